@@ -1,0 +1,39 @@
+package cli
+
+import (
+	"net/http"
+	"os"
+	"time"
+)
+
+// Factory carries the world a command runs in: streams, environment, clock,
+// working directory and HTTP transport. Tests build their own.
+type Factory struct {
+	IO *IOStreams
+	// Getenv reads the environment.
+	Getenv func(string) string
+	// Environ lists the environment as KEY=VALUE.
+	Environ func() []string
+	// Now is the clock.
+	Now func() time.Time
+	// Dir is the working directory, after --chdir.
+	Dir string
+	// HTTPClient is used for every call to the service; nil means a default
+	// client built by the api package.
+	HTTPClient *http.Client
+	// Interrupt delivers interrupts (Ctrl-C) to long-running commands; nil
+	// means the process's own signals.
+	Interrupt <-chan os.Signal
+}
+
+// NewSystemFactory returns the factory of a real process.
+func NewSystemFactory() *Factory {
+	wd, _ := os.Getwd()
+	return &Factory{
+		IO:      System(),
+		Getenv:  os.Getenv,
+		Environ: os.Environ,
+		Now:     time.Now,
+		Dir:     wd,
+	}
+}

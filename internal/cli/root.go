@@ -1,0 +1,100 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+)
+
+// Exit codes.
+const (
+	ExitOK      = 0
+	ExitError   = 1
+	ExitChanges = 2 // plan --detailed-exitcode: the plan has changes
+)
+
+// ExitError carries an exit code out of a command whose output was already
+// written (diagnostics, a summary): Main prints nothing more for it.
+type exitError struct{ code int }
+
+func (e *exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
+
+// silentExit returns an error that makes Main exit with code without
+// printing anything further.
+func silentExit(code int) error { return &exitError{code: code} }
+
+// Main runs leadsync with the process's arguments and world and returns the
+// exit code.
+func Main() int {
+	return Run(context.Background(), NewSystemFactory(), os.Args[1:])
+}
+
+// Run runs leadsync with args in the world of f and returns the exit code.
+func Run(ctx context.Context, f *Factory, args []string) int {
+	root := NewRootCmd(f)
+	root.SetArgs(args)
+	root.SetIn(f.IO.In)
+	root.SetOut(f.IO.Out)
+	root.SetErr(f.IO.ErrOut)
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return ExitOK
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return ee.code
+	}
+	fmt.Fprintf(f.IO.ErrOut, "Error: %s\n", err)
+	return ExitError
+}
+
+// NewRootCmd builds the command tree.
+func NewRootCmd(f *Factory) *cobra.Command {
+	var chdir string
+	var noColor bool
+	root := &cobra.Command{
+		Use:   "leadsync",
+		Short: "Lead lists as code: plan, apply and export searches and enrichments",
+		Long: `leadsync keeps lead-list definitions written in HCL (*.leads.hcl) in sync
+with the lead service, the way Terraform does for infrastructure.
+
+  leadsync validate   check the configuration, offline
+  leadsync plan       show which calls apply will make and what they cost
+  leadsync apply      make those calls at the rate limit and write the spreadsheets`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
+			if noColor || f.Getenv("NO_COLOR") != "" {
+				f.IO.NoColor = true
+			}
+			if chdir != "" {
+				dir := chdir
+				if !filepath.IsAbs(dir) {
+					dir = filepath.Join(f.Dir, dir)
+				}
+				fi, err := os.Stat(dir)
+				if err != nil || !fi.IsDir() {
+					return fmt.Errorf("--chdir %s: not a directory", chdir)
+				}
+				f.Dir = dir
+			}
+			return nil
+		},
+	}
+	root.PersistentFlags().StringVar(&chdir, "chdir", "", "switch to `DIR` before doing anything")
+	root.PersistentFlags().BoolVar(&noColor, "no-color", false, "disable colour (also NO_COLOR)")
+	root.CompletionOptions.HiddenDefaultCmd = true
+	for _, add := range commands {
+		root.AddCommand(add(f))
+	}
+	return root
+}
+
+// commands are the subcommands, each defined in its own file and added here.
+var commands = []func(*Factory) *cobra.Command{
+	newVersionCmd,
+}

@@ -1,0 +1,147 @@
+package config
+
+import (
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/catalog"
+)
+
+// DefaultStatePath is where state lives unless leadsync { state_path } says otherwise.
+const DefaultStatePath = ".leadsync/state.json"
+
+// Config is a whole, validated configuration: every *.leads.hcl of a
+// directory read as one, with variables resolved and for_each/count expanded.
+type Config struct {
+	// Dir is the directory the configuration was read from; relative paths
+	// (state_path, export paths, file()) are relative to it.
+	Dir string
+	// Files are the parsed files by name, kept for rendering diagnostics.
+	Files map[string]*hcl.File
+	// Hash is a hex SHA-256 over the configuration files and the variable
+	// values (sensitive ones included only as a hash), used to detect a
+	// stale saved plan.
+	Hash string
+
+	Settings  Settings
+	API       API
+	Variables map[string]*Variable
+	Catalog   *catalog.Catalog
+
+	// Instances, sorted by address.
+	Searches []*Search
+	Profiles []*Profile
+	// Blocks, in declaration order.
+	Enriches []*Enrich
+	Exports  []*Export
+}
+
+// Settings is the leadsync block.
+type Settings struct {
+	StatePath string // relative to Dir unless absolute; DefaultStatePath when unset
+}
+
+// API is the api block with defaults filled in.
+type API struct {
+	BaseURL              string
+	BaseURLV2            string
+	APIKey               string // empty: LEADSYNC_API_KEY (resolved by the caller). Never print it.
+	Generation           api.Generation
+	RateLimit            float64 // calls per second; default 1
+	Parallelism          int     // default 4
+	Timeout              time.Duration
+	CreditsPerEnrich     int // default 1
+	MaxCredits           int // default 500
+	MinRemainingRequests int // default 100
+	Sandbox              bool
+	DeclRange            hcl.Range
+}
+
+// Variable is a declared variable with its final value.
+type Variable struct {
+	Name        string
+	Description string
+	Sensitive   bool
+	Value       cty.Value
+	DeclRange   hcl.Range
+}
+
+// Search is one instance of a search block.
+type Search struct {
+	Address string // search.cto["Berlin"], search.cto[0] or search.cto
+	Block   string // search.cto
+	Name    string // cto
+	// Request is what is sent: Params by service name (keywords, searchUrl,
+	// city, industryFilter, ...) and Raw.
+	Request    api.SearchRequest
+	MaxResults int           // 0: keep all results
+	Refresh    time.Duration // 0: never refresh
+	DeclRange  hcl.Range
+}
+
+// Profile is one instance of a profile block.
+type Profile struct {
+	Address string
+	Block   string
+	Name    string
+	Request api.PageRequest
+	// PageName is the page name of the person: page_name, or the last path
+	// segment of profile_url.
+	PageName  string
+	Refresh   time.Duration
+	DeclRange hcl.Range
+}
+
+// Enrich is an enrich block.
+type Enrich struct {
+	Address string // enrich.cto_contacts
+	Name    string
+	// From are the referenced blocks or instances, as addresses
+	// ("search.cto", "search.cto[\"Berlin\"]", "profile.founder"), in order.
+	From []string
+	// Where is nil when absent; see Config.Match.
+	Where     hcl.Expression
+	Limit     int // 0: no limit
+	Refresh   time.Duration
+	DeclRange hcl.Range
+}
+
+// Export is an export block.
+type Export struct {
+	Address   string // export.marketing
+	Name      string
+	Path      string // as written; relative to Config.Dir
+	Format    string // "xlsx" or "csv"
+	Sheets    []*Sheet
+	DeclRange hcl.Range
+}
+
+// Sheet is a sheet block of an export.
+type Sheet struct {
+	Name    string
+	From    []string // as Enrich.From
+	Columns []string // never empty: the defaults when not given
+	Dedupe  bool     // default true
+}
+
+// Column names a sheet may use, in the default order.
+var DefaultColumns = []string{
+	"firstName", "lastName", "fullName", "title", "location", "previousTitle",
+	"company", "networkId", "pageName",
+	"email", "validationStatus", "companyDomain",
+	"profileUrl", "foundIn", "firstSeen", "lastSeen",
+}
+
+// ExtraColumns are known columns not in the default set.
+var ExtraColumns = []string{
+	"enrichedAt", "description", "premiumProfile", "private", "currentPosition",
+}
+
+// LeadFields are the attributes of `lead` in a where expression.
+var LeadFields = []string{
+	"firstName", "lastName", "fullName", "title", "location", "previousTitle",
+	"company", "networkId", "pageName",
+}

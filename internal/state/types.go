@@ -1,0 +1,160 @@
+package state
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/leadsync/leadsync/internal/api"
+)
+
+// FormatVersion is the version of the state file format this build writes.
+// A state file with a higher format_version is refused, never overwritten.
+const FormatVersion = 1
+
+// State is everything leadsync knows about what was fetched. It is the
+// content of .leadsync/state.json.
+type State struct {
+	FormatVersion   int    `json:"format_version"`
+	Lineage         string `json:"lineage"` // UUID made when the state is first created
+	Serial          uint64 `json:"serial"`  // raised on every write
+	LeadsyncVersion string `json:"leadsync_version"`
+
+	// Searches by instance address, e.g. search.cto["Berlin"].
+	Searches map[string]*Search `json:"searches"`
+	// Profiles by instance address, e.g. profile.founder.
+	Profiles map[string]*ProfileRead `json:"profiles"`
+	// People by person ID (see PersonID).
+	People map[string]*Person `json:"people"`
+	// Failures by address: the last failed call of that address, cleared by
+	// its next success.
+	Failures map[string]*Failure `json:"failures"`
+	// Usage is the last known quota and credit balance.
+	Usage Usage `json:"usage"`
+}
+
+// Search is the record of the last successful run of one search instance.
+type Search struct {
+	Address     string          `json:"address"`
+	Generation  api.Generation  `json:"generation"`
+	Request     json.RawMessage `json:"request"`      // body as sent (no key)
+	RequestHash string          `json:"request_hash"` // see RequestHash
+	RanAt       time.Time       `json:"ran_at"`
+	// ResultCount is how many results the service returned (before max_results).
+	ResultCount int `json:"result_count"`
+	// Capped is true when the service returned exactly api.MaxResults results:
+	// the network probably cut the list off.
+	Capped bool `json:"capped"`
+	// LeadIDs are the person IDs kept (at most max_results), in result order.
+	LeadIDs []string `json:"lead_ids"`
+	// Added and Removed compare LeadIDs with the previous run (nil on the first).
+	Added   int `json:"added"`
+	Removed int `json:"removed"`
+}
+
+// ProfileRead is the record of the last successful read of one profile block instance.
+type ProfileRead struct {
+	Address     string          `json:"address"`
+	Generation  api.Generation  `json:"generation"`
+	Request     json.RawMessage `json:"request"`
+	RequestHash string          `json:"request_hash"`
+	ReadAt      time.Time       `json:"read_at"`
+	PersonID    string          `json:"person_id"`
+}
+
+// Person is one member of the network, shared by every block that found them.
+type Person struct {
+	ID        string    `json:"id"`
+	Lead      api.Lead  `json:"lead"`
+	FirstSeen time.Time `json:"first_seen"`
+	LastSeen  time.Time `json:"last_seen"`
+	// FoundBy are the addresses (searches and profiles) whose last run
+	// returned this person, sorted.
+	FoundBy []string `json:"found_by"`
+	// Profile is the last profile read, with its time.
+	Profile       *api.Profile `json:"profile,omitempty"`
+	ProfileReadAt *time.Time   `json:"profile_read_at,omitempty"`
+	// Enrichment is the last enrichment; nil when never enriched.
+	Enrichment *Enrichment `json:"enrichment,omitempty"`
+	// Raw is the last raw search item for this person, when raw = true.
+	Raw json.RawMessage `json:"raw,omitempty"`
+}
+
+// Enrichment is one enrich result kept for a person.
+type Enrichment struct {
+	EnrichedAt time.Time           `json:"enriched_at"`
+	By         string              `json:"by"` // enrich block address
+	Result     api.EnrichedProfile `json:"result"`
+}
+
+// Failure is the last failed call for an address.
+type Failure struct {
+	At      time.Time `json:"at"`
+	Message string    `json:"message"`
+	Status  int       `json:"status,omitempty"` // HTTP status, 0 when none
+}
+
+// Usage is the last known quota and credit balance.
+type Usage struct {
+	RemainingRequests  *int       `json:"remaining_requests,omitempty"`
+	InvoicingStartDate string     `json:"invoicing_start_date,omitempty"`
+	CheckedAt          *time.Time `json:"checked_at,omitempty"`
+	CreditBalance      *int       `json:"credit_balance,omitempty"`
+	CreditBalanceAt    *time.Time `json:"credit_balance_at,omitempty"`
+	// CreditsSpent counts every enrich call recorded in this state, all runs.
+	CreditsSpent int `json:"credits_spent"`
+}
+
+// EventKind says which call an Event records.
+type EventKind string
+
+// Event kinds.
+const (
+	EventSearch  EventKind = "search"
+	EventProfile EventKind = "profile"
+	EventEnrich  EventKind = "enrich"
+	EventBilling EventKind = "billing"
+	EventFailure EventKind = "failure"
+	EventForget  EventKind = "forget" // an address removed from the configuration
+)
+
+// Event is one completed call (or forget), as appended to the journal and
+// applied to the state. Applying the same sequence of events to the same
+// state always gives the same result.
+type Event struct {
+	Seq     uint64    `json:"seq"`
+	At      time.Time `json:"at"`
+	Kind    EventKind `json:"kind"`
+	Address string    `json:"address"`
+
+	Search  *SearchEvent  `json:"search,omitempty"`
+	Profile *ProfileEvent `json:"profile,omitempty"`
+	Enrich  *EnrichEvent  `json:"enrich,omitempty"`
+	Billing *api.Usage    `json:"billing,omitempty"`
+	Failure *Failure      `json:"failure,omitempty"`
+}
+
+// SearchEvent is a completed search.
+type SearchEvent struct {
+	Generation  api.Generation  `json:"generation"`
+	Request     json.RawMessage `json:"request"`
+	RequestHash string          `json:"request_hash"`
+	Leads       []api.Lead      `json:"leads"`         // every result, in order
+	Raw         []api.RawLead   `json:"raw,omitempty"` // raw items, when raw = true
+	MaxResults  int             `json:"max_results"`   // 0: keep all
+}
+
+// ProfileEvent is a completed profile read.
+type ProfileEvent struct {
+	Generation  api.Generation  `json:"generation"`
+	Request     json.RawMessage `json:"request"`
+	RequestHash string          `json:"request_hash"`
+	PageName    string          `json:"page_name"` // from page_name, or derived from profile_url
+	Profile     api.Profile     `json:"profile"`
+}
+
+// EnrichEvent is a completed enrichment of one person; it spent credits.
+type EnrichEvent struct {
+	PersonID string              `json:"person_id"`
+	Credits  int                 `json:"credits"`
+	Result   api.EnrichedProfile `json:"result"`
+}
