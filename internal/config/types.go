@@ -42,6 +42,11 @@ type Config struct {
 // Settings is the leadsync block.
 type Settings struct {
 	StatePath string // relative to Dir unless absolute; DefaultStatePath when unset
+	// ProfileURLTemplate builds a profile link from a page name, e.g.
+	// "https://network.example/profile/{pageName}". The spec gives no URL
+	// scheme for profiles, so it is configurable; empty means: use the
+	// networkUrl of a profile read when there is one, else no link.
+	ProfileURLTemplate string
 }
 
 // API is the api block with defaults filled in.
