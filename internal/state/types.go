@@ -30,6 +30,19 @@ type State struct {
 	Failures map[string]*Failure `json:"failures"`
 	// Usage is the last known quota and credit balance.
 	Usage Usage `json:"usage"`
+	// Journal names the journal whose events this state already contains
+	// (up to Seq), so that a journal left behind by a crash after it was
+	// folded in is never applied twice. Nil when no journal was involved.
+	Journal *JournalMark `json:"journal,omitempty"`
+
+	// idx finds people by page name; built lazily, kept up to date by Apply.
+	idx *index
+}
+
+// JournalMark identifies a journal and the last of its events a state holds.
+type JournalMark struct {
+	ID  string `json:"id"`
+	Seq uint64 `json:"seq"`
 }
 
 // Search is the record of the last successful run of one search instance.

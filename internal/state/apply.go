@@ -1,0 +1,488 @@
+package state
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/leadsync/leadsync/internal/api"
+)
+
+// String returns the kind as written in the journal.
+func (k EventKind) String() string { return string(k) }
+
+// Validate checks that an event carries what its kind needs, so that an
+// event that could not be applied is never written to the journal (where it
+// would make every later load fail).
+func (e *Event) Validate() error {
+	if e == nil {
+		return fmt.Errorf("no event")
+	}
+	need := func(ok bool, what string) error {
+		if !ok {
+			return fmt.Errorf("%s event for %q has no %s", e.Kind, e.Address, what)
+		}
+		return nil
+	}
+	switch e.Kind {
+	case EventSearch:
+		if err := need(e.Search != nil, "search result"); err != nil {
+			return err
+		}
+		if e.Search.MaxResults < 0 {
+			return fmt.Errorf("search event for %q: max_results %d is negative", e.Address, e.Search.MaxResults)
+		}
+		return need(e.Address != "", "address")
+	case EventProfile:
+		if err := need(e.Profile != nil, "profile"); err != nil {
+			return err
+		}
+		if err := need(e.Profile.PageName != "", "page name"); err != nil {
+			return err
+		}
+		return need(e.Address != "", "address")
+	case EventEnrich:
+		if err := need(e.Enrich != nil, "enrich result"); err != nil {
+			return err
+		}
+		if e.Enrich.Credits < 0 {
+			return fmt.Errorf("enrich event for %q: credits %d is negative", e.Address, e.Enrich.Credits)
+		}
+		return need(e.Enrich.PersonID != "" || e.Enrich.Result.NetworkID != "" || e.Enrich.Result.PageName != "", "person")
+	case EventBilling:
+		return need(e.Billing != nil, "usage")
+	case EventFailure:
+		if err := need(e.Failure != nil, "failure"); err != nil {
+			return err
+		}
+		return need(e.Address != "", "address")
+	case EventForget:
+		return need(e.Address != "", "address")
+	}
+	return fmt.Errorf("unknown event kind %q (written by a newer leadsync?)", string(e.Kind))
+}
+
+// Apply records one completed call (or forget) in the state. It depends only
+// on the state and the event (never on the clock), so replaying a journal
+// gives exactly the state the live run had. An invalid event is refused
+// before anything changes.
+func (s *State) Apply(e Event) error {
+	if err := e.Validate(); err != nil {
+		return err
+	}
+	s.normalizeMaps()
+	a := applier{s: s, at: e.At}
+	switch e.Kind {
+	case EventSearch:
+		a.search(e.Address, e.Search)
+	case EventProfile:
+		a.profile(e.Address, e.Profile)
+	case EventEnrich:
+		a.enrich(e.Address, e.Enrich)
+	case EventBilling:
+		at := e.At
+		n := e.Billing.RemainingRequests
+		s.Usage.RemainingRequests = &n
+		s.Usage.InvoicingStartDate = e.Billing.InvoicingStartDate
+		s.Usage.CheckedAt = &at
+	case EventFailure:
+		f := *e.Failure
+		if f.At.IsZero() {
+			f.At = e.At
+		}
+		s.Failures[e.Address] = &f
+		return nil
+	case EventForget:
+		a.forget(e.Address)
+		delete(s.Failures, e.Address)
+		return nil
+	}
+	// Any success clears the address's last failure.
+	delete(s.Failures, e.Address)
+	return nil
+}
+
+// normalizeMaps makes a zero State usable by Apply.
+func (s *State) normalizeMaps() {
+	if s.Searches == nil || s.Profiles == nil || s.People == nil || s.Failures == nil {
+		idx := s.idx
+		s.normalize()
+		s.idx = idx
+	}
+}
+
+// applier carries what one Apply call needs: the re-keys it made, so that
+// IDs collected before a re-key can be mapped to the person's new ID.
+type applier struct {
+	s       *State
+	at      time.Time
+	renamed map[string]string // old ID -> new ID, this call only
+}
+
+// current follows re-keys made during this call.
+func (a *applier) current(id string) string {
+	for i := 0; i < 8; i++ { // a chain is at most page: -> networkId; stay finite
+		n, ok := a.renamed[id]
+		if !ok {
+			return id
+		}
+		id = n
+	}
+	return id
+}
+
+// Resolve returns the ID a lead is (or would be) kept under in s: its
+// networkId when known, else the person already known by its page name, else
+// PersonID.
+func (s *State) Resolve(l api.Lead) string {
+	if l.NetworkID != "" {
+		return l.NetworkID
+	}
+	if id := s.byPage(l.PageName); id != "" {
+		return id
+	}
+	return PersonID(l)
+}
+
+// Person returns the person kept under id, following a "page:" ID to the
+// person it was re-keyed to. Nil when unknown.
+func (s *State) Person(id string) *Person {
+	if p := s.People[id]; p != nil {
+		return p
+	}
+	if page, ok := strings.CutPrefix(id, PagePrefix); ok {
+		return s.People[s.byPage(page)]
+	}
+	return nil
+}
+
+// upsert records a lead seen at a.at and returns its person's ID.
+func (a *applier) upsert(l api.Lead) string {
+	s := a.s
+	if l.NetworkID != "" && l.PageName != "" {
+		// The person may be known by page name only so far: re-key them.
+		for _, old := range []string{s.byPage(l.PageName), PagePrefix + l.PageName} {
+			if strings.HasPrefix(old, PagePrefix) && s.People[old] != nil {
+				a.rekey(old, l.NetworkID)
+			}
+		}
+	}
+	id := s.Resolve(l)
+	p := s.People[id]
+	if p == nil {
+		p = &Person{ID: id, Lead: l, FirstSeen: a.at}
+		s.addPerson(p)
+	} else {
+		a.mergeLead(p, l)
+	}
+	p.LastSeen = a.at
+	return id
+}
+
+// mergeLead refreshes p's lead fields with the non-empty fields of l. The
+// networkId of a person keyed by it is their identity and never changes.
+func (a *applier) mergeLead(p *Person, l api.Lead) {
+	set := func(dst *string, v string) {
+		if v != "" {
+			*dst = v
+		}
+	}
+	d := &p.Lead
+	set(&d.FirstName, l.FirstName)
+	set(&d.LastName, l.LastName)
+	set(&d.FullName, l.FullName)
+	set(&d.Title, l.Title)
+	set(&d.Location, l.Location)
+	set(&d.PreviousTitle, l.PreviousTitle)
+	set(&d.Company, l.Company)
+	if d.NetworkID == "" || strings.HasPrefix(p.ID, PagePrefix) || strings.HasPrefix(p.ID, anonPrefix) {
+		set(&d.NetworkID, l.NetworkID)
+	}
+	if l.PageName != "" {
+		a.s.setPageName(p, l.PageName)
+	}
+}
+
+// rekey moves the person old (known by page name only) to the ID id, merging
+// with a person already there, and fixes every reference to old.
+func (a *applier) rekey(old, id string) {
+	s := a.s
+	op := s.People[old]
+	if op == nil || old == id {
+		return
+	}
+	if a.renamed == nil {
+		a.renamed = map[string]string{}
+	}
+	a.renamed[old] = id
+	s.removePerson(old)
+	np := s.People[id]
+	if np == nil {
+		op.ID = id
+		op.Lead.NetworkID = id
+		s.addPerson(op)
+		np = op
+	} else {
+		mergePeople(np, op)
+		s.indexPage(np)
+	}
+	// FoundBy lists every search and profile record that refers to old.
+	for _, addr := range op.FoundBy {
+		if sr := s.Searches[addr]; sr != nil {
+			sr.LeadIDs = replaceID(sr.LeadIDs, old, id)
+		}
+		if pr := s.Profiles[addr]; pr != nil && pr.PersonID == old {
+			pr.PersonID = id
+		}
+	}
+}
+
+// mergePeople folds src into dst: the union of what each knows, the newer
+// profile and enrichment winning.
+func mergePeople(dst, src *Person) {
+	fill := func(d *string, v string) {
+		if *d == "" {
+			*d = v
+		}
+	}
+	fill(&dst.Lead.FirstName, src.Lead.FirstName)
+	fill(&dst.Lead.LastName, src.Lead.LastName)
+	fill(&dst.Lead.FullName, src.Lead.FullName)
+	fill(&dst.Lead.Title, src.Lead.Title)
+	fill(&dst.Lead.Location, src.Lead.Location)
+	fill(&dst.Lead.PreviousTitle, src.Lead.PreviousTitle)
+	fill(&dst.Lead.Company, src.Lead.Company)
+	fill(&dst.Lead.PageName, src.Lead.PageName)
+	if !src.FirstSeen.IsZero() && (dst.FirstSeen.IsZero() || src.FirstSeen.Before(dst.FirstSeen)) {
+		dst.FirstSeen = src.FirstSeen
+	}
+	if src.LastSeen.After(dst.LastSeen) {
+		dst.LastSeen = src.LastSeen
+	}
+	for _, addr := range src.FoundBy {
+		addFoundBy(dst, addr)
+	}
+	if src.Profile != nil && (dst.Profile == nil || newer(src.ProfileReadAt, dst.ProfileReadAt)) {
+		dst.Profile, dst.ProfileReadAt = src.Profile, src.ProfileReadAt
+	}
+	if src.Enrichment != nil && (dst.Enrichment == nil || src.Enrichment.EnrichedAt.After(dst.Enrichment.EnrichedAt)) {
+		dst.Enrichment = src.Enrichment
+	}
+	if len(dst.Raw) == 0 {
+		dst.Raw = src.Raw
+	}
+}
+
+func newer(a, b *time.Time) bool {
+	if a == nil {
+		return false
+	}
+	return b == nil || a.After(*b)
+}
+
+// replaceID replaces old by id in ids, dropping old instead when id is
+// already there, so that the list stays free of duplicates.
+func replaceID(ids []string, old, id string) []string {
+	at, has := -1, false
+	for i, x := range ids {
+		switch x {
+		case old:
+			at = i
+		case id:
+			has = true
+		}
+	}
+	if at < 0 {
+		return ids
+	}
+	if has {
+		return append(ids[:at], ids[at+1:]...)
+	}
+	ids[at] = id
+	return ids
+}
+
+// search records a completed search.
+func (a *applier) search(addr string, se *SearchEvent) {
+	s := a.s
+	kept := se.Leads
+	if se.MaxResults > 0 && len(kept) > se.MaxResults {
+		kept = kept[:se.MaxResults]
+	}
+	raw := rawFor(se)
+	ids := make([]string, 0, len(kept))
+	for i, l := range kept {
+		id := a.upsert(l)
+		ids = append(ids, id)
+		if r := raw(i, l); r != nil {
+			s.People[id].Raw = r
+		}
+	}
+	// Re-keys later in the list may have renamed people seen earlier.
+	seen := make(map[string]struct{}, len(ids))
+	out := ids[:0]
+	for _, id := range ids {
+		id = a.current(id)
+		if _, dup := seen[id]; dup {
+			continue
+		}
+		seen[id] = struct{}{}
+		out = append(out, id)
+		addFoundBy(s.People[id], addr)
+	}
+	ids = out
+
+	rec := &Search{
+		Address:     addr,
+		Generation:  se.Generation,
+		Request:     se.Request,
+		RequestHash: se.RequestHash,
+		RanAt:       a.at,
+		ResultCount: len(se.Leads),
+		Capped:      len(se.Leads) >= api.MaxResults,
+		LeadIDs:     ids,
+	}
+	if rec.RequestHash == "" {
+		rec.RequestHash = RequestHash(se.Generation, se.Request)
+	}
+	if prev := s.Searches[addr]; prev != nil {
+		// prev.LeadIDs were kept current by any re-key above.
+		old := make(map[string]struct{}, len(prev.LeadIDs))
+		for _, id := range prev.LeadIDs {
+			old[id] = struct{}{}
+			if _, still := seen[id]; !still {
+				rec.Removed++
+				removeFoundBy(s.People[id], addr)
+			}
+		}
+		for _, id := range ids {
+			if _, was := old[id]; !was {
+				rec.Added++
+			}
+		}
+	}
+	s.Searches[addr] = rec
+}
+
+// rawFor returns a function giving the raw item of the i-th lead (l), as
+// JSON, or nil. Raw items line up with leads when there are as many of them;
+// otherwise they are matched by networkId.
+func rawFor(se *SearchEvent) func(i int, l api.Lead) json.RawMessage {
+	if len(se.Raw) == 0 {
+		return func(int, api.Lead) json.RawMessage { return nil }
+	}
+	enc := func(r api.RawLead) json.RawMessage {
+		b, err := json.Marshal(r)
+		if err != nil {
+			return nil
+		}
+		return b
+	}
+	if len(se.Raw) == len(se.Leads) {
+		return func(i int, _ api.Lead) json.RawMessage { return enc(se.Raw[i]) }
+	}
+	byID := make(map[string]int, len(se.Raw))
+	for i, r := range se.Raw {
+		if id := r.Node.NetworkID.ID; id != "" {
+			if _, dup := byID[id]; !dup {
+				byID[id] = i
+			}
+		}
+	}
+	return func(_ int, l api.Lead) json.RawMessage {
+		if i, ok := byID[l.NetworkID]; ok && l.NetworkID != "" {
+			return enc(se.Raw[i])
+		}
+		return nil
+	}
+}
+
+// profile records a completed profile read.
+func (a *applier) profile(addr string, pe *ProfileEvent) {
+	s := a.s
+	l := api.Lead{FullName: pe.Profile.FullName, PageName: pe.PageName}
+	if i := strings.LastIndex(l.FullName, " "); i > 0 {
+		l.FirstName, l.LastName = l.FullName[:i], l.FullName[i+1:]
+	} else {
+		l.FirstName = l.FullName
+	}
+	if len(pe.Profile.CurrentPosition) > 0 {
+		l.Title = pe.Profile.CurrentPosition[0].JobTitle
+		l.Company = pe.Profile.CurrentPosition[0].Company
+	}
+	id := a.upsert(l)
+	p := s.People[id]
+	prof := pe.Profile
+	at := a.at
+	p.Profile, p.ProfileReadAt = &prof, &at
+	if prev := s.Profiles[addr]; prev != nil && prev.PersonID != id {
+		removeFoundBy(s.People[prev.PersonID], addr)
+	}
+	addFoundBy(p, addr)
+	rec := &ProfileRead{
+		Address:     addr,
+		Generation:  pe.Generation,
+		Request:     pe.Request,
+		RequestHash: pe.RequestHash,
+		ReadAt:      at,
+		PersonID:    id,
+	}
+	if rec.RequestHash == "" {
+		rec.RequestHash = RequestHash(pe.Generation, pe.Request)
+	}
+	s.Profiles[addr] = rec
+}
+
+// enrich records a completed enrichment.
+func (a *applier) enrich(addr string, ee *EnrichEvent) {
+	s := a.s
+	res := ee.Result
+	rl := res.Lead()
+	var p *Person
+	if ee.PersonID != "" {
+		p = s.Person(ee.PersonID)
+	}
+	if p == nil && res.NetworkID != "" {
+		p = s.People[res.NetworkID]
+	}
+	if p == nil && res.PageName != "" {
+		p = s.People[s.byPage(res.PageName)]
+	}
+	if p == nil {
+		// Unknown person: keep the result under the best ID there is.
+		id := ee.PersonID
+		if rl.NetworkID != "" || rl.PageName != "" || id == "" {
+			id = a.upsert(rl)
+		} else {
+			s.addPerson(&Person{ID: id, Lead: rl, FirstSeen: a.at, LastSeen: a.at})
+		}
+		p = s.People[id]
+	} else {
+		if res.NetworkID != "" && p.ID != res.NetworkID && strings.HasPrefix(p.ID, PagePrefix) {
+			a.rekey(p.ID, res.NetworkID)
+			p = s.People[res.NetworkID]
+		}
+		a.mergeLead(p, rl)
+	}
+	p.Enrichment = &Enrichment{EnrichedAt: a.at, By: addr, Result: res}
+	bal, at := res.CreditBalance, a.at
+	s.Usage.CreditBalance, s.Usage.CreditBalanceAt = &bal, &at
+	s.Usage.CreditsSpent += ee.Credits
+}
+
+// forget drops the record of addr and addr from the people it found; the
+// people and their enrichments stay.
+func (a *applier) forget(addr string) {
+	s := a.s
+	if sr := s.Searches[addr]; sr != nil {
+		for _, id := range sr.LeadIDs {
+			removeFoundBy(s.People[id], addr)
+		}
+		delete(s.Searches, addr)
+	}
+	if pr := s.Profiles[addr]; pr != nil {
+		removeFoundBy(s.People[pr.PersonID], addr)
+		delete(s.Profiles, addr)
+	}
+}

@@ -1,0 +1,133 @@
+package state
+
+import (
+	"sort"
+	"strings"
+)
+
+// index finds a person by page name without scanning People. It is built on
+// first use and kept current by Apply; people counts that differ from
+// len(People) reveal changes made behind Apply's back, and the index is
+// rebuilt then.
+type index struct {
+	byPage map[string]string // page name -> person ID
+	people int               // len(People) the index was last in sync with
+}
+
+// index returns the page-name index, rebuilding it when stale.
+func (s *State) index() *index {
+	if s.idx == nil || s.idx.people != len(s.People) {
+		s.rebuildIndex()
+	}
+	return s.idx
+}
+
+func (s *State) rebuildIndex() {
+	ix := &index{byPage: make(map[string]string, len(s.People)), people: len(s.People)}
+	for id, p := range s.People {
+		if p == nil || p.Lead.PageName == "" {
+			continue
+		}
+		if cur, ok := ix.byPage[p.Lead.PageName]; !ok || preferID(id, cur) {
+			ix.byPage[p.Lead.PageName] = id
+		}
+	}
+	s.idx = ix
+}
+
+// preferID decides, deterministically, which of two people sharing a page
+// name the name finds: one keyed by networkId beats a "page:" one, then the
+// smaller ID wins.
+func preferID(a, b string) bool {
+	ap, bp := strings.HasPrefix(a, PagePrefix), strings.HasPrefix(b, PagePrefix)
+	if ap != bp {
+		return bp
+	}
+	return a < b
+}
+
+// byPage returns the ID of the person with page name page, or "".
+func (s *State) byPage(page string) string {
+	if page == "" {
+		return ""
+	}
+	id := s.index().byPage[page]
+	if p := s.People[id]; id != "" && (p == nil || p.Lead.PageName != page) {
+		// Someone edited People directly; trust nothing and rebuild.
+		s.rebuildIndex()
+		id = s.idx.byPage[page]
+	}
+	if id == "" {
+		if p := s.People[PagePrefix+page]; p != nil {
+			return PagePrefix + page
+		}
+	}
+	return id
+}
+
+// addPerson stores a new person and indexes it.
+func (s *State) addPerson(p *Person) {
+	ix := s.index()
+	s.People[p.ID] = p
+	ix.people = len(s.People)
+	s.indexPage(p)
+}
+
+// removePerson deletes a person and its index entry.
+func (s *State) removePerson(id string) {
+	ix := s.index()
+	p := s.People[id]
+	delete(s.People, id)
+	ix.people = len(s.People)
+	if p != nil && ix.byPage[p.Lead.PageName] == id {
+		delete(ix.byPage, p.Lead.PageName)
+	}
+}
+
+// indexPage points the person's page name at it unless a preferred person
+// already holds the name.
+func (s *State) indexPage(p *Person) {
+	if p.Lead.PageName == "" {
+		return
+	}
+	ix := s.index()
+	cur, ok := ix.byPage[p.Lead.PageName]
+	if !ok || cur == p.ID || s.People[cur] == nil || s.People[cur].Lead.PageName != p.Lead.PageName || preferID(p.ID, cur) {
+		ix.byPage[p.Lead.PageName] = p.ID
+	}
+}
+
+// setPageName changes a person's page name and keeps the index right.
+func (s *State) setPageName(p *Person, page string) {
+	if p.Lead.PageName == page {
+		return
+	}
+	ix := s.index()
+	if ix.byPage[p.Lead.PageName] == p.ID {
+		delete(ix.byPage, p.Lead.PageName)
+	}
+	p.Lead.PageName = page
+	s.indexPage(p)
+}
+
+// addFoundBy adds addr to the sorted FoundBy list of p.
+func addFoundBy(p *Person, addr string) {
+	i := sort.SearchStrings(p.FoundBy, addr)
+	if i < len(p.FoundBy) && p.FoundBy[i] == addr {
+		return
+	}
+	p.FoundBy = append(p.FoundBy, "")
+	copy(p.FoundBy[i+1:], p.FoundBy[i:])
+	p.FoundBy[i] = addr
+}
+
+// removeFoundBy removes addr from the FoundBy list of p (nil-safe).
+func removeFoundBy(p *Person, addr string) {
+	if p == nil {
+		return
+	}
+	i := sort.SearchStrings(p.FoundBy, addr)
+	if i < len(p.FoundBy) && p.FoundBy[i] == addr {
+		p.FoundBy = append(p.FoundBy[:i], p.FoundBy[i+1:]...)
+	}
+}
