@@ -1,0 +1,518 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"html"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/leadsync/leadsync/internal/version"
+)
+
+// DefaultTimeout is the per-call timeout when Options.Timeout is 0. A search
+// runs live and can take 30 s; the rest is headroom for slow networks.
+const DefaultTimeout = 90 * time.Second
+
+// maxBody bounds how much of an answer is read: 300 raw leads are well below.
+const maxBody = 64 << 20
+
+// Options configure a Client.
+type Options struct {
+	// BaseURL is {base_url} of the first generation ("https://host"), without
+	// /v1. Needed for fields, enrich, billing and generation-1 search/page.
+	BaseURL string
+	// BaseURLV2 is {base_url_v2} of the second generation. Needed only for
+	// generation-2 search and page.
+	BaseURLV2 string
+	// Key is the API key, sent as X-Api-Key and nowhere else.
+	Key string
+	// HTTPClient makes the requests; nil means a client with
+	// http.DefaultTransport. Redirects are never followed (the key must not
+	// travel elsewhere), whatever the client's own policy.
+	HTTPClient *http.Client
+	// RateLimit is the call starts per second allowed for the key; default 1.
+	RateLimit float64
+	// Parallelism is how many calls may be in flight at once; default 4.
+	Parallelism int
+	// Timeout bounds one attempt of one call; default DefaultTimeout.
+	Timeout time.Duration
+	// Clock is the time pacing and backoff run on; nil: the system clock.
+	Clock Clock
+	// Logger receives debug lines (method, path, status, duration, retries);
+	// nil: no logging. The key is shown as [redacted].
+	Logger *slog.Logger
+	// Observer is told about calls and waits; nil: nobody.
+	Observer Observer
+	// MaxRetries bounds the retries of one call; 0: DefaultMaxRetries,
+	// negative: no retries.
+	MaxRetries int
+	// Pacer paces the calls; nil: the process's shared pacer of the key
+	// (SharedPacer), built from RateLimit, Parallelism and Clock.
+	Pacer *Pacer
+	// Rand is the source of backoff jitter; nil: a randomly seeded one.
+	Rand *rand.Rand
+}
+
+// Client is the lead service over HTTP, both generations. It is safe for
+// concurrent use; concurrent calls are paced together.
+type Client struct {
+	base, baseV2 string
+	key          string
+	redact       redactor
+	hc           *http.Client
+	pacer        *Pacer
+	timeout      time.Duration
+	maxRetries   int
+	clock        Clock
+	log          *slog.Logger
+	obs          Observer
+	userAgent    string
+
+	rngMu sync.Mutex
+	rng   *rand.Rand
+}
+
+var _ Service = (*Client)(nil)
+
+// New returns a client for opts. It fails when the key is empty or a base
+// URL is malformed; a missing BaseURLV2 only fails generation-2 calls.
+func New(opts Options) (*Client, error) {
+	if opts.Key == "" {
+		return nil, errors.New("api: no API key")
+	}
+	if strings.ContainsAny(opts.Key, "\r\n") {
+		return nil, errors.New("api: the API key contains a line break")
+	}
+	r := redactor(opts.Key)
+	base, err := checkBase("base_url", opts.BaseURL, r)
+	if err != nil {
+		return nil, err
+	}
+	baseV2, err := checkBase("base_url_v2", opts.BaseURLV2, r)
+	if err != nil {
+		return nil, err
+	}
+	if base == "" && baseV2 == "" {
+		return nil, errors.New("api: no base URL")
+	}
+	c := &Client{
+		base:       base,
+		baseV2:     baseV2,
+		key:        opts.Key,
+		redact:     r,
+		timeout:    opts.Timeout,
+		maxRetries: opts.MaxRetries,
+		clock:      opts.Clock,
+		log:        opts.Logger,
+		obs:        opts.Observer,
+		pacer:      opts.Pacer,
+		rng:        opts.Rand,
+		userAgent:  "leadsync/" + version.String(),
+	}
+	if c.timeout <= 0 {
+		c.timeout = DefaultTimeout
+	}
+	if c.maxRetries == 0 {
+		c.maxRetries = DefaultMaxRetries
+	} else if c.maxRetries < 0 {
+		c.maxRetries = 0
+	}
+	if c.clock == nil {
+		c.clock = SystemClock{}
+	}
+	if c.obs == nil {
+		c.obs = NopObserver{}
+	}
+	if c.pacer == nil {
+		c.pacer = SharedPacer(opts.Key, opts.RateLimit, opts.Parallelism, c.clock)
+	}
+	if c.rng == nil {
+		c.rng = rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
+	}
+	hc := opts.HTTPClient
+	if hc == nil {
+		hc = &http.Client{Transport: http.DefaultTransport}
+	}
+	copied := *hc
+	copied.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	c.hc = &copied
+	if c.log != nil {
+		c.log.Debug("api client",
+			"base_url", r.text(base), "base_url_v2", r.text(baseV2), "api_key", Redacted,
+			"rate_limit", c.pacer.Rate(), "parallelism", c.pacer.Parallelism(),
+			"timeout", c.timeout, "max_retries", c.maxRetries)
+	}
+	return c, nil
+}
+
+func checkBase(name, raw string, r redactor) (string, error) {
+	if raw == "" {
+		return "", nil
+	}
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return "", fmt.Errorf("api: %s %q is not an http(s) URL", name, r.text(raw))
+	}
+	if u.User != nil {
+		return "", fmt.Errorf("api: %s must not carry user information", name)
+	}
+	return strings.TrimRight(raw, "/"), nil
+}
+
+// Pacer returns the pacer the client's calls go through.
+func (c *Client) Pacer() *Pacer { return c.pacer }
+
+// Fields reads the searchable-field list: GET {base_url}/v1/scrap/fields.
+func (c *Client) Fields(ctx context.Context) ([]Field, error) {
+	var out []Field
+	if err := c.call(ctx, OpFields, Gen1, http.MethodGet, "/v1/scrap/fields", nil, &out); err != nil {
+		return nil, err
+	}
+	if out == nil {
+		out = []Field{}
+	}
+	return out, nil
+}
+
+// Search runs one search: POST {base_url}/v1/scrap (generation 1) or
+// POST {base_url_v2}/search (generation 2). A raw search (generation 1 only)
+// keeps the raw items whole and derives the leads from them.
+func (c *Client) Search(ctx context.Context, gen Generation, req SearchRequest) (*SearchResult, error) {
+	if !hasString(req.Params, "keywords") && !hasString(req.Params, "searchUrl") {
+		return nil, &Error{Op: OpSearch, Gen: gen, Kind: KindInvalid, Message: "a search needs keywords or searchUrl"}
+	}
+	if _, ok := req.Params["raw"]; ok {
+		return nil, &Error{Op: OpSearch, Gen: gen, Kind: KindConfig, Message: "raw is set with SearchRequest.Raw, not as a parameter"}
+	}
+	path := "/v1/scrap"
+	if gen == Gen2 {
+		if req.Raw {
+			return nil, &Error{Op: OpSearch, Gen: gen, Kind: KindConfig, Message: "raw results exist only in generation 1"}
+		}
+		path = "/search"
+	}
+	body, err := json.Marshal(req)
+	if err != nil {
+		return nil, &Error{Op: OpSearch, Gen: gen, Kind: KindConfig, Message: "cannot encode the request", Err: err}
+	}
+	res := &SearchResult{Leads: []Lead{}}
+	if req.Raw {
+		var raw []RawLead
+		if err := c.call(ctx, OpSearch, gen, http.MethodPost, path, body, &raw); err != nil {
+			return nil, err
+		}
+		res.Raw = make([]RawLead, 0, len(raw))
+		for _, r := range raw {
+			res.Raw = append(res.Raw, r)
+			res.Leads = append(res.Leads, r.Lead())
+		}
+		return res, nil
+	}
+	if err := c.call(ctx, OpSearch, gen, http.MethodPost, path, body, &res.Leads); err != nil {
+		return nil, err
+	}
+	if res.Leads == nil {
+		res.Leads = []Lead{}
+	}
+	return res, nil
+}
+
+// Page reads one profile: POST {base_url}/v1/scrap/page (generation 1) or
+// POST {base_url_v2}/scrap (generation 2).
+func (c *Client) Page(ctx context.Context, gen Generation, req PageRequest) (*Profile, error) {
+	if err := checkPageRequest(OpPage, gen, req); err != nil {
+		return nil, err
+	}
+	path := "/v1/scrap/page"
+	if gen == Gen2 {
+		path = "/scrap"
+	}
+	body, _ := json.Marshal(req)
+	var out Profile
+	if err := c.call(ctx, OpPage, gen, http.MethodPost, path, body, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// Enrich enriches one profile: POST {base_url}/v1/scrap/enrich. It spends a
+// credit, so it is retried only when the request certainly was not processed.
+func (c *Client) Enrich(ctx context.Context, req PageRequest) (*EnrichedProfile, error) {
+	if err := checkPageRequest(OpEnrich, Gen1, req); err != nil {
+		return nil, err
+	}
+	body, _ := json.Marshal(req)
+	var out EnrichedProfile
+	if err := c.call(ctx, OpEnrich, Gen1, http.MethodPost, "/v1/scrap/enrich", body, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// Billing reads the remaining requests of the month: GET {base_url}/v1/billing.
+func (c *Client) Billing(ctx context.Context) (*Usage, error) {
+	var out Usage
+	if err := c.call(ctx, OpBilling, Gen1, http.MethodGet, "/v1/billing", nil, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+func checkPageRequest(op string, gen Generation, req PageRequest) error {
+	switch {
+	case req.PageName == "" && req.ProfileURL == "":
+		return &Error{Op: op, Gen: gen, Kind: KindInvalid, Message: "a page name or a profile URL is needed"}
+	case req.PageName != "" && req.ProfileURL != "":
+		return &Error{Op: op, Gen: gen, Kind: KindInvalid, Message: "give a page name or a profile URL, not both"}
+	}
+	return nil
+}
+
+func hasString(m map[string]any, k string) bool {
+	s, ok := m[k].(string)
+	return ok && strings.TrimSpace(s) != ""
+}
+
+// call makes one call with pacing and retries and decodes a 2xx answer into out.
+func (c *Client) call(ctx context.Context, op string, gen Generation, method, path string, body []byte, out any) error {
+	base := c.base
+	if gen == Gen2 {
+		base = c.baseV2
+	}
+	if base == "" {
+		name := "api.base_url"
+		if gen == Gen2 {
+			name = "api.base_url_v2"
+		}
+		return &Error{Op: op, Gen: gen, Kind: KindConfig, Message: fmt.Sprintf("%s is not set; %s needs it", name, gen)}
+	}
+	u := base + path
+	for attempt := 1; ; attempt++ {
+		if d := c.pacer.Delay(); d >= time.Second {
+			c.obs.Waiting(op, d, "rate limit")
+		}
+		release, err := c.pacer.Wait(ctx)
+		if err != nil {
+			return &Error{Op: op, Gen: gen, Kind: KindCanceled, Attempts: attempt - 1, Message: "canceled while waiting for the rate limit", Err: err}
+		}
+		c.obs.CallStart(op, attempt)
+		start := c.clock.Now()
+		e := c.attempt(ctx, method, u, body, out)
+		release()
+		d := c.clock.Now().Sub(start)
+		status := 0
+		if e != nil {
+			e.Op, e.Gen, e.Attempts = op, gen, attempt
+			status = e.Status
+		} else {
+			status = http.StatusOK
+		}
+		if e == nil || e.Kind != KindRateLimited {
+			c.pacer.Succeeded()
+		}
+		c.logCall(op, gen, method, path, attempt, status, d, e)
+		if e == nil {
+			c.obs.CallDone(op, status, d, nil)
+			return nil
+		}
+		c.obs.CallDone(op, status, d, e)
+		if !shouldRetry(op, attempt, c.maxRetries, e) || ctx.Err() != nil {
+			return e
+		}
+		c.rngMu.Lock()
+		wait := backoff(attempt, e.RetryAfter, c.rng)
+		c.rngMu.Unlock()
+		if e.Kind == KindRateLimited {
+			// Every caller of the key pauses, not only this one.
+			c.pacer.Throttle(wait)
+			c.obs.Waiting(op, wait, "rate limited (429)")
+			c.logWait(op, wait, "rate limited (429)")
+			continue
+		}
+		reason := "retry after " + e.Kind.String()
+		c.obs.Waiting(op, wait, reason)
+		c.logWait(op, wait, reason)
+		select {
+		case <-ctx.Done():
+			return &Error{Op: op, Gen: gen, Kind: KindCanceled, Attempts: attempt, Message: "canceled while waiting to retry after: " + e.Error(), Err: ctx.Err(), sent: e.MaybeCharged()}
+		case <-c.clock.After(wait):
+		}
+	}
+}
+
+// attempt sends one request and decodes the answer. The returned error has
+// Kind, Status, Message, RetryAfter, Err and sent filled in.
+func (c *Client) attempt(ctx context.Context, method, u string, body []byte, out any) *Error {
+	actx, cancel := context.WithTimeout(ctx, c.timeout)
+	defer cancel()
+	var rd io.Reader
+	if body != nil {
+		rd = bytes.NewReader(body)
+	}
+	req, err := http.NewRequestWithContext(actx, method, u, rd)
+	if err != nil {
+		return &Error{Kind: KindConfig, Message: "cannot build the request", Err: c.redact.err(err)}
+	}
+	req.Header.Set("X-Api-Key", c.key)
+	req.Header.Set("User-Agent", c.userAgent)
+	req.Header.Set("Accept", "application/json")
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		return c.transportError(ctx, actx, err, !notSent(err))
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, maxBody+1))
+	if err != nil {
+		return c.transportError(ctx, actx, err, true)
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		e := &Error{
+			Kind:    kindForStatus(resp.StatusCode),
+			Status:  resp.StatusCode,
+			Message: c.redact.text(serviceMessage(data, resp.Header.Get("Content-Type"))),
+			sent:    true,
+		}
+		if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable {
+			e.RetryAfter = parseRetryAfter(resp.Header.Get("Retry-After"), c.clock.Now())
+		}
+		if e.Kind == KindUnexpected && resp.StatusCode >= 300 && resp.StatusCode < 400 {
+			e.Message = "redirect to " + c.redact.text(resp.Header.Get("Location")) + " not followed"
+		}
+		return e
+	}
+	if len(data) > maxBody {
+		return &Error{Kind: KindDecode, Status: resp.StatusCode, Message: fmt.Sprintf("answer larger than %d MiB", maxBody>>20), sent: true}
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		// An empty body: nothing found. The spec does not show the body of
+		// a search without matches; an empty one is read as no results.
+		return nil
+	}
+	if err := json.Unmarshal(data, out); err != nil {
+		return &Error{Kind: KindDecode, Status: resp.StatusCode, Message: decodeMessage(data, resp.Header.Get("Content-Type"), err), Err: c.redact.err(err), sent: true}
+	}
+	return nil
+}
+
+// transportError classifies a failure to get or read an answer.
+func (c *Client) transportError(ctx, actx context.Context, err error, sent bool) *Error {
+	err = c.redact.err(err)
+	switch {
+	case ctx.Err() != nil:
+		return &Error{Kind: KindCanceled, Message: "interrupted", Err: ctx.Err(), sent: sent}
+	case actx.Err() != nil || isTimeout(err):
+		return &Error{Kind: KindTimeout, Message: fmt.Sprintf("no complete answer within %s", c.timeout), Err: err, sent: sent, timeout: c.timeout}
+	}
+	return &Error{Kind: KindNetwork, Err: err, sent: sent}
+}
+
+var (
+	htmlTitle = regexp.MustCompile(`(?is)<title[^>]*>(.*?)</title>`)
+	spaces    = regexp.MustCompile(`\s+`)
+)
+
+// looksHTML reports whether an answer is a web page rather than JSON.
+func looksHTML(data []byte, contentType string) bool {
+	if strings.Contains(strings.ToLower(contentType), "html") {
+		return true
+	}
+	t := bytes.TrimSpace(data)
+	return len(t) > 0 && t[0] == '<'
+}
+
+// serviceMessage extracts a short message from an error answer. The format
+// of the service's error body is not specified: a JSON object with a
+// message-like field, a JSON string, an HTML page (its title) or text.
+func serviceMessage(data []byte, contentType string) string {
+	t := bytes.TrimSpace(data)
+	if len(t) == 0 {
+		return ""
+	}
+	if looksHTML(t, contentType) {
+		if m := htmlTitle.FindSubmatch(t); m != nil {
+			return "an HTML page: " + shorten(html.UnescapeString(string(m[1])))
+		}
+		return "an HTML page"
+	}
+	var obj map[string]any
+	if json.Unmarshal(t, &obj) == nil {
+		for _, k := range []string{"message", "error", "detail", "msg", "errors"} {
+			switch v := obj[k].(type) {
+			case string:
+				return shorten(v)
+			case nil:
+			default:
+				b, _ := json.Marshal(v)
+				return shorten(string(b))
+			}
+		}
+		return shorten(string(t))
+	}
+	var s string
+	if json.Unmarshal(t, &s) == nil {
+		return shorten(s)
+	}
+	return shorten(string(t))
+}
+
+// decodeMessage describes why a 2xx answer could not be decoded.
+func decodeMessage(data []byte, contentType string, err error) string {
+	switch {
+	case looksHTML(data, contentType):
+		if m := htmlTitle.FindSubmatch(data); m != nil {
+			return "expected JSON, got an HTML page: " + shorten(html.UnescapeString(string(m[1])))
+		}
+		return "expected JSON, got an HTML page"
+	case errors.Is(err, io.ErrUnexpectedEOF) || strings.Contains(err.Error(), "unexpected end of JSON input"):
+		return fmt.Sprintf("truncated JSON (%d bytes)", len(data))
+	}
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		return fmt.Sprintf("unexpected JSON shape: %s where %s was expected", te.Value, te.Type)
+	}
+	return "invalid JSON"
+}
+
+// shorten collapses white space and cuts text to about 200 characters.
+func shorten(s string) string {
+	s = strings.TrimSpace(spaces.ReplaceAllString(s, " "))
+	const limit = 200
+	if utf8.RuneCountInString(s) <= limit {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:limit]) + "…"
+}
+
+func (c *Client) logCall(op string, gen Generation, method, path string, attempt, status int, d time.Duration, e *Error) {
+	if c.log == nil {
+		return
+	}
+	attrs := []any{"op", op, "gen", int(gen), "method", method, "path", path, "attempt", attempt, "status", status, "duration", d.Round(time.Millisecond)}
+	if e != nil {
+		attrs = append(attrs, "error", e.Error())
+	}
+	c.log.Debug("api call", attrs...)
+}
+
+func (c *Client) logWait(op string, d time.Duration, reason string) {
+	if c.log == nil {
+		return
+	}
+	c.log.Debug("api wait", "op", op, "wait", d.Round(time.Millisecond), "reason", reason)
+}

@@ -1,0 +1,258 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// ErrorKind says what went wrong with a call, in terms the rest of leadsync
+// can act on (retry, stop, tell the user what to fix).
+type ErrorKind int
+
+const (
+	// KindInvalid is HTTP 400: the service rejected the request.
+	KindInvalid ErrorKind = iota + 1
+	// KindForbidden is HTTP 401/403: missing, wrong or disabled key.
+	KindForbidden
+	// KindRateLimited is HTTP 429: too many calls per second (or quota).
+	KindRateLimited
+	// KindServer is HTTP 5xx: a problem on the service's side.
+	KindServer
+	// KindNetwork is a failure to reach the service or a connection that
+	// broke (refused, reset, DNS, TLS).
+	KindNetwork
+	// KindTimeout is a call that did not complete within the per-call timeout.
+	KindTimeout
+	// KindDecode is an answer that is not the expected JSON (an HTML error
+	// page, truncated JSON, a wrong shape).
+	KindDecode
+	// KindCanceled is a call abandoned because its context was canceled
+	// (an interrupt).
+	KindCanceled
+	// KindUnexpected is any other HTTP status (404, 405, a redirect, ...),
+	// usually a wrong base URL.
+	KindUnexpected
+	// KindConfig is a call the client cannot make as configured (no base URL
+	// for the generation, an option the generation lacks) or a request that
+	// is incomplete; nothing was sent.
+	KindConfig
+)
+
+func (k ErrorKind) String() string {
+	switch k {
+	case KindInvalid:
+		return "invalid request"
+	case KindForbidden:
+		return "forbidden"
+	case KindRateLimited:
+		return "rate limited"
+	case KindServer:
+		return "server error"
+	case KindNetwork:
+		return "network error"
+	case KindTimeout:
+		return "timeout"
+	case KindDecode:
+		return "undecodable answer"
+	case KindCanceled:
+		return "canceled"
+	case KindUnexpected:
+		return "unexpected answer"
+	case KindConfig:
+		return "not possible as configured"
+	}
+	return fmt.Sprintf("ErrorKind(%d)", int(k))
+}
+
+// Error is the error of every failed call of a Client. It never contains the
+// API key: messages that echo it are redacted before they are stored.
+type Error struct {
+	// Op is the operation: "fields", "search", "page", "enrich", "billing".
+	Op string
+	// Gen is the generation the call was made in (0 when not applicable).
+	Gen  Generation
+	Kind ErrorKind
+	// Status is the HTTP status; 0 when no answer arrived.
+	Status int
+	// Message is the service's message (trimmed, at most a few hundred
+	// characters) or a description of the failure.
+	Message string
+	// RetryAfter is the service's Retry-After, when it sent one.
+	RetryAfter time.Duration
+	// Attempts is how many times the call was tried.
+	Attempts int
+	// Err is the underlying error (network, decoding), if any.
+	Err error
+
+	// sent is true when the request may have reached the service.
+	sent bool
+	// timeout is the per-call timeout, for the hint.
+	timeout time.Duration
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString(e.Op)
+	if e.Gen == Gen2 {
+		b.WriteString(" (generation 2)")
+	}
+	b.WriteString(": ")
+	b.WriteString(e.Kind.String())
+	if e.Status != 0 {
+		fmt.Fprintf(&b, " (HTTP %d)", e.Status)
+	}
+	if e.Message != "" {
+		b.WriteString(": ")
+		b.WriteString(e.Message)
+	}
+	if e.Err != nil && (e.Message == "" || !strings.Contains(e.Message, e.Err.Error())) {
+		b.WriteString(": ")
+		b.WriteString(e.Err.Error())
+	}
+	if e.Attempts > 1 {
+		fmt.Fprintf(&b, " (after %d attempts)", e.Attempts)
+	}
+	return b.String()
+}
+
+// Unwrap returns the underlying error.
+func (e *Error) Unwrap() error { return e.Err }
+
+// MaybeCharged reports whether the call may have been processed (and, for
+// enrich, a credit spent) although no result arrived: the request may have
+// reached the service and the outcome is unknown — a timeout or broken
+// connection after sending, a 5xx, an answer that could not be decoded.
+// A 400, 403 or 429, a refused connection and an error before sending are
+// certainly not charged.
+func (e *Error) MaybeCharged() bool {
+	switch e.Kind {
+	case KindServer, KindDecode:
+		return true
+	case KindNetwork, KindTimeout, KindCanceled:
+		return e.sent
+	}
+	return false
+}
+
+// Sent reports whether the request may have reached the service.
+func (e *Error) Sent() bool { return e.sent }
+
+// Hint says what the user can do about the error.
+func (e *Error) Hint() string {
+	switch e.Kind {
+	case KindInvalid:
+		return "the service rejected the request; check the search parameters and values (leadsync fields lists the accepted ones)"
+	case KindForbidden:
+		return "check the API key (LEADSYNC_API_KEY or api.api_key) and that it is enabled for this generation"
+	case KindRateLimited:
+		if e.RetryAfter > 0 {
+			return fmt.Sprintf("the service asked to wait %s; another program may be using the same key, or the monthly quota is used up (leadsync usage)", e.RetryAfter.Round(time.Second))
+		}
+		return "another program may be using the same key, or the monthly quota is used up (leadsync usage); lower api.rate_limit or try again later"
+	case KindServer:
+		return "the service had a problem; try again later (results already fetched are kept)"
+	case KindNetwork:
+		return "check the network connection and api.base_url / api.base_url_v2"
+	case KindTimeout:
+		if e.timeout > 0 {
+			return fmt.Sprintf("the service did not answer within %s; raise api.timeout or try again later", e.timeout)
+		}
+		return "the service did not answer in time; raise api.timeout or try again later"
+	case KindDecode:
+		return "the answer was not the service's JSON; check api.base_url (a proxy or web page may be answering) and try again"
+	case KindCanceled:
+		return "the call was interrupted"
+	case KindUnexpected:
+		return "check api.base_url / api.base_url_v2: the address does not look like the lead service"
+	case KindConfig:
+		return "check the api block of the configuration"
+	}
+	return ""
+}
+
+// IsKind reports whether err is an *Error of kind k.
+func IsKind(err error, k ErrorKind) bool {
+	var e *Error
+	return errors.As(err, &e) && e.Kind == k
+}
+
+// kindForStatus maps a non-2xx HTTP status to a kind.
+func kindForStatus(status int) ErrorKind {
+	switch {
+	case status == 400:
+		return KindInvalid
+	case status == 401 || status == 403:
+		return KindForbidden
+	case status == 429:
+		return KindRateLimited
+	case status >= 500:
+		return KindServer
+	}
+	return KindUnexpected
+}
+
+// notSent reports whether a transport error certainly happened before any
+// byte of the request reached the service: a refused connection, a failed
+// dial, DNS lookup or TLS handshake. Only such errors make a retry of enrich
+// safe; anything else may have reached the service.
+func notSent(err error) bool {
+	if errors.Is(err, syscall.ECONNREFUSED) {
+		return true
+	}
+	var dns *net.DNSError
+	if errors.As(err, &dns) {
+		return true
+	}
+	var op *net.OpError
+	if errors.As(err, &op) && op.Op == "dial" {
+		return true
+	}
+	// Errors of the TLS handshake come before the request is written.
+	if strings.Contains(err.Error(), "tls: ") && strings.Contains(err.Error(), "handshake") {
+		return true
+	}
+	return false
+}
+
+// isTimeout reports whether err is a timeout of the call's own deadline.
+func isTimeout(err error) bool {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return true
+	}
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout()
+}
+
+// redactor removes a secret from text.
+type redactor string
+
+// Redacted is what a secret is replaced with in text, errors and logs.
+const Redacted = "[redacted]"
+
+func (r redactor) text(s string) string {
+	if r == "" {
+		return s
+	}
+	return strings.ReplaceAll(s, string(r), Redacted)
+}
+
+// redactedError wraps an error whose text might contain the key.
+type redactedError struct {
+	err error
+	r   redactor
+}
+
+func (e *redactedError) Error() string { return e.r.text(e.err.Error()) }
+func (e *redactedError) Unwrap() error { return e.err }
+
+func (r redactor) err(err error) error {
+	if err == nil || r == "" || !strings.Contains(err.Error(), string(r)) {
+		return err
+	}
+	return &redactedError{err: err, r: r}
+}

@@ -1,0 +1,282 @@
+package api
+
+import (
+	"context"
+	"crypto/sha256"
+	"math"
+	"sync"
+	"time"
+)
+
+// SafetyMargin is how much wider than 1/rate the planned gap between two call
+// starts is. A strict server that answers 429 to a second call within one
+// second then still sees every gap above one second, even when a timer fires
+// a little late; the price is 2% of the rate.
+const SafetyMargin = 0.02
+
+// maxSlowdown bounds how far repeated 429s stretch the gap between starts.
+const maxSlowdown = 8
+
+// slowdownStep is the factor one 429 stretches the gap by; every answer that
+// is not a 429 shrinks it by the same factor until the configured rate is
+// reached again.
+const slowdownStep = 2.0
+
+// Pacer spaces the starts of calls to one API key: at most rate starts per
+// second (with SafetyMargin), at most parallelism calls in flight, waiting
+// callers served in arrival order. After a 429 it pauses every caller and
+// slows down, then recovers with each successful answer.
+//
+// The schedule works like a reservation in golang.org/x/time/rate: each
+// start is planned one interval after the previous planned start, so a late
+// wake-up does not make the rate drift; a start may catch up on its plan by
+// at most the margin, so two actual starts are never closer than 1/rate.
+type Pacer struct {
+	clock Clock
+
+	mu          sync.Mutex
+	base        time.Duration // 1/rate: the smallest gap between two starts
+	interval    time.Duration // base*(1+SafetyMargin): the planned gap
+	parallelism int
+	inFlight    int
+	planned     time.Time // planned time of the last start; zero before the first
+	pausedUntil time.Time
+	slowdown    float64 // >= 1; stretches interval after 429s
+	queue       []*waiter
+	changed     chan struct{} // closed and replaced on every change of state
+	stats       PacerStats
+}
+
+type waiter struct{}
+
+// PacerStats counts what a pacer did, for benchmarks and debugging.
+type PacerStats struct {
+	Starts      int       // calls started
+	Throttles   int       // 429s reported with Throttle
+	FirstStart  time.Time // zero before the first start
+	LastStart   time.Time
+	MaxInFlight int
+}
+
+// StartRate is the achieved rate of call starts per second between the first
+// and the last start; 0 with fewer than two starts.
+func (s PacerStats) StartRate() float64 {
+	d := s.LastStart.Sub(s.FirstStart)
+	if s.Starts < 2 || d <= 0 {
+		return 0
+	}
+	return float64(s.Starts-1) / d.Seconds()
+}
+
+// NewPacer returns a pacer for rate call starts per second (<= 0: 1) and
+// parallelism calls in flight (<= 0: 4) on clock (nil: the system clock).
+func NewPacer(rate float64, parallelism int, clock Clock) *Pacer {
+	if clock == nil {
+		clock = SystemClock{}
+	}
+	p := &Pacer{clock: clock, slowdown: 1, changed: make(chan struct{})}
+	p.configure(rate, parallelism)
+	return p
+}
+
+func (p *Pacer) configure(rate float64, parallelism int) {
+	if rate <= 0 || math.IsNaN(rate) || math.IsInf(rate, 0) {
+		rate = 1
+	}
+	if parallelism <= 0 {
+		parallelism = 4
+	}
+	p.base = time.Duration(float64(time.Second) / rate)
+	p.interval = time.Duration(float64(p.base) * (1 + SafetyMargin))
+	p.parallelism = parallelism
+}
+
+// Rate returns the configured rate in call starts per second.
+func (p *Pacer) Rate() float64 {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return float64(time.Second) / float64(p.base)
+}
+
+// Parallelism returns the configured number of calls in flight.
+func (p *Pacer) Parallelism() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.parallelism
+}
+
+// Stats returns what the pacer did so far.
+func (p *Pacer) Stats() PacerStats {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.stats
+}
+
+// Wait blocks until the caller may start a call, or ctx is done. The caller
+// must call release when the call ended (answer read or failed).
+func (p *Pacer) Wait(ctx context.Context) (release func(), err error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	w := new(waiter)
+	p.mu.Lock()
+	p.queue = append(p.queue, w)
+	for {
+		var timer <-chan time.Time
+		if p.queue[0] == w && p.inFlight < p.parallelism {
+			now := p.clock.Now()
+			ok, wait := p.tryStart(now)
+			if ok {
+				p.queue = p.queue[1:]
+				p.broadcast()
+				p.mu.Unlock()
+				var once sync.Once
+				return func() { once.Do(p.release) }, nil
+			}
+			timer = p.clock.After(wait)
+		}
+		changed := p.changed
+		p.mu.Unlock()
+		select {
+		case <-ctx.Done():
+			p.mu.Lock()
+			for i, q := range p.queue {
+				if q == w {
+					p.queue = append(p.queue[:i:i], p.queue[i+1:]...)
+					break
+				}
+			}
+			p.broadcast()
+			p.mu.Unlock()
+			return nil, ctx.Err()
+		case <-timer:
+		case <-changed:
+		}
+		p.mu.Lock()
+	}
+}
+
+// tryStart starts a call at now if the schedule allows it, else says how long
+// to wait. It ignores the queue and the in-flight limit; p.mu is held.
+func (p *Pacer) tryStart(now time.Time) (ok bool, wait time.Duration) {
+	earliest := p.earliest()
+	if now.Before(earliest) {
+		return false, earliest.Sub(now)
+	}
+	// Plan this start at the earliest slot, but never further back than the
+	// margin: a late wake-up is caught up, an idle pacer does not build up
+	// a burst.
+	slack := p.interval - p.base
+	planned := earliest
+	if floor := now.Add(-slack); planned.Before(floor) {
+		planned = floor
+	}
+	p.planned = planned
+	p.inFlight++
+	if p.stats.Starts == 0 {
+		p.stats.FirstStart = now
+	}
+	p.stats.Starts++
+	p.stats.LastStart = now
+	p.stats.MaxInFlight = max(p.stats.MaxInFlight, p.inFlight)
+	return true, 0
+}
+
+// earliest is when the next call may start; p.mu is held.
+func (p *Pacer) earliest() time.Time {
+	t := p.pausedUntil
+	if !p.planned.IsZero() {
+		next := p.planned.Add(time.Duration(float64(p.interval) * p.slowdown))
+		if next.After(t) {
+			t = next
+		}
+	}
+	return t
+}
+
+// Delay estimates how long a call asked for now would wait for its start.
+func (p *Pacer) Delay() time.Duration {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	d := p.earliest().Sub(p.clock.Now())
+	d += time.Duration(len(p.queue)) * time.Duration(float64(p.interval)*p.slowdown)
+	return max(d, 0)
+}
+
+func (p *Pacer) release() {
+	p.mu.Lock()
+	p.inFlight--
+	p.broadcast()
+	p.mu.Unlock()
+}
+
+// Throttle reports a 429: no call starts before wait has passed, and the gap
+// between starts is stretched until answers succeed again.
+func (p *Pacer) Throttle(wait time.Duration) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.stats.Throttles++
+	if until := p.clock.Now().Add(wait); until.After(p.pausedUntil) {
+		p.pausedUntil = until
+	}
+	p.slowdown = min(p.slowdown*slowdownStep, maxSlowdown)
+	p.broadcast()
+}
+
+// Succeeded reports an answer that was not a 429: the pacer recovers one step
+// towards the configured rate.
+func (p *Pacer) Succeeded() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.slowdown > 1 {
+		p.slowdown = max(p.slowdown/slowdownStep, 1)
+		p.broadcast()
+	}
+}
+
+// broadcast wakes every waiter to re-check the state; p.mu is held.
+func (p *Pacer) broadcast() {
+	close(p.changed)
+	p.changed = make(chan struct{})
+}
+
+// tighten lowers the rate and parallelism to those given when they are
+// stricter, so that clients of one key configured differently never exceed
+// the stricter settings together.
+func (p *Pacer) tighten(rate float64, parallelism int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	oldBase, oldInterval, oldParallelism := p.base, p.interval, p.parallelism
+	p.configure(rate, parallelism)
+	if oldBase > p.base {
+		p.base, p.interval = oldBase, oldInterval
+	}
+	p.parallelism = min(p.parallelism, oldParallelism)
+	p.broadcast()
+}
+
+// pacers holds one pacer per API key (by a hash of the key, so the key
+// itself is not kept here), shared by every client of that key in the
+// process: the service's rate limit applies to the key, not to a client.
+var pacers struct {
+	sync.Mutex
+	m map[[sha256.Size]byte]*Pacer
+}
+
+// SharedPacer returns the process's pacer for key, creating it with the given
+// settings; an existing one is tightened to them when they are stricter.
+func SharedPacer(key string, rate float64, parallelism int, clock Clock) *Pacer {
+	h := sha256.Sum256([]byte("leadsync pacer\x00" + key))
+	pacers.Lock()
+	defer pacers.Unlock()
+	if pacers.m == nil {
+		pacers.m = make(map[[sha256.Size]byte]*Pacer)
+	}
+	if p, ok := pacers.m[h]; ok {
+		p.tighten(rate, parallelism)
+		return p
+	}
+	p := NewPacer(rate, parallelism, clock)
+	pacers.m[h] = p
+	return p
+}
