@@ -1,0 +1,712 @@
+package plan
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/version"
+)
+
+// SearchLatency is the longest a search may take (spec section 1); the
+// duration bound counts every search at it.
+const SearchLatency = 30 * time.Second
+
+// Build compares the configuration with the state and returns the plan.
+// Errors (unknown targets, a where that cannot be evaluated, a quota or
+// credit cap the plan would break) come back as diagnostics; the plan is
+// returned with them, so that the caller can still show what it would cost.
+func Build(cfg *config.Config, st *state.State, opts Options) (*Plan, hcl.Diagnostics) {
+	now := opts.Now
+	if now.IsZero() {
+		now = time.Now()
+	}
+	if st == nil {
+		st = &state.State{}
+	}
+	b := &builder{cfg: cfg, st: st, opts: opts, v: newEnv(cfg, st, now), now: now,
+		running: map[string]int{}}
+	p := &Plan{
+		FormatVersion:   FormatVersion,
+		LeadsyncVersion: version.String(),
+		Lineage:         st.Lineage,
+		Serial:          st.Serial,
+		ConfigHash:      cfg.Hash,
+		CreatedAt:       now.UTC(),
+		Targets:         append([]string{}, opts.Targets...),
+		Replace:         append([]string{}, opts.Replace...),
+	}
+	b.p = p
+	b.selectTargets()
+	b.selectReplace()
+	if !b.diags.HasErrors() {
+		for _, s := range cfg.Searches {
+			if b.selected(s.Address) {
+				b.add(b.search(s))
+			}
+		}
+		for _, pr := range cfg.Profiles {
+			if b.selected(pr.Address) {
+				b.add(b.profile(pr))
+			}
+		}
+		b.enriches()
+		b.forgets()
+		b.exports()
+		b.totals()
+		b.quota()
+	}
+	redact(cfg, p)
+	p.Diagnostics = toDiagnostics(b.diags)
+	p.normalize()
+	return p, b.diags
+}
+
+// builder carries one Build.
+type builder struct {
+	cfg   *config.Config
+	st    *state.State
+	opts  Options
+	v     *env
+	now   time.Time
+	p     *Plan
+	diags hcl.Diagnostics
+
+	// sel is nil when every address is planned, else the addresses chosen
+	// by the targets.
+	sel     map[string]bool
+	replace map[string]bool
+	// running maps each source that will run to the most people it can
+	// bring (300 or max_results for a search, 1 for a profile).
+	running map[string]int
+	// enrichCertain are the people counted as certain by earlier enrich
+	// blocks: later blocks will find them enriched.
+	enrichCertain map[string]bool
+	// enrichMax is the bound on distinct people enriched by all blocks.
+	enrichMax int
+}
+
+func (b *builder) add(c *Change) { b.p.Changes = append(b.p.Changes, c) }
+
+func (b *builder) selected(addr string) bool { return b.sel == nil || b.sel[addr] }
+
+func (b *builder) errorf(summary, detail string) {
+	b.diags = append(b.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail})
+}
+
+// blockOf returns the block address of an instance address.
+func blockOf(addr string) string {
+	if i := strings.IndexByte(addr, '['); i > 0 {
+		return addr[:i]
+	}
+	return addr
+}
+
+const addressHelp = `Addresses look like search.cto (every instance), search.cto["Berlin"], search.cto[0], profile.founder, enrich.cto_contacts or export.marketing; quote them for the shell. "leadsync state list" shows the addresses in state.`
+
+// selectTargets resolves --target into the set of planned addresses.
+func (b *builder) selectTargets() {
+	if len(b.opts.Targets) == 0 {
+		return
+	}
+	b.sel = map[string]bool{}
+	addSources := func(from []string) {
+		for _, a := range b.cfg.Resolve(from) {
+			b.sel[a] = true
+		}
+	}
+	for _, t := range b.opts.Targets {
+		t = strings.TrimSpace(t)
+		found := false
+		for _, s := range b.cfg.Searches {
+			if s.Address == t || s.Block == t {
+				b.sel[s.Address], found = true, true
+			}
+		}
+		for _, p := range b.cfg.Profiles {
+			if p.Address == t || p.Block == t {
+				b.sel[p.Address], found = true, true
+			}
+		}
+		for _, e := range b.cfg.Enriches {
+			if e.Address == t {
+				b.sel[e.Address], found = true, true
+				addSources(e.From)
+			}
+		}
+		for _, x := range b.cfg.Exports {
+			if x.Address == t {
+				b.sel[x.Address], found = true, true
+				for _, sh := range x.Sheets {
+					addSources(sh.From)
+				}
+			}
+		}
+		for _, addr := range b.stateAddresses() {
+			if addr == t || blockOf(addr) == t {
+				b.sel[addr], found = true, true
+			}
+		}
+		if !found {
+			b.errorf(fmt.Sprintf("Unknown target %q", t),
+				fmt.Sprintf("--target %s names nothing in the configuration or the state. %s", t, addressHelp))
+		}
+	}
+}
+
+// selectReplace resolves --replace into instance addresses.
+func (b *builder) selectReplace() {
+	b.replace = map[string]bool{}
+	for _, r := range b.opts.Replace {
+		r = strings.TrimSpace(r)
+		found := false
+		for _, s := range b.cfg.Searches {
+			if s.Address == r || s.Block == r {
+				b.replace[s.Address], found = true, true
+			}
+		}
+		for _, p := range b.cfg.Profiles {
+			if p.Address == r || p.Block == r {
+				b.replace[p.Address], found = true, true
+			}
+		}
+		if found {
+			continue
+		}
+		switch {
+		case strings.HasPrefix(r, "enrich.") || strings.HasPrefix(r, "export."):
+			b.errorf(fmt.Sprintf("Cannot replace %s", r),
+				"Only searches and profiles can be replaced. To enrich people again, set refresh on the enrich block; to rewrite a spreadsheet, run \"leadsync export\".")
+		default:
+			b.errorf(fmt.Sprintf("Unknown address to replace %q", r),
+				fmt.Sprintf("--replace %s names no search or profile of the configuration. %s", r, addressHelp))
+		}
+	}
+}
+
+// stateAddresses lists the search and profile addresses state knows of.
+func (b *builder) stateAddresses() []string {
+	var out []string
+	for a := range b.st.Searches {
+		out = append(out, a)
+	}
+	for a := range b.st.Profiles {
+		out = append(out, a)
+	}
+	for a := range b.st.Failures {
+		if _, ok := b.st.Searches[a]; ok {
+			continue
+		}
+		if _, ok := b.st.Profiles[a]; ok {
+			continue
+		}
+		if strings.HasPrefix(a, "search.") || strings.HasPrefix(a, "profile.") {
+			out = append(out, a)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// searchBound is the most people one run of s can bring.
+func searchBound(s *config.Search) int {
+	if s.MaxResults > 0 && s.MaxResults < api.MaxResults {
+		return s.MaxResults
+	}
+	return api.MaxResults
+}
+
+// search plans one search instance.
+func (b *builder) search(s *config.Search) *Change {
+	rec := b.st.Searches[s.Address]
+	c := &Change{Address: s.Address, Kind: KindSearch, Calls: 1, CallsMax: 1}
+	gen := b.cfg.API.Generation
+	switch {
+	case rec == nil:
+		c.Action, c.Reason, c.Detail = Run, ReasonNew, describeRequest(s.Request)
+		if f := b.st.Failures[s.Address]; f != nil {
+			c.Detail += fmt.Sprintf(" (last attempt %s failed: %s)", ago(b.now, f.At), oneLine(f.Message))
+		}
+	case b.replace[s.Address]:
+		c.Action, c.Reason = Rerun, ReasonReplace
+		c.Detail = fmt.Sprintf("replace requested; last run %s", ago(b.now, rec.RanAt))
+	case rec.Generation != gen:
+		c.Action, c.Reason = Rerun, ReasonGenerationChanged
+		c.Detail = fmt.Sprintf("generation changed: %d -> %d", int(rec.Generation), int(gen))
+	case !b.v.searchCurrent(s, rec):
+		c.Action, c.Reason = Rerun, ReasonRequestChanged
+		c.Detail = "changed: " + diffRequest(rec.Request, s.Request)
+	case s.Refresh > 0 && b.now.Sub(rec.RanAt) >= s.Refresh:
+		c.Action, c.Reason = Refresh, ReasonRefresh
+		c.Detail = fmt.Sprintf("last run %s (refresh = %s)", ago(b.now, rec.RanAt), formatDuration(s.Refresh))
+	default:
+		c.Action, c.Reason, c.Calls, c.CallsMax = None, ReasonUpToDate, 0, 0
+		c.Detail = fmt.Sprintf("ran %s, %s kept", ago(b.now, rec.RanAt), plural(len(keptLeads(s, rec)), "lead", "leads"))
+	}
+	if c.CallsMax > 0 {
+		b.running[s.Address] = searchBound(s)
+	}
+	return c
+}
+
+// profile plans one profile instance.
+func (b *builder) profile(p *config.Profile) *Change {
+	rec := b.st.Profiles[p.Address]
+	c := &Change{Address: p.Address, Kind: KindProfile, Action: Read, Calls: 1, CallsMax: 1}
+	gen := b.cfg.API.Generation
+	switch {
+	case rec == nil:
+		c.Reason, c.Detail = ReasonNew, describePage(p)
+		if f := b.st.Failures[p.Address]; f != nil {
+			c.Detail += fmt.Sprintf(" (last attempt %s failed: %s)", ago(b.now, f.At), oneLine(f.Message))
+		}
+	case b.replace[p.Address]:
+		c.Reason, c.Detail = ReasonReplace, fmt.Sprintf("replace requested; last read %s", ago(b.now, rec.ReadAt))
+	case rec.Generation != gen:
+		c.Reason, c.Detail = ReasonGenerationChanged, fmt.Sprintf("generation changed: %d -> %d", int(rec.Generation), int(gen))
+	case !b.v.profileCurrent(p, rec):
+		c.Reason, c.Detail = ReasonRequestChanged, "changed: "+describePage(p)
+	case p.Refresh > 0 && b.now.Sub(rec.ReadAt) >= p.Refresh:
+		c.Reason = ReasonRefresh
+		c.Detail = fmt.Sprintf("last read %s (refresh = %s)", ago(b.now, rec.ReadAt), formatDuration(p.Refresh))
+	default:
+		c.Action, c.Reason, c.Calls, c.CallsMax = None, ReasonUpToDate, 0, 0
+		c.Detail = fmt.Sprintf("read %s", ago(b.now, rec.ReadAt))
+	}
+	if c.CallsMax > 0 {
+		b.running[p.Address] = 1
+	}
+	return c
+}
+
+// enriches plans the enrich blocks, in declaration order.
+//
+// For each block, the people of its sources that will not run are known:
+// Calls counts those EnrichCandidates would choose (leaving out people an
+// earlier block is already counted for). The bound CallsMax adds what apply
+// could find beyond them:
+//
+//   - every source that runs may bring up to its bound of people (300 or
+//     max_results per search, 1 per profile);
+//   - known people who fail where now may pass once a search that runs
+//     updates their lead; at most as many as all running sources bring;
+//   - with a limit, the block may enrich no more than the people it owns
+//     and may refresh, plus its free places, plus the people other blocks
+//     could take from it by enriching them again (each of those frees a
+//     place).
+//
+// The bound over all blocks also counts each person once: a person is
+// enriched at most once per run (afterwards their enrichment is fresh).
+func (b *builder) enriches() {
+	b.enrichCertain = map[string]bool{}
+	cpe := b.cfg.API.CreditsPerEnrich
+	if cpe <= 0 {
+		cpe = 1
+	}
+	runningAll := 0
+	for _, n := range b.running {
+		runningAll += n
+	}
+	unionTodo := map[string]bool{}
+	unionFailing := map[string]bool{}
+	runningSources := map[string]bool{}
+	sumMax := 0
+	for _, e := range b.cfg.Enriches {
+		if !b.selected(e.Address) {
+			continue
+		}
+		skipRunning := func(addr string) bool { _, ok := b.running[addr]; return ok }
+		bp, err := b.v.collect(e, skipRunning, true)
+		if err != nil {
+			b.diags = append(b.diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Cannot evaluate where",
+				Detail:   err.Error(),
+				Subject:  rangePtr(e.DeclRange),
+			})
+			continue
+		}
+		certain := b.v.limit(e, bp.todo, func(id string) bool { return b.enrichCertain[id] })
+		for _, id := range certain {
+			b.enrichCertain[id] = true
+		}
+		unknown := 0
+		var runSources []string
+		for _, a := range b.cfg.Resolve(e.From) {
+			if n, ok := b.running[a]; ok {
+				unknown += n
+				runSources = append(runSources, a)
+				runningSources[a] = true
+			}
+		}
+		flips := 0
+		if runningAll > 0 {
+			flips = min(len(bp.failing), runningAll)
+		}
+		max := len(bp.todo) + flips + unknown
+		if e.Limit > 0 {
+			owned, stealable := b.ownedStale(e)
+			places := e.Limit - b.v.ownedBy(e.Address)
+			if places < 0 {
+				places = 0
+			}
+			if unknown == 0 && flips == 0 {
+				// Nothing new can appear: only the known people that need it.
+				owned = b.ownedIn(e, bp.todo)
+			}
+			if capped := owned + places + stealable; capped < max {
+				max = capped
+			}
+		}
+		if max < len(certain) {
+			max = len(certain) // cannot happen; keep the bound honest regardless
+		}
+		for _, id := range bp.todo {
+			unionTodo[id] = true
+		}
+		for _, id := range bp.failing {
+			unionFailing[id] = true
+		}
+		sumMax += max
+		c := &Change{
+			Address: e.Address, Kind: KindEnrich, Action: Enrich, Reason: ReasonPeople,
+			Calls: len(certain), CallsMax: max,
+			Credits: len(certain) * cpe, CreditsMax: max * cpe,
+			PersonIDs: certain,
+		}
+		if c.PersonIDs == nil {
+			c.PersonIDs = []string{}
+		}
+		c.Detail = enrichDetail(e, bp, c, len(runSources), b.v.ownedBy(e.Address))
+		if max == 0 {
+			c.Action = None
+			c.Reason = ReasonUpToDate
+			if e.Limit > 0 && b.v.ownedBy(e.Address) >= e.Limit && len(bp.todo) > 0 {
+				c.Reason = ReasonLimitReached
+			}
+		}
+		b.add(c)
+	}
+	// The distinct people that can be enriched in this run.
+	union := len(unionTodo)
+	failing := 0
+	for id := range unionFailing {
+		if !unionTodo[id] {
+			failing++
+		}
+	}
+	union += min(failing, runningAll)
+	for a := range runningSources {
+		union += b.running[a]
+	}
+	b.enrichMax = min(sumMax, union)
+}
+
+// ownedStale counts the people e enriched who are stale for e (it may enrich
+// them again without a new place) and those stale for another block that
+// could enrich them again and so free one of e's places.
+func (b *builder) ownedStale(e *config.Enrich) (owned, stealable int) {
+	other := time.Duration(0) // the shortest refresh of any other block
+	for _, o := range b.cfg.Enriches {
+		if o != e && o.Refresh > 0 && (other == 0 || o.Refresh < other) {
+			other = o.Refresh
+		}
+	}
+	for _, p := range b.st.People {
+		en := p.Enrichment
+		if en == nil || en.By != e.Address {
+			continue
+		}
+		age := b.now.Sub(en.EnrichedAt)
+		if e.Refresh > 0 && age >= e.Refresh {
+			owned++
+		} else if other > 0 && age >= other {
+			stealable++
+		}
+	}
+	return owned, stealable
+}
+
+// ownedIn counts the people of ids that e enriched.
+func (b *builder) ownedIn(e *config.Enrich, ids []string) int {
+	n := 0
+	for _, id := range ids {
+		if p := b.v.person(id); p != nil && p.Enrichment != nil && p.Enrichment.By == e.Address {
+			n++
+		}
+	}
+	return n
+}
+
+// enrichDetail explains an enrich change.
+func enrichDetail(e *config.Enrich, bp blockPeople, c *Change, runSources, owned int) string {
+	var parts []string
+	switch {
+	case c.CallsMax == 0 && e.Limit > 0 && owned >= e.Limit && len(bp.todo) > 0:
+		parts = append(parts, fmt.Sprintf("limit %s reached (%s not enriched)", thousands(e.Limit), plural(len(bp.todo), "person", "people")))
+	case c.CallsMax == 0:
+		parts = append(parts, fmt.Sprintf("%s enriched", plural(bp.enriched, "person", "people")))
+	case c.Calls == c.CallsMax:
+		parts = append(parts, plural(c.Calls, "person", "people"))
+	case c.Calls == 0:
+		parts = append(parts, fmt.Sprintf("up to %s from searches that will run", thousands(c.CallsMax)))
+	default:
+		parts = append(parts, fmt.Sprintf("%s known + up to %s from searches that will run", thousands(c.Calls), thousands(c.CallsMax-c.Calls)))
+	}
+	if e.Limit > 0 && c.CallsMax > 0 {
+		parts = append(parts, fmt.Sprintf("limit %s, %s used", thousands(e.Limit), thousands(owned)))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// forgets plans the addresses state has and the configuration does not.
+func (b *builder) forgets() {
+	known := map[string]bool{}
+	for _, s := range b.cfg.Searches {
+		known[s.Address] = true
+	}
+	for _, p := range b.cfg.Profiles {
+		known[p.Address] = true
+	}
+	for _, addr := range b.stateAddresses() {
+		if known[addr] || !b.selected(addr) {
+			continue
+		}
+		c := &Change{Address: addr, Action: Forget, Reason: ReasonRemoved}
+		switch {
+		case strings.HasPrefix(addr, "search."):
+			c.Kind = KindSearch
+			n := 0
+			if rec := b.st.Searches[addr]; rec != nil {
+				n = len(rec.LeadIDs)
+			}
+			c.Detail = fmt.Sprintf("its %s leave the exports; enrichments are kept", plural(n, "lead", "leads"))
+		default:
+			c.Kind = KindProfile
+			c.Detail = "its person leaves the exports; enrichments are kept"
+		}
+		if b.st.Searches[addr] == nil && b.st.Profiles[addr] == nil {
+			c.Detail = "only a failed attempt is recorded"
+		}
+		b.add(c)
+	}
+}
+
+// exports plans the export files: written when anything else changes or
+// when the file is missing.
+func (b *builder) exports() {
+	changes := false
+	for _, c := range b.p.Changes {
+		if c.Action != None {
+			changes = true
+		}
+	}
+	exists := b.opts.FileExists
+	if exists == nil {
+		exists = func(p string) bool { _, err := os.Stat(p); return err == nil }
+	}
+	for _, x := range b.cfg.Exports {
+		if !b.selected(x.Address) {
+			continue
+		}
+		path := x.Path
+		if !filepath.IsAbs(path) && b.cfg.Dir != "" {
+			path = filepath.Join(b.cfg.Dir, path)
+		}
+		c := &Change{Address: x.Address, Kind: KindExport, Action: Write, Path: x.Path}
+		switch {
+		case !exists(path):
+			c.Reason, c.Detail = ReasonFileMissing, x.Path+" (missing)"
+		case changes:
+			c.Reason, c.Detail = ReasonStateChanges, x.Path
+		default:
+			c.Action, c.Reason, c.Detail = None, ReasonUpToDate, x.Path
+		}
+		b.add(c)
+	}
+}
+
+// totals sums the changes and bounds the duration.
+func (b *builder) totals() {
+	t := &b.p.Totals
+	cpe := b.cfg.API.CreditsPerEnrich
+	if cpe <= 0 {
+		cpe = 1
+	}
+	for _, c := range b.p.Changes {
+		t.Calls += c.Calls
+		t.Credits += c.Credits
+		switch {
+		case c.Action == Forget:
+			t.Forgets++
+		case c.Action == Write:
+			t.Writes++
+		case c.Kind == KindSearch:
+			t.Searches += c.Calls
+		case c.Kind == KindProfile:
+			t.Profiles += c.Calls
+		case c.Kind == KindEnrich:
+			t.Enrichments += c.Calls
+		}
+	}
+	t.EnrichmentsMax = b.enrichMax
+	if t.EnrichmentsMax < t.Enrichments {
+		t.EnrichmentsMax = t.Enrichments
+	}
+	t.CallsMax = t.Searches + t.Profiles + t.EnrichmentsMax
+	t.CreditsMax = t.EnrichmentsMax * cpe
+	t.RateLimit = b.cfg.API.RateLimit
+	if t.RateLimit <= 0 {
+		t.RateLimit = 1
+	}
+	t.Parallelism = b.cfg.API.Parallelism
+	if t.Parallelism <= 0 {
+		t.Parallelism = 1
+	}
+	t.DurationSecondsMax = durationMax(t.Searches, t.CallsMax-t.Searches, t.RateLimit, t.Parallelism)
+}
+
+// durationMax bounds the wall time of a run, in whole seconds. Calls start at
+// most rate per second. A search holds one of the parallelism slots for up to
+// SearchLatency, so searches also go no faster than parallelism per
+// SearchLatency; the other calls are counted at the rate only (the spec gives
+// them no latency). The last search may finish SearchLatency after it started.
+func durationMax(searches, others int, rate float64, par int) int {
+	if searches+others == 0 {
+		return 0
+	}
+	lat := SearchLatency.Seconds()
+	s := float64(searches) / rate
+	if batches := (searches + par - 1) / par; batches > 1 {
+		s = math.Max(s, float64(batches-1)*lat)
+	}
+	d := s + float64(others)/rate
+	if searches > 0 {
+		d += lat
+	}
+	return int(math.Ceil(d))
+}
+
+// quota checks the monthly quota and the credit cap.
+func (b *builder) quota() {
+	q := &b.p.Quota
+	t := b.p.Totals
+	api := b.cfg.API
+	q.MinRemainingRequests = api.MinRemainingRequests
+	q.MaxCredits = api.MaxCredits
+	switch {
+	case b.opts.Usage != nil:
+		rem := b.opts.Usage.RemainingRequests
+		after := rem - t.CallsMax
+		q.RemainingRequests, q.After, q.Checked = &rem, &after, true
+		if t.CallsMax > 0 && after < api.MinRemainingRequests {
+			b.diags = append(b.diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "The plan could leave too few requests this month",
+				Detail: fmt.Sprintf("The service has %s requests left this month; this plan may make up to %s calls, leaving %s, below min_remaining_requests = %s.\n\n%s\nLower a limit or max_results, plan part of the work with --target, or lower min_remaining_requests in the api block.",
+					thousands(rem), thousands(t.CallsMax), thousands(after), thousands(api.MinRemainingRequests), b.costBreakdown(false)),
+				Subject: rangePtr(api.DeclRange),
+			})
+		}
+	case b.opts.Offline:
+		q.Note = "not checked (--offline)"
+	case api.Generation == 2 && api.BaseURL == "":
+		q.Note = "not checked (the second generation has no usage operation)"
+	default:
+		q.Note = "not checked"
+	}
+	if t.CreditsMax > api.MaxCredits && t.CreditsMax > 0 {
+		b.diags = append(b.diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "The plan could spend more credits than max_credits",
+			Detail: fmt.Sprintf("This plan may spend up to %s credits; max_credits = %s.\n\n%s\nSet or lower limit on the enrich blocks, lower max_results of their searches, plan part of the work with --target, or raise max_credits in the api block.",
+				thousands(t.CreditsMax), thousands(api.MaxCredits), b.costBreakdown(true)),
+			Subject: rangePtr(api.DeclRange),
+		})
+	}
+}
+
+// costBreakdown lists what each block may cost, the largest first: searches
+// and profiles grouped by block.
+func (b *builder) costBreakdown(credits bool) string {
+	type cost struct {
+		block     string
+		instances int
+		n         int
+		known     int
+	}
+	byBlock := map[string]*cost{}
+	var order []*cost
+	for _, c := range b.p.Changes {
+		n, known := c.CallsMax, c.Calls
+		if credits {
+			n, known = c.CreditsMax, c.Credits
+		}
+		if n == 0 {
+			continue
+		}
+		blk := blockOf(c.Address)
+		k := byBlock[blk]
+		if k == nil {
+			k = &cost{block: blk}
+			byBlock[blk] = k
+			order = append(order, k)
+		}
+		k.instances++
+		k.n += n
+		k.known += known
+	}
+	sort.SliceStable(order, func(i, j int) bool { return order[i].n > order[j].n })
+	unit := "call"
+	if credits {
+		unit = "credit"
+	}
+	var sb strings.Builder
+	sb.WriteString("What each block may cost:\n")
+	for _, k := range order {
+		what := plural(k.n, unit, unit+"s")
+		if k.known < k.n {
+			what = "up to " + what
+			if k.known > 0 {
+				what += fmt.Sprintf(" (%s certain)", thousands(k.known))
+			}
+		}
+		inst := ""
+		if k.instances > 1 {
+			inst = fmt.Sprintf(" (%d instances)", k.instances)
+		}
+		fmt.Fprintf(&sb, "  %s%s: %s\n", k.block, inst, what)
+	}
+	if credits {
+		if b.enrichMax < sumEnrichMax(b.p.Changes) {
+			fmt.Fprintf(&sb, "  (people shared by several blocks are counted once in the total: up to %s enrichments)\n", thousands(b.enrichMax))
+		}
+	}
+	return sb.String()
+}
+
+func sumEnrichMax(cs []*Change) int {
+	n := 0
+	for _, c := range cs {
+		if c.Kind == KindEnrich {
+			n += c.CallsMax
+		}
+	}
+	return n
+}
+
+func rangePtr(r hcl.Range) *hcl.Range {
+	if r.Filename == "" {
+		return nil
+	}
+	return &r
+}

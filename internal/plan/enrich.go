@@ -1,0 +1,262 @@
+package plan
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/state"
+)
+
+// EnrichCandidates returns the people enrich block e should enrich now, in a
+// stable order, with its limit applied. Apply calls it once the block's
+// sources have run, so that plan and apply choose people by the same rules:
+//
+//   - the people are those of e.From: the kept leads (the first max_results)
+//     of each search whose state record matches the search as configured
+//     now (same request and generation), and the person of each profile
+//     read that matches; in from order, each person once;
+//   - a person is left out when they have no page name (enrich needs one)
+//     or hold an enrichment (by any block) that is not older than e.Refresh
+//     (no refresh: never older);
+//   - then where (Config.Match) must hold;
+//   - limit: at most e.Limit people may hold an enrichment made by e. People
+//     who already hold one count; enriching one of them again (refresh)
+//     takes no new place. Places go in the order above.
+//
+// now should be the plan's CreatedAt, so that nobody turns stale between
+// plan and apply.
+func EnrichCandidates(cfg *config.Config, st *state.State, e *config.Enrich, now time.Time) ([]string, error) {
+	v := newEnv(cfg, st, now)
+	bp, err := v.collect(e, nil, true)
+	if err != nil {
+		return nil, err
+	}
+	return v.limit(e, bp.todo, nil), nil
+}
+
+// env is what the plan reads, with the instances by address and the
+// request hashes computed once.
+type env struct {
+	cfg      *config.Config
+	st       *state.State
+	now      time.Time
+	searches map[string]*config.Search
+	profiles map[string]*config.Profile
+	hashes   map[string]string // instance address -> request hash under cfg.API.Generation
+	// owned counts, per enrich block address, the people whose enrichment
+	// that block made; computed on first use.
+	owned map[string]int
+}
+
+func newEnv(cfg *config.Config, st *state.State, now time.Time) *env {
+	if st == nil {
+		st = state.New()
+	}
+	v := &env{
+		cfg: cfg, st: st, now: now,
+		searches: make(map[string]*config.Search, len(cfg.Searches)),
+		profiles: make(map[string]*config.Profile, len(cfg.Profiles)),
+		hashes:   make(map[string]string, len(cfg.Searches)+len(cfg.Profiles)),
+	}
+	for _, s := range cfg.Searches {
+		v.searches[s.Address] = s
+	}
+	for _, p := range cfg.Profiles {
+		v.profiles[p.Address] = p
+	}
+	return v
+}
+
+// requestHash is the hash state records for a request body sent now; it is
+// computed the way apply computes it (json.Marshal of the request).
+func (v *env) requestHash(addr string, req any) string {
+	if h, ok := v.hashes[addr]; ok {
+		return h
+	}
+	body, err := json.Marshal(req)
+	h := ""
+	if err == nil {
+		h = state.RequestHash(v.cfg.API.Generation, body)
+	}
+	v.hashes[addr] = h
+	return h
+}
+
+// searchCurrent reports whether rec was made by s as configured now.
+func (v *env) searchCurrent(s *config.Search, rec *state.Search) bool {
+	return rec != nil && rec.Generation == v.cfg.API.Generation && rec.RequestHash == v.requestHash(s.Address, s.Request)
+}
+
+// profileCurrent reports whether rec was made by p as configured now.
+func (v *env) profileCurrent(p *config.Profile, rec *state.ProfileRead) bool {
+	return rec != nil && rec.Generation == v.cfg.API.Generation && rec.RequestHash == v.requestHash(p.Address, p.Request)
+}
+
+// keptLeads returns the leads of a search run that its max_results keeps.
+func keptLeads(s *config.Search, rec *state.Search) []string {
+	ids := rec.LeadIDs
+	if s.MaxResults > 0 && len(ids) > s.MaxResults {
+		ids = ids[:s.MaxResults]
+	}
+	return ids
+}
+
+// sourcePeople returns the people a source instance holds in state, nil when
+// it has no record matching the configuration.
+func (v *env) sourcePeople(addr string) []string {
+	if s := v.searches[addr]; s != nil {
+		rec := v.st.Searches[addr]
+		if !v.searchCurrent(s, rec) {
+			return nil
+		}
+		return keptLeads(s, rec)
+	}
+	if p := v.profiles[addr]; p != nil {
+		rec := v.st.Profiles[addr]
+		if !v.profileCurrent(p, rec) || rec.PersonID == "" {
+			return nil
+		}
+		return []string{rec.PersonID}
+	}
+	return nil
+}
+
+// blockPeople are the people of an enrich block's sources in state.
+type blockPeople struct {
+	// todo need enrichment and pass where, in order.
+	todo []string
+	// failing need enrichment but fail where now; a search that runs may
+	// change their lead so that they pass.
+	failing []string
+	// members is how many distinct people the sources hold.
+	members int
+	// enriched is how many of them hold an enrichment that is not stale.
+	enriched int
+}
+
+// person returns the person of an ID, following re-keys.
+func (v *env) person(id string) *state.Person {
+	if p := v.st.People[id]; p != nil {
+		return p
+	}
+	return v.st.Person(id)
+}
+
+// needsEnrich reports whether p is to be enriched by e at v.now, where aside.
+func (v *env) needsEnrich(e *config.Enrich, p *state.Person) bool {
+	if p.Lead.PageName == "" {
+		return false
+	}
+	if p.Enrichment == nil {
+		return true
+	}
+	return e.Refresh > 0 && v.now.Sub(p.Enrichment.EnrichedAt) >= e.Refresh
+}
+
+// collect gathers the people of e's sources, skipping the sources for which
+// skipSource is true (searches that will run, in a plan). With where false,
+// the where expression is not evaluated and every person needing enrichment
+// is in todo.
+func (v *env) collect(e *config.Enrich, skipSource func(string) bool, where bool) (blockPeople, error) {
+	var bp blockPeople
+	seen := map[string]bool{}
+	for _, addr := range v.cfg.Resolve(e.From) {
+		if skipSource != nil && skipSource(addr) {
+			continue
+		}
+		for _, id := range v.sourcePeople(addr) {
+			p := v.person(id)
+			if p == nil || seen[p.ID] {
+				continue
+			}
+			seen[p.ID] = true
+			bp.members++
+			if !v.needsEnrich(e, p) {
+				if p.Enrichment != nil {
+					bp.enriched++
+				}
+				continue
+			}
+			ok := true
+			if where && e.Where != nil {
+				var err error
+				ok, err = match(v.cfg, e, p.Lead)
+				if err != nil {
+					return bp, fmt.Errorf("%s: where cannot be evaluated for %s (%s, found by %s): %w", e.Address, displayName(p), p.ID, addr, err)
+				}
+			}
+			if ok {
+				bp.todo = append(bp.todo, p.ID)
+			} else {
+				bp.failing = append(bp.failing, p.ID)
+			}
+		}
+	}
+	return bp, nil
+}
+
+// ownedBy counts the people whose enrichment enrich block addr made.
+func (v *env) ownedBy(addr string) int {
+	if v.owned == nil {
+		v.owned = map[string]int{}
+		for _, p := range v.st.People {
+			if p.Enrichment != nil {
+				v.owned[p.Enrichment.By]++
+			}
+		}
+	}
+	return v.owned[addr]
+}
+
+// limit applies e's limit to todo: people e already enriched take no new
+// place; others take one each while places are left. People for which skip
+// is true are left out without taking a place.
+func (v *env) limit(e *config.Enrich, todo []string, skip func(string) bool) []string {
+	out := make([]string, 0, len(todo))
+	places := e.Limit - v.ownedBy(e.Address)
+	for _, id := range todo {
+		if skip != nil && skip(id) {
+			continue
+		}
+		p := v.person(id)
+		switch {
+		case p.Enrichment != nil && p.Enrichment.By == e.Address:
+		case e.Limit <= 0:
+		case places > 0:
+			places--
+		default:
+			continue
+		}
+		out = append(out, id)
+	}
+	return out
+}
+
+// displayName names a person in messages.
+func displayName(p *state.Person) string {
+	if p.Lead.FullName != "" {
+		return p.Lead.FullName
+	}
+	if p.Lead.PageName != "" {
+		return p.Lead.PageName
+	}
+	return p.ID
+}
+
+// match evaluates e's where for a lead.
+func match(cfg *config.Config, e *config.Enrich, l api.Lead) (bool, error) {
+	if e.Where == nil {
+		return true, nil
+	}
+	// The config helper adds Config.Match; until it lands, a where cannot
+	// be evaluated and says so instead of guessing.
+	if m, ok := any(cfg).(interface {
+		Match(*config.Enrich, api.Lead) (bool, error)
+	}); ok {
+		return m.Match(e, l)
+	}
+	return false, fmt.Errorf("where expressions are not supported by this build")
+}

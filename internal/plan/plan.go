@@ -1,0 +1,224 @@
+package plan
+
+import (
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/leadsync/leadsync/internal/api"
+)
+
+// FormatVersion is the version of the plan JSON (printed by plan --json and
+// kept in saved plan files). A saved plan of another version is refused.
+const FormatVersion = "1"
+
+// Action is what apply will do for one address.
+type Action string
+
+// Actions, as named in design.md.
+const (
+	Run     Action = "run"     // a search never run
+	Rerun   Action = "rerun"   // a search whose request or generation changed, or --replace
+	Refresh Action = "refresh" // a search older than its refresh
+	Read    Action = "read"    // a profile read (new, changed, stale or replaced)
+	Enrich  Action = "enrich"  // enrichments of an enrich block
+	Forget  Action = "forget"  // an address in state that the configuration no longer has
+	Write   Action = "write"   // an export file to (re)write; no call
+	None    Action = "none"    // up to date
+)
+
+// String returns the action as written in the plan.
+func (a Action) String() string { return string(a) }
+
+// Kind is the kind of block an address belongs to.
+type Kind string
+
+// Kinds of addresses.
+const (
+	KindSearch  Kind = "search"
+	KindProfile Kind = "profile"
+	KindEnrich  Kind = "enrich"
+	KindExport  Kind = "export"
+)
+
+// String returns the kind as written in the plan.
+func (k Kind) String() string { return string(k) }
+
+// Reason says why an address has its action, in a form programs can test;
+// Change.Detail says it for people.
+type Reason string
+
+// Reasons.
+const (
+	ReasonNew               Reason = "new"                // never run or read
+	ReasonReplace           Reason = "replace"            // --replace
+	ReasonGenerationChanged Reason = "generation_changed" // api.generation differs from the last run
+	ReasonRequestChanged    Reason = "request_changed"    // the request differs from the last run
+	ReasonMaxResultsRaised  Reason = "max_results_raised" // the last run kept fewer than max_results now allows
+	ReasonRefresh           Reason = "refresh"            // older than its refresh
+	ReasonUpToDate          Reason = "up_to_date"
+	ReasonRemoved           Reason = "removed"       // in state, not in the configuration
+	ReasonPeople            Reason = "people"        // people to enrich
+	ReasonLimitReached      Reason = "limit_reached" // people left, but the limit is reached
+	ReasonStateChanges      Reason = "state_changes" // an export follows the state this plan changes
+	ReasonFileMissing       Reason = "file_missing"  // an export whose file does not exist
+)
+
+// String returns the reason as written in the plan.
+func (r Reason) String() string { return string(r) }
+
+// Options are the inputs of Build besides the configuration and the state.
+type Options struct {
+	// Now is the time the plan is made at; every refresh decision uses it.
+	// Zero means time.Now().
+	Now time.Time
+	// Targets limit the plan to these addresses (instance or block
+	// addresses). An enrich or export target pulls in its sources, like
+	// terraform -target. Empty: everything.
+	Targets []string
+	// Replace forces a search to run again or a profile to be read again.
+	Replace []string
+	// Usage is the result of one billing call made by the caller; nil with
+	// --offline or when only the second generation is configured.
+	Usage *api.Usage
+	// Offline says the caller made no call on purpose (for the quota note).
+	Offline bool
+	// FileExists reports whether an export's file exists; the path is
+	// joined to Config.Dir when relative. Nil: os.Stat.
+	FileExists func(path string) bool
+}
+
+// Plan is what apply will do and what it may cost. Its JSON form is the
+// output of plan --json and the content of a saved plan file.
+type Plan struct {
+	FormatVersion   string `json:"format_version"`
+	LeadsyncVersion string `json:"leadsync_version"`
+	// Lineage and Serial are those of the state the plan was made from; a
+	// saved plan is refused when either has changed (see Stale).
+	Lineage string `json:"lineage"`
+	Serial  uint64 `json:"serial"`
+	// ConfigHash is config.Config.Hash of the configuration planned.
+	ConfigHash string `json:"config_hash"`
+	// CreatedAt is Options.Now. Apply should judge staleness (refresh)
+	// at this time too, so that it never finds more to do than planned.
+	CreatedAt   time.Time    `json:"created_at"`
+	Targets     []string     `json:"targets"`
+	Replace     []string     `json:"replace"`
+	Changes     []*Change    `json:"changes"`
+	Totals      Totals       `json:"totals"`
+	Quota       Quota        `json:"quota"`
+	Diagnostics []Diagnostic `json:"diagnostics"`
+}
+
+// Change is the action planned for one address.
+type Change struct {
+	Address string `json:"address"`
+	Kind    Kind   `json:"kind"`
+	Action  Action `json:"action"`
+	// Calls and Credits are certain (given what state holds); CallsMax and
+	// CreditsMax are the bounds that apply never exceeds.
+	Calls      int    `json:"calls"`
+	CallsMax   int    `json:"calls_max"`
+	Credits    int    `json:"credits"`
+	CreditsMax int    `json:"credits_max"`
+	Reason     Reason `json:"reason"`
+	// Detail explains the action for people (the request, the age of the
+	// last run, the people counted ...). Sensitive values are redacted.
+	Detail string `json:"detail"`
+	// PersonIDs are, for an enrich change, the people already known that it
+	// will enrich (Calls of them), in the order apply takes them.
+	PersonIDs []string `json:"person_ids,omitempty"`
+	// Path is an export's file.
+	Path string `json:"path,omitempty"`
+}
+
+// Totals sum the changes.
+type Totals struct {
+	Calls      int `json:"calls"`
+	CallsMax   int `json:"calls_max"`
+	Credits    int `json:"credits"`
+	CreditsMax int `json:"credits_max"`
+	// DurationSecondsMax is how long apply may take at the rate limit and
+	// parallelism when every search takes the spec's 30 s (see duration).
+	DurationSecondsMax int `json:"duration_seconds_max"`
+	// Calls by kind (searches and profile reads are certain; enrichments
+	// have a certain part and a bound).
+	Searches       int     `json:"searches"`
+	Profiles       int     `json:"profiles"`
+	Enrichments    int     `json:"enrichments"`
+	EnrichmentsMax int     `json:"enrichments_max"`
+	Forgets        int     `json:"forgets"`
+	Writes         int     `json:"writes"`
+	RateLimit      float64 `json:"rate_limit"`
+	Parallelism    int     `json:"parallelism"`
+}
+
+// Quota is the check of the monthly request quota and the credit cap.
+type Quota struct {
+	// RemainingRequests is what the billing call said; nil when not checked.
+	RemainingRequests *int `json:"remaining_requests,omitempty"`
+	Checked           bool `json:"checked"`
+	// After is RemainingRequests minus Totals.CallsMax.
+	After *int `json:"after,omitempty"`
+	// Note says why the quota was not checked.
+	Note                 string `json:"note,omitempty"`
+	MinRemainingRequests int    `json:"min_remaining_requests"`
+	MaxCredits           int    `json:"max_credits"`
+}
+
+// Diagnostic is a problem found while planning, in JSON form.
+type Diagnostic struct {
+	Severity string `json:"severity"` // "error" or "warning"
+	Summary  string `json:"summary"`
+	Detail   string `json:"detail,omitempty"`
+	Address  string `json:"address,omitempty"`
+}
+
+// HasChanges reports whether apply would do anything.
+func (p *Plan) HasChanges() bool {
+	for _, c := range p.Changes {
+		if c.Action != None {
+			return true
+		}
+	}
+	return false
+}
+
+// Change returns the change of an address, nil when the plan has none.
+func (p *Plan) Change(addr string) *Change {
+	for _, c := range p.Changes {
+		if c.Address == addr {
+			return c
+		}
+	}
+	return nil
+}
+
+// normalize makes every list non-nil, so that JSON never says null.
+func (p *Plan) normalize() {
+	if p.Targets == nil {
+		p.Targets = []string{}
+	}
+	if p.Replace == nil {
+		p.Replace = []string{}
+	}
+	if p.Changes == nil {
+		p.Changes = []*Change{}
+	}
+	if p.Diagnostics == nil {
+		p.Diagnostics = []Diagnostic{}
+	}
+}
+
+// toDiagnostics converts hcl diagnostics for the plan's JSON.
+func toDiagnostics(ds hcl.Diagnostics) []Diagnostic {
+	out := []Diagnostic{}
+	for _, d := range ds {
+		sev := "error"
+		if d.Severity == hcl.DiagWarning {
+			sev = "warning"
+		}
+		out = append(out, Diagnostic{Severity: sev, Summary: d.Summary, Detail: d.Detail})
+	}
+	return out
+}

@@ -1,0 +1,263 @@
+package plan
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/config"
+)
+
+// maxDetail bounds the length of a request summary in a change's detail.
+const maxDetail = 80
+
+// snake converts a service parameter name (industryFilter) to the
+// configuration's attribute name (industry_filter).
+func snake(s string) string {
+	var b strings.Builder
+	for i, r := range s {
+		if r >= 'A' && r <= 'Z' {
+			if i > 0 {
+				b.WriteByte('_')
+			}
+			b.WriteRune(r - 'A' + 'a')
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// paramKeys returns the keys of a request, keywords and searchUrl first.
+func paramKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	rank := func(k string) int {
+		switch k {
+		case "keywords":
+			return 0
+		case "searchUrl":
+			return 1
+		}
+		return 2
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		ri, rj := rank(keys[i]), rank(keys[j])
+		if ri != rj {
+			return ri < rj
+		}
+		return keys[i] < keys[j]
+	})
+	return keys
+}
+
+// describeRequest summarises a search request as attribute="value" pairs.
+func describeRequest(r api.SearchRequest) string {
+	var parts []string
+	for _, k := range paramKeys(r.Params) {
+		b, _ := json.Marshal(r.Params[k])
+		parts = append(parts, snake(k)+"="+string(b))
+	}
+	if r.Raw {
+		parts = append(parts, "raw=true")
+	}
+	return truncate(strings.Join(parts, " "), maxDetail)
+}
+
+// describePage names the profile a profile block reads.
+func describePage(p *config.Profile) string {
+	if p.Request.ProfileURL != "" {
+		return truncate(fmt.Sprintf("profile_url=%q", p.Request.ProfileURL), maxDetail)
+	}
+	return truncate(fmt.Sprintf("page_name=%q", p.Request.PageName), maxDetail)
+}
+
+// diffRequest names what changed between the request of the last run and
+// the request as configured now.
+func diffRequest(old json.RawMessage, now api.SearchRequest) string {
+	var o, n map[string]any
+	if json.Unmarshal(old, &o) != nil {
+		return "the request"
+	}
+	nb, _ := json.Marshal(now)
+	if json.Unmarshal(nb, &n) != nil {
+		return "the request"
+	}
+	keys := map[string]bool{}
+	for k := range o {
+		keys[k] = true
+	}
+	for k := range n {
+		keys[k] = true
+	}
+	var parts []string
+	for _, k := range paramKeys(keys) {
+		ov, inOld := o[k]
+		nv, inNew := n[k]
+		ob, _ := json.Marshal(ov)
+		nbk, _ := json.Marshal(nv)
+		switch {
+		case !inOld:
+			parts = append(parts, snake(k)+" added")
+		case !inNew:
+			parts = append(parts, snake(k)+" removed")
+		case bytes.Equal(ob, nbk):
+			continue
+		default:
+			_, os := ov.(string)
+			_, ns := nv.(string)
+			if os && ns {
+				parts = append(parts, fmt.Sprintf("%s %s -> %s", snake(k), ob, nbk))
+			} else {
+				parts = append(parts, snake(k))
+			}
+		}
+	}
+	if len(parts) == 0 {
+		return "the request"
+	}
+	return truncate(strings.Join(parts, ", "), maxDetail)
+}
+
+// truncate shortens s to about n characters, marking the cut.
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8Start(s[cut]) {
+		cut--
+	}
+	return s[:cut] + " ..."
+}
+
+func utf8Start(b byte) bool { return b&0xC0 != 0x80 }
+
+// oneLine returns the first line of a message, shortened.
+func oneLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	return truncate(s, 100)
+}
+
+// ago says how long before now t was.
+func ago(now, t time.Time) string {
+	d := now.Sub(t)
+	switch {
+	case t.IsZero():
+		return "at an unknown time"
+	case d < time.Minute:
+		return "just now"
+	case d < time.Hour:
+		return fmt.Sprintf("%d min ago", int(d/time.Minute))
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%d h ago", int(d/time.Hour))
+	}
+	return fmt.Sprintf("%d days ago", int(d/(24*time.Hour)))
+}
+
+// formatDuration writes a refresh duration the way the configuration does.
+func formatDuration(d time.Duration) string {
+	const day = 24 * time.Hour
+	switch {
+	case d%day == 0:
+		return fmt.Sprintf("%dd", d/day)
+	case d%time.Hour == 0:
+		return fmt.Sprintf("%dh", d/time.Hour)
+	case d%time.Minute == 0:
+		return fmt.Sprintf("%dm", d/time.Minute)
+	}
+	return d.String()
+}
+
+// thousands writes n with thousands separators: 9,114.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	neg := strings.HasPrefix(s, "-")
+	if neg {
+		s = s[1:]
+	}
+	var b strings.Builder
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+// plural writes a count with its noun.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return thousands(n) + " " + many
+}
+
+// redactMin is the shortest secret replaced: shorter values would blank out
+// ordinary words.
+const redactMin = 3
+
+// redact removes the API key and the values of sensitive variables from the
+// details of a plan: a plan is printed and may be saved, and must hold no
+// secret. Configuration values reach details only through search and
+// profile parameters, so this catches a sensitive variable used there.
+func redact(cfg *config.Config, p *Plan) {
+	var secrets []string
+	add := func(s string) {
+		if len(s) >= redactMin {
+			secrets = append(secrets, s)
+		}
+	}
+	add(cfg.API.APIKey)
+	for _, v := range cfg.Variables {
+		if v.Sensitive {
+			ctyStrings(v.Value, add)
+		}
+	}
+	if len(secrets) == 0 {
+		return
+	}
+	// Longest first, so that a secret containing another is replaced whole.
+	sort.Slice(secrets, func(i, j int) bool { return len(secrets[i]) > len(secrets[j]) })
+	for _, c := range p.Changes {
+		for _, s := range secrets {
+			c.Detail = strings.ReplaceAll(c.Detail, s, "(sensitive)")
+			if q, err := json.Marshal(s); err == nil {
+				// A value printed with JSON escapes.
+				c.Detail = strings.ReplaceAll(c.Detail, strings.Trim(string(q), `"`), "(sensitive)")
+			}
+		}
+	}
+}
+
+// ctyStrings calls add with every string inside v.
+func ctyStrings(v cty.Value, add func(string)) {
+	if v.IsNull() || !v.IsKnown() {
+		return
+	}
+	ty := v.Type()
+	switch {
+	case ty == cty.String:
+		add(v.AsString())
+	case ty.IsListType() || ty.IsSetType() || ty.IsTupleType() || ty.IsMapType() || ty.IsObjectType():
+		for it := v.ElementIterator(); it.Next(); {
+			_, e := it.Element()
+			ctyStrings(e, add)
+		}
+	}
+}
