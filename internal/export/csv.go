@@ -1,0 +1,200 @@
+package export
+
+import (
+	"encoding/csv"
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// bom is the UTF-8 byte order mark; with it Excel reads a CSV file as UTF-8.
+const bom = "\uFEFF"
+
+// csvPaths returns the file of each sheet and the summary file of a CSV
+// export at path: one sheet writes path itself; several write
+// <base>-<sheet-slug>.csv each; the summary is <base>.summary.csv.
+func csvPaths(path string, sheets []string) (files []string, summary string) {
+	ext := filepath.Ext(path)
+	base := strings.TrimSuffix(path, ext)
+	if ext == "" {
+		ext = ".csv"
+	}
+	summary = base + ".summary" + ext
+	if len(sheets) == 1 {
+		return []string{base + ext}, summary
+	}
+	taken := map[string]bool{}
+	for i, name := range sheets {
+		s := slug(name)
+		if s == "" {
+			s = fmt.Sprintf("sheet-%d", i+1)
+		}
+		cand := s
+		for k := 2; taken[cand]; k++ {
+			cand = fmt.Sprintf("%s-%d", s, k)
+		}
+		taken[cand] = true
+		files = append(files, base+"-"+cand+ext)
+	}
+	return files, summary
+}
+
+// neutralise defuses a cell that a spreadsheet would read as a formula: one
+// starting with =, +, -, @, tab or carriage return gets a leading
+// apostrophe, which Excel and LibreOffice treat as "this is text" (the OWASP
+// advice for CSV injection). The data comes from a third-party site.
+func neutralise(s string) string {
+	if s == "" {
+		return s
+	}
+	switch s[0] {
+	case '=', '+', '-', '@', '\t', '\r':
+		return "'" + s
+	}
+	return s
+}
+
+// csvTime writes a time as RFC 3339 in UTC; the zero time is empty.
+func csvTime(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(time.RFC3339)
+}
+
+// writeCSV writes one file per sheet and the summary file. All are written
+// under temporary names first and renamed only when every one is complete.
+func (j *job) writeCSV() ([]Written, error) {
+	names := make([]string, len(j.sheets))
+	for i, s := range j.sheets {
+		names[i] = s.conf.Name
+	}
+	files, sumPath := csvPaths(j.path, names)
+	var pending []*atomicFile
+	defer func() {
+		for _, af := range pending {
+			af.abort()
+		}
+	}()
+	var out []Written
+	for i := range j.sheets {
+		s := &j.sheets[i]
+		af, err := createAtomic(files[i])
+		if err != nil {
+			return nil, err
+		}
+		pending = append(pending, af)
+		if err := j.writeCSVTable(af, s.table); err != nil {
+			return nil, fmt.Errorf("writing %s: %w", files[i], err)
+		}
+		s.where = filepath.Base(files[i])
+		out = append(out, Written{Path: files[i], Export: j.exp.Address, Sheets: 1, Rows: s.table.n})
+	}
+	af, err := createAtomic(sumPath)
+	if err != nil {
+		return nil, err
+	}
+	pending = append(pending, af)
+	if err := j.writeCSVSummary(af); err != nil {
+		return nil, fmt.Errorf("writing %s: %w", sumPath, err)
+	}
+	out = append(out, Written{Path: sumPath, Export: j.exp.Address, Summary: true})
+	for _, af := range pending {
+		if err := af.finish(); err != nil {
+			return nil, err
+		}
+	}
+	for _, af := range pending {
+		if err := af.rename(); err != nil {
+			return nil, err
+		}
+	}
+	for i := range out {
+		out[i].Warnings = j.warnings
+	}
+	return out, nil
+}
+
+func (j *job) newCSVWriter(af *atomicFile) (*csv.Writer, error) {
+	if j.opts.BOM {
+		if _, err := af.WriteString(bom); err != nil {
+			return nil, err
+		}
+	}
+	w := csv.NewWriter(af)
+	w.UseCRLF = true // RFC 4180
+	return w, nil
+}
+
+func (j *job) writeCSVTable(af *atomicFile, t *table) error {
+	w, err := j.newCSVWriter(af)
+	if err != nil {
+		return err
+	}
+	if err := w.Write(t.header); err != nil {
+		return err
+	}
+	cells := make([]Cell, len(t.header))
+	rec := make([]string, len(t.header))
+	for i := 0; i < t.n; i++ {
+		t.fill(i, cells)
+		for c, cell := range cells {
+			switch t.kinds[c] {
+			case KindText, KindLink:
+				rec[c] = neutralise(cell.Text)
+			case KindTime:
+				rec[c] = ""
+				if !cell.Empty {
+					rec[c] = csvTime(cell.Time)
+				}
+			case KindBool:
+				rec[c] = ""
+				if !cell.Empty {
+					rec[c] = strconv.FormatBool(cell.Bool)
+				}
+			}
+		}
+		if err := w.Write(rec); err != nil {
+			return err
+		}
+	}
+	w.Flush()
+	return w.Error()
+}
+
+// writeCSVSummary writes the Summary as a CSV file; every row has as many
+// fields as the widest one, as RFC 4180 asks.
+func (j *job) writeCSVSummary(af *atomicFile) error {
+	rows := j.summary()
+	width := 0
+	for _, r := range rows {
+		width = max(width, len(r.cells))
+	}
+	w, err := j.newCSVWriter(af)
+	if err != nil {
+		return err
+	}
+	for _, r := range rows {
+		rec := make([]string, width)
+		for c, v := range r.cells {
+			switch x := v.(type) {
+			case nil:
+			case string:
+				rec[c] = neutralise(x)
+			case int:
+				rec[c] = strconv.Itoa(x)
+			case time.Time:
+				rec[c] = csvTime(x)
+			default:
+				rec[c] = neutralise(fmt.Sprint(x))
+			}
+		}
+		if err := w.Write(rec); err != nil {
+			return err
+		}
+	}
+	w.Flush()
+	return w.Error()
+}

@@ -1,0 +1,232 @@
+package export
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/state"
+)
+
+// Options are the choices of one export run.
+type Options struct {
+	// Now is the clock, for "written at" and the document properties;
+	// nil means time.Now.
+	Now func() time.Time
+	// BOM starts CSV files with a UTF-8 byte order mark, so that Excel reads
+	// them as UTF-8 when opened by double-click. XLSX ignores it.
+	BOM bool
+	// Stats are figures of the apply run that precedes the export, shown in
+	// the Summary; nil when the export runs from state alone.
+	Stats *RunStats
+}
+
+// RunStats are figures of an apply run for the Summary sheet.
+type RunStats struct {
+	// CreditsSpent by the enrichments of this run.
+	CreditsSpent int
+	// RemainingRequests this month as last reported by the service during
+	// the run; nil when unknown (the Summary then uses the state's figure).
+	RemainingRequests *int
+}
+
+// Written is one file an export wrote.
+type Written struct {
+	Path   string // as opened: the export path joined to the config directory
+	Export string // address of the export block, e.g. export.marketing
+	// Sheets is the number of data worksheets in the file (the Summary not
+	// counted); 0 for a CSV summary file.
+	Sheets int
+	// Rows is the number of data rows (header rows not counted).
+	Rows int
+	// Summary is true for the <base>.summary.csv file of a CSV export.
+	Summary bool
+	// Warnings say what had to be adapted to the format's limits (cells cut
+	// at 32,767 characters, sheets continued past 1,048,576 rows, renamed
+	// sheets) and which sources have not run yet.
+	Warnings []string
+}
+
+func (o Options) now() time.Time {
+	if o.Now != nil {
+		return o.Now()
+	}
+	return time.Now()
+}
+
+// WriteAll writes every export of the configuration, in declaration order.
+// It stops at the first export that fails; the files of exports written
+// before it stay written, and the failed one's previous files are untouched.
+func WriteAll(cfg *config.Config, st *state.State, opts Options) ([]Written, error) {
+	var all []Written
+	for _, exp := range cfg.Exports {
+		w, err := Write(cfg, exp, st, opts)
+		all = append(all, w...)
+		if err != nil {
+			return all, err
+		}
+	}
+	return all, nil
+}
+
+// Write writes one export: an XLSX workbook, or one CSV file per sheet plus a
+// summary file. Nothing is fetched; everything comes from st. Each file is
+// written under a temporary name in its folder and renamed into place, so a
+// failure leaves the previous file as it was.
+func Write(cfg *config.Config, exp *config.Export, st *state.State, opts Options) ([]Written, error) {
+	if st == nil {
+		st = &state.State{}
+	}
+	path := exportPath(cfg.Dir, exp.Path)
+	format := exp.Format
+	if format == "" {
+		format = strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), ".")
+	}
+	job := &job{
+		cfg:  cfg,
+		exp:  exp,
+		st:   st,
+		opts: opts,
+		now:  opts.now().UTC(),
+		path: path,
+	}
+	for _, sh := range exp.Sheets {
+		rows := collectRows(cfg, sh, st)
+		t, err := buildTable(sh, rows, cfg.Settings.ProfileURLTemplate)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", exp.Address, err)
+		}
+		job.sheets = append(job.sheets, sheetJob{conf: sh, rows: rows, table: t})
+		for _, m := range rows.missing {
+			job.warnf("sheet %q: %s has not run yet, so it adds no rows", sh.Name, m)
+		}
+	}
+	var (
+		out []Written
+		err error
+	)
+	switch format {
+	case "csv":
+		out, err = job.writeCSV()
+	case "xlsx":
+		out, err = job.writeXLSX()
+	default:
+		return nil, fmt.Errorf("%s: path %q: unknown format %q; the path must end in .xlsx or .csv", exp.Address, exp.Path, format)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", exp.Address, err)
+	}
+	return out, nil
+}
+
+// exportPath joins a configured export path to the configuration directory.
+func exportPath(dir, p string) string {
+	if filepath.IsAbs(p) || dir == "" {
+		return filepath.Clean(p)
+	}
+	return filepath.Join(dir, p)
+}
+
+// job is one export being written.
+type job struct {
+	cfg      *config.Config
+	exp      *config.Export
+	st       *state.State
+	opts     Options
+	now      time.Time
+	path     string
+	sheets   []sheetJob
+	warnings []string
+}
+
+type sheetJob struct {
+	conf  *config.Sheet
+	rows  sheetRows
+	table *table
+	// where says where the sheet went (worksheet names or a file name), for
+	// the Summary.
+	where string
+}
+
+func (j *job) warnf(format string, args ...any) {
+	j.warnings = append(j.warnings, fmt.Sprintf(format, args...))
+}
+
+// atomicFile is a file being written under a temporary name next to its
+// final path.
+type atomicFile struct {
+	*os.File
+	path string
+	done bool
+}
+
+// createAtomic creates the folders of path and a temporary file beside it.
+func createAtomic(path string) (*atomicFile, error) {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("creating folder for %s: %w", path, err)
+	}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return nil, fmt.Errorf("writing %s: %w", path, err)
+	}
+	return &atomicFile{File: f, path: path}, nil
+}
+
+// finish syncs and closes the temporary file, ready for rename.
+func (a *atomicFile) finish() error {
+	if err := a.Sync(); err != nil {
+		return fmt.Errorf("writing %s: %w", a.path, err)
+	}
+	if err := a.Close(); err != nil {
+		return fmt.Errorf("writing %s: %w", a.path, err)
+	}
+	// CreateTemp makes the file 0600; a spreadsheet is meant to be shared
+	// like any other output, so keep the mode of the file it replaces or
+	// use the ordinary 0644.
+	mode := fs.FileMode(0o644)
+	if fi, err := os.Stat(a.path); err == nil {
+		if fi.IsDir() {
+			return fmt.Errorf("writing %s: it is a folder", a.path)
+		}
+		mode = fi.Mode().Perm()
+	}
+	if err := os.Chmod(a.Name(), mode); err != nil {
+		return fmt.Errorf("writing %s: %w", a.path, err)
+	}
+	return nil
+}
+
+// testHookBeforeRename, when set by a test, runs before each rename and can
+// make it fail.
+var testHookBeforeRename func(path string) error
+
+// rename moves the finished file into place.
+func (a *atomicFile) rename() error {
+	if testHookBeforeRename != nil {
+		if err := testHookBeforeRename(a.path); err != nil {
+			return fmt.Errorf("writing %s: %w", a.path, err)
+		}
+	}
+	if err := os.Rename(a.Name(), a.path); err != nil {
+		return fmt.Errorf("writing %s: %w", a.path, err)
+	}
+	a.done = true
+	return nil
+}
+
+// abort removes the temporary file unless it was renamed.
+func (a *atomicFile) abort() {
+	if a.done {
+		return
+	}
+	_ = a.Close()
+	if err := os.Remove(a.Name()); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return
+	}
+}

@@ -1,0 +1,128 @@
+package export
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/state"
+)
+
+// table is the data of one sheet, independent of the file format: a header,
+// the kind of each column and a way to fill row i. Rows are produced on
+// demand so that a million of them never sit in memory as cells.
+type table struct {
+	name   string // the configured sheet name
+	header []string
+	kinds  []Kind
+	n      int
+	fill   func(i int, row []Cell)
+}
+
+// sheetRows is what a sheet's from-sources give, before columns.
+type sheetRows struct {
+	sources []string        // instance addresses, in order
+	people  []*state.Person // one per row, in row order
+	missing []string        // sources with nothing in state yet
+}
+
+// collectRows returns the people of a sheet in a stable order: the order of
+// its from-sources, then each source's result order. With dedupe a person
+// appears once (at their first place); without it once per source.
+func collectRows(cfg *config.Config, sh *config.Sheet, st *state.State) sheetRows {
+	var r sheetRows
+	r.sources = cfg.Resolve(sh.From)
+	seen := map[string]bool{}
+	for _, src := range r.sources {
+		ids, ok := sourceIDs(st, src)
+		if !ok {
+			r.missing = append(r.missing, src)
+			continue
+		}
+		if !sh.Dedupe {
+			// One row per (source, person): a search never lists a person
+			// twice, but be safe against a state that does.
+			seen = map[string]bool{}
+		}
+		for _, id := range ids {
+			if seen[id] {
+				continue
+			}
+			p := st.People[id]
+			if p == nil {
+				continue // a state that lost a person: nothing to write
+			}
+			seen[id] = true
+			r.people = append(r.people, p)
+		}
+	}
+	return r
+}
+
+// sourceIDs returns the person IDs a source found in its last run, in
+// result order; ok is false when the source has not run yet.
+func sourceIDs(st *state.State, addr string) (ids []string, ok bool) {
+	if st == nil {
+		return nil, false
+	}
+	switch {
+	case strings.HasPrefix(addr, "search."):
+		s := st.Searches[addr]
+		if s == nil {
+			return nil, false
+		}
+		return s.LeadIDs, true
+	case strings.HasPrefix(addr, "profile."):
+		p := st.Profiles[addr]
+		if p == nil || p.PersonID == "" {
+			return nil, false
+		}
+		return []string{p.PersonID}, true
+	}
+	return nil, false
+}
+
+// buildTable makes the table of a sheet from its rows and columns.
+func buildTable(sh *config.Sheet, rows sheetRows, tmpl string) (*table, error) {
+	names := sh.Columns
+	if len(names) == 0 {
+		names = config.DefaultColumns
+	}
+	cols := make([]column, len(names))
+	for i, n := range names {
+		c, err := columnFor(n, tmpl)
+		if err != nil {
+			return nil, fmt.Errorf("sheet %q: %w", sh.Name, err)
+		}
+		cols[i] = c
+	}
+	t := &table{name: sh.Name, header: uniqueHeader(names), kinds: make([]Kind, len(cols)), n: len(rows.people)}
+	for i, c := range cols {
+		t.kinds[i] = c.kind
+	}
+	people := rows.people
+	t.fill = func(i int, row []Cell) {
+		p := people[i]
+		for j, c := range cols {
+			row[j] = Cell{}
+			c.value(p, &row[j])
+		}
+	}
+	return t, nil
+}
+
+// uniqueHeader returns the column names as header cells, numbering repeats
+// ("email", "email (2)"): an Excel table needs unique header names.
+func uniqueHeader(names []string) []string {
+	out := make([]string, len(names))
+	seen := map[string]bool{}
+	for i, n := range names {
+		h := n
+		for k := 2; seen[strings.ToLower(h)]; k++ {
+			h = fmt.Sprintf("%s (%d)", n, k)
+		}
+		seen[strings.ToLower(h)] = true
+		out[i] = h
+	}
+	return out
+}

@@ -1,0 +1,250 @@
+package export
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/state"
+)
+
+// rowStyle is how a Summary row is shown.
+type rowStyle int
+
+const (
+	stylePlain  rowStyle = iota
+	styleTitle           // a section title
+	styleHeader          // the column names of a section
+)
+
+func (s rowStyle) String() string {
+	switch s {
+	case stylePlain:
+		return "plain"
+	case styleTitle:
+		return "title"
+	case styleHeader:
+		return "header"
+	}
+	return fmt.Sprintf("rowStyle(%d)", int(s))
+}
+
+// sumRow is one row of the Summary. Cells are string, int or time.Time
+// (UTC); nil is an empty cell.
+type sumRow struct {
+	style rowStyle
+	cells []any
+}
+
+// notEnriched is the status row for people never enriched.
+const notEnriched = "not enriched"
+
+// summary returns the rows of the Summary sheet (or file): when and what was
+// written, the sheets, each source with its filters and result count,
+// enrichment counts by validation status, credits and quota, warnings.
+func (j *job) summary() []sumRow {
+	var rows []sumRow
+	add := func(style rowStyle, cells ...any) { rows = append(rows, sumRow{style, cells}) }
+	gap := func() { rows = append(rows, sumRow{}) }
+
+	add(styleTitle, "leadsync export")
+	add(stylePlain, "Export", j.exp.Address)
+	add(stylePlain, "File", j.exp.Path)
+	add(stylePlain, "Written at", j.now)
+	add(stylePlain, "Times", "all dates and times in this file are UTC")
+
+	gap()
+	add(styleTitle, "Sheets")
+	add(styleHeader, "Sheet", "Rows", "From", "Written to")
+	for _, s := range j.sheets {
+		add(stylePlain, s.conf.Name, s.table.n, strings.Join(s.rows.sources, ", "), s.where)
+	}
+
+	// The sources feeding this export, each once, in the order sheets use them.
+	var searches, profiles []string
+	seen := map[string]bool{}
+	for _, s := range j.sheets {
+		for _, src := range s.rows.sources {
+			if seen[src] {
+				continue
+			}
+			seen[src] = true
+			if strings.HasPrefix(src, "profile.") {
+				profiles = append(profiles, src)
+			} else {
+				searches = append(searches, src)
+			}
+		}
+	}
+	if len(searches) > 0 {
+		gap()
+		add(styleTitle, "Searches")
+		add(styleHeader, "Search", "Filters", "Results", "Kept", "Last run", "Note")
+		for _, addr := range searches {
+			filters := ""
+			for _, s := range j.cfg.Searches {
+				if s.Address == addr {
+					filters = formatFilters(s.Request.Params)
+				}
+			}
+			rec := j.st.Searches[addr]
+			if rec == nil {
+				add(stylePlain, addr, filters, nil, nil, nil, "not run yet")
+				continue
+			}
+			note := ""
+			if rec.Capped || rec.ResultCount >= api.MaxResults {
+				note = fmt.Sprintf("hit the cap of %d results: the network probably cut the list off; narrow the filters (city, level_filter, ...) and split the search to see everyone", api.MaxResults)
+			}
+			add(stylePlain, addr, filters, rec.ResultCount, len(rec.LeadIDs), rec.RanAt.UTC(), note)
+		}
+	}
+	if len(profiles) > 0 {
+		gap()
+		add(styleTitle, "Profiles")
+		add(styleHeader, "Profile", "Page name", "Read at", "Note")
+		for _, addr := range profiles {
+			page := ""
+			for _, p := range j.cfg.Profiles {
+				if p.Address == addr {
+					page = p.PageName
+				}
+			}
+			rec := j.st.Profiles[addr]
+			if rec == nil {
+				add(stylePlain, addr, page, nil, "not read yet")
+				continue
+			}
+			add(stylePlain, addr, page, rec.ReadAt.UTC(), "")
+		}
+	}
+
+	gap()
+	add(styleTitle, "Enrichment of the people in this export")
+	add(styleHeader, "Validation status", "People")
+	for _, c := range j.statusCounts() {
+		add(stylePlain, c.status, c.n)
+	}
+
+	gap()
+	add(styleTitle, "Credits and quota")
+	u := j.st.Usage
+	if j.opts.Stats != nil {
+		add(stylePlain, "Credits spent this run", j.opts.Stats.CreditsSpent)
+	} else {
+		add(stylePlain, "Credits spent this run", 0, "written from state by leadsync export: no calls made")
+	}
+	add(stylePlain, "Credits spent, all runs", u.CreditsSpent)
+	if u.CreditBalance != nil {
+		add(stylePlain, "Credit balance", *u.CreditBalance, "as of", timeOrNil(u.CreditBalanceAt))
+	} else {
+		add(stylePlain, "Credit balance", "unknown")
+	}
+	switch {
+	case j.opts.Stats != nil && j.opts.Stats.RemainingRequests != nil:
+		add(stylePlain, "Remaining requests this month", *j.opts.Stats.RemainingRequests, "as of", j.now)
+	case u.RemainingRequests != nil:
+		add(stylePlain, "Remaining requests this month", *u.RemainingRequests, "as of", timeOrNil(u.CheckedAt))
+	default:
+		add(stylePlain, "Remaining requests this month", "unknown", "run leadsync usage to check")
+	}
+	if u.InvoicingStartDate != "" {
+		add(stylePlain, "Invoicing start date", u.InvoicingStartDate)
+	}
+
+	if len(j.warnings) > 0 {
+		gap()
+		add(styleTitle, "Warnings")
+		for _, w := range j.warnings {
+			add(stylePlain, w)
+		}
+	}
+	return rows
+}
+
+func timeOrNil(t *time.Time) any {
+	if t == nil {
+		return nil
+	}
+	return t.UTC()
+}
+
+type statusCount struct {
+	status string
+	n      int
+}
+
+// statusCounts counts the distinct people of the export by the validation
+// status of their e-mail: valid, catch all, empty first (always shown), then
+// any other status the service sent, then the people not enriched.
+func (j *job) statusCounts() []statusCount {
+	counts := map[string]int{}
+	seen := map[*state.Person]bool{}
+	for _, s := range j.sheets {
+		for _, p := range s.rows.people {
+			if seen[p] {
+				continue
+			}
+			seen[p] = true
+			if p.Enrichment == nil {
+				counts[notEnriched]++
+				continue
+			}
+			st := p.Enrichment.Result.ValidationStatus
+			if st == "" {
+				st = api.StatusEmpty
+			}
+			counts[st]++
+		}
+	}
+	out := []statusCount{
+		{api.StatusValid, counts[api.StatusValid]},
+		{api.StatusCatchAll, counts[api.StatusCatchAll]},
+		{api.StatusEmpty, counts[api.StatusEmpty]},
+	}
+	var other []string
+	for k := range counts {
+		switch k {
+		case api.StatusValid, api.StatusCatchAll, api.StatusEmpty, notEnriched:
+		default:
+			other = append(other, k)
+		}
+	}
+	sort.Strings(other)
+	for _, k := range other {
+		out = append(out, statusCount{k, counts[k]})
+	}
+	return append(out, statusCount{notEnriched, counts[notEnriched]})
+}
+
+// formatFilters writes a search's parameters as "name=value; ...", sorted by
+// name; lists are joined with ", ".
+func formatFilters(params map[string]any) string {
+	keys := make([]string, 0, len(params))
+	for k := range params {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, 0, len(keys))
+	for _, k := range keys {
+		var v string
+		switch x := params[k].(type) {
+		case string:
+			v = x
+		case []string:
+			v = strings.Join(x, ", ")
+		case []any:
+			s := make([]string, len(x))
+			for i, e := range x {
+				s[i] = fmt.Sprint(e)
+			}
+			v = strings.Join(s, ", ")
+		default:
+			v = fmt.Sprint(x)
+		}
+		parts = append(parts, k+"="+v)
+	}
+	return strings.Join(parts, "; ")
+}

@@ -1,0 +1,441 @@
+package export
+
+import (
+	"archive/zip"
+	"compress/flate"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/xuri/excelize/v2"
+)
+
+// Excel's limits.
+const (
+	// excelMaxRows is the number of rows of a worksheet, header included.
+	excelMaxRows = 1_048_576
+	// maxCellChars is the most characters (UTF-16 code units) a cell holds.
+	maxCellChars = 32_767
+	// maxFormulaString is the longest string literal a formula may hold;
+	// a longer URL is written as plain text instead of a HYPERLINK().
+	maxFormulaString = 255
+	// maxWidth and minWidth bound fitted column widths, in characters.
+	maxWidth = 60
+	minWidth = 8
+)
+
+// maxRows is the row limit used; a variable so that tests can exercise the
+// continuation sheets without writing a million rows.
+var maxRows = excelMaxRows
+
+// truncMarker ends a cell that was cut at the cell limit.
+const truncMarker = " …[cut: longer than 32,767 characters]"
+
+// dateFormat is the number format of date cells: ISO 8601, unambiguous
+// whatever the reader's locale.
+const dateFormat = "yyyy-mm-dd hh:mm"
+
+// tableStyle is the built-in Excel table style of data sheets.
+const tableStyle = "TableStyleMedium2"
+
+// widthSamples is how many rows are looked at to fit column widths: the
+// first rows plus rows spread over the rest; enough to fit the widths well,
+// cheap on a million rows.
+const widthSamples = 1000
+
+// xlsxStyles are the style IDs of a workbook.
+type xlsxStyles struct {
+	header, date, link, title, sumHeader int
+}
+
+func newXLSXStyles(f *excelize.File) (xlsxStyles, error) {
+	var s xlsxStyles
+	var err error
+	dateFmt := dateFormat
+	mk := func(dst *int, st *excelize.Style) {
+		if err != nil {
+			return
+		}
+		*dst, err = f.NewStyle(st)
+	}
+	mk(&s.header, &excelize.Style{
+		Font:      &excelize.Font{Bold: true, Color: "FFFFFF"},
+		Fill:      excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{"305496"}},
+		Alignment: &excelize.Alignment{Vertical: "center"},
+	})
+	mk(&s.date, &excelize.Style{CustomNumFmt: &dateFmt, Alignment: &excelize.Alignment{Horizontal: "left"}})
+	mk(&s.link, &excelize.Style{Font: &excelize.Font{Color: "0563C1", Underline: "single"}})
+	mk(&s.title, &excelize.Style{Font: &excelize.Font{Bold: true, Size: 13}})
+	mk(&s.sumHeader, &excelize.Style{
+		Font:   &excelize.Font{Bold: true},
+		Border: []excelize.Border{{Type: "bottom", Color: "808080", Style: 1}},
+	})
+	return s, err
+}
+
+// excelTime converts a time to an Excel serial date (days since 1899-12-30),
+// in UTC, to the second.
+func excelTime(t time.Time) float64 {
+	const unixEpoch = 25569 // serial of 1970-01-01
+	return float64(t.UTC().Unix())/86400 + unixEpoch
+}
+
+// writeXLSX writes the workbook: the Summary first, then one worksheet per
+// sheet block (continued on "<name> (2)" ... past Excel's row limit).
+func (j *job) writeXLSX() ([]Written, error) {
+	af, err := createAtomic(j.path)
+	if err != nil {
+		return nil, err
+	}
+	defer af.abort()
+
+	f := excelize.NewFile()
+	defer f.Close()
+	st, err := newXLSXStyles(f)
+	if err != nil {
+		return nil, err
+	}
+
+	namer := newSheetNamer()
+	sumName := summarySheet
+	for _, s := range j.sheets {
+		if strings.EqualFold(strings.TrimSpace(s.conf.Name), summarySheet) {
+			sumName = summaryFallback
+		}
+	}
+	namer.taken[strings.ToLower(sumName)] = true
+	if err := f.SetSheetName("Sheet1", sumName); err != nil {
+		return nil, err
+	}
+
+	w := Written{Path: j.path, Export: j.exp.Address}
+	truncated := 0
+	perSheet := maxRows - 1 // the header takes a row
+	for i := range j.sheets {
+		s := &j.sheets[i]
+		t := s.table
+		parts := (t.n + perSheet - 1) / perSheet
+		if parts == 0 {
+			parts = 1
+		}
+		var names []string
+		for p := 1; p <= parts; p++ {
+			names = append(names, namer.name(t.name, p))
+		}
+		if names[0] != t.name {
+			j.warnf("sheet %q is named %q in the workbook: Excel does not accept the name as written", t.name, names[0])
+		}
+		if parts > 1 {
+			j.warnf("sheet %q has %d rows, more than the %d an Excel sheet holds: continued on %s", t.name, t.n, perSheet, strings.Join(names[1:], ", "))
+		}
+		for p, name := range names {
+			from, to := p*perSheet, min(t.n, (p+1)*perSheet)
+			n, err := writeDataSheet(f, st, name, tableName(t.name, w.Sheets+1), t, from, to)
+			truncated += n
+			if err != nil {
+				return nil, fmt.Errorf("writing %s, sheet %q: %w", j.path, name, err)
+			}
+			w.Sheets++
+		}
+		w.Rows += t.n
+		s.where = strings.Join(names, ", ")
+	}
+	if truncated > 0 {
+		j.warnf("%d cells were longer than the 32,767 characters an Excel cell holds and were cut; they end in %q", truncated, strings.TrimSpace(truncMarker))
+	}
+
+	if err := writeSummarySheet(f, st, sumName, j.summary()); err != nil {
+		return nil, fmt.Errorf("writing %s, sheet %q: %w", j.path, sumName, err)
+	}
+	stamp := j.now.Format(time.RFC3339)
+	if err := f.SetDocProps(&excelize.DocProperties{
+		Title:          "Leads: " + j.exp.Name,
+		Subject:        j.exp.Address,
+		Creator:        "leadsync",
+		LastModifiedBy: "leadsync",
+		Description:    "Written by leadsync from its state. The Summary sheet says when, from which searches, and what was enriched.",
+		Keywords:       "leads; leadsync",
+		Created:        stamp,
+		Modified:       stamp,
+	}); err != nil {
+		return nil, err
+	}
+	f.SetActiveSheet(0)
+
+	// excelize builds the whole zip in a memory buffer; write it straight
+	// into the temporary file instead, and with the fastest compression:
+	// the file is a little larger, the write several times faster.
+	f.SetZipWriter(func(io.Writer) excelize.ZipWriter {
+		zw := zip.NewWriter(af.File)
+		zw.RegisterCompressor(zip.Deflate, func(out io.Writer) (io.WriteCloser, error) {
+			return flate.NewWriter(out, flate.BestSpeed)
+		})
+		return zw
+	})
+	if err := f.Write(io.Discard); err != nil {
+		return nil, fmt.Errorf("writing %s: %w", j.path, err)
+	}
+	if err := af.finish(); err != nil {
+		return nil, err
+	}
+	if err := af.rename(); err != nil {
+		return nil, err
+	}
+	w.Warnings = j.warnings
+	return []Written{w}, nil
+}
+
+// writeDataSheet streams rows [from, to) of t into a new worksheet: a bold,
+// frozen header, the rows, an Excel table over them, fitted widths. It
+// returns how many cells were cut at the cell limit.
+func writeDataSheet(f *excelize.File, st xlsxStyles, name, table string, t *table, from, to int) (int, error) {
+	if _, err := f.NewSheet(name); err != nil {
+		return 0, err
+	}
+	sw, err := f.NewStreamWriter(name)
+	if err != nil {
+		return 0, err
+	}
+	for c, w := range fitWidths(t, from, to) {
+		if err := sw.SetColWidth(c+1, c+1, w); err != nil {
+			return 0, err
+		}
+	}
+	if err := sw.SetPanes(&excelize.Panes{
+		Freeze: true, YSplit: 1, TopLeftCell: "A2", ActivePane: "bottomLeft",
+		Selection: []excelize.Selection{{SQRef: "A2", ActiveCell: "A2", Pane: "bottomLeft"}},
+	}); err != nil {
+		return 0, err
+	}
+
+	ncol := len(t.header)
+	vals := make([]any, ncol)
+	for c, h := range t.header {
+		vals[c] = excelize.Cell{StyleID: st.header, Value: h}
+	}
+	if err := sw.SetRow("A1", vals, excelize.RowOpts{Height: 20}); err != nil {
+		return 0, err
+	}
+
+	cells := make([]Cell, ncol)
+	// Boxed values reused across rows: one allocation per sheet, not per cell.
+	dates := make([]excelize.Cell, ncol)
+	links := make([]excelize.Cell, ncol)
+	truncated := 0
+	for i := from; i < to; i++ {
+		t.fill(i, cells)
+		for c, cell := range cells {
+			vals[c] = nil
+			switch t.kinds[c] {
+			case KindText:
+				if cell.Text == "" {
+					continue
+				}
+				s, cut := fitCell(cell.Text)
+				if cut {
+					truncated++
+				}
+				vals[c] = s
+			case KindTime:
+				if cell.Empty || cell.Time.IsZero() {
+					continue
+				}
+				dates[c] = excelize.Cell{StyleID: st.date, Value: excelTime(cell.Time)}
+				vals[c] = &dates[c]
+			case KindBool:
+				if cell.Empty {
+					continue
+				}
+				vals[c] = cell.Bool
+			case KindLink:
+				if cell.Text == "" {
+					continue
+				}
+				if formula, ok := hyperlinkFormula(cell.Text); ok {
+					links[c] = excelize.Cell{StyleID: st.link, Formula: formula, Value: cell.Text}
+					vals[c] = &links[c]
+					continue
+				}
+				s, cut := fitCell(cell.Text)
+				if cut {
+					truncated++
+				}
+				vals[c] = s
+			}
+		}
+		ref, err := excelize.CoordinatesToCellName(1, i-from+2)
+		if err != nil {
+			return truncated, err
+		}
+		if err := sw.SetRow(ref, vals); err != nil {
+			return truncated, err
+		}
+	}
+	last, err := excelize.CoordinatesToCellName(ncol, max(to-from+1, 2))
+	if err != nil {
+		return truncated, err
+	}
+	stripes := true
+	if err := sw.AddTable(&excelize.Table{
+		Range:          "A1:" + last,
+		Name:           table,
+		StyleName:      tableStyle,
+		ShowRowStripes: &stripes,
+	}); err != nil {
+		return truncated, err
+	}
+	return truncated, sw.Flush()
+}
+
+// fitCell cuts a string at Excel's cell limit, ending it with the marker.
+func fitCell(s string) (string, bool) {
+	// A UTF-8 string has at least as many bytes as UTF-16 code units.
+	if len(s) <= maxCellChars || utf16Len(s) <= maxCellChars {
+		return s, false
+	}
+	return truncUTF16(s, maxCellChars-utf16Len(truncMarker)) + truncMarker, true
+}
+
+// hyperlinkFormula returns HYPERLINK("url") for an http(s) URL. Real
+// hyperlinks (relationships) are limited to 65,530 per sheet and cost
+// excelize quadratic time; the formula works in Excel, LibreOffice and Google
+// Sheets at any size. The URL is the only data in the formula, as a string
+// literal with its quotes doubled; anything else, a URL too long for a
+// formula literal, or with control characters, is not linked.
+func hyperlinkFormula(u string) (string, bool) {
+	lower := strings.ToLower(u)
+	if !strings.HasPrefix(lower, "https://") && !strings.HasPrefix(lower, "http://") {
+		return "", false
+	}
+	if utf16Len(u) > maxFormulaString {
+		return "", false
+	}
+	for _, r := range u {
+		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' {
+			return "", false
+		}
+	}
+	return `HYPERLINK("` + strings.ReplaceAll(u, `"`, `""`) + `")`, true
+}
+
+// fitWidths returns a width per column fitted to the header and a sample of
+// the rows [from, to).
+func fitWidths(t *table, from, to int) []float64 {
+	widths := make([]int, len(t.header))
+	for c, h := range t.header {
+		widths[c] = displayWidth(h) + 2 // room for the filter button
+	}
+	cells := make([]Cell, len(t.header))
+	sample := func(i int) {
+		t.fill(i, cells)
+		for c, cell := range cells {
+			w := 0
+			switch t.kinds[c] {
+			case KindText, KindLink:
+				w = displayWidth(cell.Text)
+			case KindTime:
+				w = len(dateFormat)
+			case KindBool:
+				w = len("FALSE")
+			}
+			widths[c] = max(widths[c], w)
+		}
+	}
+	n := to - from
+	if n <= widthSamples {
+		for i := from; i < to; i++ {
+			sample(i)
+		}
+	} else {
+		head := widthSamples / 2
+		for i := from; i < from+head; i++ {
+			sample(i)
+		}
+		step := (n - head) / (widthSamples - head)
+		for i := from + head; i < to; i += step {
+			sample(i)
+		}
+	}
+	out := make([]float64, len(widths))
+	for c, w := range widths {
+		out[c] = float64(min(max(w+2, minWidth), maxWidth))
+	}
+	return out
+}
+
+// displayWidth estimates how many character cells s takes: wide (East Asian)
+// characters and emoji count two. Only the first line counts, and the
+// estimate stops past the widest column allowed.
+func displayWidth(s string) int {
+	w := 0
+	for _, r := range s {
+		if r == '\n' || w > maxWidth {
+			break
+		}
+		switch {
+		case r >= 0x1100 && (r <= 0x115F || (r >= 0x2E80 && r <= 0xA4CF) || (r >= 0xAC00 && r <= 0xD7A3) ||
+			(r >= 0xF900 && r <= 0xFAFF) || (r >= 0xFF00 && r <= 0xFF60) || (r >= 0x1F300 && r <= 0x1FAFF) ||
+			(r >= 0x20000 && r <= 0x3FFFD)):
+			w += 2
+		case unicode.Is(unicode.Mn, r) || r == 0x200D || (r >= 0xFE00 && r <= 0xFE0F):
+			// combining marks, joiners and variation selectors take no room
+		default:
+			w++
+		}
+	}
+	return w
+}
+
+// writeSummarySheet fills the Summary sheet (small: normal mode).
+func writeSummarySheet(f *excelize.File, st xlsxStyles, name string, rows []sumRow) error {
+	for r, row := range rows {
+		for c, v := range row.cells {
+			ref, err := excelize.CoordinatesToCellName(c+1, r+1)
+			if err != nil {
+				return err
+			}
+			style := 0
+			switch x := v.(type) {
+			case nil:
+				continue
+			case string:
+				s, _ := fitCell(x)
+				err = f.SetCellStr(name, ref, s)
+			case int:
+				err = f.SetCellInt(name, ref, int64(x))
+			case time.Time:
+				err = f.SetCellFloat(name, ref, excelTime(x), -1, 64)
+				style = st.date
+			default:
+				err = f.SetCellStr(name, ref, fmt.Sprint(x))
+			}
+			if err != nil {
+				return err
+			}
+			switch row.style {
+			case styleTitle:
+				style = st.title
+			case styleHeader:
+				style = st.sumHeader
+			}
+			if style != 0 {
+				if err := f.SetCellStyle(name, ref, ref, style); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	for c, w := range []float64{32, 60, 12, 12, 18, 60} {
+		if err := f.SetColWidth(name, colName(c), colName(c), w); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func colName(c int) string {
+	s, _ := excelize.ColumnNumberToName(c + 1)
+	return s
+}
