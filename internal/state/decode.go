@@ -1,0 +1,74 @@
+package state
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"syscall"
+)
+
+// decodeError locates a decoding problem in the file.
+type decodeError struct {
+	offset    int64
+	msg       string
+	newer     int    // format_version, when the file says it is newer
+	writtenBy string // leadsync_version, when known
+}
+
+func (e *decodeError) Error() string { return e.msg }
+
+// decodeState parses a state file.
+func decodeState(b []byte) (*State, error) {
+	if len(bytes.TrimSpace(b)) == 0 {
+		return nil, &decodeError{msg: "the file is empty"}
+	}
+	var s State
+	err := json.Unmarshal(b, &s)
+	if err == nil {
+		return &s, nil
+	}
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return nil, &decodeError{offset: se.Offset, msg: "not valid JSON: " + se.Error()}
+	}
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		if s.FormatVersion > FormatVersion {
+			return nil, &decodeError{newer: s.FormatVersion, writtenBy: s.LeadsyncVersion}
+		}
+		field := te.Field
+		if field == "" {
+			field = "the top level"
+		}
+		return nil, &decodeError{offset: te.Offset, msg: fmt.Sprintf("%s holds a JSON %s where %s was expected", field, te.Value, jsonKind(te.Type.String()))}
+	}
+	return nil, &decodeError{msg: err.Error()}
+}
+
+// jsonKind names a Go type the way a JSON reader would.
+func jsonKind(t string) string {
+	switch {
+	case t == "string":
+		return "a string"
+	case len(t) > 3 && t[:3] == "int", len(t) > 4 && t[:4] == "uint", t == "float64":
+		return "a number"
+	case t == "bool":
+		return "true or false"
+	case len(t) > 2 && t[:2] == "[]":
+		return "a list"
+	}
+	return "an object"
+}
+
+// writePeople writes the people map last in the file.
+func writePeople(w *bufio.Writer, m map[string]*Person) error {
+	return writeMap(w, "people", m, true)
+}
+
+// isSyncUnsupported reports errors of file systems that cannot sync a
+// folder; the rename is as durable as they make it.
+func isSyncUnsupported(err error) bool {
+	return errors.Is(err, syscall.EINVAL) || errors.Is(err, syscall.ENOTSUP)
+}

@@ -1,0 +1,136 @@
+package state
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"syscall"
+	"time"
+)
+
+// CorruptError is returned by Load for a state file that cannot be read as
+// a leadsync state. The file is left exactly as it was.
+type CorruptError struct {
+	Path   string
+	Line   int    // 1-based line of the problem, 0 when unknown
+	Reason string // what is wrong
+}
+
+func (e *CorruptError) Error() string {
+	where := e.Path
+	if e.Line > 0 {
+		where = fmt.Sprintf("%s:%d", e.Path, e.Line)
+	}
+	return fmt.Sprintf("state file %s is damaged: %s. leadsync did not change it. "+
+		"Restore the last good copy (%s.backup is the state before the last write) or fix the file by hand",
+		where, e.Reason, e.Path)
+}
+
+// NewerFormatError is returned by Load for a state file written in a newer
+// format than this build reads. The file is left exactly as it was.
+type NewerFormatError struct {
+	Path      string
+	Version   int    // format_version of the file
+	WrittenBy string // leadsync_version of the file, if any
+}
+
+func (e *NewerFormatError) Error() string {
+	by := ""
+	if e.WrittenBy != "" {
+		by = " by leadsync " + e.WrittenBy
+	}
+	return fmt.Sprintf("state file %s has format_version %d (written%s); this leadsync reads format_version %d or older. "+
+		"Upgrade leadsync to use this state; the file was not changed", e.Path, e.Version, by, FormatVersion)
+}
+
+// JournalError is returned by Load when the journal next to the state
+// cannot be replayed. The journal records paid calls, so it is never removed
+// or rewritten because of such an error.
+type JournalError struct {
+	Path   string
+	Line   int
+	Reason string
+}
+
+func (e *JournalError) Error() string {
+	where := e.Path
+	if e.Line > 0 {
+		where = fmt.Sprintf("%s:%d", e.Path, e.Line)
+	}
+	return fmt.Sprintf("journal %s cannot be replayed: %s. leadsync did not change it. "+
+		"It holds calls an interrupted apply completed; move it away to continue without them (they may then be made, and paid for, again)",
+		where, e.Reason)
+}
+
+// WriteError is returned when the state, its journal or its lock cannot be
+// written. Whatever was on disk before is still there.
+type WriteError struct {
+	Path string
+	Err  error
+}
+
+func (e *WriteError) Error() string {
+	hint := ""
+	switch {
+	case errors.Is(e.Err, syscall.ENOSPC), errors.Is(e.Err, syscall.EDQUOT):
+		hint = ": the disk is full; free some space and run the command again"
+	case errors.Is(e.Err, fs.ErrPermission), errors.Is(e.Err, syscall.EROFS):
+		hint = ": permission denied; make the folder writable for this user and run the command again"
+	}
+	return fmt.Sprintf("cannot write %s: %v%s (the previous file is unchanged)", e.Path, unwrapPathErr(e.Err), hint)
+}
+
+func (e *WriteError) Unwrap() error { return e.Err }
+
+// unwrapPathErr drops the path an *fs.PathError repeats (often a temp file
+// name the user never sees).
+func unwrapPathErr(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// LockedError is returned when another run holds the state lock.
+type LockedError struct {
+	Path string    // the lock file
+	Info *LockInfo // nil when the lock file cannot be read
+	// Now is when the lock was found held, for the age in the message.
+	Now time.Time
+	// Dead is true when the holder ran on this host and its process is gone.
+	Dead bool
+}
+
+func (e *LockedError) Error() string {
+	if e.Info == nil || e.Info.ID == "" {
+		return fmt.Sprintf("the state is locked by %s, which cannot be read (damaged by a crash while locking?). "+
+			"If no other leadsync runs on this state, delete that file", e.Path)
+	}
+	i := e.Info
+	age := ""
+	if !i.Created.IsZero() && !e.Now.IsZero() {
+		age = " (" + humanAge(e.Now.Sub(i.Created)) + " ago)"
+	}
+	msg := fmt.Sprintf("the state is locked by %s (pid %d) for %q since %s%s; lock ID %s.",
+		i.Who, i.PID, i.Operation, i.Created.UTC().Format("2006-01-02 15:04:05 MST"), age, i.ID)
+	if e.Dead {
+		return msg + fmt.Sprintf(" Process %d no longer runs on this host, so the lock is stale: remove it with\n  leadsync force-unlock %s", i.PID, i.ID)
+	}
+	return msg + fmt.Sprintf(" Wait for that run to finish; if it is gone without unlocking, remove the lock with\n  leadsync force-unlock %s", i.ID)
+}
+
+// humanAge renders a duration the way people say it: 45s, 3m, 2h5m, 3d.
+func humanAge(d time.Duration) string {
+	switch {
+	case d < 0:
+		return "0s"
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int(d/time.Second))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm", int(d/time.Minute))
+	case d < 24*time.Hour:
+		return fmt.Sprintf("%dh%dm", int(d/time.Hour), int(d%time.Hour/time.Minute))
+	}
+	return fmt.Sprintf("%dd", int(d/(24*time.Hour)))
+}

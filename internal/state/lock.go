@@ -1,0 +1,238 @@
+package state
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/user"
+	"path/filepath"
+	"time"
+
+	"github.com/leadsync/leadsync/internal/version"
+)
+
+// LockInfo is the content of the lock file: who holds the state and why.
+type LockInfo struct {
+	ID        string    `json:"id"`
+	Operation string    `json:"operation"`
+	Who       string    `json:"who"` // user@host
+	Host      string    `json:"host"`
+	PID       int       `json:"pid"`
+	Created   time.Time `json:"created"`
+	Version   string    `json:"leadsync_version"`
+}
+
+// Lock is a held state lock.
+type Lock struct {
+	store *Store
+	Info  LockInfo
+}
+
+func (st *Store) host() string {
+	if st.Host != nil {
+		return st.Host()
+	}
+	h, err := os.Hostname()
+	if err != nil || h == "" {
+		return "unknown-host"
+	}
+	return h
+}
+
+func (st *Store) user() string {
+	if st.User != nil {
+		return st.User()
+	}
+	if u, err := user.Current(); err == nil && u.Username != "" {
+		return u.Username
+	}
+	if u := os.Getenv("USER"); u != "" {
+		return u
+	}
+	return "unknown"
+}
+
+func (st *Store) pid() int {
+	if st.PID != 0 {
+		return st.PID
+	}
+	return os.Getpid()
+}
+
+func (st *Store) alive(pid int) bool {
+	if st.Alive != nil {
+		return st.Alive(pid)
+	}
+	return processAlive(pid)
+}
+
+// Lock takes the state lock for op (e.g. "apply"). When another run holds
+// it, the error is a *LockedError naming the holder. The lock file is made
+// complete in a temporary file and linked into place, so that a crash never
+// leaves a half-written lock.
+func (st *Store) Lock(op string) (*Lock, error) {
+	dir := filepath.Dir(st.path)
+	if err := ensureDir(dir); err != nil {
+		return nil, &WriteError{Path: st.LockPath(), Err: err}
+	}
+	host := st.host()
+	info := LockInfo{
+		ID:        newUUID(),
+		Operation: op,
+		Who:       st.user() + "@" + host,
+		Host:      host,
+		PID:       st.pid(),
+		Created:   st.now().UTC().Truncate(time.Second),
+		Version:   version.String(),
+	}
+	b, err := json.MarshalIndent(info, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	b = append(b, '\n')
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(st.LockPath())+".tmp-*")
+	if err != nil {
+		return nil, &WriteError{Path: st.LockPath(), Err: err}
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(b); err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return nil, &WriteError{Path: st.LockPath(), Err: err}
+	}
+	err = os.Link(tmp.Name(), st.LockPath())
+	if err != nil && !errors.Is(err, fs.ErrExist) {
+		// No hard links here: fall back to an exclusive create.
+		err = writeExclusive(st.LockPath(), b)
+	}
+	if errors.Is(err, fs.ErrExist) {
+		return nil, st.lockedError()
+	}
+	if err != nil {
+		return nil, &WriteError{Path: st.LockPath(), Err: err}
+	}
+	syncDir(dir)
+	return &Lock{store: st, Info: info}, nil
+}
+
+func writeExclusive(path string, b []byte) error {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(b); err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(path)
+	}
+	return err
+}
+
+// lockedError describes the lock held now.
+func (st *Store) lockedError() *LockedError {
+	le := &LockedError{Path: st.LockPath(), Now: st.now()}
+	info, err := st.ReadLock()
+	if err != nil || info == nil {
+		return le
+	}
+	le.Info = info
+	if info.Host == st.host() && info.PID > 0 && info.PID != st.pid() && !st.alive(info.PID) {
+		le.Dead = true
+	}
+	return le
+}
+
+// ReadLock returns the lock held now, nil when the state is not locked.
+func (st *Store) ReadLock() (*LockInfo, error) {
+	b, err := os.ReadFile(st.LockPath())
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var info LockInfo
+	if err := json.Unmarshal(b, &info); err != nil || info.ID == "" {
+		return nil, fmt.Errorf("lock file %s cannot be read", st.LockPath())
+	}
+	return &info, nil
+}
+
+// LockWait is Lock that keeps trying while the lock is held, up to timeout
+// or until ctx is done; it returns the last *LockedError then. A holder that
+// is known dead is reported at once: waiting would not help.
+func (st *Store) LockWait(ctx context.Context, op string, timeout time.Duration) (*Lock, error) {
+	deadline := time.NewTimer(timeout)
+	defer deadline.Stop()
+	delay := 100 * time.Millisecond
+	for {
+		l, err := st.Lock(op)
+		var le *LockedError
+		if err == nil || !errors.As(err, &le) || le.Dead || timeout <= 0 {
+			return l, err
+		}
+		t := time.NewTimer(delay)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil, err
+		case <-deadline.C:
+			t.Stop()
+			return nil, err
+		case <-t.C:
+		}
+		if delay < time.Second {
+			delay *= 2
+		}
+	}
+}
+
+// Unlock releases the lock. A lock that someone removed with force-unlock
+// (and maybe took again) is left alone.
+func (l *Lock) Unlock() error {
+	info, err := l.store.ReadLock()
+	if err != nil {
+		return err
+	}
+	if info == nil {
+		return nil
+	}
+	if info.ID != l.Info.ID {
+		return fmt.Errorf("the state lock was removed with force-unlock while this run held it; it is now held by %s for %q (lock ID %s)", info.Who, info.Operation, info.ID)
+	}
+	if err := os.Remove(l.store.LockPath()); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return &WriteError{Path: l.store.LockPath(), Err: err}
+	}
+	return nil
+}
+
+// ForceUnlock removes the lock with the given ID (as printed in the
+// LockedError). A different ID is refused, so that a lock taken since the
+// user read the message is not broken by mistake.
+func (st *Store) ForceUnlock(id string) error {
+	info, err := st.ReadLock()
+	if err != nil {
+		return fmt.Errorf("%v; if no leadsync runs on this state, delete the file by hand", err)
+	}
+	if info == nil {
+		return fmt.Errorf("the state %s is not locked", st.path)
+	}
+	if info.ID != id {
+		return fmt.Errorf("lock ID %q does not match the lock held now (ID %s, by %s for %q); nothing was removed", id, info.ID, info.Who, info.Operation)
+	}
+	if err := os.Remove(st.LockPath()); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return &WriteError{Path: st.LockPath(), Err: err}
+	}
+	return syncDir(filepath.Dir(st.path))
+}
