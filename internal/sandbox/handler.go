@@ -1,0 +1,339 @@
+package sandbox
+
+import (
+	"bytes"
+	"context"
+	"crypto/subtle"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"strconv"
+	"syscall"
+	"time"
+)
+
+// maxBody bounds a request body; larger ones are answered 400.
+const maxBody = 1 << 20
+
+// route is one operation's method and path.
+type route struct {
+	method string
+	op     Op
+}
+
+var routes = map[string]route{
+	"/v1/scrap/fields": {http.MethodGet, OpFields},
+	"/v1/scrap":        {http.MethodPost, OpSearch},
+	"/v1/scrap/page":   {http.MethodPost, OpPage},
+	"/v1/scrap/enrich": {http.MethodPost, OpEnrich},
+	"/v1/billing":      {http.MethodGet, OpBilling},
+	"/search":          {http.MethodPost, OpSearchV2},
+	"/scrap":           {http.MethodPost, OpPageV2},
+}
+
+// reply is an answer before it is written: the same one serves ServeHTTP
+// and the in-process Transport.
+type reply struct {
+	status    int
+	header    http.Header
+	body      []byte
+	drop      bool // close the connection without answering
+	abandoned bool // the client went away; nothing to write
+}
+
+// errorBody is the JSON body of every error answer. The spec gives no error
+// format; {"message": "..."} is the sandbox's choice.
+type errorBody struct {
+	Message string `json:"message"`
+}
+
+func jsonReply(status int, v any) reply {
+	b, err := json.Marshal(v)
+	if err != nil { // cannot happen with the sandbox's own types
+		return errorReply(http.StatusInternalServerError, "encoding the answer: %v", err)
+	}
+	h := http.Header{}
+	h.Set("Content-Type", "application/json; charset=utf-8")
+	return reply{status: status, header: h, body: b}
+}
+
+func errorReply(status int, format string, args ...any) reply {
+	return jsonReply(status, errorBody{Message: fmt.Sprintf(format, args...)})
+}
+
+// htmlPage is what a proxy in front of the service answers for the HTML fault.
+const htmlPage = `<!DOCTYPE html>
+<html><head><title>502 Bad Gateway</title></head>
+<body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>
+`
+
+// ServeHTTP answers one request. A dropped connection (the Drop fault)
+// aborts the handler with http.ErrAbortHandler, which makes net/http close
+// the connection without an answer.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
+	rep := s.handle(r.Context(), r.Method, r.URL.Path, r.Header, body, err)
+	switch {
+	case rep.abandoned:
+		return
+	case rep.drop:
+		panic(http.ErrAbortHandler)
+	}
+	for k, v := range rep.header {
+		w.Header()[k] = v
+	}
+	w.Header().Set("Content-Length", strconv.Itoa(len(rep.body)))
+	w.WriteHeader(rep.status)
+	_, _ = w.Write(rep.body)
+}
+
+// Transport returns an http.RoundTripper that calls the sandbox in
+// process, without a listener. Any host is accepted; the path selects the
+// operation. A dropped connection comes back as a *net.OpError wrapping
+// ECONNRESET, as a real reset would; a call whose context ends during the
+// latency returns the context's error.
+func (s *Server) Transport() http.RoundTripper { return transport{s} }
+
+type transport struct{ s *Server }
+
+func (t transport) RoundTrip(req *http.Request) (*http.Response, error) {
+	ctx := req.Context()
+	var body []byte
+	var readErr error
+	if req.Body != nil {
+		body, readErr = io.ReadAll(io.LimitReader(req.Body, maxBody+1))
+		req.Body.Close()
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	rep := t.s.handle(ctx, req.Method, req.URL.Path, req.Header, body, readErr)
+	switch {
+	case rep.abandoned:
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		return nil, context.Canceled
+	case rep.drop:
+		return nil, &net.OpError{Op: "read", Net: "tcp",
+			Addr: &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 443},
+			Err:  os.NewSyscallError("read", syscall.ECONNRESET)}
+	}
+	h := rep.header.Clone()
+	h.Set("Content-Length", strconv.Itoa(len(rep.body)))
+	return &http.Response{
+		Status:        fmt.Sprintf("%d %s", rep.status, http.StatusText(rep.status)),
+		StatusCode:    rep.status,
+		Proto:         "HTTP/1.1",
+		ProtoMajor:    1,
+		ProtoMinor:    1,
+		Header:        h,
+		Body:          io.NopCloser(bytes.NewReader(rep.body)),
+		ContentLength: int64(len(rep.body)),
+		Request:       req,
+	}, nil
+}
+
+// handle runs one call through the rules, the faults and the operation.
+func (s *Server) handle(ctx context.Context, method, path string, h http.Header, body []byte, readErr error) reply {
+	start := s.opts.Now()
+	s.mu.Lock()
+	s.stats.Calls++
+	s.mu.Unlock()
+
+	rt, ok := routes[path]
+	if !ok {
+		return s.finish(errorReply(http.StatusNotFound, "no operation at %s", path))
+	}
+	if method != rt.method {
+		rep := errorReply(http.StatusMethodNotAllowed, "%s takes %s, not %s", path, rt.method, method)
+		rep.header.Set("Allow", rt.method)
+		return s.finish(rep)
+	}
+	// The key is compared in constant time and never repeated in an answer.
+	switch key := h.Get("X-Api-Key"); {
+	case key == "":
+		return s.finish(errorReply(http.StatusForbidden, "missing X-Api-Key header"))
+	case subtle.ConstantTimeCompare([]byte(key), []byte(s.key)) != 1:
+		return s.finish(errorReply(http.StatusForbidden, "invalid API key"))
+	}
+
+	// Admission: revoked key, 429 storm, rate window; then the call counts.
+	s.mu.Lock()
+	f := s.faults
+	if f.RevokeKeyAfter > 0 && s.sinceSet >= f.RevokeKeyAfter {
+		s.stats.Faults[FaultRevoked]++
+		s.mu.Unlock()
+		return s.finish(errorReply(http.StatusForbidden, "API key revoked"))
+	}
+	if s.storm > 0 {
+		s.storm--
+		s.stats.Faults[FaultStorm429]++
+		s.mu.Unlock()
+		return s.finish(s.tooMany(f))
+	}
+	if s.limit > 0 {
+		cut := start.Add(-s.window)
+		keep := s.recent[:0]
+		for _, t := range s.recent {
+			if t.After(cut) {
+				keep = append(keep, t)
+			}
+		}
+		s.recent = keep
+		if len(s.recent) >= s.limit {
+			s.mu.Unlock()
+			return s.finish(s.tooMany(f))
+		}
+		s.recent = append(s.recent, start)
+	}
+	s.seq++
+	n := s.seq
+	s.sinceSet++
+	s.stats.Accepted++
+	s.stats.ByOp[rt.op]++
+	s.stats.Starts = append(s.stats.Starts, start)
+	s.inFlight++
+	s.stats.MaxInFlight = max(s.stats.MaxInFlight, s.inFlight)
+	fault := chooseFault(f, n)
+	slow := f.Slow > 0 && unit(f.Seed, n, saltSlow) < f.Slow
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		s.inFlight--
+		s.mu.Unlock()
+	}()
+
+	switch fault {
+	case FaultStatus500:
+		s.countFault(fault)
+		return s.finish(errorReply(http.StatusInternalServerError, "internal server error"))
+	case FaultHTML:
+		s.countFault(fault)
+		hdr := http.Header{}
+		hdr.Set("Content-Type", "text/html; charset=utf-8")
+		return s.finish(reply{status: f.HTMLStatus, header: hdr, body: []byte(htmlPage)})
+	}
+
+	var rep reply
+	if readErr != nil {
+		rep = errorReply(http.StatusBadRequest, "could not read the request body")
+	} else if len(body) > maxBody {
+		rep = errorReply(http.StatusBadRequest, "request body larger than %d bytes", maxBody)
+	} else {
+		rep = s.operate(rt.op, body, start, n)
+	}
+
+	// Latency comes after the work: a client that gives up meanwhile has
+	// still been served (and charged), as with the real service.
+	lat := s.opts.ReadLatency
+	if rt.op == OpSearch || rt.op == OpSearchV2 {
+		lat = s.opts.SearchLatency
+	}
+	d := lat[0]
+	if lat[1] > lat[0] {
+		d += time.Duration(unit(s.opts.Seed, n, saltLatency) * float64(lat[1]-lat[0]))
+	}
+	if slow {
+		s.countFault(FaultSlow)
+		d += f.SlowBy
+	}
+	if d > 0 || ctx.Err() != nil {
+		if err := s.opts.Sleep(ctx, d); err != nil {
+			s.mu.Lock()
+			s.stats.Abandoned++
+			s.mu.Unlock()
+			return reply{abandoned: true}
+		}
+	}
+
+	if rep.status == http.StatusOK {
+		switch fault {
+		case FaultDrop:
+			s.countFault(fault)
+			return reply{drop: true}
+		case FaultTruncate:
+			s.countFault(fault)
+			rep.body = rep.body[:len(rep.body)/2]
+		}
+	}
+	return s.finish(rep)
+}
+
+func (s *Server) tooMany(f Faults) reply {
+	rep := errorReply(http.StatusTooManyRequests, "rate limit exceeded: at most %s", s.rateText())
+	if f.RetryAfter != "" {
+		rep.header.Set("Retry-After", f.RetryAfter)
+	}
+	return rep
+}
+
+func (s *Server) rateText() string {
+	if s.limit == 1 && s.window == time.Second {
+		return "1 call per second"
+	}
+	return fmt.Sprintf("%d call(s) per %s", s.limit, s.window)
+}
+
+func (s *Server) countFault(f Fault) {
+	s.mu.Lock()
+	s.stats.Faults[f]++
+	s.mu.Unlock()
+}
+
+// finish records the answer's status.
+func (s *Server) finish(rep reply) reply {
+	s.mu.Lock()
+	s.stats.Status[rep.status]++
+	switch rep.status {
+	case http.StatusTooManyRequests:
+		s.stats.RateLimited++
+	case http.StatusForbidden:
+		s.stats.Forbidden++
+	}
+	s.mu.Unlock()
+	return rep
+}
+
+// Salts keep the pseudo-random draws of one call independent.
+const (
+	saltFault = iota + 1
+	saltSlow
+	saltLatency
+	saltRequestID
+)
+
+// chooseFault picks the exclusive fault of call n, or 0.
+func chooseFault(f Faults, n uint64) Fault {
+	if f.Status500+f.HTML+f.Drop+f.Truncate <= 0 {
+		return 0
+	}
+	u := unit(f.Seed, n, saltFault)
+	for _, c := range []struct {
+		share float64
+		fault Fault
+	}{{f.Status500, FaultStatus500}, {f.HTML, FaultHTML}, {f.Drop, FaultDrop}, {f.Truncate, FaultTruncate}} {
+		if u < c.share {
+			return c.fault
+		}
+		u -= c.share
+	}
+	return 0
+}
+
+// mix is splitmix64: a good 64-bit hash of seed, call number and salt.
+func mix(seed int64, n uint64, salt uint64) uint64 {
+	z := uint64(seed) ^ n*0x9e3779b97f4a7c15 ^ salt*0xbf58476d1ce4e5b9
+	z += 0x9e3779b97f4a7c15
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}
+
+// unit maps mix to [0, 1).
+func unit(seed int64, n uint64, salt uint64) float64 {
+	return float64(mix(seed, n, salt)>>11) / (1 << 53)
+}

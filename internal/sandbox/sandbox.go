@@ -1,0 +1,418 @@
+package sandbox
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"sync"
+	"time"
+)
+
+// DefaultKey is the API key the sandbox accepts unless Options.Key says
+// otherwise. It is no secret: the sandbox prints it.
+const DefaultKey = "sandbox-key"
+
+// BaseURL is the base address of both generations when the sandbox is used
+// through Transport: the first generation under BaseURL/v1/..., the second
+// at BaseURL/search and BaseURL/scrap. Any host works with Transport; this
+// one cannot resolve, so a request that misses the transport fails loudly.
+const BaseURL = "http://sandbox.leadsync.invalid"
+
+// BaseURLV2 is the base of the second generation: the same handler serves
+// both, so it equals BaseURL.
+const BaseURLV2 = BaseURL
+
+// InvoicingStartDate is what billing reports as "Invoicing start date".
+const InvoicingStartDate = "2024-03-15"
+
+// Defaults of Options.
+const (
+	DefaultPeople  = 5000
+	DefaultCredits = 1000
+	DefaultQuota   = 10000
+	DefaultSlowBy  = 60 * time.Second
+)
+
+// Default latencies: searches are slow (the service runs them live), reads
+// are not delayed.
+var (
+	DefaultSearchLatency = [2]time.Duration{50 * time.Millisecond, 300 * time.Millisecond}
+	DefaultReadLatency   = [2]time.Duration{0, 0}
+)
+
+// Options configure a sandbox. The zero value is a working sandbox with the
+// defaults below.
+type Options struct {
+	// Key is the accepted API key; "" means DefaultKey.
+	Key string
+	// Seed fixes the population (and latencies): the same seed gives the
+	// same members and the same answers.
+	Seed int64
+	// People is the size of the population; 0 means DefaultPeople.
+	People int
+	// RateLimit is the number of call starts allowed per second; 0 means 1,
+	// a negative value disables the limit. See Server for the exact rule.
+	RateLimit float64
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+	// Sleep waits d or until ctx is done, returning ctx.Err() in that case;
+	// nil means a real timer. Latencies and slow faults go through it.
+	Sleep func(ctx context.Context, d time.Duration) error
+	// SearchLatency and ReadLatency are the [min, max] spread of the delay
+	// before an answer, for searches and for every other operation. The
+	// delay of one call is fixed by Seed and the call's sequence number. A
+	// zero value means the defaults (50–300 ms for searches, none for
+	// reads); NoLatency turns both off.
+	SearchLatency, ReadLatency [2]time.Duration
+	NoLatency                  bool
+	// Credits is the starting enrich credit balance; 0 means
+	// DefaultCredits, a negative value means none.
+	Credits int
+	// CreditsPerEnrich is what one enrich costs; 0 means 1.
+	CreditsPerEnrich int
+	// Quota is the starting number of remaining requests this month; 0
+	// means DefaultQuota, a negative value means none.
+	Quota int
+	// Faults are the faults injected from the start; see SetFaults.
+	Faults Faults
+}
+
+// Faults are injected failures. Shares are fractions of calls in [0, 1];
+// which call gets which fault is fixed by Seed and the call's sequence
+// number, so a run is reproducible when calls arrive in the same order.
+// Status500, HTML, Drop and Truncate exclude one another (their shares add
+// up, capped at 1); Slow can come on top of any of them.
+type Faults struct {
+	// Status500 is the share of calls answered 500 without doing any work.
+	Status500 float64
+	// Drop is the share of calls where the server does the work (spends
+	// quota and credits) and then drops the connection without an answer.
+	Drop float64
+	// Slow is the share of calls delayed by SlowBy on top of the latency.
+	Slow float64
+	// SlowBy is the extra delay of a slow call; 0 means DefaultSlowBy.
+	SlowBy time.Duration
+	// Truncate is the share of calls that do the work and answer 200 with a
+	// JSON body cut in the middle (Content-Length matches the cut body).
+	Truncate float64
+	// HTML is the share of calls answered by an HTML error page, as a proxy
+	// in front of the service would, without doing any work; the status is
+	// HTMLStatus.
+	HTML float64
+	// HTMLStatus is the status of an HTML answer; 0 means 200, the nastiest
+	// case: only the content type and body tell it from a real answer.
+	HTMLStatus int
+	// Storm429 makes the next N calls (counted from SetFaults) get 429.
+	Storm429 int
+	// RetryAfter is sent as the Retry-After header of every 429: "" sends
+	// none, else the value as is ("1", or an HTTP date).
+	RetryAfter string
+	// RevokeKeyAfter answers 403 to every call after the first N accepted
+	// ones (counted from SetFaults), as if the key had been revoked; 0 never.
+	RevokeKeyAfter int
+	// Seed fixes which calls get a fault.
+	Seed int64
+}
+
+// Validate reports the first out-of-range knob.
+func (f Faults) Validate() error {
+	for _, s := range []struct {
+		name string
+		v    float64
+	}{{"500", f.Status500}, {"drop", f.Drop}, {"slow", f.Slow}, {"truncate", f.Truncate}, {"html", f.HTML}} {
+		if math.IsNaN(s.v) || s.v < 0 || s.v > 1 {
+			return fmt.Errorf("fault share %s=%v: want a fraction between 0 and 1", s.name, s.v)
+		}
+	}
+	switch {
+	case f.SlowBy < 0:
+		return fmt.Errorf("slowby=%s: want a positive duration", f.SlowBy)
+	case f.Storm429 < 0:
+		return fmt.Errorf("storm=%d: want a count of calls, 0 or more", f.Storm429)
+	case f.RevokeKeyAfter < 0:
+		return fmt.Errorf("revoke-after=%d: want a count of calls, 0 or more", f.RevokeKeyAfter)
+	case f.HTMLStatus != 0 && (f.HTMLStatus < 100 || f.HTMLStatus > 599):
+		return fmt.Errorf("html-status=%d: want an HTTP status", f.HTMLStatus)
+	}
+	return nil
+}
+
+// Op is one operation of the service.
+type Op int
+
+// Operations of both generations.
+const (
+	OpFields   Op = iota + 1 // GET /v1/scrap/fields
+	OpSearch                 // POST /v1/scrap
+	OpPage                   // POST /v1/scrap/page
+	OpEnrich                 // POST /v1/scrap/enrich
+	OpBilling                // GET /v1/billing
+	OpSearchV2               // POST /search
+	OpPageV2                 // POST /scrap
+)
+
+func (o Op) String() string {
+	switch o {
+	case OpFields:
+		return "fields"
+	case OpSearch:
+		return "search"
+	case OpPage:
+		return "page"
+	case OpEnrich:
+		return "enrich"
+	case OpBilling:
+		return "billing"
+	case OpSearchV2:
+		return "search (gen 2)"
+	case OpPageV2:
+		return "page (gen 2)"
+	}
+	return fmt.Sprintf("Op(%d)", int(o))
+}
+
+// Gen1 reports whether the operation belongs to the first generation, the
+// only one with a monthly quota.
+func (o Op) Gen1() bool { return o >= OpFields && o <= OpBilling }
+
+// Fault is one kind of injected fault.
+type Fault int
+
+// Kinds of injected faults.
+const (
+	FaultStatus500 Fault = iota + 1
+	FaultHTML
+	FaultDrop
+	FaultTruncate
+	FaultSlow
+	FaultStorm429
+	FaultRevoked
+)
+
+func (f Fault) String() string {
+	switch f {
+	case FaultStatus500:
+		return "500"
+	case FaultHTML:
+		return "html"
+	case FaultDrop:
+		return "drop"
+	case FaultTruncate:
+		return "truncate"
+	case FaultSlow:
+		return "slow"
+	case FaultStorm429:
+		return "storm"
+	case FaultRevoked:
+		return "revoked"
+	}
+	return fmt.Sprintf("Fault(%d)", int(f))
+}
+
+// Stats count what the sandbox saw. Every map is non-nil.
+type Stats struct {
+	// Calls is every request received, rejected ones included.
+	Calls int
+	// Accepted counts calls that passed the key and rate checks: the ones
+	// the rate window counts.
+	Accepted int
+	// ByOp counts accepted calls per operation.
+	ByOp map[Op]int
+	// Status counts answers per HTTP status; dropped calls have none.
+	Status map[int]int
+	// RateLimited and Forbidden count 429 and 403 answers.
+	RateLimited, Forbidden int
+	// Faults counts injected faults per kind.
+	Faults map[Fault]int
+	// Abandoned counts calls whose client went away (cancel, timeout)
+	// during the latency; their work was done and paid.
+	Abandoned int
+	// CreditsSpent and RequestsSpent are what enrich credits and monthly
+	// quota went down by.
+	CreditsSpent, RequestsSpent int
+	// Enriched counts, per page name, the enrich calls that spent credits
+	// (dropped and abandoned ones included): more than 1 means someone paid
+	// twice for one person.
+	Enriched map[string]int
+	// Starts are the start times of accepted calls, in order.
+	Starts []time.Time
+	// MaxInFlight is the largest number of accepted calls under way at once.
+	MaxInFlight int
+}
+
+// Server is the sandbox service: an http.Handler for both generations. It
+// is safe for concurrent use.
+//
+// Rate limit: with RateLimit r, a call is answered 429 when accepting it
+// would put more than k = max(1, floor(r)) accepted call starts within any
+// window of k/r seconds (for r = 1: a second call within one second of the
+// last one). Start times come from Options.Now at arrival; calls answered
+// 429 or 403 do not count. The window is one for all operations and both
+// generations, as in the spec.
+type Server struct {
+	opts    Options
+	key     string
+	members []*Member
+	byPage  map[string]*Member
+	byID    map[string]*Member
+	limit   int           // k: calls per window
+	window  time.Duration // k/r
+	cost    int
+
+	mu        sync.Mutex
+	faults    Faults
+	storm     int // 429s left of the storm
+	sinceSet  int // accepted calls since SetFaults, for RevokeKeyAfter
+	seq       uint64
+	recent    []time.Time // accepted starts within the window
+	credits   int
+	quota     int
+	inFlight  int
+	stats     Stats
+	requestID uint64
+}
+
+// New builds a sandbox. The population is generated here, once.
+func New(opts Options) *Server {
+	if opts.Key == "" {
+		opts.Key = DefaultKey
+	}
+	if opts.People <= 0 {
+		opts.People = DefaultPeople
+	}
+	if opts.RateLimit == 0 {
+		opts.RateLimit = 1
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Sleep == nil {
+		opts.Sleep = realSleep
+	}
+	if opts.SearchLatency == [2]time.Duration{} {
+		opts.SearchLatency = DefaultSearchLatency
+	}
+	if opts.ReadLatency == [2]time.Duration{} {
+		opts.ReadLatency = DefaultReadLatency
+	}
+	if opts.NoLatency {
+		opts.SearchLatency, opts.ReadLatency = [2]time.Duration{}, [2]time.Duration{}
+	}
+	s := &Server{opts: opts, key: opts.Key, cost: max(1, opts.CreditsPerEnrich)}
+	s.credits = defaultCount(opts.Credits, DefaultCredits)
+	s.quota = defaultCount(opts.Quota, DefaultQuota)
+	if r := opts.RateLimit; r > 0 {
+		s.limit = max(1, int(math.Floor(r)))
+		s.window = time.Duration(float64(s.limit) / r * float64(time.Second))
+	}
+	s.members = generate(opts.Seed, opts.People)
+	s.byPage = make(map[string]*Member, len(s.members))
+	s.byID = make(map[string]*Member, len(s.members))
+	for _, m := range s.members {
+		s.byPage[m.PageName] = m
+		s.byID[m.NetworkID] = m
+	}
+	s.stats = Stats{ByOp: map[Op]int{}, Status: map[int]int{}, Faults: map[Fault]int{}, Enriched: map[string]int{}}
+	s.setFaultsLocked(opts.Faults)
+	return s
+}
+
+func defaultCount(v, def int) int {
+	switch {
+	case v == 0:
+		return def
+	case v < 0:
+		return 0
+	}
+	return v
+}
+
+func realSleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// SetFaults replaces the injected faults mid-run. Storm429 and
+// RevokeKeyAfter count from this call.
+func (s *Server) SetFaults(f Faults) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.setFaultsLocked(f)
+}
+
+func (s *Server) setFaultsLocked(f Faults) {
+	if f.SlowBy == 0 {
+		f.SlowBy = DefaultSlowBy
+	}
+	if f.HTMLStatus == 0 {
+		f.HTMLStatus = 200
+	}
+	s.faults = f
+	s.storm = f.Storm429
+	s.sinceSet = 0
+}
+
+// SetCredits sets the enrich credit balance.
+func (s *Server) SetCredits(n int) {
+	s.mu.Lock()
+	s.credits = max(0, n)
+	s.mu.Unlock()
+}
+
+// SetQuota sets the remaining requests this month.
+func (s *Server) SetQuota(n int) {
+	s.mu.Lock()
+	s.quota = max(0, n)
+	s.mu.Unlock()
+}
+
+// Credits returns the current enrich credit balance.
+func (s *Server) Credits() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.credits
+}
+
+// Quota returns the remaining requests this month.
+func (s *Server) Quota() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.quota
+}
+
+// Key returns the API key the sandbox accepts.
+func (s *Server) Key() string { return s.key }
+
+// Stats returns a copy of the counters.
+func (s *Server) Stats() Stats {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := s.stats
+	st.ByOp = maps.Clone(s.stats.ByOp)
+	st.Status = maps.Clone(s.stats.Status)
+	st.Faults = maps.Clone(s.stats.Faults)
+	st.Enriched = maps.Clone(s.stats.Enriched)
+	st.Starts = slices.Clone(s.stats.Starts)
+	return st
+}
+
+// Population returns the members, in their fixed order. The members are
+// shared: callers must not modify them.
+func (s *Server) Population() []*Member { return slices.Clone(s.members) }
+
+// Member returns the member with the given page name.
+func (s *Server) Member(pageName string) (*Member, bool) {
+	m, ok := s.byPage[pageName]
+	return m, ok
+}

@@ -1,0 +1,349 @@
+package sandbox
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/leadsync/leadsync/internal/api"
+)
+
+// query is a validated search. Text values are folded terms; a member
+// matches a text parameter when every term occurs in the field (keywords:
+// anywhere in name, title, company or skills). Array parameters match when
+// the member's value is one of those given.
+type query struct {
+	text   map[string][]string        // search parameter -> folded terms; keywords included
+	arrays map[string]map[string]bool // search parameter -> accepted values
+	raw    bool
+}
+
+// fieldTypes maps every search parameter to its field.
+var fieldTypes = func() map[string]api.Field {
+	m := map[string]api.Field{}
+	for _, f := range Fields() {
+		m[f.SearchParameter] = f
+	}
+	return m
+}()
+
+// parseSearch validates a search body. gen1 allows raw. Parameters from a
+// searchUrl's query come first; the body's own parameters override them.
+func parseSearch(params map[string]json.RawMessage, gen1 bool) (*query, error) {
+	text := map[string]string{}
+	arrays := map[string][]string{}
+	q := &query{text: map[string][]string{}, arrays: map[string]map[string]bool{}}
+	var searchURL string
+	hasURL := false
+
+	for _, k := range sortedKeys(params) {
+		raw := params[k]
+		switch k {
+		case paramSearchURL:
+			if err := json.Unmarshal(raw, &searchURL); err != nil {
+				return nil, fmt.Errorf("searchUrl must be a string")
+			}
+			hasURL = true
+			continue
+		case paramRaw:
+			if !gen1 {
+				return nil, fmt.Errorf("unknown parameter %q: raw results exist only in the first generation", k)
+			}
+			if err := json.Unmarshal(raw, &q.raw); err != nil || string(raw) == "null" {
+				return nil, fmt.Errorf("raw must be true or false")
+			}
+			continue
+		}
+		f, ok := fieldTypes[k]
+		if !ok {
+			return nil, fmt.Errorf("unknown parameter %q: expected keywords, searchUrl%s or a search_parameter of the fields list", k, rawHint(gen1))
+		}
+		if f.Type == api.FieldText {
+			var v string
+			if err := json.Unmarshal(raw, &v); err != nil || string(raw) == "null" {
+				return nil, fmt.Errorf("%s must be a string", k)
+			}
+			if v != "" { // an empty text filters nothing
+				text[k] = v
+			}
+			continue
+		}
+		var vs []string
+		if err := json.Unmarshal(raw, &vs); err != nil || string(raw) == "null" {
+			return nil, fmt.Errorf("%s must be an array of strings", k)
+		}
+		if err := checkValues(f, vs); err != nil {
+			return nil, err
+		}
+		arrays[k] = vs
+	}
+
+	if hasURL {
+		u, err := url.Parse(searchURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return nil, fmt.Errorf("searchUrl must be an absolute http(s) URL, got %q", searchURL)
+		}
+		uq := u.Query()
+		if strings.TrimSpace(uq.Get(paramKeywords)) == "" {
+			return nil, fmt.Errorf("searchUrl must contain the keywords query parameter")
+		}
+		// Unknown query parameters are ignored: a URL copied from the
+		// network carries tracking and paging parameters of its own.
+		for _, k := range sortedKeys(uq) {
+			f, ok := fieldTypes[k]
+			if !ok {
+				continue
+			}
+			if f.Type == api.FieldText {
+				if _, set := text[k]; !set {
+					text[k] = uq.Get(k)
+				}
+				continue
+			}
+			if err := checkValues(f, uq[k]); err != nil {
+				return nil, fmt.Errorf("searchUrl: %w", err)
+			}
+			if _, set := arrays[k]; !set {
+				arrays[k] = uq[k]
+			}
+		}
+	}
+	if strings.TrimSpace(text[paramKeywords]) == "" {
+		return nil, fmt.Errorf("one of keywords or searchUrl is required")
+	}
+	for k, v := range text {
+		if terms := strings.Fields(fold(v)); len(terms) > 0 {
+			q.text[k] = terms
+		}
+	}
+	for k, vs := range arrays {
+		if len(vs) == 0 { // an empty list filters nothing
+			continue
+		}
+		q.arrays[k] = map[string]bool{}
+		for _, v := range vs {
+			q.arrays[k][v] = true
+		}
+	}
+	return q, nil
+}
+
+func rawHint(gen1 bool) string {
+	if gen1 {
+		return ", raw"
+	}
+	return ""
+}
+
+// checkValues accepts only the field's possible values, exactly.
+func checkValues(f api.Field, vs []string) error {
+	for _, v := range vs {
+		if !slices.Contains(f.PossibleValues, v) {
+			return fmt.Errorf("%s: %q is not a possible value; possible values: %s",
+				f.SearchParameter, v, quoteList(f.PossibleValues))
+		}
+	}
+	return nil
+}
+
+func quoteList(vs []string) string {
+	q := make([]string, len(vs))
+	for i, v := range vs {
+		q[i] = strconv.Quote(v)
+	}
+	return strings.Join(q, ", ")
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
+
+// containsAll reports whether every term occurs in one of the texts.
+func containsAll(terms []string, texts ...string) bool {
+	for _, t := range terms {
+		found := false
+		for _, s := range texts {
+			if strings.Contains(s, t) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+// matches reports whether m satisfies every parameter of q.
+func (q *query) matches(m *Member) bool {
+	for k, terms := range q.text {
+		var ok bool
+		switch k {
+		case paramKeywords:
+			ok = containsAll(terms, append([]string{m.fName, m.fTitle, m.fCompany}, m.fSkills...)...)
+		case paramName:
+			ok = containsAll(terms, m.fName)
+		case paramCompany:
+			ok = containsAll(terms, m.fCompany)
+		case paramTitle:
+			ok = containsAll(terms, m.fTitle)
+		case paramPreviousCompany:
+			ok = containsAll(terms, m.fPrevCompany)
+		case paramPreviousTitle:
+			ok = containsAll(terms, m.fPrevTitle)
+		case paramHaves:
+			ok = containsAll(terms, m.fSkills...)
+		case paramCity:
+			ok = containsAll(terms, m.fCity)
+		case paramEducation:
+			ok = containsAll(terms, m.fEducation)
+		}
+		if !ok {
+			return false
+		}
+	}
+	for k, set := range q.arrays {
+		var ok bool
+		switch k {
+		case paramDiscipline:
+			ok = set[m.Discipline]
+		case paramIndustry:
+			ok = set[m.Industry]
+		case paramLevel:
+			ok = set[m.Level]
+		case paramStatus:
+			ok = set[m.EmploymentType]
+		case paramCountry:
+			ok = set[m.Country]
+		case paramLanguage:
+			for _, l := range m.Languages {
+				ok = ok || set[l]
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// search runs q over the population in its fixed order and returns at most
+// api.MaxResults results: []api.Lead, or []api.RawLead when q.raw. No match
+// is an empty array.
+func (s *Server) search(q *query) any {
+	var found []*Member
+	for _, m := range s.members {
+		if q.matches(m) {
+			found = append(found, m)
+			if len(found) == api.MaxResults {
+				break
+			}
+		}
+	}
+	if q.raw {
+		out := make([]api.RawLead, 0, len(found))
+		for i, m := range found {
+			out = append(out, m.rawLead(q, i))
+		}
+		return out
+	}
+	out := make([]api.Lead, 0, len(found))
+	for _, m := range found {
+		out = append(out, m.Lead())
+	}
+	return out
+}
+
+// highlightKeys are the keys of a raw lead's highlight object (spec 2.3).
+var highlightKeys = []string{
+	"interests", "wants", "currentTitle", "previousTitle", "haves", "currentCompany",
+	"education", "organizations", "qualifications", "awards", "province", "city", "country",
+	"zipCode", "currentNotes", "previousCompany", "portfolioTilesTitle",
+	"portfolioTilesPlainContent", "currentIndustries", "previousIndustries",
+}
+
+// rawLead is the member as raw result number pos (spec 2.3), with the terms
+// of q highlighted.
+func (m *Member) rawLead(q *query, pos int) api.RawLead {
+	kw := q.text[paramKeywords]
+	terms := func(param string) []string { return append(slices.Clone(kw), q.text[param]...) }
+	hl := map[string][]string{}
+	for _, k := range highlightKeys {
+		hl[k] = nil
+	}
+	mark := func(key, text string, ts []string) {
+		if h, ok := highlight(text, ts); ok {
+			hl[key] = append(hl[key], h)
+		}
+	}
+	mark("currentTitle", m.Title, terms(paramTitle))
+	mark("currentCompany", m.Company, terms(paramCompany))
+	mark("previousTitle", m.PreviousTitle, q.text[paramPreviousTitle])
+	mark("previousCompany", m.PreviousCompany, q.text[paramPreviousCompany])
+	mark("education", m.Education, q.text[paramEducation])
+	for _, sk := range m.Skills {
+		mark("haves", sk, terms(paramHaves))
+	}
+	location := m.Location()
+	if ts := q.text[paramCity]; len(ts) > 0 {
+		mark("city", m.City, ts)
+		if h, ok := highlight(m.City, ts); ok {
+			location = h + ", " + m.Country
+		}
+	}
+	if q.arrays[paramCountry][m.Country] {
+		hl["country"] = []string{"**" + m.Country + "**"}
+	}
+	if q.arrays[paramIndustry][m.Industry] {
+		hl["currentIndustries"] = []string{"**" + m.Industry + "**"}
+	}
+
+	occ := []api.RawOccupation{{Category: "WORK_EXPERIENCE", Summary: m.Title}}
+	if m.PreviousTitle != "" {
+		occ = append(occ, api.RawOccupation{Category: "WORK_EXPERIENCE", Summary: m.PreviousTitle})
+	}
+	occ = append(occ, api.RawOccupation{Category: "EDUCATION", Summary: m.Education})
+	var images []api.RawProfileImage
+	for _, size := range []int{32, 64, 128, 256} {
+		images = append(images, api.RawProfileImage{URL: m.imageURL(size)})
+	}
+	var skills []json.RawMessage
+	for _, sk := range m.Skills[:min(3, len(m.Skills))] {
+		b, _ := json.Marshal(sk)
+		skills = append(skills, b)
+	}
+	perms := []string{"CONTACT_REQUEST"}
+	if m.Distance == 1 {
+		perms = []string{"MESSAGE", "VIEW_CONTACT_DETAILS"}
+	}
+	return api.RawLead{
+		Cursor: base64.StdEncoding.EncodeToString([]byte("cursor:" + strconv.Itoa(pos) + ":" + m.NetworkID)),
+		Node: api.RawNode{
+			NetworkID: api.RawMember{
+				ID: m.NetworkID, DisplayName: m.FullName(), DisplayFlag: "BASIC",
+				Location:          api.RawLocation{DisplayLocation: location},
+				ProfileOccupation: api.RawOccupationOrg{OccupationOrg: m.Company},
+				Occupations:       occ, PageName: m.PageName, ProfileImage: images,
+			},
+			Highlight:           hl,
+			TrackingToken:       fmt.Sprintf("%s-%d", m.imageID[:12], pos),
+			Position:            pos,
+			ProfileSkills:       api.RawProfileSkills{TopSkills: skills},
+			SharedContacts:      api.RawTotal{Total: m.SharedContacts},
+			ContactsCount:       api.RawCount{Count: m.Contacts},
+			NetworkRelationship: api.RawRelationship{Permissions: perms},
+			ContactDistance:     api.RawDistance{Distance: m.Distance},
+		},
+	}
+}
