@@ -1,0 +1,171 @@
+package export
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/state"
+)
+
+func TestEveryKnownColumnHasAValue(t *testing.T) {
+	for _, name := range append(append([]string(nil), config.DefaultColumns...), config.ExtraColumns...) {
+		if _, err := columnFor(name, ""); err != nil {
+			t.Errorf("column %q: %v", name, err)
+		}
+	}
+	if _, err := columnFor("shoeSize", ""); err == nil || !strings.Contains(err.Error(), "known columns are firstName,") {
+		t.Errorf("unknown column: err = %v", err)
+	}
+}
+
+func TestColumnValues(t *testing.T) {
+	enriched := &state.Person{
+		Lead: api.Lead{FullName: "From Search", PageName: "Ana María/ü?"},
+		Enrichment: &state.Enrichment{EnrichedAt: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), Result: api.EnrichedProfile{
+			FirstName: "Ana", Company: "Enriched Co", Email: "a@e.example", ValidationStatus: "valid", CompanyDomain: "e.example",
+		}},
+		FoundBy: []string{"profile.a", "search.b"},
+	}
+	profiled := &state.Person{
+		Profile: &api.Profile{FullName: "Only Profile", NetworkURL: "https://n.example/p/1", Private: true,
+			CurrentPosition: []api.Position{{JobTitle: "CEO", Company: "A"}, {Company: "B", Date: "2020"}, {}}},
+	}
+	bare := &state.Person{}
+	tmpl := "https://network.example/profile/{pageName}"
+	tests := []struct {
+		col  string
+		tmpl string
+		p    *state.Person
+		want Cell
+	}{
+		{"fullName", "", enriched, Cell{Text: "From Search"}},
+		{"firstName", "", enriched, Cell{Text: "Ana"}}, // lead empty: enrichment fills in
+		{"company", "", enriched, Cell{Text: "Enriched Co"}},
+		{"fullName", "", profiled, Cell{Text: "Only Profile"}},
+		{"email", "", enriched, Cell{Text: "a@e.example"}},
+		{"email", "", bare, Cell{}},
+		{"validationStatus", "", enriched, Cell{Text: "valid"}},
+		{"companyDomain", "", enriched, Cell{Text: "e.example"}},
+		{"enrichedAt", "", enriched, Cell{Time: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}},
+		{"enrichedAt", "", bare, Cell{Empty: true}},
+		{"profileUrl", tmpl, enriched, Cell{Text: "https://network.example/profile/Ana%20Mar%C3%ADa%2F%C3%BC%3F"}},
+		{"profileUrl", "", enriched, Cell{}},
+		{"profileUrl", tmpl, profiled, Cell{Text: "https://n.example/p/1"}}, // no page name: the profile's URL
+		{"profileUrl", "", profiled, Cell{Text: "https://n.example/p/1"}},
+		{"foundIn", "", enriched, Cell{Text: "profile.a, search.b"}},
+		{"private", "", profiled, Cell{Bool: true}},
+		{"premiumProfile", "", profiled, Cell{Bool: false}},
+		{"premiumProfile", "", bare, Cell{Empty: true}},
+		{"currentPosition", "", profiled, Cell{Text: "CEO at A; B (2020)"}},
+		{"description", "", bare, Cell{}},
+	}
+	for _, tt := range tests {
+		c, err := columnFor(tt.col, tt.tmpl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got Cell
+		c.value(tt.p, &got)
+		if !got.Time.Equal(tt.want.Time) || got.Text != tt.want.Text || got.Bool != tt.want.Bool || got.Empty != tt.want.Empty {
+			t.Errorf("%s (template %q) = %+v, want %+v", tt.col, tt.tmpl, got, tt.want)
+		}
+	}
+}
+
+func TestHyperlinkFormula(t *testing.T) {
+	tests := []struct {
+		url, formula string
+		ok           bool
+	}{
+		{"https://network.example/p/Max", `HYPERLINK("https://network.example/p/Max")`, true},
+		{"HTTP://x.example", `HYPERLINK("HTTP://x.example")`, true},
+		{`https://x.example/a"),CMD("calc`, `HYPERLINK("https://x.example/a""),CMD(""calc")`, true},
+		{"javascript:alert(1)", "", false},
+		{"file:///etc/passwd", "", false},
+		{"=cmd|' /C calc'!A0", "", false},
+		{"https://x.example/\nline", "", false},
+		{"https://x.example/" + strings.Repeat("a", 300), "", false},
+	}
+	for _, tt := range tests {
+		f, ok := hyperlinkFormula(tt.url)
+		if f != tt.formula || ok != tt.ok {
+			t.Errorf("hyperlinkFormula(%q) = %q, %v; want %q, %v", tt.url, f, ok, tt.formula, tt.ok)
+		}
+	}
+}
+
+func TestSheetNamer(t *testing.T) {
+	n := newSheetNamer()
+	n.taken["summary"] = true
+	tests := []struct {
+		want string
+		part int
+		got  string
+	}{
+		{"CTOs", 1, "CTOs"},
+		{"ctos", 1, "ctos (2)"}, // Excel compares names case-insensitively
+		{"CTOs", 2, "CTOs (3)"}, // (2) is taken
+		{"a/b:c?d*e[f]", 1, "a_b_c_d_e_f_"},
+		{"'quoted'", 1, "quoted"},
+		{"", 1, "Sheet"},
+		{"Summary", 1, "Summary (2)"},
+		{strings.Repeat("🚀", 20), 1, strings.Repeat("🚀", 15)},
+		{strings.Repeat("x", 40), 2, strings.Repeat("x", 27) + " (2)"},
+	}
+	for _, tt := range tests {
+		if got := n.name(tt.want, tt.part); got != tt.got {
+			t.Errorf("name(%q, %d) = %q, want %q", tt.want, tt.part, got, tt.got)
+		}
+	}
+}
+
+func TestFitCell(t *testing.T) {
+	short := strings.Repeat("x", maxCellChars)
+	if got, cut := fitCell(short); cut || got != short {
+		t.Errorf("a cell at the limit was cut")
+	}
+	// 32,767 bytes of umlauts are far fewer characters: not cut.
+	if _, cut := fitCell(strings.Repeat("ä", maxCellChars)); cut {
+		t.Errorf("a cell under the limit in characters was cut")
+	}
+	got, cut := fitCell(strings.Repeat("🚀", maxCellChars))
+	if !cut || utf16Len(got) > maxCellChars || !strings.HasSuffix(got, truncMarker) {
+		t.Errorf("cut = %v, length %d", cut, utf16Len(got))
+	}
+}
+
+func TestDisplayWidth(t *testing.T) {
+	tests := map[string]int{
+		"abc":        3,
+		"Jürgen":     6,
+		"日本語":        6,
+		"🚀":          2,
+		"e\u0301":    1,
+		"two\nlines": 3,
+		"مريم":       4,
+	}
+	for s, want := range tests {
+		if got := displayWidth(s); got != want {
+			t.Errorf("displayWidth(%q) = %d, want %d", s, got, want)
+		}
+	}
+}
+
+func TestTableName(t *testing.T) {
+	for _, tt := range []struct {
+		sheet string
+		i     int
+		want  string
+	}{
+		{"All leads", 2, "Leads_2_all_leads"},
+		{"🚀", 1, "Leads_1"},
+		{"Köln", 3, "Leads_3_koln"},
+	} {
+		if got := tableName(tt.sheet, tt.i); got != tt.want {
+			t.Errorf("tableName(%q, %d) = %q, want %q", tt.sheet, tt.i, got, tt.want)
+		}
+	}
+}
