@@ -37,6 +37,14 @@ type Config struct {
 	// Blocks, in declaration order.
 	Enriches []*Enrich
 	Exports  []*Export
+
+	// evalCtx holds var.*, local.* and the functions, for Match.
+	evalCtx *hcl.EvalContext
+	// secretRanges are source ranges holding sensitive literals (api_key,
+	// defaults and file values of sensitive variables); DiagFiles masks them.
+	secretRanges []hcl.Range
+	// secretValues are sensitive strings, longest first; Scrub removes them.
+	secretValues []string
 }
 
 // Settings is the leadsync block.

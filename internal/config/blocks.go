@@ -1,0 +1,861 @@
+package config
+
+import (
+	"fmt"
+	"net/url"
+	"path"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/catalog"
+)
+
+// maxCount bounds count and for_each: every instance is at least one call.
+const maxCount = 1000
+
+var settingsSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "state_path"}, {Name: "profile_url_template"},
+}}
+
+func (l *loader) decodeSettings(blocks hcl.Blocks) {
+	l.cfg.Settings.StatePath = DefaultStatePath
+	for i, b := range blocks {
+		if i > 0 {
+			l.errorf(b.DefRange.Ptr(), "Duplicate leadsync block", "There is already a leadsync block at %s; merge the two.", shortRange(blocks[0].DefRange))
+			continue
+		}
+		content, ds := b.Body.Content(settingsSchema)
+		l.add(ds)
+		if a := content.Attributes["state_path"]; a != nil {
+			if s, _, st := l.stringAttr(a, l.base, scope{}, false); st == ok {
+				if strings.TrimSpace(s) == "" {
+					l.errorf(a.Expr.Range().Ptr(), "Invalid state_path", "state_path must not be empty; remove it for the default %s.", DefaultStatePath)
+				} else {
+					l.cfg.Settings.StatePath = s
+				}
+			}
+		}
+		if a := content.Attributes["profile_url_template"]; a != nil {
+			if s, _, st := l.stringAttr(a, l.base, scope{}, false); st == ok {
+				if !strings.Contains(s, "{pageName}") {
+					l.errorf(a.Expr.Range().Ptr(), "Invalid profile_url_template", "profile_url_template must contain {pageName}, which is replaced by each person's page name, like \"https://network.example/profile/{pageName}\".")
+				} else if u, err := url.Parse(strings.ReplaceAll(s, "{pageName}", "x")); err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
+					l.errorf(a.Expr.Range().Ptr(), "Invalid profile_url_template", "profile_url_template must be an absolute http(s) URL, like \"https://network.example/profile/{pageName}\".")
+				} else {
+					l.cfg.Settings.ProfileURLTemplate = s
+				}
+			}
+		}
+	}
+}
+
+var apiSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "base_url"}, {Name: "base_url_v2"}, {Name: "api_key"}, {Name: "generation"},
+	{Name: "rate_limit"}, {Name: "parallelism"}, {Name: "timeout"}, {Name: "credits_per_enrich"},
+	{Name: "max_credits"}, {Name: "min_remaining_requests"}, {Name: "sandbox"},
+}}
+
+// apiAttrs keeps attributes the cross checks point at.
+type apiAttrs struct {
+	generation, baseURL *hcl.Attribute
+	block               *hcl.Block
+}
+
+func (l *loader) decodeAPI(blocks hcl.Blocks, _ bool) {
+	a := &l.cfg.API
+	*a = API{
+		Generation: api.Gen1, RateLimit: 1, Parallelism: 4, Timeout: 90e9,
+		CreditsPerEnrich: 1, MaxCredits: 500, MinRemainingRequests: 100,
+	}
+	if len(blocks) == 0 {
+		rng := l.firstFileStart()
+		l.errorf(rng, "Missing api block",
+			"leadsync needs an api block that says which service to use: api { base_url = \"https://...\" }, or api { sandbox = true } for the built-in stand-in (no key needed).")
+		return
+	}
+	for _, b := range blocks[1:] {
+		l.errorf(b.DefRange.Ptr(), "Duplicate api block", "There is already an api block at %s; merge the two.", shortRange(blocks[0].DefRange))
+	}
+	b := blocks[0]
+	a.DeclRange = b.DefRange
+	l.apiBlock = b
+	content, ds := b.Body.Content(apiSchema)
+	l.add(ds)
+	at := content.Attributes
+	sc := scope{}
+	if v, st := l.boolAttr(at["sandbox"], l.base, sc); st == ok {
+		a.Sandbox = v
+	}
+	for _, name := range []string{"base_url", "base_url_v2"} {
+		attr := at[name]
+		s, _, st := l.stringAttr(attr, l.base, sc, true)
+		if st != ok {
+			continue
+		}
+		if err := CheckBaseURL(s); err != nil {
+			l.errorf(attr.Expr.Range().Ptr(), "Invalid "+name, "%s: %s.", name, err)
+			continue
+		}
+		if name == "base_url" {
+			a.BaseURL = strings.TrimSuffix(s, "/")
+		} else {
+			a.BaseURLV2 = strings.TrimSuffix(s, "/")
+		}
+	}
+	if at["base_url"] == nil && !a.Sandbox {
+		l.errorf(b.DefRange.Ptr(), "Missing base_url",
+			"The api block needs base_url, the address of the service's first generation (like \"https://api.example.com\"), unless sandbox = true.")
+	}
+	if attr := at["api_key"]; attr != nil {
+		if len(attr.Expr.Variables()) == 0 {
+			l.secretRange(attr.Expr)
+			l.warnf(attr.NameRange.Ptr(), "API key written in the configuration",
+				"Anyone who can read these files can use the key. Declare a variable with sensitive = true and give it with LEADSYNC_VAR_<name>, or leave api_key out and set LEADSYNC_API_KEY.")
+		}
+		if s, sens, st := l.stringAttr(attr, l.base, sc, true); st == ok {
+			a.APIKey = s
+			l.secrets[s] = true
+			if !sens && len(attr.Expr.Variables()) > 0 {
+				l.warnf(attr.Expr.Range().Ptr(), "API key from a variable that is not sensitive",
+					"Mark the variable with sensitive = true so that its value never appears in output.")
+			}
+		}
+	}
+	if n, st := l.intAttr(at["generation"], l.base, sc, 1, 2); st == ok {
+		a.Generation = api.Generation(n)
+	}
+	l.apiGeneration = at["generation"]
+	if f, st := l.numberAttr(at["rate_limit"], l.base, sc, false); st == ok {
+		a.RateLimit = f
+		if f > 1 {
+			l.warnf(at["rate_limit"].Expr.Range().Ptr(), "Rate limit above the service's",
+				"The service allows 1 call per second; faster calls get status 429 and are retried, which costs time, not calls.")
+		}
+	}
+	if n, st := l.intAttr(at["parallelism"], l.base, sc, 1, 64); st == ok {
+		a.Parallelism = n
+	}
+	if d, st := l.durationAttr(at["timeout"], l.base, sc); st == ok {
+		a.Timeout = d
+	}
+	if n, st := l.intAttr(at["credits_per_enrich"], l.base, sc, 1, -1); st == ok {
+		a.CreditsPerEnrich = n
+	}
+	if n, st := l.intAttr(at["max_credits"], l.base, sc, 1, -1); st == ok {
+		a.MaxCredits = n
+	}
+	if n, st := l.intAttr(at["min_remaining_requests"], l.base, sc, 0, -1); st == ok {
+		a.MinRemainingRequests = n
+	}
+}
+
+// firstFileStart is where whole-configuration problems point: the start of
+// the first file.
+func (l *loader) firstFileStart() *hcl.Range {
+	if len(l.configFiles) == 0 {
+		return nil
+	}
+	return &hcl.Range{Filename: l.configFiles[0], Start: hcl.InitialPos, End: hcl.Pos{Line: 1, Column: 1, Byte: 0}}
+}
+
+// fixed search attributes besides the catalog's filters.
+var searchFixed = []string{"for_each", "count", "keywords", "search_url", "raw", "max_results", "refresh"}
+
+func (l *loader) searchSchema() (*hcl.BodySchema, []string) {
+	names := append([]string{}, searchFixed...)
+	for _, f := range l.cat.Fields {
+		n := catalog.AttributeName(f.SearchParameter)
+		if !contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	s := &hcl.BodySchema{}
+	for _, n := range names {
+		s.Attributes = append(s.Attributes, hcl.AttributeSchema{Name: n})
+	}
+	return s, names
+}
+
+// content decodes a block body, reporting unknown attributes with the
+// nearest known name.
+func (l *loader) content(b *hcl.Block, schema *hcl.BodySchema, what string) *hcl.BodyContent {
+	content, remain, ds := b.Body.PartialContent(schema)
+	l.add(ds)
+	attrs, ds := remain.JustAttributes()
+	l.add(ds)
+	var known []string
+	for _, a := range schema.Attributes {
+		known = append(known, a.Name)
+	}
+	for _, a := range sortedAttrs(attrs) {
+		hint := didYouMean(a.Name, known)
+		if hint == "" {
+			hint = fmt.Sprintf(" %s takes %s.", what, strings.Join(known, ", "))
+		}
+		l.errorf(a.NameRange.Ptr(), "Unsupported argument", "%s has no argument %q.%s", what, a.Name, hint)
+	}
+	return content
+}
+
+// instance is one expansion of a search or profile block.
+type instance struct {
+	addr string
+	ctx  *hcl.EvalContext
+	sc   scope
+}
+
+// expand evaluates for_each or count of a block and returns its instances.
+func (l *loader) expand(b *hcl.Block, content *hcl.BodyContent, info *blockInfo) []instance {
+	block := b.Type + "." + b.Labels[0]
+	fe, cnt := content.Attributes["for_each"], content.Attributes["count"]
+	if fe != nil && cnt != nil {
+		l.errorf(cnt.NameRange.Ptr(), "Both for_each and count", "A block is repeated by for_each or by count, not both; remove one.")
+		return nil
+	}
+	switch {
+	case fe != nil:
+		info.mode = forEach
+		v, sens, st := l.value(fe, l.base, scope{})
+		if st == absent {
+			l.errorf(fe.Expr.Range().Ptr(), "Invalid for_each", "for_each is null; give it a map or a set of strings.")
+		}
+		if st != ok {
+			return nil
+		}
+		if sens {
+			l.errorf(fe.Expr.Range().Ptr(), "Sensitive value in for_each", "for_each cannot use a sensitive value: its keys appear in addresses, plans and state.")
+			return nil
+		}
+		ty := v.Type()
+		type kv struct {
+			key string
+			val cty.Value
+		}
+		var items []kv
+		switch {
+		case ty.IsMapType() || ty.IsObjectType():
+			for it := v.ElementIterator(); it.Next(); {
+				k, e := it.Element()
+				items = append(items, kv{k.AsString(), e})
+			}
+		case ty.IsSetType():
+			if ty.ElementType() != cty.String {
+				l.errorf(fe.Expr.Range().Ptr(), "Invalid for_each", "for_each takes a map or a set of strings; this set holds %s values.", typeName(ty.ElementType()))
+				return nil
+			}
+			for it := v.ElementIterator(); it.Next(); {
+				_, e := it.Element()
+				if e.IsNull() {
+					l.errorf(fe.Expr.Range().Ptr(), "Invalid for_each", "The set given to for_each contains null.")
+					return nil
+				}
+				items = append(items, kv{e.AsString(), e})
+			}
+		case ty.IsListType() || ty.IsTupleType():
+			l.errorf(fe.Expr.Range().Ptr(), "Invalid for_each", "for_each takes a map or a set of strings, and this is a %s. Convert it with toset(...), like for_each = toset(var.cities).", typeName(ty))
+			return nil
+		default:
+			l.errorf(fe.Expr.Range().Ptr(), "Invalid for_each", "for_each takes a map or a set of strings; got %s.", typeName(ty))
+			return nil
+		}
+		if len(items) > maxCount {
+			l.errorf(fe.Expr.Range().Ptr(), "Too many instances", "for_each gives %d instances; at most %d are allowed.", len(items), maxCount)
+			return nil
+		}
+		info.expanded = true
+		var out []instance
+		for _, it := range items {
+			info.keys[it.key] = true
+			out = append(out, instance{
+				addr: fmt.Sprintf("%s[%s]", block, strconv.Quote(it.key)),
+				ctx:  l.evalContext(map[string]cty.Value{"each": cty.ObjectVal(map[string]cty.Value{"key": cty.StringVal(it.key), "value": it.val})}),
+				sc:   scope{each: true},
+			})
+		}
+		return out
+	case cnt != nil:
+		info.mode = countMode
+		n, st := l.intAttr(cnt, l.base, scope{}, 0, maxCount)
+		if st == absent {
+			l.errorf(cnt.Expr.Range().Ptr(), "Invalid count", "count is null; give it a whole number.")
+		}
+		if st != ok {
+			return nil
+		}
+		info.expanded = true
+		var out []instance
+		for i := 0; i < n; i++ {
+			info.keys[strconv.Itoa(i)] = true
+			out = append(out, instance{
+				addr: fmt.Sprintf("%s[%d]", block, i),
+				ctx:  l.evalContext(map[string]cty.Value{"count": cty.ObjectVal(map[string]cty.Value{"index": cty.NumberIntVal(int64(i))})}),
+				sc:   scope{count: true},
+			})
+		}
+		return out
+	}
+	info.expanded = true
+	return []instance{{addr: block, ctx: l.base}}
+}
+
+func (l *loader) declareInstances(searches, profiles hcl.Blocks) {
+	for _, bs := range []hcl.Blocks{searches, profiles} {
+		seen := map[string]hcl.Range{}
+		for _, b := range bs {
+			if !l.uniqueName(b, seen) {
+				l.skip[b] = true
+				continue
+			}
+			l.blocks[b.Type+"."+b.Labels[0]] = &blockInfo{kind: b.Type, name: b.Labels[0], rng: b.DefRange, keys: map[string]bool{}}
+		}
+	}
+}
+
+func (l *loader) decodeSearch(b *hcl.Block) {
+	if l.skip[b] {
+		return
+	}
+	schema, _ := l.searchSchema()
+	content := l.content(b, schema, "A search block")
+	info := l.blocks["search."+b.Labels[0]]
+	at := content.Attributes
+	for _, in := range l.expand(b, content, info) {
+		s := &Search{Address: in.addr, Block: "search." + b.Labels[0], Name: b.Labels[0], DeclRange: b.DefRange,
+			Request: api.SearchRequest{Params: map[string]any{}}}
+		kwState, urlState := absent, absent
+		for _, f := range l.cat.Fields {
+			name := catalog.AttributeName(f.SearchParameter)
+			a := at[name]
+			if a == nil || (contains(searchFixed, name) && name != "keywords") {
+				continue
+			}
+			if f.Type == api.FieldArray {
+				l.arrayFilter(s, f, a, in)
+				continue
+			}
+			v, _, st := l.stringAttr(a, in.ctx, in.sc, true)
+			if name == "keywords" {
+				kwState = st
+				if st == ok && strings.TrimSpace(v) == "" {
+					l.errorf(a.Expr.Range().Ptr(), "Empty keywords", "keywords must not be empty; give the words to search for, like keywords = \"CTO\".")
+					kwState = bad
+				}
+			}
+			if st == ok && v != "" {
+				s.Request.Params[f.SearchParameter] = v
+			}
+		}
+		if _, inCatalog := l.cat.ByAttribute("keywords"); !inCatalog && at["keywords"] != nil {
+			v, _, st := l.stringAttr(at["keywords"], in.ctx, in.sc, true)
+			kwState = st
+			if st == ok {
+				s.Request.Params["keywords"] = v
+			}
+		}
+		if a := at["search_url"]; a != nil {
+			v, _, st := l.stringAttr(a, in.ctx, in.sc, true)
+			urlState = st
+			if st == ok {
+				if err := checkSearchURL(v); err != nil {
+					l.errorf(a.Expr.Range().Ptr(), "Invalid search_url", "%s", err)
+					urlState = bad
+				} else {
+					s.Request.Params["searchUrl"] = v
+				}
+			}
+		}
+		switch {
+		case kwState == absent && urlState == absent:
+			l.errorf(b.DefRange.Ptr(), "Missing keywords or search_url",
+				"A search needs keywords (like keywords = \"CTO\") or a search_url whose query carries keywords; the service refuses a search with neither.")
+		case kwState == ok && urlState == ok:
+			l.errorf(at["search_url"].Expr.Range().Ptr(), "Both keywords and search_url",
+				"The service takes keywords or a search URL (which carries its own keywords), not both; remove one.")
+		}
+		if v, st := l.boolAttr(at["raw"], in.ctx, in.sc); st == ok {
+			s.Request.Raw = v
+			if v {
+				l.rawAttrs = append(l.rawAttrs, at["raw"])
+			}
+		}
+		if n, st := l.intAttr(at["max_results"], in.ctx, in.sc, 1, api.MaxResults); st == ok {
+			s.MaxResults = n
+		}
+		if d, st := l.durationAttr(at["refresh"], in.ctx, in.sc); st == ok {
+			s.Refresh = d
+		}
+		l.cfg.Searches = append(l.cfg.Searches, s)
+	}
+}
+
+// arrayFilter checks an array filter against the catalog's possible values.
+func (l *loader) arrayFilter(s *Search, f api.Field, a *hcl.Attribute, in instance) {
+	example := "[\"" + f.PossibleValues[0] + "\"]"
+	vals, rngs, sens, st := l.stringListAttr(a, in.ctx, in.sc, example)
+	if st != ok || len(vals) == 0 {
+		return
+	}
+	good := true
+	seen := map[string]bool{}
+	var out []string
+	for i, v := range vals {
+		if seen[v] {
+			continue
+		}
+		seen[v] = true
+		if contains(f.PossibleValues, v) {
+			out = append(out, v)
+			continue
+		}
+		good = false
+		shown := strconv.Quote(v)
+		if sens {
+			shown = "A sensitive value"
+		}
+		hint := ""
+		if near := nearest(v, f.PossibleValues, 3); len(near) > 0 && !sens {
+			hint = " Did you mean " + quoteList(near, " or ") + "?"
+		} else {
+			hint = " Valid values: " + quoteList(f.PossibleValues, ", ") + "."
+		}
+		l.errorf(rngs[i].Ptr(), "Invalid "+a.Name+" value",
+			"%s is not one of the values the service accepts for %s (%s).%s", shown, a.Name, l.cat.Describe(), hint)
+	}
+	if good {
+		s.Request.Params[f.SearchParameter] = out
+	}
+}
+
+func quoteList(vals []string, sep string) string {
+	q := make([]string, len(vals))
+	for i, v := range vals {
+		q[i] = strconv.Quote(v)
+	}
+	return strings.Join(q, sep)
+}
+
+// checkSearchURL checks a search URL: absolute http(s) with a keywords
+// query parameter, as the service requires.
+func checkSearchURL(s string) error {
+	u, err := url.Parse(s)
+	if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
+		return fmt.Errorf("search_url must be an absolute http(s) URL of a search on the network, like \"https://network.example/search?keywords=CTO\".")
+	}
+	if strings.TrimSpace(u.Query().Get("keywords")) == "" {
+		return fmt.Errorf("The service requires a keywords parameter in the query of a search URL, like \"https://network.example/search?keywords=CTO\"; this one has none.")
+	}
+	return nil
+}
+
+var profileSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "for_each"}, {Name: "count"}, {Name: "page_name"}, {Name: "profile_url"}, {Name: "refresh"},
+}}
+
+func (l *loader) decodeProfile(b *hcl.Block) {
+	if l.skip[b] {
+		return
+	}
+	content := l.content(b, profileSchema, "A profile block")
+	info := l.blocks["profile."+b.Labels[0]]
+	at := content.Attributes
+	for _, in := range l.expand(b, content, info) {
+		p := &Profile{Address: in.addr, Block: "profile." + b.Labels[0], Name: b.Labels[0], DeclRange: b.DefRange}
+		pn, _, pnSt := l.stringAttr(at["page_name"], in.ctx, in.sc, true)
+		pu, _, puSt := l.stringAttr(at["profile_url"], in.ctx, in.sc, true)
+		if pnSt == ok {
+			switch {
+			case strings.TrimSpace(pn) == "":
+				l.errorf(at["page_name"].Expr.Range().Ptr(), "Empty page_name", "page_name must not be empty; it is the short profile name, like \"Max_Mustermann\".")
+				pnSt = bad
+			case strings.ContainsAny(pn, "/ \t\n?#"):
+				l.errorf(at["page_name"].Expr.Range().Ptr(), "Invalid page_name", "page_name is the short profile name, like \"Max_Mustermann\", without slashes or spaces; for a full address use profile_url.")
+				pnSt = bad
+			default:
+				p.Request.PageName, p.PageName = pn, pn
+			}
+		}
+		if puSt == ok {
+			u, err := url.Parse(pu)
+			name := ""
+			if err == nil {
+				name = path.Base(strings.TrimSuffix(u.Path, "/"))
+			}
+			if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") || name == "" || name == "." || name == "/" {
+				l.errorf(at["profile_url"].Expr.Range().Ptr(), "Invalid profile_url", "profile_url must be the absolute http(s) address of a member profile, like \"https://network.example/profile/Max_Mustermann\".")
+				puSt = bad
+			} else {
+				p.Request.ProfileURL, p.PageName = pu, name
+			}
+		}
+		switch {
+		case pnSt == absent && puSt == absent:
+			l.errorf(b.DefRange.Ptr(), "Missing page_name or profile_url", "A profile names one person: page_name = \"Max_Mustermann\" or profile_url = \"https://...\".")
+		case pnSt == ok && puSt == ok:
+			l.errorf(at["profile_url"].Expr.Range().Ptr(), "Both page_name and profile_url", "A profile takes exactly one of page_name and profile_url; remove one.")
+			p.Request.ProfileURL = ""
+			p.PageName = pn
+		}
+		if d, st := l.durationAttr(at["refresh"], in.ctx, in.sc); st == ok {
+			p.Refresh = d
+		}
+		l.cfg.Profiles = append(l.cfg.Profiles, p)
+	}
+}
+
+var enrichSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "from"}, {Name: "where"}, {Name: "limit"}, {Name: "refresh"}, {Name: "for_each"}, {Name: "count"},
+}}
+
+func (l *loader) noRepeat(content *hcl.BodyContent, what string) {
+	for _, n := range []string{"for_each", "count"} {
+		if a := content.Attributes[n]; a != nil {
+			l.errorf(a.NameRange.Ptr(), n+" not allowed here", "%s is only for search and profile blocks; %s", n, what)
+		}
+	}
+}
+
+func (l *loader) decodeEnrich(b *hcl.Block) {
+	content := l.content(b, enrichSchema, "An enrich block")
+	l.noRepeat(content, "an enrich block already works on every lead of its from list. To enrich several groups differently, write several enrich blocks.")
+	e := &Enrich{Address: "enrich." + b.Labels[0], Name: b.Labels[0], DeclRange: b.DefRange}
+	at := content.Attributes
+	if a := at["from"]; a == nil {
+		l.errorf(b.DefRange.Ptr(), "Missing from", "An enrich block needs from, the searches and profiles whose people it enriches, like from = [search.cto].")
+	} else {
+		e.From, _ = l.fromList(a)
+	}
+	if a := at["where"]; a != nil {
+		if l.checkWhere(a) {
+			e.Where = a.Expr
+		}
+	}
+	if n, st := l.intAttr(at["limit"], l.base, scope{}, 1, -1); st == ok {
+		e.Limit = n
+	}
+	if d, st := l.durationAttr(at["refresh"], l.base, scope{}); st == ok {
+		e.Refresh = d
+	}
+	l.cfg.Enriches = append(l.cfg.Enriches, e)
+}
+
+// leadType is the object type of `lead` in where expressions.
+func leadType() cty.Type {
+	attrs := map[string]cty.Type{}
+	for _, f := range LeadFields {
+		attrs[f] = cty.String
+	}
+	return cty.Object(attrs)
+}
+
+// checkWhere checks a where expression's references and that it yields a
+// bool for a lead whose fields are not known yet.
+func (l *loader) checkWhere(a *hcl.Attribute) bool {
+	if !l.add(l.checkRefs(a.Expr, scope{lead: true})) {
+		return false
+	}
+	ctx := l.evalContext(map[string]cty.Value{"lead": cty.UnknownVal(leadType())})
+	v, ds := a.Expr.Value(ctx)
+	if !l.add(ds) {
+		return false
+	}
+	v, _ = v.UnmarkDeep()
+	if ty := v.Type(); ty != cty.Bool && ty != cty.DynamicPseudoType {
+		l.errorf(a.Expr.Range().Ptr(), "Invalid where", "where must be true or false for each lead, like lead.company != \"\"; this expression gives %s.", typeName(ty))
+		return false
+	}
+	return true
+}
+
+// fromList decodes a from list: references to declared search and profile
+// blocks or their instances.
+func (l *loader) fromList(a *hcl.Attribute) ([]string, bool) {
+	exprs, ds := hcl.ExprList(a.Expr)
+	if ds.HasErrors() {
+		if _, d := hcl.AbsTraversalForExpr(a.Expr); !d.HasErrors() {
+			exprs = []hcl.Expression{a.Expr} // a single reference without brackets
+		} else {
+			l.fromItemError(a.Expr)
+			return nil, false
+		}
+	}
+	if len(exprs) == 0 {
+		l.errorf(a.Expr.Range().Ptr(), "Empty from", "from lists at least one search or profile block, like from = [search.cto].")
+		return nil, false
+	}
+	var out []string
+	good := true
+	seen := map[string]bool{}
+	for _, e := range exprs {
+		addr, ok := l.fromRef(e)
+		if !ok {
+			good = false
+			continue
+		}
+		if !seen[addr] {
+			seen[addr] = true
+			out = append(out, addr)
+		}
+	}
+	return out, good
+}
+
+func (l *loader) fromItemError(e hcl.Expression) {
+	if v, ds := e.Value(nil); !ds.HasErrors() && v.Type() == cty.String && v.IsKnown() && !v.IsNull() {
+		s := v.AsString()
+		l.errorf(e.Range().Ptr(), "String instead of reference", "from takes references to blocks, not strings: write %s without quotes.", s)
+		return
+	}
+	if v, ds := e.Value(nil); !ds.HasErrors() && (v.Type().IsTupleType() || v.Type().IsListType()) {
+		l.errorf(e.Range().Ptr(), "String instead of reference", "from takes references to blocks, not strings: write them without quotes, like [search.cto, profile.founder].")
+		return
+	}
+	l.errorf(e.Range().Ptr(), "Invalid from", "from is a list of references to search and profile blocks, written out, like [search.cto, search.cfo[\"Berlin\"], profile.founder]; it cannot be computed.")
+}
+
+func (l *loader) fromRef(e hcl.Expression) (string, bool) {
+	t, ds := hcl.AbsTraversalForExpr(e)
+	if ds.HasErrors() {
+		l.fromItemError(e)
+		return "", false
+	}
+	rng := t.SourceRange().Ptr()
+	root := t.RootName()
+	if root != "search" && root != "profile" {
+		l.errorf(rng, "Invalid from reference", "from lists search and profile blocks, like search.cto or profile.founder; %q is neither.", root)
+		return "", false
+	}
+	if len(t) < 2 {
+		l.errorf(rng, "Invalid from reference", "%s is followed by a block name, like %s.cto.", root, root)
+		return "", false
+	}
+	at, isAttr := t[1].(hcl.TraverseAttr)
+	if !isAttr {
+		l.errorf(rng, "Invalid from reference", "%s is followed by a block name, like %s.cto.", root, root)
+		return "", false
+	}
+	block := root + "." + at.Name
+	info := l.blocks[block]
+	if info == nil {
+		var names []string
+		for k, b := range l.blocks {
+			if b.kind == root {
+				names = append(names, k[len(root)+1:])
+			}
+		}
+		sort.Strings(names)
+		hint := didYouMean(at.Name, names)
+		other := map[string]string{"search": "profile", "profile": "search"}[root]
+		if l.blocks[other+"."+at.Name] != nil {
+			hint = fmt.Sprintf(" There is a %s block named %q: did you mean %s.%s?", other, at.Name, other, at.Name)
+		}
+		l.errorf(rng, "Reference to undeclared "+root+" block", "No %s block named %q is declared.%s", root, at.Name, hint)
+		return "", false
+	}
+	if len(t) == 2 {
+		return block, true
+	}
+	idx, isIdx := t[2].(hcl.TraverseIndex)
+	if !isIdx || len(t) > 3 {
+		l.errorf(rng, "Invalid from reference", "from refers to a whole block (%s) or one instance (%s[\"key\"] or %s[0]); nothing else.", block, block, block)
+		return "", false
+	}
+	switch info.mode {
+	case single:
+		l.errorf(rng, "Invalid instance key", "%s has neither for_each nor count, so it has no instances to index; write %s.", block, block)
+		return "", false
+	case forEach:
+		if idx.Key.Type() != cty.String {
+			l.errorf(rng, "Invalid instance key", "%s uses for_each, so its instances have string keys, like %s[\"Berlin\"].", block, block)
+			return "", false
+		}
+		k := idx.Key.AsString()
+		if info.expanded && !info.keys[k] {
+			var keys []string
+			for k := range info.keys {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			l.errorf(rng, "Invalid instance key", "%s has no instance %q; its keys are %s.", block, k, quoteList(keys, ", "))
+			return "", false
+		}
+		return fmt.Sprintf("%s[%s]", block, strconv.Quote(k)), true
+	default:
+		if idx.Key.Type() != cty.Number {
+			l.errorf(rng, "Invalid instance key", "%s uses count, so its instances have numbers, like %s[0].", block, block)
+			return "", false
+		}
+		bf := idx.Key.AsBigFloat()
+		n, acc := bf.Int64()
+		if !bf.IsInt() || acc != 0 || (info.expanded && !info.keys[strconv.FormatInt(n, 10)]) {
+			l.errorf(rng, "Invalid instance key", "%s has %d instances (count); %s is not one of their indexes.", block, len(info.keys), bf.Text('g', -1))
+			return "", false
+		}
+		return fmt.Sprintf("%s[%d]", block, n), true
+	}
+}
+
+var exportSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{{Name: "path"}, {Name: "for_each"}, {Name: "count"}},
+	Blocks:     []hcl.BlockHeaderSchema{{Type: "sheet", LabelNames: []string{"name"}}},
+}
+
+var sheetSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "from"}, {Name: "columns"}, {Name: "dedupe"},
+}}
+
+func (l *loader) decodeExport(b *hcl.Block, paths map[string]string) {
+	content, ds := b.Body.Content(exportSchema)
+	l.add(ds)
+	l.noRepeat(content, "to write several files, write several export blocks.")
+	x := &Export{Address: "export." + b.Labels[0], Name: b.Labels[0], DeclRange: b.DefRange}
+	if a := content.Attributes["path"]; a == nil {
+		l.errorf(b.DefRange.Ptr(), "Missing path", "An export needs path, the file to write, like path = \"out/leads.xlsx\".")
+	} else if p, _, st := l.stringAttr(a, l.base, scope{}, true); st == ok {
+		ext := strings.ToLower(filepath.Ext(p))
+		key := filepath.Clean(p)
+		switch {
+		case ext != ".xlsx" && ext != ".csv":
+			l.errorf(a.Expr.Range().Ptr(), "Unsupported export format", "path must end in .xlsx or .csv; %q does not.", p)
+		case strings.TrimSuffix(filepath.Base(p), filepath.Ext(p)) == "":
+			l.errorf(a.Expr.Range().Ptr(), "Invalid path", "path needs a file name before the extension.")
+		case paths[key] != "":
+			l.errorf(a.Expr.Range().Ptr(), "Duplicate export path", "%s already writes %q; two exports would overwrite each other.", paths[key], p)
+		default:
+			paths[key] = x.Address
+			x.Path, x.Format = p, ext[1:]
+		}
+	}
+	sheets := content.Blocks.OfType("sheet")
+	if len(sheets) == 0 {
+		l.errorf(b.DefRange.Ptr(), "Export without sheets", "An export needs at least one sheet block, like sheet \"Leads\" { from = [search.cto] }.")
+	}
+	seen := map[string]hcl.Range{}
+	for i, sb := range sheets {
+		if x.Format == "csv" && i == 1 {
+			l.errorf(sb.DefRange.Ptr(), "Several sheets in a CSV export", "A .csv file holds one table, so a CSV export has exactly one sheet; use .xlsx for several, or write another export.")
+		}
+		name := sb.Labels[0]
+		if err := checkSheetName(name); err != nil {
+			l.errorf(sb.LabelRanges[0].Ptr(), "Invalid sheet name", "%s", err)
+		} else if prev, dup := seen[strings.ToLower(name)]; dup {
+			l.errorf(sb.LabelRanges[0].Ptr(), "Duplicate sheet name", "This export already has a sheet %q at %s (sheet names are compared ignoring case).", name, shortRange(prev))
+		} else {
+			seen[strings.ToLower(name)] = sb.DefRange
+		}
+		x.Sheets = append(x.Sheets, l.decodeSheet(sb))
+	}
+	l.cfg.Exports = append(l.cfg.Exports, x)
+}
+
+// checkSheetName applies the spreadsheet rules for sheet names.
+func checkSheetName(name string) error {
+	switch {
+	case strings.TrimSpace(name) == "":
+		return fmt.Errorf("a sheet name must not be empty")
+	case utf8.RuneCountInString(name) > 31:
+		return fmt.Errorf("%q has %d characters; spreadsheets allow at most 31", name, utf8.RuneCountInString(name))
+	case strings.ContainsAny(name, `[]:*?/\`):
+		return fmt.Errorf("%q contains one of []:*?/\\, which spreadsheets forbid in sheet names", name)
+	case strings.HasPrefix(name, "'") || strings.HasSuffix(name, "'"):
+		return fmt.Errorf("%q starts or ends with an apostrophe, which spreadsheets forbid", name)
+	case strings.EqualFold(name, "History"):
+		return fmt.Errorf("\"History\" is reserved by spreadsheet programs; choose another name")
+	}
+	return nil
+}
+
+func (l *loader) decodeSheet(b *hcl.Block) *Sheet {
+	content, ds := b.Body.Content(sheetSchema)
+	l.add(ds)
+	s := &Sheet{Name: b.Labels[0], Columns: append([]string(nil), DefaultColumns...), Dedupe: true}
+	at := content.Attributes
+	if a := at["from"]; a == nil {
+		l.errorf(b.DefRange.Ptr(), "Missing from", "A sheet needs from, the searches and profiles whose people it lists, like from = [search.cto].")
+	} else {
+		s.From, _ = l.fromList(a)
+	}
+	if a := at["columns"]; a != nil {
+		cols, rngs, _, st := l.stringListAttr(a, l.base, scope{}, `["fullName", "email"]`)
+		if st == ok {
+			known := append(append([]string{}, DefaultColumns...), ExtraColumns...)
+			good := true
+			seen := map[string]bool{}
+			for i, c := range cols {
+				switch {
+				case !contains(known, c):
+					good = false
+					hint := didYouMean(c, known)
+					if hint == "" {
+						hint = " Columns: " + strings.Join(known, ", ") + "."
+					}
+					l.errorf(rngs[i].Ptr(), "Unknown column", "%q is not a column.%s", c, hint)
+				case seen[c]:
+					good = false
+					l.errorf(rngs[i].Ptr(), "Duplicate column", "%q is listed twice.", c)
+				}
+				seen[c] = true
+			}
+			if len(cols) == 0 {
+				good = false
+				l.errorf(a.Expr.Range().Ptr(), "Empty columns", "columns must name at least one column; remove it to get the default columns.")
+			}
+			if good {
+				s.Columns = cols
+			}
+		}
+	}
+	if v, st := l.boolAttr(at["dedupe"], l.base, scope{}); st == ok {
+		s.Dedupe = v
+	}
+	return s
+}
+
+// crossChecks are rules between blocks: generations and the service addresses.
+func (l *loader) crossChecks() {
+	a := l.cfg.API
+	if l.apiBlock == nil {
+		return
+	}
+	if a.Generation == api.Gen2 {
+		if a.BaseURLV2 == "" && !a.Sandbox {
+			rng := l.apiBlock.DefRange.Ptr()
+			if l.apiGeneration != nil {
+				rng = l.apiGeneration.Expr.Range().Ptr()
+			}
+			l.errorf(rng, "Missing base_url_v2", "generation = 2 sends searches and profile reads to the second generation, so the api block needs base_url_v2 (like \"https://v2.example.com\").")
+		}
+		for _, r := range l.rawAttrs {
+			l.errorf(r.Expr.Range().Ptr(), "raw needs generation 1", "Only the first generation of the service returns raw results, and the api block sets generation = 2. Remove raw, or use generation = 1.")
+		}
+	}
+}
+
+// sortInstances orders searches and profiles by address, with count indexes
+// in numeric order.
+func sortInstances(c *Config) {
+	less := func(blockA, addrA, blockB, addrB string) bool {
+		if blockA != blockB {
+			return blockA < blockB
+		}
+		ka, kb := addrA[len(blockA):], addrB[len(blockB):]
+		na, ea := strconv.Atoi(strings.Trim(ka, "[]"))
+		nb, eb := strconv.Atoi(strings.Trim(kb, "[]"))
+		if ea == nil && eb == nil && strings.HasPrefix(ka, "[") && !strings.HasPrefix(ka, "[\"") {
+			return na < nb
+		}
+		return ka < kb
+	}
+	sort.SliceStable(c.Searches, func(i, j int) bool {
+		return less(c.Searches[i].Block, c.Searches[i].Address, c.Searches[j].Block, c.Searches[j].Address)
+	})
+	sort.SliceStable(c.Profiles, func(i, j int) bool {
+		return less(c.Profiles[i].Block, c.Profiles[i].Address, c.Profiles[j].Block, c.Profiles[j].Address)
+	})
+}

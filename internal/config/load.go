@@ -1,0 +1,338 @@
+package config
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclparse"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
+
+	"github.com/leadsync/leadsync/internal/catalog"
+)
+
+// ConfigSuffix and VarsSuffix name the files Load reads from the directory.
+const (
+	ConfigSuffix = ".leads.hcl"
+	VarsSuffix   = ".auto.leadvars.hcl"
+	// EnvVarPrefix prefixes environment variables that set variables.
+	EnvVarPrefix = "LEADSYNC_VAR_"
+)
+
+// LoadOptions say where a configuration and its variable values come from.
+type LoadOptions struct {
+	// Dir is the configuration directory.
+	Dir string
+	// Vars are "name=value" pairs from --var, in order (later wins).
+	Vars []string
+	// VarFiles are paths from --var-file, in order, relative to Dir unless
+	// absolute.
+	VarFiles []string
+	// Environ is the environment in os.Environ form; LEADSYNC_VAR_name
+	// entries set variables.
+	Environ []string
+	// Catalog is the field catalog filters are checked against; nil means
+	// catalog.Default().
+	Catalog *catalog.Catalog
+	// FS, when set, is read instead of the directory on disk (tests, fuzzing);
+	// names in it are relative to Dir.
+	FS fs.FS
+}
+
+// Load reads every *.leads.hcl of opts.Dir as one configuration, resolves
+// variables and locals, expands for_each and count, and checks every rule
+// that needs no call. It returns all problems at once. The Config is never
+// nil and has Files set even when there are errors, so that the caller can
+// render the diagnostics with source snippets (use DiagFiles for that).
+func Load(opts LoadOptions) (*Config, hcl.Diagnostics) {
+	fsys := opts.FS
+	if fsys == nil {
+		fsys = os.DirFS(opts.Dir)
+	}
+	cat := opts.Catalog
+	if cat == nil {
+		cat = catalog.Default()
+	}
+	l := &loader{
+		opts:    opts,
+		fsys:    fsys,
+		parser:  hclparse.NewParser(),
+		cat:     cat,
+		vars:    map[string]*variable{},
+		locals:  map[string]*local{},
+		blocks:  map[string]*blockInfo{},
+		secrets: map[string]bool{},
+		skip:    map[*hcl.Block]bool{},
+		cfg: &Config{
+			Dir:       opts.Dir,
+			Files:     map[string]*hcl.File{},
+			Variables: map[string]*Variable{},
+			Catalog:   cat,
+		},
+	}
+	l.funcs = functions(fsys, opts.Dir)
+	l.load()
+	l.cfg.secretRanges = l.secretRanges
+	for s := range l.secrets {
+		l.cfg.secretValues = append(l.cfg.secretValues, s)
+	}
+	sort.Slice(l.cfg.secretValues, func(i, j int) bool { return len(l.cfg.secretValues[i]) > len(l.cfg.secretValues[j]) })
+	l.cfg.Hash = l.hash()
+	l.diags = dedupe(l.diags)
+	sortDiagnostics(l.diags)
+	return l.cfg, l.diags
+}
+
+type loader struct {
+	opts   LoadOptions
+	fsys   fs.FS
+	parser *hclparse.Parser
+	cat    *catalog.Catalog
+	funcs  map[string]function.Function
+	cfg    *Config
+	diags  hcl.Diagnostics
+
+	configFiles []string // names of *.leads.hcl, sorted
+	varOrder    []string
+	vars        map[string]*variable
+	localOrder  []string
+	locals      map[string]*local
+	// blocks are search and profile blocks by "search.cto", for from-references.
+	blocks map[string]*blockInfo
+	// secretRanges hold sensitive literals in source files; masked when
+	// diagnostics show snippets.
+	secretRanges []hcl.Range
+	// secrets are sensitive values, scrubbed from any message.
+	secrets map[string]bool
+
+	base *hcl.EvalContext // var, local and functions
+
+	apiBlock      *hcl.Block
+	apiGeneration *hcl.Attribute
+	rawAttrs      []*hcl.Attribute // raw = true, checked against the generation
+	skip          map[*hcl.Block]bool
+}
+
+// blockInfo is what from-references need to know about a search or profile block.
+type blockInfo struct {
+	kind, name string
+	rng        hcl.Range
+	mode       instanceMode
+	keys       map[string]bool // for_each keys; count indexes as decimal strings
+	expanded   bool            // keys are known (the expansion succeeded)
+}
+
+// instanceMode says how a block is repeated.
+type instanceMode int
+
+const (
+	single instanceMode = iota
+	forEach
+	countMode
+)
+
+func (m instanceMode) String() string {
+	switch m {
+	case forEach:
+		return "for_each"
+	case countMode:
+		return "count"
+	}
+	return "single"
+}
+
+func (l *loader) errorf(rng *hcl.Range, summary, format string, args ...any) *hcl.Diagnostic {
+	d := &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: fmt.Sprintf(format, args...), Subject: rng}
+	l.diags = append(l.diags, d)
+	return d
+}
+
+func (l *loader) warnf(rng *hcl.Range, summary, format string, args ...any) {
+	l.diags = append(l.diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: summary, Detail: fmt.Sprintf(format, args...), Subject: rng})
+}
+
+func (l *loader) add(ds hcl.Diagnostics) bool {
+	l.diags = append(l.diags, ds...)
+	return !ds.HasErrors()
+}
+
+var topSchema = &hcl.BodySchema{
+	Blocks: []hcl.BlockHeaderSchema{
+		{Type: "leadsync"},
+		{Type: "api"},
+		{Type: "variable", LabelNames: []string{"name"}},
+		{Type: "locals"},
+		{Type: "search", LabelNames: []string{"name"}},
+		{Type: "profile", LabelNames: []string{"name"}},
+		{Type: "enrich", LabelNames: []string{"name"}},
+		{Type: "export", LabelNames: []string{"name"}},
+	},
+}
+
+func (l *loader) load() {
+	names, err := fs.Glob(l.fsys, "*"+ConfigSuffix)
+	if err != nil || len(names) == 0 {
+		dir := l.opts.Dir
+		if dir == "" {
+			dir = "."
+		}
+		l.errorf(nil, "No configuration files",
+			"leadsync reads every *%s file of the working directory as one configuration, and %s has none. Create one (see examples/quickstart), or point --chdir at the directory that has them.", ConfigSuffix, dir)
+		return
+	}
+	sort.Strings(names)
+	var blocks hcl.Blocks
+	for _, name := range names {
+		src, err := fs.ReadFile(l.fsys, name)
+		if err != nil {
+			l.errorf(nil, "Cannot read configuration file", "Reading %s: %v.", name, err)
+			continue
+		}
+		f, ds := l.parser.ParseHCL(src, name)
+		l.add(ds)
+		if f == nil {
+			continue
+		}
+		l.cfg.Files[name] = f
+		l.configFiles = append(l.configFiles, name)
+		content, ds := f.Body.Content(topSchema)
+		l.add(ds)
+		blocks = append(blocks, content.Blocks...)
+	}
+
+	byType := map[string]hcl.Blocks{}
+	for _, b := range blocks {
+		byType[b.Type] = append(byType[b.Type], b)
+	}
+	l.declareVariables(byType["variable"])
+	l.assignVariables()
+	l.declareLocals(byType["locals"])
+	l.evalLocals()
+	l.base = l.evalContext(nil)
+	l.cfg.evalCtx = l.base
+
+	l.decodeSettings(byType["leadsync"])
+	l.decodeAPI(byType["api"], len(blocks) > 0)
+	l.declareInstances(byType["search"], byType["profile"])
+	for _, b := range byType["search"] {
+		l.decodeSearch(b)
+	}
+	for _, b := range byType["profile"] {
+		l.decodeProfile(b)
+	}
+	sortInstances(l.cfg)
+	seen := map[string]hcl.Range{}
+	for _, b := range byType["enrich"] {
+		if l.uniqueName(b, seen) {
+			l.decodeEnrich(b)
+		}
+	}
+	seen = map[string]hcl.Range{}
+	paths := map[string]string{}
+	for _, b := range byType["export"] {
+		if l.uniqueName(b, seen) {
+			l.decodeExport(b, paths)
+		}
+	}
+	l.crossChecks()
+}
+
+// uniqueName checks a block's label: a valid identifier, not used before by
+// another block of the same type.
+func (l *loader) uniqueName(b *hcl.Block, seen map[string]hcl.Range) bool {
+	name := b.Labels[0]
+	if !validIdentifier(name) {
+		l.errorf(&b.LabelRanges[0], fmt.Sprintf("Invalid %s name", b.Type),
+			"%q cannot be referenced as %s.%s: a name starts with a letter and has only letters, digits, underscores and dashes.", name, b.Type, name)
+		return false
+	}
+	if prev, ok := seen[name]; ok {
+		l.errorf(&b.LabelRanges[0], fmt.Sprintf("Duplicate %s block", b.Type),
+			"A %s block named %q is already declared at %s. Names are unique within each block type; rename one of them.", b.Type, name, shortRange(prev))
+		return false
+	}
+	seen[name] = b.DefRange
+	return true
+}
+
+func shortRange(r hcl.Range) string {
+	return fmt.Sprintf("%s:%d", r.Filename, r.Start.Line)
+}
+
+// sortDiagnostics orders diagnostics by file and position; diagnostics
+// without a place come first. The order is stable for equal positions.
+func sortDiagnostics(ds hcl.Diagnostics) {
+	sort.SliceStable(ds, func(i, j int) bool {
+		a, b := ds[i].Subject, ds[j].Subject
+		switch {
+		case a == nil || b == nil:
+			return a == nil && b != nil
+		case a.Filename != b.Filename:
+			return a.Filename < b.Filename
+		case a.Start.Line != b.Start.Line:
+			return a.Start.Line < b.Start.Line
+		}
+		return a.Start.Column < b.Start.Column
+	})
+}
+
+// evalContext builds the context of var, local and the functions, plus
+// extra variables (each, count, lead) when given.
+func (l *loader) evalContext(extra map[string]cty.Value) *hcl.EvalContext {
+	if l.base != nil {
+		if extra == nil {
+			return l.base
+		}
+		child := l.base.NewChild()
+		child.Variables = extra
+		return child
+	}
+	vars := map[string]cty.Value{}
+	for name, v := range l.vars {
+		vars[name] = v.value
+	}
+	locals := map[string]cty.Value{}
+	for name, lo := range l.locals {
+		locals[name] = lo.value
+	}
+	ctx := &hcl.EvalContext{
+		Variables: map[string]cty.Value{"var": cty.ObjectVal(vars), "local": cty.ObjectVal(locals)},
+		Functions: l.funcs,
+	}
+	for k, v := range extra {
+		ctx.Variables[k] = v
+	}
+	return ctx
+}
+
+// relPath shows a path relative to the configuration directory when it is inside.
+func (l *loader) relPath(p string) string {
+	if rel, err := filepath.Rel(l.opts.Dir, p); err == nil && !strings.HasPrefix(rel, "..") {
+		return rel
+	}
+	return p
+}
+
+// dedupe drops repeated diagnostics: a mistake in a block with for_each is
+// reported once, not once per instance.
+func dedupe(ds hcl.Diagnostics) hcl.Diagnostics {
+	seen := map[string]bool{}
+	out := ds[:0]
+	for _, d := range ds {
+		key := fmt.Sprintf("%d|%s|%s", d.Severity, d.Summary, d.Detail)
+		if d.Subject != nil {
+			key += "|" + d.Subject.String()
+		}
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		out = append(out, d)
+	}
+	return out
+}

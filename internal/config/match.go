@@ -1,0 +1,55 @@
+package config
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/leadsync/leadsync/internal/api"
+)
+
+// leadValue is `lead` for a where expression.
+func leadValue(lead api.Lead) cty.Value {
+	return cty.ObjectVal(map[string]cty.Value{
+		"firstName": cty.StringVal(lead.FirstName), "lastName": cty.StringVal(lead.LastName),
+		"fullName": cty.StringVal(lead.FullName), "title": cty.StringVal(lead.Title),
+		"location": cty.StringVal(lead.Location), "previousTitle": cty.StringVal(lead.PreviousTitle),
+		"company": cty.StringVal(lead.Company), "networkId": cty.StringVal(lead.NetworkID),
+		"pageName": cty.StringVal(lead.PageName),
+	})
+}
+
+// Match reports whether lead passes the where expression of e (true when e
+// has none). A where that fails to evaluate or gives something other than
+// true or false is an error naming the place in the configuration. Match is
+// safe for concurrent use: each call evaluates in its own child context.
+func (c *Config) Match(e *Enrich, lead api.Lead) (bool, error) {
+	if e == nil || e.Where == nil {
+		return true, nil
+	}
+	base := c.evalCtx
+	if base == nil {
+		base = &hcl.EvalContext{}
+	}
+	ctx := base.NewChild()
+	ctx.Variables = map[string]cty.Value{"lead": leadValue(lead)}
+	v, ds := e.Where.Value(ctx)
+	where := e.Where.Range()
+	if ds.HasErrors() {
+		var msgs []string
+		for _, d := range ds.Errs() {
+			msgs = append(msgs, d.Error())
+		}
+		return false, fmt.Errorf("%s: where of %s: %s", shortRange(where), e.Address, c.Scrub(strings.Join(msgs, "; ")))
+	}
+	v, _ = v.UnmarkDeep()
+	if v.IsNull() || !v.IsKnown() {
+		return false, fmt.Errorf("%s: where of %s gave null; it must give true or false", shortRange(where), e.Address)
+	}
+	if v.Type() != cty.Bool {
+		return false, fmt.Errorf("%s: where of %s gave %s; it must give true or false", shortRange(where), e.Address, typeName(v.Type()))
+	}
+	return v.True(), nil
+}

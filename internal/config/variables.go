@@ -1,0 +1,392 @@
+package config
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/ext/typeexpr"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+)
+
+// sensitiveMark marks values of sensitive variables, so that everything
+// computed from them is known to be secret too.
+const sensitiveMark = "sensitive"
+
+type variable struct {
+	name        string
+	block       *hcl.Block
+	ty          cty.Type
+	defaults    *typeexpr.Defaults
+	sensitive   bool
+	description string
+	validations []validation
+
+	value    cty.Value // marked when sensitive; cty.DynamicVal after an error
+	set      bool      // a value was given or defaulted
+	bad      bool      // the last value given was invalid (already reported)
+	source   string    // where the value came from, for messages
+	valRange *hcl.Range
+}
+
+type validation struct {
+	condition hcl.Expression
+	message   hcl.Expression
+	rng       hcl.Range
+}
+
+var variableSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{
+		{Name: "type"}, {Name: "default"}, {Name: "description"}, {Name: "sensitive"}, {Name: "nullable"},
+	},
+	Blocks: []hcl.BlockHeaderSchema{{Type: "validation"}},
+}
+
+var validationSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{
+		{Name: "condition", Required: true}, {Name: "error_message", Required: true},
+	},
+}
+
+func (l *loader) declareVariables(blocks hcl.Blocks) {
+	seen := map[string]hcl.Range{}
+	for _, b := range blocks {
+		if !l.uniqueName(b, seen) {
+			continue
+		}
+		v := &variable{name: b.Labels[0], block: b, ty: cty.DynamicPseudoType, value: cty.DynamicVal}
+		content, ds := b.Body.Content(variableSchema)
+		l.add(ds)
+		if a := content.Attributes["type"]; a != nil {
+			ty, defaults, ds := typeexpr.TypeConstraintWithDefaults(a.Expr)
+			if l.add(ds) {
+				v.ty, v.defaults = ty, defaults
+			}
+		}
+		if a := content.Attributes["description"]; a != nil {
+			if s, ok := l.literalString(a); ok {
+				v.description = s
+			}
+		}
+		if a := content.Attributes["sensitive"]; a != nil {
+			val, ds := a.Expr.Value(nil)
+			if l.add(ds) {
+				if val.Type() != cty.Bool || val.IsNull() {
+					l.errorf(a.Expr.Range().Ptr(), "Invalid sensitive", "sensitive is true or false.")
+				} else {
+					v.sensitive = val.True()
+				}
+			}
+		}
+		if a := content.Attributes["nullable"]; a != nil {
+			l.warnf(a.Range.Ptr(), "nullable is ignored", "leadsync treats a null variable value like an unset attribute; nullable has no effect.")
+		}
+		if a := content.Attributes["default"]; a != nil {
+			if v.sensitive {
+				l.secretRange(a.Expr)
+			}
+			val, ds := a.Expr.Value(nil)
+			if l.add(ds) && !val.IsNull() {
+				if conv, ok := l.convertVar(v, val, "its default", a.Expr.Range().Ptr()); ok {
+					v.value, v.set, v.source, v.valRange = conv, true, "default", a.Expr.Range().Ptr()
+				}
+			}
+		}
+		for _, vb := range content.Blocks {
+			vc, ds := vb.Body.Content(validationSchema)
+			if !l.add(ds) {
+				continue
+			}
+			v.validations = append(v.validations, validation{
+				condition: vc.Attributes["condition"].Expr,
+				message:   vc.Attributes["error_message"].Expr,
+				rng:       vb.DefRange,
+			})
+		}
+		l.vars[v.name] = v
+		l.varOrder = append(l.varOrder, v.name)
+	}
+}
+
+// literalString evaluates an attribute that must be a constant string.
+func (l *loader) literalString(a *hcl.Attribute) (string, bool) {
+	val, ds := a.Expr.Value(nil)
+	if !l.add(ds) {
+		return "", false
+	}
+	val, err := convert.Convert(val, cty.String)
+	if err != nil || val.IsNull() {
+		l.errorf(a.Expr.Range().Ptr(), "Invalid "+a.Name, "%s must be a string.", a.Name)
+		return "", false
+	}
+	return val.AsString(), true
+}
+
+// convertVar converts a value given for v to its type (applying optional
+// attribute defaults). Messages never show the value.
+func (l *loader) convertVar(v *variable, val cty.Value, from string, rng *hcl.Range) (cty.Value, bool) {
+	if v.defaults != nil {
+		val = v.defaults.Apply(val)
+	}
+	conv, err := convert.Convert(val, v.ty)
+	if err != nil {
+		detail := fmt.Sprintf("The value of var.%s from %s is not a valid %s: %s.", v.name, from, typeexpr.TypeString(v.ty), err)
+		if v.sensitive {
+			detail = fmt.Sprintf("The value of var.%s from %s is not a valid %s.", v.name, from, typeexpr.TypeString(v.ty))
+		}
+		l.errorf(rng, "Invalid value for variable", "%s", detail)
+		return cty.DynamicVal, false
+	}
+	return conv, true
+}
+
+// assignVariables applies the value sources in order of precedence (later
+// wins): LEADSYNC_VAR_name, *.auto.leadvars.hcl, --var-file, --var. Then it
+// checks required variables and validation rules, and marks sensitive values.
+func (l *loader) assignVariables() {
+	for _, kv := range l.opts.Environ {
+		name, val, ok := strings.Cut(kv, "=")
+		if !ok || !strings.HasPrefix(name, EnvVarPrefix) {
+			continue
+		}
+		name = strings.TrimPrefix(name, EnvVarPrefix)
+		if v := l.vars[name]; v != nil {
+			l.setFromString(v, val, "the environment variable "+EnvVarPrefix+name)
+		}
+	}
+	auto, _ := fs.Glob(l.fsys, "*"+VarsSuffix)
+	sort.Strings(auto)
+	for _, name := range auto {
+		src, err := fs.ReadFile(l.fsys, name)
+		if err != nil {
+			l.errorf(nil, "Cannot read variables file", "Reading %s: %v.", name, err)
+			continue
+		}
+		l.varFile(name, src, false)
+	}
+	for _, p := range l.opts.VarFiles {
+		src, err := l.readUserFile(p)
+		if err != nil {
+			l.errorf(nil, "Cannot read --var-file", "Reading %s: %v. The path is relative to the configuration directory (%s).", p, err, l.opts.Dir)
+			continue
+		}
+		l.varFile(p, src, true)
+	}
+	for _, kv := range l.opts.Vars {
+		name, val, ok := strings.Cut(kv, "=")
+		name = strings.TrimSpace(name)
+		if !ok || name == "" {
+			l.errorf(nil, "Invalid --var", "--var takes name=value, like --var 'cities=[\"Berlin\"]'; got one without \"=\".")
+			continue
+		}
+		v := l.vars[name]
+		if v == nil {
+			l.errorf(nil, "Value for undeclared variable", "--var sets %q, but no variable block declares it.%s", name, didYouMean(name, l.varOrder))
+			continue
+		}
+		l.setFromString(v, val, "--var")
+	}
+
+	for _, name := range l.varOrder {
+		v := l.vars[name]
+		if !v.set {
+			if v.bad {
+				continue // an invalid value, already reported
+			}
+			l.errorf(v.block.DefRange.Ptr(), "No value for required variable",
+				"var.%s has no default and no value was given. Give it one with --var %s=VALUE, in a *%s file (%s = ...), with --var-file, or in the environment as %s%s.",
+				name, name, VarsSuffix, name, EnvVarPrefix, name)
+			continue
+		}
+		l.checkValidations(v)
+		if v.sensitive && v.value.IsWhollyKnown() {
+			l.collectSecrets(v.value)
+			v.value = v.value.Mark(sensitiveMark)
+		}
+	}
+	for _, name := range l.varOrder {
+		v := l.vars[name]
+		val, _ := v.value.Unmark()
+		l.cfg.Variables[name] = &Variable{
+			Name: name, Description: v.description, Sensitive: v.sensitive,
+			Value: val, DeclRange: v.block.DefRange,
+		}
+	}
+}
+
+// readUserFile reads a file named on the command line, relative to Dir.
+func (l *loader) readUserFile(p string) ([]byte, error) {
+	if filepath.IsAbs(p) {
+		return os.ReadFile(p)
+	}
+	return fs.ReadFile(l.fsys, filepath.ToSlash(filepath.Clean(p)))
+}
+
+// varFile applies a variables file. Undeclared names are errors in files the
+// user named (--var-file) and warnings in automatic ones, like Terraform.
+func (l *loader) varFile(name string, src []byte, explicit bool) {
+	f, ds := l.parser.ParseHCL(src, name)
+	if f != nil {
+		l.cfg.Files[name] = f
+	}
+	if !l.add(ds) || f == nil {
+		return
+	}
+	attrs, ds := f.Body.JustAttributes()
+	l.add(ds)
+	names := make([]string, 0, len(attrs))
+	for n := range attrs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		a := attrs[n]
+		v := l.vars[n]
+		if v == nil {
+			msg := fmt.Sprintf("%s sets %q, but no variable block declares it.%s", name, n, didYouMean(n, l.varOrder))
+			if explicit {
+				l.errorf(a.NameRange.Ptr(), "Value for undeclared variable", "%s", msg)
+			} else {
+				l.warnf(a.NameRange.Ptr(), "Value for undeclared variable", "%s It is ignored.", msg)
+			}
+			continue
+		}
+		if v.sensitive {
+			l.secretRange(a.Expr)
+		}
+		val, ds := a.Expr.Value(nil)
+		if !l.add(ds) {
+			v.value, v.valRange = cty.DynamicVal, a.Expr.Range().Ptr()
+			v.set, v.bad = false, true
+			continue
+		}
+		l.setValue(v, val, name, a.Expr.Range().Ptr())
+	}
+}
+
+func (l *loader) setValue(v *variable, val cty.Value, from string, rng *hcl.Range) {
+	if val.IsNull() {
+		return // null means: not given here
+	}
+	conv, ok := l.convertVar(v, val, from, rng)
+	v.value, v.source = conv, from
+	v.valRange = rng
+	v.set, v.bad = ok, !ok
+}
+
+// setFromString applies a value from --var or the environment. Primitive
+// (and untyped) variables take the text as is; others parse it as an HCL
+// expression, like Terraform.
+func (l *loader) setFromString(v *variable, raw, from string) {
+	if v.sensitive {
+		l.secrets[raw] = true
+	}
+	rng := v.block.DefRange.Ptr()
+	if v.ty.IsPrimitiveType() || v.ty == cty.DynamicPseudoType {
+		l.setValue(v, cty.StringVal(raw), from, rng)
+		return
+	}
+	expr, ds := hclsyntax.ParseExpression([]byte(raw), "<value for var."+v.name+">", hcl.InitialPos)
+	var val cty.Value
+	if !ds.HasErrors() {
+		val, ds = expr.Value(nil)
+	}
+	if ds.HasErrors() {
+		detail := fmt.Sprintf("The value of var.%s from %s must be written as an HCL expression of type %s, like '[\"a\", \"b\"]' for a list or '{ key = \"value\" }' for a map",
+			v.name, from, typeexpr.TypeString(v.ty))
+		if !v.sensitive {
+			detail += ": " + ds[0].Summary
+			if ds[0].Detail != "" {
+				detail += "; " + ds[0].Detail
+			}
+		}
+		l.errorf(rng, "Invalid value for variable", "%s", strings.TrimSuffix(detail, ".")+".")
+		v.value, v.valRange, v.set, v.bad = cty.DynamicVal, rng, false, true
+		return
+	}
+	l.setValue(v, val, from, rng)
+}
+
+// checkValidations evaluates the validation rules of v against its value.
+func (l *loader) checkValidations(v *variable) {
+	if !v.value.IsWhollyKnown() {
+		return
+	}
+	ctx := &hcl.EvalContext{
+		Variables: map[string]cty.Value{"var": cty.ObjectVal(map[string]cty.Value{v.name: v.value})},
+		Functions: l.funcs,
+	}
+	for _, rule := range v.validations {
+		if ds := l.checkRefs(rule.condition, scope{varOnly: v.name}); ds.HasErrors() {
+			l.add(ds)
+			continue
+		}
+		res, ds := rule.condition.Value(ctx)
+		if ds.HasErrors() {
+			if v.sensitive {
+				l.errorf(rule.condition.Range().Ptr(), "Invalid validation condition", "The condition of var.%s failed to evaluate (details hidden: the variable is sensitive).", v.name)
+			} else {
+				l.add(ds)
+			}
+			continue
+		}
+		res, _ = res.Unmark()
+		res, err := convert.Convert(res, cty.Bool)
+		if err != nil || res.IsNull() || !res.IsKnown() {
+			l.errorf(rule.condition.Range().Ptr(), "Invalid validation condition", "A validation condition must be true or false.")
+			continue
+		}
+		if res.True() {
+			continue
+		}
+		msg := "The value is not valid."
+		if mv, ds := rule.message.Value(ctx); !ds.HasErrors() {
+			if mv, err := convert.Convert(mv, cty.String); err == nil && !mv.IsNull() && mv.IsKnown() && !mv.IsMarked() {
+				msg = mv.AsString()
+			}
+		}
+		l.errorf(v.valRange, "Invalid value for variable",
+			"%s\n\nThe value of var.%s comes from %s; the rule is at %s.", msg, v.name, v.source, shortRange(rule.rng))
+	}
+}
+
+// collectSecrets remembers every string inside a sensitive value, so that
+// it can be scrubbed from messages.
+func (l *loader) collectSecrets(v cty.Value) {
+	v, _ = v.UnmarkDeep()
+	if !v.IsKnown() || v.IsNull() {
+		return
+	}
+	switch {
+	case v.Type() == cty.String:
+		l.secrets[v.AsString()] = true
+	case v.Type().IsPrimitiveType():
+	case v.CanIterateElements():
+		for it := v.ElementIterator(); it.Next(); {
+			_, e := it.Element()
+			l.collectSecrets(e)
+		}
+	}
+}
+
+// secretRange records the source range of a sensitive literal.
+func (l *loader) secretRange(expr hcl.Expression) {
+	l.secretRanges = append(l.secretRanges, expr.Range())
+	if v, ds := expr.Value(nil); !ds.HasErrors() {
+		l.collectSecrets(v)
+	}
+}
+
+// didYouMean returns " Did you mean "x"?" or "".
+func didYouMean(value string, candidates []string) string {
+	if n := nearest(value, candidates, 1); len(n) > 0 {
+		return fmt.Sprintf(" Did you mean %q?", n[0])
+	}
+	return ""
+}
