@@ -1,0 +1,134 @@
+package plan
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/state"
+)
+
+// planMagic starts every saved plan file, so that Load can tell a plan from
+// any other JSON file before trusting it.
+const planMagic = "leadsync-plan"
+
+// savedPlan is the content of a plan file: a marker and the plan.
+type savedPlan struct {
+	Kind string `json:"kind"`
+	*Plan
+}
+
+// Save writes p to path (mode 0600) atomically: a temporary file in the same
+// directory, synced, then renamed. The plan holds the lineage, serial and
+// config hash it was made from, the targets and the changes; never the API
+// key, and sensitive values are redacted from details by Build.
+func Save(path string, p *Plan) error {
+	p.normalize()
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(savedPlan{Kind: planMagic, Plan: p}); err != nil {
+		return fmt.Errorf("encoding the plan: %w", err)
+	}
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("saving the plan: %w", err)
+	}
+	defer os.Remove(tmp.Name()) // after a successful rename this fails harmlessly
+	if err := tmp.Chmod(0o600); err != nil {
+		tmp.Close()
+		return fmt.Errorf("saving the plan: %w", err)
+	}
+	if _, err := tmp.Write(buf.Bytes()); err != nil {
+		tmp.Close()
+		return fmt.Errorf("saving the plan to %s: %w", path, err)
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return fmt.Errorf("saving the plan to %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("saving the plan to %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("saving the plan to %s: %w", path, err)
+	}
+	return nil
+}
+
+// ErrNotPlan is wrapped by Load's error for a file that is no leadsync plan.
+var ErrNotPlan = errors.New("not a leadsync plan file")
+
+// Load reads a plan saved by Save.
+func Load(path string) (*Plan, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading plan file: %w", err)
+	}
+	return decode(path, data)
+}
+
+func decode(path string, data []byte) (*Plan, error) {
+	var head struct {
+		Kind          string `json:"kind"`
+		FormatVersion string `json:"format_version"`
+	}
+	if err := json.Unmarshal(data, &head); err != nil || head.Kind != planMagic {
+		return nil, fmt.Errorf("%s: %w (save one with \"leadsync plan --out %s\")", path, ErrNotPlan, path)
+	}
+	if head.FormatVersion != FormatVersion {
+		return nil, fmt.Errorf("%s: plan format_version %q; this leadsync reads %q. Make the plan again with this version", path, head.FormatVersion, FormatVersion)
+	}
+	p := &Plan{}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&savedPlan{Plan: p}); err != nil {
+		return nil, fmt.Errorf("%s: damaged plan file: %v", path, err)
+	}
+	for i, c := range p.Changes {
+		if c == nil || c.Address == "" {
+			return nil, fmt.Errorf("%s: damaged plan file: change %d has no address", path, i+1)
+		}
+	}
+	p.normalize()
+	return p, nil
+}
+
+// ErrStale is wrapped by Stale's error.
+var ErrStale = errors.New("saved plan is stale")
+
+// Stale returns an error (wrapping ErrStale) when p was made from another
+// state or configuration than cfg and st: a saved plan may only be applied
+// to exactly what it was made from. A plan made before any state existed
+// matches a state that still has never been written.
+func (p *Plan) Stale(cfg *config.Config, st *state.State) error {
+	lineage, serial := "", uint64(0)
+	if st != nil {
+		lineage, serial = st.Lineage, st.Serial
+	}
+	switch {
+	case p.ConfigHash != cfg.Hash:
+		return fmt.Errorf("%w: the configuration (or a variable value) changed since the plan was made; run \"leadsync plan\" again", ErrStale)
+	case p.Serial == 0 && serial == 0:
+		// Neither state was ever written; a fresh state has a new lineage
+		// each time it is made in memory.
+		return nil
+	case p.Lineage != lineage:
+		return fmt.Errorf("%w: it was made from another state (lineage %s, now %s); run \"leadsync plan\" again", ErrStale, orNone(p.Lineage), orNone(lineage))
+	case p.Serial != serial:
+		return fmt.Errorf("%w: the state changed since the plan was made (serial %d, now %d); run \"leadsync plan\" again", ErrStale, p.Serial, serial)
+	}
+	return nil
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}

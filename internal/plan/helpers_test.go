@@ -1,0 +1,204 @@
+package plan
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/state"
+)
+
+// t0 is the time every test plans at.
+var t0 = time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
+
+const day = 24 * time.Hour
+
+// fixture builds a configuration and a state directly in Go.
+type fixture struct {
+	cfg    *config.Config
+	st     *state.State
+	exists map[string]bool // export files that exist
+}
+
+func newFixture() *fixture {
+	st := state.New()
+	st.Lineage = "00000000-0000-4000-8000-000000000001"
+	st.Serial = 7
+	return &fixture{
+		cfg: &config.Config{
+			Dir:  "/work/leads",
+			Hash: "c0ffee",
+			API: config.API{
+				BaseURL: "https://api.example.com", Generation: api.Gen1,
+				RateLimit: 1, Parallelism: 4, CreditsPerEnrich: 1,
+				MaxCredits: 500, MinRemainingRequests: 100,
+			},
+			Variables: map[string]*config.Variable{},
+		},
+		st:     st,
+		exists: map[string]bool{},
+	}
+}
+
+// search declares a search instance; addr is its instance address.
+func (f *fixture) search(addr string, params map[string]any, mod ...func(*config.Search)) *config.Search {
+	blk := blockOf(addr)
+	s := &config.Search{Address: addr, Block: blk, Name: strings.TrimPrefix(blk, "search."),
+		Request: api.SearchRequest{Params: params}}
+	for _, m := range mod {
+		m(s)
+	}
+	f.cfg.Searches = append(f.cfg.Searches, s)
+	sort.Slice(f.cfg.Searches, func(i, j int) bool { return f.cfg.Searches[i].Address < f.cfg.Searches[j].Address })
+	return s
+}
+
+func maxResults(n int) func(*config.Search)        { return func(s *config.Search) { s.MaxResults = n } }
+func refresh(d time.Duration) func(*config.Search) { return func(s *config.Search) { s.Refresh = d } }
+func kw(k string, more ...string) map[string]any {
+	m := map[string]any{"keywords": k}
+	for i := 0; i+1 < len(more); i += 2 {
+		m[more[i]] = more[i+1]
+	}
+	return m
+}
+
+func (f *fixture) profile(addr, page string) *config.Profile {
+	p := &config.Profile{Address: addr, Block: blockOf(addr), Name: strings.TrimPrefix(addr, "profile."),
+		Request: api.PageRequest{PageName: page}, PageName: page}
+	f.cfg.Profiles = append(f.cfg.Profiles, p)
+	sort.Slice(f.cfg.Profiles, func(i, j int) bool { return f.cfg.Profiles[i].Address < f.cfg.Profiles[j].Address })
+	return p
+}
+
+func (f *fixture) enrich(name string, from []string, limit int, refresh time.Duration) *config.Enrich {
+	e := &config.Enrich{Address: "enrich." + name, Name: name, From: from, Limit: limit, Refresh: refresh}
+	f.cfg.Enriches = append(f.cfg.Enriches, e)
+	return e
+}
+
+func (f *fixture) export(name, path string, from ...string) *config.Export {
+	x := &config.Export{Address: "export." + name, Name: name, Path: path, Format: "xlsx",
+		Sheets: []*config.Sheet{{Name: "Leads", From: from, Columns: config.DefaultColumns, Dedupe: true}}}
+	f.cfg.Exports = append(f.cfg.Exports, x)
+	return x
+}
+
+// lead returns the lead of person n, with a company unless noCompany.
+func lead(id string) api.Lead {
+	return api.Lead{FirstName: "P", LastName: id, FullName: "P " + id, Title: "CTO",
+		Company: "Co " + id, NetworkID: id, PageName: "page-" + id, Location: "Berlin, Germany"}
+}
+
+// ran records a run of a configured search at at, returning leads ids.
+func (f *fixture) ran(addr string, at time.Time, ids ...string) {
+	var s *config.Search
+	for _, x := range f.cfg.Searches {
+		if x.Address == addr {
+			s = x
+		}
+	}
+	req := api.SearchRequest{Params: kw("removed")}
+	mr := 0
+	if s != nil {
+		req, mr = s.Request, s.MaxResults
+	}
+	f.ranRequest(addr, at, req, mr, ids...)
+}
+
+func (f *fixture) ranRequest(addr string, at time.Time, req api.SearchRequest, mr int, ids ...string) {
+	body, _ := json.Marshal(req)
+	leads := make([]api.Lead, len(ids))
+	for i, id := range ids {
+		leads[i] = lead(id)
+	}
+	f.apply(state.Event{At: at, Kind: state.EventSearch, Address: addr, Search: &state.SearchEvent{
+		Generation: f.cfg.API.Generation, Request: body, RequestHash: state.RequestHash(f.cfg.API.Generation, body),
+		Leads: leads, MaxResults: mr,
+	}})
+}
+
+func (f *fixture) read(addr string, at time.Time) {
+	var p *config.Profile
+	for _, x := range f.cfg.Profiles {
+		if x.Address == addr {
+			p = x
+		}
+	}
+	body, _ := json.Marshal(p.Request)
+	f.apply(state.Event{At: at, Kind: state.EventProfile, Address: addr, Profile: &state.ProfileEvent{
+		Generation: f.cfg.API.Generation, Request: body, RequestHash: state.RequestHash(f.cfg.API.Generation, body),
+		PageName: p.PageName, Profile: api.Profile{FullName: "Max Mustermann",
+			CurrentPosition: []api.Position{{JobTitle: "Founder", Company: "Startup"}}},
+	}})
+}
+
+func (f *fixture) enriched(id, by string, at time.Time) {
+	p := f.st.People[id]
+	l := p.Lead
+	f.apply(state.Event{At: at, Kind: state.EventEnrich, Address: by, Enrich: &state.EnrichEvent{
+		PersonID: id, Credits: 1, Result: api.EnrichedProfile{NetworkID: l.NetworkID, PageName: l.PageName,
+			FullName: l.FullName, Email: "x@example.com", ValidationStatus: "valid"},
+	}})
+}
+
+func (f *fixture) apply(ev state.Event) {
+	if err := f.st.Apply(ev); err != nil {
+		panic(err)
+	}
+}
+
+func (f *fixture) opts() Options {
+	rem := 9114
+	return Options{Now: t0, Usage: &api.Usage{RemainingRequests: rem},
+		FileExists: func(p string) bool { return f.exists[p] }}
+}
+
+func (f *fixture) build(t *testing.T, o Options) *Plan {
+	t.Helper()
+	p, diags := Build(f.cfg, f.st, o)
+	if diags.HasErrors() {
+		t.Fatalf("Build: %s", diags.Error())
+	}
+	return p
+}
+
+// ids returns "1".."n" offset by from.
+func ids(from, n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = fmt.Sprintf("%d.%04x", from+i, from+i)
+	}
+	return out
+}
+
+// whereCompany makes e's where "lead.company != \"\"" for tests: the plan
+// only needs Match, which the config package implements.
+func whereCompany(e *config.Enrich) {
+	e.Where = hcl.StaticExpr(cty.True, hcl.Range{})
+}
+
+// useTestMatch replaces the where evaluation for the test: a lead passes
+// when it has a company.
+func useTestMatch(t *testing.T) {
+	old := match
+	match = func(_ *config.Config, e *config.Enrich, l api.Lead) (bool, error) {
+		if e.Where == nil {
+			return true, nil
+		}
+		return l.Company != "", nil
+	}
+	t.Cleanup(func() { match = old })
+}
+
+func failure(addr string, at time.Time, msg string) state.Event {
+	return state.Event{At: at, Kind: state.EventFailure, Address: addr, Failure: &state.Failure{At: at, Message: msg, Status: 400}}
+}

@@ -1,0 +1,390 @@
+package plan
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/leadsync/leadsync/internal/api"
+)
+
+func TestSearchActions(t *testing.T) {
+	tests := []struct {
+		name   string
+		setup  func(f *fixture)
+		opts   func(o *Options)
+		action Action
+		reason Reason
+		calls  int
+		detail string // substring
+	}{
+		{name: "new", setup: func(f *fixture) {}, action: Run, reason: ReasonNew, calls: 1, detail: `keywords="CTO" city="Berlin"`},
+		{name: "new after a failure", setup: func(f *fixture) {
+			f.apply(failure("search.cto", t0.Add(-3*time.Hour), "400 Bad Request"))
+		}, action: Run, reason: ReasonNew, calls: 1, detail: "last attempt 3 h ago failed: 400 Bad Request"},
+		{name: "up to date", setup: func(f *fixture) { f.ran("search.cto", t0.Add(-2*day), ids(1, 3)...) },
+			action: None, reason: ReasonUpToDate, detail: "ran 2 days ago, 3 leads kept"},
+		{name: "request changed", setup: func(f *fixture) {
+			f.ranRequest("search.cto", t0.Add(-day), api.SearchRequest{Params: kw("CTO", "city", "Munich")}, 0, ids(1, 3)...)
+		}, action: Rerun, reason: ReasonRequestChanged, calls: 1, detail: `city "Munich" -> "Berlin"`},
+		{name: "filter added", setup: func(f *fixture) {
+			f.ranRequest("search.cto", t0.Add(-day), api.SearchRequest{Params: kw("CTO")}, 0, ids(1, 3)...)
+		}, action: Rerun, reason: ReasonRequestChanged, calls: 1, detail: "city added"},
+		{name: "generation changed", setup: func(f *fixture) {
+			f.ran("search.cto", t0.Add(-day), ids(1, 3)...)
+			f.cfg.API.Generation = api.Gen2
+		}, action: Rerun, reason: ReasonGenerationChanged, calls: 1, detail: "generation changed: 1 -> 2"},
+		{name: "replace", setup: func(f *fixture) { f.ran("search.cto", t0.Add(-day), ids(1, 3)...) },
+			opts: func(o *Options) { o.Replace = []string{"search.cto"} }, action: Rerun, reason: ReasonReplace, calls: 1},
+		{name: "refresh due", setup: func(f *fixture) {
+			f.cfg.Searches[0].Refresh = 7 * day
+			f.ran("search.cto", t0.Add(-9*day), ids(1, 3)...)
+		}, action: Refresh, reason: ReasonRefresh, calls: 1, detail: "last run 9 days ago (refresh = 7d)"},
+		{name: "refresh exactly due", setup: func(f *fixture) {
+			f.cfg.Searches[0].Refresh = 7 * day
+			f.ran("search.cto", t0.Add(-7*day), ids(1, 3)...)
+		}, action: Refresh, reason: ReasonRefresh, calls: 1},
+		{name: "refresh not due", setup: func(f *fixture) {
+			f.cfg.Searches[0].Refresh = 7 * day
+			f.ran("search.cto", t0.Add(-6*day), ids(1, 3)...)
+		}, action: None, reason: ReasonUpToDate},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture()
+			f.search("search.cto", kw("CTO", "city", "Berlin"))
+			tt.setup(f)
+			o := f.opts()
+			if tt.opts != nil {
+				tt.opts(&o)
+			}
+			p := f.build(t, o)
+			c := p.Change("search.cto")
+			if c.Action != tt.action || c.Reason != tt.reason || c.Calls != tt.calls || c.CallsMax != tt.calls {
+				t.Errorf("got %s/%s calls %d..%d, want %s/%s calls %d", c.Action, c.Reason, c.Calls, c.CallsMax, tt.action, tt.reason, tt.calls)
+			}
+			if !strings.Contains(c.Detail, tt.detail) {
+				t.Errorf("detail %q does not contain %q", c.Detail, tt.detail)
+			}
+		})
+	}
+}
+
+func TestProfileActions(t *testing.T) {
+	tests := []struct {
+		name   string
+		setup  func(f *fixture)
+		action Action
+		reason Reason
+	}{
+		{"new", func(f *fixture) {}, Read, ReasonNew},
+		{"up to date", func(f *fixture) { f.read("profile.founder", t0.Add(-day)) }, None, ReasonUpToDate},
+		{"changed", func(f *fixture) {
+			f.read("profile.founder", t0.Add(-day))
+			f.cfg.Profiles[0].Request.PageName = "Erika"
+			f.cfg.Profiles[0].PageName = "Erika"
+		}, Read, ReasonRequestChanged},
+		{"stale", func(f *fixture) {
+			f.read("profile.founder", t0.Add(-31*day))
+			f.cfg.Profiles[0].Refresh = 30 * day
+		}, Read, ReasonRefresh},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture()
+			f.profile("profile.founder", "Max_Mustermann")
+			tt.setup(f)
+			c := f.build(t, f.opts()).Change("profile.founder")
+			if c.Action != tt.action || c.Reason != tt.reason {
+				t.Errorf("got %s/%s, want %s/%s", c.Action, c.Reason, tt.action, tt.reason)
+			}
+		})
+	}
+}
+
+func TestEnrichCounts(t *testing.T) {
+	tests := []struct {
+		name            string
+		setup           func(f *fixture)
+		calls, callsMax int
+		people          []string
+	}{
+		{name: "nothing run: bound from searches", setup: func(f *fixture) {
+			f.enrich("e", []string{"search.a", "search.b"}, 0, 0)
+		}, calls: 0, callsMax: 300 + 20},
+		{name: "limit caps the bound", setup: func(f *fixture) {
+			f.enrich("e", []string{"search.a", "search.b"}, 50, 0)
+		}, calls: 0, callsMax: 50},
+		{name: "known people exact; person in two searches once", setup: func(f *fixture) {
+			f.ran("search.a", t0.Add(-day), ids(1, 5)...)
+			f.ran("search.b", t0.Add(-day), ids(3, 5)...)
+			f.enrich("e", []string{"search.a", "search.b"}, 0, 0)
+		}, calls: 7, callsMax: 7, people: ids(1, 7)},
+		{name: "enriched and fresh are skipped", setup: func(f *fixture) {
+			f.ran("search.a", t0.Add(-day), ids(1, 5)...)
+			f.enriched(ids(1, 1)[0], "enrich.other", t0.Add(-400*day))
+			f.enrich("e", []string{"search.a"}, 0, 0)
+		}, calls: 4, callsMax: 4, people: ids(2, 4)},
+		{name: "stale enrichments are refreshed", setup: func(f *fixture) {
+			f.ran("search.a", t0.Add(-day), ids(1, 5)...)
+			f.enriched(ids(1, 1)[0], "enrich.e", t0.Add(-200*day))
+			f.enriched(ids(2, 1)[0], "enrich.e", t0.Add(-100*day))
+			f.enrich("e", []string{"search.a"}, 0, 180*day)
+		}, calls: 4, callsMax: 4, people: append(ids(1, 1), ids(3, 3)...)},
+		{name: "limit counts people already enriched by the block", setup: func(f *fixture) {
+			f.ran("search.a", t0.Add(-day), ids(1, 10)...)
+			f.enriched(ids(1, 1)[0], "enrich.e", t0.Add(-day))
+			f.enriched(ids(2, 1)[0], "enrich.e", t0.Add(-day))
+			f.enrich("e", []string{"search.a"}, 5, 0)
+		}, calls: 3, callsMax: 3, people: ids(3, 3)},
+		{name: "refreshing own people takes no place", setup: func(f *fixture) {
+			f.ran("search.a", t0.Add(-day), ids(1, 10)...)
+			f.enriched(ids(1, 1)[0], "enrich.e", t0.Add(-200*day))
+			f.enriched(ids(2, 1)[0], "enrich.e", t0.Add(-day))
+			f.enrich("e", []string{"search.a"}, 3, 180*day)
+		}, calls: 2, callsMax: 2, people: append(ids(1, 1), ids(3, 1)...)},
+		{name: "limit reached", setup: func(f *fixture) {
+			f.ran("search.a", t0.Add(-day), ids(1, 10)...)
+			for _, id := range ids(1, 3) {
+				f.enriched(id, "enrich.e", t0.Add(-day))
+			}
+			f.enrich("e", []string{"search.a"}, 3, 0)
+		}, calls: 0, callsMax: 0},
+		{name: "known plus searches that will run", setup: func(f *fixture) {
+			f.ran("search.a", t0.Add(-day), ids(1, 12)...)
+			f.enrich("e", []string{"search.a", "search.b"}, 50, 0)
+		}, calls: 12, callsMax: 32, people: ids(1, 12)},
+		{name: "leads of a search that reruns are not known", setup: func(f *fixture) {
+			f.ranRequest("search.a", t0.Add(-day), api.SearchRequest{Params: kw("old")}, 0, ids(1, 12)...)
+			f.enrich("e", []string{"search.a"}, 0, 0)
+		}, calls: 0, callsMax: 300},
+		{name: "max_results lowered keeps the first leads", setup: func(f *fixture) {
+			f.ran("search.b", t0.Add(-day), ids(1, 30)...)
+			f.enrich("e", []string{"search.b"}, 0, 0)
+		}, calls: 20, callsMax: 20, people: ids(1, 20)},
+		{name: "profile person", setup: func(f *fixture) {
+			f.profile("profile.founder", "Max_Mustermann")
+			f.read("profile.founder", t0.Add(-day))
+			f.enrich("e", []string{"profile.founder"}, 0, 0)
+		}, calls: 1, callsMax: 1, people: []string{"page:Max_Mustermann"}},
+		{name: "person without page name cannot be enriched", setup: func(f *fixture) {
+			f.ran("search.a", t0.Add(-day), ids(1, 3)...)
+			f.st.People[ids(1, 1)[0]].Lead.PageName = ""
+			f.enrich("e", []string{"search.a"}, 0, 0)
+		}, calls: 2, callsMax: 2, people: ids(2, 2)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture()
+			f.search("search.a", kw("a"))
+			f.search("search.b", kw("b"), maxResults(20))
+			tt.setup(f)
+			p := f.build(t, f.opts())
+			c := p.Change("enrich.e")
+			if c.Calls != tt.calls || c.CallsMax != tt.callsMax {
+				t.Errorf("calls %d..%d, want %d..%d (%s)", c.Calls, c.CallsMax, tt.calls, tt.callsMax, c.Detail)
+			}
+			if c.Credits != c.Calls || c.CreditsMax != c.CallsMax {
+				t.Errorf("credits %d..%d for calls %d..%d at 1 credit each", c.Credits, c.CreditsMax, c.Calls, c.CallsMax)
+			}
+			if tt.people == nil {
+				tt.people = []string{}
+			}
+			if diff := cmp.Diff(tt.people, c.PersonIDs); diff != "" {
+				t.Errorf("people (-want +got):\n%s", diff)
+			}
+			// Apply's choice equals the plan's when nothing runs first.
+			if c.CallsMax == c.Calls {
+				todo, err := EnrichCandidates(f.cfg, f.st, f.cfg.Enriches[0], t0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if diff := cmp.Diff(tt.people, append([]string{}, todo...)); diff != "" {
+					t.Errorf("EnrichCandidates differs from the plan (-plan +apply):\n%s", diff)
+				}
+			}
+		})
+	}
+}
+
+func TestEnrichWhere(t *testing.T) {
+	useTestMatch(t)
+	f := newFixture()
+	f.search("search.a", kw("a"))
+	f.search("search.b", kw("b"))
+	f.ran("search.a", t0.Add(-day), ids(1, 10)...)
+	f.ran("search.b", t0.Add(-2*day), ids(50, 2)...)
+	for _, id := range ids(1, 4) {
+		f.st.People[id].Lead.Company = ""
+	}
+	e := f.enrich("e", []string{"search.a"}, 0, 0)
+	whereCompany(e)
+	c := f.build(t, f.opts()).Change("enrich.e")
+	if c.Calls != 6 || c.CallsMax != 6 {
+		t.Errorf("nothing runs: calls %d..%d, want 6..6", c.Calls, c.CallsMax)
+	}
+	// Once a search runs, it may give the four without a company one.
+	f.cfg.Searches[1].Refresh = day
+	c = f.build(t, f.opts()).Change("enrich.e")
+	if c.Calls != 6 || c.CallsMax != 10 {
+		t.Errorf("search.b refreshes: calls %d..%d, want 6..10", c.Calls, c.CallsMax)
+	}
+}
+
+func TestEnrichBlocksSharePeople(t *testing.T) {
+	f := newFixture()
+	f.search("search.a", kw("a"))
+	f.ran("search.a", t0.Add(-day), ids(1, 10)...)
+	f.enrich("first", []string{"search.a"}, 4, 0)
+	f.enrich("second", []string{"search.a"}, 0, 0)
+	p := f.build(t, f.opts())
+	first, second := p.Change("enrich.first"), p.Change("enrich.second")
+	if first.Calls != 4 || second.Calls != 6 {
+		t.Errorf("calls first %d, second %d; want 4 and 6 (a person is enriched once)", first.Calls, second.Calls)
+	}
+	if p.Totals.Enrichments != 10 || p.Totals.EnrichmentsMax != 10 {
+		t.Errorf("totals %d..%d, want 10..10", p.Totals.Enrichments, p.Totals.EnrichmentsMax)
+	}
+}
+
+func TestForgetAndExports(t *testing.T) {
+	f := newFixture()
+	f.search("search.cto", kw("CTO"))
+	f.export("marketing", "out/leads.xlsx", "search.cto")
+	f.ran("search.cto", t0.Add(-day), ids(1, 3)...)
+	f.exists["/work/leads/out/leads.xlsx"] = true
+	p := f.build(t, f.opts())
+	if p.HasChanges() {
+		t.Fatalf("want no changes, got %+v", p.Changes)
+	}
+	f.ranRequest("search.old", t0.Add(-day), api.SearchRequest{Params: kw("old")}, 0, ids(10, 41)...)
+	p = f.build(t, f.opts())
+	if c := p.Change("search.old"); c == nil || c.Action != Forget || c.CallsMax != 0 || !strings.Contains(c.Detail, "its 41 leads") {
+		t.Errorf("search.old: %+v", c)
+	}
+	if c := p.Change("export.marketing"); c.Action != Write || c.Reason != ReasonStateChanges {
+		t.Errorf("export: %+v", c)
+	}
+	delete(f.exists, "/work/leads/out/leads.xlsx")
+	delete(f.st.Searches, "search.old")
+	p = f.build(t, f.opts())
+	if c := p.Change("export.marketing"); c.Action != Write || c.Reason != ReasonFileMissing {
+		t.Errorf("export with missing file: %+v", c)
+	}
+}
+
+func TestTargets(t *testing.T) {
+	f := newFixture()
+	f.search(`search.cto["Berlin"]`, kw("CTO", "city", "Berlin"))
+	f.search(`search.cto["Hamburg"]`, kw("CTO", "city", "Hamburg"))
+	f.search("search.cfo", kw("CFO"))
+	f.profile("profile.founder", "Max")
+	f.enrich("cto", []string{`search.cto["Berlin"]`}, 0, 0)
+	f.ranRequest("search.old", t0, api.SearchRequest{Params: kw("old")}, 0, ids(1, 2)...)
+	addrs := func(p *Plan) []string {
+		var out []string
+		for _, c := range p.Changes {
+			out = append(out, c.Address)
+		}
+		return out
+	}
+	tests := []struct {
+		targets []string
+		want    []string
+	}{
+		{[]string{"search.cto"}, []string{`search.cto["Berlin"]`, `search.cto["Hamburg"]`}},
+		{[]string{`search.cto["Hamburg"]`}, []string{`search.cto["Hamburg"]`}},
+		{[]string{"enrich.cto"}, []string{`search.cto["Berlin"]`, "enrich.cto"}},
+		{[]string{"search.old", "profile.founder"}, []string{"profile.founder", "search.old"}},
+	}
+	for _, tt := range tests {
+		o := f.opts()
+		o.Targets = tt.targets
+		if diff := cmp.Diff(tt.want, addrs(f.build(t, o))); diff != "" {
+			t.Errorf("targets %v (-want +got):\n%s", tt.targets, diff)
+		}
+	}
+	for _, bad := range []struct {
+		targets, replace []string
+		msg              string
+	}{
+		{targets: []string{"search.nope"}, msg: `Unknown target "search.nope"`},
+		{replace: []string{"enrich.cto"}, msg: "Cannot replace enrich.cto"},
+		{replace: []string{`search.cto["Paris"]`}, msg: "Unknown address to replace"},
+	} {
+		o := f.opts()
+		o.Targets, o.Replace = bad.targets, bad.replace
+		_, diags := Build(f.cfg, f.st, o)
+		if !diags.HasErrors() || !strings.Contains(diags.Error(), bad.msg) {
+			t.Errorf("%v %v: diags %q, want %q", bad.targets, bad.replace, diags.Error(), bad.msg)
+		}
+	}
+}
+
+func TestQuotaAndCredits(t *testing.T) {
+	f := newFixture()
+	for _, city := range []string{"A", "B", "C"} {
+		f.search(`search.cto["`+city+`"]`, kw("CTO", "city", city))
+	}
+	f.enrich("all", []string{"search.cto"}, 0, 0)
+	o := f.opts()
+	_, diags := Build(f.cfg, f.st, o)
+	if !diags.HasErrors() || !strings.Contains(diags.Error(), "more credits than max_credits") ||
+		!strings.Contains(diags[0].Detail, "enrich.all: up to 900 credits") {
+		t.Errorf("credits: %v", diags)
+	}
+	f.cfg.Enriches[0].Limit = 100
+	o.Usage = &api.Usage{RemainingRequests: 150}
+	p, diags := Build(f.cfg, f.st, o)
+	if !diags.HasErrors() || !strings.Contains(diags.Error(), "too few requests") ||
+		!strings.Contains(diags[0].Detail, "search.cto (3 instances): 3 calls") {
+		t.Errorf("quota: %v", diags)
+	}
+	if *p.Quota.After != 150-103 {
+		t.Errorf("after %d", *p.Quota.After)
+	}
+	o.Usage = nil
+	o.Offline = true
+	p, diags = Build(f.cfg, f.st, o)
+	if diags.HasErrors() || p.Quota.Checked || p.Quota.Note != "not checked (--offline)" {
+		t.Errorf("offline: %v %+v", diags, p.Quota)
+	}
+}
+
+func TestDurationMax(t *testing.T) {
+	tests := []struct {
+		searches, others int
+		rate             float64
+		par              int
+		want             int
+	}{
+		{0, 0, 1, 4, 0},
+		{1, 0, 1, 4, 31},
+		{2, 50, 1, 4, 82},
+		{4, 0, 1, 4, 34},
+		{8, 0, 1, 4, 60}, // two batches of 4: the second starts after 30 s
+		{5000, 0, 1, 4, 37500},
+		{0, 10, 2, 4, 5},
+	}
+	for _, tt := range tests {
+		if got := durationMax(tt.searches, tt.others, tt.rate, tt.par); got != tt.want {
+			t.Errorf("durationMax(%d, %d, %g, %d) = %d, want %d", tt.searches, tt.others, tt.rate, tt.par, got, tt.want)
+		}
+	}
+}
+
+func TestRedactsSensitiveValues(t *testing.T) {
+	f := newFixture()
+	f.cfg.API.APIKey = "sk-secret-key"
+	f.search("search.x", kw("sk-secret-key"))
+	p := f.build(t, f.opts())
+	var b strings.Builder
+	if err := RenderJSON(&b, p); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "sk-secret-key") {
+		t.Errorf("plan shows the key:\n%s", b.String())
+	}
+}

@@ -1,0 +1,225 @@
+package plan
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// ANSI colours of the human form, used only when asked for.
+const (
+	ansiReset  = "\x1b[0m"
+	ansiBold   = "\x1b[1m"
+	ansiRed    = "\x1b[31m"
+	ansiGreen  = "\x1b[32m"
+	ansiYellow = "\x1b[33m"
+)
+
+// Symbol is the one-character mark of a change in the human form: + adds
+// (a first run, read, enrichment or file), ~ updates, - forgets, = nothing.
+func (c *Change) Symbol() string {
+	switch c.Action {
+	case None:
+		return "="
+	case Forget:
+		return "-"
+	case Run, Enrich:
+		return "+"
+	case Read, Write:
+		if c.Reason == ReasonNew || c.Reason == ReasonFileMissing {
+			return "+"
+		}
+	}
+	return "~"
+}
+
+func symbolColor(sym string) string {
+	switch sym {
+	case "+":
+		return ansiGreen
+	case "~":
+		return ansiYellow
+	case "-":
+		return ansiRed
+	}
+	return ""
+}
+
+// callsText is the calls column of a search or profile change; enrich and
+// forget changes say their count in the detail.
+func (c *Change) callsText() string {
+	if c.Action == None || c.Kind == KindEnrich || c.Kind == KindExport || c.Action == Forget {
+		return ""
+	}
+	return plural(c.CallsMax, "call", "calls")
+}
+
+// RenderText writes the plan in the human form of design.md: one aligned
+// line per address, then the totals and the quota. Colour escapes only when
+// color is true.
+func RenderText(w io.Writer, p *Plan, color bool) error {
+	paint := func(code, s string) string {
+		if !color || code == "" {
+			return s
+		}
+		return code + s + ansiReset
+	}
+	addrW, actW, callsW := 0, 0, 0
+	for _, c := range p.Changes {
+		addrW = max(addrW, len(c.Address))
+		actW = max(actW, len(actionText(c)))
+		callsW = max(callsW, len(c.callsText()))
+	}
+	var b strings.Builder
+	for _, c := range p.Changes {
+		sym := c.Symbol()
+		act := actionText(c)
+		fmt.Fprintf(&b, "  %s %s  %s", paint(symbolColor(sym), sym), pad(c.Address, addrW), paint(symbolColor(sym), pad(act, actW)))
+		rest := ""
+		if ct := c.callsText(); ct != "" {
+			rest = pad(ct, callsW) + "  " + c.Detail
+		} else {
+			rest = c.Detail
+		}
+		if rest = strings.TrimRight(rest, " "); rest != "" {
+			b.WriteString("  " + rest)
+		}
+		b.WriteString("\n")
+	}
+	if len(p.Changes) > 0 {
+		b.WriteString("\n")
+	}
+	b.WriteString(paint(ansiBold, summaryLine(p)) + "\n")
+	if p.HasChanges() {
+		b.WriteString(quotaLine(p) + "\n")
+	}
+	if len(p.Targets) > 0 {
+		fmt.Fprintf(&b, "Targets: %s (the plan covers only these and their sources).\n", strings.Join(p.Targets, ", "))
+	}
+	for _, d := range p.Diagnostics {
+		if d.Severity == "warning" {
+			fmt.Fprintf(&b, "\nWarning: %s\n", d.Summary)
+			if d.Detail != "" {
+				fmt.Fprintf(&b, "  %s\n", strings.ReplaceAll(d.Detail, "\n", "\n  "))
+			}
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// actionText is the action column: the action, or "up to date".
+func actionText(c *Change) string {
+	if c.Action == None {
+		return "up to date"
+	}
+	return string(c.Action)
+}
+
+func pad(s string, w int) string {
+	if len(s) >= w {
+		return s
+	}
+	return s + strings.Repeat(" ", w-len(s))
+}
+
+// summaryLine is the "Plan: ..." line.
+func summaryLine(p *Plan) string {
+	t := p.Totals
+	if !p.HasChanges() {
+		return "No changes: everything is up to date."
+	}
+	var other []string
+	if t.Forgets > 0 {
+		other = append(other, plural(t.Forgets, "forget", "forgets"))
+	}
+	if t.Writes > 0 {
+		other = append(other, plural(t.Writes, "export write", "export writes"))
+	}
+	if t.CallsMax == 0 {
+		return fmt.Sprintf("Plan: no calls, no credits; %s.", strings.Join(other, ", "))
+	}
+	var kinds []string
+	if t.Searches > 0 {
+		kinds = append(kinds, plural(t.Searches, "search", "searches"))
+	}
+	if t.Profiles > 0 {
+		kinds = append(kinds, plural(t.Profiles, "profile read", "profile reads"))
+	}
+	switch {
+	case t.EnrichmentsMax == 0:
+	case t.Enrichments == t.EnrichmentsMax:
+		kinds = append(kinds, plural(t.Enrichments, "enrichment", "enrichments"))
+	default:
+		kinds = append(kinds, "up to "+plural(t.EnrichmentsMax, "enrichment", "enrichments"))
+	}
+	calls := plural(t.CallsMax, "call", "calls")
+	credits := plural(t.CreditsMax, "credit", "credits")
+	if t.Calls != t.CallsMax {
+		calls += " at most"
+	}
+	if t.Credits != t.CreditsMax {
+		credits += " at most"
+	}
+	s := fmt.Sprintf("Plan: %s (%s), %s, up to %s at %s.", calls, strings.Join(kinds, ", "), credits,
+		formatSeconds(t.DurationSecondsMax), formatRate(t.RateLimit))
+	if len(other) > 0 {
+		s = strings.TrimSuffix(s, ".") + "; " + strings.Join(other, ", ") + "."
+	}
+	return s
+}
+
+// quotaLine is the "Quota: ..." line.
+func quotaLine(p *Plan) string {
+	q := p.Quota
+	var s string
+	if q.Checked && q.RemainingRequests != nil && q.After != nil {
+		s = fmt.Sprintf("Quota: %s requests left this month -> %s after (min_remaining_requests %s).",
+			thousands(*q.RemainingRequests), thousands(*q.After), thousands(q.MinRemainingRequests))
+	} else {
+		note := q.Note
+		if note == "" {
+			note = "not checked"
+		}
+		s = fmt.Sprintf("Quota: %s.", note)
+	}
+	if p.Totals.CreditsMax > 0 {
+		s += fmt.Sprintf(" Credits: up to %s of max_credits %s.", thousands(p.Totals.CreditsMax), thousands(q.MaxCredits))
+	} else {
+		s += fmt.Sprintf(" Credits: max_credits %s.", thousands(q.MaxCredits))
+	}
+	return s
+}
+
+// formatSeconds writes a duration bound for people.
+func formatSeconds(s int) string {
+	switch {
+	case s < 120:
+		return fmt.Sprintf("%d s", s)
+	case s < 2*3600:
+		return fmt.Sprintf("%d min", (s+59)/60)
+	}
+	m := (s + 59) / 60
+	return fmt.Sprintf("%d h %d min", m/60, m%60)
+}
+
+// formatRate writes a rate limit: "1 call/s", "0.5 calls/s".
+func formatRate(r float64) string {
+	unit := "calls/s"
+	if r == 1 {
+		unit = "call/s"
+	}
+	return strconv.FormatFloat(r, 'f', -1, 64) + " " + unit
+}
+
+// RenderJSON writes the plan as one JSON object (design.md); lists are [],
+// never null.
+func RenderJSON(w io.Writer, p *Plan) error {
+	p.normalize()
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(p)
+}
