@@ -56,11 +56,11 @@ func functions(fsys fs.FS, dir string) map[string]function.Function {
 		"one": oneFunc, "sum": sumFunc,
 		// encoding
 		"csvdecode": stdlib.CSVDecodeFunc, "jsondecode": stdlib.JSONDecodeFunc,
-		"jsonencode": stdlib.JSONEncodeFunc,
+		"jsonencode":   stdlib.JSONEncodeFunc,
 		"base64encode": base64EncodeFunc, "base64decode": base64DecodeFunc, "urlencode": urlEncodeFunc,
 		// hashing
-		"md5": hashFunc(func(b []byte) []byte { s := md5.Sum(b); return s[:] }),
-		"sha1": hashFunc(func(b []byte) []byte { s := sha1.Sum(b); return s[:] }),
+		"md5":    hashFunc(func(b []byte) []byte { s := md5.Sum(b); return s[:] }),
+		"sha1":   hashFunc(func(b []byte) []byte { s := sha1.Sum(b); return s[:] }),
 		"sha256": hashFunc(func(b []byte) []byte { s := sha256.Sum256(b); return s[:] }),
 		// date and time (pure)
 		"formatdate": stdlib.FormatDateFunc, "timeadd": stdlib.TimeAddFunc,

@@ -94,7 +94,9 @@ func (l *loader) declareVariables(blocks hcl.Blocks) {
 			val, ds := a.Expr.Value(nil)
 			if l.add(ds) && !val.IsNull() {
 				if conv, ok := l.convertVar(v, val, "its default", a.Expr.Range().Ptr()); ok {
-					v.value, v.set, v.source, v.valRange = conv, true, "default", a.Expr.Range().Ptr()
+					v.value, v.set, v.source, v.valRange = conv, true, "its default", a.Expr.Range().Ptr()
+				} else {
+					v.bad = true
 				}
 			}
 		}
@@ -353,6 +355,8 @@ func (l *loader) checkValidations(v *variable) {
 		}
 		l.errorf(v.valRange, "Invalid value for variable",
 			"%s\n\nThe value of var.%s comes from %s; the rule is at %s.", msg, v.name, v.source, shortRange(rule.rng))
+		v.value = cty.DynamicVal // keep later checks from repeating the problem
+		return
 	}
 }
 

@@ -1,0 +1,4 @@
+# ERROR: Missing api block
+search "cto" {
+  keywords = "CTO"
+}

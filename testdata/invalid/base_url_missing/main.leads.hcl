@@ -1,0 +1,6 @@
+api { # ERROR: Missing base_url
+  generation = 1
+}
+search "cto" {
+  keywords = "CTO"
+}

@@ -1,0 +1,7 @@
+api {
+  sandbox = true
+}
+search "cto" {
+  count    = -1 # ERROR: count must be from 0 to 1000
+  keywords = "CTO"
+}

@@ -1,0 +1,7 @@
+api {
+  sandbox = true
+}
+search "cto" {
+  keywords = "CTO"
+  city     = each.value # ERROR: each.key and each.value exist only in a search or profile block that has for_each
+}

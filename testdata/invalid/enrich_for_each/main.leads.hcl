@@ -1,0 +1,11 @@
+api {
+  sandbox = true
+}
+search "cto" {
+  keywords = "CTO"
+}
+
+enrich "contacts" {
+  for_each = toset(["a"]) # ERROR: for_each is only for search and profile blocks
+  from     = [search.cto]
+}

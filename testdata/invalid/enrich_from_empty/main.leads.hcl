@@ -1,0 +1,10 @@
+api {
+  sandbox = true
+}
+search "cto" {
+  keywords = "CTO"
+}
+
+enrich "contacts" {
+  from = [] # ERROR: Empty from
+}

@@ -1,0 +1,7 @@
+api {
+  sandbox    = true
+  rate_limit = 0 # ERROR: rate_limit must be positive
+}
+search "cto" {
+  keywords = "CTO"
+}

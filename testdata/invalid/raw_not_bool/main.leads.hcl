@@ -1,0 +1,7 @@
+api {
+  sandbox = true
+}
+search "cto" {
+  keywords = "CTO"
+  raw      = "yes" # ERROR: raw must be true or false
+}

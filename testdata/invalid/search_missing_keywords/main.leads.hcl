@@ -1,0 +1,6 @@
+api {
+  sandbox = true
+}
+search "cto" { # ERROR: Missing keywords or search_url
+  city = "Berlin"
+}

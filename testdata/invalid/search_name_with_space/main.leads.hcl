@@ -1,0 +1,6 @@
+api {
+  sandbox = true
+}
+search "my cto" { # ERROR: Invalid search name
+  keywords = "CTO"
+}

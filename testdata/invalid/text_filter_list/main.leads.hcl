@@ -1,0 +1,7 @@
+api {
+  sandbox = true
+}
+search "cto" {
+  keywords = "CTO"
+  city     = ["Berlin"] # ERROR: city must be a string; got tuple
+}

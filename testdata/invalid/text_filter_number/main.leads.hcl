@@ -1,0 +1,7 @@
+api {
+  sandbox = true
+}
+search "cto" {
+  keywords = "CTO"
+  company  = 42 # ERROR: company must be a string; got number
+}

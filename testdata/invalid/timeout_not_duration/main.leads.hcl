@@ -1,0 +1,7 @@
+api {
+  sandbox = true
+  timeout = "soon" # ERROR: invalid duration "soon"
+}
+search "cto" {
+  keywords = "CTO"
+}

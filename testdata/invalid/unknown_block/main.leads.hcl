@@ -1,0 +1,6 @@
+api {
+  sandbox = true
+}
+serach "cto" { # ERROR: Unsupported block type
+  keywords = "CTO"
+}

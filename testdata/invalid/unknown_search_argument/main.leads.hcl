@@ -1,0 +1,7 @@
+api {
+  sandbox = true
+}
+search "cto" {
+  keywords = "CTO"
+  industry = ["Internet and IT"] # ERROR: Did you mean "industry_filter"?
+}

@@ -1,0 +1,10 @@
+api {
+  sandbox = true
+}
+variable "max" {
+  type    = number
+  default = "many" # ERROR: is not a valid number
+}
+search "cto" {
+  keywords = "CTO"
+}

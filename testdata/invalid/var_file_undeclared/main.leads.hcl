@@ -1,0 +1,6 @@
+api {
+  sandbox = true
+}
+search "cto" {
+  keywords = "CTO"
+}
