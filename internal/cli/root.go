@@ -97,4 +97,7 @@ with the lead service, the way Terraform does for infrastructure.
 // commands are the subcommands, each defined in its own file and added here.
 var commands = []func(*Factory) *cobra.Command{
 	newVersionCmd,
+	newValidateCmd,
+	newFmtCmd,
+	newCompletionCmd,
 }

@@ -743,7 +743,7 @@ func (l *loader) decodeExport(b *hcl.Block, paths map[string]string) {
 		}
 		name := sb.Labels[0]
 		if err := checkSheetName(name); err != nil {
-			l.errorf(sb.LabelRanges[0].Ptr(), "Invalid sheet name", "%s", err)
+			l.errorf(sb.LabelRanges[0].Ptr(), "Invalid sheet name", "%s.", err)
 		} else if prev, dup := seen[strings.ToLower(name)]; dup {
 			l.errorf(sb.LabelRanges[0].Ptr(), "Duplicate sheet name", "This export already has a sheet %q at %s (sheet names are compared ignoring case).", name, shortRange(prev))
 		} else {

@@ -1,0 +1,75 @@
+package cli
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/leadsync/leadsync/internal/config"
+)
+
+// validateOptions are the inputs of `leadsync validate`.
+type validateOptions struct {
+	json bool
+	vars varFlags
+}
+
+func newValidateCmd(f *Factory) *cobra.Command {
+	opts := &validateOptions{}
+	cmd := &cobra.Command{
+		Use:   "validate",
+		Short: "Check the configuration offline; no calls",
+		Long: `Validate reads every *.leads.hcl of the working directory and the variable
+values, and checks everything that needs no call: the language, references,
+the service's rules for every search, profile, enrich and export. It reports
+all problems at once and exits 1 when there is an error.`,
+		Example: `  leadsync validate
+  leadsync validate --json --var-file prod.leadvars.hcl`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runValidate(f, opts)
+		},
+	}
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print the diagnostics as one JSON object (for CI)")
+	opts.vars.register(cmd)
+	return cmd
+}
+
+func runValidate(f *Factory, opts *validateOptions) error {
+	cfg, diags := loadConfig(f, &opts.vars)
+	if opts.json {
+		writeDiagnosticsJSON(f.IO.Out, diags, cfg)
+	} else {
+		writeDiagnostics(f, cfg, diags)
+		if !diags.HasErrors() {
+			fmt.Fprintf(f.IO.Out, "Success! The configuration is valid: %s.\n", summarize(cfg))
+		}
+	}
+	if diags.HasErrors() {
+		return silentExit(ExitError)
+	}
+	return nil
+}
+
+// summarize counts what a configuration declares, for the success line.
+func summarize(cfg *config.Config) string {
+	blocks := map[string]bool{}
+	for _, s := range cfg.Searches {
+		blocks[s.Block] = true
+	}
+	searchBlocks := len(blocks)
+	return fmt.Sprintf("%s (%s), %s, %s, %s",
+		plural(searchBlocks, "search block"), plural(len(cfg.Searches), "search"),
+		plural(len(cfg.Profiles), "profile"), plural(len(cfg.Enriches), "enrich block"),
+		plural(len(cfg.Exports), "export"))
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	if what[len(what)-1] == 'h' {
+		return fmt.Sprintf("%d %ses", n, what)
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}

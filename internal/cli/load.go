@@ -1,0 +1,50 @@
+package cli
+
+import (
+	"path/filepath"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/spf13/cobra"
+
+	"github.com/leadsync/leadsync/internal/catalog"
+	"github.com/leadsync/leadsync/internal/config"
+)
+
+// varFlags are the variable-value flags shared by every command that loads
+// the configuration.
+type varFlags struct {
+	vars  []string // --var NAME=VALUE, in order
+	files []string // --var-file FILE, in order
+}
+
+// register adds --var and --var-file to cmd.
+func (v *varFlags) register(cmd *cobra.Command) {
+	cmd.Flags().StringArrayVar(&v.vars, "var", nil, "set a variable: `NAME=VALUE` (repeatable; wins over every other source)")
+	cmd.Flags().StringArrayVar(&v.files, "var-file", nil, "read variable values from `FILE` (repeatable; relative to --chdir)")
+}
+
+// loadConfig loads the configuration of f.Dir with the variable flags and
+// the environment, checking filters against the cached live catalog when
+// `leadsync fields --refresh` has written one. The Config is never nil.
+func loadConfig(f *Factory, vf *varFlags) (*config.Config, hcl.Diagnostics) {
+	var diags hcl.Diagnostics
+	var env []string
+	if f.Environ != nil {
+		env = f.Environ()
+	}
+	cat, err := catalog.LoadCache(filepath.Join(f.Dir, catalog.CachePath))
+	if err != nil {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid field catalog cache",
+			Detail:   err.Error() + ".",
+		})
+		cat = nil // check the rest against the built-in list
+	}
+	opts := config.LoadOptions{Dir: f.Dir, Environ: env, Catalog: cat}
+	if vf != nil {
+		opts.Vars, opts.VarFiles = vf.vars, vf.files
+	}
+	cfg, ds := config.Load(opts)
+	return cfg, append(diags, ds...)
+}
