@@ -1,0 +1,33 @@
+enrich "decision_makers" {
+  from    = [search.cto, search.head_of_sales, profile.founder]
+  where   = lead.company != "" && !strcontains(lower(lead.title), "assistant")
+  limit   = var.enrich_limit
+  refresh = "180d"
+}
+
+export "marketing" {
+  path = "out/decision-makers.xlsx"
+
+  sheet "CTOs" {
+    from    = [search.cto]
+    columns = ["fullName", "title", "company", "location", "email", "validationStatus", "companyDomain", "profileUrl", "firstSeen"]
+  }
+
+  sheet "Sales" {
+    from = [search.head_of_sales]
+  }
+
+  sheet "Founders" {
+    from    = [profile.founder, profile.advisor]
+    columns = ["fullName", "title", "company", "email", "profileUrl", "description"]
+  }
+}
+
+export "crm" {
+  path = "out/crm-import.csv"
+
+  sheet "Leads" {
+    from    = [search.cto, search.head_of_sales, search.data_consultants]
+    columns = ["firstName", "lastName", "company", "title", "email", "companyDomain", "networkId"]
+  }
+}
