@@ -1,0 +1,545 @@
+package exec
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/plan"
+	"github.com/leadsync/leadsync/internal/state"
+)
+
+// Journal is where each completed call is recorded, durably, before its
+// result is used. *state.Journal implements it.
+type Journal interface {
+	Append(e *state.Event) error
+}
+
+// Options is what a run needs. Config, Plan, State, Journal and Service are
+// required.
+type Options struct {
+	Config  *config.Config
+	Plan    *plan.Plan
+	State   *state.State
+	Journal Journal
+	Service api.Service
+	// Now is the clock; time.Now when nil.
+	Now func() time.Time
+	// Parallelism bounds the calls in flight; Config.API.Parallelism when 0.
+	Parallelism int
+	// Stop, when closed, makes the run start no further call and finish the
+	// ones in flight (the first Ctrl-C). Cancelling the context aborts the
+	// calls in flight too (the second).
+	Stop <-chan struct{}
+	// Progress receives events; NopProgress when nil.
+	Progress Progress
+}
+
+// Summary is the outcome of a run.
+type Summary struct {
+	CallsPlannedMax   int
+	CreditsPlannedMax int
+	Calls             int // calls started
+	Credits           int // credits spent (enrich calls started × credits_per_enrich)
+	Succeeded         int
+	Failures          []Failure
+	Searches          []SearchOutcome
+	Profiles          []string // profile addresses read
+	Enriched          int
+	ByStatus          map[string]int // enrichments of this run by validation status
+	Forgotten         []string
+	// Stopped is non-empty when the run stopped early, and says why.
+	Stopped  string
+	Duration time.Duration
+}
+
+// Failure is a call that failed for good.
+type Failure struct {
+	Address string
+	Kind    CallKind
+	Person  string
+	Err     error
+}
+
+// SearchOutcome is the sync summary of one search run.
+type SearchOutcome struct {
+	Address string
+	Results int  // as returned by the service
+	Kept    int  // after max_results
+	Added   int  // people new to this search since its last run
+	Removed int  // people gone since its last run
+	Capped  bool // exactly the network's cap: probably cut off
+}
+
+// Failed reports whether anything failed or the run stopped early.
+func (s *Summary) Failed() bool { return len(s.Failures) > 0 || s.Stopped != "" }
+
+// ErrJournal wraps a failure to record a completed call. The run stops at
+// once: nothing more is spent when results cannot be kept.
+var ErrJournal = errors.New("cannot record a completed call")
+
+type task struct {
+	call    Call
+	search  *config.Search
+	profile *config.Profile
+	enrich  *config.Enrich
+	page    api.PageRequest
+}
+
+type outcome struct {
+	task     task
+	event    *state.Event
+	err      error
+	duration time.Duration
+}
+
+// enrichBlock tracks one enrich change during a run.
+type enrichBlock struct {
+	cfg      *config.Enrich
+	budget   int             // calls this block may still start
+	deps     map[string]bool // source instances with calls still pending in this run
+	released bool
+}
+
+type runner struct {
+	opts     Options
+	now      func() time.Time
+	progress Progress
+	cpe      int // credits per enrich
+
+	mu    sync.Mutex // guards state mutation (Apply) against concurrent readers
+	st    *state.State
+	sum   *Summary
+	queue []task
+
+	pending       map[string]int // instance address -> calls not yet done in this run
+	enrichBlocks  []*enrichBlock
+	claimed       map[string]bool // people enriched or in flight in this run
+	ranSearches   map[string]bool // searches completed in this run
+	creditsBudget int
+	seq           int
+	stopped       bool
+	fatal         error
+}
+
+// Run executes the plan and returns its summary. The error is non-nil only
+// when the run could not go on safely (the journal failed, the context was
+// cancelled); failed calls are in the summary, not in the error.
+func Run(ctx context.Context, opts Options) (*Summary, error) {
+	if opts.Config == nil || opts.Plan == nil || opts.State == nil || opts.Journal == nil || opts.Service == nil {
+		return nil, errors.New("exec: incomplete options")
+	}
+	r := &runner{
+		opts:        opts,
+		now:         opts.Now,
+		progress:    opts.Progress,
+		st:          opts.State,
+		pending:     map[string]int{},
+		claimed:     map[string]bool{},
+		ranSearches: map[string]bool{},
+		cpe:         opts.Config.API.CreditsPerEnrich,
+	}
+	if r.now == nil {
+		r.now = time.Now
+	}
+	if r.progress == nil {
+		r.progress = NopProgress{}
+	}
+	if r.cpe <= 0 {
+		r.cpe = 1
+	}
+	par := opts.Parallelism
+	if par <= 0 {
+		par = opts.Config.API.Parallelism
+	}
+	if par <= 0 {
+		par = 1
+	}
+	start := r.now()
+	r.sum = &Summary{ByStatus: map[string]int{}}
+	if err := r.prepare(); err != nil {
+		return r.sum, err
+	}
+	r.progress.Start(opts.Plan, r.sum.CallsPlannedMax, r.sum.CreditsPlannedMax)
+	if err := r.forget(); err != nil {
+		r.sum.Stopped = err.Error()
+		r.progress.Summary(r.sum)
+		return r.sum, err
+	}
+	err := r.loop(ctx, par)
+	r.sum.Duration = r.now().Sub(start)
+	r.finishSummary()
+	r.progress.Summary(r.sum)
+	return r.sum, err
+}
+
+// prepare turns the plan's changes into tasks and enrich blocks.
+func (r *runner) prepare() error {
+	cfg := r.opts.Config
+	searches := map[string]*config.Search{}
+	for _, s := range cfg.Searches {
+		searches[s.Address] = s
+	}
+	profiles := map[string]*config.Profile{}
+	for _, p := range cfg.Profiles {
+		profiles[p.Address] = p
+	}
+	enriches := map[string]*config.Enrich{}
+	for _, e := range cfg.Enriches {
+		enriches[e.Address] = e
+	}
+	for _, c := range r.opts.Plan.Changes {
+		r.sum.CallsPlannedMax += c.CallsMax
+		r.sum.CreditsPlannedMax += c.CreditsMax
+		if c.CallsMax == 0 {
+			continue
+		}
+		switch c.Kind {
+		case plan.KindSearch:
+			s, ok := searches[c.Address]
+			if !ok {
+				return fmt.Errorf("the plan names %s, which the configuration does not declare; run plan again", c.Address)
+			}
+			r.push(task{call: Call{Kind: CallSearch, Address: s.Address, Label: searchLabel(s)}, search: s})
+			r.pending[s.Address]++
+		case plan.KindProfile:
+			p, ok := profiles[c.Address]
+			if !ok {
+				return fmt.Errorf("the plan names %s, which the configuration does not declare; run plan again", c.Address)
+			}
+			r.push(task{call: Call{Kind: CallProfile, Address: p.Address, Person: p.PageName, Label: p.PageName}, profile: p, page: p.Request})
+			r.pending[p.Address]++
+		case plan.KindEnrich:
+			e, ok := enriches[c.Address]
+			if !ok {
+				return fmt.Errorf("the plan names %s, which the configuration does not declare; run plan again", c.Address)
+			}
+			r.enrichBlocks = append(r.enrichBlocks, &enrichBlock{cfg: e, budget: c.CallsMax})
+		}
+	}
+	r.creditsBudget = r.sum.CreditsPlannedMax
+	if max := cfg.API.MaxCredits; max > 0 && max < r.creditsBudget {
+		r.creditsBudget = max
+	}
+	for _, b := range r.enrichBlocks {
+		b.deps = map[string]bool{}
+		for _, a := range cfg.Resolve(b.cfg.From) {
+			if r.pending[a] > 0 {
+				b.deps[a] = true
+			}
+		}
+	}
+	return nil
+}
+
+func (r *runner) push(t task) { r.queue = append(r.queue, t) }
+
+// forget records the forget changes: no call, only state.
+func (r *runner) forget() error {
+	for _, c := range r.opts.Plan.Changes {
+		if c.Action != plan.Forget {
+			continue
+		}
+		ev := &state.Event{At: r.now(), Kind: state.EventForget, Address: c.Address}
+		if err := r.record(ev); err != nil {
+			return err
+		}
+		r.sum.Forgotten = append(r.sum.Forgotten, c.Address)
+	}
+	return nil
+}
+
+// record writes ev to the journal (synced) and then applies it to the state.
+func (r *runner) record(ev *state.Event) error {
+	if err := r.opts.Journal.Append(ev); err != nil {
+		return fmt.Errorf("%w: %v", ErrJournal, err)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if err := r.st.Apply(*ev); err != nil {
+		return fmt.Errorf("applying %s to state: %w", ev.Address, err)
+	}
+	return nil
+}
+
+func (r *runner) loop(ctx context.Context, par int) error {
+	done := make(chan outcome)
+	inflight := 0
+	stop := r.opts.Stop
+	r.releaseEnrich()
+	for {
+		// A stop that arrived with a result must win over dispatching.
+		select {
+		case <-stop:
+			stop = nil
+			r.halt("interrupted: no new calls were started; the calls in flight were finished")
+		default:
+		}
+		for !r.stopped && inflight < par && len(r.queue) > 0 {
+			t := r.queue[0]
+			r.queue = r.queue[1:]
+			r.seq++
+			t.call.Seq = r.seq
+			r.sum.Calls++
+			if t.call.Kind == CallEnrich {
+				r.sum.Credits += r.cpe
+			}
+			inflight++
+			r.progress.CallStart(t.call)
+			go func(t task) { done <- r.do(ctx, t) }(t)
+		}
+		if inflight == 0 {
+			if r.stopped || len(r.queue) == 0 {
+				break
+			}
+		}
+		select {
+		case o := <-done:
+			inflight--
+			r.handle(o)
+			r.releaseEnrich()
+		case <-stop:
+			stop = nil
+			r.halt("interrupted: no new calls were started; the calls in flight were finished")
+		case <-ctx.Done():
+			// The calls in flight are aborted through ctx; wait for them so
+			// that whatever completed is recorded.
+			r.halt("aborted")
+			for inflight > 0 {
+				o := <-done
+				inflight--
+				r.handle(o)
+			}
+			return ctx.Err()
+		}
+	}
+	if r.fatal != nil {
+		return r.fatal
+	}
+	return nil
+}
+
+// halt stops starting calls.
+func (r *runner) halt(reason string) {
+	if r.stopped {
+		return
+	}
+	r.stopped = true
+	r.sum.Stopped = reason
+	r.progress.Stopping(reason)
+}
+
+// do makes one call; it runs in its own goroutine and touches no runner
+// state but the read-only task.
+func (r *runner) do(ctx context.Context, t task) outcome {
+	start := r.now()
+	o := outcome{task: t}
+	gen := r.opts.Config.API.Generation
+	switch t.call.Kind {
+	case CallSearch:
+		req := t.search.Request
+		body, err := json.Marshal(req)
+		if err != nil {
+			o.err = err
+			break
+		}
+		res, err := r.opts.Service.Search(ctx, gen, req)
+		if err != nil {
+			o.err = err
+			break
+		}
+		o.event = &state.Event{Kind: state.EventSearch, Address: t.call.Address, Search: &state.SearchEvent{
+			Generation: gen, Request: body, RequestHash: state.RequestHash(gen, body),
+			Leads: res.Leads, Raw: res.Raw, MaxResults: t.search.MaxResults,
+		}}
+	case CallProfile:
+		body, err := json.Marshal(t.page)
+		if err != nil {
+			o.err = err
+			break
+		}
+		p, err := r.opts.Service.Page(ctx, gen, t.page)
+		if err != nil {
+			o.err = err
+			break
+		}
+		o.event = &state.Event{Kind: state.EventProfile, Address: t.call.Address, Profile: &state.ProfileEvent{
+			Generation: gen, Request: body, RequestHash: state.RequestHash(gen, body),
+			PageName: t.profile.PageName, Profile: *p,
+		}}
+	case CallEnrich:
+		res, err := r.opts.Service.Enrich(ctx, t.page)
+		if err != nil {
+			o.err = err
+			break
+		}
+		o.event = &state.Event{Kind: state.EventEnrich, Address: t.call.Address, Enrich: &state.EnrichEvent{
+			PersonID: t.call.Person, Credits: r.cpe, Result: *res,
+		}}
+	}
+	o.duration = r.now().Sub(start)
+	return o
+}
+
+// handle records an outcome: the result goes to the journal first.
+func (r *runner) handle(o outcome) {
+	t := o.task
+	r.pending[t.call.Address]--
+	if o.err != nil {
+		r.fail(t, o.err)
+		return
+	}
+	o.event.At = r.now()
+	if err := r.record(o.event); err != nil {
+		r.fatal = err
+		r.sum.Failures = append(r.sum.Failures, Failure{Address: t.call.Address, Kind: t.call.Kind, Person: t.call.Person, Err: err})
+		r.halt("stopped: " + err.Error())
+		return
+	}
+	r.sum.Succeeded++
+	res := CallResult{Duration: o.duration}
+	switch t.call.Kind {
+	case CallSearch:
+		n := len(o.event.Search.Leads)
+		res.Results, res.Capped = n, n == api.MaxResults
+		r.ranSearches[t.call.Address] = true
+	case CallProfile:
+		r.sum.Profiles = append(r.sum.Profiles, t.call.Address)
+	case CallEnrich:
+		res.Credits = r.cpe
+		res.Status = o.event.Enrich.Result.ValidationStatus
+		r.sum.Enriched++
+		r.sum.ByStatus[res.Status]++
+	}
+	r.progress.CallDone(t.call, res)
+}
+
+func (r *runner) fail(t task, err error) {
+	r.sum.Failures = append(r.sum.Failures, Failure{Address: t.call.Address, Kind: t.call.Kind, Person: t.call.Person, Err: err})
+	r.progress.CallError(t.call, err)
+	f := &state.Failure{At: r.now(), Message: err.Error()}
+	var ae *api.Error
+	if errors.As(err, &ae) {
+		f.Status = ae.Status
+	}
+	if t.call.Kind != CallEnrich {
+		// An enrich failure is kept in the summary only: the address is the
+		// block's, and one person's failure must not mark the block failed.
+		if jerr := r.record(&state.Event{At: r.now(), Kind: state.EventFailure, Address: t.call.Address, Failure: f}); jerr != nil {
+			r.fatal = jerr
+			r.halt("stopped: " + jerr.Error())
+			return
+		}
+	}
+	if errors.As(err, &ae) && ae.Kind == api.KindForbidden {
+		r.halt("stopped: the service answered 403 Forbidden (" + ae.Message + "); check the API key and the credit balance")
+	}
+	if errors.Is(err, context.Canceled) {
+		r.halt("aborted")
+	}
+}
+
+// releaseEnrich queues the enrichments whose people are known: for each
+// enrich block whose sources have all completed in this run (or had nothing
+// to run), the candidates of plan.EnrichCandidates, up to the block's and the
+// run's budget, skipping people enriched or in flight in this run.
+func (r *runner) releaseEnrich() {
+	if r.stopped {
+		return
+	}
+	for _, b := range r.enrichBlocks {
+		if b.released {
+			continue
+		}
+		for a := range b.deps {
+			if r.pending[a] <= 0 {
+				delete(b.deps, a)
+			}
+		}
+		if len(b.deps) > 0 {
+			continue
+		}
+		b.released = true
+		r.mu.Lock()
+		todo, err := plan.EnrichCandidates(r.opts.Config, r.st, b.cfg, r.now())
+		r.mu.Unlock()
+		if err != nil {
+			t := task{call: Call{Kind: CallEnrich, Address: b.cfg.Address}}
+			r.fail(t, err)
+			continue
+		}
+		for _, id := range todo {
+			if b.budget <= 0 || r.creditsBudget < r.cpe {
+				break
+			}
+			if r.claimed[id] {
+				continue
+			}
+			p := r.st.People[id]
+			if p == nil || p.Lead.PageName == "" {
+				continue
+			}
+			r.claimed[id] = true
+			b.budget--
+			r.creditsBudget -= r.cpe
+			r.push(task{
+				call:   Call{Kind: CallEnrich, Address: b.cfg.Address, Person: id, Label: p.Lead.FullName},
+				enrich: b.cfg,
+				page:   api.PageRequest{PageName: p.Lead.PageName},
+			})
+			r.pending[b.cfg.Address]++
+		}
+	}
+}
+
+func (r *runner) finishSummary() {
+	for addr := range r.ranSearches {
+		rec := r.st.Searches[addr]
+		if rec == nil {
+			continue // forgotten or re-keyed since; nothing to report
+		}
+		r.sum.Searches = append(r.sum.Searches, SearchOutcome{
+			Address: addr, Results: rec.ResultCount, Kept: len(rec.LeadIDs),
+			Added: rec.Added, Removed: rec.Removed, Capped: rec.Capped,
+		})
+	}
+	sort.Slice(r.sum.Searches, func(i, j int) bool { return r.sum.Searches[i].Address < r.sum.Searches[j].Address })
+}
+
+// searchLabel is a short description of a search's request.
+func searchLabel(s *config.Search) string {
+	keys := make([]string, 0, len(s.Request.Params))
+	for k := range s.Request.Params {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		// keywords and searchUrl first.
+		pi, pj := keys[i] == "keywords" || keys[i] == "searchUrl", keys[j] == "keywords" || keys[j] == "searchUrl"
+		if pi != pj {
+			return pi
+		}
+		return keys[i] < keys[j]
+	})
+	var b strings.Builder
+	for _, k := range keys {
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		switch v := s.Request.Params[k].(type) {
+		case string:
+			fmt.Fprintf(&b, "%s=%q", k, v)
+		case []string:
+			fmt.Fprintf(&b, "%s=[%s]", k, strings.Join(v, ", "))
+		default:
+			fmt.Fprintf(&b, "%s=%v", k, v)
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,439 @@
+package exec_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/exec"
+	"github.com/leadsync/leadsync/internal/plan"
+	"github.com/leadsync/leadsync/internal/state"
+)
+
+var t0 = time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
+
+// fakeService answers searches with people generated from the keywords,
+// counts every call and can fail chosen calls.
+type fakeService struct {
+	mu       sync.Mutex
+	calls    []string
+	enriched map[string]int
+	perQuery int                   // people per search
+	fail     map[string]error      // by "search:<keywords>" or "enrich:<page>"
+	block    chan struct{}         // when set, searches wait on it
+	started  chan string           // when set, receives every call start
+	results  map[string][]api.Lead // fixed results by keywords
+	balance  int
+}
+
+func newFake() *fakeService {
+	return &fakeService{enriched: map[string]int{}, perQuery: 5, fail: map[string]error{}, results: map[string][]api.Lead{}, balance: 1000}
+}
+
+func (f *fakeService) note(s string) {
+	f.mu.Lock()
+	f.calls = append(f.calls, s)
+	f.mu.Unlock()
+	if f.started != nil {
+		f.started <- s
+	}
+}
+
+func (f *fakeService) Fields(context.Context) ([]api.Field, error) { return nil, errors.New("unused") }
+
+func (f *fakeService) Search(ctx context.Context, gen api.Generation, req api.SearchRequest) (*api.SearchResult, error) {
+	kw, _ := req.Params["keywords"].(string)
+	f.note("search:" + kw)
+	if f.block != nil {
+		select {
+		case <-f.block:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if err := f.fail["search:"+kw]; err != nil {
+		return nil, err
+	}
+	if leads, ok := f.results[kw]; ok {
+		return &api.SearchResult{Leads: leads}, nil
+	}
+	var leads []api.Lead
+	for i := 0; i < f.perQuery; i++ {
+		page := fmt.Sprintf("%s_%d", kw, i)
+		leads = append(leads, api.Lead{FullName: page, PageName: page, NetworkID: fmt.Sprintf("%d.%x", len(kw)*100+i, i), Company: "ACME"})
+	}
+	return &api.SearchResult{Leads: leads}, nil
+}
+
+func (f *fakeService) Page(ctx context.Context, gen api.Generation, req api.PageRequest) (*api.Profile, error) {
+	f.note("page:" + req.PageName)
+	return &api.Profile{FullName: req.PageName, NetworkURL: "https://network.example/profile/" + req.PageName}, nil
+}
+
+func (f *fakeService) Enrich(ctx context.Context, req api.PageRequest) (*api.EnrichedProfile, error) {
+	f.note("enrich:" + req.PageName)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if err := f.fail["enrich:"+req.PageName]; err != nil {
+		return nil, err
+	}
+	f.enriched[req.PageName]++
+	f.balance--
+	return &api.EnrichedProfile{PageName: req.PageName, Email: req.PageName + "@acme.example", ValidationStatus: api.StatusValid, CreditBalance: f.balance}, nil
+}
+
+func (f *fakeService) Billing(context.Context) (*api.Usage, error) {
+	return &api.Usage{RemainingRequests: 10000, InvoicingStartDate: "2026-01-01"}, nil
+}
+
+func (f *fakeService) count(prefix string) int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	n := 0
+	for _, c := range f.calls {
+		if len(c) >= len(prefix) && c[:len(prefix)] == prefix {
+			n++
+		}
+	}
+	return n
+}
+
+// memJournal records events in memory; it fails after failAfter appends
+// when failAfter > 0.
+type memJournal struct {
+	events    []state.Event
+	failAfter int
+}
+
+func (j *memJournal) Append(e *state.Event) error {
+	if j.failAfter > 0 && len(j.events) >= j.failAfter {
+		return errors.New("disk full")
+	}
+	e.Seq = uint64(len(j.events) + 1)
+	j.events = append(j.events, *e)
+	return nil
+}
+
+func load(t *testing.T, src string) *config.Config {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "main.leads.hcl"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, diags := config.Load(config.LoadOptions{Dir: dir})
+	if diags.HasErrors() {
+		t.Fatalf("config: %s", diags.Error())
+	}
+	return cfg
+}
+
+func build(t *testing.T, cfg *config.Config, st *state.State) *plan.Plan {
+	t.Helper()
+	p, diags := plan.Build(cfg, st, plan.Options{Now: t0, Offline: true})
+	if diags.HasErrors() {
+		t.Fatalf("plan: %s", diags.Error())
+	}
+	return p
+}
+
+func run(t *testing.T, cfg *config.Config, st *state.State, p *plan.Plan, svc api.Service, j exec.Journal, stop chan struct{}) *exec.Summary {
+	t.Helper()
+	sum, err := exec.Run(context.Background(), exec.Options{
+		Config: cfg, Plan: p, State: st, Journal: j, Service: svc,
+		Now: func() time.Time { return t0 }, Stop: stop,
+	})
+	if err != nil && !errors.Is(err, exec.ErrJournal) {
+		t.Fatalf("run: %v", err)
+	}
+	return sum
+}
+
+const basic = `
+api {
+  sandbox     = true
+  parallelism = 3
+  max_credits = 1000
+}
+search "a" {
+  keywords = "alpha"
+}
+search "b" {
+  keywords = "beta"
+}
+profile "p" {
+  page_name = "Max_Mustermann"
+}
+enrich "all" {
+  from = [search.a, search.b, profile.p]
+}
+`
+
+func TestRunMakesThePlannedCallsAndRecordsThemFirst(t *testing.T) {
+	cfg := load(t, basic)
+	st := state.New()
+	p := build(t, cfg, st)
+	svc := newFake()
+	j := &memJournal{}
+	sum := run(t, cfg, st, p, svc, j, nil)
+
+	if got := svc.count("search:"); got != 2 {
+		t.Errorf("searches = %d, want 2", got)
+	}
+	if got := svc.count("page:"); got != 1 {
+		t.Errorf("profile reads = %d, want 1", got)
+	}
+	// 5 + 5 people from searches, 1 from the profile.
+	if got := svc.count("enrich:"); got != 11 {
+		t.Errorf("enrichments = %d, want 11", got)
+	}
+	if sum.Calls != len(svc.calls) || sum.Calls > p.Totals.CallsMax {
+		t.Errorf("summary calls %d, service saw %d, plan said at most %d", sum.Calls, len(svc.calls), p.Totals.CallsMax)
+	}
+	if sum.Credits > p.Totals.CreditsMax {
+		t.Errorf("credits %d above the plan's %d", sum.Credits, p.Totals.CreditsMax)
+	}
+	if len(j.events) != sum.Succeeded {
+		t.Errorf("journal has %d events, %d calls succeeded", len(j.events), sum.Succeeded)
+	}
+	// Searches and profiles come before any enrichment.
+	firstEnrich := -1
+	for i, e := range j.events {
+		if e.Kind == state.EventEnrich && firstEnrich < 0 {
+			firstEnrich = i
+		}
+		if e.Kind != state.EventEnrich && firstEnrich >= 0 {
+			t.Errorf("event %d (%s) recorded after an enrichment", i, e.Kind)
+		}
+	}
+	for name, n := range svc.enriched {
+		if n != 1 {
+			t.Errorf("%s enriched %d times", name, n)
+		}
+	}
+	if sum.Failed() {
+		t.Errorf("unexpected failures: %+v", sum.Failures)
+	}
+
+	// The same configuration again: nothing left to do.
+	p2 := build(t, cfg, st)
+	if p2.HasChanges() {
+		for _, c := range p2.Changes {
+			if c.CallsMax > 0 {
+				t.Errorf("second plan still calls for %s (%s)", c.Address, c.Action)
+			}
+		}
+	}
+}
+
+func TestRunNeverExceedsThePlanWhenSearchesReturnMore(t *testing.T) {
+	cfg := load(t, `
+api {
+  sandbox     = true
+  max_credits = 1000
+}
+search "a" {
+  keywords = "alpha"
+}
+enrich "some" {
+  from  = [search.a]
+  limit = 7
+}
+`)
+	st := state.New()
+	p := build(t, cfg, st)
+	svc := newFake()
+	svc.perQuery = 40
+	sum := run(t, cfg, st, p, svc, &memJournal{}, nil)
+	if got := svc.count("enrich:"); got != 7 {
+		t.Errorf("enrichments = %d, want the limit 7", got)
+	}
+	if sum.Credits > p.Totals.CreditsMax || sum.Calls > p.Totals.CallsMax {
+		t.Errorf("spent %d calls / %d credits, plan said %d / %d", sum.Calls, sum.Credits, p.Totals.CallsMax, p.Totals.CreditsMax)
+	}
+}
+
+func TestAPersonInTwoBlocksIsEnrichedOnce(t *testing.T) {
+	cfg := load(t, `
+api {
+  sandbox     = true
+  max_credits = 1000
+}
+search "a" {
+  keywords = "alpha"
+}
+enrich "one" {
+  from = [search.a]
+}
+enrich "two" {
+  from = [search.a]
+}
+`)
+	st := state.New()
+	svc := newFake()
+	run(t, cfg, st, build(t, cfg, st), svc, &memJournal{}, nil)
+	if got := svc.count("enrich:"); got != 5 {
+		t.Errorf("enrichments = %d, want 5 (each person once)", got)
+	}
+}
+
+func TestBadRequestOnOneSearchDoesNotStopTheRest(t *testing.T) {
+	cfg := load(t, basic)
+	st := state.New()
+	p := build(t, cfg, st)
+	svc := newFake()
+	svc.fail["search:alpha"] = &api.Error{Op: "search", Kind: api.KindInvalid, Status: 400, Message: "bad filter"}
+	sum := run(t, cfg, st, p, svc, &memJournal{}, nil)
+	if len(sum.Failures) != 1 || sum.Failures[0].Address != "search.a" {
+		t.Fatalf("failures = %+v, want one for search.a", sum.Failures)
+	}
+	if st.Failures["search.a"] == nil || st.Failures["search.a"].Status != 400 {
+		t.Errorf("state does not record the failure of search.a: %+v", st.Failures)
+	}
+	if st.Searches["search.b"] == nil {
+		t.Errorf("search.b did not run")
+	}
+	// beta's 5 people and the profile's person are enriched.
+	if got := svc.count("enrich:"); got != 6 {
+		t.Errorf("enrichments = %d, want 6", got)
+	}
+	if !sum.Failed() {
+		t.Error("summary does not report the failure")
+	}
+}
+
+func TestForbiddenStopsTheRun(t *testing.T) {
+	cfg := load(t, basic)
+	st := state.New()
+	p := build(t, cfg, st)
+	svc := newFake()
+	svc.fail["enrich:alpha_0"] = &api.Error{Op: "enrich", Kind: api.KindForbidden, Status: 403, Message: "no credits left"}
+	cfg.API.Parallelism = 1
+	sum := run(t, cfg, st, p, svc, &memJournal{}, nil)
+	if sum.Stopped == "" {
+		t.Fatal("run did not stop on 403")
+	}
+	after := 0
+	seen := false
+	for _, c := range svc.calls {
+		if c == "enrich:alpha_0" {
+			seen = true
+			continue
+		}
+		if seen {
+			after++
+		}
+	}
+	if after != 0 {
+		t.Errorf("%d calls started after the 403 (parallelism 1)", after)
+	}
+}
+
+func TestStopFinishesCallsInFlightAndStartsNoMore(t *testing.T) {
+	cfg := load(t, basic)
+	st := state.New()
+	p := build(t, cfg, st)
+	svc := newFake()
+	svc.block = make(chan struct{})
+	svc.started = make(chan string, 100)
+	stop := make(chan struct{})
+	j := &memJournal{}
+	done := make(chan *exec.Summary)
+	go func() { done <- run(t, cfg, st, p, svc, j, stop) }()
+	// Parallelism 3: both searches and the profile read start.
+	got := map[string]bool{}
+	for len(got) < 3 {
+		got[<-svc.started] = true
+	}
+	close(stop)
+	close(svc.block)
+	sum := <-done
+	if n := svc.count("enrich:"); n != 0 {
+		t.Errorf("%d enrichments started after stop", n)
+	}
+	if sum.Stopped == "" {
+		t.Error("summary does not say the run stopped")
+	}
+	if len(j.events) != 3 {
+		t.Errorf("journal has %d events, want the 3 calls that were in flight", len(j.events))
+	}
+}
+
+func TestJournalFailureStopsSpending(t *testing.T) {
+	cfg := load(t, basic)
+	cfg.API.Parallelism = 1
+	st := state.New()
+	p := build(t, cfg, st)
+	svc := newFake()
+	j := &memJournal{failAfter: 2}
+	sum, err := exec.Run(context.Background(), exec.Options{Config: cfg, Plan: p, State: st, Journal: j, Service: svc, Now: func() time.Time { return t0 }})
+	if !errors.Is(err, exec.ErrJournal) {
+		t.Fatalf("err = %v, want ErrJournal", err)
+	}
+	if sum.Calls != 3 {
+		t.Errorf("calls = %d, want 3 (two recorded, the third could not be, then nothing)", sum.Calls)
+	}
+}
+
+func TestRunWithTargetsOnlyTouchesTargets(t *testing.T) {
+	cfg := load(t, basic)
+	st := state.New()
+	p, diags := plan.Build(cfg, st, plan.Options{Now: t0, Offline: true, Targets: []string{"search.b"}})
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	svc := newFake()
+	run(t, cfg, st, p, svc, &memJournal{}, nil)
+	var calls []string
+	calls = append(calls, svc.calls...)
+	sort.Strings(calls)
+	if len(calls) != 1 || calls[0] != "search:beta" {
+		t.Errorf("calls = %v, want only search:beta", calls)
+	}
+}
+
+func TestRerunAfterChangedFilterRunsOnlyThatSearch(t *testing.T) {
+	cfg := load(t, basic)
+	st := state.New()
+	run(t, cfg, st, build(t, cfg, st), newFake(), &memJournal{}, nil)
+
+	cfg2 := load(t, `
+api {
+  sandbox     = true
+  parallelism = 3
+  max_credits = 1000
+}
+search "a" {
+  keywords = "alpha"
+  city     = "Berlin"
+}
+search "b" {
+  keywords = "beta"
+}
+profile "p" {
+  page_name = "Max_Mustermann"
+}
+enrich "all" {
+  from = [search.a, search.b, profile.p]
+}
+`)
+	p := build(t, cfg2, st)
+	svc := newFake()
+	run(t, cfg2, st, p, svc, &memJournal{}, nil)
+	if svc.count("search:") != 1 || svc.count("page:") != 0 {
+		t.Errorf("calls = %v, want only the changed search", svc.calls)
+	}
+	// The rerun returns the same people, all enriched already.
+	if n := svc.count("enrich:"); n != 0 {
+		t.Errorf("%d people enriched again", n)
+	}
+}

@@ -1,0 +1,82 @@
+package exec
+
+import (
+	"time"
+
+	"github.com/leadsync/leadsync/internal/plan"
+)
+
+// CallKind says which operation a call is.
+type CallKind int
+
+// Call kinds.
+const (
+	CallSearch CallKind = iota + 1
+	CallProfile
+	CallEnrich
+)
+
+func (k CallKind) String() string {
+	switch k {
+	case CallSearch:
+		return "search"
+	case CallProfile:
+		return "profile"
+	case CallEnrich:
+		return "enrich"
+	}
+	return "unknown"
+}
+
+// Call is one call the executor makes.
+type Call struct {
+	Seq     int      // 1-based, in order of start
+	Kind    CallKind // search, profile or enrich
+	Address string   // instance address, or enrich block address
+	// Person is the person ID for an enrich call, the page name for a profile read.
+	Person string
+	// Label is a short human description ("keywords=CTO city=Berlin", a name).
+	Label string
+}
+
+// CallResult describes a completed call.
+type CallResult struct {
+	Duration time.Duration
+	// Results is the number of leads a search returned (before max_results).
+	Results int
+	// Capped is true when a search returned exactly the network's cap.
+	Capped bool
+	// Credits spent by the call.
+	Credits int
+	// Status is the e-mail validation status of an enrichment.
+	Status string
+}
+
+// Progress receives the executor's events. Implementations must be safe to
+// call from one goroutine at a time (the executor never calls concurrently).
+type Progress interface {
+	// Start is called once with the plan's bounds.
+	Start(p *plan.Plan, callsMax, creditsMax int)
+	// CallStart is called when a call is handed to the service.
+	CallStart(c Call)
+	// CallDone is called after the result is safely in the journal.
+	CallDone(c Call, r CallResult)
+	// CallError is called when a call failed for good (after retries).
+	CallError(c Call, err error)
+	// Stopping is called when the run stops starting calls (interrupt, 403).
+	Stopping(reason string)
+	// Summary is called once at the end.
+	Summary(s *Summary)
+}
+
+// NopProgress discards every event.
+type NopProgress struct{}
+
+var _ Progress = NopProgress{}
+
+func (NopProgress) Start(*plan.Plan, int, int) {}
+func (NopProgress) CallStart(Call)             {}
+func (NopProgress) CallDone(Call, CallResult)  {}
+func (NopProgress) CallError(Call, error)      {}
+func (NopProgress) Stopping(string)            {}
+func (NopProgress) Summary(*Summary)           {}
