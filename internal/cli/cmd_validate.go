@@ -63,13 +63,3 @@ func summarize(cfg *config.Config) string {
 		plural(len(cfg.Profiles), "profile"), plural(len(cfg.Enriches), "enrich block"),
 		plural(len(cfg.Exports), "export"))
 }
-
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	if what[len(what)-1] == 'h' {
-		return fmt.Sprintf("%d %ses", n, what)
-	}
-	return fmt.Sprintf("%d %ss", n, what)
-}
