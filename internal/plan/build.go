@@ -320,6 +320,7 @@ func (b *builder) enriches() {
 	unionFailing := map[string]bool{}
 	runningSources := map[string]bool{}
 	sumMax := 0
+	freed := map[string]int{}
 	for _, e := range b.cfg.Enriches {
 		if !b.selected(e.Address) {
 			continue
@@ -335,9 +336,12 @@ func (b *builder) enriches() {
 			})
 			continue
 		}
-		certain := b.v.limit(e, bp.todo, func(id string) bool { return b.enrichCertain[id] })
+		certain := b.v.limit(e, bp.todo, func(id string) bool { return b.enrichCertain[id] }, freed[e.Address])
 		for _, id := range certain {
 			b.enrichCertain[id] = true
+			if en := b.v.person(id).Enrichment; en != nil && en.By != e.Address {
+				freed[en.By]++ // enriched again by e: the place is the other block's to use
+			}
 		}
 		unknown := 0
 		var runSources []string
@@ -354,16 +358,20 @@ func (b *builder) enriches() {
 		}
 		max := len(bp.todo) + flips + unknown
 		if e.Limit > 0 {
-			owned, stealable := b.ownedStale(e)
+			var todoSet map[string]bool
+			if unknown == 0 && flips == 0 {
+				// Nothing new can appear: of its own people, e can only
+				// enrich again those known to need it.
+				todoSet = make(map[string]bool, len(bp.todo))
+				for _, id := range bp.todo {
+					todoSet[id] = true
+				}
+			}
 			places := e.Limit - b.v.ownedBy(e.Address)
 			if places < 0 {
 				places = 0
 			}
-			if unknown == 0 && flips == 0 {
-				// Nothing new can appear: only the known people that need it.
-				owned = b.ownedIn(e, bp.todo)
-			}
-			if capped := owned + places + stealable; capped < max {
+			if capped := b.ownedCap(e, todoSet) + places; capped < max {
 				max = capped
 			}
 		}
@@ -411,36 +419,30 @@ func (b *builder) enriches() {
 	b.enrichMax = min(sumMax, union)
 }
 
-// ownedStale counts the people e enriched who are stale for e (it may enrich
-// them again without a new place) and those stale for another block that
-// could enrich them again and so free one of e's places.
-func (b *builder) ownedStale(e *config.Enrich) (owned, stealable int) {
+// ownedCap bounds the calls of e on people it already enriched: each may
+// be enriched again by e when stale for e (and, with todo given, among
+// todo), or enriched again by another block when stale for that one, which
+// frees one of e's places. Either way a person accounts for one call of e
+// at most.
+func (b *builder) ownedCap(e *config.Enrich, todo map[string]bool) int {
 	other := time.Duration(0) // the shortest refresh of any other block
 	for _, o := range b.cfg.Enriches {
 		if o != e && o.Refresh > 0 && (other == 0 || o.Refresh < other) {
 			other = o.Refresh
 		}
 	}
-	for _, p := range b.st.People {
+	n := 0
+	for id, p := range b.st.People {
 		en := p.Enrichment
 		if en == nil || en.By != e.Address {
 			continue
 		}
 		age := b.now.Sub(en.EnrichedAt)
-		if e.Refresh > 0 && age >= e.Refresh {
-			owned++
-		} else if other > 0 && age >= other {
-			stealable++
+		again := e.Refresh > 0 && age >= e.Refresh
+		if todo != nil {
+			again = todo[id]
 		}
-	}
-	return owned, stealable
-}
-
-// ownedIn counts the people of ids that e enriched.
-func (b *builder) ownedIn(e *config.Enrich, ids []string) int {
-	n := 0
-	for _, id := range ids {
-		if p := b.v.person(id); p != nil && p.Enrichment != nil && p.Enrichment.By == e.Address {
+		if again || (other > 0 && age >= other) {
 			n++
 		}
 	}
@@ -457,10 +459,18 @@ func enrichDetail(e *config.Enrich, bp blockPeople, c *Change, runSources, owned
 		parts = append(parts, fmt.Sprintf("%s enriched", plural(bp.enriched, "person", "people")))
 	case c.Calls == c.CallsMax:
 		parts = append(parts, plural(c.Calls, "person", "people"))
-	case c.Calls == 0:
-		parts = append(parts, fmt.Sprintf("up to %s from searches that will run", thousands(c.CallsMax)))
 	default:
-		parts = append(parts, fmt.Sprintf("%s known + up to %s from searches that will run", thousands(c.Calls), thousands(c.CallsMax-c.Calls)))
+		from := "from searches that will run"
+		if runSources == 0 {
+			// Only people already known, whose leads or enrichments other
+			// calls of the run may change.
+			from = "as the run updates known people"
+		}
+		if c.Calls == 0 {
+			parts = append(parts, fmt.Sprintf("up to %s %s", thousands(c.CallsMax), from))
+		} else {
+			parts = append(parts, fmt.Sprintf("%s known + up to %s %s", thousands(c.Calls), thousands(c.CallsMax-c.Calls), from))
+		}
 	}
 	if e.Limit > 0 && c.CallsMax > 0 {
 		parts = append(parts, fmt.Sprintf("limit %s, %s used", thousands(e.Limit), thousands(owned)))

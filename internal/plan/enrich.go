@@ -34,7 +34,7 @@ func EnrichCandidates(cfg *config.Config, st *state.State, e *config.Enrich, now
 	if err != nil {
 		return nil, err
 	}
-	return v.limit(e, bp.todo, nil), nil
+	return v.limit(e, bp.todo, nil, 0), nil
 }
 
 // env is what the plan reads, with the instances by address and the
@@ -128,8 +128,8 @@ func (v *env) sourcePeople(addr string) []string {
 type blockPeople struct {
 	// todo need enrichment and pass where, in order.
 	todo []string
-	// failing need enrichment but fail where now; a search that runs may
-	// change their lead so that they pass.
+	// failing need enrichment but fail where now or have no page name; a
+	// search that runs may change their lead so that they qualify.
 	failing []string
 	// members is how many distinct people the sources hold.
 	members int
@@ -145,11 +145,9 @@ func (v *env) person(id string) *state.Person {
 	return v.st.Person(id)
 }
 
-// needsEnrich reports whether p is to be enriched by e at v.now, where aside.
+// needsEnrich reports whether p is to be enriched by e at v.now as far as
+// enrichments go (page name and where aside).
 func (v *env) needsEnrich(e *config.Enrich, p *state.Person) bool {
-	if p.Lead.PageName == "" {
-		return false
-	}
 	if p.Enrichment == nil {
 		return true
 	}
@@ -180,8 +178,9 @@ func (v *env) collect(e *config.Enrich, skipSource func(string) bool, where bool
 				}
 				continue
 			}
-			ok := true
-			if where && e.Where != nil {
+			// Enrich needs a page name; a search that runs may bring one.
+			ok := p.Lead.PageName != ""
+			if ok && where && e.Where != nil {
 				var err error
 				ok, err = match(v.cfg, e, p.Lead)
 				if err != nil {
@@ -213,10 +212,11 @@ func (v *env) ownedBy(addr string) int {
 
 // limit applies e's limit to todo: people e already enriched take no new
 // place; others take one each while places are left. People for which skip
-// is true are left out without taking a place.
-func (v *env) limit(e *config.Enrich, todo []string, skip func(string) bool) []string {
+// is true are left out without taking a place; freed places are those that
+// other blocks give back by enriching people of e again.
+func (v *env) limit(e *config.Enrich, todo []string, skip func(string) bool, freed int) []string {
 	out := make([]string, 0, len(todo))
-	places := e.Limit - v.ownedBy(e.Address)
+	places := e.Limit - v.ownedBy(e.Address) + freed
 	for _, id := range todo {
 		if skip != nil && skip(id) {
 			continue

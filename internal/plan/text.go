@@ -118,7 +118,7 @@ func diffRequest(old json.RawMessage, now api.SearchRequest) string {
 			if os && ns {
 				parts = append(parts, fmt.Sprintf("%s %s -> %s", snake(k), ob, nbk))
 			} else {
-				parts = append(parts, snake(k))
+				parts = append(parts, snake(k)+" changed")
 			}
 		}
 	}

@@ -1,0 +1,140 @@
+package plan
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/leadsync/leadsync/internal/api"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files of testdata/")
+
+// designFixture is the configuration of design.md: searches for CTOs in two
+// cities, a founder's profile, an enrichment and an export.
+func designFixture() *fixture {
+	f := newFixture()
+	for _, city := range []string{"Berlin", "Hamburg"} {
+		f.search(`search.cto["`+city+`"]`, map[string]any{
+			"keywords": "CTO", "city": city,
+			"industryFilter": []string{"Internet and IT"}, "levelFilter": []string{"Executive"},
+			"countryFilter": []string{"Germany"},
+		}, maxResults(100), refresh(7*day))
+	}
+	f.profile("profile.founder", "Max_Mustermann")
+	f.enrich("cto_contacts", []string{"search.cto", "profile.founder"}, 50, 180*day)
+	f.export("marketing", "out/cto-leads.xlsx", "search.cto", "profile.founder")
+	return f
+}
+
+func TestGolden(t *testing.T) {
+	tests := []struct {
+		name  string
+		setup func(f *fixture, o *Options)
+		color bool
+	}{
+		{name: "fresh", setup: func(f *fixture, o *Options) {}},
+		{name: "fresh_color", color: true, setup: func(f *fixture, o *Options) {}},
+		{name: "fresh_offline", setup: func(f *fixture, o *Options) { o.Usage, o.Offline = nil, true }},
+		{name: "partly_run", setup: func(f *fixture, o *Options) {
+			f.ran(`search.cto["Berlin"]`, t0.Add(-2*day), ids(1, 12)...)
+			f.read("profile.founder", t0.Add(-2*day))
+		}},
+		{name: "all_run", setup: func(f *fixture, o *Options) {
+			f.ran(`search.cto["Berlin"]`, t0.Add(-2*day), ids(1, 30)...)
+			f.ran(`search.cto["Hamburg"]`, t0.Add(-2*day), ids(25, 30)...)
+			f.read("profile.founder", t0.Add(-2*day))
+			for _, id := range ids(1, 50) {
+				f.enriched(id, "enrich.cto_contacts", t0.Add(-day))
+			}
+			f.exists["/work/leads/out/cto-leads.xlsx"] = true
+		}},
+		{name: "stale", setup: func(f *fixture, o *Options) {
+			f.ran(`search.cto["Berlin"]`, t0.Add(-2*day), ids(1, 12)...)
+			f.ran(`search.cto["Hamburg"]`, t0.Add(-9*day), ids(20, 8)...)
+			f.read("profile.founder", t0.Add(-2*day))
+			for _, id := range ids(1, 12) {
+				f.enriched(id, "enrich.cto_contacts", t0.Add(-200*day))
+			}
+			f.enriched("page:Max_Mustermann", "enrich.cto_contacts", t0.Add(-10*day))
+			f.exists["/work/leads/out/cto-leads.xlsx"] = true
+		}},
+		{name: "removed", setup: func(f *fixture, o *Options) {
+			f.ran(`search.cto["Berlin"]`, t0.Add(-2*day), ids(1, 12)...)
+			f.ran(`search.cto["Hamburg"]`, t0.Add(-2*day), ids(20, 8)...)
+			f.read("profile.founder", t0.Add(-2*day))
+			for _, id := range append(ids(1, 12), ids(20, 8)...) {
+				f.enriched(id, "enrich.cto_contacts", t0.Add(-day))
+			}
+			f.enriched("page:Max_Mustermann", "enrich.cto_contacts", t0.Add(-day))
+			f.ranRequest("search.old", t0.Add(-30*day), api.SearchRequest{Params: kw("VP")}, 0, ids(100, 41)...)
+			f.exists["/work/leads/out/cto-leads.xlsx"] = true
+		}},
+		{name: "changed_filters", setup: func(f *fixture, o *Options) {
+			f.ranRequest(`search.cto["Berlin"]`, t0.Add(-2*day), api.SearchRequest{Params: map[string]any{
+				"keywords": "CTO", "city": "Berlin", "levelFilter": []string{"Manager"},
+			}}, 100, ids(1, 12)...)
+			f.ran(`search.cto["Hamburg"]`, t0.Add(-2*day), ids(20, 8)...)
+			f.read("profile.founder", t0.Add(-2*day))
+			f.exists["/work/leads/out/cto-leads.xlsx"] = true
+		}},
+		{name: "targets_replace", setup: func(f *fixture, o *Options) {
+			f.ran(`search.cto["Berlin"]`, t0.Add(-2*day), ids(1, 12)...)
+			f.ran(`search.cto["Hamburg"]`, t0.Add(-2*day), ids(20, 8)...)
+			f.read("profile.founder", t0.Add(-2*day))
+			f.exists["/work/leads/out/cto-leads.xlsx"] = true
+			o.Targets = []string{`search.cto["Hamburg"]`, "export.marketing"}
+			o.Replace = []string{`search.cto["Hamburg"]`}
+		}},
+		{name: "over_budget", setup: func(f *fixture, o *Options) {
+			f.cfg.Enriches[0].Limit = 0
+			f.cfg.API.MaxCredits = 100
+			o.Usage = &api.Usage{RemainingRequests: 250}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := designFixture()
+			o := f.opts()
+			tt.setup(f, &o)
+			p, _ := Build(f.cfg, f.st, o)
+			var text, js bytes.Buffer
+			if err := RenderText(&text, p, tt.color); err != nil {
+				t.Fatal(err)
+			}
+			golden(t, filepath.Join("testdata", tt.name+".txt"), text.Bytes())
+			if tt.color {
+				return
+			}
+			if err := RenderJSON(&js, p); err != nil {
+				t.Fatal(err)
+			}
+			golden(t, filepath.Join("testdata", tt.name+".json"), js.Bytes())
+		})
+	}
+}
+
+// golden compares got with the file, or rewrites it under -update.
+func golden(t *testing.T, path string, got []byte) {
+	t.Helper()
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if diff := cmp.Diff(string(want), string(got)); diff != "" {
+		t.Errorf("%s differs (-want +got; go test -update rewrites it):\n%s", path, diff)
+	}
+}

@@ -1,0 +1,293 @@
+package plan
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"sort"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/state"
+)
+
+// TestPlanNeverUnderstates builds random configurations and states, plans
+// them, then plays an apply with random search results (new people, people
+// already known with changed leads, failed calls) and random timing of the
+// enrich blocks, choosing people with EnrichCandidates as apply does. The
+// enrichments made must never exceed the plan's calls_max per block, nor its
+// totals; when nothing runs, they must equal the plan's certain counts.
+func TestPlanNeverUnderstates(t *testing.T) {
+	useTestMatch(t)
+	runs := 600
+	if n, err := strconv.Atoi(os.Getenv("PLAN_PROPERTY_RUNS")); err == nil {
+		runs = n
+	}
+	if testing.Short() {
+		runs = 100
+	}
+	for seed := range runs {
+		rng := rand.New(rand.NewPCG(uint64(seed), 0x1ead))
+		f, o := randomWorld(rng)
+		p, diags := Build(f.cfg, f.st, o)
+		if diags.HasErrors() {
+			t.Fatalf("seed %d: %s", seed, diags.Error())
+		}
+		counts, nothingRan := simulateApply(rng, f, p)
+		total := 0
+		for _, e := range f.cfg.Enriches {
+			c := p.Change(e.Address)
+			if c == nil {
+				continue
+			}
+			n := counts[e.Address]
+			total += n
+			if n > c.CallsMax {
+				t.Errorf("seed %d: %s enriched %d people, plan said at most %d (%s)", seed, e.Address, n, c.CallsMax, c.Detail)
+			}
+			if nothingRan && n != c.Calls {
+				t.Errorf("seed %d: %s enriched %d people with nothing run, plan said %d", seed, e.Address, n, c.Calls)
+			}
+		}
+		if total > p.Totals.EnrichmentsMax || total*f.cfg.API.CreditsPerEnrich > p.Totals.CreditsMax {
+			t.Errorf("seed %d: %d enrichments in all, plan said at most %d (%d credits)", seed, total, p.Totals.EnrichmentsMax, p.Totals.CreditsMax)
+		}
+		if nothingRan && total != p.Totals.Enrichments {
+			t.Errorf("seed %d: %d enrichments with nothing run, plan said %d", seed, total, p.Totals.Enrichments)
+		}
+	}
+}
+
+// randomWorld makes a small configuration and a state that partly matches it.
+func randomWorld(rng *rand.Rand) (*fixture, Options) {
+	f := newFixture()
+	f.cfg.API.MaxCredits = 1 << 30
+	f.cfg.API.CreditsPerEnrich = 1 + rng.IntN(3)
+	pool := 20 + rng.IntN(60)
+	person := func() string { return fmt.Sprintf("%d.p", rng.IntN(pool)) }
+	pick := func(xs ...int) int { return xs[rng.IntN(len(xs))] }
+	durs := []time.Duration{0, 5 * day, 30 * day}
+
+	// Searches: search.a["0".."n"] and search.b.
+	var refs []string
+	na := 1 + rng.IntN(4)
+	for i := range na {
+		f.search(fmt.Sprintf(`search.a["%d"]`, i), kw("a", "city", fmt.Sprint(i)),
+			maxResults(pick(0, 3, 8, 20)), refresh(durs[rng.IntN(2)]))
+		refs = append(refs, fmt.Sprintf(`search.a["%d"]`, i))
+	}
+	refs = append(refs, "search.a")
+	f.search("search.b", kw("b"), maxResults(pick(0, 5, 12)), refresh(durs[rng.IntN(2)]))
+	refs = append(refs, "search.b")
+	for i := range rng.IntN(3) {
+		addr := fmt.Sprintf("profile.p%d", i)
+		f.profile(addr, fmt.Sprintf("page-%d.p", rng.IntN(pool)))
+		refs = append(refs, addr)
+	}
+
+	// State: people known to the searches that ran.
+	leadOf := func(id string) api.Lead {
+		l := lead(id)
+		if rng.IntN(3) == 0 {
+			l.Company = ""
+		}
+		return l
+	}
+	runSearch := func(addr string, req api.SearchRequest, mr int, at time.Time) {
+		n := rng.IntN(30)
+		leads := make([]api.Lead, n)
+		for i := range leads {
+			leads[i] = leadOf(person())
+		}
+		body, _ := json.Marshal(req)
+		f.apply(state.Event{At: at, Kind: state.EventSearch, Address: addr, Search: &state.SearchEvent{
+			Generation: api.Gen1, Request: body, RequestHash: state.RequestHash(api.Gen1, body), Leads: leads, MaxResults: mr}})
+	}
+	for _, s := range f.cfg.Searches {
+		switch rng.IntN(4) {
+		case 0: // never ran
+		case 1: // ran with another request
+			runSearch(s.Address, api.SearchRequest{Params: kw("old")}, pick(0, 4), t0.Add(-time.Duration(rng.IntN(10))*day))
+		default:
+			runSearch(s.Address, s.Request, pick(0, 4, 30), t0.Add(-time.Duration(rng.IntN(10))*day))
+		}
+	}
+	if rng.IntN(2) == 0 {
+		runSearch("search.gone", api.SearchRequest{Params: kw("gone")}, 0, t0.Add(-day))
+	}
+	for _, p := range f.cfg.Profiles {
+		if rng.IntN(2) == 0 {
+			f.read(p.Address, t0.Add(-time.Duration(rng.IntN(10))*day))
+		}
+	}
+	// Some people without a page name.
+	for _, id := range sortedPeople(f.st) {
+		p := f.st.People[id]
+		if rng.IntN(15) == 0 && id[0] != 'p' {
+			p.Lead.PageName = ""
+		}
+	}
+
+	// Enrich blocks.
+	ne := 1 + rng.IntN(3)
+	var blocks []string
+	for i := range ne {
+		var from []string
+		for _, r := range refs {
+			if rng.IntN(3) == 0 {
+				from = append(from, r)
+			}
+		}
+		if len(from) == 0 {
+			from = []string{refs[rng.IntN(len(refs))]}
+		}
+		e := f.enrich(fmt.Sprintf("e%d", i), from, pick(0, 0, 2, 5, 12), durs[rng.IntN(3)])
+		if rng.IntN(2) == 0 {
+			whereCompany(e)
+		}
+		blocks = append(blocks, e.Address)
+	}
+	blocks = append(blocks, "enrich.gone")
+	// Enrichments already made, of various ages and by various blocks.
+	for _, id := range sortedPeople(f.st) {
+		if rng.IntN(3) == 0 {
+			age := []time.Duration{day, 7 * day, 40 * day, 400 * day}[rng.IntN(4)]
+			if f.st.People[id].Lead.PageName != "" {
+				f.enriched(id, blocks[rng.IntN(len(blocks))], t0.Add(-age))
+			}
+		}
+	}
+	o := Options{Now: t0, Offline: true, FileExists: func(string) bool { return true }}
+	if rng.IntN(4) == 0 {
+		o.Replace = []string{f.cfg.Searches[rng.IntN(len(f.cfg.Searches))].Address}
+	}
+	if rng.IntN(4) == 0 {
+		o.Targets = []string{f.cfg.Enriches[rng.IntN(len(f.cfg.Enriches))].Address}
+	}
+	return f, o
+}
+
+// simulateApply plays p against f's state the way apply does and returns
+// how many people each enrich block enriched, and whether no source ran.
+func simulateApply(rng *rand.Rand, f *fixture, p *Plan) (map[string]int, bool) {
+	counts := map[string]int{}
+	var sources []*Change
+	pending := map[string]bool{}
+	for _, c := range p.Changes {
+		if (c.Kind == KindSearch || c.Kind == KindProfile) && c.CallsMax > 0 {
+			sources = append(sources, c)
+			pending[c.Address] = true
+		}
+	}
+	rng.Shuffle(len(sources), func(i, j int) { sources[i], sources[j] = sources[j], sources[i] })
+	nothingRan := len(sources) == 0
+
+	type block struct {
+		e        *config.Enrich
+		released bool
+	}
+	var blocks []*block
+	for _, e := range f.cfg.Enriches {
+		if c := p.Change(e.Address); c != nil && c.CallsMax > 0 {
+			blocks = append(blocks, &block{e: e})
+		}
+	}
+	at := t0.Add(time.Minute)
+	release := func(b *block) {
+		b.released = true
+		todo, err := EnrichCandidates(f.cfg, f.st, b.e, t0)
+		if err != nil {
+			panic(err)
+		}
+		for _, id := range todo {
+			pp := f.st.Person(id)
+			at = at.Add(time.Second)
+			f.apply(state.Event{At: at, Kind: state.EventEnrich, Address: b.e.Address, Enrich: &state.EnrichEvent{
+				PersonID: id, Credits: f.cfg.API.CreditsPerEnrich,
+				Result: api.EnrichedProfile{NetworkID: pp.Lead.NetworkID, PageName: pp.Lead.PageName, FullName: pp.Lead.FullName, Company: "Enriched Co"},
+			}})
+			counts[b.e.Address]++
+		}
+	}
+	ready := func(b *block) bool {
+		for _, a := range f.cfg.Resolve(b.e.From) {
+			if pending[a] {
+				return false
+			}
+		}
+		return true
+	}
+	releaseSome := func(all bool) {
+		if nothingRan {
+			return // released in declaration order below
+		}
+		for _, b := range blocks {
+			if !b.released && ready(b) && (all || rng.IntN(3) > 0) {
+				release(b)
+			}
+		}
+	}
+	releaseSome(false)
+	for _, c := range sources {
+		at = at.Add(time.Second)
+		delete(pending, c.Address)
+		if rng.IntN(8) == 0 {
+			releaseSome(false)
+			continue // the call failed
+		}
+		switch c.Kind {
+		case KindSearch:
+			var s *config.Search
+			for _, x := range f.cfg.Searches {
+				if x.Address == c.Address {
+					s = x
+				}
+			}
+			n := rng.IntN(api.MaxResults + 1)
+			if rng.IntN(2) == 0 {
+				n = rng.IntN(40)
+			}
+			leads := make([]api.Lead, n)
+			for i := range leads {
+				var id string
+				if rng.IntN(2) == 0 {
+					id = fmt.Sprintf("%d.p", rng.IntN(100))
+				} else {
+					id = fmt.Sprintf("%d.new", rng.IntN(1000))
+				}
+				leads[i] = lead(id)
+				if rng.IntN(4) == 0 {
+					leads[i].Company = ""
+				}
+			}
+			body, _ := json.Marshal(s.Request)
+			f.apply(state.Event{At: at, Kind: state.EventSearch, Address: s.Address, Search: &state.SearchEvent{
+				Generation: api.Gen1, Request: body, RequestHash: state.RequestHash(api.Gen1, body), Leads: leads, MaxResults: s.MaxResults}})
+		case KindProfile:
+			f.read(c.Address, at)
+		}
+		releaseSome(false)
+	}
+	if nothingRan {
+		for _, b := range blocks {
+			release(b)
+		}
+	}
+	releaseSome(true)
+	return counts, nothingRan
+}
+
+// sortedPeople lists the person IDs of st in order, so that a seed always
+// makes the same world.
+func sortedPeople(st *state.State) []string {
+	out := make([]string, 0, len(st.People))
+	for id := range st.People {
+		out = append(out, id)
+	}
+	sort.Strings(out)
+	return out
+}
