@@ -205,6 +205,11 @@ func (p *Plan) normalize() {
 	if p.Changes == nil {
 		p.Changes = []*Change{}
 	}
+	for _, c := range p.Changes {
+		if c != nil && c.Kind == KindEnrich && c.PersonIDs == nil {
+			c.PersonIDs = []string{}
+		}
+	}
 	if p.Diagnostics == nil {
 		p.Diagnostics = []Diagnostic{}
 	}

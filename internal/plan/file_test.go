@@ -1,0 +1,111 @@
+package plan
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/state"
+)
+
+func TestSaveLoad(t *testing.T) {
+	f := designFixture()
+	f.cfg.API.APIKey = "key-never-saved"
+	f.cfg.Variables["token"] = &config.Variable{Name: "token", Sensitive: true, Value: cty.StringVal("CTO")}
+	f.ran(`search.cto["Hamburg"]`, t0.Add(-9*day), ids(1, 3)...)
+	p := f.build(t, f.opts())
+	path := filepath.Join(t.TempDir(), "leads.plan")
+	if err := Save(path, p); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v, want 0600", fi.Mode().Perm())
+	}
+	data, _ := os.ReadFile(path)
+	for _, secret := range []string{"key-never-saved", "CTO"} {
+		if strings.Contains(string(data), secret) {
+			t.Errorf("plan file holds %q", secret)
+		}
+	}
+	got, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(p, got); diff != "" {
+		t.Errorf("loaded plan differs (-saved +loaded):\n%s", diff)
+	}
+	if err := got.Stale(f.cfg, f.st); err != nil {
+		t.Errorf("fresh plan is stale: %v", err)
+	}
+	entries, _ := os.ReadDir(filepath.Dir(path))
+	if len(entries) != 1 {
+		t.Errorf("temporary files left: %v", entries)
+	}
+}
+
+func TestLoadRefusesGarbage(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct{ name, content, want string }{
+		{"empty", "", "not a leadsync plan file"},
+		{"text", "hello", "not a leadsync plan file"},
+		{"state", `{"format_version":1,"lineage":"x"}`, "not a leadsync plan file"},
+		{"newer", `{"kind":"leadsync-plan","format_version":"2"}`, `plan format_version "2"; this leadsync reads "1"`},
+		{"damaged", `{"kind":"leadsync-plan","format_version":"1","changes":[{"address":""}]}`, "damaged plan file"},
+		{"bad type", `{"kind":"leadsync-plan","format_version":"1","serial":"x"}`, "damaged plan file"},
+	}
+	for _, tt := range tests {
+		path := filepath.Join(dir, tt.name)
+		os.WriteFile(path, []byte(tt.content), 0o600)
+		_, err := Load(path)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: error %v, want %q", tt.name, err, tt.want)
+		}
+	}
+	if _, err := Load(filepath.Join(dir, "missing")); err == nil || !strings.Contains(err.Error(), "reading plan file") {
+		t.Errorf("missing file: %v", err)
+	}
+}
+
+func TestStale(t *testing.T) {
+	f := designFixture()
+	p := f.build(t, f.opts())
+	tests := []struct {
+		name   string
+		change func(cfg *config.Config, st *state.State)
+		want   string
+	}{
+		{"same", func(*config.Config, *state.State) {}, ""},
+		{"config", func(c *config.Config, _ *state.State) { c.Hash = "other" }, "the configuration (or a variable value) changed"},
+		{"serial", func(_ *config.Config, s *state.State) { s.Serial++ }, "the state changed since the plan was made (serial 7, now 8)"},
+		{"lineage", func(_ *config.Config, s *state.State) { s.Lineage = "other" }, "made from another state"},
+	}
+	for _, tt := range tests {
+		cfg, st := *f.cfg, *f.st
+		tt.change(&cfg, &st)
+		err := p.Stale(&cfg, &st)
+		if tt.want == "" {
+			if err != nil {
+				t.Errorf("%s: %v", tt.name, err)
+			}
+			continue
+		}
+		if err == nil || !errors.Is(err, ErrStale) || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: %v, want %q", tt.name, err, tt.want)
+		}
+	}
+	// Before any state was written, every fresh state matches.
+	p.Lineage, p.Serial = "a", 0
+	if err := p.Stale(f.cfg, &state.State{Lineage: "b"}); err != nil {
+		t.Errorf("unwritten states: %v", err)
+	}
+}
