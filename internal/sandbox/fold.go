@@ -24,8 +24,26 @@ var foldRunes = map[rune]string{
 
 // fold returns s lower-cased with Latin accents removed, for matching.
 func fold(s string) string {
-	f, _ := foldOffsets(s)
-	return f
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return strings.ToLower(s)
+	}
+	var b strings.Builder
+	for _, r := range s {
+		lr := unicode.ToLower(r)
+		if rep, ok := foldRunes[lr]; ok {
+			b.WriteString(rep)
+		} else {
+			b.WriteRune(lr)
+		}
+	}
+	return b.String()
 }
 
 // foldOffsets folds s and returns, for every byte of the folded string, the

@@ -40,8 +40,8 @@ type reply struct {
 	status    int
 	header    http.Header
 	body      []byte
-	drop      bool // close the connection without answering
-	abandoned bool // the client went away; nothing to write
+	drop      bool  // close the connection without answering
+	abandoned error // the client went away (the sleep's error); nothing to write
 }
 
 // errorBody is the JSON body of every error answer. The spec gives no error
@@ -77,7 +77,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
 	rep := s.handle(r.Context(), r.Method, r.URL.Path, r.Header, body, err)
 	switch {
-	case rep.abandoned:
+	case rep.abandoned != nil:
 		return
 	case rep.drop:
 		panic(http.ErrAbortHandler)
@@ -112,11 +112,11 @@ func (t transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	rep := t.s.handle(ctx, req.Method, req.URL.Path, req.Header, body, readErr)
 	switch {
-	case rep.abandoned:
+	case rep.abandoned != nil:
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		return nil, context.Canceled
+		return nil, rep.abandoned
 	case rep.drop:
 		return nil, &net.OpError{Op: "read", Net: "tcp",
 			Addr: &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 443},
@@ -246,7 +246,7 @@ func (s *Server) handle(ctx context.Context, method, path string, h http.Header,
 			s.mu.Lock()
 			s.stats.Abandoned++
 			s.mu.Unlock()
-			return reply{abandoned: true}
+			return reply{abandoned: err}
 		}
 	}
 

@@ -55,7 +55,9 @@ type Member struct {
 	imageID  string
 	// Folded forms, for matching.
 	fName, fTitle, fPrevTitle, fCompany, fPrevCompany, fCity, fEducation string
-	fSkills                                                              []string
+	// fSkills are the folded skills and fKeywords name, title, company and
+	// skills, each joined by NUL, which no search term contains.
+	fSkills, fKeywords string
 }
 
 // Position is one position of a member's work timeline.
@@ -122,6 +124,16 @@ func generate(seed int64, n int) []*Member {
 	levelW := weightsOf(levels, func(k string) int { return levelWeight[k] })
 	statusW := weightsOf(employmentTypes, func(k string) int { return statusWeight[k] })
 
+	// Most texts repeat (titles, companies, cities), so folds are memoised.
+	folded := map[string]string{}
+	fold := func(s string) string {
+		f, ok := folded[s]
+		if !ok {
+			f = fold(s)
+			folded[s] = f
+		}
+		return f
+	}
 	used := map[string]bool{}
 	members := make([]*Member, 0, n)
 	for i := range n {
@@ -258,9 +270,8 @@ func generate(seed int64, n int) []*Member {
 		m.fName, m.fTitle, m.fPrevTitle = fold(m.FullName()), fold(m.Title), fold(m.PreviousTitle)
 		m.fCompany, m.fPrevCompany = fold(m.Company), fold(m.PreviousCompany)
 		m.fCity, m.fEducation = fold(m.City), fold(m.Education)
-		for _, s := range m.Skills {
-			m.fSkills = append(m.fSkills, fold(s))
-		}
+		m.fSkills = fold(strings.Join(m.Skills, "\x00"))
+		m.fKeywords = strings.Join([]string{m.fName, m.fTitle, m.fCompany, m.fSkills}, "\x00")
 		members = append(members, m)
 	}
 	return members

@@ -256,7 +256,6 @@ type Server struct {
 	key     string
 	members []*Member
 	byPage  map[string]*Member
-	byID    map[string]*Member
 	limit   int           // k: calls per window
 	window  time.Duration // k/r
 	cost    int
@@ -307,16 +306,40 @@ func New(opts Options) *Server {
 		s.limit = max(1, int(math.Floor(r)))
 		s.window = time.Duration(float64(s.limit) / r * float64(time.Second))
 	}
-	s.members = generate(opts.Seed, opts.People)
-	s.byPage = make(map[string]*Member, len(s.members))
-	s.byID = make(map[string]*Member, len(s.members))
-	for _, m := range s.members {
-		s.byPage[m.PageName] = m
-		s.byID[m.NetworkID] = m
-	}
+	pop := populationFor(opts.Seed, opts.People)
+	s.members, s.byPage = pop.members, pop.byPage
 	s.stats = Stats{ByOp: map[Op]int{}, Status: map[int]int{}, Faults: map[Fault]int{}, Enriched: map[string]int{}}
 	s.setFaultsLocked(opts.Faults)
 	return s
+}
+
+// population is a generated population with its index. Members never
+// change after generation, so sandboxes with the same seed and size share
+// one: tests build many sandboxes, and generating 5000 members is the
+// costly part of New.
+type population struct {
+	members []*Member
+	byPage  map[string]*Member
+}
+
+var (
+	populationsMu sync.Mutex
+	populations   = map[[2]int64]*population{}
+)
+
+func populationFor(seed int64, people int) *population {
+	populationsMu.Lock()
+	defer populationsMu.Unlock()
+	key := [2]int64{seed, int64(people)}
+	if p, ok := populations[key]; ok {
+		return p
+	}
+	p := &population{members: generate(seed, people), byPage: make(map[string]*Member, people)}
+	for _, m := range p.members {
+		p.byPage[m.PageName] = m
+	}
+	populations[key] = p
+	return p
 }
 
 func defaultCount(v, def int) int {

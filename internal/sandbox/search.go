@@ -168,17 +168,10 @@ func sortedKeys[V any](m map[string]V) []string {
 	return ks
 }
 
-// containsAll reports whether every term occurs in one of the texts.
-func containsAll(terms []string, texts ...string) bool {
+// containsAll reports whether every term occurs in text.
+func containsAll(terms []string, text string) bool {
 	for _, t := range terms {
-		found := false
-		for _, s := range texts {
-			if strings.Contains(s, t) {
-				found = true
-				break
-			}
-		}
-		if !found {
+		if !strings.Contains(text, t) {
 			return false
 		}
 	}
@@ -191,7 +184,7 @@ func (q *query) matches(m *Member) bool {
 		var ok bool
 		switch k {
 		case paramKeywords:
-			ok = containsAll(terms, append([]string{m.fName, m.fTitle, m.fCompany}, m.fSkills...)...)
+			ok = containsAll(terms, m.fKeywords)
 		case paramName:
 			ok = containsAll(terms, m.fName)
 		case paramCompany:
@@ -203,7 +196,7 @@ func (q *query) matches(m *Member) bool {
 		case paramPreviousTitle:
 			ok = containsAll(terms, m.fPrevTitle)
 		case paramHaves:
-			ok = containsAll(terms, m.fSkills...)
+			ok = containsAll(terms, m.fSkills)
 		case paramCity:
 			ok = containsAll(terms, m.fCity)
 		case paramEducation:

@@ -1,0 +1,26 @@
+package sandbox
+
+import (
+	"testing"
+)
+
+// BenchmarkGenerate measures generating a population of the default size,
+// which the first sandbox of each seed pays.
+func BenchmarkGenerate(b *testing.B) {
+	for b.Loop() {
+		generate(0, DefaultPeople)
+	}
+}
+
+// BenchmarkSearch measures one search over the default population.
+func BenchmarkSearch(b *testing.B) {
+	s := New(Options{})
+	params, _, _ := decodeObject([]byte(`{"keywords":"Senior Engineer","countryFilter":["Germany"]}`))
+	q, err := parseSearch(params, true)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		s.search(q)
+	}
+}
