@@ -100,4 +100,5 @@ var commands = []func(*Factory) *cobra.Command{
 	newValidateCmd,
 	newFmtCmd,
 	newCompletionCmd,
+	newSandboxCmd,
 }

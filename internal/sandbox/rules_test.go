@@ -292,6 +292,15 @@ func TestLatency(t *testing.T) {
 	if got := h4.sleep.Asked(); len(got) != 0 {
 		t.Errorf("NoLatency slept %v", got)
 	}
+	h5 := newHarness(t, func(o *Options) {
+		o.SearchLatency = [2]time.Duration{-1, -1}
+		o.ReadLatency = [2]time.Duration{time.Second, 2 * time.Second}
+	})
+	h5.ok(http.MethodPost, "/v1/scrap", map[string]any{"keywords": "x"}, nil)
+	h5.ok(http.MethodGet, "/v1/billing", nil, nil)
+	if got := h5.sleep.Asked(); len(got) != 1 || got[0] < time.Second {
+		t.Errorf("no search latency, 1-2s reads: slept %v", got)
+	}
 }
 
 func TestDefaultLatency(t *testing.T) {

@@ -64,7 +64,7 @@ type Options struct {
 	// before an answer, for searches and for every other operation. The
 	// delay of one call is fixed by Seed and the call's sequence number. A
 	// zero value means the defaults (50–300 ms for searches, none for
-	// reads); NoLatency turns both off.
+	// reads); a negative max means none; NoLatency turns both off.
 	SearchLatency, ReadLatency [2]time.Duration
 	NoLatency                  bool
 	// Credits is the starting enrich credit balance; 0 means
@@ -296,8 +296,10 @@ func New(opts Options) *Server {
 	if opts.ReadLatency == [2]time.Duration{} {
 		opts.ReadLatency = DefaultReadLatency
 	}
-	if opts.NoLatency {
-		opts.SearchLatency, opts.ReadLatency = [2]time.Duration{}, [2]time.Duration{}
+	for _, lat := range []*[2]time.Duration{&opts.SearchLatency, &opts.ReadLatency} {
+		if opts.NoLatency || lat[1] < 0 {
+			*lat = [2]time.Duration{}
+		}
 	}
 	s := &Server{opts: opts, key: opts.Key, cost: max(1, opts.CreditsPerEnrich)}
 	s.credits = defaultCount(opts.Credits, DefaultCredits)
