@@ -1,0 +1,139 @@
+package export
+
+import (
+	"bytes"
+	"compress/flate"
+	"io"
+	"runtime"
+	"sync"
+)
+
+// deflateBlock is how much input each worker of parallelDeflate compresses
+// at a time.
+const deflateBlock = 1 << 20
+
+// parallelDeflate is a DEFLATE compressor that compresses blocks of its
+// input on every core and writes them out in order. Each block is compressed
+// on its own and ended with a sync flush, the last one with the final block
+// marker; concatenated, they are one valid DEFLATE stream. A block does not
+// see the 32 KiB before it, which costs a little compression (well under 1%
+// at 1 MiB blocks) and saves most of the time of zipping a large sheet.
+type parallelDeflate struct {
+	level int
+	cur   *pdBlock
+	jobs  chan *pdBlock
+	order chan *pdBlock
+	free  chan *pdBlock
+	done  chan struct{} // closed when the writer goroutine ends
+	wg    sync.WaitGroup
+
+	mu  sync.Mutex
+	err error // the first error writing out
+}
+
+type pdBlock struct {
+	in    []byte
+	out   bytes.Buffer
+	final bool
+	ready chan struct{}
+}
+
+// newParallelDeflate returns a compressor writing to out at level.
+func newParallelDeflate(out io.Writer, level int) *parallelDeflate {
+	workers := max(runtime.GOMAXPROCS(0), 1)
+	inFlight := 2*workers + 1
+	z := &parallelDeflate{
+		level: level,
+		jobs:  make(chan *pdBlock, inFlight),
+		order: make(chan *pdBlock, inFlight),
+		free:  make(chan *pdBlock, inFlight+1),
+		done:  make(chan struct{}),
+	}
+	for range inFlight + 1 {
+		z.free <- &pdBlock{in: make([]byte, 0, deflateBlock)}
+	}
+	for range workers {
+		z.wg.Add(1)
+		go z.work()
+	}
+	go z.write(out)
+	z.cur = <-z.free
+	return z
+}
+
+func (z *parallelDeflate) work() {
+	defer z.wg.Done()
+	fw, _ := flate.NewWriter(io.Discard, z.level) // the level is valid: set by this package
+	for b := range z.jobs {
+		b.out.Reset()
+		fw.Reset(&b.out)
+		_, _ = fw.Write(b.in) // writes to a bytes.Buffer do not fail
+		if b.final {
+			_ = fw.Close()
+		} else {
+			_ = fw.Flush()
+		}
+		close(b.ready)
+	}
+}
+
+func (z *parallelDeflate) write(out io.Writer) {
+	defer close(z.done)
+	for b := range z.order {
+		<-b.ready
+		if z.error() == nil {
+			if _, err := out.Write(b.out.Bytes()); err != nil {
+				z.mu.Lock()
+				z.err = err
+				z.mu.Unlock()
+			}
+		}
+		b.in = b.in[:0]
+		z.free <- b
+	}
+}
+
+func (z *parallelDeflate) error() error {
+	z.mu.Lock()
+	defer z.mu.Unlock()
+	return z.err
+}
+
+func (z *parallelDeflate) submit(final bool) {
+	b := z.cur
+	b.final = final
+	b.ready = make(chan struct{})
+	z.order <- b
+	z.jobs <- b
+	if !final {
+		z.cur = <-z.free
+	}
+}
+
+// Write buffers p and hands full blocks to the workers.
+func (z *parallelDeflate) Write(p []byte) (int, error) {
+	if err := z.error(); err != nil {
+		return 0, err
+	}
+	n := len(p)
+	for len(p) > 0 {
+		k := min(len(p), deflateBlock-len(z.cur.in))
+		z.cur.in = append(z.cur.in, p[:k]...)
+		p = p[k:]
+		if len(z.cur.in) == deflateBlock {
+			z.submit(false)
+		}
+	}
+	return n, nil
+}
+
+// Close compresses what is left as the final block and waits until all is
+// written.
+func (z *parallelDeflate) Close() error {
+	z.submit(true)
+	close(z.jobs)
+	close(z.order)
+	z.wg.Wait()
+	<-z.done
+	return z.error()
+}
