@@ -47,9 +47,9 @@ func functions(fsys fs.FS, dir string) map[string]function.Function {
 		"coalescelist": stdlib.CoalesceListFunc, "compact": stdlib.CompactFunc,
 		"concat": stdlib.ConcatFunc, "contains": stdlib.ContainsFunc, "distinct": stdlib.DistinctFunc,
 		"element": stdlib.ElementFunc, "flatten": stdlib.FlattenFunc, "keys": stdlib.KeysFunc,
-		"lookup": stdlib.LookupFunc, "merge": stdlib.MergeFunc, "range": stdlib.RangeFunc,
+		"lookup": stdlib.LookupFunc, "merge": stdlib.MergeFunc, "range": rangeFunc,
 		"reverse": stdlib.ReverseListFunc, "setintersection": stdlib.SetIntersectionFunc,
-		"setproduct": stdlib.SetProductFunc, "setsubtract": stdlib.SetSubtractFunc,
+		"setproduct": setProductFunc, "setsubtract": stdlib.SetSubtractFunc,
 		"setunion": stdlib.SetUnionFunc, "slice": stdlib.SliceFunc, "sort": stdlib.SortFunc,
 		"values": stdlib.ValuesFunc, "zipmap": stdlib.ZipmapFunc,
 		"length": lengthFunc, "index": indexFunc, "alltrue": allTrueFunc, "anytrue": anyTrueFunc,
@@ -324,4 +324,58 @@ func fileExistsFunc(fsys fs.FS, dir string) function.Function {
 // typeName names a cty type for messages ("string", "list of string").
 func typeName(ty cty.Type) string {
 	return ty.FriendlyName()
+}
+
+// maxElements bounds what range and setproduct may build, so that a typo
+// like range(1e9) is an error instead of exhausting memory.
+const maxElements = 100_000
+
+// rangeFunc is stdlib's range with a bound on the result size.
+var rangeFunc = function.New(&function.Spec{
+	VarParam: &function.Parameter{Name: "params", Type: cty.Number},
+	Type:     function.StaticReturnType(cty.List(cty.Number)),
+	Impl: func(args []cty.Value, ret cty.Type) (cty.Value, error) {
+		start, end, step := 0.0, 0.0, 1.0
+		f := func(v cty.Value) float64 { x, _ := v.AsBigFloat().Float64(); return x }
+		switch len(args) {
+		case 1:
+			end = f(args[0])
+		case 2:
+			start, end = f(args[0]), f(args[1])
+		case 3:
+			start, end, step = f(args[0]), f(args[1]), f(args[2])
+		}
+		if step != 0 && (end-start)/step > maxElements {
+			return cty.NilVal, function.NewArgErrorf(0, "range would have more than %d elements", maxElements)
+		}
+		return stdlib.RangeFunc.Call(args)
+	},
+})
+
+// setProductFunc is stdlib's setproduct with a bound on the result size.
+var setProductFunc = function.New(&function.Spec{
+	VarParam: &function.Parameter{Name: "sets", Type: cty.DynamicPseudoType},
+	Type: func(args []cty.Value) (cty.Type, error) {
+		return stdlib.SetProductFunc.ReturnType(argTypes(args))
+	},
+	Impl: func(args []cty.Value, ret cty.Type) (cty.Value, error) {
+		n := 1
+		for _, a := range args {
+			if a.IsKnown() && !a.IsNull() && a.CanIterateElements() {
+				n *= max(a.LengthInt(), 1)
+				if n > maxElements {
+					return cty.NilVal, function.NewArgErrorf(0, "setproduct would have more than %d elements", maxElements)
+				}
+			}
+		}
+		return stdlib.SetProductFunc.Call(args)
+	},
+})
+
+func argTypes(args []cty.Value) []cty.Type {
+	out := make([]cty.Type, len(args))
+	for i, a := range args {
+		out[i] = a.Type()
+	}
+	return out
 }

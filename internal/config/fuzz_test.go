@@ -1,0 +1,42 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"testing/fstest"
+)
+
+// FuzzLoad loads arbitrary bytes as a configuration (and as a variables
+// file): Load must never panic and must always return a Config.
+func FuzzLoad(f *testing.F) {
+	for _, dir := range []string{"../../examples/quickstart", "../../examples/team"} {
+		files, _ := filepath.Glob(filepath.Join(dir, "*.hcl"))
+		for _, p := range files {
+			b, _ := os.ReadFile(p)
+			f.Add(b, []byte("cities = [\"Berlin\"]\n"))
+		}
+	}
+	invalid, _ := filepath.Glob("../../testdata/invalid/*/*.hcl")
+	for _, p := range invalid {
+		b, _ := os.ReadFile(p)
+		f.Add(b, []byte(""))
+	}
+	f.Add([]byte("search \"x\" {\n  for_each = {a = 1}\n  keywords = each.value\n}\n"), []byte("x = 1"))
+	f.Fuzz(func(t *testing.T, src, vars []byte) {
+		fs := fstest.MapFS{
+			"main.leads.hcl":      &fstest.MapFile{Data: src},
+			"x.auto.leadvars.hcl": &fstest.MapFile{Data: vars},
+		}
+		cfg, _ := Load(LoadOptions{Dir: "/fuzz", FS: fs, Vars: []string{"cities=[\"A\"]"}})
+		if cfg == nil || cfg.Files == nil {
+			t.Fatal("Load returned no Config")
+		}
+		for _, e := range cfg.Enriches {
+			cfg.Match(e, leadForFuzz)
+		}
+		cfg.DiagFiles()
+	})
+}
+
+var leadForFuzz = apiLead()
