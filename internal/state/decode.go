@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"syscall"
 )
 
@@ -19,8 +20,18 @@ type decodeError struct {
 
 func (e *decodeError) Error() string { return e.msg }
 
-// decodeState parses a state file.
-func decodeState(b []byte) (*State, error) {
+// decodeState parses a state file with the fast decoder. The strings of the
+// result share memory with src.
+func decodeState(src string) (*State, error) {
+	if strings.TrimSpace(src) == "" {
+		return nil, &decodeError{msg: "the file is empty"}
+	}
+	return decodeFast(src)
+}
+
+// decodeStd parses a state file with encoding/json; tests compare it with
+// decodeState.
+func decodeStd(b []byte) (*State, error) {
 	if len(bytes.TrimSpace(b)) == 0 {
 		return nil, &decodeError{msg: "the file is empty"}
 	}
@@ -64,7 +75,7 @@ func jsonKind(t string) string {
 
 // writePeople writes the people map last in the file.
 func writePeople(w *bufio.Writer, m map[string]*Person) error {
-	return writeMap(w, "people", m, true)
+	return writeMapWith(w, "people", m, true, appendPerson)
 }
 
 // isSyncUnsupported reports errors of file systems that cannot sync a

@@ -12,6 +12,7 @@ import (
 	"sort"
 	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/leadsync/leadsync/internal/version"
 )
@@ -82,7 +83,8 @@ func (st *Store) Load() (*State, error) {
 	case err != nil:
 		return nil, fmt.Errorf("cannot read state %s: %w", st.path, unwrapPathErr(err))
 	default:
-		if s, err = Decode(st.path, b); err != nil {
+		// b is ours alone: let the state's strings share it instead of copying.
+		if s, err = decode(st.path, b, unsafe.String(unsafe.SliceData(b), len(b))); err != nil {
 			return nil, err
 		}
 	}
@@ -94,7 +96,11 @@ func (st *Store) Load() (*State, error) {
 
 // Decode parses the bytes of a state file; path is used in errors only.
 func Decode(path string, b []byte) (*State, error) {
-	s, err := decodeState(b)
+	return decode(path, b, string(b))
+}
+
+func decode(path string, b []byte, src string) (*State, error) {
+	s, err := decodeState(src)
 	if err == nil && s.FormatVersion > FormatVersion {
 		return nil, &NewerFormatError{Path: path, Version: s.FormatVersion, WrittenBy: s.LeadsyncVersion}
 	}
@@ -411,7 +417,7 @@ func encodeState(w *bufio.Writer, s *State) error {
 		return err
 	}
 	w.WriteString(",\n")
-	if err := writeMap(w, "searches", s.Searches, false); err != nil {
+	if err := writeMapWith(w, "searches", s.Searches, false, appendSearch); err != nil {
 		return err
 	}
 	if err := writeMap(w, "profiles", s.Profiles, false); err != nil {
@@ -428,25 +434,39 @@ func encodeState(w *bufio.Writer, s *State) error {
 }
 
 func writeMap[T any](w *bufio.Writer, name string, m map[string]*T, last bool) error {
+	return writeMapWith(w, name, m, last, func(b []byte, v *T) ([]byte, error) {
+		vb, err := marshal(v)
+		return append(b, vb...), err
+	})
+}
+
+// writeMapWith writes one map, one entry per line, keys sorted; enc appends
+// the JSON of a value.
+func writeMapWith[T any](w *bufio.Writer, name string, m map[string]*T, last bool, enc func([]byte, *T) ([]byte, error)) error {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
 	fmt.Fprintf(w, "  %q: {", name)
+	var b []byte
 	for i, k := range keys {
+		b = b[:0]
 		if i > 0 {
-			w.WriteByte(',')
+			b = append(b, ',')
 		}
-		w.WriteString("\n    ")
-		kb, _ := json.Marshal(k)
-		w.Write(kb)
-		w.WriteString(": ")
-		b, err := marshal(m[k])
-		if err != nil {
+		b = append(b, "\n    "...)
+		b = appendStr(b, k)
+		b = append(b, ": "...)
+		var err error
+		if m[k] == nil {
+			b = append(b, "null"...)
+		} else if b, err = enc(b, m[k]); err != nil {
 			return fmt.Errorf("%s %q: %w", name, k, err)
 		}
-		w.Write(b)
+		if _, err := w.Write(b); err != nil {
+			return err
+		}
 	}
 	if len(keys) > 0 {
 		w.WriteString("\n  ")
