@@ -321,6 +321,16 @@ func (b *builder) enriches() {
 	runningSources := map[string]bool{}
 	sumMax := 0
 	freed := map[string]int{}
+	// With one enrich block, its counts are the union; with several, people
+	// they share are counted once through sets.
+	blocks := 0
+	for _, e := range b.cfg.Enriches {
+		if b.selected(e.Address) {
+			blocks++
+		}
+	}
+	shared := blocks > 1
+	unionN, failingN := 0, 0
 	for _, e := range b.cfg.Enriches {
 		if !b.selected(e.Address) {
 			continue
@@ -336,10 +346,16 @@ func (b *builder) enriches() {
 			})
 			continue
 		}
-		certain := b.v.limit(e, bp.todo, func(id string) bool { return b.enrichCertain[id] }, freed[e.Address])
-		for _, id := range certain {
-			b.enrichCertain[id] = true
-			if en := b.v.person(id).Enrichment; en != nil && en.By != e.Address {
+		var skip func(string) bool
+		if shared {
+			skip = func(id string) bool { return b.enrichCertain[id] }
+		}
+		certain := b.v.limit(e, bp.todo, skip, freed[e.Address])
+		for _, p := range certain {
+			if shared {
+				b.enrichCertain[p.ID] = true
+			}
+			if en := p.Enrichment; en != nil && en.By != e.Address {
 				freed[en.By]++ // enriched again by e: the place is the other block's to use
 			}
 		}
@@ -363,8 +379,8 @@ func (b *builder) enriches() {
 				// Nothing new can appear: of its own people, e can only
 				// enrich again those known to need it.
 				todoSet = make(map[string]bool, len(bp.todo))
-				for _, id := range bp.todo {
-					todoSet[id] = true
+				for _, p := range bp.todo {
+					todoSet[p.ID] = true
 				}
 			}
 			places := e.Limit - b.v.ownedBy(e.Address)
@@ -378,18 +394,22 @@ func (b *builder) enriches() {
 		if max < len(certain) {
 			max = len(certain) // cannot happen; keep the bound honest regardless
 		}
-		for _, id := range bp.todo {
-			unionTodo[id] = true
-		}
-		for _, id := range bp.failing {
-			unionFailing[id] = true
+		if shared {
+			for _, p := range bp.todo {
+				unionTodo[p.ID] = true
+			}
+			for _, p := range bp.failing {
+				unionFailing[p.ID] = true
+			}
+		} else {
+			unionN, failingN = len(bp.todo), len(bp.failing)
 		}
 		sumMax += max
 		c := &Change{
 			Address: e.Address, Kind: KindEnrich, Action: Enrich, Reason: ReasonPeople,
 			Calls: len(certain), CallsMax: max,
 			Credits: len(certain) * cpe, CreditsMax: max * cpe,
-			PersonIDs: certain,
+			PersonIDs: personIDs(certain),
 		}
 		if c.PersonIDs == nil {
 			c.PersonIDs = []string{}
@@ -405,11 +425,13 @@ func (b *builder) enriches() {
 		b.add(c)
 	}
 	// The distinct people that can be enriched in this run.
-	union := len(unionTodo)
-	failing := 0
-	for id := range unionFailing {
-		if !unionTodo[id] {
-			failing++
+	union, failing := unionN, failingN
+	if shared {
+		union = len(unionTodo)
+		for id := range unionFailing {
+			if !unionTodo[id] {
+				failing++
+			}
 		}
 	}
 	union += min(failing, runningAll)
@@ -432,15 +454,11 @@ func (b *builder) ownedCap(e *config.Enrich, todo map[string]bool) int {
 		}
 	}
 	n := 0
-	for id, p := range b.st.People {
-		en := p.Enrichment
-		if en == nil || en.By != e.Address {
-			continue
-		}
-		age := b.now.Sub(en.EnrichedAt)
+	for _, p := range b.v.ownedList(e.Address) {
+		age := b.now.Sub(p.Enrichment.EnrichedAt)
 		again := e.Refresh > 0 && age >= e.Refresh
 		if todo != nil {
-			again = todo[id]
+			again = todo[p.ID]
 		}
 		if again || (other > 0 && age >= other) {
 			n++

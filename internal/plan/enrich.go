@@ -34,7 +34,7 @@ func EnrichCandidates(cfg *config.Config, st *state.State, e *config.Enrich, now
 	if err != nil {
 		return nil, err
 	}
-	return v.limit(e, bp.todo, nil, 0), nil
+	return personIDs(v.limit(e, bp.todo, nil, 0)), nil
 }
 
 // env is what the plan reads, with the instances by address and the
@@ -46,9 +46,9 @@ type env struct {
 	searches map[string]*config.Search
 	profiles map[string]*config.Profile
 	hashes   map[string]string // instance address -> request hash under cfg.API.Generation
-	// owned counts, per enrich block address, the people whose enrichment
+	// owned lists, per enrich block address, the people whose enrichment
 	// that block made; computed on first use.
-	owned map[string]int
+	owned map[string][]*state.Person
 }
 
 func newEnv(cfg *config.Config, st *state.State, now time.Time) *env {
@@ -127,10 +127,10 @@ func (v *env) sourcePeople(addr string) []string {
 // blockPeople are the people of an enrich block's sources in state.
 type blockPeople struct {
 	// todo need enrichment and pass where, in order.
-	todo []string
+	todo []*state.Person
 	// failing need enrichment but fail where now or have no page name; a
 	// search that runs may change their lead so that they qualify.
-	failing []string
+	failing []*state.Person
 	// members is how many distinct people the sources hold.
 	members int
 	// enriched is how many of them hold an enrichment that is not stale.
@@ -160,17 +160,32 @@ func (v *env) needsEnrich(e *config.Enrich, p *state.Person) bool {
 // is in todo.
 func (v *env) collect(e *config.Enrich, skipSource func(string) bool, where bool) (blockPeople, error) {
 	var bp blockPeople
-	seen := map[string]bool{}
+	type source struct {
+		addr string
+		ids  []string
+	}
+	var sources []source
+	n := 0
 	for _, addr := range v.cfg.Resolve(e.From) {
 		if skipSource != nil && skipSource(addr) {
 			continue
 		}
-		for _, id := range v.sourcePeople(addr) {
+		ids := v.sourcePeople(addr)
+		sources = append(sources, source{addr, ids})
+		n += len(ids)
+	}
+	seen := make(map[string]struct{}, n)
+	for _, src := range sources {
+		addr := src.addr
+		for _, id := range src.ids {
 			p := v.person(id)
-			if p == nil || seen[p.ID] {
+			if p == nil {
 				continue
 			}
-			seen[p.ID] = true
+			if _, dup := seen[p.ID]; dup {
+				continue
+			}
+			seen[p.ID] = struct{}{}
 			bp.members++
 			if !v.needsEnrich(e, p) {
 				if p.Enrichment != nil {
@@ -188,9 +203,9 @@ func (v *env) collect(e *config.Enrich, skipSource func(string) bool, where bool
 				}
 			}
 			if ok {
-				bp.todo = append(bp.todo, p.ID)
+				bp.todo = append(bp.todo, p)
 			} else {
-				bp.failing = append(bp.failing, p.ID)
+				bp.failing = append(bp.failing, p)
 			}
 		}
 	}
@@ -198,12 +213,15 @@ func (v *env) collect(e *config.Enrich, skipSource func(string) bool, where bool
 }
 
 // ownedBy counts the people whose enrichment enrich block addr made.
-func (v *env) ownedBy(addr string) int {
+func (v *env) ownedBy(addr string) int { return len(v.ownedList(addr)) }
+
+// ownedList returns the people whose enrichment enrich block addr made.
+func (v *env) ownedList(addr string) []*state.Person {
 	if v.owned == nil {
-		v.owned = map[string]int{}
+		v.owned = map[string][]*state.Person{}
 		for _, p := range v.st.People {
 			if p.Enrichment != nil {
-				v.owned[p.Enrichment.By]++
+				v.owned[p.Enrichment.By] = append(v.owned[p.Enrichment.By], p)
 			}
 		}
 	}
@@ -214,14 +232,13 @@ func (v *env) ownedBy(addr string) int {
 // place; others take one each while places are left. People for which skip
 // is true are left out without taking a place; freed places are those that
 // other blocks give back by enriching people of e again.
-func (v *env) limit(e *config.Enrich, todo []string, skip func(string) bool, freed int) []string {
-	out := make([]string, 0, len(todo))
+func (v *env) limit(e *config.Enrich, todo []*state.Person, skip func(string) bool, freed int) []*state.Person {
+	out := make([]*state.Person, 0, len(todo))
 	places := e.Limit - v.ownedBy(e.Address) + freed
-	for _, id := range todo {
-		if skip != nil && skip(id) {
+	for _, p := range todo {
+		if skip != nil && skip(p.ID) {
 			continue
 		}
-		p := v.person(id)
 		switch {
 		case p.Enrichment != nil && p.Enrichment.By == e.Address:
 		case e.Limit <= 0:
@@ -230,7 +247,16 @@ func (v *env) limit(e *config.Enrich, todo []string, skip func(string) bool, fre
 		default:
 			continue
 		}
-		out = append(out, id)
+		out = append(out, p)
+	}
+	return out
+}
+
+// personIDs returns the IDs of people.
+func personIDs(people []*state.Person) []string {
+	out := make([]string, len(people))
+	for i, p := range people {
+		out[i] = p.ID
 	}
 	return out
 }

@@ -1,0 +1,118 @@
+package plan
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"runtime"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/state"
+)
+
+// benchWorld builds a configuration of n instances of one for_each search
+// and a state in which every instance ran and kept people/n people of its
+// own (people in all). A tenth of the instances changed their request and
+// a tenth are due for refresh; one enrich block reads all of them, with a
+// third of the people already enriched and some of those stale.
+func benchWorld(n, people int) (*config.Config, *state.State) {
+	cfg := &config.Config{
+		Hash: "bench",
+		API: config.API{Generation: api.Gen1, RateLimit: 1, Parallelism: 4, CreditsPerEnrich: 1,
+			MaxCredits: 1 << 30, MinRemainingRequests: 100},
+	}
+	st := state.New()
+	st.Serial = 1
+	st.People = make(map[string]*state.Person, people)
+	per := people / n
+	for i := range n {
+		key := fmt.Sprintf("k%05d", i)
+		addr := `search.cto["` + key + `"]`
+		s := &config.Search{Address: addr, Block: "search.cto", Name: "cto", MaxResults: 100,
+			Refresh: 30 * day,
+			Request: api.SearchRequest{Params: map[string]any{
+				"keywords": "CTO", "city": key, "industryFilter": []string{"Internet and IT"}}}}
+		cfg.Searches = append(cfg.Searches, s)
+		req := s.Request
+		if i%10 == 1 {
+			req = api.SearchRequest{Params: map[string]any{"keywords": "CTO", "city": "old"}}
+		}
+		body, _ := json.Marshal(req)
+		ranAt := t0.Add(-2 * day)
+		if i%10 == 2 {
+			ranAt = t0.Add(-40 * day)
+		}
+		rec := &state.Search{Address: addr, Generation: api.Gen1, Request: body,
+			RequestHash: state.RequestHash(api.Gen1, body), RanAt: ranAt, ResultCount: per}
+		for j := range per {
+			id := fmt.Sprintf("%d.%05x", i*per+j, j)
+			l := api.Lead{FirstName: "First", LastName: fmt.Sprint(j), FullName: "First Last", Title: "CTO",
+				Company: "Company", Location: "Berlin, Germany", NetworkID: id, PageName: "page-" + id}
+			p := &state.Person{ID: id, Lead: l, FirstSeen: ranAt, LastSeen: ranAt, FoundBy: []string{addr}}
+			if (i*per+j)%3 == 0 {
+				p.Enrichment = &state.Enrichment{EnrichedAt: t0.Add(-time.Duration(j%200) * day), By: "enrich.contacts",
+					Result: api.EnrichedProfile{Email: "x@example.com", ValidationStatus: "valid"}}
+			}
+			st.People[id] = p
+			rec.LeadIDs = append(rec.LeadIDs, id)
+		}
+		st.Searches[addr] = rec
+	}
+	cfg.Enriches = []*config.Enrich{{Address: "enrich.contacts", Name: "contacts", From: []string{"search.cto"},
+		Limit: 250000, Refresh: 180 * day}}
+	cfg.Exports = []*config.Export{{Address: "export.all", Name: "all", Path: "out/all.xlsx", Format: "xlsx",
+		Sheets: []*config.Sheet{{Name: "All", From: []string{"search.cto"}, Columns: config.DefaultColumns}}}}
+	return cfg, st
+}
+
+// BenchmarkBuild plans the world of benchWorld at three sizes, to show the
+// time grows linearly. heap-MB is the live heap after a collection with the
+// state and the plan held, i.e. what a plan run needs beyond the process.
+//
+//	go test ./internal/plan -run '^$' -bench Build -benchmem -benchtime 5x
+func BenchmarkBuild(b *testing.B) {
+	for _, size := range []struct{ searches, people int }{{1250, 75000}, {2500, 150000}, {5000, 300000}} {
+		b.Run(fmt.Sprintf("searches=%d/people=%d", size.searches, size.people), func(b *testing.B) {
+			cfg, st := benchWorld(size.searches, size.people)
+			opts := Options{Now: t0, Usage: &api.Usage{RemainingRequests: 1 << 30}, FileExists: func(string) bool { return true }}
+			var p *Plan
+			b.ReportAllocs()
+			runtime.GC()
+			cpu0 := cpuTime()
+			b.ResetTimer()
+			for range b.N {
+				var diags interface{ HasErrors() bool }
+				p, diags = Build(cfg, st, opts)
+				if diags.HasErrors() {
+					b.Fatal(diags)
+				}
+				if err := RenderText(io.Discard, p, false); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.StopTimer()
+			// CPU time is reported too: on a shared machine wall time
+			// measures the neighbours as much as the code.
+			b.ReportMetric(float64(cpuTime()-cpu0)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
+			runtime.GC()
+			var ms runtime.MemStats
+			runtime.ReadMemStats(&ms)
+			b.ReportMetric(float64(ms.HeapAlloc)/(1<<20), "heap-MB")
+			runtime.KeepAlive(st)
+			runtime.KeepAlive(p)
+		})
+	}
+}
+
+// cpuTime is the CPU time (user + system) the process has used.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
