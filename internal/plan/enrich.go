@@ -272,18 +272,8 @@ func displayName(p *state.Person) string {
 	return p.ID
 }
 
-// match evaluates e's where for a lead. Tests replace it to exercise the
-// plan's handling of where without the configuration's evaluator.
+// match evaluates e's where for a lead (Config.Match). Tests replace it to
+// exercise the plan's handling of where without writing HCL.
 var match = func(cfg *config.Config, e *config.Enrich, l api.Lead) (bool, error) {
-	if e.Where == nil {
-		return true, nil
-	}
-	// The config helper adds Config.Match; until it lands, a where cannot
-	// be evaluated and says so instead of guessing.
-	if m, ok := any(cfg).(interface {
-		Match(*config.Enrich, api.Lead) (bool, error)
-	}); ok {
-		return m.Match(e, l)
-	}
-	return false, fmt.Errorf("where expressions are not supported by this build")
+	return cfg.Match(e, l)
 }

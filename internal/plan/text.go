@@ -229,12 +229,10 @@ func redact(cfg *config.Config, p *Plan) {
 			ctyStrings(v.Value, add)
 		}
 	}
-	if len(secrets) == 0 {
-		return
-	}
 	// Longest first, so that a secret containing another is replaced whole.
 	sort.Slice(secrets, func(i, j int) bool { return len(secrets[i]) > len(secrets[j]) })
 	for _, c := range p.Changes {
+		c.Detail = cfg.Scrub(c.Detail)
 		for _, s := range secrets {
 			c.Detail = strings.ReplaceAll(c.Detail, s, "(sensitive)")
 			if q, err := json.Marshal(s); err == nil {
