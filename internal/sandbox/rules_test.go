@@ -63,9 +63,15 @@ func TestRateLimit(t *testing.T) {
 		{"half a call per second", 0.5, []step{{0, 200}, {1000 * ms, 429}, {1000 * ms, 200}}},
 		{"fraction above one", 2.5, []step{{0, 200}, {0, 200}, {799 * ms, 429}, {1 * ms, 200}}},
 		{"disabled", -1, []step{{0, 200}, {0, 200}, {0, 200}}},
+		{"scaled: 100 per second in 10ms windows", 100, []step{{0, 200}, {5 * ms, 429}, {5 * ms, 200}, {10 * ms, 200}, {9 * ms, 429}}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			h := newHarness(t, func(o *Options) { o.RateLimit = c.rate })
+			h := newHarness(t, func(o *Options) {
+				o.RateLimit = c.rate
+				if c.rate == 100 {
+					o.RateWindow = 10 * ms
+				}
+			})
 			want429 := 0
 			for i, s := range c.steps {
 				h.clock.Advance(s.after)

@@ -55,6 +55,11 @@ type Options struct {
 	// RateLimit is the number of call starts allowed per second; 0 means 1,
 	// a negative value disables the limit. See Server for the exact rule.
 	RateLimit float64
+	// RateWindow is the length of the sliding window the limit is checked
+	// over; 0 means one second, as the spec says. A shorter window makes a
+	// scaled-down limit as strict as the real one: RateLimit 100 with
+	// RateWindow 10ms allows one call per 10 ms, not bursts of 100.
+	RateWindow time.Duration
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 	// Sleep waits d or until ctx is done, returning ctx.Err() in that case;
@@ -245,12 +250,12 @@ type Stats struct {
 // Server is the sandbox service: an http.Handler for both generations. It
 // is safe for concurrent use.
 //
-// Rate limit: with RateLimit r, a call is answered 429 when accepting it
-// would put more than k = max(1, floor(r)) accepted call starts within any
-// window of k/r seconds (for r = 1: a second call within one second of the
-// last one). Start times come from Options.Now at arrival; calls answered
-// 429 or 403 do not count. The window is one for all operations and both
-// generations, as in the spec.
+// Rate limit: with RateLimit r and RateWindow w (default 1 s), a call is
+// answered 429 when accepting it would put more than k = max(1, floor(r*w))
+// accepted call starts within any window of k/r seconds; for r = 1: a
+// second call less than one second after the last one. Start times come from
+// Options.Now at arrival; calls answered 429 or 403 do not count. One window
+// serves all operations and both generations, as in the spec.
 type Server struct {
 	opts    Options
 	key     string
@@ -305,7 +310,11 @@ func New(opts Options) *Server {
 	s.credits = defaultCount(opts.Credits, DefaultCredits)
 	s.quota = defaultCount(opts.Quota, DefaultQuota)
 	if r := opts.RateLimit; r > 0 {
-		s.limit = max(1, int(math.Floor(r)))
+		w := opts.RateWindow
+		if w <= 0 {
+			w = time.Second
+		}
+		s.limit = max(1, int(math.Floor(r*w.Seconds()+1e-9)))
 		s.window = time.Duration(float64(s.limit) / r * float64(time.Second))
 	}
 	pop := populationFor(opts.Seed, opts.People)
