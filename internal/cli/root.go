@@ -101,4 +101,5 @@ var commands = []func(*Factory) *cobra.Command{
 	newFmtCmd,
 	newCompletionCmd,
 	newSandboxCmd,
+	newExportCmd,
 }

@@ -1,0 +1,165 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/export"
+	"github.com/leadsync/leadsync/internal/state"
+)
+
+// exportOptions are the inputs of `leadsync export`.
+type exportOptions struct {
+	vars varFlags
+	bom  bool
+	json bool
+}
+
+func newExportCmd(f *Factory) *cobra.Command {
+	opts := &exportOptions{}
+	cmd := &cobra.Command{
+		Use:   "export",
+		Short: "Rewrite the spreadsheets from state; no calls",
+		Long: `Export writes every export block's spreadsheet from what the state already
+holds, without a single call to the service: the same files apply writes
+after its calls. Each file is written under a temporary name and renamed
+into place, so a failure leaves the previous file as it was.
+
+An .xlsx path gets a workbook: a Summary sheet, then one sheet per sheet
+block. A .csv path gets one file per sheet block (the path itself when
+there is one, else <base>-<sheet>.csv) and <base>.summary.csv.`,
+		Example: `  leadsync export
+  leadsync export --bom          # CSV files that Excel opens as UTF-8 by double-click
+  leadsync export --json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runExport(f, opts)
+		},
+	}
+	cmd.Flags().BoolVar(&opts.bom, "bom", false, "start CSV files with a UTF-8 byte order mark (for Excel)")
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print what was written as one JSON object")
+	opts.vars.register(cmd)
+	return cmd
+}
+
+// exportStatePath is where the state of cfg lives.
+func exportStatePath(cfg *config.Config) string {
+	p := cfg.Settings.StatePath
+	if p == "" {
+		p = config.DefaultStatePath
+	}
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(cfg.Dir, p)
+	}
+	return p
+}
+
+func runExport(f *Factory, opts *exportOptions) error {
+	cfg, diags := loadConfig(f, &opts.vars)
+	writeDiagnostics(f, cfg, diags)
+	if diags.HasErrors() {
+		return silentExit(ExitError)
+	}
+	store := state.NewStore(exportStatePath(cfg))
+	st, err := store.Load()
+	if err != nil {
+		return err
+	}
+	if !store.Exists() && !opts.json {
+		fmt.Fprintf(f.IO.ErrOut, "Note: no state at %s yet, so the spreadsheets have headers only; run leadsync apply to fetch.\n",
+			exportRelPath(cfg.Dir, store.Path()))
+	}
+	written, err := export.WriteAll(cfg, st, export.Options{Now: f.Now, BOM: opts.bom})
+	if opts.json {
+		writeExportJSON(f, cfg, written, err)
+		if err != nil {
+			return silentExit(ExitError)
+		}
+		return nil
+	}
+	if len(cfg.Exports) == 0 {
+		fmt.Fprintln(f.IO.Out, "No export blocks in the configuration: nothing to write.")
+		return nil
+	}
+	for _, w := range written {
+		fmt.Fprintf(f.IO.Out, "Wrote %s\n", describeWritten(cfg, w))
+	}
+	// Warnings are shared by the files of one export: print them once.
+	shown := map[string]bool{}
+	for _, w := range written {
+		for _, msg := range w.Warnings {
+			if key := w.Export + "\x00" + msg; !shown[key] {
+				shown[key] = true
+				fmt.Fprintf(f.IO.ErrOut, "Warning: %s: %s\n", w.Export, msg)
+			}
+		}
+	}
+	return err
+}
+
+// describeWritten is one line of the human output: path, what it holds, and
+// the export block it comes from.
+func describeWritten(cfg *config.Config, w export.Written) string {
+	var what string
+	switch {
+	case w.Summary:
+		what = "summary"
+	case strings.EqualFold(filepath.Ext(w.Path), ".csv"):
+		what = plural(w.Rows, "row")
+	default:
+		what = plural(w.Sheets, "sheet") + " + Summary, " + plural(w.Rows, "row")
+	}
+	return fmt.Sprintf("%s (%s) from %s", exportRelPath(cfg.Dir, w.Path), what, w.Export)
+}
+
+// exportRelPath shows path relative to dir when it is inside it.
+func exportRelPath(dir, path string) string {
+	if dir == "" {
+		return path
+	}
+	if rel, err := filepath.Rel(dir, path); err == nil && !strings.HasPrefix(rel, "..") {
+		return rel
+	}
+	return path
+}
+
+// exportJSON is the --json output of `leadsync export`.
+type exportJSON struct {
+	FormatVersion string        `json:"format_version"`
+	Written       []writtenJSON `json:"written"`
+	Error         string        `json:"error,omitempty"`
+}
+
+// writtenJSON is one written file in exportJSON.
+type writtenJSON struct {
+	Path     string   `json:"path"`
+	Export   string   `json:"export"`
+	Sheets   int      `json:"sheets"`
+	Rows     int      `json:"rows"`
+	Summary  bool     `json:"summary"`
+	Warnings []string `json:"warnings"`
+}
+
+func writeExportJSON(f *Factory, cfg *config.Config, written []export.Written, err error) {
+	out := exportJSON{FormatVersion: "1", Written: []writtenJSON{}}
+	for _, w := range written {
+		warn := w.Warnings
+		if warn == nil {
+			warn = []string{}
+		}
+		out.Written = append(out.Written, writtenJSON{
+			Path: exportRelPath(cfg.Dir, w.Path), Export: w.Export, Sheets: w.Sheets, Rows: w.Rows, Summary: w.Summary, Warnings: warn,
+		})
+	}
+	if err != nil {
+		out.Error = err.Error()
+	}
+	enc := json.NewEncoder(f.IO.Out)
+	enc.SetIndent("", "  ")
+	_ = enc.Encode(out)
+}
