@@ -277,6 +277,7 @@ func (st *Store) OpenJournal(s *State) (*Journal, error) {
 		os.Remove(path)
 		return nil, &WriteError{Path: path, Err: err}
 	}
+	s.Journal = &JournalMark{ID: j.id}
 	st.journal = j
 	return j, nil
 }
@@ -345,7 +346,11 @@ func (j *Journal) Record(e *Event) error {
 	if err := j.append(e); err != nil {
 		return err
 	}
-	return j.state.Apply(*e)
+	if err := j.state.Apply(*e); err != nil {
+		return err
+	}
+	j.state.Journal = &JournalMark{ID: j.id, Seq: j.seq}
+	return nil
 }
 
 // Close stops the journal without removing it (Commit folds it in and
