@@ -1,5 +1,11 @@
 // Package sandbox is an in-process stand-in of the lead service, both
 // generations, as an http.Handler: a deterministic synthetic population, the
-// spec's rules enforced (key, rate limit, input checks), and knobs for
-// latency and faults. It imports only api (types).
+// spec's rules enforced (key, rate limit, input checks, quota, credits), and
+// knobs for latency and faults. Server.Transport reaches it without a
+// listener (api { sandbox = true }); `leadsync sandbox` serves it over HTTP.
+//
+// It owns the sandbox's behaviour where the spec is silent (error bodies,
+// what counts against the quota, raw in generation 2); README's sandbox
+// section lists those choices. It imports only api (wire types) and never
+// config, plan, exec, state or export.
 package sandbox
