@@ -285,9 +285,9 @@ func TestJournalAppendIsOneLine(t *testing.T) {
 
 func TestJournalTornLastLine(t *testing.T) {
 	for _, tail := range []string{
-		`0badc0de {"seq":6,"kind":"enri`,        // cut in the middle
+		`0badc0de {"seq":6,"kind":"enri`,             // cut in the middle
 		"0badc0de {\"seq\":6,\"kind\":\"forget\"}\n", // whole line, wrong checksum
-		"\x00\x00\x00\x00",                            // zeros from a file system that extended the file
+		"\x00\x00\x00\x00",                           // zeros from a file system that extended the file
 	} {
 		st, _ := newStore(t)
 		s := New()
