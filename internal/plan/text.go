@@ -64,8 +64,7 @@ func paramKeys[V any](m map[string]V) []string {
 func describeRequest(r api.SearchRequest) string {
 	var parts []string
 	for _, k := range paramKeys(r.Params) {
-		b, _ := json.Marshal(r.Params[k])
-		parts = append(parts, snake(k)+"="+string(b))
+		parts = append(parts, snake(k)+"="+jsonText(r.Params[k]))
 	}
 	if r.Raw {
 		parts = append(parts, "raw=true")
@@ -76,9 +75,20 @@ func describeRequest(r api.SearchRequest) string {
 // describePage names the profile a profile block reads.
 func describePage(p *config.Profile) string {
 	if p.Request.ProfileURL != "" {
-		return truncate(fmt.Sprintf("profile_url=%q", p.Request.ProfileURL), maxDetail)
+		return truncate("profile_url="+jsonText(p.Request.ProfileURL), maxDetail)
 	}
-	return truncate(fmt.Sprintf("page_name=%q", p.Request.PageName), maxDetail)
+	return truncate("page_name="+jsonText(p.Request.PageName), maxDetail)
+}
+
+// jsonText writes v as JSON without HTML escapes (a URL keeps its &).
+func jsonText(v any) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return fmt.Sprint(v)
+	}
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // diffRequest names what changed between the request of the last run and
@@ -116,7 +126,7 @@ func diffRequest(old json.RawMessage, now api.SearchRequest) string {
 			_, os := ov.(string)
 			_, ns := nv.(string)
 			if os && ns {
-				parts = append(parts, fmt.Sprintf("%s %s -> %s", snake(k), ob, nbk))
+				parts = append(parts, fmt.Sprintf("%s %s -> %s", snake(k), jsonText(ov), jsonText(nv)))
 			} else {
 				parts = append(parts, snake(k)+" changed")
 			}
