@@ -55,7 +55,8 @@ func readMarkers(t *testing.T, dir string) []marker {
 	return out
 }
 
-// TestInvalidFixtures loads every configuration under testdata/invalid and
+// TestInvalidFixtures loads every configuration under testdata/invalid (and
+// testdata/warnings) and
 // checks that it gives exactly the diagnostics its markers announce, each at
 // the marked file and line.
 func TestInvalidFixtures(t *testing.T) {
@@ -63,11 +64,14 @@ func TestInvalidFixtures(t *testing.T) {
 	if err != nil || len(dirs) < 40 {
 		t.Fatalf("want at least 40 invalid fixtures, found %d (%v)", len(dirs), err)
 	}
+	// Fixtures in testdata/warnings are valid but draw warnings.
+	warnings, _ := filepath.Glob("../../testdata/warnings/*")
+	dirs = append(dirs, warnings...)
 	for _, dir := range dirs {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			markers := readMarkers(t, dir)
 			if len(markers) == 0 {
-				t.Fatal("fixture has no # ERROR: marker")
+				t.Fatal("fixture has no # ERROR: or # WARNING: marker")
 			}
 			cfg, diags := Load(LoadOptions{Dir: dir})
 			if cfg == nil {
