@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -101,7 +102,7 @@ func TestValidateInvalidFixtures(t *testing.T) {
 				sc := bufio.NewScanner(fh)
 				for line := 1; sc.Scan(); line++ {
 					if errorMarker.MatchString(sc.Text()) {
-						want := "on " + filepath.Base(p) + " line " + itoa(line)
+						want := "on " + filepath.Base(p) + " line " + strconv.Itoa(line)
 						if !strings.Contains(errOut, want) {
 							t.Errorf("output lacks %q:\n%s", want, errOut)
 						}
@@ -116,10 +117,6 @@ func TestValidateInvalidFixtures(t *testing.T) {
 	}
 }
 
-func itoa(n int) string {
-	b, _ := json.Marshal(n)
-	return string(b)
-}
 
 // TestValidateWarnings: warnings are shown, and validate still succeeds.
 func TestValidateWarnings(t *testing.T) {
@@ -178,8 +175,8 @@ func TestValidateExamples(t *testing.T) {
 
 func TestValidateVarFlagsAndEnv(t *testing.T) {
 	dir := t.TempDir()
-	write(t, dir, "main.leads.hcl", "api {\n  sandbox = true\n}\nvariable \"kw\" {\n  type = string\n}\nsearch \"s\" {\n  keywords = var.kw\n}\n")
-	write(t, dir, "v.leadvars.hcl", "kw = \"CTO\"\n")
+	writeTestFile(t, dir, "main.leads.hcl", "api {\n  sandbox = true\n}\nvariable \"kw\" {\n  type = string\n}\nsearch \"s\" {\n  keywords = var.kw\n}\n")
+	writeTestFile(t, dir, "v.leadvars.hcl", "kw = \"CTO\"\n")
 	if code, _, errOut := runIn(t, dir, "validate"); code != 1 || !strings.Contains(errOut, "No value for required variable") {
 		t.Errorf("no value: exit %d\n%s", code, errOut)
 	}
@@ -196,7 +193,7 @@ func TestValidateVarFlagsAndEnv(t *testing.T) {
 
 func TestValidateUsesCachedCatalog(t *testing.T) {
 	dir := t.TempDir()
-	write(t, dir, "main.leads.hcl", "api {\n  sandbox = true\n}\nsearch \"s\" {\n  keywords = \"x\"\n  zip_code = \"10115\"\n}\n")
+	writeTestFile(t, dir, "main.leads.hcl", "api {\n  sandbox = true\n}\nsearch \"s\" {\n  keywords = \"x\"\n  zip_code = \"10115\"\n}\n")
 	if code, _, errOut := runIn(t, dir, "validate"); code != 1 || !strings.Contains(errOut, `no argument "zip_code"`) {
 		t.Fatalf("built-in catalog: exit %d\n%s", code, errOut)
 	}
@@ -207,7 +204,7 @@ func TestValidateUsesCachedCatalog(t *testing.T) {
 	if code, _, errOut := runIn(t, dir, "validate"); code != 0 {
 		t.Errorf("cached catalog: exit %d\n%s", code, errOut)
 	}
-	write(t, dir, catalog.CachePath, "{broken")
+	writeTestFile(t, dir, catalog.CachePath, "{broken")
 	if code, _, errOut := runIn(t, dir, "validate"); code != 1 || !strings.Contains(errOut, "Invalid field catalog cache") {
 		t.Errorf("corrupt cache: exit %d\n%s", code, errOut)
 	}
@@ -235,7 +232,7 @@ func TestDiagnosticsColour(t *testing.T) {
 func TestDiagnosticsHideSecrets(t *testing.T) {
 	const secret = "sk-live-abcdef123456"
 	dir := t.TempDir()
-	write(t, dir, "main.leads.hcl", `api {
+	writeTestFile(t, dir, "main.leads.hcl", `api {
   base_url = "http://api.example.com"
   api_key  = var.key
 }
@@ -248,7 +245,7 @@ search "s" {
   country_filter = [var.key]
 }
 `)
-	write(t, dir, "k.auto.leadvars.hcl", "key = \""+secret+"\" # not a country\n")
+	writeTestFile(t, dir, "k.auto.leadvars.hcl", "key = \""+secret+"\" # not a country\n")
 	for _, args := range [][]string{{"validate"}, {"validate", "--json"}, {"validate", "--var", "key=" + secret}} {
 		code, out, errOut := runIn(t, dir, args...)
 		if code != 1 {
@@ -264,11 +261,11 @@ func TestFmt(t *testing.T) {
 	dir := t.TempDir()
 	ugly := "search \"s\" {\nkeywords = \"x\"\n  max_results= 5\n}\n"
 	pretty := "search \"s\" {\n  keywords    = \"x\"\n  max_results = 5\n}\n"
-	write(t, dir, "a.leads.hcl", ugly)
-	write(t, dir, "b.leads.hcl", pretty)
-	write(t, dir, "sub/c.leads.hcl", ugly)
-	write(t, dir, "x.auto.leadvars.hcl", "a=1\nbb = 2\n")
-	write(t, dir, "notes.hcl", ugly) // not a leadsync file
+	writeTestFile(t, dir, "a.leads.hcl", ugly)
+	writeTestFile(t, dir, "b.leads.hcl", pretty)
+	writeTestFile(t, dir, "sub/c.leads.hcl", ugly)
+	writeTestFile(t, dir, "x.auto.leadvars.hcl", "a=1\nbb = 2\n")
+	writeTestFile(t, dir, "notes.hcl", ugly) // not a leadsync file
 
 	code, out, _ := runIn(t, dir, "fmt", "--check", "--diff")
 	wantDiff := `a.leads.hcl
@@ -292,18 +289,18 @@ x.auto.leadvars.hcl
 	if code != 1 || out != wantDiff {
 		t.Errorf("fmt --check --diff: exit %d\n%s\nwant:\n%s", code, out, wantDiff)
 	}
-	if read(t, dir, "a.leads.hcl") != ugly {
+	if readTestFile(t, dir, "a.leads.hcl") != ugly {
 		t.Error("--check wrote a file")
 	}
 	code, out, _ = runIn(t, dir, "fmt")
-	if code != 0 || out != "a.leads.hcl\nx.auto.leadvars.hcl\n" || read(t, dir, "a.leads.hcl") != pretty {
+	if code != 0 || out != "a.leads.hcl\nx.auto.leadvars.hcl\n" || readTestFile(t, dir, "a.leads.hcl") != pretty {
 		t.Errorf("fmt: exit %d, %q", code, out)
 	}
-	if read(t, dir, "sub/c.leads.hcl") != ugly || read(t, dir, "notes.hcl") != ugly {
+	if readTestFile(t, dir, "sub/c.leads.hcl") != ugly || readTestFile(t, dir, "notes.hcl") != ugly {
 		t.Error("fmt without --recursive touched a subdirectory or a foreign file")
 	}
 	code, out, _ = runIn(t, dir, "fmt", "--recursive")
-	if code != 0 || out != filepath.Join("sub", "c.leads.hcl")+"\n" || read(t, dir, "sub/c.leads.hcl") != pretty {
+	if code != 0 || out != filepath.Join("sub", "c.leads.hcl")+"\n" || readTestFile(t, dir, "sub/c.leads.hcl") != pretty {
 		t.Errorf("fmt --recursive: exit %d, %q", code, out)
 	}
 	if code, out, _ := runIn(t, dir, "fmt", "--check", "--recursive"); code != 0 || out != "" {
@@ -311,9 +308,9 @@ x.auto.leadvars.hcl
 	}
 	// Syntax errors: reported with the place, file left alone, exit 1.
 	broken := "search \"s\" {\n  keywords = \n}\n"
-	write(t, dir, "a.leads.hcl", broken)
+	writeTestFile(t, dir, "a.leads.hcl", broken)
 	code, _, errOut := runIn(t, dir, "fmt")
-	if code != 1 || !strings.Contains(errOut, "on a.leads.hcl line 2") || read(t, dir, "a.leads.hcl") != broken {
+	if code != 1 || !strings.Contains(errOut, "on a.leads.hcl line 2") || readTestFile(t, dir, "a.leads.hcl") != broken {
 		t.Errorf("broken file: exit %d\n%s", code, errOut)
 	}
 	if code, _, errOut := runIn(t, dir, "fmt", "missing.leads.hcl"); code != 1 || !strings.Contains(errOut, "missing.leads.hcl") {
@@ -352,7 +349,7 @@ func TestDiffLines(t *testing.T) {
 	}
 }
 
-func write(t *testing.T, dir, name, body string) {
+func writeTestFile(t *testing.T, dir, name, body string) {
 	t.Helper()
 	p := filepath.Join(dir, name)
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -363,7 +360,7 @@ func write(t *testing.T, dir, name, body string) {
 	}
 }
 
-func read(t *testing.T, dir, name string) string {
+func readTestFile(t *testing.T, dir, name string) string {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(dir, name))
 	if err != nil {
