@@ -117,7 +117,6 @@ func TestValidateInvalidFixtures(t *testing.T) {
 	}
 }
 
-
 // TestValidateWarnings: warnings are shown, and validate still succeeds.
 func TestValidateWarnings(t *testing.T) {
 	root, _ := filepath.Abs("../../testdata/warnings")
