@@ -1,0 +1,127 @@
+package state
+
+import (
+	"context"
+	"errors"
+	"os"
+	"strings"
+	"testing"
+	"time"
+)
+
+// lockStore returns a store whose lock holders are identified by fakes.
+func lockStore(t *testing.T, pid int, alive bool) *Store {
+	st, _ := newStore(t)
+	return withIdentity(st, pid, alive)
+}
+
+func withIdentity(st *Store, pid int, alive bool) *Store {
+	st.Now = func() time.Time { return t0.Add(3 * time.Minute) }
+	st.Host = func() string { return "box" }
+	st.User = func() string { return "ann" }
+	st.PID = pid
+	st.Alive = func(int) bool { return alive }
+	return st
+}
+
+func TestLockContention(t *testing.T) {
+	a := lockStore(t, 100, true)
+	a.Now = func() time.Time { return t0 }
+	l, err := a.Lock("apply")
+	must(t, err)
+	if m := mode(t, a.LockPath()); m != 0o600 {
+		t.Errorf("lock mode %v", m)
+	}
+
+	b := withIdentity(NewStore(a.Path()), 200, true)
+	_, err = b.Lock("apply")
+	var le *LockedError
+	if !errors.As(err, &le) {
+		t.Fatalf("got %v, want a LockedError", err)
+	}
+	msg := err.Error()
+	for _, want := range []string{"ann@box", "pid 100", `"apply"`, "3m ago", "leadsync force-unlock " + l.Info.ID, "Wait for that run"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("message lacks %q: %s", want, msg)
+		}
+	}
+	if le.Dead {
+		t.Error("a live holder reported dead")
+	}
+
+	// Waiting gives up at once with a zero timeout, and when ctx ends.
+	if _, err := b.LockWait(context.Background(), "apply", 0); !errors.As(err, &le) {
+		t.Errorf("LockWait: %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := b.LockWait(ctx, "apply", time.Hour); !errors.As(err, &le) {
+		t.Errorf("LockWait after cancel: %v", err)
+	}
+
+	must(t, l.Unlock())
+	l2, err := b.Lock("state rm")
+	must(t, err)
+	must(t, l2.Unlock())
+	if _, err := os.Stat(a.LockPath()); !os.IsNotExist(err) {
+		t.Errorf("lock file left: %v", err)
+	}
+}
+
+func TestStaleLock(t *testing.T) {
+	a := lockStore(t, 100, true)
+	l, err := a.Lock("apply")
+	must(t, err)
+	// The holder was killed: same host, its pid no longer runs.
+	b := withIdentity(NewStore(a.Path()), 200, false)
+	_, err = b.Lock("apply")
+	var le *LockedError
+	if !errors.As(err, &le) || !le.Dead || !strings.Contains(err.Error(), "no longer runs") || !strings.Contains(err.Error(), "force-unlock "+l.Info.ID) {
+		t.Fatalf("got %v", err)
+	}
+	// A dead holder is reported at once, without waiting.
+	if _, err := b.LockWait(context.Background(), "apply", time.Hour); !errors.As(err, &le) {
+		t.Fatalf("LockWait: %v", err)
+	}
+
+	if err := b.ForceUnlock("wrong-id"); err == nil || !strings.Contains(err.Error(), l.Info.ID) {
+		t.Errorf("wrong ID: %v", err)
+	}
+	must(t, b.ForceUnlock(l.Info.ID))
+	if err := b.ForceUnlock(l.Info.ID); err == nil || !strings.Contains(err.Error(), "not locked") {
+		t.Errorf("second force-unlock: %v", err)
+	}
+	l2, err := b.Lock("apply")
+	must(t, err)
+	// The old holder's Unlock must not remove the new lock.
+	if err := l.Unlock(); err == nil || !strings.Contains(err.Error(), "force-unlock") {
+		t.Errorf("old holder's unlock: %v", err)
+	}
+	if info, _ := b.ReadLock(); info == nil || info.ID != l2.Info.ID {
+		t.Errorf("lock now %+v", info)
+	}
+}
+
+func TestLockOnAnotherHostIsNeverDead(t *testing.T) {
+	a := lockStore(t, 100, false)
+	a.Host = func() string { return "laptop" }
+	_, err := a.Lock("apply")
+	must(t, err)
+	b := withIdentity(NewStore(a.Path()), 200, false)
+	_, err = b.Lock("apply")
+	var le *LockedError
+	if !errors.As(err, &le) || le.Dead {
+		t.Fatalf("got %v (dead %v)", err, le != nil && le.Dead)
+	}
+}
+
+func TestUnreadableLock(t *testing.T) {
+	st := lockStore(t, 100, true)
+	must(t, ensureDir(st.Path()[:strings.LastIndex(st.Path(), "/")]))
+	must(t, os.WriteFile(st.LockPath(), []byte("{garbage"), 0o600))
+	_, err := st.Lock("apply")
+	var le *LockedError
+	if !errors.As(err, &le) || !strings.Contains(err.Error(), st.LockPath()) {
+		t.Fatalf("got %v", err)
+	}
+}
