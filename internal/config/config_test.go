@@ -574,3 +574,22 @@ search "s" {
   keywords = "x ${length(range(1, 10, 2))} ${length(setproduct(["a"], ["b", "c"]))}"
 }`})})
 }
+
+// BenchmarkLoadTeam measures loading the team example (7 searches, 3
+// profiles, variables, locals, two exports) from disk.
+func BenchmarkLoadTeam(b *testing.B) {
+	for b.Loop() {
+		if _, diags := Load(LoadOptions{Dir: "../../examples/team"}); diags.HasErrors() {
+			b.Fatal(diags)
+		}
+	}
+}
+
+// BenchmarkMatch measures one where evaluation, which apply runs per lead.
+func BenchmarkMatch(b *testing.B) {
+	cfg, _ := Load(LoadOptions{Dir: "../../examples/team"})
+	e, lead := cfg.Enriches[0], apiLead()
+	for b.Loop() {
+		cfg.Match(e, lead)
+	}
+}
