@@ -66,7 +66,7 @@ func Build(cfg *config.Config, st *state.State, opts Options) (*Plan, hcl.Diagno
 		b.quota()
 	}
 	redact(cfg, p)
-	p.Diagnostics = toDiagnostics(b.diags)
+	p.Diagnostics = JSONDiagnostics(b.diags)
 	p.normalize()
 	return p, b.diags
 }

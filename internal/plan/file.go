@@ -71,10 +71,12 @@ func Load(path string) (*Plan, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading plan file: %w", err)
 	}
-	return decode(path, data)
+	return Decode(path, data)
 }
 
-func decode(path string, data []byte) (*Plan, error) {
+// Decode parses the content of a plan file; name is used in errors only.
+func Decode(name string, data []byte) (*Plan, error) {
+	path := name
 	var head struct {
 		Kind          string `json:"kind"`
 		FormatVersion string `json:"format_version"`

@@ -215,8 +215,9 @@ func (p *Plan) normalize() {
 	}
 }
 
-// toDiagnostics converts hcl diagnostics for the plan's JSON.
-func toDiagnostics(ds hcl.Diagnostics) []Diagnostic {
+// JSONDiagnostics converts hcl diagnostics to the plan JSON form (the CLI
+// adds the configuration's warnings to a plan with it).
+func JSONDiagnostics(ds hcl.Diagnostics) []Diagnostic {
 	out := []Diagnostic{}
 	for _, d := range ds {
 		sev := "error"
