@@ -381,3 +381,29 @@ func TestNewAndPersonID(t *testing.T) {
 		t.Errorf("anonymous IDs %q", id)
 	}
 }
+
+func TestRemovePersonAndAddresses(t *testing.T) {
+	s := New()
+	must(t, s.Apply(searchEv(day(0), "search.a", 0, lead("n1", "ann", "Ann"), lead("n2", "bob", "Bob"))))
+	must(t, s.Apply(profileEv(day(0), "profile.p", "ann", "Ann")))
+	if got := s.Addresses(true); !reflect.DeepEqual(got, []string{"search.a", "profile.p", "person.n1", "person.n2"}) {
+		t.Errorf("addresses %v", got)
+	}
+	for addr, want := range map[string]string{"search.a": "search", "profile.p": "profile", "person.n1": "person", "person.zz": "", "n1": ""} {
+		if got := s.Kind(addr); got != want {
+			t.Errorf("Kind(%q) = %q, want %q", addr, got, want)
+		}
+	}
+	if !s.RemovePerson("n1") || s.RemovePerson("n1") {
+		t.Error("RemovePerson results")
+	}
+	want := map[string]string{"person n2": "found_by=search.a", "search.a": "ids=n2 results=2 capped=false added=0 removed=0"}
+	if d := cmp.Diff(want, summary(s)); d != "" {
+		t.Errorf("(-want +got):\n%s", d)
+	}
+	checkInvariants(t, s)
+	// The page-name index forgot them too.
+	if id := s.Resolve(api.Lead{PageName: "ann"}); id != "page:ann" {
+		t.Errorf("resolve after removal: %q", id)
+	}
+}

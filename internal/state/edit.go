@@ -1,0 +1,80 @@
+package state
+
+import (
+	"sort"
+	"strings"
+)
+
+// PersonAddressPrefix starts the address of a person in `state list`,
+// `state show` and `state rm`: person.<id>.
+const PersonAddressPrefix = "person."
+
+// Addresses lists the addresses in s: searches, then profiles, then people
+// as person.<id>, each group sorted.
+func (s *State) Addresses(withPeople bool) []string {
+	out := make([]string, 0, len(s.Searches)+len(s.Profiles))
+	out = append(out, sortedKeys(s.Searches)...)
+	out = append(out, sortedKeys(s.Profiles)...)
+	if withPeople {
+		for _, id := range sortedKeys(s.People) {
+			out = append(out, PersonAddressPrefix+id)
+		}
+	}
+	return out
+}
+
+func sortedKeys[T any](m map[string]*T) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// RemovePerson deletes a person and every reference to them: they leave the
+// lead lists of the searches that found them, and a profile record of them
+// is dropped (so a later apply reads the profile again). It reports whether
+// the person existed. People are removed for good only if no search finds
+// them again: use it to honour an erasure request.
+func (s *State) RemovePerson(id string) bool {
+	p := s.People[id]
+	if p == nil {
+		return false
+	}
+	for _, addr := range p.FoundBy {
+		if sr := s.Searches[addr]; sr != nil {
+			sr.LeadIDs = removeID(sr.LeadIDs, id)
+		}
+		if pr := s.Profiles[addr]; pr != nil && pr.PersonID == id {
+			delete(s.Profiles, addr)
+		}
+	}
+	s.removePerson(id)
+	return true
+}
+
+func removeID(ids []string, id string) []string {
+	out := ids[:0]
+	for _, x := range ids {
+		if x != id {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// Kind tells what an address names in s: "search", "profile", "person" or
+// "" when s holds nothing under it.
+func (s *State) Kind(addr string) string {
+	switch {
+	case s.Searches[addr] != nil:
+		return "search"
+	case s.Profiles[addr] != nil:
+		return "profile"
+	}
+	if id, ok := strings.CutPrefix(addr, PersonAddressPrefix); ok && s.People[id] != nil {
+		return "person"
+	}
+	return ""
+}
