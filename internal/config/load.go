@@ -50,6 +50,9 @@ type LoadOptions struct {
 // nil and has Files set even when there are errors, so that the caller can
 // render the diagnostics with source snippets (use DiagFiles for that).
 func Load(opts LoadOptions) (*Config, hcl.Diagnostics) {
+	if opts.Dir == "" {
+		opts.Dir = "."
+	}
 	fsys := opts.FS
 	if fsys == nil {
 		fsys = os.DirFS(opts.Dir)

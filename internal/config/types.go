@@ -73,7 +73,8 @@ type API struct {
 	DeclRange            hcl.Range
 }
 
-// Variable is a declared variable with its final value.
+// Variable is a declared variable with its final value. Value is in clear
+// (unmarked) even when Sensitive: never print it then.
 type Variable struct {
 	Name        string
 	Description string
