@@ -274,7 +274,52 @@ func generate(seed int64, n int) []*Member {
 		m.fKeywords = strings.Join([]string{m.fName, m.fTitle, m.fCompany, m.fSkills}, "\x00")
 		members = append(members, m)
 	}
+	nameWellKnown(members)
 	return members
+}
+
+// WellKnown are members every population has, whatever the seed, so that
+// documentation and examples can name a profile that exists (page_name =
+// "Max_Mustermann"). They take the places of the first members.
+var WellKnown = []struct{ First, Last string }{
+	{"Max", "Mustermann"},
+	{"Erika", "Musterfrau"},
+	{"Jane", "Doe"},
+}
+
+// nameWellKnown renames the first members to the WellKnown names, keeping
+// everything else they have, and makes sure no other member has their page
+// names.
+func nameWellKnown(members []*Member) {
+	used := make(map[string]bool, len(members))
+	for _, m := range members {
+		used[m.PageName] = true
+	}
+	for i, w := range WellKnown {
+		if i >= len(members) {
+			return
+		}
+		page := w.First + "_" + w.Last
+		for _, o := range members[len(WellKnown):] {
+			if o.PageName == page {
+				for k := 2; ; k++ {
+					if name := page + strconv.Itoa(k); !used[name] {
+						o.PageName, used[name] = name, true
+						break
+					}
+				}
+			}
+		}
+		used[page] = true
+		m := members[i]
+		m.FirstName, m.LastName, m.PageName = w.First, w.Last, page
+		m.fullName = w.First + " " + w.Last
+		if m.Email != "" {
+			m.Email = strings.ToLower(w.First+"."+w.Last) + "@" + m.CompanyDomain
+		}
+		m.fName = fold(m.fullName)
+		m.fKeywords = strings.Join([]string{m.fName, m.fTitle, m.fCompany, m.fSkills}, "\x00")
+	}
 }
 
 // levelOrder ranks the career levels from the lowest.
