@@ -652,6 +652,9 @@ func (l *loader) fromRef(e hcl.Expression) (string, bool) {
 		sort.Strings(names)
 		hint := didYouMean(at.Name, names)
 		other := map[string]string{"search": "profile", "profile": "search"}[root]
+		if hint == "" {
+			hint = fmt.Sprintf(" Declare a %s %q block, or remove the reference.", root, at.Name)
+		}
 		if l.blocks[other+"."+at.Name] != nil {
 			hint = fmt.Sprintf(" There is a %s block named %q: did you mean %s.%s?", other, at.Name, other, at.Name)
 		}
