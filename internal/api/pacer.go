@@ -45,9 +45,12 @@ type Pacer struct {
 	queue       []*waiter
 	changed     chan struct{} // closed and replaced on every change of state
 	stats       PacerStats
+	onStart     func(time.Time) // test hook, called with p.mu held
 }
 
-type waiter struct{}
+// waiter is a place in the queue. It must not be zero-sized: pointers to
+// distinct zero-sized values may be equal.
+type waiter struct{ _ byte }
 
 // PacerStats counts what a pacer did, for benchmarks and debugging.
 type PacerStats struct {
@@ -179,6 +182,9 @@ func (p *Pacer) tryStart(now time.Time) (ok bool, wait time.Duration) {
 	p.stats.Starts++
 	p.stats.LastStart = now
 	p.stats.MaxInFlight = max(p.stats.MaxInFlight, p.inFlight)
+	if p.onStart != nil {
+		p.onStart(now)
+	}
 	return true, 0
 }
 

@@ -1,0 +1,278 @@
+package api
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/leadsync/leadsync/internal/api/apitest"
+)
+
+var t0 = time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
+
+const ms = time.Millisecond
+
+// step tries a start at t0+at and reports the outcome.
+func step(p *Pacer, at time.Duration) (bool, time.Duration) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.tryStart(t0.Add(at))
+}
+
+func TestPacerSchedule(t *testing.T) {
+	clock := apitest.NewFakeClock(t0)
+	p := NewPacer(1, 4, clock)
+	type try struct {
+		at       time.Duration
+		ok       bool
+		wait     time.Duration
+		throttle time.Duration // Throttle(throttle) at `at` before trying, when > 0
+		success  bool          // Succeeded() at `at` before trying
+	}
+	tries := []try{
+		{at: 0, ok: true},                                       // planned 20 ms back: an idle pacer may catch up the margin
+		{at: 500 * ms, ok: false, wait: 500 * ms},               // never two starts within 1/rate
+		{at: 1000 * ms, ok: true},                               //
+		{at: 2035 * ms, ok: true},                               // plan 2020 (1/rate plus the 2% margin); 15 ms late
+		{at: 3039 * ms, ok: false, wait: 1 * ms},                // plan 3040 (the late start was caught up)
+		{at: 3040 * ms, ok: true},                               // actual gap 1005 ms
+		{at: 4160 * ms, ok: true},                               // 100 ms late: plan moves to 4140
+		{at: 5150 * ms, ok: false, wait: 10 * ms},               // next plan 5160: gap exactly 1 s
+		{at: 5160 * ms, ok: true},                               //
+		{at: 60 * time.Second, ok: true},                        // idle: no burst built up
+		{at: 60*time.Second + 990*ms, ok: false, wait: 10 * ms}, // plan = 60 s - 20 ms + 1020 ms
+		{at: 61 * time.Second, ok: true},
+		{at: 61 * time.Second, ok: false, wait: 5 * time.Second, throttle: 5 * time.Second}, // 429: pause
+		{at: 66 * time.Second, ok: true},            // pause over
+		{at: 67500 * ms, ok: false, wait: 540 * ms}, // slowed down: 2 × 1020 ms
+		{at: 67500 * ms, ok: true, success: true},   // one success: back to 1020 ms
+		{at: 68000 * ms, ok: false, wait: 500 * ms}, // plan 67480 + 1020
+	}
+	for i, tr := range tries {
+		clock.Advance(t0.Add(tr.at).Sub(clock.Now()))
+		if tr.throttle > 0 {
+			p.Throttle(tr.throttle)
+		}
+		if tr.success {
+			p.Succeeded()
+		}
+		ok, wait := step(p, tr.at)
+		if ok != tr.ok || wait != tr.wait {
+			t.Fatalf("step %d at %s: got (%v, %s), want (%v, %s)", i, tr.at, ok, wait, tr.ok, tr.wait)
+		}
+	}
+}
+
+// TestPacerSimulatedLateness runs a long schedule whose wake-ups are late by
+// up to the margin: the achieved rate stays at the planned one (no drift) and
+// no two starts are ever closer than 1/rate.
+func TestPacerSimulatedLateness(t *testing.T) {
+	for _, rate := range []float64{1, 3, 100} {
+		clock := apitest.NewFakeClock(t0)
+		p := NewPacer(rate, 4, clock)
+		rng := rand.New(rand.NewPCG(7, uint64(rate)))
+		base := time.Duration(float64(time.Second) / rate)
+		maxLate := time.Duration(float64(base) * SafetyMargin)
+		now := t0
+		var starts []time.Time
+		for len(starts) < 1000 {
+			p.mu.Lock()
+			ok, wait := p.tryStart(now)
+			p.mu.Unlock()
+			if ok {
+				starts = append(starts, now)
+				p.release()
+				continue
+			}
+			now = now.Add(wait + time.Duration(rng.Int64N(int64(maxLate))))
+		}
+		for i := 1; i < len(starts); i++ {
+			if gap := starts[i].Sub(starts[i-1]); gap < base {
+				t.Fatalf("rate %g: starts %d and %d only %s apart", rate, i-1, i, gap)
+			}
+		}
+		achieved := float64(len(starts)-1) / starts[len(starts)-1].Sub(starts[0]).Seconds()
+		if share := achieved / rate; share < 0.975 || share > 1 {
+			t.Errorf("rate %g: achieved %.4f of the limit, want 0.975..1", rate, share)
+		}
+	}
+}
+
+// waitFor yields until cond holds; it fails the test when it never does.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		runtime.Gosched()
+	}
+}
+
+func (p *Pacer) queued() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.queue)
+}
+
+// TestPacerConcurrent has many goroutines share one pacer on an auto clock:
+// starts are spaced, never more than parallelism in flight.
+func TestPacerConcurrent(t *testing.T) {
+	clock := apitest.NewAutoClock(t0)
+	p := NewPacer(2, 3, clock)
+	var starts []time.Time
+	p.onStart = func(now time.Time) { starts = append(starts, now) }
+	var wg sync.WaitGroup
+	for range 40 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			release, err := p.Wait(context.Background())
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			runtime.Gosched()
+			release()
+		}()
+	}
+	wg.Wait()
+	st := p.Stats()
+	if st.Starts != 40 || len(starts) != 40 {
+		t.Fatalf("starts = %d (%d recorded), want 40", st.Starts, len(starts))
+	}
+	if st.MaxInFlight > 3 {
+		t.Errorf("max in flight %d > 3", st.MaxInFlight)
+	}
+	for i := 1; i < len(starts); i++ {
+		if gap := starts[i].Sub(starts[i-1]); gap < 500*ms {
+			t.Fatalf("starts %d and %d only %s apart", i-1, i, gap)
+		}
+	}
+	if got := st.StartRate(); got < 2*0.975 || got > 2 {
+		t.Errorf("start rate %.3f/s, want just below 2", got)
+	}
+}
+
+// TestPacerParallelismAndOrder checks that calls beyond parallelism wait for a
+// release, and that waiting callers start in arrival order.
+func TestPacerParallelismAndOrder(t *testing.T) {
+	clock := apitest.NewFakeClock(t0)
+	p := NewPacer(10, 2, clock)
+	ctx := context.Background()
+	first, err := p.Wait(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	started := make(chan int, 10)
+	releases := make(chan func(), 10)
+	for i := 1; i <= 4; i++ {
+		go func() {
+			release, err := p.Wait(ctx)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			started <- i
+			releases <- release
+		}()
+		waitFor(t, "enqueued", func() bool { return p.queued() == i })
+	}
+	// The head waits for its slot 102 ms after the first start.
+	waitFor(t, "timer", func() bool { return clock.Pending() > 0 })
+	clock.Advance(102 * ms)
+	if got := <-started; got != 1 {
+		t.Fatalf("first to start: %d, want 1", got)
+	}
+	r1 := <-releases
+	// Two in flight now: the next waits for a release, however long it takes.
+	clock.Advance(time.Hour)
+	if n := p.Stats().Starts; n != 2 {
+		t.Fatalf("starts = %d with 2 in flight, want 2", n)
+	}
+	first()
+	if got := <-started; got != 2 {
+		t.Fatalf("second to start: %d, want 2", got)
+	}
+	r1()
+	// The rate still applies: the third waits 1/rate after the second.
+	waitFor(t, "timer", func() bool { return clock.Pending() > 0 })
+	clock.Advance(102 * ms)
+	if got := <-started; got != 3 {
+		t.Fatalf("third to start: %d, want 3", got)
+	}
+	for range 2 {
+		(<-releases)()
+	}
+	waitFor(t, "timer", func() bool { return clock.Pending() > 0 })
+	clock.Advance(102 * ms)
+	if got := <-started; got != 4 {
+		t.Fatalf("fourth to start: %d, want 4", got)
+	}
+}
+
+// TestPacerCancel checks that a canceled waiter leaves the queue and that
+// the next one moves up.
+func TestPacerCancel(t *testing.T) {
+	clock := apitest.NewFakeClock(t0)
+	p := NewPacer(1, 1, clock)
+	release, _ := p.Wait(context.Background())
+	ctx, cancel := context.WithCancel(context.Background())
+	errc := make(chan error, 1)
+	go func() { _, err := p.Wait(ctx); errc <- err }()
+	waitFor(t, "enqueued", func() bool { return p.queued() == 1 })
+	done := make(chan struct{})
+	go func() {
+		r, err := p.Wait(context.Background())
+		if err == nil {
+			r()
+		}
+		close(done)
+	}()
+	waitFor(t, "enqueued", func() bool { return p.queued() == 2 })
+	cancel()
+	if err := <-errc; err != context.Canceled {
+		t.Fatalf("canceled wait: %v", err)
+	}
+	if p.queued() != 1 {
+		t.Fatalf("queue after cancel = %d, want 1", p.queued())
+	}
+	release()
+	waitFor(t, "timer", func() bool { return clock.Pending() > 0 })
+	clock.Advance(time.Second)
+	<-done
+	if _, err := p.Wait(ctx); err != context.Canceled {
+		t.Fatalf("wait with a done context: %v", err)
+	}
+}
+
+func TestSharedPacer(t *testing.T) {
+	key := fmt.Sprintf("key-shared-%d", rand.Int64())
+	a := SharedPacer(key, 1, 4, nil)
+	if b := SharedPacer(key, 1, 4, nil); a != b {
+		t.Fatal("same key: different pacers")
+	}
+	if c := SharedPacer(key+"b", 1, 4, nil); c == a {
+		t.Fatal("different keys: same pacer")
+	}
+	SharedPacer(key, 5, 2, nil)
+	if a.Rate() != 1 || a.Parallelism() != 2 {
+		t.Fatalf("after a looser rate and a stricter parallelism: rate %g, parallelism %d", a.Rate(), a.Parallelism())
+	}
+	SharedPacer(key, 0.5, 8, nil)
+	if a.Rate() != 0.5 || a.Parallelism() != 2 {
+		t.Fatalf("after a stricter rate: rate %g, parallelism %d", a.Rate(), a.Parallelism())
+	}
+}
+
+func TestNewPacerDefaults(t *testing.T) {
+	p := NewPacer(0, 0, nil)
+	if p.Rate() != 1 || p.Parallelism() != 4 {
+		t.Fatalf("defaults: rate %g, parallelism %d", p.Rate(), p.Parallelism())
+	}
+}
