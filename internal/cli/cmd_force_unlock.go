@@ -1,0 +1,77 @@
+package cli
+
+import (
+	"bufio"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// forceUnlockOptions are the inputs of `leadsync force-unlock`.
+type forceUnlockOptions struct {
+	state stateFlags
+	id    string
+	force bool
+}
+
+func newForceUnlockCmd(f *Factory) *cobra.Command {
+	opts := &forceUnlockOptions{}
+	cmd := &cobra.Command{
+		Use:   "force-unlock LOCK_ID",
+		Short: "Remove a stale state lock",
+		Long: `Force-unlock removes the state lock that a run left behind when it was
+killed or crashed. LOCK_ID is the ID printed in the "state is locked"
+message (and by leadsync show); a lock with another ID is left alone, so a
+lock taken since is never broken by mistake.
+
+Only remove a lock whose run is gone: two runs at once could make the same
+paid calls twice. Calls the killed run completed are safe in the journal
+and are folded in by the next command that writes the state.
+
+Without --force, force-unlock asks for confirmation on a terminal and
+refuses elsewhere.`,
+		Example: `  leadsync force-unlock 0f8fad5b-d9cb-469f-a165-70867728950e`,
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.id = args[0]
+			return runForceUnlock(f, opts)
+		},
+	}
+	cmd.Flags().BoolVar(&opts.force, "force", false, "do not ask for confirmation")
+	opts.state.register(cmd)
+	return cmd
+}
+
+func runForceUnlock(f *Factory, opts *forceUnlockOptions) error {
+	st, err := openStateStore(f, &opts.state)
+	if err != nil {
+		return err
+	}
+	info, err := st.ReadLock()
+	if err != nil {
+		return fmt.Errorf("%v; if no leadsync runs on this state, delete that file", err)
+	}
+	if info == nil {
+		return fmt.Errorf("the state %s is not locked: nothing to do", stateRelPath(f, st.Path()))
+	}
+	if info.ID != opts.id {
+		return fmt.Errorf("lock ID %q does not match the lock held now (ID %s, by %s for %q): nothing was removed", opts.id, info.ID, info.Who, info.Operation)
+	}
+	if !opts.force {
+		if !f.IO.InTTY {
+			return fmt.Errorf("force-unlock asks for confirmation, and input is not a terminal: run it again with --force")
+		}
+		fmt.Fprintf(f.IO.ErrOut, "The lock is held by %s (pid %d) for %q since %s.\n", info.Who, info.PID, info.Operation, stateWhen(info.Created, f.Now()))
+		fmt.Fprintf(f.IO.ErrOut, "Remove it only if that run is gone. Remove it? Only 'yes' is accepted: ")
+		answer, _ := bufio.NewReader(f.IO.In).ReadString('\n')
+		if strings.TrimSpace(answer) != "yes" {
+			return fmt.Errorf("force-unlock cancelled: the lock stays")
+		}
+	}
+	if err := st.ForceUnlock(opts.id); err != nil {
+		return err
+	}
+	fmt.Fprintf(f.IO.Out, "Removed the state lock %s (held by %s for %q).\n", info.ID, info.Who, info.Operation)
+	return nil
+}

@@ -1,0 +1,295 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"sort"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/state"
+)
+
+// showOptions are the inputs of `leadsync show`.
+type showOptions struct {
+	state stateFlags
+	json  bool
+	file  string // a saved plan; empty: the state
+}
+
+func newShowCmd(f *Factory) *cobra.Command {
+	opts := &showOptions{}
+	cmd := &cobra.Command{
+		Use:   "show [PLANFILE]",
+		Short: "Show the state, or a saved plan",
+		Long: `Show without an argument summarises the state: each search with when it ran
+and how many results it had, each profile read, how many people and
+enrichments the state holds, the last failures and the last known usage.
+It prints no personal data; leadsync state show ADDRESS does, for one
+address.
+
+Show PLANFILE prints a plan saved by leadsync plan --out, as plan printed it.`,
+		Example: `  leadsync show
+  leadsync show --json
+  leadsync show tomorrow.plan`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 1 {
+				return showPlanFile(f, args[0], opts.json)
+			}
+			return showState(f, opts)
+		},
+	}
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print one JSON object")
+	opts.state.register(cmd)
+	return cmd
+}
+
+// stateSummary is the --json form of `leadsync show` (and the data of the
+// human form). Lists are never null.
+type stateSummary struct {
+	FormatVersion string `json:"format_version"`
+	State         struct {
+		Path            string `json:"path"`
+		Exists          bool   `json:"exists"`
+		Lineage         string `json:"lineage"`
+		Serial          uint64 `json:"serial"`
+		LeadsyncVersion string `json:"leadsync_version"`
+		// JournalPending: an interrupted apply left calls in the journal;
+		// they are included here and folded in by the next apply.
+		JournalPending bool `json:"journal_pending"`
+	} `json:"state"`
+	Lock     *state.LockInfo  `json:"lock,omitempty"`
+	Searches []searchSummary  `json:"searches"`
+	Profiles []profileSummary `json:"profiles"`
+	People   struct {
+		Total int `json:"total"`
+		// Unlisted are people no search or profile in the state found in
+		// its last run (kept for their enrichments).
+		Unlisted int `json:"unlisted"`
+	} `json:"people"`
+	Enrichments struct {
+		Total    int            `json:"total"`
+		ByStatus map[string]int `json:"by_status"`
+	} `json:"enrichments"`
+	Failures []failureSummary `json:"failures"`
+	Usage    state.Usage      `json:"usage"`
+}
+
+type searchSummary struct {
+	Address     string    `json:"address"`
+	Generation  int       `json:"generation"`
+	RanAt       time.Time `json:"ran_at"`
+	ResultCount int       `json:"result_count"`
+	Kept        int       `json:"kept"`
+	Capped      bool      `json:"capped"`
+	Added       int       `json:"added"`
+	Removed     int       `json:"removed"`
+}
+
+type profileSummary struct {
+	Address    string    `json:"address"`
+	Generation int       `json:"generation"`
+	ReadAt     time.Time `json:"read_at"`
+}
+
+type failureSummary struct {
+	Address string    `json:"address"`
+	At      time.Time `json:"at"`
+	Status  int       `json:"status"`
+	Message string    `json:"message"`
+}
+
+// summarizeState gathers what show prints.
+func summarizeState(st *state.Store, s *state.State, exists bool) *stateSummary {
+	sum := &stateSummary{FormatVersion: "1", Searches: []searchSummary{}, Profiles: []profileSummary{}, Failures: []failureSummary{}}
+	sum.State.Path = st.Path()
+	sum.State.Exists = exists
+	if exists {
+		sum.State.Lineage, sum.State.Serial, sum.State.LeadsyncVersion = s.Lineage, s.Serial, s.LeadsyncVersion
+	}
+	if _, err := os.Stat(st.JournalPath()); err == nil {
+		sum.State.JournalPending = true
+	}
+	if info, err := st.ReadLock(); err == nil {
+		sum.Lock = info
+	}
+	for _, addr := range sortedStrings(s.Searches) {
+		sr := s.Searches[addr]
+		sum.Searches = append(sum.Searches, searchSummary{Address: addr, Generation: int(sr.Generation), RanAt: sr.RanAt,
+			ResultCount: sr.ResultCount, Kept: len(sr.LeadIDs), Capped: sr.Capped, Added: sr.Added, Removed: sr.Removed})
+	}
+	for _, addr := range sortedStrings(s.Profiles) {
+		pr := s.Profiles[addr]
+		sum.Profiles = append(sum.Profiles, profileSummary{Address: addr, Generation: int(pr.Generation), ReadAt: pr.ReadAt})
+	}
+	sum.People.Total = len(s.People)
+	sum.Enrichments.ByStatus = map[string]int{api.StatusValid: 0, api.StatusCatchAll: 0, api.StatusEmpty: 0}
+	for _, p := range s.People {
+		if len(p.FoundBy) == 0 {
+			sum.People.Unlisted++
+		}
+		if p.Enrichment != nil {
+			sum.Enrichments.Total++
+			status := p.Enrichment.Result.ValidationStatus
+			if status == "" {
+				status = api.StatusEmpty
+			}
+			sum.Enrichments.ByStatus[status]++
+		}
+	}
+	for _, addr := range sortedStrings(s.Failures) {
+		fl := s.Failures[addr]
+		sum.Failures = append(sum.Failures, failureSummary{Address: addr, At: fl.At, Status: fl.Status, Message: fl.Message})
+	}
+	sum.Usage = s.Usage
+	return sum
+}
+
+// showState is the state branch of `leadsync show`.
+func showState(f *Factory, opts *showOptions) error {
+	st, err := openStateStore(f, &opts.state)
+	if err != nil {
+		return err
+	}
+	s, err := st.Load()
+	if err != nil {
+		return err
+	}
+	exists := st.Exists()
+	sum := summarizeState(st, s, exists)
+	if opts.json {
+		sum.State.Path = stateRelPath(f, st.Path())
+		enc := json.NewEncoder(f.IO.Out)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		return enc.Encode(sum)
+	}
+	if !exists && !sum.State.JournalPending {
+		fmt.Fprintf(f.IO.Out, "No state yet at %s: leadsync apply creates it.\n", stateRelPath(f, st.Path()))
+		return nil
+	}
+	return writeStateSummary(newStateWriter(f.IO.Out), f, st, sum)
+}
+
+func writeStateSummary(w *stateWriter, f *Factory, st *state.Store, sum *stateSummary) error {
+	now := f.Now()
+	w.printf("State %s: serial %d, lineage %s, written by leadsync %s.\n",
+		stateRelPath(f, st.Path()), sum.State.Serial, sum.State.Lineage, sum.State.LeadsyncVersion)
+	if sum.State.JournalPending {
+		w.printf("It includes the calls an interrupted apply recorded in %s; the next apply folds them in.\n", stateRelPath(f, st.JournalPath()))
+	}
+	if l := sum.Lock; l != nil {
+		w.printf("Locked by %s (pid %d) for %q since %s; lock ID %s.\n", l.Who, l.PID, l.Operation, stateWhen(l.Created, now), l.ID)
+	}
+
+	rows := make([][]string, 0, len(sum.Searches))
+	for _, sr := range sum.Searches {
+		res := fmt.Sprintf("%s, %d kept", plural(sr.ResultCount, "result"), sr.Kept)
+		if sr.Capped {
+			res += " (capped at 300)"
+		}
+		change := ""
+		if sr.Added+sr.Removed > 0 {
+			change = fmt.Sprintf("+%d -%d", sr.Added, sr.Removed)
+		}
+		rows = append(rows, []string{sr.Address, "ran " + stateWhen(sr.RanAt, now), res, change})
+	}
+	w.printf("\nSearches: %d\n", len(sum.Searches))
+	writeColumns(w, rows)
+
+	rows = rows[:0]
+	for _, pr := range sum.Profiles {
+		rows = append(rows, []string{pr.Address, "read " + stateWhen(pr.ReadAt, now)})
+	}
+	w.printf("\nProfiles: %d\n", len(sum.Profiles))
+	writeColumns(w, rows)
+
+	w.printf("\nPeople: %s", thousands(sum.People.Total))
+	if sum.People.Unlisted > 0 {
+		w.printf(" (%s no longer found by any search or profile, kept for their enrichments)", thousands(sum.People.Unlisted))
+	}
+	w.printf("\n")
+	by := sum.Enrichments.ByStatus
+	w.printf("Enrichments: %s (%s valid, %s catch all, %s empty", thousands(sum.Enrichments.Total),
+		thousands(by[api.StatusValid]), thousands(by[api.StatusCatchAll]), thousands(by[api.StatusEmpty]))
+	var other []string
+	for k := range by {
+		if k != api.StatusValid && k != api.StatusCatchAll && k != api.StatusEmpty {
+			other = append(other, k)
+		}
+	}
+	sort.Strings(other)
+	for _, k := range other {
+		w.printf(", %s %s", thousands(by[k]), k)
+	}
+	w.printf(")\n")
+
+	if len(sum.Failures) > 0 {
+		rows = rows[:0]
+		for _, fl := range sum.Failures {
+			msg := fl.Message
+			if fl.Status != 0 {
+				msg = fmt.Sprintf("HTTP %d: %s", fl.Status, msg)
+			}
+			rows = append(rows, []string{fl.Address, stateWhen(fl.At, now), msg})
+		}
+		w.printf("\nFailures of the last runs: %d\n", len(sum.Failures))
+		writeColumns(w, rows)
+	}
+
+	u := sum.Usage
+	w.printf("\nUsage: ")
+	if u.RemainingRequests != nil {
+		w.printf("%s requests left this month", thousands(*u.RemainingRequests))
+		if u.CheckedAt != nil {
+			w.printf(" (checked %s)", stateAge(now.Sub(*u.CheckedAt)))
+		}
+	} else {
+		w.printf("requests left unknown")
+	}
+	if u.CreditBalance != nil {
+		w.printf("; credit balance %s", thousands(*u.CreditBalance))
+		if u.CreditBalanceAt != nil {
+			w.printf(" (%s)", stateAge(now.Sub(*u.CreditBalanceAt)))
+		}
+	}
+	w.printf("; %s spent in all runs.\n", plural(u.CreditsSpent, "credit"))
+	return w.flush()
+}
+
+// writeColumns prints rows indented by two spaces with aligned columns.
+func writeColumns(w *stateWriter, rows [][]string) {
+	var width []int
+	for _, r := range rows {
+		for i, c := range r {
+			if i >= len(width) {
+				width = append(width, 0)
+			}
+			if n := len([]rune(c)); n > width[i] {
+				width[i] = n
+			}
+		}
+	}
+	for _, r := range rows {
+		line := " "
+		for i, c := range r {
+			if i == len(r)-1 {
+				line += " " + c
+				break
+			}
+			line += fmt.Sprintf(" %-*s ", width[i], c)
+		}
+		w.printf("%s\n", trimRight(line))
+	}
+}
+
+func trimRight(s string) string {
+	for len(s) > 0 && s[len(s)-1] == ' ' {
+		s = s[:len(s)-1]
+	}
+	return s
+}

@@ -1,0 +1,222 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/state"
+)
+
+const stateTestConfig = `
+api {
+  sandbox = true
+}
+
+search "cto" {
+  for_each = toset(["Berlin", "Hamburg"])
+  keywords = "CTO"
+  city     = each.value
+}
+
+profile "founder" {
+  page_name = "Max_Mustermann"
+}
+`
+
+// stateTestDir is a configuration folder with a state made by a few calls;
+// the clock of configTestFactory is 2026-01-02 03:04:05 UTC.
+func stateTestDir(t *testing.T) (dir string, st *state.Store) {
+	t.Helper()
+	dir = t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "main.leads.hcl"), []byte(stateTestConfig), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	at := time.Date(2025, 12, 30, 10, 0, 0, 0, time.UTC)
+	s := state.New()
+	s.Lineage = "00000000-0000-4000-8000-000000000001"
+	leads := []api.Lead{
+		{FullName: "Ann Albers", FirstName: "Ann", LastName: "Albers", Title: "CTO", Company: "ACME", NetworkID: "101.aa", PageName: "ann"},
+		{FullName: "Bob Brandt", FirstName: "Bob", LastName: "Brandt", Title: "CTO", Company: "Bits & Bytes", NetworkID: "102.bb", PageName: "bob"},
+	}
+	events := []state.Event{
+		{At: at, Kind: state.EventSearch, Address: `search.cto["Berlin"]`, Search: &state.SearchEvent{Generation: api.Gen1, Request: []byte(`{"city":"Berlin","keywords":"CTO"}`), Leads: leads}},
+		{At: at.Add(time.Hour), Kind: state.EventSearch, Address: `search.cto["Hamburg"]`, Search: &state.SearchEvent{Generation: api.Gen1, Request: []byte(`{"city":"Hamburg","keywords":"CTO"}`), Leads: leads[1:]}},
+		{At: at, Kind: state.EventProfile, Address: "profile.founder", Profile: &state.ProfileEvent{Generation: api.Gen1, PageName: "Max_Mustermann", Request: []byte(`{"pageName":"Max_Mustermann"}`),
+			Profile: api.Profile{FullName: "Max Mustermann", CurrentPosition: []api.Position{{JobTitle: "Founder", Company: "Muster AG"}}}}},
+		{At: at, Kind: state.EventEnrich, Address: "enrich.contacts", Enrich: &state.EnrichEvent{PersonID: "101.aa", Credits: 1,
+			Result: api.EnrichedProfile{NetworkID: "101.aa", Email: "ann@acme.example", ValidationStatus: api.StatusValid, CompanyDomain: "acme.example", CreditBalance: 499}}},
+		{At: at, Kind: state.EventBilling, Billing: &api.Usage{RemainingRequests: 9114, InvoicingStartDate: "2025-12-01"}},
+		{At: at, Kind: state.EventFailure, Address: "search.old", Failure: &state.Failure{Message: "service unavailable", Status: 503}},
+	}
+	for _, e := range events {
+		if err := s.Apply(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st = state.NewStore(filepath.Join(dir, ".leadsync", "state.json"))
+	if err := st.Save(s); err != nil {
+		t.Fatal(err)
+	}
+	return dir, st
+}
+
+func TestStateCommandsGolden(t *testing.T) {
+	dir, _ := stateTestDir(t)
+	for _, tt := range []struct {
+		name string
+		args []string
+	}{
+		{"show", []string{"show"}},
+		{"show-json", []string{"show", "--json"}},
+		{"state-list", []string{"state", "list"}},
+		{"state-list-prefix", []string{"state", "list", "--no-people", "search.cto"}},
+		{"state-show-search", []string{"state", "show", `search.cto["Berlin"]`}},
+		{"state-show-profile", []string{"state", "show", "profile.founder"}},
+		{"state-show-person", []string{"state", "show", "person.101.aa"}},
+		{"state-show-person-json", []string{"state", "show", "--json", "person.101.aa"}},
+		{"state-show-person-profile", []string{"state", "show", "person.page:Max_Mustermann"}},
+		{"state-show-profile-json", []string{"state", "show", "--json", "profile.founder"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errOut := runIn(t, dir, tt.args...)
+			if code != 0 || errOut != "" {
+				t.Fatalf("exit %d, stderr:\n%s", code, errOut)
+			}
+			checkGolden(t, filepath.Join("testdata", "state", tt.name+".golden"), out)
+		})
+	}
+}
+
+func TestShowJSONHasNoNullLists(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "main.leads.hcl"), []byte(stateTestConfig), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runIn(t, dir, "show", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if strings.Contains(out, "null") {
+		t.Errorf("null in:\n%s", out)
+	}
+	var v map[string]any
+	if err := json.Unmarshal([]byte(out), &v); err != nil || v["format_version"] != "1" {
+		t.Errorf("%v: %s", err, out)
+	}
+	code, out, _ = runIn(t, dir, "show")
+	if code != 0 || !strings.Contains(out, "No state yet") {
+		t.Errorf("exit %d: %s", code, out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".leadsync")); err == nil {
+		t.Error("show created the state folder")
+	}
+}
+
+func TestStateShowUnknownAddress(t *testing.T) {
+	dir, _ := stateTestDir(t)
+	code, _, errOut := runIn(t, dir, "state", "show", "search.cto[Berlin]")
+	if code != 1 || !strings.Contains(errOut, `search.cto["Berlin"]`) || !strings.Contains(errOut, "quote instance keys") {
+		t.Errorf("exit %d: %s", code, errOut)
+	}
+}
+
+func TestStateRm(t *testing.T) {
+	dir, st := stateTestDir(t)
+	before, _ := os.ReadFile(st.Path())
+
+	// One unknown address: nothing is removed.
+	code, _, errOut := runIn(t, dir, "state", "rm", `search.cto["Berlin"]`, "search.nope")
+	if code != 1 || !strings.Contains(errOut, "nothing was removed") {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if after, _ := os.ReadFile(st.Path()); string(after) != string(before) {
+		t.Fatal("state changed")
+	}
+
+	code, out, errOut := runIn(t, dir, "state", "rm", `search.cto["Berlin"]`, "person.102.bb")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	checkGolden(t, filepath.Join("testdata", "state", "state-rm.golden"), out)
+	s, err := st.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Searches[`search.cto["Berlin"]`] != nil || s.People["102.bb"] != nil || s.People["101.aa"] == nil || s.People["101.aa"].Enrichment == nil {
+		t.Errorf("after rm: searches %v, people %v", s.Addresses(false), s.Addresses(true))
+	}
+	if len(s.Searches[`search.cto["Hamburg"]`].LeadIDs) != 0 {
+		t.Errorf("removed person still listed: %v", s.Searches[`search.cto["Hamburg"]`].LeadIDs)
+	}
+	if b, _ := os.ReadFile(st.BackupPath()); string(b) != string(before) {
+		t.Error("no backup of the state before")
+	}
+	if _, err := os.Stat(st.LockPath()); !os.IsNotExist(err) {
+		t.Errorf("lock left behind: %v", err)
+	}
+}
+
+func TestStateRmRespectsTheLock(t *testing.T) {
+	dir, st := stateTestDir(t)
+	l, err := st.Lock("apply")
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut := runIn(t, dir, "state", "rm", "profile.founder")
+	if code != 1 || !strings.Contains(errOut, "locked by") || !strings.Contains(errOut, l.Info.ID) {
+		t.Errorf("exit %d: %s", code, errOut)
+	}
+}
+
+func TestForceUnlock(t *testing.T) {
+	dir, st := stateTestDir(t)
+	code, _, errOut := runIn(t, dir, "force-unlock", "abc")
+	if code != 1 || !strings.Contains(errOut, "not locked") {
+		t.Errorf("unlocked: exit %d: %s", code, errOut)
+	}
+	l, err := st.Lock("apply")
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut = runIn(t, dir, "force-unlock", "abc", "--force")
+	if code != 1 || !strings.Contains(errOut, "does not match") {
+		t.Errorf("wrong ID: exit %d: %s", code, errOut)
+	}
+	code, _, errOut = runIn(t, dir, "force-unlock", l.Info.ID)
+	if code != 1 || !strings.Contains(errOut, "--force") {
+		t.Errorf("no terminal, no --force: exit %d: %s", code, errOut)
+	}
+
+	// On a terminal, "yes" confirms.
+	f, out, errBuf := configTestFactory(dir)
+	f.IO.InTTY = true
+	f.IO.In = strings.NewReader("yes\n")
+	if code := Run(context.Background(), f, []string{"force-unlock", l.Info.ID}); code != 0 {
+		t.Fatalf("exit %d: %s", code, errBuf)
+	}
+	if !strings.Contains(out.String(), "Removed the state lock") {
+		t.Errorf("output %q", out)
+	}
+	if info, _ := st.ReadLock(); info != nil {
+		t.Errorf("still locked: %+v", info)
+	}
+}
+
+func TestStateCommandsWithStateFlag(t *testing.T) {
+	_, st := stateTestDir(t)
+	empty := t.TempDir() // no configuration at all
+	code, out, errOut := runIn(t, empty, "state", "list", "--no-people", "--state", st.Path())
+	if code != 0 || !strings.Contains(out, "profile.founder") {
+		t.Errorf("exit %d: %s%s", code, out, errOut)
+	}
+	code, _, errOut = runIn(t, empty, "state", "list")
+	if code != 1 || !strings.Contains(errOut, "--state") {
+		t.Errorf("without configuration: exit %d: %s", code, errOut)
+	}
+}
