@@ -652,6 +652,9 @@ func (b *builder) quota() {
 	default:
 		q.Note = "not checked"
 	}
+	if !q.Checked && b.st.Usage.RemainingRequests != nil && b.st.Usage.CheckedAt != nil {
+		q.Note += fmt.Sprintf("; %s requests were left when last checked %s", thousands(*b.st.Usage.RemainingRequests), ago(b.now, *b.st.Usage.CheckedAt))
+	}
 	if t.CreditsMax > api.MaxCredits && t.CreditsMax > 0 {
 		b.diags = append(b.diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,

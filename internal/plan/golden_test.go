@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/state"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files of testdata/")
@@ -40,6 +41,10 @@ func TestGolden(t *testing.T) {
 		{name: "fresh", setup: func(f *fixture, o *Options) {}},
 		{name: "fresh_color", color: true, setup: func(f *fixture, o *Options) {}},
 		{name: "fresh_offline", setup: func(f *fixture, o *Options) { o.Usage, o.Offline = nil, true }},
+		{name: "offline_last_known", setup: func(f *fixture, o *Options) {
+			o.Usage, o.Offline = nil, true
+			f.apply(state.Event{At: t0.Add(-3 * day), Kind: state.EventBilling, Billing: &api.Usage{RemainingRequests: 8000}})
+		}},
 		{name: "partly_run", setup: func(f *fixture, o *Options) {
 			f.ran(`search.cto["Berlin"]`, t0.Add(-2*day), ids(1, 12)...)
 			f.read("profile.founder", t0.Add(-2*day))
