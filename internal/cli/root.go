@@ -102,4 +102,5 @@ var commands = []func(*Factory) *cobra.Command{
 	newCompletionCmd,
 	newSandboxCmd,
 	newExportCmd,
+	newShowCmd, newStateCmd, newForceUnlockCmd,
 }
