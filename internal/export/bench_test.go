@@ -3,7 +3,13 @@ package export
 import (
 	"os"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"testing"
+
+	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/state"
 )
 
 // BenchmarkXLSXMillionRows writes 1,000,000 rows of 12 columns to XLSX, the
@@ -21,6 +27,54 @@ func BenchmarkXLSXMillionRows(b *testing.B) {
 // often.
 func BenchmarkXLSX10kRows(b *testing.B) {
 	benchmarkXLSX(b, 10_000)
+}
+
+// BenchmarkXLSXMillionPeopleFromState is the whole path of leadsync export
+// on a state of 1,000,000 people in one search: people to rows to XLSX. Its
+// peak memory includes the state itself.
+func BenchmarkXLSXMillionPeopleFromState(b *testing.B) {
+	const n = 1_000_000
+	cols := []string{"firstName", "lastName", "fullName", "title", "company", "location",
+		"networkId", "email", "validationStatus", "profileUrl", "firstSeen", "lastSeen"}
+	cfg, _ := fixture("big.xlsx", &config.Sheet{Name: "Everyone", From: []string{"search.big"}, Dedupe: true, Columns: cols})
+	cfg.Dir = b.TempDir()
+	cfg.Searches = []*config.Search{{Address: "search.big", Block: "search.big", Name: "big"}}
+	st := &state.State{
+		Searches: map[string]*state.Search{"search.big": {Address: "search.big", RanAt: t1, ResultCount: n}},
+		People:   make(map[string]*state.Person, n),
+	}
+	ids := make([]string, n)
+	statuses := []string{"valid", "catch all", "empty"}
+	for i := range n {
+		id := strconv.Itoa(10_000_000 + i)
+		ids[i] = id
+		p := person(id, api.Lead{
+			FirstName: "Jürgen", LastName: "Müller " + id, FullName: "Jürgen Müller " + id, Title: "CTO",
+			Company: "Bäckerei Größe GmbH", Location: "Köln", NetworkID: id, PageName: "p" + id,
+		}, "search.big")
+		if i%2 == 0 {
+			p.Enrichment = &state.Enrichment{EnrichedAt: t1, Result: api.EnrichedProfile{
+				Email: "p" + id + "@example.com", ValidationStatus: statuses[i%3]}}
+		}
+		st.People[id] = p
+	}
+	st.Searches["search.big"].LeadIDs = ids
+	b.ResetTimer()
+	if testing.Verbose() {
+		var m runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&m)
+		b.Logf("state built: heap %d MB, sys %d MB", m.HeapAlloc>>20, m.Sys>>20)
+	}
+	for b.Loop() {
+		w, err := WriteAll(cfg, st, Options{Now: fixedNow})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if w[0].Rows != n {
+			b.Fatalf("rows = %d", w[0].Rows)
+		}
+	}
 }
 
 func benchmarkXLSX(b *testing.B, rows int) {
