@@ -403,3 +403,34 @@ func TestXLSXFailureKeepsPreviousFile(t *testing.T) {
 	}
 	openXLSX(t, path)
 }
+
+func TestXLSXAwkwardStrings(t *testing.T) {
+	dir := t.TempDir()
+	sheets := []*config.Sheet{{Name: "S", From: []string{founder}, Dedupe: true, Columns: []string{"fullName", "description", "profileUrl"}}}
+	cfg, st := fixture("x.xlsx", sheets...)
+	cfg.Dir = dir
+	cfg.Settings.ProfileURLTemplate = ""
+	p := st.People["n-6"]
+	p.Lead.FullName = "_x0041_ & <b>bold</b> \"quoted\""
+	p.Profile.Description = "bell\x07 and vertical tab\x0b and NUL\x00 end  "
+	p.Profile.NetworkURL = `https://network.example/p?a="b"&c=<d>`
+	if _, err := WriteAll(cfg, st, Options{Now: fixedNow}); err != nil {
+		t.Fatal(err)
+	}
+	f := openXLSX(t, filepath.Join(dir, "x.xlsx"))
+	r := rows(t, f, "S")
+	if r[1][0] != p.Lead.FullName {
+		t.Errorf("A2 = %q, want %q", r[1][0], p.Lead.FullName)
+	}
+	// XML 1.0 cannot hold these control characters: they become U+FFFD;
+	// trailing spaces are kept.
+	if want := "bell\uFFFD and vertical tab\uFFFD and NUL\uFFFD end  "; r[1][1] != want {
+		t.Errorf("B2 = %q, want %q", r[1][1], want)
+	}
+	if got := linkTarget(t, f, "S", "C2"); got != p.Profile.NetworkURL {
+		t.Errorf("C2 links to %q, want %q", got, p.Profile.NetworkURL)
+	}
+	if r[1][2] != p.Profile.NetworkURL {
+		t.Errorf("C2 shows %q", r[1][2])
+	}
+}
