@@ -26,6 +26,15 @@ type decoder struct {
 	// escaped caches decoded strings with escapes by their text: addresses
 	// such as search.cto["Berlin"] repeat in every person's found_by.
 	escaped map[string]string
+	// lists shares identical found_by lists between people (by their
+	// text); see addFoundBy for why sharing is safe.
+	lists map[string][]string
+	// lastTime and lastTimeText remember the last time parsed: the people
+	// of one search run share their times.
+	lastTime     time.Time
+	lastTimeText string
+	// slab hands out Person values in blocks, to spare the allocator.
+	slab []Person
 }
 
 func (d *decoder) fail(format string, args ...any) error {
@@ -136,6 +145,15 @@ func (d *decoder) array(elem func() error) error {
 	}
 }
 
+// strSpecial marks the bytes that end the fast scan of a string: the
+// quote, the backslash, control characters and non-ASCII bytes.
+var strSpecial = func() (t [256]bool) {
+	for c := 0; c < 256; c++ {
+		t[c] = c == '"' || c == '\\' || c < 0x20 || c >= 0x80
+	}
+	return t
+}()
+
 // str reads a string. Strings without escapes are slices of src (no copy).
 func (d *decoder) str() (string, error) {
 	if d.peek() != '"' {
@@ -143,12 +161,15 @@ func (d *decoder) str() (string, error) {
 	}
 	start := d.pos + 1
 	ascii := true
-	for i := start; i < len(d.src); i++ {
-		c := d.src[i]
-		switch {
+	src := d.src
+	for i := start; i < len(src); i++ {
+		if !strSpecial[src[i]] {
+			continue
+		}
+		switch c := src[i]; {
 		case c == '"':
 			d.pos = i + 1
-			s := d.src[start:i]
+			s := src[start:i]
 			if !ascii && !utf8.ValidString(s) {
 				return toValidUTF8(s), nil
 			}
@@ -158,11 +179,11 @@ func (d *decoder) str() (string, error) {
 		case c < 0x20:
 			d.pos = i
 			return "", d.fail("not valid JSON: control character in string")
-		case c >= 0x80:
+		default:
 			ascii = false
 		}
 	}
-	d.pos = len(d.src)
+	d.pos = len(src)
 	return "", d.fail("not valid JSON: unexpected end of file in string")
 }
 
@@ -394,7 +415,13 @@ func (d *decoder) time() (time.Time, error) {
 	if err != nil {
 		return time.Time{}, err
 	}
+	if s == d.lastTimeText && s != "" {
+		return d.lastTime, nil
+	}
 	t, err := time.Parse(time.RFC3339Nano, s)
+	if err == nil {
+		d.lastTime, d.lastTimeText = t, s
+	}
 	if err != nil {
 		d.pos = start
 		return time.Time{}, d.fail("%q is not a time (RFC 3339)", s)
@@ -591,8 +618,35 @@ func (d *decoder) strings(into []string) ([]string, error) {
 	return out, err
 }
 
+// sharedList reads a list of strings, returning the same backing array for
+// the same text. The slices have len == cap, so an append copies.
+func (d *decoder) sharedList() ([]string, error) {
+	d.ws()
+	start := d.pos
+	list, err := d.strings(nil)
+	if err != nil || list == nil {
+		return list, err
+	}
+	text := d.src[start:d.pos]
+	if shared, ok := d.lists[text]; ok {
+		return shared, nil
+	}
+	if d.lists == nil {
+		d.lists = map[string][]string{}
+	}
+	list = list[:len(list):len(list)]
+	if len(d.lists) < 1<<16 {
+		d.lists[text] = list
+	}
+	return list, nil
+}
+
 func (d *decoder) person() (*Person, error) {
-	p := &Person{}
+	if len(d.slab) == 0 {
+		d.slab = make([]Person, 1024)
+	}
+	p := &d.slab[0]
+	d.slab = d.slab[1:]
 	err := d.object(func(key string) error {
 		var err error
 		switch key {
@@ -605,7 +659,7 @@ func (d *decoder) person() (*Person, error) {
 		case "last_seen":
 			p.LastSeen, err = d.time()
 		case "found_by":
-			p.FoundBy, err = d.strings(nil)
+			p.FoundBy, err = d.sharedList()
 		case "profile":
 			if !d.null() {
 				p.Profile = &api.Profile{}

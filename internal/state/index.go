@@ -110,24 +110,29 @@ func (s *State) setPageName(p *Person, page string) {
 	s.indexPage(p)
 }
 
-// addFoundBy adds addr to the sorted FoundBy list of p.
+// addFoundBy adds addr to the sorted FoundBy list of p. The list is never
+// changed in place: the loader shares identical lists between people.
 func addFoundBy(p *Person, addr string) {
 	i := sort.SearchStrings(p.FoundBy, addr)
 	if i < len(p.FoundBy) && p.FoundBy[i] == addr {
 		return
 	}
-	p.FoundBy = append(p.FoundBy, "")
-	copy(p.FoundBy[i+1:], p.FoundBy[i:])
-	p.FoundBy[i] = addr
+	out := make([]string, 0, len(p.FoundBy)+1)
+	out = append(out, p.FoundBy[:i]...)
+	out = append(out, addr)
+	p.FoundBy = append(out, p.FoundBy[i:]...)
 }
 
-// removeFoundBy removes addr from the FoundBy list of p (nil-safe).
+// removeFoundBy removes addr from the FoundBy list of p (nil-safe), without
+// changing the list in place.
 func removeFoundBy(p *Person, addr string) {
 	if p == nil {
 		return
 	}
 	i := sort.SearchStrings(p.FoundBy, addr)
 	if i < len(p.FoundBy) && p.FoundBy[i] == addr {
-		p.FoundBy = append(p.FoundBy[:i], p.FoundBy[i+1:]...)
+		out := make([]string, 0, len(p.FoundBy)-1)
+		out = append(out, p.FoundBy[:i]...)
+		p.FoundBy = append(out, p.FoundBy[i+1:]...)
 	}
 }

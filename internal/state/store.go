@@ -174,6 +174,8 @@ func (s *State) check() error {
 			return fmt.Errorf("person %q has id %q", k, v.ID)
 		}
 		if !sort.StringsAreSorted(v.FoundBy) {
+			// A copy: the loader shares identical lists between people.
+			v.FoundBy = append([]string(nil), v.FoundBy...)
 			sort.Strings(v.FoundBy)
 		}
 	}
