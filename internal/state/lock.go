@@ -119,7 +119,24 @@ func (st *Store) Lock(op string) (*Lock, error) {
 		return nil, &WriteError{Path: st.LockPath(), Err: err}
 	}
 	syncDir(dir)
+	st.removeStaleTemps(tmp.Name())
 	return &Lock{store: st, Info: info}, nil
+}
+
+// removeStaleTemps deletes temporary files a killed run left next to the
+// state (a state, lock or backup written halfway). Only the lock holder
+// writes there, so once the lock is ours every such file is stale.
+func (st *Store) removeStaleTemps(keep string) {
+	base := filepath.Base(st.path)
+	dir := filepath.Dir(st.path)
+	for _, pattern := range []string{"." + base + ".tmp-*", "." + base + ".lock.tmp-*", base + ".backup.tmp"} {
+		matches, _ := filepath.Glob(filepath.Join(dir, pattern))
+		for _, m := range matches {
+			if m != keep {
+				os.Remove(m)
+			}
+		}
+	}
 }
 
 func writeExclusive(path string, b []byte) error {

@@ -125,3 +125,20 @@ func TestUnreadableLock(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+func TestLockRemovesTempFilesOfKilledRuns(t *testing.T) {
+	st := lockStore(t, 100, true)
+	dir := st.Path()[:strings.LastIndex(st.Path(), "/")]
+	must(t, ensureDir(dir))
+	stale := []string{".state.json.tmp-123", ".state.json.lock.tmp-456", "state.json.backup.tmp"}
+	for _, name := range stale {
+		must(t, os.WriteFile(dir+"/"+name, []byte("half"), 0o600))
+	}
+	must(t, os.WriteFile(dir+"/notes.txt", []byte("mine"), 0o600))
+	l, err := st.Lock("apply")
+	must(t, err)
+	defer l.Unlock()
+	if got := leftovers(t, dir, ".gitignore", "state.json.lock", "notes.txt"); len(got) > 0 {
+		t.Errorf("left behind: %v", got)
+	}
+}
