@@ -169,3 +169,60 @@ func TestTableName(t *testing.T) {
 		}
 	}
 }
+
+func FuzzSheetNamer(f *testing.F) {
+	for _, s := range []string{"CTOs", "", "'", "a/b", strings.Repeat("🚀", 40), "Summary", "x'"} {
+		f.Add(s, 1)
+	}
+	f.Fuzz(func(t *testing.T, want string, part int) {
+		part = 1 + (part&0xffff)%1000
+		n := newSheetNamer()
+		got := n.name(want, part)
+		if got == "" || utf16Len(got) > maxSheetName || strings.ContainsAny(got, `:\/?*[]`) ||
+			strings.HasPrefix(got, "'") || strings.HasSuffix(got, "'") {
+			t.Fatalf("name(%q, %d) = %q: not a valid sheet name", want, part, got)
+		}
+		if again := n.name(want, part); strings.EqualFold(again, got) {
+			t.Fatalf("name(%q) twice gave %q both times", want, got)
+		}
+	})
+}
+
+func FuzzHyperlinkFormula(f *testing.F) {
+	for _, s := range []string{"https://x.example/a", `https://x.example/"),CMD("`, "javascript:x", "http://\"\"\""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, u string) {
+		formula, ok := hyperlinkFormula(u)
+		if !ok {
+			return
+		}
+		lit, found := strings.CutPrefix(formula, `HYPERLINK("`)
+		lit, found2 := strings.CutSuffix(lit, `")`)
+		if !found || !found2 {
+			t.Fatalf("formula %q is not HYPERLINK(\"...\")", formula)
+		}
+		// Inside the literal every quote is doubled: nothing can end it early.
+		if strings.Contains(strings.ReplaceAll(lit, `""`, ""), `"`) {
+			t.Fatalf("formula %q has an unescaped quote", formula)
+		}
+		if strings.ReplaceAll(lit, `""`, `"`) != u {
+			t.Fatalf("formula %q does not hold %q", formula, u)
+		}
+	})
+}
+
+func FuzzNeutralise(f *testing.F) {
+	for _, s := range []string{"=1+1", "abc", "", "\t", "-"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got := neutralise(s)
+		if got != "" && strings.ContainsRune("=+-@\t\r", rune(got[0])) {
+			t.Fatalf("neutralise(%q) = %q still starts like a formula", s, got)
+		}
+		if got != s && got != "'"+s {
+			t.Fatalf("neutralise(%q) = %q changed more than a leading apostrophe", s, got)
+		}
+	})
+}
