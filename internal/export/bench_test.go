@@ -82,7 +82,7 @@ func benchmarkXLSX(b *testing.B, rows int) {
 	path := filepath.Join(dir, "bench.xlsx")
 	b.ReportAllocs()
 	for b.Loop() {
-		w, err := WriteSynthetic(path, rows, fixedAt)
+		w, err := writeSynthetic(path, rows, fixedAt)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -95,9 +95,9 @@ func benchmarkXLSX(b *testing.B, rows int) {
 	}
 }
 
-func TestWriteSyntheticReadsBack(t *testing.T) {
+func TestSyntheticReadsBack(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "s.xlsx")
-	if _, err := WriteSynthetic(path, 50, fixedAt); err != nil {
+	if _, err := writeSynthetic(path, 50, fixedAt); err != nil {
 		t.Fatal(err)
 	}
 	f := openXLSX(t, path)

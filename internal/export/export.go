@@ -1,7 +1,6 @@
 package export
 
 import (
-	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -226,7 +225,5 @@ func (a *atomicFile) abort() {
 		return
 	}
 	_ = a.Close()
-	if err := os.Remove(a.Name()); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return
-	}
+	_ = os.Remove(a.Name())
 }

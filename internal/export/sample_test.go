@@ -24,7 +24,7 @@ func TestWriteSamples(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := WriteSynthetic(filepath.Join(dir, "synthetic-100k.xlsx"), 100_000, fixedAt); err != nil {
+	if _, err := writeSynthetic(filepath.Join(dir, "synthetic-100k.xlsx"), 100_000, fixedAt); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -9,18 +9,18 @@ import (
 	"github.com/leadsync/leadsync/internal/state"
 )
 
-// BenchColumns are the 12 columns of the benchmark sheet.
-var BenchColumns = []string{
+// benchColumns are the 12 columns of the benchmark sheet.
+var benchColumns = []string{
 	"firstName", "lastName", "fullName", "title", "company", "location",
 	"networkId", "email", "validationStatus", "profileUrl", "firstSeen", "lastSeen",
 }
 
-// WriteSynthetic writes an XLSX file at path with one sheet of rows
-// generated on the fly (the BenchColumns), without a state behind it. It
+// writeSynthetic writes an XLSX file at path with one sheet of rows
+// generated on the fly (the benchColumns), without a state behind it. It
 // exists for the benchmark (go test -bench and bench/export): it measures
 // the writer alone, since a state of a million people is itself a few
 // hundred megabytes.
-func WriteSynthetic(path string, rows int, now time.Time) (Written, error) {
+func writeSynthetic(path string, rows int, now time.Time) (Written, error) {
 	firsts := []string{"Jürgen", "Siobhán", "Zoë 🚀", "Anna", "Mehmet", "Łukasz", "مريم", "Chloé", "Ole", "Björn"}
 	lasts := []string{"Müller", "O'Connor", "Smith", "Nowak", "Yılmaz", "Dubois", "العربي", "Hansen", "García", "Schäfer"}
 	titles := []string{"CTO", "Head of Engineering", "VP Technology", "Chief Technology Officer", "IT-Leiter"}
@@ -31,7 +31,7 @@ func WriteSynthetic(path string, rows int, now time.Time) (Written, error) {
 	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	t := &table{
 		name:   "Leads",
-		header: BenchColumns,
+		header: benchColumns,
 		kinds:  kinds,
 		n:      rows,
 		fill: func(i int, row []Cell) {
@@ -51,7 +51,7 @@ func WriteSynthetic(path string, rows int, now time.Time) (Written, error) {
 			row[11] = Cell{Time: base.Add(time.Duration(i) * time.Minute)}
 		},
 	}
-	sh := &config.Sheet{Name: "Leads", Columns: BenchColumns, Dedupe: true}
+	sh := &config.Sheet{Name: "Leads", Columns: benchColumns, Dedupe: true}
 	exp := &config.Export{Address: "export.bench", Name: "bench", Path: path, Format: "xlsx", Sheets: []*config.Sheet{sh}}
 	j := &job{
 		cfg:    &config.Config{Exports: []*config.Export{exp}},
