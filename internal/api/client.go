@@ -299,10 +299,12 @@ func (c *Client) call(ctx context.Context, op string, gen Generation, method, pa
 		return &Error{Op: op, Gen: gen, Kind: KindConfig, Message: fmt.Sprintf("%s is not set; %s needs it", name, gen)}
 	}
 	u := base + path
+	announced := false // the wait after a 429 was already reported
 	for attempt := 1; ; attempt++ {
-		if d := c.pacer.Delay(); d >= time.Second {
+		if d := c.pacer.Delay(); d >= time.Second && !announced {
 			c.obs.Waiting(op, d, "rate limit")
 		}
+		announced = false
 		release, err := c.pacer.Wait(ctx)
 		if err != nil {
 			return &Error{Op: op, Gen: gen, Kind: KindCanceled, Attempts: attempt - 1, Message: "canceled while waiting for the rate limit", Err: err}
@@ -339,6 +341,7 @@ func (c *Client) call(ctx context.Context, op string, gen Generation, method, pa
 			c.pacer.Throttle(wait)
 			c.obs.Waiting(op, wait, "rate limited (429)")
 			c.logWait(op, wait, "rate limited (429)")
+			announced = true
 			continue
 		}
 		reason := "retry after " + e.Kind.String()
