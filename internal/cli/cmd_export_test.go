@@ -164,7 +164,7 @@ func TestExportWithoutStateAndJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(out.String()), &got); err != nil {
 		t.Fatalf("%v: %s", err, out)
 	}
-	if got.FormatVersion != "1" || len(got.Written) != 3 || got.Written[0].Path != "out/leads.xlsx" || len(got.Written[0].Warnings) != 1 {
+	if got.FormatVersion != "1" || len(got.Written) != 3 || got.Written[0].Path != "out/leads.xlsx" || len(got.Written[0].Warnings) != 0 {
 		t.Errorf("json = %+v", got)
 	}
 }

@@ -94,6 +94,8 @@ func Write(cfg *config.Config, exp *config.Export, st *state.State, opts Options
 		now:  opts.now().UTC(),
 		path: path,
 	}
+	var missing []string
+	seen := map[string]bool{}
 	for _, sh := range exp.Sheets {
 		rows := collectRows(cfg, sh, st)
 		t, err := buildTable(sh, rows, cfg.Settings.ProfileURLTemplate)
@@ -102,8 +104,17 @@ func Write(cfg *config.Config, exp *config.Export, st *state.State, opts Options
 		}
 		job.sheets = append(job.sheets, sheetJob{conf: sh, rows: rows, table: t})
 		for _, m := range rows.missing {
-			job.warnf("sheet %q: %s has not run yet, so it adds no rows", sh.Name, m)
+			if !seen[m] {
+				seen[m] = true
+				missing = append(missing, m)
+			}
 		}
+	}
+	// Before the first apply nothing has run: that is no news, and the
+	// Summary still marks every source. After it, a source that has not run
+	// (a failed call, a new block) is worth one line.
+	if len(missing) > 0 && len(st.Searches)+len(st.Profiles) > 0 {
+		job.warnf("not run yet, so they add no rows: %s", strings.Join(missing, ", "))
 	}
 	var (
 		out []Written
