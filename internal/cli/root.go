@@ -103,4 +103,6 @@ var commands = []func(*Factory) *cobra.Command{
 	newSandboxCmd,
 	newExportCmd,
 	newShowCmd, newStateCmd, newForceUnlockCmd,
+	newFieldsCmd, newUsageCmd,
+	newApplyCmd,
 }

@@ -214,7 +214,7 @@ func (r *runner) prepare() error {
 			if !ok {
 				return fmt.Errorf("the plan names %s, which the configuration does not declare; run plan again", c.Address)
 			}
-			r.push(task{call: Call{Kind: CallProfile, Address: p.Address, Person: p.PageName, Label: p.PageName}, profile: p, page: p.Request})
+			r.push(task{call: Call{Kind: CallProfile, Address: p.Address, Page: p.PageName, Label: p.PageName}, profile: p, page: p.Request})
 			r.pending[p.Address]++
 		case plan.KindEnrich:
 			e, ok := enriches[c.Address]
@@ -490,7 +490,7 @@ func (r *runner) releaseEnrich() {
 			b.budget--
 			r.creditsBudget -= r.cpe
 			r.push(task{
-				call:   Call{Kind: CallEnrich, Address: b.cfg.Address, Person: id, Label: p.Lead.FullName},
+				call:   Call{Kind: CallEnrich, Address: b.cfg.Address, Person: id, Page: p.Lead.PageName, Label: p.Lead.FullName},
 				enrich: b.cfg,
 				page:   api.PageRequest{PageName: p.Lead.PageName},
 			})

@@ -33,8 +33,10 @@ type Call struct {
 	Seq     int      // 1-based, in order of start
 	Kind    CallKind // search, profile or enrich
 	Address string   // instance address, or enrich block address
-	// Person is the person ID for an enrich call, the page name for a profile read.
+	// Person is the person ID of an enrich call.
 	Person string
+	// Page is the page name sent by an enrich call or a profile read.
+	Page string
 	// Label is a short human description ("keywords=CTO city=Berlin", a name).
 	Label string
 }

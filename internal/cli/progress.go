@@ -1,0 +1,321 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/exec"
+	"github.com/leadsync/leadsync/internal/plan"
+)
+
+// newProgress picks the progress printer: JSON lines with --json, a live
+// status line on a terminal, one line per call otherwise.
+func newProgress(f *Factory, jsonOut bool) exec.Progress {
+	switch {
+	case jsonOut:
+		return &jsonProgress{w: f.IO.Out, now: f.Now}
+	case f.IO.ErrTTY:
+		return &textProgress{w: f.IO.ErrOut, now: f.Now, live: true, color: f.IO.ColorErr()}
+	default:
+		return &textProgress{w: f.IO.ErrOut, now: f.Now}
+	}
+}
+
+// textProgress prints one line per completed call and, on a terminal, keeps
+// a status line at the bottom: calls done of total, credits, the calls in
+// flight, the rate and the time left.
+type textProgress struct {
+	w     io.Writer
+	now   func() time.Time
+	live  bool
+	color bool
+
+	start       time.Time
+	callsMax    int
+	creditsMax  int
+	started     int
+	done        int
+	credits     int
+	inflight    map[int]exec.Call
+	statusDrawn bool
+}
+
+var _ exec.Progress = (*textProgress)(nil)
+
+func (p *textProgress) Start(_ *plan.Plan, callsMax, creditsMax int) {
+	p.start = p.now()
+	p.callsMax, p.creditsMax = callsMax, creditsMax
+	p.inflight = map[int]exec.Call{}
+	fmt.Fprintf(p.w, "Applying: %s at most, %s at most.\n", plural(callsMax, "call"), plural(creditsMax, "credit"))
+}
+
+func (p *textProgress) CallStart(c exec.Call) {
+	p.started++
+	p.inflight[c.Seq] = c
+	if p.live {
+		p.drawStatus()
+	}
+}
+
+func (p *textProgress) CallDone(c exec.Call, r exec.CallResult) {
+	delete(p.inflight, c.Seq)
+	p.done++
+	p.credits += r.Credits
+	var detail string
+	switch c.Kind {
+	case exec.CallSearch:
+		detail = plural(r.Results, "result")
+		if r.Capped {
+			detail += " (the network's cap of 300: probably cut off; narrow the search)"
+		}
+	case exec.CallProfile:
+		detail = "profile read"
+	case exec.CallEnrich:
+		status := r.Status
+		if status == "" {
+			status = "no status"
+		}
+		detail = fmt.Sprintf("enriched (%s), %s", status, plural(r.Credits, "credit"))
+	}
+	p.line(fmt.Sprintf("%s %s%s: %s in %s", p.mark("✓", "32"), c.Address, personSuffix(c), detail, roundDur(r.Duration)))
+}
+
+func (p *textProgress) CallError(c exec.Call, err error) {
+	delete(p.inflight, c.Seq)
+	p.done++
+	p.line(fmt.Sprintf("%s %s%s: %s", p.mark("✗", "31"), c.Address, personSuffix(c), errorLine(err)))
+}
+
+func (p *textProgress) Stopping(reason string) {
+	p.line(p.mark("!", "33") + " " + reason)
+}
+
+func (p *textProgress) Summary(s *exec.Summary) {
+	p.clearStatus()
+	writeSummary(p.w, s)
+}
+
+func (p *textProgress) mark(sym, code string) string {
+	if p.color {
+		return "\x1b[" + code + "m" + sym + "\x1b[0m"
+	}
+	return sym
+}
+
+// line prints a line above the status line.
+func (p *textProgress) line(s string) {
+	p.clearStatus()
+	fmt.Fprintln(p.w, s)
+	if p.live {
+		p.drawStatus()
+	}
+}
+
+func (p *textProgress) clearStatus() {
+	if p.statusDrawn {
+		fmt.Fprint(p.w, "\r\x1b[K")
+		p.statusDrawn = false
+	}
+}
+
+func (p *textProgress) drawStatus() {
+	elapsed := p.now().Sub(p.start)
+	rate := 0.0
+	if elapsed > 0 {
+		rate = float64(p.started) / elapsed.Seconds()
+	}
+	left := "?"
+	if rate > 0 && p.callsMax >= p.started {
+		left = roundDur(time.Duration(float64(p.callsMax-p.started) / rate * float64(time.Second))).String()
+	}
+	var names []string
+	seqs := make([]int, 0, len(p.inflight))
+	for s := range p.inflight {
+		seqs = append(seqs, s)
+	}
+	sort.Ints(seqs)
+	for _, s := range seqs {
+		c := p.inflight[s]
+		names = append(names, c.Address+personSuffix(c))
+	}
+	flight := strings.Join(names, ", ")
+	if len(flight) > 60 {
+		flight = flight[:57] + "..."
+	}
+	fmt.Fprintf(p.w, "\r\x1b[K[%d/%d calls] %d credits  %.2f calls/s  ~%s left  %s", p.done, p.callsMax, p.credits, rate, left, flight)
+	p.statusDrawn = true
+}
+
+// writeSummary prints the end-of-run summary: what succeeded, what failed
+// and why, and the sync summary per search.
+func writeSummary(w io.Writer, s *exec.Summary) {
+	fmt.Fprintln(w)
+	if len(s.Forgotten) > 0 {
+		fmt.Fprintf(w, "Forgot %s: %s.\n", plural(len(s.Forgotten), "address"), strings.Join(s.Forgotten, ", "))
+	}
+	if len(s.Searches) > 0 {
+		fmt.Fprintln(w, "Searches:")
+		for _, o := range s.Searches {
+			line := fmt.Sprintf("  %s: %s", o.Address, plural(o.Kept, "lead"))
+			if o.Kept != o.Results {
+				line += fmt.Sprintf(" (of %d returned)", o.Results)
+			}
+			line += fmt.Sprintf(", %d new, %d gone since the last run", o.Added, o.Removed)
+			if o.Capped {
+				line += "; hit the network's cap of 300: probably cut off"
+			}
+			fmt.Fprintln(w, line)
+		}
+	}
+	if s.Enriched > 0 {
+		keys := make([]string, 0, len(s.ByStatus))
+		for k := range s.ByStatus {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		var parts []string
+		for _, k := range keys {
+			name := k
+			if name == "" {
+				name = "no status"
+			}
+			parts = append(parts, fmt.Sprintf("%d %s", s.ByStatus[k], name))
+		}
+		fmt.Fprintf(w, "Enriched %s: %s.\n", plural(s.Enriched, "person"), strings.Join(parts, ", "))
+	}
+	if len(s.Failures) > 0 {
+		fmt.Fprintf(w, "Failed (%d):\n", len(s.Failures))
+		for _, f := range s.Failures {
+			who := f.Address
+			if f.Kind == exec.CallEnrich && f.Person != "" {
+				who += " " + f.Person
+			}
+			fmt.Fprintf(w, "  %s: %s\n", who, errorLine(f.Err))
+		}
+	}
+	if s.Stopped != "" {
+		fmt.Fprintf(w, "Stopped early: %s. Run apply again to finish; nothing completed is repeated.\n", s.Stopped)
+	}
+	fmt.Fprintf(w, "Apply complete: %s made (at most %d planned), %s spent (at most %d planned), %d succeeded, %d failed, in %s.\n",
+		plural(s.Calls, "call"), s.CallsPlannedMax, plural(s.Credits, "credit"), s.CreditsPlannedMax,
+		s.Succeeded, len(s.Failures), roundDur(s.Duration))
+}
+
+// errorLine is an error with its hint, on one line.
+func errorLine(err error) string {
+	msg := err.Error()
+	if ae, ok := err.(*api.Error); ok {
+		if h := ae.Hint(); h != "" {
+			msg += " (" + h + ")"
+		}
+	}
+	return msg
+}
+
+func personSuffix(c exec.Call) string {
+	if c.Kind == exec.CallEnrich && c.Label != "" {
+		return " " + c.Label
+	}
+	return ""
+}
+
+func roundDur(d time.Duration) time.Duration {
+	switch {
+	case d >= 10*time.Second:
+		return d.Round(time.Second)
+	case d >= time.Second:
+		return d.Round(100 * time.Millisecond)
+	default:
+		return d.Round(time.Millisecond)
+	}
+}
+
+// jsonProgress streams one JSON object per line, each with a message_type.
+type jsonProgress struct {
+	w   io.Writer
+	now func() time.Time
+}
+
+var _ exec.Progress = (*jsonProgress)(nil)
+
+func (p *jsonProgress) emit(v map[string]any) {
+	v["timestamp"] = p.now().UTC().Format(time.RFC3339Nano)
+	b, err := json.Marshal(v)
+	if err != nil {
+		return
+	}
+	p.w.Write(append(b, '\n'))
+}
+
+func callJSON(c exec.Call) map[string]any {
+	m := map[string]any{"seq": c.Seq, "kind": c.Kind.String(), "address": c.Address}
+	if c.Person != "" {
+		m["person"] = c.Person
+	}
+	if c.Page != "" {
+		m["page_name"] = c.Page
+	}
+	return m
+}
+
+func (p *jsonProgress) Start(pl *plan.Plan, callsMax, creditsMax int) {
+	p.emit(map[string]any{"message_type": "apply_start", "calls_max": callsMax, "credits_max": creditsMax})
+}
+
+func (p *jsonProgress) CallStart(c exec.Call) {
+	p.emit(map[string]any{"message_type": "call_start", "call": callJSON(c)})
+}
+
+func (p *jsonProgress) CallDone(c exec.Call, r exec.CallResult) {
+	m := map[string]any{"message_type": "call_done", "call": callJSON(c),
+		"duration_seconds": r.Duration.Seconds(), "credits": r.Credits}
+	if c.Kind == exec.CallSearch {
+		m["results"] = r.Results
+		m["capped"] = r.Capped
+	}
+	if c.Kind == exec.CallEnrich {
+		m["validation_status"] = r.Status
+	}
+	p.emit(m)
+}
+
+func (p *jsonProgress) CallError(c exec.Call, err error) {
+	m := map[string]any{"message_type": "call_error", "call": callJSON(c), "error": err.Error()}
+	if ae, ok := err.(*api.Error); ok {
+		m["status"] = ae.Status
+		m["error_kind"] = ae.Kind.String()
+		m["hint"] = ae.Hint()
+	}
+	p.emit(m)
+}
+
+func (p *jsonProgress) Stopping(reason string) {
+	p.emit(map[string]any{"message_type": "stopping", "reason": reason})
+}
+
+func (p *jsonProgress) Summary(s *exec.Summary) {
+	searches := make([]map[string]any, 0, len(s.Searches))
+	for _, o := range s.Searches {
+		searches = append(searches, map[string]any{"address": o.Address, "results": o.Results, "kept": o.Kept,
+			"added": o.Added, "removed": o.Removed, "capped": o.Capped})
+	}
+	failures := make([]map[string]any, 0, len(s.Failures))
+	for _, f := range s.Failures {
+		m := map[string]any{"address": f.Address, "kind": f.Kind.String(), "error": f.Err.Error()}
+		if f.Person != "" {
+			m["person"] = f.Person
+		}
+		failures = append(failures, m)
+	}
+	forgotten := append([]string{}, s.Forgotten...)
+	p.emit(map[string]any{"message_type": "summary", "calls": s.Calls, "calls_max": s.CallsPlannedMax,
+		"credits": s.Credits, "credits_max": s.CreditsPlannedMax, "succeeded": s.Succeeded,
+		"failed": len(s.Failures), "enriched": s.Enriched, "by_status": s.ByStatus,
+		"searches": searches, "failures": failures, "forgotten": forgotten,
+		"stopped": s.Stopped, "duration_seconds": s.Duration.Seconds()})
+}
