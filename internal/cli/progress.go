@@ -165,7 +165,11 @@ func writeSummary(w io.Writer, s *exec.Summary) {
 			if o.Kept != o.Results {
 				line += fmt.Sprintf(" (of %d returned)", o.Results)
 			}
-			line += fmt.Sprintf(", %d new, %d gone since the last run", o.Added, o.Removed)
+			if o.First {
+				line += ", first run"
+			} else {
+				line += fmt.Sprintf(", %d new, %d gone since the last run", o.Added, o.Removed)
+			}
 			if o.Capped {
 				line += "; hit the network's cap of 300: probably cut off"
 			}
@@ -302,7 +306,7 @@ func (p *jsonProgress) Summary(s *exec.Summary) {
 	searches := make([]map[string]any, 0, len(s.Searches))
 	for _, o := range s.Searches {
 		searches = append(searches, map[string]any{"address": o.Address, "results": o.Results, "kept": o.Kept,
-			"added": o.Added, "removed": o.Removed, "capped": o.Capped})
+			"added": o.Added, "removed": o.Removed, "capped": o.Capped, "first_run": o.First})
 	}
 	failures := make([]map[string]any, 0, len(s.Failures))
 	for _, f := range s.Failures {

@@ -76,6 +76,8 @@ type SearchOutcome struct {
 	Added   int  // people new to this search since its last run
 	Removed int  // people gone since its last run
 	Capped  bool // exactly the network's cap: probably cut off
+	// First is true when the search had never run before.
+	First bool
 }
 
 // Failed reports whether anything failed or the run stopped early.
@@ -123,6 +125,7 @@ type runner struct {
 	enrichBlocks  []*enrichBlock
 	claimed       map[string]bool // people enriched or in flight in this run
 	ranSearches   map[string]bool // searches completed in this run
+	hadRun        map[string]bool // searches state had before this run
 	creditsBudget int
 	seq           int
 	stopped       bool
@@ -144,6 +147,7 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 		pending:     map[string]int{},
 		claimed:     map[string]bool{},
 		ranSearches: map[string]bool{},
+		hadRun:      map[string]bool{},
 		cpe:         opts.Config.API.CreditsPerEnrich,
 	}
 	if r.now == nil {
@@ -208,6 +212,7 @@ func (r *runner) prepare() error {
 				return fmt.Errorf("the plan names %s, which the configuration does not declare; run plan again", c.Address)
 			}
 			r.push(task{call: Call{Kind: CallSearch, Address: s.Address, Label: searchLabel(s)}, search: s})
+			r.hadRun[s.Address] = r.st.Searches[s.Address] != nil
 			r.pending[s.Address]++
 		case plan.KindProfile:
 			p, ok := profiles[c.Address]
@@ -507,7 +512,7 @@ func (r *runner) finishSummary() {
 		}
 		r.sum.Searches = append(r.sum.Searches, SearchOutcome{
 			Address: addr, Results: rec.ResultCount, Kept: len(rec.LeadIDs),
-			Added: rec.Added, Removed: rec.Removed, Capped: rec.Capped,
+			Added: rec.Added, Removed: rec.Removed, Capped: rec.Capped, First: !r.hadRun[addr],
 		})
 	}
 	sort.Slice(r.sum.Searches, func(i, j int) bool { return r.sum.Searches[i].Address < r.sum.Searches[j].Address })
