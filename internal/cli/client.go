@@ -1,0 +1,94 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+
+	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/sandbox"
+)
+
+// errNoAPIKey is returned when neither the configuration nor the environment
+// gives a key.
+var errNoAPIKey = errors.New("no API key: set LEADSYNC_API_KEY or api.api_key (or api { sandbox = true })")
+
+// newServiceClient builds the client of the service the configuration names:
+// the real one with the key of api.api_key or LEADSYNC_API_KEY, or, with
+// api { sandbox = true }, an in-process sandbox (its own key and addresses,
+// no network). LEADSYNC_LOG=debug logs every call to stderr, the key shown
+// as [redacted].
+func newServiceClient(f *Factory, cfg *config.Config) (*api.Client, error) {
+	a := cfg.API
+	opts := api.Options{
+		BaseURL:     a.BaseURL,
+		BaseURLV2:   a.BaseURLV2,
+		Key:         a.APIKey,
+		HTTPClient:  f.HTTPClient,
+		RateLimit:   a.RateLimit,
+		Parallelism: a.Parallelism,
+		Timeout:     a.Timeout,
+		Logger:      debugLogger(f),
+	}
+	if a.Sandbox {
+		// The sandbox enforces the configured rate limit as the real service
+		// enforces its own, so that pacing is exercised for real.
+		sb := sandbox.New(sandbox.Options{RateLimit: a.RateLimit})
+		opts.Key = sandbox.DefaultKey
+		opts.BaseURL, opts.BaseURLV2 = sandbox.BaseURL, sandbox.BaseURLV2
+		opts.HTTPClient = &http.Client{Transport: sb.Transport()}
+		// Each in-process sandbox is a service of its own: it gets its own
+		// pacer rather than the process's shared one for the sandbox key.
+		opts.Pacer = api.NewPacer(a.RateLimit, a.Parallelism, nil)
+	} else {
+		if opts.Key == "" && f.Getenv != nil {
+			opts.Key = strings.TrimSpace(f.Getenv("LEADSYNC_API_KEY"))
+		}
+		if opts.Key == "" {
+			return nil, errNoAPIKey
+		}
+		if opts.BaseURL == "" && opts.BaseURLV2 == "" {
+			return nil, errors.New("no service address: set api.base_url (or api { sandbox = true })")
+		}
+	}
+	c, err := api.New(opts)
+	if err != nil {
+		return nil, fmt.Errorf("cannot use the service: %w", err)
+	}
+	return c, nil
+}
+
+// debugLogger returns a debug logger to stderr when LEADSYNC_LOG=debug,
+// else nil.
+func debugLogger(f *Factory) *slog.Logger {
+	if f.Getenv == nil || !strings.EqualFold(strings.TrimSpace(f.Getenv("LEADSYNC_LOG")), "debug") {
+		return nil
+	}
+	return slog.New(slog.NewTextHandler(f.IO.ErrOut, &slog.HandlerOptions{Level: slog.LevelDebug}))
+}
+
+// reportAPIError prints a failed call as one error with the service's
+// message and what to do about it, and returns the error that makes the
+// command exit 1 without printing more. Other errors are returned as they
+// are.
+func reportAPIError(f *Factory, doing string, err error) error {
+	var e *api.Error
+	if !errors.As(err, &e) {
+		return fmt.Errorf("%s: %w", doing, err)
+	}
+	fmt.Fprintf(f.IO.ErrOut, "Error: %s: %s\n", doing, e.Error())
+	if h := e.Hint(); h != "" {
+		fmt.Fprintf(f.IO.ErrOut, "\n%s.\n", upperFirst(h))
+	}
+	return silentExit(ExitError)
+}
+
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}

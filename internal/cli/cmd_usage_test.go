@@ -1,0 +1,78 @@
+package cli
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/leadsync/leadsync/internal/catalog"
+)
+
+func TestUsage(t *testing.T) {
+	srv, calls := fakeService(t, catalog.Default().Fields, apiTestKey+"-usage")
+	dir := writeConfig(t, remoteConfig(srv.URL))
+	env := []string{"LEADSYNC_API_KEY=" + apiTestKey + "-usage"}
+	code, out, errOut := apiRun(t, dir, env, "usage")
+	if code != 0 || errOut != "" {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	apiGolden(t, "usage/usage.txt", out)
+
+	code, out, _ = apiRun(t, dir, env, "usage", "--json")
+	var got usageJSON
+	if err := json.Unmarshal([]byte(out), &got); code != 0 || err != nil {
+		t.Fatalf("exit %d, %v: %s", code, err, out)
+	}
+	if got != (usageJSON{FormatVersion: "1", RemainingRequests: 1234567, InvoicingStartDate: "2025-02-01"}) {
+		t.Errorf("json %+v", got)
+	}
+	if calls.Load() != 2 {
+		t.Errorf("%d calls, want 2", calls.Load())
+	}
+}
+
+func TestUsageSandbox(t *testing.T) {
+	code, out, errOut := apiRun(t, writeConfig(t, sandboxConfig), nil, "usage")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	apiGolden(t, "usage/sandbox.txt", out)
+}
+
+func TestUsageErrors(t *testing.T) {
+	srv, _ := fakeService(t, catalog.Default().Fields, "the-right-key")
+	tests := []struct {
+		name   string
+		config string
+		env    []string
+		want   []string
+	}{
+		{"invalid configuration", "api {\n  base_url = 42\n  bogus = 1\n}\n", nil,
+			[]string{"Error: ", "main.leads.hcl line"}},
+		{"no key", remoteConfig(srv.URL), nil,
+			[]string{"Error: no API key: set LEADSYNC_API_KEY or api.api_key (or api { sandbox = true })"}},
+		{"wrong key", remoteConfig(srv.URL), []string{"LEADSYNC_API_KEY=" + apiTestKey},
+			[]string{"Error: reading the usage: billing: forbidden (HTTP 403): invalid API key [redacted]\n\nCheck the API key"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errOut := apiRun(t, writeConfig(t, tt.config), tt.env, "usage")
+			if code != ExitError || out != "" {
+				t.Errorf("exit %d, stdout %q", code, out)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(errOut, w) {
+					t.Errorf("stderr lacks %q:\n%s", w, errOut)
+				}
+			}
+		})
+	}
+}
+
+func TestGroupThousands(t *testing.T) {
+	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 1234567: "1,234,567", -9114: "-9,114"} {
+		if got := groupThousands(n); got != want {
+			t.Errorf("groupThousands(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
