@@ -87,9 +87,10 @@ func (d *decoder) object(field func(key string) error) error {
 	if d.null() {
 		return nil
 	}
-	if err := d.expect('{'); err != nil {
-		return err
+	if d.peek() != '{' {
+		return d.typeErr("an object")
 	}
+	d.pos++
 	if d.peek() == '}' {
 		d.pos++
 		return nil
@@ -103,6 +104,9 @@ func (d *decoder) object(field func(key string) error) error {
 			return err
 		}
 		if err := field(key); err != nil {
+			if de, ok := err.(*decodeError); ok {
+				de.path = append(de.path, key)
+			}
 			return err
 		}
 		switch d.peek() {
@@ -122,15 +126,19 @@ func (d *decoder) array(elem func() error) error {
 	if d.null() {
 		return nil
 	}
-	if err := d.expect('['); err != nil {
-		return err
+	if d.peek() != '[' {
+		return d.typeErr("a list")
 	}
+	d.pos++
 	if d.peek() == ']' {
 		d.pos++
 		return nil
 	}
-	for {
+	for i := 0; ; i++ {
 		if err := elem(); err != nil {
+			if de, ok := err.(*decodeError); ok {
+				de.path = append(de.path, "["+strconv.Itoa(i)+"]")
+			}
 			return err
 		}
 		switch d.peek() {

@@ -111,7 +111,7 @@ func decode(path string, b []byte, src string) (*State, error) {
 			if de.newer > FormatVersion {
 				return nil, &NewerFormatError{Path: path, Version: de.newer, WrittenBy: de.writtenBy}
 			}
-			ce.Line, ce.Reason = lineOf(b, de.offset), de.msg
+			ce.Line, ce.Reason = lineOf(b, de.offset), de.Error()
 		}
 		return nil, ce
 	}
