@@ -91,14 +91,14 @@ func (j *job) summary() []sumRow {
 			}
 			rec := j.st.Searches[addr]
 			if rec == nil {
-				add(stylePlain, addr, filters, nil, nil, nil, "not run yet")
+				add(stylePlain, addr, filters, nil, nil, nil, joinNotes("not run yet", j.failureNote(addr)))
 				continue
 			}
 			note := ""
 			if rec.Capped || rec.ResultCount >= api.MaxResults {
 				note = fmt.Sprintf("hit the cap of %d results: the network probably cut the list off; narrow the filters (city, level_filter, ...) and split the search to see everyone", api.MaxResults)
 			}
-			add(stylePlain, addr, filters, rec.ResultCount, len(rec.LeadIDs), rec.RanAt.UTC(), note)
+			add(stylePlain, addr, filters, rec.ResultCount, len(rec.LeadIDs), rec.RanAt.UTC(), joinNotes(note, j.failureNote(addr)))
 		}
 	}
 	if len(profiles) > 0 {
@@ -114,10 +114,10 @@ func (j *job) summary() []sumRow {
 			}
 			rec := j.st.Profiles[addr]
 			if rec == nil {
-				add(stylePlain, addr, page, nil, "not read yet")
+				add(stylePlain, addr, page, nil, joinNotes("not read yet", j.failureNote(addr)))
 				continue
 			}
-			add(stylePlain, addr, page, rec.ReadAt.UTC(), "")
+			add(stylePlain, addr, page, rec.ReadAt.UTC(), j.failureNote(addr))
 		}
 	}
 
@@ -162,6 +162,27 @@ func (j *job) summary() []sumRow {
 		}
 	}
 	return rows
+}
+
+// failureNote tells of the last failed call of addr, when the state holds
+// one: the rows shown come from the run before it (or there are none).
+func (j *job) failureNote(addr string) string {
+	f := j.st.Failures[addr]
+	if f == nil {
+		return ""
+	}
+	return fmt.Sprintf("the last call failed (%s UTC): %s", f.At.UTC().Format("2006-01-02 15:04"), f.Message)
+}
+
+// joinNotes joins the non-empty notes with "; ".
+func joinNotes(notes ...string) string {
+	var out []string
+	for _, n := range notes {
+		if n != "" {
+			out = append(out, n)
+		}
+	}
+	return strings.Join(out, "; ")
 }
 
 func timeOrNil(t *time.Time) any {

@@ -13,6 +13,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/state"
 )
 
 func openXLSX(t *testing.T, path string) *excelize.File {
@@ -250,6 +251,10 @@ func TestXLSXRunStatsAndWarnings(t *testing.T) {
 	cfg, st := fixture("x.xlsx", sheets...)
 	cfg.Dir = dir
 	cfg.Searches = append(cfg.Searches, &config.Search{Address: "search.other", Block: "search.other", Name: "other"})
+	st.Failures = map[string]*state.Failure{
+		"search.other": {At: t1, Message: "service unavailable (HTTP 503)", Status: 503},
+		hamburg:        {At: t1, Message: "timeout after 90s"},
+	}
 	rem := 77
 	got, err := WriteAll(cfg, st, Options{Now: fixedNow, Stats: &RunStats{CreditsSpent: 5, RemainingRequests: &rem}})
 	if err != nil {
@@ -275,8 +280,11 @@ func TestXLSXRunStatsAndWarnings(t *testing.T) {
 	if r := find("Remaining requests this month"); len(r) < 2 || r[1] != "77" {
 		t.Errorf("remaining row = %q", r)
 	}
-	if r := find("search.other"); len(r) < 6 || r[5] != "not run yet" {
+	if r := find("search.other"); len(r) < 6 || r[5] != "not run yet; the last call failed (2026-11-20 18:45 UTC): service unavailable (HTTP 503)" {
 		t.Errorf("search.other row = %q", r)
+	}
+	if r := find(hamburg); len(r) < 6 || r[5] != "the last call failed (2026-11-20 18:45 UTC): timeout after 90s" {
+		t.Errorf("Hamburg row = %q", r)
 	}
 	if len(got[0].Warnings) != 1 || got[0].Warnings[0] != "not run yet, so they add no rows: search.other" {
 		t.Errorf("warnings = %q", got[0].Warnings)
