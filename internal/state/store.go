@@ -207,7 +207,7 @@ func (st *Store) save(s *State) error {
 	if j := st.journal; j != nil && j.state == s {
 		// Everything appended so far is in s (the caller's contract), so a
 		// crash after this write must not replay it again.
-		s.Journal = &JournalMark{ID: j.id, Seq: j.seq}
+		s.Journal = &JournalMark{ID: j.id, Seq: j.Seq()}
 	}
 	err := st.writeState(s)
 	if err != nil {

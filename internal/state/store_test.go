@@ -3,6 +3,7 @@ package state
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -449,3 +450,35 @@ func TestJournalWriteFailureLeavesItReadable(t *testing.T) {
 type writerFunc func([]byte) (int, error)
 
 func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
+
+// TestJournalConcurrentRecords: apply records calls from several
+// goroutines; the race detector checks the locking, the replay checks that
+// the journal's order is the order the state saw.
+func TestJournalConcurrentRecords(t *testing.T) {
+	st, _ := newStore(t)
+	s := New()
+	j, err := st.OpenJournal(s)
+	must(t, err)
+	done := make(chan error)
+	for g := 0; g < 4; g++ {
+		go func(g int) {
+			var err error
+			for i := 0; i < 10 && err == nil; i++ {
+				e := searchEv(day(i), fmt.Sprintf("search.s%d", i), 0, lead(fmt.Sprintf("n%d", g), "same-page", fmt.Sprintf("G%d", g)))
+				err = j.Record(&e)
+			}
+			done <- err
+		}(g)
+	}
+	for g := 0; g < 4; g++ {
+		must(t, <-done)
+	}
+	if j.Seq() != 40 {
+		t.Fatalf("seq %d", j.Seq())
+	}
+	got, err := NewStore(st.Path()).Load()
+	must(t, err)
+	if d := cmp.Diff(s, got, cmpState, cmpTime); d != "" {
+		t.Errorf("replay differs from the live state:\n%s", d)
+	}
+}
