@@ -105,4 +105,5 @@ var commands = []func(*Factory) *cobra.Command{
 	newShowCmd, newStateCmd, newForceUnlockCmd,
 	newFieldsCmd, newUsageCmd,
 	newApplyCmd,
+	newPlanCmd,
 }

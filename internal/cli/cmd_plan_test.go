@@ -1,0 +1,136 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/config"
+)
+
+const planTestConfig = `
+api {
+  sandbox = true
+}
+
+search "cto" {
+  for_each = toset(["Berlin", "Hamburg"])
+  keywords = "CTO"
+  city     = each.value
+  max_results = 20
+}
+
+enrich "contacts" {
+  from  = [search.cto]
+  limit = 10
+}
+`
+
+// runPlanCmd runs `leadsync plan args...` in dir with a billing stub.
+func runPlanCmd(t *testing.T, dir string, remaining int, args ...string) (code int, stdout, stderr string, calls int) {
+	t.Helper()
+	old := planBilling
+	planBilling = func(ctx context.Context, f *Factory, cfg *config.Config) (*api.Usage, error) {
+		calls++
+		if remaining < 0 {
+			return nil, errors.New("403 Forbidden")
+		}
+		return &api.Usage{RemainingRequests: remaining}, nil
+	}
+	t.Cleanup(func() { planBilling = old })
+	io, _, out, errOut := TestStreams()
+	f := &Factory{IO: io, Dir: dir, Getenv: func(string) string { return "" }, Environ: func() []string { return nil },
+		Now: func() time.Time { return time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC) }}
+	cmd := newPlanCmd(f)
+	cmd.SetArgs(args)
+	cmd.SetOut(out)
+	cmd.SetErr(errOut)
+	cmd.SilenceErrors, cmd.SilenceUsage = true, true
+	err := cmd.ExecuteContext(context.Background())
+	var ee *exitError
+	switch {
+	case err == nil:
+	case errors.As(err, &ee):
+		code = ee.code
+	default:
+		code = ExitError
+		errOut.WriteString("Error: " + err.Error() + "\n")
+	}
+	return code, out.String(), errOut.String(), calls
+}
+
+func planDir(t *testing.T, hcl string) string {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "main.leads.hcl"), []byte(hcl), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func TestPlanCommand(t *testing.T) {
+	dir := planDir(t, planTestConfig)
+
+	code, out, errOut, calls := runPlanCmd(t, dir, 9114)
+	if code != 0 || calls != 1 {
+		t.Fatalf("code %d, billing calls %d, stderr:\n%s", code, calls, errOut)
+	}
+	for _, want := range []string{`+ search.cto["Berlin"]`, "run", "up to 10 from searches that will run",
+		"Plan: 12 calls at most (2 searches, up to 10 enrichments)", "Quota: 9,114 requests left this month -> 9,102 after"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+
+	code, out, _, calls = runPlanCmd(t, dir, 9114, "--offline", "--detailed-exitcode", "--json")
+	if code != ExitChanges || calls != 0 {
+		t.Errorf("--offline --detailed-exitcode: code %d, billing calls %d", code, calls)
+	}
+	var js map[string]any
+	if err := json.Unmarshal([]byte(out), &js); err != nil || js["format_version"] != "1" {
+		t.Errorf("--json: %v\n%s", err, out)
+	}
+
+	code, _, errOut, _ = runPlanCmd(t, dir, 50)
+	if code != ExitError || !strings.Contains(errOut, "The plan could leave too few requests this month") {
+		t.Errorf("low quota: code %d\n%s", code, errOut)
+	}
+
+	code, _, errOut, _ = runPlanCmd(t, dir, -1)
+	if code != ExitError || !strings.Contains(errOut, "Error: reading the remaining requests of this month: 403 Forbidden") ||
+		!strings.Contains(errOut, "--offline") {
+		t.Errorf("billing failure: code %d\n%s", code, errOut)
+	}
+
+	code, out, errOut, _ = runPlanCmd(t, dir, 9114, "--out", "x.plan", "--target", `search.cto["Berlin"]`)
+	if code != 0 || !strings.Contains(out, "Saved the plan to x.plan") {
+		t.Fatalf("--out: code %d\n%s%s", code, out, errOut)
+	}
+	fi, err := os.Stat(filepath.Join(dir, "x.plan"))
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("saved plan: %v %v", err, fi)
+	}
+	io, _, sout, _ := TestStreams()
+	if err := showPlanFile(&Factory{IO: io, Dir: dir}, "x.plan", false); err != nil || !strings.Contains(sout.String(), `search.cto["Berlin"]`) ||
+		strings.Contains(sout.String(), "Hamburg") {
+		t.Errorf("show saved plan: %v\n%s", err, sout)
+	}
+
+	code, _, errOut, _ = runPlanCmd(t, dir, 9114, "--target", "search.nope")
+	if code != ExitError || !strings.Contains(errOut, `Unknown target "search.nope"`) {
+		t.Errorf("bad target: code %d\n%s", code, errOut)
+	}
+}
+
+func TestPlanCommandConfigError(t *testing.T) {
+	dir := planDir(t, "search \"x\" {\n  keywords = 1 +\n}\n")
+	code, _, errOut, calls := runPlanCmd(t, dir, 9114)
+	if code != ExitError || calls != 0 || !strings.Contains(errOut, "main.leads.hcl line 2") {
+		t.Errorf("code %d, calls %d\n%s", code, calls, errOut)
+	}
+}
