@@ -106,4 +106,3 @@ func BenchmarkBuild(b *testing.B) {
 		})
 	}
 }
-
