@@ -45,6 +45,11 @@ func Build(cfg *config.Config, st *state.State, opts Options) (*Plan, hcl.Diagno
 		Targets:         append([]string{}, opts.Targets...),
 		Replace:         append([]string{}, opts.Replace...),
 	}
+	if st.Serial == 0 {
+		// A state never written has a lineage made up in memory, which
+		// the next load would not have: record none.
+		p.Lineage = ""
+	}
 	b.p = p
 	b.selectTargets()
 	b.selectReplace()

@@ -120,6 +120,8 @@ func (p *Plan) Stale(cfg *config.Config, st *state.State) error {
 		// Neither state was ever written; a fresh state has a new lineage
 		// each time it is made in memory.
 		return nil
+	case p.Serial == 0:
+		return fmt.Errorf("%w: there was no state when the plan was made, and now there is (serial %d); run \"leadsync plan\" again", ErrStale, serial)
 	case p.Lineage != lineage:
 		return fmt.Errorf("%w: it was made from another state (lineage %s, now %s); run \"leadsync plan\" again", ErrStale, orNone(p.Lineage), orNone(lineage))
 	case p.Serial != serial:

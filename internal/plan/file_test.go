@@ -104,9 +104,12 @@ func TestStale(t *testing.T) {
 		}
 	}
 	// Before any state was written, every fresh state matches.
-	p.Lineage, p.Serial = "a", 0
+	p.Lineage, p.Serial = "", 0
 	if err := p.Stale(f.cfg, &state.State{Lineage: "b"}); err != nil {
 		t.Errorf("unwritten states: %v", err)
+	}
+	if err := p.Stale(f.cfg, &state.State{Lineage: "b", Serial: 1}); err == nil || !strings.Contains(err.Error(), "there was no state when the plan was made") {
+		t.Errorf("state written since: %v", err)
 	}
 }
 
