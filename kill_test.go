@@ -1,0 +1,201 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/leadsync/leadsync/internal/sandbox"
+	"github.com/leadsync/leadsync/internal/state"
+)
+
+// killConfig has 4 searches and up to 40 enrichments: 44 calls, enough to
+// kill the process at more than 20 points spread over the run.
+const killConfig = `
+variable "sandbox_url" {
+  type = string
+}
+
+api {
+  base_url    = var.sandbox_url
+  rate_limit  = 20
+  parallelism = 3
+}
+
+search "eng" {
+  for_each    = toset(["Berlin", "Hamburg", "München", "Köln"])
+  keywords    = "Engineer"
+  city        = each.value
+  max_results = 10
+}
+
+enrich "all" {
+  from = [search.eng]
+}
+
+export "out" {
+  path = "out/leads.csv"
+  sheet "All" {
+    from = [search.eng]
+  }
+}
+`
+
+type streamEvent struct {
+	MessageType string `json:"message_type"`
+	Call        struct {
+		Kind    string `json:"kind"`
+		Address string `json:"address"`
+		Page    string `json:"page_name"`
+	} `json:"call"`
+}
+
+// TestKillAnywhere kills apply with SIGKILL after every second completed
+// call, again and again, and checks that each time the state loads, the
+// journal replays, and the next apply repeats no completed call: nobody is
+// enriched twice unless their enrichment was in flight when the process was
+// killed (the one case the service may have charged without our knowing).
+func TestKillAnywhere(t *testing.T) {
+	if testing.Short() {
+		t.Skip("kills real processes; skipped with -short")
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := sandbox.New(sandbox.Options{
+		Seed: 7, RateLimit: 20, RateWindow: time.Second / 20,
+		SearchLatency: [2]time.Duration{20 * time.Millisecond, 80 * time.Millisecond},
+		ReadLatency:   [2]time.Duration{10 * time.Millisecond, 40 * time.Millisecond},
+	})
+	hs := httptest.NewServer(srv)
+	defer hs.Close()
+
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "main.leads.hcl"), []byte(killConfig), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := append(os.Environ(), mainEnv+"=1", "LEADSYNC_VAR_sandbox_url="+hs.URL, "LEADSYNC_API_KEY="+sandbox.DefaultKey, "NO_COLOR=1")
+
+	completed := map[string]bool{}      // searches and pages whose call_done we saw
+	inFlightAtKill := map[string]bool{} // pages being enriched when a kill came
+	kills := 0
+	for round := 0; round < 60; round++ {
+		cmd := exec.Command(exe, "apply", "--auto-approve", "--json", "--chdir", dir)
+		cmd.Env = env
+		stdout, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		inFlight := map[string]bool{}
+		done := 0
+		killed := false
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			var ev streamEvent
+			if json.Unmarshal(sc.Bytes(), &ev) != nil {
+				continue
+			}
+			key := ev.Call.Address + " " + ev.Call.Page
+			switch ev.MessageType {
+			case "call_start":
+				if ev.Call.Kind == "enrich" && completed[key] {
+					t.Errorf("round %d: %s enriched again after a completed enrichment", round, ev.Call.Page)
+				}
+				inFlight[key] = true
+			case "call_done":
+				delete(inFlight, key)
+				if ev.Call.Kind == "enrich" {
+					completed[key] = true
+				}
+				done++
+			}
+			if done >= 2 && !killed {
+				_ = cmd.Process.Signal(syscall.SIGKILL)
+				killed = true
+				kills++
+				for k := range inFlight {
+					inFlightAtKill[strings.TrimPrefix(k, "enrich.all ")] = true
+				}
+			}
+		}
+		err = cmd.Wait()
+		if !killed {
+			if err != nil {
+				t.Fatalf("round %d: final apply failed: %v\n%s", round, err, stderr.String())
+			}
+			break
+		}
+		// The state must load (and the journal replay) after every kill.
+		st, lerr := state.NewStore(filepath.Join(dir, ".leadsync", "state.json")).Load()
+		if lerr != nil {
+			t.Fatalf("round %d: state does not load after kill -9: %v", round, lerr)
+		}
+		_ = st
+		// A lock left by the killed process belongs to a dead pid: the next
+		// apply must be able to take it over, or force-unlock does.
+		if b, err := os.ReadFile(filepath.Join(dir, ".leadsync", "state.json.lock")); err == nil {
+			var info struct {
+				ID string `json:"id"`
+			}
+			if err := json.Unmarshal(b, &info); err != nil || info.ID == "" {
+				t.Fatalf("round %d: lock file left by the killed run is unreadable: %v\n%s", round, err, b)
+			}
+			out, err := runMain(env, "apply", "--auto-approve", "--chdir", dir)
+			if err == nil || !strings.Contains(out, info.ID) {
+				t.Fatalf("round %d: apply over a dead run's lock should refuse and name the lock %s:\n%s", round, info.ID, out)
+			}
+			out, ferr := runMain(env, "force-unlock", "--force", info.ID, "--chdir", dir)
+			if ferr != nil {
+				t.Fatalf("round %d: force-unlock: %v\n%s", round, ferr, out)
+			}
+		}
+	}
+	if kills < 20 {
+		t.Fatalf("only %d kills; want at least 20 spread over the run", kills)
+	}
+	stats := srv.Stats()
+	for page, n := range stats.Enriched {
+		if n > 1 && !inFlightAtKill[page] {
+			t.Errorf("%s was enriched %d times but was never in flight at a kill", page, n)
+		}
+	}
+	// Every search ran once per request: a search is repeated only when it
+	// was in flight at a kill.
+	if got := stats.ByOp[sandbox.OpSearch]; got > 4+kills {
+		t.Errorf("%d searches for 4 search instances and %d kills", got, kills)
+	}
+	// The end state is complete: a plan now has nothing to do.
+	out, err := runMain(env, "plan", "--detailed-exitcode", "--chdir", dir)
+	if err != nil {
+		t.Fatalf("plan after the last apply has changes or failed: %v\n%s", err, out)
+	}
+	t.Logf("%d kills; %d enrich calls for %d people; in flight at a kill: %d", kills, stats.ByOp[sandbox.OpEnrich], len(stats.Enriched), len(inFlightAtKill))
+}
+
+func runMain(env []string, args ...string) (string, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return "", err
+	}
+	cmd := exec.Command(exe, args...)
+	cmd.Env = env
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return string(out), fmt.Errorf("%s: %w", strings.Join(args, " "), err)
+	}
+	return string(out), nil
+}

@@ -1,0 +1,188 @@
+package main
+
+import (
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/leadsync/leadsync/internal/cli"
+	"github.com/leadsync/leadsync/internal/sandbox"
+)
+
+// mainEnv makes the test binary behave as leadsync itself, for tests that
+// need a real process of their own (kill -9).
+const mainEnv = "LEADSYNC_TEST_RUN_MAIN"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(mainEnv) == "1" {
+		os.Exit(cli.Main())
+	}
+	testscript.Main(m, map[string]func(){
+		"leadsync": func() { os.Exit(cli.Main()) },
+	})
+}
+
+// e2eRate is the rate limit of the scripts' sandbox and configurations:
+// the service's rules with time compressed, so that the suite stays fast.
+const e2eRate = 20
+
+type sandboxKey struct{}
+
+type scriptSandbox struct {
+	srv  *sandbox.Server
+	mark sandbox.Stats
+}
+
+// TestScripts runs testdata/script/*.txtar: the real CLI, as a separate
+// process, against a sandbox served on loopback for each script.
+//
+// Each script has $SANDBOX_URL (also as LEADSYNC_VAR_sandbox_url, so that a
+// configuration can say base_url = var.sandbox_url) and LEADSYNC_API_KEY set
+// to the key the sandbox accepts. Extra commands:
+//
+//	sandbox-faults k=v ...   set fault knobs (500, drop, truncate, html, slow, storm, retry-after, revoke-after, seed)
+//	sandbox-credits N        set the enrich credit balance
+//	sandbox-quota N          set the remaining requests this month
+//	sandbox-mark             remember the counters; sandbox-stats prints what came since
+//	sandbox-stats            print counters since the last mark, one key=value per line
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir:                 "testdata/script",
+		RequireExplicitExec: false,
+		Setup: func(env *testscript.Env) error {
+			srv := sandbox.New(sandbox.Options{
+				Seed:          1,
+				RateLimit:     e2eRate,
+				RateWindow:    time.Second / e2eRate,
+				SearchLatency: [2]time.Duration{5 * time.Millisecond, 40 * time.Millisecond},
+			})
+			hs := httptest.NewServer(srv)
+			env.Defer(hs.Close)
+			env.Values[sandboxKey{}] = &scriptSandbox{srv: srv, mark: srv.Stats()}
+			env.Setenv("SANDBOX_URL", hs.URL)
+			env.Setenv("LEADSYNC_VAR_sandbox_url", hs.URL)
+			env.Setenv("LEADSYNC_API_KEY", sandbox.DefaultKey)
+			env.Setenv("NO_COLOR", "1")
+			return nil
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"sandbox-faults":  cmdSandboxFaults,
+			"sandbox-credits": cmdSandboxCredits,
+			"sandbox-quota":   cmdSandboxQuota,
+			"sandbox-mark":    cmdSandboxMark,
+			"sandbox-stats":   cmdSandboxStats,
+		},
+	})
+}
+
+func scriptSB(ts *testscript.TestScript) *scriptSandbox {
+	return ts.Value(sandboxKey{}).(*scriptSandbox)
+}
+
+func cmdSandboxFaults(ts *testscript.TestScript, neg bool, args []string) {
+	var f sandbox.Faults
+	for _, a := range args {
+		k, v, ok := strings.Cut(a, "=")
+		if !ok {
+			ts.Fatalf("sandbox-faults: want key=value, got %q", a)
+		}
+		num := func() float64 {
+			x, err := strconv.ParseFloat(v, 64)
+			ts.Check(err)
+			return x
+		}
+		switch k {
+		case "500":
+			f.Status500 = num()
+		case "drop":
+			f.Drop = num()
+		case "truncate":
+			f.Truncate = num()
+		case "html":
+			f.HTML = num()
+		case "slow":
+			f.Slow = num()
+		case "slowby":
+			d, err := time.ParseDuration(v)
+			ts.Check(err)
+			f.SlowBy = d
+		case "storm":
+			f.Storm429 = int(num())
+		case "retry-after":
+			f.RetryAfter = v
+		case "revoke-after":
+			f.RevokeKeyAfter = int(num())
+		case "seed":
+			f.Seed = int64(num())
+		default:
+			ts.Fatalf("sandbox-faults: unknown knob %q", k)
+		}
+	}
+	ts.Check(f.Validate())
+	scriptSB(ts).srv.SetFaults(f)
+}
+
+func intArg(ts *testscript.TestScript, name string, args []string) int {
+	if len(args) != 1 {
+		ts.Fatalf("usage: %s N", name)
+	}
+	n, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	return n
+}
+
+func cmdSandboxCredits(ts *testscript.TestScript, neg bool, args []string) {
+	scriptSB(ts).srv.SetCredits(intArg(ts, "sandbox-credits", args))
+}
+
+func cmdSandboxQuota(ts *testscript.TestScript, neg bool, args []string) {
+	scriptSB(ts).srv.SetQuota(intArg(ts, "sandbox-quota", args))
+}
+
+func cmdSandboxMark(ts *testscript.TestScript, neg bool, args []string) {
+	sb := scriptSB(ts)
+	sb.mark = sb.srv.Stats()
+}
+
+// cmdSandboxStats prints the counters since the last mark.
+func cmdSandboxStats(ts *testscript.TestScript, neg bool, args []string) {
+	sb := scriptSB(ts)
+	now := sb.srv.Stats()
+	m := sb.mark
+	lines := map[string]int{
+		"calls":        now.Calls - m.Calls,
+		"accepted":     now.Accepted - m.Accepted,
+		"rate_limited": now.RateLimited - m.RateLimited,
+		"forbidden":    now.Forbidden - m.Forbidden,
+		"credits":      now.CreditsSpent - m.CreditsSpent,
+		"requests":     now.RequestsSpent - m.RequestsSpent,
+		"search":       now.ByOp[sandbox.OpSearch] - m.ByOp[sandbox.OpSearch] + now.ByOp[sandbox.OpSearchV2] - m.ByOp[sandbox.OpSearchV2],
+		"page":         now.ByOp[sandbox.OpPage] - m.ByOp[sandbox.OpPage] + now.ByOp[sandbox.OpPageV2] - m.ByOp[sandbox.OpPageV2],
+		"enrich":       now.ByOp[sandbox.OpEnrich] - m.ByOp[sandbox.OpEnrich],
+		"billing":      now.ByOp[sandbox.OpBilling] - m.ByOp[sandbox.OpBilling],
+		"fields":       now.ByOp[sandbox.OpFields] - m.ByOp[sandbox.OpFields],
+	}
+	// enrich_twice counts people paid for more than once, over the whole script.
+	twice := 0
+	for _, n := range now.Enriched {
+		if n > 1 {
+			twice++
+		}
+	}
+	lines["enrich_twice"] = twice
+	keys := make([]string, 0, len(lines))
+	for k := range lines {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		fmt.Fprintf(ts.Stdout(), "%s=%d\n", k, lines[k])
+	}
+}
