@@ -11,35 +11,35 @@ import (
 	"github.com/leadsync/leadsync/internal/state"
 )
 
-// Kind is the type of a column's cells; it decides how a cell is written
+// cellKind is the type of a column's cells; it decides how a cell is written
 // (string, date, boolean, link) in XLSX and how it is spelled in CSV.
-type Kind int
+type cellKind int
 
-// Cell kinds.
+// The cell kinds.
 const (
-	KindText Kind = iota // a string from data: never a formula
-	KindTime             // a date and time, UTC; zero time is an empty cell
-	KindBool             // true/false; empty when unknown
-	KindLink             // a URL: a working link in XLSX when it is http(s)
+	kindText cellKind = iota // a string from data: never a formula
+	kindTime                 // a date and time, UTC; zero time is an empty cell
+	kindBool                 // true/false; empty when unknown
+	kindLink                 // a URL: a working link in XLSX when it is http(s)
 )
 
-func (k Kind) String() string {
+func (k cellKind) String() string {
 	switch k {
-	case KindText:
+	case kindText:
 		return "text"
-	case KindTime:
+	case kindTime:
 		return "time"
-	case KindBool:
+	case kindBool:
 		return "bool"
-	case KindLink:
+	case kindLink:
 		return "link"
 	}
-	return fmt.Sprintf("Kind(%d)", int(k))
+	return fmt.Sprintf("cellKind(%d)", int(k))
 }
 
-// Cell is one value of a row. Only the field matching the column's Kind is
-// used; Empty marks a cell with no value (a bool or time that is unknown).
-type Cell struct {
+// cellValue is one value of a row. Only the field matching the column's kind
+// is used; Empty marks a cell with no value (a bool or time that is unknown).
+type cellValue struct {
 	Text  string
 	Time  time.Time
 	Bool  bool
@@ -49,15 +49,15 @@ type Cell struct {
 // column is how one named column gets its value from a person.
 type column struct {
 	name  string
-	kind  Kind
-	value func(p *state.Person, c *Cell)
+	kind  cellKind
+	value func(p *state.Person, c *cellValue)
 }
 
 // columnFor returns the column of a configured column name. tmpl is
 // Settings.ProfileURLTemplate.
 func columnFor(name, tmpl string) (column, error) {
 	text := func(f func(p *state.Person) string) column {
-		return column{name: name, kind: KindText, value: func(p *state.Person, c *Cell) { c.Text = f(p) }}
+		return column{name: name, kind: kindText, value: func(p *state.Person, c *cellValue) { c.Text = f(p) }}
 	}
 	enrich := func(f func(e *api.EnrichedProfile) string) column {
 		return text(func(p *state.Person) string {
@@ -68,7 +68,7 @@ func columnFor(name, tmpl string) (column, error) {
 		})
 	}
 	profileBool := func(f func(pr *api.Profile) bool) column {
-		return column{name: name, kind: KindBool, value: func(p *state.Person, c *Cell) {
+		return column{name: name, kind: kindBool, value: func(p *state.Person, c *cellValue) {
 			if p.Profile == nil {
 				c.Empty = true
 				return
@@ -110,7 +110,7 @@ func columnFor(name, tmpl string) (column, error) {
 	case "companyDomain":
 		return enrich(func(e *api.EnrichedProfile) string { return e.CompanyDomain }), nil
 	case "enrichedAt":
-		return column{name: name, kind: KindTime, value: func(p *state.Person, c *Cell) {
+		return column{name: name, kind: kindTime, value: func(p *state.Person, c *cellValue) {
 			if p.Enrichment == nil {
 				c.Empty = true
 				return
@@ -118,13 +118,13 @@ func columnFor(name, tmpl string) (column, error) {
 			c.Time = p.Enrichment.EnrichedAt
 		}}, nil
 	case "profileUrl":
-		return column{name: name, kind: KindLink, value: func(p *state.Person, c *Cell) { c.Text = profileURL(p, tmpl) }}, nil
+		return column{name: name, kind: kindLink, value: func(p *state.Person, c *cellValue) { c.Text = profileURL(p, tmpl) }}, nil
 	case "foundIn":
 		return text(func(p *state.Person) string { return strings.Join(p.FoundBy, ", ") }), nil
 	case "firstSeen":
-		return column{name: name, kind: KindTime, value: func(p *state.Person, c *Cell) { c.Time = p.FirstSeen }}, nil
+		return column{name: name, kind: kindTime, value: func(p *state.Person, c *cellValue) { c.Time = p.FirstSeen }}, nil
 	case "lastSeen":
-		return column{name: name, kind: KindTime, value: func(p *state.Person, c *Cell) { c.Time = p.LastSeen }}, nil
+		return column{name: name, kind: kindTime, value: func(p *state.Person, c *cellValue) { c.Time = p.LastSeen }}, nil
 	case "description":
 		return text(func(p *state.Person) string {
 			if p.Profile == nil {

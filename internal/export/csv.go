@@ -136,20 +136,20 @@ func (j *job) writeCSVTable(af *atomicFile, t *table) error {
 	if err := w.Write(t.header); err != nil {
 		return err
 	}
-	cells := make([]Cell, len(t.header))
+	cells := make([]cellValue, len(t.header))
 	rec := make([]string, len(t.header))
 	for i := 0; i < t.n; i++ {
 		t.fill(i, cells)
 		for c, cell := range cells {
 			switch t.kinds[c] {
-			case KindText, KindLink:
+			case kindText, kindLink:
 				rec[c] = neutralise(cell.Text)
-			case KindTime:
+			case kindTime:
 				rec[c] = ""
 				if !cell.Empty {
 					rec[c] = csvTime(cell.Time)
 				}
-			case KindBool:
+			case kindBool:
 				rec[c] = ""
 				if !cell.Empty {
 					rec[c] = strconv.FormatBool(cell.Bool)

@@ -14,9 +14,9 @@ import (
 type table struct {
 	name   string // the configured sheet name
 	header []string
-	kinds  []Kind
+	kinds  []cellKind
 	n      int
-	fill   func(i int, row []Cell)
+	fill   func(i int, row []cellValue)
 }
 
 // sheetRows is what a sheet's from-sources give, before columns.
@@ -96,15 +96,15 @@ func buildTable(sh *config.Sheet, rows sheetRows, tmpl string) (*table, error) {
 		}
 		cols[i] = c
 	}
-	t := &table{name: sh.Name, header: uniqueHeader(names), kinds: make([]Kind, len(cols)), n: len(rows.people)}
+	t := &table{name: sh.Name, header: uniqueHeader(names), kinds: make([]cellKind, len(cols)), n: len(rows.people)}
 	for i, c := range cols {
 		t.kinds[i] = c.kind
 	}
 	people := rows.people
-	t.fill = func(i int, row []Cell) {
+	t.fill = func(i int, row []cellValue) {
 		p := people[i]
 		for j, c := range cols {
-			row[j] = Cell{}
+			row[j] = cellValue{}
 			c.value(p, &row[j])
 		}
 	}

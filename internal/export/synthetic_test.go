@@ -27,28 +27,28 @@ func writeSynthetic(path string, rows int, now time.Time) (Written, error) {
 	companies := []string{"Bäckerei Größe GmbH", "O'Reilly & Sons", "Example AG", "Muster KG", "=1+1 Ltd"}
 	cities := []string{"Berlin", "Hamburg", "München", "Köln", "Frankfurt am Main"}
 	statuses := []string{"valid", "catch all", "empty", ""}
-	kinds := []Kind{KindText, KindText, KindText, KindText, KindText, KindText, KindText, KindText, KindText, KindLink, KindTime, KindTime}
+	kinds := []cellKind{kindText, kindText, kindText, kindText, kindText, kindText, kindText, kindText, kindText, kindLink, kindTime, kindTime}
 	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	t := &table{
 		name:   "Leads",
 		header: benchColumns,
 		kinds:  kinds,
 		n:      rows,
-		fill: func(i int, row []Cell) {
+		fill: func(i int, row []cellValue) {
 			f, l := firsts[i%len(firsts)], lasts[(i/7)%len(lasts)]
 			id := strconv.Itoa(10_000_000 + i)
-			row[0] = Cell{Text: f}
-			row[1] = Cell{Text: l}
-			row[2] = Cell{Text: f + " " + l}
-			row[3] = Cell{Text: titles[i%len(titles)]}
-			row[4] = Cell{Text: companies[(i/3)%len(companies)]}
-			row[5] = Cell{Text: cities[(i/11)%len(cities)]}
-			row[6] = Cell{Text: id}
-			row[7] = Cell{Text: "person" + id + "@example.com"}
-			row[8] = Cell{Text: statuses[i%len(statuses)]}
-			row[9] = Cell{Text: "https://network.example/profile/p" + id}
-			row[10] = Cell{Time: base.Add(time.Duration(i) * time.Second)}
-			row[11] = Cell{Time: base.Add(time.Duration(i) * time.Minute)}
+			row[0] = cellValue{Text: f}
+			row[1] = cellValue{Text: l}
+			row[2] = cellValue{Text: f + " " + l}
+			row[3] = cellValue{Text: titles[i%len(titles)]}
+			row[4] = cellValue{Text: companies[(i/3)%len(companies)]}
+			row[5] = cellValue{Text: cities[(i/11)%len(cities)]}
+			row[6] = cellValue{Text: id}
+			row[7] = cellValue{Text: "person" + id + "@example.com"}
+			row[8] = cellValue{Text: statuses[i%len(statuses)]}
+			row[9] = cellValue{Text: "https://network.example/profile/p" + id}
+			row[10] = cellValue{Time: base.Add(time.Duration(i) * time.Second)}
+			row[11] = cellValue{Time: base.Add(time.Duration(i) * time.Minute)}
 		},
 	}
 	sh := &config.Sheet{Name: "Leads", Columns: benchColumns, Dedupe: true}

@@ -39,35 +39,35 @@ func TestColumnValues(t *testing.T) {
 		col  string
 		tmpl string
 		p    *state.Person
-		want Cell
+		want cellValue
 	}{
-		{"fullName", "", enriched, Cell{Text: "From Search"}},
-		{"firstName", "", enriched, Cell{Text: "Ana"}}, // lead empty: enrichment fills in
-		{"company", "", enriched, Cell{Text: "Enriched Co"}},
-		{"fullName", "", profiled, Cell{Text: "Only Profile"}},
-		{"email", "", enriched, Cell{Text: "a@e.example"}},
-		{"email", "", bare, Cell{}},
-		{"validationStatus", "", enriched, Cell{Text: "valid"}},
-		{"companyDomain", "", enriched, Cell{Text: "e.example"}},
-		{"enrichedAt", "", enriched, Cell{Time: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}},
-		{"enrichedAt", "", bare, Cell{Empty: true}},
-		{"profileUrl", tmpl, enriched, Cell{Text: "https://network.example/profile/Ana%20Mar%C3%ADa%2F%C3%BC%3F"}},
-		{"profileUrl", "", enriched, Cell{}},
-		{"profileUrl", tmpl, profiled, Cell{Text: "https://n.example/p/1"}}, // no page name: the profile's URL
-		{"profileUrl", "", profiled, Cell{Text: "https://n.example/p/1"}},
-		{"foundIn", "", enriched, Cell{Text: "profile.a, search.b"}},
-		{"private", "", profiled, Cell{Bool: true}},
-		{"premiumProfile", "", profiled, Cell{Bool: false}},
-		{"premiumProfile", "", bare, Cell{Empty: true}},
-		{"currentPosition", "", profiled, Cell{Text: "CEO at A; B (2020)"}},
-		{"description", "", bare, Cell{}},
+		{"fullName", "", enriched, cellValue{Text: "From Search"}},
+		{"firstName", "", enriched, cellValue{Text: "Ana"}}, // lead empty: enrichment fills in
+		{"company", "", enriched, cellValue{Text: "Enriched Co"}},
+		{"fullName", "", profiled, cellValue{Text: "Only Profile"}},
+		{"email", "", enriched, cellValue{Text: "a@e.example"}},
+		{"email", "", bare, cellValue{}},
+		{"validationStatus", "", enriched, cellValue{Text: "valid"}},
+		{"companyDomain", "", enriched, cellValue{Text: "e.example"}},
+		{"enrichedAt", "", enriched, cellValue{Time: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}},
+		{"enrichedAt", "", bare, cellValue{Empty: true}},
+		{"profileUrl", tmpl, enriched, cellValue{Text: "https://network.example/profile/Ana%20Mar%C3%ADa%2F%C3%BC%3F"}},
+		{"profileUrl", "", enriched, cellValue{}},
+		{"profileUrl", tmpl, profiled, cellValue{Text: "https://n.example/p/1"}}, // no page name: the profile's URL
+		{"profileUrl", "", profiled, cellValue{Text: "https://n.example/p/1"}},
+		{"foundIn", "", enriched, cellValue{Text: "profile.a, search.b"}},
+		{"private", "", profiled, cellValue{Bool: true}},
+		{"premiumProfile", "", profiled, cellValue{Bool: false}},
+		{"premiumProfile", "", bare, cellValue{Empty: true}},
+		{"currentPosition", "", profiled, cellValue{Text: "CEO at A; B (2020)"}},
+		{"description", "", bare, cellValue{}},
 	}
 	for _, tt := range tests {
 		c, err := columnFor(tt.col, tt.tmpl)
 		if err != nil {
 			t.Fatal(err)
 		}
-		var got Cell
+		var got cellValue
 		c.value(tt.p, &got)
 		if !got.Time.Equal(tt.want.Time) || got.Text != tt.want.Text || got.Bool != tt.want.Bool || got.Empty != tt.want.Empty {
 			t.Errorf("%s (template %q) = %+v, want %+v", tt.col, tt.tmpl, got, tt.want)

@@ -279,7 +279,7 @@ func streamRows(sw *excelize.StreamWriter, st xlsxStyles, t *table, from, to int
 		defer close(full)
 		cut := 0
 		defer func() { produced <- cut }()
-		cells := make([]Cell, ncol)
+		cells := make([]cellValue, ncol)
 		for i := from; i < to; {
 			var b *rowBatch
 			select {
@@ -321,7 +321,7 @@ func streamRows(sw *excelize.StreamWriter, st xlsxStyles, t *table, from, to int
 // rowValues converts one row of cells to SetRow values in vals; dates and
 // links are the row's storage for styled cells. It returns how many cells
 // were cut at the cell limit.
-func rowValues(st xlsxStyles, kinds []Kind, cells []Cell, vals []any, dates, links []excelize.Cell) (cut int) {
+func rowValues(st xlsxStyles, kinds []cellKind, cells []cellValue, vals []any, dates, links []excelize.Cell) (cut int) {
 	text := func(s string) any {
 		s, c := fitCell(s)
 		if c {
@@ -332,20 +332,20 @@ func rowValues(st xlsxStyles, kinds []Kind, cells []Cell, vals []any, dates, lin
 	for c, cell := range cells {
 		vals[c] = nil
 		switch kinds[c] {
-		case KindText:
+		case kindText:
 			if cell.Text != "" {
 				vals[c] = text(cell.Text)
 			}
-		case KindTime:
+		case kindTime:
 			if !cell.Empty && !cell.Time.IsZero() {
 				dates[c] = excelize.Cell{StyleID: st.date, Value: excelTime(cell.Time)}
 				vals[c] = &dates[c]
 			}
-		case KindBool:
+		case kindBool:
 			if !cell.Empty {
 				vals[c] = cell.Bool
 			}
-		case KindLink:
+		case kindLink:
 			if cell.Text == "" {
 				continue
 			}
@@ -398,17 +398,17 @@ func fitWidths(t *table, from, to int) []float64 {
 	for c, h := range t.header {
 		widths[c] = displayWidth(h) + 2 // room for the filter button
 	}
-	cells := make([]Cell, len(t.header))
+	cells := make([]cellValue, len(t.header))
 	sample := func(i int) {
 		t.fill(i, cells)
 		for c, cell := range cells {
 			w := 0
 			switch t.kinds[c] {
-			case KindText, KindLink:
+			case kindText, kindLink:
 				w = displayWidth(cell.Text)
-			case KindTime:
+			case kindTime:
 				w = len(dateFormat)
-			case KindBool:
+			case kindBool:
 				w = len("FALSE")
 			}
 			widths[c] = max(widths[c], w)
