@@ -3,7 +3,10 @@ package state
 import (
 	"encoding/json"
 	"fmt"
+	"runtime"
 	"strconv"
+	"strings"
+	"sync"
 	"time"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -549,15 +552,17 @@ func decodeFast(src string) (*State, error) {
 			if s.People == nil {
 				s.People = make(map[string]*Person, len(d.src)/600)
 			}
-			err = d.object(func(id string) error {
-				if d.null() {
-					s.People[id] = nil
-					return nil
-				}
-				p, err := d.person()
-				s.People[id] = p
-				return err
-			})
+			if !d.peopleParallel(s.People) {
+				err = d.object(func(id string) error {
+					if d.null() {
+						s.People[id] = nil
+						return nil
+					}
+					p, err := d.person()
+					s.People[id] = p
+					return err
+				})
+			}
 		default:
 			_, err = d.skip()
 		}
@@ -784,4 +789,122 @@ func (d *decoder) enriched(r *api.EnrichedProfile) error {
 		*dst, err = d.strOrNull()
 		return err
 	})
+}
+
+// personEntry is one "id": {...} of the people object.
+type personEntry struct {
+	id string
+	p  *Person
+}
+
+// minParallel is the size of the people section below which one core
+// decodes it (a variable for tests).
+var minParallel = 8 << 20
+
+// peopleParallel decodes the people object on several cores when the file
+// has the layout leadsync writes (one person per line, "\n    \"" before
+// each ID). It cuts the object at such line starts, decodes the pieces at
+// once, and checks that each piece ends exactly where the next begins; as
+// the first piece starts right after the "{", every cut is then known to
+// fall between two people. It returns false, having consumed nothing, when
+// the layout is not recognised or any piece fails: the caller then decodes
+// the object itself (and reports errors with their exact place).
+func (d *decoder) peopleParallel(into map[string]*Person) bool {
+	workers := runtime.GOMAXPROCS(0)
+	if workers > 8 {
+		workers = 8
+	}
+	if d.peek() != '{' || workers < 2 || len(d.src)-d.pos < minParallel {
+		return false
+	}
+	body := d.pos + 1
+	const sep = "\n    \""
+	cuts := []int{body}
+	for k := 1; k < workers; k++ {
+		target := body + (len(d.src)-body)*k/workers
+		i := strings.Index(d.src[target:], sep)
+		if i < 0 {
+			break
+		}
+		if cut := target + i + len(sep) - 1; cut > cuts[len(cuts)-1] {
+			cuts = append(cuts, cut)
+		}
+	}
+	if len(cuts) < 2 {
+		return false
+	}
+	// Every piece but the last: entries each followed by a comma, ending
+	// exactly at the next cut. The last piece runs to the closing brace.
+	parts := make([][]personEntry, len(cuts))
+	oks := make([]bool, len(cuts))
+	ends := make([]int, len(cuts))
+	var wg sync.WaitGroup
+	for k := range cuts {
+		end, last := len(d.src), k == len(cuts)-1
+		if !last {
+			end = cuts[k+1]
+		}
+		wg.Add(1)
+		go func(k, start, end int, last bool) {
+			defer wg.Done()
+			sub := &decoder{src: d.src[:end], pos: start}
+			entries, ok := sub.peopleEntries(last)
+			parts[k], oks[k], ends[k] = entries, ok, sub.pos
+		}(k, cuts[k], end, last)
+	}
+	wg.Wait()
+	for k := range cuts {
+		if !oks[k] {
+			return false
+		}
+	}
+	for _, part := range parts {
+		for _, e := range part {
+			into[e.id] = e.p
+		}
+	}
+	d.pos = ends[len(ends)-1]
+	return true
+}
+
+// peopleEntries decodes "id": person pairs up to the end of src (each
+// followed by a comma), or, when last, up to and including the closing
+// brace of the people object.
+func (d *decoder) peopleEntries(last bool) ([]personEntry, bool) {
+	out := make([]personEntry, 0, (len(d.src)-d.pos)/400+1) // people take ~500 bytes
+	for {
+		if !last && d.peek() == 0 {
+			return out, true
+		}
+		if last && d.peek() == '}' {
+			d.pos++
+			return out, true
+		}
+		id, err := d.str()
+		if err != nil || d.expect(':') != nil {
+			return nil, false
+		}
+		var p *Person
+		if !d.null() {
+			if p, err = d.person(); err != nil {
+				return nil, false
+			}
+		}
+		out = append(out, personEntry{id, p})
+		switch d.peek() {
+		case ',':
+			d.pos++
+		case '}':
+			if !last {
+				return nil, false
+			}
+			d.pos++
+			return out, true
+		default:
+			return nil, false
+		}
+		if last && d.peek() == '}' {
+			return nil, false // a trailing comma: not JSON
+		}
+	}
 }

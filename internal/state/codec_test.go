@@ -122,3 +122,38 @@ func TestDecodeStringEscapes(t *testing.T) {
 		}
 	}
 }
+
+// TestParallelPeopleDecoding: the parallel decoder gives what the
+// sequential one gives, and steps aside for layouts it does not know.
+func TestParallelPeopleDecoding(t *testing.T) {
+	defer func(n int) { minParallel = n }(minParallel)
+	big := bigState(t, 40, 25)
+	indented, err := json.MarshalIndent(big, "", "  ")
+	must(t, err)
+	tabbed, err := json.MarshalIndent(big, "", "\t")
+	must(t, err)
+	fourSpaces, err := json.MarshalIndent(big, "", "    ")
+	must(t, err)
+	inputs := map[string][]byte{
+		"ours":        encode(t, big),
+		"odd":         encode(t, oddState(t)),
+		"indented":    indented,
+		"tabs":        tabbed,
+		"four spaces": fourSpaces,
+		"damaged":     bytes.Replace(encode(t, big), []byte(`"first_seen":`), []byte(`"first_seen":3,`), 1),
+	}
+	for name, b := range inputs {
+		t.Run(name, func(t *testing.T) {
+			minParallel = 1 << 62
+			seq, seqErr := decodeState(string(b))
+			minParallel = 1
+			par, parErr := decodeState(string(b))
+			if (seqErr == nil) != (parErr == nil) || (seqErr != nil && seqErr.Error() != parErr.Error()) {
+				t.Fatalf("errors differ: sequential %v, parallel %v", seqErr, parErr)
+			}
+			if d := cmp.Diff(seq, par, cmpState); d != "" {
+				t.Errorf("states differ:\n%s", d)
+			}
+		})
+	}
+}

@@ -18,8 +18,20 @@ func FuzzLoad(f *testing.F) {
 	f.Add([]byte(`{"format_version":2,"lineage":"x"}`))
 	f.Add([]byte(`{"format_version":1,"lineage":"x","searches":{"s":{"lead_ids":null,"request":{"a":[1,2e5]}}}}`))
 	f.Add([]byte(`{"format_version":1e400}`))
+	f.Add([]byte("{\"format_version\":1,\"lineage\":\"x\",\"people\": {\n    \"a\": {\"id\":\"a\"},\n    \"b\": null,\n    \"c\": {}\n  }\n}"))
 	f.Fuzz(func(t *testing.T, data []byte) {
+		// The parallel people decoder agrees with the sequential one.
+		saved := minParallel
+		minParallel = 1
+		par, parErr := Decode("state.json", data)
+		minParallel = saved
 		s, err := Decode("state.json", data)
+		if (err == nil) != (parErr == nil) || (err != nil && err.Error() != parErr.Error()) {
+			t.Fatalf("sequential: %v, parallel: %v", err, parErr)
+		}
+		if d := cmp.Diff(s, par, cmpState); err == nil && d != "" {
+			t.Fatalf("parallel decoding differs:\n%s", d)
+		}
 		if err != nil {
 			if err.Error() == "" {
 				t.Fatal("empty error message")
