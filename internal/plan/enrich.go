@@ -174,7 +174,9 @@ func (v *env) collect(e *config.Enrich, skipSource func(string) bool, where bool
 		sources = append(sources, source{addr, ids})
 		n += len(ids)
 	}
-	seen := make(map[string]struct{}, n)
+	// People are deduplicated by pointer: cheaper to hash than IDs.
+	seen := make(map[*state.Person]struct{}, n)
+	bp.todo = make([]*state.Person, 0, n)
 	for _, src := range sources {
 		addr := src.addr
 		for _, id := range src.ids {
@@ -182,10 +184,10 @@ func (v *env) collect(e *config.Enrich, skipSource func(string) bool, where bool
 			if p == nil {
 				continue
 			}
-			if _, dup := seen[p.ID]; dup {
+			if _, dup := seen[p]; dup {
 				continue
 			}
-			seen[p.ID] = struct{}{}
+			seen[p] = struct{}{}
 			bp.members++
 			if !v.needsEnrich(e, p) {
 				if p.Enrichment != nil {
