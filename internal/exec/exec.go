@@ -107,7 +107,8 @@ type enrichBlock struct {
 	cfg      *config.Enrich
 	budget   int             // calls this block may still start
 	deps     map[string]bool // source instances with calls still pending in this run
-	released bool
+	released bool            // the last pass, with every source done, was made
+	tried    bool            // a pass was made at least once
 }
 
 type runner struct {
@@ -128,6 +129,7 @@ type runner struct {
 	hadRun        map[string]bool // searches state had before this run
 	creditsBudget int
 	seq           int
+	par           int
 	stopped       bool
 	fatal         error
 }
@@ -166,6 +168,7 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 	if par <= 0 {
 		par = 1
 	}
+	r.par = par
 	start := r.now()
 	r.sum = &Summary{ByStatus: map[string]int{}}
 	if err := r.prepare(); err != nil {
@@ -451,33 +454,53 @@ func (r *runner) fail(t task, err error) {
 	}
 }
 
-// releaseEnrich queues the enrichments whose people are known: for each
-// enrich block whose sources have all completed in this run (or had nothing
-// to run), the candidates of plan.EnrichCandidates, up to the block's and the
-// run's budget, skipping people enriched or in flight in this run.
+// releaseEnrich queues the enrichments whose people are known, as soon as
+// they are known: for each enrich block, the candidates of
+// plan.EnrichCandidates over the sources that have completed in this run
+// (or had nothing to run), up to the block's and the run's budget, skipping
+// people enriched or in flight in this run. While sources are still running
+// it recomputes only when the queue runs low, so that the cost stays small
+// for thousands of searches; once every source is done it makes a last pass.
 func (r *runner) releaseEnrich() {
 	if r.stopped {
 		return
 	}
+	lowQueue := len(r.queue) < 2*r.par
 	for _, b := range r.enrichBlocks {
 		if b.released {
 			continue
 		}
+		grew := false
 		for a := range b.deps {
 			if r.pending[a] <= 0 {
 				delete(b.deps, a)
+				grew = true
 			}
 		}
-		if len(b.deps) > 0 {
+		final := len(b.deps) == 0
+		if !final && !(grew && lowQueue) && b.tried {
 			continue
 		}
-		b.released = true
+		b.tried = true
+		e := b.cfg
+		if !final {
+			// Only the sources whose results are in.
+			part := *b.cfg
+			part.From = nil
+			for _, a := range r.opts.Config.Resolve(b.cfg.From) {
+				if !b.deps[a] {
+					part.From = append(part.From, a)
+				}
+			}
+			e = &part
+		}
+		b.released = final
 		r.mu.Lock()
-		todo, err := plan.EnrichCandidates(r.opts.Config, r.st, b.cfg, r.now())
+		todo, err := plan.EnrichCandidates(r.opts.Config, r.st, e, r.now())
 		r.mu.Unlock()
 		if err != nil {
-			t := task{call: Call{Kind: CallEnrich, Address: b.cfg.Address}}
-			r.fail(t, err)
+			b.released = true
+			r.fail(task{call: Call{Kind: CallEnrich, Address: b.cfg.Address}}, err)
 			continue
 		}
 		for _, id := range todo {
