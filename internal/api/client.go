@@ -63,6 +63,10 @@ type Options struct {
 	Pacer *Pacer
 	// Rand is the source of backoff jitter; nil: a randomly seeded one.
 	Rand *rand.Rand
+	// BackoffBase is the first step of the exponential backoff used when
+	// the service gives no Retry-After; 0: 1 s. Every step scales with it
+	// (the cap is 60 times it). Benchmarks that scale time down set it.
+	BackoffBase time.Duration
 }
 
 // Client is the lead service over HTTP, both generations. It is safe for
@@ -79,6 +83,8 @@ type Client struct {
 	log          *slog.Logger
 	obs          Observer
 	userAgent    string
+
+	backoffScale float64 // BackoffBase / backoffBase
 
 	rngMu sync.Mutex
 	rng   *rand.Rand
@@ -123,6 +129,10 @@ func New(opts Options) (*Client, error) {
 	}
 	if c.timeout <= 0 {
 		c.timeout = DefaultTimeout
+	}
+	c.backoffScale = 1
+	if opts.BackoffBase > 0 {
+		c.backoffScale = float64(opts.BackoffBase) / float64(backoffBase)
 	}
 	if c.maxRetries == 0 {
 		c.maxRetries = DefaultMaxRetries
@@ -336,6 +346,9 @@ func (c *Client) call(ctx context.Context, op string, gen Generation, method, pa
 		c.rngMu.Lock()
 		wait := backoff(attempt, e.RetryAfter, c.rng)
 		c.rngMu.Unlock()
+		if e.RetryAfter == 0 {
+			wait = time.Duration(float64(wait) * c.backoffScale)
+		}
 		if e.Kind == KindRateLimited {
 			// Every caller of the key pauses, not only this one.
 			c.pacer.Throttle(wait)

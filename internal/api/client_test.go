@@ -774,3 +774,24 @@ func TestServiceMessage(t *testing.T) {
 		}
 	}
 }
+
+// TestBackoffBase: the exponential backoff scales with Options.BackoffBase;
+// a Retry-After is honoured as given.
+func TestBackoffBase(t *testing.T) {
+	hs := newHarness(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		if n == 1 {
+			w.WriteHeader(500)
+			return
+		}
+		writeJSON(w, 200, sampleLeads)
+	}, func(o *Options) {
+		o.BackoffBase = 10 * time.Millisecond
+		o.Pacer = NewPacer(1000, 4, o.Clock)
+	})
+	if err := callOp(hs.client, OpSearch); err != nil {
+		t.Fatal(err)
+	}
+	if len(hs.obs.waited) != 1 || hs.obs.waited[0] < 5*time.Millisecond || hs.obs.waited[0] > 10*time.Millisecond {
+		t.Fatalf("waited %v, want one wait of 5–10 ms", hs.obs.waited)
+	}
+}

@@ -8,10 +8,11 @@ import (
 	"time"
 )
 
-// SafetyMargin is how much wider than 1/rate the planned gap between two call
-// starts is. A strict server that answers 429 to a second call within one
-// second then still sees every gap above one second, even when a timer fires
-// a little late; the price is 2% of the rate.
+// SafetyMargin is how much wider than 1/rate the gap between two call starts
+// is. A strict server that answers 429 to a second call within one second
+// then still sees every gap above one second when one request takes up to
+// 20 ms (at 1 call/s) longer to reach it than the one before; the price is
+// 2% of the rate.
 const SafetyMargin = 0.02
 
 // maxSlowdown bounds how far repeated 429s stretch the gap between starts.
@@ -27,10 +28,13 @@ const slowdownStep = 2.0
 // callers served in arrival order. After a 429 it pauses every caller and
 // slows down, then recovers with each successful answer.
 //
-// The schedule works like a reservation in golang.org/x/time/rate: each
-// start is planned one interval after the previous planned start, so a late
-// wake-up does not make the rate drift; a start may catch up on its plan by
-// at most the margin, so two actual starts are never closer than 1/rate.
+// Each start is allowed one interval (1/rate plus the margin) after the
+// previous actual start, never after a planned one: a late wake-up costs a
+// little rate but never eats into the margin, which is there for the time a
+// request takes from here to the server's clock (and which a strict server
+// measures). The waiting itself is reservation-like, as in
+// golang.org/x/time/rate: the head of the queue sleeps until its start time
+// on the injected clock, so tests drive it with a fake one.
 type Pacer struct {
 	clock Clock
 
@@ -39,7 +43,7 @@ type Pacer struct {
 	interval    time.Duration // base*(1+SafetyMargin): the planned gap
 	parallelism int
 	inFlight    int
-	planned     time.Time // planned time of the last start; zero before the first
+	last        time.Time // the last start; zero before the first
 	pausedUntil time.Time
 	slowdown    float64 // >= 1; stretches interval after 429s
 	queue       []*waiter
@@ -166,15 +170,7 @@ func (p *Pacer) tryStart(now time.Time) (ok bool, wait time.Duration) {
 	if now.Before(earliest) {
 		return false, earliest.Sub(now)
 	}
-	// Plan this start at the earliest slot, but never further back than the
-	// margin: a late wake-up is caught up, an idle pacer does not build up
-	// a burst.
-	slack := p.interval - p.base
-	planned := earliest
-	if floor := now.Add(-slack); planned.Before(floor) {
-		planned = floor
-	}
-	p.planned = planned
+	p.last = now
 	p.inFlight++
 	if p.stats.Starts == 0 {
 		p.stats.FirstStart = now
@@ -191,8 +187,8 @@ func (p *Pacer) tryStart(now time.Time) (ok bool, wait time.Duration) {
 // earliest is when the next call may start; p.mu is held.
 func (p *Pacer) earliest() time.Time {
 	t := p.pausedUntil
-	if !p.planned.IsZero() {
-		next := p.planned.Add(time.Duration(float64(p.interval) * p.slowdown))
+	if !p.last.IsZero() {
+		next := p.last.Add(time.Duration(float64(p.interval) * p.slowdown))
 		if next.After(t) {
 			t = next
 		}
