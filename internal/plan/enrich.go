@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"time"
@@ -45,7 +46,7 @@ type env struct {
 	now      time.Time
 	searches map[string]*config.Search
 	profiles map[string]*config.Profile
-	hashes   map[string]string // instance address -> request hash under cfg.API.Generation
+	bodies   map[string][]byte // instance address -> request body as apply sends it
 	// owned lists, per enrich block address, the people whose enrichment
 	// that block made; computed on first use.
 	owned map[string][]*state.Person
@@ -59,7 +60,7 @@ func newEnv(cfg *config.Config, st *state.State, now time.Time) *env {
 		cfg: cfg, st: st, now: now,
 		searches: make(map[string]*config.Search, len(cfg.Searches)),
 		profiles: make(map[string]*config.Profile, len(cfg.Profiles)),
-		hashes:   make(map[string]string, len(cfg.Searches)+len(cfg.Profiles)),
+		bodies:   make(map[string][]byte, len(cfg.Searches)+len(cfg.Profiles)),
 	}
 	for _, s := range cfg.Searches {
 		v.searches[s.Address] = s
@@ -70,29 +71,45 @@ func newEnv(cfg *config.Config, st *state.State, now time.Time) *env {
 	return v
 }
 
-// requestHash is the hash state records for a request body sent now; it is
-// computed the way apply computes it (json.Marshal of the request).
-func (v *env) requestHash(addr string, req any) string {
-	if h, ok := v.hashes[addr]; ok {
-		return h
+// requestBody is the body apply sends for a request: json.Marshal of it,
+// computed once per address.
+func (v *env) requestBody(addr string, req any) []byte {
+	if b, ok := v.bodies[addr]; ok {
+		return b
 	}
-	body, err := json.Marshal(req)
-	h := ""
-	if err == nil {
-		h = state.RequestHash(v.cfg.API.Generation, body)
+	b, err := json.Marshal(req)
+	if err != nil {
+		b = nil
 	}
-	v.hashes[addr] = h
-	return h
+	v.bodies[addr] = b
+	return b
+}
+
+// sameRequest reports whether a state record of addr was made by the request
+// configured now: the same bytes as sent (the common case, no hashing), or
+// the same request hash (the record's JSON formatted otherwise).
+func (v *env) sameRequest(addr string, req any, gen api.Generation, recBody json.RawMessage, recHash string) bool {
+	if gen != v.cfg.API.Generation {
+		return false
+	}
+	body := v.requestBody(addr, req)
+	if body == nil {
+		return false
+	}
+	if bytes.Equal(body, recBody) {
+		return true
+	}
+	return recHash == state.RequestHash(gen, body)
 }
 
 // searchCurrent reports whether rec was made by s as configured now.
 func (v *env) searchCurrent(s *config.Search, rec *state.Search) bool {
-	return rec != nil && rec.Generation == v.cfg.API.Generation && rec.RequestHash == v.requestHash(s.Address, s.Request)
+	return rec != nil && v.sameRequest(s.Address, s.Request, rec.Generation, rec.Request, rec.RequestHash)
 }
 
 // profileCurrent reports whether rec was made by p as configured now.
 func (v *env) profileCurrent(p *config.Profile, rec *state.ProfileRead) bool {
-	return rec != nil && rec.Generation == v.cfg.API.Generation && rec.RequestHash == v.requestHash(p.Address, p.Request)
+	return rec != nil && v.sameRequest(p.Address, p.Request, rec.Generation, rec.Request, rec.RequestHash)
 }
 
 // keptLeads returns the leads of a search run that its max_results keeps.

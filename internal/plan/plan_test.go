@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -26,6 +27,10 @@ func TestSearchActions(t *testing.T) {
 		}, action: Run, reason: ReasonNew, calls: 1, detail: "last attempt 3 h ago failed: 400 Bad Request"},
 		{name: "up to date", setup: func(f *fixture) { f.ran("search.cto", t0.Add(-2*day), ids(1, 3)...) },
 			action: None, reason: ReasonUpToDate, detail: "ran 2 days ago, 3 leads kept"},
+		{name: "same request formatted otherwise", setup: func(f *fixture) {
+			f.ran("search.cto", t0.Add(-day), ids(1, 3)...)
+			f.st.Searches["search.cto"].Request = json.RawMessage("{\n  \"city\": \"Berlin\",\n  \"keywords\": \"CTO\"\n}")
+		}, action: None, reason: ReasonUpToDate},
 		{name: "request changed", setup: func(f *fixture) {
 			f.ranRequest("search.cto", t0.Add(-day), api.SearchRequest{Params: kw("CTO", "city", "Munich")}, 0, ids(1, 3)...)
 		}, action: Rerun, reason: ReasonRequestChanged, calls: 1, detail: `city "Munich" -> "Berlin"`},
