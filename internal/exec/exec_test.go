@@ -77,6 +77,13 @@ func (f *fakeService) Search(ctx context.Context, gen api.Generation, req api.Se
 
 func (f *fakeService) Page(ctx context.Context, gen api.Generation, req api.PageRequest) (*api.Profile, error) {
 	f.note("page:" + req.PageName)
+	if f.block != nil {
+		select {
+		case <-f.block:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
 	return &api.Profile{FullName: req.PageName, NetworkURL: "https://network.example/profile/" + req.PageName}, nil
 }
 
