@@ -377,7 +377,7 @@ func (b *builder) enriches() {
 		if runningAll > 0 {
 			flips = min(len(bp.failing), runningAll)
 		}
-		max := len(bp.todo) + flips + unknown
+		bound := len(bp.todo) + flips + unknown
 		if e.Limit > 0 {
 			var todoSet map[string]bool
 			if unknown == 0 && flips == 0 {
@@ -392,12 +392,12 @@ func (b *builder) enriches() {
 			if places < 0 {
 				places = 0
 			}
-			if capped := b.ownedCap(e, todoSet) + places; capped < max {
-				max = capped
+			if capped := b.ownedCap(e, todoSet) + places; capped < bound {
+				bound = capped
 			}
 		}
-		if max < len(certain) {
-			max = len(certain) // cannot happen; keep the bound honest regardless
+		if bound < len(certain) {
+			bound = len(certain) // cannot happen; keep the bound honest regardless
 		}
 		if shared {
 			for _, p := range bp.todo {
@@ -409,18 +409,18 @@ func (b *builder) enriches() {
 		} else {
 			unionN, failingN = len(bp.todo), len(bp.failing)
 		}
-		sumMax += max
+		sumMax += bound
 		c := &Change{
 			Address: e.Address, Kind: KindEnrich, Action: Enrich, Reason: ReasonPeople,
-			Calls: len(certain), CallsMax: max,
-			Credits: len(certain) * cpe, CreditsMax: max * cpe,
+			Calls: len(certain), CallsMax: bound,
+			Credits: len(certain) * cpe, CreditsMax: bound * cpe,
 			PersonIDs: personIDs(certain),
 		}
 		if c.PersonIDs == nil {
 			c.PersonIDs = []string{}
 		}
 		c.Detail = enrichDetail(e, bp, c, len(runSources), b.v.ownedBy(e.Address))
-		if max == 0 {
+		if bound == 0 {
 			c.Action = None
 			c.Reason = ReasonUpToDate
 			if e.Limit > 0 && b.v.ownedBy(e.Address) >= e.Limit && len(bp.todo) > 0 {
