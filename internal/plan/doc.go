@@ -1,4 +1,9 @@
 // Package plan turns a configuration and a state into a plan: an action per
 // address, with calls and credits (certain and at most), the duration at the
-// rate limit and the quota check. It imports config, state, api and catalog.
+// rate limit and the quota check. It also owns saved plan files and
+// EnrichCandidates, the rule by which apply chooses the people to enrich, so
+// that plan and apply cannot disagree.
+//
+// It imports config, state, api and version; never exec, export or cli, and
+// it makes no call: the caller passes the result of its one billing call.
 package plan
