@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"net/http"
+	"net/http/httptrace"
 	"net/url"
 	"regexp"
 	"strings"
@@ -153,7 +154,12 @@ func New(opts Options) (*Client, error) {
 	}
 	hc := opts.HTTPClient
 	if hc == nil {
-		hc = &http.Client{Transport: http.DefaultTransport}
+		t := http.DefaultTransport.(*http.Transport).Clone()
+		// Keep a warm connection for every call in flight: a new one costs
+		// handshakes, which delay that call's arrival and squeeze the gap
+		// to the next one.
+		t.MaxIdleConnsPerHost = max(c.pacer.Parallelism(), t.MaxIdleConnsPerHost)
+		hc = &http.Client{Transport: t}
 	}
 	copied := *hc
 	copied.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
@@ -377,7 +383,10 @@ func (c *Client) attempt(ctx context.Context, method, u string, body []byte, out
 	if body != nil {
 		rd = bytes.NewReader(body)
 	}
-	req, err := http.NewRequestWithContext(actx, method, u, rd)
+	// The pacer spaces the next start from the moment this request is
+	// written when that is later than its start (a new connection).
+	trace := &httptrace.ClientTrace{WroteHeaders: c.pacer.Sent}
+	req, err := http.NewRequestWithContext(httptrace.WithClientTrace(actx, trace), method, u, rd)
 	if err != nil {
 		return &Error{Kind: KindConfig, Message: "cannot build the request", Err: c.redact.err(err)}
 	}

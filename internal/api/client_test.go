@@ -276,7 +276,7 @@ func TestOperations(t *testing.T) {
 		t.Errorf("requests (-want +got):\n%s", diff)
 	}
 	// Eight calls at 1 per second: the pacer spaced them on the fake clock.
-	if st := c.Pacer().Stats(); st.Starts != 8 || st.LastStart.Sub(st.FirstStart) < 7*time.Second {
+	if st := c.Pacer().Stats(); st.Starts != 8 || st.Sent != 8 || st.LastStart.Sub(st.FirstStart) < 7*time.Second {
 		t.Errorf("pacer stats %+v", st)
 	}
 	if !strings.Contains(hs.leak.log.String(), "api_key=[redacted]") || !strings.Contains(hs.leak.log.String(), "path=/v1/billing") {

@@ -59,6 +59,7 @@ type waiter struct{ _ byte }
 // PacerStats counts what a pacer did, for benchmarks and debugging.
 type PacerStats struct {
 	Starts      int       // calls started
+	Sent        int       // requests reported written with Sent
 	Throttles   int       // 429s reported with Throttle
 	FirstStart  time.Time // zero before the first start
 	LastStart   time.Time
@@ -194,6 +195,20 @@ func (p *Pacer) earliest() time.Time {
 		}
 	}
 	return t
+}
+
+// Sent reports that a started request was written to the connection (its
+// headers sent). The next start is then spaced from this moment when it is
+// later than the start: a request that first had to open a connection (TCP
+// and TLS handshakes) reaches the server later than one on a warm
+// connection, and the next call must not arrive too soon after it.
+func (p *Pacer) Sent() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.stats.Sent++
+	if now := p.clock.Now(); now.After(p.last) {
+		p.last = now
+	}
 }
 
 // Delay estimates how long a call asked for now would wait for its start.

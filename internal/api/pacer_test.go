@@ -271,6 +271,27 @@ func TestSharedPacer(t *testing.T) {
 	}
 }
 
+// TestPacerSent: the next start is spaced from the moment the request was
+// written when that is later than its start.
+func TestPacerSent(t *testing.T) {
+	clock := apitest.NewFakeClock(t0)
+	p := NewPacer(1, 4, clock)
+	if ok, _ := step(p, 0); !ok {
+		t.Fatal("first start refused")
+	}
+	clock.Advance(300 * ms) // handshakes of a new connection
+	p.Sent()
+	if ok, wait := step(p, 1020*ms); ok || wait != 300*ms {
+		t.Fatalf("after a late send: (%v, %s), want a wait of 300ms", ok, wait)
+	}
+	if ok, _ := step(p, 1320*ms); !ok {
+		t.Fatal("start refused 1020 ms after the send")
+	}
+	if st := p.Stats(); st.Sent != 1 || st.Starts != 2 {
+		t.Fatalf("stats %+v", st)
+	}
+}
+
 func TestNewPacerDefaults(t *testing.T) {
 	p := NewPacer(0, 0, nil)
 	if p.Rate() != 1 || p.Parallelism() != 4 {
