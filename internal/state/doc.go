@@ -1,4 +1,7 @@
 // Package state owns what leadsync knows was fetched: the state file
-// (atomic, 0600, format_version/lineage/serial), the journal that records
-// each completed call during apply, and the lock. It imports only api.
+// (atomic, 0600, format_version/lineage/serial, with a backup), the journal
+// that records each completed call during apply (one synced, checksummed
+// line per call, replayed on load and folded in at the end), and the lock
+// that keeps two writers apart. Apply is the one place the state changes,
+// both live and on replay. It imports only api and version.
 package state
