@@ -128,6 +128,7 @@ type runner struct {
 	ranSearches   map[string]bool // searches completed in this run
 	hadRun        map[string]bool // searches state had before this run
 	creditsBudget int
+	callsBudget   int // calls the run may still start
 	seq           int
 	par           int
 	stopped       bool
@@ -203,8 +204,6 @@ func (r *runner) prepare() error {
 		enriches[e.Address] = e
 	}
 	for _, c := range r.opts.Plan.Changes {
-		r.sum.CallsPlannedMax += c.CallsMax
-		r.sum.CreditsPlannedMax += c.CreditsMax
 		if c.CallsMax == 0 {
 			continue
 		}
@@ -232,10 +231,16 @@ func (r *runner) prepare() error {
 			r.enrichBlocks = append(r.enrichBlocks, &enrichBlock{cfg: e, budget: c.CallsMax})
 		}
 	}
+	// The run as a whole may not spend more than the plan's totals, which
+	// count a person shared by several enrich blocks once (the per-block
+	// bounds add up to more), nor more than max_credits (0: none).
+	r.sum.CallsPlannedMax = r.opts.Plan.Totals.CallsMax
+	r.sum.CreditsPlannedMax = r.opts.Plan.Totals.CreditsMax
 	r.creditsBudget = r.sum.CreditsPlannedMax
-	if max := cfg.API.MaxCredits; max > 0 && max < r.creditsBudget {
+	if max := cfg.API.MaxCredits; max >= 0 && max < r.creditsBudget {
 		r.creditsBudget = max
 	}
+	r.callsBudget = r.sum.CallsPlannedMax
 	for _, b := range r.enrichBlocks {
 		b.deps = map[string]bool{}
 		for _, a := range cfg.Resolve(b.cfg.From) {
@@ -265,6 +270,8 @@ func (r *runner) forget() error {
 }
 
 // record writes ev to the journal (synced) and then applies it to the state.
+// It runs only on the loop's goroutine, never in the workers, so events are
+// applied in journal order and a replay after a crash gives the same state.
 func (r *runner) record(ev *state.Event) error {
 	if err := r.opts.Journal.Append(ev); err != nil {
 		return fmt.Errorf("%w: %v", ErrJournal, err)
@@ -291,6 +298,13 @@ func (r *runner) loop(ctx context.Context, par int) error {
 		default:
 		}
 		for !r.stopped && inflight < par && len(r.queue) > 0 {
+			if r.callsBudget <= 0 {
+				// Cannot happen when the plan's bounds hold; if it ever did,
+				// stopping is the only safe answer.
+				r.halt("stopped: the plan's call bound is reached")
+				break
+			}
+			r.callsBudget--
 			t := r.queue[0]
 			r.queue = r.queue[1:]
 			r.seq++
@@ -496,7 +510,7 @@ func (r *runner) releaseEnrich() {
 		}
 		b.released = final
 		r.mu.Lock()
-		todo, err := plan.EnrichCandidates(r.opts.Config, r.st, e, r.now())
+		todo, err := plan.EnrichCandidates(r.opts.Config, r.st, e, r.planTime())
 		r.mu.Unlock()
 		if err != nil {
 			b.released = true
@@ -525,6 +539,16 @@ func (r *runner) releaseEnrich() {
 			r.pending[b.cfg.Address]++
 		}
 	}
+}
+
+// planTime is the time staleness (refresh) is judged at: the plan's, so
+// that people who turn stale after the plan was made are not enriched
+// beyond what it said.
+func (r *runner) planTime() time.Time {
+	if t := r.opts.Plan.CreatedAt; !t.IsZero() {
+		return t
+	}
+	return r.now()
 }
 
 func (r *runner) finishSummary() {

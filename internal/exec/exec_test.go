@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -132,6 +131,14 @@ func (j *memJournal) Append(e *state.Event) error {
 	return nil
 }
 
+// recProgress records the calls in the order the executor started them.
+type recProgress struct {
+	exec.NopProgress
+	starts []exec.Call
+}
+
+func (p *recProgress) CallStart(c exec.Call) { p.starts = append(p.starts, c) }
+
 func load(t *testing.T, src string) *config.Config {
 	t.Helper()
 	dir := t.TempDir()
@@ -192,7 +199,14 @@ func TestRunMakesThePlannedCallsAndRecordsThemFirst(t *testing.T) {
 	p := build(t, cfg, st)
 	svc := newFake()
 	j := &memJournal{}
-	sum := run(t, cfg, st, p, svc, j, nil)
+	prog := &recProgress{}
+	sum, err := exec.Run(context.Background(), exec.Options{
+		Config: cfg, Plan: p, State: st, Journal: j, Service: svc,
+		Now: func() time.Time { return t0 }, Progress: prog,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 
 	if got := svc.count("search:"); got != 2 {
 		t.Errorf("searches = %d, want 2", got)
@@ -217,12 +231,12 @@ func TestRunMakesThePlannedCallsAndRecordsThemFirst(t *testing.T) {
 	// may complete before a slow search does: they start as soon as their
 	// own sources are in).
 	firstEnrich := -1
-	for i, c := range svc.calls {
-		if strings.HasPrefix(c, "enrich:") && firstEnrich < 0 {
+	for i, c := range prog.starts {
+		if c.Kind == exec.CallEnrich && firstEnrich < 0 {
 			firstEnrich = i
 		}
-		if !strings.HasPrefix(c, "enrich:") && firstEnrich >= 0 {
-			t.Errorf("call %d (%s) started after an enrichment", i, c)
+		if c.Kind != exec.CallEnrich && firstEnrich >= 0 {
+			t.Errorf("call %d (%s) started after an enrichment", i, c.Address)
 		}
 	}
 	for name, n := range svc.enriched {
