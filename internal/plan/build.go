@@ -250,6 +250,11 @@ func (b *builder) search(s *config.Search) *Change {
 	case !b.v.searchCurrent(s, rec):
 		c.Action, c.Reason = Rerun, ReasonRequestChanged
 		c.Detail = "changed: " + diffRequest(rec.Request, s.Request)
+	case rec.MaxResults > 0 && rec.ResultCount > rec.MaxResults && searchBound(s) > rec.MaxResults:
+		// The last run dropped results that max_results now keeps.
+		c.Action, c.Reason = Rerun, ReasonMaxResultsRaised
+		c.Detail = fmt.Sprintf("max_results raised: the last run kept %d of %d results, %d allowed now",
+			len(rec.LeadIDs), rec.ResultCount, searchBound(s))
 	case s.Refresh > 0 && b.now.Sub(rec.RanAt) >= s.Refresh:
 		c.Action, c.Reason = Refresh, ReasonRefresh
 		c.Detail = fmt.Sprintf("last run %s (refresh = %s)", ago(b.now, rec.RanAt), formatDuration(s.Refresh))

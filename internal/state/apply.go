@@ -340,6 +340,7 @@ func (a *applier) search(addr string, se *SearchEvent) {
 		RequestHash: se.RequestHash,
 		RanAt:       a.at,
 		ResultCount: len(se.Leads),
+		MaxResults:  se.MaxResults,
 		Capped:      len(se.Leads) >= api.MaxResults,
 		LeadIDs:     ids,
 	}

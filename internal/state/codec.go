@@ -599,6 +599,8 @@ func (d *decoder) search() (*Search, error) {
 			sr.RanAt, err = d.time()
 		case "result_count":
 			sr.ResultCount, err = d.int()
+		case "max_results":
+			sr.MaxResults, err = d.int()
 		case "capped":
 			sr.Capped, err = d.bool()
 		case "lead_ids":

@@ -188,6 +188,8 @@ func appendSearch(b []byte, s *Search) ([]byte, error) {
 	b = appendTime(b, s.RanAt)
 	b = append(b, `,"result_count":`...)
 	b = strconv.AppendInt(b, int64(s.ResultCount), 10)
+	b = append(b, `,"max_results":`...)
+	b = strconv.AppendInt(b, int64(s.MaxResults), 10)
 	b = append(b, `,"capped":`...)
 	b = strconv.AppendBool(b, s.Capped)
 	b = append(b, `,"lead_ids":`...)

@@ -54,6 +54,8 @@ type Search struct {
 	RanAt       time.Time       `json:"ran_at"`
 	// ResultCount is how many results the service returned (before max_results).
 	ResultCount int `json:"result_count"`
+	// MaxResults is the max_results the run kept results up to; 0: all.
+	MaxResults int `json:"max_results"`
 	// Capped is true when the service returned exactly api.MaxResults results:
 	// the network probably cut the list off.
 	Capped bool `json:"capped"`
