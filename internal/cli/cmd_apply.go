@@ -120,6 +120,10 @@ func runApply(ctx context.Context, f *Factory, opts *applyOptions) error {
 				return reportAPIError(f, "reading the remaining requests before planning", err)
 			}
 			popts.Usage = u
+			// Kept in state (saved with the run) for show and the Summary sheet.
+			if err := st.Apply(state.Event{At: f.Now(), Kind: state.EventBilling, Billing: u}); err != nil {
+				return err
+			}
 		}
 		var pdiags hcl.Diagnostics
 		p, pdiags = plan.Build(cfg, st, popts)
@@ -134,7 +138,7 @@ func runApply(ctx context.Context, f *Factory, opts *applyOptions) error {
 			if !opts.json {
 				fmt.Fprintln(f.IO.Out, "\nNo changes. State already has everything the configuration asks for.")
 			}
-			return writeExports(f, cfg, st, opts.json, true)
+			return writeExports(f, cfg, st, nil, opts.json, true)
 		}
 		if !opts.autoApprove {
 			ok, err := confirm(f)
@@ -183,7 +187,7 @@ func runApply(ctx context.Context, f *Factory, opts *applyOptions) error {
 	if runErr != nil {
 		return runErr
 	}
-	if err := writeExports(f, cfg, st, opts.json, false); err != nil {
+	if err := writeExports(f, cfg, st, &export.RunStats{CreditsSpent: sum.Credits}, opts.json, false); err != nil {
 		return err
 	}
 	if sum.Failed() {
@@ -212,7 +216,7 @@ func statePath(cfg *config.Config) string {
 
 // writeExports writes every export from state. With onlyMissing, only when
 // some export file does not exist yet.
-func writeExports(f *Factory, cfg *config.Config, st *state.State, quiet, onlyMissing bool) error {
+func writeExports(f *Factory, cfg *config.Config, st *state.State, stats *export.RunStats, quiet, onlyMissing bool) error {
 	if len(cfg.Exports) == 0 {
 		return nil
 	}
@@ -227,18 +231,17 @@ func writeExports(f *Factory, cfg *config.Config, st *state.State, quiet, onlyMi
 			return nil
 		}
 	}
-	written, err := export.WriteAll(cfg, st, export.Options{Now: f.Now})
-	if err != nil {
-		return err
-	}
+	written, err := export.WriteAll(cfg, st, export.Options{Now: f.Now, Stats: stats})
 	if !quiet {
 		for _, w := range written {
-			rel, rerr := filepath.Rel(cfg.Dir, w.Path)
-			if rerr != nil {
-				rel = w.Path
+			fmt.Fprintf(f.IO.Out, "Wrote %s.\n", describeWritten(cfg, w))
+			for _, warn := range w.Warnings {
+				fmt.Fprintf(f.IO.ErrOut, "Warning: %s\n", warn)
 			}
-			fmt.Fprintf(f.IO.Out, "Wrote %s (%s, %s).\n", rel, plural(w.Sheets, "sheet"), plural(w.Rows, "row"))
 		}
+	}
+	if err != nil {
+		return fmt.Errorf("writing the spreadsheets (state is saved; run leadsync export to try again): %w", err)
 	}
 	return nil
 }
