@@ -61,6 +61,11 @@ func run60(tb testing.TB, scale float64, parallelism int) (share float64, n429 i
 	}
 	span := st.Starts[len(st.Starts)-1].Sub(st.Starts[0])
 	achieved := float64(len(st.Starts)-1) / span.Seconds()
+	if testing.Verbose() {
+		ps := c.Pacer().Stats()
+		tb.Logf("scale %g, parallelism %d: arrivals %.4f of the limit, pacer starts %.4f, max in flight %d (pacer) %d (sandbox), 429s %d",
+			scale, parallelism, achieved/rate, ps.StartRate()/rate, ps.MaxInFlight, st.MaxInFlight, st.RateLimited)
+	}
 	return achieved / rate, st.RateLimited
 }
 
@@ -73,11 +78,15 @@ func scaled(d time.Duration, scale float64) time.Duration {
 // the sandbox answered (goal: 0). With searches of up to 10 s at 1 call/s,
 // keeping the rate needs about 11 calls in flight; parallelism 4 (the
 // default) is shown for comparison.
+//
+// Scaling time down is harsher than real time: timer and scheduling delays
+// do not shrink with it. At scale 5 the 2% margin is 4 ms; at scale 10 it is
+// 2 ms, which a loaded machine's scheduling delays sometimes exceed.
 func BenchmarkPacer60Searches(b *testing.B) {
 	for _, bc := range []struct {
 		scale float64
 		par   int
-	}{{10, 12}, {10, 16}, {10, 4}, {20, 16}, {100, 16}} {
+	}{{5, 12}, {5, 4}, {10, 12}} {
 		scale, par := bc.scale, bc.par
 		b.Run(fmt.Sprintf("scale=%g/parallelism=%d", scale, par), func(b *testing.B) {
 			var shares float64
