@@ -148,7 +148,17 @@ func (e *Error) Hint() string {
 	case KindInvalid:
 		return "the service rejected the request; check the search parameters and values (leadsync fields lists the accepted ones)"
 	case KindForbidden:
-		return "check the API key (LEADSYNC_API_KEY or api.api_key) and that it is enabled for this generation"
+		// The service answers 403 for a used-up balance as well as for a
+		// bad key; telling someone with no credits left to check the key
+		// sends them the wrong way.
+		msg := strings.ToLower(e.Message)
+		switch {
+		case strings.Contains(msg, "credit"):
+			return "the enrich credits are used up; top up the credit balance, then run apply again (results already fetched are kept)"
+		case strings.Contains(msg, "quota"):
+			return "the monthly request quota is used up; wait for the next invoicing period (leadsync usage shows the date) or raise the quota, then run apply again (results already fetched are kept)"
+		}
+		return "check the API key (LEADSYNC_API_KEY or api.api_key), that it is enabled for this generation, and that the credits and monthly quota are not used up (leadsync usage)"
 	case KindRateLimited:
 		if e.RetryAfter > 0 {
 			return fmt.Sprintf("the service asked to wait %s; another program may be using the same key, or the monthly quota is used up (leadsync usage)", e.RetryAfter.Round(time.Second))

@@ -461,7 +461,7 @@ func (r *runner) fail(t task, err error) {
 		}
 	}
 	if errors.As(err, &ae) && ae.Kind == api.KindForbidden {
-		r.halt("stopped: the service answered 403 Forbidden (" + ae.Message + "); check the API key and the credit balance")
+		r.halt("stopped: the service answered 403 Forbidden (" + ae.Message + "); " + ae.Hint())
 	}
 	if errors.Is(err, context.Canceled) {
 		r.halt("aborted")
