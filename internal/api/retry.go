@@ -43,12 +43,12 @@ const (
 // one: the error reaches the user, who decides (Error.MaybeCharged).
 // Never retried: 400, 403, other statuses, cancellation, configuration.
 func shouldRetry(op string, attempt, maxRetries int, err *Error) bool {
-	if err == nil || attempt > maxRetries {
+	if err == nil || attempt > maxRetries || err.RetryAfter > maxRetryAfter {
 		return false
 	}
 	switch err.Kind {
 	case KindRateLimited:
-		return err.RetryAfter <= maxRetryAfter
+		return true
 	case KindNetwork, KindTimeout:
 		if !err.sent {
 			return true

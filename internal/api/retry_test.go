@@ -35,6 +35,8 @@ func TestShouldRetry(t *testing.T) {
 		{"500 search", OpSearch, 1, &Error{Kind: KindServer, Status: 500, sent: true}, true},
 		{"500 bounded", OpSearch, 4, &Error{Kind: KindServer, Status: 500, sent: true}, false},
 		{"500 enrich", OpEnrich, 1, &Error{Kind: KindServer, Status: 500, sent: true}, false},
+		{"503 asking for an hour", OpSearch, 1, &Error{Kind: KindServer, Status: 503, RetryAfter: time.Hour, sent: true}, false},
+		{"503 with Retry-After", OpSearch, 1, &Error{Kind: KindServer, Status: 503, RetryAfter: 5 * time.Second, sent: true}, true},
 		{"503 enrich", OpEnrich, 1, &Error{Kind: KindServer, Status: 503, sent: true}, false},
 		{"truncated search", OpSearch, 1, &Error{Kind: KindDecode, sent: true}, true},
 		{"truncated enrich", OpEnrich, 1, &Error{Kind: KindDecode, sent: true}, false},
