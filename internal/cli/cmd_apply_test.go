@@ -1,0 +1,240 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/leadsync/leadsync/internal/sandbox"
+	"github.com/leadsync/leadsync/internal/state"
+)
+
+// syncBuffer is a bytes.Buffer safe for the concurrent writes of a running
+// apply and the test reading it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// gate holds every search of a sandbox "in flight" until released: the
+// sandbox's Sleep (its latency) reports the call and waits.
+type gate struct {
+	inflight chan struct{}
+	release  chan struct{}
+}
+
+func newGate() *gate {
+	return &gate{inflight: make(chan struct{}, 100), release: make(chan struct{})}
+}
+
+func (g *gate) sleep(ctx context.Context, d time.Duration) error {
+	g.inflight <- struct{}{}
+	select {
+	case <-g.release:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+const applyTestConfig = `
+variable "sandbox_url" {
+  type = string
+}
+api {
+  base_url    = var.sandbox_url
+  rate_limit  = 50
+  parallelism = 2
+}
+search "s" {
+  for_each    = toset(["Berlin", "Hamburg", "Wien", "Zürich"])
+  keywords    = "Engineer"
+  city        = each.value
+  max_results = 3
+}
+enrich "e" {
+  from = [search.s]
+}
+`
+
+type applyRig struct {
+	dir string
+	srv *sandbox.Server
+	env []string
+}
+
+func newApplyRig(t *testing.T, g *gate) *applyRig {
+	t.Helper()
+	opts := sandbox.Options{Seed: 5, RateLimit: -1, NoLatency: true}
+	if g != nil {
+		opts.NoLatency = false
+		opts.SearchLatency = [2]time.Duration{time.Millisecond, time.Millisecond}
+		opts.ReadLatency = [2]time.Duration{-1, -1}
+		opts.Sleep = g.sleep
+	}
+	srv := sandbox.New(opts)
+	hs := httptest.NewServer(srv)
+	t.Cleanup(hs.Close)
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "main.leads.hcl"), []byte(applyTestConfig), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return &applyRig{dir: dir, srv: srv, env: []string{
+		"LEADSYNC_VAR_sandbox_url=" + hs.URL, "LEADSYNC_API_KEY=" + sandbox.DefaultKey,
+	}}
+}
+
+// start runs leadsync in the background and returns its exit code channel.
+func (r *applyRig) start(in string, intr chan os.Signal, args ...string) (<-chan int, *syncBuffer, *syncBuffer) {
+	f, _, _ := configTestFactory(r.dir, r.env...)
+	f.Now = time.Now
+	out, errOut := &syncBuffer{}, &syncBuffer{}
+	f.IO.Out, f.IO.ErrOut, f.IO.In = out, errOut, strings.NewReader(in)
+	f.Interrupt = intr
+	code := make(chan int, 1)
+	go func() { code <- Run(context.Background(), f, args) }()
+	return code, out, errOut
+}
+
+func (r *applyRig) state(t *testing.T) *state.State {
+	t.Helper()
+	st, err := state.NewStore(filepath.Join(r.dir, ".leadsync", "state.json")).Load()
+	if err != nil {
+		t.Fatalf("state does not load: %v", err)
+	}
+	return st
+}
+
+// waitFor polls until cond holds; the wait is for an event, not a timing.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+func TestApplyFirstInterruptFinishesCallsInFlightAndStartsNoMore(t *testing.T) {
+	g := newGate()
+	r := newApplyRig(t, g)
+	intr := make(chan os.Signal, 2)
+	code, out, errOut := r.start("", intr, "apply", "--auto-approve")
+
+	<-g.inflight
+	<-g.inflight // parallelism 2: two searches in flight
+	intr <- os.Interrupt
+	waitFor(t, "the interrupt to be acknowledged", func() bool { return strings.Contains(errOut.String(), "Interrupt received") })
+	close(g.release)
+
+	if c := <-code; c != ExitError {
+		t.Fatalf("exit code %d, want 1 after an interrupt\nstdout:\n%s\nstderr:\n%s", c, out, errOut)
+	}
+	if !strings.Contains(errOut.String(), "Stopped early") {
+		t.Errorf("summary does not say the run stopped early:\n%s", errOut)
+	}
+	if n := r.srv.Stats().ByOp[sandbox.OpSearch]; n != 2 {
+		t.Errorf("%d searches reached the service, want only the 2 in flight", n)
+	}
+	if n := len(r.state(t).Searches); n != 2 {
+		t.Errorf("state has %d searches, want the 2 that finished", n)
+	}
+
+	// The next apply does only what is left.
+	code, out, errOut = r.start("", nil, "apply", "--auto-approve")
+	if c := <-code; c != ExitOK {
+		t.Fatalf("resumed apply: exit %d\n%s\n%s", c, out, errOut)
+	}
+	stats := r.srv.Stats()
+	if n := stats.ByOp[sandbox.OpSearch]; n != 4 {
+		t.Errorf("%d searches in all, want 4: a completed search was repeated", n)
+	}
+	for page, n := range stats.Enriched {
+		if n > 1 {
+			t.Errorf("%s enriched %d times", page, n)
+		}
+	}
+}
+
+func TestApplySecondInterruptExitsAtOnce(t *testing.T) {
+	g := newGate()
+	r := newApplyRig(t, g)
+	intr := make(chan os.Signal, 2)
+	code, out, errOut := r.start("", intr, "apply", "--auto-approve")
+	<-g.inflight
+	<-g.inflight
+	intr <- os.Interrupt
+	intr <- os.Interrupt
+	// The searches are never released: apply must not wait for them.
+	if c := <-code; c != ExitError {
+		t.Fatalf("exit code %d, want 1\n%s\n%s", c, out, errOut)
+	}
+	if !strings.Contains(errOut.String(), "Aborted") {
+		t.Errorf("no word of the abort:\n%s", errOut)
+	}
+	close(g.release)
+	st := r.state(t) // loads, replaying whatever the journal holds
+	if len(st.Searches) != 0 {
+		t.Errorf("state has %d searches; none finished", len(st.Searches))
+	}
+}
+
+func TestApplyAsksForYes(t *testing.T) {
+	for _, tc := range []struct {
+		answer string
+		code   int
+		ran    bool
+	}{
+		{"yes\n", ExitOK, true},
+		{"no\n", ExitError, false},
+		{"y\n", ExitError, false},
+		{"", ExitError, false}, // standard input closed
+	} {
+		t.Run(strings.TrimSpace(tc.answer), func(t *testing.T) {
+			r := newApplyRig(t, nil)
+			code, out, errOut := r.start(tc.answer, nil, "apply")
+			c := <-code
+			if c != tc.code {
+				t.Fatalf("exit %d, want %d\n%s\n%s", c, tc.code, out, errOut)
+			}
+			if !strings.Contains(out.String(), "Only 'yes' will be accepted") {
+				t.Errorf("no confirmation prompt:\n%s", out)
+			}
+			ran := r.srv.Stats().ByOp[sandbox.OpSearch] > 0
+			if ran != tc.ran {
+				t.Errorf("searches made: %v, want %v", ran, tc.ran)
+			}
+		})
+	}
+}
+
+func TestApplyRefusesJSONWithoutApproval(t *testing.T) {
+	r := newApplyRig(t, nil)
+	code, _, errOut := r.start("", nil, "apply", "--json")
+	if c := <-code; c != ExitError || !strings.Contains(errOut.String(), "--auto-approve") {
+		t.Fatalf("exit %d, stderr:\n%s", c, errOut)
+	}
+	if n := r.srv.Stats().Calls; n != 0 {
+		t.Errorf("%d calls made", n)
+	}
+}
