@@ -196,8 +196,13 @@ func writeSummary(w io.Writer, s *exec.Summary) {
 		fmt.Fprintf(w, "Failed (%d):\n", len(s.Failures))
 		for _, f := range s.Failures {
 			who := f.Address
-			if f.Kind == exec.CallEnrich && f.Person != "" {
-				who += " " + f.Person
+			if f.Kind == exec.CallEnrich {
+				switch {
+				case f.Name != "":
+					who += " " + f.Name
+				case f.Person != "":
+					who += " " + f.Person
+				}
 			}
 			fmt.Fprintf(w, "  %s: %s\n", who, errorLine(f.Err))
 		}
@@ -215,7 +220,7 @@ func errorLine(err error) string {
 	msg := err.Error()
 	if ae, ok := err.(*api.Error); ok {
 		if h := ae.Hint(); h != "" {
-			msg += " (" + h + ")"
+			msg += " — " + h
 		}
 	}
 	return msg

@@ -64,7 +64,8 @@ type Summary struct {
 type Failure struct {
 	Address string
 	Kind    CallKind
-	Person  string
+	Person  string // person ID of an enrich call
+	Name    string // the person's name, for messages
 	Err     error
 }
 
@@ -444,7 +445,7 @@ func (r *runner) handle(o outcome) {
 }
 
 func (r *runner) fail(t task, err error) {
-	r.sum.Failures = append(r.sum.Failures, Failure{Address: t.call.Address, Kind: t.call.Kind, Person: t.call.Person, Err: err})
+	r.sum.Failures = append(r.sum.Failures, Failure{Address: t.call.Address, Kind: t.call.Kind, Person: t.call.Person, Name: t.call.Label, Err: err})
 	r.progress.CallError(t.call, err)
 	f := &state.Failure{At: r.now(), Message: err.Error()}
 	var ae *api.Error

@@ -1,0 +1,128 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/exec"
+)
+
+// fakeClock advances by step on every reading.
+type fakeClock struct {
+	t    time.Time
+	step time.Duration
+}
+
+func (c *fakeClock) now() time.Time {
+	c.t = c.t.Add(c.step)
+	return c.t
+}
+
+// playRun feeds a small run to p: two searches (one capped), an enrichment
+// and a failed enrichment.
+func playRun(p exec.Progress) {
+	s1 := exec.Call{Seq: 1, Kind: exec.CallSearch, Address: `search.cto["Berlin"]`}
+	s2 := exec.Call{Seq: 2, Kind: exec.CallSearch, Address: "search.eng"}
+	e1 := exec.Call{Seq: 3, Kind: exec.CallEnrich, Address: "enrich.c", Person: "1.a", Page: "Max_Mustermann", Label: "Max Mustermann"}
+	e2 := exec.Call{Seq: 4, Kind: exec.CallEnrich, Address: "enrich.c", Person: "2.b", Page: "Jane_Doe", Label: "Jane Doe"}
+	p.Start(nil, 4, 2)
+	p.CallStart(s1)
+	p.CallStart(s2)
+	p.CallDone(s1, exec.CallResult{Duration: 2 * time.Second, Results: 12})
+	p.CallDone(s2, exec.CallResult{Duration: 3 * time.Second, Results: 300, Capped: true})
+	p.CallStart(e1)
+	p.CallStart(e2)
+	p.CallDone(e1, exec.CallResult{Duration: time.Second, Credits: 1, Status: api.StatusValid})
+	p.CallError(e2, &api.Error{Op: "enrich", Kind: api.KindServer, Status: 500, Message: "boom"})
+	p.Summary(&exec.Summary{
+		CallsPlannedMax: 4, CreditsPlannedMax: 2, Calls: 4, Credits: 2, Succeeded: 3,
+		Failures: []exec.Failure{{Address: "enrich.c", Kind: exec.CallEnrich, Person: "2.b", Name: "Jane Doe", Err: errors.New("server error 500")}},
+		Searches: []exec.SearchOutcome{
+			{Address: `search.cto["Berlin"]`, Results: 12, Kept: 12, First: true},
+			{Address: "search.eng", Results: 300, Kept: 100, Added: 7, Removed: 2, Capped: true},
+		},
+		Enriched: 1, ByStatus: map[string]int{api.StatusValid: 1},
+		Duration: 9 * time.Second,
+	})
+}
+
+func TestLineProgress(t *testing.T) {
+	var b bytes.Buffer
+	c := &fakeClock{t: time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC), step: time.Second}
+	playRun(&textProgress{w: &b, now: c.now})
+	got := b.String()
+	for _, want := range []string{
+		"Applying: 4 calls at most, 2 credits at most.",
+		`✓ search.cto["Berlin"]: 12 results in 2s`,
+		"✓ search.eng: 300 results (the network's cap of 300: probably cut off; narrow the search) in 3s",
+		"✓ enrich.c Max Mustermann: enriched (valid), 1 credit in 1s",
+		"✗ enrich.c Jane Doe:",
+		`search.cto["Berlin"]: 12 leads, first run`,
+		"search.eng: 100 leads (of 300 returned), 7 new, 2 gone since the last run; hit the network's cap of 300",
+		"Enriched 1 person: 1 valid.",
+		"Failed (1):\n  enrich.c Jane Doe: server error 500",
+		"Apply complete: 4 calls made (at most 4 planned), 2 credits spent (at most 2 planned), 3 succeeded, 1 failed, in 9s.",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("missing %q in:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "\r") || strings.Contains(got, "\x1b[") {
+		t.Errorf("line progress (not a terminal) draws a status line or colour:\n%q", got)
+	}
+}
+
+func TestLiveProgressDrawsAStatusLine(t *testing.T) {
+	var b bytes.Buffer
+	c := &fakeClock{t: time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC), step: time.Second}
+	playRun(&textProgress{w: &b, now: c.now, live: true})
+	got := b.String()
+	if !strings.Contains(got, "\r\x1b[K[") {
+		t.Fatalf("no status line drawn:\n%q", got)
+	}
+	// The status line shows calls done of the total, credits, the rate, the
+	// time left and the calls in flight.
+	for _, want := range []string{"[0/4 calls]", "calls/s", "left", "search.eng"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("status line lacks %q:\n%q", want, got)
+		}
+	}
+	// It is cleared before the summary, which ends the output.
+	if !strings.HasSuffix(strings.TrimSpace(got), "in 9s.") {
+		t.Errorf("output does not end with the summary:\n%q", got)
+	}
+}
+
+func TestJSONProgressStreamsOneEventPerLine(t *testing.T) {
+	var b bytes.Buffer
+	c := &fakeClock{t: time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC), step: time.Second}
+	playRun(&jsonProgress{w: &b, now: c.now})
+	var types []string
+	for _, line := range strings.Split(strings.TrimSpace(b.String()), "\n") {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("not one JSON object per line: %q: %v", line, err)
+		}
+		mt, _ := m["message_type"].(string)
+		types = append(types, mt)
+		if mt == "summary" {
+			for _, k := range []string{"searches", "failures", "forgotten"} {
+				if m[k] == nil {
+					t.Errorf("summary %s is null, want a list", k)
+				}
+			}
+		}
+		if mt == "call_error" && m["error_kind"] != "server error" && m["status"] != float64(500) {
+			t.Errorf("call_error lacks the error's kind and status: %v", m)
+		}
+	}
+	want := "apply_start call_start call_start call_done call_done call_start call_start call_done call_error summary"
+	if got := strings.Join(types, " "); got != want {
+		t.Errorf("message types:\n got %s\nwant %s", got, want)
+	}
+}
