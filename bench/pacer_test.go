@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"os"
 	"sync"
 	"testing"
 	"time"
@@ -81,12 +82,21 @@ func scaled(d time.Duration, scale float64) time.Duration {
 //
 // Scaling time down is harsher than real time: timer and scheduling delays
 // do not shrink with it. At scale 5 the 2% margin is 4 ms; at scale 10 it is
-// 2 ms, which a loaded machine's scheduling delays sometimes exceed.
+// 2 ms, which a loaded machine's scheduling delays sometimes exceed. Set
+// LEADSYNC_BENCH_REALTIME=1 to add an unscaled case (a minute per run).
 func BenchmarkPacer60Searches(b *testing.B) {
-	for _, bc := range []struct {
+	cases := []struct {
 		scale float64
 		par   int
-	}{{5, 12}, {5, 4}, {10, 12}} {
+	}{{5, 12}, {5, 4}, {10, 12}}
+	if os.Getenv("LEADSYNC_BENCH_REALTIME") != "" {
+		// Unscaled: about a minute per run of 60 calls.
+		cases = append(cases, struct {
+			scale float64
+			par   int
+		}{1, 12})
+	}
+	for _, bc := range cases {
 		scale, par := bc.scale, bc.par
 		b.Run(fmt.Sprintf("scale=%g/parallelism=%d", scale, par), func(b *testing.B) {
 			var shares float64
