@@ -409,7 +409,7 @@ func (c *Client) attempt(ctx context.Context, method, u string, body []byte, out
 		e := &Error{
 			Kind:    kindForStatus(resp.StatusCode),
 			Status:  resp.StatusCode,
-			Message: c.redact.text(serviceMessage(data, resp.Header.Get("Content-Type"))),
+			Message: redactedMessage(c.redact, data, resp.Header.Get("Content-Type")),
 			sent:    true,
 		}
 		if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable {
@@ -429,7 +429,9 @@ func (c *Client) attempt(ctx context.Context, method, u string, body []byte, out
 		return nil
 	}
 	if err := json.Unmarshal(data, out); err != nil {
-		return &Error{Kind: KindDecode, Status: resp.StatusCode, Message: decodeMessage(data, resp.Header.Get("Content-Type"), err), Err: c.redact.err(err), sent: true}
+		// Redact before cutting: a key cut in half would not be found.
+		msg := decodeMessage([]byte(c.redact.text(string(data))), resp.Header.Get("Content-Type"), err)
+		return &Error{Kind: KindDecode, Status: resp.StatusCode, Message: msg, Err: c.redact.err(err), sent: true}
 	}
 	return nil
 }
@@ -493,6 +495,12 @@ func serviceMessage(data []byte, contentType string) string {
 		return shorten(s)
 	}
 	return shorten(string(t))
+}
+
+// redactedMessage is serviceMessage of an answer with the key removed first,
+// so that shortening cannot leave part of it.
+func redactedMessage(r redactor, data []byte, contentType string) string {
+	return serviceMessage([]byte(r.text(string(data))), contentType)
 }
 
 // decodeMessage describes why a 2xx answer could not be decoded.
