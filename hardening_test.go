@@ -206,6 +206,7 @@ type applyRun struct {
 	errors   []applyEvent
 	summary  *applyEvent
 	stopping []string
+	pid      int
 }
 
 // applyJSON runs apply --auto-approve --json; each parsed event is passed
@@ -223,7 +224,7 @@ func (h *harness) applyJSON(during func(applyEvent), extra ...string) *applyRun 
 	if err := cmd.Start(); err != nil {
 		h.t.Fatal(err)
 	}
-	ar := &applyRun{started: map[string]int{}, done: map[string]bool{}}
+	ar := &applyRun{started: map[string]int{}, done: map[string]bool{}, pid: cmd.Process.Pid}
 	var out strings.Builder
 	sc := bufio.NewScanner(stdout)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
@@ -868,4 +869,141 @@ func TestExportPathBlocked(t *testing.T) {
 	if st := h.srv.Stats(); st.ByOp[sandbox.OpEnrich] != s0.ByOp[sandbox.OpEnrich] || st.ByOp[sandbox.OpSearch] != s0.ByOp[sandbox.OpSearch] {
 		t.Errorf("calls were repeated after a failed export")
 	}
+}
+
+// TestConcurrentApplies starts two applies on one state: the second refuses
+// at once with a message naming the holder of the lock (its pid and the
+// lock ID), makes no call, and the first completes with a state that loads
+// and holds everything, each search made once and nobody enriched twice.
+// Then both are started at the same instant, several times: exactly one
+// runs. A lock left by a killed run names the dead process and the command
+// that removes it.
+func TestConcurrentApplies(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs real processes against a sandbox; skipped with -short")
+	}
+	slow := sandbox.Options{Seed: 12, SearchLatency: [2]time.Duration{300 * time.Millisecond, 400 * time.Millisecond}}
+	lockMsg := func(t *testing.T, r result, pid int) {
+		t.Helper()
+		for _, want := range []string{"the state is locked by", fmt.Sprintf("(pid %d)", pid), `for "apply"`, "lock ID", "Wait for that run to finish"} {
+			if !strings.Contains(r.stderr, want) {
+				t.Errorf("the refusal does not say %q:\n%s", want, r)
+			}
+		}
+	}
+	// checkEnd checks the final state; extraSearches are searches that may
+	// have been made twice (in flight when a run was killed).
+	checkEnd := func(t *testing.T, h *harness, extraSearches int) {
+		t.Helper()
+		st := h.loadState()
+		if len(st.Searches) != 3 || len(st.Profiles) != 1 {
+			t.Errorf("state has %d searches and %d profiles, want 3 and 1", len(st.Searches), len(st.Profiles))
+		}
+		stats := h.srv.Stats()
+		if n := stats.ByOp[sandbox.OpSearch]; n < 3 || n > 3+extraSearches {
+			t.Errorf("%d searches made for 3 search instances (%d may repeat)", n, extraSearches)
+		}
+		if twice := h.enrichedTwice(); len(twice) > 0 {
+			t.Errorf("charged twice: %v", twice)
+		}
+		if r := h.run("plan", "--detailed-exitcode"); r.code != 0 {
+			t.Errorf("work left:\n%s", r)
+		}
+	}
+
+	t.Run("second while the first runs", func(t *testing.T) {
+		t.Parallel()
+		h := newHarness(t, slow, fmt.Sprintf(faultConfig, "10s"))
+		var second result
+		var once sync.Once
+		first := h.applyJSON(func(ev applyEvent) {
+			if ev.MessageType == "call_start" {
+				once.Do(func() { second = h.run("apply", "--auto-approve") })
+			}
+		})
+		if first.code != 0 {
+			t.Fatalf("the first apply failed:\n%s", first.result)
+		}
+		if second.code != 1 {
+			t.Fatalf("the second apply should refuse:\n%s", second)
+		}
+		lockMsg(t, second, firstPID(t, first))
+		checkEnd(t, h, 0)
+	})
+
+	t.Run("both at the same instant", func(t *testing.T) {
+		t.Parallel()
+		for round := 0; round < 3; round++ {
+			h := newHarness(t, slow, fmt.Sprintf(faultConfig, "10s"))
+			cmds := []*exec.Cmd{h.command("apply", "--auto-approve"), h.command("apply", "--auto-approve")}
+			outs := make([]*bytes.Buffer, 2)
+			errs := make([]*bytes.Buffer, 2)
+			for i, c := range cmds {
+				outs[i], errs[i] = &bytes.Buffer{}, &bytes.Buffer{}
+				c.Stdout, c.Stderr = outs[i], errs[i]
+			}
+			for _, c := range cmds {
+				if err := c.Start(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var rs [2]result
+			for i, c := range cmds {
+				err := c.Wait()
+				rs[i] = result{args: []string{"apply", "--auto-approve"}, stdout: outs[i].String(), stderr: errs[i].String()}
+				var ee *exec.ExitError
+				if errors.As(err, &ee) {
+					rs[i].code = ee.ExitCode()
+				}
+				noStackTrace(t, rs[i])
+			}
+			if rs[0].code+rs[1].code != 1 {
+				t.Fatalf("round %d: want one apply to run and one to refuse:\n%s\n%s", round, rs[0], rs[1])
+			}
+			win, lose := 0, 1
+			if rs[0].code == 1 {
+				win, lose = 1, 0
+			}
+			lockMsg(t, rs[lose], cmds[win].Process.Pid)
+			checkEnd(t, h, 0)
+		}
+	})
+
+	t.Run("lock of a killed run", func(t *testing.T) {
+		t.Parallel()
+		h := newHarness(t, slow, fmt.Sprintf(faultConfig, "10s"))
+		h.applyKilled(t, 1)
+		id := lockID(t, h)
+		snap := h.snapshot(".leadsync/state.json", ".leadsync/state.json.lock")
+		s0 := h.srv.Stats()
+		r := h.run("apply", "--auto-approve")
+		for _, want := range []string{"no longer runs on this host", "leadsync force-unlock " + id} {
+			if r.code != 1 || !strings.Contains(r.stderr, want) {
+				t.Errorf("apply over a dead run's lock: want exit 1 and %q:\n%s", want, r)
+			}
+		}
+		if n := h.callsSince(s0); n != 0 {
+			t.Errorf("%d calls made under another run's lock", n)
+		}
+		h.unchanged(snap)
+		if r := h.run("force-unlock", "--force", id); r.code != 0 {
+			t.Fatalf("force-unlock:\n%s", r)
+		}
+		if r := h.run("apply", "--auto-approve"); r.code != 0 {
+			t.Fatalf("apply after force-unlock:\n%s", r)
+		}
+		// The searches in flight at the kill (parallelism 3, one done) may
+		// be made again; nobody is enriched before the searches end.
+		checkEnd(t, h, 2)
+	})
+}
+
+// firstPID is the pid of an apply run, from its lock as the refusal of the
+// second apply quoted it: the run's own process.
+func firstPID(t *testing.T, ar *applyRun) int {
+	t.Helper()
+	if ar.pid == 0 {
+		t.Fatal("the apply run has no pid")
+	}
+	return ar.pid
 }
