@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 )
@@ -40,13 +42,16 @@ func Run(ctx context.Context, f *Factory, args []string) int {
 	root.SetIn(f.IO.In)
 	root.SetOut(f.IO.Out)
 	root.SetErr(f.IO.ErrOut)
-	err := root.ExecuteContext(ctx)
+	cmd, err := root.ExecuteContextC(ctx)
 	if err == nil {
 		return ExitOK
 	}
 	var ee *exitError
 	if errors.As(err, &ee) {
 		return ee.code
+	}
+	if cmd != nil && strings.HasPrefix(err.Error(), "unknown command ") && !strings.Contains(err.Error(), "--help") {
+		err = unknownCommandHint(cmd, err)
 	}
 	fmt.Fprintf(f.IO.ErrOut, "Error: %s\n", err)
 	return ExitError
@@ -77,8 +82,13 @@ with the lead service, the way Terraform does for infrastructure.
 					dir = filepath.Join(f.Dir, dir)
 				}
 				fi, err := os.Stat(dir)
-				if err != nil || !fi.IsDir() {
-					return fmt.Errorf("--chdir %s: not a directory", chdir)
+				switch {
+				case errors.Is(err, fs.ErrNotExist):
+					return fmt.Errorf("--chdir %s: no such directory; give the directory that holds the *.leads.hcl files", chdir)
+				case err != nil:
+					return fmt.Errorf("--chdir %s: %v", chdir, unwrapPathError(err))
+				case !fi.IsDir():
+					return fmt.Errorf("--chdir %s: is a file, not a directory; give the directory that holds the *.leads.hcl files", chdir)
 				}
 				f.Dir = dir
 			}
@@ -91,6 +101,8 @@ with the lead service, the way Terraform does for infrastructure.
 	for _, add := range commands {
 		root.AddCommand(add(f))
 	}
+	root.SetFlagErrorFunc(flagError)
+	friendlyArgs(root)
 	return root
 }
 

@@ -1,0 +1,76 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestCommandLineErrors checks that a wrong command line gets one message that
+// says what is wrong and what was expected, the usage line and a pointer to
+// --help, with exit code 1 and nothing on standard output.
+func TestCommandLineErrors(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "file.txt"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		args []string
+		want []string // substrings of stderr, in order
+	}{
+		{[]string{"--bogus"}, []string{"Error: unknown flag: --bogus", "Usage: leadsync [flags]", "Run 'leadsync --help'"}},
+		{[]string{"apply", "--auto-aprove"}, []string{"unknown flag: --auto-aprove (did you mean --auto-approve?)", "Usage: leadsync apply [PLANFILE] [flags]"}},
+		{[]string{"state", "list", "--nopeople"}, []string{"(did you mean --no-people?)"}},
+		{[]string{"plan", "--chdirr", "x"}, []string{"(did you mean --chdir?)"}},
+		{[]string{"plan", "--zzzzzz"}, []string{"unknown flag: --zzzzzz\n"}},
+		{[]string{"validate", "extra"}, []string{`leadsync validate takes no arguments, got "extra"`, "Usage: leadsync validate [flags]"}},
+		{[]string{"state", "show"}, []string{"leadsync state show takes exactly 1 argument (ADDRESS), got none", "Run 'leadsync state show --help'"}},
+		{[]string{"state", "show", "a", "b"}, []string{`takes exactly 1 argument (ADDRESS), got "a" "b"`}},
+		{[]string{"state", "rm"}, []string{"leadsync state rm takes at least 1 argument (ADDRESS...), got none"}},
+		{[]string{"force-unlock"}, []string{"takes exactly 1 argument (LOCK_ID), got none"}},
+		{[]string{"apply", "a.plan", "b.plan"}, []string{`takes at most 1 argument ([PLANFILE]), got "a.plan" "b.plan"`}},
+		{[]string{"completion", "tcsh"}, []string{`leadsync completion: "tcsh" is not one of bash, fish, powershell, zsh`}},
+		{[]string{"nosuchcmd"}, []string{`unknown command "nosuchcmd" for "leadsync"`, "Run 'leadsync --help' for the list of commands."}},
+		{[]string{"state", "bogus"}, []string{`unknown command "bogus" for "leadsync state"`, "Run 'leadsync state --help' for the list of commands."}},
+		{[]string{"--chdir", "missing", "validate"}, []string{"--chdir missing: no such directory"}},
+		{[]string{"--chdir", "file.txt", "validate"}, []string{"--chdir file.txt: is a file, not a directory"}},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			code, out, errOut := runIn(t, dir, tt.args...)
+			if code != ExitError {
+				t.Errorf("exit code %d, want %d", code, ExitError)
+			}
+			if out != "" {
+				t.Errorf("stdout not empty: %q", out)
+			}
+			if n := strings.Count(errOut, "Error:"); n != 1 {
+				t.Errorf("%d errors in stderr, want 1:\n%s", n, errOut)
+			}
+			rest := errOut
+			for _, w := range tt.want {
+				i := strings.Index(rest, w)
+				if i < 0 {
+					t.Fatalf("stderr lacks %q (in order):\n%s", w, errOut)
+				}
+				rest = rest[i+len(w):]
+			}
+		})
+	}
+}
+
+func TestEditDistance(t *testing.T) {
+	tests := []struct {
+		a, b string
+		want int
+	}{
+		{"", "", 0}, {"abc", "", 3}, {"auto-aprove", "auto-approve", 1},
+		{"nopeople", "no-people", 1}, {"jsno", "json", 2}, {"über", "uber", 1},
+	}
+	for _, tt := range tests {
+		if got := editDistance(tt.a, tt.b); got != tt.want {
+			t.Errorf("editDistance(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
+		}
+	}
+}
