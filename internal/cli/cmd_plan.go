@@ -118,6 +118,9 @@ func runPlan(ctx context.Context, f *Factory, opts *planOptions) error {
 			if err := plan.RenderText(f.IO.Out, p, f.IO.ColorOut()); err != nil {
 				return err
 			}
+			if note := liveCatalogNote(cfg); note != "" {
+				fmt.Fprintln(f.IO.Out, note)
+			}
 		}
 		writeDiagnostics(f, cfg, all)
 	}

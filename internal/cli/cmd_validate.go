@@ -43,6 +43,9 @@ func runValidate(f *Factory, opts *validateOptions) error {
 		writeDiagnostics(f, cfg, diags)
 		if !diags.HasErrors() {
 			fmt.Fprintf(f.IO.Out, "Success! The configuration is valid: %s.\n", summarize(cfg))
+			if note := liveCatalogNote(cfg); note != "" {
+				fmt.Fprintln(f.IO.Out, note)
+			}
 		}
 	}
 	if diags.HasErrors() {

@@ -2,7 +2,12 @@ package cli
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
+	"time"
+
+	"github.com/leadsync/leadsync/internal/catalog"
+	"github.com/leadsync/leadsync/internal/config"
 )
 
 // plural formats n with an English noun, pluralised: "1 call", "2 calls",
@@ -20,4 +25,21 @@ func plural(n int, noun string) string {
 		noun += "s"
 	}
 	return fmt.Sprintf("%d %s", n, noun)
+}
+
+// liveCatalogNote says which live field list the filters were checked
+// against, or "" when it was the built-in one.
+func liveCatalogNote(cfg *config.Config) string {
+	c := cfg.Catalog
+	if c == nil || c.Source == catalog.SourceBuiltin || c.Source == "" {
+		return ""
+	}
+	src := c.Source
+	if rel, err := filepath.Rel(cfg.Dir, src); err == nil && !strings.HasPrefix(rel, "..") {
+		src = rel
+	}
+	if !c.FetchedAt.IsZero() {
+		src += " (fetched " + c.FetchedAt.UTC().Format(time.RFC3339) + ")"
+	}
+	return "Search filters were checked against the live field list in " + src + "."
 }
