@@ -2,10 +2,13 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
 	"github.com/leadsync/leadsync/internal/catalog"
+	"github.com/leadsync/leadsync/internal/sandbox"
 )
 
 func TestUsage(t *testing.T) {
@@ -74,5 +77,24 @@ func TestGroupThousands(t *testing.T) {
 		if got := groupThousands(n); got != want {
 			t.Errorf("groupThousands(%d) = %q, want %q", n, got, want)
 		}
+	}
+}
+
+// TestAgainstServedSandbox runs usage and fields --refresh against the
+// sandbox served over HTTP, as `leadsync sandbox` serves it.
+func TestAgainstServedSandbox(t *testing.T) {
+	srv := httptest.NewServer(sandbox.New(sandbox.Options{NoLatency: true}))
+	defer srv.Close()
+	dir := writeConfig(t, fmt.Sprintf("api {\n  base_url    = %q\n  base_url_v2 = %q\n}\n", srv.URL, srv.URL))
+	env := []string{"LEADSYNC_API_KEY=" + sandbox.DefaultKey}
+	code, out, errOut := apiRun(t, dir, env, "usage")
+	if code != 0 || !strings.Contains(out, "Invoicing start date:          "+sandbox.InvoicingStartDate) {
+		t.Fatalf("usage: exit %d\n%s%s", code, out, errOut)
+	}
+	// A second call of the same key in the same process waits for the
+	// rate limit (about a second) instead of getting a 429.
+	code, _, errOut = apiRun(t, dir, env, "fields", "--refresh")
+	if code != 0 || !strings.Contains(errOut, "Fetched 15 fields") {
+		t.Fatalf("fields --refresh: exit %d\n%s", code, errOut)
 	}
 }
