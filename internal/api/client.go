@@ -301,6 +301,16 @@ func hasString(m map[string]any, k string) bool {
 	return ok && strings.TrimSpace(s) != ""
 }
 
+type startHookKey struct{}
+
+// WithStartHook returns a context that makes the client call hook, in the
+// caller's goroutine, each time an attempt of the call leaves the pacer and
+// is sent: a caller can tell time spent waiting for the rate limit from
+// time spent by the service.
+func WithStartHook(ctx context.Context, hook func()) context.Context {
+	return context.WithValue(ctx, startHookKey{}, hook)
+}
+
 // call makes one call with pacing and retries and decodes a 2xx answer into out.
 func (c *Client) call(ctx context.Context, op string, gen Generation, method, path string, body []byte, out any) error {
 	base := c.base
@@ -326,6 +336,9 @@ func (c *Client) call(ctx context.Context, op string, gen Generation, method, pa
 			return &Error{Op: op, Gen: gen, Kind: KindCanceled, Attempts: attempt - 1, Message: "canceled while waiting for the rate limit", Err: err}
 		}
 		c.obs.CallStart(op, attempt)
+		if h, ok := ctx.Value(startHookKey{}).(func()); ok {
+			h()
+		}
 		start := c.clock.Now()
 		e := c.attempt(ctx, method, u, body, out)
 		release()

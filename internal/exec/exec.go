@@ -362,7 +362,15 @@ func (r *runner) halt(reason string) {
 // do makes one call; it runs in its own goroutine and touches no runner
 // state but the read-only task.
 func (r *runner) do(ctx context.Context, t task) outcome {
+	// The duration is the service's: from when the call left the pacer
+	// (its first attempt), not from when it was queued.
 	start := r.now()
+	sent := false
+	ctx = api.WithStartHook(ctx, func() {
+		if !sent {
+			start, sent = r.now(), true
+		}
+	})
 	o := outcome{task: t}
 	gen := r.opts.Config.API.Generation
 	switch t.call.Kind {
