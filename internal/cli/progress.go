@@ -82,7 +82,7 @@ func (p *textProgress) CallDone(c exec.Call, r exec.CallResult) {
 		}
 		detail = fmt.Sprintf("enriched (%s), %s", status, plural(r.Credits, "credit"))
 	}
-	p.line(fmt.Sprintf("%s %s%s: %s in %s", p.mark("✓", "32"), c.Address, personSuffix(c), detail, roundDur(r.Duration)))
+	p.line(fmt.Sprintf("%s %s%s: %s in %s", p.mark("✓", "32"), c.Address, personSuffix(c), detail, durText(r.Duration)))
 }
 
 func (p *textProgress) CallError(c exec.Call, err error) {
@@ -231,6 +231,14 @@ func personSuffix(c exec.Call) string {
 		return " " + c.Label
 	}
 	return ""
+}
+
+// durText is a duration for people: "<1ms", "240ms", "2.3s", "14s".
+func durText(d time.Duration) string {
+	if d < time.Millisecond {
+		return "<1ms"
+	}
+	return roundDur(d).String()
 }
 
 func roundDur(d time.Duration) time.Duration {
