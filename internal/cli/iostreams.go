@@ -38,10 +38,3 @@ func TestStreams() (s *IOStreams, in, out, errOut *bytes.Buffer) {
 	return &IOStreams{In: in, Out: out, ErrOut: errOut}, in, out, errOut
 }
 
-func isTerminal(f *os.File) bool {
-	fi, err := f.Stat()
-	if err != nil {
-		return false
-	}
-	return fi.Mode()&os.ModeCharDevice != 0
-}
