@@ -64,7 +64,11 @@ func runForceUnlock(f *Factory, opts *forceUnlockOptions) error {
 		}
 		fmt.Fprintf(f.IO.ErrOut, "The lock is held by %s (pid %d) for %q since %s.\n", info.Who, info.PID, info.Operation, stateWhen(info.Created, f.Now()))
 		fmt.Fprintf(f.IO.ErrOut, "Remove it only if that run is gone. Remove it? Only 'yes' is accepted: ")
-		answer, _ := bufio.NewReader(f.IO.In).ReadString('\n')
+		answer, err := bufio.NewReader(f.IO.In).ReadString('\n')
+		if err != nil {
+			// Input ended without a newline (Ctrl-D): end the prompt's line.
+			fmt.Fprintln(f.IO.ErrOut)
+		}
 		if strings.TrimSpace(answer) != "yes" {
 			return fmt.Errorf("force-unlock cancelled: the lock stays")
 		}

@@ -193,6 +193,18 @@ func TestForceUnlock(t *testing.T) {
 		t.Errorf("no terminal, no --force: exit %d: %s", code, errOut)
 	}
 
+	// On a terminal, input that ends without an answer cancels, and the
+	// error starts on a line of its own.
+	f, _, errBuf := configTestFactory(dir)
+	f.IO.InTTY = true
+	f.IO.In = strings.NewReader("")
+	if code := Run(context.Background(), f, []string{"force-unlock", l.Info.ID}); code != 1 {
+		t.Fatalf("EOF at the prompt: exit %d: %s", code, errBuf)
+	}
+	if !strings.Contains(errBuf.String(), "accepted: \nError: force-unlock cancelled") {
+		t.Errorf("EOF at the prompt: %q", errBuf)
+	}
+
 	// On a terminal, "yes" confirms.
 	f, out, errBuf := configTestFactory(dir)
 	f.IO.InTTY = true
