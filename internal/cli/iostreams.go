@@ -37,4 +37,3 @@ func TestStreams() (s *IOStreams, in, out, errOut *bytes.Buffer) {
 	in, out, errOut = new(bytes.Buffer), new(bytes.Buffer), new(bytes.Buffer)
 	return &IOStreams{In: in, Out: out, ErrOut: errOut}, in, out, errOut
 }
-
