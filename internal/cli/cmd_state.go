@@ -201,7 +201,7 @@ func runStateShow(f *Factory, opts *stateShowOptions) error {
 	addr := opts.address
 	kind := s.Kind(addr)
 	if kind == "" {
-		return unknownAddressError(s, addr)
+		return unknownAddressError(s, addr, "")
 	}
 	if opts.json {
 		return writeStateShowJSON(f.IO.Out, s, addr, kind)
@@ -236,23 +236,27 @@ func runStateShow(f *Factory, opts *stateShowOptions) error {
 	return w.flush()
 }
 
-// unknownAddressError says that s holds nothing at addr, suggesting close
-// addresses.
-func unknownAddressError(s *state.State, addr string) error {
+// unknownAddressError says that s holds nothing at addr (and, with
+// consequence, what followed from that), suggesting close addresses.
+func unknownAddressError(s *state.State, addr, consequence string) error {
 	var near []string
+	base := strings.SplitN(addr, "[", 2)[0]
 	for _, a := range s.Addresses(false) {
-		if strings.HasPrefix(a, strings.SplitN(addr, "[", 2)[0]) {
+		if strings.HasPrefix(a, base) || editDistance(addr, a) <= 2 {
 			near = append(near, a)
 		}
 	}
-	msg := fmt.Sprintf("the state holds nothing at %s", addr)
+	msg := fmt.Sprintf("the state holds nothing at %s%s", addr, consequence)
 	if len(near) > 0 && len(near) <= 10 {
 		msg += "; did you mean " + strings.Join(near, ", ") + "?"
 	}
 	if strings.Contains(addr, "[") && !strings.Contains(addr, `"`) {
 		msg += ` (quote instance keys in the shell: 'search.cto["Berlin"]')`
 	}
-	return errors.New(msg + " leadsync state list shows every address")
+	if !strings.HasPrefix(addr, "search.") && !strings.HasPrefix(addr, "profile.") && !strings.HasPrefix(addr, "person.") {
+		msg += `. Addresses look like search.cto, search.cto["Berlin"], profile.founder or person.<id>`
+	}
+	return errors.New(msg + `. Run "leadsync state list" to see every address`)
 }
 
 func searchResultsText(sr *state.Search) string {
@@ -429,7 +433,7 @@ func runStateRm(f *Factory, opts *stateRmOptions) error {
 	// Check every address before changing anything.
 	for _, addr := range opts.addresses {
 		if s.Kind(addr) == "" {
-			return fmt.Errorf("%v; nothing was removed", unknownAddressError(s, addr))
+			return unknownAddressError(s, addr, ", so nothing was removed")
 		}
 	}
 	var lines []string

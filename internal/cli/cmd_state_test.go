@@ -126,6 +126,28 @@ func TestStateShowUnknownAddress(t *testing.T) {
 	}
 }
 
+// TestStateShowUnknownAddressMessage: one sentence per point, a suggestion
+// for a typo, the address form for something that is no address.
+func TestStateShowUnknownAddressMessage(t *testing.T) {
+	dir, _ := stateTestDir(t)
+	tests := []struct{ args, want []string }{
+		{[]string{"state", "show", "profile.fonder"}, []string{"the state holds nothing at profile.fonder; did you mean profile.founder?", `Run "leadsync state list" to see every address`}},
+		{[]string{"state", "show", "garbage"}, []string{"holds nothing at garbage. Addresses look like search.cto,", `. Run "leadsync state list"`}},
+		{[]string{"state", "rm", "search.nope"}, []string{"the state holds nothing at search.nope, so nothing was removed. Run"}},
+	}
+	for _, tt := range tests {
+		code, out, errOut := runIn(t, dir, tt.args...)
+		if code != 1 || out != "" || strings.Count(errOut, "Error:") != 1 {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", tt.args, code, out, errOut)
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(errOut, w) {
+				t.Errorf("%v: stderr lacks %q: %s", tt.args, w, errOut)
+			}
+		}
+	}
+}
+
 func TestStateRm(t *testing.T) {
 	dir, st := stateTestDir(t)
 	before, _ := os.ReadFile(st.Path())
