@@ -69,7 +69,45 @@ func describeRequest(r api.SearchRequest) string {
 	if r.Raw {
 		parts = append(parts, "raw=true")
 	}
-	return truncate(strings.Join(parts, " "), maxDetail)
+	return joinParts(parts, " ", maxDetail)
+}
+
+// joinParts joins parts (each "name=value" or "name ...") with sep,
+// keeping whole parts while they fit in about n characters. A value is
+// never cut in the middle, and the attributes left out are named, so the
+// reader knows that more is set and what: `keywords="CTO" city="Berlin"
+// (+ industry_filter, level_filter)`. Only a first part longer than n
+// alone is cut.
+func joinParts(parts []string, sep string, n int) string {
+	if len(parts) == 0 {
+		return ""
+	}
+	if len(parts[0]) > n {
+		return truncate(parts[0], n) + omitted(parts[1:])
+	}
+	used := len(parts[0])
+	i := 1
+	for ; i < len(parts); i++ {
+		if used+len(sep)+len(parts[i]) > n {
+			break
+		}
+		used += len(sep) + len(parts[i])
+	}
+	return strings.Join(parts[:i], sep) + omitted(parts[i:])
+}
+
+// omitted names the attributes of parts left out of a summary.
+func omitted(parts []string) string {
+	if len(parts) == 0 {
+		return ""
+	}
+	names := make([]string, len(parts))
+	for i, p := range parts {
+		name, _, _ := strings.Cut(p, "=")
+		name, _, _ = strings.Cut(name, " ")
+		names[i] = name
+	}
+	return " (+ " + strings.Join(names, ", ") + ")"
 }
 
 // describePage names the profile a profile block reads.
@@ -135,7 +173,7 @@ func diffRequest(old json.RawMessage, now api.SearchRequest) string {
 	if len(parts) == 0 {
 		return "the request"
 	}
-	return truncate(strings.Join(parts, ", "), maxDetail)
+	return joinParts(parts, ", ", maxDetail)
 }
 
 // truncate shortens s to about n characters, marking the cut.

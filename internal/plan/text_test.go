@@ -39,3 +39,25 @@ func TestTextHelpers(t *testing.T) {
 		t.Errorf("describeRequest not truncated on a rune boundary: %q", long)
 	}
 }
+
+// TestJoinParts: whole attributes are kept while they fit, the rest are
+// named, and only a first attribute that alone is too long is cut.
+func TestJoinParts(t *testing.T) {
+	tests := []struct {
+		parts []string
+		n     int
+		want  string
+	}{
+		{nil, 20, ""},
+		{[]string{`a="x"`, `b=["y"]`}, 20, `a="x" b=["y"]`},
+		{[]string{`keywords="CTO"`, `city="Berlin"`, `level_filter=["Senior","Manager"]`}, 30, `keywords="CTO" city="Berlin" (+ level_filter)`},
+		{[]string{`keywords="CTO"`, `city="Berlin"`, `x=1`}, 14, `keywords="CTO" (+ city, x)`},
+		{[]string{`search_url="https://example.com/very/long"`, `city="B"`}, 20, `search_url="https:// ... (+ city)`},
+		{[]string{`city "A" -> "B"`, `level_filter changed`}, 16, `city "A" -> "B" (+ level_filter)`},
+	}
+	for _, tt := range tests {
+		if got := joinParts(tt.parts, " ", tt.n); got != tt.want {
+			t.Errorf("joinParts(%q, %d) = %q, want %q", tt.parts, tt.n, got, tt.want)
+		}
+	}
+}
