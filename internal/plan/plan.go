@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"encoding/json"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -130,6 +131,24 @@ type Change struct {
 	PersonIDs []string `json:"person_ids,omitempty"`
 	// Path is an export's file.
 	Path string `json:"path,omitempty"`
+}
+
+// MarshalJSON writes person_ids for every enrich change, [] when it has
+// none: omitempty would drop the empty list, and the JSON form promises the
+// field for enrich changes. Other kinds have no person_ids.
+func (c *Change) MarshalJSON() ([]byte, error) {
+	type plain Change // without this method
+	if c.Kind != KindEnrich {
+		return json.Marshal((*plain)(c))
+	}
+	ids := c.PersonIDs
+	if ids == nil {
+		ids = []string{}
+	}
+	return json.Marshal(struct {
+		*plain
+		PersonIDs []string `json:"person_ids"`
+	}{(*plain)(c), ids})
 }
 
 // Totals sum the changes.

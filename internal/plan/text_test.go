@@ -1,6 +1,8 @@
 package plan
 
 import (
+	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
@@ -59,5 +61,27 @@ func TestJoinParts(t *testing.T) {
 		if got := joinParts(tt.parts, " ", tt.n); got != tt.want {
 			t.Errorf("joinParts(%q, %d) = %q, want %q", tt.parts, tt.n, got, tt.want)
 		}
+	}
+}
+
+// TestChangeJSONPersonIDs: an enrich change always has person_ids, [] when
+// empty, never null; other kinds have none.
+func TestChangeJSONPersonIDs(t *testing.T) {
+	tests := []struct {
+		c    Change
+		want string
+	}{
+		{Change{Kind: KindEnrich}, `"person_ids":[]`},
+		{Change{Kind: KindEnrich, PersonIDs: []string{"1.a"}}, `"person_ids":["1.a"]`},
+	}
+	for _, tt := range tests {
+		b, err := json.Marshal(&tt.c)
+		if err != nil || !strings.Contains(string(b), tt.want) || strings.Count(string(b), "person_ids") != 1 {
+			t.Errorf("%+v: %s, %v; want %s once", tt.c, b, err, tt.want)
+		}
+	}
+	b, _ := json.Marshal(&Change{Kind: KindSearch})
+	if strings.Contains(string(b), "person_ids") || strings.Contains(string(b), "null") {
+		t.Errorf("search change: %s", b)
 	}
 }
