@@ -397,6 +397,9 @@ func (d *decoder) uint64() (uint64, error) {
 	n, err := strconv.ParseUint(lit, 10, 64)
 	if err != nil {
 		d.pos = start
+		if strings.HasPrefix(lit, "-") {
+			return 0, d.fail("%s is negative; expected a whole number of 0 or more", lit)
+		}
 		return 0, d.fail("%s is not a whole number", lit)
 	}
 	return n, nil

@@ -107,6 +107,7 @@ func TestLoadRefusesDamagedFiles(t *testing.T) {
 		name, content string
 		newer         bool
 		line          int
+		reason        string // part of CorruptError.Reason, when set
 	}{
 		{name: "empty", content: ""},
 		{name: "not JSON", content: "<html>oops</html>"},
@@ -117,6 +118,8 @@ func TestLoadRefusesDamagedFiles(t *testing.T) {
 		{name: "null person", content: `{"format_version":1,"lineage":"x","people":{"a":null}}`},
 		{name: "mismatched id", content: `{"format_version":1,"lineage":"x","people":{"a":{"id":"b"}}}`},
 		{name: "trailing data", content: string(good) + "{}"},
+		{name: "negative serial", content: "{\"format_version\":1,\"lineage\":\"x\",\n\"serial\":-5}", line: 2, reason: "serial: -5 is negative; expected a whole number of 0 or more"},
+		{name: "fractional serial", content: `{"format_version":1,"lineage":"x","serial":1.5}`, reason: "serial: 1.5 is not a whole number"},
 		{name: "newer format", content: `{"format_version":99,"lineage":"x","leadsync_version":"v9.0.0","people":[1,2,3]}`, newer: true},
 		{name: "newer format, otherwise fine", content: `{"format_version":2,"lineage":"x"}`, newer: true},
 	}
@@ -142,6 +145,9 @@ func TestLoadRefusesDamagedFiles(t *testing.T) {
 				}
 				if tt.line > 0 && ce.Line != tt.line {
 					t.Errorf("line %d, want %d (%v)", ce.Line, tt.line, err)
+				}
+				if !strings.Contains(ce.Reason, tt.reason) {
+					t.Errorf("reason %q, want it to say %q", ce.Reason, tt.reason)
 				}
 				if !strings.Contains(err.Error(), ".backup") {
 					t.Errorf("message: %v", err)
