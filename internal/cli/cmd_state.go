@@ -95,6 +95,9 @@ found. These commands read it and remove records from it.
 
 Addresses are those of the configuration (search.cto["Berlin"],
 profile.founder) and person.<id> for people.`,
+		Example: `  leadsync state list --no-people
+  leadsync state show 'search.cto["Berlin"]'
+  leadsync state rm search.old`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return cmd.Help() },
 	}

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/spf13/cobra"
 )
 
 // TestCommandLineErrors checks that a wrong command line gets one message that
@@ -73,4 +75,32 @@ func TestEditDistance(t *testing.T) {
 			t.Errorf("editDistance(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
 		}
 	}
+}
+
+// TestEveryCommandHasHelp: every command says in one line what it does and
+// shows examples, and every flag has a description.
+func TestEveryCommandHasHelp(t *testing.T) {
+	f, _, _ := configTestFactory(t.TempDir())
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		if c.Hidden || c.Name() == "help" {
+			return
+		}
+		if c.Short == "" {
+			t.Errorf("%s: no Short", c.CommandPath())
+		}
+		if c.Example == "" {
+			t.Errorf("%s: no Example", c.CommandPath())
+		}
+		// A flag without a description shows as its name alone.
+		for _, line := range strings.Split(strings.TrimRight(c.LocalFlags().FlagUsages(), "\n"), "\n") {
+			if len(strings.Fields(line)) < 2 {
+				t.Errorf("%s: flag without a description: %q", c.CommandPath(), line)
+			}
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(NewRootCmd(f))
 }

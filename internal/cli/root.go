@@ -70,6 +70,9 @@ with the lead service, the way Terraform does for infrastructure.
   leadsync validate   check the configuration, offline
   leadsync plan       show which calls apply will make and what they cost
   leadsync apply      make those calls at the rate limit and write the spreadsheets`,
+		Example: `  leadsync validate
+  leadsync plan --out leads.plan && leadsync apply leads.plan
+  leadsync --chdir examples/quickstart apply --auto-approve`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
