@@ -93,8 +93,8 @@ func TestEveryCommandHasHelp(t *testing.T) {
 			t.Errorf("%s: no Example", c.CommandPath())
 		}
 		// A flag without a description shows as its name alone.
-		for _, line := range strings.Split(strings.TrimRight(c.LocalFlags().FlagUsages(), "\n"), "\n") {
-			if len(strings.Fields(line)) < 2 {
+		for _, line := range strings.Split(c.LocalFlags().FlagUsages(), "\n") {
+			if line != "" && len(strings.Fields(line)) < 2 {
 				t.Errorf("%s: flag without a description: %q", c.CommandPath(), line)
 			}
 		}
