@@ -281,6 +281,7 @@ search "s" {
 		{"not a number", LoadOptions{Vars: []string{"n=abc"}}, []string{"Invalid value for variable", "var.n from --var is not a valid number"}},
 		{"no equals", LoadOptions{Vars: []string{"n=1", "novalue"}}, []string{"--var takes name=value"}},
 		{"undeclared", LoadOptions{Vars: []string{"n=1", "m=2"}}, []string{"Value for undeclared variable", `Did you mean "n"?`}},
+		{"undeclared, nothing near", LoadOptions{Vars: []string{"n=1", "zzz=eu"}}, []string{`--var sets "zzz"`, "Declared variables: n, cities.", `Declare it with a variable "zzz" { } block, or remove the value.`}},
 		{"bad list", LoadOptions{Vars: []string{"n=1", "cities=Berlin"}}, []string{"must be written as an HCL expression of type list(string)"}},
 		{"missing var file", LoadOptions{Vars: []string{"n=1"}, VarFiles: []string{"nope.hcl"}}, []string{"Cannot read --var-file"}},
 	}

@@ -189,7 +189,7 @@ func (l *loader) assignVariables() {
 		}
 		v := l.vars[name]
 		if v == nil {
-			l.errorf(nil, "Value for undeclared variable", "--var sets %q, but no variable block declares it.%s", name, didYouMean(name, l.varOrder))
+			l.errorf(nil, "Value for undeclared variable", "--var sets %q, but no variable block declares it.%s", name, undeclaredHint(name, l.varOrder))
 			continue
 		}
 		l.setFromString(v, val, "--var")
@@ -251,11 +251,10 @@ func (l *loader) varFile(name string, src []byte, explicit bool) {
 		a := attrs[n]
 		v := l.vars[n]
 		if v == nil {
-			msg := fmt.Sprintf("%s sets %q, but no variable block declares it.%s", name, n, didYouMean(n, l.varOrder))
 			if explicit {
-				l.errorf(a.NameRange.Ptr(), "Value for undeclared variable", "%s", msg)
+				l.errorf(a.NameRange.Ptr(), "Value for undeclared variable", "%s sets %q, but no variable block declares it.%s", name, n, undeclaredHint(n, l.varOrder))
 			} else {
-				l.warnf(a.NameRange.Ptr(), "Value for undeclared variable", "%s It is ignored.", msg)
+				l.warnf(a.NameRange.Ptr(), "Value for undeclared variable", "%s sets %q, but no variable block declares it, so it is ignored.%s", name, n, undeclaredHint(n, l.varOrder))
 			}
 			continue
 		}
@@ -388,6 +387,23 @@ func (l *loader) secretRange(expr hcl.Expression) {
 }
 
 // didYouMean returns " Did you mean "x"?" or "".
+// undeclaredHint says how to fix a value given for the undeclared variable
+// name: the nearest declared name, else which names are declared and how to
+// declare one.
+func undeclaredHint(name string, declared []string) string {
+	if s := didYouMean(name, declared); s != "" {
+		return s
+	}
+	fix := fmt.Sprintf(" Declare it with a variable %q { } block, or remove the value.", name)
+	switch {
+	case len(declared) == 0:
+		return " The configuration declares no variables." + fix
+	case len(declared) <= 10:
+		return " Declared variables: " + strings.Join(declared, ", ") + "." + fix
+	}
+	return fix
+}
+
 func didYouMean(value string, candidates []string) string {
 	if n := nearest(value, candidates, 1); len(n) > 0 {
 		return fmt.Sprintf(" Did you mean %q?", n[0])
