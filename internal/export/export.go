@@ -1,11 +1,13 @@
 package export
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/leadsync/leadsync/internal/config"
@@ -179,13 +181,32 @@ type atomicFile struct {
 func createAtomic(path string) (*atomicFile, error) {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("creating folder for %s: %w", path, err)
+		return nil, folderError(path, dir, err)
 	}
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
 		return nil, fmt.Errorf("writing %s: %w", path, err)
 	}
 	return &atomicFile{File: f, path: path}, nil
+}
+
+// folderError explains why the folder dir of path could not be made, naming
+// the file that stands where a folder should be when that is the cause.
+func folderError(path, dir string, err error) error {
+	if errors.Is(err, syscall.ENOTDIR) || errors.Is(err, fs.ErrExist) {
+		for d := dir; ; d = filepath.Dir(d) {
+			if fi, serr := os.Stat(d); serr == nil && !fi.IsDir() {
+				return fmt.Errorf("cannot write %s: %s is a file, not a folder; move that file away or change the export's path", path, d)
+			}
+			if filepath.Dir(d) == d {
+				break
+			}
+		}
+	}
+	if errors.Is(err, fs.ErrPermission) {
+		return fmt.Errorf("cannot write %s: no permission to create the folder %s; make its parent writable or change the export's path", path, dir)
+	}
+	return fmt.Errorf("creating folder for %s: %w", path, err)
 }
 
 // finish syncs and closes the temporary file, ready for rename.

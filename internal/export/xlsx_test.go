@@ -442,3 +442,21 @@ func TestXLSXAwkwardStrings(t *testing.T) {
 		t.Errorf("C2 shows %q", r[1][2])
 	}
 }
+
+// TestFileWhereAFolderShouldBe: the error names the file in the way and
+// says what to do, for XLSX and CSV alike.
+func TestFileWhereAFolderShouldBe(t *testing.T) {
+	for _, name := range []string{"out/sub/x.xlsx", "out/sub/x.csv"} {
+		dir := t.TempDir()
+		cfg, st := fixture(name, marketingSheets()[0])
+		cfg.Dir = dir
+		if err := os.WriteFile(filepath.Join(dir, "out"), []byte("a file"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := WriteAll(cfg, st, Options{Now: fixedNow})
+		want := filepath.Join(dir, "out") + " is a file, not a folder; move that file away or change the export's path"
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: err = %v, want it to say %q", name, err, want)
+		}
+	}
+}
