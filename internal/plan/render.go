@@ -185,9 +185,13 @@ func quotaLine(p *Plan) string {
 		}
 		s = fmt.Sprintf("Quota: %s.", note)
 	}
-	if p.Totals.CreditsMax > 0 {
+	switch {
+	case p.Totals.CreditsMax > 0 && p.Totals.Credits == p.Totals.CreditsMax:
+		// Certain (every person to enrich is known): no "up to".
+		s += fmt.Sprintf(" Credits: %s of max_credits %s.", thousands(p.Totals.CreditsMax), thousands(q.MaxCredits))
+	case p.Totals.CreditsMax > 0:
 		s += fmt.Sprintf(" Credits: up to %s of max_credits %s.", thousands(p.Totals.CreditsMax), thousands(q.MaxCredits))
-	} else {
+	default:
 		s += fmt.Sprintf(" Credits: max_credits %s.", thousands(q.MaxCredits))
 	}
 	return s

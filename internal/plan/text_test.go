@@ -85,3 +85,22 @@ func TestChangeJSONPersonIDs(t *testing.T) {
 		t.Errorf("search change: %s", b)
 	}
 }
+
+// TestQuotaLineCredits: "up to" only when the credits are a bound.
+func TestQuotaLineCredits(t *testing.T) {
+	tests := []struct {
+		credits, max int
+		want         string
+	}{
+		{0, 0, "Credits: max_credits 500."},
+		{8, 8, "Credits: 8 of max_credits 500."},
+		{3, 8, "Credits: up to 8 of max_credits 500."},
+		{0, 1200, "Credits: up to 1,200 of max_credits 500."},
+	}
+	for _, tt := range tests {
+		p := &Plan{Totals: Totals{Credits: tt.credits, CreditsMax: tt.max}, Quota: Quota{MaxCredits: 500}}
+		if got := quotaLine(p); !strings.HasSuffix(got, tt.want) {
+			t.Errorf("credits %d, max %d: %q, want it to end %q", tt.credits, tt.max, got, tt.want)
+		}
+	}
+}
