@@ -255,7 +255,11 @@ func runSandbox(ctx context.Context, f *Factory, o sandboxOptions) error {
 	})
 	ln, err := net.Listen("tcp", o.Addr)
 	if err != nil {
-		return fmt.Errorf("sandbox: cannot listen on %s: %w", o.Addr, err)
+		hint := ""
+		if errors.Is(err, syscall.EADDRINUSE) {
+			hint = "; another process uses that port: stop it, or pick another port (--addr 127.0.0.1:0 picks a free one)"
+		}
+		return fmt.Errorf("sandbox: cannot listen on %s: %w%s", o.Addr, err, hint)
 	}
 	base := "http://" + ln.Addr().String()
 

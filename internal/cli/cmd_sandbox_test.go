@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"reflect"
@@ -226,6 +227,20 @@ func TestSandboxCommandRefusesBadFlags(t *testing.T) {
 		if lines := strings.Count(strings.TrimSpace(errOut.String()), "\n"); lines != 0 {
 			t.Errorf("%v: want one error line, got:\n%s", c.args, errOut)
 		}
+	}
+}
+
+func TestSandboxPortInUse(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	streams, _, _, errOut := TestStreams()
+	f := &Factory{IO: streams, Getenv: func(string) string { return "" }, Now: time.Now, Dir: t.TempDir()}
+	code := Run(context.Background(), f, []string{"sandbox", "--quiet", "--addr", ln.Addr().String()})
+	if code != ExitError || !strings.Contains(errOut.String(), "--addr 127.0.0.1:0 picks a free one") {
+		t.Errorf("exit %d, stderr %q", code, errOut)
 	}
 }
 
