@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -36,14 +37,25 @@ func Save(path string, p *Plan) error {
 		return fmt.Errorf("encoding the plan: %w", err)
 	}
 	dir := filepath.Dir(path)
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return fmt.Errorf("saving the plan to %s: that is a directory; give a file name, like %s", path, filepath.Join(path, "leads.plan"))
+	}
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
-		return fmt.Errorf("saving the plan: %w", err)
+		// The temporary name means nothing to the user: name the folder.
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		if errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("saving the plan to %s: the folder %s does not exist; create it or save the plan elsewhere", path, dir)
+		}
+		return fmt.Errorf("saving the plan to %s: cannot create a file in %s: %w", path, dir, err)
 	}
 	defer os.Remove(tmp.Name()) // after a successful rename this fails harmlessly
 	if err := tmp.Chmod(0o600); err != nil {
 		tmp.Close()
-		return fmt.Errorf("saving the plan: %w", err)
+		return fmt.Errorf("saving the plan to %s: %w", path, err)
 	}
 	if _, err := tmp.Write(buf.Bytes()); err != nil {
 		tmp.Close()

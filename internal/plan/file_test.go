@@ -138,3 +138,19 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+// TestSaveErrorsNameThePath: a missing folder or a directory given as the
+// file is said plainly, without the temporary file's name.
+func TestSaveErrorsNameThePath(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct{ path, want string }{
+		{filepath.Join(dir, "missing", "x.plan"), "the folder " + filepath.Join(dir, "missing") + " does not exist; create it or save the plan elsewhere"},
+		{dir, "that is a directory; give a file name, like " + filepath.Join(dir, "leads.plan")},
+	}
+	for _, tt := range tests {
+		err := Save(tt.path, &Plan{FormatVersion: FormatVersion})
+		if err == nil || !strings.Contains(err.Error(), tt.want) || strings.Contains(err.Error(), ".tmp-") {
+			t.Errorf("Save(%s) = %v, want it to say %q", tt.path, err, tt.want)
+		}
+	}
+}
