@@ -282,7 +282,8 @@ search "s" {
 		{"no equals", LoadOptions{Vars: []string{"n=1", "novalue"}}, []string{"--var takes name=value"}},
 		{"undeclared", LoadOptions{Vars: []string{"n=1", "m=2"}}, []string{"Value for undeclared variable", `Did you mean "n"?`}},
 		{"undeclared, nothing near", LoadOptions{Vars: []string{"n=1", "zzz=eu"}}, []string{`--var sets "zzz"`, "Declared variables: n, cities.", `Declare it with a variable "zzz" { } block, or remove the value.`}},
-		{"bad list", LoadOptions{Vars: []string{"n=1", "cities=Berlin"}}, []string{"must be written as an HCL expression of type list(string)"}},
+		{"bad list", LoadOptions{Vars: []string{"n=1", "cities=Berlin"}}, []string{"must be written as an HCL expression of type list(string)", `Berlin is read as a name, not text; put text in quotes inside the expression, like '["Berlin"]'.`}},
+		{"bad list syntax", LoadOptions{Vars: []string{"n=1", "cities=[1,"}}, []string{"must be written as an HCL expression of type list(string)", "Missing expression"}},
 		{"missing var file", LoadOptions{Vars: []string{"n=1"}, VarFiles: []string{"nope.hcl"}}, []string{"Cannot read --var-file"}},
 	}
 	for _, tt := range tests {

@@ -301,7 +301,14 @@ func (l *loader) setFromString(v *variable, raw, from string) {
 	if ds.HasErrors() {
 		detail := fmt.Sprintf("The value of var.%s from %s must be written as an HCL expression of type %s, like '[\"a\", \"b\"]' for a list or '{ key = \"value\" }' for a map",
 			v.name, from, typeexpr.TypeString(v.ty))
-		if !v.sensitive {
+		switch {
+		case v.sensitive:
+		case expr != nil && len(expr.Variables()) > 0:
+			// A bare word like Berlin parses as a reference; HCL's own
+			// "Variables not allowed" does not say what to do.
+			detail += fmt.Sprintf(": %s is read as a name, not text; put text in quotes inside the expression, like '[\"%s\"]'",
+				expr.Variables()[0].RootName(), expr.Variables()[0].RootName())
+		default:
 			detail += ": " + ds[0].Summary
 			if ds[0].Detail != "" {
 				detail += "; " + ds[0].Detail
