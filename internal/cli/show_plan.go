@@ -30,7 +30,14 @@ func showPlanFile(f *Factory, path string, asJSON bool) error {
 	if asJSON {
 		return plan.RenderJSON(f.IO.Out, p)
 	}
-	return plan.RenderText(f.IO.Out, p, f.IO.ColorOut())
+	if err := plan.RenderText(f.IO.Out, p, f.IO.ColorOut()); err != nil {
+		return err
+	}
+	// Say what the file is and what to do with it: a reviewer reading
+	// "show FILE" should know when it was made and that apply checks it.
+	_, err = fmt.Fprintf(f.IO.Out, "\nSaved plan made %s. \"leadsync apply %s\" runs exactly this plan, and refuses it if the state or the configuration has changed since.\n",
+		p.CreatedAt.UTC().Format("2006-01-02 15:04 UTC"), path)
+	return err
 }
 
 // planUnwrapPath drops the path of a *fs.PathError (the caller names the file as

@@ -29,6 +29,9 @@ func TestShowPlanFile(t *testing.T) {
 	if !strings.Contains(out.String(), `+ search.a  run  1 call  keywords="CTO"`) || !strings.Contains(out.String(), "Plan: 1 call (1 search)") {
 		t.Errorf("text:\n%s", out)
 	}
+	if !strings.HasSuffix(out.String(), "\nSaved plan made 2026-01-02 03:04 UTC. \"leadsync apply x.plan\" runs exactly this plan, and refuses it if the state or the configuration has changed since.\n") {
+		t.Errorf("text lacks the saved-plan note:\n%s", out)
+	}
 	out.Reset()
 	if err := showPlanFile(f, "x.plan", true); err != nil {
 		t.Fatal(err)
