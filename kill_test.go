@@ -133,6 +133,13 @@ func TestKillAnywhere(t *testing.T) {
 			}
 		}
 		err = cmd.Wait()
+		if killed {
+			// Calls whose call_start was still in the pipe at the kill had
+			// reached the service too: they were in flight as well.
+			for k := range inFlight {
+				inFlightAtKill[strings.TrimPrefix(k, "enrich.all ")] = true
+			}
+		}
 		if !killed {
 			if err != nil {
 				t.Fatalf("round %d: final apply failed: %v\n%s", round, err, stderr.String())

@@ -182,7 +182,7 @@ func runApply(ctx context.Context, f *Factory, opts *applyOptions) error {
 		return silentExit(ExitError)
 	}
 	if err := store.Commit(st); err != nil {
-		return fmt.Errorf("saving state (the journal still holds every result; run apply again to fold it in): %w", err)
+		return fmt.Errorf("saving state (the journal holds every result that could be written; the next command folds it in): %w", err)
 	}
 	if runErr != nil {
 		return runErr
