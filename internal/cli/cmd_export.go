@@ -61,6 +61,11 @@ func exportStatePath(cfg *config.Config) string {
 
 func runExport(f *Factory, opts *exportOptions) error {
 	cfg, diags := loadConfig(f, &opts.vars)
+	if opts.json && diags.HasErrors() {
+		// As plan --json: a script reading stdout gets JSON, not nothing.
+		writeDiagnosticsJSON(f.IO.Out, diags, cfg)
+		return silentExit(ExitError)
+	}
 	writeDiagnostics(f, cfg, diags)
 	if diags.HasErrors() {
 		return silentExit(ExitError)
@@ -68,6 +73,10 @@ func runExport(f *Factory, opts *exportOptions) error {
 	store := state.NewStore(exportStatePath(cfg))
 	st, err := store.Load()
 	if err != nil {
+		if opts.json {
+			writeExportJSON(f, cfg, nil, err)
+			return silentExit(ExitError)
+		}
 		return err
 	}
 	if !store.Exists() && !opts.json {

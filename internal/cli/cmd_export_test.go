@@ -188,3 +188,43 @@ func TestExportRefusesInvalidConfig(t *testing.T) {
 		t.Errorf("an invalid configuration wrote files")
 	}
 }
+
+// TestExportJSONErrors: with --json, an invalid configuration or a damaged
+// state still gives one JSON object on stdout (a script reads it), exit 1.
+func TestExportJSONErrors(t *testing.T) {
+	dir := t.TempDir()
+	bad := strings.Replace(exportTestConfig, `"email"`, `"shoeSize"`, 1)
+	if err := os.WriteFile(filepath.Join(dir, "main.leads.hcl"), []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ := runIn(t, dir, "export", "--json")
+	var v struct {
+		FormatVersion string `json:"format_version"`
+		Valid         *bool  `json:"valid"`
+		Diagnostics   []struct {
+			Detail string `json:"detail"`
+		} `json:"diagnostics"`
+	}
+	if err := json.Unmarshal([]byte(out), &v); code != 1 || err != nil || v.FormatVersion != "1" || v.Valid == nil || *v.Valid || len(v.Diagnostics) == 0 {
+		t.Errorf("invalid configuration: exit %d, %v, stdout %q", code, err, out)
+	}
+
+	if err := os.WriteFile(filepath.Join(dir, "main.leads.hcl"), []byte(exportTestConfig), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, ".leadsync"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".leadsync", "state.json"), []byte(`{"format_version":1,`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ = runIn(t, dir, "export", "--json")
+	var e struct {
+		FormatVersion string `json:"format_version"`
+		Written       []any  `json:"written"`
+		Error         string `json:"error"`
+	}
+	if err := json.Unmarshal([]byte(out), &e); code != 1 || err != nil || e.FormatVersion != "1" || e.Written == nil || !strings.Contains(e.Error, "is damaged") {
+		t.Errorf("damaged state: exit %d, %v, stdout %q", code, err, out)
+	}
+}
