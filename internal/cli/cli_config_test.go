@@ -367,3 +367,20 @@ func readTestFile(t *testing.T, dir, name string) string {
 	}
 	return string(b)
 }
+
+// TestStateFolderIsAFile: a stray file named .leadsync is named as such, not
+// reported as an invalid field catalog cache.
+func TestStateFolderIsAFile(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "main.leads.hcl"), []byte("api {\n  sandbox = true\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".leadsync"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut := runIn(t, dir, "validate")
+	want := filepath.Join(dir, ".leadsync") + " is a file, but leadsync keeps its field catalog cache"
+	if code != 1 || !strings.Contains(errOut, "Error: Not a folder: .leadsync") || !strings.Contains(errOut, want) || strings.Contains(errOut, "Invalid field catalog cache") {
+		t.Errorf("exit %d: %s", code, errOut)
+	}
+}

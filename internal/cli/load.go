@@ -1,7 +1,10 @@
 package cli
 
 import (
+	"errors"
+	"fmt"
 	"path/filepath"
+	"syscall"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
@@ -32,8 +35,20 @@ func loadConfig(f *Factory, vf *varFlags) (*config.Config, hcl.Diagnostics) {
 	if f.Environ != nil {
 		env = f.Environ()
 	}
-	cat, err := catalog.LoadCache(filepath.Join(f.Dir, catalog.CachePath))
-	if err != nil {
+	cachePath := filepath.Join(f.Dir, catalog.CachePath)
+	cat, err := catalog.LoadCache(cachePath)
+	switch {
+	case errors.Is(err, syscall.ENOTDIR):
+		// Usually a stray file named .leadsync: say that, not "invalid cache".
+		dir := filepath.Dir(cachePath)
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Not a folder: " + filepath.Base(dir),
+			Detail: fmt.Sprintf("%s is a file, but leadsync keeps its field catalog cache (and, by default, its state) in a folder of that name. "+
+				"Move the file away or rename it; leadsync creates the folder.", dir),
+		})
+		cat = nil
+	case err != nil:
 		diags = append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "Invalid field catalog cache",
