@@ -17,8 +17,9 @@ import (
 	"github.com/leadsync/leadsync/internal/catalog"
 )
 
-// maxCount bounds count and for_each: every instance is at least one call.
-const maxCount = 1000
+// maxCount bounds count and for_each: every instance is at least one call,
+// and 10,000 searches take almost three hours at the service's 1 call/s.
+const maxCount = 10000
 
 var settingsSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 	{Name: "state_path"}, {Name: "profile_url_template"},

@@ -2,6 +2,6 @@ api {
   sandbox = true
 }
 search "cto" {
-  count    = -1 # ERROR: count must be from 0 to 1000
+  count    = -1 # ERROR: count must be from 0 to 10000
   keywords = "CTO"
 }
