@@ -81,7 +81,15 @@ var ErrNotPlan = errors.New("not a leadsync plan file")
 func Load(path string) (*Plan, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("reading plan file: %w", err)
+		// Name the file once, as the user wrote it (the PathError repeats it).
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("reading plan file %s: %w; save one with \"leadsync plan --out %s\"", path, err, path)
+		}
+		return nil, fmt.Errorf("reading plan file %s: %w", path, err)
 	}
 	return Decode(path, data)
 }

@@ -2,6 +2,7 @@ package plan
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -71,7 +72,8 @@ func TestLoadRefusesGarbage(t *testing.T) {
 			t.Errorf("%s: error %v, want %q", tt.name, err, tt.want)
 		}
 	}
-	if _, err := Load(filepath.Join(dir, "missing")); err == nil || !strings.Contains(err.Error(), "reading plan file") {
+	missing := filepath.Join(dir, "missing")
+	if _, err := Load(missing); err == nil || err.Error() != "reading plan file "+missing+`: no such file or directory; save one with "leadsync plan --out `+missing+`"` || !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("missing file: %v", err)
 	}
 }
