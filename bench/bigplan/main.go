@@ -1,0 +1,133 @@
+// Command bigplan writes a configuration of one search block with N
+// for_each instances and a state in which every instance ran and kept its
+// share of P people, so that the whole `leadsync plan` command (reading the
+// configuration, loading the state, planning, rendering) can be timed on
+// the issue's size:
+//
+//	go run ./bench/bigplan -out /tmp/bigplan -searches 5000 -people 300000
+//	go build -o /tmp/leadsync . && /usr/bin/time -v /tmp/leadsync plan --offline --chdir /tmp/bigplan
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/state"
+)
+
+func main() {
+	out := flag.String("out", "", "directory to write (created; its state is replaced)")
+	searches := flag.Int("searches", 5000, "search instances")
+	people := flag.Int("people", 300000, "people in state")
+	flag.Parse()
+	if *out == "" || *searches <= 0 || *people < *searches {
+		fmt.Fprintln(os.Stderr, "usage: bigplan -out DIR [-searches N] [-people P] (P >= N)")
+		os.Exit(2)
+	}
+	if err := write(*out, *searches, *people); err != nil {
+		fmt.Fprintln(os.Stderr, "bigplan:", err)
+		os.Exit(1)
+	}
+}
+
+func key(i int) string { return fmt.Sprintf("c%05d", i) }
+
+func write(dir string, n, people int) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	keys := make([]string, n)
+	for i := range keys {
+		keys[i] = fmt.Sprintf("%q", key(i))
+	}
+	cfg := fmt.Sprintf(`api {
+  base_url    = "https://api.example.com"
+  max_credits = 1000000
+}
+
+search "cto" {
+  for_each    = toset([%s])
+  keywords    = "CTO"
+  city        = each.value
+  max_results = 100
+  refresh     = "30d"
+}
+
+enrich "contacts" {
+  from    = [search.cto]
+  limit   = 250000
+  refresh = "180d"
+}
+
+export "all" {
+  path = "out/all.xlsx"
+  sheet "All" {
+    from = [search.cto]
+  }
+}
+`, strings.Join(keys, ", "))
+	if err := os.WriteFile(filepath.Join(dir, "main.leads.hcl"), []byte(cfg), 0o644); err != nil {
+		return err
+	}
+
+	now := time.Now().UTC()
+	day := 24 * time.Hour
+	st := state.New()
+	per := people / n
+	for i := 0; i < n; i++ {
+		addr := `search.cto["` + key(i) + `"]`
+		params := map[string]any{"keywords": "CTO", "city": key(i)}
+		if i%10 == 1 { // a tenth changed their request since
+			params["city"] = "old"
+		}
+		body, err := json.Marshal(api.SearchRequest{Params: params})
+		if err != nil {
+			return err
+		}
+		ranAt := now.Add(-2 * day)
+		if i%10 == 2 { // a tenth are due for refresh
+			ranAt = now.Add(-40 * day)
+		}
+		leads := make([]api.Lead, per)
+		for j := range leads {
+			id := fmt.Sprintf("%d.%05x", 10000000+i*per+j, j)
+			leads[j] = api.Lead{FirstName: "First", LastName: fmt.Sprint(j), FullName: fmt.Sprintf("First %d", j),
+				Title: "CTO", Company: "Company " + key(i), Location: "Berlin, Germany", NetworkID: id, PageName: "page-" + id}
+		}
+		if err := st.Apply(state.Event{At: ranAt, Kind: state.EventSearch, Address: addr, Search: &state.SearchEvent{
+			Generation: api.Gen1, Request: body, RequestHash: state.RequestHash(api.Gen1, body), Leads: leads, MaxResults: 100,
+		}}); err != nil {
+			return err
+		}
+		for j, l := range leads {
+			if j%3 != 0 {
+				continue
+			}
+			at := now.Add(-time.Duration(j%200) * day)
+			if err := st.Apply(state.Event{At: at, Kind: state.EventEnrich, Address: "enrich.contacts", Enrich: &state.EnrichEvent{
+				PersonID: l.NetworkID, Credits: 1,
+				Result: api.EnrichedProfile{PageName: l.PageName, NetworkID: l.NetworkID, FullName: l.FullName,
+					Email: "x@example.com", ValidationStatus: api.StatusValid, CompanyDomain: "example.com"},
+			}}); err != nil {
+				return err
+			}
+		}
+	}
+	store := state.NewStore(filepath.Join(dir, ".leadsync", "state.json"))
+	if err := store.Save(st); err != nil {
+		return err
+	}
+	fi, err := os.Stat(store.Path())
+	if err != nil {
+		return err
+	}
+	fmt.Printf("wrote %s (%d search instances) and %s (%d people, %.0f MB)\n",
+		filepath.Join(dir, "main.leads.hcl"), n, store.Path(), len(st.People), float64(fi.Size())/1e6)
+	return nil
+}
