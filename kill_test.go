@@ -206,3 +206,52 @@ func runMain(env []string, args ...string) (string, error) {
 	}
 	return string(out), nil
 }
+
+// TestApplyJSONIntoAClosedPipe: `apply --json | head -3` must not kill
+// apply mid-run (which would leave a lock and lose the calls in flight): the
+// run stops like a first Ctrl-C, saves state and unlocks.
+func TestApplyJSONIntoAClosedPipe(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a real process; skipped with -short")
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := sandbox.New(sandbox.Options{Seed: 7, RateLimit: 20, RateWindow: time.Second / 20,
+		SearchLatency: [2]time.Duration{20 * time.Millisecond, 60 * time.Millisecond}})
+	hs := httptest.NewServer(srv)
+	defer hs.Close()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "main.leads.hcl"), []byte(killConfig), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, "apply", "--auto-approve", "--json", "--chdir", dir)
+	cmd.Env = append(os.Environ(), mainEnv+"=1", "LEADSYNC_VAR_sandbox_url="+hs.URL, "LEADSYNC_API_KEY="+sandbox.DefaultKey)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(stdout)
+	for i := 0; i < 3 && sc.Scan(); i++ {
+	}
+	stdout.Close() // the reader goes away, like head -3
+	err = cmd.Wait()
+	if ee, ok := err.(*exec.ExitError); ok && ee.ProcessState.Sys().(syscall.WaitStatus).Signaled() {
+		t.Fatalf("apply was killed by a signal (%v); it should stop cleanly\n%s", err, stderr.String())
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".leadsync", "state.json.lock")); err == nil {
+		t.Errorf("the lock was left behind")
+	}
+	if _, err := state.NewStore(filepath.Join(dir, ".leadsync", "state.json")).Load(); err != nil {
+		t.Errorf("state does not load: %v", err)
+	}
+	if n := srv.Stats().ByOp[sandbox.OpEnrich]; n >= 40 {
+		t.Errorf("%d enrichments: the run went on to the end for nobody", n)
+	}
+}

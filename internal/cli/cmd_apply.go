@@ -5,10 +5,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 
 	"github.com/hashicorp/hcl/v2"
@@ -55,6 +57,9 @@ Exit codes: 0 success; 1 when anything failed or the run was stopped.`,
 			if len(args) == 1 {
 				opts.planFile = args[0]
 			}
+			if cmd.Flags().Changed("parallelism") && opts.parallelism < 1 {
+				return fmt.Errorf("--parallelism must be at least 1, got %d", opts.parallelism)
+			}
 			return runApply(cmd.Context(), f, opts)
 		},
 	}
@@ -74,9 +79,6 @@ func runApply(ctx context.Context, f *Factory, opts *applyOptions) error {
 	}
 	if opts.json && !opts.autoApprove && opts.planFile == "" {
 		return errors.New("--json needs --auto-approve or a saved plan: a JSON stream cannot ask for confirmation")
-	}
-	if opts.parallelism < 0 {
-		return fmt.Errorf("--parallelism must be positive, got %d", opts.parallelism)
 	}
 	cfg, diags := loadConfig(f, &opts.vars)
 	if diags.HasErrors() {
@@ -135,9 +137,6 @@ func runApply(ctx context.Context, f *Factory, opts *applyOptions) error {
 			return silentExit(ExitError)
 		}
 		if !p.HasChanges() {
-			if !opts.json {
-				fmt.Fprintln(f.IO.Out, "\nNo changes. State already has everything the configuration asks for.")
-			}
 			return writeExports(f, cfg, st, nil, opts.json, true)
 		}
 		if !opts.autoApprove {
@@ -159,8 +158,17 @@ func runApply(ctx context.Context, f *Factory, opts *applyOptions) error {
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	stop := make(chan struct{})
-	stopSignals := watchInterrupts(f, stop, cancel)
+	stopSignals, stopNow := watchInterrupts(f, stop, cancel)
 	defer stopSignals()
+	// A closed standard output must not kill a run that is spending money:
+	// with SIGPIPE ignored, writes fail instead, and the run stops cleanly.
+	signal.Ignore(syscall.SIGPIPE)
+	progress := newProgress(f, opts.json)
+	if opts.json {
+		// A reader that goes away (apply --json | head) stops the run like
+		// a first Ctrl-C: nothing more is spent for output nobody reads.
+		progress = newProgress(&Factory{IO: &IOStreams{Out: &brokenPipeWriter{w: f.IO.Out, onBroken: stopNow}}, Now: f.Now}, true)
+	}
 
 	sum, runErr := exec.Run(runCtx, exec.Options{
 		Config:      cfg,
@@ -171,7 +179,7 @@ func runApply(ctx context.Context, f *Factory, opts *applyOptions) error {
 		Now:         f.Now,
 		Parallelism: opts.parallelism,
 		Stop:        stop,
-		Progress:    newProgress(f, opts.json),
+		Progress:    progress,
 	})
 	if cerr := j.Close(); cerr != nil && runErr == nil {
 		runErr = cerr
@@ -257,8 +265,11 @@ func confirm(f *Factory) (bool, error) {
 }
 
 // watchInterrupts closes stop on the first interrupt and calls cancel on the
-// second. It returns a function that stops watching.
-func watchInterrupts(f *Factory, stop chan struct{}, cancel context.CancelFunc) func() {
+// second. It returns a function that stops watching, and one that acts as a
+// first interrupt (safe to call more than once, and after an interrupt).
+func watchInterrupts(f *Factory, stop chan struct{}, cancel context.CancelFunc) (unwatch, stopNow func()) {
+	var once sync.Once
+	stopNow = func() { once.Do(func() { close(stop) }) }
 	sig := f.Interrupt
 	var ch chan os.Signal
 	if sig == nil {
@@ -277,7 +288,7 @@ func watchInterrupts(f *Factory, stop chan struct{}, cancel context.CancelFunc) 
 				n++
 				if n == 1 {
 					fmt.Fprintln(f.IO.ErrOut, "\nInterrupt received: no new calls will start; waiting for the calls in flight. Press Ctrl-C again to exit at once.")
-					close(stop)
+					stopNow()
 				} else {
 					cancel()
 					return
@@ -285,10 +296,30 @@ func watchInterrupts(f *Factory, stop chan struct{}, cancel context.CancelFunc) 
 			}
 		}
 	}()
-	return func() {
+	unwatch = func() {
 		close(done)
 		if ch != nil {
 			signal.Stop(ch)
 		}
 	}
+	return unwatch, stopNow
+}
+
+// brokenPipeWriter calls onBroken once writing fails (the reader of a
+// pipe went away) and drops later output.
+type brokenPipeWriter struct {
+	w        io.Writer
+	onBroken func()
+	broken   bool
+}
+
+func (b *brokenPipeWriter) Write(p []byte) (int, error) {
+	if b.broken {
+		return len(p), nil
+	}
+	if _, err := b.w.Write(p); err != nil {
+		b.broken = true
+		b.onBroken()
+	}
+	return len(p), nil
 }

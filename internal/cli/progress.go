@@ -261,6 +261,7 @@ type jsonProgress struct {
 var _ exec.Progress = (*jsonProgress)(nil)
 
 func (p *jsonProgress) emit(v map[string]any) {
+	v["format_version"] = "1"
 	v["timestamp"] = p.now().UTC().Format(time.RFC3339Nano)
 	b, err := json.Marshal(v)
 	if err != nil {
