@@ -230,9 +230,10 @@ func Nearest(value string, candidates []string, n int) []string {
 		switch {
 		case lv == lc:
 			d = 0
-		case lv != "" && (strings.Contains(lc, lv) || strings.Contains(lv, lc)):
+		case min(len([]rune(lv)), len([]rune(lc))) >= 2 && (strings.Contains(lc, lv) || strings.Contains(lv, lc)):
 			// "IT" -> "Internet and IT": a containment is a strong hint
-			// whatever the length difference.
+			// whatever the length difference, unless the contained string
+			// is a single letter ("n" is in almost every name).
 			d = min(d, 1+abs(len(lc)-len(lv))/4)
 		case d > limit:
 			continue
