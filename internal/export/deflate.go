@@ -99,13 +99,15 @@ func (z *parallelDeflate) error() error {
 	return z.err
 }
 
-func (z *parallelDeflate) submit(final bool) {
+// submit hands the current block to the workers; last says no block
+// follows, final that it ends the DEFLATE stream.
+func (z *parallelDeflate) submit(final, last bool) {
 	b := z.cur
 	b.final = final
 	b.ready = make(chan struct{})
 	z.order <- b
 	z.jobs <- b
-	if !final {
+	if !last {
 		z.cur = <-z.free
 	}
 }
@@ -121,7 +123,7 @@ func (z *parallelDeflate) Write(p []byte) (int, error) {
 		z.cur.in = append(z.cur.in, p[:k]...)
 		p = p[k:]
 		if len(z.cur.in) == deflateBlock {
-			z.submit(false)
+			z.submit(false, false)
 		}
 	}
 	return n, nil
@@ -130,7 +132,18 @@ func (z *parallelDeflate) Write(p []byte) (int, error) {
 // Close compresses what is left as the final block and waits until all is
 // written.
 func (z *parallelDeflate) Close() error {
-	z.submit(true)
+	return z.finish(true)
+}
+
+// closeOpen is Close without the final block marker: the output ends with a
+// sync flush, so that more DEFLATE data can follow it in the same stream
+// (the data rows of a worksheet, spliced between the sheet's head and tail).
+func (z *parallelDeflate) closeOpen() error {
+	return z.finish(false)
+}
+
+func (z *parallelDeflate) finish(final bool) error {
+	z.submit(final, true)
 	close(z.jobs)
 	close(z.order)
 	z.wg.Wait()

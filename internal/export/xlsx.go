@@ -115,6 +115,14 @@ func (j *job) writeXLSX() ([]Written, error) {
 	}
 
 	w := Written{Path: j.path, Export: j.exp.Address}
+	// The data rows of each worksheet, by its part name, until the package
+	// is written.
+	sheetRows := map[string]*sheetRowsXML{}
+	defer func() {
+		for _, r := range sheetRows {
+			r.data.Close()
+		}
+	}()
 	truncated := 0
 	perSheet := maxRows - 1 // the header takes a row
 	for i := range j.sheets {
@@ -136,8 +144,11 @@ func (j *job) writeXLSX() ([]Written, error) {
 		}
 		for p, name := range names {
 			from, to := p*perSheet, min(t.n, (p+1)*perSheet)
-			n, err := writeDataSheet(f, st, name, tableName(t.name, w.Sheets+1), t, from, to)
-			truncated += n
+			part, rows, err := writeDataSheet(f, st, name, tableName(t.name, w.Sheets+1), t, from, to)
+			if rows != nil {
+				sheetRows[part] = rows
+				truncated += rows.cut
+			}
 			if err != nil {
 				return nil, fmt.Errorf("writing %s, sheet %q: %w", j.path, name, err)
 			}
@@ -172,13 +183,13 @@ func (j *job) writeXLSX() ([]Written, error) {
 	// excelize builds the whole zip in a memory buffer; write it straight
 	// into the temporary file instead, compressed on every core at the
 	// fastest level: the file is a little larger, the write several times
-	// faster.
+	// faster. The data sheets get their rows on the way (spliceZip).
 	f.SetZipWriter(func(io.Writer) excelize.ZipWriter {
 		zw := zip.NewWriter(af.File)
 		zw.RegisterCompressor(zip.Deflate, func(out io.Writer) (io.WriteCloser, error) {
 			return newParallelDeflate(out, zipLevel), nil
 		})
-		return zw
+		return newSpliceZip(zw, sheetRows)
 	})
 	if err := f.Write(io.Discard); err != nil {
 		return nil, fmt.Errorf("writing %s: %w", j.path, err)
@@ -193,27 +204,33 @@ func (j *job) writeXLSX() ([]Written, error) {
 	return []Written{w}, nil
 }
 
-// writeDataSheet streams rows [from, to) of t into a new worksheet: a bold,
-// frozen header, the rows, an Excel table over them, fitted widths. It
-// returns how many cells were cut at the cell limit.
-func writeDataSheet(f *excelize.File, st xlsxStyles, name, table string, t *table, from, to int) (int, error) {
+// writeDataSheet makes a worksheet of rows [from, to) of t: a bold, frozen
+// header, an Excel table over the rows, fitted widths. excelize's
+// StreamWriter writes the sheet with its header row; the data rows are
+// written and compressed here (encodeRows), and go into the sheet when the
+// package is written (spliceZip). It returns the sheet's part name and rows.
+func writeDataSheet(f *excelize.File, st xlsxStyles, name, table string, t *table, from, to int) (string, *sheetRowsXML, error) {
 	if _, err := f.NewSheet(name); err != nil {
-		return 0, err
+		return "", nil, err
 	}
 	sw, err := f.NewStreamWriter(name)
 	if err != nil {
-		return 0, err
+		return "", nil, err
+	}
+	part, err := sheetPart(f, name)
+	if err != nil {
+		return "", nil, err
 	}
 	for c, w := range fitWidths(t, from, to) {
 		if err := sw.SetColWidth(c+1, c+1, w); err != nil {
-			return 0, err
+			return "", nil, err
 		}
 	}
 	if err := sw.SetPanes(&excelize.Panes{
 		Freeze: true, YSplit: 1, TopLeftCell: "A2", ActivePane: "bottomLeft",
 		Selection: []excelize.Selection{{SQRef: "A2", ActiveCell: "A2", Pane: "bottomLeft"}},
 	}); err != nil {
-		return 0, err
+		return "", nil, err
 	}
 
 	ncol := len(t.header)
@@ -222,16 +239,16 @@ func writeDataSheet(f *excelize.File, st xlsxStyles, name, table string, t *tabl
 		vals[c] = excelize.Cell{StyleID: st.header, Value: h}
 	}
 	if err := sw.SetRow("A1", vals, excelize.RowOpts{Height: 20}); err != nil {
-		return 0, err
+		return "", nil, err
 	}
 
-	truncated, err := streamRows(sw, st, t, from, to)
+	rows, err := encodeRows(st, t, from, to)
 	if err != nil {
-		return truncated, err
+		return "", nil, err
 	}
 	last, err := excelize.CoordinatesToCellName(ncol, max(to-from+1, 2))
 	if err != nil {
-		return truncated, err
+		return part, rows, err
 	}
 	stripes := true
 	if err := sw.AddTable(&excelize.Table{
@@ -240,124 +257,25 @@ func writeDataSheet(f *excelize.File, st xlsxStyles, name, table string, t *tabl
 		StyleName:      tableStyle,
 		ShowRowStripes: &stripes,
 	}); err != nil {
-		return truncated, err
+		return part, rows, err
 	}
-	return truncated, sw.Flush()
+	return part, rows, sw.Flush()
 }
 
-// batchRows is how many rows the producer of streamRows prepares at a time.
-const batchRows = 256
-
-// rowBatch is a batch of rows ready for StreamWriter.SetRow. The dates and
-// links hold the excelize.Cell values that vals point to, so boxing them
-// costs no allocation per cell.
-type rowBatch struct {
-	vals         [][]any
-	dates, links []excelize.Cell
-	n            int
-}
-
-// streamRows writes rows [from, to) of t with SetRow. Turning people into
-// cell values runs in a second goroutine, in batches, so that it overlaps
-// with excelize's work on the rows before: on two cores that takes a good
-// part of the time off a million-row sheet.
-func streamRows(sw *excelize.StreamWriter, st xlsxStyles, t *table, from, to int) (truncated int, err error) {
-	ncol := len(t.header)
-	const inFlight = 4
-	free := make(chan *rowBatch, inFlight)
-	for range inFlight {
-		b := &rowBatch{vals: make([][]any, batchRows), dates: make([]excelize.Cell, batchRows*ncol), links: make([]excelize.Cell, batchRows*ncol)}
-		for r := range b.vals {
-			b.vals[r] = make([]any, ncol)
+// sheetPart returns the zip part name of a new worksheet. excelize names a
+// new sheet's part after its sheet ID; the part is checked to exist, so a
+// change in excelize shows up as an error here, not as a broken file.
+func sheetPart(f *excelize.File, name string) (string, error) {
+	for id, n := range f.GetSheetMap() {
+		if n != name {
+			continue
 		}
-		free <- b
-	}
-	full := make(chan *rowBatch, inFlight)
-	stop := make(chan struct{})
-	produced := make(chan int, 1) // the producer's count of cut cells, when it ends
-	go func() {
-		defer close(full)
-		cut := 0
-		defer func() { produced <- cut }()
-		cells := make([]cellValue, ncol)
-		for i := from; i < to; {
-			var b *rowBatch
-			select {
-			case b = <-free:
-			case <-stop:
-				return
-			}
-			b.n = 0
-			for ; i < to && b.n < batchRows; i++ {
-				t.fill(i, cells)
-				cut += rowValues(st, t.kinds, cells, b.vals[b.n], b.dates[b.n*ncol:], b.links[b.n*ncol:])
-				b.n++
-			}
-			select {
-			case full <- b:
-			case <-stop:
-				return
-			}
-		}
-	}()
-	row := from
-	for b := range full {
-		for r := 0; r < b.n && err == nil; r++ {
-			err = sw.SetRow("A"+strconv.Itoa(row-from+2), b.vals[r])
-			row++
-		}
-		if err != nil {
-			close(stop)
-			for range full {
-			}
-			break
-		}
-		free <- b
-	}
-	truncated = <-produced
-	return truncated, err
-}
-
-// rowValues converts one row of cells to SetRow values in vals; dates and
-// links are the row's storage for styled cells. It returns how many cells
-// were cut at the cell limit.
-func rowValues(st xlsxStyles, kinds []cellKind, cells []cellValue, vals []any, dates, links []excelize.Cell) (cut int) {
-	text := func(s string) any {
-		s, c := fitCell(s)
-		if c {
-			cut++
-		}
-		return s
-	}
-	for c, cell := range cells {
-		vals[c] = nil
-		switch kinds[c] {
-		case kindText:
-			if cell.Text != "" {
-				vals[c] = text(cell.Text)
-			}
-		case kindTime:
-			if !cell.Empty && !cell.Time.IsZero() {
-				dates[c] = excelize.Cell{StyleID: st.date, Value: excelTime(cell.Time)}
-				vals[c] = &dates[c]
-			}
-		case kindBool:
-			if !cell.Empty {
-				vals[c] = cell.Bool
-			}
-		case kindLink:
-			if cell.Text == "" {
-				continue
-			}
-			if formula, ok := hyperlinkFormula(cell.Text); ok {
-				links[c] = excelize.Cell{StyleID: st.link, Formula: formula, Value: cell.Text}
-				vals[c] = &links[c]
-			} else {
-				vals[c] = text(cell.Text)
-			}
+		part := "xl/worksheets/sheet" + strconv.Itoa(id) + ".xml"
+		if _, ok := f.Sheet.Load(part); ok {
+			return part, nil
 		}
 	}
-	return cut
+	return "", fmt.Errorf("internal error: cannot find the part of worksheet %q", name)
 }
 
 // fitCell cuts a string at Excel's cell limit, ending it with the marker.
