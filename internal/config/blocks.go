@@ -741,10 +741,7 @@ func (l *loader) decodeExport(b *hcl.Block, paths map[string]string) {
 		l.errorf(b.DefRange.Ptr(), "Export without sheets", "An export needs at least one sheet block, like sheet \"Leads\" { from = [search.cto] }.")
 	}
 	seen := map[string]hcl.Range{}
-	for i, sb := range sheets {
-		if x.Format == "csv" && i == 1 {
-			l.errorf(sb.DefRange.Ptr(), "Several sheets in a CSV export", "A .csv file holds one table, so a CSV export has exactly one sheet; use .xlsx for several, or write another export.")
-		}
+	for _, sb := range sheets {
 		name := sb.Labels[0]
 		if err := checkSheetName(name); err != nil {
 			l.errorf(sb.LabelRanges[0].Ptr(), "Invalid sheet name", "%s.", err)

@@ -556,14 +556,25 @@ func (b *builder) exports() {
 		if !b.selected(x.Address) {
 			continue
 		}
-		path := x.Path
-		if !filepath.IsAbs(path) && b.cfg.Dir != "" {
-			path = filepath.Join(b.cfg.Dir, path)
+		missing := ""
+		data, summary := x.Files()
+		if summary != "" {
+			data = append(data, summary)
+		}
+		for _, f := range data {
+			path := f
+			if !filepath.IsAbs(path) && b.cfg.Dir != "" {
+				path = filepath.Join(b.cfg.Dir, path)
+			}
+			if !exists(path) {
+				missing = f
+				break
+			}
 		}
 		c := &Change{Address: x.Address, Kind: KindExport, Action: Write, Path: x.Path}
 		switch {
-		case !exists(path):
-			c.Reason, c.Detail = ReasonFileMissing, x.Path+" (missing)"
+		case missing != "":
+			c.Reason, c.Detail = ReasonFileMissing, missing+" (missing)"
 		case changes:
 			c.Reason, c.Detail = ReasonStateChanges, x.Path
 		default:
