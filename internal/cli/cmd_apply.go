@@ -231,8 +231,17 @@ func writeExports(f *Factory, cfg *config.Config, st *state.State, stats *export
 	if onlyMissing {
 		missing := false
 		for _, e := range cfg.Exports {
-			if _, err := os.Stat(filepath.Join(cfg.Dir, e.Path)); err != nil {
-				missing = true
+			data, summary := e.Files()
+			for _, p := range append(data, summary) {
+				if p == "" {
+					continue
+				}
+				if !filepath.IsAbs(p) {
+					p = filepath.Join(cfg.Dir, p)
+				}
+				if _, err := os.Stat(p); err != nil {
+					missing = true
+				}
 			}
 		}
 		if !missing {

@@ -5,41 +5,13 @@ import (
 	"fmt"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"time"
+
+	"github.com/leadsync/leadsync/internal/config"
 )
 
 // bom is the UTF-8 byte order mark; with it Excel reads a CSV file as UTF-8.
 const bom = "\uFEFF"
-
-// csvPaths returns the file of each sheet and the summary file of a CSV
-// export at path: one sheet writes path itself; several write
-// <base>-<sheet-slug>.csv each; the summary is <base>.summary.csv.
-func csvPaths(path string, sheets []string) (files []string, summary string) {
-	ext := filepath.Ext(path)
-	base := strings.TrimSuffix(path, ext)
-	if ext == "" {
-		ext = ".csv"
-	}
-	summary = base + ".summary" + ext
-	if len(sheets) == 1 {
-		return []string{base + ext}, summary
-	}
-	taken := map[string]bool{}
-	for i, name := range sheets {
-		s := slug(name)
-		if s == "" {
-			s = fmt.Sprintf("sheet-%d", i+1)
-		}
-		cand := s
-		for k := 2; taken[cand]; k++ {
-			cand = fmt.Sprintf("%s-%d", s, k)
-		}
-		taken[cand] = true
-		files = append(files, base+"-"+cand+ext)
-	}
-	return files, summary
-}
 
 // neutralise defuses a cell that a spreadsheet would read as a formula: one
 // starting with =, +, -, @, tab or carriage return gets a leading
@@ -71,7 +43,7 @@ func (j *job) writeCSV() ([]Written, error) {
 	for i, s := range j.sheets {
 		names[i] = s.conf.Name
 	}
-	files, sumPath := csvPaths(j.path, names)
+	files, sumPath := config.CSVFiles(j.path, names)
 	var pending []*atomicFile
 	defer func() {
 		for _, af := range pending {

@@ -170,9 +170,9 @@ func TestCSVPaths(t *testing.T) {
 		{"a.csv", nil, nil, "a.summary.csv"},
 	}
 	for _, tt := range tests {
-		files, summary := csvPaths(tt.path, tt.sheets)
+		files, summary := config.CSVFiles(tt.path, tt.sheets)
 		if diff := cmp.Diff(tt.files, files); diff != "" || summary != tt.summary {
-			t.Errorf("csvPaths(%q, %q) = %q, %q; want %q, %q", tt.path, tt.sheets, files, summary, tt.files, tt.summary)
+			t.Errorf("CSVFiles(%q, %q) = %q, %q; want %q, %q", tt.path, tt.sheets, files, summary, tt.files, tt.summary)
 		}
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf16"
+
+	"github.com/leadsync/leadsync/internal/config"
 )
 
 // maxSheetName is Excel's limit on a sheet name, in UTF-16 code units.
@@ -90,47 +92,12 @@ func utf16Len(s string) int {
 	return n
 }
 
-// slug makes a file-name part from a sheet name: lower-case ASCII letters and
-// digits, other runs of characters as one "-" ("All leads" -> "all-leads").
-// Letters with diacritics lose them where that is obvious (ä -> a); anything
-// else that is not ASCII becomes a separator.
-func slug(s string) string {
-	var b strings.Builder
-	dash := false
-	for _, r := range strings.ToLower(s) {
-		if f, ok := fold[r]; ok {
-			r = f
-		}
-		switch {
-		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
-			if dash && b.Len() > 0 {
-				b.WriteByte('-')
-			}
-			dash = false
-			b.WriteRune(r)
-		default:
-			dash = true
-		}
-	}
-	return b.String()
-}
-
-// fold maps common Latin letters with diacritics to their base letter, for
-// slugs only.
-var fold = map[rune]rune{
-	'à': 'a', 'á': 'a', 'â': 'a', 'ã': 'a', 'ä': 'a', 'å': 'a',
-	'ç': 'c', 'è': 'e', 'é': 'e', 'ê': 'e', 'ë': 'e',
-	'ì': 'i', 'í': 'i', 'î': 'i', 'ï': 'i', 'ñ': 'n',
-	'ò': 'o', 'ó': 'o', 'ô': 'o', 'õ': 'o', 'ö': 'o', 'ø': 'o',
-	'ù': 'u', 'ú': 'u', 'û': 'u', 'ü': 'u', 'ý': 'y', 'ÿ': 'y', 'ß': 's',
-}
-
 // tableName returns a defined name for the Excel table of a sheet: it must
 // start with a letter or underscore, hold only letters, digits, "_" and ".",
 // and be unique in the workbook; "Leads_<slug>" keeps it readable, the
 // index keeps it unique.
 func tableName(sheet string, index int) string {
-	s := strings.ReplaceAll(slug(sheet), "-", "_")
+	s := strings.ReplaceAll(config.Slug(sheet), "-", "_")
 	if len(s) > 40 {
 		s = s[:40]
 	}
