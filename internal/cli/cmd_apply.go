@@ -89,7 +89,7 @@ func runApply(ctx context.Context, f *Factory, opts *applyOptions) error {
 		writeDiagnostics(f, cfg, diags)
 	}
 
-	store := state.NewStore(statePath(cfg))
+	store := state.NewStore(stateFilePath(cfg))
 	lock, err := store.Lock("apply")
 	if err != nil {
 		return err
@@ -208,18 +208,6 @@ func runApply(ctx context.Context, f *Factory, opts *applyOptions) error {
 // endpoint, where the remaining requests can be read.
 func hasBilling(cfg *config.Config) bool {
 	return cfg.API.Sandbox || cfg.API.BaseURL != ""
-}
-
-// statePath is the state file of cfg.
-func statePath(cfg *config.Config) string {
-	p := cfg.Settings.StatePath
-	if p == "" {
-		p = config.DefaultStatePath
-	}
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(cfg.Dir, p)
-	}
-	return p
 }
 
 // writeExports writes every export from state. With onlyMissing, only when

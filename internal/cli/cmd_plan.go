@@ -77,6 +77,20 @@ func runPlan(ctx context.Context, f *Factory, opts *planOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	// The state usually lives at the default path: load it while the
+	// configuration is read (on large states the two take about as long),
+	// and use it only if the configuration names that path. plan takes no
+	// lock and writes nothing, so reading early is safe.
+	type loaded struct {
+		st  *state.State
+		err error
+	}
+	guess := filepath.Join(f.Dir, config.DefaultStatePath)
+	early := make(chan loaded, 1)
+	go func() {
+		st, err := state.NewStore(guess).Load()
+		early <- loaded{st, err}
+	}()
 	cfg, diags := loadConfig(f, &opts.vars)
 	if diags.HasErrors() {
 		if opts.json {
@@ -86,7 +100,14 @@ func runPlan(ctx context.Context, f *Factory, opts *planOptions) error {
 		}
 		return silentExit(ExitError)
 	}
-	st, err := state.NewStore(stateFilePath(cfg)).Load()
+	var st *state.State
+	var err error
+	if path := stateFilePath(cfg); path == guess {
+		l := <-early
+		st, err = l.st, l.err
+	} else {
+		st, err = state.NewStore(path).Load()
+	}
 	if err != nil {
 		return err
 	}
