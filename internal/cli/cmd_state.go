@@ -220,7 +220,11 @@ func runStateShow(f *Factory, opts *stateShowOptions) error {
 		w.printf("  request       %s\n", compactJSON(sr.Request))
 		w.printf("  request_hash  %s\n", sr.RequestHash)
 		w.printf("  results       %s\n", searchResultsText(sr))
-		w.printf("  change        +%d -%d since the run before\n", sr.Added, sr.Removed)
+		if sr.Runs == 1 {
+			w.printf("  change        first run\n")
+		} else {
+			w.printf("  change        +%d -%d since the run before\n", sr.Added, sr.Removed)
+		}
 		w.printf("  leads         %d\n", len(sr.LeadIDs))
 		for _, id := range sr.LeadIDs {
 			w.printf("    %s%s\n", state.PersonAddressPrefix+id, personLine(s.People[id]))

@@ -347,7 +347,9 @@ func (a *applier) search(addr string, se *SearchEvent) {
 	if rec.RequestHash == "" {
 		rec.RequestHash = RequestHash(se.Generation, se.Request)
 	}
+	rec.Runs = 1
 	if prev := s.Searches[addr]; prev != nil {
+		rec.Runs = prev.Runs + 1
 		// prev.LeadIDs were kept current by any re-key above.
 		old := make(map[string]struct{}, len(prev.LeadIDs))
 		for _, id := range prev.LeadIDs {

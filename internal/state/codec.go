@@ -604,6 +604,8 @@ func (d *decoder) search() (*Search, error) {
 			sr.ResultCount, err = d.int()
 		case "max_results":
 			sr.MaxResults, err = d.int()
+		case "runs":
+			sr.Runs, err = d.int()
 		case "capped":
 			sr.Capped, err = d.bool()
 		case "lead_ids":

@@ -198,5 +198,7 @@ func appendSearch(b []byte, s *Search) ([]byte, error) {
 	b = strconv.AppendInt(b, int64(s.Added), 10)
 	b = append(b, `,"removed":`...)
 	b = strconv.AppendInt(b, int64(s.Removed), 10)
+	b = append(b, `,"runs":`...)
+	b = strconv.AppendInt(b, int64(s.Runs), 10)
 	return append(b, '}'), nil
 }

@@ -61,9 +61,12 @@ type Search struct {
 	Capped bool `json:"capped"`
 	// LeadIDs are the person IDs kept (at most max_results), in result order.
 	LeadIDs []string `json:"lead_ids"`
-	// Added and Removed compare LeadIDs with the previous run (nil on the first).
+	// Added and Removed compare LeadIDs with the previous run (0 on the first).
 	Added   int `json:"added"`
 	Removed int `json:"removed"`
+	// Runs counts the successful runs of this address, this one included
+	// (0 in states written before it was recorded).
+	Runs int `json:"runs"`
 }
 
 // ProfileRead is the record of the last successful read of one profile block instance.
