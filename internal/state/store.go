@@ -184,6 +184,24 @@ func (s *State) check() error {
 			return fmt.Errorf("failure %q is null", k)
 		}
 	}
+	// References must name people the state has: leadsync never writes
+	// one that does not, and exporting from such a state would silently
+	// drop rows (a hand edit that removed people, say).
+	for k, v := range s.Searches {
+		for i, id := range v.LeadIDs {
+			if _, ok := s.People[id]; !ok {
+				return fmt.Errorf("searches.%s.lead_ids[%d]: person %q is not in people (remove it from lead_ids, or restore the person)", k, i, id)
+			}
+		}
+	}
+	for k, v := range s.Profiles {
+		if v.PersonID == "" {
+			continue
+		}
+		if _, ok := s.People[v.PersonID]; !ok {
+			return fmt.Errorf("profiles.%s.person_id: person %q is not in people (remove the profile with leadsync state rm %s to read it again)", k, v.PersonID, k)
+		}
+	}
 	return nil
 }
 
