@@ -225,7 +225,7 @@ func Nearest(value string, candidates []string, n int) []string {
 	var out []scored
 	for i, c := range candidates {
 		lc := strings.ToLower(c)
-		d := levenshtein(lv, lc)
+		d := EditDistance(lv, lc)
 		limit := max(2, len([]rune(lv))/3)
 		switch {
 		case lv == lc:
@@ -258,8 +258,8 @@ func abs(x int) int {
 	return x
 }
 
-// levenshtein is the edit distance between a and b, over runes.
-func levenshtein(a, b string) int {
+// EditDistance is the Levenshtein distance between a and b, over runes.
+func EditDistance(a, b string) int {
 	ra, rb := []rune(a), []rune(b)
 	prev := make([]int, len(rb)+1)
 	cur := make([]int, len(rb)+1)

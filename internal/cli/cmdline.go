@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/leadsync/leadsync/internal/catalog"
 )
 
 // Cobra's own messages for a wrong command line ("accepts 1 arg(s),
@@ -48,33 +50,11 @@ func nearestFlag(cmd *cobra.Command, name string) string {
 		if m == nil {
 			continue
 		}
-		if d := editDistance(name, m[1]); d < bestD {
+		if d := catalog.EditDistance(name, m[1]); d < bestD {
 			best, bestD = m[1], d
 		}
 	}
 	return best
-}
-
-// editDistance is the Levenshtein distance of a and b, over runes.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }
 
 // friendlyArgs wraps the argument check of cmd and all its subcommands so

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/spf13/cobra"
+
+	"github.com/leadsync/leadsync/internal/catalog"
 )
 
 // TestCommandLineErrors checks that a wrong command line gets one message that
@@ -71,8 +73,8 @@ func TestEditDistance(t *testing.T) {
 		{"nopeople", "no-people", 1}, {"jsno", "json", 2}, {"über", "uber", 1},
 	}
 	for _, tt := range tests {
-		if got := editDistance(tt.a, tt.b); got != tt.want {
-			t.Errorf("editDistance(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
+		if got := catalog.EditDistance(tt.a, tt.b); got != tt.want {
+			t.Errorf("EditDistance(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
 		}
 	}
 }
