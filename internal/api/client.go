@@ -311,6 +311,30 @@ func WithStartHook(ctx context.Context, hook func()) context.Context {
 	return context.WithValue(ctx, startHookKey{}, hook)
 }
 
+type sendGateKey struct{}
+
+// WithSendGate returns a context under which a call is no longer sent once
+// gate is closed: a call still waiting for the rate limit (or to retry)
+// returns an *Error of KindNotSent without reaching the service, while a
+// request already sent goes on to its answer. It is how a run stops
+// spending at once without abandoning answers that are paid for.
+func WithSendGate(ctx context.Context, gate <-chan struct{}) context.Context {
+	return context.WithValue(ctx, sendGateKey{}, gate)
+}
+
+// gateClosed reports whether the send gate of ctx (if any) is closed.
+func gateClosed(gate <-chan struct{}) bool {
+	if gate == nil {
+		return false
+	}
+	select {
+	case <-gate:
+		return true
+	default:
+		return false
+	}
+}
+
 // call makes one call with pacing and retries and decodes a 2xx answer into out.
 func (c *Client) call(ctx context.Context, op string, gen Generation, method, path string, body []byte, out any) error {
 	base := c.base
@@ -325,15 +349,47 @@ func (c *Client) call(ctx context.Context, op string, gen Generation, method, pa
 		return &Error{Op: op, Gen: gen, Kind: KindConfig, Message: fmt.Sprintf("%s is not set; %s needs it", name, gen)}
 	}
 	u := base + path
+	gate, _ := ctx.Value(sendGateKey{}).(<-chan struct{})
+	// waitCtx is ctx, also done when the gate closes: it ends a wait for
+	// the rate limit, never a request already sent.
+	waitCtx := ctx
+	if gate != nil {
+		var cancel context.CancelFunc
+		waitCtx, cancel = context.WithCancel(ctx)
+		defer cancel()
+		go func() {
+			select {
+			case <-gate:
+				cancel()
+			case <-waitCtx.Done():
+			}
+		}()
+	}
+	notSent := func(attempt int, last *Error) error {
+		e := &Error{Op: op, Gen: gen, Kind: KindNotSent, Attempts: attempt - 1, Message: "not sent: the run is stopping"}
+		if last != nil {
+			e.Message = "not retried: the run is stopping; last attempt: " + last.Error()
+			e.sent = last.MaybeCharged()
+		}
+		return e
+	}
+	var last *Error
 	announced := false // the wait after a 429 was already reported
 	for attempt := 1; ; attempt++ {
 		if d := c.pacer.Delay(); d >= time.Second && !announced {
 			c.obs.Waiting(op, d, "rate limit")
 		}
 		announced = false
-		release, err := c.pacer.Wait(ctx)
+		release, err := c.pacer.Wait(waitCtx)
 		if err != nil {
+			if gateClosed(gate) && ctx.Err() == nil {
+				return notSent(attempt, last)
+			}
 			return &Error{Op: op, Gen: gen, Kind: KindCanceled, Attempts: attempt - 1, Message: "canceled while waiting for the rate limit", Err: err}
+		}
+		if gateClosed(gate) {
+			release()
+			return notSent(attempt, last)
 		}
 		c.obs.CallStart(op, attempt)
 		if h, ok := ctx.Value(startHookKey{}).(func()); ok {
@@ -362,6 +418,7 @@ func (c *Client) call(ctx context.Context, op string, gen Generation, method, pa
 		if !shouldRetry(op, attempt, c.maxRetries, e) || ctx.Err() != nil {
 			return e
 		}
+		last = e
 		c.rngMu.Lock()
 		wait := backoff(attempt, e.RetryAfter, c.rng)
 		c.rngMu.Unlock()
@@ -380,7 +437,10 @@ func (c *Client) call(ctx context.Context, op string, gen Generation, method, pa
 		c.obs.Waiting(op, wait, reason)
 		c.logWait(op, wait, reason)
 		select {
-		case <-ctx.Done():
+		case <-waitCtx.Done():
+			if gateClosed(gate) && ctx.Err() == nil {
+				return notSent(attempt+1, e)
+			}
 			return &Error{Op: op, Gen: gen, Kind: KindCanceled, Attempts: attempt, Message: "canceled while waiting to retry after: " + e.Error(), Err: ctx.Err(), sent: e.MaybeCharged()}
 		case <-c.clock.After(wait):
 		}

@@ -41,6 +41,10 @@ const (
 	// for the generation, an option the generation lacks) or a request that
 	// is incomplete; nothing was sent.
 	KindConfig
+	// KindNotSent is a call that was not sent (or not retried) because its
+	// send gate closed while it waited: the run is stopping. See
+	// WithSendGate.
+	KindNotSent
 )
 
 func (k ErrorKind) String() string {
@@ -65,6 +69,8 @@ func (k ErrorKind) String() string {
 		return "unexpected answer"
 	case KindConfig:
 		return "not possible as configured"
+	case KindNotSent:
+		return "not sent"
 	}
 	return fmt.Sprintf("ErrorKind(%d)", int(k))
 }
@@ -133,7 +139,7 @@ func (e *Error) MaybeCharged() bool {
 	switch e.Kind {
 	case KindServer, KindDecode:
 		return true
-	case KindNetwork, KindTimeout, KindCanceled:
+	case KindNetwork, KindTimeout, KindCanceled, KindNotSent:
 		return e.sent
 	}
 	return false
@@ -181,6 +187,8 @@ func (e *Error) Hint() string {
 		return "check api.base_url / api.base_url_v2: the address does not look like the lead service"
 	case KindConfig:
 		return "check the api block of the configuration"
+	case KindNotSent:
+		return "run apply again to make it"
 	}
 	return ""
 }

@@ -98,6 +98,7 @@ type task struct {
 
 type outcome struct {
 	task     task
+	sent     bool // the call reached the service (its first attempt left the pacer)
 	event    *state.Event
 	err      error
 	duration time.Duration
@@ -133,7 +134,14 @@ type runner struct {
 	seq           int
 	par           int
 	stopped       bool
-	fatal         error
+	// gate is closed by halt: calls still waiting for the rate limit are
+	// then not sent (api.WithSendGate), so stopping stops spending at once.
+	gate chan struct{}
+	// sent receives each call as it is really sent, from the workers; it
+	// is buffered for every call in flight, so a worker never blocks.
+	sent      chan Call
+	announced map[int]bool // calls whose CallStart was reported
+	fatal     error
 }
 
 // Run executes the plan and returns its summary. The error is non-nil only
@@ -171,6 +179,9 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 		par = 1
 	}
 	r.par = par
+	r.gate = make(chan struct{})
+	r.sent = make(chan Call, par)
+	r.announced = map[int]bool{}
 	start := r.now()
 	r.sum = &Summary{ByStatus: map[string]int{}}
 	if err := r.prepare(); err != nil {
@@ -310,12 +321,7 @@ func (r *runner) loop(ctx context.Context, par int) error {
 			r.queue = r.queue[1:]
 			r.seq++
 			t.call.Seq = r.seq
-			r.sum.Calls++
-			if t.call.Kind == CallEnrich {
-				r.sum.Credits += r.cpe
-			}
 			inflight++
-			r.progress.CallStart(t.call)
 			go func(t task) { done <- r.do(ctx, t) }(t)
 		}
 		if inflight == 0 {
@@ -324,8 +330,11 @@ func (r *runner) loop(ctx context.Context, par int) error {
 			}
 		}
 		select {
+		case c := <-r.sent:
+			r.announce(c)
 		case o := <-done:
 			inflight--
+			r.drainSent()
 			r.handle(o)
 			r.releaseEnrich()
 		case <-stop:
@@ -338,6 +347,7 @@ func (r *runner) loop(ctx context.Context, par int) error {
 			for inflight > 0 {
 				o := <-done
 				inflight--
+				r.drainSent()
 				r.handle(o)
 			}
 			return ctx.Err()
@@ -350,11 +360,38 @@ func (r *runner) loop(ctx context.Context, par int) error {
 }
 
 // halt stops starting calls.
+// announce counts a call as made and reports its start, once.
+func (r *runner) announce(c Call) {
+	if r.announced[c.Seq] {
+		return
+	}
+	r.announced[c.Seq] = true
+	r.sum.Calls++
+	if c.Kind == CallEnrich {
+		r.sum.Credits += r.cpe
+	}
+	r.progress.CallStart(c)
+}
+
+// drainSent announces the calls reported sent so far; a worker reports its
+// call sent before its outcome, so this keeps starts before their ends.
+func (r *runner) drainSent() {
+	for {
+		select {
+		case c := <-r.sent:
+			r.announce(c)
+		default:
+			return
+		}
+	}
+}
+
 func (r *runner) halt(reason string) {
 	if r.stopped {
 		return
 	}
 	r.stopped = true
+	close(r.gate)
 	r.sum.Stopped = reason
 	r.progress.Stopping(reason)
 }
@@ -365,13 +402,14 @@ func (r *runner) do(ctx context.Context, t task) outcome {
 	// The duration is the service's: from when the call left the pacer
 	// (its first attempt), not from when it was queued.
 	start := r.now()
-	sent := false
+	o := outcome{task: t}
+	ctx = api.WithSendGate(ctx, r.gate)
 	ctx = api.WithStartHook(ctx, func() {
-		if !sent {
-			start, sent = r.now(), true
+		if !o.sent {
+			start, o.sent = r.now(), true
+			r.sent <- t.call
 		}
 	})
-	o := outcome{task: t}
 	gen := r.opts.Config.API.Generation
 	switch t.call.Kind {
 	case CallSearch:
@@ -423,6 +461,16 @@ func (r *runner) do(ctx context.Context, t task) outcome {
 func (r *runner) handle(o outcome) {
 	t := o.task
 	r.pending[t.call.Address]--
+	if !o.sent && o.err == nil {
+		// A Service that does not report sends (a test double): count the
+		// call now.
+		r.announce(t.call)
+	}
+	if o.err != nil && !o.sent && notMade(o.err) {
+		// Stopped before it was sent: nothing was spent, nothing to record.
+		r.refund(t)
+		return
+	}
 	if o.err != nil {
 		r.fail(t, o.err)
 		return
@@ -450,6 +498,31 @@ func (r *runner) handle(o outcome) {
 		r.sum.ByStatus[res.Status]++
 	}
 	r.progress.CallDone(t.call, res)
+}
+
+// notMade reports whether err means the call never reached the service
+// because the run is stopping.
+func notMade(err error) bool {
+	var ae *api.Error
+	if errors.As(err, &ae) {
+		return ae.Kind == api.KindNotSent || ae.Kind == api.KindCanceled
+	}
+	return errors.Is(err, context.Canceled)
+}
+
+// refund gives back the budget of a call that was not made.
+func (r *runner) refund(t task) {
+	r.callsBudget++
+	if t.call.Kind != CallEnrich {
+		return
+	}
+	r.creditsBudget += r.cpe
+	delete(r.claimed, t.call.Person)
+	for _, b := range r.enrichBlocks {
+		if b.cfg.Address == t.call.Address {
+			b.budget++
+		}
+	}
 }
 
 func (r *runner) fail(t task, err error) {

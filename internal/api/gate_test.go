@@ -1,0 +1,55 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// A closed send gate stops calls that wait for the rate limit, and leaves
+// alone the one already sent.
+func TestSendGateStopsWaitingCallsOnly(t *testing.T) {
+	var served atomic.Int32
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		served.Add(1)
+		<-release
+		w.Write([]byte(`{"Remaining requests this month": 5, "Invoicing start date": "2024-01-01"}`))
+	}))
+	defer srv.Close()
+	// One call per hour: every call after the first waits at the pacer.
+	c, err := New(Options{BaseURL: srv.URL, Key: "k", Pacer: NewPacer(1.0/3600, 4, nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gate := make(chan struct{})
+	ctx := WithSendGate(context.Background(), gate)
+	errs := make(chan error, 3)
+	for i := 0; i < 3; i++ {
+		go func() { _, err := c.Billing(ctx); errs <- err }()
+	}
+	for served.Load() < 1 {
+		time.Sleep(time.Millisecond) // wait for the first call to be sent
+	}
+	close(gate)
+	// The two waiting calls give up at once, unsent.
+	for i := 0; i < 2; i++ {
+		err := <-errs
+		var ae *Error
+		if !errors.As(err, &ae) || ae.Kind != KindNotSent || ae.MaybeCharged() {
+			t.Fatalf("waiting call: err = %v, want an uncharged KindNotSent", err)
+		}
+	}
+	// The sent one finishes with its answer.
+	close(release)
+	if err := <-errs; err != nil {
+		t.Fatalf("sent call: %v", err)
+	}
+	if n := served.Load(); n != 1 {
+		t.Errorf("%d calls reached the server, want 1", n)
+	}
+}

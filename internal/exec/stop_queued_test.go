@@ -1,0 +1,79 @@
+package exec_test
+
+import (
+	"context"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/exec"
+	"github.com/leadsync/leadsync/internal/plan"
+	"github.com/leadsync/leadsync/internal/sandbox"
+	"github.com/leadsync/leadsync/internal/state"
+)
+
+// Stopping stops the calls that wait for the rate limit too: with one call
+// an hour allowed, the first search is sent and the others queue at the
+// pacer; after the stop none of them reaches the service, the run ends at
+// once, and nothing is recorded for them.
+func TestStopAlsoStopsCallsQueuedAtThePacer(t *testing.T) {
+	srv := sandbox.New(sandbox.Options{Seed: 1, RateLimit: -1, NoLatency: true})
+	hs := httptest.NewServer(srv)
+	defer hs.Close()
+	cfg := load(t, `
+api {
+  sandbox     = true
+  parallelism = 3
+  max_credits = 1000
+}
+search "a" {
+  keywords = "CTO"
+}
+search "b" {
+  keywords = "Engineer"
+}
+search "c" {
+  keywords = "Manager"
+}
+`)
+	st := state.New()
+	p, diags := plan.Build(cfg, st, plan.Options{Now: t0, Offline: true})
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	client, err := api.New(api.Options{BaseURL: hs.URL, Key: sandbox.DefaultKey, Pacer: api.NewPacer(1.0/3600, 3, nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := make(chan struct{})
+	j := &memJournal{}
+	done := make(chan *exec.Summary)
+	go func() {
+		sum, _ := exec.Run(context.Background(), exec.Options{Config: cfg, Plan: p, State: st, Journal: j, Service: client, Stop: stop})
+		done <- sum
+	}()
+	deadline := time.Now().Add(20 * time.Second)
+	for srv.Stats().Accepted < 1 {
+		if time.Now().After(deadline) {
+			t.Fatal("the first call never arrived")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	close(stop)
+	var sum *exec.Summary
+	select {
+	case sum = <-done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the run did not end after the stop: queued calls still wait for the rate limit")
+	}
+	if n := srv.Stats().Accepted; n != 1 {
+		t.Errorf("%d calls reached the service, want only the one sent before the stop", n)
+	}
+	if sum.Calls != 1 || len(sum.Failures) != 0 || sum.Stopped == "" {
+		t.Errorf("summary: %d calls, failures %v, stopped %q; want 1 call, no failure, stopped", sum.Calls, sum.Failures, sum.Stopped)
+	}
+	if len(st.Failures) != 0 {
+		t.Errorf("failures recorded for calls never made: %v", st.Failures)
+	}
+}
