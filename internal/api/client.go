@@ -335,6 +335,16 @@ func gateClosed(gate <-chan struct{}) bool {
 	}
 }
 
+// Started calls the start hook of ctx, if any (see WithStartHook). Client
+// calls it for every attempt it sends; another implementation of Service
+// (a test double) calls it when it begins a call, so that its callers see
+// calls start as they would with the real client.
+func Started(ctx context.Context) {
+	if h, ok := ctx.Value(startHookKey{}).(func()); ok {
+		h()
+	}
+}
+
 // call makes one call with pacing and retries and decodes a 2xx answer into out.
 func (c *Client) call(ctx context.Context, op string, gen Generation, method, path string, body []byte, out any) error {
 	base := c.base
@@ -392,9 +402,7 @@ func (c *Client) call(ctx context.Context, op string, gen Generation, method, pa
 			return notSent(attempt, last)
 		}
 		c.obs.CallStart(op, attempt)
-		if h, ok := ctx.Value(startHookKey{}).(func()); ok {
-			h()
-		}
+		Started(ctx)
 		start := c.clock.Now()
 		e := c.attempt(ctx, method, u, body, out)
 		release()

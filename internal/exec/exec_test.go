@@ -50,6 +50,7 @@ func (f *fakeService) note(s string) {
 func (f *fakeService) Fields(context.Context) ([]api.Field, error) { return nil, errors.New("unused") }
 
 func (f *fakeService) Search(ctx context.Context, gen api.Generation, req api.SearchRequest) (*api.SearchResult, error) {
+	api.Started(ctx)
 	kw, _ := req.Params["keywords"].(string)
 	f.note("search:" + kw)
 	if f.block != nil {
@@ -76,6 +77,7 @@ func (f *fakeService) Search(ctx context.Context, gen api.Generation, req api.Se
 }
 
 func (f *fakeService) Page(ctx context.Context, gen api.Generation, req api.PageRequest) (*api.Profile, error) {
+	api.Started(ctx)
 	f.note("page:" + req.PageName)
 	if f.block != nil {
 		select {
@@ -88,6 +90,7 @@ func (f *fakeService) Page(ctx context.Context, gen api.Generation, req api.Page
 }
 
 func (f *fakeService) Enrich(ctx context.Context, req api.PageRequest) (*api.EnrichedProfile, error) {
+	api.Started(ctx)
 	f.note("enrich:" + req.PageName)
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -227,16 +230,34 @@ func TestRunMakesThePlannedCallsAndRecordsThemFirst(t *testing.T) {
 	if len(j.events) != sum.Succeeded {
 		t.Errorf("journal has %d events, %d calls succeeded", len(j.events), sum.Succeeded)
 	}
-	// Searches and profile reads start before any enrichment (enrichments
-	// may complete before a slow search does: they start as soon as their
-	// own sources are in).
-	firstEnrich := -1
-	for i, c := range prog.starts {
-		if c.Kind == exec.CallEnrich && firstEnrich < 0 {
-			firstEnrich = i
+	// Searches and profile reads are handed out before any enrichment:
+	// Seq is given at dispatch (sends themselves race, as they should).
+	maxSource, minEnrich := 0, 1<<30
+	for _, c := range prog.starts {
+		if c.Kind == exec.CallEnrich {
+			minEnrich = min(minEnrich, c.Seq)
+		} else {
+			maxSource = max(maxSource, c.Seq)
 		}
-		if c.Kind != exec.CallEnrich && firstEnrich >= 0 {
-			t.Errorf("call %d (%s) started after an enrichment", i, c.Address)
+	}
+	if maxSource > minEnrich {
+		t.Errorf("a search or profile read (seq %d) was dispatched after an enrichment (seq %d)", maxSource, minEnrich)
+	}
+	// And a person is enriched only after the call that found them is in
+	// the journal.
+	found := map[string]bool{}
+	for _, e := range j.events {
+		switch e.Kind {
+		case state.EventSearch:
+			for _, l := range e.Search.Leads {
+				found[l.PageName] = true
+			}
+		case state.EventProfile:
+			found[e.Profile.PageName] = true
+		case state.EventEnrich:
+			if !found[e.Enrich.Result.PageName] {
+				t.Errorf("%s enriched before the call that found them was recorded", e.Enrich.Result.PageName)
+			}
 		}
 	}
 	for name, n := range svc.enriched {
