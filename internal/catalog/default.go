@@ -115,10 +115,12 @@ func ensureDir(dir string) error {
 		}
 		return nil
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	// 0700 and the same .gitignore as the state's: the folder is shared
+	// with the state, which holds personal data.
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("creating %s: %w", dir, err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, ".gitignore"), []byte("*\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, ".gitignore"), []byte("# leadsync state holds personal data: never commit it.\n*\n"), 0o600); err != nil {
 		return fmt.Errorf("creating %s: %w", filepath.Join(dir, ".gitignore"), err)
 	}
 	return nil
