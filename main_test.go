@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http/httptest"
 	"os"
@@ -52,6 +53,8 @@ type scriptSandbox struct {
 //	sandbox-quota N          set the remaining requests this month
 //	sandbox-mark             remember the counters; sandbox-stats prints what came since
 //	sandbox-stats            print counters since the last mark, one key=value per line
+//	within-plan FILE         the calls and credits since the last mark are within the
+//	                         plan --json in FILE: at least its certain counts, at most its bounds
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
@@ -78,6 +81,7 @@ func TestScripts(t *testing.T) {
 			"sandbox-quota":   cmdSandboxQuota,
 			"sandbox-mark":    cmdSandboxMark,
 			"sandbox-stats":   cmdSandboxStats,
+			"within-plan":     cmdWithinPlan,
 		},
 	})
 }
@@ -185,4 +189,37 @@ func cmdSandboxStats(ts *testscript.TestScript, neg bool, args []string) {
 	for _, k := range keys {
 		fmt.Fprintf(ts.Stdout(), "%s=%d\n", k, lines[k])
 	}
+}
+
+// cmdWithinPlan checks what the sandbox saw since the last mark against a
+// saved `plan --json`: searches, profile reads and enrichments together at
+// least totals.calls and at most totals.calls_max; credits likewise. The
+// billing call apply makes to plan is not one of the plan's calls.
+func cmdWithinPlan(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 {
+		ts.Fatalf("usage: within-plan PLAN.json")
+	}
+	var p struct {
+		Totals struct {
+			Calls      int `json:"calls"`
+			CallsMax   int `json:"calls_max"`
+			Credits    int `json:"credits"`
+			CreditsMax int `json:"credits_max"`
+		} `json:"totals"`
+	}
+	ts.Check(json.Unmarshal([]byte(ts.ReadFile(args[0])), &p))
+	sb := scriptSB(ts)
+	now, mark := sb.srv.Stats(), sb.mark
+	calls := 0
+	for _, op := range []sandbox.Op{sandbox.OpSearch, sandbox.OpSearchV2, sandbox.OpPage, sandbox.OpPageV2, sandbox.OpEnrich} {
+		calls += now.ByOp[op] - mark.ByOp[op]
+	}
+	credits := now.CreditsSpent - mark.CreditsSpent
+	ok := calls >= p.Totals.Calls && calls <= p.Totals.CallsMax && credits >= p.Totals.Credits && credits <= p.Totals.CreditsMax
+	if ok == neg {
+		ts.Fatalf("made %d calls and spent %d credits; the plan said calls %d..%d, credits %d..%d",
+			calls, credits, p.Totals.Calls, p.Totals.CallsMax, p.Totals.Credits, p.Totals.CreditsMax)
+	}
+	fmt.Fprintf(ts.Stdout(), "calls=%d (plan %d..%d) credits=%d (plan %d..%d)\n",
+		calls, p.Totals.Calls, p.Totals.CallsMax, credits, p.Totals.Credits, p.Totals.CreditsMax)
 }
