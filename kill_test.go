@@ -255,3 +255,70 @@ func TestApplyJSONIntoAClosedPipe(t *testing.T) {
 		t.Errorf("%d enrichments: the run went on to the end for nobody", n)
 	}
 }
+
+// TestKillWhileSaving kills apply right after its summary, while it folds
+// the journal into the state and writes the spreadsheet, at several
+// moments: each time the state must load with every result, and the next
+// apply must fetch nothing again (at most rewrite the spreadsheet).
+func TestKillWhileSaving(t *testing.T) {
+	if testing.Short() {
+		t.Skip("kills real processes; skipped with -short")
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, delay := range []time.Duration{0, time.Millisecond, 5 * time.Millisecond} {
+		srv := sandbox.New(sandbox.Options{Seed: 9, RateLimit: 20, RateWindow: time.Second / 20, NoLatency: true})
+		hs := httptest.NewServer(srv)
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "main.leads.hcl"), []byte(killConfig), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		env := append(os.Environ(), mainEnv+"=1", "LEADSYNC_VAR_sandbox_url="+hs.URL, "LEADSYNC_API_KEY="+sandbox.DefaultKey)
+		cmd := exec.Command(exe, "apply", "--auto-approve", "--json", "--chdir", dir)
+		cmd.Env = env
+		stdout, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			if strings.Contains(sc.Text(), `"message_type":"summary"`) {
+				time.Sleep(delay) // a moment into the save
+				_ = cmd.Process.Signal(syscall.SIGKILL)
+				break
+			}
+		}
+		_ = cmd.Wait()
+		if _, err := state.NewStore(filepath.Join(dir, ".leadsync", "state.json")).Load(); err != nil {
+			t.Fatalf("kill %d (%s into the save): state does not load: %v", i, delay, err)
+		}
+		if b, err := os.ReadFile(filepath.Join(dir, ".leadsync", "state.json.lock")); err == nil {
+			var info struct {
+				ID string `json:"id"`
+			}
+			_ = json.Unmarshal(b, &info)
+			if out, err := runMain(env, "force-unlock", "--force", info.ID, "--chdir", dir); err != nil {
+				t.Fatalf("force-unlock: %v\n%s", err, out)
+			}
+		}
+		before := srv.Stats()
+		if out, err := runMain(env, "apply", "--auto-approve", "--chdir", dir); err != nil {
+			t.Fatalf("kill %d: apply after the kill: %v\n%s", i, err, out)
+		}
+		after := srv.Stats()
+		for _, op := range []sandbox.Op{sandbox.OpSearch, sandbox.OpEnrich} {
+			if n := after.ByOp[op] - before.ByOp[op]; n != 0 {
+				t.Errorf("kill %d (%s into the save): %d %s calls again after the kill", i, delay, n, op)
+			}
+		}
+		if _, err := os.Stat(filepath.Join(dir, "out", "leads.csv")); err != nil {
+			t.Errorf("kill %d: the spreadsheet is not there after the next apply: %v", i, err)
+		}
+		hs.Close()
+	}
+}
