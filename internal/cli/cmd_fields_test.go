@@ -59,23 +59,7 @@ func apiRun(t *testing.T, dir string, env []string, args ...string) (code int, s
 // apiGolden compares got with testdata/<name>, or rewrites it with -update.
 func apiGolden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if u := flag.Lookup("update"); u != nil && u.Value.String() == "true" {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run the test with -update to create it)", err)
-	}
-	if string(want) != got {
-		t.Errorf("output differs from %s (run with -update if the change is intended)\n--- got:\n%s\n--- want:\n%s", path, got, want)
-	}
+	checkGolden(t, filepath.Join("testdata", name), got)
 }
 
 // writeConfig writes main.leads.hcl into a new directory and returns it.
