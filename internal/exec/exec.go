@@ -580,13 +580,13 @@ func (r *runner) releaseEnrich() {
 		b.tried = true
 		e := b.cfg
 		if !final {
-			// Only the sources whose results are in.
+			// Only the sources whose results are in, and of them only
+			// those before the first still running: people are enriched
+			// in from order.
 			part := *b.cfg
-			part.From = nil
-			for _, a := range r.opts.Config.Resolve(b.cfg.From) {
-				if !b.deps[a] {
-					part.From = append(part.From, a)
-				}
+			part.From = plan.ReadySources(r.opts.Config, b.cfg, func(a string) bool { return !b.deps[a] })
+			if len(part.From) == 0 {
+				continue
 			}
 			e = &part
 		}

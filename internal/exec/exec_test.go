@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"sync"
 	"testing"
@@ -481,4 +482,77 @@ enrich "all" {
 	if n := svc.count("enrich:"); n != 0 {
 		t.Errorf("%d people enriched again", n)
 	}
+}
+
+// gateJournal is a memJournal that closes open when it records the search
+// of address after.
+type gateJournal struct {
+	memJournal
+	after string
+	open  chan struct{}
+}
+
+func (j *gateJournal) Append(e *state.Event) error {
+	err := j.memJournal.Append(e)
+	if e.Kind == state.EventSearch && e.Address == j.after {
+		close(j.open)
+	}
+	return err
+}
+
+// TestEnrichFollowsFromOrder: with from = [search.cto, search.eng] and a
+// limit, the CTOs are enriched first even when the engineers' search
+// answers first (the quickstart's CTO sheet had no e-mails because of
+// this).
+func TestEnrichFollowsFromOrder(t *testing.T) {
+	cfg := load(t, `
+api {
+  sandbox     = true
+  parallelism = 4
+  max_credits = 1000
+}
+search "cto" {
+  keywords = "cto"
+}
+search "eng" {
+  keywords = "eng"
+}
+enrich "contacts" {
+  from  = [search.cto, search.eng]
+  limit = 3
+}
+`)
+	st := state.New()
+	p := build(t, cfg, st)
+	svc := &gatedService{fakeService: newFake(), kw: "cto", gate: make(chan struct{})}
+	j := &gateJournal{after: "search.eng", open: svc.gate}
+	run(t, cfg, st, p, svc, j, nil)
+	var got []string
+	for _, e := range j.events {
+		if e.Kind == state.EventEnrich {
+			got = append(got, st.People[e.Enrich.PersonID].Lead.PageName)
+		}
+	}
+	sort.Strings(got)
+	if want := []string{"cto_0", "cto_1", "cto_2"}; !slices.Equal(got, want) {
+		t.Errorf("enriched %q, want the first three CTOs %q", got, want)
+	}
+}
+
+// gatedService holds the search with keywords kw until gate is closed.
+type gatedService struct {
+	*fakeService
+	kw   string
+	gate chan struct{}
+}
+
+func (g *gatedService) Search(ctx context.Context, gen api.Generation, req api.SearchRequest) (*api.SearchResult, error) {
+	if kw, _ := req.Params["keywords"].(string); kw == g.kw {
+		select {
+		case <-g.gate:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	return g.fakeService.Search(ctx, gen, req)
 }

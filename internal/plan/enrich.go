@@ -38,6 +38,24 @@ func EnrichCandidates(cfg *config.Config, st *state.State, e *config.Enrich, now
 	return personIDs(v.limit(e, bp.todo, nil, 0)), nil
 }
 
+// ReadySources returns the sources of e whose people apply may enrich
+// while other sources of e are still running: the longest prefix of e's
+// instances (in from order) for which done is true. Places under the limit
+// go in from order, so a later source must not take people before an
+// earlier one has brought its own: with from = [search.cto,
+// search.engineers] and a limit, the CTOs come first even when the
+// engineers' search answers first. EnrichCandidates over a ready prefix
+// gives a prefix of what it gives over all sources.
+func ReadySources(cfg *config.Config, e *config.Enrich, done func(addr string) bool) []string {
+	all := cfg.Resolve(e.From)
+	for i, a := range all {
+		if !done(a) {
+			return all[:i]
+		}
+	}
+	return all
+}
+
 // env is what the plan reads, with the instances by address and the
 // request hashes computed once.
 type env struct {
