@@ -595,3 +595,47 @@ func BenchmarkMatch(b *testing.B) {
 		cfg.Match(e, lead)
 	}
 }
+
+func TestSheetLabelsAndOnlyNew(t *testing.T) {
+	cfg := mustLoad(t, LoadOptions{Dir: ".", FS: memFS(map[string]string{"main.leads.hcl": `
+api { sandbox = true }
+search "cto" { keywords = "CTO" }
+export "m" {
+  path = "out/m.xlsx"
+  sheet "All" {
+    from   = [search.cto]
+    labels = { email = "Work e-mail", "validationStatus" = "Status" }
+  }
+  sheet "New" {
+    from     = [search.cto]
+    columns  = ["fullName", "email"]
+    only_new = true
+  }
+}
+`})})
+	all, fresh := cfg.Exports[0].Sheets[0], cfg.Exports[0].Sheets[1]
+	if all.OnlyNew || !fresh.OnlyNew {
+		t.Errorf("only_new: All %v, New %v", all.OnlyNew, fresh.OnlyNew)
+	}
+	if diff := cmp.Diff(map[string]string{"email": "Work e-mail", "validationStatus": "Status"}, all.Labels); diff != "" {
+		t.Errorf("labels (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"Full name", "E-mail"}, fresh.Header()); diff != "" {
+		t.Errorf("New header (-want +got):\n%s", diff)
+	}
+	if got := all.Header(); got[9] != "Work e-mail" || got[10] != "Status" || got[11] != "Company domain" {
+		t.Errorf("All header = %q", got)
+	}
+	// Every column has a default label, and no two share one.
+	seen := map[string]string{}
+	for _, c := range append(append([]string{}, DefaultColumns...), ExtraColumns...) {
+		l := ColumnLabels[c]
+		if l == "" {
+			t.Errorf("column %s has no default label", c)
+		}
+		if prev, dup := seen[l]; dup {
+			t.Errorf("columns %s and %s share the label %q", prev, c, l)
+		}
+		seen[l] = c
+	}
+}

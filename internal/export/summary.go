@@ -95,6 +95,9 @@ func (j *job) summary() []sumRow {
 				continue
 			}
 			note := ""
+			if rec.ResultCount == 0 {
+				note = ZeroResultsNote
+			}
 			if rec.Capped || rec.ResultCount >= api.MaxResults {
 				note = fmt.Sprintf("hit the cap of %d results: the network probably cut the list off; narrow the filters (city, level_filter, ...) and split the search to see everyone", api.MaxResults)
 			}
@@ -240,8 +243,14 @@ func (j *job) statusCounts() []statusCount {
 	return append(out, statusCount{notEnriched, counts[notEnriched]})
 }
 
-// formatFilters writes a search's parameters as "name=value; ...", sorted by
-// name; lists are joined with ", ".
+// ZeroResultsNote is what the Summary (and the apply summary) says of a
+// search that returned no results: most often a typo or a city written in
+// English while the network uses local names.
+const ZeroResultsNote = "returned no results: check the spelling of the keywords and filters; cities go by their local names (München, Köln, Wien, not Munich, Cologne, Vienna)"
+
+// formatFilters writes a search's parameters as "name=value | ...", sorted
+// by name; the values of a list are joined with "; " (values such as
+// "Internet and IT, Software" contain commas themselves).
 func formatFilters(params map[string]any) string {
 	keys := make([]string, 0, len(params))
 	for k := range params {
@@ -255,17 +264,17 @@ func formatFilters(params map[string]any) string {
 		case string:
 			v = x
 		case []string:
-			v = strings.Join(x, ", ")
+			v = strings.Join(x, "; ")
 		case []any:
 			s := make([]string, len(x))
 			for i, e := range x {
 				s[i] = fmt.Sprint(e)
 			}
-			v = strings.Join(s, ", ")
+			v = strings.Join(s, "; ")
 		default:
 			v = fmt.Sprint(x)
 		}
 		parts = append(parts, k+"="+v)
 	}
-	return strings.Join(parts, "; ")
+	return strings.Join(parts, " | ")
 }
