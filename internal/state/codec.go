@@ -536,6 +536,8 @@ func decodeFast(src string) (*State, error) {
 			err = d.std(&s.Usage)
 		case "failures":
 			err = d.std(&s.Failures)
+		case "suppressed":
+			err = d.std(&s.Suppressed)
 		case "profiles":
 			err = d.std(&s.Profiles)
 		case "searches":
@@ -614,6 +616,8 @@ func (d *decoder) search() (*Search, error) {
 			sr.Added, err = d.int()
 		case "removed":
 			sr.Removed, err = d.int()
+		case "suppressed":
+			sr.Suppressed, err = d.int()
 		default:
 			_, err = d.skip()
 		}

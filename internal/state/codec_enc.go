@@ -200,5 +200,9 @@ func appendSearch(b []byte, s *Search) ([]byte, error) {
 	b = strconv.AppendInt(b, int64(s.Removed), 10)
 	b = append(b, `,"runs":`...)
 	b = strconv.AppendInt(b, int64(s.Runs), 10)
+	if s.Suppressed != 0 {
+		b = append(b, `,"suppressed":`...)
+		b = strconv.AppendInt(b, int64(s.Suppressed), 10)
+	}
 	return append(b, '}'), nil
 }

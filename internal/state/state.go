@@ -30,6 +30,7 @@ func New() *State {
 		Profiles:      map[string]*ProfileRead{},
 		People:        map[string]*Person{},
 		Failures:      map[string]*Failure{},
+		Suppressed:    []*Suppression{},
 	}
 }
 
@@ -143,6 +144,9 @@ func (s *State) normalize() {
 	}
 	if s.Failures == nil {
 		s.Failures = map[string]*Failure{}
+	}
+	if s.Suppressed == nil {
+		s.Suppressed = []*Suppression{}
 	}
 	s.idx = nil
 }

@@ -437,6 +437,15 @@ func encodeState(w *bufio.Writer, s *State) error {
 		return err
 	}
 	w.WriteString(",\n")
+	w.WriteString("  \"suppressed\": ")
+	sup := s.Suppressed
+	if sup == nil {
+		sup = []*Suppression{}
+	}
+	if err := put(marshal(sup)); err != nil {
+		return err
+	}
+	w.WriteString(",\n")
 	if err := writeMapWith(w, "searches", s.Searches, false, appendSearch); err != nil {
 		return err
 	}

@@ -30,6 +30,12 @@ type State struct {
 	Failures map[string]*Failure `json:"failures"`
 	// Usage is the last known quota and credit balance.
 	Usage Usage `json:"usage"`
+	// Suppressed is the suppression list: one entry per person erased with
+	// leadsync forget, holding only hashes of their identifiers (see
+	// SuppressionKey). Results that name a suppressed person are dropped
+	// when recorded, so no later search, profile read or enrichment brings
+	// them back. Never shortened by leadsync.
+	Suppressed []*Suppression `json:"suppressed"`
 	// Journal names the journal whose events this state already contains
 	// (up to Seq), so that a journal left behind by a crash after it was
 	// folded in is never applied twice. Nil when no journal was involved.
@@ -37,6 +43,15 @@ type State struct {
 
 	// idx finds people by page name; built lazily, kept up to date by Apply.
 	idx *index
+}
+
+// Suppression is one erased person on the suppression list.
+type Suppression struct {
+	// Keys are SuppressionKey values of the person's networkId and page
+	// name (hashes, not the identifiers).
+	Keys []string `json:"keys"`
+	// At is when the person was erased.
+	At time.Time `json:"at"`
 }
 
 // JournalMark identifies a journal and the last of its events a state holds.
@@ -67,6 +82,9 @@ type Search struct {
 	// Runs counts the successful runs of this address, this one included
 	// (0 in states written before it was recorded).
 	Runs int `json:"runs"`
+	// Suppressed counts the results of the last run (and the people erased
+	// since) that name a suppressed person: dropped, not in LeadIDs.
+	Suppressed int `json:"suppressed,omitempty"`
 }
 
 // ProfileRead is the record of the last successful read of one profile block instance.
@@ -133,6 +151,9 @@ const (
 	EventBilling EventKind = "billing"
 	EventFailure EventKind = "failure"
 	EventForget  EventKind = "forget" // an address removed from the configuration
+	// EventForgetPeople removes people: an erasure (leadsync forget) or
+	// retention. Its address is PeopleAddress.
+	EventForgetPeople EventKind = "forget_people"
 )
 
 // Event is one completed call (or forget), as appended to the journal and
@@ -149,6 +170,18 @@ type Event struct {
 	Enrich  *EnrichEvent  `json:"enrich,omitempty"`
 	Billing *api.Usage    `json:"billing,omitempty"`
 	Failure *Failure      `json:"failure,omitempty"`
+	People  *ForgetPeopleEvent `json:"people,omitempty"`
+}
+
+// ForgetPeopleEvent removes people from the state with their enrichments.
+// For an erasure (Reason ForgetErasure) their suppression keys, and Keys,
+// join State.Suppressed; for retention (ForgetRetention) nothing is kept.
+type ForgetPeopleEvent struct {
+	Reason    string   `json:"reason"`
+	PersonIDs []string `json:"person_ids"`
+	// Keys are suppression keys to add besides those of PersonIDs: an
+	// erasure of someone the state does not hold yet.
+	Keys []string `json:"keys,omitempty"`
 }
 
 // SearchEvent is a completed search.
