@@ -22,7 +22,7 @@ import (
 const maxCount = 10000
 
 var settingsSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
-	{Name: "state_path"}, {Name: "profile_url_template"},
+	{Name: "state_path"}, {Name: "profile_url_template"}, {Name: "retention"},
 }}
 
 func (l *loader) decodeSettings(blocks hcl.Blocks) {
@@ -42,6 +42,9 @@ func (l *loader) decodeSettings(blocks hcl.Blocks) {
 					l.cfg.Settings.StatePath = s
 				}
 			}
+		}
+		if d, st := l.durationAttr(content.Attributes["retention"], l.base, scope{}); st == ok {
+			l.cfg.Settings.Retention = d
 		}
 		if a := content.Attributes["profile_url_template"]; a != nil {
 			if s, _, st := l.stringAttr(a, l.base, scope{}, false); st == ok {

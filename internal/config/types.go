@@ -55,6 +55,9 @@ type Settings struct {
 	// scheme for profiles, so it is configurable; empty means: use the
 	// networkUrl of a profile read when there is one, else no link.
 	ProfileURLTemplate string
+	// Retention is how long a person no search or profile read has seen
+	// stays in state: older people are removed at the next apply. 0: kept.
+	Retention time.Duration
 }
 
 // API is the api block with defaults filled in.

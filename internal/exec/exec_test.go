@@ -556,3 +556,41 @@ func (g *gatedService) Search(ctx context.Context, gen api.Generation, req api.S
 	}
 	return g.fakeService.Search(ctx, gen, req)
 }
+
+// TestRetentionRunsFirst: the retention change removes its people before
+// any call, and nobody it removes is enriched.
+func TestRetentionRunsFirst(t *testing.T) {
+	cfg := load(t, `
+leadsync {
+  retention = "180d"
+}
+api {
+  sandbox     = true
+  max_credits = 1000
+}
+search "a" {
+  keywords = "alpha"
+}
+enrich "all" {
+  from = [search.a]
+}
+`)
+	st := state.New()
+	old := t0.Add(-200 * 24 * time.Hour)
+	if err := st.Apply(state.Event{At: old, Kind: state.EventSearch, Address: "search.old", Search: &state.SearchEvent{
+		Generation: api.Gen1, Request: []byte(`{"keywords":"old"}`), Leads: []api.Lead{{NetworkID: "o1", PageName: "old_1"}}}}); err != nil {
+		t.Fatal(err)
+	}
+	p := build(t, cfg, st)
+	if c := p.Change(state.PeopleAddress); c == nil || !slices.Equal(c.PersonIDs, []string{"o1"}) {
+		t.Fatalf("retention change = %+v", c)
+	}
+	j := &memJournal{}
+	sum := run(t, cfg, st, p, newFake(), j, nil)
+	if sum.Expired != 1 || st.People["o1"] != nil {
+		t.Errorf("expired %d, o1 still in state: %v", sum.Expired, st.People["o1"] != nil)
+	}
+	if len(j.events) == 0 || j.events[0].Kind != state.EventForgetPeople || j.events[0].People.Reason != state.ForgetRetention {
+		t.Errorf("first journal event = %+v, want the retention forget", j.events[0])
+	}
+}

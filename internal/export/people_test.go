@@ -113,3 +113,41 @@ func TestZeroResultsNote(t *testing.T) {
 	}
 	t.Errorf("no Summary row for %s in %q (written %v)", hamburg, sum, got)
 }
+
+// TestSummaryCountsSuppressed: the Summary says how many people are
+// suppressed and how many results of each search were dropped.
+func TestSummaryCountsSuppressed(t *testing.T) {
+	dir := t.TempDir()
+	cfg, st := fixture("x.csv", &config.Sheet{Name: "Berlin", From: []string{berlin}, Dedupe: true, Columns: []string{"networkId"}})
+	cfg.Dir = dir
+	if err := st.Apply(state.Event{At: t1, Kind: state.EventForgetPeople, Address: state.PeopleAddress,
+		People: &state.ForgetPeopleEvent{Reason: state.ForgetErasure, PersonIDs: []string{"n-2"}}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := WriteAll(cfg, st, Options{Now: fixedNow}); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range readCSV(t, filepath.Join(dir, "x.csv"), false) {
+		if r[0] == "n-2" {
+			t.Errorf("the erased person is in the sheet: %q", r)
+		}
+	}
+	found := 0
+	for _, r := range readCSV(t, filepath.Join(dir, "x.summary.csv"), false) {
+		switch r[0] {
+		case "Suppressed":
+			found++
+			if r[1] != "1" {
+				t.Errorf("Suppressed row = %q", r)
+			}
+		case berlin:
+			found++
+			if r[3] != "3" || !strings.Contains(r[5], "1 suppressed") || !strings.Contains(r[5], "cap of 300") {
+				t.Errorf("Berlin row = %q", r)
+			}
+		}
+	}
+	if found != 2 {
+		t.Errorf("found %d of the 2 rows", found)
+	}
+}

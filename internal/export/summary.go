@@ -54,6 +54,9 @@ func (j *job) summary() []sumRow {
 	add(stylePlain, "File", j.exp.Path)
 	add(stylePlain, "Written at", j.now)
 	add(stylePlain, "Times", "all dates and times in this file are UTC")
+	if n := len(j.st.Suppressed); n > 0 {
+		add(stylePlain, "Suppressed", n, "people erased with leadsync forget: left out of every sheet, dropped from every result")
+	}
 
 	gap()
 	add(styleTitle, "Sheets")
@@ -98,8 +101,11 @@ func (j *job) summary() []sumRow {
 			if rec.ResultCount == 0 {
 				note = ZeroResultsNote
 			}
+			if rec.Suppressed > 0 {
+				note = joinNotes(note, fmt.Sprintf("%d suppressed (erased with leadsync forget, dropped)", rec.Suppressed))
+			}
 			if rec.Capped || rec.ResultCount >= api.MaxResults {
-				note = fmt.Sprintf("hit the cap of %d results: the network probably cut the list off; narrow the filters (city, level_filter, ...) and split the search to see everyone", api.MaxResults)
+				note = joinNotes(note, fmt.Sprintf("hit the cap of %d results: the network probably cut the list off; narrow the filters (city, level_filter, ...) and split the search to see everyone", api.MaxResults))
 			}
 			add(stylePlain, addr, filters, rec.ResultCount, len(rec.LeadIDs), rec.RanAt.UTC(), joinNotes(note, j.failureNote(addr)))
 		}

@@ -68,6 +68,9 @@ type env struct {
 	// owned lists, per enrich block address, the people whose enrichment
 	// that block made; computed on first use.
 	owned map[string][]*state.Person
+	// gone are the people the plan removes first (retention): no enrich
+	// block counts them.
+	gone map[*state.Person]bool
 }
 
 func newEnv(cfg *config.Config, st *state.State, now time.Time) *env {
@@ -216,7 +219,7 @@ func (v *env) collect(e *config.Enrich, skipSource func(string) bool, where bool
 		addr := src.addr
 		for _, id := range src.ids {
 			p := v.person(id)
-			if p == nil {
+			if p == nil || v.gone[p] {
 				continue
 			}
 			if _, dup := seen[p]; dup {
@@ -257,7 +260,7 @@ func (v *env) ownedList(addr string) []*state.Person {
 	if v.owned == nil {
 		v.owned = map[string][]*state.Person{}
 		for _, p := range v.st.People {
-			if p.Enrichment != nil {
+			if p.Enrichment != nil && !v.gone[p] {
 				v.owned[p.Enrichment.By] = append(v.owned[p.Enrichment.By], p)
 			}
 		}
