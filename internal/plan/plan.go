@@ -106,12 +106,12 @@ type Plan struct {
 	ConfigHash string `json:"config_hash"`
 	// CreatedAt is Options.Now. Apply should judge staleness (refresh)
 	// at this time too, so that it never finds more to do than planned.
-	CreatedAt   time.Time    `json:"created_at"`
-	Targets     []string     `json:"targets"`
-	Replace     []string     `json:"replace"`
-	Changes     []*Change    `json:"changes"`
-	Totals      Totals       `json:"totals"`
-	Quota       Quota        `json:"quota"`
+	CreatedAt time.Time `json:"created_at"`
+	Targets   []string  `json:"targets"`
+	Replace   []string  `json:"replace"`
+	Changes   []*Change `json:"changes"`
+	Totals    Totals    `json:"totals"`
+	Quota     Quota     `json:"quota"`
 	// Suppressed is the number of people on the state's suppression list
 	// (erased with leadsync forget): searches may still return them, and
 	// apply drops them.

@@ -45,8 +45,8 @@ func TestForgetPeople(t *testing.T) {
 				eraseEv(day(1), nil, "n1"),
 			},
 			want: map[string]string{
-				"person n2":        "found_by=search.a",
-				"search search.a":  "leads=n2 added=0 removed=0 suppressed=1",
+				"person n2":         "found_by=search.a",
+				"search search.a":   "leads=n2 added=0 removed=0 suppressed=1",
 				"profile profile.p": "person=",
 			},
 			suppressed: 1,

@@ -165,11 +165,11 @@ type Event struct {
 	Kind    EventKind `json:"kind"`
 	Address string    `json:"address"`
 
-	Search  *SearchEvent  `json:"search,omitempty"`
-	Profile *ProfileEvent `json:"profile,omitempty"`
-	Enrich  *EnrichEvent  `json:"enrich,omitempty"`
-	Billing *api.Usage    `json:"billing,omitempty"`
-	Failure *Failure      `json:"failure,omitempty"`
+	Search  *SearchEvent       `json:"search,omitempty"`
+	Profile *ProfileEvent      `json:"profile,omitempty"`
+	Enrich  *EnrichEvent       `json:"enrich,omitempty"`
+	Billing *api.Usage         `json:"billing,omitempty"`
+	Failure *Failure           `json:"failure,omitempty"`
 	People  *ForgetPeopleEvent `json:"people,omitempty"`
 }
 
