@@ -117,7 +117,7 @@ var commands = []func(*Factory) *cobra.Command{
 	newCompletionCmd,
 	newSandboxCmd,
 	newExportCmd,
-	newShowCmd, newStateCmd, newForceUnlockCmd,
+	newShowCmd, newStateCmd, newForceUnlockCmd, newForgetCmd,
 	newFieldsCmd, newUsageCmd,
 	newApplyCmd,
 	newPlanCmd,

@@ -99,6 +99,9 @@ func PlanText(w io.Writer, p *plan.Plan, color bool) error {
 	if len(p.Targets) > 0 {
 		fmt.Fprintf(&b, "Targets: %s (the plan covers only these and their sources).\n", strings.Join(p.Targets, ", "))
 	}
+	if p.Suppressed > 0 {
+		fmt.Fprintf(&b, "Suppressed: %s erased with leadsync forget (results naming them are dropped).\n", count(p.Suppressed, "person", "people"))
+	}
 	for _, d := range p.Diagnostics {
 		if d.Severity == "warning" {
 			fmt.Fprintf(&b, "\nWarning: %s\n", d.Summary)

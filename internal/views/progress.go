@@ -10,6 +10,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/exec"
+	"github.com/leadsync/leadsync/internal/export"
 	"github.com/leadsync/leadsync/internal/plan"
 )
 
@@ -124,6 +125,9 @@ func writeSummary(w io.Writer, s *exec.Summary) {
 	if len(s.Forgotten) > 0 {
 		fmt.Fprintf(w, "Forgot %s: %s.\n", Plural(len(s.Forgotten), "address"), strings.Join(s.Forgotten, ", "))
 	}
+	if s.Expired > 0 {
+		fmt.Fprintf(w, "Removed %s no search has seen for the retention period.\n", Plural(s.Expired, "person"))
+	}
 	if len(s.Searches) > 0 {
 		fmt.Fprintln(w, "Searches:")
 		for _, o := range s.Searches {
@@ -138,6 +142,12 @@ func writeSummary(w io.Writer, s *exec.Summary) {
 			}
 			if o.Capped {
 				line += "; hit the network's cap of 300: probably cut off"
+			}
+			if o.Suppressed > 0 {
+				line += fmt.Sprintf("; %d suppressed (erased with leadsync forget, dropped)", o.Suppressed)
+			}
+			if o.Results == 0 {
+				line += "; " + export.ZeroResultsNote
 			}
 			fmt.Fprintln(w, line)
 		}
@@ -286,7 +296,7 @@ func (p *jsonProgress) Summary(s *exec.Summary) {
 	searches := make([]map[string]any, 0, len(s.Searches))
 	for _, o := range s.Searches {
 		searches = append(searches, map[string]any{"address": o.Address, "results": o.Results, "kept": o.Kept,
-			"added": o.Added, "removed": o.Removed, "capped": o.Capped, "first_run": o.First})
+			"added": o.Added, "removed": o.Removed, "capped": o.Capped, "first_run": o.First, "suppressed": o.Suppressed})
 	}
 	failures := make([]map[string]any, 0, len(s.Failures))
 	for _, f := range s.Failures {
@@ -300,6 +310,6 @@ func (p *jsonProgress) Summary(s *exec.Summary) {
 	p.emit(map[string]any{"message_type": "summary", "calls": s.Calls, "calls_max": s.CallsPlannedMax,
 		"credits": s.Credits, "credits_max": s.CreditsPlannedMax, "succeeded": s.Succeeded,
 		"failed": len(s.Failures), "enriched": s.Enriched, "by_status": s.ByStatus,
-		"searches": searches, "failures": failures, "forgotten": forgotten,
+		"searches": searches, "failures": failures, "forgotten": forgotten, "expired": s.Expired,
 		"stopped": s.Stopped, "duration_seconds": s.Duration.Seconds()})
 }

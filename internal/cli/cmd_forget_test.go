@@ -1,0 +1,86 @@
+package cli
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/leadsync/leadsync/internal/api"
+)
+
+func TestForgetRespectsTheLock(t *testing.T) {
+	dir, st := stateTestDir(t)
+	l, err := st.Lock("apply")
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runIn(t, dir, "forget", "ann")
+	if code != 1 || !strings.Contains(errOut, "locked by") || !strings.Contains(errOut, l.Info.ID) {
+		t.Errorf("exit %d: %s", code, errOut)
+	}
+	if out != "" {
+		t.Errorf("stdout %q", out)
+	}
+	l.Unlock()
+	s, err := st.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.People["101.aa"] == nil || len(s.Suppressed) != 0 {
+		t.Error("a locked forget changed the state")
+	}
+}
+
+func TestForget(t *testing.T) {
+	tests := []struct {
+		args []string
+		out  []string
+		gone []string // person IDs no longer in state
+		n    int      // suppression entries
+	}{
+		{[]string{"ann"}, []string{"ann: removed Ann Albers (person.101.aa) from the state (found by search.cto[\"Berlin\"]; with their enrichment); suppressed from now on.", "1 person suppressed"}, []string{"101.aa"}, 1},
+		{[]string{"102.bb"}, []string{"removed Bob Brandt (person.102.bb)", "found by search.cto[\"Berlin\"], search.cto[\"Hamburg\"]"}, []string{"102.bb"}, 1},
+		{[]string{"https://network.example/profile/Max_Mustermann"}, []string{"removed Max Mustermann (person.page:Max_Mustermann)", "with their profile"}, []string{"page:Max_Mustermann"}, 1},
+		{[]string{"Zed", "ann", "101.aa"}, []string{"Zed: not in the state", "the same person as above", "2 people suppressed"}, []string{"101.aa"}, 2},
+	}
+	for _, tc := range tests {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			dir, st := stateTestDir(t)
+			code, out, errOut := runIn(t, dir, append([]string{"forget"}, tc.args...)...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			for _, w := range tc.out {
+				if !strings.Contains(out, w) {
+					t.Errorf("output lacks %q:\n%s", w, out)
+				}
+			}
+			s, err := st.Load()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, id := range tc.gone {
+				if s.People[id] != nil {
+					t.Errorf("%s is still in the state", id)
+				}
+			}
+			if len(s.Suppressed) != tc.n {
+				t.Errorf("%d suppression entries, want %d", len(s.Suppressed), tc.n)
+			}
+			for _, a := range tc.args {
+				if a != "Zed" && !s.IsSuppressed(api.Lead{PageName: a}) && !s.IsSuppressed(api.Lead{NetworkID: a}) && !strings.HasPrefix(a, "https://") {
+					t.Errorf("%s is not suppressed", a)
+				}
+			}
+		})
+	}
+}
+
+func TestForgetNeedsAPerson(t *testing.T) {
+	dir, _ := stateTestDir(t)
+	if code, _, errOut := runIn(t, dir, "forget"); code != 1 || !strings.Contains(errOut, "PERSON") && !strings.Contains(errOut, "argument") {
+		t.Errorf("exit %d: %s", code, errOut)
+	}
+	if code, _, errOut := runIn(t, dir, "forget", " "); code != 1 || !strings.Contains(errOut, "PERSON is empty") {
+		t.Errorf("exit %d: %s", code, errOut)
+	}
+}
