@@ -41,8 +41,8 @@ func nastyPlan() *plan.Plan {
 			{Address: "search.`tick`", Kind: plan.KindSearch, Action: plan.Rerun, Calls: 1, CallsMax: 1, Reason: plan.ReasonRequestChanged, Detail: "[link](https://evil.example) _em_ # h"},
 			{Address: "enrich.e", Kind: plan.KindEnrich, Action: plan.Enrich, Calls: 2, CallsMax: 10, Credits: 2, CreditsMax: 10, Reason: plan.ReasonPeople, Detail: "2 known + up to 8 from searches that will run"},
 		},
-		Totals: plan.Totals{Calls: 4, CallsMax: 12, Credits: 2, CreditsMax: 10, Searches: 2, Enrichments: 2, EnrichmentsMax: 10, RateLimit: 1, DurationSecondsMax: 42},
-		Quota:  plan.Quota{Note: "not checked (--offline)", MaxCredits: 500},
+		Totals:      plan.Totals{Calls: 4, CallsMax: 12, Credits: 2, CreditsMax: 10, Searches: 2, Enrichments: 2, EnrichmentsMax: 10, RateLimit: 1, DurationSecondsMax: 42},
+		Quota:       plan.Quota{Note: "not checked (--offline)", MaxCredits: 500},
 		Diagnostics: []plan.Diagnostic{{Severity: "warning", Summary: "Rate limit <above> the service's", Detail: strings.Repeat("long detail | with a pipe ", 12)}},
 	}
 }
