@@ -101,11 +101,9 @@ func runPlan(ctx context.Context, f *Factory, opts *planOptions) error {
 	early := run.Preload(state.Local(guess))
 	cfg, diags := loadConfig(f, &opts.vars)
 	if diags.HasErrors() {
-		if opts.json {
-			writeDiagnosticsJSON(f.IO.Out, diags, cfg)
-		} else {
-			writeDiagnostics(f, cfg, diags)
-		}
+		// With --json, Run prints the plan's schema (an empty plan) with
+		// these diagnostics on stdout.
+		writeDiagnostics(f, cfg, diags)
 		return silentExit(ExitError)
 	}
 	deps := runDeps(f, cfg)
@@ -125,6 +123,10 @@ func runPlan(ctx context.Context, f *Factory, opts *planOptions) error {
 			fmt.Fprintf(f.IO.ErrOut, "Error: %s: %v\n", doing, be.Err)
 		}
 		fmt.Fprintln(f.IO.ErrOut, "\nTo plan without checking the quota: leadsync plan --offline")
+		if !errors.As(be.Err, &ae) {
+			f.failures.addMessage(fmt.Sprintf("%s: %v", doing, be.Err))
+		}
+		f.failures.addMessage("to plan without checking the quota: leadsync plan --offline")
 		return silentExit(ExitError)
 	}
 	if err != nil {

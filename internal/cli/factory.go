@@ -30,6 +30,10 @@ type Factory struct {
 	// Service builds the client of the service cfg names; nil means
 	// newServiceClient (the real service, or the in-process sandbox).
 	Service func(cfg *config.Config) (api.Service, error)
+
+	// failures collects what the running command reported, for the JSON
+	// document of a failed --json command (set by Run).
+	failures *failureLog
 }
 
 // service builds the client of the service cfg names.

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 )
@@ -37,6 +38,16 @@ func Main() int {
 
 // Run runs leadsync with args in the world of f and returns the exit code.
 func Run(ctx context.Context, f *Factory, args []string) int {
+	// Count what reaches stdout, so that a --json command that fails
+	// before printing its document still prints one (see jsonfail.go).
+	stdout := &countingWriter{w: f.IO.Out}
+	io := *f.IO
+	io.Out = stdout
+	run := *f
+	run.IO = &io
+	run.failures = &failureLog{}
+	f = &run
+
 	root := NewRootCmd(f)
 	root.SetArgs(args)
 	root.SetIn(f.IO.In)
@@ -46,15 +57,24 @@ func Run(ctx context.Context, f *Factory, args []string) int {
 	if err == nil {
 		return ExitOK
 	}
+	code := ExitError
 	var ee *exitError
 	if errors.As(err, &ee) {
-		return ee.code
+		code = ee.code
+	} else {
+		if cmd != nil && strings.HasPrefix(err.Error(), "unknown command ") && !strings.Contains(err.Error(), "--help") {
+			err = unknownCommandHint(cmd, err)
+		}
+		fmt.Fprintf(f.IO.ErrOut, "Error: %s\n", err)
 	}
-	if cmd != nil && strings.HasPrefix(err.Error(), "unknown command ") && !strings.Contains(err.Error(), "--help") {
-		err = unknownCommandHint(cmd, err)
+	if code == ExitError && stdout.n == 0 && jsonRequested(cmd, args) {
+		now := time.Now
+		if f.Now != nil {
+			now = f.Now
+		}
+		writeJSONFailure(stdout, cmd, err, f.failures, now())
 	}
-	fmt.Fprintf(f.IO.ErrOut, "Error: %s\n", err)
-	return ExitError
+	return code
 }
 
 // NewRootCmd builds the command tree.

@@ -232,6 +232,9 @@ func roundDur(d time.Duration) time.Duration {
 type jsonProgress struct {
 	w   io.Writer
 	now func() time.Time
+	// hold, when set, receives the run's summary instead of the stream:
+	// the apply view emits it once the files are written (see applyJSON).
+	hold func(*exec.Summary)
 }
 
 var _ exec.Progress = (*jsonProgress)(nil)
@@ -293,6 +296,15 @@ func (p *jsonProgress) Stopping(reason string) {
 }
 
 func (p *jsonProgress) Summary(s *exec.Summary) {
+	if p.hold != nil {
+		p.hold(s)
+		return
+	}
+	p.emit(summaryEvent(s))
+}
+
+// summaryEvent is the summary line of a run.
+func summaryEvent(s *exec.Summary) map[string]any {
 	searches := make([]map[string]any, 0, len(s.Searches))
 	for _, o := range s.Searches {
 		searches = append(searches, map[string]any{"address": o.Address, "results": o.Results, "kept": o.Kept,
@@ -307,9 +319,13 @@ func (p *jsonProgress) Summary(s *exec.Summary) {
 		failures = append(failures, m)
 	}
 	forgotten := append([]string{}, s.Forgotten...)
-	p.emit(map[string]any{"message_type": "summary", "calls": s.Calls, "calls_max": s.CallsPlannedMax,
+	byStatus := s.ByStatus
+	if byStatus == nil {
+		byStatus = map[string]int{}
+	}
+	return map[string]any{"message_type": "summary", "calls": s.Calls, "calls_max": s.CallsPlannedMax,
 		"credits": s.Credits, "credits_max": s.CreditsPlannedMax, "succeeded": s.Succeeded,
-		"failed": len(s.Failures), "enriched": s.Enriched, "by_status": s.ByStatus,
+		"failed": len(s.Failures), "enriched": s.Enriched, "by_status": byStatus,
 		"searches": searches, "failures": failures, "forgotten": forgotten, "expired": s.Expired,
-		"stopped": s.Stopped, "duration_seconds": s.Duration.Seconds()})
+		"stopped": s.Stopped, "duration_seconds": s.Duration.Seconds()}
 }
