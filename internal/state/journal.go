@@ -263,7 +263,9 @@ func (st *Store) OpenJournal(s *State) (*Journal, error) {
 		j.w = st.WrapWrite(path, f)
 	}
 	line := frame(hb)
-	if _, err := j.w.Write(line); err == nil {
+	// err is assigned, not declared: a failed write (disk full) must reach
+	// the check below rather than die in an inner scope.
+	if _, err = j.w.Write(line); err == nil {
 		err = f.Sync()
 	}
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/user"
@@ -98,7 +99,13 @@ func (st *Store) Lock(op string) (*Lock, error) {
 		return nil, &WriteError{Path: st.LockPath(), Err: err}
 	}
 	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(b); err == nil {
+	var w io.Writer = tmp
+	if st.WrapWrite != nil {
+		w = st.WrapWrite(st.LockPath(), tmp)
+	}
+	// err is assigned, not declared: a failed write must not be lost in
+	// an inner scope.
+	if _, err = w.Write(b); err == nil {
 		err = tmp.Sync()
 	}
 	if cerr := tmp.Close(); err == nil {
@@ -110,7 +117,7 @@ func (st *Store) Lock(op string) (*Lock, error) {
 	err = os.Link(tmp.Name(), st.LockPath())
 	if err != nil && !errors.Is(err, fs.ErrExist) {
 		// No hard links here: fall back to an exclusive create.
-		err = writeExclusive(st.LockPath(), b)
+		err = st.writeExclusive(st.LockPath(), b)
 	}
 	if errors.Is(err, fs.ErrExist) {
 		return nil, st.lockedError()
@@ -139,12 +146,17 @@ func (st *Store) removeStaleTemps(keep string) {
 	}
 }
 
-func writeExclusive(path string, b []byte) error {
+// writeExclusive creates path, which must not exist, holding b.
+func (st *Store) writeExclusive(path string, b []byte) error {
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 	if err != nil {
 		return err
 	}
-	if _, err := f.Write(b); err == nil {
+	var w io.Writer = f
+	if st.WrapWrite != nil {
+		w = st.WrapWrite(path, f)
+	}
+	if _, err = w.Write(b); err == nil {
 		err = f.Sync()
 	}
 	if cerr := f.Close(); err == nil {

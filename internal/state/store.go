@@ -24,7 +24,7 @@ type Store struct {
 
 	// Now is the clock used for lock times and ages; time.Now when nil.
 	Now func() time.Time
-	// WrapWrite, when set, wraps every writer of a state or journal file
+	// WrapWrite, when set, wraps every writer of a state, journal or lock file
 	// (name is the final path). Tests use it to simulate a full disk.
 	WrapWrite func(name string, w io.Writer) io.Writer
 
