@@ -17,7 +17,6 @@ import (
 type showOptions struct {
 	state stateFlags
 	json  bool
-	file  string // a saved plan; empty: the state
 }
 
 func newShowCmd(f *Factory) *cobra.Command {

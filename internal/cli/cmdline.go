@@ -22,6 +22,7 @@ import (
 // usageError is a mistake in how cmd was called: the problem, the command's
 // usage line and where to read more.
 func usageError(cmd *cobra.Command, problem string) error {
+	//lint:ignore ST1005 printed whole to the user as sentences, not wrapped.
 	return fmt.Errorf("%s\n\nUsage: %s\nRun '%s --help' for the flags and examples.", problem, cmd.UseLine(), cmd.CommandPath())
 }
 
@@ -146,6 +147,7 @@ func gotArgs(args []string) string {
 // unknownCommandHint adds to cobra's "unknown command" error of cmd (the
 // command whose subcommand was not found) where the commands are listed.
 func unknownCommandHint(cmd *cobra.Command, err error) error {
+	//lint:ignore ST1005 printed whole to the user as sentences, not wrapped.
 	return fmt.Errorf("%s\nRun '%s --help' for the list of commands.", strings.TrimRight(err.Error(), "\n"), cmd.CommandPath())
 }
 

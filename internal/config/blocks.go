@@ -63,12 +63,6 @@ var apiSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 	{Name: "max_credits"}, {Name: "min_remaining_requests"}, {Name: "sandbox"},
 }}
 
-// apiAttrs keeps attributes the cross checks point at.
-type apiAttrs struct {
-	generation, baseURL *hcl.Attribute
-	block               *hcl.Block
-}
-
 func (l *loader) decodeAPI(blocks hcl.Blocks, _ bool) {
 	a := &l.cfg.API
 	*a = API{
@@ -364,8 +358,8 @@ func (l *loader) decodeSearch(b *hcl.Block) {
 			v, _, st := l.stringAttr(a, in.ctx, in.sc, true)
 			urlState = st
 			if st == ok {
-				if err := checkSearchURL(v); err != nil {
-					l.errorf(a.Expr.Range().Ptr(), "Invalid search_url", "%s", err)
+				if problem := searchURLProblem(v); problem != "" {
+					l.errorf(a.Expr.Range().Ptr(), "Invalid search_url", "%s", problem)
 					urlState = bad
 				} else {
 					s.Request.Params["searchUrl"] = v
@@ -442,17 +436,18 @@ func quoteList(vals []string, sep string) string {
 	return strings.Join(q, sep)
 }
 
-// checkSearchURL checks a search URL: absolute http(s) with a keywords
-// query parameter, as the service requires.
-func checkSearchURL(s string) error {
+// searchURLProblem checks a search URL: absolute http(s) with a keywords
+// query parameter, as the service requires. It returns the diagnostic's
+// detail, or "" when the URL is fine.
+func searchURLProblem(s string) string {
 	u, err := url.Parse(s)
 	if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
-		return fmt.Errorf("search_url must be an absolute http(s) URL of a search on the network, like \"https://network.example/search?keywords=CTO\".")
+		return "search_url must be an absolute http(s) URL of a search on the network, like \"https://network.example/search?keywords=CTO\"."
 	}
 	if strings.TrimSpace(u.Query().Get("keywords")) == "" {
-		return fmt.Errorf("The service requires a keywords parameter in the query of a search URL, like \"https://network.example/search?keywords=CTO\"; this one has none.")
+		return "The service requires a keywords parameter in the query of a search URL, like \"https://network.example/search?keywords=CTO\"; this one has none."
 	}
-	return nil
+	return ""
 }
 
 var profileSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{

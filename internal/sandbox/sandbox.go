@@ -265,17 +265,16 @@ type Server struct {
 	window  time.Duration // k/r
 	cost    int
 
-	mu        sync.Mutex
-	faults    Faults
-	storm     int // 429s left of the storm
-	sinceSet  int // accepted calls since SetFaults, for RevokeKeyAfter
-	seq       uint64
-	recent    []time.Time // accepted starts within the window
-	credits   int
-	quota     int
-	inFlight  int
-	stats     Stats
-	requestID uint64
+	mu       sync.Mutex
+	faults   Faults
+	storm    int // 429s left of the storm
+	sinceSet int // accepted calls since SetFaults, for RevokeKeyAfter
+	seq      uint64
+	recent   []time.Time // accepted starts within the window
+	credits  int
+	quota    int
+	inFlight int
+	stats    Stats
 }
 
 // New builds a sandbox. The population is generated here, once.
