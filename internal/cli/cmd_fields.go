@@ -62,7 +62,7 @@ func runFields(ctx context.Context, f *Factory, opts *fieldsOptions) error {
 		old = catalog.Default()
 	}
 	if !opts.refresh {
-		return printCatalog(f.IO.Out, old, opts.json)
+		return printCatalog(f.IO.Out, old, opts.json, f.IO.TextWidth(76))
 	}
 
 	cfg, diags := loadConfig(f, &opts.vars)
@@ -96,7 +96,7 @@ func runFields(ctx context.Context, f *Factory, opts *fieldsOptions) error {
 		return err
 	}
 	if opts.json {
-		return printCatalog(f.IO.Out, fresh, true)
+		return printCatalog(f.IO.Out, fresh, true, 0)
 	}
 	rel := catalog.CachePath
 	fmt.Fprintf(f.IO.ErrOut, "Fetched %s from the service%s and cached them in %s; validate and plan now check filters against them.\n",
@@ -110,7 +110,7 @@ func runFields(ctx context.Context, f *Factory, opts *fieldsOptions) error {
 		fmt.Fprintf(f.IO.ErrOut, "No changes from %s.\n", old.Describe())
 	}
 	fmt.Fprintln(f.IO.ErrOut)
-	return printCatalog(f.IO.Out, fresh, false)
+	return printCatalog(f.IO.Out, fresh, false, f.IO.TextWidth(76))
 }
 
 func sandboxNote(sandbox bool) string {
@@ -137,8 +137,8 @@ type fieldJSONItem struct {
 }
 
 // printCatalog writes the catalog as a table (array values listed under
-// their field) or as JSON.
-func printCatalog(w io.Writer, c *catalog.Catalog, asJSON bool) error {
+// their field, in lines of at most width columns) or as JSON.
+func printCatalog(w io.Writer, c *catalog.Catalog, asJSON bool, width int) error {
 	if asJSON {
 		out := fieldsJSON{FormatVersion: "1", Source: catalog.SourceBuiltin, Fields: []fieldJSONItem{}}
 		if c.Source != catalog.SourceBuiltin && c.Source != "" {
@@ -183,7 +183,7 @@ func printCatalog(w io.Writer, c *catalog.Catalog, asJSON bool) error {
 			continue
 		}
 		fmt.Fprintf(w, "\n%s accepts:\n", catalog.AttributeName(fd.SearchParameter))
-		for _, line := range wrapValues(fd.PossibleValues, 76) {
+		for _, line := range wrapValues(fd.PossibleValues, width) {
 			fmt.Fprintf(w, "  %s\n", line)
 		}
 	}
