@@ -3,6 +3,7 @@ module github.com/leadsync/leadsync
 go 1.26.8
 
 require (
+	github.com/aymanbagabas/go-udiff v0.4.1
 	github.com/google/go-cmp v0.7.0
 	github.com/hashicorp/hcl/v2 v2.25.0
 	github.com/rogpeppe/go-internal v1.16.0
