@@ -15,6 +15,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/catalog"
+	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
 // fieldsOptions are the inputs of `leadsync fields`.
@@ -191,23 +192,28 @@ func printCatalog(w io.Writer, c *catalog.Catalog, asJSON bool, width int) error
 }
 
 // wrapValues lists quoted values separated by commas, in lines of at most
-// width characters (a single long value gets a line of its own).
+// width columns (a single long value gets a line of its own).
 func wrapValues(vals []string, width int) []string {
 	var lines []string
 	var cur strings.Builder
+	curWidth := 0
 	for i, v := range vals {
 		item := fmt.Sprintf("%q", v)
 		if i < len(vals)-1 {
 			item += ","
 		}
-		if cur.Len() > 0 && cur.Len()+1+len(item) > width {
+		w := textfmt.Width(item)
+		if cur.Len() > 0 && curWidth+1+w > width {
 			lines = append(lines, cur.String())
 			cur.Reset()
+			curWidth = 0
 		}
 		if cur.Len() > 0 {
 			cur.WriteByte(' ')
+			curWidth++
 		}
 		cur.WriteString(item)
+		curWidth += w
 	}
 	if cur.Len() > 0 {
 		lines = append(lines, cur.String())

@@ -273,3 +273,26 @@ func TestDebugLog(t *testing.T) {
 		t.Error("key in the debug log")
 	}
 }
+
+// TestWrapValuesWide: wide characters take two columns each.
+func TestWrapValuesWide(t *testing.T) {
+	got := wrapValues([]string{"日本", "東京"}, 12)
+	want := []string{`"日本",`, `"東京"`}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// TestWriteColumnsWide: columns align by display width, not by runes.
+func TestWriteColumnsWide(t *testing.T) {
+	var b strings.Builder
+	w := newStateWriter(&b)
+	writeColumns(w, [][]string{{"日本語", "x"}, {"abc", "y"}})
+	if err := w.flush(); err != nil {
+		t.Fatal(err)
+	}
+	want := "  日本語  x\n  abc     y\n"
+	if b.String() != want {
+		t.Errorf("got %q, want %q", b.String(), want)
+	}
+}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
 // showOptions are the inputs of `leadsync show`.
@@ -268,7 +269,7 @@ func writeColumns(w *stateWriter, rows [][]string) {
 			if i >= len(width) {
 				width = append(width, 0)
 			}
-			if n := len([]rune(c)); n > width[i] {
+			if n := textfmt.Width(c); n > width[i] {
 				width[i] = n
 			}
 		}
@@ -280,7 +281,7 @@ func writeColumns(w *stateWriter, rows [][]string) {
 				line += " " + c
 				break
 			}
-			line += fmt.Sprintf(" %-*s ", width[i], c)
+			line += " " + textfmt.PadRight(c, width[i]) + " "
 		}
 		w.printf("%s\n", trimRight(line))
 	}

@@ -11,6 +11,8 @@ import (
 	"unicode"
 
 	"github.com/xuri/excelize/v2"
+
+	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
 // Excel's limits.
@@ -314,7 +316,7 @@ func hyperlinkFormula(u string) (string, bool) {
 func fitWidths(t *table, from, to int) []float64 {
 	widths := make([]int, len(t.header))
 	for c, h := range t.header {
-		widths[c] = displayWidth(h) + 2 // room for the filter button
+		widths[c] = textfmt.Width(h) + 2 // room for the filter button
 	}
 	cells := make([]cellValue, len(t.header))
 	sample := func(i int) {
@@ -323,7 +325,7 @@ func fitWidths(t *table, from, to int) []float64 {
 			w := 0
 			switch t.kinds[c] {
 			case kindText, kindLink:
-				w = displayWidth(cell.Text)
+				w = textfmt.Width(cell.Text)
 			case kindTime:
 				w = len(dateFormat)
 			case kindBool:
@@ -352,29 +354,6 @@ func fitWidths(t *table, from, to int) []float64 {
 		out[c] = float64(min(max(w+2, minWidth), maxWidth))
 	}
 	return out
-}
-
-// displayWidth estimates how many character cells s takes: wide (East Asian)
-// characters and emoji count two. Only the first line counts, and the
-// estimate stops past the widest column allowed.
-func displayWidth(s string) int {
-	w := 0
-	for _, r := range s {
-		if r == '\n' || w > maxWidth {
-			break
-		}
-		switch {
-		case r >= 0x1100 && (r <= 0x115F || (r >= 0x2E80 && r <= 0xA4CF) || (r >= 0xAC00 && r <= 0xD7A3) ||
-			(r >= 0xF900 && r <= 0xFAFF) || (r >= 0xFF00 && r <= 0xFF60) || (r >= 0x1F300 && r <= 0x1FAFF) ||
-			(r >= 0x20000 && r <= 0x3FFFD)):
-			w += 2
-		case unicode.Is(unicode.Mn, r) || r == 0x200D || (r >= 0xFE00 && r <= 0xFE0F):
-			// combining marks, joiners and variation selectors take no room
-		default:
-			w++
-		}
-	}
-	return w
 }
 
 // writeSummarySheet fills the Summary sheet (small: normal mode).
