@@ -11,6 +11,8 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/agext/levenshtein"
+
 	"github.com/leadsync/leadsync/internal/api"
 )
 
@@ -227,7 +229,7 @@ func Nearest(value string, candidates []string, n int) []string {
 	var out []scored
 	for i, c := range candidates {
 		lc := strings.ToLower(c)
-		d := EditDistance(lv, lc)
+		d := levenshtein.Distance(lv, lc, nil)
 		limit := max(2, len([]rune(lv))/3)
 		switch {
 		case lv == lc:
@@ -258,26 +260,4 @@ func abs(x int) int {
 		return -x
 	}
 	return x
-}
-
-// EditDistance is the Levenshtein distance between a and b, over runes.
-func EditDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }

@@ -13,9 +13,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agext/levenshtein"
 	"github.com/spf13/cobra"
 
-	"github.com/leadsync/leadsync/internal/catalog"
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/state"
 )
@@ -250,7 +250,7 @@ func unknownAddressError(s *state.State, addr, consequence string) error {
 	var near []string
 	base := strings.SplitN(addr, "[", 2)[0]
 	for _, a := range s.Addresses(false) {
-		if strings.HasPrefix(a, base) || catalog.EditDistance(addr, a) <= 2 {
+		if strings.HasPrefix(a, base) || levenshtein.Distance(addr, a, nil) <= 2 {
 			near = append(near, a)
 		}
 	}

@@ -9,9 +9,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agext/levenshtein"
 	"github.com/spf13/cobra"
-
-	"github.com/leadsync/leadsync/internal/catalog"
 )
 
 // Cobra's own messages for a wrong command line ("accepts 1 arg(s),
@@ -51,7 +50,7 @@ func nearestFlag(cmd *cobra.Command, name string) string {
 		if m == nil {
 			continue
 		}
-		if d := catalog.EditDistance(name, m[1]); d < bestD {
+		if d := levenshtein.Distance(name, m[1], nil); d < bestD {
 			best, bestD = m[1], d
 		}
 	}
