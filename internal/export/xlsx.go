@@ -215,6 +215,18 @@ func writeDataSheet(f *excelize.File, st xlsxStyles, name, table string, t *tabl
 	if _, err := f.NewSheet(name); err != nil {
 		return "", nil, err
 	}
+	// The used range, header and rows: a new sheet says "A1", which the
+	// StreamWriter would copy, and readers that trust <dimension> (openpyxl
+	// in read-only mode) would then see the header alone. Set before the
+	// StreamWriter starts, which writes the element first (pinned by
+	// TestExcelizeInternals).
+	used, err := excelize.CoordinatesToCellName(len(t.header), to-from+1)
+	if err != nil {
+		return "", nil, err
+	}
+	if err := f.SetSheetDimension(name, "A1:"+used); err != nil {
+		return "", nil, err
+	}
 	sw, err := f.NewStreamWriter(name)
 	if err != nil {
 		return "", nil, err
@@ -223,8 +235,12 @@ func writeDataSheet(f *excelize.File, st xlsxStyles, name, table string, t *tabl
 	if err != nil {
 		return "", nil, err
 	}
-	for c, w := range fitWidths(t, from, to) {
-		if err := sw.SetColWidth(c+1, c+1, w); err != nil {
+	// Last column first: excelize puts each new <col> before the others,
+	// and the schema wants them in column order (pinned by
+	// TestExcelizeInternals).
+	widths := fitWidths(t, from, to)
+	for c := len(widths) - 1; c >= 0; c-- {
+		if err := sw.SetColWidth(c+1, c+1, widths[c]); err != nil {
 			return "", nil, err
 		}
 	}
