@@ -167,3 +167,20 @@ func TestLevenshteinDistances(t *testing.T) {
 		}
 	}
 }
+
+// TestCacheIntoExistingStateFolder: a .leadsync folder that exists without
+// a .gitignore (made by hand, or by an older version) gets one when the
+// cache is saved, by the same rule as the state's folder.
+func TestCacheIntoExistingStateFolder(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, ".leadsync"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := SaveCache(filepath.Join(dir, CachePath), Default().Fields, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	gi, err := os.ReadFile(filepath.Join(dir, ".leadsync", ".gitignore"))
+	if err != nil || !slices.Contains(strings.Split(string(gi), "\n"), "*") {
+		t.Fatalf(".gitignore: %q, %v", gi, err)
+	}
+}

@@ -76,7 +76,7 @@ func (st *Store) alive(pid int) bool {
 // leaves a half-written lock.
 func (st *Store) Lock(op string) (*Lock, error) {
 	dir := filepath.Dir(st.path)
-	if err := ensureDir(dir); err != nil {
+	if err := EnsureDir(dir); err != nil {
 		return nil, &WriteError{Path: st.LockPath(), Err: err}
 	}
 	host := st.host()

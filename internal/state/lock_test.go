@@ -117,7 +117,7 @@ func TestLockOnAnotherHostIsNeverDead(t *testing.T) {
 
 func TestUnreadableLock(t *testing.T) {
 	st := lockStore(t, 100, true)
-	must(t, ensureDir(st.Path()[:strings.LastIndex(st.Path(), "/")]))
+	must(t, EnsureDir(st.Path()[:strings.LastIndex(st.Path(), "/")]))
 	must(t, os.WriteFile(st.LockPath(), []byte("{garbage"), 0o600))
 	_, err := st.Lock("apply")
 	var le *LockedError
@@ -129,7 +129,7 @@ func TestUnreadableLock(t *testing.T) {
 func TestLockRemovesTempFilesOfKilledRuns(t *testing.T) {
 	st := lockStore(t, 100, true)
 	dir := st.Path()[:strings.LastIndex(st.Path(), "/")]
-	must(t, ensureDir(dir))
+	must(t, EnsureDir(dir))
 	stale := []string{".state.json.tmp-123", ".state.json.lock.tmp-456", "state.json.backup.tmp"}
 	for _, name := range stale {
 		must(t, os.WriteFile(dir+"/"+name, []byte("half"), 0o600))

@@ -236,7 +236,7 @@ func (st *Store) save(s *State) error {
 
 func (st *Store) writeState(s *State) error {
 	dir := filepath.Dir(st.path)
-	if err := ensureDir(dir); err != nil {
+	if err := EnsureDir(dir); err != nil {
 		return &WriteError{Path: st.path, Err: err}
 	}
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(st.path)+".tmp-*")
@@ -327,18 +327,22 @@ func copyFile(from, to string) error {
 	return out.Close()
 }
 
-// ensureDir creates the state folder (0700) when missing. A folder named
-// .leadsync gets a .gitignore of "*" whenever it has none: state holds
-// personal data and must not be committed by accident.
-func ensureDir(dir string) error {
+// EnsureDir creates a folder of personal data (the state's, which the
+// field catalog's cache shares) when missing: 0700, with a .gitignore of
+// "*". A folder named .leadsync gets that .gitignore whenever it has none:
+// state holds personal data and must not be committed by accident. A
+// .gitignore already there is left alone.
+func EnsureDir(dir string) error {
 	created := false
-	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+	if fi, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
 		if err := os.MkdirAll(dir, 0o700); err != nil {
 			return err
 		}
 		created = true
 	} else if err != nil {
 		return err
+	} else if !fi.IsDir() {
+		return fmt.Errorf("%s exists and is not a directory", dir)
 	}
 	if created || filepath.Base(dir) == ".leadsync" {
 		gi := filepath.Join(dir, ".gitignore")
