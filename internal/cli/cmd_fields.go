@@ -101,7 +101,7 @@ func runFields(ctx context.Context, f *Factory, opts *fieldsOptions) error {
 	}
 	rel := catalog.CachePath
 	fmt.Fprintf(f.IO.ErrOut, "Fetched %s from the service%s and cached them in %s; validate and plan now check filters against them.\n",
-		plural(len(fields), "field"), sandboxNote(cfg.API.Sandbox), rel)
+		textfmt.Plural(len(fields), "field"), sandboxNote(cfg.API.Sandbox), rel)
 	if changes := catalogChanges(old, fresh); len(changes) > 0 {
 		fmt.Fprintf(f.IO.ErrOut, "Changes from %s:\n", old.Describe())
 		for _, c := range changes {
@@ -170,7 +170,7 @@ func printCatalog(w io.Writer, c *catalog.Catalog, asJSON bool, width int) error
 			src += ", fetched " + c.FetchedAt.UTC().Format("2006-01-02 15:04 UTC")
 		}
 	}
-	fmt.Fprintf(w, "%s (%s):\n\n", plural(len(c.Fields), "searchable field"), src)
+	fmt.Fprintf(w, "%s (%s):\n\n", textfmt.Plural(len(c.Fields), "searchable field"), src)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "  ATTRIBUTE\tPARAMETER\tTYPE\tLABEL")
 	for _, fd := range c.Fields {

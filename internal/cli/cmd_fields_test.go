@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -18,13 +17,6 @@ import (
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/catalog"
 )
-
-func init() {
-	// Other test files of the package may define -update too; define it once.
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite golden files")
-	}
-}
 
 // apiTestKey is distinctive so that a leak is easy to spot.
 const apiTestKey = "lk-test-D0NT-LEAK-9931"

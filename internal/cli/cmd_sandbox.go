@@ -18,6 +18,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/leadsync/leadsync/internal/sandbox"
+	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
 // sandboxOptions are the flags of `leadsync sandbox`, parsed.
@@ -310,7 +311,7 @@ Press Ctrl-C to stop.
 	}
 	st := s.Stats()
 	fmt.Fprintf(errOut, "sandbox stopped: %s (%d accepted, %d rate limited, %d forbidden), %d credits and %d requests spent\n",
-		plural(st.Calls, "call"), st.Accepted, st.RateLimited, st.Forbidden, st.CreditsSpent, st.RequestsSpent)
+		textfmt.Plural(st.Calls, "call"), st.Accepted, st.RateLimited, st.Forbidden, st.CreditsSpent, st.RequestsSpent)
 	if serveErr != nil && !errors.Is(serveErr, http.ErrServerClosed) {
 		return fmt.Errorf("sandbox: %w", serveErr)
 	}

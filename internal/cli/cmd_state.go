@@ -8,8 +8,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -18,6 +16,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
 // stateFlags locate the state: the configuration's state_path (read with
@@ -449,7 +448,7 @@ func runStateRm(f *Factory, opts *stateRmOptions) error {
 		switch s.Kind(addr) {
 		case "search":
 			n := len(s.Searches[addr].LeadIDs)
-			lines = append(lines, fmt.Sprintf("Removed %s (%s leave the exports that list it; people and enrichments are kept)", addr, plural(n, "lead")))
+			lines = append(lines, fmt.Sprintf("Removed %s (%s leave the exports that list it; people and enrichments are kept)", addr, textfmt.Plural(n, "lead")))
 		case "profile":
 			lines = append(lines, fmt.Sprintf("Removed %s (the person and their enrichment are kept)", addr))
 		case "person":
@@ -489,29 +488,11 @@ func stateAge(d time.Duration) string {
 	case d < time.Minute:
 		return "just now"
 	case d < time.Hour:
-		return plural(int(d/time.Minute), "minute") + " ago"
+		return textfmt.Plural(int(d/time.Minute), "minute") + " ago"
 	case d < 48*time.Hour:
-		return plural(int(d/time.Hour), "hour") + " ago"
+		return textfmt.Plural(int(d/time.Hour), "hour") + " ago"
 	}
-	return plural(int(d/(24*time.Hour)), "day") + " ago"
-}
-
-// thousands formats n with comma separators: 9,114.
-func thousands(n int) string {
-	s := strconv.Itoa(n)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
+	return textfmt.Plural(int(d/(24*time.Hour)), "day") + " ago"
 }
 
 func compactJSON(b []byte) string {
@@ -551,14 +532,4 @@ func (w *stateWriter) flush() error {
 		w.err = err
 	}
 	return w.err
-}
-
-// sortedStrings returns the keys of m sorted.
-func sortedStrings[T any](m map[string]T) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -1,31 +1,19 @@
 package cli
 
 import (
-	"fmt"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/leadsync/leadsync/internal/catalog"
 	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
-// plural formats n with an English noun, pluralised: "1 call", "2 calls",
-// "3 people", "2 addresses", "2 search blocks".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	switch {
-	case strings.HasSuffix(noun, "person"):
-		noun = strings.TrimSuffix(noun, "person") + "people"
-	case strings.HasSuffix(noun, "s"), strings.HasSuffix(noun, "sh"), strings.HasSuffix(noun, "ch"), strings.HasSuffix(noun, "x"):
-		noun += "es"
-	default:
-		noun += "s"
-	}
-	return fmt.Sprintf("%d %s", n, noun)
-}
+// plural is textfmt.Plural, for the files that still call it by this name
+// (progress.go, cmd_export.go, which are being moved out of cli); remove
+// it once they call textfmt.Plural.
+func plural(n int, noun string) string { return textfmt.Plural(n, noun) }
 
 // liveCatalogNote says which live field list the filters were checked
 // against, or "" when it was the built-in one.

@@ -15,6 +15,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/catalog"
+	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
 // maxCount bounds count and for_each: every instance is at least one call,
@@ -416,9 +417,9 @@ func (l *loader) arrayFilter(s *Search, f api.Field, a *hcl.Attribute, in instan
 		}
 		hint := ""
 		if near := nearest(v, f.PossibleValues, 3); len(near) > 0 && !sens {
-			hint = " Did you mean " + quoteList(near, " or ") + "?"
+			hint = " Did you mean " + textfmt.QuoteList(near, " or ") + "?"
 		} else {
-			hint = " Valid values: " + quoteList(f.PossibleValues, ", ") + "."
+			hint = " Valid values: " + textfmt.QuoteList(f.PossibleValues, ", ") + "."
 		}
 		l.errorf(rngs[i].Ptr(), "Invalid "+a.Name+" value",
 			"%s is not one of the values the service accepts for %s (%s).%s", shown, a.Name, l.cat.Describe(), hint)
@@ -426,14 +427,6 @@ func (l *loader) arrayFilter(s *Search, f api.Field, a *hcl.Attribute, in instan
 	if good {
 		s.Request.Params[f.SearchParameter] = out
 	}
-}
-
-func quoteList(vals []string, sep string) string {
-	q := make([]string, len(vals))
-	for i, v := range vals {
-		q[i] = strconv.Quote(v)
-	}
-	return strings.Join(q, sep)
 }
 
 // searchURLProblem checks a search URL: absolute http(s) with a keywords
@@ -681,7 +674,7 @@ func (l *loader) fromRef(e hcl.Expression) (string, bool) {
 				keys = append(keys, k)
 			}
 			sort.Strings(keys)
-			l.errorf(rng, "Invalid instance key", "%s has no instance %q; its keys are %s.", block, k, quoteList(keys, ", "))
+			l.errorf(rng, "Invalid instance key", "%s has no instance %q; its keys are %s.", block, k, textfmt.QuoteList(keys, ", "))
 			return "", false
 		}
 		return fmt.Sprintf("%s[%s]", block, strconv.Quote(k)), true

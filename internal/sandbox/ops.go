@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
 	"path"
+	"slices"
 	"strings"
 	"time"
 
@@ -111,7 +113,7 @@ func decodeObject(body []byte) (map[string]json.RawMessage, reply, bool) {
 // parsePage reads pageName or profileUrl (exactly one) and returns the page
 // name.
 func parsePage(params map[string]json.RawMessage) (string, error) {
-	for _, k := range sortedKeys(params) {
+	for _, k := range slices.Sorted(maps.Keys(params)) {
 		if k != "pageName" && k != "profileUrl" {
 			return "", fmt.Errorf("unknown parameter %q: expected pageName or profileUrl", k)
 		}
