@@ -64,9 +64,9 @@ func openStateStore(f *Factory, sf *stateFlags) (*state.Store, error) {
 }
 
 func newStateStore(f *Factory, path string) *state.Store {
-	st := state.NewStore(path)
-	st.Now = f.Now
-	return st
+	store := state.NewStore(path)
+	store.Now = f.Now
+	return store
 }
 
 // stateRelPath shows path relative to the working directory when inside it.
@@ -78,11 +78,11 @@ func stateRelPath(f *Factory, path string) string {
 }
 
 // loadExistingState loads the state and fails with a hint when there is none.
-func loadExistingState(f *Factory, st *state.Store) (*state.State, error) {
-	if !st.Exists() {
-		return nil, fmt.Errorf("no state at %s yet: leadsync apply creates it", stateRelPath(f, st.Path()))
+func loadExistingState(f *Factory, store *state.Store) (*state.State, error) {
+	if !store.Exists() {
+		return nil, fmt.Errorf("no state at %s yet: leadsync apply creates it", stateRelPath(f, store.Path()))
 	}
-	return st.Load()
+	return store.Load()
 }
 
 func newStateCmd(f *Factory) *cobra.Command {
@@ -133,11 +133,11 @@ person.<id>. With prefixes, only the addresses that start with one of them.`,
 }
 
 func runStateList(f *Factory, opts *stateListOptions) error {
-	st, err := openStateStore(f, &opts.state)
+	store, err := openStateStore(f, &opts.state)
 	if err != nil {
 		return err
 	}
-	s, err := st.Load()
+	s, err := store.Load()
 	if err != nil {
 		return err
 	}
@@ -193,11 +193,11 @@ personal data is printed only here, when asked for by address.`,
 }
 
 func runStateShow(f *Factory, opts *stateShowOptions) error {
-	st, err := openStateStore(f, &opts.state)
+	store, err := openStateStore(f, &opts.state)
 	if err != nil {
 		return err
 	}
-	s, err := loadExistingState(f, st)
+	s, err := loadExistingState(f, store)
 	if err != nil {
 		return err
 	}
@@ -421,19 +421,19 @@ Rm takes the state lock, and the state before is kept as <state>.backup.`,
 }
 
 func runStateRm(f *Factory, opts *stateRmOptions) error {
-	st, err := openStateStore(f, &opts.state)
+	store, err := openStateStore(f, &opts.state)
 	if err != nil {
 		return err
 	}
-	if !st.Exists() {
-		return fmt.Errorf("no state at %s yet: nothing to remove", stateRelPath(f, st.Path()))
+	if !store.Exists() {
+		return fmt.Errorf("no state at %s yet: nothing to remove", stateRelPath(f, store.Path()))
 	}
-	lock, err := st.Lock("state rm")
+	lock, err := store.Lock("state rm")
 	if err != nil {
 		return err
 	}
 	defer lock.Unlock()
-	s, err := st.Load()
+	s, err := store.Load()
 	if err != nil {
 		return err
 	}
@@ -462,13 +462,13 @@ func runStateRm(f *Factory, opts *stateRmOptions) error {
 			return err
 		}
 	}
-	if err := st.Commit(s); err != nil {
+	if err := store.Commit(s); err != nil {
 		return err
 	}
 	for _, l := range lines {
 		fmt.Fprintln(f.IO.Out, l)
 	}
-	fmt.Fprintf(f.IO.Out, "The state before is kept in %s.\n", stateRelPath(f, st.BackupPath()))
+	fmt.Fprintf(f.IO.Out, "The state before is kept in %s.\n", stateRelPath(f, store.BackupPath()))
 	return lock.Unlock()
 }
 

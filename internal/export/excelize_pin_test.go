@@ -117,7 +117,7 @@ func TestExcelizeInternals(t *testing.T) {
 	const changed = "excelize changed how it writes a workbook; the XLSX writer (splice.go, writeDataSheet) relies on this: "
 	f := excelize.NewFile()
 	defer f.Close()
-	st, err := newXLSXStyles(f)
+	styles, err := newXLSXStyles(f)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +129,7 @@ func TestExcelizeInternals(t *testing.T) {
 			}
 		},
 	}
-	part, rows, err := writeDataSheet(f, st, "S", "S_1", tb, 0, tb.n)
+	part, rows, err := writeDataSheet(f, styles, "S", "S_1", tb, 0, tb.n)
 	if err != nil {
 		t.Fatal(err)
 	}

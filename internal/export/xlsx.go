@@ -60,11 +60,11 @@ func newXLSXStyles(f *excelize.File) (xlsxStyles, error) {
 	var s xlsxStyles
 	var err error
 	dateFmt := dateFormat
-	mk := func(dst *int, st *excelize.Style) {
+	mk := func(dst *int, style *excelize.Style) {
 		if err != nil {
 			return
 		}
-		*dst, err = f.NewStyle(st)
+		*dst, err = f.NewStyle(style)
 	}
 	mk(&s.header, &excelize.Style{
 		Font:      &excelize.Font{Bold: true, Color: "FFFFFF"},
@@ -99,7 +99,7 @@ func (j *job) writeXLSX() ([]Written, error) {
 
 	f := excelize.NewFile()
 	defer f.Close()
-	st, err := newXLSXStyles(f)
+	styles, err := newXLSXStyles(f)
 	if err != nil {
 		return nil, err
 	}
@@ -146,7 +146,7 @@ func (j *job) writeXLSX() ([]Written, error) {
 		}
 		for p, name := range names {
 			from, to := p*perSheet, min(t.n, (p+1)*perSheet)
-			part, rows, err := writeDataSheet(f, st, name, tableName(t.name, w.Sheets+1), t, from, to)
+			part, rows, err := writeDataSheet(f, styles, name, tableName(t.name, w.Sheets+1), t, from, to)
 			if rows != nil {
 				sheetRows[part] = rows
 				truncated += rows.cut
@@ -163,7 +163,7 @@ func (j *job) writeXLSX() ([]Written, error) {
 		j.warnf("%d cells were longer than the 32,767 characters an Excel cell holds and were cut; they end in %q", truncated, strings.TrimSpace(truncMarker))
 	}
 
-	if err := writeSummarySheet(f, st, sumName, j.summary()); err != nil {
+	if err := writeSummarySheet(f, styles, sumName, j.summary()); err != nil {
 		return nil, fmt.Errorf("writing %s, sheet %q: %w", j.path, sumName, err)
 	}
 	stamp := j.now.Format(time.RFC3339)
@@ -211,7 +211,7 @@ func (j *job) writeXLSX() ([]Written, error) {
 // StreamWriter writes the sheet with its header row; the data rows are
 // written and compressed here (encodeRows), and go into the sheet when the
 // package is written (spliceZip). It returns the sheet's part name and rows.
-func writeDataSheet(f *excelize.File, st xlsxStyles, name, table string, t *table, from, to int) (string, *sheetRowsXML, error) {
+func writeDataSheet(f *excelize.File, styles xlsxStyles, name, table string, t *table, from, to int) (string, *sheetRowsXML, error) {
 	if _, err := f.NewSheet(name); err != nil {
 		return "", nil, err
 	}
@@ -254,13 +254,13 @@ func writeDataSheet(f *excelize.File, st xlsxStyles, name, table string, t *tabl
 	ncol := len(t.header)
 	vals := make([]any, ncol)
 	for c, h := range t.header {
-		vals[c] = excelize.Cell{StyleID: st.header, Value: h}
+		vals[c] = excelize.Cell{StyleID: styles.header, Value: h}
 	}
 	if err := sw.SetRow("A1", vals, excelize.RowOpts{Height: 20}); err != nil {
 		return "", nil, err
 	}
 
-	rows, err := encodeRows(st, t, from, to)
+	rows, err := encodeRows(styles, t, from, to)
 	if err != nil {
 		return "", nil, err
 	}
@@ -373,7 +373,7 @@ func fitWidths(t *table, from, to int) []float64 {
 }
 
 // writeSummarySheet fills the Summary sheet (small: normal mode).
-func writeSummarySheet(f *excelize.File, st xlsxStyles, name string, rows []sumRow) error {
+func writeSummarySheet(f *excelize.File, styles xlsxStyles, name string, rows []sumRow) error {
 	for r, row := range rows {
 		for c, v := range row.cells {
 			ref, err := excelize.CoordinatesToCellName(c+1, r+1)
@@ -391,7 +391,7 @@ func writeSummarySheet(f *excelize.File, st xlsxStyles, name string, rows []sumR
 				err = f.SetCellInt(name, ref, int64(x))
 			case time.Time:
 				err = f.SetCellFloat(name, ref, excelTime(x), -1, 64)
-				style = st.date
+				style = styles.date
 			default:
 				err = f.SetCellStr(name, ref, fmt.Sprint(x))
 			}
@@ -400,9 +400,9 @@ func writeSummarySheet(f *excelize.File, st xlsxStyles, name string, rows []sumR
 			}
 			switch row.style {
 			case styleTitle:
-				style = st.title
+				style = styles.title
 			case styleHeader:
-				style = st.sumHeader
+				style = styles.sumHeader
 			}
 			if style != 0 {
 				if err := f.SetCellStyle(name, ref, ref, style); err != nil {

@@ -431,13 +431,13 @@ func (s *Server) Key() string { return s.key }
 func (s *Server) Stats() Stats {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	st := s.stats
-	st.ByOp = maps.Clone(s.stats.ByOp)
-	st.Status = maps.Clone(s.stats.Status)
-	st.Faults = maps.Clone(s.stats.Faults)
-	st.Enriched = maps.Clone(s.stats.Enriched)
-	st.Starts = slices.Clone(s.stats.Starts)
-	return st
+	stats := s.stats
+	stats.ByOp = maps.Clone(s.stats.ByOp)
+	stats.Status = maps.Clone(s.stats.Status)
+	stats.Faults = maps.Clone(s.stats.Faults)
+	stats.Enriched = maps.Clone(s.stats.Enriched)
+	stats.Starts = slices.Clone(s.stats.Starts)
+	return stats
 }
 
 // Population returns the members, in their fixed order. The members are

@@ -31,22 +31,22 @@ func fullDisk(names ...string) func(string, io.Writer) io.Writer {
 // WriteError and leaves no half-written journal that would make the next
 // load fail; once the disk has room, the journal opens.
 func TestJournalHeaderWriteFailureSurfaces(t *testing.T) {
-	st, _ := newStore(t)
+	store, _ := newStore(t)
 	s := New()
-	st.WrapWrite = fullDisk(st.JournalPath())
-	j, err := st.OpenJournal(s)
+	store.WrapWrite = fullDisk(store.JournalPath())
+	j, err := store.OpenJournal(s)
 	var we *WriteError
-	if !errors.As(err, &we) || !strings.Contains(err.Error(), "disk is full") || !strings.Contains(err.Error(), st.JournalPath()) {
+	if !errors.As(err, &we) || !strings.Contains(err.Error(), "disk is full") || !strings.Contains(err.Error(), store.JournalPath()) {
 		t.Fatalf("OpenJournal on a full disk: got journal %v, error %v; want a disk-full WriteError naming the journal", j, err)
 	}
-	if _, err := os.Stat(st.JournalPath()); !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(store.JournalPath()); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("a half-written journal was left behind (stat: %v)", err)
 	}
-	if _, err := NewStore(st.Path()).Load(); err != nil {
+	if _, err := NewStore(store.Path()).Load(); err != nil {
 		t.Errorf("state does not load after the failed open: %v", err)
 	}
-	st.WrapWrite = nil
-	j, err = st.OpenJournal(s)
+	store.WrapWrite = nil
+	j, err = store.OpenJournal(s)
 	must(t, err)
 	evs := demoEvents()
 	must(t, j.Record(&evs[0]))
@@ -56,18 +56,18 @@ func TestJournalHeaderWriteFailureSurfaces(t *testing.T) {
 // fails with a disk-full WriteError, holds nothing, leaves no temporary
 // file, and the next Lock succeeds.
 func TestLockWriteFailureSurfaces(t *testing.T) {
-	st, _ := newStore(t)
-	st.WrapWrite = fullDisk(st.LockPath())
-	l, err := st.Lock("apply")
+	store, _ := newStore(t)
+	store.WrapWrite = fullDisk(store.LockPath())
+	l, err := store.Lock("apply")
 	var we *WriteError
-	if !errors.As(err, &we) || !strings.Contains(err.Error(), "disk is full") || !strings.Contains(err.Error(), st.LockPath()) {
+	if !errors.As(err, &we) || !strings.Contains(err.Error(), "disk is full") || !strings.Contains(err.Error(), store.LockPath()) {
 		t.Fatalf("Lock on a full disk: got lock %v, error %v; want a disk-full WriteError naming the lock", l, err)
 	}
-	if got := leftovers(t, filepath.Dir(st.Path()), ".gitignore"); len(got) > 0 {
+	if got := leftovers(t, filepath.Dir(store.Path()), ".gitignore"); len(got) > 0 {
 		t.Errorf("left behind: %v", got)
 	}
-	st.WrapWrite = nil
-	l, err = st.Lock("apply")
+	store.WrapWrite = nil
+	l, err = store.Lock("apply")
 	must(t, err)
 	must(t, l.Unlock())
 }
@@ -76,15 +76,15 @@ func TestLockWriteFailureSurfaces(t *testing.T) {
 // links are not available: a failed write is returned and the partial
 // file removed.
 func TestWriteExclusiveFailureSurfaces(t *testing.T) {
-	st, _ := newStore(t)
+	store, _ := newStore(t)
 	path := filepath.Join(t.TempDir(), "lock")
-	st.WrapWrite = fullDisk(path)
-	if err := st.writeExclusive(path, []byte("{}\n")); !errors.Is(err, syscall.ENOSPC) {
+	store.WrapWrite = fullDisk(path)
+	if err := store.writeExclusive(path, []byte("{}\n")); !errors.Is(err, syscall.ENOSPC) {
 		t.Fatalf("got %v, want ENOSPC", err)
 	}
 	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("partial file left behind (stat: %v)", err)
 	}
-	st.WrapWrite = nil
-	must(t, st.writeExclusive(path, []byte("{}\n")))
+	store.WrapWrite = nil
+	must(t, store.writeExclusive(path, []byte("{}\n")))
 }
