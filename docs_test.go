@@ -15,6 +15,8 @@ import (
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/text"
+
+	"github.com/leadsync/leadsync/internal/config"
 )
 
 // setupCommands are the two commands README.md promises a new reader;
@@ -220,5 +222,38 @@ func TestDocsSpeakToTheReader(t *testing.T) {
 				t.Errorf("%s:%d: speaks of %q: %s", f, i+1, m, line)
 			}
 		}
+	}
+}
+
+// TestDocsReadmeConfigurationIsValid loads the README's configuration at a
+// glance as leadsync would, so that it cannot drift from the language.
+func TestDocsReadmeConfigurationIsValid(t *testing.T) {
+	src, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := goldmark.New(goldmark.WithExtensions(extension.GFM)).Parser().Parse(text.NewReader(src))
+	n := 0
+	for c := root.FirstChild(); c != nil; c = c.NextSibling() {
+		fb, ok := c.(*ast.FencedCodeBlock)
+		if !ok || string(fb.Language(src)) != "hcl" {
+			continue
+		}
+		n++
+		var b strings.Builder
+		for i := 0; i < fb.Lines().Len(); i++ {
+			seg := fb.Lines().At(i)
+			b.Write(seg.Value(src))
+		}
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "main.leads.hcl"), []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, diags := config.Load(config.LoadOptions{Dir: dir}); diags.HasErrors() {
+			t.Errorf("README.md's hcl block %d does not load: %s", n, diags.Error())
+		}
+	}
+	if n == 0 {
+		t.Error("README.md shows no hcl configuration")
 	}
 }
