@@ -7,13 +7,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/catalog"
 	"github.com/leadsync/leadsync/internal/config"
-	"github.com/leadsync/leadsync/internal/textfmt"
 )
-
-// plural is textfmt.Plural, for the files that still call it by this name
-// (progress.go, cmd_export.go, which are being moved out of cli); remove
-// it once they call textfmt.Plural.
-func plural(n int, noun string) string { return textfmt.Plural(n, noun) }
 
 // liveCatalogNote says which live field list the filters were checked
 // against, or "" when it was the built-in one.
