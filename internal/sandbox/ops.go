@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
 // operate runs operation op of call n on a request body that passed the
@@ -199,12 +200,7 @@ func durationText(from, to time.Time) string {
 	if months <= 0 {
 		return "less than a month"
 	}
-	plural := func(n int, unit string) string {
-		if n == 1 {
-			return "1 " + unit
-		}
-		return fmt.Sprintf("%d %ss", n, unit)
-	}
+	plural := textfmt.Plural
 	y, mo := months/12, months%12
 	switch {
 	case y == 0:

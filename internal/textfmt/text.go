@@ -50,3 +50,12 @@ func QuoteList(vals []string, sep string) string {
 	}
 	return strings.Join(q, sep)
 }
+
+// Count writes n, thousands separated, with the noun's singular or plural
+// form as given: "1 person", "9,114 people".
+func Count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return Thousands(n) + " " + many
+}

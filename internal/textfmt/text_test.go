@@ -37,3 +37,14 @@ func TestQuoteList(t *testing.T) {
 		t.Errorf("empty: got %q", got)
 	}
 }
+
+func TestCount(t *testing.T) {
+	for _, c := range []struct {
+		n    int
+		want string
+	}{{0, "0 people"}, {1, "1 person"}, {2, "2 people"}, {9114, "9,114 people"}} {
+		if got := Count(c.n, "person", "people"); got != c.want {
+			t.Errorf("Count(%d) = %q, want %q", c.n, got, c.want)
+		}
+	}
+}
