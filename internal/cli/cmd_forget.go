@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
 // forgetOptions are the inputs of `leadsync forget`.
@@ -117,7 +118,7 @@ func runForget(f *Factory, opts *forgetOptions) error {
 		fmt.Fprintln(f.IO.Out, l)
 	}
 	fmt.Fprintf(f.IO.Out, "%s suppressed in %s. Spreadsheets written before still list them: run leadsync export to rewrite them.\n",
-		plural(len(s.Suppressed), "person"), filepath.Base(st.Path()))
+		textfmt.Plural(len(s.Suppressed), "person"), filepath.Base(st.Path()))
 	return lock.Unlock()
 }
 
