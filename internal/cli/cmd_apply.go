@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -63,6 +65,7 @@ Exit codes: 0 success; 1 when anything failed or the run was stopped.`,
 	fl.StringArrayVar(&opts.replace, "replace", nil, "run `ADDRESS` again even if state has it (repeatable)")
 	fl.BoolVar(&opts.json, "json", false, "stream progress as JSON lines (requires --auto-approve or a plan file)")
 	fl.IntVar(&opts.parallelism, "parallelism", 0, "calls in flight at once (default: api.parallelism)")
+	registerAddressCompletion(f, cmd)
 	return cmd
 }
 
@@ -82,9 +85,15 @@ func runApply(ctx context.Context, f *Factory, opts *applyOptions) error {
 		writeDiagnostics(f, cfg, diags)
 	}
 
+	planFile := opts.planFile
+	if wd, _ := os.Getwd(); planFile != "" && !filepath.IsAbs(planFile) && f.Dir != wd {
+		// Relative to the working directory after --chdir, like every
+		// other path the commands take.
+		planFile = filepath.Join(f.Dir, planFile)
+	}
 	err := run.Apply(ctx, runDeps(f, cfg), run.ApplyOptions{
 		Config:      cfg,
-		PlanFile:    opts.planFile,
+		PlanFile:    planFile,
 		Targets:     opts.targets,
 		Replace:     opts.replace,
 		AutoApprove: opts.autoApprove,

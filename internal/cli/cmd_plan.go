@@ -74,6 +74,7 @@ difference in calls and credits, in total and per address.`,
 	fl.StringArrayVar(&opts.targets, "target", nil, "plan only `ADDRESS` and what it reads (repeatable)")
 	fl.StringArrayVar(&opts.replace, "replace", nil, "run search or read profile `ADDRESS` again even if up to date (repeatable)")
 	opts.vars.register(cmd)
+	registerAddressCompletion(f, cmd)
 	return cmd
 }
 

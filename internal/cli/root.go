@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+
+	"github.com/leadsync/leadsync/internal/version"
 )
 
 // Exit codes.
@@ -118,6 +120,10 @@ with the lead service, the way Terraform does for infrastructure.
 			return nil
 		},
 	}
+	// --version prints what "leadsync version" prints.
+	root.Version = version.String()
+	root.SetVersionTemplate(versionLine() + "\n")
+	root.SetHelpCommand(newHelpCmd())
 	root.PersistentFlags().StringVar(&chdir, "chdir", "", "switch to `DIR` before doing anything")
 	root.PersistentFlags().BoolVar(&noColor, "no-color", false, "disable colour (also NO_COLOR)")
 	root.CompletionOptions.HiddenDefaultCmd = true

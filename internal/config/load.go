@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"sort"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclparse"
@@ -182,8 +183,23 @@ func (l *loader) load() {
 		if dir == "" {
 			dir = "."
 		}
-		l.errorf(nil, "No configuration files",
-			"leadsync reads every *%s file of the working directory as one configuration, and %s has none. Create one (see examples/quickstart), or point --chdir at the directory that has them.", ConfigSuffix, dir)
+		detail := fmt.Sprintf("leadsync reads every *%s file of the working directory as one configuration, and %s has none. Create one (see examples/quickstart), or point --chdir at the directory that has them.", ConfigSuffix, dir)
+		// HCL files with another suffix (main.hcl, from Terraform habits)
+		// are most likely meant as configuration: say how to name them.
+		if other, _ := fs.Glob(l.fsys, "*.hcl"); len(other) > 0 {
+			var cands []string
+			for _, n := range other {
+				if !strings.HasSuffix(n, ".leadvars.hcl") {
+					cands = append(cands, n)
+				}
+			}
+			if len(cands) > 0 {
+				sort.Strings(cands)
+				first := cands[0]
+				detail = fmt.Sprintf("%s has %s, but leadsync reads only files whose names end in %s. Rename it: mv %s %s", dir, strings.Join(cands, ", "), ConfigSuffix, first, strings.TrimSuffix(first, ".hcl")+ConfigSuffix)
+			}
+		}
+		l.errorf(nil, "No configuration files", "%s", detail)
 		return
 	}
 	sort.Strings(names)

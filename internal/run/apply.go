@@ -85,6 +85,11 @@ func apply(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView) error
 		if err := p.Stale(cfg, st); err != nil {
 			return err
 		}
+		if !p.HasChanges() {
+			// As a plain apply with nothing to do: say so, make no call.
+			view.Plan(p)
+			return WriteExports(cfg, st, d.clock(), nil, true, view)
+		}
 	} else {
 		popts := plan.Options{Now: d.now(), Targets: opts.Targets, Replace: opts.Replace}
 		if HasBilling(cfg) {

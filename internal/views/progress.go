@@ -12,6 +12,7 @@ import (
 	"github.com/leadsync/leadsync/internal/exec"
 	"github.com/leadsync/leadsync/internal/export"
 	"github.com/leadsync/leadsync/internal/plan"
+	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
 // textProgress prints one line per completed call and, on a terminal, keeps
@@ -29,9 +30,12 @@ type textProgress struct {
 
 var _ exec.Progress = (*textProgress)(nil)
 
-func (p *textProgress) Start(_ *plan.Plan, callsMax, creditsMax int) {
+func (p *textProgress) Start(pl *plan.Plan, callsMax, creditsMax int) {
 	p.count = NewCounter(p.now)
 	p.count.Start(callsMax)
+	if pl != nil {
+		p.count.Limit = pl.Totals.RateLimit
+	}
 	fmt.Fprintf(p.w, "Applying: %s at most, %s at most.\n", Plural(callsMax, "call"), Plural(creditsMax, "credit"))
 }
 
@@ -110,11 +114,13 @@ func (p *textProgress) drawStatus() {
 	for _, c := range p.count.InFlight() {
 		names = append(names, c.Address+personSuffix(c))
 	}
-	flight := strings.Join(names, ", ")
-	if len(flight) > 60 {
-		flight = flight[:57] + "..."
+	flight := truncCells(strings.Join(names, ", "), 60)
+	status := fmt.Sprintf("[%d/%d calls] %s", p.count.Done, p.count.CallsMax, Plural(p.count.Credits, "credit"))
+	if rate > 0 {
+		// Shown once two calls have started (see Counter.Rate).
+		status += fmt.Sprintf("  %.2f calls/s  ~%s left", rate, leftText)
 	}
-	fmt.Fprintf(p.w, "\r\x1b[K[%d/%d calls] %d credits  %.2f calls/s  ~%s left  %s", p.count.Done, p.count.CallsMax, p.count.Credits, rate, leftText, flight)
+	fmt.Fprintf(p.w, "\r\x1b[K%s  %s", status, flight)
 	p.statusDrawn = true
 }
 
@@ -186,8 +192,12 @@ func writeSummary(w io.Writer, s *exec.Summary) {
 	if s.Stopped != "" {
 		fmt.Fprintf(w, "Stopped early: %s. Run apply again to finish; nothing completed is repeated.\n", s.Stopped)
 	}
-	fmt.Fprintf(w, "Apply complete: %s made (at most %d planned), %s spent (at most %d planned), %d succeeded, %d failed, in %s.\n",
-		Plural(s.Calls, "call"), s.CallsPlannedMax, Plural(s.Credits, "credit"), s.CreditsPlannedMax,
+	ending := "Apply complete"
+	if s.Stopped != "" {
+		ending = "Apply stopped"
+	}
+	fmt.Fprintf(w, "%s: %s made (at most %d planned), %s spent (at most %d planned), %d succeeded, %d failed, in %s.\n",
+		ending, Plural(s.Calls, "call"), s.CallsPlannedMax, Plural(s.Credits, "credit"), s.CreditsPlannedMax,
 		s.Succeeded, len(s.Failures), roundDur(s.Duration))
 }
 
@@ -328,4 +338,21 @@ func summaryEvent(s *exec.Summary) map[string]any {
 		"failed": len(s.Failures), "enriched": s.Enriched, "by_status": byStatus,
 		"searches": searches, "failures": failures, "forgotten": forgotten, "expired": s.Expired,
 		"stopped": s.Stopped, "duration_seconds": s.Duration.Seconds()}
+}
+
+// truncCells cuts s to at most n character cells, ending in "..." when cut,
+// never inside a character.
+func truncCells(s string, n int) string {
+	if textfmt.Width(s) <= n {
+		return s
+	}
+	w := 0
+	for i, r := range s {
+		rw := textfmt.Width(string(r))
+		if w+rw > n-3 {
+			return s[:i] + "..."
+		}
+		w += rw
+	}
+	return s
 }
