@@ -127,12 +127,23 @@ func TestQuickstartDefaults(t *testing.T) {
 	if cfg.Settings.StatePath != DefaultStatePath || cfg.Catalog.Source != catalog.SourceBuiltin {
 		t.Errorf("settings %+v, catalog %q", cfg.Settings, cfg.Catalog.Source)
 	}
+	// Columns not given are the defaults (the CI example's "All CTOs").
+	ci := mustLoad(t, LoadOptions{Dir: "../../examples/ci/leads"})
+	if got := ci.Exports[0].Sheets[1]; !cmp.Equal(got.Columns, DefaultColumns) || !got.Dedupe {
+		t.Errorf("sheet without columns: %+v", got)
+	}
 	if len(cfg.Searches) != 2 || len(cfg.Enriches) != 1 || len(cfg.Exports) != 1 {
 		t.Fatalf("got %d searches, %d enriches, %d exports", len(cfg.Searches), len(cfg.Enriches), len(cfg.Exports))
 	}
 	all := cfg.Exports[0].Sheets[1]
-	if !cmp.Equal(all.Columns, DefaultColumns) || !all.Dedupe {
-		t.Errorf("default sheet: %+v", all)
+	if !contains(all.Columns, "profileUrl") || !all.Dedupe || all.OnlyNew {
+		t.Errorf("All leads sheet: %+v", all)
+	}
+	if cfg.Settings.ProfileURLTemplate == "" {
+		t.Error("the quickstart sets no profile link template: its workbook would have no profile links")
+	}
+	if got := cfg.Enriches[0].From; !cmp.Equal(got, []string{"search.cto_berlin", "search.engineers"}) {
+		t.Errorf("enrich from = %q: the CTOs must come first", got)
 	}
 	if cfg.Exports[0].Format != "xlsx" || cfg.Exports[0].Path != "out/quickstart.xlsx" {
 		t.Errorf("export: %+v", cfg.Exports[0])

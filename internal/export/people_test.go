@@ -151,3 +151,30 @@ func TestSummaryCountsSuppressed(t *testing.T) {
 		t.Errorf("found %d of the 2 rows", found)
 	}
 }
+
+// TestPrintSetup: every sheet prints landscape with all columns on the
+// page width (also what a PDF conversion uses), the streamed data sheets
+// included.
+func TestPrintSetup(t *testing.T) {
+	dir := t.TempDir()
+	cfg, st := fixture("p.xlsx", marketingSheets()...)
+	cfg.Dir = dir
+	if _, err := WriteAll(cfg, st, Options{Now: fixedNow}); err != nil {
+		t.Fatal(err)
+	}
+	f := openXLSX(t, filepath.Join(dir, "p.xlsx"))
+	for _, sheet := range f.GetSheetList() {
+		pl, err := f.GetPageLayout(sheet)
+		if err != nil {
+			t.Fatal(err)
+		}
+		props, err := f.GetSheetProps(sheet)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pl.Orientation == nil || *pl.Orientation != "landscape" || pl.FitToWidth == nil || *pl.FitToWidth != 1 ||
+			pl.FitToHeight == nil || *pl.FitToHeight != 0 || props.FitToPage == nil || !*props.FitToPage {
+			t.Errorf("%s: page layout %+v, fit to page %v", sheet, pl, props.FitToPage)
+		}
+	}
+}
