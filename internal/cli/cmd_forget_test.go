@@ -84,3 +84,18 @@ func TestForgetNeedsAPerson(t *testing.T) {
 		t.Errorf("exit %d: %s", code, errOut)
 	}
 }
+
+func TestShowCountsSuppressed(t *testing.T) {
+	dir, _ := stateTestDir(t)
+	if code, _, errOut := runIn(t, dir, "forget", "ann"); code != 0 {
+		t.Fatalf("forget: %s", errOut)
+	}
+	code, out, _ := runIn(t, dir, "show")
+	if code != 0 || !strings.Contains(out, "Suppressed: 1 person erased with leadsync forget") || !strings.Contains(out, "People: 2") {
+		t.Errorf("show after forget: exit %d\n%s", code, out)
+	}
+	code, out, _ = runIn(t, dir, "show", "--json")
+	if code != 0 || !strings.Contains(out, `"suppressed": 1`) {
+		t.Errorf("show --json after forget: exit %d\n%s", code, out)
+	}
+}

@@ -96,6 +96,8 @@ type stateSummary struct {
 	} `json:"enrichments"`
 	Failures []failureSummary `json:"failures"`
 	Usage    state.Usage      `json:"usage"`
+	// Suppressed counts the people erased with leadsync forget.
+	Suppressed int `json:"suppressed"`
 }
 
 type searchSummary struct {
@@ -165,6 +167,7 @@ func summarizeState(store *state.Store, s *state.State, exists bool) *stateSumma
 		sum.Failures = append(sum.Failures, failureSummary{Address: addr, At: fl.At, Status: fl.Status, Message: fl.Message})
 	}
 	sum.Usage = s.Usage
+	sum.Suppressed = len(s.Suppressed)
 	return sum
 }
 
@@ -246,6 +249,9 @@ func writeStateSummary(w *stateWriter, f *Factory, store *state.Store, sum *stat
 		w.printf(", %s %s", textfmt.Thousands(by[k]), k)
 	}
 	w.printf(")\n")
+	if sum.Suppressed > 0 {
+		w.printf("Suppressed: %s erased with leadsync forget (results naming them are dropped)\n", textfmt.Plural(sum.Suppressed, "person"))
+	}
 
 	if len(sum.Failures) > 0 {
 		rows = rows[:0]
