@@ -81,7 +81,10 @@ func runForget(f *Factory, opts *forgetOptions) error {
 	seen := map[string]bool{}
 	for _, ident := range opts.people {
 		fe := &state.ForgetPeopleEvent{Reason: state.ForgetErasure, PersonIDs: []string{}, Keys: state.IdentifierKeys(ident)}
-		if p := s.FindPerson(ident); p == nil {
+		if p := s.FindPerson(ident); p == nil && s.SuppressesAny(fe.Keys) {
+			lines = append(lines, fmt.Sprintf("%s: already erased and suppressed.", ident))
+			continue
+		} else if p == nil {
 			lines = append(lines, fmt.Sprintf("%s: not in the state; suppressed from now on, so no search brings them in.", ident))
 		} else if seen[p.ID] {
 			lines = append(lines, fmt.Sprintf("%s: the same person as above.", ident))
@@ -92,6 +95,13 @@ func runForget(f *Factory, opts *forgetOptions) error {
 			lines = append(lines, fmt.Sprintf("%s: removed %s from the state%s; suppressed from now on.", ident, personLabel(p), forgetWhat(p)))
 		}
 		events = append(events, &state.Event{At: f.Now().UTC(), Kind: state.EventForgetPeople, Address: state.PeopleAddress, People: fe})
+	}
+	if len(events) == 0 {
+		// Everyone named is already erased: the state stays as it is.
+		for _, l := range lines {
+			fmt.Fprintln(f.IO.Out, l)
+		}
+		return lock.Unlock()
 	}
 	rec, err := b.OpenJournal(s)
 	if err != nil {

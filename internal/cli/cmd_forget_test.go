@@ -99,3 +99,20 @@ func TestShowCountsSuppressed(t *testing.T) {
 		t.Errorf("show --json after forget: exit %d\n%s", code, out)
 	}
 }
+
+func TestForgetTwice(t *testing.T) {
+	dir, st := stateTestDir(t)
+	for i, want := range []string{"ann: removed Ann Albers", "ann: already erased and suppressed."} {
+		code, out, errOut := runIn(t, dir, "forget", "ann")
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("forget %d: exit %d, output lacks %q:\n%s%s", i+1, code, want, out, errOut)
+		}
+	}
+	s, err := st.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Suppressed) != 1 {
+		t.Errorf("%d suppression entries after forgetting one person twice", len(s.Suppressed))
+	}
+}

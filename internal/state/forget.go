@@ -130,6 +130,17 @@ func (s *State) suppressedSet() map[string]bool {
 	return set
 }
 
+// SuppressesAny reports whether any of keys is on the suppression list.
+func (s *State) SuppressesAny(keys []string) bool {
+	set := s.suppressedSet()
+	for _, k := range keys {
+		if set[k] {
+			return true
+		}
+	}
+	return false
+}
+
 // IsSuppressed reports whether a lead names a suppressed person.
 func (s *State) IsSuppressed(l api.Lead) bool {
 	return suppressedLead(s.suppressedSet(), l)
