@@ -102,11 +102,20 @@ func TestShowCountsSuppressed(t *testing.T) {
 
 func TestForgetTwice(t *testing.T) {
 	dir, st := stateTestDir(t)
+	var serial uint64
 	for i, want := range []string{"ann: removed Ann Albers", "ann: already erased and suppressed."} {
 		code, out, errOut := runIn(t, dir, "forget", "ann")
 		if code != 0 || !strings.Contains(out, want) {
 			t.Errorf("forget %d: exit %d, output lacks %q:\n%s%s", i+1, code, want, out, errOut)
 		}
+		s, err := st.Load()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i == 1 && s.Serial != serial {
+			t.Errorf("forgetting someone already erased wrote the state (serial %d -> %d)", serial, s.Serial)
+		}
+		serial = s.Serial
 	}
 	s, err := st.Load()
 	if err != nil {
