@@ -270,6 +270,9 @@ func generate(seed int64, n int) []*Member {
 		m.fName, m.fTitle, m.fPrevTitle = fold(m.FullName()), fold(m.Title), fold(m.PreviousTitle)
 		m.fCompany, m.fPrevCompany = fold(m.Company), fold(m.PreviousCompany)
 		m.fCity, m.fEducation = fold(m.City), fold(m.Education)
+		if alt := cityNames[m.City]; len(alt) > 0 {
+			m.fCity = fold(m.City + "\x00" + strings.Join(alt, "\x00"))
+		}
 		m.fSkills = fold(strings.Join(m.Skills, "\x00"))
 		m.fKeywords = strings.Join([]string{m.fName, m.fTitle, m.fCompany, m.fSkills}, "\x00")
 		members = append(members, m)
