@@ -73,7 +73,7 @@ func TestSplitBy(t *testing.T) {
 		{name: "live catalog", cat: live, body: `
   keywords = "Engineer"
   split_by = ["company_size_filter"]`,
-			want: []SplitDimension{{Attribute: "company_size_filter", Param: "companySizeFilter", Values: []string{"1-10", "11-50"}}},
+			want:  []SplitDimension{{Attribute: "company_size_filter", Param: "companySizeFilter", Values: []string{"1-10", "11-50"}}},
 			names: []string{"company_size_filter"}},
 	}
 	for _, tt := range tests {
