@@ -200,5 +200,13 @@ func appendSearch(b []byte, s *Search) ([]byte, error) {
 	b = strconv.AppendInt(b, int64(s.Removed), 10)
 	b = append(b, `,"runs":`...)
 	b = strconv.AppendInt(b, int64(s.Runs), 10)
+	if s.Split != nil {
+		sb, err := marshal(s.Split)
+		if err != nil {
+			return b, err
+		}
+		b = append(b, `,"split":`...)
+		b = append(b, sb...)
+	}
 	return append(b, '}'), nil
 }
