@@ -299,3 +299,44 @@ func (a *applier) finishSplit(addr string, t *SplitTree) {
 	}
 	a.putSearch(rec, keptSet)
 }
+
+// SplitSummary says how complete a finished split run is.
+type SplitSummary struct {
+	// SubSearches is the number of sub-searches run (the root included).
+	SubSearches int `json:"sub_searches"`
+	// People is the number of distinct people found (before max_results).
+	People int `json:"people"`
+	// Complete is true when no leaf is still at the cap.
+	Complete bool `json:"complete"`
+	// Saturated names the leaves still at the cap by their filters, like
+	// industryFilter=["Internet and IT"] levelFilter=["Senior"].
+	Saturated []string `json:"saturated_leaves"`
+}
+
+// Summary is the completeness of the run rec records; nil when rec is not
+// a split search.
+func (rec *Search) SplitSummary() *SplitSummary {
+	if rec == nil || rec.Split == nil {
+		return nil
+	}
+	t := rec.Split
+	out := &SplitSummary{SubSearches: len(t.Nodes), People: rec.ResultCount, Saturated: []string{}}
+	for _, n := range t.SplitLeaves() {
+		out.Saturated = append(out.Saturated, SplitFilters(t.Dimensions, n.Path))
+	}
+	out.Complete = len(out.Saturated) == 0
+	return out
+}
+
+// Verdict is "complete" or "incomplete: N leaves still at the cap; add a
+// dimension to split_by".
+func (s *SplitSummary) Verdict() string {
+	if s.Complete {
+		return "complete"
+	}
+	leaves := "leaves"
+	if len(s.Saturated) == 1 {
+		leaves = "leaf"
+	}
+	return fmt.Sprintf("incomplete: %d %s still at the cap; add a dimension to split_by", len(s.Saturated), leaves)
+}
