@@ -39,6 +39,10 @@ type Call struct {
 	Page string
 	// Label is a short human description ("keywords=CTO city=Berlin", a name).
 	Label string
+	// SubSearch is set for a sub-search of a split search: the filters it
+	// adds to the search, like industryFilter=["Consulting"]; "" for the
+	// search itself and for every other call.
+	SubSearch string
 }
 
 // CallResult describes a completed call.
