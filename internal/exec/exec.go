@@ -51,9 +51,6 @@ type Summary struct {
 	Succeeded         int
 	Failures          []Failure
 	Searches          []SearchOutcome
-	// SplitsUnfinished are split searches whose run stopped before their
-	// tree was complete (resumed by the next apply).
-	SplitsUnfinished []SplitUnfinished
 	Profiles          []string // profile addresses read
 	Enriched          int
 	ByStatus          map[string]int // enrichments of this run by validation status
@@ -61,6 +58,9 @@ type Summary struct {
 	// Stopped is non-empty when the run stopped early, and says why.
 	Stopped  string
 	Duration time.Duration
+	// SplitsUnfinished are split searches whose run stopped before their
+	// tree was complete (resumed by the next apply).
+	SplitsUnfinished []SplitUnfinished
 }
 
 // Failure is a call that failed for good.
