@@ -77,6 +77,9 @@ type stateSummary struct {
 	} `json:"enrichments"`
 	Failures []failureSummary `json:"failures"`
 	Usage    state.Usage      `json:"usage"`
+	// SplitsUnderway are split searches whose run stopped in the middle
+	// (the next apply resumes them).
+	SplitsUnderway []splitUnderway `json:"splits_underway"`
 }
 
 type searchSummary struct {
@@ -88,6 +91,15 @@ type searchSummary struct {
 	Capped      bool      `json:"capped"`
 	Added       int       `json:"added"`
 	Removed     int       `json:"removed"`
+	// Split is the completeness of a split search's last run (sub-searches
+	// run, people found, leaves still at the cap); absent otherwise.
+	Split *state.SplitSummary `json:"split,omitempty"`
+}
+
+// splitUnderway is a split search's run stopped in the middle.
+type splitUnderway struct {
+	Address     string `json:"address"`
+	SubSearches int    `json:"sub_searches_done"`
 }
 
 type profileSummary struct {
@@ -105,7 +117,7 @@ type failureSummary struct {
 
 // summarizeState gathers what show prints.
 func summarizeState(st *state.Store, s *state.State, exists bool) *stateSummary {
-	sum := &stateSummary{FormatVersion: "1", Searches: []searchSummary{}, Profiles: []profileSummary{}, Failures: []failureSummary{}}
+	sum := &stateSummary{FormatVersion: "1", Searches: []searchSummary{}, Profiles: []profileSummary{}, Failures: []failureSummary{}, SplitsUnderway: []splitUnderway{}}
 	sum.State.Path = st.Path()
 	sum.State.Exists = exists
 	if exists {
@@ -120,7 +132,11 @@ func summarizeState(st *state.Store, s *state.State, exists bool) *stateSummary 
 	for _, addr := range sortedStrings(s.Searches) {
 		sr := s.Searches[addr]
 		sum.Searches = append(sum.Searches, searchSummary{Address: addr, Generation: int(sr.Generation), RanAt: sr.RanAt,
-			ResultCount: sr.ResultCount, Kept: len(sr.LeadIDs), Capped: sr.Capped, Added: sr.Added, Removed: sr.Removed})
+			ResultCount: sr.ResultCount, Kept: len(sr.LeadIDs), Capped: sr.Capped, Added: sr.Added, Removed: sr.Removed,
+			Split: sr.SplitSummary()})
+	}
+	for _, addr := range sortedStrings(s.Splits) {
+		sum.SplitsUnderway = append(sum.SplitsUnderway, splitUnderway{Address: addr, SubSearches: len(s.Splits[addr].Nodes)})
 	}
 	for _, addr := range sortedStrings(s.Profiles) {
 		pr := s.Profiles[addr]
@@ -189,7 +205,10 @@ func writeStateSummary(w *stateWriter, f *Factory, st *state.Store, sum *stateSu
 	rows := make([][]string, 0, len(sum.Searches))
 	for _, sr := range sum.Searches {
 		res := fmt.Sprintf("%s, %d kept", plural(sr.ResultCount, "result"), sr.Kept)
-		if sr.Capped {
+		switch {
+		case sr.Split != nil:
+			res = fmt.Sprintf("%s found by %s, %d kept: %s", plural(sr.Split.People, "person"), plural(sr.Split.SubSearches, "sub-search"), sr.Kept, sr.Split.Verdict())
+		case sr.Capped:
 			res += " (capped at 300)"
 		}
 		change := ""
@@ -200,6 +219,18 @@ func writeStateSummary(w *stateWriter, f *Factory, st *state.Store, sum *stateSu
 	}
 	w.printf("\nSearches: %d\n", len(sum.Searches))
 	writeColumns(w, rows)
+	for _, sr := range sum.Searches {
+		if sr.Split == nil || len(sr.Split.Saturated) == 0 {
+			continue
+		}
+		w.printf("%s: sub-searches still at the cap of 300:\n", sr.Address)
+		for _, leaf := range sr.Split.Saturated {
+			w.printf("  %s\n", leaf)
+		}
+	}
+	for _, u := range sum.SplitsUnderway {
+		w.printf("%s: a split run stopped after %s; the next apply resumes it.\n", u.Address, plural(u.SubSearches, "sub-search"))
+	}
 
 	rows = rows[:0]
 	for _, pr := range sum.Profiles {
