@@ -31,8 +31,9 @@ after its calls. Each file is written under a temporary name and renamed
 into place, so a failure leaves the previous file as it was.
 
 An .xlsx path gets a workbook: a Summary sheet, then one sheet per sheet
-block. A .csv path (an export with exactly one sheet block) gets the
-sheet's rows in that file and the summary in <base>.summary.csv.`,
+block. A .csv path gets one file per sheet: with one sheet block, its rows
+go to the path itself; with several, each sheet goes to
+<base>-<sheet-slug>.csv. The summary goes to <base>.summary.csv.`,
 		Example: `  leadsync export
   leadsync export --bom          # CSV files that Excel opens as UTF-8 by double-click
   leadsync export --json`,
