@@ -126,18 +126,14 @@ func splitEvent(sr *splitRun, gen api.Generation, path []string, sent []byte, re
 func (r *runner) splitDone(t task) (cutOff bool) {
 	sr := t.split
 	sr.ran++
-	n := len(t.path)
-	capped := false
-	if ev := t.call; ev.Kind == CallSearch {
-		capped = r.lastSplitSaturated(sr, t.path)
-	}
+	capped := r.lastSplitSaturated(sr, t.path)
 	if r.st.Splits[sr.search.Address] == nil {
 		sr.done = true
 		r.ranSearches[sr.search.Address] = true
 	} else {
 		r.queueSplit(sr)
 	}
-	return capped && n >= len(sr.dims)
+	return capped && len(t.path) >= len(sr.dims)
 }
 
 // lastSplitSaturated reports whether the node at path returned the cap,

@@ -3,6 +3,7 @@ package exec_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"strings"
 	"sync"
@@ -26,6 +27,8 @@ type splitService struct {
 	// stopAfter closes stop after that many searches (0: never).
 	stopAfter int
 	stop      chan struct{}
+	// failing makes a search whose body contains it fail (no call made).
+	failing string
 }
 
 func newSplitService(t *testing.T) *splitService {
@@ -42,6 +45,10 @@ func newSplitService(t *testing.T) *splitService {
 func (s *splitService) Search(ctx context.Context, gen api.Generation, req api.SearchRequest) (*api.SearchResult, error) {
 	b, _ := json.Marshal(req)
 	s.mu.Lock()
+	if s.failing != "" && strings.Contains(string(b), s.failing) {
+		s.mu.Unlock()
+		return nil, errors.New("service unavailable")
+	}
 	s.bodies = append(s.bodies, string(b))
 	if s.stopAfter > 0 && len(s.bodies) == s.stopAfter {
 		close(s.stop)
@@ -228,4 +235,45 @@ func plannedReplace(cfg *config.Config, st *state.State) (*plan.Plan, string) {
 		return nil, diags.Error()
 	}
 	return p, ""
+}
+
+// TestSplitSubSearchFails: a sub-search that fails stops that split (no
+// node is queued after it), the run stays under way with what completed,
+// the summary says so, and the next apply finishes the tree without
+// repeating a completed sub-search.
+func TestSplitSubSearchFails(t *testing.T) {
+	cfg := load(t, splitTwo)
+	svc := newSplitService(t)
+	svc.failing = `"countryFilter":["Germany"]`
+	st := state.New()
+	sum := run(t, cfg, st, build(t, cfg, st), svc, &memJournal{}, nil)
+	if len(sum.Failures) == 0 || len(sum.SplitsUnfinished) != 1 || sum.SplitsUnfinished[0].Address != "search.eng" {
+		t.Fatalf("failures %v, unfinished %+v", sum.Failures, sum.SplitsUnfinished)
+	}
+	if st.Searches["search.eng"] != nil || st.Splits["search.eng"] == nil {
+		t.Fatal("a failed split must stay under way")
+	}
+	first := map[string]bool{}
+	for _, b := range svc.bodies {
+		first[b] = true
+	}
+	svc.failing = ""
+	sent := len(svc.bodies)
+	p := build(t, cfg, st)
+	if c := p.Change("search.eng"); c.Split == nil || !c.Split.Resumed {
+		t.Fatalf("plan after the failure: %+v", c.Split)
+	}
+	sum = run(t, cfg, st, p, svc, &memJournal{}, nil)
+	if sum.Failed() {
+		t.Fatalf("second run failed: %+v", sum.Failures)
+	}
+	for _, b := range svc.bodies[sent:] {
+		if first[b] {
+			t.Errorf("repeated a completed sub-search: %s", b)
+		}
+	}
+	ss := st.Searches["search.eng"].SplitSummary()
+	if want := truth(t, svc.sb, cfg.Searches[0]); !ss.Complete || ss.People != want {
+		t.Errorf("after the second run: %+v; want complete with %d", ss, want)
+	}
 }

@@ -207,8 +207,16 @@ func (b *builder) stateAddresses() []string {
 	for a := range b.st.Profiles {
 		out = append(out, a)
 	}
+	for a := range b.st.Splits {
+		if _, ok := b.st.Searches[a]; !ok {
+			out = append(out, a) // a split run under way, never completed
+		}
+	}
 	for a := range b.st.Failures {
 		if _, ok := b.st.Searches[a]; ok {
+			continue
+		}
+		if _, ok := b.st.Splits[a]; ok {
 			continue
 		}
 		if _, ok := b.st.Profiles[a]; ok {
@@ -554,7 +562,10 @@ func (b *builder) forgets() {
 			c.Kind = KindProfile
 			c.Detail = "its person leaves the exports; enrichments are kept"
 		}
-		if b.st.Searches[addr] == nil && b.st.Profiles[addr] == nil {
+		switch {
+		case b.st.Searches[addr] == nil && b.st.Splits[addr] != nil:
+			c.Detail = "only a split run stopped in the middle is recorded; its people leave no export"
+		case b.st.Searches[addr] == nil && b.st.Profiles[addr] == nil:
 			c.Detail = "only a failed attempt is recorded"
 		}
 		b.add(c)

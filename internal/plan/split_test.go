@@ -160,3 +160,25 @@ func make300() []api.Lead {
 	}
 	return out
 }
+
+// TestPlanForgetsAStoppedSplit: a split search removed from the
+// configuration while a run of it was under way is forgotten (its run with
+// it), like any search in state.
+func TestPlanForgetsAStoppedSplit(t *testing.T) {
+	f := newFixture()
+	s := f.search("search.eng", kw("Engineer"), splitBy(dimIndustry))
+	body, _ := json.Marshal(s.Request)
+	f.apply(state.Event{At: t0.Add(-time.Hour), Kind: state.EventSplit, Address: s.Address, Split: &state.SplitEvent{
+		Hash: SplitHash(api.Gen1, s), Generation: api.Gen1, Request: body, Dimensions: SplitDimensions(s), Path: []string{}, Leads: make300()}})
+	f.cfg.Searches = nil
+	c := f.build(t, f.opts()).Change("search.eng")
+	if c == nil || c.Action != Forget || !strings.Contains(c.Detail, "split run stopped in the middle") {
+		t.Fatalf("change %+v", c)
+	}
+	if err := f.st.Apply(state.Event{At: t0, Kind: state.EventForget, Address: "search.eng"}); err != nil {
+		t.Fatal(err)
+	}
+	if f.st.Splits["search.eng"] != nil {
+		t.Error("the run under way survived the forget")
+	}
+}
