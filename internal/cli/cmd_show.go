@@ -3,7 +3,9 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
+	"slices"
 	"sort"
 	"time"
 
@@ -11,13 +13,13 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
 // showOptions are the inputs of `leadsync show`.
 type showOptions struct {
 	state stateFlags
 	json  bool
-	file  string // a saved plan; empty: the state
 }
 
 func newShowCmd(f *Factory) *cobra.Command {
@@ -116,29 +118,29 @@ type failureSummary struct {
 }
 
 // summarizeState gathers what show prints.
-func summarizeState(st *state.Store, s *state.State, exists bool) *stateSummary {
+func summarizeState(store *state.Store, s *state.State, exists bool) *stateSummary {
 	sum := &stateSummary{FormatVersion: "1", Searches: []searchSummary{}, Profiles: []profileSummary{}, Failures: []failureSummary{}, SplitsUnderway: []splitUnderway{}}
-	sum.State.Path = st.Path()
+	sum.State.Path = store.Path()
 	sum.State.Exists = exists
 	if exists {
 		sum.State.Lineage, sum.State.Serial, sum.State.LeadsyncVersion = s.Lineage, s.Serial, s.LeadsyncVersion
 	}
-	if _, err := os.Stat(st.JournalPath()); err == nil {
+	if _, err := os.Stat(store.JournalPath()); err == nil {
 		sum.State.JournalPending = true
 	}
-	if info, err := st.ReadLock(); err == nil {
+	if info, err := store.ReadLock(); err == nil {
 		sum.Lock = info
 	}
-	for _, addr := range sortedStrings(s.Searches) {
+	for _, addr := range slices.Sorted(maps.Keys(s.Searches)) {
 		sr := s.Searches[addr]
 		sum.Searches = append(sum.Searches, searchSummary{Address: addr, Generation: int(sr.Generation), RanAt: sr.RanAt,
 			ResultCount: sr.ResultCount, Kept: len(sr.LeadIDs), Capped: sr.Capped, Added: sr.Added, Removed: sr.Removed,
 			Split: sr.SplitSummary()})
 	}
-	for _, addr := range sortedStrings(s.Splits) {
+	for _, addr := range slices.Sorted(maps.Keys(s.Splits)) {
 		sum.SplitsUnderway = append(sum.SplitsUnderway, splitUnderway{Address: addr, SubSearches: len(s.Splits[addr].Nodes)})
 	}
-	for _, addr := range sortedStrings(s.Profiles) {
+	for _, addr := range slices.Sorted(maps.Keys(s.Profiles)) {
 		pr := s.Profiles[addr]
 		sum.Profiles = append(sum.Profiles, profileSummary{Address: addr, Generation: int(pr.Generation), ReadAt: pr.ReadAt})
 	}
@@ -157,7 +159,7 @@ func summarizeState(st *state.Store, s *state.State, exists bool) *stateSummary 
 			sum.Enrichments.ByStatus[status]++
 		}
 	}
-	for _, addr := range sortedStrings(s.Failures) {
+	for _, addr := range slices.Sorted(maps.Keys(s.Failures)) {
 		fl := s.Failures[addr]
 		sum.Failures = append(sum.Failures, failureSummary{Address: addr, At: fl.At, Status: fl.Status, Message: fl.Message})
 	}
@@ -167,36 +169,36 @@ func summarizeState(st *state.Store, s *state.State, exists bool) *stateSummary 
 
 // showState is the state branch of `leadsync show`.
 func showState(f *Factory, opts *showOptions) error {
-	st, err := openStateStore(f, &opts.state)
+	store, err := openStateStore(f, &opts.state)
 	if err != nil {
 		return err
 	}
-	s, err := st.Load()
+	s, err := store.Load()
 	if err != nil {
 		return err
 	}
-	exists := st.Exists()
-	sum := summarizeState(st, s, exists)
+	exists := store.Exists()
+	sum := summarizeState(store, s, exists)
 	if opts.json {
-		sum.State.Path = stateRelPath(f, st.Path())
+		sum.State.Path = stateRelPath(f, store.Path())
 		enc := json.NewEncoder(f.IO.Out)
 		enc.SetIndent("", "  ")
 		enc.SetEscapeHTML(false)
 		return enc.Encode(sum)
 	}
 	if !exists && !sum.State.JournalPending {
-		fmt.Fprintf(f.IO.Out, "No state yet at %s: leadsync apply creates it.\n", stateRelPath(f, st.Path()))
+		fmt.Fprintf(f.IO.Out, "No state yet at %s: leadsync apply creates it.\n", stateRelPath(f, store.Path()))
 		return nil
 	}
-	return writeStateSummary(newStateWriter(f.IO.Out), f, st, sum)
+	return writeStateSummary(newStateWriter(f.IO.Out), f, store, sum)
 }
 
-func writeStateSummary(w *stateWriter, f *Factory, st *state.Store, sum *stateSummary) error {
+func writeStateSummary(w *stateWriter, f *Factory, store *state.Store, sum *stateSummary) error {
 	now := f.Now()
 	w.printf("State %s: serial %d, lineage %s, written by leadsync %s.\n",
-		stateRelPath(f, st.Path()), sum.State.Serial, sum.State.Lineage, sum.State.LeadsyncVersion)
+		stateRelPath(f, store.Path()), sum.State.Serial, sum.State.Lineage, sum.State.LeadsyncVersion)
 	if sum.State.JournalPending {
-		w.printf("It includes the calls an interrupted apply recorded in %s; the next apply folds them in.\n", stateRelPath(f, st.JournalPath()))
+		w.printf("It includes the calls an interrupted apply recorded in %s; the next apply folds them in.\n", stateRelPath(f, store.JournalPath()))
 	}
 	if l := sum.Lock; l != nil {
 		w.printf("Locked by %s (pid %d) for %q since %s; lock ID %s.\n", l.Who, l.PID, l.Operation, stateWhen(l.Created, now), l.ID)
@@ -204,10 +206,10 @@ func writeStateSummary(w *stateWriter, f *Factory, st *state.Store, sum *stateSu
 
 	rows := make([][]string, 0, len(sum.Searches))
 	for _, sr := range sum.Searches {
-		res := fmt.Sprintf("%s, %d kept", plural(sr.ResultCount, "result"), sr.Kept)
+		res := fmt.Sprintf("%s, %d kept", textfmt.Plural(sr.ResultCount, "result"), sr.Kept)
 		switch {
 		case sr.Split != nil:
-			res = fmt.Sprintf("%s found by %s, %d kept: %s", plural(sr.Split.People, "person"), plural(sr.Split.SubSearches, "sub-search"), sr.Kept, sr.Split.Verdict())
+			res = fmt.Sprintf("%s found by %s, %d kept: %s", textfmt.Plural(sr.Split.People, "person"), textfmt.Plural(sr.Split.SubSearches, "sub-search"), sr.Kept, sr.Split.Verdict())
 		case sr.Capped:
 			res += " (capped at 300)"
 		}
@@ -229,7 +231,7 @@ func writeStateSummary(w *stateWriter, f *Factory, st *state.Store, sum *stateSu
 		}
 	}
 	for _, u := range sum.SplitsUnderway {
-		w.printf("%s: a split run stopped after %s; the next apply resumes it.\n", u.Address, plural(u.SubSearches, "sub-search"))
+		w.printf("%s: a split run stopped after %s; the next apply resumes it.\n", u.Address, textfmt.Plural(u.SubSearches, "sub-search"))
 	}
 
 	rows = rows[:0]
@@ -239,14 +241,14 @@ func writeStateSummary(w *stateWriter, f *Factory, st *state.Store, sum *stateSu
 	w.printf("\nProfiles: %d\n", len(sum.Profiles))
 	writeColumns(w, rows)
 
-	w.printf("\nPeople: %s", thousands(sum.People.Total))
+	w.printf("\nPeople: %s", textfmt.Thousands(sum.People.Total))
 	if sum.People.Unlisted > 0 {
-		w.printf(" (%s no longer found by any search or profile, kept for their enrichments)", thousands(sum.People.Unlisted))
+		w.printf(" (%s no longer found by any search or profile, kept for their enrichments)", textfmt.Thousands(sum.People.Unlisted))
 	}
 	w.printf("\n")
 	by := sum.Enrichments.ByStatus
-	w.printf("Enrichments: %s (%s valid, %s catch all, %s empty", thousands(sum.Enrichments.Total),
-		thousands(by[api.StatusValid]), thousands(by[api.StatusCatchAll]), thousands(by[api.StatusEmpty]))
+	w.printf("Enrichments: %s (%s valid, %s catch all, %s empty", textfmt.Thousands(sum.Enrichments.Total),
+		textfmt.Thousands(by[api.StatusValid]), textfmt.Thousands(by[api.StatusCatchAll]), textfmt.Thousands(by[api.StatusEmpty]))
 	var other []string
 	for k := range by {
 		if k != api.StatusValid && k != api.StatusCatchAll && k != api.StatusEmpty {
@@ -255,7 +257,7 @@ func writeStateSummary(w *stateWriter, f *Factory, st *state.Store, sum *stateSu
 	}
 	sort.Strings(other)
 	for _, k := range other {
-		w.printf(", %s %s", thousands(by[k]), k)
+		w.printf(", %s %s", textfmt.Thousands(by[k]), k)
 	}
 	w.printf(")\n")
 
@@ -275,7 +277,7 @@ func writeStateSummary(w *stateWriter, f *Factory, st *state.Store, sum *stateSu
 	u := sum.Usage
 	w.printf("\nUsage: ")
 	if u.RemainingRequests != nil {
-		w.printf("%s requests left this month", thousands(*u.RemainingRequests))
+		w.printf("%s requests left this month", textfmt.Thousands(*u.RemainingRequests))
 		if u.CheckedAt != nil {
 			w.printf(" (checked %s)", stateAge(now.Sub(*u.CheckedAt)))
 		}
@@ -283,12 +285,12 @@ func writeStateSummary(w *stateWriter, f *Factory, st *state.Store, sum *stateSu
 		w.printf("requests left unknown")
 	}
 	if u.CreditBalance != nil {
-		w.printf("; credit balance %s", thousands(*u.CreditBalance))
+		w.printf("; credit balance %s", textfmt.Thousands(*u.CreditBalance))
 		if u.CreditBalanceAt != nil {
 			w.printf(" (%s)", stateAge(now.Sub(*u.CreditBalanceAt)))
 		}
 	}
-	w.printf("; %s spent in all runs.\n", plural(u.CreditsSpent, "credit"))
+	w.printf("; %s spent in all runs.\n", textfmt.Plural(u.CreditsSpent, "credit"))
 	return w.flush()
 }
 
@@ -300,7 +302,7 @@ func writeColumns(w *stateWriter, rows [][]string) {
 			if i >= len(width) {
 				width = append(width, 0)
 			}
-			if n := len([]rune(c)); n > width[i] {
+			if n := textfmt.Width(c); n > width[i] {
 				width[i] = n
 			}
 		}
@@ -312,7 +314,7 @@ func writeColumns(w *stateWriter, rows [][]string) {
 				line += " " + c
 				break
 			}
-			line += fmt.Sprintf(" %-*s ", width[i], c)
+			line += " " + textfmt.PadRight(c, width[i]) + " "
 		}
 		w.printf("%s\n", trimRight(line))
 	}
