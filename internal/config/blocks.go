@@ -465,8 +465,21 @@ func (l *loader) splitBy(s *Search, a *hcl.Attribute, in instance) {
 		s.SplitBy = dims
 		if dims == nil {
 			s.SplitBy = []SplitDimension{}
+			l.warnf(a.Expr.Range().Ptr(), "split_by splits nothing",
+				"%s sets each dimension of split_by to a single value, so a search at the cap cannot be split and stays incomplete. Name a dimension the search does not fix, like %q.",
+				s.Address, firstFree(arrays, names))
 		}
 	}
+}
+
+// firstFree is the first of arrays not in used ("" when none is left).
+func firstFree(arrays, used []string) string {
+	for _, a := range arrays {
+		if !contains(used, a) {
+			return a
+		}
+	}
+	return ""
 }
 
 // arrayFilter checks an array filter against the catalog's possible values.

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -33,6 +34,7 @@ func TestSplitBy(t *testing.T) {
 		max     int
 		names   []string
 		noSplit bool
+		warn    string
 	}{
 		{name: "none", body: `keywords = "x"`, noSplit: true},
 		{name: "all values", body: `
@@ -69,7 +71,7 @@ func TestSplitBy(t *testing.T) {
   keywords       = "Engineer"
   country_filter = ["Germany"]
   split_by       = ["country_filter"]`,
-			want: []SplitDimension{}, names: []string{"country_filter"}},
+			want: []SplitDimension{}, names: []string{"country_filter"}, warn: "split_by splits nothing"},
 		{name: "live catalog", cat: live, body: `
   keywords = "Engineer"
   split_by = ["company_size_filter"]`,
@@ -79,7 +81,10 @@ func TestSplitBy(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			fs := memFS(map[string]string{"main.leads.hcl": base + "\nsearch \"s\" {\n" + tt.body + "\n}\n"})
-			cfg := mustLoad(t, LoadOptions{Dir: "/cfg", FS: fs, Catalog: tt.cat})
+			cfg, diags := Load(LoadOptions{Dir: "/cfg", FS: fs, Catalog: tt.cat})
+			if diags.HasErrors() || (tt.warn == "") != (len(diags) == 0) || (tt.warn != "" && !strings.Contains(diags.Error(), tt.warn)) {
+				t.Fatalf("diagnostics %v; want warning %q", diags, tt.warn)
+			}
 			s := cfg.Searches[0]
 			if tt.noSplit {
 				if s.SplitBy != nil {

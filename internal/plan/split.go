@@ -99,8 +99,17 @@ func splitNames(s *config.Search) []string {
 	return out
 }
 
-// splitDetail describes a split search's plan for people.
+// splitDetail describes a split search's plan for people, with the
+// completeness of its last run when there is one.
 func splitDetail(s *config.Search, sp *SplitPlan) string {
+	d := splitCalls(s, sp)
+	if sp.Last != nil {
+		d += "; last run " + sp.Last.Verdict()
+	}
+	return d
+}
+
+func splitCalls(s *config.Search, sp *SplitPlan) string {
 	var dims []string
 	for _, d := range s.SplitBy {
 		dims = append(dims, fmt.Sprintf("%s (%d)", d.Attribute, len(d.Values)))
