@@ -510,7 +510,7 @@ func (r *runner) handle(o outcome) {
 	case CallSearch:
 		if t.split != nil {
 			res.Results = len(o.event.Split.Leads)
-			res.Capped = r.splitDone(t)
+			res.Capped, res.SplitNext = r.splitDone(t)
 			break
 		}
 		n := len(o.event.Search.Leads)

@@ -122,8 +122,9 @@ func splitEvent(sr *splitRun, gen api.Generation, path []string, sent []byte, re
 
 // splitDone follows a recorded sub-search: when it completed the tree the
 // search is done, else the children of saturated nodes are queued. It
-// reports whether the node is a leaf still at the cap (cut off for good).
-func (r *runner) splitDone(t task) (cutOff bool) {
+// reports whether the node is a leaf still at the cap (cut off for good)
+// and, for a node at the cap with a dimension left, that dimension.
+func (r *runner) splitDone(t task) (cutOff bool, next string) {
 	sr := t.split
 	sr.ran++
 	capped := r.lastSplitSaturated(sr, t.path)
@@ -133,7 +134,10 @@ func (r *runner) splitDone(t task) (cutOff bool) {
 	} else {
 		r.queueSplit(sr)
 	}
-	return capped && len(t.path) >= len(sr.dims)
+	if d := len(t.path); capped && d < len(sr.dims) {
+		return false, sr.dims[d].Param
+	}
+	return capped, ""
 }
 
 // lastSplitSaturated reports whether the node at path returned the cap,

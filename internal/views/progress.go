@@ -49,6 +49,8 @@ func (p *textProgress) CallDone(c exec.Call, r exec.CallResult) {
 	case exec.CallSearch:
 		detail = Plural(r.Results, "result")
 		switch {
+		case r.SplitNext != "":
+			detail += " (at the cap: split by " + r.SplitNext + ")"
 		case r.Capped && c.SubSearch != "":
 			detail += " (the network's cap of 300 after the last split_by dimension: incomplete)"
 		case r.Capped:
@@ -295,6 +297,9 @@ func (p *jsonProgress) CallDone(c exec.Call, r exec.CallResult) {
 	if c.Kind == exec.CallSearch {
 		m["results"] = r.Results
 		m["capped"] = r.Capped
+		if r.SplitNext != "" {
+			m["split_next"] = r.SplitNext
+		}
 	}
 	if c.Kind == exec.CallEnrich {
 		m["validation_status"] = r.Status
