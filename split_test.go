@@ -165,9 +165,11 @@ func TestKillSplitAnywhere(t *testing.T) {
 		t.Errorf("end: %+v; want complete with the sandbox's %d people", ss, len(ms))
 	}
 	// Every search sent is a node of the tree, repeated only when it was
-	// in flight at a kill.
-	if got := srv.Stats().ByOp[sandbox.OpSearch]; got > ss.SubSearches+inFlightAtKill {
-		t.Errorf("%d searches for %d sub-searches and %d in flight at kills", got, ss.SubSearches, inFlightAtKill)
+	// in flight at a kill: at most parallelism (3) per kill. (A call can
+	// reach the sandbox before its call_start is printed, so the calls
+	// seen in flight in the stream are a lower count.)
+	if got := srv.Stats().ByOp[sandbox.OpSearch]; got > ss.SubSearches+3*kills {
+		t.Errorf("%d searches for %d sub-searches and %d kills (%d seen in flight)", got, ss.SubSearches, kills, inFlightAtKill)
 	}
 	if out, err := runMain(env, "plan", "--detailed-exitcode", "--chdir", dir); err != nil {
 		t.Fatalf("plan after the last apply has changes or failed: %v\n%s", err, out)
