@@ -82,6 +82,7 @@ func TestScripts(t *testing.T) {
 			"sandbox-mark":    cmdSandboxMark,
 			"sandbox-stats":   cmdSandboxStats,
 			"within-plan":     cmdWithinPlan,
+			"split-truth":     cmdSplitTruth,
 		},
 	})
 }

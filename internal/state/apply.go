@@ -67,6 +67,17 @@ func (e *Event) Validate() error {
 			return fmt.Errorf("forget_people event: unknown reason %q", r)
 		}
 		return nil
+	case EventSplit:
+		if err := need(e.Split != nil, "sub-search result"); err != nil {
+			return err
+		}
+		if e.Split.MaxResults < 0 {
+			return fmt.Errorf("split event for %q: max_results %d is negative", e.Address, e.Split.MaxResults)
+		}
+		if len(e.Split.Path) > len(e.Split.Dimensions) {
+			return fmt.Errorf("split event for %q: a path of %d values for %d dimensions", e.Address, len(e.Split.Path), len(e.Split.Dimensions))
+		}
+		return need(e.Address != "" && e.Split.Hash != "", "address and hash")
 	}
 	return fmt.Errorf("unknown event kind %q (written by a newer leadsync?)", string(e.Kind))
 }
@@ -108,6 +119,8 @@ func (s *State) Apply(e Event) error {
 	case EventForgetPeople:
 		a.forgetPeople(e.People)
 		return nil
+	case EventSplit:
+		a.split(e.Address, e.Split)
 	}
 	// Any success clears the address's last failure.
 	delete(s.Failures, e.Address)
@@ -247,6 +260,12 @@ func (a *applier) rekey(old, id string) {
 			pr.PersonID = id
 		}
 	}
+	// Runs under way refer to people without FoundBy.
+	for _, t := range s.Splits {
+		for _, n := range t.Nodes {
+			n.LeadIDs = replaceID(n.LeadIDs, old, id)
+		}
+	}
 }
 
 // mergePeople folds src into dst: the union of what each knows, the newer
@@ -317,6 +336,7 @@ func replaceID(ids []string, old, id string) []string {
 // search records a completed search.
 func (a *applier) search(addr string, se *SearchEvent) {
 	s := a.s
+	delete(s.Splits, addr) // a split run under way is of another request
 	kept := se.Leads
 	var orig []int // index in se.Leads of each kept lead, when some were dropped
 	suppressed := 0
@@ -379,6 +399,16 @@ func (a *applier) search(addr string, se *SearchEvent) {
 	if rec.RequestHash == "" {
 		rec.RequestHash = RequestHash(se.Generation, se.Request)
 	}
+	a.putSearch(rec, seen)
+}
+
+// putSearch makes rec the record of its search, counting the runs and the
+// people added and removed since the previous record; seen holds rec's
+// LeadIDs.
+func (a *applier) putSearch(rec *Search, seen map[string]struct{}) {
+	s := a.s
+	addr := rec.Address
+	ids := rec.LeadIDs
 	rec.Runs = 1
 	if prev := s.Searches[addr]; prev != nil {
 		rec.Runs = prev.Runs + 1
@@ -536,4 +566,5 @@ func (a *applier) forget(addr string) {
 		removeFoundBy(s.People[pr.PersonID], addr)
 		delete(s.Profiles, addr)
 	}
+	delete(s.Splits, addr)
 }

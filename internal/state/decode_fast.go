@@ -538,6 +538,8 @@ func decodeFast(src string) (*State, error) {
 			err = d.std(&s.Failures)
 		case "suppressed":
 			err = d.std(&s.Suppressed)
+		case "splits":
+			err = d.std(&s.Splits)
 		case "profiles":
 			err = d.std(&s.Profiles)
 		case "searches":
@@ -618,6 +620,11 @@ func (d *decoder) search() (*Search, error) {
 			sr.Removed, err = d.int()
 		case "suppressed":
 			sr.Suppressed, err = d.int()
+		case "split":
+			if !d.null() {
+				sr.Split = &SplitTree{}
+				err = d.std(sr.Split)
+			}
 		default:
 			_, err = d.skip()
 		}
