@@ -62,12 +62,21 @@ func TestQuickstartWorkbook(t *testing.T) {
 			t.Fatalf("only %d CTOs", len(rows)-1)
 		}
 		emails := 0
+		cto := regexp.MustCompile(`(?i)\bCTO\b|chief technology officer`)
 		for i, r := range rows[1:] {
 			for len(r) < 8 {
 				r = append(r, "")
 			}
 			if r[4] != "" {
 				emails++
+			}
+			// Real CTOs: the sandbox matches whole words, as the network
+			// does, so a "Director" is not one.
+			if !cto.MatchString(r[1]) {
+				t.Errorf("CTO sheet lists %s, title %q", r[0], r[1])
+			}
+			if !strings.Contains(r[3], "Berlin") {
+				t.Errorf("CTO sheet lists %s, located in %q", r[0], r[3])
 			}
 			cell, _ := excelize.CoordinatesToCellName(8, i+2)
 			// A link is a HYPERLINK formula (it works in every reader)

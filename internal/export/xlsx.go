@@ -416,8 +416,9 @@ func writeSummarySheet(f *excelize.File, styles xlsxStyles, name string, rows []
 			}
 		}
 	}
-	// D holds a date ("as of") in the credits rows: wide enough for one.
-	for c, w := range []float64{32, 60, 12, 18, 18, 60} {
+	// C holds the sources of a sheet (search.cto_berlin), D a date ("as
+	// of") in the credits rows: wide enough for them.
+	for c, w := range []float64{32, 60, 22, 18, 18, 60} {
 		if err := f.SetColWidth(name, colName(c), colName(c), w); err != nil {
 			return err
 		}
