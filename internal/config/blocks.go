@@ -46,6 +46,7 @@ func (l *loader) decodeSettings(blocks hcl.Blocks) {
 		}
 		if d, st := l.durationAttr(content.Attributes["retention"], l.base, scope{}); st == ok {
 			l.cfg.Settings.Retention = d
+			l.retention = content.Attributes["retention"]
 		}
 		if a := content.Attributes["profile_url_template"]; a != nil {
 			if s, _, st := l.stringAttr(a, l.base, scope{}, false); st == ok {
