@@ -117,7 +117,7 @@ type loader struct {
 
 	apiBlock      *hcl.Block
 	apiGeneration *hcl.Attribute
-	retention     *hcl.Attribute // leadsync { retention }, for the refresh check
+	retention     *hcl.Attribute   // leadsync { retention }, for the refresh check
 	rawAttrs      []*hcl.Attribute // raw = true, checked against the generation
 	skip          map[*hcl.Block]bool
 }
