@@ -125,3 +125,27 @@ func TestForgetTwice(t *testing.T) {
 		t.Errorf("%d suppression entries after forgetting one person twice", len(s.Suppressed))
 	}
 }
+
+// TestRetentionPlanAndApply: people no search has seen for the retention
+// period are a forget of "people" in the plan, and apply removes them
+// without a call.
+func TestRetentionPlanAndApply(t *testing.T) {
+	dir, st := stateTestDir(t) // people last seen 2025-12-30; the clock says 2026-01-02
+	write(t, dir, "retention.leads.hcl", "leadsync {\n  retention = \"2d\"\n}\n")
+	code, out, errOut := runIn(t, dir, "plan", "--offline")
+	if code != 0 || !strings.Contains(out, "- people") || !strings.Contains(out, "forget") ||
+		!strings.Contains(out, "3 people not seen by any search for 2d (retention) leave the state with their enrichments") {
+		t.Fatalf("plan: exit %d\n%s%s", code, out, errOut)
+	}
+	code, out, errOut = runIn(t, dir, "apply", "--auto-approve")
+	if code != 0 || !strings.Contains(errOut, "Removed 3 people no search has seen for the retention period.") {
+		t.Fatalf("apply: exit %d\n%s%s", code, out, errOut)
+	}
+	s, err := st.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.People) != 0 || len(s.Suppressed) != 0 {
+		t.Errorf("after retention: %d people, %d suppressed; want 0 and 0 (retention does not suppress)", len(s.People), len(s.Suppressed))
+	}
+}
