@@ -121,12 +121,21 @@ func (s *State) suppressedSet() map[string]bool {
 	if len(s.Suppressed) == 0 {
 		return nil
 	}
+	// Every search event asks; a journal replay of thousands of searches
+	// must not rebuild the set each time.
+	if s.sup != nil && s.supLen == len(s.Suppressed) {
+		return s.sup
+	}
 	set := make(map[string]bool, 2*len(s.Suppressed))
 	for _, e := range s.Suppressed {
+		if e == nil {
+			continue
+		}
 		for _, k := range e.Keys {
 			set[k] = true
 		}
 	}
+	s.sup, s.supLen = set, len(s.Suppressed)
 	return set
 }
 

@@ -149,4 +149,5 @@ func (s *State) normalize() {
 		s.Suppressed = []*Suppression{}
 	}
 	s.idx = nil
+	s.sup, s.supLen = nil, 0
 }

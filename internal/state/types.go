@@ -50,6 +50,10 @@ type State struct {
 
 	// idx finds people by page name; built lazily, kept up to date by Apply.
 	idx *index
+	// sup is the suppression list as a set of keys, built lazily for the
+	// first len(Suppressed) == supLen entries (the list only grows).
+	sup    map[string]bool
+	supLen int
 }
 
 // Suppression is one erased person on the suppression list.
