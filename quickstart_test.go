@@ -94,6 +94,9 @@ func TestQuickstartWorkbook(t *testing.T) {
 	})
 
 	t.Run("render", func(t *testing.T) {
+		if testing.Short() {
+			t.Skip("-short: the quickstart workbook was not rendered with LibreOffice")
+		}
 		soffice, err := exec.LookPath("soffice")
 		if err != nil {
 			t.Skip("LibreOffice (soffice) is not installed: the quickstart workbook was not rendered")
