@@ -226,16 +226,16 @@ func writeStateSummary(w *stateWriter, f *Factory, store *state.Store, sum *stat
 
 	rows := make([][]string, 0, len(sum.Searches))
 	for _, sr := range sum.Searches {
-		res := fmt.Sprintf("%s, %d kept", textfmt.Plural(sr.ResultCount, "result"), sr.Kept)
+		res := fmt.Sprintf("%s, %s kept", textfmt.Plural(sr.ResultCount, "result"), textfmt.Thousands(sr.Kept))
 		switch {
 		case sr.Split != nil:
-			res = fmt.Sprintf("%s found by %s, %d kept: %s", textfmt.Plural(sr.Split.People, "person"), textfmt.Plural(sr.Split.SubSearches, "sub-search"), sr.Kept, sr.Split.Verdict())
+			res = fmt.Sprintf("%s found by %s, %s kept: %s", textfmt.Plural(sr.Split.People, "person"), textfmt.Plural(sr.Split.SubSearches, "sub-search"), textfmt.Thousands(sr.Kept), sr.Split.Verdict())
 		case sr.Capped:
 			res += " (capped at 300)"
 		}
 		change := ""
 		if sr.Added+sr.Removed > 0 {
-			change = fmt.Sprintf("+%d -%d", sr.Added, sr.Removed)
+			change = "+" + textfmt.Thousands(sr.Added) + " -" + textfmt.Thousands(sr.Removed)
 		}
 		rows = append(rows, []string{sr.Address, "ran " + stateWhen(sr.RanAt, now), res, change})
 	}

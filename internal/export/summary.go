@@ -8,6 +8,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
 // rowStyle is how a Summary row is shown.
@@ -102,7 +103,7 @@ func (j *job) summary() []sumRow {
 				note = ZeroResultsNote
 			}
 			if rec.Suppressed > 0 {
-				note = joinNotes(note, fmt.Sprintf("%d suppressed (erased with leadsync forget, dropped)", rec.Suppressed))
+				note = joinNotes(note, textfmt.Thousands(rec.Suppressed)+" suppressed (erased with leadsync forget, dropped)")
 			}
 			if rec.Split != nil {
 				note = joinNotes(note, splitNote(rec))

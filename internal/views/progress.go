@@ -145,18 +145,18 @@ func writeSummary(w io.Writer, s *exec.Summary) {
 		for _, o := range s.Searches {
 			line := fmt.Sprintf("  %s: %s", o.Address, Plural(o.Kept, "lead"))
 			if o.Kept != o.Results {
-				line += fmt.Sprintf(" (of %d returned)", o.Results)
+				line += fmt.Sprintf(" (of %s returned)", textfmt.Thousands(o.Results))
 			}
 			if o.First {
 				line += ", first run"
 			} else {
-				line += fmt.Sprintf(", %d new, %d gone since the last run", o.Added, o.Removed)
+				line += fmt.Sprintf(", %s new, %s gone since the last run", textfmt.Thousands(o.Added), textfmt.Thousands(o.Removed))
 			}
 			if o.Capped && o.Split == nil {
 				line += "; hit the network's cap of 300: probably cut off"
 			}
 			if o.Suppressed > 0 {
-				line += fmt.Sprintf("; %d suppressed (erased with leadsync forget, dropped)", o.Suppressed)
+				line += fmt.Sprintf("; %s suppressed (erased with leadsync forget, dropped)", textfmt.Thousands(o.Suppressed))
 			}
 			if o.Results == 0 {
 				line += "; " + export.ZeroResultsNote
@@ -185,7 +185,7 @@ func writeSummary(w io.Writer, s *exec.Summary) {
 			if name == "" {
 				name = "no status"
 			}
-			parts = append(parts, fmt.Sprintf("%d %s", s.ByStatus[k], name))
+			parts = append(parts, textfmt.Thousands(s.ByStatus[k])+" "+name)
 		}
 		fmt.Fprintf(w, "Enriched %s: %s.\n", Plural(s.Enriched, "person"), strings.Join(parts, ", "))
 	}
@@ -211,9 +211,9 @@ func writeSummary(w io.Writer, s *exec.Summary) {
 	if s.Stopped != "" {
 		ending = "Apply stopped"
 	}
-	fmt.Fprintf(w, "%s: %s made (at most %d planned), %s spent (at most %d planned), %d succeeded, %d failed, in %s.\n",
-		ending, Plural(s.Calls, "call"), s.CallsPlannedMax, Plural(s.Credits, "credit"), s.CreditsPlannedMax,
-		s.Succeeded, len(s.Failures), roundDur(s.Duration))
+	fmt.Fprintf(w, "%s: %s made (at most %s planned), %s spent (at most %s planned), %s succeeded, %s failed, in %s.\n",
+		ending, Plural(s.Calls, "call"), textfmt.Thousands(s.CallsPlannedMax), Plural(s.Credits, "credit"), textfmt.Thousands(s.CreditsPlannedMax),
+		textfmt.Thousands(s.Succeeded), textfmt.Thousands(len(s.Failures)), roundDur(s.Duration))
 }
 
 // errorLine is an error with its hint, on one line.
