@@ -3,7 +3,6 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -48,18 +47,6 @@ go to the path itself; with several, each sheet goes to
 	return cmd
 }
 
-// exportStatePath is where the state of cfg lives.
-func exportStatePath(cfg *config.Config) string {
-	p := cfg.Settings.StatePath
-	if p == "" {
-		p = config.DefaultStatePath
-	}
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(cfg.Dir, p)
-	}
-	return p
-}
-
 func runExport(f *Factory, opts *exportOptions) error {
 	cfg, diags := loadConfig(f, &opts.vars)
 	// With --json and errors, Run prints export's schema with the
@@ -68,7 +55,7 @@ func runExport(f *Factory, opts *exportOptions) error {
 	if diags.HasErrors() {
 		return silentExit(ExitError)
 	}
-	store := state.NewStore(exportStatePath(cfg))
+	store := state.NewStore(stateFilePath(cfg))
 	st, err := store.Load()
 	if err != nil {
 		if opts.json {
