@@ -56,7 +56,7 @@ func runExport(f *Factory, opts *exportOptions) error {
 		return silentExit(ExitError)
 	}
 	store := state.NewStore(stateFilePath(cfg))
-	st, err := store.Load()
+	s, err := store.Load()
 	if err != nil {
 		if opts.json {
 			writeExportJSON(f, cfg, nil, err)
@@ -68,7 +68,7 @@ func runExport(f *Factory, opts *exportOptions) error {
 		fmt.Fprintf(f.IO.ErrOut, "Note: no state at %s yet, so the spreadsheets have headers only; run leadsync apply to fetch.\n",
 			views.RelPath(cfg.Dir, store.Path()))
 	}
-	written, err := export.WriteAll(cfg, st, export.Options{Now: f.Now, BOM: opts.bom})
+	written, err := export.WriteAll(cfg, s, export.Options{Now: f.Now, BOM: opts.bom})
 	if opts.json {
 		writeExportJSON(f, cfg, written, err)
 		if err != nil {

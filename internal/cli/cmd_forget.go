@@ -62,11 +62,11 @@ func runForget(f *Factory, opts *forgetOptions) error {
 			return errors.New("forget: a PERSON is empty; give a network ID, a page name or a profile URL")
 		}
 	}
-	st, err := openStateStore(f, &opts.state)
+	store, err := openStateStore(f, &opts.state)
 	if err != nil {
 		return err
 	}
-	b := st.AsBackend()
+	b := store.AsBackend()
 	lock, err := b.Lock("forget")
 	if err != nil {
 		return err
@@ -123,14 +123,14 @@ func runForget(f *Factory, opts *forgetOptions) error {
 		return err
 	}
 	// The backup is the state before: it still holds the person.
-	if err := st.RemoveBackup(); err != nil {
-		return fmt.Errorf("the person is erased from the state, but its backup %s could not be removed and still holds them: %w", stateRelPath(f, st.BackupPath()), err)
+	if err := store.RemoveBackup(); err != nil {
+		return fmt.Errorf("the person is erased from the state, but its backup %s could not be removed and still holds them: %w", stateRelPath(f, store.BackupPath()), err)
 	}
 	for _, l := range lines {
 		fmt.Fprintln(f.IO.Out, l)
 	}
 	fmt.Fprintf(f.IO.Out, "%s suppressed in %s. Spreadsheets written before still list them: run leadsync export to rewrite them.\n",
-		textfmt.Plural(len(s.Suppressed), "person"), filepath.Base(st.Path()))
+		textfmt.Plural(len(s.Suppressed), "person"), filepath.Base(store.Path()))
 	return lock.Unlock()
 }
 
