@@ -73,6 +73,7 @@ func (s *State) Apply(e Event) error {
 	}
 	s.normalizeMaps()
 	a := applier{s: s, at: e.At}
+	s.touchFailure(e.Address)
 	switch e.Kind {
 	case EventSearch:
 		a.search(e.Address, e.Search)
@@ -86,6 +87,7 @@ func (s *State) Apply(e Event) error {
 		s.Usage.RemainingRequests = &n
 		s.Usage.InvoicingStartDate = e.Billing.InvoicingStartDate
 		s.Usage.CheckedAt = &at
+		s.touchUsage()
 	case EventFailure:
 		f := *e.Failure
 		if f.At.IsZero() {
@@ -177,6 +179,7 @@ func (a *applier) upsert(l api.Lead) string {
 		a.mergeLead(p, l)
 	}
 	p.LastSeen = a.at
+	s.touchPerson(id)
 	return id
 }
 
@@ -228,12 +231,16 @@ func (a *applier) rekey(old, id string) {
 		s.indexPage(np)
 	}
 	// FoundBy lists every search and profile record that refers to old.
+	s.touchPerson(old)
+	s.touchPerson(id)
 	for _, addr := range op.FoundBy {
 		if sr := s.Searches[addr]; sr != nil {
 			sr.LeadIDs = replaceID(sr.LeadIDs, old, id)
+			s.touchSearch(addr)
 		}
 		if pr := s.Profiles[addr]; pr != nil && pr.PersonID == old {
 			pr.PersonID = id
+			s.touchProfile(addr)
 		}
 	}
 }
@@ -330,6 +337,7 @@ func (a *applier) search(addr string, se *SearchEvent) {
 		seen[id] = struct{}{}
 		out = append(out, id)
 		addFoundBy(s.People[id], addr)
+		s.touchPerson(id)
 	}
 	ids = out
 
@@ -357,6 +365,7 @@ func (a *applier) search(addr string, se *SearchEvent) {
 			if _, still := seen[id]; !still {
 				rec.Removed++
 				removeFoundBy(s.People[id], addr)
+				s.touchPerson(id)
 			}
 		}
 		for _, id := range ids {
@@ -366,6 +375,7 @@ func (a *applier) search(addr string, se *SearchEvent) {
 		}
 	}
 	s.Searches[addr] = rec
+	s.touchSearch(addr)
 }
 
 // rawFor returns a function giving the raw item of the i-th lead (l), as
@@ -421,6 +431,7 @@ func (a *applier) profile(addr string, pe *ProfileEvent) {
 	p.Profile, p.ProfileReadAt = &prof, &at
 	if prev := s.Profiles[addr]; prev != nil && prev.PersonID != id {
 		removeFoundBy(s.People[prev.PersonID], addr)
+		s.touchPerson(prev.PersonID)
 	}
 	addFoundBy(p, addr)
 	rec := &ProfileRead{
@@ -435,6 +446,8 @@ func (a *applier) profile(addr string, pe *ProfileEvent) {
 		rec.RequestHash = RequestHash(pe.Generation, pe.Request)
 	}
 	s.Profiles[addr] = rec
+	s.touchProfile(addr)
+	s.touchPerson(id)
 }
 
 // enrich records a completed enrichment.
@@ -472,6 +485,8 @@ func (a *applier) enrich(addr string, ee *EnrichEvent) {
 	bal, at := res.CreditBalance, a.at
 	s.Usage.CreditBalance, s.Usage.CreditBalanceAt = &bal, &at
 	s.Usage.CreditsSpent += ee.Credits
+	s.touchUsage()
+	s.touchPerson(p.ID)
 }
 
 // forget drops the record of addr and addr from the people it found; the
@@ -481,11 +496,15 @@ func (a *applier) forget(addr string) {
 	if sr := s.Searches[addr]; sr != nil {
 		for _, id := range sr.LeadIDs {
 			removeFoundBy(s.People[id], addr)
+			s.touchPerson(id)
 		}
 		delete(s.Searches, addr)
+		s.touchSearch(addr)
 	}
 	if pr := s.Profiles[addr]; pr != nil {
 		removeFoundBy(s.People[pr.PersonID], addr)
+		s.touchPerson(pr.PersonID)
 		delete(s.Profiles, addr)
+		s.touchProfile(addr)
 	}
 }

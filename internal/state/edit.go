@@ -45,9 +45,11 @@ func (s *State) RemovePerson(id string) bool {
 	for _, addr := range p.FoundBy {
 		if sr := s.Searches[addr]; sr != nil {
 			sr.LeadIDs = removeID(sr.LeadIDs, id)
+			s.touchSearch(addr)
 		}
 		if pr := s.Profiles[addr]; pr != nil && pr.PersonID == id {
 			delete(s.Profiles, addr)
+			s.touchProfile(addr)
 		}
 	}
 	s.removePerson(id)

@@ -37,6 +37,8 @@ type State struct {
 
 	// idx finds people by page name; built lazily, kept up to date by Apply.
 	idx *index
+	// changes records what Apply changed, when a backend tracks it (Track).
+	changes *Changes
 }
 
 // JournalMark identifies a journal and the last of its events a state holds.
