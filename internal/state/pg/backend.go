@@ -201,6 +201,9 @@ func (b *Backend) Load() (*state.State, error) {
 		return nil, &NewerSchemaError{Schema: b.schema, Version: v, WrittenBy: by}
 	}
 	if v == 0 {
+		if b.workspace != DefaultWorkspace {
+			return nil, &NoWorkspaceError{Workspace: b.workspace}
+		}
 		return b.empty(), nil
 	}
 	if v < SchemaVersion {
