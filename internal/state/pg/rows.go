@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/state"
@@ -29,6 +30,8 @@ var (
 	profileExtra    = newExtra(reflect.TypeOf(state.ProfileRead{}), "address", "generation", "request", "request_hash", "read_at", "person_id")
 	failureExtra    = newExtra(reflect.TypeOf(state.Failure{}), "at", "message", "status")
 	enrichmentExtra = newExtra(reflect.TypeOf(state.Enrichment{}), "enriched_at", "by", "result")
+	resultExtra     = newExtra(reflect.TypeOf(api.EnrichedProfile{}), "id", "pageName", "firstName", "lastName", "fullName", "title", "location", "previousTitle", "company",
+		"networkId", "profileImgUrl", "email", "validationStatus", "companyDomain", "creditBalance")
 )
 
 // extraCodec keeps the JSON fields of a type that no column models.
@@ -134,6 +137,35 @@ func tsPtr(t *time.Time) any {
 	return *t
 }
 
+// tsUTC turns a loaded timestamptz into UTC (the zero time for NULL).
+func tsUTC(t pgtype.Timestamptz) time.Time {
+	if !t.Valid {
+		return time.Time{}
+	}
+	return t.Time.UTC()
+}
+
+// rowStrings sets each dst to the text of the raw value at its index, all
+// sharing one allocation. Values are text columns in pgx's binary or text
+// format (both the UTF-8 bytes).
+func rowStrings(raw [][]byte, dst ...*string) {
+	n := 0
+	for _, r := range raw {
+		n += len(r)
+	}
+	var sb strings.Builder
+	sb.Grow(n)
+	for _, r := range raw {
+		sb.Write(r)
+	}
+	all := sb.String()
+	off := 0
+	for i, r := range raw {
+		*dst[i] = all[off : off+len(r)]
+		off += len(r)
+	}
+}
+
 // utc turns a loaded time into UTC (the zero time for NULL).
 func utc(t *time.Time) time.Time {
 	if t == nil {
@@ -152,7 +184,8 @@ func jsonOrNil(v any, isNil bool) ([]byte, error) {
 // Column lists, in the order of the values personValues etc. return.
 var (
 	peopleCols      = []string{"workspace", "id", "network_id", "page_name", "first_name", "last_name", "full_name", "title", "location", "previous_title", "company", "first_seen", "last_seen", "found_by", "profile", "profile_read_at", "raw", "extra"}
-	enrichmentCols  = []string{"workspace", "person_id", "enriched_at", "by_address", "email", "validation_status", "company_domain", "result", "extra"}
+	enrichmentCols  = []string{"workspace", "person_id", "enriched_at", "by_address", "result_id", "page_name", "first_name", "last_name", "full_name", "title", "location",
+		"previous_title", "company", "network_id", "profile_img_url", "email", "validation_status", "company_domain", "credit_balance", "extra"}
 	searchCols      = []string{"workspace", "address", "generation", "request", "request_hash", "ran_at", "result_count", "max_results", "capped", "lead_ids", "added", "removed", "runs", "extra"}
 	profileReadCols = []string{"workspace", "address", "generation", "request", "request_hash", "read_at", "person_id", "extra"}
 	failureCols     = []string{"workspace", "address", "at", "message", "status", "extra"}
@@ -196,11 +229,23 @@ func enrichmentValues(ws, id string, e *state.Enrichment) ([]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := json.Marshal(&e.Result)
-	if err != nil {
+	if rx, err := resultExtra.encode(&e.Result); err != nil {
 		return nil, err
+	} else if rx != nil {
+		// Result fields no column models travel inside the extra column.
+		var m map[string]json.RawMessage
+		if extra != nil {
+			json.Unmarshal(extra, &m)
+		}
+		if m == nil {
+			m = map[string]json.RawMessage{}
+		}
+		m["result"] = rx
+		extra, _ = json.Marshal(m)
 	}
-	return []any{ws, id, e.EnrichedAt, e.By, e.Result.Email, e.Result.ValidationStatus, e.Result.CompanyDomain, res, extra}, nil
+	r := &e.Result
+	return []any{ws, id, e.EnrichedAt, e.By, r.ID, r.PageName, r.FirstName, r.LastName, r.FullName, r.Title, r.Location,
+		r.PreviousTitle, r.Company, r.NetworkID, r.ProfileImgURL, r.Email, r.ValidationStatus, r.CompanyDomain, r.CreditBalance, extra}, nil
 }
 
 func searchValues(ws string, sr *state.Search) ([]any, error) {
@@ -319,6 +364,15 @@ func (b *Backend) queueChanges(batch *pgx.Batch, s *state.State, ch *state.Chang
 
 // readRows reads the rows of workspace ws into s.
 func readRows(ctx context.Context, q querier, b *Backend, ws string, s *state.State) error {
+	// Maps made to size once: growing a 300,000-entry map rehashes it
+	// over and over.
+	var nPeople, nSearches int
+	if err := q.QueryRow(ctx, b.sql(`SELECT (SELECT count(*) FROM {s}.people WHERE workspace = $1), (SELECT count(*) FROM {s}.searches WHERE workspace = $1)`), ws).
+		Scan(&nPeople, &nSearches); err != nil {
+		return err
+	}
+	s.People = make(map[string]*state.Person, nPeople)
+	s.Searches = make(map[string]*state.Search, nSearches)
 	// People first: the other tables refer to them.
 	rows, err := q.Query(ctx, b.sql(`SELECT id, network_id, page_name, first_name, last_name, full_name, title, location, previous_title, company,
 		first_seen, last_seen, found_by, profile, profile_read_at, raw, extra FROM {s}.people WHERE workspace = $1`), ws)
@@ -327,28 +381,38 @@ func readRows(ctx context.Context, q querier, b *Backend, ws string, s *state.St
 	}
 	// Identical FoundBy lists are shared, as the file loader does: most
 	// people are found by one search.
-	lists := map[string][]string{}
+	lists := map[string][]string{} // one-address lists by their raw value
+	tm := rows.Conn().TypeMap()
 	for rows.Next() {
 		p := &state.Person{}
 		l := &p.Lead
-		var first, last, profAt *time.Time
+		var first, last, profAt pgtype.Timestamptz
 		var prof, extra []byte
 		var raw *string
-		var fb []string
-		if err := rows.Scan(&p.ID, &l.NetworkID, &l.PageName, &l.FirstName, &l.LastName, &l.FullName, &l.Title, &l.Location, &l.PreviousTitle, &l.Company,
-			&first, &last, &fb, &prof, &profAt, &raw, &extra); err != nil {
+		// The ten text columns become one string each row shares (one
+		// allocation instead of ten); lists of one address are shared.
+		if err := rows.Scan(nil, nil, nil, nil, nil, nil, nil, nil, nil, nil,
+			&first, &last, nil, &prof, &profAt, &raw, &extra); err != nil {
 			rows.Close()
 			return fmt.Errorf("people: %w", err)
 		}
-		p.FirstSeen, p.LastSeen = utc(first), utc(last)
-		if fb != nil {
-			key := strings.Join(fb, "\x00")
-			if shared, ok := lists[key]; ok {
-				fb = shared
+		rv := rows.RawValues()
+		rowStrings(rv[:10], &p.ID, &l.NetworkID, &l.PageName, &l.FirstName, &l.LastName, &l.FullName, &l.Title, &l.Location, &l.PreviousTitle, &l.Company)
+		p.FirstSeen, p.LastSeen = tsUTC(first), tsUTC(last)
+		if fbRaw := rv[12]; fbRaw != nil {
+			if shared, ok := lists[string(fbRaw)]; ok {
+				p.FoundBy = shared
 			} else {
-				lists[key] = fb
+				var fb []string
+				if err := tm.Scan(rows.FieldDescriptions()[12].DataTypeOID, rows.FieldDescriptions()[12].Format, fbRaw, &fb); err != nil {
+					rows.Close()
+					return fmt.Errorf("people: found_by of %s: %w", p.ID, err)
+				}
+				if len(fb) == 1 {
+					lists[string(fbRaw)] = fb
+				}
+				p.FoundBy = fb
 			}
-			p.FoundBy = fb
 		}
 		if prof != nil {
 			p.Profile = &api.Profile{}
@@ -356,10 +420,9 @@ func readRows(ctx context.Context, q querier, b *Backend, ws string, s *state.St
 				rows.Close()
 				return fmt.Errorf("profile of %s: %w", p.ID, err)
 			}
-			t := utc(profAt)
-			p.ProfileReadAt = &t
-		} else if profAt != nil {
-			t := utc(profAt)
+		}
+		if profAt.Valid {
+			t := tsUTC(profAt)
 			p.ProfileReadAt = &t
 		}
 		if raw != nil {
@@ -376,24 +439,29 @@ func readRows(ctx context.Context, q querier, b *Backend, ws string, s *state.St
 		return fmt.Errorf("people: %w", err)
 	}
 
-	rows, err = q.Query(ctx, b.sql(`SELECT person_id, enriched_at, by_address, result, extra FROM {s}.enrichments WHERE workspace = $1`), ws)
+	rows, err = q.Query(ctx, b.sql(`SELECT person_id, enriched_at, by_address, result_id, page_name, first_name, last_name, full_name, title, location,
+		previous_title, company, network_id, profile_img_url, email, validation_status, company_domain, credit_balance, extra
+		FROM {s}.enrichments WHERE workspace = $1`), ws)
 	if err != nil {
 		return err
 	}
 	for rows.Next() {
 		var id string
-		var at time.Time
-		var res, extra []byte
+		var at pgtype.Timestamptz
+		var extra []byte
 		e := &state.Enrichment{}
-		if err := rows.Scan(&id, &at, &e.By, &res, &extra); err != nil {
+		r := &e.Result
+		if err := rows.Scan(nil, &at, nil, nil, nil, nil, nil, nil, nil, nil,
+			nil, nil, nil, nil, nil, nil, nil, &r.CreditBalance, &extra); err != nil {
 			rows.Close()
 			return fmt.Errorf("enrichments: %w", err)
 		}
-		e.EnrichedAt = at.UTC()
-		if err := json.Unmarshal(res, &e.Result); err != nil {
-			rows.Close()
-			return fmt.Errorf("enrichment of %s: %w", id, err)
-		}
+		rv := rows.RawValues()
+		var by string
+		rowStrings(append(rv[:1:1], rv[2:17]...), &id, &by, &r.ID, &r.PageName, &r.FirstName, &r.LastName, &r.FullName, &r.Title, &r.Location,
+			&r.PreviousTitle, &r.Company, &r.NetworkID, &r.ProfileImgURL, &r.Email, &r.ValidationStatus, &r.CompanyDomain)
+		e.By = by
+		e.EnrichedAt = tsUTC(at)
 		if err := enrichmentExtra.decode(extra, e); err != nil {
 			rows.Close()
 			return fmt.Errorf("enrichment of %s: %w", id, err)

@@ -56,10 +56,22 @@ CREATE TABLE {s}.enrichments (
 	person_id         text NOT NULL,
 	enriched_at       timestamptz NOT NULL,
 	by_address        text NOT NULL,
+	-- the enrich call's result, field by field
+	result_id         text NOT NULL DEFAULT '',
+	page_name         text NOT NULL DEFAULT '',
+	first_name        text NOT NULL DEFAULT '',
+	last_name         text NOT NULL DEFAULT '',
+	full_name         text NOT NULL DEFAULT '',
+	title             text NOT NULL DEFAULT '',
+	location          text NOT NULL DEFAULT '',
+	previous_title    text NOT NULL DEFAULT '',
+	company           text NOT NULL DEFAULT '',
+	network_id        text NOT NULL DEFAULT '',
+	profile_img_url   text NOT NULL DEFAULT '',
 	email             text NOT NULL DEFAULT '',
 	validation_status text NOT NULL DEFAULT '',
 	company_domain    text NOT NULL DEFAULT '',
-	result            jsonb NOT NULL,
+	credit_balance    integer NOT NULL DEFAULT 0,
 	PRIMARY KEY (workspace, person_id),
 	FOREIGN KEY (workspace, person_id) REFERENCES {s}.people (workspace, id) ON DELETE CASCADE
 );
