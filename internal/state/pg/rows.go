@@ -183,8 +183,8 @@ func jsonOrNil(v any, isNil bool) ([]byte, error) {
 
 // Column lists, in the order of the values personValues etc. return.
 var (
-	peopleCols      = []string{"workspace", "id", "network_id", "page_name", "first_name", "last_name", "full_name", "title", "location", "previous_title", "company", "first_seen", "last_seen", "found_by", "profile", "profile_read_at", "raw", "extra"}
-	enrichmentCols  = []string{"workspace", "person_id", "enriched_at", "by_address", "result_id", "page_name", "first_name", "last_name", "full_name", "title", "location",
+	peopleCols     = []string{"workspace", "id", "network_id", "page_name", "first_name", "last_name", "full_name", "title", "location", "previous_title", "company", "first_seen", "last_seen", "found_by", "profile", "profile_read_at", "raw", "extra"}
+	enrichmentCols = []string{"workspace", "person_id", "enriched_at", "by_address", "result_id", "page_name", "first_name", "last_name", "full_name", "title", "location",
 		"previous_title", "company", "network_id", "profile_img_url", "email", "validation_status", "company_domain", "credit_balance", "extra"}
 	searchCols      = []string{"workspace", "address", "generation", "request", "request_hash", "ran_at", "result_count", "max_results", "capped", "lead_ids", "added", "removed", "runs", "extra"}
 	profileReadCols = []string{"workspace", "address", "generation", "request", "request_hash", "read_at", "person_id", "extra"}
