@@ -55,6 +55,20 @@ type Settings struct {
 	// scheme for profiles, so it is configurable; empty means: use the
 	// networkUrl of a profile read when there is one, else no link.
 	ProfileURLTemplate string
+	// Backend is the backend block; nil means the local state file.
+	Backend *Backend
+}
+
+// Backend is a leadsync { backend "pg" { ... } } block: the state lives in
+// PostgreSQL. StatePath still names the local file state push copies.
+type Backend struct {
+	Type string // "pg"
+	// ConnStr is conn_str; empty: LEADSYNC_PG_CONN_STR (resolved by the
+	// caller). A secret: never print it.
+	ConnStr      string
+	ConnStrRange *hcl.Range // nil when conn_str is not set
+	SchemaName   string     // pg.DefaultSchema when unset
+	DeclRange    hcl.Range
 }
 
 // API is the api block with defaults filled in.
