@@ -84,8 +84,12 @@ func runPlan(ctx context.Context, f *Factory, opts *planOptions) error {
 		}
 		return silentExit(ExitError)
 	}
-	deps := runDeps(f, cfg)
-	if stateFilePath(cfg) == guess {
+	deps, src, err := runDeps(f, cfg)
+	if err != nil {
+		return err
+	}
+	defer src.close()
+	if src.store != nil && stateFilePath(cfg) == guess {
 		deps.Backend = early
 	}
 	p, pdiags, err := run.Plan(ctx, deps, run.PlanOptions{

@@ -104,18 +104,22 @@ type failureSummary struct {
 }
 
 // summarizeState gathers what show prints.
-func summarizeState(st *state.Store, s *state.State, exists bool) *stateSummary {
+func summarizeState(src *stateSource, s *state.State, exists bool) *stateSummary {
 	sum := &stateSummary{FormatVersion: "1", Searches: []searchSummary{}, Profiles: []profileSummary{}, Failures: []failureSummary{}}
-	sum.State.Path = st.Path()
 	sum.State.Exists = exists
 	if exists {
 		sum.State.Lineage, sum.State.Serial, sum.State.LeadsyncVersion = s.Lineage, s.Serial, s.LeadsyncVersion
 	}
-	if _, err := os.Stat(st.JournalPath()); err == nil {
-		sum.State.JournalPending = true
-	}
-	if info, err := st.ReadLock(); err == nil {
-		sum.Lock = info
+	if st := src.store; st != nil {
+		sum.State.Path = st.Path()
+		if _, err := os.Stat(st.JournalPath()); err == nil {
+			sum.State.JournalPending = true
+		}
+		if info, err := st.ReadLock(); err == nil {
+			sum.Lock = info
+		}
+	} else {
+		sum.State.Path = src.pg.Describe()
 	}
 	for _, addr := range sortedStrings(s.Searches) {
 		sr := s.Searches[addr]
@@ -151,36 +155,37 @@ func summarizeState(st *state.Store, s *state.State, exists bool) *stateSummary 
 
 // showState is the state branch of `leadsync show`.
 func showState(f *Factory, opts *showOptions) error {
-	st, err := openStateStore(f, &opts.state)
+	src, err := openStateSource(f, &opts.state)
 	if err != nil {
 		return err
 	}
-	s, err := st.Load()
+	defer src.close()
+	s, err := src.backend.Load()
 	if err != nil {
 		return err
 	}
-	exists := st.Exists()
-	sum := summarizeState(st, s, exists)
+	exists := src.exists(s)
+	sum := summarizeState(src, s, exists)
 	if opts.json {
-		sum.State.Path = stateRelPath(f, st.Path())
+		sum.State.Path = src.describe(f)
 		enc := json.NewEncoder(f.IO.Out)
 		enc.SetIndent("", "  ")
 		enc.SetEscapeHTML(false)
 		return enc.Encode(sum)
 	}
 	if !exists && !sum.State.JournalPending {
-		fmt.Fprintf(f.IO.Out, "No state yet at %s: leadsync apply creates it.\n", stateRelPath(f, st.Path()))
+		fmt.Fprintf(f.IO.Out, "No state yet at %s: leadsync apply creates it.\n", src.describe(f))
 		return nil
 	}
-	return writeStateSummary(newStateWriter(f.IO.Out), f, st, sum)
+	return writeStateSummary(newStateWriter(f.IO.Out), f, src, sum)
 }
 
-func writeStateSummary(w *stateWriter, f *Factory, st *state.Store, sum *stateSummary) error {
+func writeStateSummary(w *stateWriter, f *Factory, src *stateSource, sum *stateSummary) error {
 	now := f.Now()
 	w.printf("State %s: serial %d, lineage %s, written by leadsync %s.\n",
-		stateRelPath(f, st.Path()), sum.State.Serial, sum.State.Lineage, sum.State.LeadsyncVersion)
+		src.describe(f), sum.State.Serial, sum.State.Lineage, sum.State.LeadsyncVersion)
 	if sum.State.JournalPending {
-		w.printf("It includes the calls an interrupted apply recorded in %s; the next apply folds them in.\n", stateRelPath(f, st.JournalPath()))
+		w.printf("It includes the calls an interrupted apply recorded in %s; the next apply folds them in.\n", stateRelPath(f, src.store.JournalPath()))
 	}
 	if l := sum.Lock; l != nil {
 		w.printf("Locked by %s (pid %d) for %q since %s; lock ID %s.\n", l.Who, l.PID, l.Operation, stateWhen(l.Created, now), l.ID)

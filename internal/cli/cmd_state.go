@@ -44,26 +44,6 @@ func stateFilePath(cfg *config.Config) string {
 	return p
 }
 
-// openStateStore returns the store of the state the flags name. With no
-// --state, the configuration is loaded for its state_path; its diagnostics
-// are printed and an error in it stops the command.
-func openStateStore(f *Factory, sf *stateFlags) (*state.Store, error) {
-	if sf.path != "" {
-		p := sf.path
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(f.Dir, p)
-		}
-		return newStateStore(f, p), nil
-	}
-	cfg, diags := loadConfig(f, &sf.vars)
-	writeDiagnostics(f, cfg, diags)
-	if diags.HasErrors() {
-		fmt.Fprintln(f.IO.ErrOut, "The state's location comes from the configuration: fix the configuration, or name the state file with --state.")
-		return nil, silentExit(ExitError)
-	}
-	return newStateStore(f, stateFilePath(cfg)), nil
-}
-
 func newStateStore(f *Factory, path string) *state.Store {
 	st := state.NewStore(path)
 	st.Now = f.Now
@@ -76,14 +56,6 @@ func stateRelPath(f *Factory, path string) string {
 		return rel
 	}
 	return path
-}
-
-// loadExistingState loads the state and fails with a hint when there is none.
-func loadExistingState(f *Factory, st *state.Store) (*state.State, error) {
-	if !st.Exists() {
-		return nil, fmt.Errorf("no state at %s yet: leadsync apply creates it", stateRelPath(f, st.Path()))
-	}
-	return st.Load()
 }
 
 func newStateCmd(f *Factory) *cobra.Command {
@@ -134,11 +106,12 @@ person.<id>. With prefixes, only the addresses that start with one of them.`,
 }
 
 func runStateList(f *Factory, opts *stateListOptions) error {
-	st, err := openStateStore(f, &opts.state)
+	src, err := openStateSource(f, &opts.state)
 	if err != nil {
 		return err
 	}
-	s, err := st.Load()
+	defer src.close()
+	s, err := src.backend.Load()
 	if err != nil {
 		return err
 	}
@@ -194,11 +167,12 @@ personal data is printed only here, when asked for by address.`,
 }
 
 func runStateShow(f *Factory, opts *stateShowOptions) error {
-	st, err := openStateStore(f, &opts.state)
+	src, err := openStateSource(f, &opts.state)
 	if err != nil {
 		return err
 	}
-	s, err := loadExistingState(f, st)
+	defer src.close()
+	s, err := src.loadExisting(f)
 	if err != nil {
 		return err
 	}
@@ -422,21 +396,25 @@ Rm takes the state lock, and the state before is kept as <state>.backup.`,
 }
 
 func runStateRm(f *Factory, opts *stateRmOptions) error {
-	st, err := openStateStore(f, &opts.state)
+	src, err := openStateSource(f, &opts.state)
 	if err != nil {
 		return err
 	}
-	if !st.Exists() {
-		return fmt.Errorf("no state at %s yet: nothing to remove", stateRelPath(f, st.Path()))
+	defer src.close()
+	if src.store != nil && !src.store.Exists() {
+		return fmt.Errorf("no state at %s yet: nothing to remove", src.describe(f))
 	}
-	lock, err := st.Lock("state rm")
+	lock, err := lockState(f, src.backend, "state rm")
 	if err != nil {
 		return err
 	}
 	defer lock.Unlock()
-	s, err := st.Load()
+	s, err := src.backend.Load()
 	if err != nil {
 		return err
+	}
+	if !src.exists(s) {
+		return fmt.Errorf("no state at %s yet: nothing to remove", src.describe(f))
 	}
 	// Check every address before changing anything.
 	for _, addr := range opts.addresses {
@@ -463,13 +441,15 @@ func runStateRm(f *Factory, opts *stateRmOptions) error {
 			return err
 		}
 	}
-	if err := st.Commit(s); err != nil {
+	if err := src.backend.Commit(s); err != nil {
 		return err
 	}
 	for _, l := range lines {
 		fmt.Fprintln(f.IO.Out, l)
 	}
-	fmt.Fprintf(f.IO.Out, "The state before is kept in %s.\n", stateRelPath(f, st.BackupPath()))
+	if src.store != nil {
+		fmt.Fprintf(f.IO.Out, "The state before is kept in %s.\n", stateRelPath(f, src.store.BackupPath()))
+	}
 	return lock.Unlock()
 }
 
