@@ -119,7 +119,7 @@ var commands = []func(*Factory) *cobra.Command{
 	newCompletionCmd,
 	newSandboxCmd,
 	newExportCmd,
-	newShowCmd, newStateCmd, newForceUnlockCmd,
+	newShowCmd, newStateCmd, newForceUnlockCmd, newWorkspaceCmd,
 	newFieldsCmd, newUsageCmd,
 	newApplyCmd,
 	newPlanCmd,
