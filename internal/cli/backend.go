@@ -14,6 +14,12 @@ import (
 // block has no conn_str.
 const EnvPGConnStr = "LEADSYNC_PG_CONN_STR"
 
+// envTestPGSchema makes a configuration without a backend block use the
+// pg backend with this schema (and LEADSYNC_PG_CONN_STR): the end-to-end
+// and kill tests of the local state run against PostgreSQL this way. Test
+// only; not documented for users.
+const envTestPGSchema = "LEADSYNC_TEST_PG_SCHEMA"
+
 // EnvWorkspace chooses the workspace when --workspace is not given.
 const EnvWorkspace = "LEADSYNC_WORKSPACE"
 
@@ -75,6 +81,10 @@ func (f *Factory) workspace() string {
 func openSource(f *Factory, cfg *config.Config) (*stateSource, error) {
 	be := cfg.Settings.Backend
 	ws := f.workspace()
+	if schema := f.Getenv(envTestPGSchema); be == nil && schema != "" {
+		// Test only: the end-to-end tests of the local state run on pg too.
+		be = &config.Backend{Type: "pg", SchemaName: schema}
+	}
 	if be == nil {
 		if ws != "" && ws != pg.DefaultWorkspace {
 			return nil, fmt.Errorf("workspace %q: workspaces need a shared backend; add leadsync { backend \"pg\" { ... } } to the configuration, or unset --workspace and %s", ws, EnvWorkspace)

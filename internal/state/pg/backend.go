@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/user"
+	"regexp"
 	"sync"
 	"time"
 
@@ -44,6 +45,7 @@ type Backend struct {
 
 	mu       sync.Mutex
 	conn     *pgx.Conn // for loads and writes; the lock has its own
+	conn2    *pgx.Conn // a second reader for Load, opened on first use
 	rec      *recorder
 	migrated bool
 }
@@ -87,6 +89,10 @@ func (b *Backend) Describe() string {
 func (b *Backend) Close() error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if b.conn2 != nil {
+		b.conn2.Close(context.Background())
+		b.conn2 = nil
+	}
 	if b.conn == nil {
 		return nil
 	}
@@ -216,7 +222,14 @@ func (b *Backend) Load() (*state.State, error) {
 		return nil, b.wrap("starting a read", err)
 	}
 	defer tx.Rollback(ctx)
-	s, found, err := b.read(ctx, tx, b.workspace)
+	// A second connection reads the other tables from the same snapshot
+	// while this one reads the people: the two halves take about as long.
+	var q2 querier
+	if t2 := b.sharedSnapshot(ctx, tx); t2 != nil {
+		defer t2.Rollback(ctx)
+		q2 = t2
+	}
+	s, found, err := b.read(ctx, tx, q2, b.workspace)
 	if err != nil {
 		return nil, b.wrap("reading the state", err)
 	}
@@ -242,8 +255,38 @@ func (b *Backend) empty() *state.State {
 	return s
 }
 
-// read builds the state of workspace ws from q (a snapshot).
-func (b *Backend) read(ctx context.Context, q querier, ws string) (*state.State, bool, error) {
+// sharedSnapshot starts, on the backend's second connection, a read-only
+// transaction that sees exactly what tx sees; nil when that cannot be done
+// (the caller then reads everything through tx).
+func (b *Backend) sharedSnapshot(ctx context.Context, tx pgx.Tx) pgx.Tx {
+	if b.conn2 == nil || b.conn2.IsClosed() {
+		c, err := connect(ctx, b.opts.ConnStr)
+		if err != nil {
+			return nil
+		}
+		b.conn2 = c
+	}
+	var snap string
+	if err := tx.QueryRow(ctx, `SELECT pg_export_snapshot()`).Scan(&snap); err != nil || !snapshotRe.MatchString(snap) {
+		return nil
+	}
+	t2, err := b.conn2.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
+	if err != nil {
+		return nil
+	}
+	if _, err := t2.Exec(ctx, `SET TRANSACTION SNAPSHOT '`+snap+`'`); err != nil {
+		t2.Rollback(ctx)
+		return nil
+	}
+	return t2
+}
+
+var snapshotRe = regexp.MustCompile(`^[0-9A-Fa-f-]+$`)
+
+// read builds the state of workspace ws from q (a snapshot), reading all
+// but the people through q2 at the same time when q2 is not nil (the same
+// snapshot).
+func (b *Backend) read(ctx context.Context, q, q2 querier, ws string) (*state.State, bool, error) {
 	s := state.New()
 	var usage, extra []byte
 	err := q.QueryRow(ctx, b.sql(`SELECT lineage, serial, format_version, leadsync_version, usage, extra FROM {s}.workspaces WHERE name = $1`), ws).
@@ -265,8 +308,35 @@ func (b *Backend) read(ctx context.Context, q querier, ws string) (*state.State,
 	if err := stateExtra.decode(extra, s); err != nil {
 		return nil, false, err
 	}
-	if err := readRows(ctx, q, b, ws, s); err != nil {
-		return nil, false, err
+	var enrichments []enrichmentRow
+	if q2 != nil {
+		var oerr error
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			enrichments, oerr = readOthers(ctx, q2, b, ws, s)
+		}()
+		perr := readPeople(ctx, q, b, ws, s)
+		<-done
+		if perr != nil {
+			return nil, false, perr
+		}
+		if oerr != nil {
+			return nil, false, oerr
+		}
+	} else {
+		if err := readPeople(ctx, q, b, ws, s); err != nil {
+			return nil, false, err
+		}
+		var err error
+		if enrichments, err = readOthers(ctx, q, b, ws, s); err != nil {
+			return nil, false, err
+		}
+	}
+	for _, r := range enrichments {
+		if p := s.People[r.id]; p != nil {
+			p.Enrichment = r.e
+		}
 	}
 	// Calls an apply recorded but did not fold in yet (it was killed).
 	rows, err := q.Query(ctx, b.sql(`SELECT event FROM {s}.events WHERE workspace = $1 ORDER BY n`), ws)

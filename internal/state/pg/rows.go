@@ -363,16 +363,15 @@ func (b *Backend) queueChanges(batch *pgx.Batch, s *state.State, ch *state.Chang
 }
 
 // readRows reads the rows of workspace ws into s.
-func readRows(ctx context.Context, q querier, b *Backend, ws string, s *state.State) error {
+// readPeople reads the people of workspace ws into s.People.
+func readPeople(ctx context.Context, q querier, b *Backend, ws string, s *state.State) error {
 	// Maps made to size once: growing a 300,000-entry map rehashes it
 	// over and over.
-	var nPeople, nSearches int
-	if err := q.QueryRow(ctx, b.sql(`SELECT (SELECT count(*) FROM {s}.people WHERE workspace = $1), (SELECT count(*) FROM {s}.searches WHERE workspace = $1)`), ws).
-		Scan(&nPeople, &nSearches); err != nil {
+	var nPeople int
+	if err := q.QueryRow(ctx, b.sql(`SELECT count(*) FROM {s}.people WHERE workspace = $1`), ws).Scan(&nPeople); err != nil {
 		return err
 	}
 	s.People = make(map[string]*state.Person, nPeople)
-	s.Searches = make(map[string]*state.Search, nSearches)
 	// People first: the other tables refer to them.
 	rows, err := q.Query(ctx, b.sql(`SELECT id, network_id, page_name, first_name, last_name, full_name, title, location, previous_title, company,
 		first_seen, last_seen, found_by, profile, profile_read_at, raw, extra FROM {s}.people WHERE workspace = $1`), ws)
@@ -438,12 +437,23 @@ func readRows(ctx context.Context, q querier, b *Backend, ws string, s *state.St
 	if err := rows.Err(); err != nil {
 		return fmt.Errorf("people: %w", err)
 	}
+	return nil
+}
 
-	rows, err = q.Query(ctx, b.sql(`SELECT person_id, enriched_at, by_address, result_id, page_name, first_name, last_name, full_name, title, location,
+// readOthers reads the enrichments (returned, to be attached to the people
+// once they are read), searches, profile reads and failures of ws into s.
+func readOthers(ctx context.Context, q querier, b *Backend, ws string, s *state.State) ([]enrichmentRow, error) {
+	var nSearches int
+	if err := q.QueryRow(ctx, b.sql(`SELECT count(*) FROM {s}.searches WHERE workspace = $1`), ws).Scan(&nSearches); err != nil {
+		return nil, err
+	}
+	s.Searches = make(map[string]*state.Search, nSearches)
+	var enrichments []enrichmentRow
+	rows, err := q.Query(ctx, b.sql(`SELECT person_id, enriched_at, by_address, result_id, page_name, first_name, last_name, full_name, title, location,
 		previous_title, company, network_id, profile_img_url, email, validation_status, company_domain, credit_balance, extra
 		FROM {s}.enrichments WHERE workspace = $1`), ws)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	for rows.Next() {
 		var id string
@@ -454,7 +464,7 @@ func readRows(ctx context.Context, q querier, b *Backend, ws string, s *state.St
 		if err := rows.Scan(nil, &at, nil, nil, nil, nil, nil, nil, nil, nil,
 			nil, nil, nil, nil, nil, nil, nil, &r.CreditBalance, &extra); err != nil {
 			rows.Close()
-			return fmt.Errorf("enrichments: %w", err)
+			return nil, fmt.Errorf("enrichments: %w", err)
 		}
 		rv := rows.RawValues()
 		var by string
@@ -464,21 +474,19 @@ func readRows(ctx context.Context, q querier, b *Backend, ws string, s *state.St
 		e.EnrichedAt = tsUTC(at)
 		if err := enrichmentExtra.decode(extra, e); err != nil {
 			rows.Close()
-			return fmt.Errorf("enrichment of %s: %w", id, err)
+			return nil, fmt.Errorf("enrichment of %s: %w", id, err)
 		}
-		if p := s.People[id]; p != nil {
-			p.Enrichment = e
-		}
+		enrichments = append(enrichments, enrichmentRow{id, e})
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
-		return fmt.Errorf("enrichments: %w", err)
+		return nil, fmt.Errorf("enrichments: %w", err)
 	}
 
 	rows, err = q.Query(ctx, b.sql(`SELECT address, generation, request, request_hash, ran_at, result_count, max_results, capped, lead_ids, added, removed, runs, extra
 		FROM {s}.searches WHERE workspace = $1`), ws)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	for rows.Next() {
 		sr := &state.Search{}
@@ -489,23 +497,23 @@ func readRows(ctx context.Context, q querier, b *Backend, ws string, s *state.St
 		if err := rows.Scan(&sr.Address, &gen, &req, &sr.RequestHash, &ranAt, &sr.ResultCount, &sr.MaxResults, &sr.Capped, &sr.LeadIDs,
 			&sr.Added, &sr.Removed, &sr.Runs, &extra); err != nil {
 			rows.Close()
-			return fmt.Errorf("searches: %w", err)
+			return nil, fmt.Errorf("searches: %w", err)
 		}
 		sr.Generation, sr.Request, sr.RanAt = api.Generation(gen), json.RawMessage(req), utc(ranAt)
 		if err := searchExtra.decode(extra, sr); err != nil {
 			rows.Close()
-			return fmt.Errorf("search %s: %w", sr.Address, err)
+			return nil, fmt.Errorf("search %s: %w", sr.Address, err)
 		}
 		s.Searches[sr.Address] = sr
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
-		return fmt.Errorf("searches: %w", err)
+		return nil, fmt.Errorf("searches: %w", err)
 	}
 
 	rows, err = q.Query(ctx, b.sql(`SELECT address, generation, request, request_hash, read_at, person_id, extra FROM {s}.profile_reads WHERE workspace = $1`), ws)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	for rows.Next() {
 		pr := &state.ProfileRead{}
@@ -515,23 +523,23 @@ func readRows(ctx context.Context, q querier, b *Backend, ws string, s *state.St
 		var extra []byte
 		if err := rows.Scan(&pr.Address, &gen, &req, &pr.RequestHash, &readAt, &pr.PersonID, &extra); err != nil {
 			rows.Close()
-			return fmt.Errorf("profile reads: %w", err)
+			return nil, fmt.Errorf("profile reads: %w", err)
 		}
 		pr.Generation, pr.Request, pr.ReadAt = api.Generation(gen), json.RawMessage(req), utc(readAt)
 		if err := profileExtra.decode(extra, pr); err != nil {
 			rows.Close()
-			return fmt.Errorf("profile %s: %w", pr.Address, err)
+			return nil, fmt.Errorf("profile %s: %w", pr.Address, err)
 		}
 		s.Profiles[pr.Address] = pr
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
-		return fmt.Errorf("profile reads: %w", err)
+		return nil, fmt.Errorf("profile reads: %w", err)
 	}
 
 	rows, err = q.Query(ctx, b.sql(`SELECT address, at, message, status, extra FROM {s}.failures WHERE workspace = $1`), ws)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	for rows.Next() {
 		f := &state.Failure{}
@@ -540,15 +548,21 @@ func readRows(ctx context.Context, q querier, b *Backend, ws string, s *state.St
 		var extra []byte
 		if err := rows.Scan(&addr, &at, &f.Message, &f.Status, &extra); err != nil {
 			rows.Close()
-			return fmt.Errorf("failures: %w", err)
+			return nil, fmt.Errorf("failures: %w", err)
 		}
 		f.At = utc(at)
 		if err := failureExtra.decode(extra, f); err != nil {
 			rows.Close()
-			return fmt.Errorf("failure %s: %w", addr, err)
+			return nil, fmt.Errorf("failure %s: %w", addr, err)
 		}
 		s.Failures[addr] = f
 	}
 	rows.Close()
-	return rows.Err()
+	return enrichments, rows.Err()
+}
+
+// enrichmentRow is an enrichment read before its person.
+type enrichmentRow struct {
+	id string
+	e  *state.Enrichment
 }
