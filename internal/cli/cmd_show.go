@@ -3,7 +3,9 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
+	"slices"
 	"sort"
 	"time"
 
@@ -11,13 +13,13 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
 // showOptions are the inputs of `leadsync show`.
 type showOptions struct {
 	state stateFlags
 	json  bool
-	file  string // a saved plan; empty: the state
 }
 
 func newShowCmd(f *Factory) *cobra.Command {
@@ -121,12 +123,12 @@ func summarizeState(src *stateSource, s *state.State, exists bool) *stateSummary
 	} else {
 		sum.State.Path = src.pg.Describe()
 	}
-	for _, addr := range sortedStrings(s.Searches) {
+	for _, addr := range slices.Sorted(maps.Keys(s.Searches)) {
 		sr := s.Searches[addr]
 		sum.Searches = append(sum.Searches, searchSummary{Address: addr, Generation: int(sr.Generation), RanAt: sr.RanAt,
 			ResultCount: sr.ResultCount, Kept: len(sr.LeadIDs), Capped: sr.Capped, Added: sr.Added, Removed: sr.Removed})
 	}
-	for _, addr := range sortedStrings(s.Profiles) {
+	for _, addr := range slices.Sorted(maps.Keys(s.Profiles)) {
 		pr := s.Profiles[addr]
 		sum.Profiles = append(sum.Profiles, profileSummary{Address: addr, Generation: int(pr.Generation), ReadAt: pr.ReadAt})
 	}
@@ -145,7 +147,7 @@ func summarizeState(src *stateSource, s *state.State, exists bool) *stateSummary
 			sum.Enrichments.ByStatus[status]++
 		}
 	}
-	for _, addr := range sortedStrings(s.Failures) {
+	for _, addr := range slices.Sorted(maps.Keys(s.Failures)) {
 		fl := s.Failures[addr]
 		sum.Failures = append(sum.Failures, failureSummary{Address: addr, At: fl.At, Status: fl.Status, Message: fl.Message})
 	}
@@ -193,7 +195,7 @@ func writeStateSummary(w *stateWriter, f *Factory, src *stateSource, sum *stateS
 
 	rows := make([][]string, 0, len(sum.Searches))
 	for _, sr := range sum.Searches {
-		res := fmt.Sprintf("%s, %d kept", plural(sr.ResultCount, "result"), sr.Kept)
+		res := fmt.Sprintf("%s, %d kept", textfmt.Plural(sr.ResultCount, "result"), sr.Kept)
 		if sr.Capped {
 			res += " (capped at 300)"
 		}
@@ -213,14 +215,14 @@ func writeStateSummary(w *stateWriter, f *Factory, src *stateSource, sum *stateS
 	w.printf("\nProfiles: %d\n", len(sum.Profiles))
 	writeColumns(w, rows)
 
-	w.printf("\nPeople: %s", thousands(sum.People.Total))
+	w.printf("\nPeople: %s", textfmt.Thousands(sum.People.Total))
 	if sum.People.Unlisted > 0 {
-		w.printf(" (%s no longer found by any search or profile, kept for their enrichments)", thousands(sum.People.Unlisted))
+		w.printf(" (%s no longer found by any search or profile, kept for their enrichments)", textfmt.Thousands(sum.People.Unlisted))
 	}
 	w.printf("\n")
 	by := sum.Enrichments.ByStatus
-	w.printf("Enrichments: %s (%s valid, %s catch all, %s empty", thousands(sum.Enrichments.Total),
-		thousands(by[api.StatusValid]), thousands(by[api.StatusCatchAll]), thousands(by[api.StatusEmpty]))
+	w.printf("Enrichments: %s (%s valid, %s catch all, %s empty", textfmt.Thousands(sum.Enrichments.Total),
+		textfmt.Thousands(by[api.StatusValid]), textfmt.Thousands(by[api.StatusCatchAll]), textfmt.Thousands(by[api.StatusEmpty]))
 	var other []string
 	for k := range by {
 		if k != api.StatusValid && k != api.StatusCatchAll && k != api.StatusEmpty {
@@ -229,7 +231,7 @@ func writeStateSummary(w *stateWriter, f *Factory, src *stateSource, sum *stateS
 	}
 	sort.Strings(other)
 	for _, k := range other {
-		w.printf(", %s %s", thousands(by[k]), k)
+		w.printf(", %s %s", textfmt.Thousands(by[k]), k)
 	}
 	w.printf(")\n")
 
@@ -249,7 +251,7 @@ func writeStateSummary(w *stateWriter, f *Factory, src *stateSource, sum *stateS
 	u := sum.Usage
 	w.printf("\nUsage: ")
 	if u.RemainingRequests != nil {
-		w.printf("%s requests left this month", thousands(*u.RemainingRequests))
+		w.printf("%s requests left this month", textfmt.Thousands(*u.RemainingRequests))
 		if u.CheckedAt != nil {
 			w.printf(" (checked %s)", stateAge(now.Sub(*u.CheckedAt)))
 		}
@@ -257,12 +259,12 @@ func writeStateSummary(w *stateWriter, f *Factory, src *stateSource, sum *stateS
 		w.printf("requests left unknown")
 	}
 	if u.CreditBalance != nil {
-		w.printf("; credit balance %s", thousands(*u.CreditBalance))
+		w.printf("; credit balance %s", textfmt.Thousands(*u.CreditBalance))
 		if u.CreditBalanceAt != nil {
 			w.printf(" (%s)", stateAge(now.Sub(*u.CreditBalanceAt)))
 		}
 	}
-	w.printf("; %s spent in all runs.\n", plural(u.CreditsSpent, "credit"))
+	w.printf("; %s spent in all runs.\n", textfmt.Plural(u.CreditsSpent, "credit"))
 	return w.flush()
 }
 
@@ -274,7 +276,7 @@ func writeColumns(w *stateWriter, rows [][]string) {
 			if i >= len(width) {
 				width = append(width, 0)
 			}
-			if n := len([]rune(c)); n > width[i] {
+			if n := textfmt.Width(c); n > width[i] {
 				width[i] = n
 			}
 		}
@@ -286,7 +288,7 @@ func writeColumns(w *stateWriter, rows [][]string) {
 				line += " " + c
 				break
 			}
-			line += fmt.Sprintf(" %-*s ", width[i], c)
+			line += " " + textfmt.PadRight(c, width[i]) + " "
 		}
 		w.printf("%s\n", trimRight(line))
 	}

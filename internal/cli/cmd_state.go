@@ -8,16 +8,15 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"sort"
-	"strconv"
 	"strings"
 	"time"
 
+	"github.com/agext/levenshtein"
 	"github.com/spf13/cobra"
 
-	"github.com/leadsync/leadsync/internal/catalog"
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
 // stateFlags locate the state: the configuration's state_path (read with
@@ -45,9 +44,9 @@ func stateFilePath(cfg *config.Config) string {
 }
 
 func newStateStore(f *Factory, path string) *state.Store {
-	st := state.NewStore(path)
-	st.Now = f.Now
-	return st
+	store := state.NewStore(path)
+	store.Now = f.Now
+	return store
 }
 
 // stateRelPath shows path relative to the working directory when inside it.
@@ -224,7 +223,7 @@ func unknownAddressError(s *state.State, addr, consequence string) error {
 	var near []string
 	base := strings.SplitN(addr, "[", 2)[0]
 	for _, a := range s.Addresses(false) {
-		if strings.HasPrefix(a, base) || catalog.EditDistance(addr, a) <= 2 {
+		if strings.HasPrefix(a, base) || levenshtein.Distance(addr, a, nil) <= 2 {
 			near = append(near, a)
 		}
 	}
@@ -427,7 +426,7 @@ func runStateRm(f *Factory, opts *stateRmOptions) error {
 		switch s.Kind(addr) {
 		case "search":
 			n := len(s.Searches[addr].LeadIDs)
-			lines = append(lines, fmt.Sprintf("Removed %s (%s leave the exports that list it; people and enrichments are kept)", addr, plural(n, "lead")))
+			lines = append(lines, fmt.Sprintf("Removed %s (%s leave the exports that list it; people and enrichments are kept)", addr, textfmt.Plural(n, "lead")))
 		case "profile":
 			lines = append(lines, fmt.Sprintf("Removed %s (the person and their enrichment are kept)", addr))
 		case "person":
@@ -469,29 +468,11 @@ func stateAge(d time.Duration) string {
 	case d < time.Minute:
 		return "just now"
 	case d < time.Hour:
-		return plural(int(d/time.Minute), "minute") + " ago"
+		return textfmt.Plural(int(d/time.Minute), "minute") + " ago"
 	case d < 48*time.Hour:
-		return plural(int(d/time.Hour), "hour") + " ago"
+		return textfmt.Plural(int(d/time.Hour), "hour") + " ago"
 	}
-	return plural(int(d/(24*time.Hour)), "day") + " ago"
-}
-
-// thousands formats n with comma separators: 9,114.
-func thousands(n int) string {
-	s := strconv.Itoa(n)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
+	return textfmt.Plural(int(d/(24*time.Hour)), "day") + " ago"
 }
 
 func compactJSON(b []byte) string {
@@ -531,14 +512,4 @@ func (w *stateWriter) flush() error {
 		w.err = err
 	}
 	return w.err
-}
-
-// sortedStrings returns the keys of m sorted.
-func sortedStrings[T any](m map[string]T) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/views"
 )
 
 // pgSource opens the configuration's pg backend; other backends are
@@ -67,7 +68,7 @@ func newWorkspaceListCmd(f *Factory) *cobra.Command {
 					mark = "*"
 				}
 				if ws.Exists {
-					w.printf("%s %s  (%s, %s; serial %d)\n", mark, ws.Name, plural(ws.Blocks, "record"), plural(ws.People, "person"), ws.Serial)
+					w.printf("%s %s  (%s, %s; serial %d)\n", mark, ws.Name, views.Plural(ws.Blocks, "record"), views.Plural(ws.People, "person"), ws.Serial)
 				} else {
 					w.printf("%s %s  (empty)\n", mark, ws.Name)
 				}
@@ -182,7 +183,7 @@ lock.`,
 				return err
 			}
 			fmt.Fprintf(f.IO.Out, "Pushed %s (%s, %s) into %s.\n", stateRelPath(f, path),
-				plural(len(s.Searches)+len(s.Profiles), "search and profile record"), plural(len(s.People), "person"), src.pg.Describe())
+				views.Plural(len(s.Searches)+len(s.Profiles), "search and profile record"), views.Plural(len(s.People), "person"), src.pg.Describe())
 			return lock.Unlock()
 		},
 	}

@@ -7,11 +7,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/catalog"
 	"github.com/leadsync/leadsync/internal/config"
-	"github.com/leadsync/leadsync/internal/views"
 )
-
-// plural formats n with an English noun, pluralised (views.Plural).
-func plural(n int, noun string) string { return views.Plural(n, noun) }
 
 // liveCatalogNote says which live field list the filters were checked
 // against, or "" when it was the built-in one.
