@@ -277,6 +277,27 @@ func TestStatePushThenNoChanges(t *testing.T) {
 	if json.Unmarshal([]byte(pulled), &p) != nil || json.Unmarshal(lb, &l) != nil || p.Lineage != l.Lineage || len(p.People) != len(l.People) || len(p.People) == 0 {
 		t.Fatalf("pulled state: lineage %q with %d people; local %q with %d\n%.300s", p.Lineage, len(p.People), l.Lineage, len(l.People), pulled)
 	}
+	// The reading and editing commands work on the workspace.
+	out, err = runMain(env, "state", "list", "--no-people", "--chdir", dir)
+	if err != nil || !strings.Contains(out, `search.eng["Berlin"]`) || !strings.Contains(out, `search.eng["Hamburg"]`) {
+		t.Fatalf("state list: %v\n%s", err, out)
+	}
+	if out, err := runMain(env, "state", "show", `search.eng["Berlin"]`, "--chdir", dir); err != nil || !strings.Contains(out, "request_hash") {
+		t.Fatalf("state show: %v\n%s", err, out)
+	}
+	if out, err := runMain(env, "show", "--chdir", dir); err != nil || !strings.Contains(out, `workspace "default" in PostgreSQL`) || !strings.Contains(out, "Searches: 2") {
+		t.Fatalf("show: %v\n%s", err, out)
+	}
+	if out, err := runMain(env, "force-unlock", "--force", "x", "--chdir", dir); err == nil || !strings.Contains(out, "nothing to force-unlock") {
+		t.Fatalf("force-unlock on pg: %v\n%s", err, out)
+	}
+	if out, err := runMain(env, "state", "rm", `search.eng["Hamburg"]`, "--chdir", dir); err != nil || !strings.Contains(out, "Removed") {
+		t.Fatalf("state rm: %v\n%s", err, out)
+	}
+	out, err = runMain(env, "plan", "--detailed-exitcode", "--chdir", dir)
+	if err == nil || !strings.Contains(out, `search.eng["Hamburg"]`) {
+		t.Fatalf("plan after state rm should run the removed search again: %v\n%s", err, out)
+	}
 	// Workspaces: a second one is empty until pushed into.
 	if out, err := runMain(env, "workspace", "new", "uk", "--chdir", dir); err != nil {
 		t.Fatalf("workspace new: %v\n%s", err, out)
