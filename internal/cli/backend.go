@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 
 	"github.com/leadsync/leadsync/internal/config"
@@ -146,6 +148,18 @@ func openStateSource(f *Factory, sf *stateFlags) (*stateSource, error) {
 		return nil, silentExit(ExitError)
 	}
 	return openSource(f, cfg)
+}
+
+// mentionsBackend reports whether a configuration file in dir may hold a
+// backend block (a cheap look before the configuration is parsed).
+func mentionsBackend(dir string) bool {
+	files, _ := filepath.Glob(filepath.Join(dir, "*.leads.hcl"))
+	for _, name := range files {
+		if b, err := os.ReadFile(name); err != nil || bytes.Contains(b, []byte("backend")) {
+			return true
+		}
+	}
+	return false
 }
 
 // lockState takes the state's lock for op, waiting up to the factory's

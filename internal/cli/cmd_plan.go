@@ -74,7 +74,12 @@ func runPlan(ctx context.Context, f *Factory, opts *planOptions) error {
 	// configuration is read, and use it only if the configuration names
 	// that path.
 	guess := filepath.Join(f.Dir, config.DefaultStatePath)
-	early := run.Preload(state.Local(guess))
+	var early state.Backend
+	if !mentionsBackend(f.Dir) && f.Getenv(envTestPGSchema) == "" {
+		// Not when the state may be in PostgreSQL: a local file left
+		// after state push would be read for nothing (time and memory).
+		early = run.Preload(state.Local(guess))
+	}
 	cfg, diags := loadConfig(f, &opts.vars)
 	if diags.HasErrors() {
 		if opts.json {
@@ -89,7 +94,7 @@ func runPlan(ctx context.Context, f *Factory, opts *planOptions) error {
 		return err
 	}
 	defer src.close()
-	if src.store != nil && stateFilePath(cfg) == guess {
+	if early != nil && src.store != nil && stateFilePath(cfg) == guess {
 		deps.Backend = early
 	}
 	p, pdiags, err := run.Plan(ctx, deps, run.PlanOptions{

@@ -46,6 +46,12 @@ type Backend struct {
 	mu       sync.Mutex
 	conn     *pgx.Conn // for loads and writes; the lock has its own
 	conn2    *pgx.Conn // a second reader for Load, opened on first use
+	// lockPID is the database session that holds this backend's workspace
+	// lock, 0 when this process holds none: each recorded call checks that
+	// the lock is still held.
+	lockPID int
+	held    *Lock // the lock this backend holds, nil when none
+	seenN   int64 // the last recorded call the last Load applied
 	rec      *recorder
 	migrated bool
 }
@@ -339,14 +345,15 @@ func (b *Backend) read(ctx context.Context, q, q2 querier, ws string) (*state.St
 		}
 	}
 	// Calls an apply recorded but did not fold in yet (it was killed).
-	rows, err := q.Query(ctx, b.sql(`SELECT event FROM {s}.events WHERE workspace = $1 ORDER BY n`), ws)
+	rows, err := q.Query(ctx, b.sql(`SELECT n, event FROM {s}.events WHERE workspace = $1 ORDER BY n`), ws)
 	if err != nil {
 		return nil, false, err
 	}
 	var events []state.Event
+	var maxN int64
 	for rows.Next() {
 		var raw []byte
-		if err := rows.Scan(&raw); err != nil {
+		if err := rows.Scan(&maxN, &raw); err != nil {
 			rows.Close()
 			return nil, false, err
 		}
@@ -367,6 +374,7 @@ func (b *Backend) read(ctx context.Context, q, q2 querier, ws string) (*state.St
 			return nil, false, fmt.Errorf("a recorded call (%s %s) cannot be applied: %w", events[i].Kind, events[i].Address, err)
 		}
 	}
+	b.seenN = maxN
 	return s, true, nil
 }
 
@@ -384,7 +392,7 @@ func (b *Backend) OpenJournal(s *state.State) (state.Recorder, error) {
 	}
 	ctx, cancel := opCtx()
 	defer cancel()
-	if _, err := b.flush(ctx, s, flushOpts{foldAll: true}); err != nil {
+	if _, err := b.flush(ctx, s, flushOpts{foldSeen: true}); err != nil {
 		return nil, err
 	}
 	b.rec = &recorder{b: b, s: s, id: newID()}
@@ -408,7 +416,14 @@ func (b *Backend) Commit(s *state.State) error {
 	if !s.Tracking() {
 		return b.replace(ctx, s)
 	}
-	serial, err := b.flush(ctx, s, flushOpts{foldAll: true, bump: true, meta: true})
+	fo := flushOpts{foldSeen: true, bump: true, meta: true}
+	if r := b.rec; r != nil && r.s == s {
+		if r.lost {
+			return &LockLostError{Where: b.Describe()}
+		}
+		fo.journal, fo.foldOwn = r.id, true
+	}
+	serial, err := b.flush(ctx, s, fo)
 	if err != nil {
 		return err
 	}
@@ -423,7 +438,10 @@ func (b *Backend) Commit(s *state.State) error {
 type flushOpts struct {
 	event   *state.Event // a new call to record (Append)
 	journal string       // its recording
-	foldAll bool         // every recorded call is in the state now: delete them
+	// foldSeen deletes the recorded calls the last Load applied to s, and
+	// foldOwn those of this recording (journal): they are in s now. Calls
+	// recorded by others since (a run that lost its lock) are never deleted.
+	foldSeen, foldOwn bool
 	bump    bool         // raise the serial (and set the version)
 	meta    bool         // write the state's extra fields
 }
@@ -446,7 +464,13 @@ func (b *Backend) flush(ctx context.Context, s *state.State, fo flushOpts) (uint
 	return serial, nil
 }
 
-func (b *Backend) flushTx(ctx context.Context, c *pgx.Conn, s *state.State, ch *state.Changes, fo flushOpts) (uint64, error) {
+func (b *Backend) flushTx(ctx context.Context, c *pgx.Conn, s *state.State, ch *state.Changes, fo flushOpts) (serial uint64, err error) {
+	lost := false
+	defer func() {
+		if err == nil && lost {
+			err = &LockLostError{Where: b.Describe()}
+		}
+	}()
 	tx, err := c.Begin(ctx)
 	if err != nil {
 		return 0, b.wrap("starting a write", err)
@@ -456,6 +480,22 @@ func (b *Backend) flushTx(ctx context.Context, c *pgx.Conn, s *state.State, ch *
 		return 0, err
 	}
 	batch := &pgx.Batch{}
+	if fo.event != nil && b.lockPID != 0 {
+		// A lock whose connection was closed (a network cut, an idle
+		// timeout) may be taken by another run: stop before spending more.
+		var held bool
+		k := uint64(b.key())
+		if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted AND pid = $1
+			AND classid = $2::bigint::oid AND objid = $3::bigint::oid AND objsubid = 1)`, b.lockPID, int64(k>>32), int64(k&0xffffffff)).Scan(&held); err != nil {
+			return 0, b.wrap("checking the lock", err)
+		}
+		if !held && b.relock(ctx) != nil {
+			// Another run holds it now. The call is paid for: record it
+			// (its event only, which the next load applies; no row is
+			// written under the other run's feet), then stop the run.
+			lost = true
+		}
+	}
 	if fo.event != nil {
 		raw, err := json.Marshal(fo.event)
 		if err != nil {
@@ -473,14 +513,25 @@ func (b *Backend) flushTx(ctx context.Context, c *pgx.Conn, s *state.State, ch *
 		if stored != nil && !sameJSON(stored, raw) {
 			return 0, fmt.Errorf("%s: call %d of this apply is already recorded with other content; nothing was written", b.Describe(), fo.event.Seq)
 		}
+		if lost {
+			if err := tx.Commit(ctx); err != nil {
+				return 0, b.wrap("committing", err)
+			}
+			return 0, nil
+		}
 		// The calls before this one are in s now: fold them.
 		batch.Queue(b.sql(`DELETE FROM {s}.events WHERE workspace = $1 AND journal_id = $2 AND seq < $3`), b.workspace, fo.journal, int64(fo.event.Seq))
 	}
 	if err := b.queueChanges(batch, s, ch); err != nil {
 		return 0, err
 	}
-	if fo.foldAll {
-		batch.Queue(b.sql(`DELETE FROM {s}.events WHERE workspace = $1`), b.workspace)
+	if fo.foldSeen && b.seenN > 0 {
+		// The calls the last Load applied to s (left by a killed run).
+		batch.Queue(b.sql(`DELETE FROM {s}.events WHERE workspace = $1 AND n <= $2`), b.workspace, b.seenN)
+	}
+	if fo.foldOwn {
+		// This recording's calls: the caller applied every one of them.
+		batch.Queue(b.sql(`DELETE FROM {s}.events WHERE workspace = $1 AND journal_id = $2`), b.workspace, fo.journal)
 	}
 	if fo.meta {
 		extra, err := stateExtra.encode(stripMaps(s))
@@ -495,11 +546,11 @@ func (b *Backend) flushTx(ctx context.Context, c *pgx.Conn, s *state.State, ch *
 			return 0, b.wrap("writing the state", err)
 		}
 	}
-	var serial int64
+	var ser int64
 	if fo.bump || fo.event != nil || !ch.Empty() {
-		err = tx.QueryRow(ctx, b.sql(`UPDATE {s}.workspaces SET serial = serial + 1 WHERE name = $1 RETURNING serial`), b.workspace).Scan(&serial)
+		err = tx.QueryRow(ctx, b.sql(`UPDATE {s}.workspaces SET serial = serial + 1 WHERE name = $1 RETURNING serial`), b.workspace).Scan(&ser)
 	} else {
-		err = tx.QueryRow(ctx, b.sql(`SELECT serial FROM {s}.workspaces WHERE name = $1`), b.workspace).Scan(&serial)
+		err = tx.QueryRow(ctx, b.sql(`SELECT serial FROM {s}.workspaces WHERE name = $1`), b.workspace).Scan(&ser)
 	}
 	if err != nil {
 		return 0, b.wrap("raising the serial", err)
@@ -507,7 +558,7 @@ func (b *Backend) flushTx(ctx context.Context, c *pgx.Conn, s *state.State, ch *
 	if err := tx.Commit(ctx); err != nil {
 		return 0, b.wrap("committing", err)
 	}
-	return uint64(serial), nil
+	return uint64(ser), nil
 }
 
 // ensureWorkspace creates the workspace row for s when missing and refuses
@@ -540,11 +591,12 @@ func sameJSON(a, b []byte) bool {
 
 // recorder records each completed call in its own transaction.
 type recorder struct {
-	b      *Backend
-	s      *state.State
-	id     string
-	seq    uint64
-	closed bool
+	b        *Backend
+	s        *state.State
+	id       string
+	seq      uint64
+	lost     bool // the lock was lost: record nothing more
+	closed   bool
 }
 
 // Append commits e before it returns: the call's event, and the rows the
@@ -562,15 +614,36 @@ func (r *recorder) Append(e *state.Event) error {
 	if r.closed {
 		return fmt.Errorf("the recording of %s is closed", b.Describe())
 	}
+	if r.lost {
+		return &LockLostError{Where: b.Describe()}
+	}
 	ctx, cancel := opCtx()
 	defer cancel()
 	e.Seq = r.seq + 1
 	if _, err := b.flush(ctx, r.s, flushOpts{event: e, journal: r.id}); err != nil {
+		var lost *LockLostError
+		if errors.As(err, &lost) {
+			// Recorded, and kept for the next load; this run writes
+			// nothing more.
+			r.seq++
+			r.lost = true
+			return err
+		}
 		e.Seq = 0
 		return err
 	}
 	r.seq++
 	return nil
+}
+
+// LockLostError is returned by Append when this run's workspace lock was
+// lost (its connection closed) and another run holds it now. The call was
+// recorded all the same (it was paid for); the run must stop.
+type LockLostError struct{ Where string }
+
+func (e *LockLostError) Error() string {
+	return fmt.Sprintf("%s: this run's lock was lost (its database connection closed) and another run holds it now; "+
+		"the last call is recorded, and this run stops so that two runs never pay for the same calls", e.Where)
 }
 
 // Close writes what the recorded calls changed and ends the recording.
@@ -585,6 +658,9 @@ func (r *recorder) Close() error {
 	r.closed = true
 	ctx, cancel := opCtx()
 	defer cancel()
-	_, err := b.flush(ctx, r.s, flushOpts{foldAll: true})
+	if r.lost {
+		return nil
+	}
+	_, err := b.flush(ctx, r.s, flushOpts{foldOwn: true, journal: r.id})
 	return err
 }

@@ -318,3 +318,78 @@ func TestSchemaVersion(t *testing.T) {
 		}
 	})
 }
+
+// A lock whose connection is cut is taken again when nobody took it
+// meanwhile; when another run took it, the call is still recorded (it was
+// paid for), Append says the lock was lost, and the next load has the call.
+func TestLockLost(t *testing.T) {
+	cs := testConnStr(t)
+	schema := testSchema(t, cs)
+	evs := events()
+	kill := func(t *testing.T, b *Backend) {
+		t.Helper()
+		b.mu.Lock()
+		pid := b.lockPID
+		b.mu.Unlock()
+		c, err := connect(context.Background(), cs)
+		mustNoErr(t, err, "connect")
+		defer c.Close(context.Background())
+		var ok bool
+		mustNoErr(t, c.QueryRow(context.Background(), `SELECT pg_terminate_backend($1)`, pid).Scan(&ok), "terminate")
+		// Wait until the server has ended that session (no clock involved:
+		// pg_terminate_backend returns before the session is gone).
+		for {
+			var n int
+			mustNoErr(t, c.QueryRow(context.Background(), `SELECT count(*) FROM pg_stat_activity WHERE pid = $1`, pid).Scan(&n), "activity")
+			if n == 0 {
+				return
+			}
+		}
+	}
+	t.Run("taken again", func(t *testing.T) {
+		b := newPG(t, cs, schema, "", alice)
+		l, err := b.Lock("apply")
+		mustNoErr(t, err, "lock")
+		defer l.Unlock()
+		s, err := b.Load()
+		mustNoErr(t, err, "load")
+		rec, err := b.OpenJournal(s)
+		mustNoErr(t, err, "open")
+		kill(t, b)
+		e := evs[1]
+		mustNoErr(t, rec.Append(&e), "append after the lock's connection was cut")
+		mustNoErr(t, s.Apply(e), "apply")
+		if _, err := newPG(t, cs, schema, "", bob).Lock("apply"); err == nil || !strings.Contains(err.Error(), "alice@laptop") {
+			t.Fatalf("the lock was not taken again: %v", err)
+		}
+		mustNoErr(t, rec.Close(), "close")
+		mustNoErr(t, b.Commit(s), "commit")
+	})
+	t.Run("taken by another run", func(t *testing.T) {
+		b := newPG(t, cs, schema, "", alice)
+		l, err := b.Lock("apply")
+		mustNoErr(t, err, "lock")
+		defer l.Unlock()
+		s, err := b.Load()
+		mustNoErr(t, err, "load")
+		rec, err := b.OpenJournal(s)
+		mustNoErr(t, err, "open")
+		kill(t, b)
+		other, err := newPG(t, cs, schema, "", bob).Lock("apply")
+		mustNoErr(t, err, "the other run's lock")
+		defer other.Unlock()
+		e := evs[2]
+		var lost *LockLostError
+		if err := rec.Append(&e); !errors.As(err, &lost) {
+			t.Fatalf("append with the lock taken by another run: %v", err)
+		}
+		// The caller does not apply it; closing and committing keep it.
+		rec.Close()
+		b.Commit(s)
+		got, err := newPG(t, cs, schema, "", bob).Load()
+		mustNoErr(t, err, "load")
+		if got.Profiles["profile.founder"] == nil {
+			t.Fatal("the call recorded when the lock was lost is gone")
+		}
+	})
+}

@@ -146,7 +146,53 @@ func (b *Backend) lock(op string) (*Lock, error) {
 		c.Close(ctx)
 		return nil, b.wrap("recording the lock holder", err)
 	}
-	return &Lock{b: b, conn: c, Info: info}, nil
+	var bpid int
+	if err := c.QueryRow(ctx, `SELECT pg_backend_pid()`).Scan(&bpid); err != nil {
+		c.Close(ctx)
+		return nil, b.wrap("taking the lock", err)
+	}
+	l := &Lock{b: b, conn: c, Info: info}
+	b.mu.Lock()
+	b.lockPID, b.held = bpid, l
+	b.mu.Unlock()
+	return l, nil
+}
+
+// relock takes the workspace lock again, on a new connection, after the
+// held lock's connection was lost; it fails when another run holds it. The
+// caller holds b.mu.
+func (b *Backend) relock(ctx context.Context) error {
+	l := b.held
+	if l == nil {
+		return errors.New("no lock to take again")
+	}
+	c, err := connect(ctx, b.opts.ConnStr)
+	if err != nil {
+		return err
+	}
+	var got bool
+	var bpid int
+	if err := c.QueryRow(ctx, `SELECT pg_try_advisory_lock($1), pg_backend_pid()`, b.key()).Scan(&got, &bpid); err != nil || !got {
+		c.Close(ctx)
+		if err == nil {
+			err = errors.New("held by another run")
+		}
+		return err
+	}
+	i := l.Info
+	if _, err := c.Exec(ctx, b.sql(`INSERT INTO {s}.locks (workspace, id, operation, who, host, pid, since, leadsync_version, backend_pid)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, pg_backend_pid())
+		ON CONFLICT (workspace) DO UPDATE SET id = EXCLUDED.id, operation = EXCLUDED.operation, who = EXCLUDED.who, host = EXCLUDED.host,
+		pid = EXCLUDED.pid, since = EXCLUDED.since, leadsync_version = EXCLUDED.leadsync_version, backend_pid = EXCLUDED.backend_pid`),
+		b.workspace, i.ID, i.Operation, i.Who, i.Host, i.PID, i.Created, i.Version); err != nil {
+		c.Close(ctx)
+		return err
+	}
+	if l.conn != nil {
+		l.conn.Close(ctx)
+	}
+	l.conn, b.lockPID = c, bpid
+	return nil
 }
 
 // holder describes who holds the lock now. The row is trusted only when
@@ -181,6 +227,11 @@ func (l *Lock) Unlock() error {
 	}
 	cerr := l.conn.Close(ctx)
 	l.conn = nil
+	l.b.mu.Lock()
+	if l.b.held == l {
+		l.b.lockPID, l.b.held = 0, nil
+	}
+	l.b.mu.Unlock()
 	if err != nil {
 		// Closing the connection released the lock anyway.
 		if cerr == nil {
