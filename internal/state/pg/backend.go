@@ -43,15 +43,15 @@ type Backend struct {
 	quoted    string
 	workspace string
 
-	mu       sync.Mutex
-	conn     *pgx.Conn // for loads and writes; the lock has its own
-	conn2    *pgx.Conn // a second reader for Load, opened on first use
+	mu    sync.Mutex
+	conn  *pgx.Conn // for loads and writes; the lock has its own
+	conn2 *pgx.Conn // a second reader for Load, opened on first use
 	// lockPID is the database session that holds this backend's workspace
 	// lock, 0 when this process holds none: each recorded call checks that
 	// the lock is still held.
-	lockPID int
-	held    *Lock // the lock this backend holds, nil when none
-	seenN   int64 // the last recorded call the last Load applied
+	lockPID  int
+	held     *Lock // the lock this backend holds, nil when none
+	seenN    int64 // the last recorded call the last Load applied
 	rec      *recorder
 	migrated bool
 }
@@ -442,8 +442,8 @@ type flushOpts struct {
 	// foldOwn those of this recording (journal): they are in s now. Calls
 	// recorded by others since (a run that lost its lock) are never deleted.
 	foldSeen, foldOwn bool
-	bump    bool         // raise the serial (and set the version)
-	meta    bool         // write the state's extra fields
+	bump              bool // raise the serial (and set the version)
+	meta              bool // write the state's extra fields
 }
 
 // flush writes, in one transaction, the rows s changed since the last
@@ -591,12 +591,12 @@ func sameJSON(a, b []byte) bool {
 
 // recorder records each completed call in its own transaction.
 type recorder struct {
-	b        *Backend
-	s        *state.State
-	id       string
-	seq      uint64
-	lost     bool // the lock was lost: record nothing more
-	closed   bool
+	b      *Backend
+	s      *state.State
+	id     string
+	seq    uint64
+	lost   bool // the lock was lost: record nothing more
+	closed bool
 }
 
 // Append commits e before it returns: the call's event, and the rows the
