@@ -157,10 +157,25 @@ func TestTeamSharesState(t *testing.T) {
 	if code != 1 || !strings.Contains(out, "is locked by") || !strings.Contains(out, fmt.Sprintf("(pid %d on ", aCmd.Process.Pid)) {
 		t.Fatalf("B's apply while A runs exited %d; want 1 and A named as the holder (pid %d):\n%s", code, aCmd.Process.Pid, out)
 	}
+	// A plan while A runs reads a snapshot and does not wait for A.
+	if out, code := run(b, "plan", "--detailed-exitcode"); code != 0 && code != 2 {
+		t.Fatalf("B's plan while A runs exited %d:\n%s", code, out)
+	}
+	// With --lock-timeout, B waits for A instead, then finds nothing to do.
+	bWait := exec.Command(os.Args[0], "apply", "--auto-approve", "--lock-timeout", "5m", "--chdir", b)
+	bWait.Env = env
+	var bWaitOut strings.Builder
+	bWait.Stdout, bWait.Stderr = &bWaitOut, &bWaitOut
+	if err := bWait.Start(); err != nil {
+		t.Fatal(err)
+	}
 	for range aEvents {
 	}
 	if err := aCmd.Wait(); err != nil {
 		t.Fatalf("A's apply: %v\n%s", err, aOut.String())
+	}
+	if err := bWait.Wait(); err != nil {
+		t.Fatalf("B's apply --lock-timeout 5m after A: %v\n%s", err, bWaitOut.String())
 	}
 	if out, code := run(b, "plan", "--detailed-exitcode"); code != 0 {
 		t.Fatalf("B's plan after A's second apply exited %d:\n%s", code, out)
@@ -354,4 +369,33 @@ func waitFor(t *testing.T, ch <-chan streamEvent, typ string) {
 		}
 	}
 	t.Fatalf("no %s event", typ)
+}
+
+// TestPGConnStrNeverPrinted: a connection string with a password, to a
+// server that is not there, gives errors without the password, whatever
+// the command.
+func TestPGConnStrNeverPrinted(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs real processes; skipped with -short")
+	}
+	dir := t.TempDir()
+	cfg := "leadsync {\n  backend \"pg\" {}\n}\napi {\n  sandbox = true\n}\nsearch \"a\" {\n  keywords = \"CTO\"\n}\n"
+	if err := os.WriteFile(filepath.Join(dir, "main.leads.hcl"), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, cs := range []string{
+		"postgres://leads:Sup3rS3cretPw@127.0.0.1:1/leads?connect_timeout=5",
+		"host=127.0.0.1 port=1 user=leads password=Sup3rS3cretPw dbname=leads connect_timeout=5",
+	} {
+		env := append(os.Environ(), mainEnv+"=1", "NO_COLOR=1", "LEADSYNC_PG_CONN_STR="+cs, "LEADSYNC_WORKSPACE=")
+		for _, args := range [][]string{{"plan"}, {"apply", "--auto-approve"}, {"show"}, {"export"}, {"state", "list"}, {"state", "pull"}, {"workspace", "list"}, {"force-unlock", "x"}} {
+			out, err := runMain(env, append(args, "--chdir", dir)...)
+			if err == nil {
+				t.Errorf("%v with no server succeeded:\n%s", args, out)
+			}
+			if strings.Contains(out, "Sup3rS3cretPw") {
+				t.Errorf("%v prints the database password:\n%s", args, out)
+			}
+		}
+	}
 }
