@@ -157,6 +157,9 @@ func TestTeamSharesState(t *testing.T) {
 	if code != 1 || !strings.Contains(out, "is locked by") || !strings.Contains(out, fmt.Sprintf("(pid %d on ", aCmd.Process.Pid)) {
 		t.Fatalf("B's apply while A runs exited %d; want 1 and A named as the holder (pid %d):\n%s", code, aCmd.Process.Pid, out)
 	}
+	if out, code := run(b, "show"); code != 0 || !strings.Contains(out, "Locked by ") || !strings.Contains(out, fmt.Sprintf("(pid %d)", aCmd.Process.Pid)) {
+		t.Fatalf("B's show while A runs exited %d; want A named as the holder:\n%s", code, out)
+	}
 	// A plan while A runs reads a snapshot and does not wait for A.
 	if out, code := run(b, "plan", "--detailed-exitcode"); code != 0 && code != 2 {
 		t.Fatalf("B's plan while A runs exited %d:\n%s", code, out)

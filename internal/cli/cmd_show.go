@@ -122,6 +122,7 @@ func summarizeState(src *stateSource, s *state.State, exists bool) *stateSummary
 		}
 	} else {
 		sum.State.Path = src.pg.Describe()
+		sum.Lock = src.pg.Holder()
 	}
 	for _, addr := range slices.Sorted(maps.Keys(s.Searches)) {
 		sr := s.Searches[addr]

@@ -242,6 +242,23 @@ func (l *Lock) Unlock() error {
 	return nil
 }
 
+// Holder returns who holds the workspace's lock now, nil when nobody does
+// (or it cannot be read).
+func (b *Backend) Holder() *state.LockInfo {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	c, err := b.c(ctx)
+	if err != nil {
+		return nil
+	}
+	if v, _, err := b.readVersion(ctx, c); err != nil || v == 0 {
+		return nil
+	}
+	return b.holder(ctx, c).Info
+}
+
 // ForceUnlockMessage explains, for `leadsync force-unlock`, why there is
 // nothing to force on this backend and what to do instead.
 func (b *Backend) ForceUnlockMessage() string {
