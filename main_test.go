@@ -87,6 +87,7 @@ func scriptParams() testscript.Params {
 			"sandbox-mark":    cmdSandboxMark,
 			"sandbox-stats":   cmdSandboxStats,
 			"within-plan":     cmdWithinPlan,
+			"split-truth":     cmdSplitTruth,
 		},
 	}
 }

@@ -12,6 +12,9 @@ type Changes struct {
 	People   map[string]struct{}
 	Failures map[string]struct{}
 	Usage    bool
+	// Meta is true when a state-level field other than these maps and
+	// Usage changed (the split runs under way).
+	Meta bool
 }
 
 func newChanges() *Changes {
@@ -25,7 +28,7 @@ func newChanges() *Changes {
 
 // Empty reports whether nothing changed.
 func (c *Changes) Empty() bool {
-	return c == nil || len(c.Searches)+len(c.Profiles)+len(c.People)+len(c.Failures) == 0 && !c.Usage
+	return c == nil || len(c.Searches)+len(c.Profiles)+len(c.People)+len(c.Failures) == 0 && !c.Usage && !c.Meta
 }
 
 // Track starts recording changes (see TakeChanges). Tracking costs a map
@@ -69,6 +72,7 @@ func (s *State) PutBackChanges(c *Changes) {
 		s.changes.Failures[k] = struct{}{}
 	}
 	s.changes.Usage = s.changes.Usage || c.Usage
+	s.changes.Meta = s.changes.Meta || c.Meta
 }
 
 func (s *State) touchPerson(id string) {
@@ -92,6 +96,12 @@ func (s *State) touchProfile(addr string) {
 func (s *State) touchFailure(addr string) {
 	if s.changes != nil {
 		s.changes.Failures[addr] = struct{}{}
+	}
+}
+
+func (s *State) touchMeta() {
+	if s.changes != nil {
+		s.changes.Meta = true
 	}
 }
 

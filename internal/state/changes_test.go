@@ -59,6 +59,13 @@ func (m *mirror) take(s *State) {
 	if c.Usage {
 		m.s.Usage = *clone(&s.Usage)
 	}
+	if c.Meta {
+		m.s.Splits = nil
+		if len(s.Splits) > 0 {
+			b, _ := json.Marshal(s.Splits)
+			json.Unmarshal(b, &m.s.Splits)
+		}
+	}
 }
 
 func encoded(t *testing.T, s *State) string {
@@ -99,6 +106,12 @@ func TestChangesNameEveryChange(t *testing.T) {
 		func(s *State) { s.Apply(Event{At: day(7), Kind: EventForget, Address: "search.b"}) },
 		func(s *State) { s.RemovePerson("n1") },
 		func(s *State) { s.Apply(searchEv(day(8), "search.c", 0, lead("n3", "cleo", "Cleo"))) },
+		// A split search: the root at the cap, then its two sub-searches.
+		func(s *State) { s.Apply(splitEv(day(9), "search.s", []string{}, api.MaxResults)) },
+		func(s *State) { s.Apply(splitEv(day(9), "search.s", []string{"A"}, 2)) },
+		func(s *State) { s.RemovePerson("s1.A") },
+		func(s *State) { s.Apply(splitEv(day(10), "search.s", []string{"B"}, 3)) },
+		func(s *State) { s.Apply(Event{At: day(11), Kind: EventForget, Address: "search.s"}) },
 	}
 	s := New()
 	s.Track()

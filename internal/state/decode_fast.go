@@ -536,6 +536,8 @@ func decodeFast(src string) (*State, error) {
 			err = d.std(&s.Usage)
 		case "failures":
 			err = d.std(&s.Failures)
+		case "splits":
+			err = d.std(&s.Splits)
 		case "profiles":
 			err = d.std(&s.Profiles)
 		case "searches":
@@ -614,6 +616,11 @@ func (d *decoder) search() (*Search, error) {
 			sr.Added, err = d.int()
 		case "removed":
 			sr.Removed, err = d.int()
+		case "split":
+			if !d.null() {
+				sr.Split = &SplitTree{}
+				err = d.std(sr.Split)
+			}
 		default:
 			_, err = d.skip()
 		}

@@ -44,6 +44,14 @@ func (s *State) RemovePerson(id string) bool {
 			s.touchProfile(addr)
 		}
 	}
+	if len(s.Splits) > 0 {
+		s.touchMeta()
+	}
+	for _, t := range s.Splits {
+		for _, n := range t.Nodes {
+			n.LeadIDs = removeID(n.LeadIDs, id)
+		}
+	}
 	s.removePerson(id)
 	return true
 }

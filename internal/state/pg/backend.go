@@ -533,7 +533,8 @@ func (b *Backend) flushTx(ctx context.Context, c *pgx.Conn, s *state.State, ch *
 		// This recording's calls: the caller applied every one of them.
 		batch.Queue(b.sql(`DELETE FROM {s}.events WHERE workspace = $1 AND journal_id = $2`), b.workspace, fo.journal)
 	}
-	if fo.meta {
+	if fo.meta || (ch != nil && ch.Meta) {
+		// State-level fields no column models (the split runs under way).
 		extra, err := stateExtra.encode(stripMaps(s))
 		if err != nil {
 			return 0, err

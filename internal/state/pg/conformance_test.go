@@ -3,6 +3,7 @@ package pg
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -57,7 +58,8 @@ func TestConformanceRoundTrip(t *testing.T) {
 				t.Fatalf("reload has lineage/serial %s/%d, committed %s/%d", again.Lineage, again.Serial, s.Lineage, s.Serial)
 			}
 			// A second run on top changes only what it touches.
-			more := []state.Event{{At: at(20), Kind: state.EventForget, Address: `search.cto["Paris"]`}}
+			more := []state.Event{{At: at(20), Kind: state.EventForget, Address: `search.cto["Paris"]`},
+				splitEvent(at(21), []string{"B"}, 3)} // the split run completes: search.split's record
 			for _, e := range more {
 				mustNoErr(t, want.Apply(e), "apply")
 			}
@@ -66,6 +68,9 @@ func TestConformanceRoundTrip(t *testing.T) {
 			mustNoErr(t, err, "reload")
 			if d := cmp.Diff(canon(t, want), canon(t, again)); d != "" {
 				t.Fatalf("state after a second run differs (-want +got):\n%s", d)
+			}
+			if again.Searches["search.split"] == nil || again.Searches["search.split"].Split == nil || len(again.Splits) != 0 {
+				t.Fatalf("the completed split run is not the search's record: %+v, under way %v", again.Searches["search.split"], again.Splits)
 			}
 			if s2.Serial <= s.Serial || again.Serial != s2.Serial {
 				t.Fatalf("serial not raised by the second run: %d, then %d (reloaded %d)", s.Serial, s2.Serial, again.Serial)
@@ -77,10 +82,17 @@ func TestConformanceRoundTrip(t *testing.T) {
 // A run killed after some calls loses none of them: the next load has them.
 func TestConformanceKilledApply(t *testing.T) {
 	evs := events()
+	// Killed after 6 calls, and after the last one (in a split run).
+	for _, cut := range []int{6, len(evs)} {
+		t.Run(fmt.Sprint("after ", cut), func(t *testing.T) { killedApply(t, evs, cut) })
+	}
+}
+
+func killedApply(t *testing.T, evs []state.Event, cut int) {
 	for _, k := range kinds(t) {
 		t.Run(k.name, func(t *testing.T) {
 			want := state.New()
-			for _, e := range evs[:6] {
+			for _, e := range evs[:cut] {
 				mustNoErr(t, want.Apply(e), "apply")
 			}
 			b := k.open(alice)
@@ -90,7 +102,7 @@ func TestConformanceKilledApply(t *testing.T) {
 			mustNoErr(t, err, "load")
 			rec, err := b.OpenJournal(s)
 			mustNoErr(t, err, "open journal")
-			for i := range evs[:6] {
+			for i := range evs[:cut] {
 				e := evs[i]
 				mustNoErr(t, rec.Append(&e), "append %d", i)
 				mustNoErr(t, s.Apply(e), "apply %d", i)
@@ -113,7 +125,7 @@ func TestConformanceKilledApply(t *testing.T) {
 			}
 			// The lock went with the connection: the next run takes it at once,
 			// folds the recorded calls in and finishes.
-			rest := evs[6:]
+			rest := evs[cut:]
 			s2 := apply(t, next, rest)
 			for _, e := range rest {
 				mustNoErr(t, want.Apply(e), "apply")

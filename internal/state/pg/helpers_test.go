@@ -134,7 +134,27 @@ func events() []state.Event {
 			Leads: []api.Lead{lead("n1", "anna", "Anna"), lead("n2", "ben", "Ben"), lead("n6", "fay", "Fay")}}},
 		{At: at(9), Kind: state.EventForget, Address: "profile.founder"},
 		{At: at(10), Kind: state.EventFailure, Address: "enrich.contacts", Failure: &state.Failure{At: at(10), Message: "timeout"}},
+		// A split search (split_by): the root at the cap, one of its two
+		// sub-searches; the run stays under way (State.Splits).
+		splitEvent(at(11), nil, api.MaxResults),
+		splitEvent(at(12), []string{"A"}, 2),
 	}
+}
+
+// splitEvent is a sub-search of search.split, split by one dimension of
+// two values (A, B), returning n people.
+func splitEvent(when time.Time, path []string, n int) state.Event {
+	dims := []state.SplitDimension{{Param: "industryFilter", Values: []string{"A", "B"}}}
+	body := json.RawMessage(`{"keywords":"split"}`)
+	leads := make([]api.Lead, n)
+	for i := range leads {
+		leads[i] = lead(fmt.Sprintf("x%d.%v", i, path), fmt.Sprintf("x_%d_%v", i, path), "X")
+	}
+	if path == nil {
+		path = []string{}
+	}
+	return state.Event{At: when, Kind: state.EventSplit, Address: "search.split", Split: &state.SplitEvent{
+		Hash: state.SplitHash(api.Gen1, body, dims), Generation: api.Gen1, Request: body, Dimensions: dims, Path: path, Leads: leads}}
 }
 
 // canon is s as the state file's JSON with what legitimately differs
