@@ -13,6 +13,11 @@ const FormatVersion = 1
 
 // State is everything leadsync knows about what was fetched. It is the
 // content of .leadsync/state.json.
+//
+// Code that changes a State (Apply, RemovePerson, ...) names what it
+// changed with the touch* methods of changes.go: the PostgreSQL backend
+// writes only those rows. TestChangesNameEveryChange checks it; a new kind
+// of change needs a step there.
 type State struct {
 	FormatVersion   int    `json:"format_version"`
 	Lineage         string `json:"lineage"` // UUID made when the state is first created
