@@ -80,9 +80,12 @@ func reportAPIError(f *Factory, doing string, err error) error {
 		return fmt.Errorf("%s: %w", doing, err)
 	}
 	fmt.Fprintf(f.IO.ErrOut, "Error: %s: %s\n", doing, e.Error())
+	msg := doing + ": " + e.Error()
 	if h := e.Hint(); h != "" {
 		fmt.Fprintf(f.IO.ErrOut, "\n%s.\n", upperFirst(h))
+		msg += " (" + h + ")"
 	}
+	f.failures.addMessage(msg)
 	return silentExit(ExitError)
 }
 

@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -66,6 +68,7 @@ Exit codes: 0 success; 1 when anything failed or the run was stopped.`,
 	fl.BoolVar(&opts.json, "json", false, "stream progress as JSON lines (requires --auto-approve or a plan file)")
 	fl.IntVar(&opts.parallelism, "parallelism", 0, "calls in flight at once (default: api.parallelism)")
 	fl.DurationVar(&f.LockTimeout, "lock-timeout", 0, lockTimeoutHelp)
+	registerAddressCompletion(f, cmd)
 	return cmd
 }
 
@@ -85,6 +88,12 @@ func runApply(ctx context.Context, f *Factory, opts *applyOptions) error {
 		writeDiagnostics(f, cfg, diags)
 	}
 
+	planFile := opts.planFile
+	if wd, _ := os.Getwd(); planFile != "" && !filepath.IsAbs(planFile) && f.Dir != wd {
+		// Relative to the working directory after --chdir, like every
+		// other path the commands take.
+		planFile = filepath.Join(f.Dir, planFile)
+	}
 	deps, src, err := runDeps(f, cfg)
 	if err != nil {
 		return err
@@ -92,7 +101,7 @@ func runApply(ctx context.Context, f *Factory, opts *applyOptions) error {
 	defer src.close()
 	err = run.Apply(ctx, deps, run.ApplyOptions{
 		Config:      cfg,
-		PlanFile:    opts.planFile,
+		PlanFile:    planFile,
 		Targets:     opts.targets,
 		Replace:     opts.replace,
 		AutoApprove: opts.autoApprove,

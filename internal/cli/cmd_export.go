@@ -48,11 +48,8 @@ go to the path itself; with several, each sheet goes to
 
 func runExport(f *Factory, opts *exportOptions) error {
 	cfg, diags := loadConfig(f, &opts.vars)
-	if opts.json && diags.HasErrors() {
-		// As plan --json: a script reading stdout gets JSON, not nothing.
-		writeDiagnosticsJSON(f.IO.Out, diags, cfg)
-		return silentExit(ExitError)
-	}
+	// With --json and errors, Run prints export's schema with the
+	// diagnostics on stdout.
 	writeDiagnostics(f, cfg, diags)
 	if diags.HasErrors() {
 		return silentExit(ExitError)

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"os"
@@ -18,8 +19,10 @@ import (
 
 // showOptions are the inputs of `leadsync show`.
 type showOptions struct {
-	state stateFlags
-	json  bool
+	state     stateFlags
+	json      bool
+	markdown  bool
+	compareTo string
 }
 
 func newShowCmd(f *Factory) *cobra.Command {
@@ -33,19 +36,33 @@ enrichments the state holds, the last failures and the last known usage.
 It prints no personal data; leadsync state show ADDRESS does, for one
 address.
 
-Show PLANFILE prints a plan saved by leadsync plan --out, as plan printed it.`,
+Show PLANFILE prints a plan saved by leadsync plan --out, as plan printed it;
+with --markdown as a pull-request comment (and --compare-to BASE.json, the
+difference from the base branch's plan --json).`,
 		Example: `  leadsync show
   leadsync show --json
-  leadsync show tomorrow.plan`,
+  leadsync show tomorrow.plan
+  leadsync show --markdown --compare-to base-plan.json leads.plan > comment.md`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if opts.markdown && opts.json {
+				return errors.New("--markdown and --json cannot be used together: choose one form")
+			}
+			if opts.compareTo != "" && !opts.markdown {
+				return errors.New("--compare-to needs --markdown: the difference is shown in the pull-request comment")
+			}
 			if len(args) == 1 {
-				return showPlanFile(f, args[0], opts.json)
+				return showPlan(f, args[0], opts.json, opts.markdown, opts.compareTo)
+			}
+			if opts.markdown {
+				return errors.New("--markdown shows a saved plan: leadsync show --markdown PLANFILE")
 			}
 			return showState(f, opts)
 		},
 	}
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print one JSON object")
+	cmd.Flags().BoolVar(&opts.markdown, "markdown", false, "print a saved plan as a pull-request comment (GitHub Markdown)")
+	cmd.Flags().StringVar(&opts.compareTo, "compare-to", "", "with --markdown: show the difference from the plan --json in `FILE`")
 	opts.state.register(cmd)
 	return cmd
 }
@@ -79,6 +96,8 @@ type stateSummary struct {
 	} `json:"enrichments"`
 	Failures []failureSummary `json:"failures"`
 	Usage    state.Usage      `json:"usage"`
+	// Suppressed counts the people erased with leadsync forget.
+	Suppressed int `json:"suppressed"`
 	// SplitsUnderway are split searches whose run stopped in the middle
 	// (the next apply resumes them).
 	SplitsUnderway []splitUnderway `json:"splits_underway"`
@@ -169,6 +188,7 @@ func summarizeState(src *stateSource, s *state.State, exists bool) *stateSummary
 		sum.Failures = append(sum.Failures, failureSummary{Address: addr, At: fl.At, Status: fl.Status, Message: fl.Message})
 	}
 	sum.Usage = s.Usage
+	sum.Suppressed = len(s.Suppressed)
 	return sum
 }
 
@@ -266,6 +286,9 @@ func writeStateSummary(w *stateWriter, f *Factory, src *stateSource, sum *stateS
 		w.printf(", %s %s", textfmt.Thousands(by[k]), k)
 	}
 	w.printf(")\n")
+	if sum.Suppressed > 0 {
+		w.printf("Suppressed: %s erased with leadsync forget (results naming them are dropped)\n", textfmt.Plural(sum.Suppressed, "person"))
+	}
 
 	if len(sum.Failures) > 0 {
 		rows = rows[:0]

@@ -154,7 +154,8 @@ personal data is printed only here, when asked for by address.`,
 		Example: `  leadsync state show 'search.cto["Berlin"]'
   leadsync state show profile.founder
   leadsync state show person.123456.a1b2c3 --json`,
-		Args: cobra.ExactArgs(1),
+		Args:              cobra.ExactArgs(1),
+		ValidArgsFunction: completeStateAddresses(f, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.address = args[0]
 			return runStateShow(f, opts)
@@ -384,14 +385,16 @@ from the configuration: a search's or profile's people leave the exports
 that list it, but the people and their enrichments stay (nothing paid for
 is lost). The next plan shows the block as new again.
 
-person.<id> removes a person entirely, with their enrichment: use it for
-an erasure request (a search that finds them again brings them back).
+person.<id> removes a person entirely, with their enrichment; a search that
+finds them again brings them back. For an erasure request use leadsync
+forget, which also keeps them out from then on.
 
 Rm takes the state lock, and the state before is kept as <state>.backup.`,
 		Example: `  leadsync state rm 'search.cto["Berlin"]'
   leadsync state rm profile.founder search.old
   leadsync state rm person.123456.a1b2c3`,
-		Args: cobra.MinimumNArgs(1),
+		Args:              cobra.MinimumNArgs(1),
+		ValidArgsFunction: completeStateAddresses(f, 0),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.addresses = args
 			return runStateRm(f, opts)

@@ -36,6 +36,10 @@ type Factory struct {
 	// LockTimeout is --lock-timeout: how long a command that takes the
 	// state's lock waits for another run to release it (0: not at all).
 	LockTimeout time.Duration
+
+	// failures collects what the running command reported, for the JSON
+	// document of a failed --json command (set by Run).
+	failures *failureLog
 }
 
 // service builds the client of the service cfg names.

@@ -59,6 +59,14 @@ func (e *Event) Validate() error {
 		return need(e.Address != "", "address")
 	case EventForget:
 		return need(e.Address != "", "address")
+	case EventForgetPeople:
+		if err := need(e.People != nil, "people"); err != nil {
+			return err
+		}
+		if r := e.People.Reason; r != ForgetErasure && r != ForgetRetention {
+			return fmt.Errorf("forget_people event: unknown reason %q", r)
+		}
+		return nil
 	case EventSplit:
 		if err := need(e.Split != nil, "sub-search result"); err != nil {
 			return err
@@ -110,6 +118,9 @@ func (s *State) Apply(e Event) error {
 		a.forget(e.Address)
 		delete(s.Failures, e.Address)
 		return nil
+	case EventForgetPeople:
+		a.forgetPeople(e.People)
+		return nil
 	case EventSplit:
 		a.split(e.Address, e.Split)
 	}
@@ -120,7 +131,7 @@ func (s *State) Apply(e Event) error {
 
 // normalizeMaps makes a zero State usable by Apply.
 func (s *State) normalizeMaps() {
-	if s.Searches == nil || s.Profiles == nil || s.People == nil || s.Failures == nil {
+	if s.Searches == nil || s.Profiles == nil || s.People == nil || s.Failures == nil || s.Suppressed == nil {
 		idx := s.idx
 		s.normalize()
 		s.idx = idx
@@ -340,6 +351,22 @@ func (a *applier) search(addr string, se *SearchEvent) {
 		s.touchMeta()
 	}
 	kept := se.Leads
+	var orig []int // index in se.Leads of each kept lead, when some were dropped
+	suppressed := 0
+	if set := s.suppressedSet(); set != nil {
+		// Erased people are dropped before anything is kept of them;
+		// max_results counts the others.
+		kept = make([]api.Lead, 0, len(se.Leads))
+		orig = make([]int, 0, len(se.Leads))
+		for i, l := range se.Leads {
+			if suppressedLead(set, l) {
+				suppressed++
+				continue
+			}
+			kept = append(kept, l)
+			orig = append(orig, i)
+		}
+	}
 	if se.MaxResults > 0 && len(kept) > se.MaxResults {
 		kept = kept[:se.MaxResults]
 	}
@@ -348,7 +375,11 @@ func (a *applier) search(addr string, se *SearchEvent) {
 	for i, l := range kept {
 		id := a.upsert(l)
 		ids = append(ids, id)
-		if r := raw(i, l); r != nil {
+		ri := i
+		if orig != nil {
+			ri = orig[i]
+		}
+		if r := raw(ri, l); r != nil {
 			s.People[id].Raw = r
 		}
 	}
@@ -377,6 +408,7 @@ func (a *applier) search(addr string, se *SearchEvent) {
 		MaxResults:  se.MaxResults,
 		Capped:      len(se.Leads) >= api.MaxResults,
 		LeadIDs:     ids,
+		Suppressed:  suppressed,
 	}
 	if rec.RequestHash == "" {
 		rec.RequestHash = RequestHash(se.Generation, se.Request)
@@ -460,6 +492,19 @@ func (a *applier) profile(addr string, pe *ProfileEvent) {
 		l.Title = pe.Profile.CurrentPosition[0].JobTitle
 		l.Company = pe.Profile.CurrentPosition[0].Company
 	}
+	if s.IsSuppressed(l) {
+		// An erased person: the read is recorded (so it is not made
+		// again), the person is not.
+		if prev := s.Profiles[addr]; prev != nil && prev.PersonID != "" {
+			removeFoundBy(s.People[prev.PersonID], addr)
+		}
+		rec := &ProfileRead{Address: addr, Generation: pe.Generation, Request: pe.Request, RequestHash: pe.RequestHash, ReadAt: a.at}
+		if rec.RequestHash == "" {
+			rec.RequestHash = RequestHash(pe.Generation, pe.Request)
+		}
+		s.Profiles[addr] = rec
+		return
+	}
 	id := a.upsert(l)
 	p := s.People[id]
 	prof := pe.Profile
@@ -491,6 +536,13 @@ func (a *applier) enrich(addr string, ee *EnrichEvent) {
 	s := a.s
 	res := ee.Result
 	rl := res.Lead()
+	bal, at := res.CreditBalance, a.at
+	s.Usage.CreditBalance, s.Usage.CreditBalanceAt = &bal, &at
+	s.Usage.CreditsSpent += ee.Credits
+	s.touchUsage()
+	if s.IsSuppressed(rl) || (ee.PersonID != "" && s.Person(ee.PersonID) == nil && s.suppressedID(ee.PersonID)) {
+		return // an erased person: the credits were spent, the result is not kept
+	}
 	var p *Person
 	if ee.PersonID != "" {
 		p = s.Person(ee.PersonID)
@@ -518,10 +570,6 @@ func (a *applier) enrich(addr string, ee *EnrichEvent) {
 		a.mergeLead(p, rl)
 	}
 	p.Enrichment = &Enrichment{EnrichedAt: a.at, By: addr, Result: res}
-	bal, at := res.CreditBalance, a.at
-	s.Usage.CreditBalance, s.Usage.CreditBalanceAt = &bal, &at
-	s.Usage.CreditsSpent += ee.Credits
-	s.touchUsage()
 	s.touchPerson(p.ID)
 }
 

@@ -65,6 +65,9 @@ func (m *mirror) take(s *State) {
 			b, _ := json.Marshal(s.Splits)
 			json.Unmarshal(b, &m.s.Splits)
 		}
+		b, _ := json.Marshal(s.Suppressed)
+		m.s.Suppressed = nil
+		json.Unmarshal(b, &m.s.Suppressed)
 	}
 }
 
@@ -112,6 +115,18 @@ func TestChangesNameEveryChange(t *testing.T) {
 		func(s *State) { s.RemovePerson("s1.A") },
 		func(s *State) { s.Apply(splitEv(day(10), "search.s", []string{"B"}, 3)) },
 		func(s *State) { s.Apply(Event{At: day(11), Kind: EventForget, Address: "search.s"}) },
+		// Erasure (suppression list) and retention.
+		func(s *State) {
+			s.Apply(Event{At: day(12), Kind: EventForgetPeople, Address: PeopleAddress, People: &ForgetPeopleEvent{
+				Reason: ForgetErasure, PersonIDs: []string{"n3"}, Keys: IdentifierKeys("cleo")}})
+		},
+		func(s *State) {
+			s.Apply(searchEv(day(13), "search.c", 0, lead("n3", "cleo", "Cleo"), lead("n7", "gus", "Gus")))
+		},
+		func(s *State) {
+			s.Apply(Event{At: day(14), Kind: EventForgetPeople, Address: PeopleAddress, People: &ForgetPeopleEvent{
+				Reason: ForgetRetention, PersonIDs: []string{"n7", "n2"}}})
+		},
 	}
 	s := New()
 	s.Track()

@@ -536,6 +536,8 @@ func decodeFast(src string) (*State, error) {
 			err = d.std(&s.Usage)
 		case "failures":
 			err = d.std(&s.Failures)
+		case "suppressed":
+			err = d.std(&s.Suppressed)
 		case "splits":
 			err = d.std(&s.Splits)
 		case "profiles":
@@ -616,6 +618,8 @@ func (d *decoder) search() (*Search, error) {
 			sr.Added, err = d.int()
 		case "removed":
 			sr.Removed, err = d.int()
+		case "suppressed":
+			sr.Suppressed, err = d.int()
 		case "split":
 			if !d.null() {
 				sr.Split = &SplitTree{}

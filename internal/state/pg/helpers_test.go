@@ -137,7 +137,10 @@ func events() []state.Event {
 		// A split search (split_by): the root at the cap, one of its two
 		// sub-searches; the run stays under way (State.Splits).
 		splitEvent(at(11), nil, api.MaxResults),
-		splitEvent(at(12), []string{"A"}, 2),
+		// Fay asks to be erased: removed, and on the suppression list.
+		{At: at(12), Kind: state.EventForgetPeople, Address: state.PeopleAddress, People: &state.ForgetPeopleEvent{
+			Reason: state.ForgetErasure, PersonIDs: []string{"n6"}, Keys: state.IdentifierKeys("fay")}},
+		splitEvent(at(13), []string{"A"}, 2),
 	}
 }
 
