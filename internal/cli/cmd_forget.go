@@ -50,6 +50,7 @@ run leadsync export (no calls) to rewrite them.`,
 			return runForget(f, opts)
 		},
 	}
+	cmd.Flags().DurationVar(&f.LockTimeout, "lock-timeout", 0, lockTimeoutHelp)
 	opts.state.register(cmd)
 	return cmd
 }

@@ -400,6 +400,7 @@ Rm takes the state lock, and the state before is kept as <state>.backup.`,
 			return runStateRm(f, opts)
 		},
 	}
+	cmd.Flags().DurationVar(&f.LockTimeout, "lock-timeout", 0, lockTimeoutHelp)
 	opts.state.register(cmd)
 	return cmd
 }
