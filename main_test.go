@@ -61,7 +61,12 @@ type scriptSandbox struct {
 //	within-plan FILE         the calls and credits since the last mark are within the
 //	                         plan --json in FILE: at least its certain counts, at most its bounds
 func TestScripts(t *testing.T) {
-	testscript.Run(t, testscript.Params{
+	testscript.Run(t, scriptParams())
+}
+
+// scriptParams are the parameters TestScripts runs the scripts with.
+func scriptParams() testscript.Params {
+	return testscript.Params{
 		Dir:                 "testdata/script",
 		RequireExplicitExec: false,
 		Setup: func(env *testscript.Env) error {
@@ -90,7 +95,7 @@ func TestScripts(t *testing.T) {
 			"split-truth":     cmdSplitTruth,
 			"csv-env":         cmdCSVEnv,
 		},
-	})
+	}
 }
 
 func scriptSB(ts *testscript.TestScript) *scriptSandbox {

@@ -8,7 +8,6 @@ import (
 
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/export"
-	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/views"
 )
 
@@ -55,8 +54,7 @@ func runExport(f *Factory, opts *exportOptions) error {
 	if diags.HasErrors() {
 		return silentExit(ExitError)
 	}
-	store := state.NewStore(stateFilePath(cfg))
-	s, err := store.Load()
+	src, err := openSource(f, cfg)
 	if err != nil {
 		if opts.json {
 			writeExportJSON(f, cfg, nil, err)
@@ -64,9 +62,21 @@ func runExport(f *Factory, opts *exportOptions) error {
 		}
 		return err
 	}
-	if !store.Exists() && !opts.json {
-		fmt.Fprintf(f.IO.ErrOut, "Note: no state at %s yet, so the spreadsheets have headers only; run leadsync apply to fetch.\n",
-			views.RelPath(cfg.Dir, store.Path()))
+	defer src.close()
+	s, err := src.backend.Load()
+	if err != nil {
+		if opts.json {
+			writeExportJSON(f, cfg, nil, err)
+			return silentExit(ExitError)
+		}
+		return err
+	}
+	if !src.exists(s) && !opts.json {
+		where := src.describe(f)
+		if src.store != nil {
+			where = views.RelPath(cfg.Dir, src.store.Path())
+		}
+		fmt.Fprintf(f.IO.ErrOut, "Note: no state at %s yet, so the spreadsheets have headers only; run leadsync apply to fetch.\n", where)
 	}
 	written, err := export.WriteAll(cfg, s, export.Options{Now: f.Now, BOM: opts.bom})
 	if opts.json {

@@ -52,6 +52,7 @@ run leadsync export (no calls) to rewrite them.`,
 			return runForget(f, opts)
 		},
 	}
+	cmd.Flags().DurationVar(&f.LockTimeout, "lock-timeout", 0, lockTimeoutHelp)
 	opts.state.register(cmd)
 	return cmd
 }
@@ -62,12 +63,13 @@ func runForget(f *Factory, opts *forgetOptions) error {
 			return errors.New("forget: a PERSON is empty; give a network ID, a page name or a profile URL")
 		}
 	}
-	store, err := openStateStore(f, &opts.state)
+	src, err := openStateSource(f, &opts.state)
 	if err != nil {
 		return err
 	}
-	b := store.AsBackend()
-	lock, err := b.Lock("forget")
+	defer src.close()
+	b := src.backend
+	lock, err := lockState(f, b, "forget")
 	if err != nil {
 		return err
 	}
@@ -122,15 +124,18 @@ func runForget(f *Factory, opts *forgetOptions) error {
 	if err := b.Commit(s); err != nil {
 		return err
 	}
-	// The backup is the state before: it still holds the person.
-	if err := store.RemoveBackup(); err != nil {
-		return fmt.Errorf("the person is erased from the state, but its backup %s could not be removed and still holds them: %w", stateRelPath(f, store.BackupPath()), err)
+	// The backup is the state before: it still holds the person. (The pg
+	// backend keeps no copy: the rows are gone.)
+	if store := src.store; store != nil {
+		if err := store.RemoveBackup(); err != nil {
+			return fmt.Errorf("the person is erased from the state, but its backup %s could not be removed and still holds them: %w", stateRelPath(f, store.BackupPath()), err)
+		}
 	}
 	for _, l := range lines {
 		fmt.Fprintln(f.IO.Out, l)
 	}
 	fmt.Fprintf(f.IO.Out, "%s suppressed in %s. Spreadsheets written before still list them: run leadsync export to rewrite them.\n",
-		textfmt.Plural(len(s.Suppressed), "person"), filepath.Base(store.Path()))
+		textfmt.Plural(len(s.Suppressed), "person"), forgetWhere(src))
 	return lock.Unlock()
 }
 
@@ -164,4 +169,12 @@ func forgetWhat(p *state.Person) string {
 		return ""
 	}
 	return " (" + strings.Join(parts, "; ") + ")"
+}
+
+// forgetWhere names the state in forget's last line.
+func forgetWhere(src *stateSource) string {
+	if src.store != nil {
+		return filepath.Base(src.store.Path())
+	}
+	return src.pg.Describe()
 }

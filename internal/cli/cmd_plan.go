@@ -99,7 +99,12 @@ func runPlan(ctx context.Context, f *Factory, opts *planOptions) error {
 	// configuration is read, and use it only if the configuration names
 	// that path.
 	guess := filepath.Join(f.Dir, config.DefaultStatePath)
-	early := run.Preload(state.Local(guess))
+	var early state.Backend
+	if !mentionsBackend(f.Dir) && f.Getenv(envTestPGSchema) == "" {
+		// Not when the state may be in PostgreSQL: a local file left
+		// after state push would be read for nothing (time and memory).
+		early = run.Preload(state.Local(guess))
+	}
 	cfg, diags := loadConfig(f, &opts.vars)
 	if diags.HasErrors() {
 		// With --json, Run prints the plan's schema (an empty plan) with
@@ -107,8 +112,12 @@ func runPlan(ctx context.Context, f *Factory, opts *planOptions) error {
 		writeDiagnostics(f, cfg, diags)
 		return silentExit(ExitError)
 	}
-	deps := runDeps(f, cfg)
-	if stateFilePath(cfg) == guess {
+	deps, src, err := runDeps(f, cfg)
+	if err != nil {
+		return err
+	}
+	defer src.close()
+	if early != nil && src.store != nil && stateFilePath(cfg) == guess {
 		deps.Backend = early
 	}
 	p, pdiags, err := run.Plan(ctx, deps, run.PlanOptions{

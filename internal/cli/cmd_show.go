@@ -137,18 +137,23 @@ type failureSummary struct {
 }
 
 // summarizeState gathers what show prints.
-func summarizeState(store *state.Store, s *state.State, exists bool) *stateSummary {
+func summarizeState(src *stateSource, s *state.State, exists bool) *stateSummary {
 	sum := &stateSummary{FormatVersion: "1", Searches: []searchSummary{}, Profiles: []profileSummary{}, Failures: []failureSummary{}, SplitsUnderway: []splitUnderway{}}
-	sum.State.Path = store.Path()
 	sum.State.Exists = exists
 	if exists {
 		sum.State.Lineage, sum.State.Serial, sum.State.LeadsyncVersion = s.Lineage, s.Serial, s.LeadsyncVersion
 	}
-	if _, err := os.Stat(store.JournalPath()); err == nil {
-		sum.State.JournalPending = true
-	}
-	if info, err := store.ReadLock(); err == nil {
-		sum.Lock = info
+	if store := src.store; store != nil {
+		sum.State.Path = store.Path()
+		if _, err := os.Stat(store.JournalPath()); err == nil {
+			sum.State.JournalPending = true
+		}
+		if info, err := store.ReadLock(); err == nil {
+			sum.Lock = info
+		}
+	} else {
+		sum.State.Path = src.pg.Describe()
+		sum.Lock = src.pg.Holder()
 	}
 	for _, addr := range slices.Sorted(maps.Keys(s.Searches)) {
 		sr := s.Searches[addr]
@@ -189,36 +194,37 @@ func summarizeState(store *state.Store, s *state.State, exists bool) *stateSumma
 
 // showState is the state branch of `leadsync show`.
 func showState(f *Factory, opts *showOptions) error {
-	store, err := openStateStore(f, &opts.state)
+	src, err := openStateSource(f, &opts.state)
 	if err != nil {
 		return err
 	}
-	s, err := store.Load()
+	defer src.close()
+	s, err := src.backend.Load()
 	if err != nil {
 		return err
 	}
-	exists := store.Exists()
-	sum := summarizeState(store, s, exists)
+	exists := src.exists(s)
+	sum := summarizeState(src, s, exists)
 	if opts.json {
-		sum.State.Path = stateRelPath(f, store.Path())
+		sum.State.Path = src.describe(f)
 		enc := json.NewEncoder(f.IO.Out)
 		enc.SetIndent("", "  ")
 		enc.SetEscapeHTML(false)
 		return enc.Encode(sum)
 	}
 	if !exists && !sum.State.JournalPending {
-		fmt.Fprintf(f.IO.Out, "No state yet at %s: leadsync apply creates it.\n", stateRelPath(f, store.Path()))
+		fmt.Fprintf(f.IO.Out, "No state yet at %s: leadsync apply creates it.\n", src.describe(f))
 		return nil
 	}
-	return writeStateSummary(newStateWriter(f.IO.Out), f, store, sum)
+	return writeStateSummary(newStateWriter(f.IO.Out), f, src, sum)
 }
 
-func writeStateSummary(w *stateWriter, f *Factory, store *state.Store, sum *stateSummary) error {
+func writeStateSummary(w *stateWriter, f *Factory, src *stateSource, sum *stateSummary) error {
 	now := f.Now()
 	w.printf("State %s: serial %d, lineage %s, written by leadsync %s.\n",
-		stateRelPath(f, store.Path()), sum.State.Serial, sum.State.Lineage, sum.State.LeadsyncVersion)
+		src.describe(f), sum.State.Serial, sum.State.Lineage, sum.State.LeadsyncVersion)
 	if sum.State.JournalPending {
-		w.printf("It includes the calls an interrupted apply recorded in %s; the next apply folds them in.\n", stateRelPath(f, store.JournalPath()))
+		w.printf("It includes the calls an interrupted apply recorded in %s; the next apply folds them in.\n", stateRelPath(f, src.store.JournalPath()))
 	}
 	if l := sum.Lock; l != nil {
 		w.printf("Locked by %s (pid %d) for %q since %s; lock ID %s.\n", l.Who, l.PID, l.Operation, stateWhen(l.Created, now), l.ID)

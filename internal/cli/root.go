@@ -94,7 +94,8 @@ with the lead service, the way Terraform does for infrastructure.
   leadsync apply      make those calls at the rate limit and write the spreadsheets`,
 		Example: `  leadsync validate
   leadsync plan --out leads.plan && leadsync apply leads.plan
-  leadsync --chdir examples/quickstart apply --auto-approve`,
+  leadsync --chdir examples/quickstart apply --auto-approve
+  leadsync --workspace uk plan`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
@@ -126,6 +127,7 @@ with the lead service, the way Terraform does for infrastructure.
 	root.SetHelpCommand(newHelpCmd())
 	root.PersistentFlags().StringVar(&chdir, "chdir", "", "switch to `DIR` before doing anything")
 	root.PersistentFlags().BoolVar(&noColor, "no-color", false, "disable colour (also NO_COLOR)")
+	root.PersistentFlags().StringVar(&f.Workspace, "workspace", "", "use the state of workspace `NAME` of the pg backend (also LEADSYNC_WORKSPACE; default: default)")
 	root.CompletionOptions.HiddenDefaultCmd = true
 	for _, add := range commands {
 		root.AddCommand(add(f))
@@ -143,7 +145,7 @@ var commands = []func(*Factory) *cobra.Command{
 	newCompletionCmd,
 	newSandboxCmd,
 	newExportCmd,
-	newShowCmd, newStateCmd, newForceUnlockCmd, newForgetCmd,
+	newShowCmd, newStateCmd, newForceUnlockCmd, newForgetCmd, newWorkspaceCmd,
 	newFieldsCmd, newUsageCmd,
 	newApplyCmd,
 	newPlanCmd,

@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"path"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/catalog"
+	"github.com/leadsync/leadsync/internal/state/pg"
 	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
@@ -24,7 +26,64 @@ const maxCount = 10000
 
 var settingsSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 	{Name: "state_path"}, {Name: "profile_url_template"}, {Name: "retention"},
+}, Blocks: []hcl.BlockHeaderSchema{{Type: "backend", LabelNames: []string{"type"}}}}
+
+var pgBackendSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "conn_str"}, {Name: "schema_name"},
 }}
+
+// decodeBackend reads a backend "pg" block.
+func (l *loader) decodeBackend(blocks hcl.Blocks) {
+	for i, b := range blocks {
+		if i > 0 {
+			l.errorf(b.DefRange.Ptr(), "Duplicate backend block", "There is already a backend block at %s; a configuration has one state backend.", shortRange(blocks[0].DefRange))
+			continue
+		}
+		if b.Labels[0] != "pg" {
+			l.errorf(b.LabelRanges[0].Ptr(), "Unsupported backend", "The backend %q is not supported; use backend \"pg\" (PostgreSQL), or remove the block for the local state file.", b.Labels[0])
+			continue
+		}
+		be := &Backend{Type: "pg", SchemaName: pg.DefaultSchema, DeclRange: b.DefRange}
+		content, ds := b.Body.Content(pgBackendSchema)
+		l.add(ds)
+		if a := content.Attributes["conn_str"]; a != nil {
+			literal := len(a.Expr.Variables()) == 0
+			if literal {
+				l.secretRange(a.Expr)
+			}
+			if s, sens, st := l.stringAttr(a, l.base, scope{}, true); st == ok {
+				l.secrets[s] = true
+				if err := pg.CheckConnStr(s); err != nil {
+					l.errorf(a.Expr.Range().Ptr(), "Invalid conn_str", "%s. Give a PostgreSQL URL like \"postgres://user@db.example.com/leads\" or key=value pairs like \"host=db.example.com dbname=leads\".", err)
+				} else {
+					be.ConnStr = s
+				}
+				hasPassword := strings.Contains(strings.ToLower(s), "password") || regexpURLPassword.MatchString(s)
+				if literal && hasPassword {
+					l.warnf(a.NameRange.Ptr(), "Database password written in the configuration",
+						"Anyone who can read these files can use the database. Leave conn_str out and set LEADSYNC_PG_CONN_STR, or use a variable with sensitive = true given with LEADSYNC_VAR_<name>.")
+				} else if !literal && !sens && hasPassword {
+					l.warnf(a.Expr.Range().Ptr(), "Connection string from a variable that is not sensitive",
+						"Mark the variable with sensitive = true so that its value never appears in output.")
+				}
+			}
+			be.ConnStrRange = a.Expr.Range().Ptr()
+		}
+		if a := content.Attributes["schema_name"]; a != nil {
+			if s, _, st := l.stringAttr(a, l.base, scope{}, true); st == ok {
+				if err := pg.CheckSchemaName(s); err != nil {
+					l.errorf(a.Expr.Range().Ptr(), "Invalid schema_name", "%s.", err)
+				} else {
+					be.SchemaName = s
+				}
+			}
+		}
+		l.cfg.Settings.Backend = be
+	}
+}
+
+// regexpURLPassword finds the password of a postgres:// URL.
+var regexpURLPassword = regexp.MustCompile(`^postgres(ql)?://[^:/@\s]*:[^@\s]+@`)
 
 func (l *loader) decodeSettings(blocks hcl.Blocks) {
 	l.cfg.Settings.StatePath = DefaultStatePath
@@ -35,6 +94,7 @@ func (l *loader) decodeSettings(blocks hcl.Blocks) {
 		}
 		content, ds := b.Body.Content(settingsSchema)
 		l.add(ds)
+		l.decodeBackend(content.Blocks.OfType("backend"))
 		if a := content.Attributes["state_path"]; a != nil {
 			if s, _, st := l.stringAttr(a, l.base, scope{}, false); st == ok {
 				if strings.TrimSpace(s) == "" {

@@ -58,6 +58,20 @@ type Settings struct {
 	// Retention is how long a person no search or profile read has seen
 	// stays in state: older people are removed at the next apply. 0: kept.
 	Retention time.Duration
+	// Backend is the backend block; nil means the local state file.
+	Backend *Backend
+}
+
+// Backend is a leadsync { backend "pg" { ... } } block: the state lives in
+// PostgreSQL. StatePath still names the local file state push copies.
+type Backend struct {
+	Type string // "pg"
+	// ConnStr is conn_str; empty: LEADSYNC_PG_CONN_STR (resolved by the
+	// caller). A secret: never print it.
+	ConnStr      string
+	ConnStrRange *hcl.Range // nil when conn_str is not set
+	SchemaName   string     // pg.DefaultSchema when unset
+	DeclRange    hcl.Range
 }
 
 // API is the api block with defaults filled in.

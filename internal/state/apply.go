@@ -92,6 +92,7 @@ func (s *State) Apply(e Event) error {
 	}
 	s.normalizeMaps()
 	a := applier{s: s, at: e.At}
+	s.touchFailure(e.Address)
 	switch e.Kind {
 	case EventSearch:
 		a.search(e.Address, e.Search)
@@ -105,6 +106,7 @@ func (s *State) Apply(e Event) error {
 		s.Usage.RemainingRequests = &n
 		s.Usage.InvoicingStartDate = e.Billing.InvoicingStartDate
 		s.Usage.CheckedAt = &at
+		s.touchUsage()
 	case EventFailure:
 		f := *e.Failure
 		if f.At.IsZero() {
@@ -201,6 +203,7 @@ func (a *applier) upsert(l api.Lead) string {
 		a.mergeLead(p, l)
 	}
 	p.LastSeen = a.at
+	s.touchPerson(id)
 	return id
 }
 
@@ -252,15 +255,22 @@ func (a *applier) rekey(old, id string) {
 		s.indexPage(np)
 	}
 	// FoundBy lists every search and profile record that refers to old.
+	s.touchPerson(old)
+	s.touchPerson(id)
 	for _, addr := range op.FoundBy {
 		if sr := s.Searches[addr]; sr != nil {
 			sr.LeadIDs = replaceID(sr.LeadIDs, old, id)
+			s.touchSearch(addr)
 		}
 		if pr := s.Profiles[addr]; pr != nil && pr.PersonID == old {
 			pr.PersonID = id
+			s.touchProfile(addr)
 		}
 	}
 	// Runs under way refer to people without FoundBy.
+	if len(s.Splits) > 0 {
+		s.touchMeta()
+	}
 	for _, t := range s.Splits {
 		for _, n := range t.Nodes {
 			n.LeadIDs = replaceID(n.LeadIDs, old, id)
@@ -336,7 +346,10 @@ func replaceID(ids []string, old, id string) []string {
 // search records a completed search.
 func (a *applier) search(addr string, se *SearchEvent) {
 	s := a.s
-	delete(s.Splits, addr) // a split run under way is of another request
+	if s.Splits[addr] != nil {
+		delete(s.Splits, addr) // a split run under way is of another request
+		s.touchMeta()
+	}
 	kept := se.Leads
 	var orig []int // index in se.Leads of each kept lead, when some were dropped
 	suppressed := 0
@@ -381,6 +394,7 @@ func (a *applier) search(addr string, se *SearchEvent) {
 		seen[id] = struct{}{}
 		out = append(out, id)
 		addFoundBy(s.People[id], addr)
+		s.touchPerson(id)
 	}
 	ids = out
 
@@ -419,6 +433,7 @@ func (a *applier) putSearch(rec *Search, seen map[string]struct{}) {
 			if _, still := seen[id]; !still {
 				rec.Removed++
 				removeFoundBy(s.People[id], addr)
+				s.touchPerson(id)
 			}
 		}
 		for _, id := range ids {
@@ -428,6 +443,7 @@ func (a *applier) putSearch(rec *Search, seen map[string]struct{}) {
 		}
 	}
 	s.Searches[addr] = rec
+	s.touchSearch(addr)
 }
 
 // rawFor returns a function giving the raw item of the i-th lead (l), as
@@ -496,6 +512,7 @@ func (a *applier) profile(addr string, pe *ProfileEvent) {
 	p.Profile, p.ProfileReadAt = &prof, &at
 	if prev := s.Profiles[addr]; prev != nil && prev.PersonID != id {
 		removeFoundBy(s.People[prev.PersonID], addr)
+		s.touchPerson(prev.PersonID)
 	}
 	addFoundBy(p, addr)
 	rec := &ProfileRead{
@@ -510,6 +527,8 @@ func (a *applier) profile(addr string, pe *ProfileEvent) {
 		rec.RequestHash = RequestHash(pe.Generation, pe.Request)
 	}
 	s.Profiles[addr] = rec
+	s.touchProfile(addr)
+	s.touchPerson(id)
 }
 
 // enrich records a completed enrichment.
@@ -520,6 +539,7 @@ func (a *applier) enrich(addr string, ee *EnrichEvent) {
 	bal, at := res.CreditBalance, a.at
 	s.Usage.CreditBalance, s.Usage.CreditBalanceAt = &bal, &at
 	s.Usage.CreditsSpent += ee.Credits
+	s.touchUsage()
 	if s.IsSuppressed(rl) || (ee.PersonID != "" && s.Person(ee.PersonID) == nil && s.suppressedID(ee.PersonID)) {
 		return // an erased person: the credits were spent, the result is not kept
 	}
@@ -550,6 +570,7 @@ func (a *applier) enrich(addr string, ee *EnrichEvent) {
 		a.mergeLead(p, rl)
 	}
 	p.Enrichment = &Enrichment{EnrichedAt: a.at, By: addr, Result: res}
+	s.touchPerson(p.ID)
 }
 
 // forget drops the record of addr and addr from the people it found; the
@@ -559,12 +580,19 @@ func (a *applier) forget(addr string) {
 	if sr := s.Searches[addr]; sr != nil {
 		for _, id := range sr.LeadIDs {
 			removeFoundBy(s.People[id], addr)
+			s.touchPerson(id)
 		}
 		delete(s.Searches, addr)
+		s.touchSearch(addr)
 	}
 	if pr := s.Profiles[addr]; pr != nil {
 		removeFoundBy(s.People[pr.PersonID], addr)
+		s.touchPerson(pr.PersonID)
 		delete(s.Profiles, addr)
+		s.touchProfile(addr)
 	}
-	delete(s.Splits, addr)
+	if s.Splits[addr] != nil {
+		delete(s.Splits, addr)
+		s.touchMeta()
+	}
 }

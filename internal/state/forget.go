@@ -227,6 +227,7 @@ func (a *applier) forgetPeople(fe *ForgetPeopleEvent) {
 				if erase {
 					sr.Suppressed++
 				}
+				s.touchSearch(addr)
 			}
 			if pr := s.Profiles[addr]; pr != nil && pr.PersonID == p.ID {
 				if erase {
@@ -234,6 +235,7 @@ func (a *applier) forgetPeople(fe *ForgetPeopleEvent) {
 				} else {
 					delete(s.Profiles, addr)
 				}
+				s.touchProfile(addr)
 			}
 		}
 		s.removePerson(p.ID)
@@ -250,6 +252,7 @@ func (a *applier) forgetPeople(fe *ForgetPeopleEvent) {
 		}
 		if len(add) > 0 {
 			s.Suppressed = append(s.Suppressed, &Suppression{Keys: add, At: a.at})
+			s.touchMeta()
 		}
 	}
 }

@@ -199,6 +199,7 @@ func (t *SplitTree) Complete() bool { return len(t.SplitLeaves()) == 0 }
 // target makes the run the search's record.
 func (a *applier) split(addr string, ev *SplitEvent) {
 	s := a.s
+	s.touchMeta()
 	if s.Splits == nil {
 		s.Splits = map[string]*SplitTree{}
 	}
@@ -292,6 +293,7 @@ func (a *applier) finishSplit(addr string, t *SplitTree) {
 	for _, id := range kept {
 		keptSet[id] = struct{}{}
 		addFoundBy(s.People[id], addr)
+		s.touchPerson(id)
 	}
 	done := &SplitTree{Hash: t.Hash, Generation: t.Generation, Request: t.Request, RequestHash: t.RequestHash,
 		Dimensions: t.Dimensions, MaxResults: t.MaxResults}

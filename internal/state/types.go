@@ -13,6 +13,11 @@ const FormatVersion = 1
 
 // State is everything leadsync knows about what was fetched. It is the
 // content of .leadsync/state.json.
+//
+// Code that changes a State (Apply, RemovePerson, ...) names what it
+// changed with the touch* methods of changes.go: the PostgreSQL backend
+// writes only those rows. TestChangesNameEveryChange checks it; a new kind
+// of change needs a step there.
 type State struct {
 	FormatVersion   int    `json:"format_version"`
 	Lineage         string `json:"lineage"` // UUID made when the state is first created
@@ -50,6 +55,8 @@ type State struct {
 
 	// idx finds people by page name; built lazily, kept up to date by Apply.
 	idx *index
+	// changes records what Apply changed, when a backend tracks it (Track).
+	changes *Changes
 	// sup is the suppression list as a set of keys, built lazily for the
 	// first len(Suppressed) == supLen entries (the list only grows).
 	sup    map[string]bool

@@ -1,11 +1,7 @@
 # The lead lists of a team, planned and applied by CI
 # (.github/workflows/leadsync.yml). State is shared in PostgreSQL: the
 # connection string comes from LEADSYNC_PG_CONN_STR, a secret like the API
-# key (LEADSYNC_API_KEY), never from this file. Enable it with:
-#
-#   leadsync {
-#     backend "pg" {}
-#   }
+# key (LEADSYNC_API_KEY), never from this file.
 #
 # With the local state instead (the default, .leadsync/state.json), every
 # CI run starts from an empty state: it would run every search and enrich
@@ -14,6 +10,7 @@
 
 leadsync {
   retention = "180d" # people no search has seen for six months leave the state
+  backend "pg" {}    # the team's shared state; see docs/state.md
 }
 
 api {
