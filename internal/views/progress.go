@@ -121,7 +121,7 @@ func (p *textProgress) drawStatus() {
 		names = append(names, c.Address+personSuffix(c))
 	}
 	flight := truncCells(strings.Join(names, ", "), 60)
-	status := fmt.Sprintf("[%d/%d calls] %s", p.count.Done, p.count.CallsMax, Plural(p.count.Credits, "credit"))
+	status := fmt.Sprintf("[%s/%s calls] %s", textfmt.Thousands(p.count.Done), textfmt.Thousands(p.count.CallsMax), Plural(p.count.Credits, "credit"))
 	if rate > 0 {
 		// Shown once two calls have started (see Counter.Rate).
 		status += fmt.Sprintf("  %.2f calls/s  ~%s left", rate, leftText)
