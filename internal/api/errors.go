@@ -45,6 +45,10 @@ const (
 	// send gate closed while it waited: the run is stopping. See
 	// WithSendGate.
 	KindNotSent
+	// KindMismatch is an answer about another person than the one asked
+	// for (another pageName or networkId): never merged into the person
+	// asked for. The call may have been charged.
+	KindMismatch
 )
 
 func (k ErrorKind) String() string {
@@ -71,6 +75,8 @@ func (k ErrorKind) String() string {
 		return "not possible as configured"
 	case KindNotSent:
 		return "not sent"
+	case KindMismatch:
+		return "answer for another person"
 	}
 	return fmt.Sprintf("ErrorKind(%d)", int(k))
 }
@@ -137,7 +143,7 @@ func (e *Error) Unwrap() error { return e.Err }
 // certainly not charged.
 func (e *Error) MaybeCharged() bool {
 	switch e.Kind {
-	case KindServer, KindDecode:
+	case KindServer, KindDecode, KindMismatch:
 		return true
 	case KindNetwork, KindTimeout, KindCanceled, KindNotSent:
 		return e.sent
@@ -189,6 +195,8 @@ func (e *Error) Hint() string {
 		return "check the api block of the configuration"
 	case KindNotSent:
 		return "run apply again to make it"
+	case KindMismatch:
+		return "the service answered about someone else; nothing was recorded for the person asked for; run apply again later, and report it to the service operator if it repeats"
 	}
 	return ""
 }

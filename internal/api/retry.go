@@ -54,7 +54,7 @@ func shouldRetry(op string, attempt, maxRetries int, err *Error) bool {
 			return true
 		}
 		return op != OpEnrich
-	case KindServer, KindDecode:
+	case KindServer, KindDecode, KindMismatch:
 		return op != OpEnrich
 	}
 	return false

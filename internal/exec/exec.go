@@ -94,6 +94,9 @@ type task struct {
 	profile *config.Profile
 	enrich  *config.Enrich
 	page    api.PageRequest
+	// networkID is the known network ID of the person an enrich call is
+	// for: an answer about anyone else is refused, never merged.
+	networkID string
 }
 
 type outcome struct {
@@ -445,6 +448,9 @@ func (r *runner) do(ctx context.Context, t task) outcome {
 		}}
 	case CallEnrich:
 		res, err := r.opts.Service.Enrich(ctx, t.page)
+		if err == nil {
+			err = api.CheckEnrichedPerson(res, t.networkID)
+		}
 		if err != nil {
 			o.err = err
 			break
@@ -614,9 +620,10 @@ func (r *runner) releaseEnrich() {
 			b.budget--
 			r.creditsBudget -= r.cpe
 			r.push(task{
-				call:   Call{Kind: CallEnrich, Address: b.cfg.Address, Person: id, Page: p.Lead.PageName, Label: p.Lead.FullName},
-				enrich: b.cfg,
-				page:   api.PageRequest{PageName: p.Lead.PageName},
+				call:      Call{Kind: CallEnrich, Address: b.cfg.Address, Person: id, Page: p.Lead.PageName, Label: p.Lead.FullName},
+				enrich:    b.cfg,
+				page:      api.PageRequest{PageName: p.Lead.PageName},
+				networkID: p.Lead.NetworkID,
 			})
 			r.pending[b.cfg.Address]++
 		}

@@ -32,6 +32,9 @@ type fakeService struct {
 	started  chan string           // when set, receives every call start
 	results  map[string][]api.Lead // fixed results by keywords
 	balance  int
+	// otherPerson makes the enrichment of a page name answer with this
+	// network ID: an answer about someone else.
+	otherPerson map[string]string
 }
 
 func newFake() *fakeService {
@@ -99,7 +102,7 @@ func (f *fakeService) Enrich(ctx context.Context, req api.PageRequest) (*api.Enr
 	}
 	f.enriched[req.PageName]++
 	f.balance--
-	return &api.EnrichedProfile{PageName: req.PageName, Email: req.PageName + "@acme.example", ValidationStatus: api.StatusValid, CreditBalance: f.balance}, nil
+	return &api.EnrichedProfile{PageName: req.PageName, NetworkID: f.otherPerson[req.PageName], Email: req.PageName + "@acme.example", ValidationStatus: api.StatusValid, CreditBalance: f.balance}, nil
 }
 
 func (f *fakeService) Billing(context.Context) (*api.Usage, error) {
