@@ -457,6 +457,34 @@ func TestFaultMatrix(t *testing.T) {
 			message: "wait for the next invoicing period",
 			clear:   func(h *harness) { h.srv.SetQuota(10000) },
 		},
+		// A 200 that carries nothing, or someone else, is a failure: never
+		// recorded as done, so the next apply fetches it.
+		badRow("empty 200 bodies", sandbox.BadEmpty, "undecodable answer"),
+		badRow("null bodies", sandbox.BadNull, "undecodable answer"),
+		badRow("{} bodies", sandbox.BadEmptyObject, "undecodable answer"),
+		badRow("[null] bodies", sandbox.BadNullItem, "undecodable answer"),
+		badRow("leads without networkId and pageName", sandbox.BadNoID, "undecodable answer"),
+		badRow("answers about another person", sandbox.BadOtherPerson, "answer for another person"),
+		{
+			name:   "monthly quota used up, answered 429",
+			faults: func() sandbox.Faults { return sandbox.Faults{QuotaAs429: true} },
+			during: func(h *harness, ev applyEvent, done int) {
+				if ev.MessageType == "call_done" && done == 3 {
+					h.srv.SetQuota(2)
+				}
+			},
+			wantExit: 1, failKinds: []string{"rate limited"},
+			stopped: "monthly request quota is used up",
+			message: "wait for the next invoicing period",
+			clear:   func(h *harness) { h.srv.SetQuota(10000) },
+			check: func(t *testing.T, h *harness, ar *applyRun) {
+				// The run stops at the first quota 429: the calls in flight
+				// then may get one each, none is tried again.
+				if n := h.srv.Stats().Status[http.StatusTooManyRequests]; n > 6 {
+					t.Errorf("%d answers were 429: the run went on after the quota was used up", n)
+				}
+			},
+		},
 		{
 			name:     "key revoked mid-run",
 			faults:   func() sandbox.Faults { return sandbox.Faults{RevokeKeyAfter: 8} },
@@ -535,6 +563,53 @@ func TestFaultMatrix(t *testing.T) {
 				t.Errorf("no spreadsheet after the second apply: %v", err)
 			}
 		})
+	}
+}
+
+// badRow is a fault-matrix row where a share of the 200 answers are bad
+// (see sandbox.BadAnswer): those calls fail with kind, after the work was
+// done and paid, so an enrichment among them may be charged again.
+func badRow(name string, bad sandbox.BadAnswer, kind string) faultRow {
+	return faultRow{
+		name:     name,
+		faults:   func() sandbox.Faults { return sandbox.Faults{Bad: bad, BadShare: 0.15, Seed: 17} },
+		wantExit: -1, failKinds: []string{kind},
+		maybeChargedTwice: true,
+		check: func(t *testing.T, h *harness, ar *applyRun) {
+			if h.srv.Stats().Faults[sandbox.FaultBad] == 0 {
+				t.Errorf("no call got a bad answer: the row tests nothing")
+			}
+			h.checkStateTrue()
+		},
+	}
+}
+
+// checkStateTrue checks every person in state against the sandbox's
+// member of that page name: a bad answer taken for a good one shows up as
+// a missing or another person's name, network ID or e-mail.
+func (h *harness) checkStateTrue() {
+	h.t.Helper()
+	st := h.loadState()
+	for _, p := range st.People {
+		m, ok := h.srv.Member(p.Lead.PageName)
+		if !ok {
+			h.t.Errorf("state has person %q (%q), whom the service does not know", p.ID, p.Lead.PageName)
+			continue
+		}
+		if p.Lead.NetworkID != m.NetworkID || p.Lead.FullName != m.FullName() {
+			h.t.Errorf("person %s in state is %q %q, the service says %q %q", m.PageName, p.Lead.NetworkID, p.Lead.FullName, m.NetworkID, m.FullName())
+		}
+		if e := p.Enrichment; e != nil && (e.Result.Email != m.Email || e.Result.ValidationStatus != m.EmailStatus || e.Result.PageName != m.PageName) {
+			h.t.Errorf("enrichment of %s in state is %q (%q, %q), the service says %q (%q)", m.PageName, e.Result.Email, e.Result.ValidationStatus, e.Result.PageName, m.Email, m.EmailStatus)
+		}
+		if pr := p.Profile; pr != nil && pr.FullName != m.FullName() {
+			h.t.Errorf("profile of %s in state is %q, the service says %q", m.PageName, pr.FullName, m.FullName())
+		}
+	}
+	for addr, rec := range st.Profiles {
+		if rec == nil {
+			h.t.Errorf("%s is in state without a record", addr)
+		}
 	}
 }
 

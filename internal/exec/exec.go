@@ -548,8 +548,14 @@ func (r *runner) fail(t task, err error) {
 			return
 		}
 	}
-	if errors.As(err, &ae) && ae.Kind == api.KindForbidden {
+	switch {
+	case ae == nil:
+	case ae.Kind == api.KindForbidden:
 		r.halt("stopped: the service answered 403 Forbidden (" + ae.Message + "); " + ae.Hint())
+	case ae.Permanent():
+		// A used-up quota or a host that does not resolve: every other
+		// call would fail the same way.
+		r.halt("stopped: " + ae.Error() + "; " + ae.Hint())
 	}
 	if errors.Is(err, context.Canceled) {
 		r.halt("aborted")
