@@ -46,7 +46,9 @@ type Options struct {
 	HTTPClient *http.Client
 	// RateLimit is the call starts per second allowed for the key; default 1.
 	RateLimit float64
-	// Parallelism is how many calls may be in flight at once; default 4.
+	// Parallelism is the ceiling of calls in flight at once; default
+	// DefaultParallelism. The number in flight adapts to the latencies
+	// observed below it.
 	Parallelism int
 	// Timeout bounds one attempt of one call; default DefaultTimeout.
 	Timeout time.Duration

@@ -580,7 +580,9 @@ func TestMisbehavingServers(t *testing.T) {
 		},
 		{
 			name: "enrich answer without a person", op: OpEnrich, kind: KindDecode, status: 200, attempts: 1, charged: true, msg: "without pageName and networkId",
-			handler: func(w http.ResponseWriter, r *http.Request, n int) { w.Write([]byte(`{"email":"a@b.c","validationStatus":"valid"}`)) },
+			handler: func(w http.ResponseWriter, r *http.Request, n int) {
+				w.Write([]byte(`{"email":"a@b.c","validationStatus":"valid"}`))
+			},
 		},
 		{
 			name: "enrich answer for another person", op: OpEnrich, kind: KindMismatch, status: 200, attempts: 1, charged: true, msg: `asked for "x", the answer is about "Someone_Else"`,

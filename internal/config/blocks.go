@@ -72,7 +72,7 @@ type apiAttrs struct {
 func (l *loader) decodeAPI(blocks hcl.Blocks, _ bool) {
 	a := &l.cfg.API
 	*a = API{
-		Generation: api.Gen1, RateLimit: 1, Parallelism: 4, Timeout: 90e9,
+		Generation: api.Gen1, RateLimit: 1, Parallelism: api.DefaultParallelism, Timeout: 90e9,
 		CreditsPerEnrich: 1, MaxCredits: 500, MinRemainingRequests: 100,
 	}
 	if len(blocks) == 0 {

@@ -64,7 +64,7 @@ type API struct {
 	APIKey               string // empty: LEADSYNC_API_KEY (resolved by the caller). Never print it.
 	Generation           api.Generation
 	RateLimit            float64 // calls per second; default 1
-	Parallelism          int     // default 4
+	Parallelism          int     // default api.DefaultParallelism: a ceiling; calls in flight adapt to latency
 	Timeout              time.Duration
 	CreditsPerEnrich     int // default 1
 	MaxCredits           int // default 500
