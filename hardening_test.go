@@ -531,6 +531,7 @@ func TestFaultMatrix(t *testing.T) {
 			if spent := h.srv.Stats().CreditsSpent - creditsBefore; ar.summary != nil && spent > ar.summary.CreditsMax {
 				t.Errorf("the run spent %d credits; the plan said at most %d", spent, ar.summary.CreditsMax)
 			}
+			checkCreditsReported(t, h, ar, h.srv.Stats().CreditsSpent-creditsBefore)
 			if row.check != nil {
 				row.check(t, h, ar)
 			}
@@ -658,6 +659,30 @@ func checkFaultedRun(t *testing.T, h *harness, row faultRow, ar *applyRun) {
 		if n > 1 {
 			t.Errorf("%s started %d times in one run", k, n)
 		}
+	}
+}
+
+// checkCreditsReported checks the credits the run reported against those
+// the sandbox charged: the reported ones were all charged, and the rest are
+// enrichments whose outcome the run reported unknown (an answer lost or
+// unusable), never failures that charged nothing (500, 403, 429).
+func checkCreditsReported(t *testing.T, h *harness, ar *applyRun, charged int) {
+	t.Helper()
+	if ar.summary == nil {
+		return
+	}
+	unknown := 0
+	for _, e := range ar.errors {
+		if e.Call.Kind == "enrich" && contains([]string{"network error", "timeout", "undecodable answer", "answer for another person"}, e.ErrorKind) {
+			unknown++
+		}
+	}
+	if got := ar.summary.Credits; got > charged || charged > got+unknown {
+		t.Errorf("the run reported %d credits (and %d enrichments with an unknown outcome); the service charged %d", got, unknown, charged)
+	}
+	// State keeps each of them (one credit each here), for the next plan.
+	if st := h.loadState(); st.Usage.CreditsUnknown != unknown || len(st.UnknownEnrichments) != unknown {
+		t.Errorf("state counts %d credits of unknown outcome (%d people); the run reported %d", st.Usage.CreditsUnknown, len(st.UnknownEnrichments), unknown)
 	}
 }
 

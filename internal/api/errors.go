@@ -151,6 +151,13 @@ func (e *Error) MaybeCharged() bool {
 	return false
 }
 
+// OutcomeUnknown reports whether the call may have been processed and
+// charged although no usable answer came back: the request was sent and
+// the answer was lost (timeout, broken connection) or unusable (a 200 that
+// could not be decoded or is about someone else). A 5xx is the service
+// saying the call failed: nothing was charged for it, as for 4xx.
+func (e *Error) OutcomeUnknown() bool { return e.MaybeCharged() && e.Kind != KindServer }
+
 // QuotaExhausted reports whether the error says the key's monthly request
 // quota (or its enrich credits) is used up: a 429 or 403 whose message
 // speaks of the quota, or a 429 whose Retry-After is longer than any rate

@@ -257,7 +257,11 @@ func writeStateSummary(w *stateWriter, f *Factory, st *state.Store, sum *stateSu
 			w.printf(" (%s)", stateAge(now.Sub(*u.CreditBalanceAt)))
 		}
 	}
-	w.printf("; %s spent in all runs.\n", plural(u.CreditsSpent, "credit"))
+	w.printf("; %s spent in all runs", plural(u.CreditsSpent, "credit"))
+	if u.CreditsUnknown > 0 {
+		w.printf(" (and %s that may have been charged: enrichments whose outcome is unknown)", thousands(u.CreditsUnknown))
+	}
+	w.printf(".\n")
 	return w.flush()
 }
 

@@ -47,7 +47,13 @@ type Summary struct {
 	CallsPlannedMax   int
 	CreditsPlannedMax int
 	Calls             int // calls started
-	Credits           int // credits spent (enrich calls started × credits_per_enrich)
+	// Credits the service charged: enrichments that succeeded ×
+	// credits_per_enrich. A failed call (a 500, a 403) charged nothing.
+	Credits int
+	// CreditsUnknown are the credits of enrichments whose outcome is
+	// unknown (the answer was lost or unusable): they may have been
+	// charged. Recorded in state (state.UnknownEnrichment).
+	CreditsUnknown int
 	Succeeded         int
 	Failures          []Failure
 	Searches          []SearchOutcome
@@ -370,9 +376,6 @@ func (r *runner) announce(c Call) {
 	}
 	r.announced[c.Seq] = true
 	r.sum.Calls++
-	if c.Kind == CallEnrich {
-		r.sum.Credits += r.cpe
-	}
 	r.progress.CallStart(c)
 }
 
@@ -499,6 +502,7 @@ func (r *runner) handle(o outcome) {
 		r.sum.Profiles = append(r.sum.Profiles, t.call.Address)
 	case CallEnrich:
 		res.Credits = r.cpe
+		r.sum.Credits += r.cpe
 		res.Status = o.event.Enrich.Result.ValidationStatus
 		r.sum.Enriched++
 		r.sum.ByStatus[res.Status]++
@@ -539,10 +543,21 @@ func (r *runner) fail(t task, err error) {
 	if errors.As(err, &ae) {
 		f.Status = ae.Status
 	}
-	if t.call.Kind != CallEnrich {
-		// An enrich failure is kept in the summary only: the address is the
-		// block's, and one person's failure must not mark the block failed.
-		if jerr := r.record(&state.Event{At: r.now(), Kind: state.EventFailure, Address: t.call.Address, Failure: f}); jerr != nil {
+	var ev *state.Event
+	switch {
+	case t.call.Kind != CallEnrich:
+		ev = &state.Event{At: r.now(), Kind: state.EventFailure, Address: t.call.Address, Failure: f}
+	case ae != nil && ae.OutcomeUnknown():
+		// The credits may be spent: state keeps it, so that the block's
+		// limit counts it and the next plan says what re-enriching costs.
+		r.sum.CreditsUnknown += r.cpe
+		ev = &state.Event{At: r.now(), Kind: state.EventEnrichUnknown, Address: t.call.Address, Failure: f,
+			Enrich: &state.EnrichEvent{PersonID: t.call.Person, Credits: r.cpe}}
+	}
+	// Another enrich failure is kept in the summary only: the address is
+	// the block's, and one person's failure must not mark the block failed.
+	if ev != nil {
+		if jerr := r.record(ev); jerr != nil {
 			r.fatal = jerr
 			r.halt("stopped: " + jerr.Error())
 			return

@@ -29,8 +29,12 @@ type Options struct {
 
 // RunStats are figures of an apply run for the Summary sheet.
 type RunStats struct {
-	// CreditsSpent by the enrichments of this run.
+	// CreditsSpent by the enrichments of this run: credits the service
+	// charged (enrichments that succeeded).
 	CreditsSpent int
+	// CreditsUnknown of this run: enrichments whose outcome is unknown,
+	// which may have been charged.
+	CreditsUnknown int
 	// RemainingRequests this month as last reported by the service during
 	// the run; nil when unknown (the Summary then uses the state's figure).
 	RemainingRequests *int

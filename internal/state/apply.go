@@ -59,6 +59,8 @@ func (e *Event) Validate() error {
 		return need(e.Address != "", "address")
 	case EventForget:
 		return need(e.Address != "", "address")
+	case EventEnrichUnknown:
+		return e.validateUnknown()
 	}
 	return fmt.Errorf("unknown event kind %q (written by a newer leadsync?)", string(e.Kind))
 }
@@ -96,6 +98,10 @@ func (s *State) Apply(e Event) error {
 	case EventForget:
 		a.forget(e.Address)
 		delete(s.Failures, e.Address)
+		return nil
+	case EventEnrichUnknown:
+		// The block's other people are unaffected: no failure recorded.
+		s.applyUnknown(e)
 		return nil
 	}
 	// Any success clears the address's last failure.
@@ -216,6 +222,10 @@ func (a *applier) rekey(old, id string) {
 		a.renamed = map[string]string{}
 	}
 	a.renamed[old] = id
+	if u := s.UnknownEnrichments[old]; u != nil {
+		delete(s.UnknownEnrichments, old)
+		s.UnknownEnrichments[id] = u
+	}
 	s.removePerson(old)
 	np := s.People[id]
 	if np == nil {
@@ -469,6 +479,7 @@ func (a *applier) enrich(addr string, ee *EnrichEvent) {
 		a.mergeLead(p, rl)
 	}
 	p.Enrichment = &Enrichment{EnrichedAt: a.at, By: addr, Result: res}
+	s.resolveUnknown(ee.PersonID, p.ID)
 	bal, at := res.CreditBalance, a.at
 	s.Usage.CreditBalance, s.Usage.CreditBalanceAt = &bal, &at
 	s.Usage.CreditsSpent += ee.Credits

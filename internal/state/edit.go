@@ -51,6 +51,7 @@ func (s *State) RemovePerson(id string) bool {
 		}
 	}
 	s.removePerson(id)
+	s.resolveUnknown(id)
 	return true
 }
 

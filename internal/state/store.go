@@ -446,6 +446,11 @@ func encodeState(w *bufio.Writer, s *State) error {
 	if err := writeMap(w, "failures", s.Failures, false); err != nil {
 		return err
 	}
+	if len(s.UnknownEnrichments) > 0 {
+		if err := writeMap(w, "unknown_enrichments", s.UnknownEnrichments, false); err != nil {
+			return err
+		}
+	}
 	if err := writePeople(w, s.People); err != nil {
 		return err
 	}

@@ -30,6 +30,9 @@ type State struct {
 	Failures map[string]*Failure `json:"failures"`
 	// Usage is the last known quota and credit balance.
 	Usage Usage `json:"usage"`
+	// UnknownEnrichments by person ID: enrichments whose outcome is
+	// unknown (they may have been charged), until the person is enriched.
+	UnknownEnrichments map[string]*UnknownEnrichment `json:"unknown_enrichments,omitempty"`
 	// Journal names the journal whose events this state already contains
 	// (up to Seq), so that a journal left behind by a crash after it was
 	// folded in is never applied twice. Nil when no journal was involved.
@@ -118,8 +121,12 @@ type Usage struct {
 	CheckedAt          *time.Time `json:"checked_at,omitempty"`
 	CreditBalance      *int       `json:"credit_balance,omitempty"`
 	CreditBalanceAt    *time.Time `json:"credit_balance_at,omitempty"`
-	// CreditsSpent counts every enrich call recorded in this state, all runs.
+	// CreditsSpent counts the credits of every enrichment recorded in this
+	// state, all runs: credits the service charged.
 	CreditsSpent int `json:"credits_spent"`
+	// CreditsUnknown counts the credits of enrichments whose outcome was
+	// unknown, all runs: they may have been charged.
+	CreditsUnknown int `json:"credits_unknown,omitempty"`
 }
 
 // EventKind says which call an Event records.
