@@ -54,13 +54,13 @@ type Summary struct {
 	// unknown (the answer was lost or unusable): they may have been
 	// charged. Recorded in state (state.UnknownEnrichment).
 	CreditsUnknown int
-	Succeeded         int
-	Failures          []Failure
-	Searches          []SearchOutcome
-	Profiles          []string // profile addresses read
-	Enriched          int
-	ByStatus          map[string]int // enrichments of this run by validation status
-	Forgotten         []string
+	Succeeded      int
+	Failures       []Failure
+	Searches       []SearchOutcome
+	Profiles       []string // profile addresses read
+	Enriched       int
+	ByStatus       map[string]int // enrichments of this run by validation status
+	Forgotten      []string
 	// Stopped is non-empty when the run stopped early, and says why.
 	Stopped  string
 	Duration time.Duration
