@@ -20,7 +20,8 @@ import (
 const secretKey = "lsk-SECRET-7f3a9c21e5d84b06"
 
 // secretsConfig gives the key through a sensitive variable, the way the
-// README recommends for a key kept outside the environment.
+// configuration docs (docs/configuration.md) recommend for a key kept
+// outside the environment.
 const secretsConfig = `
 variable "sandbox_url" {
   type = string

@@ -16,6 +16,7 @@ import (
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/plan"
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/views"
 )
 
 func main() {
@@ -40,6 +41,6 @@ func main() {
 	lap("state")
 	p, _ := plan.Build(cfg, st, plan.Options{Now: time.Now(), Offline: true})
 	lap("plan")
-	plan.RenderText(io.Discard, p, false)
+	views.PlanText(io.Discard, p, false)
 	lap("render")
 }

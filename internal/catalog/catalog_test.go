@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agext/levenshtein"
+
 	"github.com/leadsync/leadsync/internal/api"
 )
 
@@ -143,5 +145,42 @@ func TestLoadCacheErrors(t *testing.T) {
 	}
 	if err := SaveCache(filepath.Join(dir, "x.json"), nil, time.Time{}); err == nil {
 		t.Error("SaveCache accepted an empty list")
+	}
+}
+
+// TestLevenshteinDistances pins the distances the did-you-mean thresholds
+// (here, in cli's flag and address hints) were chosen for: plain
+// Levenshtein over runes, each edit costing 1, as agext/levenshtein
+// computes with nil Params.
+func TestLevenshteinDistances(t *testing.T) {
+	tests := []struct {
+		a, b string
+		want int
+	}{
+		{"", "", 0}, {"abc", "", 3}, {"auto-aprove", "auto-approve", 1},
+		{"nopeople", "no-people", 1}, {"jsno", "json", 2}, {"über", "uber", 1},
+		{"日本", "日本語", 1},
+	}
+	for _, tt := range tests {
+		if got := levenshtein.Distance(tt.a, tt.b, nil); got != tt.want {
+			t.Errorf("Distance(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
+		}
+	}
+}
+
+// TestCacheIntoExistingStateFolder: a .leadsync folder that exists without
+// a .gitignore (made by hand, or by an older version) gets one when the
+// cache is saved, by the same rule as the state's folder.
+func TestCacheIntoExistingStateFolder(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, ".leadsync"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := SaveCache(filepath.Join(dir, CachePath), Default().Fields, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	gi, err := os.ReadFile(filepath.Join(dir, ".leadsync", ".gitignore"))
+	if err != nil || !slices.Contains(strings.Split(string(gi), "\n"), "*") {
+		t.Fatalf(".gitignore: %q, %v", gi, err)
 	}
 }

@@ -11,7 +11,10 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/agext/levenshtein"
+
 	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/state"
 )
 
 // builtinJSON is the spec's field list (section 2.1), in the same form as the
@@ -68,16 +71,16 @@ func LoadCache(path string) (*Catalog, error) {
 }
 
 // SaveCache writes fields as the cached live catalog at path, atomically
-// (temporary file, sync, rename). It creates the directory when needed and,
-// when it creates it, a .gitignore of "*" in it, because .leadsync/ also
+// (temporary file, sync, rename). It creates the directory as the state's
+// (state.EnsureDir: 0700, a .gitignore of "*"), because .leadsync/ also
 // holds state with personal data that must not be committed.
 func SaveCache(path string, fields []api.Field, now time.Time) error {
 	if err := Check(fields); err != nil {
 		return fmt.Errorf("refusing to cache an invalid field list: %w", err)
 	}
 	dir := filepath.Dir(path)
-	if err := ensureDir(dir); err != nil {
-		return err
+	if err := state.EnsureDir(dir); err != nil {
+		return fmt.Errorf("creating %s: %w", dir, err)
 	}
 	b, err := json.MarshalIndent(cacheFile{FormatVersion: "1", FetchedAt: now.UTC(), Fields: fields}, "", "  ")
 	if err != nil {
@@ -102,26 +105,6 @@ func SaveCache(path string, fields []api.Field, now time.Time) error {
 	}
 	if err := os.Rename(tmp.Name(), path); err != nil {
 		return fmt.Errorf("writing the field catalog cache: %w", err)
-	}
-	return nil
-}
-
-// ensureDir creates dir (and parents) if missing; a directory it creates
-// gets a .gitignore of "*".
-func ensureDir(dir string) error {
-	if fi, err := os.Stat(dir); err == nil {
-		if !fi.IsDir() {
-			return fmt.Errorf("%s exists and is not a directory", dir)
-		}
-		return nil
-	}
-	// 0700 and the same .gitignore as the state's: the folder is shared
-	// with the state, which holds personal data.
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return fmt.Errorf("creating %s: %w", dir, err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, ".gitignore"), []byte("# leadsync state holds personal data: never commit it.\n*\n"), 0o600); err != nil {
-		return fmt.Errorf("creating %s: %w", filepath.Join(dir, ".gitignore"), err)
 	}
 	return nil
 }
@@ -227,7 +210,7 @@ func Nearest(value string, candidates []string, n int) []string {
 	var out []scored
 	for i, c := range candidates {
 		lc := strings.ToLower(c)
-		d := EditDistance(lv, lc)
+		d := levenshtein.Distance(lv, lc, nil)
 		limit := max(2, len([]rune(lv))/3)
 		switch {
 		case lv == lc:
@@ -258,26 +241,4 @@ func abs(x int) int {
 		return -x
 	}
 	return x
-}
-
-// EditDistance is the Levenshtein distance between a and b, over runes.
-func EditDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -17,18 +16,6 @@ import (
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/catalog"
 )
-
-func init() {
-	// Other test files of the package may define -update too; define it once.
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite golden files")
-	}
-}
-
-func updating() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
 
 // configTestFactory is a factory over buffers, in dir, with env as the
 // environment.
@@ -55,27 +42,6 @@ func runIn(t *testing.T, dir string, args ...string) (int, string, string) {
 	f, out, errOut := configTestFactory(dir)
 	code := Run(context.Background(), f, args)
 	return code, out.String(), errOut.String()
-}
-
-// checkGolden compares got with the golden file, or rewrites it with -update.
-func checkGolden(t *testing.T, path, got string) {
-	t.Helper()
-	if updating() {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run the test with -update to create it)", err)
-	}
-	if string(want) != got {
-		t.Errorf("output differs from %s (run with -update if the change is intended)\n--- got:\n%s\n--- want:\n%s", path, got, want)
-	}
 }
 
 var errorMarker = regexp.MustCompile(`#\s*ERROR:`)

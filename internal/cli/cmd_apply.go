@@ -5,22 +5,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"os"
-	"os/signal"
-	"path/filepath"
 	"strings"
-	"sync"
-	"syscall"
 
-	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
 
+	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
-	"github.com/leadsync/leadsync/internal/exec"
-	"github.com/leadsync/leadsync/internal/export"
-	"github.com/leadsync/leadsync/internal/plan"
+	"github.com/leadsync/leadsync/internal/run"
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/views"
 )
 
 type applyOptions struct {
@@ -89,166 +82,52 @@ func runApply(ctx context.Context, f *Factory, opts *applyOptions) error {
 		writeDiagnostics(f, cfg, diags)
 	}
 
-	store := state.NewStore(stateFilePath(cfg))
-	lock, err := store.Lock("apply")
-	if err != nil {
-		return err
-	}
-	defer lock.Unlock()
-	st, err := store.Load()
-	if err != nil {
-		return err
-	}
-
-	svc, err := newServiceClient(f, cfg)
-	if err != nil {
-		return err
-	}
-
-	var p *plan.Plan
-	if opts.planFile != "" {
-		p, err = plan.Load(opts.planFile)
-		if err != nil {
-			return err
-		}
-		if err := p.Stale(cfg, st); err != nil {
-			return err
-		}
-	} else {
-		popts := plan.Options{Now: f.Now(), Targets: opts.targets, Replace: opts.replace}
-		if hasBilling(cfg) {
-			u, err := svc.Billing(ctx)
-			if err != nil {
-				return reportAPIError(f, "reading the remaining requests before planning", err)
-			}
-			popts.Usage = u
-			// Kept in state (saved with the run) for show and the Summary sheet.
-			if err := st.Apply(state.Event{At: f.Now(), Kind: state.EventBilling, Billing: u}); err != nil {
-				return err
-			}
-		}
-		var pdiags hcl.Diagnostics
-		p, pdiags = plan.Build(cfg, st, popts)
-		if !opts.json {
-			plan.RenderText(f.IO.Out, p, f.IO.ColorOut())
-		}
-		if pdiags.HasErrors() {
-			writeDiagnostics(f, cfg, pdiags)
-			return silentExit(ExitError)
-		}
-		if !p.HasChanges() {
-			return writeExports(f, cfg, st, nil, opts.json, true)
-		}
-		if !opts.autoApprove {
-			ok, err := confirm(f)
-			if err != nil {
-				return err
-			}
-			if !ok {
-				fmt.Fprintln(f.IO.Out, "\nApply cancelled.")
-				return silentExit(ExitError)
-			}
-		}
-	}
-
-	j, err := store.OpenJournal(st)
-	if err != nil {
-		return err
-	}
-	runCtx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	stop := make(chan struct{})
-	stopSignals, stopNow := watchInterrupts(f, stop, cancel)
-	defer stopSignals()
-	// A closed standard output must not kill a run that is spending money:
-	// with SIGPIPE ignored, writes fail instead, and the run stops cleanly.
-	signal.Ignore(syscall.SIGPIPE)
-	progress := newProgress(f, opts.json)
-	if opts.json {
-		// A reader that goes away (apply --json | head) stops the run like
-		// a first Ctrl-C: nothing more is spent for output nobody reads.
-		progress = newProgress(&Factory{IO: &IOStreams{Out: &brokenPipeWriter{w: f.IO.Out, onBroken: stopNow}}, Now: f.Now}, true)
-	}
-
-	sum, runErr := exec.Run(runCtx, exec.Options{
+	err := run.Apply(ctx, runDeps(f, cfg), run.ApplyOptions{
 		Config:      cfg,
-		Plan:        p,
-		State:       st,
-		Journal:     j,
-		Service:     svc,
-		Now:         f.Now,
+		PlanFile:    opts.planFile,
+		Targets:     opts.targets,
+		Replace:     opts.replace,
+		AutoApprove: opts.autoApprove,
+		Confirm:     func() (bool, error) { return confirm(f) },
 		Parallelism: opts.parallelism,
-		Stop:        stop,
-		Progress:    progress,
-	})
-	if cerr := j.Close(); cerr != nil && runErr == nil {
-		runErr = cerr
-	}
-	if runCtx.Err() != nil && ctx.Err() == nil {
-		// Second interrupt: exit at once; the journal holds every finished call.
+	}, views.NewApply(viewStreams(f), opts.json))
+	var de *run.DiagnosticsError
+	var be *run.BillingError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &de):
+		writeDiagnostics(f, cfg, de.Diags)
+		return silentExit(ExitError)
+	case errors.As(err, &be):
+		return reportAPIError(f, "reading the remaining requests before planning", be.Err)
+	case errors.Is(err, run.ErrCancelled):
+		fmt.Fprintln(f.IO.Out, "\nApply cancelled.")
+		return silentExit(ExitError)
+	case errors.Is(err, run.ErrAborted):
 		fmt.Fprintln(f.IO.ErrOut, "Aborted. Every finished call is in the journal; the next command folds it into the state.")
 		return silentExit(ExitError)
-	}
-	if err := store.Commit(st); err != nil {
-		return fmt.Errorf("saving state (the journal holds every result that could be written; the next command folds it in): %w", err)
-	}
-	if runErr != nil {
-		return runErr
-	}
-	if err := writeExports(f, cfg, st, &export.RunStats{CreditsSpent: sum.Credits}, opts.json, false); err != nil {
-		return err
-	}
-	if sum.Failed() {
+	case errors.Is(err, run.ErrFailed):
 		return silentExit(ExitError)
 	}
-	return nil
+	return err
 }
 
-// hasBilling reports whether the configuration reaches a first-generation
-// endpoint, where the remaining requests can be read.
-func hasBilling(cfg *config.Config) bool {
-	return cfg.API.Sandbox || cfg.API.BaseURL != ""
+// runDeps is the world of an operation on cfg: its state backend, the
+// service it names, the clock and the interrupts.
+func runDeps(f *Factory, cfg *config.Config) run.Deps {
+	return run.Deps{
+		Backend:   state.Local(stateFilePath(cfg)),
+		Service:   func() (api.Service, error) { return f.service(cfg) },
+		Now:       f.Now,
+		Interrupt: f.Interrupt,
+	}
 }
 
-// writeExports writes every export from state. With onlyMissing, only when
-// some export file does not exist yet.
-func writeExports(f *Factory, cfg *config.Config, st *state.State, stats *export.RunStats, quiet, onlyMissing bool) error {
-	if len(cfg.Exports) == 0 {
-		return nil
-	}
-	if onlyMissing {
-		missing := false
-		for _, e := range cfg.Exports {
-			data, summary := e.Files()
-			for _, p := range append(data, summary) {
-				if p == "" {
-					continue
-				}
-				if !filepath.IsAbs(p) {
-					p = filepath.Join(cfg.Dir, p)
-				}
-				if _, err := os.Stat(p); err != nil {
-					missing = true
-				}
-			}
-		}
-		if !missing {
-			return nil
-		}
-	}
-	written, err := export.WriteAll(cfg, st, export.Options{Now: f.Now, Stats: stats})
-	if !quiet {
-		for _, w := range written {
-			fmt.Fprintf(f.IO.Out, "Wrote %s.\n", describeWritten(cfg, w))
-			for _, warn := range w.Warnings {
-				fmt.Fprintf(f.IO.ErrOut, "Warning: %s\n", warn)
-			}
-		}
-	}
-	if err != nil {
-		return fmt.Errorf("writing the spreadsheets (state is saved; run leadsync export to try again): %w", err)
-	}
-	return nil
+// viewStreams are f's streams as a view sees them.
+func viewStreams(f *Factory) views.Streams {
+	return views.Streams{Out: f.IO.Out, ErrOut: f.IO.ErrOut, ErrTTY: f.IO.ErrTTY,
+		ColorOut: f.IO.ColorOut(), ColorErr: f.IO.ColorErr(), Now: f.Now}
 }
 
 // confirm asks for "yes" like Terraform.
@@ -259,64 +138,4 @@ func confirm(f *Factory) (bool, error) {
 		return false, errors.New("no answer to the confirmation prompt (standard input closed); use --auto-approve to apply without asking")
 	}
 	return strings.TrimSpace(line) == "yes", nil
-}
-
-// watchInterrupts closes stop on the first interrupt and calls cancel on the
-// second. It returns a function that stops watching, and one that acts as a
-// first interrupt (safe to call more than once, and after an interrupt).
-func watchInterrupts(f *Factory, stop chan struct{}, cancel context.CancelFunc) (unwatch, stopNow func()) {
-	var once sync.Once
-	stopNow = func() { once.Do(func() { close(stop) }) }
-	sig := f.Interrupt
-	var ch chan os.Signal
-	if sig == nil {
-		ch = make(chan os.Signal, 2)
-		signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
-		sig = ch
-	}
-	done := make(chan struct{})
-	go func() {
-		n := 0
-		for {
-			select {
-			case <-done:
-				return
-			case <-sig:
-				n++
-				if n == 1 {
-					fmt.Fprintln(f.IO.ErrOut, "\nInterrupt received: no new calls will start; waiting for the calls in flight. Press Ctrl-C again to exit at once.")
-					stopNow()
-				} else {
-					cancel()
-					return
-				}
-			}
-		}
-	}()
-	unwatch = func() {
-		close(done)
-		if ch != nil {
-			signal.Stop(ch)
-		}
-	}
-	return unwatch, stopNow
-}
-
-// brokenPipeWriter calls onBroken once writing fails (the reader of a
-// pipe went away) and drops later output.
-type brokenPipeWriter struct {
-	w        io.Writer
-	onBroken func()
-	broken   bool
-}
-
-func (b *brokenPipeWriter) Write(p []byte) (int, error) {
-	if b.broken {
-		return len(p), nil
-	}
-	if _, err := b.w.Write(p); err != nil {
-		b.broken = true
-		b.onBroken()
-	}
-	return len(p), nil
 }

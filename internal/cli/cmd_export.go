@@ -4,13 +4,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/export"
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/views"
 )
 
 // exportOptions are the inputs of `leadsync export`.
@@ -31,8 +31,9 @@ after its calls. Each file is written under a temporary name and renamed
 into place, so a failure leaves the previous file as it was.
 
 An .xlsx path gets a workbook: a Summary sheet, then one sheet per sheet
-block. A .csv path (an export with exactly one sheet block) gets the
-sheet's rows in that file and the summary in <base>.summary.csv.`,
+block. A .csv path gets one file per sheet: with one sheet block, its rows
+go to the path itself; with several, each sheet goes to
+<base>-<sheet-slug>.csv. The summary goes to <base>.summary.csv.`,
 		Example: `  leadsync export
   leadsync export --bom          # CSV files that Excel opens as UTF-8 by double-click
   leadsync export --json`,
@@ -81,7 +82,7 @@ func runExport(f *Factory, opts *exportOptions) error {
 	}
 	if !store.Exists() && !opts.json {
 		fmt.Fprintf(f.IO.ErrOut, "Note: no state at %s yet, so the spreadsheets have headers only; run leadsync apply to fetch.\n",
-			exportRelPath(cfg.Dir, store.Path()))
+			views.RelPath(cfg.Dir, store.Path()))
 	}
 	written, err := export.WriteAll(cfg, st, export.Options{Now: f.Now, BOM: opts.bom})
 	if opts.json {
@@ -96,7 +97,7 @@ func runExport(f *Factory, opts *exportOptions) error {
 		return nil
 	}
 	for _, w := range written {
-		fmt.Fprintf(f.IO.Out, "Wrote %s\n", describeWritten(cfg, w))
+		fmt.Fprintf(f.IO.Out, "Wrote %s\n", views.DescribeWritten(cfg, w))
 	}
 	// Warnings are shared by the files of one export: print them once.
 	shown := map[string]bool{}
@@ -109,32 +110,6 @@ func runExport(f *Factory, opts *exportOptions) error {
 		}
 	}
 	return err
-}
-
-// describeWritten is one line of the human output: path, what it holds, and
-// the export block it comes from.
-func describeWritten(cfg *config.Config, w export.Written) string {
-	var what string
-	switch {
-	case w.Summary:
-		what = "summary"
-	case strings.EqualFold(filepath.Ext(w.Path), ".csv"):
-		what = plural(w.Rows, "row")
-	default:
-		what = plural(w.Sheets, "sheet") + " + Summary, " + plural(w.Rows, "row")
-	}
-	return fmt.Sprintf("%s (%s) from %s", exportRelPath(cfg.Dir, w.Path), what, w.Export)
-}
-
-// exportRelPath shows path relative to dir when it is inside it.
-func exportRelPath(dir, path string) string {
-	if dir == "" {
-		return path
-	}
-	if rel, err := filepath.Rel(dir, path); err == nil && !strings.HasPrefix(rel, "..") {
-		return rel
-	}
-	return path
 }
 
 // exportJSON is the --json output of `leadsync export`.
@@ -162,7 +137,7 @@ func writeExportJSON(f *Factory, cfg *config.Config, written []export.Written, e
 			warn = []string{}
 		}
 		out.Written = append(out.Written, writtenJSON{
-			Path: exportRelPath(cfg.Dir, w.Path), Export: w.Export, Sheets: w.Sheets, Rows: w.Rows, Summary: w.Summary, Warnings: warn,
+			Path: views.RelPath(cfg.Dir, w.Path), Export: w.Export, Sheets: w.Sheets, Rows: w.Rows, Summary: w.Summary, Warnings: warn,
 		})
 	}
 	if err != nil {

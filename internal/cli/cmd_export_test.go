@@ -134,7 +134,7 @@ func TestExportWithoutStateAndJSON(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "main.leads.hcl"), []byte(exportTestConfig), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	streams, _, out, errOut := TestStreams()
+	streams, _, _, errOut := TestStreams()
 	f := exportTestFactory(t, dir)
 	f.IO = streams
 	if code := Run(context.Background(), f, []string{"export"}); code != 0 {
@@ -147,7 +147,7 @@ func TestExportWithoutStateAndJSON(t *testing.T) {
 		t.Errorf("export created a state folder")
 	}
 
-	streams, _, out, errOut = TestStreams()
+	streams, _, out, errOut := TestStreams()
 	f.IO = streams
 	if code := Run(context.Background(), f, []string{"export", "--json"}); code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
@@ -161,7 +161,7 @@ func TestExportWithoutStateAndJSON(t *testing.T) {
 			Warnings []string `json:"warnings"`
 		} `json:"written"`
 	}
-	if err := json.Unmarshal([]byte(out.String()), &got); err != nil {
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
 		t.Fatalf("%v: %s", err, out)
 	}
 	if got.FormatVersion != "1" || len(got.Written) != 3 || got.Written[0].Path != "out/leads.xlsx" || len(got.Written[0].Warnings) != 0 {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/catalog"
+	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
 // fieldsOptions are the inputs of `leadsync fields`.
@@ -62,7 +63,7 @@ func runFields(ctx context.Context, f *Factory, opts *fieldsOptions) error {
 		old = catalog.Default()
 	}
 	if !opts.refresh {
-		return printCatalog(f.IO.Out, old, opts.json)
+		return printCatalog(f.IO.Out, old, opts.json, f.IO.TextWidth(76))
 	}
 
 	cfg, diags := loadConfig(f, &opts.vars)
@@ -96,11 +97,11 @@ func runFields(ctx context.Context, f *Factory, opts *fieldsOptions) error {
 		return err
 	}
 	if opts.json {
-		return printCatalog(f.IO.Out, fresh, true)
+		return printCatalog(f.IO.Out, fresh, true, 0)
 	}
 	rel := catalog.CachePath
 	fmt.Fprintf(f.IO.ErrOut, "Fetched %s from the service%s and cached them in %s; validate and plan now check filters against them.\n",
-		plural(len(fields), "field"), sandboxNote(cfg.API.Sandbox), rel)
+		textfmt.Plural(len(fields), "field"), sandboxNote(cfg.API.Sandbox), rel)
 	if changes := catalogChanges(old, fresh); len(changes) > 0 {
 		fmt.Fprintf(f.IO.ErrOut, "Changes from %s:\n", old.Describe())
 		for _, c := range changes {
@@ -110,7 +111,7 @@ func runFields(ctx context.Context, f *Factory, opts *fieldsOptions) error {
 		fmt.Fprintf(f.IO.ErrOut, "No changes from %s.\n", old.Describe())
 	}
 	fmt.Fprintln(f.IO.ErrOut)
-	return printCatalog(f.IO.Out, fresh, false)
+	return printCatalog(f.IO.Out, fresh, false, f.IO.TextWidth(76))
 }
 
 func sandboxNote(sandbox bool) string {
@@ -137,8 +138,8 @@ type fieldJSONItem struct {
 }
 
 // printCatalog writes the catalog as a table (array values listed under
-// their field) or as JSON.
-func printCatalog(w io.Writer, c *catalog.Catalog, asJSON bool) error {
+// their field, in lines of at most width columns) or as JSON.
+func printCatalog(w io.Writer, c *catalog.Catalog, asJSON bool, width int) error {
 	if asJSON {
 		out := fieldsJSON{FormatVersion: "1", Source: catalog.SourceBuiltin, Fields: []fieldJSONItem{}}
 		if c.Source != catalog.SourceBuiltin && c.Source != "" {
@@ -169,7 +170,7 @@ func printCatalog(w io.Writer, c *catalog.Catalog, asJSON bool) error {
 			src += ", fetched " + c.FetchedAt.UTC().Format("2006-01-02 15:04 UTC")
 		}
 	}
-	fmt.Fprintf(w, "%s (%s):\n\n", plural(len(c.Fields), "searchable field"), src)
+	fmt.Fprintf(w, "%s (%s):\n\n", textfmt.Plural(len(c.Fields), "searchable field"), src)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "  ATTRIBUTE\tPARAMETER\tTYPE\tLABEL")
 	for _, fd := range c.Fields {
@@ -183,7 +184,7 @@ func printCatalog(w io.Writer, c *catalog.Catalog, asJSON bool) error {
 			continue
 		}
 		fmt.Fprintf(w, "\n%s accepts:\n", catalog.AttributeName(fd.SearchParameter))
-		for _, line := range wrapValues(fd.PossibleValues, 76) {
+		for _, line := range wrapValues(fd.PossibleValues, width) {
 			fmt.Fprintf(w, "  %s\n", line)
 		}
 	}
@@ -191,23 +192,28 @@ func printCatalog(w io.Writer, c *catalog.Catalog, asJSON bool) error {
 }
 
 // wrapValues lists quoted values separated by commas, in lines of at most
-// width characters (a single long value gets a line of its own).
+// width columns (a single long value gets a line of its own).
 func wrapValues(vals []string, width int) []string {
 	var lines []string
 	var cur strings.Builder
+	curWidth := 0
 	for i, v := range vals {
 		item := fmt.Sprintf("%q", v)
 		if i < len(vals)-1 {
 			item += ","
 		}
-		if cur.Len() > 0 && cur.Len()+1+len(item) > width {
+		w := textfmt.Width(item)
+		if cur.Len() > 0 && curWidth+1+w > width {
 			lines = append(lines, cur.String())
 			cur.Reset()
+			curWidth = 0
 		}
 		if cur.Len() > 0 {
 			cur.WriteByte(' ')
+			curWidth++
 		}
 		cur.WriteString(item)
+		curWidth += w
 	}
 	if cur.Len() > 0 {
 		lines = append(lines, cur.String())

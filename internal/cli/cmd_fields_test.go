@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -18,13 +17,6 @@ import (
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/catalog"
 )
-
-func init() {
-	// Other test files of the package may define -update too; define it once.
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite golden files")
-	}
-}
 
 // apiTestKey is distinctive so that a leak is easy to spot.
 const apiTestKey = "lk-test-D0NT-LEAK-9931"
@@ -271,5 +263,28 @@ func TestDebugLog(t *testing.T) {
 	buf.WriteString(errOut)
 	if strings.Contains(buf.String(), apiTestKey) {
 		t.Error("key in the debug log")
+	}
+}
+
+// TestWrapValuesWide: wide characters take two columns each.
+func TestWrapValuesWide(t *testing.T) {
+	got := wrapValues([]string{"日本", "東京"}, 12)
+	want := []string{`"日本",`, `"東京"`}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// TestWriteColumnsWide: columns align by display width, not by runes.
+func TestWriteColumnsWide(t *testing.T) {
+	var b strings.Builder
+	w := newStateWriter(&b)
+	writeColumns(w, [][]string{{"日本語", "x"}, {"abc", "y"}})
+	if err := w.flush(); err != nil {
+		t.Fatal(err)
+	}
+	want := "  日本語  x\n  abc     y\n"
+	if b.String() != want {
+		t.Errorf("got %q, want %q", b.String(), want)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/aymanbagabas/go-udiff"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/hashicorp/hcl/v2/hclwrite"
@@ -111,7 +112,10 @@ func runFmt(f *Factory, opts *fmtOptions) error {
 		changed++
 		fmt.Fprintln(f.IO.Out, name)
 		if opts.diff {
-			writeUnifiedDiff(f.IO.Out, name, src, out)
+			if err := writeUnifiedDiff(f.IO.Out, name, src, out); err != nil {
+				fmt.Fprintf(f.IO.ErrOut, "Error: %v\n", err)
+				failed = true
+			}
 		}
 		if !opts.check {
 			fi, err := os.Stat(path)
@@ -143,7 +147,9 @@ func fmtStdin(f *Factory, opts *fmtOptions) error {
 	}
 	switch {
 	case opts.diff:
-		writeUnifiedDiff(f.IO.Out, "<stdin>", src, out)
+		if err := writeUnifiedDiff(f.IO.Out, "<stdin>", src, out); err != nil {
+			return err
+		}
 	case !opts.check:
 		f.IO.Out.Write(out)
 	}
@@ -186,119 +192,15 @@ func findFormattable(dir string, recursive bool) ([]string, error) {
 }
 
 // writeUnifiedDiff prints the change from a to b as a unified diff with
-// three lines of context.
-func writeUnifiedDiff(w io.Writer, name string, a, b []byte) {
-	al, bl := splitLines(a), splitLines(b)
-	ops := diffLines(al, bl)
-	fmt.Fprintf(w, "--- old/%s\n+++ new/%s\n", name, name)
-	const ctx = 3
-	// Group operations into hunks separated by more than 2*ctx equal lines.
-	i := 0
-	for i < len(ops) {
-		for i < len(ops) && ops[i].kind == ' ' {
-			i++
-		}
-		if i >= len(ops) {
-			break
-		}
-		start := max(i-ctx, 0)
-		end := i
-		for end < len(ops) {
-			if ops[end].kind != ' ' {
-				end++
-				continue
-			}
-			run := end
-			for run < len(ops) && ops[run].kind == ' ' {
-				run++
-			}
-			if run == len(ops) || run-end > 2*ctx {
-				end = min(end+ctx, len(ops))
-				break
-			}
-			end = run
-		}
-		var aStart, aLen, bStart, bLen int
-		aStart, bStart = ops[start].a+1, ops[start].b+1
-		for _, op := range ops[start:end] {
-			if op.kind != '+' {
-				aLen++
-			}
-			if op.kind != '-' {
-				bLen++
-			}
-		}
-		if aLen == 0 {
-			aStart--
-		}
-		if bLen == 0 {
-			bStart--
-		}
-		fmt.Fprintf(w, "@@ -%d,%d +%d,%d @@\n", aStart, aLen, bStart, bLen)
-		for _, op := range ops[start:end] {
-			fmt.Fprintf(w, "%c%s\n", op.kind, op.text)
-		}
-		i = end
+// three lines of context. The diff is go-udiff's (gopls's line diff): it
+// is linear in practice, where a longest-common-subsequence table was
+// quadratic in the number of lines.
+func writeUnifiedDiff(w io.Writer, name string, a, b []byte) error {
+	before, after := string(a), string(b)
+	d, err := udiff.ToUnified("old/"+name, "new/"+name, before, udiff.Lines(before, after), udiff.DefaultContextLines)
+	if err != nil {
+		return fmt.Errorf("cannot compute the diff of %s: %w", name, err)
 	}
-}
-
-type diffOp struct {
-	kind byte // ' ', '-', '+'
-	text string
-	a, b int // line indexes (0-based) in a and b at this operation
-}
-
-func splitLines(s []byte) []string {
-	t := strings.TrimSuffix(string(s), "\n")
-	if t == "" {
-		return nil
-	}
-	return strings.Split(t, "\n")
-}
-
-// diffLines computes a shortest edit script with a longest-common-subsequence
-// table; configuration files are small. Very large inputs fall back to
-// replacing everything.
-func diffLines(a, b []string) []diffOp {
-	n, m := len(a), len(b)
-	if n*m > 4_000_000 {
-		var ops []diffOp
-		for i, s := range a {
-			ops = append(ops, diffOp{'-', s, i, 0})
-		}
-		for j, s := range b {
-			ops = append(ops, diffOp{'+', s, n, j})
-		}
-		return ops
-	}
-	lcs := make([][]int32, n+1)
-	for i := range lcs {
-		lcs[i] = make([]int32, m+1)
-	}
-	for i := n - 1; i >= 0; i-- {
-		for j := m - 1; j >= 0; j-- {
-			if a[i] == b[j] {
-				lcs[i][j] = lcs[i+1][j+1] + 1
-			} else {
-				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
-			}
-		}
-	}
-	var ops []diffOp
-	i, j := 0, 0
-	for i < n || j < m {
-		switch {
-		case i < n && j < m && a[i] == b[j]:
-			ops = append(ops, diffOp{' ', a[i], i, j})
-			i++
-			j++
-		case i < n && (j == m || lcs[i+1][j] >= lcs[i][j+1]):
-			ops = append(ops, diffOp{'-', a[i], i, j})
-			i++
-		default:
-			ops = append(ops, diffOp{'+', b[j], i, j})
-			j++
-		}
-	}
-	return ops
+	_, err = io.WriteString(w, d)
+	return err
 }

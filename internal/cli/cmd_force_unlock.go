@@ -44,16 +44,16 @@ refuses elsewhere.`,
 }
 
 func runForceUnlock(f *Factory, opts *forceUnlockOptions) error {
-	st, err := openStateStore(f, &opts.state)
+	store, err := openStateStore(f, &opts.state)
 	if err != nil {
 		return err
 	}
-	info, err := st.ReadLock()
+	info, err := store.ReadLock()
 	if err != nil {
 		return fmt.Errorf("%v; if no leadsync runs on this state, delete that file", err)
 	}
 	if info == nil {
-		return fmt.Errorf("the state %s is not locked: nothing to do", stateRelPath(f, st.Path()))
+		return fmt.Errorf("the state %s is not locked: nothing to do", stateRelPath(f, store.Path()))
 	}
 	if info.ID != opts.id {
 		return fmt.Errorf("lock ID %q does not match the lock held now (ID %s, by %s for %q): nothing was removed", opts.id, info.ID, info.Who, info.Operation)
@@ -73,7 +73,7 @@ func runForceUnlock(f *Factory, opts *forceUnlockOptions) error {
 			return fmt.Errorf("force-unlock cancelled: the lock stays")
 		}
 	}
-	if err := st.ForceUnlock(opts.id); err != nil {
+	if err := store.ForceUnlock(opts.id); err != nil {
 		return err
 	}
 	fmt.Fprintf(f.IO.Out, "Removed the state lock %s (held by %s for %q).\n", info.ID, info.Who, info.Operation)

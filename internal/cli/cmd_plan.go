@@ -11,7 +11,9 @@ import (
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/plan"
+	"github.com/leadsync/leadsync/internal/run"
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/views"
 )
 
 // planOptions are the inputs of `leadsync plan`.
@@ -24,9 +26,6 @@ type planOptions struct {
 	replace          []string
 	vars             varFlags
 }
-
-// planBilling makes the one billing call of a plan; tests replace it.
-var planBilling = serviceUsage
 
 func newPlanCmd(f *Factory) *cobra.Command {
 	opts := &planOptions{}
@@ -67,30 +66,15 @@ refuses it once the state or the configuration has changed.`,
 	return cmd
 }
 
-// hasUsageEndpoint reports whether cfg can reach the first generation's
-// billing operation (the second generation has none).
-func hasUsageEndpoint(cfg *config.Config) bool {
-	return cfg.API.Sandbox || cfg.API.BaseURL != ""
-}
-
 func runPlan(ctx context.Context, f *Factory, opts *planOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
 	// The state usually lives at the default path: load it while the
-	// configuration is read (on large states the two take about as long),
-	// and use it only if the configuration names that path. plan takes no
-	// lock and writes nothing, so reading early is safe.
-	type loaded struct {
-		st  *state.State
-		err error
-	}
+	// configuration is read, and use it only if the configuration names
+	// that path.
 	guess := filepath.Join(f.Dir, config.DefaultStatePath)
-	early := make(chan loaded, 1)
-	go func() {
-		st, err := state.NewStore(guess).Load()
-		early <- loaded{st, err}
-	}()
+	early := run.Preload(state.Local(guess))
 	cfg, diags := loadConfig(f, &opts.vars)
 	if diags.HasErrors() {
 		if opts.json {
@@ -100,43 +84,38 @@ func runPlan(ctx context.Context, f *Factory, opts *planOptions) error {
 		}
 		return silentExit(ExitError)
 	}
-	var st *state.State
-	var err error
-	if path := stateFilePath(cfg); path == guess {
-		l := <-early
-		st, err = l.st, l.err
-	} else {
-		st, err = state.NewStore(path).Load()
+	deps := runDeps(f, cfg)
+	if stateFilePath(cfg) == guess {
+		deps.Backend = early
+	}
+	p, pdiags, err := run.Plan(ctx, deps, run.PlanOptions{
+		Config: cfg, Targets: opts.targets, Replace: opts.replace, Offline: opts.offline,
+	})
+	var be *run.BillingError
+	if errors.As(err, &be) {
+		const doing = "reading the remaining requests of this month"
+		var ae *api.Error
+		if errors.As(be.Err, &ae) {
+			_ = reportAPIError(f, doing, be.Err) // prints the error and its hint
+		} else {
+			fmt.Fprintf(f.IO.ErrOut, "Error: %s: %v\n", doing, be.Err)
+		}
+		fmt.Fprintln(f.IO.ErrOut, "\nTo plan without checking the quota: leadsync plan --offline")
+		return silentExit(ExitError)
 	}
 	if err != nil {
 		return err
 	}
-	var usage *api.Usage
-	if !opts.offline && hasUsageEndpoint(cfg) {
-		if usage, err = planBilling(ctx, f, cfg); err != nil {
-			const doing = "reading the remaining requests of this month"
-			var ae *api.Error
-			if errors.As(err, &ae) {
-				_ = reportAPIError(f, doing, err) // prints the error and its hint
-			} else {
-				fmt.Fprintf(f.IO.ErrOut, "Error: %s: %v\n", doing, err)
-			}
-			fmt.Fprintln(f.IO.ErrOut, "\nTo plan without checking the quota: leadsync plan --offline")
-			return silentExit(ExitError)
-		}
-	}
-	p, pdiags := plan.Build(cfg, st, plan.Options{
-		Now: f.Now(), Targets: opts.targets, Replace: opts.replace, Usage: usage, Offline: opts.offline,
-	})
 	all := append(diags, pdiags...)
+	view := views.NewPlan(f.IO.Out, opts.json, f.IO.ColorOut())
 	if opts.json {
 		p.Diagnostics = plan.JSONDiagnostics(cfg.ScrubDiagnostics(all))
-		if err := plan.RenderJSON(f.IO.Out, p); err != nil {
+		if err := view.Plan(p); err != nil {
 			return err
 		}
 	} else {
 		if !pdiags.HasErrors() || len(p.Changes) > 0 {
-			if err := plan.RenderText(f.IO.Out, p, f.IO.ColorOut()); err != nil {
+			if err := view.Plan(p); err != nil {
 				return err
 			}
 			if note := liveCatalogNote(cfg); note != "" {
@@ -164,13 +143,4 @@ func runPlan(ctx context.Context, f *Factory, opts *planOptions) error {
 		return silentExit(ExitChanges)
 	}
 	return nil
-}
-
-// serviceUsage makes the billing call through the configured service.
-func serviceUsage(ctx context.Context, f *Factory, cfg *config.Config) (*api.Usage, error) {
-	svc, err := newServiceClient(f, cfg)
-	if err != nil {
-		return nil, err
-	}
-	return svc.Billing(ctx)
 }

@@ -35,18 +35,17 @@ enrich "contacts" {
 // runPlanCmd runs `leadsync plan args...` in dir with a billing stub.
 func runPlanCmd(t *testing.T, dir string, remaining int, args ...string) (code int, stdout, stderr string, calls int) {
 	t.Helper()
-	old := planBilling
-	planBilling = func(ctx context.Context, f *Factory, cfg *config.Config) (*api.Usage, error) {
+	billing := func(context.Context) (*api.Usage, error) {
 		calls++
 		if remaining < 0 {
 			return nil, errors.New("403 Forbidden")
 		}
 		return &api.Usage{RemainingRequests: remaining}, nil
 	}
-	t.Cleanup(func() { planBilling = old })
 	io, _, out, errOut := TestStreams()
 	f := &Factory{IO: io, Dir: dir, Getenv: func(string) string { return "" }, Environ: func() []string { return nil },
-		Now: func() time.Time { return time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC) }}
+		Now:     func() time.Time { return time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC) },
+		Service: func(*config.Config) (api.Service, error) { return billingOnly(billing), nil }}
 	cmd := newPlanCmd(f)
 	cmd.SetArgs(args)
 	cmd.SetOut(out)
@@ -63,6 +62,22 @@ func runPlanCmd(t *testing.T, dir string, remaining int, args ...string) (code i
 		errOut.WriteString("Error: " + err.Error() + "\n")
 	}
 	return code, out.String(), errOut.String(), calls
+}
+
+// billingOnly is a service whose only operation is Billing: a plan makes
+// no other call.
+type billingOnly func(context.Context) (*api.Usage, error)
+
+func (b billingOnly) Billing(ctx context.Context) (*api.Usage, error) { return b(ctx) }
+func (billingOnly) Fields(context.Context) ([]api.Field, error)       { panic("plan calls Fields") }
+func (billingOnly) Search(context.Context, api.Generation, api.SearchRequest) (*api.SearchResult, error) {
+	panic("plan calls Search")
+}
+func (billingOnly) Page(context.Context, api.Generation, api.PageRequest) (*api.Profile, error) {
+	panic("plan calls Page")
+}
+func (billingOnly) Enrich(context.Context, api.PageRequest) (*api.EnrichedProfile, error) {
+	panic("plan calls Enrich")
 }
 
 func planDir(t *testing.T, hcl string) string {

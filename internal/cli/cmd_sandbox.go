@@ -18,6 +18,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/leadsync/leadsync/internal/sandbox"
+	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
 // sandboxOptions are the flags of `leadsync sandbox`, parsed.
@@ -308,9 +309,9 @@ Press Ctrl-C to stop.
 	if err := srv.Shutdown(shutdownCtx); err != nil {
 		srv.Close()
 	}
-	st := s.Stats()
+	stats := s.Stats()
 	fmt.Fprintf(errOut, "sandbox stopped: %s (%d accepted, %d rate limited, %d forbidden), %d credits and %d requests spent\n",
-		plural(st.Calls, "call"), st.Accepted, st.RateLimited, st.Forbidden, st.CreditsSpent, st.RequestsSpent)
+		textfmt.Plural(stats.Calls, "call"), stats.Accepted, stats.RateLimited, stats.Forbidden, stats.CreditsSpent, stats.RequestsSpent)
 	if serveErr != nil && !errors.Is(serveErr, http.ErrServerClosed) {
 		return fmt.Errorf("sandbox: %w", serveErr)
 	}

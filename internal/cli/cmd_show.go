@@ -3,7 +3,9 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
+	"slices"
 	"sort"
 	"time"
 
@@ -11,13 +13,13 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
 // showOptions are the inputs of `leadsync show`.
 type showOptions struct {
 	state stateFlags
 	json  bool
-	file  string // a saved plan; empty: the state
 }
 
 func newShowCmd(f *Factory) *cobra.Command {
@@ -104,25 +106,25 @@ type failureSummary struct {
 }
 
 // summarizeState gathers what show prints.
-func summarizeState(st *state.Store, s *state.State, exists bool) *stateSummary {
+func summarizeState(store *state.Store, s *state.State, exists bool) *stateSummary {
 	sum := &stateSummary{FormatVersion: "1", Searches: []searchSummary{}, Profiles: []profileSummary{}, Failures: []failureSummary{}}
-	sum.State.Path = st.Path()
+	sum.State.Path = store.Path()
 	sum.State.Exists = exists
 	if exists {
 		sum.State.Lineage, sum.State.Serial, sum.State.LeadsyncVersion = s.Lineage, s.Serial, s.LeadsyncVersion
 	}
-	if _, err := os.Stat(st.JournalPath()); err == nil {
+	if _, err := os.Stat(store.JournalPath()); err == nil {
 		sum.State.JournalPending = true
 	}
-	if info, err := st.ReadLock(); err == nil {
+	if info, err := store.ReadLock(); err == nil {
 		sum.Lock = info
 	}
-	for _, addr := range sortedStrings(s.Searches) {
+	for _, addr := range slices.Sorted(maps.Keys(s.Searches)) {
 		sr := s.Searches[addr]
 		sum.Searches = append(sum.Searches, searchSummary{Address: addr, Generation: int(sr.Generation), RanAt: sr.RanAt,
 			ResultCount: sr.ResultCount, Kept: len(sr.LeadIDs), Capped: sr.Capped, Added: sr.Added, Removed: sr.Removed})
 	}
-	for _, addr := range sortedStrings(s.Profiles) {
+	for _, addr := range slices.Sorted(maps.Keys(s.Profiles)) {
 		pr := s.Profiles[addr]
 		sum.Profiles = append(sum.Profiles, profileSummary{Address: addr, Generation: int(pr.Generation), ReadAt: pr.ReadAt})
 	}
@@ -141,7 +143,7 @@ func summarizeState(st *state.Store, s *state.State, exists bool) *stateSummary 
 			sum.Enrichments.ByStatus[status]++
 		}
 	}
-	for _, addr := range sortedStrings(s.Failures) {
+	for _, addr := range slices.Sorted(maps.Keys(s.Failures)) {
 		fl := s.Failures[addr]
 		sum.Failures = append(sum.Failures, failureSummary{Address: addr, At: fl.At, Status: fl.Status, Message: fl.Message})
 	}
@@ -151,36 +153,36 @@ func summarizeState(st *state.Store, s *state.State, exists bool) *stateSummary 
 
 // showState is the state branch of `leadsync show`.
 func showState(f *Factory, opts *showOptions) error {
-	st, err := openStateStore(f, &opts.state)
+	store, err := openStateStore(f, &opts.state)
 	if err != nil {
 		return err
 	}
-	s, err := st.Load()
+	s, err := store.Load()
 	if err != nil {
 		return err
 	}
-	exists := st.Exists()
-	sum := summarizeState(st, s, exists)
+	exists := store.Exists()
+	sum := summarizeState(store, s, exists)
 	if opts.json {
-		sum.State.Path = stateRelPath(f, st.Path())
+		sum.State.Path = stateRelPath(f, store.Path())
 		enc := json.NewEncoder(f.IO.Out)
 		enc.SetIndent("", "  ")
 		enc.SetEscapeHTML(false)
 		return enc.Encode(sum)
 	}
 	if !exists && !sum.State.JournalPending {
-		fmt.Fprintf(f.IO.Out, "No state yet at %s: leadsync apply creates it.\n", stateRelPath(f, st.Path()))
+		fmt.Fprintf(f.IO.Out, "No state yet at %s: leadsync apply creates it.\n", stateRelPath(f, store.Path()))
 		return nil
 	}
-	return writeStateSummary(newStateWriter(f.IO.Out), f, st, sum)
+	return writeStateSummary(newStateWriter(f.IO.Out), f, store, sum)
 }
 
-func writeStateSummary(w *stateWriter, f *Factory, st *state.Store, sum *stateSummary) error {
+func writeStateSummary(w *stateWriter, f *Factory, store *state.Store, sum *stateSummary) error {
 	now := f.Now()
 	w.printf("State %s: serial %d, lineage %s, written by leadsync %s.\n",
-		stateRelPath(f, st.Path()), sum.State.Serial, sum.State.Lineage, sum.State.LeadsyncVersion)
+		stateRelPath(f, store.Path()), sum.State.Serial, sum.State.Lineage, sum.State.LeadsyncVersion)
 	if sum.State.JournalPending {
-		w.printf("It includes the calls an interrupted apply recorded in %s; the next apply folds them in.\n", stateRelPath(f, st.JournalPath()))
+		w.printf("It includes the calls an interrupted apply recorded in %s; the next apply folds them in.\n", stateRelPath(f, store.JournalPath()))
 	}
 	if l := sum.Lock; l != nil {
 		w.printf("Locked by %s (pid %d) for %q since %s; lock ID %s.\n", l.Who, l.PID, l.Operation, stateWhen(l.Created, now), l.ID)
@@ -188,7 +190,7 @@ func writeStateSummary(w *stateWriter, f *Factory, st *state.Store, sum *stateSu
 
 	rows := make([][]string, 0, len(sum.Searches))
 	for _, sr := range sum.Searches {
-		res := fmt.Sprintf("%s, %d kept", plural(sr.ResultCount, "result"), sr.Kept)
+		res := fmt.Sprintf("%s, %d kept", textfmt.Plural(sr.ResultCount, "result"), sr.Kept)
 		if sr.Capped {
 			res += " (capped at 300)"
 		}
@@ -208,14 +210,14 @@ func writeStateSummary(w *stateWriter, f *Factory, st *state.Store, sum *stateSu
 	w.printf("\nProfiles: %d\n", len(sum.Profiles))
 	writeColumns(w, rows)
 
-	w.printf("\nPeople: %s", thousands(sum.People.Total))
+	w.printf("\nPeople: %s", textfmt.Thousands(sum.People.Total))
 	if sum.People.Unlisted > 0 {
-		w.printf(" (%s no longer found by any search or profile, kept for their enrichments)", thousands(sum.People.Unlisted))
+		w.printf(" (%s no longer found by any search or profile, kept for their enrichments)", textfmt.Thousands(sum.People.Unlisted))
 	}
 	w.printf("\n")
 	by := sum.Enrichments.ByStatus
-	w.printf("Enrichments: %s (%s valid, %s catch all, %s empty", thousands(sum.Enrichments.Total),
-		thousands(by[api.StatusValid]), thousands(by[api.StatusCatchAll]), thousands(by[api.StatusEmpty]))
+	w.printf("Enrichments: %s (%s valid, %s catch all, %s empty", textfmt.Thousands(sum.Enrichments.Total),
+		textfmt.Thousands(by[api.StatusValid]), textfmt.Thousands(by[api.StatusCatchAll]), textfmt.Thousands(by[api.StatusEmpty]))
 	var other []string
 	for k := range by {
 		if k != api.StatusValid && k != api.StatusCatchAll && k != api.StatusEmpty {
@@ -224,7 +226,7 @@ func writeStateSummary(w *stateWriter, f *Factory, st *state.Store, sum *stateSu
 	}
 	sort.Strings(other)
 	for _, k := range other {
-		w.printf(", %s %s", thousands(by[k]), k)
+		w.printf(", %s %s", textfmt.Thousands(by[k]), k)
 	}
 	w.printf(")\n")
 
@@ -244,7 +246,7 @@ func writeStateSummary(w *stateWriter, f *Factory, st *state.Store, sum *stateSu
 	u := sum.Usage
 	w.printf("\nUsage: ")
 	if u.RemainingRequests != nil {
-		w.printf("%s requests left this month", thousands(*u.RemainingRequests))
+		w.printf("%s requests left this month", textfmt.Thousands(*u.RemainingRequests))
 		if u.CheckedAt != nil {
 			w.printf(" (checked %s)", stateAge(now.Sub(*u.CheckedAt)))
 		}
@@ -252,14 +254,14 @@ func writeStateSummary(w *stateWriter, f *Factory, st *state.Store, sum *stateSu
 		w.printf("requests left unknown")
 	}
 	if u.CreditBalance != nil {
-		w.printf("; credit balance %s", thousands(*u.CreditBalance))
+		w.printf("; credit balance %s", textfmt.Thousands(*u.CreditBalance))
 		if u.CreditBalanceAt != nil {
 			w.printf(" (%s)", stateAge(now.Sub(*u.CreditBalanceAt)))
 		}
 	}
-	w.printf("; %s spent in all runs", plural(u.CreditsSpent, "credit"))
+	w.printf("; %s spent in all runs", textfmt.Plural(u.CreditsSpent, "credit"))
 	if u.CreditsUnknown > 0 {
-		w.printf(" (and %s that may have been charged: enrichments whose outcome is unknown)", thousands(u.CreditsUnknown))
+		w.printf(" (and %s that may have been charged: enrichments whose outcome is unknown)", textfmt.Thousands(u.CreditsUnknown))
 	}
 	w.printf(".\n")
 	return w.flush()
@@ -273,7 +275,7 @@ func writeColumns(w *stateWriter, rows [][]string) {
 			if i >= len(width) {
 				width = append(width, 0)
 			}
-			if n := len([]rune(c)); n > width[i] {
+			if n := textfmt.Width(c); n > width[i] {
 				width[i] = n
 			}
 		}
@@ -285,7 +287,7 @@ func writeColumns(w *stateWriter, rows [][]string) {
 				line += " " + c
 				break
 			}
-			line += fmt.Sprintf(" %-*s ", width[i], c)
+			line += " " + textfmt.PadRight(c, width[i]) + " "
 		}
 		w.printf("%s\n", trimRight(line))
 	}

@@ -8,16 +8,15 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"sort"
-	"strconv"
 	"strings"
 	"time"
 
+	"github.com/agext/levenshtein"
 	"github.com/spf13/cobra"
 
-	"github.com/leadsync/leadsync/internal/catalog"
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
 // stateFlags locate the state: the configuration's state_path (read with
@@ -65,9 +64,9 @@ func openStateStore(f *Factory, sf *stateFlags) (*state.Store, error) {
 }
 
 func newStateStore(f *Factory, path string) *state.Store {
-	st := state.NewStore(path)
-	st.Now = f.Now
-	return st
+	store := state.NewStore(path)
+	store.Now = f.Now
+	return store
 }
 
 // stateRelPath shows path relative to the working directory when inside it.
@@ -79,11 +78,11 @@ func stateRelPath(f *Factory, path string) string {
 }
 
 // loadExistingState loads the state and fails with a hint when there is none.
-func loadExistingState(f *Factory, st *state.Store) (*state.State, error) {
-	if !st.Exists() {
-		return nil, fmt.Errorf("no state at %s yet: leadsync apply creates it", stateRelPath(f, st.Path()))
+func loadExistingState(f *Factory, store *state.Store) (*state.State, error) {
+	if !store.Exists() {
+		return nil, fmt.Errorf("no state at %s yet: leadsync apply creates it", stateRelPath(f, store.Path()))
 	}
-	return st.Load()
+	return store.Load()
 }
 
 func newStateCmd(f *Factory) *cobra.Command {
@@ -134,11 +133,11 @@ person.<id>. With prefixes, only the addresses that start with one of them.`,
 }
 
 func runStateList(f *Factory, opts *stateListOptions) error {
-	st, err := openStateStore(f, &opts.state)
+	store, err := openStateStore(f, &opts.state)
 	if err != nil {
 		return err
 	}
-	s, err := st.Load()
+	s, err := store.Load()
 	if err != nil {
 		return err
 	}
@@ -194,11 +193,11 @@ personal data is printed only here, when asked for by address.`,
 }
 
 func runStateShow(f *Factory, opts *stateShowOptions) error {
-	st, err := openStateStore(f, &opts.state)
+	store, err := openStateStore(f, &opts.state)
 	if err != nil {
 		return err
 	}
-	s, err := loadExistingState(f, st)
+	s, err := loadExistingState(f, store)
 	if err != nil {
 		return err
 	}
@@ -250,7 +249,7 @@ func unknownAddressError(s *state.State, addr, consequence string) error {
 	var near []string
 	base := strings.SplitN(addr, "[", 2)[0]
 	for _, a := range s.Addresses(false) {
-		if strings.HasPrefix(a, base) || catalog.EditDistance(addr, a) <= 2 {
+		if strings.HasPrefix(a, base) || levenshtein.Distance(addr, a, nil) <= 2 {
 			near = append(near, a)
 		}
 	}
@@ -422,19 +421,19 @@ Rm takes the state lock, and the state before is kept as <state>.backup.`,
 }
 
 func runStateRm(f *Factory, opts *stateRmOptions) error {
-	st, err := openStateStore(f, &opts.state)
+	store, err := openStateStore(f, &opts.state)
 	if err != nil {
 		return err
 	}
-	if !st.Exists() {
-		return fmt.Errorf("no state at %s yet: nothing to remove", stateRelPath(f, st.Path()))
+	if !store.Exists() {
+		return fmt.Errorf("no state at %s yet: nothing to remove", stateRelPath(f, store.Path()))
 	}
-	lock, err := st.Lock("state rm")
+	lock, err := store.Lock("state rm")
 	if err != nil {
 		return err
 	}
 	defer lock.Unlock()
-	s, err := st.Load()
+	s, err := store.Load()
 	if err != nil {
 		return err
 	}
@@ -449,7 +448,7 @@ func runStateRm(f *Factory, opts *stateRmOptions) error {
 		switch s.Kind(addr) {
 		case "search":
 			n := len(s.Searches[addr].LeadIDs)
-			lines = append(lines, fmt.Sprintf("Removed %s (%s leave the exports that list it; people and enrichments are kept)", addr, plural(n, "lead")))
+			lines = append(lines, fmt.Sprintf("Removed %s (%s leave the exports that list it; people and enrichments are kept)", addr, textfmt.Plural(n, "lead")))
 		case "profile":
 			lines = append(lines, fmt.Sprintf("Removed %s (the person and their enrichment are kept)", addr))
 		case "person":
@@ -463,13 +462,13 @@ func runStateRm(f *Factory, opts *stateRmOptions) error {
 			return err
 		}
 	}
-	if err := st.Commit(s); err != nil {
+	if err := store.Commit(s); err != nil {
 		return err
 	}
 	for _, l := range lines {
 		fmt.Fprintln(f.IO.Out, l)
 	}
-	fmt.Fprintf(f.IO.Out, "The state before is kept in %s.\n", stateRelPath(f, st.BackupPath()))
+	fmt.Fprintf(f.IO.Out, "The state before is kept in %s.\n", stateRelPath(f, store.BackupPath()))
 	return lock.Unlock()
 }
 
@@ -489,29 +488,11 @@ func stateAge(d time.Duration) string {
 	case d < time.Minute:
 		return "just now"
 	case d < time.Hour:
-		return plural(int(d/time.Minute), "minute") + " ago"
+		return textfmt.Plural(int(d/time.Minute), "minute") + " ago"
 	case d < 48*time.Hour:
-		return plural(int(d/time.Hour), "hour") + " ago"
+		return textfmt.Plural(int(d/time.Hour), "hour") + " ago"
 	}
-	return plural(int(d/(24*time.Hour)), "day") + " ago"
-}
-
-// thousands formats n with comma separators: 9,114.
-func thousands(n int) string {
-	s := strconv.Itoa(n)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
+	return textfmt.Plural(int(d/(24*time.Hour)), "day") + " ago"
 }
 
 func compactJSON(b []byte) string {
@@ -551,14 +532,4 @@ func (w *stateWriter) flush() error {
 		w.err = err
 	}
 	return w.err
-}
-
-// sortedStrings returns the keys of m sorted.
-func sortedStrings[T any](m map[string]T) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

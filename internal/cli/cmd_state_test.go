@@ -31,7 +31,7 @@ profile "founder" {
 
 // stateTestDir is a configuration folder with a state made by a few calls;
 // the clock of configTestFactory is 2026-01-02 03:04:05 UTC.
-func stateTestDir(t *testing.T) (dir string, st *state.Store) {
+func stateTestDir(t *testing.T) (dir string, store *state.Store) {
 	t.Helper()
 	dir = t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "main.leads.hcl"), []byte(stateTestConfig), 0o644); err != nil {
@@ -59,11 +59,11 @@ func stateTestDir(t *testing.T) (dir string, st *state.Store) {
 			t.Fatal(err)
 		}
 	}
-	st = state.NewStore(filepath.Join(dir, ".leadsync", "state.json"))
-	if err := st.Save(s); err != nil {
+	store = state.NewStore(filepath.Join(dir, ".leadsync", "state.json"))
+	if err := store.Save(s); err != nil {
 		t.Fatal(err)
 	}
-	return dir, st
+	return dir, store
 }
 
 func TestStateCommandsGolden(t *testing.T) {
@@ -149,15 +149,15 @@ func TestStateShowUnknownAddressMessage(t *testing.T) {
 }
 
 func TestStateRm(t *testing.T) {
-	dir, st := stateTestDir(t)
-	before, _ := os.ReadFile(st.Path())
+	dir, store := stateTestDir(t)
+	before, _ := os.ReadFile(store.Path())
 
 	// One unknown address: nothing is removed.
 	code, _, errOut := runIn(t, dir, "state", "rm", `search.cto["Berlin"]`, "search.nope")
 	if code != 1 || !strings.Contains(errOut, "nothing was removed") {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	if after, _ := os.ReadFile(st.Path()); string(after) != string(before) {
+	if after, _ := os.ReadFile(store.Path()); string(after) != string(before) {
 		t.Fatal("state changed")
 	}
 
@@ -166,7 +166,7 @@ func TestStateRm(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	checkGolden(t, filepath.Join("testdata", "state", "state-rm.golden"), out)
-	s, err := st.Load()
+	s, err := store.Load()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,17 +176,17 @@ func TestStateRm(t *testing.T) {
 	if len(s.Searches[`search.cto["Hamburg"]`].LeadIDs) != 0 {
 		t.Errorf("removed person still listed: %v", s.Searches[`search.cto["Hamburg"]`].LeadIDs)
 	}
-	if b, _ := os.ReadFile(st.BackupPath()); string(b) != string(before) {
+	if b, _ := os.ReadFile(store.BackupPath()); string(b) != string(before) {
 		t.Error("no backup of the state before")
 	}
-	if _, err := os.Stat(st.LockPath()); !os.IsNotExist(err) {
+	if _, err := os.Stat(store.LockPath()); !os.IsNotExist(err) {
 		t.Errorf("lock left behind: %v", err)
 	}
 }
 
 func TestStateRmRespectsTheLock(t *testing.T) {
-	dir, st := stateTestDir(t)
-	l, err := st.Lock("apply")
+	dir, store := stateTestDir(t)
+	l, err := store.Lock("apply")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,12 +197,12 @@ func TestStateRmRespectsTheLock(t *testing.T) {
 }
 
 func TestForceUnlock(t *testing.T) {
-	dir, st := stateTestDir(t)
+	dir, store := stateTestDir(t)
 	code, _, errOut := runIn(t, dir, "force-unlock", "abc")
 	if code != 1 || !strings.Contains(errOut, "not locked") {
 		t.Errorf("unlocked: exit %d: %s", code, errOut)
 	}
-	l, err := st.Lock("apply")
+	l, err := store.Lock("apply")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -237,15 +237,15 @@ func TestForceUnlock(t *testing.T) {
 	if !strings.Contains(out.String(), "Removed the state lock") {
 		t.Errorf("output %q", out)
 	}
-	if info, _ := st.ReadLock(); info != nil {
+	if info, _ := store.ReadLock(); info != nil {
 		t.Errorf("still locked: %+v", info)
 	}
 }
 
 func TestStateCommandsWithStateFlag(t *testing.T) {
-	_, st := stateTestDir(t)
+	_, store := stateTestDir(t)
 	empty := t.TempDir() // no configuration at all
-	code, out, errOut := runIn(t, empty, "state", "list", "--no-people", "--state", st.Path())
+	code, out, errOut := runIn(t, empty, "state", "list", "--no-people", "--state", store.Path())
 	if code != 0 || !strings.Contains(out, "profile.founder") {
 		t.Errorf("exit %d: %s%s", code, out, errOut)
 	}

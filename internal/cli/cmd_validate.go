@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
 // validateOptions are the inputs of `leadsync validate`.
@@ -62,7 +63,7 @@ func summarize(cfg *config.Config) string {
 	}
 	searchBlocks := len(blocks)
 	return fmt.Sprintf("%s (%s), %s, %s, %s",
-		plural(searchBlocks, "search block"), plural(len(cfg.Searches), "search"),
-		plural(len(cfg.Profiles), "profile"), plural(len(cfg.Enriches), "enrich block"),
-		plural(len(cfg.Exports), "export"))
+		textfmt.Plural(searchBlocks, "search block"), textfmt.Plural(len(cfg.Searches), "search"),
+		textfmt.Plural(len(cfg.Profiles), "profile"), textfmt.Plural(len(cfg.Enriches), "enrich block"),
+		textfmt.Plural(len(cfg.Exports), "export"))
 }

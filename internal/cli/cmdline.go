@@ -9,9 +9,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agext/levenshtein"
 	"github.com/spf13/cobra"
-
-	"github.com/leadsync/leadsync/internal/catalog"
 )
 
 // Cobra's own messages for a wrong command line ("accepts 1 arg(s),
@@ -22,6 +21,7 @@ import (
 // usageError is a mistake in how cmd was called: the problem, the command's
 // usage line and where to read more.
 func usageError(cmd *cobra.Command, problem string) error {
+	//lint:ignore ST1005 printed whole to the user as sentences, not wrapped.
 	return fmt.Errorf("%s\n\nUsage: %s\nRun '%s --help' for the flags and examples.", problem, cmd.UseLine(), cmd.CommandPath())
 }
 
@@ -50,7 +50,7 @@ func nearestFlag(cmd *cobra.Command, name string) string {
 		if m == nil {
 			continue
 		}
-		if d := catalog.EditDistance(name, m[1]); d < bestD {
+		if d := levenshtein.Distance(name, m[1], nil); d < bestD {
 			best, bestD = m[1], d
 		}
 	}
@@ -146,6 +146,7 @@ func gotArgs(args []string) string {
 // unknownCommandHint adds to cobra's "unknown command" error of cmd (the
 // command whose subcommand was not found) where the commands are listed.
 func unknownCommandHint(cmd *cobra.Command, err error) error {
+	//lint:ignore ST1005 printed whole to the user as sentences, not wrapped.
 	return fmt.Errorf("%s\nRun '%s --help' for the list of commands.", strings.TrimRight(err.Error(), "\n"), cmd.CommandPath())
 }
 

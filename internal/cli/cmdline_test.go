@@ -7,8 +7,6 @@ import (
 	"testing"
 
 	"github.com/spf13/cobra"
-
-	"github.com/leadsync/leadsync/internal/catalog"
 )
 
 // TestCommandLineErrors checks that a wrong command line gets one message that
@@ -61,21 +59,6 @@ func TestCommandLineErrors(t *testing.T) {
 				rest = rest[i+len(w):]
 			}
 		})
-	}
-}
-
-func TestEditDistance(t *testing.T) {
-	tests := []struct {
-		a, b string
-		want int
-	}{
-		{"", "", 0}, {"abc", "", 3}, {"auto-aprove", "auto-approve", 1},
-		{"nopeople", "no-people", 1}, {"jsno", "json", 2}, {"über", "uber", 1},
-	}
-	for _, tt := range tests {
-		if got := catalog.EditDistance(tt.a, tt.b); got != tt.want {
-			t.Errorf("EditDistance(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
-		}
 	}
 }
 

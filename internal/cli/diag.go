@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
 // ANSI sequences of the diagnostic renderer.
@@ -138,17 +139,15 @@ func writeSnippet(w io.Writer, src []byte, r hcl.Range, color bool) {
 			continue
 		}
 		fmt.Fprintf(w, "%s%s\n", prefix, line)
-		carets := utf8.RuneCount(line[hs:he])
-		if carets == 0 {
-			carets = 1
-		}
+		// Display widths, so the carets sit under wide (East Asian)
+		// characters too; tabs are copied to stay aligned with the line.
+		carets := max(textfmt.Width(string(line[hs:he])), 1)
 		var pad strings.Builder
-		for _, c := range string(line[:hs]) {
-			if c == '\t' {
-				pad.WriteRune('\t')
-			} else {
-				pad.WriteRune(' ')
+		for i, seg := range strings.Split(string(line[:hs]), "\t") {
+			if i > 0 {
+				pad.WriteByte('\t')
 			}
+			pad.WriteString(strings.Repeat(" ", textfmt.Width(seg)))
 		}
 		fmt.Fprintf(w, "%s%s%s\n", strings.Repeat(" ", len(prefix)), pad.String(), strings.Repeat("^", carets))
 	}

@@ -4,6 +4,9 @@ import (
 	"net/http"
 	"os"
 	"time"
+
+	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/config"
 )
 
 // Factory carries the world a command runs in: streams, environment, clock,
@@ -24,6 +27,21 @@ type Factory struct {
 	// Interrupt delivers interrupts (Ctrl-C) to long-running commands; nil
 	// means the process's own signals.
 	Interrupt <-chan os.Signal
+	// Service builds the client of the service cfg names; nil means
+	// newServiceClient (the real service, or the in-process sandbox).
+	Service func(cfg *config.Config) (api.Service, error)
+}
+
+// service builds the client of the service cfg names.
+func (f *Factory) service(cfg *config.Config) (api.Service, error) {
+	if f.Service != nil {
+		return f.Service(cfg)
+	}
+	c, err := newServiceClient(f, cfg)
+	if err != nil {
+		return nil, err // not a typed nil in the interface
+	}
+	return c, nil
 }
 
 // NewSystemFactory returns the factory of a real process.

@@ -14,6 +14,9 @@ type IOStreams struct {
 
 	// InTTY, OutTTY and ErrTTY say whether each stream is a terminal.
 	InTTY, OutTTY, ErrTTY bool
+	// OutWidth is the number of columns of Out when it is a terminal of
+	// known size; 0 otherwise.
+	OutWidth int
 	// NoColor is set by --no-color or NO_COLOR.
 	NoColor bool
 }
@@ -29,7 +32,17 @@ func System() *IOStreams {
 	return &IOStreams{
 		In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr,
 		InTTY: isTerminal(os.Stdin), OutTTY: isTerminal(os.Stdout), ErrTTY: isTerminal(os.Stderr),
+		OutWidth: terminalWidth(os.Stdout),
 	}
+}
+
+// TextWidth is how wide lines of text written to Out wrap: def, or less
+// when Out is a narrower terminal.
+func (s *IOStreams) TextWidth(def int) int {
+	if s.OutWidth > 0 && s.OutWidth-4 < def {
+		return max(s.OutWidth-4, 20)
+	}
+	return def
 }
 
 // TestStreams returns streams backed by buffers, none a terminal.

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/leadsync/leadsync/internal/plan"
+	"github.com/leadsync/leadsync/internal/views"
 )
 
 // showPlanFile is the saved-plan branch of `leadsync show [--json] FILE`: it
@@ -27,10 +28,7 @@ func showPlanFile(f *Factory, path string, asJSON bool) error {
 	if err != nil {
 		return err
 	}
-	if asJSON {
-		return plan.RenderJSON(f.IO.Out, p)
-	}
-	if err := plan.RenderText(f.IO.Out, p, f.IO.ColorOut()); err != nil {
+	if err := views.NewPlan(f.IO.Out, asJSON, f.IO.ColorOut()).Plan(p); err != nil || asJSON {
 		return err
 	}
 	// Say what the file is and what to do with it: a reviewer reading

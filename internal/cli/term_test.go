@@ -17,6 +17,26 @@ func TestIsTerminalNotDevNull(t *testing.T) {
 		if isTerminal(f) {
 			t.Errorf("isTerminal(%s) = true, want false", path)
 		}
+		if w := terminalWidth(f); w != 0 {
+			t.Errorf("terminalWidth(%s) = %d, want 0", path, w)
+		}
 		f.Close()
+	}
+}
+
+// TestTextWidth: text wraps at the default width unless Out is a
+// narrower terminal; a very narrow one still gets usable lines.
+func TestTextWidth(t *testing.T) {
+	for _, c := range []struct{ outWidth, def, want int }{
+		{0, 76, 76},   // not a terminal
+		{200, 76, 76}, // a wide terminal: lines stay readable
+		{80, 76, 76},
+		{60, 76, 56},
+		{10, 76, 20},
+	} {
+		s := &IOStreams{OutWidth: c.outWidth}
+		if got := s.TextWidth(c.def); got != c.want {
+			t.Errorf("OutWidth %d: TextWidth(%d) = %d, want %d", c.outWidth, c.def, got, c.want)
+		}
 	}
 }

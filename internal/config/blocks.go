@@ -15,6 +15,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/catalog"
+	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
 // maxCount bounds count and for_each: every instance is at least one call,
@@ -62,12 +63,6 @@ var apiSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 	{Name: "rate_limit"}, {Name: "parallelism"}, {Name: "timeout"}, {Name: "credits_per_enrich"},
 	{Name: "max_credits"}, {Name: "min_remaining_requests"}, {Name: "sandbox"},
 }}
-
-// apiAttrs keeps attributes the cross checks point at.
-type apiAttrs struct {
-	generation, baseURL *hcl.Attribute
-	block               *hcl.Block
-}
 
 func (l *loader) decodeAPI(blocks hcl.Blocks, _ bool) {
 	a := &l.cfg.API
@@ -364,8 +359,8 @@ func (l *loader) decodeSearch(b *hcl.Block) {
 			v, _, st := l.stringAttr(a, in.ctx, in.sc, true)
 			urlState = st
 			if st == ok {
-				if err := checkSearchURL(v); err != nil {
-					l.errorf(a.Expr.Range().Ptr(), "Invalid search_url", "%s", err)
+				if problem := searchURLProblem(v); problem != "" {
+					l.errorf(a.Expr.Range().Ptr(), "Invalid search_url", "%s", problem)
 					urlState = bad
 				} else {
 					s.Request.Params["searchUrl"] = v
@@ -422,9 +417,9 @@ func (l *loader) arrayFilter(s *Search, f api.Field, a *hcl.Attribute, in instan
 		}
 		hint := ""
 		if near := nearest(v, f.PossibleValues, 3); len(near) > 0 && !sens {
-			hint = " Did you mean " + quoteList(near, " or ") + "?"
+			hint = " Did you mean " + textfmt.QuoteList(near, " or ") + "?"
 		} else {
-			hint = " Valid values: " + quoteList(f.PossibleValues, ", ") + "."
+			hint = " Valid values: " + textfmt.QuoteList(f.PossibleValues, ", ") + "."
 		}
 		l.errorf(rngs[i].Ptr(), "Invalid "+a.Name+" value",
 			"%s is not one of the values the service accepts for %s (%s).%s", shown, a.Name, l.cat.Describe(), hint)
@@ -434,25 +429,18 @@ func (l *loader) arrayFilter(s *Search, f api.Field, a *hcl.Attribute, in instan
 	}
 }
 
-func quoteList(vals []string, sep string) string {
-	q := make([]string, len(vals))
-	for i, v := range vals {
-		q[i] = strconv.Quote(v)
-	}
-	return strings.Join(q, sep)
-}
-
-// checkSearchURL checks a search URL: absolute http(s) with a keywords
-// query parameter, as the service requires.
-func checkSearchURL(s string) error {
+// searchURLProblem checks a search URL: absolute http(s) with a keywords
+// query parameter, as the service requires. It returns the diagnostic's
+// detail, or "" when the URL is fine.
+func searchURLProblem(s string) string {
 	u, err := url.Parse(s)
 	if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
-		return fmt.Errorf("search_url must be an absolute http(s) URL of a search on the network, like \"https://network.example/search?keywords=CTO\".")
+		return "search_url must be an absolute http(s) URL of a search on the network, like \"https://network.example/search?keywords=CTO\"."
 	}
 	if strings.TrimSpace(u.Query().Get("keywords")) == "" {
-		return fmt.Errorf("The service requires a keywords parameter in the query of a search URL, like \"https://network.example/search?keywords=CTO\"; this one has none.")
+		return "The service requires a keywords parameter in the query of a search URL, like \"https://network.example/search?keywords=CTO\"; this one has none."
 	}
-	return nil
+	return ""
 }
 
 var profileSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
@@ -686,7 +674,7 @@ func (l *loader) fromRef(e hcl.Expression) (string, bool) {
 				keys = append(keys, k)
 			}
 			sort.Strings(keys)
-			l.errorf(rng, "Invalid instance key", "%s has no instance %q; its keys are %s.", block, k, quoteList(keys, ", "))
+			l.errorf(rng, "Invalid instance key", "%s has no instance %q; its keys are %s.", block, k, textfmt.QuoteList(keys, ", "))
 			return "", false
 		}
 		return fmt.Sprintf("%s[%s]", block, strconv.Quote(k)), true

@@ -4,9 +4,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"sort"
-	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclparse"
@@ -311,14 +309,6 @@ func (l *loader) evalContext(extra map[string]cty.Value) *hcl.EvalContext {
 		ctx.Variables[k] = v
 	}
 	return ctx
-}
-
-// relPath shows a path relative to the configuration directory when it is inside.
-func (l *loader) relPath(p string) string {
-	if rel, err := filepath.Rel(l.opts.Dir, p); err == nil && !strings.HasPrefix(rel, "..") {
-		return rel
-	}
-	return p
 }
 
 // dedupe drops repeated diagnostics: a mistake in a block with for_each is

@@ -16,7 +16,6 @@ import (
 type scope struct {
 	each, count bool   // inside a block with for_each / count
 	lead        bool   // the where expression of an enrich block
-	noLocals    bool   // locals themselves during variable handling
 	varOnly     string // a validation rule: only var.<varOnly>
 }
 

@@ -116,13 +116,13 @@ type rowEncoder struct {
 	cut   int      // cells cut at the cell limit so far
 }
 
-func newRowEncoder(st xlsxStyles, kinds []cellKind) *rowEncoder {
+func newRowEncoder(styles xlsxStyles, kinds []cellKind) *rowEncoder {
 	e := &rowEncoder{kinds: kinds, cols: make([][]byte, len(kinds))}
 	for c := range kinds {
 		e.cols[c] = []byte(colName(c))
 	}
-	e.date = []byte(` s="` + strconv.Itoa(st.date) + `"`)
-	e.link = []byte(` s="` + strconv.Itoa(st.link) + `"`)
+	e.date = []byte(` s="` + strconv.Itoa(styles.date) + `"`)
+	e.link = []byte(` s="` + strconv.Itoa(styles.link) + `"`)
 	return e
 }
 
@@ -223,10 +223,10 @@ const flushAt = 64 << 10
 
 // encodeRows writes rows [from, to) of t as <row> elements numbered from 2
 // (under the header), compressed on every core as they are made.
-func encodeRows(st xlsxStyles, t *table, from, to int) (*sheetRowsXML, error) {
+func encodeRows(styles xlsxStyles, t *table, from, to int) (*sheetRowsXML, error) {
 	out := &sheetRowsXML{data: &spillBuffer{}, level: zipLevel}
 	z := newParallelDeflate(out.data, zipLevel)
-	e := newRowEncoder(st, t.kinds)
+	e := newRowEncoder(styles, t.kinds)
 	cells := make([]cellValue, len(t.kinds))
 	buf := make([]byte, 0, flushAt+4096)
 	put := func() {

@@ -219,11 +219,11 @@ func (j *job) statusCounts() []statusCount {
 				counts[notEnriched]++
 				continue
 			}
-			st := p.Enrichment.Result.ValidationStatus
-			if st == "" {
-				st = api.StatusEmpty
+			status := p.Enrichment.Result.ValidationStatus
+			if status == "" {
+				status = api.StatusEmpty
 			}
-			counts[st]++
+			counts[status]++
 		}
 	}
 	out := []statusCount{

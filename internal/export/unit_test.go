@@ -137,23 +137,6 @@ func TestFitCell(t *testing.T) {
 	}
 }
 
-func TestDisplayWidth(t *testing.T) {
-	tests := map[string]int{
-		"abc":        3,
-		"Jürgen":     6,
-		"日本語":        6,
-		"🚀":          2,
-		"e\u0301":    1,
-		"two\nlines": 3,
-		"مريم":       4,
-	}
-	for s, want := range tests {
-		if got := displayWidth(s); got != want {
-			t.Errorf("displayWidth(%q) = %d, want %d", s, got, want)
-		}
-	}
-}
-
 func TestTableName(t *testing.T) {
 	for _, tt := range []struct {
 		sheet string

@@ -11,6 +11,8 @@ import (
 	"unicode"
 
 	"github.com/xuri/excelize/v2"
+
+	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
 // Excel's limits.
@@ -58,11 +60,11 @@ func newXLSXStyles(f *excelize.File) (xlsxStyles, error) {
 	var s xlsxStyles
 	var err error
 	dateFmt := dateFormat
-	mk := func(dst *int, st *excelize.Style) {
+	mk := func(dst *int, style *excelize.Style) {
 		if err != nil {
 			return
 		}
-		*dst, err = f.NewStyle(st)
+		*dst, err = f.NewStyle(style)
 	}
 	mk(&s.header, &excelize.Style{
 		Font:      &excelize.Font{Bold: true, Color: "FFFFFF"},
@@ -97,7 +99,7 @@ func (j *job) writeXLSX() ([]Written, error) {
 
 	f := excelize.NewFile()
 	defer f.Close()
-	st, err := newXLSXStyles(f)
+	styles, err := newXLSXStyles(f)
 	if err != nil {
 		return nil, err
 	}
@@ -144,7 +146,7 @@ func (j *job) writeXLSX() ([]Written, error) {
 		}
 		for p, name := range names {
 			from, to := p*perSheet, min(t.n, (p+1)*perSheet)
-			part, rows, err := writeDataSheet(f, st, name, tableName(t.name, w.Sheets+1), t, from, to)
+			part, rows, err := writeDataSheet(f, styles, name, tableName(t.name, w.Sheets+1), t, from, to)
 			if rows != nil {
 				sheetRows[part] = rows
 				truncated += rows.cut
@@ -161,7 +163,7 @@ func (j *job) writeXLSX() ([]Written, error) {
 		j.warnf("%d cells were longer than the 32,767 characters an Excel cell holds and were cut; they end in %q", truncated, strings.TrimSpace(truncMarker))
 	}
 
-	if err := writeSummarySheet(f, st, sumName, j.summary()); err != nil {
+	if err := writeSummarySheet(f, styles, sumName, j.summary()); err != nil {
 		return nil, fmt.Errorf("writing %s, sheet %q: %w", j.path, sumName, err)
 	}
 	stamp := j.now.Format(time.RFC3339)
@@ -209,8 +211,20 @@ func (j *job) writeXLSX() ([]Written, error) {
 // StreamWriter writes the sheet with its header row; the data rows are
 // written and compressed here (encodeRows), and go into the sheet when the
 // package is written (spliceZip). It returns the sheet's part name and rows.
-func writeDataSheet(f *excelize.File, st xlsxStyles, name, table string, t *table, from, to int) (string, *sheetRowsXML, error) {
+func writeDataSheet(f *excelize.File, styles xlsxStyles, name, table string, t *table, from, to int) (string, *sheetRowsXML, error) {
 	if _, err := f.NewSheet(name); err != nil {
+		return "", nil, err
+	}
+	// The used range, header and rows: a new sheet says "A1", which the
+	// StreamWriter would copy, and readers that trust <dimension> (openpyxl
+	// in read-only mode) would then see the header alone. Set before the
+	// StreamWriter starts, which writes the element first (pinned by
+	// TestExcelizeInternals).
+	used, err := excelize.CoordinatesToCellName(len(t.header), to-from+1)
+	if err != nil {
+		return "", nil, err
+	}
+	if err := f.SetSheetDimension(name, "A1:"+used); err != nil {
 		return "", nil, err
 	}
 	sw, err := f.NewStreamWriter(name)
@@ -221,8 +235,12 @@ func writeDataSheet(f *excelize.File, st xlsxStyles, name, table string, t *tabl
 	if err != nil {
 		return "", nil, err
 	}
-	for c, w := range fitWidths(t, from, to) {
-		if err := sw.SetColWidth(c+1, c+1, w); err != nil {
+	// Last column first: excelize puts each new <col> before the others,
+	// and the schema wants them in column order (pinned by
+	// TestExcelizeInternals).
+	widths := fitWidths(t, from, to)
+	for c := len(widths) - 1; c >= 0; c-- {
+		if err := sw.SetColWidth(c+1, c+1, widths[c]); err != nil {
 			return "", nil, err
 		}
 	}
@@ -236,13 +254,13 @@ func writeDataSheet(f *excelize.File, st xlsxStyles, name, table string, t *tabl
 	ncol := len(t.header)
 	vals := make([]any, ncol)
 	for c, h := range t.header {
-		vals[c] = excelize.Cell{StyleID: st.header, Value: h}
+		vals[c] = excelize.Cell{StyleID: styles.header, Value: h}
 	}
 	if err := sw.SetRow("A1", vals, excelize.RowOpts{Height: 20}); err != nil {
 		return "", nil, err
 	}
 
-	rows, err := encodeRows(st, t, from, to)
+	rows, err := encodeRows(styles, t, from, to)
 	if err != nil {
 		return "", nil, err
 	}
@@ -314,7 +332,7 @@ func hyperlinkFormula(u string) (string, bool) {
 func fitWidths(t *table, from, to int) []float64 {
 	widths := make([]int, len(t.header))
 	for c, h := range t.header {
-		widths[c] = displayWidth(h) + 2 // room for the filter button
+		widths[c] = textfmt.Width(h) + 2 // room for the filter button
 	}
 	cells := make([]cellValue, len(t.header))
 	sample := func(i int) {
@@ -323,7 +341,7 @@ func fitWidths(t *table, from, to int) []float64 {
 			w := 0
 			switch t.kinds[c] {
 			case kindText, kindLink:
-				w = displayWidth(cell.Text)
+				w = textfmt.Width(cell.Text)
 			case kindTime:
 				w = len(dateFormat)
 			case kindBool:
@@ -354,31 +372,8 @@ func fitWidths(t *table, from, to int) []float64 {
 	return out
 }
 
-// displayWidth estimates how many character cells s takes: wide (East Asian)
-// characters and emoji count two. Only the first line counts, and the
-// estimate stops past the widest column allowed.
-func displayWidth(s string) int {
-	w := 0
-	for _, r := range s {
-		if r == '\n' || w > maxWidth {
-			break
-		}
-		switch {
-		case r >= 0x1100 && (r <= 0x115F || (r >= 0x2E80 && r <= 0xA4CF) || (r >= 0xAC00 && r <= 0xD7A3) ||
-			(r >= 0xF900 && r <= 0xFAFF) || (r >= 0xFF00 && r <= 0xFF60) || (r >= 0x1F300 && r <= 0x1FAFF) ||
-			(r >= 0x20000 && r <= 0x3FFFD)):
-			w += 2
-		case unicode.Is(unicode.Mn, r) || r == 0x200D || (r >= 0xFE00 && r <= 0xFE0F):
-			// combining marks, joiners and variation selectors take no room
-		default:
-			w++
-		}
-	}
-	return w
-}
-
 // writeSummarySheet fills the Summary sheet (small: normal mode).
-func writeSummarySheet(f *excelize.File, st xlsxStyles, name string, rows []sumRow) error {
+func writeSummarySheet(f *excelize.File, styles xlsxStyles, name string, rows []sumRow) error {
 	for r, row := range rows {
 		for c, v := range row.cells {
 			ref, err := excelize.CoordinatesToCellName(c+1, r+1)
@@ -396,7 +391,7 @@ func writeSummarySheet(f *excelize.File, st xlsxStyles, name string, rows []sumR
 				err = f.SetCellInt(name, ref, int64(x))
 			case time.Time:
 				err = f.SetCellFloat(name, ref, excelTime(x), -1, 64)
-				style = st.date
+				style = styles.date
 			default:
 				err = f.SetCellStr(name, ref, fmt.Sprint(x))
 			}
@@ -405,9 +400,9 @@ func writeSummarySheet(f *excelize.File, st xlsxStyles, name string, rows []sumR
 			}
 			switch row.style {
 			case styleTitle:
-				style = st.title
+				style = styles.title
 			case styleHeader:
-				style = st.sumHeader
+				style = styles.sumHeader
 			}
 			if style != 0 {
 				if err := f.SetCellStyle(name, ref, ref, style); err != nil {

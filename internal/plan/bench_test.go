@@ -3,7 +3,6 @@ package plan
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"runtime"
 	"testing"
 	"time"
@@ -88,9 +87,6 @@ func BenchmarkBuild(b *testing.B) {
 				p, diags = Build(cfg, st, opts)
 				if diags.HasErrors() {
 					b.Fatal(diags)
-				}
-				if err := RenderText(io.Discard, p, false); err != nil {
-					b.Fatal(err)
 				}
 			}
 			b.StopTimer()

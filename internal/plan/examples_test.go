@@ -1,34 +1,11 @@
 package plan
 
 import (
-	"bytes"
-	"path/filepath"
 	"testing"
 	"testing/fstest"
 
 	"github.com/leadsync/leadsync/internal/config"
-	"github.com/leadsync/leadsync/internal/state"
 )
-
-// TestExamples plans the repository's examples from an empty state, with the
-// real configuration loader: the actions, counts and totals a new user sees.
-func TestExamples(t *testing.T) {
-	for _, name := range []string{"quickstart", "team"} {
-		t.Run(name, func(t *testing.T) {
-			dir := filepath.Join("..", "..", "examples", name)
-			cfg, diags := config.Load(config.LoadOptions{Dir: dir, Environ: []string{"LEADSYNC_API_KEY=test-key"}})
-			if diags.HasErrors() {
-				t.Skipf("example does not load (being edited?): %s", diags.Error())
-			}
-			p, _ := Build(cfg, state.New(), Options{Now: t0, Offline: true, FileExists: func(string) bool { return false }})
-			var b bytes.Buffer
-			if err := RenderText(&b, p, false); err != nil {
-				t.Fatal(err)
-			}
-			golden(t, filepath.Join("testdata", "example_"+name+".txt"), b.Bytes())
-		})
-	}
-}
 
 // TestWhereWithConfig evaluates a real where expression through the
 // configuration: people without a company are not counted.

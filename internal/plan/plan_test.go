@@ -399,7 +399,7 @@ func TestRedactsSensitiveValues(t *testing.T) {
 	f.search("search.x", kw("sk-secret-key"))
 	p := f.build(t, f.opts())
 	var b strings.Builder
-	if err := RenderJSON(&b, p); err != nil {
+	if err := WriteJSON(&b, p); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(b.String(), "sk-secret-key") {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -13,6 +12,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
 // maxDetail bounds the length of a request summary in a change's detail.
@@ -228,33 +228,13 @@ func formatDuration(d time.Duration) string {
 	return d.String()
 }
 
-// thousands writes n with thousands separators: 9,114.
-func thousands(n int) string {
-	s := strconv.Itoa(n)
-	neg := strings.HasPrefix(s, "-")
-	if neg {
-		s = s[1:]
-	}
-	var b strings.Builder
-	for i, r := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
-}
-
-// plural writes a count with its noun.
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return thousands(n) + " " + many
-}
+// The package's short names for the shared text helpers (one
+// implementation, in textfmt): thousands writes 9,114; plural writes
+// "1 lead", "9,114 leads" with the forms given.
+var (
+	thousands = textfmt.Thousands
+	plural    = textfmt.Count
+)
 
 // redactMin is the shortest secret replaced: shorter values would blank out
 // ordinary words.

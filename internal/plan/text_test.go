@@ -20,18 +20,10 @@ func TestTextHelpers(t *testing.T) {
 			t.Errorf("formatDuration(%v) = %q, want %q", d, got, want)
 		}
 	}
-	for s, want := range map[int]string{0: "0 s", 82: "82 s", 119: "119 s", 120: "2 min", 3601: "61 min", 37530: "10 h 26 min"} {
-		if got := formatSeconds(s); got != want {
-			t.Errorf("formatSeconds(%d) = %q, want %q", s, got, want)
-		}
-	}
 	for d, want := range map[time.Duration]string{10 * time.Second: "just now", 5 * time.Minute: "5 min ago", 3 * time.Hour: "3 h ago", 9 * day: "9 days ago"} {
 		if got := ago(t0, t0.Add(-d)); got != want {
 			t.Errorf("ago(%v) = %q, want %q", d, got, want)
 		}
-	}
-	if got := formatRate(0.5); got != "0.5 calls/s" {
-		t.Errorf("formatRate(0.5) = %q", got)
 	}
 	if got := snake("currentStatusCodeFilter"); got != "current_status_code_filter" {
 		t.Errorf("snake = %q", got)
@@ -83,24 +75,5 @@ func TestChangeJSONPersonIDs(t *testing.T) {
 	b, _ := json.Marshal(&Change{Kind: KindSearch})
 	if strings.Contains(string(b), "person_ids") || strings.Contains(string(b), "null") {
 		t.Errorf("search change: %s", b)
-	}
-}
-
-// TestQuotaLineCredits: "up to" only when the credits are a bound.
-func TestQuotaLineCredits(t *testing.T) {
-	tests := []struct {
-		credits, max int
-		want         string
-	}{
-		{0, 0, "Credits: max_credits 500."},
-		{8, 8, "Credits: 8 of max_credits 500."},
-		{3, 8, "Credits: up to 8 of max_credits 500."},
-		{0, 1200, "Credits: up to 1,200 of max_credits 500."},
-	}
-	for _, tt := range tests {
-		p := &Plan{Totals: Totals{Credits: tt.credits, CreditsMax: tt.max}, Quota: Quota{MaxCredits: 500}}
-		if got := quotaLine(p); !strings.HasSuffix(got, tt.want) {
-			t.Errorf("credits %d, max %d: %q, want it to end %q", tt.credits, tt.max, got, tt.want)
-		}
 	}
 }

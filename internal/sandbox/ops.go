@@ -4,13 +4,16 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
 	"path"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
 // operate runs operation op of call n on a request body that passed the
@@ -115,7 +118,7 @@ func decodeObject(body []byte) (map[string]json.RawMessage, reply, bool) {
 // parsePage reads pageName or profileUrl (exactly one) and returns the page
 // name.
 func parsePage(params map[string]json.RawMessage) (string, error) {
-	for _, k := range sortedKeys(params) {
+	for _, k := range slices.Sorted(maps.Keys(params)) {
 		if k != "pageName" && k != "profileUrl" {
 			return "", fmt.Errorf("unknown parameter %q: expected pageName or profileUrl", k)
 		}
@@ -201,12 +204,7 @@ func durationText(from, to time.Time) string {
 	if months <= 0 {
 		return "less than a month"
 	}
-	plural := func(n int, unit string) string {
-		if n == 1 {
-			return "1 " + unit
-		}
-		return fmt.Sprintf("%d %ss", n, unit)
-	}
+	plural := textfmt.Plural
 	y, mo := months/12, months%12
 	switch {
 	case y == 0:

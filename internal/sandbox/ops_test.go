@@ -3,6 +3,7 @@ package sandbox
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"net/http"
 	"net/url"
 	"reflect"
@@ -312,7 +313,7 @@ func TestRawSearch(t *testing.T) {
 			t.Fatalf("item %d keys: %v", i, it)
 		}
 		node := it["node"].(map[string]any)
-		if got := sortedKeys(node); !reflect.DeepEqual(got, sorted(nodeKeys)) {
+		if got := slices.Sorted(maps.Keys(node)); !reflect.DeepEqual(got, sorted(nodeKeys)) {
 			t.Fatalf("node keys %v, want %v", got, sorted(nodeKeys))
 		}
 		if node["contains"] != nil || node["missing"] != nil {
@@ -322,7 +323,7 @@ func TestRawSearch(t *testing.T) {
 			t.Errorf("position %v, want %d", node["position"], i)
 		}
 		hl := node["highlight"].(map[string]any)
-		if got := sortedKeys(hl); !reflect.DeepEqual(got, sorted(highlightKeys)) {
+		if got := slices.Sorted(maps.Keys(hl)); !reflect.DeepEqual(got, sorted(highlightKeys)) {
 			t.Fatalf("highlight keys %v", got)
 		}
 		if hl["interests"] != nil {

@@ -277,17 +277,16 @@ type Server struct {
 	window  time.Duration // k/r
 	cost    int
 
-	mu        sync.Mutex
-	faults    Faults
-	storm     int // 429s left of the storm
-	sinceSet  int // accepted calls since SetFaults, for RevokeKeyAfter
-	seq       uint64
-	recent    []time.Time // accepted starts within the window
-	credits   int
-	quota     int
-	inFlight  int
-	stats     Stats
-	requestID uint64
+	mu       sync.Mutex
+	faults   Faults
+	storm    int // 429s left of the storm
+	sinceSet int // accepted calls since SetFaults, for RevokeKeyAfter
+	seq      uint64
+	recent   []time.Time // accepted starts within the window
+	credits  int
+	quota    int
+	inFlight int
+	stats    Stats
 }
 
 // New builds a sandbox. The population is generated here, once.
@@ -444,13 +443,13 @@ func (s *Server) Key() string { return s.key }
 func (s *Server) Stats() Stats {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	st := s.stats
-	st.ByOp = maps.Clone(s.stats.ByOp)
-	st.Status = maps.Clone(s.stats.Status)
-	st.Faults = maps.Clone(s.stats.Faults)
-	st.Enriched = maps.Clone(s.stats.Enriched)
-	st.Starts = slices.Clone(s.stats.Starts)
-	return st
+	stats := s.stats
+	stats.ByOp = maps.Clone(s.stats.ByOp)
+	stats.Status = maps.Clone(s.stats.Status)
+	stats.Faults = maps.Clone(s.stats.Faults)
+	stats.Enriched = maps.Clone(s.stats.Enriched)
+	stats.Starts = slices.Clone(s.stats.Starts)
+	return stats
 }
 
 // Population returns the members, in their fixed order. The members are

@@ -4,13 +4,14 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/url"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
 // query is a validated search. Text values are folded terms; a member
@@ -41,7 +42,7 @@ func parseSearch(params map[string]json.RawMessage, gen1 bool) (*query, error) {
 	var searchURL string
 	hasURL := false
 
-	for _, k := range sortedKeys(params) {
+	for _, k := range slices.Sorted(maps.Keys(params)) {
 		raw := params[k]
 		switch k {
 		case paramSearchURL:
@@ -94,7 +95,7 @@ func parseSearch(params map[string]json.RawMessage, gen1 bool) (*query, error) {
 		}
 		// Unknown query parameters are ignored: a URL copied from the
 		// network carries tracking and paging parameters of its own.
-		for _, k := range sortedKeys(uq) {
+		for _, k := range slices.Sorted(maps.Keys(uq)) {
 			f, ok := fieldTypes[k]
 			if !ok {
 				continue
@@ -145,27 +146,10 @@ func checkValues(f api.Field, vs []string) error {
 	for _, v := range vs {
 		if !slices.Contains(f.PossibleValues, v) {
 			return fmt.Errorf("%s: %q is not a possible value; possible values: %s",
-				f.SearchParameter, v, quoteList(f.PossibleValues))
+				f.SearchParameter, v, textfmt.QuoteList(f.PossibleValues, ", "))
 		}
 	}
 	return nil
-}
-
-func quoteList(vs []string) string {
-	q := make([]string, len(vs))
-	for i, v := range vs {
-		q[i] = strconv.Quote(v)
-	}
-	return strings.Join(q, ", ")
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
 }
 
 // containsAll reports whether every term occurs in text.

@@ -54,8 +54,8 @@ type localBackend struct{ *Store }
 // Local returns the Backend of the state file at path.
 func Local(path string) Backend { return localBackend{NewStore(path)} }
 
-// AsBackend returns st as a Backend.
-func (st *Store) AsBackend() Backend { return localBackend{st} }
+// AsBackend returns store as a Backend.
+func (store *Store) AsBackend() Backend { return localBackend{store} }
 
 func (b localBackend) Lock(op string) (Unlocker, error) {
 	l, err := b.Store.Lock(op)

@@ -64,17 +64,17 @@ func bigState(tb testing.TB, searches, perSearch int) *State {
 //	go test ./internal/state -run '^$' -bench . -benchmem -benchtime 3x
 func BenchmarkLoad300k(b *testing.B) {
 	s := bigState(b, 5000, 60)
-	st := NewStore(filepath.Join(b.TempDir(), ".leadsync", "state.json"))
-	if err := st.Save(s); err != nil {
+	store := NewStore(filepath.Join(b.TempDir(), ".leadsync", "state.json"))
+	if err := store.Save(s); err != nil {
 		b.Fatal(err)
 	}
 	b.ResetTimer()
 	defer cpuMetric(b)()
-	if fi, err := os.Stat(st.Path()); err == nil {
+	if fi, err := os.Stat(store.Path()); err == nil {
 		defer b.ReportMetric(float64(fi.Size())/1e6, "MB-file")
 	}
 	for i := 0; i < b.N; i++ {
-		got, err := st.Load()
+		got, err := store.Load()
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -86,11 +86,11 @@ func BenchmarkLoad300k(b *testing.B) {
 
 func BenchmarkSave300k(b *testing.B) {
 	s := bigState(b, 5000, 60)
-	st := NewStore(filepath.Join(b.TempDir(), ".leadsync", "state.json"))
+	store := NewStore(filepath.Join(b.TempDir(), ".leadsync", "state.json"))
 	b.ResetTimer()
 	defer cpuMetric(b)()
 	for i := 0; i < b.N; i++ {
-		if err := st.Save(s); err != nil {
+		if err := store.Save(s); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -1,14 +1,12 @@
 package state
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
 	"strings"
-	"syscall"
 )
 
 // decodeError locates a decoding problem in the file.
@@ -95,15 +93,4 @@ func jsonKind(t string) string {
 		return "a list"
 	}
 	return "an object"
-}
-
-// writePeople writes the people map last in the file.
-func writePeople(w *bufio.Writer, m map[string]*Person) error {
-	return writeMapWith(w, "people", m, true, appendPerson)
-}
-
-// isSyncUnsupported reports errors of file systems that cannot sync a
-// folder; the rename is as durable as they make it.
-func isSyncUnsupported(err error) bool {
-	return errors.Is(err, syscall.EINVAL) || errors.Is(err, syscall.ENOTSUP)
 }

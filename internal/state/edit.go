@@ -1,7 +1,8 @@
 package state
 
 import (
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -13,23 +14,14 @@ const PersonAddressPrefix = "person."
 // as person.<id>, each group sorted.
 func (s *State) Addresses(withPeople bool) []string {
 	out := make([]string, 0, len(s.Searches)+len(s.Profiles))
-	out = append(out, sortedKeys(s.Searches)...)
-	out = append(out, sortedKeys(s.Profiles)...)
+	out = append(out, slices.Sorted(maps.Keys(s.Searches))...)
+	out = append(out, slices.Sorted(maps.Keys(s.Profiles))...)
 	if withPeople {
-		for _, id := range sortedKeys(s.People) {
+		for _, id := range slices.Sorted(maps.Keys(s.People)) {
 			out = append(out, PersonAddressPrefix+id)
 		}
 	}
 	return out
-}
-
-func sortedKeys[T any](m map[string]*T) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // RemovePerson deletes a person and every reference to them: they leave the

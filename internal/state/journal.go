@@ -145,8 +145,8 @@ func (jr *journalRead) take(line []byte) error {
 
 // replay applies the journal next to the state, if any, to s. Events the
 // state already holds (State.Journal) are skipped.
-func (st *Store) replay(s *State) error {
-	path := st.JournalPath()
+func (store *Store) replay(s *State) error {
+	path := store.JournalPath()
 	b, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
@@ -167,9 +167,9 @@ func (st *Store) replay(s *State) error {
 		return nil
 	}
 	if jr.header.Lineage != s.Lineage {
-		reason := fmt.Sprintf("it extends the state with lineage %s, but %s has lineage %s", jr.header.Lineage, st.path, s.Lineage)
-		if !st.Exists() {
-			reason = fmt.Sprintf("it extends the state with lineage %s, but the state file %s is missing (restore it from %s)", jr.header.Lineage, st.path, st.BackupPath())
+		reason := fmt.Sprintf("it extends the state with lineage %s, but %s has lineage %s", jr.header.Lineage, store.path, s.Lineage)
+		if !store.Exists() {
+			reason = fmt.Sprintf("it extends the state with lineage %s, but the state file %s is missing (restore it from %s)", jr.header.Lineage, store.path, store.BackupPath())
 		}
 		return &JournalError{Path: path, Reason: reason}
 	}
@@ -213,13 +213,13 @@ type Journal struct {
 // left by an interrupted run, which Load has replayed into s, is first
 // folded into the state file. The state file is written first if it does
 // not exist yet, so that the journal always extends a state on disk.
-func (st *Store) OpenJournal(s *State) (*Journal, error) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	if st.journal != nil {
-		return nil, fmt.Errorf("a journal is already open for %s", st.path)
+func (store *Store) OpenJournal(s *State) (*Journal, error) {
+	store.mu.Lock()
+	defer store.mu.Unlock()
+	if store.journal != nil {
+		return nil, fmt.Errorf("a journal is already open for %s", store.path)
 	}
-	path := st.JournalPath()
+	path := store.JournalPath()
 	b, err := os.ReadFile(path)
 	switch {
 	case err == nil:
@@ -233,7 +233,7 @@ func (st *Store) OpenJournal(s *State) (*Journal, error) {
 				return nil, fmt.Errorf("journal %s holds calls this state does not include; load the state again", path)
 			}
 		}
-		if err := st.save(s); err != nil {
+		if err := store.save(s); err != nil {
 			return nil, err
 		}
 		if err := os.Remove(path); err != nil {
@@ -242,14 +242,14 @@ func (st *Store) OpenJournal(s *State) (*Journal, error) {
 	case !errors.Is(err, fs.ErrNotExist):
 		return nil, fmt.Errorf("cannot read journal %s: %w", path, unwrapPathErr(err))
 	default:
-		if !st.Exists() {
-			if err := st.save(s); err != nil {
+		if !store.Exists() {
+			if err := store.save(s); err != nil {
 				return nil, err
 			}
 		}
 	}
 
-	h := journalHeader{Version: journalVersion, ID: newUUID(), Lineage: s.Lineage, BaseSerial: s.Serial, Created: st.now().UTC()}
+	h := journalHeader{Version: journalVersion, ID: newUUID(), Lineage: s.Lineage, BaseSerial: s.Serial, Created: store.now().UTC()}
 	hb, err := marshal(h)
 	if err != nil {
 		return nil, err
@@ -258,12 +258,14 @@ func (st *Store) OpenJournal(s *State) (*Journal, error) {
 	if err != nil {
 		return nil, &WriteError{Path: path, Err: err}
 	}
-	j := &Journal{store: st, state: s, f: f, w: f, path: path, id: h.ID}
-	if st.WrapWrite != nil {
-		j.w = st.WrapWrite(path, f)
+	j := &Journal{store: store, state: s, f: f, w: f, path: path, id: h.ID}
+	if store.WrapWrite != nil {
+		j.w = store.WrapWrite(path, f)
 	}
 	line := frame(hb)
-	if _, err := j.w.Write(line); err == nil {
+	// err is assigned, not declared: a failed write (disk full) must reach
+	// the check below rather than die in an inner scope.
+	if _, err = j.w.Write(line); err == nil {
 		err = f.Sync()
 	}
 	if err != nil {
@@ -278,7 +280,7 @@ func (st *Store) OpenJournal(s *State) (*Journal, error) {
 		return nil, &WriteError{Path: path, Err: err}
 	}
 	s.Journal = &JournalMark{ID: j.id}
-	st.journal = j
+	store.journal = j
 	return j, nil
 }
 

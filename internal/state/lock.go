@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/user"
@@ -31,9 +32,9 @@ type Lock struct {
 	Info  LockInfo
 }
 
-func (st *Store) host() string {
-	if st.Host != nil {
-		return st.Host()
+func (store *Store) host() string {
+	if store.Host != nil {
+		return store.Host()
 	}
 	h, err := os.Hostname()
 	if err != nil || h == "" {
@@ -42,9 +43,9 @@ func (st *Store) host() string {
 	return h
 }
 
-func (st *Store) user() string {
-	if st.User != nil {
-		return st.User()
+func (store *Store) user() string {
+	if store.User != nil {
+		return store.User()
 	}
 	if u, err := user.Current(); err == nil && u.Username != "" {
 		return u.Username
@@ -55,16 +56,16 @@ func (st *Store) user() string {
 	return "unknown"
 }
 
-func (st *Store) pid() int {
-	if st.PID != 0 {
-		return st.PID
+func (store *Store) pid() int {
+	if store.PID != 0 {
+		return store.PID
 	}
 	return os.Getpid()
 }
 
-func (st *Store) alive(pid int) bool {
-	if st.Alive != nil {
-		return st.Alive(pid)
+func (store *Store) alive(pid int) bool {
+	if store.Alive != nil {
+		return store.Alive(pid)
 	}
 	return processAlive(pid)
 }
@@ -73,19 +74,19 @@ func (st *Store) alive(pid int) bool {
 // it, the error is a *LockedError naming the holder. The lock file is made
 // complete in a temporary file and linked into place, so that a crash never
 // leaves a half-written lock.
-func (st *Store) Lock(op string) (*Lock, error) {
-	dir := filepath.Dir(st.path)
-	if err := ensureDir(dir); err != nil {
-		return nil, &WriteError{Path: st.LockPath(), Err: err}
+func (store *Store) Lock(op string) (*Lock, error) {
+	dir := filepath.Dir(store.path)
+	if err := EnsureDir(dir); err != nil {
+		return nil, &WriteError{Path: store.LockPath(), Err: err}
 	}
-	host := st.host()
+	host := store.host()
 	info := LockInfo{
 		ID:        newUUID(),
 		Operation: op,
-		Who:       st.user() + "@" + host,
+		Who:       store.user() + "@" + host,
 		Host:      host,
-		PID:       st.pid(),
-		Created:   st.now().UTC().Truncate(time.Second),
+		PID:       store.pid(),
+		Created:   store.now().UTC().Truncate(time.Second),
 		Version:   version.String(),
 	}
 	b, err := json.MarshalIndent(info, "", "  ")
@@ -93,42 +94,48 @@ func (st *Store) Lock(op string) (*Lock, error) {
 		return nil, err
 	}
 	b = append(b, '\n')
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(st.LockPath())+".tmp-*")
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(store.LockPath())+".tmp-*")
 	if err != nil {
-		return nil, &WriteError{Path: st.LockPath(), Err: err}
+		return nil, &WriteError{Path: store.LockPath(), Err: err}
 	}
 	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(b); err == nil {
+	var w io.Writer = tmp
+	if store.WrapWrite != nil {
+		w = store.WrapWrite(store.LockPath(), tmp)
+	}
+	// err is assigned, not declared: a failed write must not be lost in
+	// an inner scope.
+	if _, err = w.Write(b); err == nil {
 		err = tmp.Sync()
 	}
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
-		return nil, &WriteError{Path: st.LockPath(), Err: err}
+		return nil, &WriteError{Path: store.LockPath(), Err: err}
 	}
-	err = os.Link(tmp.Name(), st.LockPath())
+	err = os.Link(tmp.Name(), store.LockPath())
 	if err != nil && !errors.Is(err, fs.ErrExist) {
 		// No hard links here: fall back to an exclusive create.
-		err = writeExclusive(st.LockPath(), b)
+		err = store.writeExclusive(store.LockPath(), b)
 	}
 	if errors.Is(err, fs.ErrExist) {
-		return nil, st.lockedError()
+		return nil, store.lockedError()
 	}
 	if err != nil {
-		return nil, &WriteError{Path: st.LockPath(), Err: err}
+		return nil, &WriteError{Path: store.LockPath(), Err: err}
 	}
 	syncDir(dir)
-	st.removeStaleTemps(tmp.Name())
-	return &Lock{store: st, Info: info}, nil
+	store.removeStaleTemps(tmp.Name())
+	return &Lock{store: store, Info: info}, nil
 }
 
 // removeStaleTemps deletes temporary files a killed run left next to the
 // state (a state, lock or backup written halfway). Only the lock holder
 // writes there, so once the lock is ours every such file is stale.
-func (st *Store) removeStaleTemps(keep string) {
-	base := filepath.Base(st.path)
-	dir := filepath.Dir(st.path)
+func (store *Store) removeStaleTemps(keep string) {
+	base := filepath.Base(store.path)
+	dir := filepath.Dir(store.path)
 	for _, pattern := range []string{"." + base + ".tmp-*", "." + base + ".lock.tmp-*", base + ".backup.tmp"} {
 		matches, _ := filepath.Glob(filepath.Join(dir, pattern))
 		for _, m := range matches {
@@ -139,12 +146,17 @@ func (st *Store) removeStaleTemps(keep string) {
 	}
 }
 
-func writeExclusive(path string, b []byte) error {
+// writeExclusive creates path, which must not exist, holding b.
+func (store *Store) writeExclusive(path string, b []byte) error {
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 	if err != nil {
 		return err
 	}
-	if _, err := f.Write(b); err == nil {
+	var w io.Writer = f
+	if store.WrapWrite != nil {
+		w = store.WrapWrite(path, f)
+	}
+	if _, err = w.Write(b); err == nil {
 		err = f.Sync()
 	}
 	if cerr := f.Close(); err == nil {
@@ -157,22 +169,22 @@ func writeExclusive(path string, b []byte) error {
 }
 
 // lockedError describes the lock held now.
-func (st *Store) lockedError() *LockedError {
-	le := &LockedError{Path: st.LockPath(), Now: st.now()}
-	info, err := st.ReadLock()
+func (store *Store) lockedError() *LockedError {
+	le := &LockedError{Path: store.LockPath(), Now: store.now()}
+	info, err := store.ReadLock()
 	if err != nil || info == nil {
 		return le
 	}
 	le.Info = info
-	if info.Host == st.host() && info.PID > 0 && info.PID != st.pid() && !st.alive(info.PID) {
+	if info.Host == store.host() && info.PID > 0 && info.PID != store.pid() && !store.alive(info.PID) {
 		le.Dead = true
 	}
 	return le
 }
 
 // ReadLock returns the lock held now, nil when the state is not locked.
-func (st *Store) ReadLock() (*LockInfo, error) {
-	b, err := os.ReadFile(st.LockPath())
+func (store *Store) ReadLock() (*LockInfo, error) {
+	b, err := os.ReadFile(store.LockPath())
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -181,7 +193,7 @@ func (st *Store) ReadLock() (*LockInfo, error) {
 	}
 	var info LockInfo
 	if err := json.Unmarshal(b, &info); err != nil || info.ID == "" {
-		return nil, fmt.Errorf("lock file %s cannot be read", st.LockPath())
+		return nil, fmt.Errorf("lock file %s cannot be read", store.LockPath())
 	}
 	return &info, nil
 }
@@ -189,12 +201,12 @@ func (st *Store) ReadLock() (*LockInfo, error) {
 // LockWait is Lock that keeps trying while the lock is held, up to timeout
 // or until ctx is done; it returns the last *LockedError then. A holder that
 // is known dead is reported at once: waiting would not help.
-func (st *Store) LockWait(ctx context.Context, op string, timeout time.Duration) (*Lock, error) {
+func (store *Store) LockWait(ctx context.Context, op string, timeout time.Duration) (*Lock, error) {
 	deadline := time.NewTimer(timeout)
 	defer deadline.Stop()
 	delay := 100 * time.Millisecond
 	for {
-		l, err := st.Lock(op)
+		l, err := store.Lock(op)
 		var le *LockedError
 		if err == nil || !errors.As(err, &le) || le.Dead || timeout <= 0 {
 			return l, err
@@ -237,19 +249,19 @@ func (l *Lock) Unlock() error {
 // ForceUnlock removes the lock with the given ID (as printed in the
 // LockedError). A different ID is refused, so that a lock taken since the
 // user read the message is not broken by mistake.
-func (st *Store) ForceUnlock(id string) error {
-	info, err := st.ReadLock()
+func (store *Store) ForceUnlock(id string) error {
+	info, err := store.ReadLock()
 	if err != nil {
 		return fmt.Errorf("%v; if no leadsync runs on this state, delete the file by hand", err)
 	}
 	if info == nil {
-		return fmt.Errorf("the state %s is not locked", st.path)
+		return fmt.Errorf("the state %s is not locked", store.path)
 	}
 	if info.ID != id {
 		return fmt.Errorf("lock ID %q does not match the lock held now (ID %s, by %s for %q); nothing was removed", id, info.ID, info.Who, info.Operation)
 	}
-	if err := os.Remove(st.LockPath()); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return &WriteError{Path: st.LockPath(), Err: err}
+	if err := os.Remove(store.LockPath()); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return &WriteError{Path: store.LockPath(), Err: err}
 	}
-	return syncDir(filepath.Dir(st.path))
+	return syncDir(filepath.Dir(store.path))
 }

@@ -11,17 +11,17 @@ import (
 
 // lockStore returns a store whose lock holders are identified by fakes.
 func lockStore(t *testing.T, pid int, alive bool) *Store {
-	st, _ := newStore(t)
-	return withIdentity(st, pid, alive)
+	store, _ := newStore(t)
+	return withIdentity(store, pid, alive)
 }
 
-func withIdentity(st *Store, pid int, alive bool) *Store {
-	st.Now = func() time.Time { return t0.Add(3 * time.Minute) }
-	st.Host = func() string { return "box" }
-	st.User = func() string { return "ann" }
-	st.PID = pid
-	st.Alive = func(int) bool { return alive }
-	return st
+func withIdentity(store *Store, pid int, alive bool) *Store {
+	store.Now = func() time.Time { return t0.Add(3 * time.Minute) }
+	store.Host = func() string { return "box" }
+	store.User = func() string { return "ann" }
+	store.PID = pid
+	store.Alive = func(int) bool { return alive }
+	return store
 }
 
 func TestLockContention(t *testing.T) {
@@ -116,26 +116,26 @@ func TestLockOnAnotherHostIsNeverDead(t *testing.T) {
 }
 
 func TestUnreadableLock(t *testing.T) {
-	st := lockStore(t, 100, true)
-	must(t, ensureDir(st.Path()[:strings.LastIndex(st.Path(), "/")]))
-	must(t, os.WriteFile(st.LockPath(), []byte("{garbage"), 0o600))
-	_, err := st.Lock("apply")
+	store := lockStore(t, 100, true)
+	must(t, EnsureDir(store.Path()[:strings.LastIndex(store.Path(), "/")]))
+	must(t, os.WriteFile(store.LockPath(), []byte("{garbage"), 0o600))
+	_, err := store.Lock("apply")
 	var le *LockedError
-	if !errors.As(err, &le) || !strings.Contains(err.Error(), st.LockPath()) {
+	if !errors.As(err, &le) || !strings.Contains(err.Error(), store.LockPath()) {
 		t.Fatalf("got %v", err)
 	}
 }
 
 func TestLockRemovesTempFilesOfKilledRuns(t *testing.T) {
-	st := lockStore(t, 100, true)
-	dir := st.Path()[:strings.LastIndex(st.Path(), "/")]
-	must(t, ensureDir(dir))
+	store := lockStore(t, 100, true)
+	dir := store.Path()[:strings.LastIndex(store.Path(), "/")]
+	must(t, EnsureDir(dir))
 	stale := []string{".state.json.tmp-123", ".state.json.lock.tmp-456", "state.json.backup.tmp"}
 	for _, name := range stale {
 		must(t, os.WriteFile(dir+"/"+name, []byte("half"), 0o600))
 	}
 	must(t, os.WriteFile(dir+"/notes.txt", []byte("mine"), 0o600))
-	l, err := st.Lock("apply")
+	l, err := store.Lock("apply")
 	must(t, err)
 	defer l.Unlock()
 	if got := leftovers(t, dir, ".gitignore", "state.json.lock", "notes.txt"); len(got) > 0 {

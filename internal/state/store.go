@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"sort"
 	"sync"
+	"syscall"
 	"time"
 	"unsafe"
 
@@ -24,7 +25,7 @@ type Store struct {
 
 	// Now is the clock used for lock times and ages; time.Now when nil.
 	Now func() time.Time
-	// WrapWrite, when set, wraps every writer of a state or journal file
+	// WrapWrite, when set, wraps every writer of a state, journal or lock file
 	// (name is the final path). Tests use it to simulate a full disk.
 	WrapWrite func(name string, w io.Writer) io.Writer
 
@@ -46,27 +47,27 @@ func NewStore(path string) *Store {
 }
 
 // Path is the state file's path.
-func (st *Store) Path() string { return st.path }
+func (store *Store) Path() string { return store.path }
 
 // JournalPath is the journal's path.
-func (st *Store) JournalPath() string { return st.path + ".journal" }
+func (store *Store) JournalPath() string { return store.path + ".journal" }
 
 // LockPath is the lock file's path.
-func (st *Store) LockPath() string { return st.path + ".lock" }
+func (store *Store) LockPath() string { return store.path + ".lock" }
 
 // BackupPath is where the state before the last write is kept.
-func (st *Store) BackupPath() string { return st.path + ".backup" }
+func (store *Store) BackupPath() string { return store.path + ".backup" }
 
-func (st *Store) now() time.Time {
-	if st.Now != nil {
-		return st.Now()
+func (store *Store) now() time.Time {
+	if store.Now != nil {
+		return store.Now()
 	}
 	return time.Now()
 }
 
 // Exists reports whether the state file exists.
-func (st *Store) Exists() bool {
-	_, err := os.Stat(st.path)
+func (store *Store) Exists() bool {
+	_, err := os.Stat(store.path)
 	return err == nil
 }
 
@@ -74,21 +75,21 @@ func (st *Store) Exists() bool {
 // behind. A missing file gives New() (and nothing is written). A file of a
 // newer format gives *NewerFormatError, a damaged one *CorruptError, a
 // journal that cannot be replayed *JournalError; none of them is changed.
-func (st *Store) Load() (*State, error) {
-	b, err := os.ReadFile(st.path)
+func (store *Store) Load() (*State, error) {
+	b, err := os.ReadFile(store.path)
 	var s *State
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		s = New()
 	case err != nil:
-		return nil, fmt.Errorf("cannot read state %s: %w", st.path, unwrapPathErr(err))
+		return nil, fmt.Errorf("cannot read state %s: %w", store.path, unwrapPathErr(err))
 	default:
 		// b is ours alone: let the state's strings share it instead of copying.
-		if s, err = decode(st.path, b, unsafe.String(unsafe.SliceData(b), len(b))); err != nil {
+		if s, err = decode(store.path, b, unsafe.String(unsafe.SliceData(b), len(b))); err != nil {
 			return nil, err
 		}
 	}
-	if err := st.replay(s); err != nil {
+	if err := store.replay(s); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -210,47 +211,47 @@ func (s *State) check() error {
 // made 0600 and renamed over the state file, and the folder synced. The
 // state before is kept as <path>.backup. On any error the previous file is
 // intact and s keeps its serial.
-func (st *Store) Save(s *State) error {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	return st.save(s)
+func (store *Store) Save(s *State) error {
+	store.mu.Lock()
+	defer store.mu.Unlock()
+	return store.save(s)
 }
 
-func (st *Store) save(s *State) error {
+func (store *Store) save(s *State) error {
 	s.normalizeMaps()
 	prevSerial, prevVersion, prevFormat, prevMark := s.Serial, s.LeadsyncVersion, s.FormatVersion, s.Journal
 	s.Serial++
 	s.LeadsyncVersion = version.String()
 	s.FormatVersion = FormatVersion
-	if j := st.journal; j != nil && j.state == s {
+	if j := store.journal; j != nil && j.state == s {
 		// Everything appended so far is in s (the caller's contract), so a
 		// crash after this write must not replay it again.
 		s.Journal = &JournalMark{ID: j.id, Seq: j.Seq()}
 	}
-	err := st.writeState(s)
+	err := store.writeState(s)
 	if err != nil {
 		s.Serial, s.LeadsyncVersion, s.FormatVersion, s.Journal = prevSerial, prevVersion, prevFormat, prevMark
 	}
 	return err
 }
 
-func (st *Store) writeState(s *State) error {
-	dir := filepath.Dir(st.path)
-	if err := ensureDir(dir); err != nil {
-		return &WriteError{Path: st.path, Err: err}
+func (store *Store) writeState(s *State) error {
+	dir := filepath.Dir(store.path)
+	if err := EnsureDir(dir); err != nil {
+		return &WriteError{Path: store.path, Err: err}
 	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(st.path)+".tmp-*")
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(store.path)+".tmp-*")
 	if err != nil {
-		return &WriteError{Path: st.path, Err: err}
+		return &WriteError{Path: store.path, Err: err}
 	}
 	fail := func(err error) error {
 		tmp.Close()
 		os.Remove(tmp.Name())
-		return &WriteError{Path: st.path, Err: err}
+		return &WriteError{Path: store.path, Err: err}
 	}
 	var w io.Writer = tmp
-	if st.WrapWrite != nil {
-		w = st.WrapWrite(st.path, w)
+	if store.WrapWrite != nil {
+		w = store.WrapWrite(store.path, w)
 	}
 	bw := bufio.NewWriterSize(w, 1<<20)
 	if err := encodeState(bw, s); err != nil {
@@ -267,18 +268,18 @@ func (st *Store) writeState(s *State) error {
 	}
 	if err := tmp.Close(); err != nil {
 		os.Remove(tmp.Name())
-		return &WriteError{Path: st.path, Err: err}
+		return &WriteError{Path: store.path, Err: err}
 	}
-	if err := st.backup(); err != nil {
+	if err := store.backup(); err != nil {
 		os.Remove(tmp.Name())
-		return &WriteError{Path: st.BackupPath(), Err: err}
+		return &WriteError{Path: store.BackupPath(), Err: err}
 	}
-	if err := os.Rename(tmp.Name(), st.path); err != nil {
+	if err := os.Rename(tmp.Name(), store.path); err != nil {
 		os.Remove(tmp.Name())
-		return &WriteError{Path: st.path, Err: err}
+		return &WriteError{Path: store.path, Err: err}
 	}
 	if err := syncDir(dir); err != nil {
-		return &WriteError{Path: st.path, Err: err}
+		return &WriteError{Path: store.path, Err: err}
 	}
 	return nil
 }
@@ -287,19 +288,19 @@ func (st *Store) writeState(s *State) error {
 // nothing and the old content survives the rename of the new file over the
 // state; a copy is the fallback where links are not supported. The state
 // file itself is never absent, even for a moment.
-func (st *Store) backup() error {
-	if _, err := os.Lstat(st.path); errors.Is(err, fs.ErrNotExist) {
+func (store *Store) backup() error {
+	if _, err := os.Lstat(store.path); errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
-	tmp := st.BackupPath() + ".tmp"
+	tmp := store.BackupPath() + ".tmp"
 	os.Remove(tmp)
-	if err := os.Link(st.path, tmp); err != nil {
-		if err := copyFile(st.path, tmp); err != nil {
+	if err := os.Link(store.path, tmp); err != nil {
+		if err := copyFile(store.path, tmp); err != nil {
 			os.Remove(tmp)
 			return err
 		}
 	}
-	if err := os.Rename(tmp, st.BackupPath()); err != nil {
+	if err := os.Rename(tmp, store.BackupPath()); err != nil {
 		os.Remove(tmp)
 		return err
 	}
@@ -327,18 +328,22 @@ func copyFile(from, to string) error {
 	return out.Close()
 }
 
-// ensureDir creates the state folder (0700) when missing. A folder named
-// .leadsync gets a .gitignore of "*" whenever it has none: state holds
-// personal data and must not be committed by accident.
-func ensureDir(dir string) error {
+// EnsureDir creates a folder of personal data (the state's, which the
+// field catalog's cache shares) when missing: 0700, with a .gitignore of
+// "*". A folder named .leadsync gets that .gitignore whenever it has none:
+// state holds personal data and must not be committed by accident. A
+// .gitignore already there is left alone.
+func EnsureDir(dir string) error {
 	created := false
-	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+	if fi, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
 		if err := os.MkdirAll(dir, 0o700); err != nil {
 			return err
 		}
 		created = true
 	} else if err != nil {
 		return err
+	} else if !fi.IsDir() {
+		return fmt.Errorf("%s exists and is not a directory", dir)
 	}
 	if created || filepath.Base(dir) == ".leadsync" {
 		gi := filepath.Join(dir, ".gitignore")
@@ -349,6 +354,12 @@ func ensureDir(dir string) error {
 		}
 	}
 	return nil
+}
+
+// isSyncUnsupported reports errors of file systems that cannot sync a
+// folder; the rename is as durable as they make it.
+func isSyncUnsupported(err error) bool {
+	return errors.Is(err, syscall.EINVAL) || errors.Is(err, syscall.ENOTSUP)
 }
 
 // syncDir makes a rename or create in dir durable.
@@ -369,31 +380,31 @@ func syncDir(dir string) error {
 // records (State.Journal), so the next Load does not apply it twice.
 // Without an open journal, Commit saves s and removes a leftover journal
 // that s already contains.
-func (st *Store) Commit(s *State) error {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	j := st.journal
+func (store *Store) Commit(s *State) error {
+	store.mu.Lock()
+	defer store.mu.Unlock()
+	j := store.journal
 	if j != nil && j.state != s {
 		return fmt.Errorf("commit: the journal is open for another state value")
 	}
-	if err := st.save(s); err != nil {
+	if err := store.save(s); err != nil {
 		return err
 	}
 	if j != nil {
 		j.close()
-		st.journal = nil
+		store.journal = nil
 	}
-	return st.removeFoldedJournal(s)
+	return store.removeFoldedJournal(s)
 }
 
 // removeFoldedJournal removes the journal file when s contains all of it.
-func (st *Store) removeFoldedJournal(s *State) error {
-	b, err := os.ReadFile(st.JournalPath())
+func (store *Store) removeFoldedJournal(s *State) error {
+	b, err := os.ReadFile(store.JournalPath())
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("cannot read journal %s: %w", st.JournalPath(), err)
+		return fmt.Errorf("cannot read journal %s: %w", store.JournalPath(), err)
 	}
 	jr, err := parseJournal(b)
 	if err != nil {
@@ -405,103 +416,10 @@ func (st *Store) removeFoldedJournal(s *State) error {
 			return nil // holds calls s does not have: never throw them away
 		}
 	}
-	if err := os.Remove(st.JournalPath()); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return &WriteError{Path: st.JournalPath(), Err: err}
+	if err := os.Remove(store.JournalPath()); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return &WriteError{Path: store.JournalPath(), Err: err}
 	}
-	return syncDir(filepath.Dir(st.path))
-}
-
-// encodeState writes s as JSON: top-level fields one per line and each
-// search, profile, failure and person on a line of its own, keys sorted, so
-// that the file is stable, diffable and quick to write and read.
-func encodeState(w *bufio.Writer, s *State) error {
-	put := func(b []byte, err error) error {
-		if err != nil {
-			return err
-		}
-		_, err = w.Write(b)
-		return err
-	}
-	str := func(v string) []byte { b, _ := json.Marshal(v); return b }
-	fmt.Fprintf(w, "{\n  \"format_version\": %d,\n  \"lineage\": %s,\n  \"serial\": %d,\n  \"leadsync_version\": %s,\n",
-		s.FormatVersion, str(s.Lineage), s.Serial, str(s.LeadsyncVersion))
-	if s.Journal != nil {
-		w.WriteString("  \"journal\": ")
-		if err := put(marshal(s.Journal)); err != nil {
-			return err
-		}
-		w.WriteString(",\n")
-	}
-	w.WriteString("  \"usage\": ")
-	if err := put(marshal(&s.Usage)); err != nil {
-		return err
-	}
-	w.WriteString(",\n")
-	if err := writeMapWith(w, "searches", s.Searches, false, appendSearch); err != nil {
-		return err
-	}
-	if err := writeMap(w, "profiles", s.Profiles, false); err != nil {
-		return err
-	}
-	if err := writeMap(w, "failures", s.Failures, false); err != nil {
-		return err
-	}
-	if len(s.UnknownEnrichments) > 0 {
-		if err := writeMap(w, "unknown_enrichments", s.UnknownEnrichments, false); err != nil {
-			return err
-		}
-	}
-	if err := writePeople(w, s.People); err != nil {
-		return err
-	}
-	_, err := w.WriteString("}\n")
-	return err
-}
-
-func writeMap[T any](w *bufio.Writer, name string, m map[string]*T, last bool) error {
-	return writeMapWith(w, name, m, last, func(b []byte, v *T) ([]byte, error) {
-		vb, err := marshal(v)
-		return append(b, vb...), err
-	})
-}
-
-// writeMapWith writes one map, one entry per line, keys sorted; enc appends
-// the JSON of a value.
-func writeMapWith[T any](w *bufio.Writer, name string, m map[string]*T, last bool, enc func([]byte, *T) ([]byte, error)) error {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	fmt.Fprintf(w, "  %q: {", name)
-	var b []byte
-	for i, k := range keys {
-		b = b[:0]
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, "\n    "...)
-		b = appendStr(b, k)
-		b = append(b, ": "...)
-		var err error
-		if m[k] == nil {
-			b = append(b, "null"...)
-		} else if b, err = enc(b, m[k]); err != nil {
-			return fmt.Errorf("%s %q: %w", name, k, err)
-		}
-		if _, err := w.Write(b); err != nil {
-			return err
-		}
-	}
-	if len(keys) > 0 {
-		w.WriteString("\n  ")
-	}
-	if last {
-		_, err := w.WriteString("}\n")
-		return err
-	}
-	_, err := w.WriteString("},\n")
-	return err
+	return syncDir(filepath.Dir(store.path))
 }
 
 // marshal is json.Marshal without HTML escaping (names like "A & B" stay

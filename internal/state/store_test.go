@@ -50,23 +50,23 @@ func leftovers(t *testing.T, dir string, expected ...string) []string {
 }
 
 func TestSaveAndLoad(t *testing.T) {
-	st, _ := newStore(t)
-	dir := filepath.Dir(st.Path())
+	store, _ := newStore(t)
+	dir := filepath.Dir(store.Path())
 
-	s, err := st.Load()
+	s, err := store.Load()
 	must(t, err)
 	if _, err := os.Stat(dir); !errors.Is(err, fs.ErrNotExist) {
 		t.Fatal("Load of a missing state wrote something")
 	}
 	must(t, s.Apply(searchEv(day(0), "search.a", 0, lead("n1", "ann", "Ann"))))
-	must(t, st.Save(s))
+	must(t, store.Save(s))
 	if s.Serial != 1 || s.LeadsyncVersion == "" {
 		t.Errorf("serial %d version %q", s.Serial, s.LeadsyncVersion)
 	}
 	if m := mode(t, dir); m != 0o700 {
 		t.Errorf("folder mode %v", m)
 	}
-	if m := mode(t, st.Path()); m != 0o600 {
+	if m := mode(t, store.Path()); m != 0o600 {
 		t.Errorf("state mode %v", m)
 	}
 	gi, err := os.ReadFile(filepath.Join(dir, ".gitignore"))
@@ -74,18 +74,18 @@ func TestSaveAndLoad(t *testing.T) {
 	if !strings.Contains(string(gi), "\n*\n") {
 		t.Errorf(".gitignore: %q", gi)
 	}
-	first, _ := os.ReadFile(st.Path())
+	first, _ := os.ReadFile(store.Path())
 
 	must(t, s.Apply(searchEv(day(1), "search.b", 0, lead("n2", "bob", "Bob"))))
-	must(t, st.Save(s))
+	must(t, store.Save(s))
 	if got := leftovers(t, dir, ".gitignore", "state.json", "state.json.backup"); len(got) > 0 {
 		t.Errorf("left behind: %v", got)
 	}
-	if b, _ := os.ReadFile(st.BackupPath()); !bytes.Equal(b, first) {
+	if b, _ := os.ReadFile(store.BackupPath()); !bytes.Equal(b, first) {
 		t.Error("the backup is not the previous state")
 	}
 
-	got, err := st.Load()
+	got, err := store.Load()
 	must(t, err)
 	if d := cmp.Diff(s, got, cmpState, cmpTime); d != "" {
 		t.Errorf("loaded state differs:\n%s", d)
@@ -125,10 +125,10 @@ func TestLoadRefusesDamagedFiles(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			st, _ := newStore(t)
-			must(t, os.MkdirAll(filepath.Dir(st.Path()), 0o700))
-			must(t, os.WriteFile(st.Path(), []byte(tt.content), 0o600))
-			_, err := st.Load()
+			store, _ := newStore(t)
+			must(t, os.MkdirAll(filepath.Dir(store.Path()), 0o700))
+			must(t, os.WriteFile(store.Path(), []byte(tt.content), 0o600))
+			_, err := store.Load()
 			var ce *CorruptError
 			var ne *NewerFormatError
 			switch {
@@ -153,14 +153,14 @@ func TestLoadRefusesDamagedFiles(t *testing.T) {
 					t.Errorf("message: %v", err)
 				}
 			}
-			if !strings.Contains(err.Error(), st.Path()) {
+			if !strings.Contains(err.Error(), store.Path()) {
 				t.Errorf("message does not name the file: %v", err)
 			}
 			// Never touched: same bytes, and no journal, lock or backup.
-			if b, _ := os.ReadFile(st.Path()); string(b) != tt.content {
+			if b, _ := os.ReadFile(store.Path()); string(b) != tt.content {
 				t.Error("the file was changed")
 			}
-			if got := leftovers(t, filepath.Dir(st.Path()), "state.json"); len(got) > 0 {
+			if got := leftovers(t, filepath.Dir(store.Path()), "state.json"); len(got) > 0 {
 				t.Errorf("files written: %v", got)
 			}
 		})
@@ -185,30 +185,30 @@ func (f *failAfter) Write(p []byte) (int, error) {
 }
 
 func TestSaveFailureKeepsPreviousState(t *testing.T) {
-	st, _ := newStore(t)
+	store, _ := newStore(t)
 	s := New()
 	must(t, s.Apply(searchEv(day(0), "search.a", 0, lead("n1", "ann", "Ann"))))
-	must(t, st.Save(s))
-	before, _ := os.ReadFile(st.Path())
+	must(t, store.Save(s))
+	before, _ := os.ReadFile(store.Path())
 
 	must(t, s.Apply(searchEv(day(1), "search.b", 0, lead("n2", "bob", "Bob"))))
-	st.WrapWrite = func(_ string, w io.Writer) io.Writer { return &failAfter{w: w, n: 100, err: syscall.ENOSPC} }
-	err := st.Save(s)
+	store.WrapWrite = func(_ string, w io.Writer) io.Writer { return &failAfter{w: w, n: 100, err: syscall.ENOSPC} }
+	err := store.Save(s)
 	var we *WriteError
-	if !errors.As(err, &we) || !strings.Contains(err.Error(), "disk is full") || !strings.Contains(err.Error(), st.Path()) {
+	if !errors.As(err, &we) || !strings.Contains(err.Error(), "disk is full") || !strings.Contains(err.Error(), store.Path()) {
 		t.Fatalf("got %v", err)
 	}
-	if after, _ := os.ReadFile(st.Path()); !bytes.Equal(before, after) {
+	if after, _ := os.ReadFile(store.Path()); !bytes.Equal(before, after) {
 		t.Error("the previous state was changed")
 	}
-	if got := leftovers(t, filepath.Dir(st.Path()), ".gitignore", "state.json"); len(got) > 0 {
+	if got := leftovers(t, filepath.Dir(store.Path()), ".gitignore", "state.json"); len(got) > 0 {
 		t.Errorf("left behind: %v", got)
 	}
 	if s.Serial != 1 {
 		t.Errorf("serial moved to %d though nothing was written", s.Serial)
 	}
-	st.WrapWrite = nil
-	must(t, st.Save(s))
+	store.WrapWrite = nil
+	must(t, store.Save(s))
 	if s.Serial != 2 {
 		t.Errorf("serial %d", s.Serial)
 	}
@@ -218,22 +218,22 @@ func TestSaveIntoReadOnlyFolder(t *testing.T) {
 	if os.Geteuid() == 0 {
 		t.Skip("root writes anywhere")
 	}
-	st, _ := newStore(t)
+	store, _ := newStore(t)
 	s := New()
-	must(t, st.Save(s))
-	dir := filepath.Dir(st.Path())
+	must(t, store.Save(s))
+	dir := filepath.Dir(store.Path())
 	must(t, os.Chmod(dir, 0o500))
 	t.Cleanup(func() { os.Chmod(dir, 0o700) })
-	err := st.Save(s)
+	err := store.Save(s)
 	if err == nil || !strings.Contains(err.Error(), "permission denied") {
 		t.Fatalf("got %v", err)
 	}
 }
 
 // run records events through a journal the way apply does.
-func run(t *testing.T, st *Store, s *State, events ...Event) *Journal {
+func run(t *testing.T, store *Store, s *State, events ...Event) *Journal {
 	t.Helper()
-	j, err := st.OpenJournal(s)
+	j, err := store.OpenJournal(s)
 	must(t, err)
 	for i := range events {
 		must(t, j.Record(&events[i]))
@@ -252,17 +252,17 @@ func demoEvents() []Event {
 }
 
 func TestJournalReplayAfterCrash(t *testing.T) {
-	st, _ := newStore(t)
-	s, err := st.Load()
+	store, _ := newStore(t)
+	s, err := store.Load()
 	must(t, err)
-	j := run(t, st, s, demoEvents()...)
-	if m := mode(t, st.JournalPath()); m != 0o600 {
+	j := run(t, store, s, demoEvents()...)
+	if m := mode(t, store.JournalPath()); m != 0o600 {
 		t.Errorf("journal mode %v", m)
 	}
 	// Crash: the process is gone without Commit (the file stays open).
 	_ = j
 
-	got, err := NewStore(st.Path()).Load()
+	got, err := NewStore(store.Path()).Load()
 	must(t, err)
 	if d := cmp.Diff(s, got, cmpState, cmpTime); d != "" {
 		t.Errorf("replayed state differs from the live one:\n%s", d)
@@ -273,14 +273,14 @@ func TestJournalReplayAfterCrash(t *testing.T) {
 }
 
 func TestJournalAppendIsOneLine(t *testing.T) {
-	st, _ := newStore(t)
+	store, _ := newStore(t)
 	s := New()
-	j, err := st.OpenJournal(s)
+	j, err := store.OpenJournal(s)
 	must(t, err)
 	for i, e := range demoEvents() {
-		before, _ := os.ReadFile(st.JournalPath())
+		before, _ := os.ReadFile(store.JournalPath())
 		must(t, j.Append(&e))
-		after, _ := os.ReadFile(st.JournalPath())
+		after, _ := os.ReadFile(store.JournalPath())
 		if !bytes.HasPrefix(after, before) || bytes.Count(after[len(before):], []byte("\n")) != 1 {
 			t.Fatalf("append %d rewrote the journal or wrote more than one line", i)
 		}
@@ -296,14 +296,14 @@ func TestJournalTornLastLine(t *testing.T) {
 		"0badc0de {\"seq\":6,\"kind\":\"forget\"}\n", // whole line, wrong checksum
 		"\x00\x00\x00\x00",                           // zeros from a file system that extended the file
 	} {
-		st, _ := newStore(t)
+		store, _ := newStore(t)
 		s := New()
-		run(t, st, s, demoEvents()...)
-		f, err := os.OpenFile(st.JournalPath(), os.O_APPEND|os.O_WRONLY, 0)
+		run(t, store, s, demoEvents()...)
+		f, err := os.OpenFile(store.JournalPath(), os.O_APPEND|os.O_WRONLY, 0)
 		must(t, err)
 		f.WriteString(tail)
 		f.Close()
-		got, err := st.Load()
+		got, err := store.Load()
 		if err != nil {
 			t.Fatalf("tail %q: %v", tail, err)
 		}
@@ -311,11 +311,11 @@ func TestJournalTornLastLine(t *testing.T) {
 			t.Errorf("tail %q: replayed state differs:\n%s", tail, d)
 		}
 		// The next run folds the journal and starts a clean one.
-		j, err := NewStore(st.Path()).OpenJournal(got)
+		j, err := NewStore(store.Path()).OpenJournal(got)
 		must(t, err)
 		e := searchEv(day(2), "search.c", 0, lead("n9", "", ""))
 		must(t, j.Record(&e))
-		again, err := NewStore(st.Path()).Load()
+		again, err := NewStore(store.Path()).Load()
 		must(t, err)
 		if again.People["n9"] == nil || again.Usage.CreditsSpent != 2 {
 			t.Errorf("after the next run: %v, credits %d", summary(again), again.Usage.CreditsSpent)
@@ -324,20 +324,20 @@ func TestJournalTornLastLine(t *testing.T) {
 }
 
 func TestJournalDamageInTheMiddleIsAnError(t *testing.T) {
-	st, _ := newStore(t)
+	store, _ := newStore(t)
 	s := New()
-	run(t, st, s, demoEvents()...)
-	b, _ := os.ReadFile(st.JournalPath())
+	run(t, store, s, demoEvents()...)
+	b, _ := os.ReadFile(store.JournalPath())
 	lines := bytes.SplitAfter(b, []byte("\n"))
 	lines[2] = bytes.Replace(lines[2], []byte("profile"), []byte("prOfile"), 1)
 	damaged := bytes.Join(lines, nil)
-	must(t, os.WriteFile(st.JournalPath(), damaged, 0o600))
-	_, err := st.Load()
+	must(t, os.WriteFile(store.JournalPath(), damaged, 0o600))
+	_, err := store.Load()
 	var je *JournalError
 	if !errors.As(err, &je) || je.Line != 3 || !strings.Contains(err.Error(), "paid for") {
 		t.Fatalf("got %v", err)
 	}
-	if b, _ := os.ReadFile(st.JournalPath()); !bytes.Equal(b, damaged) {
+	if b, _ := os.ReadFile(store.JournalPath()); !bytes.Equal(b, damaged) {
 		t.Error("the journal was changed")
 	}
 }
@@ -345,15 +345,15 @@ func TestJournalDamageInTheMiddleIsAnError(t *testing.T) {
 // TestCommitCrashWindow: a crash after the folded state is written but
 // before the journal is removed must not apply the journal twice.
 func TestCommitCrashWindow(t *testing.T) {
-	st, _ := newStore(t)
+	store, _ := newStore(t)
 	s := New()
-	j := run(t, st, s, demoEvents()...)
+	j := run(t, store, s, demoEvents()...)
 	// Save is the first half of Commit; the journal is still there.
-	must(t, st.Save(s))
-	if _, err := os.Stat(st.JournalPath()); err != nil {
+	must(t, store.Save(s))
+	if _, err := os.Stat(store.JournalPath()); err != nil {
 		t.Fatal(err)
 	}
-	got, err := NewStore(st.Path()).Load()
+	got, err := NewStore(store.Path()).Load()
 	must(t, err)
 	if got.Usage.CreditsSpent != 2 {
 		t.Errorf("credits spent %d: events applied twice", got.Usage.CreditsSpent)
@@ -365,18 +365,18 @@ func TestCommitCrashWindow(t *testing.T) {
 	// More events after that save are still replayed.
 	e := enrichEv(day(1), "enrich.e", "page:carl", api.EnrichedProfile{NetworkID: "n3", PageName: "carl"})
 	must(t, j.Record(&e))
-	got, err = NewStore(st.Path()).Load()
+	got, err = NewStore(store.Path()).Load()
 	must(t, err)
 	if got.Usage.CreditsSpent != 3 || got.People["n3"] == nil {
 		t.Errorf("credits spent %d, people %v", got.Usage.CreditsSpent, summary(got))
 	}
 
 	// A clean Commit removes the journal.
-	must(t, st.Commit(s))
-	if _, err := os.Stat(st.JournalPath()); !errors.Is(err, fs.ErrNotExist) {
+	must(t, store.Commit(s))
+	if _, err := os.Stat(store.JournalPath()); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("journal still there: %v", err)
 	}
-	got, err = NewStore(st.Path()).Load()
+	got, err = NewStore(store.Path()).Load()
 	must(t, err)
 	if d := cmp.Diff(s, got, cmpState, cmpTime); d != "" {
 		t.Errorf("state differs:\n%s", d)
@@ -384,13 +384,13 @@ func TestCommitCrashWindow(t *testing.T) {
 }
 
 func TestCommitAfterReplayRemovesTheJournal(t *testing.T) {
-	st, _ := newStore(t)
-	run(t, st, New(), demoEvents()...)
-	st2 := NewStore(st.Path())
+	store, _ := newStore(t)
+	run(t, store, New(), demoEvents()...)
+	st2 := NewStore(store.Path())
 	s, err := st2.Load()
 	must(t, err)
 	must(t, st2.Commit(s))
-	if _, err := os.Stat(st.JournalPath()); !errors.Is(err, fs.ErrNotExist) {
+	if _, err := os.Stat(store.JournalPath()); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("journal still there: %v", err)
 	}
 	got, err := st2.Load()
@@ -401,22 +401,22 @@ func TestCommitAfterReplayRemovesTheJournal(t *testing.T) {
 }
 
 func TestOpenJournalRefusesAStateWithoutIt(t *testing.T) {
-	st, _ := newStore(t)
-	run(t, st, New(), demoEvents()...)
+	store, _ := newStore(t)
+	run(t, store, New(), demoEvents()...)
 	// A state that did not come from Load (so lacks the journal's calls).
-	if _, err := NewStore(st.Path()).OpenJournal(New()); err == nil {
+	if _, err := NewStore(store.Path()).OpenJournal(New()); err == nil {
 		t.Fatal("no error")
 	}
 }
 
 func TestJournalOfAnotherStateIsRefused(t *testing.T) {
-	st, _ := newStore(t)
+	store, _ := newStore(t)
 	s := New()
-	run(t, st, s, demoEvents()...)
+	run(t, store, s, demoEvents()...)
 	other := New()
-	must(t, NewStore(st.Path()+".other").Save(other))
-	must(t, os.Rename(st.Path()+".other", st.Path()))
-	_, err := NewStore(st.Path()).Load()
+	must(t, NewStore(store.Path()+".other").Save(other))
+	must(t, os.Rename(store.Path()+".other", store.Path()))
+	_, err := NewStore(store.Path()).Load()
 	var je *JournalError
 	if !errors.As(err, &je) || !strings.Contains(err.Error(), "lineage") {
 		t.Fatalf("got %v", err)
@@ -424,10 +424,10 @@ func TestJournalOfAnotherStateIsRefused(t *testing.T) {
 }
 
 func TestJournalWriteFailureLeavesItReadable(t *testing.T) {
-	st, _ := newStore(t)
+	store, _ := newStore(t)
 	s := New()
 	fail := false
-	st.WrapWrite = func(name string, w io.Writer) io.Writer {
+	store.WrapWrite = func(name string, w io.Writer) io.Writer {
 		return writerFunc(func(p []byte) (int, error) {
 			if fail {
 				n, _ := w.Write(p[:len(p)/2])
@@ -436,7 +436,7 @@ func TestJournalWriteFailureLeavesItReadable(t *testing.T) {
 			return w.Write(p)
 		})
 	}
-	j, err := st.OpenJournal(s)
+	j, err := store.OpenJournal(s)
 	must(t, err)
 	evs := demoEvents()
 	must(t, j.Record(&evs[0]))
@@ -446,7 +446,7 @@ func TestJournalWriteFailureLeavesItReadable(t *testing.T) {
 	}
 	fail = false
 	must(t, j.Record(&evs[2]))
-	got, err := NewStore(st.Path()).Load()
+	got, err := NewStore(store.Path()).Load()
 	must(t, err)
 	if d := cmp.Diff(s, got, cmpState, cmpTime); d != "" {
 		t.Errorf("state differs:\n%s", d)
@@ -461,9 +461,9 @@ func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
 // goroutines; the race detector checks the locking, the replay checks that
 // the journal's order is the order the state saw.
 func TestJournalConcurrentRecords(t *testing.T) {
-	st, _ := newStore(t)
+	store, _ := newStore(t)
 	s := New()
-	j, err := st.OpenJournal(s)
+	j, err := store.OpenJournal(s)
 	must(t, err)
 	done := make(chan error)
 	for g := 0; g < 4; g++ {
@@ -482,7 +482,7 @@ func TestJournalConcurrentRecords(t *testing.T) {
 	if j.Seq() != 40 {
 		t.Fatalf("seq %d", j.Seq())
 	}
-	got, err := NewStore(st.Path()).Load()
+	got, err := NewStore(store.Path()).Load()
 	must(t, err)
 	if d := cmp.Diff(s, got, cmpState, cmpTime); d != "" {
 		t.Errorf("replay differs from the live state:\n%s", d)

@@ -1,11 +1,12 @@
-package plan
+package views
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/leadsync/leadsync/internal/plan"
 )
 
 // ANSI colours of the human form, used only when asked for.
@@ -17,18 +18,18 @@ const (
 	ansiYellow = "\x1b[33m"
 )
 
-// Symbol is the one-character mark of a change in the human form: + adds
+// symbol is the one-character mark of a change in the human form: + adds
 // (a first run, read, enrichment or file), ~ updates, - forgets, = nothing.
-func (c *Change) Symbol() string {
+func symbol(c *plan.Change) string {
 	switch c.Action {
-	case None:
+	case plan.None:
 		return "="
-	case Forget:
+	case plan.Forget:
 		return "-"
-	case Run, Enrich:
+	case plan.Run, plan.Enrich:
 		return "+"
-	case Read, Write:
-		if c.Reason == ReasonNew || c.Reason == ReasonFileMissing {
+	case plan.Read, plan.Write:
+		if c.Reason == plan.ReasonNew || c.Reason == plan.ReasonFileMissing {
 			return "+"
 		}
 	}
@@ -49,17 +50,17 @@ func symbolColor(sym string) string {
 
 // callsText is the calls column of a search or profile change; enrich and
 // forget changes say their count in the detail.
-func (c *Change) callsText() string {
-	if c.Action == None || c.Kind == KindEnrich || c.Kind == KindExport || c.Action == Forget {
+func callsText(c *plan.Change) string {
+	if c.Action == plan.None || c.Kind == plan.KindEnrich || c.Kind == plan.KindExport || c.Action == plan.Forget {
 		return ""
 	}
-	return plural(c.CallsMax, "call", "calls")
+	return count(c.CallsMax, "call", "calls")
 }
 
-// RenderText writes the plan in the human form of design.md: one aligned
+// PlanText writes the plan in the human form of design.md: one aligned
 // line per address, then the totals and the quota. Colour escapes only when
 // color is true.
-func RenderText(w io.Writer, p *Plan, color bool) error {
+func PlanText(w io.Writer, p *plan.Plan, color bool) error {
 	paint := func(code, s string) string {
 		if !color || code == "" {
 			return s
@@ -70,15 +71,15 @@ func RenderText(w io.Writer, p *Plan, color bool) error {
 	for _, c := range p.Changes {
 		addrW = max(addrW, len(c.Address))
 		actW = max(actW, len(actionText(c)))
-		callsW = max(callsW, len(c.callsText()))
+		callsW = max(callsW, len(callsText(c)))
 	}
 	var b strings.Builder
 	for _, c := range p.Changes {
-		sym := c.Symbol()
+		sym := symbol(c)
 		act := actionText(c)
 		fmt.Fprintf(&b, "  %s %s  %s", paint(symbolColor(sym), sym), pad(c.Address, addrW), paint(symbolColor(sym), pad(act, actW)))
 		rest := ""
-		if ct := c.callsText(); ct != "" {
+		if ct := callsText(c); ct != "" {
 			rest = pad(ct, callsW) + "  " + c.Detail
 		} else {
 			rest = c.Detail
@@ -111,8 +112,8 @@ func RenderText(w io.Writer, p *Plan, color bool) error {
 }
 
 // actionText is the action column: the action, or "up to date".
-func actionText(c *Change) string {
-	if c.Action == None {
+func actionText(c *plan.Change) string {
+	if c.Action == plan.None {
 		return "up to date"
 	}
 	return string(c.Action)
@@ -126,37 +127,37 @@ func pad(s string, w int) string {
 }
 
 // summaryLine is the "Plan: ..." line.
-func summaryLine(p *Plan) string {
+func summaryLine(p *plan.Plan) string {
 	t := p.Totals
 	if !p.HasChanges() {
 		return "No changes: everything is up to date."
 	}
 	var other []string
 	if t.Forgets > 0 {
-		other = append(other, plural(t.Forgets, "forget", "forgets"))
+		other = append(other, count(t.Forgets, "forget", "forgets"))
 	}
 	if t.Writes > 0 {
-		other = append(other, plural(t.Writes, "export write", "export writes"))
+		other = append(other, count(t.Writes, "export write", "export writes"))
 	}
 	if t.CallsMax == 0 {
 		return fmt.Sprintf("Plan: no calls, no credits; %s.", strings.Join(other, ", "))
 	}
 	var kinds []string
 	if t.Searches > 0 {
-		kinds = append(kinds, plural(t.Searches, "search", "searches"))
+		kinds = append(kinds, count(t.Searches, "search", "searches"))
 	}
 	if t.Profiles > 0 {
-		kinds = append(kinds, plural(t.Profiles, "profile read", "profile reads"))
+		kinds = append(kinds, count(t.Profiles, "profile read", "profile reads"))
 	}
 	switch {
 	case t.EnrichmentsMax == 0:
 	case t.Enrichments == t.EnrichmentsMax:
-		kinds = append(kinds, plural(t.Enrichments, "enrichment", "enrichments"))
+		kinds = append(kinds, count(t.Enrichments, "enrichment", "enrichments"))
 	default:
-		kinds = append(kinds, "up to "+plural(t.EnrichmentsMax, "enrichment", "enrichments"))
+		kinds = append(kinds, "up to "+count(t.EnrichmentsMax, "enrichment", "enrichments"))
 	}
-	calls := plural(t.CallsMax, "call", "calls")
-	credits := plural(t.CreditsMax, "credit", "credits")
+	calls := count(t.CallsMax, "call", "calls")
+	credits := count(t.CreditsMax, "credit", "credits")
 	if t.Calls != t.CallsMax {
 		calls += " at most"
 	}
@@ -172,7 +173,7 @@ func summaryLine(p *Plan) string {
 }
 
 // quotaLine is the "Quota: ..." line.
-func quotaLine(p *Plan) string {
+func quotaLine(p *plan.Plan) string {
 	q := p.Quota
 	var s string
 	if q.Checked && q.RemainingRequests != nil && q.After != nil {
@@ -216,14 +217,4 @@ func formatRate(r float64) string {
 		unit = "call/s"
 	}
 	return strconv.FormatFloat(r, 'f', -1, 64) + " " + unit
-}
-
-// RenderJSON writes the plan as one JSON object (design.md); lists are [],
-// never null.
-func RenderJSON(w io.Writer, p *Plan) error {
-	p.normalize()
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(p)
 }

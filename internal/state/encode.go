@@ -1,6 +1,10 @@
 package state
 
 import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"sort"
 	"strconv"
 	"time"
 	"unicode/utf8"
@@ -201,4 +205,98 @@ func appendSearch(b []byte, s *Search) ([]byte, error) {
 	b = append(b, `,"runs":`...)
 	b = strconv.AppendInt(b, int64(s.Runs), 10)
 	return append(b, '}'), nil
+}
+
+// encodeState writes s as JSON: top-level fields one per line and each
+// search, profile, failure and person on a line of its own, keys sorted, so
+// that the file is stable, diffable and quick to write and read.
+func encodeState(w *bufio.Writer, s *State) error {
+	put := func(b []byte, err error) error {
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(b)
+		return err
+	}
+	str := func(v string) []byte { b, _ := json.Marshal(v); return b }
+	fmt.Fprintf(w, "{\n  \"format_version\": %d,\n  \"lineage\": %s,\n  \"serial\": %d,\n  \"leadsync_version\": %s,\n",
+		s.FormatVersion, str(s.Lineage), s.Serial, str(s.LeadsyncVersion))
+	if s.Journal != nil {
+		w.WriteString("  \"journal\": ")
+		if err := put(marshal(s.Journal)); err != nil {
+			return err
+		}
+		w.WriteString(",\n")
+	}
+	w.WriteString("  \"usage\": ")
+	if err := put(marshal(&s.Usage)); err != nil {
+		return err
+	}
+	w.WriteString(",\n")
+	if err := writeMapWith(w, "searches", s.Searches, false, appendSearch); err != nil {
+		return err
+	}
+	if err := writeMap(w, "profiles", s.Profiles, false); err != nil {
+		return err
+	}
+	if err := writeMap(w, "failures", s.Failures, false); err != nil {
+		return err
+	}
+	if len(s.UnknownEnrichments) > 0 {
+		if err := writeMap(w, "unknown_enrichments", s.UnknownEnrichments, false); err != nil {
+			return err
+		}
+	}
+	// The people map last in the file.
+	if err := writeMapWith(w, "people", s.People, true, appendPerson); err != nil {
+		return err
+	}
+	_, err := w.WriteString("}\n")
+	return err
+}
+
+func writeMap[T any](w *bufio.Writer, name string, m map[string]*T, last bool) error {
+	return writeMapWith(w, name, m, last, func(b []byte, v *T) ([]byte, error) {
+		vb, err := marshal(v)
+		return append(b, vb...), err
+	})
+}
+
+// writeMapWith writes one map, one entry per line, keys sorted; enc appends
+// the JSON of a value.
+func writeMapWith[T any](w *bufio.Writer, name string, m map[string]*T, last bool, enc func([]byte, *T) ([]byte, error)) error {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	fmt.Fprintf(w, "  %q: {", name)
+	var b []byte
+	for i, k := range keys {
+		b = b[:0]
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, "\n    "...)
+		b = appendStr(b, k)
+		b = append(b, ": "...)
+		var err error
+		if m[k] == nil {
+			b = append(b, "null"...)
+		} else if b, err = enc(b, m[k]); err != nil {
+			return fmt.Errorf("%s %q: %w", name, k, err)
+		}
+		if _, err := w.Write(b); err != nil {
+			return err
+		}
+	}
+	if len(keys) > 0 {
+		w.WriteString("\n  ")
+	}
+	if last {
+		_, err := w.WriteString("}\n")
+		return err
+	}
+	_, err := w.WriteString("},\n")
+	return err
 }

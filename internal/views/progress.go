@@ -1,4 +1,4 @@
-package cli
+package views
 
 import (
 	"encoding/json"
@@ -13,19 +13,6 @@ import (
 	"github.com/leadsync/leadsync/internal/plan"
 )
 
-// newProgress picks the progress printer: JSON lines with --json, a live
-// status line on a terminal, one line per call otherwise.
-func newProgress(f *Factory, jsonOut bool) exec.Progress {
-	switch {
-	case jsonOut:
-		return &jsonProgress{w: f.IO.Out, now: f.Now}
-	case f.IO.ErrTTY:
-		return &textProgress{w: f.IO.ErrOut, now: f.Now, live: true, color: f.IO.ColorErr()}
-	default:
-		return &textProgress{w: f.IO.ErrOut, now: f.Now}
-	}
-}
-
 // textProgress prints one line per completed call and, on a terminal, keeps
 // a status line at the bottom: calls done of total, credits, the calls in
 // flight, the rate and the time left.
@@ -35,41 +22,31 @@ type textProgress struct {
 	live  bool
 	color bool
 
-	start       time.Time
-	callsMax    int
-	creditsMax  int
-	started     int
-	done        int
-	credits     int
-	inflight    map[int]exec.Call
+	count       *Counter
 	statusDrawn bool
 }
 
 var _ exec.Progress = (*textProgress)(nil)
 
 func (p *textProgress) Start(_ *plan.Plan, callsMax, creditsMax int) {
-	p.start = p.now()
-	p.callsMax, p.creditsMax = callsMax, creditsMax
-	p.inflight = map[int]exec.Call{}
-	fmt.Fprintf(p.w, "Applying: %s at most, %s at most.\n", plural(callsMax, "call"), plural(creditsMax, "credit"))
+	p.count = NewCounter(p.now)
+	p.count.Start(callsMax)
+	fmt.Fprintf(p.w, "Applying: %s at most, %s at most.\n", Plural(callsMax, "call"), Plural(creditsMax, "credit"))
 }
 
 func (p *textProgress) CallStart(c exec.Call) {
-	p.started++
-	p.inflight[c.Seq] = c
+	p.count.CallStart(c)
 	if p.live {
 		p.drawStatus()
 	}
 }
 
 func (p *textProgress) CallDone(c exec.Call, r exec.CallResult) {
-	delete(p.inflight, c.Seq)
-	p.done++
-	p.credits += r.Credits
+	p.count.CallEnd(c, r.Credits)
 	var detail string
 	switch c.Kind {
 	case exec.CallSearch:
-		detail = plural(r.Results, "result")
+		detail = Plural(r.Results, "result")
 		if r.Capped {
 			detail += " (the network's cap of 300: probably cut off; narrow the search)"
 		}
@@ -80,14 +57,13 @@ func (p *textProgress) CallDone(c exec.Call, r exec.CallResult) {
 		if status == "" {
 			status = "no status"
 		}
-		detail = fmt.Sprintf("enriched (%s), %s", status, plural(r.Credits, "credit"))
+		detail = fmt.Sprintf("enriched (%s), %s", status, Plural(r.Credits, "credit"))
 	}
 	p.line(fmt.Sprintf("%s %s%s: %s in %s", p.mark("✓", "32"), c.Address, personSuffix(c), detail, durText(r.Duration)))
 }
 
 func (p *textProgress) CallError(c exec.Call, err error) {
-	delete(p.inflight, c.Seq)
-	p.done++
+	p.count.CallEnd(c, 0)
 	p.line(fmt.Sprintf("%s %s%s: %s", p.mark("✗", "31"), c.Address, personSuffix(c), errorLine(err)))
 }
 
@@ -124,30 +100,20 @@ func (p *textProgress) clearStatus() {
 }
 
 func (p *textProgress) drawStatus() {
-	elapsed := p.now().Sub(p.start)
-	rate := 0.0
-	if elapsed > 0 {
-		rate = float64(p.started) / elapsed.Seconds()
-	}
-	left := "?"
-	if rate > 0 && p.callsMax >= p.started {
-		left = roundDur(time.Duration(float64(p.callsMax-p.started) / rate * float64(time.Second))).String()
+	rate, left, ok := p.count.Rate()
+	leftText := "?"
+	if ok {
+		leftText = roundDur(left).String()
 	}
 	var names []string
-	seqs := make([]int, 0, len(p.inflight))
-	for s := range p.inflight {
-		seqs = append(seqs, s)
-	}
-	sort.Ints(seqs)
-	for _, s := range seqs {
-		c := p.inflight[s]
+	for _, c := range p.count.InFlight() {
 		names = append(names, c.Address+personSuffix(c))
 	}
 	flight := strings.Join(names, ", ")
 	if len(flight) > 60 {
 		flight = flight[:57] + "..."
 	}
-	fmt.Fprintf(p.w, "\r\x1b[K[%d/%d calls] %d credits  %.2f calls/s  ~%s left  %s", p.done, p.callsMax, p.credits, rate, left, flight)
+	fmt.Fprintf(p.w, "\r\x1b[K[%d/%d calls] %d credits  %.2f calls/s  ~%s left  %s", p.count.Done, p.count.CallsMax, p.count.Credits, rate, leftText, flight)
 	p.statusDrawn = true
 }
 
@@ -156,12 +122,12 @@ func (p *textProgress) drawStatus() {
 func writeSummary(w io.Writer, s *exec.Summary) {
 	fmt.Fprintln(w)
 	if len(s.Forgotten) > 0 {
-		fmt.Fprintf(w, "Forgot %s: %s.\n", plural(len(s.Forgotten), "address"), strings.Join(s.Forgotten, ", "))
+		fmt.Fprintf(w, "Forgot %s: %s.\n", Plural(len(s.Forgotten), "address"), strings.Join(s.Forgotten, ", "))
 	}
 	if len(s.Searches) > 0 {
 		fmt.Fprintln(w, "Searches:")
 		for _, o := range s.Searches {
-			line := fmt.Sprintf("  %s: %s", o.Address, plural(o.Kept, "lead"))
+			line := fmt.Sprintf("  %s: %s", o.Address, Plural(o.Kept, "lead"))
 			if o.Kept != o.Results {
 				line += fmt.Sprintf(" (of %d returned)", o.Results)
 			}
@@ -190,7 +156,7 @@ func writeSummary(w io.Writer, s *exec.Summary) {
 			}
 			parts = append(parts, fmt.Sprintf("%d %s", s.ByStatus[k], name))
 		}
-		fmt.Fprintf(w, "Enriched %s: %s.\n", plural(s.Enriched, "person"), strings.Join(parts, ", "))
+		fmt.Fprintf(w, "Enriched %s: %s.\n", Plural(s.Enriched, "person"), strings.Join(parts, ", "))
 	}
 	if len(s.Failures) > 0 {
 		fmt.Fprintf(w, "Failed (%d):\n", len(s.Failures))
@@ -211,7 +177,7 @@ func writeSummary(w io.Writer, s *exec.Summary) {
 		fmt.Fprintf(w, "Stopped early: %s. Run apply again to finish; nothing completed is repeated.\n", s.Stopped)
 	}
 	fmt.Fprintf(w, "Apply complete: %s made (at most %d planned), %s spent (at most %d planned), %d succeeded, %d failed, in %s.\n",
-		plural(s.Calls, "call"), s.CallsPlannedMax, plural(s.Credits, "credit"), s.CreditsPlannedMax,
+		Plural(s.Calls, "call"), s.CallsPlannedMax, Plural(s.Credits, "credit"), s.CreditsPlannedMax,
 		s.Succeeded, len(s.Failures), roundDur(s.Duration))
 }
 

@@ -1,5 +1,0 @@
-package cli
-
-import "syscall"
-
-const ioctlGetTermios = syscall.TCGETS

@@ -1,0 +1,157 @@
+package run
+
+import (
+	"context"
+	"fmt"
+	"os/signal"
+	"syscall"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/exec"
+	"github.com/leadsync/leadsync/internal/export"
+	"github.com/leadsync/leadsync/internal/plan"
+	"github.com/leadsync/leadsync/internal/state"
+)
+
+// ApplyView is what an apply shows. Its human form draws the plan, a
+// progress printer on stderr and the files written; its JSON form streams
+// progress lines and shows nothing else.
+type ApplyView interface {
+	// Plan shows the plan about to be applied, before confirmation (not
+	// called for a saved plan, which was shown when it was made).
+	Plan(p *plan.Plan)
+	// Progress returns the printer of the run's events. stop acts as a
+	// first interrupt: a printer whose reader went away calls it so that
+	// nothing more is spent for output nobody reads.
+	Progress(stop func()) exec.Progress
+	// Interrupted says that the first interrupt was received.
+	Interrupted()
+	// Exports shows the files written (and their warnings).
+	Exports(cfg *config.Config, written []export.Written)
+}
+
+// ApplyOptions are the inputs of one apply.
+type ApplyOptions struct {
+	Config *config.Config
+	// PlanFile is a saved plan to run exactly; "" plans now.
+	PlanFile string
+	// Targets and Replace are --target and --replace (not with PlanFile).
+	Targets []string
+	Replace []string
+	// AutoApprove skips Confirm.
+	AutoApprove bool
+	// Confirm asks for approval of the plan just shown; false cancels.
+	Confirm func() (bool, error)
+	// Parallelism bounds the calls in flight; api.parallelism when 0.
+	Parallelism int
+}
+
+// Apply runs one apply: lock, load, billing, plan (or the saved plan,
+// checked against the state), confirmation, journal, execution with
+// interrupts, commit and exports. Its errors are described in doc.go.
+func Apply(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView) error {
+	cfg := opts.Config
+	lock, err := d.Backend.Lock("apply")
+	if err != nil {
+		return err
+	}
+	defer lock.Unlock()
+	st, err := d.Backend.Load()
+	if err != nil {
+		return err
+	}
+
+	svc, err := d.Service()
+	if err != nil {
+		return err
+	}
+
+	var p *plan.Plan
+	if opts.PlanFile != "" {
+		p, err = plan.Load(opts.PlanFile)
+		if err != nil {
+			return err
+		}
+		if err := p.Stale(cfg, st); err != nil {
+			return err
+		}
+	} else {
+		popts := plan.Options{Now: d.now(), Targets: opts.Targets, Replace: opts.Replace}
+		if HasBilling(cfg) {
+			u, err := svc.Billing(ctx)
+			if err != nil {
+				return &BillingError{Err: err}
+			}
+			popts.Usage = u
+			// Kept in state (saved with the run) for show and the Summary sheet.
+			if err := st.Apply(state.Event{At: d.now(), Kind: state.EventBilling, Billing: u}); err != nil {
+				return err
+			}
+		}
+		var diags hcl.Diagnostics
+		p, diags = plan.Build(cfg, st, popts)
+		view.Plan(p)
+		if diags.HasErrors() {
+			return &DiagnosticsError{Diags: diags}
+		}
+		if !p.HasChanges() {
+			return WriteExports(cfg, st, d.clock(), nil, true, view)
+		}
+		if !opts.AutoApprove {
+			ok, err := opts.Confirm()
+			if err != nil {
+				return err
+			}
+			if !ok {
+				return ErrCancelled
+			}
+		}
+	}
+
+	j, err := d.Backend.OpenJournal(st)
+	if err != nil {
+		return err
+	}
+	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stop := make(chan struct{})
+	unwatch, stopNow := watchInterrupts(d.Interrupt, stop, cancel, view.Interrupted)
+	defer unwatch()
+	// A closed standard output must not kill a run that is spending money:
+	// with SIGPIPE ignored, writes fail instead, and the run stops cleanly.
+	signal.Ignore(syscall.SIGPIPE)
+
+	sum, runErr := exec.Run(runCtx, exec.Options{
+		Config:      cfg,
+		Plan:        p,
+		State:       st,
+		Journal:     j,
+		Service:     svc,
+		Now:         d.clock(),
+		Parallelism: opts.Parallelism,
+		Stop:        stop,
+		Progress:    view.Progress(stopNow),
+	})
+	if cerr := j.Close(); cerr != nil && runErr == nil {
+		runErr = cerr
+	}
+	if runCtx.Err() != nil && ctx.Err() == nil {
+		// Second interrupt: exit at once; the journal holds every finished call.
+		return ErrAborted
+	}
+	if err := d.Backend.Commit(st); err != nil {
+		return fmt.Errorf("saving state (the journal holds every result that could be written; the next command folds it in): %w", err)
+	}
+	if runErr != nil {
+		return runErr
+	}
+	if err := WriteExports(cfg, st, d.clock(), &export.RunStats{CreditsSpent: sum.Credits}, false, view); err != nil {
+		return err
+	}
+	if sum.Failed() {
+		return ErrFailed
+	}
+	return nil
+}

@@ -1,0 +1,46 @@
+package run
+
+import (
+	"context"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/plan"
+)
+
+// PlanOptions are the inputs of one plan.
+type PlanOptions struct {
+	Config  *config.Config
+	Targets []string
+	Replace []string
+	// Offline makes no call: the remaining requests are not checked.
+	Offline bool
+}
+
+// Plan loads the state (without a lock: plan writes nothing), reads the
+// remaining requests when the service has a billing operation and Offline
+// is false, and builds the plan. The diagnostics are Build's; a failed
+// billing call is a *BillingError. Showing and saving the plan is the
+// caller's.
+func Plan(ctx context.Context, d Deps, opts PlanOptions) (*plan.Plan, hcl.Diagnostics, error) {
+	st, err := d.Backend.Load()
+	if err != nil {
+		return nil, nil, err
+	}
+	var usage *api.Usage
+	if !opts.Offline && HasBilling(opts.Config) {
+		svc, err := d.Service()
+		if err != nil {
+			return nil, nil, &BillingError{Err: err}
+		}
+		if usage, err = svc.Billing(ctx); err != nil {
+			return nil, nil, &BillingError{Err: err}
+		}
+	}
+	p, diags := plan.Build(opts.Config, st, plan.Options{
+		Now: d.now(), Targets: opts.Targets, Replace: opts.Replace, Usage: usage, Offline: opts.Offline,
+	})
+	return p, diags, nil
+}

@@ -1,0 +1,80 @@
+package run
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/state"
+)
+
+// Deps is the world an operation runs in.
+type Deps struct {
+	// Backend is where the state lives.
+	Backend state.Backend
+	// Service builds the client of the service; it is called once, when the
+	// operation first needs a call.
+	Service func() (api.Service, error)
+	// Now is the clock; time.Now when nil.
+	Now func() time.Time
+	// Interrupt delivers interrupts (Ctrl-C) to an apply; nil means the
+	// process's own SIGINT and SIGTERM.
+	Interrupt <-chan os.Signal
+}
+
+func (d *Deps) now() time.Time {
+	if d.Now == nil {
+		return time.Now()
+	}
+	return d.Now()
+}
+
+func (d *Deps) clock() func() time.Time {
+	if d.Now == nil {
+		return time.Now
+	}
+	return d.Now
+}
+
+// HasBilling reports whether cfg reaches the first generation of the
+// service, whose billing operation says how many requests are left this
+// month (the second generation has none).
+func HasBilling(cfg *config.Config) bool {
+	return cfg.API.Sandbox || cfg.API.BaseURL != ""
+}
+
+// ErrCancelled is returned by Apply when the confirmation was refused.
+var ErrCancelled = errors.New("apply cancelled")
+
+// ErrAborted is returned by Apply after a second interrupt: it exited at
+// once, and the journal holds every finished call.
+var ErrAborted = errors.New("apply aborted; every finished call is in the journal")
+
+// ErrFailed is returned by Apply when the run finished, state and exports
+// are written, but a call failed or the run stopped early (the progress
+// view has said which).
+var ErrFailed = errors.New("some calls failed or the run stopped early")
+
+// DiagnosticsError carries the errors (and warnings) of building a plan;
+// the caller prints them.
+type DiagnosticsError struct {
+	Diags hcl.Diagnostics
+}
+
+func (e *DiagnosticsError) Error() string { return e.Diags.Error() }
+
+// BillingError is a failed billing call (or a failure to build the client
+// for it) made before planning.
+type BillingError struct {
+	Err error
+}
+
+func (e *BillingError) Error() string {
+	return fmt.Sprintf("reading the remaining requests: %v", e.Err)
+}
+func (e *BillingError) Unwrap() error { return e.Err }

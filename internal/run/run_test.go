@@ -1,0 +1,317 @@
+package run
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/exec"
+	"github.com/leadsync/leadsync/internal/export"
+	"github.com/leadsync/leadsync/internal/plan"
+	"github.com/leadsync/leadsync/internal/sandbox"
+	"github.com/leadsync/leadsync/internal/state"
+)
+
+const testConfig = `
+api {
+  sandbox     = true
+  rate_limit  = 50
+  parallelism = 2
+}
+search "s" {
+  for_each    = toset(["Berlin", "Hamburg"])
+  keywords    = "Engineer"
+  city        = each.value
+  max_results = 3
+}
+export "all" {
+  path = "out/all.csv"
+  sheet "s" {
+    from = [search.s]
+  }
+}
+`
+
+var t0 = time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
+
+func loadConfig(t *testing.T, dir string) *config.Config {
+	t.Helper()
+	cfg, diags := config.Load(config.LoadOptions{Dir: dir, FS: fstest.MapFS{"main.leads.hcl": {Data: []byte(testConfig)}}})
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	return cfg
+}
+
+// sandboxService is a client of an in-process sandbox (no network), with
+// its calls counted.
+func sandboxService(t *testing.T) (api.Service, *counting) {
+	t.Helper()
+	sb := sandbox.New(sandbox.Options{Seed: 5, RateLimit: -1, NoLatency: true})
+	c, err := api.New(api.Options{
+		Key: sandbox.DefaultKey, BaseURL: sandbox.BaseURL, BaseURLV2: sandbox.BaseURLV2,
+		HTTPClient: &http.Client{Transport: sb.Transport()}, RateLimit: 50, Parallelism: 2,
+		Pacer: api.NewPacer(50, 2, nil),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := &counting{Service: c}
+	return n, n
+}
+
+type counting struct {
+	api.Service
+	mu       sync.Mutex
+	billing  int
+	searches int
+}
+
+func (c *counting) Billing(ctx context.Context) (*api.Usage, error) {
+	c.mu.Lock()
+	c.billing++
+	c.mu.Unlock()
+	return c.Service.Billing(ctx)
+}
+
+func (c *counting) Search(ctx context.Context, g api.Generation, r api.SearchRequest) (*api.SearchResult, error) {
+	c.mu.Lock()
+	c.searches++
+	c.mu.Unlock()
+	return c.Service.Search(ctx, g, r)
+}
+
+// recBackend is a Backend that records what the operation asks of it, in
+// order, over the local state file.
+type recBackend struct {
+	state.Backend
+	mu  sync.Mutex
+	ops []string
+}
+
+func (b *recBackend) note(op string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.ops = append(b.ops, op)
+}
+
+func (b *recBackend) Load() (*state.State, error) { b.note("load"); return b.Backend.Load() }
+func (b *recBackend) Lock(op string) (state.Unlocker, error) {
+	b.note("lock " + op)
+	u, err := b.Backend.Lock(op)
+	if err != nil {
+		return nil, err
+	}
+	return unlocker{u, b}, nil
+}
+func (b *recBackend) OpenJournal(s *state.State) (state.Recorder, error) {
+	b.note("journal")
+	return b.Backend.OpenJournal(s)
+}
+func (b *recBackend) Commit(s *state.State) error { b.note("commit"); return b.Backend.Commit(s) }
+
+type unlocker struct {
+	state.Unlocker
+	b *recBackend
+}
+
+func (u unlocker) Unlock() error { u.b.note("unlock"); return u.Unlocker.Unlock() }
+
+// recView records what an apply shows.
+type recView struct {
+	plans    int
+	written  []export.Written
+	progress exec.Progress
+}
+
+func (v *recView) Plan(*plan.Plan) { v.plans++ }
+func (v *recView) Progress(stop func()) exec.Progress {
+	if v.progress != nil {
+		return v.progress
+	}
+	return exec.NopProgress{}
+}
+func (v *recView) Interrupted() {}
+func (v *recView) Exports(_ *config.Config, w []export.Written) {
+	v.written = append(v.written, w...)
+}
+
+func newDeps(t *testing.T) (Deps, *recBackend, *counting, string) {
+	dir := t.TempDir()
+	b := &recBackend{Backend: state.Local(filepath.Join(dir, ".leadsync", "state.json"))}
+	svc, n := sandboxService(t)
+	return Deps{Backend: b, Service: func() (api.Service, error) { return svc, nil }, Now: func() time.Time { return t0 },
+		Interrupt: make(chan os.Signal)}, b, n, dir
+}
+
+func TestApplyRunsThroughTheBackend(t *testing.T) {
+	d, b, n, dir := newDeps(t)
+	cfg := loadConfig(t, dir)
+	v := &recView{}
+	asked := 0
+	err := Apply(context.Background(), d, ApplyOptions{Config: cfg, Confirm: func() (bool, error) { asked++; return true, nil }}, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := strings.Join(b.ops, ", "), "lock apply, load, journal, commit, unlock"; got != want {
+		t.Errorf("backend use:\n got %s\nwant %s", got, want)
+	}
+	if asked != 1 || v.plans != 1 || n.billing != 1 || n.searches != 2 {
+		t.Errorf("asked %d, plans shown %d, billing calls %d, searches %d; want 1, 1, 1, 2", asked, v.plans, n.billing, n.searches)
+	}
+	if len(v.written) != 2 { // the sheet's CSV and its summary
+		t.Errorf("exports shown: %+v", v.written)
+	}
+	st, err := d.Backend.Load()
+	if err != nil || len(st.Searches) != 2 {
+		t.Fatalf("state after apply: %v, %d searches", err, len(st.Searches))
+	}
+
+	// Again: nothing to do, no confirmation, no journal, no export
+	// rewritten (the files exist).
+	b.ops, v.written = nil, nil
+	if err := Apply(context.Background(), d, ApplyOptions{Config: cfg, Confirm: func() (bool, error) { asked++; return true, nil }}, v); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := strings.Join(b.ops, ", "), "lock apply, load, unlock"; got != want || asked != 1 || n.searches != 2 || len(v.written) != 0 {
+		t.Errorf("second apply: backend %s, asked %d, searches %d, written %d", got, asked, n.searches, len(v.written))
+	}
+}
+
+func TestApplyCancelledSpendsNothing(t *testing.T) {
+	d, b, n, dir := newDeps(t)
+	err := Apply(context.Background(), d, ApplyOptions{Config: loadConfig(t, dir), Confirm: func() (bool, error) { return false, nil }}, &recView{})
+	if !errors.Is(err, ErrCancelled) {
+		t.Fatalf("err = %v, want ErrCancelled", err)
+	}
+	if got, want := strings.Join(b.ops, ", "), "lock apply, load, unlock"; got != want || n.searches != 0 {
+		t.Errorf("backend %s, searches %d; want %s and none", got, n.searches, want)
+	}
+	confirmErr := errors.New("stdin closed")
+	if err := Apply(context.Background(), d, ApplyOptions{Config: loadConfig(t, dir), Confirm: func() (bool, error) { return false, confirmErr }}, &recView{}); !errors.Is(err, confirmErr) {
+		t.Errorf("confirmation error: %v", err)
+	}
+}
+
+// stopAtFirstCall is a progress printer whose reader went away at once:
+// it calls the view's stop on the first call.
+type stopAtFirstCall struct {
+	exec.NopProgress
+	stop func()
+}
+
+func (p stopAtFirstCall) CallStart(exec.Call) { p.stop() }
+
+func TestApplyStopFromTheViewStopsTheRun(t *testing.T) {
+	d, b, n, dir := newDeps(t)
+	v := &stopView{}
+	err := Apply(context.Background(), d, ApplyOptions{Config: loadConfig(t, dir), AutoApprove: true, Parallelism: 1}, v)
+	if !errors.Is(err, ErrFailed) {
+		t.Fatalf("err = %v, want ErrFailed (stopped early)", err)
+	}
+	if n.searches != 1 {
+		t.Errorf("searches = %d, want 1: the call in flight finishes, no other starts", n.searches)
+	}
+	if !strings.Contains(strings.Join(b.ops, ", "), "commit") {
+		t.Errorf("a stopped run commits what it has: %v", b.ops)
+	}
+}
+
+type stopView struct{ recView }
+
+func (v *stopView) Progress(stop func()) exec.Progress { return stopAtFirstCall{stop: stop} }
+
+func TestApplyPlanErrorsAreDiagnostics(t *testing.T) {
+	d, _, n, dir := newDeps(t)
+	err := Apply(context.Background(), d, ApplyOptions{Config: loadConfig(t, dir), AutoApprove: true, Targets: []string{"search.nope"}}, &recView{})
+	var de *DiagnosticsError
+	if !errors.As(err, &de) || !de.Diags.HasErrors() || n.searches != 0 {
+		t.Errorf("err = %v, searches %d; want a *DiagnosticsError and no search", err, n.searches)
+	}
+}
+
+func TestBillingFailureIsABillingError(t *testing.T) {
+	d, _, _, dir := newDeps(t)
+	boom := errors.New("no API key")
+	d.Service = func() (api.Service, error) { return nil, boom }
+	_, _, err := Plan(context.Background(), d, PlanOptions{Config: loadConfig(t, dir)})
+	var be *BillingError
+	if !errors.As(err, &be) || !errors.Is(err, boom) {
+		t.Errorf("plan: err = %v, want a *BillingError wrapping the cause", err)
+	}
+	// Apply builds the client before planning: its failure is its own.
+	if err := Apply(context.Background(), d, ApplyOptions{Config: loadConfig(t, dir), AutoApprove: true}, &recView{}); !errors.Is(err, boom) || errors.As(err, &be) {
+		t.Errorf("apply: err = %v", err)
+	}
+}
+
+func TestPlanOfflineMakesNoCall(t *testing.T) {
+	d, b, _, dir := newDeps(t)
+	d.Service = func() (api.Service, error) { t.Fatal("offline plan built a service client"); return nil, nil }
+	p, diags, err := Plan(context.Background(), d, PlanOptions{Config: loadConfig(t, dir), Offline: true})
+	if err != nil || diags.HasErrors() {
+		t.Fatal(err, diags)
+	}
+	if p.Totals.Searches != 2 || p.Quota.Checked {
+		t.Errorf("plan: %d searches, quota checked %v", p.Totals.Searches, p.Quota.Checked)
+	}
+	if got := strings.Join(b.ops, ", "); got != "load" {
+		t.Errorf("plan takes no lock and writes nothing: %s", got)
+	}
+}
+
+func TestHasBilling(t *testing.T) {
+	for _, tt := range []struct {
+		api  config.API
+		want bool
+	}{
+		{config.API{Sandbox: true}, true},
+		{config.API{BaseURL: "https://v1.example"}, true},
+		{config.API{BaseURLV2: "https://v2.example"}, false},
+	} {
+		if got := HasBilling(&config.Config{API: tt.api}); got != tt.want {
+			t.Errorf("HasBilling(%+v) = %v, want %v", tt.api, got, tt.want)
+		}
+	}
+}
+
+func TestPreloadLoadsOnceEarly(t *testing.T) {
+	b := &recBackend{Backend: state.Local(filepath.Join(t.TempDir(), "state.json"))}
+	p := Preload(b)
+	st1, err := p.Load()
+	if err != nil || st1 == nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Load(); err != nil {
+		t.Fatal(err)
+	}
+	if len(b.ops) != 2 {
+		t.Errorf("loads: %v; want the early one, then one per later Load", b.ops)
+	}
+}
+
+func TestSecondInterruptCancels(t *testing.T) {
+	sig := make(chan os.Signal)
+	stop := make(chan struct{})
+	ctx, cancel := context.WithCancel(context.Background())
+	notified := make(chan struct{})
+	unwatch, _ := watchInterrupts(sig, stop, cancel, func() { close(notified) })
+	defer unwatch()
+	sig <- os.Interrupt
+	<-notified
+	<-stop
+	if ctx.Err() != nil {
+		t.Fatal("the first interrupt cancelled")
+	}
+	sig <- os.Interrupt
+	<-ctx.Done()
+}

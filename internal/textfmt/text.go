@@ -1,0 +1,61 @@
+package textfmt
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Thousands writes n with comma separators: 9,114.
+func Thousands(n int) string {
+	s := strconv.Itoa(n)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+// Plural writes n with an English noun, pluralised: "1 call", "2 calls",
+// "3 people", "2 addresses", "2 search blocks".
+func Plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	switch {
+	case strings.HasSuffix(noun, "person"):
+		noun = strings.TrimSuffix(noun, "person") + "people"
+	case strings.HasSuffix(noun, "s"), strings.HasSuffix(noun, "sh"), strings.HasSuffix(noun, "ch"), strings.HasSuffix(noun, "x"):
+		noun += "es"
+	default:
+		noun += "s"
+	}
+	return fmt.Sprintf("%d %s", n, noun)
+}
+
+// QuoteList writes each value as a Go-quoted string, joined by sep:
+// "a", "b".
+func QuoteList(vals []string, sep string) string {
+	q := make([]string, len(vals))
+	for i, v := range vals {
+		q[i] = strconv.Quote(v)
+	}
+	return strings.Join(q, sep)
+}
+
+// Count writes n, thousands separated, with the noun's singular or plural
+// form as given: "1 person", "9,114 people".
+func Count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return Thousands(n) + " " + many
+}

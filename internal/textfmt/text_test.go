@@ -1,0 +1,50 @@
+package textfmt
+
+import "testing"
+
+func TestThousands(t *testing.T) {
+	for n, want := range map[int]string{
+		0: "0", 7: "7", 999: "999", 1000: "1,000", 9114: "9,114",
+		1234567: "1,234,567", -1234: "-1,234", -999: "-999",
+	} {
+		if got := Thousands(n); got != want {
+			t.Errorf("Thousands(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+func TestPlural(t *testing.T) {
+	for _, c := range []struct {
+		n    int
+		noun string
+		want string
+	}{
+		{1, "call", "1 call"}, {0, "call", "0 calls"}, {2, "call", "2 calls"},
+		{3, "person", "3 people"}, {2, "address", "2 addresses"}, {2, "search block", "2 search blocks"},
+		{2, "match", "2 matches"}, {2, "box", "2 boxes"}, {1, "person", "1 person"},
+	} {
+		if got := Plural(c.n, c.noun); got != c.want {
+			t.Errorf("Plural(%d, %q) = %q, want %q", c.n, c.noun, got, c.want)
+		}
+	}
+}
+
+func TestQuoteList(t *testing.T) {
+	if got := QuoteList([]string{"a", `b"c`}, ", "); got != `"a", "b\"c"` {
+		t.Errorf("got %s", got)
+	}
+	if got := QuoteList(nil, ", "); got != "" {
+		t.Errorf("empty: got %q", got)
+	}
+}
+
+func TestCount(t *testing.T) {
+	for _, c := range []struct {
+		n    int
+		want string
+	}{{0, "0 people"}, {1, "1 person"}, {2, "2 people"}, {9114, "9,114 people"}} {
+		if got := Count(c.n, "person", "people"); got != c.want {
+			t.Errorf("Count(%d) = %q, want %q", c.n, got, c.want)
+		}
+	}
+}

@@ -1,0 +1,152 @@
+package views
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/exec"
+	"github.com/leadsync/leadsync/internal/export"
+	"github.com/leadsync/leadsync/internal/plan"
+	"github.com/leadsync/leadsync/internal/run"
+)
+
+// Streams are the outputs a view writes to, and what they are: results go
+// to Out, progress and notices to ErrOut.
+type Streams struct {
+	Out, ErrOut io.Writer
+	// ErrTTY is true when ErrOut is a terminal (a live status line).
+	ErrTTY bool
+	// ColorOut and ColorErr allow colour escapes on each stream.
+	ColorOut, ColorErr bool
+	// Now is the clock of progress timestamps, rate and time left.
+	Now func() time.Time
+}
+
+// Apply is the view of leadsync apply: run.Apply drives it.
+type Apply = run.ApplyView
+
+// NewApply returns the JSON view (progress as JSON lines on Out) or the
+// human one (the plan on Out, progress on ErrOut: a live status line on a
+// terminal, one line per call otherwise).
+func NewApply(s Streams, asJSON bool) Apply {
+	if asJSON {
+		return applyJSON{s}
+	}
+	return applyHuman{s}
+}
+
+type applyHuman struct{ s Streams }
+
+func (v applyHuman) Plan(p *plan.Plan) { _ = PlanText(v.s.Out, p, v.s.ColorOut) }
+
+func (v applyHuman) Progress(func()) exec.Progress {
+	if v.s.ErrTTY {
+		return &textProgress{w: v.s.ErrOut, now: v.s.Now, live: true, color: v.s.ColorErr}
+	}
+	return &textProgress{w: v.s.ErrOut, now: v.s.Now}
+}
+
+func (v applyHuman) Interrupted() { interrupted(v.s.ErrOut) }
+
+func (v applyHuman) Exports(cfg *config.Config, written []export.Written) {
+	for _, w := range written {
+		fmt.Fprintf(v.s.Out, "Wrote %s.\n", DescribeWritten(cfg, w))
+		for _, warn := range w.Warnings {
+			fmt.Fprintf(v.s.ErrOut, "Warning: %s\n", warn)
+		}
+	}
+}
+
+type applyJSON struct{ s Streams }
+
+// Plan shows nothing: the JSON stream starts with apply_start.
+func (applyJSON) Plan(*plan.Plan) {}
+
+func (v applyJSON) Progress(stop func()) exec.Progress {
+	// A reader that goes away (apply --json | head) stops the run like
+	// a first Ctrl-C: nothing more is spent for output nobody reads.
+	return &jsonProgress{w: &brokenPipeWriter{w: v.s.Out, onBroken: stop}, now: v.s.Now}
+}
+
+func (v applyJSON) Interrupted() { interrupted(v.s.ErrOut) }
+
+// Exports shows nothing: the summary line has said it all.
+func (applyJSON) Exports(*config.Config, []export.Written) {}
+
+func interrupted(w io.Writer) {
+	fmt.Fprintln(w, "\nInterrupt received: no new calls will start; waiting for the calls in flight. Press Ctrl-C again to exit at once.")
+}
+
+// brokenPipeWriter calls onBroken once writing fails (the reader of a
+// pipe went away) and drops later output.
+type brokenPipeWriter struct {
+	w        io.Writer
+	onBroken func()
+	broken   bool
+}
+
+func (b *brokenPipeWriter) Write(p []byte) (int, error) {
+	if b.broken {
+		return len(p), nil
+	}
+	if _, err := b.w.Write(p); err != nil {
+		b.broken = true
+		b.onBroken()
+	}
+	return len(p), nil
+}
+
+// DescribeWritten is one line of the human output: path, what it holds, and
+// the export block it comes from.
+func DescribeWritten(cfg *config.Config, w export.Written) string {
+	var what string
+	switch {
+	case w.Summary:
+		what = "summary"
+	case strings.EqualFold(filepath.Ext(w.Path), ".csv"):
+		what = Plural(w.Rows, "row")
+	default:
+		what = Plural(w.Sheets, "sheet") + " + Summary, " + Plural(w.Rows, "row")
+	}
+	return fmt.Sprintf("%s (%s) from %s", RelPath(cfg.Dir, w.Path), what, w.Export)
+}
+
+// RelPath shows path relative to dir when it is inside it.
+func RelPath(dir, path string) string {
+	if dir == "" {
+		return path
+	}
+	if rel, err := filepath.Rel(dir, path); err == nil && !strings.HasPrefix(rel, "..") {
+		return rel
+	}
+	return path
+}
+
+// Plan is the view of leadsync plan and show FILE: the human form (aligned
+// lines with colour on a terminal) or the JSON object.
+type Plan interface {
+	Plan(p *plan.Plan) error
+}
+
+// NewPlan returns the JSON or the human plan view writing to w.
+func NewPlan(w io.Writer, asJSON, color bool) Plan {
+	if asJSON {
+		return planJSON{w}
+	}
+	return planHuman{w, color}
+}
+
+type planHuman struct {
+	w     io.Writer
+	color bool
+}
+
+func (v planHuman) Plan(p *plan.Plan) error { return PlanText(v.w, p, v.color) }
+
+type planJSON struct{ w io.Writer }
+
+func (v planJSON) Plan(p *plan.Plan) error { return plan.WriteJSON(v.w, p) }

@@ -1,0 +1,61 @@
+package views
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/exec"
+	"github.com/leadsync/leadsync/internal/export"
+	"github.com/leadsync/leadsync/internal/plan"
+)
+
+// failingWriter is a pipe whose reader went away.
+type failingWriter struct{ writes int }
+
+func (w *failingWriter) Write(p []byte) (int, error) { w.writes++; return 0, errors.New("broken pipe") }
+
+func TestApplyViews(t *testing.T) {
+	now := func() time.Time { return time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC) }
+	cfg := &config.Config{Dir: "/work"}
+	written := []export.Written{{Path: "/work/out/a.csv", Export: "export.a", Rows: 3, Warnings: []string{"w1"}}}
+	p := &plan.Plan{Totals: plan.Totals{RateLimit: 1}}
+
+	var out, errOut bytes.Buffer
+	h := NewApply(Streams{Out: &out, ErrOut: &errOut, Now: now}, false)
+	h.Plan(p)
+	h.Exports(cfg, written)
+	h.Interrupted()
+	if _, ok := h.Progress(nil).(*textProgress); !ok {
+		t.Error("human view: progress is not the text printer")
+	}
+	if got := out.String(); !strings.Contains(got, "No changes") || !strings.Contains(got, "Wrote out/a.csv (3 rows) from export.a.\n") {
+		t.Errorf("human stdout:\n%s", got)
+	}
+	if got := errOut.String(); !strings.Contains(got, "Warning: w1") || !strings.Contains(got, "Interrupt received") {
+		t.Errorf("human stderr:\n%s", got)
+	}
+
+	out.Reset()
+	errOut.Reset()
+	j := NewApply(Streams{Out: &out, ErrOut: &errOut, Now: now}, true)
+	j.Plan(p)
+	j.Exports(cfg, written)
+	if out.Len() != 0 || errOut.Len() != 0 {
+		t.Errorf("JSON view shows the plan or the exports: %q %q", out.String(), errOut.String())
+	}
+
+	// A JSON stream whose reader went away stops the run once, and
+	// writes no more.
+	fw := &failingWriter{}
+	stops := 0
+	pr := NewApply(Streams{Out: fw, ErrOut: &errOut, Now: now}, true).Progress(func() { stops++ })
+	pr.Start(p, 1, 0)
+	pr.CallStart(exec.Call{Seq: 1, Kind: exec.CallSearch, Address: "search.a"})
+	if stops != 1 || fw.writes != 1 {
+		t.Errorf("stops %d, writes %d; want 1 and 1", stops, fw.writes)
+	}
+}

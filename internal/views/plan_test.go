@@ -1,0 +1,151 @@
+package views
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/plan"
+	"github.com/leadsync/leadsync/internal/state"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files of testdata/")
+
+// TestPlanTextGolden draws the plans of internal/plan's golden cases: each
+// ../plan/testdata/<name>.json (the plan Build made, compared there) is
+// drawn and compared with testdata/<name>.txt. fresh_color is the fresh
+// plan drawn with colour.
+func TestPlanTextGolden(t *testing.T) {
+	for _, name := range []string{"fresh", "fresh_color", "fresh_offline", "offline_last_known", "partly_run",
+		"all_run", "stale", "removed", "changed_filters", "targets_replace", "over_budget"} {
+		t.Run(name, func(t *testing.T) {
+			color := strings.HasSuffix(name, "_color")
+			data, err := os.ReadFile(filepath.Join("..", "plan", "testdata", strings.TrimSuffix(name, "_color")+".json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var p plan.Plan
+			if err := json.Unmarshal(data, &p); err != nil {
+				t.Fatal(err)
+			}
+			var b bytes.Buffer
+			if err := PlanText(&b, &p, color); err != nil {
+				t.Fatal(err)
+			}
+			golden(t, filepath.Join("testdata", name+".txt"), b.Bytes())
+		})
+	}
+}
+
+// TestPlanTextExamples plans the repository's examples from an empty state,
+// with the real configuration loader: the actions, counts and totals a new
+// user sees.
+func TestPlanTextExamples(t *testing.T) {
+	t0 := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
+	for _, name := range []string{"quickstart", "team"} {
+		t.Run(name, func(t *testing.T) {
+			dir := filepath.Join("..", "..", "examples", name)
+			cfg, diags := config.Load(config.LoadOptions{Dir: dir, Environ: []string{"LEADSYNC_API_KEY=test-key"}})
+			if diags.HasErrors() {
+				t.Skipf("example does not load (being edited?): %s", diags.Error())
+			}
+			p, _ := plan.Build(cfg, state.New(), plan.Options{Now: t0, Offline: true, FileExists: func(string) bool { return false }})
+			var b bytes.Buffer
+			if err := PlanText(&b, p, false); err != nil {
+				t.Fatal(err)
+			}
+			golden(t, filepath.Join("testdata", "example_"+name+".txt"), b.Bytes())
+		})
+	}
+}
+
+func TestPlanTextHelpers(t *testing.T) {
+	for s, want := range map[int]string{0: "0 s", 82: "82 s", 119: "119 s", 120: "2 min", 3601: "61 min", 37530: "10 h 26 min"} {
+		if got := formatSeconds(s); got != want {
+			t.Errorf("formatSeconds(%d) = %q, want %q", s, got, want)
+		}
+	}
+	if got := formatRate(0.5); got != "0.5 calls/s" {
+		t.Errorf("formatRate(0.5) = %q", got)
+	}
+	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 9114: "9,114", 1234567: "1,234,567", -4500: "-4,500"} {
+		if got := thousands(n); got != want {
+			t.Errorf("thousands(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+// TestPlanViews: the JSON view writes the plan's JSON, the human view its
+// text, with colour only when asked.
+func TestPlanViews(t *testing.T) {
+	p := &plan.Plan{Changes: []*plan.Change{{Address: "search.a", Kind: plan.KindSearch, Action: plan.Run, CallsMax: 1, Calls: 1}},
+		Totals: plan.Totals{Calls: 1, CallsMax: 1, Searches: 1, RateLimit: 1}}
+	var js, text, color bytes.Buffer
+	if err := NewPlan(&js, true, true).Plan(p); err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(js.Bytes(), &m); err != nil || m["changes"] == nil {
+		t.Errorf("JSON view: %v\n%s", err, js.String())
+	}
+	if err := NewPlan(&text, false, false).Plan(p); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text.String(), "+ search.a  run  1 call") || strings.Contains(text.String(), "\x1b[") {
+		t.Errorf("human view:\n%q", text.String())
+	}
+	if err := NewPlan(&color, false, true).Plan(p); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(color.String(), "\x1b[32m+\x1b[0m") {
+		t.Errorf("human view with colour lacks the green +:\n%q", color.String())
+	}
+}
+
+// golden compares got with the file, or rewrites it under -update.
+func golden(t *testing.T, path string, got []byte) {
+	t.Helper()
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if diff := cmp.Diff(string(want), string(got)); diff != "" {
+		t.Errorf("%s differs (-want +got; go test -update rewrites it):\n%s", path, diff)
+	}
+}
+
+// TestQuotaLineCredits: "up to" only when the credits are a bound.
+func TestQuotaLineCredits(t *testing.T) {
+	tests := []struct {
+		credits, max int
+		want         string
+	}{
+		{0, 0, "Credits: max_credits 500."},
+		{8, 8, "Credits: 8 of max_credits 500."},
+		{3, 8, "Credits: up to 8 of max_credits 500."},
+		{0, 1200, "Credits: up to 1,200 of max_credits 500."},
+	}
+	for _, tt := range tests {
+		p := &plan.Plan{Totals: plan.Totals{Credits: tt.credits, CreditsMax: tt.max}, Quota: plan.Quota{MaxCredits: 500}}
+		if got := quotaLine(p); !strings.HasSuffix(got, tt.want) {
+			t.Errorf("credits %d, max %d: %q, want it to end %q", tt.credits, tt.max, got, tt.want)
+		}
+	}
+}
