@@ -376,6 +376,16 @@ func TestFaultMatrix(t *testing.T) {
 				if n := h.srv.Stats().Faults[sandbox.FaultStorm429]; n != 4 {
 					t.Errorf("%d calls got the storm's 429, want 4", n)
 				}
+				// Waits are never silent: the output says what a call waits for.
+				waits := 0
+				for _, ev := range ar.events {
+					if ev.MessageType == "waiting" && strings.Contains(ev.Reason, "429") {
+						waits++
+					}
+				}
+				if waits == 0 {
+					t.Errorf("no waiting event while the calls waited after 429s:\n%s", ar.result)
+				}
 			},
 		},
 		{

@@ -449,14 +449,11 @@ func (c *Client) call(ctx context.Context, op string, gen Generation, method, pa
 		if e.Kind == KindRateLimited {
 			// Every caller of the key pauses, not only this one.
 			c.pacer.Throttle(wait)
-			c.obs.Waiting(op, wait, "rate limited (429)")
-			c.logWait(op, wait, "rate limited (429)")
+			c.waiting(ctx, op, wait, "rate limited (429)")
 			announced = true
 			continue
 		}
-		reason := "retry after " + e.Kind.String()
-		c.obs.Waiting(op, wait, reason)
-		c.logWait(op, wait, reason)
+		c.waiting(ctx, op, wait, "retry after "+e.Kind.String())
 		select {
 		case <-waitCtx.Done():
 			if gateClosed(gate) && ctx.Err() == nil {

@@ -149,7 +149,8 @@ type runner struct {
 	// sent receives each call as it is really sent, from the workers; it
 	// is buffered for every call in flight, so a worker never blocks.
 	sent      chan Call
-	announced map[int]bool // calls whose CallStart was reported
+	waits     chan waitEvent // waits before retries, from the workers
+	announced map[int]bool   // calls whose CallStart was reported
 	fatal     error
 }
 
@@ -190,6 +191,7 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 	r.par = par
 	r.gate = make(chan struct{})
 	r.sent = make(chan Call, par)
+	r.waits = make(chan waitEvent, 4*par)
 	r.announced = map[int]bool{}
 	start := r.now()
 	r.sum = &Summary{ByStatus: map[string]int{}}
@@ -341,9 +343,13 @@ func (r *runner) loop(ctx context.Context, par int) error {
 		select {
 		case c := <-r.sent:
 			r.announce(c)
+		case w := <-r.waits:
+			r.drainSent()
+			r.showWait(w)
 		case o := <-done:
 			inflight--
 			r.drainSent()
+			r.drainWaits()
 			r.handle(o)
 			r.releaseEnrich()
 		case <-stop:
@@ -410,6 +416,7 @@ func (r *runner) do(ctx context.Context, t task) outcome {
 	start := r.now()
 	o := outcome{task: t}
 	ctx = api.WithSendGate(ctx, r.gate)
+	ctx = api.WithWaitHook(ctx, func(d time.Duration, reason string) { r.reportWait(t.call, d, reason) })
 	ctx = api.WithStartHook(ctx, func() {
 		if !o.sent {
 			start, o.sent = r.now(), true

@@ -176,9 +176,35 @@ func writeSummary(w io.Writer, s *exec.Summary) {
 	if s.Stopped != "" {
 		fmt.Fprintf(w, "Stopped early: %s. Run apply again to finish; nothing completed is repeated.\n", s.Stopped)
 	}
-	fmt.Fprintf(w, "Apply complete: %s made (at most %d planned), %s spent (at most %d planned), %d succeeded, %d failed, in %s.\n",
-		Plural(s.Calls, "call"), s.CallsPlannedMax, Plural(s.Credits, "credit"), s.CreditsPlannedMax,
+	unknown := ""
+	if s.CreditsUnknown > 0 {
+		// Never added to the credits charged: the service may or may not
+		// have charged them, and the next plan says so again.
+		unknown = fmt.Sprintf(", %d more may have been charged (enrichments whose outcome is unknown)", s.CreditsUnknown)
+	}
+	fmt.Fprintf(w, "Apply complete: %s made (at most %d planned), %s charged (at most %d planned)%s, %d succeeded, %d failed, in %s.\n",
+		Plural(s.Calls, "call"), s.CallsPlannedMax, Plural(s.Credits, "credit"), s.CreditsPlannedMax, unknown,
 		s.Succeeded, len(s.Failures), roundDur(s.Duration))
+}
+
+// waitText says what a call waits for: "waiting 4s: retry after server error".
+func waitText(c exec.Call, d time.Duration, reason string) string {
+	return fmt.Sprintf("%s%s: waiting %s: %s", c.Address, personSuffix(c), roundDur(d), reason)
+}
+
+var _ exec.WaitProgress = (*textProgress)(nil)
+
+// Waiting prints the wait of a call: on a terminal above the status line,
+// in a pipe as a line, so that a long wait is never silent.
+func (p *textProgress) Waiting(c exec.Call, d time.Duration, reason string) {
+	p.line(p.mark("…", "33") + " " + waitText(c, d, reason))
+}
+
+var _ exec.WaitProgress = (*jsonProgress)(nil)
+
+// Waiting emits a "waiting" message.
+func (p *jsonProgress) Waiting(c exec.Call, d time.Duration, reason string) {
+	p.emit(map[string]any{"message_type": "waiting", "call": callJSON(c), "wait_seconds": d.Seconds(), "reason": reason})
 }
 
 // errorLine is an error with its hint, on one line.
@@ -298,7 +324,7 @@ func (p *jsonProgress) Summary(s *exec.Summary) {
 	}
 	forgotten := append([]string{}, s.Forgotten...)
 	p.emit(map[string]any{"message_type": "summary", "calls": s.Calls, "calls_max": s.CallsPlannedMax,
-		"credits": s.Credits, "credits_max": s.CreditsPlannedMax, "succeeded": s.Succeeded,
+		"credits": s.Credits, "credits_unknown": s.CreditsUnknown, "credits_max": s.CreditsPlannedMax, "succeeded": s.Succeeded,
 		"failed": len(s.Failures), "enriched": s.Enriched, "by_status": s.ByStatus,
 		"searches": searches, "failures": failures, "forgotten": forgotten,
 		"stopped": s.Stopped, "duration_seconds": s.Duration.Seconds()})
