@@ -67,6 +67,9 @@ type Options struct {
 	Pacer *Pacer
 	// Rand is the source of backoff jitter; nil: a randomly seeded one.
 	Rand *rand.Rand
+	// SharedPace, when set, shares the key's pace with other processes
+	// (see SharedPace); the client's pacer waits for their calls too.
+	SharedPace SharedPace
 	// BackoffBase is the first step of the exponential backoff used when
 	// the service gives no Retry-After; 0: 1 s. Every step scales with it
 	// (the cap is 60 times it). Benchmarks that scale time down set it.
@@ -151,6 +154,9 @@ func New(opts Options) (*Client, error) {
 	}
 	if c.pacer == nil {
 		c.pacer = SharedPacer(opts.Key, opts.RateLimit, opts.Parallelism, c.clock)
+	}
+	if opts.SharedPace != nil {
+		c.pacer.Share(opts.SharedPace)
 	}
 	if c.rng == nil {
 		c.rng = rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))

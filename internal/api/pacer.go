@@ -52,6 +52,7 @@ type Pacer struct {
 	stats       PacerStats
 	lat         latencyWindow   // latencies of the last calls, for limitLocked
 	flying      []time.Time     // start times of the calls in flight
+	shared      SharedPace      // the key's pace in other processes; nil: none
 	onStart     func(time.Time) // test hook, called with p.mu held
 }
 
@@ -67,6 +68,8 @@ type PacerStats struct {
 	FirstStart  time.Time // zero before the first start
 	LastStart   time.Time
 	MaxInFlight int
+	// SharedErrors counts failures to read or write the shared pace.
+	SharedErrors int
 }
 
 // StartRate is the achieved rate of call starts per second between the first
@@ -176,6 +179,9 @@ func (p *Pacer) tryStart(now time.Time) (ok bool, wait time.Duration) {
 	if now.Before(earliest) {
 		return false, earliest.Sub(now)
 	}
+	if ok, wait := p.reserveShared(now); !ok {
+		return false, wait
+	}
 	p.last = now
 	p.inFlight++
 	p.flying = append(p.flying, now)
@@ -210,10 +216,16 @@ func (p *Pacer) earliest() time.Time {
 // connection, and the next call must not arrive too soon after it.
 func (p *Pacer) Sent() {
 	p.mu.Lock()
-	defer p.mu.Unlock()
 	p.stats.Sent++
-	if now := p.clock.Now(); now.After(p.last) {
+	now := p.clock.Now()
+	later := now.After(p.last)
+	if later {
 		p.last = now
+	}
+	shared := p.shared
+	p.mu.Unlock()
+	if later && shared != nil {
+		_ = shared.Extend(now)
 	}
 }
 
