@@ -71,9 +71,11 @@ func (l *loader) decodeAPI(blocks hcl.Blocks, _ bool) {
 		CreditsPerEnrich: 1, MaxCredits: 500, MinRemainingRequests: 100,
 	}
 	if len(blocks) == 0 {
-		rng := l.firstFileStart()
-		l.errorf(rng, "Missing api block",
-			"leadsync needs an api block that says which service to use: api { base_url = \"https://...\" }, or api { sandbox = true } for the built-in stand-in (no key needed).")
+		if !l.unreadable {
+			rng := l.firstFileStart()
+			l.errorf(rng, "Missing api block",
+				"leadsync needs an api block that says which service to use: api { base_url = \"https://...\" }, or api { sandbox = true } for the built-in stand-in (no key needed).")
+		}
 		return
 	}
 	for _, b := range blocks[1:] {

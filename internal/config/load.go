@@ -93,6 +93,10 @@ type loader struct {
 	opts   LoadOptions
 	fsys   fs.FS
 	parser *hclparse.Parser
+	// unreadable is set when a file was refused before parsing (nested
+	// too deeply): what it declares is unknown, so its absence is not
+	// reported as missing blocks.
+	unreadable bool
 	cat    *catalog.Catalog
 	funcs  map[string]function.Function
 	cfg    *Config
@@ -192,6 +196,11 @@ func (l *loader) load() {
 		src, err := fs.ReadFile(l.fsys, name)
 		if err != nil {
 			l.errorf(nil, "Cannot read configuration file", "Reading %s: %v.", name, err)
+			continue
+		}
+		if d := CheckNesting(name, src); d != nil {
+			l.add(hcl.Diagnostics{d})
+			l.unreadable = true
 			continue
 		}
 		f, ds := l.parser.ParseHCL(src, name)
