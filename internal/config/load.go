@@ -97,10 +97,10 @@ type loader struct {
 	// too deeply): what it declares is unknown, so its absence is not
 	// reported as missing blocks.
 	unreadable bool
-	cat    *catalog.Catalog
-	funcs  map[string]function.Function
-	cfg    *Config
-	diags  hcl.Diagnostics
+	cat        *catalog.Catalog
+	funcs      map[string]function.Function
+	cfg        *Config
+	diags      hcl.Diagnostics
 
 	configFiles []string // names of *.leads.hcl, sorted
 	varOrder    []string
