@@ -1086,24 +1086,15 @@ func TestConcurrentApplies(t *testing.T) {
 		t.Parallel()
 		h := newHarness(t, slow, fmt.Sprintf(faultConfig, "10s"))
 		h.applyKilled(t, 1)
-		id := lockID(t, h)
-		snap := h.snapshot(".leadsync/state.json", ".leadsync/state.json.lock")
-		s0 := h.srv.Stats()
+		_ = lockID(t, h)
+		// The holder is known dead (this host, its pid gone): the next
+		// apply removes its lock with a one-line note and finishes the work.
 		r := h.run("apply", "--auto-approve")
-		for _, want := range []string{"no longer runs on this host", "leadsync force-unlock " + id} {
-			if r.code != 1 || !strings.Contains(r.stderr, want) {
-				t.Errorf("apply over a dead run's lock: want exit 1 and %q:\n%s", want, r)
-			}
+		if r.code != 0 || !strings.Contains(r.stderr, "Note: removed the stale state lock") || !strings.Contains(r.stderr, "no longer runs on this host") {
+			t.Fatalf("apply over a dead run's lock: want exit 0 and a note:\n%s", r)
 		}
-		if n := h.callsSince(s0); n != 0 {
-			t.Errorf("%d calls made under another run's lock", n)
-		}
-		h.unchanged(snap)
-		if r := h.run("force-unlock", "--force", id); r.code != 0 {
-			t.Fatalf("force-unlock:\n%s", r)
-		}
-		if r := h.run("apply", "--auto-approve"); r.code != 0 {
-			t.Fatalf("apply after force-unlock:\n%s", r)
+		if strings.Count(r.stderr, "stale state lock") != 1 {
+			t.Errorf("the note is not one line:\n%s", r.stderr)
 		}
 		// The searches in flight at the kill (parallelism 3, one done) may
 		// be made again; nobody is enriched before the searches end.

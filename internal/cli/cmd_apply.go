@@ -117,7 +117,7 @@ func runApply(ctx context.Context, f *Factory, opts *applyOptions) error {
 // service it names, the clock and the interrupts.
 func runDeps(f *Factory, cfg *config.Config) run.Deps {
 	return run.Deps{
-		Backend:   state.Local(stateFilePath(cfg)),
+		Backend:   localStore(f, stateFilePath(cfg)).AsBackend(),
 		Service:   func() (api.Service, error) { return f.service(cfg) },
 		Now:       f.Now,
 		Interrupt: f.Interrupt,
@@ -138,4 +138,12 @@ func confirm(f *Factory) (bool, error) {
 		return false, errors.New("no answer to the confirmation prompt (standard input closed); use --auto-approve to apply without asking")
 	}
 	return strings.TrimSpace(line) == "yes", nil
+}
+
+// localStore is the store of the state file at path, whose notes (a stale
+// lock of a dead process removed) go to stderr as one line.
+func localStore(f *Factory, path string) *state.Store {
+	store := state.NewStore(path)
+	store.Notify = func(note string) { fmt.Fprintln(f.IO.ErrOut, "Note: "+note+".") }
+	return store
 }

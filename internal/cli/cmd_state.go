@@ -64,7 +64,7 @@ func openStateStore(f *Factory, sf *stateFlags) (*state.Store, error) {
 }
 
 func newStateStore(f *Factory, path string) *state.Store {
-	store := state.NewStore(path)
+	store := localStore(f, path)
 	store.Now = f.Now
 	return store
 }

@@ -107,6 +107,7 @@ type task struct {
 
 type outcome struct {
 	task     task
+	pending  bool // an enrich_pending event was recorded before the call
 	sent     bool // the call reached the service (its first attempt left the pacer)
 	event    *state.Event
 	err      error
@@ -295,12 +296,16 @@ func (r *runner) forget() error {
 // record writes ev to the journal (synced) and then applies it to the state.
 // It runs only on the loop's goroutine, never in the workers, so events are
 // applied in journal order and a replay after a crash gives the same state.
+//
+// A worker records the pending enrichment it is about to send too: r.mu is
+// held from the append to the apply, so that live state and a replay of the
+// journal see the events in one order.
 func (r *runner) record(ev *state.Event) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	if err := r.opts.Journal.Append(ev); err != nil {
 		return fmt.Errorf("%w: %v", ErrJournal, err)
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
 	if err := r.st.Apply(*ev); err != nil {
 		return fmt.Errorf("applying %s to state: %w", ev.Address, err)
 	}
@@ -457,6 +462,14 @@ func (r *runner) do(ctx context.Context, t task) outcome {
 			PageName: t.profile.PageName, Profile: *p,
 		}}
 	case CallEnrich:
+		// Before anything is sent, the journal says this enrichment may be
+		// charged: a kill while it is in flight leaves it an unknown
+		// outcome that the next plan shows, never a silent charge.
+		if err := r.record(r.pendingEvent(t)); err != nil {
+			o.err = err
+			break
+		}
+		o.pending = true
 		res, err := r.opts.Service.Enrich(ctx, t.page)
 		if err == nil {
 			err = api.CheckEnrichedPerson(res, t.networkID)
@@ -482,13 +495,26 @@ func (r *runner) handle(o outcome) {
 		// call now.
 		r.announce(t.call)
 	}
-	if o.err != nil && !o.sent && notMade(o.err) {
-		// Stopped before it was sent: nothing was spent, nothing to record.
+	if errors.Is(o.err, ErrJournal) {
+		// The pending enrichment could not be recorded: nothing was sent,
+		// and nothing more may be.
+		r.fatal = o.err
 		r.refund(t)
+		r.sum.Failures = append(r.sum.Failures, Failure{Address: t.call.Address, Kind: t.call.Kind, Person: t.call.Person, Name: t.call.Label, Err: o.err})
+		r.halt("stopped: " + o.err.Error())
+		return
+	}
+	if o.err != nil && !o.sent && notMade(o.err) {
+		// Stopped before it was sent: nothing was spent.
+		r.refund(t)
+		r.voidPending(o)
 		return
 	}
 	if o.err != nil {
 		r.fail(t, o.err)
+		if !unknownOutcome(o.err) {
+			r.voidPending(o)
+		}
 		return
 	}
 	o.event.At = r.now()
@@ -554,7 +580,7 @@ func (r *runner) fail(t task, err error) {
 	switch {
 	case t.call.Kind != CallEnrich:
 		ev = &state.Event{At: r.now(), Kind: state.EventFailure, Address: t.call.Address, Failure: f}
-	case ae != nil && ae.OutcomeUnknown():
+	case unknownOutcome(err):
 		// The credits may be spent: state keeps it, so that the block's
 		// limit counts it and the next plan says what re-enriching costs.
 		r.sum.CreditsUnknown += r.cpe

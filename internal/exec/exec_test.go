@@ -230,8 +230,26 @@ func TestRunMakesThePlannedCallsAndRecordsThemFirst(t *testing.T) {
 	if sum.Credits > p.Totals.CreditsMax {
 		t.Errorf("credits %d above the plan's %d", sum.Credits, p.Totals.CreditsMax)
 	}
-	if len(j.events) != sum.Succeeded {
-		t.Errorf("journal has %d events, %d calls succeeded", len(j.events), sum.Succeeded)
+	// Each enrichment is noted pending before it is sent, then completed.
+	completed, pending := 0, map[string]bool{}
+	for _, e := range j.events {
+		switch e.Kind {
+		case state.EventEnrichPending:
+			pending[e.Enrich.PersonID] = true
+		case state.EventEnrich:
+			if !pending[e.Enrich.PersonID] {
+				t.Errorf("enrichment of %s journaled without a pending note before it", e.Enrich.PersonID)
+			}
+			completed++
+		default:
+			completed++
+		}
+	}
+	if completed != sum.Succeeded || len(pending) != sum.Enriched {
+		t.Errorf("journal has %d completed calls and %d pending enrichments; %d calls succeeded, %d enrichments", completed, len(pending), sum.Succeeded, sum.Enriched)
+	}
+	if len(st.UnknownEnrichments) != 0 {
+		t.Errorf("unknown enrichments left after a clean run: %v", st.UnknownEnrichments)
 	}
 	// Searches and profile reads are handed out before any enrichment:
 	// Seq is given at dispatch (sends themselves race, as they should).

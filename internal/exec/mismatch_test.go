@@ -69,8 +69,8 @@ func TestCreditsCountedAsCharged(t *testing.T) {
 	if len(unknown) != 1 || unknown[0] != alpha0 {
 		t.Errorf("journaled unknown outcomes %v, want alpha_0 (%s)", unknown, alpha0)
 	}
-	if u := st.UnknownEnrichments[alpha0]; u == nil || u.By != "enrich.all" {
-		t.Errorf("state's unknown enrichment of alpha_0 = %+v", u)
+	if u := st.UnknownEnrichments[alpha0]; u == nil || u.By != "enrich.all" || len(st.UnknownEnrichments) != 1 {
+		t.Errorf("state's unknown enrichment of alpha_0 = %+v (of %d; the 500 charged nothing)", u, len(st.UnknownEnrichments))
 	}
 	if st.Usage.CreditsSpent != 9 || st.Usage.CreditsUnknown != 1 {
 		t.Errorf("state credits %d spent, %d unknown; want 9 and 1", st.Usage.CreditsSpent, st.Usage.CreditsUnknown)

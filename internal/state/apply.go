@@ -59,7 +59,7 @@ func (e *Event) Validate() error {
 		return need(e.Address != "", "address")
 	case EventForget:
 		return need(e.Address != "", "address")
-	case EventEnrichUnknown:
+	case EventEnrichUnknown, EventEnrichPending, EventEnrichVoid:
 		return e.validateUnknown()
 	}
 	return fmt.Errorf("unknown event kind %q (written by a newer leadsync?)", string(e.Kind))
@@ -102,6 +102,12 @@ func (s *State) Apply(e Event) error {
 	case EventEnrichUnknown:
 		// The block's other people are unaffected: no failure recorded.
 		s.applyUnknown(e)
+		return nil
+	case EventEnrichPending:
+		s.applyPending(e)
+		return nil
+	case EventEnrichVoid:
+		s.resolveUnknown(e.Enrich.PersonID)
 		return nil
 	}
 	// Any success clears the address's last failure.

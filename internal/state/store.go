@@ -35,6 +35,9 @@ type Store struct {
 	Alive func(pid int) bool
 	// PID is this process's ID as written into locks; os.Getpid() when 0.
 	PID int
+	// Notify, when set, receives one-line notes for the user: the stale
+	// lock of a dead process was removed.
+	Notify func(note string)
 
 	mu      sync.Mutex
 	journal *Journal // the open journal, if any

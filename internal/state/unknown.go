@@ -73,3 +73,25 @@ func (s *State) UnknownBy(addr string) []string {
 	}
 	return out
 }
+
+// EventEnrichPending is written before an enrichment is sent: until the
+// journal holds its outcome, it may have been charged. A run killed with
+// the call in flight leaves it so, and state keeps it as an unknown
+// enrichment (without counting its credits as unknown: no run saw it
+// fail). Its Enrich names the person and the credits at stake.
+const EventEnrichPending EventKind = "enrich_pending"
+
+// EventEnrichVoid ends a pending enrichment that certainly charged nothing
+// (not sent, refused with 4xx, a 5xx): the unknown enrichment is dropped.
+const EventEnrichVoid EventKind = "enrich_void"
+
+// pendingMessage is the message of an unknown enrichment left pending.
+const pendingMessage = "sent, and no outcome recorded: the run ended while it was in flight"
+
+// applyPending records an enrichment about to be sent.
+func (s *State) applyPending(e Event) {
+	if s.UnknownEnrichments == nil {
+		s.UnknownEnrichments = map[string]*UnknownEnrichment{}
+	}
+	s.UnknownEnrichments[e.Enrich.PersonID] = &UnknownEnrichment{At: e.At, By: e.Address, Credits: e.Enrich.Credits, Message: pendingMessage}
+}

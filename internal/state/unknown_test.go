@@ -72,3 +72,29 @@ func TestUnknownEnrichmentEventValidation(t *testing.T) {
 		}
 	}
 }
+
+// TestPendingEnrichment: an enrichment noted pending and never completed
+// (the run was killed with it in flight) is an unknown enrichment of its
+// block; completed or voided, it is gone.
+func TestPendingEnrichment(t *testing.T) {
+	s := New()
+	for _, e := range demoEvents()[:4] {
+		must(t, s.Apply(e))
+	}
+	pending := func(id string) Event {
+		return Event{At: day(1), Kind: EventEnrichPending, Address: "enrich.e", Enrich: &EnrichEvent{PersonID: id, Credits: 1}}
+	}
+	must(t, s.Apply(pending("n2")))
+	must(t, s.Apply(pending("page:carl")))
+	if ids := s.UnknownBy("enrich.e"); len(ids) != 2 {
+		t.Fatalf("UnknownBy = %v, want both pending people", ids)
+	}
+	if s.Usage.CreditsUnknown != 0 {
+		t.Errorf("pending enrichments counted %d unknown credits; no run saw them fail", s.Usage.CreditsUnknown)
+	}
+	must(t, s.Apply(Event{At: day(1), Kind: EventEnrichVoid, Address: "enrich.e", Enrich: &EnrichEvent{PersonID: "page:carl", Credits: 1}}))
+	must(t, s.Apply(enrichEv(day(1), "enrich.e", "n2", api.EnrichedProfile{NetworkID: "n2", Email: "b@x.io"})))
+	if len(s.UnknownEnrichments) != 0 {
+		t.Errorf("unknown enrichments left: %v", s.UnknownEnrichments)
+	}
+}
