@@ -77,7 +77,7 @@ type harness struct {
 func newHarness(t *testing.T, opts sandbox.Options, config string) *harness {
 	t.Helper()
 	if opts.RateLimit == 0 {
-		opts.RateLimit, opts.RateWindow = e2eRate, time.Second/e2eRate
+		opts.RateLimit, opts.RateWindow = e2eServerRate, time.Second/e2eServerRate
 	}
 	if opts.SearchLatency == [2]time.Duration{} {
 		opts.SearchLatency = [2]time.Duration{5 * time.Millisecond, 30 * time.Millisecond}
