@@ -101,7 +101,7 @@ profile.founder) and person.<id> for people.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return cmd.Help() },
 	}
-	cmd.AddCommand(newStateListCmd(f), newStateShowCmd(f), newStateRmCmd(f))
+	cmd.AddCommand(newStateListCmd(f), newStateShowCmd(f), newStateRmCmd(f), newStateRecoverCmd(f))
 	return cmd
 }
 

@@ -89,6 +89,10 @@ func (store *Store) Load() (*State, error) {
 	default:
 		// b is ours alone: let the state's strings share it instead of copying.
 		if s, err = decode(store.path, b, unsafe.String(unsafe.SliceData(b), len(b))); err != nil {
+			var ce *CorruptError
+			if errors.As(err, &ce) {
+				ce.Backup = store.backupSummary()
+			}
 			return nil, err
 		}
 	}
