@@ -165,7 +165,7 @@ func writeSummary(w io.Writer, s *exec.Summary) {
 			if f.Kind == exec.CallEnrich {
 				switch {
 				case f.Name != "":
-					who += " " + f.Name
+					who += " " + serviceText(f.Name)
 				case f.Person != "":
 					who += " " + f.Person
 				}
@@ -220,7 +220,7 @@ func errorLine(err error) string {
 
 func personSuffix(c exec.Call) string {
 	if c.Kind == exec.CallEnrich && c.Label != "" {
-		return " " + c.Label
+		return " " + serviceText(c.Label)
 	}
 	return ""
 }
