@@ -696,7 +696,7 @@ func (l *loader) fromRef(e hcl.Expression) (string, bool) {
 }
 
 var exportSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{{Name: "path"}, {Name: "for_each"}, {Name: "count"}},
+	Attributes: []hcl.AttributeSchema{{Name: "path"}, {Name: "for_each"}, {Name: "count"}, {Name: "allow_outside"}},
 	Blocks:     []hcl.BlockHeaderSchema{{Type: "sheet", LabelNames: []string{"name"}}},
 }
 
@@ -724,8 +724,10 @@ func (l *loader) decodeExport(b *hcl.Block, paths map[string]string) {
 		default:
 			paths[key] = x.Address
 			x.Path, x.Format = p, ext[1:]
+			x.PathRange = a.Expr.Range()
 		}
 	}
+	l.decodeAllowOutside(x, content.Attributes["allow_outside"])
 	sheets := content.Blocks.OfType("sheet")
 	if len(sheets) == 0 {
 		l.errorf(b.DefRange.Ptr(), "Export without sheets", "An export needs at least one sheet block, like sheet \"Leads\" { from = [search.cto] }.")

@@ -249,6 +249,7 @@ func (l *loader) load() {
 			l.decodeExport(b, paths)
 		}
 	}
+	l.checkExportFiles()
 	l.crossChecks()
 }
 

@@ -131,6 +131,11 @@ type Export struct {
 	Format    string // "xlsx" or "csv"
 	Sheets    []*Sheet
 	DeclRange hcl.Range
+	// PathRange is where path is set, for messages.
+	PathRange hcl.Range
+	// AllowOutside lets path (and the files derived from it) be outside
+	// the configuration folder; false refuses such a path.
+	AllowOutside bool
 }
 
 // Sheet is a sheet block of an export.

@@ -187,7 +187,8 @@ func createAtomic(path string) (*atomicFile, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, folderError(path, dir, err)
 	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	removeDeadTemps(path)
+	f, err := os.CreateTemp(dir, tempPattern(path))
 	if err != nil {
 		return nil, fmt.Errorf("writing %s: %w", path, err)
 	}
