@@ -90,6 +90,7 @@ func TestScripts(t *testing.T) {
 			"sandbox-mark":    cmdSandboxMark,
 			"sandbox-stats":   cmdSandboxStats,
 			"within-plan":     cmdWithinPlan,
+			"split-truth":     cmdSplitTruth,
 		},
 	})
 }

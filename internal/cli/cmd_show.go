@@ -79,6 +79,9 @@ type stateSummary struct {
 	} `json:"enrichments"`
 	Failures []failureSummary `json:"failures"`
 	Usage    state.Usage      `json:"usage"`
+	// SplitsUnderway are split searches whose run stopped in the middle
+	// (the next apply resumes them).
+	SplitsUnderway []splitUnderway `json:"splits_underway"`
 }
 
 type searchSummary struct {
@@ -90,6 +93,15 @@ type searchSummary struct {
 	Capped      bool      `json:"capped"`
 	Added       int       `json:"added"`
 	Removed     int       `json:"removed"`
+	// Split is the completeness of a split search's last run (sub-searches
+	// run, people found, leaves still at the cap); absent otherwise.
+	Split *state.SplitSummary `json:"split,omitempty"`
+}
+
+// splitUnderway is a split search's run stopped in the middle.
+type splitUnderway struct {
+	Address     string `json:"address"`
+	SubSearches int    `json:"sub_searches_done"`
 }
 
 type profileSummary struct {
@@ -107,7 +119,7 @@ type failureSummary struct {
 
 // summarizeState gathers what show prints.
 func summarizeState(store *state.Store, s *state.State, exists bool) *stateSummary {
-	sum := &stateSummary{FormatVersion: "1", Searches: []searchSummary{}, Profiles: []profileSummary{}, Failures: []failureSummary{}}
+	sum := &stateSummary{FormatVersion: "1", Searches: []searchSummary{}, Profiles: []profileSummary{}, Failures: []failureSummary{}, SplitsUnderway: []splitUnderway{}}
 	sum.State.Path = store.Path()
 	sum.State.Exists = exists
 	if exists {
@@ -122,7 +134,11 @@ func summarizeState(store *state.Store, s *state.State, exists bool) *stateSumma
 	for _, addr := range slices.Sorted(maps.Keys(s.Searches)) {
 		sr := s.Searches[addr]
 		sum.Searches = append(sum.Searches, searchSummary{Address: addr, Generation: int(sr.Generation), RanAt: sr.RanAt,
-			ResultCount: sr.ResultCount, Kept: len(sr.LeadIDs), Capped: sr.Capped, Added: sr.Added, Removed: sr.Removed})
+			ResultCount: sr.ResultCount, Kept: len(sr.LeadIDs), Capped: sr.Capped, Added: sr.Added, Removed: sr.Removed,
+			Split: sr.SplitSummary()})
+	}
+	for _, addr := range slices.Sorted(maps.Keys(s.Splits)) {
+		sum.SplitsUnderway = append(sum.SplitsUnderway, splitUnderway{Address: addr, SubSearches: len(s.Splits[addr].Nodes)})
 	}
 	for _, addr := range slices.Sorted(maps.Keys(s.Profiles)) {
 		pr := s.Profiles[addr]
@@ -191,7 +207,10 @@ func writeStateSummary(w *stateWriter, f *Factory, store *state.Store, sum *stat
 	rows := make([][]string, 0, len(sum.Searches))
 	for _, sr := range sum.Searches {
 		res := fmt.Sprintf("%s, %d kept", textfmt.Plural(sr.ResultCount, "result"), sr.Kept)
-		if sr.Capped {
+		switch {
+		case sr.Split != nil:
+			res = fmt.Sprintf("%s found by %s, %d kept: %s", textfmt.Plural(sr.Split.People, "person"), textfmt.Plural(sr.Split.SubSearches, "sub-search"), sr.Kept, sr.Split.Verdict())
+		case sr.Capped:
 			res += " (capped at 300)"
 		}
 		change := ""
@@ -202,6 +221,18 @@ func writeStateSummary(w *stateWriter, f *Factory, store *state.Store, sum *stat
 	}
 	w.printf("\nSearches: %d\n", len(sum.Searches))
 	writeColumns(w, rows)
+	for _, sr := range sum.Searches {
+		if sr.Split == nil || len(sr.Split.Saturated) == 0 {
+			continue
+		}
+		w.printf("%s: sub-searches still at the cap of 300:\n", sr.Address)
+		for _, leaf := range sr.Split.Saturated {
+			w.printf("  %s\n", leaf)
+		}
+	}
+	for _, u := range sum.SplitsUnderway {
+		w.printf("%s: a split run stopped after %s; the next apply resumes it.\n", u.Address, textfmt.Plural(u.SubSearches, "sub-search"))
+	}
 
 	rows = rows[:0]
 	for _, pr := range sum.Profiles {

@@ -267,6 +267,13 @@ func unknownAddressError(s *state.State, addr, consequence string) error {
 }
 
 func searchResultsText(sr *state.Search) string {
+	if ss := sr.SplitSummary(); ss != nil {
+		t := fmt.Sprintf("%d people found by %d sub-searches, %d kept: %s", ss.People, ss.SubSearches, len(sr.LeadIDs), ss.Verdict())
+		if len(ss.Saturated) > 0 {
+			t += " (" + strings.Join(ss.Saturated, "; ") + ")"
+		}
+		return t
+	}
 	t := fmt.Sprintf("%d returned, %d kept", sr.ResultCount, len(sr.LeadIDs))
 	if sr.Capped {
 		t += " (the service's cap of 300: there may be more)"

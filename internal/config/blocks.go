@@ -164,7 +164,7 @@ func (l *loader) firstFileStart() *hcl.Range {
 }
 
 // fixed search attributes besides the catalog's filters.
-var searchFixed = []string{"for_each", "count", "keywords", "search_url", "raw", "max_results", "refresh"}
+var searchFixed = []string{"for_each", "count", "keywords", "search_url", "raw", "max_results", "refresh", "split_by"}
 
 func (l *loader) searchSchema() (*hcl.BodySchema, []string) {
 	names := append([]string{}, searchFixed...)
@@ -383,14 +383,105 @@ func (l *loader) decodeSearch(b *hcl.Block) {
 				l.rawAttrs = append(l.rawAttrs, at["raw"])
 			}
 		}
-		if n, st := l.intAttr(at["max_results"], in.ctx, in.sc, 1, api.MaxResults); st == ok {
-			s.MaxResults = n
+		l.splitBy(s, at["split_by"], in)
+		if n, st := l.intAttr(at["max_results"], in.ctx, in.sc, 1, -1); st == ok {
+			rng := at["max_results"].Expr.Range().Ptr()
+			switch {
+			case n > api.MaxResults && at["split_by"] == nil:
+				l.errorf(rng, "max_results above the cap without split_by",
+					"The network returns at most %d results for one search, so max_results above %d needs split_by, which splits a saturated search into sub-searches by array filters, like split_by = [\"industry_filter\", \"level_filter\"]. Add split_by or lower max_results to %d; got %d.",
+					api.MaxResults, api.MaxResults, api.MaxResults, n)
+			case n > MaxSplitResults:
+				l.errorf(rng, "Invalid max_results", "max_results must be from 1 to %d with split_by; got %d.", MaxSplitResults, n)
+			default:
+				s.MaxResults = n
+			}
 		}
 		if d, st := l.durationAttr(at["refresh"], in.ctx, in.sc); st == ok {
 			s.Refresh = d
 		}
 		l.cfg.Searches = append(l.cfg.Searches, s)
 	}
+}
+
+// splitBy reads split_by: array filters of the catalog, each once. A
+// dimension the search sets to several values is split across those; one
+// set to a single value is skipped; any other across all its possible
+// values. It runs after the filters are read.
+func (l *loader) splitBy(s *Search, a *hcl.Attribute, in instance) {
+	if a == nil {
+		return
+	}
+	var arrays []string
+	for _, f := range l.cat.Fields {
+		if f.Type == api.FieldArray {
+			arrays = append(arrays, catalog.AttributeName(f.SearchParameter))
+		}
+	}
+	example := `["industry_filter", "level_filter"]`
+	names, rngs, _, st := l.stringListAttr(a, in.ctx, in.sc, example)
+	if st != ok {
+		return
+	}
+	if len(names) == 0 {
+		l.errorf(a.Expr.Range().Ptr(), "Empty split_by", "split_by names the array filters a saturated search is split by, like split_by = %s; remove it or name at least one.", example)
+		return
+	}
+	seen := map[string]bool{}
+	good := true
+	var dims []SplitDimension
+	for i, n := range names {
+		if seen[n] {
+			l.errorf(rngs[i].Ptr(), "Duplicate split_by dimension", "%q is named twice in split_by; each dimension splits once. Remove the second %q.", n, n)
+			good = false
+			continue
+		}
+		seen[n] = true
+		f, found := l.cat.ByAttribute(n)
+		switch {
+		case !found:
+			hint := didYouMean(n, arrays)
+			if hint == "" {
+				hint = " The array filters are " + strings.Join(arrays, ", ") + "."
+			}
+			l.errorf(rngs[i].Ptr(), "Unknown split_by dimension", "%q is not an array filter of the service (%s).%s", n, l.cat.Describe(), hint)
+			good = false
+			continue
+		case f.Type != api.FieldArray:
+			l.errorf(rngs[i].Ptr(), "split_by names a text filter", "%s is a text filter: it has no list of values to split across. split_by takes array filters: %s.", n, strings.Join(arrays, ", "))
+			good = false
+			continue
+		}
+		values := f.PossibleValues
+		if set, isSet := s.Request.Params[f.SearchParameter].([]string); isSet {
+			if len(set) == 1 {
+				s.SplitNames = append(s.SplitNames, n)
+				continue // one value: nothing to split
+			}
+			values = set
+		}
+		s.SplitNames = append(s.SplitNames, n)
+		dims = append(dims, SplitDimension{Attribute: n, Param: f.SearchParameter, Values: append([]string(nil), values...)})
+	}
+	if good {
+		s.SplitBy = dims
+		if dims == nil {
+			s.SplitBy = []SplitDimension{}
+			l.warnf(a.Expr.Range().Ptr(), "split_by splits nothing",
+				"%s sets each dimension of split_by to a single value, so a search at the cap cannot be split and stays incomplete. Name a dimension the search does not fix, like %q.",
+				s.Address, firstFree(arrays, names))
+		}
+	}
+}
+
+// firstFree is the first of arrays not in used ("" when none is left).
+func firstFree(arrays, used []string) string {
+	for _, a := range arrays {
+		if !contains(used, a) {
+			return a
+		}
+	}
+	return ""
 }
 
 // arrayFilter checks an array filter against the catalog's possible values.

@@ -10,7 +10,7 @@ import (
 // FuzzLoad loads arbitrary bytes as a configuration (and as a variables
 // file): Load must never panic and must always return a Config.
 func FuzzLoad(f *testing.F) {
-	for _, dir := range []string{"../../examples/quickstart", "../../examples/team"} {
+	for _, dir := range []string{"../../examples/quickstart", "../../examples/team", "../../examples/split"} {
 		files, _ := filepath.Glob(filepath.Join(dir, "*.hcl"))
 		for _, p := range files {
 			b, _ := os.ReadFile(p)

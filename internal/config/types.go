@@ -93,8 +93,27 @@ type Search struct {
 	Request    api.SearchRequest
 	MaxResults int           // 0: keep all results
 	Refresh    time.Duration // 0: never refresh
+	// SplitBy are the dimensions a saturated search is split by, in the
+	// order they are used (split_by); nil without split_by. Dimensions the
+	// search sets to a single value are left out: there is nothing to
+	// split. SplitBy is part of what makes a run current: a change reruns.
+	SplitBy []SplitDimension
+	// SplitNames are the attribute names of split_by as written, the
+	// skipped ones included (for messages).
+	SplitNames []string
 	DeclRange  hcl.Range
 }
+
+// SplitDimension is one array filter a saturated search is split by: one
+// sub-search per value.
+type SplitDimension struct {
+	Attribute string   // industry_filter
+	Param     string   // industryFilter, the service's name
+	Values    []string // the values split across, in the catalog's order or as the search sets them
+}
+
+// MaxSplitResults is the largest max_results of a search with split_by.
+const MaxSplitResults = 100000
 
 // Profile is one instance of a profile block.
 type Profile struct {

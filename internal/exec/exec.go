@@ -64,6 +64,9 @@ type Summary struct {
 	// Stopped is non-empty when the run stopped early, and says why.
 	Stopped  string
 	Duration time.Duration
+	// SplitsUnfinished are split searches whose run stopped before their
+	// tree was complete (resumed by the next apply).
+	SplitsUnfinished []SplitUnfinished
 }
 
 // Failure is a call that failed for good.
@@ -82,9 +85,11 @@ type SearchOutcome struct {
 	Kept    int  // after max_results
 	Added   int  // people new to this search since its last run
 	Removed int  // people gone since its last run
-	Capped  bool // exactly the network's cap: probably cut off
+	Capped  bool // exactly the network's cap: probably cut off (split: incomplete)
 	// First is true when the search had never run before.
 	First bool
+	// Split is the completeness of a split search's run; nil otherwise.
+	Split *state.SplitSummary
 }
 
 // Failed reports whether anything failed or the run stopped early.
@@ -103,6 +108,9 @@ type task struct {
 	// networkID is the known network ID of the person an enrich call is
 	// for: an answer about anyone else is refused, never merged.
 	networkID string
+	// split and path are set for a sub-search of a split search (split.go).
+	split *splitRun
+	path  []string
 }
 
 type outcome struct {
@@ -139,6 +147,7 @@ type runner struct {
 	claimed       map[string]bool // people enriched or in flight in this run
 	ranSearches   map[string]bool // searches completed in this run
 	hadRun        map[string]bool // searches state had before this run
+	splits        map[string]*splitRun
 	creditsBudget int
 	callsBudget   int // calls the run may still start
 	seq           int
@@ -236,6 +245,12 @@ func (r *runner) prepare() error {
 			s, ok := searches[c.Address]
 			if !ok {
 				return fmt.Errorf("the plan names %s, which the configuration does not declare; run plan again", c.Address)
+			}
+			if s.SplitBy != nil {
+				if err := r.prepareSplit(s, c); err != nil {
+					return err
+				}
+				continue
 			}
 			r.push(task{call: Call{Kind: CallSearch, Address: s.Address, Label: searchLabel(s)}, search: s})
 			r.hadRun[s.Address] = r.st.Searches[s.Address] != nil
@@ -432,6 +447,9 @@ func (r *runner) do(ctx context.Context, t task) outcome {
 	switch t.call.Kind {
 	case CallSearch:
 		req := t.search.Request
+		if t.split != nil {
+			req = nodeRequest(t.split, t.path)
+		}
 		body, err := json.Marshal(req)
 		if err != nil {
 			o.err = err
@@ -440,6 +458,10 @@ func (r *runner) do(ctx context.Context, t task) outcome {
 		res, err := r.opts.Service.Search(ctx, gen, req)
 		if err != nil {
 			o.err = err
+			break
+		}
+		if t.split != nil {
+			o.event = splitEvent(t.split, gen, t.path, body, res)
 			break
 		}
 		o.event = &state.Event{Kind: state.EventSearch, Address: t.call.Address, Search: &state.SearchEvent{
@@ -528,6 +550,11 @@ func (r *runner) handle(o outcome) {
 	res := CallResult{Duration: o.duration}
 	switch t.call.Kind {
 	case CallSearch:
+		if t.split != nil {
+			res.Results = len(o.event.Split.Leads)
+			res.Capped, res.SplitNext = r.splitDone(t)
+			break
+		}
 		n := len(o.event.Search.Leads)
 		res.Results, res.Capped = n, n == api.MaxResults
 		r.ranSearches[t.call.Address] = true
@@ -569,6 +596,7 @@ func (r *runner) refund(t task) {
 }
 
 func (r *runner) fail(t task, err error) {
+	r.splitFailed(t)
 	r.sum.Failures = append(r.sum.Failures, Failure{Address: t.call.Address, Kind: t.call.Kind, Person: t.call.Person, Name: t.call.Label, Err: err})
 	r.progress.CallError(t.call, err)
 	f := &state.Failure{At: r.now(), Message: err.Error()}
@@ -703,8 +731,13 @@ func (r *runner) finishSummary() {
 		r.sum.Searches = append(r.sum.Searches, SearchOutcome{
 			Address: addr, Results: rec.ResultCount, Kept: len(rec.LeadIDs),
 			Added: rec.Added, Removed: rec.Removed, Capped: rec.Capped, First: !r.hadRun[addr],
+			Split: rec.SplitSummary(),
 		})
 	}
+	r.sum.SplitsUnfinished = r.unfinishedSplits()
+	sort.Slice(r.sum.SplitsUnfinished, func(i, j int) bool {
+		return r.sum.SplitsUnfinished[i].Address < r.sum.SplitsUnfinished[j].Address
+	})
 	sort.Slice(r.sum.Searches, func(i, j int) bool { return r.sum.Searches[i].Address < r.sum.Searches[j].Address })
 }
 

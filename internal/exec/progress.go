@@ -39,6 +39,10 @@ type Call struct {
 	Page string
 	// Label is a short human description ("keywords=CTO city=Berlin", a name).
 	Label string
+	// SubSearch is set for a sub-search of a split search: the filters it
+	// adds to the search, like industryFilter=["Consulting"]; "" for the
+	// search itself and for every other call.
+	SubSearch string
 }
 
 // CallResult describes a completed call.
@@ -46,8 +50,13 @@ type CallResult struct {
 	Duration time.Duration
 	// Results is the number of leads a search returned (before max_results).
 	Results int
-	// Capped is true when a search returned exactly the network's cap.
+	// Capped is true when a search returned exactly the network's cap (for
+	// a split search: a sub-search still at the cap after the last
+	// dimension).
 	Capped bool
+	// SplitNext is set when a (sub-)search of a split search is at the cap
+	// and is split further: the parameter of the next dimension.
+	SplitNext string
 	// Credits spent by the call.
 	Credits int
 	// Status is the e-mail validation status of an enrichment.

@@ -95,11 +95,17 @@ func (j *job) summary() []sumRow {
 				continue
 			}
 			note := ""
-			if rec.Capped || rec.ResultCount >= api.MaxResults {
+			if rec.Split != nil {
+				note = splitNote(rec)
+			} else if rec.Capped || rec.ResultCount >= api.MaxResults {
 				note = fmt.Sprintf("hit the cap of %d results: the network probably cut the list off; narrow the filters (city, level_filter, ...) and split the search to see everyone", api.MaxResults)
 			}
 			add(stylePlain, addr, filters, rec.ResultCount, len(rec.LeadIDs), rec.RanAt.UTC(), joinNotes(note, j.failureNote(addr)))
 		}
+	}
+	if leaves := j.splitLeafRows(searches); len(leaves) > 0 {
+		gap()
+		rows = append(rows, leaves...)
 	}
 	if len(profiles) > 0 {
 		gap()

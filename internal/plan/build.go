@@ -207,8 +207,16 @@ func (b *builder) stateAddresses() []string {
 	for a := range b.st.Profiles {
 		out = append(out, a)
 	}
+	for a := range b.st.Splits {
+		if _, ok := b.st.Searches[a]; !ok {
+			out = append(out, a) // a split run under way, never completed
+		}
+	}
 	for a := range b.st.Failures {
 		if _, ok := b.st.Searches[a]; ok {
+			continue
+		}
+		if _, ok := b.st.Splits[a]; ok {
 			continue
 		}
 		if _, ok := b.st.Profiles[a]; ok {
@@ -222,8 +230,15 @@ func (b *builder) stateAddresses() []string {
 	return out
 }
 
-// searchBound is the most people one run of s can bring.
+// searchBound is the most people one run of s can bring: for a split
+// search max_results, or the cap for every node of the whole tree.
 func searchBound(s *config.Search) int {
+	if s.SplitBy != nil {
+		if s.MaxResults > 0 {
+			return s.MaxResults
+		}
+		return api.MaxResults * state.SplitTreeSize(SplitDimensions(s), 0)
+	}
 	if s.MaxResults > 0 && s.MaxResults < api.MaxResults {
 		return s.MaxResults
 	}
@@ -250,6 +265,9 @@ func (b *builder) search(s *config.Search) *Change {
 	case !b.v.searchCurrent(s, rec):
 		c.Action, c.Reason = Rerun, ReasonRequestChanged
 		c.Detail = "changed: " + diffRequest(rec.Request, s.Request)
+	case !b.splitCurrent(s, rec):
+		c.Action, c.Reason = Rerun, ReasonSplitChanged
+		c.Detail = "split_by changed"
 	case rec.MaxResults > 0 && rec.ResultCount > rec.MaxResults && searchBound(s) > rec.MaxResults:
 		// The last run dropped results that max_results now keeps.
 		c.Action, c.Reason = Rerun, ReasonMaxResultsRaised
@@ -258,9 +276,21 @@ func (b *builder) search(s *config.Search) *Change {
 	case s.Refresh > 0 && b.now.Sub(rec.RanAt) >= s.Refresh:
 		c.Action, c.Reason = Refresh, ReasonRefresh
 		c.Detail = fmt.Sprintf("last run %s (refresh = %s)", ago(b.now, rec.RanAt), formatDuration(s.Refresh))
+	case b.splitResumable(s):
+		c.Action, c.Reason = Refresh, ReasonResume
+		c.Detail = fmt.Sprintf("a run stopped in the middle; last complete run %s", ago(b.now, rec.RanAt))
 	default:
 		c.Action, c.Reason, c.Calls, c.CallsMax = None, ReasonUpToDate, 0, 0
 		c.Detail = fmt.Sprintf("ran %s, %s kept", ago(b.now, rec.RanAt), plural(len(keptLeads(s, rec)), "lead", "leads"))
+	}
+	if s.SplitBy != nil {
+		b.splitSearch(s, c)
+		switch {
+		case c.CallsMax > 0:
+			c.Detail += "; " + splitDetail(s, c.Split)
+		case c.Split.Last != nil:
+			c.Detail += fmt.Sprintf("; %s, %s", plural(c.Split.Last.SubSearches, "sub-search", "sub-searches"), c.Split.Last.Verdict())
+		}
 	}
 	if c.CallsMax > 0 {
 		b.running[s.Address] = searchBound(s)
@@ -544,7 +574,10 @@ func (b *builder) forgets() {
 			c.Kind = KindProfile
 			c.Detail = "its person leaves the exports; enrichments are kept"
 		}
-		if b.st.Searches[addr] == nil && b.st.Profiles[addr] == nil {
+		switch {
+		case b.st.Searches[addr] == nil && b.st.Splits[addr] != nil:
+			c.Detail = "only a split run stopped in the middle is recorded; its people leave no export"
+		case b.st.Searches[addr] == nil && b.st.Profiles[addr] == nil:
 			c.Detail = "only a failed attempt is recorded"
 		}
 		b.add(c)
@@ -613,6 +646,7 @@ func (b *builder) totals() {
 			t.Writes++
 		case c.Kind == KindSearch:
 			t.Searches += c.Calls
+			t.SearchesMax += c.CallsMax
 		case c.Kind == KindProfile:
 			t.Profiles += c.Calls
 		case c.Kind == KindEnrich:
@@ -623,7 +657,7 @@ func (b *builder) totals() {
 	if t.EnrichmentsMax < t.Enrichments {
 		t.EnrichmentsMax = t.Enrichments
 	}
-	t.CallsMax = t.Searches + t.Profiles + t.EnrichmentsMax
+	t.CallsMax = t.SearchesMax + t.Profiles + t.EnrichmentsMax
 	t.CreditsMax = t.EnrichmentsMax * cpe
 	t.RateLimit = b.cfg.API.RateLimit
 	if t.RateLimit <= 0 {
@@ -633,7 +667,7 @@ func (b *builder) totals() {
 	if t.Parallelism <= 0 {
 		t.Parallelism = 1
 	}
-	t.DurationSecondsMax = durationMax(t.Searches, t.CallsMax-t.Searches, t.RateLimit, t.Parallelism)
+	t.DurationSecondsMax = durationMax(t.SearchesMax, t.CallsMax-t.SearchesMax, t.RateLimit, t.Parallelism)
 }
 
 // durationMax bounds the wall time of a run, in whole seconds. Calls start at

@@ -56,6 +56,8 @@ const (
 	ReasonGenerationChanged Reason = "generation_changed" // api.generation differs from the last run
 	ReasonRequestChanged    Reason = "request_changed"    // the request differs from the last run
 	ReasonMaxResultsRaised  Reason = "max_results_raised" // the last run kept fewer than max_results now allows
+	ReasonSplitChanged      Reason = "split_changed"      // split_by (or the values it splits across) differs from the last run
+	ReasonResume            Reason = "resume"             // a split search's run stopped in the middle is continued
 	ReasonRefresh           Reason = "refresh"            // older than its refresh
 	ReasonUpToDate          Reason = "up_to_date"
 	ReasonRemoved           Reason = "removed"       // in state, not in the configuration
@@ -136,6 +138,9 @@ type Change struct {
 	// (state.UnknownEnrichment): it may have been charged, so enriching
 	// them again may cost their credits once more.
 	UnknownOutcomes int `json:"unknown_outcomes,omitempty"`
+	// Split is set for a search with split_by: its sub-searches and the
+	// completeness of its last run.
+	Split *SplitPlan `json:"split,omitempty"`
 }
 
 // MarshalJSON writes person_ids for every enrich change, [] when it has
@@ -165,9 +170,10 @@ type Totals struct {
 	// DurationSecondsMax is how long apply may take at the rate limit and
 	// parallelism when every search takes the spec's 30 s (see duration).
 	DurationSecondsMax int `json:"duration_seconds_max"`
-	// Calls by kind (searches and profile reads are certain; enrichments
-	// have a certain part and a bound).
+	// Calls by kind (profile reads are certain; searches with split_by
+	// and enrichments have a certain part and a bound).
 	Searches       int     `json:"searches"`
+	SearchesMax    int     `json:"searches_max"`
 	Profiles       int     `json:"profiles"`
 	Enrichments    int     `json:"enrichments"`
 	EnrichmentsMax int     `json:"enrichments_max"`

@@ -38,6 +38,21 @@ func TestPlanNeverUnderstates(t *testing.T) {
 			t.Fatalf("seed %d: %s", seed, diags.Error())
 		}
 		counts, nothingRan := simulateApply(rng, f, p)
+		searchCalls := 0
+		for _, s := range f.cfg.Searches {
+			c := p.Change(s.Address)
+			if c == nil {
+				continue
+			}
+			n := counts[s.Address]
+			searchCalls += n
+			if n > c.CallsMax {
+				t.Errorf("seed %d: %s made %d calls, plan said at most %d (%s)", seed, s.Address, n, c.CallsMax, c.Detail)
+			}
+		}
+		if searchCalls > p.Totals.SearchesMax {
+			t.Errorf("seed %d: %d search calls in all, plan said at most %d", seed, searchCalls, p.Totals.SearchesMax)
+		}
 		total := 0
 		for _, e := range f.cfg.Enriches {
 			c := p.Change(e.Address)
@@ -83,6 +98,10 @@ func randomWorld(rng *rand.Rand) (*fixture, Options) {
 	refs = append(refs, "search.a")
 	f.search("search.b", kw("b"), maxResults(pick(0, 5, 12)), refresh(durs[rng.IntN(2)]))
 	refs = append(refs, "search.b")
+	if rng.IntN(2) == 0 {
+		f.search("search.s", kw("s"), maxResults(pick(0, 50, 700)), refresh(durs[rng.IntN(2)]), randomSplit(rng))
+		refs = append(refs, "search.s")
+	}
 	for i := range rng.IntN(3) {
 		addr := fmt.Sprintf("profile.p%d", i)
 		f.profile(addr, fmt.Sprintf("page-%d.p", rng.IntN(pool)))
@@ -108,6 +127,10 @@ func randomWorld(rng *rand.Rand) (*fixture, Options) {
 			Generation: api.Gen1, Request: body, RequestHash: state.RequestHash(api.Gen1, body), Leads: leads, MaxResults: mr}})
 	}
 	for _, s := range f.cfg.Searches {
+		if s.SplitBy != nil {
+			worldSplit(rng, f, s)
+			continue
+		}
 		switch rng.IntN(4) {
 		case 0: // never ran
 		case 1: // ran with another request
@@ -175,6 +198,12 @@ func randomWorld(rng *rand.Rand) (*fixture, Options) {
 // how many people each enrich block enriched, and whether no source ran.
 func simulateApply(rng *rand.Rand, f *fixture, p *Plan) (map[string]int, bool) {
 	counts := map[string]int{}
+	calls := map[string]int{}
+	defer func() {
+		for addr, n := range calls {
+			counts[addr] = n
+		}
+	}()
 	var sources []*Change
 	pending := map[string]bool{}
 	for _, c := range p.Changes {
@@ -247,6 +276,15 @@ func simulateApply(rng *rand.Rand, f *fixture, p *Plan) (map[string]int, bool) {
 					s = x
 				}
 			}
+			if s.SplitBy != nil {
+				var failed bool
+				calls[c.Address], failed = simulateSplit(rng, f, s, &at)
+				if !failed && calls[c.Address] < c.Calls {
+					panic(fmt.Sprintf("%s: %d sub-searches, plan said %d certain", c.Address, calls[c.Address], c.Calls))
+				}
+				break
+			}
+			calls[c.Address] = 1
 			n := rng.IntN(api.MaxResults + 1)
 			if rng.IntN(2) == 0 {
 				n = rng.IntN(40)
@@ -290,4 +328,84 @@ func sortedPeople(st *state.State) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// randomSplit gives a search one or two dimensions of two or three values.
+func randomSplit(rng *rand.Rand) func(*config.Search) {
+	return func(s *config.Search) {
+		names := []string{"industry", "level"}
+		for i := range 1 + rng.IntN(2) {
+			var vals []string
+			for v := range 2 + rng.IntN(2) {
+				vals = append(vals, fmt.Sprintf("%s%d", names[i], v))
+			}
+			s.SplitBy = append(s.SplitBy, config.SplitDimension{Attribute: names[i] + "_filter", Param: names[i] + "Filter", Values: vals})
+		}
+	}
+}
+
+// worldSplit gives a split search a random past: never run, a finished
+// run, a finished run of other dimensions, and maybe a run stopped in the
+// middle.
+func worldSplit(rng *rand.Rand, f *fixture, s *config.Search) {
+	at := t0.Add(-time.Duration(1+rng.IntN(10)) * day)
+	switch rng.IntN(3) {
+	case 1:
+		simulateSplit(rng, f, s, &at)
+	case 2:
+		other := *s
+		other.SplitBy = s.SplitBy[:1]
+		simulateSplit(rng, f, &other, &at)
+	}
+	if rng.IntN(3) == 0 {
+		at = t0.Add(-time.Hour)
+		stop := 1 + rng.IntN(4)
+		simulateSplitN(rng, f, s, &at, stop)
+	}
+}
+
+// simulateSplit runs a split search as apply does: the nodes state says
+// are pending, each with a random result (saturated or not), until none is
+// left or a call fails. It returns the calls made and whether one failed.
+func simulateSplit(rng *rand.Rand, f *fixture, s *config.Search, at *time.Time) (int, bool) {
+	return simulateSplitN(rng, f, s, at, -1)
+}
+
+// simulateSplitN is simulateSplit stopping after limit calls (-1: none).
+func simulateSplitN(rng *rand.Rand, f *fixture, s *config.Search, at *time.Time, limit int) (int, bool) {
+	dims := SplitDimensions(s)
+	hash := SplitHash(api.Gen1, s)
+	body, _ := json.Marshal(s.Request)
+	calls := 0
+	for {
+		pending := f.st.SplitPending(s.Address, hash, dims).Pending
+		if len(pending) == 0 {
+			return calls, false
+		}
+		rng.Shuffle(len(pending), func(i, j int) { pending[i], pending[j] = pending[j], pending[i] })
+		for _, path := range pending[:1+rng.IntN(len(pending))] {
+			if calls == limit {
+				return calls, true
+			}
+			calls++
+			if rng.IntN(12) == 0 {
+				return calls, true // the call failed: the run stops here
+			}
+			n := rng.IntN(40)
+			if rng.IntN(2) == 0 {
+				n = api.MaxResults
+			}
+			leads := make([]api.Lead, n)
+			for i := range leads {
+				leads[i] = lead(fmt.Sprintf("%d.s", rng.IntN(2000)))
+			}
+			*at = at.Add(time.Second)
+			f.apply(state.Event{At: *at, Kind: state.EventSplit, Address: s.Address, Split: &state.SplitEvent{
+				Hash: hash, Generation: api.Gen1, Request: body, RequestHash: state.RequestHash(api.Gen1, body),
+				Dimensions: dims, MaxResults: s.MaxResults, Path: path, Leads: leads}})
+			if f.st.Splits[s.Address] == nil {
+				return calls, false // the run is complete: it became the record
+			}
+		}
+	}
 }

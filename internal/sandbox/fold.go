@@ -67,7 +67,7 @@ func foldOffsets(s string) (string, []int) {
 	return b.String(), offs
 }
 
-// highlight wraps every match of the folded terms in s with double
+// highlight wraps every whole-word match of the folded terms in s with double
 // asterisks, the way the service marks matched terms in raw results. It
 // returns s unchanged and false when no term matches.
 func highlight(s string, terms []string) (string, bool) {
@@ -82,6 +82,12 @@ func highlight(s string, terms []string) (string, bool) {
 			j := strings.Index(f[from:], t)
 			if j < 0 {
 				break
+			}
+			if wordRuneBefore(f, from+j) || wordRuneAt(f, from+j+len(t)) {
+				// Part of a longer word: not a match (see containsWord).
+				_, n := utf8.DecodeRuneInString(f[from+j:])
+				from += j + n
+				continue
 			}
 			start, end := offs[from+j], offs[from+j+len(t)]
 			if end == start { // a match inside one rune (ß→ss): take the rune
@@ -142,4 +148,51 @@ func asciiFold(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// containsWord reports whether term occurs in text as a whole word: at the
+// start of text or after a character that is no letter or digit, and
+// followed by the end of text or such a character. Both are folded; a
+// term may hold punctuation of its own ("hans-peter", "c++").
+func containsWord(text, term string) bool {
+	if term == "" {
+		return true
+	}
+	for from := 0; from <= len(text)-len(term); {
+		i := strings.Index(text[from:], term)
+		if i < 0 {
+			return false
+		}
+		start, end := from+i, from+i+len(term)
+		if !wordRuneBefore(text, start) && !wordRuneAt(text, end) {
+			return true
+		}
+		_, size := utf8.DecodeRuneInString(text[start:])
+		from = start + size
+	}
+	return false
+}
+
+// wordRuneBefore reports whether the rune ending at byte i of s is a letter
+// or digit.
+func wordRuneBefore(s string, i int) bool {
+	if i <= 0 {
+		return false
+	}
+	r, _ := utf8.DecodeLastRuneInString(s[:i])
+	return isWordRune(r)
+}
+
+// wordRuneAt reports whether the rune starting at byte i of s is a letter
+// or digit.
+func wordRuneAt(s string, i int) bool {
+	if i >= len(s) {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(s[i:])
+	return isWordRune(r)
+}
+
+func isWordRune(r rune) bool {
+	return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r)
 }

@@ -83,11 +83,11 @@ func search(h *harness, path string, body map[string]any) []api.Lead {
 }
 
 func TestSearchFiltersReallyFilter(t *testing.T) {
-	h := newHarness(t, nil)
-	base := map[string]any{"keywords": "a"} // matches nearly everyone
+	h := newHarness(t, func(o *Options) { o.People = 0 })
+	base := map[string]any{"keywords": "Manager"} // thousands of people
 	all := search(h, "/v1/scrap", base)
 	if len(all) != api.MaxResults {
-		t.Fatalf("keywords \"a\" gave %d results, want the cap", len(all))
+		t.Fatalf("keywords \"Manager\" gave %d results, want the cap", len(all))
 	}
 	member := func(l api.Lead) *Member {
 		m, ok := h.s.Member(l.PageName)
@@ -99,33 +99,40 @@ func TestSearchFiltersReallyFilter(t *testing.T) {
 		}
 		return m
 	}
-	contains := func(s, sub string) bool { return strings.Contains(fold(s), fold(sub)) }
+	// Text matches whole words: "Engineer" is not in "Engineering".
+	contains := func(s, word string) bool {
+		return slices.Contains(strings.FieldsFunc(fold(s), func(r rune) bool { return !isWordRune(r) }), fold(word))
+	}
 	cases := []struct {
 		param string
 		value any
 		check func(m *Member) bool
+		base  string // keywords besides the filter; "Manager" when empty
 	}{
 		{"keywords", "Engineer", func(m *Member) bool {
 			return contains(m.FullName(), "engineer") || contains(m.Title, "engineer") || contains(m.Company, "engineer") ||
 				slices.ContainsFunc(m.Skills, func(s string) bool { return contains(s, "engineer") })
-		}},
-		{"name", "Müller", func(m *Member) bool { return contains(m.FullName(), "müller") }},
-		{"company", "Software", func(m *Member) bool { return contains(m.Company, "software") }},
-		{"title", "Senior", func(m *Member) bool { return contains(m.Title, "senior") }},
-		{"previousCompany", "Bank", func(m *Member) bool { return contains(m.PreviousCompany, "bank") }},
-		{"previousTitle", "Junior", func(m *Member) bool { return contains(m.PreviousTitle, "junior") }},
-		{"haves", "Kubernetes", func(m *Member) bool { return slices.Contains(m.Skills, "Kubernetes") }},
-		{"city", "munchen", func(m *Member) bool { return m.City == "München" }},
-		{"education", "ETH", func(m *Member) bool { return m.Education == "ETH Zürich" }},
-		{"disciplineFilter", []string{"Legal", "HR"}, func(m *Member) bool { return m.Discipline == "Legal" || m.Discipline == "HR" }},
-		{"industryFilter", []string{"Internet and IT"}, func(m *Member) bool { return m.Industry == "Internet and IT" }},
-		{"levelFilter", []string{"Executive"}, func(m *Member) bool { return m.Level == "Executive" }},
-		{"currentStatusCodeFilter", []string{"Self employed"}, func(m *Member) bool { return m.EmploymentType == "Self employed" }},
-		{"languageFilter", []string{"Turkish"}, func(m *Member) bool { return slices.Contains(m.Languages, "Turkish") }},
-		{"countryFilter", []string{"Spain", "Italy"}, func(m *Member) bool { return m.Country == "Spain" || m.Country == "Italy" }},
+		}, ""},
+		{"name", "Müller", func(m *Member) bool { return contains(m.FullName(), "müller") }, ""},
+		{"company", "Software", func(m *Member) bool { return contains(m.Company, "software") }, ""},
+		{"title", "Senior", func(m *Member) bool { return contains(m.Title, "senior") }, "Engineer"},
+		{"previousCompany", "Bank", func(m *Member) bool { return contains(m.PreviousCompany, "bank") }, ""},
+		{"previousTitle", "Junior", func(m *Member) bool { return contains(m.PreviousTitle, "junior") }, "Engineer"},
+		{"haves", "Kubernetes", func(m *Member) bool { return slices.Contains(m.Skills, "Kubernetes") }, ""},
+		{"city", "munchen", func(m *Member) bool { return m.City == "München" }, ""},
+		{"education", "ETH", func(m *Member) bool { return m.Education == "ETH Zürich" }, ""},
+		{"disciplineFilter", []string{"Legal", "HR"}, func(m *Member) bool { return m.Discipline == "Legal" || m.Discipline == "HR" }, ""},
+		{"industryFilter", []string{"Internet and IT"}, func(m *Member) bool { return m.Industry == "Internet and IT" }, ""},
+		{"levelFilter", []string{"Executive"}, func(m *Member) bool { return m.Level == "Executive" }, "Head"},
+		{"currentStatusCodeFilter", []string{"Self employed"}, func(m *Member) bool { return m.EmploymentType == "Self employed" }, ""},
+		{"languageFilter", []string{"Turkish"}, func(m *Member) bool { return slices.Contains(m.Languages, "Turkish") }, ""},
+		{"countryFilter", []string{"Spain", "Italy"}, func(m *Member) bool { return m.Country == "Spain" || m.Country == "Italy" }, ""},
 	}
 	for _, c := range cases {
-		body := map[string]any{"keywords": "a", c.param: c.value}
+		if c.base == "" {
+			c.base = "Manager"
+		}
+		body := map[string]any{"keywords": c.base, c.param: c.value}
 		if c.param == "keywords" {
 			body = map[string]any{"keywords": c.value}
 		}
@@ -133,7 +140,7 @@ func TestSearchFiltersReallyFilter(t *testing.T) {
 		// Everyone the filter lets through, by an independent check.
 		want := 0
 		for _, m := range h.s.Population() {
-			if c.check(m) && (c.param == "keywords" || containsAny(m, "a")) {
+			if c.check(m) && (c.param == "keywords" || containsAny(m, fold(c.base))) {
 				want++
 			}
 		}
@@ -199,7 +206,7 @@ func TestSearchCapAndDeterminism(t *testing.T) {
 }
 
 func TestSearchURL(t *testing.T) {
-	h := newHarness(t, nil)
+	h := newHarness(t, func(o *Options) { o.People = 0 })
 	q := url.Values{"keywords": {"Engineer"}, "city": {"Berlin"}, "industryFilter": {"Internet and IT", "Consulting"}, "utm_source": {"x"}}
 	u := "https://network.example/search/members?" + q.Encode()
 	got := search(h, "/v1/scrap", map[string]any{"searchUrl": u})

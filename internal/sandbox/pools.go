@@ -236,3 +236,25 @@ var injections = []struct{ field, value string }{
 	{"company", "@Home Services Ltd"},
 	{"last", "=1+2"},
 }
+
+// cityNames are the other names a city answers to in the city filter: the
+// population's cities carry their local names ("München, Germany"), and
+// people search for them in English too ("Munich").
+var cityNames = map[string][]string{
+	"München":           {"Munich"},
+	"Köln":              {"Cologne"},
+	"Frankfurt am Main": {"Frankfurt"},
+	"Düsseldorf":        {"Dusseldorf"},
+	"Wien":              {"Vienna"},
+	"Zürich":            {"Zurich"},
+	"Genève":            {"Geneva", "Genf"},
+	"Bern":              {"Berne"},
+	"Milano":            {"Milan"},
+	"Roma":              {"Rome"},
+	"Torino":            {"Turin"},
+	"Sevilla":           {"Seville"},
+	"İstanbul":          {"Istanbul"},
+	"İzmir":             {"Izmir"},
+	"Bengaluru":         {"Bangalore"},
+	"Mumbai":            {"Bombay"},
+}

@@ -134,7 +134,8 @@ func generate(seed int64, n int) []*Member {
 		}
 		return f
 	}
-	used := map[string]bool{}
+	used := make(map[string]bool, n)
+	next := map[string]int{} // page name base -> the next number to try
 	members := make([]*Member, 0, n)
 	for i := range n {
 		m := &Member{}
@@ -239,8 +240,14 @@ func generate(seed int64, n int) []*Member {
 			base = "Member"
 		}
 		m.PageName = base
-		for k := 2; used[m.PageName]; k++ {
-			m.PageName = base + strconv.Itoa(k)
+		if used[base] {
+			// The first free number from 2, as if counting up each time;
+			// every number below next[base] is taken already.
+			k := max(2, next[base])
+			for used[base+strconv.Itoa(k)] {
+				k++
+			}
+			m.PageName, next[base] = base+strconv.Itoa(k), k+1
 		}
 		used[m.PageName] = true
 		m.NetworkID = fmt.Sprintf("%d.%08x", 10000000+i*7+r.IntN(7), r.Uint32())
@@ -270,6 +277,9 @@ func generate(seed int64, n int) []*Member {
 		m.fName, m.fTitle, m.fPrevTitle = fold(m.FullName()), fold(m.Title), fold(m.PreviousTitle)
 		m.fCompany, m.fPrevCompany = fold(m.Company), fold(m.PreviousCompany)
 		m.fCity, m.fEducation = fold(m.City), fold(m.Education)
+		if alt := cityNames[m.City]; len(alt) > 0 {
+			m.fCity = fold(m.City + "\x00" + strings.Join(alt, "\x00"))
+		}
 		m.fSkills = fold(strings.Join(m.Skills, "\x00"))
 		m.fKeywords = strings.Join([]string{m.fName, m.fTitle, m.fCompany, m.fSkills}, "\x00")
 		members = append(members, m)

@@ -201,7 +201,10 @@ func TestHighlight(t *testing.T) {
 		{"Senior Software Engineer", []string{"software", "engineer"}, "Senior **Software** **Engineer**", true},
 		{"Data Engineer", []string{"manager"}, "Data Engineer", false},
 		{"Go, Go", []string{"go"}, "**Go**, **Go**", true},
-		{"Straße", []string{"ss"}, "Stra**ß**e", true},
+		{"Straße", []string{"strasse"}, "**Straße**", true},
+		{"Straße", []string{"ss"}, "Straße", false}, // whole words only
+		{"Director", []string{"cto"}, "Director", false},
+		{"CTO, Director", []string{"cto"}, "**CTO**, Director", true},
 	} {
 		got, ok := highlight(c.in, c.terms)
 		if got != c.want || ok != c.ok {

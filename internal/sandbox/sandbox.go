@@ -29,7 +29,7 @@ const InvoicingStartDate = "2024-03-15"
 
 // Defaults of Options.
 const (
-	DefaultPeople  = 5000
+	DefaultPeople  = 40000
 	DefaultCredits = 1000
 	DefaultQuota   = 10000
 	DefaultSlowBy  = 60 * time.Second
@@ -337,7 +337,7 @@ func New(opts Options) *Server {
 
 // population is a generated population with its index. Members never
 // change after generation, so sandboxes with the same seed and size share
-// one: tests build many sandboxes, and generating 5000 members is the
+// one: tests build many sandboxes, and generating tens of thousands of members is the
 // costly part of New.
 type population struct {
 	members []*Member

@@ -15,9 +15,10 @@ import (
 )
 
 // query is a validated search. Text values are folded terms; a member
-// matches a text parameter when every term occurs in the field (keywords:
-// anywhere in name, title, company or skills). Array parameters match when
-// the member's value is one of those given.
+// matches a text parameter when every term occurs in the field as a whole
+// word (keywords: anywhere in name, title, company or skills), so that "CTO"
+// finds CTOs and not directors. Array parameters match when the member's
+// value is one of those given.
 type query struct {
 	text   map[string][]string        // search parameter -> folded terms; keywords included
 	arrays map[string]map[string]bool // search parameter -> accepted values
@@ -152,18 +153,41 @@ func checkValues(f api.Field, vs []string) error {
 	return nil
 }
 
-// containsAll reports whether every term occurs in text.
+// containsAll reports whether every term occurs in text as a whole word.
 func containsAll(terms []string, text string) bool {
 	for _, t := range terms {
-		if !strings.Contains(text, t) {
+		if !containsWord(text, t) {
 			return false
 		}
 	}
 	return true
 }
 
-// matches reports whether m satisfies every parameter of q.
+// matches reports whether m satisfies every parameter of q. Array
+// parameters are checked first: they are cheap and rule out most members.
 func (q *query) matches(m *Member) bool {
+	for k, set := range q.arrays {
+		var ok bool
+		switch k {
+		case paramDiscipline:
+			ok = set[m.Discipline]
+		case paramIndustry:
+			ok = set[m.Industry]
+		case paramLevel:
+			ok = set[m.Level]
+		case paramStatus:
+			ok = set[m.EmploymentType]
+		case paramCountry:
+			ok = set[m.Country]
+		case paramLanguage:
+			for _, l := range m.Languages {
+				ok = ok || set[l]
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
 	for k, terms := range q.text {
 		var ok bool
 		switch k {
@@ -190,28 +214,6 @@ func (q *query) matches(m *Member) bool {
 			return false
 		}
 	}
-	for k, set := range q.arrays {
-		var ok bool
-		switch k {
-		case paramDiscipline:
-			ok = set[m.Discipline]
-		case paramIndustry:
-			ok = set[m.Industry]
-		case paramLevel:
-			ok = set[m.Level]
-		case paramStatus:
-			ok = set[m.EmploymentType]
-		case paramCountry:
-			ok = set[m.Country]
-		case paramLanguage:
-			for _, l := range m.Languages {
-				ok = ok || set[l]
-			}
-		}
-		if !ok {
-			return false
-		}
-	}
 	return true
 }
 
@@ -219,15 +221,44 @@ func (q *query) matches(m *Member) bool {
 // api.MaxResults results: []api.Lead, or []api.RawLead when q.raw. No match
 // is an empty array.
 func (s *Server) search(q *query) any {
+	found := s.matching(q, api.MaxResults)
+	return s.answer(q, found)
+}
+
+// matching returns the members q matches, in population order, at most
+// limit of them (0: all).
+func (s *Server) matching(q *query, limit int) []*Member {
 	var found []*Member
 	for _, m := range s.members {
 		if q.matches(m) {
 			found = append(found, m)
-			if len(found) == api.MaxResults {
+			if len(found) == limit {
 				break
 			}
 		}
 	}
+	return found
+}
+
+// Matching returns every member a search body (the JSON object sent to the
+// search operation of the first generation) matches, ignoring the
+// network's cap of api.MaxResults: the ground truth a complete split of
+// that search must find. An invalid body is an error, as the service would
+// answer 400.
+func (s *Server) Matching(body []byte) ([]*Member, error) {
+	params, _, ok := decodeObject(body)
+	if !ok {
+		return nil, fmt.Errorf("the search body is not a JSON object")
+	}
+	q, err := parseSearch(params, true)
+	if err != nil {
+		return nil, err
+	}
+	return s.matching(q, 0), nil
+}
+
+// answer renders found as the search result of q.
+func (s *Server) answer(q *query, found []*Member) any {
 	if q.raw {
 		out := make([]api.RawLead, 0, len(found))
 		for i, m := range found {

@@ -61,6 +61,17 @@ func (e *Event) Validate() error {
 		return need(e.Address != "", "address")
 	case EventEnrichUnknown, EventEnrichPending, EventEnrichVoid:
 		return e.validateUnknown()
+	case EventSplit:
+		if err := need(e.Split != nil, "sub-search result"); err != nil {
+			return err
+		}
+		if e.Split.MaxResults < 0 {
+			return fmt.Errorf("split event for %q: max_results %d is negative", e.Address, e.Split.MaxResults)
+		}
+		if len(e.Split.Path) > len(e.Split.Dimensions) {
+			return fmt.Errorf("split event for %q: a path of %d values for %d dimensions", e.Address, len(e.Split.Path), len(e.Split.Dimensions))
+		}
+		return need(e.Address != "" && e.Split.Hash != "", "address and hash")
 	}
 	return fmt.Errorf("unknown event kind %q (written by a newer leadsync?)", string(e.Kind))
 }
@@ -109,6 +120,8 @@ func (s *State) Apply(e Event) error {
 	case EventEnrichVoid:
 		s.resolveUnknown(e.Enrich.PersonID)
 		return nil
+	case EventSplit:
+		a.split(e.Address, e.Split)
 	}
 	// Any success clears the address's last failure.
 	delete(s.Failures, e.Address)
@@ -252,6 +265,12 @@ func (a *applier) rekey(old, id string) {
 			pr.PersonID = id
 		}
 	}
+	// Runs under way refer to people without FoundBy.
+	for _, t := range s.Splits {
+		for _, n := range t.Nodes {
+			n.LeadIDs = replaceID(n.LeadIDs, old, id)
+		}
+	}
 }
 
 // mergePeople folds src into dst: the union of what each knows, the newer
@@ -322,6 +341,7 @@ func replaceID(ids []string, old, id string) []string {
 // search records a completed search.
 func (a *applier) search(addr string, se *SearchEvent) {
 	s := a.s
+	delete(s.Splits, addr) // a split run under way is of another request
 	kept := se.Leads
 	if se.MaxResults > 0 && len(kept) > se.MaxResults {
 		kept = kept[:se.MaxResults]
@@ -363,6 +383,16 @@ func (a *applier) search(addr string, se *SearchEvent) {
 	if rec.RequestHash == "" {
 		rec.RequestHash = RequestHash(se.Generation, se.Request)
 	}
+	a.putSearch(rec, seen)
+}
+
+// putSearch makes rec the record of its search, counting the runs and the
+// people added and removed since the previous record; seen holds rec's
+// LeadIDs.
+func (a *applier) putSearch(rec *Search, seen map[string]struct{}) {
+	s := a.s
+	addr := rec.Address
+	ids := rec.LeadIDs
 	rec.Runs = 1
 	if prev := s.Searches[addr]; prev != nil {
 		rec.Runs = prev.Runs + 1
@@ -505,4 +535,5 @@ func (a *applier) forget(addr string) {
 		removeFoundBy(s.People[pr.PersonID], addr)
 		delete(s.Profiles, addr)
 	}
+	delete(s.Splits, addr)
 }

@@ -31,6 +31,15 @@ func oddState(t testing.TB) *State {
 	must(t, s.Apply(Event{At: at, Kind: EventEnrich, Address: "enrich.e", Enrich: &EnrichEvent{PersonID: "1.a", Credits: 1, Result: api.EnrichedProfile{NetworkID: "1.a", Email: "z@example.com", CreditBalance: 41}}}))
 	must(t, s.Apply(Event{At: at, Kind: EventBilling, Billing: &api.Usage{RemainingRequests: 9000, InvoicingStartDate: "2026-03-01"}}))
 	must(t, s.Apply(Event{At: at, Kind: EventFailure, Address: "search.y", Failure: &Failure{Message: "500 <boom>", Status: 500}}))
+	// A split search completed (the root at the cap, both children under
+	// it) and another under way.
+	for _, e := range []Event{splitEv(at, "search.s", []string{}, 300), splitEv(at, "search.s", []string{"A"}, 2), splitEv(at, "search.s", []string{"B"}, 1),
+		splitEv(at, "search.t", []string{}, 300), splitEv(at, "search.t", []string{"B"}, 3)} {
+		must(t, s.Apply(e))
+	}
+	if s.Searches["search.s"].Split == nil || s.Splits["search.t"] == nil {
+		t.Fatal("oddState: the split searches are not as intended")
+	}
 	s.Journal = &JournalMark{ID: "j", Seq: 3}
 	s.Searches["search.empty"] = &Search{Address: "search.empty", LeadIDs: []string{}}
 	return s

@@ -538,6 +538,8 @@ func decodeFast(src string) (*State, error) {
 			err = d.std(&s.Failures)
 		case "unknown_enrichments":
 			err = d.std(&s.UnknownEnrichments)
+		case "splits":
+			err = d.std(&s.Splits)
 		case "profiles":
 			err = d.std(&s.Profiles)
 		case "searches":
@@ -616,6 +618,11 @@ func (d *decoder) search() (*Search, error) {
 			sr.Added, err = d.int()
 		case "removed":
 			sr.Removed, err = d.int()
+		case "split":
+			if !d.null() {
+				sr.Split = &SplitTree{}
+				err = d.std(sr.Split)
+			}
 		default:
 			_, err = d.skip()
 		}

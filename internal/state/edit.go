@@ -42,6 +42,11 @@ func (s *State) RemovePerson(id string) bool {
 			delete(s.Profiles, addr)
 		}
 	}
+	for _, t := range s.Splits {
+		for _, n := range t.Nodes {
+			n.LeadIDs = removeID(n.LeadIDs, id)
+		}
+	}
 	s.removePerson(id)
 	s.resolveUnknown(id)
 	return true

@@ -204,6 +204,14 @@ func appendSearch(b []byte, s *Search) ([]byte, error) {
 	b = strconv.AppendInt(b, int64(s.Removed), 10)
 	b = append(b, `,"runs":`...)
 	b = strconv.AppendInt(b, int64(s.Runs), 10)
+	if s.Split != nil {
+		sb, err := marshal(s.Split)
+		if err != nil {
+			return b, err
+		}
+		b = append(b, `,"split":`...)
+		b = append(b, sb...)
+	}
 	return append(b, '}'), nil
 }
 
@@ -244,6 +252,11 @@ func encodeState(w *bufio.Writer, s *State) error {
 	}
 	if len(s.UnknownEnrichments) > 0 {
 		if err := writeMap(w, "unknown_enrichments", s.UnknownEnrichments, false); err != nil {
+			return err
+		}
+	}
+	if len(s.Splits) > 0 {
+		if err := writeMap(w, "splits", s.Splits, false); err != nil {
 			return err
 		}
 	}

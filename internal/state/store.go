@@ -202,6 +202,21 @@ func (s *State) check() error {
 			}
 		}
 	}
+	for k, t := range s.Splits {
+		if t == nil {
+			return fmt.Errorf("split run %q is null", k)
+		}
+		for _, n := range t.Nodes {
+			if n == nil {
+				return fmt.Errorf("split run %q has a null node", k)
+			}
+			for i, id := range n.LeadIDs {
+				if _, ok := s.People[id]; !ok {
+					return fmt.Errorf("splits.%s: node %q lead_ids[%d]: person %q is not in people", k, SplitFilters(t.Dimensions, n.Path), i, id)
+				}
+			}
+		}
+	}
 	for k, v := range s.Profiles {
 		if v.PersonID == "" {
 			continue

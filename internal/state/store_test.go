@@ -2,6 +2,7 @@ package state
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -248,7 +249,22 @@ func demoEvents() []Event {
 		enrichEv(day(0), "enrich.e", "n1", api.EnrichedProfile{NetworkID: "n1", Email: "a@x.io", CreditBalance: 99}),
 		searchEv(day(0), "search.b", 0, lead("n2", "bob", "Bob")),
 		enrichEv(day(0), "enrich.e", "n2", api.EnrichedProfile{NetworkID: "n2", Email: "b@x.io", CreditBalance: 98}),
+		splitEv(day(0), "search.s", []string{}, 300),
+		splitEv(day(0), "search.s", []string{"A"}, 2),
 	}
+}
+
+// splitEv is a sub-search of search.s, split by one dimension of two
+// values (A, B), returning n people.
+func splitEv(at time.Time, addr string, path []string, n int) Event {
+	dims := []SplitDimension{{Param: "industryFilter", Values: []string{"A", "B"}}}
+	body := json.RawMessage(`{"keywords":"s"}`)
+	leads := make([]api.Lead, n)
+	for i := range leads {
+		leads[i] = lead(fmt.Sprintf("s%d.%s", i, strings.Join(path, "")), fmt.Sprintf("s_%d_%s", i, strings.Join(path, "")), "S")
+	}
+	return Event{At: at, Kind: EventSplit, Address: addr, Split: &SplitEvent{
+		Hash: SplitHash(api.Gen1, body, dims), Generation: api.Gen1, Request: body, Dimensions: dims, Path: path, Leads: leads}}
 }
 
 func TestJournalReplayAfterCrash(t *testing.T) {

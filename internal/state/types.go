@@ -33,6 +33,13 @@ type State struct {
 	// UnknownEnrichments by person ID: enrichments whose outcome is
 	// unknown (they may have been charged), until the person is enriched.
 	UnknownEnrichments map[string]*UnknownEnrichment `json:"unknown_enrichments,omitempty"`
+	// Splits are the runs of split searches (split_by) under way, by search
+	// address: the sub-searches completed so far. A run is kept here until
+	// its last sub-search completes, when it becomes the search's record
+	// (Searches[addr].Split) and leaves this map; a run stopped or killed
+	// in the middle resumes from it without repeating a sub-search. Nil or
+	// empty when none is under way.
+	Splits map[string]*SplitTree `json:"splits,omitempty"`
 	// Journal names the journal whose events this state already contains
 	// (up to Seq), so that a journal left behind by a crash after it was
 	// folded in is never applied twice. Nil when no journal was involved.
@@ -70,6 +77,56 @@ type Search struct {
 	// Runs counts the successful runs of this address, this one included
 	// (0 in states written before it was recorded).
 	Runs int `json:"runs"`
+	// Split is the tree of sub-searches of the last run of a search with
+	// split_by; nil otherwise. For a split search, ResultCount is the
+	// number of distinct people all sub-searches found and Capped means
+	// incomplete: some leaf sub-searches still returned the cap.
+	Split *SplitTree `json:"split,omitempty"`
+}
+
+// SplitTree is one run of a split search: the search itself (the root
+// node, with an empty Path) and every sub-search it was split into. A node
+// that returned the network's cap (Saturated) is split by the next
+// dimension: one child per value. All fields are plain data.
+type SplitTree struct {
+	// Hash identifies what the run splits: the generation, the search's
+	// request and the dimensions with their values (see SplitHash). A run
+	// under way continues only with the same Hash.
+	Hash string `json:"hash"`
+	// Generation, Request and RequestHash are the search's own (the root's
+	// request), as in Search.
+	Generation  api.Generation  `json:"generation"`
+	Request     json.RawMessage `json:"request"`
+	RequestHash string          `json:"request_hash"`
+	// Dimensions are the array filters split by, in order.
+	Dimensions []SplitDimension `json:"dimensions"`
+	// MaxResults is the max_results people are kept up to; 0: all.
+	MaxResults int `json:"max_results"`
+	// Nodes are the sub-searches completed, in the order they completed.
+	Nodes []*SplitNode `json:"nodes"`
+}
+
+// SplitDimension is one array filter split by: its service parameter
+// (industryFilter) and the values split across, in order.
+type SplitDimension struct {
+	Param  string   `json:"param"`
+	Values []string `json:"values"`
+}
+
+// SplitNode is one completed sub-search of a split run.
+type SplitNode struct {
+	// Path holds the value of each of the first len(Path) dimensions this
+	// sub-search sets, in dimension order; empty for the search itself.
+	Path []string `json:"path"`
+	// Results is how many results the service returned (at most
+	// api.MaxResults); Saturated is Results == api.MaxResults.
+	Results   int       `json:"results"`
+	Saturated bool      `json:"saturated"`
+	RanAt     time.Time `json:"ran_at"`
+	// LeadIDs are the people returned, in order, while the run is under
+	// way; a completed run drops them (the search's LeadIDs hold the
+	// merge).
+	LeadIDs []string `json:"lead_ids,omitempty"`
 }
 
 // ProfileRead is the record of the last successful read of one profile block instance.
@@ -140,6 +197,7 @@ const (
 	EventBilling EventKind = "billing"
 	EventFailure EventKind = "failure"
 	EventForget  EventKind = "forget" // an address removed from the configuration
+	EventSplit   EventKind = "split"  // one sub-search of a split search
 )
 
 // Event is one completed call (or forget), as appended to the journal and
@@ -156,6 +214,26 @@ type Event struct {
 	Enrich  *EnrichEvent  `json:"enrich,omitempty"`
 	Billing *api.Usage    `json:"billing,omitempty"`
 	Failure *Failure      `json:"failure,omitempty"`
+	Split   *SplitEvent   `json:"split,omitempty"`
+}
+
+// SplitEvent is one completed sub-search of a split search (the root
+// included). Applying the event that completes the tree makes the run the
+// search's record.
+type SplitEvent struct {
+	// Hash, Generation, Request, RequestHash, Dimensions and MaxResults
+	// describe the run, as in SplitTree.
+	Hash        string           `json:"hash"`
+	Generation  api.Generation   `json:"generation"`
+	Request     json.RawMessage  `json:"request"`
+	RequestHash string           `json:"request_hash"`
+	Dimensions  []SplitDimension `json:"dimensions"`
+	MaxResults  int              `json:"max_results"`
+	// Path is the node's (see SplitNode.Path); NodeRequest the body sent.
+	Path        []string        `json:"path"`
+	NodeRequest json.RawMessage `json:"node_request"`
+	Leads       []api.Lead      `json:"leads"`         // every result, in order
+	Raw         []api.RawLead   `json:"raw,omitempty"` // raw items, when raw = true
 }
 
 // SearchEvent is a completed search.

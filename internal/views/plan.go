@@ -54,6 +54,9 @@ func callsText(c *plan.Change) string {
 	if c.Action == plan.None || c.Kind == plan.KindEnrich || c.Kind == plan.KindExport || c.Action == plan.Forget {
 		return ""
 	}
+	if c.Calls != c.CallsMax {
+		return "up to " + count(c.CallsMax, "call", "calls")
+	}
 	return count(c.CallsMax, "call", "calls")
 }
 
@@ -143,7 +146,11 @@ func summaryLine(p *plan.Plan) string {
 		return fmt.Sprintf("Plan: no calls, no credits; %s.", strings.Join(other, ", "))
 	}
 	var kinds []string
-	if t.Searches > 0 {
+	switch {
+	case t.SearchesMax > t.Searches:
+		// Split searches: their sub-searches are bounded, not certain.
+		kinds = append(kinds, "up to "+count(t.SearchesMax, "search", "searches"))
+	case t.Searches > 0:
 		kinds = append(kinds, count(t.Searches, "search", "searches"))
 	}
 	if t.Profiles > 0 {

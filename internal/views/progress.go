@@ -11,6 +11,7 @@ import (
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/exec"
 	"github.com/leadsync/leadsync/internal/plan"
+	"github.com/leadsync/leadsync/internal/state"
 )
 
 // textProgress prints one line per completed call and, on a terminal, keeps
@@ -47,7 +48,12 @@ func (p *textProgress) CallDone(c exec.Call, r exec.CallResult) {
 	switch c.Kind {
 	case exec.CallSearch:
 		detail = Plural(r.Results, "result")
-		if r.Capped {
+		switch {
+		case r.SplitNext != "":
+			detail += " (at the cap: split by " + r.SplitNext + ")"
+		case r.Capped && c.SubSearch != "":
+			detail += " (the network's cap of 300 after the last split_by dimension: incomplete)"
+		case r.Capped:
 			detail += " (the network's cap of 300: probably cut off; narrow the search)"
 		}
 	case exec.CallProfile:
@@ -59,7 +65,7 @@ func (p *textProgress) CallDone(c exec.Call, r exec.CallResult) {
 		}
 		detail = fmt.Sprintf("enriched (%s), %s", status, Plural(r.Credits, "credit"))
 	}
-	p.line(fmt.Sprintf("%s %s%s: %s in %s", p.mark("✓", "32"), c.Address, personSuffix(c), detail, durText(r.Duration)))
+	p.line(fmt.Sprintf("%s %s%s: %s in %s", p.mark("✓", "32"), c.Address, callSuffix(c), detail, durText(r.Duration)))
 }
 
 func (p *textProgress) CallError(c exec.Call, err error) {
@@ -136,11 +142,20 @@ func writeSummary(w io.Writer, s *exec.Summary) {
 			} else {
 				line += fmt.Sprintf(", %d new, %d gone since the last run", o.Added, o.Removed)
 			}
-			if o.Capped {
+			if o.Capped && o.Split == nil {
 				line += "; hit the network's cap of 300: probably cut off"
 			}
 			fmt.Fprintln(w, line)
+			if o.Split != nil {
+				for _, l := range splitLines(o.Split) {
+					fmt.Fprintln(w, l)
+				}
+			}
 		}
+	}
+	for _, u := range s.SplitsUnfinished {
+		fmt.Fprintf(w, "  %s: split stopped after %s (%s done in all, %s known to be left); apply again resumes it without repeating one.\n",
+			u.Address, Plural(u.Ran, "sub-search"), Plural(u.Done, "sub-search"), Plural(u.Pending, "sub-search"))
 	}
 	if s.Enriched > 0 {
 		keys := make([]string, 0, len(s.ByStatus))
@@ -225,6 +240,24 @@ func personSuffix(c exec.Call) string {
 	return ""
 }
 
+// callSuffix names the person of an enrich call, or the filters a
+// sub-search of a split search adds.
+func callSuffix(c exec.Call) string {
+	if c.SubSearch != "" {
+		return " " + c.SubSearch
+	}
+	return personSuffix(c)
+}
+
+// splitLines describe a split search's completeness after a run.
+func splitLines(ss *state.SplitSummary) []string {
+	lines := []string{fmt.Sprintf("    %s run, %s found: %s", Plural(ss.SubSearches, "sub-search"), Plural(ss.People, "person"), ss.Verdict())}
+	for _, leaf := range ss.Saturated {
+		lines = append(lines, "      still at the cap: "+leaf)
+	}
+	return lines
+}
+
 // durText is a duration for people: "<1ms", "240ms", "2.3s", "14s".
 func durText(d time.Duration) string {
 	if d < time.Millisecond {
@@ -270,6 +303,9 @@ func callJSON(c exec.Call) map[string]any {
 	if c.Page != "" {
 		m["page_name"] = c.Page
 	}
+	if c.SubSearch != "" {
+		m["sub_search"] = c.SubSearch
+	}
 	return m
 }
 
@@ -287,6 +323,9 @@ func (p *jsonProgress) CallDone(c exec.Call, r exec.CallResult) {
 	if c.Kind == exec.CallSearch {
 		m["results"] = r.Results
 		m["capped"] = r.Capped
+		if r.SplitNext != "" {
+			m["split_next"] = r.SplitNext
+		}
 	}
 	if c.Kind == exec.CallEnrich {
 		m["validation_status"] = r.Status
@@ -311,8 +350,17 @@ func (p *jsonProgress) Stopping(reason string) {
 func (p *jsonProgress) Summary(s *exec.Summary) {
 	searches := make([]map[string]any, 0, len(s.Searches))
 	for _, o := range s.Searches {
-		searches = append(searches, map[string]any{"address": o.Address, "results": o.Results, "kept": o.Kept,
-			"added": o.Added, "removed": o.Removed, "capped": o.Capped, "first_run": o.First})
+		m := map[string]any{"address": o.Address, "results": o.Results, "kept": o.Kept,
+			"added": o.Added, "removed": o.Removed, "capped": o.Capped, "first_run": o.First}
+		if o.Split != nil {
+			m["split"] = map[string]any{"sub_searches": o.Split.SubSearches, "people": o.Split.People,
+				"complete": o.Split.Complete, "saturated_leaves": o.Split.Saturated, "verdict": o.Split.Verdict()}
+		}
+		searches = append(searches, m)
+	}
+	unfinished := make([]map[string]any, 0, len(s.SplitsUnfinished))
+	for _, u := range s.SplitsUnfinished {
+		unfinished = append(unfinished, map[string]any{"address": u.Address, "ran": u.Ran, "done": u.Done, "pending": u.Pending})
 	}
 	failures := make([]map[string]any, 0, len(s.Failures))
 	for _, f := range s.Failures {
@@ -326,6 +374,6 @@ func (p *jsonProgress) Summary(s *exec.Summary) {
 	p.emit(map[string]any{"message_type": "summary", "calls": s.Calls, "calls_max": s.CallsPlannedMax,
 		"credits": s.Credits, "credits_unknown": s.CreditsUnknown, "credits_max": s.CreditsPlannedMax, "succeeded": s.Succeeded,
 		"failed": len(s.Failures), "enriched": s.Enriched, "by_status": s.ByStatus,
-		"searches": searches, "failures": failures, "forgotten": forgotten,
+		"searches": searches, "failures": failures, "forgotten": forgotten, "splits_unfinished": unfinished,
 		"stopped": s.Stopped, "duration_seconds": s.Duration.Seconds()})
 }

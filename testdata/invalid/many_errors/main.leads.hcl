@@ -6,7 +6,7 @@ api {
 search "cto" {
   keywords     = "CTO"
   level_filter = ["Exec"] # ERROR: Did you mean "Executive"?
-  max_results  = 500 # ERROR: max_results must be from 1 to 300
+  max_results  = 500 # ERROR: max_results above 300 needs split_by
 }
 
 enrich "contacts" {

@@ -3,5 +3,5 @@ api {
 }
 search "cto" {
   keywords    = "CTO"
-  max_results = 0 # ERROR: max_results must be from 1 to 300; got 0.
+  max_results = 0 # ERROR: max_results must be at least 1; got 0.
 }

@@ -1,0 +1,208 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/leadsync/leadsync/internal/sandbox"
+	"github.com/leadsync/leadsync/internal/state"
+)
+
+// splitKillConfig splits every engineer in Germany and Austria by country,
+// then by industry: 49 sub-searches, both countries being above the cap in
+// the sandbox of seed 7.
+const splitKillConfig = `
+variable "sandbox_url" {
+  type = string
+}
+
+api {
+  base_url    = var.sandbox_url
+  rate_limit  = 20
+  parallelism = 3
+}
+
+search "eng" {
+  keywords       = "Engineer"
+  country_filter = ["Germany", "Austria"]
+  max_results    = 20000
+  split_by       = ["country_filter", "industry_filter"]
+}
+`
+
+type splitStreamEvent struct {
+	MessageType string `json:"message_type"`
+	Call        struct {
+		Kind      string `json:"kind"`
+		Address   string `json:"address"`
+		SubSearch string `json:"sub_search"`
+	} `json:"call"`
+}
+
+// TestKillSplitAnywhere kills apply with SIGKILL after every third
+// completed sub-search of a split search, again and again: each time the
+// state loads with the run under way, the next plan resumes it, and no
+// completed sub-search is ever sent again (only those in flight at a kill
+// may be). The end result is complete and finds exactly the people the
+// sandbox says match.
+func TestKillSplitAnywhere(t *testing.T) {
+	if testing.Short() {
+		t.Skip("kills real processes; skipped with -short")
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := sandbox.New(sandbox.Options{
+		Seed: 7, RateLimit: 20, RateWindow: time.Second / 20,
+		SearchLatency: [2]time.Duration{20 * time.Millisecond, 80 * time.Millisecond},
+	})
+	hs := httptest.NewServer(srv)
+	defer hs.Close()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "main.leads.hcl"), []byte(splitKillConfig), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := append(os.Environ(), mainEnv+"=1", "LEADSYNC_VAR_sandbox_url="+hs.URL, "LEADSYNC_API_KEY="+sandbox.DefaultKey, "NO_COLOR=1")
+	statePath := filepath.Join(dir, ".leadsync", "state.json")
+
+	completed := map[string]bool{}
+	inFlightAtKill := 0
+	kills := 0
+	for round := 0; round < 40; round++ {
+		cmd := exec.Command(exe, "apply", "--auto-approve", "--json", "--chdir", dir)
+		cmd.Env = env
+		stdout, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		inFlight := map[string]bool{}
+		done, killed := 0, false
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			var ev splitStreamEvent
+			if json.Unmarshal(sc.Bytes(), &ev) != nil || ev.Call.Kind != "search" {
+				continue
+			}
+			key := ev.Call.Address + " " + ev.Call.SubSearch
+			switch ev.MessageType {
+			case "call_start":
+				if completed[key] {
+					t.Errorf("round %d: sub-search %q sent again after it completed", round, key)
+				}
+				inFlight[key] = true
+			case "call_done":
+				delete(inFlight, key)
+				completed[key] = true
+				done++
+			}
+			if done >= 3 && !killed {
+				_ = cmd.Process.Signal(syscall.SIGKILL)
+				killed, kills = true, kills+1
+			}
+		}
+		err = cmd.Wait()
+		if !killed {
+			if err != nil {
+				t.Fatalf("round %d: final apply failed: %v\n%s", round, err, stderr.String())
+			}
+			break
+		}
+		inFlightAtKill += len(inFlight)
+		st, lerr := state.NewStore(statePath).Load()
+		if lerr != nil {
+			t.Fatalf("round %d: state does not load after kill -9: %v", round, lerr)
+		}
+		if st.Splits["search.eng"] == nil && st.Searches["search.eng"] == nil {
+			t.Fatalf("round %d: neither a run under way nor a record after the kill", round)
+		}
+		// A dead run's lock: the next apply refuses it; force-unlock it.
+		if b, err := os.ReadFile(statePath + ".lock"); err == nil {
+			var info struct {
+				ID string `json:"id"`
+			}
+			if err := json.Unmarshal(b, &info); err != nil || info.ID == "" {
+				t.Fatalf("round %d: unreadable lock: %v", round, err)
+			}
+			if out, ferr := runMain(env, "force-unlock", "--force", info.ID, "--chdir", dir); ferr != nil {
+				t.Fatalf("round %d: force-unlock: %v\n%s", round, ferr, out)
+			}
+		}
+	}
+	if kills < 5 {
+		t.Fatalf("only %d kills; want the split interrupted many times", kills)
+	}
+	st, err := state.NewStore(statePath).Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := st.Searches["search.eng"]
+	if rec == nil || rec.Split == nil {
+		t.Fatal("no split record at the end")
+	}
+	ss := rec.SplitSummary()
+	ms, err := srv.Matching(rec.Request)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ss.Complete || ss.People != len(ms) {
+		t.Errorf("end: %+v; want complete with the sandbox's %d people", ss, len(ms))
+	}
+	// Every search sent is a node of the tree, repeated only when it was
+	// in flight at a kill: at most parallelism (3) per kill. (A call can
+	// reach the sandbox before its call_start is printed, so the calls
+	// seen in flight in the stream are a lower count.)
+	if got := srv.Stats().ByOp[sandbox.OpSearch]; got > ss.SubSearches+3*kills {
+		t.Errorf("%d searches for %d sub-searches and %d kills (%d seen in flight)", got, ss.SubSearches, kills, inFlightAtKill)
+	}
+	if out, err := runMain(env, "plan", "--detailed-exitcode", "--chdir", dir); err != nil {
+		t.Fatalf("plan after the last apply has changes or failed: %v\n%s", err, out)
+	}
+	t.Logf("%d kills; %d sub-searches; %d searches sent; %d in flight at kills", kills, ss.SubSearches, srv.Stats().ByOp[sandbox.OpSearch], inFlightAtKill)
+}
+
+// cmdSplitTruth checks a split search's record in the script's state
+// against the sandbox's own count of matching people:
+//
+//	split-truth ADDRESS   the run is complete and found exactly them
+//	! split-truth ADDRESS the run is incomplete and found fewer
+//
+// It prints people=N truth=N complete=B sub_searches=N.
+func cmdSplitTruth(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 {
+		ts.Fatalf("usage: split-truth ADDRESS")
+	}
+	st, err := state.NewStore(ts.MkAbs(".leadsync/state.json")).Load()
+	ts.Check(err)
+	rec := st.Searches[args[0]]
+	if rec == nil || rec.Split == nil {
+		ts.Fatalf("%s: no split search in state", args[0])
+	}
+	ms, err := scriptSB(ts).srv.Matching(rec.Request)
+	ts.Check(err)
+	ss := rec.SplitSummary()
+	fmt.Fprintf(ts.Stdout(), "people=%d truth=%d complete=%v sub_searches=%d\n", ss.People, len(ms), ss.Complete, ss.SubSearches)
+	ok := ss.Complete && ss.People == len(ms)
+	switch {
+	case !neg && !ok:
+		ts.Fatalf("%s: %d people found, complete=%v; the sandbox has %d", args[0], ss.People, ss.Complete, len(ms))
+	case neg && (ss.Complete || ss.People >= len(ms)):
+		ts.Fatalf("%s: complete=%v with %d of %d people; want incomplete", args[0], ss.Complete, ss.People, len(ms))
+	}
+}
