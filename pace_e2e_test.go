@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -45,5 +47,22 @@ search "s" {
 		if gap := st.Starts[i].Sub(st.Starts[i-1]); gap < time.Second {
 			t.Errorf("calls %d and %d only %s apart", i-1, i, gap)
 		}
+	}
+}
+
+// TestPlanStopsAtUsedUpQuota: plan's billing call answered 429 "monthly
+// quota exhausted" is not retried (it used to be, 7 times, for about a
+// minute): one call, exit 1, the quota hint.
+func TestPlanStopsAtUsedUpQuota(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs real processes against a sandbox; skipped with -short")
+	}
+	h := newHarness(t, sandbox.Options{Seed: 2, Quota: -1, Faults: sandbox.Faults{QuotaAs429: true}}, fmt.Sprintf(faultConfig, "10s"))
+	r := h.run("plan")
+	if r.code != 1 || !strings.Contains(r.stderr+r.stdout, "wait for the next invoicing period") {
+		t.Fatalf("plan with the quota used up: want exit 1 and the quota hint:\n%s", r)
+	}
+	if n := h.srv.Stats().Calls; n != 1 {
+		t.Errorf("the sandbox saw %d calls, want 1 (no retry of a used-up quota)", n)
 	}
 }
