@@ -15,7 +15,13 @@ import (
 
 	"github.com/leadsync/leadsync/internal/sandbox"
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/pg"
 )
+
+// testBackendEnv names a pg schema that commands use, with
+// LEADSYNC_PG_CONN_STR, for a configuration without a backend block: the
+// existing end-to-end tests run against pg this way (test only).
+const testBackendEnv = "LEADSYNC_TEST_PG_SCHEMA"
 
 // killConfig has 4 searches and up to 40 enrichments: 44 calls, enough to
 // kill the process at more than 20 points spread over the run.
@@ -67,6 +73,18 @@ func TestKillAnywhere(t *testing.T) {
 	if testing.Short() {
 		t.Skip("kills real processes; skipped with -short")
 	}
+	t.Run("local", func(t *testing.T) { killAnywhere(t, "") })
+	// The same on the pg backend: there the lock goes with the killed
+	// process's connection, so every next apply must start at once.
+	t.Run("pg", func(t *testing.T) {
+		cs := pgConnStr(t)
+		killAnywhere(t, cs)
+	})
+}
+
+// killAnywhere is TestKillAnywhere on the local state file, or on a fresh
+// pg schema when connStr is set.
+func killAnywhere(t *testing.T, connStr string) {
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
@@ -84,6 +102,21 @@ func TestKillAnywhere(t *testing.T) {
 		t.Fatal(err)
 	}
 	env := append(os.Environ(), mainEnv+"=1", "LEADSYNC_VAR_sandbox_url="+hs.URL, "LEADSYNC_API_KEY="+sandbox.DefaultKey, "NO_COLOR=1")
+	loadState := func() (*state.State, error) {
+		return state.NewStore(filepath.Join(dir, ".leadsync", "state.json")).Load()
+	}
+	if connStr != "" {
+		schema := freshSchema(t, connStr)
+		env = append(env, testBackendEnv+"="+schema, "LEADSYNC_PG_CONN_STR="+connStr, "LEADSYNC_WORKSPACE=")
+		loadState = func() (*state.State, error) {
+			b, err := pg.New(pg.Options{ConnStr: connStr, Schema: schema})
+			if err != nil {
+				return nil, err
+			}
+			defer b.Close()
+			return b.Load()
+		}
+	}
 
 	completed := map[string]bool{}      // searches and pages whose call_done we saw
 	inFlightAtKill := map[string]bool{} // pages being enriched when a kill came
@@ -151,7 +184,7 @@ func TestKillAnywhere(t *testing.T) {
 			break
 		}
 		// The state must load (and the journal replay) after every kill.
-		st, lerr := state.NewStore(filepath.Join(dir, ".leadsync", "state.json")).Load()
+		st, lerr := loadState()
 		if lerr != nil {
 			t.Fatalf("round %d: state does not load after kill -9: %v", round, lerr)
 		}

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"net/http/httptest"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -61,10 +63,18 @@ type scriptSandbox struct {
 //	sandbox-quota N          set the remaining requests this month
 //	sandbox-mark             remember the counters; sandbox-stats prints what came since
 //	sandbox-stats            print counters since the last mark, one key=value per line
+//	csv-env FILE ROW VAR=Header...  set VAR to the cell of data row ROW (1 = first
+//	                         after the header) under Header, so that a script can name
+//	                         a person the sandbox returned without hard-coding them
 //	within-plan FILE         the calls and credits since the last mark are within the
 //	                         plan --json in FILE: at least its certain counts, at most its bounds
 func TestScripts(t *testing.T) {
-	testscript.Run(t, testscript.Params{
+	testscript.Run(t, scriptParams())
+}
+
+// scriptParams are the parameters TestScripts runs the scripts with.
+func scriptParams() testscript.Params {
+	return testscript.Params{
 		Dir:                 "testdata/script",
 		RequireExplicitExec: false,
 		Setup: func(env *testscript.Env) error {
@@ -91,8 +101,9 @@ func TestScripts(t *testing.T) {
 			"sandbox-stats":   cmdSandboxStats,
 			"within-plan":     cmdWithinPlan,
 			"split-truth":     cmdSplitTruth,
+			"csv-env":         cmdCSVEnv,
 		},
-	})
+	}
 }
 
 func scriptSB(ts *testscript.TestScript) *scriptSandbox {
@@ -231,4 +242,28 @@ func cmdWithinPlan(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	fmt.Fprintf(ts.Stdout(), "calls=%d (plan %d..%d) credits=%d (plan %d..%d)\n",
 		calls, p.Totals.Calls, p.Totals.CallsMax, credits, p.Totals.Credits, p.Totals.CreditsMax)
+}
+
+func cmdCSVEnv(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 3 {
+		ts.Fatalf("usage: csv-env FILE ROW VAR=Header...")
+	}
+	recs, err := csv.NewReader(strings.NewReader(ts.ReadFile(args[0]))).ReadAll()
+	ts.Check(err)
+	row, err := strconv.Atoi(args[1])
+	ts.Check(err)
+	if len(recs) == 0 || row < 1 || row >= len(recs) {
+		ts.Fatalf("csv-env: %s has %d data rows, no row %d", args[0], len(recs)-1, row)
+	}
+	for _, a := range args[2:] {
+		name, header, ok := strings.Cut(a, "=")
+		if !ok {
+			ts.Fatalf("csv-env: want VAR=Header, got %q", a)
+		}
+		col := slices.Index(recs[0], header)
+		if col < 0 {
+			ts.Fatalf("csv-env: %s has no column %q (header %q)", args[0], header, recs[0])
+		}
+		ts.Setenv(name, recs[row][col])
+	}
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/sandbox"
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/pg"
 )
 
 // splitKillConfig splits every engineer in Germany and Austria by country,
@@ -188,7 +189,17 @@ func cmdSplitTruth(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) != 1 {
 		ts.Fatalf("usage: split-truth ADDRESS")
 	}
-	st, err := state.NewStore(ts.MkAbs(".leadsync/state.json")).Load()
+	var st *state.State
+	var err error
+	if schema := ts.Getenv(testBackendEnv); schema != "" {
+		// The script runs on the pg backend (TestScriptsPG).
+		b, berr := pg.New(pg.Options{ConnStr: ts.Getenv("LEADSYNC_PG_CONN_STR"), Schema: schema})
+		ts.Check(berr)
+		defer b.Close()
+		st, err = b.Load()
+	} else {
+		st, err = state.NewStore(ts.MkAbs(".leadsync/state.json")).Load()
+	}
 	ts.Check(err)
 	rec := st.Searches[args[0]]
 	if rec == nil || rec.Split == nil {

@@ -1,10 +1,18 @@
-# Quickstart: a few searches against the built-in sandbox (no key needed),
-# one enrichment and one spreadsheet.
+# Quickstart: two searches against the built-in sandbox (no key needed),
+# one enrichment and one workbook to hand to marketing.
 #
 #   leadsync plan  --chdir examples/quickstart
 #   leadsync apply --chdir examples/quickstart --auto-approve
 #
 # At most 2 searches + 8 enrichments: about 10 calls at 1 call per second.
+# Then open examples/quickstart/out/quickstart.xlsx: the CTOs of Berlin with
+# their e-mails, everyone found, and a Summary of what was fetched.
+
+leadsync {
+  # Profile links in the workbook: the network's profile address with each
+  # person's page name filled in.
+  profile_url_template = "https://network.example/profile/{pageName}"
+}
 
 api {
   sandbox = true
@@ -24,6 +32,8 @@ search "engineers" {
   max_results     = 20
 }
 
+# People are enriched in the order of from: the CTOs first, then engineers
+# while the limit lasts.
 enrich "contacts" {
   from  = [search.cto_berlin, search.engineers]
   where = lead.company != ""
@@ -35,10 +45,11 @@ export "quickstart" {
 
   sheet "CTOs" {
     from    = [search.cto_berlin]
-    columns = ["fullName", "title", "company", "location", "email", "validationStatus", "companyDomain"]
+    columns = ["fullName", "title", "company", "location", "email", "validationStatus", "companyDomain", "profileUrl"]
   }
 
   sheet "All leads" {
-    from = [search.cto_berlin, search.engineers]
+    from    = [search.cto_berlin, search.engineers]
+    columns = ["fullName", "title", "company", "location", "email", "validationStatus", "profileUrl", "foundIn", "firstSeen"]
   }
 }

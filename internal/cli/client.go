@@ -57,7 +57,7 @@ func newServiceClient(f *Factory, cfg *config.Config) (*api.Client, error) {
 		}
 		// The rate limit is the key's: wait for the last call of the
 		// process before (plan then apply, a resume after a kill).
-		opts.SharedPace = state.NewPaceFile(filepath.Dir(exportStatePath(cfg)), opts.Key)
+		opts.SharedPace = state.NewPaceFile(filepath.Dir(stateFilePath(cfg)), opts.Key)
 	}
 	c, err := api.New(opts)
 	if err != nil {
@@ -85,9 +85,12 @@ func reportAPIError(f *Factory, doing string, err error) error {
 		return fmt.Errorf("%s: %w", doing, err)
 	}
 	fmt.Fprintf(f.IO.ErrOut, "Error: %s: %s\n", doing, e.Error())
+	msg := doing + ": " + e.Error()
 	if h := e.Hint(); h != "" {
 		fmt.Fprintf(f.IO.ErrOut, "\n%s.\n", upperFirst(h))
+		msg += " (" + h + ")"
 	}
+	f.failures.addMessage(msg)
 	return silentExit(ExitError)
 }
 

@@ -5,7 +5,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -44,7 +47,8 @@ Exit codes: 0 success; 1 when anything failed or the run was stopped.`,
   leadsync apply --auto-approve
   leadsync plan --out leads.plan && leadsync apply leads.plan
   leadsync apply --target 'search.cto["Berlin"]' --replace search.cfo
-  leadsync apply --auto-approve --json > apply-log.jsonl`,
+  leadsync apply --auto-approve --json > apply-log.jsonl
+  leadsync apply --lock-timeout 5m   # wait for a teammate's apply to finish`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
@@ -63,6 +67,8 @@ Exit codes: 0 success; 1 when anything failed or the run was stopped.`,
 	fl.StringArrayVar(&opts.replace, "replace", nil, "run `ADDRESS` again even if state has it (repeatable)")
 	fl.BoolVar(&opts.json, "json", false, "stream progress as JSON lines (requires --auto-approve or a plan file)")
 	fl.IntVar(&opts.parallelism, "parallelism", 0, "calls in flight at once (default: api.parallelism)")
+	fl.DurationVar(&f.LockTimeout, "lock-timeout", 0, lockTimeoutHelp)
+	registerAddressCompletion(f, cmd)
 	return cmd
 }
 
@@ -82,9 +88,20 @@ func runApply(ctx context.Context, f *Factory, opts *applyOptions) error {
 		writeDiagnostics(f, cfg, diags)
 	}
 
-	err := run.Apply(ctx, runDeps(f, cfg), run.ApplyOptions{
+	planFile := opts.planFile
+	if wd, _ := os.Getwd(); planFile != "" && !filepath.IsAbs(planFile) && f.Dir != wd {
+		// Relative to the working directory after --chdir, like every
+		// other path the commands take.
+		planFile = filepath.Join(f.Dir, planFile)
+	}
+	deps, src, err := runDeps(f, cfg)
+	if err != nil {
+		return err
+	}
+	defer src.close()
+	err = run.Apply(ctx, deps, run.ApplyOptions{
 		Config:      cfg,
-		PlanFile:    opts.planFile,
+		PlanFile:    planFile,
 		Targets:     opts.targets,
 		Replace:     opts.replace,
 		AutoApprove: opts.autoApprove,
@@ -113,15 +130,35 @@ func runApply(ctx context.Context, f *Factory, opts *applyOptions) error {
 	return err
 }
 
-// runDeps is the world of an operation on cfg: its state backend, the
-// service it names, the clock and the interrupts.
-func runDeps(f *Factory, cfg *config.Config) run.Deps {
+// runDeps is the world of an operation on cfg: its state backend (whose
+// Lock waits up to --lock-timeout), the service it names, the clock and
+// the interrupts. The caller closes the source.
+func runDeps(f *Factory, cfg *config.Config) (run.Deps, *stateSource, error) {
+	src, err := openSource(f, cfg)
+	if err != nil {
+		return run.Deps{}, nil, err
+	}
+	var b state.Backend = src.backend
+	if f.LockTimeout > 0 {
+		b = waitingBackend{Backend: b, timeout: f.LockTimeout}
+	}
 	return run.Deps{
-		Backend:   localStore(f, stateFilePath(cfg)).AsBackend(),
+		Backend:   b,
 		Service:   func() (api.Service, error) { return f.service(cfg) },
 		Now:       f.Now,
 		Interrupt: f.Interrupt,
-	}
+	}, src, nil
+}
+
+// waitingBackend is a backend whose Lock waits for a holder to finish, up
+// to timeout.
+type waitingBackend struct {
+	state.Backend
+	timeout time.Duration
+}
+
+func (w waitingBackend) Lock(op string) (state.Unlocker, error) {
+	return w.Backend.LockWait(context.Background(), op, w.timeout)
 }
 
 // viewStreams are f's streams as a view sees them.

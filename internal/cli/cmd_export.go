@@ -3,13 +3,11 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/export"
-	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/views"
 )
 
@@ -48,31 +46,15 @@ go to the path itself; with several, each sheet goes to
 	return cmd
 }
 
-// exportStatePath is where the state of cfg lives.
-func exportStatePath(cfg *config.Config) string {
-	p := cfg.Settings.StatePath
-	if p == "" {
-		p = config.DefaultStatePath
-	}
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(cfg.Dir, p)
-	}
-	return p
-}
-
 func runExport(f *Factory, opts *exportOptions) error {
 	cfg, diags := loadConfig(f, &opts.vars)
-	if opts.json && diags.HasErrors() {
-		// As plan --json: a script reading stdout gets JSON, not nothing.
-		writeDiagnosticsJSON(f.IO.Out, diags, cfg)
-		return silentExit(ExitError)
-	}
+	// With --json and errors, Run prints export's schema with the
+	// diagnostics on stdout.
 	writeDiagnostics(f, cfg, diags)
 	if diags.HasErrors() {
 		return silentExit(ExitError)
 	}
-	store := state.NewStore(exportStatePath(cfg))
-	st, err := store.Load()
+	src, err := openSource(f, cfg)
 	if err != nil {
 		if opts.json {
 			writeExportJSON(f, cfg, nil, err)
@@ -80,9 +62,21 @@ func runExport(f *Factory, opts *exportOptions) error {
 		}
 		return err
 	}
-	if !store.Exists() && !opts.json {
-		fmt.Fprintf(f.IO.ErrOut, "Note: no state at %s yet, so the spreadsheets have headers only; run leadsync apply to fetch.\n",
-			views.RelPath(cfg.Dir, store.Path()))
+	defer src.close()
+	st, err := src.backend.Load()
+	if err != nil {
+		if opts.json {
+			writeExportJSON(f, cfg, nil, err)
+			return silentExit(ExitError)
+		}
+		return err
+	}
+	if !src.exists(st) && !opts.json {
+		where := src.describe(f)
+		if src.store != nil {
+			where = views.RelPath(cfg.Dir, src.store.Path())
+		}
+		fmt.Fprintf(f.IO.ErrOut, "Note: no state at %s yet, so the spreadsheets have headers only; run leadsync apply to fetch.\n", where)
 	}
 	written, err := export.WriteAll(cfg, st, export.Options{Now: f.Now, BOM: opts.bom})
 	if opts.json {

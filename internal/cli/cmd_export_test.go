@@ -198,14 +198,16 @@ func TestExportJSONErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, out, _ := runIn(t, dir, "export", "--json")
+	// export's own schema (written, error), with the diagnostics.
 	var v struct {
-		FormatVersion string `json:"format_version"`
-		Valid         *bool  `json:"valid"`
+		FormatVersion string   `json:"format_version"`
+		Written       []string `json:"written"`
+		Error         string   `json:"error"`
 		Diagnostics   []struct {
 			Detail string `json:"detail"`
 		} `json:"diagnostics"`
 	}
-	if err := json.Unmarshal([]byte(out), &v); code != 1 || err != nil || v.FormatVersion != "1" || v.Valid == nil || *v.Valid || len(v.Diagnostics) == 0 {
+	if err := json.Unmarshal([]byte(out), &v); code != 1 || err != nil || v.FormatVersion != "1" || v.Written == nil || v.Error != "Unknown column" || len(v.Diagnostics) == 0 || !strings.Contains(v.Diagnostics[0].Detail, "shoeSize") {
 		t.Errorf("invalid configuration: exit %d, %v, stdout %q", code, err, out)
 	}
 

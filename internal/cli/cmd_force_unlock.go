@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -44,10 +45,15 @@ refuses elsewhere.`,
 }
 
 func runForceUnlock(f *Factory, opts *forceUnlockOptions) error {
-	store, err := openStateStore(f, &opts.state)
+	src, err := openStateSource(f, &opts.state)
 	if err != nil {
 		return err
 	}
+	defer src.close()
+	if src.pg != nil {
+		return errors.New(src.pg.ForceUnlockMessage())
+	}
+	store := src.store
 	info, err := store.ReadLock()
 	if err != nil {
 		return fmt.Errorf("%v; if no leadsync runs on this state, delete that file", err)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
@@ -20,6 +21,8 @@ import (
 type planOptions struct {
 	out              string
 	json             bool
+	markdown         bool
+	compareTo        string
 	detailedExitcode bool
 	offline          bool
 	targets          []string
@@ -45,11 +48,17 @@ plan that could leave fewer than min_remaining_requests or spend more than
 max_credits. It never changes the state.
 
 --out FILE saves the plan; "leadsync apply FILE" then runs exactly it, and
-refuses it once the state or the configuration has changed.`,
+refuses it once the state or the configuration has changed.
+
+--markdown prints the plan as a pull-request comment: a summary line, a
+table of the changes, diagnostics; long parts fold into <details>. With
+--compare-to BASE.json (a plan --json made on the base branch) it adds the
+difference in calls and credits, in total and per address.`,
 		Example: `  leadsync plan
   leadsync plan --out leads.plan && leadsync apply leads.plan
   leadsync plan --target 'search.cto["Berlin"]' --replace search.cfo
-  leadsync plan --json --detailed-exitcode --offline   # in CI: exit 2 when there is work`,
+  leadsync plan --json --detailed-exitcode --offline   # in CI: exit 2 when there is work
+  leadsync plan --out leads.plan --markdown --compare-to base-plan.json > comment.md`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runPlan(cmd.Context(), f, opts)
@@ -58,11 +67,14 @@ refuses it once the state or the configuration has changed.`,
 	fl := cmd.Flags()
 	fl.StringVar(&opts.out, "out", "", "save the plan to `FILE` for \"leadsync apply FILE\"")
 	fl.BoolVar(&opts.json, "json", false, "print the plan as one JSON object")
+	fl.BoolVar(&opts.markdown, "markdown", false, "print the plan as a pull-request comment (GitHub Markdown)")
+	fl.StringVar(&opts.compareTo, "compare-to", "", "with --markdown: show the difference from the plan --json in `FILE` (the base branch's)")
 	fl.BoolVar(&opts.detailedExitcode, "detailed-exitcode", false, "exit 2 when the plan has changes (0: none, 1: error)")
 	fl.BoolVar(&opts.offline, "offline", false, "make no call: skip the check of the remaining requests")
 	fl.StringArrayVar(&opts.targets, "target", nil, "plan only `ADDRESS` and what it reads (repeatable)")
 	fl.StringArrayVar(&opts.replace, "replace", nil, "run search or read profile `ADDRESS` again even if up to date (repeatable)")
 	opts.vars.register(cmd)
+	registerAddressCompletion(f, cmd)
 	return cmd
 }
 
@@ -70,22 +82,42 @@ func runPlan(ctx context.Context, f *Factory, opts *planOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	if opts.markdown && opts.json {
+		return errors.New("--markdown and --json cannot be used together: choose one form")
+	}
+	if opts.compareTo != "" && !opts.markdown {
+		return errors.New("--compare-to needs --markdown: the difference is shown in the pull-request comment")
+	}
+	var base *plan.Plan
+	if opts.compareTo != "" {
+		var err error
+		if base, err = loadBasePlan(f, opts.compareTo); err != nil {
+			return err
+		}
+	}
 	// The state usually lives at the default path: load it while the
 	// configuration is read, and use it only if the configuration names
 	// that path.
 	guess := filepath.Join(f.Dir, config.DefaultStatePath)
-	early := run.Preload(state.Local(guess))
+	var early state.Backend
+	if !mentionsBackend(f.Dir) && f.Getenv(envTestPGSchema) == "" {
+		// Not when the state may be in PostgreSQL: a local file left
+		// after state push would be read for nothing (time and memory).
+		early = run.Preload(state.Local(guess))
+	}
 	cfg, diags := loadConfig(f, &opts.vars)
 	if diags.HasErrors() {
-		if opts.json {
-			writeDiagnosticsJSON(f.IO.Out, diags, cfg)
-		} else {
-			writeDiagnostics(f, cfg, diags)
-		}
+		// With --json, Run prints the plan's schema (an empty plan) with
+		// these diagnostics on stdout.
+		writeDiagnostics(f, cfg, diags)
 		return silentExit(ExitError)
 	}
-	deps := runDeps(f, cfg)
-	if stateFilePath(cfg) == guess {
+	deps, src, err := runDeps(f, cfg)
+	if err != nil {
+		return err
+	}
+	defer src.close()
+	if early != nil && src.store != nil && stateFilePath(cfg) == guess {
 		deps.Backend = early
 	}
 	p, pdiags, err := run.Plan(ctx, deps, run.PlanOptions{
@@ -101,6 +133,10 @@ func runPlan(ctx context.Context, f *Factory, opts *planOptions) error {
 			fmt.Fprintf(f.IO.ErrOut, "Error: %s: %v\n", doing, be.Err)
 		}
 		fmt.Fprintln(f.IO.ErrOut, "\nTo plan without checking the quota: leadsync plan --offline")
+		if !errors.As(be.Err, &ae) {
+			f.failures.addMessage(fmt.Sprintf("%s: %v", doing, be.Err))
+		}
+		f.failures.addMessage("to plan without checking the quota: leadsync plan --offline")
 		return silentExit(ExitError)
 	}
 	if err != nil {
@@ -108,7 +144,15 @@ func runPlan(ctx context.Context, f *Factory, opts *planOptions) error {
 	}
 	all := append(diags, pdiags...)
 	view := views.NewPlan(f.IO.Out, opts.json, f.IO.ColorOut())
-	if opts.json {
+	if opts.markdown {
+		p.Diagnostics = plan.JSONDiagnostics(cfg.ScrubDiagnostics(all))
+		if err := views.PlanMarkdown(f.IO.Out, p, base); err != nil {
+			return err
+		}
+		if all.HasErrors() {
+			writeDiagnostics(f, cfg, all)
+		}
+	} else if opts.json {
 		p.Diagnostics = plan.JSONDiagnostics(cfg.ScrubDiagnostics(all))
 		if err := view.Plan(p); err != nil {
 			return err
@@ -135,7 +179,7 @@ func runPlan(ctx context.Context, f *Factory, opts *planOptions) error {
 		if err := plan.Save(path, p); err != nil {
 			return err
 		}
-		if !opts.json {
+		if !opts.json && !opts.markdown {
 			fmt.Fprintf(f.IO.Out, "\nSaved the plan to %s. To run exactly this plan: leadsync apply %s\n", opts.out, opts.out)
 		}
 	}
@@ -143,4 +187,18 @@ func runPlan(ctx context.Context, f *Factory, opts *planOptions) error {
 		return silentExit(ExitChanges)
 	}
 	return nil
+}
+
+// loadBasePlan reads the plan to compare with (--compare-to); path is
+// relative to f.Dir.
+func loadBasePlan(f *Factory, path string) (*plan.Plan, error) {
+	full := path
+	if !filepath.IsAbs(full) {
+		full = filepath.Join(f.Dir, full)
+	}
+	data, err := os.ReadFile(full)
+	if err != nil {
+		return nil, fmt.Errorf("reading the base plan %s: %w; make it with \"leadsync plan --json > %s\" on the base branch", path, planUnwrapPath(err), path)
+	}
+	return plan.DecodeBase(path, data)
 }

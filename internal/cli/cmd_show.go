@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"os"
@@ -18,8 +19,10 @@ import (
 
 // showOptions are the inputs of `leadsync show`.
 type showOptions struct {
-	state stateFlags
-	json  bool
+	state     stateFlags
+	json      bool
+	markdown  bool
+	compareTo string
 }
 
 func newShowCmd(f *Factory) *cobra.Command {
@@ -33,19 +36,33 @@ enrichments the state holds, the last failures and the last known usage.
 It prints no personal data; leadsync state show ADDRESS does, for one
 address.
 
-Show PLANFILE prints a plan saved by leadsync plan --out, as plan printed it.`,
+Show PLANFILE prints a plan saved by leadsync plan --out, as plan printed it;
+with --markdown as a pull-request comment (and --compare-to BASE.json, the
+difference from the base branch's plan --json).`,
 		Example: `  leadsync show
   leadsync show --json
-  leadsync show tomorrow.plan`,
+  leadsync show tomorrow.plan
+  leadsync show --markdown --compare-to base-plan.json leads.plan > comment.md`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if opts.markdown && opts.json {
+				return errors.New("--markdown and --json cannot be used together: choose one form")
+			}
+			if opts.compareTo != "" && !opts.markdown {
+				return errors.New("--compare-to needs --markdown: the difference is shown in the pull-request comment")
+			}
 			if len(args) == 1 {
-				return showPlanFile(f, args[0], opts.json)
+				return showPlan(f, args[0], opts.json, opts.markdown, opts.compareTo)
+			}
+			if opts.markdown {
+				return errors.New("--markdown shows a saved plan: leadsync show --markdown PLANFILE")
 			}
 			return showState(f, opts)
 		},
 	}
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print one JSON object")
+	cmd.Flags().BoolVar(&opts.markdown, "markdown", false, "print a saved plan as a pull-request comment (GitHub Markdown)")
+	cmd.Flags().StringVar(&opts.compareTo, "compare-to", "", "with --markdown: show the difference from the plan --json in `FILE`")
 	opts.state.register(cmd)
 	return cmd
 }
@@ -79,6 +96,8 @@ type stateSummary struct {
 	} `json:"enrichments"`
 	Failures []failureSummary `json:"failures"`
 	Usage    state.Usage      `json:"usage"`
+	// Suppressed counts the people erased with leadsync forget.
+	Suppressed int `json:"suppressed"`
 	// SplitsUnderway are split searches whose run stopped in the middle
 	// (the next apply resumes them).
 	SplitsUnderway []splitUnderway `json:"splits_underway"`
@@ -118,18 +137,23 @@ type failureSummary struct {
 }
 
 // summarizeState gathers what show prints.
-func summarizeState(store *state.Store, s *state.State, exists bool) *stateSummary {
+func summarizeState(src *stateSource, s *state.State, exists bool) *stateSummary {
 	sum := &stateSummary{FormatVersion: "1", Searches: []searchSummary{}, Profiles: []profileSummary{}, Failures: []failureSummary{}, SplitsUnderway: []splitUnderway{}}
-	sum.State.Path = store.Path()
 	sum.State.Exists = exists
 	if exists {
 		sum.State.Lineage, sum.State.Serial, sum.State.LeadsyncVersion = s.Lineage, s.Serial, s.LeadsyncVersion
 	}
-	if _, err := os.Stat(store.JournalPath()); err == nil {
-		sum.State.JournalPending = true
-	}
-	if info, err := store.ReadLock(); err == nil {
-		sum.Lock = info
+	if st := src.store; st != nil {
+		sum.State.Path = st.Path()
+		if _, err := os.Stat(st.JournalPath()); err == nil {
+			sum.State.JournalPending = true
+		}
+		if info, err := st.ReadLock(); err == nil {
+			sum.Lock = info
+		}
+	} else {
+		sum.State.Path = src.pg.Describe()
+		sum.Lock = src.pg.Holder()
 	}
 	for _, addr := range slices.Sorted(maps.Keys(s.Searches)) {
 		sr := s.Searches[addr]
@@ -164,41 +188,43 @@ func summarizeState(store *state.Store, s *state.State, exists bool) *stateSumma
 		sum.Failures = append(sum.Failures, failureSummary{Address: addr, At: fl.At, Status: fl.Status, Message: fl.Message})
 	}
 	sum.Usage = s.Usage
+	sum.Suppressed = len(s.Suppressed)
 	return sum
 }
 
 // showState is the state branch of `leadsync show`.
 func showState(f *Factory, opts *showOptions) error {
-	store, err := openStateStore(f, &opts.state)
+	src, err := openStateSource(f, &opts.state)
 	if err != nil {
 		return err
 	}
-	s, err := store.Load()
+	defer src.close()
+	s, err := src.backend.Load()
 	if err != nil {
 		return err
 	}
-	exists := store.Exists()
-	sum := summarizeState(store, s, exists)
+	exists := src.exists(s)
+	sum := summarizeState(src, s, exists)
 	if opts.json {
-		sum.State.Path = stateRelPath(f, store.Path())
+		sum.State.Path = src.describe(f)
 		enc := json.NewEncoder(f.IO.Out)
 		enc.SetIndent("", "  ")
 		enc.SetEscapeHTML(false)
 		return enc.Encode(sum)
 	}
 	if !exists && !sum.State.JournalPending {
-		fmt.Fprintf(f.IO.Out, "No state yet at %s: leadsync apply creates it.\n", stateRelPath(f, store.Path()))
+		fmt.Fprintf(f.IO.Out, "No state yet at %s: leadsync apply creates it.\n", src.describe(f))
 		return nil
 	}
-	return writeStateSummary(newStateWriter(f.IO.Out), f, store, sum)
+	return writeStateSummary(newStateWriter(f.IO.Out), f, src, sum)
 }
 
-func writeStateSummary(w *stateWriter, f *Factory, store *state.Store, sum *stateSummary) error {
+func writeStateSummary(w *stateWriter, f *Factory, src *stateSource, sum *stateSummary) error {
 	now := f.Now()
 	w.printf("State %s: serial %d, lineage %s, written by leadsync %s.\n",
-		stateRelPath(f, store.Path()), sum.State.Serial, sum.State.Lineage, sum.State.LeadsyncVersion)
+		src.describe(f), sum.State.Serial, sum.State.Lineage, sum.State.LeadsyncVersion)
 	if sum.State.JournalPending {
-		w.printf("It includes the calls an interrupted apply recorded in %s; the next apply folds them in.\n", stateRelPath(f, store.JournalPath()))
+		w.printf("It includes the calls an interrupted apply recorded in %s; the next apply folds them in.\n", stateRelPath(f, src.store.JournalPath()))
 	}
 	if l := sum.Lock; l != nil {
 		w.printf("Locked by %s (pid %d) for %q since %s; lock ID %s.\n", l.Who, l.PID, l.Operation, stateWhen(l.Created, now), l.ID)
@@ -260,6 +286,9 @@ func writeStateSummary(w *stateWriter, f *Factory, store *state.Store, sum *stat
 		w.printf(", %s %s", textfmt.Thousands(by[k]), k)
 	}
 	w.printf(")\n")
+	if sum.Suppressed > 0 {
+		w.printf("Suppressed: %s erased with leadsync forget (results naming them are dropped)\n", textfmt.Plural(sum.Suppressed, "person"))
+	}
 
 	if len(sum.Failures) > 0 {
 		rows = rows[:0]

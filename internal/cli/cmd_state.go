@@ -43,26 +43,6 @@ func stateFilePath(cfg *config.Config) string {
 	return p
 }
 
-// openStateStore returns the store of the state the flags name. With no
-// --state, the configuration is loaded for its state_path; its diagnostics
-// are printed and an error in it stops the command.
-func openStateStore(f *Factory, sf *stateFlags) (*state.Store, error) {
-	if sf.path != "" {
-		p := sf.path
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(f.Dir, p)
-		}
-		return newStateStore(f, p), nil
-	}
-	cfg, diags := loadConfig(f, &sf.vars)
-	writeDiagnostics(f, cfg, diags)
-	if diags.HasErrors() {
-		fmt.Fprintln(f.IO.ErrOut, "The state's location comes from the configuration: fix the configuration, or name the state file with --state.")
-		return nil, silentExit(ExitError)
-	}
-	return newStateStore(f, stateFilePath(cfg)), nil
-}
-
 func newStateStore(f *Factory, path string) *state.Store {
 	store := localStore(f, path)
 	store.Now = f.Now
@@ -75,14 +55,6 @@ func stateRelPath(f *Factory, path string) string {
 		return rel
 	}
 	return path
-}
-
-// loadExistingState loads the state and fails with a hint when there is none.
-func loadExistingState(f *Factory, store *state.Store) (*state.State, error) {
-	if !store.Exists() {
-		return nil, fmt.Errorf("no state at %s yet: leadsync apply creates it", stateRelPath(f, store.Path()))
-	}
-	return store.Load()
 }
 
 func newStateCmd(f *Factory) *cobra.Command {
@@ -101,7 +73,7 @@ profile.founder) and person.<id> for people.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return cmd.Help() },
 	}
-	cmd.AddCommand(newStateListCmd(f), newStateShowCmd(f), newStateRmCmd(f), newStateRecoverCmd(f))
+	cmd.AddCommand(newStateListCmd(f), newStateShowCmd(f), newStateRmCmd(f), newStateRecoverCmd(f), newStatePushCmd(f), newStatePullCmd(f))
 	return cmd
 }
 
@@ -133,11 +105,12 @@ person.<id>. With prefixes, only the addresses that start with one of them.`,
 }
 
 func runStateList(f *Factory, opts *stateListOptions) error {
-	store, err := openStateStore(f, &opts.state)
+	src, err := openStateSource(f, &opts.state)
 	if err != nil {
 		return err
 	}
-	s, err := store.Load()
+	defer src.close()
+	s, err := src.backend.Load()
 	if err != nil {
 		return err
 	}
@@ -181,7 +154,8 @@ personal data is printed only here, when asked for by address.`,
 		Example: `  leadsync state show 'search.cto["Berlin"]'
   leadsync state show profile.founder
   leadsync state show person.123456.a1b2c3 --json`,
-		Args: cobra.ExactArgs(1),
+		Args:              cobra.ExactArgs(1),
+		ValidArgsFunction: completeStateAddresses(f, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.address = args[0]
 			return runStateShow(f, opts)
@@ -193,11 +167,12 @@ personal data is printed only here, when asked for by address.`,
 }
 
 func runStateShow(f *Factory, opts *stateShowOptions) error {
-	store, err := openStateStore(f, &opts.state)
+	src, err := openStateSource(f, &opts.state)
 	if err != nil {
 		return err
 	}
-	s, err := loadExistingState(f, store)
+	defer src.close()
+	s, err := src.loadExisting(f)
 	if err != nil {
 		return err
 	}
@@ -410,39 +385,46 @@ from the configuration: a search's or profile's people leave the exports
 that list it, but the people and their enrichments stay (nothing paid for
 is lost). The next plan shows the block as new again.
 
-person.<id> removes a person entirely, with their enrichment: use it for
-an erasure request (a search that finds them again brings them back).
+person.<id> removes a person entirely, with their enrichment; a search that
+finds them again brings them back. For an erasure request use leadsync
+forget, which also keeps them out from then on.
 
 Rm takes the state lock, and the state before is kept as <state>.backup.`,
 		Example: `  leadsync state rm 'search.cto["Berlin"]'
   leadsync state rm profile.founder search.old
   leadsync state rm person.123456.a1b2c3`,
-		Args: cobra.MinimumNArgs(1),
+		Args:              cobra.MinimumNArgs(1),
+		ValidArgsFunction: completeStateAddresses(f, 0),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.addresses = args
 			return runStateRm(f, opts)
 		},
 	}
+	cmd.Flags().DurationVar(&f.LockTimeout, "lock-timeout", 0, lockTimeoutHelp)
 	opts.state.register(cmd)
 	return cmd
 }
 
 func runStateRm(f *Factory, opts *stateRmOptions) error {
-	store, err := openStateStore(f, &opts.state)
+	src, err := openStateSource(f, &opts.state)
 	if err != nil {
 		return err
 	}
-	if !store.Exists() {
-		return fmt.Errorf("no state at %s yet: nothing to remove", stateRelPath(f, store.Path()))
+	defer src.close()
+	if src.store != nil && !src.store.Exists() {
+		return fmt.Errorf("no state at %s yet: nothing to remove", src.describe(f))
 	}
-	lock, err := store.Lock("state rm")
+	lock, err := lockState(f, src.backend, "state rm")
 	if err != nil {
 		return err
 	}
 	defer lock.Unlock()
-	s, err := store.Load()
+	s, err := src.backend.Load()
 	if err != nil {
 		return err
+	}
+	if !src.exists(s) {
+		return fmt.Errorf("no state at %s yet: nothing to remove", src.describe(f))
 	}
 	// Check every address before changing anything.
 	for _, addr := range opts.addresses {
@@ -469,13 +451,15 @@ func runStateRm(f *Factory, opts *stateRmOptions) error {
 			return err
 		}
 	}
-	if err := store.Commit(s); err != nil {
+	if err := src.backend.Commit(s); err != nil {
 		return err
 	}
 	for _, l := range lines {
 		fmt.Fprintln(f.IO.Out, l)
 	}
-	fmt.Fprintf(f.IO.Out, "The state before is kept in %s.\n", stateRelPath(f, store.BackupPath()))
+	if src.store != nil {
+		fmt.Fprintf(f.IO.Out, "The state before is kept in %s.\n", stateRelPath(f, src.store.BackupPath()))
+	}
 	return lock.Unlock()
 }
 

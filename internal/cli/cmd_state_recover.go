@@ -36,9 +36,14 @@ state lock.`,
 }
 
 func runStateRecover(f *Factory, opts *stateRecoverOptions) error {
-	store, err := openStateStore(f, &opts.state)
+	src, err := openStateSource(f, &opts.state)
 	if err != nil {
 		return err
+	}
+	defer src.close()
+	store := src.store
+	if store == nil {
+		return fmt.Errorf("%s has no journal file to recover: the PostgreSQL backend records each call in a transaction", src.describe(f))
 	}
 	lock, err := store.Lock("state recover")
 	if err != nil {

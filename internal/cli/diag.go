@@ -30,6 +30,7 @@ const maxSnippetLines = 3
 // detail. Colour only when stderr is a terminal and colour is not disabled.
 // Sensitive values never appear: cfg masks them in snippets and messages.
 func writeDiagnostics(f *Factory, cfg *config.Config, diags hcl.Diagnostics) {
+	f.failures.addDiags(cfg, diags)
 	renderDiagnostics(f.IO.ErrOut, cfg, diags, f.IO.ColorErr())
 }
 

@@ -30,6 +30,16 @@ type Factory struct {
 	// Service builds the client of the service cfg names; nil means
 	// newServiceClient (the real service, or the in-process sandbox).
 	Service func(cfg *config.Config) (api.Service, error)
+	// Workspace is --workspace: the backend's workspace ("" reads
+	// LEADSYNC_WORKSPACE, then "default").
+	Workspace string
+	// LockTimeout is --lock-timeout: how long a command that takes the
+	// state's lock waits for another run to release it (0: not at all).
+	LockTimeout time.Duration
+
+	// failures collects what the running command reported, for the JSON
+	// document of a failed --json command (set by Run).
+	failures *failureLog
 }
 
 // service builds the client of the service cfg names.

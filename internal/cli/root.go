@@ -8,8 +8,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
+
+	"github.com/leadsync/leadsync/internal/version"
 )
 
 // Exit codes.
@@ -37,6 +40,16 @@ func Main() int {
 
 // Run runs leadsync with args in the world of f and returns the exit code.
 func Run(ctx context.Context, f *Factory, args []string) int {
+	// Count what reaches stdout, so that a --json command that fails
+	// before printing its document still prints one (see jsonfail.go).
+	stdout := &countingWriter{w: f.IO.Out}
+	io := *f.IO
+	io.Out = stdout
+	run := *f
+	run.IO = &io
+	run.failures = &failureLog{}
+	f = &run
+
 	root := NewRootCmd(f)
 	root.SetArgs(args)
 	root.SetIn(f.IO.In)
@@ -46,15 +59,24 @@ func Run(ctx context.Context, f *Factory, args []string) int {
 	if err == nil {
 		return ExitOK
 	}
+	code := ExitError
 	var ee *exitError
 	if errors.As(err, &ee) {
-		return ee.code
+		code = ee.code
+	} else {
+		if cmd != nil && strings.HasPrefix(err.Error(), "unknown command ") && !strings.Contains(err.Error(), "--help") {
+			err = unknownCommandHint(cmd, err)
+		}
+		fmt.Fprintf(f.IO.ErrOut, "Error: %s\n", err)
 	}
-	if cmd != nil && strings.HasPrefix(err.Error(), "unknown command ") && !strings.Contains(err.Error(), "--help") {
-		err = unknownCommandHint(cmd, err)
+	if code == ExitError && stdout.n == 0 && jsonRequested(cmd, args) {
+		now := time.Now
+		if f.Now != nil {
+			now = f.Now
+		}
+		writeJSONFailure(stdout, cmd, err, f.failures, now())
 	}
-	fmt.Fprintf(f.IO.ErrOut, "Error: %s\n", err)
-	return ExitError
+	return code
 }
 
 // NewRootCmd builds the command tree.
@@ -72,7 +94,8 @@ with the lead service, the way Terraform does for infrastructure.
   leadsync apply      make those calls at the rate limit and write the spreadsheets`,
 		Example: `  leadsync validate
   leadsync plan --out leads.plan && leadsync apply leads.plan
-  leadsync --chdir examples/quickstart apply --auto-approve`,
+  leadsync --chdir examples/quickstart apply --auto-approve
+  leadsync --workspace uk plan`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
@@ -98,8 +121,13 @@ with the lead service, the way Terraform does for infrastructure.
 			return nil
 		},
 	}
+	// --version prints what "leadsync version" prints.
+	root.Version = version.String()
+	root.SetVersionTemplate(versionLine() + "\n")
+	root.SetHelpCommand(newHelpCmd())
 	root.PersistentFlags().StringVar(&chdir, "chdir", "", "switch to `DIR` before doing anything")
 	root.PersistentFlags().BoolVar(&noColor, "no-color", false, "disable colour (also NO_COLOR)")
+	root.PersistentFlags().StringVar(&f.Workspace, "workspace", "", "use the state of workspace `NAME` of the pg backend (also LEADSYNC_WORKSPACE; default: default)")
 	root.CompletionOptions.HiddenDefaultCmd = true
 	for _, add := range commands {
 		root.AddCommand(add(f))
@@ -117,7 +145,7 @@ var commands = []func(*Factory) *cobra.Command{
 	newCompletionCmd,
 	newSandboxCmd,
 	newExportCmd,
-	newShowCmd, newStateCmd, newForceUnlockCmd,
+	newShowCmd, newStateCmd, newForceUnlockCmd, newForgetCmd, newWorkspaceCmd,
 	newFieldsCmd, newUsageCmd,
 	newApplyCmd,
 	newPlanCmd,

@@ -16,6 +16,11 @@ import (
 // printed it. For a file that is no plan the error wraps plan.ErrNotPlan,
 // so that show can say what it expected. path is relative to f.Dir.
 func showPlanFile(f *Factory, path string, asJSON bool) error {
+	return showPlan(f, path, asJSON, false, "")
+}
+
+// showPlan is showPlanFile with the --markdown form (and its base plan).
+func showPlan(f *Factory, path string, asJSON, markdown bool, compareTo string) error {
 	full := path
 	if !filepath.IsAbs(full) {
 		full = filepath.Join(f.Dir, full)
@@ -27,6 +32,15 @@ func showPlanFile(f *Factory, path string, asJSON bool) error {
 	p, err := plan.Decode(path, data)
 	if err != nil {
 		return err
+	}
+	if markdown {
+		var base *plan.Plan
+		if compareTo != "" {
+			if base, err = loadBasePlan(f, compareTo); err != nil {
+				return err
+			}
+		}
+		return views.PlanMarkdown(f.IO.Out, p, base)
 	}
 	if err := views.NewPlan(f.IO.Out, asJSON, f.IO.ColorOut()).Plan(p); err != nil || asJSON {
 		return err

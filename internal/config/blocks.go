@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"path"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/catalog"
+	"github.com/leadsync/leadsync/internal/state/pg"
 	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
@@ -23,8 +25,65 @@ import (
 const maxCount = 10000
 
 var settingsSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
-	{Name: "state_path"}, {Name: "profile_url_template"},
+	{Name: "state_path"}, {Name: "profile_url_template"}, {Name: "retention"},
+}, Blocks: []hcl.BlockHeaderSchema{{Type: "backend", LabelNames: []string{"type"}}}}
+
+var pgBackendSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "conn_str"}, {Name: "schema_name"},
 }}
+
+// decodeBackend reads a backend "pg" block.
+func (l *loader) decodeBackend(blocks hcl.Blocks) {
+	for i, b := range blocks {
+		if i > 0 {
+			l.errorf(b.DefRange.Ptr(), "Duplicate backend block", "There is already a backend block at %s; a configuration has one state backend.", shortRange(blocks[0].DefRange))
+			continue
+		}
+		if b.Labels[0] != "pg" {
+			l.errorf(b.LabelRanges[0].Ptr(), "Unsupported backend", "The backend %q is not supported; use backend \"pg\" (PostgreSQL), or remove the block for the local state file.", b.Labels[0])
+			continue
+		}
+		be := &Backend{Type: "pg", SchemaName: pg.DefaultSchema, DeclRange: b.DefRange}
+		content, ds := b.Body.Content(pgBackendSchema)
+		l.add(ds)
+		if a := content.Attributes["conn_str"]; a != nil {
+			literal := len(a.Expr.Variables()) == 0
+			if literal {
+				l.secretRange(a.Expr)
+			}
+			if s, sens, st := l.stringAttr(a, l.base, scope{}, true); st == ok {
+				l.secrets[s] = true
+				if err := pg.CheckConnStr(s); err != nil {
+					l.errorf(a.Expr.Range().Ptr(), "Invalid conn_str", "%s. Give a PostgreSQL URL like \"postgres://user@db.example.com/leads\" or key=value pairs like \"host=db.example.com dbname=leads\".", err)
+				} else {
+					be.ConnStr = s
+				}
+				hasPassword := strings.Contains(strings.ToLower(s), "password") || regexpURLPassword.MatchString(s)
+				if literal && hasPassword {
+					l.warnf(a.NameRange.Ptr(), "Database password written in the configuration",
+						"Anyone who can read these files can use the database. Leave conn_str out and set LEADSYNC_PG_CONN_STR, or use a variable with sensitive = true given with LEADSYNC_VAR_<name>.")
+				} else if !literal && !sens && hasPassword {
+					l.warnf(a.Expr.Range().Ptr(), "Connection string from a variable that is not sensitive",
+						"Mark the variable with sensitive = true so that its value never appears in output.")
+				}
+			}
+			be.ConnStrRange = a.Expr.Range().Ptr()
+		}
+		if a := content.Attributes["schema_name"]; a != nil {
+			if s, _, st := l.stringAttr(a, l.base, scope{}, true); st == ok {
+				if err := pg.CheckSchemaName(s); err != nil {
+					l.errorf(a.Expr.Range().Ptr(), "Invalid schema_name", "%s.", err)
+				} else {
+					be.SchemaName = s
+				}
+			}
+		}
+		l.cfg.Settings.Backend = be
+	}
+}
+
+// regexpURLPassword finds the password of a postgres:// URL.
+var regexpURLPassword = regexp.MustCompile(`^postgres(ql)?://[^:/@\s]*:[^@\s]+@`)
 
 func (l *loader) decodeSettings(blocks hcl.Blocks) {
 	l.cfg.Settings.StatePath = DefaultStatePath
@@ -35,6 +94,7 @@ func (l *loader) decodeSettings(blocks hcl.Blocks) {
 		}
 		content, ds := b.Body.Content(settingsSchema)
 		l.add(ds)
+		l.decodeBackend(content.Blocks.OfType("backend"))
 		if a := content.Attributes["state_path"]; a != nil {
 			if s, _, st := l.stringAttr(a, l.base, scope{}, false); st == ok {
 				if strings.TrimSpace(s) == "" {
@@ -43,6 +103,10 @@ func (l *loader) decodeSettings(blocks hcl.Blocks) {
 					l.cfg.Settings.StatePath = s
 				}
 			}
+		}
+		if d, st := l.durationAttr(content.Attributes["retention"], l.base, scope{}); st == ok {
+			l.cfg.Settings.Retention = d
+			l.retention = content.Attributes["retention"]
 		}
 		if a := content.Attributes["profile_url_template"]; a != nil {
 			if s, _, st := l.stringAttr(a, l.base, scope{}, false); st == ok {
@@ -792,7 +856,7 @@ var exportSchema = &hcl.BodySchema{
 }
 
 var sheetSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
-	{Name: "from"}, {Name: "columns"}, {Name: "dedupe"},
+	{Name: "from"}, {Name: "columns"}, {Name: "dedupe"}, {Name: "labels"}, {Name: "only_new"},
 }}
 
 func (l *loader) decodeExport(b *hcl.Block, paths map[string]string) {
@@ -898,7 +962,80 @@ func (l *loader) decodeSheet(b *hcl.Block) *Sheet {
 	if v, st := l.boolAttr(at["dedupe"], l.base, scope{}); st == ok {
 		s.Dedupe = v
 	}
+	if v, st := l.boolAttr(at["only_new"], l.base, scope{}); st == ok {
+		s.OnlyNew = v
+	}
+	if a := at["labels"]; a != nil {
+		s.Labels = l.sheetLabels(a, s.Columns)
+	}
 	return s
+}
+
+// sheetLabels evaluates labels = { column = "Header text", ... }: every key
+// must be a known column and every value a non-empty string. A label for a
+// column the sheet does not show is a warning (it has no effect).
+func (l *loader) sheetLabels(a *hcl.Attribute, columns []string) map[string]string {
+	v, _, st := l.value(a, l.base, scope{})
+	if st != ok {
+		return nil
+	}
+	ty := v.Type()
+	if !(ty.IsObjectType() || ty.IsMapType()) {
+		l.errorf(a.Expr.Range().Ptr(), "Incorrect value type", "labels takes an object of column names and header texts, like { email = \"Work e-mail\" }; got %s.", typeName(ty))
+		return nil
+	}
+	// The source range of each key and value, when written literally.
+	keyRng := map[string]hcl.Range{}
+	valRng := map[string]hcl.Range{}
+	if pairs, ds := hcl.ExprMap(a.Expr); !ds.HasErrors() {
+		for _, p := range pairs {
+			if k, kds := p.Key.Value(nil); !kds.HasErrors() && k.Type() == cty.String && k.IsKnown() && !k.IsNull() {
+				keyRng[k.AsString()] = p.Key.Range()
+				valRng[k.AsString()] = p.Value.Range()
+			}
+		}
+	}
+	rangeOf := func(m map[string]hcl.Range, k string) *hcl.Range {
+		if r, found := m[k]; found {
+			return r.Ptr()
+		}
+		return a.Expr.Range().Ptr()
+	}
+	known := append(append([]string{}, DefaultColumns...), ExtraColumns...)
+	out := map[string]string{}
+	good := true
+	for it := v.ElementIterator(); it.Next(); {
+		k, e := it.Element()
+		name := k.AsString()
+		if !contains(known, name) {
+			good = false
+			hint := didYouMean(name, known)
+			if hint == "" {
+				hint = " Columns: " + strings.Join(known, ", ") + "."
+			}
+			l.errorf(rangeOf(keyRng, name), "Unknown column", "labels names %q, which is not a column.%s", name, hint)
+			continue
+		}
+		if e.IsNull() || !e.IsKnown() || e.Type() != cty.String {
+			good = false
+			l.errorf(rangeOf(valRng, name), "Incorrect value type", "The label of %s must be a string, like %s = %q; got %s.", name, name, ColumnLabels[name], typeDesc(e))
+			continue
+		}
+		text := strings.TrimSpace(e.AsString())
+		if text == "" {
+			good = false
+			l.errorf(rangeOf(valRng, name), "Empty label", "The label of %s is empty; a header needs text. Remove it for the default %q.", name, ColumnLabels[name])
+			continue
+		}
+		if !contains(columns, name) {
+			l.warnf(rangeOf(keyRng, name), "Label for a column the sheet does not show", "This sheet has no column %s, so its label is not used; add %s to columns or remove the label.", name, name)
+		}
+		out[name] = text
+	}
+	if !good {
+		return nil
+	}
+	return out
 }
 
 // crossChecks are rules between blocks: generations and the service addresses.

@@ -127,12 +127,23 @@ func TestQuickstartDefaults(t *testing.T) {
 	if cfg.Settings.StatePath != DefaultStatePath || cfg.Catalog.Source != catalog.SourceBuiltin {
 		t.Errorf("settings %+v, catalog %q", cfg.Settings, cfg.Catalog.Source)
 	}
+	// Columns not given are the defaults (the CI example's "All CTOs").
+	ci := mustLoad(t, LoadOptions{Dir: "../../examples/ci/leads"})
+	if got := ci.Exports[0].Sheets[1]; !cmp.Equal(got.Columns, DefaultColumns) || !got.Dedupe {
+		t.Errorf("sheet without columns: %+v", got)
+	}
 	if len(cfg.Searches) != 2 || len(cfg.Enriches) != 1 || len(cfg.Exports) != 1 {
 		t.Fatalf("got %d searches, %d enriches, %d exports", len(cfg.Searches), len(cfg.Enriches), len(cfg.Exports))
 	}
 	all := cfg.Exports[0].Sheets[1]
-	if !cmp.Equal(all.Columns, DefaultColumns) || !all.Dedupe {
-		t.Errorf("default sheet: %+v", all)
+	if !contains(all.Columns, "profileUrl") || !all.Dedupe || all.OnlyNew {
+		t.Errorf("All leads sheet: %+v", all)
+	}
+	if cfg.Settings.ProfileURLTemplate == "" {
+		t.Error("the quickstart sets no profile link template: its workbook would have no profile links")
+	}
+	if got := cfg.Enriches[0].From; !cmp.Equal(got, []string{"search.cto_berlin", "search.engineers"}) {
+		t.Errorf("enrich from = %q: the CTOs must come first", got)
 	}
 	if cfg.Exports[0].Format != "xlsx" || cfg.Exports[0].Path != "out/quickstart.xlsx" {
 		t.Errorf("export: %+v", cfg.Exports[0])
@@ -593,5 +604,49 @@ func BenchmarkMatch(b *testing.B) {
 	e, lead := cfg.Enriches[0], apiLead()
 	for b.Loop() {
 		cfg.Match(e, lead)
+	}
+}
+
+func TestSheetLabelsAndOnlyNew(t *testing.T) {
+	cfg := mustLoad(t, LoadOptions{Dir: ".", FS: memFS(map[string]string{"main.leads.hcl": `
+api { sandbox = true }
+search "cto" { keywords = "CTO" }
+export "m" {
+  path = "out/m.xlsx"
+  sheet "All" {
+    from   = [search.cto]
+    labels = { email = "Work e-mail", "validationStatus" = "Status" }
+  }
+  sheet "New" {
+    from     = [search.cto]
+    columns  = ["fullName", "email"]
+    only_new = true
+  }
+}
+`})})
+	all, fresh := cfg.Exports[0].Sheets[0], cfg.Exports[0].Sheets[1]
+	if all.OnlyNew || !fresh.OnlyNew {
+		t.Errorf("only_new: All %v, New %v", all.OnlyNew, fresh.OnlyNew)
+	}
+	if diff := cmp.Diff(map[string]string{"email": "Work e-mail", "validationStatus": "Status"}, all.Labels); diff != "" {
+		t.Errorf("labels (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"Full name", "E-mail"}, fresh.Header()); diff != "" {
+		t.Errorf("New header (-want +got):\n%s", diff)
+	}
+	if got := all.Header(); got[9] != "Work e-mail" || got[10] != "Status" || got[11] != "Company domain" {
+		t.Errorf("All header = %q", got)
+	}
+	// Every column has a default label, and no two share one.
+	seen := map[string]string{}
+	for _, c := range append(append([]string{}, DefaultColumns...), ExtraColumns...) {
+		l := ColumnLabels[c]
+		if l == "" {
+			t.Errorf("column %s has no default label", c)
+		}
+		if prev, dup := seen[l]; dup {
+			t.Errorf("columns %s and %s share the label %q", prev, c, l)
+		}
+		seen[l] = c
 	}
 }

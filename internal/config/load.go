@@ -5,6 +5,8 @@ import (
 	"io/fs"
 	"os"
 	"sort"
+	"strings"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclparse"
@@ -119,6 +121,7 @@ type loader struct {
 
 	apiBlock      *hcl.Block
 	apiGeneration *hcl.Attribute
+	retention     *hcl.Attribute   // leadsync { retention }, for the refresh check
 	rawAttrs      []*hcl.Attribute // raw = true, checked against the generation
 	skip          map[*hcl.Block]bool
 }
@@ -186,8 +189,23 @@ func (l *loader) load() {
 		if dir == "" {
 			dir = "."
 		}
-		l.errorf(nil, "No configuration files",
-			"leadsync reads every *%s file of the working directory as one configuration, and %s has none. Create one (see examples/quickstart), or point --chdir at the directory that has them.", ConfigSuffix, dir)
+		detail := fmt.Sprintf("leadsync reads every *%s file of the working directory as one configuration, and %s has none. Create one (see examples/quickstart), or point --chdir at the directory that has them.", ConfigSuffix, dir)
+		// HCL files with another suffix (main.hcl, from Terraform habits)
+		// are most likely meant as configuration: say how to name them.
+		if other, _ := fs.Glob(l.fsys, "*.hcl"); len(other) > 0 {
+			var cands []string
+			for _, n := range other {
+				if !strings.HasSuffix(n, ".leadvars.hcl") {
+					cands = append(cands, n)
+				}
+			}
+			if len(cands) > 0 {
+				sort.Strings(cands)
+				first := cands[0]
+				detail = fmt.Sprintf("%s has %s, but leadsync reads only files whose names end in %s. Rename it: mv %s %s", dir, strings.Join(cands, ", "), ConfigSuffix, first, strings.TrimSuffix(first, ".hcl")+ConfigSuffix)
+			}
+		}
+		l.errorf(nil, "No configuration files", "%s", detail)
 		return
 	}
 	sort.Strings(names)
@@ -251,6 +269,40 @@ func (l *loader) load() {
 	}
 	l.checkExportFiles()
 	l.crossChecks()
+	l.retentionCheck()
+}
+
+// retentionCheck warns when retention would empty searches: people are
+// kept while a search sees them, so a search that never runs again (no
+// refresh, or a refresh at least as long as the retention) loses its people
+// to retention. A warning: that may be what the user wants.
+func (l *loader) retentionCheck() {
+	r := l.cfg.Settings.Retention
+	if r <= 0 || l.retention == nil {
+		return
+	}
+	var blocks []string
+	seen := map[string]bool{}
+	for _, s := range l.cfg.Searches {
+		if (s.Refresh == 0 || s.Refresh >= r) && !seen[s.Block] {
+			seen[s.Block] = true
+			blocks = append(blocks, s.Block)
+		}
+	}
+	if len(blocks) == 0 {
+		return
+	}
+	l.warnf(l.retention.Expr.Range().Ptr(), "Searches that do not run again lose their people to retention",
+		"People leave the state once no search has seen them for %s, and %s never run again before that (no refresh, or a refresh as long). Set refresh shorter than the retention on them (refresh = \"30d\"), or leave it so if their people should go.",
+		days(r), strings.Join(blocks, ", "))
+}
+
+// days writes a duration of whole days as configured ("180d").
+func days(d time.Duration) string {
+	if d%(24*time.Hour) == 0 {
+		return fmt.Sprintf("%dd", d/(24*time.Hour))
+	}
+	return FormatDuration(d)
 }
 
 // uniqueName checks a block's label: a valid identifier, not used before by

@@ -55,6 +55,23 @@ type Settings struct {
 	// scheme for profiles, so it is configurable; empty means: use the
 	// networkUrl of a profile read when there is one, else no link.
 	ProfileURLTemplate string
+	// Retention is how long a person no search or profile read has seen
+	// stays in state: older people are removed at the next apply. 0: kept.
+	Retention time.Duration
+	// Backend is the backend block; nil means the local state file.
+	Backend *Backend
+}
+
+// Backend is a leadsync { backend "pg" { ... } } block: the state lives in
+// PostgreSQL. StatePath still names the local file state push copies.
+type Backend struct {
+	Type string // "pg"
+	// ConnStr is conn_str; empty: LEADSYNC_PG_CONN_STR (resolved by the
+	// caller). A secret: never print it.
+	ConnStr      string
+	ConnStrRange *hcl.Range // nil when conn_str is not set
+	SchemaName   string     // pg.DefaultSchema when unset
+	DeclRange    hcl.Range
 }
 
 // API is the api block with defaults filled in.
@@ -163,6 +180,60 @@ type Sheet struct {
 	From    []string // as Enrich.From
 	Columns []string // never empty: the defaults when not given
 	Dedupe  bool     // default true
+	// Labels are the header texts the configuration sets, by column name
+	// (labels = { email = "Work e-mail" }); other columns get
+	// ColumnLabels. See Header.
+	Labels map[string]string
+	// OnlyNew keeps the people first seen in the latest run of the sheet's
+	// sources (what is new since the run before).
+	OnlyNew bool
+}
+
+// ColumnLabels are the header texts of the columns unless a sheet's labels
+// say otherwise: words a person reads, not the service's field names.
+var ColumnLabels = map[string]string{
+	"firstName":        "First name",
+	"lastName":         "Last name",
+	"fullName":         "Full name",
+	"title":            "Title",
+	"location":         "Location",
+	"previousTitle":    "Previous title",
+	"company":          "Company",
+	"networkId":        "Network ID",
+	"pageName":         "Page name",
+	"email":            "E-mail",
+	"validationStatus": "E-mail status",
+	"companyDomain":    "Company domain",
+	"profileUrl":       "Profile",
+	"foundIn":          "Found in",
+	"firstSeen":        "First seen",
+	"lastSeen":         "Last seen",
+	"enrichedAt":       "Enriched at",
+	"description":      "Description",
+	"premiumProfile":   "Premium profile",
+	"private":          "Private profile",
+	"currentPosition":  "Current position",
+}
+
+// Label returns the header text of column name on this sheet: its label
+// from labels, else the default label, else the name itself.
+func (s *Sheet) Label(name string) string {
+	if l, ok := s.Labels[name]; ok {
+		return l
+	}
+	if l, ok := ColumnLabels[name]; ok {
+		return l
+	}
+	return name
+}
+
+// Header returns the header texts of the sheet's columns, in order.
+func (s *Sheet) Header() []string {
+	out := make([]string, len(s.Columns))
+	for i, c := range s.Columns {
+		out[i] = s.Label(c)
+	}
+	return out
 }
 
 // Column names a sheet may use, in the default order.

@@ -61,6 +61,8 @@ type Summary struct {
 	Enriched       int
 	ByStatus       map[string]int // enrichments of this run by validation status
 	Forgotten      []string
+	// Expired is the number of people removed by retention.
+	Expired int
 	// Stopped is non-empty when the run stopped early, and says why.
 	Stopped  string
 	Duration time.Duration
@@ -88,6 +90,9 @@ type SearchOutcome struct {
 	Capped  bool // exactly the network's cap: probably cut off (split: incomplete)
 	// First is true when the search had never run before.
 	First bool
+	// Suppressed counts the results naming people erased with leadsync
+	// forget: dropped, not kept.
+	Suppressed int
 	// Split is the completeness of a split search's run; nil otherwise.
 	Split *state.SplitSummary
 }
@@ -297,6 +302,17 @@ func (r *runner) push(t task) { r.queue = append(r.queue, t) }
 func (r *runner) forget() error {
 	for _, c := range r.opts.Plan.Changes {
 		if c.Action != plan.Forget {
+			continue
+		}
+		if c.Kind == plan.KindPeople {
+			// Retention: the people the plan named, removed before any
+			// call so that no enrichment is spent on them.
+			ev := &state.Event{At: r.now(), Kind: state.EventForgetPeople, Address: state.PeopleAddress,
+				People: &state.ForgetPeopleEvent{Reason: state.ForgetRetention, PersonIDs: c.PersonIDs}}
+			if err := r.record(ev); err != nil {
+				return err
+			}
+			r.sum.Expired += len(c.PersonIDs)
 			continue
 		}
 		ev := &state.Event{At: r.now(), Kind: state.EventForget, Address: c.Address}
@@ -668,13 +684,13 @@ func (r *runner) releaseEnrich() {
 		b.tried = true
 		e := b.cfg
 		if !final {
-			// Only the sources whose results are in.
+			// Only the sources whose results are in, and of them only
+			// those before the first still running: people are enriched
+			// in from order.
 			part := *b.cfg
-			part.From = nil
-			for _, a := range r.opts.Config.Resolve(b.cfg.From) {
-				if !b.deps[a] {
-					part.From = append(part.From, a)
-				}
+			part.From = plan.ReadySources(r.opts.Config, b.cfg, func(a string) bool { return !b.deps[a] })
+			if len(part.From) == 0 {
+				continue
 			}
 			e = &part
 		}
@@ -730,7 +746,7 @@ func (r *runner) finishSummary() {
 		}
 		r.sum.Searches = append(r.sum.Searches, SearchOutcome{
 			Address: addr, Results: rec.ResultCount, Kept: len(rec.LeadIDs),
-			Added: rec.Added, Removed: rec.Removed, Capped: rec.Capped, First: !r.hadRun[addr],
+			Added: rec.Added, Removed: rec.Removed, Capped: rec.Capped, First: !r.hadRun[addr], Suppressed: rec.Suppressed,
 			Split: rec.SplitSummary(),
 		})
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"sync"
 	"testing"
@@ -501,5 +502,116 @@ enrich "all" {
 	// The rerun returns the same people, all enriched already.
 	if n := svc.count("enrich:"); n != 0 {
 		t.Errorf("%d people enriched again", n)
+	}
+}
+
+// gateJournal is a memJournal that closes open when it records the search
+// of address after.
+type gateJournal struct {
+	memJournal
+	after string
+	open  chan struct{}
+}
+
+func (j *gateJournal) Append(e *state.Event) error {
+	err := j.memJournal.Append(e)
+	if e.Kind == state.EventSearch && e.Address == j.after {
+		close(j.open)
+	}
+	return err
+}
+
+// TestEnrichFollowsFromOrder: with from = [search.cto, search.eng] and a
+// limit, the CTOs are enriched first even when the engineers' search
+// answers first (the quickstart's CTO sheet had no e-mails because of
+// this).
+func TestEnrichFollowsFromOrder(t *testing.T) {
+	cfg := load(t, `
+api {
+  sandbox     = true
+  parallelism = 4
+  max_credits = 1000
+}
+search "cto" {
+  keywords = "cto"
+}
+search "eng" {
+  keywords = "eng"
+}
+enrich "contacts" {
+  from  = [search.cto, search.eng]
+  limit = 3
+}
+`)
+	st := state.New()
+	p := build(t, cfg, st)
+	svc := &gatedService{fakeService: newFake(), kw: "cto", gate: make(chan struct{})}
+	j := &gateJournal{after: "search.eng", open: svc.gate}
+	run(t, cfg, st, p, svc, j, nil)
+	var got []string
+	for _, e := range j.events {
+		if e.Kind == state.EventEnrich {
+			got = append(got, st.People[e.Enrich.PersonID].Lead.PageName)
+		}
+	}
+	sort.Strings(got)
+	if want := []string{"cto_0", "cto_1", "cto_2"}; !slices.Equal(got, want) {
+		t.Errorf("enriched %q, want the first three CTOs %q", got, want)
+	}
+}
+
+// gatedService holds the search with keywords kw until gate is closed.
+type gatedService struct {
+	*fakeService
+	kw   string
+	gate chan struct{}
+}
+
+func (g *gatedService) Search(ctx context.Context, gen api.Generation, req api.SearchRequest) (*api.SearchResult, error) {
+	if kw, _ := req.Params["keywords"].(string); kw == g.kw {
+		select {
+		case <-g.gate:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	return g.fakeService.Search(ctx, gen, req)
+}
+
+// TestRetentionRunsFirst: the retention change removes its people before
+// any call, and nobody it removes is enriched.
+func TestRetentionRunsFirst(t *testing.T) {
+	cfg := load(t, `
+leadsync {
+  retention = "180d"
+}
+api {
+  sandbox     = true
+  max_credits = 1000
+}
+search "a" {
+  keywords = "alpha"
+}
+enrich "all" {
+  from = [search.a]
+}
+`)
+	st := state.New()
+	old := t0.Add(-200 * 24 * time.Hour)
+	if err := st.Apply(state.Event{At: old, Kind: state.EventSearch, Address: "search.old", Search: &state.SearchEvent{
+		Generation: api.Gen1, Request: []byte(`{"keywords":"old"}`), Leads: []api.Lead{{NetworkID: "o1", PageName: "old_1"}}}}); err != nil {
+		t.Fatal(err)
+	}
+	p := build(t, cfg, st)
+	if c := p.Change(state.PeopleAddress); c == nil || !slices.Equal(c.PersonIDs, []string{"o1"}) {
+		t.Fatalf("retention change = %+v", c)
+	}
+	j := &memJournal{}
+	sum := run(t, cfg, st, p, newFake(), j, nil)
+	if sum.Expired != 1 || st.People["o1"] != nil {
+		t.Errorf("expired %d, o1 still in state: %v", sum.Expired, st.People["o1"] != nil)
+	}
+	if len(j.events) == 0 || j.events[0].Kind != state.EventForgetPeople || j.events[0].People.Reason != state.ForgetRetention {
+		t.Errorf("first journal event = %+v, want the retention forget", j.events[0])
 	}
 }

@@ -51,7 +51,7 @@ func TestCSVReadBack(t *testing.T) {
 	}
 
 	wantCTOs := [][]string{
-		{"fullName", "title", "company", "location", "email", "validationStatus", "companyDomain", "profileUrl", "firstSeen"},
+		{"Full name", "Title", "Company", "Location", "E-mail", "E-mail status", "Company domain", "Profile", "First seen"},
 		{"Jürgen Müller-Lüdenscheidt", "CTO", "Bäckerei Größe GmbH", "Köln", "juergen@baeckerei.example", "valid", "baeckerei.example", "https://network.example/profile/J%C3%BCrgen_M%C3%BCller", "2026-03-01T09:30:00Z"},
 		{"Siobhán O'Connor", "Head of 'Engineering'", "O'Reilly & Sons", "", "s@oreilly.example", "catch all", "", "https://network.example/profile/Siobhan_OConnor", "2026-03-01T09:30:00Z"},
 		{"'@SUM(A1:A9)", "'-2+3", "'=1+1", "", "", "", "", "https://network.example/profile/x%22y", "2026-03-01T09:30:00Z"},
@@ -63,7 +63,7 @@ func TestCSVReadBack(t *testing.T) {
 	}
 
 	all := readCSV(t, got[1].Path, true)
-	if diff := cmp.Diff(config.DefaultColumns, all[0]); diff != "" {
+	if diff := cmp.Diff([]string{"First name", "Last name", "Full name", "Title", "Location", "Previous title", "Company", "Network ID", "Page name", "E-mail", "E-mail status", "Company domain", "Profile", "Found in", "First seen", "Last seen"}, all[0]); diff != "" {
 		t.Errorf("header (-want +got):\n%s", diff)
 	}
 	wantFormula := []string{"'=HYPERLINK(\"http://evil.example\",\"click\")", "'+1", "'@SUM(A1:A9)", "'-2+3", "", "", "'=1+1", "n-3", "x\"y",
@@ -114,7 +114,7 @@ func TestCSVOneSheetNoBOM(t *testing.T) {
 	recs := readCSV(t, got[0].Path, false)
 	// dedupe = false: n-3 once per search that found it.
 	want := [][]string{
-		{"networkId", "premiumProfile", "enrichedAt", "currentPosition", "description"},
+		{"Network ID", "Premium profile", "Enriched at", "Current position", "Description"},
 		{"n-1", "", "2026-11-20T18:45:12Z", "", ""},
 		{"n-2", "", "2026-11-20T18:45:12Z", "", ""},
 		{"n-3", "", "", "", ""},

@@ -3,6 +3,7 @@ package export
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/state"
@@ -28,13 +29,16 @@ type sheetRows struct {
 
 // collectRows returns the people of a sheet in a stable order: the order of
 // its from-sources, then each source's result order. With dedupe a person
-// appears once (at their first place); without it once per source.
+// appears once (at their first place); without it once per source. With
+// only_new a person is listed by a source only when they were first seen in
+// that source's latest run.
 func collectRows(cfg *config.Config, sh *config.Sheet, st *state.State) sheetRows {
 	var r sheetRows
 	r.sources = cfg.Resolve(sh.From)
 	seen := map[string]bool{}
 	for _, src := range r.sources {
 		ids, ok := sourceIDs(st, src)
+		ranAt := sourceRanAt(st, src)
 		if !ok {
 			r.missing = append(r.missing, src)
 			continue
@@ -51,6 +55,9 @@ func collectRows(cfg *config.Config, sh *config.Sheet, st *state.State) sheetRow
 			p := st.People[id]
 			if p == nil {
 				continue // a state that lost a person: nothing to write
+			}
+			if sh.OnlyNew && p.FirstSeen.Before(ranAt) {
+				continue // known before this source's latest run
 			}
 			seen[id] = true
 			r.people = append(r.people, p)
@@ -82,6 +89,21 @@ func sourceIDs(st *state.State, addr string) (ids []string, ok bool) {
 	return nil, false
 }
 
+// sourceRanAt returns when a source's latest run was: the search's run or
+// the profile's read; zero when it has not run.
+func sourceRanAt(st *state.State, addr string) time.Time {
+	if st == nil {
+		return time.Time{}
+	}
+	if s := st.Searches[addr]; s != nil {
+		return s.RanAt
+	}
+	if p := st.Profiles[addr]; p != nil {
+		return p.ReadAt
+	}
+	return time.Time{}
+}
+
 // buildTable makes the table of a sheet from its rows and columns.
 func buildTable(sh *config.Sheet, rows sheetRows, tmpl string) (*table, error) {
 	names := sh.Columns
@@ -96,7 +118,11 @@ func buildTable(sh *config.Sheet, rows sheetRows, tmpl string) (*table, error) {
 		}
 		cols[i] = c
 	}
-	t := &table{name: sh.Name, header: uniqueHeader(names), kinds: make([]cellKind, len(cols)), n: len(rows.people)}
+	labels := make([]string, len(names))
+	for i, n := range names {
+		labels[i] = sh.Label(n)
+	}
+	t := &table{name: sh.Name, header: uniqueHeader(labels), kinds: make([]cellKind, len(cols)), n: len(rows.people)}
 	for i, c := range cols {
 		t.kinds[i] = c.kind
 	}
@@ -111,8 +137,8 @@ func buildTable(sh *config.Sheet, rows sheetRows, tmpl string) (*table, error) {
 	return t, nil
 }
 
-// uniqueHeader returns the column names as header cells, numbering repeats
-// ("email", "email (2)"): an Excel table needs unique header names.
+// uniqueHeader returns the column labels as header cells, numbering repeats
+// ("E-mail", "E-mail (2)"): an Excel table needs unique header names.
 func uniqueHeader(names []string) []string {
 	out := make([]string, len(names))
 	seen := map[string]bool{}

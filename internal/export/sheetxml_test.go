@@ -166,7 +166,7 @@ func TestXLSXAwkwardContent(t *testing.T) {
 	cut = truncUTF16(cut, maxCellChars-utf16Len(truncMarker)) + truncMarker
 	// Rows: n-1, n-2, n-3, n-4 (Berlin), n-5 (Hamburg), n-6 (founder).
 	want := [][]string{
-		cols,
+		{"Full name", "Title", "Company", "Location", "Description", "Profile", "Premium profile", "First seen"},
 		{`Tom & Jerry <b>"quoted"</b> 'single' ]]>`, "CTO", "Bäckerei Größe GmbH", "  leading and trailing  ", "", "", "", "2026-03-01 09:30"},
 		{"ctrl\uFFFD\uFFFD\uFFFD tab\there\r\nCRLF", "Head of 'Engineering'", "O'Reilly & Sons", "bad \uFFFD utf8 \uFFFD", "", "", "", "2026-03-01 09:30"},
 		{"@SUM(A1:A9)", "-2+3", "=1+1", "", "", "", "", "2026-03-01 09:30"},

@@ -54,6 +54,9 @@ func (j *job) summary() []sumRow {
 	add(stylePlain, "File", j.exp.Path)
 	add(stylePlain, "Written at", j.now)
 	add(stylePlain, "Times", "all dates and times in this file are UTC")
+	if n := len(j.st.Suppressed); n > 0 {
+		add(stylePlain, "Suppressed", n, "people erased with leadsync forget: left out of every sheet, dropped from every result")
+	}
 
 	gap()
 	add(styleTitle, "Sheets")
@@ -95,10 +98,16 @@ func (j *job) summary() []sumRow {
 				continue
 			}
 			note := ""
+			if rec.ResultCount == 0 {
+				note = ZeroResultsNote
+			}
+			if rec.Suppressed > 0 {
+				note = joinNotes(note, fmt.Sprintf("%d suppressed (erased with leadsync forget, dropped)", rec.Suppressed))
+			}
 			if rec.Split != nil {
-				note = splitNote(rec)
+				note = joinNotes(note, splitNote(rec))
 			} else if rec.Capped || rec.ResultCount >= api.MaxResults {
-				note = fmt.Sprintf("hit the cap of %d results: the network probably cut the list off; narrow the filters (city, level_filter, ...) and split the search to see everyone", api.MaxResults)
+				note = joinNotes(note, fmt.Sprintf("hit the cap of %d results: the network probably cut the list off; narrow the filters (city, level_filter, ...) and split the search to see everyone", api.MaxResults))
 			}
 			add(stylePlain, addr, filters, rec.ResultCount, len(rec.LeadIDs), rec.RanAt.UTC(), joinNotes(note, j.failureNote(addr)))
 		}
@@ -252,8 +261,14 @@ func (j *job) statusCounts() []statusCount {
 	return append(out, statusCount{notEnriched, counts[notEnriched]})
 }
 
-// formatFilters writes a search's parameters as "name=value; ...", sorted by
-// name; lists are joined with ", ".
+// ZeroResultsNote is what the Summary (and the apply summary) says of a
+// search that returned no results: most often a typo or a city written in
+// English while the network uses local names.
+const ZeroResultsNote = "returned no results: check the spelling of the keywords and filters; cities go by their local names (München, Köln, Wien, not Munich, Cologne, Vienna)"
+
+// formatFilters writes a search's parameters as "name=value | ...", sorted
+// by name; the values of a list are joined with "; " (values such as
+// "Internet and IT, Software" contain commas themselves).
 func formatFilters(params map[string]any) string {
 	keys := make([]string, 0, len(params))
 	for k := range params {
@@ -267,17 +282,17 @@ func formatFilters(params map[string]any) string {
 		case string:
 			v = x
 		case []string:
-			v = strings.Join(x, ", ")
+			v = strings.Join(x, "; ")
 		case []any:
 			s := make([]string, len(x))
 			for i, e := range x {
 				s[i] = fmt.Sprint(e)
 			}
-			v = strings.Join(s, ", ")
+			v = strings.Join(s, "; ")
 		default:
 			v = fmt.Sprint(x)
 		}
 		parts = append(parts, k+"="+v)
 	}
-	return strings.Join(parts, "; ")
+	return strings.Join(parts, " | ")
 }

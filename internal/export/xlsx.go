@@ -227,6 +227,11 @@ func writeDataSheet(f *excelize.File, styles xlsxStyles, name, table string, t *
 	if err := f.SetSheetDimension(name, "A1:"+used); err != nil {
 		return "", nil, err
 	}
+	// Print settings go in before the StreamWriter starts, which copies
+	// them from the worksheet (pinned by TestPrintSetup).
+	if err := printSetup(f, name); err != nil {
+		return "", nil, err
+	}
 	sw, err := f.NewStreamWriter(name)
 	if err != nil {
 		return "", nil, err
@@ -411,12 +416,25 @@ func writeSummarySheet(f *excelize.File, styles xlsxStyles, name string, rows []
 			}
 		}
 	}
-	for c, w := range []float64{32, 60, 12, 12, 18, 60} {
+	// C holds the sources of a sheet (search.cto_berlin), D a date ("as
+	// of") in the credits rows: wide enough for them.
+	for c, w := range []float64{32, 60, 22, 18, 18, 60} {
 		if err := f.SetColWidth(name, colName(c), colName(c), w); err != nil {
 			return err
 		}
 	}
-	return nil
+	return printSetup(f, name)
+}
+
+// printSetup makes a sheet print (and convert to PDF) as people expect of
+// a wide list: landscape, every column on the page width, as many pages
+// down as it takes.
+func printSetup(f *excelize.File, name string) error {
+	fit, landscape, one, zero := true, "landscape", 1, 0
+	if err := f.SetSheetProps(name, &excelize.SheetPropsOptions{FitToPage: &fit}); err != nil {
+		return err
+	}
+	return f.SetPageLayout(name, &excelize.PageLayoutOptions{Orientation: &landscape, FitToWidth: &one, FitToHeight: &zero})
 }
 
 func colName(c int) string {

@@ -74,7 +74,7 @@ func TestXLSXReadBack(t *testing.T) {
 	}
 
 	wantCTOs := [][]string{
-		{"fullName", "title", "company", "location", "email", "validationStatus", "companyDomain", "profileUrl", "firstSeen"},
+		{"Full name", "Title", "Company", "Location", "E-mail", "E-mail status", "Company domain", "Profile", "First seen"},
 		{"Jürgen Müller-Lüdenscheidt", "CTO", "Bäckerei Größe GmbH", "Köln", "juergen@baeckerei.example", "valid", "baeckerei.example", "https://network.example/profile/J%C3%BCrgen_M%C3%BCller", "2026-03-01 09:30"},
 		{"Siobhán O'Connor", "Head of 'Engineering'", "O'Reilly & Sons", "", "s@oreilly.example", "catch all", "", "https://network.example/profile/Siobhan_OConnor", "2026-03-01 09:30"},
 		{"@SUM(A1:A9)", "-2+3", "=1+1", "", "", "", "", "https://network.example/profile/x%22y", "2026-03-01 09:30"},
@@ -86,7 +86,7 @@ func TestXLSXReadBack(t *testing.T) {
 	}
 
 	all := rows(t, f, "All leads")
-	if diff := cmp.Diff(config.DefaultColumns, all[0]); diff != "" {
+	if diff := cmp.Diff([]string{"First name", "Last name", "Full name", "Title", "Location", "Previous title", "Company", "Network ID", "Page name", "E-mail", "E-mail status", "Company domain", "Profile", "Found in", "First seen", "Last seen"}, all[0]); diff != "" {
 		t.Errorf("All leads header (-want +got):\n%s", diff)
 	}
 	var ids []string
@@ -223,11 +223,11 @@ func TestXLSXReadBack(t *testing.T) {
 	check("Written at", "2026-11-21 08:00")
 	check("CTOs", "5", `search.cto["Berlin"], search.cto["Hamburg"]`, "CTOs")
 	check("All leads", "6", `search.cto["Berlin"], search.cto["Hamburg"], profile.founder`, "All leads")
-	check(berlin, "city=Berlin; industryFilter=Internet and IT; keywords=CTO", "300", "4", "2026-11-20 18:45")
+	check(berlin, "city=Berlin | industryFilter=Internet and IT | keywords=CTO", "300", "4", "2026-11-20 18:45")
 	if !strings.Contains(flat[berlin][5], "hit the cap of 300") {
 		t.Errorf("Berlin search has no cap warning: %q", flat[berlin])
 	}
-	check(hamburg, "city=Hamburg; keywords=CTO", "2", "2", "2026-03-01 09:30")
+	check(hamburg, "city=Hamburg | keywords=CTO", "2", "2", "2026-03-01 09:30")
 	if len(flat[hamburg]) > 5 && flat[hamburg][5] != "" {
 		t.Errorf("Hamburg search has a note: %q", flat[hamburg])
 	}
@@ -330,7 +330,7 @@ func TestXLSXContinuesPastRowLimit(t *testing.T) {
 	var ids []string
 	for _, s := range want[1:] {
 		r := rows(t, f, s)
-		if r[0][0] != "networkId" {
+		if r[0][0] != "Network ID" {
 			t.Errorf("%s: header %q", s, r[0])
 		}
 		for _, row := range r[1:] {
@@ -378,7 +378,7 @@ func TestXLSXEmptySheetAndNoState(t *testing.T) {
 	}
 	f := openXLSX(t, filepath.Join(dir, "x.xlsx"))
 	r := rows(t, f, "CTOs")
-	if len(r) != 1 || r[0][0] != "fullName" {
+	if len(r) != 1 || r[0][0] != "Full name" {
 		t.Errorf("empty sheet rows = %q", r)
 	}
 }

@@ -51,9 +51,11 @@ func Build(cfg *config.Config, st *state.State, opts Options) (*Plan, hcl.Diagno
 		p.Lineage = ""
 	}
 	b.p = p
+	p.Suppressed = len(st.Suppressed)
 	b.selectTargets()
 	b.selectReplace()
 	if !b.diags.HasErrors() {
+		b.retention()
 		for _, s := range cfg.Searches {
 			if b.selected(s.Address) {
 				b.add(b.search(s))
@@ -546,6 +548,41 @@ func enrichDetail(e *config.Enrich, bp blockPeople, c *Change, runSources, owned
 		parts = append(parts, fmt.Sprintf("limit %s, %s used", thousands(e.Limit), thousands(owned)))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// retention plans the removal of the people no search or profile read has
+// seen for leadsync { retention }: one forget change for them all, first,
+// so that apply removes them before anything else and the enrich blocks
+// planned after it leave them out. A plan limited by targets removes
+// nobody.
+func (b *builder) retention() {
+	r := b.cfg.Settings.Retention
+	if r <= 0 || b.sel != nil {
+		return
+	}
+	ids := b.st.Expired(r, b.now)
+	if len(ids) == 0 {
+		return
+	}
+	b.v.gone = make(map[*state.Person]bool, len(ids))
+	for _, id := range ids {
+		b.v.gone[b.st.People[id]] = true
+	}
+	b.add(&Change{
+		Address: state.PeopleAddress, Kind: KindPeople, Action: Forget, Reason: ReasonRetention,
+		PersonIDs: ids,
+		Detail: fmt.Sprintf("%s not seen by any search for %s (retention) %s the state with their enrichments",
+			plural(len(ids), "person", "people"), retentionText(r), map[bool]string{true: "leaves", false: "leave"}[len(ids) == 1]),
+	})
+}
+
+// retentionText writes a retention as it is usually configured: whole days
+// as "180d", else the duration's own form.
+func retentionText(d time.Duration) string {
+	if d%(24*time.Hour) == 0 {
+		return fmt.Sprintf("%dd", d/(24*time.Hour))
+	}
+	return config.FormatDuration(d)
 }
 
 // forgets plans the addresses state has and the configuration does not.

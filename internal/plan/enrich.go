@@ -38,6 +38,24 @@ func EnrichCandidates(cfg *config.Config, st *state.State, e *config.Enrich, now
 	return personIDs(v.limit(e, bp.todo, nil, 0)), nil
 }
 
+// ReadySources returns the sources of e whose people apply may enrich
+// while other sources of e are still running: the longest prefix of e's
+// instances (in from order) for which done is true. Places under the limit
+// go in from order, so a later source must not take people before an
+// earlier one has brought its own: with from = [search.cto,
+// search.engineers] and a limit, the CTOs come first even when the
+// engineers' search answers first. EnrichCandidates over a ready prefix
+// gives a prefix of what it gives over all sources.
+func ReadySources(cfg *config.Config, e *config.Enrich, done func(addr string) bool) []string {
+	all := cfg.Resolve(e.From)
+	for i, a := range all {
+		if !done(a) {
+			return all[:i]
+		}
+	}
+	return all
+}
+
 // env is what the plan reads, with the instances by address and the
 // request hashes computed once.
 type env struct {
@@ -50,6 +68,9 @@ type env struct {
 	// owned lists, per enrich block address, the people whose enrichment
 	// that block made; computed on first use.
 	owned map[string][]*state.Person
+	// gone are the people the plan removes first (retention): no enrich
+	// block counts them.
+	gone map[*state.Person]bool
 }
 
 func newEnv(cfg *config.Config, st *state.State, now time.Time) *env {
@@ -198,7 +219,7 @@ func (v *env) collect(e *config.Enrich, skipSource func(string) bool, where bool
 		addr := src.addr
 		for _, id := range src.ids {
 			p := v.person(id)
-			if p == nil {
+			if p == nil || v.gone[p] {
 				continue
 			}
 			if _, dup := seen[p]; dup {
@@ -239,7 +260,7 @@ func (v *env) ownedList(addr string) []*state.Person {
 	if v.owned == nil {
 		v.owned = map[string][]*state.Person{}
 		for _, p := range v.st.People {
-			if p.Enrichment != nil {
+			if p.Enrichment != nil && !v.gone[p] {
 				v.owned[p.Enrichment.By] = append(v.owned[p.Enrichment.By], p)
 			}
 		}

@@ -156,3 +156,37 @@ func orNone(s string) string {
 	}
 	return s
 }
+
+// DecodeBase parses the plan to compare with (plan --compare-to): the
+// output of plan --json, or a saved plan file. name is used in errors.
+func DecodeBase(name string, data []byte) (*Plan, error) {
+	var head struct {
+		Kind          string           `json:"kind"`
+		FormatVersion *string          `json:"format_version"`
+		Changes       *json.RawMessage `json:"changes"`
+		Totals        *json.RawMessage `json:"totals"`
+	}
+	if err := json.Unmarshal(data, &head); err != nil {
+		return nil, fmt.Errorf("%s: not a plan (%v); make it with \"leadsync plan --json > %s\" on the base branch", name, err, name)
+	}
+	if head.Kind == planMagic {
+		return Decode(name, data)
+	}
+	if head.FormatVersion == nil || head.Changes == nil || head.Totals == nil {
+		return nil, fmt.Errorf("%s: not the output of leadsync plan --json (no format_version, changes and totals); make it with \"leadsync plan --json > %s\" on the base branch", name, name)
+	}
+	if *head.FormatVersion != FormatVersion {
+		return nil, fmt.Errorf("%s: plan format_version %q; this leadsync reads %q. Make the base plan with this version", name, *head.FormatVersion, FormatVersion)
+	}
+	p := &Plan{}
+	if err := json.Unmarshal(data, p); err != nil {
+		return nil, fmt.Errorf("%s: damaged plan: %v", name, err)
+	}
+	for i, c := range p.Changes {
+		if c == nil || c.Address == "" {
+			return nil, fmt.Errorf("%s: damaged plan: change %d has no address", name, i+1)
+		}
+	}
+	p.normalize()
+	return p, nil
+}

@@ -156,3 +156,28 @@ func TestSaveErrorsNameThePath(t *testing.T) {
 		}
 	}
 }
+
+// FuzzDecodeBase: the base plan of --compare-to (a plan --json or a saved
+// plan, from a file anyone can edit) never panics, and a plan it accepts
+// has no nil change and no null list.
+func FuzzDecodeBase(f *testing.F) {
+	f.Add([]byte(`{"format_version":"1","changes":[],"totals":{}}`))
+	f.Add([]byte(`{"format_version":"1","changes":[{"address":"search.a","calls_max":3}],"totals":{"calls_max":3},"diagnostics":null}`))
+	f.Add([]byte(`{"kind":"leadsync-plan","format_version":"1","changes":[]}`))
+	f.Add([]byte(`{"format_version":"2","changes":[],"totals":{}}`))
+	f.Add([]byte(`[]`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p, err := DecodeBase("base.json", data)
+		if err != nil {
+			return
+		}
+		if p.Changes == nil || p.Diagnostics == nil || p.Targets == nil {
+			t.Fatalf("null list in an accepted plan: %+v", p)
+		}
+		for _, c := range p.Changes {
+			if c == nil || c.Address == "" {
+				t.Fatalf("accepted a change without an address: %+v", c)
+			}
+		}
+	})
+}

@@ -40,6 +40,9 @@ const (
 	KindProfile Kind = "profile"
 	KindEnrich  Kind = "enrich"
 	KindExport  Kind = "export"
+	// KindPeople is the change of people as a whole: those retention
+	// removes (address "people", action forget).
+	KindPeople Kind = "people"
 )
 
 // String returns the kind as written in the plan.
@@ -65,6 +68,7 @@ const (
 	ReasonLimitReached      Reason = "limit_reached" // people left, but the limit is reached
 	ReasonStateChanges      Reason = "state_changes" // an export follows the state this plan changes
 	ReasonFileMissing       Reason = "file_missing"  // an export whose file does not exist
+	ReasonRetention         Reason = "retention"     // people not seen for leadsync { retention }
 )
 
 // String returns the reason as written in the plan.
@@ -104,12 +108,16 @@ type Plan struct {
 	ConfigHash string `json:"config_hash"`
 	// CreatedAt is Options.Now. Apply should judge staleness (refresh)
 	// at this time too, so that it never finds more to do than planned.
-	CreatedAt   time.Time    `json:"created_at"`
-	Targets     []string     `json:"targets"`
-	Replace     []string     `json:"replace"`
-	Changes     []*Change    `json:"changes"`
-	Totals      Totals       `json:"totals"`
-	Quota       Quota        `json:"quota"`
+	CreatedAt time.Time `json:"created_at"`
+	Targets   []string  `json:"targets"`
+	Replace   []string  `json:"replace"`
+	Changes   []*Change `json:"changes"`
+	Totals    Totals    `json:"totals"`
+	Quota     Quota     `json:"quota"`
+	// Suppressed is the number of people on the state's suppression list
+	// (erased with leadsync forget): searches may still return them, and
+	// apply drops them.
+	Suppressed  int          `json:"suppressed"`
 	Diagnostics []Diagnostic `json:"diagnostics"`
 }
 
@@ -129,7 +137,8 @@ type Change struct {
 	// last run, the people counted ...). Sensitive values are redacted.
 	Detail string `json:"detail"`
 	// PersonIDs are, for an enrich change, the people already known that it
-	// will enrich (Calls of them), in the order apply takes them.
+	// will enrich (Calls of them), in the order apply takes them; for the
+	// retention change (KindPeople), the people it removes.
 	PersonIDs []string `json:"person_ids,omitempty"`
 	// Path is an export's file.
 	Path string `json:"path,omitempty"`

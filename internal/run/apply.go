@@ -30,6 +30,9 @@ type ApplyView interface {
 	Interrupted()
 	// Exports shows the files written (and their warnings).
 	Exports(cfg *config.Config, written []export.Written)
+	// Done is called once when Apply returns, with its error: the JSON
+	// form ends its stream with the summary and the files written.
+	Done(err error)
 }
 
 // ApplyOptions are the inputs of one apply.
@@ -51,7 +54,12 @@ type ApplyOptions struct {
 // Apply runs one apply: lock, load, billing, plan (or the saved plan,
 // checked against the state), confirmation, journal, execution with
 // interrupts, commit and exports. Its errors are described in doc.go.
-func Apply(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView) error {
+func Apply(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView) (err error) {
+	defer func() { view.Done(err) }()
+	return apply(ctx, d, opts, view)
+}
+
+func apply(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView) error {
 	cfg := opts.Config
 	lock, err := d.Backend.Lock("apply")
 	if err != nil {
@@ -76,6 +84,11 @@ func Apply(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView) error
 		}
 		if err := p.Stale(cfg, st); err != nil {
 			return err
+		}
+		if !p.HasChanges() {
+			// As a plain apply with nothing to do: say so, make no call.
+			view.Plan(p)
+			return WriteExports(cfg, st, d.clock(), nil, true, view)
 		}
 	} else {
 		popts := plan.Options{Now: d.now(), Targets: opts.Targets, Replace: opts.Replace}

@@ -131,6 +131,7 @@ type recView struct {
 	plans    int
 	written  []export.Written
 	progress exec.Progress
+	done     []error // each Done call's error
 }
 
 func (v *recView) Plan(*plan.Plan) { v.plans++ }
@@ -140,7 +141,8 @@ func (v *recView) Progress(stop func()) exec.Progress {
 	}
 	return exec.NopProgress{}
 }
-func (v *recView) Interrupted() {}
+func (v *recView) Interrupted()   {}
+func (v *recView) Done(err error) { v.done = append(v.done, err) }
 func (v *recView) Exports(_ *config.Config, w []export.Written) {
 	v.written = append(v.written, w...)
 }

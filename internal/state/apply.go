@@ -61,6 +61,14 @@ func (e *Event) Validate() error {
 		return need(e.Address != "", "address")
 	case EventEnrichUnknown, EventEnrichPending, EventEnrichVoid:
 		return e.validateUnknown()
+	case EventForgetPeople:
+		if err := need(e.People != nil, "people"); err != nil {
+			return err
+		}
+		if r := e.People.Reason; r != ForgetErasure && r != ForgetRetention {
+			return fmt.Errorf("forget_people event: unknown reason %q", r)
+		}
+		return nil
 	case EventSplit:
 		if err := need(e.Split != nil, "sub-search result"); err != nil {
 			return err
@@ -86,6 +94,7 @@ func (s *State) Apply(e Event) error {
 	}
 	s.normalizeMaps()
 	a := applier{s: s, at: e.At}
+	s.touchFailure(e.Address)
 	switch e.Kind {
 	case EventSearch:
 		a.search(e.Address, e.Search)
@@ -99,6 +108,7 @@ func (s *State) Apply(e Event) error {
 		s.Usage.RemainingRequests = &n
 		s.Usage.InvoicingStartDate = e.Billing.InvoicingStartDate
 		s.Usage.CheckedAt = &at
+		s.touchUsage()
 	case EventFailure:
 		f := *e.Failure
 		if f.At.IsZero() {
@@ -120,6 +130,9 @@ func (s *State) Apply(e Event) error {
 	case EventEnrichVoid:
 		s.resolveUnknown(e.Enrich.PersonID)
 		return nil
+	case EventForgetPeople:
+		a.forgetPeople(e.People)
+		return nil
 	case EventSplit:
 		a.split(e.Address, e.Split)
 	}
@@ -130,7 +143,7 @@ func (s *State) Apply(e Event) error {
 
 // normalizeMaps makes a zero State usable by Apply.
 func (s *State) normalizeMaps() {
-	if s.Searches == nil || s.Profiles == nil || s.People == nil || s.Failures == nil {
+	if s.Searches == nil || s.Profiles == nil || s.People == nil || s.Failures == nil || s.Suppressed == nil {
 		idx := s.idx
 		s.normalize()
 		s.idx = idx
@@ -202,6 +215,7 @@ func (a *applier) upsert(l api.Lead) string {
 		a.mergeLead(p, l)
 	}
 	p.LastSeen = a.at
+	s.touchPerson(id)
 	return id
 }
 
@@ -244,6 +258,7 @@ func (a *applier) rekey(old, id string) {
 	if u := s.UnknownEnrichments[old]; u != nil {
 		delete(s.UnknownEnrichments, old)
 		s.UnknownEnrichments[id] = u
+		s.touchMeta()
 	}
 	s.removePerson(old)
 	np := s.People[id]
@@ -257,15 +272,22 @@ func (a *applier) rekey(old, id string) {
 		s.indexPage(np)
 	}
 	// FoundBy lists every search and profile record that refers to old.
+	s.touchPerson(old)
+	s.touchPerson(id)
 	for _, addr := range op.FoundBy {
 		if sr := s.Searches[addr]; sr != nil {
 			sr.LeadIDs = replaceID(sr.LeadIDs, old, id)
+			s.touchSearch(addr)
 		}
 		if pr := s.Profiles[addr]; pr != nil && pr.PersonID == old {
 			pr.PersonID = id
+			s.touchProfile(addr)
 		}
 	}
 	// Runs under way refer to people without FoundBy.
+	if len(s.Splits) > 0 {
+		s.touchMeta()
+	}
 	for _, t := range s.Splits {
 		for _, n := range t.Nodes {
 			n.LeadIDs = replaceID(n.LeadIDs, old, id)
@@ -341,8 +363,27 @@ func replaceID(ids []string, old, id string) []string {
 // search records a completed search.
 func (a *applier) search(addr string, se *SearchEvent) {
 	s := a.s
-	delete(s.Splits, addr) // a split run under way is of another request
+	if s.Splits[addr] != nil {
+		delete(s.Splits, addr) // a split run under way is of another request
+		s.touchMeta()
+	}
 	kept := se.Leads
+	var orig []int // index in se.Leads of each kept lead, when some were dropped
+	suppressed := 0
+	if set := s.suppressedSet(); set != nil {
+		// Erased people are dropped before anything is kept of them;
+		// max_results counts the others.
+		kept = make([]api.Lead, 0, len(se.Leads))
+		orig = make([]int, 0, len(se.Leads))
+		for i, l := range se.Leads {
+			if suppressedLead(set, l) {
+				suppressed++
+				continue
+			}
+			kept = append(kept, l)
+			orig = append(orig, i)
+		}
+	}
 	if se.MaxResults > 0 && len(kept) > se.MaxResults {
 		kept = kept[:se.MaxResults]
 	}
@@ -351,7 +392,11 @@ func (a *applier) search(addr string, se *SearchEvent) {
 	for i, l := range kept {
 		id := a.upsert(l)
 		ids = append(ids, id)
-		if r := raw(i, l); r != nil {
+		ri := i
+		if orig != nil {
+			ri = orig[i]
+		}
+		if r := raw(ri, l); r != nil {
 			s.People[id].Raw = r
 		}
 	}
@@ -366,6 +411,7 @@ func (a *applier) search(addr string, se *SearchEvent) {
 		seen[id] = struct{}{}
 		out = append(out, id)
 		addFoundBy(s.People[id], addr)
+		s.touchPerson(id)
 	}
 	ids = out
 
@@ -379,6 +425,7 @@ func (a *applier) search(addr string, se *SearchEvent) {
 		MaxResults:  se.MaxResults,
 		Capped:      len(se.Leads) >= api.MaxResults,
 		LeadIDs:     ids,
+		Suppressed:  suppressed,
 	}
 	if rec.RequestHash == "" {
 		rec.RequestHash = RequestHash(se.Generation, se.Request)
@@ -403,6 +450,7 @@ func (a *applier) putSearch(rec *Search, seen map[string]struct{}) {
 			if _, still := seen[id]; !still {
 				rec.Removed++
 				removeFoundBy(s.People[id], addr)
+				s.touchPerson(id)
 			}
 		}
 		for _, id := range ids {
@@ -412,6 +460,7 @@ func (a *applier) putSearch(rec *Search, seen map[string]struct{}) {
 		}
 	}
 	s.Searches[addr] = rec
+	s.touchSearch(addr)
 }
 
 // rawFor returns a function giving the raw item of the i-th lead (l), as
@@ -460,6 +509,19 @@ func (a *applier) profile(addr string, pe *ProfileEvent) {
 		l.Title = pe.Profile.CurrentPosition[0].JobTitle
 		l.Company = pe.Profile.CurrentPosition[0].Company
 	}
+	if s.IsSuppressed(l) {
+		// An erased person: the read is recorded (so it is not made
+		// again), the person is not.
+		if prev := s.Profiles[addr]; prev != nil && prev.PersonID != "" {
+			removeFoundBy(s.People[prev.PersonID], addr)
+		}
+		rec := &ProfileRead{Address: addr, Generation: pe.Generation, Request: pe.Request, RequestHash: pe.RequestHash, ReadAt: a.at}
+		if rec.RequestHash == "" {
+			rec.RequestHash = RequestHash(pe.Generation, pe.Request)
+		}
+		s.Profiles[addr] = rec
+		return
+	}
 	id := a.upsert(l)
 	p := s.People[id]
 	prof := pe.Profile
@@ -467,6 +529,7 @@ func (a *applier) profile(addr string, pe *ProfileEvent) {
 	p.Profile, p.ProfileReadAt = &prof, &at
 	if prev := s.Profiles[addr]; prev != nil && prev.PersonID != id {
 		removeFoundBy(s.People[prev.PersonID], addr)
+		s.touchPerson(prev.PersonID)
 	}
 	addFoundBy(p, addr)
 	rec := &ProfileRead{
@@ -481,6 +544,8 @@ func (a *applier) profile(addr string, pe *ProfileEvent) {
 		rec.RequestHash = RequestHash(pe.Generation, pe.Request)
 	}
 	s.Profiles[addr] = rec
+	s.touchProfile(addr)
+	s.touchPerson(id)
 }
 
 // enrich records a completed enrichment.
@@ -488,6 +553,13 @@ func (a *applier) enrich(addr string, ee *EnrichEvent) {
 	s := a.s
 	res := ee.Result
 	rl := res.Lead()
+	bal, at := res.CreditBalance, a.at
+	s.Usage.CreditBalance, s.Usage.CreditBalanceAt = &bal, &at
+	s.Usage.CreditsSpent += ee.Credits
+	s.touchUsage()
+	if s.IsSuppressed(rl) || (ee.PersonID != "" && s.Person(ee.PersonID) == nil && s.suppressedID(ee.PersonID)) {
+		return // an erased person: the credits were spent, the result is not kept
+	}
 	var p *Person
 	if ee.PersonID != "" {
 		p = s.Person(ee.PersonID)
@@ -516,9 +588,7 @@ func (a *applier) enrich(addr string, ee *EnrichEvent) {
 	}
 	p.Enrichment = &Enrichment{EnrichedAt: a.at, By: addr, Result: res}
 	s.resolveUnknown(ee.PersonID, p.ID)
-	bal, at := res.CreditBalance, a.at
-	s.Usage.CreditBalance, s.Usage.CreditBalanceAt = &bal, &at
-	s.Usage.CreditsSpent += ee.Credits
+	s.touchPerson(p.ID)
 }
 
 // forget drops the record of addr and addr from the people it found; the
@@ -528,12 +598,19 @@ func (a *applier) forget(addr string) {
 	if sr := s.Searches[addr]; sr != nil {
 		for _, id := range sr.LeadIDs {
 			removeFoundBy(s.People[id], addr)
+			s.touchPerson(id)
 		}
 		delete(s.Searches, addr)
+		s.touchSearch(addr)
 	}
 	if pr := s.Profiles[addr]; pr != nil {
 		removeFoundBy(s.People[pr.PersonID], addr)
+		s.touchPerson(pr.PersonID)
 		delete(s.Profiles, addr)
+		s.touchProfile(addr)
 	}
-	delete(s.Splits, addr)
+	if s.Splits[addr] != nil {
+		delete(s.Splits, addr)
+		s.touchMeta()
+	}
 }

@@ -538,6 +538,8 @@ func decodeFast(src string) (*State, error) {
 			err = d.std(&s.Failures)
 		case "unknown_enrichments":
 			err = d.std(&s.UnknownEnrichments)
+		case "suppressed":
+			err = d.std(&s.Suppressed)
 		case "splits":
 			err = d.std(&s.Splits)
 		case "profiles":
@@ -618,6 +620,8 @@ func (d *decoder) search() (*Search, error) {
 			sr.Added, err = d.int()
 		case "removed":
 			sr.Removed, err = d.int()
+		case "suppressed":
+			sr.Suppressed, err = d.int()
 		case "split":
 			if !d.null() {
 				sr.Split = &SplitTree{}

@@ -37,10 +37,15 @@ func (s *State) RemovePerson(id string) bool {
 	for _, addr := range p.FoundBy {
 		if sr := s.Searches[addr]; sr != nil {
 			sr.LeadIDs = removeID(sr.LeadIDs, id)
+			s.touchSearch(addr)
 		}
 		if pr := s.Profiles[addr]; pr != nil && pr.PersonID == id {
 			delete(s.Profiles, addr)
+			s.touchProfile(addr)
 		}
+	}
+	if len(s.Splits) > 0 {
+		s.touchMeta()
 	}
 	for _, t := range s.Splits {
 		for _, n := range t.Nodes {

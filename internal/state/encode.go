@@ -204,6 +204,10 @@ func appendSearch(b []byte, s *Search) ([]byte, error) {
 	b = strconv.AppendInt(b, int64(s.Removed), 10)
 	b = append(b, `,"runs":`...)
 	b = strconv.AppendInt(b, int64(s.Runs), 10)
+	if s.Suppressed != 0 {
+		b = append(b, `,"suppressed":`...)
+		b = strconv.AppendInt(b, int64(s.Suppressed), 10)
+	}
 	if s.Split != nil {
 		sb, err := marshal(s.Split)
 		if err != nil {
@@ -238,6 +242,15 @@ func encodeState(w *bufio.Writer, s *State) error {
 	}
 	w.WriteString("  \"usage\": ")
 	if err := put(marshal(&s.Usage)); err != nil {
+		return err
+	}
+	w.WriteString(",\n")
+	w.WriteString("  \"suppressed\": ")
+	sup := s.Suppressed
+	if sup == nil {
+		sup = []*Suppression{}
+	}
+	if err := put(marshal(sup)); err != nil {
 		return err
 	}
 	w.WriteString(",\n")

@@ -71,6 +71,7 @@ func (s *State) addPerson(p *Person) {
 	s.People[p.ID] = p
 	ix.people = len(s.People)
 	s.indexPage(p)
+	s.touchPerson(p.ID)
 }
 
 // removePerson deletes a person and its index entry.
@@ -79,6 +80,7 @@ func (s *State) removePerson(id string) {
 	p := s.People[id]
 	delete(s.People, id)
 	ix.people = len(s.People)
+	s.touchPerson(id)
 	if p != nil && ix.byPage[p.Lead.PageName] == id {
 		delete(ix.byPage, p.Lead.PageName)
 	}

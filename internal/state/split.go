@@ -199,6 +199,7 @@ func (t *SplitTree) Complete() bool { return len(t.SplitLeaves()) == 0 }
 // target makes the run the search's record.
 func (a *applier) split(addr string, ev *SplitEvent) {
 	s := a.s
+	s.touchMeta()
 	if s.Splits == nil {
 		s.Splits = map[string]*SplitTree{}
 	}
@@ -216,7 +217,13 @@ func (a *applier) split(addr string, ev *SplitEvent) {
 	t.MaxResults = ev.MaxResults
 	raw := rawFor(&SearchEvent{Leads: ev.Leads, Raw: ev.Raw})
 	ids := make([]string, 0, len(ev.Leads))
+	set := s.suppressedSet()
+	suppressed := 0
 	for i, l := range ev.Leads {
+		if suppressedLead(set, l) {
+			suppressed++ // an erased person: dropped, as in a plain search
+			continue
+		}
 		id := a.upsert(l)
 		ids = append(ids, id)
 		if r := raw(i, l); r != nil {
@@ -233,7 +240,7 @@ func (a *applier) split(addr string, ev *SplitEvent) {
 		seen[id] = struct{}{}
 		out = append(out, id)
 	}
-	node := &SplitNode{Path: slices.Clone(ev.Path), Results: len(ev.Leads), Saturated: len(ev.Leads) >= api.MaxResults, RanAt: a.at, LeadIDs: out}
+	node := &SplitNode{Path: slices.Clone(ev.Path), Results: len(ev.Leads), Saturated: len(ev.Leads) >= api.MaxResults, RanAt: a.at, LeadIDs: out, Suppressed: suppressed}
 	if node.Path == nil {
 		node.Path = []string{}
 	}
@@ -266,7 +273,9 @@ func (a *applier) finishSplit(addr string, t *SplitTree) {
 	sortPaths(paths, t.Dimensions)
 	seen := map[string]struct{}{}
 	var all []string
+	suppressed := 0
 	for _, p := range paths {
+		suppressed += byKey[pathKey(p)].Suppressed
 		for _, id := range byKey[pathKey(p)].LeadIDs {
 			id = a.current(id)
 			if _, dup := seen[id]; dup || s.People[id] == nil {
@@ -284,6 +293,7 @@ func (a *applier) finishSplit(addr string, t *SplitTree) {
 	for _, id := range kept {
 		keptSet[id] = struct{}{}
 		addFoundBy(s.People[id], addr)
+		s.touchPerson(id)
 	}
 	done := &SplitTree{Hash: t.Hash, Generation: t.Generation, Request: t.Request, RequestHash: t.RequestHash,
 		Dimensions: t.Dimensions, MaxResults: t.MaxResults}
@@ -296,6 +306,9 @@ func (a *applier) finishSplit(addr string, t *SplitTree) {
 		Address: addr, Generation: t.Generation, Request: t.Request, RequestHash: t.RequestHash,
 		RanAt: a.at, ResultCount: len(all), MaxResults: t.MaxResults,
 		Capped: !done.Complete(), LeadIDs: slices.Clone(kept), Split: done,
+		// Results naming erased people, over all sub-searches (a person
+		// in several counts in each).
+		Suppressed: suppressed,
 	}
 	a.putSearch(rec, keptSet)
 }

@@ -30,6 +30,7 @@ func New() *State {
 		Profiles:      map[string]*ProfileRead{},
 		People:        map[string]*Person{},
 		Failures:      map[string]*Failure{},
+		Suppressed:    []*Suppression{},
 	}
 }
 
@@ -144,5 +145,9 @@ func (s *State) normalize() {
 	if s.Failures == nil {
 		s.Failures = map[string]*Failure{}
 	}
+	if s.Suppressed == nil {
+		s.Suppressed = []*Suppression{}
+	}
 	s.idx = nil
+	s.sup, s.supLen = nil, 0
 }

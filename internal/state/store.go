@@ -306,6 +306,17 @@ func (store *Store) writeState(s *State) error {
 	return nil
 }
 
+// RemoveBackup removes <path>.backup, the state before the last write:
+// after an erasure it still holds the person erased. No backup is no error.
+func (store *Store) RemoveBackup() error {
+	store.mu.Lock()
+	defer store.mu.Unlock()
+	if err := os.Remove(store.BackupPath()); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return syncDir(filepath.Dir(store.path))
+}
+
 // backup keeps the current state file as <path>.backup. A hard link costs
 // nothing and the old content survives the rename of the new file over the
 // state; a copy is the fallback where links are not supported. The state

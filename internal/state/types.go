@@ -13,6 +13,11 @@ const FormatVersion = 1
 
 // State is everything leadsync knows about what was fetched. It is the
 // content of .leadsync/state.json.
+//
+// Code that changes a State (Apply, RemovePerson, ...) names what it
+// changed with the touch* methods of changes.go: the PostgreSQL backend
+// writes only those rows. TestChangesNameEveryChange checks it; a new kind
+// of change needs a step there.
 type State struct {
 	FormatVersion   int    `json:"format_version"`
 	Lineage         string `json:"lineage"` // UUID made when the state is first created
@@ -33,6 +38,12 @@ type State struct {
 	// UnknownEnrichments by person ID: enrichments whose outcome is
 	// unknown (they may have been charged), until the person is enriched.
 	UnknownEnrichments map[string]*UnknownEnrichment `json:"unknown_enrichments,omitempty"`
+	// Suppressed is the suppression list: one entry per person erased with
+	// leadsync forget, holding only hashes of their identifiers (see
+	// SuppressionKey). Results that name a suppressed person are dropped
+	// when recorded, so no later search, profile read or enrichment brings
+	// them back. Never shortened by leadsync.
+	Suppressed []*Suppression `json:"suppressed"`
 	// Splits are the runs of split searches (split_by) under way, by search
 	// address: the sub-searches completed so far. A run is kept here until
 	// its last sub-search completes, when it becomes the search's record
@@ -47,6 +58,21 @@ type State struct {
 
 	// idx finds people by page name; built lazily, kept up to date by Apply.
 	idx *index
+	// changes records what Apply changed, when a backend tracks it (Track).
+	changes *Changes
+	// sup is the suppression list as a set of keys, built lazily for the
+	// first len(Suppressed) == supLen entries (the list only grows).
+	sup    map[string]bool
+	supLen int
+}
+
+// Suppression is one erased person on the suppression list.
+type Suppression struct {
+	// Keys are SuppressionKey values of the person's networkId and page
+	// name (hashes, not the identifiers).
+	Keys []string `json:"keys"`
+	// At is when the person was erased.
+	At time.Time `json:"at"`
 }
 
 // JournalMark identifies a journal and the last of its events a state holds.
@@ -77,6 +103,9 @@ type Search struct {
 	// Runs counts the successful runs of this address, this one included
 	// (0 in states written before it was recorded).
 	Runs int `json:"runs"`
+	// Suppressed counts the results of the last run (and the people erased
+	// since) that name a suppressed person: dropped, not in LeadIDs.
+	Suppressed int `json:"suppressed,omitempty"`
 	// Split is the tree of sub-searches of the last run of a search with
 	// split_by; nil otherwise. For a split search, ResultCount is the
 	// number of distinct people all sub-searches found and Capped means
@@ -127,6 +156,9 @@ type SplitNode struct {
 	// way; a completed run drops them (the search's LeadIDs hold the
 	// merge).
 	LeadIDs []string `json:"lead_ids,omitempty"`
+	// Suppressed counts the results naming people erased with leadsync
+	// forget: dropped, not in LeadIDs.
+	Suppressed int `json:"suppressed,omitempty"`
 }
 
 // ProfileRead is the record of the last successful read of one profile block instance.
@@ -197,7 +229,10 @@ const (
 	EventBilling EventKind = "billing"
 	EventFailure EventKind = "failure"
 	EventForget  EventKind = "forget" // an address removed from the configuration
-	EventSplit   EventKind = "split"  // one sub-search of a split search
+	// EventForgetPeople removes people: an erasure (leadsync forget) or
+	// retention. Its address is PeopleAddress.
+	EventForgetPeople EventKind = "forget_people"
+	EventSplit        EventKind = "split" // one sub-search of a split search
 )
 
 // Event is one completed call (or forget), as appended to the journal and
@@ -209,12 +244,24 @@ type Event struct {
 	Kind    EventKind `json:"kind"`
 	Address string    `json:"address"`
 
-	Search  *SearchEvent  `json:"search,omitempty"`
-	Profile *ProfileEvent `json:"profile,omitempty"`
-	Enrich  *EnrichEvent  `json:"enrich,omitempty"`
-	Billing *api.Usage    `json:"billing,omitempty"`
-	Failure *Failure      `json:"failure,omitempty"`
-	Split   *SplitEvent   `json:"split,omitempty"`
+	Search  *SearchEvent       `json:"search,omitempty"`
+	Profile *ProfileEvent      `json:"profile,omitempty"`
+	Enrich  *EnrichEvent       `json:"enrich,omitempty"`
+	Billing *api.Usage         `json:"billing,omitempty"`
+	Failure *Failure           `json:"failure,omitempty"`
+	Split   *SplitEvent        `json:"split,omitempty"`
+	People  *ForgetPeopleEvent `json:"people,omitempty"`
+}
+
+// ForgetPeopleEvent removes people from the state with their enrichments.
+// For an erasure (Reason ForgetErasure) their suppression keys, and Keys,
+// join State.Suppressed; for retention (ForgetRetention) nothing is kept.
+type ForgetPeopleEvent struct {
+	Reason    string   `json:"reason"`
+	PersonIDs []string `json:"person_ids"`
+	// Keys are suppression keys to add besides those of PersonIDs: an
+	// erasure of someone the state does not hold yet.
+	Keys []string `json:"keys,omitempty"`
 }
 
 // SplitEvent is one completed sub-search of a split search (the root

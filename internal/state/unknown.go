@@ -48,13 +48,18 @@ func (s *State) applyUnknown(e Event) {
 	}
 	s.UnknownEnrichments[e.Enrich.PersonID] = &UnknownEnrichment{At: e.At, By: e.Address, Credits: e.Enrich.Credits, Message: msg}
 	s.Usage.CreditsUnknown += e.Enrich.Credits
+	s.touchMeta()
+	s.touchUsage()
 }
 
 // resolveUnknown forgets the unknown outcome of a person who has now been
 // enriched: from here on their enrichment counts.
 func (s *State) resolveUnknown(ids ...string) {
 	for _, id := range ids {
-		delete(s.UnknownEnrichments, id)
+		if _, ok := s.UnknownEnrichments[id]; ok {
+			delete(s.UnknownEnrichments, id)
+			s.touchMeta()
+		}
 	}
 }
 
@@ -94,4 +99,5 @@ func (s *State) applyPending(e Event) {
 		s.UnknownEnrichments = map[string]*UnknownEnrichment{}
 	}
 	s.UnknownEnrichments[e.Enrich.PersonID] = &UnknownEnrichment{At: e.At, By: e.Address, Credits: e.Enrich.Credits, Message: pendingMessage}
+	s.touchMeta()
 }

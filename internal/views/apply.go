@@ -1,6 +1,7 @@
 package views
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -34,7 +35,7 @@ type Apply = run.ApplyView
 // terminal, one line per call otherwise).
 func NewApply(s Streams, asJSON bool) Apply {
 	if asJSON {
-		return applyJSON{s}
+		return &applyJSON{s: s}
 	}
 	return applyHuman{s}
 }
@@ -52,6 +53,9 @@ func (v applyHuman) Progress(func()) exec.Progress {
 
 func (v applyHuman) Interrupted() { interrupted(v.s.ErrOut) }
 
+// Done shows nothing: the progress printer and the command say how it ended.
+func (applyHuman) Done(error) {}
+
 func (v applyHuman) Exports(cfg *config.Config, written []export.Written) {
 	for _, w := range written {
 		fmt.Fprintf(v.s.Out, "Wrote %s.\n", DescribeWritten(cfg, w))
@@ -61,21 +65,79 @@ func (v applyHuman) Exports(cfg *config.Config, written []export.Written) {
 	}
 }
 
-type applyJSON struct{ s Streams }
-
-// Plan shows nothing: the JSON stream starts with apply_start.
-func (applyJSON) Plan(*plan.Plan) {}
-
-func (v applyJSON) Progress(stop func()) exec.Progress {
-	// A reader that goes away (apply --json | head) stops the run like
-	// a first Ctrl-C: nothing more is spent for output nobody reads.
-	return &jsonProgress{w: &brokenPipeWriter{w: v.s.Out, onBroken: stop}, now: v.s.Now}
+// applyJSON streams progress as JSON lines. The summary line comes last,
+// once the spreadsheets are written, and lists them; an apply with nothing
+// to do still ends with one.
+type applyJSON struct {
+	s       Streams
+	prog    *jsonProgress
+	sum     *exec.Summary
+	cfg     *config.Config
+	written []export.Written
+	done    bool
 }
 
-func (v applyJSON) Interrupted() { interrupted(v.s.ErrOut) }
+// Plan shows nothing: the JSON stream starts with apply_start.
+func (*applyJSON) Plan(*plan.Plan) {}
 
-// Exports shows nothing: the summary line has said it all.
-func (applyJSON) Exports(*config.Config, []export.Written) {}
+func (v *applyJSON) Progress(stop func()) exec.Progress {
+	// A reader that goes away (apply --json | head) stops the run like
+	// a first Ctrl-C: nothing more is spent for output nobody reads.
+	v.prog = &jsonProgress{w: &brokenPipeWriter{w: v.s.Out, onBroken: stop}, now: v.s.Now,
+		hold: func(s *exec.Summary) { v.sum = s }}
+	return v.prog
+}
+
+func (v *applyJSON) Interrupted() { interrupted(v.s.ErrOut) }
+
+// Exports keeps the files for the summary line.
+func (v *applyJSON) Exports(cfg *config.Config, written []export.Written) {
+	v.cfg = cfg
+	v.written = append(v.written, written...)
+}
+
+// Done emits the summary line with the files written, and the error that
+// ended the apply, if any. An apply that failed before anything ran emits
+// nothing here: the command prints its error event.
+func (v *applyJSON) Done(err error) {
+	if v.done {
+		return
+	}
+	v.done = true
+	var ev map[string]any
+	switch {
+	case v.sum != nil:
+		ev = summaryEvent(v.sum)
+	case err == nil:
+		// Nothing to do: no calls were made.
+		ev = summaryEvent(&exec.Summary{})
+		ev["no_changes"] = true
+	default:
+		return
+	}
+	files := make([]map[string]any, 0, len(v.written))
+	for _, w := range v.written {
+		warn := w.Warnings
+		if warn == nil {
+			warn = []string{}
+		}
+		dir := ""
+		if v.cfg != nil {
+			dir = v.cfg.Dir
+		}
+		files = append(files, map[string]any{"path": RelPath(dir, w.Path), "export": w.Export,
+			"sheets": w.Sheets, "rows": w.Rows, "summary": w.Summary, "warnings": warn})
+	}
+	ev["files"] = files
+	if err != nil && !errors.Is(err, run.ErrFailed) {
+		ev["error"] = err.Error()
+	}
+	p := v.prog
+	if p == nil {
+		p = &jsonProgress{w: v.s.Out, now: v.s.Now}
+	}
+	p.emit(ev)
+}
 
 func interrupted(w io.Writer) {
 	fmt.Fprintln(w, "\nInterrupt received: no new calls will start; waiting for the calls in flight. Press Ctrl-C again to exit at once.")

@@ -15,6 +15,9 @@ type Counter struct {
 	now      func() time.Time
 	start    time.Time
 	CallsMax int
+	// Limit is the configured rate limit, calls per second (0: none known):
+	// the rate shown never exceeds it, since the pacer never does.
+	Limit    float64
 	Started  int
 	Done     int
 	Credits  int
@@ -59,14 +62,24 @@ func (c *Counter) InFlight() []exec.Call {
 	return out
 }
 
-// Rate is the calls started per second since Start (0 before any time
-// has passed), and Left the time the remaining planned calls take at that
-// rate (ok false when it cannot be known: no rate yet, or more calls
-// started than planned).
+// Rate is the calls started per second since Start, and Left the time the
+// remaining planned calls take at that rate. Before two calls have started
+// the rate means nothing (one call in a short time is any rate at all):
+// rate is 0 and ok false. The rate is capped at Limit: calls start no
+// faster than the pacer lets them, and a burst at the start (calls queued
+// while the clock barely moved) must not show more. ok is false when the
+// time left cannot be known: no rate yet, or more calls started than
+// planned.
 func (c *Counter) Rate() (rate float64, left time.Duration, ok bool) {
+	if c.Started < 2 {
+		return 0, 0, false
+	}
 	elapsed := c.now().Sub(c.start)
 	if elapsed > 0 {
 		rate = float64(c.Started) / elapsed.Seconds()
+	}
+	if c.Limit > 0 && rate > c.Limit {
+		rate = c.Limit
 	}
 	if rate > 0 && c.CallsMax >= c.Started {
 		return rate, time.Duration(float64(c.CallsMax-c.Started) / rate * float64(time.Second)), true

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/leadsync/leadsync/internal/plan"
+	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
 // ANSI colours of the human form, used only when asked for.
@@ -72,9 +73,10 @@ func PlanText(w io.Writer, p *plan.Plan, color bool) error {
 	}
 	addrW, actW, callsW := 0, 0, 0
 	for _, c := range p.Changes {
-		addrW = max(addrW, len(c.Address))
-		actW = max(actW, len(actionText(c)))
-		callsW = max(callsW, len(callsText(c)))
+		// Display widths: addresses hold for_each keys like "München".
+		addrW = max(addrW, textfmt.Width(c.Address))
+		actW = max(actW, textfmt.Width(actionText(c)))
+		callsW = max(callsW, textfmt.Width(callsText(c)))
 	}
 	var b strings.Builder
 	for _, c := range p.Changes {
@@ -102,6 +104,9 @@ func PlanText(w io.Writer, p *plan.Plan, color bool) error {
 	if len(p.Targets) > 0 {
 		fmt.Fprintf(&b, "Targets: %s (the plan covers only these and their sources).\n", strings.Join(p.Targets, ", "))
 	}
+	if p.Suppressed > 0 {
+		fmt.Fprintf(&b, "Suppressed: %s erased with leadsync forget (results naming them are dropped).\n", count(p.Suppressed, "person", "people"))
+	}
 	for _, d := range p.Diagnostics {
 		if d.Severity == "warning" {
 			fmt.Fprintf(&b, "\nWarning: %s\n", d.Summary)
@@ -122,12 +127,9 @@ func actionText(c *plan.Change) string {
 	return string(c.Action)
 }
 
-func pad(s string, w int) string {
-	if len(s) >= w {
-		return s
-	}
-	return s + strings.Repeat(" ", w-len(s))
-}
+// pad pads s with spaces to w character cells (display width, so that
+// columns line up after non-ASCII text).
+func pad(s string, w int) string { return textfmt.PadRight(s, w) }
 
 // summaryLine is the "Plan: ..." line.
 func summaryLine(p *plan.Plan) string {

@@ -10,8 +10,10 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/exec"
+	"github.com/leadsync/leadsync/internal/export"
 	"github.com/leadsync/leadsync/internal/plan"
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
 // textProgress prints one line per completed call and, on a terminal, keeps
@@ -29,9 +31,12 @@ type textProgress struct {
 
 var _ exec.Progress = (*textProgress)(nil)
 
-func (p *textProgress) Start(_ *plan.Plan, callsMax, creditsMax int) {
+func (p *textProgress) Start(pl *plan.Plan, callsMax, creditsMax int) {
 	p.count = NewCounter(p.now)
 	p.count.Start(callsMax)
+	if pl != nil {
+		p.count.Limit = pl.Totals.RateLimit
+	}
 	fmt.Fprintf(p.w, "Applying: %s at most, %s at most.\n", Plural(callsMax, "call"), Plural(creditsMax, "credit"))
 }
 
@@ -115,11 +120,13 @@ func (p *textProgress) drawStatus() {
 	for _, c := range p.count.InFlight() {
 		names = append(names, c.Address+personSuffix(c))
 	}
-	flight := strings.Join(names, ", ")
-	if len(flight) > 60 {
-		flight = flight[:57] + "..."
+	flight := truncCells(strings.Join(names, ", "), 60)
+	status := fmt.Sprintf("[%d/%d calls] %s", p.count.Done, p.count.CallsMax, Plural(p.count.Credits, "credit"))
+	if rate > 0 {
+		// Shown once two calls have started (see Counter.Rate).
+		status += fmt.Sprintf("  %.2f calls/s  ~%s left", rate, leftText)
 	}
-	fmt.Fprintf(p.w, "\r\x1b[K[%d/%d calls] %d credits  %.2f calls/s  ~%s left  %s", p.count.Done, p.count.CallsMax, p.count.Credits, rate, leftText, flight)
+	fmt.Fprintf(p.w, "\r\x1b[K%s  %s", status, flight)
 	p.statusDrawn = true
 }
 
@@ -129,6 +136,9 @@ func writeSummary(w io.Writer, s *exec.Summary) {
 	fmt.Fprintln(w)
 	if len(s.Forgotten) > 0 {
 		fmt.Fprintf(w, "Forgot %s: %s.\n", Plural(len(s.Forgotten), "address"), strings.Join(s.Forgotten, ", "))
+	}
+	if s.Expired > 0 {
+		fmt.Fprintf(w, "Removed %s no search has seen for the retention period.\n", Plural(s.Expired, "person"))
 	}
 	if len(s.Searches) > 0 {
 		fmt.Fprintln(w, "Searches:")
@@ -144,6 +154,12 @@ func writeSummary(w io.Writer, s *exec.Summary) {
 			}
 			if o.Capped && o.Split == nil {
 				line += "; hit the network's cap of 300: probably cut off"
+			}
+			if o.Suppressed > 0 {
+				line += fmt.Sprintf("; %d suppressed (erased with leadsync forget, dropped)", o.Suppressed)
+			}
+			if o.Results == 0 {
+				line += "; " + export.ZeroResultsNote
 			}
 			fmt.Fprintln(w, line)
 			if o.Split != nil {
@@ -197,8 +213,12 @@ func writeSummary(w io.Writer, s *exec.Summary) {
 		// have charged them, and the next plan says so again.
 		unknown = fmt.Sprintf(", %d more may have been charged (enrichments whose outcome is unknown)", s.CreditsUnknown)
 	}
-	fmt.Fprintf(w, "Apply complete: %s made (at most %d planned), %s charged (at most %d planned)%s, %d succeeded, %d failed, in %s.\n",
-		Plural(s.Calls, "call"), s.CallsPlannedMax, Plural(s.Credits, "credit"), s.CreditsPlannedMax, unknown,
+	ending := "Apply complete"
+	if s.Stopped != "" {
+		ending = "Apply stopped"
+	}
+	fmt.Fprintf(w, "%s: %s made (at most %d planned), %s charged (at most %d planned)%s, %d succeeded, %d failed, in %s.\n",
+		ending, Plural(s.Calls, "call"), s.CallsPlannedMax, Plural(s.Credits, "credit"), s.CreditsPlannedMax, unknown,
 		s.Succeeded, len(s.Failures), roundDur(s.Duration))
 }
 
@@ -281,6 +301,9 @@ func roundDur(d time.Duration) time.Duration {
 type jsonProgress struct {
 	w   io.Writer
 	now func() time.Time
+	// hold, when set, receives the run's summary instead of the stream:
+	// the apply view emits it once the files are written (see applyJSON).
+	hold func(*exec.Summary)
 }
 
 var _ exec.Progress = (*jsonProgress)(nil)
@@ -348,10 +371,19 @@ func (p *jsonProgress) Stopping(reason string) {
 }
 
 func (p *jsonProgress) Summary(s *exec.Summary) {
+	if p.hold != nil {
+		p.hold(s)
+		return
+	}
+	p.emit(summaryEvent(s))
+}
+
+// summaryEvent is the summary line of a run.
+func summaryEvent(s *exec.Summary) map[string]any {
 	searches := make([]map[string]any, 0, len(s.Searches))
 	for _, o := range s.Searches {
 		m := map[string]any{"address": o.Address, "results": o.Results, "kept": o.Kept,
-			"added": o.Added, "removed": o.Removed, "capped": o.Capped, "first_run": o.First}
+			"added": o.Added, "removed": o.Removed, "capped": o.Capped, "first_run": o.First, "suppressed": o.Suppressed}
 		if o.Split != nil {
 			m["split"] = map[string]any{"sub_searches": o.Split.SubSearches, "people": o.Split.People,
 				"complete": o.Split.Complete, "saturated_leaves": o.Split.Saturated, "verdict": o.Split.Verdict()}
@@ -371,9 +403,30 @@ func (p *jsonProgress) Summary(s *exec.Summary) {
 		failures = append(failures, m)
 	}
 	forgotten := append([]string{}, s.Forgotten...)
-	p.emit(map[string]any{"message_type": "summary", "calls": s.Calls, "calls_max": s.CallsPlannedMax,
+	byStatus := s.ByStatus
+	if byStatus == nil {
+		byStatus = map[string]int{}
+	}
+	return map[string]any{"message_type": "summary", "calls": s.Calls, "calls_max": s.CallsPlannedMax,
 		"credits": s.Credits, "credits_unknown": s.CreditsUnknown, "credits_max": s.CreditsPlannedMax, "succeeded": s.Succeeded,
-		"failed": len(s.Failures), "enriched": s.Enriched, "by_status": s.ByStatus,
-		"searches": searches, "failures": failures, "forgotten": forgotten, "splits_unfinished": unfinished,
-		"stopped": s.Stopped, "duration_seconds": s.Duration.Seconds()})
+		"failed": len(s.Failures), "enriched": s.Enriched, "by_status": byStatus,
+		"searches": searches, "failures": failures, "forgotten": forgotten, "expired": s.Expired, "splits_unfinished": unfinished,
+		"stopped": s.Stopped, "duration_seconds": s.Duration.Seconds()}
+}
+
+// truncCells cuts s to at most n character cells, ending in "..." when cut,
+// never inside a character.
+func truncCells(s string, n int) string {
+	if textfmt.Width(s) <= n {
+		return s
+	}
+	w := 0
+	for i, r := range s {
+		rw := textfmt.Width(string(r))
+		if w+rw > n-3 {
+			return s[:i] + "..."
+		}
+		w += rw
+	}
+	return s
 }

@@ -1,0 +1,151 @@
+package cli
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/leadsync/leadsync/internal/api"
+)
+
+func TestForgetRespectsTheLock(t *testing.T) {
+	dir, st := stateTestDir(t)
+	l, err := st.Lock("apply")
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runIn(t, dir, "forget", "ann")
+	if code != 1 || !strings.Contains(errOut, "locked by") || !strings.Contains(errOut, l.Info.ID) {
+		t.Errorf("exit %d: %s", code, errOut)
+	}
+	if out != "" {
+		t.Errorf("stdout %q", out)
+	}
+	l.Unlock()
+	s, err := st.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.People["101.aa"] == nil || len(s.Suppressed) != 0 {
+		t.Error("a locked forget changed the state")
+	}
+}
+
+func TestForget(t *testing.T) {
+	tests := []struct {
+		args []string
+		out  []string
+		gone []string // person IDs no longer in state
+		n    int      // suppression entries
+	}{
+		{[]string{"ann"}, []string{"ann: removed Ann Albers (person.101.aa) from the state (found by search.cto[\"Berlin\"]; with their enrichment); suppressed from now on.", "1 person suppressed"}, []string{"101.aa"}, 1},
+		{[]string{"102.bb"}, []string{"removed Bob Brandt (person.102.bb)", "found by search.cto[\"Berlin\"], search.cto[\"Hamburg\"]"}, []string{"102.bb"}, 1},
+		{[]string{"https://network.example/profile/Max_Mustermann"}, []string{"removed Max Mustermann (person.page:Max_Mustermann)", "with their profile"}, []string{"page:Max_Mustermann"}, 1},
+		{[]string{"Zed", "ann", "101.aa"}, []string{"Zed: not in the state", "the same person as above", "2 people suppressed"}, []string{"101.aa"}, 2},
+	}
+	for _, tc := range tests {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			dir, st := stateTestDir(t)
+			code, out, errOut := runIn(t, dir, append([]string{"forget"}, tc.args...)...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			for _, w := range tc.out {
+				if !strings.Contains(out, w) {
+					t.Errorf("output lacks %q:\n%s", w, out)
+				}
+			}
+			s, err := st.Load()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, id := range tc.gone {
+				if s.People[id] != nil {
+					t.Errorf("%s is still in the state", id)
+				}
+			}
+			if len(s.Suppressed) != tc.n {
+				t.Errorf("%d suppression entries, want %d", len(s.Suppressed), tc.n)
+			}
+			for _, a := range tc.args {
+				if a != "Zed" && !s.IsSuppressed(api.Lead{PageName: a}) && !s.IsSuppressed(api.Lead{NetworkID: a}) && !strings.HasPrefix(a, "https://") {
+					t.Errorf("%s is not suppressed", a)
+				}
+			}
+		})
+	}
+}
+
+func TestForgetNeedsAPerson(t *testing.T) {
+	dir, _ := stateTestDir(t)
+	if code, _, errOut := runIn(t, dir, "forget"); code != 1 || !strings.Contains(errOut, "PERSON") && !strings.Contains(errOut, "argument") {
+		t.Errorf("exit %d: %s", code, errOut)
+	}
+	if code, _, errOut := runIn(t, dir, "forget", " "); code != 1 || !strings.Contains(errOut, "PERSON is empty") {
+		t.Errorf("exit %d: %s", code, errOut)
+	}
+}
+
+func TestShowCountsSuppressed(t *testing.T) {
+	dir, _ := stateTestDir(t)
+	if code, _, errOut := runIn(t, dir, "forget", "ann"); code != 0 {
+		t.Fatalf("forget: %s", errOut)
+	}
+	code, out, _ := runIn(t, dir, "show")
+	if code != 0 || !strings.Contains(out, "Suppressed: 1 person erased with leadsync forget") || !strings.Contains(out, "People: 2") {
+		t.Errorf("show after forget: exit %d\n%s", code, out)
+	}
+	code, out, _ = runIn(t, dir, "show", "--json")
+	if code != 0 || !strings.Contains(out, `"suppressed": 1`) {
+		t.Errorf("show --json after forget: exit %d\n%s", code, out)
+	}
+}
+
+func TestForgetTwice(t *testing.T) {
+	dir, st := stateTestDir(t)
+	var serial uint64
+	for i, want := range []string{"ann: removed Ann Albers", "ann: already erased and suppressed."} {
+		code, out, errOut := runIn(t, dir, "forget", "ann")
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("forget %d: exit %d, output lacks %q:\n%s%s", i+1, code, want, out, errOut)
+		}
+		s, err := st.Load()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i == 1 && s.Serial != serial {
+			t.Errorf("forgetting someone already erased wrote the state (serial %d -> %d)", serial, s.Serial)
+		}
+		serial = s.Serial
+	}
+	s, err := st.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Suppressed) != 1 {
+		t.Errorf("%d suppression entries after forgetting one person twice", len(s.Suppressed))
+	}
+}
+
+// TestRetentionPlanAndApply: people no search has seen for the retention
+// period are a forget of "people" in the plan, and apply removes them
+// without a call.
+func TestRetentionPlanAndApply(t *testing.T) {
+	dir, st := stateTestDir(t) // people last seen 2025-12-30; the clock says 2026-01-02
+	write(t, dir, "retention.leads.hcl", "leadsync {\n  retention = \"2d\"\n}\n")
+	code, out, errOut := runIn(t, dir, "plan", "--offline")
+	if code != 0 || !strings.Contains(out, "- people") || !strings.Contains(out, "forget") ||
+		!strings.Contains(out, "3 people not seen by any search for 2d (retention) leave the state with their enrichments") {
+		t.Fatalf("plan: exit %d\n%s%s", code, out, errOut)
+	}
+	code, out, errOut = runIn(t, dir, "apply", "--auto-approve")
+	if code != 0 || !strings.Contains(errOut, "Removed 3 people no search has seen for the retention period.") {
+		t.Fatalf("apply: exit %d\n%s%s", code, out, errOut)
+	}
+	s, err := st.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.People) != 0 || len(s.Suppressed) != 0 {
+		t.Errorf("after retention: %d people, %d suppressed; want 0 and 0 (retention does not suppress)", len(s.People), len(s.Suppressed))
+	}
+}

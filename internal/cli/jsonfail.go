@@ -1,0 +1,145 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/spf13/cobra"
+
+	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/plan"
+	"github.com/leadsync/leadsync/internal/version"
+)
+
+// A command run with --json promises one JSON document on stdout (apply:
+// one event per line) whatever happens, so that CI can always read it. A
+// command that fails before it printed its document (an invalid
+// configuration, a missing key, a locked state, a bad flag) gets one here:
+// the command's own schema where one fits (plan: an empty plan with the
+// diagnostics), else {"format_version", "error", "diagnostics"}; for apply
+// an event line {"message_type": "error", ...}.
+
+// failureLog collects what a failing command reported on stderr, for its
+// JSON document: the diagnostics (scrubbed as printed) and error messages.
+type failureLog struct {
+	diags    []jsonDiagnostic
+	messages []string
+}
+
+func (l *failureLog) addDiags(cfg *config.Config, diags hcl.Diagnostics) {
+	if l == nil {
+		return
+	}
+	l.diags = append(l.diags, diagnosticsJSON(diags, cfg).Diagnostics...)
+}
+
+func (l *failureLog) addMessage(msg string) {
+	if l == nil || msg == "" {
+		return
+	}
+	l.messages = append(l.messages, msg)
+}
+
+// countingWriter counts the bytes written through it.
+type countingWriter struct {
+	w io.Writer
+	n int
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += n
+	return n, err
+}
+
+// jsonRequested reports whether the command that ran was asked for JSON:
+// its --json flag, or (when flag parsing failed) --json among the args.
+func jsonRequested(cmd *cobra.Command, args []string) bool {
+	if cmd != nil && cmd.Flags().Lookup("json") != nil {
+		if v, err := cmd.Flags().GetBool("json"); err == nil && v {
+			return true
+		}
+	}
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		if a == "--json" || a == "--json=true" {
+			return cmd == nil || cmd.Flags().Lookup("json") != nil
+		}
+	}
+	return false
+}
+
+// jsonFailure is the document of a failed command without a schema of its
+// own for failures.
+type jsonFailure struct {
+	FormatVersion string           `json:"format_version"`
+	Error         string           `json:"error"`
+	Diagnostics   []jsonDiagnostic `json:"diagnostics"`
+}
+
+// writeJSONFailure writes the document of a command that failed with err
+// after reporting log on stderr.
+func writeJSONFailure(w io.Writer, cmd *cobra.Command, err error, log *failureLog, now time.Time) {
+	msg := failureMessage(err, log)
+	diags := log.diags
+	if diags == nil {
+		diags = []jsonDiagnostic{}
+	}
+	if len(diags) == 0 {
+		diags = append(diags, jsonDiagnostic{Severity: "error", Summary: msg})
+	}
+	name := ""
+	if cmd != nil {
+		name = cmd.Name()
+	}
+	switch name {
+	case "plan":
+		p := &plan.Plan{FormatVersion: plan.FormatVersion, LeadsyncVersion: version.String(), CreatedAt: now.UTC()}
+		for _, d := range diags {
+			p.Diagnostics = append(p.Diagnostics, plan.Diagnostic{Severity: d.Severity, Summary: d.Summary, Detail: d.Detail})
+		}
+		_ = plan.WriteJSON(w, p)
+	case "export":
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		_ = enc.Encode(struct {
+			FormatVersion string           `json:"format_version"`
+			Written       []writtenJSON    `json:"written"`
+			Error         string           `json:"error"`
+			Diagnostics   []jsonDiagnostic `json:"diagnostics"`
+		}{"1", []writtenJSON{}, msg, diags})
+	case "apply":
+		ev := map[string]any{"format_version": "1", "message_type": "error", "timestamp": now.UTC().Format(time.RFC3339Nano),
+			"error": msg, "diagnostics": diags}
+		b, _ := json.Marshal(ev)
+		w.Write(append(b, '\n'))
+	default:
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		_ = enc.Encode(jsonFailure{FormatVersion: "1", Error: msg, Diagnostics: diags})
+	}
+}
+
+// failureMessage is the one-line error of a failed command: the error
+// returned, else what it reported.
+func failureMessage(err error, log *failureLog) string {
+	var ee *exitError
+	if err != nil && !errors.As(err, &ee) {
+		return err.Error()
+	}
+	if len(log.messages) > 0 {
+		return strings.Join(log.messages, "; ")
+	}
+	for _, d := range log.diags {
+		if d.Severity == "error" {
+			return d.Summary
+		}
+	}
+	return "the command failed"
+}

@@ -1,0 +1,112 @@
+package state
+
+// Changes names what changed in a State since tracking started: the keys of
+// the searches, profiles, people and failures that Apply or RemovePerson
+// set or deleted, and whether Usage changed. A backend that keeps the state
+// row by row (PostgreSQL) writes only these rows instead of the whole state.
+// A key is listed whether it was set or deleted: the state's maps say which
+// (a key missing from the map was deleted).
+type Changes struct {
+	Searches map[string]struct{}
+	Profiles map[string]struct{}
+	People   map[string]struct{}
+	Failures map[string]struct{}
+	Usage    bool
+	// Meta is true when a state-level field other than these maps and
+	// Usage changed (the split runs under way).
+	Meta bool
+}
+
+func newChanges() *Changes {
+	return &Changes{
+		Searches: map[string]struct{}{},
+		Profiles: map[string]struct{}{},
+		People:   map[string]struct{}{},
+		Failures: map[string]struct{}{},
+	}
+}
+
+// Empty reports whether nothing changed.
+func (c *Changes) Empty() bool {
+	return c == nil || len(c.Searches)+len(c.Profiles)+len(c.People)+len(c.Failures) == 0 && !c.Usage && !c.Meta
+}
+
+// Track starts recording changes (see TakeChanges). Tracking costs a map
+// insert per change and is off unless a backend asks for it.
+func (s *State) Track() {
+	if s.changes == nil {
+		s.changes = newChanges()
+	}
+}
+
+// Tracking reports whether Track was called.
+func (s *State) Tracking() bool { return s.changes != nil }
+
+// TakeChanges returns the changes recorded since Track or the last
+// TakeChanges and starts a new record. Nil when not tracking.
+func (s *State) TakeChanges() *Changes {
+	c := s.changes
+	if c != nil {
+		s.changes = newChanges()
+	}
+	return c
+}
+
+// PutBackChanges merges c into the changes recorded now: a backend that
+// took the changes but could not write them gives them back, so that the
+// next write includes them.
+func (s *State) PutBackChanges(c *Changes) {
+	if c == nil || s.changes == nil {
+		return
+	}
+	for k := range c.Searches {
+		s.changes.Searches[k] = struct{}{}
+	}
+	for k := range c.Profiles {
+		s.changes.Profiles[k] = struct{}{}
+	}
+	for k := range c.People {
+		s.changes.People[k] = struct{}{}
+	}
+	for k := range c.Failures {
+		s.changes.Failures[k] = struct{}{}
+	}
+	s.changes.Usage = s.changes.Usage || c.Usage
+	s.changes.Meta = s.changes.Meta || c.Meta
+}
+
+func (s *State) touchPerson(id string) {
+	if s.changes != nil && id != "" {
+		s.changes.People[id] = struct{}{}
+	}
+}
+
+func (s *State) touchSearch(addr string) {
+	if s.changes != nil {
+		s.changes.Searches[addr] = struct{}{}
+	}
+}
+
+func (s *State) touchProfile(addr string) {
+	if s.changes != nil {
+		s.changes.Profiles[addr] = struct{}{}
+	}
+}
+
+func (s *State) touchFailure(addr string) {
+	if s.changes != nil {
+		s.changes.Failures[addr] = struct{}{}
+	}
+}
+
+func (s *State) touchMeta() {
+	if s.changes != nil {
+		s.changes.Meta = true
+	}
+}
+
+func (s *State) touchUsage() {
+	if s.changes != nil {
+		s.changes.Usage = true
+	}
+}

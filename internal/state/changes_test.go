@@ -1,0 +1,173 @@
+package state
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/leadsync/leadsync/internal/api"
+)
+
+// mirror is a row store fed only by Changes, as the PostgreSQL backend is:
+// after every step it must equal the state.
+type mirror struct{ s *State }
+
+func clone[T any](v *T) *T {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	var c T
+	if err := json.Unmarshal(b, &c); err != nil {
+		panic(err)
+	}
+	return &c
+}
+
+func (m *mirror) take(s *State) {
+	c := s.TakeChanges()
+	for k := range c.People {
+		if p := s.People[k]; p != nil {
+			m.s.People[k] = clone(p)
+		} else {
+			delete(m.s.People, k)
+		}
+	}
+	for k := range c.Searches {
+		if v := s.Searches[k]; v != nil {
+			m.s.Searches[k] = clone(v)
+		} else {
+			delete(m.s.Searches, k)
+		}
+	}
+	for k := range c.Profiles {
+		if v := s.Profiles[k]; v != nil {
+			m.s.Profiles[k] = clone(v)
+		} else {
+			delete(m.s.Profiles, k)
+		}
+	}
+	for k := range c.Failures {
+		if v := s.Failures[k]; v != nil {
+			m.s.Failures[k] = clone(v)
+		} else {
+			delete(m.s.Failures, k)
+		}
+	}
+	if c.Usage {
+		m.s.Usage = *clone(&s.Usage)
+	}
+	if c.Meta {
+		m.s.Splits = nil
+		if len(s.Splits) > 0 {
+			b, _ := json.Marshal(s.Splits)
+			json.Unmarshal(b, &m.s.Splits)
+		}
+		b, _ := json.Marshal(s.Suppressed)
+		m.s.Suppressed = nil
+		json.Unmarshal(b, &m.s.Suppressed)
+		m.s.UnknownEnrichments = nil
+		if len(s.UnknownEnrichments) > 0 {
+			b, _ := json.Marshal(s.UnknownEnrichments)
+			json.Unmarshal(b, &m.s.UnknownEnrichments)
+		}
+	}
+}
+
+func encoded(t *testing.T, s *State) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := Encode(&b, s); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// Every change Apply and RemovePerson make is named by TakeChanges, so a
+// backend writing only those rows keeps an exact copy.
+func TestChangesNameEveryChange(t *testing.T) {
+	steps := []func(s *State){
+		func(s *State) {
+			s.Apply(Event{At: day(0), Kind: EventBilling, Billing: &api.Usage{RemainingRequests: 5}})
+		},
+		func(s *State) {
+			s.Apply(searchEv(day(1), "search.a", 0, lead("", "anna", "Anna"), lead("n2", "ben", "Ben"), lead("", "", "Nobody")))
+		},
+		func(s *State) { s.Apply(profileEv(day(2), "profile.p", "anna", "Anna A")) },
+		func(s *State) {
+			// Anna's networkId arrives: re-keyed from page:anna in search.a and profile.p.
+			s.Apply(searchEv(day(3), "search.b", 1, lead("n1", "anna", "Anna"), lead("n2", "ben", "Ben")))
+		},
+		func(s *State) {
+			s.Apply(enrichEv(day(4), "enrich.e", "n2", api.EnrichedProfile{NetworkID: "n2", Email: "b@x.example", CreditBalance: 7}))
+		},
+		func(s *State) {
+			s.Apply(enrichEv(day(4), "enrich.e", "page:zed", api.EnrichedProfile{NetworkID: "n9", PageName: "zed", Email: "z@x.example"}))
+		},
+		func(s *State) {
+			s.Apply(Event{At: day(5), Kind: EventFailure, Address: "search.c", Failure: &Failure{Message: "500"}})
+		},
+		func(s *State) { s.Apply(searchEv(day(6), "search.a", 0, lead("n1", "anna", "Anna"))) },
+		func(s *State) { s.Apply(profileEv(day(6), "profile.p", "ben", "Ben B")) },
+		// An enrichment pending, then unknown, then another pending and void.
+		func(s *State) {
+			s.Apply(Event{At: day(6), Kind: EventEnrichPending, Address: "enrich.e", Enrich: &EnrichEvent{PersonID: "n1", Credits: 1}})
+		},
+		func(s *State) {
+			s.Apply(Event{At: day(6), Kind: EventEnrichUnknown, Address: "enrich.e", Enrich: &EnrichEvent{PersonID: "n1", Credits: 1}, Failure: &Failure{Message: "timeout"}})
+		},
+		func(s *State) {
+			s.Apply(Event{At: day(6), Kind: EventEnrichVoid, Address: "enrich.e", Enrich: &EnrichEvent{PersonID: "n1", Credits: 1}})
+		},
+		func(s *State) { s.Apply(Event{At: day(7), Kind: EventForget, Address: "search.b"}) },
+		func(s *State) { s.RemovePerson("n1") },
+		func(s *State) { s.Apply(searchEv(day(8), "search.c", 0, lead("n3", "cleo", "Cleo"))) },
+		// A split search: the root at the cap, then its two sub-searches.
+		func(s *State) { s.Apply(splitEv(day(9), "search.s", []string{}, api.MaxResults)) },
+		func(s *State) { s.Apply(splitEv(day(9), "search.s", []string{"A"}, 2)) },
+		func(s *State) { s.RemovePerson("s1.A") },
+		func(s *State) { s.Apply(splitEv(day(10), "search.s", []string{"B"}, 3)) },
+		func(s *State) { s.Apply(Event{At: day(11), Kind: EventForget, Address: "search.s"}) },
+		// Erasure (suppression list) and retention.
+		func(s *State) {
+			s.Apply(Event{At: day(12), Kind: EventForgetPeople, Address: PeopleAddress, People: &ForgetPeopleEvent{
+				Reason: ForgetErasure, PersonIDs: []string{"n3"}, Keys: IdentifierKeys("cleo")}})
+		},
+		func(s *State) {
+			s.Apply(searchEv(day(13), "search.c", 0, lead("n3", "cleo", "Cleo"), lead("n7", "gus", "Gus")))
+		},
+		func(s *State) {
+			s.Apply(Event{At: day(14), Kind: EventForgetPeople, Address: PeopleAddress, People: &ForgetPeopleEvent{
+				Reason: ForgetRetention, PersonIDs: []string{"n7", "n2"}}})
+		},
+	}
+	s := New()
+	s.Track()
+	m := &mirror{s: New()}
+	m.s.Lineage = s.Lineage
+	for i, step := range steps {
+		step(s)
+		m.take(s)
+		if d := cmp.Diff(encoded(t, s), encoded(t, m.s)); d != "" {
+			t.Fatalf("after step %d the copy fed by Changes differs (-state +copy):\n%s", i, d)
+		}
+	}
+	if !s.TakeChanges().Empty() {
+		t.Fatal("changes left after taking them")
+	}
+	// Changes given back are taken again.
+	s.Apply(Event{At: day(9), Kind: EventFailure, Address: "search.d", Failure: &Failure{Message: "x"}})
+	c := s.TakeChanges()
+	s.PutBackChanges(c)
+	if c2 := s.TakeChanges(); len(c2.Failures) != 1 {
+		t.Fatalf("changes put back were lost: %+v", c2)
+	}
+	// Without Track nothing is recorded.
+	u := New()
+	u.Apply(searchEv(day(1), "search.a", 0, lead("n1", "anna", "Anna")))
+	if u.Tracking() || u.TakeChanges() != nil {
+		t.Fatal("an untracked state records changes")
+	}
+}

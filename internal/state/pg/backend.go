@@ -1,0 +1,667 @@
+package pg
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/user"
+	"regexp"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/version"
+)
+
+// Options says where the state is.
+type Options struct {
+	// ConnStr is the connection string (a secret: never printed).
+	ConnStr string
+	// Schema is the schema of the tables; DefaultSchema when empty.
+	Schema string
+	// Workspace is the workspace; DefaultWorkspace when empty.
+	Workspace string
+
+	// Now is the clock for lock times; time.Now when nil.
+	Now func() time.Time
+	// User, Host and PID identify this process as a lock holder; the OS's
+	// when unset.
+	User func() string
+	Host func() string
+	PID  int
+}
+
+// Backend is the state of one workspace in PostgreSQL. It implements
+// state.Backend. Its methods may be used from several goroutines.
+type Backend struct {
+	opts      Options
+	schema    string
+	quoted    string
+	workspace string
+
+	mu    sync.Mutex
+	conn  *pgx.Conn // for loads and writes; the lock has its own
+	conn2 *pgx.Conn // a second reader for Load, opened on first use
+	// lockPID is the database session that holds this backend's workspace
+	// lock, 0 when this process holds none: each recorded call checks that
+	// the lock is still held.
+	lockPID  int
+	held     *Lock // the lock this backend holds, nil when none
+	seenN    int64 // the last recorded call the last Load applied
+	rec      *recorder
+	migrated bool
+}
+
+var _ state.Backend = (*Backend)(nil)
+
+// New returns the backend of opts; nothing is connected yet.
+func New(opts Options) (*Backend, error) {
+	if opts.Schema == "" {
+		opts.Schema = DefaultSchema
+	}
+	if opts.Workspace == "" {
+		opts.Workspace = DefaultWorkspace
+	}
+	if err := CheckSchemaName(opts.Schema); err != nil {
+		return nil, err
+	}
+	if err := CheckWorkspaceName(opts.Workspace); err != nil {
+		return nil, err
+	}
+	if err := CheckConnStr(opts.ConnStr); err != nil {
+		return nil, err
+	}
+	return &Backend{
+		opts:      opts,
+		schema:    opts.Schema,
+		quoted:    pgx.Identifier{opts.Schema}.Sanitize(),
+		workspace: opts.Workspace,
+	}, nil
+}
+
+// Workspace is the backend's workspace.
+func (b *Backend) Workspace() string { return b.workspace }
+
+// Describe names where the state is, for messages.
+func (b *Backend) Describe() string {
+	return fmt.Sprintf("workspace %q in PostgreSQL (schema %s)", b.workspace, b.schema)
+}
+
+// Close closes the backend's connection (a held lock has its own).
+func (b *Backend) Close() error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.conn2 != nil {
+		b.conn2.Close(context.Background())
+		b.conn2 = nil
+	}
+	if b.conn == nil {
+		return nil
+	}
+	err := b.conn.Close(context.Background())
+	b.conn = nil
+	return err
+}
+
+func (b *Backend) now() time.Time {
+	if b.opts.Now != nil {
+		return b.opts.Now()
+	}
+	return time.Now()
+}
+
+func (b *Backend) user() string {
+	if b.opts.User != nil {
+		return b.opts.User()
+	}
+	if u, err := user.Current(); err == nil && u.Username != "" {
+		return u.Username
+	}
+	if u := os.Getenv("USER"); u != "" {
+		return u
+	}
+	return "unknown"
+}
+
+func (b *Backend) host() string {
+	if b.opts.Host != nil {
+		return b.opts.Host()
+	}
+	if h, err := os.Hostname(); err == nil && h != "" {
+		return h
+	}
+	return "unknown-host"
+}
+
+func (b *Backend) pid() int {
+	if b.opts.PID != 0 {
+		return b.opts.PID
+	}
+	return os.Getpid()
+}
+
+// wrap turns a database error into one that says what leadsync was doing,
+// with every password removed.
+func (b *Backend) wrap(doing string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var ns *NewerSchemaError
+	if errors.As(err, &ns) {
+		return err
+	}
+	return fmt.Errorf("PostgreSQL, %s, %s: %w", b.Describe(), doing, Redact(err, b.opts.ConnStr))
+}
+
+// ctx is the context of one database operation.
+func opCtx() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.Background(), 10*time.Minute)
+}
+
+// c returns the backend's connection, connecting when needed (and again
+// after a broken connection). The caller holds b.mu.
+func (b *Backend) c(ctx context.Context) (*pgx.Conn, error) {
+	if b.conn != nil && !b.conn.IsClosed() {
+		return b.conn, nil
+	}
+	c, err := connect(ctx, b.opts.ConnStr)
+	if err != nil {
+		return nil, err
+	}
+	b.conn = c
+	return c, nil
+}
+
+// writable returns the connection with the schema created or migrated.
+func (b *Backend) writable(ctx context.Context) (*pgx.Conn, error) {
+	c, err := b.c(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if !b.migrated {
+		if err := b.ensureSchema(ctx, c); err != nil {
+			return nil, err
+		}
+		b.migrated = true
+	}
+	return c, nil
+}
+
+// Load reads the workspace's state from one consistent snapshot (a
+// read-only REPEATABLE READ transaction: it neither blocks nor waits for an
+// apply), with the calls an interrupted apply recorded applied on top. A
+// workspace with nothing stored gives an empty state. The state returned
+// tracks its changes, so that Commit writes only what changed.
+func (b *Backend) Load() (*state.State, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	ctx, cancel := opCtx()
+	defer cancel()
+	c, err := b.c(ctx)
+	if err != nil {
+		return nil, err
+	}
+	v, by, err := b.readVersion(ctx, c)
+	if err != nil {
+		return nil, b.wrap("reading the schema version", err)
+	}
+	if v > SchemaVersion {
+		return nil, &NewerSchemaError{Schema: b.schema, Version: v, WrittenBy: by}
+	}
+	if v == 0 {
+		if b.workspace != DefaultWorkspace {
+			return nil, &NoWorkspaceError{Workspace: b.workspace}
+		}
+		return b.empty(), nil
+	}
+	if v < SchemaVersion {
+		if c, err = b.writable(ctx); err != nil {
+			return nil, err
+		}
+	}
+	tx, err := c.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
+	if err != nil {
+		return nil, b.wrap("starting a read", err)
+	}
+	defer tx.Rollback(ctx)
+	// A second connection reads the other tables from the same snapshot
+	// while this one reads the people: the two halves take about as long.
+	var q2 querier
+	if t2 := b.sharedSnapshot(ctx, tx); t2 != nil {
+		defer t2.Rollback(ctx)
+		q2 = t2
+	}
+	s, found, err := b.read(ctx, tx, q2, b.workspace)
+	if err != nil {
+		return nil, b.wrap("reading the state", err)
+	}
+	if !found {
+		if b.workspace != DefaultWorkspace {
+			return nil, &NoWorkspaceError{Workspace: b.workspace}
+		}
+		return b.empty(), nil
+	}
+	return s, nil
+}
+
+// NoWorkspaceError is returned for a workspace that was never created.
+type NoWorkspaceError struct{ Workspace string }
+
+func (e *NoWorkspaceError) Error() string {
+	return fmt.Sprintf("workspace %q does not exist in PostgreSQL; create it with\n  leadsync workspace new %s\nor list the workspaces there are with leadsync workspace list", e.Workspace, e.Workspace)
+}
+
+func (b *Backend) empty() *state.State {
+	s := state.New()
+	s.Track()
+	return s
+}
+
+// sharedSnapshot starts, on the backend's second connection, a read-only
+// transaction that sees exactly what tx sees; nil when that cannot be done
+// (the caller then reads everything through tx).
+func (b *Backend) sharedSnapshot(ctx context.Context, tx pgx.Tx) pgx.Tx {
+	if b.conn2 == nil || b.conn2.IsClosed() {
+		c, err := connect(ctx, b.opts.ConnStr)
+		if err != nil {
+			return nil
+		}
+		b.conn2 = c
+	}
+	var snap string
+	if err := tx.QueryRow(ctx, `SELECT pg_export_snapshot()`).Scan(&snap); err != nil || !snapshotRe.MatchString(snap) {
+		return nil
+	}
+	t2, err := b.conn2.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
+	if err != nil {
+		return nil
+	}
+	if _, err := t2.Exec(ctx, `SET TRANSACTION SNAPSHOT '`+snap+`'`); err != nil {
+		t2.Rollback(ctx)
+		return nil
+	}
+	return t2
+}
+
+var snapshotRe = regexp.MustCompile(`^[0-9A-Fa-f-]+$`)
+
+// read builds the state of workspace ws from q (a snapshot), reading all
+// but the people through q2 at the same time when q2 is not nil (the same
+// snapshot).
+func (b *Backend) read(ctx context.Context, q, q2 querier, ws string) (*state.State, bool, error) {
+	s := state.New()
+	var usage, extra []byte
+	err := q.QueryRow(ctx, b.sql(`SELECT lineage, serial, format_version, leadsync_version, usage, extra FROM {s}.workspaces WHERE name = $1`), ws).
+		Scan(&s.Lineage, &s.Serial, &s.FormatVersion, &s.LeadsyncVersion, &usage, &extra)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	if s.FormatVersion > state.FormatVersion {
+		return nil, false, fmt.Errorf("the workspace holds a state of format_version %d (written by leadsync %s); this leadsync reads format_version %d or older: upgrade leadsync", s.FormatVersion, s.LeadsyncVersion, state.FormatVersion)
+	}
+	if len(usage) > 0 {
+		if err := json.Unmarshal(usage, &s.Usage); err != nil {
+			return nil, false, fmt.Errorf("usage: %w", err)
+		}
+	}
+	if err := stateExtra.decode(extra, s); err != nil {
+		return nil, false, err
+	}
+	var enrichments []enrichmentRow
+	if q2 != nil {
+		var oerr error
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			enrichments, oerr = readOthers(ctx, q2, b, ws, s)
+		}()
+		perr := readPeople(ctx, q, b, ws, s)
+		<-done
+		if perr != nil {
+			return nil, false, perr
+		}
+		if oerr != nil {
+			return nil, false, oerr
+		}
+	} else {
+		if err := readPeople(ctx, q, b, ws, s); err != nil {
+			return nil, false, err
+		}
+		var err error
+		if enrichments, err = readOthers(ctx, q, b, ws, s); err != nil {
+			return nil, false, err
+		}
+	}
+	for _, r := range enrichments {
+		if p := s.People[r.id]; p != nil {
+			p.Enrichment = r.e
+		}
+	}
+	// Calls an apply recorded but did not fold in yet (it was killed).
+	rows, err := q.Query(ctx, b.sql(`SELECT n, event FROM {s}.events WHERE workspace = $1 ORDER BY n`), ws)
+	if err != nil {
+		return nil, false, err
+	}
+	var events []state.Event
+	var maxN int64
+	for rows.Next() {
+		var raw []byte
+		if err := rows.Scan(&maxN, &raw); err != nil {
+			rows.Close()
+			return nil, false, err
+		}
+		var e state.Event
+		if err := json.Unmarshal(raw, &e); err != nil {
+			rows.Close()
+			return nil, false, fmt.Errorf("a recorded call cannot be read: %w", err)
+		}
+		events = append(events, e)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, false, err
+	}
+	s.Track()
+	for i := range events {
+		if err := s.Apply(events[i]); err != nil {
+			return nil, false, fmt.Errorf("a recorded call (%s %s) cannot be applied: %w", events[i].Kind, events[i].Address, err)
+		}
+	}
+	b.seenN = maxN
+	return s, true, nil
+}
+
+// OpenJournal starts recording the calls of one apply that will change s
+// (from Load, under the lock). Calls a killed apply left, which Load
+// applied to s, are written into the tables first.
+func (b *Backend) OpenJournal(s *state.State) (state.Recorder, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.rec != nil && !b.rec.closed {
+		return nil, fmt.Errorf("a recording is already open for %s", b.Describe())
+	}
+	if !s.Tracking() {
+		return nil, fmt.Errorf("OpenJournal: the state was not loaded from %s", b.Describe())
+	}
+	ctx, cancel := opCtx()
+	defer cancel()
+	if _, err := b.flush(ctx, s, flushOpts{foldSeen: true}); err != nil {
+		return nil, err
+	}
+	b.rec = &recorder{b: b, s: s, id: newID()}
+	return b.rec, nil
+}
+
+// Commit writes what changed in s (never the whole state) and raises the
+// serial. A state that was not loaded from this backend (it does not track
+// its changes) replaces the workspace's state.
+func (b *Backend) Commit(s *state.State) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if r := b.rec; r != nil && !r.closed {
+		if r.s != s {
+			return fmt.Errorf("commit: the recording is open for another state value")
+		}
+		r.closed = true
+	}
+	ctx, cancel := opCtx()
+	defer cancel()
+	if !s.Tracking() {
+		return b.replace(ctx, s)
+	}
+	fo := flushOpts{foldSeen: true, bump: true, meta: true}
+	if r := b.rec; r != nil && r.s == s {
+		if r.lost {
+			return &LockLostError{Where: b.Describe()}
+		}
+		fo.journal, fo.foldOwn = r.id, true
+	}
+	serial, err := b.flush(ctx, s, fo)
+	if err != nil {
+		return err
+	}
+	s.Serial = serial
+	s.LeadsyncVersion = version.String()
+	s.FormatVersion = state.FormatVersion
+	s.Journal = nil
+	return nil
+}
+
+// flushOpts says what one write transaction does besides the changed rows.
+type flushOpts struct {
+	event   *state.Event // a new call to record (Append)
+	journal string       // its recording
+	// foldSeen deletes the recorded calls the last Load applied to s, and
+	// foldOwn those of this recording (journal): they are in s now. Calls
+	// recorded by others since (a run that lost its lock) are never deleted.
+	foldSeen, foldOwn bool
+	bump              bool // raise the serial (and set the version)
+	meta              bool // write the state's extra fields
+}
+
+// flush writes, in one transaction, the rows s changed since the last
+// flush, plus what fo asks, and returns the workspace's serial. On error
+// nothing is written and the changes are kept for the next flush. The
+// caller holds b.mu.
+func (b *Backend) flush(ctx context.Context, s *state.State, fo flushOpts) (uint64, error) {
+	c, err := b.writable(ctx)
+	if err != nil {
+		return 0, err
+	}
+	ch := s.TakeChanges()
+	serial, err := b.flushTx(ctx, c, s, ch, fo)
+	if err != nil {
+		s.PutBackChanges(ch)
+		return 0, err
+	}
+	return serial, nil
+}
+
+func (b *Backend) flushTx(ctx context.Context, c *pgx.Conn, s *state.State, ch *state.Changes, fo flushOpts) (serial uint64, err error) {
+	lost := false
+	defer func() {
+		if err == nil && lost {
+			err = &LockLostError{Where: b.Describe()}
+		}
+	}()
+	tx, err := c.Begin(ctx)
+	if err != nil {
+		return 0, b.wrap("starting a write", err)
+	}
+	defer tx.Rollback(ctx)
+	if err := b.ensureWorkspace(ctx, tx, s); err != nil {
+		return 0, err
+	}
+	batch := &pgx.Batch{}
+	if fo.event != nil && b.lockPID != 0 {
+		// A lock whose connection was closed (a network cut, an idle
+		// timeout) may be taken by another run: stop before spending more.
+		var held bool
+		k := uint64(b.key())
+		if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted AND pid = $1
+			AND classid = $2::bigint::oid AND objid = $3::bigint::oid AND objsubid = 1)`, b.lockPID, int64(k>>32), int64(k&0xffffffff)).Scan(&held); err != nil {
+			return 0, b.wrap("checking the lock", err)
+		}
+		if !held && b.relock(ctx) != nil {
+			// Another run holds it now. The call is paid for: record it
+			// (its event only, which the next load applies; no row is
+			// written under the other run's feet), then stop the run.
+			lost = true
+		}
+	}
+	if fo.event != nil {
+		raw, err := json.Marshal(fo.event)
+		if err != nil {
+			return 0, fmt.Errorf("recording the call: %w", err)
+		}
+		var stored []byte
+		err = tx.QueryRow(ctx, b.sql(`WITH ins AS (
+			INSERT INTO {s}.events (workspace, journal_id, seq, at, kind, address, event)
+			VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (workspace, journal_id, seq) DO NOTHING RETURNING 1)
+			SELECT CASE WHEN EXISTS (SELECT 1 FROM ins) THEN NULL ELSE (SELECT event FROM {s}.events WHERE workspace = $1 AND journal_id = $2 AND seq = $3) END`),
+			b.workspace, fo.journal, int64(fo.event.Seq), fo.event.At, string(fo.event.Kind), fo.event.Address, raw).Scan(&stored)
+		if err != nil {
+			return 0, b.wrap("recording the call", err)
+		}
+		if stored != nil && !sameJSON(stored, raw) {
+			return 0, fmt.Errorf("%s: call %d of this apply is already recorded with other content; nothing was written", b.Describe(), fo.event.Seq)
+		}
+		if lost {
+			if err := tx.Commit(ctx); err != nil {
+				return 0, b.wrap("committing", err)
+			}
+			return 0, nil
+		}
+		// The calls before this one are in s now: fold them.
+		batch.Queue(b.sql(`DELETE FROM {s}.events WHERE workspace = $1 AND journal_id = $2 AND seq < $3`), b.workspace, fo.journal, int64(fo.event.Seq))
+	}
+	if err := b.queueChanges(batch, s, ch); err != nil {
+		return 0, err
+	}
+	if fo.foldSeen && b.seenN > 0 {
+		// The calls the last Load applied to s (left by a killed run).
+		batch.Queue(b.sql(`DELETE FROM {s}.events WHERE workspace = $1 AND n <= $2`), b.workspace, b.seenN)
+	}
+	if fo.foldOwn {
+		// This recording's calls: the caller applied every one of them.
+		batch.Queue(b.sql(`DELETE FROM {s}.events WHERE workspace = $1 AND journal_id = $2`), b.workspace, fo.journal)
+	}
+	if fo.meta || (ch != nil && ch.Meta) {
+		// State-level fields no column models (the split runs under way).
+		extra, err := stateExtra.encode(stripMaps(s))
+		if err != nil {
+			return 0, err
+		}
+		batch.Queue(b.sql(`UPDATE {s}.workspaces SET extra = $2, format_version = $3, leadsync_version = $4 WHERE name = $1`),
+			b.workspace, extra, state.FormatVersion, version.String())
+	}
+	if batch.Len() > 0 {
+		if err := tx.SendBatch(ctx, batch).Close(); err != nil {
+			return 0, b.wrap("writing the state", err)
+		}
+	}
+	var ser int64
+	if fo.bump || fo.event != nil || !ch.Empty() {
+		err = tx.QueryRow(ctx, b.sql(`UPDATE {s}.workspaces SET serial = serial + 1 WHERE name = $1 RETURNING serial`), b.workspace).Scan(&ser)
+	} else {
+		err = tx.QueryRow(ctx, b.sql(`SELECT serial FROM {s}.workspaces WHERE name = $1`), b.workspace).Scan(&ser)
+	}
+	if err != nil {
+		return 0, b.wrap("raising the serial", err)
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return 0, b.wrap("committing", err)
+	}
+	return uint64(ser), nil
+}
+
+// ensureWorkspace creates the workspace row for s when missing and refuses
+// to write s over another state (another lineage).
+func (b *Backend) ensureWorkspace(ctx context.Context, tx pgx.Tx, s *state.State) error {
+	if _, err := tx.Exec(ctx, b.sql(`INSERT INTO {s}.workspaces (name, lineage, serial, format_version, leadsync_version) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (name) DO NOTHING`),
+		b.workspace, s.Lineage, int64(s.Serial), state.FormatVersion, version.String()); err != nil {
+		return b.wrap("creating the workspace", err)
+	}
+	var lineage string
+	if err := tx.QueryRow(ctx, b.sql(`SELECT lineage FROM {s}.workspaces WHERE name = $1 FOR UPDATE`), b.workspace).Scan(&lineage); err != nil {
+		return b.wrap("reading the workspace", err)
+	}
+	if lineage != s.Lineage {
+		return fmt.Errorf("%s now holds another state (lineage %s) than the one this run loaded (lineage %s): it was replaced meanwhile (state push --force?); nothing was written. Run the command again", b.Describe(), lineage, s.Lineage)
+	}
+	return nil
+}
+
+// sameJSON compares two JSON texts as values.
+func sameJSON(a, b []byte) bool {
+	var x, y any
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return false
+	}
+	xa, _ := json.Marshal(x)
+	ya, _ := json.Marshal(y)
+	return string(xa) == string(ya)
+}
+
+// recorder records each completed call in its own transaction.
+type recorder struct {
+	b      *Backend
+	s      *state.State
+	id     string
+	seq    uint64
+	lost   bool // the lock was lost: record nothing more
+	closed bool
+}
+
+// Append commits e before it returns: the call's event, and the rows the
+// calls before it changed (the caller applies each call to the state after
+// Append returned and before the next Append). A killed apply loses no
+// completed call: the next Load applies the recorded events the rows do
+// not hold yet. Appending the same event again after an error is safe.
+func (r *recorder) Append(e *state.Event) error {
+	if err := e.Validate(); err != nil {
+		return err
+	}
+	b := r.b
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if r.closed {
+		return fmt.Errorf("the recording of %s is closed", b.Describe())
+	}
+	if r.lost {
+		return &LockLostError{Where: b.Describe()}
+	}
+	ctx, cancel := opCtx()
+	defer cancel()
+	e.Seq = r.seq + 1
+	if _, err := b.flush(ctx, r.s, flushOpts{event: e, journal: r.id}); err != nil {
+		var lost *LockLostError
+		if errors.As(err, &lost) {
+			// Recorded, and kept for the next load; this run writes
+			// nothing more.
+			r.seq++
+			r.lost = true
+			return err
+		}
+		e.Seq = 0
+		return err
+	}
+	r.seq++
+	return nil
+}
+
+// LockLostError is returned by Append when this run's workspace lock was
+// lost (its connection closed) and another run holds it now. The call was
+// recorded all the same (it was paid for); the run must stop.
+type LockLostError struct{ Where string }
+
+func (e *LockLostError) Error() string {
+	return fmt.Sprintf("%s: this run's lock was lost (its database connection closed) and another run holds it now; "+
+		"the last call is recorded, and this run stops so that two runs never pay for the same calls", e.Where)
+}
+
+// Close writes what the recorded calls changed and ends the recording.
+// Every appended event must have been applied to the state.
+func (r *recorder) Close() error {
+	b := r.b
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if r.closed {
+		return nil
+	}
+	r.closed = true
+	ctx, cancel := opCtx()
+	defer cancel()
+	if r.lost {
+		return nil
+	}
+	_, err := b.flush(ctx, r.s, flushOpts{foldOwn: true, journal: r.id})
+	return err
+}

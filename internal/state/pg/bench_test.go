@@ -1,0 +1,154 @@
+package pg
+
+import (
+	"encoding/json"
+	"fmt"
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/state"
+)
+
+// bigState is the shape of bench/bigplan: n searches sharing people
+// people, a third of them enriched.
+func bigState(tb testing.TB, n, people int) *state.State {
+	tb.Helper()
+	now := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	s := state.New()
+	per := people / n
+	for i := 0; i < n; i++ {
+		key := fmt.Sprintf("c%05d", i)
+		body, _ := json.Marshal(api.SearchRequest{Params: map[string]any{"keywords": "CTO", "city": key}})
+		leads := make([]api.Lead, per)
+		for j := range leads {
+			id := fmt.Sprintf("%d.%05x", 10000000+i*per+j, j)
+			leads[j] = api.Lead{FirstName: "First", LastName: fmt.Sprint(j), FullName: fmt.Sprintf("First %d", j),
+				Title: "CTO", Company: "Company " + key, Location: "Berlin, Germany", NetworkID: id, PageName: "page-" + id}
+		}
+		if err := s.Apply(state.Event{At: now, Kind: state.EventSearch, Address: `search.cto["` + key + `"]`, Search: &state.SearchEvent{
+			Generation: api.Gen1, Request: body, RequestHash: state.RequestHash(api.Gen1, body), Leads: leads, MaxResults: 100}}); err != nil {
+			tb.Fatal(err)
+		}
+		for j, l := range leads {
+			if j%3 != 0 {
+				continue
+			}
+			if err := s.Apply(state.Event{At: now, Kind: state.EventEnrich, Address: "enrich.contacts", Enrich: &state.EnrichEvent{
+				PersonID: l.NetworkID, Credits: 1, Result: api.EnrichedProfile{PageName: l.PageName, NetworkID: l.NetworkID, FullName: l.FullName,
+					Email: "x@example.com", ValidationStatus: api.StatusValid, CompanyDomain: "example.com"}}}); err != nil {
+				tb.Fatal(err)
+			}
+		}
+	}
+	return s
+}
+
+// benchWorkspaces holds one pushed big state per size for the whole run
+// (pushing 300,000 people takes a while).
+var benchWorkspaces = struct {
+	sync.Mutex
+	cs, schema string
+	pushed     map[int]bool
+}{pushed: map[int]bool{}}
+
+func benchBackend(b *testing.B, people int) *Backend {
+	cs := testConnStr(b)
+	w := &benchWorkspaces
+	w.Lock()
+	defer w.Unlock()
+	if w.schema == "" {
+		w.cs, w.schema = cs, "bench_"+newID()[:8]
+	}
+	ws := fmt.Sprintf("p%d", people)
+	be := newPG(b, cs, w.schema, ws, alice)
+	if !w.pushed[people] {
+		mustNoErr(b, be.CreateWorkspace(ws), "create")
+		s := bigState(b, max(1, people/60), people)
+		mustNoErr(b, be.Push(s, true), "push")
+		w.pushed[people] = true
+	}
+	return be
+}
+
+// Each completed call is its own transaction: the event, the rows the
+// call before it changed, the serial. Its cost must not grow with the
+// workspace.
+//
+//	source .ci/pg-start && go test ./internal/state/pg/ -run '^$' -bench Append -benchtime 2000x
+func BenchmarkAppend(b *testing.B) {
+	for _, people := range []int{1000, 300000} {
+		b.Run(fmt.Sprintf("people=%d", people), func(b *testing.B) {
+			be := benchBackend(b, people)
+			l, err := be.Lock("apply")
+			mustNoErr(b, err, "lock")
+			defer l.Unlock()
+			s, err := be.Load()
+			mustNoErr(b, err, "load")
+			rec, err := be.OpenJournal(s)
+			mustNoErr(b, err, "open")
+			ids := make([]string, 0, 4096)
+			for id := range s.People {
+				if len(ids) == cap(ids) {
+					break
+				}
+				ids = append(ids, id)
+			}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				id := ids[i%len(ids)]
+				e := state.Event{At: t0.Add(time.Duration(i) * time.Second), Kind: state.EventEnrich, Address: "enrich.contacts", Enrich: &state.EnrichEvent{
+					PersonID: id, Credits: 1, Result: api.EnrichedProfile{NetworkID: id, Email: fmt.Sprintf("p%d@example.com", i), ValidationStatus: api.StatusValid, CreditBalance: 1000 - i}}}
+				if err := rec.Append(&e); err != nil {
+					b.Fatal(err)
+				}
+				if err := s.Apply(e); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.StopTimer()
+			mustNoErr(b, rec.Close(), "close")
+			mustNoErr(b, be.Commit(s), "commit")
+		})
+	}
+}
+
+// Load of 300,000 people and 5,000 searches from one snapshot: what plan,
+// show and export start with.
+//
+//	source .ci/pg-start && go test ./internal/state/pg/ -run '^$' -bench Load -benchtime 3x
+func BenchmarkLoad(b *testing.B) {
+	be := benchBackend(b, 300000)
+	b.ResetTimer()
+	var peak uint64
+	for i := 0; i < b.N; i++ {
+		s, err := be.Load()
+		if err != nil {
+			b.Fatal(err)
+		}
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		peak = max(peak, ms.HeapInuse)
+		if len(s.People) != 300000 {
+			b.Fatalf("%d people", len(s.People))
+		}
+	}
+	b.ReportMetric(float64(peak)/1e6, "MB-heap")
+}
+
+// state push of 300,000 people and 5,000 searches (COPY, one transaction).
+//
+//	source .ci/pg-start && go test ./internal/state/pg/ -run '^$' -bench Push -benchtime 1x
+func BenchmarkPush(b *testing.B) {
+	cs := testConnStr(b)
+	be := newPG(b, cs, testSchema(b, cs), "", alice)
+	s := bigState(b, 5000, 300000)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := be.Push(s, true); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

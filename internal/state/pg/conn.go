@@ -1,0 +1,235 @@
+// Package pg keeps leadsync state in PostgreSQL, so that a team plans and
+// applies against one shared state: one row per person, search, profile
+// read, enrichment and failure, keyed by workspace; each completed call
+// committed in its own transaction; pg_advisory_lock per workspace.
+package pg
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"os"
+	"regexp"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// DefaultSchema is the schema used when the configuration names none.
+const DefaultSchema = "leadsync"
+
+// DefaultWorkspace is the workspace used when none is chosen.
+const DefaultWorkspace = "default"
+
+var (
+	schemaRe    = regexp.MustCompile(`^[a-z_][a-z0-9_]{0,62}$`)
+	workspaceRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$`)
+)
+
+// CheckSchemaName says what is wrong with a schema name, nil when it is valid.
+func CheckSchemaName(name string) error {
+	if !schemaRe.MatchString(name) {
+		return fmt.Errorf("schema_name %q is not valid: use lower-case letters, digits and _ (at most 63, not starting with a digit), e.g. \"leadsync\"", name)
+	}
+	return nil
+}
+
+// CheckWorkspaceName says what is wrong with a workspace name, nil when it
+// is valid.
+func CheckWorkspaceName(name string) error {
+	if !workspaceRe.MatchString(name) {
+		return fmt.Errorf("workspace name %q is not valid: use letters, digits, '.', '_' and '-' (at most 64, starting with a letter or digit), e.g. \"uk\"", name)
+	}
+	return nil
+}
+
+// CheckConnStr parses a connection string without connecting and says what
+// is wrong with it (redacted), nil when it can be used.
+func CheckConnStr(connStr string) error {
+	if strings.TrimSpace(connStr) == "" {
+		return errors.New("the connection string is empty")
+	}
+	if _, err := parseConfig(connStr); err != nil {
+		return err
+	}
+	return nil
+}
+
+// parseConfig parses connStr, with TLS required (and the server's
+// certificate verified) for a host that is not loopback when the user set
+// no sslmode. Errors are redacted.
+func parseConfig(connStr string) (*pgx.ConnConfig, error) {
+	cs := withDefaultTLS(connStr)
+	cfg, err := pgx.ParseConfig(cs)
+	if err != nil {
+		return nil, fmt.Errorf("the PostgreSQL connection string cannot be parsed: %v", redactString(err.Error(), connStr))
+	}
+	return cfg, nil
+}
+
+// withDefaultTLS adds sslmode=verify-full to a connection string that names
+// no sslmode (nor PGSSLMODE) and whose hosts are not all loopback or a
+// Unix socket.
+func withDefaultTLS(cs string) string {
+	if os.Getenv("PGSSLMODE") != "" || strings.Contains(strings.ToLower(cs), "sslmode") {
+		return cs
+	}
+	hosts := hostsOf(cs)
+	if len(hosts) == 0 {
+		if h := os.Getenv("PGHOST"); h != "" {
+			hosts = strings.Split(h, ",")
+		}
+	}
+	remote := false
+	for _, h := range hosts {
+		if !isLocalHost(h) {
+			remote = true
+		}
+	}
+	if !remote {
+		return cs
+	}
+	if isURL(cs) {
+		if strings.Contains(cs, "?") {
+			return cs + "&sslmode=verify-full"
+		}
+		return cs + "?sslmode=verify-full"
+	}
+	return cs + " sslmode=verify-full"
+}
+
+func isURL(cs string) bool {
+	return strings.HasPrefix(cs, "postgres://") || strings.HasPrefix(cs, "postgresql://")
+}
+
+// hostsOf returns the hosts a connection string names.
+func hostsOf(cs string) []string {
+	if isURL(cs) {
+		u, err := url.Parse(cs)
+		if err != nil {
+			return nil
+		}
+		var out []string
+		for _, hp := range strings.Split(u.Host, ",") {
+			h := hp
+			if hh, _, err := net.SplitHostPort(hp); err == nil {
+				h = hh
+			}
+			if h != "" {
+				out = append(out, strings.Trim(h, "[]"))
+			}
+		}
+		if hq := u.Query().Get("host"); hq != "" {
+			out = append(out, strings.Split(hq, ",")...)
+		}
+		return out
+	}
+	for _, f := range strings.Fields(cs) {
+		if v, ok := strings.CutPrefix(f, "host="); ok {
+			return strings.Split(strings.Trim(v, "'"), ",")
+		}
+	}
+	return nil
+}
+
+// isLocalHost reports whether h is loopback or a Unix socket folder.
+func isLocalHost(h string) bool {
+	if h == "" || strings.HasPrefix(h, "/") || strings.EqualFold(h, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(h)
+	return ip != nil && ip.IsLoopback()
+}
+
+var (
+	urlPassRe = regexp.MustCompile(`(postgres(?:ql)?://[^:/@\s]*):[^@\s]*@`)
+	kvPassRe  = regexp.MustCompile(`(?i)(password\s*=\s*)('(?:[^'\\]|\\.)*'|[^\s&]*)`)
+)
+
+// redactString removes passwords from s: those of postgres:// URLs, every
+// password=... and, to be sure, the literal password of connStr.
+func redactString(s, connStr string) string {
+	if pw := passwordOf(connStr); len(pw) >= 3 {
+		s = strings.ReplaceAll(s, pw, "REDACTED")
+		if esc := url.QueryEscape(pw); esc != pw {
+			s = strings.ReplaceAll(s, esc, "REDACTED")
+		}
+	}
+	s = urlPassRe.ReplaceAllString(s, "${1}:REDACTED@")
+	return kvPassRe.ReplaceAllString(s, "${1}REDACTED")
+}
+
+// passwordOf returns the password written in a connection string, if any.
+func passwordOf(cs string) string {
+	if isURL(cs) {
+		if u, err := url.Parse(cs); err == nil {
+			if pw, ok := u.User.Password(); ok {
+				return pw
+			}
+			if pw := u.Query().Get("password"); pw != "" {
+				return pw
+			}
+		}
+		if m := urlPassRe.FindStringSubmatch(cs); m != nil {
+			at := strings.LastIndex(m[0], "@")
+			return m[0][len(m[1])+1 : at]
+		}
+	}
+	if m := kvPassRe.FindStringSubmatch(cs); m != nil {
+		return strings.Trim(m[2], "'")
+	}
+	return ""
+}
+
+// redactedError is an error whose text has had passwords removed; it keeps
+// the original for errors.Is/As (its text is never printed by leadsync).
+type redactedError struct {
+	msg string
+	err error
+}
+
+func (e *redactedError) Error() string { return e.msg }
+func (e *redactedError) Unwrap() error { return e.err }
+
+// Redact returns err with every password of connStr removed from its text.
+func Redact(err error, connStr string) error {
+	if err == nil {
+		return nil
+	}
+	msg := redactString(err.Error(), connStr)
+	return &redactedError{msg: msg, err: err}
+}
+
+// connect opens one connection.
+func connect(ctx context.Context, connStr string) (*pgx.Conn, error) {
+	cfg, err := parseConfig(connStr)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.RuntimeParams == nil {
+		cfg.RuntimeParams = map[string]string{}
+	}
+	if cfg.RuntimeParams["application_name"] == "" {
+		cfg.RuntimeParams["application_name"] = "leadsync"
+	}
+	c, err := pgx.ConnectConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("cannot connect to PostgreSQL at %s: %w", describeHost(cfg), Redact(unwrapConnect(err), connStr))
+	}
+	return c, nil
+}
+
+func describeHost(cfg *pgx.ConnConfig) string {
+	return fmt.Sprintf("%s:%d (database %q, user %q)", cfg.Host, cfg.Port, cfg.Database, cfg.User)
+}
+
+// unwrapConnect keeps the cause of a connect error (its text repeats the
+// host, which describeHost already says).
+func unwrapConnect(err error) error {
+	if u := errors.Unwrap(err); u != nil {
+		return u
+	}
+	return err
+}

@@ -1,0 +1,102 @@
+package pg
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+func TestRedact(t *testing.T) {
+	for _, tc := range []struct{ cs, text string }{
+		{"postgres://u:s3cr%21t@db.example.com/leads", "dial postgres://u:s3cr%21t@db.example.com/leads failed; s3cr!t"},
+		{"postgresql://u:hunter22@h/db", "postgresql://u:hunter22@h/db"},
+		{"host=db user=u password=hunter22 dbname=x", "cannot parse `host=db user=u password=hunter22 dbname=x`"},
+		{"host=db password='pa ss' dbname=x", "password='pa ss' failed"},
+		{"postgres://u@h/db?password=qwerty123", "postgres://u@h/db?password=qwerty123"},
+	} {
+		got := redactString(tc.text, tc.cs)
+		for _, secret := range []string{"s3cr", "hunter22", "pa ss", "qwerty123"} {
+			if strings.Contains(got, secret) {
+				t.Errorf("redact(%q) = %q: still has %q", tc.text, got, secret)
+			}
+		}
+		if !strings.Contains(got, "REDACTED") {
+			t.Errorf("redact(%q) = %q: nothing redacted", tc.text, got)
+		}
+	}
+}
+
+// Errors from a failed connection never carry the password.
+func TestConnectErrorRedacted(t *testing.T) {
+	for _, cs := range []string{
+		"postgres://leaduser:TopSecret99@127.0.0.1:1/leads?connect_timeout=5",
+		"host=127.0.0.1 port=1 user=leaduser password=TopSecret99 dbname=leads connect_timeout=5",
+		"postgres://leaduser:TopSecret99@127.0.0.1:1/leads?sslmode=bogus",
+	} {
+		b, err := New(Options{ConnStr: cs})
+		if err == nil {
+			_, err = b.Load()
+		}
+		if err == nil {
+			t.Fatalf("%s: no error", cs)
+		}
+		if strings.Contains(err.Error(), "TopSecret99") {
+			t.Errorf("error leaks the password: %v", err)
+		}
+	}
+	if c, err := connect(context.Background(), "postgres://u:TopSecret99@127.0.0.1:1/x?connect_timeout=5"); err == nil {
+		c.Close(context.Background())
+	} else if strings.Contains(err.Error(), "TopSecret99") {
+		t.Errorf("connect error leaks the password: %v", err)
+	}
+}
+
+func TestDefaultTLS(t *testing.T) {
+	t.Setenv("PGSSLMODE", "")
+	t.Setenv("PGHOST", "")
+	for cs, want := range map[string]string{
+		"postgres://u@db.example.com/leads":                 "postgres://u@db.example.com/leads?sslmode=verify-full",
+		"postgres://u@db.example.com:5433/leads?x=1":        "postgres://u@db.example.com:5433/leads?x=1&sslmode=verify-full",
+		"postgres://u@db.example.com/leads?sslmode=disable": "postgres://u@db.example.com/leads?sslmode=disable",
+		"postgres://u@127.0.0.1:5432/leads":                 "postgres://u@127.0.0.1:5432/leads",
+		"postgres://u@localhost/leads":                      "postgres://u@localhost/leads",
+		"postgres://u@[::1]:5432/leads":                     "postgres://u@[::1]:5432/leads",
+		"host=db.example.com dbname=leads":                  "host=db.example.com dbname=leads sslmode=verify-full",
+		"host=/var/run/postgresql dbname=leads":             "host=/var/run/postgresql dbname=leads",
+		"host=10.0.0.5 sslmode=require":                     "host=10.0.0.5 sslmode=require",
+	} {
+		if got := withDefaultTLS(cs); got != want {
+			t.Errorf("withDefaultTLS(%q) = %q, want %q", cs, got, want)
+		}
+	}
+	cfg, err := parseConfig("postgres://u@db.example.com/leads")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.TLSConfig == nil || cfg.TLSConfig.InsecureSkipVerify {
+		t.Fatalf("remote host without sslmode: TLS %+v", cfg.TLSConfig)
+	}
+	for _, fb := range cfg.Fallbacks {
+		if fb.TLSConfig == nil {
+			t.Fatal("remote host without sslmode falls back to plain text")
+		}
+	}
+}
+
+func TestNames(t *testing.T) {
+	for _, ok := range []string{"default", "uk", "dach-2026", "a.b_c"} {
+		if err := CheckWorkspaceName(ok); err != nil {
+			t.Errorf("%s: %v", ok, err)
+		}
+	}
+	for _, bad := range []string{"", "-x", "a b", "a/b", strings.Repeat("x", 65)} {
+		if err := CheckWorkspaceName(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+	for _, bad := range []string{"", "Leadsync", "1x", `x"; drop`, "pg-state"} {
+		if err := CheckSchemaName(bad); err == nil {
+			t.Errorf("schema %q accepted", bad)
+		}
+	}
+}

@@ -1,0 +1,568 @@
+package pg
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
+
+	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/state"
+)
+
+// Columns model every field the state has today. A field added to the
+// state later (or written by a newer build) that no column models goes,
+// as JSON, into the row's extra column, so that it is kept, never lost;
+// extraCodec finds such fields by reflection, at no cost while there are
+// none.
+var (
+	stateExtra      = newExtra(reflect.TypeOf(state.State{}), "format_version", "lineage", "serial", "leadsync_version", "searches", "profiles", "people", "failures", "usage", "journal")
+	personExtra     = newExtra(reflect.TypeOf(state.Person{}), "id", "lead", "first_seen", "last_seen", "found_by", "profile", "profile_read_at", "enrichment", "raw")
+	leadExtra       = newExtra(reflect.TypeOf(api.Lead{}), "firstName", "lastName", "fullName", "title", "location", "previousTitle", "company", "networkId", "pageName")
+	searchExtra     = newExtra(reflect.TypeOf(state.Search{}), "address", "generation", "request", "request_hash", "ran_at", "result_count", "max_results", "capped", "lead_ids", "added", "removed", "runs")
+	profileExtra    = newExtra(reflect.TypeOf(state.ProfileRead{}), "address", "generation", "request", "request_hash", "read_at", "person_id")
+	failureExtra    = newExtra(reflect.TypeOf(state.Failure{}), "at", "message", "status")
+	enrichmentExtra = newExtra(reflect.TypeOf(state.Enrichment{}), "enriched_at", "by", "result")
+	resultExtra     = newExtra(reflect.TypeOf(api.EnrichedProfile{}), "id", "pageName", "firstName", "lastName", "fullName", "title", "location", "previousTitle", "company",
+		"networkId", "profileImgUrl", "email", "validationStatus", "companyDomain", "creditBalance")
+)
+
+// extraCodec keeps the JSON fields of a type that no column models.
+type extraCodec struct {
+	known map[string]bool
+	has   bool // the type has such fields
+}
+
+func newExtra(t reflect.Type, known ...string) extraCodec {
+	c := extraCodec{known: map[string]bool{}}
+	for _, k := range known {
+		c.known[k] = true
+	}
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		if !f.IsExported() {
+			continue
+		}
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "-" {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		if !c.known[name] {
+			c.has = true
+		}
+	}
+	return c
+}
+
+// encode returns the JSON of v's fields no column models; nil when none.
+func (c extraCodec) encode(v any) ([]byte, error) {
+	if !c.has {
+		return nil, nil
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, err
+	}
+	for k := range m {
+		if c.known[k] {
+			delete(m, k)
+		}
+	}
+	if len(m) == 0 {
+		return nil, nil
+	}
+	return json.Marshal(m)
+}
+
+// decode sets the fields of v that b holds.
+func (c extraCodec) decode(b []byte, v any) error {
+	if len(b) == 0 || string(b) == "null" {
+		return nil
+	}
+	return json.Unmarshal(b, v)
+}
+
+// stripMaps returns a shallow copy of s without its big maps, for encoding
+// its other fields.
+func stripMaps(s *state.State) *state.State {
+	c := &state.State{FormatVersion: s.FormatVersion, Lineage: s.Lineage, Serial: s.Serial, LeadsyncVersion: s.LeadsyncVersion, Usage: s.Usage}
+	if stateExtra.has {
+		// Copy every exported field, then drop the maps.
+		rv := reflect.ValueOf(c).Elem()
+		sv := reflect.ValueOf(s).Elem()
+		for i := 0; i < rv.NumField(); i++ {
+			if rv.Type().Field(i).IsExported() {
+				rv.Field(i).Set(sv.Field(i))
+			}
+		}
+		c.Searches, c.Profiles, c.People, c.Failures, c.Journal = nil, nil, nil, nil, nil
+	}
+	return c
+}
+
+func newID() string {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic("leadsync: crypto/rand: " + err.Error())
+	}
+	return hex.EncodeToString(b[:])
+}
+
+// ts is a time for a timestamptz column: NULL for the zero time.
+func ts(t time.Time) any {
+	if t.IsZero() {
+		return nil
+	}
+	return t
+}
+
+func tsPtr(t *time.Time) any {
+	if t == nil {
+		return nil
+	}
+	return *t
+}
+
+// tsUTC turns a loaded timestamptz into UTC (the zero time for NULL).
+func tsUTC(t pgtype.Timestamptz) time.Time {
+	if !t.Valid {
+		return time.Time{}
+	}
+	return t.Time.UTC()
+}
+
+// rowStrings sets each dst to the text of the raw value at its index, all
+// sharing one allocation. Values are text columns in pgx's binary or text
+// format (both the UTF-8 bytes).
+func rowStrings(raw [][]byte, dst ...*string) {
+	n := 0
+	for _, r := range raw {
+		n += len(r)
+	}
+	var sb strings.Builder
+	sb.Grow(n)
+	for _, r := range raw {
+		sb.Write(r)
+	}
+	all := sb.String()
+	off := 0
+	for i, r := range raw {
+		*dst[i] = all[off : off+len(r)]
+		off += len(r)
+	}
+}
+
+// utc turns a loaded time into UTC (the zero time for NULL).
+func utc(t *time.Time) time.Time {
+	if t == nil {
+		return time.Time{}
+	}
+	return t.UTC()
+}
+
+func jsonOrNil(v any, isNil bool) ([]byte, error) {
+	if isNil {
+		return nil, nil
+	}
+	return json.Marshal(v)
+}
+
+// Column lists, in the order of the values personValues etc. return.
+var (
+	peopleCols     = []string{"workspace", "id", "network_id", "page_name", "first_name", "last_name", "full_name", "title", "location", "previous_title", "company", "first_seen", "last_seen", "found_by", "profile", "profile_read_at", "raw", "extra"}
+	enrichmentCols = []string{"workspace", "person_id", "enriched_at", "by_address", "result_id", "page_name", "first_name", "last_name", "full_name", "title", "location",
+		"previous_title", "company", "network_id", "profile_img_url", "email", "validation_status", "company_domain", "credit_balance", "extra"}
+	searchCols      = []string{"workspace", "address", "generation", "request", "request_hash", "ran_at", "result_count", "max_results", "capped", "lead_ids", "added", "removed", "runs", "extra"}
+	profileReadCols = []string{"workspace", "address", "generation", "request", "request_hash", "read_at", "person_id", "extra"}
+	failureCols     = []string{"workspace", "address", "at", "message", "status", "extra"}
+)
+
+func personValues(ws string, p *state.Person) ([]any, error) {
+	extra, err := personExtra.encode(p)
+	if err != nil {
+		return nil, err
+	}
+	if lx, err := leadExtra.encode(&p.Lead); err != nil {
+		return nil, err
+	} else if lx != nil {
+		// Lead fields no column models travel inside the person's extra.
+		var m map[string]json.RawMessage
+		if extra != nil {
+			json.Unmarshal(extra, &m)
+		}
+		if m == nil {
+			m = map[string]json.RawMessage{}
+		}
+		m["lead"] = lx
+		extra, _ = json.Marshal(m)
+	}
+	prof, err := jsonOrNil(p.Profile, p.Profile == nil)
+	if err != nil {
+		return nil, err
+	}
+	var raw any
+	if len(p.Raw) > 0 {
+		raw = string(p.Raw)
+	}
+	fb := p.FoundBy
+	l := &p.Lead
+	return []any{ws, p.ID, l.NetworkID, l.PageName, l.FirstName, l.LastName, l.FullName, l.Title, l.Location, l.PreviousTitle, l.Company,
+		ts(p.FirstSeen), ts(p.LastSeen), fb, prof, tsPtr(p.ProfileReadAt), raw, extra}, nil
+}
+
+func enrichmentValues(ws, id string, e *state.Enrichment) ([]any, error) {
+	extra, err := enrichmentExtra.encode(e)
+	if err != nil {
+		return nil, err
+	}
+	if rx, err := resultExtra.encode(&e.Result); err != nil {
+		return nil, err
+	} else if rx != nil {
+		// Result fields no column models travel inside the extra column.
+		var m map[string]json.RawMessage
+		if extra != nil {
+			json.Unmarshal(extra, &m)
+		}
+		if m == nil {
+			m = map[string]json.RawMessage{}
+		}
+		m["result"] = rx
+		extra, _ = json.Marshal(m)
+	}
+	r := &e.Result
+	return []any{ws, id, e.EnrichedAt, e.By, r.ID, r.PageName, r.FirstName, r.LastName, r.FullName, r.Title, r.Location,
+		r.PreviousTitle, r.Company, r.NetworkID, r.ProfileImgURL, r.Email, r.ValidationStatus, r.CompanyDomain, r.CreditBalance, extra}, nil
+}
+
+func searchValues(ws string, sr *state.Search) ([]any, error) {
+	extra, err := searchExtra.encode(sr)
+	if err != nil {
+		return nil, err
+	}
+	ids := sr.LeadIDs
+	return []any{ws, sr.Address, int(sr.Generation), string(sr.Request), sr.RequestHash, ts(sr.RanAt), sr.ResultCount, sr.MaxResults, sr.Capped,
+		ids, sr.Added, sr.Removed, sr.Runs, extra}, nil
+}
+
+func profileReadValues(ws string, pr *state.ProfileRead) ([]any, error) {
+	extra, err := profileExtra.encode(pr)
+	if err != nil {
+		return nil, err
+	}
+	return []any{ws, pr.Address, int(pr.Generation), string(pr.Request), pr.RequestHash, ts(pr.ReadAt), pr.PersonID, extra}, nil
+}
+
+func failureValues(ws, addr string, f *state.Failure) ([]any, error) {
+	extra, err := failureExtra.encode(f)
+	if err != nil {
+		return nil, err
+	}
+	return []any{ws, addr, ts(f.At), f.Message, f.Status, extra}, nil
+}
+
+// upsertSQL is an INSERT of cols that updates every column but the key
+// (the first two) on conflict.
+func (b *Backend) upsertSQL(table string, cols []string) string {
+	var ph, set []string
+	for i, c := range cols {
+		ph = append(ph, fmt.Sprintf("$%d", i+1))
+		if i >= 2 {
+			set = append(set, c+" = EXCLUDED."+c)
+		}
+	}
+	return fmt.Sprintf("INSERT INTO %s.%s (%s) VALUES (%s) ON CONFLICT (%s, %s) DO UPDATE SET %s",
+		b.quoted, table, strings.Join(cols, ", "), strings.Join(ph, ", "), cols[0], cols[1], strings.Join(set, ", "))
+}
+
+// queueChanges queues the writes of the rows ch names: an upsert for a key
+// s has, a delete for one it does not.
+func (b *Backend) queueChanges(batch *pgx.Batch, s *state.State, ch *state.Changes) error {
+	if ch == nil {
+		return nil
+	}
+	ws := b.workspace
+	for id := range ch.People {
+		p := s.People[id]
+		if p == nil {
+			batch.Queue(b.sql(`DELETE FROM {s}.people WHERE workspace = $1 AND id = $2`), ws, id)
+			continue
+		}
+		v, err := personValues(ws, p)
+		if err != nil {
+			return fmt.Errorf("person %s: %w", id, err)
+		}
+		batch.Queue(b.upsertSQL("people", peopleCols), v...)
+		if p.Enrichment == nil {
+			batch.Queue(b.sql(`DELETE FROM {s}.enrichments WHERE workspace = $1 AND person_id = $2`), ws, id)
+			continue
+		}
+		v, err = enrichmentValues(ws, id, p.Enrichment)
+		if err != nil {
+			return fmt.Errorf("enrichment of %s: %w", id, err)
+		}
+		batch.Queue(b.upsertSQL("enrichments", enrichmentCols), v...)
+	}
+	for addr := range ch.Searches {
+		sr := s.Searches[addr]
+		if sr == nil {
+			batch.Queue(b.sql(`DELETE FROM {s}.searches WHERE workspace = $1 AND address = $2`), ws, addr)
+			continue
+		}
+		v, err := searchValues(ws, sr)
+		if err != nil {
+			return fmt.Errorf("search %s: %w", addr, err)
+		}
+		batch.Queue(b.upsertSQL("searches", searchCols), v...)
+	}
+	for addr := range ch.Profiles {
+		pr := s.Profiles[addr]
+		if pr == nil {
+			batch.Queue(b.sql(`DELETE FROM {s}.profile_reads WHERE workspace = $1 AND address = $2`), ws, addr)
+			continue
+		}
+		v, err := profileReadValues(ws, pr)
+		if err != nil {
+			return fmt.Errorf("profile %s: %w", addr, err)
+		}
+		batch.Queue(b.upsertSQL("profile_reads", profileReadCols), v...)
+	}
+	for addr := range ch.Failures {
+		f := s.Failures[addr]
+		if f == nil {
+			batch.Queue(b.sql(`DELETE FROM {s}.failures WHERE workspace = $1 AND address = $2`), ws, addr)
+			continue
+		}
+		v, err := failureValues(ws, addr, f)
+		if err != nil {
+			return fmt.Errorf("failure %s: %w", addr, err)
+		}
+		batch.Queue(b.upsertSQL("failures", failureCols), v...)
+	}
+	if ch.Usage {
+		u, err := json.Marshal(&s.Usage)
+		if err != nil {
+			return err
+		}
+		batch.Queue(b.sql(`UPDATE {s}.workspaces SET usage = $2 WHERE name = $1`), ws, u)
+	}
+	return nil
+}
+
+// readRows reads the rows of workspace ws into s.
+// readPeople reads the people of workspace ws into s.People.
+func readPeople(ctx context.Context, q querier, b *Backend, ws string, s *state.State) error {
+	// Maps made to size once: growing a 300,000-entry map rehashes it
+	// over and over.
+	var nPeople int
+	if err := q.QueryRow(ctx, b.sql(`SELECT count(*) FROM {s}.people WHERE workspace = $1`), ws).Scan(&nPeople); err != nil {
+		return err
+	}
+	s.People = make(map[string]*state.Person, nPeople)
+	// People first: the other tables refer to them.
+	rows, err := q.Query(ctx, b.sql(`SELECT id, network_id, page_name, first_name, last_name, full_name, title, location, previous_title, company,
+		first_seen, last_seen, found_by, profile, profile_read_at, raw, extra FROM {s}.people WHERE workspace = $1`), ws)
+	if err != nil {
+		return err
+	}
+	// Identical FoundBy lists are shared, as the file loader does: most
+	// people are found by one search.
+	lists := map[string][]string{} // one-address lists by their raw value
+	tm := rows.Conn().TypeMap()
+	for rows.Next() {
+		p := &state.Person{}
+		l := &p.Lead
+		var first, last, profAt pgtype.Timestamptz
+		var prof, extra []byte
+		var raw *string
+		// The ten text columns become one string each row shares (one
+		// allocation instead of ten); lists of one address are shared.
+		if err := rows.Scan(nil, nil, nil, nil, nil, nil, nil, nil, nil, nil,
+			&first, &last, nil, &prof, &profAt, &raw, &extra); err != nil {
+			rows.Close()
+			return fmt.Errorf("people: %w", err)
+		}
+		rv := rows.RawValues()
+		rowStrings(rv[:10], &p.ID, &l.NetworkID, &l.PageName, &l.FirstName, &l.LastName, &l.FullName, &l.Title, &l.Location, &l.PreviousTitle, &l.Company)
+		p.FirstSeen, p.LastSeen = tsUTC(first), tsUTC(last)
+		if fbRaw := rv[12]; fbRaw != nil {
+			if shared, ok := lists[string(fbRaw)]; ok {
+				p.FoundBy = shared
+			} else {
+				var fb []string
+				if err := tm.Scan(rows.FieldDescriptions()[12].DataTypeOID, rows.FieldDescriptions()[12].Format, fbRaw, &fb); err != nil {
+					rows.Close()
+					return fmt.Errorf("people: found_by of %s: %w", p.ID, err)
+				}
+				if len(fb) == 1 {
+					lists[string(fbRaw)] = fb
+				}
+				p.FoundBy = fb
+			}
+		}
+		if prof != nil {
+			p.Profile = &api.Profile{}
+			if err := json.Unmarshal(prof, p.Profile); err != nil {
+				rows.Close()
+				return fmt.Errorf("profile of %s: %w", p.ID, err)
+			}
+		}
+		if profAt.Valid {
+			t := tsUTC(profAt)
+			p.ProfileReadAt = &t
+		}
+		if raw != nil {
+			p.Raw = json.RawMessage(*raw)
+		}
+		if err := personExtra.decode(extra, p); err != nil {
+			rows.Close()
+			return fmt.Errorf("person %s: %w", p.ID, err)
+		}
+		s.People[p.ID] = p
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("people: %w", err)
+	}
+	return nil
+}
+
+// readOthers reads the enrichments (returned, to be attached to the people
+// once they are read), searches, profile reads and failures of ws into s.
+func readOthers(ctx context.Context, q querier, b *Backend, ws string, s *state.State) ([]enrichmentRow, error) {
+	var nSearches int
+	if err := q.QueryRow(ctx, b.sql(`SELECT count(*) FROM {s}.searches WHERE workspace = $1`), ws).Scan(&nSearches); err != nil {
+		return nil, err
+	}
+	s.Searches = make(map[string]*state.Search, nSearches)
+	var enrichments []enrichmentRow
+	rows, err := q.Query(ctx, b.sql(`SELECT person_id, enriched_at, by_address, result_id, page_name, first_name, last_name, full_name, title, location,
+		previous_title, company, network_id, profile_img_url, email, validation_status, company_domain, credit_balance, extra
+		FROM {s}.enrichments WHERE workspace = $1`), ws)
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		var id string
+		var at pgtype.Timestamptz
+		var extra []byte
+		e := &state.Enrichment{}
+		r := &e.Result
+		if err := rows.Scan(nil, &at, nil, nil, nil, nil, nil, nil, nil, nil,
+			nil, nil, nil, nil, nil, nil, nil, &r.CreditBalance, &extra); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("enrichments: %w", err)
+		}
+		rv := rows.RawValues()
+		var by string
+		rowStrings(append(rv[:1:1], rv[2:17]...), &id, &by, &r.ID, &r.PageName, &r.FirstName, &r.LastName, &r.FullName, &r.Title, &r.Location,
+			&r.PreviousTitle, &r.Company, &r.NetworkID, &r.ProfileImgURL, &r.Email, &r.ValidationStatus, &r.CompanyDomain)
+		e.By = by
+		e.EnrichedAt = tsUTC(at)
+		if err := enrichmentExtra.decode(extra, e); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("enrichment of %s: %w", id, err)
+		}
+		enrichments = append(enrichments, enrichmentRow{id, e})
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("enrichments: %w", err)
+	}
+
+	rows, err = q.Query(ctx, b.sql(`SELECT address, generation, request, request_hash, ran_at, result_count, max_results, capped, lead_ids, added, removed, runs, extra
+		FROM {s}.searches WHERE workspace = $1`), ws)
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		sr := &state.Search{}
+		var gen int
+		var req string
+		var ranAt *time.Time
+		var extra []byte
+		if err := rows.Scan(&sr.Address, &gen, &req, &sr.RequestHash, &ranAt, &sr.ResultCount, &sr.MaxResults, &sr.Capped, &sr.LeadIDs,
+			&sr.Added, &sr.Removed, &sr.Runs, &extra); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("searches: %w", err)
+		}
+		sr.Generation, sr.Request, sr.RanAt = api.Generation(gen), json.RawMessage(req), utc(ranAt)
+		if err := searchExtra.decode(extra, sr); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("search %s: %w", sr.Address, err)
+		}
+		s.Searches[sr.Address] = sr
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("searches: %w", err)
+	}
+
+	rows, err = q.Query(ctx, b.sql(`SELECT address, generation, request, request_hash, read_at, person_id, extra FROM {s}.profile_reads WHERE workspace = $1`), ws)
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		pr := &state.ProfileRead{}
+		var gen int
+		var req string
+		var readAt *time.Time
+		var extra []byte
+		if err := rows.Scan(&pr.Address, &gen, &req, &pr.RequestHash, &readAt, &pr.PersonID, &extra); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("profile reads: %w", err)
+		}
+		pr.Generation, pr.Request, pr.ReadAt = api.Generation(gen), json.RawMessage(req), utc(readAt)
+		if err := profileExtra.decode(extra, pr); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("profile %s: %w", pr.Address, err)
+		}
+		s.Profiles[pr.Address] = pr
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("profile reads: %w", err)
+	}
+
+	rows, err = q.Query(ctx, b.sql(`SELECT address, at, message, status, extra FROM {s}.failures WHERE workspace = $1`), ws)
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		f := &state.Failure{}
+		var addr string
+		var at *time.Time
+		var extra []byte
+		if err := rows.Scan(&addr, &at, &f.Message, &f.Status, &extra); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("failures: %w", err)
+		}
+		f.At = utc(at)
+		if err := failureExtra.decode(extra, f); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("failure %s: %w", addr, err)
+		}
+		s.Failures[addr] = f
+	}
+	rows.Close()
+	return enrichments, rows.Err()
+}
+
+// enrichmentRow is an enrichment read before its person.
+type enrichmentRow struct {
+	id string
+	e  *state.Enrichment
+}

@@ -1,0 +1,270 @@
+package pg
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/leadsync/leadsync/internal/version"
+)
+
+// SchemaVersion is the version of the tables this build reads and writes.
+// A schema of a newer version is refused; an older one is migrated, in one
+// transaction, by the first command that writes.
+const SchemaVersion = 2
+
+// migrations[i] takes a schema from version i to i+1. {s} is the schema.
+var migrations = []string{
+	// 0 -> 1: the tables.
+	`
+CREATE TABLE {s}.workspaces (
+	name             text PRIMARY KEY,
+	lineage          text NOT NULL,
+	serial           bigint NOT NULL DEFAULT 0,
+	format_version   integer NOT NULL,
+	leadsync_version text NOT NULL DEFAULT '',
+	created_at       timestamptz NOT NULL DEFAULT now(),
+	usage            jsonb NOT NULL DEFAULT '{}'
+);
+CREATE TABLE {s}.people (
+	workspace       text NOT NULL REFERENCES {s}.workspaces (name) ON DELETE CASCADE,
+	id              text NOT NULL,
+	network_id      text NOT NULL DEFAULT '',
+	page_name       text NOT NULL DEFAULT '',
+	first_name      text NOT NULL DEFAULT '',
+	last_name       text NOT NULL DEFAULT '',
+	full_name       text NOT NULL DEFAULT '',
+	title           text NOT NULL DEFAULT '',
+	location        text NOT NULL DEFAULT '',
+	previous_title  text NOT NULL DEFAULT '',
+	company         text NOT NULL DEFAULT '',
+	first_seen      timestamptz,
+	last_seen       timestamptz,
+	found_by        text[],
+	profile         jsonb,
+	profile_read_at timestamptz,
+	raw             text,
+	PRIMARY KEY (workspace, id)
+);
+CREATE TABLE {s}.enrichments (
+	workspace         text NOT NULL,
+	person_id         text NOT NULL,
+	enriched_at       timestamptz NOT NULL,
+	by_address        text NOT NULL,
+	-- the enrich call's result, field by field
+	result_id         text NOT NULL DEFAULT '',
+	page_name         text NOT NULL DEFAULT '',
+	first_name        text NOT NULL DEFAULT '',
+	last_name         text NOT NULL DEFAULT '',
+	full_name         text NOT NULL DEFAULT '',
+	title             text NOT NULL DEFAULT '',
+	location          text NOT NULL DEFAULT '',
+	previous_title    text NOT NULL DEFAULT '',
+	company           text NOT NULL DEFAULT '',
+	network_id        text NOT NULL DEFAULT '',
+	profile_img_url   text NOT NULL DEFAULT '',
+	email             text NOT NULL DEFAULT '',
+	validation_status text NOT NULL DEFAULT '',
+	company_domain    text NOT NULL DEFAULT '',
+	credit_balance    integer NOT NULL DEFAULT 0,
+	PRIMARY KEY (workspace, person_id),
+	FOREIGN KEY (workspace, person_id) REFERENCES {s}.people (workspace, id) ON DELETE CASCADE
+);
+CREATE TABLE {s}.searches (
+	workspace    text NOT NULL REFERENCES {s}.workspaces (name) ON DELETE CASCADE,
+	address      text NOT NULL,
+	generation   integer NOT NULL,
+	request      text NOT NULL,
+	request_hash text NOT NULL,
+	ran_at       timestamptz,
+	result_count integer NOT NULL,
+	max_results  integer NOT NULL,
+	capped       boolean NOT NULL,
+	lead_ids     text[],
+	added        integer NOT NULL,
+	removed      integer NOT NULL,
+	runs         integer NOT NULL,
+	PRIMARY KEY (workspace, address)
+);
+CREATE TABLE {s}.profile_reads (
+	workspace    text NOT NULL REFERENCES {s}.workspaces (name) ON DELETE CASCADE,
+	address      text NOT NULL,
+	generation   integer NOT NULL,
+	request      text NOT NULL,
+	request_hash text NOT NULL,
+	read_at      timestamptz,
+	person_id    text NOT NULL,
+	PRIMARY KEY (workspace, address)
+);
+CREATE TABLE {s}.failures (
+	workspace text NOT NULL REFERENCES {s}.workspaces (name) ON DELETE CASCADE,
+	address   text NOT NULL,
+	at        timestamptz,
+	message   text NOT NULL,
+	status    integer NOT NULL DEFAULT 0,
+	PRIMARY KEY (workspace, address)
+);
+CREATE TABLE {s}.events (
+	n          bigserial PRIMARY KEY,
+	workspace  text NOT NULL REFERENCES {s}.workspaces (name) ON DELETE CASCADE,
+	journal_id text NOT NULL,
+	seq        bigint NOT NULL,
+	at         timestamptz NOT NULL,
+	kind       text NOT NULL,
+	address    text NOT NULL,
+	event      jsonb NOT NULL,
+	UNIQUE (workspace, journal_id, seq)
+);
+CREATE TABLE {s}.locks (
+	workspace        text PRIMARY KEY,
+	id               text NOT NULL,
+	operation        text NOT NULL,
+	who              text NOT NULL,
+	host             text NOT NULL,
+	pid              integer NOT NULL,
+	since            timestamptz NOT NULL,
+	leadsync_version text NOT NULL,
+	backend_pid      integer NOT NULL
+);
+`,
+	// 1 -> 2: a place for fields this schema does not model in columns
+	// (written by newer builds or added to the state later), so that they
+	// are kept rather than lost; and people found by page name.
+	`
+ALTER TABLE {s}.workspaces ADD COLUMN extra jsonb;
+ALTER TABLE {s}.people ADD COLUMN extra jsonb;
+ALTER TABLE {s}.searches ADD COLUMN extra jsonb;
+ALTER TABLE {s}.profile_reads ADD COLUMN extra jsonb;
+ALTER TABLE {s}.failures ADD COLUMN extra jsonb;
+ALTER TABLE {s}.enrichments ADD COLUMN extra jsonb;
+CREATE INDEX people_page_name ON {s}.people (workspace, page_name);
+`,
+}
+
+func init() {
+	if len(migrations) != SchemaVersion {
+		panic("pg: migrations do not end at SchemaVersion")
+	}
+}
+
+// NewerSchemaError is returned when the database's schema was written by a
+// newer leadsync.
+type NewerSchemaError struct {
+	Schema    string
+	Version   int
+	WrittenBy string
+}
+
+func (e *NewerSchemaError) Error() string {
+	by := ""
+	if e.WrittenBy != "" {
+		by = " (written by leadsync " + e.WrittenBy + ")"
+	}
+	return fmt.Sprintf("the PostgreSQL schema %q has version %d%s; this leadsync reads version %d or older. "+
+		"Upgrade leadsync to use this state; nothing was changed", e.Schema, e.Version, by, SchemaVersion)
+}
+
+// sql replaces {s} by the quoted schema name.
+func (b *Backend) sql(q string) string { return strings.ReplaceAll(q, "{s}", b.quoted) }
+
+// schemaKey is the advisory lock that serializes schema creation and
+// migration (transaction scoped).
+func schemaKey(schema string) int64 { return lockKey("leadsync-schema/" + schema) }
+
+// lockKey turns a name into an advisory lock key.
+func lockKey(name string) int64 {
+	h := fnv.New64a()
+	h.Write([]byte(name))
+	return int64(h.Sum64())
+}
+
+// readVersion returns the schema version and who wrote it; 0 when the
+// schema or its version table does not exist.
+func (b *Backend) readVersion(ctx context.Context, q querier) (int, string, error) {
+	var exists bool
+	if err := q.QueryRow(ctx, `SELECT to_regclass($1) IS NOT NULL`, b.quoted+".schema_version").Scan(&exists); err != nil {
+		return 0, "", err
+	}
+	if !exists {
+		return 0, "", nil
+	}
+	var v int
+	var by string
+	err := q.QueryRow(ctx, b.sql(`SELECT version, leadsync_version FROM {s}.schema_version`)).Scan(&v, &by)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return 0, "", nil
+	}
+	return v, by, err
+}
+
+// querier is what a connection and a transaction share.
+type querier interface {
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+}
+
+// ensureSchema creates the schema and its tables, or migrates them to
+// SchemaVersion, in one transaction; a newer schema is refused.
+func (b *Backend) ensureSchema(ctx context.Context, c *pgx.Conn) error {
+	return b.migrate(ctx, c, SchemaVersion)
+}
+
+// migrate brings the schema to version to (tests use a lower one to make
+// an old schema).
+func (b *Backend) migrate(ctx context.Context, c *pgx.Conn, to int) error {
+	v, by, err := b.readVersion(ctx, c)
+	if err != nil {
+		return b.wrap("reading the schema version", err)
+	}
+	if v > SchemaVersion {
+		return &NewerSchemaError{Schema: b.schema, Version: v, WrittenBy: by}
+	}
+	if v >= to {
+		return nil
+	}
+	tx, err := c.Begin(ctx)
+	if err != nil {
+		return b.wrap("migrating the schema", err)
+	}
+	defer tx.Rollback(ctx)
+	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, schemaKey(b.schema)); err != nil {
+		return b.wrap("migrating the schema", err)
+	}
+	if _, err := tx.Exec(ctx, b.sql(`CREATE SCHEMA IF NOT EXISTS {s}`)); err != nil {
+		return b.wrap(fmt.Sprintf("creating the schema %q", b.schema), err)
+	}
+	if _, err := tx.Exec(ctx, b.sql(`CREATE TABLE IF NOT EXISTS {s}.schema_version (version integer NOT NULL, leadsync_version text NOT NULL, migrated_at timestamptz NOT NULL DEFAULT now())`)); err != nil {
+		return b.wrap("creating the schema version table", err)
+	}
+	// Read again under the lock: another process may have migrated.
+	v, by, err = b.readVersion(ctx, tx)
+	if err != nil {
+		return b.wrap("reading the schema version", err)
+	}
+	if v > SchemaVersion {
+		return &NewerSchemaError{Schema: b.schema, Version: v, WrittenBy: by}
+	}
+	for i := v; i < to; i++ {
+		if _, err := tx.Exec(ctx, b.sql(migrations[i])); err != nil {
+			return b.wrap(fmt.Sprintf("migrating the schema %q from version %d to %d (nothing was changed)", b.schema, i, i+1), err)
+		}
+	}
+	if v == 0 {
+		_, err = tx.Exec(ctx, b.sql(`INSERT INTO {s}.schema_version (version, leadsync_version) VALUES ($1, $2)`), to, version.String())
+	} else {
+		_, err = tx.Exec(ctx, b.sql(`UPDATE {s}.schema_version SET version = $1, leadsync_version = $2, migrated_at = now()`), to, version.String())
+	}
+	if err != nil {
+		return b.wrap("recording the schema version", err)
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return b.wrap("migrating the schema", err)
+	}
+	return nil
+}

@@ -1,0 +1,329 @@
+package pg
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/version"
+)
+
+// replace makes s the workspace's whole state, in one transaction: every
+// row of the workspace is deleted and s's rows are copied in (COPY). The
+// caller holds b.mu and the workspace's lock.
+func (b *Backend) replace(ctx context.Context, s *state.State) error {
+	c, err := b.writable(ctx)
+	if err != nil {
+		return err
+	}
+	tx, err := c.Begin(ctx)
+	if err != nil {
+		return b.wrap("starting a write", err)
+	}
+	defer tx.Rollback(ctx)
+	ws := b.workspace
+	usage, err := json.Marshal(&s.Usage)
+	if err != nil {
+		return err
+	}
+	extra, err := stateExtra.encode(stripMaps(s))
+	if err != nil {
+		return err
+	}
+	// Deleting the workspace row removes every row of it (ON DELETE CASCADE).
+	var serial int64
+	err = tx.QueryRow(ctx, b.sql(`SELECT serial FROM {s}.workspaces WHERE name = $1`), ws).Scan(&serial)
+	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+		return b.wrap("reading the workspace", err)
+	}
+	if _, err := tx.Exec(ctx, b.sql(`DELETE FROM {s}.workspaces WHERE name = $1`), ws); err != nil {
+		return b.wrap("emptying the workspace", err)
+	}
+	next := max(int64(s.Serial), serial) + 1
+	if _, err := tx.Exec(ctx, b.sql(`INSERT INTO {s}.workspaces (name, lineage, serial, format_version, leadsync_version, usage, extra) VALUES ($1, $2, $3, $4, $5, $6, $7)`),
+		ws, s.Lineage, next, state.FormatVersion, version.String(), usage, extra); err != nil {
+		return b.wrap("creating the workspace", err)
+	}
+	ids := make([]string, 0, len(s.People))
+	for id := range s.People {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	var ferr error
+	copyRows := func(table string, cols []string, n int, row func(i int) ([]any, error)) error {
+		if n == 0 || ferr != nil {
+			return ferr
+		}
+		_, err := tx.CopyFrom(ctx, pgx.Identifier{b.schema, table}, cols, &copySource{n: n, row: row})
+		if err != nil {
+			return b.wrap("writing "+table, err)
+		}
+		return nil
+	}
+	if err := copyRows("people", peopleCols, len(ids), func(i int) ([]any, error) { return personValues(ws, s.People[ids[i]]) }); err != nil {
+		return err
+	}
+	var enriched []string
+	for _, id := range ids {
+		if s.People[id].Enrichment != nil {
+			enriched = append(enriched, id)
+		}
+	}
+	if err := copyRows("enrichments", enrichmentCols, len(enriched), func(i int) ([]any, error) {
+		return enrichmentValues(ws, enriched[i], s.People[enriched[i]].Enrichment)
+	}); err != nil {
+		return err
+	}
+	searches := sortedKeys(s.Searches)
+	if err := copyRows("searches", searchCols, len(searches), func(i int) ([]any, error) {
+		sr := *s.Searches[searches[i]]
+		sr.Address = searches[i]
+		return searchValues(ws, &sr)
+	}); err != nil {
+		return err
+	}
+	profiles := sortedKeys(s.Profiles)
+	if err := copyRows("profile_reads", profileReadCols, len(profiles), func(i int) ([]any, error) {
+		pr := *s.Profiles[profiles[i]]
+		pr.Address = profiles[i]
+		return profileReadValues(ws, &pr)
+	}); err != nil {
+		return err
+	}
+	failures := sortedKeys(s.Failures)
+	if err := copyRows("failures", failureCols, len(failures), func(i int) ([]any, error) {
+		return failureValues(ws, failures[i], s.Failures[failures[i]])
+	}); err != nil {
+		return err
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return b.wrap("committing", err)
+	}
+	s.Serial = uint64(next)
+	s.LeadsyncVersion = version.String()
+	s.FormatVersion = state.FormatVersion
+	s.Journal = nil
+	s.Track()
+	s.TakeChanges()
+	return nil
+}
+
+func sortedKeys[T any](m map[string]*T) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// copySource feeds CopyFrom one row at a time, so that a big state is
+// never held twice.
+type copySource struct {
+	n, i int
+	row  func(i int) ([]any, error)
+	cur  []any
+	err  error
+}
+
+func (c *copySource) Next() bool {
+	if c.err != nil || c.i >= c.n {
+		return false
+	}
+	c.cur, c.err = c.row(c.i)
+	c.i++
+	return c.err == nil
+}
+func (c *copySource) Values() ([]any, error) { return c.cur, c.err }
+func (c *copySource) Err() error             { return c.err }
+
+// NotEmptyError is returned by Push for a workspace that holds a state.
+type NotEmptyError struct {
+	Where  string
+	People int
+	Blocks int
+}
+
+func (e *NotEmptyError) Error() string {
+	return fmt.Sprintf("%s is not empty (%d searches and profiles, %d people); nothing was copied. "+
+		"Use --force to replace it (what it holds is lost), or push into another workspace (--workspace NAME)", e.Where, e.Blocks, e.People)
+}
+
+// Push copies s (the local state) into the workspace, which must be empty
+// unless force. The caller holds the workspace's lock.
+func (b *Backend) Push(s *state.State, force bool) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	ctx, cancel := opCtx()
+	defer cancel()
+	c, err := b.writable(ctx)
+	if err != nil {
+		return err
+	}
+	if !force {
+		info, err := b.info(ctx, c, b.workspace)
+		if err != nil {
+			return err
+		}
+		if info != nil && (info.People > 0 || info.Blocks > 0) {
+			return &NotEmptyError{Where: b.Describe(), People: info.People, Blocks: info.Blocks}
+		}
+	}
+	return b.replace(ctx, s)
+}
+
+// WorkspaceInfo is one workspace, as listed.
+type WorkspaceInfo struct {
+	Name    string
+	Lineage string
+	Serial  uint64
+	Created time.Time
+	People  int
+	Blocks  int // searches and profile reads
+	Exists  bool
+}
+
+// info returns the workspace ws, nil when it does not exist.
+func (b *Backend) info(ctx context.Context, q querier, ws string) (*WorkspaceInfo, error) {
+	list, err := b.list(ctx, q, ws)
+	if err != nil || len(list) == 0 {
+		return nil, err
+	}
+	return &list[0], nil
+}
+
+func (b *Backend) list(ctx context.Context, q querier, only string) ([]WorkspaceInfo, error) {
+	rows, err := q.Query(ctx, b.sql(`SELECT w.name, w.lineage, w.serial, w.created_at,
+		(SELECT count(*) FROM {s}.people p WHERE p.workspace = w.name),
+		(SELECT count(*) FROM {s}.searches x WHERE x.workspace = w.name) + (SELECT count(*) FROM {s}.profile_reads x WHERE x.workspace = w.name)
+		FROM {s}.workspaces w WHERE $1 = '' OR w.name = $1 ORDER BY w.name`), only)
+	if err != nil {
+		return nil, b.wrap("listing the workspaces", err)
+	}
+	defer rows.Close()
+	var out []WorkspaceInfo
+	for rows.Next() {
+		var w WorkspaceInfo
+		var serial int64
+		if err := rows.Scan(&w.Name, &w.Lineage, &serial, &w.Created, &w.People, &w.Blocks); err != nil {
+			return nil, b.wrap("listing the workspaces", err)
+		}
+		w.Serial, w.Created, w.Exists = uint64(serial), w.Created.UTC(), true
+		out = append(out, w)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, b.wrap("listing the workspaces", err)
+	}
+	return out, nil
+}
+
+// Workspaces lists the workspaces, the default one always included (it
+// exists implicitly until something is written to it).
+func (b *Backend) Workspaces() ([]WorkspaceInfo, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	ctx, cancel := opCtx()
+	defer cancel()
+	c, err := b.c(ctx)
+	if err != nil {
+		return nil, err
+	}
+	v, by, err := b.readVersion(ctx, c)
+	if err != nil {
+		return nil, b.wrap("reading the schema version", err)
+	}
+	if v > SchemaVersion {
+		return nil, &NewerSchemaError{Schema: b.schema, Version: v, WrittenBy: by}
+	}
+	var list []WorkspaceInfo
+	if v > 0 {
+		if v < SchemaVersion {
+			if c, err = b.writable(ctx); err != nil {
+				return nil, err
+			}
+		}
+		if list, err = b.list(ctx, c, ""); err != nil {
+			return nil, err
+		}
+	}
+	for _, w := range list {
+		if w.Name == DefaultWorkspace {
+			return list, nil
+		}
+	}
+	list = append([]WorkspaceInfo{{Name: DefaultWorkspace}}, list...)
+	return list, nil
+}
+
+// CreateWorkspace creates the workspace name with an empty state.
+func (b *Backend) CreateWorkspace(name string) error {
+	if err := CheckWorkspaceName(name); err != nil {
+		return err
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	ctx, cancel := opCtx()
+	defer cancel()
+	c, err := b.writable(ctx)
+	if err != nil {
+		return err
+	}
+	s := state.New()
+	tag, err := c.Exec(ctx, b.sql(`INSERT INTO {s}.workspaces (name, lineage, serial, format_version, leadsync_version) VALUES ($1, $2, 0, $3, $4) ON CONFLICT (name) DO NOTHING`),
+		name, s.Lineage, state.FormatVersion, version.String())
+	if err != nil {
+		return b.wrap("creating workspace "+name, err)
+	}
+	if tag.RowsAffected() == 0 {
+		return fmt.Errorf("workspace %q already exists in PostgreSQL (schema %s)", name, b.schema)
+	}
+	return nil
+}
+
+// DeleteWorkspace deletes the workspace name and everything it holds. A
+// workspace that holds searches, profiles or people is refused unless
+// force; the default workspace and a locked one are refused.
+func (b *Backend) DeleteWorkspace(name string, force bool) error {
+	if name == DefaultWorkspace {
+		return fmt.Errorf("the workspace %q cannot be deleted (empty it with leadsync state rm, or use another workspace)", DefaultWorkspace)
+	}
+	if err := CheckWorkspaceName(name); err != nil {
+		return err
+	}
+	other := &Backend{opts: b.opts, schema: b.schema, quoted: b.quoted, workspace: name}
+	other.opts.Workspace = name
+	defer other.Close()
+	l, err := other.lock("workspace delete")
+	if err != nil {
+		return err
+	}
+	defer l.Unlock()
+	other.mu.Lock()
+	defer other.mu.Unlock()
+	ctx, cancel := opCtx()
+	defer cancel()
+	c, err := other.writable(ctx)
+	if err != nil {
+		return err
+	}
+	info, err := other.info(ctx, c, name)
+	if err != nil {
+		return err
+	}
+	if info == nil {
+		return &NoWorkspaceError{Workspace: name}
+	}
+	if !force && (info.People > 0 || info.Blocks > 0) {
+		return fmt.Errorf("workspace %q is not empty (%d searches and profiles, %d people); nothing was deleted. Use --force to delete it with everything it holds", name, info.Blocks, info.People)
+	}
+	if _, err := c.Exec(ctx, other.sql(`DELETE FROM {s}.workspaces WHERE name = $1`), name); err != nil {
+		return other.wrap("deleting the workspace", err)
+	}
+	return nil
+}

@@ -1,0 +1,3 @@
+api {
+  sandbox = true
+}
