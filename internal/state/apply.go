@@ -558,6 +558,7 @@ func (a *applier) enrich(addr string, ee *EnrichEvent) {
 	s.Usage.CreditsSpent += ee.Credits
 	s.touchUsage()
 	if s.IsSuppressed(rl) || (ee.PersonID != "" && s.Person(ee.PersonID) == nil && s.suppressedID(ee.PersonID)) {
+		s.resolveUnknown(ee.PersonID)
 		return // an erased person: the credits were spent, the result is not kept
 	}
 	var p *Person

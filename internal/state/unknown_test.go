@@ -98,3 +98,18 @@ func TestPendingEnrichment(t *testing.T) {
 		t.Errorf("unknown enrichments left: %v", s.UnknownEnrichments)
 	}
 }
+
+// TestErasureDropsUnknownEnrichments: forgetting a person also drops their
+// enrichment with an unknown outcome (its message may name them).
+func TestErasureDropsUnknownEnrichments(t *testing.T) {
+	s := New()
+	for _, e := range demoEvents()[:4] {
+		must(t, s.Apply(e))
+	}
+	must(t, s.Apply(unknownEv("enrich.e", "n2", `enrich: answer for another person: asked for "bob"`)))
+	must(t, s.Apply(Event{At: day(2), Kind: EventForgetPeople, Address: PeopleAddress, People: &ForgetPeopleEvent{
+		Reason: ForgetErasure, PersonIDs: []string{"n2"}, Keys: IdentifierKeys("bob")}}))
+	if len(s.UnknownEnrichments) != 0 {
+		t.Errorf("unknown enrichments of an erased person are kept: %v", s.UnknownEnrichments)
+	}
+}
