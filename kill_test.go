@@ -102,27 +102,26 @@ func killAnywhere(t *testing.T, connStr string) {
 		t.Fatal(err)
 	}
 	env := append(os.Environ(), mainEnv+"=1", "LEADSYNC_VAR_sandbox_url="+hs.URL, "LEADSYNC_API_KEY="+sandbox.DefaultKey, "NO_COLOR=1")
-	loadState := func() error {
-		_, err := state.NewStore(filepath.Join(dir, ".leadsync", "state.json")).Load()
-		return err
+	loadState := func() (*state.State, error) {
+		return state.NewStore(filepath.Join(dir, ".leadsync", "state.json")).Load()
 	}
 	if connStr != "" {
 		schema := freshSchema(t, connStr)
 		env = append(env, testBackendEnv+"="+schema, "LEADSYNC_PG_CONN_STR="+connStr, "LEADSYNC_WORKSPACE=")
-		loadState = func() error {
+		loadState = func() (*state.State, error) {
 			b, err := pg.New(pg.Options{ConnStr: connStr, Schema: schema})
 			if err != nil {
-				return err
+				return nil, err
 			}
 			defer b.Close()
-			_, err = b.Load()
-			return err
+			return b.Load()
 		}
 	}
 
 	completed := map[string]bool{}      // searches and pages whose call_done we saw
 	inFlightAtKill := map[string]bool{} // pages being enriched when a kill came
 	kills := 0
+	staleLock := false // the last round left the lock of a killed process
 	for round := 0; round < 60; round++ {
 		cmd := exec.Command(exe, "apply", "--auto-approve", "--json", "--chdir", dir)
 		cmd.Env = env
@@ -168,6 +167,9 @@ func killAnywhere(t *testing.T, connStr string) {
 			}
 		}
 		err = cmd.Wait()
+		if staleLock && !strings.Contains(stderr.String(), "removed the stale state lock") {
+			t.Errorf("round %d: the apply after a kill did not say it removed the dead run's lock:\n%s", round, stderr.String())
+		}
 		if killed {
 			// Calls whose call_start was still in the pipe at the kill had
 			// reached the service too: they were in flight as well.
@@ -182,11 +184,23 @@ func killAnywhere(t *testing.T, connStr string) {
 			break
 		}
 		// The state must load (and the journal replay) after every kill.
-		if lerr := loadState(); lerr != nil {
+		st, lerr := loadState()
+		if lerr != nil {
 			t.Fatalf("round %d: state does not load after kill -9: %v", round, lerr)
 		}
+		// An enrichment can reach the service before its call_start reaches
+		// the pipe (the event is printed by the run's goroutine after the
+		// worker sent the request): the stream alone cannot tell every call
+		// in flight at a kill. The journal can: each enrichment is noted
+		// pending before it is sent, and state keeps those without an
+		// outcome as unknown enrichments.
+		for id := range st.UnknownEnrichments {
+			if p := st.People[id]; p != nil {
+				inFlightAtKill[p.Lead.PageName] = true
+			}
+		}
 		// A lock left by the killed process belongs to a dead pid: the next
-		// apply must be able to take it over, or force-unlock does.
+		// round's apply removes it with a note.
 		if b, err := os.ReadFile(filepath.Join(dir, ".leadsync", "state.json.lock")); err == nil {
 			var info struct {
 				ID string `json:"id"`
@@ -194,14 +208,9 @@ func killAnywhere(t *testing.T, connStr string) {
 			if err := json.Unmarshal(b, &info); err != nil || info.ID == "" {
 				t.Fatalf("round %d: lock file left by the killed run is unreadable: %v\n%s", round, err, b)
 			}
-			out, err := runMain(env, "apply", "--auto-approve", "--chdir", dir)
-			if err == nil || !strings.Contains(out, info.ID) {
-				t.Fatalf("round %d: apply over a dead run's lock should refuse and name the lock %s:\n%s", round, info.ID, out)
-			}
-			out, ferr := runMain(env, "force-unlock", "--force", info.ID, "--chdir", dir)
-			if ferr != nil {
-				t.Fatalf("round %d: force-unlock: %v\n%s", round, ferr, out)
-			}
+			staleLock = true
+		} else {
+			staleLock = false
 		}
 	}
 	if kills < 20 {

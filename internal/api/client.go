@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"net/http/httptrace"
 	"net/url"
+	"reflect"
 	"regexp"
 	"strings"
 	"sync"
@@ -45,7 +46,9 @@ type Options struct {
 	HTTPClient *http.Client
 	// RateLimit is the call starts per second allowed for the key; default 1.
 	RateLimit float64
-	// Parallelism is how many calls may be in flight at once; default 4.
+	// Parallelism is the ceiling of calls in flight at once; default
+	// DefaultParallelism. The number in flight adapts to the latencies
+	// observed below it.
 	Parallelism int
 	// Timeout bounds one attempt of one call; default DefaultTimeout.
 	Timeout time.Duration
@@ -64,6 +67,9 @@ type Options struct {
 	Pacer *Pacer
 	// Rand is the source of backoff jitter; nil: a randomly seeded one.
 	Rand *rand.Rand
+	// SharedPace, when set, shares the key's pace with other processes
+	// (see SharedPace); the client's pacer waits for their calls too.
+	SharedPace SharedPace
 	// BackoffBase is the first step of the exponential backoff used when
 	// the service gives no Retry-After; 0: 1 s. Every step scales with it
 	// (the cap is 60 times it). Benchmarks that scale time down set it.
@@ -149,6 +155,9 @@ func New(opts Options) (*Client, error) {
 	if c.pacer == nil {
 		c.pacer = SharedPacer(opts.Key, opts.RateLimit, opts.Parallelism, c.clock)
 	}
+	if opts.SharedPace != nil {
+		c.pacer.Share(opts.SharedPace)
+	}
 	if c.rng == nil {
 		c.rng = rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
 	}
@@ -193,7 +202,8 @@ func (c *Client) Pacer() *Pacer { return c.pacer }
 // Fields reads the searchable-field list: GET {base_url}/v1/scrap/fields.
 func (c *Client) Fields(ctx context.Context) ([]Field, error) {
 	var out []Field
-	if err := c.call(ctx, OpFields, Gen1, http.MethodGet, "/v1/scrap/fields", nil, &out); err != nil {
+	check := func([]byte) *Error { return checkFields(out) }
+	if err := c.call(ctx, OpFields, Gen1, http.MethodGet, "/v1/scrap/fields", nil, &out, check); err != nil {
 		return nil, err
 	}
 	if out == nil {
@@ -226,7 +236,14 @@ func (c *Client) Search(ctx context.Context, gen Generation, req SearchRequest) 
 	res := &SearchResult{Leads: []Lead{}}
 	if req.Raw {
 		var raw []RawLead
-		if err := c.call(ctx, OpSearch, gen, http.MethodPost, path, body, &raw); err != nil {
+		check := func([]byte) *Error {
+			leads := make([]Lead, len(raw))
+			for i, r := range raw {
+				leads[i] = r.Lead()
+			}
+			return checkLeads(leads)
+		}
+		if err := c.call(ctx, OpSearch, gen, http.MethodPost, path, body, &raw, check); err != nil {
 			return nil, err
 		}
 		res.Raw = make([]RawLead, 0, len(raw))
@@ -236,7 +253,8 @@ func (c *Client) Search(ctx context.Context, gen Generation, req SearchRequest) 
 		}
 		return res, nil
 	}
-	if err := c.call(ctx, OpSearch, gen, http.MethodPost, path, body, &res.Leads); err != nil {
+	check := func([]byte) *Error { return checkLeads(res.Leads) }
+	if err := c.call(ctx, OpSearch, gen, http.MethodPost, path, body, &res.Leads, check); err != nil {
 		return nil, err
 	}
 	if res.Leads == nil {
@@ -257,7 +275,7 @@ func (c *Client) Page(ctx context.Context, gen Generation, req PageRequest) (*Pr
 	}
 	body, _ := json.Marshal(req)
 	var out Profile
-	if err := c.call(ctx, OpPage, gen, http.MethodPost, path, body, &out); err != nil {
+	if err := c.call(ctx, OpPage, gen, http.MethodPost, path, body, &out, checkProfile(req)); err != nil {
 		return nil, err
 	}
 	return &out, nil
@@ -271,7 +289,7 @@ func (c *Client) Enrich(ctx context.Context, req PageRequest) (*EnrichedProfile,
 	}
 	body, _ := json.Marshal(req)
 	var out EnrichedProfile
-	if err := c.call(ctx, OpEnrich, Gen1, http.MethodPost, "/v1/scrap/enrich", body, &out); err != nil {
+	if err := c.call(ctx, OpEnrich, Gen1, http.MethodPost, "/v1/scrap/enrich", body, &out, checkEnriched(req)); err != nil {
 		return nil, err
 	}
 	return &out, nil
@@ -280,7 +298,7 @@ func (c *Client) Enrich(ctx context.Context, req PageRequest) (*EnrichedProfile,
 // Billing reads the remaining requests of the month: GET {base_url}/v1/billing.
 func (c *Client) Billing(ctx context.Context) (*Usage, error) {
 	var out Usage
-	if err := c.call(ctx, OpBilling, Gen1, http.MethodGet, "/v1/billing", nil, &out); err != nil {
+	if err := c.call(ctx, OpBilling, Gen1, http.MethodGet, "/v1/billing", nil, &out, checkUsage); err != nil {
 		return nil, err
 	}
 	return &out, nil
@@ -345,8 +363,9 @@ func Started(ctx context.Context) {
 	}
 }
 
-// call makes one call with pacing and retries and decodes a 2xx answer into out.
-func (c *Client) call(ctx context.Context, op string, gen Generation, method, path string, body []byte, out any) error {
+// call makes one call with pacing and retries and decodes a 2xx answer into
+// out, which check then validates (see validate.go).
+func (c *Client) call(ctx context.Context, op string, gen Generation, method, path string, body []byte, out any, check checker) error {
 	base := c.base
 	if gen == Gen2 {
 		base = c.baseV2
@@ -404,7 +423,7 @@ func (c *Client) call(ctx context.Context, op string, gen Generation, method, pa
 		c.obs.CallStart(op, attempt)
 		Started(ctx)
 		start := c.clock.Now()
-		e := c.attempt(ctx, method, u, body, out)
+		e := c.attempt(ctx, method, u, body, out, check)
 		release()
 		d := c.clock.Now().Sub(start)
 		status := 0
@@ -436,14 +455,11 @@ func (c *Client) call(ctx context.Context, op string, gen Generation, method, pa
 		if e.Kind == KindRateLimited {
 			// Every caller of the key pauses, not only this one.
 			c.pacer.Throttle(wait)
-			c.obs.Waiting(op, wait, "rate limited (429)")
-			c.logWait(op, wait, "rate limited (429)")
+			c.waiting(ctx, op, wait, "rate limited (429)")
 			announced = true
 			continue
 		}
-		reason := "retry after " + e.Kind.String()
-		c.obs.Waiting(op, wait, reason)
-		c.logWait(op, wait, reason)
+		c.waiting(ctx, op, wait, "retry after "+e.Kind.String())
 		select {
 		case <-waitCtx.Done():
 			if gateClosed(gate) && ctx.Err() == nil {
@@ -457,7 +473,7 @@ func (c *Client) call(ctx context.Context, op string, gen Generation, method, pa
 
 // attempt sends one request and decodes the answer. The returned error has
 // Kind, Status, Message, RetryAfter, Err and sent filled in.
-func (c *Client) attempt(ctx context.Context, method, u string, body []byte, out any) *Error {
+func (c *Client) attempt(ctx context.Context, method, u string, body []byte, out any, check checker) *Error {
 	actx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
 	var rd io.Reader
@@ -504,15 +520,26 @@ func (c *Client) attempt(ctx context.Context, method, u string, body []byte, out
 	if len(data) > maxBody {
 		return &Error{Kind: KindDecode, Status: resp.StatusCode, Message: fmt.Sprintf("answer larger than %d MiB", maxBody>>20), sent: true}
 	}
-	if len(bytes.TrimSpace(data)) == 0 {
-		// An empty body: nothing found. The spec does not show the body of
-		// a search without matches; an empty one is read as no results.
-		return nil
+	if e := emptyAnswer(data); e != nil {
+		// An empty or null body is no answer: a search without matches
+		// is an empty list, and every other answer is an object.
+		e.Status, e.sent = resp.StatusCode, true
+		return e
 	}
+	// A retry decodes into a clean value: nothing of an earlier, refused
+	// answer may survive into this one.
+	reflect.ValueOf(out).Elem().SetZero()
 	if err := json.Unmarshal(data, out); err != nil {
 		// Redact before cutting: a key cut in half would not be found.
 		msg := decodeMessage([]byte(c.redact.text(string(data))), resp.Header.Get("Content-Type"), err)
 		return &Error{Kind: KindDecode, Status: resp.StatusCode, Message: msg, Err: c.redact.err(err), sent: true}
+	}
+	if check != nil {
+		if e := check(data); e != nil {
+			e.Status, e.sent = resp.StatusCode, true
+			e.Message = c.redact.text(e.Message)
+			return e
+		}
 	}
 	return nil
 }

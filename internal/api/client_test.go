@@ -544,8 +544,79 @@ func TestMisbehavingServers(t *testing.T) {
 			},
 		},
 		{
-			name: "empty body: no results", op: OpSearch, ok: true, attempts: 1,
+			name: "empty list: no results", op: OpSearch, ok: true, attempts: 1,
+			handler: func(w http.ResponseWriter, r *http.Request, n int) { w.Write([]byte("[]")) },
+		},
+		// A 200 that carries nothing, or someone else, is never a success.
+		{
+			name: "empty body on search: undecodable, retried", op: OpSearch, kind: KindDecode, status: 200, attempts: 4, charged: true, msg: "an empty answer",
 			handler: func(w http.ResponseWriter, r *http.Request, n int) { w.WriteHeader(200) },
+		},
+		{
+			name: "null search: undecodable", op: OpSearch, kind: KindDecode, status: 200, attempts: 4, charged: true, msg: "a null answer",
+			handler: func(w http.ResponseWriter, r *http.Request, n int) { w.Write([]byte(" null\n")) },
+		},
+		{
+			name: "[null] search: undecodable", op: OpSearch, kind: KindDecode, status: 200, attempts: 4, charged: true, msg: "result 1 of 1 has no networkId and pageName",
+			handler: func(w http.ResponseWriter, r *http.Request, n int) { w.Write([]byte("[null]")) },
+		},
+		{
+			name: "lead without networkId: undecodable", op: OpSearch, kind: KindDecode, status: 200, attempts: 4, charged: true, msg: "result 2 of 2 has no networkId",
+			handler: func(w http.ResponseWriter, r *http.Request, n int) {
+				w.Write([]byte(`[{"networkId":"1.a","pageName":"A"},{"pageName":"B","fullName":"B"}]`))
+			},
+		},
+		{
+			name: "lead without pageName: undecodable", op: OpSearch, kind: KindDecode, status: 200, attempts: 4, charged: true, msg: "has no pageName",
+			handler: func(w http.ResponseWriter, r *http.Request, n int) { w.Write([]byte(`[{"networkId":"1.a"}]`)) },
+		},
+		{
+			name: "{} on enrich: undecodable, not retried", op: OpEnrich, kind: KindDecode, status: 200, attempts: 1, charged: true, msg: "an empty object",
+			handler: func(w http.ResponseWriter, r *http.Request, n int) { w.Write([]byte("{}")) },
+		},
+		{
+			name: "null on enrich: undecodable", op: OpEnrich, kind: KindDecode, status: 200, attempts: 1, charged: true, msg: "a null answer",
+			handler: func(w http.ResponseWriter, r *http.Request, n int) { w.Write([]byte("null")) },
+		},
+		{
+			name: "enrich answer without a person", op: OpEnrich, kind: KindDecode, status: 200, attempts: 1, charged: true, msg: "without pageName and networkId",
+			handler: func(w http.ResponseWriter, r *http.Request, n int) {
+				w.Write([]byte(`{"email":"a@b.c","validationStatus":"valid"}`))
+			},
+		},
+		{
+			name: "enrich answer for another person", op: OpEnrich, kind: KindMismatch, status: 200, attempts: 1, charged: true, msg: `asked for "x", the answer is about "Someone_Else"`,
+			handler: func(w http.ResponseWriter, r *http.Request, n int) {
+				w.Write([]byte(`{"pageName":"Someone_Else","networkId":"9.f","email":"s@e.com"}`))
+			},
+		},
+		{
+			name: "null profile: undecodable, retried", op: OpPage, kind: KindDecode, status: 200, attempts: 4, charged: true, msg: "a null answer",
+			handler: func(w http.ResponseWriter, r *http.Request, n int) { w.Write([]byte("null")) },
+		},
+		{
+			name: "{} profile: undecodable", op: OpPage, kind: KindDecode, status: 200, attempts: 4, charged: true, msg: "an empty object",
+			handler: func(w http.ResponseWriter, r *http.Request, n int) { w.Write([]byte("{}")) },
+		},
+		{
+			name: "profile of another person", op: OpPage, kind: KindMismatch, status: 200, attempts: 4, charged: true, msg: `the answer is the profile of "Other"`,
+			handler: func(w http.ResponseWriter, r *http.Request, n int) {
+				w.Write([]byte(`{"fullName":"O","networkUrl":"https://network.example/profile/Other"}`))
+			},
+		},
+		{
+			name: "profile of the person asked, other case", op: OpPage, ok: true, attempts: 1,
+			handler: func(w http.ResponseWriter, r *http.Request, n int) {
+				w.Write([]byte(`{"fullName":"X","networkUrl":"https://network.example/profile/X"}`))
+			},
+		},
+		{
+			name: "{} usage: undecodable", op: OpBilling, kind: KindDecode, status: 200, attempts: 4, charged: true, msg: "an empty object",
+			handler: func(w http.ResponseWriter, r *http.Request, n int) { w.Write([]byte("{}")) },
+		},
+		{
+			name: "[null] fields: undecodable", op: OpFields, kind: KindDecode, status: 200, attempts: 4, charged: true, msg: "field 1 of 1",
+			handler: func(w http.ResponseWriter, r *http.Request, n int) { w.Write([]byte("[null]")) },
 		},
 	}
 	for _, tt := range tests {
@@ -671,8 +742,10 @@ func TestSharedPacingAcrossOperations(t *testing.T) {
 		switch r.URL.Path {
 		case "/v1/scrap", "/v2/search":
 			writeJSON(w, 200, sampleLeads)
+		case "/v1/scrap/enrich":
+			w.Write([]byte(`{"pageName":"x","networkId":"1.a"}`))
 		default:
-			w.Write([]byte("{}"))
+			w.Write([]byte(`{"fullName":"X","networkUrl":"https://network.example/x"}`))
 		}
 	}))
 	defer srv.Close()

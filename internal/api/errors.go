@@ -45,6 +45,10 @@ const (
 	// send gate closed while it waited: the run is stopping. See
 	// WithSendGate.
 	KindNotSent
+	// KindMismatch is an answer about another person than the one asked
+	// for (another pageName or networkId): never merged into the person
+	// asked for. The call may have been charged.
+	KindMismatch
 )
 
 func (k ErrorKind) String() string {
@@ -71,6 +75,8 @@ func (k ErrorKind) String() string {
 		return "not possible as configured"
 	case KindNotSent:
 		return "not sent"
+	case KindMismatch:
+		return "answer for another person"
 	}
 	return fmt.Sprintf("ErrorKind(%d)", int(k))
 }
@@ -137,12 +143,49 @@ func (e *Error) Unwrap() error { return e.Err }
 // certainly not charged.
 func (e *Error) MaybeCharged() bool {
 	switch e.Kind {
-	case KindServer, KindDecode:
+	case KindServer, KindDecode, KindMismatch:
 		return true
 	case KindNetwork, KindTimeout, KindCanceled, KindNotSent:
 		return e.sent
 	}
 	return false
+}
+
+// OutcomeUnknown reports whether the call may have been processed and
+// charged although no usable answer came back: the request was sent and
+// the answer was lost (timeout, broken connection) or unusable (a 200 that
+// could not be decoded or is about someone else). A 5xx is the service
+// saying the call failed: nothing was charged for it, as for 4xx.
+func (e *Error) OutcomeUnknown() bool { return e.MaybeCharged() && e.Kind != KindServer }
+
+// QuotaExhausted reports whether the error says the key's monthly request
+// quota (or its enrich credits) is used up: a 429 or 403 whose message
+// speaks of the quota, or a 429 whose Retry-After is longer than any rate
+// limit asks for. No call of the key can succeed before the next invoicing
+// period, so a run stops at once rather than try every call again.
+func (e *Error) QuotaExhausted() bool {
+	msg := strings.ToLower(e.Message)
+	switch e.Kind {
+	case KindRateLimited:
+		return strings.Contains(msg, "quota") || e.RetryAfter > maxRetryAfter
+	case KindForbidden:
+		return strings.Contains(msg, "quota")
+	}
+	return false
+}
+
+// Permanent reports whether the error cannot go away by retrying the same
+// call soon: an address that does not resolve (no such host), a used-up
+// quota.
+func (e *Error) Permanent() bool {
+	if e.QuotaExhausted() {
+		return true
+	}
+	if e.Kind != KindNetwork || e.Err == nil {
+		return false
+	}
+	var dns *net.DNSError
+	return errors.As(e.Err, &dns) && dns.IsNotFound
 }
 
 // Sent reports whether the request may have reached the service.
@@ -166,6 +209,9 @@ func (e *Error) Hint() string {
 		}
 		return "check the API key (LEADSYNC_API_KEY or api.api_key), that it is enabled for this generation, and that the credits and monthly quota are not used up (leadsync usage)"
 	case KindRateLimited:
+		if e.QuotaExhausted() {
+			return "the monthly request quota is used up; wait for the next invoicing period (leadsync usage shows the date) or raise the quota, then run apply again (results already fetched are kept)"
+		}
 		if e.RetryAfter > 0 {
 			return fmt.Sprintf("the service asked to wait %s; another program may be using the same key, or the monthly quota is used up (leadsync usage)", e.RetryAfter.Round(time.Second))
 		}
@@ -173,6 +219,9 @@ func (e *Error) Hint() string {
 	case KindServer:
 		return "the service had a problem; try again later (results already fetched are kept)"
 	case KindNetwork:
+		if e.Permanent() {
+			return "the service's host name does not resolve; check api.base_url / api.base_url_v2 for a typing error, and the network's name service"
+		}
 		return "check the network connection and api.base_url / api.base_url_v2"
 	case KindTimeout:
 		if e.timeout > 0 {
@@ -189,6 +238,8 @@ func (e *Error) Hint() string {
 		return "check the api block of the configuration"
 	case KindNotSent:
 		return "run apply again to make it"
+	case KindMismatch:
+		return "the service answered about someone else; nothing was recorded for the person asked for; run apply again later, and report it to the service operator if it repeats"
 	}
 	return ""
 }

@@ -24,7 +24,8 @@ const maxSlowdown = 8
 const slowdownStep = 2.0
 
 // Pacer spaces the starts of calls to one API key: at most rate starts per
-// second (with SafetyMargin), at most parallelism calls in flight, waiting
+// second (with SafetyMargin), at most as many calls in flight as the
+// latencies observed call for (Little's law), never above parallelism, waiting
 // callers served in arrival order. After a 429 it pauses every caller and
 // slows down, then recovers with each successful answer.
 //
@@ -49,6 +50,9 @@ type Pacer struct {
 	queue       []*waiter
 	changed     chan struct{} // closed and replaced on every change of state
 	stats       PacerStats
+	lat         latencyWindow   // latencies of the last calls, for limitLocked
+	flying      []time.Time     // start times of the calls in flight
+	shared      SharedPace      // the key's pace in other processes; nil: none
 	onStart     func(time.Time) // test hook, called with p.mu held
 }
 
@@ -64,6 +68,8 @@ type PacerStats struct {
 	FirstStart  time.Time // zero before the first start
 	LastStart   time.Time
 	MaxInFlight int
+	// SharedErrors counts failures to read or write the shared pace.
+	SharedErrors int
 }
 
 // StartRate is the achieved rate of call starts per second between the first
@@ -77,7 +83,9 @@ func (s PacerStats) StartRate() float64 {
 }
 
 // NewPacer returns a pacer for rate call starts per second (<= 0: 1) and
-// parallelism calls in flight (<= 0: 4) on clock (nil: the system clock).
+// at most parallelism calls in flight (<= 0: DefaultParallelism) on clock
+// (nil: the system clock). The number in flight adapts to the latencies
+// observed, up to parallelism (see Limit).
 func NewPacer(rate float64, parallelism int, clock Clock) *Pacer {
 	if clock == nil {
 		clock = SystemClock{}
@@ -92,7 +100,7 @@ func (p *Pacer) configure(rate float64, parallelism int) {
 		rate = 1
 	}
 	if parallelism <= 0 {
-		parallelism = 4
+		parallelism = DefaultParallelism
 	}
 	p.base = time.Duration(float64(time.Second) / rate)
 	p.interval = time.Duration(float64(p.base) * (1 + SafetyMargin))
@@ -106,7 +114,7 @@ func (p *Pacer) Rate() float64 {
 	return float64(time.Second) / float64(p.base)
 }
 
-// Parallelism returns the configured number of calls in flight.
+// Parallelism returns the configured ceiling of calls in flight.
 func (p *Pacer) Parallelism() int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -131,7 +139,7 @@ func (p *Pacer) Wait(ctx context.Context) (release func(), err error) {
 	p.queue = append(p.queue, w)
 	for {
 		var timer <-chan time.Time
-		if p.queue[0] == w && p.inFlight < p.parallelism {
+		if p.queue[0] == w && p.inFlight < p.limitLocked() {
 			now := p.clock.Now()
 			ok, wait := p.tryStart(now)
 			if ok {
@@ -139,7 +147,7 @@ func (p *Pacer) Wait(ctx context.Context) (release func(), err error) {
 				p.broadcast()
 				p.mu.Unlock()
 				var once sync.Once
-				return func() { once.Do(p.release) }, nil
+				return func() { once.Do(func() { p.release(now) }) }, nil
 			}
 			timer = p.clock.After(wait)
 		}
@@ -171,8 +179,12 @@ func (p *Pacer) tryStart(now time.Time) (ok bool, wait time.Duration) {
 	if now.Before(earliest) {
 		return false, earliest.Sub(now)
 	}
+	if ok, wait := p.reserveShared(now); !ok {
+		return false, wait
+	}
 	p.last = now
 	p.inFlight++
+	p.flying = append(p.flying, now)
 	if p.stats.Starts == 0 {
 		p.stats.FirstStart = now
 	}
@@ -204,10 +216,16 @@ func (p *Pacer) earliest() time.Time {
 // connection, and the next call must not arrive too soon after it.
 func (p *Pacer) Sent() {
 	p.mu.Lock()
-	defer p.mu.Unlock()
 	p.stats.Sent++
-	if now := p.clock.Now(); now.After(p.last) {
+	now := p.clock.Now()
+	later := now.After(p.last)
+	if later {
 		p.last = now
+	}
+	shared := p.shared
+	p.mu.Unlock()
+	if later && shared != nil {
+		_ = shared.Extend(now)
 	}
 }
 
@@ -220,9 +238,13 @@ func (p *Pacer) Delay() time.Duration {
 	return max(d, 0)
 }
 
-func (p *Pacer) release() {
+// release ends a call started at start; its latency feeds the limit of
+// calls in flight.
+func (p *Pacer) release(start time.Time) {
 	p.mu.Lock()
 	p.inFlight--
+	p.flyingDone(start)
+	p.lat.add(p.clock.Now().Sub(start))
 	p.broadcast()
 	p.mu.Unlock()
 }

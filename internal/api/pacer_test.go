@@ -86,7 +86,7 @@ func TestPacerSimulatedLateness(t *testing.T) {
 			p.mu.Unlock()
 			if ok {
 				starts = append(starts, now)
-				p.release()
+				p.release(now)
 				continue
 			}
 			now = now.Add(wait + time.Duration(rng.Int64N(int64(maxLate))))
@@ -294,7 +294,7 @@ func TestPacerSent(t *testing.T) {
 
 func TestNewPacerDefaults(t *testing.T) {
 	p := NewPacer(0, 0, nil)
-	if p.Rate() != 1 || p.Parallelism() != 4 {
+	if p.Rate() != 1 || p.Parallelism() != DefaultParallelism || p.Limit() != DefaultParallelism {
 		t.Fatalf("defaults: rate %g, parallelism %d", p.Rate(), p.Parallelism())
 	}
 }

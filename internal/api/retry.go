@@ -41,9 +41,11 @@ const (
 // case is one request more of the monthly quota. Enrich spends a credit and
 // an ambiguous failure may have spent it, so enrich is never retried after
 // one: the error reaches the user, who decides (Error.MaybeCharged).
-// Never retried: 400, 403, other statuses, cancellation, configuration.
+// Never retried: 400, 403, other statuses, cancellation, configuration, and
+// permanent failures (Error.Permanent: a used-up monthly quota, a host name
+// that does not resolve), which another try cannot mend.
 func shouldRetry(op string, attempt, maxRetries int, err *Error) bool {
-	if err == nil || attempt > maxRetries || err.RetryAfter > maxRetryAfter {
+	if err == nil || attempt > maxRetries || err.RetryAfter > maxRetryAfter || err.Permanent() {
 		return false
 	}
 	switch err.Kind {
@@ -54,7 +56,7 @@ func shouldRetry(op string, attempt, maxRetries int, err *Error) bool {
 			return true
 		}
 		return op != OpEnrich
-	case KindServer, KindDecode:
+	case KindServer, KindDecode, KindMismatch:
 		return op != OpEnrich
 	}
 	return false

@@ -2,6 +2,7 @@ package api
 
 import (
 	"math/rand/v2"
+	"net"
 	"testing"
 	"time"
 )
@@ -45,6 +46,12 @@ func TestShouldRetry(t *testing.T) {
 		{"404", OpFields, 1, &Error{Kind: KindUnexpected, Status: 404, sent: true}, false},
 		{"canceled", OpSearch, 1, &Error{Kind: KindCanceled}, false},
 		{"config", OpSearch, 1, &Error{Kind: KindConfig}, false},
+		{"429 monthly quota exhausted", OpSearch, 1, &Error{Kind: KindRateLimited, Status: 429, Message: "Monthly quota exhausted", RetryAfter: 2 * time.Second}, false},
+		{"429 rate limit", OpSearch, 1, &Error{Kind: KindRateLimited, Status: 429, Message: "rate limit exceeded", RetryAfter: 2 * time.Second}, true},
+		{"no such host", OpSearch, 1, &Error{Kind: KindNetwork, Err: &net.DNSError{Err: "no such host", Name: "api.exampel.com", IsNotFound: true}}, false},
+		{"DNS server failure", OpSearch, 1, &Error{Kind: KindNetwork, Err: &net.DNSError{Err: "server misbehaving", Name: "api.example.com", IsTemporary: true}}, true},
+		{"mismatch page", OpPage, 1, &Error{Kind: KindMismatch, sent: true}, true},
+		{"mismatch enrich", OpEnrich, 1, &Error{Kind: KindMismatch, sent: true}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

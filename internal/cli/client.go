@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"path/filepath"
 	"strings"
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/sandbox"
+	"github.com/leadsync/leadsync/internal/state"
 )
 
 // errNoAPIKey is returned when neither the configuration nor the environment
@@ -53,6 +55,9 @@ func newServiceClient(f *Factory, cfg *config.Config) (*api.Client, error) {
 		if opts.BaseURL == "" && opts.BaseURLV2 == "" {
 			return nil, errors.New("no service address: set api.base_url (or api { sandbox = true })")
 		}
+		// The rate limit is the key's: wait for the last call of the
+		// process before (plan then apply, a resume after a kill).
+		opts.SharedPace = state.NewPaceFile(filepath.Dir(stateFilePath(cfg)), opts.Key)
 	}
 	c, err := api.New(opts)
 	if err != nil {

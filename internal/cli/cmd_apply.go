@@ -176,3 +176,11 @@ func confirm(f *Factory) (bool, error) {
 	}
 	return strings.TrimSpace(line) == "yes", nil
 }
+
+// localStore is the store of the state file at path, whose notes (a stale
+// lock of a dead process removed) go to stderr as one line.
+func localStore(f *Factory, path string) *state.Store {
+	store := state.NewStore(path)
+	store.Notify = func(note string) { fmt.Fprintln(f.IO.ErrOut, "Note: "+note+".") }
+	return store
+}

@@ -162,6 +162,9 @@ func fmtStdin(f *Factory, opts *fmtOptions) error {
 // formatSource checks that src parses, then formats it with hclwrite. A file
 // with syntax errors is never rewritten.
 func formatSource(src []byte, name string) ([]byte, hcl.Diagnostics) {
+	if d := config.CheckNesting(name, src); d != nil {
+		return nil, hcl.Diagnostics{d}
+	}
 	if _, diags := hclsyntax.ParseConfig(src, name, hcl.InitialPos); diags.HasErrors() {
 		return nil, diags
 	}

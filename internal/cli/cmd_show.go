@@ -319,7 +319,11 @@ func writeStateSummary(w *stateWriter, f *Factory, src *stateSource, sum *stateS
 			w.printf(" (%s)", stateAge(now.Sub(*u.CreditBalanceAt)))
 		}
 	}
-	w.printf("; %s spent in all runs.\n", textfmt.Plural(u.CreditsSpent, "credit"))
+	w.printf("; %s spent in all runs", textfmt.Plural(u.CreditsSpent, "credit"))
+	if u.CreditsUnknown > 0 {
+		w.printf(" (and %s that may have been charged: enrichments whose outcome is unknown)", textfmt.Thousands(u.CreditsUnknown))
+	}
+	w.printf(".\n")
 	return w.flush()
 }
 

@@ -44,7 +44,7 @@ func stateFilePath(cfg *config.Config) string {
 }
 
 func newStateStore(f *Factory, path string) *state.Store {
-	store := state.NewStore(path)
+	store := localStore(f, path)
 	store.Now = f.Now
 	return store
 }
@@ -73,7 +73,7 @@ profile.founder) and person.<id> for people.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return cmd.Help() },
 	}
-	cmd.AddCommand(newStateListCmd(f), newStateShowCmd(f), newStateRmCmd(f), newStatePushCmd(f), newStatePullCmd(f))
+	cmd.AddCommand(newStateListCmd(f), newStateShowCmd(f), newStateRmCmd(f), newStateRecoverCmd(f), newStatePushCmd(f), newStatePullCmd(f))
 	return cmd
 }
 

@@ -131,13 +131,15 @@ var apiSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 func (l *loader) decodeAPI(blocks hcl.Blocks, _ bool) {
 	a := &l.cfg.API
 	*a = API{
-		Generation: api.Gen1, RateLimit: 1, Parallelism: 4, Timeout: 90e9,
+		Generation: api.Gen1, RateLimit: 1, Parallelism: api.DefaultParallelism, Timeout: 90e9,
 		CreditsPerEnrich: 1, MaxCredits: 500, MinRemainingRequests: 100,
 	}
 	if len(blocks) == 0 {
-		rng := l.firstFileStart()
-		l.errorf(rng, "Missing api block",
-			"leadsync needs an api block that says which service to use: api { base_url = \"https://...\" }, or api { sandbox = true } for the built-in stand-in (no key needed).")
+		if !l.unreadable {
+			rng := l.firstFileStart()
+			l.errorf(rng, "Missing api block",
+				"leadsync needs an api block that says which service to use: api { base_url = \"https://...\" }, or api { sandbox = true } for the built-in stand-in (no key needed).")
+		}
 		return
 	}
 	for _, b := range blocks[1:] {
@@ -849,7 +851,7 @@ func (l *loader) fromRef(e hcl.Expression) (string, bool) {
 }
 
 var exportSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{{Name: "path"}, {Name: "for_each"}, {Name: "count"}},
+	Attributes: []hcl.AttributeSchema{{Name: "path"}, {Name: "for_each"}, {Name: "count"}, {Name: "allow_outside"}},
 	Blocks:     []hcl.BlockHeaderSchema{{Type: "sheet", LabelNames: []string{"name"}}},
 }
 
@@ -877,8 +879,10 @@ func (l *loader) decodeExport(b *hcl.Block, paths map[string]string) {
 		default:
 			paths[key] = x.Address
 			x.Path, x.Format = p, ext[1:]
+			x.PathRange = a.Expr.Range()
 		}
 	}
+	l.decodeAllowOutside(x, content.Attributes["allow_outside"])
 	sheets := content.Blocks.OfType("sheet")
 	if len(sheets) == 0 {
 		l.errorf(b.DefRange.Ptr(), "Export without sheets", "An export needs at least one sheet block, like sheet \"Leads\" { from = [search.cto] }.")

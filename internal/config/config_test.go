@@ -117,7 +117,7 @@ func memFS(files map[string]string) fstest.MapFS {
 
 func TestQuickstartDefaults(t *testing.T) {
 	cfg := mustLoad(t, LoadOptions{Dir: "../../examples/quickstart"})
-	want := API{Generation: api.Gen1, RateLimit: 1, Parallelism: 4, Timeout: 90 * time.Second,
+	want := API{Generation: api.Gen1, RateLimit: 1, Parallelism: api.DefaultParallelism, Timeout: 90 * time.Second,
 		CreditsPerEnrich: 1, MaxCredits: 500, MinRemainingRequests: 100, Sandbox: true}
 	got := cfg.API
 	got.DeclRange = hcl.Range{}

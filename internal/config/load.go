@@ -95,10 +95,14 @@ type loader struct {
 	opts   LoadOptions
 	fsys   fs.FS
 	parser *hclparse.Parser
-	cat    *catalog.Catalog
-	funcs  map[string]function.Function
-	cfg    *Config
-	diags  hcl.Diagnostics
+	// unreadable is set when a file was refused before parsing (nested
+	// too deeply): what it declares is unknown, so its absence is not
+	// reported as missing blocks.
+	unreadable bool
+	cat        *catalog.Catalog
+	funcs      map[string]function.Function
+	cfg        *Config
+	diags      hcl.Diagnostics
 
 	configFiles []string // names of *.leads.hcl, sorted
 	varOrder    []string
@@ -212,6 +216,11 @@ func (l *loader) load() {
 			l.errorf(nil, "Cannot read configuration file", "Reading %s: %v.", name, err)
 			continue
 		}
+		if d := CheckNesting(name, src); d != nil {
+			l.add(hcl.Diagnostics{d})
+			l.unreadable = true
+			continue
+		}
 		f, ds := l.parser.ParseHCL(src, name)
 		l.add(ds)
 		if f == nil {
@@ -258,6 +267,7 @@ func (l *loader) load() {
 			l.decodeExport(b, paths)
 		}
 	}
+	l.checkExportFiles()
 	l.crossChecks()
 	l.retentionCheck()
 }

@@ -81,7 +81,7 @@ type API struct {
 	APIKey               string // empty: LEADSYNC_API_KEY (resolved by the caller). Never print it.
 	Generation           api.Generation
 	RateLimit            float64 // calls per second; default 1
-	Parallelism          int     // default 4
+	Parallelism          int     // default api.DefaultParallelism: a ceiling; calls in flight adapt to latency
 	Timeout              time.Duration
 	CreditsPerEnrich     int // default 1
 	MaxCredits           int // default 500
@@ -167,6 +167,11 @@ type Export struct {
 	Format    string // "xlsx" or "csv"
 	Sheets    []*Sheet
 	DeclRange hcl.Range
+	// PathRange is where path is set, for messages.
+	PathRange hcl.Range
+	// AllowOutside lets path (and the files derived from it) be outside
+	// the configuration folder; false refuses such a path.
+	AllowOutside bool
 }
 
 // Sheet is a sheet block of an export.

@@ -233,6 +233,10 @@ func (l *loader) readUserFile(p string) ([]byte, error) {
 // varFile applies a variables file. Undeclared names are errors in files the
 // user named (--var-file) and warnings in automatic ones, like Terraform.
 func (l *loader) varFile(name string, src []byte, explicit bool) {
+	if d := CheckNesting(name, src); d != nil {
+		l.add(hcl.Diagnostics{d})
+		return
+	}
 	f, ds := l.parser.ParseHCL(src, name)
 	if f != nil {
 		l.cfg.Files[name] = f
@@ -293,7 +297,13 @@ func (l *loader) setFromString(v *variable, raw, from string) {
 		l.setValue(v, cty.StringVal(raw), from, rng)
 		return
 	}
-	expr, ds := hclsyntax.ParseExpression([]byte(raw), "<value for var."+v.name+">", hcl.InitialPos)
+	var ds hcl.Diagnostics
+	var expr hclsyntax.Expression
+	if d := CheckNesting("<value for var."+v.name+">", []byte(raw)); d != nil {
+		ds = hcl.Diagnostics{d}
+	} else {
+		expr, ds = hclsyntax.ParseExpression([]byte(raw), "<value for var."+v.name+">", hcl.InitialPos)
+	}
 	var val cty.Value
 	if !ds.HasErrors() {
 		val, ds = expr.Value(nil)

@@ -47,14 +47,20 @@ type Summary struct {
 	CallsPlannedMax   int
 	CreditsPlannedMax int
 	Calls             int // calls started
-	Credits           int // credits spent (enrich calls started × credits_per_enrich)
-	Succeeded         int
-	Failures          []Failure
-	Searches          []SearchOutcome
-	Profiles          []string // profile addresses read
-	Enriched          int
-	ByStatus          map[string]int // enrichments of this run by validation status
-	Forgotten         []string
+	// Credits the service charged: enrichments that succeeded ×
+	// credits_per_enrich. A failed call (a 500, a 403) charged nothing.
+	Credits int
+	// CreditsUnknown are the credits of enrichments whose outcome is
+	// unknown (the answer was lost or unusable): they may have been
+	// charged. Recorded in state (state.UnknownEnrichment).
+	CreditsUnknown int
+	Succeeded      int
+	Failures       []Failure
+	Searches       []SearchOutcome
+	Profiles       []string // profile addresses read
+	Enriched       int
+	ByStatus       map[string]int // enrichments of this run by validation status
+	Forgotten      []string
 	// Expired is the number of people removed by retention.
 	Expired int
 	// Stopped is non-empty when the run stopped early, and says why.
@@ -104,6 +110,9 @@ type task struct {
 	profile *config.Profile
 	enrich  *config.Enrich
 	page    api.PageRequest
+	// networkID is the known network ID of the person an enrich call is
+	// for: an answer about anyone else is refused, never merged.
+	networkID string
 	// split and path are set for a sub-search of a split search (split.go).
 	split *splitRun
 	path  []string
@@ -111,6 +120,7 @@ type task struct {
 
 type outcome struct {
 	task     task
+	pending  bool // an enrich_pending event was recorded before the call
 	sent     bool // the call reached the service (its first attempt left the pacer)
 	event    *state.Event
 	err      error
@@ -154,7 +164,8 @@ type runner struct {
 	// sent receives each call as it is really sent, from the workers; it
 	// is buffered for every call in flight, so a worker never blocks.
 	sent      chan Call
-	announced map[int]bool // calls whose CallStart was reported
+	waits     chan waitEvent // waits before retries, from the workers
+	announced map[int]bool   // calls whose CallStart was reported
 	fatal     error
 }
 
@@ -195,6 +206,7 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 	r.par = par
 	r.gate = make(chan struct{})
 	r.sent = make(chan Call, par)
+	r.waits = make(chan waitEvent, 4*par)
 	r.announced = map[int]bool{}
 	start := r.now()
 	r.sum = &Summary{ByStatus: map[string]int{}}
@@ -315,12 +327,16 @@ func (r *runner) forget() error {
 // record writes ev to the journal (synced) and then applies it to the state.
 // It runs only on the loop's goroutine, never in the workers, so events are
 // applied in journal order and a replay after a crash gives the same state.
+//
+// A worker records the pending enrichment it is about to send too: r.mu is
+// held from the append to the apply, so that live state and a replay of the
+// journal see the events in one order.
 func (r *runner) record(ev *state.Event) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	if err := r.opts.Journal.Append(ev); err != nil {
 		return fmt.Errorf("%w: %v", ErrJournal, err)
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
 	if err := r.st.Apply(*ev); err != nil {
 		return fmt.Errorf("applying %s to state: %w", ev.Address, err)
 	}
@@ -363,9 +379,13 @@ func (r *runner) loop(ctx context.Context, par int) error {
 		select {
 		case c := <-r.sent:
 			r.announce(c)
+		case w := <-r.waits:
+			r.drainSent()
+			r.showWait(w)
 		case o := <-done:
 			inflight--
 			r.drainSent()
+			r.drainWaits()
 			r.handle(o)
 			r.releaseEnrich()
 		case <-stop:
@@ -398,9 +418,6 @@ func (r *runner) announce(c Call) {
 	}
 	r.announced[c.Seq] = true
 	r.sum.Calls++
-	if c.Kind == CallEnrich {
-		r.sum.Credits += r.cpe
-	}
 	r.progress.CallStart(c)
 }
 
@@ -435,6 +452,7 @@ func (r *runner) do(ctx context.Context, t task) outcome {
 	start := r.now()
 	o := outcome{task: t}
 	ctx = api.WithSendGate(ctx, r.gate)
+	ctx = api.WithWaitHook(ctx, func(d time.Duration, reason string) { r.reportWait(t.call, d, reason) })
 	ctx = api.WithStartHook(ctx, func() {
 		if !o.sent {
 			start, o.sent = r.now(), true
@@ -482,7 +500,18 @@ func (r *runner) do(ctx context.Context, t task) outcome {
 			PageName: t.profile.PageName, Profile: *p,
 		}}
 	case CallEnrich:
+		// Before anything is sent, the journal says this enrichment may be
+		// charged: a kill while it is in flight leaves it an unknown
+		// outcome that the next plan shows, never a silent charge.
+		if err := r.record(r.pendingEvent(t)); err != nil {
+			o.err = err
+			break
+		}
+		o.pending = true
 		res, err := r.opts.Service.Enrich(ctx, t.page)
+		if err == nil {
+			err = api.CheckEnrichedPerson(res, t.networkID)
+		}
 		if err != nil {
 			o.err = err
 			break
@@ -504,13 +533,26 @@ func (r *runner) handle(o outcome) {
 		// call now.
 		r.announce(t.call)
 	}
-	if o.err != nil && !o.sent && notMade(o.err) {
-		// Stopped before it was sent: nothing was spent, nothing to record.
+	if errors.Is(o.err, ErrJournal) {
+		// The pending enrichment could not be recorded: nothing was sent,
+		// and nothing more may be.
+		r.fatal = o.err
 		r.refund(t)
+		r.sum.Failures = append(r.sum.Failures, Failure{Address: t.call.Address, Kind: t.call.Kind, Person: t.call.Person, Name: t.call.Label, Err: o.err})
+		r.halt("stopped: " + o.err.Error())
+		return
+	}
+	if o.err != nil && !o.sent && notMade(o.err) {
+		// Stopped before it was sent: nothing was spent.
+		r.refund(t)
+		r.voidPending(o)
 		return
 	}
 	if o.err != nil {
 		r.fail(t, o.err)
+		if !unknownOutcome(o.err) {
+			r.voidPending(o)
+		}
 		return
 	}
 	o.event.At = r.now()
@@ -536,6 +578,7 @@ func (r *runner) handle(o outcome) {
 		r.sum.Profiles = append(r.sum.Profiles, t.call.Address)
 	case CallEnrich:
 		res.Credits = r.cpe
+		r.sum.Credits += r.cpe
 		res.Status = o.event.Enrich.Result.ValidationStatus
 		r.sum.Enriched++
 		r.sum.ByStatus[res.Status]++
@@ -577,17 +620,34 @@ func (r *runner) fail(t task, err error) {
 	if errors.As(err, &ae) {
 		f.Status = ae.Status
 	}
-	if t.call.Kind != CallEnrich {
-		// An enrich failure is kept in the summary only: the address is the
-		// block's, and one person's failure must not mark the block failed.
-		if jerr := r.record(&state.Event{At: r.now(), Kind: state.EventFailure, Address: t.call.Address, Failure: f}); jerr != nil {
+	var ev *state.Event
+	switch {
+	case t.call.Kind != CallEnrich:
+		ev = &state.Event{At: r.now(), Kind: state.EventFailure, Address: t.call.Address, Failure: f}
+	case unknownOutcome(err):
+		// The credits may be spent: state keeps it, so that the block's
+		// limit counts it and the next plan says what re-enriching costs.
+		r.sum.CreditsUnknown += r.cpe
+		ev = &state.Event{At: r.now(), Kind: state.EventEnrichUnknown, Address: t.call.Address, Failure: f,
+			Enrich: &state.EnrichEvent{PersonID: t.call.Person, Credits: r.cpe}}
+	}
+	// Another enrich failure is kept in the summary only: the address is
+	// the block's, and one person's failure must not mark the block failed.
+	if ev != nil {
+		if jerr := r.record(ev); jerr != nil {
 			r.fatal = jerr
 			r.halt("stopped: " + jerr.Error())
 			return
 		}
 	}
-	if errors.As(err, &ae) && ae.Kind == api.KindForbidden {
+	switch {
+	case ae == nil:
+	case ae.Kind == api.KindForbidden:
 		r.halt("stopped: the service answered 403 Forbidden (" + ae.Message + "); " + ae.Hint())
+	case ae.Permanent():
+		// A used-up quota or a host that does not resolve: every other
+		// call would fail the same way.
+		r.halt("stopped: " + ae.Error() + "; " + ae.Hint())
 	}
 	if errors.Is(err, context.Canceled) {
 		r.halt("aborted")
@@ -658,9 +718,10 @@ func (r *runner) releaseEnrich() {
 			b.budget--
 			r.creditsBudget -= r.cpe
 			r.push(task{
-				call:   Call{Kind: CallEnrich, Address: b.cfg.Address, Person: id, Page: p.Lead.PageName, Label: p.Lead.FullName},
-				enrich: b.cfg,
-				page:   api.PageRequest{PageName: p.Lead.PageName},
+				call:      Call{Kind: CallEnrich, Address: b.cfg.Address, Person: id, Page: p.Lead.PageName, Label: p.Lead.FullName},
+				enrich:    b.cfg,
+				page:      api.PageRequest{PageName: p.Lead.PageName},
+				networkID: p.Lead.NetworkID,
 			})
 			r.pending[b.cfg.Address]++
 		}

@@ -33,6 +33,9 @@ type fakeService struct {
 	started  chan string           // when set, receives every call start
 	results  map[string][]api.Lead // fixed results by keywords
 	balance  int
+	// otherPerson makes the enrichment of a page name answer with this
+	// network ID: an answer about someone else.
+	otherPerson map[string]string
 }
 
 func newFake() *fakeService {
@@ -100,7 +103,7 @@ func (f *fakeService) Enrich(ctx context.Context, req api.PageRequest) (*api.Enr
 	}
 	f.enriched[req.PageName]++
 	f.balance--
-	return &api.EnrichedProfile{PageName: req.PageName, Email: req.PageName + "@acme.example", ValidationStatus: api.StatusValid, CreditBalance: f.balance}, nil
+	return &api.EnrichedProfile{PageName: req.PageName, NetworkID: f.otherPerson[req.PageName], Email: req.PageName + "@acme.example", ValidationStatus: api.StatusValid, CreditBalance: f.balance}, nil
 }
 
 func (f *fakeService) Billing(context.Context) (*api.Usage, error) {
@@ -228,8 +231,26 @@ func TestRunMakesThePlannedCallsAndRecordsThemFirst(t *testing.T) {
 	if sum.Credits > p.Totals.CreditsMax {
 		t.Errorf("credits %d above the plan's %d", sum.Credits, p.Totals.CreditsMax)
 	}
-	if len(j.events) != sum.Succeeded {
-		t.Errorf("journal has %d events, %d calls succeeded", len(j.events), sum.Succeeded)
+	// Each enrichment is noted pending before it is sent, then completed.
+	completed, pending := 0, map[string]bool{}
+	for _, e := range j.events {
+		switch e.Kind {
+		case state.EventEnrichPending:
+			pending[e.Enrich.PersonID] = true
+		case state.EventEnrich:
+			if !pending[e.Enrich.PersonID] {
+				t.Errorf("enrichment of %s journaled without a pending note before it", e.Enrich.PersonID)
+			}
+			completed++
+		default:
+			completed++
+		}
+	}
+	if completed != sum.Succeeded || len(pending) != sum.Enriched {
+		t.Errorf("journal has %d completed calls and %d pending enrichments; %d calls succeeded, %d enrichments", completed, len(pending), sum.Succeeded, sum.Enriched)
+	}
+	if len(st.UnknownEnrichments) != 0 {
+		t.Errorf("unknown enrichments left after a clean run: %v", st.UnknownEnrichments)
 	}
 	// Searches and profile reads are handed out before any enrichment:
 	// Seq is given at dispatch (sends themselves race, as they should).

@@ -29,8 +29,12 @@ type Options struct {
 
 // RunStats are figures of an apply run for the Summary sheet.
 type RunStats struct {
-	// CreditsSpent by the enrichments of this run.
+	// CreditsSpent by the enrichments of this run: credits the service
+	// charged (enrichments that succeeded).
 	CreditsSpent int
+	// CreditsUnknown of this run: enrichments whose outcome is unknown,
+	// which may have been charged.
+	CreditsUnknown int
 	// RemainingRequests this month as last reported by the service during
 	// the run; nil when unknown (the Summary then uses the state's figure).
 	RemainingRequests *int
@@ -183,7 +187,8 @@ func createAtomic(path string) (*atomicFile, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, folderError(path, dir, err)
 	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	removeDeadTemps(path)
+	f, err := os.CreateTemp(dir, tempPattern(path))
 	if err != nil {
 		return nil, fmt.Errorf("writing %s: %w", path, err)
 	}

@@ -149,10 +149,16 @@ func (j *job) summary() []sumRow {
 	u := j.st.Usage
 	if j.opts.Stats != nil {
 		add(stylePlain, "Credits spent this run", j.opts.Stats.CreditsSpent)
+		if n := j.opts.Stats.CreditsUnknown; n > 0 {
+			add(stylePlain, "Credits that may have been charged this run", n, "enrichments whose outcome is unknown")
+		}
 	} else {
 		add(stylePlain, "Credits spent this run", 0, "written from state by leadsync export: no calls made")
 	}
 	add(stylePlain, "Credits spent, all runs", u.CreditsSpent)
+	if u.CreditsUnknown > 0 {
+		add(stylePlain, "Credits that may have been charged, all runs", u.CreditsUnknown, "enrichments whose outcome is unknown")
+	}
 	if u.CreditBalance != nil {
 		add(stylePlain, "Credit balance", *u.CreditBalance, "as of", timeOrNil(u.CreditBalanceAt))
 	} else {

@@ -256,7 +256,8 @@ func TestXLSXRunStatsAndWarnings(t *testing.T) {
 		hamburg:        {At: t1, Message: "timeout after 90s"},
 	}
 	rem := 77
-	got, err := WriteAll(cfg, st, Options{Now: fixedNow, Stats: &RunStats{CreditsSpent: 5, RemainingRequests: &rem}})
+	st.Usage.CreditsUnknown = 3
+	got, err := WriteAll(cfg, st, Options{Now: fixedNow, Stats: &RunStats{CreditsSpent: 5, CreditsUnknown: 1, RemainingRequests: &rem}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -276,6 +277,13 @@ func TestXLSXRunStatsAndWarnings(t *testing.T) {
 	}
 	if r := find("Credits spent this run"); len(r) < 2 || r[1] != "5" {
 		t.Errorf("credits row = %q", r)
+	}
+	// Credits whose outcome is unknown are shown apart, never as spent.
+	if r := find("Credits that may have been charged this run"); len(r) < 2 || r[1] != "1" {
+		t.Errorf("unknown credits row of the run = %q", r)
+	}
+	if r := find("Credits that may have been charged, all runs"); len(r) < 2 || r[1] != "3" {
+		t.Errorf("unknown credits row of all runs = %q", r)
 	}
 	if r := find("Remaining requests this month"); len(r) < 2 || r[1] != "77" {
 		t.Errorf("remaining row = %q", r)

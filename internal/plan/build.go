@@ -425,11 +425,14 @@ func (b *builder) enriches() {
 					todoSet[p.ID] = true
 				}
 			}
-			places := e.Limit - b.v.ownedBy(e.Address)
+			// An enrichment with an unknown outcome holds its place; its
+			// person may be enriched again in it.
+			held := len(b.v.st.UnknownBy(e.Address))
+			places := e.Limit - b.v.ownedBy(e.Address) - held
 			if places < 0 {
 				places = 0
 			}
-			if capped := b.ownedCap(e, todoSet) + places; capped < bound {
+			if capped := b.ownedCap(e, todoSet) + held + places; capped < bound {
 				bound = capped
 			}
 		}
@@ -456,7 +459,16 @@ func (b *builder) enriches() {
 		if c.PersonIDs == nil {
 			c.PersonIDs = []string{}
 		}
-		c.Detail = enrichDetail(e, bp, c, len(runSources), b.v.ownedBy(e.Address))
+		for _, p := range certain {
+			if b.v.unknownOf(p, e.Address) {
+				c.UnknownOutcomes++
+			}
+		}
+		c.Detail = enrichDetail(e, bp, c, len(runSources), b.v.ownedBy(e.Address)+len(b.v.st.UnknownBy(e.Address)))
+		if n := c.UnknownOutcomes; n > 0 {
+			c.Detail += fmt.Sprintf("; %s with an unknown outcome from the last run: re-enriching may cost %s more %s",
+				plural(n, "enrichment", "enrichments"), thousands(n*cpe), map[bool]string{true: "credit", false: "credits"}[n*cpe == 1])
+		}
 		if bound == 0 {
 			c.Action = None
 			c.Reason = ReasonUpToDate

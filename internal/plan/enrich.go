@@ -274,13 +274,16 @@ func (v *env) ownedList(addr string) []*state.Person {
 // other blocks give back by enriching people of e again.
 func (v *env) limit(e *config.Enrich, todo []*state.Person, skip func(string) bool, freed int) []*state.Person {
 	out := make([]*state.Person, 0, len(todo))
-	places := e.Limit - v.ownedBy(e.Address) + freed
+	// An enrichment of e whose outcome is unknown may have been charged:
+	// it holds its place, and enriching that person again takes no new one.
+	places := e.Limit - v.ownedBy(e.Address) - len(v.st.UnknownBy(e.Address)) + freed
 	for _, p := range todo {
 		if skip != nil && skip(p.ID) {
 			continue
 		}
 		switch {
 		case p.Enrichment != nil && p.Enrichment.By == e.Address:
+		case p.Enrichment == nil && v.unknownOf(p, e.Address):
 		case e.Limit <= 0:
 		case places > 0:
 			places--
@@ -290,6 +293,13 @@ func (v *env) limit(e *config.Enrich, todo []*state.Person, skip func(string) bo
 		out = append(out, p)
 	}
 	return out
+}
+
+// unknownOf reports whether p's enrichment by block addr has an unknown
+// outcome (state.UnknownEnrichment).
+func (v *env) unknownOf(p *state.Person, addr string) bool {
+	u := v.st.UnknownEnrichments[p.ID]
+	return u != nil && u.By == addr
 }
 
 // personIDs returns the IDs of people.

@@ -142,6 +142,11 @@ type Change struct {
 	PersonIDs []string `json:"person_ids,omitempty"`
 	// Path is an export's file.
 	Path string `json:"path,omitempty"`
+	// UnknownOutcomes counts, for an enrich change, the people of
+	// PersonIDs whose last enrichment by this block has an unknown outcome
+	// (state.UnknownEnrichment): it may have been charged, so enriching
+	// them again may cost their credits once more.
+	UnknownOutcomes int `json:"unknown_outcomes,omitempty"`
 	// Split is set for a search with split_by: its sub-searches and the
 	// completeness of its last run.
 	Split *SplitPlan `json:"split,omitempty"`

@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/state"
 )
 
 func TestSearchActions(t *testing.T) {
@@ -157,6 +158,18 @@ func TestEnrichCounts(t *testing.T) {
 			}
 			f.enrich("e", []string{"search.a"}, 3, 0)
 		}, calls: 0, callsMax: 0},
+		// An enrichment whose outcome is unknown may have been charged: it
+		// holds its place, so a limit of 3 with 2 enriched and 1 unknown
+		// leaves no place for someone new; only the unknown one may be
+		// enriched again (without it, person 1 would have been the 4th).
+		{name: "an unknown outcome holds its place in the limit", setup: func(f *fixture) {
+			f.ran("search.a", t0.Add(-day), ids(1, 10)...)
+			f.enriched(ids(2, 1)[0], "enrich.e", t0.Add(-day))
+			f.enriched(ids(3, 1)[0], "enrich.e", t0.Add(-day))
+			f.apply(state.Event{At: t0.Add(-day), Kind: state.EventEnrichUnknown, Address: "enrich.e",
+				Enrich: &state.EnrichEvent{PersonID: ids(4, 1)[0], Credits: 1}, Failure: &state.Failure{Message: "connection reset"}})
+			f.enrich("e", []string{"search.a"}, 3, 0)
+		}, calls: 1, callsMax: 1, people: ids(4, 1)},
 		{name: "known plus searches that will run", setup: func(f *fixture) {
 			f.ran("search.a", t0.Add(-day), ids(1, 12)...)
 			f.enrich("e", []string{"search.a", "search.b"}, 50, 0)
@@ -391,5 +404,25 @@ func TestRedactsSensitiveValues(t *testing.T) {
 	}
 	if strings.Contains(b.String(), "sk-secret-key") {
 		t.Errorf("plan shows the key:\n%s", b.String())
+	}
+}
+
+// TestEnrichUnknownOutcomeIsShown: the plan says that a person whose last
+// enrichment had an unknown outcome is enriched again, and what it may cost.
+func TestEnrichUnknownOutcomeIsShown(t *testing.T) {
+	f := newFixture()
+	f.search("search.a", kw("a"))
+	f.ran("search.a", t0.Add(-day), ids(1, 3)...)
+	f.enriched(ids(1, 1)[0], "enrich.e", t0.Add(-day))
+	f.apply(state.Event{At: t0.Add(-day), Kind: state.EventEnrichUnknown, Address: "enrich.e",
+		Enrich: &state.EnrichEvent{PersonID: ids(2, 1)[0], Credits: 1}, Failure: &state.Failure{Message: "timeout"}})
+	f.enrich("e", []string{"search.a"}, 0, 0)
+	c := f.build(t, f.opts()).Change("enrich.e")
+	if c.UnknownOutcomes != 1 || c.Calls != 2 {
+		t.Fatalf("unknown outcomes %d, calls %d; want 1 and 2", c.UnknownOutcomes, c.Calls)
+	}
+	const want = "1 enrichment with an unknown outcome from the last run: re-enriching may cost 1 more credit"
+	if !strings.Contains(c.Detail, want) {
+		t.Errorf("detail %q does not say %q", c.Detail, want)
 	}
 }

@@ -160,7 +160,7 @@ func apply(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView) error
 	if runErr != nil {
 		return runErr
 	}
-	if err := WriteExports(cfg, st, d.clock(), &export.RunStats{CreditsSpent: sum.Credits}, false, view); err != nil {
+	if err := WriteExports(cfg, st, d.clock(), &export.RunStats{CreditsSpent: sum.Credits, CreditsUnknown: sum.CreditsUnknown}, false, view); err != nil {
 		return err
 	}
 	if sum.Failed() {

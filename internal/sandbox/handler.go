@@ -250,6 +250,7 @@ func (s *Server) handle(ctx context.Context, method, path string, h http.Header,
 		}
 	}
 
+	rep = s.badAnswer(f, rt.op, n, rep)
 	if rep.status == http.StatusOK {
 		switch fault {
 		case FaultDrop:

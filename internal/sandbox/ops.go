@@ -73,7 +73,11 @@ func (s *Server) spend(op Op, credits int, answer func(balance int) reply) reply
 	s.mu.Lock()
 	switch {
 	case op.Gen1() && s.quota <= 0:
+		f := s.faults
 		s.mu.Unlock()
+		if f.QuotaAs429 {
+			return quotaTooMany(f)
+		}
 		return errorReply(http.StatusForbidden, "monthly request quota exhausted")
 	case credits > s.credits:
 		bal := s.credits

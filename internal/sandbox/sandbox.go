@@ -117,6 +117,16 @@ type Faults struct {
 	// RevokeKeyAfter answers 403 to every call after the first N accepted
 	// ones (counted from SetFaults), as if the key had been revoked; 0 never.
 	RevokeKeyAfter int
+	// Bad is the kind of bad 200 answer given to a share BadShare of the
+	// calls answered 200, after their work was done and paid (see
+	// bad_answers.go).
+	Bad      BadAnswer
+	BadShare float64
+	// QuotaAs429 answers a used-up monthly quota with 429, "monthly quota
+	// exhausted" and a Retry-After of QuotaRetryAfter (0: 30 days), as
+	// some deployments do, instead of 403.
+	QuotaAs429      bool
+	QuotaRetryAfter int
 	// Seed fixes which calls get a fault.
 	Seed int64
 }
@@ -126,7 +136,7 @@ func (f Faults) Validate() error {
 	for _, s := range []struct {
 		name string
 		v    float64
-	}{{"500", f.Status500}, {"drop", f.Drop}, {"slow", f.Slow}, {"truncate", f.Truncate}, {"html", f.HTML}} {
+	}{{"500", f.Status500}, {"drop", f.Drop}, {"slow", f.Slow}, {"truncate", f.Truncate}, {"html", f.HTML}, {"bad", f.BadShare}} {
 		if math.IsNaN(s.v) || s.v < 0 || s.v > 1 {
 			return fmt.Errorf("fault share %s=%v: want a fraction between 0 and 1", s.name, s.v)
 		}
@@ -212,6 +222,8 @@ func (f Fault) String() string {
 		return "storm"
 	case FaultRevoked:
 		return "revoked"
+	case FaultBad:
+		return "bad answer"
 	}
 	return fmt.Sprintf("Fault(%d)", int(f))
 }

@@ -59,6 +59,8 @@ func (e *Event) Validate() error {
 		return need(e.Address != "", "address")
 	case EventForget:
 		return need(e.Address != "", "address")
+	case EventEnrichUnknown, EventEnrichPending, EventEnrichVoid:
+		return e.validateUnknown()
 	case EventForgetPeople:
 		if err := need(e.People != nil, "people"); err != nil {
 			return err
@@ -117,6 +119,16 @@ func (s *State) Apply(e Event) error {
 	case EventForget:
 		a.forget(e.Address)
 		delete(s.Failures, e.Address)
+		return nil
+	case EventEnrichUnknown:
+		// The block's other people are unaffected: no failure recorded.
+		s.applyUnknown(e)
+		return nil
+	case EventEnrichPending:
+		s.applyPending(e)
+		return nil
+	case EventEnrichVoid:
+		s.resolveUnknown(e.Enrich.PersonID)
 		return nil
 	case EventForgetPeople:
 		a.forgetPeople(e.People)
@@ -243,6 +255,11 @@ func (a *applier) rekey(old, id string) {
 		a.renamed = map[string]string{}
 	}
 	a.renamed[old] = id
+	if u := s.UnknownEnrichments[old]; u != nil {
+		delete(s.UnknownEnrichments, old)
+		s.UnknownEnrichments[id] = u
+		s.touchMeta()
+	}
 	s.removePerson(old)
 	np := s.People[id]
 	if np == nil {
@@ -541,6 +558,7 @@ func (a *applier) enrich(addr string, ee *EnrichEvent) {
 	s.Usage.CreditsSpent += ee.Credits
 	s.touchUsage()
 	if s.IsSuppressed(rl) || (ee.PersonID != "" && s.Person(ee.PersonID) == nil && s.suppressedID(ee.PersonID)) {
+		s.resolveUnknown(ee.PersonID)
 		return // an erased person: the credits were spent, the result is not kept
 	}
 	var p *Person
@@ -570,6 +588,7 @@ func (a *applier) enrich(addr string, ee *EnrichEvent) {
 		a.mergeLead(p, rl)
 	}
 	p.Enrichment = &Enrichment{EnrichedAt: a.at, By: addr, Result: res}
+	s.resolveUnknown(ee.PersonID, p.ID)
 	s.touchPerson(p.ID)
 }
 

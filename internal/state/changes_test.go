@@ -68,6 +68,11 @@ func (m *mirror) take(s *State) {
 		b, _ := json.Marshal(s.Suppressed)
 		m.s.Suppressed = nil
 		json.Unmarshal(b, &m.s.Suppressed)
+		m.s.UnknownEnrichments = nil
+		if len(s.UnknownEnrichments) > 0 {
+			b, _ := json.Marshal(s.UnknownEnrichments)
+			json.Unmarshal(b, &m.s.UnknownEnrichments)
+		}
 	}
 }
 
@@ -106,6 +111,16 @@ func TestChangesNameEveryChange(t *testing.T) {
 		},
 		func(s *State) { s.Apply(searchEv(day(6), "search.a", 0, lead("n1", "anna", "Anna"))) },
 		func(s *State) { s.Apply(profileEv(day(6), "profile.p", "ben", "Ben B")) },
+		// An enrichment pending, then unknown, then another pending and void.
+		func(s *State) {
+			s.Apply(Event{At: day(6), Kind: EventEnrichPending, Address: "enrich.e", Enrich: &EnrichEvent{PersonID: "n1", Credits: 1}})
+		},
+		func(s *State) {
+			s.Apply(Event{At: day(6), Kind: EventEnrichUnknown, Address: "enrich.e", Enrich: &EnrichEvent{PersonID: "n1", Credits: 1}, Failure: &Failure{Message: "timeout"}})
+		},
+		func(s *State) {
+			s.Apply(Event{At: day(6), Kind: EventEnrichVoid, Address: "enrich.e", Enrich: &EnrichEvent{PersonID: "n1", Credits: 1}})
+		},
 		func(s *State) { s.Apply(Event{At: day(7), Kind: EventForget, Address: "search.b"}) },
 		func(s *State) { s.RemovePerson("n1") },
 		func(s *State) { s.Apply(searchEv(day(8), "search.c", 0, lead("n3", "cleo", "Cleo"))) },

@@ -536,6 +536,8 @@ func decodeFast(src string) (*State, error) {
 			err = d.std(&s.Usage)
 		case "failures":
 			err = d.std(&s.Failures)
+		case "unknown_enrichments":
+			err = d.std(&s.UnknownEnrichments)
 		case "suppressed":
 			err = d.std(&s.Suppressed)
 		case "splits":

@@ -53,6 +53,7 @@ func (s *State) RemovePerson(id string) bool {
 		}
 	}
 	s.removePerson(id)
+	s.resolveUnknown(id)
 	return true
 }
 

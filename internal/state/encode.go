@@ -263,6 +263,11 @@ func encodeState(w *bufio.Writer, s *State) error {
 	if err := writeMap(w, "failures", s.Failures, false); err != nil {
 		return err
 	}
+	if len(s.UnknownEnrichments) > 0 {
+		if err := writeMap(w, "unknown_enrichments", s.UnknownEnrichments, false); err != nil {
+			return err
+		}
+	}
 	if len(s.Splits) > 0 {
 		if err := writeMap(w, "splits", s.Splits, false); err != nil {
 			return err

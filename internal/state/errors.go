@@ -14,6 +14,9 @@ type CorruptError struct {
 	Path   string
 	Line   int    // 1-based line of the problem, 0 when unknown
 	Reason string // what is wrong
+	// Backup says what the backup next to the state holds and what to do
+	// with it (Load fills it in); "" when unknown.
+	Backup string
 }
 
 func (e *CorruptError) Error() string {
@@ -21,9 +24,11 @@ func (e *CorruptError) Error() string {
 	if e.Line > 0 {
 		where = fmt.Sprintf("%s:%d", e.Path, e.Line)
 	}
-	return fmt.Sprintf("state file %s is damaged: %s. leadsync did not change it. "+
-		"Restore the last good copy (%s.backup is the state before the last write) or fix the file by hand",
-		where, e.Reason, e.Path)
+	advice := e.Backup
+	if advice == "" {
+		advice = fmt.Sprintf("Restore the last good copy (%s.backup is the state before the last write) or fix the file by hand", e.Path)
+	}
+	return fmt.Sprintf("state file %s is damaged: %s. leadsync did not change it. %s", where, e.Reason, advice)
 }
 
 // NewerFormatError is returned by Load for a state file written in a newer
@@ -57,8 +62,14 @@ func (e *JournalError) Error() string {
 	if e.Line > 0 {
 		where = fmt.Sprintf("%s:%d", e.Path, e.Line)
 	}
+	if e.Line > 0 {
+		return fmt.Sprintf("journal %s cannot be replayed: %s. leadsync did not change it. "+
+			"It holds calls an interrupted apply completed and paid for. Run  leadsync state recover  to keep every call recorded before line %d "+
+			"(the journal itself is kept aside, unchanged); only the calls from the damaged line on may then be made again",
+			where, e.Reason, e.Line)
+	}
 	return fmt.Sprintf("journal %s cannot be replayed: %s. leadsync did not change it. "+
-		"It holds calls an interrupted apply completed; move it away to continue without them (they may then be made, and paid for, again)",
+		"It holds calls an interrupted apply completed and paid for; run  leadsync state recover  to keep what can be read of it (the journal itself is kept aside, unchanged)",
 		where, e.Reason)
 }
 

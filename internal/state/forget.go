@@ -239,6 +239,9 @@ func (a *applier) forgetPeople(fe *ForgetPeopleEvent) {
 			}
 		}
 		s.removePerson(p.ID)
+		// An enrichment of theirs with an unknown outcome goes too: its
+		// message may name them, and nobody is left to enrich again.
+		s.resolveUnknown(id, p.ID)
 	}
 	if erase && len(keys) > 0 {
 		sort.Strings(keys)

@@ -30,6 +30,9 @@ type LockInfo struct {
 type Lock struct {
 	store *Store
 	Info  LockInfo
+	// Broken is the lock of a dead holder that Lock removed to take the
+	// lock; nil when there was none.
+	Broken *LockInfo
 }
 
 func (store *Store) host() string {
@@ -114,20 +117,34 @@ func (store *Store) Lock(op string) (*Lock, error) {
 	if err != nil {
 		return nil, &WriteError{Path: store.LockPath(), Err: err}
 	}
-	err = os.Link(tmp.Name(), store.LockPath())
-	if err != nil && !errors.Is(err, fs.ErrExist) {
-		// No hard links here: fall back to an exclusive create.
-		err = store.writeExclusive(store.LockPath(), b)
-	}
-	if errors.Is(err, fs.ErrExist) {
-		return nil, store.lockedError()
+	var broken *LockInfo
+	for {
+		err = os.Link(tmp.Name(), store.LockPath())
+		if err != nil && !errors.Is(err, fs.ErrExist) {
+			// No hard links here: fall back to an exclusive create.
+			err = store.writeExclusive(store.LockPath(), b)
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			break
+		}
+		le := store.lockedError()
+		// A holder known dead (this host, its process gone) cannot
+		// finish: its lock is broken once, with a note. Any other
+		// holder keeps its lock (force-unlock is the user's call).
+		if broken != nil || !le.Dead || le.Info == nil || !store.breakDeadLock(le.Info) {
+			return nil, le
+		}
+		broken = le.Info
 	}
 	if err != nil {
 		return nil, &WriteError{Path: store.LockPath(), Err: err}
 	}
 	syncDir(dir)
 	store.removeStaleTemps(tmp.Name())
-	return &Lock{store: store, Info: info}, nil
+	if broken != nil && store.Notify != nil {
+		store.Notify(staleNote(broken))
+	}
+	return &Lock{store: store, Info: info, Broken: broken}, nil
 }
 
 // removeStaleTemps deletes temporary files a killed run left next to the

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -68,22 +69,52 @@ func TestLockContention(t *testing.T) {
 	}
 }
 
-func TestStaleLock(t *testing.T) {
+// TestStaleLockOfADeadProcessIsBroken: the holder was killed (same host,
+// its pid no longer runs): it can never finish, so the next Lock removes
+// its lock with a one-line note and takes the lock.
+func TestStaleLockOfADeadProcessIsBroken(t *testing.T) {
 	a := lockStore(t, 100, true)
 	l, err := a.Lock("apply")
 	must(t, err)
-	// The holder was killed: same host, its pid no longer runs.
 	b := withIdentity(NewStore(a.Path()), 200, false)
-	_, err = b.Lock("apply")
-	var le *LockedError
-	if !errors.As(err, &le) || !le.Dead || !strings.Contains(err.Error(), "no longer runs") || !strings.Contains(err.Error(), "force-unlock "+l.Info.ID) {
+	var notes []string
+	b.Notify = func(n string) { notes = append(notes, n) }
+	l2, err := b.Lock("apply")
+	must(t, err)
+	if l2.Broken == nil || l2.Broken.ID != l.Info.ID {
+		t.Fatalf("Broken = %+v, want the dead lock %s", l2.Broken, l.Info.ID)
+	}
+	if len(notes) != 1 || !strings.Contains(notes[0], "pid 100") || !strings.Contains(notes[0], "no longer runs") {
+		t.Errorf("notes = %q", notes)
+	}
+	if info, _ := b.ReadLock(); info == nil || info.ID != l2.Info.ID {
+		t.Errorf("lock now %+v, want the new holder's", info)
+	}
+	// The old holder's Unlock (were it to come back) must not remove the
+	// new lock.
+	if err := l.Unlock(); err == nil {
+		t.Errorf("old holder's unlock succeeded")
+	}
+	if info, _ := b.ReadLock(); info == nil || info.ID != l2.Info.ID {
+		t.Errorf("lock now %+v", info)
+	}
+	if left, _ := filepath.Glob(a.LockPath() + ".stale-*"); len(left) != 0 {
+		t.Errorf("files left: %v", left)
+	}
+}
+
+// TestStaleLockElsewhereNeedsForceUnlock: a lock whose holder cannot be
+// known dead (another host) is never broken automatically; force-unlock
+// takes its ID.
+func TestStaleLockElsewhereNeedsForceUnlock(t *testing.T) {
+	a := lockStore(t, 100, false)
+	a.Host = func() string { return "laptop" }
+	l, err := a.Lock("apply")
+	must(t, err)
+	b := withIdentity(NewStore(a.Path()), 200, false)
+	if _, err := b.Lock("apply"); err == nil || !strings.Contains(err.Error(), "force-unlock "+l.Info.ID) {
 		t.Fatalf("got %v", err)
 	}
-	// A dead holder is reported at once, without waiting.
-	if _, err := b.LockWait(context.Background(), "apply", time.Hour); !errors.As(err, &le) {
-		t.Fatalf("LockWait: %v", err)
-	}
-
 	if err := b.ForceUnlock("wrong-id"); err == nil || !strings.Contains(err.Error(), l.Info.ID) {
 		t.Errorf("wrong ID: %v", err)
 	}
@@ -93,7 +124,6 @@ func TestStaleLock(t *testing.T) {
 	}
 	l2, err := b.Lock("apply")
 	must(t, err)
-	// The old holder's Unlock must not remove the new lock.
 	if err := l.Unlock(); err == nil || !strings.Contains(err.Error(), "force-unlock") {
 		t.Errorf("old holder's unlock: %v", err)
 	}

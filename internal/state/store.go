@@ -35,6 +35,9 @@ type Store struct {
 	Alive func(pid int) bool
 	// PID is this process's ID as written into locks; os.Getpid() when 0.
 	PID int
+	// Notify, when set, receives one-line notes for the user: the stale
+	// lock of a dead process was removed.
+	Notify func(note string)
 
 	mu      sync.Mutex
 	journal *Journal // the open journal, if any
@@ -86,6 +89,10 @@ func (store *Store) Load() (*State, error) {
 	default:
 		// b is ours alone: let the state's strings share it instead of copying.
 		if s, err = decode(store.path, b, unsafe.String(unsafe.SliceData(b), len(b))); err != nil {
+			var ce *CorruptError
+			if errors.As(err, &ce) {
+				ce.Backup = store.backupSummary()
+			}
 			return nil, err
 		}
 	}

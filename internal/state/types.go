@@ -35,6 +35,9 @@ type State struct {
 	Failures map[string]*Failure `json:"failures"`
 	// Usage is the last known quota and credit balance.
 	Usage Usage `json:"usage"`
+	// UnknownEnrichments by person ID: enrichments whose outcome is
+	// unknown (they may have been charged), until the person is enriched.
+	UnknownEnrichments map[string]*UnknownEnrichment `json:"unknown_enrichments,omitempty"`
 	// Suppressed is the suppression list: one entry per person erased with
 	// leadsync forget, holding only hashes of their identifiers (see
 	// SuppressionKey). Results that name a suppressed person are dropped
@@ -207,8 +210,12 @@ type Usage struct {
 	CheckedAt          *time.Time `json:"checked_at,omitempty"`
 	CreditBalance      *int       `json:"credit_balance,omitempty"`
 	CreditBalanceAt    *time.Time `json:"credit_balance_at,omitempty"`
-	// CreditsSpent counts every enrich call recorded in this state, all runs.
+	// CreditsSpent counts the credits of every enrichment recorded in this
+	// state, all runs: credits the service charged.
 	CreditsSpent int `json:"credits_spent"`
+	// CreditsUnknown counts the credits of enrichments whose outcome was
+	// unknown, all runs: they may have been charged.
+	CreditsUnknown int `json:"credits_unknown,omitempty"`
 }
 
 // EventKind says which call an Event records.

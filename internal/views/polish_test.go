@@ -64,7 +64,7 @@ func TestApplyStoppedEnding(t *testing.T) {
 	} {
 		var b bytes.Buffer
 		writeSummary(&b, &exec.Summary{Calls: 3, CallsPlannedMax: 9, Credits: 1, CreditsPlannedMax: 5, Succeeded: 3, Stopped: tc.stopped})
-		if !strings.Contains(b.String(), tc.want) || !strings.Contains(b.String(), "1 credit spent") {
+		if !strings.Contains(b.String(), tc.want) || !strings.Contains(b.String(), "1 credit charged") {
 			t.Errorf("summary:\n%s\nwant %q and \"1 credit spent\"", b.String(), tc.want)
 		}
 		if tc.stopped != "" && strings.Contains(b.String(), "Apply complete") {

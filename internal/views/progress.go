@@ -196,7 +196,7 @@ func writeSummary(w io.Writer, s *exec.Summary) {
 			if f.Kind == exec.CallEnrich {
 				switch {
 				case f.Name != "":
-					who += " " + f.Name
+					who += " " + serviceText(f.Name)
 				case f.Person != "":
 					who += " " + f.Person
 				}
@@ -207,13 +207,39 @@ func writeSummary(w io.Writer, s *exec.Summary) {
 	if s.Stopped != "" {
 		fmt.Fprintf(w, "Stopped early: %s. Run apply again to finish; nothing completed is repeated.\n", s.Stopped)
 	}
+	unknown := ""
+	if s.CreditsUnknown > 0 {
+		// Never added to the credits charged: the service may or may not
+		// have charged them, and the next plan says so again.
+		unknown = fmt.Sprintf(", %d more may have been charged (enrichments whose outcome is unknown)", s.CreditsUnknown)
+	}
 	ending := "Apply complete"
 	if s.Stopped != "" {
 		ending = "Apply stopped"
 	}
-	fmt.Fprintf(w, "%s: %s made (at most %s planned), %s spent (at most %s planned), %s succeeded, %s failed, in %s.\n",
-		ending, Plural(s.Calls, "call"), textfmt.Thousands(s.CallsPlannedMax), Plural(s.Credits, "credit"), textfmt.Thousands(s.CreditsPlannedMax),
+	fmt.Fprintf(w, "%s: %s made (at most %s planned), %s charged (at most %s planned)%s, %s succeeded, %s failed, in %s.\n",
+		ending, Plural(s.Calls, "call"), textfmt.Thousands(s.CallsPlannedMax), Plural(s.Credits, "credit"), textfmt.Thousands(s.CreditsPlannedMax), unknown,
 		textfmt.Thousands(s.Succeeded), textfmt.Thousands(len(s.Failures)), roundDur(s.Duration))
+}
+
+// waitText says what a call waits for: "waiting 4s: retry after server error".
+func waitText(c exec.Call, d time.Duration, reason string) string {
+	return fmt.Sprintf("%s%s: waiting %s: %s", c.Address, personSuffix(c), roundDur(d), reason)
+}
+
+var _ exec.WaitProgress = (*textProgress)(nil)
+
+// Waiting prints the wait of a call: on a terminal above the status line,
+// in a pipe as a line, so that a long wait is never silent.
+func (p *textProgress) Waiting(c exec.Call, d time.Duration, reason string) {
+	p.line(p.mark("…", "33") + " " + waitText(c, d, reason))
+}
+
+var _ exec.WaitProgress = (*jsonProgress)(nil)
+
+// Waiting emits a "waiting" message.
+func (p *jsonProgress) Waiting(c exec.Call, d time.Duration, reason string) {
+	p.emit(map[string]any{"message_type": "waiting", "call": callJSON(c), "wait_seconds": d.Seconds(), "reason": reason})
 }
 
 // errorLine is an error with its hint, on one line.
@@ -229,7 +255,7 @@ func errorLine(err error) string {
 
 func personSuffix(c exec.Call) string {
 	if c.Kind == exec.CallEnrich && c.Label != "" {
-		return " " + c.Label
+		return " " + serviceText(c.Label)
 	}
 	return ""
 }
@@ -382,7 +408,7 @@ func summaryEvent(s *exec.Summary) map[string]any {
 		byStatus = map[string]int{}
 	}
 	return map[string]any{"message_type": "summary", "calls": s.Calls, "calls_max": s.CallsPlannedMax,
-		"credits": s.Credits, "credits_max": s.CreditsPlannedMax, "succeeded": s.Succeeded,
+		"credits": s.Credits, "credits_unknown": s.CreditsUnknown, "credits_max": s.CreditsPlannedMax, "succeeded": s.Succeeded,
 		"failed": len(s.Failures), "enriched": s.Enriched, "by_status": byStatus,
 		"searches": searches, "failures": failures, "forgotten": forgotten, "expired": s.Expired, "splits_unfinished": unfinished,
 		"stopped": s.Stopped, "duration_seconds": s.Duration.Seconds()}

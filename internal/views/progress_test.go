@@ -37,10 +37,13 @@ func playRun(p exec.Progress) {
 	p.CallDone(s2, exec.CallResult{Duration: 3 * time.Second, Results: 300, Capped: true})
 	p.CallStart(e1)
 	p.CallStart(e2)
+	if wp, ok := p.(exec.WaitProgress); ok {
+		wp.Waiting(e1, 4*time.Second, "rate limited (429)")
+	}
 	p.CallDone(e1, exec.CallResult{Duration: time.Second, Credits: 1, Status: api.StatusValid})
 	p.CallError(e2, &api.Error{Op: "enrich", Kind: api.KindServer, Status: 500, Message: "boom"})
 	p.Summary(&exec.Summary{
-		CallsPlannedMax: 4, CreditsPlannedMax: 2, Calls: 4, Credits: 2, Succeeded: 3,
+		CallsPlannedMax: 4, CreditsPlannedMax: 2, Calls: 4, Credits: 1, CreditsUnknown: 1, Succeeded: 3,
 		Failures: []exec.Failure{{Address: "enrich.c", Kind: exec.CallEnrich, Person: "2.b", Name: "Jane Doe", Err: errors.New("server error 500")}},
 		Searches: []exec.SearchOutcome{
 			{Address: `search.cto["Berlin"]`, Results: 12, Kept: 12, First: true},
@@ -66,7 +69,8 @@ func TestLineProgress(t *testing.T) {
 		"search.eng: 100 leads (of 300 returned), 7 new, 2 gone since the last run; hit the network's cap of 300",
 		"Enriched 1 person: 1 valid.",
 		"Failed (1):\n  enrich.c Jane Doe: server error 500",
-		"Apply complete: 4 calls made (at most 4 planned), 2 credits spent (at most 2 planned), 3 succeeded, 1 failed, in 9s.",
+		"… enrich.c Max Mustermann: waiting 4s: rate limited (429)",
+		"Apply complete: 4 calls made (at most 4 planned), 1 credit charged (at most 2 planned), 1 more may have been charged (enrichments whose outcome is unknown), 3 succeeded, 1 failed, in 9s.",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("missing %q in:\n%s", want, got)
@@ -116,12 +120,15 @@ func TestJSONProgressStreamsOneEventPerLine(t *testing.T) {
 					t.Errorf("summary %s is null, want a list", k)
 				}
 			}
+			if m["credits"] != float64(1) || m["credits_unknown"] != float64(1) {
+				t.Errorf("summary credits %v, unknown %v; want 1 and 1", m["credits"], m["credits_unknown"])
+			}
 		}
 		if mt == "call_error" && m["error_kind"] != "server error" && m["status"] != float64(500) {
 			t.Errorf("call_error lacks the error's kind and status: %v", m)
 		}
 	}
-	want := "apply_start call_start call_start call_done call_done call_start call_start call_done call_error summary"
+	want := "apply_start call_start call_start call_done call_done call_start call_start waiting call_done call_error summary"
 	if got := strings.Join(types, " "); got != want {
 		t.Errorf("message types:\n got %s\nwant %s", got, want)
 	}

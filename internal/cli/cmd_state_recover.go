@@ -1,0 +1,68 @@
+package cli
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+)
+
+type stateRecoverOptions struct {
+	state stateFlags
+}
+
+func newStateRecoverCmd(f *Factory) *cobra.Command {
+	opts := &stateRecoverOptions{}
+	cmd := &cobra.Command{
+		Use:   "recover",
+		Short: "Keep the calls of a damaged journal that can be read",
+		Long: `Recover folds the readable part of a journal damaged in the middle into
+the state. Every line of the journal is a completed, paid call with its own
+checksum: the lines before the first damaged one are kept; the lines from the
+damage on are left out (those calls may be made again by the next apply).
+The journal itself is never deleted: it is moved aside, unchanged, to
+<journal>.damaged-<time>, and the state before is kept as <state>.backup.
+
+Use it when a command says the journal cannot be replayed. Recover takes the
+state lock.`,
+		Example: `  leadsync state recover
+  leadsync state recover --state backups/state.json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runStateRecover(f, opts)
+		},
+	}
+	opts.state.register(cmd)
+	return cmd
+}
+
+func runStateRecover(f *Factory, opts *stateRecoverOptions) error {
+	src, err := openStateSource(f, &opts.state)
+	if err != nil {
+		return err
+	}
+	defer src.close()
+	store := src.store
+	if store == nil {
+		return fmt.Errorf("%s has no journal file to recover: the PostgreSQL backend records each call in a transaction", src.describe(f))
+	}
+	lock, err := store.Lock("state recover")
+	if err != nil {
+		return err
+	}
+	defer lock.Unlock()
+	res, err := store.RecoverJournal(f.Now())
+	if err != nil {
+		return err
+	}
+	if res.MovedTo == "" {
+		fmt.Fprintln(f.IO.Out, "No journal to recover: the state is complete.")
+		return nil
+	}
+	fmt.Fprintf(f.IO.Out, "Kept %d recorded calls of the journal in the state.\n", res.Kept)
+	if res.DamagedLine > 0 {
+		fmt.Fprintf(f.IO.Out, "Line %d is damaged (%s): it and the %d lines after it were left out; those calls may be made again by the next apply.\n",
+			res.DamagedLine, res.Reason, max(res.DroppedLines-1, 0))
+	}
+	fmt.Fprintf(f.IO.Out, "The journal is kept, unchanged, as %s.\n", stateRelPath(f, res.MovedTo))
+	return nil
+}

@@ -1,0 +1,69 @@
+package cli
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/state"
+)
+
+// TestStateRecover: a journal damaged in the middle stops every command
+// with advice to run state recover (never "move it away"); recover keeps
+// the calls before the damage and keeps the journal aside, unchanged.
+func TestStateRecover(t *testing.T) {
+	dir, _ := stateTestDir(t)
+	path := filepath.Join(dir, ".leadsync", "state.json")
+	store := state.NewStore(path)
+	s, err := store.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, err := store.OpenJournal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := time.Date(2026, 1, 1, 9, 0, 0, 0, time.UTC)
+	for i, page := range []string{"ann", "bob", "max"} {
+		e := state.Event{At: at, Kind: state.EventEnrich, Address: "enrich.contacts", Enrich: &state.EnrichEvent{PersonID: "page:" + page, Credits: 1,
+			Result: api.EnrichedProfile{PageName: page, NetworkID: []string{"101.aa", "102.bb", "103.cc"}[i], Email: page + "@x.example", ValidationStatus: api.StatusValid}}}
+		if err := j.Record(&e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Killed: the journal stays. Then line 3 (the second call) is damaged.
+	b, _ := os.ReadFile(store.JournalPath())
+	lines := bytes.SplitAfter(b, []byte("\n"))
+	lines[2] = bytes.Replace(lines[2], []byte("bob"), []byte("bOb"), 1)
+	if err := os.WriteFile(store.JournalPath(), bytes.Join(lines, nil), 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	code, _, stderr := runIn(t, dir, "state", "list")
+	if code != 1 || !strings.Contains(stderr, "leadsync state recover") || strings.Contains(stderr, "move it away") {
+		t.Fatalf("state list on a damaged journal: exit %d\n%s", code, stderr)
+	}
+	code, stdout, stderr := runIn(t, dir, "state", "recover")
+	if code != 0 {
+		t.Fatalf("state recover: exit %d\n%s%s", code, stdout, stderr)
+	}
+	for _, want := range []string{"Kept 1 recorded calls", "Line 3 is damaged", "kept, unchanged, as .leadsync/state.json.journal.damaged-"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("recover output lacks %q:\n%s", want, stdout)
+		}
+	}
+	got, err := state.NewStore(path).Load()
+	if err != nil {
+		t.Fatalf("state after recover: %v", err)
+	}
+	if p := got.People["101.aa"]; p == nil || p.Enrichment == nil || p.Enrichment.Result.Email != "ann@x.example" {
+		t.Errorf("the call before the damage was not kept: %+v", p)
+	}
+	if m, _ := filepath.Glob(store.JournalPath() + ".damaged-*"); len(m) != 1 {
+		t.Errorf("damaged journal kept as %v", m)
+	}
+}

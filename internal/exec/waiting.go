@@ -1,0 +1,47 @@
+package exec
+
+import "time"
+
+// WaitProgress is an optional part of a Progress: a Progress that has it is
+// told, from the run's goroutine like every other event, when a call waits
+// before it is tried again (after a 429 or a failure that is retried), so
+// that the display says what is being waited for.
+type WaitProgress interface {
+	Waiting(c Call, d time.Duration, reason string)
+}
+
+// waitEvent is a wait reported by a worker.
+type waitEvent struct {
+	call   Call
+	d      time.Duration
+	reason string
+}
+
+// reportWait passes a worker's wait to the run's goroutine without ever
+// blocking the worker: when the buffer is full, the wait is not shown.
+func (r *runner) reportWait(c Call, d time.Duration, reason string) {
+	select {
+	case r.waits <- waitEvent{c, d, reason}:
+	default:
+	}
+}
+
+// showWait hands a wait to the progress, if it shows waits.
+func (r *runner) showWait(w waitEvent) {
+	if wp, ok := r.progress.(WaitProgress); ok {
+		wp.Waiting(w.call, w.d, w.reason)
+	}
+}
+
+// drainWaits shows the waits reported so far; a worker reports its waits
+// before its outcome, so this keeps waits before the call's end.
+func (r *runner) drainWaits() {
+	for {
+		select {
+		case w := <-r.waits:
+			r.showWait(w)
+		default:
+			return
+		}
+	}
+}

@@ -1,0 +1,142 @@
+package state
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// backupSummary says what the backup next to the state holds, for the
+// message of a damaged state: restoring a backup without the paid results
+// (the empty state from before the first apply) would plan every call
+// again, so the message must say so rather than point at it blindly.
+func (store *Store) backupSummary() string {
+	b, err := os.ReadFile(store.BackupPath())
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Sprintf("There is no backup (%s); fix the file by hand at the place named", store.BackupPath())
+	}
+	if err != nil {
+		return fmt.Sprintf("The backup %s cannot be read (%v); fix the file by hand at the place named", store.BackupPath(), unwrapPathErr(err))
+	}
+	s, err := Decode(store.BackupPath(), b)
+	if err != nil {
+		return fmt.Sprintf("The backup %s is damaged too; fix the file by hand at the place named", store.BackupPath())
+	}
+	enriched := 0
+	for _, p := range s.People {
+		if p.Enrichment != nil {
+			enriched++
+		}
+	}
+	if len(s.Searches) == 0 && len(s.Profiles) == 0 && len(s.People) == 0 {
+		return fmt.Sprintf("The backup %s holds no results (it is the state from before the first apply): restoring it would make, and pay for, every call again; fix the file by hand at the place named instead", store.BackupPath())
+	}
+	return fmt.Sprintf("The backup %s (the state before the last write, serial %d) holds %d searches, %d profile reads and %d people (%d enriched): "+
+		"restore it with  cp %s %s  (calls made since then are made again), or fix the file by hand at the place named",
+		store.BackupPath(), s.Serial, len(s.Searches), len(s.Profiles), len(s.People), enriched, store.BackupPath(), store.path)
+}
+
+// RecoverResult is what RecoverJournal did.
+type RecoverResult struct {
+	// Kept is how many events of the journal were folded into the state.
+	Kept int
+	// DamagedLine is the 1-based line of the journal where the damage is;
+	// 0 when the journal was whole.
+	DamagedLine int
+	// Reason says what is wrong with that line.
+	Reason string
+	// DroppedLines is how many lines from the damaged one to the end were
+	// not used.
+	DroppedLines int
+	// MovedTo is where the journal was kept, as it was.
+	MovedTo string
+}
+
+// RecoverJournal folds the valid events of a journal damaged in the middle
+// into the state: every line before the first damaged one (each line is
+// checksummed, and events are sequential) is a call that completed and was
+// paid for, so it is kept; the lines from the damage on cannot be trusted
+// and are left out. The state is saved first, then the journal is moved
+// aside (never deleted) to <journal>.damaged-<time>. The caller holds the
+// lock. A state file that cannot be read is an error: restore it first.
+func (store *Store) RecoverJournal(now time.Time) (*RecoverResult, error) {
+	store.mu.Lock()
+	defer store.mu.Unlock()
+	if store.journal != nil {
+		return nil, fmt.Errorf("a journal is open for %s", store.path)
+	}
+	var s *State
+	b, err := os.ReadFile(store.path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		s = New()
+	case err != nil:
+		return nil, fmt.Errorf("cannot read state %s: %w", store.path, unwrapPathErr(err))
+	default:
+		if s, err = Decode(store.path, b); err != nil {
+			return nil, err
+		}
+	}
+	path := store.JournalPath()
+	jb, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return &RecoverResult{}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("cannot read journal %s: %w", path, unwrapPathErr(err))
+	}
+	res := &RecoverResult{}
+	jr := &journalRead{}
+	off, n := 0, 0
+	for off < len(jb) {
+		n++
+		nl := bytes.IndexByte(jb[off:], '\n')
+		if nl < 0 {
+			break // a torn last line: never counted as done
+		}
+		if err := jr.take(jb[off : off+nl]); err != nil {
+			res.DamagedLine, res.Reason = n, err.Error()
+			res.DroppedLines = bytes.Count(jb[off:], []byte("\n"))
+			break
+		}
+		off += nl + 1
+	}
+	if jr.header != nil && len(jr.events) > 0 {
+		if jr.header.Lineage != s.Lineage && store.Exists() {
+			return nil, &JournalError{Path: path, Reason: fmt.Sprintf("it extends the state with lineage %s, but %s has lineage %s", jr.header.Lineage, store.path, s.Lineage)}
+		}
+		if !store.Exists() {
+			s.Lineage = jr.header.Lineage
+		}
+		skip := uint64(0)
+		if s.Journal != nil && s.Journal.ID == jr.header.ID {
+			skip = s.Journal.Seq
+		}
+		last := skip
+		for _, e := range jr.events {
+			if e.Seq <= skip {
+				continue
+			}
+			if err := s.Apply(e); err != nil {
+				res.DamagedLine, res.Reason = int(e.Seq)+1, err.Error()
+				break
+			}
+			last = e.Seq
+			res.Kept++
+		}
+		s.Journal = &JournalMark{ID: jr.header.ID, Seq: last}
+	}
+	if err := store.save(s); err != nil {
+		return nil, err
+	}
+	res.MovedTo = path + ".damaged-" + now.UTC().Format("20060102T150405Z")
+	if err := os.Rename(path, res.MovedTo); err != nil {
+		return nil, &WriteError{Path: path, Err: err}
+	}
+	syncDir(filepath.Dir(store.path))
+	return res, nil
+}

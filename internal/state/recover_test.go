@@ -1,0 +1,90 @@
+package state
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestRecoverJournalKeepsTheLinesBeforeTheDamage: a journal damaged in the
+// middle (line 4 of a header and 5 events) keeps its first two events, the
+// paid calls before the damage; the journal is kept aside unchanged.
+func TestRecoverJournalKeepsTheLinesBeforeTheDamage(t *testing.T) {
+	store, _ := newStore(t)
+	s := New()
+	run(t, store, s, demoEvents()...)
+	b, _ := os.ReadFile(store.JournalPath())
+	lines := bytes.SplitAfter(b, []byte("\n"))
+	lines[3] = bytes.Replace(lines[3], []byte("enrich"), []byte("enrIch"), 1)
+	damaged := bytes.Join(lines, nil)
+	must(t, os.WriteFile(store.JournalPath(), damaged, 0o600))
+
+	store = NewStore(store.Path()) // a new process: the crashed one's journal is not open here
+	_, err := store.Load()
+	var je *JournalError
+	if !errors.As(err, &je) || je.Line != 4 || !strings.Contains(err.Error(), "leadsync state recover") || strings.Contains(err.Error(), "move it away") {
+		t.Fatalf("Load: %v", err)
+	}
+	res, err := store.RecoverJournal(day(3))
+	must(t, err)
+	if want := bytes.Count(damaged, []byte("\n")) - 3; res.Kept != 2 || res.DamagedLine != 4 || res.DroppedLines != want {
+		t.Errorf("result %+v, want 2 kept, damage at line 4, %d lines dropped", res, want)
+	}
+	got, err := store.Load()
+	must(t, err)
+	if got.Searches["search.a"] == nil || got.Profiles["profile.p"] == nil {
+		t.Errorf("the calls before the damage are not in the state: %v", summary(got))
+	}
+	if got.Searches["search.b"] != nil || got.Usage.CreditsSpent != 0 {
+		t.Errorf("calls from the damaged line on were used: %v, credits %d", summary(got), got.Usage.CreditsSpent)
+	}
+	if kept, err := os.ReadFile(res.MovedTo); err != nil || !bytes.Equal(kept, damaged) {
+		t.Errorf("the damaged journal was not kept aside unchanged at %s: %v", res.MovedTo, err)
+	}
+	if _, err := os.Stat(store.JournalPath()); !os.IsNotExist(err) {
+		t.Errorf("the journal is still in place: %v", err)
+	}
+}
+
+// TestDamagedStateNamesABackupWithThePaidData: the backup after the first
+// apply is the empty state; the message says restoring it would pay for
+// everything again. After the second apply it holds the first one's
+// results, and the message says what it holds and how to restore it.
+func TestDamagedStateNamesABackupWithThePaidData(t *testing.T) {
+	store, _ := newStore(t)
+	s, err := store.Load()
+	must(t, err)
+	j := run(t, store, s, demoEvents()...)
+	must(t, store.Commit(s))
+	_ = j
+	damage := func() {
+		b, _ := os.ReadFile(store.Path())
+		must(t, os.WriteFile(store.Path(), bytes.Replace(b, []byte(`"people"`), []byte(`"people`), 1), 0o600))
+	}
+	damage()
+	_, err = store.Load()
+	if err == nil || !strings.Contains(err.Error(), "holds no results") || !strings.Contains(err.Error(), "fix the file by hand") {
+		t.Fatalf("first damage: %v", err)
+	}
+
+	// Restore by hand, run again: now the backup holds the paid results.
+	store2, _ := newStore(t)
+	s2, err := store2.Load()
+	must(t, err)
+	run(t, store2, s2, demoEvents()[:3]...)
+	must(t, store2.Commit(s2))
+	s3, err := store2.Load()
+	must(t, err)
+	run(t, store2, s3, demoEvents()[3:]...)
+	must(t, store2.Commit(s3))
+	b, _ := os.ReadFile(store2.Path())
+	must(t, os.WriteFile(store2.Path(), b[:len(b)/2], 0o600))
+	_, err = store2.Load()
+	for _, want := range []string{"holds 1 searches, 1 profile reads", "1 enriched", "cp " + store2.BackupPath()} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("second damage: %v\nwant %q", err, want)
+		}
+	}
+}

@@ -1,0 +1,103 @@
+package state
+
+import (
+	"fmt"
+	"time"
+)
+
+// EventEnrichUnknown records an enrichment whose outcome is unknown: the
+// request may have reached the service (and spent credits) but no usable
+// answer came back (a lost connection, a timeout, an answer that could not
+// be read or was about someone else). Its Enrich names the person and the
+// credits at stake (Result is empty); its Failure says what happened.
+const EventEnrichUnknown EventKind = "enrich_unknown"
+
+// UnknownEnrichment is an enrichment whose outcome is unknown (see
+// EventEnrichUnknown), kept until the person is enriched: it may have been
+// charged, so it counts in its block's limit, and the plan says that
+// enriching the person again may cost its credits once more.
+type UnknownEnrichment struct {
+	At      time.Time `json:"at"`
+	By      string    `json:"by"`      // enrich block address
+	Credits int       `json:"credits"` // credits that may have been charged
+	Message string    `json:"message"` // what happened
+}
+
+// validateUnknown checks an EventEnrichUnknown.
+func (e *Event) validateUnknown() error {
+	switch {
+	case e.Enrich == nil || e.Enrich.PersonID == "":
+		return fmt.Errorf("%s event for %q has no person", e.Kind, e.Address)
+	case e.Enrich.Credits < 0:
+		return fmt.Errorf("%s event for %q: credits %d is negative", e.Kind, e.Address, e.Enrich.Credits)
+	case e.Address == "":
+		return fmt.Errorf("%s event has no address", e.Kind)
+	}
+	return nil
+}
+
+// applyUnknown records an enrichment with an unknown outcome; it does not
+// touch the person (nothing of them is known from it).
+func (s *State) applyUnknown(e Event) {
+	if s.UnknownEnrichments == nil {
+		s.UnknownEnrichments = map[string]*UnknownEnrichment{}
+	}
+	msg := ""
+	if e.Failure != nil {
+		msg = e.Failure.Message
+	}
+	s.UnknownEnrichments[e.Enrich.PersonID] = &UnknownEnrichment{At: e.At, By: e.Address, Credits: e.Enrich.Credits, Message: msg}
+	s.Usage.CreditsUnknown += e.Enrich.Credits
+	s.touchMeta()
+	s.touchUsage()
+}
+
+// resolveUnknown forgets the unknown outcome of a person who has now been
+// enriched: from here on their enrichment counts.
+func (s *State) resolveUnknown(ids ...string) {
+	for _, id := range ids {
+		if _, ok := s.UnknownEnrichments[id]; ok {
+			delete(s.UnknownEnrichments, id)
+			s.touchMeta()
+		}
+	}
+}
+
+// UnknownBy returns the people whose enrichment by enrich block addr has
+// an unknown outcome and who hold no enrichment since.
+func (s *State) UnknownBy(addr string) []string {
+	var out []string
+	for id, u := range s.UnknownEnrichments {
+		if u.By != addr {
+			continue
+		}
+		if p := s.People[id]; p != nil && p.Enrichment != nil {
+			continue
+		}
+		out = append(out, id)
+	}
+	return out
+}
+
+// EventEnrichPending is written before an enrichment is sent: until the
+// journal holds its outcome, it may have been charged. A run killed with
+// the call in flight leaves it so, and state keeps it as an unknown
+// enrichment (without counting its credits as unknown: no run saw it
+// fail). Its Enrich names the person and the credits at stake.
+const EventEnrichPending EventKind = "enrich_pending"
+
+// EventEnrichVoid ends a pending enrichment that certainly charged nothing
+// (not sent, refused with 4xx, a 5xx): the unknown enrichment is dropped.
+const EventEnrichVoid EventKind = "enrich_void"
+
+// pendingMessage is the message of an unknown enrichment left pending.
+const pendingMessage = "sent, and no outcome recorded: the run ended while it was in flight"
+
+// applyPending records an enrichment about to be sent.
+func (s *State) applyPending(e Event) {
+	if s.UnknownEnrichments == nil {
+		s.UnknownEnrichments = map[string]*UnknownEnrichment{}
+	}
+	s.UnknownEnrichments[e.Enrich.PersonID] = &UnknownEnrichment{At: e.At, By: e.Address, Credits: e.Enrich.Credits, Message: pendingMessage}
+	s.touchMeta()
+}
