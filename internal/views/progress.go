@@ -211,7 +211,7 @@ func writeSummary(w io.Writer, s *exec.Summary) {
 	if s.CreditsUnknown > 0 {
 		// Never added to the credits charged: the service may or may not
 		// have charged them, and the next plan says so again.
-		unknown = fmt.Sprintf(", %d more may have been charged (enrichments whose outcome is unknown)", s.CreditsUnknown)
+		unknown = fmt.Sprintf(", %s more may have been charged (enrichments whose outcome is unknown)", textfmt.Thousands(s.CreditsUnknown))
 	}
 	ending := "Apply complete"
 	if s.Stopped != "" {
