@@ -138,16 +138,20 @@ func runDeps(f *Factory, cfg *config.Config) (run.Deps, *stateSource, error) {
 	if err != nil {
 		return run.Deps{}, nil, err
 	}
+	d := stateDeps(f, src)
+	d.Service = func() (api.Service, error) { return f.service(cfg) }
+	return d, src, nil
+}
+
+// stateDeps is the world of an operation on the state of src alone (no
+// service): its backend, whose Lock waits up to --lock-timeout, the clock
+// and the interrupts.
+func stateDeps(f *Factory, src *stateSource) run.Deps {
 	var b state.Backend = src.backend
 	if f.LockTimeout > 0 {
 		b = waitingBackend{Backend: b, timeout: f.LockTimeout}
 	}
-	return run.Deps{
-		Backend:   b,
-		Service:   func() (api.Service, error) { return f.service(cfg) },
-		Now:       f.Now,
-		Interrupt: f.Interrupt,
-	}, src, nil
+	return run.Deps{Backend: b, Now: f.Now, Interrupt: f.Interrupt, Exists: src.exists}
 }
 
 // waitingBackend is a backend whose Lock waits for a holder to finish, up

@@ -8,6 +8,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/export"
+	"github.com/leadsync/leadsync/internal/run"
 	"github.com/leadsync/leadsync/internal/views"
 )
 
@@ -54,7 +55,7 @@ func runExport(f *Factory, opts *exportOptions) error {
 	if diags.HasErrors() {
 		return silentExit(ExitError)
 	}
-	src, err := openSource(f, cfg)
+	deps, src, err := runDeps(f, cfg)
 	if err != nil {
 		if opts.json {
 			writeExportJSON(f, cfg, nil, err)
@@ -63,22 +64,17 @@ func runExport(f *Factory, opts *exportOptions) error {
 		return err
 	}
 	defer src.close()
-	s, err := src.backend.Load()
-	if err != nil {
-		if opts.json {
-			writeExportJSON(f, cfg, nil, err)
-			return silentExit(ExitError)
+	eopts := run.ExportOptions{Config: cfg, BOM: opts.bom}
+	if !opts.json {
+		eopts.NoState = func() {
+			where := src.describe(f)
+			if src.store != nil {
+				where = views.RelPath(cfg.Dir, src.store.Path())
+			}
+			fmt.Fprintf(f.IO.ErrOut, "Note: no state at %s yet, so the spreadsheets have headers only; run leadsync apply to fetch.\n", where)
 		}
-		return err
 	}
-	if !src.exists(s) && !opts.json {
-		where := src.describe(f)
-		if src.store != nil {
-			where = views.RelPath(cfg.Dir, src.store.Path())
-		}
-		fmt.Fprintf(f.IO.ErrOut, "Note: no state at %s yet, so the spreadsheets have headers only; run leadsync apply to fetch.\n", where)
-	}
-	written, err := export.WriteAll(cfg, s, export.Options{Now: f.Now, BOM: opts.bom})
+	written, err := run.Export(deps, eopts)
 	if opts.json {
 		writeExportJSON(f, cfg, written, err)
 		if err != nil {
@@ -86,12 +82,15 @@ func runExport(f *Factory, opts *exportOptions) error {
 		}
 		return nil
 	}
+	if err != nil && len(written) == 0 {
+		return err // the state could not be read, or nothing was written
+	}
 	if len(cfg.Exports) == 0 {
 		fmt.Fprintln(f.IO.Out, "No export blocks in the configuration: nothing to write.")
 		return nil
 	}
 	for _, w := range written {
-		fmt.Fprintf(f.IO.Out, "Wrote %s\n", views.DescribeWritten(cfg, w))
+		fmt.Fprintln(f.IO.Out, views.WroteLine(cfg, w))
 	}
 	// Warnings are shared by the files of one export: print them once.
 	shown := map[string]bool{}

@@ -92,9 +92,9 @@ func TestExportWritesFromStateWithoutCalls(t *testing.T) {
 	if code := Run(context.Background(), f, []string{"export"}); code != 0 {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
 	}
-	want := "Wrote out/leads.xlsx (1 sheet + Summary, 2 rows) from export.marketing\n" +
-		"Wrote out/crm.csv (3 rows) from export.crm\n" +
-		"Wrote out/crm.summary.csv (summary) from export.crm\n"
+	want := "Wrote out/leads.xlsx (1 sheet + Summary, 2 rows) from export.marketing.\n" +
+		"Wrote out/crm.csv (3 rows) from export.crm.\n" +
+		"Wrote out/crm.summary.csv (summary) from export.crm.\n"
 	if out.String() != want {
 		t.Errorf("stdout:\n%s\nwant:\n%s", out, want)
 	}

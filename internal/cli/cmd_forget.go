@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 	"path/filepath"
 	"sort"
@@ -9,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/leadsync/leadsync/internal/run"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/textfmt"
 )
@@ -60,7 +60,7 @@ run leadsync export (no calls) to rewrite them.`,
 func runForget(f *Factory, opts *forgetOptions) error {
 	for _, p := range opts.people {
 		if strings.TrimSpace(p) == "" {
-			return errors.New("forget: a PERSON is empty; give a network ID, a page name or a profile URL")
+			return run.ErrBlankPerson
 		}
 	}
 	src, err := openStateSource(f, &opts.state)
@@ -68,75 +68,49 @@ func runForget(f *Factory, opts *forgetOptions) error {
 		return err
 	}
 	defer src.close()
-	b := src.backend
-	lock, err := lockState(f, b, "forget")
-	if err != nil {
-		return err
-	}
-	defer lock.Unlock()
-	s, err := b.Load()
-	if err != nil {
-		return err
-	}
-
-	// One event per PERSON: each is one entry on the suppression list.
-	var events []*state.Event
-	var lines []string
-	seen := map[string]bool{}
-	for _, ident := range opts.people {
-		fe := &state.ForgetPeopleEvent{Reason: state.ForgetErasure, PersonIDs: []string{}, Keys: state.IdentifierKeys(ident)}
-		if p := s.FindPerson(ident); p == nil && s.SuppressesAny(fe.Keys) {
-			lines = append(lines, fmt.Sprintf("%s: already erased and suppressed.", ident))
-			continue
-		} else if p == nil {
-			lines = append(lines, fmt.Sprintf("%s: not in the state; suppressed from now on, so no search brings them in.", ident))
-		} else if seen[p.ID] {
-			lines = append(lines, fmt.Sprintf("%s: the same person as above.", ident))
-			continue
-		} else {
-			seen[p.ID] = true
-			fe.PersonIDs = append(fe.PersonIDs, p.ID)
-			lines = append(lines, fmt.Sprintf("%s: removed %s from the state%s; suppressed from now on.", ident, personLabel(p), forgetWhat(p)))
-		}
-		events = append(events, &state.Event{At: f.Now().UTC(), Kind: state.EventForgetPeople, Address: state.PeopleAddress, People: fe})
-	}
-	if len(events) == 0 {
-		// Everyone named is already erased: the state stays as it is.
-		for _, l := range lines {
-			fmt.Fprintln(f.IO.Out, l)
-		}
-		return lock.Unlock()
-	}
-	rec, err := b.OpenJournal(s)
-	if err != nil {
-		return err
-	}
-	for _, ev := range events {
-		if err := rec.Append(ev); err != nil {
-			rec.Close()
-			return err
-		}
-		if err := s.Apply(*ev); err != nil {
-			rec.Close()
-			return err
-		}
-	}
-	if err := b.Commit(s); err != nil {
-		return err
-	}
+	fopts := run.ForgetOptions{People: opts.people}
 	// The backup is the state before: it still holds the person. (The pg
 	// backend keeps no copy: the rows are gone.)
 	if store := src.store; store != nil {
-		if err := store.RemoveBackup(); err != nil {
-			return fmt.Errorf("the person is erased from the state, but its backup %s could not be removed and still holds them: %w", stateRelPath(f, store.BackupPath()), err)
+		fopts.DropBackup = func() error {
+			if err := store.RemoveBackup(); err != nil {
+				return fmt.Errorf("the person is erased from the state, but its backup %s could not be removed and still holds them: %w", stateRelPath(f, store.BackupPath()), err)
+			}
+			return nil
 		}
 	}
-	for _, l := range lines {
-		fmt.Fprintln(f.IO.Out, l)
+	res, err := run.Forget(stateDeps(f, src), fopts)
+	if err != nil {
+		return err
 	}
-	fmt.Fprintf(f.IO.Out, "%s suppressed in %s. Spreadsheets written before still list them: run leadsync export to rewrite them.\n",
-		textfmt.Plural(len(s.Suppressed), "person"), forgetWhere(src))
-	return lock.Unlock()
+	for _, p := range res.People {
+		fmt.Fprintln(f.IO.Out, forgetLine(p))
+	}
+	if res.Entries == 0 {
+		return nil
+	}
+	// This call's count and the list's total apart: the total includes
+	// earlier erasures.
+	verb := "are"
+	if res.Suppressed == 1 {
+		verb = "is"
+	}
+	fmt.Fprintf(f.IO.Out, "Forgot %s; %s %s suppressed in %s in total. Spreadsheets written before still list them: run leadsync export to rewrite them.\n",
+		textfmt.Plural(res.Entries, "person"), textfmt.Plural(res.Suppressed, "person"), verb, forgetWhere(src))
+	return nil
+}
+
+// forgetLine says what forget did with one PERSON.
+func forgetLine(p run.Forgotten) string {
+	switch p.Outcome {
+	case run.ForgetAlreadyErased:
+		return fmt.Sprintf("%s: already erased and suppressed.", p.Ident)
+	case run.ForgetSuppressed:
+		return fmt.Sprintf("%s: not in the state; suppressed from now on, so no search brings them in.", p.Ident)
+	case run.ForgetSamePerson:
+		return fmt.Sprintf("%s: the same person as above.", p.Ident)
+	}
+	return fmt.Sprintf("%s: removed %s from the state%s; suppressed from now on.", p.Ident, personLabel(p.Person), forgetWhat(p.Person))
 }
 
 // personLabel names a person in forget's output: their name and ID.

@@ -11,10 +11,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agext/levenshtein"
 	"github.com/spf13/cobra"
 
 	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/run"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/textfmt"
 )
@@ -179,7 +179,7 @@ func runStateShow(f *Factory, opts *stateShowOptions) error {
 	addr := opts.address
 	kind := s.Kind(addr)
 	if kind == "" {
-		return unknownAddressError(s, addr, "")
+		return run.UnknownAddress(s, addr, "")
 	}
 	if opts.json {
 		return writeStateShowJSON(f.IO.Out, s, addr, kind)
@@ -216,29 +216,6 @@ func runStateShow(f *Factory, opts *stateShowOptions) error {
 		writePerson(w, s.People[strings.TrimPrefix(addr, state.PersonAddressPrefix)], now)
 	}
 	return w.flush()
-}
-
-// unknownAddressError says that s holds nothing at addr (and, with
-// consequence, what followed from that), suggesting close addresses.
-func unknownAddressError(s *state.State, addr, consequence string) error {
-	var near []string
-	base := strings.SplitN(addr, "[", 2)[0]
-	for _, a := range s.Addresses(false) {
-		if strings.HasPrefix(a, base) || levenshtein.Distance(addr, a, nil) <= 2 {
-			near = append(near, a)
-		}
-	}
-	msg := fmt.Sprintf("the state holds nothing at %s%s", addr, consequence)
-	if len(near) > 0 && len(near) <= 10 {
-		msg += "; did you mean " + strings.Join(near, ", ") + "?"
-	}
-	if strings.Contains(addr, "[") && !strings.Contains(addr, `"`) {
-		msg += ` (quote instance keys in the shell: 'search.cto["Berlin"]')`
-	}
-	if !strings.HasPrefix(addr, "search.") && !strings.HasPrefix(addr, "profile.") && !strings.HasPrefix(addr, "person.") {
-		msg += `. Addresses look like search.cto, search.cto["Berlin"], profile.founder or person.<id>`
-	}
-	return errors.New(msg + `. Run "leadsync state list" to see every address`)
 }
 
 func searchResultsText(sr *state.Search) string {
@@ -411,56 +388,31 @@ func runStateRm(f *Factory, opts *stateRmOptions) error {
 		return err
 	}
 	defer src.close()
+	noState := fmt.Errorf("no state at %s yet: nothing to remove", src.describe(f))
 	if src.store != nil && !src.store.Exists() {
-		return fmt.Errorf("no state at %s yet: nothing to remove", src.describe(f))
+		return noState // before taking the lock, which would create the directory
 	}
-	lock, err := lockState(f, src.backend, "state rm")
+	removed, err := run.StateRm(stateDeps(f, src), opts.addresses)
+	if errors.Is(err, run.ErrNoState) {
+		return noState
+	}
 	if err != nil {
 		return err
 	}
-	defer lock.Unlock()
-	s, err := src.backend.Load()
-	if err != nil {
-		return err
-	}
-	if !src.exists(s) {
-		return fmt.Errorf("no state at %s yet: nothing to remove", src.describe(f))
-	}
-	// Check every address before changing anything.
-	for _, addr := range opts.addresses {
-		if s.Kind(addr) == "" {
-			return unknownAddressError(s, addr, ", so nothing was removed")
-		}
-	}
-	var lines []string
-	for _, addr := range opts.addresses {
-		switch s.Kind(addr) {
+	for _, r := range removed {
+		switch r.Kind {
 		case "search":
-			n := len(s.Searches[addr].LeadIDs)
-			lines = append(lines, fmt.Sprintf("Removed %s (%s leave the exports that list it; people and enrichments are kept)", addr, textfmt.Plural(n, "lead")))
+			fmt.Fprintf(f.IO.Out, "Removed %s (%s leave the exports that list it; people and enrichments are kept)\n", r.Address, textfmt.Plural(r.Leads, "lead"))
 		case "profile":
-			lines = append(lines, fmt.Sprintf("Removed %s (the person and their enrichment are kept)", addr))
+			fmt.Fprintf(f.IO.Out, "Removed %s (the person and their enrichment are kept)\n", r.Address)
 		case "person":
-			s.RemovePerson(strings.TrimPrefix(addr, state.PersonAddressPrefix))
-			lines = append(lines, fmt.Sprintf("Removed %s and their enrichment", addr))
-			continue
-		default:
-			continue // named twice: already removed
+			fmt.Fprintf(f.IO.Out, "Removed %s and their enrichment\n", r.Address)
 		}
-		if err := s.Apply(state.Event{At: f.Now().UTC(), Kind: state.EventForget, Address: addr}); err != nil {
-			return err
-		}
-	}
-	if err := src.backend.Commit(s); err != nil {
-		return err
-	}
-	for _, l := range lines {
-		fmt.Fprintln(f.IO.Out, l)
 	}
 	if src.store != nil {
 		fmt.Fprintf(f.IO.Out, "The state before is kept in %s.\n", stateRelPath(f, src.store.BackupPath()))
 	}
-	return lock.Unlock()
+	return nil
 }
 
 // stateWhen renders a time with its age: "2026-05-01 12:00 UTC (3 days ago)".

@@ -25,6 +25,16 @@ type Deps struct {
 	// Interrupt delivers interrupts (Ctrl-C) to an apply; nil means the
 	// process's own SIGINT and SIGTERM.
 	Interrupt <-chan os.Signal
+	// Exists reports whether the state Load gave was ever written; nil
+	// judges by its serial and contents.
+	Exists func(*state.State) bool
+}
+
+func (d *Deps) exists(st *state.State) bool {
+	if d.Exists != nil {
+		return d.Exists(st)
+	}
+	return st.Serial > 0 || len(st.Searches)+len(st.Profiles)+len(st.People) > 0
 }
 
 func (d *Deps) now() time.Time {
@@ -78,3 +88,6 @@ func (e *BillingError) Error() string {
 	return fmt.Sprintf("reading the remaining requests: %v", e.Err)
 }
 func (e *BillingError) Unwrap() error { return e.Err }
+
+// ErrBlankPerson is returned by Forget when a PERSON is empty.
+var ErrBlankPerson = errors.New("forget: a PERSON is empty; give a network ID, a page name or a profile URL")

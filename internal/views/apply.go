@@ -58,7 +58,7 @@ func (applyHuman) Done(error) {}
 
 func (v applyHuman) Exports(cfg *config.Config, written []export.Written) {
 	for _, w := range written {
-		fmt.Fprintf(v.s.Out, "Wrote %s.\n", DescribeWritten(cfg, w))
+		fmt.Fprintln(v.s.Out, WroteLine(cfg, w))
 		for _, warn := range w.Warnings {
 			fmt.Fprintf(v.s.ErrOut, "Warning: %s\n", warn)
 		}
@@ -160,6 +160,12 @@ func (b *brokenPipeWriter) Write(p []byte) (int, error) {
 		b.onBroken()
 	}
 	return len(p), nil
+}
+
+// WroteLine is the line apply and export print for a file written:
+// "Wrote out/leads.xlsx (1 sheet + Summary, 2 rows) from export.leads."
+func WroteLine(cfg *config.Config, w export.Written) string {
+	return "Wrote " + DescribeWritten(cfg, w) + "."
 }
 
 // DescribeWritten is one line of the human output: path, what it holds, and

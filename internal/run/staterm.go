@@ -1,0 +1,112 @@
+package run
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/agext/levenshtein"
+
+	"github.com/leadsync/leadsync/internal/state"
+)
+
+// ErrNoState is returned by StateRm when no state was ever written.
+var ErrNoState = errors.New("no state yet")
+
+// RemovedRecord is one address StateRm removed.
+type RemovedRecord struct {
+	Address string
+	// Kind is "search", "profile" or "person".
+	Kind string
+	// Leads is how many leads a removed search listed.
+	Leads int
+}
+
+// StateRm removes records from the state as if their blocks had been
+// removed from the configuration (person.<id> removes the person): under
+// the state's lock it loads the state, checks every address before
+// changing anything (an unknown one is an *UnknownAddressError and
+// nothing is written), applies the removals and commits. An address named
+// twice is removed once.
+func StateRm(d Deps, addresses []string) ([]RemovedRecord, error) {
+	lock, err := d.Backend.Lock("state rm")
+	if err != nil {
+		return nil, err
+	}
+	defer lock.Unlock()
+	s, err := d.Backend.Load()
+	if err != nil {
+		return nil, err
+	}
+	if !d.exists(s) {
+		return nil, ErrNoState
+	}
+	for _, addr := range addresses {
+		if s.Kind(addr) == "" {
+			return nil, UnknownAddress(s, addr, ", so nothing was removed")
+		}
+	}
+	var removed []RemovedRecord
+	for _, addr := range addresses {
+		r := RemovedRecord{Address: addr, Kind: s.Kind(addr)}
+		switch r.Kind {
+		case "search":
+			r.Leads = len(s.Searches[addr].LeadIDs)
+		case "profile":
+		case "person":
+			s.RemovePerson(strings.TrimPrefix(addr, state.PersonAddressPrefix))
+			removed = append(removed, r)
+			continue
+		default:
+			continue // named twice: already removed
+		}
+		removed = append(removed, r)
+		if err := s.Apply(state.Event{At: d.now().UTC(), Kind: state.EventForget, Address: addr}); err != nil {
+			return nil, err
+		}
+	}
+	if err := d.Backend.Commit(s); err != nil {
+		return nil, err
+	}
+	return removed, lock.Unlock()
+}
+
+// UnknownAddressError says that the state holds nothing at an address (and,
+// with Consequence, what followed from that), with the close addresses it
+// does hold.
+type UnknownAddressError struct {
+	Address     string
+	Consequence string
+	// Near are the state's addresses close to Address (at most ten).
+	Near []string
+}
+
+// UnknownAddress is the *UnknownAddressError of addr in s.
+func UnknownAddress(s *state.State, addr, consequence string) *UnknownAddressError {
+	var near []string
+	base := strings.SplitN(addr, "[", 2)[0]
+	for _, a := range s.Addresses(false) {
+		if strings.HasPrefix(a, base) || levenshtein.Distance(addr, a, nil) <= 2 {
+			near = append(near, a)
+		}
+	}
+	if len(near) > 10 {
+		near = nil
+	}
+	return &UnknownAddressError{Address: addr, Consequence: consequence, Near: near}
+}
+
+func (e *UnknownAddressError) Error() string {
+	addr := e.Address
+	msg := fmt.Sprintf("the state holds nothing at %s%s", addr, e.Consequence)
+	if len(e.Near) > 0 {
+		msg += "; did you mean " + strings.Join(e.Near, ", ") + "?"
+	}
+	if strings.Contains(addr, "[") && !strings.Contains(addr, `"`) {
+		msg += ` (quote instance keys in the shell: 'search.cto["Berlin"]')`
+	}
+	if !strings.HasPrefix(addr, "search.") && !strings.HasPrefix(addr, "profile.") && !strings.HasPrefix(addr, "person.") {
+		msg += `. Addresses look like search.cto, search.cto["Berlin"], profile.founder or person.<id>`
+	}
+	return msg + `. Run "leadsync state list" to see every address`
+}
