@@ -13,7 +13,6 @@ import (
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/plan"
 	"github.com/leadsync/leadsync/internal/run"
-	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/views"
 )
 
@@ -98,12 +97,11 @@ func runPlan(ctx context.Context, f *Factory, opts *planOptions) error {
 	// The state usually lives at the default path: load it while the
 	// configuration is read, and use it only if the configuration names
 	// that path.
-	guess := filepath.Join(f.Dir, config.DefaultStatePath)
-	var early state.Backend
+	var early *run.EarlyState
 	if !mentionsBackend(f.Dir) && f.Getenv(envTestPGSchema) == "" {
 		// Not when the state may be in PostgreSQL: a local file left
 		// after state push would be read for nothing (time and memory).
-		early = run.Preload(state.Local(guess))
+		early = run.EarlyLoad(filepath.Join(f.Dir, config.DefaultStatePath))
 	}
 	cfg, diags := loadConfig(f, &opts.vars)
 	if diags.HasErrors() {
@@ -117,8 +115,8 @@ func runPlan(ctx context.Context, f *Factory, opts *planOptions) error {
 		return err
 	}
 	defer src.close()
-	if early != nil && src.store != nil && stateFilePath(cfg) == guess {
-		deps.Backend = early
+	if src.store != nil {
+		deps.Backend = early.For(stateFilePath(cfg), deps.Backend)
 	}
 	p, pdiags, err := run.Plan(ctx, deps, run.PlanOptions{
 		Config: cfg, Targets: opts.targets, Replace: opts.replace, Offline: opts.offline,
@@ -172,11 +170,7 @@ func runPlan(ctx context.Context, f *Factory, opts *planOptions) error {
 		return silentExit(ExitError)
 	}
 	if opts.out != "" {
-		path := opts.out
-		if !filepath.IsAbs(path) {
-			path = filepath.Join(f.Dir, path)
-		}
-		if err := plan.Save(path, p); err != nil {
+		if err := run.SavePlan(f.Dir, opts.out, p); err != nil {
 			return err
 		}
 		if !opts.json && !opts.markdown {

@@ -1,30 +1,41 @@
-// Package run holds the plan and apply operations: the workflow that the
-// plan and apply commands drive, as terraform's backend/local operations
-// hold theirs.
+// Package run holds the operations of the commands that change or write
+// from the state: the workflow that the plan, apply, export, forget and
+// state rm commands drive, as terraform's backend/local operations hold
+// theirs.
 //
 // Apply takes the state's lock, loads the state, reads the remaining
 // requests (first generation only, see HasBilling), builds the plan or
 // checks a saved one, asks for confirmation, opens the journal, watches
 // for interrupts (the first stops starting calls, the second cancels),
 // runs the plan through exec, commits the state and writes the exports.
-// Plan loads the state without a lock, makes its one billing call and
-// builds the plan. WriteExports is the export step both share with
-// nothing else to do.
+// Plan loads the state without a lock (EarlyLoad starts that load while
+// the configuration is parsed), makes its one billing call and builds the
+// plan; SavePlan writes it for a later apply. WriteExports is the export
+// step of an apply; Export is the export command's (load without a lock,
+// write every spreadsheet). Forget takes the lock, loads, journals one
+// forget event per person, commits and drops the backup; StateRm takes the
+// lock, loads, checks every address (an unknown one writes nothing: an
+// *UnknownAddressError) and commits. Each returns what it did (Forgotten,
+// RemovedRecord, export.Written) for the command to word.
 //
 // Everything from the outside world comes in through Deps: the state as a
 // state.Backend (the local file, state.Local, or a shared backend: this
 // package uses only the interface, never *state.Store), the service as a
 // constructor of api.Service (called only when a call is due, so a plan
-// with --offline needs no key), the clock and the interrupts. What the user
+// with --offline needs no key), the clock, the interrupts and how to tell
+// a state never written. What the user
 // sees goes out through a view the caller passes (ApplyView: the plan
 // before confirmation, the progress printer, the interrupt notice, the
 // files written), and confirmation through a function. The data flows one
 // way: cli parses flags and builds the Deps and the view (internal/views
 // draws), run decides and returns; its errors say what went wrong, and the
-// sentinel ones (ErrCancelled, ErrAborted, ErrFailed, *DiagnosticsError,
-// *BillingError) tell the caller which exit code and message to give.
+// sentinel ones (ErrCancelled, ErrAborted, ErrFailed, ErrNoState,
+// ErrBlankPerson, *DiagnosticsError, *BillingError, *UnknownAddressError;
+// a refused lock is the backend's *state.LockedError, naming the holder)
+// tell the caller which exit code and message to give.
 //
-// It imports api, config, exec, export, plan and state. It must not import
-// cli, views, cobra or anything that knows of flags, terminals or colours,
-// and it writes to no stream of its own.
+// It imports api, config, exec, export, plan and state (and levenshtein
+// for the addresses close to an unknown one). It must not import cli,
+// views, cobra or anything that knows of flags, terminals or colours, and
+// it writes to no stream of its own.
 package run

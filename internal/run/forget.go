@@ -67,11 +67,12 @@ func Forget(d Deps, opts ForgetOptions) (*ForgetResult, error) {
 			return nil, ErrBlankPerson
 		}
 	}
-	lock, err := d.Backend.Lock("forget")
+	u, err := d.Backend.Lock("forget")
 	if err != nil {
 		return nil, err
 	}
-	defer lock.Unlock()
+	lock := &heldLock{u: u}
+	defer lock.release()
 	s, err := d.Backend.Load()
 	if err != nil {
 		return nil, err
@@ -104,7 +105,7 @@ func Forget(d Deps, opts ForgetOptions) (*ForgetResult, error) {
 	if len(events) == 0 {
 		// Everyone named is already erased: the state stays as it is.
 		res.Suppressed = len(s.Suppressed)
-		return res, lock.Unlock()
+		return res, lock.release()
 	}
 	rec, err := d.Backend.OpenJournal(s)
 	if err != nil {
@@ -129,5 +130,5 @@ func Forget(d Deps, opts ForgetOptions) (*ForgetResult, error) {
 		}
 	}
 	res.Suppressed = len(s.Suppressed)
-	return res, lock.Unlock()
+	return res, lock.release()
 }

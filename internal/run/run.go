@@ -91,3 +91,18 @@ func (e *BillingError) Unwrap() error { return e.Err }
 
 // ErrBlankPerson is returned by Forget when a PERSON is empty.
 var ErrBlankPerson = errors.New("forget: a PERSON is empty; give a network ID, a page name or a profile URL")
+
+// heldLock releases a state lock once: the deferred release covers the
+// early returns, and the success path returns the unlock's own error.
+type heldLock struct {
+	u    state.Unlocker
+	done bool
+}
+
+func (h *heldLock) release() error {
+	if h.done {
+		return nil
+	}
+	h.done = true
+	return h.u.Unlock()
+}

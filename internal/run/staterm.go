@@ -29,11 +29,12 @@ type RemovedRecord struct {
 // nothing is written), applies the removals and commits. An address named
 // twice is removed once.
 func StateRm(d Deps, addresses []string) ([]RemovedRecord, error) {
-	lock, err := d.Backend.Lock("state rm")
+	u, err := d.Backend.Lock("state rm")
 	if err != nil {
 		return nil, err
 	}
-	defer lock.Unlock()
+	lock := &heldLock{u: u}
+	defer lock.release()
 	s, err := d.Backend.Load()
 	if err != nil {
 		return nil, err
@@ -68,7 +69,7 @@ func StateRm(d Deps, addresses []string) ([]RemovedRecord, error) {
 	if err := d.Backend.Commit(s); err != nil {
 		return nil, err
 	}
-	return removed, lock.Unlock()
+	return removed, lock.release()
 }
 
 // UnknownAddressError says that the state holds nothing at an address (and,

@@ -1,0 +1,271 @@
+package run
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/state"
+)
+
+// seededDeps is a Deps over a local state file holding two people (Ann,
+// found by two searches and enriched; Bob, by one) and a profile read.
+func seededDeps(t *testing.T) (Deps, *recBackend, *state.Store, string) {
+	t.Helper()
+	dir := t.TempDir()
+	leads := []api.Lead{
+		{FullName: "Ann Albers", NetworkID: "101.aa", PageName: "ann"},
+		{FullName: "Bob Brandt", NetworkID: "102.bb", PageName: "bob"},
+	}
+	s := state.New()
+	for _, e := range []state.Event{
+		{At: t0, Kind: state.EventSearch, Address: `search.cto["Berlin"]`, Search: &state.SearchEvent{Generation: api.Gen1, Request: []byte(`{"city":"Berlin"}`), Leads: leads}},
+		{At: t0, Kind: state.EventSearch, Address: `search.cto["Hamburg"]`, Search: &state.SearchEvent{Generation: api.Gen1, Request: []byte(`{"city":"Hamburg"}`), Leads: leads[:1]}},
+		{At: t0, Kind: state.EventProfile, Address: "profile.founder", Profile: &state.ProfileEvent{Generation: api.Gen1, PageName: "Max_Mustermann", Request: []byte(`{"pageName":"Max_Mustermann"}`),
+			Profile: api.Profile{FullName: "Max Mustermann"}}},
+		{At: t0, Kind: state.EventEnrich, Address: "enrich.contacts", Enrich: &state.EnrichEvent{PersonID: "101.aa", Credits: 1,
+			Result: api.EnrichedProfile{NetworkID: "101.aa", Email: "ann@acme.example", ValidationStatus: api.StatusValid, CompanyDomain: "acme.example"}}},
+	} {
+		if err := s.Apply(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	store := state.NewStore(filepath.Join(dir, ".leadsync", "state.json"))
+	if err := store.Save(s); err != nil {
+		t.Fatal(err)
+	}
+	b := &recBackend{Backend: store.AsBackend()}
+	return Deps{Backend: b, Now: func() time.Time { return t0 }, Exists: func(*state.State) bool { return store.Exists() }}, b, store, dir
+}
+
+func TestForgetRunsThroughTheBackend(t *testing.T) {
+	d, b, store, _ := seededDeps(t)
+	dropped := 0
+	res, err := Forget(d, ForgetOptions{People: []string{"ann", "Zed", "101.aa"}, DropBackup: func() error {
+		dropped++
+		if got := b.ops[len(b.ops)-1]; got != "commit" {
+			t.Errorf("the backup is dropped after %q; want after the commit", got)
+		}
+		return nil
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := strings.Join(b.ops, ", "), "lock forget, load, journal, commit, unlock"; got != want {
+		t.Errorf("backend use:\n got %s\nwant %s", got, want)
+	}
+	var outcomes []ForgetOutcome
+	for _, p := range res.People {
+		outcomes = append(outcomes, p.Outcome)
+	}
+	if want := []ForgetOutcome{ForgetRemoved, ForgetSuppressed, ForgetSamePerson}; !reflect.DeepEqual(outcomes, want) {
+		t.Errorf("outcomes %v, want %v", outcomes, want)
+	}
+	if p := res.People[0].Person; p == nil || p.ID != "101.aa" {
+		t.Errorf("removed person: %+v", p)
+	}
+	if res.Entries != 2 || res.Suppressed != 2 || dropped != 1 {
+		t.Errorf("entries %d, suppressed %d, backup dropped %d times; want 2, 2, 1", res.Entries, res.Suppressed, dropped)
+	}
+	s, err := store.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.People["101.aa"] != nil || s.People["102.bb"] == nil || len(s.Suppressed) != 2 {
+		t.Errorf("after forget: Ann %v, Bob %v, %d suppressed", s.People["101.aa"] != nil, s.People["102.bb"] != nil, len(s.Suppressed))
+	}
+
+	// Again, and one more: this call's count and the total are apart.
+	b.ops = nil
+	res, err = Forget(d, ForgetOptions{People: []string{"bob"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Entries != 1 || res.Suppressed != 3 {
+		t.Errorf("second forget: entries %d, suppressed %d; want 1 and 3", res.Entries, res.Suppressed)
+	}
+}
+
+func TestForgetOfTheAlreadyErasedWritesNothing(t *testing.T) {
+	d, b, store, _ := seededDeps(t)
+	if _, err := Forget(d, ForgetOptions{People: []string{"ann"}}); err != nil {
+		t.Fatal(err)
+	}
+	before, err := os.ReadFile(store.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.ops = nil
+	res, err := Forget(d, ForgetOptions{People: []string{"ann", "101.aa"}, DropBackup: func() error { t.Error("backup dropped with nothing written"); return nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := strings.Join(b.ops, ", "), "lock forget, load, unlock"; got != want {
+		t.Errorf("backend use:\n got %s\nwant %s (no journal, no commit)", got, want)
+	}
+	if res.Entries != 0 || res.Suppressed != 1 || res.People[0].Outcome != ForgetAlreadyErased {
+		t.Errorf("result %+v", res)
+	}
+	if after, _ := os.ReadFile(store.Path()); string(after) != string(before) {
+		t.Error("the state file changed")
+	}
+}
+
+func TestForgetBlankPersonTouchesNothing(t *testing.T) {
+	d, b, _, _ := seededDeps(t)
+	if _, err := Forget(d, ForgetOptions{People: []string{"ann", " "}}); !errors.Is(err, ErrBlankPerson) {
+		t.Errorf("err = %v, want ErrBlankPerson", err)
+	}
+	if len(b.ops) != 0 {
+		t.Errorf("backend used: %v", b.ops)
+	}
+}
+
+func TestLockRefusedNamesTheHolder(t *testing.T) {
+	d, b, store, _ := seededDeps(t)
+	held, err := store.Lock("apply")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Unlock()
+	for name, op := range map[string]func() error{
+		"forget":   func() error { _, err := Forget(d, ForgetOptions{People: []string{"ann"}}); return err },
+		"state rm": func() error { _, err := StateRm(d, []string{"profile.founder"}); return err },
+	} {
+		b.ops = nil
+		err := op()
+		var le *state.LockedError
+		if !errors.As(err, &le) || le.Info == nil || le.Info.ID != held.Info.ID || le.Info.Operation != "apply" {
+			t.Errorf("%s: err = %v; want a *state.LockedError naming the apply holding it", name, err)
+		}
+		if got := strings.Join(b.ops, ", "); got != "lock "+name {
+			t.Errorf("%s: backend use %s; want the lock only", name, got)
+		}
+	}
+	s, err := store.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.People["101.aa"] == nil || len(s.Suppressed) != 0 || s.Profiles["profile.founder"] == nil {
+		t.Error("a refused lock changed the state")
+	}
+}
+
+func TestStateRmRunsThroughTheBackend(t *testing.T) {
+	d, b, store, _ := seededDeps(t)
+	removed, err := StateRm(d, []string{`search.cto["Berlin"]`, "person.102.bb", "profile.founder", "profile.founder"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := strings.Join(b.ops, ", "), "lock state rm, load, commit, unlock"; got != want {
+		t.Errorf("backend use:\n got %s\nwant %s", got, want)
+	}
+	want := []RemovedRecord{
+		{Address: `search.cto["Berlin"]`, Kind: "search", Leads: 2},
+		{Address: "person.102.bb", Kind: "person"},
+		{Address: "profile.founder", Kind: "profile"},
+	}
+	if !reflect.DeepEqual(removed, want) {
+		t.Errorf("removed %+v\nwant %+v", removed, want)
+	}
+	s, err := store.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Searches[`search.cto["Berlin"]`] != nil || s.Profiles["profile.founder"] != nil || s.People["102.bb"] != nil || s.People["101.aa"] == nil {
+		t.Errorf("after rm: %v", s.Addresses(true))
+	}
+}
+
+func TestStateRmOfAnUnknownAddressWritesNothing(t *testing.T) {
+	d, b, store, _ := seededDeps(t)
+	before, err := os.ReadFile(store.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = StateRm(d, []string{"profile.founder", `search.cto[Berlin]`})
+	var ue *UnknownAddressError
+	if !errors.As(err, &ue) || ue.Address != `search.cto[Berlin]` {
+		t.Fatalf("err = %v, want an *UnknownAddressError", err)
+	}
+	if want := []string{`search.cto["Berlin"]`, `search.cto["Hamburg"]`}; !reflect.DeepEqual(ue.Near, want) {
+		t.Errorf("near %v, want %v", ue.Near, want)
+	}
+	for _, w := range []string{"nothing at search.cto[Berlin], so nothing was removed", `did you mean search.cto["Berlin"]`, "quote instance keys"} {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("message lacks %q: %s", w, err)
+		}
+	}
+	if got, want := strings.Join(b.ops, ", "), "lock state rm, load, unlock"; got != want {
+		t.Errorf("backend use:\n got %s\nwant %s (no commit)", got, want)
+	}
+	if after, _ := os.ReadFile(store.Path()); string(after) != string(before) {
+		t.Error("the state file changed")
+	}
+}
+
+func TestStateRmWithoutStateIsErrNoState(t *testing.T) {
+	b := &recBackend{Backend: state.Local(filepath.Join(t.TempDir(), "state.json"))}
+	if _, err := StateRm(Deps{Backend: b}, []string{"search.x"}); !errors.Is(err, ErrNoState) {
+		t.Errorf("err = %v, want ErrNoState", err)
+	}
+	if got := strings.Join(b.ops, ", "); got != "lock state rm, load, unlock" {
+		t.Errorf("backend use %s", got)
+	}
+}
+
+func TestExportReadsWithoutALock(t *testing.T) {
+	d, b, _, dir := newDeps(t)
+	cfg := loadConfig(t, dir)
+	noState := 0
+	written, err := Export(d, ExportOptions{Config: cfg, NoState: func() { noState++ }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(b.ops, ", "); got != "load" {
+		t.Errorf("backend use %s; want a load only", got)
+	}
+	if noState != 1 || len(written) != 2 {
+		t.Errorf("no-state notices %d, files %d; want 1 and 2 (the CSV and its summary)", noState, len(written))
+	}
+	for _, w := range written {
+		if _, err := os.Stat(w.Path); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+func TestSavePlanIsRelativeToDir(t *testing.T) {
+	d, _, _, dir := newDeps(t)
+	d.Service = func() (api.Service, error) { t.Fatal("offline plan built a client"); return nil, nil }
+	p, _, err := Plan(t.Context(), d, PlanOptions{Config: loadConfig(t, dir), Offline: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := SavePlan(dir, "leads.plan", p); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "leads.plan")); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestEarlyStateOnlyForItsPath(t *testing.T) {
+	dir := t.TempDir()
+	e := EarlyLoad(filepath.Join(dir, "state.json"))
+	other := state.Local(filepath.Join(dir, "other.json"))
+	if got := e.For(filepath.Join(dir, "other.json"), other); got != other {
+		t.Error("another path got the early state")
+	}
+	if got := e.For(filepath.Join(dir, "state.json"), other); got == other {
+		t.Error("its own path did not get the early state")
+	}
+	if got := (*EarlyState)(nil).For("x", other); got != other {
+		t.Error("nil EarlyState")
+	}
+}
