@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -160,15 +159,6 @@ func mentionsBackend(dir string) bool {
 		}
 	}
 	return false
-}
-
-// lockState takes the state's lock for op, waiting up to the factory's
-// --lock-timeout.
-func lockState(f *Factory, b state.Backend, op string) (state.Unlocker, error) {
-	if f.LockTimeout > 0 {
-		return b.LockWait(context.Background(), op, f.LockTimeout)
-	}
-	return b.Lock(op)
 }
 
 // lockTimeoutHelp documents --lock-timeout.

@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/spf13/cobra"
+
+	"github.com/leadsync/leadsync/internal/run"
 )
 
 type stateRecoverOptions struct {
@@ -45,12 +47,7 @@ func runStateRecover(f *Factory, opts *stateRecoverOptions) error {
 	if store == nil {
 		return fmt.Errorf("%s has no journal file to recover: the PostgreSQL backend records each call in a transaction", src.describe(f))
 	}
-	lock, err := store.Lock("state recover")
-	if err != nil {
-		return err
-	}
-	defer lock.Unlock()
-	res, err := store.RecoverJournal(f.Now())
+	res, err := run.StateRecover(stateDeps(f, src), store)
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/leadsync/leadsync/internal/run"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/views"
 )
@@ -170,21 +171,13 @@ lock.`,
 			if !local.Exists() {
 				return fmt.Errorf("no local state at %s to push", stateRelPath(f, path))
 			}
-			s, err := local.Load()
+			s, err := run.StatePush(stateDeps(f, src), local.AsBackend(), src.pg, force)
 			if err != nil {
-				return err
-			}
-			lock, err := lockState(f, src.backend, "state push")
-			if err != nil {
-				return err
-			}
-			defer lock.Unlock()
-			if err := src.pg.Push(s, force); err != nil {
 				return err
 			}
 			fmt.Fprintf(f.IO.Out, "Pushed %s (%s, %s) into %s.\n", stateRelPath(f, path),
 				views.Plural(len(s.Searches)+len(s.Profiles), "search and profile record"), views.Plural(len(s.People), "person"), src.pg.Describe())
-			return lock.Unlock()
+			return nil
 		},
 	}
 	cmd.Flags().BoolVar(&force, "force", false, "replace a workspace that already holds state")

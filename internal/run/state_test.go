@@ -269,3 +269,49 @@ func TestEarlyStateOnlyForItsPath(t *testing.T) {
 		t.Error("nil EarlyState")
 	}
 }
+
+// recPusher records what StatePush pushed.
+type recPusher struct {
+	b      *recBackend
+	pushed *state.State
+	force  bool
+}
+
+func (p *recPusher) Push(s *state.State, force bool) error {
+	p.b.note("push")
+	p.pushed, p.force = s, force
+	return nil
+}
+
+func TestStatePushPushesUnderTheLock(t *testing.T) {
+	_, from, _, _ := seededDeps(t)
+	to := &recBackend{Backend: state.Local(filepath.Join(t.TempDir(), "shared.json"))}
+	p := &recPusher{b: to}
+	s, err := StatePush(Deps{Backend: to}, from, p, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := strings.Join(from.ops, ", "), "load"; got != want {
+		t.Errorf("source: %s, want %s", got, want)
+	}
+	if got, want := strings.Join(to.ops, ", "), "lock state push, push, unlock"; got != want {
+		t.Errorf("target: %s, want %s", got, want)
+	}
+	if p.pushed != s || !p.force || len(s.People) != 3 { // Ann, Bob and the founder
+		t.Errorf("pushed %p (returned %p), force %v, %d people", p.pushed, s, p.force, len(s.People))
+	}
+}
+
+func TestStateRecoverTakesTheLock(t *testing.T) {
+	d, b, store, _ := seededDeps(t)
+	res, err := StateRecover(d, store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.MovedTo != "" {
+		t.Errorf("no journal, but moved to %q", res.MovedTo)
+	}
+	if got, want := strings.Join(b.ops, ", "), "lock state recover, unlock"; got != want {
+		t.Errorf("backend use %s, want %s", got, want)
+	}
+}
