@@ -15,6 +15,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/catalog"
+	"github.com/leadsync/leadsync/internal/golden"
 )
 
 // configTestFactory is a factory over buffers, in dir, with env as the
@@ -78,7 +79,7 @@ func TestValidateInvalidFixtures(t *testing.T) {
 			}
 			// Paths of this machine would make the golden files unportable.
 			errOut = strings.ReplaceAll(errOut, root, "$FIXTURES")
-			checkGolden(t, filepath.Join("../../testdata/golden/validate", name+".txt"), errOut)
+			golden.Check(t, filepath.Join("../../testdata/golden/validate", name+".txt"), []byte(errOut))
 		})
 	}
 }
@@ -94,7 +95,7 @@ func TestValidateWarnings(t *testing.T) {
 			if code != 0 || !strings.HasPrefix(out, "Success!") || !strings.HasPrefix(errOut, "Warning: ") {
 				t.Errorf("exit %d\n%s%s", code, out, errOut)
 			}
-			checkGolden(t, filepath.Join("../../testdata/golden/validate", name+".txt"), errOut)
+			golden.Check(t, filepath.Join("../../testdata/golden/validate", name+".txt"), []byte(errOut))
 		})
 	}
 }
@@ -115,7 +116,7 @@ func TestValidateJSON(t *testing.T) {
 				t.Errorf("inconsistent document (exit %d): %+v", code, doc)
 			}
 			out = strings.ReplaceAll(out, root, "$FIXTURES")
-			checkGolden(t, filepath.Join("../../testdata/golden/validate-json", filepath.Base(name)+".json"), out)
+			golden.Check(t, filepath.Join("../../testdata/golden/validate-json", filepath.Base(name)+".json"), []byte(out))
 		})
 	}
 	// A valid configuration: valid true and an empty list, never null.
@@ -180,7 +181,7 @@ func TestDiagnosticsColour(t *testing.T) {
 	f, _, errOut := configTestFactory(root)
 	f.IO.ErrTTY = true
 	Run(context.Background(), f, []string{"validate", "--chdir", "array_filter_typo"})
-	checkGolden(t, "../../testdata/golden/validate-color/array_filter_typo.txt", errOut.String())
+	golden.Check(t, "../../testdata/golden/validate-color/array_filter_typo.txt", []byte(errOut.String()))
 	if !strings.Contains(errOut.String(), ansiUnderline) {
 		t.Error("no underline on a terminal")
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/catalog"
+	"github.com/leadsync/leadsync/internal/golden"
 )
 
 // apiTestKey is distinctive so that a leak is easy to spot.
@@ -51,7 +52,7 @@ func apiRun(t *testing.T, dir string, env []string, args ...string) (code int, s
 // apiGolden compares got with testdata/<name>, or rewrites it with -update.
 func apiGolden(t *testing.T, name, got string) {
 	t.Helper()
-	checkGolden(t, filepath.Join("testdata", name), got)
+	golden.Check(t, filepath.Join("testdata", name), []byte(got))
 }
 
 // writeConfig writes main.leads.hcl into a new directory and returns it.

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/golden"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -88,7 +89,7 @@ func TestStateCommandsGolden(t *testing.T) {
 			if code != 0 || errOut != "" {
 				t.Fatalf("exit %d, stderr:\n%s", code, errOut)
 			}
-			checkGolden(t, filepath.Join("testdata", "state", tt.name+".golden"), out)
+			golden.Check(t, filepath.Join("testdata", "state", tt.name+".golden"), []byte(out))
 		})
 	}
 }
@@ -165,7 +166,7 @@ func TestStateRm(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	checkGolden(t, filepath.Join("testdata", "state", "state-rm.golden"), out)
+	golden.Check(t, filepath.Join("testdata", "state", "state-rm.golden"), []byte(out))
 	s, err := store.Load()
 	if err != nil {
 		t.Fatal(err)

@@ -2,18 +2,13 @@ package plan
 
 import (
 	"bytes"
-	"flag"
-	"os"
 	"path/filepath"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/golden"
 	"github.com/leadsync/leadsync/internal/state"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files of testdata/")
 
 // designFixture is the configuration of design.md: searches for CTOs in two
 // cities, a founder's profile, an enrichment and an export.
@@ -112,28 +107,7 @@ func TestGolden(t *testing.T) {
 			if err := WriteJSON(&js, p); err != nil {
 				t.Fatal(err)
 			}
-			golden(t, filepath.Join("testdata", tt.name+".json"), js.Bytes())
+			golden.Check(t, filepath.Join("testdata", tt.name+".json"), js.Bytes())
 		})
-	}
-}
-
-// golden compares got with the file, or rewrites it under -update.
-func golden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(want), string(got)); diff != "" {
-		t.Errorf("%s differs (-want +got; go test -update rewrites it):\n%s", path, diff)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/text"
 
+	"github.com/leadsync/leadsync/internal/golden"
 	"github.com/leadsync/leadsync/internal/plan"
 )
 
@@ -91,7 +92,7 @@ func TestPlanMarkdownGolden(t *testing.T) {
 			if err := PlanMarkdown(&b, p, base); err != nil {
 				t.Fatal(err)
 			}
-			golden(t, filepath.Join("testdata", "markdown_"+tc.name+".md"), b.Bytes())
+			golden.Check(t, filepath.Join("testdata", "markdown_"+tc.name+".md"), b.Bytes())
 			checkMarkdown(t, b.Bytes(), p, base != nil)
 		})
 	}

@@ -3,21 +3,17 @@ package views
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/golden"
 	"github.com/leadsync/leadsync/internal/plan"
 	"github.com/leadsync/leadsync/internal/state"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files of testdata/")
 
 // TestPlanTextGolden draws the plans of internal/plan's golden cases: each
 // ../plan/testdata/<name>.json (the plan Build made, compared there) is
@@ -40,7 +36,7 @@ func TestPlanTextGolden(t *testing.T) {
 			if err := PlanText(&b, &p, color); err != nil {
 				t.Fatal(err)
 			}
-			golden(t, filepath.Join("testdata", name+".txt"), b.Bytes())
+			golden.Check(t, filepath.Join("testdata", name+".txt"), b.Bytes())
 		})
 	}
 }
@@ -62,7 +58,7 @@ func TestPlanTextExamples(t *testing.T) {
 			if err := PlanText(&b, p, false); err != nil {
 				t.Fatal(err)
 			}
-			golden(t, filepath.Join("testdata", "example_"+name+".txt"), b.Bytes())
+			golden.Check(t, filepath.Join("testdata", "example_"+name+".txt"), b.Bytes())
 		})
 	}
 }
@@ -107,27 +103,6 @@ func TestPlanViews(t *testing.T) {
 	}
 	if !strings.Contains(color.String(), "\x1b[32m+\x1b[0m") {
 		t.Errorf("human view with colour lacks the green +:\n%q", color.String())
-	}
-}
-
-// golden compares got with the file, or rewrites it under -update.
-func golden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(want), string(got)); diff != "" {
-		t.Errorf("%s differs (-want +got; go test -update rewrites it):\n%s", path, diff)
 	}
 }
 
