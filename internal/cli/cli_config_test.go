@@ -181,7 +181,7 @@ func TestDiagnosticsColour(t *testing.T) {
 	f, _, errOut := configTestFactory(root)
 	f.IO.ErrTTY = true
 	Run(context.Background(), f, []string{"validate", "--chdir", "array_filter_typo"})
-	golden.Check(t, "../../testdata/golden/validate-color/array_filter_typo.txt", []byte(errOut.String()))
+	golden.Check(t, "../../testdata/golden/validate-color/array_filter_typo.txt", errOut.Bytes())
 	if !strings.Contains(errOut.String(), ansiUnderline) {
 		t.Error("no underline on a terminal")
 	}
