@@ -144,8 +144,8 @@ func shortRangeOf(cfg *config.Config, be *config.Backend) string {
 }
 
 func localSource(f *Factory, path string) *stateSource {
-	st := newStateStore(f, path)
-	return &stateSource{backend: st.AsBackend(), store: st}
+	store := newStateStore(f, path)
+	return &stateSource{backend: store.AsBackend(), store: store}
 }
 
 // openStateSource returns the state the flags name: --state names a local

@@ -63,7 +63,7 @@ func runExport(f *Factory, opts *exportOptions) error {
 		return err
 	}
 	defer src.close()
-	st, err := src.backend.Load()
+	s, err := src.backend.Load()
 	if err != nil {
 		if opts.json {
 			writeExportJSON(f, cfg, nil, err)
@@ -71,14 +71,14 @@ func runExport(f *Factory, opts *exportOptions) error {
 		}
 		return err
 	}
-	if !src.exists(st) && !opts.json {
+	if !src.exists(s) && !opts.json {
 		where := src.describe(f)
 		if src.store != nil {
 			where = views.RelPath(cfg.Dir, src.store.Path())
 		}
 		fmt.Fprintf(f.IO.ErrOut, "Note: no state at %s yet, so the spreadsheets have headers only; run leadsync apply to fetch.\n", where)
 	}
-	written, err := export.WriteAll(cfg, st, export.Options{Now: f.Now, BOM: opts.bom})
+	written, err := export.WriteAll(cfg, s, export.Options{Now: f.Now, BOM: opts.bom})
 	if opts.json {
 		writeExportJSON(f, cfg, written, err)
 		if err != nil {

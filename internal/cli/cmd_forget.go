@@ -24,8 +24,9 @@ func newForgetCmd(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "forget PERSON...",
 		Short: "Erase a person for good: remove them from the state and suppress them",
-		Long: `Forget honours an erasure request. PERSON is a network ID, a page name or a
-profile URL (its last path segment is the page name). The person leaves the
+		Long: `Forget honours an erasure request. PERSON is a network ID, a page name, a
+profile URL (its last path segment is the page name) or the address that
+leadsync state list prints (person.<id>). The person leaves the
 state with everything known of them (lead, profile, enrichment), and every
 spreadsheet written afterwards; their identifiers join the state's
 suppression list, so no later search, profile read or enrichment brings
@@ -43,6 +44,7 @@ Spreadsheets written before keep their rows until they are written again:
 run leadsync export (no calls) to rewrite them.`,
 		Example: `  leadsync forget ACoAAB12345
   leadsync forget Max_Mustermann
+  leadsync forget person.10005910.d80270cf     # an address of leadsync state list
   leadsync forget https://network.example/profile/Max_Mustermann && leadsync export`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -124,9 +126,9 @@ func runForget(f *Factory, opts *forgetOptions) error {
 	}
 	// The backup is the state before: it still holds the person. (The pg
 	// backend keeps no copy: the rows are gone.)
-	if st := src.store; st != nil {
-		if err := st.RemoveBackup(); err != nil {
-			return fmt.Errorf("the person is erased from the state, but its backup %s could not be removed and still holds them: %w", stateRelPath(f, st.BackupPath()), err)
+	if store := src.store; store != nil {
+		if err := store.RemoveBackup(); err != nil {
+			return fmt.Errorf("the person is erased from the state, but its backup %s could not be removed and still holds them: %w", stateRelPath(f, store.BackupPath()), err)
 		}
 	}
 	for _, l := range lines {

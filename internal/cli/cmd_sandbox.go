@@ -286,9 +286,10 @@ func runSandbox(ctx context.Context, f *Factory, o sandboxOptions) error {
   base_url_v2 = %q   (second generation, /search and /scrap)
   API key       %s   (export LEADSYNC_API_KEY=%s)
 
-%d members (seed %d); rate limit %s; search latency %s; %d credits; %d requests left this month.
+%s (seed %d); rate limit %s; search latency %s; %s; %s left this month.
 Press Ctrl-C to stop.
-`, base, base, base, o.Key, o.Key, o.People, o.Seed, sandboxRateText(o.Rate), sandboxLatencyText(o.SearchLatency), o.Credits, o.Quota)
+`, base, base, base, o.Key, o.Key, textfmt.Plural(o.People, "member"), o.Seed, sandboxRateText(o.Rate), sandboxLatencyText(o.SearchLatency),
+		textfmt.Plural(o.Credits, "credit"), textfmt.Plural(o.Quota, "request"))
 
 	interrupt := f.Interrupt
 	if interrupt == nil {
@@ -310,8 +311,9 @@ Press Ctrl-C to stop.
 		srv.Close()
 	}
 	stats := s.Stats()
-	fmt.Fprintf(errOut, "sandbox stopped: %s (%d accepted, %d rate limited, %d forbidden), %d credits and %d requests spent\n",
-		textfmt.Plural(stats.Calls, "call"), stats.Accepted, stats.RateLimited, stats.Forbidden, stats.CreditsSpent, stats.RequestsSpent)
+	fmt.Fprintf(errOut, "sandbox stopped: %s (%s accepted, %s rate limited, %s forbidden), %s and %s spent\n",
+		textfmt.Plural(stats.Calls, "call"), textfmt.Thousands(stats.Accepted), textfmt.Thousands(stats.RateLimited), textfmt.Thousands(stats.Forbidden),
+		textfmt.Plural(stats.CreditsSpent, "credit"), textfmt.Plural(stats.RequestsSpent, "request"))
 	if serveErr != nil && !errors.Is(serveErr, http.ErrServerClosed) {
 		return fmt.Errorf("sandbox: %w", serveErr)
 	}

@@ -154,7 +154,7 @@ func TestSandboxCommandServesAndStops(t *testing.T) {
 	if !strings.HasPrefix(base, "http://127.0.0.1:") {
 		t.Fatalf("no base_url in the banner:\n%s", banner.String())
 	}
-	for _, want := range []string{"base_url_v2 = \"" + base + "\"", "API key       k-123", "LEADSYNC_API_KEY=k-123", "300 members"} {
+	for _, want := range []string{"base_url_v2 = \"" + base + "\"", "API key       k-123", "LEADSYNC_API_KEY=k-123", "300 members", "1,000 credits", "10,000 requests left this month"} {
 		if !strings.Contains(banner.String(), want) {
 			t.Errorf("banner lacks %q:\n%s", want, banner.String())
 		}

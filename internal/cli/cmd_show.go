@@ -143,12 +143,12 @@ func summarizeState(src *stateSource, s *state.State, exists bool) *stateSummary
 	if exists {
 		sum.State.Lineage, sum.State.Serial, sum.State.LeadsyncVersion = s.Lineage, s.Serial, s.LeadsyncVersion
 	}
-	if st := src.store; st != nil {
-		sum.State.Path = st.Path()
-		if _, err := os.Stat(st.JournalPath()); err == nil {
+	if store := src.store; store != nil {
+		sum.State.Path = store.Path()
+		if _, err := os.Stat(store.JournalPath()); err == nil {
 			sum.State.JournalPending = true
 		}
-		if info, err := st.ReadLock(); err == nil {
+		if info, err := store.ReadLock(); err == nil {
 			sum.Lock = info
 		}
 	} else {
@@ -232,16 +232,16 @@ func writeStateSummary(w *stateWriter, f *Factory, src *stateSource, sum *stateS
 
 	rows := make([][]string, 0, len(sum.Searches))
 	for _, sr := range sum.Searches {
-		res := fmt.Sprintf("%s, %d kept", textfmt.Plural(sr.ResultCount, "result"), sr.Kept)
+		res := fmt.Sprintf("%s, %s kept", textfmt.Plural(sr.ResultCount, "result"), textfmt.Thousands(sr.Kept))
 		switch {
 		case sr.Split != nil:
-			res = fmt.Sprintf("%s found by %s, %d kept: %s", textfmt.Plural(sr.Split.People, "person"), textfmt.Plural(sr.Split.SubSearches, "sub-search"), sr.Kept, sr.Split.Verdict())
+			res = fmt.Sprintf("%s found by %s, %s kept: %s", textfmt.Plural(sr.Split.People, "person"), textfmt.Plural(sr.Split.SubSearches, "sub-search"), textfmt.Thousands(sr.Kept), sr.Split.Verdict())
 		case sr.Capped:
 			res += " (capped at 300)"
 		}
 		change := ""
 		if sr.Added+sr.Removed > 0 {
-			change = fmt.Sprintf("+%d -%d", sr.Added, sr.Removed)
+			change = "+" + textfmt.Thousands(sr.Added) + " -" + textfmt.Thousands(sr.Removed)
 		}
 		rows = append(rows, []string{sr.Address, "ran " + stateWhen(sr.RanAt, now), res, change})
 	}

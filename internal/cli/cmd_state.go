@@ -198,9 +198,9 @@ func runStateShow(f *Factory, opts *stateShowOptions) error {
 		if sr.Runs == 1 {
 			w.printf("  change        first run\n")
 		} else {
-			w.printf("  change        +%d -%d since the run before\n", sr.Added, sr.Removed)
+			w.printf("  change        +%s -%s since the run before\n", textfmt.Thousands(sr.Added), textfmt.Thousands(sr.Removed))
 		}
-		w.printf("  leads         %d\n", len(sr.LeadIDs))
+		w.printf("  leads         %s\n", textfmt.Thousands(len(sr.LeadIDs)))
 		for _, id := range sr.LeadIDs {
 			w.printf("    %s%s\n", state.PersonAddressPrefix+id, personLine(s.People[id]))
 		}
@@ -243,13 +243,13 @@ func unknownAddressError(s *state.State, addr, consequence string) error {
 
 func searchResultsText(sr *state.Search) string {
 	if ss := sr.SplitSummary(); ss != nil {
-		t := fmt.Sprintf("%d people found by %d sub-searches, %d kept: %s", ss.People, ss.SubSearches, len(sr.LeadIDs), ss.Verdict())
+		t := fmt.Sprintf("%s found by %s, %s kept: %s", textfmt.Plural(ss.People, "person"), textfmt.Plural(ss.SubSearches, "sub-search"), textfmt.Thousands(len(sr.LeadIDs)), ss.Verdict())
 		if len(ss.Saturated) > 0 {
 			t += " (" + strings.Join(ss.Saturated, "; ") + ")"
 		}
 		return t
 	}
-	t := fmt.Sprintf("%d returned, %d kept", sr.ResultCount, len(sr.LeadIDs))
+	t := fmt.Sprintf("%s returned, %s kept", textfmt.Thousands(sr.ResultCount), textfmt.Thousands(len(sr.LeadIDs)))
 	if sr.Capped {
 		t += " (the service's cap of 300: there may be more)"
 	}

@@ -87,11 +87,11 @@ func stateAddresses(f *Factory, cmd *cobra.Command, dir, toComplete string) []st
 		}
 		path = stateFilePath(cfg)
 	}
-	st := state.NewStore(path)
-	if !st.Exists() {
+	store := state.NewStore(path)
+	if !store.Exists() {
 		return nil
 	}
-	s, err := st.Load()
+	s, err := store.Load()
 	if err != nil {
 		return nil
 	}

@@ -193,3 +193,40 @@ export "leads" {
 		}
 	}
 }
+
+// TestPlanJSONDiagnosticsHaveRange: plan --json says where in the
+// configuration a problem is (file and line), as validate --json does,
+// both when the configuration is invalid (the failure document) and for
+// a warning of a plan that is made.
+func TestPlanJSONDiagnosticsHaveRange(t *testing.T) {
+	for name, c := range map[string]struct {
+		cfg      string
+		line     float64
+		severity string
+	}{
+		"invalid": {"api {\n  sandbox = true\n}\nsearch \"cto\" {\n  keywords = \"CTO\"\n  level_filter = [\"Chief\"]\n}\n", 6, "error"},
+		"warning": {"api {\n  sandbox    = true\n  rate_limit = 20\n}\nsearch \"cto\" {\n  keywords = \"CTO\"\n}\n", 3, "warning"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			write(t, dir, "main.leads.hcl", c.cfg)
+			f, out, errOut := configTestFactory(dir)
+			f.Service = nil
+			Run(context.Background(), f, []string{"plan", "--json", "--offline"})
+			docs := decodeAll(t, out.Bytes(), false)
+			if len(docs) != 1 {
+				t.Fatalf("stdout:\n%s\nstderr:\n%s", out, errOut)
+			}
+			diags := asList(docs[0]["diagnostics"])
+			if len(diags) == 0 {
+				t.Fatalf("no diagnostics in %v", docs[0])
+			}
+			d, _ := diags[0].(map[string]any)
+			r, _ := d["range"].(map[string]any)
+			start, _ := r["start"].(map[string]any)
+			if d["severity"] != c.severity || r["filename"] != "main.leads.hcl" || start["line"] != c.line {
+				t.Errorf("first diagnostic %v; want a %s with range main.leads.hcl line %v", d, c.severity, c.line)
+			}
+		})
+	}
+}

@@ -102,7 +102,15 @@ func writeJSONFailure(w io.Writer, cmd *cobra.Command, err error, log *failureLo
 	case "plan":
 		p := &plan.Plan{FormatVersion: plan.FormatVersion, LeadsyncVersion: version.String(), CreatedAt: now.UTC()}
 		for _, d := range diags {
-			p.Diagnostics = append(p.Diagnostics, plan.Diagnostic{Severity: d.Severity, Summary: d.Summary, Detail: d.Detail})
+			pd := plan.Diagnostic{Severity: d.Severity, Summary: d.Summary, Detail: d.Detail}
+			if r := d.Range; r != nil {
+				pd.Range = &plan.DiagnosticRange{
+					Filename: r.Filename,
+					Start:    plan.DiagnosticPos{Line: r.Start.Line, Column: r.Start.Column, Byte: r.Start.Byte},
+					End:      plan.DiagnosticPos{Line: r.End.Line, Column: r.End.Column, Byte: r.End.Byte},
+				}
+			}
+			p.Diagnostics = append(p.Diagnostics, pd)
 		}
 		_ = plan.WriteJSON(w, p)
 	case "export":

@@ -64,9 +64,30 @@ func TestXLSXDimension(t *testing.T) {
 			if got := bytes.Count(sheet, []byte("<row ")); got != n+1 {
 				t.Errorf("%d rows in the XML, want %d", got, n+1)
 			}
+			// The Summary (written in excelize's normal mode) declares
+			// its used range too: up to its last row and column.
+			summary := entries["xl/worksheets/sheet1.xml"]
+			lastCol, lastRow := 0, 0
+			for _, m := range cellRefRe.FindAllSubmatch(summary, -1) {
+				col, row, err := excelize.CellNameToCoordinates(string(m[1]))
+				if err != nil {
+					t.Fatal(err)
+				}
+				lastCol, lastRow = max(lastCol, col), max(lastRow, row)
+			}
+			wantSum, err := excelize.CoordinatesToCellName(lastCol, lastRow)
+			if err != nil || lastRow < 10 {
+				t.Fatalf("Summary's last cell (%d, %d): %v", lastCol, lastRow, err)
+			}
+			if m := dimensionRe.FindSubmatch(summary); m == nil || string(m[1]) != "A1:"+wantSum {
+				t.Errorf("Summary's dimension %q, want %q", m, "A1:"+wantSum)
+			}
 		})
 	}
 }
+
+// cellRefRe finds the reference of each cell of a worksheet's XML.
+var cellRefRe = regexp.MustCompile(`<c r="([A-Z]+[0-9]+)"`)
 
 // recordingZip is an excelize.ZipWriter that records how excelize writes a
 // package, in the shape spliceZip relies on.

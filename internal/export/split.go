@@ -5,14 +5,15 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
 // splitNote is the Summary's note on a split search: how many sub-searches
 // ran, how many people they found, and whether the result is complete.
 func splitNote(rec *state.Search) string {
 	ss := rec.SplitSummary()
-	return fmt.Sprintf("split into %d sub-searches (the search itself included), %d people found: %s",
-		ss.SubSearches, ss.People, ss.Verdict())
+	return fmt.Sprintf("split into %s (the search itself included), %s found: %s",
+		textfmt.Plural(ss.SubSearches, "sub-search"), textfmt.Plural(ss.People, "person"), ss.Verdict())
 }
 
 // splitLeafRows lists, for the split searches among addrs, the

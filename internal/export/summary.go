@@ -8,6 +8,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
 // rowStyle is how a Summary row is shown.
@@ -102,7 +103,7 @@ func (j *job) summary() []sumRow {
 				note = ZeroResultsNote
 			}
 			if rec.Suppressed > 0 {
-				note = joinNotes(note, fmt.Sprintf("%d suppressed (erased with leadsync forget, dropped)", rec.Suppressed))
+				note = joinNotes(note, textfmt.Thousands(rec.Suppressed)+" suppressed (erased with leadsync forget, dropped)")
 			}
 			if rec.Split != nil {
 				note = joinNotes(note, splitNote(rec))
@@ -262,9 +263,11 @@ func (j *job) statusCounts() []statusCount {
 }
 
 // ZeroResultsNote is what the Summary (and the apply summary) says of a
-// search that returned no results: most often a typo or a city written in
-// English while the network uses local names.
-const ZeroResultsNote = "returned no results: check the spelling of the keywords and filters; cities go by their local names (München, Köln, Wien, not Munich, Cologne, Vienna)"
+// search that returned no results: most often a typo, or a city under a
+// name the network does not know. Cities carry their local names; the
+// network (and the sandbox) also knows the English names of some (Munich),
+// so the note does not call those wrong.
+const ZeroResultsNote = "returned no results: check the spelling of the keywords and filters; cities are safest under their local names (München, Köln, Wien)"
 
 // formatFilters writes a search's parameters as "name=value | ...", sorted
 // by name; the values of a list are joined with "; " (values such as

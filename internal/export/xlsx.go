@@ -416,6 +416,23 @@ func writeSummarySheet(f *excelize.File, styles xlsxStyles, name string, rows []
 			}
 		}
 	}
+	// The used range: a new sheet says "A1", and a reader that trusts
+	// <dimension> (openpyxl in read-only mode) would see one cell.
+	ncol := 1
+	for _, row := range rows {
+		for c, v := range row.cells {
+			if v != nil {
+				ncol = max(ncol, c+1)
+			}
+		}
+	}
+	used, err := excelize.CoordinatesToCellName(ncol, max(len(rows), 1))
+	if err != nil {
+		return err
+	}
+	if err := f.SetSheetDimension(name, "A1:"+used); err != nil {
+		return err
+	}
 	// C holds the sources of a sheet (search.cto_berlin), D a date ("as
 	// of") in the credits rows: wide enough for them.
 	for c, w := range []float64{32, 60, 22, 18, 18, 60} {

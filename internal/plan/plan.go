@@ -211,6 +211,24 @@ type Diagnostic struct {
 	Summary  string `json:"summary"`
 	Detail   string `json:"detail,omitempty"`
 	Address  string `json:"address,omitempty"`
+	// Range is where in the configuration, as validate --json says it
+	// (file, line, column); absent when the problem has no place.
+	Range *DiagnosticRange `json:"range,omitempty"`
+}
+
+// DiagnosticRange is a span of a configuration file.
+type DiagnosticRange struct {
+	Filename string        `json:"filename"`
+	Start    DiagnosticPos `json:"start"`
+	End      DiagnosticPos `json:"end"`
+}
+
+// DiagnosticPos is a position in a configuration file (1-based line and
+// column, 0-based byte offset).
+type DiagnosticPos struct {
+	Line   int `json:"line"`
+	Column int `json:"column"`
+	Byte   int `json:"byte"`
 }
 
 // HasChanges reports whether apply would do anything.
@@ -263,7 +281,15 @@ func JSONDiagnostics(ds hcl.Diagnostics) []Diagnostic {
 		if d.Severity == hcl.DiagWarning {
 			sev = "warning"
 		}
-		out = append(out, Diagnostic{Severity: sev, Summary: d.Summary, Detail: d.Detail})
+		jd := Diagnostic{Severity: sev, Summary: d.Summary, Detail: d.Detail}
+		if r := d.Subject; r != nil {
+			jd.Range = &DiagnosticRange{
+				Filename: r.Filename,
+				Start:    DiagnosticPos{Line: r.Start.Line, Column: r.Start.Column, Byte: r.Start.Byte},
+				End:      DiagnosticPos{Line: r.End.Line, Column: r.End.Column, Byte: r.End.Byte},
+			}
+		}
+		out = append(out, jd)
 	}
 	return out
 }

@@ -89,11 +89,17 @@ func PageFromURL(s string) string {
 }
 
 // FindPerson returns the person a user names by networkId, person ID, page
-// name or profile URL; nil when the state has none.
+// name or profile URL, or by the address state list and state show print
+// (person.<id>); nil when the state has none.
 func (s *State) FindPerson(ident string) *Person {
 	ident = strings.TrimSpace(ident)
 	if ident == "" {
 		return nil
+	}
+	if id, ok := strings.CutPrefix(ident, PersonAddressPrefix); ok {
+		if p := s.Person(id); p != nil {
+			return p
+		}
 	}
 	if page := PageFromURL(ident); page != "" {
 		ident = page

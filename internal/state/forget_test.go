@@ -225,6 +225,8 @@ func TestFindPersonAndExpired(t *testing.T) {
 	for in, want := range map[string]string{
 		"n1": "n1", "Ann_A": "n1", "ann_a": "n1", "https://network.example/profile/Ann_A": "n1",
 		"bob": "page:bob", "page:bob": "page:bob", "nobody": "", "https://network.example/": "",
+		// The addresses state list and state show print.
+		"person.n1": "n1", "person.page:bob": "page:bob", "person.nobody": "",
 	} {
 		got := ""
 		if p := s.FindPerson(in); p != nil {

@@ -1,7 +1,6 @@
 package textfmt
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 )
@@ -24,8 +23,8 @@ func Thousands(n int) string {
 	return b.String()
 }
 
-// Plural writes n with an English noun, pluralised: "1 call", "2 calls",
-// "3 people", "2 addresses", "2 search blocks".
+// Plural writes n, thousands separated, with an English noun, pluralised:
+// "1 call", "2 calls", "3 people", "2 addresses", "1,381 leads".
 func Plural(n int, noun string) string {
 	if n == 1 {
 		return "1 " + noun
@@ -38,7 +37,7 @@ func Plural(n int, noun string) string {
 	default:
 		noun += "s"
 	}
-	return fmt.Sprintf("%d %s", n, noun)
+	return Thousands(n) + " " + noun
 }
 
 // QuoteList writes each value as a Go-quoted string, joined by sep:

@@ -22,6 +22,7 @@ func TestPlural(t *testing.T) {
 		{1, "call", "1 call"}, {0, "call", "0 calls"}, {2, "call", "2 calls"},
 		{3, "person", "3 people"}, {2, "address", "2 addresses"}, {2, "search block", "2 search blocks"},
 		{2, "match", "2 matches"}, {2, "box", "2 boxes"}, {1, "person", "1 person"},
+		{1381, "lead", "1,381 leads"}, {12000, "person", "12,000 people"},
 	} {
 		if got := Plural(c.n, c.noun); got != c.want {
 			t.Errorf("Plural(%d, %q) = %q, want %q", c.n, c.noun, got, c.want)

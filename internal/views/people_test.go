@@ -10,7 +10,8 @@ import (
 )
 
 // TestSummaryPeopleNotes: the apply summary says who retention removed,
-// what was suppressed and which search found nobody.
+// what was suppressed and which search found nobody; counts are thousands
+// separated like the plan's.
 func TestSummaryPeopleNotes(t *testing.T) {
 	var b bytes.Buffer
 	writeSummary(&b, &exec.Summary{
@@ -18,7 +19,9 @@ func TestSummaryPeopleNotes(t *testing.T) {
 		Searches: []exec.SearchOutcome{
 			{Address: "search.cto", Results: 5, Kept: 4, First: true, Suppressed: 1},
 			{Address: "search.munich", Results: 0, Kept: 0, First: true},
+			{Address: "search.de", Results: 2400, Kept: 1381, Added: 1200, Removed: 1001, Suppressed: 1500},
 		},
+		Calls: 1500, CallsPlannedMax: 2000, Succeeded: 1500,
 	})
 	got := b.String()
 	for _, want := range []string{
@@ -26,6 +29,8 @@ func TestSummaryPeopleNotes(t *testing.T) {
 		"search.cto: 4 leads (of 5 returned), first run; 1 suppressed (erased with leadsync forget, dropped)",
 		"search.munich: 0 leads, first run; returned no results: check the spelling",
 		"local names (München",
+		"search.de: 1,381 leads (of 2,400 returned), 1,200 new, 1,001 gone since the last run; 1,500 suppressed",
+		"1,500 calls made (at most 2,000 planned)", "1,500 succeeded",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("missing %q in:\n%s", want, got)

@@ -55,7 +55,7 @@ func TestPlanTextExamples(t *testing.T) {
 			dir := filepath.Join("..", "..", "examples", name)
 			cfg, diags := config.Load(config.LoadOptions{Dir: dir, Environ: []string{"LEADSYNC_API_KEY=test-key"}})
 			if diags.HasErrors() {
-				t.Skipf("example does not load (being edited?): %s", diags.Error())
+				t.Fatalf("examples/%s does not load: %s", name, diags.Error())
 			}
 			p, _ := plan.Build(cfg, state.New(), plan.Options{Now: t0, Offline: true, FileExists: func(string) bool { return false }})
 			var b bytes.Buffer

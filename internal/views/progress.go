@@ -121,7 +121,7 @@ func (p *textProgress) drawStatus() {
 		names = append(names, c.Address+personSuffix(c))
 	}
 	flight := truncCells(strings.Join(names, ", "), 60)
-	status := fmt.Sprintf("[%d/%d calls] %s", p.count.Done, p.count.CallsMax, Plural(p.count.Credits, "credit"))
+	status := fmt.Sprintf("[%s/%s calls] %s", textfmt.Thousands(p.count.Done), textfmt.Thousands(p.count.CallsMax), Plural(p.count.Credits, "credit"))
 	if rate > 0 {
 		// Shown once two calls have started (see Counter.Rate).
 		status += fmt.Sprintf("  %.2f calls/s  ~%s left", rate, leftText)
@@ -145,18 +145,18 @@ func writeSummary(w io.Writer, s *exec.Summary) {
 		for _, o := range s.Searches {
 			line := fmt.Sprintf("  %s: %s", o.Address, Plural(o.Kept, "lead"))
 			if o.Kept != o.Results {
-				line += fmt.Sprintf(" (of %d returned)", o.Results)
+				line += fmt.Sprintf(" (of %s returned)", textfmt.Thousands(o.Results))
 			}
 			if o.First {
 				line += ", first run"
 			} else {
-				line += fmt.Sprintf(", %d new, %d gone since the last run", o.Added, o.Removed)
+				line += fmt.Sprintf(", %s new, %s gone since the last run", textfmt.Thousands(o.Added), textfmt.Thousands(o.Removed))
 			}
 			if o.Capped && o.Split == nil {
 				line += "; hit the network's cap of 300: probably cut off"
 			}
 			if o.Suppressed > 0 {
-				line += fmt.Sprintf("; %d suppressed (erased with leadsync forget, dropped)", o.Suppressed)
+				line += fmt.Sprintf("; %s suppressed (erased with leadsync forget, dropped)", textfmt.Thousands(o.Suppressed))
 			}
 			if o.Results == 0 {
 				line += "; " + export.ZeroResultsNote
@@ -185,7 +185,7 @@ func writeSummary(w io.Writer, s *exec.Summary) {
 			if name == "" {
 				name = "no status"
 			}
-			parts = append(parts, fmt.Sprintf("%d %s", s.ByStatus[k], name))
+			parts = append(parts, textfmt.Thousands(s.ByStatus[k])+" "+name)
 		}
 		fmt.Fprintf(w, "Enriched %s: %s.\n", Plural(s.Enriched, "person"), strings.Join(parts, ", "))
 	}
@@ -211,15 +211,15 @@ func writeSummary(w io.Writer, s *exec.Summary) {
 	if s.CreditsUnknown > 0 {
 		// Never added to the credits charged: the service may or may not
 		// have charged them, and the next plan says so again.
-		unknown = fmt.Sprintf(", %d more may have been charged (enrichments whose outcome is unknown)", s.CreditsUnknown)
+		unknown = fmt.Sprintf(", %s more may have been charged (enrichments whose outcome is unknown)", textfmt.Thousands(s.CreditsUnknown))
 	}
 	ending := "Apply complete"
 	if s.Stopped != "" {
 		ending = "Apply stopped"
 	}
-	fmt.Fprintf(w, "%s: %s made (at most %d planned), %s charged (at most %d planned)%s, %d succeeded, %d failed, in %s.\n",
-		ending, Plural(s.Calls, "call"), s.CallsPlannedMax, Plural(s.Credits, "credit"), s.CreditsPlannedMax, unknown,
-		s.Succeeded, len(s.Failures), roundDur(s.Duration))
+	fmt.Fprintf(w, "%s: %s made (at most %s planned), %s charged (at most %s planned)%s, %s succeeded, %s failed, in %s.\n",
+		ending, Plural(s.Calls, "call"), textfmt.Thousands(s.CallsPlannedMax), Plural(s.Credits, "credit"), textfmt.Thousands(s.CreditsPlannedMax), unknown,
+		textfmt.Thousands(s.Succeeded), textfmt.Thousands(len(s.Failures)), roundDur(s.Duration))
 }
 
 // waitText says what a call waits for: "waiting 4s: retry after server error".
