@@ -155,12 +155,12 @@ func (p *Pace) do(doing string, f func(ctx context.Context, c *pgx.Conn) error) 
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), paceTimeout)
 	defer cancel()
-	err := p.run(ctx, f)
+	err := p.run(ctx, doing, f)
 	if err != nil {
 		// A broken connection is opened again next time.
 		p.closeLocked()
 		p.failedAt = time.Now()
-		return p.b.wrap(doing, err)
+		return err
 	}
 	p.failedAt = time.Time{}
 	if p.idle == nil {
@@ -175,21 +175,23 @@ func (p *Pace) do(doing string, f func(ctx context.Context, c *pgx.Conn) error) 
 	return nil
 }
 
-func (p *Pace) run(ctx context.Context, f func(ctx context.Context, c *pgx.Conn) error) error {
+// run runs f, connecting and migrating first when needed; its errors say
+// what failed, without the password.
+func (p *Pace) run(ctx context.Context, doing string, f func(ctx context.Context, c *pgx.Conn) error) error {
 	if p.conn == nil || p.conn.IsClosed() {
 		c, err := connect(ctx, p.b.opts.ConnStr)
 		if err != nil {
-			return err
+			return err // already says where, redacted
 		}
 		p.conn = c
 	}
 	if !p.migrated {
 		if err := p.b.migrate(ctx, p.conn, SchemaVersion); err != nil {
-			return err
+			return err // already wrapped
 		}
 		p.migrated = true
 	}
-	return f(ctx, p.conn)
+	return p.b.wrap(doing, f(ctx, p.conn))
 }
 
 // ceilMicro rounds t up to the microsecond the database keeps, so that a
