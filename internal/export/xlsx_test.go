@@ -239,7 +239,7 @@ func TestXLSXReadBack(t *testing.T) {
 	check("Credits spent this run", "0")
 	check("Credits spent, all runs", "2")
 	check("Credit balance", "420")
-	check("Remaining requests this month", "9114")
+	check("Remaining requests this month", "9,114")
 	if st, _ := f.GetCellStyle("Summary", "A1"); st == 0 {
 		t.Errorf("Summary title has no style")
 	}
