@@ -87,7 +87,10 @@ func newXLSXStyles(f *excelize.File) (xlsxStyles, error) {
 	}
 	mk(&s.sumText, &excelize.Style{Alignment: top(excelize.Alignment{})})
 	mk(&s.sumWrap, &excelize.Style{Alignment: top(excelize.Alignment{WrapText: true})})
-	mk(&s.sumNumber, &excelize.Style{NumFmt: numFmtThousands, Alignment: top(excelize.Alignment{})})
+	// Numbers left-aligned: the Summary's sections share columns as wide
+	// as their longest text, where a right-aligned number sits far from
+	// its header and against the next column's text.
+	mk(&s.sumNumber, &excelize.Style{NumFmt: numFmtThousands, Alignment: top(excelize.Alignment{Horizontal: "left"})})
 	mk(&s.sumDate, &excelize.Style{CustomNumFmt: &dateFmt, Alignment: top(excelize.Alignment{Horizontal: "left"})})
 	return s, err
 }
