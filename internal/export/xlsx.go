@@ -499,7 +499,7 @@ func writeSummarySheet(f *excelize.File, styles xlsxStyles, name string, rows []
 					width = widths[c]
 				}
 				// One character of the width goes to the cell's margins.
-				if n := wrappedLines(s, int(width)-1); n > 1 || strings.Contains(s, "\n") {
+				if n := wrappedLines(s, int(width)-1); n > 1 || row.style == styleWide || strings.Contains(s, "\n") {
 					style = styles.sumWrap
 					lines = max(lines, n)
 				}
