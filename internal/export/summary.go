@@ -18,6 +18,7 @@ const (
 	stylePlain  rowStyle = iota
 	styleTitle           // a section title
 	styleHeader          // the column names of a section
+	styleWide            // one long text across the sheet, wrapped (a warning)
 )
 
 func (s rowStyle) String() string {
@@ -28,6 +29,8 @@ func (s rowStyle) String() string {
 		return "title"
 	case styleHeader:
 		return "header"
+	case styleWide:
+		return "wide"
 	}
 	return fmt.Sprintf("rowStyle(%d)", int(s))
 }
@@ -180,7 +183,7 @@ func (j *job) summary() []sumRow {
 		gap()
 		add(styleTitle, "Warnings")
 		for _, w := range j.warnings {
-			add(stylePlain, w)
+			add(styleWide, w)
 		}
 	}
 	return rows

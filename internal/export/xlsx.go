@@ -54,6 +54,9 @@ const widthSamples = 1000
 // xlsxStyles are the style IDs of a workbook.
 type xlsxStyles struct {
 	header, date, link, title, sumHeader int
+	// The Summary's cells: text, wrapped text, whole numbers, dates; at
+	// the top of rows made taller by a wrapped cell.
+	sumText, sumWrap, sumNumber, sumDate int
 }
 
 func newXLSXStyles(f *excelize.File) (xlsxStyles, error) {
@@ -78,8 +81,23 @@ func newXLSXStyles(f *excelize.File) (xlsxStyles, error) {
 		Font:   &excelize.Font{Bold: true},
 		Border: []excelize.Border{{Type: "bottom", Color: "808080", Style: 1}},
 	})
+	top := func(a excelize.Alignment) *excelize.Alignment {
+		a.Vertical = "top"
+		return &a
+	}
+	mk(&s.sumText, &excelize.Style{Alignment: top(excelize.Alignment{})})
+	mk(&s.sumWrap, &excelize.Style{Alignment: top(excelize.Alignment{WrapText: true})})
+	// Numbers left-aligned: the Summary's sections share columns as wide
+	// as their longest text, where a right-aligned number sits far from
+	// its header and against the next column's text.
+	mk(&s.sumNumber, &excelize.Style{NumFmt: numFmtThousands, Alignment: top(excelize.Alignment{Horizontal: "left"})})
+	mk(&s.sumDate, &excelize.Style{CustomNumFmt: &dateFmt, Alignment: top(excelize.Alignment{Horizontal: "left"})})
 	return s, err
 }
+
+// numFmtThousands is Excel's built-in number format 3, "#,##0": whole
+// numbers with the reader's thousands separator.
+const numFmtThousands = 3
 
 // excelTime converts a time to an Excel serial date (days since 1899-12-30),
 // in UTC, to the second.
@@ -377,26 +395,120 @@ func fitWidths(t *table, from, to int) []float64 {
 	return out
 }
 
-// writeSummarySheet fills the Summary sheet (small: normal mode).
+// The Summary's layout: columns as wide as their content up to
+// sumMaxWidth characters, longer text wrapped in rows tall enough to show it.
+const (
+	sumMaxWidth = 48
+	// sumLineHeight is the height of a line of text in points (the default
+	// row height of an 11-point Calibri row).
+	sumLineHeight = 15
+)
+
+// sumCellText is what a Summary cell shows, to measure it.
+func sumCellText(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return x
+	case int:
+		return textfmt.Thousands(x)
+	case time.Time:
+		return dateFormat
+	}
+	return fmt.Sprint(v)
+}
+
+// sumWidths fits the Summary's columns to the cells of its plain and header
+// rows (titles overflow into the empty cells beside them; wide rows span
+// every column), between minWidth and sumMaxWidth characters.
+func sumWidths(rows []sumRow) []float64 {
+	var widths []int
+	for _, row := range rows {
+		if row.style == styleTitle || row.style == styleWide {
+			continue
+		}
+		for c, v := range row.cells {
+			for len(widths) <= c {
+				widths = append(widths, 0)
+			}
+			widths[c] = max(widths[c], textfmt.Width(sumCellText(v)))
+		}
+	}
+	out := make([]float64, len(widths))
+	for c, w := range widths {
+		out[c] = float64(min(max(w+2, minWidth), sumMaxWidth))
+	}
+	return out
+}
+
+// wrappedLines is how many lines s takes wrapped at word boundaries in a
+// column width characters wide (a word longer than the line is broken).
+func wrappedLines(s string, width int) int {
+	width = max(width, 1)
+	lines := 0
+	for _, para := range strings.Split(s, "\n") {
+		lines++
+		used := 0
+		for _, word := range strings.Fields(para) {
+			w := textfmt.Width(word)
+			switch {
+			case used == 0:
+			case used+1+w <= width:
+				used += 1 + w
+				continue
+			default:
+				lines++
+			}
+			lines += (w - 1) / width
+			used = w % width
+			if w > 0 && used == 0 {
+				used = width
+			}
+		}
+	}
+	return lines
+}
+
+// writeSummarySheet fills the Summary sheet (small: normal mode), laid out
+// to read on screen and on paper: fitted column widths, long text wrapped,
+// whole numbers with thousands separators (the cells stay numbers).
 func writeSummarySheet(f *excelize.File, styles xlsxStyles, name string, rows []sumRow) error {
+	widths := sumWidths(rows)
+	ncol := max(len(widths), 1)
+	total := 0.0
+	for _, w := range widths {
+		total += w
+	}
 	for r, row := range rows {
+		lines := 1
 		for c, v := range row.cells {
 			ref, err := excelize.CoordinatesToCellName(c+1, r+1)
 			if err != nil {
 				return err
 			}
-			style := 0
+			style := styles.sumText
 			switch x := v.(type) {
 			case nil:
 				continue
 			case string:
 				s, _ := fitCell(x)
 				err = f.SetCellStr(name, ref, s)
+				width := total
+				if row.style != styleWide && c < len(widths) {
+					width = widths[c]
+				}
+				// One character of the width goes to the cell's margins.
+				if n := wrappedLines(s, int(width)-1); n > 1 || row.style == styleWide || strings.Contains(s, "\n") {
+					style = styles.sumWrap
+					lines = max(lines, n)
+				}
 			case int:
 				err = f.SetCellInt(name, ref, int64(x))
+				style = styles.sumNumber
 			case time.Time:
 				err = f.SetCellFloat(name, ref, excelTime(x), -1, 64)
-				style = styles.date
+				style = styles.sumDate
 			default:
 				err = f.SetCellStr(name, ref, fmt.Sprint(x))
 			}
@@ -408,24 +520,29 @@ func writeSummarySheet(f *excelize.File, styles xlsxStyles, name string, rows []
 				style = styles.title
 			case styleHeader:
 				style = styles.sumHeader
-			}
-			if style != 0 {
-				if err := f.SetCellStyle(name, ref, ref, style); err != nil {
+			case styleWide:
+				last, err := excelize.CoordinatesToCellName(ncol, r+1)
+				if err != nil {
 					return err
 				}
+				if last != ref {
+					if err := f.MergeCell(name, ref, last); err != nil {
+						return err
+					}
+				}
+			}
+			if err := f.SetCellStyle(name, ref, ref, style); err != nil {
+				return err
+			}
+		}
+		if lines > 1 {
+			if err := f.SetRowHeight(name, r+1, float64(lines*sumLineHeight)); err != nil {
+				return err
 			}
 		}
 	}
 	// The used range: a new sheet says "A1", and a reader that trusts
 	// <dimension> (openpyxl in read-only mode) would see one cell.
-	ncol := 1
-	for _, row := range rows {
-		for c, v := range row.cells {
-			if v != nil {
-				ncol = max(ncol, c+1)
-			}
-		}
-	}
 	used, err := excelize.CoordinatesToCellName(ncol, max(len(rows), 1))
 	if err != nil {
 		return err
@@ -433,9 +550,7 @@ func writeSummarySheet(f *excelize.File, styles xlsxStyles, name string, rows []
 	if err := f.SetSheetDimension(name, "A1:"+used); err != nil {
 		return err
 	}
-	// C holds the sources of a sheet (search.cto_berlin), D a date ("as
-	// of") in the credits rows: wide enough for them.
-	for c, w := range []float64{32, 60, 22, 18, 18, 60} {
+	for c, w := range widths {
 		if err := f.SetColWidth(name, colName(c), colName(c), w); err != nil {
 			return err
 		}

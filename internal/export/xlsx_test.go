@@ -239,7 +239,7 @@ func TestXLSXReadBack(t *testing.T) {
 	check("Credits spent this run", "0")
 	check("Credits spent, all runs", "2")
 	check("Credit balance", "420")
-	check("Remaining requests this month", "9114")
+	check("Remaining requests this month", "9,114")
 	if st, _ := f.GetCellStyle("Summary", "A1"); st == 0 {
 		t.Errorf("Summary title has no style")
 	}
@@ -299,6 +299,24 @@ func TestXLSXRunStatsAndWarnings(t *testing.T) {
 	}
 	if r := find("Warnings"); r == nil {
 		t.Errorf("Summary has no Warnings section")
+	}
+	// A warning spans the sheet's width (merged), wrapped.
+	merged, err := f.GetMergeCells(summaryFallback)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spans := false
+	for _, m := range merged {
+		if m.GetCellValue() == got[0].Warnings[0] && strings.HasPrefix(m.GetStartAxis(), "A") && m.GetEndAxis()[0] > 'C' {
+			spans = true
+			id, _ := f.GetCellStyle(summaryFallback, m.GetStartAxis())
+			if st, err := f.GetStyle(id); err != nil || st.Alignment == nil || !st.Alignment.WrapText {
+				t.Errorf("the warning cell %s does not wrap", m.GetStartAxis())
+			}
+		}
+	}
+	if !spans {
+		t.Errorf("no merged cell across the sheet holds the warning: %v", merged)
 	}
 }
 

@@ -428,7 +428,7 @@ func (b *builder) enriches() {
 			// An enrichment with an unknown outcome holds its place; its
 			// person may be enriched again in it.
 			held := len(b.v.st.UnknownBy(e.Address))
-			places := e.Limit - b.v.ownedBy(e.Address) - held
+			places := e.Limit - b.v.ownedBy(e.Address) - held - b.v.erasedBy(e.Address)
 			if places < 0 {
 				places = 0
 			}
@@ -464,7 +464,7 @@ func (b *builder) enriches() {
 				c.UnknownOutcomes++
 			}
 		}
-		c.Detail = enrichDetail(e, bp, c, len(runSources), b.v.ownedBy(e.Address)+len(b.v.st.UnknownBy(e.Address)))
+		c.Detail = enrichDetail(e, bp, c, len(runSources), b.v.used(e.Address))
 		if n := c.UnknownOutcomes; n > 0 {
 			c.Detail += fmt.Sprintf("; %s with an unknown outcome from the last run: re-enriching may cost %s more %s",
 				plural(n, "enrichment", "enrichments"), thousands(n*cpe), map[bool]string{true: "credit", false: "credits"}[n*cpe == 1])
@@ -472,7 +472,7 @@ func (b *builder) enriches() {
 		if bound == 0 {
 			c.Action = None
 			c.Reason = ReasonUpToDate
-			if e.Limit > 0 && b.v.ownedBy(e.Address) >= e.Limit && len(bp.todo) > 0 {
+			if e.Limit > 0 && b.v.ownedBy(e.Address)+b.v.erasedBy(e.Address) >= e.Limit && len(bp.todo) > 0 {
 				c.Reason = ReasonLimitReached
 			}
 		}

@@ -24,8 +24,10 @@ import (
 //     (no refresh: never older);
 //   - then where (Config.Match) must hold;
 //   - limit: at most e.Limit people may hold an enrichment made by e. People
-//     who already hold one count; enriching one of them again (refresh)
-//     takes no new place. Places go in the order above.
+//     who already hold one count, and so do people forgotten since e
+//     enriched them (State.ErasedEnrichments: the credits were spent);
+//     enriching one of them again (refresh) takes no new place. Places go
+//     in the order above.
 //
 // now should be the plan's CreatedAt, so that nobody turns stale between
 // plan and apply.
@@ -268,6 +270,28 @@ func (v *env) ownedList(addr string) []*state.Person {
 	return v.owned[addr]
 }
 
+// erasedBy counts the enrichments made by enrich block addr whose people
+// are gone from state (State.ErasedEnrichments: leadsync forget,
+// retention) or leave it in this plan (retention, gone): their credits were
+// spent, so they hold their places under the limit for good; forgetting a
+// person must not buy an enrichment of someone new.
+func (v *env) erasedBy(addr string) int {
+	n := v.st.ErasedEnrichments[addr]
+	for p := range v.gone {
+		if p != nil && p.Enrichment != nil && p.Enrichment.By == addr {
+			n++
+		}
+	}
+	return n
+}
+
+// used counts the places of e's limit taken: the people holding an
+// enrichment by e, those whose enrichment by e has an unknown outcome, and
+// the enrichments by e of people forgotten.
+func (v *env) used(addr string) int {
+	return v.ownedBy(addr) + len(v.st.UnknownBy(addr)) + v.erasedBy(addr)
+}
+
 // limit applies e's limit to todo: people e already enriched take no new
 // place; others take one each while places are left. People for which skip
 // is true are left out without taking a place; freed places are those that
@@ -276,7 +300,9 @@ func (v *env) limit(e *config.Enrich, todo []*state.Person, skip func(string) bo
 	out := make([]*state.Person, 0, len(todo))
 	// An enrichment of e whose outcome is unknown may have been charged:
 	// it holds its place, and enriching that person again takes no new one.
-	places := e.Limit - v.ownedBy(e.Address) - len(v.st.UnknownBy(e.Address)) + freed
+	// The enrichments of people since forgotten were paid for: they keep
+	// their places.
+	places := e.Limit - v.ownedBy(e.Address) - len(v.st.UnknownBy(e.Address)) - v.erasedBy(e.Address) + freed
 	for _, p := range todo {
 		if skip != nil && skip(p.ID) {
 			continue

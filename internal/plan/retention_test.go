@@ -9,8 +9,9 @@ import (
 )
 
 // TestRetention: people no search has seen for the retention period are
-// one forget change, first; enrich blocks leave them out and their places
-// under the limit are free again; a targeted plan removes nobody.
+// one forget change, first; enrich blocks leave them out, and their
+// enrichments keep their places under the limit (the credits were spent);
+// a targeted plan removes nobody.
 func TestRetention(t *testing.T) {
 	f := newFixture()
 	f.cfg.Settings.Retention = 180 * day
@@ -35,10 +36,14 @@ func TestRetention(t *testing.T) {
 	if p.Totals.Forgets != 1 {
 		t.Errorf("forgets = %d", p.Totals.Forgets)
 	}
-	// a held one of the limit's two places; gone, both places are free.
+	// a held one of the limit's two places; gone, a still holds it: one
+	// place is left.
 	en := p.Change(e.Address)
-	if !cmp.Equal(en.PersonIDs, []string{"b", "c"}) {
-		t.Errorf("enrich people = %q, want b and c (a is removed, its place free)", en.PersonIDs)
+	if !cmp.Equal(en.PersonIDs, []string{"b"}) {
+		t.Errorf("enrich people = %q, want b alone (a is removed, its enrichment still counts)", en.PersonIDs)
+	}
+	if want := "1 person; limit 2, 1 used"; en.Detail != want {
+		t.Errorf("enrich detail = %q, want %q", en.Detail, want)
 	}
 	// Apply removes a first; EnrichCandidates then agrees with the plan.
 	if err := f.st.Apply(state.Event{At: t0, Kind: state.EventForgetPeople, Address: state.PeopleAddress,

@@ -68,6 +68,11 @@ func (m *mirror) take(s *State) {
 		b, _ := json.Marshal(s.Suppressed)
 		m.s.Suppressed = nil
 		json.Unmarshal(b, &m.s.Suppressed)
+		m.s.ErasedEnrichments = nil
+		if len(s.ErasedEnrichments) > 0 {
+			b, _ := json.Marshal(s.ErasedEnrichments)
+			json.Unmarshal(b, &m.s.ErasedEnrichments)
+		}
 		m.s.UnknownEnrichments = nil
 		if len(s.UnknownEnrichments) > 0 {
 			b, _ := json.Marshal(s.UnknownEnrichments)

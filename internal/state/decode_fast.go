@@ -540,6 +540,8 @@ func decodeFast(src string) (*State, error) {
 			err = d.std(&s.UnknownEnrichments)
 		case "suppressed":
 			err = d.std(&s.Suppressed)
+		case "erased_enrichments":
+			err = d.std(&s.ErasedEnrichments)
 		case "splits":
 			err = d.std(&s.Splits)
 		case "profiles":

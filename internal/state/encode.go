@@ -268,6 +268,13 @@ func encodeState(w *bufio.Writer, s *State) error {
 			return err
 		}
 	}
+	if len(s.ErasedEnrichments) > 0 {
+		w.WriteString("  \"erased_enrichments\": ")
+		if err := put(marshal(s.ErasedEnrichments)); err != nil {
+			return err
+		}
+		w.WriteString(",\n")
+	}
 	if len(s.Splits) > 0 {
 		if err := writeMap(w, "splits", s.Splits, false); err != nil {
 			return err

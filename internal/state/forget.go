@@ -238,6 +238,7 @@ func (a *applier) forgetPeople(fe *ForgetPeopleEvent) {
 				s.touchProfile(addr)
 			}
 		}
+		s.countErased(p)
 		s.removePerson(p.ID)
 		// An enrichment of theirs with an unknown outcome goes too: its
 		// message may name them, and nobody is left to enrich again.
@@ -258,6 +259,27 @@ func (a *applier) forgetPeople(fe *ForgetPeopleEvent) {
 			s.touchMeta()
 		}
 	}
+}
+
+// countErased keeps p's enrichment counting against the limit of the block
+// that made it once p is gone (ErasedEnrichments): the one they hold, else
+// one of unknown outcome (it may have been charged), as the plan counts a
+// block's places (UnknownBy skips people who hold an enrichment).
+func (s *State) countErased(p *Person) {
+	by := ""
+	if p.Enrichment != nil {
+		by = p.Enrichment.By
+	} else if u := s.UnknownEnrichments[p.ID]; u != nil {
+		by = u.By
+	}
+	if by == "" {
+		return
+	}
+	if s.ErasedEnrichments == nil {
+		s.ErasedEnrichments = map[string]int{}
+	}
+	s.ErasedEnrichments[by]++
+	s.touchMeta()
 }
 
 func dedupSorted(ss []string) []string {

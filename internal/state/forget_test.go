@@ -243,3 +243,33 @@ func TestFindPersonAndExpired(t *testing.T) {
 		t.Errorf("Expired without retention = %q", got)
 	}
 }
+
+// TestErasedEnrichmentsCount: the enrichments of people forgotten (erasure
+// or retention) stay counted by the block that made them, an unknown
+// outcome too, and the counts survive a save and load; people never
+// enriched add nothing.
+func TestErasedEnrichmentsCount(t *testing.T) {
+	st, _ := newStore(t)
+	s, err := st.Load()
+	must(t, err)
+	for _, ev := range []Event{
+		searchEv(day(0), "search.a", 0, lead("n1", "ann", "Ann"), lead("n2", "bob", "Bob"), lead("n3", "cy", "Cy"), lead("n4", "di", "Di")),
+		enrichEv(day(0), "enrich.a", "n1", api.EnrichedProfile{NetworkID: "n1", Email: "a@x.example"}),
+		enrichEv(day(0), "enrich.b", "n2", api.EnrichedProfile{NetworkID: "n2", Email: "b@x.example"}),
+		{At: day(0), Kind: EventEnrichUnknown, Address: "enrich.a", Enrich: &EnrichEvent{PersonID: "n3", Credits: 1}, Failure: &Failure{Message: "timeout"}},
+		eraseEv(day(1), nil, "n1", "n4"),
+		retentionEv(day(2), "n2", "n3"),
+	} {
+		must(t, s.Apply(ev))
+	}
+	want := map[string]int{"enrich.a": 2, "enrich.b": 1}
+	if d := cmp.Diff(want, s.ErasedEnrichments); d != "" {
+		t.Errorf("erased enrichments (-want +got):\n%s", d)
+	}
+	must(t, st.Commit(s))
+	again, err := NewStore(st.Path()).Load()
+	must(t, err)
+	if d := cmp.Diff(want, again.ErasedEnrichments); d != "" {
+		t.Errorf("after save and load (-want +got):\n%s", d)
+	}
+}

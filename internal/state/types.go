@@ -44,6 +44,13 @@ type State struct {
 	// when recorded, so no later search, profile read or enrichment brings
 	// them back. Never shortened by leadsync.
 	Suppressed []*Suppression `json:"suppressed"`
+	// ErasedEnrichments counts, by enrich block address, the enrichments of
+	// people since removed from state (leadsync forget, retention): their
+	// credits were spent, so they keep counting against the block's limit
+	// and a freed place is not spent on someone new. Only counts, no
+	// personal data. An enrichment whose outcome was unknown counts too: it
+	// held its place, as it may have been charged.
+	ErasedEnrichments map[string]int `json:"erased_enrichments,omitempty"`
 	// Splits are the runs of split searches (split_by) under way, by search
 	// address: the sub-searches completed so far. A run is kept here until
 	// its last sub-search completes, when it becomes the search's record

@@ -54,6 +54,9 @@ func TestConformanceRoundTrip(t *testing.T) {
 			if d := cmp.Diff(canon(t, s), canon(t, again)); d != "" {
 				t.Fatalf("reloaded state differs (-committed +reloaded):\n%s", d)
 			}
+			if n := again.ErasedEnrichments["enrich.contacts"]; n != 1 {
+				t.Fatalf("reload counts %d erased enrichments of enrich.contacts, want 1 (Fay's)", n)
+			}
 			if again.Lineage != s.Lineage || again.Serial != s.Serial {
 				t.Fatalf("reload has lineage/serial %s/%d, committed %s/%d", again.Lineage, again.Serial, s.Lineage, s.Serial)
 			}

@@ -137,7 +137,10 @@ func events() []state.Event {
 		// A split search (split_by): the root at the cap, one of its two
 		// sub-searches; the run stays under way (State.Splits).
 		splitEvent(at(11), nil, api.MaxResults),
-		// Fay asks to be erased: removed, and on the suppression list.
+		// Fay, enriched, asks to be erased: removed, and on the suppression
+		// list; her enrichment keeps counting (State.ErasedEnrichments).
+		{At: at(12), Kind: state.EventEnrich, Address: "enrich.contacts", Enrich: &state.EnrichEvent{PersonID: "n6", Credits: 1,
+			Result: api.EnrichedProfile{NetworkID: "n6", PageName: "fay", FullName: "Fay", Email: "fay@acme.example", ValidationStatus: api.StatusValid, CreditBalance: 97}}},
 		{At: at(12), Kind: state.EventForgetPeople, Address: state.PeopleAddress, People: &state.ForgetPeopleEvent{
 			Reason: state.ForgetErasure, PersonIDs: []string{"n6"}, Keys: state.IdentifierKeys("fay")}},
 		splitEvent(at(13), []string{"A"}, 2),
