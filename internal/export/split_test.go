@@ -34,7 +34,7 @@ func TestSummarySplitCompleteness(t *testing.T) {
 		if r[0] == berlin && len(r) > 5 && r[5] != "" {
 			note = r[5]
 		}
-		if r[0] == berlin && r[1] == `levelFilter=["Senior"]` && r[2] == "300" {
+		if r[0] == berlin && r[1] == `level_filter=["Senior"]` && r[2] == "300" {
 			leaf = true
 		}
 	}
