@@ -95,7 +95,11 @@ func (j *job) summary() []sumRow {
 			}
 			rec := j.st.Searches[addr]
 			if rec == nil {
-				add(stylePlain, addr, filters, nil, nil, nil, joinNotes("not run yet", j.failureNote(addr)))
+				first := "not run yet"
+				if n := splitUnderwayNote(j.st, addr); n != "" {
+					first = n
+				}
+				add(stylePlain, addr, filters, nil, nil, nil, joinNotes(first, j.failureNote(addr)))
 				continue
 			}
 			note := ""
@@ -110,6 +114,7 @@ func (j *job) summary() []sumRow {
 			} else if rec.Capped || rec.ResultCount >= api.MaxResults {
 				note = joinNotes(note, fmt.Sprintf("hit the cap of %d results: the network probably cut the list off; narrow the filters (city, level_filter, ...) and split the search to see everyone", api.MaxResults))
 			}
+			note = joinNotes(note, splitUnderwayNote(j.st, addr))
 			add(stylePlain, addr, filters, rec.ResultCount, len(rec.LeadIDs), rec.RanAt.UTC(), joinNotes(note, j.failureNote(addr)))
 		}
 	}
