@@ -81,6 +81,23 @@ func (f *Factory) workspace() string {
 // openSource opens the state cfg names: its backend "pg" block, or the
 // local state file.
 func openSource(f *Factory, cfg *config.Config) (*stateSource, error) {
+	opts, err := pgOptions(f, cfg)
+	if err != nil {
+		return nil, err
+	}
+	if opts == nil {
+		return localSource(f, stateFilePath(cfg)), nil
+	}
+	b, err := pg.New(*opts)
+	if err != nil {
+		return nil, pgError(cfg, err)
+	}
+	return &stateSource{backend: b, pg: b}, nil
+}
+
+// pgOptions returns where the pg backend of cfg is, nil for the local state
+// file.
+func pgOptions(f *Factory, cfg *config.Config) (*pg.Options, error) {
 	be := cfg.Settings.Backend
 	ws := f.workspace()
 	if schema := f.Getenv(envTestPGSchema); be == nil && schema != "" {
@@ -91,7 +108,7 @@ func openSource(f *Factory, cfg *config.Config) (*stateSource, error) {
 		if ws != "" && ws != pg.DefaultWorkspace {
 			return nil, fmt.Errorf("workspace %q: workspaces need a shared backend; add leadsync { backend \"pg\" { ... } } to the configuration, or unset --workspace and %s", ws, EnvWorkspace)
 		}
-		return localSource(f, stateFilePath(cfg)), nil
+		return nil, nil
 	}
 	connStr := be.ConnStr
 	if connStr == "" {
@@ -101,14 +118,16 @@ func openSource(f *Factory, cfg *config.Config) (*stateSource, error) {
 		return nil, fmt.Errorf("%s: the backend \"pg\" block has no conn_str and %s is not set; set %s to the database's connection string (like postgres://user@db.example.com/leads), as a secret in CI",
 			shortRangeOf(cfg, be), EnvPGConnStr, EnvPGConnStr)
 	}
-	b, err := pg.New(pg.Options{ConnStr: connStr, Schema: be.SchemaName, Workspace: ws, Now: f.Now})
-	if err != nil {
-		if be.ConnStr == "" {
-			return nil, fmt.Errorf("%s: %v", EnvPGConnStr, err)
-		}
-		return nil, fmt.Errorf("%s: %v", shortRangeOf(cfg, be), err)
+	return &pg.Options{ConnStr: connStr, Schema: be.SchemaName, Workspace: ws, Now: f.Now}, nil
+}
+
+// pgError says where the backend's setting that err is about is.
+func pgError(cfg *config.Config, err error) error {
+	be := cfg.Settings.Backend
+	if be == nil || be.ConnStr == "" {
+		return fmt.Errorf("%s: %v", EnvPGConnStr, err)
 	}
-	return &stateSource{backend: b, pg: b}, nil
+	return fmt.Errorf("%s: %v", shortRangeOf(cfg, be), err)
 }
 
 // shortRangeOf is the file:line of the backend block.

@@ -12,6 +12,7 @@ import (
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/sandbox"
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/pg"
 )
 
 // errNoAPIKey is returned when neither the configuration nor the environment
@@ -56,8 +57,9 @@ func newServiceClient(f *Factory, cfg *config.Config) (*api.Client, error) {
 			return nil, errors.New("no service address: set api.base_url (or api { sandbox = true })")
 		}
 		// The rate limit is the key's: wait for the last call of the
-		// process before (plan then apply, a resume after a kill).
-		opts.SharedPace = state.NewPaceFile(filepath.Dir(stateFilePath(cfg)), opts.Key)
+		// process before (plan then apply, a resume after a kill), and
+		// with the pg backend for the calls of every teammate on the key.
+		opts.SharedPace = sharedPace(f, cfg, opts.Key)
 	}
 	c, err := api.New(opts)
 	if err != nil {
@@ -99,4 +101,16 @@ func upperFirst(s string) string {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// sharedPace is where the pace of key is shared with other processes: the
+// pg backend's database when cfg uses one (teammates in other folders
+// share it), else the pace file next to the local state.
+func sharedPace(f *Factory, cfg *config.Config, key string) api.SharedPace {
+	if o, err := pgOptions(f, cfg); err == nil && o != nil {
+		if p, err := pg.NewPace(*o, key); err == nil {
+			return p
+		}
+	}
+	return state.NewPaceFile(filepath.Dir(stateFilePath(cfg)), key)
 }

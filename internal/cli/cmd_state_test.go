@@ -254,3 +254,35 @@ func TestStateCommandsWithStateFlag(t *testing.T) {
 		t.Errorf("without configuration: exit %d: %s", code, errOut)
 	}
 }
+
+// TestShowCountsEnrichmentInFlightAtKill: an apply killed with Bob's
+// enrichment in flight leaves its pending note in the journal and no
+// outcome; show (which replays the journal) counts that credit as one
+// that may have been charged, in the text and in --json.
+func TestShowCountsEnrichmentInFlightAtKill(t *testing.T) {
+	dir, store := stateTestDir(t)
+	s, err := store.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, err := store.OpenJournal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := time.Date(2025, 12, 31, 10, 0, 0, 0, time.UTC)
+	if err := j.Record(&state.Event{At: at, Kind: state.EventEnrichPending, Address: "enrich.contacts",
+		Enrich: &state.EnrichEvent{PersonID: "102.bb", Credits: 1}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := j.Close(); err != nil { // killed: the journal stays
+		t.Fatal(err)
+	}
+	code, out, errOut := runIn(t, dir, "show")
+	if code != 0 || !strings.Contains(out, "1 credit spent in all runs (and 1 that may have been charged: enrichments whose outcome is unknown)") {
+		t.Errorf("show after a kill with an enrichment in flight: exit %d\n%s%s", code, out, errOut)
+	}
+	code, out, errOut = runIn(t, dir, "show", "--json")
+	if code != 0 || !strings.Contains(out, `"credits_unknown": 1`) {
+		t.Errorf("show --json after a kill with an enrichment in flight: exit %d\n%s%s", code, out, errOut)
+	}
+}

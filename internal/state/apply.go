@@ -128,6 +128,7 @@ func (s *State) Apply(e Event) error {
 		s.applyPending(e)
 		return nil
 	case EventEnrichVoid:
+		s.settlePending(e.Enrich.PersonID)
 		s.resolveUnknown(e.Enrich.PersonID)
 		return nil
 	case EventForgetPeople:
@@ -558,6 +559,7 @@ func (a *applier) enrich(addr string, ee *EnrichEvent) {
 	s.Usage.CreditsSpent += ee.Credits
 	s.touchUsage()
 	if s.IsSuppressed(rl) || (ee.PersonID != "" && s.Person(ee.PersonID) == nil && s.suppressedID(ee.PersonID)) {
+		s.settlePending(ee.PersonID)
 		s.resolveUnknown(ee.PersonID)
 		return // an erased person: the credits were spent, the result is not kept
 	}
@@ -588,6 +590,7 @@ func (a *applier) enrich(addr string, ee *EnrichEvent) {
 		a.mergeLead(p, rl)
 	}
 	p.Enrichment = &Enrichment{EnrichedAt: a.at, By: addr, Result: res}
+	s.settlePending(ee.PersonID, p.ID)
 	s.resolveUnknown(ee.PersonID, p.ID)
 	s.touchPerson(p.ID)
 }

@@ -30,8 +30,15 @@ type PaceFile struct {
 
 // NewPaceFile returns the pace file of key in the folder dir (the state's).
 func NewPaceFile(dir, key string) *PaceFile {
+	return &PaceFile{path: filepath.Join(dir, PaceFileName), keyID: PaceKeyID(key)}
+}
+
+// PaceKeyID is the name under which the pace of key is recorded (in the
+// pace file, or the pg backend's pace table): a salted hash, so that the
+// key itself is never stored.
+func PaceKeyID(key string) string {
 	h := sha256.Sum256([]byte("leadsync pace\x00" + key))
-	return &PaceFile{path: filepath.Join(dir, PaceFileName), keyID: hex.EncodeToString(h[:8])}
+	return hex.EncodeToString(h[:8])
 }
 
 // Path is the file's path.

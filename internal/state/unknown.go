@@ -21,6 +21,12 @@ type UnknownEnrichment struct {
 	By      string    `json:"by"`      // enrich block address
 	Credits int       `json:"credits"` // credits that may have been charged
 	Message string    `json:"message"` // what happened
+	// Pending: noted before the call was sent (EventEnrichPending) and no
+	// outcome recorded since. Its credits already count in
+	// Usage.CreditsUnknown; the call's outcome, in the same run, settles
+	// them (settlePending). A pending one that a later run finds (the run
+	// was killed with the call in flight) stays counted.
+	Pending bool `json:"pending,omitempty"`
 }
 
 // validateUnknown checks an EventEnrichUnknown.
@@ -46,10 +52,31 @@ func (s *State) applyUnknown(e Event) {
 	if e.Failure != nil {
 		msg = e.Failure.Message
 	}
+	// The call's pending note counted its credits already: the failure
+	// replaces that count, never adds to it.
+	s.settlePending(e.Enrich.PersonID)
 	s.UnknownEnrichments[e.Enrich.PersonID] = &UnknownEnrichment{At: e.At, By: e.Address, Credits: e.Enrich.Credits, Message: msg}
 	s.Usage.CreditsUnknown += e.Enrich.Credits
 	s.touchMeta()
 	s.touchUsage()
+}
+
+// settlePending takes the credits of a pending enrichment of the people
+// ids out of Usage.CreditsUnknown and marks it no longer pending: its call
+// has an outcome now (charged and counted as spent, certainly not charged,
+// or unknown and counted again by applyUnknown). A caller that settles
+// drops or replaces the entry.
+func (s *State) settlePending(ids ...string) {
+	for _, id := range ids {
+		u := s.UnknownEnrichments[id]
+		if u == nil || !u.Pending {
+			continue
+		}
+		s.Usage.CreditsUnknown = max(0, s.Usage.CreditsUnknown-u.Credits)
+		u.Pending = false
+		s.touchMeta()
+		s.touchUsage()
+	}
 }
 
 // resolveUnknown forgets the unknown outcome of a person who has now been
@@ -82,8 +109,9 @@ func (s *State) UnknownBy(addr string) []string {
 // EventEnrichPending is written before an enrichment is sent: until the
 // journal holds its outcome, it may have been charged. A run killed with
 // the call in flight leaves it so, and state keeps it as an unknown
-// enrichment (without counting its credits as unknown: no run saw it
-// fail). Its Enrich names the person and the credits at stake.
+// enrichment whose credits count in Usage.CreditsUnknown ("may have been
+// charged") until the call's outcome settles them. Its Enrich names the
+// person and the credits at stake.
 const EventEnrichPending EventKind = "enrich_pending"
 
 // EventEnrichVoid ends a pending enrichment that certainly charged nothing
@@ -93,11 +121,17 @@ const EventEnrichVoid EventKind = "enrich_void"
 // pendingMessage is the message of an unknown enrichment left pending.
 const pendingMessage = "sent, and no outcome recorded: the run ended while it was in flight"
 
-// applyPending records an enrichment about to be sent.
+// applyPending records an enrichment about to be sent: it may be charged
+// from now on, so its credits count as unknown until its outcome. An
+// unknown enrichment of the person already there (a run killed with their
+// enrichment in flight, or a failure of an earlier run) stays counted: a
+// person is sent once per run, so a pending one here is not this call's.
 func (s *State) applyPending(e Event) {
 	if s.UnknownEnrichments == nil {
 		s.UnknownEnrichments = map[string]*UnknownEnrichment{}
 	}
-	s.UnknownEnrichments[e.Enrich.PersonID] = &UnknownEnrichment{At: e.At, By: e.Address, Credits: e.Enrich.Credits, Message: pendingMessage}
+	s.UnknownEnrichments[e.Enrich.PersonID] = &UnknownEnrichment{At: e.At, By: e.Address, Credits: e.Enrich.Credits, Message: pendingMessage, Pending: true}
+	s.Usage.CreditsUnknown += e.Enrich.Credits
 	s.touchMeta()
+	s.touchUsage()
 }

@@ -89,13 +89,78 @@ func TestPendingEnrichment(t *testing.T) {
 	if ids := s.UnknownBy("enrich.e"); len(ids) != 2 {
 		t.Fatalf("UnknownBy = %v, want both pending people", ids)
 	}
-	if s.Usage.CreditsUnknown != 0 {
-		t.Errorf("pending enrichments counted %d unknown credits; no run saw them fail", s.Usage.CreditsUnknown)
+	if s.Usage.CreditsUnknown != 2 {
+		t.Errorf("two pending enrichments count %d credits that may have been charged, want 2", s.Usage.CreditsUnknown)
 	}
 	must(t, s.Apply(Event{At: day(1), Kind: EventEnrichVoid, Address: "enrich.e", Enrich: &EnrichEvent{PersonID: "page:carl", Credits: 1}}))
 	must(t, s.Apply(enrichEv(day(1), "enrich.e", "n2", api.EnrichedProfile{NetworkID: "n2", Email: "b@x.io"})))
 	if len(s.UnknownEnrichments) != 0 {
 		t.Errorf("unknown enrichments left: %v", s.UnknownEnrichments)
+	}
+	if s.Usage.CreditsUnknown != 0 || s.Usage.CreditsSpent != 2 {
+		t.Errorf("after the outcomes: credits unknown %d, spent %d; want 0 and 2", s.Usage.CreditsUnknown, s.Usage.CreditsSpent)
+	}
+}
+
+// TestUnknownCreditsCountedOnce: every enrichment whose outcome is unknown
+// counts once in Usage.CreditsUnknown ("may have been charged", all runs),
+// whether a run saw it fail or was killed with it in flight; a call whose
+// outcome is known (charged, or certainly not) does not count; a later
+// enrichment of the person resolves the unknown one but its credits stay
+// counted (it may have been charged all the same).
+func TestUnknownCreditsCountedOnce(t *testing.T) {
+	pending := Event{At: day(1), Kind: EventEnrichPending, Address: "enrich.e", Enrich: &EnrichEvent{PersonID: "n2", Credits: 1}}
+	void := Event{At: day(1), Kind: EventEnrichVoid, Address: "enrich.e", Enrich: &EnrichEvent{PersonID: "n2", Credits: 1}}
+	unknown := unknownEv("enrich.e", "n2", "enrich: network error: connection reset")
+	enriched := enrichEv(day(1), "enrich.e", "n2", api.EnrichedProfile{NetworkID: "n2", Email: "b@x.io"})
+	forget := Event{At: day(2), Kind: EventForgetPeople, Address: PeopleAddress, People: &ForgetPeopleEvent{
+		Reason: ForgetErasure, PersonIDs: []string{"n2"}, Keys: IdentifierKeys("bob")}}
+	for _, tc := range []struct {
+		name string
+		// runs are the journals of successive runs; each is replayed from
+		// the journal (as after a kill) before the next starts.
+		runs         [][]Event
+		unknown      int
+		spent        int
+		left, isPend bool // an unknown enrichment of n2 is left; still pending
+	}{
+		{name: "killed in flight", runs: [][]Event{{pending}}, unknown: 1, left: true, isPend: true},
+		{name: "charged", runs: [][]Event{{pending, enriched}}, spent: 1},
+		{name: "certainly not charged", runs: [][]Event{{pending, void}}},
+		{name: "failed, outcome unknown", runs: [][]Event{{pending, unknown}}, unknown: 1, left: true},
+		{name: "unknown without a pending note (older journal)", runs: [][]Event{{unknown}}, unknown: 1, left: true},
+		{name: "killed, then enriched next run", runs: [][]Event{{pending}, {pending, enriched}}, unknown: 1, spent: 1},
+		{name: "killed, then void next run", runs: [][]Event{{pending}, {pending, void}}, unknown: 1},
+		{name: "killed, then unknown next run", runs: [][]Event{{pending}, {pending, unknown}}, unknown: 2, left: true},
+		{name: "killed twice", runs: [][]Event{{pending}, {pending}}, unknown: 2, left: true, isPend: true},
+		{name: "unknown, then enriched next run", runs: [][]Event{{pending, unknown}, {pending, enriched}}, unknown: 1, spent: 1},
+		{name: "killed, then erased", runs: [][]Event{{pending}, {forget}}, unknown: 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			st, _ := newStore(t)
+			s, err := st.Load()
+			must(t, err)
+			j := run(t, st, s, demoEvents()[:4]...)
+			must(t, j.Close())
+			for _, r := range tc.runs {
+				// Each run is a process of its own, killed at its end: the
+				// journal is left, never committed.
+				ns := NewStore(st.Path())
+				s, err = ns.Load()
+				must(t, err)
+				must(t, run(t, ns, s, r...).Close())
+			}
+			got, err := NewStore(st.Path()).Load()
+			must(t, err)
+			// demoEvents enrich n1: one credit spent before.
+			if got.Usage.CreditsUnknown != tc.unknown || got.Usage.CreditsSpent != 1+tc.spent {
+				t.Errorf("credits unknown %d, spent %d; want %d and %d", got.Usage.CreditsUnknown, got.Usage.CreditsSpent-1, tc.unknown, tc.spent)
+			}
+			u := got.UnknownEnrichments["n2"]
+			if (u != nil) != tc.left || (u != nil && u.Pending != tc.isPend) {
+				t.Errorf("unknown enrichment of n2: %+v; want left %v, pending %v", u, tc.left, tc.isPend)
+			}
+		})
 	}
 }
 

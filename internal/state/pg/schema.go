@@ -16,7 +16,7 @@ import (
 // SchemaVersion is the version of the tables this build reads and writes.
 // A schema of a newer version is refused; an older one is migrated, in one
 // transaction, by the first command that writes.
-const SchemaVersion = 2
+const SchemaVersion = 3
 
 // migrations[i] takes a schema from version i to i+1. {s} is the schema.
 var migrations = []string{
@@ -143,6 +143,15 @@ ALTER TABLE {s}.profile_reads ADD COLUMN extra jsonb;
 ALTER TABLE {s}.failures ADD COLUMN extra jsonb;
 ALTER TABLE {s}.enrichments ADD COLUMN extra jsonb;
 CREATE INDEX people_page_name ON {s}.people (workspace, page_name);
+`,
+	// 2 -> 3: the pace of each API key, shared by every process on the
+	// database (teammates on one key, in any workspace): the start of the
+	// key's last call, keyed by a hash of the key (never the key).
+	`
+CREATE TABLE {s}.pace (
+	key_hash   text PRIMARY KEY,
+	last_start timestamptz NOT NULL
+);
 `,
 }
 
