@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 	"syscall"
 	"testing"
@@ -162,8 +163,13 @@ func TestKillSplitAnywhere(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !ss.Complete || ss.People != len(ms) {
-		t.Errorf("end: %+v; want complete with the sandbox's %d people", ss, len(ms))
+	found, truth, err := splitSets(st, rec, ms)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if extra, missing := setDiff(found, truth), setDiff(truth, found); !ss.Complete || len(extra)+len(missing) > 0 {
+		t.Errorf("end: %+v; want complete with the sandbox's %d people; extra %d: %s; missing %d: %s",
+			ss, len(truth), len(extra), sample(extra), len(missing), sample(missing))
 	}
 	// Every search sent is a node of the tree, repeated only when it was
 	// in flight at a kill: at most parallelism (3) per kill. (A call can
@@ -179,12 +185,13 @@ func TestKillSplitAnywhere(t *testing.T) {
 }
 
 // cmdSplitTruth checks a split search's record in the script's state
-// against the sandbox's own count of matching people:
+// against the sandbox's own set of matching people, by network ID:
 //
 //	split-truth ADDRESS   the run is complete and found exactly them
-//	! split-truth ADDRESS the run is incomplete and found fewer
+//	! split-truth ADDRESS the run is incomplete and found some of them, no one else
 //
-// It prints people=N truth=N complete=B sub_searches=N.
+// It prints people=N truth=N complete=B sub_searches=N, and the network IDs
+// found but not matching (extra) and matching but not found (missing).
 func cmdSplitTruth(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) != 1 {
 		ts.Fatalf("usage: split-truth ADDRESS")
@@ -207,13 +214,64 @@ func cmdSplitTruth(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	ms, err := scriptSB(ts).srv.Matching(rec.Request)
 	ts.Check(err)
+	found, truth, err := splitSets(st, rec, ms)
+	ts.Check(err)
+	extra, missing := setDiff(found, truth), setDiff(truth, found)
 	ss := rec.SplitSummary()
-	fmt.Fprintf(ts.Stdout(), "people=%d truth=%d complete=%v sub_searches=%d\n", ss.People, len(ms), ss.Complete, ss.SubSearches)
-	ok := ss.Complete && ss.People == len(ms)
-	switch {
-	case !neg && !ok:
-		ts.Fatalf("%s: %d people found, complete=%v; the sandbox has %d", args[0], ss.People, ss.Complete, len(ms))
-	case neg && (ss.Complete || ss.People >= len(ms)):
-		ts.Fatalf("%s: complete=%v with %d of %d people; want incomplete", args[0], ss.Complete, ss.People, len(ms))
+	fmt.Fprintf(ts.Stdout(), "people=%d truth=%d complete=%v sub_searches=%d\n", len(found), len(truth), ss.Complete, ss.SubSearches)
+	if len(extra) > 0 {
+		fmt.Fprintf(ts.Stdout(), "extra (found, not matching): %d: %s\n", len(extra), sample(extra))
 	}
+	if len(missing) > 0 {
+		fmt.Fprintf(ts.Stdout(), "missing (matching, not found): %d: %s\n", len(missing), sample(missing))
+	}
+	if ss.People != len(found) {
+		ts.Fatalf("%s: the record says %d people found but holds %d (max_results below the truth?)", args[0], ss.People, len(found))
+	}
+	switch {
+	case len(extra) > 0:
+		ts.Fatalf("%s: %d people found that the sandbox does not match", args[0], len(extra))
+	case !neg && (!ss.Complete || len(missing) > 0):
+		ts.Fatalf("%s: %d people found, complete=%v; the sandbox has %d (%d missing)", args[0], len(found), ss.Complete, len(truth), len(missing))
+	case neg && (ss.Complete || len(missing) == 0):
+		ts.Fatalf("%s: complete=%v with %d of %d people; want incomplete", args[0], ss.Complete, len(found), len(truth))
+	}
+}
+
+// splitSets returns the network IDs of the people a split search's record
+// holds and of the sandbox's members matching its request.
+func splitSets(st *state.State, rec *state.Search, ms []*sandbox.Member) (found, truth map[string]bool, err error) {
+	truth = make(map[string]bool, len(ms))
+	for _, m := range ms {
+		truth[m.NetworkID] = true
+	}
+	found = make(map[string]bool, len(rec.LeadIDs))
+	for _, id := range rec.LeadIDs {
+		p := st.People[id]
+		if p == nil || p.Lead.NetworkID == "" {
+			return nil, nil, fmt.Errorf("%s: person %q has no network ID in state", rec.Address, id)
+		}
+		found[p.Lead.NetworkID] = true
+	}
+	return found, truth, nil
+}
+
+// setDiff returns the keys of a not in b, sorted.
+func setDiff(a, b map[string]bool) []string {
+	var out []string
+	for k := range a {
+		if !b[k] {
+			out = append(out, k)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// sample joins the first ten of ids, with "..." when there are more.
+func sample(ids []string) string {
+	if len(ids) > 10 {
+		return strings.Join(ids[:10], " ") + " ..."
+	}
+	return strings.Join(ids, " ")
 }

@@ -9,7 +9,6 @@ import (
 	"sort"
 	"strings"
 	"time"
-	"unicode"
 
 	"github.com/agext/levenshtein"
 
@@ -139,30 +138,8 @@ func Check(fields []api.Field) error {
 }
 
 // AttributeName converts a search_parameter to its configuration attribute
-// name: camelCase to snake_case (previousCompany -> previous_company,
-// currentStatusCodeFilter -> current_status_code_filter). A run of capitals
-// is one word (searchURL -> search_url).
-func AttributeName(searchParameter string) string {
-	rs := []rune(searchParameter)
-	var b strings.Builder
-	for i, r := range rs {
-		if unicode.IsUpper(r) {
-			prevLower := i > 0 && (unicode.IsLower(rs[i-1]) || unicode.IsDigit(rs[i-1]))
-			nextLower := i > 0 && i+1 < len(rs) && unicode.IsUpper(rs[i-1]) && unicode.IsLower(rs[i+1])
-			if prevLower || nextLower {
-				b.WriteByte('_')
-			}
-			b.WriteRune(unicode.ToLower(r))
-			continue
-		}
-		if r == '-' || r == ' ' || r == '.' {
-			b.WriteByte('_')
-			continue
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
+// name (industryFilter -> industry_filter); see api.AttributeName.
+func AttributeName(searchParameter string) string { return api.AttributeName(searchParameter) }
 
 // ByAttribute returns the field whose attribute name is attr.
 func (c *Catalog) ByAttribute(attr string) (api.Field, bool) {

@@ -55,7 +55,8 @@ type CallResult struct {
 	// dimension).
 	Capped bool
 	// SplitNext is set when a (sub-)search of a split search is at the cap
-	// and is split further: the parameter of the next dimension.
+	// and is split further: the next dimension, under the configuration's
+	// name (industry_filter).
 	SplitNext string
 	// Credits spent by the call.
 	Credits int

@@ -135,7 +135,7 @@ func (r *runner) splitDone(t task) (cutOff bool, next string) {
 		r.queueSplit(sr)
 	}
 	if d := len(t.path); capped && d < len(sr.dims) {
-		return false, sr.dims[d].Param
+		return false, sr.dims[d].Attribute()
 	}
 	return capped, ""
 }

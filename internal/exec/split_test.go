@@ -163,7 +163,7 @@ func TestSplitIncomplete(t *testing.T) {
 	if !strings.HasPrefix(ss.Verdict(), "incomplete: ") || !strings.Contains(ss.Verdict(), "add a dimension to split_by") {
 		t.Errorf("verdict %q", ss.Verdict())
 	}
-	if !strings.Contains(ss.Saturated[0], `levelFilter=["`) {
+	if !strings.Contains(ss.Saturated[0], `level_filter=["`) {
 		t.Errorf("leaf named %q", ss.Saturated[0])
 	}
 	if want := truth(t, svc.sb, cfg.Searches[0]); ss.People >= want {

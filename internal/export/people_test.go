@@ -82,8 +82,8 @@ func TestFormatFilters(t *testing.T) {
 		{nil, ""},
 		{map[string]any{"keywords": "CTO"}, "keywords=CTO"},
 		{map[string]any{"keywords": "CTO", "industryFilter": []string{"Internet and IT", "Banking, Finance"}},
-			"industryFilter=Internet and IT; Banking, Finance | keywords=CTO"},
-		{map[string]any{"levelFilter": []any{"Executive", "Manager"}, "raw": true}, "levelFilter=Executive; Manager | raw=true"},
+			"industry_filter=Internet and IT; Banking, Finance | keywords=CTO"},
+		{map[string]any{"levelFilter": []any{"Executive", "Manager"}, "raw": true}, "level_filter=Executive; Manager | raw=true"},
 	}
 	for _, tc := range tests {
 		if got := formatFilters(tc.params); got != tc.want {

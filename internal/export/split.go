@@ -16,6 +16,31 @@ func splitNote(rec *state.Search) string {
 		textfmt.Plural(ss.SubSearches, "sub-search"), textfmt.Plural(ss.People, "person"), ss.Verdict())
 }
 
+// splitUnderwayNote is the Summary's note on a search whose split run
+// stopped before completing (an interrupted apply, a sub-search that
+// failed): "" when none is under way. The people of such a run join the
+// search (and this export) only when the run completes, as the plan and
+// state count them; the note says how far it got, so a first run that was
+// stopped does not read as "not run yet" over an empty sheet.
+func splitUnderwayNote(st *state.State, addr string) string {
+	t := st.Splits[addr]
+	if t == nil {
+		return ""
+	}
+	people := map[string]bool{}
+	for _, n := range t.Nodes {
+		for _, id := range n.LeadIDs {
+			people[id] = true
+		}
+	}
+	if st.Searches[addr] == nil {
+		return fmt.Sprintf("split under way: %s run, %s found so far, not in this export until the split completes; leadsync apply resumes it",
+			textfmt.Plural(len(t.Nodes), "sub-search"), textfmt.Plural(len(people), "person"))
+	}
+	return fmt.Sprintf("a new split run is under way (%s run, %s found so far); these rows are from the last complete run; leadsync apply resumes it",
+		textfmt.Plural(len(t.Nodes), "sub-search"), textfmt.Plural(len(people), "person"))
+}
+
 // splitLeafRows lists, for the split searches among addrs, the
 // sub-searches still at the cap after the last dimension: where the
 // result is incomplete. None when every split search is complete.

@@ -98,7 +98,11 @@ func (j *job) summary() []sumRow {
 			}
 			rec := j.st.Searches[addr]
 			if rec == nil {
-				add(stylePlain, addr, filters, nil, nil, nil, joinNotes("not run yet", j.failureNote(addr)))
+				first := "not run yet"
+				if n := splitUnderwayNote(j.st, addr); n != "" {
+					first = n
+				}
+				add(stylePlain, addr, filters, nil, nil, nil, joinNotes(first, j.failureNote(addr)))
 				continue
 			}
 			note := ""
@@ -113,6 +117,7 @@ func (j *job) summary() []sumRow {
 			} else if rec.Capped || rec.ResultCount >= api.MaxResults {
 				note = joinNotes(note, fmt.Sprintf("hit the cap of %d results: the network probably cut the list off; narrow the filters (city, level_filter, ...) and split the search to see everyone", api.MaxResults))
 			}
+			note = joinNotes(note, splitUnderwayNote(j.st, addr))
 			add(stylePlain, addr, filters, rec.ResultCount, len(rec.LeadIDs), rec.RanAt.UTC(), joinNotes(note, j.failureNote(addr)))
 		}
 	}
@@ -272,15 +277,16 @@ func (j *job) statusCounts() []statusCount {
 // so the note does not call those wrong.
 const ZeroResultsNote = "returned no results: check the spelling of the keywords and filters; cities are safest under their local names (München, Köln, Wien)"
 
-// formatFilters writes a search's parameters as "name=value | ...", sorted
-// by name; the values of a list are joined with "; " (values such as
+// formatFilters writes a search's parameters as "name=value | ...", under
+// the configuration's names (country_filter, not the service's
+// countryFilter), sorted by name; the values of a list are joined with "; " (values such as
 // "Internet and IT, Software" contain commas themselves).
 func formatFilters(params map[string]any) string {
 	keys := make([]string, 0, len(params))
 	for k := range params {
 		keys = append(keys, k)
 	}
-	sort.Strings(keys)
+	sort.Slice(keys, func(i, j int) bool { return api.AttributeName(keys[i]) < api.AttributeName(keys[j]) })
 	parts := make([]string, 0, len(keys))
 	for _, k := range keys {
 		var v string
@@ -298,7 +304,7 @@ func formatFilters(params map[string]any) string {
 		default:
 			v = fmt.Sprint(x)
 		}
-		parts = append(parts, k+"="+v)
+		parts = append(parts, api.AttributeName(k)+"="+v)
 	}
 	return strings.Join(parts, " | ")
 }

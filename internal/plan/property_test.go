@@ -21,6 +21,9 @@ import (
 // enrich blocks, choosing people with EnrichCandidates as apply does. The
 // enrichments made must never exceed the plan's calls_max per block, nor its
 // totals; when nothing runs, they must equal the plan's certain counts.
+// Split searches are played here by simulateSplit, a model of the
+// executor; TestSplitCallsWithinPlanProperty (internal/exec) checks the
+// real executor against the sandbox.
 func TestPlanNeverUnderstates(t *testing.T) {
 	useTestMatch(t)
 	runs := 600

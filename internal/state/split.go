@@ -164,13 +164,14 @@ func sortPaths(paths [][]string, dims []SplitDimension) {
 }
 
 // SplitFilters describes the filters a node adds to its search, like
-// industryFilter=["Internet and IT"] levelFilter=["Senior"]; "" for the root.
+// industry_filter=["Internet and IT"] level_filter=["Senior"], under the
+// configuration's names; "" for the root.
 func SplitFilters(dims []SplitDimension, path []string) string {
 	parts := make([]string, 0, len(path))
 	for d, v := range path {
 		name := "?"
 		if d < len(dims) {
-			name = dims[d].Param
+			name = dims[d].Attribute()
 		}
 		parts = append(parts, fmt.Sprintf("%s=[%q]", name, v))
 	}

@@ -149,6 +149,10 @@ type SplitDimension struct {
 	Values []string `json:"values"`
 }
 
+// Attribute is the dimension's name as the configuration writes it in
+// split_by (industry_filter): the name everything a person reads uses.
+func (d SplitDimension) Attribute() string { return api.AttributeName(d.Param) }
+
 // SplitNode is one completed sub-search of a split run.
 type SplitNode struct {
 	// Path holds the value of each of the first len(Path) dimensions this
