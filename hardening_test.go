@@ -655,11 +655,17 @@ func checkFaultedRun(t *testing.T, h *harness, row faultRow, ar *applyRun) {
 		t.Errorf("%d call_error events, summary says %d failed", len(ar.errors), ar.summary.Failed)
 	}
 	for _, e := range ar.errors {
-		if !contains(row.failKinds, e.ErrorKind) {
-			t.Errorf("%s failed with %q (%s), want one of %q", e.key(), e.ErrorKind, e.Error, row.failKinds)
-		}
 		if e.Hint == "" {
 			t.Errorf("%s failed without a hint of what to do: %s", e.key(), e.Error)
+		}
+		// A call still waiting (for the pace, or to retry a 429 that a busy
+		// machine's timing drew) when the run stops is never sent: nothing
+		// charged, made by the next apply. Any stopping row may have one.
+		if e.ErrorKind == "not sent" && ar.summary.Stopped != "" {
+			continue
+		}
+		if !contains(row.failKinds, e.ErrorKind) {
+			t.Errorf("%s failed with %q (%s), want one of %q", e.key(), e.ErrorKind, e.Error, row.failKinds)
 		}
 		if row.message != "" && !strings.Contains(e.Hint, row.message) {
 			t.Errorf("the failure of %s does not say %q: %s (%s)", e.key(), row.message, e.Error, e.Hint)
