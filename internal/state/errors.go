@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"syscall"
 	"time"
+
+	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
 // CorruptError is returned by Load for a state file that cannot be read as
@@ -121,7 +123,7 @@ func (e *LockedError) Error() string {
 	i := e.Info
 	age := ""
 	if !i.Created.IsZero() && !e.Now.IsZero() {
-		age = " (" + humanAge(e.Now.Sub(i.Created)) + " ago)"
+		age = " (" + textfmt.Age(e.Now.Sub(i.Created)) + " ago)"
 	}
 	msg := fmt.Sprintf("the state is locked by %s (pid %d) for %q since %s%s; lock ID %s.",
 		i.Who, i.PID, i.Operation, i.Created.UTC().Format("2006-01-02 15:04:05 MST"), age, i.ID)
@@ -129,19 +131,4 @@ func (e *LockedError) Error() string {
 		return msg + fmt.Sprintf(" Process %d no longer runs on this host, so the lock is stale: remove it with\n  leadsync force-unlock %s", i.PID, i.ID)
 	}
 	return msg + fmt.Sprintf(" Wait for that run to finish; if it is gone without unlocking, remove the lock with\n  leadsync force-unlock %s", i.ID)
-}
-
-// humanAge renders a duration the way people say it: 45s, 3m, 2h5m, 3d.
-func humanAge(d time.Duration) string {
-	switch {
-	case d < 0:
-		return "0s"
-	case d < time.Minute:
-		return fmt.Sprintf("%ds", int(d/time.Second))
-	case d < time.Hour:
-		return fmt.Sprintf("%dm", int(d/time.Minute))
-	case d < 24*time.Hour:
-		return fmt.Sprintf("%dh%dm", int(d/time.Hour), int(d%time.Hour/time.Minute))
-	}
-	return fmt.Sprintf("%dd", int(d/(24*time.Hour)))
 }

@@ -219,23 +219,34 @@ func (store *Store) ReadLock() (*LockInfo, error) {
 // or until ctx is done; it returns the last *LockedError then. A holder that
 // is known dead is reported at once: waiting would not help.
 func (store *Store) LockWait(ctx context.Context, op string, timeout time.Duration) (*Lock, error) {
+	return RetryLock(ctx, timeout, func() (*Lock, error) { return store.Lock(op) }, func(err error) bool {
+		var le *LockedError
+		return errors.As(err, &le) && !le.Dead
+	})
+}
+
+// RetryLock calls try until it takes a lock, fails with an error that held
+// does not call a lock held by a live run, timeout has passed or ctx is
+// done (then it returns the last such error). It waits 100 ms between tries
+// at first, doubling up to about a second. Every backend's LockWait uses it.
+func RetryLock[L any](ctx context.Context, timeout time.Duration, try func() (L, error), held func(error) bool) (L, error) {
 	deadline := time.NewTimer(timeout)
 	defer deadline.Stop()
 	delay := 100 * time.Millisecond
 	for {
-		l, err := store.Lock(op)
-		var le *LockedError
-		if err == nil || !errors.As(err, &le) || le.Dead || timeout <= 0 {
+		l, err := try()
+		if err == nil || !held(err) || timeout <= 0 {
 			return l, err
 		}
+		var none L
 		t := time.NewTimer(delay)
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			return nil, err
+			return none, err
 		case <-deadline.C:
 			t.Stop()
-			return nil, err
+			return none, err
 		case <-t.C:
 		}
 		if delay < time.Second {

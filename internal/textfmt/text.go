@@ -1,8 +1,10 @@
 package textfmt
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Thousands writes n with comma separators: 9,114.
@@ -57,4 +59,19 @@ func Count(n int, one, many string) string {
 		return "1 " + one
 	}
 	return Thousands(n) + " " + many
+}
+
+// Age renders a duration the way people say it: 45s, 3m, 2h5m, 3d.
+func Age(d time.Duration) string {
+	switch {
+	case d < 0:
+		return "0s"
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int(d/time.Second))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm", int(d/time.Minute))
+	case d < 24*time.Hour:
+		return fmt.Sprintf("%dh%dm", int(d/time.Hour), int(d%time.Hour/time.Minute))
+	}
+	return fmt.Sprintf("%dd", int(d/(24*time.Hour)))
 }

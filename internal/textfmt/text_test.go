@@ -1,6 +1,9 @@
 package textfmt
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 func TestThousands(t *testing.T) {
 	for n, want := range map[int]string{
@@ -46,6 +49,23 @@ func TestCount(t *testing.T) {
 	}{{0, "0 people"}, {1, "1 person"}, {2, "2 people"}, {9114, "9,114 people"}} {
 		if got := Count(c.n, "person", "people"); got != c.want {
 			t.Errorf("Count(%d) = %q, want %q", c.n, got, c.want)
+		}
+	}
+}
+
+func TestAge(t *testing.T) {
+	for _, tc := range []struct {
+		d    time.Duration
+		want string
+	}{
+		{-time.Second, "0s"},
+		{45 * time.Second, "45s"},
+		{3 * time.Minute, "3m"},
+		{2*time.Hour + 5*time.Minute, "2h5m"},
+		{73 * time.Hour, "3d"},
+	} {
+		if got := Age(tc.d); got != tc.want {
+			t.Errorf("Age(%v) = %q, want %q", tc.d, got, tc.want)
 		}
 	}
 }

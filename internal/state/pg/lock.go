@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/textfmt"
 	"github.com/leadsync/leadsync/internal/version"
 )
 
@@ -30,26 +31,12 @@ func (e *LockedError) Error() string {
 	i := e.Info
 	age := ""
 	if !i.Created.IsZero() && !e.Now.IsZero() {
-		age = " (" + humanAge(e.Now.Sub(i.Created)) + " ago)"
+		age = " (" + textfmt.Age(e.Now.Sub(i.Created)) + " ago)"
 	}
 	return fmt.Sprintf("%s is locked by %s (pid %d on %s) for %q since %s%s. "+
 		"Wait for that run to finish, or wait for the lock with --lock-timeout 5m. "+
 		"The lock belongs to that run's database connection: if the run dies, the lock goes with it (no force-unlock needed)",
 		e.Where, i.Who, i.PID, i.Host, i.Operation, i.Created.UTC().Format("2006-01-02 15:04:05 MST"), age)
-}
-
-func humanAge(d time.Duration) string {
-	switch {
-	case d < 0:
-		return "0s"
-	case d < time.Minute:
-		return fmt.Sprintf("%ds", int(d/time.Second))
-	case d < time.Hour:
-		return fmt.Sprintf("%dm", int(d/time.Minute))
-	case d < 24*time.Hour:
-		return fmt.Sprintf("%dh%dm", int(d/time.Hour), int(d%time.Hour/time.Minute))
-	}
-	return fmt.Sprintf("%dd", int(d/(24*time.Hour)))
 }
 
 // Lock is a held workspace lock: a session-level pg_advisory_lock on a
@@ -77,32 +64,14 @@ func (b *Backend) Lock(op string) (state.Unlocker, error) {
 // LockWait is Lock that waits up to timeout (or until ctx is done) for the
 // holder to finish.
 func (b *Backend) LockWait(ctx context.Context, op string, timeout time.Duration) (state.Unlocker, error) {
-	deadline := time.NewTimer(timeout)
-	defer deadline.Stop()
-	delay := 100 * time.Millisecond
-	for {
-		l, err := b.lock(op)
+	l, err := state.RetryLock(ctx, timeout, func() (*Lock, error) { return b.lock(op) }, func(err error) bool {
 		var le *LockedError
-		if err == nil || !errors.As(err, &le) || timeout <= 0 {
-			if err != nil {
-				return nil, err
-			}
-			return l, nil
-		}
-		t := time.NewTimer(delay)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return nil, err
-		case <-deadline.C:
-			t.Stop()
-			return nil, err
-		case <-t.C:
-		}
-		if delay < time.Second {
-			delay *= 2
-		}
+		return errors.As(err, &le)
+	})
+	if err != nil {
+		return nil, err
 	}
+	return l, nil
 }
 
 func (b *Backend) lock(op string) (*Lock, error) {
