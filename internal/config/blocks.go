@@ -51,7 +51,7 @@ func (l *loader) decodeBackend(blocks hcl.Blocks) {
 			if literal {
 				l.secretRange(a.Expr)
 			}
-			if s, sens, st := l.stringAttr(a, l.base, scope{}, true); st == ok {
+			if s, sens, astate := l.stringAttr(a, l.base, scope{}, true); astate == ok {
 				l.secrets[s] = true
 				if err := pg.CheckConnStr(s); err != nil {
 					l.errorf(a.Expr.Range().Ptr(), "Invalid conn_str", "%s. Give a PostgreSQL URL like \"postgres://user@db.example.com/leads\" or key=value pairs like \"host=db.example.com dbname=leads\".", err)
@@ -70,7 +70,7 @@ func (l *loader) decodeBackend(blocks hcl.Blocks) {
 			be.ConnStrRange = a.Expr.Range().Ptr()
 		}
 		if a := content.Attributes["schema_name"]; a != nil {
-			if s, _, st := l.stringAttr(a, l.base, scope{}, true); st == ok {
+			if s, _, astate := l.stringAttr(a, l.base, scope{}, true); astate == ok {
 				if err := pg.CheckSchemaName(s); err != nil {
 					l.errorf(a.Expr.Range().Ptr(), "Invalid schema_name", "%s.", err)
 				} else {
@@ -96,7 +96,7 @@ func (l *loader) decodeSettings(blocks hcl.Blocks) {
 		l.add(ds)
 		l.decodeBackend(content.Blocks.OfType("backend"))
 		if a := content.Attributes["state_path"]; a != nil {
-			if s, _, st := l.stringAttr(a, l.base, scope{}, false); st == ok {
+			if s, _, astate := l.stringAttr(a, l.base, scope{}, false); astate == ok {
 				if strings.TrimSpace(s) == "" {
 					l.errorf(a.Expr.Range().Ptr(), "Invalid state_path", "state_path must not be empty; remove it for the default %s.", DefaultStatePath)
 				} else {
@@ -104,12 +104,12 @@ func (l *loader) decodeSettings(blocks hcl.Blocks) {
 				}
 			}
 		}
-		if d, st := l.durationAttr(content.Attributes["retention"], l.base, scope{}); st == ok {
+		if d, astate := l.durationAttr(content.Attributes["retention"], l.base, scope{}); astate == ok {
 			l.cfg.Settings.Retention = d
 			l.retention = content.Attributes["retention"]
 		}
 		if a := content.Attributes["profile_url_template"]; a != nil {
-			if s, _, st := l.stringAttr(a, l.base, scope{}, false); st == ok {
+			if s, _, astate := l.stringAttr(a, l.base, scope{}, false); astate == ok {
 				if !strings.Contains(s, "{pageName}") {
 					l.errorf(a.Expr.Range().Ptr(), "Invalid profile_url_template", "profile_url_template must contain {pageName}, which is replaced by each person's page name, like \"https://network.example/profile/{pageName}\".")
 				} else if u, err := url.Parse(strings.ReplaceAll(s, "{pageName}", "x")); err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
@@ -152,13 +152,13 @@ func (l *loader) decodeAPI(blocks hcl.Blocks, _ bool) {
 	l.add(ds)
 	at := content.Attributes
 	sc := scope{}
-	if v, st := l.boolAttr(at["sandbox"], l.base, sc); st == ok {
+	if v, astate := l.boolAttr(at["sandbox"], l.base, sc); astate == ok {
 		a.Sandbox = v
 	}
 	for _, name := range []string{"base_url", "base_url_v2"} {
 		attr := at[name]
-		s, _, st := l.stringAttr(attr, l.base, sc, true)
-		if st != ok {
+		s, _, astate := l.stringAttr(attr, l.base, sc, true)
+		if astate != ok {
 			continue
 		}
 		if err := CheckBaseURL(s); err != nil {
@@ -181,7 +181,7 @@ func (l *loader) decodeAPI(blocks hcl.Blocks, _ bool) {
 			l.warnf(attr.NameRange.Ptr(), "API key written in the configuration",
 				"Anyone who can read these files can use the key. Declare a variable with sensitive = true and give it with LEADSYNC_VAR_<name>, or leave api_key out and set LEADSYNC_API_KEY.")
 		}
-		if s, sens, st := l.stringAttr(attr, l.base, sc, true); st == ok {
+		if s, sens, astate := l.stringAttr(attr, l.base, sc, true); astate == ok {
 			a.APIKey = s
 			l.secrets[s] = true
 			if !sens && len(attr.Expr.Variables()) > 0 {
@@ -190,30 +190,30 @@ func (l *loader) decodeAPI(blocks hcl.Blocks, _ bool) {
 			}
 		}
 	}
-	if n, st := l.intAttr(at["generation"], l.base, sc, 1, 2); st == ok {
+	if n, astate := l.intAttr(at["generation"], l.base, sc, 1, 2); astate == ok {
 		a.Generation = api.Generation(n)
 	}
 	l.apiGeneration = at["generation"]
-	if f, st := l.numberAttr(at["rate_limit"], l.base, sc, false); st == ok {
+	if f, astate := l.numberAttr(at["rate_limit"], l.base, sc, false); astate == ok {
 		a.RateLimit = f
 		if f > 1 {
 			l.warnf(at["rate_limit"].Expr.Range().Ptr(), "Rate limit above the service's",
 				"The service allows 1 call per second; faster calls get status 429 and are retried, which costs time, not calls.")
 		}
 	}
-	if n, st := l.intAttr(at["parallelism"], l.base, sc, 1, 64); st == ok {
+	if n, astate := l.intAttr(at["parallelism"], l.base, sc, 1, 64); astate == ok {
 		a.Parallelism = n
 	}
-	if d, st := l.durationAttr(at["timeout"], l.base, sc); st == ok {
+	if d, astate := l.durationAttr(at["timeout"], l.base, sc); astate == ok {
 		a.Timeout = d
 	}
-	if n, st := l.intAttr(at["credits_per_enrich"], l.base, sc, 1, -1); st == ok {
+	if n, astate := l.intAttr(at["credits_per_enrich"], l.base, sc, 1, -1); astate == ok {
 		a.CreditsPerEnrich = n
 	}
-	if n, st := l.intAttr(at["max_credits"], l.base, sc, 1, -1); st == ok {
+	if n, astate := l.intAttr(at["max_credits"], l.base, sc, 1, -1); astate == ok {
 		a.MaxCredits = n
 	}
-	if n, st := l.intAttr(at["min_remaining_requests"], l.base, sc, 0, -1); st == ok {
+	if n, astate := l.intAttr(at["min_remaining_requests"], l.base, sc, 0, -1); astate == ok {
 		a.MinRemainingRequests = n
 	}
 }
@@ -284,11 +284,11 @@ func (l *loader) expand(b *hcl.Block, content *hcl.BodyContent, info *blockInfo)
 	switch {
 	case fe != nil:
 		info.mode = forEach
-		v, sens, st := l.value(fe, l.base, scope{})
-		if st == absent {
+		v, sens, astate := l.value(fe, l.base, scope{})
+		if astate == absent {
 			l.errorf(fe.Expr.Range().Ptr(), "Invalid for_each", "for_each is null; give it a map or a set of strings.")
 		}
-		if st != ok {
+		if astate != ok {
 			return nil
 		}
 		if sens {
@@ -344,11 +344,11 @@ func (l *loader) expand(b *hcl.Block, content *hcl.BodyContent, info *blockInfo)
 		return out
 	case cnt != nil:
 		info.mode = countMode
-		n, st := l.intAttr(cnt, l.base, scope{}, 0, maxCount)
-		if st == absent {
+		n, astate := l.intAttr(cnt, l.base, scope{}, 0, maxCount)
+		if astate == absent {
 			l.errorf(cnt.Expr.Range().Ptr(), "Invalid count", "count is null; give it a whole number.")
 		}
-		if st != ok {
+		if astate != ok {
 			return nil
 		}
 		info.expanded = true
@@ -402,29 +402,29 @@ func (l *loader) decodeSearch(b *hcl.Block) {
 				l.arrayFilter(s, f, a, in)
 				continue
 			}
-			v, _, st := l.stringAttr(a, in.ctx, in.sc, true)
+			v, _, astate := l.stringAttr(a, in.ctx, in.sc, true)
 			if name == "keywords" {
-				kwState = st
-				if st == ok && strings.TrimSpace(v) == "" {
+				kwState = astate
+				if astate == ok && strings.TrimSpace(v) == "" {
 					l.errorf(a.Expr.Range().Ptr(), "Empty keywords", "keywords must not be empty; give the words to search for, like keywords = \"CTO\".")
 					kwState = bad
 				}
 			}
-			if st == ok && v != "" {
+			if astate == ok && v != "" {
 				s.Request.Params[f.SearchParameter] = v
 			}
 		}
 		if _, inCatalog := l.cat.ByAttribute("keywords"); !inCatalog && at["keywords"] != nil {
-			v, _, st := l.stringAttr(at["keywords"], in.ctx, in.sc, true)
-			kwState = st
-			if st == ok {
+			v, _, astate := l.stringAttr(at["keywords"], in.ctx, in.sc, true)
+			kwState = astate
+			if astate == ok {
 				s.Request.Params["keywords"] = v
 			}
 		}
 		if a := at["search_url"]; a != nil {
-			v, _, st := l.stringAttr(a, in.ctx, in.sc, true)
-			urlState = st
-			if st == ok {
+			v, _, astate := l.stringAttr(a, in.ctx, in.sc, true)
+			urlState = astate
+			if astate == ok {
 				if problem := searchURLProblem(v); problem != "" {
 					l.errorf(a.Expr.Range().Ptr(), "Invalid search_url", "%s", problem)
 					urlState = bad
@@ -441,14 +441,14 @@ func (l *loader) decodeSearch(b *hcl.Block) {
 			l.errorf(at["search_url"].Expr.Range().Ptr(), "Both keywords and search_url",
 				"The service takes keywords or a search URL (which carries its own keywords), not both; remove one.")
 		}
-		if v, st := l.boolAttr(at["raw"], in.ctx, in.sc); st == ok {
+		if v, astate := l.boolAttr(at["raw"], in.ctx, in.sc); astate == ok {
 			s.Request.Raw = v
 			if v {
 				l.rawAttrs = append(l.rawAttrs, at["raw"])
 			}
 		}
 		l.splitBy(s, at["split_by"], in)
-		if n, st := l.intAttr(at["max_results"], in.ctx, in.sc, 1, -1); st == ok {
+		if n, astate := l.intAttr(at["max_results"], in.ctx, in.sc, 1, -1); astate == ok {
 			rng := at["max_results"].Expr.Range().Ptr()
 			switch {
 			case n > api.MaxResults && at["split_by"] == nil:
@@ -461,7 +461,7 @@ func (l *loader) decodeSearch(b *hcl.Block) {
 				s.MaxResults = n
 			}
 		}
-		if d, st := l.durationAttr(at["refresh"], in.ctx, in.sc); st == ok {
+		if d, astate := l.durationAttr(at["refresh"], in.ctx, in.sc); astate == ok {
 			s.Refresh = d
 		}
 		l.cfg.Searches = append(l.cfg.Searches, s)
@@ -483,8 +483,8 @@ func (l *loader) splitBy(s *Search, a *hcl.Attribute, in instance) {
 		}
 	}
 	example := `["industry_filter", "level_filter"]`
-	names, rngs, _, st := l.stringListAttr(a, in.ctx, in.sc, example)
-	if st != ok {
+	names, rngs, _, astate := l.stringListAttr(a, in.ctx, in.sc, example)
+	if astate != ok {
 		return
 	}
 	if len(names) == 0 {
@@ -551,8 +551,8 @@ func firstFree(arrays, used []string) string {
 // arrayFilter checks an array filter against the catalog's possible values.
 func (l *loader) arrayFilter(s *Search, f api.Field, a *hcl.Attribute, in instance) {
 	example := "[\"" + f.PossibleValues[0] + "\"]"
-	vals, rngs, sens, st := l.stringListAttr(a, in.ctx, in.sc, example)
-	if st != ok || len(vals) == 0 {
+	vals, rngs, sens, astate := l.stringListAttr(a, in.ctx, in.sc, example)
+	if astate != ok || len(vals) == 0 {
 		return
 	}
 	good := true
@@ -648,7 +648,7 @@ func (l *loader) decodeProfile(b *hcl.Block) {
 			p.Request.ProfileURL = ""
 			p.PageName = pn
 		}
-		if d, st := l.durationAttr(at["refresh"], in.ctx, in.sc); st == ok {
+		if d, astate := l.durationAttr(at["refresh"], in.ctx, in.sc); astate == ok {
 			p.Refresh = d
 		}
 		l.cfg.Profiles = append(l.cfg.Profiles, p)
@@ -682,10 +682,10 @@ func (l *loader) decodeEnrich(b *hcl.Block) {
 			e.Where = a.Expr
 		}
 	}
-	if n, st := l.intAttr(at["limit"], l.base, scope{}, 1, -1); st == ok {
+	if n, astate := l.intAttr(at["limit"], l.base, scope{}, 1, -1); astate == ok {
 		e.Limit = n
 	}
-	if d, st := l.durationAttr(at["refresh"], l.base, scope{}); st == ok {
+	if d, astate := l.durationAttr(at["refresh"], l.base, scope{}); astate == ok {
 		e.Refresh = d
 	}
 	l.cfg.Enriches = append(l.cfg.Enriches, e)
@@ -866,7 +866,7 @@ func (l *loader) decodeExport(b *hcl.Block, paths map[string]string) {
 	x := &Export{Address: "export." + b.Labels[0], Name: b.Labels[0], DeclRange: b.DefRange}
 	if a := content.Attributes["path"]; a == nil {
 		l.errorf(b.DefRange.Ptr(), "Missing path", "An export needs path, the file to write, like path = \"out/leads.xlsx\".")
-	} else if p, _, st := l.stringAttr(a, l.base, scope{}, true); st == ok {
+	} else if p, _, astate := l.stringAttr(a, l.base, scope{}, true); astate == ok {
 		ext := strings.ToLower(filepath.Ext(p))
 		key := filepath.Clean(p)
 		switch {
@@ -930,8 +930,8 @@ func (l *loader) decodeSheet(b *hcl.Block) *Sheet {
 		s.From, _ = l.fromList(a)
 	}
 	if a := at["columns"]; a != nil {
-		cols, rngs, _, st := l.stringListAttr(a, l.base, scope{}, `["fullName", "email"]`)
-		if st == ok {
+		cols, rngs, _, astate := l.stringListAttr(a, l.base, scope{}, `["fullName", "email"]`)
+		if astate == ok {
 			known := append(append([]string{}, DefaultColumns...), ExtraColumns...)
 			good := true
 			seen := map[string]bool{}
@@ -959,10 +959,10 @@ func (l *loader) decodeSheet(b *hcl.Block) *Sheet {
 			}
 		}
 	}
-	if v, st := l.boolAttr(at["dedupe"], l.base, scope{}); st == ok {
+	if v, astate := l.boolAttr(at["dedupe"], l.base, scope{}); astate == ok {
 		s.Dedupe = v
 	}
-	if v, st := l.boolAttr(at["only_new"], l.base, scope{}); st == ok {
+	if v, astate := l.boolAttr(at["only_new"], l.base, scope{}); astate == ok {
 		s.OnlyNew = v
 	}
 	if a := at["labels"]; a != nil {
@@ -975,8 +975,8 @@ func (l *loader) decodeSheet(b *hcl.Block) *Sheet {
 // must be a known column and every value a non-empty string. A label for a
 // column the sheet does not show is a warning (it has no effect).
 func (l *loader) sheetLabels(a *hcl.Attribute, columns []string) map[string]string {
-	v, _, st := l.value(a, l.base, scope{})
-	if st != ok {
+	v, _, astate := l.value(a, l.base, scope{})
+	if astate != ok {
 		return nil
 	}
 	ty := v.Type()

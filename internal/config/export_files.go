@@ -13,7 +13,7 @@ func (l *loader) decodeAllowOutside(x *Export, a *hcl.Attribute) {
 	if a == nil {
 		return
 	}
-	if v, st := l.boolAttr(a, l.base, scope{}); st == ok {
+	if v, astate := l.boolAttr(a, l.base, scope{}); astate == ok {
 		x.AllowOutside = v
 	}
 }

@@ -31,7 +31,7 @@ func (s attrState) String() string {
 
 // value evaluates an attribute in ctx after checking its references.
 // Marks are removed; sensitive reports whether the value was sensitive.
-func (l *loader) value(a *hcl.Attribute, ctx *hcl.EvalContext, sc scope) (v cty.Value, sensitive bool, st attrState) {
+func (l *loader) value(a *hcl.Attribute, ctx *hcl.EvalContext, sc scope) (v cty.Value, sensitive bool, astate attrState) {
 	if a == nil {
 		return cty.NilVal, false, absent
 	}
@@ -60,9 +60,9 @@ func (l *loader) typeError(a *hcl.Attribute, want string, got cty.Value) {
 // stringAttr evaluates a string attribute. strict refuses numbers and bools
 // (search filters, whose type the service checks).
 func (l *loader) stringAttr(a *hcl.Attribute, ctx *hcl.EvalContext, sc scope, strict bool) (string, bool, attrState) {
-	v, sens, st := l.value(a, ctx, sc)
-	if st != ok {
-		return "", sens, st
+	v, sens, astate := l.value(a, ctx, sc)
+	if astate != ok {
+		return "", sens, astate
 	}
 	if v.Type() != cty.String {
 		if strict || !v.Type().IsPrimitiveType() {
@@ -75,9 +75,9 @@ func (l *loader) stringAttr(a *hcl.Attribute, ctx *hcl.EvalContext, sc scope, st
 }
 
 func (l *loader) boolAttr(a *hcl.Attribute, ctx *hcl.EvalContext, sc scope) (bool, attrState) {
-	v, _, st := l.value(a, ctx, sc)
-	if st != ok {
-		return false, st
+	v, _, astate := l.value(a, ctx, sc)
+	if astate != ok {
+		return false, astate
 	}
 	c, err := convert.Convert(v, cty.Bool)
 	if err != nil {
@@ -90,9 +90,9 @@ func (l *loader) boolAttr(a *hcl.Attribute, ctx *hcl.EvalContext, sc scope) (boo
 // numberAttr evaluates a number attribute that must be > 0 (or >= 0 when
 // zeroOK).
 func (l *loader) numberAttr(a *hcl.Attribute, ctx *hcl.EvalContext, sc scope, zeroOK bool) (float64, attrState) {
-	v, _, st := l.value(a, ctx, sc)
-	if st != ok {
-		return 0, st
+	v, _, astate := l.value(a, ctx, sc)
+	if astate != ok {
+		return 0, astate
 	}
 	c, err := convert.Convert(v, cty.Number)
 	if err != nil {
@@ -113,9 +113,9 @@ func (l *loader) numberAttr(a *hcl.Attribute, ctx *hcl.EvalContext, sc scope, ze
 
 // intAttr evaluates a whole number attribute in [lo, hi] (hi < 0: no upper bound).
 func (l *loader) intAttr(a *hcl.Attribute, ctx *hcl.EvalContext, sc scope, lo, hi int64) (int, attrState) {
-	v, _, st := l.value(a, ctx, sc)
-	if st != ok {
-		return 0, st
+	v, _, astate := l.value(a, ctx, sc)
+	if astate != ok {
+		return 0, astate
 	}
 	c, err := convert.Convert(v, cty.Number)
 	if err != nil {
@@ -141,9 +141,9 @@ func (l *loader) intAttr(a *hcl.Attribute, ctx *hcl.EvalContext, sc scope, lo, h
 
 // durationAttr evaluates a positive duration written as a string ("7d").
 func (l *loader) durationAttr(a *hcl.Attribute, ctx *hcl.EvalContext, sc scope) (time.Duration, attrState) {
-	s, _, st := l.stringAttr(a, ctx, sc, true)
-	if st != ok {
-		return 0, st
+	s, _, astate := l.stringAttr(a, ctx, sc, true)
+	if astate != ok {
+		return 0, astate
 	}
 	d, err := ParseDuration(s)
 	if err != nil {
@@ -161,9 +161,9 @@ func (l *loader) durationAttr(a *hcl.Attribute, ctx *hcl.EvalContext, sc scope) 
 // comes with the range of its source expression when the list is written
 // out literally, for pointing at one wrong item.
 func (l *loader) stringListAttr(a *hcl.Attribute, ctx *hcl.EvalContext, sc scope, example string) ([]string, []hcl.Range, bool, attrState) {
-	v, sens, st := l.value(a, ctx, sc)
-	if st != ok {
-		return nil, nil, sens, st
+	v, sens, astate := l.value(a, ctx, sc)
+	if astate != ok {
+		return nil, nil, sens, astate
 	}
 	ty := v.Type()
 	if !(ty.IsListType() || ty.IsSetType() || ty.IsTupleType()) {
