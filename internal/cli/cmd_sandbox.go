@@ -57,10 +57,16 @@ point an api block at it to try leadsync without a real key. Ctrl-C stops it.
 Faults (--faults) is a comma-separated list of NAME=VALUE:
   500=SHARE  html=SHARE  drop=SHARE  truncate=SHARE  slow=SHARE   shares in [0,1]
   slowby=DURATION  html-status=CODE  storm=N  revoke-after=N
-  retry-after=SECONDS|HTTP-DATE  seed=N`,
+  retry-after=SECONDS|HTTP-DATE  seed=N
+  bad=SHARE bad-kind=KIND   a share of 200 answers replaced, after the work is
+                            paid, by KIND: empty, null, {}, [null], no-id,
+                            other-person
+  quota-429=true            a used-up monthly quota is answered 429 (as some
+                            deployments do) instead of 403`,
 		Example: `  leadsync sandbox
   leadsync sandbox --addr 127.0.0.1:9000 --latency 2s-10s
-  leadsync sandbox --faults 500=0.05,drop=0.02,storm=3,retry-after=1`,
+  leadsync sandbox --faults 500=0.05,drop=0.02,storm=3,retry-after=1
+  leadsync sandbox --quota 20 --faults bad=0.2,bad-kind=other-person,quota-429=true`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts, err := fl.parse()
@@ -162,7 +168,7 @@ func parseSandboxLatency(s string) ([2]time.Duration, error) {
 	return [2]time.Duration{from, to}, nil
 }
 
-var sandboxFaultNames = "500, html, drop, truncate, slow, slowby, html-status, storm, revoke-after, retry-after, seed"
+var sandboxFaultNames = "500, html, drop, truncate, slow, slowby, html-status, storm, revoke-after, retry-after, seed, bad, bad-kind, quota-429"
 
 // parseSandboxFaults reads "NAME=VALUE,...". A part without "=" continues
 // the previous value, so that an HTTP date (which has a comma) can follow
@@ -232,6 +238,23 @@ func parseSandboxFaults(s string) (sandbox.Faults, error) {
 				}
 			}
 			f.RetryAfter = val
+		case "bad":
+			err = share(&f.BadShare)
+		case "bad-kind":
+			f.Bad = sandbox.BadNone
+			for b := sandbox.BadEmpty; b <= sandbox.BadOtherPerson; b++ {
+				if val == b.String() {
+					f.Bad = b
+				}
+			}
+			if f.Bad == sandbox.BadNone {
+				err = fmt.Errorf("bad-kind=%s: want one of empty, null, {}, [null], no-id, other-person", val)
+			}
+		case "quota-429":
+			f.QuotaAs429, err = strconv.ParseBool(val)
+			if err != nil {
+				err = fmt.Errorf("quota-429=%s: want true or false", val)
+			}
 		case "seed":
 			f.Seed, err = strconv.ParseInt(val, 10, 64)
 			if err != nil {
@@ -243,6 +266,9 @@ func parseSandboxFaults(s string) (sandbox.Faults, error) {
 		if err != nil {
 			return f, err
 		}
+	}
+	if (f.BadShare > 0) != (f.Bad != sandbox.BadNone) {
+		return f, fmt.Errorf("bad=SHARE and bad-kind=KIND go together, e.g. bad=0.2,bad-kind=null")
 	}
 	return f, f.Validate()
 }
