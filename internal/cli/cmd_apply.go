@@ -99,7 +99,7 @@ func runApply(ctx context.Context, f *Factory, opts *applyOptions) error {
 		return err
 	}
 	defer src.close()
-	err = run.Apply(ctx, deps, run.ApplyOptions{
+	err = run.Apply(noteWaits(ctx, f), deps, run.ApplyOptions{
 		Config:      cfg,
 		PlanFile:    planFile,
 		Targets:     opts.targets,

@@ -118,7 +118,7 @@ func runPlan(ctx context.Context, f *Factory, opts *planOptions) error {
 	if src.store != nil {
 		deps.Backend = early.For(stateFilePath(cfg), deps.Backend)
 	}
-	p, pdiags, err := run.Plan(ctx, deps, run.PlanOptions{
+	p, pdiags, err := run.Plan(noteWaits(ctx, f), deps, run.PlanOptions{
 		Config: cfg, Targets: opts.targets, Replace: opts.replace, Offline: opts.offline,
 	})
 	var be *run.BillingError

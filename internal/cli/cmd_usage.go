@@ -49,7 +49,7 @@ func runUsage(ctx context.Context, f *Factory, opts *usageOptions) error {
 	if err != nil {
 		return err
 	}
-	u, err := client.Billing(ctx)
+	u, err := client.Billing(noteWaits(ctx, f))
 	if err != nil {
 		return reportAPIError(f, "reading the usage", err)
 	}
