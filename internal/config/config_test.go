@@ -84,6 +84,8 @@ func TestBaseURLRules(t *testing.T) {
 		{"https://", false, false},
 		{"https://api.example.com?x=1", false, false},
 		{"https://user:pw@api.example.com", false, false},
+		{"http://127.0.0.1:", false, true},
+		{"https://api.example.com:/v1", false, false},
 	}
 	for _, tt := range tests {
 		if err := CheckBaseURL(tt.url); (err == nil) != tt.ok {

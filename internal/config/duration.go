@@ -127,6 +127,11 @@ func CheckBaseURL(raw string) error {
 	if err != nil || u.Host == "" || u.Scheme == "" || u.Opaque != "" {
 		return fmt.Errorf("%q is not an absolute URL; write it like \"https://api.example.com\"", raw)
 	}
+	if strings.HasSuffix(u.Host, ":") {
+		// "http://127.0.0.1:" (a port left out of a template) would call
+		// the scheme's default port, 80 or 443: not what was meant.
+		return fmt.Errorf("%q has an empty port after the colon; give the port (\"http://127.0.0.1:8787\") or leave the colon out", raw)
+	}
 	switch strings.ToLower(u.Scheme) {
 	case "https":
 	case "http":
