@@ -205,12 +205,9 @@ func (b *Backend) Load() (*state.State, error) {
 	if err != nil {
 		return nil, err
 	}
-	v, by, err := b.readVersion(ctx, c)
+	v, err := b.checkedVersion(ctx, c)
 	if err != nil {
-		return nil, b.wrap("reading the schema version", err)
-	}
-	if v > SchemaVersion {
-		return nil, &NewerSchemaError{Schema: b.schema, Version: v, WrittenBy: by}
+		return nil, err
 	}
 	if v == 0 {
 		if b.workspace != DefaultWorkspace {

@@ -211,6 +211,19 @@ func (b *Backend) readVersion(ctx context.Context, q querier) (int, string, erro
 	return v, by, err
 }
 
+// checkedVersion is readVersion that refuses a schema newer than this
+// leadsync knows (a *NewerSchemaError): every reader and writer checks it.
+func (b *Backend) checkedVersion(ctx context.Context, q querier) (int, error) {
+	v, by, err := b.readVersion(ctx, q)
+	if err != nil {
+		return 0, b.wrap("reading the schema version", err)
+	}
+	if v > SchemaVersion {
+		return 0, &NewerSchemaError{Schema: b.schema, Version: v, WrittenBy: by}
+	}
+	return v, nil
+}
+
 // querier is what a connection and a transaction share.
 type querier interface {
 	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
@@ -227,12 +240,9 @@ func (b *Backend) ensureSchema(ctx context.Context, c *pgx.Conn) error {
 // migrate brings the schema to version to (tests use a lower one to make
 // an old schema).
 func (b *Backend) migrate(ctx context.Context, c *pgx.Conn, to int) error {
-	v, by, err := b.readVersion(ctx, c)
+	v, err := b.checkedVersion(ctx, c)
 	if err != nil {
-		return b.wrap("reading the schema version", err)
-	}
-	if v > SchemaVersion {
-		return &NewerSchemaError{Schema: b.schema, Version: v, WrittenBy: by}
+		return err
 	}
 	if v >= to {
 		return nil
@@ -252,12 +262,8 @@ func (b *Backend) migrate(ctx context.Context, c *pgx.Conn, to int) error {
 		return b.wrap("creating the schema version table", err)
 	}
 	// Read again under the lock: another process may have migrated.
-	v, by, err = b.readVersion(ctx, tx)
-	if err != nil {
-		return b.wrap("reading the schema version", err)
-	}
-	if v > SchemaVersion {
-		return &NewerSchemaError{Schema: b.schema, Version: v, WrittenBy: by}
+	if v, err = b.checkedVersion(ctx, tx); err != nil {
+		return err
 	}
 	for i := v; i < to; i++ {
 		if _, err := tx.Exec(ctx, b.sql(migrations[i])); err != nil {

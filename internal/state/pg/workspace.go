@@ -234,12 +234,9 @@ func (b *Backend) Workspaces() ([]WorkspaceInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	v, by, err := b.readVersion(ctx, c)
+	v, err := b.checkedVersion(ctx, c)
 	if err != nil {
-		return nil, b.wrap("reading the schema version", err)
-	}
-	if v > SchemaVersion {
-		return nil, &NewerSchemaError{Schema: b.schema, Version: v, WrittenBy: by}
+		return nil, err
 	}
 	var list []WorkspaceInfo
 	if v > 0 {
