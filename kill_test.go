@@ -61,6 +61,8 @@ type streamEvent struct {
 		Kind    string `json:"kind"`
 		Address string `json:"address"`
 		Page    string `json:"page_name"`
+		// SubSearch names a split's sub-search (its added filters).
+		SubSearch string `json:"sub_search"`
 	} `json:"call"`
 }
 

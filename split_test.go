@@ -43,15 +43,6 @@ search "eng" {
 }
 `
 
-type splitStreamEvent struct {
-	MessageType string `json:"message_type"`
-	Call        struct {
-		Kind      string `json:"kind"`
-		Address   string `json:"address"`
-		SubSearch string `json:"sub_search"`
-	} `json:"call"`
-}
-
 // TestKillSplitAnywhere kills apply with SIGKILL after every third
 // completed sub-search of a split search, again and again: each time the
 // state loads with the run under way, the next plan resumes it, and no
@@ -98,7 +89,7 @@ func TestKillSplitAnywhere(t *testing.T) {
 		done, killed := 0, false
 		sc := bufio.NewScanner(stdout)
 		for sc.Scan() {
-			var ev splitStreamEvent
+			var ev streamEvent
 			if json.Unmarshal(sc.Bytes(), &ev) != nil || ev.Call.Kind != "search" {
 				continue
 			}
