@@ -652,3 +652,79 @@ export "m" {
 		seen[l] = c
 	}
 }
+
+// TestSymlinksDoNotLeadOutside: a link inside the configuration folder that
+// points outside it is outside, for file() and for export paths; the
+// configuration file itself may be a link.
+func TestSymlinksDoNotLeadOutside(t *testing.T) {
+	outside := t.TempDir()
+	if err := os.WriteFile(filepath.Join(outside, "secret.txt"), []byte("s3cret"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(outside, "shared.hcl"), []byte(base+`
+search "s" {
+  keywords = "x"
+}
+`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	load := func(t *testing.T, src string, links map[string]string) hcl.Diagnostics {
+		t.Helper()
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "main.leads.hcl"), []byte(src), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		for name, target := range links {
+			if err := os.Symlink(target, filepath.Join(dir, name)); err != nil {
+				t.Skipf("no symbolic links here: %v", err)
+			}
+		}
+		_, diags := Load(LoadOptions{Dir: dir})
+		return diags
+	}
+	t.Run("file through a link", func(t *testing.T) {
+		diags := load(t, base+`
+search "s" {
+  keywords = file("away/secret.txt")
+}
+`, map[string]string{"away": outside})
+		if !diags.HasErrors() || !strings.Contains(diags.Error(), "a link to a file outside it is outside too") {
+			t.Errorf("diags = %v", diags)
+		}
+		if strings.Contains(diags.Error(), "s3cret") {
+			t.Errorf("the file outside was read: %v", diags)
+		}
+	})
+	t.Run("export into a linked folder", func(t *testing.T) {
+		src := base + `
+search "s" {
+  keywords = "x"
+}
+export "x" {
+  path = "out/sub/leads.csv"
+  sheet "all" {
+    from = [search.s]
+  }
+}
+`
+		diags := load(t, src, map[string]string{"out": outside})
+		if !diags.HasErrors() || !strings.Contains(diags.Error(), "outside the configuration folder") {
+			t.Errorf("diags = %v", diags)
+		}
+		if diags := load(t, strings.Replace(src, `path = "out/sub/leads.csv"`, "path = \"out/sub/leads.csv\"\n  allow_outside = true", 1), map[string]string{"out": outside}); diags.HasErrors() {
+			t.Errorf("allow_outside: %v", diags)
+		}
+		if diags := load(t, src, map[string]string{"out": "."}); diags.HasErrors() {
+			t.Errorf("a link that stays inside: %v", diags)
+		}
+	})
+	t.Run("linked configuration file", func(t *testing.T) {
+		dir := t.TempDir()
+		if err := os.Symlink(filepath.Join(outside, "shared.hcl"), filepath.Join(dir, "main.leads.hcl")); err != nil {
+			t.Skipf("no symbolic links here: %v", err)
+		}
+		if _, diags := Load(LoadOptions{Dir: dir}); diags.HasErrors() {
+			t.Errorf("diags = %v", diags)
+		}
+	})
+}

@@ -80,7 +80,9 @@ func (l *loader) checkExportFiles() {
 }
 
 // insideDir reports whether path (relative to dir unless absolute) stays
-// inside dir.
+// inside dir, by its text and then with symbolic links resolved: out/ as a
+// link to /tmp is outside. The file itself may be a link (it is replaced by
+// a rename, never written through); the folders it is written into count.
 func insideDir(dir, path string) bool {
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(dir, path)
@@ -90,6 +92,35 @@ func insideDir(dir, path string) bool {
 	if err1 != nil || err2 != nil {
 		return false
 	}
-	rel, err := filepath.Rel(absDir, absPath)
+	if !under(absDir, absPath) {
+		return false
+	}
+	realDir, err := filepath.EvalSymlinks(absDir)
+	if err != nil {
+		return true // no folder yet: nothing to resolve
+	}
+	return under(realDir, filepath.Join(resolveExisting(filepath.Dir(absPath)), filepath.Base(absPath)))
+}
+
+// under reports whether the absolute path p is dir or inside it.
+func under(dir, p string) bool {
+	rel, err := filepath.Rel(dir, p)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+// resolveExisting resolves the symbolic links of the longest part of the
+// absolute path p that exists, and appends the rest unchanged.
+func resolveExisting(p string) string {
+	rest := ""
+	for {
+		if real, err := filepath.EvalSymlinks(p); err == nil {
+			return filepath.Join(real, rest)
+		}
+		parent := filepath.Dir(p)
+		if parent == p {
+			return filepath.Join(p, rest)
+		}
+		rest = filepath.Join(filepath.Base(p), rest)
+		p = parent
+	}
 }

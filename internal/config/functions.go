@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
+	"errors"
 	"io/fs"
 	"net/url"
 	"path"
@@ -296,8 +297,13 @@ func fileFunc(fsys fs.FS, dir string) function.Function {
 			return cty.NilVal, function.NewArgErrorf(0, "%q is outside the configuration directory; file() reads only files inside it", a[0])
 		}
 		b, err := fs.ReadFile(fsys, name)
-		if err != nil {
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
 			return cty.NilVal, function.NewArgErrorf(0, "no file %q in the configuration directory", a[0])
+		case err != nil:
+			// Through the os.Root of the folder, a symbolic link that
+			// points outside it fails with "path escapes from parent".
+			return cty.NilVal, function.NewArgErrorf(0, "%q cannot be read inside the configuration directory (a link to a file outside it is outside too): %v", a[0], unwrapPathError(err))
 		}
 		if len(b) > maxFileSize {
 			return cty.NilVal, function.NewArgErrorf(0, "%q is larger than %d bytes", a[0], maxFileSize)
@@ -318,6 +324,16 @@ func fileExistsFunc(fsys fs.FS, dir string) function.Function {
 		fi, err := fs.Stat(fsys, name)
 		return cty.BoolVal(err == nil && fi.Mode().IsRegular()), nil
 	}, cty.Bool)
+}
+
+// unwrapPathError drops the operation and path of an *fs.PathError, which
+// the message already names.
+func unwrapPathError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 // typeName names a cty type for messages ("string", "list of string").

@@ -78,7 +78,14 @@ func Load(opts LoadOptions) (*Config, hcl.Diagnostics) {
 			Catalog:   cat,
 		},
 	}
-	l.funcs = functions(fsys, opts.Dir)
+	// file() and fileexists() read through an os.Root: a symbolic link
+	// inside the folder that points outside it is refused like "../x". The
+	// configuration files themselves may be links (a shared file).
+	funcFS := fsys
+	if opts.FS == nil {
+		funcFS = rootFS(opts.Dir)
+	}
+	l.funcs = functions(funcFS, opts.Dir)
 	l.load()
 	l.cfg.secretRanges = l.secretRanges
 	for s := range l.secrets {
@@ -89,6 +96,21 @@ func Load(opts LoadOptions) (*Config, hcl.Diagnostics) {
 	l.diags = dedupe(l.diags)
 	sortDiagnostics(l.diags)
 	return l.cfg, l.diags
+}
+
+// rootFS reads the folder it names through an os.Root opened per call,
+// so that nothing stays open once the configuration is loaded (file() may
+// be evaluated later, in a where expression): a name that leaves the
+// folder, by ".." or by a symbolic link, fails.
+type rootFS string
+
+func (d rootFS) Open(name string) (fs.File, error) {
+	root, err := os.OpenRoot(string(d))
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	return root.FS().Open(name)
 }
 
 type loader struct {
