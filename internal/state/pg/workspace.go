@@ -166,14 +166,18 @@ func (b *Backend) Push(s *state.State, force bool) error {
 	if err != nil {
 		return err
 	}
-	if !force {
-		info, err := b.info(ctx, c, b.workspace)
-		if err != nil {
-			return err
-		}
-		if info != nil && (info.People > 0 || info.Blocks > 0) {
-			return &NotEmptyError{Where: b.Describe(), People: info.People, Blocks: info.Blocks}
-		}
+	info, err := b.info(ctx, c, b.workspace)
+	if err != nil {
+		return err
+	}
+	// As plan and apply: a workspace other than the default one is made
+	// with leadsync workspace new, so that a typo in --workspace does not
+	// make a new one.
+	if info == nil && b.workspace != DefaultWorkspace {
+		return &NoWorkspaceError{Workspace: b.workspace}
+	}
+	if !force && info != nil && (info.People > 0 || info.Blocks > 0) {
+		return &NotEmptyError{Where: b.Describe(), People: info.People, Blocks: info.Blocks}
 	}
 	return b.replace(ctx, s)
 }

@@ -139,6 +139,37 @@ func TestPushPull(t *testing.T) {
 	}
 }
 
+// A push into a workspace that was never made is refused, as plan and apply
+// refuse it: a typo in --workspace makes no new workspace.
+func TestPushNeedsTheWorkspace(t *testing.T) {
+	cs := testConnStr(t)
+	schema := testSchema(t, cs)
+	local := state.New()
+	mustNoErr(t, local.Apply(events()[0]), "apply")
+	b := newPG(t, cs, schema, "ukk", alice)
+	for _, force := range []bool{false, true} {
+		err := b.Push(local, force)
+		var nw *NoWorkspaceError
+		if !errors.As(err, &nw) || !strings.Contains(err.Error(), "leadsync workspace new ukk") {
+			t.Fatalf("push (force %v) into a workspace never made: %v", force, err)
+		}
+	}
+	list, err := b.Workspaces()
+	mustNoErr(t, err, "list")
+	for _, w := range list {
+		if w.Name == "ukk" {
+			t.Fatalf("the refused push made the workspace: %+v", list)
+		}
+	}
+	mustNoErr(t, b.CreateWorkspace("ukk"), "workspace new")
+	mustNoErr(t, b.Push(local, false), "push into the new workspace")
+	got, err := newPG(t, cs, schema, "ukk", bob).Load()
+	mustNoErr(t, err, "load")
+	if d := cmp.Diff(canon(t, local), canon(t, got)); d != "" {
+		t.Fatalf("pushed state differs (-local +pg):\n%s", d)
+	}
+}
+
 // A run that loaded the state before a push --force replaced it does not
 // write its rows into the new one.
 func TestCommitRefusesReplacedState(t *testing.T) {
