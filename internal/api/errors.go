@@ -8,6 +8,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
 // ErrorKind says what went wrong with a call, in terms the rest of leadsync
@@ -307,7 +309,7 @@ func (r redactor) text(s string) string {
 	if r == "" {
 		return s
 	}
-	return strings.ReplaceAll(s, string(r), Redacted)
+	return textfmt.Redact(s, string(r), Redacted)
 }
 
 // redactedError wraps an error whose text might contain the key.
@@ -320,7 +322,7 @@ func (e *redactedError) Error() string { return e.r.text(e.err.Error()) }
 func (e *redactedError) Unwrap() error { return e.err }
 
 func (r redactor) err(err error) error {
-	if err == nil || r == "" || !strings.Contains(err.Error(), string(r)) {
+	if err == nil || r == "" || r.text(err.Error()) == err.Error() {
 		return err
 	}
 	return &redactedError{err: err, r: r}

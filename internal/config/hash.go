@@ -5,9 +5,9 @@ import (
 	"encoding/hex"
 	"fmt"
 	"sort"
-	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/leadsync/leadsync/internal/textfmt"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 )
 
@@ -83,10 +83,8 @@ func (c *Config) Scrub(s string) string {
 		return s
 	}
 	for _, v := range c.secretValues {
-		if len(v) < 4 { // too short to scrub without mangling ordinary words
-			continue
-		}
-		s = strings.ReplaceAll(s, v, "(sensitive value)")
+		// A short value only where it stands alone (textfmt.Redact).
+		s = textfmt.Redact(s, v, "(sensitive value)")
 	}
 	return s
 }

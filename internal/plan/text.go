@@ -236,10 +236,6 @@ var (
 	plural    = textfmt.Count
 )
 
-// redactMin is the shortest secret replaced: shorter values would blank out
-// ordinary words.
-const redactMin = 3
-
 // redact removes the API key and the values of sensitive variables from the
 // details of a plan: a plan is printed and may be saved, and must hold no
 // secret. Configuration values reach details only through search and
@@ -247,7 +243,7 @@ const redactMin = 3
 func redact(cfg *config.Config, p *Plan) {
 	var secrets []string
 	add := func(s string) {
-		if len(s) >= redactMin {
+		if s != "" {
 			secrets = append(secrets, s)
 		}
 	}
@@ -262,10 +258,11 @@ func redact(cfg *config.Config, p *Plan) {
 	for _, c := range p.Changes {
 		c.Detail = cfg.Scrub(c.Detail)
 		for _, s := range secrets {
-			c.Detail = strings.ReplaceAll(c.Detail, s, "(sensitive)")
+			// A short secret only where it stands alone (textfmt.Redact).
+			c.Detail = textfmt.Redact(c.Detail, s, "(sensitive)")
 			if q, err := json.Marshal(s); err == nil {
 				// A value printed with JSON escapes.
-				c.Detail = strings.ReplaceAll(c.Detail, strings.Trim(string(q), `"`), "(sensitive)")
+				c.Detail = textfmt.Redact(c.Detail, strings.Trim(string(q), `"`), "(sensitive)")
 			}
 		}
 	}
