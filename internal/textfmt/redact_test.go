@@ -10,7 +10,7 @@ func TestRedact(t *testing.T) {
 		s, secret, want string
 	}{
 		{"key sk_live_1234567890 refused", "sk_live_1234567890", "key [r] refused"},
-		{"xsk_live_1234567890x", "sk_live_1234567890", "x[r]x"}, // long: everywhere
+		{"xsk_live_1234567890x", "sk_live_1234567890", "x[r]x"},                 // long: everywhere
 		{"a bad answer: key a refused", "a", "[r] bad answer: key [r] refused"}, // alone: replaced
 		{"Bad answer for key a", "a", "Bad answer for key [r]"},
 		{"key=a&x=1", "a", "key=[r]&x=1"},
