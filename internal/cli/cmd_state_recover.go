@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/leadsync/leadsync/internal/run"
+	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
 type stateRecoverOptions struct {
@@ -55,10 +56,14 @@ func runStateRecover(f *Factory, opts *stateRecoverOptions) error {
 		fmt.Fprintln(f.IO.Out, "No journal to recover: the state is complete.")
 		return nil
 	}
-	fmt.Fprintf(f.IO.Out, "Kept %d recorded calls of the journal in the state.\n", res.Kept)
+	after := ""
+	if res.KeptAfter > 0 {
+		after = fmt.Sprintf(" (%d from after the damaged line: each line carries its own checksum)", res.KeptAfter)
+	}
+	fmt.Fprintf(f.IO.Out, "Kept %s of the journal in the state%s.\n", textfmt.Plural(res.Kept, "recorded call"), after)
 	if res.DamagedLine > 0 {
-		fmt.Fprintf(f.IO.Out, "Line %d is damaged (%s): it and the %d lines after it were left out; those calls may be made again by the next apply.\n",
-			res.DamagedLine, res.Reason, max(res.DroppedLines-1, 0))
+		fmt.Fprintf(f.IO.Out, "Line %d is damaged (%s): %s left out; the calls left out may be made again by the next apply.\n",
+			res.DamagedLine, res.Reason, textfmt.Count(max(res.DroppedLines, 1), "line was", "lines were"))
 	}
 	fmt.Fprintf(f.IO.Out, "The journal is kept, unchanged, as %s.\n", stateRelPath(f, res.MovedTo))
 	return nil

@@ -51,7 +51,7 @@ func TestStateRecover(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("state recover: exit %d\n%s%s", code, stdout, stderr)
 	}
-	for _, want := range []string{"Kept 1 recorded calls", "Line 3 is damaged", "kept, unchanged, as .leadsync/state.json.journal.damaged-"} {
+	for _, want := range []string{"Kept 2 recorded calls of the journal in the state (1 from after the damaged line", "Line 3 is damaged (checksum mismatch): 1 line was left out", "kept, unchanged, as .leadsync/state.json.journal.damaged-"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("recover output lacks %q:\n%s", want, stdout)
 		}
@@ -62,6 +62,12 @@ func TestStateRecover(t *testing.T) {
 	}
 	if p := got.People["101.aa"]; p == nil || p.Enrichment == nil || p.Enrichment.Result.Email != "ann@x.example" {
 		t.Errorf("the call before the damage was not kept: %+v", p)
+	}
+	if p := got.People["103.cc"]; p == nil || p.Enrichment == nil || p.Enrichment.Result.Email != "max@x.example" {
+		t.Errorf("the call after the damage, whose line is whole, was not kept: %+v", p)
+	}
+	if p := got.People["102.bb"]; p != nil && p.Enrichment != nil {
+		t.Errorf("the damaged line's call was used: %+v", p)
 	}
 	if m, _ := filepath.Glob(store.JournalPath() + ".damaged-*"); len(m) != 1 {
 		t.Errorf("damaged journal kept as %v", m)

@@ -67,7 +67,7 @@ func (e *JournalError) Error() string {
 	if e.Line > 0 {
 		return fmt.Sprintf("journal %s cannot be replayed: %s. leadsync did not change it. "+
 			"It holds calls an interrupted apply completed and paid for. Run leadsync state recover to keep every call recorded before line %d "+
-			"(the journal itself is kept aside, unchanged); only the calls from the damaged line on may then be made again",
+			"and every whole line after it (the journal itself is kept aside, unchanged); only the calls of damaged lines may then be made again",
 			where, e.Reason, e.Line)
 	}
 	return fmt.Sprintf("journal %s cannot be replayed: %s. leadsync did not change it. "+

@@ -2,6 +2,7 @@ package state
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -50,8 +51,11 @@ type RecoverResult struct {
 	// Reason says what is wrong with that line.
 	Reason string
 	// DroppedLines is how many lines from the damaged one to the end were
-	// not used.
+	// not used (the damaged one included).
 	DroppedLines int
+	// KeptAfter is how many of the Kept events come after the damage:
+	// lines whose checksum is right and which read as events, in order.
+	KeptAfter int
 	// MovedTo is where the journal was kept, as it was.
 	MovedTo string
 }
@@ -59,10 +63,15 @@ type RecoverResult struct {
 // RecoverJournal folds the valid events of a journal damaged in the middle
 // into the state: every line before the first damaged one (each line is
 // checksummed, and events are sequential) is a call that completed and was
-// paid for, so it is kept; the lines from the damage on cannot be trusted
-// and are left out. The state is saved first, then the journal is moved
-// aside (never deleted) to <journal>.damaged-<time>. The caller holds the
-// lock. A state file that cannot be read is an error: restore it first.
+// paid for, so it is kept. After the damage, each line carries its own
+// checksum: a line whose checksum is right, which reads as an event and
+// whose seq follows the last one kept is a paid call too, and is kept; the
+// others are left out. An event applies on its own (a search result, an
+// enrichment, a sub-search: a split run missing the damaged sub-search
+// stays under way and runs it again), so a lost line costs only its own
+// call. The state is saved first, then the journal is moved aside (never
+// deleted) to <journal>.damaged-<time>. The caller holds the lock. A state
+// file that cannot be read is an error: restore it first.
 func (store *Store) RecoverJournal(now time.Time) (*RecoverResult, error) {
 	store.mu.Lock()
 	defer store.mu.Unlock()
@@ -101,9 +110,27 @@ func (store *Store) RecoverJournal(now time.Time) (*RecoverResult, error) {
 		if err := jr.take(jb[off : off+nl]); err != nil {
 			res.DamagedLine, res.Reason = n, err.Error()
 			res.DroppedLines = bytes.Count(jb[off:], []byte("\n"))
+			off += nl + 1
 			break
 		}
 		off += nl + 1
+	}
+	// After the damage: lines that stand on their own.
+	if res.DamagedLine > 0 && jr.header != nil {
+		last := uint64(len(jr.events))
+		for off < len(jb) {
+			nl := bytes.IndexByte(jb[off:], '\n')
+			if nl < 0 {
+				break // a torn last line
+			}
+			if e, ok := eventLine(jb[off : off+nl]); ok && e.Seq > last {
+				jr.events = append(jr.events, e)
+				last = e.Seq
+				res.KeptAfter++
+				res.DroppedLines--
+			}
+			off += nl + 1
+		}
 	}
 	if jr.header != nil && len(jr.events) > 0 {
 		if jr.header.Lineage != s.Lineage && store.Exists() {
@@ -122,7 +149,9 @@ func (store *Store) RecoverJournal(now time.Time) (*RecoverResult, error) {
 				continue
 			}
 			if err := s.Apply(e); err != nil {
-				res.DamagedLine, res.Reason = int(e.Seq)+1, err.Error()
+				if res.DamagedLine == 0 {
+					res.DamagedLine, res.Reason = int(e.Seq)+1, err.Error()
+				}
 				break
 			}
 			last = e.Seq
@@ -139,4 +168,18 @@ func (store *Store) RecoverJournal(now time.Time) (*RecoverResult, error) {
 	}
 	syncDir(filepath.Dir(store.path))
 	return res, nil
+}
+
+// eventLine reads one journal line on its own: its checksum right, an
+// event that validates, with a seq.
+func eventLine(line []byte) (Event, bool) {
+	b, err := unframe(line)
+	if err != nil {
+		return Event{}, false
+	}
+	var e Event
+	if json.Unmarshal(b, &e) != nil || e.Seq == 0 || e.Validate() != nil {
+		return Event{}, false
+	}
+	return e, true
 }

@@ -8,16 +8,21 @@ import (
 	"testing"
 )
 
-// TestRecoverJournalKeepsTheLinesBeforeTheDamage: a journal damaged in the
-// middle (line 4 of a header and 5 events) keeps its first two events, the
-// paid calls before the damage; the journal is kept aside unchanged.
-func TestRecoverJournalKeepsTheLinesBeforeTheDamage(t *testing.T) {
+// TestRecoverJournalKeepsEveryWholeLine: a journal damaged in the middle
+// (line 4 of a header and 7 events: the first enrichment) keeps the two
+// events before the damage and the four whole lines after it (each line
+// has its own checksum); a line of garbage after the damage is left out;
+// the journal is kept aside unchanged. The split run whose second
+// sub-search survived stays under way, to run the third.
+func TestRecoverJournalKeepsEveryWholeLine(t *testing.T) {
 	store, _ := newStore(t)
 	s := New()
 	run(t, store, s, demoEvents()...)
 	b, _ := os.ReadFile(store.JournalPath())
 	lines := bytes.SplitAfter(b, []byte("\n"))
 	lines[3] = bytes.Replace(lines[3], []byte("enrich"), []byte("enrIch"), 1)
+	// Garbage after the damage, and a whole line repeated out of order.
+	lines = append(lines[:5], append([][]byte{[]byte("0000beef not a line\n"), lines[1]}, lines[5:]...)...)
 	damaged := bytes.Join(lines, nil)
 	must(t, os.WriteFile(store.JournalPath(), damaged, 0o600))
 
@@ -29,16 +34,25 @@ func TestRecoverJournalKeepsTheLinesBeforeTheDamage(t *testing.T) {
 	}
 	res, err := store.RecoverJournal(day(3))
 	must(t, err)
-	if want := bytes.Count(damaged, []byte("\n")) - 3; res.Kept != 2 || res.DamagedLine != 4 || res.DroppedLines != want {
-		t.Errorf("result %+v, want 2 kept, damage at line 4, %d lines dropped", res, want)
+	if res.Kept != 6 || res.KeptAfter != 4 || res.DamagedLine != 4 || res.DroppedLines != 3 {
+		t.Errorf("result %+v, want 6 kept (4 after the damage), damage at line 4, 3 lines dropped", res)
 	}
 	got, err := store.Load()
 	must(t, err)
-	if got.Searches["search.a"] == nil || got.Profiles["profile.p"] == nil {
-		t.Errorf("the calls before the damage are not in the state: %v", summary(got))
+	if got.Searches["search.a"] == nil || got.Profiles["profile.p"] == nil || got.Searches["search.b"] == nil {
+		t.Errorf("the whole lines are not in the state: %v", summary(got))
 	}
-	if got.Searches["search.b"] != nil || got.Usage.CreditsSpent != 0 {
-		t.Errorf("calls from the damaged line on were used: %v, credits %d", summary(got), got.Usage.CreditsSpent)
+	if p := got.People["n2"]; p == nil || p.Enrichment == nil || p.Enrichment.Result.Email != "b@x.io" {
+		t.Errorf("the enrichment after the damage was not kept: %+v", p)
+	}
+	if p := got.People["n1"]; p == nil || p.Enrichment != nil {
+		t.Errorf("the damaged line's enrichment was used: %+v", p)
+	}
+	if got.Usage.CreditsSpent != 1 {
+		t.Errorf("credits spent %d, want 1 (the damaged line's credit is unknown)", got.Usage.CreditsSpent)
+	}
+	if tr := got.Splits["search.s"]; tr == nil || len(tr.Nodes) != 2 || got.Searches["search.s"] != nil {
+		t.Errorf("the split run should stay under way with 2 sub-searches: %+v", tr)
 	}
 	if kept, err := os.ReadFile(res.MovedTo); err != nil || !bytes.Equal(kept, damaged) {
 		t.Errorf("the damaged journal was not kept aside unchanged at %s: %v", res.MovedTo, err)
