@@ -19,6 +19,13 @@ import (
 // stored), read and written in one short transaction that locks the row.
 // It implements api.SharedPace, as state.PaceFile does for a local state.
 //
+// Times in the pace table are the database server's clock, so that
+// teammates whose clocks disagree still share one pace: each connection
+// measures the difference between this machine's clock and the server's
+// (clock_timestamp(), halfway through the round trip) and translates.
+// Without it a teammate whose clock is a minute behind would wait a minute
+// for every call, and one a minute ahead would not wait at all.
+//
 // Pace has a connection of its own (the backend's may be busy recording a
 // call), opened on first use and closed after a while without calls. After
 // a database error it stays away for a while (errors are not fatal: the
@@ -33,6 +40,11 @@ type Pace struct {
 	migrated bool
 	failedAt time.Time   // when the database last failed (wall clock)
 	idle     *time.Timer // closes the connection when unused
+	// offset is the server's clock minus this machine's, measured when
+	// the connection was opened.
+	offset time.Duration
+	// clock is this machine's clock (time.Now; tests skew it).
+	clock func() time.Time
 }
 
 const (
@@ -52,17 +64,18 @@ func NewPace(opts Options, key string) (*Pace, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Pace{b: b, keyID: state.PaceKeyID(key)}, nil
+	return &Pace{b: b, keyID: state.PaceKeyID(key), clock: time.Now}, nil
 }
 
 // Reserve starts a call at now unless the key's last call started less
 // than gap before now: then it records nothing and returns how long to
 // wait.
 func (p *Pace) Reserve(now time.Time, gap time.Duration) (time.Duration, error) {
-	start := ceilMicro(now)
 	var wait time.Duration
 	err := p.do("reserving a call in the shared pace", func(ctx context.Context, c *pgx.Conn) error {
 		wait = 0
+		now := now.Add(p.offset) // the server's clock
+		start := ceilMicro(now)
 		tx, err := c.Begin(ctx)
 		if err != nil {
 			return err
@@ -103,7 +116,7 @@ ON CONFLICT (key_hash) DO NOTHING RETURNING true`), p.keyID, start).Scan(&insert
 func (p *Pace) Extend(t time.Time) error {
 	return p.do("extending the shared pace", func(ctx context.Context, c *pgx.Conn) error {
 		_, err := c.Exec(ctx, p.b.sql(`INSERT INTO {s}.pace AS p (key_hash, last_start) VALUES ($1, $2)
-ON CONFLICT (key_hash) DO UPDATE SET last_start = GREATEST(p.last_start, EXCLUDED.last_start)`), p.keyID, ceilMicro(t))
+ON CONFLICT (key_hash) DO UPDATE SET last_start = GREATEST(p.last_start, EXCLUDED.last_start)`), p.keyID, ceilMicro(t.Add(p.offset)))
 		return err
 	})
 }
@@ -115,6 +128,9 @@ func (p *Pace) Last() (time.Time, error) {
 		err := c.QueryRow(ctx, p.b.sql(`SELECT last_start FROM {s}.pace WHERE key_hash = $1`), p.keyID).Scan(&last)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return nil
+		}
+		if err == nil {
+			last = last.Add(-p.offset) // this machine's clock
 		}
 		return err
 	})
@@ -184,6 +200,14 @@ func (p *Pace) run(ctx context.Context, doing string, f func(ctx context.Context
 			return err // already says where, redacted
 		}
 		p.conn = c
+		// The difference of the clocks, halfway through a round trip.
+		before := p.clock()
+		var server time.Time
+		if err := c.QueryRow(ctx, `SELECT clock_timestamp()`).Scan(&server); err != nil {
+			return p.b.wrap("reading the database server's clock", err)
+		}
+		after := p.clock()
+		p.offset = clockOffset(before, server, after)
 	}
 	if !p.migrated {
 		if err := p.b.migrate(ctx, p.conn, SchemaVersion); err != nil {
@@ -202,3 +226,20 @@ func ceilMicro(t time.Time) time.Time {
 	}
 	return t
 }
+
+// clockOffset is the server's clock minus this machine's, from a reading
+// of the server's clock between before and after. The reading is off by at
+// most half the round trip, so an offset within that (and a few
+// milliseconds more) is taken as none: one machine's processes, and
+// teammates whose clocks agree, then keep exactly the times they have.
+func clockOffset(before, server, after time.Time) time.Duration {
+	half := after.Sub(before) / 2
+	off := server.Sub(before.Add(half))
+	if off.Abs() <= half+clockSlack {
+		return 0
+	}
+	return off
+}
+
+// clockSlack is the difference of clocks below which they count as one.
+const clockSlack = 10 * time.Millisecond

@@ -191,3 +191,58 @@ func TestPaceDatabaseDown(t *testing.T) {
 		t.Fatalf("second reserve with the database down: %v, want the pace to stay away", err)
 	}
 }
+
+// TestPaceAcrossSkewedClocks: two teammates whose clocks are ten minutes
+// apart share one pace: the one ahead waits for the rest of the gap after
+// the other's call, and the one behind does not wait ten minutes.
+func TestPaceAcrossSkewedClocks(t *testing.T) {
+	cs := testConnStr(t)
+	schema := testSchema(t, cs)
+	const gap = time.Minute
+	open := func(key string, skew time.Duration) *Pace {
+		p, err := NewPace(Options{ConnStr: cs, Schema: schema}, key)
+		mustNoErr(t, err, "new pace")
+		p.clock = func() time.Time { return time.Now().Add(skew) }
+		t.Cleanup(func() { p.Close() })
+		return p
+	}
+	for _, skew := range []time.Duration{10 * time.Minute, -10 * time.Minute} {
+		key := "key skewed " + skew.String()
+		a, b := open(key, 0), open(key, skew)
+		w, err := a.Reserve(a.clock(), gap)
+		mustNoErr(t, err, "reserve")
+		if w != 0 {
+			t.Fatalf("skew %s: the first call waits %s", skew, w)
+		}
+		last, err := b.Last()
+		mustNoErr(t, err, "last")
+		if d := b.clock().Sub(last); d < -time.Second || d > 30*time.Second {
+			t.Errorf("skew %s: the other's call started %s ago in its clock, want about now", skew, d)
+		}
+		w, err = b.Reserve(b.clock(), gap)
+		mustNoErr(t, err, "reserve")
+		// A minute's gap, less the time between the two calls (seconds at
+		// most, even on a busy machine); never the ten minutes of skew.
+		if w < 30*time.Second || w > gap {
+			t.Errorf("skew %s: the second teammate waits %s, want just under %s", skew, w, gap)
+		}
+	}
+}
+
+func TestClockOffset(t *testing.T) {
+	at := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		rtt, off, want time.Duration
+	}{
+		{time.Millisecond, 0, 0},
+		{time.Millisecond, 3 * time.Millisecond, 0},        // within the slack
+		{100 * time.Millisecond, 40 * time.Millisecond, 0}, // within half the round trip
+		{time.Millisecond, time.Minute, time.Minute},
+		{time.Millisecond, -time.Minute, -time.Minute},
+	} {
+		got := clockOffset(at, at.Add(tc.rtt/2+tc.off), at.Add(tc.rtt))
+		if got != tc.want {
+			t.Errorf("round trip %s, offset %s: got %s, want %s", tc.rtt, tc.off, got, tc.want)
+		}
+	}
+}
