@@ -60,10 +60,12 @@ func stateRelPath(f *Factory, path string) string {
 func newStateCmd(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "state",
-		Short: "Read and edit the state: list, show, rm",
-		Long: `The state (.leadsync/state.json unless leadsync { state_path } says otherwise)
-records every search run, profile read and enrichment, and the people they
-found. These commands read it and remove records from it.
+		Short: "Read and edit the state: list, show, rm, recover, push, pull",
+		Long: `The state (.leadsync/state.json unless leadsync { state_path } says otherwise,
+or the workspace's rows with a backend "pg" block) records every search
+run, profile read and enrichment, and the people they found. These commands
+read it, remove records from it, recover a damaged journal, and copy it
+into a backend (push) or out of it (pull).
 
 Addresses are those of the configuration (search.cto["Berlin"],
 profile.founder) and person.<id> for people.`,

@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/state"
@@ -39,6 +41,9 @@ func Save(path string, p *Plan) error {
 	dir := filepath.Dir(path)
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
 		return fmt.Errorf("saving the plan to %s: that is a directory; give a file name, like %s", path, filepath.Join(path, "leads.plan"))
+	}
+	if err := checkOverwrite(path); err != nil {
+		return err
 	}
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
@@ -74,6 +79,30 @@ func Save(path string, p *Plan) error {
 	return nil
 }
 
+// checkOverwrite refuses to save a plan over a file that is not a plan: a
+// configuration file, the state, anything else the user keeps there. An
+// earlier plan, an empty file and a missing one may be written.
+func checkOverwrite(path string) error {
+	base := filepath.Base(path)
+	for _, suffix := range []string{config.ConfigSuffix, ".leadvars.hcl"} {
+		if strings.HasSuffix(base, suffix) {
+			return fmt.Errorf("saving the plan to %s: a %s file is configuration, never a plan; save the plan under another name, like leads.plan", path, suffix)
+		}
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil // missing (or unreadable: the write says why)
+	}
+	defer f.Close()
+	head := make([]byte, 512)
+	n, _ := io.ReadFull(f, head)
+	head = bytes.TrimSpace(head[:n])
+	if len(head) == 0 || bytes.Contains(head, []byte(`"kind": "`+planMagic+`"`)) || bytes.Contains(head, []byte(`"kind":"`+planMagic+`"`)) {
+		return nil
+	}
+	return fmt.Errorf("saving the plan to %s: the file exists and is not a leadsync plan; leadsync does not overwrite it. Save the plan under another name, like leads.plan, or remove the file first", path)
+}
+
 // ErrNotPlan is wrapped by Load's error for a file that is no leadsync plan.
 var ErrNotPlan = errors.New("not a leadsync plan file")
 
@@ -102,7 +131,7 @@ func Decode(name string, data []byte) (*Plan, error) {
 		FormatVersion string `json:"format_version"`
 	}
 	if err := json.Unmarshal(data, &head); err != nil || head.Kind != planMagic {
-		return nil, fmt.Errorf("%s: %w (save one with \"leadsync plan --out %s\")", path, ErrNotPlan, path)
+		return nil, fmt.Errorf("%s: %w (save a plan with \"leadsync plan --out leads.plan\", then give that file)", path, ErrNotPlan)
 	}
 	if head.FormatVersion != FormatVersion {
 		return nil, fmt.Errorf("%s: plan format_version %q; this leadsync reads %q. Make the plan again with this version", path, head.FormatVersion, FormatVersion)

@@ -157,6 +157,54 @@ func TestSaveErrorsNameThePath(t *testing.T) {
 	}
 }
 
+// TestSaveNeverOverwritesWhatIsNotAPlan: plan --out over a configuration
+// file, the state or any other file is refused and leaves it as it was; an
+// earlier plan and an empty file are overwritten.
+func TestSaveNeverOverwritesWhatIsNotAPlan(t *testing.T) {
+	dir := t.TempDir()
+	p := &Plan{FormatVersion: FormatVersion}
+	write := func(name, content string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	for _, tc := range []struct{ name, content, want string }{
+		{"main.leads.hcl", "search \"a\" {}\n", "is configuration, never a plan"},
+		{"new.leads.hcl", "", "is configuration, never a plan"},
+		{"prod.leadvars.hcl", "x = 1\n", "is configuration, never a plan"},
+		{"state.json", `{"format_version": 1, "lineage": "x"}`, "is not a leadsync plan; leadsync does not overwrite it"},
+		{"notes.txt", "my notes", "is not a leadsync plan; leadsync does not overwrite it"},
+	} {
+		path := filepath.Join(dir, tc.name)
+		if tc.content != "" || !strings.HasSuffix(tc.name, ".hcl") {
+			path = write(tc.name, tc.content)
+		}
+		err := Save(path, p)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Save over %s = %v, want it refused (%q)", tc.name, err, tc.want)
+		}
+		if b, _ := os.ReadFile(path); string(b) != tc.content {
+			t.Errorf("%s changed to %q", tc.name, b)
+		}
+	}
+	old := filepath.Join(dir, "leads.plan")
+	if err := Save(old, p); err != nil {
+		t.Fatal(err)
+	}
+	if err := Save(old, p); err != nil {
+		t.Errorf("Save over an earlier plan: %v", err)
+	}
+	if err := Save(write("empty.plan", ""), p); err != nil {
+		t.Errorf("Save over an empty file: %v", err)
+	}
+	// The hint for a file that is no plan never suggests writing over it.
+	if _, err := Load(write("other.leads.hcl", "x = 1\n")); err == nil || strings.Contains(err.Error(), "--out "+filepath.Join(dir, "other.leads.hcl")) {
+		t.Errorf("Load of a configuration file: %v", err)
+	}
+}
+
 // FuzzDecodeBase: the base plan of --compare-to (a plan --json or a saved
 // plan, from a file anyone can edit) never panics, and a plan it accepts
 // has no nil change and no null list.
