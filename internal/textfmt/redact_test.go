@@ -10,15 +10,8 @@ func TestRedact(t *testing.T) {
 		s, secret, want string
 	}{
 		{"key sk_live_1234567890 refused", "sk_live_1234567890", "key [r] refused"},
-		{"xsk_live_1234567890x", "sk_live_1234567890", "x[r]x"},                 // long: everywhere
-		{"a bad answer: key a refused", "a", "[r] bad answer: key [r] refused"}, // alone: replaced
-		{"Bad answer for key a", "a", "Bad answer for key [r]"},
-		{"key=a&x=1", "a", "key=[r]&x=1"},
-		{"abc", "a", "abc"},
-		{"a", "a", "[r]"},
-		{"k3y, k3y.", "k3y", "[r], [r]."},
-		{"Straße k3y", "k3y", "Straße [r]"},
-		{"äk3y", "k3y", "äk3y"},
+		{"xsk_live_1234567890x", "sk_live_1234567890", "x[r]x"},
+		{"key=abc123 (id abc123xyz)", "abc123", "key=[r] (id [r]xyz)"}, // short: inside words too
 		{"nothing here", "", "nothing here"},
 		{"nothing here", "zzz", "nothing here"},
 	} {
@@ -28,7 +21,7 @@ func TestRedact(t *testing.T) {
 	}
 }
 
-// FuzzRedact: a secret never stands alone in the result.
+// FuzzRedact: the secret never survives, whatever its length.
 func FuzzRedact(f *testing.F) {
 	f.Add("key a refused", "a")
 	f.Add("x sk_live_1 y", "sk_live_1")
@@ -36,15 +29,8 @@ func FuzzRedact(f *testing.F) {
 		if secret == "" || strings.Contains("[r]", secret) {
 			return
 		}
-		got := Redact(s, secret, "[r]")
-		if len(secret) >= RedactWholeBelow {
-			if strings.Contains(got, secret) {
-				t.Fatalf("Redact(%q, %q) = %q still holds the secret", s, secret, got)
-			}
-			return
-		}
-		if got == secret || strings.HasPrefix(got, secret+" ") || strings.HasSuffix(got, " "+secret) || strings.Contains(got, " "+secret+" ") {
-			t.Fatalf("Redact(%q, %q) = %q: the secret stands alone", s, secret, got)
+		if got := Redact(s, secret, "[r]"); strings.Contains(got, secret) {
+			t.Fatalf("Redact(%q, %q) = %q still holds the secret", s, secret, got)
 		}
 	})
 }
