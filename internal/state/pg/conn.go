@@ -61,6 +61,14 @@ func CheckConnStr(connStr string) error {
 // certificate verified) for a host that is not loopback when the user set
 // no sslmode. Errors are redacted.
 func parseConfig(connStr string) (*pgx.ConnConfig, error) {
+	if isURL(connStr) {
+		authority, _, _ := strings.Cut(connStr[strings.Index(connStr, "://")+3:], "/")
+		if strings.Count(authority, "@") > 1 {
+			// pgx cuts at the first @ and would take the rest of the
+			// password for the host, and print it.
+			return nil, fmt.Errorf("the PostgreSQL connection string has more than one @ before the host: a user name or password holding @ must write it %%40 (percent-encoded), e.g. postgres://user:p%%40ss@db.example.com/leads")
+		}
+	}
 	cs := withDefaultTLS(connStr)
 	cfg, err := pgx.ParseConfig(cs)
 	if err != nil {
@@ -151,10 +159,17 @@ var (
 // redactString removes passwords from s: those of postgres:// URLs, every
 // password=... and, to be sure, the literal password of connStr.
 func redactString(s, connStr string) string {
-	if pw := passwordOf(connStr); len(pw) >= 3 {
+	if pw := passwordOf(connStr); pw != "" {
 		s = strings.ReplaceAll(s, pw, "REDACTED")
 		if esc := url.QueryEscape(pw); esc != pw {
 			s = strings.ReplaceAll(s, esc, "REDACTED")
+		}
+		// A password cut apart by a reader (at an @ or a colon it did not
+		// expect) is printed in pieces: remove each.
+		for _, part := range strings.FieldsFunc(pw, func(r rune) bool { return strings.ContainsRune("@:/?#", r) }) {
+			if len(part) >= 3 {
+				s = strings.ReplaceAll(s, part, "REDACTED")
+			}
 		}
 	}
 	s = urlPassRe.ReplaceAllString(s, "${1}:REDACTED@")

@@ -13,6 +13,8 @@ func TestRedact(t *testing.T) {
 		{"host=db user=u password=hunter22 dbname=x", "cannot parse `host=db user=u password=hunter22 dbname=x`"},
 		{"host=db password='pa ss' dbname=x", "password='pa ss' failed"},
 		{"postgres://u@h/db?password=qwerty123", "postgres://u@h/db?password=qwerty123"},
+		// A reader that cut the password at its @ printed the rest as a host.
+		{"postgres://u:hunter22@qwerty123@h/db", "lookup qwerty123@h: no such host"},
 	} {
 		got := redactString(tc.text, tc.cs)
 		for _, secret := range []string{"s3cr", "hunter22", "pa ss", "qwerty123"} {
@@ -32,6 +34,9 @@ func TestConnectErrorRedacted(t *testing.T) {
 		"postgres://leaduser:TopSecret99@127.0.0.1:1/leads?connect_timeout=5",
 		"host=127.0.0.1 port=1 user=leaduser password=TopSecret99 dbname=leads connect_timeout=5",
 		"postgres://leaduser:TopSecret99@127.0.0.1:1/leads?sslmode=bogus",
+		// An @ in the password, not percent-encoded: refused, no piece shown.
+		"postgres://leaduser:Pg@TopSecret99@127.0.0.1:1/leads?sslmode=disable",
+		"postgres://leaduser:TopSecret99@x@127.0.0.1:1/leads?sslmode=disable",
 	} {
 		b, err := New(Options{ConnStr: cs})
 		if err == nil {
@@ -42,6 +47,9 @@ func TestConnectErrorRedacted(t *testing.T) {
 		}
 		if strings.Contains(err.Error(), "TopSecret99") {
 			t.Errorf("error leaks the password: %v", err)
+		}
+		if strings.Count(cs, "@") > 1 && !strings.Contains(err.Error(), "%40") {
+			t.Errorf("%s: the error should say to write @ as %%40: %v", cs, err)
 		}
 	}
 	if c, err := connect(context.Background(), "postgres://u:TopSecret99@127.0.0.1:1/x?connect_timeout=5"); err == nil {
