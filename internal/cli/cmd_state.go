@@ -180,6 +180,10 @@ func runStateShow(f *Factory, opts *stateShowOptions) error {
 	}
 	addr := opts.address
 	kind := s.Kind(addr)
+	failure := s.Failures[addr]
+	if kind == "" && failure != nil {
+		kind = "failure" // a call that failed, with no success recorded
+	}
 	if kind == "" {
 		return run.UnknownAddress(s, addr, "")
 	}
@@ -216,6 +220,16 @@ func runStateShow(f *Factory, opts *stateShowOptions) error {
 		w.printf("  person        %s%s\n", state.PersonAddressPrefix+pr.PersonID, personLine(s.People[pr.PersonID]))
 	case "person":
 		writePerson(w, s.People[strings.TrimPrefix(addr, state.PersonAddressPrefix)], now)
+	case "failure":
+		w.printf("%s\n", addr)
+		w.printf("  no successful call recorded\n")
+	}
+	if failure != nil {
+		status := ""
+		if failure.Status != 0 {
+			status = fmt.Sprintf("HTTP %d: ", failure.Status)
+		}
+		w.printf("  last failure  %s, %s%s\n", stateWhen(failure.At, now), status, failure.Message)
 	}
 	return w.flush()
 }
@@ -305,12 +319,15 @@ type stateShowJSON struct {
 	Search        *state.Search      `json:"search,omitempty"`
 	Profile       *state.ProfileRead `json:"profile,omitempty"`
 	Person        *state.Person      `json:"person,omitempty"`
+	// LastFailure is the last failed call of the address since its last
+	// success; for an address that never succeeded, kind is "failure".
+	LastFailure *state.Failure `json:"last_failure,omitempty"`
 	// People are the people a search found or a profile read, in order.
 	People []*state.Person `json:"people"`
 }
 
 func writeStateShowJSON(w io.Writer, s *state.State, addr, kind string) error {
-	out := stateShowJSON{FormatVersion: "1", Address: addr, Kind: kind, People: []*state.Person{}}
+	out := stateShowJSON{FormatVersion: "1", Address: addr, Kind: kind, People: []*state.Person{}, LastFailure: s.Failures[addr]}
 	switch kind {
 	case "search":
 		out.Search = s.Searches[addr]

@@ -287,3 +287,25 @@ func TestShowCountsEnrichmentInFlightAtKill(t *testing.T) {
 		t.Errorf("show --json after a kill with an enrichment in flight: exit %d\n%s%s", code, out, errOut)
 	}
 }
+
+// TestStateShowFailure: an address whose only call failed is shown with
+// its last failure (show lists it under the failures of the last runs), in
+// text and JSON.
+func TestStateShowFailure(t *testing.T) {
+	dir, _ := stateTestDir(t)
+	code, out, errOut := runIn(t, dir, "state", "show", "search.old")
+	if code != 0 || !strings.Contains(out, "no successful call recorded") || !strings.Contains(out, "last failure") || !strings.Contains(out, "HTTP 503: service unavailable") {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	code, out, errOut = runIn(t, dir, "state", "show", "--json", "search.old")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	var got struct {
+		Kind        string         `json:"kind"`
+		LastFailure *state.Failure `json:"last_failure"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil || got.Kind != "failure" || got.LastFailure == nil || got.LastFailure.Status != 503 {
+		t.Errorf("json %+v (%v):\n%s", got, err, out)
+	}
+}
