@@ -323,9 +323,11 @@ type startHookKey struct{}
 
 // WithStartHook returns a context that makes the client call hook, in the
 // caller's goroutine, each time an attempt of the call leaves the pacer and
-// is sent: a caller can tell time spent waiting for the rate limit from
-// time spent by the service.
-func WithStartHook(ctx context.Context, hook func()) context.Context {
+// is about to be sent: a caller can tell time spent waiting for the rate
+// limit from time spent by the service, and note that the call is going out
+// (a journal line). An error from hook stops that attempt: it is not sent,
+// and the call returns an *Error of KindNotSent wrapping it.
+func WithStartHook(ctx context.Context, hook func() error) context.Context {
 	return context.WithValue(ctx, startHookKey{}, hook)
 }
 
@@ -353,14 +355,16 @@ func gateClosed(gate <-chan struct{}) bool {
 	}
 }
 
-// Started calls the start hook of ctx, if any (see WithStartHook). Client
-// calls it for every attempt it sends; another implementation of Service
-// (a test double) calls it when it begins a call, so that its callers see
-// calls start as they would with the real client.
-func Started(ctx context.Context) {
-	if h, ok := ctx.Value(startHookKey{}).(func()); ok {
-		h()
+// Started calls the start hook of ctx, if any (see WithStartHook), and
+// returns its error. Client calls it for every attempt it sends; another
+// implementation of Service (a test double) calls it when it begins a call,
+// so that its callers see calls start as they would with the real client,
+// and does not make the call when it returns an error.
+func Started(ctx context.Context) error {
+	if h, ok := ctx.Value(startHookKey{}).(func() error); ok {
+		return h()
 	}
+	return nil
 }
 
 // call makes one call with pacing and retries and decodes a 2xx answer into
@@ -420,8 +424,11 @@ func (c *Client) call(ctx context.Context, op string, gen Generation, method, pa
 			release()
 			return notSent(attempt, last)
 		}
+		if err := Started(ctx); err != nil {
+			release()
+			return &Error{Op: op, Gen: gen, Kind: KindNotSent, Attempts: attempt - 1, Message: "not sent: " + err.Error(), Err: err, sent: last != nil && last.MaybeCharged()}
+		}
 		c.obs.CallStart(op, attempt)
-		Started(ctx)
 		start := c.clock.Now()
 		e := c.attempt(ctx, method, u, body, out, check)
 		release()

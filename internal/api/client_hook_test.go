@@ -24,7 +24,7 @@ func TestStartHookRunsForEveryAttemptAfterThePacer(t *testing.T) {
 		t.Fatal(err)
 	}
 	hooks := 0
-	if _, err := c.Billing(WithStartHook(context.Background(), func() { hooks++ })); err != nil {
+	if _, err := c.Billing(WithStartHook(context.Background(), func() error { hooks++; return nil })); err != nil {
 		t.Fatal(err)
 	}
 	if hooks != 2 {

@@ -453,11 +453,25 @@ func (r *runner) do(ctx context.Context, t task) outcome {
 	o := outcome{task: t}
 	ctx = api.WithSendGate(ctx, r.gate)
 	ctx = api.WithWaitHook(ctx, func(d time.Duration, reason string) { r.reportWait(t.call, d, reason) })
-	ctx = api.WithStartHook(ctx, func() {
-		if !o.sent {
-			start, o.sent = r.now(), true
-			r.sent <- t.call
+	ctx = api.WithStartHook(ctx, func() error {
+		if o.sent {
+			return nil
 		}
+		if t.call.Kind == CallEnrich {
+			// The call has left the pacer and is about to be sent: the
+			// journal says first that it may be charged, so that a kill
+			// while it is in flight leaves it an unknown outcome that the
+			// next plan shows, never a silent charge. Noted here, not
+			// before the wait for the rate limit: calls still waiting are
+			// not in flight, and a kill must not count them as unknown.
+			if err := r.record(r.pendingEvent(t)); err != nil {
+				return err // not sent
+			}
+			o.pending = true
+		}
+		start, o.sent = r.now(), true
+		r.sent <- t.call
+		return nil
 	})
 	gen := r.opts.Config.API.Generation
 	switch t.call.Kind {
@@ -500,14 +514,7 @@ func (r *runner) do(ctx context.Context, t task) outcome {
 			PageName: t.profile.PageName, Profile: *p,
 		}}
 	case CallEnrich:
-		// Before anything is sent, the journal says this enrichment may be
-		// charged: a kill while it is in flight leaves it an unknown
-		// outcome that the next plan shows, never a silent charge.
-		if err := r.record(r.pendingEvent(t)); err != nil {
-			o.err = err
-			break
-		}
-		o.pending = true
+		// The start hook records the pending enrichment as it is sent.
 		res, err := r.opts.Service.Enrich(ctx, t.page)
 		if err == nil {
 			err = api.CheckEnrichedPerson(res, t.networkID)

@@ -54,7 +54,9 @@ func (f *fakeService) note(s string) {
 func (f *fakeService) Fields(context.Context) ([]api.Field, error) { return nil, errors.New("unused") }
 
 func (f *fakeService) Search(ctx context.Context, gen api.Generation, req api.SearchRequest) (*api.SearchResult, error) {
-	api.Started(ctx)
+	if err := api.Started(ctx); err != nil {
+		return nil, err
+	}
 	kw, _ := req.Params["keywords"].(string)
 	f.note("search:" + kw)
 	if f.block != nil {
@@ -81,7 +83,9 @@ func (f *fakeService) Search(ctx context.Context, gen api.Generation, req api.Se
 }
 
 func (f *fakeService) Page(ctx context.Context, gen api.Generation, req api.PageRequest) (*api.Profile, error) {
-	api.Started(ctx)
+	if err := api.Started(ctx); err != nil {
+		return nil, err
+	}
 	f.note("page:" + req.PageName)
 	if f.block != nil {
 		select {
@@ -94,7 +98,9 @@ func (f *fakeService) Page(ctx context.Context, gen api.Generation, req api.Page
 }
 
 func (f *fakeService) Enrich(ctx context.Context, req api.PageRequest) (*api.EnrichedProfile, error) {
-	api.Started(ctx)
+	if err := api.Started(ctx); err != nil {
+		return nil, err
+	}
 	f.note("enrich:" + req.PageName)
 	f.mu.Lock()
 	defer f.mu.Unlock()
