@@ -405,22 +405,41 @@ func TestPGConnStrNeverPrinted(t *testing.T) {
 
 // TestTeamExportsFollowSharedState: the spreadsheets are files of each
 // working copy, recorded in its own .leadsync/exports.json, while the
-// state they come from is shared in PostgreSQL. B writing B's spreadsheets
-// changes no shared state, so A's stay up to date; `leadsync usage`
-// writes no state either; B erasing a person changes the shared state, so
-// A's plan writes A's spreadsheet again (exit 2) and the person leaves it.
+// state they come from is shared (in PostgreSQL, or in one local state
+// file both configurations name with state_path). B writing B's
+// spreadsheets changes no shared state, so A's stay up to date;
+// `leadsync usage` writes no state either; B erasing a person changes the
+// shared state, so A's plan writes A's spreadsheet again (exit 2) and the
+// person leaves it.
 func TestTeamExportsFollowSharedState(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs real processes; skipped with -short")
 	}
-	cs := pgConnStr(t)
-	schema := freshSchema(t, cs)
+	for _, backend := range []string{"local", "pg"} {
+		t.Run(backend, func(t *testing.T) { exportsFollowSharedState(t, backend) })
+	}
+}
+
+func exportsFollowSharedState(t *testing.T, backend string) {
 	srv := sandbox.New(sandbox.Options{Seed: 5, RateLimit: 50, RateWindow: time.Second / 50, NoLatency: true})
 	hs := httptest.NewServer(srv)
 	defer hs.Close()
 	env := append(os.Environ(), mainEnv+"=1", "LEADSYNC_VAR_sandbox_url="+hs.URL, "LEADSYNC_API_KEY="+sandbox.DefaultKey,
-		"NO_COLOR=1", "LEADSYNC_PG_CONN_STR="+cs, "LEADSYNC_WORKSPACE=")
-	cfg := teamConfig(schema, "Berlin") + `
+		"NO_COLOR=1", "LEADSYNC_WORKSPACE=", "LEADSYNC_TEST_PG_SCHEMA=")
+	var cfg string
+	if backend == "pg" {
+		cs := pgConnStr(t)
+		env = append(env, "LEADSYNC_PG_CONN_STR="+cs)
+		cfg = teamConfig(freshSchema(t, cs), "Berlin")
+	} else {
+		pgBlock := "leadsync {\n  backend \"pg\" {\n    schema_name = \"unused\"\n  }\n}\n"
+		shared := filepath.Join(t.TempDir(), "state.json")
+		cfg = strings.Replace(teamConfig("unused", "Berlin"), pgBlock, fmt.Sprintf("leadsync {\n  state_path = %q\n}\n", shared), 1)
+		if !strings.Contains(cfg, shared) {
+			t.Fatal("could not make the configuration of the shared local state")
+		}
+	}
+	cfg += `
 export "leads" {
   path = "out/leads.csv"
   sheet "Engineers" {
