@@ -402,3 +402,115 @@ func TestPGConnStrNeverPrinted(t *testing.T) {
 		}
 	}
 }
+
+// TestTeamExportsFollowSharedState: the spreadsheets are files of each
+// working copy, recorded in its own .leadsync/exports.json, while the
+// state they come from is shared (in PostgreSQL, or in one local state
+// file both configurations name with state_path). B writing B's
+// spreadsheets changes no shared state, so A's stay up to date;
+// `leadsync usage` writes no state either; B erasing a person changes the
+// shared state, so A's plan writes A's spreadsheet again (exit 2) and the
+// person leaves it.
+func TestTeamExportsFollowSharedState(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs real processes; skipped with -short")
+	}
+	for _, backend := range []string{"local", "pg"} {
+		t.Run(backend, func(t *testing.T) { exportsFollowSharedState(t, backend) })
+	}
+}
+
+func exportsFollowSharedState(t *testing.T, backend string) {
+	srv := sandbox.New(sandbox.Options{Seed: 5, RateLimit: 50, RateWindow: time.Second / 50, NoLatency: true})
+	hs := httptest.NewServer(srv)
+	defer hs.Close()
+	env := append(os.Environ(), mainEnv+"=1", "LEADSYNC_VAR_sandbox_url="+hs.URL, "LEADSYNC_API_KEY="+sandbox.DefaultKey,
+		"NO_COLOR=1", "LEADSYNC_WORKSPACE=", "LEADSYNC_TEST_PG_SCHEMA=")
+	var cfg string
+	if backend == "pg" {
+		cs := pgConnStr(t)
+		env = append(env, "LEADSYNC_PG_CONN_STR="+cs)
+		cfg = teamConfig(freshSchema(t, cs), "Berlin")
+	} else {
+		pgBlock := "leadsync {\n  backend \"pg\" {\n    schema_name = \"unused\"\n  }\n}\n"
+		shared := filepath.Join(t.TempDir(), "state.json")
+		cfg = strings.Replace(teamConfig("unused", "Berlin"), pgBlock, fmt.Sprintf("leadsync {\n  state_path = %q\n}\n", shared), 1)
+		if !strings.Contains(cfg, shared) {
+			t.Fatal("could not make the configuration of the shared local state")
+		}
+	}
+	cfg += `
+export "leads" {
+  path = "out/leads.csv"
+  sheet "Engineers" {
+    from    = [search.eng]
+    columns = ["fullName", "networkId", "email"]
+  }
+}
+`
+	a, b := t.TempDir(), t.TempDir()
+	for _, dir := range []string{a, b} {
+		if err := os.WriteFile(filepath.Join(dir, "main.leads.hcl"), []byte(cfg), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run := func(dir string, args ...string) (string, int) {
+		cmd := exec.Command(os.Args[0], append(args, "--chdir", dir)...)
+		cmd.Env = env
+		out, err := cmd.CombinedOutput()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return string(out), code
+	}
+	mustPlan := func(dir string, code int, want string) {
+		t.Helper()
+		out, got := run(dir, "plan", "--detailed-exitcode")
+		if got != code || !strings.Contains(out, want) {
+			t.Fatalf("plan in %s exited %d, want %d and %q:\n%s", dir, got, code, want, out)
+		}
+	}
+
+	if out, code := run(a, "apply", "--auto-approve"); code != 0 {
+		t.Fatalf("A's apply exited %d:\n%s", code, out)
+	}
+	mustPlan(a, 0, "No changes")
+	// B has the state but not the file: B's plan writes B's spreadsheet,
+	// and B's apply writes it without touching the shared state.
+	mustPlan(b, 2, "out/leads.csv (missing)")
+	if out, code := run(b, "apply", "--auto-approve"); code != 0 || !strings.Contains(out, "Wrote out/leads.csv") {
+		t.Fatalf("B's apply exited %d:\n%s", code, out)
+	}
+	mustPlan(b, 0, "No changes")
+	mustPlan(a, 0, "No changes")
+	if out, code := run(a, "usage"); code != 0 {
+		t.Fatalf("usage exited %d:\n%s", code, out)
+	}
+	mustPlan(a, 0, "No changes")
+
+	// B erases the first person of A's file.
+	csvA, err := os.ReadFile(filepath.Join(a, "out", "leads.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(csvA), "\r\n")
+	if len(lines) < 3 {
+		t.Fatalf("A's CSV has no rows:\n%s", csvA)
+	}
+	nid := strings.Split(lines[1], ",")[1]
+	if out, code := run(b, "forget", nid); code != 0 {
+		t.Fatalf("B's forget exited %d:\n%s", code, out)
+	}
+	mustPlan(a, 2, "state changed since out/leads.csv was written")
+	if out, code := run(a, "apply", "--auto-approve"); code != 0 {
+		t.Fatalf("A's apply after B's forget exited %d:\n%s", code, out)
+	}
+	if csvA, _ := os.ReadFile(filepath.Join(a, "out", "leads.csv")); strings.Contains(string(csvA), nid) {
+		t.Fatalf("A's CSV still lists %s after the apply", nid)
+	}
+	mustPlan(a, 0, "No changes")
+	mustPlan(b, 2, "state changed since out/leads.csv was written")
+}

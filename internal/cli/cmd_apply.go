@@ -107,6 +107,7 @@ func runApply(ctx context.Context, f *Factory, opts *applyOptions) error {
 		AutoApprove: opts.autoApprove,
 		Confirm:     func() (bool, error) { return confirm(f) },
 		Parallelism: opts.parallelism,
+		Warn:        func(msg string) { warn(f, msg) },
 	}, views.NewApply(viewStreams(f), opts.json))
 	var de *run.DiagnosticsError
 	var be *run.BillingError
@@ -179,6 +180,11 @@ func confirm(f *Factory) (bool, error) {
 		return false, errors.New("no answer to the confirmation prompt (standard input closed); use --auto-approve to apply without asking")
 	}
 	return strings.TrimSpace(line) == "yes", nil
+}
+
+// warn prints a warning that stops nothing as one line on stderr.
+func warn(f *Factory, msg string) {
+	fmt.Fprintln(f.IO.ErrOut, "Warning: "+msg)
 }
 
 // localStore is the store of the state file at path, whose notes (a stale

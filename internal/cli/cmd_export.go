@@ -64,7 +64,7 @@ func runExport(f *Factory, opts *exportOptions) error {
 		return err
 	}
 	defer src.close()
-	eopts := run.ExportOptions{Config: cfg, BOM: opts.bom}
+	eopts := run.ExportOptions{Config: cfg, BOM: opts.bom, Warn: func(msg string) { warn(f, msg) }}
 	if !opts.json {
 		eopts.NoState = func() {
 			where := src.describe(f)

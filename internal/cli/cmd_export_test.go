@@ -143,8 +143,12 @@ func TestExportWithoutStateAndJSON(t *testing.T) {
 	if !strings.Contains(errOut.String(), "Note: no state at .leadsync/state.json yet") {
 		t.Errorf("stderr: %s", errOut)
 	}
-	if _, err := os.Stat(filepath.Join(dir, ".leadsync")); err == nil {
-		t.Errorf("export created a state folder")
+	if _, err := os.Stat(filepath.Join(dir, ".leadsync", "state.json")); err == nil {
+		t.Errorf("export created a state file")
+	}
+	// The working copy records what it wrote, from which state (none yet).
+	if _, err := os.Stat(filepath.Join(dir, ".leadsync", "exports.json")); err != nil {
+		t.Errorf("export left no record of the files it wrote: %v", err)
 	}
 
 	streams, _, out, errOut := TestStreams()

@@ -1,7 +1,7 @@
 // Package export writes the spreadsheets (XLSX and CSV) of export blocks from
 // state alone, atomically. It imports config and state, never api's client
 // and never the network: `leadsync export` and the end of `leadsync apply`
-// call WriteAll with the same state and get the same files.
+// call Write for each export with the same state and get the same files.
 //
 // XLSX: a Summary sheet first, then one worksheet per sheet block (bold
 // frozen header, an Excel table, fitted widths, dates as date cells, profile

@@ -621,8 +621,12 @@ func (b *builder) forgets() {
 	}
 }
 
-// exports plans the export files: written when anything else changes or
-// when the file is missing.
+// exports plans the export files. Each is written, for the first reason
+// that holds: a file is missing; the plan changes the state; the working
+// copy has no record of writing it; its configuration (ExportDigest)
+// changed since; the state it was written from is not the state now
+// (forget, state rm, a teammate's apply on a shared state). Otherwise it
+// is up to date.
 func (b *builder) exports() {
 	changes := false
 	for _, c := range b.p.Changes {
@@ -634,6 +638,11 @@ func (b *builder) exports() {
 	if exists == nil {
 		exists = func(p string) bool { _, err := os.Stat(p); return err == nil }
 	}
+	record := b.opts.ExportRecord
+	if record == nil {
+		record = func(string) *state.ExportRecord { return nil }
+	}
+	mark := b.st.DataMark()
 	for _, x := range b.cfg.Exports {
 		if !b.selected(x.Address) {
 			continue
@@ -654,11 +663,18 @@ func (b *builder) exports() {
 			}
 		}
 		c := &Change{Address: x.Address, Kind: KindExport, Action: Write, Path: x.Path}
+		rec := record(x.Address)
 		switch {
 		case missing != "":
 			c.Reason, c.Detail = ReasonFileMissing, missing+" (missing)"
 		case changes:
 			c.Reason, c.Detail = ReasonStateChanges, x.Path
+		case rec == nil:
+			c.Reason, c.Detail = ReasonNoRecord, "no record of the last write of "+x.Path
+		case rec.ConfigDigest == "" || rec.ConfigDigest != b.cfg.ExportDigest(x):
+			c.Reason, c.Detail = ReasonConfigChanged, "configuration changed since "+x.Path+" was written"
+		case !rec.From.Equal(mark):
+			c.Reason, c.Detail = ReasonStateNewer, "state changed since "+x.Path+" was written"
 		default:
 			c.Action, c.Reason, c.Detail = None, ReasonUpToDate, x.Path
 		}

@@ -2,8 +2,12 @@
 // address, with calls and credits (certain and at most), the duration at the
 // rate limit and the quota check. It also owns saved plan files and
 // EnrichCandidates, the rule by which apply chooses the people to enrich, so
-// that plan and apply cannot disagree.
+// that plan and apply cannot disagree. Whether each spreadsheet is written
+// is decided here too, from what the caller passes in Options: whether its
+// files exist, and the working copy's record of its last write (which
+// configuration and which state it was written from).
 //
 // It imports config, state, api and version; never exec, export or cli, and
-// it makes no call: the caller passes the result of its one billing call.
+// it makes no call: the caller passes the result of its one billing call
+// and reads the export record.
 package plan

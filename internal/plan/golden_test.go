@@ -52,7 +52,7 @@ func TestGolden(t *testing.T) {
 			for _, id := range ids(1, 50) {
 				f.enriched(id, "enrich.cto_contacts", t0.Add(-day))
 			}
-			f.exists["/work/leads/out/cto-leads.xlsx"] = true
+			f.wrote("export.marketing")
 		}},
 		{name: "stale", setup: func(f *fixture, o *Options) {
 			f.ran(`search.cto["Berlin"]`, t0.Add(-2*day), ids(1, 12)...)
@@ -62,7 +62,7 @@ func TestGolden(t *testing.T) {
 				f.enriched(id, "enrich.cto_contacts", t0.Add(-200*day))
 			}
 			f.enriched("page:Max_Mustermann", "enrich.cto_contacts", t0.Add(-10*day))
-			f.exists["/work/leads/out/cto-leads.xlsx"] = true
+			f.wrote("export.marketing")
 		}},
 		{name: "removed", setup: func(f *fixture, o *Options) {
 			f.ran(`search.cto["Berlin"]`, t0.Add(-2*day), ids(1, 12)...)
@@ -73,7 +73,7 @@ func TestGolden(t *testing.T) {
 			}
 			f.enriched("page:Max_Mustermann", "enrich.cto_contacts", t0.Add(-day))
 			f.ranRequest("search.old", t0.Add(-30*day), api.SearchRequest{Params: kw("VP")}, 0, ids(100, 41)...)
-			f.exists["/work/leads/out/cto-leads.xlsx"] = true
+			f.wrote("export.marketing")
 		}},
 		{name: "changed_filters", setup: func(f *fixture, o *Options) {
 			f.ranRequest(`search.cto["Berlin"]`, t0.Add(-2*day), api.SearchRequest{Params: map[string]any{
@@ -81,13 +81,13 @@ func TestGolden(t *testing.T) {
 			}}, 100, ids(1, 12)...)
 			f.ran(`search.cto["Hamburg"]`, t0.Add(-2*day), ids(20, 8)...)
 			f.read("profile.founder", t0.Add(-2*day))
-			f.exists["/work/leads/out/cto-leads.xlsx"] = true
+			f.wrote("export.marketing")
 		}},
 		{name: "targets_replace", setup: func(f *fixture, o *Options) {
 			f.ran(`search.cto["Berlin"]`, t0.Add(-2*day), ids(1, 12)...)
 			f.ran(`search.cto["Hamburg"]`, t0.Add(-2*day), ids(20, 8)...)
 			f.read("profile.founder", t0.Add(-2*day))
-			f.exists["/work/leads/out/cto-leads.xlsx"] = true
+			f.wrote("export.marketing")
 			o.Targets = []string{`search.cto["Hamburg"]`, "export.marketing"}
 			o.Replace = []string{`search.cto["Hamburg"]`}
 		}},

@@ -26,6 +26,8 @@ type fixture struct {
 	cfg    *config.Config
 	st     *state.State
 	exists map[string]bool // export files that exist
+	// records are the working copy's export records, by export address.
+	records map[string]*state.ExportRecord
 }
 
 func newFixture() *fixture {
@@ -43,8 +45,9 @@ func newFixture() *fixture {
 			},
 			Variables: map[string]*config.Variable{},
 		},
-		st:     st,
-		exists: map[string]bool{},
+		st:      st,
+		exists:  map[string]bool{},
+		records: map[string]*state.ExportRecord{},
 	}
 }
 
@@ -90,6 +93,27 @@ func (f *fixture) export(name, path string, from ...string) *config.Export {
 		Sheets: []*config.Sheet{{Name: "Leads", From: from, Columns: config.DefaultColumns, Dedupe: true}}}
 	f.cfg.Exports = append(f.cfg.Exports, x)
 	return x
+}
+
+// wrote marks the export at addr as written now, from the state as it is
+// and the configuration as it is: its files exist and the working copy
+// records the write, as apply and leadsync export do.
+func (f *fixture) wrote(addr string) {
+	for _, x := range f.cfg.Exports {
+		if x.Address != addr {
+			continue
+		}
+		data, summary := x.Files()
+		if summary != "" {
+			data = append(data, summary)
+		}
+		for _, file := range data {
+			f.exists[f.cfg.Dir+"/"+file] = true
+		}
+		f.records[addr] = &state.ExportRecord{Files: data, ConfigDigest: f.cfg.ExportDigest(x), From: f.st.DataMark(), WrittenAt: t0.Add(-time.Hour)}
+		return
+	}
+	panic("no export " + addr)
 }
 
 // lead returns the lead of person n, with a company unless noCompany.
@@ -159,7 +183,8 @@ func (f *fixture) apply(ev state.Event) {
 func (f *fixture) opts() Options {
 	rem := 9114
 	return Options{Now: t0, Usage: &api.Usage{RemainingRequests: rem},
-		FileExists: func(p string) bool { return f.exists[p] }}
+		FileExists:   func(p string) bool { return f.exists[p] },
+		ExportRecord: func(addr string) *state.ExportRecord { return f.records[addr] }}
 }
 
 func (f *fixture) build(t *testing.T, o Options) *Plan {

@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/state"
 )
 
 // FormatVersion is the version of the plan JSON (printed by plan --json and
@@ -63,12 +64,15 @@ const (
 	ReasonResume            Reason = "resume"             // a split search's run stopped in the middle is continued
 	ReasonRefresh           Reason = "refresh"            // older than its refresh
 	ReasonUpToDate          Reason = "up_to_date"
-	ReasonRemoved           Reason = "removed"       // in state, not in the configuration
-	ReasonPeople            Reason = "people"        // people to enrich
-	ReasonLimitReached      Reason = "limit_reached" // people left, but the limit is reached
-	ReasonStateChanges      Reason = "state_changes" // an export follows the state this plan changes
-	ReasonFileMissing       Reason = "file_missing"  // an export whose file does not exist
-	ReasonRetention         Reason = "retention"     // people not seen for leadsync { retention }
+	ReasonRemoved           Reason = "removed"        // in state, not in the configuration
+	ReasonPeople            Reason = "people"         // people to enrich
+	ReasonLimitReached      Reason = "limit_reached"  // people left, but the limit is reached
+	ReasonStateChanges      Reason = "state_changes"  // an export follows the state this plan changes
+	ReasonFileMissing       Reason = "file_missing"   // an export whose file does not exist
+	ReasonNoRecord          Reason = "no_record"      // an export this working copy has no record of writing
+	ReasonConfigChanged     Reason = "config_changed" // an export whose configuration changed since it was written
+	ReasonStateNewer        Reason = "state_newer"    // an export written from an older state (forget, state rm, a teammate's apply)
+	ReasonRetention         Reason = "retention"      // people not seen for leadsync { retention }
 )
 
 // String returns the reason as written in the plan.
@@ -93,6 +97,11 @@ type Options struct {
 	// FileExists reports whether an export's file exists; the path is
 	// joined to Config.Dir when relative. Nil: os.Stat.
 	FileExists func(path string) bool
+	// ExportRecord returns the working copy's record of the last write of
+	// the export at address (state.ExportRecordPath, read by the caller),
+	// nil when it has none. Nil: no export has a record, so every export
+	// is written.
+	ExportRecord func(address string) *state.ExportRecord
 }
 
 // Plan is what apply will do and what it may cost. Its JSON form is the

@@ -272,7 +272,7 @@ func TestForgetAndExports(t *testing.T) {
 	f.search("search.cto", kw("CTO"))
 	f.export("marketing", "out/leads.xlsx", "search.cto")
 	f.ran("search.cto", t0.Add(-day), ids(1, 3)...)
-	f.exists["/work/leads/out/leads.xlsx"] = true
+	f.wrote("export.marketing")
 	p := f.build(t, f.opts())
 	if p.HasChanges() {
 		t.Fatalf("want no changes, got %+v", p.Changes)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/exec"
 	"github.com/leadsync/leadsync/internal/export"
@@ -49,6 +50,9 @@ type ApplyOptions struct {
 	Confirm func() (bool, error)
 	// Parallelism bounds the calls in flight; api.parallelism when 0.
 	Parallelism int
+	// Warn shows a warning that stops nothing (one line): the working
+	// copy's export record could not be read or written. Nil drops them.
+	Warn func(string)
 }
 
 // Apply runs one apply: lock, load, billing, plan (or the saved plan,
@@ -76,7 +80,11 @@ func apply(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView) error
 		return err
 	}
 
-	var p *plan.Plan
+	log := openExportLog(cfg, opts.Warn)
+	var (
+		p     *plan.Plan
+		usage *api.Usage
+	)
 	if opts.PlanFile != "" {
 		p, err = plan.Load(opts.PlanFile)
 		if err != nil {
@@ -88,20 +96,16 @@ func apply(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView) error
 		if !p.HasChanges() {
 			// As a plain apply with nothing to do: say so, make no call.
 			view.Plan(p)
-			return WriteExports(cfg, st, d.clock(), nil, true, view)
+			return nil
 		}
 	} else {
-		popts := plan.Options{Now: d.now(), Targets: opts.Targets, Replace: opts.Replace}
+		popts := plan.Options{Now: d.now(), Targets: opts.Targets, Replace: opts.Replace, ExportRecord: log.lookup}
 		if HasBilling(cfg) {
 			u, err := svc.Billing(ctx)
 			if err != nil {
 				return &BillingError{Err: err}
 			}
-			popts.Usage = u
-			// Kept in state (saved with the run) for show and the Summary sheet.
-			if err := st.Apply(state.Event{At: d.now(), Kind: state.EventBilling, Billing: u}); err != nil {
-				return err
-			}
+			popts.Usage, usage = u, u
 		}
 		var diags hcl.Diagnostics
 		p, diags = plan.Build(cfg, st, popts)
@@ -110,7 +114,7 @@ func apply(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView) error
 			return &DiagnosticsError{Diags: diags}
 		}
 		if !p.HasChanges() {
-			return WriteExports(cfg, st, d.clock(), nil, true, view)
+			return nil
 		}
 		if !opts.AutoApprove {
 			ok, err := opts.Confirm()
@@ -123,9 +127,26 @@ func apply(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView) error
 		}
 	}
 
-	j, err := d.Backend.OpenJournal(st)
-	if err != nil {
-		return err
+	// A plan that only writes spreadsheets (their configuration changed,
+	// or the state did since they were written) changes no state: nothing
+	// is journalled or committed, so the serial stays and the other
+	// spreadsheets stay up to date. Any other plan commits the state, and
+	// every spreadsheet is written from it.
+	commit := changesState(p)
+	var journal exec.Journal = noCalls{}
+	var closeJournal func() error
+	if commit {
+		if usage != nil {
+			// Kept in state (saved with the run) for show and the Summary sheet.
+			if err := st.Apply(state.Event{At: d.now(), Kind: state.EventBilling, Billing: usage}); err != nil {
+				return err
+			}
+		}
+		j, err := d.Backend.OpenJournal(st)
+		if err != nil {
+			return err
+		}
+		journal, closeJournal = j, j.Close
 	}
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -140,28 +161,40 @@ func apply(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView) error
 		Config:      cfg,
 		Plan:        p,
 		State:       st,
-		Journal:     j,
+		Journal:     journal,
 		Service:     svc,
 		Now:         d.clock(),
 		Parallelism: opts.Parallelism,
 		Stop:        stop,
 		Progress:    view.Progress(stopNow),
 	})
-	if cerr := j.Close(); cerr != nil && runErr == nil {
-		runErr = cerr
+	if closeJournal != nil {
+		if cerr := closeJournal(); cerr != nil && runErr == nil {
+			runErr = cerr
+		}
 	}
 	if runCtx.Err() != nil && ctx.Err() == nil {
 		// Second interrupt: exit at once; the journal holds every finished call.
 		return ErrAborted
 	}
-	if err := d.Backend.Commit(st); err != nil {
-		return fmt.Errorf("saving state (the journal holds every result that could be written; the next command folds it in): %w", err)
+	exports := plannedExports(cfg, p)
+	if commit {
+		if err := d.Backend.Commit(st); err != nil {
+			return fmt.Errorf("saving state (the journal holds every result that could be written; the next command folds it in): %w", err)
+		}
+		// After the commit: the record names the state as committed.
+		exports = cfg.Exports
 	}
 	if runErr != nil {
 		return runErr
 	}
-	if err := WriteExports(cfg, st, d.clock(), &export.RunStats{CreditsSpent: sum.Credits, CreditsUnknown: sum.CreditsUnknown}, false, view); err != nil {
-		return err
+	if len(exports) > 0 {
+		written, err := writeExports(cfg, exports, st, export.Options{Now: d.clock(),
+			Stats: &export.RunStats{CreditsSpent: sum.Credits, CreditsUnknown: sum.CreditsUnknown}}, d.clock(), log)
+		view.Exports(cfg, written)
+		if err != nil {
+			return fmt.Errorf("writing the spreadsheets (state is saved; run leadsync export to try again): %w", err)
+		}
 	}
 	if sum.Failed() {
 		return ErrFailed

@@ -7,12 +7,18 @@
 // requests (first generation only, see HasBilling), builds the plan or
 // checks a saved one, asks for confirmation, opens the journal, watches
 // for interrupts (the first stops starting calls, the second cancels),
-// runs the plan through exec, commits the state and writes the exports.
+// runs the plan through exec, commits the state and writes the exports. A
+// plan whose only changes are spreadsheets to write opens no journal and
+// commits nothing: it writes those spreadsheets and no others.
 // Plan loads the state without a lock (EarlyLoad starts that load while
 // the configuration is parsed), makes its one billing call and builds the
-// plan; SavePlan writes it for a later apply. WriteExports is the export
-// step of an apply; Export is the export command's (load without a lock,
-// write every spreadsheet). Forget takes the lock, loads, journals one
+// plan; SavePlan writes it for a later apply. Export is the export
+// command's operation (load without a lock, write every spreadsheet).
+// Apply, Plan and Export read the working copy's export record
+// (state.ExportRecordPath: which configuration and which state each
+// spreadsheet was last written from) for the plan, and Apply and Export
+// update it once the files are written, after the final commit, so that it
+// names the state as committed. Forget takes the lock, loads, journals one
 // forget event per person, commits and drops the backup; StateRm takes the
 // lock, loads, checks every address (an unknown one writes nothing: an
 // *UnknownAddressError) and commits. Each returns what it did (Forgotten,

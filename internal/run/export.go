@@ -1,13 +1,15 @@
 package run
 
 import (
+	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/export"
+	"github.com/leadsync/leadsync/internal/plan"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -16,41 +18,141 @@ type ExportView interface {
 	Exports(cfg *config.Config, written []export.Written)
 }
 
-// WriteExports writes every export of cfg from st, the step that ends an
-// apply, and shows what was written through view. With onlyMissing (an
-// apply with nothing to do), only when some export file does not exist
-// yet. stats are the run's figures for the Summary sheet (nil: none).
-func WriteExports(cfg *config.Config, st *state.State, now func() time.Time, stats *export.RunStats, onlyMissing bool, view ExportView) error {
-	if len(cfg.Exports) == 0 {
-		return nil
-	}
-	if onlyMissing && !exportMissing(cfg) {
-		return nil
-	}
-	written, err := export.WriteAll(cfg, st, export.Options{Now: now, Stats: stats})
-	view.Exports(cfg, written)
-	if err != nil {
-		return fmt.Errorf("writing the spreadsheets (state is saved; run leadsync export to try again): %w", err)
-	}
-	return nil
+// exportLog is the working copy's record of the spreadsheets it wrote
+// (state.ExportRecordPath in the configuration folder). It is read once
+// when an operation starts, for the plan, and updated after the files are
+// written. A record that cannot be read counts as none: every export is
+// then written again, and warn says so once.
+type exportLog struct {
+	cfg  *config.Config
+	path string
+	read *state.ExportRecords
+	// updates are the records to write: a nil record removes one.
+	updates map[string]*state.ExportRecord
+	warn    func(string)
 }
 
-// exportMissing reports whether some export file of cfg does not exist.
-func exportMissing(cfg *config.Config) bool {
-	missing := false
-	for _, e := range cfg.Exports {
-		data, summary := e.Files()
-		for _, p := range append(data, summary) {
-			if p == "" {
-				continue
-			}
-			if !filepath.IsAbs(p) {
-				p = filepath.Join(cfg.Dir, p)
-			}
-			if _, err := os.Stat(p); err != nil {
-				missing = true
-			}
+func openExportLog(cfg *config.Config, warn func(string)) *exportLog {
+	l := &exportLog{cfg: cfg, path: filepath.Join(cfg.Dir, filepath.FromSlash(state.ExportRecordPath)),
+		updates: map[string]*state.ExportRecord{}, warn: warn}
+	recs, err := state.ReadExportRecords(l.path)
+	if err != nil {
+		reason := err.Error()
+		var re *state.ExportRecordError
+		if errors.As(err, &re) {
+			reason = re.Reason
+		}
+		l.warnf("%s cannot be read (%s): there is no record of the exports written, so every export will be written again", state.ExportRecordPath, reason)
+		recs = &state.ExportRecords{Exports: map[string]*state.ExportRecord{}}
+	}
+	l.read = recs
+	return l
+}
+
+func (l *exportLog) warnf(format string, args ...any) {
+	if l.warn != nil {
+		l.warn(fmt.Sprintf(format, args...))
+	}
+}
+
+// lookup is plan.Options.ExportRecord.
+func (l *exportLog) lookup(addr string) *state.ExportRecord { return l.read.Exports[addr] }
+
+// save writes the record: the file as it is now (another command may
+// have written it meanwhile), with this operation's updates, and without
+// exports the configuration no longer has. A failure is a warning: the
+// spreadsheets are written, and the next plan writes them again.
+func (l *exportLog) save() {
+	recs, err := state.ReadExportRecords(l.path)
+	if err != nil {
+		recs = &state.ExportRecords{Exports: map[string]*state.ExportRecord{}}
+	}
+	for addr, rec := range l.updates {
+		if rec == nil {
+			delete(recs.Exports, addr)
+		} else {
+			recs.Exports[addr] = rec
 		}
 	}
-	return missing
+	known := map[string]bool{}
+	for _, x := range l.cfg.Exports {
+		known[x.Address] = true
+	}
+	for addr := range recs.Exports {
+		if !known[addr] {
+			delete(recs.Exports, addr)
+		}
+	}
+	if err := state.WriteExportRecords(l.path, recs); err != nil {
+		l.warnf("cannot record the exports written in %s (%v): the next plan will write them again", state.ExportRecordPath, err)
+	}
+}
+
+// writeExports writes the exports xs of cfg from st, in order, stopping at
+// the first that fails, and records each one written whole as written from
+// st's data mark and the configuration's digest of it; the one that failed
+// loses its record (some of its files may be new, some old). It returns
+// every file written.
+func writeExports(cfg *config.Config, xs []*config.Export, st *state.State, opts export.Options, now func() time.Time, log *exportLog) ([]export.Written, error) {
+	mark := st.DataMark()
+	var all []export.Written
+	defer log.save()
+	for _, x := range xs {
+		w, err := export.Write(cfg, x, st, opts)
+		all = append(all, w...)
+		if err != nil {
+			log.updates[x.Address] = nil
+			return all, err
+		}
+		files := make([]string, 0, len(w))
+		for _, f := range w {
+			files = append(files, relToConfig(cfg.Dir, f.Path))
+		}
+		log.updates[x.Address] = &state.ExportRecord{Files: files, ConfigDigest: cfg.ExportDigest(x), From: mark, WrittenAt: now().UTC()}
+	}
+	return all, nil
+}
+
+// relToConfig is path relative to the configuration folder dir, with
+// forward slashes, when it is inside it; else path itself.
+func relToConfig(dir, path string) string {
+	if dir == "" {
+		return filepath.ToSlash(path)
+	}
+	if rel, err := filepath.Rel(dir, path); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return filepath.ToSlash(rel)
+	}
+	return path
+}
+
+// plannedExports are the exports of cfg that p writes, in declaration
+// order.
+func plannedExports(cfg *config.Config, p *plan.Plan) []*config.Export {
+	var out []*config.Export
+	for _, x := range cfg.Exports {
+		if c := p.Change(x.Address); c != nil && c.Kind == plan.KindExport && c.Action == plan.Write {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// changesState reports whether applying p changes the state: any change
+// but the writing of a spreadsheet.
+func changesState(p *plan.Plan) bool {
+	for _, c := range p.Changes {
+		if c.Action != plan.None && c.Kind != plan.KindExport {
+			return true
+		}
+	}
+	return false
+}
+
+// noCalls is the journal of an apply whose plan only writes spreadsheets:
+// it makes no call and changes no state, so nothing is recorded (and
+// nothing committed). An event to record would be a bug: it stops the run.
+type noCalls struct{}
+
+func (noCalls) Append(e *state.Event) error {
+	return fmt.Errorf("internal error: the plan writes only spreadsheets, but the run was to record a %s event; nothing was recorded", e.Kind)
 }

@@ -21,8 +21,10 @@ type PlanOptions struct {
 
 // Plan loads the state (without a lock: plan writes nothing), reads the
 // remaining requests when the service has a billing operation and Offline
-// is false, and builds the plan. The diagnostics are Build's; a failed
-// billing call is a *BillingError. Showing and saving the plan is the
+// is false, reads the working copy's export record, and builds the plan.
+// The diagnostics are Build's, and a warning when the export record cannot
+// be read (it then counts as none); a failed billing call is a
+// *BillingError. Showing and saving the plan is the
 // caller's.
 func Plan(ctx context.Context, d Deps, opts PlanOptions) (*plan.Plan, hcl.Diagnostics, error) {
 	st, err := d.Backend.Load()
@@ -39,8 +41,13 @@ func Plan(ctx context.Context, d Deps, opts PlanOptions) (*plan.Plan, hcl.Diagno
 			return nil, nil, &BillingError{Err: err}
 		}
 	}
+	var warnings hcl.Diagnostics
+	log := openExportLog(opts.Config, func(msg string) {
+		warnings = append(warnings, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: msg})
+	})
 	p, diags := plan.Build(opts.Config, st, plan.Options{
 		Now: d.now(), Targets: opts.Targets, Replace: opts.Replace, Usage: usage, Offline: opts.Offline,
+		ExportRecord: log.lookup,
 	})
-	return p, diags, nil
+	return p, append(diags, warnings...), nil
 }

@@ -3,5 +3,9 @@
 // that records each completed call during apply (one synced, checksummed
 // line per call, replayed on load and folded in at the end), and the lock
 // that keeps two writers apart. Apply is the one place the state changes,
-// both live and on replay. It imports only api and version.
+// both live and on replay. It also reads and writes the working copy's
+// record of the spreadsheets it wrote (.leadsync/exports.json: which state,
+// by DataMark, and which configuration each was written from), a local file
+// beside the state's, never part of the state. It imports only api and
+// version.
 package state

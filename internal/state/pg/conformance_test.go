@@ -408,3 +408,49 @@ func TestLockLost(t *testing.T) {
 		}
 	})
 }
+
+// The data mark an export records (state.DataMark) is that of the state the
+// apply committed, equal to a reload's; taking and releasing the lock moves
+// it on no backend, and a killed apply's calls move it though nothing was
+// committed (on the local file its serial stays: the journal says it).
+func TestConformanceDataMark(t *testing.T) {
+	for _, k := range kinds(t) {
+		t.Run(k.name, func(t *testing.T) {
+			committed := apply(t, k.open(alice), events()[:2]).DataMark()
+			reloaded, err := k.open(bob).Load()
+			mustNoErr(t, err, "reload")
+			if m := reloaded.DataMark(); !m.Equal(committed) {
+				t.Fatalf("reload's mark %+v, the committed state's %+v", m, committed)
+			}
+			b := k.open(alice)
+			l, err := b.Lock("state rm")
+			mustNoErr(t, err, "lock")
+			mustNoErr(t, l.Unlock(), "unlock")
+			again, err := k.open(bob).Load()
+			mustNoErr(t, err, "reload")
+			if m := again.DataMark(); !m.Equal(committed) {
+				t.Fatalf("a lock taken and released moved the mark: %+v, was %+v", m, committed)
+			}
+
+			// Killed after one call: no commit, but the next load holds it.
+			b = k.open(alice)
+			l, err = b.Lock("apply")
+			mustNoErr(t, err, "lock")
+			s, err := b.Load()
+			mustNoErr(t, err, "load")
+			rec, err := b.OpenJournal(s)
+			mustNoErr(t, err, "open journal")
+			e := events()[2]
+			mustNoErr(t, rec.Append(&e), "append")
+			if k.pg {
+				b.(*Backend).Close()
+				l.(*Lock).conn.Close(context.Background())
+			}
+			killed, err := k.open(bob).Load()
+			mustNoErr(t, err, "load after the kill")
+			if m := killed.DataMark(); m.Equal(committed) {
+				t.Fatalf("a killed apply's call left the mark as it was: %+v", m)
+			}
+		})
+	}
+}
