@@ -43,7 +43,8 @@ more than the plan says.
 
 Plan makes one call, to read the remaining requests of the month (none with
 --offline, or when only the second generation is configured), and refuses a
-plan that could leave fewer than min_remaining_requests or spend more than
+plan that could leave fewer than min_remaining_requests (counting the calls
+that use the monthly quota: those of the first generation) or spend more than
 max_credits. It never changes the state.
 
 --out FILE saves the plan; "leadsync apply FILE" then runs exactly it, and

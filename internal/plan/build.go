@@ -696,6 +696,14 @@ func (b *builder) totals() {
 	}
 	t.CallsMax = t.SearchesMax + t.Profiles + t.EnrichmentsMax
 	t.CreditsMax = t.EnrichmentsMax * cpe
+	// The monthly quota applies to the first generation (spec section 8):
+	// enrich exists only there; searches and profile reads use it when
+	// api.generation is 1.
+	t.QuotaCalls, t.QuotaCallsMax = t.Enrichments, t.EnrichmentsMax
+	if b.searchesUseQuota() {
+		t.QuotaCalls += t.Searches + t.Profiles
+		t.QuotaCallsMax += t.SearchesMax + t.Profiles
+	}
 	t.RateLimit = b.cfg.API.RateLimit
 	if t.RateLimit <= 0 {
 		t.RateLimit = 1
@@ -728,7 +736,12 @@ func durationMax(searches, others int, rate float64, par int) int {
 	return int(math.Ceil(d))
 }
 
-// quota checks the monthly quota and the credit cap.
+// searchesUseQuota reports whether the plan's searches and profile reads
+// go to the first generation, whose calls use the monthly quota.
+func (b *builder) searchesUseQuota() bool { return b.cfg.API.Generation != api.Gen2 }
+
+// quota checks the monthly quota and the credit cap. Only the calls that
+// use the quota (Totals.QuotaCallsMax) count against the requests left.
 func (b *builder) quota() {
 	q := &b.p.Quota
 	t := b.p.Totals
@@ -738,14 +751,18 @@ func (b *builder) quota() {
 	switch {
 	case b.opts.Usage != nil:
 		rem := b.opts.Usage.RemainingRequests
-		after := rem - t.CallsMax
+		after := rem - t.QuotaCallsMax
 		q.RemainingRequests, q.After, q.Checked = &rem, &after, true
-		if t.CallsMax > 0 && after < api.MinRemainingRequests {
+		if t.QuotaCallsMax > 0 && after < api.MinRemainingRequests {
+			calls := "calls"
+			if t.QuotaCallsMax < t.CallsMax {
+				calls = "first-generation calls (the second generation's use none)"
+			}
 			b.diags = append(b.diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "The plan could leave too few requests this month",
-				Detail: fmt.Sprintf("The service has %s requests left this month; this plan may make up to %s calls, leaving %s, below min_remaining_requests = %s.\n\n%s\nLower a limit or max_results, plan part of the work with --target, or lower min_remaining_requests in the api block.",
-					thousands(rem), thousands(t.CallsMax), thousands(after), thousands(api.MinRemainingRequests), b.costBreakdown(false)),
+				Detail: fmt.Sprintf("The service has %s requests left this month; this plan may make up to %s %s, leaving %s, below min_remaining_requests = %s.\n\n%s\nLower a limit or max_results, plan part of the work with --target, or lower min_remaining_requests in the api block.",
+					thousands(rem), thousands(t.QuotaCallsMax), calls, thousands(after), thousands(api.MinRemainingRequests), b.costBreakdown(false)),
 				Subject: rangePtr(api.DeclRange),
 			})
 		}
@@ -771,7 +788,7 @@ func (b *builder) quota() {
 }
 
 // costBreakdown lists what each block may cost, the largest first: searches
-// and profiles grouped by block.
+// and profiles grouped by block. Calls are those that use the monthly quota.
 func (b *builder) costBreakdown(credits bool) string {
 	type cost struct {
 		block     string
@@ -785,6 +802,8 @@ func (b *builder) costBreakdown(credits bool) string {
 		n, known := c.CallsMax, c.Calls
 		if credits {
 			n, known = c.CreditsMax, c.Credits
+		} else if c.Kind != KindEnrich && !b.searchesUseQuota() {
+			continue // a second-generation call: no quota
 		}
 		if n == 0 {
 			continue

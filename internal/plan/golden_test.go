@@ -91,6 +91,11 @@ func TestGolden(t *testing.T) {
 			o.Targets = []string{`search.cto["Hamburg"]`, "export.marketing"}
 			o.Replace = []string{`search.cto["Hamburg"]`}
 		}},
+		{name: "generation2", setup: func(f *fixture, o *Options) {
+			// Searches and the profile read go to the second generation
+			// and use no quota; only the enrichments count.
+			f.cfg.API.Generation, f.cfg.API.BaseURLV2 = api.Gen2, "https://v2.example.com"
+		}},
 		{name: "over_budget", setup: func(f *fixture, o *Options) {
 			f.cfg.Enriches[0].Limit = 0
 			f.cfg.API.MaxCredits = 100

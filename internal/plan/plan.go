@@ -176,6 +176,12 @@ type Totals struct {
 	CallsMax   int `json:"calls_max"`
 	Credits    int `json:"credits"`
 	CreditsMax int `json:"credits_max"`
+	// QuotaCalls and QuotaCallsMax count the calls that use the monthly
+	// request quota, which applies to the first generation only: every
+	// enrichment, and the searches and profile reads when api.generation
+	// is 1. Second-generation calls use none.
+	QuotaCalls    int `json:"quota_calls"`
+	QuotaCallsMax int `json:"quota_calls_max"`
 	// DurationSecondsMax is how long apply may take at the rate limit and
 	// parallelism when every search takes the spec's 30 s (see duration).
 	DurationSecondsMax int `json:"duration_seconds_max"`
@@ -197,7 +203,7 @@ type Quota struct {
 	// RemainingRequests is what the billing call said; nil when not checked.
 	RemainingRequests *int `json:"remaining_requests,omitempty"`
 	Checked           bool `json:"checked"`
-	// After is RemainingRequests minus Totals.CallsMax.
+	// After is RemainingRequests minus Totals.QuotaCallsMax.
 	After *int `json:"after,omitempty"`
 	// Note says why the quota was not checked.
 	Note                 string `json:"note,omitempty"`

@@ -426,3 +426,75 @@ func TestEnrichUnknownOutcomeIsShown(t *testing.T) {
 		t.Errorf("detail %q does not say %q", c.Detail, want)
 	}
 }
+
+// TestQuotaCountsFirstGenerationOnly: the monthly quota applies to the
+// first generation (the service's spec, section 8). Enrichments always use
+// it; searches and profile reads only with generation = 1. The requests
+// left after the plan, the refusal and its breakdown count those calls.
+func TestQuotaCountsFirstGenerationOnly(t *testing.T) {
+	tests := []struct {
+		name       string
+		gen        api.Generation
+		enrich     bool // an enrich block with limit 10 over the searches
+		rem, min   int
+		quota      int // Totals.QuotaCalls
+		quotaMax   int // Totals.QuotaCallsMax
+		callsMax   int
+		after      int
+		refused    bool
+		breakdown  string // in the refusal
+		notInBreak string // not in the refusal
+	}{
+		{name: "first generation only", gen: api.Gen1, rem: 9114, min: 100,
+			quota: 6, quotaMax: 6, callsMax: 6, after: 9108},
+		{name: "first generation refused", gen: api.Gen1, rem: 105, min: 100,
+			quota: 6, quotaMax: 6, callsMax: 6, after: 99, refused: true,
+			breakdown: "search.cto (5 instances): 5 calls"},
+		// The case of the review: five searches, 9,997 left, 9,997 kept.
+		{name: "second generation only", gen: api.Gen2, rem: 9997, min: 9997,
+			quota: 0, quotaMax: 0, callsMax: 6, after: 9997},
+		{name: "mixed: enrichments use the quota", gen: api.Gen2, enrich: true, rem: 9114, min: 100,
+			quota: 0, quotaMax: 10, callsMax: 16, after: 9104},
+		{name: "mixed refused: only the enrichments count", gen: api.Gen2, enrich: true, rem: 109, min: 100,
+			quota: 0, quotaMax: 10, callsMax: 16, after: 99, refused: true,
+			breakdown: "enrich.all: up to 10 calls", notInBreak: "search.cto"},
+		{name: "first generation with enrichments", gen: api.Gen1, enrich: true, rem: 9114, min: 100,
+			quota: 6, quotaMax: 16, callsMax: 16, after: 9098},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture()
+			f.cfg.API.Generation, f.cfg.API.BaseURLV2 = tt.gen, "https://v2.example.com"
+			f.cfg.API.MinRemainingRequests = tt.min
+			for _, city := range []string{"A", "B", "C", "D", "E"} {
+				f.search(`search.cto["`+city+`"]`, kw("CTO", "city", city))
+			}
+			f.profile("profile.founder", "Max_Mustermann")
+			if tt.enrich {
+				f.enrich("all", []string{"search.cto"}, 10, 0)
+			}
+			o := f.opts()
+			o.Usage = &api.Usage{RemainingRequests: tt.rem}
+			p, diags := Build(f.cfg, f.st, o)
+			tot := p.Totals
+			if tot.QuotaCalls != tt.quota || tot.QuotaCallsMax != tt.quotaMax || tot.CallsMax != tt.callsMax {
+				t.Errorf("quota calls %d..%d of %d calls at most; want %d..%d of %d",
+					tot.QuotaCalls, tot.QuotaCallsMax, tot.CallsMax, tt.quota, tt.quotaMax, tt.callsMax)
+			}
+			if p.Quota.After == nil || *p.Quota.After != tt.after {
+				t.Errorf("after %v, want %d", p.Quota.After, tt.after)
+			}
+			if diags.HasErrors() != tt.refused {
+				t.Fatalf("refused %v, want %v: %v", diags.HasErrors(), tt.refused, diags)
+			}
+			if !tt.refused {
+				return
+			}
+			d := diags[0]
+			if !strings.Contains(d.Summary, "too few requests") || !strings.Contains(d.Detail, tt.breakdown) ||
+				(tt.notInBreak != "" && strings.Contains(d.Detail, tt.notInBreak)) {
+				t.Errorf("refusal %q:\n%s\nwant it to list %q and not %q", d.Summary, d.Detail, tt.breakdown, tt.notInBreak)
+			}
+		})
+	}
+}

@@ -181,13 +181,27 @@ func summaryLine(p *plan.Plan) string {
 	return s
 }
 
-// quotaLine is the "Quota: ..." line.
+// quotaLine is the "Quota: ..." line: the requests left this month and
+// after the plan (counting only the calls that use the quota) and the
+// credits against max_credits.
 func quotaLine(p *plan.Plan) string {
 	q := p.Quota
+	t := p.Totals
 	var s string
 	if q.Checked && q.RemainingRequests != nil && q.After != nil {
-		s = fmt.Sprintf("Quota: %s requests left this month -> %s after (min_remaining_requests %s).",
+		s = fmt.Sprintf("Quota: %s requests left this month -> %s after (min_remaining_requests %s",
 			thousands(*q.RemainingRequests), thousands(*q.After), thousands(q.MinRemainingRequests))
+		// Second-generation calls use no quota. A plan saved by an earlier
+		// version has no quota_calls_max (0) and counted every call in
+		// after: no note then.
+		if n := t.CallsMax - t.QuotaCallsMax; n > 0 && *q.After == *q.RemainingRequests-t.QuotaCallsMax {
+			gen2 := count(n, "second-generation call", "second-generation calls")
+			if t.Calls-t.QuotaCalls != n {
+				gen2 = "up to " + gen2
+			}
+			s += "; " + gen2 + " use none"
+		}
+		s += ")."
 	} else {
 		note := q.Note
 		if note == "" {
@@ -196,15 +210,15 @@ func quotaLine(p *plan.Plan) string {
 		s = fmt.Sprintf("Quota: %s.", note)
 	}
 	switch {
-	case p.Totals.CreditsMax > 0 && p.Totals.Credits == p.Totals.CreditsMax:
+	case t.CreditsMax > 0 && t.Credits == t.CreditsMax:
 		// Certain (every person to enrich is known): no "up to".
-		s += fmt.Sprintf(" Credits: %s of max_credits %s.", thousands(p.Totals.CreditsMax), thousands(q.MaxCredits))
-	case p.Totals.CreditsMax > 0:
-		s += fmt.Sprintf(" Credits: up to %s of max_credits %s.", thousands(p.Totals.CreditsMax), thousands(q.MaxCredits))
+		s += fmt.Sprintf(" Credits: %s of max_credits %s", thousands(t.CreditsMax), thousands(q.MaxCredits))
+	case t.CreditsMax > 0:
+		s += fmt.Sprintf(" Credits: up to %s of max_credits %s", thousands(t.CreditsMax), thousands(q.MaxCredits))
 	default:
-		s += fmt.Sprintf(" Credits: max_credits %s.", thousands(q.MaxCredits))
+		s += fmt.Sprintf(" Credits: max_credits %s", thousands(q.MaxCredits))
 	}
-	return s
+	return s + "."
 }
 
 // formatSeconds writes a duration bound for people.
