@@ -71,6 +71,7 @@ func Build(cfg *config.Config, st *state.State, opts Options) (*Plan, hcl.Diagno
 		b.exports()
 		b.totals()
 		b.quota()
+		b.creditBalance()
 	}
 	redact(cfg, p)
 	p.Diagnostics = JSONDiagnostics(b.diags)
@@ -785,6 +786,55 @@ func (b *builder) quota() {
 			Subject: rangePtr(api.DeclRange),
 		})
 	}
+}
+
+// creditBalance compares the credits the plan may spend with the balance
+// the last enrichment reported. The service has no operation to read the
+// balance without spending, so it may have been topped up since: a plan
+// that needs more is a warning, never an error (docs/decisions.md).
+func (b *builder) creditBalance() {
+	u := b.st.Usage
+	if u.CreditBalance == nil {
+		return
+	}
+	t := b.p.Totals
+	bal := *u.CreditBalance
+	after := bal - t.CreditsMax
+	cb := &b.p.Credits
+	cb.Balance, cb.After = &bal, &after
+	when := "at an unknown time"
+	if u.CreditBalanceAt != nil {
+		at := u.CreditBalanceAt.UTC()
+		cb.CheckedAt = &at
+		when = ago(b.now, at)
+	}
+	if t.CreditsMax <= bal {
+		return
+	}
+	summary := "The plan needs more credits than were left at the last enrichment"
+	var spend string
+	switch {
+	case t.Credits > bal && t.Credits == t.CreditsMax:
+		spend = fmt.Sprintf("this plan spends %s", plural(t.Credits, "credit", "credits"))
+	case t.Credits > bal:
+		spend = fmt.Sprintf("this plan spends at least %s, up to %s", plural(t.Credits, "credit", "credits"), thousands(t.CreditsMax))
+	default:
+		summary = "The plan may need more credits than were left at the last enrichment"
+		spend = fmt.Sprintf("this plan may spend up to %s", plural(t.CreditsMax, "credit", "credits"))
+		if t.Credits > 0 {
+			spend += fmt.Sprintf(" (%s certain)", thousands(t.Credits))
+		}
+	}
+	b.diags = append(b.diags, &hcl.Diagnostic{
+		Severity: hcl.DiagWarning,
+		Summary:  summary,
+		Detail: fmt.Sprintf("The last enrichment, %s, left a balance of %s; %s.\n\n"+
+			"Unless the balance has been topped up since, apply stops at the first enrichment the service refuses (403 Forbidden) and keeps everything done before it. "+
+			"The service reports the balance only in the answer of an enrichment, so leadsync cannot check it before apply. "+
+			"If you have topped up the enrich credits since, apply as planned; otherwise top them up with the service's operator first, "+
+			"or leave the enrichments out of this run (--target the searches and profiles).",
+			when, plural(bal, "credit", "credits"), spend),
+	})
 }
 
 // costBreakdown lists what each block may cost, the largest first: searches

@@ -114,6 +114,9 @@ type Plan struct {
 	Changes   []*Change `json:"changes"`
 	Totals    Totals    `json:"totals"`
 	Quota     Quota     `json:"quota"`
+	// Credits is the last known enrich credit balance (null when none is
+	// known) and what the plan may leave of it.
+	Credits CreditBalance `json:"credits"`
 	// Suppressed is the number of people on the state's suppression list
 	// (erased with leadsync forget): searches may still return them, and
 	// apply drops them.
@@ -209,6 +212,19 @@ type Quota struct {
 	Note                 string `json:"note,omitempty"`
 	MinRemainingRequests int    `json:"min_remaining_requests"`
 	MaxCredits           int    `json:"max_credits"`
+}
+
+// CreditBalance is the enrich credit balance as last known. The service
+// reports it only in the answer of an enrichment (creditBalance) and has no
+// operation to read it without spending: Balance is the one the state
+// recorded from the last enrichment, CheckedAt when that was. Both are
+// null when no enrichment was ever recorded.
+type CreditBalance struct {
+	Balance   *int       `json:"balance"`
+	CheckedAt *time.Time `json:"checked_at"`
+	// After is Balance minus Totals.CreditsMax (negative when the plan may
+	// need more than the balance); null when the balance is unknown.
+	After *int `json:"after"`
 }
 
 // Diagnostic is a problem found while planning, in JSON form.

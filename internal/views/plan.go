@@ -111,7 +111,12 @@ func PlanText(w io.Writer, p *plan.Plan, color bool) error {
 		if d.Severity == "warning" {
 			fmt.Fprintf(&b, "\nWarning: %s\n", d.Summary)
 			if d.Detail != "" {
-				fmt.Fprintf(&b, "  %s\n", strings.ReplaceAll(d.Detail, "\n", "\n  "))
+				for _, l := range strings.Split(d.Detail, "\n") {
+					if l != "" {
+						l = "  " + l // an empty line stays empty
+					}
+					b.WriteString(l + "\n")
+				}
 			}
 		}
 	}
@@ -182,8 +187,8 @@ func summaryLine(p *plan.Plan) string {
 }
 
 // quotaLine is the "Quota: ..." line: the requests left this month and
-// after the plan (counting only the calls that use the quota) and the
-// credits against max_credits.
+// after the plan (counting only the calls that use the quota), the credits
+// against max_credits, and the last known credit balance.
 func quotaLine(p *plan.Plan) string {
 	q := p.Quota
 	t := p.Totals
@@ -218,7 +223,39 @@ func quotaLine(p *plan.Plan) string {
 	default:
 		s += fmt.Sprintf(" Credits: max_credits %s", thousands(q.MaxCredits))
 	}
+	if b := creditBalanceText(p); b != "" {
+		s += "; " + b
+	}
 	return s + "."
+}
+
+// creditBalanceText is what the plan says of the last known credit balance
+// (reported by the last enrichment): "450 left as of 2 days ago -> 442
+// after", with "at least" when the plan's credits are a bound, and "not
+// enough" when they may exceed it (the plan's warning says more). "" when
+// no balance is known.
+func creditBalanceText(p *plan.Plan) string {
+	c := p.Credits
+	if c.Balance == nil {
+		return ""
+	}
+	s := thousands(*c.Balance) + " left"
+	if c.CheckedAt != nil {
+		s += " as of " + plan.Ago(p.CreatedAt, *c.CheckedAt)
+	}
+	t := p.Totals
+	switch {
+	case t.CreditsMax == 0 || c.After == nil:
+	case t.Credits > *c.Balance:
+		s += " -> not enough for this plan (see the warning)"
+	case *c.After < 0:
+		s += " -> may not be enough for this plan (see the warning)"
+	case t.Credits == t.CreditsMax:
+		s += " -> " + thousands(*c.After) + " after"
+	default:
+		s += " -> at least " + thousands(*c.After) + " after"
+	}
+	return s
 }
 
 // formatSeconds writes a duration bound for people.
