@@ -213,18 +213,21 @@ func cmdSandboxStats(ts *testscript.TestScript, neg bool, args []string) {
 
 // cmdWithinPlan checks what the sandbox saw since the last mark against a
 // saved `plan --json`: searches, profile reads and enrichments together at
-// least totals.calls and at most totals.calls_max; credits likewise. The
-// billing call apply makes to plan is not one of the plan's calls.
+// least totals.calls and at most totals.calls_max; credits likewise; the
+// requests of the monthly quota spent at most totals.quota_calls_max. The
+// billing call apply makes to plan is not one of the plan's calls (nor its
+// request of the quota).
 func cmdWithinPlan(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) != 1 {
 		ts.Fatalf("usage: within-plan PLAN.json")
 	}
 	var p struct {
 		Totals struct {
-			Calls      int `json:"calls"`
-			CallsMax   int `json:"calls_max"`
-			Credits    int `json:"credits"`
-			CreditsMax int `json:"credits_max"`
+			Calls         int `json:"calls"`
+			CallsMax      int `json:"calls_max"`
+			Credits       int `json:"credits"`
+			CreditsMax    int `json:"credits_max"`
+			QuotaCallsMax int `json:"quota_calls_max"`
 		} `json:"totals"`
 	}
 	ts.Check(json.Unmarshal([]byte(ts.ReadFile(args[0])), &p))
@@ -235,13 +238,17 @@ func cmdWithinPlan(ts *testscript.TestScript, neg bool, args []string) {
 		calls += now.ByOp[op] - mark.ByOp[op]
 	}
 	credits := now.CreditsSpent - mark.CreditsSpent
-	ok := calls >= p.Totals.Calls && calls <= p.Totals.CallsMax && credits >= p.Totals.Credits && credits <= p.Totals.CreditsMax
+	// Every billing call is taken as charged: a retried one makes this
+	// count lower, never higher, so the bound below stays sound.
+	requests := now.RequestsSpent - mark.RequestsSpent - (now.ByOp[sandbox.OpBilling] - mark.ByOp[sandbox.OpBilling])
+	ok := calls >= p.Totals.Calls && calls <= p.Totals.CallsMax && credits >= p.Totals.Credits && credits <= p.Totals.CreditsMax &&
+		requests <= p.Totals.QuotaCallsMax
 	if ok == neg {
-		ts.Fatalf("made %d calls and spent %d credits; the plan said calls %d..%d, credits %d..%d",
-			calls, credits, p.Totals.Calls, p.Totals.CallsMax, p.Totals.Credits, p.Totals.CreditsMax)
+		ts.Fatalf("made %d calls, spent %d credits and %d requests of the quota; the plan said calls %d..%d, credits %d..%d, requests at most %d",
+			calls, credits, requests, p.Totals.Calls, p.Totals.CallsMax, p.Totals.Credits, p.Totals.CreditsMax, p.Totals.QuotaCallsMax)
 	}
-	fmt.Fprintf(ts.Stdout(), "calls=%d (plan %d..%d) credits=%d (plan %d..%d)\n",
-		calls, p.Totals.Calls, p.Totals.CallsMax, credits, p.Totals.Credits, p.Totals.CreditsMax)
+	fmt.Fprintf(ts.Stdout(), "calls=%d (plan %d..%d) credits=%d (plan %d..%d) requests=%d (plan at most %d)\n",
+		calls, p.Totals.Calls, p.Totals.CallsMax, credits, p.Totals.Credits, p.Totals.CreditsMax, requests, p.Totals.QuotaCallsMax)
 }
 
 func cmdCSVEnv(ts *testscript.TestScript, neg bool, args []string) {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
 
 	"github.com/leadsync/leadsync/internal/api"
@@ -43,8 +44,11 @@ more than the plan says.
 
 Plan makes one call, to read the remaining requests of the month (none with
 --offline, or when only the second generation is configured), and refuses a
-plan that could leave fewer than min_remaining_requests or spend more than
-max_credits. It never changes the state.
+plan that could leave fewer than min_remaining_requests (counting the calls
+that use the monthly quota: those of the first generation) or spend more than
+max_credits. It warns when the plan's credits exceed the balance the last
+enrichment reported (the service reports it only then). It never changes the
+state.
 
 --out FILE saves the plan; "leadsync apply FILE" then runs exactly it, and
 refuses it once the state or the configuration has changed.
@@ -156,6 +160,7 @@ func runPlan(ctx context.Context, f *Factory, opts *planOptions) error {
 			return err
 		}
 	} else {
+		rest := all
 		if !pdiags.HasErrors() || len(p.Changes) > 0 {
 			if err := view.Plan(p); err != nil {
 				return err
@@ -163,8 +168,16 @@ func runPlan(ctx context.Context, f *Factory, opts *planOptions) error {
 			if note := liveCatalogNote(cfg); note != "" {
 				fmt.Fprintln(f.IO.Out, note)
 			}
+			// The plan drawn above ends with its own warnings (a credit
+			// balance that may not suffice): not twice.
+			rest = append(hcl.Diagnostics{}, diags...)
+			for _, d := range pdiags {
+				if d.Severity == hcl.DiagError {
+					rest = append(rest, d)
+				}
+			}
 		}
-		writeDiagnostics(f, cfg, all)
+		writeDiagnostics(f, cfg, rest)
 	}
 	if all.HasErrors() {
 		return silentExit(ExitError)

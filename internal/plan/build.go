@@ -71,6 +71,7 @@ func Build(cfg *config.Config, st *state.State, opts Options) (*Plan, hcl.Diagno
 		b.exports()
 		b.totals()
 		b.quota()
+		b.creditBalance()
 	}
 	redact(cfg, p)
 	p.Diagnostics = JSONDiagnostics(b.diags)
@@ -712,6 +713,14 @@ func (b *builder) totals() {
 	}
 	t.CallsMax = t.SearchesMax + t.Profiles + t.EnrichmentsMax
 	t.CreditsMax = t.EnrichmentsMax * cpe
+	// The monthly quota applies to the first generation (spec section 8):
+	// enrich exists only there; searches and profile reads use it when
+	// api.generation is 1.
+	t.QuotaCalls, t.QuotaCallsMax = t.Enrichments, t.EnrichmentsMax
+	if b.searchesUseQuota() {
+		t.QuotaCalls += t.Searches + t.Profiles
+		t.QuotaCallsMax += t.SearchesMax + t.Profiles
+	}
 	t.RateLimit = b.cfg.API.RateLimit
 	if t.RateLimit <= 0 {
 		t.RateLimit = 1
@@ -744,7 +753,12 @@ func durationMax(searches, others int, rate float64, par int) int {
 	return int(math.Ceil(d))
 }
 
-// quota checks the monthly quota and the credit cap.
+// searchesUseQuota reports whether the plan's searches and profile reads
+// go to the first generation, whose calls use the monthly quota.
+func (b *builder) searchesUseQuota() bool { return b.cfg.API.Generation != api.Gen2 }
+
+// quota checks the monthly quota and the credit cap. Only the calls that
+// use the quota (Totals.QuotaCallsMax) count against the requests left.
 func (b *builder) quota() {
 	q := &b.p.Quota
 	t := b.p.Totals
@@ -754,14 +768,18 @@ func (b *builder) quota() {
 	switch {
 	case b.opts.Usage != nil:
 		rem := b.opts.Usage.RemainingRequests
-		after := rem - t.CallsMax
+		after := rem - t.QuotaCallsMax
 		q.RemainingRequests, q.After, q.Checked = &rem, &after, true
-		if t.CallsMax > 0 && after < api.MinRemainingRequests {
+		if t.QuotaCallsMax > 0 && after < api.MinRemainingRequests {
+			calls := "calls"
+			if t.QuotaCallsMax < t.CallsMax {
+				calls = "first-generation calls (the second generation's use none)"
+			}
 			b.diags = append(b.diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "The plan could leave too few requests this month",
-				Detail: fmt.Sprintf("The service has %s requests left this month; this plan may make up to %s calls, leaving %s, below min_remaining_requests = %s.\n\n%s\nLower a limit or max_results, plan part of the work with --target, or lower min_remaining_requests in the api block.",
-					thousands(rem), thousands(t.CallsMax), thousands(after), thousands(api.MinRemainingRequests), b.costBreakdown(false)),
+				Detail: fmt.Sprintf("The service has %s requests left this month; this plan may make up to %s %s, leaving %s, below min_remaining_requests = %s.\n\n%s\nLower a limit or max_results, plan part of the work with --target, or lower min_remaining_requests in the api block.",
+					thousands(rem), thousands(t.QuotaCallsMax), calls, thousands(after), thousands(api.MinRemainingRequests), b.costBreakdown(false)),
 				Subject: rangePtr(api.DeclRange),
 			})
 		}
@@ -786,8 +804,57 @@ func (b *builder) quota() {
 	}
 }
 
+// creditBalance compares the credits the plan may spend with the balance
+// the last enrichment reported. The service has no operation to read the
+// balance without spending, so it may have been topped up since: a plan
+// that needs more is a warning, never an error (docs/decisions.md).
+func (b *builder) creditBalance() {
+	u := b.st.Usage
+	if u.CreditBalance == nil {
+		return
+	}
+	t := b.p.Totals
+	bal := *u.CreditBalance
+	after := bal - t.CreditsMax
+	cb := &b.p.Credits
+	cb.Balance, cb.After = &bal, &after
+	when := "at an unknown time"
+	if u.CreditBalanceAt != nil {
+		at := u.CreditBalanceAt.UTC()
+		cb.CheckedAt = &at
+		when = ago(b.now, at)
+	}
+	if t.CreditsMax <= bal {
+		return
+	}
+	summary := "The plan needs more credits than were left at the last enrichment"
+	var spend string
+	switch {
+	case t.Credits > bal && t.Credits == t.CreditsMax:
+		spend = fmt.Sprintf("this plan spends %s", plural(t.Credits, "credit", "credits"))
+	case t.Credits > bal:
+		spend = fmt.Sprintf("this plan spends at least %s, up to %s", plural(t.Credits, "credit", "credits"), thousands(t.CreditsMax))
+	default:
+		summary = "The plan may need more credits than were left at the last enrichment"
+		spend = fmt.Sprintf("this plan may spend up to %s", plural(t.CreditsMax, "credit", "credits"))
+		if t.Credits > 0 {
+			spend += fmt.Sprintf(" (%s certain)", thousands(t.Credits))
+		}
+	}
+	b.diags = append(b.diags, &hcl.Diagnostic{
+		Severity: hcl.DiagWarning,
+		Summary:  summary,
+		Detail: fmt.Sprintf("The last enrichment, %s, left a balance of %s; %s.\n\n"+
+			"Unless the balance has been topped up since, apply stops at the first enrichment the service refuses (403 Forbidden) and keeps everything done before it. "+
+			"The service reports the balance only in the answer of an enrichment, so leadsync cannot check it before apply. "+
+			"If you have topped up the enrich credits since, apply as planned; otherwise top them up with the service's operator first, "+
+			"or leave the enrichments out of this run (--target the searches and profiles).",
+			when, plural(bal, "credit", "credits"), spend),
+	})
+}
+
 // costBreakdown lists what each block may cost, the largest first: searches
-// and profiles grouped by block.
+// and profiles grouped by block. Calls are those that use the monthly quota.
 func (b *builder) costBreakdown(credits bool) string {
 	type cost struct {
 		block     string
@@ -801,6 +868,8 @@ func (b *builder) costBreakdown(credits bool) string {
 		n, known := c.CallsMax, c.Calls
 		if credits {
 			n, known = c.CreditsMax, c.Credits
+		} else if c.Kind != KindEnrich && !b.searchesUseQuota() {
+			continue // a second-generation call: no quota
 		}
 		if n == 0 {
 			continue

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/golden"
@@ -90,6 +91,17 @@ func TestGolden(t *testing.T) {
 			f.wrote("export.marketing")
 			o.Targets = []string{`search.cto["Hamburg"]`, "export.marketing"}
 			o.Replace = []string{`search.cto["Hamburg"]`}
+		}},
+		{name: "generation2", setup: func(f *fixture, o *Options) {
+			// Searches and the profile read go to the second generation
+			// and use no quota; only the enrichments count.
+			f.cfg.API.Generation, f.cfg.API.BaseURLV2 = api.Gen2, "https://v2.example.com"
+		}},
+		{name: "credits_short", setup: func(f *fixture, o *Options) {
+			f.ran(`search.cto["Berlin"]`, t0.Add(-2*day), ids(1, 12)...)
+			f.read("profile.founder", t0.Add(-2*day))
+			bal, at := 0, t0.Add(-2*time.Hour)
+			f.st.Usage.CreditBalance, f.st.Usage.CreditBalanceAt = &bal, &at
 		}},
 		{name: "over_budget", setup: func(f *fixture, o *Options) {
 			f.cfg.Enriches[0].Limit = 0

@@ -28,6 +28,9 @@ type fixture struct {
 	exists map[string]bool // export files that exist
 	// records are the working copy's export records, by export address.
 	records map[string]*state.ExportRecord
+	// spent counts the enrichments recorded by enriched: each answer
+	// reports a balance of 500 minus them, as the service would.
+	spent int
 }
 
 func newFixture() *fixture {
@@ -168,9 +171,10 @@ func (f *fixture) read(addr string, at time.Time) {
 func (f *fixture) enriched(id, by string, at time.Time) {
 	p := f.st.People[id]
 	l := p.Lead
+	f.spent++
 	f.apply(state.Event{At: at, Kind: state.EventEnrich, Address: by, Enrich: &state.EnrichEvent{
 		PersonID: id, Credits: 1, Result: api.EnrichedProfile{NetworkID: l.NetworkID, PageName: l.PageName,
-			FullName: l.FullName, Email: "x@example.com", ValidationStatus: "valid"},
+			FullName: l.FullName, Email: "x@example.com", ValidationStatus: "valid", CreditBalance: 500 - f.spent},
 	}})
 }
 

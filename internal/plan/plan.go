@@ -123,6 +123,9 @@ type Plan struct {
 	Changes   []*Change `json:"changes"`
 	Totals    Totals    `json:"totals"`
 	Quota     Quota     `json:"quota"`
+	// Credits is the last known enrich credit balance (null when none is
+	// known) and what the plan may leave of it.
+	Credits CreditBalance `json:"credits"`
 	// Suppressed is the number of people on the state's suppression list
 	// (erased with leadsync forget): searches may still return them, and
 	// apply drops them.
@@ -185,6 +188,12 @@ type Totals struct {
 	CallsMax   int `json:"calls_max"`
 	Credits    int `json:"credits"`
 	CreditsMax int `json:"credits_max"`
+	// QuotaCalls and QuotaCallsMax count the calls that use the monthly
+	// request quota, which applies to the first generation only: every
+	// enrichment, and the searches and profile reads when api.generation
+	// is 1. Second-generation calls use none.
+	QuotaCalls    int `json:"quota_calls"`
+	QuotaCallsMax int `json:"quota_calls_max"`
 	// DurationSecondsMax is how long apply may take at the rate limit and
 	// parallelism when every search takes the spec's 30 s (see duration).
 	DurationSecondsMax int `json:"duration_seconds_max"`
@@ -206,12 +215,25 @@ type Quota struct {
 	// RemainingRequests is what the billing call said; nil when not checked.
 	RemainingRequests *int `json:"remaining_requests,omitempty"`
 	Checked           bool `json:"checked"`
-	// After is RemainingRequests minus Totals.CallsMax.
+	// After is RemainingRequests minus Totals.QuotaCallsMax.
 	After *int `json:"after,omitempty"`
 	// Note says why the quota was not checked.
 	Note                 string `json:"note,omitempty"`
 	MinRemainingRequests int    `json:"min_remaining_requests"`
 	MaxCredits           int    `json:"max_credits"`
+}
+
+// CreditBalance is the enrich credit balance as last known. The service
+// reports it only in the answer of an enrichment (creditBalance) and has no
+// operation to read it without spending: Balance is the one the state
+// recorded from the last enrichment, CheckedAt when that was. Both are
+// null when no enrichment was ever recorded.
+type CreditBalance struct {
+	Balance   *int       `json:"balance"`
+	CheckedAt *time.Time `json:"checked_at"`
+	// After is Balance minus Totals.CreditsMax (negative when the plan may
+	// need more than the balance); null when the balance is unknown.
+	After *int `json:"after"`
 }
 
 // Diagnostic is a problem found while planning, in JSON form.

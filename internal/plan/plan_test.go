@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/hashicorp/hcl/v2"
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/state"
@@ -425,4 +426,189 @@ func TestEnrichUnknownOutcomeIsShown(t *testing.T) {
 	if !strings.Contains(c.Detail, want) {
 		t.Errorf("detail %q does not say %q", c.Detail, want)
 	}
+}
+
+// TestQuotaCountsFirstGenerationOnly: the monthly quota applies to the
+// first generation (the service's spec, section 8). Enrichments always use
+// it; searches and profile reads only with generation = 1. The requests
+// left after the plan, the refusal and its breakdown count those calls.
+func TestQuotaCountsFirstGenerationOnly(t *testing.T) {
+	tests := []struct {
+		name       string
+		gen        api.Generation
+		enrich     bool // an enrich block with limit 10 over the searches
+		rem, min   int
+		quota      int // Totals.QuotaCalls
+		quotaMax   int // Totals.QuotaCallsMax
+		callsMax   int
+		after      int
+		refused    bool
+		breakdown  string // in the refusal
+		notInBreak string // not in the refusal
+	}{
+		{name: "first generation only", gen: api.Gen1, rem: 9114, min: 100,
+			quota: 6, quotaMax: 6, callsMax: 6, after: 9108},
+		{name: "first generation refused", gen: api.Gen1, rem: 105, min: 100,
+			quota: 6, quotaMax: 6, callsMax: 6, after: 99, refused: true,
+			breakdown: "search.cto (5 instances): 5 calls"},
+		// The case of the review: five searches, 9,997 left, 9,997 kept.
+		{name: "second generation only", gen: api.Gen2, rem: 9997, min: 9997,
+			quota: 0, quotaMax: 0, callsMax: 6, after: 9997},
+		{name: "mixed: enrichments use the quota", gen: api.Gen2, enrich: true, rem: 9114, min: 100,
+			quota: 0, quotaMax: 10, callsMax: 16, after: 9104},
+		{name: "mixed refused: only the enrichments count", gen: api.Gen2, enrich: true, rem: 109, min: 100,
+			quota: 0, quotaMax: 10, callsMax: 16, after: 99, refused: true,
+			breakdown: "enrich.all: up to 10 calls", notInBreak: "search.cto"},
+		{name: "first generation with enrichments", gen: api.Gen1, enrich: true, rem: 9114, min: 100,
+			quota: 6, quotaMax: 16, callsMax: 16, after: 9098},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture()
+			f.cfg.API.Generation, f.cfg.API.BaseURLV2 = tt.gen, "https://v2.example.com"
+			f.cfg.API.MinRemainingRequests = tt.min
+			for _, city := range []string{"A", "B", "C", "D", "E"} {
+				f.search(`search.cto["`+city+`"]`, kw("CTO", "city", city))
+			}
+			f.profile("profile.founder", "Max_Mustermann")
+			if tt.enrich {
+				f.enrich("all", []string{"search.cto"}, 10, 0)
+			}
+			o := f.opts()
+			o.Usage = &api.Usage{RemainingRequests: tt.rem}
+			p, diags := Build(f.cfg, f.st, o)
+			tot := p.Totals
+			if tot.QuotaCalls != tt.quota || tot.QuotaCallsMax != tt.quotaMax || tot.CallsMax != tt.callsMax {
+				t.Errorf("quota calls %d..%d of %d calls at most; want %d..%d of %d",
+					tot.QuotaCalls, tot.QuotaCallsMax, tot.CallsMax, tt.quota, tt.quotaMax, tt.callsMax)
+			}
+			if p.Quota.After == nil || *p.Quota.After != tt.after {
+				t.Errorf("after %v, want %d", p.Quota.After, tt.after)
+			}
+			if diags.HasErrors() != tt.refused {
+				t.Fatalf("refused %v, want %v: %v", diags.HasErrors(), tt.refused, diags)
+			}
+			if !tt.refused {
+				return
+			}
+			d := diags[0]
+			if !strings.Contains(d.Summary, "too few requests") || !strings.Contains(d.Detail, tt.breakdown) ||
+				(tt.notInBreak != "" && strings.Contains(d.Detail, tt.notInBreak)) {
+				t.Errorf("refusal %q:\n%s\nwant it to list %q and not %q", d.Summary, d.Detail, tt.breakdown, tt.notInBreak)
+			}
+		})
+	}
+}
+
+// TestCreditBalance: the plan compares its credits with the balance the
+// last enrichment reported, shows it with its time, and warns (never
+// refuses) when the plan's certain credits, or its bound, exceed it.
+func TestCreditBalance(t *testing.T) {
+	at := t0.Add(-2 * time.Hour)
+	tests := []struct {
+		name    string
+		balance *int // nil: never reported
+		noTime  bool // a balance without its time
+		running bool // a search that runs adds up to 40 people to enrich
+		after   *int
+		warning string // the warning's summary; "" none
+		detail  string
+	}{
+		{name: "unknown", balance: nil},
+		{name: "known, enough", balance: ptr(100), after: ptr(95)},
+		{name: "known, enough for the bound", balance: ptr(45), running: true, after: ptr(0)},
+		{name: "bound exceeds it", balance: ptr(10), running: true, after: ptr(-35),
+			warning: "The plan may need more credits than were left at the last enrichment",
+			detail:  "The last enrichment, 2 h ago, left a balance of 10 credits; this plan may spend up to 45 credits (5 certain)."},
+		{name: "certain credits exceed it", balance: ptr(3), after: ptr(-2),
+			warning: "The plan needs more credits than were left at the last enrichment",
+			detail:  "The last enrichment, 2 h ago, left a balance of 3 credits; this plan spends 5 credits."},
+		{name: "certain and bound exceed it", balance: ptr(3), running: true, after: ptr(-42),
+			warning: "The plan needs more credits than were left at the last enrichment",
+			detail:  "left a balance of 3 credits; this plan spends at least 5 credits, up to 45."},
+		{name: "zero is a warning too", balance: ptr(0), after: ptr(-5),
+			warning: "The plan needs more credits than were left at the last enrichment",
+			detail:  "If you have topped up the enrich credits since, apply as planned"},
+		{name: "without its time", balance: ptr(1), noTime: true, after: ptr(-4),
+			warning: "The plan needs more credits than were left at the last enrichment",
+			detail:  "The last enrichment, at an unknown time, left a balance of 1 credit;"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture()
+			f.search("search.known", kw("CTO"))
+			f.ran("search.known", t0.Add(-day), ids(1, 5)...)
+			from := []string{"search.known"}
+			if tt.running {
+				f.search("search.new", kw("CFO"), maxResults(40))
+				from = append(from, "search.new")
+			}
+			f.enrich("all", from, 0, 0)
+			f.st.Usage.CreditBalance = tt.balance
+			if !tt.noTime {
+				f.st.Usage.CreditBalanceAt = &at
+			}
+			p, diags := Build(f.cfg, f.st, f.opts())
+			if diags.HasErrors() {
+				t.Fatalf("refused: %v", diags)
+			}
+			c := p.Credits
+			if !eqPtr(c.Balance, tt.balance) || !eqPtr(c.After, tt.after) {
+				t.Errorf("balance %v after %v; want %v and %v", deref(c.Balance), deref(c.After), deref(tt.balance), deref(tt.after))
+			}
+			switch {
+			case tt.balance == nil || tt.noTime:
+				if c.CheckedAt != nil {
+					t.Errorf("checked_at %v, want none", c.CheckedAt)
+				}
+			case c.CheckedAt == nil || !c.CheckedAt.Equal(at):
+				t.Errorf("checked_at %v, want %v", c.CheckedAt, at)
+			}
+			var warnings []*hcl.Diagnostic
+			for _, d := range diags {
+				if d.Severity == hcl.DiagWarning {
+					warnings = append(warnings, d)
+				}
+			}
+			if tt.warning == "" {
+				if len(warnings) != 0 {
+					t.Errorf("unexpected warning: %v", warnings)
+				}
+				return
+			}
+			if len(warnings) != 1 || warnings[0].Summary != tt.warning || !strings.Contains(warnings[0].Detail, tt.detail) {
+				t.Fatalf("warnings %v; want %q saying %q", warnings, tt.warning, tt.detail)
+			}
+			if len(p.Diagnostics) != 1 || p.Diagnostics[0].Severity != "warning" {
+				t.Errorf("plan JSON diagnostics %+v; want the one warning", p.Diagnostics)
+			}
+		})
+	}
+}
+
+// TestCreditBalanceWithoutEnrichments: a plan that enriches nobody shows
+// the balance and never warns, even at 0.
+func TestCreditBalanceWithoutEnrichments(t *testing.T) {
+	f := newFixture()
+	f.search("search.a", kw("CTO"))
+	zero := 0
+	f.st.Usage.CreditBalance = &zero
+	p, diags := Build(f.cfg, f.st, f.opts())
+	if len(diags) != 0 {
+		t.Fatalf("diagnostics: %v", diags)
+	}
+	if p.Credits.Balance == nil || *p.Credits.Balance != 0 || p.Credits.After == nil || *p.Credits.After != 0 {
+		t.Errorf("credits %+v; want balance 0, after 0", p.Credits)
+	}
+}
+
+func ptr(n int) *int { return &n }
+
+func eqPtr(a, b *int) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }
+
+func deref(p *int) any {
+	if p == nil {
+		return nil
+	}
+	return *p
 }

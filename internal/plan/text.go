@@ -214,6 +214,10 @@ func ago(now, t time.Time) string {
 	return fmt.Sprintf("%d days ago", int(d/(24*time.Hour)))
 }
 
+// Ago writes how long before now t was, as the plan's details do: "just
+// now", "5 min ago", "2 h ago", "3 days ago".
+func Ago(now, t time.Time) string { return ago(now, t) }
+
 // formatDuration writes a refresh duration the way the configuration does.
 func formatDuration(d time.Duration) string {
 	const day = 24 * time.Hour

@@ -141,7 +141,8 @@ func mdSummary(p *plan.Plan) string {
 	return s + "."
 }
 
-// mdQuota says why the quota was not checked and the credit cap.
+// mdQuota says why the quota was not checked, the credit cap and the last
+// known credit balance.
 func mdQuota(p *plan.Plan) string {
 	if !p.HasChanges() {
 		return ""
@@ -151,7 +152,11 @@ func mdQuota(p *plan.Plan) string {
 	if !(q.Checked && q.After != nil) && q.Note != "" {
 		s = "Quota: " + mdInline(q.Note) + ". "
 	}
-	return s + fmt.Sprintf("Credits: max_credits %s.", thousands(q.MaxCredits))
+	s += fmt.Sprintf("Credits: max_credits %s", thousands(q.MaxCredits))
+	if b := creditBalanceText(p); b != "" {
+		s += "; " + mdInline(b)
+	}
+	return s + "."
 }
 
 // mdBound writes a certain count and its bound: "8 credits", "up to 8

@@ -111,7 +111,12 @@ func PlanText(w io.Writer, p *plan.Plan, color bool) error {
 		if d.Severity == "warning" {
 			fmt.Fprintf(&b, "\nWarning: %s\n", d.Summary)
 			if d.Detail != "" {
-				fmt.Fprintf(&b, "  %s\n", strings.ReplaceAll(d.Detail, "\n", "\n  "))
+				for _, l := range strings.Split(d.Detail, "\n") {
+					if l != "" {
+						l = "  " + l // an empty line stays empty
+					}
+					b.WriteString(l + "\n")
+				}
 			}
 		}
 	}
@@ -181,13 +186,27 @@ func summaryLine(p *plan.Plan) string {
 	return s
 }
 
-// quotaLine is the "Quota: ..." line.
+// quotaLine is the "Quota: ..." line: the requests left this month and
+// after the plan (counting only the calls that use the quota), the credits
+// against max_credits, and the last known credit balance.
 func quotaLine(p *plan.Plan) string {
 	q := p.Quota
+	t := p.Totals
 	var s string
 	if q.Checked && q.RemainingRequests != nil && q.After != nil {
-		s = fmt.Sprintf("Quota: %s requests left this month -> %s after (min_remaining_requests %s).",
+		s = fmt.Sprintf("Quota: %s requests left this month -> %s after (min_remaining_requests %s",
 			thousands(*q.RemainingRequests), thousands(*q.After), thousands(q.MinRemainingRequests))
+		// Second-generation calls use no quota. A plan saved by an earlier
+		// version has no quota_calls_max (0) and counted every call in
+		// after: no note then.
+		if n := t.CallsMax - t.QuotaCallsMax; n > 0 && *q.After == *q.RemainingRequests-t.QuotaCallsMax {
+			gen2 := count(n, "second-generation call", "second-generation calls")
+			if t.Calls-t.QuotaCalls != n {
+				gen2 = "up to " + gen2
+			}
+			s += "; " + gen2 + " use none"
+		}
+		s += ")."
 	} else {
 		note := q.Note
 		if note == "" {
@@ -196,13 +215,45 @@ func quotaLine(p *plan.Plan) string {
 		s = fmt.Sprintf("Quota: %s.", note)
 	}
 	switch {
-	case p.Totals.CreditsMax > 0 && p.Totals.Credits == p.Totals.CreditsMax:
+	case t.CreditsMax > 0 && t.Credits == t.CreditsMax:
 		// Certain (every person to enrich is known): no "up to".
-		s += fmt.Sprintf(" Credits: %s of max_credits %s.", thousands(p.Totals.CreditsMax), thousands(q.MaxCredits))
-	case p.Totals.CreditsMax > 0:
-		s += fmt.Sprintf(" Credits: up to %s of max_credits %s.", thousands(p.Totals.CreditsMax), thousands(q.MaxCredits))
+		s += fmt.Sprintf(" Credits: %s of max_credits %s", thousands(t.CreditsMax), thousands(q.MaxCredits))
+	case t.CreditsMax > 0:
+		s += fmt.Sprintf(" Credits: up to %s of max_credits %s", thousands(t.CreditsMax), thousands(q.MaxCredits))
 	default:
-		s += fmt.Sprintf(" Credits: max_credits %s.", thousands(q.MaxCredits))
+		s += fmt.Sprintf(" Credits: max_credits %s", thousands(q.MaxCredits))
+	}
+	if b := creditBalanceText(p); b != "" {
+		s += "; " + b
+	}
+	return s + "."
+}
+
+// creditBalanceText is what the plan says of the last known credit balance
+// (reported by the last enrichment): "450 left as of 2 days ago -> 442
+// after", with "at least" when the plan's credits are a bound, and "not
+// enough" when they may exceed it (the plan's warning says more). "" when
+// no balance is known.
+func creditBalanceText(p *plan.Plan) string {
+	c := p.Credits
+	if c.Balance == nil {
+		return ""
+	}
+	s := thousands(*c.Balance) + " left"
+	if c.CheckedAt != nil {
+		s += " as of " + plan.Ago(p.CreatedAt, *c.CheckedAt)
+	}
+	t := p.Totals
+	switch {
+	case t.CreditsMax == 0 || c.After == nil:
+	case t.Credits > *c.Balance:
+		s += " -> not enough for this plan (see the warning)"
+	case *c.After < 0:
+		s += " -> may not be enough for this plan (see the warning)"
+	case t.Credits == t.CreditsMax:
+		s += " -> " + thousands(*c.After) + " after"
+	default:
+		s += " -> at least " + thousands(*c.After) + " after"
 	}
 	return s
 }

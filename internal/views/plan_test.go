@@ -21,7 +21,8 @@ import (
 // plan drawn with colour.
 func TestPlanTextGolden(t *testing.T) {
 	for _, name := range []string{"fresh", "fresh_color", "fresh_offline", "offline_last_known", "partly_run",
-		"all_run", "stale", "removed", "changed_filters", "targets_replace", "over_budget"} {
+		"all_run", "stale", "removed", "changed_filters", "targets_replace", "over_budget",
+		"generation2", "credits_short"} {
 		t.Run(name, func(t *testing.T) {
 			color := strings.HasSuffix(name, "_color")
 			data, err := os.ReadFile(filepath.Join("..", "plan", "testdata", strings.TrimSuffix(name, "_color")+".json"))
@@ -122,5 +123,103 @@ func TestQuotaLineCredits(t *testing.T) {
 		if got := quotaLine(p); !strings.HasSuffix(got, tt.want) {
 			t.Errorf("credits %d, max %d: %q, want it to end %q", tt.credits, tt.max, got, tt.want)
 		}
+	}
+}
+
+// TestQuotaLineSecondGeneration: the requests after the plan count only
+// the calls that use the quota, and the line says so when second-generation
+// calls use none.
+func TestQuotaLineSecondGeneration(t *testing.T) {
+	n := func(v int) *int { return &v }
+	tests := []struct {
+		name   string
+		totals plan.Totals
+		quota  plan.Quota
+		want   string
+	}{
+		{name: "second-generation calls use no quota",
+			totals: plan.Totals{Calls: 5, CallsMax: 5},
+			quota:  plan.Quota{Checked: true, RemainingRequests: n(9997), After: n(9997), MinRemainingRequests: 9997},
+			want:   "Quota: 9,997 requests left this month -> 9,997 after (min_remaining_requests 9,997; 5 second-generation calls use none). Credits: max_credits 500."},
+		{name: "mixed generations with bounds",
+			totals: plan.Totals{Calls: 2, CallsMax: 52, QuotaCalls: 0, QuotaCallsMax: 50, Credits: 0, CreditsMax: 50},
+			quota:  plan.Quota{Checked: true, RemainingRequests: n(9114), After: n(9064), MinRemainingRequests: 100},
+			want:   "Quota: 9,114 requests left this month -> 9,064 after (min_remaining_requests 100; 2 second-generation calls use none)."},
+		{name: "split searches in the second generation",
+			totals: plan.Totals{Calls: 1, CallsMax: 9},
+			quota:  plan.Quota{Checked: true, RemainingRequests: n(100), After: n(100), MinRemainingRequests: 0},
+			want:   "(min_remaining_requests 0; up to 9 second-generation calls use none)."},
+		{name: "first generation only: no note",
+			totals: plan.Totals{Calls: 5, CallsMax: 5, QuotaCalls: 5, QuotaCallsMax: 5},
+			quota:  plan.Quota{Checked: true, RemainingRequests: n(9114), After: n(9109), MinRemainingRequests: 100},
+			want:   "Quota: 9,114 requests left this month -> 9,109 after (min_remaining_requests 100). Credits"},
+		// Saved by an earlier version: no quota_calls_max, every call
+		// counted in after. No note about the second generation then.
+		{name: "a plan without quota_calls_max",
+			totals: plan.Totals{Calls: 5, CallsMax: 5},
+			quota:  plan.Quota{Checked: true, RemainingRequests: n(9114), After: n(9109), MinRemainingRequests: 100},
+			want:   "Quota: 9,114 requests left this month -> 9,109 after (min_remaining_requests 100). Credits"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			q := tt.quota
+			q.MaxCredits = 500
+			p := &plan.Plan{Totals: tt.totals, Quota: q}
+			if got := quotaLine(p); !strings.Contains(got, tt.want) {
+				t.Errorf("%q\nwant it to contain %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestQuotaLineBalance: the last known credit balance with its age and
+// what the plan leaves of it.
+func TestQuotaLineBalance(t *testing.T) {
+	created := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
+	twoHours := created.Add(-2 * time.Hour)
+	n := func(v int) *int { return &v }
+	tests := []struct {
+		name   string
+		totals plan.Totals
+		quota  plan.Quota
+		credit plan.CreditBalance
+		want   string
+	}{
+		{name: "balance unknown",
+			totals: plan.Totals{Credits: 2, CreditsMax: 2},
+			want:   "Quota: not checked. Credits: 2 of max_credits 500."},
+		{name: "certain credits within the balance",
+			totals: plan.Totals{Credits: 2, CreditsMax: 2},
+			credit: plan.CreditBalance{Balance: n(3), CheckedAt: &twoHours, After: n(1)},
+			want:   "Quota: not checked. Credits: 2 of max_credits 500; 3 left as of 2 h ago -> 1 after."},
+		{name: "a bound within the balance",
+			totals: plan.Totals{Credits: 2, CreditsMax: 40},
+			credit: plan.CreditBalance{Balance: n(1000), CheckedAt: &twoHours, After: n(960)},
+			want:   "Credits: up to 40 of max_credits 500; 1,000 left as of 2 h ago -> at least 960 after."},
+		{name: "a bound above the balance",
+			totals: plan.Totals{Credits: 2, CreditsMax: 40},
+			credit: plan.CreditBalance{Balance: n(3), CheckedAt: &twoHours, After: n(-37)},
+			want:   "Credits: up to 40 of max_credits 500; 3 left as of 2 h ago -> may not be enough for this plan (see the warning)."},
+		{name: "certain credits above the balance",
+			totals: plan.Totals{Credits: 2, CreditsMax: 2},
+			credit: plan.CreditBalance{Balance: n(0), CheckedAt: &twoHours, After: n(-2)},
+			want:   "Credits: 2 of max_credits 500; 0 left as of 2 h ago -> not enough for this plan (see the warning)."},
+		{name: "no credits planned",
+			credit: plan.CreditBalance{Balance: n(0), CheckedAt: &twoHours, After: n(0)},
+			want:   "Credits: max_credits 500; 0 left as of 2 h ago."},
+		{name: "a balance without its time",
+			totals: plan.Totals{Credits: 1, CreditsMax: 1},
+			credit: plan.CreditBalance{Balance: n(5), After: n(4)},
+			want:   "Credits: 1 of max_credits 500; 5 left -> 4 after."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			q := tt.quota
+			q.MaxCredits = 500
+			p := &plan.Plan{CreatedAt: created, Totals: tt.totals, Quota: q, Credits: tt.credit}
+			if got := quotaLine(p); !strings.Contains(got, tt.want) {
+				t.Errorf("%q\nwant it to contain %q", got, tt.want)
+			}
+		})
 	}
 }
