@@ -243,7 +243,8 @@ func TestOperations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantLead := Lead{FirstName: "Ana", LastName: "Silva", FullName: "Ana Silva", Title: "CTO", Location: "Berlin, Germany", PreviousTitle: "Dev", Company: "Acme", NetworkID: "42.beef", PageName: "Ana_Silva"}
+	// A raw result has no first and last name; none is guessed here.
+	wantLead := Lead{FullName: "Ana Silva", Title: "CTO", Location: "Berlin, Germany", PreviousTitle: "Dev", Company: "Acme", NetworkID: "42.beef", PageName: "Ana_Silva"}
 	if len(raw.Raw) != 1 || !cmp.Equal(raw.Leads, []Lead{wantLead}) {
 		t.Fatalf("raw search = %+v", raw)
 	}
