@@ -792,7 +792,7 @@ func TestSharedPacingAcrossOperations(t *testing.T) {
 }
 
 func TestErrorKinds(t *testing.T) {
-	for k := KindInvalid; k <= KindConfig; k++ {
+	for k := KindInvalid; k <= KindNotFound; k++ {
 		if strings.HasPrefix(k.String(), "ErrorKind(") {
 			t.Errorf("kind %d has no name", int(k))
 		}
@@ -819,6 +819,7 @@ func TestErrorKinds(t *testing.T) {
 		"canceled early": {Error{Kind: KindCanceled}, false},
 		"canceled late":  {Error{Kind: KindCanceled, sent: true}, true},
 		"config":         {Error{Kind: KindConfig}, false},
+		"no such member": {Error{Kind: KindNotFound, sent: true}, false},
 	}
 	for name, tt := range charged {
 		if got := tt.e.MaybeCharged(); got != tt.want {
