@@ -535,7 +535,7 @@ func (a *applier) profile(addr string, pe *ProfileEvent) {
 	s := a.s
 	// A profile has a full name but no first and last name: upsert
 	// guesses them only for a person who has none.
-	l := api.Lead{FullName: pe.Profile.FullName, PageName: pe.PageName}
+	l := api.Lead{FullName: pe.Profile.FullName, PageName: profilePage(pe)}
 	if len(pe.Profile.CurrentPosition) > 0 {
 		l.Title = pe.Profile.CurrentPosition[0].JobTitle
 		l.Company = pe.Profile.CurrentPosition[0].Company
@@ -577,6 +577,18 @@ func (a *applier) profile(addr string, pe *ProfileEvent) {
 	s.Profiles[addr] = rec
 	s.touchProfile(addr)
 	s.touchPerson(id)
+}
+
+// profilePage is the page name a profile read is kept under: the one asked
+// for, in the spelling of the profile's own address (networkUrl) when that
+// is the same page. The network ignores the case of page names, so a
+// page_name written in another case than the network's finds the person a
+// search found, rather than make a second one.
+func profilePage(pe *ProfileEvent) string {
+	if u := api.PageOfURL(pe.Profile.NetworkURL); u != "" && strings.EqualFold(u, pe.PageName) {
+		return u
+	}
+	return pe.PageName
 }
 
 // enrich records a completed enrichment.

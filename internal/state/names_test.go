@@ -204,3 +204,34 @@ func TestNamesMerge(t *testing.T) {
 		})
 	}
 }
+
+// TestProfilePageCase: a profile read asked with a page name in another
+// case than the network's (which ignores case) is about the person a
+// search found under the network's spelling: no second person, and the
+// search's names and page name stay.
+func TestProfilePageCase(t *testing.T) {
+	s := New()
+	read := profileEv(day(1), "profile.p", "juergen_VONBUELOW", "Jürgen von Bülow")
+	read.Profile.Profile.NetworkURL = "https://network.example/profile/Juergen_vonBuelow"
+	other := profileEv(day(1), "profile.q", "Someone_Else", "Someone Else")
+	other.Profile.Profile.NetworkURL = "https://network.example/profile/Juergen_vonBuelow" // not the page asked: ignored
+	for _, e := range []Event{searchEv(day(0), "search.a", 0, jurgen), read, other} {
+		if err := s.Apply(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := s.Profiles["profile.p"].PersonID; got != "7.ab" {
+		t.Errorf("profile.p is about %s, want 7.ab; people: %v", got, summary(s))
+	}
+	if got := s.Profiles["profile.q"].PersonID; got != "page:Someone_Else" {
+		t.Errorf("profile.q is about %s, want page:Someone_Else", got)
+	}
+	p := s.People["7.ab"]
+	if l := p.Lead; l.PageName != "Juergen_vonBuelow" || l.FirstName != "Jürgen" || l.LastName != "von Bülow" || p.Profile == nil {
+		t.Errorf("person %+v, profile %v", l, p.Profile != nil)
+	}
+	if len(s.People) != 2 {
+		t.Errorf("%d people, want 2: %v", len(s.People), summary(s))
+	}
+	checkInvariants(t, s)
+}
