@@ -558,6 +558,10 @@ func TestMisbehavingServers(t *testing.T) {
 			handler: func(w http.ResponseWriter, r *http.Request, n int) { w.Write([]byte(" null\n")) },
 		},
 		{
+			name: "{} search: undecodable", op: OpSearch, kind: KindDecode, status: 200, attempts: 4, charged: true, msg: "unexpected JSON shape",
+			handler: func(w http.ResponseWriter, r *http.Request, n int) { w.Write([]byte("{}")) },
+		},
+		{
 			name: "[null] search: undecodable", op: OpSearch, kind: KindDecode, status: 200, attempts: 4, charged: true, msg: "result 1 of 1 has no networkId and pageName",
 			handler: func(w http.ResponseWriter, r *http.Request, n int) { w.Write([]byte("[null]")) },
 		},
