@@ -276,7 +276,7 @@ func (c *Client) Page(ctx context.Context, gen Generation, req PageRequest) (*Pr
 	body, _ := json.Marshal(req)
 	var out Profile
 	if err := c.call(ctx, OpPage, gen, http.MethodPost, path, body, &out, checkProfile(req)); err != nil {
-		return nil, err
+		return nil, withPage(err, req)
 	}
 	return &out, nil
 }
@@ -290,7 +290,7 @@ func (c *Client) Enrich(ctx context.Context, req PageRequest) (*EnrichedProfile,
 	body, _ := json.Marshal(req)
 	var out EnrichedProfile
 	if err := c.call(ctx, OpEnrich, Gen1, http.MethodPost, "/v1/scrap/enrich", body, &out, checkEnriched(req)); err != nil {
-		return nil, err
+		return nil, withPage(err, req)
 	}
 	return &out, nil
 }
@@ -302,6 +302,15 @@ func (c *Client) Billing(ctx context.Context) (*Usage, error) {
 		return nil, err
 	}
 	return &out, nil
+}
+
+// withPage names the page name req asked for in err, so that a refusal of
+// it speaks of the page name (Error.Hint).
+func withPage(err error, req PageRequest) error {
+	if e, ok := err.(*Error); ok {
+		e.Page = askedPage(req)
+	}
+	return err
 }
 
 func checkPageRequest(op string, gen Generation, req PageRequest) error {
@@ -437,6 +446,9 @@ func (c *Client) call(ctx context.Context, op string, gen Generation, method, pa
 		if e != nil {
 			e.Op, e.Gen, e.Attempts = op, gen, attempt
 			status = e.Status
+			if e.Kind == KindUnexpected && e.Status == http.StatusNotFound {
+				e.Kind = kindFor(op, e.Status, e.jsonError)
+			}
 		} else {
 			status = http.StatusOK
 		}
@@ -511,10 +523,11 @@ func (c *Client) attempt(ctx context.Context, method, u string, body []byte, out
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		e := &Error{
-			Kind:    kindForStatus(resp.StatusCode),
-			Status:  resp.StatusCode,
-			Message: redactedMessage(c.redact, data, resp.Header.Get("Content-Type")),
-			sent:    true,
+			Kind:      kindForStatus(resp.StatusCode),
+			Status:    resp.StatusCode,
+			Message:   redactedMessage(c.redact, data, resp.Header.Get("Content-Type")),
+			jsonError: jsonErrorForm(data, resp.Header.Get("Content-Type")),
+			sent:      true,
 		}
 		if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable {
 			e.RetryAfter = parseRetryAfter(resp.Header.Get("Retry-After"), c.clock.Now())
@@ -575,6 +588,29 @@ func looksHTML(data []byte, contentType string) bool {
 	}
 	t := bytes.TrimSpace(data)
 	return len(t) > 0 && t[0] == '<'
+}
+
+// jsonErrorForm reports whether an error answer is in the service's JSON
+// error form: a JSON object with a string message (or error), not a web
+// page. The spec does not give the form; the sandbox answers
+// {"message": "..."}. A 404 in this form comes from the service (Error
+// KindNotFound), one that is a web page from whatever else answers at a
+// wrong base URL.
+func jsonErrorForm(data []byte, contentType string) bool {
+	if looksHTML(data, contentType) {
+		return false
+	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(bytes.TrimSpace(data), &obj) != nil {
+		return false
+	}
+	for _, k := range []string{"message", "error"} {
+		var s string
+		if json.Unmarshal(obj[k], &s) == nil && strings.TrimSpace(s) != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // serviceMessage extracts a short message from an error answer. The format

@@ -243,7 +243,8 @@ func TestOperations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantLead := Lead{FirstName: "Ana", LastName: "Silva", FullName: "Ana Silva", Title: "CTO", Location: "Berlin, Germany", PreviousTitle: "Dev", Company: "Acme", NetworkID: "42.beef", PageName: "Ana_Silva"}
+	// A raw result has no first and last name; none is guessed here.
+	wantLead := Lead{FullName: "Ana Silva", Title: "CTO", Location: "Berlin, Germany", PreviousTitle: "Dev", Company: "Acme", NetworkID: "42.beef", PageName: "Ana_Silva"}
 	if len(raw.Raw) != 1 || !cmp.Equal(raw.Leads, []Lead{wantLead}) {
 		t.Fatalf("raw search = %+v", raw)
 	}
@@ -557,6 +558,10 @@ func TestMisbehavingServers(t *testing.T) {
 			handler: func(w http.ResponseWriter, r *http.Request, n int) { w.Write([]byte(" null\n")) },
 		},
 		{
+			name: "{} search: undecodable", op: OpSearch, kind: KindDecode, status: 200, attempts: 4, charged: true, msg: "unexpected JSON shape",
+			handler: func(w http.ResponseWriter, r *http.Request, n int) { w.Write([]byte("{}")) },
+		},
+		{
 			name: "[null] search: undecodable", op: OpSearch, kind: KindDecode, status: 200, attempts: 4, charged: true, msg: "result 1 of 1 has no networkId and pageName",
 			handler: func(w http.ResponseWriter, r *http.Request, n int) { w.Write([]byte("[null]")) },
 		},
@@ -791,7 +796,7 @@ func TestSharedPacingAcrossOperations(t *testing.T) {
 }
 
 func TestErrorKinds(t *testing.T) {
-	for k := KindInvalid; k <= KindConfig; k++ {
+	for k := KindInvalid; k <= KindNotFound; k++ {
 		if strings.HasPrefix(k.String(), "ErrorKind(") {
 			t.Errorf("kind %d has no name", int(k))
 		}
@@ -818,6 +823,7 @@ func TestErrorKinds(t *testing.T) {
 		"canceled early": {Error{Kind: KindCanceled}, false},
 		"canceled late":  {Error{Kind: KindCanceled, sent: true}, true},
 		"config":         {Error{Kind: KindConfig}, false},
+		"no such member": {Error{Kind: KindNotFound, sent: true}, false},
 	}
 	for name, tt := range charged {
 		if got := tt.e.MaybeCharged(); got != tt.want {

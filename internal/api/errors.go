@@ -51,6 +51,12 @@ const (
 	// for (another pageName or networkId): never merged into the person
 	// asked for. The call may have been charged.
 	KindMismatch
+	// KindNotFound is a profile read or enrichment answered 404 with the
+	// service's JSON error form (an object with a message): no member has
+	// the page name asked for. The spec lists no 404 (an unknown member is
+	// probably a 400, KindInvalid); a 404 that is a web page, or on any
+	// other operation, stays KindUnexpected (a wrong base URL).
+	KindNotFound
 )
 
 func (k ErrorKind) String() string {
@@ -79,6 +85,8 @@ func (k ErrorKind) String() string {
 		return "not sent"
 	case KindMismatch:
 		return "answer for another person"
+	case KindNotFound:
+		return "no such member"
 	}
 	return fmt.Sprintf("ErrorKind(%d)", int(k))
 }
@@ -102,7 +110,14 @@ type Error struct {
 	Attempts int
 	// Err is the underlying error (network, decoding), if any.
 	Err error
+	// Page is the page name a profile read or enrichment asked for (the
+	// pageName, or the last segment of the profileUrl); "" for the other
+	// operations.
+	Page string
 
+	// jsonError is true when the error answer was a JSON object with a
+	// message (the service's error form), not a web page or text.
+	jsonError bool
 	// sent is true when the request may have reached the service.
 	sent bool
 	// timeout is the per-call timeout, for the hint.
@@ -123,6 +138,10 @@ func (e *Error) Error() string {
 	if e.Message != "" {
 		b.WriteString(": ")
 		b.WriteString(e.Message)
+	}
+	if e.pageRefused() && !strings.Contains(e.Message, e.Page) {
+		// The service's message need not name the page: the error must.
+		fmt.Fprintf(&b, " (page name %q)", e.Page)
 	}
 	if e.Err != nil && (e.Message == "" || !strings.Contains(e.Message, e.Err.Error())) {
 		b.WriteString(": ")
@@ -193,8 +212,31 @@ func (e *Error) Permanent() bool {
 // Sent reports whether the request may have reached the service.
 func (e *Error) Sent() bool { return e.sent }
 
+// pageRefused reports whether the error is the service refusing the page
+// name of a profile read or enrichment: a 400 (how the service most
+// probably answers for an unknown member) or a 404 in its JSON error form.
+func (e *Error) pageRefused() bool {
+	return e.Page != "" && (e.Op == OpPage || e.Op == OpEnrich) && (e.Kind == KindInvalid || e.Kind == KindNotFound)
+}
+
+// pageHint is the hint of pageRefused: about the page name, which is what
+// the user can fix, not about the search parameters or the base URL.
+func (e *Error) pageHint() string {
+	if e.Op == OpEnrich {
+		return fmt.Sprintf("the service knows no member with the page name %q: the person may have changed their page name or left the network; a new run of the search that found them shows whether they are still there", e.Page)
+	}
+	h := fmt.Sprintf("the service knows no member with the page name %q: check page_name or profile_url of the profile block for a typing error (case does not matter)", e.Page)
+	if e.Kind == KindNotFound {
+		h += "; if every profile read fails like this, check api.base_url / api.base_url_v2"
+	}
+	return h
+}
+
 // Hint says what the user can do about the error.
 func (e *Error) Hint() string {
+	if e.pageRefused() {
+		return e.pageHint()
+	}
 	switch e.Kind {
 	case KindInvalid:
 		return "the service rejected the request; check the search parameters and values (leadsync fields lists the accepted ones)"
@@ -242,6 +284,8 @@ func (e *Error) Hint() string {
 		return "run apply again to make it"
 	case KindMismatch:
 		return "the service answered about someone else; nothing was recorded for the person asked for; run apply again later, and report it to the service operator if it repeats"
+	case KindNotFound:
+		return "the service knows no such member; if every call fails like this, check api.base_url / api.base_url_v2"
 	}
 	return ""
 }
@@ -250,6 +294,16 @@ func (e *Error) Hint() string {
 func IsKind(err error, k ErrorKind) bool {
 	var e *Error
 	return errors.As(err, &e) && e.Kind == k
+}
+
+// kindFor maps a non-2xx answer of operation op to a kind: by its status,
+// and a 404 of a profile read or enrichment in the service's JSON error
+// form to KindNotFound (see there).
+func kindFor(op string, status int, jsonError bool) ErrorKind {
+	if status == 404 && jsonError && (op == OpPage || op == OpEnrich) {
+		return KindNotFound
+	}
+	return kindForStatus(status)
 }
 
 // kindForStatus maps a non-2xx HTTP status to a kind.

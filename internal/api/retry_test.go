@@ -44,6 +44,7 @@ func TestShouldRetry(t *testing.T) {
 		{"400", OpSearch, 1, &Error{Kind: KindInvalid, Status: 400, sent: true}, false},
 		{"403", OpBilling, 1, &Error{Kind: KindForbidden, Status: 403, sent: true}, false},
 		{"404", OpFields, 1, &Error{Kind: KindUnexpected, Status: 404, sent: true}, false},
+		{"404 no such member", OpPage, 1, &Error{Kind: KindNotFound, Status: 404, sent: true}, false},
 		{"canceled", OpSearch, 1, &Error{Kind: KindCanceled}, false},
 		{"config", OpSearch, 1, &Error{Kind: KindConfig}, false},
 		{"429 monthly quota exhausted", OpSearch, 1, &Error{Kind: KindRateLimited, Status: 429, Message: "Monthly quota exhausted", RetryAfter: 2 * time.Second}, false},

@@ -158,18 +158,14 @@ type RawDistance struct {
 
 // Lead derives the simplified lead from a raw one, so that raw searches feed
 // the same people, enrichments and exports as plain ones. Highlight markers
-// (double asterisks) are removed.
+// (double asterisks) are removed. A raw result has no first and last name,
+// only displayName: FirstName and LastName stay empty rather than carry a
+// guess that would pass for the service's own (the state fills a person's
+// missing names from the full name, see SplitFullName).
 func (r RawLead) Lead() Lead {
 	m := r.Node.NetworkID
-	full := StripHighlight(m.DisplayName)
-	first, last := full, ""
-	if i := strings.LastIndex(full, " "); i > 0 {
-		first, last = full[:i], full[i+1:]
-	}
 	l := Lead{
-		FirstName: first,
-		LastName:  last,
-		FullName:  full,
+		FullName:  StripHighlight(m.DisplayName),
 		Location:  StripHighlight(m.Location.DisplayLocation),
 		Company:   StripHighlight(m.ProfileOccupation.OccupationOrg),
 		NetworkID: m.ID,

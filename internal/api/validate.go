@@ -92,11 +92,12 @@ func askedPage(req PageRequest) string {
 	if req.PageName != "" {
 		return req.PageName
 	}
-	return pageOfURL(req.ProfileURL)
+	return PageOfURL(req.ProfileURL)
 }
 
-// pageOfURL is the last path segment of a profile URL ("" when none).
-func pageOfURL(raw string) string {
+// PageOfURL is the page name of a profile URL, its last path segment (""
+// when none).
+func PageOfURL(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil {
 		return ""
@@ -125,7 +126,7 @@ func checkProfile(req PageRequest) checker {
 		var u string
 		_ = json.Unmarshal(m["networkUrl"], &u)
 		asked := askedPage(req)
-		if got := pageOfURL(u); u != "" && asked != "" && got != "" && !samePage(got, asked) {
+		if got := PageOfURL(u); u != "" && asked != "" && got != "" && !samePage(got, asked) {
 			return &Error{Kind: KindMismatch, Message: fmt.Sprintf("asked for %q, the answer is the profile of %q", shorten(asked), shorten(got))}
 		}
 		return nil

@@ -92,16 +92,7 @@ func runExport(f *Factory, opts *exportOptions) error {
 	for _, w := range written {
 		fmt.Fprintln(f.IO.Out, views.WroteLine(cfg, w))
 	}
-	// Warnings are shared by the files of one export: print them once.
-	shown := map[string]bool{}
-	for _, w := range written {
-		for _, msg := range w.Warnings {
-			if key := w.Export + "\x00" + msg; !shown[key] {
-				shown[key] = true
-				fmt.Fprintf(f.IO.ErrOut, "Warning: %s: %s\n", w.Export, msg)
-			}
-		}
-	}
+	views.ExportWarnings(f.IO.ErrOut, written)
 	return err
 }
 

@@ -123,7 +123,7 @@ func (s *Server) otherPerson(body []byte, n uint64) []byte {
 		page = pageOfURL(u)
 	}
 	other := s.members[int(n)%len(s.members)]
-	if other.PageName == page {
+	if pageKey(other.PageName) == pageKey(page) {
 		other = s.members[(int(n)+1)%len(s.members)]
 	}
 	if _, ok := obj["networkUrl"]; ok {

@@ -17,8 +17,9 @@ import (
 )
 
 // operate runs operation op of call n on a request body that passed the
-// rules. Input problems are 400 (404 for an unknown member); only a 200
-// spends quota (first generation) and credits (enrich).
+// rules. Input problems are 400, an unknown member too (the spec's codes
+// are 400, 403, 429 and 500; see docs/sandbox.md); only a 200 spends quota
+// (first generation) and credits (enrich).
 func (s *Server) operate(op Op, body []byte, now time.Time, n uint64) reply {
 	switch op {
 	case OpFields:
@@ -49,9 +50,9 @@ func (s *Server) operate(op Op, body []byte, now time.Time, n uint64) reply {
 		if err != nil {
 			return errorReply(http.StatusBadRequest, "%s", err)
 		}
-		m, ok := s.byPage[page]
+		m, ok := s.byPage[pageKey(page)]
 		if !ok {
-			return errorReply(http.StatusNotFound, "no member with pageName %q", page)
+			return errorReply(http.StatusBadRequest, "no member with pageName %q", page)
 		}
 		if op != OpEnrich {
 			return s.spend(op, 0, func(int) reply { return jsonReply(http.StatusOK, m.profile(now)) })
@@ -114,6 +115,10 @@ func decodeObject(body []byte) (map[string]json.RawMessage, reply, bool) {
 	}
 	return m, reply{}, true
 }
+
+// pageKey is the key of a page name: the network ignores its case
+// (Max_Mustermann and max_mustermann are the same profile).
+func pageKey(page string) string { return strings.ToLower(page) }
 
 // parsePage reads pageName or profileUrl (exactly one) and returns the page
 // name.

@@ -276,9 +276,11 @@ func TestInvalidInput(t *testing.T) {
 		{"profileUrl relative", "/scrap", map[string]any{"profileUrl": "profile/Max"}, 400, "profileUrl must be an absolute"},
 		{"profileUrl without page", "/v1/scrap/page", map[string]any{"profileUrl": "https://network.example/"}, 400, "does not end in a page name"},
 		{"unknown page parameter", "/v1/scrap/page", map[string]any{"pageName": "x", "raw": true}, 400, `unknown parameter "raw"`},
-		{"unknown profile", "/v1/scrap/page", map[string]any{"pageName": "No_Body"}, 404, `no member with pageName "No_Body"`},
-		{"unknown profile gen 2", "/scrap", map[string]any{"profileUrl": ProfileURLPrefix + "No_Body"}, 404, "No_Body"},
-		{"unknown profile enrich", "/v1/scrap/enrich", map[string]any{"pageName": "No_Body"}, 404, "No_Body"},
+		// An unknown member is an invalid request: 404 is not among the
+		// spec's status codes (400, 403, 429, 500).
+		{"unknown profile", "/v1/scrap/page", map[string]any{"pageName": "No_Body"}, 400, `no member with pageName "No_Body"`},
+		{"unknown profile gen 2", "/scrap", map[string]any{"profileUrl": ProfileURLPrefix + "No_Body"}, 400, `no member with pageName "No_Body"`},
+		{"unknown profile enrich", "/v1/scrap/enrich", map[string]any{"pageName": "No_Body"}, 400, `no member with pageName "No_Body"`},
 		{"unknown route", "/v2/search", map[string]any{}, 404, "no operation at /v2/search"},
 	}
 	for _, c := range cases {
@@ -353,7 +355,8 @@ func TestRawSearch(t *testing.T) {
 			}
 		}
 	}
-	// A raw lead reduces to the same lead as a plain search.
+	// A raw lead reduces to the same lead as a plain search, without the
+	// first and last name (a raw result has none).
 	var raws []api.RawLead
 	json.Unmarshal(r.body, &raws)
 	delete(body, "raw")
@@ -363,7 +366,9 @@ func TestRawSearch(t *testing.T) {
 	}
 	for i := range plain {
 		l := raws[i].Lead()
-		if strings.Count(plain[i].FullName, " ") == 1 && l != plain[i] {
+		want := plain[i]
+		want.FirstName, want.LastName = "", ""
+		if l != want {
 			t.Errorf("raw lead %+v, plain %+v", l, plain[i])
 		}
 		if l.NetworkID != plain[i].NetworkID || l.PageName != plain[i].PageName || l.Location != plain[i].Location {
@@ -549,5 +554,31 @@ func TestBillingAndQuota(t *testing.T) {
 	h.ok(http.MethodPost, "/search", map[string]any{"keywords": "x"}, nil) // generation 2 has no quota
 	if st := h.s.Stats(); st.RequestsSpent != 5 {
 		t.Errorf("RequestsSpent %d, want 5", st.RequestsSpent)
+	}
+}
+
+// TestPageNameCase: the network ignores the case of a page name, as the
+// client assumes (it compares the page of an answer with the one asked
+// for without case): the profile read and the enrichment find the member
+// by pageName or profileUrl in any case, and answer with the member's own
+// spelling.
+func TestPageNameCase(t *testing.T) {
+	h := newHarness(t, nil)
+	m := h.s.Population()[0]
+	for _, page := range []string{strings.ToLower(m.PageName), strings.ToUpper(m.PageName)} {
+		var p api.Profile
+		h.ok(http.MethodPost, "/v1/scrap/page", map[string]any{"pageName": page}, &p)
+		if p.NetworkURL != m.ProfileURL() || p.FullName != m.FullName() {
+			t.Errorf("profile of %q: %s, %q; want %s", page, p.NetworkURL, p.FullName, m.ProfileURL())
+		}
+		h.ok(http.MethodPost, "/scrap", map[string]any{"profileUrl": ProfileURLPrefix + page}, &p)
+		if p.NetworkURL != m.ProfileURL() {
+			t.Errorf("generation 2 profile of %q: %s", page, p.NetworkURL)
+		}
+		var e api.EnrichedProfile
+		h.ok(http.MethodPost, "/v1/scrap/enrich", map[string]any{"pageName": page}, &e)
+		if e.PageName != m.PageName || e.NetworkID != m.NetworkID {
+			t.Errorf("enrichment of %q: %s %s; want %s %s", page, e.PageName, e.NetworkID, m.PageName, m.NetworkID)
+		}
 	}
 }

@@ -135,7 +135,7 @@ func generate(seed int64, n int) []*Member {
 		return f
 	}
 	used := make(map[string]bool, n)
-	next := map[string]int{} // page name base -> the next number to try
+	next := map[string]int{} // page name base (pageKey) -> the next number to try
 	members := make([]*Member, 0, n)
 	for i := range n {
 		m := &Member{}
@@ -239,17 +239,18 @@ func generate(seed int64, n int) []*Member {
 		if base == "_" {
 			base = "Member"
 		}
+		// Page names are unique in any case: the network ignores it.
 		m.PageName = base
-		if used[base] {
+		if key := pageKey(base); used[key] {
 			// The first free number from 2, as if counting up each time;
-			// every number below next[base] is taken already.
-			k := max(2, next[base])
-			for used[base+strconv.Itoa(k)] {
+			// every number below next[key] is taken already.
+			k := max(2, next[key])
+			for used[pageKey(base+strconv.Itoa(k))] {
 				k++
 			}
-			m.PageName, next[base] = base+strconv.Itoa(k), k+1
+			m.PageName, next[key] = base+strconv.Itoa(k), k+1
 		}
-		used[m.PageName] = true
+		used[pageKey(m.PageName)] = true
 		m.NetworkID = fmt.Sprintf("%d.%08x", 10000000+i*7+r.IntN(7), r.Uint32())
 
 		switch p := r.IntN(100); {
@@ -303,7 +304,7 @@ var WellKnown = []struct{ First, Last string }{
 func nameWellKnown(members []*Member) {
 	used := make(map[string]bool, len(members))
 	for _, m := range members {
-		used[m.PageName] = true
+		used[pageKey(m.PageName)] = true
 	}
 	for i, w := range WellKnown {
 		if i >= len(members) {
@@ -311,16 +312,16 @@ func nameWellKnown(members []*Member) {
 		}
 		page := w.First + "_" + w.Last
 		for _, o := range members[len(WellKnown):] {
-			if o.PageName == page {
+			if pageKey(o.PageName) == pageKey(page) {
 				for k := 2; ; k++ {
-					if name := page + strconv.Itoa(k); !used[name] {
-						o.PageName, used[name] = name, true
+					if name := page + strconv.Itoa(k); !used[pageKey(name)] {
+						o.PageName, used[pageKey(name)] = name, true
 						break
 					}
 				}
 			}
 		}
-		used[page] = true
+		used[pageKey(page)] = true
 		m := members[i]
 		m.FirstName, m.LastName, m.PageName = w.First, w.Last, page
 		m.fullName = w.First + " " + w.Last

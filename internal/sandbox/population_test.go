@@ -52,18 +52,21 @@ func TestPopulationShape(t *testing.T) {
 	var private, injected, apostrophes int
 	scripts := map[string]bool{}
 	for _, m := range ms {
-		if pages[m.PageName] || ids[m.NetworkID] {
+		// Unique in any case: the network ignores the case of page names.
+		if pages[strings.ToLower(m.PageName)] || ids[m.NetworkID] {
 			t.Fatalf("duplicate page name %q or network id %q", m.PageName, m.NetworkID)
 		}
-		pages[m.PageName], ids[m.NetworkID] = true, true
+		pages[strings.ToLower(m.PageName)], ids[m.NetworkID] = true, true
 		if !networkIDRe.MatchString(m.NetworkID) {
 			t.Errorf("networkId %q is not <digits>.<hex>", m.NetworkID)
 		}
 		if !pageNameRe.MatchString(m.PageName) {
 			t.Errorf("pageName %q is not First_Last in ASCII", m.PageName)
 		}
-		if got, ok := s.Member(m.PageName); !ok || got != m {
-			t.Errorf("Member(%q) does not find the member", m.PageName)
+		for _, p := range []string{m.PageName, strings.ToLower(m.PageName), strings.ToUpper(m.PageName)} {
+			if got, ok := s.Member(p); !ok || got != m {
+				t.Errorf("Member(%q) does not find the member %s", p, m.PageName)
+			}
 		}
 		if !slices.Contains(countryInfos[m.Country].citiesList(), m.City) {
 			t.Errorf("%s: city %q is not a city of %s", m.PageName, m.City, m.Country)

@@ -166,8 +166,8 @@ func TestFaultDropThroughTransport(t *testing.T) {
 		t.Errorf("a dropped enrich does the work: stats %+v", st)
 	}
 	// A failing call is not dropped: nothing was done.
-	if r := h.do(http.MethodPost, "/v1/scrap/page", map[string]any{"pageName": "No_Body"}); r.status != 404 {
-		t.Errorf("404 under Drop: %d %v", r.status, r.err)
+	if r := h.do(http.MethodPost, "/v1/scrap/page", map[string]any{"pageName": "No_Body"}); r.status != 400 {
+		t.Errorf("unknown member under Drop: %d %v", r.status, r.err)
 	}
 }
 

@@ -358,7 +358,7 @@ func populationFor(seed int64, people int) *population {
 	}
 	p := &population{members: generate(seed, people), byPage: make(map[string]*Member, people)}
 	for _, m := range p.members {
-		p.byPage[m.PageName] = m
+		p.byPage[pageKey(m.PageName)] = m
 	}
 	populations[key] = p
 	return p
@@ -456,8 +456,8 @@ func (s *Server) Stats() Stats {
 // shared: callers must not modify them.
 func (s *Server) Population() []*Member { return slices.Clone(s.members) }
 
-// Member returns the member with the given page name.
+// Member returns the member with the given page name, in any case.
 func (s *Server) Member(pageName string) (*Member, bool) {
-	m, ok := s.byPage[pageName]
+	m, ok := s.byPage[pageKey(pageName)]
 	return m, ok
 }

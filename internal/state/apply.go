@@ -215,13 +215,19 @@ func (a *applier) upsert(l api.Lead) string {
 	} else {
 		a.mergeLead(p, l)
 	}
+	guessNames(&p.Lead)
 	p.LastSeen = a.at
 	s.touchPerson(id)
 	return id
 }
 
-// mergeLead refreshes p's lead fields with the non-empty fields of l. The
-// networkId of a person keyed by it is their identity and never changes.
+// mergeLead refreshes p's lead fields with the non-empty fields of l: the
+// newest answer of the service wins, field by field, and an empty field
+// never erases a known one. l carries only what the service said: a raw
+// result or a profile has no first and last name, so its lead has none (a
+// guess from the full name is made by guessNames, and only for a person
+// who has no names at all). The networkId of a person keyed by it is their
+// identity and never changes.
 func (a *applier) mergeLead(p *Person, l api.Lead) {
 	set := func(dst *string, v string) {
 		if v != "" {
@@ -242,6 +248,27 @@ func (a *applier) mergeLead(p *Person, l api.Lead) {
 	if l.PageName != "" {
 		a.s.setPageName(p, l.PageName)
 	}
+}
+
+// guessNames fills l's first and last name from its full name when it has
+// neither (api.SplitFullName). The guess is for people the service gave no
+// first and last name: those known from raw results and profile reads
+// only. It never replaces a name: a person with a first or last name keeps
+// it, and the service's own names (a plain search, an enrichment) replace
+// a guess through mergeLead.
+func guessNames(l *api.Lead) {
+	if l.FirstName != "" || l.LastName != "" || l.FullName == "" {
+		return
+	}
+	l.FirstName, l.LastName = api.SplitFullName(l.FullName)
+}
+
+// withoutNames is l without first and last name. The leads of a raw result
+// carry none; journals written before that carry a guess from displayName,
+// which must not pass for the service's own names on replay.
+func withoutNames(l api.Lead) api.Lead {
+	l.FirstName, l.LastName = "", ""
+	return l
 }
 
 // rekey moves the person old (known by page name only) to the ID id, merging
@@ -304,8 +331,11 @@ func mergePeople(dst, src *Person) {
 			*d = v
 		}
 	}
-	fill(&dst.Lead.FirstName, src.Lead.FirstName)
-	fill(&dst.Lead.LastName, src.Lead.LastName)
+	// The names go as a pair: half of one person's name and half of the
+	// other's would be nobody's.
+	if dst.Lead.FirstName == "" && dst.Lead.LastName == "" {
+		dst.Lead.FirstName, dst.Lead.LastName = src.Lead.FirstName, src.Lead.LastName
+	}
 	fill(&dst.Lead.FullName, src.Lead.FullName)
 	fill(&dst.Lead.Title, src.Lead.Title)
 	fill(&dst.Lead.Location, src.Lead.Location)
@@ -391,6 +421,9 @@ func (a *applier) search(addr string, se *SearchEvent) {
 	raw := rawFor(se)
 	ids := make([]string, 0, len(kept))
 	for i, l := range kept {
+		if len(se.Raw) > 0 {
+			l = withoutNames(l)
+		}
 		id := a.upsert(l)
 		ids = append(ids, id)
 		ri := i
@@ -500,12 +533,9 @@ func rawFor(se *SearchEvent) func(i int, l api.Lead) json.RawMessage {
 // profile records a completed profile read.
 func (a *applier) profile(addr string, pe *ProfileEvent) {
 	s := a.s
-	l := api.Lead{FullName: pe.Profile.FullName, PageName: pe.PageName}
-	if i := strings.LastIndex(l.FullName, " "); i > 0 {
-		l.FirstName, l.LastName = l.FullName[:i], l.FullName[i+1:]
-	} else {
-		l.FirstName = l.FullName
-	}
+	// A profile has a full name but no first and last name: upsert
+	// guesses them only for a person who has none.
+	l := api.Lead{FullName: pe.Profile.FullName, PageName: profilePage(pe)}
 	if len(pe.Profile.CurrentPosition) > 0 {
 		l.Title = pe.Profile.CurrentPosition[0].JobTitle
 		l.Company = pe.Profile.CurrentPosition[0].Company
@@ -549,6 +579,18 @@ func (a *applier) profile(addr string, pe *ProfileEvent) {
 	s.touchPerson(id)
 }
 
+// profilePage is the page name a profile read is kept under: the one asked
+// for, in the spelling of the profile's own address (networkUrl) when that
+// is the same page. The network ignores the case of page names, so a
+// page_name written in another case than the network's finds the person a
+// search found, rather than make a second one.
+func profilePage(pe *ProfileEvent) string {
+	if u := api.PageOfURL(pe.Profile.NetworkURL); u != "" && strings.EqualFold(u, pe.PageName) {
+		return u
+	}
+	return pe.PageName
+}
+
 // enrich records a completed enrichment.
 func (a *applier) enrich(addr string, ee *EnrichEvent) {
 	s := a.s
@@ -579,7 +621,9 @@ func (a *applier) enrich(addr string, ee *EnrichEvent) {
 		if rl.NetworkID != "" || rl.PageName != "" || id == "" {
 			id = a.upsert(rl)
 		} else {
-			s.addPerson(&Person{ID: id, Lead: rl, FirstSeen: a.at, LastSeen: a.at})
+			np := &Person{ID: id, Lead: rl, FirstSeen: a.at, LastSeen: a.at}
+			guessNames(&np.Lead)
+			s.addPerson(np)
 		}
 		p = s.People[id]
 	} else {
@@ -588,6 +632,7 @@ func (a *applier) enrich(addr string, ee *EnrichEvent) {
 			p = s.People[res.NetworkID]
 		}
 		a.mergeLead(p, rl)
+		guessNames(&p.Lead)
 	}
 	p.Enrichment = &Enrichment{EnrichedAt: a.at, By: addr, Result: res}
 	s.settlePending(ee.PersonID, p.ID)

@@ -225,6 +225,9 @@ func (a *applier) split(addr string, ev *SplitEvent) {
 			suppressed++ // an erased person: dropped, as in a plain search
 			continue
 		}
+		if len(ev.Raw) > 0 {
+			l = withoutNames(l) // as in a search: a raw result has no names
+		}
 		id := a.upsert(l)
 		ids = append(ids, id)
 		if r := raw(i, l); r != nil {

@@ -59,8 +59,22 @@ func (applyHuman) Done(error) {}
 func (v applyHuman) Exports(cfg *config.Config, written []export.Written) {
 	for _, w := range written {
 		fmt.Fprintln(v.s.Out, WroteLine(cfg, w))
-		for _, warn := range w.Warnings {
-			fmt.Fprintf(v.s.ErrOut, "Warning: %s\n", warn)
+	}
+	ExportWarnings(v.s.ErrOut, written)
+}
+
+// ExportWarnings prints the warnings of the files written, as apply and
+// export show them: "Warning: export.crm: not run yet, so they add no
+// rows: profile.advisor". An export's warnings are shared by all its files
+// (a CSV export writes one per sheet and a summary): each is printed once.
+func ExportWarnings(w io.Writer, written []export.Written) {
+	shown := map[string]bool{}
+	for _, f := range written {
+		for _, msg := range f.Warnings {
+			if key := f.Export + "\x00" + msg; !shown[key] {
+				shown[key] = true
+				fmt.Fprintf(w, "Warning: %s: %s\n", f.Export, msg)
+			}
 		}
 	}
 }

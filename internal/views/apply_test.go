@@ -21,7 +21,11 @@ func (w *failingWriter) Write(p []byte) (int, error) { w.writes++; return 0, err
 func TestApplyViews(t *testing.T) {
 	now := func() time.Time { return time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC) }
 	cfg := &config.Config{Dir: "/work"}
-	written := []export.Written{{Path: "/work/out/a.csv", Export: "export.a", Rows: 3, Warnings: []string{"w1"}}}
+	// A CSV export's files share its warnings.
+	written := []export.Written{
+		{Path: "/work/out/a.csv", Export: "export.a", Rows: 3, Warnings: []string{"w1"}},
+		{Path: "/work/out/a.summary.csv", Export: "export.a", Summary: true, Warnings: []string{"w1"}},
+	}
 	p := &plan.Plan{Totals: plan.Totals{RateLimit: 1}}
 
 	var out, errOut bytes.Buffer
@@ -35,8 +39,8 @@ func TestApplyViews(t *testing.T) {
 	if got := out.String(); !strings.Contains(got, "No changes") || !strings.Contains(got, "Wrote out/a.csv (3 rows) from export.a.\n") {
 		t.Errorf("human stdout:\n%s", got)
 	}
-	if got := errOut.String(); !strings.Contains(got, "Warning: w1") || !strings.Contains(got, "Interrupt received") {
-		t.Errorf("human stderr:\n%s", got)
+	if got := errOut.String(); strings.Count(got, "Warning: export.a: w1\n") != 1 || strings.Count(got, "w1") != 1 || !strings.Contains(got, "Interrupt received") {
+		t.Errorf("human stderr (the warning once, with its export):\n%s", got)
 	}
 
 	out.Reset()
