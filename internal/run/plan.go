@@ -49,5 +49,7 @@ func Plan(ctx context.Context, d Deps, opts PlanOptions) (*plan.Plan, hcl.Diagno
 		Now: d.now(), Targets: opts.Targets, Replace: opts.Replace, Usage: usage, Offline: opts.Offline,
 		ExportRecord: log.lookup,
 	})
+	// The record's warnings are the plan's own, drawn with it.
+	p.Diagnostics = append(p.Diagnostics, plan.JSONDiagnostics(warnings)...)
 	return p, append(diags, warnings...), nil
 }
