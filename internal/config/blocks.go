@@ -208,6 +208,7 @@ func (l *loader) decodeAPI(blocks hcl.Blocks, _ bool) {
 	}
 	if d, astate := l.durationAttr(at["timeout"], l.base, sc); astate == ok {
 		a.Timeout = d
+		l.apiTimeout = at["timeout"]
 	}
 	if n, astate := l.intAttr(at["credits_per_enrich"], l.base, sc, 1, -1); astate == ok {
 		a.CreditsPerEnrich = n
@@ -1164,11 +1165,17 @@ func (l *loader) sheetLabels(a *hcl.Attribute, columns []string) map[string]stri
 	return out
 }
 
-// crossChecks are rules between blocks: generations and the service addresses.
+// crossChecks are rules between blocks: generations, the service addresses,
+// and a timeout too short for the searches.
 func (l *loader) crossChecks() {
 	a := l.cfg.API
 	if l.apiBlock == nil {
 		return
+	}
+	if t := l.apiTimeout; t != nil && a.Timeout > 0 && a.Timeout < api.MaxSearchLatency && len(l.cfg.Searches) > 0 {
+		l.warnf(t.Expr.Range().Ptr(), "Timeout shorter than a search can take",
+			"The service runs each search live on the network, and a search can take up to %.0f seconds. With timeout = %q a slower search is abandoned and tried again, and each try may count as a request of the monthly quota although no result came back. Set timeout to at least \"%.0fs\" (the default is \"%.0fs\"), or leave it out.",
+			api.MaxSearchLatency.Seconds(), FormatDuration(a.Timeout), api.MaxSearchLatency.Seconds(), api.DefaultTimeout.Seconds())
 	}
 	if a.Generation == api.Gen2 {
 		if a.BaseURLV2 == "" && !a.Sandbox {

@@ -728,3 +728,42 @@ export "x" {
 		}
 	})
 }
+
+// TestTimeoutBelowSearchLatency: a timeout shorter than the 30 s a search
+// can take is a warning at the timeout, when the configuration has
+// searches; 30 s and above, or no search: no warning.
+func TestTimeoutBelowSearchLatency(t *testing.T) {
+	search := "search \"s\" {\n  keywords = \"CTO\"\n}\n"
+	tests := []struct {
+		timeout string
+		blocks  string
+		warn    bool
+	}{
+		{`"1s"`, search, true},
+		{`"29s"`, search, true},
+		{`"30s"`, search, false},
+		{`"2m"`, search, false},
+		{`"1s"`, "profile \"p\" {\n  page_name = \"Max_Mustermann\"\n}\n", false},
+		{`"1s"`, "search \"s\" {\n  count    = 0\n  keywords = \"CTO\"\n}\n", false},
+	}
+	for _, tt := range tests {
+		body := "api {\n  sandbox = true\n  timeout = " + tt.timeout + "\n}\n" + tt.blocks
+		_, diags := Load(LoadOptions{Dir: "/cfg", FS: memFS(map[string]string{"main.leads.hcl": body})})
+		if diags.HasErrors() || len(diags) > 1 {
+			t.Fatalf("timeout = %s: %v", tt.timeout, diags)
+		}
+		if got := len(diags) == 1; got != tt.warn {
+			t.Errorf("timeout = %s with %q: warning %v, want %v (%v)", tt.timeout, tt.blocks, got, tt.warn, diags)
+			continue
+		}
+		if tt.warn {
+			d := diags[0]
+			if d.Summary != "Timeout shorter than a search can take" || d.Subject == nil || d.Subject.Start.Line != 3 {
+				t.Errorf("timeout = %s: %s at %v; want the warning on line 3", tt.timeout, d.Summary, d.Subject)
+			}
+			if !strings.Contains(d.Detail, "timeout = "+tt.timeout) {
+				t.Errorf("timeout = %s: detail %q does not name it", tt.timeout, d.Detail)
+			}
+		}
+	}
+}
