@@ -163,7 +163,11 @@ func (l *loader) decodeAPI(blocks hcl.Blocks, _ bool) {
 		if astate != ok {
 			continue
 		}
-		if err := CheckBaseURL(s); err != nil {
+		err := CheckBaseURL(s)
+		if err == nil {
+			err = CheckBasePath(s, name == "base_url_v2")
+		}
+		if err != nil {
 			l.errorf(attr.Expr.Range().Ptr(), "Invalid "+name, "%s: %s.", name, err)
 			continue
 		}

@@ -97,6 +97,50 @@ func TestBaseURLRules(t *testing.T) {
 	}
 }
 
+// TestBasePath: an address that already ends in a path leadsync adds to
+// each call is an error saying what to drop; a prefix of its own is fine.
+// The first generation adds /v1/...; the second adds /search and /scrap
+// and has no /v1.
+func TestBasePath(t *testing.T) {
+	tests := []struct {
+		url  string
+		gen2 bool
+		want string // "" when fine, else the address without the path
+	}{
+		{"https://api.example.com", false, ""},
+		{"https://api.example.com/", false, ""},
+		{"https://api.example.com/prefix", false, ""},
+		{"https://api.example.com/v1x", false, ""},
+		{"https://api.example.com/v2", false, ""},
+		{"https://api.example.com/v1", false, `Drop /v1: "https://api.example.com"`},
+		{"https://api.example.com/v1/", false, `Drop /v1: "https://api.example.com"`},
+		{"https://api.example.com/V1", false, `Drop /V1: "https://api.example.com"`},
+		{"https://api.example.com/gateway/v1", false, `Drop /v1: "https://api.example.com/gateway"`},
+		{"https://api.example.com/v1/scrap", false, `Drop /v1/scrap: "https://api.example.com"`},
+		{"https://api.example.com/v1/billing", false, `Drop /v1/billing: "https://api.example.com"`},
+		{"http://127.0.0.1:8787/v1", false, `Drop /v1: "http://127.0.0.1:8787"`},
+		{"https://api.example.com/search", false, ""},
+		{"https://v2.example.com", true, ""},
+		{"https://v2.example.com/search", true, `Drop /search: "https://v2.example.com"`},
+		{"https://v2.example.com/scrap/", true, `Drop /scrap: "https://v2.example.com"`},
+		{"https://v2.example.com/v1", true, `Drop /v1: "https://v2.example.com"`},
+		{"https://v2.example.com/v2", true, ""},
+	}
+	for _, tt := range tests {
+		err := CheckBasePath(tt.url, tt.gen2)
+		switch {
+		case tt.want == "" && err != nil:
+			t.Errorf("CheckBasePath(%q, gen2=%v) = %v; want no error", tt.url, tt.gen2, err)
+		case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+			t.Errorf("CheckBasePath(%q, gen2=%v) = %v; want %q", tt.url, tt.gen2, err, tt.want)
+		}
+	}
+	err := CheckBasePath("https://api.example.com/v1", false)
+	if want := "the calls would go to /v1/v1/scrap"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("error %v does not say %q", err, want)
+	}
+}
+
 func mustLoad(t *testing.T, opts LoadOptions) *Config {
 	t.Helper()
 	cfg, diags := Load(opts)

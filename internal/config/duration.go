@@ -149,3 +149,53 @@ func CheckBaseURL(raw string) error {
 	}
 	return nil
 }
+
+// callPaths are the paths leadsync puts after each generation's address
+// (spec sections 4 and 9): the first generation's under the /v1 prefix, the
+// second's with none.
+var callPaths = map[bool][]string{
+	false: {"/v1", "/v1/scrap", "/v1/scrap/fields", "/v1/scrap/page", "/v1/scrap/enrich", "/v1/billing"},
+	true:  {"/search", "/scrap"},
+}
+
+// CheckBasePath checks that a service address accepted by CheckBaseURL does
+// not already end in a path leadsync adds to it: base_url
+// "https://api.example.com/v1" would send the calls to /v1/v1/scrap, which
+// the service answers with a bare 404. gen2 is set for base_url_v2, whose
+// calls have no prefix, so the first generation's /v1 is wrong there too.
+func CheckBasePath(raw string, gen2 bool) error {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return nil // CheckBaseURL reports it
+	}
+	p := strings.TrimRight(u.Path, "/")
+	tails := callPaths[gen2]
+	if gen2 {
+		tails = append(append([]string{}, callPaths[false]...), tails...)
+	}
+	found := ""
+	for _, t := range tails {
+		if len(t) > len(found) && strings.HasSuffix(strings.ToLower(p), t) {
+			found = t
+		}
+	}
+	if found == "" {
+		return nil
+	}
+	fixed := *u
+	fixed.Path = p[:len(p)-len(found)]
+	fixed.RawPath = ""
+	first := callPaths[gen2][0]
+	if !gen2 {
+		first = "/v1/scrap"
+	}
+	why := "leadsync adds it to every call of the first generation ({base_url}/v1/scrap, /v1/billing, ...)"
+	if gen2 {
+		why = "leadsync adds the second generation's paths itself ({base_url_v2}/search, /scrap), and that generation has no /v1 prefix"
+		if !strings.HasPrefix(found, "/v1") {
+			why = "leadsync adds it itself ({base_url_v2}/search, /scrap)"
+		}
+	}
+	return fmt.Errorf("%q already ends in %s, but %s: the calls would go to %s%s and fail (404 Not Found). Drop %s: %q",
+		raw, p[len(p)-len(found):], why, p, first, p[len(p)-len(found):], fixed.String())
+}
