@@ -136,7 +136,7 @@ func TestBasePath(t *testing.T) {
 		}
 	}
 	err := CheckBasePath("https://api.example.com/v1", false)
-	if want := "the calls would go to /v1/v1/scrap"; err == nil || !strings.Contains(err.Error(), want) {
+	if want := "these would go to /v1/v1/scrap"; err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("error %v does not say %q", err, want)
 	}
 }

@@ -175,7 +175,7 @@ func CheckBasePath(raw string, gen2 bool) error {
 	}
 	found := ""
 	for _, t := range tails {
-		if len(t) > len(found) && strings.HasSuffix(strings.ToLower(p), t) {
+		if len(t) > len(found) && len(p) >= len(t) && strings.EqualFold(p[len(p)-len(t):], t) {
 			found = t
 		}
 	}
@@ -185,17 +185,16 @@ func CheckBasePath(raw string, gen2 bool) error {
 	fixed := *u
 	fixed.Path = p[:len(p)-len(found)]
 	fixed.RawPath = ""
-	first := callPaths[gen2][0]
-	if !gen2 {
-		first = "/v1/scrap"
-	}
-	why := "leadsync adds it to every call of the first generation ({base_url}/v1/scrap, /v1/billing, ...)"
+	tail := p[len(p)-len(found):]
+	calls := "the first generation's calls go to {base_url}/v1/scrap, {base_url}/v1/billing and so on"
+	first := "/v1/scrap"
+	what := "which leadsync adds itself"
 	if gen2 {
-		why = "leadsync adds the second generation's paths itself ({base_url_v2}/search, /scrap), and that generation has no /v1 prefix"
-		if !strings.HasPrefix(found, "/v1") {
-			why = "leadsync adds it itself ({base_url_v2}/search, /scrap)"
+		calls, first = "the second generation's calls go to {base_url_v2}/search and {base_url_v2}/scrap", "/search"
+		if strings.HasPrefix(found, "/v1") {
+			what = "the first generation's prefix, which the second generation does not have"
 		}
 	}
-	return fmt.Errorf("%q already ends in %s, but %s: the calls would go to %s%s and fail (404 Not Found). Drop %s: %q",
-		raw, p[len(p)-len(found):], why, p, first, p[len(p)-len(found):], fixed.String())
+	return fmt.Errorf("%q already ends in %s, %s: %s, so these would go to %s%s and fail (404 Not Found). Drop %s: %q",
+		raw, tail, what, calls, p, first, tail, fixed.String())
 }

@@ -1,5 +1,5 @@
 api {
-  base_url = "https://api.example.com/v1" # ERROR: already ends in /v1, but leadsync adds it to every call of the first generation
+  base_url = "https://api.example.com/v1" # ERROR: already ends in /v1, which leadsync adds itself
 }
 search "cto" {
   keywords = "CTO"
