@@ -23,8 +23,13 @@ import (
 	"github.com/leadsync/leadsync/internal/version"
 )
 
+// MaxSearchLatency is how long one search can take: the service runs it
+// live on the network (spec section 1).
+const MaxSearchLatency = 30 * time.Second
+
 // DefaultTimeout is the per-call timeout when Options.Timeout is 0. A search
-// runs live and can take 30 s; the rest is headroom for slow networks.
+// runs live and can take MaxSearchLatency; the rest is headroom for slow
+// networks.
 const DefaultTimeout = 90 * time.Second
 
 // maxBody bounds how much of an answer is read: 300 raw leads are well below.

@@ -110,6 +110,19 @@ func TestPlanCommand(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &js); err != nil || js["format_version"] != "1" {
 		t.Errorf("--json: %v\n%s", err, out)
 	}
+	// The quota's minimum fields are always there; unknown is null.
+	quota, _ := js["quota"].(map[string]any)
+	if rem, present := quota["remaining_requests"]; !present || rem != nil || quota["checked"] != false {
+		t.Errorf("--offline --json: quota %v; want remaining_requests null and checked false", js["quota"])
+	}
+	_, out, _, _ = runPlanCmd(t, dir, 9114, "--json")
+	js = nil
+	if err := json.Unmarshal([]byte(out), &js); err != nil {
+		t.Fatalf("--json: %v\n%s", err, out)
+	}
+	if quota, _ := js["quota"].(map[string]any); quota["remaining_requests"] != 9114.0 || quota["checked"] != true || quota["after"] != 9102.0 {
+		t.Errorf("--json: quota %v; want remaining_requests 9114, checked true, after 9102", js["quota"])
+	}
 
 	code, _, errOut, _ = runPlanCmd(t, dir, 50)
 	if code != ExitError || !strings.Contains(errOut, "The plan could leave too few requests this month") {

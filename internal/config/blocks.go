@@ -2,10 +2,12 @@ package config
 
 import (
 	"fmt"
+	"maps"
 	"net/url"
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -161,7 +163,11 @@ func (l *loader) decodeAPI(blocks hcl.Blocks, _ bool) {
 		if astate != ok {
 			continue
 		}
-		if err := CheckBaseURL(s); err != nil {
+		err := CheckBaseURL(s)
+		if err == nil {
+			err = CheckBasePath(s, name == "base_url_v2")
+		}
+		if err != nil {
 			l.errorf(attr.Expr.Range().Ptr(), "Invalid "+name, "%s: %s.", name, err)
 			continue
 		}
@@ -206,6 +212,7 @@ func (l *loader) decodeAPI(blocks hcl.Blocks, _ bool) {
 	}
 	if d, astate := l.durationAttr(at["timeout"], l.base, sc); astate == ok {
 		a.Timeout = d
+		l.apiTimeout = at["timeout"]
 	}
 	if n, astate := l.intAttr(at["credits_per_enrich"], l.base, sc, 1, -1); astate == ok {
 		a.CreditsPerEnrich = n
@@ -421,8 +428,9 @@ func (l *loader) decodeSearch(b *hcl.Block) {
 				s.Request.Params["keywords"] = v
 			}
 		}
+		var urlArrays map[string][]string // array filters the search URL's query sets
 		if a := at["search_url"]; a != nil {
-			v, _, astate := l.stringAttr(a, in.ctx, in.sc, true)
+			v, sens, astate := l.stringAttr(a, in.ctx, in.sc, true)
 			urlState = astate
 			if astate == ok {
 				if problem := searchURLProblem(v); problem != "" {
@@ -430,6 +438,7 @@ func (l *loader) decodeSearch(b *hcl.Block) {
 					urlState = bad
 				} else {
 					s.Request.Params["searchUrl"] = v
+					urlArrays = l.searchURLFilters(s, a, v, sens, at)
 				}
 			}
 		}
@@ -447,7 +456,7 @@ func (l *loader) decodeSearch(b *hcl.Block) {
 				l.rawAttrs = append(l.rawAttrs, at["raw"])
 			}
 		}
-		l.splitBy(s, at["split_by"], in)
+		l.splitBy(s, at["split_by"], in, urlArrays)
 		if n, astate := l.intAttr(at["max_results"], in.ctx, in.sc, 1, -1); astate == ok {
 			rng := at["max_results"].Expr.Range().Ptr()
 			switch {
@@ -471,8 +480,11 @@ func (l *loader) decodeSearch(b *hcl.Block) {
 // splitBy reads split_by: array filters of the catalog, each once. A
 // dimension the search sets to several values is split across those; one
 // set to a single value is skipped; any other across all its possible
-// values. It runs after the filters are read.
-func (l *loader) splitBy(s *Search, a *hcl.Attribute, in instance) {
+// values. The search sets a filter by its attribute or in the query of its
+// search_url (urlArrays, by search parameter): a sub-search's own filter
+// replaces the URL's, so the URL's values bound the split as an
+// attribute's do. It runs after the filters are read.
+func (l *loader) splitBy(s *Search, a *hcl.Attribute, in instance, urlArrays map[string][]string) {
 	if a == nil {
 		return
 	}
@@ -517,7 +529,11 @@ func (l *loader) splitBy(s *Search, a *hcl.Attribute, in instance) {
 			continue
 		}
 		values := f.PossibleValues
-		if set, isSet := s.Request.Params[f.SearchParameter].([]string); isSet {
+		set, isSet := s.Request.Params[f.SearchParameter].([]string)
+		if !isSet {
+			set, isSet = urlArrays[f.SearchParameter]
+		}
+		if isSet {
 			if len(set) == 1 {
 				s.SplitNames = append(s.SplitNames, n)
 				continue // one value: nothing to split
@@ -568,22 +584,27 @@ func (l *loader) arrayFilter(s *Search, f api.Field, a *hcl.Attribute, in instan
 			continue
 		}
 		good = false
-		shown := strconv.Quote(v)
-		if sens {
-			shown = "A sensitive value"
-		}
-		hint := ""
-		if near := nearest(v, f.PossibleValues, 3); len(near) > 0 && !sens {
-			hint = " Did you mean " + textfmt.QuoteList(near, " or ") + "?"
-		} else {
-			hint = " Valid values: " + textfmt.QuoteList(f.PossibleValues, ", ") + "."
-		}
-		l.errorf(rngs[i].Ptr(), "Invalid "+a.Name+" value",
-			"%s is not one of the values the service accepts for %s (%s).%s", shown, a.Name, l.cat.Describe(), hint)
+		l.errorf(rngs[i].Ptr(), "Invalid "+a.Name+" value", "%s", l.valueProblem(f, a.Name, v, sens))
 	}
 	if good {
 		s.Request.Params[f.SearchParameter] = out
 	}
+}
+
+// valueProblem is the detail of an array filter item v that is not one of
+// f's possible values; name is the filter as the configuration writes it.
+func (l *loader) valueProblem(f api.Field, name, v string, sens bool) string {
+	shown := strconv.Quote(v)
+	if sens {
+		shown = "A sensitive value"
+	}
+	hint := ""
+	if near := nearest(v, f.PossibleValues, 3); len(near) > 0 && !sens {
+		hint = " Did you mean " + textfmt.QuoteList(near, " or ") + "?"
+	} else {
+		hint = " Valid values: " + textfmt.QuoteList(f.PossibleValues, ", ") + "."
+	}
+	return fmt.Sprintf("%s is not one of the values the service accepts for %s (%s).%s", shown, name, l.cat.Describe(), hint)
 }
 
 // searchURLProblem checks a search URL: absolute http(s) with a keywords
@@ -598,6 +619,116 @@ func searchURLProblem(s string) string {
 		return "The service requires a keywords parameter in the query of a search URL, like \"https://network.example/search?keywords=CTO\"; this one has none."
 	}
 	return ""
+}
+
+// searchURLFilters checks the filters in the query of a search URL as the
+// attributes are checked, since the service applies them alike: each value
+// of an array filter must be one of the catalog's possible values, and a
+// filter set both in the URL and as an attribute of the block is an error
+// (which one the service applies is not specified). An array filter takes
+// one value per occurrence (industryFilter=A&industryFilter=B), as the
+// sandbox reads it; values cannot be separated by commas, since some hold
+// commas themselves. Parameters the catalog does not know draw one warning.
+// It returns the array filters the URL sets, by search parameter, each
+// value once in the URL's order; a filter with an invalid value is left out.
+func (l *loader) searchURLFilters(s *Search, a *hcl.Attribute, raw string, sens bool, at hcl.Attributes) map[string][]string {
+	u, err := url.Parse(raw)
+	if err != nil { // searchURLProblem has accepted it
+		return nil
+	}
+	query := u.Query()
+	rng := a.Expr.Range().Ptr()
+	byParam := map[string]api.Field{}
+	var params []string
+	for _, f := range l.cat.Fields {
+		byParam[f.SearchParameter] = f
+		params = append(params, f.SearchParameter)
+	}
+	out := map[string][]string{}
+	var unknown, hints []string
+	for _, k := range slices.Sorted(maps.Keys(query)) {
+		if k == "keywords" { // searchURLProblem checks it
+			continue
+		}
+		f, known := byParam[k]
+		if !known {
+			unknown = append(unknown, k)
+			if near := nearest(k, params, 1); len(near) > 0 {
+				hints = append(hints, fmt.Sprintf("%q for %q", near[0], k))
+			}
+			continue
+		}
+		name := catalog.AttributeName(k)
+		if attr := at[name]; attr != nil && s.Request.Params[k] != nil {
+			l.errorf(attr.Expr.Range().Ptr(), "Filter set twice",
+				"%s is set here and as %s in the query of search_url (%s); which one the service applies is not specified. Remove one of the two.",
+				name, k, shortRange(a.Expr.Range()))
+			continue
+		}
+		if f.Type != api.FieldArray {
+			continue
+		}
+		good := true
+		var values []string
+		for _, v := range query[k] {
+			if contains(values, v) {
+				continue
+			}
+			if contains(f.PossibleValues, v) {
+				values = append(values, v)
+				continue
+			}
+			good = false
+			l.errorf(rng, "Invalid "+k+" value in search_url", "%s%s",
+				l.valueProblem(f, k+" in the query of search_url", v, sens), commaHint(f, k, v, sens))
+		}
+		if good {
+			out[k] = values
+		}
+	}
+	if len(unknown) > 0 {
+		what := "is not a search parameter"
+		if len(unknown) > 1 {
+			what = "are not search parameters"
+		}
+		hint := ""
+		if len(hints) > 0 {
+			hint = " Did you mean " + strings.Join(hints, ", ") + "?"
+		}
+		l.warnf(rng, "Unknown parameter in search_url",
+			"The query of search_url has %s, which %s of the service (%s): leadsync cannot check %s, and whether the service applies %s is not known.%s The search parameters are %s. Remove what is not a filter (a tracking or paging parameter copied with the URL) to silence this warning.",
+			textfmt.QuoteList(unknown, ", "), what, l.cat.Describe(), pick(len(unknown), "it", "them"), pick(len(unknown), "it", "them"), hint, strings.Join(params, ", "))
+	}
+	return out
+}
+
+// pick is one when n is 1, else many.
+func pick(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// commaHint explains, for a search URL's array filter value that is
+// possible values joined by commas, that each value is a parameter of its
+// own.
+func commaHint(f api.Field, param, v string, sens bool) string {
+	if sens || !strings.Contains(v, ",") {
+		return ""
+	}
+	parts := strings.Split(v, ",")
+	for i, p := range parts {
+		parts[i] = strings.TrimSpace(p)
+		if !contains(f.PossibleValues, parts[i]) {
+			return ""
+		}
+	}
+	var qs []string
+	for _, p := range parts {
+		qs = append(qs, param+"="+url.QueryEscape(p))
+	}
+	return fmt.Sprintf(" A URL gives each value as a parameter of its own: %s.", strings.Join(qs, "&"))
 }
 
 var profileSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
@@ -1038,11 +1169,17 @@ func (l *loader) sheetLabels(a *hcl.Attribute, columns []string) map[string]stri
 	return out
 }
 
-// crossChecks are rules between blocks: generations and the service addresses.
+// crossChecks are rules between blocks: generations, the service addresses,
+// and a timeout too short for the searches.
 func (l *loader) crossChecks() {
 	a := l.cfg.API
 	if l.apiBlock == nil {
 		return
+	}
+	if t := l.apiTimeout; t != nil && a.Timeout > 0 && a.Timeout < api.MaxSearchLatency && len(l.cfg.Searches) > 0 {
+		l.warnf(t.Expr.Range().Ptr(), "Timeout shorter than a search can take",
+			"The service runs each search live on the network, and a search can take up to %.0f seconds. With timeout = %q a slower search is abandoned and tried again, and each try may count as a request of the monthly quota although no result came back. Set timeout to at least \"%.0fs\" (the default is \"%.0fs\"), or leave it out.",
+			api.MaxSearchLatency.Seconds(), FormatDuration(a.Timeout), api.MaxSearchLatency.Seconds(), api.DefaultTimeout.Seconds())
 	}
 	if a.Generation == api.Gen2 {
 		if a.BaseURLV2 == "" && !a.Sandbox {

@@ -97,6 +97,50 @@ func TestBaseURLRules(t *testing.T) {
 	}
 }
 
+// TestBasePath: an address that already ends in a path leadsync adds to
+// each call is an error saying what to drop; a prefix of its own is fine.
+// The first generation adds /v1/...; the second adds /search and /scrap
+// and has no /v1.
+func TestBasePath(t *testing.T) {
+	tests := []struct {
+		url  string
+		gen2 bool
+		want string // "" when fine, else the address without the path
+	}{
+		{"https://api.example.com", false, ""},
+		{"https://api.example.com/", false, ""},
+		{"https://api.example.com/prefix", false, ""},
+		{"https://api.example.com/v1x", false, ""},
+		{"https://api.example.com/v2", false, ""},
+		{"https://api.example.com/v1", false, `Drop /v1: "https://api.example.com"`},
+		{"https://api.example.com/v1/", false, `Drop /v1: "https://api.example.com"`},
+		{"https://api.example.com/V1", false, `Drop /V1: "https://api.example.com"`},
+		{"https://api.example.com/gateway/v1", false, `Drop /v1: "https://api.example.com/gateway"`},
+		{"https://api.example.com/v1/scrap", false, `Drop /v1/scrap: "https://api.example.com"`},
+		{"https://api.example.com/v1/billing", false, `Drop /v1/billing: "https://api.example.com"`},
+		{"http://127.0.0.1:8787/v1", false, `Drop /v1: "http://127.0.0.1:8787"`},
+		{"https://api.example.com/search", false, ""},
+		{"https://v2.example.com", true, ""},
+		{"https://v2.example.com/search", true, `Drop /search: "https://v2.example.com"`},
+		{"https://v2.example.com/scrap/", true, `Drop /scrap: "https://v2.example.com"`},
+		{"https://v2.example.com/v1", true, `Drop /v1: "https://v2.example.com"`},
+		{"https://v2.example.com/v2", true, ""},
+	}
+	for _, tt := range tests {
+		err := CheckBasePath(tt.url, tt.gen2)
+		switch {
+		case tt.want == "" && err != nil:
+			t.Errorf("CheckBasePath(%q, gen2=%v) = %v; want no error", tt.url, tt.gen2, err)
+		case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+			t.Errorf("CheckBasePath(%q, gen2=%v) = %v; want %q", tt.url, tt.gen2, err, tt.want)
+		}
+	}
+	err := CheckBasePath("https://api.example.com/v1", false)
+	if want := "these would go to /v1/v1/scrap"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("error %v does not say %q", err, want)
+	}
+}
+
 func mustLoad(t *testing.T, opts LoadOptions) *Config {
 	t.Helper()
 	cfg, diags := Load(opts)
@@ -727,4 +771,43 @@ export "x" {
 			t.Errorf("diags = %v", diags)
 		}
 	})
+}
+
+// TestTimeoutBelowSearchLatency: a timeout shorter than the 30 s a search
+// can take is a warning at the timeout, when the configuration has
+// searches; 30 s and above, or no search: no warning.
+func TestTimeoutBelowSearchLatency(t *testing.T) {
+	search := "search \"s\" {\n  keywords = \"CTO\"\n}\n"
+	tests := []struct {
+		timeout string
+		blocks  string
+		warn    bool
+	}{
+		{`"1s"`, search, true},
+		{`"29s"`, search, true},
+		{`"30s"`, search, false},
+		{`"2m"`, search, false},
+		{`"1s"`, "profile \"p\" {\n  page_name = \"Max_Mustermann\"\n}\n", false},
+		{`"1s"`, "search \"s\" {\n  count    = 0\n  keywords = \"CTO\"\n}\n", false},
+	}
+	for _, tt := range tests {
+		body := "api {\n  sandbox = true\n  timeout = " + tt.timeout + "\n}\n" + tt.blocks
+		_, diags := Load(LoadOptions{Dir: "/cfg", FS: memFS(map[string]string{"main.leads.hcl": body})})
+		if diags.HasErrors() || len(diags) > 1 {
+			t.Fatalf("timeout = %s: %v", tt.timeout, diags)
+		}
+		if got := len(diags) == 1; got != tt.warn {
+			t.Errorf("timeout = %s with %q: warning %v, want %v (%v)", tt.timeout, tt.blocks, got, tt.warn, diags)
+			continue
+		}
+		if tt.warn {
+			d := diags[0]
+			if d.Summary != "Timeout shorter than a search can take" || d.Subject == nil || d.Subject.Start.Line != 3 {
+				t.Errorf("timeout = %s: %s at %v; want the warning on line 3", tt.timeout, d.Summary, d.Subject)
+			}
+			if !strings.Contains(d.Detail, "timeout = "+tt.timeout) {
+				t.Errorf("timeout = %s: detail %q does not name it", tt.timeout, d.Detail)
+			}
+		}
+	}
 }

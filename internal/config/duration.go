@@ -149,3 +149,52 @@ func CheckBaseURL(raw string) error {
 	}
 	return nil
 }
+
+// callPaths are the paths leadsync puts after each generation's address
+// (spec sections 4 and 9): the first generation's under the /v1 prefix, the
+// second's with none.
+var callPaths = map[bool][]string{
+	false: {"/v1", "/v1/scrap", "/v1/scrap/fields", "/v1/scrap/page", "/v1/scrap/enrich", "/v1/billing"},
+	true:  {"/search", "/scrap"},
+}
+
+// CheckBasePath checks that a service address accepted by CheckBaseURL does
+// not already end in a path leadsync adds to it: base_url
+// "https://api.example.com/v1" would send the calls to /v1/v1/scrap, which
+// the service answers with a bare 404. gen2 is set for base_url_v2, whose
+// calls have no prefix, so the first generation's /v1 is wrong there too.
+func CheckBasePath(raw string, gen2 bool) error {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return nil // CheckBaseURL reports it
+	}
+	p := strings.TrimRight(u.Path, "/")
+	tails := callPaths[gen2]
+	if gen2 {
+		tails = append(append([]string{}, callPaths[false]...), tails...)
+	}
+	found := ""
+	for _, t := range tails {
+		if len(t) > len(found) && len(p) >= len(t) && strings.EqualFold(p[len(p)-len(t):], t) {
+			found = t
+		}
+	}
+	if found == "" {
+		return nil
+	}
+	fixed := *u
+	fixed.Path = p[:len(p)-len(found)]
+	fixed.RawPath = ""
+	tail := p[len(p)-len(found):]
+	calls := "the first generation's calls go to {base_url}/v1/scrap, {base_url}/v1/billing and so on"
+	first := "/v1/scrap"
+	what := "which leadsync adds itself"
+	if gen2 {
+		calls, first = "the second generation's calls go to {base_url_v2}/search and {base_url_v2}/scrap", "/search"
+		if strings.HasPrefix(found, "/v1") {
+			what = "the first generation's prefix, which the second generation does not have"
+		}
+	}
+	return fmt.Errorf("%q already ends in %s, %s: %s, so these would go to %s%s and fail (404 Not Found). Drop %s: %q",
+		raw, tail, what, calls, p, first, tail, fixed.String())
+}

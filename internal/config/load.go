@@ -143,6 +143,7 @@ type loader struct {
 
 	apiBlock      *hcl.Block
 	apiGeneration *hcl.Attribute
+	apiTimeout    *hcl.Attribute   // api { timeout }, checked against the searches
 	retention     *hcl.Attribute   // leadsync { retention }, for the refresh check
 	rawAttrs      []*hcl.Attribute // raw = true, checked against the generation
 	skip          map[*hcl.Block]bool

@@ -19,7 +19,7 @@ import (
 
 // SearchLatency is the longest a search may take (spec section 1); the
 // duration bound counts every search at it.
-const SearchLatency = 30 * time.Second
+const SearchLatency = api.MaxSearchLatency
 
 // Build compares the configuration with the state and returns the plan.
 // Errors (unknown targets, a where that cannot be evaluated, a quota or

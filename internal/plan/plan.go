@@ -212,11 +212,14 @@ type Totals struct {
 
 // Quota is the check of the monthly request quota and the credit cap.
 type Quota struct {
-	// RemainingRequests is what the billing call said; nil when not checked.
-	RemainingRequests *int `json:"remaining_requests,omitempty"`
+	// RemainingRequests is what the billing call said; nil when not
+	// checked. Always in the JSON, null when unknown: a reader finds the
+	// field and is told it is not known, rather than finding nothing.
+	RemainingRequests *int `json:"remaining_requests"`
 	Checked           bool `json:"checked"`
-	// After is RemainingRequests minus Totals.QuotaCallsMax.
-	After *int `json:"after,omitempty"`
+	// After is RemainingRequests minus Totals.QuotaCallsMax; null when not
+	// checked, as RemainingRequests.
+	After *int `json:"after"`
 	// Note says why the quota was not checked.
 	Note                 string `json:"note,omitempty"`
 	MinRemainingRequests int    `json:"min_remaining_requests"`
