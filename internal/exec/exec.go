@@ -129,11 +129,13 @@ type outcome struct {
 
 // enrichBlock tracks one enrich change during a run.
 type enrichBlock struct {
-	cfg      *config.Enrich
-	budget   int             // calls this block may still start
-	deps     map[string]bool // source instances with calls still pending in this run
-	released bool            // the last pass, with every source done, was made
-	tried    bool            // a pass was made at least once
+	cfg    *config.Enrich
+	budget int             // calls this block may still start
+	deps   map[string]bool // source instances with calls still pending in this run
+	final  bool            // a pass with every source done was made
+	tried  bool            // a pass was made at least once
+	seen   int             // runner.changes at the last pass
+	broken bool            // where could not be evaluated: no more passes
 }
 
 type runner struct {
@@ -149,7 +151,8 @@ type runner struct {
 
 	pending       map[string]int // instance address -> calls not yet done in this run
 	enrichBlocks  []*enrichBlock
-	claimed       map[string]bool // people enriched or in flight in this run
+	claimed       plan.Claims     // people queued, in flight, enriched or failed in this run, with their block
+	changes       int             // results recorded: a block's next round looks again when this moved
 	ranSearches   map[string]bool // searches completed in this run
 	hadRun        map[string]bool // searches state had before this run
 	splits        map[string]*splitRun
@@ -182,7 +185,7 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 		progress:    opts.Progress,
 		st:          opts.State,
 		pending:     map[string]int{},
-		claimed:     map[string]bool{},
+		claimed:     plan.Claims{},
 		ranSearches: map[string]bool{},
 		hadRun:      map[string]bool{},
 		cpe:         opts.Config.API.CreditsPerEnrich,
@@ -347,7 +350,7 @@ func (r *runner) loop(ctx context.Context, par int) error {
 	done := make(chan outcome)
 	inflight := 0
 	stop := r.opts.Stop
-	r.releaseEnrich()
+	r.releaseEnrich(false)
 	for {
 		// A stop that arrived with a result must win over dispatching.
 		select {
@@ -372,8 +375,16 @@ func (r *runner) loop(ctx context.Context, par int) error {
 			go func(t task) { done <- r.do(ctx, t) }(t)
 		}
 		if inflight == 0 {
-			if r.stopped || len(r.queue) == 0 {
+			if r.stopped {
 				break
+			}
+			if len(r.queue) == 0 {
+				// Every call has its outcome: the enrich blocks' next
+				// round, if the results gave any of them more people.
+				if r.releaseEnrich(true); len(r.queue) == 0 {
+					break
+				}
+				continue
 			}
 		}
 		select {
@@ -387,7 +398,7 @@ func (r *runner) loop(ctx context.Context, par int) error {
 			r.drainSent()
 			r.drainWaits()
 			r.handle(o)
-			r.releaseEnrich()
+			r.releaseEnrich(false)
 		case <-stop:
 			stop = nil
 			r.halt("interrupted: no new calls were started; the calls in flight were finished")
@@ -563,6 +574,12 @@ func (r *runner) handle(o outcome) {
 		return
 	}
 	o.event.At = r.now()
+	// A search or profile read may change the leads of people any block
+	// reads (where, page name); an enrichment of someone another block
+	// had enriched (or had left with an unknown outcome) gives that block
+	// its place back. Either may give a block whose sources are done more
+	// people to enrich in the next round.
+	r.changes++
 	if err := r.record(o.event); err != nil {
 		r.fatal = err
 		r.sum.Failures = append(r.sum.Failures, Failure{Address: t.call.Address, Kind: t.call.Kind, Person: t.call.Person, Err: err})
@@ -663,18 +680,27 @@ func (r *runner) fail(t task, err error) {
 
 // releaseEnrich queues the enrichments whose people are known, as soon as
 // they are known: for each enrich block, the candidates of
-// plan.EnrichCandidates over the sources that have completed in this run
-// (or had nothing to run), up to the block's and the run's budget, skipping
-// people enriched or in flight in this run. While sources are still running
-// it recomputes only when the queue runs low, so that the cost stays small
-// for thousands of searches; once every source is done it makes a last pass.
-func (r *runner) releaseEnrich() {
-	if r.stopped {
+// plan.EnrichCandidatesClaimed over the sources that have completed in this
+// run (or had nothing to run), up to the block's and the run's budget. A
+// person claimed by another block in this run is not enriched twice and
+// takes none of this block's places, so the block goes on to its next
+// people.
+//
+// While sources are still running it recomputes only when the queue runs
+// low, so that the cost stays small for thousands of searches; once every
+// source of a block is done it makes a full pass. idle is true when every
+// call has its outcome: then each block whose people may have changed since
+// its last pass (a result recorded since: a lead updated, a place given
+// back by another block's enrichment) makes one more: the rounds the plan
+// counts. The run ends when a round finds nobody, so that the next plan has
+// nothing left to enrich.
+func (r *runner) releaseEnrich(idle bool) {
+	if r.stopped || r.creditsBudget < r.cpe {
 		return
 	}
 	lowQueue := len(r.queue) < 2*r.par
 	for _, b := range r.enrichBlocks {
-		if b.released {
+		if b.broken || b.budget <= 0 {
 			continue
 		}
 		grew := false
@@ -685,7 +711,12 @@ func (r *runner) releaseEnrich() {
 			}
 		}
 		final := len(b.deps) == 0
-		if !final && !(grew && lowQueue) && b.tried {
+		switch {
+		case !b.tried:
+		case final && !b.final:
+		case final && idle && b.seen != r.changes:
+		case !final && grew && lowQueue:
+		default:
 			continue
 		}
 		b.tried = true
@@ -701,12 +732,13 @@ func (r *runner) releaseEnrich() {
 			}
 			e = &part
 		}
-		b.released = final
+		b.final = final
+		b.seen = r.changes
 		r.mu.Lock()
-		todo, err := plan.EnrichCandidates(r.opts.Config, r.st, e, r.planTime())
+		todo, err := plan.EnrichCandidatesClaimed(r.opts.Config, r.st, e, r.planTime(), r.claimed)
 		r.mu.Unlock()
 		if err != nil {
-			b.released = true
+			b.broken = true
 			r.fail(task{call: Call{Kind: CallEnrich, Address: b.cfg.Address}}, err)
 			continue
 		}
@@ -714,14 +746,14 @@ func (r *runner) releaseEnrich() {
 			if b.budget <= 0 || r.creditsBudget < r.cpe {
 				break
 			}
-			if r.claimed[id] {
+			if _, ok := r.claimed[id]; ok {
 				continue
 			}
 			p := r.st.People[id]
 			if p == nil || p.Lead.PageName == "" {
 				continue
 			}
-			r.claimed[id] = true
+			r.claimed[id] = b.cfg.Address
 			b.budget--
 			r.creditsBudget -= r.cpe
 			r.push(task{

@@ -96,9 +96,6 @@ type builder struct {
 	// running maps each source that will run to the most people it can
 	// bring (300 or max_results for a search, 1 for a profile).
 	running map[string]int
-	// enrichCertain are the people counted as certain by earlier enrich
-	// blocks: later blocks will find them enriched.
-	enrichCertain map[string]bool
 	// enrichMax is the bound on distinct people enriched by all blocks.
 	enrichMax int
 }
@@ -334,9 +331,10 @@ func (b *builder) profile(p *config.Profile) *Change {
 // enriches plans the enrich blocks, in declaration order.
 //
 // For each block, the people of its sources that will not run are known:
-// Calls counts those EnrichCandidates would choose (leaving out people an
-// earlier block is already counted for). The bound CallsMax adds what apply
-// could find beyond them:
+// Calls counts those apply would choose from them (claimRounds: the rule of
+// EnrichCandidatesClaimed, block by block, a person claimed by an earlier
+// block left to it). The bound CallsMax adds what apply could find beyond
+// them:
 //
 //   - every source that runs may bring up to its bound of people (300 or
 //     max_results per search, 1 per profile);
@@ -347,10 +345,12 @@ func (b *builder) profile(p *config.Profile) *Change {
 //     could take from it by enriching them again (each of those frees a
 //     place).
 //
+// When no source runs, nothing apply learns can change who is enriched:
+// the bound is the count itself.
+//
 // The bound over all blocks also counts each person once: a person is
 // enriched at most once per run (afterwards their enrichment is fresh).
 func (b *builder) enriches() {
-	b.enrichCertain = map[string]bool{}
 	cpe := b.cfg.API.CreditsPerEnrich
 	if cpe <= 0 {
 		cpe = 1
@@ -363,17 +363,8 @@ func (b *builder) enriches() {
 	unionFailing := map[string]bool{}
 	runningSources := map[string]bool{}
 	sumMax := 0
-	freed := map[string]int{}
-	// With one enrich block, its counts are the union; with several, people
-	// they share are counted once through sets.
-	blocks := 0
-	for _, e := range b.cfg.Enriches {
-		if b.selected(e.Address) {
-			blocks++
-		}
-	}
-	shared := blocks > 1
-	unionN, failingN := 0, 0
+	var blocks []*config.Enrich
+	var people []blockPeople
 	for _, e := range b.cfg.Enriches {
 		if !b.selected(e.Address) {
 			continue
@@ -389,19 +380,20 @@ func (b *builder) enriches() {
 			})
 			continue
 		}
-		var skip func(string) bool
-		if shared {
-			skip = func(id string) bool { return b.enrichCertain[id] }
-		}
-		certain := b.v.limit(e, bp.todo, skip, freed[e.Address])
-		for _, p := range certain {
-			if shared {
-				b.enrichCertain[p.ID] = true
-			}
-			if en := p.Enrichment; en != nil && en.By != e.Address {
-				freed[en.By]++ // enriched again by e: the place is the other block's to use
-			}
-		}
+		blocks = append(blocks, e)
+		people = append(people, bp)
+	}
+	todos := make([][]*state.Person, len(blocks))
+	for i := range blocks {
+		todos[i] = people[i].todo
+	}
+	certains := b.v.claimRounds(blocks, todos)
+	// With one enrich block, its counts are the union; with several, people
+	// they share are counted once through sets.
+	shared := len(blocks) > 1
+	unionN, failingN := 0, 0
+	for i, e := range blocks {
+		bp, certain := people[i], certains[i]
 		unknown := 0
 		var runSources []string
 		for _, a := range b.cfg.Resolve(e.From) {
@@ -436,6 +428,9 @@ func (b *builder) enriches() {
 			if capped := b.ownedCap(e, todoSet) + held + places; capped < bound {
 				bound = capped
 			}
+		}
+		if runningAll == 0 {
+			bound = len(certain)
 		}
 		if bound < len(certain) {
 			bound = len(certain) // cannot happen; keep the bound honest regardless

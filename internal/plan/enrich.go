@@ -32,12 +32,59 @@ import (
 // now should be the plan's CreatedAt, so that nobody turns stale between
 // plan and apply.
 func EnrichCandidates(cfg *config.Config, st *state.State, e *config.Enrich, now time.Time) ([]string, error) {
+	return EnrichCandidatesClaimed(cfg, st, e, now, nil)
+}
+
+// Claims are the people an apply has chosen to enrich so far in its run,
+// by person ID, each with the address of the enrich block that chose them:
+// queued, in flight, done or failed.
+type Claims map[string]string
+
+// EnrichCandidatesClaimed is EnrichCandidates in the middle of a run: the
+// people e should claim next, given what the run has claimed already.
+// Claimed people are left out, and
+//
+//   - a person claimed by another block takes none of e's places: a person
+//     read by several blocks is enriched once, for the block that claimed
+//     them first, and e goes on to its next people (as the plan counts a
+//     person for the first block in file order and leaves them out of the
+//     blocks after);
+//   - a person claimed by e holds one of e's places until state shows the
+//     enrichment (made, or of unknown outcome): one queued and not yet
+//     sent, or whose enrichment certainly failed, still counts, so that a
+//     pass repeated as results arrive never gives e more than its limit.
+//
+// Apply calls it for each block as the block's sources complete and then,
+// once every call of the run has its outcome, again for each block, in
+// rounds, until a round claims nobody: the rounds the plan counts
+// (claimRounds). So one apply does what its plan said, and the next plan
+// has nothing left to enrich.
+func EnrichCandidatesClaimed(cfg *config.Config, st *state.State, e *config.Enrich, now time.Time, claims Claims) ([]string, error) {
 	v := newEnv(cfg, st, now)
 	bp, err := v.collect(e, nil, true)
 	if err != nil {
 		return nil, err
 	}
-	return personIDs(v.limit(e, bp.todo, nil, 0)), nil
+	if len(claims) == 0 {
+		return personIDs(v.limit(e, bp.todo, nil, 0)), nil
+	}
+	// Claims name people by the ID they had then; a search may have
+	// re-keyed them since (page name -> network ID): follow it.
+	claimed := make(map[*state.Person]bool, len(claims))
+	held := 0
+	for id, by := range claims {
+		p := v.person(id)
+		if p == nil {
+			continue
+		}
+		claimed[p] = true
+		if by == e.Address && v.takesPlace(e, p) {
+			held++
+		}
+	}
+	skip := func(p *state.Person) bool { return claimed[p] }
+	// The places e's own claims hold are taken off like places in use.
+	return personIDs(v.limit(e, bp.todo, skip, -held)), nil
 }
 
 // ReadySources returns the sources of e whose people apply may enrich
@@ -295,8 +342,9 @@ func (v *env) used(addr string) int {
 // limit applies e's limit to todo: people e already enriched take no new
 // place; others take one each while places are left. People for which skip
 // is true are left out without taking a place; freed places are those that
-// other blocks give back by enriching people of e again.
-func (v *env) limit(e *config.Enrich, todo []*state.Person, skip func(string) bool, freed int) []*state.Person {
+// other blocks give back by enriching people of e again (negative: places
+// held by apply's claims, EnrichCandidatesClaimed).
+func (v *env) limit(e *config.Enrich, todo []*state.Person, skip func(*state.Person) bool, freed int) []*state.Person {
 	out := make([]*state.Person, 0, len(todo))
 	// An enrichment of e whose outcome is unknown may have been charged:
 	// it holds its place, and enriching that person again takes no new one.
@@ -304,12 +352,11 @@ func (v *env) limit(e *config.Enrich, todo []*state.Person, skip func(string) bo
 	// their places.
 	places := e.Limit - v.ownedBy(e.Address) - len(v.st.UnknownBy(e.Address)) - v.erasedBy(e.Address) + freed
 	for _, p := range todo {
-		if skip != nil && skip(p.ID) {
+		if skip != nil && skip(p) {
 			continue
 		}
 		switch {
-		case p.Enrichment != nil && p.Enrichment.By == e.Address:
-		case p.Enrichment == nil && v.unknownOf(p, e.Address):
+		case !v.takesPlace(e, p):
 		case e.Limit <= 0:
 		case places > 0:
 			places--
@@ -319,6 +366,79 @@ func (v *env) limit(e *config.Enrich, todo []*state.Person, skip func(string) bo
 		out = append(out, p)
 	}
 	return out
+}
+
+// claimRounds chooses, for enrich blocks in order (todo[i]: the people
+// block i may enrich, in EnrichCandidates's order), the people each
+// enriches when apply runs them on those people, as apply does: in rounds.
+// In a round each block in turn claims its first people that no block has
+// claimed yet, while it has places (EnrichCandidatesClaimed): a person in
+// several blocks goes to the first block in file order that wants them,
+// and takes none of the others' places. A round ends when every call has
+// its outcome; a block whose people another block enriched again in it (a
+// refresh, or an enrichment whose outcome was unknown) has those places
+// back in the next round. Rounds go on while one gives a place back.
+func (v *env) claimRounds(blocks []*config.Enrich, todo [][]*state.Person) [][]*state.Person {
+	out := make([][]*state.Person, len(blocks))
+	if len(blocks) == 1 {
+		out[0] = v.limit(blocks[0], todo[0], nil, 0)
+		return out
+	}
+	claimed := map[*state.Person]int{} // person -> index of the block
+	skip := func(p *state.Person) bool { _, ok := claimed[p]; return ok }
+	// Per block, the places given back by other blocks' enrichments and
+	// those its own claims took, in the rounds before.
+	freed := make([]int, len(blocks))
+	held := make([]int, len(blocks))
+	for {
+		var round []*state.Person
+		for i, e := range blocks {
+			for _, p := range v.limit(e, todo[i], skip, freed[i]-held[i]) {
+				claimed[p] = i
+				out[i] = append(out[i], p)
+				round = append(round, p)
+			}
+		}
+		more := false
+		for _, p := range round {
+			by := claimed[p]
+			for k, e := range blocks {
+				switch {
+				case k == by:
+					if v.takesPlace(e, p) {
+						held[k]++
+					}
+				case v.holdsPlace(e, p):
+					freed[k]++
+					more = true
+				}
+			}
+		}
+		// Without a place given back, a round claims nobody: each block
+		// has either used its places or run out of people.
+		if !more {
+			return out
+		}
+	}
+}
+
+// holdsPlace reports whether p holds one of e's places: e enriched p, or
+// p's enrichment by e has an unknown outcome.
+func (v *env) holdsPlace(e *config.Enrich, p *state.Person) bool {
+	if p.Enrichment != nil {
+		return p.Enrichment.By == e.Address
+	}
+	return v.unknownOf(p, e.Address)
+}
+
+// takesPlace reports whether enriching p by e takes a new place under e's
+// limit: not when e already enriched p (a refresh), nor when p's
+// enrichment by e has an unknown outcome (it holds its place already).
+func (v *env) takesPlace(e *config.Enrich, p *state.Person) bool {
+	if p.Enrichment != nil {
+		return p.Enrichment.By != e.Address
+	}
+	return !v.unknownOf(p, e.Address)
 }
 
 // unknownOf reports whether p's enrichment by block addr has an unknown

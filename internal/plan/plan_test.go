@@ -268,6 +268,108 @@ func TestEnrichBlocksSharePeople(t *testing.T) {
 	}
 }
 
+// TestEnrichOverlappingBlocks: blocks that read the same people, with
+// nothing to run. A person goes to the first block in file order that
+// wants them and takes none of the others' places; a place given back by
+// another block's refresh is used in a second round. The plan is exact
+// (calls = calls_max), and EnrichCandidatesClaimed, block by block, as
+// apply calls it, chooses the same people.
+func TestEnrichOverlappingBlocks(t *testing.T) {
+	type block struct {
+		name    string
+		from    []string
+		limit   int
+		refresh time.Duration
+	}
+	tests := []struct {
+		name   string
+		blocks []block
+		setup  func(f *fixture)
+		want   map[string][]string // block -> people
+	}{
+		{name: "the second block goes on past the people of the first",
+			blocks: []block{{"e1", []string{"search.a"}, 2, 0}, {"e2", []string{"search.b", "search.a"}, 2, 0}},
+			setup: func(f *fixture) {
+				f.ran("search.a", t0.Add(-day), ids(1, 4)...)
+				f.ran("search.b", t0.Add(-day), ids(2, 1)[0], ids(1, 1)[0], ids(5, 1)[0], ids(6, 1)[0])
+			},
+			want: map[string][]string{"e1": ids(1, 2), "e2": ids(5, 2)}},
+		{name: "a place given back by a refresh is used in a second round",
+			blocks: []block{{"e1", []string{"search.a"}, 1, 0}, {"e2", []string{"search.a"}, 2, 5 * day}},
+			setup: func(f *fixture) {
+				f.ran("search.a", t0.Add(-day), ids(1, 4)...)
+				f.ran("search.b", t0.Add(-day))
+				f.enriched(ids(1, 1)[0], "enrich.e1", t0.Add(-10*day))
+			},
+			want: map[string][]string{"e1": ids(3, 1), "e2": ids(1, 2)}},
+		{name: "a block that claimed first keeps its people in the second round",
+			blocks: []block{{"e1", []string{"search.a"}, 1, 0}, {"e2", []string{"search.a"}, 1, 5 * day}, {"e3", []string{"search.a"}, 0, 0}},
+			setup: func(f *fixture) {
+				f.ran("search.a", t0.Add(-day), ids(1, 4)...)
+				f.ran("search.b", t0.Add(-day))
+				f.enriched(ids(1, 1)[0], "enrich.e1", t0.Add(-10*day))
+			},
+			want: map[string][]string{"e1": {}, "e2": ids(1, 1), "e3": ids(2, 3)}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture()
+			f.search("search.a", kw("a"))
+			f.search("search.b", kw("b"))
+			for _, b := range tt.blocks {
+				f.enrich(b.name, b.from, b.limit, b.refresh)
+			}
+			tt.setup(f)
+			p := f.build(t, f.opts())
+			total := 0
+			for _, b := range tt.blocks {
+				c := p.Change("enrich." + b.name)
+				want := tt.want[b.name]
+				total += len(want)
+				if diff := cmp.Diff(want, c.PersonIDs); diff != "" {
+					t.Errorf("%s: people (-want +got):\n%s", b.name, diff)
+				}
+				if c.Calls != len(want) || c.CallsMax != len(want) {
+					t.Errorf("%s: calls %d..%d, want %d..%d (%s)", b.name, c.Calls, c.CallsMax, len(want), len(want), c.Detail)
+				}
+			}
+			if p.Totals.Enrichments != total || p.Totals.EnrichmentsMax != total {
+				t.Errorf("totals %d..%d, want %d..%d", p.Totals.Enrichments, p.Totals.EnrichmentsMax, total, total)
+			}
+			// Apply's rounds: every block claims in turn; then, once the
+			// enrichments are made, again, until a round claims nobody.
+			claims := Claims{}
+			var queued []string
+			got := map[string][]string{}
+			for {
+				for _, id := range queued {
+					f.enriched(id, claims[id], t0)
+				}
+				queued = nil
+				for _, e := range f.cfg.Enriches {
+					todo, err := EnrichCandidatesClaimed(f.cfg, f.st, e, t0, claims)
+					if err != nil {
+						t.Fatal(err)
+					}
+					for _, id := range todo {
+						claims[id] = e.Address
+						queued = append(queued, id)
+						got[e.Name] = append(got[e.Name], id)
+					}
+				}
+				if len(queued) == 0 {
+					break
+				}
+			}
+			for _, b := range tt.blocks {
+				if diff := cmp.Diff(tt.want[b.name], append([]string{}, got[b.name]...)); diff != "" {
+					t.Errorf("%s: apply's choice differs from the plan (-plan +apply):\n%s", b.name, diff)
+				}
+			}
+		})
+	}
+}
+
 func TestForgetAndExports(t *testing.T) {
 	f := newFixture()
 	f.search("search.cto", kw("CTO"))

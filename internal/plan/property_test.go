@@ -18,9 +18,12 @@ import (
 // TestPlanNeverUnderstates builds random configurations and states, plans
 // them, then plays an apply with random search results (new people, people
 // already known with changed leads, failed calls) and random timing of the
-// enrich blocks, choosing people with EnrichCandidates as apply does. The
-// enrichments made must never exceed the plan's calls_max per block, nor its
-// totals; when nothing runs, they must equal the plan's certain counts.
+// enrich blocks and of their enrichments, choosing people with
+// EnrichCandidatesClaimed as apply does (and, when every call is done,
+// in rounds until one claims nobody). The enrichments made must never
+// exceed the plan's calls_max per block, nor its totals; when nothing runs,
+// they must equal the plan's certain counts; and the plan after the apply
+// has nothing left to enrich.
 // Split searches are played here by simulateSplit, a model of the
 // executor; TestSplitCallsWithinPlanProperty (internal/exec) checks the
 // real executor against the sandbox.
@@ -76,6 +79,24 @@ func TestPlanNeverUnderstates(t *testing.T) {
 		}
 		if nothingRan && total != p.Totals.Enrichments {
 			t.Errorf("seed %d: %d enrichments with nothing run, plan said %d", seed, total, p.Totals.Enrichments)
+		}
+		// Apply did the job: the plan after it enriches nobody known, and
+		// nobody at all unless a source is to run again (it failed).
+		o.Replace = nil
+		next, diags := Build(f.cfg, f.st, o)
+		if diags.HasErrors() {
+			t.Fatalf("seed %d, the plan after: %s", seed, diags.Error())
+		}
+		again := false
+		for _, c := range next.Changes {
+			if (c.Kind == KindSearch || c.Kind == KindProfile) && c.CallsMax > 0 {
+				again = true
+			}
+		}
+		for _, e := range f.cfg.Enriches {
+			if c := next.Change(e.Address); c != nil && (c.Calls > 0 || (!again && c.CallsMax > 0)) {
+				t.Errorf("seed %d: after apply the plan still has %s: %s (%d..%d)", seed, e.Address, c.Detail, c.Calls, c.CallsMax)
+			}
 		}
 	}
 }
@@ -229,22 +250,35 @@ func simulateApply(rng *rand.Rand, f *fixture, p *Plan) (map[string]int, bool) {
 		}
 	}
 	at := t0.Add(time.Minute)
-	release := func(b *block) {
+	// As apply: a pass claims people (EnrichCandidatesClaimed); their
+	// enrichments are made later, in any order, while other passes go on.
+	claims := Claims{}
+	var queued []string // claimed, not yet enriched
+	release := func(b *block) int {
 		b.released = true
-		todo, err := EnrichCandidates(f.cfg, f.st, b.e, t0)
+		todo, err := EnrichCandidatesClaimed(f.cfg, f.st, b.e, t0, claims)
 		if err != nil {
 			panic(err)
 		}
 		for _, id := range todo {
+			claims[id] = b.e.Address
+			queued = append(queued, id)
+			counts[b.e.Address]++
+		}
+		return len(todo)
+	}
+	land := func(n int) {
+		for _, id := range queued[:n] {
 			pp := f.st.Person(id)
 			at = at.Add(time.Second)
-			f.apply(state.Event{At: at, Kind: state.EventEnrich, Address: b.e.Address, Enrich: &state.EnrichEvent{
+			f.apply(state.Event{At: at, Kind: state.EventEnrich, Address: claims[id], Enrich: &state.EnrichEvent{
 				PersonID: id, Credits: f.cfg.API.CreditsPerEnrich,
 				Result: api.EnrichedProfile{NetworkID: pp.Lead.NetworkID, PageName: pp.Lead.PageName, FullName: pp.Lead.FullName, Company: "Enriched Co"},
 			}})
-			counts[b.e.Address]++
 		}
+		queued = queued[n:]
 	}
+	landSome := func() { land(rng.IntN(len(queued) + 1)) }
 	ready := func(b *block) bool {
 		for _, a := range f.cfg.Resolve(b.e.From) {
 			if pending[a] {
@@ -262,6 +296,7 @@ func simulateApply(rng *rand.Rand, f *fixture, p *Plan) (map[string]int, bool) {
 				release(b)
 			}
 		}
+		landSome()
 	}
 	releaseSome(false)
 	for _, c := range sources {
@@ -319,7 +354,17 @@ func simulateApply(rng *rand.Rand, f *fixture, p *Plan) (map[string]int, bool) {
 		}
 	}
 	releaseSome(true)
-	return counts, nothingRan
+	// Every call has its outcome: rounds until one claims nobody.
+	for {
+		land(len(queued))
+		n := 0
+		for _, b := range blocks {
+			n += release(b)
+		}
+		if n == 0 {
+			return counts, nothingRan
+		}
+	}
 }
 
 // sortedPeople lists the person IDs of st in order, so that a seed always
