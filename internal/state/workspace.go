@@ -307,6 +307,7 @@ func (ws *Workspace) LockWait(ctx context.Context, op string, timeout time.Durat
 // lock takes the lock of a workspace that exists. Taking the lock makes
 // the folder when it is missing, so the folder is looked at before and
 // after: one deleted in between (and made again by the lock) is refused.
+// A lock held by another run names the workspace in its force-unlock hint.
 func (ws *Workspace) lock(op string) (*Lock, error) {
 	if ws.name == DefaultWorkspace {
 		return ws.Store.Lock(op)
@@ -317,7 +318,13 @@ func (ws *Workspace) lock(op string) (*Lock, error) {
 		return nil, ws.missing()
 	}
 	l, err := ws.Store.Lock(op)
+	if le := (*LockedError)(nil); errors.As(err, &le) {
+		le.Workspace = ws.name
+	}
 	if err != nil {
+		if after, serr := os.Stat(dir); serr != nil || !os.SameFile(before, after) {
+			return nil, ws.missing() // deleted while the lock was being taken
+		}
 		return nil, err
 	}
 	if after, err := os.Stat(dir); err != nil || !os.SameFile(before, after) {
