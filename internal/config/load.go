@@ -76,6 +76,7 @@ func Load(opts LoadOptions) (*Config, hcl.Diagnostics) {
 		skip:    map[*hcl.Block]bool{},
 		cfg: &Config{
 			Dir:       opts.Dir,
+			Workspace: opts.Workspace,
 			Files:     map[string]*hcl.File{},
 			Variables: map[string]*Variable{},
 			Catalog:   cat,
