@@ -66,7 +66,7 @@ type WorkspaceInfo struct {
 	Name    string
 	Lineage string
 	Serial  uint64
-	Created time.Time // when the workspace was made; zero when unknown
+	Created time.Time // when the workspace was made; zero when unknown (local backend)
 	People  int
 	Blocks  int // searches and profile reads
 	// Exists is false for the default workspace while nothing was written
@@ -170,8 +170,6 @@ func (w *LocalWorkspaces) Workspaces() ([]WorkspaceInfo, error) {
 		if name == DefaultWorkspace {
 			_, jerr := os.Stat(store.JournalPath())
 			info.Exists = store.Exists() || jerr == nil // a first apply killed: its calls are in the journal
-		} else if fi, err := os.Stat(filepath.Dir(store.Path())); err == nil {
-			info.Created = fi.ModTime().UTC()
 		}
 		if info.Exists {
 			s, err := store.Load()

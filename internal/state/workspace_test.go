@@ -288,7 +288,7 @@ func TestWorkspacesList(t *testing.T) {
 	if w := list[2]; !w.Exists || w.Err != nil || w.Serial != 0 || w.People+w.Blocks != 0 {
 		t.Errorf("empty workspace: %+v", w)
 	}
-	if w := list[3]; !w.Exists || w.Serial != 1 || w.Blocks != 2 || w.People != 3 || w.Lineage != s.Lineage || w.Created.IsZero() {
+	if w := list[3]; !w.Exists || w.Serial != 1 || w.Blocks != 2 || w.People != 3 || w.Lineage != s.Lineage {
 		t.Errorf("uk: %+v", w)
 	}
 	if lw.Exists("not a name") || lw.Exists("notes.txt") || !lw.Exists("default") {
