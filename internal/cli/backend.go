@@ -24,12 +24,17 @@ const envTestPGSchema = "LEADSYNC_TEST_PG_SCHEMA"
 // EnvWorkspace chooses the workspace when --workspace is not given.
 const EnvWorkspace = "LEADSYNC_WORKSPACE"
 
-// stateSource is where a command's state lives: the local file (store) or
-// a workspace in PostgreSQL (pg).
+// stateSource is where a command's state lives: a workspace of the local
+// backend (store, its state file; ws and local) or a workspace in
+// PostgreSQL (pg). --state names a file: store alone.
 type stateSource struct {
 	backend state.Backend
 	store   *state.Store // nil for pg
 	pg      *pg.Backend  // nil for the local file
+	// local are the local backend's workspaces and ws the one in use;
+	// nil for pg and for --state.
+	local *state.LocalWorkspaces
+	ws    *state.Workspace
 }
 
 // close releases the database connection, if any.
@@ -68,6 +73,15 @@ func (s *stateSource) describe(f *Factory) string {
 	return stateRelPath(f, s.store.Path())
 }
 
+// workspaceDescription names the workspace in use and where it is, for
+// messages: `workspace "uk" (.leadsync/workspaces/uk/state.json)`.
+func (s *stateSource) workspaceDescription(f *Factory) string {
+	if s.pg != nil {
+		return s.pg.Describe()
+	}
+	return fmt.Sprintf("workspace %q (%s)", s.workspaceName(), stateRelPath(f, s.store.Path()))
+}
+
 // workspace is the workspace --workspace or LEADSYNC_WORKSPACE names, ""
 // for the default.
 func (f *Factory) workspace() string {
@@ -77,21 +91,78 @@ func (f *Factory) workspace() string {
 	return f.Getenv(EnvWorkspace)
 }
 
-// openSource opens the state cfg names: its backend "pg" block, or the
-// local state file.
+// openSource opens the state cfg names on the workspace in use: its
+// backend "pg" block, or the local state file (state_path, or a
+// workspace's file beside it). A local workspace that was never made is
+// refused (the pg backend refuses it when loading).
 func openSource(f *Factory, cfg *config.Config) (*stateSource, error) {
+	src, err := openBackend(f, cfg)
+	if err != nil {
+		return nil, err
+	}
+	if src.ws != nil && !src.local.Exists(src.ws.Name()) {
+		return nil, &state.NoWorkspaceError{Workspace: src.ws.Name()}
+	}
+	return src, nil
+}
+
+// openBackend is openSource whether the workspace in use exists or not
+// (the workspace commands).
+func openBackend(f *Factory, cfg *config.Config) (*stateSource, error) {
 	opts, err := pgOptions(f, cfg)
 	if err != nil {
 		return nil, err
 	}
 	if opts == nil {
-		return localSource(f, stateFilePath(cfg)), nil
+		return localWorkspaceSource(f, stateFilePath(cfg))
 	}
 	b, err := pg.New(*opts)
 	if err != nil {
 		return nil, pgError(cfg, err)
 	}
 	return &stateSource{backend: b, pg: b}, nil
+}
+
+// localWorkspaceSource is the workspace in use of the local backend whose
+// default workspace is the state file at path.
+func localWorkspaceSource(f *Factory, path string) (*stateSource, error) {
+	local := state.NewLocalWorkspaces(path, func(p string) *state.Store { return newStateStore(f, p) })
+	ws, err := local.Open(f.workspace())
+	if err != nil {
+		return nil, err
+	}
+	return &stateSource{backend: ws, store: ws.Store, local: local, ws: ws}, nil
+}
+
+// workspaceSet is a backend's workspaces, as the workspace commands use
+// them.
+type workspaceSet interface {
+	Workspaces() ([]state.WorkspaceInfo, error)
+	CreateWorkspace(name string) error
+	DeleteWorkspace(name string, force bool) error
+}
+
+// workspaces are the workspaces of s's backend; nil for a file named with
+// --state.
+func (s *stateSource) workspaces() workspaceSet {
+	switch {
+	case s.pg != nil:
+		return s.pg
+	case s.local != nil:
+		return s.local
+	}
+	return nil
+}
+
+// workspaceName is the workspace in use.
+func (s *stateSource) workspaceName() string {
+	switch {
+	case s.pg != nil:
+		return s.pg.Workspace()
+	case s.ws != nil:
+		return s.ws.Name()
+	}
+	return state.DefaultWorkspace
 }
 
 // pgOptions returns where the pg backend of cfg is, nil for the local state
@@ -104,10 +175,7 @@ func pgOptions(f *Factory, cfg *config.Config) (*pg.Options, error) {
 		be = &config.Backend{Type: "pg", SchemaName: schema}
 	}
 	if be == nil {
-		if ws != "" && ws != pg.DefaultWorkspace {
-			return nil, fmt.Errorf("workspace %q: workspaces need a shared backend; add leadsync { backend \"pg\" { ... } } to the configuration, or unset --workspace and %s", ws, EnvWorkspace)
-		}
-		return nil, nil
+		return nil, nil // the local state file, and its workspaces
 	}
 	connStr := be.ConnStr
 	if connStr == "" {
@@ -149,9 +217,15 @@ func localSource(f *Factory, path string) *stateSource {
 
 // openStateSource returns the state the flags name: --state names a local
 // file; otherwise the configuration is loaded for its backend (or
-// state_path); its diagnostics are printed and an error in it stops the
-// command.
+// state_path) and the workspace in use; its diagnostics are printed and an
+// error in it stops the command.
 func openStateSource(f *Factory, sf *stateFlags) (*stateSource, error) {
+	return openStateSourceWith(f, sf, openSource)
+}
+
+// openStateSourceWith is openStateSource opening the configuration's
+// backend with open.
+func openStateSourceWith(f *Factory, sf *stateFlags, open func(*Factory, *config.Config) (*stateSource, error)) (*stateSource, error) {
 	if sf.path != "" {
 		p := sf.path
 		if !filepath.IsAbs(p) {
@@ -165,7 +239,7 @@ func openStateSource(f *Factory, sf *stateFlags) (*stateSource, error) {
 		fmt.Fprintln(f.IO.ErrOut, "The state's location comes from the configuration: fix the configuration, or name the state file with --state.")
 		return nil, silentExit(ExitError)
 	}
-	return openSource(f, cfg)
+	return open(f, cfg)
 }
 
 // mentionsBackend reports whether a configuration file in dir may hold a

@@ -14,6 +14,7 @@ import (
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/plan"
 	"github.com/leadsync/leadsync/internal/run"
+	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/views"
 )
 
@@ -98,14 +99,14 @@ func runPlan(ctx context.Context, f *Factory, opts *planOptions) error {
 			return err
 		}
 	}
-	// The state usually lives at the default path: load it while the
-	// configuration is read, and use it only if the configuration names
-	// that path.
+	// The state usually lives at the default path (of the workspace in
+	// use): load it while the configuration is read, and use it only if
+	// the configuration names that path.
 	var early *run.EarlyState
-	if !mentionsBackend(f.Dir) && f.Getenv(envTestPGSchema) == "" {
+	if ws := f.workspace(); !mentionsBackend(f.Dir) && f.Getenv(envTestPGSchema) == "" && (ws == "" || state.CheckWorkspaceName(ws) == nil) {
 		// Not when the state may be in PostgreSQL: a local file left
 		// after state push would be read for nothing (time and memory).
-		early = run.EarlyLoad(filepath.Join(f.Dir, config.DefaultStatePath))
+		early = run.EarlyLoad(state.WorkspacePath(filepath.Join(f.Dir, config.DefaultStatePath), ws))
 	}
 	cfg, diags := loadConfig(f, &opts.vars)
 	if diags.HasErrors() {
@@ -120,7 +121,7 @@ func runPlan(ctx context.Context, f *Factory, opts *planOptions) error {
 	}
 	defer src.close()
 	if src.store != nil {
-		deps.Backend = early.For(stateFilePath(cfg), deps.Backend)
+		deps.Backend = early.For(src.store.Path(), deps.Backend)
 	}
 	p, pdiags, err := run.Plan(noteWaits(ctx, f), deps, run.PlanOptions{
 		Config: cfg, Targets: opts.targets, Replace: opts.replace, Offline: opts.offline,

@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
@@ -11,29 +13,28 @@ import (
 	"github.com/leadsync/leadsync/internal/views"
 )
 
-// pgSource opens the configuration's pg backend; other backends are
-// refused with what to do.
-func pgSource(f *Factory, sf *stateFlags, what string) (*stateSource, error) {
-	if sf.path != "" {
-		return nil, fmt.Errorf("%s works on the pg backend; --state names a local file", what)
-	}
-	src, err := openStateSource(f, sf)
+// workspaceSource opens the configuration's backend on the workspace in
+// use, made or not, for the workspace commands.
+func workspaceSource(f *Factory, sf *stateFlags) (*stateSource, workspaceSet, error) {
+	src, err := openStateSourceWith(f, sf, openBackend)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	if src.pg == nil {
-		return nil, fmt.Errorf("%s needs a shared backend: add leadsync { backend \"pg\" { conn_str = ... } } to the configuration (the local state file has no workspaces)", what)
-	}
-	return src, nil
+	return src, src.workspaces(), nil
 }
 
 func newWorkspaceCmd(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "workspace",
-		Short: "List, create and delete the workspaces of the pg backend",
-		Long: `A workspace is one independent state in the pg backend: one configuration can
-keep several (a DACH and a UK campaign) in one database. Commands use the
-workspace --workspace or LEADSYNC_WORKSPACE names, "default" otherwise.`,
+		Short: "List, create and delete workspaces: independent states of one configuration",
+		Long: `A workspace is one independent state of the configuration: one configuration
+can keep several (a DACH and a UK campaign). Commands use the workspace
+--workspace or LEADSYNC_WORKSPACE names, "default" otherwise.
+
+On the local backend "default" is the state file (.leadsync/state.json) and
+workspace NAME is the folder .leadsync/workspaces/NAME, with its own state
+file, journal, backup and lock; on the pg backend each workspace is its own
+state in the database.`,
 		Example: `  leadsync workspace list
   leadsync workspace new uk
   leadsync --workspace uk apply
@@ -53,24 +54,27 @@ func newWorkspaceListCmd(f *Factory) *cobra.Command {
 		Example: `  leadsync workspace list`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			src, err := pgSource(f, &sf, "workspace list")
+			src, set, err := workspaceSource(f, &sf)
 			if err != nil {
 				return err
 			}
 			defer src.close()
-			list, err := src.pg.Workspaces()
+			list, err := set.Workspaces()
 			if err != nil {
 				return err
 			}
 			w := newStateWriter(f.IO.Out)
 			for _, ws := range list {
 				mark := " "
-				if ws.Name == src.pg.Workspace() {
+				if ws.Name == src.workspaceName() {
 					mark = "*"
 				}
-				if ws.Exists {
+				switch {
+				case ws.Err != nil:
+					w.printf("%s %s  (cannot be read: %v)\n", mark, ws.Name, ws.Err)
+				case ws.Exists:
 					w.printf("%s %s  (%s, %s; serial %d)\n", mark, ws.Name, views.Plural(ws.Blocks, "record"), views.Plural(ws.People, "person"), ws.Serial)
-				} else {
+				default:
 					w.printf("%s %s  (empty)\n", mark, ws.Name)
 				}
 			}
@@ -89,12 +93,12 @@ func newWorkspaceNewCmd(f *Factory) *cobra.Command {
 		Example: `  leadsync workspace new uk && leadsync --workspace uk plan`,
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			src, err := pgSource(f, &sf, "workspace new")
+			src, set, err := workspaceSource(f, &sf)
 			if err != nil {
 				return err
 			}
 			defer src.close()
-			if err := src.pg.CreateWorkspace(args[0]); err != nil {
+			if err := set.CreateWorkspace(args[0]); err != nil {
 				return err
 			}
 			fmt.Fprintf(f.IO.Out, "Created workspace %q. Use it with --workspace %s or LEADSYNC_WORKSPACE=%s.\n", args[0], args[0], args[0])
@@ -111,19 +115,25 @@ func newWorkspaceDeleteCmd(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "delete NAME",
 		Short: "Delete a workspace (one that holds state only with --force)",
-		Long: `Delete removes a workspace and everything it holds. A workspace that holds
+		Long: `Delete removes a workspace and everything it holds (on the local backend, its
+folder with its state, backup and journal). A workspace that holds
 searches, profiles or people is refused unless --force: what it holds was
-paid for. A workspace in use by a run (locked) is refused.`,
+paid for. A workspace in use by a run (locked) is refused, as are
+"default" and the workspace this command runs in (--workspace or
+LEADSYNC_WORKSPACE).`,
 		Example: `  leadsync workspace delete uk
   leadsync workspace delete old-campaign --force`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			src, err := pgSource(f, &sf, "workspace delete")
+			src, set, err := workspaceSource(f, &sf)
 			if err != nil {
 				return err
 			}
 			defer src.close()
-			if err := src.pg.DeleteWorkspace(args[0], force); err != nil {
+			if name := args[0]; name != state.DefaultWorkspace && name == src.workspaceName() {
+				return fmt.Errorf("workspace %q is the one in use (--workspace or %s names it); nothing was deleted. Delete it from another one: leadsync --workspace default workspace delete %s", name, EnvWorkspace, name)
+			}
+			if err := set.DeleteWorkspace(args[0], force); err != nil {
 				return err
 			}
 			fmt.Fprintf(f.IO.Out, "Deleted workspace %q.\n", args[0])
@@ -141,18 +151,22 @@ func newStatePushCmd(f *Factory) *cobra.Command {
 	var from string
 	cmd := &cobra.Command{
 		Use:   "push",
-		Short: "Copy the local state file into the pg backend",
-		Long: `Push copies the local state file (state_path, or --from) into the configured
-pg backend's workspace, keeping its lineage, so that a team starts from
-what one person already fetched. A workspace that holds state is refused
-unless --force (what it holds is replaced). Push takes the workspace's
-lock.`,
+		Short: "Copy a local state file into the workspace in use",
+		Long: `Push copies a local state file (state_path, or --from) into the workspace in
+use, keeping its lineage: a team starts from what one person already
+fetched (pg backend), or a workspace starts from a copy of another state
+(local backend; without --from, the default workspace's state file). The
+workspace must exist (made with leadsync workspace new, or "default"); one
+that holds state is refused unless --force, which replaces what it holds
+(on the local backend the workspace's backup keeps it until its next
+write). Push takes the workspace's lock.`,
 		Example: `  leadsync state push
   leadsync --workspace uk state push --from uk/.leadsync/state.json
+  leadsync state pull > copy.json && leadsync --workspace test state push --from copy.json
   leadsync state push --force`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			src, err := pgSource(f, &sf, "state push")
+			src, err := openStateSource(f, &sf)
 			if err != nil {
 				return err
 			}
@@ -171,12 +185,25 @@ lock.`,
 			if !local.Exists() {
 				return fmt.Errorf("no local state at %s to push", stateRelPath(f, path))
 			}
-			s, err := run.StatePush(stateDeps(f, src), local.AsBackend(), src.pg, force)
+			var to run.Pusher
+			if src.pg != nil {
+				to = src.pg
+			} else {
+				if sameFile(local.Path(), src.store.Path()) {
+					return fmt.Errorf("%s is the state file of workspace %q, the one in use: nothing to push. Name another state file with --from PATH, or push into another workspace with --workspace NAME",
+						stateRelPath(f, path), src.workspaceName())
+				}
+				to = src.ws
+			}
+			s, err := run.StatePush(stateDeps(f, src), local.AsBackend(), to, force)
+			if ne := (*state.NotEmptyError)(nil); errors.As(err, &ne) && src.pg == nil {
+				ne.Where = src.workspaceDescription(f) // relative to the working folder
+			}
 			if err != nil {
 				return err
 			}
 			fmt.Fprintf(f.IO.Out, "Pushed %s (%s, %s) into %s.\n", stateRelPath(f, path),
-				views.Plural(len(s.Searches)+len(s.Profiles), "search and profile record"), views.Plural(len(s.People), "person"), src.pg.Describe())
+				views.Plural(len(s.Searches)+len(s.Profiles), "search and profile record"), views.Plural(len(s.People), "person"), src.workspaceDescription(f))
 			return nil
 		},
 	}
@@ -187,18 +214,33 @@ lock.`,
 	return cmd
 }
 
+// sameFile reports whether paths a and b are one file (b may not exist).
+func sameFile(a, b string) bool {
+	if filepath.Clean(a) == filepath.Clean(b) {
+		return true
+	}
+	fa, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	fb, err := os.Stat(b)
+	return err == nil && os.SameFile(fa, fb)
+}
+
 func newStatePullCmd(f *Factory) *cobra.Command {
 	var sf stateFlags
 	cmd := &cobra.Command{
 		Use:   "pull",
-		Short: "Print the pg backend's state as the local state file's JSON",
-		Long: `Pull prints the state of the pg backend's workspace as the JSON of a local
-state file (it holds personal data: write it only where it belongs).`,
+		Short: "Print the workspace's state as the local state file's JSON",
+		Long: `Pull prints the state of the workspace in use as the JSON of a local state
+file, with the calls an interrupted apply recorded folded in (it holds
+personal data: write it only where it belongs). leadsync state push --from
+reads it back.`,
 		Example: `  leadsync state pull > backup.json
   leadsync --workspace uk state pull | jq '.searches | keys'`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			src, err := pgSource(f, &sf, "state pull")
+			src, err := openStateSource(f, &sf)
 			if err != nil {
 				return err
 			}

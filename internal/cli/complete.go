@@ -85,7 +85,11 @@ func stateAddresses(f *Factory, cmd *cobra.Command, dir, toComplete string) []st
 		if cfg == nil || diags.HasErrors() {
 			return nil
 		}
-		path = stateFilePath(cfg)
+		ws := g.workspace()
+		if ws != "" && state.CheckWorkspaceName(ws) != nil {
+			return nil
+		}
+		path = state.WorkspacePath(stateFilePath(cfg), ws)
 	}
 	store := state.NewStore(path)
 	if !store.Exists() {

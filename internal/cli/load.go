@@ -56,7 +56,7 @@ func loadConfig(f *Factory, vf *varFlags) (*config.Config, hcl.Diagnostics) {
 		})
 		cat = nil // check the rest against the built-in list
 	}
-	opts := config.LoadOptions{Dir: f.Dir, Environ: env, Catalog: cat}
+	opts := config.LoadOptions{Dir: f.Dir, Environ: env, Catalog: cat, Workspace: f.workspace()}
 	if vf != nil {
 		opts.Vars, opts.VarFiles = vf.vars, vf.files
 	}

@@ -127,7 +127,7 @@ with the lead service, the way Terraform does for infrastructure.
 	root.SetHelpCommand(newHelpCmd())
 	root.PersistentFlags().StringVar(&chdir, "chdir", "", "switch to `DIR` before doing anything")
 	root.PersistentFlags().BoolVar(&noColor, "no-color", false, "disable colour (also NO_COLOR)")
-	root.PersistentFlags().StringVar(&f.Workspace, "workspace", "", "use the state of workspace `NAME` of the pg backend (also LEADSYNC_WORKSPACE; default: default)")
+	root.PersistentFlags().StringVar(&f.Workspace, "workspace", "", "use the state of workspace `NAME` (also LEADSYNC_WORKSPACE; default: default; see leadsync workspace)")
 	root.CompletionOptions.HiddenDefaultCmd = true
 	for _, add := range commands {
 		root.AddCommand(add(f))

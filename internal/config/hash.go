@@ -39,6 +39,9 @@ func (l *loader) hash() string {
 		fmt.Fprintf(h, "var %q %d\n", name, len(b))
 		h.Write(b)
 	}
+	if l.usesWorkspace {
+		fmt.Fprintf(h, "workspace %q\n", l.leadsyncValue().GetAttr("workspace").AsString())
+	}
 	return hex.EncodeToString(h.Sum(nil))
 }
 

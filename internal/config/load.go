@@ -42,6 +42,9 @@ type LoadOptions struct {
 	// FS, when set, is read instead of the directory on disk (tests, fuzzing);
 	// names in it are relative to Dir.
 	FS fs.FS
+	// Workspace is the workspace in use, leadsync.workspace in
+	// expressions; "" means "default".
+	Workspace string
 }
 
 // Load reads every *.leads.hcl of opts.Dir as one configuration, resolves
@@ -73,6 +76,7 @@ func Load(opts LoadOptions) (*Config, hcl.Diagnostics) {
 		skip:    map[*hcl.Block]bool{},
 		cfg: &Config{
 			Dir:       opts.Dir,
+			Workspace: opts.Workspace,
 			Files:     map[string]*hcl.File{},
 			Variables: map[string]*Variable{},
 			Catalog:   cat,
@@ -139,7 +143,10 @@ type loader struct {
 	// secrets are sensitive values, scrubbed from any message.
 	secrets map[string]bool
 
-	base *hcl.EvalContext // var, local and functions
+	base *hcl.EvalContext // var, local, leadsync and functions
+	// usesWorkspace is set when an expression reads leadsync.workspace:
+	// the workspace then enters the configuration's hash.
+	usesWorkspace bool
 
 	apiBlock      *hcl.Block
 	apiGeneration *hcl.Attribute
@@ -387,7 +394,7 @@ func (l *loader) evalContext(extra map[string]cty.Value) *hcl.EvalContext {
 		locals[name] = lo.value
 	}
 	ctx := &hcl.EvalContext{
-		Variables: map[string]cty.Value{"var": cty.ObjectVal(vars), "local": cty.ObjectVal(locals)},
+		Variables: map[string]cty.Value{"var": cty.ObjectVal(vars), "local": cty.ObjectVal(locals), "leadsync": l.leadsyncValue()},
 		Functions: l.funcs,
 	}
 	for k, v := range extra {
@@ -395,6 +402,23 @@ func (l *loader) evalContext(extra map[string]cty.Value) *hcl.EvalContext {
 	}
 	return ctx
 }
+
+// leadsyncValue is the leadsync object of expressions: leadsync.workspace,
+// the workspace in use.
+func (l *loader) leadsyncValue() cty.Value {
+	ws := l.opts.Workspace
+	if ws == "" {
+		ws = DefaultWorkspace
+	}
+	return cty.ObjectVal(map[string]cty.Value{"workspace": cty.StringVal(ws)})
+}
+
+// LeadsyncAttributes are the attributes of the leadsync object in
+// expressions.
+var LeadsyncAttributes = []string{"workspace"}
+
+// DefaultWorkspace is leadsync.workspace when no workspace is chosen.
+const DefaultWorkspace = "default"
 
 // dedupe drops repeated diagnostics: a mistake in a block with for_each is
 // reported once, not once per instance.

@@ -93,10 +93,20 @@ func (l *loader) checkRefs(expr hcl.Expression, sc scope) hcl.Diagnostics {
 			if !hasAttr || !contains(LeadFields, attr) {
 				bad(t, "Unknown lead field", "A lead has the fields %s.%s", strings.Join(LeadFields, ", "), didYouMean(attr, LeadFields))
 			}
+		case "leadsync":
+			if sc.varOnly != "" {
+				bad(t, "Invalid reference in validation", "A validation rule of var.%s may refer only to var.%s.", sc.varOnly, sc.varOnly)
+				continue
+			}
+			if !hasAttr || !contains(LeadsyncAttributes, attr) {
+				bad(t, "Unknown leadsync attribute", "leadsync has one attribute in expressions: leadsync.workspace, the workspace in use (--workspace).%s", didYouMean(attr, LeadsyncAttributes))
+				continue
+			}
+			l.usesWorkspace = true
 		case "search", "profile", "enrich", "export":
 			bad(t, "Block reference outside from", "%s.%s can be referred to only in the from list of an enrich block or a sheet.", root, attr)
 		default:
-			roots := []string{"var", "local"}
+			roots := []string{"var", "local", "leadsync"}
 			if sc.each {
 				roots = append(roots, "each")
 			}

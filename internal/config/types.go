@@ -25,6 +25,9 @@ type Config struct {
 	// values (sensitive ones included only as a hash), used to detect a
 	// stale saved plan.
 	Hash string
+	// Workspace is the workspace the configuration was loaded for
+	// (LoadOptions.Workspace; "" for the default one): leadsync.workspace.
+	Workspace string
 
 	Settings  Settings
 	API       API

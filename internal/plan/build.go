@@ -41,6 +41,7 @@ func Build(cfg *config.Config, st *state.State, opts Options) (*Plan, hcl.Diagno
 		Lineage:         st.Lineage,
 		Serial:          st.Serial,
 		ConfigHash:      cfg.Hash,
+		Workspace:       workspaceOf(cfg.Workspace),
 		CreatedAt:       now.UTC(),
 		Targets:         append([]string{}, opts.Targets...),
 		Replace:         append([]string{}, opts.Replace...),

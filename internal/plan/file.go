@@ -163,6 +163,9 @@ func (p *Plan) Stale(cfg *config.Config, st *state.State) error {
 		lineage, serial = st.Lineage, st.Serial
 	}
 	switch {
+	case workspaceOf(p.Workspace) != workspaceOf(cfg.Workspace):
+		made, now := orDefault(p.Workspace), orDefault(cfg.Workspace)
+		return fmt.Errorf("%w: it was made in workspace %q, and this command uses workspace %q; apply it in its workspace: leadsync --workspace %s apply PLANFILE", ErrStale, made, now, made)
 	case p.ConfigHash != cfg.Hash:
 		return fmt.Errorf("%w: the configuration (or a variable value) changed since the plan was made; run \"leadsync plan\" again", ErrStale)
 	case p.Serial == 0 && serial == 0:
@@ -177,6 +180,22 @@ func (p *Plan) Stale(cfg *config.Config, st *state.State) error {
 		return fmt.Errorf("%w: the state changed since the plan was made (serial %d, now %d); run \"leadsync plan\" again", ErrStale, p.Serial, serial)
 	}
 	return nil
+}
+
+// workspaceOf is the workspace as a plan records it: "" for the default
+// one (and so in plans made before workspaces were recorded).
+func workspaceOf(ws string) string {
+	if ws == state.DefaultWorkspace {
+		return ""
+	}
+	return ws
+}
+
+func orDefault(ws string) string {
+	if ws == "" {
+		return state.DefaultWorkspace
+	}
+	return ws
 }
 
 func orNone(s string) string {

@@ -90,6 +90,9 @@ func TestStale(t *testing.T) {
 		{"config", func(c *config.Config, _ *state.State) { c.Hash = "other" }, "the configuration (or a variable value) changed"},
 		{"serial", func(_ *config.Config, s *state.State) { s.Serial++ }, "the state changed since the plan was made (serial 7, now 8)"},
 		{"lineage", func(_ *config.Config, s *state.State) { s.Lineage = "other" }, "made from another state"},
+		{"default named", func(c *config.Config, _ *state.State) { c.Workspace = "default" }, ""},
+		{"workspace", func(c *config.Config, _ *state.State) { c.Workspace = "uk"; c.Hash = "other" },
+			`it was made in workspace "default", and this command uses workspace "uk"; apply it in its workspace: leadsync --workspace default apply PLANFILE`},
 	}
 	for _, tt := range tests {
 		cfg, st := *f.cfg, *f.st
@@ -104,6 +107,22 @@ func TestStale(t *testing.T) {
 		if err == nil || !errors.Is(err, ErrStale) || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: %v, want %q", tt.name, err, tt.want)
 		}
+	}
+	// A plan made in uk records it, and is applied only there.
+	cfg := *f.cfg
+	cfg.Workspace = "uk"
+	uk, diags := Build(&cfg, f.st, f.opts())
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	if uk.Workspace != "uk" || p.Workspace != "" {
+		t.Fatalf("plans record workspaces %q and %q", uk.Workspace, p.Workspace)
+	}
+	if err := uk.Stale(&cfg, f.st); err != nil {
+		t.Errorf("in its workspace: %v", err)
+	}
+	if err := uk.Stale(f.cfg, f.st); err == nil || !strings.Contains(err.Error(), `made in workspace "uk", and this command uses workspace "default"; apply it in its workspace: leadsync --workspace uk apply PLANFILE`) {
+		t.Errorf("in the default workspace: %v", err)
 	}
 	// Before any state was written, every fresh state matches.
 	p.Lineage, p.Serial = "", 0

@@ -115,6 +115,9 @@ type Plan struct {
 	Serial  uint64 `json:"serial"`
 	// ConfigHash is config.Config.Hash of the configuration planned.
 	ConfigHash string `json:"config_hash"`
+	// Workspace is the workspace planned, "" for the default one: a saved
+	// plan is applied in the workspace it was made in.
+	Workspace string `json:"workspace,omitempty"`
 	// CreatedAt is Options.Now. Apply should judge staleness (refresh)
 	// at this time too, so that it never finds more to do than planned.
 	CreatedAt time.Time `json:"created_at"`

@@ -302,6 +302,39 @@ func TestStatePushPushesUnderTheLock(t *testing.T) {
 	}
 }
 
+// A push into a local workspace: under its lock, into its own folder; one
+// never made is refused before anything is written.
+func TestStatePushIntoLocalWorkspace(t *testing.T) {
+	_, from, store, dir := seededDeps(t)
+	lw := state.NewLocalWorkspaces(store.Path(), nil)
+	uk, err := lw.Open("uk")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := &recBackend{Backend: uk}
+	if _, err := StatePush(Deps{Backend: b}, from, uk, false); !errors.As(err, new(*state.NoWorkspaceError)) {
+		t.Fatalf("push into a workspace never made: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".leadsync", "workspaces")); err == nil {
+		t.Fatal("the refused push made the workspace")
+	}
+	if err := lw.CreateWorkspace("uk"); err != nil {
+		t.Fatal(err)
+	}
+	b.ops = nil
+	s, err := StatePush(Deps{Backend: b}, from, uk, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := strings.Join(b.ops, ", "), "lock state push, unlock"; got != want {
+		t.Errorf("target: %s, want %s", got, want)
+	}
+	got, err := state.NewStore(filepath.Join(dir, ".leadsync", "workspaces", "uk", "state.json")).Load()
+	if err != nil || got.Lineage != s.Lineage || len(got.People) != len(s.People) {
+		t.Fatalf("uk's state file after the push: %v, %v", got, err)
+	}
+}
+
 func TestStateRecoverTakesTheLock(t *testing.T) {
 	d, b, store, _ := seededDeps(t)
 	res, err := StateRecover(d, store)

@@ -6,8 +6,8 @@ import (
 	"github.com/leadsync/leadsync/internal/state"
 )
 
-// Pusher is a shared backend that takes a whole state (the pg backend's
-// workspace).
+// Pusher is a workspace that takes a whole state (a workspace of the pg
+// backend, or of the local one: state.Workspace).
 type Pusher interface {
 	// Push stores s as the workspace's state, keeping its lineage; a
 	// workspace that holds state is refused unless force.

@@ -113,6 +113,9 @@ type LockedError struct {
 	Now time.Time
 	// Dead is true when the holder ran on this host and its process is gone.
 	Dead bool
+	// Workspace is the local workspace whose lock it is; "" for the
+	// default one (force-unlock then needs no --workspace).
+	Workspace string
 }
 
 func (e *LockedError) Error() string {
@@ -127,8 +130,12 @@ func (e *LockedError) Error() string {
 	}
 	msg := fmt.Sprintf("the state is locked by %s (pid %d) for %q since %s%s; lock ID %s.",
 		i.Who, i.PID, i.Operation, i.Created.UTC().Format("2006-01-02 15:04:05 MST"), age, i.ID)
-	if e.Dead {
-		return msg + fmt.Sprintf(" Process %d no longer runs on this host, so the lock is stale: remove it with\n  leadsync force-unlock %s", i.PID, i.ID)
+	unlock := "leadsync force-unlock " + i.ID
+	if e.Workspace != "" {
+		unlock = "leadsync --workspace " + e.Workspace + " force-unlock " + i.ID
 	}
-	return msg + fmt.Sprintf(" Wait for that run to finish; if it is gone without unlocking, remove the lock with\n  leadsync force-unlock %s", i.ID)
+	if e.Dead {
+		return msg + fmt.Sprintf(" Process %d no longer runs on this host, so the lock is stale: remove it with\n  %s", i.PID, unlock)
+	}
+	return msg + fmt.Sprintf(" Wait for that run to finish; if it is gone without unlocking, remove the lock with\n  %s", unlock)
 }

@@ -211,7 +211,7 @@ func (b *Backend) Load() (*state.State, error) {
 	}
 	if v == 0 {
 		if b.workspace != DefaultWorkspace {
-			return nil, &NoWorkspaceError{Workspace: b.workspace}
+			return nil, noWorkspace(b.workspace)
 		}
 		return b.empty(), nil
 	}
@@ -238,19 +238,19 @@ func (b *Backend) Load() (*state.State, error) {
 	}
 	if !found {
 		if b.workspace != DefaultWorkspace {
-			return nil, &NoWorkspaceError{Workspace: b.workspace}
+			return nil, noWorkspace(b.workspace)
 		}
 		return b.empty(), nil
 	}
 	return s, nil
 }
 
-// NoWorkspaceError is returned for a workspace that was never created.
-type NoWorkspaceError struct{ Workspace string }
+// NoWorkspaceError is returned for a workspace that was never created (the
+// same error as the local backend's, naming PostgreSQL).
+type NoWorkspaceError = state.NoWorkspaceError
 
-func (e *NoWorkspaceError) Error() string {
-	return fmt.Sprintf("workspace %q does not exist in PostgreSQL; create it with\n  leadsync workspace new %s\nor list the workspaces there are with leadsync workspace list", e.Workspace, e.Workspace)
-}
+// noWorkspace is the error for workspace ws, which does not exist.
+func noWorkspace(ws string) error { return &NoWorkspaceError{Workspace: ws, In: "PostgreSQL"} }
 
 func (b *Backend) empty() *state.State {
 	s := state.New()

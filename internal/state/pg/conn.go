@@ -15,18 +15,17 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/leadsync/leadsync/internal/state"
 )
 
 // DefaultSchema is the schema used when the configuration names none.
 const DefaultSchema = "leadsync"
 
 // DefaultWorkspace is the workspace used when none is chosen.
-const DefaultWorkspace = "default"
+const DefaultWorkspace = state.DefaultWorkspace
 
-var (
-	schemaRe    = regexp.MustCompile(`^[a-z_][a-z0-9_]{0,62}$`)
-	workspaceRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$`)
-)
+var schemaRe = regexp.MustCompile(`^[a-z_][a-z0-9_]{0,62}$`)
 
 // CheckSchemaName says what is wrong with a schema name, nil when it is valid.
 func CheckSchemaName(name string) error {
@@ -37,13 +36,8 @@ func CheckSchemaName(name string) error {
 }
 
 // CheckWorkspaceName says what is wrong with a workspace name, nil when it
-// is valid.
-func CheckWorkspaceName(name string) error {
-	if !workspaceRe.MatchString(name) {
-		return fmt.Errorf("workspace name %q is not valid: use letters, digits, '.', '_' and '-' (at most 64, starting with a letter or digit), e.g. \"uk\"", name)
-	}
-	return nil
-}
+// is valid: the rules of every backend (state.CheckWorkspaceName).
+func CheckWorkspaceName(name string) error { return state.CheckWorkspaceName(name) }
 
 // CheckConnStr parses a connection string without connecting and says what
 // is wrong with it (redacted), nil when it can be used.

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -143,17 +142,9 @@ func (c *copySource) Next() bool {
 func (c *copySource) Values() ([]any, error) { return c.cur, c.err }
 func (c *copySource) Err() error             { return c.err }
 
-// NotEmptyError is returned by Push for a workspace that holds a state.
-type NotEmptyError struct {
-	Where  string
-	People int
-	Blocks int
-}
-
-func (e *NotEmptyError) Error() string {
-	return fmt.Sprintf("%s is not empty (%d searches and profiles, %d people); nothing was copied. "+
-		"Use --force to replace it (what it holds is lost), or push into another workspace (--workspace NAME)", e.Where, e.Blocks, e.People)
-}
+// NotEmptyError is returned by Push for a workspace that holds a state
+// (the same error on every backend).
+type NotEmptyError = state.NotEmptyError
 
 // Push copies s (the local state) into the workspace, which must be empty
 // unless force. The caller holds the workspace's lock.
@@ -174,7 +165,7 @@ func (b *Backend) Push(s *state.State, force bool) error {
 	// with leadsync workspace new, so that a typo in --workspace does not
 	// make a new one.
 	if info == nil && b.workspace != DefaultWorkspace {
-		return &NoWorkspaceError{Workspace: b.workspace}
+		return noWorkspace(b.workspace)
 	}
 	if !force && info != nil && (info.People > 0 || info.Blocks > 0) {
 		return &NotEmptyError{Where: b.Describe(), People: info.People, Blocks: info.Blocks}
@@ -182,16 +173,8 @@ func (b *Backend) Push(s *state.State, force bool) error {
 	return b.replace(ctx, s)
 }
 
-// WorkspaceInfo is one workspace, as listed.
-type WorkspaceInfo struct {
-	Name    string
-	Lineage string
-	Serial  uint64
-	Created time.Time
-	People  int
-	Blocks  int // searches and profile reads
-	Exists  bool
-}
+// WorkspaceInfo is one workspace, as listed (the same on every backend).
+type WorkspaceInfo = state.WorkspaceInfo
 
 // info returns the workspace ws, nil when it does not exist.
 func (b *Backend) info(ctx context.Context, q querier, ws string) (*WorkspaceInfo, error) {
@@ -318,7 +301,7 @@ func (b *Backend) DeleteWorkspace(name string, force bool) error {
 		return err
 	}
 	if info == nil {
-		return &NoWorkspaceError{Workspace: name}
+		return noWorkspace(name)
 	}
 	if !force && (info.People > 0 || info.Blocks > 0) {
 		return fmt.Errorf("workspace %q is not empty (%d searches and profiles, %d people); nothing was deleted. Use --force to delete it with everything it holds", name, info.Blocks, info.People)
