@@ -640,6 +640,9 @@ func (b *builder) exports() {
 		record = func(string) *state.ExportRecord { return nil }
 	}
 	mark := b.st.DataMark()
+	if ws := b.cfg.Workspace; ws != config.DefaultWorkspace {
+		mark.Workspace = ws
+	}
 	for _, x := range b.cfg.Exports {
 		if !b.selected(x.Address) {
 			continue

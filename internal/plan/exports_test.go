@@ -66,6 +66,13 @@ func TestExportDecision(t *testing.T) {
 		}, reason: ReasonStateNewer, detail: "state changed since out/leads.xlsx was written"},
 		{name: "another state", after: func(f *fixture, _ *Options) { f.st.Lineage = "00000000-0000-4000-8000-000000000002" },
 			reason: ReasonStateNewer},
+		{name: "another workspace of one lineage", after: func(f *fixture, _ *Options) {
+			// uk was pushed from default: same lineage, and it may reach the
+			// same serial with other data.
+			f.cfg.Workspace = "uk"
+		}, reason: ReasonStateNewer},
+		{name: "the default workspace named", after: func(f *fixture, _ *Options) { f.cfg.Workspace = "default" },
+			reason: ReasonUpToDate},
 		{name: "an interrupted apply's calls", after: func(f *fixture, _ *Options) {
 			f.st.Journal = &state.JournalMark{ID: "j2", Seq: 3}
 		}, reason: ReasonStateNewer},

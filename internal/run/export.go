@@ -95,6 +95,9 @@ func (l *exportLog) save() {
 // every file written.
 func writeExports(cfg *config.Config, xs []*config.Export, st *state.State, opts export.Options, now func() time.Time, log *exportLog) ([]export.Written, error) {
 	mark := st.DataMark()
+	if ws := cfg.Workspace; ws != config.DefaultWorkspace {
+		mark.Workspace = ws
+	}
 	var all []export.Written
 	defer log.save()
 	for _, x := range xs {

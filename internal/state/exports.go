@@ -27,9 +27,13 @@ const ExportRecordVersion = 1
 // data. A state never written has no lineage (it is made up anew by each
 // load).
 type DataMark struct {
-	Lineage string       `json:"lineage"`
-	Serial  uint64       `json:"serial"`
-	Journal *JournalMark `json:"journal,omitempty"`
+	// Workspace is the workspace the state is of ("" for the default
+	// one): two workspaces with one lineage (one pushed from the other)
+	// may reach one serial with different data. Set by the caller.
+	Workspace string       `json:"workspace,omitempty"`
+	Lineage   string       `json:"lineage"`
+	Serial    uint64       `json:"serial"`
+	Journal   *JournalMark `json:"journal,omitempty"`
 }
 
 // DataMark returns the mark of s as it is now: after a Commit, the
@@ -48,7 +52,7 @@ func (s *State) DataMark() DataMark {
 
 // Equal reports whether m and o name the same data.
 func (m DataMark) Equal(o DataMark) bool {
-	if m.Lineage != o.Lineage || m.Serial != o.Serial {
+	if m.Workspace != o.Workspace || m.Lineage != o.Lineage || m.Serial != o.Serial {
 		return false
 	}
 	if m.Journal == nil || o.Journal == nil {
