@@ -1086,7 +1086,7 @@ func (l *loader) decodeSheet(b *hcl.Block) *Sheet {
 				l.errorf(a.Expr.Range().Ptr(), "Empty columns", "columns must name at least one column; remove it to get the default columns.")
 			}
 			if good {
-				s.Columns = cols
+				s.Columns, s.columnRanges = cols, rngs
 			}
 		}
 	}

@@ -300,6 +300,7 @@ func (l *loader) load() {
 	l.checkExportFiles()
 	l.crossChecks()
 	l.retentionCheck()
+	l.rawColumnCheck()
 }
 
 // retentionCheck warns when retention would empty searches: people are

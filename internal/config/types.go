@@ -190,6 +190,10 @@ type Sheet struct {
 	// OnlyNew keeps the people first seen in the latest run of the sheet's
 	// sources (what is new since the run before).
 	OnlyNew bool
+
+	// columnRanges are where each of Columns is written, when columns is
+	// set (nil with the default columns), for messages about a column.
+	columnRanges []hcl.Range
 }
 
 // ColumnLabels are the header texts of the columns unless a sheet's labels
@@ -216,6 +220,16 @@ var ColumnLabels = map[string]string{
 	"premiumProfile":   "Premium profile",
 	"private":          "Private profile",
 	"currentPosition":  "Current position",
+	"workHistory":      "Work history",
+	"photoUrl":         "Photo",
+	"topSkills":        "Top skills",
+	"experience":       "Experience",
+	"education":        "Education",
+	"highlights":       "Search highlights",
+	"contactsCount":    "Contacts",
+	"sharedContacts":   "Shared contacts",
+	"contactDistance":  "Contact distance",
+	"permissions":      "Permissions",
 }
 
 // Label returns the header text of column name on this sheet: its label
@@ -247,12 +261,25 @@ var DefaultColumns = []string{
 	"profileUrl", "foundIn", "firstSeen", "lastSeen",
 }
 
-// ExtraColumns are known columns not in the default set.
+// ExtraColumns are known columns not in the default set: the enrichment
+// time, what a profile read adds, the avatar, and what raw search results
+// add (RawColumns).
 var ExtraColumns = []string{
 	"enrichedAt", "description", "premiumProfile", "private", "currentPosition",
+	"workHistory", "photoUrl",
+	"topSkills", "experience", "education", "highlights", "contactsCount", "sharedContacts", "contactDistance", "permissions",
 }
 
-// LeadFields are the attributes of `lead` in a where expression.
+// RawColumns are the columns filled from raw search results only (a search
+// with raw = true, first generation): empty for people no raw search found.
+var RawColumns = []string{
+	"topSkills", "experience", "education", "highlights", "contactsCount", "sharedContacts", "contactDistance", "permissions",
+}
+
+// LeadFields are the attributes of `lead` in a where expression: the fields
+// every search result has. What only profile reads or raw results give
+// (workHistory, topSkills, contactsCount, ...) is not among them: a where
+// on it would pass over everyone found by a plain search.
 var LeadFields = []string{
 	"firstName", "lastName", "fullName", "title", "location", "previousTitle",
 	"company", "networkId", "pageName",
