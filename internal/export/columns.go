@@ -1,6 +1,7 @@
 package export
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/url"
 	"strings"
@@ -17,10 +18,11 @@ type cellKind int
 
 // The cell kinds.
 const (
-	kindText cellKind = iota // a string from data: never a formula
-	kindTime                 // a date and time, UTC; zero time is an empty cell
-	kindBool                 // true/false; empty when unknown
-	kindLink                 // a URL: a working link in XLSX when it is http(s)
+	kindText   cellKind = iota // a string from data: never a formula
+	kindTime                   // a date and time, UTC; zero time is an empty cell
+	kindBool                   // true/false; empty when unknown
+	kindLink                   // a URL: a working link in XLSX when it is http(s)
+	kindNumber                 // a whole number; empty when unknown
 )
 
 func (k cellKind) String() string {
@@ -33,24 +35,42 @@ func (k cellKind) String() string {
 		return "bool"
 	case kindLink:
 		return "link"
+	case kindNumber:
+		return "number"
 	}
 	return fmt.Sprintf("cellKind(%d)", int(k))
 }
 
 // cellValue is one value of a row. Only the field matching the column's kind
-// is used; Empty marks a cell with no value (a bool or time that is unknown).
+// is used; Empty marks a cell with no value (a bool, time or number that is
+// unknown).
 type cellValue struct {
 	Text  string
 	Time  time.Time
 	Bool  bool
+	Num   int64
 	Empty bool
 }
 
-// column is how one named column gets its value from a person.
+// column is how one named column gets its value from a person: value, or
+// for columns that read the person's raw search result, raw.
 type column struct {
 	name  string
 	kind  cellKind
 	value func(p *state.Person, c *cellValue)
+	// raw gets the person's raw node (nil when they have none), decoded
+	// once per row whatever the number of such columns.
+	raw func(p *state.Person, n *rawNode, c *cellValue)
+}
+
+// fill sets c to the column's value for p; rc holds p's raw node once
+// decoded, for the next columns of the row.
+func (col *column) fill(p *state.Person, rc *rawCache, c *cellValue) {
+	if col.raw != nil {
+		col.raw(p, rc.node(p), c)
+		return
+	}
+	col.value(p, c)
 }
 
 // columnFor returns the column of a configured column name. tmpl is
@@ -74,6 +94,25 @@ func columnFor(name, tmpl string) (column, error) {
 				return
 			}
 			c.Bool = f(p.Profile)
+		}}
+	}
+	rawCol := func(f func(n *rawNode) string) column {
+		return column{name: name, kind: kindText, raw: func(_ *state.Person, n *rawNode, c *cellValue) {
+			if n != nil {
+				c.Text = f(n)
+			}
+		}}
+	}
+	rawNumber := func(f func(n *rawNode) json.RawMessage) column {
+		return column{name: name, kind: kindNumber, raw: func(_ *state.Person, n *rawNode, c *cellValue) {
+			if n == nil {
+				c.Empty = true
+				return
+			}
+			c.Num, c.Empty = 0, true
+			if v, ok := rawInt(f(n)); ok {
+				c.Num, c.Empty = v, false
+			}
 		}}
 	}
 	switch name {
@@ -143,6 +182,31 @@ func columnFor(name, tmpl string) (column, error) {
 			}
 			return formatPositions(p.Profile.CurrentPosition)
 		}), nil
+	case "workHistory":
+		return text(func(p *state.Person) string {
+			if p.Profile == nil {
+				return ""
+			}
+			return formatTimeline(p.Profile.WorkPositionTimeline)
+		}), nil
+	case "photoUrl":
+		return column{name: name, kind: kindLink, raw: func(p *state.Person, n *rawNode, c *cellValue) { c.Text = photoURL(p, n) }}, nil
+	case "topSkills":
+		return rawCol((*rawNode).topSkills), nil
+	case "experience":
+		return rawCol(func(n *rawNode) string { return n.occupations("WORK_EXPERIENCE") }), nil
+	case "education":
+		return rawCol(func(n *rawNode) string { return n.occupations("EDUCATION") }), nil
+	case "highlights":
+		return rawCol((*rawNode).highlights), nil
+	case "permissions":
+		return rawCol((*rawNode).permissions), nil
+	case "contactsCount":
+		return rawNumber(func(n *rawNode) json.RawMessage { return n.ContactsCount.Count }), nil
+	case "sharedContacts":
+		return rawNumber(func(n *rawNode) json.RawMessage { return n.SharedContacts.Total }), nil
+	case "contactDistance":
+		return rawNumber(func(n *rawNode) json.RawMessage { return n.ContactDistance.Distance }), nil
 	}
 	known := append(append([]string(nil), config.DefaultColumns...), config.ExtraColumns...)
 	return column{}, fmt.Errorf("unknown column %q; known columns are %s", name, strings.Join(known, ", "))
@@ -195,4 +259,70 @@ func formatPositions(ps []api.Position) string {
 		}
 	}
 	return strings.Join(parts, "; ")
+}
+
+// formatTimeline writes a profile's work history, one position after the
+// other as the service lists them, separated by "; ":
+// "CTO at Acme (Mar 2019 – Jan 2022); Founder at Muster AG (since Feb 2022)".
+// A position without a start date shows its date text instead.
+func formatTimeline(ts []api.TimelinePosition) string {
+	var parts []string
+	for _, pos := range ts {
+		s := strings.TrimSpace(pos.JobTitle)
+		company := strings.TrimSpace(pos.Company)
+		switch {
+		case s != "" && company != "":
+			s += " at " + company
+		case s == "":
+			s = company
+		}
+		start := strings.TrimSpace(pos.StartDate)
+		end := ""
+		if pos.EndDate != nil {
+			end = strings.TrimSpace(*pos.EndDate)
+		}
+		var when string
+		switch {
+		case start != "" && end != "":
+			when = start + " – " + end
+		case start != "" && pos.EndDate == nil:
+			when = "since " + start
+		case start != "":
+			when = "from " + start // ended, end date not given
+		case end != "":
+			when = "until " + end
+		default:
+			when = strings.TrimSpace(pos.Date)
+		}
+		if when != "" {
+			if s == "" {
+				s = when
+			} else {
+				s += " (" + when + ")"
+			}
+		}
+		if s != "" {
+			parts = append(parts, s)
+		}
+	}
+	return strings.Join(parts, listSep)
+}
+
+// photoURL is the person's avatar: the enrichment's profileImgUrl, else the
+// profile read's profileImg, else the largest image of the raw result.
+func photoURL(p *state.Person, n *rawNode) string {
+	if p.Enrichment != nil {
+		if u := strings.TrimSpace(p.Enrichment.Result.ProfileImgURL); u != "" {
+			return u
+		}
+	}
+	if p.Profile != nil {
+		if u := strings.TrimSpace(p.Profile.ProfileImg); u != "" {
+			return u
+		}
+	}
+	if n != nil {
+		return n.largestImage()
+	}
+	return ""
 }

@@ -126,6 +126,11 @@ func (j *job) writeCSVTable(af *atomicFile, t *table) error {
 				if !cell.Empty {
 					rec[c] = strconv.FormatBool(cell.Bool)
 				}
+			case kindNumber:
+				rec[c] = ""
+				if !cell.Empty {
+					rec[c] = strconv.FormatInt(cell.Num, 10)
+				}
 			}
 		}
 		if err := w.Write(rec); err != nil {

@@ -129,9 +129,10 @@ func buildTable(sh *config.Sheet, rows sheetRows, tmpl string) (*table, error) {
 	people := rows.people
 	t.fill = func(i int, row []cellValue) {
 		p := people[i]
-		for j, c := range cols {
+		var rc rawCache
+		for j := range cols {
 			row[j] = cellValue{}
-			c.value(p, &row[j])
+			cols[j].fill(p, &rc, &row[j])
 		}
 	}
 	return t, nil

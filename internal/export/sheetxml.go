@@ -112,6 +112,7 @@ type rowEncoder struct {
 	cols  [][]byte // column letters, "A", "B", ...
 	date  []byte   // ` s="N"` of date cells
 	link  []byte   // ` s="N"` of link cells
+	num   []byte   // ` s="N"` of number cells
 	ref   []byte   // the row number being written
 	cut   int      // cells cut at the cell limit so far
 }
@@ -123,6 +124,7 @@ func newRowEncoder(styles xlsxStyles, kinds []cellKind) *rowEncoder {
 	}
 	e.date = []byte(` s="` + strconv.Itoa(styles.date) + `"`)
 	e.link = []byte(` s="` + strconv.Itoa(styles.link) + `"`)
+	e.num = []byte(` s="` + strconv.Itoa(styles.number) + `"`)
 	return e
 }
 
@@ -154,6 +156,13 @@ func (e *rowEncoder) appendRow(dst []byte, r int, cells []cellValue) []byte {
 				} else {
 					dst = append(dst, `<v>0</v></c>`...)
 				}
+			}
+		case kindNumber:
+			if !cell.Empty {
+				dst = e.appendCellStart(dst, c, e.num, "")
+				dst = append(dst, `<v>`...)
+				dst = strconv.AppendInt(dst, cell.Num, 10)
+				dst = append(dst, `</v></c>`...)
 			}
 		case kindLink:
 			if cell.Text == "" {

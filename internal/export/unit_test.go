@@ -68,7 +68,7 @@ func TestColumnValues(t *testing.T) {
 			t.Fatal(err)
 		}
 		var got cellValue
-		c.value(tt.p, &got)
+		c.fill(tt.p, &rawCache{}, &got)
 		if !got.Time.Equal(tt.want.Time) || got.Text != tt.want.Text || got.Bool != tt.want.Bool || got.Empty != tt.want.Empty {
 			t.Errorf("%s (template %q) = %+v, want %+v", tt.col, tt.tmpl, got, tt.want)
 		}

@@ -53,7 +53,7 @@ const widthSamples = 1000
 
 // xlsxStyles are the style IDs of a workbook.
 type xlsxStyles struct {
-	header, date, link, title, sumHeader int
+	header, date, link, number, title, sumHeader int
 	// The Summary's cells: text, wrapped text, whole numbers, dates; at
 	// the top of rows made taller by a wrapped cell.
 	sumText, sumWrap, sumNumber, sumDate int
@@ -76,6 +76,7 @@ func newXLSXStyles(f *excelize.File) (xlsxStyles, error) {
 	})
 	mk(&s.date, &excelize.Style{CustomNumFmt: &dateFmt, Alignment: &excelize.Alignment{Horizontal: "left"}})
 	mk(&s.link, &excelize.Style{Font: &excelize.Font{Color: "0563C1", Underline: "single"}})
+	mk(&s.number, &excelize.Style{NumFmt: numFmtThousands})
 	mk(&s.title, &excelize.Style{Font: &excelize.Font{Bold: true, Size: 13}})
 	mk(&s.sumHeader, &excelize.Style{
 		Font:   &excelize.Font{Bold: true},
@@ -369,6 +370,10 @@ func fitWidths(t *table, from, to int) []float64 {
 				w = len(dateFormat)
 			case kindBool:
 				w = len("FALSE")
+			case kindNumber:
+				if !cell.Empty {
+					w = len(textfmt.Thousands(int(cell.Num)))
+				}
 			}
 			widths[c] = max(widths[c], w)
 		}
