@@ -140,7 +140,7 @@ func FuzzAppendXMLText(f *testing.F) {
 // headless and checks what it shows.
 func TestXLSXAwkwardContent(t *testing.T) {
 	dir := t.TempDir()
-	cols := []string{"fullName", "title", "company", "location", "description", "profileUrl", "premiumProfile", "firstSeen"}
+	cols := []string{"fullName", "title", "company", "location", "description", "profileUrl", "premiumProfile", "firstSeen", "highlights", "contactsCount"}
 	sheets := []*config.Sheet{{Name: "Awkward", From: []string{"search.cto", founder}, Dedupe: true, Columns: cols}}
 	cfg, st := fixture("awkward.xlsx", sheets...)
 	cfg.Dir = dir
@@ -153,6 +153,8 @@ func TestXLSXAwkwardContent(t *testing.T) {
 	ppl["n-6"].Lead.FullName = "_x0041_ and _x005F_ and _xZZZZ_"
 	ppl["n-6"].Profile.Description = strings.Repeat("ä🚀", 20_000) // 60,000 UTF-16 units
 	ppl["n-6"].Profile.NetworkURL = `https://network.example/p?a="b"&c=<d>'e'`
+	ppl["n-1"].Raw = []byte(`{"node": {"highlight": {"haves": ["**C#** & <F#>"]}, "contactsCount": {"count": 1234}}}`)
+	ppl["n-3"].Raw = []byte(`{"node": {"highlight": {"=cmd": ["**x**"]}, "contactsCount": {"count": 0}}}`)
 	got, err := WriteAll(cfg, st, Options{Now: fixedNow})
 	if err != nil {
 		t.Fatal(err)
@@ -166,13 +168,13 @@ func TestXLSXAwkwardContent(t *testing.T) {
 	cut = truncUTF16(cut, maxCellChars-utf16Len(truncMarker)) + truncMarker
 	// Rows: n-1, n-2, n-3, n-4 (Berlin), n-5 (Hamburg), n-6 (founder).
 	want := [][]string{
-		{"Full name", "Title", "Company", "Location", "Description", "Profile", "Premium profile", "First seen"},
-		{`Tom & Jerry <b>"quoted"</b> 'single' ]]>`, "CTO", "Bäckerei Größe GmbH", "  leading and trailing  ", "", "", "", "2026-03-01 09:30"},
-		{"ctrl\uFFFD\uFFFD\uFFFD tab\there\r\nCRLF", "Head of 'Engineering'", "O'Reilly & Sons", "bad \uFFFD utf8 \uFFFD", "", "", "", "2026-03-01 09:30"},
-		{"@SUM(A1:A9)", "-2+3", "=1+1", "", "", "", "", "2026-03-01 09:30"},
-		{"مريم العربي", "מנהלת טכנולוגיה", "شركة", "", "", "", "", "2026-03-01 09:30"},
-		{"Zoë 🚀 Smith 👩‍💻", "CTO 🦄", "", "", "", "", "", "2026-03-01 09:30"},
-		{"_x0041_ and _x005F_ and _xZZZZ_", "", "", "", cut, `https://network.example/p?a="b"&c=<d>'e'`, "TRUE", "2026-03-01 09:30"},
+		{"Full name", "Title", "Company", "Location", "Description", "Profile", "Premium profile", "First seen", "Search highlights", "Contacts"},
+		{`Tom & Jerry <b>"quoted"</b> 'single' ]]>`, "CTO", "Bäckerei Größe GmbH", "  leading and trailing  ", "", "", "", "2026-03-01 09:30", "Skills: C# & <F#>", "1,234"},
+		{"ctrl\uFFFD\uFFFD\uFFFD tab\there\r\nCRLF", "Head of 'Engineering'", "O'Reilly & Sons", "bad \uFFFD utf8 \uFFFD", "", "", "", "2026-03-01 09:30", "", ""},
+		{"@SUM(A1:A9)", "-2+3", "=1+1", "", "", "", "", "2026-03-01 09:30", "=cmd: x", "0"},
+		{"مريم العربي", "מנהלת טכנולוגיה", "شركة", "", "", "", "", "2026-03-01 09:30", "", ""},
+		{"Zoë 🚀 Smith 👩‍💻", "CTO 🦄", "", "", "", "", "", "2026-03-01 09:30", "", ""},
+		{"_x0041_ and _x005F_ and _xZZZZ_", "", "", "", cut, `https://network.example/p?a="b"&c=<d>'e'`, "TRUE", "2026-03-01 09:30", "", ""},
 	}
 	f := openXLSX(t, path)
 	r := rows(t, f, "Awkward")
@@ -195,7 +197,7 @@ func TestXLSXAwkwardContent(t *testing.T) {
 			}
 		}
 	}
-	for _, ref := range []string{"A4", "C4", "B4"} {
+	for _, ref := range []string{"A4", "C4", "B4", "I4"} {
 		if fm, _ := f.GetCellFormula("Awkward", ref); fm != "" {
 			t.Errorf("%s is the formula %q: data must never be a formula", ref, fm)
 		}
