@@ -380,16 +380,20 @@ func (b *builder) shareRead(p *config.Profile, c *Change) {
 
 // heldRead returns the profile address, other than p's, whose read of the
 // page key state holds, of the configured generation, with its person in
-// state, from a profile block of the configuration (so that apply does
-// not forget it first), not older than p's refresh: the newest such read
-// (the first address on a tie), "" when none.
+// state (and not removed by retention first), from a profile block of the
+// configuration (so that apply does not forget it first), not older than
+// p's refresh: the newest such read (the first address on a tie), "" when
+// none.
 func (b *builder) heldRead(p *config.Profile, key string) (string, time.Time) {
 	if b.held == nil {
 		b.held = map[string][]string{}
 		for _, q := range b.cfg.Profiles {
 			rec := b.st.Profiles[q.Address]
-			if rec == nil || rec.Generation != b.cfg.API.Generation || rec.PersonID == "" || b.st.Person(rec.PersonID) == nil {
+			if rec == nil || rec.Generation != b.cfg.API.Generation || rec.PersonID == "" {
 				continue
+			}
+			if person := b.st.Person(rec.PersonID); person == nil || b.v.gone[person] {
+				continue // retention removes them (and the read) first
 			}
 			var req api.PageRequest
 			if json.Unmarshal(rec.Request, &req) != nil {

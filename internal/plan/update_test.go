@@ -243,6 +243,16 @@ func TestProfileSharedRead(t *testing.T) {
 		}, want: map[string]want{
 			"profile.b": {Read, ReasonNew, "", ""},
 		}},
+		{name: "a read whose person retention removes first is not shared", setup: func(f *fixture, o *Options) {
+			f.cfg.Settings.Retention = 30 * day
+			f.profile("profile.advisor", "Erika_Musterfrau")
+			f.read("profile.advisor", t0.Add(-40*day))
+			f.profile("profile.b", "Erika_Musterfrau")
+		}, want: map[string]want{
+			"people":          {Forget, ReasonRetention, "", ""},
+			"profile.advisor": {None, ReasonUpToDate, "", ""},
+			"profile.b":       {Read, ReasonNew, "", ""},
+		}},
 		{name: "targeted: a read in state of a block not targeted is shared", setup: func(f *fixture, o *Options) {
 			f.profile("profile.advisor", "Erika_Musterfrau")
 			f.read("profile.advisor", t0.Add(-day))
