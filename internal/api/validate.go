@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"path"
 	"strings"
+	"unicode"
 )
 
 // An answer is checked before it counts. A 200 whose body is empty, null,
@@ -111,6 +112,29 @@ func PageOfURL(raw string) string {
 
 // samePage compares page names as the network does: case does not matter.
 func samePage(a, b string) bool { return strings.EqualFold(strings.TrimSpace(a), strings.TrimSpace(b)) }
+
+// PageKey is a page name in a form that is equal for two page names
+// exactly when the network takes them for the same page (samePage: space
+// around them and case do not matter), for use as a map key. Each
+// character becomes the smallest of its case variants (unicode.SimpleFold,
+// as strings.EqualFold compares them).
+func PageKey(name string) string {
+	name = strings.TrimSpace(name)
+	var b strings.Builder
+	b.Grow(len(name))
+	for _, r := range name {
+		least := r
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			least = min(least, f)
+		}
+		b.WriteRune(least)
+	}
+	return b.String()
+}
+
+// Page is the page name the request names: its pageName, or the last
+// path segment of its profileUrl.
+func (r PageRequest) Page() string { return askedPage(r) }
 
 // checkProfile refuses a profile answer without fullName and networkUrl,
 // or whose networkUrl names another page than the one asked for.

@@ -170,10 +170,18 @@ func runPlan(ctx context.Context, f *Factory, opts *planOptions) error {
 				fmt.Fprintln(f.IO.Out, note)
 			}
 			// The plan drawn above ends with its own warnings (a credit
-			// balance that may not suffice): not twice.
+			// balance that may not suffice): not twice. Warnings of the
+			// planning around it (an export record that cannot be read)
+			// are not in the plan: they are shown here.
+			shown := map[string]bool{}
+			for _, d := range p.Diagnostics {
+				if d.Severity == "warning" {
+					shown[d.Summary] = true
+				}
+			}
 			rest = append(hcl.Diagnostics{}, diags...)
 			for _, d := range pdiags {
-				if d.Severity == hcl.DiagError {
+				if d.Severity == hcl.DiagError || !shown[d.Summary] {
 					rest = append(rest, d)
 				}
 			}

@@ -87,7 +87,8 @@ type stateSummary struct {
 	People   struct {
 		Total int `json:"total"`
 		// Unlisted are people no search or profile in the state found in
-		// its last run (kept for their enrichments).
+		// its last run or kept (they stay in state, enrichments and all,
+		// until retention removes them).
 		Unlisted int `json:"unlisted"`
 	} `json:"people"`
 	Enrichments struct {
@@ -269,7 +270,7 @@ func writeStateSummary(w *stateWriter, f *Factory, src *stateSource, sum *stateS
 
 	w.printf("\nPeople: %s", textfmt.Thousands(sum.People.Total))
 	if sum.People.Unlisted > 0 {
-		w.printf(" (%s no longer found by any search or profile, kept for their enrichments)", textfmt.Thousands(sum.People.Unlisted))
+		w.printf(" (%s no longer found by any search or profile, still kept in state)", textfmt.Thousands(sum.People.Unlisted))
 	}
 	w.printf("\n")
 	by := sum.Enrichments.ByStatus

@@ -314,6 +314,9 @@ func (l *loader) expand(b *hcl.Block, content *hcl.BodyContent, info *blockInfo)
 				k, e := it.Element()
 				items = append(items, kv{k.AsString(), e})
 			}
+		case ty.IsSetType() && ty.ElementType() == cty.DynamicPseudoType && v.IsKnown() && v.LengthInt() == 0:
+			// An empty literal set, toset([]): its elements have no type
+			// because it has none. Zero instances, as in Terraform.
 		case ty.IsSetType():
 			if ty.ElementType() != cty.String {
 				l.errorf(fe.Expr.Range().Ptr(), "Invalid for_each", "for_each takes a map or a set of strings; this set holds %s values.", typeName(ty.ElementType()))

@@ -811,3 +811,67 @@ func TestTimeoutBelowSearchLatency(t *testing.T) {
 		}
 	}
 }
+
+// A block repeated over nothing has no instances, as in Terraform: an
+// empty literal set (toset([]), whose elements have no type), an empty map
+// or object, count = 0, or an empty set from a variable. The blocks that
+// read it (enrich, export) read nobody; nothing is an error. A set that
+// holds values of another type than string still is.
+func TestEmptyRepetitions(t *testing.T) {
+	for _, tc := range []struct {
+		name, repeat string
+		err          string // "" when valid
+	}{
+		{"empty literal set", `for_each = toset([])`, ""},
+		{"empty map", `for_each = {}`, ""},
+		{"empty tomap", `for_each = tomap({})`, ""},
+		{"empty set of strings", `for_each = toset(tolist([]))`, ""},
+		{"empty variable", `for_each = var.none`, ""},
+		{"count zero", `count = 0`, ""},
+		{"empty list", `for_each = []`, "Convert it with toset(...)"},
+		{"set of null", `for_each = toset([null])`, "this set holds dynamic values"},
+		{"set of numbers", `for_each = toset([1])`, "this set holds number values"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := base + `
+variable "none" {
+  type    = set(string)
+  default = []
+}
+search "s" {
+  ` + tc.repeat + `
+  keywords = "CTO"
+}
+profile "p" {
+  ` + tc.repeat + `
+  page_name = "Ada_Lovelace"
+}
+enrich "e" {
+  from = [search.s, profile.p]
+}
+export "x" {
+  path = "out.csv"
+  sheet "people" {
+    from = [search.s, profile.p]
+  }
+}
+`
+			cfg, diags := Load(LoadOptions{Dir: "/cfg", FS: memFS(map[string]string{"main.leads.hcl": src})})
+			if tc.err != "" {
+				if !diags.HasErrors() || !strings.Contains(diags.Error(), tc.err) {
+					t.Fatalf("want an error with %q, got %v", tc.err, diags)
+				}
+				return
+			}
+			if diags.HasErrors() {
+				t.Fatalf("unexpected errors: %v", diags)
+			}
+			if len(cfg.Searches) != 0 || len(cfg.Profiles) != 0 {
+				t.Errorf("instances: %d searches, %d profiles; want none", len(cfg.Searches), len(cfg.Profiles))
+			}
+			if got := cfg.Resolve(cfg.Enriches[0].From); len(got) != 0 {
+				t.Errorf("enrich reads %v; want nobody", got)
+			}
+		})
+	}
+}

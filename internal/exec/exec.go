@@ -61,6 +61,9 @@ type Summary struct {
 	Enriched       int
 	ByStatus       map[string]int // enrichments of this run by validation status
 	Forgotten      []string
+	// Updated are the addresses updated without a call (plan.Update): a
+	// search's kept leads cut, a profile read shared.
+	Updated []string
 	// Expired is the number of people removed by retention.
 	Expired int
 	// Stopped is non-empty when the run stopped early, and says why.
@@ -170,6 +173,11 @@ type runner struct {
 	waits     chan waitEvent // waits before retries, from the workers
 	announced map[int]bool   // calls whose CallStart was reported
 	fatal     error
+	// shares lists, by profile address read in this run, the profile
+	// addresses that share its read (update.go); profiles indexes the
+	// configured profiles by address, built on first use.
+	shares   map[string][]string
+	profiles map[string]*config.Profile
 }
 
 // Run executes the plan and returns its summary. The error is non-nil only
@@ -218,6 +226,11 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 	}
 	r.progress.Start(opts.Plan, r.sum.CallsPlannedMax, r.sum.CreditsPlannedMax)
 	if err := r.forget(); err != nil {
+		r.sum.Stopped = err.Error()
+		r.progress.Summary(r.sum)
+		return r.sum, err
+	}
+	if err := r.updates(); err != nil {
 		r.sum.Stopped = err.Error()
 		r.progress.Summary(r.sum)
 		return r.sum, err
@@ -288,6 +301,7 @@ func (r *runner) prepare() error {
 		r.creditsBudget = max
 	}
 	r.callsBudget = r.sum.CallsPlannedMax
+	r.prepareShares()
 	for _, b := range r.enrichBlocks {
 		b.deps = map[string]bool{}
 		for _, a := range cfg.Resolve(b.cfg.From) {
@@ -546,6 +560,10 @@ func (r *runner) do(ctx context.Context, t task) outcome {
 func (r *runner) handle(o outcome) {
 	t := o.task
 	r.pending[t.call.Address]--
+	if t.call.Kind == CallProfile && len(r.shares[t.call.Address]) > 0 {
+		// The reads shared with this one follow its outcome.
+		defer func() { r.settleShares(t.call.Address, o.err == nil && o.event != nil && r.fatal == nil) }()
+	}
 	if !o.sent && o.err == nil {
 		// A Service that does not report sends (a test double): count the
 		// call now.

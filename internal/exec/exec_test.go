@@ -94,6 +94,12 @@ func (f *fakeService) Page(ctx context.Context, gen api.Generation, req api.Page
 			return nil, ctx.Err()
 		}
 	}
+	f.mu.Lock()
+	err := f.fail["page:"+req.PageName]
+	f.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
 	return &api.Profile{FullName: req.PageName, NetworkURL: "https://network.example/profile/" + req.PageName}, nil
 }
 

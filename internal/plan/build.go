@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -99,6 +100,12 @@ type builder struct {
 	running map[string]int
 	// enrichMax is the bound on distinct people enriched by all blocks.
 	enrichMax int
+	// reads maps the page of each profile read planned (api.PageKey) to
+	// its address: a later profile block of the same page shares it.
+	reads map[string]string
+	// held maps a page (api.PageKey) to the profile addresses of the
+	// configuration whose reads of it state holds; built on first use.
+	held map[string][]string
 }
 
 func (b *builder) add(c *Change) { b.p.Changes = append(b.p.Changes, c) }
@@ -280,6 +287,11 @@ func (b *builder) search(s *config.Search) *Change {
 	case b.splitResumable(s):
 		c.Action, c.Reason = Refresh, ReasonResume
 		c.Detail = fmt.Sprintf("a run stopped in the middle; last complete run %s", ago(b.now, rec.RanAt))
+	case s.MaxResults > 0 && len(rec.LeadIDs) > s.MaxResults:
+		// The last run kept more than max_results allows now: the first
+		// max_results stay, in state as in the exports (state.EventTrim).
+		c.Action, c.Reason, c.Calls, c.CallsMax = Update, ReasonMaxResultsLowered, 0, 0
+		c.Detail = fmt.Sprintf("keep %s of %s (max_results lowered; no call)", thousands(s.MaxResults), plural(len(rec.LeadIDs), "lead", "leads"))
 	default:
 		c.Action, c.Reason, c.Calls, c.CallsMax = None, ReasonUpToDate, 0, 0
 		c.Detail = fmt.Sprintf("ran %s, %s kept", ago(b.now, rec.RanAt), plural(len(keptLeads(s, rec)), "lead", "leads"))
@@ -324,9 +336,83 @@ func (b *builder) profile(p *config.Profile) *Change {
 		c.Detail = fmt.Sprintf("read %s", ago(b.now, rec.ReadAt))
 	}
 	if c.CallsMax > 0 {
+		b.shareRead(p, c)
+	}
+	if c.CallsMax > 0 || (c.SameAs != "" && b.running[c.SameAs] > 0) {
+		// Its person comes with a read of this run.
 		b.running[p.Address] = 1
 	}
 	return c
+}
+
+// shareRead makes the read planned for p (c) an update without a call
+// when another profile block reads the same person (the same page name,
+// as the network compares them: api.PageKey): one planned earlier in
+// this run, whose answer apply records under both addresses; or, unless p
+// is to be replaced, one whose read state holds and that is not older
+// than p's refresh (no refresh: any). Otherwise p's read is the one later
+// blocks of this page share.
+func (b *builder) shareRead(p *config.Profile, c *Change) {
+	key := api.PageKey(p.PageName)
+	if key == "" {
+		return
+	}
+	if b.reads == nil {
+		b.reads = map[string]string{}
+	}
+	if from, ok := b.reads[key]; ok {
+		c.Action, c.Reason, c.Calls, c.CallsMax, c.SameAs = Update, ReasonSamePerson, 0, 0, from
+		c.Detail = fmt.Sprintf("same person as %s: read once (no call)", from)
+		return
+	}
+	if !b.replace[p.Address] {
+		if from, at := b.heldRead(p, key); from != "" {
+			c.Action, c.Reason, c.Calls, c.CallsMax, c.SameAs = Update, ReasonSamePerson, 0, 0, from
+			c.Detail = fmt.Sprintf("same person as %s, read %s: no call", from, ago(b.now, at))
+			b.v.shared[p.Address] = from
+			return
+		}
+	}
+	b.reads[key] = p.Address
+}
+
+// heldRead returns the profile address, other than p's, whose read of the
+// page key state holds, of the configured generation, with its person in
+// state (and not removed by retention first), from a profile block of the
+// configuration (so that apply does not forget it first), not older than
+// p's refresh: the newest such read (the first address on a tie), "" when
+// none.
+func (b *builder) heldRead(p *config.Profile, key string) (string, time.Time) {
+	if b.held == nil {
+		b.held = map[string][]string{}
+		for _, q := range b.cfg.Profiles {
+			rec := b.st.Profiles[q.Address]
+			if rec == nil || rec.Generation != b.cfg.API.Generation || rec.PersonID == "" {
+				continue
+			}
+			if person := b.st.Person(rec.PersonID); person == nil || b.v.gone[person] {
+				continue // retention removes them (and the read) first
+			}
+			var req api.PageRequest
+			if json.Unmarshal(rec.Request, &req) != nil {
+				continue
+			}
+			if k := api.PageKey(req.Page()); k != "" {
+				b.held[k] = append(b.held[k], q.Address)
+			}
+		}
+	}
+	best, at := "", time.Time{}
+	for _, q := range b.held[key] {
+		rec := b.st.Profiles[q]
+		if q == p.Address || (p.Refresh > 0 && b.now.Sub(rec.ReadAt) >= p.Refresh) {
+			continue
+		}
+		if best == "" || rec.ReadAt.After(at) {
+			best, at = q, rec.ReadAt
+		}
+	}
+	return best, at
 }
 
 // enriches plans the enrich blocks, in declaration order.
@@ -695,6 +781,8 @@ func (b *builder) totals() {
 		switch {
 		case c.Action == Forget:
 			t.Forgets++
+		case c.Action == Update:
+			t.Updates++
 		case c.Action == Write:
 			t.Writes++
 		case c.Kind == KindSearch:

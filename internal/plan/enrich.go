@@ -120,6 +120,10 @@ type env struct {
 	// gone are the people the plan removes first (retention): no enrich
 	// block counts them.
 	gone map[*state.Person]bool
+	// shared maps a profile address to the profile address whose read in
+	// state it will share (a plan's update, ReasonSamePerson): its person
+	// is that read's.
+	shared map[string]string
 }
 
 func newEnv(cfg *config.Config, st *state.State, now time.Time) *env {
@@ -131,6 +135,7 @@ func newEnv(cfg *config.Config, st *state.State, now time.Time) *env {
 		searches: make(map[string]*config.Search, len(cfg.Searches)),
 		profiles: make(map[string]*config.Profile, len(cfg.Profiles)),
 		bodies:   make(map[string][]byte, len(cfg.Searches)+len(cfg.Profiles)),
+		shared:   map[string]string{},
 	}
 	for _, s := range cfg.Searches {
 		v.searches[s.Address] = s
@@ -203,6 +208,13 @@ func (v *env) sourcePeople(addr string) []string {
 	}
 	if p := v.profiles[addr]; p != nil {
 		rec := v.st.Profiles[addr]
+		if from, ok := v.shared[addr]; ok {
+			rec = v.st.Profiles[from]
+			if rec == nil || rec.PersonID == "" {
+				return nil
+			}
+			return []string{rec.PersonID}
+		}
 		if !v.profileCurrent(p, rec) || rec.PersonID == "" {
 			return nil
 		}

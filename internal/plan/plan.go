@@ -26,6 +26,7 @@ const (
 	Enrich  Action = "enrich"  // enrichments of an enrich block
 	Forget  Action = "forget"  // an address in state that the configuration no longer has
 	Write   Action = "write"   // an export file to (re)write; no call
+	Update  Action = "update"  // a change of state without a call: kept leads cut to a lowered max_results, a profile read shared
 	None    Action = "none"    // up to date
 )
 
@@ -55,14 +56,16 @@ type Reason string
 
 // Reasons.
 const (
-	ReasonNew               Reason = "new"                // never run or read
-	ReasonReplace           Reason = "replace"            // --replace
-	ReasonGenerationChanged Reason = "generation_changed" // api.generation differs from the last run
-	ReasonRequestChanged    Reason = "request_changed"    // the request differs from the last run
-	ReasonMaxResultsRaised  Reason = "max_results_raised" // the last run kept fewer than max_results now allows
-	ReasonSplitChanged      Reason = "split_changed"      // split_by (or the values it splits across) differs from the last run
-	ReasonResume            Reason = "resume"             // a split search's run stopped in the middle is continued
-	ReasonRefresh           Reason = "refresh"            // older than its refresh
+	ReasonNew               Reason = "new"                 // never run or read
+	ReasonReplace           Reason = "replace"             // --replace
+	ReasonGenerationChanged Reason = "generation_changed"  // api.generation differs from the last run
+	ReasonRequestChanged    Reason = "request_changed"     // the request differs from the last run
+	ReasonMaxResultsRaised  Reason = "max_results_raised"  // the last run kept fewer than max_results now allows
+	ReasonMaxResultsLowered Reason = "max_results_lowered" // the last run kept more than max_results now allows (update)
+	ReasonSamePerson        Reason = "same_person"         // another profile block reads the same person (update)
+	ReasonSplitChanged      Reason = "split_changed"       // split_by (or the values it splits across) differs from the last run
+	ReasonResume            Reason = "resume"              // a split search's run stopped in the middle is continued
+	ReasonRefresh           Reason = "refresh"             // older than its refresh
 	ReasonUpToDate          Reason = "up_to_date"
 	ReasonRemoved           Reason = "removed"        // in state, not in the configuration
 	ReasonPeople            Reason = "people"         // people to enrich
@@ -165,6 +168,10 @@ type Change struct {
 	// Split is set for a search with split_by: its sub-searches and the
 	// completeness of its last run.
 	Split *SplitPlan `json:"split,omitempty"`
+	// SameAs is, for a profile update (ReasonSamePerson), the profile
+	// address whose read this one shares: a read of this run, or one
+	// state holds.
+	SameAs string `json:"same_as,omitempty"`
 }
 
 // MarshalJSON writes person_ids for every enrich change, [] when it has
@@ -208,6 +215,7 @@ type Totals struct {
 	Enrichments    int     `json:"enrichments"`
 	EnrichmentsMax int     `json:"enrichments_max"`
 	Forgets        int     `json:"forgets"`
+	Updates        int     `json:"updates"` // changes of state without a call
 	Writes         int     `json:"writes"`
 	RateLimit      float64 `json:"rate_limit"`
 	Parallelism    int     `json:"parallelism"`

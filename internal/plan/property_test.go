@@ -298,11 +298,48 @@ func simulateApply(rng *rand.Rand, f *fixture, p *Plan) (map[string]int, bool) {
 		}
 		landSome()
 	}
+	// As apply: the updates first, with no call (a cut of kept leads, a
+	// profile read shared with a read state holds); a read shared with a
+	// read of this run follows that read, and waits for it.
+	share := func(c *Change) {
+		for _, pr := range f.cfg.Profiles {
+			if pr.Address == c.Address {
+				gen := f.cfg.API.Generation
+				body, _ := json.Marshal(pr.Request)
+				f.apply(state.Event{At: at, Kind: state.EventProfileShare, Address: c.Address, Share: &state.ProfileShareEvent{
+					From: c.SameAs, Generation: gen, Request: body, RequestHash: state.RequestHash(gen, body)}})
+			}
+		}
+	}
+	waiting := map[string][]*Change{}
+	for _, c := range p.Changes {
+		if c.Action != Update {
+			continue
+		}
+		switch c.Kind {
+		case KindSearch:
+			for _, s := range f.cfg.Searches {
+				if s.Address == c.Address && s.MaxResults > 0 {
+					f.apply(state.Event{At: at, Kind: state.EventTrim, Address: c.Address, Trim: &state.TrimEvent{MaxResults: s.MaxResults}})
+				}
+			}
+		case KindProfile:
+			if pending[c.SameAs] {
+				waiting[c.SameAs] = append(waiting[c.SameAs], c)
+				pending[c.Address] = true
+			} else {
+				share(c)
+			}
+		}
+	}
 	releaseSome(false)
 	for _, c := range sources {
 		at = at.Add(time.Second)
 		delete(pending, c.Address)
 		if rng.IntN(8) == 0 {
+			for _, w := range waiting[c.Address] {
+				delete(pending, w.Address) // not shared: the next plan reads it
+			}
 			releaseSome(false)
 			continue // the call failed
 		}
@@ -345,6 +382,10 @@ func simulateApply(rng *rand.Rand, f *fixture, p *Plan) (map[string]int, bool) {
 				Generation: api.Gen1, Request: body, RequestHash: state.RequestHash(api.Gen1, body), Leads: leads, MaxResults: s.MaxResults}})
 		case KindProfile:
 			f.read(c.Address, at)
+			for _, w := range waiting[c.Address] {
+				share(w)
+				delete(pending, w.Address)
+			}
 		}
 		releaseSome(false)
 	}

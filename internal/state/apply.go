@@ -69,6 +69,8 @@ func (e *Event) Validate() error {
 			return fmt.Errorf("forget_people event: unknown reason %q", r)
 		}
 		return nil
+	case EventTrim, EventProfileShare:
+		return e.validateUpdate()
 	case EventSplit:
 		if err := need(e.Split != nil, "sub-search result"); err != nil {
 			return err
@@ -136,6 +138,12 @@ func (s *State) Apply(e Event) error {
 		return nil
 	case EventSplit:
 		a.split(e.Address, e.Split)
+	case EventTrim:
+		// No call: the address's last failure, if any, still stands.
+		a.trim(e.Address, e.Trim)
+		return nil
+	case EventProfileShare:
+		a.shareProfile(e.Address, e.Share)
 	}
 	// Any success clears the address's last failure.
 	delete(s.Failures, e.Address)
@@ -545,12 +553,14 @@ func (a *applier) profile(addr string, pe *ProfileEvent) {
 		// again), the person is not.
 		if prev := s.Profiles[addr]; prev != nil && prev.PersonID != "" {
 			removeFoundBy(s.People[prev.PersonID], addr)
+			s.touchPerson(prev.PersonID)
 		}
 		rec := &ProfileRead{Address: addr, Generation: pe.Generation, Request: pe.Request, RequestHash: pe.RequestHash, ReadAt: a.at}
 		if rec.RequestHash == "" {
 			rec.RequestHash = RequestHash(pe.Generation, pe.Request)
 		}
 		s.Profiles[addr] = rec
+		s.touchProfile(addr)
 		return
 	}
 	id := a.upsert(l)

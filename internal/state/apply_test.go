@@ -212,6 +212,36 @@ func TestApply(t *testing.T) {
 				"profile.p": "person=page:bob",
 			},
 		},
+		{
+			name: "a lowered max_results cuts the kept leads; the people cut off stay, enriched",
+			events: []Event{
+				searchEv(day(0), "search.a", 0, lead("n1", "ann", "Ann"), lead("n2", "bob", "Bob"), lead("n3", "cy", "Cy")),
+				searchEv(day(0), "search.b", 0, lead("n3", "cy", "Cy")),
+				enrichEv(day(1), "enrich.e", "n2", api.EnrichedProfile{NetworkID: "n2", Email: "b@x.example"}),
+				{At: day(2), Kind: EventTrim, Address: "search.a", Trim: &TrimEvent{MaxResults: 1}},
+				// Nothing to cut, and a search state does not hold: no change.
+				{At: day(2), Kind: EventTrim, Address: "search.b", Trim: &TrimEvent{MaxResults: 1}},
+				{At: day(2), Kind: EventTrim, Address: "search.zz", Trim: &TrimEvent{MaxResults: 1}},
+			},
+			want: map[string]string{
+				"person n1": "found_by=search.a", "person n2": "found_by= enriched_by=enrich.e", "person n3": "found_by=search.b",
+				"search.a": "ids=n1 results=3 capped=false added=0 removed=0",
+				"search.b": "ids=n3 results=1 capped=false added=0 removed=0",
+			},
+		},
+		{
+			name: "a profile read shared by a second address, then by a third; a share of nothing",
+			events: []Event{
+				profileEv(day(0), "profile.a", "ann", "Ann"),
+				{At: day(1), Kind: EventProfileShare, Address: "profile.b", Share: &ProfileShareEvent{From: "profile.a", Generation: api.Gen1, Request: []byte(`{"pageName":"ANN"}`)}},
+				{At: day(1), Kind: EventProfileShare, Address: "profile.c", Share: &ProfileShareEvent{From: "profile.b", Generation: api.Gen1, Request: []byte(`{"pageName":"Ann"}`)}},
+				{At: day(1), Kind: EventProfileShare, Address: "profile.d", Share: &ProfileShareEvent{From: "profile.zz", Generation: api.Gen1, Request: []byte(`{"pageName":"x"}`)}},
+			},
+			want: map[string]string{
+				"person page:ann": "found_by=profile.a,profile.b,profile.c profile",
+				"profile.a":       "person=page:ann", "profile.b": "person=page:ann", "profile.c": "person=page:ann",
+			},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -316,6 +346,25 @@ func TestApplyDetails(t *testing.T) {
 	if s.Profiles["profile.p"].PersonID != "n1" {
 		t.Errorf("profile record %+v", s.Profiles["profile.p"])
 	}
+
+	// A shared read keeps the time of the read it shares and its own
+	// request; the address's failure is cleared, as by a read.
+	must(t, s.Apply(Event{At: day(7), Kind: EventFailure, Address: "profile.q", Failure: &Failure{Message: "500"}}))
+	must(t, s.Apply(Event{At: day(8), Kind: EventProfileShare, Address: "profile.q", Share: &ProfileShareEvent{
+		From: "profile.p", Generation: api.Gen1, Request: []byte(`{"profileUrl":"https://network.example/profile/Ann"}`)}}))
+	q := s.Profiles["profile.q"]
+	if q == nil || q.PersonID != "n1" || !q.ReadAt.Equal(day(6)) || q.RequestHash != RequestHash(api.Gen1, []byte(`{"profileUrl":"https://network.example/profile/Ann"}`)) {
+		t.Errorf("shared record %+v", q)
+	}
+	if s.Failures["profile.q"] != nil {
+		t.Errorf("failure kept after a shared read: %+v", s.Failures["profile.q"])
+	}
+	// A trim keeps the search's failure: it made no call.
+	must(t, s.Apply(Event{At: day(9), Kind: EventFailure, Address: "search.a", Failure: &Failure{Message: "500"}}))
+	must(t, s.Apply(Event{At: day(9), Kind: EventTrim, Address: "search.a", Trim: &TrimEvent{MaxResults: 1}}))
+	if s.Failures["search.a"] == nil || s.Searches["search.a"].MaxResults != 0 {
+		t.Errorf("trim to what is kept: failure %+v, max_results %d", s.Failures["search.a"], s.Searches["search.a"].MaxResults)
+	}
 }
 
 func TestApplyRefusesBadEvents(t *testing.T) {
@@ -330,6 +379,11 @@ func TestApplyRefusesBadEvents(t *testing.T) {
 		{Kind: EventBilling},
 		{Kind: EventFailure, Address: "search.a"},
 		{Kind: EventForget},
+		{Kind: EventTrim, Address: "search.a"},
+		{Kind: EventTrim, Address: "search.a", Trim: &TrimEvent{}},
+		{Kind: EventTrim, Trim: &TrimEvent{MaxResults: 3}},
+		{Kind: EventProfileShare, Address: "profile.b"},
+		{Kind: EventProfileShare, Address: "profile.b", Share: &ProfileShareEvent{From: "profile.b"}},
 	} {
 		s := New()
 		before := summary(s)

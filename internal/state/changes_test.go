@@ -129,6 +129,23 @@ func TestChangesNameEveryChange(t *testing.T) {
 		func(s *State) { s.Apply(Event{At: day(7), Kind: EventForget, Address: "search.b"}) },
 		func(s *State) { s.RemovePerson("n1") },
 		func(s *State) { s.Apply(searchEv(day(8), "search.c", 0, lead("n3", "cleo", "Cleo"))) },
+		// max_results lowered: the kept leads are cut without a run.
+		func(s *State) {
+			s.Apply(searchEv(day(8), "search.t", 0, lead("n4", "dora", "Dora"), lead("n5", "emil", "Emil"), lead("n6", "fay", "Fay")))
+		},
+		func(s *State) {
+			s.Apply(Event{At: day(8), Kind: EventTrim, Address: "search.t", Trim: &TrimEvent{MaxResults: 1}})
+		},
+		// A profile read shared by a second address, then another read shared
+		// in its place (the first person leaves it).
+		func(s *State) { s.Apply(profileEv(day(8), "profile.q", "dora", "Dora D")) },
+		func(s *State) {
+			s.Apply(Event{At: day(8), Kind: EventProfileShare, Address: "profile.r", Share: &ProfileShareEvent{From: "profile.q", Generation: api.Gen1, Request: []byte(`{"pageName":"DORA"}`)}})
+		},
+		func(s *State) { s.Apply(profileEv(day(8), "profile.q", "emil", "Emil E")) },
+		func(s *State) {
+			s.Apply(Event{At: day(8), Kind: EventProfileShare, Address: "profile.r", Share: &ProfileShareEvent{From: "profile.q", Generation: api.Gen1, Request: []byte(`{"pageName":"Emil"}`)}})
+		},
 		// A split search: the root at the cap, then its two sub-searches.
 		func(s *State) { s.Apply(splitEv(day(9), "search.s", []string{}, api.MaxResults)) },
 		func(s *State) { s.Apply(splitEv(day(9), "search.s", []string{"A"}, 2)) },
@@ -143,6 +160,9 @@ func TestChangesNameEveryChange(t *testing.T) {
 		func(s *State) {
 			s.Apply(searchEv(day(13), "search.c", 0, lead("n3", "cleo", "Cleo"), lead("n7", "gus", "Gus")))
 		},
+		// The read of an erased person: recorded without them, in place of
+		// a read of someone else.
+		func(s *State) { s.Apply(profileEv(day(13), "profile.r", "cleo", "Cleo C")) },
 		func(s *State) {
 			s.Apply(Event{At: day(14), Kind: EventForgetPeople, Address: PeopleAddress, People: &ForgetPeopleEvent{
 				Reason: ForgetRetention, PersonIDs: []string{"n7", "n2"}}})

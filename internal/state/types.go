@@ -103,6 +103,7 @@ type Search struct {
 	// the network probably cut the list off.
 	Capped bool `json:"capped"`
 	// LeadIDs are the person IDs kept (at most max_results), in result order.
+	// A lowered max_results cuts them without a run (EventTrim).
 	LeadIDs []string `json:"lead_ids"`
 	// Added and Removed compare LeadIDs with the previous run (0 on the first).
 	Added   int `json:"added"`
@@ -262,6 +263,8 @@ type Event struct {
 	Failure *Failure           `json:"failure,omitempty"`
 	Split   *SplitEvent        `json:"split,omitempty"`
 	People  *ForgetPeopleEvent `json:"people,omitempty"`
+	Trim    *TrimEvent         `json:"trim,omitempty"`  // EventTrim
+	Share   *ProfileShareEvent `json:"share,omitempty"` // EventProfileShare
 }
 
 // ForgetPeopleEvent removes people from the state with their enrichments.

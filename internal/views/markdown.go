@@ -128,6 +128,9 @@ func mdSummary(p *plan.Plan) string {
 		parts = append(parts, "quota not checked")
 	}
 	var other []string
+	if t.Updates > 0 {
+		other = append(other, count(t.Updates, "update", "updates"))
+	}
 	if t.Forgets > 0 {
 		other = append(other, count(t.Forgets, "forget", "forgets"))
 	}

@@ -140,6 +140,9 @@ func writeSummary(w io.Writer, s *exec.Summary) {
 	if s.Expired > 0 {
 		fmt.Fprintf(w, "Removed %s no search has seen for the retention period.\n", Plural(s.Expired, "person"))
 	}
+	if len(s.Updated) > 0 {
+		fmt.Fprintf(w, "Updated %s without a call: %s.\n", Plural(len(s.Updated), "address"), strings.Join(s.Updated, ", "))
+	}
 	if len(s.Searches) > 0 {
 		fmt.Fprintln(w, "Searches:")
 		for _, o := range s.Searches {
@@ -403,6 +406,7 @@ func summaryEvent(s *exec.Summary) map[string]any {
 		failures = append(failures, m)
 	}
 	forgotten := append([]string{}, s.Forgotten...)
+	updated := append([]string{}, s.Updated...)
 	byStatus := s.ByStatus
 	if byStatus == nil {
 		byStatus = map[string]int{}
@@ -410,7 +414,7 @@ func summaryEvent(s *exec.Summary) map[string]any {
 	return map[string]any{"message_type": "summary", "calls": s.Calls, "calls_max": s.CallsPlannedMax,
 		"credits": s.Credits, "credits_unknown": s.CreditsUnknown, "credits_max": s.CreditsPlannedMax, "succeeded": s.Succeeded,
 		"failed": len(s.Failures), "enriched": s.Enriched, "by_status": byStatus,
-		"searches": searches, "failures": failures, "forgotten": forgotten, "expired": s.Expired, "splits_unfinished": unfinished,
+		"searches": searches, "failures": failures, "forgotten": forgotten, "updated": updated, "expired": s.Expired, "splits_unfinished": unfinished,
 		"stopped": s.Stopped, "duration_seconds": s.Duration.Seconds()}
 }
 
