@@ -113,6 +113,14 @@ func New(opts Options) (*Client, error) {
 	if strings.ContainsAny(opts.Key, "\r\n") {
 		return nil, errors.New("api: the API key contains a line break")
 	}
+	// Any other control character cannot be sent in a header either (the
+	// HTTP client refuses it, and the refusal looked like a network error
+	// retried 7 times): refused here, saying where, never what.
+	for i := 0; i < len(opts.Key); i++ {
+		if b := opts.Key[i]; (b < 0x20 && b != '\t') || b == 0x7f {
+			return nil, fmt.Errorf("api: the API key contains a control character (byte 0x%02x, character %d of %d); set it again without it", b, i+1, len(opts.Key))
+		}
+	}
 	r := redactor(opts.Key)
 	base, err := checkBase("base_url", opts.BaseURL, r)
 	if err != nil {
