@@ -155,7 +155,7 @@ func mdQuota(p *plan.Plan) string {
 	if !(q.Checked && q.After != nil) && q.Note != "" {
 		s = "Quota: " + mdInline(q.Note) + ". "
 	}
-	s += fmt.Sprintf("Credits: max_credits %s", thousands(q.MaxCredits))
+	s += "Credits: " + creditsOfCap(p)
 	if b := creditBalanceText(p); b != "" {
 		s += "; " + mdInline(b)
 	}

@@ -217,15 +217,7 @@ func quotaLine(p *plan.Plan) string {
 		}
 		s = fmt.Sprintf("Quota: %s.", note)
 	}
-	switch {
-	case t.CreditsMax > 0 && t.Credits == t.CreditsMax:
-		// Certain (every person to enrich is known): no "up to".
-		s += fmt.Sprintf(" Credits: %s of max_credits %s", thousands(t.CreditsMax), thousands(q.MaxCredits))
-	case t.CreditsMax > 0:
-		s += fmt.Sprintf(" Credits: up to %s of max_credits %s", thousands(t.CreditsMax), thousands(q.MaxCredits))
-	default:
-		s += fmt.Sprintf(" Credits: max_credits %s", thousands(q.MaxCredits))
-	}
+	s += " Credits: " + creditsOfCap(p)
 	if b := creditBalanceText(p); b != "" {
 		s += "; " + b
 	}
@@ -280,4 +272,18 @@ func formatRate(r float64) string {
 		unit = "call/s"
 	}
 	return strconv.FormatFloat(r, 'f', -1, 64) + " " + unit
+}
+
+// creditsOfCap writes the plan's credits against max_credits: "3 of
+// max_credits 500", "up to 8 of max_credits 500", "max_credits 500".
+func creditsOfCap(p *plan.Plan) string {
+	t, q := p.Totals, p.Quota
+	switch {
+	case t.CreditsMax > 0 && t.Credits == t.CreditsMax:
+		// Certain (every person to enrich is known): no "up to".
+		return fmt.Sprintf("%s of max_credits %s", thousands(t.CreditsMax), thousands(q.MaxCredits))
+	case t.CreditsMax > 0:
+		return fmt.Sprintf("up to %s of max_credits %s", thousands(t.CreditsMax), thousands(q.MaxCredits))
+	}
+	return "max_credits " + thousands(q.MaxCredits)
 }
