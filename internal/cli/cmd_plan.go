@@ -115,6 +115,13 @@ func runPlan(ctx context.Context, f *Factory, opts *planOptions) error {
 		writeDiagnostics(f, cfg, diags)
 		return silentExit(ExitError)
 	}
+	out := run.PlanOut{Config: cfg, StatePath: stateFilePath(cfg), Dir: f.Dir, Path: opts.out}
+	if opts.out != "" {
+		// Before any call: a plan saved as the journal bricks the state.
+		if err := out.Check(); err != nil {
+			return err
+		}
+	}
 	deps, src, err := runDeps(f, cfg)
 	if err != nil {
 		return err
@@ -192,7 +199,7 @@ func runPlan(ctx context.Context, f *Factory, opts *planOptions) error {
 		return silentExit(ExitError)
 	}
 	if opts.out != "" {
-		if err := run.SavePlan(f.Dir, opts.out, p); err != nil {
+		if err := run.SavePlan(out, p); err != nil {
 			return err
 		}
 		if !opts.json && !opts.markdown {

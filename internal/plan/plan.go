@@ -101,8 +101,8 @@ type Options struct {
 	// joined to Config.Dir when relative. Nil: os.Stat.
 	FileExists func(path string) bool
 	// ExportRecord returns the working copy's record of the last write of
-	// the export at address (state.ExportRecordPath, read by the caller),
-	// nil when it has none. Nil: no export has a record, so every export
+	// the export at address in Config's workspace (state.ExportRecordPath,
+	// read by the caller), nil when it has none. Nil: no export has a record, so every export
 	// is written.
 	ExportRecord func(address string) *state.ExportRecord
 }

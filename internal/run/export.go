@@ -27,14 +27,19 @@ type exportLog struct {
 	cfg  *config.Config
 	path string
 	read *state.ExportRecords
-	// updates are the records to write: a nil record removes one.
+	// updates are the records to write, by export address in the
+	// workspace in use: a nil record removes one.
 	updates map[string]*state.ExportRecord
+	// written are the files this operation wrote (sameFile keys): every
+	// other record that names one is dropped, as those files no longer
+	// hold what it says.
+	written map[string]bool
 	warn    func(string)
 }
 
 func openExportLog(cfg *config.Config, warn func(string)) *exportLog {
 	l := &exportLog{cfg: cfg, path: filepath.Join(cfg.Dir, filepath.FromSlash(state.ExportRecordPath)),
-		updates: map[string]*state.ExportRecord{}, warn: warn}
+		updates: map[string]*state.ExportRecord{}, written: map[string]bool{}, warn: warn}
 	recs, err := state.ReadExportRecords(l.path)
 	if err != nil {
 		reason := err.Error()
@@ -55,32 +60,71 @@ func (l *exportLog) warnf(format string, args ...any) {
 	}
 }
 
-// lookup is plan.Options.ExportRecord.
-func (l *exportLog) lookup(addr string) *state.ExportRecord { return l.read.Exports[addr] }
+// key is the record key of the export at addr in the workspace in use.
+func (l *exportLog) key(addr string) string {
+	return state.ExportRecordKey(l.cfg.Workspace, addr)
+}
+
+// lookup is plan.Options.ExportRecord: the record of the export at addr
+// in the workspace in use.
+func (l *exportLog) lookup(addr string) *state.ExportRecord { return l.read.Exports[l.key(addr)] }
+
+// fileKey is how the record's file f (relative to the configuration
+// folder unless absolute) is compared with another: cleaned, and without
+// case, as the configuration's check of colliding export files does (a
+// case-insensitive file system writes both names into one file).
+func (l *exportLog) fileKey(f string) string {
+	p := filepath.FromSlash(f)
+	if !filepath.IsAbs(p) && l.cfg.Dir != "" {
+		p = filepath.Join(l.cfg.Dir, p)
+	}
+	return strings.ToLower(filepath.Clean(p))
+}
 
 // save writes the record: the file as it is now (another command may
-// have written it meanwhile), with this operation's updates, and without
-// exports the configuration no longer has. A failure is a warning: the
-// spreadsheets are written, and the next plan writes them again.
+// have written it meanwhile), with this operation's updates, without any
+// other record that names a file this operation wrote (the same path in
+// another workspace: that file now holds this workspace's data), and
+// without this workspace's exports the configuration no longer has. A
+// failure is a warning: the spreadsheets are written, and the next plan
+// writes them again.
 func (l *exportLog) save() {
 	recs, err := state.ReadExportRecords(l.path)
 	if err != nil {
 		recs = &state.ExportRecords{Exports: map[string]*state.ExportRecord{}}
 	}
+	mine := map[string]bool{}
 	for addr, rec := range l.updates {
+		k := l.key(addr)
 		if rec == nil {
-			delete(recs.Exports, addr)
+			delete(recs.Exports, k)
 		} else {
-			recs.Exports[addr] = rec
+			recs.Exports[k] = rec
+			mine[k] = true
+		}
+	}
+	if len(l.written) > 0 {
+		for k, rec := range recs.Exports {
+			if mine[k] {
+				continue
+			}
+			for _, f := range rec.Files {
+				if l.written[l.fileKey(f)] {
+					delete(recs.Exports, k)
+					break
+				}
+			}
 		}
 	}
 	known := map[string]bool{}
 	for _, x := range l.cfg.Exports {
 		known[x.Address] = true
 	}
-	for addr := range recs.Exports {
-		if !known[addr] {
-			delete(recs.Exports, addr)
+	for k := range recs.Exports {
+		// Only this workspace's: another workspace's configuration may
+		// have other instances (for_each on leadsync.workspace).
+		if _, addr := state.SplitExportRecordKey(k); l.key(addr) == k && !known[addr] {
+			delete(recs.Exports, k)
 		}
 	}
 	if err := state.WriteExportRecords(l.path, recs); err != nil {
@@ -103,6 +147,9 @@ func writeExports(cfg *config.Config, xs []*config.Export, st *state.State, opts
 	for _, x := range xs {
 		w, err := export.Write(cfg, x, st, opts)
 		all = append(all, w...)
+		for _, f := range w {
+			log.written[log.fileKey(relToConfig(cfg.Dir, f.Path))] = true
+		}
 		if err != nil {
 			log.updates[x.Address] = nil
 			return all, err

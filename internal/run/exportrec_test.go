@@ -317,3 +317,107 @@ func TestExportCommandRecords(t *testing.T) {
 		t.Errorf("records: %v", recs.Exports)
 	}
 }
+
+// inWorkspace is d and the configuration src of workspace ws ("" for the
+// default), with its own local state beside the default one, in dir.
+func inWorkspace(t *testing.T, d Deps, dir, ws, src string) (Deps, *config.Config) {
+	t.Helper()
+	cfg, diags := config.Load(config.LoadOptions{Dir: dir, Workspace: ws, FS: fstest.MapFS{"main.leads.hcl": {Data: []byte(src)}}})
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	if ws != "" {
+		d.Backend = &recBackend{Backend: state.Local(filepath.Join(dir, ".leadsync", "workspaces", ws, "state.json"))}
+	}
+	return d, cfg
+}
+
+// TestExportRecordsByWorkspace: each workspace has its own record of an
+// export. With a path per workspace (leadsync.workspace), an apply in one
+// leaves the other's spreadsheet up to date; with one path for both, the
+// write in one drops the other's record (the file holds the other
+// workspace's data now), so switching back writes it again.
+func TestExportRecordsByWorkspace(t *testing.T) {
+	for _, c := range []struct {
+		name, path string
+		// rewrite is whether the default workspace writes again after
+		// uk wrote.
+		rewrite bool
+	}{
+		{"per workspace", "out/${leadsync.workspace}.csv", false},
+		{"shared", "out/all.csv", true},
+		{"shared, other case", "${leadsync.workspace == \"uk\" ? \"OUT/./All.csv\" : \"out/all.csv\"}", true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			d, _, _, dir := newDeps(t)
+			src := strings.Replace(testConfig, `path = "out/all.csv"`, `path = "`+c.path+`"`, 1)
+			if !strings.Contains(src, c.path) {
+				t.Fatal("the path was not replaced")
+			}
+			dDef, cfgDef := inWorkspace(t, d, dir, "", src)
+			dUK, cfgUK := inWorkspace(t, d, dir, "uk", src)
+			for _, w := range []struct {
+				d   Deps
+				cfg *config.Config
+			}{{dDef, cfgDef}, {dUK, cfgUK}} {
+				if err := Apply(context.Background(), w.d, ApplyOptions{Config: w.cfg, AutoApprove: true}, &recView{}); err != nil {
+					t.Fatal(err)
+				}
+				if p, _ := planOf(t, w.d, w.cfg); p.HasChanges() {
+					t.Fatalf("workspace %q: plan right after its apply: %+v", w.cfg.Workspace, p.Change("export.all"))
+				}
+			}
+			recs := readRecord(t, dir)
+			if got := recs.Exports["uk/export.all"]; got == nil || got.From.Workspace != "uk" {
+				t.Errorf("uk's record: %+v", got)
+			}
+			if p, _ := planOf(t, dUK, cfgUK); p.HasChanges() {
+				t.Errorf("uk after its own apply: %+v", p.Change("export.all"))
+			}
+			p, _ := planOf(t, dDef, cfgDef)
+			ch := p.Change("export.all")
+			if !c.rewrite {
+				if ch.Action != plan.None || recs.Exports["export.all"] == nil {
+					t.Errorf("default after uk's apply: %s %s (%s); records %v", ch.Action, ch.Reason, ch.Detail, recs.Exports)
+				}
+				return
+			}
+			if ch.Action != plan.Write || ch.Reason != plan.ReasonNoRecord || recs.Exports["export.all"] != nil {
+				t.Errorf("default after uk wrote the same file: %s %s; records %v", ch.Action, ch.Reason, recs.Exports)
+			}
+			// Writing it back drops uk's record in turn.
+			if err := Apply(context.Background(), dDef, ApplyOptions{Config: cfgDef, AutoApprove: true}, &recView{}); err != nil {
+				t.Fatal(err)
+			}
+			if recs := readRecord(t, dir); recs.Exports["uk/export.all"] != nil || recs.Exports["export.all"] == nil {
+				t.Errorf("records after the default wrote back: %v", recs.Exports)
+			}
+		})
+	}
+}
+
+// TestExportRecordsOfOtherWorkspacesStay: an export gone from this
+// workspace's configuration loses its record here only; another
+// workspace's record of an address this one has not (for_each on
+// leadsync.workspace) stays; old records, keyed by address, are the
+// default workspace's.
+func TestExportRecordsOfOtherWorkspacesStay(t *testing.T) {
+	d, _, _, dir := newDeps(t)
+	path := filepath.Join(dir, ".leadsync", "exports.json")
+	old := &state.ExportRecord{Files: []string{"out/old.csv"}, ConfigDigest: "x"}
+	if err := state.WriteExportRecords(path, &state.ExportRecords{Exports: map[string]*state.ExportRecord{
+		"export.gone":        old,
+		"uk/export.gone":     old,
+		`uk/export.x["a/b"]`: old,
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	cfg := loadConfig(t, dir)
+	if _, err := Export(d, ExportOptions{Config: cfg}); err != nil {
+		t.Fatal(err)
+	}
+	recs := readRecord(t, dir)
+	if recs.Exports["export.gone"] != nil || recs.Exports["uk/export.gone"] == nil || recs.Exports[`uk/export.x["a/b"]`] == nil || recs.Exports["export.all"] == nil {
+		t.Errorf("records: %v", recs.Exports)
+	}
+}

@@ -247,7 +247,7 @@ func TestSavePlanIsRelativeToDir(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := SavePlan(dir, "leads.plan", p); err != nil {
+	if err := SavePlan(PlanOut{Config: loadConfig(t, dir), Dir: dir, Path: "leads.plan"}, p); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "leads.plan")); err != nil {

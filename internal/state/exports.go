@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 )
 
@@ -62,11 +63,35 @@ func (m DataMark) Equal(o DataMark) bool {
 }
 
 // ExportRecords is the content of ExportRecordPath: the last write of each
-// export, by export address. It holds no personal data: file names, a
-// digest of configuration and the state's mark.
+// export in each workspace, by ExportRecordKey. It holds no personal data:
+// file names, a digest of configuration and the state's mark.
 type ExportRecords struct {
 	FormatVersion int                      `json:"format_version"`
 	Exports       map[string]*ExportRecord `json:"exports"`
+}
+
+// ExportRecordKey is the key of the record of the export at address in
+// workspace: the address itself in the default workspace ("" or
+// "default"), as records were keyed before workspaces had their own, and
+// "WORKSPACE/ADDRESS" in another ("uk/export.leads"; a workspace name has
+// no '/').
+func ExportRecordKey(workspace, address string) string {
+	if workspace == "" || workspace == DefaultWorkspace {
+		return address
+	}
+	return workspace + "/" + address
+}
+
+// SplitExportRecordKey is the workspace ("" for the default one) and the
+// export address of a key made by ExportRecordKey. An address may hold a
+// '/' only inside its instance key (export.x["a/b"]), after a '[' that no
+// workspace name has, so the text before the first '/' is a workspace
+// only when it is a valid workspace name.
+func SplitExportRecordKey(key string) (workspace, address string) {
+	if i := strings.IndexByte(key, '/'); i >= 0 && workspaceRe.MatchString(key[:i]) {
+		return key[:i], key[i+1:]
+	}
+	return "", key
 }
 
 // ExportRecord is the last complete write of one export.

@@ -110,3 +110,27 @@ func TestDataMark(t *testing.T) {
 		t.Errorf("more journal calls, same mark: %+v %+v", a, b)
 	}
 }
+
+// TestExportRecordKey: the default workspace keeps the bare address (the
+// records written before workspaces had their own still apply); another
+// workspace prefixes its name, and a key splits back into both, also for
+// an instance key holding a '/'.
+func TestExportRecordKey(t *testing.T) {
+	for _, c := range []struct {
+		ws, addr, key, splitWS string
+	}{
+		{"", "export.leads", "export.leads", ""},
+		{"default", "export.leads", "export.leads", ""},
+		{"uk", "export.leads", "uk/export.leads", "uk"},
+		{"eu-west.2", `export.x["a/b"]`, `eu-west.2/export.x["a/b"]`, "eu-west.2"},
+		{"", `export.x["a/b"]`, `export.x["a/b"]`, ""},
+		{"", `export.x["/"]`, `export.x["/"]`, ""},
+	} {
+		if got := ExportRecordKey(c.ws, c.addr); got != c.key {
+			t.Errorf("ExportRecordKey(%q, %q) = %q; want %q", c.ws, c.addr, got, c.key)
+		}
+		if ws, addr := SplitExportRecordKey(c.key); ws != c.splitWS || addr != c.addr {
+			t.Errorf("SplitExportRecordKey(%q) = %q, %q; want %q, %q", c.key, ws, addr, c.splitWS, c.addr)
+		}
+	}
+}
