@@ -143,4 +143,3 @@ func forgetWhat(p *state.Person) string {
 	}
 	return " (" + strings.Join(parts, "; ") + ")"
 }
-
