@@ -13,7 +13,7 @@ import (
 
 // EnvPGConnStr gives the PostgreSQL connection string when the backend
 // block has no conn_str.
-const EnvPGConnStr = "LEADSYNC_PG_CONN_STR"
+const EnvPGConnStr = config.EnvPGConnStr
 
 // envTestPGSchema makes a configuration without a backend block use the
 // pg backend with this schema (and LEADSYNC_PG_CONN_STR): the end-to-end

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"path/filepath"
 	"sort"
 	"strings"
 
@@ -96,7 +95,7 @@ func runForget(f *Factory, opts *forgetOptions) error {
 		verb = "is"
 	}
 	fmt.Fprintf(f.IO.Out, "Forgot %s; %s %s suppressed in %s in total. Spreadsheets written before still list them: run leadsync export to rewrite them.\n",
-		textfmt.Plural(res.Entries, "person"), textfmt.Plural(res.Suppressed, "person"), verb, forgetWhere(src))
+		textfmt.Plural(res.Entries, "person"), textfmt.Plural(res.Suppressed, "person"), verb, src.describe(f))
 	return nil
 }
 
@@ -143,12 +142,4 @@ func forgetWhat(p *state.Person) string {
 		return ""
 	}
 	return " (" + strings.Join(parts, "; ") + ")"
-}
-
-// forgetWhere names the state in forget's last line.
-func forgetWhere(src *stateSource) string {
-	if src.store != nil {
-		return filepath.Base(src.store.Path())
-	}
-	return src.pg.Describe()
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -63,6 +65,7 @@ func newWorkspaceListCmd(f *Factory) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			sortWorkspaces(list)
 			w := newStateWriter(f.IO.Out)
 			for _, ws := range list {
 				mark := " "
@@ -72,7 +75,7 @@ func newWorkspaceListCmd(f *Factory) *cobra.Command {
 				switch {
 				case ws.Err != nil:
 					w.printf("%s %s  (cannot be read: %v)\n", mark, ws.Name, ws.Err)
-				case ws.Exists:
+				case ws.Exists && (ws.Serial > 0 || ws.Blocks+ws.People > 0):
 					w.printf("%s %s  (%s, %s; serial %d)\n", mark, ws.Name, views.Plural(ws.Blocks, "record"), views.Plural(ws.People, "person"), ws.Serial)
 				default:
 					w.printf("%s %s  (empty)\n", mark, ws.Name)
@@ -134,6 +137,9 @@ LEADSYNC_WORKSPACE).`,
 				return fmt.Errorf("workspace %q is the one in use (--workspace or %s names it); nothing was deleted. Delete it from another one: leadsync --workspace default workspace delete %s", name, EnvWorkspace, name)
 			}
 			if err := set.DeleteWorkspace(args[0], force); err != nil {
+				if ne := (*state.NoWorkspaceError)(nil); errors.As(err, &ne) {
+					return noWorkspaceToDelete(set, ne)
+				}
 				return err
 			}
 			fmt.Fprintf(f.IO.Out, "Deleted workspace %q.\n", args[0])
@@ -254,4 +260,35 @@ reads it back.`,
 	}
 	sf.vars.register(cmd)
 	return cmd
+}
+
+// noWorkspaceToDelete says that the workspace delete names does not exist
+// (there is nothing to make: the hint of other commands, to create it, is
+// no answer here) and lists those that do.
+func noWorkspaceToDelete(set workspaceSet, ne *state.NoWorkspaceError) error {
+	in := ""
+	if ne.In != "" {
+		in = " in " + ne.In
+	}
+	list, err := set.Workspaces()
+	if err != nil {
+		return fmt.Errorf("workspace %q does not exist%s; nothing was deleted", ne.Workspace, in)
+	}
+	sortWorkspaces(list)
+	names := make([]string, 0, len(list))
+	for _, ws := range list {
+		names = append(names, ws.Name)
+	}
+	return fmt.Errorf("workspace %q does not exist%s; nothing was deleted. The workspaces are: %s", ne.Workspace, in, strings.Join(names, ", "))
+}
+
+// sortWorkspaces puts the default workspace first, then the others by
+// name, on either backend.
+func sortWorkspaces(list []state.WorkspaceInfo) {
+	sort.SliceStable(list, func(i, j int) bool {
+		if (list[i].Name == state.DefaultWorkspace) != (list[j].Name == state.DefaultWorkspace) {
+			return list[i].Name == state.DefaultWorkspace
+		}
+		return list[i].Name < list[j].Name
+	})
 }

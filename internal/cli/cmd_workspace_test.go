@@ -136,9 +136,10 @@ func TestLocalWorkspaceCommands(t *testing.T) {
 		{[]string{"workspace", "delete", "default", "--force"}, `the workspace "default" cannot be deleted`},
 		{[]string{"--workspace", "uk", "workspace", "delete", "uk", "--force"}, `workspace "uk" is the one in use`},
 		{[]string{"workspace", "delete", "uk"}, `workspace "uk" is not empty (2 searches and profiles, 3 people); nothing was deleted. Use --force`},
-		{[]string{"workspace", "delete", "nope"}, `workspace "nope" does not exist`},
+		// Nothing to make: the workspaces there are, no hint to create it.
+		{[]string{"workspace", "delete", "nope"}, `workspace "nope" does not exist; nothing was deleted. The workspaces are: default, empty, uk`},
 	} {
-		if out := must(ExitError, tt.args...); !strings.Contains(out, tt.want) {
+		if out := must(ExitError, tt.args...); !strings.Contains(out, tt.want) || strings.Contains(out, "workspace new") {
 			t.Errorf("%s: %s", strings.Join(tt.args, " "), out)
 		}
 	}

@@ -71,6 +71,9 @@ func (l *loader) decodeBackend(blocks hcl.Blocks) {
 			}
 			be.ConnStrRange = a.Expr.Range().Ptr()
 		}
+		if content.Attributes["conn_str"] == nil {
+			l.checkEnvConnStr()
+		}
 		if a := content.Attributes["schema_name"]; a != nil {
 			if s, _, astate := l.stringAttr(a, l.base, scope{}, true); astate == ok {
 				if err := pg.CheckSchemaName(s); err != nil {
@@ -82,6 +85,32 @@ func (l *loader) decodeBackend(blocks hcl.Blocks) {
 		}
 		l.cfg.Settings.Backend = be
 	}
+}
+
+// checkEnvConnStr checks the form of LEADSYNC_PG_CONN_STR, the connection
+// string of a backend "pg" block without conn_str, when it is set (without
+// connecting: validate is offline). Unset, the command that opens the
+// state says so.
+func (l *loader) checkEnvConnStr() {
+	s := envValue(l.opts.Environ, EnvPGConnStr)
+	if s == "" {
+		return
+	}
+	l.secrets[s] = true
+	if err := pg.CheckConnStr(s); err != nil {
+		l.errorf(nil, "Invalid "+EnvPGConnStr, "The backend \"pg\" block has no conn_str, so the connection string comes from the environment variable %s: %s. Give a PostgreSQL URL like \"postgres://user@db.example.com/leads\" or key=value pairs like \"host=db.example.com dbname=leads\".", EnvPGConnStr, err)
+	}
+}
+
+// envValue is the value of the variable name in environ (os.Environ form;
+// the first wins, as with os.Getenv), "" when unset.
+func envValue(environ []string, name string) string {
+	for _, kv := range environ {
+		if k, v, ok := strings.Cut(kv, "="); ok && k == name {
+			return v
+		}
+	}
+	return ""
 }
 
 // regexpURLPassword finds the password of a postgres:// URL.

@@ -22,6 +22,9 @@ const (
 	VarsSuffix   = ".auto.leadvars.hcl"
 	// EnvVarPrefix prefixes environment variables that set variables.
 	EnvVarPrefix = "LEADSYNC_VAR_"
+	// EnvPGConnStr gives the PostgreSQL connection string when the
+	// backend "pg" block has no conn_str.
+	EnvPGConnStr = "LEADSYNC_PG_CONN_STR"
 )
 
 // LoadOptions say where a configuration and its variable values come from.
@@ -34,7 +37,8 @@ type LoadOptions struct {
 	// absolute.
 	VarFiles []string
 	// Environ is the environment in os.Environ form; LEADSYNC_VAR_name
-	// entries set variables.
+	// entries set variables, and LEADSYNC_PG_CONN_STR is checked (its
+	// form only) when the backend "pg" block has no conn_str.
 	Environ []string
 	// Catalog is the field catalog filters are checked against; nil means
 	// catalog.Default().

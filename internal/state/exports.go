@@ -35,6 +35,11 @@ type DataMark struct {
 	Lineage   string       `json:"lineage"`
 	Serial    uint64       `json:"serial"`
 	Journal   *JournalMark `json:"journal,omitempty"`
+
+	// Epoch is the state's Epoch: the workspace was deleted and made
+	// again since, when it differs. Empty on either side (a record
+	// written before epochs, a backend without them) it is not compared.
+	Epoch string `json:"epoch,omitempty"`
 }
 
 // DataMark returns the mark of s as it is now: after a Commit, the
@@ -43,7 +48,7 @@ func (s *State) DataMark() DataMark {
 	if s == nil || s.Serial == 0 {
 		return DataMark{}
 	}
-	m := DataMark{Lineage: s.Lineage, Serial: s.Serial}
+	m := DataMark{Epoch: s.Epoch, Lineage: s.Lineage, Serial: s.Serial}
 	if s.Journal != nil {
 		j := *s.Journal
 		m.Journal = &j
@@ -54,6 +59,9 @@ func (s *State) DataMark() DataMark {
 // Equal reports whether m and o name the same data.
 func (m DataMark) Equal(o DataMark) bool {
 	if m.Workspace != o.Workspace || m.Lineage != o.Lineage || m.Serial != o.Serial {
+		return false
+	}
+	if m.Epoch != "" && o.Epoch != "" && m.Epoch != o.Epoch {
 		return false
 	}
 	if m.Journal == nil || o.Journal == nil {

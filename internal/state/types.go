@@ -62,6 +62,14 @@ type State struct {
 	// (up to Seq), so that a journal left behind by a crash after it was
 	// folded in is never applied twice. Nil when no journal was involved.
 	Journal *JournalMark `json:"journal,omitempty"`
+	// Epoch names the making of the workspace the state was loaded from
+	// (not stored in the state): a workspace deleted and made again, then
+	// given the same lineage and serials (pushed from one file), has
+	// another. Part of DataMark. Set by the backend: the pg backend's
+	// workspace row's created_at, the local backend's workspace's epoch
+	// file; "" when the backend has none (a state file named with
+	// --state, a local workspace made before epochs).
+	Epoch string `json:"-"`
 
 	// idx finds people by page name; built lazily, kept up to date by Apply.
 	idx *index

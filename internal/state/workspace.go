@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strings"
 	"time"
 )
 
@@ -208,7 +209,29 @@ func (w *LocalWorkspaces) CreateWorkspace(name string) error {
 		}
 		return &WriteError{Path: dir, Err: err}
 	}
+	// The workspace's epoch (State.Epoch): a workspace made again under
+	// this name has another. Without it (a crash here, a workspace made
+	// by an older leadsync) the epoch is unknown and not compared.
+	if err := os.WriteFile(filepath.Join(dir, epochFile), []byte(newUUID()+"\n"), 0o600); err != nil {
+		return &WriteError{Path: filepath.Join(dir, epochFile), Err: err}
+	}
 	return syncDir(w.root())
+}
+
+// epochFile, in a workspace's folder, holds the workspace's epoch.
+const epochFile = "epoch"
+
+// epoch is the epoch of workspace name, "" when unknown (the default
+// workspace has none: it is never deleted).
+func (w *LocalWorkspaces) epoch(name string) string {
+	if name == DefaultWorkspace {
+		return ""
+	}
+	b, err := os.ReadFile(filepath.Join(w.root(), name, epochFile))
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(b))
 }
 
 // DeleteWorkspace deletes workspace name with everything its folder holds
@@ -277,7 +300,12 @@ func (ws *Workspace) Load() (*State, error) {
 	if !ws.set.Exists(ws.name) {
 		return nil, ws.missing()
 	}
-	return ws.Store.Load()
+	s, err := ws.Store.Load()
+	if err != nil {
+		return nil, err
+	}
+	s.Epoch = ws.set.epoch(ws.name)
+	return s, nil
 }
 
 // Lock takes the workspace's lock, the lock file in its folder.

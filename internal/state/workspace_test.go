@@ -86,7 +86,7 @@ func TestWorkspaceFilesInTheirFolder(t *testing.T) {
 	must(t, err)
 	j := run(t, uk.Store, s, demoEvents()[:2]...)
 	want := []string{".leadsync", ".leadsync/.gitignore", ".leadsync/workspaces", ".leadsync/workspaces/.gitignore",
-		".leadsync/workspaces/uk", ".leadsync/workspaces/uk/state.json", ".leadsync/workspaces/uk/state.json.journal", ".leadsync/workspaces/uk/state.json.lock"}
+		".leadsync/workspaces/uk", ".leadsync/workspaces/uk/epoch", ".leadsync/workspaces/uk/state.json", ".leadsync/workspaces/uk/state.json.journal", ".leadsync/workspaces/uk/state.json.lock"}
 	if d := cmp.Diff(want, files(t, dir)); d != "" {
 		t.Errorf("files during an apply in uk (-want +got):\n%s", d)
 	}
@@ -97,7 +97,7 @@ func TestWorkspaceFilesInTheirFolder(t *testing.T) {
 	must(t, err)
 	must(t, uk.Commit(s2))
 	want = []string{".leadsync", ".leadsync/.gitignore", ".leadsync/workspaces", ".leadsync/workspaces/.gitignore",
-		".leadsync/workspaces/uk", ".leadsync/workspaces/uk/state.json", ".leadsync/workspaces/uk/state.json.backup"}
+		".leadsync/workspaces/uk", ".leadsync/workspaces/uk/epoch", ".leadsync/workspaces/uk/state.json", ".leadsync/workspaces/uk/state.json.backup"}
 	if d := cmp.Diff(want, files(t, dir)); d != "" {
 		t.Errorf("files after two writes in uk (-want +got):\n%s", d)
 	}

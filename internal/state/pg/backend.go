@@ -292,14 +292,16 @@ var snapshotRe = regexp.MustCompile(`^[0-9A-Fa-f-]+$`)
 func (b *Backend) read(ctx context.Context, q, q2 querier, ws string) (*state.State, bool, error) {
 	s := state.New()
 	var usage, extra []byte
-	err := q.QueryRow(ctx, b.sql(`SELECT lineage, serial, format_version, leadsync_version, usage, extra FROM {s}.workspaces WHERE name = $1`), ws).
-		Scan(&s.Lineage, &s.Serial, &s.FormatVersion, &s.LeadsyncVersion, &usage, &extra)
+	var created time.Time
+	err := q.QueryRow(ctx, b.sql(`SELECT lineage, serial, format_version, leadsync_version, usage, extra, created_at FROM {s}.workspaces WHERE name = $1`), ws).
+		Scan(&s.Lineage, &s.Serial, &s.FormatVersion, &s.LeadsyncVersion, &usage, &extra, &created)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, false, nil
 	}
 	if err != nil {
 		return nil, false, err
 	}
+	s.Epoch = epoch(created)
 	if s.FormatVersion > state.FormatVersion {
 		return nil, false, fmt.Errorf("the workspace holds a state of format_version %d (written by leadsync %s); this leadsync reads format_version %d or older: upgrade leadsync", s.FormatVersion, s.LeadsyncVersion, state.FormatVersion)
 	}
@@ -567,12 +569,14 @@ func (b *Backend) ensureWorkspace(ctx context.Context, tx pgx.Tx, s *state.State
 		return b.wrap("creating the workspace", err)
 	}
 	var lineage string
-	if err := tx.QueryRow(ctx, b.sql(`SELECT lineage FROM {s}.workspaces WHERE name = $1 FOR UPDATE`), b.workspace).Scan(&lineage); err != nil {
+	var created time.Time
+	if err := tx.QueryRow(ctx, b.sql(`SELECT lineage, created_at FROM {s}.workspaces WHERE name = $1 FOR UPDATE`), b.workspace).Scan(&lineage, &created); err != nil {
 		return b.wrap("reading the workspace", err)
 	}
 	if lineage != s.Lineage {
 		return fmt.Errorf("%s now holds another state (lineage %s) than the one this run loaded (lineage %s): it was replaced meanwhile (state push --force?); nothing was written. Run the command again", b.Describe(), lineage, s.Lineage)
 	}
+	s.Epoch = epoch(created)
 	return nil
 }
 

@@ -55,13 +55,11 @@ func CheckConnStr(connStr string) error {
 // certificate verified) for a host that is not loopback when the user set
 // no sslmode. Errors are redacted.
 func parseConfig(connStr string) (*pgx.ConnConfig, error) {
-	if isURL(connStr) {
-		authority, _, _ := strings.Cut(connStr[strings.Index(connStr, "://")+3:], "/")
-		if strings.Count(authority, "@") > 1 {
-			// pgx cuts at the first @ and would take the rest of the
-			// password for the host, and print it.
-			return nil, fmt.Errorf("the PostgreSQL connection string has more than one @ before the host: a user name or password holding @ must write it %%40 (percent-encoded), e.g. postgres://user:p%%40ss@db.example.com/leads")
-		}
+	if isURL(connStr) && !urlUserInfoEncoded(connStr) {
+		// pgx cuts the user information at the first @ (or an authority
+		// at the first /) and would take the rest of the password for
+		// the host or the database, look it up and print it.
+		return nil, errUnencodedUserInfo
 	}
 	cs := withDefaultTLS(connStr)
 	cfg, err := pgx.ParseConfig(cs)
@@ -69,6 +67,41 @@ func parseConfig(connStr string) (*pgx.ConnConfig, error) {
 		return nil, fmt.Errorf("the PostgreSQL connection string cannot be parsed: %v", redactString(err.Error(), connStr))
 	}
 	return cfg, nil
+}
+
+// errUnencodedUserInfo refuses a postgres:// URL whose user name or
+// password holds a character that ends it. It names no part of the string.
+var errUnencodedUserInfo = errors.New("the PostgreSQL connection string is not a valid URL: characters @ / ? # in a user name or password must be percent-encoded (%40 %2F %3F %23), e.g. postgres://user:p%40ss@db.example.com/leads")
+
+// urlUserInfoEncoded reports whether the user information of the
+// postgres:// URL cs is read as written. A user name or password holding
+// an unencoded @ or / is cut there by the reader (libpq's, which pgx
+// follows: the user information ends at the first @ before any /), and the
+// rest taken for the host, the port or the database: looked up in DNS and
+// printed in errors; one holding ? or # is read apart by Go's URL reader
+// (which finds the hosts that get TLS by default). So, in the text after
+// "://", the first @ must come before any / ? #, with no other @ before the
+// query; or else every @ must be in the query (after a / and a ?).
+func urlUserInfoEncoded(cs string) bool {
+	rest := cs[strings.Index(cs, "://")+3:]
+	at := strings.Index(rest, "@")
+	if at < 0 {
+		return true
+	}
+	pre := rest[:at]
+	switch stop := strings.IndexAny(pre, "/?#"); {
+	case stop < 0:
+		// A user information without those characters: no @ may follow
+		// before the query.
+		head, _, _ := strings.Cut(rest[at+1:], "?")
+		return !strings.Contains(head, "@")
+	case pre[stop] != '/':
+		return false // ? or # in a user name or password
+	default:
+		// A path: the @ must be in its query (postgres://h/db?user=a@b),
+		// not in the path (postgres://u:pa/ss@h/db).
+		return strings.Contains(pre[stop:], "?")
+	}
 }
 
 // withDefaultTLS adds sslmode=verify-full to a connection string that names
@@ -153,7 +186,10 @@ var (
 // redactString removes passwords from s: those of postgres:// URLs, every
 // password=... and, to be sure, the literal password of connStr.
 func redactString(s, connStr string) string {
-	if pw := passwordOf(connStr); pw != "" {
+	// A piece shorter than 3 characters is left: replacing it would
+	// garble the text (every "a") and show where the password's letters
+	// are.
+	if pw := passwordOf(connStr); len(pw) >= 3 {
 		s = strings.ReplaceAll(s, pw, "REDACTED")
 		if esc := url.QueryEscape(pw); esc != pw {
 			s = strings.ReplaceAll(s, esc, "REDACTED")
@@ -182,8 +218,13 @@ func passwordOf(cs string) string {
 			}
 		}
 		if m := urlPassRe.FindStringSubmatch(cs); m != nil {
-			at := strings.LastIndex(m[0], "@")
-			return m[0][len(m[1])+1 : at]
+			// Up to the last @ before the query: a password holding @ or
+			// / is taken whole (too much rather than too little).
+			head, _, _ := strings.Cut(cs, "?")
+			if at := strings.LastIndex(head, "@"); at > len(m[1]) {
+				return head[len(m[1])+1 : at]
+			}
+			return m[0][len(m[1])+1 : len(m[0])-1]
 		}
 	}
 	if m := kvPassRe.FindStringSubmatch(cs); m != nil {

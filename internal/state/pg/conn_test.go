@@ -2,6 +2,7 @@ package pg
 
 import (
 	"context"
+	"net/url"
 	"strings"
 	"testing"
 )
@@ -15,6 +16,10 @@ func TestRedact(t *testing.T) {
 		{"postgres://u@h/db?password=qwerty123", "postgres://u@h/db?password=qwerty123"},
 		// A reader that cut the password at its @ printed the rest as a host.
 		{"postgres://u:hunter22@qwerty123@h/db", "lookup qwerty123@h: no such host"},
+		// A password with @ and / cut by a reader: the long piece goes, a
+		// short one ("a") is left rather than garbling every word.
+		{"postgres://ann:a@qwerty123:w/rd@127.0.0.1:46369/leadsync_test", "cannot parse: postgres://ann:a@qwerty123:w/rd@127.0.0.1: invalid port"},
+		{"postgres://u:qwerty123?x@h/db", "postgres://u:qwerty123?x@h/db"},
 	} {
 		got := redactString(tc.text, tc.cs)
 		for _, secret := range []string{"s3cr", "hunter22", "pa ss", "qwerty123"} {
@@ -24,6 +29,58 @@ func TestRedact(t *testing.T) {
 		}
 		if !strings.Contains(got, "REDACTED") {
 			t.Errorf("redact(%q) = %q: nothing redacted", tc.text, got)
+		}
+	}
+	// Pieces shorter than 3 characters are not replaced: the words around
+	// stay readable.
+	cs := "postgres://ann:a@LEAKME:w/rd@127.0.0.1:46369/leadsync_test"
+	if got := redactString("cannot parse the port", cs); got != "cannot parse the port" {
+		t.Errorf("redact with password %q: %q", "a@LEAKME:w/rd", got)
+	}
+	if got := redactString("cannot parse", "postgres://u:ab@h/db"); got != "cannot parse" {
+		t.Errorf("redact with password %q: %q", "ab", got)
+	}
+}
+
+// A postgres:// URL whose user name or password holds an unencoded @ / ? #
+// is refused before it is read, with a message naming no part of it.
+func TestUnencodedUserInfo(t *testing.T) {
+	bad := []string{
+		"postgres://ann:zz@LEAKME/rd@127.0.0.1:46369/leadsync_test",
+		"postgres://ann:a@LEAKME:w/rd@127.0.0.1:46369/leadsync_test",
+		"postgres://leaduser:Pg@LEAKME@127.0.0.1:1/leads",
+		"postgresql://u:LEAKME/x@127.0.0.1/leads",
+		"postgres://u:LEAKME?x@127.0.0.1/leads",
+		"postgres://u:LEAKME#x@127.0.0.1/leads",
+		"postgres://u:LEAKME?x/y@127.0.0.1/leads",
+		"postgres://u:LEAKME#x/y@127.0.0.1/leads",
+		"postgres://LEAKME?user=a@b",
+		"postgres://u:p@LEAKME@h/db?sslmode=disable",
+	}
+	for _, cs := range bad {
+		err := CheckConnStr(cs)
+		if err == nil {
+			t.Errorf("%s: accepted", cs)
+			continue
+		}
+		if strings.Contains(err.Error(), "LEAKME") || !strings.Contains(err.Error(), "must be percent-encoded (%40 %2F %3F %23)") {
+			t.Errorf("%s: %v", cs, err)
+		}
+		if _, err := New(Options{ConnStr: cs}); err == nil || strings.Contains(err.Error(), "LEAKME") {
+			t.Errorf("New(%s): %v", cs, err)
+		}
+	}
+	for _, cs := range []string{
+		"postgres://u:p%40ss%2Fw%3Fx%23y@127.0.0.1:5432/leads",
+		"postgres://u@127.0.0.1/leads?application_name=a@b",
+		"postgres://127.0.0.1/leads?user=a@b",
+		"postgres:///leads?host=/tmp&user=a@b",
+		"postgres://u@[::1]:5432,127.0.0.1:5433/leads",
+		"postgres://127.0.0.1/leads",
+		"host=127.0.0.1 user=a@b password=x@y/z dbname=leads",
+	} {
+		if err := CheckConnStr(cs); err != nil {
+			t.Errorf("%s: %v", cs, err)
 		}
 	}
 }
@@ -37,6 +94,9 @@ func TestConnectErrorRedacted(t *testing.T) {
 		// An @ in the password, not percent-encoded: refused, no piece shown.
 		"postgres://leaduser:Pg@TopSecret99@127.0.0.1:1/leads?sslmode=disable",
 		"postgres://leaduser:TopSecret99@x@127.0.0.1:1/leads?sslmode=disable",
+		// An @ and a / in the password: refused before any DNS lookup.
+		"postgres://leaduser:zz@TopSecret99/rd@127.0.0.1:1/leads?sslmode=disable",
+		"postgres://leaduser:a@TopSecret99:w/rd@127.0.0.1:1/leads?sslmode=disable",
 	} {
 		b, err := New(Options{ConnStr: cs})
 		if err == nil {
@@ -47,6 +107,9 @@ func TestConnectErrorRedacted(t *testing.T) {
 		}
 		if strings.Contains(err.Error(), "TopSecret99") {
 			t.Errorf("error leaks the password: %v", err)
+		}
+		if strings.Contains(err.Error(), "REDACTED") && strings.Count(cs, "@") > 1 {
+			t.Errorf("%s: refused late (after a reader cut it): %v", cs, err)
 		}
 		if strings.Count(cs, "@") > 1 && !strings.Contains(err.Error(), "%40") {
 			t.Errorf("%s: the error should say to write @ as %%40: %v", cs, err)
@@ -107,4 +170,41 @@ func TestNames(t *testing.T) {
 			t.Errorf("schema %q accepted", bad)
 		}
 	}
+}
+
+// Every postgres:// URL CheckConnStr accepts is read alike by pgx and by
+// Go's URL reader (which finds the hosts that get TLS by default and the
+// password to redact): the same user and password.
+func FuzzConnStr(f *testing.F) {
+	for _, s := range []string{
+		"postgres://ann:zz@h/rd@127.0.0.1:46369/leadsync_test",
+		"postgres://u:p%40ss@127.0.0.1/leads",
+		"postgres://u:p?x@h/db",
+		"postgres://h/db?user=a@b",
+		"postgres://u:a@b@h/db",
+		"postgresql://u@[::1]:5432/db",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, cs string) {
+		redactString(cs, cs)
+		if !isURL(cs) || CheckConnStr(cs) != nil {
+			return
+		}
+		u, err := url.Parse(cs)
+		if err != nil {
+			return
+		}
+		cfg, err := parseConfig(cs)
+		if err != nil {
+			return
+		}
+		pw, _ := u.User.Password()
+		if q := u.Query().Get("password"); q != "" && pw == "" {
+			return
+		}
+		if u.User != nil && (u.User.Username() != cfg.User && u.User.Username() != "" || pw != cfg.Password) {
+			t.Fatalf("%q: Go reads user %q password %q, pgx %q %q", cs, u.User.Username(), pw, cfg.User, cfg.Password)
+		}
+	})
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -36,8 +37,10 @@ func (b *Backend) replace(ctx context.Context, s *state.State) error {
 		return err
 	}
 	// Deleting the workspace row removes every row of it (ON DELETE CASCADE).
+	// The workspace keeps its created_at (its epoch: see state.DataMark).
 	var serial int64
-	err = tx.QueryRow(ctx, b.sql(`SELECT serial FROM {s}.workspaces WHERE name = $1`), ws).Scan(&serial)
+	var created *time.Time
+	err = tx.QueryRow(ctx, b.sql(`SELECT serial, created_at FROM {s}.workspaces WHERE name = $1`), ws).Scan(&serial, &created)
 	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
 		return b.wrap("reading the workspace", err)
 	}
@@ -45,8 +48,9 @@ func (b *Backend) replace(ctx context.Context, s *state.State) error {
 		return b.wrap("emptying the workspace", err)
 	}
 	next := max(int64(s.Serial), serial) + 1
-	if _, err := tx.Exec(ctx, b.sql(`INSERT INTO {s}.workspaces (name, lineage, serial, format_version, leadsync_version, usage, extra) VALUES ($1, $2, $3, $4, $5, $6, $7)`),
-		ws, s.Lineage, next, state.FormatVersion, version.String(), usage, extra); err != nil {
+	var createdAt time.Time
+	if err := tx.QueryRow(ctx, b.sql(`INSERT INTO {s}.workspaces (name, lineage, serial, format_version, leadsync_version, usage, extra, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, COALESCE($8, now())) RETURNING created_at`),
+		ws, s.Lineage, next, state.FormatVersion, version.String(), usage, extra, created).Scan(&createdAt); err != nil {
 		return b.wrap("creating the workspace", err)
 	}
 	ids := make([]string, 0, len(s.People))
@@ -108,6 +112,7 @@ func (b *Backend) replace(ctx context.Context, s *state.State) error {
 	s.LeadsyncVersion = version.String()
 	s.FormatVersion = state.FormatVersion
 	s.Journal = nil
+	s.Epoch = epoch(createdAt)
 	s.Track()
 	s.TakeChanges()
 	return nil
@@ -310,4 +315,12 @@ func (b *Backend) DeleteWorkspace(name string, force bool) error {
 		return other.wrap("deleting the workspace", err)
 	}
 	return nil
+}
+
+// epoch is the state's Epoch for a workspace row made at created: a
+// workspace deleted and made again under its name, then given the same
+// lineage (pushed from one file), may reach the serials of the one before
+// with other data; its created_at differs.
+func epoch(created time.Time) string {
+	return created.UTC().Format(time.RFC3339Nano)
 }

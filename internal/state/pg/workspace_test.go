@@ -265,3 +265,71 @@ func TestCommitRefusesReplacedState(t *testing.T) {
 		t.Fatalf("commit over a replaced state: %v", err)
 	}
 }
+
+// A workspace deleted and made again, then pushed the same lineage, can
+// reach the serial an export was recorded at with other data (the person
+// forgotten meanwhile): its epoch differs, so the export's mark does not
+// match. Within one making of the workspace the epoch stays, push or not.
+func TestDataMarkWorkspaceMadeAgain(t *testing.T) {
+	for _, k := range wsKinds(t) {
+		t.Run(k.name, func(t *testing.T) {
+			set := k.set(alice)
+			pushed := func(b wsBackend, s *state.State, force bool) *state.State {
+				t.Helper()
+				l, err := b.Lock("state push")
+				mustNoErr(t, err, "lock")
+				defer l.Unlock()
+				mustNoErr(t, b.Push(s, force), "push")
+				got, err := b.Load()
+				mustNoErr(t, err, "load")
+				return got
+			}
+			// The file pushed: all the events, or all but the last (other
+			// data, one lineage).
+			file := func(less bool) *state.State {
+				s := state.New()
+				s.Lineage = "lineage-of-d.json"
+				evs := events()
+				if less {
+					evs = evs[:len(evs)-1]
+				}
+				for _, e := range evs {
+					mustNoErr(t, s.Apply(e), "apply")
+				}
+				s.Serial = 21
+				return s
+			}
+
+			mustNoErr(t, set.CreateWorkspace("cp"), "workspace new")
+			b := k.open("cp", alice)
+			pushed(b, file(false), false)
+			pushed(b, file(false), true)
+			exported := pushed(b, file(false), true)
+			rec := exported.DataMark()
+			if rec.Epoch == "" {
+				t.Fatal("a workspace made by workspace new has no epoch")
+			}
+			again, err := k.open("cp", bob).Load()
+			mustNoErr(t, err, "load")
+			if !again.DataMark().Equal(rec) {
+				t.Fatalf("the same state reloaded: mark %+v, recorded %+v", again.DataMark(), rec)
+			}
+
+			mustNoErr(t, set.DeleteWorkspace("cp", true), "workspace delete")
+			mustNoErr(t, set.CreateWorkspace("cp"), "workspace new again")
+			b = k.open("cp", alice)
+			pushed(b, file(true), false)
+			pushed(b, file(true), true)
+			now := pushed(b, file(true), true)
+			if now.Lineage != exported.Lineage || now.Serial != exported.Serial {
+				t.Fatalf("the case under test needs one lineage and serial: %s %d, then %s %d", exported.Lineage, exported.Serial, now.Lineage, now.Serial)
+			}
+			if canon(t, now) == canon(t, exported) {
+				t.Fatal("the second state should hold other data")
+			}
+			if now.DataMark().Equal(rec) {
+				t.Fatalf("other data, same mark: %+v and %+v", now.DataMark(), rec)
+			}
+		})
+	}
+}
