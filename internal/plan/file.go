@@ -39,10 +39,7 @@ func Save(path string, p *Plan) error {
 		return fmt.Errorf("encoding the plan: %w", err)
 	}
 	dir := filepath.Dir(path)
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		return fmt.Errorf("saving the plan to %s: that is a directory; give a file name, like %s", path, filepath.Join(path, "leads.plan"))
-	}
-	if err := checkOverwrite(path); err != nil {
+	if err := CheckTarget(path); err != nil {
 		return err
 	}
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
@@ -77,6 +74,21 @@ func Save(path string, p *Plan) error {
 		return fmt.Errorf("saving the plan to %s: %w", path, err)
 	}
 	return nil
+}
+
+// CheckTarget reports, without writing anything, why a plan could not be
+// saved to path: a directory, a folder that does not exist, a file that is
+// not a plan (checkOverwrite). plan --out runs it before any call, so that
+// a refusal costs nothing; Save runs it again.
+func CheckTarget(path string) error {
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return fmt.Errorf("saving the plan to %s: that is a directory; give a file name, like %s", path, filepath.Join(path, "leads.plan"))
+	}
+	dir := filepath.Dir(path)
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return fmt.Errorf("saving the plan to %s: the folder %s does not exist; create it or save the plan elsewhere", path, dir)
+	}
+	return checkOverwrite(path)
 }
 
 // checkOverwrite refuses to save a plan over a file that is not a plan: a

@@ -89,7 +89,8 @@ func (o PlanOut) Check() error {
 			}
 		}
 	}
-	return nil
+	// A directory, a missing folder, a file that is not a plan.
+	return plan.CheckTarget(full)
 }
 
 // show is path p for a message: relative to Dir when inside it.

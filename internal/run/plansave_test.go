@@ -14,8 +14,10 @@ import (
 func TestPlanOutRefusesStateFolders(t *testing.T) {
 	dir := t.TempDir()
 	elsewhere := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(dir, ".leadsync"), 0o700); err != nil {
-		t.Fatal(err)
+	for _, d := range []string{".leadsync", "state", "plans", "out/.leadsync"} {
+		if err := os.MkdirAll(filepath.Join(dir, d), 0o700); err != nil {
+			t.Fatal(err)
+		}
 	}
 	// Windows may not allow symbolic links: that case is then skipped.
 	linked := os.Symlink(".leadsync", filepath.Join(dir, "link")) == nil
@@ -47,6 +49,8 @@ func TestPlanOutRefusesStateFolders(t *testing.T) {
 		{"another .leadsync folder", "", "out/.leadsync/leads.plan", ""},
 		{"beside state_path", "state/leads.json", "state/leads.plan", ""},
 		{"named after state_path", "state/leads.json", "state/leads.json.plan", ""},
+		{"a configuration file", "", "main.leads.hcl", "is configuration, never a plan"},
+		{"a folder that does not exist", "", "nowhere/leads.plan", "the folder " + filepath.Join(dir, "nowhere") + " does not exist"},
 		{"the default state name beside state_path", "state/leads.json", "state/state.json.journal", ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
