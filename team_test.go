@@ -212,6 +212,31 @@ func TestTeamSharesState(t *testing.T) {
 		}
 	}
 	aCmd.Wait()
+	// An enrichment A sent just before the kill, whose call_start it had no
+	// time to print, is in the state as pending (noted as it was sent): in
+	// flight too, and B may enrich that person again, as its plan says.
+	pull := exec.Command(os.Args[0], "state", "pull", "--chdir", a)
+	pull.Env = env
+	pulled, err := pull.Output()
+	if err != nil {
+		t.Fatalf("state pull after the kill: %v", err)
+	}
+	var afterKill struct {
+		People map[string]struct {
+			Lead struct {
+				PageName string `json:"pageName"`
+			} `json:"lead"`
+		} `json:"people"`
+		Unknown map[string]json.RawMessage `json:"unknown_enrichments"`
+	}
+	if err := json.Unmarshal(pulled, &afterKill); err != nil {
+		t.Fatalf("state pull after the kill: %v", err)
+	}
+	for id := range afterKill.Unknown {
+		if p, ok := afterKill.People[id]; ok {
+			inFlight["enrich.all "+p.Lead.PageName] = true
+		}
+	}
 	bCmd, bEvents, bOut := startJSONApply(t, b, env)
 	for ev := range bEvents {
 		key := ev.Call.Address + " " + ev.Call.Page
