@@ -97,6 +97,10 @@ type stateSummary struct {
 	} `json:"enrichments"`
 	Failures []failureSummary `json:"failures"`
 	Usage    state.Usage      `json:"usage"`
+	// CallsSinceQuotaCheck counts the calls that use the monthly quota
+	// (first generation) recorded as completed after the quota was read:
+	// the requests left are at least that many fewer now.
+	CallsSinceQuotaCheck int `json:"calls_since_quota_check"`
 	// Suppressed counts the people erased with leadsync forget.
 	Suppressed int `json:"suppressed"`
 	// SplitsUnderway are split searches whose run stopped in the middle
@@ -189,6 +193,9 @@ func summarizeState(src *stateSource, s *state.State, exists bool) *stateSummary
 		sum.Failures = append(sum.Failures, failureSummary{Address: addr, At: fl.At, Status: fl.Status, Message: fl.Message})
 	}
 	sum.Usage = s.Usage
+	if s.Usage.CheckedAt != nil {
+		sum.CallsSinceQuotaCheck = quotaCallsSince(s, *s.Usage.CheckedAt)
+	}
 	sum.Suppressed = len(s.Suppressed)
 	return sum
 }
@@ -309,7 +316,12 @@ func writeStateSummary(w *stateWriter, f *Factory, src *stateSource, sum *stateS
 	if u.RemainingRequests != nil {
 		w.printf("%s requests left this month", textfmt.Thousands(*u.RemainingRequests))
 		if u.CheckedAt != nil {
-			w.printf(" (checked %s)", stateAge(now.Sub(*u.CheckedAt)))
+			w.printf(" (checked %s", stateAge(now.Sub(*u.CheckedAt)))
+			if n := sum.CallsSinceQuotaCheck; n > 0 {
+				// The figure is the service's, read before those calls.
+				w.printf("; %s recorded since, so at least %s fewer now", textfmt.Plural(n, "call"), textfmt.Thousands(n))
+			}
+			w.printf(")")
 		}
 	} else {
 		w.printf("requests left unknown")
@@ -359,4 +371,39 @@ func trimRight(s string) string {
 		s = s[:len(s)-1]
 	}
 	return s
+}
+
+// quotaCallsSince counts the completed calls state records after t that
+// use the monthly quota: first-generation searches (each sub-search of a
+// split one), profile reads, and every enrichment (first generation only).
+// Failed calls may have used requests too: the count is a floor.
+func quotaCallsSince(s *state.State, t time.Time) int {
+	n := 0
+	for _, sr := range s.Searches {
+		if sr.Generation != api.Gen1 || !sr.RanAt.After(t) {
+			continue
+		}
+		if sr.Split == nil {
+			n++
+			continue
+		}
+		for _, node := range sr.Split.Nodes {
+			if node.RanAt.After(t) {
+				n++
+			}
+		}
+	}
+	reads := map[string]bool{} // a read shared by two profile blocks is one call
+	for _, pr := range s.Profiles {
+		if pr.Generation == api.Gen1 && pr.ReadAt.After(t) {
+			reads[pr.PersonID+" "+pr.ReadAt.String()] = true
+		}
+	}
+	n += len(reads)
+	for _, p := range s.People {
+		if p.Enrichment != nil && p.Enrichment.EnrichedAt.After(t) {
+			n++
+		}
+	}
+	return n
 }

@@ -20,8 +20,10 @@ func newStateRecoverCmd(f *Factory) *cobra.Command {
 		Short: "Keep the calls of a damaged journal that can be read",
 		Long: `Recover folds the readable part of a journal damaged in the middle into
 the state. Every line of the journal is a completed, paid call with its own
-checksum: the lines before the first damaged one are kept; the lines from the
-damage on are left out (those calls may be made again by the next apply).
+checksum: the lines before the first damaged one are kept, and so is every
+whole line after it (its checksum right, numbered after the last one kept);
+the damaged lines are left out (those calls may be made again by the next
+apply).
 The journal itself is never deleted: it is moved aside, unchanged, to
 <journal>.damaged-<time>, and the state before is kept as <state>.backup.
 
