@@ -611,7 +611,7 @@ func enrichDetail(e *config.Enrich, bp blockPeople, c *Change, runSources, owned
 	case c.CallsMax == 0 && e.Limit > 0 && owned >= e.Limit && len(bp.todo) > 0:
 		parts = append(parts, fmt.Sprintf("limit %s reached (%s not enriched)", thousands(e.Limit), plural(len(bp.todo), "person", "people")))
 	case c.CallsMax == 0:
-		parts = append(parts, fmt.Sprintf("%s enriched", plural(bp.enriched, "person", "people")))
+		parts = append(parts, fmt.Sprintf("%s of its sources enriched", plural(bp.enriched, "person", "people")))
 	case c.Calls == c.CallsMax:
 		parts = append(parts, plural(c.Calls, "person", "people"))
 	default:
