@@ -725,10 +725,7 @@ func (b *builder) exports() {
 	if record == nil {
 		record = func(string) *state.ExportRecord { return nil }
 	}
-	mark := b.st.DataMark()
-	if ws := b.cfg.Workspace; ws != config.DefaultWorkspace {
-		mark.Workspace = ws
-	}
+	mark := b.st.DataMarkIn(b.cfg.Workspace)
 	for _, x := range b.cfg.Exports {
 		if !b.selected(x.Address) {
 			continue

@@ -138,10 +138,7 @@ func (l *exportLog) save() {
 // loses its record (some of its files may be new, some old). It returns
 // every file written.
 func writeExports(cfg *config.Config, xs []*config.Export, st *state.State, opts export.Options, now func() time.Time, log *exportLog) ([]export.Written, error) {
-	mark := st.DataMark()
-	if ws := cfg.Workspace; ws != config.DefaultWorkspace {
-		mark.Workspace = ws
-	}
+	mark := st.DataMarkIn(cfg.Workspace)
 	var all []export.Written
 	defer log.save()
 	for _, x := range xs {

@@ -30,7 +30,7 @@ const ExportRecordVersion = 1
 type DataMark struct {
 	// Workspace is the workspace the state is of ("" for the default
 	// one): two workspaces with one lineage (one pushed from the other)
-	// may reach one serial with different data. Set by the caller.
+	// may reach one serial with different data. See DataMarkIn.
 	Workspace string       `json:"workspace,omitempty"`
 	Lineage   string       `json:"lineage"`
 	Serial    uint64       `json:"serial"`
@@ -52,6 +52,17 @@ func (s *State) DataMark() DataMark {
 	if s.Journal != nil {
 		j := *s.Journal
 		m.Journal = &j
+	}
+	return m
+}
+
+// DataMarkIn is DataMark with the workspace the state is of: workspace as
+// the configuration names it ("" and DefaultWorkspace are the default one,
+// which a mark leaves empty, as marks written before workspaces had one).
+func (s *State) DataMarkIn(workspace string) DataMark {
+	m := s.DataMark()
+	if workspace != DefaultWorkspace {
+		m.Workspace = workspace
 	}
 	return m
 }
