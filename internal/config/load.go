@@ -443,3 +443,12 @@ func dedupe(ds hcl.Diagnostics) hcl.Diagnostics {
 	}
 	return out
 }
+
+// firstFileStart is where whole-configuration problems point: the start of
+// the first file.
+func (l *loader) firstFileStart() *hcl.Range {
+	if len(l.configFiles) == 0 {
+		return nil
+	}
+	return &hcl.Range{Filename: l.configFiles[0], Start: hcl.InitialPos, End: hcl.Pos{Line: 1, Column: 1, Byte: 0}}
+}

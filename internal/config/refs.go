@@ -3,12 +3,15 @@ package config
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
 
 	"github.com/leadsync/leadsync/internal/catalog"
+	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
 // scope says which names an expression may reference besides var, local and
@@ -129,4 +132,135 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// fromList decodes a from list: references to declared search and profile
+// blocks or their instances.
+func (l *loader) fromList(a *hcl.Attribute) ([]string, bool) {
+	exprs, ds := hcl.ExprList(a.Expr)
+	if ds.HasErrors() {
+		if _, d := hcl.AbsTraversalForExpr(a.Expr); !d.HasErrors() {
+			exprs = []hcl.Expression{a.Expr} // a single reference without brackets
+		} else {
+			l.fromItemError(a.Expr)
+			return nil, false
+		}
+	}
+	if len(exprs) == 0 {
+		l.errorf(a.Expr.Range().Ptr(), "Empty from", "from lists at least one search or profile block, like from = [search.cto].")
+		return nil, false
+	}
+	var out []string
+	good := true
+	seen := map[string]bool{}
+	for _, e := range exprs {
+		addr, ok := l.fromRef(e)
+		if !ok {
+			good = false
+			continue
+		}
+		if !seen[addr] {
+			seen[addr] = true
+			out = append(out, addr)
+		}
+	}
+	return out, good
+}
+
+func (l *loader) fromItemError(e hcl.Expression) {
+	if v, ds := e.Value(nil); !ds.HasErrors() && v.Type() == cty.String && v.IsKnown() && !v.IsNull() {
+		s := v.AsString()
+		l.errorf(e.Range().Ptr(), "String instead of reference", "from takes references to blocks, not strings: write %s without quotes.", s)
+		return
+	}
+	if v, ds := e.Value(nil); !ds.HasErrors() && (v.Type().IsTupleType() || v.Type().IsListType()) {
+		l.errorf(e.Range().Ptr(), "String instead of reference", "from takes references to blocks, not strings: write them without quotes, like [search.cto, profile.founder].")
+		return
+	}
+	l.errorf(e.Range().Ptr(), "Invalid from", "from is a list of references to search and profile blocks, written out, like [search.cto, search.cfo[\"Berlin\"], profile.founder]; it cannot be computed.")
+}
+
+func (l *loader) fromRef(e hcl.Expression) (string, bool) {
+	t, ds := hcl.AbsTraversalForExpr(e)
+	if ds.HasErrors() {
+		l.fromItemError(e)
+		return "", false
+	}
+	rng := t.SourceRange().Ptr()
+	root := t.RootName()
+	if root != "search" && root != "profile" {
+		l.errorf(rng, "Invalid from reference", "from lists search and profile blocks, like search.cto or profile.founder; %q is neither.", root)
+		return "", false
+	}
+	if len(t) < 2 {
+		l.errorf(rng, "Invalid from reference", "%s is followed by a block name, like %s.cto.", root, root)
+		return "", false
+	}
+	at, isAttr := t[1].(hcl.TraverseAttr)
+	if !isAttr {
+		l.errorf(rng, "Invalid from reference", "%s is followed by a block name, like %s.cto.", root, root)
+		return "", false
+	}
+	block := root + "." + at.Name
+	info := l.blocks[block]
+	if info == nil {
+		var names []string
+		for k, b := range l.blocks {
+			if b.kind == root {
+				names = append(names, k[len(root)+1:])
+			}
+		}
+		sort.Strings(names)
+		hint := didYouMean(at.Name, names)
+		other := map[string]string{"search": "profile", "profile": "search"}[root]
+		if hint == "" {
+			hint = fmt.Sprintf(" Declare a %s %q block, or remove the reference.", root, at.Name)
+		}
+		if l.blocks[other+"."+at.Name] != nil {
+			hint = fmt.Sprintf(" There is a %s block named %q: did you mean %s.%s?", other, at.Name, other, at.Name)
+		}
+		l.errorf(rng, "Reference to undeclared "+root+" block", "No %s block named %q is declared.%s", root, at.Name, hint)
+		return "", false
+	}
+	if len(t) == 2 {
+		return block, true
+	}
+	idx, isIdx := t[2].(hcl.TraverseIndex)
+	if !isIdx || len(t) > 3 {
+		l.errorf(rng, "Invalid from reference", "from refers to a whole block (%s) or one instance (%s[\"key\"] or %s[0]); nothing else.", block, block, block)
+		return "", false
+	}
+	switch info.mode {
+	case single:
+		l.errorf(rng, "Invalid instance key", "%s has neither for_each nor count, so it has no instances to index; write %s.", block, block)
+		return "", false
+	case forEach:
+		if idx.Key.Type() != cty.String {
+			l.errorf(rng, "Invalid instance key", "%s uses for_each, so its instances have string keys, like %s[\"Berlin\"].", block, block)
+			return "", false
+		}
+		k := idx.Key.AsString()
+		if info.expanded && !info.keys[k] {
+			var keys []string
+			for k := range info.keys {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			l.errorf(rng, "Invalid instance key", "%s has no instance %q; its keys are %s.", block, k, textfmt.QuoteList(keys, ", "))
+			return "", false
+		}
+		return fmt.Sprintf("%s[%s]", block, strconv.Quote(k)), true
+	default:
+		if idx.Key.Type() != cty.Number {
+			l.errorf(rng, "Invalid instance key", "%s uses count, so its instances have numbers, like %s[0].", block, block)
+			return "", false
+		}
+		bf := idx.Key.AsBigFloat()
+		n, acc := bf.Int64()
+		if !bf.IsInt() || acc != 0 || (info.expanded && !info.keys[strconv.FormatInt(n, 10)]) {
+			l.errorf(rng, "Invalid instance key", "%s has %d instances (count); %s is not one of their indexes.", block, len(info.keys), bf.Text('g', -1))
+			return "", false
+		}
+		return fmt.Sprintf("%s[%d]", block, n), true
+	}
 }

@@ -1,0 +1,160 @@
+package config
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// maxCount bounds count and for_each: every instance is at least one call,
+// and 10,000 searches take almost three hours at the service's 1 call/s.
+const maxCount = 10000
+
+// content decodes a block body, reporting unknown attributes with the
+// nearest known name.
+func (l *loader) content(b *hcl.Block, schema *hcl.BodySchema, what string) *hcl.BodyContent {
+	content, remain, ds := b.Body.PartialContent(schema)
+	l.add(ds)
+	attrs, ds := remain.JustAttributes()
+	l.add(ds)
+	var known []string
+	for _, a := range schema.Attributes {
+		known = append(known, a.Name)
+	}
+	for _, a := range sortedAttrs(attrs) {
+		hint := didYouMean(a.Name, known)
+		if hint == "" {
+			hint = fmt.Sprintf(" %s takes %s.", what, strings.Join(known, ", "))
+		}
+		l.errorf(a.NameRange.Ptr(), "Unsupported argument", "%s has no argument %q.%s", what, a.Name, hint)
+	}
+	return content
+}
+
+// instance is one expansion of a search or profile block.
+type instance struct {
+	addr string
+	ctx  *hcl.EvalContext
+	sc   scope
+}
+
+// expand evaluates for_each or count of a block and returns its instances.
+func (l *loader) expand(b *hcl.Block, content *hcl.BodyContent, info *blockInfo) []instance {
+	block := b.Type + "." + b.Labels[0]
+	fe, cnt := content.Attributes["for_each"], content.Attributes["count"]
+	if fe != nil && cnt != nil {
+		l.errorf(cnt.NameRange.Ptr(), "Both for_each and count", "A block is repeated by for_each or by count, not both; remove one.")
+		return nil
+	}
+	switch {
+	case fe != nil:
+		info.mode = forEach
+		v, sens, astate := l.value(fe, l.base, scope{})
+		if astate == absent {
+			l.errorf(fe.Expr.Range().Ptr(), "Invalid for_each", "for_each is null; give it a map or a set of strings.")
+		}
+		if astate != ok {
+			return nil
+		}
+		if sens {
+			l.errorf(fe.Expr.Range().Ptr(), "Sensitive value in for_each", "for_each cannot use a sensitive value: its keys appear in addresses, plans and state.")
+			return nil
+		}
+		ty := v.Type()
+		type kv struct {
+			key string
+			val cty.Value
+		}
+		var items []kv
+		switch {
+		case ty.IsMapType() || ty.IsObjectType():
+			for it := v.ElementIterator(); it.Next(); {
+				k, e := it.Element()
+				items = append(items, kv{k.AsString(), e})
+			}
+		case ty.IsSetType() && ty.ElementType() == cty.DynamicPseudoType && v.IsKnown() && v.LengthInt() == 0:
+			// An empty literal set, toset([]): its elements have no type
+			// because it has none. Zero instances, as in Terraform.
+		case ty.IsSetType():
+			if ty.ElementType() != cty.String {
+				l.errorf(fe.Expr.Range().Ptr(), "Invalid for_each", "for_each takes a map or a set of strings; this set holds %s values.", typeName(ty.ElementType()))
+				return nil
+			}
+			for it := v.ElementIterator(); it.Next(); {
+				_, e := it.Element()
+				if e.IsNull() {
+					l.errorf(fe.Expr.Range().Ptr(), "Invalid for_each", "The set given to for_each contains null.")
+					return nil
+				}
+				items = append(items, kv{e.AsString(), e})
+			}
+		case ty.IsListType() || ty.IsTupleType():
+			l.errorf(fe.Expr.Range().Ptr(), "Invalid for_each", "for_each takes a map or a set of strings, and this is a %s. Convert it with toset(...), like for_each = toset(var.cities).", typeName(ty))
+			return nil
+		default:
+			l.errorf(fe.Expr.Range().Ptr(), "Invalid for_each", "for_each takes a map or a set of strings; got %s.", typeName(ty))
+			return nil
+		}
+		if len(items) > maxCount {
+			l.errorf(fe.Expr.Range().Ptr(), "Too many instances", "for_each gives %d instances; at most %d are allowed.", len(items), maxCount)
+			return nil
+		}
+		info.expanded = true
+		var out []instance
+		for _, it := range items {
+			info.keys[it.key] = true
+			out = append(out, instance{
+				addr: fmt.Sprintf("%s[%s]", block, strconv.Quote(it.key)),
+				ctx:  l.evalContext(map[string]cty.Value{"each": cty.ObjectVal(map[string]cty.Value{"key": cty.StringVal(it.key), "value": it.val})}),
+				sc:   scope{each: true},
+			})
+		}
+		return out
+	case cnt != nil:
+		info.mode = countMode
+		n, astate := l.intAttr(cnt, l.base, scope{}, 0, maxCount)
+		if astate == absent {
+			l.errorf(cnt.Expr.Range().Ptr(), "Invalid count", "count is null; give it a whole number.")
+		}
+		if astate != ok {
+			return nil
+		}
+		info.expanded = true
+		var out []instance
+		for i := 0; i < n; i++ {
+			info.keys[strconv.Itoa(i)] = true
+			out = append(out, instance{
+				addr: fmt.Sprintf("%s[%d]", block, i),
+				ctx:  l.evalContext(map[string]cty.Value{"count": cty.ObjectVal(map[string]cty.Value{"index": cty.NumberIntVal(int64(i))})}),
+				sc:   scope{count: true},
+			})
+		}
+		return out
+	}
+	info.expanded = true
+	return []instance{{addr: block, ctx: l.base}}
+}
+
+func (l *loader) declareInstances(searches, profiles hcl.Blocks) {
+	for _, bs := range []hcl.Blocks{searches, profiles} {
+		seen := map[string]hcl.Range{}
+		for _, b := range bs {
+			if !l.uniqueName(b, seen) {
+				l.skip[b] = true
+				continue
+			}
+			l.blocks[b.Type+"."+b.Labels[0]] = &blockInfo{kind: b.Type, name: b.Labels[0], rng: b.DefRange, keys: map[string]bool{}}
+		}
+	}
+}
+
+func (l *loader) noRepeat(content *hcl.BodyContent, what string) {
+	for _, n := range []string{"for_each", "count"} {
+		if a := content.Attributes[n]; a != nil {
+			l.errorf(a.NameRange.Ptr(), n+" not allowed here", "%s is only for search and profile blocks; %s", n, what)
+		}
+	}
+}

@@ -1,0 +1,194 @@
+package config
+
+import (
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/catalog"
+	"github.com/leadsync/leadsync/internal/textfmt"
+)
+
+// fixed search attributes besides the catalog's filters.
+var searchFixed = []string{"for_each", "count", "keywords", "search_url", "raw", "max_results", "refresh", "split_by"}
+
+func (l *loader) searchSchema() (*hcl.BodySchema, []string) {
+	names := append([]string{}, searchFixed...)
+	for _, f := range l.cat.Fields {
+		n := catalog.AttributeName(f.SearchParameter)
+		if !contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	s := &hcl.BodySchema{}
+	for _, n := range names {
+		s.Attributes = append(s.Attributes, hcl.AttributeSchema{Name: n})
+	}
+	return s, names
+}
+
+func (l *loader) decodeSearch(b *hcl.Block) {
+	if l.skip[b] {
+		return
+	}
+	schema, _ := l.searchSchema()
+	content := l.content(b, schema, "A search block")
+	info := l.blocks["search."+b.Labels[0]]
+	at := content.Attributes
+	for _, in := range l.expand(b, content, info) {
+		s := &Search{Address: in.addr, Block: "search." + b.Labels[0], Name: b.Labels[0], DeclRange: b.DefRange,
+			Request: api.SearchRequest{Params: map[string]any{}}}
+		kwState, urlState := absent, absent
+		for _, f := range l.cat.Fields {
+			name := catalog.AttributeName(f.SearchParameter)
+			a := at[name]
+			if a == nil || (contains(searchFixed, name) && name != "keywords") {
+				continue
+			}
+			if f.Type == api.FieldArray {
+				l.arrayFilter(s, f, a, in)
+				continue
+			}
+			v, _, astate := l.stringAttr(a, in.ctx, in.sc, true)
+			if name == "keywords" {
+				kwState = astate
+				if astate == ok && strings.TrimSpace(v) == "" {
+					l.errorf(a.Expr.Range().Ptr(), "Empty keywords", "keywords must not be empty; give the words to search for, like keywords = \"CTO\".")
+					kwState = bad
+				}
+			}
+			if astate == ok && v != "" {
+				s.Request.Params[f.SearchParameter] = v
+			}
+		}
+		if _, inCatalog := l.cat.ByAttribute("keywords"); !inCatalog && at["keywords"] != nil {
+			v, _, astate := l.stringAttr(at["keywords"], in.ctx, in.sc, true)
+			kwState = astate
+			if astate == ok {
+				s.Request.Params["keywords"] = v
+			}
+		}
+		var urlArrays map[string][]string // array filters the search URL's query sets
+		if a := at["search_url"]; a != nil {
+			v, sens, astate := l.stringAttr(a, in.ctx, in.sc, true)
+			urlState = astate
+			if astate == ok {
+				if problem := searchURLProblem(v); problem != "" {
+					l.errorf(a.Expr.Range().Ptr(), "Invalid search_url", "%s", problem)
+					urlState = bad
+				} else {
+					s.Request.Params["searchUrl"] = v
+					urlArrays = l.searchURLFilters(s, a, v, sens, at)
+				}
+			}
+		}
+		switch {
+		case kwState == absent && urlState == absent:
+			l.errorf(b.DefRange.Ptr(), "Missing keywords or search_url",
+				"A search needs keywords (like keywords = \"CTO\") or a search_url whose query carries keywords; the service refuses a search with neither.")
+		case kwState == ok && urlState == ok:
+			l.errorf(at["search_url"].Expr.Range().Ptr(), "Both keywords and search_url",
+				"The service takes keywords or a search URL (which carries its own keywords), not both; remove one.")
+		}
+		if v, astate := l.boolAttr(at["raw"], in.ctx, in.sc); astate == ok {
+			s.Request.Raw = v
+			if v {
+				l.rawAttrs = append(l.rawAttrs, at["raw"])
+			}
+		}
+		l.splitBy(s, at["split_by"], in, urlArrays)
+		if n, astate := l.intAttr(at["max_results"], in.ctx, in.sc, 1, -1); astate == ok {
+			rng := at["max_results"].Expr.Range().Ptr()
+			switch {
+			case n > api.MaxResults && at["split_by"] == nil:
+				l.errorf(rng, "max_results above the cap without split_by",
+					"The network returns at most %d results for one search, so max_results above %d needs split_by, which splits a saturated search into sub-searches by array filters, like split_by = [\"industry_filter\", \"level_filter\"]. Add split_by or lower max_results to %d; got %d.",
+					api.MaxResults, api.MaxResults, api.MaxResults, n)
+			case n > MaxSplitResults:
+				l.errorf(rng, "Invalid max_results", "max_results must be from 1 to %d with split_by; got %d.", MaxSplitResults, n)
+			default:
+				s.MaxResults = n
+			}
+		}
+		if d, astate := l.durationAttr(at["refresh"], in.ctx, in.sc); astate == ok {
+			s.Refresh = d
+		}
+		l.cfg.Searches = append(l.cfg.Searches, s)
+	}
+}
+
+// arrayFilter checks an array filter against the catalog's possible values.
+func (l *loader) arrayFilter(s *Search, f api.Field, a *hcl.Attribute, in instance) {
+	example := "[\"" + f.PossibleValues[0] + "\"]"
+	vals, rngs, sens, astate := l.stringListAttr(a, in.ctx, in.sc, example)
+	if astate != ok || len(vals) == 0 {
+		return
+	}
+	good := true
+	seen := map[string]bool{}
+	var out []string
+	for i, v := range vals {
+		if seen[v] {
+			continue
+		}
+		seen[v] = true
+		if contains(f.PossibleValues, v) {
+			out = append(out, v)
+			continue
+		}
+		good = false
+		l.errorf(rngs[i].Ptr(), "Invalid "+a.Name+" value", "%s", l.valueProblem(f, a.Name, v, sens))
+	}
+	if good {
+		s.Request.Params[f.SearchParameter] = out
+	}
+}
+
+// valueProblem is the detail of an array filter item v that is not one of
+// f's possible values; name is the filter as the configuration writes it.
+func (l *loader) valueProblem(f api.Field, name, v string, sens bool) string {
+	shown := strconv.Quote(v)
+	if sens {
+		shown = "A sensitive value"
+	}
+	hint := ""
+	if near := nearest(v, f.PossibleValues, 3); len(near) > 0 && !sens {
+		hint = " Did you mean " + textfmt.QuoteList(near, " or ") + "?"
+	} else {
+		hint = " Valid values: " + textfmt.QuoteList(f.PossibleValues, ", ") + "."
+	}
+	return fmt.Sprintf("%s is not one of the values the service accepts for %s (%s).%s", shown, name, l.cat.Describe(), hint)
+}
+
+// pick is one when n is 1, else many.
+func pick(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// commaHint explains, for a search URL's array filter value that is
+// possible values joined by commas, that each value is a parameter of its
+// own.
+func commaHint(f api.Field, param, v string, sens bool) string {
+	if sens || !strings.Contains(v, ",") {
+		return ""
+	}
+	parts := strings.Split(v, ",")
+	for i, p := range parts {
+		parts[i] = strings.TrimSpace(p)
+		if !contains(f.PossibleValues, parts[i]) {
+			return ""
+		}
+	}
+	var qs []string
+	for _, p := range parts {
+		qs = append(qs, param+"="+url.QueryEscape(p))
+	}
+	return fmt.Sprintf(" A URL gives each value as a parameter of its own: %s.", strings.Join(qs, "&"))
+}
