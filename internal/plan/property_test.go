@@ -25,7 +25,7 @@ import (
 // they must equal the plan's certain counts; and the plan after the apply
 // has nothing left to enrich.
 // Split searches are played here by simulateSplit, a model of the
-// executor; TestSplitCallsWithinPlanProperty (internal/exec) checks the
+// executor; TestSplitCallsWithinPlanProperty (internal/engine) checks the
 // real executor against the sandbox.
 func TestPlanNeverUnderstates(t *testing.T) {
 	useTestMatch(t)

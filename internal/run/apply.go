@@ -10,7 +10,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
-	"github.com/leadsync/leadsync/internal/exec"
+	"github.com/leadsync/leadsync/internal/engine"
 	"github.com/leadsync/leadsync/internal/export"
 	"github.com/leadsync/leadsync/internal/plan"
 	"github.com/leadsync/leadsync/internal/state"
@@ -26,7 +26,7 @@ type ApplyView interface {
 	// Progress returns the printer of the run's events. stop acts as a
 	// first interrupt: a printer whose reader went away calls it so that
 	// nothing more is spent for output nobody reads.
-	Progress(stop func()) exec.Progress
+	Progress(stop func()) engine.Progress
 	// Interrupted says that the first interrupt was received.
 	Interrupted()
 	// Exports shows the files written (and their warnings).
@@ -133,7 +133,7 @@ func apply(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView) error
 	// spreadsheets stay up to date. Any other plan commits the state, and
 	// every spreadsheet is written from it.
 	commit := changesState(p)
-	var journal exec.Journal = noCalls{}
+	var journal engine.Journal = noCalls{}
 	var closeJournal func() error
 	if commit {
 		if usage != nil {
@@ -157,7 +157,7 @@ func apply(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView) error
 	// with SIGPIPE ignored, writes fail instead, and the run stops cleanly.
 	signal.Ignore(syscall.SIGPIPE)
 
-	sum, runErr := exec.Run(runCtx, exec.Options{
+	sum, runErr := engine.Run(runCtx, engine.Options{
 		Config:      cfg,
 		Plan:        p,
 		State:       st,

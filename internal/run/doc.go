@@ -7,7 +7,7 @@
 // requests (first generation only, see HasBilling), builds the plan or
 // checks a saved one, asks for confirmation, opens the journal, watches
 // for interrupts (the first stops starting calls, the second cancels),
-// runs the plan through exec, commits the state and writes the exports. A
+// runs the plan through engine, commits the state and writes the exports. A
 // plan whose only changes are spreadsheets to write opens no journal and
 // commits nothing: it writes those spreadsheets and no others.
 // Plan loads the state without a lock (EarlyLoad starts that load while
@@ -40,7 +40,7 @@
 // a refused lock is the backend's *state.LockedError, naming the holder)
 // tell the caller which exit code and message to give.
 //
-// It imports api, config, exec, export, plan and state (and levenshtein
+// It imports api, config, engine, export, plan and state (and levenshtein
 // for the addresses close to an unknown one). It must not import cli,
 // views, cobra or anything that knows of flags, terminals or colours, and
 // it writes to no stream of its own.

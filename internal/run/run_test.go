@@ -14,7 +14,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
-	"github.com/leadsync/leadsync/internal/exec"
+	"github.com/leadsync/leadsync/internal/engine"
 	"github.com/leadsync/leadsync/internal/export"
 	"github.com/leadsync/leadsync/internal/plan"
 	"github.com/leadsync/leadsync/internal/sandbox"
@@ -130,16 +130,16 @@ func (u unlocker) Unlock() error { u.b.note("unlock"); return u.Unlocker.Unlock(
 type recView struct {
 	plans    int
 	written  []export.Written
-	progress exec.Progress
+	progress engine.Progress
 	done     []error // each Done call's error
 }
 
 func (v *recView) Plan(*plan.Plan) { v.plans++ }
-func (v *recView) Progress(stop func()) exec.Progress {
+func (v *recView) Progress(stop func()) engine.Progress {
 	if v.progress != nil {
 		return v.progress
 	}
-	return exec.NopProgress{}
+	return engine.NopProgress{}
 }
 func (v *recView) Interrupted()   {}
 func (v *recView) Done(err error) { v.done = append(v.done, err) }
@@ -207,11 +207,11 @@ func TestApplyCancelledSpendsNothing(t *testing.T) {
 // stopAtFirstCall is a progress printer whose reader went away at once:
 // it calls the view's stop on the first call.
 type stopAtFirstCall struct {
-	exec.NopProgress
+	engine.NopProgress
 	stop func()
 }
 
-func (p stopAtFirstCall) CallStart(exec.Call) { p.stop() }
+func (p stopAtFirstCall) CallStart(engine.Call) { p.stop() }
 
 func TestApplyStopFromTheViewStopsTheRun(t *testing.T) {
 	d, b, n, dir := newDeps(t)
@@ -230,7 +230,7 @@ func TestApplyStopFromTheViewStopsTheRun(t *testing.T) {
 
 type stopView struct{ recView }
 
-func (v *stopView) Progress(stop func()) exec.Progress { return stopAtFirstCall{stop: stop} }
+func (v *stopView) Progress(stop func()) engine.Progress { return stopAtFirstCall{stop: stop} }
 
 func TestApplyPlanErrorsAreDiagnostics(t *testing.T) {
 	d, _, n, dir := newDeps(t)

@@ -7,5 +7,5 @@
 // It owns the sandbox's behaviour where the spec is silent (error bodies,
 // what counts against the quota, raw in generation 2); docs/sandbox.md
 // lists those choices. It imports only api (wire types) and never
-// config, plan, exec, state or export.
+// config, plan, engine, state or export.
 package sandbox

@@ -24,7 +24,7 @@ import (
 //     the last dimension.
 //
 // The run is complete when every node of the target has completed; its
-// people are then merged into the search's record. Plan and exec both
+// people are then merged into the search's record. Plan and engine both
 // follow SplitPending, so apply never runs a node the plan did not count.
 
 // SplitHash identifies what a split run splits: the generation, the
@@ -57,7 +57,7 @@ func SplitTreeSize(dims []SplitDimension, d int) int {
 	return size
 }
 
-// SplitProgress is where a split run stands, for plan and exec.
+// SplitProgress is where a split run stands, for plan and engine.
 type SplitProgress struct {
 	// Pending are the nodes of the target not yet completed, in tree
 	// order (by depth, then by the dimensions' value order).

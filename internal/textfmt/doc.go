@@ -1,6 +1,6 @@
 // Package textfmt holds the small text helpers several packages share:
 // display widths, numbers with thousands separators, plurals, quoted lists
 // and sorted map keys. It imports nothing of leadsync, so any package may
-// import it without breaking the one-way flow config -> plan -> exec ->
+// import it without breaking the one-way flow config -> plan -> engine ->
 // state -> export.
 package textfmt

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/leadsync/leadsync/internal/config"
-	"github.com/leadsync/leadsync/internal/exec"
+	"github.com/leadsync/leadsync/internal/engine"
 	"github.com/leadsync/leadsync/internal/export"
 	"github.com/leadsync/leadsync/internal/plan"
 	"github.com/leadsync/leadsync/internal/run"
@@ -44,7 +44,7 @@ type applyHuman struct{ s Streams }
 
 func (v applyHuman) Plan(p *plan.Plan) { _ = PlanText(v.s.Out, p, v.s.ColorOut) }
 
-func (v applyHuman) Progress(func()) exec.Progress {
+func (v applyHuman) Progress(func()) engine.Progress {
 	if v.s.ErrTTY {
 		return &textProgress{w: v.s.ErrOut, now: v.s.Now, live: true, color: v.s.ColorErr}
 	}
@@ -85,7 +85,7 @@ func ExportWarnings(w io.Writer, written []export.Written) {
 type applyJSON struct {
 	s       Streams
 	prog    *jsonProgress
-	sum     *exec.Summary
+	sum     *engine.Summary
 	cfg     *config.Config
 	written []export.Written
 	done    bool
@@ -94,11 +94,11 @@ type applyJSON struct {
 // Plan shows nothing: the JSON stream starts with apply_start.
 func (*applyJSON) Plan(*plan.Plan) {}
 
-func (v *applyJSON) Progress(stop func()) exec.Progress {
+func (v *applyJSON) Progress(stop func()) engine.Progress {
 	// A reader that goes away (apply --json | head) stops the run like
 	// a first Ctrl-C: nothing more is spent for output nobody reads.
 	v.prog = &jsonProgress{w: &brokenPipeWriter{w: v.s.Out, onBroken: stop}, now: v.s.Now,
-		hold: func(s *exec.Summary) { v.sum = s }}
+		hold: func(s *engine.Summary) { v.sum = s }}
 	return v.prog
 }
 
@@ -124,7 +124,7 @@ func (v *applyJSON) Done(err error) {
 		ev = summaryEvent(v.sum)
 	case err == nil:
 		// Nothing to do: no calls were made.
-		ev = summaryEvent(&exec.Summary{})
+		ev = summaryEvent(&engine.Summary{})
 		ev["no_changes"] = true
 	default:
 		return

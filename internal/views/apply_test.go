@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/leadsync/leadsync/internal/config"
-	"github.com/leadsync/leadsync/internal/exec"
+	"github.com/leadsync/leadsync/internal/engine"
 	"github.com/leadsync/leadsync/internal/export"
 	"github.com/leadsync/leadsync/internal/plan"
 )
@@ -58,7 +58,7 @@ func TestApplyViews(t *testing.T) {
 	stops := 0
 	pr := NewApply(Streams{Out: fw, ErrOut: &errOut, Now: now}, true).Progress(func() { stops++ })
 	pr.Start(p, 1, 0)
-	pr.CallStart(exec.Call{Seq: 1, Kind: exec.CallSearch, Address: "search.a"})
+	pr.CallStart(engine.Call{Seq: 1, Kind: engine.CallSearch, Address: "search.a"})
 	if stops != 1 || fw.writes != 1 {
 		t.Errorf("stops %d, writes %d; want 1 and 1", stops, fw.writes)
 	}

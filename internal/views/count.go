@@ -4,7 +4,7 @@ import (
 	"sort"
 	"time"
 
-	"github.com/leadsync/leadsync/internal/exec"
+	"github.com/leadsync/leadsync/internal/engine"
 )
 
 // Counter counts an apply as it runs: calls started and done of the
@@ -21,12 +21,12 @@ type Counter struct {
 	Started  int
 	Done     int
 	Credits  int
-	inflight map[int]exec.Call
+	inflight map[int]engine.Call
 }
 
 // NewCounter returns a counter that reads the time from now.
 func NewCounter(now func() time.Time) *Counter {
-	return &Counter{now: now, inflight: map[int]exec.Call{}}
+	return &Counter{now: now, inflight: map[int]engine.Call{}}
 }
 
 // Start begins the count: the clock starts, with callsMax planned.
@@ -36,26 +36,26 @@ func (c *Counter) Start(callsMax int) {
 }
 
 // CallStart counts a call handed to the service.
-func (c *Counter) CallStart(call exec.Call) {
+func (c *Counter) CallStart(call engine.Call) {
 	c.Started++
 	c.inflight[call.Seq] = call
 }
 
 // CallEnd counts a call finished (done or failed) with the credits it spent.
-func (c *Counter) CallEnd(call exec.Call, credits int) {
+func (c *Counter) CallEnd(call engine.Call, credits int) {
 	delete(c.inflight, call.Seq)
 	c.Done++
 	c.Credits += credits
 }
 
 // InFlight returns the calls in flight, in the order they started.
-func (c *Counter) InFlight() []exec.Call {
+func (c *Counter) InFlight() []engine.Call {
 	seqs := make([]int, 0, len(c.inflight))
 	for s := range c.inflight {
 		seqs = append(seqs, s)
 	}
 	sort.Ints(seqs)
-	out := make([]exec.Call, 0, len(seqs))
+	out := make([]engine.Call, 0, len(seqs))
 	for _, s := range seqs {
 		out = append(out, c.inflight[s])
 	}

@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/leadsync/leadsync/internal/exec"
+	"github.com/leadsync/leadsync/internal/engine"
 )
 
 func TestCounter(t *testing.T) {
@@ -14,9 +14,9 @@ func TestCounter(t *testing.T) {
 	if rate, _, ok := c.Rate(); rate != 0 || ok {
 		t.Errorf("before any time: rate %v, ok %v; want 0 and unknown", rate, ok)
 	}
-	a := exec.Call{Seq: 1, Address: "search.a"}
-	b := exec.Call{Seq: 2, Address: "search.b"}
-	e := exec.Call{Seq: 3, Address: "enrich.e", Kind: exec.CallEnrich}
+	a := engine.Call{Seq: 1, Address: "search.a"}
+	b := engine.Call{Seq: 2, Address: "search.b"}
+	e := engine.Call{Seq: 3, Address: "enrich.e", Kind: engine.CallEnrich}
 	c.CallStart(b)
 	c.CallStart(a)
 	now = now.Add(4 * time.Second)
@@ -37,7 +37,7 @@ func TestCounter(t *testing.T) {
 	}
 	// More calls started than planned: the time left is unknown.
 	for i := 4; i <= 11; i++ {
-		c.CallStart(exec.Call{Seq: i})
+		c.CallStart(engine.Call{Seq: i})
 	}
 	if _, _, ok := c.Rate(); ok {
 		t.Error("time left known with more calls started than planned")

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/leadsync/leadsync/internal/exec"
+	"github.com/leadsync/leadsync/internal/engine"
 	"github.com/leadsync/leadsync/internal/plan"
 )
 
@@ -14,9 +14,9 @@ import (
 // separated like the plan's.
 func TestSummaryPeopleNotes(t *testing.T) {
 	var b bytes.Buffer
-	writeSummary(&b, &exec.Summary{
+	writeSummary(&b, &engine.Summary{
 		Expired: 3,
-		Searches: []exec.SearchOutcome{
+		Searches: []engine.SearchOutcome{
 			{Address: "search.cto", Results: 5, Kept: 4, First: true, Suppressed: 1},
 			{Address: "search.munich", Results: 0, Kept: 0, First: true},
 			{Address: "search.de", Results: 2400, Kept: 1381, Added: 1200, Removed: 1001, Suppressed: 1500},

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/leadsync/leadsync/internal/exec"
+	"github.com/leadsync/leadsync/internal/engine"
 	"github.com/leadsync/leadsync/internal/plan"
 	"github.com/leadsync/leadsync/internal/textfmt"
 )
@@ -20,23 +20,23 @@ func TestStatusLineRate(t *testing.T) {
 	p := &textProgress{w: &b, now: clock, live: true}
 	p.Start(&plan.Plan{Totals: plan.Totals{RateLimit: 1}}, 10, 5)
 	now = now.Add(10 * time.Millisecond)
-	p.CallStart(exec.Call{Seq: 1, Kind: exec.CallSearch, Address: "search.a"})
+	p.CallStart(engine.Call{Seq: 1, Kind: engine.CallSearch, Address: "search.a"})
 	if got := lastStatus(b.String()); strings.Contains(got, "calls/s") || strings.Contains(got, "left") {
 		t.Errorf("status line with one call shows a rate: %q", got)
 	}
 	// A burst: two calls 10 ms apart would be 100 calls/s.
-	p.CallStart(exec.Call{Seq: 2, Kind: exec.CallSearch, Address: "search.b"})
+	p.CallStart(engine.Call{Seq: 2, Kind: engine.CallSearch, Address: "search.b"})
 	got := lastStatus(b.String())
 	if !strings.Contains(got, "1.00 calls/s") {
 		t.Errorf("status line after a burst: %q, want the rate capped at the limit (1.00 calls/s)", got)
 	}
-	p.CallDone(exec.Call{Seq: 1, Kind: exec.CallEnrich, Address: "enrich.e"}, exec.CallResult{Credits: 1})
+	p.CallDone(engine.Call{Seq: 1, Kind: engine.CallEnrich, Address: "enrich.e"}, engine.CallResult{Credits: 1})
 	if got := lastStatus(b.String()); !strings.Contains(got, "1 credit ") || strings.Contains(got, "1 credits") {
 		t.Errorf("status line: %q, want \"1 credit\"", got)
 	}
 	c := NewCounter(clock)
 	c.Start(5)
-	c.CallStart(exec.Call{Seq: 1})
+	c.CallStart(engine.Call{Seq: 1})
 	if rate, _, ok := c.Rate(); rate != 0 || ok {
 		t.Errorf("one call: rate %v, ok %v; want unknown", rate, ok)
 	}
@@ -63,7 +63,7 @@ func TestApplyStoppedEnding(t *testing.T) {
 		{"interrupted: no new calls were started; the calls in flight were finished", "Apply stopped: 3 calls made"},
 	} {
 		var b bytes.Buffer
-		writeSummary(&b, &exec.Summary{Calls: 3, CallsPlannedMax: 9, Credits: 1, CreditsPlannedMax: 5, Succeeded: 3, Stopped: tc.stopped})
+		writeSummary(&b, &engine.Summary{Calls: 3, CallsPlannedMax: 9, Credits: 1, CreditsPlannedMax: 5, Succeeded: 3, Stopped: tc.stopped})
 		if !strings.Contains(b.String(), tc.want) || !strings.Contains(b.String(), "1 credit charged") {
 			t.Errorf("summary:\n%s\nwant %q and \"1 credit spent\"", b.String(), tc.want)
 		}

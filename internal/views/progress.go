@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/leadsync/leadsync/internal/api"
-	"github.com/leadsync/leadsync/internal/exec"
+	"github.com/leadsync/leadsync/internal/engine"
 	"github.com/leadsync/leadsync/internal/export"
 	"github.com/leadsync/leadsync/internal/plan"
 	"github.com/leadsync/leadsync/internal/state"
@@ -29,7 +29,7 @@ type textProgress struct {
 	statusDrawn bool
 }
 
-var _ exec.Progress = (*textProgress)(nil)
+var _ engine.Progress = (*textProgress)(nil)
 
 func (p *textProgress) Start(pl *plan.Plan, callsMax, creditsMax int) {
 	p.count = NewCounter(p.now)
@@ -40,18 +40,18 @@ func (p *textProgress) Start(pl *plan.Plan, callsMax, creditsMax int) {
 	fmt.Fprintf(p.w, "Applying: %s at most, %s at most.\n", Plural(callsMax, "call"), Plural(creditsMax, "credit"))
 }
 
-func (p *textProgress) CallStart(c exec.Call) {
+func (p *textProgress) CallStart(c engine.Call) {
 	p.count.CallStart(c)
 	if p.live {
 		p.drawStatus()
 	}
 }
 
-func (p *textProgress) CallDone(c exec.Call, r exec.CallResult) {
+func (p *textProgress) CallDone(c engine.Call, r engine.CallResult) {
 	p.count.CallEnd(c, r.Credits)
 	var detail string
 	switch c.Kind {
-	case exec.CallSearch:
+	case engine.CallSearch:
 		detail = Plural(r.Results, "result")
 		switch {
 		case r.SplitNext != "":
@@ -61,9 +61,9 @@ func (p *textProgress) CallDone(c exec.Call, r exec.CallResult) {
 		case r.Capped:
 			detail += " (the network's cap of 300: probably cut off; narrow the search)"
 		}
-	case exec.CallProfile:
+	case engine.CallProfile:
 		detail = "profile read"
-	case exec.CallEnrich:
+	case engine.CallEnrich:
 		status := r.Status
 		if status == "" {
 			status = "no status"
@@ -73,7 +73,7 @@ func (p *textProgress) CallDone(c exec.Call, r exec.CallResult) {
 	p.line(fmt.Sprintf("%s %s%s: %s in %s", p.mark("✓", "32"), c.Address, callSuffix(c), detail, durText(r.Duration)))
 }
 
-func (p *textProgress) CallError(c exec.Call, err error) {
+func (p *textProgress) CallError(c engine.Call, err error) {
 	p.count.CallEnd(c, 0)
 	p.line(fmt.Sprintf("%s %s%s: %s", p.mark("✗", "31"), c.Address, personSuffix(c), errorLine(err)))
 }
@@ -82,7 +82,7 @@ func (p *textProgress) Stopping(reason string) {
 	p.line(p.mark("!", "33") + " " + reason)
 }
 
-func (p *textProgress) Summary(s *exec.Summary) {
+func (p *textProgress) Summary(s *engine.Summary) {
 	p.clearStatus()
 	writeSummary(p.w, s)
 }
@@ -132,7 +132,7 @@ func (p *textProgress) drawStatus() {
 
 // writeSummary prints the end-of-run summary: what succeeded, what failed
 // and why, and the sync summary per search.
-func writeSummary(w io.Writer, s *exec.Summary) {
+func writeSummary(w io.Writer, s *engine.Summary) {
 	fmt.Fprintln(w)
 	if len(s.Forgotten) > 0 {
 		fmt.Fprintf(w, "Forgot %s: %s.\n", Plural(len(s.Forgotten), "address"), strings.Join(s.Forgotten, ", "))
@@ -196,7 +196,7 @@ func writeSummary(w io.Writer, s *exec.Summary) {
 		fmt.Fprintf(w, "Failed (%d):\n", len(s.Failures))
 		for _, f := range s.Failures {
 			who := f.Address
-			if f.Kind == exec.CallEnrich {
+			if f.Kind == engine.CallEnrich {
 				switch {
 				case f.Name != "":
 					who += " " + serviceText(f.Name)
@@ -226,22 +226,22 @@ func writeSummary(w io.Writer, s *exec.Summary) {
 }
 
 // waitText says what a call waits for: "waiting 4s: retry after server error".
-func waitText(c exec.Call, d time.Duration, reason string) string {
+func waitText(c engine.Call, d time.Duration, reason string) string {
 	return fmt.Sprintf("%s%s: waiting %s: %s", c.Address, personSuffix(c), roundDur(d), reason)
 }
 
-var _ exec.WaitProgress = (*textProgress)(nil)
+var _ engine.WaitProgress = (*textProgress)(nil)
 
 // Waiting prints the wait of a call: on a terminal above the status line,
 // in a pipe as a line, so that a long wait is never silent.
-func (p *textProgress) Waiting(c exec.Call, d time.Duration, reason string) {
+func (p *textProgress) Waiting(c engine.Call, d time.Duration, reason string) {
 	p.line(p.mark("…", "33") + " " + waitText(c, d, reason))
 }
 
-var _ exec.WaitProgress = (*jsonProgress)(nil)
+var _ engine.WaitProgress = (*jsonProgress)(nil)
 
 // Waiting emits a "waiting" message.
-func (p *jsonProgress) Waiting(c exec.Call, d time.Duration, reason string) {
+func (p *jsonProgress) Waiting(c engine.Call, d time.Duration, reason string) {
 	p.emit(map[string]any{"message_type": "waiting", "call": callJSON(c), "wait_seconds": d.Seconds(), "reason": reason})
 }
 
@@ -256,8 +256,8 @@ func errorLine(err error) string {
 	return msg
 }
 
-func personSuffix(c exec.Call) string {
-	if c.Kind == exec.CallEnrich && c.Label != "" {
+func personSuffix(c engine.Call) string {
+	if c.Kind == engine.CallEnrich && c.Label != "" {
 		return " " + serviceText(c.Label)
 	}
 	return ""
@@ -265,7 +265,7 @@ func personSuffix(c exec.Call) string {
 
 // callSuffix names the person of an enrich call, or the filters a
 // sub-search of a split search adds.
-func callSuffix(c exec.Call) string {
+func callSuffix(c engine.Call) string {
 	if c.SubSearch != "" {
 		return " " + c.SubSearch
 	}
@@ -306,10 +306,10 @@ type jsonProgress struct {
 	now func() time.Time
 	// hold, when set, receives the run's summary instead of the stream:
 	// the apply view emits it once the files are written (see applyJSON).
-	hold func(*exec.Summary)
+	hold func(*engine.Summary)
 }
 
-var _ exec.Progress = (*jsonProgress)(nil)
+var _ engine.Progress = (*jsonProgress)(nil)
 
 func (p *jsonProgress) emit(v map[string]any) {
 	v["format_version"] = "1"
@@ -321,7 +321,7 @@ func (p *jsonProgress) emit(v map[string]any) {
 	p.w.Write(append(b, '\n'))
 }
 
-func callJSON(c exec.Call) map[string]any {
+func callJSON(c engine.Call) map[string]any {
 	m := map[string]any{"seq": c.Seq, "kind": c.Kind.String(), "address": c.Address}
 	if c.Person != "" {
 		m["person"] = c.Person
@@ -339,27 +339,27 @@ func (p *jsonProgress) Start(pl *plan.Plan, callsMax, creditsMax int) {
 	p.emit(map[string]any{"message_type": "apply_start", "calls_max": callsMax, "credits_max": creditsMax})
 }
 
-func (p *jsonProgress) CallStart(c exec.Call) {
+func (p *jsonProgress) CallStart(c engine.Call) {
 	p.emit(map[string]any{"message_type": "call_start", "call": callJSON(c)})
 }
 
-func (p *jsonProgress) CallDone(c exec.Call, r exec.CallResult) {
+func (p *jsonProgress) CallDone(c engine.Call, r engine.CallResult) {
 	m := map[string]any{"message_type": "call_done", "call": callJSON(c),
 		"duration_seconds": r.Duration.Seconds(), "credits": r.Credits}
-	if c.Kind == exec.CallSearch {
+	if c.Kind == engine.CallSearch {
 		m["results"] = r.Results
 		m["capped"] = r.Capped
 		if r.SplitNext != "" {
 			m["split_next"] = r.SplitNext
 		}
 	}
-	if c.Kind == exec.CallEnrich {
+	if c.Kind == engine.CallEnrich {
 		m["validation_status"] = r.Status
 	}
 	p.emit(m)
 }
 
-func (p *jsonProgress) CallError(c exec.Call, err error) {
+func (p *jsonProgress) CallError(c engine.Call, err error) {
 	m := map[string]any{"message_type": "call_error", "call": callJSON(c), "error": err.Error()}
 	if ae, ok := err.(*api.Error); ok {
 		m["status"] = ae.Status
@@ -373,7 +373,7 @@ func (p *jsonProgress) Stopping(reason string) {
 	p.emit(map[string]any{"message_type": "stopping", "reason": reason})
 }
 
-func (p *jsonProgress) Summary(s *exec.Summary) {
+func (p *jsonProgress) Summary(s *engine.Summary) {
 	if p.hold != nil {
 		p.hold(s)
 		return
@@ -382,7 +382,7 @@ func (p *jsonProgress) Summary(s *exec.Summary) {
 }
 
 // summaryEvent is the summary line of a run.
-func summaryEvent(s *exec.Summary) map[string]any {
+func summaryEvent(s *engine.Summary) map[string]any {
 	searches := make([]map[string]any, 0, len(s.Searches))
 	for _, o := range s.Searches {
 		m := map[string]any{"address": o.Address, "results": o.Results, "kept": o.Kept,

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/leadsync/leadsync/internal/api"
-	"github.com/leadsync/leadsync/internal/exec"
+	"github.com/leadsync/leadsync/internal/engine"
 )
 
 // fakeClock advances by step on every reading.
@@ -25,27 +25,27 @@ func (c *fakeClock) now() time.Time {
 
 // playRun feeds a small run to p: two searches (one capped), an enrichment
 // and a failed enrichment.
-func playRun(p exec.Progress) {
-	s1 := exec.Call{Seq: 1, Kind: exec.CallSearch, Address: `search.cto["Berlin"]`}
-	s2 := exec.Call{Seq: 2, Kind: exec.CallSearch, Address: "search.eng"}
-	e1 := exec.Call{Seq: 3, Kind: exec.CallEnrich, Address: "enrich.c", Person: "1.a", Page: "Max_Mustermann", Label: "Max Mustermann"}
-	e2 := exec.Call{Seq: 4, Kind: exec.CallEnrich, Address: "enrich.c", Person: "2.b", Page: "Jane_Doe", Label: "Jane Doe"}
+func playRun(p engine.Progress) {
+	s1 := engine.Call{Seq: 1, Kind: engine.CallSearch, Address: `search.cto["Berlin"]`}
+	s2 := engine.Call{Seq: 2, Kind: engine.CallSearch, Address: "search.eng"}
+	e1 := engine.Call{Seq: 3, Kind: engine.CallEnrich, Address: "enrich.c", Person: "1.a", Page: "Max_Mustermann", Label: "Max Mustermann"}
+	e2 := engine.Call{Seq: 4, Kind: engine.CallEnrich, Address: "enrich.c", Person: "2.b", Page: "Jane_Doe", Label: "Jane Doe"}
 	p.Start(nil, 4, 2)
 	p.CallStart(s1)
 	p.CallStart(s2)
-	p.CallDone(s1, exec.CallResult{Duration: 2 * time.Second, Results: 12})
-	p.CallDone(s2, exec.CallResult{Duration: 3 * time.Second, Results: 300, Capped: true})
+	p.CallDone(s1, engine.CallResult{Duration: 2 * time.Second, Results: 12})
+	p.CallDone(s2, engine.CallResult{Duration: 3 * time.Second, Results: 300, Capped: true})
 	p.CallStart(e1)
 	p.CallStart(e2)
-	if wp, ok := p.(exec.WaitProgress); ok {
+	if wp, ok := p.(engine.WaitProgress); ok {
 		wp.Waiting(e1, 4*time.Second, "rate limited (429)")
 	}
-	p.CallDone(e1, exec.CallResult{Duration: time.Second, Credits: 1, Status: api.StatusValid})
+	p.CallDone(e1, engine.CallResult{Duration: time.Second, Credits: 1, Status: api.StatusValid})
 	p.CallError(e2, &api.Error{Op: "enrich", Kind: api.KindServer, Status: 500, Message: "boom"})
-	p.Summary(&exec.Summary{
+	p.Summary(&engine.Summary{
 		CallsPlannedMax: 4, CreditsPlannedMax: 2, Calls: 4, Credits: 1, CreditsUnknown: 1, Succeeded: 3,
-		Failures: []exec.Failure{{Address: "enrich.c", Kind: exec.CallEnrich, Person: "2.b", Name: "Jane Doe", Err: errors.New("server error 500")}},
-		Searches: []exec.SearchOutcome{
+		Failures: []engine.Failure{{Address: "enrich.c", Kind: engine.CallEnrich, Person: "2.b", Name: "Jane Doe", Err: errors.New("server error 500")}},
+		Searches: []engine.SearchOutcome{
 			{Address: `search.cto["Berlin"]`, Results: 12, Kept: 12, First: true},
 			{Address: "search.eng", Results: 300, Kept: 100, Added: 7, Removed: 2, Capped: true},
 		},

@@ -1,4 +1,4 @@
-package exec_test
+package engine_test
 
 import (
 	"context"
@@ -11,7 +11,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
-	"github.com/leadsync/leadsync/internal/exec"
+	"github.com/leadsync/leadsync/internal/engine"
 	"github.com/leadsync/leadsync/internal/plan"
 	"github.com/leadsync/leadsync/internal/state"
 )
@@ -71,7 +71,7 @@ func (j *signalJournal) Append(e *state.Event) error {
 // (search addresses): each is let through once the one before it is in
 // the journal. Enrichments are not held: they run as soon as the executor
 // queues them, between and after the searches.
-func runInOrder(t *testing.T, cfg *config.Config, st *state.State, p *plan.Plan, svc *orderedService, order []string, now time.Time) (*exec.Summary, *signalJournal) {
+func runInOrder(t *testing.T, cfg *config.Config, st *state.State, p *plan.Plan, svc *orderedService, order []string, now time.Time) (*engine.Summary, *signalJournal) {
 	t.Helper()
 	kws := map[string]string{}
 	for _, s := range cfg.Searches {
@@ -79,12 +79,12 @@ func runInOrder(t *testing.T, cfg *config.Config, st *state.State, p *plan.Plan,
 	}
 	j := &signalJournal{done: make(chan string, 64)}
 	type result struct {
-		sum *exec.Summary
+		sum *engine.Summary
 		err error
 	}
 	res := make(chan result, 1)
 	go func() {
-		sum, err := exec.Run(context.Background(), exec.Options{
+		sum, err := engine.Run(context.Background(), engine.Options{
 			Config: cfg, Plan: p, State: st, Journal: j, Service: svc,
 			Now: func() time.Time { return now }, Parallelism: 8,
 		})

@@ -1,4 +1,4 @@
-package exec_test
+package engine_test
 
 import (
 	"slices"

@@ -1,4 +1,4 @@
-package exec_test
+package engine_test
 
 import (
 	"context"
@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/leadsync/leadsync/internal/api"
-	"github.com/leadsync/leadsync/internal/exec"
+	"github.com/leadsync/leadsync/internal/engine"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -56,7 +56,7 @@ func TestPendingNotedOnlyWhenSent(t *testing.T) {
 		}
 		cancel()
 	}()
-	_, _ = exec.Run(ctx, exec.Options{Config: cfg, Plan: p, State: st, Journal: j, Service: svc, Now: func() time.Time { return t0 }})
+	_, _ = engine.Run(ctx, engine.Options{Config: cfg, Plan: p, State: st, Journal: j, Service: svc, Now: func() time.Time { return t0 }})
 	pending := 0
 	for _, e := range j.events {
 		if e.Kind == state.EventEnrichPending {

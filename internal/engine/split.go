@@ -1,4 +1,4 @@
-package exec
+package engine
 
 import (
 	"encoding/json"

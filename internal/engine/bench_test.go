@@ -1,4 +1,4 @@
-package exec_test
+package engine_test
 
 import (
 	"context"
@@ -14,7 +14,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
-	"github.com/leadsync/leadsync/internal/exec"
+	"github.com/leadsync/leadsync/internal/engine"
 	"github.com/leadsync/leadsync/internal/plan"
 	"github.com/leadsync/leadsync/internal/sandbox"
 	"github.com/leadsync/leadsync/internal/state"
@@ -38,7 +38,7 @@ var benchScale = flag.Int("scale", 20, "time compression of BenchmarkApplyPacing
 // api.DefaultParallelism, calls in flight adapting to latency); the fixed
 // values are for comparison (4 was the former default).
 //
-// Run: go test ./internal/exec -run '^$' -bench ApplyPacing -benchtime 1x [-scale 20]
+// Run: go test ./internal/engine -run '^$' -bench ApplyPacing -benchtime 1x [-scale 20]
 func BenchmarkApplyPacing(b *testing.B) {
 	for _, par := range []int{0, 4, 16, 40} {
 		name := fmt.Sprintf("parallelism=%d", par)
@@ -101,7 +101,7 @@ func benchApply(b *testing.B, par int) {
 		b.Fatal(err)
 	}
 	start := time.Now()
-	sum, err := exec.Run(context.Background(), exec.Options{
+	sum, err := engine.Run(context.Background(), engine.Options{
 		Config: cfg, Plan: p, State: st, Journal: &memJournal{}, Service: client,
 	})
 	wall := time.Since(start)

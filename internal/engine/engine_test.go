@@ -1,4 +1,4 @@
-package exec_test
+package engine_test
 
 import (
 	"context"
@@ -14,7 +14,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
-	"github.com/leadsync/leadsync/internal/exec"
+	"github.com/leadsync/leadsync/internal/engine"
 	"github.com/leadsync/leadsync/internal/plan"
 	"github.com/leadsync/leadsync/internal/state"
 )
@@ -152,11 +152,11 @@ func (j *memJournal) Append(e *state.Event) error {
 
 // recProgress records the calls in the order the executor started them.
 type recProgress struct {
-	exec.NopProgress
-	starts []exec.Call
+	engine.NopProgress
+	starts []engine.Call
 }
 
-func (p *recProgress) CallStart(c exec.Call) { p.starts = append(p.starts, c) }
+func (p *recProgress) CallStart(c engine.Call) { p.starts = append(p.starts, c) }
 
 func load(t *testing.T, src string) *config.Config {
 	t.Helper()
@@ -180,13 +180,13 @@ func build(t *testing.T, cfg *config.Config, st *state.State) *plan.Plan {
 	return p
 }
 
-func run(t *testing.T, cfg *config.Config, st *state.State, p *plan.Plan, svc api.Service, j exec.Journal, stop chan struct{}) *exec.Summary {
+func run(t *testing.T, cfg *config.Config, st *state.State, p *plan.Plan, svc api.Service, j engine.Journal, stop chan struct{}) *engine.Summary {
 	t.Helper()
-	sum, err := exec.Run(context.Background(), exec.Options{
+	sum, err := engine.Run(context.Background(), engine.Options{
 		Config: cfg, Plan: p, State: st, Journal: j, Service: svc,
 		Now: func() time.Time { return t0 }, Stop: stop,
 	})
-	if err != nil && !errors.Is(err, exec.ErrJournal) {
+	if err != nil && !errors.Is(err, engine.ErrJournal) {
 		t.Fatalf("run: %v", err)
 	}
 	return sum
@@ -219,7 +219,7 @@ func TestRunMakesThePlannedCallsAndRecordsThemFirst(t *testing.T) {
 	svc := newFake()
 	j := &memJournal{}
 	prog := &recProgress{}
-	sum, err := exec.Run(context.Background(), exec.Options{
+	sum, err := engine.Run(context.Background(), engine.Options{
 		Config: cfg, Plan: p, State: st, Journal: j, Service: svc,
 		Now: func() time.Time { return t0 }, Progress: prog,
 	})
@@ -268,7 +268,7 @@ func TestRunMakesThePlannedCallsAndRecordsThemFirst(t *testing.T) {
 	// Seq is given at dispatch (sends themselves race, as they should).
 	maxSource, minEnrich := 0, 1<<30
 	for _, c := range prog.starts {
-		if c.Kind == exec.CallEnrich {
+		if c.Kind == engine.CallEnrich {
 			minEnrich = min(minEnrich, c.Seq)
 		} else {
 			maxSource = max(maxSource, c.Seq)
@@ -426,7 +426,7 @@ func TestStopFinishesCallsInFlightAndStartsNoMore(t *testing.T) {
 	svc.started = make(chan string, 100)
 	stop := make(chan struct{})
 	j := &memJournal{}
-	done := make(chan *exec.Summary)
+	done := make(chan *engine.Summary)
 	go func() { done <- run(t, cfg, st, p, svc, j, stop) }()
 	// Parallelism 3: both searches and the profile read start.
 	got := map[string]bool{}
@@ -454,8 +454,8 @@ func TestJournalFailureStopsSpending(t *testing.T) {
 	p := build(t, cfg, st)
 	svc := newFake()
 	j := &memJournal{failAfter: 2}
-	sum, err := exec.Run(context.Background(), exec.Options{Config: cfg, Plan: p, State: st, Journal: j, Service: svc, Now: func() time.Time { return t0 }})
-	if !errors.Is(err, exec.ErrJournal) {
+	sum, err := engine.Run(context.Background(), engine.Options{Config: cfg, Plan: p, State: st, Journal: j, Service: svc, Now: func() time.Time { return t0 }})
+	if !errors.Is(err, engine.ErrJournal) {
 		t.Fatalf("err = %v, want ErrJournal", err)
 	}
 	if sum.Calls != 3 {

@@ -1,4 +1,4 @@
-package exec_test
+package engine_test
 
 import (
 	"context"
@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/leadsync/leadsync/internal/api"
-	"github.com/leadsync/leadsync/internal/exec"
+	"github.com/leadsync/leadsync/internal/engine"
 	"github.com/leadsync/leadsync/internal/plan"
 	"github.com/leadsync/leadsync/internal/sandbox"
 	"github.com/leadsync/leadsync/internal/state"
@@ -48,9 +48,9 @@ search "c" {
 	}
 	stop := make(chan struct{})
 	j := &memJournal{}
-	done := make(chan *exec.Summary)
+	done := make(chan *engine.Summary)
 	go func() {
-		sum, _ := exec.Run(context.Background(), exec.Options{Config: cfg, Plan: p, State: st, Journal: j, Service: client, Stop: stop})
+		sum, _ := engine.Run(context.Background(), engine.Options{Config: cfg, Plan: p, State: st, Journal: j, Service: client, Stop: stop})
 		done <- sum
 	}()
 	deadline := time.Now().Add(20 * time.Second)
@@ -61,7 +61,7 @@ search "c" {
 		time.Sleep(time.Millisecond)
 	}
 	close(stop)
-	var sum *exec.Summary
+	var sum *engine.Summary
 	select {
 	case sum = <-done:
 	case <-time.After(20 * time.Second):

@@ -1,4 +1,4 @@
-package exec
+package engine
 
 import (
 	"context"
@@ -185,7 +185,7 @@ type runner struct {
 // cancelled); failed calls are in the summary, not in the error.
 func Run(ctx context.Context, opts Options) (*Summary, error) {
 	if opts.Config == nil || opts.Plan == nil || opts.State == nil || opts.Journal == nil || opts.Service == nil {
-		return nil, errors.New("exec: incomplete options")
+		return nil, errors.New("engine: incomplete options")
 	}
 	r := &runner{
 		opts:        opts,

@@ -1,4 +1,4 @@
-package exec_test
+package engine_test
 
 import (
 	"context"
@@ -11,7 +11,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
-	"github.com/leadsync/leadsync/internal/exec"
+	"github.com/leadsync/leadsync/internal/engine"
 	"github.com/leadsync/leadsync/internal/plan"
 	"github.com/leadsync/leadsync/internal/sandbox"
 	"github.com/leadsync/leadsync/internal/state"
@@ -227,7 +227,7 @@ func TestSplitResumesWithoutRepeating(t *testing.T) {
 	}
 }
 
-var _ exec.Journal = (*memJournal)(nil)
+var _ engine.Journal = (*memJournal)(nil)
 
 func plannedReplace(cfg *config.Config, st *state.State) (*plan.Plan, string) {
 	p, diags := plan.Build(cfg, st, plan.Options{Now: t0, Offline: true, Replace: []string{"search.eng"}})
