@@ -3,11 +3,9 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -19,7 +17,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/sandbox"
 	"github.com/leadsync/leadsync/internal/state"
 )
@@ -1124,89 +1121,4 @@ func firstPID(t *testing.T, ar *applyRun) int {
 		t.Fatal("the apply run has no pid")
 	}
 	return ar.pid
-}
-
-// answerTransport answers every request with one fixed 200 JSON body.
-type answerTransport []byte
-
-func (b answerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	return &http.Response{
-		StatusCode: 200, Status: "200 OK", Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
-		Header: http.Header{"Content-Type": {"application/json"}}, Body: io.NopCloser(bytes.NewReader(b)),
-		ContentLength: int64(len(b)), Request: req,
-	}, nil
-}
-
-// FuzzAnswerIntoState takes any answer the service might give to a search,
-// a profile read or an enrichment, decoded by the real client, through the
-// path apply uses: journal first, then the state, then a commit; and checks
-// that whatever the journal accepted the state accepts too, and that the
-// state file written then loads again with the same people. A service
-// answer must never make the state unloadable: that would lose paid calls.
-func FuzzAnswerIntoState(f *testing.F) {
-	for _, s := range []string{
-		`[]`, `[{}]`, `[{"pageName":"A_B","networkId":"1","fullName":"A B"},{"pageName":"A_B","networkId":"2"}]`,
-		`[{"networkId":"1"},{"networkId":"1","pageName":"X"}]`, `[{"pageName":"a\u0000b","fullName":"\ud800"}]`,
-		`{"pageName":"A_B","networkId":"1","email":"a@b.c","validationStatus":"valid","creditBalance":3}`,
-		`{"pageName":"","networkId":""}`, `{"fullName":"no ids"}`, `null`,
-	} {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, body []byte) {
-		c, err := api.New(api.Options{BaseURL: "https://api.example", Key: "k", MaxRetries: -1,
-			HTTPClient: &http.Client{Transport: answerTransport(body)}, Pacer: api.NewPacer(1e9, 8, nil)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ctx := context.Background()
-		var events []*state.Event
-		if res, err := c.Search(ctx, api.Gen1, api.SearchRequest{Params: map[string]any{"keywords": "CTO"}}); err == nil {
-			events = append(events, &state.Event{Kind: state.EventSearch, Address: `search.a["x"]`, Search: &state.SearchEvent{
-				Generation: api.Gen1, Request: json.RawMessage(`{"keywords":"CTO"}`), Leads: res.Leads, MaxResults: 3}})
-		}
-		if p, err := c.Page(ctx, api.Gen1, api.PageRequest{PageName: "A_B"}); err == nil {
-			events = append(events, &state.Event{Kind: state.EventProfile, Address: "profile.p", Profile: &state.ProfileEvent{
-				Generation: api.Gen1, Request: json.RawMessage(`{"pageName":"A_B"}`), PageName: "A_B", Profile: *p}})
-		}
-		if en, err := c.Enrich(ctx, api.PageRequest{PageName: "A_B"}); err == nil {
-			events = append(events, &state.Event{Kind: state.EventEnrich, Address: "enrich.e", Enrich: &state.EnrichEvent{
-				PersonID: "x", Credits: 1, Result: *en}})
-		}
-		store := state.NewStore(filepath.Join(t.TempDir(), "state.json"))
-		st, err := store.Load()
-		if err != nil {
-			t.Fatal(err)
-		}
-		j, err := store.OpenJournal(st)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, ev := range events {
-			ev.At = time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
-			if err := j.Append(ev); err != nil {
-				continue // refused before anything was written
-			}
-			if err := st.Apply(*ev); err != nil {
-				t.Fatalf("the journal accepted a %s event the state cannot apply: %v", ev.Kind, err)
-			}
-		}
-		// A crash now: the journal alone must replay.
-		replayed, err := store.Load()
-		if err != nil {
-			t.Fatalf("the journal does not replay: %v", err)
-		}
-		if err := j.Close(); err != nil {
-			t.Fatal(err)
-		}
-		if err := store.Commit(st); err != nil {
-			t.Fatalf("commit: %v", err)
-		}
-		back, err := store.Load()
-		if err != nil {
-			t.Fatalf("the state written from a service answer does not load: %v", err)
-		}
-		if len(back.People) != len(st.People) || len(replayed.People) != len(st.People) {
-			t.Fatalf("people: %d in memory, %d replayed from the journal, %d loaded back", len(st.People), len(replayed.People), len(back.People))
-		}
-	})
 }
