@@ -1,5 +1,9 @@
 package e2e
 
+// The docs: every link and anchor leads somewhere, the README's commands
+// and configuration work as written, and no page speaks of what a reader
+// does not have.
+
 import (
 	"fmt"
 	"net/url"
@@ -18,12 +22,6 @@ import (
 
 	"github.com/leadsync/leadsync/internal/config"
 )
-
-// repoFile is a path of the repository (its root when elem is empty): the
-// tests run in e2e/, one folder below it.
-func repoFile(elem ...string) string {
-	return filepath.Join(append([]string{".."}, elem...)...)
-}
 
 // setupCommands are the two commands README.md promises a new reader;
 // .ci/run and the end-to-end tests rely on them working as written.

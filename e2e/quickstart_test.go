@@ -1,5 +1,7 @@
 package e2e
 
+// The quickstart gives a new user a workbook a person reads.
+
 import (
 	"bytes"
 	"context"
