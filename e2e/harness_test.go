@@ -81,9 +81,9 @@ func leadsyncBinary(t testing.TB) string {
 // starts: this process's own without any LEADSYNC_ variable (a developer's
 // key, workspace, connection string or log level must not change what a
 // test sees), plus mainEnv=1, NO_COLOR=1, LEADSYNC_LOG from HARDENING_LOG
-// (HARDENING_LOG=debug shows every call in the failures' output), and
-// extra. A later variable of the same name wins.
-func processEnv(extra ...string) []string {
+// (HARDENING_LOG=debug shows every call in the failures' output). A test
+// appends its own; a later variable of the same name wins.
+func processEnv() []string {
 	var env []string
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, "LEADSYNC_") {
@@ -94,7 +94,7 @@ func processEnv(extra ...string) []string {
 	if lvl := os.Getenv("HARDENING_LOG"); lvl != "" {
 		env = append(env, "LEADSYNC_LOG="+lvl)
 	}
-	return append(env, extra...)
+	return env
 }
 
 // testBackendEnv names a pg schema that commands use, with
@@ -134,7 +134,6 @@ func serveSandbox(opts sandbox.Options, cleanup func(func())) (*sandbox.Server, 
 type harness struct {
 	t   *testing.T
 	srv *sandbox.Server // nil for newProject
-	url string
 	dir string
 	env []string
 	// pgConnStr and pgSchema are where the state is, when usePG was called.
@@ -170,20 +169,23 @@ func newHarness(t *testing.T, opts sandbox.Options, config string) *harness {
 		opts.ReadLatency = [2]time.Duration{2 * time.Millisecond, 10 * time.Millisecond}
 	}
 	h := newProject(t, config)
-	h.srv, h.url = serveSandbox(opts, t.Cleanup)
-	h.env = append(h.env, "LEADSYNC_VAR_sandbox_url="+h.url, "LEADSYNC_API_KEY="+h.srv.Key())
+	var url string
+	h.srv, url = serveSandbox(opts, t.Cleanup)
+	h.env = append(h.env, "LEADSYNC_VAR_sandbox_url="+url, "LEADSYNC_API_KEY="+h.srv.Key())
 	return h
 }
 
 // workingCopy is another folder of the same project (a teammate's clone):
 // the same sandbox, environment and state backend, with config written
-// to it.
+// to it (none when config is empty).
 func (h *harness) workingCopy(config string) *harness {
 	h.t.Helper()
 	c := *h
 	c.env = append([]string(nil), h.env...)
 	c.dir = h.t.TempDir()
-	c.writeConfig(config)
+	if config != "" {
+		c.writeConfig(config)
+	}
 	return &c
 }
 
