@@ -158,7 +158,7 @@ type recProgress struct {
 
 func (p *recProgress) CallStart(c engine.Call) { p.starts = append(p.starts, c) }
 
-func load(t *testing.T, src string) *config.Config {
+func load(t testing.TB, src string) *config.Config {
 	t.Helper()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "main.leads.hcl"), []byte(src), 0o644); err != nil {

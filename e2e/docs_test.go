@@ -1,4 +1,8 @@
-package main
+package e2e
+
+// The docs: every link and anchor leads somewhere, the README's commands
+// and configuration work as written, and no page speaks of what a reader
+// does not have.
 
 import (
 	"fmt"
@@ -37,25 +41,39 @@ type mdLink struct {
 	line int
 }
 
-// docFiles lists README.md, CONTRIBUTING.md and every docs/*.md.
+// docFiles lists README.md, CONTRIBUTING.md and every docs/*.md, by their
+// paths in the repository.
 func docFiles(t *testing.T) []string {
 	t.Helper()
-	pages, err := filepath.Glob(filepath.Join("docs", "*.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	pages := docsPages(t)
 	if len(pages) == 0 {
 		t.Fatal("no docs/*.md pages")
 	}
-	sort.Strings(pages)
 	return append([]string{"README.md", "CONTRIBUTING.md"}, pages...)
 }
 
-// parseDoc parses a markdown file with GitHub's extensions (tables, so that
-// links in table cells are found) and collects anchors and links.
+// docsPages lists docs/*.md by their paths in the repository, sorted.
+func docsPages(t *testing.T) []string {
+	t.Helper()
+	pages, err := filepath.Glob(repoFile("docs", "*.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, p := range pages {
+		if pages[i], err = filepath.Rel(repoFile(), p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sort.Strings(pages)
+	return pages
+}
+
+// parseDoc parses a markdown file (its path in the repository) with
+// GitHub's extensions (tables, so that links in table cells are found) and
+// collects anchors and links.
 func parseDoc(t *testing.T, path string) mdDoc {
 	t.Helper()
-	src, err := os.ReadFile(path)
+	src, err := os.ReadFile(repoFile(path))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +176,7 @@ func TestDocsLinks(t *testing.T) {
 			target := filepath.Clean(f)
 			if u.Path != "" {
 				target = filepath.Clean(filepath.Join(filepath.Dir(f), u.Path))
-				if _, err := os.Stat(target); err != nil {
+				if _, err := os.Stat(repoFile(target)); err != nil {
 					t.Errorf("%s:%d: link %q: no file %s", f, l.line, l.dest, target)
 					continue
 				}
@@ -185,7 +203,7 @@ func TestDocsLinks(t *testing.T) {
 // TestDocsReadme checks the front page: the two set-up commands as written,
 // and a link to every docs page.
 func TestDocsReadme(t *testing.T) {
-	readme, err := os.ReadFile("README.md")
+	readme, err := os.ReadFile(repoFile("README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,8 +218,7 @@ func TestDocsReadme(t *testing.T) {
 			linked[filepath.Clean(u.Path)] = true
 		}
 	}
-	pages, _ := filepath.Glob(filepath.Join("docs", "*.md"))
-	for _, p := range append(pages, "CONTRIBUTING.md") {
+	for _, p := range append(docsPages(t), "CONTRIBUTING.md") {
 		if !linked[filepath.Clean(p)] {
 			t.Errorf("README.md does not link to %s", p)
 		}
@@ -215,7 +232,7 @@ func TestDocsSpeakToTheReader(t *testing.T) {
 	bad := regexp.MustCompile(`(?i)\bissues?\b|design\.md|\bthe design\b`)
 	target := regexp.MustCompile(`\]\([^)]*\)`)
 	for _, f := range docFiles(t) {
-		src, err := os.ReadFile(f)
+		src, err := os.ReadFile(repoFile(f))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -230,7 +247,7 @@ func TestDocsSpeakToTheReader(t *testing.T) {
 // TestDocsReadmeConfigurationIsValid loads the README's configuration at a
 // glance as leadsync would, so that it cannot drift from the language.
 func TestDocsReadmeConfigurationIsValid(t *testing.T) {
-	src, err := os.ReadFile("README.md")
+	src, err := os.ReadFile(repoFile("README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,6 @@
-package main
+package e2e
+
+// The quickstart gives a new user a workbook a person reads.
 
 import (
 	"bytes"
@@ -25,7 +27,7 @@ import (
 // there to look at.
 func TestQuickstartWorkbook(t *testing.T) {
 	dir := t.TempDir()
-	src, err := os.ReadFile(filepath.Join("examples", "quickstart", "main.leads.hcl"))
+	src, err := os.ReadFile(repoFile("examples", "quickstart", "main.leads.hcl"))
 	if err != nil {
 		t.Fatal(err)
 	}

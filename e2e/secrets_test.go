@@ -1,15 +1,15 @@
-package main
+package e2e
+
+// Secrets never leave memory: the API key and the database password are in
+// no output, log line, error or file written.
 
 import (
 	"archive/zip"
-	"bufio"
-	"encoding/json"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/leadsync/leadsync/internal/sandbox"
@@ -127,13 +127,13 @@ func TestSecretsNeverWritten(t *testing.T) {
 
 			// An apply killed mid-run leaves a journal behind: it must be
 			// 0600 and hold no secret either.
-			h.applyKilled(t, 2)
+			h.applyKilled(2)
 			if _, err := os.Stat(h.statePath() + ".journal"); err != nil {
 				t.Fatalf("no journal after a killed apply: %v", err)
 			}
 			scanTree(t, h.dir, secretKey)
 			checkModes(t, h)
-			run(0, "force-unlock", "--force", lockID(t, h))
+			run(0, "force-unlock", "--force", h.lockLeft())
 
 			ar := h.applyJSON(nil, "--target", `search.cto["Berlin"]`)
 			if ar.code != 0 {
@@ -203,7 +203,7 @@ func TestSecretsInErrors(t *testing.T) {
 	}
 
 	literal := strings.Replace(secretsConfig, "api_key     = var.api_key", "api_key     = \""+secretKey+"\"", 1)
-	writeFile(t, filepath.Join(h.dir, "main.leads.hcl"), literal)
+	h.writeConfig(literal)
 	h.env = append(h.env, "LEADSYNC_VAR_api_key=lsk-UNUSED-but-long-enough")
 	r = h.run("validate")
 	if r.code != 0 || strings.Contains(r.stdout+r.stderr, secretKey) {
@@ -212,52 +212,34 @@ func TestSecretsInErrors(t *testing.T) {
 	if !strings.Contains(r.stderr, "API key written in the configuration") {
 		t.Errorf("a literal key in the configuration gets no warning:\n%s", r)
 	}
-	writeFile(t, filepath.Join(h.dir, "main.leads.hcl"), secretsConfig)
+	h.writeConfig(secretsConfig)
 	scanTree(t, h.dir, secretKey, wrong, short)
 }
 
-// applyKilled starts apply --json and kills it with SIGKILL after n calls
-// completed.
-func (h *harness) applyKilled(t *testing.T, n int) {
-	t.Helper()
-	cmd := h.command("apply", "--auto-approve", "--json")
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
+// TestPGConnStrNeverPrinted: a connection string with a password, to a
+// server that is not there, gives errors without the password, whatever
+// the command.
+func TestPGConnStrNeverPrinted(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs real processes; skipped with -short")
 	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := 0
-	sc := bufio.NewScanner(stdout)
-	for sc.Scan() {
-		if strings.Contains(sc.Text(), `"message_type":"call_done"`) {
-			done++
-			if done == n {
-				_ = cmd.Process.Signal(syscall.SIGKILL)
+	h := newProject(t, "leadsync {\n  backend \"pg\" {}\n}\napi {\n  sandbox = true\n}\nsearch \"a\" {\n  keywords = \"CTO\"\n}\n")
+	env := h.env
+	for _, cs := range []string{
+		"postgres://leads:Sup3rS3cretPw@127.0.0.1:1/leads?connect_timeout=5",
+		"host=127.0.0.1 port=1 user=leads password=Sup3rS3cretPw dbname=leads connect_timeout=5",
+	} {
+		h.env = append(env, "LEADSYNC_PG_CONN_STR="+cs)
+		for _, args := range [][]string{{"plan"}, {"apply", "--auto-approve"}, {"show"}, {"export"}, {"state", "list"}, {"state", "pull"}, {"workspace", "list"}, {"force-unlock", "x"}} {
+			r := h.run(args...)
+			if r.code == 0 {
+				t.Errorf("%v with no server succeeded:\n%s", args, r)
+			}
+			if strings.Contains(r.output(), "Sup3rS3cretPw") {
+				t.Errorf("%v prints the database password:\n%s", args, r)
 			}
 		}
 	}
-	_ = cmd.Wait()
-	if done < n {
-		t.Fatalf("apply ended after %d calls, before the kill", done)
-	}
-}
-
-// lockID reads the ID of the lock a killed run left.
-func lockID(t *testing.T, h *harness) string {
-	t.Helper()
-	b, err := os.ReadFile(h.statePath() + ".lock")
-	if err != nil {
-		t.Fatalf("no lock after a killed apply: %v", err)
-	}
-	var info struct {
-		ID string `json:"id"`
-	}
-	if err := json.Unmarshal(b, &info); err != nil || info.ID == "" {
-		t.Fatalf("unreadable lock: %v\n%s", err, b)
-	}
-	return info.ID
 }
 
 // scanTree fails the test when any file under dir contains one of secrets;

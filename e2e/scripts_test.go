@@ -1,11 +1,16 @@
-package main
+package e2e
+
+// The testscript scripts of testdata/script: the real CLI against a
+// sandbox, each script its own folder, on the local state file
+// (TestScripts) and on PostgreSQL (TestScriptsPG); and the commands the
+// scripts have besides leadsync.
 
 import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
-	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
@@ -15,37 +20,17 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/leadsync/leadsync/internal/cli"
 	"github.com/leadsync/leadsync/internal/sandbox"
 )
 
-// mainEnv makes the test binary behave as leadsync itself, for tests that
-// need a real process of their own (kill -9).
-const mainEnv = "LEADSYNC_TEST_RUN_MAIN"
+// scriptsDir holds the scripts, one .txtar file each.
+const scriptsDir = "testdata/script"
 
-func TestMain(m *testing.M) {
-	if os.Getenv(mainEnv) == "1" {
-		os.Exit(cli.Main())
-	}
-	testscript.Main(m, map[string]func(){
-		"leadsync": func() { os.Exit(cli.Main()) },
-	})
-}
-
-// e2eRate is the rate limit of the scripts' configurations: the service's
-// rules with time compressed, so that the suite stays fast.
-const e2eRate = 20
-
-// e2eServerRate is the rate the end-to-end sandboxes enforce: twice the
-// configured one. Compressed 20 times, the pacer's 2% margin is 1 ms,
-// which a loaded machine's scheduling delays exceed (a request that leaves
-// late arrives close to the next one), and the 429s then eat the retries
-// that a test of 500s or drops relies on. The pace itself is measured by
-// the benchmarks; here a client faster than half its limit still fails.
-const e2eServerRate = 2 * e2eRate
-
+// sandboxKey finds a script's scriptSandbox among its env.Values.
 type sandboxKey struct{}
 
+// scriptSandbox is the sandbox of one script and the counters of its last
+// sandbox-mark.
 type scriptSandbox struct {
 	srv  *sandbox.Server
 	mark sandbox.Stats
@@ -68,6 +53,8 @@ type scriptSandbox struct {
 //	                         a person the sandbox returned without hard-coding them
 //	within-plan FILE         the calls and credits since the last mark are within the
 //	                         plan --json in FILE: at least its certain counts, at most its bounds
+//	[!] split-truth ADDRESS  the split search's people are (or, negated, are some of)
+//	                         those the sandbox matches (see cmdSplitTruth)
 func TestScripts(t *testing.T) {
 	testscript.Run(t, scriptParams())
 }
@@ -75,20 +62,18 @@ func TestScripts(t *testing.T) {
 // scriptParams are the parameters TestScripts runs the scripts with.
 func scriptParams() testscript.Params {
 	return testscript.Params{
-		Dir:                 "testdata/script",
+		Dir:                 scriptsDir,
 		RequireExplicitExec: false,
 		Setup: func(env *testscript.Env) error {
-			srv := sandbox.New(sandbox.Options{
+			srv, url := serveSandbox(sandbox.Options{
 				Seed:          1,
 				RateLimit:     e2eServerRate,
 				RateWindow:    time.Second / e2eServerRate,
 				SearchLatency: [2]time.Duration{5 * time.Millisecond, 40 * time.Millisecond},
-			})
-			hs := httptest.NewServer(srv)
-			env.Defer(hs.Close)
+			}, env.Defer)
 			env.Values[sandboxKey{}] = &scriptSandbox{srv: srv, mark: srv.Stats()}
-			env.Setenv("SANDBOX_URL", hs.URL)
-			env.Setenv("LEADSYNC_VAR_sandbox_url", hs.URL)
+			env.Setenv("SANDBOX_URL", url)
+			env.Setenv("LEADSYNC_VAR_sandbox_url", url)
 			env.Setenv("LEADSYNC_API_KEY", sandbox.DefaultKey)
 			env.Setenv("NO_COLOR", "1")
 			return nil
@@ -104,6 +89,57 @@ func scriptParams() testscript.Params {
 			"csv-env":         cmdCSVEnv,
 		},
 	}
+}
+
+// TestScriptsPG runs the end-to-end scripts that do not look at the state
+// file itself (its path, journal or lock) against the pg backend: each
+// script gets a schema of its own (LEADSYNC_TEST_PG_SCHEMA, test only), so
+// plan, apply, saved plans, faults and exports behave the same on both.
+func TestScriptsPG(t *testing.T) {
+	cs := pgConnStr(t)
+	all, err := filepath.Glob(filepath.Join(scriptsDir, "*.txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []string
+	for _, f := range all {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src := string(b)
+		if strings.Contains(src, "state.json") || strings.Contains(src, ".leadsync/state") || strings.Contains(src, "force-unlock") || strings.Contains(src, "--state") {
+			continue // about the local file itself
+		}
+		files = append(files, f)
+	}
+	if len(files) == 0 {
+		t.Fatal("no script to run on pg")
+	}
+	p := scriptParams()
+	p.Dir, p.Files = "", files
+	setup := p.Setup
+	p.Setup = func(env *testscript.Env) error {
+		if err := setup(env); err != nil {
+			return err
+		}
+		schema := schemaName("script_")
+		env.Setenv(testBackendEnv, schema)
+		env.Setenv("LEADSYNC_PG_CONN_STR", cs)
+		workDir := env.WorkDir
+		env.Defer(func() {
+			// The state went to the database, not to a file.
+			filepath.WalkDir(workDir, func(path string, d os.DirEntry, err error) error {
+				if err == nil && d.Name() == "state.json" {
+					env.T().Fatal("a state file was written on the pg backend: " + path)
+				}
+				return nil
+			})
+			_ = dropSchema(cs, schema)
+		})
+		return nil
+	}
+	testscript.Run(t, p)
 }
 
 func scriptSB(ts *testscript.TestScript) *scriptSandbox {
@@ -272,5 +308,50 @@ func cmdCSVEnv(ts *testscript.TestScript, neg bool, args []string) {
 			ts.Fatalf("csv-env: %s has no column %q (header %q)", args[0], header, recs[0])
 		}
 		ts.Setenv(name, recs[row][col])
+	}
+}
+
+// cmdSplitTruth checks a split search's record in the script's state
+// against the sandbox's own set of matching people, by network ID:
+//
+//	split-truth ADDRESS   the run is complete and found exactly them
+//	! split-truth ADDRESS the run is incomplete and found some of them, no one else
+//
+// It prints people=N truth=N complete=B sub_searches=N, and the network IDs
+// found but not matching (extra) and matching but not found (missing).
+func cmdSplitTruth(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 {
+		ts.Fatalf("usage: split-truth ADDRESS")
+	}
+	// On the pg backend under TestScriptsPG, in the script's schema.
+	st, err := loadState(ts.MkAbs("."), ts.Getenv("LEADSYNC_PG_CONN_STR"), ts.Getenv(testBackendEnv))
+	ts.Check(err)
+	rec := st.Searches[args[0]]
+	if rec == nil || rec.Split == nil {
+		ts.Fatalf("%s: no split search in state", args[0])
+	}
+	ms, err := scriptSB(ts).srv.Matching(rec.Request)
+	ts.Check(err)
+	found, truth, err := splitSets(st, rec, ms)
+	ts.Check(err)
+	extra, missing := setDiff(found, truth), setDiff(truth, found)
+	ss := rec.SplitSummary()
+	fmt.Fprintf(ts.Stdout(), "people=%d truth=%d complete=%v sub_searches=%d\n", len(found), len(truth), ss.Complete, ss.SubSearches)
+	if len(extra) > 0 {
+		fmt.Fprintf(ts.Stdout(), "extra (found, not matching): %d: %s\n", len(extra), sample(extra))
+	}
+	if len(missing) > 0 {
+		fmt.Fprintf(ts.Stdout(), "missing (matching, not found): %d: %s\n", len(missing), sample(missing))
+	}
+	if ss.People != len(found) {
+		ts.Fatalf("%s: the record says %d people found but holds %d (max_results below the truth?)", args[0], ss.People, len(found))
+	}
+	switch {
+	case len(extra) > 0:
+		ts.Fatalf("%s: %d people found that the sandbox does not match", args[0], len(extra))
+	case !neg && (!ss.Complete || len(missing) > 0):
+		ts.Fatalf("%s: %d people found, complete=%v; the sandbox has %d (%d missing)", args[0], len(found), ss.Complete, len(truth), len(missing))
+	case neg && (ss.Complete || len(missing) == 0):
+		ts.Fatalf("%s: complete=%v with %d of %d people; want incomplete", args[0], ss.Complete, len(found), len(truth))
 	}
 }

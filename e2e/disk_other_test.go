@@ -1,6 +1,6 @@
 //go:build !linux
 
-package main
+package e2e
 
 import "testing"
 

@@ -1,4 +1,7 @@
-package main
+package e2e
+
+// One pace per API key, across processes and teammates: a process that
+// starts right after another waits for the other's last call.
 
 import (
 	"fmt"
@@ -110,8 +113,7 @@ func TestPaceAcrossTeammates(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs real processes against a sandbox; skipped with -short")
 	}
-	cs := pgConnStr(t)
-	schema := freshSchema(t, cs)
+	a := newHarness(t, sandbox.Options{Seed: 2, RateLimit: 1, RateWindow: 500 * time.Millisecond}, "")
 	config := fmt.Sprintf(`
 variable "sandbox_url" {
   type = string
@@ -131,17 +133,15 @@ api {
 search "s" {
   keywords = "Engineer"
 }
-`, schema)
-	a := newHarness(t, sandbox.Options{Seed: 2, RateLimit: 1, RateWindow: 500 * time.Millisecond}, config)
-	a.env = append(a.env, "LEADSYNC_PG_CONN_STR="+cs, "LEADSYNC_WORKSPACE=", "LEADSYNC_LOG=debug")
-	b := *a
-	b.dir = t.TempDir()
-	writeFile(t, filepath.Join(b.dir, "main.leads.hcl"), config)
+`, a.usePG())
+	a.env = append(a.env, "LEADSYNC_LOG=debug")
+	a.writeConfig(config)
+	b := a.workingCopy(config)
 	var starts []time.Time
 	for i, args := range [][]string{{"usage"}, {"fields", "--refresh"}, {"plan"}, {"usage"}} {
 		h := a
 		if i%2 == 1 {
-			h = &b
+			h = b
 		}
 		r := h.run(args...)
 		if r.code != 0 {
@@ -159,21 +159,4 @@ search "s" {
 		t.Errorf("%d calls were answered 429: a teammate did not wait for the other's last call", st.RateLimited)
 	}
 	checkSpaced(t, starts, 4)
-}
-
-// TestPlanStopsAtUsedUpQuota: plan's billing call answered 429 "monthly
-// quota exhausted" is not retried (it used to be, 7 times, for about a
-// minute): one call, exit 1, the quota hint.
-func TestPlanStopsAtUsedUpQuota(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs real processes against a sandbox; skipped with -short")
-	}
-	h := newHarness(t, sandbox.Options{Seed: 2, Quota: -1, Faults: sandbox.Faults{QuotaAs429: true}}, fmt.Sprintf(faultConfig, "10s"))
-	r := h.run("plan")
-	if r.code != 1 || !strings.Contains(r.stderr+r.stdout, "wait for the next invoicing period") {
-		t.Fatalf("plan with the quota used up: want exit 1 and the quota hint:\n%s", r)
-	}
-	if n := h.srv.Stats().Calls; n != 1 {
-		t.Errorf("the sandbox saw %d calls, want 1 (no retry of a used-up quota)", n)
-	}
 }

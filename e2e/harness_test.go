@@ -1,0 +1,689 @@
+package e2e
+
+// The harness: everything the end-to-end tests share, and nothing else.
+// A helper used by one test file stays in that file.
+//
+//   - leadsync: TestMain, leadsyncBinary, processEnv (the real CLI as a
+//     process of its own, in a scrubbed environment);
+//   - the sandbox: e2eRate, e2eServerRate, serveSandbox;
+//   - a project: harness, newProject, newHarness, workingCopy and their
+//     run, command, startApply, applyJSON, applyKilled (one folder, its
+//     sandbox and its processes), result;
+//   - what a run left: loadState, checkDoneInState, enrichedTwice, lockID,
+//     lockLeft;
+//   - PostgreSQL: pgConnStr, freshSchema, schemaName, dropSchema, usePG;
+//   - fixtures: faultConfig, writeFile, repoFile, and the split search
+//     comparison of splitSets, setDiff and sample.
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/leadsync/leadsync/internal/cli"
+	"github.com/leadsync/leadsync/internal/sandbox"
+	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/pg"
+)
+
+// ---- leadsync, the program under test
+
+// mainEnv makes the test binary behave as leadsync itself (see TestMain).
+const mainEnv = "LEADSYNC_TEST_RUN_MAIN"
+
+// TestMain makes this test binary leadsync, two ways, so that no test
+// builds the program again:
+//   - with mainEnv=1 in its environment it runs cli.Main and exits: the Go
+//     tests start leadsyncBinary so, in processEnv, to kill it, fill its
+//     disk, race two of it, or read its output as it comes;
+//   - testscript re-executes it as the command leadsync of the scripts of
+//     testdata/script (see TestScripts).
+//
+// Otherwise it runs the tests.
+func TestMain(m *testing.M) {
+	if os.Getenv(mainEnv) == "1" {
+		os.Exit(cli.Main())
+	}
+	testscript.Main(m, map[string]func(){
+		"leadsync": func() { os.Exit(cli.Main()) },
+	})
+}
+
+// leadsyncBinary is the program a test runs as leadsync: this test binary,
+// which is leadsync when started with processEnv.
+func leadsyncBinary(t testing.TB) string {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return exe
+}
+
+// processEnv is the environment of every leadsync process a Go test
+// starts: this process's own without any LEADSYNC_ variable (a developer's
+// key, workspace, connection string or log level must not change what a
+// test sees), plus mainEnv=1, NO_COLOR=1, LEADSYNC_LOG from HARDENING_LOG
+// (HARDENING_LOG=debug shows every call in the failures' output). A test
+// appends its own; a later variable of the same name wins.
+func processEnv() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "LEADSYNC_") {
+			env = append(env, kv)
+		}
+	}
+	env = append(env, mainEnv+"=1", "NO_COLOR=1")
+	if lvl := os.Getenv("HARDENING_LOG"); lvl != "" {
+		env = append(env, "LEADSYNC_LOG="+lvl)
+	}
+	return env
+}
+
+// testBackendEnv names a pg schema that commands use, with
+// LEADSYNC_PG_CONN_STR, for a configuration without a backend block: the
+// end-to-end tests and scripts run against pg this way (test only; read by
+// internal/cli).
+const testBackendEnv = "LEADSYNC_TEST_PG_SCHEMA"
+
+// ---- The sandbox
+
+// e2eRate is the rate limit of the scripts' configurations: the service's
+// rules with time compressed, so that the suite stays fast.
+const e2eRate = 20
+
+// e2eServerRate is the rate the end-to-end sandboxes enforce: twice the
+// configured one. Compressed 20 times, the pacer's 2% margin is 1 ms,
+// which a loaded machine's scheduling delays exceed (a request that leaves
+// late arrives close to the next one), and the 429s then eat the retries
+// that a test of 500s or drops relies on. The pace itself is measured by
+// the benchmarks; here a client faster than half its limit still fails.
+const e2eServerRate = 2 * e2eRate
+
+// serveSandbox serves a sandbox of opts on a loopback port until the
+// function given to cleanup runs (t.Cleanup, or a script's env.Defer), and
+// returns it and its URL.
+func serveSandbox(opts sandbox.Options, cleanup func(func())) (*sandbox.Server, string) {
+	srv := sandbox.New(opts)
+	hs := httptest.NewServer(srv)
+	cleanup(hs.Close)
+	return srv, hs.URL
+}
+
+// ---- A project: one folder, its sandbox, its leadsync processes
+
+// harness is one project folder and the sandbox it talks to, driven through
+// real leadsync processes (leadsyncBinary).
+type harness struct {
+	t   *testing.T
+	srv *sandbox.Server // nil for newProject
+	dir string
+	env []string
+	// pgConnStr and pgSchema are where the state is, when usePG was called.
+	pgConnStr, pgSchema string
+}
+
+// newProject is a project folder with config as its main.leads.hcl (none
+// when config is empty) and processEnv, without a sandbox: for
+// configurations that use the built-in one (api { sandbox = true }) or
+// reach no service.
+func newProject(t *testing.T, config string) *harness {
+	t.Helper()
+	h := &harness{t: t, dir: t.TempDir(), env: processEnv()}
+	if config != "" {
+		h.writeConfig(config)
+	}
+	return h
+}
+
+// newHarness is newProject with a sandbox of opts served on loopback: the
+// configuration reaches it as var.sandbox_url, with the sandbox's key in
+// LEADSYNC_API_KEY. Options left zero get e2eServerRate and the short
+// latencies of a quick service (sandbox.New's own defaults otherwise).
+func newHarness(t *testing.T, opts sandbox.Options, config string) *harness {
+	t.Helper()
+	if opts.RateLimit == 0 {
+		opts.RateLimit, opts.RateWindow = e2eServerRate, time.Second/e2eServerRate
+	}
+	if opts.SearchLatency == [2]time.Duration{} {
+		opts.SearchLatency = [2]time.Duration{5 * time.Millisecond, 30 * time.Millisecond}
+	}
+	if opts.ReadLatency == [2]time.Duration{} {
+		opts.ReadLatency = [2]time.Duration{2 * time.Millisecond, 10 * time.Millisecond}
+	}
+	h := newProject(t, config)
+	var url string
+	h.srv, url = serveSandbox(opts, t.Cleanup)
+	h.env = append(h.env, "LEADSYNC_VAR_sandbox_url="+url, "LEADSYNC_API_KEY="+h.srv.Key())
+	return h
+}
+
+// workingCopy is another folder of the same project (a teammate's clone):
+// the same sandbox, environment and state backend, with config written
+// to it (none when config is empty).
+func (h *harness) workingCopy(config string) *harness {
+	h.t.Helper()
+	c := *h
+	c.env = append([]string(nil), h.env...)
+	c.dir = h.t.TempDir()
+	if config != "" {
+		c.writeConfig(config)
+	}
+	return &c
+}
+
+// writeConfig writes config as the folder's main.leads.hcl.
+func (h *harness) writeConfig(config string) {
+	h.t.Helper()
+	writeFile(h.t, filepath.Join(h.dir, "main.leads.hcl"), config)
+}
+
+// result is what one leadsync process did.
+type result struct {
+	args   []string
+	stdout string
+	stderr string
+	code   int
+}
+
+func (r result) String() string {
+	return fmt.Sprintf("leadsync %s: exit %d\n--- stdout\n%s--- stderr\n%s", strings.Join(r.args, " "), r.code, r.stdout, r.stderr)
+}
+
+// output is stdout and stderr together, for a test that looks for a
+// message wherever it was printed.
+func (r result) output() string { return r.stdout + r.stderr }
+
+// command builds a leadsync process in the harness's folder (--chdir too).
+func (h *harness) command(args ...string) *exec.Cmd {
+	cmd := exec.Command(leadsyncBinary(h.t), append(append([]string{}, args...), "--chdir", h.dir)...)
+	cmd.Env = h.env
+	cmd.Dir = h.dir
+	return cmd
+}
+
+// run runs leadsync to the end; a process that could not run, or a Go
+// stack trace in its output, fails the test.
+func (h *harness) run(args ...string) result {
+	h.t.Helper()
+	cmd := h.command(args...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	return h.ended(cmd.Run(), args, out.String(), errb.String())
+}
+
+// ended is the result of a process that ended with err.
+func (h *harness) ended(err error, args []string, stdout, stderr string) result {
+	h.t.Helper()
+	r := result{args: args, stdout: stdout, stderr: stderr}
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &ee):
+		r.code = ee.ExitCode()
+	default:
+		h.t.Fatalf("leadsync %v: %v", args, err)
+	}
+	noStackTrace(h.t, r)
+	return r
+}
+
+// noStackTrace fails the test when a Go panic or stack trace reached the user.
+func noStackTrace(t *testing.T, r result) {
+	t.Helper()
+	for _, s := range []string{r.stdout, r.stderr} {
+		if strings.Contains(s, "goroutine ") || strings.Contains(s, "panic:") {
+			t.Fatalf("a stack trace reached the user:\n%s", r)
+		}
+	}
+}
+
+// applyEvent is one line of apply --json (the fields the tests read).
+type applyEvent struct {
+	MessageType string `json:"message_type"`
+	Call        struct {
+		Kind    string `json:"kind"`
+		Address string `json:"address"`
+		Person  string `json:"person"`
+		Page    string `json:"page_name"`
+		// SubSearch names a split's sub-search (its added filters).
+		SubSearch string `json:"sub_search"`
+	} `json:"call"`
+	Error     string `json:"error"`
+	ErrorKind string `json:"error_kind"`
+	Hint      string `json:"hint"`
+	Status    int    `json:"status"`
+	Reason    string `json:"reason"`
+	// summary
+	Calls      int    `json:"calls"`
+	CallsMax   int    `json:"calls_max"`
+	Credits    int    `json:"credits"`
+	CreditsMax int    `json:"credits_max"`
+	Succeeded  int    `json:"succeeded"`
+	Failed     int    `json:"failed"`
+	Stopped    string `json:"stopped"`
+}
+
+// key identifies a call across runs: searches and profiles by address,
+// enrichments by person.
+func (e applyEvent) key() string {
+	if e.Call.Kind == "enrich" {
+		return "enrich " + e.Call.Page
+	}
+	return e.Call.Kind + " " + e.Call.Address
+}
+
+// applyStream is an apply --json running in a process of its own: its
+// events as they come, so that a test can act mid-run (kill it, change
+// the sandbox, start another command).
+type applyStream struct {
+	h    *harness
+	cmd  *exec.Cmd
+	args []string
+	// events delivers each line of stdout that is an event; it is closed
+	// when stdout ends. A test reads it to the end before wait.
+	events <-chan applyEvent
+	stdout strings.Builder // every line; read only after events is closed
+	stderr bytes.Buffer
+}
+
+// startApply starts apply --auto-approve --json with extra arguments.
+func (h *harness) startApply(extra ...string) *applyStream {
+	h.t.Helper()
+	s := &applyStream{h: h, args: append([]string{"apply", "--auto-approve", "--json"}, extra...)}
+	s.cmd = h.command(s.args...)
+	stdout, err := s.cmd.StdoutPipe()
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	s.cmd.Stderr = &s.stderr
+	if err := s.cmd.Start(); err != nil {
+		h.t.Fatal(err)
+	}
+	ch := make(chan applyEvent, 1024)
+	s.events = ch
+	go func() {
+		defer close(ch)
+		sc := bufio.NewScanner(stdout)
+		sc.Buffer(make([]byte, 1<<20), 1<<20)
+		for sc.Scan() {
+			s.stdout.Write(sc.Bytes())
+			s.stdout.WriteByte('\n')
+			var ev applyEvent
+			if json.Unmarshal(sc.Bytes(), &ev) == nil {
+				ch <- ev
+			}
+		}
+	}()
+	return s
+}
+
+// pid is the process ID of the apply.
+func (s *applyStream) pid() int { return s.cmd.Process.Pid }
+
+// kill sends the apply SIGKILL: a crash, a power cut, an OOM kill.
+func (s *applyStream) kill() { _ = s.cmd.Process.Signal(syscall.SIGKILL) }
+
+// waitFor reads events until one of type typ; the stream ending first
+// fails the test.
+func (s *applyStream) waitFor(typ string) {
+	s.h.t.Helper()
+	for ev := range s.events {
+		if ev.MessageType == typ {
+			return
+		}
+	}
+	s.h.t.Fatalf("no %s event", typ)
+}
+
+// wait reads what is left of the events, waits for the process to end and
+// returns what it did (a kill is exit code -1).
+func (s *applyStream) wait() result {
+	s.h.t.Helper()
+	for range s.events {
+	}
+	err := s.cmd.Wait()
+	return s.h.ended(err, s.args, s.stdout.String(), s.stderr.String())
+}
+
+// applyRun is an apply --json run, parsed.
+type applyRun struct {
+	result
+	events   []applyEvent
+	started  map[string]int // call key -> call_start count
+	done     map[string]bool
+	errors   []applyEvent
+	summary  *applyEvent
+	stopping []string
+	pid      int
+}
+
+// applyJSON runs apply --auto-approve --json to the end; each parsed event
+// is passed to during (if not nil) as it arrives, so that a test can
+// change the sandbox mid-run.
+func (h *harness) applyJSON(during func(applyEvent), extra ...string) *applyRun {
+	h.t.Helper()
+	s := h.startApply(extra...)
+	ar := &applyRun{started: map[string]int{}, done: map[string]bool{}, pid: s.pid()}
+	for ev := range s.events {
+		ar.events = append(ar.events, ev)
+		switch ev.MessageType {
+		case "call_start":
+			ar.started[ev.key()]++
+		case "call_done":
+			ar.done[ev.key()] = true
+		case "call_error":
+			ar.errors = append(ar.errors, ev)
+		case "stopping":
+			ar.stopping = append(ar.stopping, ev.Reason)
+		case "summary":
+			e := ev
+			ar.summary = &e
+		}
+		if during != nil {
+			during(ev)
+		}
+	}
+	ar.result = s.wait()
+	return ar
+}
+
+// applyKilled starts apply --json and kills it with SIGKILL after n calls
+// completed.
+func (h *harness) applyKilled(n int) {
+	h.t.Helper()
+	s := h.startApply()
+	done := 0
+	for ev := range s.events {
+		if ev.MessageType == "call_done" {
+			if done++; done == n {
+				s.kill()
+			}
+		}
+	}
+	s.wait()
+	if done < n {
+		h.t.Fatalf("apply ended after %d calls, before the kill", done)
+	}
+}
+
+// ---- What a run left
+
+// statePath is the local state file of the harness's folder.
+func (h *harness) statePath() string { return filepath.Join(h.dir, ".leadsync", "state.json") }
+
+// loadState reads a project's state as leadsync would, replaying its
+// journal: the local file .leadsync/state.json under dir or, when schema
+// is set, that schema of the database at connStr.
+func loadState(dir, connStr, schema string) (*state.State, error) {
+	if schema == "" {
+		return state.NewStore(filepath.Join(dir, ".leadsync", "state.json")).Load()
+	}
+	b, err := pg.New(pg.Options{ConnStr: connStr, Schema: schema})
+	if err != nil {
+		return nil, err
+	}
+	defer b.Close()
+	return b.Load()
+}
+
+// loadState loads the harness's state (the local file, or the pg schema of
+// usePG) and fails the test if it does not load.
+func (h *harness) loadState() *state.State {
+	h.t.Helper()
+	st, err := loadState(h.dir, h.pgConnStr, h.pgSchema)
+	if err != nil {
+		h.t.Fatalf("state does not load: %v", err)
+	}
+	return st
+}
+
+// checkDoneInState checks that every call the run reported done is in state.
+func (h *harness) checkDoneInState(ar *applyRun) {
+	h.t.Helper()
+	st := h.loadState()
+	byPage := map[string]*state.Person{}
+	for _, p := range st.People {
+		byPage[p.Lead.PageName] = p
+	}
+	for _, ev := range ar.events {
+		if ev.MessageType != "call_done" {
+			continue
+		}
+		switch ev.Call.Kind {
+		case "search":
+			if st.Searches[ev.Call.Address] == nil {
+				h.t.Errorf("%s completed but is not in state", ev.Call.Address)
+			}
+		case "profile":
+			if st.Profiles[ev.Call.Address] == nil {
+				h.t.Errorf("%s completed but is not in state", ev.Call.Address)
+			}
+		case "enrich":
+			p := byPage[ev.Call.Page]
+			if p == nil || p.Enrichment == nil {
+				h.t.Errorf("enrichment of %s completed but is not in state", ev.Call.Page)
+			}
+		}
+	}
+}
+
+// enrichedTwice lists the page names the sandbox charged more than once.
+func (h *harness) enrichedTwice() []string {
+	var twice []string
+	for page, n := range h.srv.Stats().Enriched {
+		if n > 1 {
+			twice = append(twice, page)
+		}
+	}
+	sort.Strings(twice)
+	return twice
+}
+
+// lockID is the ID of the lock a run left on the local state ("" when
+// there is no lock file); an unreadable lock fails the test.
+func (h *harness) lockID() string {
+	h.t.Helper()
+	b, err := os.ReadFile(h.statePath() + ".lock")
+	if errors.Is(err, os.ErrNotExist) {
+		return ""
+	}
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	var info struct {
+		ID string `json:"id"`
+	}
+	if err := json.Unmarshal(b, &info); err != nil || info.ID == "" {
+		h.t.Fatalf("unreadable lock: %v\n%s", err, b)
+	}
+	return info.ID
+}
+
+// lockLeft is the ID of the lock a killed run left; none fails the test.
+func (h *harness) lockLeft() string {
+	h.t.Helper()
+	id := h.lockID()
+	if id == "" {
+		h.t.Fatal("no lock after a killed apply")
+	}
+	return id
+}
+
+// ---- PostgreSQL
+
+// pgConnStr returns the test database's connection string. Without
+// LEADSYNC_TEST_PG the test skips, saying how to run it; under CI
+// (CI=true) it fails instead, so that a missing server is never a pass.
+func pgConnStr(t *testing.T) string {
+	t.Helper()
+	cs := os.Getenv("LEADSYNC_TEST_PG")
+	if cs == "" {
+		const how = "needs PostgreSQL: run `source .ci/pg-start` (it sets LEADSYNC_TEST_PG) and go test again"
+		if os.Getenv("CI") == "true" {
+			t.Fatal("LEADSYNC_TEST_PG is not set under CI; " + how)
+		}
+		t.Skip(how)
+	}
+	return cs
+}
+
+// schemaName is a new schema name, prefix and random hex, so that tests
+// and scripts running at once never share one.
+func schemaName(prefix string) string {
+	var b [6]byte
+	rand.Read(b[:])
+	return prefix + hex.EncodeToString(b[:])
+}
+
+// dropSchema drops a test's schema and all it holds.
+func dropSchema(cs, name string) error {
+	ctx := context.Background()
+	c, err := pgx.Connect(ctx, cs)
+	if err != nil {
+		return err
+	}
+	defer c.Close(ctx)
+	_, err = c.Exec(ctx, "DROP SCHEMA IF EXISTS "+name+" CASCADE")
+	return err
+}
+
+// freshSchema returns a schema name of its own for one test, dropped at
+// its end.
+func freshSchema(t *testing.T, cs string) string {
+	t.Helper()
+	name := schemaName("e2e_")
+	t.Cleanup(func() {
+		if err := dropSchema(cs, name); err != nil {
+			t.Errorf("cleanup: %v", err)
+		}
+	})
+	return name
+}
+
+// usePG puts the harness's state in a fresh schema of the test database
+// (skipping the test without one, see pgConnStr): LEADSYNC_PG_CONN_STR is
+// set, and loadState reads that schema. It returns the schema, for a
+// configuration's backend block; one without a block reaches it through
+// testBackendEnv.
+func (h *harness) usePG() string {
+	h.t.Helper()
+	h.pgConnStr = pgConnStr(h.t)
+	h.pgSchema = freshSchema(h.t, h.pgConnStr)
+	h.env = append(h.env, "LEADSYNC_PG_CONN_STR="+h.pgConnStr)
+	return h.pgSchema
+}
+
+// ---- Fixtures
+
+// faultConfig has 3 searches of up to 6 results, one profile read and an
+// enrichment of everyone found: about 22 calls, small enough that every row
+// of the fault matrix runs in a second or two, large enough that a share of
+// 5 or 10 % of calls hits several of them. The timeout (%s) is short in the
+// row where answers are slow, so that they time out quickly.
+const faultConfig = `
+variable "sandbox_url" {
+  type = string
+}
+
+api {
+  base_url    = var.sandbox_url
+  rate_limit  = 20
+  parallelism = 3
+  timeout     = "%s"
+}
+
+search "eng" {
+  for_each    = toset(["Berlin", "Hamburg", "Köln"])
+  keywords    = "Engineer"
+  city        = each.value
+  max_results = 6
+}
+
+profile "founder" {
+  page_name = "Max_Mustermann"
+}
+
+enrich "all" {
+  from = [search.eng, profile.founder]
+}
+
+export "out" {
+  path = "out/leads.xlsx"
+  sheet "All" {
+    from = [search.eng, profile.founder]
+  }
+}
+`
+
+// writeFile writes content to path, making its folders.
+func writeFile(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// repoFile is a path of the repository (its root when elem is empty): the
+// tests run in e2e/, one folder below it.
+func repoFile(elem ...string) string {
+	return filepath.Join(append([]string{".."}, elem...)...)
+}
+
+// splitSets returns the network IDs of the people a split search's record
+// holds and of the sandbox's members matching its request.
+func splitSets(st *state.State, rec *state.Search, ms []*sandbox.Member) (found, truth map[string]bool, err error) {
+	truth = make(map[string]bool, len(ms))
+	for _, m := range ms {
+		truth[m.NetworkID] = true
+	}
+	found = make(map[string]bool, len(rec.LeadIDs))
+	for _, id := range rec.LeadIDs {
+		p := st.People[id]
+		if p == nil || p.Lead.NetworkID == "" {
+			return nil, nil, fmt.Errorf("%s: person %q has no network ID in state", rec.Address, id)
+		}
+		found[p.Lead.NetworkID] = true
+	}
+	return found, truth, nil
+}
+
+// setDiff returns the keys of a not in b, sorted.
+func setDiff(a, b map[string]bool) []string {
+	var out []string
+	for k := range a {
+		if !b[k] {
+			out = append(out, k)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// sample joins the first ten of ids, with "..." when there are more.
+func sample(ids []string) string {
+	if len(ids) > 10 {
+		return strings.Join(ids[:10], " ") + " ..."
+	}
+	return strings.Join(ids, " ")
+}

@@ -1,0 +1,138 @@
+package e2e
+
+// One apply at a time: a second one refuses naming the holder, and the
+// lock of a killed run is removed by the next.
+
+import (
+	"bytes"
+	"fmt"
+	"os/exec"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/leadsync/leadsync/internal/sandbox"
+)
+
+// TestConcurrentApplies starts two applies on one state: the second refuses
+// at once with a message naming the holder of the lock (its pid and the
+// lock ID), makes no call, and the first completes with a state that loads
+// and holds everything, each search made once and nobody enriched twice.
+// Then both are started at the same instant, several times: exactly one
+// runs. A lock left by a killed run names the dead process and the command
+// that removes it.
+func TestConcurrentApplies(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs real processes against a sandbox; skipped with -short")
+	}
+	slow := sandbox.Options{Seed: 12, SearchLatency: [2]time.Duration{300 * time.Millisecond, 400 * time.Millisecond}}
+	lockMsg := func(t *testing.T, r result, pid int) {
+		t.Helper()
+		for _, want := range []string{"the state is locked by", fmt.Sprintf("(pid %d)", pid), `for "apply"`, "lock ID", "Wait for that run to finish"} {
+			if !strings.Contains(r.stderr, want) {
+				t.Errorf("the refusal does not say %q:\n%s", want, r)
+			}
+		}
+	}
+	// checkEnd checks the final state; extraSearches are searches that may
+	// have been made twice (in flight when a run was killed).
+	checkEnd := func(t *testing.T, h *harness, extraSearches int) {
+		t.Helper()
+		st := h.loadState()
+		if len(st.Searches) != 3 || len(st.Profiles) != 1 {
+			t.Errorf("state has %d searches and %d profiles, want 3 and 1", len(st.Searches), len(st.Profiles))
+		}
+		stats := h.srv.Stats()
+		if n := stats.ByOp[sandbox.OpSearch]; n < 3 || n > 3+extraSearches {
+			t.Errorf("%d searches made for 3 search instances (%d may repeat)", n, extraSearches)
+		}
+		if twice := h.enrichedTwice(); len(twice) > 0 {
+			t.Errorf("charged twice: %v", twice)
+		}
+		if r := h.run("plan", "--detailed-exitcode"); r.code != 0 {
+			t.Errorf("work left:\n%s", r)
+		}
+	}
+
+	t.Run("second while the first runs", func(t *testing.T) {
+		t.Parallel()
+		h := newHarness(t, slow, fmt.Sprintf(faultConfig, "10s"))
+		var second result
+		var once sync.Once
+		first := h.applyJSON(func(ev applyEvent) {
+			if ev.MessageType == "call_start" {
+				once.Do(func() { second = h.run("apply", "--auto-approve") })
+			}
+		})
+		if first.code != 0 {
+			t.Fatalf("the first apply failed:\n%s", first.result)
+		}
+		if second.code != 1 {
+			t.Fatalf("the second apply should refuse:\n%s", second)
+		}
+		lockMsg(t, second, firstPID(t, first))
+		checkEnd(t, h, 0)
+	})
+
+	t.Run("both at the same instant", func(t *testing.T) {
+		t.Parallel()
+		for round := 0; round < 3; round++ {
+			h := newHarness(t, slow, fmt.Sprintf(faultConfig, "10s"))
+			cmds := []*exec.Cmd{h.command("apply", "--auto-approve"), h.command("apply", "--auto-approve")}
+			outs := make([]*bytes.Buffer, 2)
+			errs := make([]*bytes.Buffer, 2)
+			for i, c := range cmds {
+				outs[i], errs[i] = &bytes.Buffer{}, &bytes.Buffer{}
+				c.Stdout, c.Stderr = outs[i], errs[i]
+			}
+			for _, c := range cmds {
+				if err := c.Start(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var rs [2]result
+			for i, c := range cmds {
+				rs[i] = h.ended(c.Wait(), []string{"apply", "--auto-approve"}, outs[i].String(), errs[i].String())
+			}
+			if rs[0].code+rs[1].code != 1 {
+				t.Fatalf("round %d: want one apply to run and one to refuse:\n%s\n%s", round, rs[0], rs[1])
+			}
+			win, lose := 0, 1
+			if rs[0].code == 1 {
+				win, lose = 1, 0
+			}
+			lockMsg(t, rs[lose], cmds[win].Process.Pid)
+			checkEnd(t, h, 0)
+		}
+	})
+
+	t.Run("lock of a killed run", func(t *testing.T) {
+		t.Parallel()
+		h := newHarness(t, slow, fmt.Sprintf(faultConfig, "10s"))
+		h.applyKilled(1)
+		h.lockLeft()
+		// The holder is known dead (this host, its pid gone): the next
+		// apply removes its lock with a one-line note and finishes the work.
+		r := h.run("apply", "--auto-approve")
+		if r.code != 0 || !strings.Contains(r.stderr, "Note: removed the stale state lock") || !strings.Contains(r.stderr, "no longer runs on this host") {
+			t.Fatalf("apply over a dead run's lock: want exit 0 and a note:\n%s", r)
+		}
+		if strings.Count(r.stderr, "stale state lock") != 1 {
+			t.Errorf("the note is not one line:\n%s", r.stderr)
+		}
+		// The searches in flight at the kill (parallelism 3, one done) may
+		// be made again; nobody is enriched before the searches end.
+		checkEnd(t, h, 2)
+	})
+}
+
+// firstPID is the pid of an apply run, from its lock as the refusal of the
+// second apply quoted it: the run's own process.
+func firstPID(t *testing.T, ar *applyRun) int {
+	t.Helper()
+	if ar.pid == 0 {
+		t.Fatal("the apply run has no pid")
+	}
+	return ar.pid
+}
