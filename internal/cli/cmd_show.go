@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/export"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/textfmt"
 )
@@ -194,7 +195,7 @@ func summarizeState(src *stateSource, s *state.State, exists bool) *stateSummary
 	}
 	sum.Usage = s.Usage
 	if s.Usage.CheckedAt != nil {
-		sum.CallsSinceQuotaCheck = quotaCallsSince(s, *s.Usage.CheckedAt)
+		sum.CallsSinceQuotaCheck = export.QuotaCallsSince(s, *s.Usage.CheckedAt)
 	}
 	sum.Suppressed = len(s.Suppressed)
 	return sum
@@ -371,39 +372,4 @@ func trimRight(s string) string {
 		s = s[:len(s)-1]
 	}
 	return s
-}
-
-// quotaCallsSince counts the completed calls state records after t that
-// use the monthly quota: first-generation searches (each sub-search of a
-// split one), profile reads, and every enrichment (first generation only).
-// Failed calls may have used requests too: the count is a floor.
-func quotaCallsSince(s *state.State, t time.Time) int {
-	n := 0
-	for _, sr := range s.Searches {
-		if sr.Generation != api.Gen1 || !sr.RanAt.After(t) {
-			continue
-		}
-		if sr.Split == nil {
-			n++
-			continue
-		}
-		for _, node := range sr.Split.Nodes {
-			if node.RanAt.After(t) {
-				n++
-			}
-		}
-	}
-	reads := map[string]bool{} // a read shared by two profile blocks is one call
-	for _, pr := range s.Profiles {
-		if pr.Generation == api.Gen1 && pr.ReadAt.After(t) {
-			reads[pr.PersonID+" "+pr.ReadAt.String()] = true
-		}
-	}
-	n += len(reads)
-	for _, p := range s.People {
-		if p.Enrichment != nil && p.Enrichment.EnrichedAt.After(t) {
-			n++
-		}
-	}
-	return n
 }

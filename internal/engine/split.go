@@ -78,7 +78,7 @@ func (r *runner) queueSplit(sr *splitRun) {
 			// resumable rather than spending beyond it.
 			sr.stopped = true
 			r.sum.Failures = append(r.sum.Failures, Failure{Address: sr.search.Address, Kind: CallSearch,
-				Err: fmt.Errorf("the plan's bound of %d sub-searches is reached; the split resumes at the next apply", r.planCalls(sr.search.Address))})
+				Err: fmt.Errorf("the plan's bound of %d sub-searches is reached; the split resumes at the next apply", r.planCalls(sr.search.Address)), NoCall: true})
 			return
 		}
 		sr.budget--

@@ -175,8 +175,16 @@ func (j *job) summary() []sumRow {
 	switch {
 	case j.opts.Stats != nil && j.opts.Stats.RemainingRequests != nil:
 		add(stylePlain, "Remaining requests this month", *j.opts.Stats.RemainingRequests, "as of", j.now)
+	case u.RemainingRequests != nil && u.CheckedAt != nil:
+		// The service's figure, read before the calls made since (as show
+		// says it): at least that many fewer now.
+		var note any
+		if n := QuotaCallsSince(j.st, *u.CheckedAt); n > 0 {
+			note = fmt.Sprintf("%s recorded since, so at least %s fewer now", textfmt.Plural(n, "call"), textfmt.Thousands(n))
+		}
+		add(stylePlain, "Remaining requests this month", *u.RemainingRequests, "as of", u.CheckedAt.UTC(), note)
 	case u.RemainingRequests != nil:
-		add(stylePlain, "Remaining requests this month", *u.RemainingRequests, "as of", timeOrNil(u.CheckedAt))
+		add(stylePlain, "Remaining requests this month", *u.RemainingRequests, "as of", nil)
 	default:
 		add(stylePlain, "Remaining requests this month", "unknown", "run leadsync usage to check")
 	}
