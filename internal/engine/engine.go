@@ -204,6 +204,9 @@ type runner struct {
 	par           int
 	inflight      int // calls handed to a worker whose outcome is not handled yet
 	stopped       bool
+	// cut is why the run did less than its plan without stopping (a
+	// split search's bound reached): it ends the run as stopped.
+	cut string
 	// gate is closed by halt: calls still waiting for the rate limit are
 	// then not sent (api.WithSendGate), so stopping stops spending at once.
 	gate chan struct{}
@@ -276,6 +279,9 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 		return r.sum, err
 	}
 	err := r.loop(ctx, par)
+	if err == nil {
+		r.checkCutShort()
+	}
 	r.sum.Duration = r.now().Sub(start)
 	r.finishSummary()
 	r.progress.Summary(r.sum)
@@ -450,6 +456,7 @@ func (r *runner) loop(ctx context.Context, par int) error {
 			r.inflight--
 			r.drainSent()
 			r.drainWaits()
+			r.noteAbandoned(ctx, o)
 			r.handle(o)
 			r.releaseEnrich(false)
 		case <-stop:
@@ -464,9 +471,7 @@ func (r *runner) loop(ctx context.Context, par int) error {
 				o := <-done
 				r.inflight--
 				r.drainSent()
-				if o.sent && o.err != nil {
-					r.sum.Abandoned = append(r.sum.Abandoned, o.task.call)
-				}
+				r.noteAbandoned(ctx, o)
 				r.handle(o)
 			}
 			sort.Slice(r.sum.Abandoned, func(i, j int) bool { return r.sum.Abandoned[i].Seq < r.sum.Abandoned[j].Seq })
@@ -477,6 +482,14 @@ func (r *runner) loop(ctx context.Context, par int) error {
 		return r.fatal
 	}
 	return nil
+}
+
+// noteAbandoned lists o among the calls abandoned when the run was aborted
+// (ctx cancelled) while it was sent and had no answer.
+func (r *runner) noteAbandoned(ctx context.Context, o outcome) {
+	if ctx.Err() != nil && o.sent && o.err != nil {
+		r.sum.Abandoned = append(r.sum.Abandoned, o.task.call)
+	}
 }
 
 // reasonInterrupted is why a run stops at the first interrupt.
@@ -843,6 +856,52 @@ func (r *runner) releaseEnrich(idle bool) {
 			r.pending[b.cfg.Address]++
 		}
 	}
+}
+
+// checkCutShort makes a run that did less than its plan say so: when an
+// enrich block, or the run, has used its bound while people are still to
+// enrich (or a split search reached its bound), the run ends as stopped,
+// with why. With a plan that holds, neither happens.
+func (r *runner) checkCutShort() {
+	if r.stopped {
+		return
+	}
+	left := map[string]bool{}
+	for _, b := range r.enrichBlocks {
+		if b.broken || (b.budget > 0 && r.creditsBudget >= r.cpe) {
+			continue // not held back by a bound
+		}
+		r.mu.Lock()
+		todo, err := plan.EnrichCandidatesClaimed(r.opts.Config, r.st, b.cfg, r.planTime(), r.claimed)
+		r.mu.Unlock()
+		if err != nil {
+			continue
+		}
+		for _, id := range todo {
+			if _, ok := r.claimed[id]; ok {
+				continue
+			}
+			if p := r.st.People[id]; p != nil && p.Lead.PageName != "" {
+				left[id] = true
+			}
+		}
+	}
+	reason := r.cut
+	if len(left) > 0 {
+		reason = fmt.Sprintf("the plan's bound of %s is reached with %s more %s to enrich; run plan again to see the rest",
+			textfmt.Plural(r.sum.CreditsPlannedMax, "credit"), textfmt.Thousands(len(left)), oneOrMany(len(left), "person", "people"))
+	}
+	if reason != "" {
+		r.halt(reason)
+	}
+}
+
+// oneOrMany is one when n is 1, else many.
+func oneOrMany(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // planTime is the time staleness (refresh) is judged at: the plan's, so

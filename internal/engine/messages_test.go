@@ -150,3 +150,24 @@ func TestAbortNamesTheCallsAbandoned(t *testing.T) {
 	}
 	callsAddUp(t, sum)
 }
+
+// TestRunCutShortByABoundSaysSo: a plan whose credit bound is below what
+// its people need (a saved plan edited by hand, which apply now refuses,
+// or any future mismatch) enriches only what the bound allows, and the run
+// says it stopped and why, never that it is complete.
+func TestRunCutShortByABoundSaysSo(t *testing.T) {
+	cfg := load(t, basic)
+	cfg.API.Parallelism = 1
+	st := state.New()
+	p := build(t, cfg, st)
+	p.Totals.CreditsMax = 1
+	svc := newFake()
+	sum := run(t, cfg, st, p, svc, &memJournal{}, nil)
+	if n := svc.count("enrich:"); n != 1 {
+		t.Fatalf("%d enrichments, want the 1 the bound allows", n)
+	}
+	if !strings.Contains(sum.Stopped, "bound") || !strings.Contains(sum.Stopped, "10 more people") {
+		t.Errorf("stopped %q: want it to say the plan's bound cut the run short, with the 10 people left", sum.Stopped)
+	}
+	callsAddUp(t, sum)
+}

@@ -92,6 +92,16 @@ func TestApplySummaryEndings(t *testing.T) {
 			err: &run.UnwrittenError{Err: run.ErrAborted, Files: []run.UnwrittenFile{{Export: "export.out", Path: "/work/out/leads.xlsx"}}},
 		},
 		{
+			// A run the plan's bound cut short says so.
+			name: "cut_short",
+			sum: func(s *engine.Summary) {
+				s.CreditsPlannedMax = 1
+				s.Stopped = "the plan's bound of 1 credit is reached with 1 more person to enrich; run plan again to see the rest"
+			},
+			written: []export.Written{xlsx},
+			err:     run.ErrFailed,
+		},
+		{
 			// A where that cannot be evaluated is a failure, not a call.
 			name: "no_call_failure",
 			sum: func(s *engine.Summary) {
