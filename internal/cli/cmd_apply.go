@@ -10,10 +10,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/plan"
 	"github.com/leadsync/leadsync/internal/run"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/views"
@@ -110,7 +112,7 @@ func runApply(ctx context.Context, f *Factory, opts *applyOptions) error {
 		Confirm:     func() (bool, error) { return confirm(f) },
 		Parallelism: opts.parallelism,
 		Warn:        func(msg string) { warn(f, msg) },
-	}, views.NewApply(viewStreams(f), opts.json))
+	}, applyView(f, cfg, diags, opts.json))
 	var de *run.DiagnosticsError
 	var be *run.BillingError
 	switch {
@@ -131,6 +133,15 @@ func runApply(ctx context.Context, f *Factory, opts *applyOptions) error {
 		return silentExit(ExitError)
 	}
 	return err
+}
+
+// applyView is the view of apply: with --json, one that carries the
+// configuration's warnings (diags, shown on stderr too) in apply_start.
+func applyView(f *Factory, cfg *config.Config, diags hcl.Diagnostics, asJSON bool) views.Apply {
+	if asJSON {
+		return views.NewApplyJSON(viewStreams(f), plan.JSONDiagnostics(cfg.ScrubDiagnostics(diags)))
+	}
+	return views.NewApply(viewStreams(f), false)
 }
 
 // runDeps is the world of an operation on cfg: its state backend (whose

@@ -116,8 +116,11 @@ type searchSummary struct {
 	ResultCount int       `json:"result_count"`
 	Kept        int       `json:"kept"`
 	Capped      bool      `json:"capped"`
-	Added       int       `json:"added"`
-	Removed     int       `json:"removed"`
+	// FirstRun: the last run was the search's first (state written before
+	// runs were counted says false); Added then counts every person kept.
+	FirstRun bool `json:"first_run"`
+	Added    int  `json:"added"`
+	Removed  int  `json:"removed"`
 	// Split is the completeness of a split search's last run (sub-searches
 	// run, people found, leaves still at the cap); absent otherwise.
 	Split *state.SplitSummary `json:"split,omitempty"`
@@ -163,8 +166,12 @@ func summarizeState(src *stateSource, s *state.State, exists bool) *stateSummary
 	}
 	for _, addr := range slices.Sorted(maps.Keys(s.Searches)) {
 		sr := s.Searches[addr]
+		first, added := sr.Runs == 1, sr.Added
+		if first {
+			added = len(sr.LeadIDs) // all new to the search
+		}
 		sum.Searches = append(sum.Searches, searchSummary{Address: addr, Generation: int(sr.Generation), RanAt: sr.RanAt,
-			ResultCount: sr.ResultCount, Kept: len(sr.LeadIDs), Capped: sr.Capped, Added: sr.Added, Removed: sr.Removed,
+			ResultCount: sr.ResultCount, Kept: len(sr.LeadIDs), Capped: sr.Capped, FirstRun: first, Added: added, Removed: sr.Removed,
 			Split: sr.SplitSummary()})
 	}
 	for _, addr := range slices.Sorted(maps.Keys(s.Splits)) {
@@ -249,7 +256,9 @@ func writeStateSummary(w *stateWriter, f *Factory, src *stateSource, sum *stateS
 			res += " (capped at 300)"
 		}
 		change := ""
-		if sr.Added+sr.Removed > 0 {
+		if sr.FirstRun {
+			change = "first run"
+		} else if sr.Added+sr.Removed > 0 {
 			change = "+" + textfmt.Thousands(sr.Added) + " -" + textfmt.Thousands(sr.Removed)
 		}
 		rows = append(rows, []string{sr.Address, "ran " + stateWhen(sr.RanAt, now), res, change})

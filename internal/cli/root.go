@@ -76,6 +76,10 @@ func Run(ctx context.Context, f *Factory, args []string) int {
 		}
 		writeJSONFailure(stdout, cmd, err, f.failures, now())
 	}
+	if code == ExitError && stdout.n == 0 && markdownRequested(cmd, args) {
+		// As with --json: a comment saying what failed, never nothing.
+		writeMarkdownFailure(stdout, cmd, err, f.failures)
+	}
 	return code
 }
 

@@ -103,7 +103,7 @@ type SearchOutcome struct {
 	Address string
 	Results int  // as returned by the service
 	Kept    int  // after max_results
-	Added   int  // people new to this search since its last run
+	Added   int  // people new to this search since its last run; on its first run, all it kept
 	Removed int  // people gone since its last run
 	Capped  bool // exactly the network's cap: probably cut off (split: incomplete)
 	// First is true when the search had never run before.
@@ -920,9 +920,15 @@ func (r *runner) finishSummary() {
 		if rec == nil {
 			continue // forgotten or re-keyed since; nothing to report
 		}
+		first := !r.hadRun[addr]
+		added := rec.Added
+		if first {
+			// Every person a first run keeps is new to the search.
+			added = len(rec.LeadIDs)
+		}
 		r.sum.Searches = append(r.sum.Searches, SearchOutcome{
 			Address: addr, Results: rec.ResultCount, Kept: len(rec.LeadIDs),
-			Added: rec.Added, Removed: rec.Removed, Capped: rec.Capped, First: !r.hadRun[addr], Suppressed: rec.Suppressed,
+			Added: added, Removed: rec.Removed, Capped: rec.Capped, First: first, Suppressed: rec.Suppressed,
 			Split: rec.SplitSummary(),
 		})
 	}

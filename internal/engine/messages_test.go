@@ -171,3 +171,21 @@ func TestRunCutShortByABoundSaysSo(t *testing.T) {
 	}
 	callsAddUp(t, sum)
 }
+
+// TestFirstRunCountsItsPeopleAsAdded: on its first run a search's added
+// count is the people it kept (all are new to it), never 0, so that a
+// script reading apply --json can trust it; the next run counts against
+// the last.
+func TestFirstRunCountsItsPeopleAsAdded(t *testing.T) {
+	cfg := load(t, basic)
+	st := state.New()
+	sum := run(t, cfg, st, build(t, cfg, st), newFake(), &memJournal{}, nil)
+	if len(sum.Searches) != 2 {
+		t.Fatalf("searches %+v", sum.Searches)
+	}
+	for _, o := range sum.Searches {
+		if !o.First || o.Added != o.Kept || o.Kept != 5 {
+			t.Errorf("%s: first %v, added %d, kept %d; want a first run with its 5 people added", o.Address, o.First, o.Added, o.Kept)
+		}
+	}
+}

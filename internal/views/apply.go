@@ -40,6 +40,13 @@ func NewApply(s Streams, asJSON bool) Apply {
 	return &applyHuman{s: s}
 }
 
+// NewApplyJSON is the JSON view of an apply whose configuration drew
+// warnings (printed on stderr as well): its apply_start carries them with
+// the plan's own, as plan --json does in its diagnostics.
+func NewApplyJSON(s Streams, warnings []plan.Diagnostic) Apply {
+	return &applyJSON{s: s, warnings: warnings}
+}
+
 // applyHuman draws the plan on Out and progress on ErrOut. The end of the
 // run's summary is held until Apply returns (Done): only then is it known
 // whether the state was saved and the spreadsheets written, so that
@@ -138,12 +145,13 @@ func ExportWarnings(w io.Writer, written []export.Written) {
 // once the spreadsheets are written, and lists them; an apply with nothing
 // to do still ends with one.
 type applyJSON struct {
-	s       Streams
-	prog    *jsonProgress
-	sum     *engine.Summary
-	cfg     *config.Config
-	written []export.Written
-	done    bool
+	s        Streams
+	warnings []plan.Diagnostic // the configuration's
+	prog     *jsonProgress
+	sum      *engine.Summary
+	cfg      *config.Config
+	written  []export.Written
+	done     bool
 }
 
 // Plan shows nothing: the JSON stream starts with apply_start.
@@ -153,7 +161,7 @@ func (v *applyJSON) Progress(stop func()) engine.Progress {
 	// A reader that goes away (apply --json | head) stops the run like
 	// a first Ctrl-C: nothing more is spent for output nobody reads.
 	v.prog = &jsonProgress{w: &brokenPipeWriter{w: v.s.Out, onBroken: stop}, now: v.s.Now,
-		hold: func(s *engine.Summary) { v.sum = s }}
+		hold: func(s *engine.Summary) { v.sum = s }, warnings: v.warnings}
 	return v.prog
 }
 

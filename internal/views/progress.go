@@ -364,6 +364,9 @@ type jsonProgress struct {
 	// hold, when set, receives the run's summary instead of the stream:
 	// the apply view emits it once the files are written (see applyJSON).
 	hold func(*engine.Summary)
+	// warnings are the configuration's, carried by apply_start with the
+	// plan's own.
+	warnings []plan.Diagnostic
 }
 
 var _ engine.Progress = (*jsonProgress)(nil)
@@ -393,7 +396,29 @@ func callJSON(c engine.Call) map[string]any {
 }
 
 func (p *jsonProgress) Start(pl *plan.Plan, callsMax, creditsMax int) {
-	p.emit(map[string]any{"message_type": "apply_start", "calls_max": callsMax, "credits_max": creditsMax})
+	p.emit(map[string]any{"message_type": "apply_start", "calls_max": callsMax, "credits_max": creditsMax,
+		"diagnostics": applyWarnings(p.warnings, pl)})
+}
+
+// applyWarnings are the warnings an apply goes ahead with: the
+// configuration's and the plan's (a credit balance that may not suffice),
+// each once; never null.
+func applyWarnings(cfg []plan.Diagnostic, pl *plan.Plan) []plan.Diagnostic {
+	out := []plan.Diagnostic{}
+	seen := map[string]bool{}
+	add := func(ds []plan.Diagnostic) {
+		for _, d := range ds {
+			if k := d.Summary + "\x00" + d.Detail; d.Severity == "warning" && !seen[k] {
+				seen[k] = true
+				out = append(out, d)
+			}
+		}
+	}
+	add(cfg)
+	if pl != nil {
+		add(pl.Diagnostics)
+	}
+	return out
 }
 
 func (p *jsonProgress) CallStart(c engine.Call) {
