@@ -7,6 +7,8 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
 // maxCount bounds count and for_each: every instance is at least one call,
@@ -64,6 +66,11 @@ func (l *loader) expand(b *hcl.Block, content *hcl.BodyContent, info *blockInfo)
 			return nil
 		}
 		ty := v.Type()
+		if (ty.IsMapType() || ty.IsObjectType() || ty.IsSetType()) && v.IsKnown() && !v.IsNull() && v.LengthInt() > maxCount {
+			// Refused before its instances are made.
+			l.errorf(fe.Expr.Range().Ptr(), "Too many instances", "for_each gives %s instances; at most %s are allowed.", textfmt.Thousands(v.LengthInt()), textfmt.Thousands(maxCount))
+			return nil
+		}
 		type kv struct {
 			key string
 			val cty.Value
@@ -96,10 +103,6 @@ func (l *loader) expand(b *hcl.Block, content *hcl.BodyContent, info *blockInfo)
 			return nil
 		default:
 			l.errorf(fe.Expr.Range().Ptr(), "Invalid for_each", "for_each takes a map or a set of strings; got %s.", typeName(ty))
-			return nil
-		}
-		if len(items) > maxCount {
-			l.errorf(fe.Expr.Range().Ptr(), "Too many instances", "for_each gives %d instances; at most %d are allowed.", len(items), maxCount)
 			return nil
 		}
 		info.expanded = true

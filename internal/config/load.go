@@ -243,7 +243,12 @@ func (l *loader) load() {
 		return
 	}
 	sort.Strings(names)
+	if !l.configSize(names) {
+		l.unreadable = true
+		return
+	}
 	var blocks hcl.Blocks
+	nblocks := 0
 	for _, name := range names {
 		src, err := fs.ReadFile(l.fsys, name)
 		if err != nil {
@@ -262,6 +267,10 @@ func (l *loader) load() {
 		}
 		l.cfg.Files[name] = f
 		l.configFiles = append(l.configFiles, name)
+		if !l.blockCount(f, &nblocks) {
+			l.unreadable = true
+			return
+		}
 		content, ds := f.Body.Content(topSchema)
 		l.add(ds)
 		blocks = append(blocks, content.Blocks...)

@@ -23,6 +23,12 @@ func (l *loader) decodeProfile(b *hcl.Block) {
 		p := &Profile{Address: in.addr, Block: "profile." + b.Labels[0], Name: b.Labels[0], DeclRange: b.DefRange}
 		pn, _, pnSt := l.stringAttr(at["page_name"], in.ctx, in.sc, true)
 		pu, _, puSt := l.stringAttr(at["profile_url"], in.ctx, in.sc, true)
+		if pnSt == ok && !l.valueLength(at["page_name"], pn, MaxPageName) {
+			pnSt = bad
+		}
+		if puSt == ok && !l.valueLength(at["profile_url"], pu, MaxURLValue) {
+			puSt = bad
+		}
 		if pnSt == ok {
 			switch {
 			case strings.TrimSpace(pn) == "":
