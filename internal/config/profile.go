@@ -16,7 +16,7 @@ func (l *loader) decodeProfile(b *hcl.Block) {
 	if l.skip[b] {
 		return
 	}
-	content := l.content(b, profileSchema, "A profile block")
+	content, meant := l.content(b, profileSchema, "A profile block")
 	info := l.blocks["profile."+b.Labels[0]]
 	at := content.Attributes
 	for _, in := range l.expand(b, content, info) {
@@ -55,6 +55,8 @@ func (l *loader) decodeProfile(b *hcl.Block) {
 			}
 		}
 		switch {
+		case pnSt == absent && puSt == absent && (meant["page_name"] || meant["profile_url"]):
+			// Misspelt: that error is the one to fix.
 		case pnSt == absent && puSt == absent:
 			l.errorf(b.DefRange.Ptr(), "Missing page_name or profile_url", "A profile names one person: page_name = \"Max_Mustermann\" or profile_url = \"https://...\".")
 		case pnSt == ok && puSt == ok:

@@ -36,7 +36,7 @@ func (l *loader) decodeSearch(b *hcl.Block) {
 		return
 	}
 	schema, _ := l.searchSchema()
-	content := l.content(b, schema, "A search block")
+	content, meant := l.content(b, schema, "A search block")
 	info := l.blocks["search."+b.Labels[0]]
 	at := content.Attributes
 	for _, in := range l.expand(b, content, info) {
@@ -96,6 +96,8 @@ func (l *loader) decodeSearch(b *hcl.Block) {
 			}
 		}
 		switch {
+		case kwState == absent && urlState == absent && (meant["keywords"] || meant["search_url"]):
+			// Misspelt: that error is the one to fix.
 		case kwState == absent && urlState == absent:
 			l.errorf(b.DefRange.Ptr(), "Missing keywords or search_url",
 				"A search needs keywords (like keywords = \"CTO\") or a search_url whose query carries keywords; the service refuses a search with neither.")

@@ -236,8 +236,9 @@ type statusCount struct {
 }
 
 // statusCounts counts the distinct people of the export by the validation
-// status of their e-mail: valid, catch all, empty first (always shown), then
-// any other status the service sent, then the people not enriched.
+// status of their e-mail: valid, catch all, not found (the service's
+// empty) first (always shown), then any other status the service sent,
+// then the people not enriched.
 func (j *job) statusCounts() []statusCount {
 	counts := map[string]int{}
 	seen := map[*state.Person]bool{}
@@ -251,22 +252,18 @@ func (j *job) statusCounts() []statusCount {
 				counts[notEnriched]++
 				continue
 			}
-			status := p.Enrichment.Result.ValidationStatus
-			if status == "" {
-				status = api.StatusEmpty
-			}
-			counts[status]++
+			counts[StatusText(p.Enrichment.Result.ValidationStatus)]++
 		}
 	}
 	out := []statusCount{
 		{api.StatusValid, counts[api.StatusValid]},
 		{api.StatusCatchAll, counts[api.StatusCatchAll]},
-		{api.StatusEmpty, counts[api.StatusEmpty]},
+		{NotFound, counts[NotFound]},
 	}
 	var other []string
 	for k := range counts {
 		switch k {
-		case api.StatusValid, api.StatusCatchAll, api.StatusEmpty, notEnriched:
+		case api.StatusValid, api.StatusCatchAll, NotFound, notEnriched:
 		default:
 			other = append(other, k)
 		}

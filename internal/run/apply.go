@@ -101,7 +101,9 @@ func apply(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView) error
 		}
 	} else {
 		popts := plan.Options{Now: d.now(), Targets: opts.Targets, Replace: opts.Replace, ExportRecord: log.lookup}
-		if HasBilling(cfg) {
+		// An unknown target costs no call: Build reports it.
+		addrErr := plan.CheckAddresses(cfg, st, opts.Targets, opts.Replace).HasErrors()
+		if HasBilling(cfg) && !addrErr {
 			u, err := svc.Billing(ctx)
 			if err != nil {
 				return &BillingError{Err: err}
