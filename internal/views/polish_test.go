@@ -60,7 +60,7 @@ func TestApplyStoppedEnding(t *testing.T) {
 		stopped, want string
 	}{
 		{"", "Apply complete: 3 calls made"},
-		{"interrupted: no new calls were started; the calls in flight were finished", "Apply stopped: 3 calls made"},
+		{"interrupted: no new calls were started", "Apply stopped: 3 calls made"},
 	} {
 		var b bytes.Buffer
 		writeSummary(&b, &engine.Summary{Calls: 3, CallsPlannedMax: 9, Credits: 1, CreditsPlannedMax: 5, Succeeded: 3, Stopped: tc.stopped}, endingOf(&engine.Summary{Stopped: tc.stopped}, nil, nil))
