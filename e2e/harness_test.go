@@ -279,6 +279,11 @@ type applyEvent struct {
 	Succeeded  int    `json:"succeeded"`
 	Failed     int    `json:"failed"`
 	Stopped    string `json:"stopped"`
+	Failures   []struct {
+		Address    string `json:"address"`
+		Kind       string `json:"kind"`
+		Unrecorded bool   `json:"unrecorded"`
+	} `json:"failures"`
 }
 
 // key identifies a call across runs: searches and profiles by address,

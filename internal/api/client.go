@@ -421,9 +421,10 @@ func (c *Client) call(ctx context.Context, op string, gen Generation, method, pa
 		}()
 	}
 	notSent := func(attempt int, last *Error) error {
-		e := &Error{Op: op, Gen: gen, Kind: KindNotSent, Attempts: attempt - 1, Message: "not sent: the run is stopping"}
+		// The kind already says "not sent": the message says why.
+		e := &Error{Op: op, Gen: gen, Kind: KindNotSent, Attempts: attempt - 1, Message: "the run is stopping"}
 		if last != nil {
-			e.Message = "not retried: the run is stopping; last attempt: " + last.Error()
+			e.Message = "the run is stopping, so it was not tried again; last attempt: " + last.Error()
 			e.sent = last.MaybeCharged()
 		}
 		return e
@@ -448,7 +449,7 @@ func (c *Client) call(ctx context.Context, op string, gen Generation, method, pa
 		}
 		if err := Started(ctx); err != nil {
 			release()
-			return &Error{Op: op, Gen: gen, Kind: KindNotSent, Attempts: attempt - 1, Message: "not sent: " + err.Error(), Err: err, sent: last != nil && last.MaybeCharged()}
+			return &Error{Op: op, Gen: gen, Kind: KindNotSent, Attempts: attempt - 1, Err: err, sent: last != nil && last.MaybeCharged()}
 		}
 		c.obs.CallStart(op, attempt)
 		start := c.clock.Now()

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/export"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/textfmt"
 )
@@ -115,8 +116,11 @@ type searchSummary struct {
 	ResultCount int       `json:"result_count"`
 	Kept        int       `json:"kept"`
 	Capped      bool      `json:"capped"`
-	Added       int       `json:"added"`
-	Removed     int       `json:"removed"`
+	// FirstRun: the last run was the search's first (state written before
+	// runs were counted says false); Added then counts every person kept.
+	FirstRun bool `json:"first_run"`
+	Added    int  `json:"added"`
+	Removed  int  `json:"removed"`
 	// Split is the completeness of a split search's last run (sub-searches
 	// run, people found, leaves still at the cap); absent otherwise.
 	Split *state.SplitSummary `json:"split,omitempty"`
@@ -162,8 +166,12 @@ func summarizeState(src *stateSource, s *state.State, exists bool) *stateSummary
 	}
 	for _, addr := range slices.Sorted(maps.Keys(s.Searches)) {
 		sr := s.Searches[addr]
+		first, added := sr.Runs == 1, sr.Added
+		if first {
+			added = len(sr.LeadIDs) // all new to the search
+		}
 		sum.Searches = append(sum.Searches, searchSummary{Address: addr, Generation: int(sr.Generation), RanAt: sr.RanAt,
-			ResultCount: sr.ResultCount, Kept: len(sr.LeadIDs), Capped: sr.Capped, Added: sr.Added, Removed: sr.Removed,
+			ResultCount: sr.ResultCount, Kept: len(sr.LeadIDs), Capped: sr.Capped, FirstRun: first, Added: added, Removed: sr.Removed,
 			Split: sr.SplitSummary()})
 	}
 	for _, addr := range slices.Sorted(maps.Keys(s.Splits)) {
@@ -194,7 +202,7 @@ func summarizeState(src *stateSource, s *state.State, exists bool) *stateSummary
 	}
 	sum.Usage = s.Usage
 	if s.Usage.CheckedAt != nil {
-		sum.CallsSinceQuotaCheck = quotaCallsSince(s, *s.Usage.CheckedAt)
+		sum.CallsSinceQuotaCheck = export.QuotaCallsSince(s, *s.Usage.CheckedAt)
 	}
 	sum.Suppressed = len(s.Suppressed)
 	return sum
@@ -248,7 +256,9 @@ func writeStateSummary(w *stateWriter, f *Factory, src *stateSource, sum *stateS
 			res += " (capped at 300)"
 		}
 		change := ""
-		if sr.Added+sr.Removed > 0 {
+		if sr.FirstRun {
+			change = "first run"
+		} else if sr.Added+sr.Removed > 0 {
 			change = "+" + textfmt.Thousands(sr.Added) + " -" + textfmt.Thousands(sr.Removed)
 		}
 		rows = append(rows, []string{sr.Address, "ran " + stateWhen(sr.RanAt, now), res, change})
@@ -371,39 +381,4 @@ func trimRight(s string) string {
 		s = s[:len(s)-1]
 	}
 	return s
-}
-
-// quotaCallsSince counts the completed calls state records after t that
-// use the monthly quota: first-generation searches (each sub-search of a
-// split one), profile reads, and every enrichment (first generation only).
-// Failed calls may have used requests too: the count is a floor.
-func quotaCallsSince(s *state.State, t time.Time) int {
-	n := 0
-	for _, sr := range s.Searches {
-		if sr.Generation != api.Gen1 || !sr.RanAt.After(t) {
-			continue
-		}
-		if sr.Split == nil {
-			n++
-			continue
-		}
-		for _, node := range sr.Split.Nodes {
-			if node.RanAt.After(t) {
-				n++
-			}
-		}
-	}
-	reads := map[string]bool{} // a read shared by two profile blocks is one call
-	for _, pr := range s.Profiles {
-		if pr.Generation == api.Gen1 && pr.ReadAt.After(t) {
-			reads[pr.PersonID+" "+pr.ReadAt.String()] = true
-		}
-	}
-	n += len(reads)
-	for _, p := range s.People {
-		if p.Enrichment != nil && p.Enrichment.EnrichedAt.After(t) {
-			n++
-		}
-	}
-	return n
 }

@@ -309,3 +309,29 @@ func TestStateShowFailure(t *testing.T) {
 		t.Errorf("json %+v (%v):\n%s", got, err, out)
 	}
 }
+
+// TestShowJSONFirstRun: show --json says which searches had only their
+// first run, and counts their people as added, not 0.
+func TestShowJSONFirstRun(t *testing.T) {
+	dir, _ := stateTestDir(t)
+	code, out, errOut := runIn(t, dir, "show", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var v struct {
+		Searches []struct {
+			Address  string `json:"address"`
+			Kept     int    `json:"kept"`
+			Added    int    `json:"added"`
+			FirstRun *bool  `json:"first_run"`
+		} `json:"searches"`
+	}
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range v.Searches {
+		if s.FirstRun == nil || !*s.FirstRun || s.Added != s.Kept || s.Kept == 0 {
+			t.Errorf("%s: first_run %v, added %d, kept %d; want a first run with every person kept added", s.Address, s.FirstRun, s.Added, s.Kept)
+		}
+	}
+}

@@ -38,8 +38,9 @@ func (l *loader) decodeAPI(blocks hcl.Blocks, _ bool) {
 	l.add(ds)
 	at := content.Attributes
 	sc := scope{}
-	if v, astate := l.boolAttr(at["sandbox"], l.base, sc); astate == ok {
-		a.Sandbox = v
+	sandbox, sandboxState := l.boolAttr(at["sandbox"], l.base, sc)
+	if sandboxState == ok {
+		a.Sandbox = sandbox
 	}
 	for _, name := range []string{"base_url", "base_url_v2"} {
 		attr := at[name]
@@ -61,7 +62,9 @@ func (l *loader) decodeAPI(blocks hcl.Blocks, _ bool) {
 			a.BaseURLV2 = strings.TrimSuffix(s, "/")
 		}
 	}
-	if at["base_url"] == nil && !a.Sandbox {
+	if at["base_url"] == nil && !a.Sandbox && sandboxState != bad {
+		// (A sandbox that is not true or false is the error to fix: with
+		// sandbox = true no base_url is needed.)
 		l.errorf(b.DefRange.Ptr(), "Missing base_url",
 			"The api block needs base_url, the address of the service's first generation (like \"https://api.example.com\"), unless sandbox = true.")
 	}

@@ -484,7 +484,7 @@ enrich "dynamic" {
 		{some, api.Lead{Company: "Other", Title: "CTO", FullName: "Test User"}, false, ""},
 		{all, api.Lead{}, true, ""},
 		{dyn, api.Lead{Location: "true"}, true, ""},
-		{dyn, api.Lead{Location: `"yes"`}, false, "gave string"},
+		{dyn, api.Lead{Location: `"yes"`}, false, "gave a string"},
 		{dyn, api.Lead{Location: "{"}, false, "main.leads.hcl:23"},
 	}
 	for i, tt := range tests {
@@ -829,8 +829,8 @@ func TestEmptyRepetitions(t *testing.T) {
 		{"empty variable", `for_each = var.none`, ""},
 		{"count zero", `count = 0`, ""},
 		{"empty list", `for_each = []`, "Convert it with toset(...)"},
-		{"set of null", `for_each = toset([null])`, "this set holds dynamic values"},
-		{"set of numbers", `for_each = toset([1])`, "this set holds number values"},
+		{"set of null", `for_each = toset([null])`, "this is a set of values of any type"},
+		{"set of numbers", `for_each = toset([1])`, "this is a set of numbers"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			src := base + `

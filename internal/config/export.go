@@ -99,11 +99,7 @@ func (l *loader) decodeSheet(b *hcl.Block) *Sheet {
 				switch {
 				case !contains(known, c):
 					good = false
-					hint := didYouMean(c, known)
-					if hint == "" {
-						hint = " Columns: " + strings.Join(known, ", ") + "."
-					}
-					l.errorf(rngs[i].Ptr(), "Unknown column", "%q is not a column.%s", c, hint)
+					l.errorf(rngs[i].Ptr(), "Unknown column", "%q is not a column.%s", c, columnHint(c, known))
 				case seen[c]:
 					good = false
 					l.errorf(rngs[i].Ptr(), "Duplicate column", "%q is listed twice.", c)
@@ -169,11 +165,7 @@ func (l *loader) sheetLabels(a *hcl.Attribute, columns []string) map[string]stri
 		name := k.AsString()
 		if !contains(known, name) {
 			good = false
-			hint := didYouMean(name, known)
-			if hint == "" {
-				hint = " Columns: " + strings.Join(known, ", ") + "."
-			}
-			l.errorf(rangeOf(keyRng, name), "Unknown column", "labels names %q, which is not a column.%s", name, hint)
+			l.errorf(rangeOf(keyRng, name), "Unknown column", "labels names %q, which is not a column.%s", name, columnHint(name, known))
 			continue
 		}
 		if e.IsNull() || !e.IsKnown() || e.Type() != cty.String {

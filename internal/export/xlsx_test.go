@@ -234,7 +234,7 @@ func TestXLSXReadBack(t *testing.T) {
 	check(founder, "Max_Mustermann", "2026-11-20 18:45")
 	check("valid", "1")
 	check("catch all", "1")
-	check("empty", "0")
+	check("not found", "0")
 	check("not enriched", "4")
 	check("Credits spent this run", "0")
 	check("Credits spent, all runs", "2")

@@ -7,7 +7,8 @@
 // files exist, and the working copy's record of its last write (which
 // configuration and which state it was written from).
 //
-// It imports config, state, api and version; never engine, export or cli, and
+// It imports config, state, api, catalog (the nearest address to an unknown
+// --target) and version; never engine, export or cli, and
 // it makes no call: the caller passes the result of its one billing call
 // and reads the export record.
 package plan

@@ -432,6 +432,12 @@ func TestTargets(t *testing.T) {
 		msg              string
 	}{
 		{targets: []string{"search.nope"}, msg: `Unknown target "search.nope"`},
+		// A typo gets the nearest address, of the configuration or of the
+		// state, instance or block.
+		{targets: []string{"search.cof"}, msg: `--target search.cof names nothing in the configuration or the state. Did you mean search.cfo?`},
+		{targets: []string{`search.cto["Hamburgh"]`}, msg: `Did you mean search.cto["Hamburg"]?`},
+		{targets: []string{"enrich.ctos"}, msg: `Did you mean enrich.cto?`},
+		{targets: []string{"search.olf"}, msg: `Did you mean search.old?`},
 		{replace: []string{"enrich.cto"}, msg: "Cannot replace enrich.cto"},
 		{replace: []string{`search.cto["Paris"]`}, msg: "Unknown address to replace"},
 	} {

@@ -62,8 +62,8 @@ func HasBilling(cfg *config.Config) bool {
 var ErrCancelled = errors.New("apply cancelled")
 
 // ErrAborted is returned by Apply after a second interrupt: it exited at
-// once, and the journal holds every finished call.
-var ErrAborted = errors.New("apply aborted; every finished call is in the journal")
+// once, and every finished call is recorded (the next command folds it in).
+var ErrAborted = errors.New("apply aborted; every finished call is recorded")
 
 // ErrFailed is returned by Apply when the run finished, state and exports
 // are written, but a call failed or the run stopped early (the progress
