@@ -290,12 +290,6 @@ func (e *Error) Hint() string {
 	return ""
 }
 
-// IsKind reports whether err is an *Error of kind k.
-func IsKind(err error, k ErrorKind) bool {
-	var e *Error
-	return errors.As(err, &e) && e.Kind == k
-}
-
 // kindFor maps a non-2xx answer of operation op to a kind: by its status,
 // and a 404 of a profile read or enrichment in the service's JSON error
 // form to KindNotFound (see there).
