@@ -240,18 +240,17 @@ func redact(cfg *config.Config, p *Plan) {
 			ctyStrings(v.Value, add)
 		}
 	}
-	// Longest first, so that a secret containing another is replaced whole.
-	sort.Slice(secrets, func(i, j int) bool { return len(secrets[i]) > len(secrets[j]) })
-	for _, c := range p.Changes {
-		c.Detail = cfg.Scrub(c.Detail)
-		for _, s := range secrets {
-			// A short secret only where it stands alone (textfmt.Redact).
-			c.Detail = textfmt.Redact(c.Detail, s, "(sensitive)")
-			if q, err := json.Marshal(s); err == nil {
-				// A value printed with JSON escapes.
-				c.Detail = textfmt.Redact(c.Detail, strings.Trim(string(q), `"`), "(sensitive)")
+	// A value printed with JSON escapes, too.
+	values := len(secrets)
+	for _, s := range secrets[:values] {
+		if q, err := json.Marshal(s); err == nil {
+			if esc := strings.Trim(string(q), `"`); esc != s {
+				secrets = append(secrets, esc)
 			}
 		}
+	}
+	for _, c := range p.Changes {
+		c.Detail = cfg.Scrub(c.Detail, secrets...)
 	}
 }
 
