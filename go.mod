@@ -16,6 +16,7 @@ require (
 	github.com/zclconf/go-cty v1.19.0
 	go.yaml.in/yaml/v3 v3.0.4
 	golang.org/x/term v0.45.0
+	golang.org/x/time v0.16.0
 )
 
 require (

@@ -20,6 +20,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/leadsync/leadsync/internal/textfmt"
 	"github.com/leadsync/leadsync/internal/version"
 )
 
@@ -188,7 +189,7 @@ func New(opts Options) (*Client, error) {
 	c.hc = &copied
 	if c.log != nil {
 		c.log.Debug("api client",
-			"base_url", r.text(base), "base_url_v2", r.text(baseV2), "api_key", Redacted,
+			"base_url", r.text(base), "base_url_v2", r.text(baseV2), "api_key", textfmt.Redacted,
 			"rate_limit", c.pacer.Rate(), "parallelism", c.pacer.Parallelism(),
 			"timeout", c.timeout, "max_retries", c.maxRetries)
 	}

@@ -31,7 +31,7 @@ func (p *Pacer) reserveShared(now time.Time) (ok bool, wait time.Duration) {
 	if p.shared == nil {
 		return true, 0
 	}
-	wait, err := p.shared.Reserve(now, time.Duration(float64(p.interval)*p.slowdown))
+	wait, err := p.shared.Reserve(now, p.gap())
 	if err != nil {
 		p.stats.SharedErrors++
 		return true, 0

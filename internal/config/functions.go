@@ -77,17 +77,6 @@ func functions(fsys fs.FS, dir string) map[string]function.Function {
 	return fns
 }
 
-// FunctionNames lists the functions of the language, sorted (for completion
-// and documentation).
-func FunctionNames() []string {
-	var out []string
-	for n := range functions(nil, "") {
-		out = append(out, n)
-	}
-	sortStrings(out)
-	return out
-}
-
 func stringFunc(params []string, impl func(args []string) (cty.Value, error), ret cty.Type) function.Function {
 	ps := make([]function.Parameter, len(params))
 	for i, p := range params {

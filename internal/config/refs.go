@@ -28,8 +28,6 @@ func nearest(value string, candidates []string, n int) []string {
 
 func validIdentifier(s string) bool { return hclsyntax.ValidIdentifier(s) }
 
-func sortStrings(s []string) { sort.Strings(s) }
-
 // checkRefs checks every reference of expr against the scope, so that a typo
 // gets a precise message (and a suggestion) instead of a generic "unknown
 // variable", and a misplaced reference says where it is allowed.

@@ -167,7 +167,7 @@ type Export struct {
 	Address   string // export.marketing
 	Name      string
 	Path      string // as written; relative to Config.Dir
-	Format    string // "xlsx" or "csv"
+	Format    string // the name of its exportformat.Format: "xlsx", "csv"
 	Sheets    []*Sheet
 	DeclRange hcl.Range
 	// PathRange is where path is set, for messages.

@@ -216,12 +216,12 @@ func TestEnrichCounts(t *testing.T) {
 			}
 			// Apply's choice equals the plan's when nothing runs first.
 			if c.CallsMax == c.Calls {
-				todo, err := EnrichCandidates(f.cfg, f.st, f.cfg.Enriches[0], t0)
+				todo, err := EnrichCandidatesClaimed(f.cfg, f.st, f.cfg.Enriches[0], t0, nil)
 				if err != nil {
 					t.Fatal(err)
 				}
 				if diff := cmp.Diff(tt.people, append([]string{}, todo...)); diff != "" {
-					t.Errorf("EnrichCandidates differs from the plan (-plan +apply):\n%s", diff)
+					t.Errorf("EnrichCandidatesClaimed differs from the plan (-plan +apply):\n%s", diff)
 				}
 			}
 		})

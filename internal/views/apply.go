@@ -11,6 +11,7 @@ import (
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/engine"
 	"github.com/leadsync/leadsync/internal/export"
+	"github.com/leadsync/leadsync/internal/exportformat"
 	"github.com/leadsync/leadsync/internal/plan"
 	"github.com/leadsync/leadsync/internal/run"
 )
@@ -266,12 +267,19 @@ func DescribeWritten(cfg *config.Config, w export.Written) string {
 	switch {
 	case w.Summary:
 		what = "summary"
-	case strings.EqualFold(filepath.Ext(w.Path), ".csv"):
+	case fileOfOneSheet(w.Path):
 		what = Plural(w.Rows, "row")
 	default:
 		what = Plural(w.Sheets, "sheet") + " + Summary, " + Plural(w.Rows, "row")
 	}
 	return fmt.Sprintf("%s (%s) from %s", RelPath(cfg.Dir, w.Path), what, w.Export)
+}
+
+// fileOfOneSheet reports whether path is written in a format that writes a
+// file per sheet (CSV), which holds rows but no sheets to count.
+func fileOfOneSheet(path string) bool {
+	f, _ := exportformat.ForPath(path)
+	return f.Layout == exportformat.FilePerSheet
 }
 
 // RelPath shows path relative to dir when it is inside it.

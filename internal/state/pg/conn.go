@@ -17,6 +17,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
 // DefaultSchema is the schema used when the configuration names none.
@@ -190,20 +191,18 @@ func redactString(s, connStr string) string {
 	// garble the text (every "a") and show where the password's letters
 	// are.
 	if pw := passwordOf(connStr); len(pw) >= 3 {
-		s = strings.ReplaceAll(s, pw, "REDACTED")
-		if esc := url.QueryEscape(pw); esc != pw {
-			s = strings.ReplaceAll(s, esc, "REDACTED")
-		}
+		secrets := []string{pw, url.QueryEscape(pw)}
 		// A password cut apart by a reader (at an @ or a colon it did not
 		// expect) is printed in pieces: remove each.
 		for _, part := range strings.FieldsFunc(pw, func(r rune) bool { return strings.ContainsRune("@:/?#", r) }) {
 			if len(part) >= 3 {
-				s = strings.ReplaceAll(s, part, "REDACTED")
+				secrets = append(secrets, part)
 			}
 		}
+		s = textfmt.Redact(s, secrets...)
 	}
-	s = urlPassRe.ReplaceAllString(s, "${1}:REDACTED@")
-	return kvPassRe.ReplaceAllString(s, "${1}REDACTED")
+	s = urlPassRe.ReplaceAllString(s, "${1}:"+textfmt.Redacted+"@")
+	return kvPassRe.ReplaceAllString(s, "${1}"+textfmt.Redacted)
 }
 
 // passwordOf returns the password written in a connection string, if any.
