@@ -21,7 +21,7 @@ func TestSummaryRemainingRequestsSaysCallsSince(t *testing.T) {
 	st.Usage.CheckedAt = &checked
 	st.Searches[berlin].Generation = api.Gen1 // ran at t1, after the check
 	st.Searches[hamburg].Generation = api.Gen1
-	if _, err := WriteAll(cfg, st, Options{Now: fixedNow}); err != nil {
+	if _, err := writeExports(cfg, st, Options{Now: fixedNow}); err != nil {
 		t.Fatal(err)
 	}
 	f := openXLSX(t, filepath.Join(dir, "x.xlsx"))

@@ -20,7 +20,7 @@ func TestEmptyStatusReadsNotFound(t *testing.T) {
 			cfg, st := fixture(path, &config.Sheet{Name: "CTOs", From: []string{"search.cto"}, Dedupe: true, Columns: []string{"pageName", "validationStatus"}})
 			cfg.Dir = dir
 			st.People["n-5"].Enrichment = &state.Enrichment{EnrichedAt: t1, Result: api.EnrichedProfile{ValidationStatus: api.StatusEmpty}}
-			if _, err := WriteAll(cfg, st, Options{Now: fixedNow}); err != nil {
+			if _, err := writeExports(cfg, st, Options{Now: fixedNow}); err != nil {
 				t.Fatal(err)
 			}
 			var sheet, summary [][]string
