@@ -1186,7 +1186,7 @@ func FuzzAnswerIntoState(f *testing.F) {
 			if err := j.Append(ev); err != nil {
 				continue // refused before anything was written
 			}
-			if err := st.Apply(*ev); err != nil {
+			if err := st.Fold(*ev); err != nil {
 				t.Fatalf("the journal accepted a %s event the state cannot apply: %v", ev.Kind, err)
 			}
 		}

@@ -49,7 +49,7 @@ func (s *stateSource) exists(st *state.State) bool {
 	if s.store != nil {
 		return s.store.Exists()
 	}
-	return st.Serial > 0 || len(st.Searches)+len(st.Profiles)+len(st.People) > 0
+	return st.Serial > 0 || !st.IsEmpty()
 }
 
 // loadExisting loads the state and fails with a hint when there is none.

@@ -56,7 +56,7 @@ func stateTestDir(t *testing.T) (dir string, store *state.Store) {
 		{At: at, Kind: state.EventFailure, Address: "search.old", Failure: &state.Failure{Message: "service unavailable", Status: 503}},
 	}
 	for _, e := range events {
-		if err := s.Apply(e); err != nil {
+		if err := s.Fold(e); err != nil {
 			t.Fatal(err)
 		}
 	}

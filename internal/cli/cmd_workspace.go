@@ -75,7 +75,7 @@ func newWorkspaceListCmd(f *Factory) *cobra.Command {
 				switch {
 				case ws.Err != nil:
 					w.printf("%s %s  (cannot be read: %v)\n", mark, ws.Name, ws.Err)
-				case ws.Exists && (ws.Serial > 0 || ws.Blocks+ws.People > 0):
+				case ws.Exists && (ws.Serial > 0 || !ws.IsEmpty()):
 					w.printf("%s %s  (%s, %s; serial %d)\n", mark, ws.Name, views.Plural(ws.Blocks, "record"), views.Plural(ws.People, "person"), ws.Serial)
 				default:
 					w.printf("%s %s  (empty)\n", mark, ws.Name)

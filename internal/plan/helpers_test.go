@@ -179,7 +179,7 @@ func (f *fixture) enriched(id, by string, at time.Time) {
 }
 
 func (f *fixture) apply(ev state.Event) {
-	if err := f.st.Apply(ev); err != nil {
+	if err := f.st.Fold(ev); err != nil {
 		panic(err)
 	}
 }

@@ -34,7 +34,7 @@ func (d *Deps) exists(st *state.State) bool {
 	if d.Exists != nil {
 		return d.Exists(st)
 	}
-	return st.Serial > 0 || len(st.Searches)+len(st.Profiles)+len(st.People) > 0
+	return st.Serial > 0 || !st.IsEmpty()
 }
 
 func (d *Deps) now() time.Time {

@@ -25,7 +25,7 @@ func bigLead(i int) api.Lead {
 	}
 }
 
-// bigState builds, through Apply, a state of searches*perSearch people found
+// bigState builds, through Fold, a state of searches*perSearch people found
 // by searches searches, every tenth person enriched.
 func bigState(tb testing.TB, searches, perSearch int) *State {
 	tb.Helper()
@@ -40,7 +40,7 @@ func bigState(tb testing.TB, searches, perSearch int) *State {
 		}
 		e := Event{At: at, Kind: EventSearch, Address: fmt.Sprintf("search.cto[%q]", fmt.Sprintf("city-%d", i)),
 			Search: &SearchEvent{Generation: api.Gen1, Request: []byte(fmt.Sprintf(`{"city":"city-%d","keywords":"CTO"}`, i)), Leads: leads}}
-		if err := s.Apply(e); err != nil {
+		if err := s.Fold(e); err != nil {
 			tb.Fatal(err)
 		}
 	}
@@ -51,7 +51,7 @@ func bigState(tb testing.TB, searches, perSearch int) *State {
 		}
 		e := Event{At: at, Kind: EventEnrich, Address: "enrich.all", Enrich: &EnrichEvent{PersonID: id, Credits: 1,
 			Result: api.EnrichedProfile{NetworkID: id, PageName: p.Lead.PageName, Email: "someone@example.com", ValidationStatus: api.StatusValid, CompanyDomain: "example.com", CreditBalance: 1000}}}
-		if err := s.Apply(e); err != nil {
+		if err := s.Fold(e); err != nil {
 			tb.Fatal(err)
 		}
 	}
@@ -96,9 +96,9 @@ func BenchmarkSave300k(b *testing.B) {
 	}
 }
 
-// BenchmarkApplySearch300k measures one search of 300 results (all new
+// BenchmarkFoldSearch300k measures one search of 300 results (all new
 // people, then a rerun) against a state of 300,000 people.
-func BenchmarkApplySearch300k(b *testing.B) {
+func BenchmarkFoldSearch300k(b *testing.B) {
 	s := bigState(b, 5000, 60)
 	at := time.Date(2026, 2, 1, 0, 0, 0, 0, time.UTC)
 	b.ResetTimer()
@@ -109,17 +109,17 @@ func BenchmarkApplySearch300k(b *testing.B) {
 			leads[j] = bigLead(1_000_000 + i*api.MaxResults + j)
 		}
 		e := Event{At: at, Kind: EventSearch, Address: "search.new", Search: &SearchEvent{Generation: api.Gen1, Request: []byte(`{}`), Leads: leads}}
-		if err := s.Apply(e); err != nil {
+		if err := s.Fold(e); err != nil {
 			b.Fatal(err)
 		}
 	}
 }
 
-// BenchmarkApplySearchSuppressed is BenchmarkApplySearch300k with 1,000
+// BenchmarkFoldSearchSuppressed is BenchmarkFoldSearch300k with 1,000
 // people on the suppression list (one of them in every search): the
 // check costs two hashes per result, and the set is built once, not per
 // search.
-func BenchmarkApplySearchSuppressed(b *testing.B) {
+func BenchmarkFoldSearchSuppressed(b *testing.B) {
 	s := bigState(b, 5000, 60)
 	at := time.Date(2026, 2, 1, 0, 0, 0, 0, time.UTC)
 	for i := 0; i < 1000; i++ {
@@ -134,7 +134,7 @@ func BenchmarkApplySearchSuppressed(b *testing.B) {
 		}
 		leads[0] = bigLead(2_000_000 + i%1000)
 		e := Event{At: at, Kind: EventSearch, Address: "search.new", Search: &SearchEvent{Generation: api.Gen1, Request: []byte(`{}`), Leads: leads}}
-		if err := s.Apply(e); err != nil {
+		if err := s.Fold(e); err != nil {
 			b.Fatal(err)
 		}
 		if s.Searches["search.new"].Suppressed != 1 {
@@ -143,7 +143,7 @@ func BenchmarkApplySearchSuppressed(b *testing.B) {
 	}
 }
 
-// BenchmarkBuild300k measures building the whole state through Apply,
+// BenchmarkBuild300k measures building the whole state through Fold,
 // which is also what replaying a journal of that size costs.
 func BenchmarkBuild300k(b *testing.B) {
 	for i := 0; i < b.N; i++ {

@@ -28,20 +28,20 @@ func oddState(t testing.TB) *State {
 		`"occupations":[{"category":"EDUCATION","summary":"**TU** Köln","links":null}]},"highlight":{"haves":["**Go**"],"city":null},`+
 		`"profileSkills":{"topSkills":["Go",{"name":"SQL"}]},"contactsCount":{"count":1234},"sharedContacts":{"total":null},"contactDistance":{"distance":2},`+
 		`"networkRelationship":{"permissions":["MESSAGE"]},"extra":[1,2.5e3,null,true]}},{"cursor":"c2"},{"cursor":"c3"}]`), &raw))
-	must(t, s.Apply(Event{At: at, Kind: EventSearch, Address: `search.x["Köln"]`, Search: &SearchEvent{Generation: api.Gen1, Request: json.RawMessage(`{"keywords": "CTO", "city":"Köln"}`), Leads: leads, Raw: raw}}))
-	must(t, s.Apply(Event{At: at, Kind: EventProfile, Address: "profile.p", Profile: &ProfileEvent{Generation: api.Gen2, PageName: "taro", Request: json.RawMessage(`{"pageName":"taro"}`),
+	must(t, s.Fold(Event{At: at, Kind: EventSearch, Address: `search.x["Köln"]`, Search: &SearchEvent{Generation: api.Gen1, Request: json.RawMessage(`{"keywords": "CTO", "city":"Köln"}`), Leads: leads, Raw: raw}}))
+	must(t, s.Fold(Event{At: at, Kind: EventProfile, Address: "profile.p", Profile: &ProfileEvent{Generation: api.Gen2, PageName: "taro", Request: json.RawMessage(`{"pageName":"taro"}`),
 		Profile: api.Profile{FullName: "日本 太郎", CurrentPosition: []api.Position{{JobTitle: "Boss", Company: "ACME"}}, Private: true,
 			ProfileImg: "https://img.example/taro.jpg?a=1&b=<2>",
 			WorkPositionTimeline: []api.TimelinePosition{{JobTitle: "Boss", Company: "ACME", StartDate: "Feb 2024", DaysInPosition: 800},
 				{JobTitle: "Intern\u2028", Company: "\"Beta\"", StartDate: "Jan 2016", EndDate: new("Jan 2019"), DaysInPosition: -1}}}}}))
-	must(t, s.Apply(Event{At: at, Kind: EventEnrich, Address: "enrich.e", Enrich: &EnrichEvent{PersonID: "1.a", Credits: 1, Result: api.EnrichedProfile{NetworkID: "1.a", Email: "z@example.com", ProfileImgURL: "https://img.example/z.jpg", CreditBalance: 41}}}))
-	must(t, s.Apply(Event{At: at, Kind: EventBilling, Billing: &api.Usage{RemainingRequests: 9000, InvoicingStartDate: "2026-03-01"}}))
-	must(t, s.Apply(Event{At: at, Kind: EventFailure, Address: "search.y", Failure: &Failure{Message: "500 <boom>", Status: 500}}))
+	must(t, s.Fold(Event{At: at, Kind: EventEnrich, Address: "enrich.e", Enrich: &EnrichEvent{PersonID: "1.a", Credits: 1, Result: api.EnrichedProfile{NetworkID: "1.a", Email: "z@example.com", ProfileImgURL: "https://img.example/z.jpg", CreditBalance: 41}}}))
+	must(t, s.Fold(Event{At: at, Kind: EventBilling, Billing: &api.Usage{RemainingRequests: 9000, InvoicingStartDate: "2026-03-01"}}))
+	must(t, s.Fold(Event{At: at, Kind: EventFailure, Address: "search.y", Failure: &Failure{Message: "500 <boom>", Status: 500}}))
 	// A split search completed (the root at the cap, both children under
 	// it) and another under way.
 	for _, e := range []Event{splitEv(at, "search.s", []string{}, 300), splitEv(at, "search.s", []string{"A"}, 2), splitEv(at, "search.s", []string{"B"}, 1),
 		splitEv(at, "search.t", []string{}, 300), splitEv(at, "search.t", []string{"B"}, 3)} {
-		must(t, s.Apply(e))
+		must(t, s.Fold(e))
 	}
 	if s.Searches["search.s"].Split == nil || s.Splits["search.t"] == nil {
 		t.Fatal("oddState: the split searches are not as intended")

@@ -147,7 +147,7 @@ func TestForgetPeople(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s := New()
 			for _, e := range tc.events {
-				if err := s.Apply(e); err != nil {
+				if err := s.Fold(e); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -220,8 +220,8 @@ func TestForgetThroughTheJournal(t *testing.T) {
 
 func TestFindPersonAndExpired(t *testing.T) {
 	s := New()
-	must(t, s.Apply(searchEv(day(0), "search.a", 0, lead("n1", "Ann_A", "Ann"), lead("", "bob", "Bob"))))
-	must(t, s.Apply(searchEv(day(100), "search.b", 0, lead("n1", "Ann_A", "Ann"))))
+	must(t, s.Fold(searchEv(day(0), "search.a", 0, lead("n1", "Ann_A", "Ann"), lead("", "bob", "Bob"))))
+	must(t, s.Fold(searchEv(day(100), "search.b", 0, lead("n1", "Ann_A", "Ann"))))
 	for in, want := range map[string]string{
 		"n1": "n1", "Ann_A": "n1", "ann_a": "n1", "https://network.example/profile/Ann_A": "n1",
 		"bob": "page:bob", "page:bob": "page:bob", "nobody": "", "https://network.example/": "",
@@ -260,7 +260,7 @@ func TestErasedEnrichmentsCount(t *testing.T) {
 		eraseEv(day(1), nil, "n1", "n4"),
 		retentionEv(day(2), "n2", "n3"),
 	} {
-		must(t, s.Apply(ev))
+		must(t, s.Fold(ev))
 	}
 	want := map[string]int{"enrich.a": 2, "enrich.b": 1}
 	if d := cmp.Diff(want, s.ErasedEnrichments); d != "" {

@@ -143,7 +143,7 @@ func (jr *journalRead) take(line []byte) error {
 	return nil
 }
 
-// replay applies the journal next to the state, if any, to s. Events the
+// replay folds the journal next to the state, if any, into s. Events the
 // state already holds (State.Journal) are skipped.
 func (store *Store) replay(s *State) error {
 	path := store.JournalPath()
@@ -183,7 +183,7 @@ func (store *Store) replay(s *State) error {
 		if e.Seq <= skip {
 			continue
 		}
-		if err := s.Apply(e); err != nil {
+		if err := s.Fold(e); err != nil {
 			return &JournalError{Path: path, Line: int(e.Seq) + 1, Reason: err.Error()}
 		}
 		last = e.Seq
@@ -297,8 +297,8 @@ func (j *Journal) Seq() uint64 {
 // Append writes e (giving it the next Seq) as one line and syncs it to disk
 // before returning: once Append returns nil, the call counts as done and
 // survives a crash. It costs the same however long the journal is. An
-// invalid event is refused before anything is written. The caller applies
-// e to the state (before the next Save or Commit); Record does both.
+// invalid event is refused before anything is written. The caller folds
+// e into the state (before the next Save or Commit); Record does both.
 func (j *Journal) Append(e *Event) error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
@@ -340,7 +340,7 @@ func (j *Journal) append(e *Event) error {
 	return nil
 }
 
-// Record appends e and applies it to the journal's state, in that order,
+// Record appends e and folds it into the journal's state, in that order,
 // under one lock: the state never holds a call the journal could lose.
 func (j *Journal) Record(e *Event) error {
 	j.mu.Lock()
@@ -348,7 +348,7 @@ func (j *Journal) Record(e *Event) error {
 	if err := j.append(e); err != nil {
 		return err
 	}
-	if err := j.state.Apply(*e); err != nil {
+	if err := j.state.Fold(*e); err != nil {
 		return err
 	}
 	j.state.Journal = &JournalMark{ID: j.id, Seq: j.seq}
@@ -356,7 +356,7 @@ func (j *Journal) Record(e *Event) error {
 }
 
 // Close stops the journal without removing it (Commit folds it in and
-// removes it). Every appended event must have been applied to the state.
+// removes it). Every appended event must have been folded into the state.
 func (j *Journal) Close() error {
 	j.store.mu.Lock()
 	defer j.store.mu.Unlock()

@@ -33,7 +33,7 @@ func (store *Store) backupSummary() string {
 			enriched++
 		}
 	}
-	if len(s.Searches) == 0 && len(s.Profiles) == 0 && len(s.People) == 0 {
+	if s.IsEmpty() {
 		return fmt.Sprintf("The backup %s holds no results (it is the state from before the first apply): restoring it would make, and pay for, every call again; fix the file by hand at the place named instead", store.BackupPath())
 	}
 	return fmt.Sprintf("The backup %s (the state before the last write, serial %d) holds %d searches, %d profile reads and %d people (%d enriched): "+
@@ -148,7 +148,7 @@ func (store *Store) RecoverJournal(now time.Time) (*RecoverResult, error) {
 			if e.Seq <= skip {
 				continue
 			}
-			if err := s.Apply(e); err != nil {
+			if err := s.Fold(e); err != nil {
 				if res.DamagedLine == 0 {
 					res.DamagedLine, res.Reason = int(e.Seq)+1, err.Error()
 				}

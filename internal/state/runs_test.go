@@ -16,7 +16,7 @@ func TestSearchRunsAreCountedAndKept(t *testing.T) {
 			Generation: api.Gen1, Request: []byte(`{"keywords":"CTO"}`),
 			Leads: []api.Lead{{FullName: "Ann", NetworkID: "1.a", PageName: "Ann"}},
 		}}
-		if err := s.Apply(ev); err != nil {
+		if err := s.Fold(ev); err != nil {
 			t.Fatal(err)
 		}
 		if got := s.Searches["search.a"].Runs; got != i+1 {

@@ -59,7 +59,7 @@ func TestSaveAndLoad(t *testing.T) {
 	if _, err := os.Stat(dir); !errors.Is(err, fs.ErrNotExist) {
 		t.Fatal("Load of a missing state wrote something")
 	}
-	must(t, s.Apply(searchEv(day(0), "search.a", 0, lead("n1", "ann", "Ann"))))
+	must(t, s.Fold(searchEv(day(0), "search.a", 0, lead("n1", "ann", "Ann"))))
 	must(t, store.Save(s))
 	if s.Serial != 1 || s.LeadsyncVersion == "" {
 		t.Errorf("serial %d version %q", s.Serial, s.LeadsyncVersion)
@@ -77,7 +77,7 @@ func TestSaveAndLoad(t *testing.T) {
 	}
 	first, _ := os.ReadFile(store.Path())
 
-	must(t, s.Apply(searchEv(day(1), "search.b", 0, lead("n2", "bob", "Bob"))))
+	must(t, s.Fold(searchEv(day(1), "search.b", 0, lead("n2", "bob", "Bob"))))
 	must(t, store.Save(s))
 	if got := leftovers(t, dir, ".gitignore", "state.json", "state.json.backup"); len(got) > 0 {
 		t.Errorf("left behind: %v", got)
@@ -101,7 +101,7 @@ var cmpTime = cmp.Comparer(func(a, b time.Time) bool { return a.Equal(b) })
 func TestLoadRefusesDamagedFiles(t *testing.T) {
 	good := func() []byte {
 		s := New()
-		must(t, s.Apply(searchEv(day(0), "search.a", 0, lead("n1", "ann", "Ann"), lead("n2", "bob", "Bob"))))
+		must(t, s.Fold(searchEv(day(0), "search.a", 0, lead("n1", "ann", "Ann"), lead("n2", "bob", "Bob"))))
 		return encode(t, s)
 	}()
 	tests := []struct {
@@ -188,11 +188,11 @@ func (f *failAfter) Write(p []byte) (int, error) {
 func TestSaveFailureKeepsPreviousState(t *testing.T) {
 	store, _ := newStore(t)
 	s := New()
-	must(t, s.Apply(searchEv(day(0), "search.a", 0, lead("n1", "ann", "Ann"))))
+	must(t, s.Fold(searchEv(day(0), "search.a", 0, lead("n1", "ann", "Ann"))))
 	must(t, store.Save(s))
 	before, _ := os.ReadFile(store.Path())
 
-	must(t, s.Apply(searchEv(day(1), "search.b", 0, lead("n2", "bob", "Bob"))))
+	must(t, s.Fold(searchEv(day(1), "search.b", 0, lead("n2", "bob", "Bob"))))
 	store.WrapWrite = func(_ string, w io.Writer) io.Writer { return &failAfter{w: w, n: 100, err: syscall.ENOSPC} }
 	err := store.Save(s)
 	var we *WriteError

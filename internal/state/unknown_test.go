@@ -51,7 +51,7 @@ func TestUnknownEnrichmentIsKept(t *testing.T) {
 
 	// Enriched at last: the unknown outcome is resolved, the credits of
 	// the unknown one stay counted as possibly charged.
-	must(t, again.Apply(enrichEv(day(2), "enrich.e", "n2", api.EnrichedProfile{NetworkID: "n2", Email: "b@x.io"})))
+	must(t, again.Fold(enrichEv(day(2), "enrich.e", "n2", api.EnrichedProfile{NetworkID: "n2", Email: "b@x.io"})))
 	if len(again.UnknownEnrichments) != 0 || len(again.UnknownBy("enrich.e")) != 0 {
 		t.Errorf("unknown enrichments after the person was enriched: %v", again.UnknownEnrichments)
 	}
@@ -79,21 +79,21 @@ func TestUnknownEnrichmentEventValidation(t *testing.T) {
 func TestPendingEnrichment(t *testing.T) {
 	s := New()
 	for _, e := range demoEvents()[:4] {
-		must(t, s.Apply(e))
+		must(t, s.Fold(e))
 	}
 	pending := func(id string) Event {
 		return Event{At: day(1), Kind: EventEnrichPending, Address: "enrich.e", Enrich: &EnrichEvent{PersonID: id, Credits: 1}}
 	}
-	must(t, s.Apply(pending("n2")))
-	must(t, s.Apply(pending("page:carl")))
+	must(t, s.Fold(pending("n2")))
+	must(t, s.Fold(pending("page:carl")))
 	if ids := s.UnknownBy("enrich.e"); len(ids) != 2 {
 		t.Fatalf("UnknownBy = %v, want both pending people", ids)
 	}
 	if s.Usage.CreditsUnknown != 2 {
 		t.Errorf("two pending enrichments count %d credits that may have been charged, want 2", s.Usage.CreditsUnknown)
 	}
-	must(t, s.Apply(Event{At: day(1), Kind: EventEnrichVoid, Address: "enrich.e", Enrich: &EnrichEvent{PersonID: "page:carl", Credits: 1}}))
-	must(t, s.Apply(enrichEv(day(1), "enrich.e", "n2", api.EnrichedProfile{NetworkID: "n2", Email: "b@x.io"})))
+	must(t, s.Fold(Event{At: day(1), Kind: EventEnrichVoid, Address: "enrich.e", Enrich: &EnrichEvent{PersonID: "page:carl", Credits: 1}}))
+	must(t, s.Fold(enrichEv(day(1), "enrich.e", "n2", api.EnrichedProfile{NetworkID: "n2", Email: "b@x.io"})))
 	if len(s.UnknownEnrichments) != 0 {
 		t.Errorf("unknown enrichments left: %v", s.UnknownEnrichments)
 	}
@@ -169,10 +169,10 @@ func TestUnknownCreditsCountedOnce(t *testing.T) {
 func TestErasureDropsUnknownEnrichments(t *testing.T) {
 	s := New()
 	for _, e := range demoEvents()[:4] {
-		must(t, s.Apply(e))
+		must(t, s.Fold(e))
 	}
-	must(t, s.Apply(unknownEv("enrich.e", "n2", `enrich: answer for another person: asked for "bob"`)))
-	must(t, s.Apply(Event{At: day(2), Kind: EventForgetPeople, Address: PeopleAddress, People: &ForgetPeopleEvent{
+	must(t, s.Fold(unknownEv("enrich.e", "n2", `enrich: answer for another person: asked for "bob"`)))
+	must(t, s.Fold(Event{At: day(2), Kind: EventForgetPeople, Address: PeopleAddress, People: &ForgetPeopleEvent{
 		Reason: ForgetErasure, PersonIDs: []string{"n2"}, Keys: IdentifierKeys("bob")}}))
 	if len(s.UnknownEnrichments) != 0 {
 		t.Errorf("unknown enrichments of an erased person are kept: %v", s.UnknownEnrichments)

@@ -78,6 +78,10 @@ type WorkspaceInfo struct {
 	Err error
 }
 
+// IsEmpty reports whether the workspace holds no result, as
+// (*State).IsEmpty says of its state.
+func (w WorkspaceInfo) IsEmpty() bool { return w.People == 0 && w.Blocks == 0 }
+
 // LocalWorkspaces are the workspaces of the local backend. The default one
 // is the state file at the path given (state_path) with its journal,
 // backup and lock beside it, exactly as without workspaces. Every other
@@ -258,7 +262,7 @@ func (w *LocalWorkspaces) DeleteWorkspace(name string, force bool) error {
 	switch {
 	case err != nil && !force:
 		return fmt.Errorf("%w; nothing was deleted. Use --force to delete the workspace %q with its files all the same", err, name)
-	case err == nil && !force && (len(s.People) > 0 || len(s.Searches)+len(s.Profiles) > 0):
+	case err == nil && !force && !s.IsEmpty():
 		return fmt.Errorf("workspace %q is not empty (%d searches and profiles, %d people); nothing was deleted. Use --force to delete it with everything it holds",
 			name, len(s.Searches)+len(s.Profiles), len(s.People))
 	}
@@ -380,7 +384,7 @@ func (ws *Workspace) Push(s *State, force bool) error {
 	if err != nil {
 		return fmt.Errorf("%w; nothing was copied", err)
 	}
-	if !force && (len(cur.People) > 0 || len(cur.Searches)+len(cur.Profiles) > 0) {
+	if !force && !cur.IsEmpty() {
 		return &NotEmptyError{Where: ws.Describe(), People: len(cur.People), Blocks: len(cur.Searches) + len(cur.Profiles)}
 	}
 	if _, err := os.Stat(store.JournalPath()); err == nil {

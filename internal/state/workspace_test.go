@@ -208,7 +208,7 @@ func TestWorkspacePushKeepsReplacedInBackup(t *testing.T) {
 	must(t, err)
 
 	pushed := New()
-	must(t, pushed.Apply(demoEvents()[3]))
+	must(t, pushed.Fold(demoEvents()[3]))
 	pushed.Serial = 7
 	if err := uk.Push(pushed, false); !errors.As(err, new(*NotEmptyError)) {
 		t.Fatalf("push into a workspace whose journal holds calls: %v", err)
@@ -266,7 +266,7 @@ func TestWorkspacesList(t *testing.T) {
 	s, err := uk.Load()
 	must(t, err)
 	for _, e := range demoEvents()[:2] {
-		must(t, s.Apply(e))
+		must(t, s.Fold(e))
 	}
 	must(t, uk.Commit(s))
 

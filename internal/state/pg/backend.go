@@ -369,7 +369,7 @@ func (b *Backend) read(ctx context.Context, q, q2 querier, ws string) (*state.St
 	}
 	s.Track()
 	for i := range events {
-		if err := s.Apply(events[i]); err != nil {
+		if err := s.Fold(events[i]); err != nil {
 			return nil, false, fmt.Errorf("a recorded call (%s %s) cannot be applied: %w", events[i].Kind, events[i].Address, err)
 		}
 	}
@@ -602,7 +602,7 @@ type recorder struct {
 }
 
 // Append commits e before it returns: the call's event, and the rows the
-// calls before it changed (the caller applies each call to the state after
+// calls before it changed (the caller folds each call into the state after
 // Append returned and before the next Append). A killed apply loses no
 // completed call: the next Load applies the recorded events the rows do
 // not hold yet. Appending the same event again after an error is safe.
@@ -649,7 +649,7 @@ func (e *LockLostError) Error() string {
 }
 
 // Close writes what the recorded calls changed and ends the recording.
-// Every appended event must have been applied to the state.
+// Every appended event must have been folded into the state.
 func (r *recorder) Close() error {
 	b := r.b
 	b.mu.Lock()

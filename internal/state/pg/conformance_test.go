@@ -27,7 +27,7 @@ func apply(t *testing.T, b state.Backend, evs []state.Event) *state.State {
 	for i := range evs {
 		e := evs[i]
 		mustNoErr(t, rec.Append(&e), "append %d", i)
-		mustNoErr(t, s.Apply(e), "apply %d", i)
+		mustNoErr(t, s.Fold(e), "apply %d", i)
 	}
 	mustNoErr(t, rec.Close(), "close")
 	mustNoErr(t, b.Commit(s), "commit")
@@ -42,7 +42,7 @@ func TestConformanceRoundTrip(t *testing.T) {
 		t.Run(k.name, func(t *testing.T) {
 			want := state.New()
 			for _, e := range events() {
-				mustNoErr(t, want.Apply(e), "apply")
+				mustNoErr(t, want.Fold(e), "apply")
 			}
 			b := k.open(alice)
 			s := apply(t, b, events())
@@ -64,7 +64,7 @@ func TestConformanceRoundTrip(t *testing.T) {
 			more := []state.Event{{At: at(20), Kind: state.EventForget, Address: `search.cto["Paris"]`},
 				splitEvent(at(21), []string{"B"}, 3)} // the split run completes: search.split's record
 			for _, e := range more {
-				mustNoErr(t, want.Apply(e), "apply")
+				mustNoErr(t, want.Fold(e), "apply")
 			}
 			s2 := apply(t, k.open(bob), more)
 			again, err = k.open(alice).Load()
@@ -96,7 +96,7 @@ func killedApply(t *testing.T, evs []state.Event, cut int) {
 		t.Run(k.name, func(t *testing.T) {
 			want := state.New()
 			for _, e := range evs[:cut] {
-				mustNoErr(t, want.Apply(e), "apply")
+				mustNoErr(t, want.Fold(e), "apply")
 			}
 			b := k.open(alice)
 			l, err := b.Lock("apply")
@@ -108,7 +108,7 @@ func killedApply(t *testing.T, evs []state.Event, cut int) {
 			for i := range evs[:cut] {
 				e := evs[i]
 				mustNoErr(t, rec.Append(&e), "append %d", i)
-				mustNoErr(t, s.Apply(e), "apply %d", i)
+				mustNoErr(t, s.Fold(e), "apply %d", i)
 			}
 			// Killed here: no Close, no Commit, no Unlock.
 			if k.pg {
@@ -131,7 +131,7 @@ func killedApply(t *testing.T, evs []state.Event, cut int) {
 			rest := evs[cut:]
 			s2 := apply(t, next, rest)
 			for _, e := range rest {
-				mustNoErr(t, want.Apply(e), "apply")
+				mustNoErr(t, want.Fold(e), "apply")
 			}
 			if d := cmp.Diff(canon(t, want), canon(t, s2)); d != "" {
 				t.Fatalf("resumed state differs (-want +got):\n%s", d)
@@ -221,7 +221,7 @@ func TestConformanceSnapshotWhileLocked(t *testing.T) {
 			for i := range evs[:3] {
 				e := evs[i]
 				mustNoErr(t, rec.Append(&e), "append")
-				mustNoErr(t, s.Apply(e), "apply")
+				mustNoErr(t, s.Fold(e), "apply")
 			}
 			got, err := k.open(bob).Load()
 			mustNoErr(t, err, "load while locked")
@@ -373,7 +373,7 @@ func TestLockLost(t *testing.T) {
 		kill(t, b)
 		e := evs[1]
 		mustNoErr(t, rec.Append(&e), "append after the lock's connection was cut")
-		mustNoErr(t, s.Apply(e), "apply")
+		mustNoErr(t, s.Fold(e), "apply")
 		if _, err := newPG(t, cs, schema, "", bob).Lock("apply"); err == nil || !strings.Contains(err.Error(), "alice@laptop") {
 			t.Fatalf("the lock was not taken again: %v", err)
 		}

@@ -72,7 +72,7 @@ func TestExportFieldsRoundTrip(t *testing.T) {
 					mustNoErr(t, err, "open journal")
 					for i := range evs {
 						mustNoErr(t, rec.Append(&evs[i]), "append %d", i)
-						mustNoErr(t, s.Apply(evs[i]), "apply %d", i)
+						mustNoErr(t, s.Fold(evs[i]), "apply %d", i)
 					}
 					// Killed here: no Close, no Commit, no Unlock.
 					if k.pg {

@@ -172,7 +172,7 @@ func (b *Backend) Push(s *state.State, force bool) error {
 	if info == nil && b.workspace != DefaultWorkspace {
 		return noWorkspace(b.workspace)
 	}
-	if !force && info != nil && (info.People > 0 || info.Blocks > 0) {
+	if !force && info != nil && !info.IsEmpty() {
 		return &NotEmptyError{Where: b.Describe(), People: info.People, Blocks: info.Blocks}
 	}
 	return b.replace(ctx, s)
@@ -308,7 +308,7 @@ func (b *Backend) DeleteWorkspace(name string, force bool) error {
 	if info == nil {
 		return noWorkspace(name)
 	}
-	if !force && (info.People > 0 || info.Blocks > 0) {
+	if !force && !info.IsEmpty() {
 		return fmt.Errorf("workspace %q is not empty (%d searches and profiles, %d people); nothing was deleted. Use --force to delete it with everything it holds", name, info.Blocks, info.People)
 	}
 	if _, err := c.Exec(ctx, other.sql(`DELETE FROM {s}.workspaces WHERE name = $1`), name); err != nil {

@@ -169,7 +169,7 @@ func TestPushPull(t *testing.T) {
 		t.Run(k.name, func(t *testing.T) {
 			local := state.New()
 			for _, e := range events() {
-				mustNoErr(t, local.Apply(e), "apply")
+				mustNoErr(t, local.Fold(e), "apply")
 			}
 			local.Serial = 41
 			b := k.open("", alice)
@@ -202,7 +202,7 @@ func TestPushPull(t *testing.T) {
 			}
 			// --force replaces.
 			small := state.New()
-			mustNoErr(t, small.Apply(events()[2]), "apply")
+			mustNoErr(t, small.Fold(events()[2]), "apply")
 			mustNoErr(t, b.Push(small, true), "push --force")
 			got2, err := k.open("", bob).Load()
 			mustNoErr(t, err, "load")
@@ -222,7 +222,7 @@ func TestPushNeedsTheWorkspace(t *testing.T) {
 	for _, k := range wsKinds(t) {
 		t.Run(k.name, func(t *testing.T) {
 			local := state.New()
-			mustNoErr(t, local.Apply(events()[0]), "apply")
+			mustNoErr(t, local.Fold(events()[0]), "apply")
 			b := k.open("ukk", alice)
 			set := k.set(alice)
 			for _, force := range []bool{false, true} {
@@ -260,7 +260,7 @@ func TestCommitRefusesReplacedState(t *testing.T) {
 	s, err := b.Load()
 	mustNoErr(t, err, "load")
 	mustNoErr(t, newPG(t, cs, schema, "", bob).Push(state.New(), true), "push --force")
-	mustNoErr(t, s.Apply(events()[2]), "apply")
+	mustNoErr(t, s.Fold(events()[2]), "apply")
 	if err := b.Commit(s); err == nil || !strings.Contains(err.Error(), "another state") {
 		t.Fatalf("commit over a replaced state: %v", err)
 	}
@@ -294,7 +294,7 @@ func TestDataMarkWorkspaceMadeAgain(t *testing.T) {
 					evs = evs[:len(evs)-1]
 				}
 				for _, e := range evs {
-					mustNoErr(t, s.Apply(e), "apply")
+					mustNoErr(t, s.Fold(e), "apply")
 				}
 				s.Serial = 21
 				return s

@@ -13,7 +13,7 @@ import (
 func (k EventKind) String() string { return string(k) }
 
 // Validate checks that an event carries what its kind needs, so that an
-// event that could not be applied is never written to the journal (where it
+// event that could not be folded is never written to the journal (where it
 // would make every later load fail).
 func (e *Event) Validate() error {
 	if e == nil {
@@ -86,11 +86,13 @@ func (e *Event) Validate() error {
 	return fmt.Errorf("unknown event kind %q (written by a newer leadsync?)", string(e.Kind))
 }
 
-// Apply records one completed call (or forget) in the state. It depends only
-// on the state and the event (never on the clock), so replaying a journal
+// Fold records one completed call (or forget) in the state: it folds the
+// event into s. It is the one way a state changes, live and on replay
+// ("apply" is the command that makes calls, never this). It depends only on
+// the state and the event (never on the clock), so replaying a journal
 // gives exactly the state the live run had. An invalid event is refused
 // before anything changes.
-func (s *State) Apply(e Event) error {
+func (s *State) Fold(e Event) error {
 	if err := e.Validate(); err != nil {
 		return err
 	}
@@ -124,10 +126,10 @@ func (s *State) Apply(e Event) error {
 		return nil
 	case EventEnrichUnknown:
 		// The block's other people are unaffected: no failure recorded.
-		s.applyUnknown(e)
+		s.foldUnknown(e)
 		return nil
 	case EventEnrichPending:
-		s.applyPending(e)
+		s.foldPending(e)
 		return nil
 	case EventEnrichVoid:
 		s.settlePending(e.Enrich.PersonID)
@@ -150,7 +152,7 @@ func (s *State) Apply(e Event) error {
 	return nil
 }
 
-// normalizeMaps makes a zero State usable by Apply.
+// normalizeMaps makes a zero State usable by Fold.
 func (s *State) normalizeMaps() {
 	if s.Searches == nil || s.Profiles == nil || s.People == nil || s.Failures == nil || s.Suppressed == nil {
 		idx := s.idx
@@ -159,7 +161,7 @@ func (s *State) normalizeMaps() {
 	}
 }
 
-// applier carries what one Apply call needs: the re-keys it made, so that
+// applier carries what one Fold call needs: the re-keys it made, so that
 // IDs collected before a re-key can be mapped to the person's new ID.
 type applier struct {
 	s       *State

@@ -61,7 +61,7 @@ func summary(s *State) map[string]string {
 	return m
 }
 
-func TestApply(t *testing.T) {
+func TestFold(t *testing.T) {
 	many := make([]api.Lead, api.MaxResults)
 	for i := range many {
 		many[i] = lead(fmt.Sprintf("n%03d", i), "", "")
@@ -247,7 +247,7 @@ func TestApply(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			s := New()
 			for i, e := range tt.events {
-				if err := s.Apply(e); err != nil {
+				if err := s.Fold(e); err != nil {
 					t.Fatalf("event %d: %v", i, err)
 				}
 			}
@@ -256,12 +256,12 @@ func TestApply(t *testing.T) {
 			}
 			checkInvariants(t, s)
 
-			// The same events on another state give the same state: Apply is
+			// The same events on another state give the same state: Fold is
 			// deterministic, which journal replay relies on.
 			s2 := New()
 			s2.Lineage = s.Lineage
 			for _, e := range tt.events {
-				must(t, s2.Apply(e))
+				must(t, s2.Fold(e))
 			}
 			if d := cmp.Diff(s, s2, cmpState); d != "" {
 				t.Errorf("replay differs:\n%s", d)
@@ -309,10 +309,10 @@ func checkInvariants(t *testing.T, s *State) {
 	}
 }
 
-func TestApplyDetails(t *testing.T) {
+func TestFoldDetails(t *testing.T) {
 	s := New()
-	must(t, s.Apply(searchEv(day(0), "search.a", 0, api.Lead{NetworkID: "n1", PageName: "ann", FullName: "Ann A", Company: "Old"})))
-	must(t, s.Apply(searchEv(day(3), "search.a", 0, api.Lead{NetworkID: "n1", PageName: "ann", FullName: "Ann A", Company: "New"})))
+	must(t, s.Fold(searchEv(day(0), "search.a", 0, api.Lead{NetworkID: "n1", PageName: "ann", FullName: "Ann A", Company: "Old"})))
+	must(t, s.Fold(searchEv(day(3), "search.a", 0, api.Lead{NetworkID: "n1", PageName: "ann", FullName: "Ann A", Company: "New"})))
 	p := s.People["n1"]
 	if !p.FirstSeen.Equal(day(0)) || !p.LastSeen.Equal(day(3)) || p.Lead.Company != "New" {
 		t.Errorf("first_seen %v last_seen %v company %q", p.FirstSeen, p.LastSeen, p.Lead.Company)
@@ -321,8 +321,8 @@ func TestApplyDetails(t *testing.T) {
 		t.Errorf("search record %+v", sr)
 	}
 
-	must(t, s.Apply(enrichEv(day(4), "enrich.e", "n1", api.EnrichedProfile{NetworkID: "n1", Email: "a@x.io", Title: "CEO", CreditBalance: 41})))
-	must(t, s.Apply(enrichEv(day(4), "enrich.e", "zz", api.EnrichedProfile{PageName: "zed", Email: "z@x.io", CreditBalance: 40})))
+	must(t, s.Fold(enrichEv(day(4), "enrich.e", "n1", api.EnrichedProfile{NetworkID: "n1", Email: "a@x.io", Title: "CEO", CreditBalance: 41})))
+	must(t, s.Fold(enrichEv(day(4), "enrich.e", "zz", api.EnrichedProfile{PageName: "zed", Email: "z@x.io", CreditBalance: 40})))
 	if got := s.Usage; *got.CreditBalance != 40 || got.CreditsSpent != 2 || !got.CreditBalanceAt.Equal(day(4)) {
 		t.Errorf("usage %+v", got)
 	}
@@ -333,13 +333,13 @@ func TestApplyDetails(t *testing.T) {
 		t.Errorf("enrichment of an unknown person was not kept: %v", summary(s))
 	}
 
-	must(t, s.Apply(Event{At: day(5), Kind: EventBilling, Billing: &api.Usage{RemainingRequests: 77, InvoicingStartDate: "2026-05-01"}}))
+	must(t, s.Fold(Event{At: day(5), Kind: EventBilling, Billing: &api.Usage{RemainingRequests: 77, InvoicingStartDate: "2026-05-01"}}))
 	if u := s.Usage; *u.RemainingRequests != 77 || u.InvoicingStartDate != "2026-05-01" || !u.CheckedAt.Equal(day(5)) {
 		t.Errorf("billing %+v", u)
 	}
 
 	// A profile fills the person's fields and keeps the profile.
-	must(t, s.Apply(profileEv(day(6), "profile.p", "ann", "Ann Anders")))
+	must(t, s.Fold(profileEv(day(6), "profile.p", "ann", "Ann Anders")))
 	if p.Profile == nil || !p.ProfileReadAt.Equal(day(6)) || p.Lead.FullName != "Ann Anders" || p.Lead.Company != "ACME" {
 		t.Errorf("profile person %+v", p)
 	}
@@ -349,8 +349,8 @@ func TestApplyDetails(t *testing.T) {
 
 	// A shared read keeps the time of the read it shares and its own
 	// request; the address's failure is cleared, as by a read.
-	must(t, s.Apply(Event{At: day(7), Kind: EventFailure, Address: "profile.q", Failure: &Failure{Message: "500"}}))
-	must(t, s.Apply(Event{At: day(8), Kind: EventProfileShare, Address: "profile.q", Share: &ProfileShareEvent{
+	must(t, s.Fold(Event{At: day(7), Kind: EventFailure, Address: "profile.q", Failure: &Failure{Message: "500"}}))
+	must(t, s.Fold(Event{At: day(8), Kind: EventProfileShare, Address: "profile.q", Share: &ProfileShareEvent{
 		From: "profile.p", Generation: api.Gen1, Request: []byte(`{"profileUrl":"https://network.example/profile/Ann"}`)}}))
 	q := s.Profiles["profile.q"]
 	if q == nil || q.PersonID != "n1" || !q.ReadAt.Equal(day(6)) || q.RequestHash != RequestHash(api.Gen1, []byte(`{"profileUrl":"https://network.example/profile/Ann"}`)) {
@@ -360,14 +360,14 @@ func TestApplyDetails(t *testing.T) {
 		t.Errorf("failure kept after a shared read: %+v", s.Failures["profile.q"])
 	}
 	// A trim keeps the search's failure: it made no call.
-	must(t, s.Apply(Event{At: day(9), Kind: EventFailure, Address: "search.a", Failure: &Failure{Message: "500"}}))
-	must(t, s.Apply(Event{At: day(9), Kind: EventTrim, Address: "search.a", Trim: &TrimEvent{MaxResults: 1}}))
+	must(t, s.Fold(Event{At: day(9), Kind: EventFailure, Address: "search.a", Failure: &Failure{Message: "500"}}))
+	must(t, s.Fold(Event{At: day(9), Kind: EventTrim, Address: "search.a", Trim: &TrimEvent{MaxResults: 1}}))
 	if s.Failures["search.a"] == nil || s.Searches["search.a"].MaxResults != 0 {
 		t.Errorf("trim to what is kept: failure %+v, max_results %d", s.Failures["search.a"], s.Searches["search.a"].MaxResults)
 	}
 }
 
-func TestApplyRefusesBadEvents(t *testing.T) {
+func TestFoldRefusesBadEvents(t *testing.T) {
 	for _, e := range []Event{
 		{Kind: "teleport", Address: "x"},
 		{Kind: EventSearch, Address: "search.a"},
@@ -387,7 +387,7 @@ func TestApplyRefusesBadEvents(t *testing.T) {
 	} {
 		s := New()
 		before := summary(s)
-		if err := s.Apply(e); err == nil {
+		if err := s.Fold(e); err == nil {
 			t.Errorf("%+v: no error", e)
 		}
 		if d := cmp.Diff(before, summary(s)); d != "" {
@@ -438,8 +438,8 @@ func TestNewAndPersonID(t *testing.T) {
 
 func TestRemovePersonAndAddresses(t *testing.T) {
 	s := New()
-	must(t, s.Apply(searchEv(day(0), "search.a", 0, lead("n1", "ann", "Ann"), lead("n2", "bob", "Bob"))))
-	must(t, s.Apply(profileEv(day(0), "profile.p", "ann", "Ann")))
+	must(t, s.Fold(searchEv(day(0), "search.a", 0, lead("n1", "ann", "Ann"), lead("n2", "bob", "Bob"))))
+	must(t, s.Fold(profileEv(day(0), "profile.p", "ann", "Ann")))
 	if got := s.Addresses(true); !reflect.DeepEqual(got, []string{"search.a", "profile.p", "person.n1", "person.n2"}) {
 		t.Errorf("addresses %v", got)
 	}
