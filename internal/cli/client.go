@@ -9,9 +9,9 @@ import (
 	"strings"
 
 	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/api/pacefile"
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/sandbox"
-	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/pg"
 )
 
@@ -112,5 +112,5 @@ func sharedPace(f *Factory, cfg *config.Config, key string) api.SharedPace {
 			return p
 		}
 	}
-	return state.NewPaceFile(filepath.Dir(stateFilePath(cfg)), key)
+	return pacefile.New(filepath.Dir(stateFilePath(cfg)), key)
 }

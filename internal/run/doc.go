@@ -15,7 +15,7 @@
 // plan; SavePlan writes it for a later apply. Export is the export
 // command's operation (load without a lock, write every spreadsheet).
 // Apply, Plan and Export read the working copy's export record
-// (state.ExportRecordPath: which configuration and which state each
+// (exportrec.Path: which configuration and which state each
 // spreadsheet was last written from) for the plan, and Apply and Export
 // update it once the files are written, after the final commit, so that it
 // names the state as committed. Forget takes the lock, loads, journals one

@@ -5,8 +5,10 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/leadsync/leadsync/internal/api/pacefile"
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/plan"
+	"github.com/leadsync/leadsync/internal/run/exportrec"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -59,7 +61,7 @@ func (o PlanOut) Check() error {
 	}
 	stateDir, base := filepath.Dir(statePath), filepath.Base(statePath)
 	ownDirs := []string{
-		filepath.Join(cfgDir, filepath.Dir(filepath.FromSlash(state.ExportRecordPath))),
+		filepath.Join(cfgDir, filepath.Dir(filepath.FromSlash(exportrec.Path))),
 		filepath.Join(stateDir, state.WorkspacesDir),
 	}
 	for _, c := range cands {
@@ -70,12 +72,12 @@ func (o PlanOut) Check() error {
 		}
 	}
 	ownFiles := map[string]string{
-		base:                                  "the state file",
-		base + ".journal":                     "the state's journal",
-		base + ".lock":                        "the state's lock",
-		base + ".backup":                      "the state's backup",
-		state.PaceFileName:                    "the pace file",
-		filepath.Base(state.ExportRecordPath): "the export record",
+		base:                          "the state file",
+		base + ".journal":             "the state's journal",
+		base + ".lock":                "the state's lock",
+		base + ".backup":              "the state's backup",
+		pacefile.Name:                 "the pace file",
+		filepath.Base(exportrec.Path): "the export record",
 	}
 	for _, c := range cands {
 		for _, d := range withResolved([]string{stateDir}) {

@@ -1,10 +1,7 @@
 package state
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
-	"syscall"
 	"time"
 
 	"github.com/leadsync/leadsync/internal/textfmt"
@@ -73,36 +70,6 @@ func (e *JournalError) Error() string {
 	return fmt.Sprintf("journal %s cannot be replayed: %s. leadsync did not change it. "+
 		"It holds calls an interrupted apply completed and paid for; run  leadsync state recover  to keep what can be read of it (the journal itself is kept aside, unchanged)",
 		where, e.Reason)
-}
-
-// WriteError is returned when the state, its journal or its lock cannot be
-// written. Whatever was on disk before is still there.
-type WriteError struct {
-	Path string
-	Err  error
-}
-
-func (e *WriteError) Error() string {
-	hint := ""
-	switch {
-	case errors.Is(e.Err, syscall.ENOSPC), errors.Is(e.Err, syscall.EDQUOT):
-		hint = ": the disk is full; free some space and run the command again"
-	case errors.Is(e.Err, fs.ErrPermission), errors.Is(e.Err, syscall.EROFS):
-		hint = ": permission denied; make the folder writable for this user and run the command again"
-	}
-	return fmt.Sprintf("cannot write %s: %v%s (the previous file is unchanged)", e.Path, unwrapPathErr(e.Err), hint)
-}
-
-func (e *WriteError) Unwrap() error { return e.Err }
-
-// unwrapPathErr drops the path an *fs.PathError repeats (often a temp file
-// name the user never sees).
-func unwrapPathErr(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }
 
 // LockedError is returned when another run holds the state lock.

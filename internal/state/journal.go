@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
+
+	"github.com/leadsync/leadsync/internal/safefile"
 )
 
 // The journal is a text file of lines "<crc> <json>\n": crc is the CRC-32C
@@ -152,7 +154,7 @@ func (store *Store) replay(s *State) error {
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("cannot read journal %s: %w", path, unwrapPathErr(err))
+		return fmt.Errorf("cannot read journal %s: %w", path, safefile.UnwrapPathErr(err))
 	}
 	jr, err := parseJournal(b)
 	if err != nil {
@@ -237,10 +239,10 @@ func (store *Store) OpenJournal(s *State) (*Journal, error) {
 			return nil, err
 		}
 		if err := os.Remove(path); err != nil {
-			return nil, &WriteError{Path: path, Err: err}
+			return nil, &safefile.WriteError{Path: path, Err: err}
 		}
 	case !errors.Is(err, fs.ErrNotExist):
-		return nil, fmt.Errorf("cannot read journal %s: %w", path, unwrapPathErr(err))
+		return nil, fmt.Errorf("cannot read journal %s: %w", path, safefile.UnwrapPathErr(err))
 	default:
 		if !store.Exists() {
 			if err := store.save(s); err != nil {
@@ -256,7 +258,7 @@ func (store *Store) OpenJournal(s *State) (*Journal, error) {
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|os.O_APPEND, 0o600)
 	if err != nil {
-		return nil, &WriteError{Path: path, Err: err}
+		return nil, &safefile.WriteError{Path: path, Err: err}
 	}
 	j := &Journal{store: store, state: s, f: f, w: f, path: path, id: h.ID}
 	if store.WrapWrite != nil {
@@ -271,13 +273,13 @@ func (store *Store) OpenJournal(s *State) (*Journal, error) {
 	if err != nil {
 		f.Close()
 		os.Remove(path)
-		return nil, &WriteError{Path: path, Err: err}
+		return nil, &safefile.WriteError{Path: path, Err: err}
 	}
 	j.size = int64(len(line))
-	if err := syncDir(filepath.Dir(path)); err != nil {
+	if err := safefile.SyncDir(filepath.Dir(path)); err != nil {
 		f.Close()
 		os.Remove(path)
-		return nil, &WriteError{Path: path, Err: err}
+		return nil, &safefile.WriteError{Path: path, Err: err}
 	}
 	s.Journal = &JournalMark{ID: j.id}
 	store.journal = j
@@ -330,10 +332,10 @@ func (j *Journal) append(e *Event) error {
 		e.Seq = 0
 		// Cut off a partial line so that later appends stay readable.
 		if terr := j.f.Truncate(j.size); terr != nil {
-			j.broken = &WriteError{Path: j.path, Err: fmt.Errorf("%v, and the partial line could not be removed: %v", unwrapPathErr(err), terr)}
+			j.broken = &safefile.WriteError{Path: j.path, Err: fmt.Errorf("%v, and the partial line could not be removed: %v", safefile.UnwrapPathErr(err), terr)}
 			return j.broken
 		}
-		return &WriteError{Path: j.path, Err: err}
+		return &safefile.WriteError{Path: j.path, Err: err}
 	}
 	j.seq++
 	j.size += int64(len(line))

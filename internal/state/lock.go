@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/leadsync/leadsync/internal/safefile"
 	"github.com/leadsync/leadsync/internal/version"
 )
 
@@ -79,8 +80,8 @@ func (store *Store) alive(pid int) bool {
 // leaves a half-written lock.
 func (store *Store) Lock(op string) (*Lock, error) {
 	dir := filepath.Dir(store.path)
-	if err := EnsureDir(dir); err != nil {
-		return nil, &WriteError{Path: store.LockPath(), Err: err}
+	if err := safefile.EnsureDir(dir); err != nil {
+		return nil, &safefile.WriteError{Path: store.LockPath(), Err: err}
 	}
 	host := store.host()
 	info := LockInfo{
@@ -99,7 +100,7 @@ func (store *Store) Lock(op string) (*Lock, error) {
 	b = append(b, '\n')
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(store.LockPath())+".tmp-*")
 	if err != nil {
-		return nil, &WriteError{Path: store.LockPath(), Err: err}
+		return nil, &safefile.WriteError{Path: store.LockPath(), Err: err}
 	}
 	defer os.Remove(tmp.Name())
 	var w io.Writer = tmp
@@ -115,7 +116,7 @@ func (store *Store) Lock(op string) (*Lock, error) {
 		err = cerr
 	}
 	if err != nil {
-		return nil, &WriteError{Path: store.LockPath(), Err: err}
+		return nil, &safefile.WriteError{Path: store.LockPath(), Err: err}
 	}
 	var broken *LockInfo
 	for {
@@ -137,9 +138,9 @@ func (store *Store) Lock(op string) (*Lock, error) {
 		broken = le.Info
 	}
 	if err != nil {
-		return nil, &WriteError{Path: store.LockPath(), Err: err}
+		return nil, &safefile.WriteError{Path: store.LockPath(), Err: err}
 	}
-	syncDir(dir)
+	safefile.SyncDir(dir)
 	store.removeStaleTemps(tmp.Name())
 	if broken != nil && store.Notify != nil {
 		store.Notify(staleNote(broken))
@@ -269,7 +270,7 @@ func (l *Lock) Unlock() error {
 		return fmt.Errorf("the state lock was removed with force-unlock while this run held it; it is now held by %s for %q (lock ID %s)", info.Who, info.Operation, info.ID)
 	}
 	if err := os.Remove(l.store.LockPath()); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return &WriteError{Path: l.store.LockPath(), Err: err}
+		return &safefile.WriteError{Path: l.store.LockPath(), Err: err}
 	}
 	return nil
 }
@@ -289,7 +290,7 @@ func (store *Store) ForceUnlock(id string) error {
 		return fmt.Errorf("lock ID %q does not match the lock held now (ID %s, by %s for %q); nothing was removed", id, info.ID, info.Who, info.Operation)
 	}
 	if err := os.Remove(store.LockPath()); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return &WriteError{Path: store.LockPath(), Err: err}
+		return &safefile.WriteError{Path: store.LockPath(), Err: err}
 	}
-	return syncDir(filepath.Dir(store.path))
+	return safefile.SyncDir(filepath.Dir(store.path))
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/leadsync/leadsync/internal/safefile"
 )
 
 // lockStore returns a store whose lock holders are identified by fakes.
@@ -147,7 +149,7 @@ func TestLockOnAnotherHostIsNeverDead(t *testing.T) {
 
 func TestUnreadableLock(t *testing.T) {
 	store := lockStore(t, 100, true)
-	must(t, EnsureDir(store.Path()[:strings.LastIndex(store.Path(), "/")]))
+	must(t, safefile.EnsureDir(store.Path()[:strings.LastIndex(store.Path(), "/")]))
 	must(t, os.WriteFile(store.LockPath(), []byte("{garbage"), 0o600))
 	_, err := store.Lock("apply")
 	var le *LockedError
@@ -159,7 +161,7 @@ func TestUnreadableLock(t *testing.T) {
 func TestLockRemovesTempFilesOfKilledRuns(t *testing.T) {
 	store := lockStore(t, 100, true)
 	dir := store.Path()[:strings.LastIndex(store.Path(), "/")]
-	must(t, EnsureDir(dir))
+	must(t, safefile.EnsureDir(dir))
 	stale := []string{".state.json.tmp-123", ".state.json.lock.tmp-456", "state.json.backup.tmp"}
 	for _, name := range stale {
 		must(t, os.WriteFile(dir+"/"+name, []byte("half"), 0o600))

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/leadsync/leadsync/internal/safefile"
 )
 
 // backupSummary says what the backup next to the state holds, for the
@@ -21,7 +23,7 @@ func (store *Store) backupSummary() string {
 		return fmt.Sprintf("There is no backup (%s); fix the file by hand at the place named", store.BackupPath())
 	}
 	if err != nil {
-		return fmt.Sprintf("The backup %s cannot be read (%v); fix the file by hand at the place named", store.BackupPath(), unwrapPathErr(err))
+		return fmt.Sprintf("The backup %s cannot be read (%v); fix the file by hand at the place named", store.BackupPath(), safefile.UnwrapPathErr(err))
 	}
 	s, err := Decode(store.BackupPath(), b)
 	if err != nil {
@@ -84,7 +86,7 @@ func (store *Store) RecoverJournal(now time.Time) (*RecoverResult, error) {
 	case errors.Is(err, fs.ErrNotExist):
 		s = New()
 	case err != nil:
-		return nil, fmt.Errorf("cannot read state %s: %w", store.path, unwrapPathErr(err))
+		return nil, fmt.Errorf("cannot read state %s: %w", store.path, safefile.UnwrapPathErr(err))
 	default:
 		if s, err = Decode(store.path, b); err != nil {
 			return nil, err
@@ -96,7 +98,7 @@ func (store *Store) RecoverJournal(now time.Time) (*RecoverResult, error) {
 		return &RecoverResult{}, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("cannot read journal %s: %w", path, unwrapPathErr(err))
+		return nil, fmt.Errorf("cannot read journal %s: %w", path, safefile.UnwrapPathErr(err))
 	}
 	res := &RecoverResult{}
 	jr := &journalRead{}
@@ -164,9 +166,9 @@ func (store *Store) RecoverJournal(now time.Time) (*RecoverResult, error) {
 	}
 	res.MovedTo = path + ".damaged-" + now.UTC().Format("20060102T150405Z")
 	if err := os.Rename(path, res.MovedTo); err != nil {
-		return nil, &WriteError{Path: path, Err: err}
+		return nil, &safefile.WriteError{Path: path, Err: err}
 	}
-	syncDir(filepath.Dir(store.path))
+	safefile.SyncDir(filepath.Dir(store.path))
 	return res, nil
 }
 

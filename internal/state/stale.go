@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/leadsync/leadsync/internal/safefile"
 )
 
 // breakDeadLock removes the lock file when it still holds the lock of
@@ -23,7 +25,7 @@ func (store *Store) breakDeadLock(dead *LockInfo) bool {
 	var moved LockInfo
 	if err == nil && json.Unmarshal(b, &moved) == nil && moved.ID == dead.ID {
 		os.Remove(aside)
-		syncDir(filepath.Dir(store.path))
+		safefile.SyncDir(filepath.Dir(store.path))
 		return true
 	}
 	// Not the dead lock: a live process took the lock in between. Put it

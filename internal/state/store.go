@@ -11,10 +11,10 @@ import (
 	"path/filepath"
 	"sort"
 	"sync"
-	"syscall"
 	"time"
 	"unsafe"
 
+	"github.com/leadsync/leadsync/internal/safefile"
 	"github.com/leadsync/leadsync/internal/version"
 )
 
@@ -85,7 +85,7 @@ func (store *Store) Load() (*State, error) {
 	case errors.Is(err, fs.ErrNotExist):
 		s = New()
 	case err != nil:
-		return nil, fmt.Errorf("cannot read state %s: %w", store.path, unwrapPathErr(err))
+		return nil, fmt.Errorf("cannot read state %s: %w", store.path, safefile.UnwrapPathErr(err))
 	default:
 		// b is ours alone: let the state's strings share it instead of copying.
 		if s, err = decode(store.path, b, unsafe.String(unsafe.SliceData(b), len(b))); err != nil {
@@ -259,17 +259,17 @@ func (store *Store) save(s *State) error {
 
 func (store *Store) writeState(s *State) error {
 	dir := filepath.Dir(store.path)
-	if err := EnsureDir(dir); err != nil {
-		return &WriteError{Path: store.path, Err: err}
+	if err := safefile.EnsureDir(dir); err != nil {
+		return &safefile.WriteError{Path: store.path, Err: err}
 	}
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(store.path)+".tmp-*")
 	if err != nil {
-		return &WriteError{Path: store.path, Err: err}
+		return &safefile.WriteError{Path: store.path, Err: err}
 	}
 	fail := func(err error) error {
 		tmp.Close()
 		os.Remove(tmp.Name())
-		return &WriteError{Path: store.path, Err: err}
+		return &safefile.WriteError{Path: store.path, Err: err}
 	}
 	var w io.Writer = tmp
 	if store.WrapWrite != nil {
@@ -290,18 +290,18 @@ func (store *Store) writeState(s *State) error {
 	}
 	if err := tmp.Close(); err != nil {
 		os.Remove(tmp.Name())
-		return &WriteError{Path: store.path, Err: err}
+		return &safefile.WriteError{Path: store.path, Err: err}
 	}
 	if err := store.backup(); err != nil {
 		os.Remove(tmp.Name())
-		return &WriteError{Path: store.BackupPath(), Err: err}
+		return &safefile.WriteError{Path: store.BackupPath(), Err: err}
 	}
 	if err := os.Rename(tmp.Name(), store.path); err != nil {
 		os.Remove(tmp.Name())
-		return &WriteError{Path: store.path, Err: err}
+		return &safefile.WriteError{Path: store.path, Err: err}
 	}
-	if err := syncDir(dir); err != nil {
-		return &WriteError{Path: store.path, Err: err}
+	if err := safefile.SyncDir(dir); err != nil {
+		return &safefile.WriteError{Path: store.path, Err: err}
 	}
 	return nil
 }
@@ -314,7 +314,7 @@ func (store *Store) RemoveBackup() error {
 	if err := os.Remove(store.BackupPath()); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
-	return syncDir(filepath.Dir(store.path))
+	return safefile.SyncDir(filepath.Dir(store.path))
 }
 
 // backup keeps the current state file as <path>.backup. A hard link costs
@@ -361,53 +361,6 @@ func copyFile(from, to string) error {
 	return out.Close()
 }
 
-// EnsureDir creates a folder of personal data (the state's, which the
-// field catalog's cache shares) when missing: 0700, with a .gitignore of
-// "*". A folder named .leadsync gets that .gitignore whenever it has none:
-// state holds personal data and must not be committed by accident. A
-// .gitignore already there is left alone.
-func EnsureDir(dir string) error {
-	created := false
-	if fi, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
-		if err := os.MkdirAll(dir, 0o700); err != nil {
-			return err
-		}
-		created = true
-	} else if err != nil {
-		return err
-	} else if !fi.IsDir() {
-		return fmt.Errorf("%s exists and is not a directory", dir)
-	}
-	if created || filepath.Base(dir) == ".leadsync" {
-		gi := filepath.Join(dir, ".gitignore")
-		if _, err := os.Lstat(gi); errors.Is(err, fs.ErrNotExist) {
-			if err := os.WriteFile(gi, []byte("# leadsync state holds personal data: never commit it.\n*\n"), 0o600); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// isSyncUnsupported reports errors of file systems that cannot sync a
-// folder; the rename is as durable as they make it.
-func isSyncUnsupported(err error) bool {
-	return errors.Is(err, syscall.EINVAL) || errors.Is(err, syscall.ENOTSUP)
-}
-
-// syncDir makes a rename or create in dir durable.
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	if err := d.Sync(); err != nil && !errors.Is(err, errors.ErrUnsupported) && !isSyncUnsupported(err) {
-		return err
-	}
-	return nil
-}
-
 // Commit saves s with the open journal folded in and then removes the
 // journal. A crash between the two leaves a journal the saved state already
 // records (State.Journal), so the next Load does not apply it twice.
@@ -450,9 +403,9 @@ func (store *Store) removeFoldedJournal(s *State) error {
 		}
 	}
 	if err := os.Remove(store.JournalPath()); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return &WriteError{Path: store.JournalPath(), Err: err}
+		return &safefile.WriteError{Path: store.JournalPath(), Err: err}
 	}
-	return syncDir(filepath.Dir(store.path))
+	return safefile.SyncDir(filepath.Dir(store.path))
 }
 
 // marshal is json.Marshal without HTML escaping (names like "A & B" stay

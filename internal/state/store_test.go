@@ -17,6 +17,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/safefile"
 )
 
 func newStore(t *testing.T) (*Store, string) {
@@ -195,7 +196,7 @@ func TestSaveFailureKeepsPreviousState(t *testing.T) {
 	must(t, s.Fold(searchEv(day(1), "search.b", 0, lead("n2", "bob", "Bob"))))
 	store.WrapWrite = func(_ string, w io.Writer) io.Writer { return &failAfter{w: w, n: 100, err: syscall.ENOSPC} }
 	err := store.Save(s)
-	var we *WriteError
+	var we *safefile.WriteError
 	if !errors.As(err, &we) || !strings.Contains(err.Error(), "disk is full") || !strings.Contains(err.Error(), store.Path()) {
 		t.Fatalf("got %v", err)
 	}

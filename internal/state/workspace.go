@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/leadsync/leadsync/internal/safefile"
 )
 
 // DefaultWorkspace is the workspace used when none is chosen. On the local
@@ -156,7 +158,7 @@ func (w *LocalWorkspaces) Workspaces() ([]WorkspaceInfo, error) {
 	names := []string{DefaultWorkspace}
 	entries, err := os.ReadDir(w.root())
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("cannot list the workspaces in %s: %w", w.root(), unwrapPathErr(err))
+		return nil, fmt.Errorf("cannot list the workspaces in %s: %w", w.root(), safefile.UnwrapPathErr(err))
 	}
 	var others []string
 	for _, e := range entries {
@@ -200,26 +202,26 @@ func (w *LocalWorkspaces) CreateWorkspace(name string) error {
 	if name == DefaultWorkspace {
 		return fmt.Errorf("workspace %q already exists: it is the state file %s itself", name, filepath.Base(w.path))
 	}
-	if err := EnsureDir(filepath.Dir(w.path)); err != nil {
-		return &WriteError{Path: filepath.Dir(w.path), Err: err}
+	if err := safefile.EnsureDir(filepath.Dir(w.path)); err != nil {
+		return &safefile.WriteError{Path: filepath.Dir(w.path), Err: err}
 	}
-	if err := EnsureDir(w.root()); err != nil {
-		return &WriteError{Path: w.root(), Err: err}
+	if err := safefile.EnsureDir(w.root()); err != nil {
+		return &safefile.WriteError{Path: w.root(), Err: err}
 	}
 	dir := filepath.Join(w.root(), name)
 	if err := os.Mkdir(dir, 0o700); err != nil {
 		if errors.Is(err, fs.ErrExist) {
 			return fmt.Errorf("workspace %q already exists", name)
 		}
-		return &WriteError{Path: dir, Err: err}
+		return &safefile.WriteError{Path: dir, Err: err}
 	}
 	// The workspace's epoch (State.Epoch): a workspace made again under
 	// this name has another. Without it (a crash here, a workspace made
 	// by an older leadsync) the epoch is unknown and not compared.
 	if err := os.WriteFile(filepath.Join(dir, epochFile), []byte(newUUID()+"\n"), 0o600); err != nil {
-		return &WriteError{Path: filepath.Join(dir, epochFile), Err: err}
+		return &safefile.WriteError{Path: filepath.Join(dir, epochFile), Err: err}
 	}
-	return syncDir(w.root())
+	return safefile.SyncDir(w.root())
 }
 
 // epochFile, in a workspace's folder, holds the workspace's epoch.
@@ -271,13 +273,13 @@ func (w *LocalWorkspaces) DeleteWorkspace(name string, force bool) error {
 	dir := filepath.Dir(ws.Store.Path())
 	gone := filepath.Join(w.root(), ".deleted-"+name+"-"+newUUID()[:8])
 	if err := os.Rename(dir, gone); err != nil {
-		return &WriteError{Path: dir, Err: err}
+		return &safefile.WriteError{Path: dir, Err: err}
 	}
-	if err := syncDir(w.root()); err != nil {
-		return &WriteError{Path: w.root(), Err: err}
+	if err := safefile.SyncDir(w.root()); err != nil {
+		return &safefile.WriteError{Path: w.root(), Err: err}
 	}
 	if err := os.RemoveAll(gone); err != nil {
-		return fmt.Errorf("workspace %q is deleted, but its files in %s could not all be removed (%v): remove that folder by hand, it holds personal data", name, gone, unwrapPathErr(err))
+		return fmt.Errorf("workspace %q is deleted, but its files in %s could not all be removed (%v): remove that folder by hand, it holds personal data", name, gone, safefile.UnwrapPathErr(err))
 	}
 	return nil
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/leadsync/leadsync/internal/safefile"
 )
 
 // fullDisk makes every write to a file whose path is in names fail as on a
@@ -35,7 +37,7 @@ func TestJournalHeaderWriteFailureSurfaces(t *testing.T) {
 	s := New()
 	store.WrapWrite = fullDisk(store.JournalPath())
 	j, err := store.OpenJournal(s)
-	var we *WriteError
+	var we *safefile.WriteError
 	if !errors.As(err, &we) || !strings.Contains(err.Error(), "disk is full") || !strings.Contains(err.Error(), store.JournalPath()) {
 		t.Fatalf("OpenJournal on a full disk: got journal %v, error %v; want a disk-full WriteError naming the journal", j, err)
 	}
@@ -59,7 +61,7 @@ func TestLockWriteFailureSurfaces(t *testing.T) {
 	store, _ := newStore(t)
 	store.WrapWrite = fullDisk(store.LockPath())
 	l, err := store.Lock("apply")
-	var we *WriteError
+	var we *safefile.WriteError
 	if !errors.As(err, &we) || !strings.Contains(err.Error(), "disk is full") || !strings.Contains(err.Error(), store.LockPath()) {
 		t.Fatalf("Lock on a full disk: got lock %v, error %v; want a disk-full WriteError naming the lock", l, err)
 	}

@@ -1,4 +1,4 @@
-package state
+package pacefile
 
 import (
 	"os"
@@ -9,16 +9,18 @@ import (
 	"time"
 )
 
+var t0 = time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
+
 func TestPaceFileReserve(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), ".leadsync")
 	const key = "secret-key-123"
-	p := NewPaceFile(dir, key)
+	p := New(dir, key)
 	gap := time.Second
 	if w, err := p.Reserve(t0, gap); err != nil || w != 0 {
 		t.Fatalf("first call: wait %s, %v", w, err)
 	}
 	// Another process of the same key, 300 ms later, waits for the rest.
-	other := NewPaceFile(dir, key)
+	other := New(dir, key)
 	if w, err := other.Reserve(t0.Add(300*time.Millisecond), gap); err != nil || w != 700*time.Millisecond {
 		t.Fatalf("second call 300ms later: wait %s, %v; want 700ms", w, err)
 	}
@@ -33,7 +35,7 @@ func TestPaceFileReserve(t *testing.T) {
 		t.Fatalf("after a late send: wait %s, want 200ms", w)
 	}
 	// Another key has a pace of its own.
-	if w, _ := NewPaceFile(dir, "another-key").Reserve(t0.Add(2*gap), gap); w != 0 {
+	if w, _ := New(dir, "another-key").Reserve(t0.Add(2*gap), gap); w != 0 {
 		t.Fatalf("another key waits %s", w)
 	}
 
@@ -44,8 +46,10 @@ func TestPaceFileReserve(t *testing.T) {
 	if strings.Contains(string(b), key) {
 		t.Fatalf("the pace file holds the key: %s", b)
 	}
-	if m := mode(t, p.Path()); m != 0o600 {
-		t.Errorf("pace file mode %v", m)
+	if fi, err := os.Stat(p.Path()); err != nil {
+		t.Error(err)
+	} else if fi.Mode().Perm() != 0o600 {
+		t.Errorf("pace file mode %v", fi.Mode())
 	}
 	if _, err := os.Stat(filepath.Join(dir, ".gitignore")); err != nil {
 		t.Errorf("the folder has no .gitignore: %v", err)
@@ -54,7 +58,7 @@ func TestPaceFileReserve(t *testing.T) {
 
 func TestPaceFileDamagedReadsAsNone(t *testing.T) {
 	dir := t.TempDir()
-	p := NewPaceFile(dir, "k")
+	p := New(dir, "k")
 	if err := os.WriteFile(p.Path(), []byte("{not json"), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +81,7 @@ func TestPaceFileOneStartPerGap(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			w, err := NewPaceFile(dir, "k").Reserve(t0, time.Second)
+			w, err := New(dir, "k").Reserve(t0, time.Second)
 			if err != nil {
 				t.Error(err)
 				return

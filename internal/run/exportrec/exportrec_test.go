@@ -1,4 +1,4 @@
-package state
+package exportrec
 
 import (
 	"errors"
@@ -8,28 +8,30 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/leadsync/leadsync/internal/state"
 )
 
 func TestExportRecordsRoundTrip(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), ".leadsync")
 	path := filepath.Join(dir, "exports.json")
 
-	r, err := ReadExportRecords(path)
+	r, err := Read(path)
 	if err != nil || len(r.Exports) != 0 {
 		t.Fatalf("missing file: %+v, %v; want an empty record", r, err)
 	}
 
 	at := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
-	r.Exports["export.marketing"] = &ExportRecord{
+	r.Exports["export.marketing"] = &Record{
 		Files:        []string{"out/leads.xlsx"},
 		ConfigDigest: "abc",
-		From:         DataMark{Lineage: "l-1", Serial: 7, Journal: &JournalMark{ID: "j", Seq: 3}},
+		From:         state.DataMark{Lineage: "l-1", Serial: 7, Journal: &state.JournalMark{ID: "j", Seq: 3}},
 		WrittenAt:    at,
 	}
-	if err := WriteExportRecords(path, r); err != nil {
+	if err := Write(path, r); err != nil {
 		t.Fatal(err)
 	}
-	got, err := ReadExportRecords(path)
+	got, err := Read(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,10 +68,10 @@ func TestExportRecordsDamaged(t *testing.T) {
 			if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
 				t.Fatal(err)
 			}
-			r, err := ReadExportRecords(path)
-			var re *ExportRecordError
+			r, err := Read(path)
+			var re *Error
 			if !errors.As(err, &re) || r != nil || re.Path != path {
-				t.Fatalf("got %+v, %v; want an *ExportRecordError naming %s", r, err, path)
+				t.Fatalf("got %+v, %v; want an *Error naming %s", r, err, path)
 			}
 			if !strings.Contains(err.Error(), path) {
 				t.Errorf("message %q does not name the file", err)
@@ -78,44 +80,11 @@ func TestExportRecordsDamaged(t *testing.T) {
 	}
 }
 
-func TestDataMark(t *testing.T) {
-	s := New()
-	if m := s.DataMark(); m != (DataMark{}) {
-		t.Errorf("a state never written: %+v; want no lineage, serial 0 (its lineage is made up by each load)", m)
-	}
-	s.Serial = 4
-	m := s.DataMark()
-	if m.Lineage != s.Lineage || m.Serial != 4 || m.Journal != nil {
-		t.Errorf("mark %+v", m)
-	}
-	same := DataMark{Lineage: s.Lineage, Serial: 4}
-	if !m.Equal(same) {
-		t.Error("equal marks differ")
-	}
-	for name, o := range map[string]DataMark{
-		"serial":        {Lineage: s.Lineage, Serial: 5},
-		"lineage":       {Lineage: "other", Serial: 4},
-		"journal added": {Lineage: s.Lineage, Serial: 4, Journal: &JournalMark{ID: "j", Seq: 1}},
-	} {
-		if m.Equal(o) || o.Equal(m) {
-			t.Errorf("%s: %+v equals %+v", name, o, m)
-		}
-	}
-	// A journal replayed on load (an apply killed before its commit) moves
-	// the mark without the serial.
-	s.Journal = &JournalMark{ID: "j", Seq: 2}
-	a := s.DataMark()
-	s.Journal.Seq = 3
-	if b := s.DataMark(); a.Equal(b) {
-		t.Errorf("more journal calls, same mark: %+v %+v", a, b)
-	}
-}
-
 // TestExportRecordKey: the default workspace keeps the bare address (the
 // records written before workspaces had their own still apply); another
 // workspace prefixes its name, and a key splits back into both, also for
 // an instance key holding a '/'.
-func TestExportRecordKey(t *testing.T) {
+func TestKey(t *testing.T) {
 	for _, c := range []struct {
 		ws, addr, key, splitWS string
 	}{
@@ -126,11 +95,11 @@ func TestExportRecordKey(t *testing.T) {
 		{"", `export.x["a/b"]`, `export.x["a/b"]`, ""},
 		{"", `export.x["/"]`, `export.x["/"]`, ""},
 	} {
-		if got := ExportRecordKey(c.ws, c.addr); got != c.key {
-			t.Errorf("ExportRecordKey(%q, %q) = %q; want %q", c.ws, c.addr, got, c.key)
+		if got := Key(c.ws, c.addr); got != c.key {
+			t.Errorf("Key(%q, %q) = %q; want %q", c.ws, c.addr, got, c.key)
 		}
-		if ws, addr := SplitExportRecordKey(c.key); ws != c.splitWS || addr != c.addr {
-			t.Errorf("SplitExportRecordKey(%q) = %q, %q; want %q, %q", c.key, ws, addr, c.splitWS, c.addr)
+		if ws, addr := SplitKey(c.key); ws != c.splitWS || addr != c.addr {
+			t.Errorf("SplitKey(%q) = %q, %q; want %q, %q", c.key, ws, addr, c.splitWS, c.addr)
 		}
 	}
 }

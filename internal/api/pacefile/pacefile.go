@@ -1,8 +1,6 @@
-package state
+package pacefile
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"io"
@@ -10,39 +8,37 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/filelock"
+	"github.com/leadsync/leadsync/internal/safefile"
 )
 
-// PaceFileName is the file next to the state that holds the time of the
-// last call of an API key.
-const PaceFileName = "pace"
+// Name is the file, in the state's folder, that holds the time of the last
+// call of an API key.
+const Name = "pace"
 
-// PaceFile shares the pace of an API key between the leadsync processes of
+// File shares the pace of an API key between the leadsync processes of
 // one state folder: the service's rate limit belongs to the key, not to a
 // process, so `plan` then `apply`, a resume right after a kill, or `usage`
 // then `fields --refresh` must wait for the last call of the process
 // before. It holds the last call's time and a hash of the key (never the
-// key); the file is locked (flock) while it is read and written. It
-// implements api.SharedPace.
-type PaceFile struct {
+// key); the file is locked (internal/filelock) while it is read and
+// written. It implements api.SharedPace.
+type File struct {
 	path  string
 	keyID string
 }
 
-// NewPaceFile returns the pace file of key in the folder dir (the state's).
-func NewPaceFile(dir, key string) *PaceFile {
-	return &PaceFile{path: filepath.Join(dir, PaceFileName), keyID: PaceKeyID(key)}
+// New returns the pace file of key in the folder dir (the state's).
+func New(dir, key string) *File {
+	return &File{path: filepath.Join(dir, Name), keyID: api.PaceKeyID(key)}
 }
 
-// PaceKeyID is the name under which the pace of key is recorded (in the
-// pace file, or the pg backend's pace table): a salted hash, so that the
-// key itself is never stored.
-func PaceKeyID(key string) string {
-	h := sha256.Sum256([]byte("leadsync pace\x00" + key))
-	return hex.EncodeToString(h[:8])
-}
+var _ api.SharedPace = (*File)(nil)
 
 // Path is the file's path.
-func (p *PaceFile) Path() string { return p.path }
+func (p *File) Path() string { return p.path }
 
 type paceRecord struct {
 	Key  string    `json:"key"`
@@ -52,7 +48,7 @@ type paceRecord struct {
 // Reserve starts a call at now unless the last recorded call of the key is
 // less than gap before now: then it records nothing and returns how long to
 // wait. A record of another key, or none, allows the call.
-func (p *PaceFile) Reserve(now time.Time, gap time.Duration) (time.Duration, error) {
+func (p *File) Reserve(now time.Time, gap time.Duration) (time.Duration, error) {
 	var wait time.Duration
 	err := p.update(func(rec *paceRecord) bool {
 		if rec.Key == p.keyID {
@@ -69,7 +65,7 @@ func (p *PaceFile) Reserve(now time.Time, gap time.Duration) (time.Duration, err
 
 // Extend moves the recorded last call to t when t is later (a request that
 // reached the wire after its start, on a new connection).
-func (p *PaceFile) Extend(t time.Time) error {
+func (p *File) Extend(t time.Time) error {
 	return p.update(func(rec *paceRecord) bool {
 		if rec.Key == p.keyID && !t.After(rec.Last) {
 			return false
@@ -81,8 +77,8 @@ func (p *PaceFile) Extend(t time.Time) error {
 
 // update reads the record under the file lock, lets change edit it, and
 // writes it back when change says so. A damaged record reads as none.
-func (p *PaceFile) update(change func(*paceRecord) bool) error {
-	if err := EnsureDir(filepath.Dir(p.path)); err != nil {
+func (p *File) update(change func(*paceRecord) bool) error {
+	if err := safefile.EnsureDir(filepath.Dir(p.path)); err != nil {
 		return err
 	}
 	f, err := os.OpenFile(p.path, os.O_RDWR|os.O_CREATE, 0o600)
@@ -90,10 +86,12 @@ func (p *PaceFile) update(change func(*paceRecord) bool) error {
 		return err
 	}
 	defer f.Close()
-	if err := lockFile(f); err != nil {
+	// Where the platform has no file lock the pace is shared on a
+	// best-effort basis (a rare race costs one 429, which is retried).
+	if err := filelock.Lock(f); err != nil {
 		return err
 	}
-	defer unlockFile(f)
+	defer filelock.Unlock(f)
 	var rec paceRecord
 	b, err := io.ReadAll(io.LimitReader(f, 4096))
 	if err != nil {
@@ -114,7 +112,7 @@ func (p *PaceFile) update(change func(*paceRecord) bool) error {
 }
 
 // Last returns the recorded time of the key's last call (zero when none).
-func (p *PaceFile) Last() (time.Time, error) {
+func (p *File) Last() (time.Time, error) {
 	b, err := os.ReadFile(p.path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return time.Time{}, nil
