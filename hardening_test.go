@@ -22,6 +22,7 @@ import (
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/sandbox"
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/local"
 )
 
 // faultConfig has 3 searches of up to 6 results, one profile read and an
@@ -276,7 +277,7 @@ func (h *harness) statePath() string { return filepath.Join(h.dir, ".leadsync", 
 // it does not load.
 func (h *harness) loadState() *state.State {
 	h.t.Helper()
-	st, err := state.NewStore(h.statePath()).Load()
+	st, err := local.NewStore(h.statePath()).Load()
 	if err != nil {
 		h.t.Fatalf("state does not load: %v", err)
 	}
@@ -1172,7 +1173,7 @@ func FuzzAnswerIntoState(f *testing.F) {
 			events = append(events, &state.Event{Kind: state.EventEnrich, Address: "enrich.e", Enrich: &state.EnrichEvent{
 				PersonID: "x", Credits: 1, Result: *en}})
 		}
-		store := state.NewStore(filepath.Join(t.TempDir(), "state.json"))
+		store := local.NewStore(filepath.Join(t.TempDir(), "state.json"))
 		st, err := store.Load()
 		if err != nil {
 			t.Fatal(err)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/sandbox"
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/local"
 	"github.com/leadsync/leadsync/internal/state/pg"
 )
 
@@ -105,7 +106,7 @@ func killAnywhere(t *testing.T, connStr string) {
 	}
 	env := append(os.Environ(), mainEnv+"=1", "LEADSYNC_VAR_sandbox_url="+hs.URL, "LEADSYNC_API_KEY="+sandbox.DefaultKey, "NO_COLOR=1")
 	loadState := func() (*state.State, error) {
-		return state.NewStore(filepath.Join(dir, ".leadsync", "state.json")).Load()
+		return local.NewStore(filepath.Join(dir, ".leadsync", "state.json")).Load()
 	}
 	if connStr != "" {
 		schema := freshSchema(t, connStr)
@@ -292,7 +293,7 @@ func TestApplyJSONIntoAClosedPipe(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, ".leadsync", "state.json.lock")); err == nil {
 		t.Errorf("the lock was left behind")
 	}
-	if _, err := state.NewStore(filepath.Join(dir, ".leadsync", "state.json")).Load(); err != nil {
+	if _, err := local.NewStore(filepath.Join(dir, ".leadsync", "state.json")).Load(); err != nil {
 		t.Errorf("state does not load: %v", err)
 	}
 	if n := srv.Stats().ByOp[sandbox.OpEnrich]; n >= 40 {
@@ -338,7 +339,7 @@ func TestKillWhileSaving(t *testing.T) {
 			}
 		}
 		_ = cmd.Wait()
-		if _, err := state.NewStore(filepath.Join(dir, ".leadsync", "state.json")).Load(); err != nil {
+		if _, err := local.NewStore(filepath.Join(dir, ".leadsync", "state.json")).Load(); err != nil {
 			t.Fatalf("kill %d (%s into the save): state does not load: %v", i, delay, err)
 		}
 		if b, err := os.ReadFile(filepath.Join(dir, ".leadsync", "state.json.lock")); err == nil {

@@ -18,6 +18,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/sandbox"
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/local"
 	"github.com/leadsync/leadsync/internal/state/pg"
 )
 
@@ -118,7 +119,7 @@ func TestKillSplitAnywhere(t *testing.T) {
 			break
 		}
 		inFlightAtKill += len(inFlight)
-		st, lerr := state.NewStore(statePath).Load()
+		st, lerr := local.NewStore(statePath).Load()
 		if lerr != nil {
 			t.Fatalf("round %d: state does not load after kill -9: %v", round, lerr)
 		}
@@ -141,7 +142,7 @@ func TestKillSplitAnywhere(t *testing.T) {
 	if kills < 5 {
 		t.Fatalf("only %d kills; want the split interrupted many times", kills)
 	}
-	st, err := state.NewStore(statePath).Load()
+	st, err := local.NewStore(statePath).Load()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +197,7 @@ func cmdSplitTruth(ts *testscript.TestScript, neg bool, args []string) {
 		defer b.Close()
 		st, err = b.Load()
 	} else {
-		st, err = state.NewStore(ts.MkAbs(".leadsync/state.json")).Load()
+		st, err = local.NewStore(ts.MkAbs(".leadsync/state.json")).Load()
 	}
 	ts.Check(err)
 	rec := st.Searches[args[0]]

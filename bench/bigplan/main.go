@@ -19,6 +19,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/local"
 )
 
 func main() {
@@ -119,7 +120,7 @@ export "all" {
 			}
 		}
 	}
-	store := state.NewStore(filepath.Join(dir, ".leadsync", "state.json"))
+	store := local.NewStore(filepath.Join(dir, ".leadsync", "state.json"))
 	if err := store.Save(st); err != nil {
 		return err
 	}

@@ -8,6 +8,8 @@ import (
 
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/backend"
+	"github.com/leadsync/leadsync/internal/state/local"
 	"github.com/leadsync/leadsync/internal/state/pg"
 )
 
@@ -28,13 +30,13 @@ const EnvWorkspace = "LEADSYNC_WORKSPACE"
 // backend (store, its state file; ws and local) or a workspace in
 // PostgreSQL (pg). --state names a file: store alone.
 type stateSource struct {
-	backend state.Backend
-	store   *state.Store // nil for pg
+	backend backend.Backend
+	store   *local.Store // nil for pg
 	pg      *pg.Backend  // nil for the local file
 	// local are the local backend's workspaces and ws the one in use;
 	// nil for pg and for --state.
-	local *state.LocalWorkspaces
-	ws    *state.Workspace
+	local *local.Workspaces
+	ws    *local.Workspace
 }
 
 // close releases the database connection, if any.
@@ -101,7 +103,7 @@ func openSource(f *Factory, cfg *config.Config) (*stateSource, error) {
 		return nil, err
 	}
 	if src.ws != nil && !src.local.Exists(src.ws.Name()) {
-		return nil, &state.NoWorkspaceError{Workspace: src.ws.Name()}
+		return nil, &backend.NoWorkspaceError{Workspace: src.ws.Name()}
 	}
 	return src, nil
 }
@@ -126,7 +128,7 @@ func openBackend(f *Factory, cfg *config.Config) (*stateSource, error) {
 // localWorkspaceSource is the workspace in use of the local backend whose
 // default workspace is the state file at path.
 func localWorkspaceSource(f *Factory, path string) (*stateSource, error) {
-	local := state.NewLocalWorkspaces(path, func(p string) *state.Store { return newStateStore(f, p) })
+	local := local.NewWorkspaces(path, func(p string) *local.Store { return newStateStore(f, p) })
 	ws, err := local.Open(f.workspace())
 	if err != nil {
 		return nil, err
@@ -137,7 +139,7 @@ func localWorkspaceSource(f *Factory, path string) (*stateSource, error) {
 // workspaceSet is a backend's workspaces, as the workspace commands use
 // them.
 type workspaceSet interface {
-	Workspaces() ([]state.WorkspaceInfo, error)
+	Workspaces() ([]backend.WorkspaceInfo, error)
 	CreateWorkspace(name string) error
 	DeleteWorkspace(name string, force bool) error
 }

@@ -15,7 +15,8 @@ import (
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/run"
-	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/backend"
+	"github.com/leadsync/leadsync/internal/state/local"
 	"github.com/leadsync/leadsync/internal/views"
 )
 
@@ -148,7 +149,7 @@ func runDeps(f *Factory, cfg *config.Config) (run.Deps, *stateSource, error) {
 // service): its backend, whose Lock waits up to --lock-timeout, the clock
 // and the interrupts.
 func stateDeps(f *Factory, src *stateSource) run.Deps {
-	var b state.Backend = src.backend
+	var b backend.Backend = src.backend
 	if f.LockTimeout > 0 {
 		b = waitingBackend{Backend: b, timeout: f.LockTimeout}
 	}
@@ -158,11 +159,11 @@ func stateDeps(f *Factory, src *stateSource) run.Deps {
 // waitingBackend is a backend whose Lock waits for a holder to finish, up
 // to timeout.
 type waitingBackend struct {
-	state.Backend
+	backend.Backend
 	timeout time.Duration
 }
 
-func (w waitingBackend) Lock(op string) (state.Unlocker, error) {
+func (w waitingBackend) Lock(op string) (backend.Unlocker, error) {
 	return w.Backend.LockWait(context.Background(), op, w.timeout)
 }
 
@@ -189,8 +190,8 @@ func warn(f *Factory, msg string) {
 
 // localStore is the store of the state file at path, whose notes (a stale
 // lock of a dead process removed) go to stderr as one line.
-func localStore(f *Factory, path string) *state.Store {
-	store := state.NewStore(path)
+func localStore(f *Factory, path string) *local.Store {
+	store := local.NewStore(path)
 	store.Notify = func(note string) { fmt.Fprintln(f.IO.ErrOut, "Note: "+note+".") }
 	return store
 }

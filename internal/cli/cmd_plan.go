@@ -14,7 +14,8 @@ import (
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/plan"
 	"github.com/leadsync/leadsync/internal/run"
-	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/backend"
+	"github.com/leadsync/leadsync/internal/state/local"
 	"github.com/leadsync/leadsync/internal/views"
 )
 
@@ -103,10 +104,10 @@ func runPlan(ctx context.Context, f *Factory, opts *planOptions) error {
 	// use): load it while the configuration is read, and use it only if
 	// the configuration names that path.
 	var early *run.EarlyState
-	if ws := f.workspace(); !mentionsBackend(f.Dir) && f.Getenv(envTestPGSchema) == "" && (ws == "" || state.CheckWorkspaceName(ws) == nil) {
+	if ws := f.workspace(); !mentionsBackend(f.Dir) && f.Getenv(envTestPGSchema) == "" && (ws == "" || backend.CheckWorkspaceName(ws) == nil) {
 		// Not when the state may be in PostgreSQL: a local file left
 		// after state push would be read for nothing (time and memory).
-		early = run.EarlyLoad(state.WorkspacePath(filepath.Join(f.Dir, config.DefaultStatePath), ws))
+		early = run.EarlyLoad(local.WorkspacePath(filepath.Join(f.Dir, config.DefaultStatePath), ws))
 	}
 	cfg, diags := loadConfig(f, &opts.vars)
 	if diags.HasErrors() {

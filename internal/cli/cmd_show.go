@@ -14,6 +14,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/backend"
 	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
@@ -81,9 +82,9 @@ type stateSummary struct {
 		// they are included here and folded in by the next apply.
 		JournalPending bool `json:"journal_pending"`
 	} `json:"state"`
-	Lock     *state.LockInfo  `json:"lock,omitempty"`
-	Searches []searchSummary  `json:"searches"`
-	Profiles []profileSummary `json:"profiles"`
+	Lock     *backend.LockInfo `json:"lock,omitempty"`
+	Searches []searchSummary   `json:"searches"`
+	Profiles []profileSummary  `json:"profiles"`
 	People   struct {
 		Total int `json:"total"`
 		// Unlisted are people no search or profile in the state found in

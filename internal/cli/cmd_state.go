@@ -16,6 +16,7 @@ import (
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/run"
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/local"
 	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
@@ -43,7 +44,7 @@ func stateFilePath(cfg *config.Config) string {
 	return p
 }
 
-func newStateStore(f *Factory, path string) *state.Store {
+func newStateStore(f *Factory, path string) *local.Store {
 	store := localStore(f, path)
 	store.Now = f.Now
 	return store

@@ -12,6 +12,8 @@ import (
 
 	"github.com/leadsync/leadsync/internal/run"
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/backend"
+	"github.com/leadsync/leadsync/internal/state/statefile"
 	"github.com/leadsync/leadsync/internal/views"
 )
 
@@ -137,7 +139,7 @@ LEADSYNC_WORKSPACE).`,
 				return fmt.Errorf("workspace %q is the one in use (--workspace or %s names it); nothing was deleted. Delete it from another one: leadsync --workspace default workspace delete %s", name, EnvWorkspace, name)
 			}
 			if err := set.DeleteWorkspace(args[0], force); err != nil {
-				if ne := (*state.NoWorkspaceError)(nil); errors.As(err, &ne) {
+				if ne := (*backend.NoWorkspaceError)(nil); errors.As(err, &ne) {
 					return noWorkspaceToDelete(set, ne)
 				}
 				return err
@@ -202,7 +204,7 @@ write). Push takes the workspace's lock.`,
 				to = src.ws
 			}
 			s, err := run.StatePush(stateDeps(f, src), local.AsBackend(), to, force)
-			if ne := (*state.NotEmptyError)(nil); errors.As(err, &ne) && src.pg == nil {
+			if ne := (*backend.NotEmptyError)(nil); errors.As(err, &ne) && src.pg == nil {
 				ne.Where = src.workspaceDescription(f) // relative to the working folder
 			}
 			if err != nil {
@@ -255,7 +257,7 @@ reads it back.`,
 			if err != nil {
 				return err
 			}
-			return state.Encode(f.IO.Out, s)
+			return statefile.Encode(f.IO.Out, s)
 		},
 	}
 	sf.vars.register(cmd)
@@ -265,7 +267,7 @@ reads it back.`,
 // noWorkspaceToDelete says that the workspace delete names does not exist
 // (there is nothing to make: the hint of other commands, to create it, is
 // no answer here) and lists those that do.
-func noWorkspaceToDelete(set workspaceSet, ne *state.NoWorkspaceError) error {
+func noWorkspaceToDelete(set workspaceSet, ne *backend.NoWorkspaceError) error {
 	in := ""
 	if ne.In != "" {
 		in = " in " + ne.In
@@ -284,7 +286,7 @@ func noWorkspaceToDelete(set workspaceSet, ne *state.NoWorkspaceError) error {
 
 // sortWorkspaces puts the default workspace first, then the others by
 // name, on either backend.
-func sortWorkspaces(list []state.WorkspaceInfo) {
+func sortWorkspaces(list []backend.WorkspaceInfo) {
 	sort.SliceStable(list, func(i, j int) bool {
 		if (list[i].Name == state.DefaultWorkspace) != (list[j].Name == state.DefaultWorkspace) {
 			return list[i].Name == state.DefaultWorkspace

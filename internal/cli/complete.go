@@ -8,6 +8,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/backend"
+	"github.com/leadsync/leadsync/internal/state/local"
 )
 
 // Shell completion of addresses: --target and --replace offer the
@@ -86,12 +88,12 @@ func stateAddresses(f *Factory, cmd *cobra.Command, dir, toComplete string) []st
 			return nil
 		}
 		ws := g.workspace()
-		if ws != "" && state.CheckWorkspaceName(ws) != nil {
+		if ws != "" && backend.CheckWorkspaceName(ws) != nil {
 			return nil
 		}
-		path = state.WorkspacePath(stateFilePath(cfg), ws)
+		path = local.WorkspacePath(stateFilePath(cfg), ws)
 	}
-	store := state.NewStore(path)
+	store := local.NewStore(path)
 	if !store.Exists() {
 		return nil
 	}

@@ -17,7 +17,7 @@ import (
 )
 
 // Journal is where each completed call is recorded, durably, before its
-// result is used. *state.Journal implements it.
+// result is used. *local.Journal implements it.
 type Journal interface {
 	Append(e *state.Event) error
 }

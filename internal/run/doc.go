@@ -25,8 +25,8 @@
 // RemovedRecord, export.Written) for the command to word.
 //
 // Everything from the outside world comes in through Deps: the state as a
-// state.Backend (the local file, state.Local, or a shared backend: this
-// package uses only the interface, never *state.Store), the service as a
+// backend.Backend (the local file, local.Open, or a shared backend: this
+// package uses only the interface, never *local.Store), the service as a
 // constructor of api.Service (called only when a call is due, so a plan
 // with --offline needs no key), the clock, the interrupts and how to tell
 // a state never written. What the user
@@ -37,7 +37,7 @@
 // draws), run decides and returns; its errors say what went wrong, and the
 // sentinel ones (ErrCancelled, ErrAborted, ErrFailed, ErrNoState,
 // ErrBlankPerson, *DiagnosticsError, *BillingError, *UnknownAddressError;
-// a refused lock is the backend's *state.LockedError, naming the holder)
+// a refused lock is the backend's backend.LockedError, naming the holder)
 // tell the caller which exit code and message to give.
 //
 // It imports api, config, engine, export, plan and state (and levenshtein

@@ -11,7 +11,7 @@ import (
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/plan"
 	"github.com/leadsync/leadsync/internal/run/exportrec"
-	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/local"
 )
 
 // twoExports is testConfig with a second export, in CSV with two sheets.
@@ -328,7 +328,7 @@ func inWorkspace(t *testing.T, d Deps, dir, ws, src string) (Deps, *config.Confi
 		t.Fatal(diags.Error())
 	}
 	if ws != "" {
-		d.Backend = &recBackend{Backend: state.Local(filepath.Join(dir, ".leadsync", "workspaces", ws, "state.json"))}
+		d.Backend = &recBackend{Backend: local.Open(filepath.Join(dir, ".leadsync", "workspaces", ws, "state.json"))}
 	}
 	return d, cfg
 }

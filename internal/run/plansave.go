@@ -9,7 +9,8 @@ import (
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/plan"
 	"github.com/leadsync/leadsync/internal/run/exportrec"
-	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/backend"
+	"github.com/leadsync/leadsync/internal/state/local"
 )
 
 // PlanOut is where plan --out saves a plan: Path as the user wrote it,
@@ -62,7 +63,7 @@ func (o PlanOut) Check() error {
 	stateDir, base := filepath.Dir(statePath), filepath.Base(statePath)
 	ownDirs := []string{
 		filepath.Join(cfgDir, filepath.Dir(filepath.FromSlash(exportrec.Path))),
-		filepath.Join(stateDir, state.WorkspacesDir),
+		filepath.Join(stateDir, local.WorkspacesDir),
 	}
 	for _, c := range cands {
 		for _, d := range withResolved(ownDirs) {
@@ -152,17 +153,17 @@ func SavePlan(o PlanOut, p *plan.Plan) error {
 // and uses it only if the configuration names that path.
 type EarlyState struct {
 	path    string
-	backend state.Backend
+	backend backend.Backend
 }
 
 // EarlyLoad starts loading the state file at path now.
 func EarlyLoad(path string) *EarlyState {
-	return &EarlyState{path: path, backend: Preload(state.Local(path))}
+	return &EarlyState{path: path, backend: Preload(local.Open(path))}
 }
 
 // For returns the early-loaded backend when path is the one it loads, and
 // b otherwise (also when e is nil).
-func (e *EarlyState) For(path string, b state.Backend) state.Backend {
+func (e *EarlyState) For(path string, b backend.Backend) backend.Backend {
 	if e == nil || path != e.path {
 		return b
 	}

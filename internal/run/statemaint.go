@@ -4,10 +4,11 @@ import (
 	"time"
 
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/backend"
 )
 
 // Pusher is a workspace that takes a whole state (a workspace of the pg
-// backend, or of the local one: state.Workspace).
+// backend, or of the local one: local.Workspace).
 type Pusher interface {
 	// Push stores s as the workspace's state, keeping its lineage; a
 	// workspace that holds state is refused unless force.
@@ -17,7 +18,7 @@ type Pusher interface {
 // StatePush copies the state of from (a local state file) into to, whose
 // lock d.Backend takes ("state push") around the copy. It returns the
 // state pushed.
-func StatePush(d Deps, from state.Backend, to Pusher, force bool) (*state.State, error) {
+func StatePush(d Deps, from backend.Backend, to Pusher, force bool) (*state.State, error) {
 	s, err := from.Load()
 	if err != nil {
 		return nil, err
@@ -38,12 +39,12 @@ func StatePush(d Deps, from state.Backend, to Pusher, force bool) (*state.State,
 // state (the local state file; a database records each call in a
 // transaction and has no journal).
 type JournalRecoverer interface {
-	RecoverJournal(now time.Time) (*state.RecoverResult, error)
+	RecoverJournal(now time.Time) (*backend.RecoverResult, error)
 }
 
 // StateRecover takes the state's lock ("state recover") and recovers the
 // journal of r with the clock of d.
-func StateRecover(d Deps, r JournalRecoverer) (*state.RecoverResult, error) {
+func StateRecover(d Deps, r JournalRecoverer) (*backend.RecoverResult, error) {
 	u, err := d.Backend.Lock("state recover")
 	if err != nil {
 		return nil, err

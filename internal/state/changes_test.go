@@ -1,7 +1,6 @@
 package state
 
 import (
-	"bytes"
 	"encoding/json"
 	"testing"
 
@@ -81,13 +80,15 @@ func (m *mirror) take(s *State) {
 	}
 }
 
+// encoded is s as indented JSON (what the state file holds, as
+// encoding/json writes it), to compare two states line by line.
 func encoded(t *testing.T, s *State) string {
 	t.Helper()
-	var b bytes.Buffer
-	if err := Encode(&b, s); err != nil {
+	b, err := json.MarshalIndent(s, "", " ")
+	if err != nil {
 		t.Fatal(err)
 	}
-	return b.String()
+	return string(b)
 }
 
 // Every change Fold and RemovePerson make is named by TakeChanges, so a

@@ -59,3 +59,8 @@ func (m DataMark) Equal(o DataMark) bool {
 	}
 	return *m.Journal == *o.Journal
 }
+
+// DefaultWorkspace is the workspace used when none is chosen, on every
+// backend. On the local backend it is the state file itself (state_path),
+// as before workspaces.
+const DefaultWorkspace = "default"

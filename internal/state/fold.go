@@ -96,7 +96,7 @@ func (s *State) Fold(e Event) error {
 	if err := e.Validate(); err != nil {
 		return err
 	}
-	s.normalizeMaps()
+	s.Normalize()
 	a := applier{s: s, at: e.At}
 	s.touchFailure(e.Address)
 	switch e.Kind {
@@ -152,8 +152,10 @@ func (s *State) Fold(e Event) error {
 	return nil
 }
 
-// normalizeMaps makes a zero State usable by Fold.
-func (s *State) normalizeMaps() {
+// Normalize makes a zero or hand-built State usable: nil maps become empty
+// ones (the page-name index is kept). Fold calls it; so do the codec and
+// the backends before they write.
+func (s *State) Normalize() {
 	if s.Searches == nil || s.Profiles == nil || s.People == nil || s.Failures == nil || s.Suppressed == nil {
 		idx := s.idx
 		s.normalize()

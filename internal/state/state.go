@@ -25,7 +25,7 @@ const anonPrefix = "anon:"
 func New() *State {
 	return &State{
 		FormatVersion: FormatVersion,
-		Lineage:       newUUID(),
+		Lineage:       NewUUID(),
 		Searches:      map[string]*Search{},
 		Profiles:      map[string]*ProfileRead{},
 		People:        map[string]*Person{},
@@ -34,8 +34,9 @@ func New() *State {
 	}
 }
 
-// newUUID returns a random (version 4) UUID.
-func newUUID() string {
+// NewUUID returns a random (version 4) UUID: lineages, and the IDs of
+// journals, locks and workspace epochs.
+func NewUUID() string {
 	var b [16]byte
 	if _, err := rand.Read(b[:]); err != nil {
 		// crypto/rand never fails on supported platforms (it panics itself

@@ -11,6 +11,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/safefile"
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/backend"
 )
 
 // Path is where a working copy keeps the record of the spreadsheets it
@@ -49,7 +50,7 @@ func Key(workspace, address string) string {
 // workspace name has, so the text before the first '/' is a workspace
 // only when it is a valid workspace name.
 func SplitKey(key string) (workspace, address string) {
-	if i := strings.IndexByte(key, '/'); i >= 0 && state.CheckWorkspaceName(key[:i]) == nil {
+	if i := strings.IndexByte(key, '/'); i >= 0 && backend.CheckWorkspaceName(key[:i]) == nil {
 		return key[:i], key[i+1:]
 	}
 	return "", key

@@ -14,6 +14,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/backend"
 	"github.com/leadsync/leadsync/internal/version"
 )
 
@@ -36,7 +37,7 @@ type Options struct {
 }
 
 // Backend is the state of one workspace in PostgreSQL. It implements
-// state.Backend. Its methods may be used from several goroutines.
+// backend.Backend. Its methods may be used from several goroutines.
 type Backend struct {
 	opts      Options
 	schema    string
@@ -56,7 +57,7 @@ type Backend struct {
 	migrated bool
 }
 
-var _ state.Backend = (*Backend)(nil)
+var _ backend.Backend = (*Backend)(nil)
 
 // New returns the backend of opts; nothing is connected yet.
 func New(opts Options) (*Backend, error) {
@@ -247,7 +248,7 @@ func (b *Backend) Load() (*state.State, error) {
 
 // NoWorkspaceError is returned for a workspace that was never created (the
 // same error as the local backend's, naming PostgreSQL).
-type NoWorkspaceError = state.NoWorkspaceError
+type NoWorkspaceError = backend.NoWorkspaceError
 
 // noWorkspace is the error for workspace ws, which does not exist.
 func noWorkspace(ws string) error { return &NoWorkspaceError{Workspace: ws, In: "PostgreSQL"} }
@@ -380,7 +381,7 @@ func (b *Backend) read(ctx context.Context, q, q2 querier, ws string) (*state.St
 // OpenJournal starts recording the calls of one apply that will change s
 // (from Load, under the lock). Calls a killed apply left, which Load
 // applied to s, are written into the tables first.
-func (b *Backend) OpenJournal(s *state.State) (state.Recorder, error) {
+func (b *Backend) OpenJournal(s *state.State) (backend.Recorder, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.rec != nil && !b.rec.closed {

@@ -11,11 +11,12 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/backend"
 )
 
 // apply runs the life of one apply on b: lock, load, record each event
 // (append, then apply, as the runner does), close, commit, unlock.
-func apply(t *testing.T, b state.Backend, evs []state.Event) *state.State {
+func apply(t *testing.T, b backend.Backend, evs []state.Event) *state.State {
 	t.Helper()
 	l, err := b.Lock("apply")
 	mustNoErr(t, err, "lock")

@@ -17,6 +17,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/backend"
 )
 
 // DefaultSchema is the schema used when the configuration names none.
@@ -36,8 +37,8 @@ func CheckSchemaName(name string) error {
 }
 
 // CheckWorkspaceName says what is wrong with a workspace name, nil when it
-// is valid: the rules of every backend (state.CheckWorkspaceName).
-func CheckWorkspaceName(name string) error { return state.CheckWorkspaceName(name) }
+// is valid: the rules of every backend (backend.CheckWorkspaceName).
+func CheckWorkspaceName(name string) error { return backend.CheckWorkspaceName(name) }
 
 // CheckConnStr parses a connection string without connecting and says what
 // is wrong with it (redacted), nil when it can be used.

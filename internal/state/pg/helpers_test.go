@@ -12,6 +12,9 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/backend"
+	"github.com/leadsync/leadsync/internal/state/local"
+	"github.com/leadsync/leadsync/internal/state/statefile"
 )
 
 // testConnStr returns the test server's connection string. Without
@@ -74,15 +77,15 @@ func newPG(t testing.TB, cs, schema, ws string, w who) *Backend {
 // the same state (a teammate, or the same user's next process).
 type kind struct {
 	name string
-	open func(w who) state.Backend
+	open func(w who) backend.Backend
 	pg   bool
 }
 
 // kinds returns the local backend and, when a server is there, pg.
 func kinds(t *testing.T) []kind {
 	dir := t.TempDir()
-	local := kind{name: "local", open: func(w who) state.Backend {
-		st := state.NewStore(filepath.Join(dir, ".leadsync", "state.json"))
+	local := kind{name: "local", open: func(w who) backend.Backend {
+		st := local.NewStore(filepath.Join(dir, ".leadsync", "state.json"))
 		st.User, st.Host, st.PID = func() string { return w.user }, func() string { return w.host }, w.pid
 		st.Alive = func(int) bool { return true }
 		st.Now = func() time.Time { return t0.Add(time.Hour) }
@@ -92,7 +95,7 @@ func kinds(t *testing.T) []kind {
 	if cs := os.Getenv("LEADSYNC_TEST_PG"); cs != "" || os.Getenv("CI") == "true" {
 		cs = testConnStr(t)
 		schema := testSchema(t, cs)
-		out = append(out, kind{name: "pg", pg: true, open: func(w who) state.Backend { return newPG(t, cs, schema, "", w) }})
+		out = append(out, kind{name: "pg", pg: true, open: func(w who) backend.Backend { return newPG(t, cs, schema, "", w) }})
 	} else {
 		t.Log("only the local backend: set LEADSYNC_TEST_PG (source .ci/pg-start) to run these against PostgreSQL too")
 	}
@@ -171,7 +174,7 @@ func canon(t testing.TB, s *state.State) string {
 	c := *s
 	c.Serial, c.LeadsyncVersion, c.Journal, c.Lineage = 0, "", nil, "x"
 	var buf bytes.Buffer
-	if err := state.Encode(&buf, &c); err != nil {
+	if err := statefile.Encode(&buf, &c); err != nil {
 		t.Fatal(err)
 	}
 	return buf.String()

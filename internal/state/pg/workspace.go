@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/backend"
 	"github.com/leadsync/leadsync/internal/version"
 )
 
@@ -149,7 +150,7 @@ func (c *copySource) Err() error             { return c.err }
 
 // NotEmptyError is returned by Push for a workspace that holds a state
 // (the same error on every backend).
-type NotEmptyError = state.NotEmptyError
+type NotEmptyError = backend.NotEmptyError
 
 // Push copies s (the local state) into the workspace, which must be empty
 // unless force. The caller holds the workspace's lock.
@@ -179,7 +180,7 @@ func (b *Backend) Push(s *state.State, force bool) error {
 }
 
 // WorkspaceInfo is one workspace, as listed (the same on every backend).
-type WorkspaceInfo = state.WorkspaceInfo
+type WorkspaceInfo = backend.WorkspaceInfo
 
 // info returns the workspace ws, nil when it does not exist.
 func (b *Backend) info(ctx context.Context, q querier, ws string) (*WorkspaceInfo, error) {

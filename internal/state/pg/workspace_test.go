@@ -12,17 +12,20 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/backend"
+	"github.com/leadsync/leadsync/internal/state/local"
+	"github.com/leadsync/leadsync/internal/state/statefile"
 )
 
 // wsBackend is one workspace of a backend under test.
 type wsBackend interface {
-	state.Backend
+	backend.Backend
 	Push(s *state.State, force bool) error
 }
 
 // workspaceSet is a backend's workspaces.
 type workspaceSet interface {
-	Workspaces() ([]state.WorkspaceInfo, error)
+	Workspaces() ([]backend.WorkspaceInfo, error)
 	CreateWorkspace(name string) error
 	DeleteWorkspace(name string, force bool) error
 }
@@ -39,9 +42,9 @@ type wsKind struct {
 // server is there, pg (a new schema).
 func wsKinds(t *testing.T) []wsKind {
 	path := filepath.Join(t.TempDir(), ".leadsync", "state.json")
-	localSet := func(w who) *state.LocalWorkspaces {
-		return state.NewLocalWorkspaces(path, func(p string) *state.Store {
-			st := state.NewStore(p)
+	localSet := func(w who) *local.Workspaces {
+		return local.NewWorkspaces(path, func(p string) *local.Store {
+			st := local.NewStore(p)
 			st.User, st.Host, st.PID = func() string { return w.user }, func() string { return w.host }, w.pid
 			st.Alive = func(int) bool { return true }
 			st.Now = func() time.Time { return t0.Add(time.Hour) }
@@ -194,8 +197,8 @@ func TestPushPull(t *testing.T) {
 			}
 			// Pull: the local file's JSON, which the local store reads back.
 			var buf bytes.Buffer
-			mustNoErr(t, state.Encode(&buf, got), "encode")
-			back, err := state.Decode("pulled.json", buf.Bytes())
+			mustNoErr(t, statefile.Encode(&buf, got), "encode")
+			back, err := statefile.Decode("pulled.json", buf.Bytes())
 			mustNoErr(t, err, "decode the pulled state")
 			if d := cmp.Diff(canon(t, local), canon(t, back)); d != "" {
 				t.Fatalf("pulled state differs (-local +pulled):\n%s", d)

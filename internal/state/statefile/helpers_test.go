@@ -1,0 +1,12 @@
+package statefile
+
+import "github.com/leadsync/leadsync/internal/state/statetest"
+
+// The helpers of the state's tests, under the names these tests use.
+var (
+	must     = statetest.Must
+	oddState = statetest.OddState
+	bigState = statetest.BigState
+	cmpState = statetest.CmpState
+	cmpTime  = statetest.CmpTime
+)
