@@ -16,7 +16,6 @@ import (
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/run"
 	"github.com/leadsync/leadsync/internal/state/backend"
-	"github.com/leadsync/leadsync/internal/state/local"
 	"github.com/leadsync/leadsync/internal/views"
 )
 
@@ -186,12 +185,4 @@ func confirm(f *Factory) (bool, error) {
 // warn prints a warning that stops nothing as one line on stderr.
 func warn(f *Factory, msg string) {
 	fmt.Fprintln(f.IO.ErrOut, "Warning: "+msg)
-}
-
-// localStore is the store of the state file at path, whose notes (a stale
-// lock of a dead process removed) go to stderr as one line.
-func localStore(f *Factory, path string) *local.Store {
-	store := local.NewStore(path)
-	store.Notify = func(note string) { fmt.Fprintln(f.IO.ErrOut, "Note: "+note+".") }
-	return store
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/leadsync/leadsync/internal/state/backend"
 )
 
 // forceUnlockOptions are the inputs of `leadsync force-unlock`.
@@ -50,16 +52,16 @@ func runForceUnlock(f *Factory, opts *forceUnlockOptions) error {
 		return err
 	}
 	defer src.close()
-	if src.pg != nil {
-		return errors.New(src.pg.ForceUnlockMessage())
+	lock, why := backend.ForceUnlockerOf(src.backend)
+	if lock == nil {
+		return errors.New(why)
 	}
-	store := src.store
-	info, err := store.ReadLock()
+	info, err := lock.LockHolder()
 	if err != nil {
 		return fmt.Errorf("%v; if no leadsync runs on this state, delete that file", err)
 	}
 	if info == nil {
-		return fmt.Errorf("the state %s is not locked: nothing to do", stateRelPath(f, store.Path()))
+		return fmt.Errorf("the state %s is not locked: nothing to do", src.describe(f))
 	}
 	if info.ID != opts.id {
 		return fmt.Errorf("lock ID %q does not match the lock held now (ID %s, by %s for %q): nothing was removed", opts.id, info.ID, info.Who, info.Operation)
@@ -79,7 +81,7 @@ func runForceUnlock(f *Factory, opts *forceUnlockOptions) error {
 			return fmt.Errorf("force-unlock cancelled: the lock stays")
 		}
 	}
-	if err := store.ForceUnlock(opts.id); err != nil {
+	if err := lock.ForceUnlock(opts.id); err != nil {
 		return err
 	}
 	fmt.Fprintf(f.IO.Out, "Removed the state lock %s (held by %s for %q).\n", info.ID, info.Who, info.Operation)

@@ -19,12 +19,17 @@ import (
 
 // workspaceSource opens the configuration's backend on the workspace in
 // use, made or not, for the workspace commands.
-func workspaceSource(f *Factory, sf *stateFlags) (*stateSource, workspaceSet, error) {
+func workspaceSource(f *Factory, sf *stateFlags) (*stateSource, backend.Workspaces, error) {
 	src, err := openStateSourceWith(f, sf, openBackend)
 	if err != nil {
 		return nil, nil, err
 	}
-	return src, src.workspaces(), nil
+	set, ok := src.workspaces()
+	if !ok {
+		src.close()
+		return nil, nil, fmt.Errorf("%s has no workspaces", src.describe(f))
+	}
+	return src, set, nil
 }
 
 func newWorkspaceCmd(f *Factory) *cobra.Command {
@@ -189,22 +194,24 @@ write). Push takes the workspace's lock.`,
 			} else if !filepath.IsAbs(path) {
 				path = filepath.Join(f.Dir, path)
 			}
-			local := newStateStore(f, path)
-			if !local.Exists() {
+			from, err := fileSource(f, path)
+			if err != nil {
+				return err
+			}
+			if backend.KnownAbsent(from.backend) {
 				return fmt.Errorf("no local state at %s to push", stateRelPath(f, path))
 			}
-			var to run.Pusher
-			if src.pg != nil {
-				to = src.pg
-			} else {
-				if sameFile(local.Path(), src.store.Path()) {
-					return fmt.Errorf("%s is the state file of workspace %q, the one in use: nothing to push. Name another state file with --from PATH, or push into another workspace with --workspace NAME",
-						stateRelPath(f, path), src.workspaceName())
-				}
-				to = src.ws
+			to, ok := backend.PusherOf(src.backend)
+			if !ok {
+				return fmt.Errorf("%s takes no pushed state", src.describe(f))
 			}
-			s, err := run.StatePush(stateDeps(f, src), local.AsBackend(), to, force)
-			if ne := (*backend.NotEmptyError)(nil); errors.As(err, &ne) && src.pg == nil {
+			inUse, isFile := backend.FilePath(src.backend)
+			if isFile && sameFile(path, inUse) {
+				return fmt.Errorf("%s is the state file of workspace %q, the one in use: nothing to push. Name another state file with --from PATH, or push into another workspace with --workspace NAME",
+					stateRelPath(f, path), src.workspaceName())
+			}
+			s, err := run.StatePush(stateDeps(f, src), from.backend, to, force)
+			if ne := (*backend.NotEmptyError)(nil); errors.As(err, &ne) && isFile {
 				ne.Where = src.workspaceDescription(f) // relative to the working folder
 			}
 			if err != nil {
@@ -267,7 +274,7 @@ reads it back.`,
 // noWorkspaceToDelete says that the workspace delete names does not exist
 // (there is nothing to make: the hint of other commands, to create it, is
 // no answer here) and lists those that do.
-func noWorkspaceToDelete(set workspaceSet, ne *backend.NoWorkspaceError) error {
+func noWorkspaceToDelete(set backend.Workspaces, ne *backend.NoWorkspaceError) error {
 	in := ""
 	if ne.In != "" {
 		in = " in " + ne.In

@@ -4,4 +4,11 @@
 // the service, the clock, the interrupts, a confirmation function and a
 // view), and what they show is drawn by internal/views. Nothing outside
 // this package knows about flags, and only cli and views about terminals.
+//
+// cli opens the state through the backend registry (backend.Open, with
+// the backends of internal/state/backend/builtin) and never asks which
+// kind of backend it has: what only some can do (workspaces, push, a
+// backup, force-unlock, journal recovery, a shared pace) it asks of the
+// abilities in internal/state/backend/abilities.go. It must not import a
+// backend (internal/state/local, internal/state/pg).
 package cli

@@ -25,8 +25,8 @@
 // RemovedRecord, export.Written) for the command to word.
 //
 // Everything from the outside world comes in through Deps: the state as a
-// backend.Backend (the local file, local.Open, or a shared backend: this
-// package uses only the interface, never *local.Store), the service as a
+// backend.Backend (this package uses only the interface and its
+// abilities, never a backend's own types), the service as a
 // constructor of api.Service (called only when a call is due, so a plan
 // with --offline needs no key), the clock, the interrupts and how to tell
 // a state never written. What the user
@@ -40,8 +40,10 @@
 // a refused lock is the backend's backend.LockedError, naming the holder)
 // tell the caller which exit code and message to give.
 //
-// It imports api, config, engine, export, plan and state (and levenshtein
-// for the addresses close to an unknown one). It must not import cli,
+// It imports api, config, engine, export, plan, state and state/backend,
+// and its own exportrec (and levenshtein for the addresses close to an
+// unknown one). It must not import a backend (internal/state/local,
+// internal/state/pg), cli,
 // views, cobra or anything that knows of flags, terminals or colours, and
 // it writes to no stream of its own.
 package run

@@ -259,15 +259,16 @@ func TestSavePlanIsRelativeToDir(t *testing.T) {
 
 func TestEarlyStateOnlyForItsPath(t *testing.T) {
 	dir := t.TempDir()
-	e := EarlyLoad(filepath.Join(dir, "state.json"))
+	e := EarlyLoad(local.Open(filepath.Join(dir, "state.json")))
 	other := local.Open(filepath.Join(dir, "other.json"))
-	if got := e.For(filepath.Join(dir, "other.json"), other); got != other {
+	if got := e.For(other); got != other {
 		t.Error("another path got the early state")
 	}
-	if got := e.For(filepath.Join(dir, "state.json"), other); got == other {
+	same := local.Open(filepath.Join(dir, "state.json"))
+	if got := e.For(same); got == same {
 		t.Error("its own path did not get the early state")
 	}
-	if got := (*EarlyState)(nil).For("x", other); got != other {
+	if got := (*EarlyState)(nil).For(other); got != other {
 		t.Error("nil EarlyState")
 	}
 }

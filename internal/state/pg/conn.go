@@ -1,7 +1,14 @@
 // Package pg keeps leadsync state in PostgreSQL, so that a team plans and
 // applies against one shared state: one row per person, search, profile
 // read, enrichment and failure, keyed by workspace; each completed call
-// committed in its own transaction; pg_advisory_lock per workspace.
+// committed in its own transaction; pg_advisory_lock per workspace; the
+// pace of an API key shared in a table. It registers itself as backend
+// "pg" (Definition: its block's schema, checks and opener), and runs
+// backendtest.Run in its tests.
+//
+// It imports state (the model), backend (the interfaces), api, textfmt,
+// version and pgx; it must not import config, plan, run or cli, nor the
+// local backend.
 package pg
 
 import (

@@ -211,22 +211,26 @@ func (l *Lock) Unlock() error {
 	return nil
 }
 
-// Holder returns who holds the workspace's lock now, nil when nobody does
-// (or it cannot be read).
-func (b *Backend) Holder() *backend.LockInfo {
+// LockHolder returns who holds the workspace's lock now, nil when nobody
+// does: the backend.LockReader ability.
+func (b *Backend) LockHolder() (*backend.LockInfo, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	c, err := b.c(ctx)
 	if err != nil {
-		return nil
+		return nil, err
 	}
 	if v, _, err := b.readVersion(ctx, c); err != nil || v == 0 {
-		return nil
+		return nil, err
 	}
-	return b.holder(ctx, c).Info
+	return b.holder(ctx, c).Info, nil
 }
+
+// Holder is the run that holds the lock (nil while it is just starting):
+// the backend.LockedError interface.
+func (e *LockedError) Holder() *backend.LockInfo { return e.Info }
 
 // ForceUnlockMessage explains, for `leadsync force-unlock`, why there is
 // nothing to force on this backend and what to do instead.
