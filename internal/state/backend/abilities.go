@@ -145,11 +145,13 @@ func LockHolder(b Backend) *LockInfo {
 }
 
 // ForceUnlocker is a backend whose lock can be removed by hand (the local
-// lock file, by its ID). A backend whose lock ends with the run that holds
-// it has nothing to force and says why (ForceUnlockMessage).
+// lock file, by its ID): ForceUnlock removes the lock with that ID and
+// reports whether a live run still held it (that run goes on, unlocked).
+// A backend whose lock ends with the run that holds it has nothing to
+// force and says why (ForceUnlockMessage).
 type ForceUnlocker interface {
 	LockReader
-	ForceUnlock(id string) error
+	ForceUnlock(id string) (held bool, err error)
 }
 
 // ForceUnlockerOf returns b as a ForceUnlocker; when it is none, the

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/leadsync/leadsync/internal/filelock"
 	"github.com/leadsync/leadsync/internal/state/backend"
 	"github.com/leadsync/leadsync/internal/textfmt"
 )
@@ -39,8 +40,6 @@ type LockedError struct {
 	Info *backend.LockInfo // nil when the lock file cannot be read
 	// Now is when the lock was found held, for the age in the message.
 	Now time.Time
-	// Dead is true when the holder ran on this host and its process is gone.
-	Dead bool
 	// Workspace is the local workspace whose lock it is; "" for the
 	// default one (force-unlock then needs no --workspace).
 	Workspace string
@@ -48,6 +47,10 @@ type LockedError struct {
 
 func (e *LockedError) Error() string {
 	if e.Info == nil || e.Info.ID == "" {
+		if filelock.Supported {
+			return fmt.Sprintf("the state is locked by another leadsync run, whose details in %s cannot be read yet (it is just starting?). "+
+				"Wait for it to finish, or wait for the lock with --lock-timeout 5m", e.Path)
+		}
 		return fmt.Sprintf("the state is locked by %s, which cannot be read (damaged by a crash while locking?). "+
 			"If no other leadsync runs on this state, delete that file", e.Path)
 	}
@@ -61,9 +64,6 @@ func (e *LockedError) Error() string {
 	unlock := "leadsync force-unlock " + i.ID
 	if e.Workspace != "" {
 		unlock = "leadsync --workspace " + e.Workspace + " force-unlock " + i.ID
-	}
-	if e.Dead {
-		return msg + fmt.Sprintf(" Process %d no longer runs on this host, so the lock is stale: remove it with\n  %s", i.PID, unlock)
 	}
 	return msg + fmt.Sprintf(" Wait for that run to finish; if it is gone without unlocking, remove the lock with\n  %s", unlock)
 }

@@ -27,14 +27,13 @@ type Store struct {
 	// (name is the final path). Tests use it to simulate a full disk.
 	WrapWrite func(name string, w io.Writer) io.Writer
 
-	// Host, User and Alive identify lock holders; defaults use the OS.
-	Host  func() string
-	User  func() string
-	Alive func(pid int) bool
+	// Host and User identify lock holders; defaults use the OS.
+	Host func() string
+	User func() string
 	// PID is this process's ID as written into locks; os.Getpid() when 0.
 	PID int
-	// Notify, when set, receives one-line notes for the user: the stale
-	// lock of a dead process was removed.
+	// Notify, when set, receives one-line notes for the user: the lock of
+	// a run that died was taken over.
 	Notify func(note string)
 
 	mu      sync.Mutex

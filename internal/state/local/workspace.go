@@ -262,10 +262,7 @@ func (ws *Workspace) Lock(op string) (backend.Unlocker, error) {
 // LockWait is Lock that waits up to timeout for a holder to finish; a
 // workspace deleted meanwhile is refused.
 func (ws *Workspace) LockWait(ctx context.Context, op string, timeout time.Duration) (backend.Unlocker, error) {
-	l, err := backend.RetryLock(ctx, timeout, func() (*Lock, error) { return ws.lock(op) }, func(err error) bool {
-		var le *LockedError
-		return errors.As(err, &le) && !le.Dead
-	})
+	l, err := backend.RetryLock(ctx, timeout, func() (*Lock, error) { return ws.lock(op) }, isLocked)
 	if err != nil {
 		return nil, err
 	}

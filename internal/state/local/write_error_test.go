@@ -74,20 +74,3 @@ func TestLockWriteFailureSurfaces(t *testing.T) {
 	must(t, err)
 	must(t, l.Unlock())
 }
-
-// TestWriteExclusiveFailureSurfaces covers the lock's fallback where hard
-// links are not available: a failed write is returned and the partial
-// file removed.
-func TestWriteExclusiveFailureSurfaces(t *testing.T) {
-	store, _ := newStore(t)
-	path := filepath.Join(t.TempDir(), "lock")
-	store.WrapWrite = fullDisk(path)
-	if err := store.writeExclusive(path, []byte("{}\n")); !errors.Is(err, syscall.ENOSPC) {
-		t.Fatalf("got %v, want ENOSPC", err)
-	}
-	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("partial file left behind (stat: %v)", err)
-	}
-	store.WrapWrite = nil
-	must(t, store.writeExclusive(path, []byte("{}\n")))
-}

@@ -87,7 +87,6 @@ func kinds(t *testing.T) []kind {
 	local := kind{name: "local", open: func(w who) backend.Backend {
 		st := local.NewStore(filepath.Join(dir, ".leadsync", "state.json"))
 		st.User, st.Host, st.PID = func() string { return w.user }, func() string { return w.host }, w.pid
-		st.Alive = func(int) bool { return true }
 		st.Now = func() time.Time { return t0.Add(time.Hour) }
 		return st.AsBackend()
 	}}

@@ -46,7 +46,6 @@ func wsKinds(t *testing.T) []wsKind {
 		return local.NewWorkspaces(path, func(p string) *local.Store {
 			st := local.NewStore(p)
 			st.User, st.Host, st.PID = func() string { return w.user }, func() string { return w.host }, w.pid
-			st.Alive = func(int) bool { return true }
 			st.Now = func() time.Time { return t0.Add(time.Hour) }
 			return st
 		})
