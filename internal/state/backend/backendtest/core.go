@@ -120,6 +120,19 @@ func testLockWait(t *testing.T, k Kind) {
 	must(t, <-done, "lock wait")
 }
 
+// The lock of a run that was killed goes with it: the next run takes it at
+// once, without waiting and without force-unlock.
+func testLockOfADeadHolder(t *testing.T, k Kind) {
+	open := k.New(t)
+	b := open("", Alice)
+	l, err := b.Lock("apply")
+	must(t, err, "lock")
+	k.Kill(t, b, l)
+	l2, err := open("", Bob).LockWait(context.Background(), "apply", 0)
+	must(t, err, "lock of a dead holder")
+	must(t, l2.Unlock(), "unlock")
+}
+
 // Plan, show and export read without the lock while an apply holds it and
 // is midway: they see the calls it completed, in a consistent state.
 func testSnapshot(t *testing.T, k Kind) {

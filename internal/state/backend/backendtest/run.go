@@ -37,6 +37,7 @@ func Run(t *testing.T, k Kind) {
 		{"KilledAtAnyPoint", testKilledAtAnyPoint},
 		{"LockRefusedNamesHolder", testLockRefused},
 		{"LockWait", testLockWait},
+		{"LockOfADeadHolder", testLockOfADeadHolder},
 		{"SnapshotWhileApplying", testSnapshot},
 		{"LineageSerial", testLineageSerial},
 		{"DataMark", testDataMark},
