@@ -1,10 +1,6 @@
 package statefile
 
 import (
-	"bytes"
-	"encoding/json"
-	"errors"
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -51,35 +47,6 @@ func decodeState(src string) (*state.State, error) {
 		return nil, &decodeError{msg: "the file is empty"}
 	}
 	return decodeFast(src)
-}
-
-// decodeStd parses a state file with encoding/json; tests compare it with
-// decodeState.
-func decodeStd(b []byte) (*state.State, error) {
-	if len(bytes.TrimSpace(b)) == 0 {
-		return nil, &decodeError{msg: "the file is empty"}
-	}
-	var s state.State
-	err := json.Unmarshal(b, &s)
-	if err == nil {
-		return &s, nil
-	}
-	var se *json.SyntaxError
-	if errors.As(err, &se) {
-		return nil, &decodeError{offset: se.Offset, msg: "not valid JSON: " + se.Error()}
-	}
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) {
-		if s.FormatVersion > state.FormatVersion {
-			return nil, &decodeError{newer: s.FormatVersion, writtenBy: s.LeadsyncVersion}
-		}
-		field := te.Field
-		if field == "" {
-			field = "the top level"
-		}
-		return nil, &decodeError{offset: te.Offset, msg: fmt.Sprintf("%s holds a JSON %s where %s was expected", field, te.Value, jsonKind(te.Type.String()))}
-	}
-	return nil, &decodeError{msg: err.Error()}
 }
 
 // jsonKind names a Go type the way a JSON reader would.

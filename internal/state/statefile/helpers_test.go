@@ -1,6 +1,11 @@
 package statefile
 
-import "github.com/leadsync/leadsync/internal/state/statetest"
+import (
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/statetest"
+)
 
 // The helpers of the state's tests, under the names these tests use.
 var (
@@ -10,3 +15,5 @@ var (
 	cmpState = statetest.CmpState
 	cmpTime  = statetest.CmpTime
 )
+
+func cmpDiff(a, b *state.State) string { return cmp.Diff(a, b, cmpState) }
