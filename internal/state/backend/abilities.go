@@ -16,12 +16,12 @@ import (
 // Exister, File, PendingJournal, BackupKeeper, JournalRecoverer and
 // ForceUnlocker (its lock ends with its run's connection).
 //
-// Room for issue 19's abilities across workspaces: reuse of enrichments
-// made in another workspace, an erasure applied in every workspace, and
-// budgets shared by workspaces are to be interfaces here too (say
-// CrossWorkspace, with the workspaces' people and their enrichments, and
-// ForgetEverywhere), asked for through a function beside them, so that a
-// backend without them keeps working on one workspace at a time.
+// Room for the abilities that span workspaces: reuse of enrichments made
+// in another workspace, an erasure applied in every workspace, and budgets
+// shared by workspaces are to be interfaces here too (say CrossWorkspace,
+// giving the workspaces' people and their enrichments, and
+// ForgetEverywhere), each asked for through a function beside it, so that
+// a backend without them keeps working one workspace at a time.
 
 // Closer is a backend that holds connections (pg): Close releases them.
 type Closer = io.Closer
