@@ -18,6 +18,15 @@ func (s *State) Check() error {
 		return fmt.Errorf("lineage is missing")
 	}
 	s.normalize()
+	if err := s.checkRecords(); err != nil {
+		return err
+	}
+	return s.checkReferences()
+}
+
+// checkRecords checks that each record is there and keyed by its own
+// address or ID, filling in one left out.
+func (s *State) checkRecords() error {
 	for k, v := range s.Searches {
 		if v == nil {
 			return fmt.Errorf("search %q is null", k)
@@ -58,9 +67,13 @@ func (s *State) Check() error {
 			return fmt.Errorf("failure %q is null", k)
 		}
 	}
-	// References must name people the state has: leadsync never writes
-	// one that does not, and exporting from such a state would silently
-	// drop rows (a hand edit that removed people, say).
+	return nil
+}
+
+// checkReferences checks that references name people the state has:
+// leadsync never writes one that does not, and exporting from such a
+// state would silently drop rows (a hand edit that removed people, say).
+func (s *State) checkReferences() error {
 	for k, v := range s.Searches {
 		for i, id := range v.LeadIDs {
 			if _, ok := s.People[id]; !ok {

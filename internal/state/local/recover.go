@@ -84,6 +84,26 @@ func (store *Store) RecoverJournal(now time.Time) (*backend.RecoverResult, error
 	if err != nil {
 		return nil, fmt.Errorf("cannot read journal %s: %w", path, safefile.UnwrapPathErr(err))
 	}
+	jr, res := readRecoverable(jb)
+	if err := store.foldRecovered(s, jr, res); err != nil {
+		return nil, err
+	}
+	if err := store.save(s); err != nil {
+		return nil, err
+	}
+	res.MovedTo = path + ".damaged-" + now.UTC().Format("20060102T150405Z")
+	if err := os.Rename(path, res.MovedTo); err != nil {
+		return nil, &safefile.WriteError{Path: path, Err: err}
+	}
+	safefile.SyncDir(filepath.Dir(store.path))
+	return res, nil
+}
+
+// readRecoverable reads a damaged journal: every line up to the first
+// damaged one, then each later line that stands on its own (its checksum
+// right, an event numbered after the last one kept). A torn last line
+// never counted as done.
+func readRecoverable(jb []byte) (*journalRead, *backend.RecoverResult) {
 	res := &backend.RecoverResult{}
 	jr := &journalRead{}
 	off, n := 0, 0
@@ -101,59 +121,59 @@ func (store *Store) RecoverJournal(now time.Time) (*backend.RecoverResult, error
 		}
 		off += nl + 1
 	}
-	// After the damage: lines that stand on their own.
-	if res.DamagedLine > 0 && jr.header != nil {
-		last := uint64(len(jr.events))
-		for off < len(jb) {
-			nl := bytes.IndexByte(jb[off:], '\n')
-			if nl < 0 {
-				break // a torn last line
-			}
-			if e, ok := eventLine(jb[off : off+nl]); ok && e.Seq > last {
-				jr.events = append(jr.events, e)
-				last = e.Seq
-				res.KeptAfter++
-				res.DroppedLines--
-			}
-			off += nl + 1
-		}
+	if res.DamagedLine == 0 || jr.header == nil {
+		return jr, res
 	}
-	if jr.header != nil && len(jr.events) > 0 {
-		if jr.header.Lineage != s.Lineage && store.Exists() {
-			return nil, &JournalError{Path: path, Reason: fmt.Sprintf("it extends the state with lineage %s, but %s has lineage %s", jr.header.Lineage, store.path, s.Lineage)}
+	last := uint64(len(jr.events))
+	for off < len(jb) {
+		nl := bytes.IndexByte(jb[off:], '\n')
+		if nl < 0 {
+			break // a torn last line
 		}
-		if !store.Exists() {
-			s.Lineage = jr.header.Lineage
-		}
-		skip := uint64(0)
-		if s.Journal != nil && s.Journal.ID == jr.header.ID {
-			skip = s.Journal.Seq
-		}
-		last := skip
-		for _, e := range jr.events {
-			if e.Seq <= skip {
-				continue
-			}
-			if err := s.Fold(e); err != nil {
-				if res.DamagedLine == 0 {
-					res.DamagedLine, res.Reason = int(e.Seq)+1, err.Error()
-				}
-				break
-			}
+		if e, ok := eventLine(jb[off : off+nl]); ok && e.Seq > last {
+			jr.events = append(jr.events, e)
 			last = e.Seq
-			res.Kept++
+			res.KeptAfter++
+			res.DroppedLines--
 		}
-		s.Journal = &state.JournalMark{ID: jr.header.ID, Seq: last}
+		off += nl + 1
 	}
-	if err := store.save(s); err != nil {
-		return nil, err
+	return jr, res
+}
+
+// foldRecovered folds the events of jr that s does not hold yet into s,
+// counting them in res; an event that cannot be folded ends the
+// recovery there (and is the damage, when none was found before).
+func (store *Store) foldRecovered(s *state.State, jr *journalRead, res *backend.RecoverResult) error {
+	if jr.header == nil || len(jr.events) == 0 {
+		return nil
 	}
-	res.MovedTo = path + ".damaged-" + now.UTC().Format("20060102T150405Z")
-	if err := os.Rename(path, res.MovedTo); err != nil {
-		return nil, &safefile.WriteError{Path: path, Err: err}
+	if jr.header.Lineage != s.Lineage && store.Exists() {
+		return &JournalError{Path: store.JournalPath(), Reason: fmt.Sprintf("it extends the state with lineage %s, but %s has lineage %s", jr.header.Lineage, store.path, s.Lineage)}
 	}
-	safefile.SyncDir(filepath.Dir(store.path))
-	return res, nil
+	if !store.Exists() {
+		s.Lineage = jr.header.Lineage
+	}
+	skip := uint64(0)
+	if s.Journal != nil && s.Journal.ID == jr.header.ID {
+		skip = s.Journal.Seq
+	}
+	last := skip
+	for _, e := range jr.events {
+		if e.Seq <= skip {
+			continue
+		}
+		if err := s.Fold(e); err != nil {
+			if res.DamagedLine == 0 {
+				res.DamagedLine, res.Reason = int(e.Seq)+1, err.Error()
+			}
+			break
+		}
+		last = e.Seq
+		res.Kept++
+	}
+	s.Journal = &state.JournalMark{ID: jr.header.ID, Seq: last}
+	return nil
 }
 
 // eventLine reads one journal line on its own: its checksum right, an
