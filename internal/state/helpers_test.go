@@ -28,8 +28,6 @@ var cmpState = cmp.Options{cmpopts.IgnoreUnexported(State{}),
 	cmp.Comparer(func(a, b json.RawMessage) bool { return bytes.Equal(compactRaw(a), compactRaw(b)) }),
 }
 
-var cmpTime = cmp.Comparer(func(a, b time.Time) bool { return a.Equal(b) })
-
 func compactRaw(r json.RawMessage) []byte {
 	var buf bytes.Buffer
 	if json.Compact(&buf, r) != nil {

@@ -8,7 +8,9 @@
 // writers apart. It also recovers a journal damaged in the middle (state
 // recover).
 //
-// It imports state (the model), statefile (the codec), backend (the
-// interfaces it implements), safefile and version; it must not import
-// config, plan, run or cli.
+// It registers itself as the default backend (Definition) and runs
+// backendtest.Run in its tests. It imports state (the model), statefile
+// (the codec), backend (the interfaces it implements), safefile, filelock,
+// api/pacefile (its shared pace), textfmt and version; it must not import
+// config, plan, run or cli, nor another backend.
 package local

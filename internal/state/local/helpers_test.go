@@ -15,12 +15,10 @@ var (
 	day         = statetest.Day
 	lead        = statetest.Lead
 	searchEv    = statetest.SearchEv
-	profileEv   = statetest.ProfileEv
 	enrichEv    = statetest.EnrichEv
 	eraseEv     = statetest.EraseEv
 	retentionEv = statetest.RetentionEv
 	unknownEv   = statetest.UnknownEv
-	splitEv     = statetest.SplitEv
 	demoEvents  = statetest.DemoEvents
 	must        = statetest.Must
 	cmpState    = statetest.CmpState
