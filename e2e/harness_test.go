@@ -40,6 +40,7 @@ import (
 	"github.com/leadsync/leadsync/internal/cli"
 	"github.com/leadsync/leadsync/internal/sandbox"
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/local"
 	"github.com/leadsync/leadsync/internal/state/pg"
 )
 
@@ -439,7 +440,7 @@ func (h *harness) statePath() string { return filepath.Join(h.dir, ".leadsync", 
 // is set, that schema of the database at connStr.
 func loadState(dir, connStr, schema string) (*state.State, error) {
 	if schema == "" {
-		return state.NewStore(filepath.Join(dir, ".leadsync", "state.json")).Load()
+		return local.NewStore(filepath.Join(dir, ".leadsync", "state.json")).Load()
 	}
 	b, err := pg.New(pg.Options{ConnStr: connStr, Schema: schema})
 	if err != nil {

@@ -17,7 +17,7 @@ import (
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/plan"
 	"github.com/leadsync/leadsync/internal/run"
-	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/backend"
 	"github.com/leadsync/leadsync/internal/views"
 )
 
@@ -161,7 +161,7 @@ func runDeps(f *Factory, cfg *config.Config) (run.Deps, *stateSource, error) {
 // service): its backend, whose Lock waits up to --lock-timeout, the clock
 // and the interrupts.
 func stateDeps(f *Factory, src *stateSource) run.Deps {
-	var b state.Backend = src.backend
+	var b backend.Backend = src.backend
 	if f.LockTimeout > 0 {
 		b = waitingBackend{Backend: b, timeout: f.LockTimeout}
 	}
@@ -171,11 +171,11 @@ func stateDeps(f *Factory, src *stateSource) run.Deps {
 // waitingBackend is a backend whose Lock waits for a holder to finish, up
 // to timeout.
 type waitingBackend struct {
-	state.Backend
+	backend.Backend
 	timeout time.Duration
 }
 
-func (w waitingBackend) Lock(op string) (state.Unlocker, error) {
+func (w waitingBackend) Lock(op string) (backend.Unlocker, error) {
 	return w.Backend.LockWait(context.Background(), op, w.timeout)
 }
 
@@ -198,12 +198,4 @@ func confirm(f *Factory) (bool, error) {
 // warn prints a warning that stops nothing as one line on stderr.
 func warn(f *Factory, msg string) {
 	fmt.Fprintln(f.IO.ErrOut, "Warning: "+msg)
-}
-
-// localStore is the store of the state file at path, whose notes (a stale
-// lock of a dead process removed) go to stderr as one line.
-func localStore(f *Factory, path string) *state.Store {
-	store := state.NewStore(path)
-	store.Notify = func(note string) { fmt.Fprintln(f.IO.ErrOut, "Note: "+note+".") }
-	return store
 }

@@ -18,6 +18,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/sandbox"
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/local"
 )
 
 // syncBuffer is a bytes.Buffer safe for the concurrent writes of a running
@@ -121,7 +122,7 @@ func (r *applyRig) start(in string, intr chan os.Signal, args ...string) (<-chan
 
 func (r *applyRig) state(t *testing.T) *state.State {
 	t.Helper()
-	st, err := state.NewStore(filepath.Join(r.dir, ".leadsync", "state.json")).Load()
+	st, err := local.NewStore(filepath.Join(r.dir, ".leadsync", "state.json")).Load()
 	if err != nil {
 		t.Fatalf("state does not load: %v", err)
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"os"
 	"slices"
 	"sort"
 	"time"
@@ -15,6 +14,7 @@ import (
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/export"
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/backend"
 	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
@@ -82,9 +82,9 @@ type stateSummary struct {
 		// they are included here and folded in by the next apply.
 		JournalPending bool `json:"journal_pending"`
 	} `json:"state"`
-	Lock     *state.LockInfo  `json:"lock,omitempty"`
-	Searches []searchSummary  `json:"searches"`
-	Profiles []profileSummary `json:"profiles"`
+	Lock     *backend.LockInfo `json:"lock,omitempty"`
+	Searches []searchSummary   `json:"searches"`
+	Profiles []profileSummary  `json:"profiles"`
 	People   struct {
 		Total int `json:"total"`
 		// Unlisted are people no search or profile in the state found in
@@ -152,18 +152,12 @@ func summarizeState(src *stateSource, s *state.State, exists bool) *stateSummary
 	if exists {
 		sum.State.Lineage, sum.State.Serial, sum.State.LeadsyncVersion = s.Lineage, s.Serial, s.LeadsyncVersion
 	}
-	if store := src.store; store != nil {
-		sum.State.Path = store.Path()
-		if _, err := os.Stat(store.JournalPath()); err == nil {
-			sum.State.JournalPending = true
-		}
-		if info, err := store.ReadLock(); err == nil {
-			sum.Lock = info
-		}
-	} else {
-		sum.State.Path = src.pg.Describe()
-		sum.Lock = src.pg.Holder()
+	sum.State.Path = src.backend.Describe()
+	if path, ok := backend.FilePath(src.backend); ok {
+		sum.State.Path = path
 	}
+	_, sum.State.JournalPending = backend.JournalPending(src.backend)
+	sum.Lock = backend.LockHolder(src.backend)
 	for _, addr := range slices.Sorted(maps.Keys(s.Searches)) {
 		sr := s.Searches[addr]
 		first, added := sr.Runs == 1, sr.Added
@@ -239,8 +233,8 @@ func writeStateSummary(w *stateWriter, f *Factory, src *stateSource, sum *stateS
 	now := f.Now()
 	w.printf("State %s: serial %d, lineage %s, written by leadsync %s.\n",
 		src.describe(f), sum.State.Serial, sum.State.Lineage, sum.State.LeadsyncVersion)
-	if sum.State.JournalPending {
-		w.printf("It includes the calls an interrupted apply recorded in %s; the next apply folds them in.\n", stateRelPath(f, src.store.JournalPath()))
+	if journal, ok := backend.JournalPending(src.backend); ok {
+		w.printf("It includes the calls an interrupted apply recorded in %s; the next apply folds them in.\n", stateRelPath(f, journal))
 	}
 	if l := sum.Lock; l != nil {
 		w.printf("Locked by %s (pid %d) for %q since %s; lock ID %s.\n", l.Who, l.PID, l.Operation, stateWhen(l.Created, now), l.ID)

@@ -12,6 +12,7 @@ import (
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/golden"
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/local"
 )
 
 const stateTestConfig = `
@@ -32,7 +33,7 @@ profile "founder" {
 
 // stateTestDir is a configuration folder with a state made by a few calls;
 // the clock of configTestFactory is 2026-01-02 03:04:05 UTC.
-func stateTestDir(t *testing.T) (dir string, store *state.Store) {
+func stateTestDir(t *testing.T) (dir string, store *local.Store) {
 	t.Helper()
 	dir = t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "main.leads.hcl"), []byte(stateTestConfig), 0o644); err != nil {
@@ -56,11 +57,11 @@ func stateTestDir(t *testing.T) (dir string, store *state.Store) {
 		{At: at, Kind: state.EventFailure, Address: "search.old", Failure: &state.Failure{Message: "service unavailable", Status: 503}},
 	}
 	for _, e := range events {
-		if err := s.Apply(e); err != nil {
+		if err := s.Fold(e); err != nil {
 			t.Fatal(err)
 		}
 	}
-	store = state.NewStore(filepath.Join(dir, ".leadsync", "state.json"))
+	store = local.NewStore(filepath.Join(dir, ".leadsync", "state.json"))
 	if err := store.Save(s); err != nil {
 		t.Fatal(err)
 	}

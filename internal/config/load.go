@@ -23,9 +23,6 @@ const (
 	VarsSuffix   = ".auto.leadvars.hcl"
 	// EnvVarPrefix prefixes environment variables that set variables.
 	EnvVarPrefix = "LEADSYNC_VAR_"
-	// EnvPGConnStr gives the PostgreSQL connection string when the
-	// backend "pg" block has no conn_str.
-	EnvPGConnStr = "LEADSYNC_PG_CONN_STR"
 )
 
 // LoadOptions say where a configuration and its variable values come from.
@@ -38,8 +35,9 @@ type LoadOptions struct {
 	// absolute.
 	VarFiles []string
 	// Environ is the environment in os.Environ form; LEADSYNC_VAR_name
-	// entries set variables, and LEADSYNC_PG_CONN_STR is checked (its
-	// form only) when the backend "pg" block has no conn_str.
+	// entries set variables, and a backend's checks read what they need
+	// (the pg backend checks the form of LEADSYNC_PG_CONN_STR when its
+	// block has no conn_str).
 	Environ []string
 	// Catalog is the field catalog filters are checked against; nil means
 	// catalog.Default().

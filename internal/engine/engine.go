@@ -18,7 +18,7 @@ import (
 )
 
 // Journal is where each completed call is recorded, durably, before its
-// result is used. *state.Journal implements it.
+// result is used. *local.Journal implements it.
 type Journal interface {
 	Append(e *state.Event) error
 }
@@ -387,7 +387,7 @@ func (r *runner) forget() error {
 	return nil
 }
 
-// record writes ev to the journal (synced) and then applies it to the state.
+// record writes ev to the journal (synced) and then folds it into the state.
 // It runs only on the loop's goroutine, never in the workers, so events are
 // applied in journal order and a replay after a crash gives the same state.
 //
@@ -400,7 +400,7 @@ func (r *runner) record(ev *state.Event) error {
 	if err := r.opts.Journal.Append(ev); err != nil {
 		return &journalError{cause: err}
 	}
-	if err := r.st.Apply(*ev); err != nil {
+	if err := r.st.Fold(*ev); err != nil {
 		return fmt.Errorf("applying %s to state: %w", ev.Address, err)
 	}
 	return nil

@@ -120,7 +120,7 @@ func TestSummaryCountsSuppressed(t *testing.T) {
 	dir := t.TempDir()
 	cfg, st := fixture("x.csv", &config.Sheet{Name: "Berlin", From: []string{berlin}, Dedupe: true, Columns: []string{"networkId"}})
 	cfg.Dir = dir
-	if err := st.Apply(state.Event{At: t1, Kind: state.EventForgetPeople, Address: state.PeopleAddress,
+	if err := st.Fold(state.Event{At: t1, Kind: state.EventForgetPeople, Address: state.PeopleAddress,
 		People: &state.ForgetPeopleEvent{Reason: state.ForgetErasure, PersonIDs: []string{"n-2"}}}); err != nil {
 		t.Fatal(err)
 	}

@@ -775,7 +775,7 @@ func (b *builder) exports() {
 	}
 	record := b.opts.ExportRecord
 	if record == nil {
-		record = func(string) *state.ExportRecord { return nil }
+		record = func(string) *ExportRecord { return nil }
 	}
 	mark := b.st.DataMarkIn(b.cfg.Workspace)
 	for _, x := range b.cfg.Exports {

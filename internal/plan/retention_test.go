@@ -46,7 +46,7 @@ func TestRetention(t *testing.T) {
 		t.Errorf("enrich detail = %q, want %q", en.Detail, want)
 	}
 	// Apply removes a first; EnrichCandidatesClaimed then agrees with the plan.
-	if err := f.st.Apply(state.Event{At: t0, Kind: state.EventForgetPeople, Address: state.PeopleAddress,
+	if err := f.st.Fold(state.Event{At: t0, Kind: state.EventForgetPeople, Address: state.PeopleAddress,
 		People: &state.ForgetPeopleEvent{Reason: state.ForgetRetention, PersonIDs: first.PersonIDs}}); err != nil {
 		t.Fatal(err)
 	}

@@ -141,7 +141,7 @@ func apply(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView) error
 	if commit {
 		if usage != nil {
 			// Kept in state (saved with the run) for show and the Summary sheet.
-			if err := st.Apply(state.Event{At: d.now(), Kind: state.EventBilling, Billing: usage}); err != nil {
+			if err := st.Fold(state.Event{At: d.now(), Kind: state.EventBilling, Billing: usage}); err != nil {
 				return err
 			}
 		}
