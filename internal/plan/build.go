@@ -473,42 +473,43 @@ func (b *builder) heldRead(p *config.Profile, key string) (string, time.Time) {
 // Calls counts those apply would choose from them (claimRounds: the rule of
 // EnrichCandidatesClaimed, block by block, a person claimed by an earlier
 // block left to it). The bound CallsMax adds what apply could find beyond
-// them:
-//
-//   - every source that runs may bring up to its bound of people (300 or
-//     max_results per search, 1 per profile);
-//   - known people who fail where now may pass once a search that runs
-//     updates their lead; at most as many as all running sources bring;
-//   - with a limit, the block may enrich no more than the people it owns
-//     and may refresh, plus its free places, plus the people other blocks
-//     could take from it by enriching them again (each of those frees a
-//     place).
-//
-// When no source runs, nothing apply learns can change who is enriched:
-// the bound is the count itself.
-//
-// The bound over all blocks also counts each person once: a person is
-// enriched at most once per run (afterwards their enrichment is fresh).
+// them (enrichBound). The bound over all blocks also counts each person
+// once: a person is enriched at most once per run (afterwards their
+// enrichment is fresh); enrichUnion keeps the figures it needs.
 func (b *builder) enriches() {
-	cpe := b.cfg.API.CreditsPerEnrich
-	if cpe <= 0 {
-		cpe = 1
+	blocks, people := b.enrichPeople()
+	todos := make([][]*state.Person, len(blocks))
+	for i := range blocks {
+		todos[i] = people[i].todo
 	}
-	runningAll := 0
-	for _, n := range b.running {
-		runningAll += n
+	certains := b.v.claimRounds(blocks, todos)
+	u := newEnrichUnion(b.running, len(blocks) > 1)
+	for i, e := range blocks {
+		bp, certain := people[i], certains[i]
+		src := b.runningSources(e)
+		// When no source of the plan runs, nothing apply learns can change
+		// who is enriched: the bound is the certain count itself.
+		bound := len(certain)
+		if u.runningAll > 0 {
+			bound = b.enrichBound(e, bp, len(certain), src.people, u.flips(len(bp.failing)))
+		}
+		u.add(bp, src.addrs, bound)
+		b.add(b.enrichChange(e, bp, certain, bound, len(src.addrs)))
 	}
-	unionTodo := map[string]bool{}
-	unionFailing := map[string]bool{}
-	runningSources := map[string]bool{}
-	sumMax := 0
+	b.enrichMax = u.bound()
+}
+
+// enrichPeople gathers the people of each selected enrich block's sources
+// that will not run (the people of a source that runs are not known yet).
+// A block whose where cannot be evaluated is reported and left out.
+func (b *builder) enrichPeople() ([]*config.Enrich, []blockPeople) {
 	var blocks []*config.Enrich
 	var people []blockPeople
+	skipRunning := func(addr string) bool { _, ok := b.running[addr]; return ok }
 	for _, e := range b.cfg.Enriches {
 		if !b.selected(e.Address) {
 			continue
 		}
-		skipRunning := func(addr string) bool { _, ok := b.running[addr]; return ok }
 		bp, err := b.v.collect(e, skipRunning, true)
 		if err != nil {
 			b.diags = append(b.diags, &hcl.Diagnostic{
@@ -522,112 +523,181 @@ func (b *builder) enriches() {
 		blocks = append(blocks, e)
 		people = append(people, bp)
 	}
-	todos := make([][]*state.Person, len(blocks))
-	for i := range blocks {
-		todos[i] = people[i].todo
+	return blocks, people
+}
+
+// sourcesRunning are the sources of an enrich block that run in this plan.
+type sourcesRunning struct {
+	addrs  []string // in from order
+	people int      // the most people they can bring together
+}
+
+// runningSources returns the sources of e that run in this plan.
+func (b *builder) runningSources(e *config.Enrich) sourcesRunning {
+	var src sourcesRunning
+	for _, a := range b.cfg.Resolve(e.From) {
+		if n, ok := b.running[a]; ok {
+			src.people += n
+			src.addrs = append(src.addrs, a)
+		}
 	}
-	certains := b.v.claimRounds(blocks, todos)
-	// With one enrich block, its counts are the union; with several, people
-	// they share are counted once through sets.
-	shared := len(blocks) > 1
-	unionN, failingN := 0, 0
-	for i, e := range blocks {
-		bp, certain := people[i], certains[i]
-		unknown := 0
-		var runSources []string
-		for _, a := range b.cfg.Resolve(e.From) {
-			if n, ok := b.running[a]; ok {
-				unknown += n
-				runSources = append(runSources, a)
-				runningSources[a] = true
-			}
-		}
-		flips := 0
-		if runningAll > 0 {
-			flips = min(len(bp.failing), runningAll)
-		}
-		bound := len(bp.todo) + flips + unknown
-		if e.Limit > 0 {
-			var todoSet map[string]bool
-			if unknown == 0 && flips == 0 {
-				// Nothing new can appear: of its own people, e can only
-				// enrich again those known to need it.
-				todoSet = make(map[string]bool, len(bp.todo))
-				for _, p := range bp.todo {
-					todoSet[p.ID] = true
-				}
-			}
-			// An enrichment with an unknown outcome holds its place; its
-			// person may be enriched again in it.
-			held := len(b.v.st.UnknownBy(e.Address))
-			places := e.Limit - b.v.ownedBy(e.Address) - held - b.v.erasedBy(e.Address)
-			if places < 0 {
-				places = 0
-			}
-			if capped := b.ownedCap(e, todoSet) + held + places; capped < bound {
-				bound = capped
-			}
-		}
-		if runningAll == 0 {
-			bound = len(certain)
-		}
-		if bound < len(certain) {
-			bound = len(certain) // cannot happen; keep the bound honest regardless
-		}
-		if shared {
-			for _, p := range bp.todo {
-				unionTodo[p.ID] = true
-			}
-			for _, p := range bp.failing {
-				unionFailing[p.ID] = true
-			}
-		} else {
-			unionN, failingN = len(bp.todo), len(bp.failing)
-		}
-		sumMax += bound
-		c := &Change{
-			Address: e.Address, Kind: KindEnrich, Action: Enrich, Reason: ReasonPeople,
-			Calls: len(certain), CallsMax: bound,
-			Credits: len(certain) * cpe, CreditsMax: bound * cpe,
-			PersonIDs: personIDs(certain),
-		}
-		if c.PersonIDs == nil {
-			c.PersonIDs = []string{}
-		}
-		for _, p := range certain {
-			if b.v.unknownOf(p, e.Address) {
-				c.UnknownOutcomes++
-			}
-		}
-		c.Detail = enrichDetail(e, bp, c, len(runSources), b.v.used(e.Address))
-		if n := c.UnknownOutcomes; n > 0 {
-			c.Detail += fmt.Sprintf("; %s with an unknown outcome from the last run: re-enriching may cost %s more %s",
-				plural(n, "enrichment", "enrichments"), thousands(n*cpe), map[bool]string{true: "credit", false: "credits"}[n*cpe == 1])
-		}
-		if bound == 0 {
-			c.Action = None
-			c.Reason = ReasonUpToDate
-			if e.Limit > 0 && b.v.ownedBy(e.Address)+b.v.erasedBy(e.Address) >= e.Limit && len(bp.todo) > 0 {
-				c.Reason = ReasonLimitReached
-			}
-		}
-		b.add(c)
+	return src
+}
+
+// enrichBound is the most people e may enrich in this run (its CallsMax)
+// when sources of the plan run, given its known people bp, the certain
+// count (claimRounds), the most people its running sources can bring
+// (unknown) and the known people who fail where now but may pass once a
+// running search updates their lead (flips):
+//
+//   - every source that runs may bring up to its bound of people (300 or
+//     max_results per search, 1 per profile);
+//   - known people who fail where now may pass; at most as many as all
+//     running sources bring;
+//   - with a limit, the block may enrich no more than the people it owns
+//     and may refresh, plus its free places, plus the people other blocks
+//     could take from it by enriching them again (each of those frees a
+//     place): limitBound.
+func (b *builder) enrichBound(e *config.Enrich, bp blockPeople, certain, unknown, flips int) int {
+	bound := len(bp.todo) + flips + unknown
+	if e.Limit > 0 {
+		bound = min(bound, b.limitBound(e, bp, unknown == 0 && flips == 0))
 	}
-	// The distinct people that can be enriched in this run.
-	union, failing := unionN, failingN
-	if shared {
-		union = len(unionTodo)
-		for id := range unionFailing {
-			if !unionTodo[id] {
+	// Below the certain count cannot happen; keep the bound honest
+	// regardless.
+	return max(bound, certain)
+}
+
+// limitBound bounds the people e may enrich under its limit: those it
+// owns that may be enriched again (ownedCap), the places held by
+// enrichments of an unknown outcome (their person may be enriched again
+// in them) and the free places. With nothingNew (no running source of e
+// and no person who may come to pass where), e can only enrich again, of
+// its own people, those known to need it.
+func (b *builder) limitBound(e *config.Enrich, bp blockPeople, nothingNew bool) int {
+	var todoSet map[string]bool
+	if nothingNew {
+		todoSet = make(map[string]bool, len(bp.todo))
+		for _, p := range bp.todo {
+			todoSet[p.ID] = true
+		}
+	}
+	held := len(b.v.st.UnknownBy(e.Address))
+	places := max(e.Limit-b.v.ownedBy(e.Address)-held-b.v.erasedBy(e.Address), 0)
+	return b.ownedCap(e, todoSet) + held + places
+}
+
+// enrichChange is the change of enrich block e: certain are the people it
+// enriches for sure, bound the most it may, runSources how many of its
+// sources run.
+func (b *builder) enrichChange(e *config.Enrich, bp blockPeople, certain []*state.Person, bound, runSources int) *Change {
+	cpe := b.creditsPerEnrich()
+	c := &Change{
+		Address: e.Address, Kind: KindEnrich, Action: Enrich, Reason: ReasonPeople,
+		Calls: len(certain), CallsMax: bound,
+		Credits: len(certain) * cpe, CreditsMax: bound * cpe,
+		PersonIDs: personIDs(certain),
+	}
+	for _, p := range certain {
+		if b.v.unknownOf(p, e.Address) {
+			c.UnknownOutcomes++
+		}
+	}
+	c.Detail = enrichDetail(e, bp, c, runSources, b.v.used(e.Address))
+	if n := c.UnknownOutcomes; n > 0 {
+		c.Detail += fmt.Sprintf("; %s with an unknown outcome from the last run: re-enriching may cost %s more %s",
+			plural(n, "enrichment", "enrichments"), thousands(n*cpe), map[bool]string{true: "credit", false: "credits"}[n*cpe == 1])
+	}
+	if bound == 0 {
+		c.Action = None
+		c.Reason = ReasonUpToDate
+		if e.Limit > 0 && b.v.ownedBy(e.Address)+b.v.erasedBy(e.Address) >= e.Limit && len(bp.todo) > 0 {
+			c.Reason = ReasonLimitReached
+		}
+	}
+	return c
+}
+
+// creditsPerEnrich is what one enrichment costs (at least 1).
+func (b *builder) creditsPerEnrich() int {
+	if cpe := b.cfg.API.CreditsPerEnrich; cpe > 0 {
+		return cpe
+	}
+	return 1
+}
+
+// enrichUnion keeps what the bound over all enrich blocks needs while the
+// blocks are planned: the sum of their bounds, and the distinct people
+// they may enrich. With one block its own counts are the union; with
+// several, the people they share are counted once through sets.
+type enrichUnion struct {
+	running    map[string]int // builder.running
+	runningAll int            // the most people all running sources bring
+	shared     bool           // several blocks: count through the sets
+	todo       map[string]bool
+	failing    map[string]bool
+	todoN      int             // one block: its todo
+	failingN   int             // one block: its failing
+	sources    map[string]bool // the running sources of any block
+	sumMax     int             // the sum of the blocks' bounds
+}
+
+func newEnrichUnion(running map[string]int, shared bool) *enrichUnion {
+	u := &enrichUnion{running: running, shared: shared,
+		todo: map[string]bool{}, failing: map[string]bool{}, sources: map[string]bool{}}
+	for _, n := range running {
+		u.runningAll += n
+	}
+	return u
+}
+
+// flips is how many of a block's failing people may come to pass where:
+// none when no source of the plan runs, at most as many as they bring.
+func (u *enrichUnion) flips(failing int) int {
+	if u.runningAll == 0 {
+		return 0
+	}
+	return min(failing, u.runningAll)
+}
+
+// add counts one block: its known people, its running sources and its
+// bound.
+func (u *enrichUnion) add(bp blockPeople, runSources []string, bound int) {
+	for _, a := range runSources {
+		u.sources[a] = true
+	}
+	if u.shared {
+		for _, p := range bp.todo {
+			u.todo[p.ID] = true
+		}
+		for _, p := range bp.failing {
+			u.failing[p.ID] = true
+		}
+	} else {
+		u.todoN, u.failingN = len(bp.todo), len(bp.failing)
+	}
+	u.sumMax += bound
+}
+
+// bound is the bound over all blocks: the distinct people that can be
+// enriched in this run (known people to enrich, known people who may come
+// to pass where, and what every running source may bring), and never more
+// than the blocks' bounds together.
+func (u *enrichUnion) bound() int {
+	union, failing := u.todoN, u.failingN
+	if u.shared {
+		union, failing = len(u.todo), 0
+		for id := range u.failing {
+			if !u.todo[id] {
 				failing++
 			}
 		}
 	}
-	union += min(failing, runningAll)
-	for a := range runningSources {
-		union += b.running[a]
+	union += min(failing, u.runningAll)
+	for a := range u.sources {
+		union += u.running[a]
 	}
-	b.enrichMax = min(sumMax, union)
+	return min(u.sumMax, union)
 }
 
 // ownedCap bounds the calls of e on people it already enriched: each may
@@ -820,10 +890,7 @@ func (b *builder) exports() {
 // totals sums the changes and bounds the duration.
 func (b *builder) totals() {
 	t := &b.p.Totals
-	cpe := b.cfg.API.CreditsPerEnrich
-	if cpe <= 0 {
-		cpe = 1
-	}
+	cpe := b.creditsPerEnrich()
 	for _, c := range b.p.Changes {
 		t.Calls += c.Calls
 		t.Credits += c.Credits
