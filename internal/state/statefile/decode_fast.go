@@ -10,6 +10,7 @@ import (
 	"time"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/state"
@@ -39,6 +40,12 @@ type decoder struct {
 	lastTimeText string
 	// slab hands out Person values in blocks, to spare the allocator.
 	slab []state.Person
+	// arena, when set, receives a copy of every string the decoder keeps
+	// (the stream reuses src's memory; see stream.go).
+	arena *strArena
+	// peopleKeys counts the top-level "people" keys, and peopleAt is the
+	// offset of the last one's value.
+	peopleKeys, peopleAt int
 }
 
 func (d *decoder) fail(format string, args ...any) error {
@@ -338,12 +345,27 @@ func (d *decoder) typeErr(want string) error {
 	return d.fail("found a JSON %s where %s was expected", got, want)
 }
 
-// strOrNull reads a string; null gives "".
+// strOrNull reads a string the state keeps; null gives "".
 func (d *decoder) strOrNull() (string, error) {
 	if d.null() {
 		return "", nil
 	}
-	return d.str()
+	s, err := d.str()
+	return d.keep(s), err
+}
+
+// keep returns s for the state to keep: s itself, or with an arena, a
+// copy of s when s is a slice of src. Keys, times and numbers are read
+// from src and dropped: only the strings the state keeps go through keep.
+func (d *decoder) keep(s string) string {
+	if d.arena == nil || len(s) == 0 {
+		return s
+	}
+	p, base := uintptr(unsafe.Pointer(unsafe.StringData(s))), uintptr(unsafe.Pointer(unsafe.StringData(d.src)))
+	if p < base || p >= base+uintptr(len(d.src)) {
+		return s // decoded from escapes: already a string of its own
+	}
+	return d.arena.keep(s)
 }
 
 // number returns the literal of a number.
@@ -513,6 +535,11 @@ func (d *decoder) std(v any) error {
 // leadsync).
 func decodeFast(src string) (*state.State, error) {
 	d := &decoder{src: src}
+	return d.state()
+}
+
+// state decodes a whole state file from d's position.
+func (d *decoder) state() (*state.State, error) {
 	s := &state.State{}
 	if d.peek() != '{' {
 		return nil, d.typeErr("an object")
@@ -561,6 +588,8 @@ func decodeFast(src string) (*state.State, error) {
 				return err
 			})
 		case "people":
+			d.peek()
+			d.peopleKeys, d.peopleAt = d.peopleKeys+1, d.pos
 			if s.People == nil {
 				s.People = make(map[string]*state.Person, len(d.src)/600)
 			}
@@ -648,7 +677,7 @@ func (d *decoder) strings(into []string) ([]string, error) {
 	}
 	err := d.array(func() error {
 		s, err := d.str()
-		out = append(out, s)
+		out = append(out, d.keep(s))
 		return err
 	})
 	return out, err
@@ -657,15 +686,21 @@ func (d *decoder) strings(into []string) ([]string, error) {
 // sharedList reads a list of strings, returning the same backing array for
 // the same text. The slices have len == cap, so an append copies.
 func (d *decoder) sharedList() ([]string, error) {
-	d.ws()
+	if d.null() {
+		return nil, nil
+	}
 	start := d.pos
+	// The text first: a list seen before is not decoded again.
+	text, err := d.skip()
+	if err != nil {
+		d.pos = start
+	} else if shared, ok := d.lists[text]; ok {
+		return shared, nil
+	}
+	d.pos = start
 	list, err := d.strings(nil)
 	if err != nil || list == nil {
 		return list, err
-	}
-	text := d.src[start:d.pos]
-	if shared, ok := d.lists[text]; ok {
-		return shared, nil
 	}
 	if d.lists == nil {
 		d.lists = map[string][]string{}
@@ -907,6 +942,7 @@ func (d *decoder) peopleEntries(last bool) ([]personEntry, bool) {
 		if err != nil || d.expect(':') != nil {
 			return nil, false
 		}
+		id = d.keep(id)
 		var p *state.Person
 		if !d.null() {
 			if p, err = d.person(); err != nil {

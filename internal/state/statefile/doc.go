@@ -8,7 +8,11 @@
 // The bulk of a large file (people and searches) is read by a small
 // purpose-built decoder and written by purpose-built writers; tests and
 // FuzzLoad check they mean exactly what encoding/json means. Why they are
-// kept, with figures: docs/decisions.md.
+// kept, with figures: docs/decisions.md. DecodeReaderAt, which the local
+// backend loads with, reads a large file in pieces and decodes its people
+// on every core as they arrive, keeping copies of their strings, so that
+// the file is never held whole beside the state it decodes to
+// (stream.go); Decode and DecodeOwned read bytes already in memory.
 //
 // It imports state (the model) and api; it must not import a backend.
 package statefile
