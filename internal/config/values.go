@@ -42,9 +42,19 @@ func (l *loader) value(a *hcl.Attribute, ctx *hcl.EvalContext, sc scope) (v cty.
 	if !l.add(ds) {
 		return cty.DynamicVal, false, bad
 	}
-	sensitive = v.ContainsMarked()
-	v, _ = v.UnmarkDeep()
-	if !v.IsWhollyKnown() {
+	// One walk over the value and everything in it says both whether it
+	// is sensitive (ContainsMarked) and whether it is wholly known
+	// (IsWhollyKnown): each walk of a set sorts its elements, which for a
+	// for_each of 10,000 keys costs more than the rest of the load.
+	known := true
+	for _, dv := range cty.DeepValues(v) {
+		sensitive = sensitive || dv.IsMarked()
+		known = known && dv.IsKnown()
+	}
+	if sensitive {
+		v, _ = v.UnmarkDeep() // unmarked, UnmarkDeep would give v back
+	}
+	if !known {
 		return v, sensitive, bad // depends on something invalid, already reported
 	}
 	if v.IsNull() {
