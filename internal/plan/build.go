@@ -59,6 +59,9 @@ func Build(cfg *config.Config, st *state.State, opts Options) (*Plan, hcl.Diagno
 	b.selectReplace()
 	if !b.diags.HasErrors() {
 		b.retention()
+		if b.limited() {
+			b.v.prefetchOwned()
+		}
 		for _, s := range cfg.Searches {
 			if b.selected(s.Address) {
 				b.add(b.search(s))
@@ -603,7 +606,7 @@ func (b *builder) enrichChange(e *config.Enrich, bp blockPeople, certain []*stat
 			c.UnknownOutcomes++
 		}
 	}
-	c.Detail = enrichDetail(e, bp, c, runSources, b.v.used(e.Address))
+	c.Detail = enrichDetail(e, bp, c, runSources, b.v.used(e))
 	if n := c.UnknownOutcomes; n > 0 {
 		c.Detail += fmt.Sprintf("; %s with an unknown outcome from the last run: re-enriching may cost %s more %s",
 			plural(n, "enrichment", "enrichments"), thousands(n*cpe), map[bool]string{true: "credit", false: "credits"}[n*cpe == 1])
@@ -616,6 +619,17 @@ func (b *builder) enrichChange(e *config.Enrich, bp blockPeople, certain []*stat
 		}
 	}
 	return c
+}
+
+// limited reports whether an enrich block of the plan has a limit: only
+// then does the plan count the people each block owns (env.ownedList).
+func (b *builder) limited() bool {
+	for _, e := range b.cfg.Enriches {
+		if e.Limit > 0 && b.selected(e.Address) {
+			return true
+		}
+	}
+	return false
 }
 
 // creditsPerEnrich is what one enrichment costs (at least 1).
@@ -713,11 +727,11 @@ func (b *builder) ownedCap(e *config.Enrich, todo map[string]bool) int {
 		}
 	}
 	n := 0
-	for _, p := range b.v.ownedList(e.Address) {
-		age := b.now.Sub(p.Enrichment.EnrichedAt)
+	for _, o := range b.v.ownedList(e.Address) {
+		age := b.now.Sub(o.at)
 		again := e.Refresh > 0 && age >= e.Refresh
 		if todo != nil {
-			again = todo[p.ID]
+			again = todo[o.p.ID]
 		}
 		if again || (other > 0 && age >= other) {
 			n++

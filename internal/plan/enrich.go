@@ -113,8 +113,10 @@ type env struct {
 	profiles map[string]*config.Profile
 	bodies   map[string][]byte // instance address -> request body as apply sends it
 	// owned lists, per enrich block address, the people whose enrichment
-	// that block made; computed on first use.
-	owned map[string][]*state.Person
+	// that block made; computed on first use, or in the background from
+	// prefetchOwned (then ownedDone is closed when it is ready).
+	owned     map[string][]ownedPerson
+	ownedDone chan struct{}
 	// gone are the people the plan removes first (retention): no enrich
 	// block counts them.
 	gone map[*state.Person]bool
@@ -314,17 +316,51 @@ func (v *env) collect(e *config.Enrich, skipSource func(string) bool, where bool
 // ownedBy counts the people whose enrichment enrich block addr made.
 func (v *env) ownedBy(addr string) int { return len(v.ownedList(addr)) }
 
+// ownedPerson is a person whose enrichment an enrich block made, with the
+// time of that enrichment (read once, while the person is at hand).
+type ownedPerson struct {
+	p  *state.Person
+	at time.Time
+}
+
 // ownedList returns the people whose enrichment enrich block addr made.
-func (v *env) ownedList(addr string) []*state.Person {
-	if v.owned == nil {
-		v.owned = map[string][]*state.Person{}
-		for _, p := range v.st.People {
-			if p.Enrichment != nil && !v.gone[p] {
-				v.owned[p.Enrichment.By] = append(v.owned[p.Enrichment.By], p)
-			}
-		}
+// Only a block with a limit needs them.
+func (v *env) ownedList(addr string) []ownedPerson {
+	if v.ownedDone != nil {
+		<-v.ownedDone
+	} else if v.owned == nil {
+		v.owned = v.findOwned()
 	}
 	return v.owned[addr]
+}
+
+// prefetchOwned starts finding the people each enrich block owns in the
+// background: it takes a pass over every person in state (in a large
+// state, as long as planning the searches and collecting the blocks'
+// people, which it overlaps). It reads the state and gone only, which
+// nothing changes while a plan is built.
+func (v *env) prefetchOwned() {
+	if v.owned != nil || v.ownedDone != nil {
+		return
+	}
+	done := make(chan struct{})
+	v.ownedDone = done
+	go func() {
+		v.owned = v.findOwned()
+		close(done)
+	}()
+}
+
+// findOwned lists the people of state by the enrich block that made their
+// enrichment, leaving out those the plan removes first (gone).
+func (v *env) findOwned() map[string][]ownedPerson {
+	owned := map[string][]ownedPerson{}
+	for _, p := range v.st.People {
+		if p.Enrichment != nil && !v.gone[p] {
+			owned[p.Enrichment.By] = append(owned[p.Enrichment.By], ownedPerson{p, p.Enrichment.EnrichedAt})
+		}
+	}
+	return owned
 }
 
 // erasedBy counts the enrichments made by enrich block addr whose people
@@ -344,9 +380,13 @@ func (v *env) erasedBy(addr string) int {
 
 // used counts the places of e's limit taken: the people holding an
 // enrichment by e, those whose enrichment by e has an unknown outcome, and
-// the enrichments by e of people forgotten.
-func (v *env) used(addr string) int {
-	return v.ownedBy(addr) + len(v.st.UnknownBy(addr)) + v.erasedBy(addr)
+// the enrichments by e of people forgotten. Without a limit, 0: nothing
+// is counted.
+func (v *env) used(e *config.Enrich) int {
+	if e.Limit <= 0 {
+		return 0
+	}
+	return v.ownedBy(e.Address) + len(v.st.UnknownBy(e.Address)) + v.erasedBy(e.Address)
 }
 
 // limit applies e's limit to todo: people e already enriched take no new
@@ -360,7 +400,10 @@ func (v *env) limit(e *config.Enrich, todo []*state.Person, skip func(*state.Per
 	// it holds its place, and enriching that person again takes no new one.
 	// The enrichments of people since forgotten were paid for: they keep
 	// their places.
-	places := e.Limit - v.ownedBy(e.Address) - len(v.st.UnknownBy(e.Address)) - v.erasedBy(e.Address) + freed
+	places := 0
+	if e.Limit > 0 {
+		places = e.Limit - v.used(e) + freed
+	}
 	for _, p := range todo {
 		if skip != nil && skip(p) {
 			continue
