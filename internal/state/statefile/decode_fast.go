@@ -906,7 +906,7 @@ func (d *decoder) peopleParallel(into map[string]*state.Person) bool {
 		go func(k, start, end int, last bool) {
 			defer wg.Done()
 			sub := &decoder{src: d.src[:end], pos: start}
-			entries, ok := sub.peopleEntries(last)
+			entries, ok := sub.peopleEntries(last, nil)
 			parts[k], oks[k], ends[k] = entries, ok, sub.pos
 		}(k, cuts[k], end, last)
 	}
@@ -927,9 +927,13 @@ func (d *decoder) peopleParallel(into map[string]*state.Person) bool {
 
 // peopleEntries decodes "id": person pairs up to the end of src (each
 // followed by a comma), or, when last, up to and including the closing
-// brace of the people object.
-func (d *decoder) peopleEntries(last bool) ([]personEntry, bool) {
-	out := make([]personEntry, 0, (len(d.src)-d.pos)/400+1) // people take ~500 bytes
+// brace of the people object. They are appended to out[:0] (nil: a new
+// slice).
+func (d *decoder) peopleEntries(last bool, out []personEntry) ([]personEntry, bool) {
+	if out == nil {
+		out = make([]personEntry, 0, (len(d.src)-d.pos)/400+1) // people take ~500 bytes
+	}
+	out = out[:0]
 	for {
 		if !last && d.peek() == 0 {
 			return out, true

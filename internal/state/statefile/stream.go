@@ -104,9 +104,7 @@ func decodeStream(r io.ReaderAt, size int64) (*state.State, error) {
 type pieceReader struct {
 	r    io.ReaderAt
 	size int64
-	off  int64
-	// rest holds bytes read beyond the last piece handed out.
-	rest []byte
+	off  int64 // where the next read starts
 }
 
 // read appends up to n more bytes of the file to b.
@@ -139,20 +137,28 @@ func growTo(b []byte, n int) []byte {
 }
 
 // head reads up to the brace that opens the people object and returns
-// those bytes (the brace last); nil when the file has no such line.
+// those bytes (the brace last, and room for three more); nil when the
+// file has no such line. The bytes are read twice, first in pieces to
+// find the brace, then at once into a buffer of their size: the state's
+// searches point into it, for as long as the state lives.
 func (in *pieceReader) head() ([]byte, error) {
-	var b []byte
-	for searched := 0; in.off < in.size; {
+	marker := []byte(peopleMarker)
+	window := make([]byte, 0, streamPiece+len(marker))
+	start := int64(0) // the offset of window[0]
+	for in.off < in.size {
+		// Keep the end of the window, where the marker may begin.
+		drop := max(len(window)-len(marker)+1, 0)
+		start += int64(drop)
+		window = window[:copy(window, window[drop:])]
 		var err error
-		if b, err = in.read(b, streamPiece); err != nil {
+		if window, err = in.read(window, streamPiece); err != nil {
 			return nil, err
 		}
-		if i := bytes.Index(b[searched:], []byte(peopleMarker)); i >= 0 {
-			end := searched + i + len(peopleMarker)
-			in.rest = append([]byte(nil), b[end:]...)
-			return b[:end], nil
+		if i := bytes.Index(window, marker); i >= 0 {
+			end := start + int64(i+len(marker))
+			in.off = 0
+			return in.read(make([]byte, 0, end+3), int(end))
 		}
-		searched = max(len(b)-len(peopleMarker)+1, 0)
 	}
 	return nil, nil
 }
@@ -179,7 +185,8 @@ func (in *pieceReader) people(size int64) (people map[string]*state.Person, tail
 	work := make(chan *piece, workers)
 	order := make(chan *piece, 2*workers)
 	stop := make(chan struct{})
-	free := make(chan []byte, 3*workers+2) // buffers of decoded pieces
+	free := make(chan []byte, 3*workers+2)         // buffers of decoded pieces
+	spare := make(chan []personEntry, 3*workers+2) // entries put into the map
 	readErr := make(chan error, 1)
 	go func() {
 		defer close(work)
@@ -187,7 +194,7 @@ func (in *pieceReader) people(size int64) (people map[string]*state.Person, tail
 		readErr <- in.cut(work, order, free, stop)
 	}()
 	for range workers {
-		go decodePieces(work, free)
+		go decodePieces(work, free, spare)
 	}
 	people = make(map[string]*state.Person, size/600) // people take ~550 bytes
 	ok = true
@@ -205,6 +212,10 @@ func (in *pieceReader) people(size int64) (people map[string]*state.Person, tail
 			people[e.id] = e.p
 		}
 		tail = res.tail
+		select {
+		case spare <- res.entries:
+		default:
+		}
 	}
 	if err = <-readErr; err != nil {
 		return nil, "", false, err
@@ -217,8 +228,7 @@ func (in *pieceReader) people(size int64) (people map[string]*state.Person, tail
 // file or stop.
 func (in *pieceReader) cut(work, order chan<- *piece, free chan []byte, stop <-chan struct{}) error {
 	const sep = "\n    \"" // before each person's ID
-	buf := in.rest
-	in.rest = nil
+	var buf []byte
 	for {
 		var err error
 		if buf, err = in.read(buf, streamPiece); err != nil {
@@ -263,13 +273,19 @@ func (in *pieceReader) cut(work, order chan<- *piece, free chan []byte, stop <-c
 // decodePieces decodes the pieces of work, each on its own decoder, with
 // the people's memory (slab) and strings (arena) of this worker. A
 // piece's buffer goes to free once decoded: nothing decoded points into
-// it.
-func decodePieces(work <-chan *piece, free chan<- []byte) {
+// it. The entries of a piece are appended to a slice from spare (the map
+// has taken what it held) when there is one.
+func decodePieces(work <-chan *piece, free chan<- []byte, spare <-chan []personEntry) {
 	var slab []state.Person
 	arena := &strArena{}
 	for p := range work {
 		d := &decoder{src: unsafe.String(unsafe.SliceData(p.buf), len(p.buf)), slab: slab, arena: arena}
-		entries, ok := d.peopleEntries(p.last)
+		var out []personEntry
+		select {
+		case out = <-spare:
+		default:
+		}
+		entries, ok := d.peopleEntries(p.last, out)
 		res := pieceResult{entries: entries, ok: ok}
 		if ok && p.last {
 			res.tail = strings.Clone(d.src[d.pos:])
