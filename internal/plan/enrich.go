@@ -3,7 +3,6 @@ package plan
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"time"
 
 	"github.com/leadsync/leadsync/internal/api"
@@ -251,66 +250,6 @@ func (v *env) needsEnrich(e *config.Enrich, p *state.Person) bool {
 		return true
 	}
 	return e.Refresh > 0 && v.now.Sub(p.Enrichment.EnrichedAt) >= e.Refresh
-}
-
-// collect gathers the people of e's sources, skipping the sources for which
-// skipSource is true (searches that will run, in a plan). With where false,
-// the where expression is not evaluated and every person needing enrichment
-// is in todo.
-func (v *env) collect(e *config.Enrich, skipSource func(string) bool, where bool) (blockPeople, error) {
-	var bp blockPeople
-	type source struct {
-		addr string
-		ids  []string
-	}
-	var sources []source
-	n := 0
-	for _, addr := range v.cfg.Resolve(e.From) {
-		if skipSource != nil && skipSource(addr) {
-			continue
-		}
-		ids := v.sourcePeople(addr)
-		sources = append(sources, source{addr, ids})
-		n += len(ids)
-	}
-	// People are deduplicated by pointer: cheaper to hash than IDs.
-	seen := make(map[*state.Person]struct{}, n)
-	bp.todo = make([]*state.Person, 0, n)
-	for _, src := range sources {
-		addr := src.addr
-		for _, id := range src.ids {
-			p := v.person(id)
-			if p == nil || v.gone[p] {
-				continue
-			}
-			if _, dup := seen[p]; dup {
-				continue
-			}
-			seen[p] = struct{}{}
-			bp.members++
-			if !v.needsEnrich(e, p) {
-				if p.Enrichment != nil {
-					bp.enriched++
-				}
-				continue
-			}
-			// Enrich needs a page name; a search that runs may bring one.
-			ok := p.Lead.PageName != ""
-			if ok && where && e.Where != nil {
-				var err error
-				ok, err = match(v.cfg, e, p.Lead)
-				if err != nil {
-					return bp, fmt.Errorf("%s: where cannot be evaluated for %s (%s, found by %s): %w", e.Address, displayName(p), p.ID, addr, err)
-				}
-			}
-			if ok {
-				bp.todo = append(bp.todo, p)
-			} else {
-				bp.failing = append(bp.failing, p)
-			}
-		}
-	}
-	return bp, nil
 }
 
 // ownedBy counts the people whose enrichment enrich block addr made.
