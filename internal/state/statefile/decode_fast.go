@@ -1,8 +1,10 @@
 package statefile
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"math/bits"
 	"runtime"
 	"strconv"
 	"strings"
@@ -173,6 +175,18 @@ var strSpecial = func() (t [256]bool) {
 	return t
 }()
 
+// specialBytes marks, in eight bytes of a string read as a little-endian
+// word, the bytes strSpecial marks (0x80 in each): a quote, a backslash, a
+// byte below 0x20 or from 0x80. Only the lowest mark is sure to be right
+// (a borrow may mark bytes above a marked one), and the lowest one is all
+// str uses.
+func specialBytes(x uint64) uint64 {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	zero := func(v uint64) uint64 { return (v - ones) & ^v & highs }
+	below := (x - 0x20*ones) & ^x & highs
+	return below | zero(x^('"'*ones)) | zero(x^('\\'*ones)) | x&highs
+}
+
 // str reads a string. Strings without escapes are slices of src (no copy).
 func (d *decoder) str() (string, error) {
 	if d.peek() != '"' {
@@ -181,7 +195,20 @@ func (d *decoder) str() (string, error) {
 	start := d.pos + 1
 	ascii := true
 	src := d.src
+	b := unsafe.Slice(unsafe.StringData(src), len(src))
 	for i := start; i < len(src); i++ {
+		// Eight bytes at a time up to the first special one.
+		for i+8 <= len(b) {
+			m := specialBytes(binary.LittleEndian.Uint64(b[i:]))
+			if m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				break
+			}
+			i += 8
+		}
+		if i >= len(src) {
+			break
+		}
 		if !strSpecial[src[i]] {
 			continue
 		}

@@ -196,7 +196,6 @@ func (in *pieceReader) people(size int64) (people map[string]*state.Person, tail
 	for range workers {
 		go decodePieces(work, free, spare)
 	}
-	people = make(map[string]*state.Person, size/600) // people take ~550 bytes
 	ok = true
 	for p := range order {
 		res := <-p.done
@@ -207,6 +206,9 @@ func (in *pieceReader) people(size int64) (people map[string]*state.Person, tail
 			ok = false
 			close(stop)
 			continue
+		}
+		if people == nil {
+			people = make(map[string]*state.Person, peopleHint(size, len(p.buf), len(res.entries)))
 		}
 		for _, e := range res.entries {
 			people[e.id] = e.p
@@ -220,7 +222,18 @@ func (in *pieceReader) people(size int64) (people map[string]*state.Person, tail
 	if err = <-readErr; err != nil {
 		return nil, "", false, err
 	}
+	if people == nil {
+		people = map[string]*state.Person{}
+	}
 	return people, tail, ok, nil
+}
+
+// peopleHint is how many people a file of size bytes holds, judged from
+// its first piece of people (n entries in pieceLen bytes), with a tenth
+// more: a map that grows rehashes what it holds.
+func peopleHint(size int64, pieceLen, n int) int {
+	perPerson := float64(max(pieceLen, 1)) / float64(max(n, 1))
+	return int(min(float64(size)/perPerson*1.1, float64(size)/8)) + 8
 }
 
 // cut reads the rest of the file and sends it as pieces to work (for a
