@@ -108,3 +108,24 @@ func sortedSearches(st *state.State) []string {
 	slices.Sort(out)
 	return out
 }
+
+// TestOwnedInTheBackground: the people each block owns, found in the
+// background (prefetchOwned), are those found in place, and settle waits
+// for them: Build returns only once nothing reads the state any more.
+func TestOwnedInTheBackground(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	f, _ := randomWorld(rng)
+	want := newEnv(f.cfg, f.st, t0).findOwned()
+	v := newEnv(f.cfg, f.st, t0)
+	v.prefetchOwned()
+	v.settle()
+	got := v.owned // read only after settle: the race detector checks it
+	if len(got) == 0 || len(got) != len(want) {
+		t.Fatalf("owned by %d blocks, want %d", len(got), len(want))
+	}
+	for by, ps := range want {
+		if len(got[by]) != len(ps) {
+			t.Errorf("%s owns %d people, want %d", by, len(got[by]), len(ps))
+		}
+	}
+}

@@ -290,6 +290,14 @@ func (v *env) prefetchOwned() {
 	}()
 }
 
+// settle waits for what prefetchOwned started: once Build returns, its
+// caller may change the state (apply folds results into it).
+func (v *env) settle() {
+	if v.ownedDone != nil {
+		<-v.ownedDone
+	}
+}
+
 // findOwned lists the people of state by the enrich block that made their
 // enrichment, leaving out those the plan removes first (gone).
 func (v *env) findOwned() map[string][]ownedPerson {
