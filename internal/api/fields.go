@@ -176,10 +176,6 @@ func (m Merge) String() string {
 	return "merge?"
 }
 
-// Attribute is the field's name in snake_case (previous_title), as a
-// configuration writes attributes.
-func (f *PersonField) Attribute() string { return AttributeName(f.Key) }
-
 // LeadFields are the rows of the fields of a Lead, and EnrichedFields those
 // of an EnrichedProfile, each in the order of the struct's fields: the
 // order in which encoding/json writes them, which the state file keeps.
@@ -211,16 +207,6 @@ func fieldsOf(t reflect.Type, has func(*PersonField) bool) []*PersonField {
 		}
 	}
 	return out
-}
-
-// FieldByKey returns the row of a service key, nil when none.
-func FieldByKey(key string) *PersonField {
-	for _, f := range PersonFields {
-		if f.Key == key {
-			return f
-		}
-	}
-	return nil
 }
 
 // FieldByColumn returns the row whose export column is name, nil when none.
