@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/backend"
+
 	// The backends leadsync is built with, registered once for every
 	// command: cli opens them through the registry only.
 	_ "github.com/leadsync/leadsync/internal/state/backend/builtin"
@@ -181,3 +183,23 @@ func mentionsBackend(dir string) bool {
 
 // lockTimeoutHelp documents --lock-timeout.
 const lockTimeoutHelp = "wait up to `DURATION` (like 5m) for another run to release the state's lock"
+
+// stateFilePath is where the state of cfg lives.
+func stateFilePath(cfg *config.Config) string {
+	p := cfg.Settings.StatePath
+	if p == "" {
+		p = config.DefaultStatePath
+	}
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(cfg.Dir, p)
+	}
+	return p
+}
+
+// stateRelPath shows path relative to the working directory when inside it.
+func stateRelPath(f *Factory, path string) string {
+	if rel, err := filepath.Rel(f.Dir, path); err == nil && !strings.HasPrefix(rel, "..") {
+		return rel
+	}
+	return path
+}
