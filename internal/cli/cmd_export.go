@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/leadsync/leadsync/internal/cli/arguments"
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/export"
 	"github.com/leadsync/leadsync/internal/run"
@@ -13,15 +14,8 @@ import (
 	"github.com/leadsync/leadsync/internal/views"
 )
 
-// exportOptions are the inputs of `leadsync export`.
-type exportOptions struct {
-	vars varFlags
-	bom  bool
-	json bool
-}
-
 func newExportCmd(f *Factory) *cobra.Command {
-	opts := &exportOptions{}
+	var fl arguments.ExportFlags
 	cmd := &cobra.Command{
 		Use:   "export",
 		Short: "Rewrite the spreadsheets from state; no calls",
@@ -37,36 +31,34 @@ go to the path itself; with several, each sheet goes to
 		Example: `  leadsync export
   leadsync export --bom          # CSV files that Excel opens as UTF-8 by double-click
   leadsync export --json`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return runExport(f, opts)
-		},
 	}
-	cmd.Flags().BoolVar(&opts.bom, "bom", false, "start CSV files with a UTF-8 byte order mark (for Excel)")
-	cmd.Flags().BoolVar(&opts.json, "json", false, "print what was written as one JSON object")
-	opts.vars.register(cmd)
+	fl.Register(cmd.Flags())
+	parseArgs(cmd, &fl, arguments.ParseExport, func(_ *cobra.Command, a *arguments.Export) error {
+		return runExport(f, a)
+	})
 	return cmd
 }
 
-func runExport(f *Factory, opts *exportOptions) error {
-	cfg, diags := loadConfig(f, &opts.vars)
+func runExport(f *Factory, a *arguments.Export) error {
+	asJSON := a.View == arguments.ViewJSON
+	cfg, diags := loadConfig(f, a.Vars)
 	// With --json and errors, Run prints export's schema with the
 	// diagnostics on stdout.
 	writeDiagnostics(f, cfg, diags)
 	if diags.HasErrors() {
 		return silentExit(ExitError)
 	}
-	deps, src, err := runDeps(f, cfg)
+	deps, src, err := runDeps(f, cfg, 0)
 	if err != nil {
-		if opts.json {
+		if asJSON {
 			writeExportJSON(f, cfg, nil, err)
 			return silentExit(ExitError)
 		}
 		return err
 	}
 	defer src.close()
-	eopts := run.ExportOptions{Config: cfg, BOM: opts.bom, Warn: func(msg string) { warn(f, msg) }}
-	if !opts.json {
+	eopts := run.ExportOptions{Config: cfg, BOM: a.BOM, Warn: func(msg string) { warn(f, msg) }}
+	if !asJSON {
 		eopts.NoState = func() {
 			where := src.describe(f)
 			if path, ok := backend.FilePath(src.backend); ok {
@@ -76,7 +68,7 @@ func runExport(f *Factory, opts *exportOptions) error {
 		}
 	}
 	written, err := run.Export(deps, eopts)
-	if opts.json {
+	if asJSON {
 		writeExportJSON(f, cfg, written, err)
 		if err != nil {
 			return silentExit(ExitError)

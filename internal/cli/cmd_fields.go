@@ -15,18 +15,12 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/catalog"
+	"github.com/leadsync/leadsync/internal/cli/arguments"
 	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
-// fieldsOptions are the inputs of `leadsync fields`.
-type fieldsOptions struct {
-	refresh bool
-	json    bool
-	vars    varFlags
-}
-
 func newFieldsCmd(f *Factory) *cobra.Command {
-	opts := &fieldsOptions{}
+	var fl arguments.FieldsFlags
 	cmd := &cobra.Command{
 		Use:   "fields",
 		Short: "Print the searchable-field catalog; --refresh fetches it live",
@@ -42,31 +36,29 @@ validate and plan then check against it and say so.`,
 		Example: `  leadsync fields
   leadsync fields --refresh
   leadsync fields --json | jq '.fields[] | select(.type == "array") | .attribute'`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return runFields(cmd.Context(), f, opts)
-		},
 	}
-	cmd.Flags().BoolVar(&opts.refresh, "refresh", false, "fetch the list from the service and cache it in "+catalog.CachePath)
-	cmd.Flags().BoolVar(&opts.json, "json", false, "print the catalog as one JSON object")
-	opts.vars.register(cmd)
+	fl.Register(cmd.Flags())
+	parseArgs(cmd, &fl, arguments.ParseFields, func(cmd *cobra.Command, a *arguments.Fields) error {
+		return runFields(cmd.Context(), f, a)
+	})
 	return cmd
 }
 
-func runFields(ctx context.Context, f *Factory, opts *fieldsOptions) error {
+func runFields(ctx context.Context, f *Factory, a *arguments.Fields) error {
+	asJSON := a.View == arguments.ViewJSON
 	cachePath := filepath.Join(f.Dir, catalog.CachePath)
 	old, err := catalog.LoadCache(cachePath)
-	if err != nil && !opts.refresh {
+	if err != nil && !a.Refresh {
 		return err
 	}
 	if old == nil {
 		old = catalog.Default()
 	}
-	if !opts.refresh {
-		return printCatalog(f.IO.Out, old, opts.json, f.IO.TextWidth(76))
+	if !a.Refresh {
+		return printCatalog(f.IO.Out, old, asJSON, f.IO.TextWidth(76))
 	}
 
-	cfg, diags := loadConfig(f, &opts.vars)
+	cfg, diags := loadConfig(f, a.Vars)
 	if diags.HasErrors() {
 		writeDiagnostics(f, cfg, diags)
 		// A stale catalog can itself be why the configuration is invalid
@@ -96,7 +88,7 @@ func runFields(ctx context.Context, f *Factory, opts *fieldsOptions) error {
 	if err != nil {
 		return err
 	}
-	if opts.json {
+	if asJSON {
 		return printCatalog(f.IO.Out, fresh, true, 0)
 	}
 	rel := catalog.CachePath

@@ -16,6 +16,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/catalog"
+	"github.com/leadsync/leadsync/internal/cli/arguments"
 	"github.com/leadsync/leadsync/internal/golden"
 )
 
@@ -276,16 +277,10 @@ func TestWrapValuesWide(t *testing.T) {
 	}
 }
 
-// TestWriteColumnsWide: columns align by display width, not by runes.
-func TestWriteColumnsWide(t *testing.T) {
-	var b strings.Builder
-	w := newStateWriter(&b)
-	writeColumns(w, [][]string{{"日本語", "x"}, {"abc", "y"}})
-	if err := w.flush(); err != nil {
-		t.Fatal(err)
-	}
-	want := "  日本語  x\n  abc     y\n"
-	if b.String() != want {
-		t.Errorf("got %q, want %q", b.String(), want)
+// TestFieldsCachePathAgrees: the help of --refresh names the cache that
+// the catalog writes (arguments imports no catalog: it reads no files).
+func TestFieldsCachePathAgrees(t *testing.T) {
+	if arguments.FieldsCachePath != catalog.CachePath {
+		t.Errorf("arguments.FieldsCachePath %q, catalog.CachePath %q", arguments.FieldsCachePath, catalog.CachePath)
 	}
 }

@@ -16,19 +16,12 @@ import (
 	"github.com/hashicorp/hcl/v2/hclwrite"
 	"github.com/spf13/cobra"
 
+	"github.com/leadsync/leadsync/internal/cli/arguments"
 	"github.com/leadsync/leadsync/internal/config"
 )
 
-// fmtOptions are the inputs of `leadsync fmt`.
-type fmtOptions struct {
-	check     bool
-	diff      bool
-	recursive bool
-	paths     []string // files or directories; none: the working directory
-}
-
 func newFmtCmd(f *Factory) *cobra.Command {
-	opts := &fmtOptions{}
+	var fl arguments.FmtFlags
 	cmd := &cobra.Command{
 		Use:   "fmt [PATH...]",
 		Short: "Rewrite configuration files in the canonical format",
@@ -41,14 +34,11 @@ With --check nothing is written: fmt lists the files that are not formatted
 and exits 1 when there is any, which suits CI.`,
 		Example: `  leadsync fmt
   leadsync fmt --check --diff --recursive`,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.paths = args
-			return runFmt(f, opts)
-		},
 	}
-	cmd.Flags().BoolVar(&opts.check, "check", false, "write nothing; exit 1 when a file is not formatted")
-	cmd.Flags().BoolVar(&opts.diff, "diff", false, "print the changes as a unified diff")
-	cmd.Flags().BoolVar(&opts.recursive, "recursive", false, "also format files in subdirectories")
+	fl.Register(cmd.Flags())
+	parseArgs(cmd, &fl, arguments.ParseFmt, func(_ *cobra.Command, a *arguments.Fmt) error {
+		return runFmt(f, a)
+	})
 	return cmd
 }
 
@@ -57,13 +47,9 @@ func isFormattable(name string) bool {
 	return strings.HasSuffix(name, config.ConfigSuffix) || strings.HasSuffix(name, ".leadvars.hcl")
 }
 
-func runFmt(f *Factory, opts *fmtOptions) error {
-	paths := opts.paths
-	if len(paths) == 0 {
-		paths = []string{"."}
-	}
+func runFmt(f *Factory, opts *arguments.Fmt) error {
 	var files []string
-	for _, p := range paths {
+	for _, p := range opts.Paths {
 		if p == "-" {
 			if err := fmtStdin(f, opts); err != nil {
 				return err
@@ -82,7 +68,7 @@ func runFmt(f *Factory, opts *fmtOptions) error {
 			files = append(files, abs)
 			continue
 		}
-		found, err := findFormattable(abs, opts.recursive)
+		found, err := findFormattable(abs, opts.Recursive)
 		if err != nil {
 			return fmt.Errorf("fmt: %w", err)
 		}
@@ -111,13 +97,13 @@ func runFmt(f *Factory, opts *fmtOptions) error {
 		}
 		changed++
 		fmt.Fprintln(f.IO.Out, name)
-		if opts.diff {
+		if opts.Diff {
 			if err := writeUnifiedDiff(f.IO.Out, name, src, out); err != nil {
 				fmt.Fprintf(f.IO.ErrOut, "Error: %v\n", err)
 				failed = true
 			}
 		}
-		if !opts.check {
+		if !opts.Check {
 			fi, err := os.Stat(path)
 			mode := fs.FileMode(0o644)
 			if err == nil {
@@ -129,13 +115,13 @@ func runFmt(f *Factory, opts *fmtOptions) error {
 			}
 		}
 	}
-	if failed || (opts.check && changed > 0) {
+	if failed || (opts.Check && changed > 0) {
 		return silentExit(ExitError)
 	}
 	return nil
 }
 
-func fmtStdin(f *Factory, opts *fmtOptions) error {
+func fmtStdin(f *Factory, opts *arguments.Fmt) error {
 	src, err := io.ReadAll(f.IO.In)
 	if err != nil {
 		return fmt.Errorf("fmt: reading standard input: %w", err)
@@ -146,14 +132,14 @@ func fmtStdin(f *Factory, opts *fmtOptions) error {
 		return silentExit(ExitError)
 	}
 	switch {
-	case opts.diff:
+	case opts.Diff:
 		if err := writeUnifiedDiff(f.IO.Out, "<stdin>", src, out); err != nil {
 			return err
 		}
-	case !opts.check:
+	case !opts.Check:
 		f.IO.Out.Write(out)
 	}
-	if opts.check && !bytes.Equal(src, out) {
+	if opts.Check && !bytes.Equal(src, out) {
 		return silentExit(ExitError)
 	}
 	return nil

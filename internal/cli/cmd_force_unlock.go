@@ -8,18 +8,13 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/leadsync/leadsync/internal/cli/arguments"
 	"github.com/leadsync/leadsync/internal/state/backend"
+	"github.com/leadsync/leadsync/internal/views"
 )
 
-// forceUnlockOptions are the inputs of `leadsync force-unlock`.
-type forceUnlockOptions struct {
-	state stateFlags
-	id    string
-	force bool
-}
-
 func newForceUnlockCmd(f *Factory) *cobra.Command {
-	opts := &forceUnlockOptions{}
+	var fl arguments.ForceUnlockFlags
 	cmd := &cobra.Command{
 		Use:   "force-unlock LOCK_ID",
 		Short: "Remove a stale state lock",
@@ -39,19 +34,16 @@ state.
 Without --force, force-unlock asks for confirmation on a terminal and
 refuses elsewhere.`,
 		Example: `  leadsync force-unlock 0f8fad5b-d9cb-469f-a165-70867728950e`,
-		Args:    cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.id = args[0]
-			return runForceUnlock(f, opts)
-		},
 	}
-	cmd.Flags().BoolVar(&opts.force, "force", false, "do not ask for confirmation")
-	opts.state.register(cmd)
+	fl.Register(cmd.Flags())
+	parseArgs(cmd, &fl, arguments.ParseForceUnlock, func(_ *cobra.Command, a *arguments.ForceUnlock) error {
+		return runForceUnlock(f, a)
+	})
 	return cmd
 }
 
-func runForceUnlock(f *Factory, opts *forceUnlockOptions) error {
-	src, err := openStateSource(f, &opts.state)
+func runForceUnlock(f *Factory, opts *arguments.ForceUnlock) error {
+	src, err := openStateSource(f, opts.State)
 	if err != nil {
 		return err
 	}
@@ -67,14 +59,14 @@ func runForceUnlock(f *Factory, opts *forceUnlockOptions) error {
 	if info == nil {
 		return fmt.Errorf("the state %s is not locked: nothing to do", src.describe(f))
 	}
-	if info.ID != opts.id {
-		return fmt.Errorf("lock ID %q does not match the lock held now (ID %s, by %s for %q): nothing was removed", opts.id, info.ID, info.Who, info.Operation)
+	if info.ID != opts.LockID {
+		return fmt.Errorf("lock ID %q does not match the lock held now (ID %s, by %s for %q): nothing was removed", opts.LockID, info.ID, info.Who, info.Operation)
 	}
-	if !opts.force {
+	if !opts.Force {
 		if !f.IO.InTTY {
 			return fmt.Errorf("force-unlock asks for confirmation, and input is not a terminal: run it again with --force")
 		}
-		fmt.Fprintf(f.IO.ErrOut, "The lock is held by %s (pid %d) for %q since %s.\n", info.Who, info.PID, info.Operation, stateWhen(info.Created, f.Now()))
+		fmt.Fprintf(f.IO.ErrOut, "The lock is held by %s (pid %d) for %q since %s.\n", info.Who, info.PID, info.Operation, views.When(info.Created, f.Now()))
 		fmt.Fprintf(f.IO.ErrOut, "Remove it only if that run is gone. Remove it? Only 'yes' is accepted: ")
 		answer, err := bufio.NewReader(f.IO.In).ReadString('\n')
 		if err != nil {
@@ -85,7 +77,7 @@ func runForceUnlock(f *Factory, opts *forceUnlockOptions) error {
 			return fmt.Errorf("force-unlock cancelled: the lock stays")
 		}
 	}
-	held, err := lock.ForceUnlock(opts.id)
+	held, err := lock.ForceUnlock(opts.LockID)
 	if err != nil {
 		return err
 	}

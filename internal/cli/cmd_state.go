@@ -4,18 +4,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// stateFlags locate the state: the configuration's state_path (read with
-// the usual variable flags) or --state.
-type stateFlags struct {
-	vars varFlags
-	path string
-}
-
-func (sf *stateFlags) register(cmd *cobra.Command) {
-	sf.vars.register(cmd)
-	cmd.Flags().StringVar(&sf.path, "state", "", "use the state file at `PATH` instead of the configuration's state_path")
-}
-
 func newStateCmd(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "state",

@@ -1,40 +1,35 @@
 package cli
 
 import (
-	"strings"
-
 	"github.com/spf13/cobra"
+
+	"github.com/leadsync/leadsync/internal/cli/arguments"
+	"github.com/leadsync/leadsync/internal/views"
 )
 
-// stateListOptions are the inputs of `leadsync state list`.
-type stateListOptions struct {
-	state    stateFlags
-	noPeople bool
-	prefixes []string
-}
-
 func newStateListCmd(f *Factory) *cobra.Command {
-	opts := &stateListOptions{}
+	var fl arguments.StateListFlags
 	cmd := &cobra.Command{
 		Use:   "list [PREFIX...]",
 		Short: "List the addresses in the state",
 		Long: `List prints one address per line: searches, then profiles, then people as
-person.<id>. With prefixes, only the addresses that start with one of them.`,
+person.<id>. With prefixes, only the addresses that start with one of them.
+--json prints them as one object: format_version and addresses, each with
+its address and kind (search, profile or person).`,
 		Example: `  leadsync state list
   leadsync state list search.cto
-  leadsync state list --no-people`,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.prefixes = args
-			return runStateList(f, opts)
-		},
+  leadsync state list --no-people
+  leadsync state list --json | jq -r '.addresses[] | select(.kind == "search") | .address'`,
 	}
-	cmd.Flags().BoolVar(&opts.noPeople, "no-people", false, "leave out person.<id> lines")
-	opts.state.register(cmd)
+	fl.Register(cmd.Flags())
+	parseArgs(cmd, &fl, arguments.ParseStateList, func(_ *cobra.Command, a *arguments.StateList) error {
+		return runStateList(f, a)
+	})
 	return cmd
 }
 
-func runStateList(f *Factory, opts *stateListOptions) error {
-	src, err := openStateSource(f, &opts.state)
+func runStateList(f *Factory, a *arguments.StateList) error {
+	src, err := openStateSource(f, a.State)
 	if err != nil {
 		return err
 	}
@@ -43,23 +38,6 @@ func runStateList(f *Factory, opts *stateListOptions) error {
 	if err != nil {
 		return err
 	}
-	w := newStateWriter(f.IO.Out)
-	for _, addr := range s.Addresses(!opts.noPeople) {
-		if matchesPrefix(addr, opts.prefixes) {
-			w.printf("%s\n", addr)
-		}
-	}
-	return w.flush()
-}
-
-func matchesPrefix(addr string, prefixes []string) bool {
-	if len(prefixes) == 0 {
-		return true
-	}
-	for _, p := range prefixes {
-		if strings.HasPrefix(addr, p) {
-			return true
-		}
-	}
-	return false
+	view := views.NewStateList(f.IO.Out, a.View == arguments.ViewJSON)
+	return view.List(views.StateAddresses(s, a.People, a.Prefixes))
 }

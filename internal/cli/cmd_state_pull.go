@@ -1,12 +1,14 @@
 package cli
 
 import (
-	"github.com/leadsync/leadsync/internal/state/statefile"
 	"github.com/spf13/cobra"
+
+	"github.com/leadsync/leadsync/internal/cli/arguments"
+	"github.com/leadsync/leadsync/internal/state/statefile"
 )
 
 func newStatePullCmd(f *Factory) *cobra.Command {
-	var sf stateFlags
+	var fl arguments.StatePullFlags
 	cmd := &cobra.Command{
 		Use:   "pull",
 		Short: "Print the workspace's state as the local state file's JSON",
@@ -16,20 +18,29 @@ personal data: write it only where it belongs). leadsync state push --from
 reads it back.`,
 		Example: `  leadsync state pull > backup.json
   leadsync --workspace uk state pull | jq '.searches | keys'`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			src, err := openStateSource(f, &sf)
-			if err != nil {
-				return err
-			}
-			defer src.close()
-			s, err := src.backend.Load()
-			if err != nil {
-				return err
-			}
-			return statefile.Encode(f.IO.Out, s)
-		},
 	}
-	sf.vars.register(cmd)
+	fl.Register(cmd.Flags())
+	parseArgs(cmd, &fl, arguments.ParseStatePull, func(_ *cobra.Command, a *arguments.StatePull) error {
+		return runStatePull(f, a)
+	})
 	return cmd
+}
+
+// runStatePull prints the state of the workspace in use, with the calls of
+// an interrupted apply folded in, as a local state file's JSON.
+func runStatePull(f *Factory, a *arguments.StatePull) error {
+	cfg, err := configForState(f, a.Vars, false)
+	if err != nil {
+		return err
+	}
+	src, err := openSource(f, cfg)
+	if err != nil {
+		return err
+	}
+	defer src.close()
+	s, err := src.backend.Load()
+	if err != nil {
+		return err
+	}
+	return statefile.Encode(f.IO.Out, s)
 }

@@ -6,16 +6,16 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/spf13/cobra"
+
+	"github.com/leadsync/leadsync/internal/cli/arguments"
 	"github.com/leadsync/leadsync/internal/run"
 	"github.com/leadsync/leadsync/internal/state/backend"
 	"github.com/leadsync/leadsync/internal/views"
-	"github.com/spf13/cobra"
 )
 
 func newStatePushCmd(f *Factory) *cobra.Command {
-	var sf stateFlags
-	var force bool
-	var from string
+	var fl arguments.StatePushFlags
 	cmd := &cobra.Command{
 		Use:   "push",
 		Short: "Copy a local state file into the workspace in use",
@@ -31,56 +31,56 @@ write). Push takes the workspace's lock.`,
   leadsync --workspace uk state push --from uk/.leadsync/state.json
   leadsync state pull > copy.json && leadsync --workspace test state push --from copy.json
   leadsync state push --force`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			src, err := openStateSource(f, &sf)
-			if err != nil {
-				return err
-			}
-			defer src.close()
-			path := from
-			if path == "" {
-				cfg, diags := loadConfig(f, &sf.vars)
-				if diags.HasErrors() {
-					return silentExit(ExitError)
-				}
-				path = stateFilePath(cfg)
-			} else if !filepath.IsAbs(path) {
-				path = filepath.Join(f.Dir, path)
-			}
-			from, err := fileSource(f, path)
-			if err != nil {
-				return err
-			}
-			if backend.KnownAbsent(from.backend) {
-				return fmt.Errorf("no local state at %s to push", stateRelPath(f, path))
-			}
-			to, ok := backend.PusherOf(src.backend)
-			if !ok {
-				return fmt.Errorf("%s takes no pushed state", src.describe(f))
-			}
-			inUse, isFile := backend.FilePath(src.backend)
-			if isFile && sameFile(path, inUse) {
-				return fmt.Errorf("%s is the state file of workspace %q, the one in use: nothing to push. Name another state file with --from PATH, or push into another workspace with --workspace NAME",
-					stateRelPath(f, path), src.workspaceName())
-			}
-			s, err := run.StatePush(stateDeps(f, src), from.backend, to, force)
-			if ne := (*backend.NotEmptyError)(nil); errors.As(err, &ne) && isFile {
-				ne.Where = src.workspaceDescription(f) // relative to the working folder
-			}
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(f.IO.Out, "Pushed %s (%s, %s) into %s.\n", stateRelPath(f, path),
-				views.Plural(len(s.Searches)+len(s.Profiles), "search and profile record"), views.Plural(len(s.People), "person"), src.workspaceDescription(f))
-			return nil
-		},
 	}
-	cmd.Flags().BoolVar(&force, "force", false, "replace a workspace that already holds state")
-	cmd.Flags().StringVar(&from, "from", "", "push the state file at `PATH` instead of state_path")
-	cmd.Flags().DurationVar(&f.LockTimeout, "lock-timeout", 0, lockTimeoutHelp)
-	sf.vars.register(cmd)
+	fl.Register(cmd.Flags())
+	parseArgs(cmd, &fl, arguments.ParseStatePush, func(_ *cobra.Command, a *arguments.StatePush) error {
+		return runStatePush(f, a)
+	})
 	return cmd
+}
+
+func runStatePush(f *Factory, a *arguments.StatePush) error {
+	cfg, err := configForState(f, a.Vars, false)
+	if err != nil {
+		return err
+	}
+	src, err := openSource(f, cfg)
+	if err != nil {
+		return err
+	}
+	defer src.close()
+	path := a.From
+	if path == "" {
+		path = stateFilePath(cfg)
+	} else if !filepath.IsAbs(path) {
+		path = filepath.Join(f.Dir, path)
+	}
+	from, err := fileSource(f, path)
+	if err != nil {
+		return err
+	}
+	if backend.KnownAbsent(from.backend) {
+		return fmt.Errorf("no local state at %s to push", stateRelPath(f, path))
+	}
+	to, ok := backend.PusherOf(src.backend)
+	if !ok {
+		return fmt.Errorf("%s takes no pushed state", src.describe(f))
+	}
+	inUse, isFile := backend.FilePath(src.backend)
+	if isFile && sameFile(path, inUse) {
+		return fmt.Errorf("%s is the state file of workspace %q, the one in use: nothing to push. Name another state file with --from PATH, or push into another workspace with --workspace NAME",
+			stateRelPath(f, path), src.workspaceName())
+	}
+	s, err := run.StatePush(stateDeps(f, src, a.LockTimeout), from.backend, to, a.Force)
+	if ne := (*backend.NotEmptyError)(nil); errors.As(err, &ne) && isFile {
+		ne.Where = src.workspaceDescription(f) // relative to the working folder
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(f.IO.Out, "Pushed %s (%s, %s) into %s.\n", stateRelPath(f, path),
+		views.Plural(len(s.Searches)+len(s.Profiles), "search and profile record"), views.Plural(len(s.People), "person"), src.workspaceDescription(f))
+	return nil
 }
 
 // sameFile reports whether paths a and b are one file (b may not exist).

@@ -4,20 +4,16 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/spf13/cobra"
+
+	"github.com/leadsync/leadsync/internal/cli/arguments"
 	"github.com/leadsync/leadsync/internal/run"
 	"github.com/leadsync/leadsync/internal/state/backend"
 	"github.com/leadsync/leadsync/internal/textfmt"
-	"github.com/spf13/cobra"
 )
 
-// stateRmOptions are the inputs of `leadsync state rm`.
-type stateRmOptions struct {
-	state     stateFlags
-	addresses []string
-}
-
 func newStateRmCmd(f *Factory) *cobra.Command {
-	opts := &stateRmOptions{}
+	var fl arguments.StateRmFlags
 	cmd := &cobra.Command{
 		Use:   "rm ADDRESS...",
 		Short: "Remove searches, profiles or people from the state",
@@ -34,20 +30,17 @@ Rm takes the state lock, and the state before is kept as <state>.backup.`,
 		Example: `  leadsync state rm 'search.cto["Berlin"]'
   leadsync state rm profile.founder search.old
   leadsync state rm person.123456.a1b2c3`,
-		Args:              cobra.MinimumNArgs(1),
 		ValidArgsFunction: completeStateAddresses(f, 0),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.addresses = args
-			return runStateRm(f, opts)
-		},
 	}
-	cmd.Flags().DurationVar(&f.LockTimeout, "lock-timeout", 0, lockTimeoutHelp)
-	opts.state.register(cmd)
+	fl.Register(cmd.Flags())
+	parseArgs(cmd, &fl, arguments.ParseStateRm, func(_ *cobra.Command, a *arguments.StateRm) error {
+		return runStateRm(f, a)
+	})
 	return cmd
 }
 
-func runStateRm(f *Factory, opts *stateRmOptions) error {
-	src, err := openStateSource(f, &opts.state)
+func runStateRm(f *Factory, a *arguments.StateRm) error {
+	src, err := openStateSource(f, a.State)
 	if err != nil {
 		return err
 	}
@@ -56,7 +49,7 @@ func runStateRm(f *Factory, opts *stateRmOptions) error {
 	if backend.KnownAbsent(src.backend) {
 		return noState // before taking the lock, which would create the directory
 	}
-	removed, err := run.StateRm(stateDeps(f, src), opts.addresses)
+	removed, err := run.StateRm(stateDeps(f, src, a.LockTimeout), a.Addresses)
 	if errors.Is(err, run.ErrNoState) {
 		return noState
 	}

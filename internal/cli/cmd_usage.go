@@ -10,16 +10,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/cli/arguments"
 )
 
-// usageOptions are the inputs of `leadsync usage`.
-type usageOptions struct {
-	json bool
-	vars varFlags
-}
-
 func newUsageCmd(f *Factory) *cobra.Command {
-	opts := &usageOptions{}
+	var fl arguments.UsageFlags
 	cmd := &cobra.Command{
 		Use:   "usage",
 		Short: "Print the remaining requests this month and the invoicing start date",
@@ -29,18 +24,16 @@ the date the subscription started. The enrich credit balance is not part of
 it; the service reports that with each enrichment.`,
 		Example: `  leadsync usage
   leadsync usage --json`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return runUsage(cmd.Context(), f, opts)
-		},
 	}
-	cmd.Flags().BoolVar(&opts.json, "json", false, "print the usage as one JSON object")
-	opts.vars.register(cmd)
+	fl.Register(cmd.Flags())
+	parseArgs(cmd, &fl, arguments.ParseUsage, func(cmd *cobra.Command, a *arguments.Usage) error {
+		return runUsage(cmd.Context(), f, a)
+	})
 	return cmd
 }
 
-func runUsage(ctx context.Context, f *Factory, opts *usageOptions) error {
-	cfg, diags := loadConfig(f, &opts.vars)
+func runUsage(ctx context.Context, f *Factory, a *arguments.Usage) error {
+	cfg, diags := loadConfig(f, a.Vars)
 	if diags.HasErrors() {
 		writeDiagnostics(f, cfg, diags)
 		return silentExit(ExitError)
@@ -53,7 +46,7 @@ func runUsage(ctx context.Context, f *Factory, opts *usageOptions) error {
 	if err != nil {
 		return reportAPIError(f, "reading the usage", err)
 	}
-	if opts.json {
+	if a.View == arguments.ViewJSON {
 		return printUsageJSON(f.IO.Out, u, cfg.API.Sandbox)
 	}
 	writeDiagnostics(f, cfg, diags) // warnings

@@ -6,20 +6,23 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/leadsync/leadsync/internal/cli/arguments"
 	"github.com/leadsync/leadsync/internal/version"
 )
 
 func newVersionCmd(f *Factory) *cobra.Command {
-	return &cobra.Command{
+	var fl arguments.VersionFlags
+	cmd := &cobra.Command{
 		Use:     "version",
 		Short:   "Print the leadsync version",
-		Args:    cobra.NoArgs,
 		Example: "  leadsync version\n  leadsync --version",
-		RunE: func(cmd *cobra.Command, args []string) error {
-			fmt.Fprintln(f.IO.Out, versionLine())
-			return nil
-		},
 	}
+	fl.Register(cmd.Flags())
+	parseArgs(cmd, &fl, arguments.ParseVersion, func(*cobra.Command, *arguments.Version) error {
+		_, err := fmt.Fprintln(f.IO.Out, versionLine())
+		return err
+	})
+	return cmd
 }
 
 // versionLine is the output of leadsync version and leadsync --version.

@@ -2,18 +2,21 @@ package cli
 
 import (
 	"fmt"
-	"sort"
 
 	"github.com/spf13/cobra"
 
-	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/cli/arguments"
 	"github.com/leadsync/leadsync/internal/state/backend"
 )
 
 // workspaceSource opens the configuration's backend on the workspace in
 // use, made or not, for the workspace commands.
-func workspaceSource(f *Factory, sf *stateFlags) (*stateSource, backend.Workspaces, error) {
-	src, err := openStateSourceWith(f, sf, openBackend)
+func workspaceSource(f *Factory, vars arguments.Vars) (*stateSource, backend.Workspaces, error) {
+	cfg, err := configForState(f, vars, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	src, err := openBackend(f, cfg)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -46,15 +49,4 @@ state in the database.`,
 	}
 	cmd.AddCommand(newWorkspaceListCmd(f), newWorkspaceNewCmd(f), newWorkspaceDeleteCmd(f))
 	return cmd
-}
-
-// sortWorkspaces puts the default workspace first, then the others by
-// name, on either backend.
-func sortWorkspaces(list []backend.WorkspaceInfo) {
-	sort.SliceStable(list, func(i, j int) bool {
-		if (list[i].Name == state.DefaultWorkspace) != (list[j].Name == state.DefaultWorkspace) {
-			return list[i].Name == state.DefaultWorkspace
-		}
-		return list[i].Name < list[j].Name
-	})
 }

@@ -3,16 +3,15 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"strings"
 
-	"github.com/leadsync/leadsync/internal/state"
-	"github.com/leadsync/leadsync/internal/state/backend"
 	"github.com/spf13/cobra"
+
+	"github.com/leadsync/leadsync/internal/cli/arguments"
+	"github.com/leadsync/leadsync/internal/run"
 )
 
 func newWorkspaceDeleteCmd(f *Factory) *cobra.Command {
-	var sf stateFlags
-	var force bool
+	var fl arguments.WorkspaceDeleteFlags
 	cmd := &cobra.Command{
 		Use:   "delete NAME",
 		Short: "Delete a workspace (one that holds state only with --force)",
@@ -24,47 +23,27 @@ paid for. A workspace in use by a run (locked) is refused, as are
 LEADSYNC_WORKSPACE).`,
 		Example: `  leadsync workspace delete uk
   leadsync workspace delete old-campaign --force`,
-		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			src, set, err := workspaceSource(f, &sf)
-			if err != nil {
-				return err
-			}
-			defer src.close()
-			if name := args[0]; name != state.DefaultWorkspace && name == src.workspaceName() {
-				return fmt.Errorf("workspace %q is the one in use (--workspace or %s names it); nothing was deleted. Delete it from another one: leadsync --workspace default workspace delete %s", name, EnvWorkspace, name)
-			}
-			if err := set.DeleteWorkspace(args[0], force); err != nil {
-				if ne := (*backend.NoWorkspaceError)(nil); errors.As(err, &ne) {
-					return noWorkspaceToDelete(set, ne)
-				}
-				return err
-			}
-			fmt.Fprintf(f.IO.Out, "Deleted workspace %q.\n", args[0])
-			return nil
-		},
 	}
-	cmd.Flags().BoolVar(&force, "force", false, "delete a workspace that holds state, with everything in it")
-	sf.vars.register(cmd)
+	fl.Register(cmd.Flags())
+	parseArgs(cmd, &fl, arguments.ParseWorkspaceDelete, func(_ *cobra.Command, a *arguments.WorkspaceDelete) error {
+		return runWorkspaceDelete(f, a)
+	})
 	return cmd
 }
 
-// noWorkspaceToDelete says that the workspace delete names does not exist
-// (there is nothing to make: the hint of other commands, to create it, is
-// no answer here) and lists those that do.
-func noWorkspaceToDelete(set backend.Workspaces, ne *backend.NoWorkspaceError) error {
-	in := ""
-	if ne.In != "" {
-		in = " in " + ne.In
-	}
-	list, err := set.Workspaces()
+func runWorkspaceDelete(f *Factory, a *arguments.WorkspaceDelete) error {
+	src, set, err := workspaceSource(f, a.Vars)
 	if err != nil {
-		return fmt.Errorf("workspace %q does not exist%s; nothing was deleted", ne.Workspace, in)
+		return err
 	}
-	sortWorkspaces(list)
-	names := make([]string, 0, len(list))
-	for _, ws := range list {
-		names = append(names, ws.Name)
+	defer src.close()
+	err = run.WorkspaceDelete(set, a.Name, src.workspaceName(), a.Force)
+	if ie := (*run.WorkspaceInUseError)(nil); errors.As(err, &ie) {
+		return fmt.Errorf("workspace %q is the one in use (--workspace or %s names it); nothing was deleted. Delete it from another one: leadsync --workspace default workspace delete %s", ie.Workspace, EnvWorkspace, ie.Workspace)
 	}
-	return fmt.Errorf("workspace %q does not exist%s; nothing was deleted. The workspaces are: %s", ne.Workspace, in, strings.Join(names, ", "))
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(f.IO.Out, "Deleted workspace %q.\n", a.Name)
+	return nil
 }

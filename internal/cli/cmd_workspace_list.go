@@ -1,46 +1,36 @@
 package cli
 
 import (
-	"github.com/leadsync/leadsync/internal/views"
 	"github.com/spf13/cobra"
+
+	"github.com/leadsync/leadsync/internal/cli/arguments"
+	"github.com/leadsync/leadsync/internal/run"
+	"github.com/leadsync/leadsync/internal/views"
 )
 
 func newWorkspaceListCmd(f *Factory) *cobra.Command {
-	var sf stateFlags
+	var fl arguments.WorkspaceListFlags
 	cmd := &cobra.Command{
 		Use:     "list",
 		Short:   "List the workspaces, marking the one in use with *",
 		Example: `  leadsync workspace list`,
-		Args:    cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			src, set, err := workspaceSource(f, &sf)
-			if err != nil {
-				return err
-			}
-			defer src.close()
-			list, err := set.Workspaces()
-			if err != nil {
-				return err
-			}
-			sortWorkspaces(list)
-			w := newStateWriter(f.IO.Out)
-			for _, ws := range list {
-				mark := " "
-				if ws.Name == src.workspaceName() {
-					mark = "*"
-				}
-				switch {
-				case ws.Err != nil:
-					w.printf("%s %s  (cannot be read: %v)\n", mark, ws.Name, ws.Err)
-				case ws.Exists && (ws.Serial > 0 || !ws.IsEmpty()):
-					w.printf("%s %s  (%s, %s; serial %d)\n", mark, ws.Name, views.Plural(ws.Blocks, "record"), views.Plural(ws.People, "person"), ws.Serial)
-				default:
-					w.printf("%s %s  (empty)\n", mark, ws.Name)
-				}
-			}
-			return w.flush()
-		},
 	}
-	sf.vars.register(cmd)
+	fl.Register(cmd.Flags())
+	parseArgs(cmd, &fl, arguments.ParseWorkspaceList, func(_ *cobra.Command, a *arguments.WorkspaceList) error {
+		return runWorkspaceList(f, a)
+	})
 	return cmd
+}
+
+func runWorkspaceList(f *Factory, a *arguments.WorkspaceList) error {
+	src, set, err := workspaceSource(f, a.Vars)
+	if err != nil {
+		return err
+	}
+	defer src.close()
+	list, err := run.ListWorkspaces(set)
+	if err != nil {
+		return err
+	}
+	return views.WorkspaceList(f.IO.Out, list, src.workspaceName())
 }

@@ -4,28 +4,34 @@ import (
 	"fmt"
 
 	"github.com/spf13/cobra"
+
+	"github.com/leadsync/leadsync/internal/cli/arguments"
+	"github.com/leadsync/leadsync/internal/run"
 )
 
 func newWorkspaceNewCmd(f *Factory) *cobra.Command {
-	var sf stateFlags
+	var fl arguments.WorkspaceNewFlags
 	cmd := &cobra.Command{
 		Use:     "new NAME",
 		Short:   "Create an empty workspace",
 		Example: `  leadsync workspace new uk && leadsync --workspace uk plan`,
-		Args:    cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			src, set, err := workspaceSource(f, &sf)
-			if err != nil {
-				return err
-			}
-			defer src.close()
-			if err := set.CreateWorkspace(args[0]); err != nil {
-				return err
-			}
-			fmt.Fprintf(f.IO.Out, "Created workspace %q. Use it with --workspace %s or LEADSYNC_WORKSPACE=%s.\n", args[0], args[0], args[0])
-			return nil
-		},
 	}
-	sf.vars.register(cmd)
+	fl.Register(cmd.Flags())
+	parseArgs(cmd, &fl, arguments.ParseWorkspaceNew, func(_ *cobra.Command, a *arguments.WorkspaceNew) error {
+		return runWorkspaceNew(f, a)
+	})
 	return cmd
+}
+
+func runWorkspaceNew(f *Factory, a *arguments.WorkspaceNew) error {
+	src, set, err := workspaceSource(f, a.Vars)
+	if err != nil {
+		return err
+	}
+	defer src.close()
+	if err := run.WorkspaceNew(set, a.Name); err != nil {
+		return err
+	}
+	fmt.Fprintf(f.IO.Out, "Created workspace %q. Use it with --workspace %s or %s=%s.\n", a.Name, a.Name, EnvWorkspace, a.Name)
+	return nil
 }
