@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -16,6 +17,7 @@ import (
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/catalog"
 	"github.com/leadsync/leadsync/internal/cli/arguments"
+	"github.com/leadsync/leadsync/internal/run"
 	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
@@ -73,18 +75,14 @@ func runFields(ctx context.Context, f *Factory, a *arguments.Fields) error {
 	if err != nil {
 		return err
 	}
-	fields, err := client.Fields(ctx)
-	if err != nil {
-		return reportAPIError(f, "reading the field list", err)
-	}
 	now := time.Now()
 	if f.Now != nil {
 		now = f.Now()
 	}
-	if err := catalog.SaveCache(cachePath, fields, now); err != nil {
-		return fmt.Errorf("the service's field list was not cached: %w", err)
+	fresh, fetched, err := run.RefreshFields(ctx, client, cachePath, now)
+	if fe := (*run.FieldsError)(nil); errors.As(err, &fe) {
+		return reportAPIError(f, "reading the field list", fe.Err)
 	}
-	fresh, err := catalog.LoadCache(cachePath)
 	if err != nil {
 		return err
 	}
@@ -93,7 +91,7 @@ func runFields(ctx context.Context, f *Factory, a *arguments.Fields) error {
 	}
 	rel := catalog.CachePath
 	fmt.Fprintf(f.IO.ErrOut, "Fetched %s from the service%s and cached them in %s; validate and plan now check filters against them.\n",
-		textfmt.Plural(len(fields), "field"), sandboxNote(cfg.API.Sandbox), rel)
+		textfmt.Plural(fetched, "field"), sandboxNote(cfg.API.Sandbox), rel)
 	if changes := catalogChanges(old, fresh); len(changes) > 0 {
 		fmt.Fprintf(f.IO.ErrOut, "Changes from %s:\n", old.Describe())
 		for _, c := range changes {
