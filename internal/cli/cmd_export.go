@@ -1,14 +1,11 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/spf13/cobra"
 
 	"github.com/leadsync/leadsync/internal/cli/arguments"
-	"github.com/leadsync/leadsync/internal/config"
-	"github.com/leadsync/leadsync/internal/export"
 	"github.com/leadsync/leadsync/internal/run"
 	"github.com/leadsync/leadsync/internal/state/backend"
 	"github.com/leadsync/leadsync/internal/views"
@@ -48,10 +45,11 @@ func runExport(f *Factory, a *arguments.Export) error {
 	if diags.HasErrors() {
 		return silentExit(ExitError)
 	}
+	view := views.NewExport(viewStreams(f), asJSON)
 	deps, src, err := runDeps(f, cfg, 0)
 	if err != nil {
 		if asJSON {
-			writeExportJSON(f, cfg, nil, err)
+			_ = view.Written(cfg, nil, err)
 			return silentExit(ExitError)
 		}
 		return err
@@ -69,58 +67,16 @@ func runExport(f *Factory, a *arguments.Export) error {
 	}
 	written, err := run.Export(deps, eopts)
 	if asJSON {
-		writeExportJSON(f, cfg, written, err)
-		if err != nil {
-			return silentExit(ExitError)
+		if werr := view.Written(cfg, written, err); err == nil {
+			return werr
 		}
-		return nil
+		return silentExit(ExitError)
 	}
 	if err != nil && len(written) == 0 {
 		return err // the state could not be read, or nothing was written
 	}
-	if len(cfg.Exports) == 0 {
-		fmt.Fprintln(f.IO.Out, "No export blocks in the configuration: nothing to write.")
-		return nil
+	if werr := view.Written(cfg, written, err); err == nil {
+		return werr
 	}
-	for _, w := range written {
-		fmt.Fprintln(f.IO.Out, views.WroteLine(cfg, w))
-	}
-	views.ExportWarnings(f.IO.ErrOut, written)
 	return err
-}
-
-// exportJSON is the --json output of `leadsync export`.
-type exportJSON struct {
-	FormatVersion string        `json:"format_version"`
-	Written       []writtenJSON `json:"written"`
-	Error         string        `json:"error,omitempty"`
-}
-
-// writtenJSON is one written file in exportJSON.
-type writtenJSON struct {
-	Path     string   `json:"path"`
-	Export   string   `json:"export"`
-	Sheets   int      `json:"sheets"`
-	Rows     int      `json:"rows"`
-	Summary  bool     `json:"summary"`
-	Warnings []string `json:"warnings"`
-}
-
-func writeExportJSON(f *Factory, cfg *config.Config, written []export.Written, err error) {
-	out := exportJSON{FormatVersion: "1", Written: []writtenJSON{}}
-	for _, w := range written {
-		warn := w.Warnings
-		if warn == nil {
-			warn = []string{}
-		}
-		out.Written = append(out.Written, writtenJSON{
-			Path: views.RelPath(cfg.Dir, w.Path), Export: w.Export, Sheets: w.Sheets, Rows: w.Rows, Summary: w.Summary, Warnings: warn,
-		})
-	}
-	if err != nil {
-		out.Error = err.Error()
-	}
-	enc := json.NewEncoder(f.IO.Out)
-	enc.SetIndent("", "  ")
-	_ = enc.Encode(out)
 }

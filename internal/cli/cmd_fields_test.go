@@ -18,6 +18,7 @@ import (
 	"github.com/leadsync/leadsync/internal/catalog"
 	"github.com/leadsync/leadsync/internal/cli/arguments"
 	"github.com/leadsync/leadsync/internal/golden"
+	"github.com/leadsync/leadsync/internal/views"
 )
 
 // apiTestKey is distinctive so that a leak is easy to spot.
@@ -108,7 +109,7 @@ func TestFieldsBuiltin(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
-	var got fieldsJSON
+	var got views.FieldsJSON
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatal(err)
 	}
@@ -238,17 +239,6 @@ search "fr" {
 	}
 }
 
-func TestWrapValues(t *testing.T) {
-	got := wrapValues([]string{"a", "bb", "a very long value that is longer than the width"}, 10)
-	want := []string{`"a", "bb",`, `"a very long value that is longer than the width"`}
-	if fmt.Sprint(got) != fmt.Sprint(want) {
-		t.Errorf("got %q, want %q", got, want)
-	}
-	if wrapValues(nil, 10) != nil {
-		t.Error("no values: lines")
-	}
-}
-
 func TestDebugLog(t *testing.T) {
 	srv, _ := fakeService(t, catalog.Default().Fields, apiTestKey+"-debug")
 	dir := writeConfig(t, remoteConfig(srv.URL))
@@ -265,15 +255,6 @@ func TestDebugLog(t *testing.T) {
 	buf.WriteString(errOut)
 	if strings.Contains(buf.String(), apiTestKey) {
 		t.Error("key in the debug log")
-	}
-}
-
-// TestWrapValuesWide: wide characters take two columns each.
-func TestWrapValuesWide(t *testing.T) {
-	got := wrapValues([]string{"日本", "東京"}, 12)
-	want := []string{`"日本",`, `"東京"`}
-	if fmt.Sprint(got) != fmt.Sprint(want) {
-		t.Errorf("got %q, want %q", got, want)
 	}
 }
 

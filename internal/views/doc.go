@@ -9,14 +9,15 @@
 // One view interface per command with a human and a JSON implementation:
 // Plan (NewPlan) for plan and show FILE, Apply (NewApply, the
 // run.ApplyView that run.Apply drives), StateList, StateShow and
-// ShowState (the summary of show, gathered by SummarizeState). Every JSON
+// ShowState (the summary of show, gathered by SummarizeState), Fields,
+// Usage and Export. Every JSON
 // form carries a format_version, and goes through writeJSONDoc, which
 // writes a nil list or map as [] or {}, never null. Counting is apart
 // from drawing: Counter counts calls, credits, rate and time left from an
 // injected clock; the printers only format what it counts, and the human
 // forms of the state say ages by an injected clock (When, Age).
 //
-// It imports plan, engine, export, exportformat, config, state,
+// It imports plan, engine, export, exportformat, config, catalog, state,
 // state/backend (for the types of a lock and of workspaces) and run (for
 // the interface it implements); never cli or cobra. It writes only to the
 // writers it is given. The plan package knows nothing of terminals: every
