@@ -129,3 +129,40 @@ func TestParseSandboxFaults(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParseSandbox: any --addr, --latency and --faults give a Sandbox or
+// one error, never a panic; what is accepted is what the sandbox accepts
+// (a loopback address, latencies in order, faults that validate).
+func FuzzParseSandbox(f *testing.F) {
+	for _, seed := range [][3]string{
+		{"127.0.0.1:8787", "50ms-300ms", ""},
+		{"[::1]:0", "0", "500=0.05,drop=0.01,slowby=40s"},
+		{"localhost:1", "2s", "retry-after=Wed, 21 Oct 2026 07:28:00 GMT,storm=2"},
+		{":8787", "10s-2s", "bad=0.2,bad-kind=other-person,quota-429=true"},
+		{"0.0.0.0:80", "-", "=,,=,"},
+	} {
+		f.Add(seed[0], seed[1], seed[2])
+	}
+	f.Fuzz(func(t *testing.T, addr, latency, faults string) {
+		fl := SandboxFlags{Addr: addr, Latency: latency, ReadLatency: "0", Faults: faults, Key: "k", People: 1, Rate: 1}
+		s, err := ParseSandbox(fl, nil)
+		if err != nil {
+			if s != nil || err.Error() == "" {
+				t.Fatalf("error %q with %+v", err, s)
+			}
+			return
+		}
+		if err := checkSandboxAddr(s.Addr, false); err != nil {
+			t.Errorf("accepted %q: %v", s.Addr, err)
+		}
+		if l := s.SearchLatency; l[0] > l[1] || (l[1] < 0 && l != [2]time.Duration{-1, -1}) {
+			t.Errorf("latency %q gave %v", latency, l)
+		}
+		if err := s.Faults.Validate(); err != nil {
+			t.Errorf("faults %q gave %+v: %v", faults, s.Faults, err)
+		}
+		if (s.Faults.BadShare > 0) != (s.Faults.Bad != sandbox.BadNone) {
+			t.Errorf("faults %q: a bad share without a kind, or the other way: %+v", faults, s.Faults)
+		}
+	})
+}
