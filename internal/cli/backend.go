@@ -184,6 +184,20 @@ func configForState(f *Factory, vars arguments.Vars, hasStateFlag bool) (*config
 	return nil, silentExit(ExitError)
 }
 
+// configSource loads the configuration of a command without --state and
+// opens its state on the workspace in use.
+func configSource(f *Factory, vars arguments.Vars) (*config.Config, *stateSource, error) {
+	cfg, err := configForState(f, vars, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	src, err := openSource(f, cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	return cfg, src, nil
+}
+
 // mentionsBackend reports whether a configuration file in dir may hold a
 // backend block (a cheap look before the configuration is parsed).
 func mentionsBackend(dir string) bool {

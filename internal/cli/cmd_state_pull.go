@@ -29,11 +29,7 @@ reads it back.`,
 // runStatePull prints the state of the workspace in use, with the calls of
 // an interrupted apply folded in, as a local state file's JSON.
 func runStatePull(f *Factory, a *arguments.StatePull) error {
-	cfg, err := configForState(f, a.Vars, false)
-	if err != nil {
-		return err
-	}
-	src, err := openSource(f, cfg)
+	_, src, err := configSource(f, a.Vars)
 	if err != nil {
 		return err
 	}

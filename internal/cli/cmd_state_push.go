@@ -40,11 +40,7 @@ write). Push takes the workspace's lock.`,
 }
 
 func runStatePush(f *Factory, a *arguments.StatePush) error {
-	cfg, err := configForState(f, a.Vars, false)
-	if err != nil {
-		return err
-	}
-	src, err := openSource(f, cfg)
+	cfg, src, err := configSource(f, a.Vars)
 	if err != nil {
 		return err
 	}
