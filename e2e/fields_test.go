@@ -110,12 +110,14 @@ export "csv" {
 // TestEveryPersonField: one person with every field of api.PersonFields
 // (filled from the table) and another with every lead field, on each
 // backend: state push reads them from a state file (the codec) into the
-// backend, state pull prints the same people back, export writes every
-// field's column, in XLSX and CSV, with its value, and a where on every
-// attribute of lead finds Ida. A field the table has and any of these
-// drops (the codec, the pg columns, the merge, the where, the export)
-// fails here; a field of the structs the table lacks fails in
-// internal/api (TestPersonFieldsCover).
+// backend, state pull prints the same people back, state show names
+// them, export writes every field's column, in XLSX and CSV, with its
+// value, and a where on every attribute of lead finds Ida. A field the
+// table has and any of these drops (the codec, the pg columns, state
+// show, the where, the export) fails here; a field of the structs the
+// table lacks fails in internal/api (TestPersonFieldsCover), one the
+// fold's merge or the identity hash leaves out in internal/state
+// (TestFoldMergesEveryLeadField, TestPersonIDHashesTheIdentityFields).
 func TestEveryPersonField(t *testing.T) {
 	want := fieldsState(t)
 	var seed bytes.Buffer
@@ -151,6 +153,26 @@ func TestEveryPersonField(t *testing.T) {
 			}
 			if d := cmp.Diff(peopleJSON(t, want), peopleJSON(t, &pulled)); d != "" {
 				t.Errorf("state pull gives other people (-pushed +pulled):\n%s", d)
+			}
+
+			// state show names every lead field, and what only the
+			// enrichment says that a sheet shows.
+			if r = h.run("state", "show", "person.1.hal"); r.code != 0 {
+				t.Fatalf("%s", r)
+			}
+			for _, f := range api.PersonFields {
+				var v string
+				switch {
+				case f.Lead != nil:
+					v = *f.Lead(&hal.Lead)
+				case f.Enriched != nil && f.Column != "":
+					v = *f.Enriched(&hal.Enrichment.Result)
+				default:
+					continue
+				}
+				if !strings.Contains(r.stdout, f.Key) || !strings.Contains(r.stdout, v) {
+					t.Errorf("state show does not show %s (%q):\n%s", f.Key, v, r.stdout)
+				}
 			}
 
 			// where: every attribute of lead is Ida's.
