@@ -67,6 +67,13 @@ func (d *decoder) ws() {
 
 // peek returns the next non-space byte, 0 at the end.
 func (d *decoder) peek() byte {
+	// Most tokens follow another without space: one comparison (every
+	// space is at most ' ') instead of ws's loop.
+	if d.pos < len(d.src) {
+		if c := d.src[d.pos]; c > ' ' {
+			return c
+		}
+	}
 	d.ws()
 	if d.pos >= len(d.src) {
 		return 0
