@@ -3,8 +3,10 @@
 // split runs under way), the events that record each completed call, and
 // Fold, the one way a state changes, both live and when a journal is
 // replayed. It also names what changed (Changes, for a backend that writes
-// row by row), checks a state read from outside (Check), and gives the
-// mark of the data an export was written from (DataMark).
+// row by row), checks a state read from outside (Check; CheckPerson and
+// CheckExceptPeople for a reader that checks each person as it reads
+// them), and gives the mark of the data an export was written from
+// (DataMark).
 //
 // It knows nothing of files or databases: the codec is
 // internal/state/statefile, the backends are internal/state/local and

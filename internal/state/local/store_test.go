@@ -117,6 +117,8 @@ func TestLoadRefusesDamagedFiles(t *testing.T) {
 		{name: "no lineage", content: `{"format_version":1}`},
 		{name: "wrong type", content: "{\"format_version\":1,\"lineage\":\"x\",\n\"people\":{\"a\":{\"lead\":5}}}", line: 2},
 		{name: "null person", content: `{"format_version":1,"lineage":"x","people":{"a":null}}`},
+		{name: "null search", content: `{"format_version":1,"lineage":"x","searches":{"s":null}}`, reason: `search "s" is null`},
+		{name: "null profile", content: `{"format_version":1,"lineage":"x","profiles":{"p":null}}`, reason: `profile "p" is null`},
 		{name: "mismatched id", content: `{"format_version":1,"lineage":"x","people":{"a":{"id":"b"}}}`},
 		{name: "trailing data", content: string(good) + "{}"},
 		{name: "negative serial", content: "{\"format_version\":1,\"lineage\":\"x\",\n\"serial\":-5}", line: 2, reason: "serial: -5 is negative; expected a whole number of 0 or more"},

@@ -52,7 +52,10 @@ func DecodeReaderAt(path string, r io.ReaderAt, size int64) (*state.State, error
 			return nil, err
 		}
 		if s != nil {
-			return check(path, s)
+			if err := s.CheckExceptPeople(); err != nil {
+				return nil, &CorruptError{Path: path, Reason: err.Error()}
+			}
+			return s, nil
 		}
 	}
 	b := make([]byte, size)
@@ -299,6 +302,14 @@ func decodePieces(work <-chan *piece, free chan<- []byte, spare <-chan []personE
 		default:
 		}
 		entries, ok := d.peopleEntries(p.last, out)
+		// Each person is checked here, at hand, rather than by a pass of
+		// Check over them all (CheckExceptPeople); a person Check would
+		// refuse sends the file to the whole reader, for its error.
+		for _, e := range entries {
+			if ok && state.CheckPerson(e.id, e.p) != nil {
+				ok = false
+			}
+		}
 		res := pieceResult{entries: entries, ok: ok}
 		if ok && p.last {
 			res.tail = strings.Clone(d.src[d.pos:])

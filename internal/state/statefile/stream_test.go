@@ -59,6 +59,10 @@ func TestStreamedDecoding(t *testing.T) {
 		"newer":       bytes.Replace(ours, []byte(`"format_version": 1`), []byte(`"format_version": 99`), 1),
 		"null person": bytes.Replace(ours, []byte(peopleMarker), []byte(peopleMarker+"\n    \"zz\": null,"), 1),
 		"crlf":        bytes.ReplaceAll(ours, []byte("\n"), []byte("\r\n")),
+		// What Check checks of each person, the streamed reader checks.
+		"mismatched id":     bytes.Replace(ours, []byte(`: {"id":"`), []byte(`: {"id":"other`), 1),
+		"no id":             bytes.Replace(ours, []byte(`: {"id":"`), []byte(`: {"x":"`), 1),
+		"unsorted found_by": bytes.Replace(ours, []byte(`"found_by":["`), []byte(`"found_by":["zzz","`), 1),
 	}
 	for name, b := range inputs {
 		for _, piece := range []int{7, 300, 4096, 1 << 20} {
