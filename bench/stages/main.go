@@ -22,6 +22,7 @@ import (
 	"runtime/pprof"
 	"time"
 
+	"github.com/leadsync/leadsync/internal/cli"
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/plan"
 	"github.com/leadsync/leadsync/internal/state/local"
@@ -50,6 +51,8 @@ func main() {
 			_ = f.Close()
 		}()
 	}
+	// The collector as leadsync plan sets it (cli.planGC).
+	defer cli.NewSystemFactory().PlanGC()()
 	lap := newLaps()
 	cfg, diags := config.Load(config.LoadOptions{Dir: *dir, Environ: os.Environ()})
 	if diags.HasErrors() {

@@ -16,8 +16,8 @@
 // which the local backend loads with, reads a large file in pieces and
 // decodes its people on every core as they arrive, keeping copies of
 // their strings, so that the file is never held whole beside the state it
-// decodes to (stream.go); Decode and DecodeOwned read bytes already in
-// memory.
+// decodes to, and runs the collector less often while it does
+// (stream.go); Decode and DecodeOwned read bytes already in memory.
 //
 // It imports state (the model) and api; it must not import a backend.
 package statefile

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"runtime/debug"
 	"strings"
+	"sync"
 	"unsafe"
 
 	"github.com/leadsync/leadsync/internal/state"
@@ -69,6 +71,7 @@ func DecodeReaderAt(path string, r io.ReaderAt, size int64) (*state.State, error
 // streamed. It returns nil and no error when the file must be read whole
 // instead, and an error only when reading fails.
 func decodeStream(r io.ReaderAt, size int64) (*state.State, error) {
+	defer collectLess()()
 	in := &pieceReader{r: r, size: size}
 	head, err := in.head()
 	if err != nil || head == nil {
@@ -101,6 +104,47 @@ func decodeStream(r io.ReaderAt, size int64) (*state.State, error) {
 	}
 	h.s.People = people
 	return h.s, nil
+}
+
+// streamGCPercent is the collector's GOGC while people stream, unless it
+// is higher already (or off).
+const streamGCPercent = 200
+
+// gcRaised counts the streams under way that raised GOGC, and keeps what
+// it was before the first.
+var gcRaised struct {
+	sync.Mutex
+	n, old int
+}
+
+// collectLess raises GOGC to streamGCPercent until the function it returns
+// is called; streams at once share one raise. Why: what a stream
+// allocates is the state itself, which lives on, so each collection
+// while it streams marks the people decoded so far again and frees
+// little, and its write barriers slow the decoding while it marks. A
+// state read whole did not pay this: the file's bytes, allocated first,
+// raised the collector's goal above the state it was decoded to. At 200
+// the heap may grow to three times what the last collection kept:
+// beside the state, only the pieces in flight and what runs at the same
+// time (plan evaluates the configuration meanwhile, 90 MB at 10,000
+// instances) can grow, and only until the stream ends.
+func collectLess() (restore func()) {
+	gcRaised.Lock()
+	defer gcRaised.Unlock()
+	if gcRaised.n == 0 {
+		gcRaised.old = debug.SetGCPercent(streamGCPercent)
+		if gcRaised.old < 0 || gcRaised.old > streamGCPercent {
+			debug.SetGCPercent(gcRaised.old) // off, or higher: left as it is
+		}
+	}
+	gcRaised.n++
+	return func() {
+		gcRaised.Lock()
+		defer gcRaised.Unlock()
+		if gcRaised.n--; gcRaised.n == 0 {
+			debug.SetGCPercent(gcRaised.old)
+		}
+	}
 }
 
 // pieceReader reads a state file in order.

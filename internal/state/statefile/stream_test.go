@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"testing"
@@ -191,5 +192,33 @@ func TestStrArena(t *testing.T) {
 	}
 	if k != "Berlin" {
 		t.Errorf("a later string overwrote %q", k)
+	}
+}
+
+// TestCollectLess: streams raise GOGC while any is under way and set it
+// back after the last; a GOGC higher already, or off, is left alone.
+func TestCollectLess(t *testing.T) {
+	gcPercent := func() int { p := debug.SetGCPercent(100); debug.SetGCPercent(p); return p }
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	a := collectLess()
+	b := collectLess()
+	if got := gcPercent(); got != streamGCPercent {
+		t.Fatalf("GOGC %d while streaming, want %d", got, streamGCPercent)
+	}
+	a()
+	if got := gcPercent(); got != streamGCPercent {
+		t.Fatalf("GOGC %d while a stream is still under way, want %d", got, streamGCPercent)
+	}
+	b()
+	if got := gcPercent(); got != 100 {
+		t.Fatalf("GOGC %d after the streams, want 100 again", got)
+	}
+	for _, was := range []int{-1, 400} {
+		debug.SetGCPercent(was)
+		restore := collectLess()
+		if got := gcPercent(); got != was {
+			t.Errorf("GOGC %d while streaming, want %d left alone", got, was)
+		}
+		restore()
 	}
 }
