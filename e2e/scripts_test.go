@@ -46,6 +46,8 @@ type scriptSandbox struct {
 //	sandbox-faults k=v ...   set fault knobs (500, drop, truncate, html, slow, storm, retry-after, revoke-after, seed)
 //	sandbox-credits N        set the enrich credit balance
 //	sandbox-quota N          set the remaining requests this month
+//	sandbox-drift DRIFT EPOCH  move the population to EPOCH with a share DRIFT moving at each
+//	                         epoch (docs/sandbox.md); the calls from then on see it
 //	sandbox-mark             remember the counters; sandbox-stats prints what came since
 //	sandbox-stats            print counters since the last mark, one key=value per line
 //	csv-env FILE ROW VAR=Header...  set VAR to the cell of data row ROW (1 = first
@@ -82,6 +84,7 @@ func scriptParams() testscript.Params {
 			"sandbox-faults":  cmdSandboxFaults,
 			"sandbox-credits": cmdSandboxCredits,
 			"sandbox-quota":   cmdSandboxQuota,
+			"sandbox-drift":   cmdSandboxDrift,
 			"sandbox-mark":    cmdSandboxMark,
 			"sandbox-stats":   cmdSandboxStats,
 			"within-plan":     cmdWithinPlan,
@@ -204,6 +207,17 @@ func cmdSandboxCredits(ts *testscript.TestScript, neg bool, args []string) {
 
 func cmdSandboxQuota(ts *testscript.TestScript, neg bool, args []string) {
 	scriptSB(ts).srv.SetQuota(intArg(ts, "sandbox-quota", args))
+}
+
+func cmdSandboxDrift(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: sandbox-drift DRIFT EPOCH")
+	}
+	drift, err := strconv.ParseFloat(args[0], 64)
+	ts.Check(err)
+	epoch, err := strconv.Atoi(args[1])
+	ts.Check(err)
+	ts.Check(scriptSB(ts).srv.SetDrift(drift, epoch))
 }
 
 func cmdSandboxMark(ts *testscript.TestScript, neg bool, args []string) {
