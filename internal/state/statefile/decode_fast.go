@@ -615,6 +615,8 @@ func (d *decoder) search() (*state.Search, error) {
 			sr.MaxResults, err = d.int()
 		case "runs":
 			sr.Runs, err = d.int()
+		case "changed":
+			sr.Changed, err = d.int()
 		case "capped":
 			sr.Capped, err = d.bool()
 		case "lead_ids":
@@ -709,6 +711,14 @@ func (d *decoder) person() (*state.Person, error) {
 			}
 		case "raw":
 			p.Raw, err = d.raw()
+		case "history":
+			err = d.std(&p.History)
+		case "status":
+			p.Status, err = d.strOrNull()
+		case "status_since":
+			p.StatusSince, err = d.timePtr()
+		case "checked_at":
+			p.CheckedAt, err = d.timePtr()
 		default:
 			_, err = d.skip()
 		}

@@ -168,6 +168,26 @@ func appendPerson(b []byte, p *state.Person) ([]byte, error) {
 		b = append(b, `,"raw":`...)
 		b = append(b, rb...)
 	}
+	if len(p.History) > 0 {
+		hb, err := Marshal(p.History)
+		if err != nil {
+			return b, err
+		}
+		b = append(b, `,"history":`...)
+		b = append(b, hb...)
+	}
+	if p.Status != "" {
+		b = append(b, `,"status":`...)
+		b = appendStr(b, p.Status)
+	}
+	if p.StatusSince != nil {
+		b = append(b, `,"status_since":`...)
+		b = appendTime(b, *p.StatusSince)
+	}
+	if p.CheckedAt != nil {
+		b = append(b, `,"checked_at":`...)
+		b = appendTime(b, *p.CheckedAt)
+	}
 	return append(b, '}'), nil
 }
 
@@ -205,6 +225,10 @@ func appendSearch(b []byte, s *state.Search) ([]byte, error) {
 	b = strconv.AppendInt(b, int64(s.Removed), 10)
 	b = append(b, `,"runs":`...)
 	b = strconv.AppendInt(b, int64(s.Runs), 10)
+	if s.Changed != 0 {
+		b = append(b, `,"changed":`...)
+		b = strconv.AppendInt(b, int64(s.Changed), 10)
+	}
 	if s.Suppressed != 0 {
 		b = append(b, `,"suppressed":`...)
 		b = strconv.AppendInt(b, int64(s.Suppressed), 10)
