@@ -7,6 +7,7 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -96,8 +97,11 @@ type stateSummary struct {
 		Total    int            `json:"total"`
 		ByStatus map[string]int `json:"by_status"`
 	} `json:"enrichments"`
-	Failures []failureSummary `json:"failures"`
-	Usage    state.Usage      `json:"usage"`
+	// History counts the changes state recorded in people's histories
+	// (leadsync state show person.<id> lists them).
+	History  state.DriftCounts `json:"history"`
+	Failures []failureSummary  `json:"failures"`
+	Usage    state.Usage       `json:"usage"`
 	// CallsSinceQuotaCheck counts the calls that use the monthly quota
 	// (first generation) recorded as completed after the quota was read:
 	// the requests left are at least that many fewer now.
@@ -121,6 +125,9 @@ type searchSummary struct {
 	FirstRun bool `json:"first_run"`
 	Added    int  `json:"added"`
 	Removed  int  `json:"removed"`
+	// Changed counts the people of the last run whose title, company or
+	// location it found changed since state last saw them.
+	Changed int `json:"changed"`
 	// Split is the completeness of a split search's last run (sub-searches
 	// run, people found, leaves still at the cap); absent otherwise.
 	Split *state.SplitSummary `json:"split,omitempty"`
@@ -166,7 +173,7 @@ func summarizeState(src *stateSource, s *state.State, exists bool) *stateSummary
 		}
 		sum.Searches = append(sum.Searches, searchSummary{Address: addr, Generation: int(sr.Generation), RanAt: sr.RanAt,
 			ResultCount: sr.ResultCount, Kept: len(sr.LeadIDs), Capped: sr.Capped, FirstRun: first, Added: added, Removed: sr.Removed,
-			Split: sr.SplitSummary()})
+			Changed: sr.Changed, Split: sr.SplitSummary()})
 	}
 	for _, addr := range slices.Sorted(maps.Keys(s.Splits)) {
 		sum.SplitsUnderway = append(sum.SplitsUnderway, splitUnderway{Address: addr, SubSearches: len(s.Splits[addr].Nodes)})
@@ -194,6 +201,7 @@ func summarizeState(src *stateSource, s *state.State, exists bool) *stateSummary
 		fl := s.Failures[addr]
 		sum.Failures = append(sum.Failures, failureSummary{Address: addr, At: fl.At, Status: fl.Status, Message: fl.Message})
 	}
+	sum.History = s.DriftCounts()
 	sum.Usage = s.Usage
 	if s.Usage.CheckedAt != nil {
 		sum.CallsSinceQuotaCheck = export.QuotaCallsSince(s, *s.Usage.CheckedAt)
@@ -255,6 +263,9 @@ func writeStateSummary(w *stateWriter, f *Factory, src *stateSource, sum *stateS
 		} else if sr.Added+sr.Removed > 0 {
 			change = "+" + textfmt.Thousands(sr.Added) + " -" + textfmt.Thousands(sr.Removed)
 		}
+		if sr.Changed > 0 {
+			change = strings.TrimPrefix(change+", ", ", ") + textfmt.Thousands(sr.Changed) + " changed"
+		}
 		rows = append(rows, []string{sr.Address, "ran " + stateWhen(sr.RanAt, now), res, change})
 	}
 	w.printf("\nSearches: %d\n", len(sum.Searches))
@@ -298,6 +309,9 @@ func writeStateSummary(w *stateWriter, f *Factory, src *stateSource, sum *stateS
 		w.printf(", %s %s", textfmt.Thousands(by[k]), k)
 	}
 	w.printf(")\n")
+	if h := sum.History; h.Changes > 0 || h.Left+h.Private > 0 {
+		w.printf("History: %s\n", historyText(h))
+	}
 	if sum.Suppressed > 0 {
 		w.printf("Suppressed: %s erased with leadsync forget (results naming them are dropped)\n", textfmt.Plural(sum.Suppressed, "person"))
 	}
@@ -342,6 +356,36 @@ func writeStateSummary(w *stateWriter, f *Factory, src *stateSource, sum *stateS
 	}
 	w.printf(".\n")
 	return w.flush()
+}
+
+// historyText sums the people's histories: "5 changes of 3 people (2
+// titles, 2 companies, 1 location); 1 left the network, 1 private; 1
+// e-mail not current".
+func historyText(h state.DriftCounts) string {
+	var parts []string
+	for _, f := range []struct{ field, one, many string }{
+		{state.DriftTitle, "title", "titles"}, {state.DriftCompany, "company", "companies"},
+		{state.DriftLocation, "location", "locations"}, {state.DriftEmail, "e-mail", "e-mails"},
+		{state.DriftStatus, "status", "statuses"},
+	} {
+		if n := h.ByField[f.field]; n > 0 {
+			parts = append(parts, textfmt.Thousands(n)+" "+map[bool]string{true: f.one, false: f.many}[n == 1])
+		}
+	}
+	t := fmt.Sprintf("%s of %s", textfmt.Plural(h.Changes, "change"), textfmt.Plural(h.People, "person"))
+	if len(parts) > 0 {
+		t += " (" + strings.Join(parts, ", ") + ")"
+	}
+	if h.Left > 0 {
+		t += "; " + textfmt.Thousands(h.Left) + " left the network"
+	}
+	if h.Private > 0 {
+		t += "; " + textfmt.Thousands(h.Private) + " private"
+	}
+	if h.StaleEmails > 0 {
+		t += "; " + textfmt.Plural(h.StaleEmails, "e-mail") + " of a former employer (not current)"
+	}
+	return t
 }
 
 // writeColumns prints rows indented by two spaces with aligned columns.

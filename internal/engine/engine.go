@@ -111,6 +111,9 @@ type SearchOutcome struct {
 	// Suppressed counts the results naming people erased with leadsync
 	// forget: dropped, not kept.
 	Suppressed int
+	// Changed counts the people of this run whose title, company or
+	// location it found changed since state last saw them.
+	Changed int
 	// Split is the completeness of a split search's run; nil otherwise.
 	Split *state.SplitSummary
 }
@@ -928,7 +931,7 @@ func (r *runner) finishSummary() {
 		}
 		r.sum.Searches = append(r.sum.Searches, SearchOutcome{
 			Address: addr, Results: rec.ResultCount, Kept: len(rec.LeadIDs),
-			Added: added, Removed: rec.Removed, Capped: rec.Capped, First: first, Suppressed: rec.Suppressed,
+			Added: added, Removed: rec.Removed, Capped: rec.Capped, First: first, Suppressed: rec.Suppressed, Changed: rec.Changed,
 			Split: rec.SplitSummary(),
 		})
 	}

@@ -277,3 +277,50 @@ func (s *State) changedBy(ids []string, addr string, since time.Time) int {
 	}
 	return n
 }
+
+// DriftCounts sum the histories of a state's people.
+type DriftCounts struct {
+	// Changes counts every drift, People the people with at least one.
+	Changes int `json:"changes"`
+	People  int `json:"people"`
+	// ByField counts the drifts by field (title, company, location, email,
+	// status); every field is present.
+	ByField map[string]int `json:"by_field"`
+	// Left and Private count the people whose profile the last read found
+	// gone or private.
+	Left    int `json:"left"`
+	Private int `json:"private"`
+	// StaleEmails counts the enriched people whose company changed after
+	// their enrichment (Person.EmailStale).
+	StaleEmails int `json:"stale_emails"`
+}
+
+// DriftFields are the fields of a drift, in the order they are shown.
+var DriftFields = []string{DriftTitle, DriftCompany, DriftLocation, DriftEmail, DriftStatus}
+
+// DriftCounts sums the histories of s's people.
+func (s *State) DriftCounts() DriftCounts {
+	c := DriftCounts{ByField: make(map[string]int, len(DriftFields))}
+	for _, f := range DriftFields {
+		c.ByField[f] = 0
+	}
+	for _, p := range s.People {
+		if len(p.History) > 0 {
+			c.People++
+			c.Changes += len(p.History)
+			for _, d := range p.History {
+				c.ByField[d.Field]++
+			}
+		}
+		switch p.Status {
+		case StatusLeft:
+			c.Left++
+		case StatusPrivate:
+			c.Private++
+		}
+		if p.EmailStale() {
+			c.StaleEmails++
+		}
+	}
+	return c
+}

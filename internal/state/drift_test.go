@@ -200,3 +200,32 @@ func TestHistoryMovesWithTheMergedPersonAndLeavesWithThem(t *testing.T) {
 		}
 	}
 }
+
+// A split search counts, in its record, the people its sub-searches found
+// changed in the run, once each.
+func TestSplitSearchCountsItsChanges(t *testing.T) {
+	s := New()
+	for _, e := range []Event{splitEv(day(0), "search.s", []string{}, 300), splitEv(day(0), "search.s", []string{"A"}, 2), splitEv(day(0), "search.s", []string{"B"}, 1)} {
+		mustFold(t, s, e)
+	}
+	if c := s.Searches["search.s"].Changed; c != 0 {
+		t.Fatalf("first run: %d changed", c)
+	}
+	// The next run: s0.A is promoted (seen by the root and its node).
+	root := splitEv(day(1), "search.s", []string{}, 300)
+	a := splitEv(day(1), "search.s", []string{"A"}, 2)
+	for _, ev := range []Event{root, a} {
+		for i := range ev.Split.Leads {
+			if ev.Split.Leads[i].NetworkID == "s0.A" {
+				ev.Split.Leads[i].Title = "CEO"
+			}
+		}
+	}
+	a.Split.Leads = append(a.Split.Leads, lead("s0.", "s_0_", "S")) // in the root too; no change
+	for _, e := range []Event{root, a, splitEv(day(1), "search.s", []string{"B"}, 1)} {
+		mustFold(t, s, e)
+	}
+	if c := s.Searches["search.s"].Changed; c != 1 {
+		t.Errorf("second run: %d changed, want 1", c)
+	}
+}

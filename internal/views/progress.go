@@ -165,6 +165,9 @@ func writeSummary(w io.Writer, s *engine.Summary, e ending) {
 			if o.Capped && o.Split == nil {
 				line += "; hit the network's cap of 300: probably cut off"
 			}
+			if o.Changed > 0 {
+				line += fmt.Sprintf("; %s changed title, company or location since last seen", Plural(o.Changed, "person"))
+			}
 			if o.Suppressed > 0 {
 				line += fmt.Sprintf("; %s suppressed (erased with leadsync forget, dropped)", textfmt.Thousands(o.Suppressed))
 			}
@@ -468,7 +471,7 @@ func summaryEvent(s *engine.Summary) map[string]any {
 	searches := make([]map[string]any, 0, len(s.Searches))
 	for _, o := range s.Searches {
 		m := map[string]any{"address": o.Address, "results": o.Results, "kept": o.Kept,
-			"added": o.Added, "removed": o.Removed, "capped": o.Capped, "first_run": o.First, "suppressed": o.Suppressed}
+			"added": o.Added, "removed": o.Removed, "capped": o.Capped, "first_run": o.First, "suppressed": o.Suppressed, "changed": o.Changed}
 		if o.Split != nil {
 			m["split"] = map[string]any{"sub_searches": o.Split.SubSearches, "people": o.Split.People,
 				"complete": o.Split.Complete, "saturated_leaves": o.Split.Saturated, "verdict": o.Split.Verdict()}
