@@ -104,8 +104,8 @@ func (l *loader) checkRefs(expr hcl.Expression, sc scope) hcl.Diagnostics {
 				continue
 			}
 			l.usesWorkspace = true
-		case "search", "profile", "enrich", "export":
-			bad(t, "Block reference outside from", "%s.%s can be referred to only in the from list of an enrich block or a sheet.", root, attr)
+		case "search", "profile", "enrich", "export", "track":
+			bad(t, "Block reference outside from", "%s.%s can be referred to only in the from list of an enrich or track block or a sheet.", root, attr)
 		default:
 			roots := []string{"var", "local", "leadsync"}
 			if sc.each {

@@ -40,6 +40,7 @@ type Config struct {
 	Profiles []*Profile
 	// Blocks, in declaration order.
 	Enriches []*Enrich
+	Tracks   []*Track
 	Exports  []*Export
 
 	// evalCtx holds var.*, local.* and the functions, for Match.
@@ -148,11 +149,18 @@ type Enrich struct {
 	// ("search.cto", "search.cto[\"Berlin\"]", "profile.founder"), in order.
 	From []string
 	// Where is nil when absent; see Config.Match.
-	Where     hcl.Expression
-	Limit     int // 0: no limit
-	Refresh   time.Duration
+	Where   hcl.Expression
+	Limit   int // 0: no limit
+	Refresh time.Duration
+	// RefreshOn are the fields (RefreshOnFields) whose change, seen after
+	// a person's enrichment, makes the block enrich them again: their
+	// e-mail and domain belong to the old employer.
+	RefreshOn []string
 	DeclRange hcl.Range
 }
+
+// RefreshOnFields are the values of an enrich block's refresh_on.
+var RefreshOnFields = []string{"company", "title"}
 
 // Export is an export block.
 type Export struct {
