@@ -21,7 +21,7 @@ import (
 // plan drawn with colour.
 func TestPlanTextGolden(t *testing.T) {
 	for _, name := range []string{"fresh", "fresh_color", "fresh_offline", "offline_last_known", "partly_run",
-		"all_run", "stale", "removed", "changed_filters", "targets_replace", "over_budget",
+		"all_run", "stale", "removed", "changed_filters", "targets_replace", "over_budget", "tracked",
 		"generation2", "credits_short"} {
 		t.Run(name, func(t *testing.T) {
 			color := strings.HasSuffix(name, "_color")
