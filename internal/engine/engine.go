@@ -79,6 +79,11 @@ type Summary struct {
 	// SplitsUnfinished are split searches whose run stopped before their
 	// tree was complete (resumed by the next apply).
 	SplitsUnfinished []SplitUnfinished
+	// Tracked counts the track reads made (gone and private included).
+	Tracked int
+	// Drift is what the calls of the run saw change: job changes, people
+	// who left the network or turned private, changes by field.
+	Drift Drift
 }
 
 // Failure is a call that failed for good, or a problem of the run that
@@ -338,6 +343,10 @@ func (r *runner) prepare() error {
 				return fmt.Errorf("the plan names %s, which the configuration does not declare; run plan again", c.Address)
 			}
 			r.enrichBlocks = append(r.enrichBlocks, &enrichBlock{cfg: e, budget: c.CallsMax})
+		case plan.KindTrack:
+			if err := r.prepareTrack(c); err != nil {
+				return err
+			}
 		}
 	}
 	// The run as a whole may not spend more than the plan's totals, which
@@ -356,6 +365,14 @@ func (r *runner) prepare() error {
 		for _, a := range cfg.Resolve(b.cfg.From) {
 			if r.pending[a] > 0 {
 				b.deps[a] = true
+			}
+		}
+		if len(b.cfg.RefreshOn) > 0 {
+			// Its people may change with any track read of the run.
+			for _, t := range cfg.Tracks {
+				if r.pending[t.Address] > 0 {
+					b.deps[t.Address] = true
+				}
 			}
 		}
 	}
@@ -398,15 +415,22 @@ func (r *runner) forget() error {
 // held from the append to the apply, so that live state and a replay of the
 // journal see the events in one order.
 func (r *runner) record(ev *state.Event) error {
+	_, err := r.recordSeen(ev)
+	return err
+}
+
+// recordSeen is record that also returns the job changes the event's
+// fold recorded; the run's Drift sums them.
+func (r *runner) recordSeen(ev *state.Event) ([]JobChange, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if err := r.opts.Journal.Append(ev); err != nil {
-		return &journalError{cause: err}
+		return nil, &journalError{cause: err}
 	}
 	if err := r.st.Fold(*ev); err != nil {
-		return fmt.Errorf("applying %s to state: %w", ev.Address, err)
+		return nil, fmt.Errorf("applying %s to state: %w", ev.Address, err)
 	}
-	return nil
+	return r.sum.Drift.add(r.st, r.st.LastDrifts()), nil
 }
 
 func (r *runner) loop(ctx context.Context, par int) error {
@@ -607,6 +631,8 @@ func (r *runner) do(ctx context.Context, t task) outcome {
 			Generation: gen, Request: body, RequestHash: state.RequestHash(gen, body),
 			PageName: t.profile.PageName, Profile: *p,
 		}}
+	case CallTrack:
+		o.event, o.err = r.readTrack(ctx, t)
 	case CallEnrich:
 		// The start hook records the pending enrichment as it is sent.
 		res, err := r.opts.Service.Enrich(ctx, t.page)
@@ -667,7 +693,8 @@ func (r *runner) handle(o outcome) {
 	// its place back. Either may give a block whose sources are done more
 	// people to enrich in the next round.
 	r.changes++
-	if err := r.record(o.event); err != nil {
+	jobs, err := r.recordSeen(o.event)
+	if err != nil {
 		// The call was made and answered, but its result is not kept: the
 		// next apply makes it again. An enrichment answered is charged.
 		r.fatal = err
@@ -679,7 +706,7 @@ func (r *runner) handle(o outcome) {
 		return
 	}
 	r.sum.Succeeded++
-	res := CallResult{Duration: o.duration}
+	res := CallResult{Duration: o.duration, Jobs: jobs}
 	switch t.call.Kind {
 	case CallSearch:
 		if t.split != nil {
@@ -692,6 +719,11 @@ func (r *runner) handle(o outcome) {
 		r.ranSearches[t.call.Address] = true
 	case CallProfile:
 		r.sum.Profiles = append(r.sum.Profiles, t.call.Address)
+	case CallTrack:
+		r.sum.Tracked++
+		if p := r.st.Person(t.call.Person); p != nil {
+			res.Left, res.Private = p.Status == state.StatusLeft, p.Status == state.StatusPrivate
+		}
 	case CallEnrich:
 		res.Credits = r.cpe
 		r.sum.Credits += r.cpe
@@ -740,6 +772,9 @@ func (r *runner) fail(t task, err error, noCall bool) {
 	}
 	var ev *state.Event
 	switch {
+	case t.call.Kind == CallTrack:
+		// A person's failed read is kept in the summary only, as an
+		// enrichment's: the address is the block's.
 	case t.call.Kind != CallEnrich:
 		ev = &state.Event{At: r.now(), Kind: state.EventFailure, Address: t.call.Address, Failure: f}
 	case unknownOutcome(err):
