@@ -78,9 +78,10 @@ func (j *job) summary() []sumRow {
 				continue
 			}
 			seen[src] = true
-			if strings.HasPrefix(src, "profile.") {
+			switch {
+			case strings.HasPrefix(src, "profile."):
 				profiles = append(profiles, src)
-			} else {
+			case strings.HasPrefix(src, "search."):
 				searches = append(searches, src)
 			}
 		}
