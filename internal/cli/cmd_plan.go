@@ -76,7 +76,7 @@ difference in calls and credits, in total and per address.`,
 	fl.BoolVar(&opts.detailedExitcode, "detailed-exitcode", false, "exit 2 when the plan has changes (0: none, 1: error)")
 	fl.BoolVar(&opts.offline, "offline", false, "make no call: skip the check of the remaining requests")
 	fl.StringArrayVar(&opts.targets, "target", nil, "plan only `ADDRESS` and what it reads (repeatable)")
-	fl.StringArrayVar(&opts.replace, "replace", nil, "run search or read profile `ADDRESS` again even if up to date (repeatable)")
+	fl.StringArrayVar(&opts.replace, "replace", nil, "run search, read profile or read every person of track `ADDRESS` again even if up to date (repeatable)")
 	opts.vars.register(cmd)
 	registerAddressCompletion(f, cmd)
 	return cmd
