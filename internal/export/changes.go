@@ -151,6 +151,10 @@ func matchPerson(cfg *config.Config, sh *config.Sheet, p *state.Person) (bool, e
 	fields := make(map[string]cty.Value, len(sh.WhereFields))
 	var rc rawCache
 	for _, f := range sh.WhereFields {
+		if f == "validationStatus" {
+			fields[f] = cty.StringVal(whereStatus(p))
+			continue
+		}
 		col, err := columnFor(f, cfg.Settings.ProfileURLTemplate)
 		if err != nil {
 			return false, err
@@ -164,6 +168,22 @@ func matchPerson(cfg *config.Config, sh *config.Sheet, p *state.Person) (bool, e
 		return false, fmt.Errorf("sheet %q: %w", sh.Name, err)
 	}
 	return ok, nil
+}
+
+// whereStatus is person.validationStatus in a sheet's where: the
+// service's word (valid, catch all, empty), not the sheet's "not found";
+// FormerEmployer for an e-mail of a former employer; "" when never
+// enriched.
+func whereStatus(p *state.Person) string {
+	switch {
+	case p.Enrichment == nil:
+		return ""
+	case p.EmailStale():
+		return FormerEmployer
+	case p.Enrichment.Result.ValidationStatus == "":
+		return api.StatusEmpty
+	}
+	return p.Enrichment.Result.ValidationStatus
 }
 
 // cellCty is a cell's value for a where: text as a string, a time as RFC

@@ -712,7 +712,7 @@ func (d *decoder) person() (*state.Person, error) {
 		case "raw":
 			p.Raw, err = d.raw()
 		case "history":
-			err = d.std(&p.History)
+			p.History, err = d.history()
 		case "status":
 			p.Status, err = d.strOrNull()
 		case "status_since":
@@ -757,6 +757,38 @@ func (d *decoder) lead(l *api.Lead) error {
 		*dst, err = d.strOrNull()
 		return err
 	})
+}
+
+// history reads a person's history: a list of drifts.
+func (d *decoder) history() ([]state.Drift, error) {
+	// Most histories are short: room for two without growing.
+	out := make([]state.Drift, 0, 2)
+	err := d.array(func() error {
+		var h state.Drift
+		err := d.object(func(key string) error {
+			var err error
+			switch key {
+			case "field":
+				h.Field, err = d.strOrNull()
+			case "before":
+				h.Before, err = d.strOrNull()
+			case "after":
+				h.After, err = d.strOrNull()
+			case "at":
+				h.At, err = d.time()
+			case "by":
+				h.By, err = d.strOrNull()
+			case "call":
+				h.Call, err = d.strOrNull()
+			default:
+				_, err = d.skip()
+			}
+			return err
+		})
+		out = append(out, h)
+		return err
+	})
+	return out, err
 }
 
 func (d *decoder) enrichment() (*state.Enrichment, error) {

@@ -169,12 +169,27 @@ func appendPerson(b []byte, p *state.Person) ([]byte, error) {
 		b = append(b, rb...)
 	}
 	if len(p.History) > 0 {
-		hb, err := Marshal(p.History)
-		if err != nil {
-			return b, err
+		b = append(b, `,"history":[`...)
+		for i := range p.History {
+			h := &p.History[i]
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"field":`...)
+			b = appendStr(b, h.Field)
+			b = append(b, `,"before":`...)
+			b = appendStr(b, h.Before)
+			b = append(b, `,"after":`...)
+			b = appendStr(b, h.After)
+			b = append(b, `,"at":`...)
+			b = appendTime(b, h.At)
+			b = append(b, `,"by":`...)
+			b = appendStr(b, h.By)
+			b = append(b, `,"call":`...)
+			b = appendStr(b, h.Call)
+			b = append(b, '}')
 		}
-		b = append(b, `,"history":`...)
-		b = append(b, hb...)
+		b = append(b, ']')
 	}
 	if p.Status != "" {
 		b = append(b, `,"status":`...)
