@@ -100,10 +100,10 @@ func (l *loader) checkRefs(expr hcl.Expression, sc scope) hcl.Diagnostics {
 				bad(t, "Reference to \"person\" outside a sheet's where", "person.<field> exists only in the where expression of a sheet, where it is each person the sheet lists; an enrich block's where reads lead.<field>.")
 				continue
 			}
-			if !hasAttr || !contains(PersonFields, attr) {
-				hint := didYouMean(attr, PersonFields)
+			if !hasAttr || !contains(PersonAttributes, attr) {
+				hint := didYouMean(attr, PersonAttributes)
 				if hint == "" {
-					hint = " A sheet's where reads the fields a sheet can show: " + strings.Join(PersonFields, ", ") + "."
+					hint = " A sheet's where reads the fields a sheet can show: " + strings.Join(PersonAttributes, ", ") + "."
 				}
 				bad(t, "Unknown person field", "%q is not a person field.%s", attr, hint)
 			}

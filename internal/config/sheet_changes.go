@@ -9,7 +9,7 @@ import (
 )
 
 // sheetWhere checks a sheet's where: references to person.<field> only
-// (PersonFields) besides var, local and the functions, and true or false
+// (PersonAttributes) besides var, local and the functions, and true or false
 // for a person whose fields are not known yet. It returns the expression
 // and the fields it reads.
 func (l *loader) sheetWhere(a *hcl.Attribute) (hcl.Expression, []string) {
@@ -59,8 +59,8 @@ func PersonFieldType(field string) cty.Type {
 
 // personType is the object type of `person` in a sheet's where.
 func personType() cty.Type {
-	attrs := make(map[string]cty.Type, len(PersonFields))
-	for _, f := range PersonFields {
+	attrs := make(map[string]cty.Type, len(PersonAttributes))
+	for _, f := range PersonAttributes {
 		attrs[f] = PersonFieldType(f)
 	}
 	return cty.Object(attrs)
@@ -74,8 +74,8 @@ func (c *Config) MatchPerson(sh *Sheet, fields map[string]cty.Value) (bool, erro
 	if sh == nil || sh.Where == nil {
 		return true, nil
 	}
-	attrs := make(map[string]cty.Value, len(PersonFields))
-	for _, f := range PersonFields {
+	attrs := make(map[string]cty.Value, len(PersonAttributes))
+	for _, f := range PersonAttributes {
 		if v, ok := fields[f]; ok {
 			attrs[f] = v
 		} else {

@@ -114,9 +114,10 @@ func changesTable(sh *config.Sheet, changes []changeRow, tmpl string) *table {
 		}
 		t.kinds = append(t.kinds, kind)
 	}
+	fullName := fieldText(api.FieldByColumn("fullName"))
 	t.fill = func(i int, row []cellValue) {
 		r := changes[i]
-		name := leadField(r.p, func(l api.Lead) string { return l.FullName })
+		name := fullName(r.p)
 		if name == "" {
 			name = r.p.ID
 		}

@@ -33,10 +33,11 @@ func TestHistoryRecordsWhatCallsSee(t *testing.T) {
 	}
 	// A new job in another city, seen by another search.
 	mustFold(t, s, searchEv(day(2), "search.vp", 0, job("VP Engineering", "Rheinbank AG", "Köln, Germany")))
+	// In the order of the lead's fields (api.LeadFields).
 	want := []Drift{
 		{Field: DriftTitle, Before: "cto ", After: "VP Engineering", At: day(2), By: "search.vp", Call: CallSearch},
-		{Field: DriftCompany, Before: "NORDLICHT Software GmbH", After: "Rheinbank AG", At: day(2), By: "search.vp", Call: CallSearch},
 		{Field: DriftLocation, Before: "Berlin, Germany", After: "Köln, Germany", At: day(2), By: "search.vp", Call: CallSearch},
+		{Field: DriftCompany, Before: "NORDLICHT Software GmbH", After: "Rheinbank AG", At: day(2), By: "search.vp", Call: CallSearch},
 	}
 	if d := cmp.Diff(want, s.People["n1"].History); d != "" {
 		t.Fatalf("history (-want +got):\n%s", d)
