@@ -248,6 +248,11 @@ func (v *env) person(id string) *state.Person {
 // needsEnrich reports whether p is to be enriched by e at v.now as far as
 // enrichments go (page name and where aside).
 func (v *env) needsEnrich(e *config.Enrich, p *state.Person) bool {
+	if p.Status == state.StatusLeft {
+		// The service knows the page name no more: an enrichment would
+		// only be refused.
+		return false
+	}
 	if p.Enrichment == nil {
 		return true
 	}
@@ -259,9 +264,8 @@ func (v *env) needsEnrich(e *config.Enrich, p *state.Person) bool {
 
 // changedSinceEnriched reports whether a field of e's refresh_on changed
 // after p's enrichment: its e-mail and domain belong to the old employer.
-// A person who left the network cannot be enriched again.
 func changedSinceEnriched(e *config.Enrich, p *state.Person) bool {
-	if p.Enrichment == nil || p.Status == state.StatusLeft {
+	if p.Enrichment == nil {
 		return false
 	}
 	for _, f := range e.RefreshOn {

@@ -178,3 +178,17 @@ func TestRefreshOnUnderALimit(t *testing.T) {
 		t.Errorf("%+v", c)
 	}
 }
+
+// A person who left the network is enriched neither for the first time
+// nor again: the service would refuse the page name.
+func TestNoEnrichmentOfSomeoneWhoLeft(t *testing.T) {
+	f := newFixture()
+	f.search("search.cto", kw("CTO"))
+	f.ran("search.cto", t0.Add(-time.Hour), ids(1, 2)...)
+	f.enrich("contacts", []string{"search.cto"}, 0, 0)
+	f.trackRead("track.t", ids(1, 1)[0], t0.Add(-time.Minute), "", "", true)
+	c := f.build(t, f.opts()).Change("enrich.contacts")
+	if !slices.Equal(c.PersonIDs, []string{ids(2, 1)[0]}) {
+		t.Errorf("enriches %q, want only the person still on the network", c.PersonIDs)
+	}
+}
