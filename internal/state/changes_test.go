@@ -188,6 +188,13 @@ func TestChangesNameEveryChange(t *testing.T) {
 		func(s *State) {
 			s.Fold(Event{At: day(8), Kind: EventProfileShare, Address: "profile.r", Share: &ProfileShareEvent{From: "profile.q", Generation: api.Gen1, Request: []byte(`{"pageName":"Emil"}`)}})
 		},
+		// Dora changes jobs, is removed and found again before the next
+		// write: her new record has no history, and none comes back.
+		func(s *State) {
+			s.Fold(trackEv(day(8), "track.t", "n4", "Head of Ops", "Elsewhere"))
+			s.RemovePerson("n4")
+			s.Fold(searchEv(day(8), "search.u", 0, lead("n4", "dora", "Dora")))
+		},
 		// A split search: the root at the cap, then its two sub-searches.
 		func(s *State) { s.Fold(splitEv(day(9), "search.s", []string{}, api.MaxResults)) },
 		func(s *State) { s.Fold(splitEv(day(9), "search.s", []string{"A"}, 2)) },
