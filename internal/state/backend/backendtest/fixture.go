@@ -78,7 +78,8 @@ func Events() []state.Event {
 
 // fullEvents set every field of a person: a profile read with every
 // field, a lead with every field, an enrichment with every field; and an
-// enrichment of unknown outcome and a failure that stay.
+// enrichment of unknown outcome and a failure that stay, the failure
+// marked (EventMark).
 func fullEvents() []state.Event {
 	end := "Jan 2019"
 	hal := api.Lead{FirstName: "Hal", LastName: "Hix", FullName: "Hal Hix", Title: "CTO", Location: "Köln, Germany",
@@ -100,7 +101,9 @@ func fullEvents() []state.Event {
 				Email: "hal@hix.example", ValidationStatus: api.StatusValid, CompanyDomain: "hix.example", CreditBalance: 96}}},
 		{At: At(17), Kind: state.EventEnrichUnknown, Address: "enrich.contacts", Enrich: &state.EnrichEvent{PersonID: "n5", Credits: 1},
 			Failure: &state.Failure{Message: "enrich: network error: connection reset"}},
-		{At: At(18), Kind: state.EventFailure, Address: "search.gone", Failure: &state.Failure{Message: "HTTP 400: bad filter", Status: 400}},
+		// Marked by the recording layer of the operations (State.Marks).
+		{At: At(18), Kind: state.EventFailure, Address: "search.gone", Failure: &state.Failure{Message: "HTTP 400: bad filter", Status: 400},
+			Mark: &state.EventMark{Run: "run-1", Seq: 7}},
 	}
 }
 
