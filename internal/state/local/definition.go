@@ -48,8 +48,15 @@ func ownFiles(statePath string) ([]string, map[string]string) {
 }
 
 // LockHolder is who holds the lock now (nil when nobody does): the
-// backend.LockReader ability.
-func (store *Store) LockHolder() (*backend.LockInfo, error) { return store.ReadLock() }
+// backend.LockReader ability. The details a run that died left in the
+// lock file are nobody's: the next Lock takes that lock over.
+func (store *Store) LockHolder() (*backend.LockInfo, error) {
+	info, err := store.ReadLock()
+	if err != nil || info == nil || !store.held() {
+		return nil, err
+	}
+	return info, nil
+}
 
 // PendingJournal is the journal an interrupted apply left, which the next
 // load replays and the next apply folds in: the backend.PendingJournal

@@ -224,3 +224,24 @@ func TestLockRemovesTempFilesOfKilledRuns(t *testing.T) {
 		t.Errorf("left behind: %v", got)
 	}
 }
+
+// TestLockHolderIsLive: LockHolder names the run that holds the lock now;
+// the details a dead run left in the lock file name nobody (plan and show
+// must not say that an apply runs).
+func TestLockHolderIsLive(t *testing.T) {
+	needOSLock(t)
+	a := lockStore(t, 100)
+	if info, err := a.LockHolder(); info != nil || err != nil {
+		t.Fatalf("LockHolder without a lock = %+v, %v", info, err)
+	}
+	l, err := a.Lock("apply")
+	must(t, err)
+	reader := NewStore(a.Path())
+	if info, err := reader.LockHolder(); err != nil || info == nil || info.ID != l.Info.ID || info.PID != 100 {
+		t.Fatalf("LockHolder while held = %+v, %v; want the holder", info, err)
+	}
+	die(l)
+	if info, err := reader.LockHolder(); info != nil || err != nil {
+		t.Errorf("LockHolder after the holder died = %+v, %v; want nobody", info, err)
+	}
+}
