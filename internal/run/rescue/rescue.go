@@ -311,16 +311,19 @@ func (w *Writer) Close() error {
 	return err
 }
 
-// Remove removes the file the writer made, if any, and closes it.
+// Remove removes the file the writer made, if any (closing it first).
 func (w *Writer) Remove() error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if w.f == nil {
+	if w.path == "" {
 		return nil
 	}
+	if w.f != nil {
+		w.f.Close()
+		w.f = nil
+	}
 	err := os.Remove(w.path)
-	w.f.Close()
-	w.f = nil
+	w.path = ""
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
