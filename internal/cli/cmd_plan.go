@@ -109,7 +109,7 @@ func runPlan(ctx context.Context, f *Factory, opts *planOptions) error {
 		// memory). Opening the default backend reads nothing yet.
 		opts := backend.Options{StatePath: filepath.Join(f.Dir, config.DefaultStatePath), Workspace: f.workspace(), Now: f.Now}
 		if _, b, err := backend.Open(nil, opts); err == nil {
-			early = run.EarlyLoad(b)
+			early = run.EarlyLoad(rescued(f, b))
 		}
 	}
 	cfg, diags := loadConfig(f, &opts.vars)

@@ -36,6 +36,10 @@ type Factory struct {
 	// LockTimeout is --lock-timeout: how long a command that takes the
 	// state's lock waits for another run to release it (0: not at all).
 	LockTimeout time.Duration
+	// CacheDir is the user's cache directory (os.UserCacheDir): results an
+	// apply could not write into the state are kept in rescue files under
+	// it. "" keeps none there (the answers are then printed).
+	CacheDir string
 
 	// failures collects what the running command reported, for the JSON
 	// document of a failed --json command (set by Run).
@@ -57,11 +61,13 @@ func (f *Factory) service(cfg *config.Config) (api.Service, error) {
 // NewSystemFactory returns the factory of a real process.
 func NewSystemFactory() *Factory {
 	wd, _ := os.Getwd()
+	cache, _ := os.UserCacheDir()
 	return &Factory{
-		IO:      System(),
-		Getenv:  os.Getenv,
-		Environ: os.Environ,
-		Now:     time.Now,
-		Dir:     wd,
+		IO:       System(),
+		Getenv:   os.Getenv,
+		Environ:  os.Environ,
+		Now:      time.Now,
+		Dir:      wd,
+		CacheDir: cache,
 	}
 }
