@@ -13,6 +13,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/export"
+	"github.com/leadsync/leadsync/internal/run"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/backend"
 	"github.com/leadsync/leadsync/internal/textfmt"
@@ -82,9 +83,12 @@ type stateSummary struct {
 		// they are included here and folded in by the next apply.
 		JournalPending bool `json:"journal_pending"`
 	} `json:"state"`
-	Lock     *backend.LockInfo `json:"lock,omitempty"`
-	Searches []searchSummary   `json:"searches"`
-	Profiles []profileSummary  `json:"profiles"`
+	Lock *backend.LockInfo `json:"lock,omitempty"`
+	// InFlight are the enrichments the apply holding the lock has in
+	// flight: set aside from the unknown outcomes (run.RunningOn).
+	InFlight *inFlight        `json:"in_flight,omitempty"`
+	Searches []searchSummary  `json:"searches"`
+	Profiles []profileSummary `json:"profiles"`
 	People   struct {
 		Total int `json:"total"`
 		// Unlisted are people no search or profile in the state found in
@@ -107,6 +111,12 @@ type stateSummary struct {
 	// SplitsUnderway are split searches whose run stopped in the middle
 	// (the next apply resumes them).
 	SplitsUnderway []splitUnderway `json:"splits_underway"`
+}
+
+// inFlight counts the enrichments of a running apply not yet answered.
+type inFlight struct {
+	Enrichments int `json:"enrichments"`
+	Credits     int `json:"credits"`
 }
 
 type searchSummary struct {
@@ -214,7 +224,11 @@ func showState(f *Factory, opts *showOptions) error {
 		return err
 	}
 	exists := src.exists(s)
+	running := run.RunningOn(src.backend, s)
 	sum := summarizeState(src, s, exists)
+	if running != nil && running.Holder.Operation == "apply" {
+		sum.InFlight = &inFlight{Enrichments: running.InFlight, Credits: running.InFlightCredits}
+	}
 	if opts.json {
 		sum.State.Path = src.describe(f)
 		enc := json.NewEncoder(f.IO.Out)
@@ -233,11 +247,23 @@ func writeStateSummary(w *stateWriter, f *Factory, src *stateSource, sum *stateS
 	now := f.Now()
 	w.printf("State %s: serial %d, lineage %s, written by leadsync %s.\n",
 		src.describe(f), sum.State.Serial, sum.State.Lineage, sum.State.LeadsyncVersion)
-	if journal, ok := backend.JournalPending(src.backend); ok {
+	if journal, ok := backend.JournalPending(src.backend); ok && sum.InFlight == nil {
+		// (While an apply runs, the journal is that apply's.)
 		w.printf("It includes the calls an interrupted apply recorded in %s; the next apply folds them in.\n", stateRelPath(f, journal))
 	}
 	if l := sum.Lock; l != nil {
 		w.printf("Locked by %s (pid %d) for %q since %s; lock ID %s.\n", l.Who, l.PID, l.Operation, stateWhen(l.Created, now), l.ID)
+	}
+	if in := sum.InFlight; in != nil {
+		w.printf("That apply is running: this is the state as it has recorded it so far")
+		if in.Enrichments > 0 {
+			their := "their outcomes"
+			if in.Enrichments == 1 {
+				their = "its outcome"
+			}
+			w.printf("; %s in flight now (%s being spent; the apply records %s)", textfmt.Plural(in.Enrichments, "enrichment"), textfmt.Plural(in.Credits, "credit"), their)
+		}
+		w.printf(".\n")
 	}
 
 	rows := make([][]string, 0, len(sum.Searches))
