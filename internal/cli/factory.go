@@ -33,9 +33,6 @@ type Factory struct {
 	// Workspace is --workspace: the backend's workspace ("" reads
 	// LEADSYNC_WORKSPACE, then "default").
 	Workspace string
-	// LockTimeout is --lock-timeout: how long a command that takes the
-	// state's lock waits for another run to release it (0: not at all).
-	LockTimeout time.Duration
 	// CacheDir is the user's cache directory (os.UserCacheDir): results an
 	// apply could not write into the state are kept in rescue files under
 	// it. "" keeps none there (the answers are then printed).
