@@ -76,6 +76,7 @@ type figures struct {
 	applyCredits   int // apply --json of the faulted run
 	applyUnknown   int
 	kept           int // results the faulted run kept in its rescue file
+	retries        int // writes the faulted run tried again
 	showAfterFault int // show --json once the fault is over
 	apply2Credits  int
 	showText       string // show's "N credits spent in all runs"
@@ -85,9 +86,9 @@ type figures struct {
 }
 
 func (f figures) String() string {
-	return fmt.Sprintf("%-22s after %2d calls: sandbox charged %d credits (%d requests); apply --json %d (+%d unknown, %d kept), show --json after the fault %d; "+
-		"next apply %d; show %q, show --json %d, Summary sheet %s; calls repeated: %d",
-		f.fault, f.moment, f.charged, f.requests, f.applyCredits, f.applyUnknown, f.kept, f.showAfterFault, f.apply2Credits,
+	return fmt.Sprintf("%-22s after %2d calls: sandbox charged %d credits (%d requests); apply --json %d (+%d unknown; %d writes tried again, %d results kept), "+
+		"show --json after the fault %d; next apply %d; show %q, show --json %d, Summary sheet %s; calls repeated: %d",
+		f.fault, f.moment, f.charged, f.requests, f.applyCredits, f.applyUnknown, f.retries, f.kept, f.showAfterFault, f.apply2Credits,
 		f.showText, f.showJSON, f.sheet, f.repeated)
 }
 
@@ -253,6 +254,7 @@ func checkNothingLost(t *testing.T, h *harness, fault string, at int, ar *applyR
 	noStackTrace(t, ar.result)
 	charged1 := h.srv.Stats().CreditsSpent
 	f.applyCredits, f.applyUnknown, f.kept = ar.summary.Credits, ar.summary.CreditsUnknown, len(ar.summary.Kept)
+	f.retries = strings.Count(ar.stderr, "trying again in")
 	if f.applyCredits != charged1 || f.applyUnknown != 0 {
 		t.Errorf("apply --json reports %d credits (%d unknown); the sandbox charged %d", f.applyCredits, f.applyUnknown, charged1)
 	}
