@@ -56,11 +56,11 @@ func showState(f *Factory, a *arguments.Show) error {
 	if err != nil {
 		return err
 	}
-	where := views.StateWhere{Path: src.describe(f), Exists: src.exists(s)}
-	// An apply that holds the lock is running: its enrichments in flight
-	// are no unknown outcomes, and its journal is no interrupted apply's.
+	where := views.StateWhere{Path: src.describe(f), Exists: src.exists(s), Lock: backend.LockHolder(src.backend)}
+	// An apply that holds the lock and is alive is running: its
+	// enrichments in flight are no unknown outcomes, and its journal is no
+	// interrupted apply's.
 	if running := run.RunningOn(src.backend, s); running != nil {
-		where.Lock = running.Holder
 		if running.Holder.Operation == "apply" {
 			where.InFlight = &views.InFlight{Enrichments: running.InFlight, Credits: running.InFlightCredits}
 		}

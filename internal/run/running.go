@@ -22,12 +22,12 @@ type Running struct {
 	InFlight, InFlightCredits int
 }
 
-// RunningOn returns the run that holds b's lock (the backend's LockReader
-// ability), nil when none does or b cannot tell. The enrichments an apply
+// RunningOn returns the run that holds b's lock and is alive
+// (backend.LiveLockHolder), nil when none does or b cannot tell. The enrichments an apply
 // has in flight are set aside from st, the state read from b: they are no
 // unknown outcomes of an earlier run.
 func RunningOn(b backend.Backend, st *state.State) *Running {
-	h := backend.LockHolder(b)
+	h := backend.LiveLockHolder(b)
 	if h == nil {
 		return nil
 	}

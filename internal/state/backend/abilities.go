@@ -13,8 +13,10 @@ import (
 // backend implements when it can; callers never assert them themselves
 // but ask the function beside each, so that every ability is checked in
 // one place. The local backend has all but Closer; the pg backend all but
-// Exister, File, PendingJournal, BackupKeeper, JournalRecoverer and
-// ForceUnlocker (its lock ends with its run's connection).
+// Exister, File, PendingJournal, BackupKeeper, JournalRecoverer,
+// LiveLockReader and ForceUnlocker (its lock ends with its run's
+// connection). Layers around a backend (Wrapper) have the abilities of the
+// backend they wrap.
 //
 // Room for the abilities that span workspaces: reuse of enrichments made
 // in another workspace, an erasure applied in every workspace, and budgets
@@ -165,6 +167,27 @@ func LockHolder(b Backend) *LockInfo {
 		}
 	}
 	return nil
+}
+
+// LiveLockReader is a LockReader whose holder may have died and left its
+// details behind (the local lock file, released by the kernel):
+// LiveLockHolder names the holder only while it is alive.
+type LiveLockReader interface {
+	LiveLockHolder() (*LockInfo, error)
+}
+
+// LiveLockHolder is the run that holds b's lock now and is alive (plan and
+// show say that it runs); nil when nobody does or b cannot tell. A
+// LockReader that is no LiveLockReader names live holders only (the pg
+// backend's lock ends with its holder's session).
+func LiveLockHolder(b Backend) *LockInfo {
+	if r, ok := abilityOf[LiveLockReader](b); ok {
+		if info, err := r.LiveLockHolder(); err == nil {
+			return info
+		}
+		return nil
+	}
+	return LockHolder(b)
 }
 
 // ForceUnlocker is a backend whose lock can be removed by hand (the local

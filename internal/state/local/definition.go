@@ -48,9 +48,14 @@ func ownFiles(statePath string) ([]string, map[string]string) {
 }
 
 // LockHolder is who holds the lock now (nil when nobody does): the
-// backend.LockReader ability. The details a run that died left in the
-// lock file are nobody's: the next Lock takes that lock over.
-func (store *Store) LockHolder() (*backend.LockInfo, error) {
+// backend.LockReader ability. It is what the lock file says, also when its
+// run died (force-unlock removes such a lock by its ID).
+func (store *Store) LockHolder() (*backend.LockInfo, error) { return store.ReadLock() }
+
+// LiveLockHolder is the run that holds the lock and is alive (nil when
+// nobody does): the details a dead run left in the lock file name nobody,
+// as the kernel released its lock. The backend.LiveLockReader ability.
+func (store *Store) LiveLockHolder() (*backend.LockInfo, error) {
 	info, err := store.ReadLock()
 	if err != nil || info == nil || !store.held() {
 		return nil, err
@@ -110,6 +115,7 @@ var (
 	_ backend.Exister          = localBackend{}
 	_ backend.File             = localBackend{}
 	_ backend.ForceUnlocker    = localBackend{}
+	_ backend.LiveLockReader   = localBackend{}
 	_ backend.PendingJournal   = localBackend{}
 	_ backend.BackupKeeper     = localBackend{}
 	_ backend.JournalRecoverer = localBackend{}
