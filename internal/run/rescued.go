@@ -168,11 +168,12 @@ func (r *rescuing) Load() (*state.State, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: it holds results that were paid for; keep it, and tell the developers of leadsync", err)
 	}
-	files, folded, err := r.fold(st, files)
+	locked := r.locked()
+	files, folded, err := r.fold(st, files, !locked)
 	if err != nil {
 		return nil, err
 	}
-	if r.locked() {
+	if locked {
 		if err := r.settle(st, files, folded); err != nil {
 			return nil, err
 		}
@@ -182,8 +183,8 @@ func (r *rescuing) Load() (*state.State, error) {
 
 // fold folds into st the events of the files that belong to it (its
 // lineage), and returns those files and how many of their events st did
-// not hold yet.
-func (r *rescuing) fold(st *state.State, files []*rescue.File) ([]*rescue.File, int, error) {
+// not hold yet; say notes each file that added some.
+func (r *rescuing) fold(st *state.State, files []*rescue.File, say bool) ([]*rescue.File, int, error) {
 	var mine []*rescue.File
 	folded := 0
 	for _, f := range files {
@@ -201,6 +202,9 @@ func (r *rescuing) fold(st *state.State, files []*rescue.File) ([]*rescue.File, 
 		}
 		if n := newEvents(f, before); n > 0 {
 			folded += n
+			if !say {
+				continue
+			}
 			r.note("%s kept in %s (the state could not be written when %s came back) %s included",
 				textfmt.Plural(n, "result"), f.Path, oneOr(n, "it", "they"), oneOr(n, "is", "are"))
 		}
@@ -228,6 +232,8 @@ func (r *rescuing) settle(st *state.State, files []*rescue.File, folded int) err
 			return fmt.Errorf("writing into %s the results kept in %s: %w; they stay there, and the next command tries again",
 				r.Describe(), paths(files), err)
 		}
+		r.note("wrote into %s the %s an earlier apply kept in %s (the state could not be written when %s came back)",
+			r.Describe(), textfmt.Plural(folded, "result"), paths(files), oneOr(folded, "it", "they"))
 	}
 	left := map[string]bool{}
 	if rec := r.current(); rec != nil {

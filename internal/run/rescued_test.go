@@ -247,6 +247,9 @@ func TestStateUnwritableKeepsResults(t *testing.T) {
 	if _, err := os.Stat(kept.Path); !os.IsNotExist(err) {
 		t.Errorf("the rescue file is still there after it was written in: %v", err)
 	}
+	if last := w.notes[len(w.notes)-1]; !strings.Contains(last, "wrote into") || !strings.Contains(last, "2 results") {
+		t.Errorf("the command under the lock did not say it wrote them in: %q", last)
+	}
 	if got.Marks != nil {
 		t.Errorf("marks %v kept after the file went", got.Marks)
 	}
