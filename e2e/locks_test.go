@@ -161,12 +161,15 @@ func TestPlanAndShowNameTheRunningApply(t *testing.T) {
 			if pg {
 				h.env = append(h.env, testBackendEnv+"="+h.usePG())
 			}
-			s := h.startApply()
+			// A saved plan (made before the gate holds reads): the apply
+			// makes no billing call, and its enrichments are held.
+			if r := h.run("plan", "--out", "leads.plan"); r.code != 0 {
+				t.Fatalf("plan --out:\n%s", r)
+			}
+			gate.arm()
+			s := h.startApply("leads.plan")
 			var plan, show, showJSON result
 			for ev := range s.events {
-				if ev.MessageType == "apply_start" {
-					gate.arm()
-				}
 				if ev.MessageType == "call_start" && ev.Call.Kind == "enrich" && plan.args == nil {
 					// Its answer is held: the enrichment is in flight. (Offline:
 					// the billing call would be held too.)

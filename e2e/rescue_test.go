@@ -99,12 +99,12 @@ type watchedApply struct {
 	notes <-chan string
 }
 
-// startWatchedApply starts apply --auto-approve --json with its stderr
-// piped: each line goes to notes (dropped when nobody reads) and to the
-// stream's stderr.
-func (h *harness) startWatchedApply() *watchedApply {
+// startWatchedApply starts apply --auto-approve --json (with extra
+// arguments: a saved plan) with its stderr piped: each line goes to notes
+// (dropped when nobody reads) and to the stream's stderr.
+func (h *harness) startWatchedApply(extra ...string) *watchedApply {
 	h.t.Helper()
-	s := &applyStream{h: h, args: []string{"apply", "--auto-approve", "--json"}}
+	s := &applyStream{h: h, args: append([]string{"apply", "--auto-approve", "--json"}, extra...)}
 	s.cmd = h.command(s.args...)
 	stdout, err := s.cmd.StdoutPipe()
 	if err != nil {
@@ -148,6 +148,18 @@ func (h *harness) startWatchedApply() *watchedApply {
 		}
 	}()
 	return &watchedApply{applyStream: s, notes: notes}
+}
+
+// savedPlan saves the plan of the harness's folder (as leads.plan) while
+// the gate lets reads through (the billing call), then arms it: an apply
+// of that plan makes no billing call, and every read it makes is held.
+func (h *harness) savedPlan(gate *answerGate) string {
+	h.t.Helper()
+	if r := h.run("plan", "--out", "leads.plan"); r.code != 0 {
+		h.t.Fatalf("plan --out:\n%s", r)
+	}
+	gate.arm()
+	return "leads.plan"
 }
 
 // runFaulted runs apply --json and, once `at` calls are done, holds the
@@ -588,13 +600,12 @@ func TestNothingWritablePrintsTheAnswers(t *testing.T) {
 	}
 	var ballasts []string
 	enrichments := 0
-	w := h.startWatchedApply()
+	// From a saved plan (planned before the gate holds reads: the plan's
+	// billing call is one), so that apply makes no billing call.
+	w := h.startWatchedApply(h.savedPlan(gate))
 	var events []applyEvent
 	for ev := range w.events {
 		events = append(events, ev)
-		if ev.MessageType == "apply_start" {
-			gate.arm()
-		}
 		// Full once the profile read and two enrichments are in flight
 		// (parallelism 3), their answers held until then: the first
 		// answer may still fit in the last page of the journal, the
@@ -673,11 +684,8 @@ func TestRescueFileIsPrivate(t *testing.T) {
 		t.Skip("cannot mount a small file system here")
 	}
 	var ballast string
-	w := h.startWatchedApply()
+	w := h.startWatchedApply(h.savedPlan(gate))
 	for ev := range w.events {
-		if ev.MessageType == "apply_start" {
-			gate.arm()
-		}
 		if ev.MessageType == "call_start" && ev.Call.Kind == "enrich" && ballast == "" {
 			ballast = fill(t, sdir)
 			gate.open()
