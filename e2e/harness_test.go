@@ -136,12 +136,14 @@ func serveSandbox(opts sandbox.Options, cleanup func(func())) (*sandbox.Server, 
 const heldLatency = 777 * time.Millisecond
 
 // answerGate holds the answers of a sandbox's reads (profile reads and
-// enrichments; billing too, but it is read before) from when it is armed
-// until it is opened, so that a test acts while a call is in flight (fills
-// a disk, runs plan and show) without racing its answer. Searches keep
+// enrichments; billing too, so arm it after the plan is made) from when it
+// is armed (and the reads it lets pass are answered) until it is opened,
+// so that a test acts while a call is in flight (fills a disk, stops the
+// database, runs plan and show) without racing its answer. Searches keep
 // their latency; reads before it is armed answer at once.
 type answerGate struct {
 	armed atomic.Bool
+	pass  atomic.Int64 // reads still answered once armed
 	ch    chan struct{}
 	once  sync.Once
 	// held receives a value each time a read starts to wait.
@@ -154,7 +156,7 @@ func holdReads(opts *sandbox.Options) *answerGate {
 	opts.ReadLatency = [2]time.Duration{heldLatency, heldLatency}
 	opts.Sleep = func(ctx context.Context, d time.Duration) error {
 		if d == heldLatency {
-			if !g.armed.Load() {
+			if !g.armed.Load() || g.pass.Add(-1) >= 0 {
 				return nil
 			}
 			select {
@@ -180,20 +182,25 @@ func holdReads(opts *sandbox.Options) *answerGate {
 	return g
 }
 
-// arm holds the reads from now on (an apply's apply_start: after its
-// billing call).
-func (g *answerGate) arm() { g.armed.Store(true) }
+// arm holds the reads from now on (once a plan is made: its billing call
+// is a read).
+func (g *answerGate) arm() { g.armAfter(0) }
 
-// holding arms the gate and waits until a read is held by it: a call is
-// then in flight, its answer paid for and waiting. A minute without one
-// fails the test (the run has no call left to make).
-func (g *answerGate) holding(t *testing.T) {
-	t.Helper()
-	g.arm()
+// armAfter holds the reads from now on but the next n.
+func (g *answerGate) armAfter(n int) {
+	g.pass.Store(int64(n))
+	g.armed.Store(true)
+}
+
+// holding waits until a read is held by the gate: a call is then in
+// flight, its answer paid for and waiting. It reports false after a
+// minute without one (the run has no read left to make).
+func (g *answerGate) holding() bool {
 	select {
 	case <-g.held:
+		return true
 	case <-time.After(time.Minute):
-		t.Fatal("no read was held: no call left in flight")
+		return false
 	}
 }
 

@@ -162,17 +162,28 @@ func (h *harness) savedPlan(gate *answerGate) string {
 	return "leads.plan"
 }
 
-// runFaulted runs apply --json and, once `at` calls are done, holds the
-// answers of the reads in flight (gate), calls fault (with the watched
-// apply, to wait for its notes), then lets those answers come: they are
-// paid for, and come back to the fault. It returns the run as applyJSON
-// does.
+// runFaulted applies a saved plan with --json, the sandbox's reads held
+// (gate) once the searches and at-3 reads are answered: `at` calls done.
+// Then, with a read in flight and its answer waiting, it calls fault
+// (with the watched apply, to wait for its notes; fault lets the answers
+// come with gate.open, and they come back to the fault). It returns the
+// run as applyJSON does.
 func (h *harness) runFaulted(at int, gate *answerGate, fault func(w *watchedApply)) *applyRun {
 	h.t.Helper()
 	defer gate.open()
-	w := h.startWatchedApply()
+	plan := h.savedPlan(gate)
+	gate.armAfter(max(0, at-3)) // the 3 searches are no reads
+	w := h.startWatchedApply(plan)
+	struck := make(chan bool)
+	go func() {
+		held := gate.holding()
+		if held {
+			fault(w)
+		}
+		gate.open()
+		struck <- held
+	}()
 	ar := &applyRun{started: map[string]int{}, done: map[string]bool{}, pid: w.pid()}
-	done := 0
 	for ev := range w.events {
 		ar.events = append(ar.events, ev)
 		switch ev.MessageType {
@@ -180,11 +191,6 @@ func (h *harness) runFaulted(at int, gate *answerGate, fault func(w *watchedAppl
 			ar.started[ev.key()]++
 		case "call_done":
 			ar.done[ev.key()] = true
-			if done++; done == at {
-				gate.holding(h.t)
-				fault(w)
-				gate.open()
-			}
 		case "call_error":
 			ar.errors = append(ar.errors, ev)
 		case "summary":
@@ -193,6 +199,9 @@ func (h *harness) runFaulted(at int, gate *answerGate, fault func(w *watchedAppl
 		}
 	}
 	ar.result = w.wait()
+	if !<-struck {
+		h.t.Fatalf("no read was in flight after %d calls: the fault never struck\n%s", at, ar.result)
+	}
 	return ar
 }
 
@@ -348,19 +357,20 @@ func TestPGFaultsLoseNothing(t *testing.T) {
 	faults := []struct {
 		name    string
 		moments int
-		strike  func(t *testing.T, w *watchedApply)
+		strike  func(t *testing.T, w *watchedApply, gate *answerGate)
 		after   func(t *testing.T) // once the faulted apply ended
 	}{
-		{name: "restarted", moments: 3, strike: func(t *testing.T, _ *watchedApply) { c.ctl(t, "restart", "-m", "fast") }},
-		{name: "stopped, then started", moments: 2, strike: func(t *testing.T, w *watchedApply) {
+		{name: "restarted", moments: 3, strike: func(t *testing.T, _ *watchedApply, _ *answerGate) { c.ctl(t, "restart", "-m", "fast") }},
+		{name: "stopped, then started", moments: 2, strike: func(t *testing.T, w *watchedApply, gate *answerGate) {
 			c.ctl(t, "stop", "-m", "fast")
+			gate.open() // the answers come back to a stopped server
 			waitNote(w)
 			c.ctl(t, "start")
 		}},
 		{name: "stopped till the end", moments: 2,
-			strike: func(t *testing.T, _ *watchedApply) { c.ctl(t, "stop", "-m", "fast") },
+			strike: func(t *testing.T, _ *watchedApply, _ *answerGate) { c.ctl(t, "stop", "-m", "fast") },
 			after:  func(t *testing.T) { c.ctl(t, "start") }},
-		{name: "sessions terminated", moments: 3, strike: func(t *testing.T, _ *watchedApply) { c.terminate(t) }},
+		{name: "sessions terminated", moments: 3, strike: func(t *testing.T, _ *watchedApply, _ *answerGate) { c.terminate(t) }},
 	}
 	var report []figures
 	for i, fault := range faults {
@@ -368,10 +378,10 @@ func TestPGFaultsLoseNothing(t *testing.T) {
 			t.Run(fmt.Sprintf("%s after %d calls", fault.name, at), func(t *testing.T) {
 				opts := sandbox.Options{Seed: 21}
 				gate := holdReads(&opts)
-				h := newHarness(t, opts, fmt.Sprintf(faultConfig, "10s"))
+				h := newHarness(t, opts, fmt.Sprintf(faultConfig, "60s"))
 				h.pgConnStr, h.pgSchema = c.connStr, schemaName("fault_")
 				h.env = append(h.env, "LEADSYNC_PG_CONN_STR="+c.connStr, testBackendEnv+"="+h.pgSchema, "LEADSYNC_TEST_WRITE_RETRY="+faultRetry)
-				ar := h.runFaulted(at, gate, func(w *watchedApply) { fault.strike(t, w) })
+				ar := h.runFaulted(at, gate, func(w *watchedApply) { fault.strike(t, w, gate) })
 				if fault.after != nil {
 					fault.after(t)
 				}
@@ -559,7 +569,7 @@ func TestFullStateFolderLosesNothing(t *testing.T) {
 		t.Run(fmt.Sprintf("full after %d calls", at), func(t *testing.T) {
 			opts := sandbox.Options{Seed: 21}
 			gate := holdReads(&opts)
-			h := newHarness(t, opts, fmt.Sprintf(faultConfig, "10s"))
+			h := newHarness(t, opts, fmt.Sprintf(faultConfig, "60s"))
 			h.env = append(h.env, "LEADSYNC_TEST_WRITE_RETRY="+faultRetry)
 			sdir := filepath.Join(h.dir, ".leadsync")
 			if !mountTmpfs(t, sdir, 256<<10) {
