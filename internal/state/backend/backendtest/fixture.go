@@ -111,8 +111,8 @@ func fullEvents() []state.Event {
 			Leads: []api.Lead{{NetworkID: "n8", PageName: "ivy", FullName: "Ivy", Title: "CRO"}}}},
 		// Marked by the recording layer of the operations (State.Marks).
 		// It stays the last event: the pg backend writes the marks at its
-		// commit, so a run killed after further calls would not have it
-		// (KilledAtAnyPoint); see the note of state.noteMark.
+		// commit, and KilledAtAnyPoint finds the mark lost when a run is
+		// killed after further calls.
 		{At: At(25), Kind: state.EventFailure, Address: "search.gone", Failure: &state.Failure{Message: "HTTP 400: bad filter", Status: 400},
 			Mark: &state.EventMark{Run: "run-1", Seq: 7}},
 	}
