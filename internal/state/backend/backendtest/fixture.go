@@ -92,6 +92,11 @@ func fullEvents() []state.Event {
 			Result: statetest.FullEnrichment("hal's enrichment", "n7", "hal", 96)}},
 		{At: At(17), Kind: state.EventEnrichUnknown, Address: "enrich.contacts", Enrich: &state.EnrichEvent{PersonID: "n5", Credits: 1},
 			Failure: &state.Failure{Message: "enrich: network error: connection reset"}},
+		// Marked by the recording layer of the operations (State.Marks).
+		// Not the last event: a backend must keep the mark when a run is
+		// killed after further calls (KilledAtAnyPoint).
+		{At: At(18), Kind: state.EventFailure, Address: "search.gone", Failure: &state.Failure{Message: "HTTP 400: bad filter", Status: 400},
+			Mark: &state.EventMark{Run: "run-1", Seq: 7}},
 		// Hal's history: a track read sees a new job, the next one a
 		// private profile; a search sees Anna's new title.
 		{At: At(19), Kind: state.EventTrack, Address: "track.champions", Track: &state.TrackEvent{PersonID: "n7", Generation: api.Gen1,
@@ -109,12 +114,6 @@ func fullEvents() []state.Event {
 			Leads: []api.Lead{{PageName: "ivy", FullName: "Ivy", Title: "VP Sales"}}}},
 		{At: At(24), Kind: state.EventSearch, Address: "search.movers", Search: &state.SearchEvent{Generation: api.Gen1, Request: json.RawMessage(`{"keywords":"VP"}`),
 			Leads: []api.Lead{{NetworkID: "n8", PageName: "ivy", FullName: "Ivy", Title: "CRO"}}}},
-		// Marked by the recording layer of the operations (State.Marks).
-		// It stays the last event: the pg backend writes the marks at its
-		// commit, and KilledAtAnyPoint finds the mark lost when a run is
-		// killed after further calls.
-		{At: At(25), Kind: state.EventFailure, Address: "search.gone", Failure: &state.Failure{Message: "HTTP 400: bad filter", Status: 400},
-			Mark: &state.EventMark{Run: "run-1", Seq: 7}},
 	}
 }
 
