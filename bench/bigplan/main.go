@@ -6,6 +6,10 @@
 //
 //	go run ./bench/bigplan -out /tmp/bigplan -searches 5000 -people 300000
 //	go build -o /tmp/leadsync . && /usr/bin/time -v /tmp/leadsync plan --offline --chdir /tmp/bigplan
+//
+// -history 0.1 gives a tenth of the people two changes each in their
+// history (a new title, then a new company, seen by a track); -track adds
+// a track block of the searches' people and refresh_on to the enrich block.
 package main
 
 import (
@@ -14,6 +18,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
@@ -26,12 +31,14 @@ func main() {
 	out := flag.String("out", "", "directory to write (created; its state is replaced)")
 	searches := flag.Int("searches", 5000, "search instances")
 	people := flag.Int("people", 300000, "people in state")
+	history := flag.Float64("history", 0, "share of people with two changes in their history")
+	track := flag.Bool("track", false, "add a track block and refresh_on")
 	flag.Parse()
 	if *out == "" || *searches <= 0 || *people < *searches {
 		fmt.Fprintln(os.Stderr, "usage: bigplan -out DIR [-searches N] [-people P] (P >= N)")
 		os.Exit(2)
 	}
-	if err := write(*out, *searches, *people); err != nil {
+	if err := write(*out, *searches, *people, *history, *track); err != nil {
 		fmt.Fprintln(os.Stderr, "bigplan:", err)
 		os.Exit(1)
 	}
@@ -39,7 +46,7 @@ func main() {
 
 func key(i int) string { return fmt.Sprintf("c%05d", i) }
 
-func write(dir string, n, people int) error {
+func write(dir string, n, people int, history float64, track bool) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -64,15 +71,15 @@ enrich "contacts" {
   from    = [search.cto]
   limit   = 250000
   refresh = "180d"
-}
-
+%s}
+%s
 export "all" {
   path = "out/all.xlsx"
   sheet "All" {
     from = [search.cto]
   }
 }
-`, strings.Join(keys, ", "))
+`, strings.Join(keys, ", "), trackAttr(track), trackBlock(track))
 	if err := os.WriteFile(filepath.Join(dir, "main.leads.hcl"), []byte(cfg), 0o644); err != nil {
 		return err
 	}
@@ -120,6 +127,9 @@ export "all" {
 			}
 		}
 	}
+	if err := drift(st, now, history); err != nil {
+		return err
+	}
 	store := local.NewStore(filepath.Join(dir, ".leadsync", "state.json"))
 	if err := store.Save(st); err != nil {
 		return err
@@ -130,5 +140,49 @@ export "all" {
 	}
 	fmt.Printf("wrote %s (%d search instances) and %s (%d people, %.0f MB)\n",
 		filepath.Join(dir, "main.leads.hcl"), n, store.Path(), len(st.People), float64(fi.Size())/1e6)
+	return nil
+}
+
+func trackAttr(track bool) string {
+	if !track {
+		return ""
+	}
+	return "  refresh_on = [\"company\"]\n"
+}
+
+func trackBlock(track bool) string {
+	if !track {
+		return ""
+	}
+	return "\ntrack \"cto\" {\n  from = [search.cto]\n}\n"
+}
+
+// drift gives every person whose number falls in the share two changes in
+// their history, as track reads 10 and 5 days ago would have recorded them:
+// a new title, then a new company. Only the history is written (a track
+// read would also keep the profile it read), so that what is measured is
+// the history's cost.
+func drift(st *state.State, now time.Time, share float64) error {
+	if share <= 0 {
+		return nil
+	}
+	every := int(1 / share)
+	ids := make([]string, 0, len(st.People))
+	for id := range st.People {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for i, id := range ids {
+		if i%every != 0 {
+			continue
+		}
+		p := st.People[id]
+		p.History = []state.Drift{
+			{Field: state.DriftTitle, Before: p.Lead.Title, After: "VP Engineering", At: now.Add(-10 * 24 * time.Hour), By: "track.cto", Call: state.CallTrack},
+			{Field: state.DriftCompany, Before: p.Lead.Company, After: "Moved GmbH", At: now.Add(-5 * 24 * time.Hour), By: "track.cto", Call: state.CallTrack},
+		}
+		checked := now.Add(-5 * 24 * time.Hour)
+		p.Lead.Title, p.Lead.Company, p.CheckedAt = "VP Engineering", "Moved GmbH", &checked
+	}
 	return nil
 }

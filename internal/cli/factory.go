@@ -38,6 +38,10 @@ type Factory struct {
 	// undoes it (planGC); nil leaves the collector alone (tests, which
 	// run commands side by side in one process).
 	PlanGC func() (restore func())
+	// CacheDir is the user's cache directory (os.UserCacheDir): results an
+	// apply could not write into the state are kept in rescue files under
+	// it. "" keeps none there (the answers are then printed).
+	CacheDir string
 
 	// failures collects what the running command reported, for the JSON
 	// document of a failed --json command (set by Run).
@@ -59,13 +63,15 @@ func (f *Factory) service(cfg *config.Config) (api.Service, error) {
 // NewSystemFactory returns the factory of a real process.
 func NewSystemFactory() *Factory {
 	wd, _ := os.Getwd()
+	cache, _ := os.UserCacheDir()
 	return &Factory{
-		IO:      System(),
-		Getenv:  os.Getenv,
-		Environ: os.Environ,
-		Now:     time.Now,
-		Dir:     wd,
-		PlanGC:  planGC,
+		IO:       System(),
+		Getenv:   os.Getenv,
+		Environ:  os.Environ,
+		Now:      time.Now,
+		Dir:      wd,
+		CacheDir: cache,
+		PlanGC:   planGC,
 	}
 }
 

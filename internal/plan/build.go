@@ -73,6 +73,7 @@ func Build(cfg *config.Config, st *state.State, opts Options) (*Plan, hcl.Diagno
 				b.add(b.profile(pr))
 			}
 		}
+		b.tracks()
 		b.enriches()
 		b.forgets()
 		b.exports()
@@ -127,6 +128,8 @@ type builder struct {
 	// held maps a page (api.PageKey) to the profile addresses of the
 	// configuration whose reads of it state holds; built on first use.
 	held map[string][]string
+	// tracked maps each person a track reads in this run to its address.
+	tracked map[*state.Person]string
 }
 
 func (b *builder) add(c *Change) { b.p.Changes = append(b.p.Changes, c) }
@@ -145,7 +148,7 @@ func blockOf(addr string) string {
 	return addr
 }
 
-const addressHelp = `Addresses look like search.cto (every instance), search.cto["Berlin"], search.cto[0], profile.founder, enrich.cto_contacts or export.marketing; quote them for the shell. "leadsync state list" shows the addresses in state.`
+const addressHelp = `Addresses look like search.cto (every instance), search.cto["Berlin"], search.cto[0], profile.founder, enrich.cto_contacts, track.champions or export.marketing; quote them for the shell. "leadsync state list" shows the addresses in state.`
 
 // selectTargets resolves --target into the set of planned addresses.
 func (b *builder) selectTargets() {
@@ -175,6 +178,12 @@ func (b *builder) selectTargets() {
 			if e.Address == t {
 				b.sel[e.Address], found = true, true
 				addSources(e.From)
+			}
+		}
+		// A track reads the people state holds: its sources need not run.
+		for _, tr := range b.cfg.Tracks {
+			if tr.Address == t {
+				b.sel[tr.Address], found = true, true
 			}
 		}
 		for _, x := range b.cfg.Exports {
@@ -248,16 +257,21 @@ func (b *builder) selectReplace() {
 				b.replace[p.Address], found = true, true
 			}
 		}
+		for _, t := range b.cfg.Tracks {
+			if t.Address == r {
+				b.replace[t.Address], found = true, true // every person read again
+			}
+		}
 		if found {
 			continue
 		}
 		switch {
 		case strings.HasPrefix(r, "enrich.") || strings.HasPrefix(r, "export."):
 			b.errorf(fmt.Sprintf("Cannot replace %s", r),
-				"Only searches and profiles can be replaced. To enrich people again, set refresh on the enrich block; to rewrite a spreadsheet, run \"leadsync export\".")
+				"Only searches, profiles and tracks can be replaced. To enrich people again, set refresh or refresh_on on the enrich block; to rewrite a spreadsheet, run \"leadsync export\".")
 		default:
 			b.errorf(fmt.Sprintf("Unknown address to replace %q", r),
-				fmt.Sprintf("--replace %s names no search or profile of the configuration. %s", r, addressHelp))
+				fmt.Sprintf("--replace %s names no search, profile or track of the configuration. %s", r, addressHelp))
 		}
 	}
 }
@@ -491,14 +505,19 @@ func (b *builder) enriches() {
 	for i, e := range blocks {
 		bp, certain := people[i], certains[i]
 		src := b.runningSources(e)
-		// When no source of the plan runs, nothing apply learns can change
-		// who is enriched: the bound is the certain count itself.
+		// refresh_on: people enriched before whose company (or title) a
+		// read of this run may find changed: up to that many enrichments
+		// again, known only once the reads are in.
+		changing := b.mayChange(e, bp.fresh)
+		// When no source of the plan runs and no read may show a change,
+		// nothing apply learns can change who is enriched: the bound is
+		// the certain count itself.
 		bound := len(certain)
-		if u.runningAll > 0 {
-			bound = b.enrichBound(e, bp, len(certain), src.people, u.flips(len(bp.failing)))
+		if u.runningAll > 0 || len(changing) > 0 {
+			bound = b.enrichBound(e, bp, changing, len(certain), src.people, u.flips(len(bp.failing)))
 		}
-		u.add(bp, src.addrs, bound)
-		b.add(b.enrichChange(e, bp, certain, bound, len(src.addrs)))
+		u.add(bp, changing, src.addrs, bound)
+		b.add(b.enrichChange(e, bp, certain, bound, len(src.addrs), len(changing)))
 	}
 	b.enrichMax = u.bound()
 }
@@ -549,23 +568,25 @@ func (b *builder) runningSources(e *config.Enrich) sourcesRunning {
 }
 
 // enrichBound is the most people e may enrich in this run (its CallsMax)
-// when sources of the plan run, given its known people bp, the certain
-// count (claimRounds), the most people its running sources can bring
-// (unknown) and the known people who fail where now but may pass once a
-// running search updates their lead (flips):
+// when sources of the plan run or reads may show changes, given its known
+// people bp, those a read may show changed (changing), the certain count
+// (claimRounds), the most people its running sources can bring (unknown)
+// and the known people who fail where now but may pass once a running
+// search updates their lead (flips):
 //
 //   - every source that runs may bring up to its bound of people (300 or
 //     max_results per search, 1 per profile);
 //   - known people who fail where now may pass; at most as many as all
 //     running sources bring;
+//   - every person a read may show changed may be enriched again;
 //   - with a limit, the block may enrich no more than the people it owns
 //     and may refresh, plus its free places, plus the people other blocks
 //     could take from it by enriching them again (each of those frees a
 //     place): limitBound.
-func (b *builder) enrichBound(e *config.Enrich, bp blockPeople, certain, unknown, flips int) int {
-	bound := len(bp.todo) + flips + unknown
+func (b *builder) enrichBound(e *config.Enrich, bp blockPeople, changing []*state.Person, certain, unknown, flips int) int {
+	bound := len(bp.todo) + flips + unknown + len(changing)
 	if e.Limit > 0 {
-		bound = min(bound, b.limitBound(e, bp, unknown == 0 && flips == 0))
+		bound = min(bound, b.limitBound(e, bp, changing, unknown == 0 && flips == 0))
 	}
 	// Below the certain count cannot happen; keep the bound honest
 	// regardless.
@@ -577,12 +598,16 @@ func (b *builder) enrichBound(e *config.Enrich, bp blockPeople, certain, unknown
 // enrichments of an unknown outcome (their person may be enriched again
 // in them) and the free places. With nothingNew (no running source of e
 // and no person who may come to pass where), e can only enrich again, of
-// its own people, those known to need it.
-func (b *builder) limitBound(e *config.Enrich, bp blockPeople, nothingNew bool) int {
+// its own people, those known to need it and those a read of this run
+// may show changed.
+func (b *builder) limitBound(e *config.Enrich, bp blockPeople, changing []*state.Person, nothingNew bool) int {
 	var todoSet map[string]bool
 	if nothingNew {
-		todoSet = make(map[string]bool, len(bp.todo))
+		todoSet = make(map[string]bool, len(bp.todo)+len(changing))
 		for _, p := range bp.todo {
+			todoSet[p.ID] = true
+		}
+		for _, p := range changing {
 			todoSet[p.ID] = true
 		}
 	}
@@ -593,8 +618,8 @@ func (b *builder) limitBound(e *config.Enrich, bp blockPeople, nothingNew bool) 
 
 // enrichChange is the change of enrich block e: certain are the people it
 // enriches for sure, bound the most it may, runSources how many of its
-// sources run.
-func (b *builder) enrichChange(e *config.Enrich, bp blockPeople, certain []*state.Person, bound, runSources int) *Change {
+// sources run, changing how many people a read may show changed.
+func (b *builder) enrichChange(e *config.Enrich, bp blockPeople, certain []*state.Person, bound, runSources, changing int) *Change {
 	cpe := b.creditsPerEnrich()
 	c := &Change{
 		Address: e.Address, Kind: KindEnrich, Action: Enrich, Reason: ReasonPeople,
@@ -607,7 +632,7 @@ func (b *builder) enrichChange(e *config.Enrich, bp blockPeople, certain []*stat
 			c.UnknownOutcomes++
 		}
 	}
-	c.Detail = enrichDetail(e, bp, c, runSources, b.v.used(e))
+	c.Detail = enrichDetail(e, bp, c, runSources, b.v.used(e), changing)
 	if n := c.UnknownOutcomes; n > 0 {
 		c.Detail += fmt.Sprintf("; %s with an unknown outcome from the last run: re-enriching may cost %s more %s",
 			plural(n, "enrichment", "enrichments"), thousands(n*cpe), map[bool]string{true: "credit", false: "credits"}[n*cpe == 1])
@@ -651,7 +676,7 @@ type enrichUnion struct {
 	shared     bool           // several blocks: count through the sets
 	todo       map[string]bool
 	failing    map[string]bool
-	todoN      int             // one block: its todo
+	todoN      int             // one block: its todo and changing
 	failingN   int             // one block: its failing
 	sources    map[string]bool // the running sources of any block
 	sumMax     int             // the sum of the blocks' bounds
@@ -675,9 +700,9 @@ func (u *enrichUnion) flips(failing int) int {
 	return min(failing, u.runningAll)
 }
 
-// add counts one block: its known people, its running sources and its
-// bound.
-func (u *enrichUnion) add(bp blockPeople, runSources []string, bound int) {
+// add counts one block: its known people (to enrich, or that a read may
+// show changed), its running sources and its bound.
+func (u *enrichUnion) add(bp blockPeople, changing []*state.Person, runSources []string, bound int) {
 	for _, a := range runSources {
 		u.sources[a] = true
 	}
@@ -685,11 +710,14 @@ func (u *enrichUnion) add(bp blockPeople, runSources []string, bound int) {
 		for _, p := range bp.todo {
 			u.todo[p.ID] = true
 		}
+		for _, p := range changing {
+			u.todo[p.ID] = true
+		}
 		for _, p := range bp.failing {
 			u.failing[p.ID] = true
 		}
 	} else {
-		u.todoN, u.failingN = len(bp.todo), len(bp.failing)
+		u.todoN, u.failingN = len(bp.todo)+len(changing), len(bp.failing)
 	}
 	u.sumMax += bound
 }
@@ -741,8 +769,29 @@ func (b *builder) ownedCap(e *config.Enrich, todo map[string]bool) int {
 	return n
 }
 
-// enrichDetail explains an enrich change.
-func enrichDetail(e *config.Enrich, bp blockPeople, c *Change, runSources, owned int) string {
+// mayChange returns the people of fresh (enriched, not due) whose change
+// of a field of e's refresh_on a read of this run may find: those a track
+// or a profile block reads. A search that runs may find changes too; its
+// people are bounded with the search's own.
+func (b *builder) mayChange(e *config.Enrich, fresh []*state.Person) []*state.Person {
+	if len(e.RefreshOn) == 0 {
+		return nil
+	}
+	var out []*state.Person
+	for _, p := range fresh {
+		if p.Status == state.StatusLeft {
+			continue
+		}
+		if b.tracked[p] != "" || (p.Lead.PageName != "" && b.reads[api.PageKey(p.Lead.PageName)] != "") {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// enrichDetail explains an enrich change; changing are the people a read
+// of this run may show changed (refresh_on).
+func enrichDetail(e *config.Enrich, bp blockPeople, c *Change, runSources, owned, changing int) string {
 	var parts []string
 	switch {
 	case c.CallsMax == 0 && e.Limit > 0 && owned >= e.Limit && len(bp.todo) > 0:
@@ -753,10 +802,18 @@ func enrichDetail(e *config.Enrich, bp blockPeople, c *Change, runSources, owned
 		parts = append(parts, plural(c.Calls, "person", "people"))
 	default:
 		from := "from searches that will run"
-		if runSources == 0 {
+		// The enrichments again that the reads of this run may cause
+		// (refresh_on): known only once the reads are in.
+		again := fmt.Sprintf("again if the reads of this run find a new %s (refresh_on)", strings.Join(e.RefreshOn, " or "))
+		switch {
+		case runSources == 0 && changing > 0:
+			from = again
+		case runSources == 0:
 			// Only people already known, whose leads or enrichments other
 			// calls of the run may change.
 			from = "as the run updates known people"
+		case changing > 0:
+			from += ", or " + again
 		}
 		if c.Calls == 0 {
 			parts = append(parts, fmt.Sprintf("up to %s %s", thousands(c.CallsMax), from))
@@ -921,6 +978,8 @@ func (b *builder) totals() {
 			t.SearchesMax += c.CallsMax
 		case c.Kind == KindProfile:
 			t.Profiles += c.Calls
+		case c.Kind == KindTrack:
+			t.Tracks += c.Calls
 		case c.Kind == KindEnrich:
 			t.Enrichments += c.Calls
 		}
@@ -929,15 +988,16 @@ func (b *builder) totals() {
 	if t.EnrichmentsMax < t.Enrichments {
 		t.EnrichmentsMax = t.Enrichments
 	}
-	t.CallsMax = t.SearchesMax + t.Profiles + t.EnrichmentsMax
+	t.CallsMax = t.SearchesMax + t.Profiles + t.Tracks + t.EnrichmentsMax
 	t.CreditsMax = t.EnrichmentsMax * cpe
 	// The monthly quota applies to the first generation (spec section 8):
 	// enrich exists only there; searches and profile reads use it when
 	// api.generation is 1.
 	t.QuotaCalls, t.QuotaCallsMax = t.Enrichments, t.EnrichmentsMax
 	if b.searchesUseQuota() {
-		t.QuotaCalls += t.Searches + t.Profiles
-		t.QuotaCallsMax += t.SearchesMax + t.Profiles
+		// Track reads are profile reads.
+		t.QuotaCalls += t.Searches + t.Profiles + t.Tracks
+		t.QuotaCallsMax += t.SearchesMax + t.Profiles + t.Tracks
 	}
 	t.RateLimit = b.cfg.API.RateLimit
 	if t.RateLimit <= 0 {

@@ -92,6 +92,7 @@ func (v *env) count(bp *blockPeople, e *config.Enrich, l look, addr string, wher
 	if !l.needs {
 		if l.enriched {
 			bp.enriched++
+			bp.fresh = append(bp.fresh, l.p)
 		}
 		return nil
 	}

@@ -606,6 +606,8 @@ func (d *decoder) state() (*state.State, error) {
 			err = d.std(&s.ErasedEnrichments)
 		case "splits":
 			err = d.std(&s.Splits)
+		case "marks":
+			err = d.std(&s.Marks)
 		case "profiles":
 			err = d.std(&s.Profiles)
 		case "searches":
@@ -622,22 +624,7 @@ func (d *decoder) state() (*state.State, error) {
 				return err
 			})
 		case "people":
-			d.peek()
-			d.peopleKeys, d.peopleAt = d.peopleKeys+1, d.pos
-			if s.People == nil {
-				s.People = make(map[string]*state.Person, len(d.src)/600)
-			}
-			if !d.peopleParallel(s.People) {
-				err = d.object(func(id string) error {
-					if d.null() {
-						s.People[id] = nil
-						return nil
-					}
-					p, err := d.person()
-					s.People[id] = p
-					return err
-				})
-			}
+			err = d.people(s)
 		default:
 			_, err = d.skip()
 		}
@@ -653,6 +640,28 @@ func (d *decoder) state() (*state.State, error) {
 		return nil, d.fail("not valid JSON: data after the end of the state")
 	}
 	return s, nil
+}
+
+// people reads the people object into s.People, on every core when it
+// can (peopleParallel).
+func (d *decoder) people(s *state.State) error {
+	d.peek()
+	d.peopleKeys, d.peopleAt = d.peopleKeys+1, d.pos
+	if s.People == nil {
+		s.People = make(map[string]*state.Person, len(d.src)/600)
+	}
+	if d.peopleParallel(s.People) {
+		return nil
+	}
+	return d.object(func(id string) error {
+		if d.null() {
+			s.People[id] = nil
+			return nil
+		}
+		p, err := d.person()
+		s.People[id] = p
+		return err
+	})
 }
 
 func (d *decoder) search() (*state.Search, error) {
@@ -678,6 +687,8 @@ func (d *decoder) search() (*state.Search, error) {
 			sr.MaxResults, err = d.int()
 		case "runs":
 			sr.Runs, err = d.int()
+		case "changed":
+			sr.Changed, err = d.int()
 		case "capped":
 			sr.Capped, err = d.bool()
 		case "lead_ids":
@@ -778,12 +789,52 @@ func (d *decoder) person() (*state.Person, error) {
 			}
 		case "raw":
 			p.Raw, err = d.raw()
+		case "history":
+			p.History, err = d.history()
+		case "status":
+			p.Status, err = d.strOrNull()
+		case "status_since":
+			p.StatusSince, err = d.timePtr()
+		case "checked_at":
+			p.CheckedAt, err = d.timePtr()
 		default:
 			_, err = d.skip()
 		}
 		return err
 	})
 	return p, err
+}
+
+// history reads a person's history: a list of drifts.
+func (d *decoder) history() ([]state.Drift, error) {
+	// Most histories are short: room for two without growing.
+	out := make([]state.Drift, 0, 2)
+	err := d.array(func() error {
+		var h state.Drift
+		err := d.object(func(key string) error {
+			var err error
+			switch key {
+			case "field":
+				h.Field, err = d.strOrNull()
+			case "before":
+				h.Before, err = d.strOrNull()
+			case "after":
+				h.After, err = d.strOrNull()
+			case "at":
+				h.At, err = d.time()
+			case "by":
+				h.By, err = d.strOrNull()
+			case "call":
+				h.Call, err = d.strOrNull()
+			default:
+				_, err = d.skip()
+			}
+			return err
+		})
+		out = append(out, h)
+		return err
+	})
+	return out, err
 }
 
 func (d *decoder) enrichment() (*state.Enrichment, error) {
