@@ -756,7 +756,7 @@ func (b *builder) ownedCap(e *config.Enrich, todo map[string]bool) int {
 		}
 	}
 	n := 0
-	for _, o := range b.v.ownedList(e.Address) {
+	for o := range b.v.ownedList(e.Address).all {
 		age := b.now.Sub(o.at)
 		again := e.Refresh > 0 && age >= e.Refresh
 		if todo != nil {

@@ -92,7 +92,9 @@ func (v *env) count(bp *blockPeople, e *config.Enrich, l look, addr string, wher
 	if !l.needs {
 		if l.enriched {
 			bp.enriched++
-			bp.fresh = append(bp.fresh, l.p)
+			if len(e.RefreshOn) > 0 { // only refresh_on reads them (mayChange)
+				bp.fresh = append(bp.fresh, l.p)
+			}
 		}
 		return nil
 	}

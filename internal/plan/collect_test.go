@@ -124,8 +124,28 @@ func TestOwnedInTheBackground(t *testing.T) {
 		t.Fatalf("owned by %d blocks, want %d", len(got), len(want))
 	}
 	for by, ps := range want {
-		if len(got[by]) != len(ps) {
-			t.Errorf("%s owns %d people, want %d", by, len(got[by]), len(ps))
+		if got[by].n != ps.n {
+			t.Errorf("%s owns %d people, want %d", by, got[by].n, ps.n)
 		}
+	}
+}
+
+// TestOwnedPeople: a block's people, added one by one across chunks, come
+// back all and in order.
+func TestOwnedPeople(t *testing.T) {
+	var o ownedPeople
+	people := make([]state.Person, 2*ownedChunk+3)
+	for i := range people {
+		o.add(ownedPerson{p: &people[i]})
+	}
+	i := 0
+	for op := range o.all {
+		if op.p != &people[i] {
+			t.Fatalf("person %d out of order", i)
+		}
+		i++
+	}
+	if i != len(people) || o.n != len(people) {
+		t.Errorf("%d people yielded, %d counted, want %d", i, o.n, len(people))
 	}
 }

@@ -114,7 +114,7 @@ type env struct {
 	// owned lists, per enrich block address, the people whose enrichment
 	// that block made; computed on first use, or in the background from
 	// prefetchOwned (then ownedDone is closed when it is ready).
-	owned     map[string][]ownedPerson
+	owned     map[string]*ownedPeople
 	ownedDone chan struct{}
 	// gone are the people the plan removes first (retention): no enrich
 	// block counts them.
@@ -278,7 +278,7 @@ func changedSinceEnriched(e *config.Enrich, p *state.Person) bool {
 }
 
 // ownedBy counts the people whose enrichment enrich block addr made.
-func (v *env) ownedBy(addr string) int { return len(v.ownedList(addr)) }
+func (v *env) ownedBy(addr string) int { return v.ownedList(addr).n }
 
 // ownedPerson is a person whose enrichment an enrich block made, with the
 // time of that enrichment (read once, while the person is at hand).
@@ -287,15 +287,48 @@ type ownedPerson struct {
 	at time.Time
 }
 
-// ownedList returns the people whose enrichment enrich block addr made.
-// Only a block with a limit needs them.
-func (v *env) ownedList(addr string) []ownedPerson {
+// ownedPeople are the people one block owns, in chunks of a fixed size:
+// a list of 200,000 grown by append would copy itself into 30 MB of
+// garbage on the way.
+type ownedPeople struct {
+	chunks [][]ownedPerson
+	n      int
+}
+
+const ownedChunk = 4096
+
+func (o *ownedPeople) add(op ownedPerson) {
+	if o.n%ownedChunk == 0 {
+		o.chunks = append(o.chunks, make([]ownedPerson, 0, ownedChunk))
+	}
+	last := &o.chunks[len(o.chunks)-1]
+	*last = append(*last, op)
+	o.n++
+}
+
+// all yields the people in the order they were added.
+func (o *ownedPeople) all(yield func(ownedPerson) bool) {
+	for _, c := range o.chunks {
+		for _, op := range c {
+			if !yield(op) {
+				return
+			}
+		}
+	}
+}
+
+// ownedList returns the people whose enrichment enrich block addr made
+// (never nil). Only a block with a limit needs them.
+func (v *env) ownedList(addr string) *ownedPeople {
 	if v.ownedDone != nil {
 		<-v.ownedDone
 	} else if v.owned == nil {
 		v.owned = v.findOwned()
 	}
-	return v.owned[addr]
+	if o := v.owned[addr]; o != nil {
+		return o
+	}
+	return &ownedPeople{}
 }
 
 // prefetchOwned starts finding the people each enrich block owns in the
@@ -325,12 +358,18 @@ func (v *env) settle() {
 
 // findOwned lists the people of state by the enrich block that made their
 // enrichment, leaving out those the plan removes first (gone).
-func (v *env) findOwned() map[string][]ownedPerson {
-	owned := map[string][]ownedPerson{}
+func (v *env) findOwned() map[string]*ownedPeople {
+	owned := map[string]*ownedPeople{}
 	for _, p := range v.st.People {
-		if p.Enrichment != nil && !v.gone[p] {
-			owned[p.Enrichment.By] = append(owned[p.Enrichment.By], ownedPerson{p, p.Enrichment.EnrichedAt})
+		if p.Enrichment == nil || v.gone[p] {
+			continue
 		}
+		o := owned[p.Enrichment.By]
+		if o == nil {
+			o = &ownedPeople{}
+			owned[p.Enrichment.By] = o
+		}
+		o.add(ownedPerson{p, p.Enrichment.EnrichedAt})
 	}
 	return owned
 }
