@@ -343,6 +343,7 @@ func checkFaultedRun(t *testing.T, h *harness, row faultRow, ar *applyRun) {
 	if ar.summary.Calls > ar.summary.CallsMax {
 		t.Errorf("%d calls made, at most %d planned", ar.summary.Calls, ar.summary.CallsMax)
 	}
+	callsAddUp(t, ar)
 	if len(ar.errors) != ar.summary.Failed {
 		t.Errorf("%d call_error events, summary says %d failed", len(ar.errors), ar.summary.Failed)
 	}
@@ -375,6 +376,19 @@ func checkFaultedRun(t *testing.T, h *harness, row faultRow, ar *applyRun) {
 		if n > 1 {
 			t.Errorf("%s started %d times in one run", k, n)
 		}
+	}
+}
+
+// callsAddUp fails the test unless the calls the summary says were made
+// are those that succeeded plus those that failed, and no error says "not
+// sent" twice.
+func callsAddUp(t *testing.T, ar *applyRun) {
+	t.Helper()
+	if s := ar.summary; s != nil && s.Calls != s.Succeeded+s.Failed {
+		t.Errorf("%d calls made, %d succeeded, %d failed: they do not add up", s.Calls, s.Succeeded, s.Failed)
+	}
+	if strings.Contains(ar.stdout+ar.stderr, "not sent: not sent") {
+		t.Errorf("an error says \"not sent\" twice:\n%s", ar.result)
 	}
 }
 

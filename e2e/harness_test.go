@@ -40,6 +40,7 @@ import (
 	"github.com/leadsync/leadsync/internal/cli"
 	"github.com/leadsync/leadsync/internal/sandbox"
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/local"
 	"github.com/leadsync/leadsync/internal/state/pg"
 )
 
@@ -279,6 +280,11 @@ type applyEvent struct {
 	Succeeded  int    `json:"succeeded"`
 	Failed     int    `json:"failed"`
 	Stopped    string `json:"stopped"`
+	Failures   []struct {
+		Address    string `json:"address"`
+		Kind       string `json:"kind"`
+		Unrecorded bool   `json:"unrecorded"`
+	} `json:"failures"`
 }
 
 // key identifies a call across runs: searches and profiles by address,
@@ -434,7 +440,7 @@ func (h *harness) statePath() string { return filepath.Join(h.dir, ".leadsync", 
 // is set, that schema of the database at connStr.
 func loadState(dir, connStr, schema string) (*state.State, error) {
 	if schema == "" {
-		return state.NewStore(filepath.Join(dir, ".leadsync", "state.json")).Load()
+		return local.NewStore(filepath.Join(dir, ".leadsync", "state.json")).Load()
 	}
 	b, err := pg.New(pg.Options{ConnStr: connStr, Schema: schema})
 	if err != nil {

@@ -19,6 +19,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/local"
 )
 
 func main() {
@@ -100,7 +101,7 @@ export "all" {
 			leads[j] = api.Lead{FirstName: "First", LastName: fmt.Sprint(j), FullName: fmt.Sprintf("First %d", j),
 				Title: "CTO", Company: "Company " + key(i), Location: "Berlin, Germany", NetworkID: id, PageName: "page-" + id}
 		}
-		if err := st.Apply(state.Event{At: ranAt, Kind: state.EventSearch, Address: addr, Search: &state.SearchEvent{
+		if err := st.Fold(state.Event{At: ranAt, Kind: state.EventSearch, Address: addr, Search: &state.SearchEvent{
 			Generation: api.Gen1, Request: body, RequestHash: state.RequestHash(api.Gen1, body), Leads: leads, MaxResults: 100,
 		}}); err != nil {
 			return err
@@ -110,7 +111,7 @@ export "all" {
 				continue
 			}
 			at := now.Add(-time.Duration(j%200) * day)
-			if err := st.Apply(state.Event{At: at, Kind: state.EventEnrich, Address: "enrich.contacts", Enrich: &state.EnrichEvent{
+			if err := st.Fold(state.Event{At: at, Kind: state.EventEnrich, Address: "enrich.contacts", Enrich: &state.EnrichEvent{
 				PersonID: l.NetworkID, Credits: 1,
 				Result: api.EnrichedProfile{PageName: l.PageName, NetworkID: l.NetworkID, FullName: l.FullName,
 					Email: "x@example.com", ValidationStatus: api.StatusValid, CompanyDomain: "example.com"},
@@ -119,7 +120,7 @@ export "all" {
 			}
 		}
 	}
-	store := state.NewStore(filepath.Join(dir, ".leadsync", "state.json"))
+	store := local.NewStore(filepath.Join(dir, ".leadsync", "state.json"))
 	if err := store.Save(st); err != nil {
 		return err
 	}

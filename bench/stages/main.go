@@ -15,7 +15,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/plan"
-	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/local"
 	"github.com/leadsync/leadsync/internal/views"
 )
 
@@ -33,7 +33,7 @@ func main() {
 		os.Exit(1)
 	}
 	lap("config")
-	st, err := state.NewStore(filepath.Join(*dir, config.DefaultStatePath)).Load()
+	st, err := local.NewStore(filepath.Join(*dir, config.DefaultStatePath)).Load()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)

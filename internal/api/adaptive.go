@@ -78,7 +78,7 @@ func (p *Pacer) limitLocked() int {
 		}
 		latency = max(latency, p.clock.Now().Sub(oldest))
 	}
-	interval := time.Duration(float64(p.interval) * p.slowdown)
+	interval := p.gap()
 	return inFlightFor(latency, interval, p.parallelism)
 }
 

@@ -20,6 +20,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/leadsync/leadsync/internal/textfmt"
 	"github.com/leadsync/leadsync/internal/version"
 )
 
@@ -188,7 +189,7 @@ func New(opts Options) (*Client, error) {
 	c.hc = &copied
 	if c.log != nil {
 		c.log.Debug("api client",
-			"base_url", r.text(base), "base_url_v2", r.text(baseV2), "api_key", Redacted,
+			"base_url", r.text(base), "base_url_v2", r.text(baseV2), "api_key", textfmt.Redacted,
 			"rate_limit", c.pacer.Rate(), "parallelism", c.pacer.Parallelism(),
 			"timeout", c.timeout, "max_retries", c.maxRetries)
 	}
@@ -421,9 +422,10 @@ func (c *Client) call(ctx context.Context, op string, gen Generation, method, pa
 		}()
 	}
 	notSent := func(attempt int, last *Error) error {
-		e := &Error{Op: op, Gen: gen, Kind: KindNotSent, Attempts: attempt - 1, Message: "not sent: the run is stopping"}
+		// The kind already says "not sent": the message says why.
+		e := &Error{Op: op, Gen: gen, Kind: KindNotSent, Attempts: attempt - 1, Message: "the run is stopping"}
 		if last != nil {
-			e.Message = "not retried: the run is stopping; last attempt: " + last.Error()
+			e.Message = "the run is stopping, so it was not tried again; last attempt: " + last.Error()
 			e.sent = last.MaybeCharged()
 		}
 		return e
@@ -448,7 +450,7 @@ func (c *Client) call(ctx context.Context, op string, gen Generation, method, pa
 		}
 		if err := Started(ctx); err != nil {
 			release()
-			return &Error{Op: op, Gen: gen, Kind: KindNotSent, Attempts: attempt - 1, Message: "not sent: " + err.Error(), Err: err, sent: last != nil && last.MaybeCharged()}
+			return &Error{Op: op, Gen: gen, Kind: KindNotSent, Attempts: attempt - 1, Err: err, sent: last != nil && last.MaybeCharged()}
 		}
 		c.obs.CallStart(op, attempt)
 		start := c.clock.Now()

@@ -830,9 +830,6 @@ func TestErrorKinds(t *testing.T) {
 			t.Errorf("%s: MaybeCharged = %v, want %v", name, got, tt.want)
 		}
 	}
-	if !IsKind(fmt.Errorf("wrapped: %w", &Error{Kind: KindForbidden}), KindForbidden) {
-		t.Error("IsKind through wrapping")
-	}
 }
 
 func TestServiceMessage(t *testing.T) {

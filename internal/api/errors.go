@@ -290,12 +290,6 @@ func (e *Error) Hint() string {
 	return ""
 }
 
-// IsKind reports whether err is an *Error of kind k.
-func IsKind(err error, k ErrorKind) bool {
-	var e *Error
-	return errors.As(err, &e) && e.Kind == k
-}
-
 // kindFor maps a non-2xx answer of operation op to a kind: by its status,
 // and a 404 of a profile read or enrichment in the service's JSON error
 // form to KindNotFound (see there).
@@ -353,18 +347,11 @@ func isTimeout(err error) bool {
 	return errors.As(err, &ne) && ne.Timeout()
 }
 
-// redactor removes a secret from text.
+// redactor removes a secret (the API key) from text, errors and logs: it
+// stands as textfmt.Redacted.
 type redactor string
 
-// Redacted is what a secret is replaced with in text, errors and logs.
-const Redacted = "[redacted]"
-
-func (r redactor) text(s string) string {
-	if r == "" {
-		return s
-	}
-	return textfmt.Redact(s, string(r), Redacted)
-}
+func (r redactor) text(s string) string { return textfmt.Redact(s, string(r)) }
 
 // redactedError wraps an error whose text might contain the key.
 type redactedError struct {

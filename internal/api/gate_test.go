@@ -53,3 +53,27 @@ func TestSendGateStopsWaitingCallsOnly(t *testing.T) {
 		t.Errorf("%d calls reached the server, want 1", n)
 	}
 }
+
+// A call that the start hook refuses, or that the closed gate stops, says
+// "not sent" once, then why.
+func TestNotSentSaysItOnce(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		t.Error("a refused call reached the server")
+	}))
+	defer srv.Close()
+	c, err := New(Options{BaseURL: srv.URL, Key: "k"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := WithStartHook(context.Background(), func() error { return errors.New("cannot write the journal: disk full") })
+	_, err = c.Enrich(ctx, PageRequest{PageName: "Max_Mustermann"})
+	if got, want := err.Error(), "enrich: not sent: cannot write the journal: disk full"; got != want {
+		t.Errorf("refused by the start hook:\n got %q\nwant %q", got, want)
+	}
+	gate := make(chan struct{})
+	close(gate)
+	_, err = c.Billing(WithSendGate(context.Background(), gate))
+	if got, want := err.Error(), "billing: not sent: the run is stopping"; got != want {
+		t.Errorf("stopped by the gate:\n got %q\nwant %q", got, want)
+	}
+}

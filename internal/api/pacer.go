@@ -6,6 +6,8 @@ import (
 	"math"
 	"sync"
 	"time"
+
+	"golang.org/x/time/rate"
 )
 
 // SafetyMargin is how much wider than 1/rate the gap between two call starts
@@ -29,13 +31,19 @@ const slowdownStep = 2.0
 // callers served in arrival order. After a 429 it pauses every caller and
 // slows down, then recovers with each successful answer.
 //
-// Each start is allowed one interval (1/rate plus the margin) after the
-// previous actual start, never after a planned one: a late wake-up costs a
-// little rate but never eats into the margin, which is there for the time a
-// request takes from here to the server's clock (and which a strict server
-// measures). The waiting itself is reservation-like, as in
-// golang.org/x/time/rate: the head of the queue sleeps until its start time
-// on the injected clock, so tests drive it with a fake one.
+// The spacing of starts is a token bucket of golang.org/x/time/rate, one
+// token per interval (1/rate plus the margin, stretched after 429s) with a
+// burst of one, driven with the times of the injected clock (TokensAt,
+// AllowN), so tests drive it with a fake one. A start takes the token at
+// the moment it really starts, never at a planned moment: each start is
+// allowed one interval after the previous actual start, so a late wake-up
+// costs a little rate but never eats into the margin, which is there for
+// the time a request takes from here to the server's clock (and which a
+// strict server measures). The rest is the pacer's own: the queue in
+// arrival order, the calls in flight adapting to latency, the pause and
+// slowdown after a 429, and the pace shared with other processes
+// (docs/decisions.md says why rate.Limiter's Wait and Reserve are not
+// used).
 type Pacer struct {
 	clock Clock
 
@@ -44,16 +52,20 @@ type Pacer struct {
 	interval    time.Duration // base*(1+SafetyMargin): the planned gap
 	parallelism int
 	inFlight    int
-	last        time.Time // the last start; zero before the first
+	last        time.Time // the last start (or send, see Sent); zero before the first
 	pausedUntil time.Time
 	slowdown    float64 // >= 1; stretches interval after 429s
-	queue       []*waiter
-	changed     chan struct{} // closed and replaced on every change of state
-	stats       PacerStats
-	lat         latencyWindow   // latencies of the last calls, for limitLocked
-	flying      []time.Time     // start times of the calls in flight
-	shared      SharedPace      // the key's pace in other processes; nil: none
-	onStart     func(time.Time) // test hook, called with p.mu held
+	// spacing holds the token of the next start: one per gap(), a burst
+	// of one (no catching up after a pause or a late start), taken at
+	// last. respace makes it anew when the gap or last moves.
+	spacing *rate.Limiter
+	queue   []*waiter
+	changed chan struct{} // closed and replaced on every change of state
+	stats   PacerStats
+	lat     latencyWindow   // latencies of the last calls, for limitLocked
+	flying  []time.Time     // start times of the calls in flight
+	shared  SharedPace      // the key's pace in other processes; nil: none
+	onStart func(time.Time) // test hook, called with p.mu held
 }
 
 // waiter is a place in the queue. It must not be zero-sized: pointers to
@@ -92,6 +104,7 @@ func NewPacer(rate float64, parallelism int, clock Clock) *Pacer {
 	}
 	p := &Pacer{clock: clock, slowdown: 1, changed: make(chan struct{})}
 	p.configure(rate, parallelism)
+	p.respace()
 	return p
 }
 
@@ -175,12 +188,16 @@ func (p *Pacer) Wait(ctx context.Context) (release func(), err error) {
 // tryStart starts a call at now if the schedule allows it, else says how long
 // to wait. It ignores the queue and the in-flight limit; p.mu is held.
 func (p *Pacer) tryStart(now time.Time) (ok bool, wait time.Duration) {
-	earliest := p.earliest()
-	if now.Before(earliest) {
-		return false, earliest.Sub(now)
+	if wait := p.waitLocked(now); wait > 0 {
+		return false, wait
 	}
 	if ok, wait := p.reserveShared(now); !ok {
 		return false, wait
+	}
+	if !p.spacing.AllowN(now, 1) {
+		// waitLocked saw the token; cannot happen, but never start
+		// without it.
+		return false, time.Nanosecond
 	}
 	p.last = now
 	p.inFlight++
@@ -197,16 +214,39 @@ func (p *Pacer) tryStart(now time.Time) (ok bool, wait time.Duration) {
 	return true, 0
 }
 
-// earliest is when the next call may start; p.mu is held.
-func (p *Pacer) earliest() time.Time {
-	t := p.pausedUntil
+// gap is the interval between starts now: interval stretched by the
+// slowdown after 429s; p.mu is held.
+func (p *Pacer) gap() time.Duration {
+	return time.Duration(float64(p.interval) * p.slowdown)
+}
+
+// respace makes the token bucket of the starts for the current gap, its
+// token taken at the last start: the next start is due one gap after it.
+// A new bucket rather than SetLimitAt, because a changed gap applies to
+// the time since the last start (after a 429 is answered with success the
+// next start may come at once when the normal gap has passed), where
+// SetLimitAt would keep the tokens gathered at the old rate, and because a
+// later send (Sent) moves the last start, which no Limiter method does.
+// p.mu is held (or p is not shared yet).
+func (p *Pacer) respace() {
+	p.spacing = rate.NewLimiter(rate.Every(p.gap()), 1)
 	if !p.last.IsZero() {
-		next := p.last.Add(time.Duration(float64(p.interval) * p.slowdown))
-		if next.After(t) {
-			t = next
-		}
+		p.spacing.AllowN(p.last, 1)
 	}
-	return t
+}
+
+// waitLocked is how long a start at now must wait for the pause after a
+// 429 and for its token; 0 when it may start. p.mu is held.
+func (p *Pacer) waitLocked(now time.Time) time.Duration {
+	wait := p.pausedUntil.Sub(now)
+	if missing := 1 - p.spacing.TokensAt(now); missing > 0 {
+		// Rounded to the nanosecond: the float arithmetic of the bucket
+		// is a hair off whole durations, and AllowN takes the token
+		// when less than a nanosecond's worth is missing.
+		secs := missing / float64(p.spacing.Limit())
+		wait = max(wait, time.Duration(math.Round(secs*float64(time.Second))))
+	}
+	return max(wait, 0)
 }
 
 // Sent reports that a started request was written to the connection (its
@@ -221,6 +261,7 @@ func (p *Pacer) Sent() {
 	later := now.After(p.last)
 	if later {
 		p.last = now
+		p.respace()
 	}
 	shared := p.shared
 	p.mu.Unlock()
@@ -233,9 +274,7 @@ func (p *Pacer) Sent() {
 func (p *Pacer) Delay() time.Duration {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	d := p.earliest().Sub(p.clock.Now())
-	d += time.Duration(len(p.queue)) * time.Duration(float64(p.interval)*p.slowdown)
-	return max(d, 0)
+	return p.waitLocked(p.clock.Now()) + time.Duration(len(p.queue))*p.gap()
 }
 
 // release ends a call started at start; its latency feeds the limit of
@@ -259,6 +298,7 @@ func (p *Pacer) Throttle(wait time.Duration) {
 		p.pausedUntil = until
 	}
 	p.slowdown = min(p.slowdown*slowdownStep, maxSlowdown)
+	p.respace()
 	p.broadcast()
 }
 
@@ -269,6 +309,7 @@ func (p *Pacer) Succeeded() {
 	defer p.mu.Unlock()
 	if p.slowdown > 1 {
 		p.slowdown = max(p.slowdown/slowdownStep, 1)
+		p.respace()
 		p.broadcast()
 	}
 }
@@ -291,6 +332,7 @@ func (p *Pacer) tighten(rate float64, parallelism int) {
 		p.base, p.interval = oldBase, oldInterval
 	}
 	p.parallelism = min(p.parallelism, oldParallelism)
+	p.respace()
 	p.broadcast()
 }
 

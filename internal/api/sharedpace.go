@@ -4,7 +4,7 @@ import "time"
 
 // SharedPace is the pace of an API key shared with other processes: the
 // service's rate limit belongs to the key, so a process that starts must
-// wait for the last call another one made (state.PaceFile keeps it next to
+// wait for the last call another one made (pacefile.File keeps it next to
 // the state). Errors are not fatal: the pacer then paces this process
 // alone, and a 429 from a clash is retried.
 type SharedPace interface {
@@ -31,7 +31,7 @@ func (p *Pacer) reserveShared(now time.Time) (ok bool, wait time.Duration) {
 	if p.shared == nil {
 		return true, 0
 	}
-	wait, err := p.shared.Reserve(now, time.Duration(float64(p.interval)*p.slowdown))
+	wait, err := p.shared.Reserve(now, p.gap())
 	if err != nil {
 		p.stats.SharedErrors++
 		return true, 0

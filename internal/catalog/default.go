@@ -13,7 +13,7 @@ import (
 	"github.com/agext/levenshtein"
 
 	"github.com/leadsync/leadsync/internal/api"
-	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/safefile"
 )
 
 // builtinJSON is the spec's field list (section 2.1), in the same form as the
@@ -71,14 +71,14 @@ func LoadCache(path string) (*Catalog, error) {
 
 // SaveCache writes fields as the cached live catalog at path, atomically
 // (temporary file, sync, rename). It creates the directory as the state's
-// (state.EnsureDir: 0700, a .gitignore of "*"), because .leadsync/ also
+// (safefile.EnsureDir: 0700, a .gitignore of "*"), because .leadsync/ also
 // holds state with personal data that must not be committed.
 func SaveCache(path string, fields []api.Field, now time.Time) error {
 	if err := Check(fields); err != nil {
 		return fmt.Errorf("refusing to cache an invalid field list: %w", err)
 	}
 	dir := filepath.Dir(path)
-	if err := state.EnsureDir(dir); err != nil {
+	if err := safefile.EnsureDir(dir); err != nil {
 		return fmt.Errorf("creating %s: %w", dir, err)
 	}
 	b, err := json.MarshalIndent(cacheFile{FormatVersion: "1", FetchedAt: now.UTC(), Fields: fields}, "", "  ")

@@ -8,12 +8,11 @@ import (
 
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/state"
-	"github.com/leadsync/leadsync/internal/state/pg"
+	"github.com/leadsync/leadsync/internal/state/backend"
+	// The backends leadsync is built with, registered once for every
+	// command: cli opens them through the registry only.
+	_ "github.com/leadsync/leadsync/internal/state/backend/builtin"
 )
-
-// EnvPGConnStr gives the PostgreSQL connection string when the backend
-// block has no conn_str.
-const EnvPGConnStr = config.EnvPGConnStr
 
 // envTestPGSchema makes a configuration without a backend block use the
 // pg backend with this schema (and LEADSYNC_PG_CONN_STR): the end-to-end
@@ -24,33 +23,27 @@ const envTestPGSchema = "LEADSYNC_TEST_PG_SCHEMA"
 // EnvWorkspace chooses the workspace when --workspace is not given.
 const EnvWorkspace = "LEADSYNC_WORKSPACE"
 
-// stateSource is where a command's state lives: a workspace of the local
-// backend (store, its state file; ws and local) or a workspace in
-// PostgreSQL (pg). --state names a file: store alone.
+// stateSource is where a command's state lives: the backend the
+// configuration names (its block, or the local state file), opened on the
+// workspace in use, with its kind's definition. --state names a file: the
+// default backend opens it alone. cli never asks which kind it has: what
+// only some backends can do, it asks of the backend's abilities
+// (internal/state/backend/abilities.go).
 type stateSource struct {
-	backend state.Backend
-	store   *state.Store // nil for pg
-	pg      *pg.Backend  // nil for the local file
-	// local are the local backend's workspaces and ws the one in use;
-	// nil for pg and for --state.
-	local *state.LocalWorkspaces
-	ws    *state.Workspace
+	backend backend.Backend
+	def     *backend.Definition
 }
 
-// close releases the database connection, if any.
+// close releases what the backend holds (a database connection), if
+// anything.
 func (s *stateSource) close() {
-	if s != nil && s.pg != nil {
-		s.pg.Close()
+	if s != nil {
+		backend.Close(s.backend)
 	}
 }
 
 // exists reports whether the state was ever written (s is what Load gave).
-func (s *stateSource) exists(st *state.State) bool {
-	if s.store != nil {
-		return s.store.Exists()
-	}
-	return st.Serial > 0 || len(st.Searches)+len(st.Profiles)+len(st.People) > 0
-}
+func (s *stateSource) exists(st *state.State) bool { return backend.Exists(s.backend, st) }
 
 // loadExisting loads the state and fails with a hint when there is none.
 func (s *stateSource) loadExisting(f *Factory) (*state.State, error) {
@@ -64,22 +57,22 @@ func (s *stateSource) loadExisting(f *Factory) (*state.State, error) {
 	return st, nil
 }
 
-// describe names where the state is, relative to the working directory
-// for a file.
+// describe names where the state is: its file relative to the working
+// directory, or what the backend says.
 func (s *stateSource) describe(f *Factory) string {
-	if s.pg != nil {
-		return s.pg.Describe()
+	if path, ok := backend.FilePath(s.backend); ok {
+		return stateRelPath(f, path)
 	}
-	return stateRelPath(f, s.store.Path())
+	return s.backend.Describe()
 }
 
 // workspaceDescription names the workspace in use and where it is, for
 // messages: `workspace "uk" (.leadsync/workspaces/uk/state.json)`.
 func (s *stateSource) workspaceDescription(f *Factory) string {
-	if s.pg != nil {
-		return s.pg.Describe()
+	if path, ok := backend.FilePath(s.backend); ok {
+		return fmt.Sprintf("workspace %q (%s)", s.workspaceName(), stateRelPath(f, path))
 	}
-	return fmt.Sprintf("workspace %q (%s)", s.workspaceName(), stateRelPath(f, s.store.Path()))
+	return s.backend.Describe()
 }
 
 // workspace is the workspace --workspace or LEADSYNC_WORKSPACE names, ""
@@ -92,127 +85,59 @@ func (f *Factory) workspace() string {
 }
 
 // openSource opens the state cfg names on the workspace in use: its
-// backend "pg" block, or the local state file (state_path, or a
-// workspace's file beside it). A local workspace that was never made is
-// refused (the pg backend refuses it when loading).
+// backend block, or the local state file (state_path, or a workspace's
+// file beside it). A workspace the backend knows was never made is
+// refused here (the others refuse it when loading).
 func openSource(f *Factory, cfg *config.Config) (*stateSource, error) {
 	src, err := openBackend(f, cfg)
 	if err != nil {
 		return nil, err
 	}
-	if src.ws != nil && !src.local.Exists(src.ws.Name()) {
-		return nil, &state.NoWorkspaceError{Workspace: src.ws.Name()}
+	if err := backend.CheckWorkspace(src.backend); err != nil {
+		return nil, err
 	}
 	return src, nil
 }
 
+// backendOptions are what opening cfg's backend needs from f.
+func backendOptions(f *Factory, cfg *config.Config) backend.Options {
+	return backend.Options{Dir: cfg.Dir, StatePath: stateFilePath(cfg), Workspace: f.workspace(),
+		Getenv: f.Getenv, Now: f.Now, Notify: f.note}
+}
+
+// note prints a one-line note of a backend (the lock of a run that died
+// was taken over) on stderr.
+func (f *Factory) note(note string) { fmt.Fprintln(f.IO.ErrOut, "Note: "+note+".") }
+
 // openBackend is openSource whether the workspace in use exists or not
-// (the workspace commands).
+// (the workspace commands). The registry opens the kind cfg names.
 func openBackend(f *Factory, cfg *config.Config) (*stateSource, error) {
-	opts, err := pgOptions(f, cfg)
+	blk := cfg.Settings.Backend
+	if schema := f.Getenv(envTestPGSchema); blk == nil && schema != "" {
+		// Test only: the end-to-end tests of the local state run on pg too.
+		blk = &backend.Block{Type: "pg", Attrs: map[string]*backend.Attr{"schema_name": {Value: schema, Known: true}}}
+	}
+	def, b, err := backend.Open(blk, backendOptions(f, cfg))
 	if err != nil {
 		return nil, err
 	}
-	if opts == nil {
-		return localWorkspaceSource(f, stateFilePath(cfg))
-	}
-	b, err := pg.New(*opts)
-	if err != nil {
-		return nil, pgError(cfg, err)
-	}
-	return &stateSource{backend: b, pg: b}, nil
+	return &stateSource{backend: b, def: def}, nil
 }
 
-// localWorkspaceSource is the workspace in use of the local backend whose
-// default workspace is the state file at path.
-func localWorkspaceSource(f *Factory, path string) (*stateSource, error) {
-	local := state.NewLocalWorkspaces(path, func(p string) *state.Store { return newStateStore(f, p) })
-	ws, err := local.Open(f.workspace())
-	if err != nil {
-		return nil, err
-	}
-	return &stateSource{backend: ws, store: ws.Store, local: local, ws: ws}, nil
-}
-
-// workspaceSet is a backend's workspaces, as the workspace commands use
-// them.
-type workspaceSet interface {
-	Workspaces() ([]state.WorkspaceInfo, error)
-	CreateWorkspace(name string) error
-	DeleteWorkspace(name string, force bool) error
-}
-
-// workspaces are the workspaces of s's backend; nil for a file named with
-// --state.
-func (s *stateSource) workspaces() workspaceSet {
-	switch {
-	case s.pg != nil:
-		return s.pg
-	case s.local != nil:
-		return s.local
-	}
-	return nil
-}
+// workspaces are the workspaces of s's backend; ok false for one without
+// them (a file named with --state).
+func (s *stateSource) workspaces() (backend.Workspaces, bool) { return backend.WorkspacesOf(s.backend) }
 
 // workspaceName is the workspace in use.
-func (s *stateSource) workspaceName() string {
-	switch {
-	case s.pg != nil:
-		return s.pg.Workspace()
-	case s.ws != nil:
-		return s.ws.Name()
-	}
-	return state.DefaultWorkspace
-}
+func (s *stateSource) workspaceName() string { return backend.WorkspaceOf(s.backend) }
 
-// pgOptions returns where the pg backend of cfg is, nil for the local state
-// file.
-func pgOptions(f *Factory, cfg *config.Config) (*pg.Options, error) {
-	be := cfg.Settings.Backend
-	ws := f.workspace()
-	if schema := f.Getenv(envTestPGSchema); be == nil && schema != "" {
-		// Test only: the end-to-end tests of the local state run on pg too.
-		be = &config.Backend{Type: "pg", SchemaName: schema}
+// fileSource is the state file at path alone (--state).
+func fileSource(f *Factory, path string) (*stateSource, error) {
+	b, err := backend.OpenFile(path, backend.Options{Getenv: f.Getenv, Now: f.Now, Notify: f.note})
+	if err != nil {
+		return nil, err
 	}
-	if be == nil {
-		return nil, nil // the local state file, and its workspaces
-	}
-	connStr := be.ConnStr
-	if connStr == "" {
-		connStr = f.Getenv(EnvPGConnStr)
-	}
-	if connStr == "" {
-		return nil, fmt.Errorf("%s: the backend \"pg\" block has no conn_str and %s is not set; set %s to the database's connection string (like postgres://user@db.example.com/leads), as a secret in CI",
-			shortRangeOf(cfg, be), EnvPGConnStr, EnvPGConnStr)
-	}
-	return &pg.Options{ConnStr: connStr, Schema: be.SchemaName, Workspace: ws, Now: f.Now}, nil
-}
-
-// pgError says where the backend's setting that err is about is.
-func pgError(cfg *config.Config, err error) error {
-	be := cfg.Settings.Backend
-	if be == nil || be.ConnStr == "" {
-		return fmt.Errorf("%s: %v", EnvPGConnStr, err)
-	}
-	return fmt.Errorf("%s: %v", shortRangeOf(cfg, be), err)
-}
-
-// shortRangeOf is the file:line of the backend block.
-func shortRangeOf(cfg *config.Config, be *config.Backend) string {
-	r := be.DeclRange
-	if be.ConnStrRange != nil {
-		r = *be.ConnStrRange
-	}
-	name := r.Filename
-	if rel, err := filepath.Rel(cfg.Dir, name); err == nil {
-		name = rel
-	}
-	return fmt.Sprintf("%s:%d", name, r.Start.Line)
-}
-
-func localSource(f *Factory, path string) *stateSource {
-	store := newStateStore(f, path)
-	return &stateSource{backend: store.AsBackend(), store: store}
+	return &stateSource{backend: b, def: backend.Default()}, nil
 }
 
 // openStateSource returns the state the flags name: --state names a local
@@ -231,7 +156,7 @@ func openStateSourceWith(f *Factory, sf *stateFlags, open func(*Factory, *config
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(f.Dir, p)
 		}
-		return localSource(f, p), nil
+		return fileSource(f, p)
 	}
 	cfg, diags := loadConfig(f, &sf.vars)
 	writeDiagnostics(f, cfg, diags)

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -253,5 +254,75 @@ func TestCheckInvocation(t *testing.T) {
 				t.Errorf("%q: leadsync %q: error %v, want ok=%v", tc.script, args, err, tc.ok[i])
 			}
 		}
+	}
+}
+
+// TestCIExampleIsSafe: the workflow can be dropped in as it is. Pull-request
+// plans and main-branch applies have concurrency groups of their own (one
+// shared group let a push cancel a queued apply), applies are never
+// cancelled, every artifact (personal data) is kept a week at most,
+// leadsync is built from its repository (go install ...@latest cannot
+// fetch an unpublished module), and the lead lists set a profile link
+// template (validated without a warning by TestCIExampleConfigIsValid).
+func TestCIExampleIsSafe(t *testing.T) {
+	path := filepath.Join(ciExample, ".github/workflows/leadsync.yml")
+	var wf struct {
+		Concurrency any `yaml:"concurrency"`
+		Jobs        map[string]struct {
+			Concurrency struct {
+				Group            string `yaml:"group"`
+				CancelInProgress bool   `yaml:"cancel-in-progress"`
+			} `yaml:"concurrency"`
+			Steps []struct {
+				Uses string            `yaml:"uses"`
+				Run  string            `yaml:"run"`
+				With map[string]string `yaml:"with"`
+			} `yaml:"steps"`
+		} `yaml:"jobs"`
+	}
+	readYAML(t, path, &wf)
+	if wf.Concurrency != nil {
+		t.Errorf("a workflow-wide concurrency group (%v): plans and applies would share one queue", wf.Concurrency)
+	}
+	plan, apply := wf.Jobs["plan"].Concurrency, wf.Jobs["apply"].Concurrency
+	if plan.Group == "" || apply.Group == "" || plan.Group == apply.Group {
+		t.Errorf("concurrency groups: plan %q, apply %q; want one of its own each", plan.Group, apply.Group)
+	}
+	if !strings.Contains(plan.Group, "github.event.pull_request.number") {
+		t.Errorf("plan group %q: want one per pull request", plan.Group)
+	}
+	if apply.CancelInProgress {
+		t.Error("an apply in progress may be cancelled")
+	}
+	uploads := 0
+	for name, job := range wf.Jobs {
+		for _, st := range job.Steps {
+			if strings.Contains(st.Run, "go install") {
+				t.Errorf("job %s installs leadsync with go install: %q", name, st.Run)
+			}
+			if strings.HasPrefix(st.Uses, "actions/upload-artifact") {
+				uploads++
+				if d, err := strconv.Atoi(st.With["retention-days"]); err != nil || d > 7 {
+					t.Errorf("job %s keeps the artifact %q for %q days; it holds personal data: at most 7", name, st.With["name"], st.With["retention-days"])
+				}
+			}
+		}
+	}
+	if uploads != 2 {
+		t.Errorf("%d artifacts uploaded, want the plan and the spreadsheets", uploads)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), "Personal data") {
+		t.Error("the workflow does not say that its artifacts hold personal data")
+	}
+	cfg, err := os.ReadFile(filepath.Join(ciExample, "leads", "main.leads.hcl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(cfg), "profile_url_template") {
+		t.Error("the example's lead lists have no profile_url_template: their Profile columns stay empty")
 	}
 }

@@ -9,10 +9,10 @@ import (
 	"strings"
 
 	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/api/pacefile"
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/sandbox"
-	"github.com/leadsync/leadsync/internal/state"
-	"github.com/leadsync/leadsync/internal/state/pg"
+	"github.com/leadsync/leadsync/internal/state/backend"
 )
 
 // errNoAPIKey is returned when neither the configuration nor the environment
@@ -104,13 +104,14 @@ func upperFirst(s string) string {
 }
 
 // sharedPace is where the pace of key is shared with other processes: the
-// pg backend's database when cfg uses one (teammates in other folders
-// share it), else the pace file next to the local state.
+// backend's shared pace (the pg backend's database, which teammates in
+// other folders share; the local backend's pace file), else the pace file
+// next to the local state. Opening the backend connects to nothing.
 func sharedPace(f *Factory, cfg *config.Config, key string) api.SharedPace {
-	if o, err := pgOptions(f, cfg); err == nil && o != nil {
-		if p, err := pg.NewPace(*o, key); err == nil {
-			return p
+	if src, err := openBackend(f, cfg); err == nil {
+		if sp, ok := backend.SharedPace(src.backend, key); ok {
+			return sp
 		}
 	}
-	return state.NewPaceFile(filepath.Dir(stateFilePath(cfg)), key)
+	return pacefile.New(filepath.Dir(stateFilePath(cfg)), key)
 }

@@ -10,12 +10,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/plan"
 	"github.com/leadsync/leadsync/internal/run"
-	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/backend"
 	"github.com/leadsync/leadsync/internal/views"
 )
 
@@ -35,12 +37,14 @@ func newApplyCmd(f *Factory) *cobra.Command {
 		Use:   "apply [PLANFILE]",
 		Short: "Make the planned calls at the rate limit and write the spreadsheets",
 		Long: `Apply plans (or takes a saved plan), asks for confirmation, then makes the
-calls at the service's rate limit. Every completed call is recorded in the
-state journal, synced to disk, before its result is used; an interrupted or
-killed apply resumes where it stopped, repeating no completed call.
+calls at the service's rate limit. Every completed call is recorded durably
+(the local state's journal, synced to disk, or a transaction of the
+PostgreSQL backend) before its result is used; an interrupted or killed
+apply resumes where it stopped, repeating no completed call.
 
 The first Ctrl-C stops starting calls and waits for those in flight; the
-second exits at once (every finished call is already in the journal).
+second exits at once (every finished call is already recorded; the calls
+in flight are abandoned, named, and may have been charged).
 
 Exit codes: 0 success; 1 when anything failed or the run was stopped.`,
 		Example: `  leadsync apply
@@ -108,7 +112,7 @@ func runApply(ctx context.Context, f *Factory, opts *applyOptions) error {
 		Confirm:     func() (bool, error) { return confirm(f) },
 		Parallelism: opts.parallelism,
 		Warn:        func(msg string) { warn(f, msg) },
-	}, views.NewApply(viewStreams(f), opts.json))
+	}, applyView(f, cfg, diags, opts.json))
 	var de *run.DiagnosticsError
 	var be *run.BillingError
 	switch {
@@ -123,12 +127,21 @@ func runApply(ctx context.Context, f *Factory, opts *applyOptions) error {
 		fmt.Fprintln(f.IO.Out, "\nApply cancelled.")
 		return silentExit(ExitError)
 	case errors.Is(err, run.ErrAborted):
-		fmt.Fprintln(f.IO.ErrOut, "Aborted. Every finished call is in the journal; the next command folds it into the state.")
+		fmt.Fprintf(f.IO.ErrOut, "Aborted. Every call that finished is recorded with the %s; the next command folds it into the state.\n", deps.Backend.Describe())
 		return silentExit(ExitError)
 	case errors.Is(err, run.ErrFailed):
 		return silentExit(ExitError)
 	}
 	return err
+}
+
+// applyView is the view of apply: with --json, one that carries the
+// configuration's warnings (diags, shown on stderr too) in apply_start.
+func applyView(f *Factory, cfg *config.Config, diags hcl.Diagnostics, asJSON bool) views.Apply {
+	if asJSON {
+		return views.NewApplyJSON(viewStreams(f), plan.JSONDiagnostics(cfg.ScrubDiagnostics(diags)))
+	}
+	return views.NewApply(viewStreams(f), false)
 }
 
 // runDeps is the world of an operation on cfg: its state backend (whose
@@ -148,7 +161,7 @@ func runDeps(f *Factory, cfg *config.Config) (run.Deps, *stateSource, error) {
 // service): its backend, whose Lock waits up to --lock-timeout, the clock
 // and the interrupts.
 func stateDeps(f *Factory, src *stateSource) run.Deps {
-	var b state.Backend = src.backend
+	var b backend.Backend = src.backend
 	if f.LockTimeout > 0 {
 		b = waitingBackend{Backend: b, timeout: f.LockTimeout}
 	}
@@ -158,11 +171,11 @@ func stateDeps(f *Factory, src *stateSource) run.Deps {
 // waitingBackend is a backend whose Lock waits for a holder to finish, up
 // to timeout.
 type waitingBackend struct {
-	state.Backend
+	backend.Backend
 	timeout time.Duration
 }
 
-func (w waitingBackend) Lock(op string) (state.Unlocker, error) {
+func (w waitingBackend) Lock(op string) (backend.Unlocker, error) {
 	return w.Backend.LockWait(context.Background(), op, w.timeout)
 }
 
@@ -185,12 +198,4 @@ func confirm(f *Factory) (bool, error) {
 // warn prints a warning that stops nothing as one line on stderr.
 func warn(f *Factory, msg string) {
 	fmt.Fprintln(f.IO.ErrOut, "Warning: "+msg)
-}
-
-// localStore is the store of the state file at path, whose notes (a stale
-// lock of a dead process removed) go to stderr as one line.
-func localStore(f *Factory, path string) *state.Store {
-	store := state.NewStore(path)
-	store.Notify = func(note string) { fmt.Fprintln(f.IO.ErrOut, "Note: "+note+".") }
-	return store
 }

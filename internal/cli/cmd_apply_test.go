@@ -3,16 +3,22 @@ package cli
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/leadsync/leadsync/internal/sandbox"
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/local"
 )
 
 // syncBuffer is a bytes.Buffer safe for the concurrent writes of a running
@@ -116,7 +122,7 @@ func (r *applyRig) start(in string, intr chan os.Signal, args ...string) (<-chan
 
 func (r *applyRig) state(t *testing.T) *state.State {
 	t.Helper()
-	st, err := state.NewStore(filepath.Join(r.dir, ".leadsync", "state.json")).Load()
+	st, err := local.NewStore(filepath.Join(r.dir, ".leadsync", "state.json")).Load()
 	if err != nil {
 		t.Fatalf("state does not load: %v", err)
 	}
@@ -145,13 +151,19 @@ func TestApplyFirstInterruptFinishesCallsInFlightAndStartsNoMore(t *testing.T) {
 	<-g.inflight // parallelism 2: two searches in flight
 	intr <- os.Interrupt
 	waitFor(t, "the interrupt to be acknowledged", func() bool { return strings.Contains(errOut.String(), "Interrupt received") })
+	// While the two searches run, the output says it waits for them, and
+	// never that they were finished.
+	waitFor(t, "the run to say what it waits for", func() bool { return strings.Contains(errOut.String(), "waiting for 2 calls in flight") })
+	if strings.Contains(errOut.String(), "finished") {
+		t.Errorf("the calls in flight are said to be finished before they are:\n%s", errOut)
+	}
 	close(g.release)
 
 	if c := <-code; c != ExitError {
 		t.Fatalf("exit code %d, want 1 after an interrupt\nstdout:\n%s\nstderr:\n%s", c, out, errOut)
 	}
-	if !strings.Contains(errOut.String(), "Stopped early") {
-		t.Errorf("summary does not say the run stopped early:\n%s", errOut)
+	if !strings.Contains(errOut.String(), "Stopped early") || !strings.Contains(errOut.String(), "it waited for the 2 calls in flight") {
+		t.Errorf("summary does not say the run stopped early, after the 2 calls in flight:\n%s", errOut)
 	}
 	if n := r.srv.Stats().ByOp[sandbox.OpSearch]; n != 2 {
 		t.Errorf("%d searches reached the service, want only the 2 in flight", n)
@@ -176,9 +188,39 @@ func TestApplyFirstInterruptFinishesCallsInFlightAndStartsNoMore(t *testing.T) {
 	}
 }
 
+// TestApplySecondInterruptExitsAtOnce, on both backends: the second
+// interrupt exits without waiting for the calls in flight, names them
+// (they may have been charged), and says where the finished calls are
+// recorded in the backend's words, never of a journal the PostgreSQL
+// backend does not have.
 func TestApplySecondInterruptExitsAtOnce(t *testing.T) {
+	t.Run("local", func(t *testing.T) { secondInterrupt(t, nil) })
+	t.Run("pg", func(t *testing.T) {
+		cs := os.Getenv("LEADSYNC_TEST_PG")
+		if cs == "" {
+			if os.Getenv("CI") == "true" {
+				t.Fatal("LEADSYNC_TEST_PG is not set under CI")
+			}
+			t.Skip("needs PostgreSQL: source .ci/pg-start (it sets LEADSYNC_TEST_PG)")
+		}
+		var b [6]byte
+		rand.Read(b[:])
+		schema := "cli_" + hex.EncodeToString(b[:])
+		t.Cleanup(func() {
+			ctx := context.Background()
+			if c, err := pgx.Connect(ctx, cs); err == nil {
+				c.Exec(ctx, "DROP SCHEMA IF EXISTS "+schema+" CASCADE")
+				c.Close(ctx)
+			}
+		})
+		secondInterrupt(t, []string{envTestPGSchema + "=" + schema, "LEADSYNC_PG_CONN_STR=" + cs})
+	})
+}
+
+func secondInterrupt(t *testing.T, env []string) {
 	g := newGate()
 	r := newApplyRig(t, g)
+	r.env = append(r.env, env...)
 	intr := make(chan os.Signal, 2)
 	code, out, errOut := r.start("", intr, "apply", "--auto-approve")
 	<-g.inflight
@@ -192,7 +234,21 @@ func TestApplySecondInterruptExitsAtOnce(t *testing.T) {
 	if !strings.Contains(errOut.String(), "Aborted") {
 		t.Errorf("no word of the abort:\n%s", errOut)
 	}
+	// The two searches in flight are named: they may have been charged.
+	abandoned := regexp.MustCompile(`Abandoned at the second interrupt, with no answer: search\.s\["\w+"\], search\.s\["\w+"\]\. They may have been charged`)
+	if !abandoned.MatchString(errOut.String()) || !strings.Contains(errOut.String(), "Apply aborted: 2 calls made") {
+		t.Errorf("the calls abandoned are not named:\n%s", errOut)
+	}
+	if strings.Contains(errOut.String(), "journal") {
+		t.Errorf("the abort speaks of a journal rather than of where the calls are recorded:\n%s", errOut)
+	}
 	close(g.release)
+	if env != nil {
+		if !strings.Contains(errOut.String(), "recorded with the workspace \"default\" in PostgreSQL") {
+			t.Errorf("the abort does not say the calls are recorded in PostgreSQL:\n%s", errOut)
+		}
+		return
+	}
 	st := r.state(t) // loads, replaying whatever the journal holds
 	if len(st.Searches) != 0 {
 		t.Errorf("state has %d searches; none finished", len(st.Searches))

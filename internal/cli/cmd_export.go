@@ -9,6 +9,7 @@ import (
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/export"
 	"github.com/leadsync/leadsync/internal/run"
+	"github.com/leadsync/leadsync/internal/state/backend"
 	"github.com/leadsync/leadsync/internal/views"
 )
 
@@ -68,8 +69,8 @@ func runExport(f *Factory, opts *exportOptions) error {
 	if !opts.json {
 		eopts.NoState = func() {
 			where := src.describe(f)
-			if src.store != nil {
-				where = views.RelPath(cfg.Dir, src.store.Path())
+			if path, ok := backend.FilePath(src.backend); ok {
+				where = views.RelPath(cfg.Dir, path)
 			}
 			fmt.Fprintf(f.IO.ErrOut, "Note: no state at %s yet, so the spreadsheets have headers only; run leadsync apply to fetch.\n", where)
 		}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/local"
 )
 
 const exportTestConfig = `
@@ -82,7 +83,7 @@ func TestExportWritesFromStateWithoutCalls(t *testing.T) {
 		Enrichment: &state.Enrichment{EnrichedAt: seen, Result: api.EnrichedProfile{Email: "j@example.com", ValidationStatus: "valid"}}}
 	st.People["p2"] = &state.Person{ID: "p2", Lead: api.Lead{FullName: "=1+1", NetworkID: "p2"}, FirstSeen: seen, LastSeen: seen, FoundBy: []string{"search.cto"}}
 	st.People["p3"] = &state.Person{ID: "p3", Lead: api.Lead{FullName: "Max Mustermann", PageName: "Max_Mustermann"}, FirstSeen: seen, LastSeen: seen, FoundBy: []string{"profile.founder"}}
-	if err := state.NewStore(filepath.Join(dir, ".leadsync/state.json")).Save(st); err != nil {
+	if err := local.NewStore(filepath.Join(dir, ".leadsync/state.json")).Save(st); err != nil {
 		t.Fatal(err)
 	}
 

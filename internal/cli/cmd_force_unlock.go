@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/leadsync/leadsync/internal/state/backend"
 )
 
 // forceUnlockOptions are the inputs of `leadsync force-unlock`.
@@ -21,14 +23,18 @@ func newForceUnlockCmd(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "force-unlock LOCK_ID",
 		Short: "Remove a stale state lock",
-		Long: `Force-unlock removes the state lock that a run left behind when it was
-killed or crashed. LOCK_ID is the ID printed in the "state is locked"
-message (and by leadsync show); a lock with another ID is left alone, so a
-lock taken since is never broken by mistake.
+		Long: `Force-unlock removes the state lock by its ID. LOCK_ID is the ID printed in
+the "state is locked" message (and by leadsync show); a lock with another
+ID is left alone, so a lock taken since is never broken by mistake.
 
-Only remove a lock whose run is gone: two runs at once could make the same
-paid calls twice. Calls the killed run completed are safe in the journal
-and are folded in by the next command that writes the state.
+The lock of the local state file is also an operating system lock, which
+goes with its run however that run ends (kill -9 too): the next command
+takes it over by itself and says so. Force-unlock is for the rest: the lock
+of a run that hangs (stop that run first: two runs at once could make the
+same paid calls twice; force-unlock warns when the run still holds the
+lock), or a system without file locks. Calls a killed run completed are
+safe in the journal and are folded in by the next command that writes the
+state.
 
 Without --force, force-unlock asks for confirmation on a terminal and
 refuses elsewhere.`,
@@ -50,16 +56,16 @@ func runForceUnlock(f *Factory, opts *forceUnlockOptions) error {
 		return err
 	}
 	defer src.close()
-	if src.pg != nil {
-		return errors.New(src.pg.ForceUnlockMessage())
+	lock, why := backend.ForceUnlockerOf(src.backend)
+	if lock == nil {
+		return errors.New(why)
 	}
-	store := src.store
-	info, err := store.ReadLock()
+	info, err := lock.LockHolder()
 	if err != nil {
 		return fmt.Errorf("%v; if no leadsync runs on this state, delete that file", err)
 	}
 	if info == nil {
-		return fmt.Errorf("the state %s is not locked: nothing to do", stateRelPath(f, store.Path()))
+		return fmt.Errorf("the state %s is not locked: nothing to do", src.describe(f))
 	}
 	if info.ID != opts.id {
 		return fmt.Errorf("lock ID %q does not match the lock held now (ID %s, by %s for %q): nothing was removed", opts.id, info.ID, info.Who, info.Operation)
@@ -79,9 +85,13 @@ func runForceUnlock(f *Factory, opts *forceUnlockOptions) error {
 			return fmt.Errorf("force-unlock cancelled: the lock stays")
 		}
 	}
-	if err := store.ForceUnlock(opts.id); err != nil {
+	held, err := lock.ForceUnlock(opts.id)
+	if err != nil {
 		return err
 	}
 	fmt.Fprintf(f.IO.Out, "Removed the state lock %s (held by %s for %q).\n", info.ID, info.Who, info.Operation)
+	if held {
+		fmt.Fprintf(f.IO.ErrOut, "Warning: that run (pid %d on %s) was still running and goes on without the lock: stop it before the next apply, or two runs may pay for the same calls.\n", info.PID, info.Host)
+	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/run"
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/backend"
 	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
@@ -68,12 +69,12 @@ func runForget(f *Factory, opts *forgetOptions) error {
 	}
 	defer src.close()
 	fopts := run.ForgetOptions{People: opts.people}
-	// The backup is the state before: it still holds the person. (The pg
-	// backend keeps no copy: the rows are gone.)
-	if store := src.store; store != nil {
+	// The backup is the state before: it still holds the person. (A
+	// backend without one, as pg, keeps no copy: the rows are gone.)
+	if bk, ok := backend.BackupOf(src.backend); ok {
 		fopts.DropBackup = func() error {
-			if err := store.RemoveBackup(); err != nil {
-				return fmt.Errorf("the person is erased from the state, but its backup %s could not be removed and still holds them: %w", stateRelPath(f, store.BackupPath()), err)
+			if err := bk.RemoveBackup(); err != nil {
+				return fmt.Errorf("the person is erased from the state, but its backup %s could not be removed and still holds them: %w", stateRelPath(f, bk.BackupPath()), err)
 			}
 			return nil
 		}

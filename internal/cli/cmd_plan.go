@@ -14,7 +14,7 @@ import (
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/plan"
 	"github.com/leadsync/leadsync/internal/run"
-	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/backend"
 	"github.com/leadsync/leadsync/internal/views"
 )
 
@@ -103,10 +103,14 @@ func runPlan(ctx context.Context, f *Factory, opts *planOptions) error {
 	// use): load it while the configuration is read, and use it only if
 	// the configuration names that path.
 	var early *run.EarlyState
-	if ws := f.workspace(); !mentionsBackend(f.Dir) && f.Getenv(envTestPGSchema) == "" && (ws == "" || state.CheckWorkspaceName(ws) == nil) {
-		// Not when the state may be in PostgreSQL: a local file left
-		// after state push would be read for nothing (time and memory).
-		early = run.EarlyLoad(state.WorkspacePath(filepath.Join(f.Dir, config.DefaultStatePath), ws))
+	if !mentionsBackend(f.Dir) && f.Getenv(envTestPGSchema) == "" {
+		// Not when the configuration may name a backend: a local file
+		// left after state push would be read for nothing (time and
+		// memory). Opening the default backend reads nothing yet.
+		opts := backend.Options{StatePath: filepath.Join(f.Dir, config.DefaultStatePath), Workspace: f.workspace(), Now: f.Now}
+		if _, b, err := backend.Open(nil, opts); err == nil {
+			early = run.EarlyLoad(b)
+		}
 	}
 	cfg, diags := loadConfig(f, &opts.vars)
 	if diags.HasErrors() {
@@ -127,9 +131,7 @@ func runPlan(ctx context.Context, f *Factory, opts *planOptions) error {
 		return err
 	}
 	defer src.close()
-	if src.store != nil {
-		deps.Backend = early.For(src.store.Path(), deps.Backend)
-	}
+	deps.Backend = early.For(deps.Backend)
 	p, pdiags, err := run.Plan(noteWaits(ctx, f), deps, run.PlanOptions{
 		Config: cfg, Targets: opts.targets, Replace: opts.replace, Offline: opts.offline,
 	})

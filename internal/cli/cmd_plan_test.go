@@ -143,10 +143,9 @@ func TestPlanCommand(t *testing.T) {
 	if err != nil || fi.Mode().Perm() != 0o600 {
 		t.Errorf("saved plan: %v %v", err, fi)
 	}
-	io, _, sout, _ := TestStreams()
-	if err := showPlanFile(&Factory{IO: io, Dir: dir}, "x.plan", false); err != nil || !strings.Contains(sout.String(), `search.cto["Berlin"]`) ||
-		strings.Contains(sout.String(), "Hamburg") {
-		t.Errorf("show saved plan: %v\n%s", err, sout)
+	if code, sout, serr := runIn(t, dir, "show", "x.plan"); code != 0 || !strings.Contains(sout, `search.cto["Berlin"]`) ||
+		strings.Contains(sout, "Hamburg") {
+		t.Errorf("show saved plan: exit %d\n%s%s", code, sout, serr)
 	}
 
 	code, _, errOut, _ = runPlanCmd(t, dir, 9114, "--target", "search.nope")

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"os"
 	"slices"
 	"sort"
 	"time"
@@ -13,7 +12,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/export"
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/backend"
 	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
@@ -81,9 +82,9 @@ type stateSummary struct {
 		// they are included here and folded in by the next apply.
 		JournalPending bool `json:"journal_pending"`
 	} `json:"state"`
-	Lock     *state.LockInfo  `json:"lock,omitempty"`
-	Searches []searchSummary  `json:"searches"`
-	Profiles []profileSummary `json:"profiles"`
+	Lock     *backend.LockInfo `json:"lock,omitempty"`
+	Searches []searchSummary   `json:"searches"`
+	Profiles []profileSummary  `json:"profiles"`
 	People   struct {
 		Total int `json:"total"`
 		// Unlisted are people no search or profile in the state found in
@@ -115,8 +116,11 @@ type searchSummary struct {
 	ResultCount int       `json:"result_count"`
 	Kept        int       `json:"kept"`
 	Capped      bool      `json:"capped"`
-	Added       int       `json:"added"`
-	Removed     int       `json:"removed"`
+	// FirstRun: the last run was the search's first (state written before
+	// runs were counted says false); Added then counts every person kept.
+	FirstRun bool `json:"first_run"`
+	Added    int  `json:"added"`
+	Removed  int  `json:"removed"`
 	// Split is the completeness of a split search's last run (sub-searches
 	// run, people found, leaves still at the cap); absent otherwise.
 	Split *state.SplitSummary `json:"split,omitempty"`
@@ -148,22 +152,20 @@ func summarizeState(src *stateSource, s *state.State, exists bool) *stateSummary
 	if exists {
 		sum.State.Lineage, sum.State.Serial, sum.State.LeadsyncVersion = s.Lineage, s.Serial, s.LeadsyncVersion
 	}
-	if store := src.store; store != nil {
-		sum.State.Path = store.Path()
-		if _, err := os.Stat(store.JournalPath()); err == nil {
-			sum.State.JournalPending = true
-		}
-		if info, err := store.ReadLock(); err == nil {
-			sum.Lock = info
-		}
-	} else {
-		sum.State.Path = src.pg.Describe()
-		sum.Lock = src.pg.Holder()
+	sum.State.Path = src.backend.Describe()
+	if path, ok := backend.FilePath(src.backend); ok {
+		sum.State.Path = path
 	}
+	_, sum.State.JournalPending = backend.JournalPending(src.backend)
+	sum.Lock = backend.LockHolder(src.backend)
 	for _, addr := range slices.Sorted(maps.Keys(s.Searches)) {
 		sr := s.Searches[addr]
+		first, added := sr.Runs == 1, sr.Added
+		if first {
+			added = len(sr.LeadIDs) // all new to the search
+		}
 		sum.Searches = append(sum.Searches, searchSummary{Address: addr, Generation: int(sr.Generation), RanAt: sr.RanAt,
-			ResultCount: sr.ResultCount, Kept: len(sr.LeadIDs), Capped: sr.Capped, Added: sr.Added, Removed: sr.Removed,
+			ResultCount: sr.ResultCount, Kept: len(sr.LeadIDs), Capped: sr.Capped, FirstRun: first, Added: added, Removed: sr.Removed,
 			Split: sr.SplitSummary()})
 	}
 	for _, addr := range slices.Sorted(maps.Keys(s.Splits)) {
@@ -194,7 +196,7 @@ func summarizeState(src *stateSource, s *state.State, exists bool) *stateSummary
 	}
 	sum.Usage = s.Usage
 	if s.Usage.CheckedAt != nil {
-		sum.CallsSinceQuotaCheck = quotaCallsSince(s, *s.Usage.CheckedAt)
+		sum.CallsSinceQuotaCheck = export.QuotaCallsSince(s, *s.Usage.CheckedAt)
 	}
 	sum.Suppressed = len(s.Suppressed)
 	return sum
@@ -231,8 +233,8 @@ func writeStateSummary(w *stateWriter, f *Factory, src *stateSource, sum *stateS
 	now := f.Now()
 	w.printf("State %s: serial %d, lineage %s, written by leadsync %s.\n",
 		src.describe(f), sum.State.Serial, sum.State.Lineage, sum.State.LeadsyncVersion)
-	if sum.State.JournalPending {
-		w.printf("It includes the calls an interrupted apply recorded in %s; the next apply folds them in.\n", stateRelPath(f, src.store.JournalPath()))
+	if journal, ok := backend.JournalPending(src.backend); ok {
+		w.printf("It includes the calls an interrupted apply recorded in %s; the next apply folds them in.\n", stateRelPath(f, journal))
 	}
 	if l := sum.Lock; l != nil {
 		w.printf("Locked by %s (pid %d) for %q since %s; lock ID %s.\n", l.Who, l.PID, l.Operation, stateWhen(l.Created, now), l.ID)
@@ -248,7 +250,9 @@ func writeStateSummary(w *stateWriter, f *Factory, src *stateSource, sum *stateS
 			res += " (capped at 300)"
 		}
 		change := ""
-		if sr.Added+sr.Removed > 0 {
+		if sr.FirstRun {
+			change = "first run"
+		} else if sr.Added+sr.Removed > 0 {
 			change = "+" + textfmt.Thousands(sr.Added) + " -" + textfmt.Thousands(sr.Removed)
 		}
 		rows = append(rows, []string{sr.Address, "ran " + stateWhen(sr.RanAt, now), res, change})
@@ -371,39 +375,4 @@ func trimRight(s string) string {
 		s = s[:len(s)-1]
 	}
 	return s
-}
-
-// quotaCallsSince counts the completed calls state records after t that
-// use the monthly quota: first-generation searches (each sub-search of a
-// split one), profile reads, and every enrichment (first generation only).
-// Failed calls may have used requests too: the count is a floor.
-func quotaCallsSince(s *state.State, t time.Time) int {
-	n := 0
-	for _, sr := range s.Searches {
-		if sr.Generation != api.Gen1 || !sr.RanAt.After(t) {
-			continue
-		}
-		if sr.Split == nil {
-			n++
-			continue
-		}
-		for _, node := range sr.Split.Nodes {
-			if node.RanAt.After(t) {
-				n++
-			}
-		}
-	}
-	reads := map[string]bool{} // a read shared by two profile blocks is one call
-	for _, pr := range s.Profiles {
-		if pr.Generation == api.Gen1 && pr.ReadAt.After(t) {
-			reads[pr.PersonID+" "+pr.ReadAt.String()] = true
-		}
-	}
-	n += len(reads)
-	for _, p := range s.People {
-		if p.Enrichment != nil && p.Enrichment.EnrichedAt.After(t) {
-			n++
-		}
-	}
-	return n
 }

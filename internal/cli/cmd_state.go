@@ -16,6 +16,7 @@ import (
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/run"
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/backend"
 	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
@@ -41,12 +42,6 @@ func stateFilePath(cfg *config.Config) string {
 		p = filepath.Join(cfg.Dir, p)
 	}
 	return p
-}
-
-func newStateStore(f *Factory, path string) *state.Store {
-	store := localStore(f, path)
-	store.Now = f.Now
-	return store
 }
 
 // stateRelPath shows path relative to the working directory when inside it.
@@ -408,7 +403,7 @@ func runStateRm(f *Factory, opts *stateRmOptions) error {
 	}
 	defer src.close()
 	noState := fmt.Errorf("no state at %s yet: nothing to remove", src.describe(f))
-	if src.store != nil && !src.store.Exists() {
+	if backend.KnownAbsent(src.backend) {
 		return noState // before taking the lock, which would create the directory
 	}
 	removed, err := run.StateRm(stateDeps(f, src), opts.addresses)
@@ -428,8 +423,8 @@ func runStateRm(f *Factory, opts *stateRmOptions) error {
 			fmt.Fprintf(f.IO.Out, "Removed %s and their enrichment\n", r.Address)
 		}
 	}
-	if src.store != nil {
-		fmt.Fprintf(f.IO.Out, "The state before is kept in %s.\n", stateRelPath(f, src.store.BackupPath()))
+	if bk, ok := backend.BackupOf(src.backend); ok {
+		fmt.Fprintf(f.IO.Out, "The state before is kept in %s.\n", stateRelPath(f, bk.BackupPath()))
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/leadsync/leadsync/internal/run"
+	"github.com/leadsync/leadsync/internal/state/backend"
 	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
@@ -46,11 +47,11 @@ func runStateRecover(f *Factory, opts *stateRecoverOptions) error {
 		return err
 	}
 	defer src.close()
-	store := src.store
-	if store == nil {
-		return fmt.Errorf("%s has no journal file to recover: the PostgreSQL backend records each call in a transaction", src.describe(f))
+	rec, ok := backend.RecovererOf(src.backend)
+	if !ok {
+		return fmt.Errorf("%s has no journal file to recover: the %s backend records each call in a transaction", src.describe(f), src.def.Title)
 	}
-	res, err := run.StateRecover(stateDeps(f, src), store)
+	res, err := run.StateRecover(stateDeps(f, src), rec)
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/local"
 )
 
 // TestStateRecover: a journal damaged in the middle stops every command
@@ -18,7 +19,7 @@ import (
 func TestStateRecover(t *testing.T) {
 	dir, _ := stateTestDir(t)
 	path := filepath.Join(dir, ".leadsync", "state.json")
-	store := state.NewStore(path)
+	store := local.NewStore(path)
 	s, err := store.Load()
 	if err != nil {
 		t.Fatal(err)
@@ -56,7 +57,7 @@ func TestStateRecover(t *testing.T) {
 			t.Errorf("recover output lacks %q:\n%s", want, stdout)
 		}
 	}
-	got, err := state.NewStore(path).Load()
+	got, err := local.NewStore(path).Load()
 	if err != nil {
 		t.Fatalf("state after recover: %v", err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/golden"
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/local"
 )
 
 const stateTestConfig = `
@@ -32,7 +33,7 @@ profile "founder" {
 
 // stateTestDir is a configuration folder with a state made by a few calls;
 // the clock of configTestFactory is 2026-01-02 03:04:05 UTC.
-func stateTestDir(t *testing.T) (dir string, store *state.Store) {
+func stateTestDir(t *testing.T) (dir string, store *local.Store) {
 	t.Helper()
 	dir = t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "main.leads.hcl"), []byte(stateTestConfig), 0o644); err != nil {
@@ -56,11 +57,11 @@ func stateTestDir(t *testing.T) (dir string, store *state.Store) {
 		{At: at, Kind: state.EventFailure, Address: "search.old", Failure: &state.Failure{Message: "service unavailable", Status: 503}},
 	}
 	for _, e := range events {
-		if err := s.Apply(e); err != nil {
+		if err := s.Fold(e); err != nil {
 			t.Fatal(err)
 		}
 	}
-	store = state.NewStore(filepath.Join(dir, ".leadsync", "state.json"))
+	store = local.NewStore(filepath.Join(dir, ".leadsync", "state.json"))
 	if err := store.Save(s); err != nil {
 		t.Fatal(err)
 	}
@@ -307,5 +308,31 @@ func TestStateShowFailure(t *testing.T) {
 	}
 	if err := json.Unmarshal([]byte(out), &got); err != nil || got.Kind != "failure" || got.LastFailure == nil || got.LastFailure.Status != 503 {
 		t.Errorf("json %+v (%v):\n%s", got, err, out)
+	}
+}
+
+// TestShowJSONFirstRun: show --json says which searches had only their
+// first run, and counts their people as added, not 0.
+func TestShowJSONFirstRun(t *testing.T) {
+	dir, _ := stateTestDir(t)
+	code, out, errOut := runIn(t, dir, "show", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var v struct {
+		Searches []struct {
+			Address  string `json:"address"`
+			Kept     int    `json:"kept"`
+			Added    int    `json:"added"`
+			FirstRun *bool  `json:"first_run"`
+		} `json:"searches"`
+	}
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range v.Searches {
+		if s.FirstRun == nil || !*s.FirstRun || s.Added != s.Kept || s.Kept == 0 {
+			t.Errorf("%s: first_run %v, added %d, kept %d; want a first run with every person kept added", s.Address, s.FirstRun, s.Added, s.Kept)
+		}
 	}
 }

@@ -12,17 +12,24 @@ import (
 
 	"github.com/leadsync/leadsync/internal/run"
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/backend"
+	"github.com/leadsync/leadsync/internal/state/statefile"
 	"github.com/leadsync/leadsync/internal/views"
 )
 
 // workspaceSource opens the configuration's backend on the workspace in
 // use, made or not, for the workspace commands.
-func workspaceSource(f *Factory, sf *stateFlags) (*stateSource, workspaceSet, error) {
+func workspaceSource(f *Factory, sf *stateFlags) (*stateSource, backend.Workspaces, error) {
 	src, err := openStateSourceWith(f, sf, openBackend)
 	if err != nil {
 		return nil, nil, err
 	}
-	return src, src.workspaces(), nil
+	set, ok := src.workspaces()
+	if !ok {
+		src.close()
+		return nil, nil, fmt.Errorf("%s has no workspaces", src.describe(f))
+	}
+	return src, set, nil
 }
 
 func newWorkspaceCmd(f *Factory) *cobra.Command {
@@ -75,7 +82,7 @@ func newWorkspaceListCmd(f *Factory) *cobra.Command {
 				switch {
 				case ws.Err != nil:
 					w.printf("%s %s  (cannot be read: %v)\n", mark, ws.Name, ws.Err)
-				case ws.Exists && (ws.Serial > 0 || ws.Blocks+ws.People > 0):
+				case ws.Exists && (ws.Serial > 0 || !ws.IsEmpty()):
 					w.printf("%s %s  (%s, %s; serial %d)\n", mark, ws.Name, views.Plural(ws.Blocks, "record"), views.Plural(ws.People, "person"), ws.Serial)
 				default:
 					w.printf("%s %s  (empty)\n", mark, ws.Name)
@@ -137,7 +144,7 @@ LEADSYNC_WORKSPACE).`,
 				return fmt.Errorf("workspace %q is the one in use (--workspace or %s names it); nothing was deleted. Delete it from another one: leadsync --workspace default workspace delete %s", name, EnvWorkspace, name)
 			}
 			if err := set.DeleteWorkspace(args[0], force); err != nil {
-				if ne := (*state.NoWorkspaceError)(nil); errors.As(err, &ne) {
+				if ne := (*backend.NoWorkspaceError)(nil); errors.As(err, &ne) {
 					return noWorkspaceToDelete(set, ne)
 				}
 				return err
@@ -187,22 +194,24 @@ write). Push takes the workspace's lock.`,
 			} else if !filepath.IsAbs(path) {
 				path = filepath.Join(f.Dir, path)
 			}
-			local := newStateStore(f, path)
-			if !local.Exists() {
+			from, err := fileSource(f, path)
+			if err != nil {
+				return err
+			}
+			if backend.KnownAbsent(from.backend) {
 				return fmt.Errorf("no local state at %s to push", stateRelPath(f, path))
 			}
-			var to run.Pusher
-			if src.pg != nil {
-				to = src.pg
-			} else {
-				if sameFile(local.Path(), src.store.Path()) {
-					return fmt.Errorf("%s is the state file of workspace %q, the one in use: nothing to push. Name another state file with --from PATH, or push into another workspace with --workspace NAME",
-						stateRelPath(f, path), src.workspaceName())
-				}
-				to = src.ws
+			to, ok := backend.PusherOf(src.backend)
+			if !ok {
+				return fmt.Errorf("%s takes no pushed state", src.describe(f))
 			}
-			s, err := run.StatePush(stateDeps(f, src), local.AsBackend(), to, force)
-			if ne := (*state.NotEmptyError)(nil); errors.As(err, &ne) && src.pg == nil {
+			inUse, isFile := backend.FilePath(src.backend)
+			if isFile && sameFile(path, inUse) {
+				return fmt.Errorf("%s is the state file of workspace %q, the one in use: nothing to push. Name another state file with --from PATH, or push into another workspace with --workspace NAME",
+					stateRelPath(f, path), src.workspaceName())
+			}
+			s, err := run.StatePush(stateDeps(f, src), from.backend, to, force)
+			if ne := (*backend.NotEmptyError)(nil); errors.As(err, &ne) && isFile {
 				ne.Where = src.workspaceDescription(f) // relative to the working folder
 			}
 			if err != nil {
@@ -255,7 +264,7 @@ reads it back.`,
 			if err != nil {
 				return err
 			}
-			return state.Encode(f.IO.Out, s)
+			return statefile.Encode(f.IO.Out, s)
 		},
 	}
 	sf.vars.register(cmd)
@@ -265,7 +274,7 @@ reads it back.`,
 // noWorkspaceToDelete says that the workspace delete names does not exist
 // (there is nothing to make: the hint of other commands, to create it, is
 // no answer here) and lists those that do.
-func noWorkspaceToDelete(set workspaceSet, ne *state.NoWorkspaceError) error {
+func noWorkspaceToDelete(set backend.Workspaces, ne *backend.NoWorkspaceError) error {
 	in := ""
 	if ne.In != "" {
 		in = " in " + ne.In
@@ -284,7 +293,7 @@ func noWorkspaceToDelete(set workspaceSet, ne *state.NoWorkspaceError) error {
 
 // sortWorkspaces puts the default workspace first, then the others by
 // name, on either backend.
-func sortWorkspaces(list []state.WorkspaceInfo) {
+func sortWorkspaces(list []backend.WorkspaceInfo) {
 	sort.SliceStable(list, func(i, j int) bool {
 		if (list[i].Name == state.DefaultWorkspace) != (list[j].Name == state.DefaultWorkspace) {
 			return list[i].Name == state.DefaultWorkspace

@@ -10,7 +10,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/leadsync/leadsync/internal/golden"
-	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/local"
+	"github.com/leadsync/leadsync/internal/state/statefile"
 )
 
 // runEnv runs the command in dir with env as the environment.
@@ -103,7 +104,7 @@ func TestLocalWorkspaceCommands(t *testing.T) {
 	// pull prints the state file's JSON: the default one's content, with
 	// its lineage and a higher serial.
 	pulled := must(0, "--workspace", "uk", "state", "pull")
-	uk, err := state.Decode("pulled", []byte(pulled))
+	uk, err := statefile.Decode("pulled", []byte(pulled))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +166,7 @@ func TestLocalWorkspaceLock(t *testing.T) {
 			t.Fatal(errOut)
 		}
 	}
-	lw := state.NewLocalWorkspaces(filepath.Join(dir, ".leadsync", "state.json"), nil)
+	lw := local.NewWorkspaces(filepath.Join(dir, ".leadsync", "state.json"), nil)
 	uk, err := lw.Open("uk")
 	if err != nil {
 		t.Fatal(err)

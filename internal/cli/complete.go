@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/backend"
 )
 
 // Shell completion of addresses: --target and --replace offer the
@@ -70,32 +71,35 @@ func configAddresses(f *Factory, dir string, all bool) []string {
 
 // stateAddresses lists the addresses in the state of the configuration in
 // dir (or --state); people only once the word typed starts with person.,
-// since a state may hold hundreds of thousands.
+// since a state may hold hundreds of thousands. Only a state that can be
+// read without connecting anywhere is read (completion runs on every key
+// press): a state in a database completes nothing.
 func stateAddresses(f *Factory, cmd *cobra.Command, dir, toComplete string) []string {
 	g := *f
 	g.Dir = dir
-	path := ""
+	var src *stateSource
+	var err error
 	if fl := cmd.Flag("state"); fl != nil && fl.Value.String() != "" {
-		path = fl.Value.String()
+		path := fl.Value.String()
 		if !filepath.IsAbs(path) {
 			path = filepath.Join(dir, path)
 		}
+		src, err = fileSource(&g, path)
 	} else {
 		cfg, diags := loadConfig(&g, &varFlags{})
 		if cfg == nil || diags.HasErrors() {
 			return nil
 		}
-		ws := g.workspace()
-		if ws != "" && state.CheckWorkspaceName(ws) != nil {
-			return nil
-		}
-		path = state.WorkspacePath(stateFilePath(cfg), ws)
+		src, err = openSource(&g, cfg)
 	}
-	store := state.NewStore(path)
-	if !store.Exists() {
+	if err != nil {
 		return nil
 	}
-	s, err := store.Load()
+	defer src.close()
+	if !backend.Offline(src.backend) || backend.KnownAbsent(src.backend) {
+		return nil
+	}
+	s, err := src.backend.Load()
 	if err != nil {
 		return nil
 	}

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/local"
 )
 
 // TestJSONOnEveryFailure runs every command that accepts --json in each
@@ -30,7 +31,7 @@ func TestJSONOnEveryFailure(t *testing.T) {
 		},
 		"locked state": func(t *testing.T, dir string) {
 			write(t, dir, "main.leads.hcl", sandboxCfg)
-			st := state.NewStore(filepath.Join(dir, ".leadsync", "state.json"))
+			st := local.NewStore(filepath.Join(dir, ".leadsync", "state.json"))
 			if err := st.Save(state.New()); err != nil {
 				t.Fatal(err)
 			}

@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"time"
@@ -12,7 +13,9 @@ import (
 
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/plan"
+	"github.com/leadsync/leadsync/internal/textfmt"
 	"github.com/leadsync/leadsync/internal/version"
+	"github.com/leadsync/leadsync/internal/views"
 )
 
 // A command run with --json promises one JSON document on stdout (apply:
@@ -101,17 +104,7 @@ func writeJSONFailure(w io.Writer, cmd *cobra.Command, err error, log *failureLo
 	switch name {
 	case "plan":
 		p := &plan.Plan{FormatVersion: plan.FormatVersion, LeadsyncVersion: version.String(), CreatedAt: now.UTC()}
-		for _, d := range diags {
-			pd := plan.Diagnostic{Severity: d.Severity, Summary: d.Summary, Detail: d.Detail}
-			if r := d.Range; r != nil {
-				pd.Range = &plan.DiagnosticRange{
-					Filename: r.Filename,
-					Start:    plan.DiagnosticPos{Line: r.Start.Line, Column: r.Start.Column, Byte: r.Start.Byte},
-					End:      plan.DiagnosticPos{Line: r.End.Line, Column: r.End.Column, Byte: r.End.Byte},
-				}
-			}
-			p.Diagnostics = append(p.Diagnostics, pd)
-		}
+		p.Diagnostics = planDiagnostics(diags)
 		_ = plan.WriteJSON(w, p)
 	case "export":
 		enc := json.NewEncoder(w)
@@ -150,4 +143,64 @@ func failureMessage(err error, log *failureLog) string {
 		}
 	}
 	return "the command failed"
+}
+
+// planDiagnostics are diags in the plan's JSON form.
+func planDiagnostics(diags []jsonDiagnostic) []plan.Diagnostic {
+	out := make([]plan.Diagnostic, 0, len(diags))
+	for _, d := range diags {
+		pd := plan.Diagnostic{Severity: d.Severity, Summary: d.Summary, Detail: d.Detail}
+		if r := d.Range; r != nil {
+			pd.Range = &plan.DiagnosticRange{
+				Filename: r.Filename,
+				Start:    plan.DiagnosticPos{Line: r.Start.Line, Column: r.Start.Column, Byte: r.Start.Byte},
+				End:      plan.DiagnosticPos{Line: r.End.Line, Column: r.End.Column, Byte: r.End.Byte},
+			}
+		}
+		out = append(out, pd)
+	}
+	return out
+}
+
+// markdownRequested reports whether the command that ran (plan or show)
+// was asked for a pull-request comment with --markdown.
+func markdownRequested(cmd *cobra.Command, args []string) bool {
+	if cmd == nil || cmd.Flags().Lookup("markdown") == nil {
+		return false
+	}
+	if v, err := cmd.Flags().GetBool("markdown"); err == nil && v {
+		return true
+	}
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		if a == "--markdown" || a == "--markdown=true" {
+			return true
+		}
+	}
+	return false
+}
+
+// writeMarkdownFailure writes the comment of a --markdown command that
+// failed with err after reporting log on stderr: CI posts it instead of
+// an empty comment.
+func writeMarkdownFailure(w io.Writer, cmd *cobra.Command, err error, log *failureLog) {
+	diags := planDiagnostics(log.diags)
+	msg := failureMessage(err, log)
+	if len(diags) > 0 && len(log.messages) == 0 {
+		msg = fmt.Sprintf("the configuration has %s", errorCount(diags))
+	}
+	_ = views.FailureMarkdown(w, cmd.Name(), msg, diags)
+}
+
+// errorCount says how many errors diags holds: "1 error", "3 errors".
+func errorCount(diags []plan.Diagnostic) string {
+	n := 0
+	for _, d := range diags {
+		if d.Severity == "error" {
+			n++
+		}
+	}
+	return textfmt.Plural(n, "error")
 }

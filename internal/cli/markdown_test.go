@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/leadsync/leadsync/internal/golden"
 )
 
 const markdownTestConfig = `
@@ -78,5 +80,31 @@ func TestPlanAndShowMarkdown(t *testing.T) {
 		if code != 1 || !strings.Contains(errOut, tc.err) {
 			t.Errorf("%q: exit %d, stderr %q; want 1 and %q (stdout %q)", tc.args, code, errOut, tc.err, out)
 		}
+	}
+}
+
+// TestPlanMarkdownFailureIsAComment: when plan --markdown fails (an
+// invalid configuration, no API key), stdout still gets a comment that
+// says so, with the diagnostics and where they are, as --json gets a JSON
+// document; the CI example no longer posts an empty comment.
+func TestPlanMarkdownFailureIsAComment(t *testing.T) {
+	for _, tc := range []struct {
+		name, config string
+		args         []string
+	}{
+		{"invalid-config", "api {\n  sandbox = true\n}\n\nsearch \"a\" {\n  keyword = \"CTO\"\n}\n", []string{"plan", "--markdown", "--out", "leads.plan"}},
+		{"no-key", "api {\n  base_url = \"https://api.example.com\"\n}\n\nsearch \"a\" {\n  keywords = \"CTO\"\n}\n", []string{"plan", "--markdown"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, "main.leads.hcl"), []byte(tc.config), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			code, out, errOut := runIn(t, dir, tc.args...)
+			if code != 1 || errOut == "" {
+				t.Fatalf("exit %d, stderr %q; want 1 and the error on stderr", code, errOut)
+			}
+			golden.Check(t, filepath.Join("testdata", "markdown", tc.name+".md"), []byte(out))
+		})
 	}
 }

@@ -76,6 +76,10 @@ func Run(ctx context.Context, f *Factory, args []string) int {
 		}
 		writeJSONFailure(stdout, cmd, err, f.failures, now())
 	}
+	if code == ExitError && stdout.n == 0 && markdownRequested(cmd, args) {
+		// As with --json: a comment saying what failed, never nothing.
+		writeMarkdownFailure(stdout, cmd, err, f.failures)
+	}
 	return code
 }
 
@@ -127,15 +131,24 @@ with the lead service, the way Terraform does for infrastructure.
 	root.SetHelpCommand(newHelpCmd())
 	root.PersistentFlags().StringVar(&chdir, "chdir", "", "switch to `DIR` before doing anything")
 	root.PersistentFlags().BoolVar(&noColor, "no-color", false, "disable colour (also NO_COLOR)")
-	root.PersistentFlags().StringVar(&f.Workspace, "workspace", "", "use the state of workspace `NAME` (also LEADSYNC_WORKSPACE; default: default; see leadsync workspace)")
 	root.CompletionOptions.HiddenDefaultCmd = true
 	for _, add := range commands {
-		root.AddCommand(add(f))
+		cmd := add(f)
+		if !noWorkspace[cmd.Name()] {
+			// Global in effect (leadsync --workspace uk plan works too),
+			// but listed only where a workspace means something.
+			cmd.PersistentFlags().StringVar(&f.Workspace, "workspace", "", "use the state of workspace `NAME` (also LEADSYNC_WORKSPACE; default: default; see leadsync workspace)")
+		}
+		root.AddCommand(cmd)
 	}
 	root.SetFlagErrorFunc(flagError)
 	friendlyArgs(root)
 	return root
 }
+
+// noWorkspace are the commands that read no configuration and no state:
+// they take no --workspace.
+var noWorkspace = map[string]bool{"version": true, "sandbox": true, "completion": true}
 
 // commands are the subcommands, each defined in its own file and added here.
 var commands = []func(*Factory) *cobra.Command{

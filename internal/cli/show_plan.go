@@ -11,15 +11,12 @@ import (
 	"github.com/leadsync/leadsync/internal/views"
 )
 
-// showPlanFile is the saved-plan branch of `leadsync show [--json] FILE`: it
-// prints the plan saved by `leadsync plan --out FILE` in the same form plan
-// printed it. For a file that is no plan the error wraps plan.ErrNotPlan,
-// so that show can say what it expected. path is relative to f.Dir.
-func showPlanFile(f *Factory, path string, asJSON bool) error {
-	return showPlan(f, path, asJSON, false, "")
-}
-
-// showPlan is showPlanFile with the --markdown form (and its base plan).
+// showPlan is the saved-plan branch of `leadsync show [--json|--markdown]
+// FILE`: it prints the plan saved by `leadsync plan --out FILE` in the same
+// form plan printed it, or as a pull-request comment (with the difference
+// from the base plan compareTo, when given). For a file that is no plan
+// the error wraps plan.ErrNotPlan, so that show can say what it expected.
+// path is relative to f.Dir.
 func showPlan(f *Factory, path string, asJSON, markdown bool, compareTo string) error {
 	full := path
 	if !filepath.IsAbs(full) {

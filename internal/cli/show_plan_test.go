@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -21,29 +22,33 @@ func TestShowPlanFile(t *testing.T) {
 	}
 	os.WriteFile(filepath.Join(dir, "junk"), []byte("not json"), 0o600)
 
-	io, _, out, _ := TestStreams()
-	f := &Factory{IO: io, Dir: dir}
-	if err := showPlanFile(f, "x.plan", false); err != nil {
-		t.Fatal(err)
+	show := func(args ...string) (code int, out, errOut string) {
+		f, o, e := configTestFactory(dir)
+		code = Run(context.Background(), f, append([]string{"show"}, args...))
+		return code, o.String(), e.String()
 	}
-	if !strings.Contains(out.String(), `+ search.a  run  1 call  keywords="CTO"`) || !strings.Contains(out.String(), "Plan: 1 call (1 search)") {
+	code, out, errOut := show("x.plan")
+	if code != 0 {
+		t.Fatalf("show x.plan: exit %d\n%s", code, errOut)
+	}
+	if !strings.Contains(out, `+ search.a  run  1 call  keywords="CTO"`) || !strings.Contains(out, "Plan: 1 call (1 search)") {
 		t.Errorf("text:\n%s", out)
 	}
-	if !strings.HasSuffix(out.String(), "\nSaved plan made 2026-01-02 03:04 UTC. \"leadsync apply x.plan\" runs exactly this plan, and refuses it if the state or the configuration has changed since.\n") {
+	if !strings.HasSuffix(out, "\nSaved plan made 2026-01-02 03:04 UTC. \"leadsync apply x.plan\" runs exactly this plan, and refuses it if the state or the configuration has changed since.\n") {
 		t.Errorf("text lacks the saved-plan note:\n%s", out)
 	}
-	out.Reset()
-	if err := showPlanFile(f, "x.plan", true); err != nil {
-		t.Fatal(err)
+	if code, out, errOut = show("--json", "x.plan"); code != 0 || !strings.Contains(out, `"format_version": "1"`) {
+		t.Errorf("json: exit %d\n%s%s", code, out, errOut)
 	}
-	if !strings.Contains(out.String(), `"format_version": "1"`) {
-		t.Errorf("json:\n%s", out)
-	}
-	err := showPlanFile(f, "junk", false)
-	if !errors.Is(err, plan.ErrNotPlan) || !strings.HasPrefix(err.Error(), "junk: ") {
+	// The command's error for a file that is no plan (the error wraps
+	// plan.ErrNotPlan, which show turns into what it expected).
+	if err := showPlan(&Factory{Dir: dir}, "junk", false, false, ""); !errors.Is(err, plan.ErrNotPlan) || !strings.HasPrefix(err.Error(), "junk: ") {
 		t.Errorf("junk: %v", err)
 	}
-	if err := showPlanFile(f, "missing.plan", false); err == nil || err.Error() != "reading plan file missing.plan: no such file or directory" {
-		t.Errorf("missing: %v", err)
+	if code, _, errOut = show("junk"); code != 1 || !strings.HasPrefix(errOut, "Error: junk: ") {
+		t.Errorf("show junk: exit %d\n%s", code, errOut)
+	}
+	if code, _, errOut = show("missing.plan"); code != 1 || errOut != "Error: reading plan file missing.plan: no such file or directory\n" {
+		t.Errorf("show missing.plan: exit %d\n%s", code, errOut)
 	}
 }

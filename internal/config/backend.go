@@ -1,84 +1,63 @@
 package config
 
 import (
-	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 
-	"github.com/leadsync/leadsync/internal/state/pg"
+	"github.com/leadsync/leadsync/internal/state/backend"
 )
 
-var pgBackendSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
-	{Name: "conn_str"}, {Name: "schema_name"},
-}}
-
-// decodeBackend reads a backend "pg" block.
+// decodeBackend reads a leadsync { backend "NAME" { ... } } block. The kind
+// is looked up in the registry (internal/state/backend), which gives its
+// schema and its checks: config keeps the block generic (its attributes
+// evaluated as strings, with their ranges) and knows no backend itself.
 func (l *loader) decodeBackend(blocks hcl.Blocks) {
 	for i, b := range blocks {
 		if i > 0 {
 			l.errorf(b.DefRange.Ptr(), "Duplicate backend block", "There is already a backend block at %s; a configuration has one state backend.", shortRange(blocks[0].DefRange))
 			continue
 		}
-		if b.Labels[0] != "pg" {
-			l.errorf(b.LabelRanges[0].Ptr(), "Unsupported backend", "The backend %q is not supported; use backend \"pg\" (PostgreSQL), or remove the block for the local state file.", b.Labels[0])
+		def := backend.Lookup(b.Labels[0])
+		if def == nil {
+			l.errorf(b.LabelRanges[0].Ptr(), "Unsupported backend", "The backend %q is not supported; use %s, or remove the block for the local state file.", b.Labels[0], backend.Blocks())
 			continue
 		}
-		be := &Backend{Type: "pg", SchemaName: pg.DefaultSchema, DeclRange: b.DefRange}
-		content, ds := b.Body.Content(pgBackendSchema)
+		content, ds := b.Body.Content(def.Schema)
 		l.add(ds)
-		if a := content.Attributes["conn_str"]; a != nil {
-			literal := len(a.Expr.Variables()) == 0
-			if literal {
-				l.secretRange(a.Expr)
-			}
-			if s, sens, astate := l.stringAttr(a, l.base, scope{}, true); astate == ok {
-				l.secrets[s] = true
-				if err := pg.CheckConnStr(s); err != nil {
-					l.errorf(a.Expr.Range().Ptr(), "Invalid conn_str", "%s. Give a PostgreSQL URL like \"postgres://user@db.example.com/leads\" or key=value pairs like \"host=db.example.com dbname=leads\".", err)
-				} else {
-					be.ConnStr = s
-				}
-				hasPassword := strings.Contains(strings.ToLower(s), "password") || regexpURLPassword.MatchString(s)
-				if literal && hasPassword {
-					l.warnf(a.NameRange.Ptr(), "Database password written in the configuration",
-						"Anyone who can read these files can use the database. Leave conn_str out and set LEADSYNC_PG_CONN_STR, or use a variable with sensitive = true given with LEADSYNC_VAR_<name>.")
-				} else if !literal && !sens && hasPassword {
-					l.warnf(a.Expr.Range().Ptr(), "Connection string from a variable that is not sensitive",
-						"Mark the variable with sensitive = true so that its value never appears in output.")
-				}
-			}
-			be.ConnStrRange = a.Expr.Range().Ptr()
-		}
-		if content.Attributes["conn_str"] == nil {
-			l.checkEnvConnStr()
-		}
-		if a := content.Attributes["schema_name"]; a != nil {
-			if s, _, astate := l.stringAttr(a, l.base, scope{}, true); astate == ok {
-				if err := pg.CheckSchemaName(s); err != nil {
-					l.errorf(a.Expr.Range().Ptr(), "Invalid schema_name", "%s.", err)
-				} else {
-					be.SchemaName = s
-				}
+		blk := &backend.Block{Type: def.Name, Attrs: map[string]*backend.Attr{}, DeclRange: b.DefRange}
+		for _, as := range def.Schema.Attributes {
+			if a := content.Attributes[as.Name]; a != nil {
+				blk.Attrs[as.Name] = l.backendAttr(a, slices.Contains(def.Secrets, as.Name))
 			}
 		}
-		l.cfg.Settings.Backend = be
+		for _, name := range def.EnvSecrets {
+			if v := envValue(l.opts.Environ, name); v != "" {
+				l.secrets[v] = true
+			}
+		}
+		if def.Check != nil {
+			l.add(def.Check(blk, func(name string) string { return envValue(l.opts.Environ, name) }))
+		}
+		l.cfg.Settings.Backend = blk
 	}
 }
 
-// checkEnvConnStr checks the form of LEADSYNC_PG_CONN_STR, the connection
-// string of a backend "pg" block without conn_str, when it is set (without
-// connecting: validate is offline). Unset, the command that opens the
-// state says so.
-func (l *loader) checkEnvConnStr() {
-	s := envValue(l.opts.Environ, EnvPGConnStr)
-	if s == "" {
-		return
+// backendAttr evaluates one attribute of a backend block as a string; a
+// secret one is masked where it is written and scrubbed from messages.
+func (l *loader) backendAttr(a *hcl.Attribute, secret bool) *backend.Attr {
+	attr := &backend.Attr{Literal: len(a.Expr.Variables()) == 0, NameRange: a.NameRange, Range: a.Expr.Range()}
+	if secret && attr.Literal {
+		l.secretRange(a.Expr)
 	}
-	l.secrets[s] = true
-	if err := pg.CheckConnStr(s); err != nil {
-		l.errorf(nil, "Invalid "+EnvPGConnStr, "The backend \"pg\" block has no conn_str, so the connection string comes from the environment variable %s: %s. Give a PostgreSQL URL like \"postgres://user@db.example.com/leads\" or key=value pairs like \"host=db.example.com dbname=leads\".", EnvPGConnStr, err)
+	if s, sens, astate := l.stringAttr(a, l.base, scope{}, true); astate == ok {
+		attr.Value, attr.Known, attr.Sensitive = s, true, sens
+		if secret {
+			l.secrets[s] = true
+		}
 	}
+	return attr
 }
 
 // envValue is the value of the variable name in environ (os.Environ form;
@@ -91,6 +70,3 @@ func envValue(environ []string, name string) string {
 	}
 	return ""
 }
-
-// regexpURLPassword finds the password of a postgres:// URL.
-var regexpURLPassword = regexp.MustCompile(`^postgres(ql)?://[^:/@\s]*:[^@\s]+@`)

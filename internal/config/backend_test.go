@@ -22,14 +22,16 @@ api {
 }
 `}), Environ: []string{"LEADSYNC_VAR_pg=postgres://u:s3cretpw@db.example.com/leads"}})
 	be := cfg.Settings.Backend
-	if be == nil || be.Type != "pg" || be.SchemaName != "team_leads" || be.ConnStr != "postgres://u:s3cretpw@db.example.com/leads" || be.ConnStrRange == nil {
+	if be == nil || be.Type != "pg" || be.Value("schema_name") != "team_leads" || be.Value("conn_str") != "postgres://u:s3cretpw@db.example.com/leads" ||
+		be.Attrs["conn_str"].Literal || !be.Attrs["conn_str"].Sensitive || be.Attrs["conn_str"].Range.Start.Line != 8 {
 		t.Fatalf("backend %+v", be)
 	}
 	if got := cfg.Scrub("connecting with postgres://u:s3cretpw@db.example.com/leads"); strings.Contains(got, "s3cretpw") {
 		t.Fatalf("the connection string is not scrubbed: %s", got)
 	}
 
-	// Without conn_str: the caller reads LEADSYNC_PG_CONN_STR; the schema defaults.
+	// Without conn_str: the backend reads LEADSYNC_PG_CONN_STR when it
+	// opens; the schema defaults there too.
 	cfg = mustLoad(t, LoadOptions{Dir: "/x", FS: memFS(map[string]string{"main.leads.hcl": `
 leadsync {
   backend "pg" {}
@@ -39,7 +41,7 @@ api {
 }
 `})})
 	be = cfg.Settings.Backend
-	if be == nil || be.ConnStr != "" || be.ConnStrRange != nil || be.SchemaName != "leadsync" {
+	if be == nil || be.Type != "pg" || len(be.Attrs) != 0 || be.Where("conn_str", "/x") != "main.leads.hcl:3" {
 		t.Fatalf("backend %+v", be)
 	}
 	cfg = mustLoad(t, LoadOptions{Dir: "/x", FS: memFS(map[string]string{"main.leads.hcl": "api {\n  sandbox = true\n}\n"})})

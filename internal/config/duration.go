@@ -3,8 +3,6 @@ package config
 import (
 	"fmt"
 	"math"
-	"net"
-	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -99,102 +97,4 @@ func FormatDuration(d time.Duration) string {
 		b.WriteString(d.String())
 	}
 	return b.String()
-}
-
-// IsLoopbackURL reports whether raw is a URL whose host is a loopback
-// address: localhost, 127.0.0.0/8 or [::1].
-func IsLoopbackURL(raw string) bool {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return false
-	}
-	return isLoopbackHost(u.Hostname())
-}
-
-func isLoopbackHost(h string) bool {
-	if strings.EqualFold(h, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(h)
-	return ip != nil && ip.IsLoopback()
-}
-
-// CheckBaseURL checks a service address: an absolute https:// URL without
-// query or fragment, or http:// for a loopback host (a local stand-in). The
-// rule exists because the API key travels with every request.
-func CheckBaseURL(raw string) error {
-	u, err := url.Parse(raw)
-	if err != nil || u.Host == "" || u.Scheme == "" || u.Opaque != "" {
-		return fmt.Errorf("%q is not an absolute URL; write it like \"https://api.example.com\"", raw)
-	}
-	if strings.HasSuffix(u.Host, ":") {
-		// "http://127.0.0.1:" (a port left out of a template) would call
-		// the scheme's default port, 80 or 443: not what was meant.
-		return fmt.Errorf("%q has an empty port after the colon; give the port (\"http://127.0.0.1:8787\") or leave the colon out", raw)
-	}
-	switch strings.ToLower(u.Scheme) {
-	case "https":
-	case "http":
-		if !isLoopbackHost(u.Hostname()) {
-			return fmt.Errorf("%q uses http://, which would send the API key unencrypted; use https:// (http:// is accepted only for localhost, 127.0.0.0/8 and [::1])", raw)
-		}
-	default:
-		return fmt.Errorf("%q uses the scheme %q; use https://", raw, u.Scheme)
-	}
-	if u.RawQuery != "" || u.Fragment != "" {
-		return fmt.Errorf("%q has a query or fragment; give only the scheme, host and optional path prefix", raw)
-	}
-	if u.User != nil {
-		return fmt.Errorf("the URL has credentials in it; remove them (the API key goes in api_key or LEADSYNC_API_KEY)")
-	}
-	return nil
-}
-
-// callPaths are the paths leadsync puts after each generation's address
-// (spec sections 4 and 9): the first generation's under the /v1 prefix, the
-// second's with none.
-var callPaths = map[bool][]string{
-	false: {"/v1", "/v1/scrap", "/v1/scrap/fields", "/v1/scrap/page", "/v1/scrap/enrich", "/v1/billing"},
-	true:  {"/search", "/scrap"},
-}
-
-// CheckBasePath checks that a service address accepted by CheckBaseURL does
-// not already end in a path leadsync adds to it: base_url
-// "https://api.example.com/v1" would send the calls to /v1/v1/scrap, which
-// the service answers with a bare 404. gen2 is set for base_url_v2, whose
-// calls have no prefix, so the first generation's /v1 is wrong there too.
-func CheckBasePath(raw string, gen2 bool) error {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return nil // CheckBaseURL reports it
-	}
-	p := strings.TrimRight(u.Path, "/")
-	tails := callPaths[gen2]
-	if gen2 {
-		tails = append(append([]string{}, callPaths[false]...), tails...)
-	}
-	found := ""
-	for _, t := range tails {
-		if len(t) > len(found) && len(p) >= len(t) && strings.EqualFold(p[len(p)-len(t):], t) {
-			found = t
-		}
-	}
-	if found == "" {
-		return nil
-	}
-	fixed := *u
-	fixed.Path = p[:len(p)-len(found)]
-	fixed.RawPath = ""
-	tail := p[len(p)-len(found):]
-	calls := "the first generation's calls go to {base_url}/v1/scrap, {base_url}/v1/billing and so on"
-	first := "/v1/scrap"
-	what := "which leadsync adds itself"
-	if gen2 {
-		calls, first = "the second generation's calls go to {base_url_v2}/search and {base_url_v2}/scrap", "/search"
-		if strings.HasPrefix(found, "/v1") {
-			what = "the first generation's prefix, which the second generation does not have"
-		}
-	}
-	return fmt.Errorf("%q already ends in %s, %s: %s, so these would go to %s%s and fail (404 Not Found). Drop %s: %q",
-		raw, tail, what, calls, p, first, tail, fixed.String())
 }

@@ -10,11 +10,13 @@ var enrichSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 }}
 
 func (l *loader) decodeEnrich(b *hcl.Block) {
-	content := l.content(b, enrichSchema, "An enrich block")
+	content, meant := l.content(b, enrichSchema, "An enrich block")
 	l.noRepeat(content, "an enrich block already works on every lead of its from list. To enrich several groups differently, write several enrich blocks.")
 	e := &Enrich{Address: "enrich." + b.Labels[0], Name: b.Labels[0], DeclRange: b.DefRange}
 	at := content.Attributes
-	if a := at["from"]; a == nil {
+	if a := at["from"]; a == nil && meant["from"] {
+		// Misspelt: that error is the one to fix.
+	} else if a == nil {
 		l.errorf(b.DefRange.Ptr(), "Missing from", "An enrich block needs from, the searches and profiles whose people it enriches, like from = [search.cto].")
 	} else {
 		e.From, _ = l.fromList(a)

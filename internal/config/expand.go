@@ -7,6 +7,8 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
 // maxCount bounds count and for_each: every instance is at least one call,
@@ -14,8 +16,10 @@ import (
 const maxCount = 10000
 
 // content decodes a block body, reporting unknown attributes with the
-// nearest known name.
-func (l *loader) content(b *hcl.Block, schema *hcl.BodySchema, what string) *hcl.BodyContent {
+// nearest known name. meant holds the known names suggested for them: an
+// argument misspelt is then not also reported missing (the root cause
+// only).
+func (l *loader) content(b *hcl.Block, schema *hcl.BodySchema, what string) (content *hcl.BodyContent, meant map[string]bool) {
 	content, remain, ds := b.Body.PartialContent(schema)
 	l.add(ds)
 	attrs, ds := remain.JustAttributes()
@@ -24,14 +28,18 @@ func (l *loader) content(b *hcl.Block, schema *hcl.BodySchema, what string) *hcl
 	for _, a := range schema.Attributes {
 		known = append(known, a.Name)
 	}
+	meant = map[string]bool{}
 	for _, a := range sortedAttrs(attrs) {
 		hint := didYouMean(a.Name, known)
+		if n := nearest(a.Name, known, 1); len(n) > 0 {
+			meant[n[0]] = true
+		}
 		if hint == "" {
 			hint = fmt.Sprintf(" %s takes %s.", what, strings.Join(known, ", "))
 		}
 		l.errorf(a.NameRange.Ptr(), "Unsupported argument", "%s has no argument %q.%s", what, a.Name, hint)
 	}
-	return content
+	return content, meant
 }
 
 // instance is one expansion of a search or profile block.
@@ -64,6 +72,11 @@ func (l *loader) expand(b *hcl.Block, content *hcl.BodyContent, info *blockInfo)
 			return nil
 		}
 		ty := v.Type()
+		if (ty.IsMapType() || ty.IsObjectType() || ty.IsSetType()) && v.IsKnown() && !v.IsNull() && v.LengthInt() > maxCount {
+			// Refused before its instances are made.
+			l.errorf(fe.Expr.Range().Ptr(), "Too many instances", "for_each gives %s instances; at most %s are allowed.", textfmt.Thousands(v.LengthInt()), textfmt.Thousands(maxCount))
+			return nil
+		}
 		type kv struct {
 			key string
 			val cty.Value
@@ -80,7 +93,7 @@ func (l *loader) expand(b *hcl.Block, content *hcl.BodyContent, info *blockInfo)
 			// because it has none. Zero instances, as in Terraform.
 		case ty.IsSetType():
 			if ty.ElementType() != cty.String {
-				l.errorf(fe.Expr.Range().Ptr(), "Invalid for_each", "for_each takes a map or a set of strings; this set holds %s values.", typeName(ty.ElementType()))
+				l.errorf(fe.Expr.Range().Ptr(), "Invalid for_each", "for_each takes a map or a set of strings; this is a set of %s.", pluralType(ty.ElementType()))
 				return nil
 			}
 			for it := v.ElementIterator(); it.Next(); {
@@ -92,14 +105,10 @@ func (l *loader) expand(b *hcl.Block, content *hcl.BodyContent, info *blockInfo)
 				items = append(items, kv{e.AsString(), e})
 			}
 		case ty.IsListType() || ty.IsTupleType():
-			l.errorf(fe.Expr.Range().Ptr(), "Invalid for_each", "for_each takes a map or a set of strings, and this is a %s. Convert it with toset(...), like for_each = toset(var.cities).", typeName(ty))
+			l.errorf(fe.Expr.Range().Ptr(), "Invalid for_each", "for_each takes a map or a set of strings, and this is %s. Convert it with toset(...), like for_each = toset(var.cities).", typeName(ty))
 			return nil
 		default:
 			l.errorf(fe.Expr.Range().Ptr(), "Invalid for_each", "for_each takes a map or a set of strings; got %s.", typeName(ty))
-			return nil
-		}
-		if len(items) > maxCount {
-			l.errorf(fe.Expr.Range().Ptr(), "Too many instances", "for_each gives %d instances; at most %d are allowed.", len(items), maxCount)
 			return nil
 		}
 		info.expanded = true

@@ -8,6 +8,8 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/leadsync/leadsync/internal/exportformat"
 )
 
 var exportSchema = &hcl.BodySchema{
@@ -27,18 +29,18 @@ func (l *loader) decodeExport(b *hcl.Block, paths map[string]string) {
 	if a := content.Attributes["path"]; a == nil {
 		l.errorf(b.DefRange.Ptr(), "Missing path", "An export needs path, the file to write, like path = \"out/leads.xlsx\".")
 	} else if p, _, astate := l.stringAttr(a, l.base, scope{}, true); astate == ok {
-		ext := strings.ToLower(filepath.Ext(p))
+		format, known := exportformat.ForPath(p)
 		key := filepath.Clean(p)
 		switch {
-		case ext != ".xlsx" && ext != ".csv":
-			l.errorf(a.Expr.Range().Ptr(), "Unsupported export format", "path must end in .xlsx or .csv; %q does not.", p)
+		case !known:
+			l.errorf(a.Expr.Range().Ptr(), "Unsupported export format", "path must end in %s; %q does not.", exportformat.Extensions(), p)
 		case strings.TrimSuffix(filepath.Base(p), filepath.Ext(p)) == "":
 			l.errorf(a.Expr.Range().Ptr(), "Invalid path", "path needs a file name before the extension.")
 		case paths[key] != "":
 			l.errorf(a.Expr.Range().Ptr(), "Duplicate export path", "%s already writes %q; two exports would overwrite each other.", paths[key], p)
 		default:
 			paths[key] = x.Address
-			x.Path, x.Format = p, ext[1:]
+			x.Path, x.Format = p, format.Name
 			x.PathRange = a.Expr.Range()
 		}
 	}
@@ -99,11 +101,7 @@ func (l *loader) decodeSheet(b *hcl.Block) *Sheet {
 				switch {
 				case !contains(known, c):
 					good = false
-					hint := didYouMean(c, known)
-					if hint == "" {
-						hint = " Columns: " + strings.Join(known, ", ") + "."
-					}
-					l.errorf(rngs[i].Ptr(), "Unknown column", "%q is not a column.%s", c, hint)
+					l.errorf(rngs[i].Ptr(), "Unknown column", "%q is not a column.%s", c, columnHint(c, known))
 				case seen[c]:
 					good = false
 					l.errorf(rngs[i].Ptr(), "Duplicate column", "%q is listed twice.", c)
@@ -169,11 +167,7 @@ func (l *loader) sheetLabels(a *hcl.Attribute, columns []string) map[string]stri
 		name := k.AsString()
 		if !contains(known, name) {
 			good = false
-			hint := didYouMean(name, known)
-			if hint == "" {
-				hint = " Columns: " + strings.Join(known, ", ") + "."
-			}
-			l.errorf(rangeOf(keyRng, name), "Unknown column", "labels names %q, which is not a column.%s", name, hint)
+			l.errorf(rangeOf(keyRng, name), "Unknown column", "labels names %q, which is not a column.%s", name, columnHint(name, known))
 			continue
 		}
 		if e.IsNull() || !e.IsKnown() || e.Type() != cty.String {

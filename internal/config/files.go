@@ -4,34 +4,35 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+
+	"github.com/leadsync/leadsync/internal/exportformat"
 )
 
 // Files returns the files an export writes, as written in the configuration
-// (relative to Dir unless absolute): the data files, one per sheet for a
-// CSV export of several sheets, and the summary file of a CSV export (""
-// for XLSX, whose Summary is a sheet). Export writes exactly these, plan
-// checks that they exist.
+// (relative to Dir unless absolute), by the layout of its format: the data
+// files, one per sheet for a format that writes a file per sheet (CSV) and
+// several sheets, and the summary file of such a format ("" for a workbook
+// such as XLSX, whose Summary is a sheet). Export writes exactly these,
+// plan checks that they exist.
 func (x *Export) Files() (data []string, summary string) {
-	if x.Format != "csv" {
+	if f, _ := exportformat.Lookup(x.Format); f.Layout != exportformat.FilePerSheet {
 		return []string{x.Path}, ""
 	}
 	names := make([]string, len(x.Sheets))
 	for i, s := range x.Sheets {
 		names[i] = s.Name
 	}
-	return CSVFiles(x.Path, names)
+	return SheetFiles(x.Path, names)
 }
 
-// CSVFiles names the files of a CSV export at path with the given sheets:
-// one sheet writes path itself; several write <base>-<sheet-slug>.csv each
-// (a slug that is empty becomes sheet-N, a repeated one gets -2, -3, ...);
-// the summary is <base>.summary.csv.
-func CSVFiles(path string, sheets []string) (files []string, summary string) {
+// SheetFiles names the files of an export at path, in a format that writes
+// a file per sheet, with the given sheets: one sheet writes path itself;
+// several write <base>-<sheet-slug><ext> each (a slug that is empty becomes
+// sheet-N, a repeated one gets -2, -3, ...); the summary is
+// <base>.summary<ext>.
+func SheetFiles(path string, sheets []string) (files []string, summary string) {
 	ext := filepath.Ext(path)
 	base := strings.TrimSuffix(path, ext)
-	if ext == "" {
-		ext = ".csv"
-	}
 	summary = base + ".summary" + ext
 	if len(sheets) == 1 {
 		return []string{base + ext}, summary

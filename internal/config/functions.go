@@ -19,6 +19,8 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 	"github.com/zclconf/go-cty/cty/function/stdlib"
+
+	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
 // maxFileSize bounds what file() reads: configuration, not data.
@@ -73,17 +75,6 @@ func functions(fsys fs.FS, dir string) map[string]function.Function {
 	fns["file"] = fileFunc(fsys, dir)
 	fns["fileexists"] = fileExistsFunc(fsys, dir)
 	return fns
-}
-
-// FunctionNames lists the functions of the language, sorted (for completion
-// and documentation).
-func FunctionNames() []string {
-	var out []string
-	for n := range functions(nil, "") {
-		out = append(out, n)
-	}
-	sortStrings(out)
-	return out
 }
 
 func stringFunc(params []string, impl func(args []string) (cty.Value, error), ret cty.Type) function.Function {
@@ -338,7 +329,58 @@ func unwrapPathError(err error) error {
 
 // typeName names a cty type for messages ("string", "list of string").
 func typeName(ty cty.Type) string {
+	return textfmt.WithArticle(plainType(ty))
+}
+
+// plainType names a type in the words of the configuration's reader, not
+// cty's: a literal list ["a", "b"] is "list of strings", never "tuple";
+// an object is "object", never "object with attributes ...".
+func plainType(ty cty.Type) string {
+	switch {
+	case ty == cty.String:
+		return "string"
+	case ty == cty.Number:
+		return "number"
+	case ty == cty.Bool:
+		return "bool (true or false)"
+	case ty == cty.DynamicPseudoType:
+		return "value of any type"
+	case ty.IsTupleType():
+		elems := ty.TupleElementTypes()
+		for _, e := range elems {
+			if !e.Equals(elems[0]) {
+				return "list"
+			}
+		}
+		if len(elems) > 0 {
+			return "list of " + pluralType(elems[0])
+		}
+		return "list"
+	case ty.IsListType():
+		return "list of " + pluralType(ty.ElementType())
+	case ty.IsSetType():
+		return "set of " + pluralType(ty.ElementType())
+	case ty.IsMapType():
+		return "map of " + pluralType(ty.ElementType())
+	case ty.IsObjectType():
+		return "object"
+	}
 	return ty.FriendlyName()
+}
+
+// pluralType is plainType for many values: "strings", "lists of strings".
+func pluralType(ty cty.Type) string {
+	switch {
+	case ty == cty.Bool:
+		return "bools"
+	case ty == cty.DynamicPseudoType:
+		return "values of any type"
+	}
+	p := plainType(ty)
+	if head, rest, ok := strings.Cut(p, " of "); ok {
+		return head + "s of " + rest
+	}
+	return p + "s"
 }
 
 // maxElements bounds what range and setproduct may build, so that a typo

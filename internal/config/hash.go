@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/hashicorp/hcl/v2"
@@ -79,17 +80,17 @@ func (c *Config) DiagFiles() map[string]*hcl.File {
 }
 
 // Scrub replaces every sensitive value (API key, values of sensitive
-// variables) in s by "(sensitive value)". A last line of defence for any text
-// that goes to the user.
-func (c *Config) Scrub(s string) string {
+// variables), and the more secrets the caller names, in s by
+// textfmt.Redacted, in one pass. A last line of defence for any text that
+// goes to the user.
+func (c *Config) Scrub(s string, more ...string) string {
 	if c == nil {
-		return s
+		return textfmt.Redact(s, more...)
 	}
-	for _, v := range c.secretValues {
-		// A short value only where it stands alone (textfmt.Redact).
-		s = textfmt.Redact(s, v, "(sensitive value)")
+	if len(more) == 0 {
+		return textfmt.Redact(s, c.secretValues...)
 	}
-	return s
+	return textfmt.Redact(s, append(slices.Clip(c.secretValues), more...)...)
 }
 
 // ScrubDiagnostics returns copies of diags with Scrub applied to summaries

@@ -14,6 +14,7 @@ import (
 	"github.com/zclconf/go-cty/cty/function"
 
 	"github.com/leadsync/leadsync/internal/catalog"
+	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
 // ConfigSuffix and VarsSuffix name the files Load reads from the directory.
@@ -22,9 +23,6 @@ const (
 	VarsSuffix   = ".auto.leadvars.hcl"
 	// EnvVarPrefix prefixes environment variables that set variables.
 	EnvVarPrefix = "LEADSYNC_VAR_"
-	// EnvPGConnStr gives the PostgreSQL connection string when the
-	// backend "pg" block has no conn_str.
-	EnvPGConnStr = "LEADSYNC_PG_CONN_STR"
 )
 
 // LoadOptions say where a configuration and its variable values come from.
@@ -37,8 +35,9 @@ type LoadOptions struct {
 	// absolute.
 	VarFiles []string
 	// Environ is the environment in os.Environ form; LEADSYNC_VAR_name
-	// entries set variables, and LEADSYNC_PG_CONN_STR is checked (its
-	// form only) when the backend "pg" block has no conn_str.
+	// entries set variables, and a backend's checks read what they need
+	// (the pg backend checks the form of LEADSYNC_PG_CONN_STR when its
+	// block has no conn_str).
 	Environ []string
 	// Catalog is the field catalog filters are checked against; nil means
 	// catalog.Default().
@@ -243,7 +242,12 @@ func (l *loader) load() {
 		return
 	}
 	sort.Strings(names)
+	if !l.configSize(names) {
+		l.unreadable = true
+		return
+	}
 	var blocks hcl.Blocks
+	nblocks := 0
 	for _, name := range names {
 		src, err := fs.ReadFile(l.fsys, name)
 		if err != nil {
@@ -262,6 +266,10 @@ func (l *loader) load() {
 		}
 		l.cfg.Files[name] = f
 		l.configFiles = append(l.configFiles, name)
+		if !l.blockCount(f, &nblocks) {
+			l.unreadable = true
+			return
+		}
 		content, ds := f.Body.Content(topSchema)
 		l.add(ds)
 		blocks = append(blocks, content.Blocks...)
@@ -305,6 +313,7 @@ func (l *loader) load() {
 	l.crossChecks()
 	l.retentionCheck()
 	l.rawColumnCheck()
+	l.profileLinkCheck()
 }
 
 // retentionCheck warns when retention would empty searches: people are
@@ -351,11 +360,19 @@ func (l *loader) uniqueName(b *hcl.Block, seen map[string]hcl.Range) bool {
 	}
 	if prev, ok := seen[name]; ok {
 		l.errorf(&b.LabelRanges[0], fmt.Sprintf("Duplicate %s block", b.Type),
-			"A %s block named %q is already declared at %s. Names are unique within each block type; rename one of them.", b.Type, name, shortRange(prev))
+			"%s block named %q is already declared at %s. Names are unique within each block type; rename one of them.", capitalize(textfmt.WithArticle(b.Type)), name, shortRange(prev))
 		return false
 	}
 	seen[name] = b.DefRange
 	return true
+}
+
+// capitalize makes the first letter of s upper case (ASCII).
+func capitalize(s string) string {
+	if s != "" && s[0] >= 'a' && s[0] <= 'z' {
+		return string(s[0]-'a'+'A') + s[1:]
+	}
+	return s
 }
 
 func shortRange(r hcl.Range) string {

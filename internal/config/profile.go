@@ -16,13 +16,19 @@ func (l *loader) decodeProfile(b *hcl.Block) {
 	if l.skip[b] {
 		return
 	}
-	content := l.content(b, profileSchema, "A profile block")
+	content, meant := l.content(b, profileSchema, "A profile block")
 	info := l.blocks["profile."+b.Labels[0]]
 	at := content.Attributes
 	for _, in := range l.expand(b, content, info) {
 		p := &Profile{Address: in.addr, Block: "profile." + b.Labels[0], Name: b.Labels[0], DeclRange: b.DefRange}
 		pn, _, pnSt := l.stringAttr(at["page_name"], in.ctx, in.sc, true)
 		pu, _, puSt := l.stringAttr(at["profile_url"], in.ctx, in.sc, true)
+		if pnSt == ok && !l.valueLength(at["page_name"], pn, MaxPageName) {
+			pnSt = bad
+		}
+		if puSt == ok && !l.valueLength(at["profile_url"], pu, MaxURLValue) {
+			puSt = bad
+		}
 		if pnSt == ok {
 			switch {
 			case strings.TrimSpace(pn) == "":
@@ -49,6 +55,8 @@ func (l *loader) decodeProfile(b *hcl.Block) {
 			}
 		}
 		switch {
+		case pnSt == absent && puSt == absent && (meant["page_name"] || meant["profile_url"]):
+			// Misspelt: that error is the one to fix.
 		case pnSt == absent && puSt == absent:
 			l.errorf(b.DefRange.Ptr(), "Missing page_name or profile_url", "A profile names one person: page_name = \"Max_Mustermann\" or profile_url = \"https://...\".")
 		case pnSt == ok && puSt == ok:

@@ -28,8 +28,6 @@ func nearest(value string, candidates []string, n int) []string {
 
 func validIdentifier(s string) bool { return hclsyntax.ValidIdentifier(s) }
 
-func sortStrings(s []string) { sort.Strings(s) }
-
 // checkRefs checks every reference of expr against the scope, so that a typo
 // gets a precise message (and a suggestion) instead of a generic "unknown
 // variable", and a misplaced reference says where it is allowed.
@@ -214,10 +212,10 @@ func (l *loader) fromRef(e hcl.Expression) (string, bool) {
 		hint := didYouMean(at.Name, names)
 		other := map[string]string{"search": "profile", "profile": "search"}[root]
 		if hint == "" {
-			hint = fmt.Sprintf(" Declare a %s %q block, or remove the reference.", root, at.Name)
+			hint = fmt.Sprintf(" Declare %s %q block, or remove the reference.", textfmt.Article(root)+" "+root, at.Name)
 		}
 		if l.blocks[other+"."+at.Name] != nil {
-			hint = fmt.Sprintf(" There is a %s block named %q: did you mean %s.%s?", other, at.Name, other, at.Name)
+			hint = fmt.Sprintf(" There is %s block named %q: did you mean %s.%s?", textfmt.WithArticle(other), at.Name, other, at.Name)
 		}
 		l.errorf(rng, "Reference to undeclared "+root+" block", "No %s block named %q is declared.%s", root, at.Name, hint)
 		return "", false
@@ -246,6 +244,10 @@ func (l *loader) fromRef(e hcl.Expression) (string, bool) {
 				keys = append(keys, k)
 			}
 			sort.Strings(keys)
+			if len(keys) == 0 {
+				l.errorf(rng, "Invalid instance key", "%s has no instance %q: it has no instances (its for_each is empty). Refer to the whole block, %s, which then gives nobody, or give for_each the key.", block, k, block)
+				return "", false
+			}
 			l.errorf(rng, "Invalid instance key", "%s has no instance %q; its keys are %s.", block, k, textfmt.QuoteList(keys, ", "))
 			return "", false
 		}

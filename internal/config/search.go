@@ -36,7 +36,7 @@ func (l *loader) decodeSearch(b *hcl.Block) {
 		return
 	}
 	schema, _ := l.searchSchema()
-	content := l.content(b, schema, "A search block")
+	content, meant := l.content(b, schema, "A search block")
 	info := l.blocks["search."+b.Labels[0]]
 	at := content.Attributes
 	for _, in := range l.expand(b, content, info) {
@@ -54,6 +54,9 @@ func (l *loader) decodeSearch(b *hcl.Block) {
 				continue
 			}
 			v, _, astate := l.stringAttr(a, in.ctx, in.sc, true)
+			if astate == ok && !l.valueLength(a, v, MaxTextValue) {
+				astate = bad
+			}
 			if name == "keywords" {
 				kwState = astate
 				if astate == ok && strings.TrimSpace(v) == "" {
@@ -67,6 +70,9 @@ func (l *loader) decodeSearch(b *hcl.Block) {
 		}
 		if _, inCatalog := l.cat.ByAttribute("keywords"); !inCatalog && at["keywords"] != nil {
 			v, _, astate := l.stringAttr(at["keywords"], in.ctx, in.sc, true)
+			if astate == ok && !l.valueLength(at["keywords"], v, MaxTextValue) {
+				astate = bad
+			}
 			kwState = astate
 			if astate == ok {
 				s.Request.Params["keywords"] = v
@@ -75,6 +81,9 @@ func (l *loader) decodeSearch(b *hcl.Block) {
 		var urlArrays map[string][]string // array filters the search URL's query sets
 		if a := at["search_url"]; a != nil {
 			v, sens, astate := l.stringAttr(a, in.ctx, in.sc, true)
+			if astate == ok && !l.valueLength(a, v, MaxURLValue) {
+				astate = bad
+			}
 			urlState = astate
 			if astate == ok {
 				if problem := searchURLProblem(v); problem != "" {
@@ -87,6 +96,8 @@ func (l *loader) decodeSearch(b *hcl.Block) {
 			}
 		}
 		switch {
+		case kwState == absent && urlState == absent && (meant["keywords"] || meant["search_url"]):
+			// Misspelt: that error is the one to fix.
 		case kwState == absent && urlState == absent:
 			l.errorf(b.DefRange.Ptr(), "Missing keywords or search_url",
 				"A search needs keywords (like keywords = \"CTO\") or a search_url whose query carries keywords; the service refuses a search with neither.")

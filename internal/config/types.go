@@ -8,6 +8,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/catalog"
+	"github.com/leadsync/leadsync/internal/state/backend"
 )
 
 // DefaultStatePath is where state lives unless leadsync { state_path } says otherwise.
@@ -61,20 +62,11 @@ type Settings struct {
 	// Retention is how long a person no search or profile read has seen
 	// stays in state: older people are removed at the next apply. 0: kept.
 	Retention time.Duration
-	// Backend is the backend block; nil means the local state file.
-	Backend *Backend
-}
-
-// Backend is a leadsync { backend "pg" { ... } } block: the state lives in
-// PostgreSQL. StatePath still names the local file state push copies.
-type Backend struct {
-	Type string // "pg"
-	// ConnStr is conn_str; empty: LEADSYNC_PG_CONN_STR (resolved by the
-	// caller). A secret: never print it.
-	ConnStr      string
-	ConnStrRange *hcl.Range // nil when conn_str is not set
-	SchemaName   string     // pg.DefaultSchema when unset
-	DeclRange    hcl.Range
+	// Backend is the backend block (leadsync { backend "pg" { ... } }),
+	// as the registry of internal/state/backend knows its kind; nil means
+	// the local state file. StatePath still names the local file state
+	// push copies. Its secret attributes (conn_str) are never printed.
+	Backend *backend.Block
 }
 
 // API is the api block with defaults filled in.
@@ -167,7 +159,7 @@ type Export struct {
 	Address   string // export.marketing
 	Name      string
 	Path      string // as written; relative to Config.Dir
-	Format    string // "xlsx" or "csv"
+	Format    string // the name of its exportformat.Format: "xlsx", "csv"
 	Sheets    []*Sheet
 	DeclRange hcl.Range
 	// PathRange is where path is set, for messages.

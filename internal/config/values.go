@@ -190,7 +190,7 @@ func typeDesc(v cty.Value) string {
 	if v.IsNull() {
 		return "null"
 	}
-	return "a " + typeName(v.Type())
+	return typeName(v.Type())
 }
 
 // itemRanges returns the source range of each item of a literal list, or the

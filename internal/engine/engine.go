@@ -14,10 +14,11 @@ import (
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/plan"
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
 // Journal is where each completed call is recorded, durably, before its
-// result is used. *state.Journal implements it.
+// result is used. *local.Journal implements it.
 type Journal interface {
 	Append(e *state.Event) error
 }
@@ -67,20 +68,34 @@ type Summary struct {
 	// Expired is the number of people removed by retention.
 	Expired int
 	// Stopped is non-empty when the run stopped early, and says why.
-	Stopped  string
-	Duration time.Duration
+	Stopped string
+	// StoppedInFlight is the number of calls in flight when the run
+	// stopped: it waited for them (unless it was aborted).
+	StoppedInFlight int
+	// Abandoned are the calls in flight when the run was aborted (the
+	// second Ctrl-C): sent, never answered; they may have been charged.
+	Abandoned []Call
+	Duration  time.Duration
 	// SplitsUnfinished are split searches whose run stopped before their
 	// tree was complete (resumed by the next apply).
 	SplitsUnfinished []SplitUnfinished
 }
 
-// Failure is a call that failed for good.
+// Failure is a call that failed for good, or a problem of the run that
+// was no call (NoCall).
 type Failure struct {
 	Address string
 	Kind    CallKind
 	Person  string // person ID of an enrich call
 	Name    string // the person's name, for messages
 	Err     error
+	// NoCall is set when nothing was sent: the failure is the run's (a
+	// where that cannot be evaluated, a bound reached, a read shared
+	// with another that could not be recorded), not a call's.
+	NoCall bool
+	// Unrecorded is set when the call completed, its answer arrived, but
+	// the result could not be recorded: the next apply makes it again.
+	Unrecorded bool
 }
 
 // SearchOutcome is the sync summary of one search run.
@@ -88,7 +103,7 @@ type SearchOutcome struct {
 	Address string
 	Results int  // as returned by the service
 	Kept    int  // after max_results
-	Added   int  // people new to this search since its last run
+	Added   int  // people new to this search since its last run; on its first run, all it kept
 	Removed int  // people gone since its last run
 	Capped  bool // exactly the network's cap: probably cut off (split: incomplete)
 	// First is true when the search had never run before.
@@ -102,6 +117,30 @@ type SearchOutcome struct {
 
 // Failed reports whether anything failed or the run stopped early.
 func (s *Summary) Failed() bool { return len(s.Failures) > 0 || s.Stopped != "" }
+
+// CallsFailed counts the failures that were calls: with Succeeded, they
+// add up to Calls.
+func (s *Summary) CallsFailed() int {
+	n := 0
+	for _, f := range s.Failures {
+		if !f.NoCall {
+			n++
+		}
+	}
+	return n
+}
+
+// Unrecorded lists the calls that completed but whose results could not
+// be recorded: the next apply makes them again.
+func (s *Summary) Unrecorded() []Failure {
+	var out []Failure
+	for _, f := range s.Failures {
+		if f.Unrecorded {
+			out = append(out, f)
+		}
+	}
+	return out
+}
 
 // ErrJournal wraps a failure to record a completed call. The run stops at
 // once: nothing more is spent when results cannot be kept.
@@ -163,7 +202,11 @@ type runner struct {
 	callsBudget   int // calls the run may still start
 	seq           int
 	par           int
+	inflight      int // calls handed to a worker whose outcome is not handled yet
 	stopped       bool
+	// cut is why the run did less than its plan without stopping (a
+	// split search's bound reached): it ends the run as stopped.
+	cut string
 	// gate is closed by halt: calls still waiting for the rate limit are
 	// then not sent (api.WithSendGate), so stopping stops spending at once.
 	gate chan struct{}
@@ -226,16 +269,19 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 	}
 	r.progress.Start(opts.Plan, r.sum.CallsPlannedMax, r.sum.CreditsPlannedMax)
 	if err := r.forget(); err != nil {
-		r.sum.Stopped = err.Error()
+		r.halt(err.Error())
 		r.progress.Summary(r.sum)
 		return r.sum, err
 	}
 	if err := r.updates(); err != nil {
-		r.sum.Stopped = err.Error()
+		r.halt(err.Error())
 		r.progress.Summary(r.sum)
 		return r.sum, err
 	}
 	err := r.loop(ctx, par)
+	if err == nil {
+		r.checkCutShort()
+	}
 	r.sum.Duration = r.now().Sub(start)
 	r.finishSummary()
 	r.progress.Summary(r.sum)
@@ -341,7 +387,7 @@ func (r *runner) forget() error {
 	return nil
 }
 
-// record writes ev to the journal (synced) and then applies it to the state.
+// record writes ev to the journal (synced) and then folds it into the state.
 // It runs only on the loop's goroutine, never in the workers, so events are
 // applied in journal order and a replay after a crash gives the same state.
 //
@@ -352,9 +398,9 @@ func (r *runner) record(ev *state.Event) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if err := r.opts.Journal.Append(ev); err != nil {
-		return fmt.Errorf("%w: %v", ErrJournal, err)
+		return &journalError{cause: err}
 	}
-	if err := r.st.Apply(*ev); err != nil {
+	if err := r.st.Fold(*ev); err != nil {
 		return fmt.Errorf("applying %s to state: %w", ev.Address, err)
 	}
 	return nil
@@ -362,7 +408,6 @@ func (r *runner) record(ev *state.Event) error {
 
 func (r *runner) loop(ctx context.Context, par int) error {
 	done := make(chan outcome)
-	inflight := 0
 	stop := r.opts.Stop
 	r.releaseEnrich(false)
 	for {
@@ -370,14 +415,14 @@ func (r *runner) loop(ctx context.Context, par int) error {
 		select {
 		case <-stop:
 			stop = nil
-			r.halt("interrupted: no new calls were started; the calls in flight were finished")
+			r.halt(reasonInterrupted)
 		default:
 		}
-		for !r.stopped && inflight < par && len(r.queue) > 0 {
+		for !r.stopped && r.inflight < par && len(r.queue) > 0 {
 			if r.callsBudget <= 0 {
 				// Cannot happen when the plan's bounds hold; if it ever did,
 				// stopping is the only safe answer.
-				r.halt("stopped: the plan's call bound is reached")
+				r.halt("the plan's bound of " + textfmt.Plural(r.sum.CallsPlannedMax, "call") + " is reached")
 				break
 			}
 			r.callsBudget--
@@ -385,10 +430,10 @@ func (r *runner) loop(ctx context.Context, par int) error {
 			r.queue = r.queue[1:]
 			r.seq++
 			t.call.Seq = r.seq
-			inflight++
+			r.inflight++
 			go func(t task) { done <- r.do(ctx, t) }(t)
 		}
-		if inflight == 0 {
+		if r.inflight == 0 {
 			if r.stopped {
 				break
 			}
@@ -408,24 +453,28 @@ func (r *runner) loop(ctx context.Context, par int) error {
 			r.drainSent()
 			r.showWait(w)
 		case o := <-done:
-			inflight--
+			r.inflight--
 			r.drainSent()
 			r.drainWaits()
+			r.noteAbandoned(ctx, o)
 			r.handle(o)
 			r.releaseEnrich(false)
 		case <-stop:
 			stop = nil
-			r.halt("interrupted: no new calls were started; the calls in flight were finished")
+			r.halt(reasonInterrupted)
 		case <-ctx.Done():
 			// The calls in flight are aborted through ctx; wait for them so
-			// that whatever completed is recorded.
+			// that whatever completed is recorded, and name those whose
+			// answer never came: they may have been charged.
 			r.halt("aborted")
-			for inflight > 0 {
+			for r.inflight > 0 {
 				o := <-done
-				inflight--
+				r.inflight--
 				r.drainSent()
+				r.noteAbandoned(ctx, o)
 				r.handle(o)
 			}
+			sort.Slice(r.sum.Abandoned, func(i, j int) bool { return r.sum.Abandoned[i].Seq < r.sum.Abandoned[j].Seq })
 			return ctx.Err()
 		}
 	}
@@ -435,7 +484,17 @@ func (r *runner) loop(ctx context.Context, par int) error {
 	return nil
 }
 
-// halt stops starting calls.
+// noteAbandoned lists o among the calls abandoned when the run was aborted
+// (ctx cancelled) while it was sent and had no answer.
+func (r *runner) noteAbandoned(ctx context.Context, o outcome) {
+	if ctx.Err() != nil && o.sent && o.err != nil {
+		r.sum.Abandoned = append(r.sum.Abandoned, o.task.call)
+	}
+}
+
+// reasonInterrupted is why a run stops at the first interrupt.
+const reasonInterrupted = "interrupted: no new calls were started"
+
 // announce counts a call as made and reports its start, once.
 func (r *runner) announce(c Call) {
 	if r.announced[c.Seq] {
@@ -459,6 +518,8 @@ func (r *runner) drainSent() {
 	}
 }
 
+// halt stops starting calls, says why, and says what the run still waits
+// for: the calls in flight, which finish and are recorded.
 func (r *runner) halt(reason string) {
 	if r.stopped {
 		return
@@ -466,7 +527,12 @@ func (r *runner) halt(reason string) {
 	r.stopped = true
 	close(r.gate)
 	r.sum.Stopped = reason
-	r.progress.Stopping(reason)
+	r.sum.StoppedInFlight = r.inflight
+	if r.inflight == 0 {
+		r.progress.Stopping(reason + "; no call is in flight")
+		return
+	}
+	r.progress.Stopping(fmt.Sprintf("%s; waiting for %s in flight", reason, textfmt.Plural(r.inflight, "call")))
 }
 
 // do makes one call; it runs in its own goroutine and touches no runner
@@ -571,11 +637,11 @@ func (r *runner) handle(o outcome) {
 	}
 	if errors.Is(o.err, ErrJournal) {
 		// The pending enrichment could not be recorded: nothing was sent,
-		// and nothing more may be.
+		// and nothing more may be. No call was made, so it is no failed
+		// call: the stop says what happened.
 		r.fatal = o.err
 		r.refund(t)
-		r.sum.Failures = append(r.sum.Failures, Failure{Address: t.call.Address, Kind: t.call.Kind, Person: t.call.Person, Name: t.call.Label, Err: o.err})
-		r.halt("stopped: " + o.err.Error())
+		r.halt(fmt.Sprintf("the enrichment of %s could not be noted before it was sent, so it was not sent: %v", personName(t.call), journalCause(o.err)))
 		return
 	}
 	if o.err != nil && !o.sent && notMade(o.err) {
@@ -585,7 +651,7 @@ func (r *runner) handle(o outcome) {
 		return
 	}
 	if o.err != nil {
-		r.fail(t, o.err)
+		r.fail(t, o.err, !o.sent)
 		if !unknownOutcome(o.err) {
 			r.voidPending(o)
 		}
@@ -599,9 +665,14 @@ func (r *runner) handle(o outcome) {
 	// people to enrich in the next round.
 	r.changes++
 	if err := r.record(o.event); err != nil {
+		// The call was made and answered, but its result is not kept: the
+		// next apply makes it again. An enrichment answered is charged.
 		r.fatal = err
-		r.sum.Failures = append(r.sum.Failures, Failure{Address: t.call.Address, Kind: t.call.Kind, Person: t.call.Person, Err: err})
-		r.halt("stopped: " + err.Error())
+		if t.call.Kind == CallEnrich {
+			r.sum.Credits += r.cpe
+		}
+		r.sum.Failures = append(r.sum.Failures, Failure{Address: t.call.Address, Kind: t.call.Kind, Person: t.call.Person, Name: t.call.Label, Err: err, Unrecorded: true})
+		r.halt(err.Error())
 		return
 	}
 	r.sum.Succeeded++
@@ -653,9 +724,11 @@ func (r *runner) refund(t task) {
 	}
 }
 
-func (r *runner) fail(t task, err error) {
+// fail records a failure of t: a call that failed for good, or, with
+// noCall, one that failed before anything was sent.
+func (r *runner) fail(t task, err error, noCall bool) {
 	r.splitFailed(t)
-	r.sum.Failures = append(r.sum.Failures, Failure{Address: t.call.Address, Kind: t.call.Kind, Person: t.call.Person, Name: t.call.Label, Err: err})
+	r.sum.Failures = append(r.sum.Failures, Failure{Address: t.call.Address, Kind: t.call.Kind, Person: t.call.Person, Name: t.call.Label, Err: err, NoCall: noCall})
 	r.progress.CallError(t.call, err)
 	f := &state.Failure{At: r.now(), Message: err.Error()}
 	var ae *api.Error
@@ -678,18 +751,18 @@ func (r *runner) fail(t task, err error) {
 	if ev != nil {
 		if jerr := r.record(ev); jerr != nil {
 			r.fatal = jerr
-			r.halt("stopped: " + jerr.Error())
+			r.halt(jerr.Error())
 			return
 		}
 	}
 	switch {
 	case ae == nil:
 	case ae.Kind == api.KindForbidden:
-		r.halt("stopped: the service answered 403 Forbidden (" + ae.Message + "); " + ae.Hint())
+		r.halt("the service answered 403 Forbidden (" + ae.Message + "); " + ae.Hint())
 	case ae.Permanent():
 		// A used-up quota or a host that does not resolve: every other
 		// call would fail the same way.
-		r.halt("stopped: " + ae.Error() + "; " + ae.Hint())
+		r.halt(ae.Error() + "; " + ae.Hint())
 	}
 	if errors.Is(err, context.Canceled) {
 		r.halt("aborted")
@@ -757,7 +830,7 @@ func (r *runner) releaseEnrich(idle bool) {
 		r.mu.Unlock()
 		if err != nil {
 			b.broken = true
-			r.fail(task{call: Call{Kind: CallEnrich, Address: b.cfg.Address}}, err)
+			r.fail(task{call: Call{Kind: CallEnrich, Address: b.cfg.Address}}, err, true)
 			continue
 		}
 		for _, id := range todo {
@@ -785,6 +858,52 @@ func (r *runner) releaseEnrich(idle bool) {
 	}
 }
 
+// checkCutShort makes a run that did less than its plan say so: when an
+// enrich block, or the run, has used its bound while people are still to
+// enrich (or a split search reached its bound), the run ends as stopped,
+// with why. With a plan that holds, neither happens.
+func (r *runner) checkCutShort() {
+	if r.stopped {
+		return
+	}
+	left := map[string]bool{}
+	for _, b := range r.enrichBlocks {
+		if b.broken || (b.budget > 0 && r.creditsBudget >= r.cpe) {
+			continue // not held back by a bound
+		}
+		r.mu.Lock()
+		todo, err := plan.EnrichCandidatesClaimed(r.opts.Config, r.st, b.cfg, r.planTime(), r.claimed)
+		r.mu.Unlock()
+		if err != nil {
+			continue
+		}
+		for _, id := range todo {
+			if _, ok := r.claimed[id]; ok {
+				continue
+			}
+			if p := r.st.People[id]; p != nil && p.Lead.PageName != "" {
+				left[id] = true
+			}
+		}
+	}
+	reason := r.cut
+	if len(left) > 0 {
+		reason = fmt.Sprintf("the plan's bound of %s is reached with %s more %s to enrich; run plan again to see the rest",
+			textfmt.Plural(r.sum.CreditsPlannedMax, "credit"), textfmt.Thousands(len(left)), oneOrMany(len(left), "person", "people"))
+	}
+	if reason != "" {
+		r.halt(reason)
+	}
+}
+
+// oneOrMany is one when n is 1, else many.
+func oneOrMany(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
 // planTime is the time staleness (refresh) is judged at: the plan's, so
 // that people who turn stale after the plan was made are not enriched
 // beyond what it said.
@@ -801,9 +920,15 @@ func (r *runner) finishSummary() {
 		if rec == nil {
 			continue // forgotten or re-keyed since; nothing to report
 		}
+		first := !r.hadRun[addr]
+		added := rec.Added
+		if first {
+			// Every person a first run keeps is new to the search.
+			added = len(rec.LeadIDs)
+		}
 		r.sum.Searches = append(r.sum.Searches, SearchOutcome{
 			Address: addr, Results: rec.ResultCount, Kept: len(rec.LeadIDs),
-			Added: rec.Added, Removed: rec.Removed, Capped: rec.Capped, First: !r.hadRun[addr], Suppressed: rec.Suppressed,
+			Added: added, Removed: rec.Removed, Capped: rec.Capped, First: first, Suppressed: rec.Suppressed,
 			Split: rec.SplitSummary(),
 		})
 	}

@@ -610,7 +610,7 @@ enrich "all" {
 `)
 	st := state.New()
 	old := t0.Add(-200 * 24 * time.Hour)
-	if err := st.Apply(state.Event{At: old, Kind: state.EventSearch, Address: "search.old", Search: &state.SearchEvent{
+	if err := st.Fold(state.Event{At: old, Kind: state.EventSearch, Address: "search.old", Search: &state.SearchEvent{
 		Generation: api.Gen1, Request: []byte(`{"keywords":"old"}`), Leads: []api.Lead{{NetworkID: "o1", PageName: "old_1"}}}}); err != nil {
 		t.Fatal(err)
 	}

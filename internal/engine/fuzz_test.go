@@ -13,7 +13,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/engine"
-	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/local"
 )
 
 // answerTransport answers each operation of the service with one fixed 200
@@ -85,7 +85,7 @@ func FuzzAnswerIntoState(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		store := state.NewStore(filepath.Join(t.TempDir(), "state.json"))
+		store := local.NewStore(filepath.Join(t.TempDir(), "state.json"))
 		st, err := store.Load()
 		if err != nil {
 			t.Fatal(err)

@@ -1,6 +1,7 @@
 package engine_test
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/leadsync/leadsync/internal/api"
@@ -19,7 +20,8 @@ func TestEnrichAnswerForAnotherPersonIsNotMerged(t *testing.T) {
 	j := &memJournal{}
 	sum := run(t, cfg, st, p, svc, j, nil)
 
-	if len(sum.Failures) != 1 || !api.IsKind(sum.Failures[0].Err, api.KindMismatch) {
+	var ae *api.Error
+	if len(sum.Failures) != 1 || !errors.As(sum.Failures[0].Err, &ae) || ae.Kind != api.KindMismatch {
 		t.Fatalf("failures = %v, want one answer for another person", sum.Failures)
 	}
 	for _, e := range j.events {

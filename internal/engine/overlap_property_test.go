@@ -95,7 +95,7 @@ func seedOverlapState(t *testing.T, rng *rand.Rand, cfg *config.Config, st *stat
 		ev := state.Event{At: t0.Add(-day), Kind: state.EventSearch, Address: s.Address, Search: &state.SearchEvent{
 			Generation: api.Gen1, Request: body, RequestHash: state.RequestHash(api.Gen1, body),
 			Leads: randomLeads(rng), MaxResults: s.MaxResults}}
-		if err := st.Apply(ev); err != nil {
+		if err := st.Fold(ev); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -116,7 +116,7 @@ func seedOverlapState(t *testing.T, rng *rand.Rand, cfg *config.Config, st *stat
 		ev := state.Event{At: t0.Add(-[]time.Duration{day, 10 * day}[rng.IntN(2)]), Kind: state.EventEnrich,
 			Address: blocks[rng.IntN(len(blocks))], Enrich: &state.EnrichEvent{PersonID: id, Credits: 1,
 				Result: api.EnrichedProfile{NetworkID: l.NetworkID, PageName: l.PageName, Email: l.PageName + "@acme.example"}}}
-		if err := st.Apply(ev); err != nil {
+		if err := st.Fold(ev); err != nil {
 			t.Fatal(err)
 		}
 	}

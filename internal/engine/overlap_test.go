@@ -295,7 +295,7 @@ enrich "e2" {
 		t.Fatal(diags.Error())
 	}
 	runInOrder(t, cfg, st, searchOnly, svc, nil, t0)
-	if err := st.Apply(state.Event{At: t0.Add(-10 * day), Kind: state.EventEnrich, Address: "enrich.e1", Enrich: &state.EnrichEvent{
+	if err := st.Fold(state.Event{At: t0.Add(-10 * day), Kind: state.EventEnrich, Address: "enrich.e1", Enrich: &state.EnrichEvent{
 		PersonID: "1.n", Credits: 1, Result: api.EnrichedProfile{NetworkID: "1.n", PageName: "p1"}}}); err != nil {
 		t.Fatal(err)
 	}

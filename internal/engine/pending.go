@@ -26,7 +26,7 @@ func (r *runner) voidPending(o outcome) {
 		Enrich: &state.EnrichEvent{PersonID: t.call.Person, Credits: r.cpe}}
 	if err := r.record(ev); err != nil {
 		r.fatal = err
-		r.halt("stopped: " + err.Error())
+		r.halt(err.Error())
 	}
 }
 
@@ -39,4 +39,30 @@ func unknownOutcome(err error) bool {
 		return ae.OutcomeUnknown()
 	}
 	return false
+}
+
+// personName names the person of an enrich call for messages: their name,
+// else their page name.
+func personName(c Call) string {
+	if c.Label != "" {
+		return c.Label
+	}
+	return c.Page
+}
+
+// journalError is a failure to write the journal: it wraps ErrJournal
+// and the cause.
+type journalError struct{ cause error }
+
+func (e *journalError) Error() string   { return ErrJournal.Error() + ": " + e.cause.Error() }
+func (e *journalError) Unwrap() []error { return []error{ErrJournal, e.cause} }
+
+// journalCause is the cause of the journal's failure behind err (which a
+// client may have wrapped as not sent), without the wrappers' words.
+func journalCause(err error) error {
+	var je *journalError
+	if errors.As(err, &je) {
+		return je.cause
+	}
+	return err
 }

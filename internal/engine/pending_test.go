@@ -24,7 +24,7 @@ func (p *pacedFake) Enrich(ctx context.Context, req api.PageRequest) (*api.Enric
 	select {
 	case <-p.release:
 	case <-ctx.Done():
-		return nil, &api.Error{Op: "enrich", Kind: api.KindNotSent, Message: "not sent: the run is stopping"}
+		return nil, &api.Error{Op: "enrich", Kind: api.KindNotSent, Message: "the run is stopping"}
 	}
 	res, err := p.fakeService.Enrich(ctx, req)
 	p.sentCh <- struct{}{}

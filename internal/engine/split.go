@@ -77,8 +77,9 @@ func (r *runner) queueSplit(sr *splitRun) {
 			// Cannot happen when the plan's bound holds; the run stays
 			// resumable rather than spending beyond it.
 			sr.stopped = true
-			r.sum.Failures = append(r.sum.Failures, Failure{Address: sr.search.Address, Kind: CallSearch,
-				Err: fmt.Errorf("the plan's bound of %d sub-searches is reached; the split resumes at the next apply", r.planCalls(sr.search.Address))})
+			if r.cut == "" {
+				r.cut = fmt.Sprintf("%s: the plan's bound of %d sub-searches is reached; the split resumes at the next apply", sr.search.Address, r.planCalls(sr.search.Address))
+			}
 			return
 		}
 		sr.budget--

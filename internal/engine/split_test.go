@@ -192,7 +192,7 @@ func TestSplitResumesWithoutRepeating(t *testing.T) {
 	// The state a crash would leave: only what the journal holds.
 	replayed := state.New()
 	for _, e := range j.events {
-		if err := replayed.Apply(e); err != nil {
+		if err := replayed.Fold(e); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -101,8 +101,8 @@ func (r *runner) settleShares(src string, read bool) {
 		}
 		if err != nil {
 			r.fatal = err
-			r.sum.Failures = append(r.sum.Failures, Failure{Address: addr, Kind: CallProfile, Err: err})
-			r.halt("stopped: " + err.Error())
+			r.sum.Failures = append(r.sum.Failures, Failure{Address: addr, Kind: CallProfile, Err: err, NoCall: true})
+			r.halt(err.Error())
 			return
 		}
 		r.sum.Updated = append(r.sum.Updated, addr)

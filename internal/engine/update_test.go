@@ -19,7 +19,7 @@ func replay(t *testing.T, st *state.State, j *memJournal) *state.State {
 	r := state.New()
 	r.Lineage = st.Lineage
 	for _, e := range j.events {
-		if err := r.Apply(e); err != nil {
+		if err := r.Fold(e); err != nil {
 			t.Fatalf("replaying %s %s: %v", e.Kind, e.Address, err)
 		}
 	}

@@ -145,7 +145,7 @@ func columnFor(name, tmpl string) (column, error) {
 	case "email":
 		return enrich(func(e *api.EnrichedProfile) string { return e.Email }), nil
 	case "validationStatus":
-		return enrich(func(e *api.EnrichedProfile) string { return e.ValidationStatus }), nil
+		return enrich(func(e *api.EnrichedProfile) string { return StatusText(e.ValidationStatus) }), nil
 	case "companyDomain":
 		return enrich(func(e *api.EnrichedProfile) string { return e.CompanyDomain }), nil
 	case "enrichedAt":
@@ -325,4 +325,20 @@ func photoURL(p *state.Person, n *rawNode) string {
 		return n.largestImage()
 	}
 	return ""
+}
+
+// NotFound is how the spreadsheets write the service's validation status
+// "empty" (no e-mail address was found): words for the people who read
+// the sheets. State, JSON and the command line keep the service's "empty",
+// and so does a sheet's where (person.validationStatus == "empty").
+const NotFound = "not found"
+
+// StatusText is a validation status as the spreadsheets write it: the
+// service's "empty", or no status at all from an enrichment, is "not
+// found"; any other status as the service sent it.
+func StatusText(status string) string {
+	if status == api.StatusEmpty || status == "" {
+		return NotFound
+	}
+	return status
 }

@@ -36,14 +36,19 @@ func csvTime(t time.Time) string {
 	return t.UTC().Format(time.RFC3339)
 }
 
-// writeCSV writes one file per sheet and the summary file. All are written
+// csvWriter writes CSV files (exportformat's FilePerSheet layout).
+type csvWriter struct{}
+
+var _ writer = csvWriter{}
+
+// write writes one file per sheet and the summary file. All are written
 // under temporary names first and renamed only when every one is complete.
-func (j *job) writeCSV() ([]Written, error) {
+func (csvWriter) write(j *job) ([]Written, error) {
 	names := make([]string, len(j.sheets))
 	for i, s := range j.sheets {
 		names[i] = s.conf.Name
 	}
-	files, sumPath := config.CSVFiles(j.path, names)
+	files, sumPath := config.SheetFiles(j.path, names)
 	var pending []*atomicFile
 	defer func() {
 		for _, af := range pending {

@@ -37,7 +37,7 @@ func TestCSVReadBack(t *testing.T) {
 	dir := t.TempDir()
 	cfg, st := fixture("out/leads.csv", marketingSheets()...)
 	cfg.Dir = dir
-	got, err := WriteAll(cfg, st, Options{Now: fixedNow, BOM: true})
+	got, err := writeExports(cfg, st, Options{Now: fixedNow, BOM: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +104,7 @@ func TestCSVOneSheetNoBOM(t *testing.T) {
 	sheets := []*config.Sheet{{Name: "Everyone", From: []string{"search.cto", "search.cto", founder}, Dedupe: false, Columns: []string{"networkId", "premiumProfile", "enrichedAt", "currentPosition", "description"}}}
 	cfg, st := fixture("leads.csv", sheets...)
 	cfg.Dir = dir
-	got, err := WriteAll(cfg, st, Options{Now: fixedNow})
+	got, err := writeExports(cfg, st, Options{Now: fixedNow})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +140,7 @@ func TestCSVFailureKeepsEveryPreviousFile(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(dir, "leads-all-leads.csv"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	_, err := WriteAll(cfg, st, Options{Now: fixedNow})
+	_, err := writeExports(cfg, st, Options{Now: fixedNow})
 	if err == nil || !strings.Contains(err.Error(), "leads-all-leads.csv: it is a folder") {
 		t.Fatalf("err = %v", err)
 	}
@@ -170,9 +170,9 @@ func TestCSVPaths(t *testing.T) {
 		{"a.csv", nil, nil, "a.summary.csv"},
 	}
 	for _, tt := range tests {
-		files, summary := config.CSVFiles(tt.path, tt.sheets)
+		files, summary := config.SheetFiles(tt.path, tt.sheets)
 		if diff := cmp.Diff(tt.files, files); diff != "" || summary != tt.summary {
-			t.Errorf("CSVFiles(%q, %q) = %q, %q; want %q, %q", tt.path, tt.sheets, files, summary, tt.files, tt.summary)
+			t.Errorf("SheetFiles(%q, %q) = %q, %q; want %q, %q", tt.path, tt.sheets, files, summary, tt.files, tt.summary)
 		}
 	}
 }

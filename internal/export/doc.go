@@ -1,7 +1,14 @@
 // Package export writes the spreadsheets (XLSX and CSV) of export blocks from
-// state alone, atomically. It imports config and state, never api's client
-// and never the network: `leadsync export` and the end of `leadsync apply`
-// call Write for each export with the same state and get the same files.
+// state alone, atomically. It imports config, state and exportformat, never
+// api's client and never the network: `leadsync export` and the end of
+// `leadsync apply` call Write for each export with the same state and get
+// the same files.
+//
+// Write collects each sheet's rows and table once, then hands them to the
+// writer of the export's format (formats.go: the writers by the name of
+// their exportformat.Format). A new format is a row in exportformat's table
+// (name, extension, layout) and a file here with its writer, added to
+// writers; config, plan and the views learn of it from the table.
 //
 // XLSX: a Summary sheet first, then one worksheet per sheet block (bold
 // frozen header, an Excel table, fitted widths, dates as date cells, profile

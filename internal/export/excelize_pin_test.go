@@ -162,7 +162,7 @@ func TestExcelizeInternals(t *testing.T) {
 
 	// 2. The package is written through the ZipWriter given to
 	// SetZipWriter, made once per Write; the io.Writer it is given is not
-	// where the file goes (writeXLSX writes into its own file).
+	// where the file goes (xlsxWriter writes into its own file).
 	z := &recordingZip{entries: map[string][]byte{}}
 	made := 0
 	f.SetZipWriter(func(io.Writer) excelize.ZipWriter { made++; return z })

@@ -64,33 +64,19 @@ func (o Options) now() time.Time {
 	return time.Now()
 }
 
-// WriteAll writes every export of the configuration, in declaration order.
-// It stops at the first export that fails; the files of exports written
-// before it stay written, and the failed one's previous files are untouched.
-func WriteAll(cfg *config.Config, st *state.State, opts Options) ([]Written, error) {
-	var all []Written
-	for _, exp := range cfg.Exports {
-		w, err := Write(cfg, exp, st, opts)
-		all = append(all, w...)
-		if err != nil {
-			return all, err
-		}
-	}
-	return all, nil
-}
-
-// Write writes one export: an XLSX workbook, or one CSV file per sheet plus a
-// summary file. Nothing is fetched; everything comes from st. Each file is
-// written under a temporary name in its folder and renamed into place, so a
-// failure leaves the previous file as it was.
+// Write writes one export in its format (exp.Format, or else the one its
+// path's extension chooses): an XLSX workbook, or one CSV file per sheet
+// plus a summary file. Nothing is fetched; everything comes from st. Each
+// file is written under a temporary name in its folder and renamed into
+// place, so a failure leaves the previous file as it was.
 func Write(cfg *config.Config, exp *config.Export, st *state.State, opts Options) ([]Written, error) {
 	if st == nil {
 		st = &state.State{}
 	}
 	path := exportPath(cfg.Dir, exp.Path)
-	format := exp.Format
-	if format == "" {
-		format = strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), ".")
+	w, err := writerFor(exp)
+	if err != nil {
+		return nil, err
 	}
 	job := &job{
 		cfg:  cfg,
@@ -122,18 +108,7 @@ func Write(cfg *config.Config, exp *config.Export, st *state.State, opts Options
 	if len(missing) > 0 && len(st.Searches)+len(st.Profiles) > 0 {
 		job.warnf("not run yet, so they add no rows: %s", strings.Join(missing, ", "))
 	}
-	var (
-		out []Written
-		err error
-	)
-	switch format {
-	case "csv":
-		out, err = job.writeCSV()
-	case "xlsx":
-		out, err = job.writeXLSX()
-	default:
-		return nil, fmt.Errorf("%s: path %q: unknown format %q; the path must end in .xlsx or .csv", exp.Address, exp.Path, format)
-	}
+	out, err := w.write(job)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", exp.Address, err)
 	}

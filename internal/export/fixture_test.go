@@ -5,6 +5,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/exportformat"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -105,11 +106,24 @@ func fixture(path string, sheets ...*config.Sheet) (*config.Config, *state.State
 	return cfg, st
 }
 
+// formatOf is the format a path chooses, as config sets it.
 func formatOf(path string) string {
-	if len(path) > 4 && path[len(path)-4:] == ".csv" {
-		return "csv"
+	f, _ := exportformat.ForPath(path)
+	return f.Name
+}
+
+// writeExports writes every export of cfg in declaration order with Write,
+// as run.Export does, stopping at the first that fails.
+func writeExports(cfg *config.Config, st *state.State, opts Options) ([]Written, error) {
+	var all []Written
+	for _, exp := range cfg.Exports {
+		w, err := Write(cfg, exp, st, opts)
+		all = append(all, w...)
+		if err != nil {
+			return all, err
+		}
 	}
-	return "xlsx"
+	return all, nil
 }
 
 // marketingSheets are the sheets of the design's example export.

@@ -20,7 +20,7 @@ func TestLabels(t *testing.T) {
 		Labels:  map[string]string{"email": "Work e-mail", "companyDomain": "Work e-mail"}}
 	cfg, st := fixture("leads.csv", sh)
 	cfg.Dir = dir
-	got, err := WriteAll(cfg, st, Options{Now: fixedNow})
+	got, err := writeExports(cfg, st, Options{Now: fixedNow})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +98,7 @@ func TestZeroResultsNote(t *testing.T) {
 	cfg, st := fixture("x.csv", &config.Sheet{Name: "Hamburg", From: []string{hamburg}, Dedupe: true, Columns: []string{"networkId"}})
 	cfg.Dir = dir
 	st.Searches[hamburg] = &state.Search{Address: hamburg, RanAt: t1, ResultCount: 0, LeadIDs: []string{}}
-	got, err := WriteAll(cfg, st, Options{Now: fixedNow})
+	got, err := writeExports(cfg, st, Options{Now: fixedNow})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,11 +120,11 @@ func TestSummaryCountsSuppressed(t *testing.T) {
 	dir := t.TempDir()
 	cfg, st := fixture("x.csv", &config.Sheet{Name: "Berlin", From: []string{berlin}, Dedupe: true, Columns: []string{"networkId"}})
 	cfg.Dir = dir
-	if err := st.Apply(state.Event{At: t1, Kind: state.EventForgetPeople, Address: state.PeopleAddress,
+	if err := st.Fold(state.Event{At: t1, Kind: state.EventForgetPeople, Address: state.PeopleAddress,
 		People: &state.ForgetPeopleEvent{Reason: state.ForgetErasure, PersonIDs: []string{"n-2"}}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := WriteAll(cfg, st, Options{Now: fixedNow}); err != nil {
+	if _, err := writeExports(cfg, st, Options{Now: fixedNow}); err != nil {
 		t.Fatal(err)
 	}
 	for _, r := range readCSV(t, filepath.Join(dir, "x.csv"), false) {
@@ -159,7 +159,7 @@ func TestPrintSetup(t *testing.T) {
 	dir := t.TempDir()
 	cfg, st := fixture("p.xlsx", marketingSheets()...)
 	cfg.Dir = dir
-	if _, err := WriteAll(cfg, st, Options{Now: fixedNow}); err != nil {
+	if _, err := writeExports(cfg, st, Options{Now: fixedNow}); err != nil {
 		t.Fatal(err)
 	}
 	f := openXLSX(t, filepath.Join(dir, "p.xlsx"))

@@ -259,7 +259,7 @@ func TestNewColumnsGolden(t *testing.T) {
 	dir := t.TempDir()
 	cfg, st := newColumnsFixture("out/new.csv")
 	cfg.Dir = dir
-	got, err := WriteAll(cfg, st, Options{Now: fixedNow})
+	got, err := writeExports(cfg, st, Options{Now: fixedNow})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -271,7 +271,7 @@ func TestNewColumnsGolden(t *testing.T) {
 
 	cfg, st = newColumnsFixture("out/new.xlsx")
 	cfg.Dir = dir
-	got, err = WriteAll(cfg, st, Options{Now: fixedNow})
+	got, err = writeExports(cfg, st, Options{Now: fixedNow})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -335,7 +335,7 @@ func TestNewColumnsLongCells(t *testing.T) {
 		cfg, st := fixture(path, &config.Sheet{Name: "Long", From: []string{"search.cto"}, Dedupe: true, Columns: []string{"networkId", "highlights"}})
 		cfg.Dir = dir
 		st.People["n-1"].Raw = json.RawMessage(raw)
-		got, err := WriteAll(cfg, st, Options{Now: fixedNow})
+		got, err := writeExports(cfg, st, Options{Now: fixedNow})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -20,7 +20,7 @@ func TestWriteSamples(t *testing.T) {
 	for _, path := range []string{"fixture.xlsx", "fixture.csv"} {
 		cfg, st := fixture(path, marketingSheets()...)
 		cfg.Dir = dir
-		if _, err := WriteAll(cfg, st, Options{Now: fixedNow, BOM: true}); err != nil {
+		if _, err := writeExports(cfg, st, Options{Now: fixedNow, BOM: true}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -155,7 +155,7 @@ func TestXLSXAwkwardContent(t *testing.T) {
 	ppl["n-6"].Profile.NetworkURL = `https://network.example/p?a="b"&c=<d>'e'`
 	ppl["n-1"].Raw = []byte(`{"node": {"highlight": {"haves": ["**C#** & <F#>"]}, "contactsCount": {"count": 1234}}}`)
 	ppl["n-3"].Raw = []byte(`{"node": {"highlight": {"=cmd": ["**x**"]}, "contactsCount": {"count": 0}}}`)
-	got, err := WriteAll(cfg, st, Options{Now: fixedNow})
+	got, err := writeExports(cfg, st, Options{Now: fixedNow})
 	if err != nil {
 		t.Fatal(err)
 	}

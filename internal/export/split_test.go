@@ -24,7 +24,7 @@ func TestSummarySplitCompleteness(t *testing.T) {
 		{Path: []string{"Senior"}, Results: 300, Saturated: true},
 		{Path: []string{"Manager"}, Results: 212},
 	}}
-	if _, err := WriteAll(cfg, st, Options{Now: fixedNow}); err != nil {
+	if _, err := writeExports(cfg, st, Options{Now: fixedNow}); err != nil {
 		t.Fatal(err)
 	}
 	rows := readCSV(t, filepath.Join(dir, "out/leads.summary.csv"), false)
@@ -84,7 +84,7 @@ func TestSummarySplitUnderway(t *testing.T) {
 				delete(st.Searches, berlin)
 			}
 			st.Splits = map[string]*state.SplitTree{berlin: underway}
-			if _, err := WriteAll(cfg, st, Options{Now: fixedNow}); err != nil {
+			if _, err := writeExports(cfg, st, Options{Now: fixedNow}); err != nil {
 				t.Fatal(err)
 			}
 			rows := readCSV(t, filepath.Join(dir, "out/leads.summary.csv"), false)

@@ -175,8 +175,16 @@ func (j *job) summary() []sumRow {
 	switch {
 	case j.opts.Stats != nil && j.opts.Stats.RemainingRequests != nil:
 		add(stylePlain, "Remaining requests this month", *j.opts.Stats.RemainingRequests, "as of", j.now)
+	case u.RemainingRequests != nil && u.CheckedAt != nil:
+		// The service's figure, read before the calls made since (as show
+		// says it): at least that many fewer now.
+		var note any
+		if n := QuotaCallsSince(j.st, *u.CheckedAt); n > 0 {
+			note = fmt.Sprintf("%s recorded since, so at least %s fewer now", textfmt.Plural(n, "call"), textfmt.Thousands(n))
+		}
+		add(stylePlain, "Remaining requests this month", *u.RemainingRequests, "as of", u.CheckedAt.UTC(), note)
 	case u.RemainingRequests != nil:
-		add(stylePlain, "Remaining requests this month", *u.RemainingRequests, "as of", timeOrNil(u.CheckedAt))
+		add(stylePlain, "Remaining requests this month", *u.RemainingRequests, "as of", nil)
 	default:
 		add(stylePlain, "Remaining requests this month", "unknown", "run leadsync usage to check")
 	}
@@ -228,8 +236,9 @@ type statusCount struct {
 }
 
 // statusCounts counts the distinct people of the export by the validation
-// status of their e-mail: valid, catch all, empty first (always shown), then
-// any other status the service sent, then the people not enriched.
+// status of their e-mail: valid, catch all, not found (the service's
+// empty) first (always shown), then any other status the service sent,
+// then the people not enriched.
 func (j *job) statusCounts() []statusCount {
 	counts := map[string]int{}
 	seen := map[*state.Person]bool{}
@@ -243,22 +252,18 @@ func (j *job) statusCounts() []statusCount {
 				counts[notEnriched]++
 				continue
 			}
-			status := p.Enrichment.Result.ValidationStatus
-			if status == "" {
-				status = api.StatusEmpty
-			}
-			counts[status]++
+			counts[StatusText(p.Enrichment.Result.ValidationStatus)]++
 		}
 	}
 	out := []statusCount{
 		{api.StatusValid, counts[api.StatusValid]},
 		{api.StatusCatchAll, counts[api.StatusCatchAll]},
-		{api.StatusEmpty, counts[api.StatusEmpty]},
+		{NotFound, counts[NotFound]},
 	}
 	var other []string
 	for k := range counts {
 		switch k {
-		case api.StatusValid, api.StatusCatchAll, api.StatusEmpty, notEnriched:
+		case api.StatusValid, api.StatusCatchAll, NotFound, notEnriched:
 		default:
 			other = append(other, k)
 		}

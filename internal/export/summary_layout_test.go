@@ -42,7 +42,7 @@ func TestSummaryLayout(t *testing.T) {
 	dir := t.TempDir()
 	cfg, st := fixture("x.xlsx", marketingSheets()...)
 	cfg.Dir = dir
-	if _, err := WriteAll(cfg, st, Options{Now: fixedNow}); err != nil {
+	if _, err := writeExports(cfg, st, Options{Now: fixedNow}); err != nil {
 		t.Fatal(err)
 	}
 	f := openXLSX(t, filepath.Join(dir, "x.xlsx"))

@@ -61,7 +61,7 @@ func writeSynthetic(path string, rows int, now time.Time) (Written, error) {
 		path:   path,
 		sheets: []sheetJob{{conf: sh, table: t}},
 	}
-	out, err := j.writeXLSX()
+	out, err := xlsxWriter{}.write(j)
 	if err != nil {
 		return Written{}, err
 	}

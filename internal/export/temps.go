@@ -6,8 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/leadsync/leadsync/internal/state"
 )
 
 // tempPattern is the name of the temporary file of path: hidden, next to
@@ -34,7 +32,7 @@ func removeDeadTemps(path string) {
 		pid, err := strconv.Atoi(pidText)
 		switch {
 		case hasPID && err == nil && pid > 0:
-			if pid == os.Getpid() || state.ProcessAlive(pid) {
+			if pid == os.Getpid() || processAlive(pid) {
 				continue
 			}
 		default:

@@ -107,9 +107,14 @@ func excelTime(t time.Time) float64 {
 	return float64(t.UTC().Unix())/86400 + unixEpoch
 }
 
-// writeXLSX writes the workbook: the Summary first, then one worksheet per
+// xlsxWriter writes an XLSX workbook (exportformat's Workbook layout).
+type xlsxWriter struct{}
+
+var _ writer = xlsxWriter{}
+
+// write writes the workbook: the Summary first, then one worksheet per
 // sheet block (continued on "<name> (2)" ... past Excel's row limit).
-func (j *job) writeXLSX() ([]Written, error) {
+func (xlsxWriter) write(j *job) ([]Written, error) {
 	af, err := createAtomic(j.path)
 	if err != nil {
 		return nil, err

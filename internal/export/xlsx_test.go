@@ -56,7 +56,7 @@ func TestXLSXReadBack(t *testing.T) {
 	dir := t.TempDir()
 	cfg, st := fixture("out/nested/cto-leads.xlsx", marketingSheets()...)
 	cfg.Dir = dir
-	got, err := WriteAll(cfg, st, Options{Now: fixedNow})
+	got, err := writeExports(cfg, st, Options{Now: fixedNow})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -234,7 +234,7 @@ func TestXLSXReadBack(t *testing.T) {
 	check(founder, "Max_Mustermann", "2026-11-20 18:45")
 	check("valid", "1")
 	check("catch all", "1")
-	check("empty", "0")
+	check("not found", "0")
 	check("not enriched", "4")
 	check("Credits spent this run", "0")
 	check("Credits spent, all runs", "2")
@@ -257,7 +257,7 @@ func TestXLSXRunStatsAndWarnings(t *testing.T) {
 	}
 	rem := 77
 	st.Usage.CreditsUnknown = 3
-	got, err := WriteAll(cfg, st, Options{Now: fixedNow, Stats: &RunStats{CreditsSpent: 5, CreditsUnknown: 1, RemainingRequests: &rem}})
+	got, err := writeExports(cfg, st, Options{Now: fixedNow, Stats: &RunStats{CreditsSpent: 5, CreditsUnknown: 1, RemainingRequests: &rem}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -327,7 +327,7 @@ func TestXLSXContinuesPastRowLimit(t *testing.T) {
 	sheets := []*config.Sheet{{Name: "A sheet name of 31 characters!", From: []string{"search.cto"}, Dedupe: true, Columns: []string{"networkId"}}}
 	cfg, st := fixture("x.xlsx", sheets...)
 	cfg.Dir = dir
-	got, err := WriteAll(cfg, st, Options{Now: fixedNow})
+	got, err := writeExports(cfg, st, Options{Now: fixedNow})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -373,7 +373,7 @@ func TestXLSXCutsLongCells(t *testing.T) {
 	cfg.Dir = dir
 	long := strings.Repeat("ä🚀", 20000) // 60,000 UTF-16 units
 	st.People["n-6"].Profile.Description = long
-	got, err := WriteAll(cfg, st, Options{Now: fixedNow})
+	got, err := writeExports(cfg, st, Options{Now: fixedNow})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -391,7 +391,7 @@ func TestXLSXEmptySheetAndNoState(t *testing.T) {
 	dir := t.TempDir()
 	cfg, _ := fixture("x.xlsx", marketingSheets()...)
 	cfg.Dir = dir
-	if _, err := WriteAll(cfg, nil, Options{Now: fixedNow}); err != nil {
+	if _, err := writeExports(cfg, nil, Options{Now: fixedNow}); err != nil {
 		t.Fatal(err)
 	}
 	f := openXLSX(t, filepath.Join(dir, "x.xlsx"))
@@ -410,14 +410,14 @@ func TestXLSXFailureKeepsPreviousFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg.Exports[0].Sheets[0].Columns = []string{"fullName", "shoeSize"}
-	_, err := WriteAll(cfg, st, Options{Now: fixedNow})
+	_, err := writeExports(cfg, st, Options{Now: fixedNow})
 	if err == nil || !strings.Contains(err.Error(), `export.marketing: sheet "CTOs": unknown column "shoeSize"`) {
 		t.Fatalf("err = %v", err)
 	}
 	cfg.Exports[0].Sheets[0].Columns = []string{"fullName"}
 	testHookBeforeRename = func(string) error { return os.ErrPermission }
 	defer func() { testHookBeforeRename = nil }()
-	if _, err := WriteAll(cfg, st, Options{Now: fixedNow}); err == nil {
+	if _, err := writeExports(cfg, st, Options{Now: fixedNow}); err == nil {
 		t.Fatal("no error from the failing rename")
 	}
 	b, _ := os.ReadFile(path)
@@ -429,7 +429,7 @@ func TestXLSXFailureKeepsPreviousFile(t *testing.T) {
 		t.Errorf("left behind: %v", entries)
 	}
 	testHookBeforeRename = nil
-	if _, err := WriteAll(cfg, st, Options{Now: fixedNow}); err != nil {
+	if _, err := writeExports(cfg, st, Options{Now: fixedNow}); err != nil {
 		t.Fatal(err)
 	}
 	if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o640 {
@@ -448,7 +448,7 @@ func TestXLSXAwkwardStrings(t *testing.T) {
 	p.Lead.FullName = "_x0041_ & <b>bold</b> \"quoted\""
 	p.Profile.Description = "bell\x07 and vertical tab\x0b and NUL\x00 end  "
 	p.Profile.NetworkURL = `https://network.example/p?a="b"&c=<d>`
-	if _, err := WriteAll(cfg, st, Options{Now: fixedNow}); err != nil {
+	if _, err := writeExports(cfg, st, Options{Now: fixedNow}); err != nil {
 		t.Fatal(err)
 	}
 	f := openXLSX(t, filepath.Join(dir, "x.xlsx"))
@@ -479,7 +479,7 @@ func TestFileWhereAFolderShouldBe(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(dir, "out"), []byte("a file"), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		_, err := WriteAll(cfg, st, Options{Now: fixedNow})
+		_, err := writeExports(cfg, st, Options{Now: fixedNow})
 		want := filepath.Join(dir, "out") + " is a file, not a folder; move that file away or change the export's path"
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: err = %v, want it to say %q", name, err, want)

@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/catalog"
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/version"
@@ -79,6 +80,22 @@ func Build(cfg *config.Config, st *state.State, opts Options) (*Plan, hcl.Diagno
 	p.Diagnostics = JSONDiagnostics(b.diags)
 	p.normalize()
 	return p, b.diags
+}
+
+// CheckAddresses reports the errors of Build's targets and replacements
+// alone (an unknown --target, with the nearest address), so that a
+// command refuses them before it makes any call (the billing call).
+func CheckAddresses(cfg *config.Config, st *state.State, targets, replace []string) hcl.Diagnostics {
+	if len(targets) == 0 && len(replace) == 0 {
+		return nil
+	}
+	if st == nil {
+		st = &state.State{}
+	}
+	b := &builder{cfg: cfg, st: st, opts: Options{Targets: targets, Replace: replace}}
+	b.selectTargets()
+	b.selectReplace()
+	return b.diags
 }
 
 // builder carries one Build.
@@ -170,10 +187,45 @@ func (b *builder) selectTargets() {
 			}
 		}
 		if !found {
+			hint := addressHelp
+			if n := catalog.Nearest(t, b.targetAddresses(), 1); len(n) > 0 {
+				hint = fmt.Sprintf("Did you mean %s? %s", n[0], addressHelp)
+			}
 			b.errorf(fmt.Sprintf("Unknown target %q", t),
-				fmt.Sprintf("--target %s names nothing in the configuration or the state. %s", t, addressHelp))
+				fmt.Sprintf("--target %s names nothing in the configuration or the state. %s", t, hint))
 		}
 	}
+}
+
+// targetAddresses are the addresses --target takes: every instance and
+// block of the configuration and of the state, each once.
+func (b *builder) targetAddresses() []string {
+	seen := map[string]bool{}
+	var out []string
+	add := func(as ...string) {
+		for _, a := range as {
+			if a != "" && !seen[a] {
+				seen[a] = true
+				out = append(out, a)
+			}
+		}
+	}
+	for _, s := range b.cfg.Searches {
+		add(s.Address, s.Block)
+	}
+	for _, p := range b.cfg.Profiles {
+		add(p.Address, p.Block)
+	}
+	for _, e := range b.cfg.Enriches {
+		add(e.Address)
+	}
+	for _, x := range b.cfg.Exports {
+		add(x.Address)
+	}
+	for _, a := range b.stateAddresses() {
+		add(a, blockOf(a))
+	}
+	return out
 }
 
 // selectReplace resolves --replace into instance addresses.
@@ -723,7 +775,7 @@ func (b *builder) exports() {
 	}
 	record := b.opts.ExportRecord
 	if record == nil {
-		record = func(string) *state.ExportRecord { return nil }
+		record = func(string) *ExportRecord { return nil }
 	}
 	mark := b.st.DataMarkIn(b.cfg.Workspace)
 	for _, x := range b.cfg.Exports {

@@ -1,13 +1,15 @@
 // Package plan turns a configuration and a state into a plan: an action per
 // address, with calls and credits (certain and at most), the duration at the
-// rate limit and the quota check. It also owns saved plan files and
-// EnrichCandidates, the rule by which apply chooses the people to enrich, so
-// that plan and apply cannot disagree. Whether each spreadsheet is written
+// rate limit and the quota check. It also owns saved plan files and the
+// rules by which the people to enrich are chosen (enrich.go): the plan
+// counts with them, and apply chooses with them through
+// EnrichCandidatesClaimed, so that plan and apply cannot disagree. Whether each spreadsheet is written
 // is decided here too, from what the caller passes in Options: whether its
 // files exist, and the working copy's record of its last write (which
 // configuration and which state it was written from).
 //
-// It imports config, state, api and version; never engine, export or cli, and
+// It imports config, state, api, catalog (the nearest address to an unknown
+// --target) and version; never engine, export or cli, and
 // it makes no call: the caller passes the result of its one billing call
 // and reads the export record.
 package plan

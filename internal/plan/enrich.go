@@ -11,9 +11,17 @@ import (
 	"github.com/leadsync/leadsync/internal/state"
 )
 
-// EnrichCandidates returns the people enrich block e should enrich now, in a
-// stable order, with its limit applied. Apply calls it once the block's
-// sources have run, so that plan and apply choose people by the same rules:
+// Claims are the people an apply has chosen to enrich so far in its run,
+// by person ID, each with the address of the enrich block that chose them:
+// queued, in flight, done or failed.
+type Claims map[string]string
+
+// EnrichCandidatesClaimed returns the people enrich block e should claim
+// next in an apply, in a stable order, with its limit applied, given what
+// the run has claimed already (claims; nil before the first claim). Apply
+// (the engine) calls it; the plan counts the same people with the same
+// rules (env.collect, env.limit, env.claimRounds), so plan and apply
+// choose people alike:
 //
 //   - the people are those of e.From: the kept leads (the first max_results)
 //     of each search whose state record matches the search as configured
@@ -29,19 +37,6 @@ import (
 //     enriching one of them again (refresh) takes no new place. Places go
 //     in the order above.
 //
-// now should be the plan's CreatedAt, so that nobody turns stale between
-// plan and apply.
-func EnrichCandidates(cfg *config.Config, st *state.State, e *config.Enrich, now time.Time) ([]string, error) {
-	return EnrichCandidatesClaimed(cfg, st, e, now, nil)
-}
-
-// Claims are the people an apply has chosen to enrich so far in its run,
-// by person ID, each with the address of the enrich block that chose them:
-// queued, in flight, done or failed.
-type Claims map[string]string
-
-// EnrichCandidatesClaimed is EnrichCandidates in the middle of a run: the
-// people e should claim next, given what the run has claimed already.
 // Claimed people are left out, and
 //
 //   - a person claimed by another block takes none of e's places: a person
@@ -59,6 +54,9 @@ type Claims map[string]string
 // rounds, until a round claims nobody: the rounds the plan counts
 // (claimRounds). So one apply does what its plan said, and the next plan
 // has nothing left to enrich.
+//
+// now should be the plan's CreatedAt, so that nobody turns stale between
+// plan and apply.
 func EnrichCandidatesClaimed(cfg *config.Config, st *state.State, e *config.Enrich, now time.Time, claims Claims) ([]string, error) {
 	v := newEnv(cfg, st, now)
 	bp, err := v.collect(e, nil, true)
@@ -93,8 +91,8 @@ func EnrichCandidatesClaimed(cfg *config.Config, st *state.State, e *config.Enri
 // go in from order, so a later source must not take people before an
 // earlier one has brought its own: with from = [search.cto,
 // search.engineers] and a limit, the CTOs come first even when the
-// engineers' search answers first. EnrichCandidates over a ready prefix
-// gives a prefix of what it gives over all sources.
+// engineers' search answers first. EnrichCandidatesClaimed over a ready
+// prefix gives a prefix of what it gives over all sources.
 func ReadySources(cfg *config.Config, e *config.Enrich, done func(addr string) bool) []string {
 	all := cfg.Resolve(e.From)
 	for i, a := range all {
@@ -381,7 +379,7 @@ func (v *env) limit(e *config.Enrich, todo []*state.Person, skip func(*state.Per
 }
 
 // claimRounds chooses, for enrich blocks in order (todo[i]: the people
-// block i may enrich, in EnrichCandidates's order), the people each
+// block i may enrich, in EnrichCandidatesClaimed's order), the people each
 // enriches when apply runs them on those people, as apply does: in rounds.
 // In a round each block in turn claims its first people that no block has
 // claimed yet, while it has places (EnrichCandidatesClaimed): a person in

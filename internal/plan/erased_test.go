@@ -11,7 +11,7 @@ import (
 // TestLimitCountsForgottenEnrichments: an enrichment whose person was
 // forgotten since (leadsync forget, retention) was paid for and keeps its
 // place under its block's limit; forgetting frees no credits to spend on
-// someone new. The plan and EnrichCandidates (what apply enriches) agree.
+// someone new. The plan and EnrichCandidatesClaimed (what apply enriches) agree.
 func TestLimitCountsForgottenEnrichments(t *testing.T) {
 	const addr = "enrich.contacts"
 	tests := []struct {
@@ -90,12 +90,12 @@ func TestLimitCountsForgottenEnrichments(t *testing.T) {
 			if c.Credits != len(tc.want) || c.CreditsMax != len(tc.want) {
 				t.Errorf("credits %d (max %d), want %d", c.Credits, c.CreditsMax, len(tc.want))
 			}
-			got, err := EnrichCandidates(f.cfg, f.st, e, t0)
+			got, err := EnrichCandidatesClaimed(f.cfg, f.st, e, t0, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if diff := cmp.Diff(tc.want, append([]string{}, got...)); diff != "" {
-				t.Errorf("EnrichCandidates, what apply enriches (-want +got):\n%s", diff)
+				t.Errorf("EnrichCandidatesClaimed, what apply enriches (-want +got):\n%s", diff)
 			}
 		})
 	}

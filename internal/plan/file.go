@@ -2,6 +2,8 @@ package plan
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -19,10 +21,51 @@ import (
 // any other JSON file before trusting it.
 const planMagic = "leadsync-plan"
 
-// savedPlan is the content of a plan file: a marker and the plan.
+// savedPlan is the content of a plan file: a marker, the checksum of the
+// file and the plan.
 type savedPlan struct {
-	Kind string `json:"kind"`
+	Kind     string `json:"kind"`
+	Checksum string `json:"checksum,omitempty"`
 	*Plan
+}
+
+// checksumPrefix starts a plan file's checksum: the SHA-256 of the whole
+// file with the checksum's own hex digits as zeros (checksumBlank).
+const checksumPrefix = "sha256:"
+
+var checksumBlank = checksumPrefix + strings.Repeat("0", 64)
+
+// ErrEdited is wrapped by Load's error for a plan file whose content does
+// not match its checksum: it was changed after plan --out wrote it.
+var ErrEdited = errors.New("the plan file was changed after it was saved")
+
+// withChecksum fills in the checksum of the encoded plan file b, whose
+// checksum is checksumBlank.
+func withChecksum(b []byte) []byte {
+	field := []byte(`"checksum": "` + checksumBlank + `"`)
+	i := bytes.Index(b, field)
+	if i < 0 {
+		return b
+	}
+	sum := sha256.Sum256(b)
+	out := append([]byte{}, b...)
+	copy(out[i+len(`"checksum": "`+checksumPrefix):], hex.EncodeToString(sum[:]))
+	return out
+}
+
+// checkChecksum reports whether data, a plan file whose checksum field
+// says want, is byte for byte the file Save wrote.
+func checkChecksum(data []byte, want string) bool {
+	if !strings.HasPrefix(want, checksumPrefix) || len(want) != len(checksumBlank) {
+		return false
+	}
+	field := []byte(`"checksum": "` + want + `"`)
+	if bytes.Count(data, field) != 1 {
+		return false
+	}
+	blank := bytes.Replace(data, field, []byte(`"checksum": "`+checksumBlank+`"`), 1)
+	sum := sha256.Sum256(blank)
+	return hex.EncodeToString(sum[:]) == want[len(checksumPrefix):]
 }
 
 // Save writes p to path (mode 0600) atomically: a temporary file in the same
@@ -35,9 +78,10 @@ func Save(path string, p *Plan) error {
 	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(savedPlan{Kind: planMagic, Plan: p}); err != nil {
+	if err := enc.Encode(savedPlan{Kind: planMagic, Checksum: checksumBlank, Plan: p}); err != nil {
 		return fmt.Errorf("encoding the plan: %w", err)
 	}
+	content := withChecksum(buf.Bytes())
 	dir := filepath.Dir(path)
 	if err := CheckTarget(path); err != nil {
 		return err
@@ -59,7 +103,7 @@ func Save(path string, p *Plan) error {
 		tmp.Close()
 		return fmt.Errorf("saving the plan to %s: %w", path, err)
 	}
-	if _, err := tmp.Write(buf.Bytes()); err != nil {
+	if _, err := tmp.Write(content); err != nil {
 		tmp.Close()
 		return fmt.Errorf("saving the plan to %s: %w", path, err)
 	}
@@ -141,6 +185,7 @@ func Decode(name string, data []byte) (*Plan, error) {
 	var head struct {
 		Kind          string `json:"kind"`
 		FormatVersion string `json:"format_version"`
+		Checksum      string `json:"checksum"`
 	}
 	if err := json.Unmarshal(data, &head); err != nil || head.Kind != planMagic {
 		return nil, fmt.Errorf("%s: %w (save a plan with \"leadsync plan --out leads.plan\", then give that file)", path, ErrNotPlan)
@@ -148,6 +193,18 @@ func Decode(name string, data []byte) (*Plan, error) {
 	if head.FormatVersion != FormatVersion {
 		return nil, fmt.Errorf("%s: plan format_version %q; this leadsync reads %q. Make the plan again with this version", path, head.FormatVersion, FormatVersion)
 	}
+	if !checkChecksum(data, head.Checksum) {
+		// A saved plan runs exactly as it was reviewed: an edit (an
+		// up-to-date search made to run, a bound lowered) would make
+		// apply do something else than the plan that was shown.
+		return nil, fmt.Errorf("%s: %w: its content does not match its checksum (edited by hand, or damaged). A saved plan runs exactly as it was made; make it again with \"leadsync plan --out %s\"", path, ErrEdited, filepath.Base(path))
+	}
+	return decodeBody(path, data)
+}
+
+// decodeBody parses the plan of a plan file whose kind, format and
+// checksum were checked.
+func decodeBody(path string, data []byte) (*Plan, error) {
 	p := &Plan{}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&savedPlan{Plan: p}); err != nil {

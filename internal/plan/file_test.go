@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/zclconf/go-cty/cty"
@@ -61,8 +62,8 @@ func TestLoadRefusesGarbage(t *testing.T) {
 		{"text", "hello", "not a leadsync plan file"},
 		{"state", `{"format_version":1,"lineage":"x"}`, "not a leadsync plan file"},
 		{"newer", `{"kind":"leadsync-plan","format_version":"2"}`, `plan format_version "2"; this leadsync reads "1"`},
-		{"damaged", `{"kind":"leadsync-plan","format_version":"1","changes":[{"address":""}]}`, "damaged plan file"},
-		{"bad type", `{"kind":"leadsync-plan","format_version":"1","serial":"x"}`, "damaged plan file"},
+		{"damaged", `{"kind":"leadsync-plan","format_version":"1","changes":[{"address":""}]}`, "does not match its checksum"},
+		{"bad type", `{"kind":"leadsync-plan","format_version":"1","serial":"x"}`, "does not match its checksum"},
 	}
 	for _, tt := range tests {
 		path := filepath.Join(dir, tt.name)
@@ -141,8 +142,23 @@ func FuzzDecode(f *testing.F) {
 	f.Add([]byte(`{"kind":"leadsync-plan","format_version":"1","changes":[null]}`))
 	f.Add([]byte(`{"kind":"leadsync-plan","format_version":"2"}`))
 	f.Add([]byte(`[]`))
+	// A plan as Save writes it, checksum and all.
+	saved := filepath.Join(f.TempDir(), "seed.plan")
+	if err := Save(saved, &Plan{FormatVersion: FormatVersion, Changes: []*Change{{Address: "search.a", Kind: KindSearch, Action: Run, Calls: 1, CallsMax: 1}}}); err != nil {
+		f.Fatal(err)
+	}
+	seed, err := os.ReadFile(saved)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(seed)
 	f.Fuzz(func(t *testing.T, data []byte) {
+		// What follows the checksum is parsed as if the checksum held, so
+		// that the fuzzer reaches the parser behind it.
 		p, err := Decode("fuzz.plan", data)
+		if errors.Is(err, ErrEdited) {
+			p, err = decodeBody("fuzz.plan", data)
+		}
 		if err != nil {
 			return
 		}
@@ -247,4 +263,50 @@ func FuzzDecodeBase(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestEditedPlanIsRefused: a saved plan carries a checksum of its whole
+// content; a file changed after plan --out wrote it (an up-to-date search
+// made to run, a bound lowered, even the spacing) is refused, with a
+// message that says so and how to make it again.
+func TestEditedPlanIsRefused(t *testing.T) {
+	f := designFixture()
+	f.ran(`search.cto["Hamburg"]`, t0.Add(-time.Hour), ids(1, 3)...)
+	p := f.build(t, f.opts())
+	path := filepath.Join(t.TempDir(), "leads.plan")
+	if err := Save(path, p); err != nil {
+		t.Fatal(err)
+	}
+	saved, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(saved), `"checksum": "sha256:`) {
+		t.Fatalf("the saved plan has no checksum:\n%s", saved)
+	}
+	for _, tc := range []struct {
+		name, old, new string
+	}{
+		{"action none to run", `"action": "none"`, `"action": "run"`},
+		{"credits_max lowered", `"credits_max": 50`, `"credits_max": 1`},
+		{"spacing", "\n  ", "\n   "},
+		{"checksum removed", `"checksum": "sha256:`, `"checksum_": "sha256:`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if !strings.Contains(string(saved), tc.old) {
+				t.Fatalf("the saved plan has no %q:\n%s", tc.old, saved)
+			}
+			edited := filepath.Join(t.TempDir(), "edited.plan")
+			if err := os.WriteFile(edited, []byte(strings.Replace(string(saved), tc.old, tc.new, 1)), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			_, err := Load(edited)
+			if err == nil || !errors.Is(err, ErrEdited) || !strings.Contains(err.Error(), edited+": ") || !strings.Contains(err.Error(), `leadsync plan --out`) {
+				t.Errorf("edited plan: %v; want it refused as edited, naming the file and how to make it again", err)
+			}
+		})
+	}
+	if _, err := Load(path); err != nil {
+		t.Errorf("the plan as saved: %v", err)
+	}
 }

@@ -27,7 +27,7 @@ type fixture struct {
 	st     *state.State
 	exists map[string]bool // export files that exist
 	// records are the working copy's export records, by export address.
-	records map[string]*state.ExportRecord
+	records map[string]*ExportRecord
 	// spent counts the enrichments recorded by enriched: each answer
 	// reports a balance of 500 minus them, as the service would.
 	spent int
@@ -50,7 +50,7 @@ func newFixture() *fixture {
 		},
 		st:      st,
 		exists:  map[string]bool{},
-		records: map[string]*state.ExportRecord{},
+		records: map[string]*ExportRecord{},
 	}
 }
 
@@ -113,7 +113,7 @@ func (f *fixture) wrote(addr string) {
 		for _, file := range data {
 			f.exists[f.cfg.Dir+"/"+file] = true
 		}
-		f.records[addr] = &state.ExportRecord{Files: data, ConfigDigest: f.cfg.ExportDigest(x), From: f.st.DataMark(), WrittenAt: t0.Add(-time.Hour)}
+		f.records[addr] = &ExportRecord{ConfigDigest: f.cfg.ExportDigest(x), From: f.st.DataMark()}
 		return
 	}
 	panic("no export " + addr)
@@ -179,7 +179,7 @@ func (f *fixture) enriched(id, by string, at time.Time) {
 }
 
 func (f *fixture) apply(ev state.Event) {
-	if err := f.st.Apply(ev); err != nil {
+	if err := f.st.Fold(ev); err != nil {
 		panic(err)
 	}
 }
@@ -188,7 +188,7 @@ func (f *fixture) opts() Options {
 	rem := 9114
 	return Options{Now: t0, Usage: &api.Usage{RemainingRequests: rem},
 		FileExists:   func(p string) bool { return f.exists[p] },
-		ExportRecord: func(addr string) *state.ExportRecord { return f.records[addr] }}
+		ExportRecord: func(addr string) *ExportRecord { return f.records[addr] }}
 }
 
 func (f *fixture) build(t *testing.T, o Options) *Plan {

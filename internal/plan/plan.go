@@ -101,10 +101,18 @@ type Options struct {
 	// joined to Config.Dir when relative. Nil: os.Stat.
 	FileExists func(path string) bool
 	// ExportRecord returns the working copy's record of the last write of
-	// the export at address in Config's workspace (state.ExportRecordPath,
-	// read by the caller), nil when it has none. Nil: no export has a record, so every export
-	// is written.
-	ExportRecord func(address string) *state.ExportRecord
+	// the export at address in Config's workspace (.leadsync/exports.json,
+	// read by the caller), nil when it has none. Nil: no export has a
+	// record, so every export is written.
+	ExportRecord func(address string) *ExportRecord
+}
+
+// ExportRecord is what the plan reads of the record of an export's last
+// write (the caller keeps the whole record): the digest of the export's
+// configuration and the state the files were written from.
+type ExportRecord struct {
+	ConfigDigest string
+	From         state.DataMark
 }
 
 // Plan is what apply will do and what it may cost. Its JSON form is the

@@ -216,12 +216,12 @@ func TestEnrichCounts(t *testing.T) {
 			}
 			// Apply's choice equals the plan's when nothing runs first.
 			if c.CallsMax == c.Calls {
-				todo, err := EnrichCandidates(f.cfg, f.st, f.cfg.Enriches[0], t0)
+				todo, err := EnrichCandidatesClaimed(f.cfg, f.st, f.cfg.Enriches[0], t0, nil)
 				if err != nil {
 					t.Fatal(err)
 				}
 				if diff := cmp.Diff(tt.people, append([]string{}, todo...)); diff != "" {
-					t.Errorf("EnrichCandidates differs from the plan (-plan +apply):\n%s", diff)
+					t.Errorf("EnrichCandidatesClaimed differs from the plan (-plan +apply):\n%s", diff)
 				}
 			}
 		})
@@ -432,6 +432,12 @@ func TestTargets(t *testing.T) {
 		msg              string
 	}{
 		{targets: []string{"search.nope"}, msg: `Unknown target "search.nope"`},
+		// A typo gets the nearest address, of the configuration or of the
+		// state, instance or block.
+		{targets: []string{"search.cof"}, msg: `--target search.cof names nothing in the configuration or the state. Did you mean search.cfo?`},
+		{targets: []string{`search.cto["Hamburgh"]`}, msg: `Did you mean search.cto["Hamburg"]?`},
+		{targets: []string{"enrich.ctos"}, msg: `Did you mean enrich.cto?`},
+		{targets: []string{"search.olf"}, msg: `Did you mean search.old?`},
 		{replace: []string{"enrich.cto"}, msg: "Cannot replace enrich.cto"},
 		{replace: []string{`search.cto["Paris"]`}, msg: "Unknown address to replace"},
 	} {

@@ -45,14 +45,14 @@ func TestRetention(t *testing.T) {
 	if want := "1 person; limit 2, 1 used"; en.Detail != want {
 		t.Errorf("enrich detail = %q, want %q", en.Detail, want)
 	}
-	// Apply removes a first; EnrichCandidates then agrees with the plan.
-	if err := f.st.Apply(state.Event{At: t0, Kind: state.EventForgetPeople, Address: state.PeopleAddress,
+	// Apply removes a first; EnrichCandidatesClaimed then agrees with the plan.
+	if err := f.st.Fold(state.Event{At: t0, Kind: state.EventForgetPeople, Address: state.PeopleAddress,
 		People: &state.ForgetPeopleEvent{Reason: state.ForgetRetention, PersonIDs: first.PersonIDs}}); err != nil {
 		t.Fatal(err)
 	}
-	got, err := EnrichCandidates(f.cfg, f.st, e, t0)
+	got, err := EnrichCandidatesClaimed(f.cfg, f.st, e, t0, nil)
 	if err != nil || !cmp.Equal(got, en.PersonIDs) {
-		t.Errorf("EnrichCandidates after the forget = %q, %v; the plan said %q", got, err, en.PersonIDs)
+		t.Errorf("EnrichCandidatesClaimed after the forget = %q, %v; the plan said %q", got, err, en.PersonIDs)
 	}
 	if p2 := f.build(t, f.opts()); p2.Change(state.PeopleAddress) != nil {
 		t.Errorf("after the forget the plan still removes people: %+v", p2.Change(state.PeopleAddress))

@@ -175,7 +175,7 @@ func TestPlanForgetsAStoppedSplit(t *testing.T) {
 	if c == nil || c.Action != Forget || !strings.Contains(c.Detail, "split run stopped in the middle") {
 		t.Fatalf("change %+v", c)
 	}
-	if err := f.st.Apply(state.Event{At: t0, Kind: state.EventForget, Address: "search.eng"}); err != nil {
+	if err := f.st.Fold(state.Event{At: t0, Kind: state.EventForget, Address: "search.eng"}); err != nil {
 		t.Fatal(err)
 	}
 	if f.st.Splits["search.eng"] != nil {

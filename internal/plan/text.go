@@ -18,23 +18,6 @@ import (
 // maxDetail bounds the length of a request summary in a change's detail.
 const maxDetail = 80
 
-// snake converts a service parameter name (industryFilter) to the
-// configuration's attribute name (industry_filter).
-func snake(s string) string {
-	var b strings.Builder
-	for i, r := range s {
-		if r >= 'A' && r <= 'Z' {
-			if i > 0 {
-				b.WriteByte('_')
-			}
-			b.WriteRune(r - 'A' + 'a')
-			continue
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
-
 // paramKeys returns the keys of a request, keywords and searchUrl first.
 func paramKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))
@@ -64,7 +47,7 @@ func paramKeys[V any](m map[string]V) []string {
 func describeRequest(r api.SearchRequest) string {
 	var parts []string
 	for _, k := range paramKeys(r.Params) {
-		parts = append(parts, snake(k)+"="+jsonText(r.Params[k]))
+		parts = append(parts, api.AttributeName(k)+"="+jsonText(r.Params[k]))
 	}
 	if r.Raw {
 		parts = append(parts, "raw=true")
@@ -155,18 +138,18 @@ func diffRequest(old json.RawMessage, now api.SearchRequest) string {
 		nbk, _ := json.Marshal(nv)
 		switch {
 		case !inOld:
-			parts = append(parts, snake(k)+" added")
+			parts = append(parts, api.AttributeName(k)+" added")
 		case !inNew:
-			parts = append(parts, snake(k)+" removed")
+			parts = append(parts, api.AttributeName(k)+" removed")
 		case bytes.Equal(ob, nbk):
 			continue
 		default:
 			_, os := ov.(string)
 			_, ns := nv.(string)
 			if os && ns {
-				parts = append(parts, fmt.Sprintf("%s %s -> %s", snake(k), jsonText(ov), jsonText(nv)))
+				parts = append(parts, fmt.Sprintf("%s %s -> %s", api.AttributeName(k), jsonText(ov), jsonText(nv)))
 			} else {
-				parts = append(parts, snake(k)+" changed")
+				parts = append(parts, api.AttributeName(k)+" changed")
 			}
 		}
 	}
@@ -257,18 +240,17 @@ func redact(cfg *config.Config, p *Plan) {
 			ctyStrings(v.Value, add)
 		}
 	}
-	// Longest first, so that a secret containing another is replaced whole.
-	sort.Slice(secrets, func(i, j int) bool { return len(secrets[i]) > len(secrets[j]) })
-	for _, c := range p.Changes {
-		c.Detail = cfg.Scrub(c.Detail)
-		for _, s := range secrets {
-			// A short secret only where it stands alone (textfmt.Redact).
-			c.Detail = textfmt.Redact(c.Detail, s, "(sensitive)")
-			if q, err := json.Marshal(s); err == nil {
-				// A value printed with JSON escapes.
-				c.Detail = textfmt.Redact(c.Detail, strings.Trim(string(q), `"`), "(sensitive)")
+	// A value printed with JSON escapes, too.
+	values := len(secrets)
+	for _, s := range secrets[:values] {
+		if q, err := json.Marshal(s); err == nil {
+			if esc := strings.Trim(string(q), `"`); esc != s {
+				secrets = append(secrets, esc)
 			}
 		}
+	}
+	for _, c := range p.Changes {
+		c.Detail = cfg.Scrub(c.Detail, secrets...)
 	}
 }
 

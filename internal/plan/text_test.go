@@ -25,8 +25,15 @@ func TestTextHelpers(t *testing.T) {
 			t.Errorf("ago(%v) = %q, want %q", d, got, want)
 		}
 	}
-	if got := snake("currentStatusCodeFilter"); got != "current_status_code_filter" {
-		t.Errorf("snake = %q", got)
+	// Parameters are named as the configuration names them (api.AttributeName),
+	// a run of capitals as one word.
+	req := api.SearchRequest{Params: map[string]any{"currentStatusCodeFilter": []string{"a"}, "searchURL": "u"}}
+	if got, want := describeRequest(req), `current_status_code_filter=["a"] search_url="u"`; got != want {
+		t.Errorf("describeRequest = %q, want %q", got, want)
+	}
+	old, _ := json.Marshal(api.SearchRequest{Params: map[string]any{"searchURL": "u", "pastCompanyFilter": "x"}})
+	if got, want := diffRequest(old, req), `current_status_code_filter added, past_company_filter removed`; got != want {
+		t.Errorf("diffRequest = %q, want %q", got, want)
 	}
 	long := describeRequest(api.SearchRequest{Params: map[string]any{"keywords": "Ünïcödé ääääääääääääääääääääääääääääääääääääääääääääääääää"}})
 	if len(long) > maxDetail+4 || long[len(long)-4:] != " ..." {

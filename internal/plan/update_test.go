@@ -105,7 +105,7 @@ func TestMaxResultsLoweredEnrich(t *testing.T) {
 		t.Errorf("plan enriches %d..%d %v, want the first 3", c.Calls, c.CallsMax, c.PersonIDs)
 	}
 	for _, when := range []string{"before the cut", "after the cut"} {
-		todo, err := EnrichCandidates(f.cfg, f.st, e, t0)
+		todo, err := EnrichCandidatesClaimed(f.cfg, f.st, e, t0, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -318,7 +318,7 @@ func TestProfileSharedReadEnrich(t *testing.T) {
 	body, _ := json.Marshal(b.Request)
 	f.apply(state.Event{At: t0, Kind: state.EventProfileShare, Address: "profile.b", Share: &state.ProfileShareEvent{
 		From: "profile.advisor", Generation: api.Gen1, Request: body, RequestHash: state.RequestHash(api.Gen1, body)}})
-	todo, err := EnrichCandidates(f.cfg, f.st, e, t0)
+	todo, err := EnrichCandidatesClaimed(f.cfg, f.st, e, t0, nil)
 	if err != nil || !cmp.Equal(todo, []string{person}) {
 		t.Errorf("apply after the share enriches %v (%v), want [%s]", todo, err, person)
 	}

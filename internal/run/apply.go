@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 
 	"github.com/hashicorp/hcl/v2"
@@ -100,7 +101,9 @@ func apply(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView) error
 		}
 	} else {
 		popts := plan.Options{Now: d.now(), Targets: opts.Targets, Replace: opts.Replace, ExportRecord: log.lookup}
-		if HasBilling(cfg) {
+		// An unknown target costs no call: Build reports it.
+		addrErr := plan.CheckAddresses(cfg, st, opts.Targets, opts.Replace).HasErrors()
+		if HasBilling(cfg) && !addrErr {
 			u, err := svc.Billing(ctx)
 			if err != nil {
 				return &BillingError{Err: err}
@@ -138,7 +141,7 @@ func apply(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView) error
 	if commit {
 		if usage != nil {
 			// Kept in state (saved with the run) for show and the Summary sheet.
-			if err := st.Apply(state.Event{At: d.now(), Kind: state.EventBilling, Billing: usage}); err != nil {
+			if err := st.Fold(state.Event{At: d.now(), Kind: state.EventBilling, Billing: usage}); err != nil {
 				return err
 			}
 		}
@@ -173,31 +176,76 @@ func apply(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView) error
 			runErr = cerr
 		}
 	}
-	if runCtx.Err() != nil && ctx.Err() == nil {
-		// Second interrupt: exit at once; the journal holds every finished call.
-		return ErrAborted
-	}
 	exports := plannedExports(cfg, p)
+	if runCtx.Err() != nil && ctx.Err() == nil {
+		// Second interrupt: exit at once; every finished call is recorded.
+		return unwritten(cfg, exports, nil, ErrAborted)
+	}
 	if commit {
 		if err := d.Backend.Commit(st); err != nil {
-			return fmt.Errorf("saving state (the journal holds every result that could be written; the next command folds it in): %w", err)
+			return unwritten(cfg, exports, nil, fmt.Errorf("saving state (every call recorded so far is kept with the %s, and the next command folds it in): %w", d.Backend.Describe(), err))
 		}
 		// After the commit: the record names the state as committed.
 		exports = cfg.Exports
 	}
 	if runErr != nil {
-		return runErr
+		return unwritten(cfg, exports, nil, runErr)
 	}
 	if len(exports) > 0 {
 		written, err := writeExports(cfg, exports, st, export.Options{Now: d.clock(),
 			Stats: &export.RunStats{CreditsSpent: sum.Credits, CreditsUnknown: sum.CreditsUnknown}}, d.clock(), log)
 		view.Exports(cfg, written)
 		if err != nil {
-			return fmt.Errorf("writing the spreadsheets (state is saved; run leadsync export to try again): %w", err)
+			return unwritten(cfg, exports, written, fmt.Errorf("writing the spreadsheets (state is saved; run leadsync export to try again): %w", err))
 		}
 	}
 	if sum.Failed() {
 		return ErrFailed
 	}
 	return nil
+}
+
+// UnwrittenError is the error of an apply that stopped before every
+// spreadsheet it was to write was written: Err says why (the cause, a
+// sentinel like ErrAborted among them), Files which were not written.
+type UnwrittenError struct {
+	Err   error
+	Files []UnwrittenFile
+}
+
+// UnwrittenFile is a spreadsheet an apply was to write and did not.
+type UnwrittenFile struct {
+	Export string // export block address
+	Path   string // the configuration folder joined to the export's path
+}
+
+func (e *UnwrittenError) Error() string { return e.Err.Error() }
+func (e *UnwrittenError) Unwrap() error { return e.Err }
+
+// unwritten returns err, with the files of xs not among written when
+// there are any (a failed export may have written some of its files).
+func unwritten(cfg *config.Config, xs []*config.Export, written []export.Written, err error) error {
+	done := map[string]bool{}
+	for _, w := range written {
+		done[filepath.Clean(w.Path)] = true
+	}
+	var files []UnwrittenFile
+	for _, x := range xs {
+		data, summary := x.Files()
+		if summary != "" {
+			data = append(data, summary)
+		}
+		for _, f := range data {
+			if !filepath.IsAbs(f) && cfg.Dir != "" {
+				f = filepath.Join(cfg.Dir, f)
+			}
+			if f = filepath.Clean(f); !done[f] {
+				files = append(files, UnwrittenFile{Export: x.Address, Path: f})
+			}
+		}
+	}
+	if len(files) == 0 {
+		return err
+	}
+	return &UnwrittenError{Err: err, Files: files}
 }

@@ -15,7 +15,7 @@
 // plan; SavePlan writes it for a later apply. Export is the export
 // command's operation (load without a lock, write every spreadsheet).
 // Apply, Plan and Export read the working copy's export record
-// (state.ExportRecordPath: which configuration and which state each
+// (exportrec.Path: which configuration and which state each
 // spreadsheet was last written from) for the plan, and Apply and Export
 // update it once the files are written, after the final commit, so that it
 // names the state as committed. Forget takes the lock, loads, journals one
@@ -25,8 +25,8 @@
 // RemovedRecord, export.Written) for the command to word.
 //
 // Everything from the outside world comes in through Deps: the state as a
-// state.Backend (the local file, state.Local, or a shared backend: this
-// package uses only the interface, never *state.Store), the service as a
+// backend.Backend (this package uses only the interface and its
+// abilities, never a backend's own types), the service as a
 // constructor of api.Service (called only when a call is due, so a plan
 // with --offline needs no key), the clock, the interrupts and how to tell
 // a state never written. What the user
@@ -37,11 +37,13 @@
 // draws), run decides and returns; its errors say what went wrong, and the
 // sentinel ones (ErrCancelled, ErrAborted, ErrFailed, ErrNoState,
 // ErrBlankPerson, *DiagnosticsError, *BillingError, *UnknownAddressError;
-// a refused lock is the backend's *state.LockedError, naming the holder)
+// a refused lock is the backend's backend.LockedError, naming the holder)
 // tell the caller which exit code and message to give.
 //
-// It imports api, config, engine, export, plan and state (and levenshtein
-// for the addresses close to an unknown one). It must not import cli,
+// It imports api, config, engine, export, plan, state and state/backend,
+// and its own exportrec (and levenshtein for the addresses close to an
+// unknown one). It must not import a backend (internal/state/local,
+// internal/state/pg), cli,
 // views, cobra or anything that knows of flags, terminals or colours, and
 // it writes to no stream of its own.
 package run

@@ -10,6 +10,7 @@ import (
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/export"
 	"github.com/leadsync/leadsync/internal/plan"
+	"github.com/leadsync/leadsync/internal/run/exportrec"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -19,17 +20,17 @@ type ExportView interface {
 }
 
 // exportLog is the working copy's record of the spreadsheets it wrote
-// (state.ExportRecordPath in the configuration folder). It is read once
+// (exportrec.Path in the configuration folder). It is read once
 // when an operation starts, for the plan, and updated after the files are
 // written. A record that cannot be read counts as none: every export is
 // then written again, and warn says so once.
 type exportLog struct {
 	cfg  *config.Config
 	path string
-	read *state.ExportRecords
+	read *exportrec.Records
 	// updates are the records to write, by export address in the
 	// workspace in use: a nil record removes one.
-	updates map[string]*state.ExportRecord
+	updates map[string]*exportrec.Record
 	// written are the files this operation wrote (sameFile keys): every
 	// other record that names one is dropped, as those files no longer
 	// hold what it says.
@@ -38,17 +39,17 @@ type exportLog struct {
 }
 
 func openExportLog(cfg *config.Config, warn func(string)) *exportLog {
-	l := &exportLog{cfg: cfg, path: filepath.Join(cfg.Dir, filepath.FromSlash(state.ExportRecordPath)),
-		updates: map[string]*state.ExportRecord{}, written: map[string]bool{}, warn: warn}
-	recs, err := state.ReadExportRecords(l.path)
+	l := &exportLog{cfg: cfg, path: filepath.Join(cfg.Dir, filepath.FromSlash(exportrec.Path)),
+		updates: map[string]*exportrec.Record{}, written: map[string]bool{}, warn: warn}
+	recs, err := exportrec.Read(l.path)
 	if err != nil {
 		reason := err.Error()
-		var re *state.ExportRecordError
+		var re *exportrec.Error
 		if errors.As(err, &re) {
 			reason = re.Reason
 		}
-		l.warnf("%s cannot be read (%s): there is no record of the exports written, so every export will be written again", state.ExportRecordPath, reason)
-		recs = &state.ExportRecords{Exports: map[string]*state.ExportRecord{}}
+		l.warnf("%s cannot be read (%s): there is no record of the exports written, so every export will be written again", exportrec.Path, reason)
+		recs = &exportrec.Records{Exports: map[string]*exportrec.Record{}}
 	}
 	l.read = recs
 	return l
@@ -62,12 +63,18 @@ func (l *exportLog) warnf(format string, args ...any) {
 
 // key is the record key of the export at addr in the workspace in use.
 func (l *exportLog) key(addr string) string {
-	return state.ExportRecordKey(l.cfg.Workspace, addr)
+	return exportrec.Key(l.cfg.Workspace, addr)
 }
 
 // lookup is plan.Options.ExportRecord: the record of the export at addr
 // in the workspace in use.
-func (l *exportLog) lookup(addr string) *state.ExportRecord { return l.read.Exports[l.key(addr)] }
+func (l *exportLog) lookup(addr string) *plan.ExportRecord {
+	r := l.read.Exports[l.key(addr)]
+	if r == nil {
+		return nil
+	}
+	return &plan.ExportRecord{ConfigDigest: r.ConfigDigest, From: r.From}
+}
 
 // fileKey is how the record's file f (relative to the configuration
 // folder unless absolute) is compared with another: cleaned, and without
@@ -89,9 +96,9 @@ func (l *exportLog) fileKey(f string) string {
 // failure is a warning: the spreadsheets are written, and the next plan
 // writes them again.
 func (l *exportLog) save() {
-	recs, err := state.ReadExportRecords(l.path)
+	recs, err := exportrec.Read(l.path)
 	if err != nil {
-		recs = &state.ExportRecords{Exports: map[string]*state.ExportRecord{}}
+		recs = &exportrec.Records{Exports: map[string]*exportrec.Record{}}
 	}
 	mine := map[string]bool{}
 	for addr, rec := range l.updates {
@@ -123,12 +130,12 @@ func (l *exportLog) save() {
 	for k := range recs.Exports {
 		// Only this workspace's: another workspace's configuration may
 		// have other instances (for_each on leadsync.workspace).
-		if _, addr := state.SplitExportRecordKey(k); l.key(addr) == k && !known[addr] {
+		if _, addr := exportrec.SplitKey(k); l.key(addr) == k && !known[addr] {
 			delete(recs.Exports, k)
 		}
 	}
-	if err := state.WriteExportRecords(l.path, recs); err != nil {
-		l.warnf("cannot record the exports written in %s (%v): the next plan will write them again", state.ExportRecordPath, err)
+	if err := exportrec.Write(l.path, recs); err != nil {
+		l.warnf("cannot record the exports written in %s (%v): the next plan will write them again", exportrec.Path, err)
 	}
 }
 
@@ -155,7 +162,7 @@ func writeExports(cfg *config.Config, xs []*config.Export, st *state.State, opts
 		for _, f := range w {
 			files = append(files, relToConfig(cfg.Dir, f.Path))
 		}
-		log.updates[x.Address] = &state.ExportRecord{Files: files, ConfigDigest: cfg.ExportDigest(x), From: mark, WrittenAt: now().UTC()}
+		log.updates[x.Address] = &exportrec.Record{Files: files, ConfigDigest: cfg.ExportDigest(x), From: mark, WrittenAt: now().UTC()}
 	}
 	return all, nil
 }

@@ -10,7 +10,8 @@ import (
 
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/plan"
-	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/run/exportrec"
+	"github.com/leadsync/leadsync/internal/state/local"
 )
 
 // twoExports is testConfig with a second export, in CSV with two sheets.
@@ -36,9 +37,9 @@ func loadConfigText(t *testing.T, dir, src string) *config.Config {
 	return cfg
 }
 
-func readRecord(t *testing.T, dir string) *state.ExportRecords {
+func readRecord(t *testing.T, dir string) *exportrec.Records {
 	t.Helper()
-	r, err := state.ReadExportRecords(filepath.Join(dir, ".leadsync", "exports.json"))
+	r, err := exportrec.Read(filepath.Join(dir, ".leadsync", "exports.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -327,7 +328,7 @@ func inWorkspace(t *testing.T, d Deps, dir, ws, src string) (Deps, *config.Confi
 		t.Fatal(diags.Error())
 	}
 	if ws != "" {
-		d.Backend = &recBackend{Backend: state.Local(filepath.Join(dir, ".leadsync", "workspaces", ws, "state.json"))}
+		d.Backend = &recBackend{Backend: local.Open(filepath.Join(dir, ".leadsync", "workspaces", ws, "state.json"))}
 	}
 	return d, cfg
 }
@@ -404,8 +405,8 @@ func TestExportRecordsByWorkspace(t *testing.T) {
 func TestExportRecordsOfOtherWorkspacesStay(t *testing.T) {
 	d, _, _, dir := newDeps(t)
 	path := filepath.Join(dir, ".leadsync", "exports.json")
-	old := &state.ExportRecord{Files: []string{"out/old.csv"}, ConfigDigest: "x"}
-	if err := state.WriteExportRecords(path, &state.ExportRecords{Exports: map[string]*state.ExportRecord{
+	old := &exportrec.Record{Files: []string{"out/old.csv"}, ConfigDigest: "x"}
+	if err := exportrec.Write(path, &exportrec.Records{Exports: map[string]*exportrec.Record{
 		"export.gone":        old,
 		"uk/export.gone":     old,
 		`uk/export.x["a/b"]`: old,

@@ -116,7 +116,7 @@ func Forget(d Deps, opts ForgetOptions) (*ForgetResult, error) {
 			rec.Close()
 			return nil, err
 		}
-		if err := s.Apply(*ev); err != nil {
+		if err := s.Fold(*ev); err != nil {
 			rec.Close()
 			return nil, err
 		}

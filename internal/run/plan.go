@@ -32,7 +32,9 @@ func Plan(ctx context.Context, d Deps, opts PlanOptions) (*plan.Plan, hcl.Diagno
 		return nil, nil, err
 	}
 	var usage *api.Usage
-	if !opts.Offline && HasBilling(opts.Config) {
+	// An unknown target costs no call: Build reports it.
+	addrErr := plan.CheckAddresses(opts.Config, st, opts.Targets, opts.Replace).HasErrors()
+	if !opts.Offline && !addrErr && HasBilling(opts.Config) {
 		svc, err := d.Service()
 		if err != nil {
 			return nil, nil, &BillingError{Err: err}

@@ -7,7 +7,8 @@ import (
 
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/plan"
-	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/run/exportrec"
+	"github.com/leadsync/leadsync/internal/state/backend"
 )
 
 // PlanOut is where plan --out saves a plan: Path as the user wrote it,
@@ -57,11 +58,12 @@ func (o PlanOut) Check() error {
 	if !filepath.IsAbs(statePath) {
 		statePath = filepath.Join(cfgDir, statePath)
 	}
-	stateDir, base := filepath.Dir(statePath), filepath.Base(statePath)
-	ownDirs := []string{
-		filepath.Join(cfgDir, filepath.Dir(filepath.FromSlash(state.ExportRecordPath))),
-		filepath.Join(stateDir, state.WorkspacesDir),
-	}
+	stateDir := filepath.Dir(statePath)
+	// The backends' own files beside the state file (the registry knows
+	// them: the local backend's journal, lock, backup, pace file and
+	// workspaces), and the export record.
+	backendDirs, ownFiles := backend.OwnFiles(statePath)
+	ownDirs := append([]string{filepath.Join(cfgDir, filepath.Dir(filepath.FromSlash(exportrec.Path)))}, backendDirs...)
 	for _, c := range cands {
 		for _, d := range withResolved(ownDirs) {
 			if inside(d, c) {
@@ -69,14 +71,7 @@ func (o PlanOut) Check() error {
 			}
 		}
 	}
-	ownFiles := map[string]string{
-		base:                                  "the state file",
-		base + ".journal":                     "the state's journal",
-		base + ".lock":                        "the state's lock",
-		base + ".backup":                      "the state's backup",
-		state.PaceFileName:                    "the pace file",
-		filepath.Base(state.ExportRecordPath): "the export record",
-	}
+	ownFiles[filepath.Base(exportrec.Path)] = "the export record"
 	for _, c := range cands {
 		for _, d := range withResolved([]string{stateDir}) {
 			if !sameFile(d, filepath.Dir(c)) {
@@ -144,24 +139,24 @@ func SavePlan(o PlanOut, p *plan.Plan) error {
 	return plan.Save(o.full(), p)
 }
 
-// EarlyState is the state file at one path, loading in the background
-// since EarlyLoad: plan reads the state at its usual path while the
-// configuration is parsed (on large states the two take about as long),
-// and uses it only if the configuration names that path.
+// EarlyState is a state loading in the background since EarlyLoad: plan
+// reads the state at its usual place while the configuration is parsed (on
+// large states the two take about as long), and uses it only if the
+// configuration names that place.
 type EarlyState struct {
-	path    string
-	backend state.Backend
+	where   string
+	backend backend.Backend
 }
 
-// EarlyLoad starts loading the state file at path now.
-func EarlyLoad(path string) *EarlyState {
-	return &EarlyState{path: path, backend: Preload(state.Local(path))}
+// EarlyLoad starts loading b's state now.
+func EarlyLoad(b backend.Backend) *EarlyState {
+	return &EarlyState{where: b.Describe(), backend: Preload(b)}
 }
 
-// For returns the early-loaded backend when path is the one it loads, and
-// b otherwise (also when e is nil).
-func (e *EarlyState) For(path string, b state.Backend) state.Backend {
-	if e == nil || path != e.path {
+// For returns the early-loaded backend when b names the same place (its
+// Describe), and b otherwise (also when e is nil).
+func (e *EarlyState) For(b backend.Backend) backend.Backend {
+	if e == nil || b.Describe() != e.where {
 		return b
 	}
 	return e.backend

@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/backend"
 )
 
 // Preload starts loading b's state now, in the background, and returns b
@@ -11,7 +12,7 @@ import (
 // it to read the state at its usual path while the configuration is parsed
 // (on large states the two take about as long); it only reads, so reading
 // early is safe.
-func Preload(b state.Backend) state.Backend {
+func Preload(b backend.Backend) backend.Backend {
 	p := &preloaded{Backend: b, done: make(chan struct{})}
 	go func() {
 		p.st, p.err = b.Load()
@@ -21,7 +22,7 @@ func Preload(b state.Backend) state.Backend {
 }
 
 type preloaded struct {
-	state.Backend
+	backend.Backend
 	done chan struct{}
 	once sync.Once
 	st   *state.State

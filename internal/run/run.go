@@ -11,12 +11,13 @@ import (
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/backend"
 )
 
 // Deps is the world an operation runs in.
 type Deps struct {
 	// Backend is where the state lives.
-	Backend state.Backend
+	Backend backend.Backend
 	// Service builds the client of the service; it is called once, when the
 	// operation first needs a call.
 	Service func() (api.Service, error)
@@ -34,7 +35,7 @@ func (d *Deps) exists(st *state.State) bool {
 	if d.Exists != nil {
 		return d.Exists(st)
 	}
-	return st.Serial > 0 || len(st.Searches)+len(st.Profiles)+len(st.People) > 0
+	return st.Serial > 0 || !st.IsEmpty()
 }
 
 func (d *Deps) now() time.Time {
@@ -62,8 +63,8 @@ func HasBilling(cfg *config.Config) bool {
 var ErrCancelled = errors.New("apply cancelled")
 
 // ErrAborted is returned by Apply after a second interrupt: it exited at
-// once, and the journal holds every finished call.
-var ErrAborted = errors.New("apply aborted; every finished call is in the journal")
+// once, and every finished call is recorded (the next command folds it in).
+var ErrAborted = errors.New("apply aborted; every finished call is recorded")
 
 // ErrFailed is returned by Apply when the run finished, state and exports
 // are written, but a call failed or the run stopped early (the progress
@@ -95,7 +96,7 @@ var ErrBlankPerson = errors.New("forget: a PERSON is empty; give a network ID, a
 // heldLock releases a state lock once: the deferred release covers the
 // early returns, and the success path returns the unlock's own error.
 type heldLock struct {
-	u    state.Unlocker
+	u    backend.Unlocker
 	done bool
 }
 

@@ -19,6 +19,8 @@ import (
 	"github.com/leadsync/leadsync/internal/plan"
 	"github.com/leadsync/leadsync/internal/sandbox"
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/backend"
+	"github.com/leadsync/leadsync/internal/state/local"
 )
 
 const testConfig = `
@@ -93,7 +95,7 @@ func (c *counting) Search(ctx context.Context, g api.Generation, r api.SearchReq
 // recBackend is a Backend that records what the operation asks of it, in
 // order, over the local state file.
 type recBackend struct {
-	state.Backend
+	backend.Backend
 	mu  sync.Mutex
 	ops []string
 }
@@ -105,7 +107,7 @@ func (b *recBackend) note(op string) {
 }
 
 func (b *recBackend) Load() (*state.State, error) { b.note("load"); return b.Backend.Load() }
-func (b *recBackend) Lock(op string) (state.Unlocker, error) {
+func (b *recBackend) Lock(op string) (backend.Unlocker, error) {
 	b.note("lock " + op)
 	u, err := b.Backend.Lock(op)
 	if err != nil {
@@ -113,14 +115,14 @@ func (b *recBackend) Lock(op string) (state.Unlocker, error) {
 	}
 	return unlocker{u, b}, nil
 }
-func (b *recBackend) OpenJournal(s *state.State) (state.Recorder, error) {
+func (b *recBackend) OpenJournal(s *state.State) (backend.Recorder, error) {
 	b.note("journal")
 	return b.Backend.OpenJournal(s)
 }
 func (b *recBackend) Commit(s *state.State) error { b.note("commit"); return b.Backend.Commit(s) }
 
 type unlocker struct {
-	state.Unlocker
+	backend.Unlocker
 	b *recBackend
 }
 
@@ -149,7 +151,7 @@ func (v *recView) Exports(_ *config.Config, w []export.Written) {
 
 func newDeps(t *testing.T) (Deps, *recBackend, *counting, string) {
 	dir := t.TempDir()
-	b := &recBackend{Backend: state.Local(filepath.Join(dir, ".leadsync", "state.json"))}
+	b := &recBackend{Backend: local.Open(filepath.Join(dir, ".leadsync", "state.json"))}
 	svc, n := sandboxService(t)
 	return Deps{Backend: b, Service: func() (api.Service, error) { return svc, nil }, Now: func() time.Time { return t0 },
 		Interrupt: make(chan os.Signal)}, b, n, dir
@@ -287,7 +289,7 @@ func TestHasBilling(t *testing.T) {
 }
 
 func TestPreloadLoadsOnceEarly(t *testing.T) {
-	b := &recBackend{Backend: state.Local(filepath.Join(t.TempDir(), "state.json"))}
+	b := &recBackend{Backend: local.Open(filepath.Join(t.TempDir(), "state.json"))}
 	p := Preload(b)
 	st1, err := p.Load()
 	if err != nil || st1 == nil {

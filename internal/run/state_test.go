@@ -11,11 +11,13 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/backend"
+	"github.com/leadsync/leadsync/internal/state/local"
 )
 
 // seededDeps is a Deps over a local state file holding two people (Ann,
 // found by two searches and enriched; Bob, by one) and a profile read.
-func seededDeps(t *testing.T) (Deps, *recBackend, *state.Store, string) {
+func seededDeps(t *testing.T) (Deps, *recBackend, *local.Store, string) {
 	t.Helper()
 	dir := t.TempDir()
 	leads := []api.Lead{
@@ -31,11 +33,11 @@ func seededDeps(t *testing.T) (Deps, *recBackend, *state.Store, string) {
 		{At: t0, Kind: state.EventEnrich, Address: "enrich.contacts", Enrich: &state.EnrichEvent{PersonID: "101.aa", Credits: 1,
 			Result: api.EnrichedProfile{NetworkID: "101.aa", Email: "ann@acme.example", ValidationStatus: api.StatusValid, CompanyDomain: "acme.example"}}},
 	} {
-		if err := s.Apply(e); err != nil {
+		if err := s.Fold(e); err != nil {
 			t.Fatal(err)
 		}
 	}
-	store := state.NewStore(filepath.Join(dir, ".leadsync", "state.json"))
+	store := local.NewStore(filepath.Join(dir, ".leadsync", "state.json"))
 	if err := store.Save(s); err != nil {
 		t.Fatal(err)
 	}
@@ -139,9 +141,9 @@ func TestLockRefusedNamesTheHolder(t *testing.T) {
 	} {
 		b.ops = nil
 		err := op()
-		var le *state.LockedError
+		var le *local.LockedError
 		if !errors.As(err, &le) || le.Info == nil || le.Info.ID != held.Info.ID || le.Info.Operation != "apply" {
-			t.Errorf("%s: err = %v; want a *state.LockedError naming the apply holding it", name, err)
+			t.Errorf("%s: err = %v; want a *local.LockedError naming the apply holding it", name, err)
 		}
 		if got := strings.Join(b.ops, ", "); got != "lock "+name {
 			t.Errorf("%s: backend use %s; want the lock only", name, got)
@@ -210,7 +212,7 @@ func TestStateRmOfAnUnknownAddressWritesNothing(t *testing.T) {
 }
 
 func TestStateRmWithoutStateIsErrNoState(t *testing.T) {
-	b := &recBackend{Backend: state.Local(filepath.Join(t.TempDir(), "state.json"))}
+	b := &recBackend{Backend: local.Open(filepath.Join(t.TempDir(), "state.json"))}
 	if _, err := StateRm(Deps{Backend: b}, []string{"search.x"}); !errors.Is(err, ErrNoState) {
 		t.Errorf("err = %v, want ErrNoState", err)
 	}
@@ -257,15 +259,16 @@ func TestSavePlanIsRelativeToDir(t *testing.T) {
 
 func TestEarlyStateOnlyForItsPath(t *testing.T) {
 	dir := t.TempDir()
-	e := EarlyLoad(filepath.Join(dir, "state.json"))
-	other := state.Local(filepath.Join(dir, "other.json"))
-	if got := e.For(filepath.Join(dir, "other.json"), other); got != other {
+	e := EarlyLoad(local.Open(filepath.Join(dir, "state.json")))
+	other := local.Open(filepath.Join(dir, "other.json"))
+	if got := e.For(other); got != other {
 		t.Error("another path got the early state")
 	}
-	if got := e.For(filepath.Join(dir, "state.json"), other); got == other {
+	same := local.Open(filepath.Join(dir, "state.json"))
+	if got := e.For(same); got == same {
 		t.Error("its own path did not get the early state")
 	}
-	if got := (*EarlyState)(nil).For("x", other); got != other {
+	if got := (*EarlyState)(nil).For(other); got != other {
 		t.Error("nil EarlyState")
 	}
 }
@@ -285,7 +288,7 @@ func (p *recPusher) Push(s *state.State, force bool) error {
 
 func TestStatePushPushesUnderTheLock(t *testing.T) {
 	_, from, _, _ := seededDeps(t)
-	to := &recBackend{Backend: state.Local(filepath.Join(t.TempDir(), "shared.json"))}
+	to := &recBackend{Backend: local.Open(filepath.Join(t.TempDir(), "shared.json"))}
 	p := &recPusher{b: to}
 	s, err := StatePush(Deps{Backend: to}, from, p, true)
 	if err != nil {
@@ -306,13 +309,13 @@ func TestStatePushPushesUnderTheLock(t *testing.T) {
 // never made is refused before anything is written.
 func TestStatePushIntoLocalWorkspace(t *testing.T) {
 	_, from, store, dir := seededDeps(t)
-	lw := state.NewLocalWorkspaces(store.Path(), nil)
+	lw := local.NewWorkspaces(store.Path(), nil)
 	uk, err := lw.Open("uk")
 	if err != nil {
 		t.Fatal(err)
 	}
 	b := &recBackend{Backend: uk}
-	if _, err := StatePush(Deps{Backend: b}, from, uk, false); !errors.As(err, new(*state.NoWorkspaceError)) {
+	if _, err := StatePush(Deps{Backend: b}, from, uk, false); !errors.As(err, new(*backend.NoWorkspaceError)) {
 		t.Fatalf("push into a workspace never made: %v", err)
 	}
 	if _, err := os.Stat(filepath.Join(dir, ".leadsync", "workspaces")); err == nil {
@@ -329,7 +332,7 @@ func TestStatePushIntoLocalWorkspace(t *testing.T) {
 	if got, want := strings.Join(b.ops, ", "), "lock state push, unlock"; got != want {
 		t.Errorf("target: %s, want %s", got, want)
 	}
-	got, err := state.NewStore(filepath.Join(dir, ".leadsync", "workspaces", "uk", "state.json")).Load()
+	got, err := local.NewStore(filepath.Join(dir, ".leadsync", "workspaces", "uk", "state.json")).Load()
 	if err != nil || got.Lineage != s.Lineage || len(got.People) != len(s.People) {
 		t.Fatalf("uk's state file after the push: %v, %v", got, err)
 	}

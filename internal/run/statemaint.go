@@ -1,23 +1,14 @@
 package run
 
 import (
-	"time"
-
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/backend"
 )
-
-// Pusher is a workspace that takes a whole state (a workspace of the pg
-// backend, or of the local one: state.Workspace).
-type Pusher interface {
-	// Push stores s as the workspace's state, keeping its lineage; a
-	// workspace that holds state is refused unless force.
-	Push(s *state.State, force bool) error
-}
 
 // StatePush copies the state of from (a local state file) into to, whose
 // lock d.Backend takes ("state push") around the copy. It returns the
 // state pushed.
-func StatePush(d Deps, from state.Backend, to Pusher, force bool) (*state.State, error) {
+func StatePush(d Deps, from backend.Backend, to backend.Pusher, force bool) (*state.State, error) {
 	s, err := from.Load()
 	if err != nil {
 		return nil, err
@@ -34,16 +25,9 @@ func StatePush(d Deps, from state.Backend, to Pusher, force bool) (*state.State,
 	return s, lock.release()
 }
 
-// JournalRecoverer folds the readable part of a damaged journal into the
-// state (the local state file; a database records each call in a
-// transaction and has no journal).
-type JournalRecoverer interface {
-	RecoverJournal(now time.Time) (*state.RecoverResult, error)
-}
-
 // StateRecover takes the state's lock ("state recover") and recovers the
 // journal of r with the clock of d.
-func StateRecover(d Deps, r JournalRecoverer) (*state.RecoverResult, error) {
+func StateRecover(d Deps, r backend.JournalRecoverer) (*backend.RecoverResult, error) {
 	u, err := d.Backend.Lock("state recover")
 	if err != nil {
 		return nil, err

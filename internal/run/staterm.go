@@ -62,7 +62,7 @@ func StateRm(d Deps, addresses []string) ([]RemovedRecord, error) {
 			continue // named twice: already removed
 		}
 		removed = append(removed, r)
-		if err := s.Apply(state.Event{At: d.now().UTC(), Kind: state.EventForget, Address: addr}); err != nil {
+		if err := s.Fold(state.Event{At: d.now().UTC(), Kind: state.EventForget, Address: addr}); err != nil {
 			return nil, err
 		}
 	}

@@ -1,7 +1,7 @@
 package state
 
 // Changes names what changed in a State since tracking started: the keys of
-// the searches, profiles, people and failures that Apply or RemovePerson
+// the searches, profiles, people and failures that Fold or RemovePerson
 // set or deleted, and whether Usage changed. A backend that keeps the state
 // row by row (PostgreSQL) writes only these rows instead of the whole state.
 // A key is listed whether it was set or deleted: the state's maps say which

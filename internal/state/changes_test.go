@@ -1,7 +1,6 @@
 package state
 
 import (
-	"bytes"
 	"encoding/json"
 	"testing"
 
@@ -81,91 +80,95 @@ func (m *mirror) take(s *State) {
 	}
 }
 
+// encoded is s as indented JSON (what the state file holds, as
+// encoding/json writes it), to compare two states line by line.
 func encoded(t *testing.T, s *State) string {
 	t.Helper()
-	var b bytes.Buffer
-	if err := Encode(&b, s); err != nil {
+	b, err := json.MarshalIndent(s, "", " ")
+	if err != nil {
 		t.Fatal(err)
 	}
-	return b.String()
+	return string(b)
 }
 
-// Every change Apply and RemovePerson make is named by TakeChanges, so a
+// Every change Fold and RemovePerson make is named by TakeChanges, so a
 // backend writing only those rows keeps an exact copy.
 func TestChangesNameEveryChange(t *testing.T) {
 	steps := []func(s *State){
 		func(s *State) {
-			s.Apply(Event{At: day(0), Kind: EventBilling, Billing: &api.Usage{RemainingRequests: 5}})
+			s.Fold(Event{At: day(0), Kind: EventBilling, Billing: &api.Usage{RemainingRequests: 5}})
 		},
 		func(s *State) {
-			s.Apply(searchEv(day(1), "search.a", 0, lead("", "anna", "Anna"), lead("n2", "ben", "Ben"), lead("", "", "Nobody")))
+			s.Fold(searchEv(day(1), "search.a", 0, lead("", "anna", "Anna"), lead("n2", "ben", "Ben"), lead("", "", "Nobody")))
 		},
-		func(s *State) { s.Apply(profileEv(day(2), "profile.p", "anna", "Anna A")) },
+		func(s *State) { s.Fold(profileEv(day(2), "profile.p", "anna", "Anna A")) },
 		func(s *State) {
 			// Anna's networkId arrives: re-keyed from page:anna in search.a and profile.p.
-			s.Apply(searchEv(day(3), "search.b", 1, lead("n1", "anna", "Anna"), lead("n2", "ben", "Ben")))
+			s.Fold(searchEv(day(3), "search.b", 1, lead("n1", "anna", "Anna"), lead("n2", "ben", "Ben")))
 		},
 		func(s *State) {
-			s.Apply(enrichEv(day(4), "enrich.e", "n2", api.EnrichedProfile{NetworkID: "n2", Email: "b@x.example", CreditBalance: 7}))
+			s.Fold(enrichEv(day(4), "enrich.e", "n2", api.EnrichedProfile{NetworkID: "n2", Email: "b@x.example", CreditBalance: 7}))
 		},
 		func(s *State) {
-			s.Apply(enrichEv(day(4), "enrich.e", "page:zed", api.EnrichedProfile{NetworkID: "n9", PageName: "zed", Email: "z@x.example"}))
+			s.Fold(enrichEv(day(4), "enrich.e", "page:zed", api.EnrichedProfile{NetworkID: "n9", PageName: "zed", Email: "z@x.example"}))
 		},
 		func(s *State) {
-			s.Apply(Event{At: day(5), Kind: EventFailure, Address: "search.c", Failure: &Failure{Message: "500"}})
+			s.Fold(Event{At: day(5), Kind: EventFailure, Address: "search.c", Failure: &Failure{Message: "500"}})
 		},
-		func(s *State) { s.Apply(searchEv(day(6), "search.a", 0, lead("n1", "anna", "Anna"))) },
-		func(s *State) { s.Apply(profileEv(day(6), "profile.p", "ben", "Ben B")) },
+		func(s *State) { s.Fold(searchEv(day(6), "search.a", 0, lead("n1", "anna", "Anna"))) },
+		func(s *State) { s.Fold(profileEv(day(6), "profile.p", "ben", "Ben B")) },
 		// An enrichment pending, then unknown, then another pending and void.
 		func(s *State) {
-			s.Apply(Event{At: day(6), Kind: EventEnrichPending, Address: "enrich.e", Enrich: &EnrichEvent{PersonID: "n1", Credits: 1}})
+			s.Fold(Event{At: day(6), Kind: EventEnrichPending, Address: "enrich.e", Enrich: &EnrichEvent{PersonID: "n1", Credits: 1}})
 		},
 		func(s *State) {
-			s.Apply(Event{At: day(6), Kind: EventEnrichUnknown, Address: "enrich.e", Enrich: &EnrichEvent{PersonID: "n1", Credits: 1}, Failure: &Failure{Message: "timeout"}})
+			s.Fold(Event{At: day(6), Kind: EventEnrichUnknown, Address: "enrich.e", Enrich: &EnrichEvent{PersonID: "n1", Credits: 1}, Failure: &Failure{Message: "timeout"}})
 		},
 		func(s *State) {
-			s.Apply(Event{At: day(6), Kind: EventEnrichVoid, Address: "enrich.e", Enrich: &EnrichEvent{PersonID: "n1", Credits: 1}})
+			s.Fold(Event{At: day(6), Kind: EventEnrichVoid, Address: "enrich.e", Enrich: &EnrichEvent{PersonID: "n1", Credits: 1}})
 		},
-		func(s *State) { s.Apply(Event{At: day(7), Kind: EventForget, Address: "search.b"}) },
+		func(s *State) { s.Fold(Event{At: day(7), Kind: EventForget, Address: "search.b"}) },
 		func(s *State) { s.RemovePerson("n1") },
-		func(s *State) { s.Apply(searchEv(day(8), "search.c", 0, lead("n3", "cleo", "Cleo"))) },
+		func(s *State) { s.Fold(searchEv(day(8), "search.c", 0, lead("n3", "cleo", "Cleo"))) },
 		// max_results lowered: the kept leads are cut without a run.
 		func(s *State) {
-			s.Apply(searchEv(day(8), "search.t", 0, lead("n4", "dora", "Dora"), lead("n5", "emil", "Emil"), lead("n6", "fay", "Fay")))
+			s.Fold(searchEv(day(8), "search.t", 0, lead("n4", "dora", "Dora"), lead("n5", "emil", "Emil"), lead("n6", "fay", "Fay")))
 		},
 		func(s *State) {
-			s.Apply(Event{At: day(8), Kind: EventTrim, Address: "search.t", Trim: &TrimEvent{MaxResults: 1}})
+			s.Fold(Event{At: day(8), Kind: EventTrim, Address: "search.t", Trim: &TrimEvent{MaxResults: 1}})
 		},
 		// A profile read shared by a second address, then another read shared
 		// in its place (the first person leaves it).
-		func(s *State) { s.Apply(profileEv(day(8), "profile.q", "dora", "Dora D")) },
+		func(s *State) { s.Fold(profileEv(day(8), "profile.q", "dora", "Dora D")) },
 		func(s *State) {
-			s.Apply(Event{At: day(8), Kind: EventProfileShare, Address: "profile.r", Share: &ProfileShareEvent{From: "profile.q", Generation: api.Gen1, Request: []byte(`{"pageName":"DORA"}`)}})
+			s.Fold(Event{At: day(8), Kind: EventProfileShare, Address: "profile.r", Share: &ProfileShareEvent{From: "profile.q", Generation: api.Gen1, Request: []byte(`{"pageName":"DORA"}`)}})
 		},
-		func(s *State) { s.Apply(profileEv(day(8), "profile.q", "emil", "Emil E")) },
+		func(s *State) { s.Fold(profileEv(day(8), "profile.q", "emil", "Emil E")) },
 		func(s *State) {
-			s.Apply(Event{At: day(8), Kind: EventProfileShare, Address: "profile.r", Share: &ProfileShareEvent{From: "profile.q", Generation: api.Gen1, Request: []byte(`{"pageName":"Emil"}`)}})
+			s.Fold(Event{At: day(8), Kind: EventProfileShare, Address: "profile.r", Share: &ProfileShareEvent{From: "profile.q", Generation: api.Gen1, Request: []byte(`{"pageName":"Emil"}`)}})
 		},
 		// A split search: the root at the cap, then its two sub-searches.
-		func(s *State) { s.Apply(splitEv(day(9), "search.s", []string{}, api.MaxResults)) },
-		func(s *State) { s.Apply(splitEv(day(9), "search.s", []string{"A"}, 2)) },
+		func(s *State) { s.Fold(splitEv(day(9), "search.s", []string{}, api.MaxResults)) },
+		func(s *State) { s.Fold(splitEv(day(9), "search.s", []string{"A"}, 2)) },
 		func(s *State) { s.RemovePerson("s1.A") },
-		func(s *State) { s.Apply(splitEv(day(10), "search.s", []string{"B"}, 3)) },
-		func(s *State) { s.Apply(Event{At: day(11), Kind: EventForget, Address: "search.s"}) },
+		func(s *State) { s.Fold(splitEv(day(10), "search.s", []string{"B"}, 3)) },
+		func(s *State) { s.Fold(Event{At: day(11), Kind: EventForget, Address: "search.s"}) },
 		// Erasure (suppression list) and retention.
 		func(s *State) {
-			s.Apply(Event{At: day(12), Kind: EventForgetPeople, Address: PeopleAddress, People: &ForgetPeopleEvent{
+			s.Fold(Event{At: day(12), Kind: EventForgetPeople, Address: PeopleAddress, People: &ForgetPeopleEvent{
 				Reason: ForgetErasure, PersonIDs: []string{"n3"}, Keys: IdentifierKeys("cleo")}})
+
 		},
 		func(s *State) {
-			s.Apply(searchEv(day(13), "search.c", 0, lead("n3", "cleo", "Cleo"), lead("n7", "gus", "Gus")))
+			s.Fold(searchEv(day(13), "search.c", 0, lead("n3", "cleo", "Cleo"), lead("n7", "gus", "Gus")))
 		},
 		// The read of an erased person: recorded without them, in place of
 		// a read of someone else.
-		func(s *State) { s.Apply(profileEv(day(13), "profile.r", "cleo", "Cleo C")) },
+		func(s *State) { s.Fold(profileEv(day(13), "profile.r", "cleo", "Cleo C")) },
 		func(s *State) {
-			s.Apply(Event{At: day(14), Kind: EventForgetPeople, Address: PeopleAddress, People: &ForgetPeopleEvent{
+			s.Fold(Event{At: day(14), Kind: EventForgetPeople, Address: PeopleAddress, People: &ForgetPeopleEvent{
 				Reason: ForgetRetention, PersonIDs: []string{"n7", "n2"}}})
+
 		},
 	}
 	s := New()
@@ -183,7 +186,7 @@ func TestChangesNameEveryChange(t *testing.T) {
 		t.Fatal("changes left after taking them")
 	}
 	// Changes given back are taken again.
-	s.Apply(Event{At: day(9), Kind: EventFailure, Address: "search.d", Failure: &Failure{Message: "x"}})
+	s.Fold(Event{At: day(9), Kind: EventFailure, Address: "search.d", Failure: &Failure{Message: "x"}})
 	c := s.TakeChanges()
 	s.PutBackChanges(c)
 	if c2 := s.TakeChanges(); len(c2.Failures) != 1 {
@@ -191,7 +194,7 @@ func TestChangesNameEveryChange(t *testing.T) {
 	}
 	// Without Track nothing is recorded.
 	u := New()
-	u.Apply(searchEv(day(1), "search.a", 0, lead("n1", "anna", "Anna")))
+	u.Fold(searchEv(day(1), "search.a", 0, lead("n1", "anna", "Anna")))
 	if u.Tracking() || u.TakeChanges() != nil {
 		t.Fatal("an untracked state records changes")
 	}

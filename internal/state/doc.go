@@ -1,11 +1,13 @@
-// Package state owns what leadsync knows was fetched: the state file
-// (atomic, 0600, format_version/lineage/serial, with a backup), the journal
-// that records each completed call during apply (one synced, checksummed
-// line per call, replayed on load and folded in at the end), and the lock
-// that keeps two writers apart. Apply is the one place the state changes,
-// both live and on replay. It also reads and writes the working copy's
-// record of the spreadsheets it wrote (.leadsync/exports.json: which state,
-// by DataMark, and which configuration each was written from), a local file
-// beside the state's, never part of the state. It imports only api and
-// version.
+// Package state is the model of what leadsync knows was fetched: State
+// (searches, profile reads, people, failures, usage, the suppression list,
+// split runs under way), the events that record each completed call, and
+// Fold, the one way a state changes, both live and when a journal is
+// replayed. It also names what changed (Changes, for a backend that writes
+// row by row), checks a state read from outside (Check), and gives the
+// mark of the data an export was written from (DataMark).
+//
+// It knows nothing of files or databases: the codec is
+// internal/state/statefile, the backends are internal/state/local and
+// internal/state/pg, behind internal/state/backend. It imports only api;
+// it must not import any of those.
 package state

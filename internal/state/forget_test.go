@@ -147,7 +147,7 @@ func TestForgetPeople(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s := New()
 			for _, e := range tc.events {
-				if err := s.Apply(e); err != nil {
+				if err := s.Fold(e); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -193,35 +193,10 @@ func forgetSummary(s *State) map[string]string {
 	return m
 }
 
-// TestForgetThroughTheJournal: a forget recorded in the journal and not
-// committed is replayed by the next load, and the suppression list
-// survives a save and load.
-func TestForgetThroughTheJournal(t *testing.T) {
-	st, _ := newStore(t)
-	s, err := st.Load()
-	must(t, err)
-	j := run(t, st, s, searchEv(day(0), "search.a", 0, lead("n1", "ann", "Ann"), lead("n2", "bob", "Bob")), eraseEv(day(1), nil, "n1"))
-	_ = j // crash: no commit
-	got, err := NewStore(st.Path()).Load()
-	must(t, err)
-	if d := cmp.Diff(s, got, cmpState, cmpTime); d != "" {
-		t.Errorf("replayed state differs from the live one:\n%s", d)
-	}
-	must(t, NewStore(st.Path()).Commit(got))
-	again, err := NewStore(st.Path()).Load()
-	must(t, err)
-	if len(again.Suppressed) != 1 || again.People["n1"] != nil || again.Searches["search.a"].Suppressed != 1 {
-		t.Errorf("after save and load: suppressed %v, n1 %v, search %+v", again.Suppressed, again.People["n1"], again.Searches["search.a"])
-	}
-	if !again.IsSuppressed(api.Lead{PageName: "ANN"}) || again.IsSuppressed(api.Lead{NetworkID: "n2"}) {
-		t.Error("IsSuppressed is wrong after load")
-	}
-}
-
 func TestFindPersonAndExpired(t *testing.T) {
 	s := New()
-	must(t, s.Apply(searchEv(day(0), "search.a", 0, lead("n1", "Ann_A", "Ann"), lead("", "bob", "Bob"))))
-	must(t, s.Apply(searchEv(day(100), "search.b", 0, lead("n1", "Ann_A", "Ann"))))
+	must(t, s.Fold(searchEv(day(0), "search.a", 0, lead("n1", "Ann_A", "Ann"), lead("", "bob", "Bob"))))
+	must(t, s.Fold(searchEv(day(100), "search.b", 0, lead("n1", "Ann_A", "Ann"))))
 	for in, want := range map[string]string{
 		"n1": "n1", "Ann_A": "n1", "ann_a": "n1", "https://network.example/profile/Ann_A": "n1",
 		"bob": "page:bob", "page:bob": "page:bob", "nobody": "", "https://network.example/": "",
@@ -241,35 +216,5 @@ func TestFindPersonAndExpired(t *testing.T) {
 	}
 	if got := s.Expired(0, day(1000)); got != nil {
 		t.Errorf("Expired without retention = %q", got)
-	}
-}
-
-// TestErasedEnrichmentsCount: the enrichments of people forgotten (erasure
-// or retention) stay counted by the block that made them, an unknown
-// outcome too, and the counts survive a save and load; people never
-// enriched add nothing.
-func TestErasedEnrichmentsCount(t *testing.T) {
-	st, _ := newStore(t)
-	s, err := st.Load()
-	must(t, err)
-	for _, ev := range []Event{
-		searchEv(day(0), "search.a", 0, lead("n1", "ann", "Ann"), lead("n2", "bob", "Bob"), lead("n3", "cy", "Cy"), lead("n4", "di", "Di")),
-		enrichEv(day(0), "enrich.a", "n1", api.EnrichedProfile{NetworkID: "n1", Email: "a@x.example"}),
-		enrichEv(day(0), "enrich.b", "n2", api.EnrichedProfile{NetworkID: "n2", Email: "b@x.example"}),
-		{At: day(0), Kind: EventEnrichUnknown, Address: "enrich.a", Enrich: &EnrichEvent{PersonID: "n3", Credits: 1}, Failure: &Failure{Message: "timeout"}},
-		eraseEv(day(1), nil, "n1", "n4"),
-		retentionEv(day(2), "n2", "n3"),
-	} {
-		must(t, s.Apply(ev))
-	}
-	want := map[string]int{"enrich.a": 2, "enrich.b": 1}
-	if d := cmp.Diff(want, s.ErasedEnrichments); d != "" {
-		t.Errorf("erased enrichments (-want +got):\n%s", d)
-	}
-	must(t, st.Commit(s))
-	again, err := NewStore(st.Path()).Load()
-	must(t, err)
-	if d := cmp.Diff(want, again.ErasedEnrichments); d != "" {
-		t.Errorf("after save and load (-want +got):\n%s", d)
 	}
 }

@@ -6,8 +6,8 @@ import (
 )
 
 // index finds a person by page name without scanning People. It is built on
-// first use and kept current by Apply; people counts that differ from
-// len(People) reveal changes made behind Apply's back, and the index is
+// first use and kept current by Fold; people counts that differ from
+// len(People) reveal changes made behind Fold's back, and the index is
 // rebuilt then.
 type index struct {
 	byPage map[string]string // page name -> person ID

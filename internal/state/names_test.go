@@ -187,7 +187,7 @@ func TestNamesMerge(t *testing.T) {
 							t.Fatal(err)
 						}
 					}
-					if err := s.Apply(e); err != nil {
+					if err := s.Fold(e); err != nil {
 						t.Fatalf("apply %s: %v", e.Kind, err)
 					}
 				}
@@ -216,7 +216,7 @@ func TestProfilePageCase(t *testing.T) {
 	other := profileEv(day(1), "profile.q", "Someone_Else", "Someone Else")
 	other.Profile.Profile.NetworkURL = "https://network.example/profile/Juergen_vonBuelow" // not the page asked: ignored
 	for _, e := range []Event{searchEv(day(0), "search.a", 0, jurgen), read, other} {
-		if err := s.Apply(e); err != nil {
+		if err := s.Fold(e); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -25,7 +25,7 @@ const anonPrefix = "anon:"
 func New() *State {
 	return &State{
 		FormatVersion: FormatVersion,
-		Lineage:       newUUID(),
+		Lineage:       NewUUID(),
 		Searches:      map[string]*Search{},
 		Profiles:      map[string]*ProfileRead{},
 		People:        map[string]*Person{},
@@ -34,8 +34,9 @@ func New() *State {
 	}
 }
 
-// newUUID returns a random (version 4) UUID.
-func newUUID() string {
+// NewUUID returns a random (version 4) UUID: lineages, and the IDs of
+// journals, locks and workspace epochs.
+func NewUUID() string {
 	var b [16]byte
 	if _, err := rand.Read(b[:]); err != nil {
 		// crypto/rand never fails on supported platforms (it panics itself
@@ -52,7 +53,7 @@ func newUUID() string {
 // "page:" and its page name. A lead with neither gets "anon:" and a hash of
 // its visible fields, so that it is neither lost nor merged with another.
 //
-// Apply resolves leads without a networkId through the page names of known
+// Fold resolves leads without a networkId through the page names of known
 // people first, so the key a lead ends up under in a State is
 // (*State).Resolve, not always PersonID.
 func PersonID(l api.Lead) string {
@@ -150,4 +151,11 @@ func (s *State) normalize() {
 	}
 	s.idx = nil
 	s.sup, s.supLen = nil, 0
+}
+
+// IsEmpty reports whether s holds no result: no search, no profile read and
+// nobody. A state can be empty and still have a serial, failures, usage or
+// a suppression list (everyone in it forgotten).
+func (s *State) IsEmpty() bool {
+	return len(s.Searches) == 0 && len(s.Profiles) == 0 && len(s.People) == 0
 }

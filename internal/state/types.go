@@ -14,7 +14,7 @@ const FormatVersion = 1
 // State is everything leadsync knows about what was fetched. It is the
 // content of .leadsync/state.json.
 //
-// Code that changes a State (Apply, RemovePerson, ...) names what it
+// Code that changes a State (Fold, RemovePerson, ...) names what it
 // changed with the touch* methods of changes.go: the PostgreSQL backend
 // writes only those rows. TestChangesNameEveryChange checks it; a new kind
 // of change needs a step there.
@@ -71,9 +71,9 @@ type State struct {
 	// --state, a local workspace made before epochs).
 	Epoch string `json:"-"`
 
-	// idx finds people by page name; built lazily, kept up to date by Apply.
+	// idx finds people by page name; built lazily, kept up to date by Fold.
 	idx *index
-	// changes records what Apply changed, when a backend tracks it (Track).
+	// changes records what Fold changed, when a backend tracks it (Track).
 	changes *Changes
 	// sup is the suppression list as a set of keys, built lazily for the
 	// first len(Suppressed) == supLen entries (the list only grows).
@@ -256,7 +256,7 @@ const (
 )
 
 // Event is one completed call (or forget), as appended to the journal and
-// applied to the state. Applying the same sequence of events to the same
+// folded into the state. Folding the same sequence of events into the same
 // state always gives the same result.
 type Event struct {
 	Seq     uint64    `json:"seq"`
@@ -287,7 +287,7 @@ type ForgetPeopleEvent struct {
 }
 
 // SplitEvent is one completed sub-search of a split search (the root
-// included). Applying the event that completes the tree makes the run the
+// included). Folding the event that completes the tree makes the run the
 // search's record.
 type SplitEvent struct {
 	// Hash, Generation, Request, RequestHash, Dimensions and MaxResults

@@ -42,9 +42,9 @@ func (e *Event) validateUnknown() error {
 	return nil
 }
 
-// applyUnknown records an enrichment with an unknown outcome; it does not
+// foldUnknown records an enrichment with an unknown outcome; it does not
 // touch the person (nothing of them is known from it).
-func (s *State) applyUnknown(e Event) {
+func (s *State) foldUnknown(e Event) {
 	if s.UnknownEnrichments == nil {
 		s.UnknownEnrichments = map[string]*UnknownEnrichment{}
 	}
@@ -64,7 +64,7 @@ func (s *State) applyUnknown(e Event) {
 // settlePending takes the credits of a pending enrichment of the people
 // ids out of Usage.CreditsUnknown and marks it no longer pending: its call
 // has an outcome now (charged and counted as spent, certainly not charged,
-// or unknown and counted again by applyUnknown). A caller that settles
+// or unknown and counted again by foldUnknown). A caller that settles
 // drops or replaces the entry.
 func (s *State) settlePending(ids ...string) {
 	for _, id := range ids {
@@ -121,12 +121,12 @@ const EventEnrichVoid EventKind = "enrich_void"
 // pendingMessage is the message of an unknown enrichment left pending.
 const pendingMessage = "sent, and no outcome recorded: the run ended while it was in flight"
 
-// applyPending records an enrichment about to be sent: it may be charged
+// foldPending records an enrichment about to be sent: it may be charged
 // from now on, so its credits count as unknown until its outcome. An
 // unknown enrichment of the person already there (a run killed with their
 // enrichment in flight, or a failure of an earlier run) stays counted: a
 // person is sent once per run, so a pending one here is not this call's.
-func (s *State) applyPending(e Event) {
+func (s *State) foldPending(e Event) {
 	if s.UnknownEnrichments == nil {
 		s.UnknownEnrichments = map[string]*UnknownEnrichment{}
 	}

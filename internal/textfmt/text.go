@@ -75,3 +75,21 @@ func Age(d time.Duration) string {
 	}
 	return fmt.Sprintf("%dd", int(d/(24*time.Hour)))
 }
+
+// WithArticle puts "a" or "an" before a noun phrase, by its first letter:
+// "an export block", "a search block", "an object".
+func WithArticle(s string) string {
+	return Article(s) + " " + s
+}
+
+// Article is "an" before a word that starts with a vowel sound, "a"
+// otherwise. By the spelling of the words leadsync's messages build with
+// it: a, e, i, o and "un" (an unknown) take "an"; any other u (a user) and
+// consonants take "a".
+func Article(s string) string {
+	l := strings.ToLower(s)
+	if l != "" && (strings.ContainsRune("aeio", rune(l[0])) || strings.HasPrefix(l, "un")) {
+		return "an"
+	}
+	return "a"
+}

@@ -69,3 +69,15 @@ func TestAge(t *testing.T) {
 		}
 	}
 }
+
+func TestArticle(t *testing.T) {
+	for in, want := range map[string]string{
+		"export block": "an export block", "enrich block": "an enrich block", "object": "an object",
+		"import block": "an import block", "unknown value": "an unknown value", "search block": "a search block",
+		"list of strings": "a list of strings", "user": "a user", "": "a ",
+	} {
+		if got := WithArticle(in); got != want {
+			t.Errorf("WithArticle(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/engine"
 	"github.com/leadsync/leadsync/internal/export"
+	"github.com/leadsync/leadsync/internal/exportformat"
 	"github.com/leadsync/leadsync/internal/plan"
 	"github.com/leadsync/leadsync/internal/run"
 )
@@ -37,30 +38,92 @@ func NewApply(s Streams, asJSON bool) Apply {
 	if asJSON {
 		return &applyJSON{s: s}
 	}
-	return applyHuman{s}
+	return &applyHuman{s: s}
 }
 
-type applyHuman struct{ s Streams }
+// NewApplyJSON is the JSON view of an apply whose configuration drew
+// warnings (printed on stderr as well): its apply_start carries them with
+// the plan's own, as plan --json does in its diagnostics.
+func NewApplyJSON(s Streams, warnings []plan.Diagnostic) Apply {
+	return &applyJSON{s: s, warnings: warnings}
+}
 
-func (v applyHuman) Plan(p *plan.Plan) { _ = PlanText(v.s.Out, p, v.s.ColorOut) }
+// applyHuman draws the plan on Out and progress on ErrOut. The end of the
+// run's summary is held until Apply returns (Done): only then is it known
+// whether the state was saved and the spreadsheets written, so that
+// "Apply complete" is never printed before an error that stops them.
+type applyHuman struct {
+	s       Streams
+	sum     *engine.Summary
+	cfg     *config.Config
+	written []export.Written
+	done    bool
+}
 
-func (v applyHuman) Progress(func()) engine.Progress {
+func (v *applyHuman) Plan(p *plan.Plan) { _ = PlanText(v.s.Out, p, v.s.ColorOut) }
+
+func (v *applyHuman) Progress(func()) engine.Progress {
+	hold := func(s *engine.Summary) { v.sum = s }
 	if v.s.ErrTTY {
-		return &textProgress{w: v.s.ErrOut, now: v.s.Now, live: true, color: v.s.ColorErr}
+		return &textProgress{w: v.s.ErrOut, now: v.s.Now, live: true, color: v.s.ColorErr, hold: hold}
 	}
-	return &textProgress{w: v.s.ErrOut, now: v.s.Now}
+	return &textProgress{w: v.s.ErrOut, now: v.s.Now, hold: hold}
 }
 
-func (v applyHuman) Interrupted() { interrupted(v.s.ErrOut) }
+func (v *applyHuman) Interrupted() { interrupted(v.s.ErrOut) }
 
-// Done shows nothing: the progress printer and the command say how it ended.
-func (applyHuman) Done(error) {}
+// Exports keeps the files written: they are listed after the summary.
+func (v *applyHuman) Exports(cfg *config.Config, written []export.Written) {
+	v.cfg = cfg
+	v.written = append(v.written, written...)
+}
 
-func (v applyHuman) Exports(cfg *config.Config, written []export.Written) {
-	for _, w := range written {
-		fmt.Fprintln(v.s.Out, WroteLine(cfg, w))
+// Done prints the run's summary, ended by what became of the run (err):
+// complete, stopped or aborted, and the spreadsheets that were not
+// written; then the files written and their warnings.
+func (v *applyHuman) Done(err error) {
+	if v.done {
+		return
 	}
-	ExportWarnings(v.s.ErrOut, written)
+	v.done = true
+	if v.sum != nil {
+		writeSummary(v.s.ErrOut, v.sum, endingOf(v.sum, v.cfg, err))
+	}
+	for _, w := range v.written {
+		fmt.Fprintln(v.s.Out, WroteLine(v.cfg, w))
+	}
+	ExportWarnings(v.s.ErrOut, v.written)
+}
+
+// ending is how the summary of a run ends.
+type ending struct {
+	// word is "Apply complete", "Apply stopped" or "Apply aborted".
+	word string
+	// notWritten are the spreadsheets the apply was to write and did not
+	// ("out/a.xlsx (export.a)").
+	notWritten []string
+}
+
+// endingOf is the ending of the summary s of an apply that returned err.
+func endingOf(s *engine.Summary, cfg *config.Config, err error) ending {
+	e := ending{word: "Apply complete"}
+	switch {
+	case errors.Is(err, run.ErrAborted):
+		e.word = "Apply aborted"
+	case s.Stopped != "" || (err != nil && !errors.Is(err, run.ErrFailed)):
+		e.word = "Apply stopped"
+	}
+	var ue *run.UnwrittenError
+	if errors.As(err, &ue) {
+		dir := ""
+		if cfg != nil {
+			dir = cfg.Dir
+		}
+		for _, f := range ue.Files {
+			e.notWritten = append(e.notWritten, RelPath(dir, f.Path)+" ("+f.Export+")")
+		}
+	}
+	return e
 }
 
 // ExportWarnings prints the warnings of the files written, as apply and
@@ -83,12 +146,13 @@ func ExportWarnings(w io.Writer, written []export.Written) {
 // once the spreadsheets are written, and lists them; an apply with nothing
 // to do still ends with one.
 type applyJSON struct {
-	s       Streams
-	prog    *jsonProgress
-	sum     *engine.Summary
-	cfg     *config.Config
-	written []export.Written
-	done    bool
+	s        Streams
+	warnings []plan.Diagnostic // the configuration's
+	prog     *jsonProgress
+	sum      *engine.Summary
+	cfg      *config.Config
+	written  []export.Written
+	done     bool
 }
 
 // Plan shows nothing: the JSON stream starts with apply_start.
@@ -98,7 +162,7 @@ func (v *applyJSON) Progress(stop func()) engine.Progress {
 	// A reader that goes away (apply --json | head) stops the run like
 	// a first Ctrl-C: nothing more is spent for output nobody reads.
 	v.prog = &jsonProgress{w: &brokenPipeWriter{w: v.s.Out, onBroken: stop}, now: v.s.Now,
-		hold: func(s *engine.Summary) { v.sum = s }}
+		hold: func(s *engine.Summary) { v.sum = s }, warnings: v.warnings}
 	return v.prog
 }
 
@@ -143,6 +207,18 @@ func (v *applyJSON) Done(err error) {
 			"sheets": w.Sheets, "rows": w.Rows, "summary": w.Summary, "warnings": warn})
 	}
 	ev["files"] = files
+	notWritten := make([]map[string]any, 0)
+	var ue *run.UnwrittenError
+	if errors.As(err, &ue) {
+		dir := ""
+		if v.cfg != nil {
+			dir = v.cfg.Dir
+		}
+		for _, f := range ue.Files {
+			notWritten = append(notWritten, map[string]any{"path": RelPath(dir, f.Path), "export": f.Export})
+		}
+	}
+	ev["not_written"] = notWritten
 	if err != nil && !errors.Is(err, run.ErrFailed) {
 		ev["error"] = err.Error()
 	}
@@ -153,8 +229,10 @@ func (v *applyJSON) Done(err error) {
 	p.emit(ev)
 }
 
+// interrupted acknowledges the first interrupt at once; the run says how
+// many calls it waits for as it stops (Stopping).
 func interrupted(w io.Writer) {
-	fmt.Fprintln(w, "\nInterrupt received: no new calls will start; waiting for the calls in flight. Press Ctrl-C again to exit at once.")
+	fmt.Fprintln(w, "\nInterrupt received: no new calls will start. Press Ctrl-C again to exit at once (the calls in flight are then abandoned, and may be charged).")
 }
 
 // brokenPipeWriter calls onBroken once writing fails (the reader of a
@@ -189,12 +267,19 @@ func DescribeWritten(cfg *config.Config, w export.Written) string {
 	switch {
 	case w.Summary:
 		what = "summary"
-	case strings.EqualFold(filepath.Ext(w.Path), ".csv"):
+	case fileOfOneSheet(w.Path):
 		what = Plural(w.Rows, "row")
 	default:
 		what = Plural(w.Sheets, "sheet") + " + Summary, " + Plural(w.Rows, "row")
 	}
 	return fmt.Sprintf("%s (%s) from %s", RelPath(cfg.Dir, w.Path), what, w.Export)
+}
+
+// fileOfOneSheet reports whether path is written in a format that writes a
+// file per sheet (CSV), which holds rows but no sheets to count.
+func fileOfOneSheet(path string) bool {
+	f, _ := exportformat.ForPath(path)
+	return f.Layout == exportformat.FilePerSheet
 }
 
 // RelPath shows path relative to dir when it is inside it.

@@ -36,6 +36,8 @@ func TestApplyViews(t *testing.T) {
 	if _, ok := h.Progress(nil).(*textProgress); !ok {
 		t.Error("human view: progress is not the text printer")
 	}
+	// The files written are listed when the apply is done.
+	h.Done(nil)
 	if got := out.String(); !strings.Contains(got, "No changes") || !strings.Contains(got, "Wrote out/a.csv (3 rows) from export.a.\n") {
 		t.Errorf("human stdout:\n%s", got)
 	}

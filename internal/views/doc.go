@@ -11,8 +11,8 @@
 // Counter counts calls, credits, rate and time left from an injected
 // clock; the printers only format what it counts.
 //
-// It imports plan, engine, export, config and run (for the interface it
-// implements); never cli or cobra. It writes only to the writers it is
+// It imports plan, engine, export, exportformat, config and run (for the
+// interface it implements); never cli or cobra. It writes only to the writers it is
 // given. The plan package knows nothing of terminals: every escape code
 // is here.
 package views

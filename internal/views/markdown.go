@@ -76,35 +76,7 @@ func PlanMarkdown(w io.Writer, p *plan.Plan, base *plan.Plan) error {
 	if p.Suppressed > 0 {
 		fmt.Fprintf(&b, "\nSuppressed: %s erased with `leadsync forget` (results naming them are dropped).\n", Plural(p.Suppressed, "person"))
 	}
-	if len(p.Diagnostics) > 0 {
-		b.WriteString("\n#### Diagnostics\n\n")
-		for _, d := range p.Diagnostics {
-			sev := "Warning"
-			if d.Severity == "error" {
-				sev = "Error"
-			}
-			line := fmt.Sprintf("- **%s:** %s", sev, mdInline(d.Summary))
-			if d.Address != "" {
-				line += " (" + mdCode(d.Address) + ")"
-			}
-			b.WriteString(line + "\n")
-			if d.Detail != "" {
-				// Lines of the detail stay lines (hard breaks).
-				var lines []string
-				for _, l := range strings.Split(d.Detail, "\n") {
-					if l = mdInline(l); l != "" {
-						lines = append(lines, l)
-					}
-				}
-				detail := strings.Join(lines, "\\\n  ")
-				if len(d.Detail) > 200 || len(lines) > 3 {
-					fmt.Fprintf(&b, "  <details><summary>Details</summary>\n\n  %s\n\n  </details>\n", detail)
-				} else {
-					fmt.Fprintf(&b, "  %s\n", detail)
-				}
-			}
-		}
-	}
+	mdDiagnostics(&b, p.Diagnostics)
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -357,4 +329,63 @@ func mdInline(s string) string {
 // oneLine joins the lines of s with spaces.
 func oneLine(s string) string {
 	return strings.Join(strings.Fields(strings.NewReplacer("\r", " ", "\n", " ").Replace(s)), " ")
+}
+
+// mdDiagnostics writes the diagnostics section: each with its severity,
+// summary, address or place in the configuration, and detail.
+func mdDiagnostics(b *strings.Builder, diags []plan.Diagnostic) {
+	if len(diags) == 0 {
+		return
+	}
+	b.WriteString("\n#### Diagnostics\n\n")
+	for _, d := range diags {
+		sev := "Warning"
+		if d.Severity == "error" {
+			sev = "Error"
+		}
+		line := fmt.Sprintf("- **%s:** %s", sev, mdInline(d.Summary))
+		switch {
+		case d.Address != "":
+			line += " (" + mdCode(d.Address) + ")"
+		case d.Range != nil && d.Range.Filename != "":
+			line += " (" + mdCode(fmt.Sprintf("%s:%d", d.Range.Filename, d.Range.Start.Line)) + ")"
+		}
+		b.WriteString(line + "\n")
+		if d.Detail != "" {
+			// Lines of the detail stay lines (hard breaks).
+			var lines []string
+			for _, l := range strings.Split(d.Detail, "\n") {
+				if l = mdInline(l); l != "" {
+					lines = append(lines, l)
+				}
+			}
+			detail := strings.Join(lines, "\\\n  ")
+			if len(d.Detail) > 200 || len(lines) > 3 {
+				fmt.Fprintf(b, "  <details><summary>Details</summary>\n\n  %s\n\n  </details>\n", detail)
+			} else {
+				fmt.Fprintf(b, "  %s\n", detail)
+			}
+		}
+	}
+}
+
+// FailureMarkdown writes the pull-request comment of a command that failed
+// before it could show a plan (command is "plan" or "show"): what went
+// wrong (msg) and the diagnostics, so that CI posts what happened rather
+// than an empty comment.
+func FailureMarkdown(w io.Writer, command, msg string, diags []plan.Diagnostic) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "### leadsync %s\n\n", command)
+	msg = mdInline(msg)
+	if !strings.HasSuffix(msg, ".") {
+		msg += "."
+	}
+	fmt.Fprintf(&b, "**Failed:** %s\n\n", msg)
+	if command == "plan" {
+		b.WriteString("No plan was made. ")
+	}
+	b.WriteString("Fix the problem and run the job again; its log has the same messages.\n")
+	mdDiagnostics(&b, diags)
+	_, err := io.WriteString(w, b.String())
+	return err
 }

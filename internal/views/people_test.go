@@ -22,7 +22,7 @@ func TestSummaryPeopleNotes(t *testing.T) {
 			{Address: "search.de", Results: 2400, Kept: 1381, Added: 1200, Removed: 1001, Suppressed: 1500},
 		},
 		Calls: 1500, CallsPlannedMax: 2000, Succeeded: 1500,
-	})
+	}, ending{word: "Apply complete"})
 	got := b.String()
 	for _, want := range []string{
 		"Removed 3 people no search has seen for the retention period.",

@@ -60,10 +60,10 @@ func TestApplyStoppedEnding(t *testing.T) {
 		stopped, want string
 	}{
 		{"", "Apply complete: 3 calls made"},
-		{"interrupted: no new calls were started; the calls in flight were finished", "Apply stopped: 3 calls made"},
+		{"interrupted: no new calls were started", "Apply stopped: 3 calls made"},
 	} {
 		var b bytes.Buffer
-		writeSummary(&b, &engine.Summary{Calls: 3, CallsPlannedMax: 9, Credits: 1, CreditsPlannedMax: 5, Succeeded: 3, Stopped: tc.stopped})
+		writeSummary(&b, &engine.Summary{Calls: 3, CallsPlannedMax: 9, Credits: 1, CreditsPlannedMax: 5, Succeeded: 3, Stopped: tc.stopped}, endingOf(&engine.Summary{Stopped: tc.stopped}, nil, nil))
 		if !strings.Contains(b.String(), tc.want) || !strings.Contains(b.String(), "1 credit charged") {
 			t.Errorf("summary:\n%s\nwant %q and \"1 credit spent\"", b.String(), tc.want)
 		}

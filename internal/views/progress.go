@@ -27,6 +27,9 @@ type textProgress struct {
 
 	count       *Counter
 	statusDrawn bool
+	// hold, when set, receives the run's summary instead of the output:
+	// the apply view prints it once it knows how the apply ended.
+	hold func(*engine.Summary)
 }
 
 var _ engine.Progress = (*textProgress)(nil)
@@ -84,7 +87,11 @@ func (p *textProgress) Stopping(reason string) {
 
 func (p *textProgress) Summary(s *engine.Summary) {
 	p.clearStatus()
-	writeSummary(p.w, s)
+	if p.hold != nil {
+		p.hold(s)
+		return
+	}
+	writeSummary(p.w, s, endingOf(s, nil, nil))
 }
 
 func (p *textProgress) mark(sym, code string) string {
@@ -131,8 +138,8 @@ func (p *textProgress) drawStatus() {
 }
 
 // writeSummary prints the end-of-run summary: what succeeded, what failed
-// and why, and the sync summary per search.
-func writeSummary(w io.Writer, s *engine.Summary) {
+// and why, and the sync summary per search; then how the apply ended (e).
+func writeSummary(w io.Writer, s *engine.Summary, e ending) {
 	fmt.Fprintln(w)
 	if len(s.Forgotten) > 0 {
 		fmt.Fprintf(w, "Forgot %s: %s.\n", Plural(len(s.Forgotten), "address"), strings.Join(s.Forgotten, ", "))
@@ -195,20 +202,51 @@ func writeSummary(w io.Writer, s *engine.Summary) {
 	if len(s.Failures) > 0 {
 		fmt.Fprintf(w, "Failed (%d):\n", len(s.Failures))
 		for _, f := range s.Failures {
-			who := f.Address
-			if f.Kind == engine.CallEnrich {
-				switch {
-				case f.Name != "":
-					who += " " + serviceText(f.Name)
-				case f.Person != "":
-					who += " " + f.Person
-				}
+			note := ""
+			switch {
+			case f.Unrecorded:
+				note = " (the call completed, but its result could not be recorded)"
+			case f.NoCall:
+				note = " (no call was made)"
 			}
-			fmt.Fprintf(w, "  %s: %s\n", who, errorLine(f.Err))
+			fmt.Fprintf(w, "  %s: %s%s\n", failureWho(f), errorLine(f.Err), note)
 		}
 	}
+	if len(s.Abandoned) > 0 {
+		names := make([]string, 0, len(s.Abandoned))
+		enrichments := 0
+		for _, c := range s.Abandoned {
+			names = append(names, c.Address+personSuffix(c))
+			if c.Kind == engine.CallEnrich {
+				enrichments++
+			}
+		}
+		note := ""
+		if enrichments > 0 {
+			note = "; the next plan shows the enrichments among them as unknown outcomes"
+		}
+		fmt.Fprintf(w, "Abandoned at the second interrupt, with no answer: %s. %s may have been charged%s.\n",
+			strings.Join(names, ", "), oneOrMany(len(s.Abandoned), "It", "They"), note)
+	}
 	if s.Stopped != "" {
-		fmt.Fprintf(w, "Stopped early: %s. Run apply again to finish; nothing completed is repeated.\n", s.Stopped)
+		reason := s.Stopped
+		if s.StoppedInFlight > 0 && e.word != "Apply aborted" {
+			reason += fmt.Sprintf("; it waited for the %s in flight", Plural(s.StoppedInFlight, "call"))
+		}
+		fmt.Fprintf(w, "Stopped early: %s.\n", reason)
+	}
+	if lost := s.Unrecorded(); len(lost) > 0 {
+		names := make([]string, 0, len(lost))
+		for _, f := range lost {
+			names = append(names, failureWho(f))
+		}
+		fmt.Fprintf(w, "Run apply again to finish. %s completed but could not be recorded, so the next apply makes %s again (searches and profile reads use requests of the monthly quota, enrichments credits): %s.\n",
+			oneOrMany(len(lost), "This call", "These calls"), oneOrMany(len(lost), "it", "them"), strings.Join(names, ", "))
+	} else if s.Stopped != "" {
+		fmt.Fprintln(w, "Run apply again to finish; nothing completed is repeated.")
+	}
+	if len(e.notWritten) > 0 {
+		fmt.Fprintf(w, "Not written: %s.\n", strings.Join(e.notWritten, ", "))
 	}
 	unknown := ""
 	if s.CreditsUnknown > 0 {
@@ -216,13 +254,32 @@ func writeSummary(w io.Writer, s *engine.Summary) {
 		// have charged them, and the next plan says so again.
 		unknown = fmt.Sprintf(", %s more may have been charged (enrichments whose outcome is unknown)", textfmt.Thousands(s.CreditsUnknown))
 	}
-	ending := "Apply complete"
-	if s.Stopped != "" {
-		ending = "Apply stopped"
-	}
 	fmt.Fprintf(w, "%s: %s made (at most %s planned), %s charged (at most %s planned)%s, %s succeeded, %s failed, in %s.\n",
-		ending, Plural(s.Calls, "call"), textfmt.Thousands(s.CallsPlannedMax), Plural(s.Credits, "credit"), textfmt.Thousands(s.CreditsPlannedMax), unknown,
-		textfmt.Thousands(s.Succeeded), textfmt.Thousands(len(s.Failures)), roundDur(s.Duration))
+		e.word, Plural(s.Calls, "call"), textfmt.Thousands(s.CallsPlannedMax), Plural(s.Credits, "credit"), textfmt.Thousands(s.CreditsPlannedMax), unknown,
+		textfmt.Thousands(s.Succeeded), textfmt.Thousands(s.CallsFailed()), roundDur(s.Duration))
+}
+
+// oneOrMany is one when n is 1, else many.
+func oneOrMany(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// failureWho names what failed: the address, and the person of an
+// enrichment.
+func failureWho(f engine.Failure) string {
+	who := f.Address
+	if f.Kind == engine.CallEnrich {
+		switch {
+		case f.Name != "":
+			who += " " + serviceText(f.Name)
+		case f.Person != "":
+			who += " " + f.Person
+		}
+	}
+	return who
 }
 
 // waitText says what a call waits for: "waiting 4s: retry after server error".
@@ -307,6 +364,9 @@ type jsonProgress struct {
 	// hold, when set, receives the run's summary instead of the stream:
 	// the apply view emits it once the files are written (see applyJSON).
 	hold func(*engine.Summary)
+	// warnings are the configuration's, carried by apply_start with the
+	// plan's own.
+	warnings []plan.Diagnostic
 }
 
 var _ engine.Progress = (*jsonProgress)(nil)
@@ -336,7 +396,29 @@ func callJSON(c engine.Call) map[string]any {
 }
 
 func (p *jsonProgress) Start(pl *plan.Plan, callsMax, creditsMax int) {
-	p.emit(map[string]any{"message_type": "apply_start", "calls_max": callsMax, "credits_max": creditsMax})
+	p.emit(map[string]any{"message_type": "apply_start", "calls_max": callsMax, "credits_max": creditsMax,
+		"diagnostics": applyWarnings(p.warnings, pl)})
+}
+
+// applyWarnings are the warnings an apply goes ahead with: the
+// configuration's and the plan's (a credit balance that may not suffice),
+// each once; never null.
+func applyWarnings(cfg []plan.Diagnostic, pl *plan.Plan) []plan.Diagnostic {
+	out := []plan.Diagnostic{}
+	seen := map[string]bool{}
+	add := func(ds []plan.Diagnostic) {
+		for _, d := range ds {
+			if k := d.Summary + "\x00" + d.Detail; d.Severity == "warning" && !seen[k] {
+				seen[k] = true
+				out = append(out, d)
+			}
+		}
+	}
+	add(cfg)
+	if pl != nil {
+		add(pl.Diagnostics)
+	}
+	return out
 }
 
 func (p *jsonProgress) CallStart(c engine.Call) {
@@ -403,7 +485,17 @@ func summaryEvent(s *engine.Summary) map[string]any {
 		if f.Person != "" {
 			m["person"] = f.Person
 		}
+		if f.NoCall {
+			m["no_call"] = true
+		}
+		if f.Unrecorded {
+			m["unrecorded"] = true
+		}
 		failures = append(failures, m)
+	}
+	abandoned := make([]map[string]any, 0, len(s.Abandoned))
+	for _, c := range s.Abandoned {
+		abandoned = append(abandoned, callJSON(c))
 	}
 	forgotten := append([]string{}, s.Forgotten...)
 	updated := append([]string{}, s.Updated...)
@@ -413,7 +505,7 @@ func summaryEvent(s *engine.Summary) map[string]any {
 	}
 	return map[string]any{"message_type": "summary", "calls": s.Calls, "calls_max": s.CallsPlannedMax,
 		"credits": s.Credits, "credits_unknown": s.CreditsUnknown, "credits_max": s.CreditsPlannedMax, "succeeded": s.Succeeded,
-		"failed": len(s.Failures), "enriched": s.Enriched, "by_status": byStatus,
+		"failed": s.CallsFailed(), "enriched": s.Enriched, "by_status": byStatus, "abandoned": abandoned, "stopped_in_flight": s.StoppedInFlight,
 		"searches": searches, "failures": failures, "forgotten": forgotten, "updated": updated, "expired": s.Expired, "splits_unfinished": unfinished,
 		"stopped": s.Stopped, "duration_seconds": s.Duration.Seconds()}
 }

@@ -11,6 +11,10 @@
 leadsync {
   retention = "180d" # people no search has seen for six months leave the state
   backend "pg" {}    # the team's shared state; see docs/state.md
+  # Profile links in the spreadsheets: the network's profile address with
+  # each person's page name filled in (without it, the Profile column of a
+  # sheet of searches stays empty; validate warns).
+  profile_url_template = "https://network.example/profile/{pageName}"
 }
 
 api {

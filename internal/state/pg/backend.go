@@ -14,6 +14,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/backend"
 	"github.com/leadsync/leadsync/internal/version"
 )
 
@@ -36,7 +37,7 @@ type Options struct {
 }
 
 // Backend is the state of one workspace in PostgreSQL. It implements
-// state.Backend. Its methods may be used from several goroutines.
+// backend.Backend. Its methods may be used from several goroutines.
 type Backend struct {
 	opts      Options
 	schema    string
@@ -56,7 +57,7 @@ type Backend struct {
 	migrated bool
 }
 
-var _ state.Backend = (*Backend)(nil)
+var _ backend.Backend = (*Backend)(nil)
 
 // New returns the backend of opts; nothing is connected yet.
 func New(opts Options) (*Backend, error) {
@@ -247,7 +248,7 @@ func (b *Backend) Load() (*state.State, error) {
 
 // NoWorkspaceError is returned for a workspace that was never created (the
 // same error as the local backend's, naming PostgreSQL).
-type NoWorkspaceError = state.NoWorkspaceError
+type NoWorkspaceError = backend.NoWorkspaceError
 
 // noWorkspace is the error for workspace ws, which does not exist.
 func noWorkspace(ws string) error { return &NoWorkspaceError{Workspace: ws, In: "PostgreSQL"} }
@@ -369,7 +370,7 @@ func (b *Backend) read(ctx context.Context, q, q2 querier, ws string) (*state.St
 	}
 	s.Track()
 	for i := range events {
-		if err := s.Apply(events[i]); err != nil {
+		if err := s.Fold(events[i]); err != nil {
 			return nil, false, fmt.Errorf("a recorded call (%s %s) cannot be applied: %w", events[i].Kind, events[i].Address, err)
 		}
 	}
@@ -380,7 +381,7 @@ func (b *Backend) read(ctx context.Context, q, q2 querier, ws string) (*state.St
 // OpenJournal starts recording the calls of one apply that will change s
 // (from Load, under the lock). Calls a killed apply left, which Load
 // applied to s, are written into the tables first.
-func (b *Backend) OpenJournal(s *state.State) (state.Recorder, error) {
+func (b *Backend) OpenJournal(s *state.State) (backend.Recorder, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.rec != nil && !b.rec.closed {
@@ -602,7 +603,7 @@ type recorder struct {
 }
 
 // Append commits e before it returns: the call's event, and the rows the
-// calls before it changed (the caller applies each call to the state after
+// calls before it changed (the caller folds each call into the state after
 // Append returned and before the next Append). A killed apply loses no
 // completed call: the next Load applies the recorded events the rows do
 // not hold yet. Appending the same event again after an error is safe.
@@ -649,7 +650,7 @@ func (e *LockLostError) Error() string {
 }
 
 // Close writes what the recorded calls changed and ends the recording.
-// Every appended event must have been applied to the state.
+// Every appended event must have been folded into the state.
 func (r *recorder) Close() error {
 	b := r.b
 	b.mu.Lock()

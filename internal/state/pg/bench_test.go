@@ -28,7 +28,7 @@ func bigState(tb testing.TB, n, people int) *state.State {
 			leads[j] = api.Lead{FirstName: "First", LastName: fmt.Sprint(j), FullName: fmt.Sprintf("First %d", j),
 				Title: "CTO", Company: "Company " + key, Location: "Berlin, Germany", NetworkID: id, PageName: "page-" + id}
 		}
-		if err := s.Apply(state.Event{At: now, Kind: state.EventSearch, Address: `search.cto["` + key + `"]`, Search: &state.SearchEvent{
+		if err := s.Fold(state.Event{At: now, Kind: state.EventSearch, Address: `search.cto["` + key + `"]`, Search: &state.SearchEvent{
 			Generation: api.Gen1, Request: body, RequestHash: state.RequestHash(api.Gen1, body), Leads: leads, MaxResults: 100}}); err != nil {
 			tb.Fatal(err)
 		}
@@ -36,7 +36,7 @@ func bigState(tb testing.TB, n, people int) *state.State {
 			if j%3 != 0 {
 				continue
 			}
-			if err := s.Apply(state.Event{At: now, Kind: state.EventEnrich, Address: "enrich.contacts", Enrich: &state.EnrichEvent{
+			if err := s.Fold(state.Event{At: now, Kind: state.EventEnrich, Address: "enrich.contacts", Enrich: &state.EnrichEvent{
 				PersonID: l.NetworkID, Credits: 1, Result: api.EnrichedProfile{PageName: l.PageName, NetworkID: l.NetworkID, FullName: l.FullName,
 					Email: "x@example.com", ValidationStatus: api.StatusValid, CompanyDomain: "example.com"}}}); err != nil {
 				tb.Fatal(err)
@@ -104,7 +104,7 @@ func BenchmarkAppend(b *testing.B) {
 				if err := rec.Append(&e); err != nil {
 					b.Fatal(err)
 				}
-				if err := s.Apply(e); err != nil {
+				if err := s.Fold(e); err != nil {
 					b.Fatal(err)
 				}
 			}

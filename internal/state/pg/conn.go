@@ -1,7 +1,14 @@
 // Package pg keeps leadsync state in PostgreSQL, so that a team plans and
 // applies against one shared state: one row per person, search, profile
 // read, enrichment and failure, keyed by workspace; each completed call
-// committed in its own transaction; pg_advisory_lock per workspace.
+// committed in its own transaction; pg_advisory_lock per workspace; the
+// pace of an API key shared in a table. It registers itself as backend
+// "pg" (Definition: its block's schema, checks and opener), and runs
+// backendtest.Run in its tests.
+//
+// It imports state (the model), backend (the interfaces), api, textfmt,
+// version and pgx; it must not import config, plan, run or cli, nor the
+// local backend.
 package pg
 
 import (
@@ -17,6 +24,8 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/backend"
+	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
 // DefaultSchema is the schema used when the configuration names none.
@@ -36,8 +45,8 @@ func CheckSchemaName(name string) error {
 }
 
 // CheckWorkspaceName says what is wrong with a workspace name, nil when it
-// is valid: the rules of every backend (state.CheckWorkspaceName).
-func CheckWorkspaceName(name string) error { return state.CheckWorkspaceName(name) }
+// is valid: the rules of every backend (backend.CheckWorkspaceName).
+func CheckWorkspaceName(name string) error { return backend.CheckWorkspaceName(name) }
 
 // CheckConnStr parses a connection string without connecting and says what
 // is wrong with it (redacted), nil when it can be used.
@@ -190,20 +199,18 @@ func redactString(s, connStr string) string {
 	// garble the text (every "a") and show where the password's letters
 	// are.
 	if pw := passwordOf(connStr); len(pw) >= 3 {
-		s = strings.ReplaceAll(s, pw, "REDACTED")
-		if esc := url.QueryEscape(pw); esc != pw {
-			s = strings.ReplaceAll(s, esc, "REDACTED")
-		}
+		secrets := []string{pw, url.QueryEscape(pw)}
 		// A password cut apart by a reader (at an @ or a colon it did not
 		// expect) is printed in pieces: remove each.
 		for _, part := range strings.FieldsFunc(pw, func(r rune) bool { return strings.ContainsRune("@:/?#", r) }) {
 			if len(part) >= 3 {
-				s = strings.ReplaceAll(s, part, "REDACTED")
+				secrets = append(secrets, part)
 			}
 		}
+		s = textfmt.Redact(s, secrets...)
 	}
-	s = urlPassRe.ReplaceAllString(s, "${1}:REDACTED@")
-	return kvPassRe.ReplaceAllString(s, "${1}REDACTED")
+	s = urlPassRe.ReplaceAllString(s, "${1}:"+textfmt.Redacted+"@")
+	return kvPassRe.ReplaceAllString(s, "${1}"+textfmt.Redacted)
 }
 
 // passwordOf returns the password written in a connection string, if any.

@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
 func TestRedact(t *testing.T) {
@@ -27,7 +29,7 @@ func TestRedact(t *testing.T) {
 				t.Errorf("redact(%q) = %q: still has %q", tc.text, got, secret)
 			}
 		}
-		if !strings.Contains(got, "REDACTED") {
+		if !strings.Contains(got, textfmt.Redacted) {
 			t.Errorf("redact(%q) = %q: nothing redacted", tc.text, got)
 		}
 	}
@@ -108,7 +110,7 @@ func TestConnectErrorRedacted(t *testing.T) {
 		if strings.Contains(err.Error(), "TopSecret99") {
 			t.Errorf("error leaks the password: %v", err)
 		}
-		if strings.Contains(err.Error(), "REDACTED") && strings.Count(cs, "@") > 1 {
+		if strings.Contains(err.Error(), textfmt.Redacted) && strings.Count(cs, "@") > 1 {
 			t.Errorf("%s: refused late (after a reader cut it): %v", cs, err)
 		}
 		if strings.Count(cs, "@") > 1 && !strings.Contains(err.Error(), "%40") {

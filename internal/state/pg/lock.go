@@ -9,15 +9,15 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/backend"
 	"github.com/leadsync/leadsync/internal/textfmt"
 	"github.com/leadsync/leadsync/internal/version"
 )
 
 // LockedError is returned when another run holds the workspace's lock.
 type LockedError struct {
-	Where string          // the backend's Describe
-	Info  *state.LockInfo // nil when the holder did not record itself yet
+	Where string            // the backend's Describe
+	Info  *backend.LockInfo // nil when the holder did not record itself yet
 	// BackendPID is the holder's database session, for pg_terminate_backend.
 	BackendPID int
 	Now        time.Time
@@ -45,7 +45,7 @@ func (e *LockedError) Error() string {
 type Lock struct {
 	b    *Backend
 	conn *pgx.Conn
-	Info state.LockInfo
+	Info backend.LockInfo
 }
 
 // key is the advisory lock key of the backend's workspace.
@@ -53,7 +53,7 @@ func (b *Backend) key() int64 { return lockKey("leadsync/" + b.schema + "/" + b.
 
 // Lock takes the workspace's lock for op, or fails at once with a
 // *LockedError naming the holder.
-func (b *Backend) Lock(op string) (state.Unlocker, error) {
+func (b *Backend) Lock(op string) (backend.Unlocker, error) {
 	l, err := b.lock(op)
 	if err != nil {
 		return nil, err
@@ -63,8 +63,8 @@ func (b *Backend) Lock(op string) (state.Unlocker, error) {
 
 // LockWait is Lock that waits up to timeout (or until ctx is done) for the
 // holder to finish.
-func (b *Backend) LockWait(ctx context.Context, op string, timeout time.Duration) (state.Unlocker, error) {
-	l, err := state.RetryLock(ctx, timeout, func() (*Lock, error) { return b.lock(op) }, func(err error) bool {
+func (b *Backend) LockWait(ctx context.Context, op string, timeout time.Duration) (backend.Unlocker, error) {
+	l, err := backend.RetryLock(ctx, timeout, func() (*Lock, error) { return b.lock(op) }, func(err error) bool {
 		var le *LockedError
 		return errors.As(err, &le)
 	})
@@ -98,7 +98,7 @@ func (b *Backend) lock(op string) (*Lock, error) {
 		return nil, le
 	}
 	host := b.host()
-	info := state.LockInfo{
+	info := backend.LockInfo{
 		ID:        newID(),
 		Operation: op,
 		Who:       b.user() + "@" + host,
@@ -169,7 +169,7 @@ func (b *Backend) relock(ctx context.Context) error {
 // until the next holder replaces it.
 func (b *Backend) holder(ctx context.Context, c *pgx.Conn) *LockedError {
 	le := &LockedError{Where: b.Describe(), Now: b.now()}
-	var i state.LockInfo
+	var i backend.LockInfo
 	var bpid int
 	var live bool
 	err := c.QueryRow(ctx, b.sql(`SELECT id, operation, who, host, pid, since, leadsync_version, backend_pid,
@@ -211,22 +211,26 @@ func (l *Lock) Unlock() error {
 	return nil
 }
 
-// Holder returns who holds the workspace's lock now, nil when nobody does
-// (or it cannot be read).
-func (b *Backend) Holder() *state.LockInfo {
+// LockHolder returns who holds the workspace's lock now, nil when nobody
+// does: the backend.LockReader ability.
+func (b *Backend) LockHolder() (*backend.LockInfo, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	c, err := b.c(ctx)
 	if err != nil {
-		return nil
+		return nil, err
 	}
 	if v, _, err := b.readVersion(ctx, c); err != nil || v == 0 {
-		return nil
+		return nil, err
 	}
-	return b.holder(ctx, c).Info
+	return b.holder(ctx, c).Info, nil
 }
+
+// Holder is the run that holds the lock (nil while it is just starting):
+// the backend.LockedError interface.
+func (e *LockedError) Holder() *backend.LockInfo { return e.Info }
 
 // ForceUnlockMessage explains, for `leadsync force-unlock`, why there is
 // nothing to force on this backend and what to do instead.

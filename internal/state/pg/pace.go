@@ -8,16 +8,16 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/api"
 )
 
 // Pace shares the pace of an API key through the database: the service's
 // rate limit belongs to the key, so every process on the database (the
 // teammates of a team, in any workspace and any folder) waits for the last
 // call any of them started. The start of the key's last call is a row of
-// the pace table, keyed by state.PaceKeyID (a hash: the key is never
+// the pace table, keyed by api.PaceKeyID (a hash: the key is never
 // stored), read and written in one short transaction that locks the row.
-// It implements api.SharedPace, as state.PaceFile does for a local state.
+// It implements api.SharedPace, as pacefile.File does for a local state.
 //
 // Times in the pace table are the database server's clock, so that
 // teammates whose clocks disagree still share one pace: each connection
@@ -64,7 +64,7 @@ func NewPace(opts Options, key string) (*Pace, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Pace{b: b, keyID: state.PaceKeyID(key), clock: time.Now}, nil
+	return &Pace{b: b, keyID: api.PaceKeyID(key), clock: time.Now}, nil
 }
 
 // Reserve starts a call at now unless the key's last call started less

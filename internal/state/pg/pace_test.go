@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/leadsync/leadsync/internal/api"
-	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/api/pacefile"
 )
 
 // sharedPace is what both shared paces offer (api.SharedPace and Last).
@@ -25,7 +25,7 @@ type sharedPace interface {
 func paceKinds(t *testing.T) map[string]func(key string) sharedPace {
 	dir := t.TempDir()
 	out := map[string]func(string) sharedPace{
-		"file": func(key string) sharedPace { return state.NewPaceFile(dir, key) },
+		"file": func(key string) sharedPace { return pacefile.New(dir, key) },
 	}
 	cs := testConnStr(t)
 	schema := testSchema(t, cs)
@@ -168,7 +168,7 @@ func TestPaceMigratesAndKeepsNoKey(t *testing.T) {
 		all = append(all, s)
 	}
 	mustNoErr(t, rows.Err(), "rows")
-	if len(all) != 1 || strings.Contains(all[0], key) || !strings.HasPrefix(all[0], state.PaceKeyID(key)+" ") {
+	if len(all) != 1 || strings.Contains(all[0], key) || !strings.HasPrefix(all[0], api.PaceKeyID(key)+" ") {
 		t.Fatalf("pace table %q: want one row keyed by the key's hash", all)
 	}
 	// The old backend (migrated under it) still loads.

@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/backend"
 	"github.com/leadsync/leadsync/internal/version"
 )
 
@@ -149,7 +150,7 @@ func (c *copySource) Err() error             { return c.err }
 
 // NotEmptyError is returned by Push for a workspace that holds a state
 // (the same error on every backend).
-type NotEmptyError = state.NotEmptyError
+type NotEmptyError = backend.NotEmptyError
 
 // Push copies s (the local state) into the workspace, which must be empty
 // unless force. The caller holds the workspace's lock.
@@ -172,14 +173,14 @@ func (b *Backend) Push(s *state.State, force bool) error {
 	if info == nil && b.workspace != DefaultWorkspace {
 		return noWorkspace(b.workspace)
 	}
-	if !force && info != nil && (info.People > 0 || info.Blocks > 0) {
+	if !force && info != nil && !info.IsEmpty() {
 		return &NotEmptyError{Where: b.Describe(), People: info.People, Blocks: info.Blocks}
 	}
 	return b.replace(ctx, s)
 }
 
 // WorkspaceInfo is one workspace, as listed (the same on every backend).
-type WorkspaceInfo = state.WorkspaceInfo
+type WorkspaceInfo = backend.WorkspaceInfo
 
 // info returns the workspace ws, nil when it does not exist.
 func (b *Backend) info(ctx context.Context, q querier, ws string) (*WorkspaceInfo, error) {
@@ -308,7 +309,7 @@ func (b *Backend) DeleteWorkspace(name string, force bool) error {
 	if info == nil {
 		return noWorkspace(name)
 	}
-	if !force && (info.People > 0 || info.Blocks > 0) {
+	if !force && !info.IsEmpty() {
 		return fmt.Errorf("workspace %q is not empty (%d searches and profiles, %d people); nothing was deleted. Use --force to delete it with everything it holds", name, info.Blocks, info.People)
 	}
 	if _, err := c.Exec(ctx, other.sql(`DELETE FROM {s}.workspaces WHERE name = $1`), name); err != nil {

@@ -7,5 +7,5 @@ search "cto" {
 
 enrich "contacts" {
   from  = [search.cto]
-  where = lead.company # ERROR: this expression gives string
+  where = lead.company # ERROR: this expression gives a string
 }

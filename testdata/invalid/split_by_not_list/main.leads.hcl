@@ -4,5 +4,5 @@ api {
 search "engineers" {
   keywords    = "Engineer"
   max_results = 1000
-  split_by    = "industry_filter" # ERROR: split_by takes a list of strings, like ["industry_filter", "level_filter"]; got string.
+  split_by    = "industry_filter" # ERROR: split_by takes a list of strings, like ["industry_filter", "level_filter"]; got a string.
 }

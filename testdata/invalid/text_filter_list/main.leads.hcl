@@ -3,5 +3,5 @@ api {
 }
 search "cto" {
   keywords = "CTO"
-  city     = ["Berlin"] # ERROR: city must be a string; got tuple
+  city     = ["Berlin"] # ERROR: city must be a string; got a list of strings
 }

@@ -3,5 +3,5 @@ api {
 }
 search "cto" {
   keywords = "CTO"
-  company  = 42 # ERROR: company must be a string; got number
+  company  = 42 # ERROR: company must be a string; got a number
 }

@@ -1,6 +1,0 @@
-//go:build !unix
-
-package state
-
-// processAlive cannot tell on this platform; assume the holder runs.
-func processAlive(pid int) bool { return true }

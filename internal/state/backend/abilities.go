@@ -1,0 +1,227 @@
+package backend
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/state"
+)
+
+// The optional abilities of a backend. Each is a small interface a
+// backend implements when it can; callers never assert them themselves
+// but ask the function beside each, so that every ability is checked in
+// one place. The local backend has all but Closer; the pg backend all but
+// Exister, File, PendingJournal, BackupKeeper, JournalRecoverer and
+// ForceUnlocker (its lock ends with its run's connection).
+//
+// Room for the abilities that span workspaces: reuse of enrichments made
+// in another workspace, an erasure applied in every workspace, and budgets
+// shared by workspaces are to be interfaces here too (say CrossWorkspace,
+// giving the workspaces' people and their enrichments, and
+// ForgetEverywhere), each asked for through a function beside it, so that
+// a backend without them keeps working one workspace at a time.
+
+// Closer is a backend that holds connections (pg): Close releases them.
+type Closer = io.Closer
+
+// Close releases what b holds, if anything.
+func Close(b Backend) error {
+	if c, ok := b.(Closer); ok {
+		return c.Close()
+	}
+	return nil
+}
+
+// Exister is a backend that tells, without connecting anywhere, whether
+// its state was ever written (the local state file exists).
+type Exister interface{ Exists() bool }
+
+// Exists reports whether the state st (what b.Load gave) was ever written:
+// as b says when it is an Exister, else by st's serial and content.
+func Exists(b Backend, st *state.State) bool {
+	if e, ok := b.(Exister); ok {
+		return e.Exists()
+	}
+	return st.Serial > 0 || !st.IsEmpty()
+}
+
+// KnownAbsent reports whether b can tell, without connecting anywhere,
+// that its state was never written: a command that would write nothing
+// then stops before taking the lock (which makes the state's folder).
+func KnownAbsent(b Backend) bool {
+	e, ok := b.(Exister)
+	return ok && !e.Exists()
+}
+
+// Offline reports whether b can be read without connecting anywhere, as
+// shell completion must (it runs on every key press).
+func Offline(b Backend) bool {
+	_, ok := b.(Exister)
+	return ok
+}
+
+// File is a backend whose state is one local file: messages name the
+// file (relative to the working folder) rather than Describe.
+type File interface{ Path() string }
+
+// FilePath is the state file of b, ok false when its state is no file.
+func FilePath(b Backend) (path string, ok bool) {
+	if f, ok := b.(File); ok {
+		return f.Path(), true
+	}
+	return "", false
+}
+
+// Workspaced is a backend opened on one of several workspaces.
+type Workspaced interface{ Workspace() string }
+
+// WorkspaceOf is the workspace b is opened on (state.DefaultWorkspace for
+// a backend without workspaces: a file named with --state).
+func WorkspaceOf(b Backend) string {
+	if w, ok := b.(Workspaced); ok {
+		return w.Workspace()
+	}
+	return state.DefaultWorkspace
+}
+
+// Workspaces is a backend whose workspaces can be listed, made and
+// deleted (the workspace commands).
+type Workspaces interface {
+	Workspaces() ([]WorkspaceInfo, error)
+	CreateWorkspace(name string) error
+	DeleteWorkspace(name string, force bool) error
+}
+
+// WorkspacesOf returns b's workspaces, ok false for a backend without
+// them.
+func WorkspacesOf(b Backend) (Workspaces, bool) {
+	w, ok := b.(Workspaces)
+	return w, ok
+}
+
+// WorkspaceChecker is a backend that can say, before anything is read or
+// locked, that its workspace was never made (a *NoWorkspaceError). Other
+// backends refuse it when they load.
+type WorkspaceChecker interface{ CheckWorkspace() error }
+
+// CheckWorkspace refuses a workspace that b knows does not exist.
+func CheckWorkspace(b Backend) error {
+	if c, ok := b.(WorkspaceChecker); ok {
+		return c.CheckWorkspace()
+	}
+	return nil
+}
+
+// Pusher is a workspace that takes a whole state (state push), keeping its
+// lineage; one that holds state is refused unless force (a
+// *NotEmptyError).
+type Pusher interface {
+	Push(s *state.State, force bool) error
+}
+
+// PusherOf returns b as a Pusher, ok false when it takes no pushed state.
+func PusherOf(b Backend) (Pusher, bool) {
+	p, ok := b.(Pusher)
+	return p, ok
+}
+
+// LockReader is a backend that says who holds its lock now (show); nil
+// when nobody does.
+type LockReader interface {
+	LockHolder() (*LockInfo, error)
+}
+
+// LockHolder is who holds b's lock now, nil when nobody does or b cannot
+// tell.
+func LockHolder(b Backend) *LockInfo {
+	if r, ok := b.(LockReader); ok {
+		if info, err := r.LockHolder(); err == nil {
+			return info
+		}
+	}
+	return nil
+}
+
+// ForceUnlocker is a backend whose lock can be removed by hand (the local
+// lock file, by its ID): ForceUnlock removes the lock with that ID and
+// reports whether a live run still held it (that run goes on, unlocked).
+// A backend whose lock ends with the run that holds it has nothing to
+// force and says why (ForceUnlockMessage).
+type ForceUnlocker interface {
+	LockReader
+	ForceUnlock(id string) (held bool, err error)
+}
+
+// ForceUnlockerOf returns b as a ForceUnlocker; when it is none, the
+// message says why there is nothing to force.
+func ForceUnlockerOf(b Backend) (ForceUnlocker, string) {
+	if f, ok := b.(ForceUnlocker); ok {
+		return f, ""
+	}
+	if m, ok := b.(interface{ ForceUnlockMessage() string }); ok {
+		return nil, m.ForceUnlockMessage()
+	}
+	return nil, fmt.Sprintf("%s has no lock to force: its lock ends with the run that holds it", b.Describe())
+}
+
+// PendingJournal is a backend that keeps the calls of an interrupted apply
+// in a journal file until the next apply folds them in (show says so).
+type PendingJournal interface {
+	PendingJournal() (path string, ok bool)
+}
+
+// JournalPending is the journal file of an interrupted apply b holds, ok
+// false when there is none (or b keeps no journal file).
+func JournalPending(b Backend) (path string, ok bool) {
+	if p, ok := b.(PendingJournal); ok {
+		return p.PendingJournal()
+	}
+	return "", false
+}
+
+// BackupKeeper is a backend that keeps the state before its last write
+// (the local .backup): state rm names it, and forget removes it (it still
+// holds the person erased).
+type BackupKeeper interface {
+	BackupPath() string
+	RemoveBackup() error
+}
+
+// BackupOf returns b as a BackupKeeper, ok false when it keeps no backup.
+func BackupOf(b Backend) (BackupKeeper, bool) {
+	k, ok := b.(BackupKeeper)
+	return k, ok
+}
+
+// JournalRecoverer is a backend that folds the readable part of a damaged
+// journal into the state (state recover). A backend that records each
+// call in a transaction has no journal to recover.
+type JournalRecoverer interface {
+	RecoverJournal(now time.Time) (*RecoverResult, error)
+}
+
+// RecovererOf returns b as a JournalRecoverer, ok false when it has none.
+func RecovererOf(b Backend) (JournalRecoverer, bool) {
+	r, ok := b.(JournalRecoverer)
+	return r, ok
+}
+
+// SharedPacer is a backend that shares the pace of an API key between the
+// processes that use it (the pace file of a working copy, the pg
+// backend's table for a team).
+type SharedPacer interface {
+	SharedPace(key string) (api.SharedPace, error)
+}
+
+// SharedPace is b's shared pace of key, ok false when b has none (or it
+// cannot be had: the pacer then paces this process alone).
+func SharedPace(b Backend, key string) (api.SharedPace, bool) {
+	if p, ok := b.(SharedPacer); ok {
+		if sp, err := p.SharedPace(key); err == nil {
+			return sp, true
+		}
+	}
+	return nil, false
+}

@@ -1,0 +1,177 @@
+package backendtest
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/statetest"
+)
+
+// Who identifies a test process as a lock holder.
+type Who struct {
+	User, Host string
+	PID        int
+}
+
+// Alice and Bob are two processes (teammates, or one user's two runs).
+var (
+	Alice = Who{"alice", "laptop", 4242}
+	Bob   = Who{"bob", "desk", 777}
+)
+
+// Now is the clock of every handle the suite opens; lock times are
+// "2026-05-01 13:00:00 UTC".
+var Now = statetest.T0.Add(time.Hour)
+
+// At is minute min of the fixture's day.
+func At(min int) time.Time { return statetest.T0.Add(time.Duration(min) * time.Minute) }
+
+func lead(nid, page, name string) api.Lead {
+	return api.Lead{NetworkID: nid, PageName: page, FullName: name, FirstName: name, Title: "CTO", Company: "ACME & Co"}
+}
+
+// Events is an apply's worth of calls exercising every event kind and the
+// tricky paths: a person known by page name first and re-keyed by a later
+// networkId, a search run twice (people added and removed), a forget, a
+// failure cleared by a success, raw items, a split search under way, an
+// erasure, an outcome unknown; and, folded, a state in which every field
+// of State and of a person is set (Run checks it, so that a field added
+// later is added here too, and round-trips).
+func Events() []state.Event {
+	req := json.RawMessage(`{"keywords": "CTO",  "city":"Berlin"}`)
+	raw := []api.RawLead{{Cursor: "c1", Node: api.RawNode{NetworkID: api.RawMember{ID: "n1", PageName: "anna"}, Position: 1}}}
+	return append([]state.Event{
+		{At: At(1), Kind: state.EventBilling, Billing: &api.Usage{RemainingRequests: 9114, InvoicingStartDate: "2026-05-01"}},
+		{At: At(2), Kind: state.EventSearch, Address: `search.cto["Berlin"]`, Search: &state.SearchEvent{Generation: api.Gen1, Request: req,
+			Leads: []api.Lead{lead("n1", "anna", "Anna"), lead("", "ben", "Ben"), lead("n3", "", "Cleo")}, Raw: raw[:1], MaxResults: 0}},
+		{At: At(3), Kind: state.EventProfile, Address: "profile.founder", Profile: &state.ProfileEvent{Generation: api.Gen2,
+			Request: json.RawMessage(`{"pageName":"dora"}`), PageName: "dora",
+			Profile: api.Profile{FullName: "Dora Day", CurrentPosition: []api.Position{{JobTitle: "Founder", Company: "Dora Inc"}}}}},
+		{At: At(4), Kind: state.EventFailure, Address: `search.cto["Paris"]`, Failure: &state.Failure{Message: "HTTP 500 from the service", Status: 500}},
+		{At: At(5), Kind: state.EventEnrich, Address: "enrich.contacts", Enrich: &state.EnrichEvent{PersonID: "n1", Credits: 1,
+			Result: api.EnrichedProfile{NetworkID: "n1", PageName: "anna", FullName: "Anna", Email: "anna@acme.example", ValidationStatus: api.StatusValid, CompanyDomain: "acme.example", CreditBalance: 99}}},
+		// Ben gets his networkId: re-keyed from page:ben.
+		{At: At(6), Kind: state.EventEnrich, Address: "enrich.contacts", Enrich: &state.EnrichEvent{PersonID: "page:ben", Credits: 1,
+			Result: api.EnrichedProfile{NetworkID: "n2", PageName: "ben", FullName: "Ben", Email: "ben@acme.example", ValidationStatus: api.StatusCatchAll, CreditBalance: 98}}},
+		{At: At(7), Kind: state.EventSearch, Address: `search.cto["Paris"]`, Search: &state.SearchEvent{Generation: api.Gen1, Request: json.RawMessage(`{"city":"Paris"}`),
+			Leads: []api.Lead{lead("n5", "eve", "Eve"), lead("n1", "anna", "Anna")}, MaxResults: 1}},
+		// Berlin again: Cleo is gone, Fay is new.
+		{At: At(8), Kind: state.EventSearch, Address: `search.cto["Berlin"]`, Search: &state.SearchEvent{Generation: api.Gen1, Request: req,
+			Leads: []api.Lead{lead("n1", "anna", "Anna"), lead("n2", "ben", "Ben"), lead("n6", "fay", "Fay")}}},
+		{At: At(9), Kind: state.EventForget, Address: "profile.founder"},
+		{At: At(10), Kind: state.EventFailure, Address: "enrich.contacts", Failure: &state.Failure{At: At(10), Message: "timeout"}},
+		// A split search (split_by): the root at the cap, one of its two
+		// sub-searches; the run stays under way (State.Splits).
+		SplitEvent(At(11), nil, api.MaxResults),
+		// Fay, enriched, asks to be erased: removed, and on the suppression
+		// list; her enrichment keeps counting (State.ErasedEnrichments).
+		{At: At(12), Kind: state.EventEnrich, Address: "enrich.contacts", Enrich: &state.EnrichEvent{PersonID: "n6", Credits: 1,
+			Result: api.EnrichedProfile{NetworkID: "n6", PageName: "fay", FullName: "Fay", Email: "fay@acme.example", ValidationStatus: api.StatusValid, CreditBalance: 97}}},
+		{At: At(12), Kind: state.EventForgetPeople, Address: state.PeopleAddress, People: &state.ForgetPeopleEvent{
+			Reason: state.ForgetErasure, PersonIDs: []string{"n6"}, Keys: state.IdentifierKeys("fay")}},
+		SplitEvent(At(13), []string{"A"}, 2),
+	}, fullEvents()...)
+}
+
+// fullEvents set every field of a person: a profile read with every
+// field, a lead with every field, an enrichment with every field; and an
+// enrichment of unknown outcome and a failure that stay.
+func fullEvents() []state.Event {
+	end := "Jan 2019"
+	hal := api.Lead{FirstName: "Hal", LastName: "Hix", FullName: "Hal Hix", Title: "CTO", Location: "Köln, Germany",
+		PreviousTitle: "VP <Engineering>", Company: "Hix \"&\" Co", NetworkID: "n7", PageName: "hal"}
+	return []state.Event{
+		{At: At(14), Kind: state.EventProfile, Address: "profile.cto", Profile: &state.ProfileEvent{Generation: api.Gen1,
+			Request: json.RawMessage(`{"pageName":"gus"}`), PageName: "gus", Profile: api.Profile{
+				FullName: "Gus Gray", Description: "Builds\nthings", ProfileImg: "https://img.example/gus.jpg?a=1&b=2",
+				NetworkURL: "https://network.example/profile/gus", Private: true, PremiumProfile: true,
+				CurrentPosition: []api.Position{{JobTitle: "CTO", Company: "Gray", Date: "since Feb 2024"}},
+				WorkPositionTimeline: []api.TimelinePosition{
+					{JobTitle: "CTO", Company: "Gray", StartDate: "Feb 2024", DaysInPosition: 800},
+					{JobTitle: "Dev", Company: "Beta", StartDate: "Jan 2016", EndDate: &end, DaysInPosition: 1096}}}}},
+		{At: At(15), Kind: state.EventSearch, Address: "search.more", Search: &state.SearchEvent{Generation: api.Gen1,
+			Request: json.RawMessage(`{"keywords":"more","raw":true}`), Leads: []api.Lead{hal}, Raw: fullRaw()}},
+		{At: At(16), Kind: state.EventEnrich, Address: "enrich.contacts", Enrich: &state.EnrichEvent{PersonID: "n7", Credits: 1,
+			Result: api.EnrichedProfile{ID: "e7", PageName: "hal", FirstName: "Hal", LastName: "Hix", FullName: "Hal Hix", Title: "CTO",
+				Location: "Köln", PreviousTitle: "VP", Company: "Hix", NetworkID: "n7", ProfileImgURL: "https://img.example/hal.jpg",
+				Email: "hal@hix.example", ValidationStatus: api.StatusValid, CompanyDomain: "hix.example", CreditBalance: 96}}},
+		{At: At(17), Kind: state.EventEnrichUnknown, Address: "enrich.contacts", Enrich: &state.EnrichEvent{PersonID: "n5", Credits: 1},
+			Failure: &state.Failure{Message: "enrich: network error: connection reset"}},
+		{At: At(18), Kind: state.EventFailure, Address: "search.gone", Failure: &state.Failure{Message: "HTTP 400: bad filter", Status: 400}},
+	}
+}
+
+// fullRaw is a raw search item with every node field of spec 2.3
+// (highlight markers included), what the export columns beyond the lead
+// read.
+func fullRaw() []api.RawLead {
+	var raw []api.RawLead
+	err := json.Unmarshal([]byte(`[{"cursor": "Y3Vyc29y", "node": {
+		"networkId": {"id": "n7", "displayName": "Hal **Hix**", "displayFlag": "BASIC",
+			"location": {"displayLocation": "**Köln**, Germany"}, "profileOccupation": {"occupationOrg": "Hix"},
+			"occupations": [{"category": "WORK_EXPERIENCE", "summary": "**CTO**", "links": null}, {"category": "EDUCATION", "summary": "TU Köln", "links": null}],
+			"pageName": "hal", "profileImage": [{"url": "https://img.example/h_64x64.jpg"}, {"url": "https://img.example/h_256x256.jpg"}]},
+		"highlight": {"currentTitle": ["**CTO**"], "haves": null, "city": ["**Köln**"]},
+		"trackingToken": "tt", "position": 0, "contains": null, "missing": null,
+		"profileSkills": {"topSkills": ["Go", {"name": "SQL"}]},
+		"sharedContacts": {"total": 0}, "contactsCount": {"count": 1234},
+		"networkRelationship": {"permissions": ["MESSAGE"]}, "contactDistance": {"distance": 2}}}]`), &raw)
+	if err != nil {
+		panic("backendtest: the raw item of the fixture: " + err.Error())
+	}
+	return raw
+}
+
+// SplitEvent is a sub-search of search.split, split by one dimension of
+// two values (A, B), returning n people.
+func SplitEvent(when time.Time, path []string, n int) state.Event {
+	dims := []state.SplitDimension{{Param: "industryFilter", Values: []string{"A", "B"}}}
+	body := json.RawMessage(`{"keywords":"split"}`)
+	leads := make([]api.Lead, n)
+	for i := range leads {
+		leads[i] = lead(fmt.Sprintf("x%d.%v", i, path), fmt.Sprintf("x_%d_%v", i, path), "X")
+	}
+	if path == nil {
+		path = []string{}
+	}
+	return state.Event{At: when, Kind: state.EventSplit, Address: "search.split", Split: &state.SplitEvent{
+		Hash: state.SplitHash(api.Gen1, body, dims), Generation: api.Gen1, Request: body, Dimensions: dims, Path: path, Leads: leads}}
+}
+
+// Fold is a new state with evs folded in.
+func Fold(t TB, evs []state.Event) *state.State {
+	t.Helper()
+	s := state.New()
+	for i, e := range evs {
+		if err := s.Fold(e); err != nil {
+			t.Fatalf("fold %d (%s): %v", i, e.Kind, err)
+		}
+	}
+	return s
+}
+
+// Canon is s as indented JSON, every object's keys sorted (the request
+// bodies and raw items included: a database may keep them as JSON of its
+// own), with what legitimately differs between two stores of the same
+// content blanked: serial, version, journal mark, lineage.
+func Canon(t TB, s *state.State) string {
+	t.Helper()
+	c := *s
+	c.Serial, c.LeadsyncVersion, c.Journal, c.Lineage = 0, "", nil, "x"
+	b, err := json.Marshal(&c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatal(err)
+	}
+	out, err := json.MarshalIndent(v, "", " ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(out)
+}

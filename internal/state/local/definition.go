@@ -1,0 +1,110 @@
+package local
+
+import (
+	"os"
+	"path/filepath"
+
+	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/api/pacefile"
+	"github.com/leadsync/leadsync/internal/state/backend"
+)
+
+// Definition registers the local backend: the default, used when the
+// configuration has no backend block (it has no block of its own).
+var Definition = &backend.Definition{
+	Name:     "local",
+	Title:    "local state file",
+	Default:  true,
+	Open:     open,
+	OwnFiles: ownFiles,
+}
+
+// open returns the workspace in use of the workspaces whose default one is
+// the state file at o.StatePath, or the state file o.File alone.
+func open(_ *backend.Block, o backend.Options) (backend.Backend, error) {
+	newStore := func(path string) *Store {
+		store := NewStore(path)
+		store.Now, store.Notify = o.Now, o.Notify
+		return store
+	}
+	if o.File != "" {
+		return newStore(o.File).AsBackend(), nil
+	}
+	return NewWorkspaces(o.StatePath, newStore).Open(o.Workspace)
+}
+
+// ownFiles are the files the local backend keeps beside the state file at
+// statePath: its journal, lock and backup, the pace file, and the folder
+// of the other workspaces.
+func ownFiles(statePath string) ([]string, map[string]string) {
+	base := filepath.Base(statePath)
+	return []string{filepath.Join(filepath.Dir(statePath), WorkspacesDir)}, map[string]string{
+		base:              "the state file",
+		base + ".journal": "the state's journal",
+		base + ".lock":    "the state's lock",
+		base + ".backup":  "the state's backup",
+		pacefile.Name:     "the pace file",
+	}
+}
+
+// LockHolder is who holds the lock now (nil when nobody does): the
+// backend.LockReader ability.
+func (store *Store) LockHolder() (*backend.LockInfo, error) { return store.ReadLock() }
+
+// PendingJournal is the journal an interrupted apply left, which the next
+// load replays and the next apply folds in: the backend.PendingJournal
+// ability.
+func (store *Store) PendingJournal() (string, bool) {
+	_, err := os.Stat(store.JournalPath())
+	return store.JournalPath(), err == nil
+}
+
+// Workspace is the workspace's name: the backend.Workspaced ability.
+func (ws *Workspace) Workspace() string { return ws.name }
+
+// CheckWorkspace refuses a workspace that was never made, before anything
+// is read or locked: the backend.WorkspaceChecker ability.
+func (ws *Workspace) CheckWorkspace() error {
+	if !ws.set.Exists(ws.name) {
+		return ws.missing()
+	}
+	return nil
+}
+
+// Workspaces, CreateWorkspace and DeleteWorkspace are those of the
+// workspace's set: the backend.Workspaces ability.
+func (ws *Workspace) Workspaces() ([]backend.WorkspaceInfo, error) { return ws.set.Workspaces() }
+
+// CreateWorkspace makes workspace name (see Workspaces.CreateWorkspace).
+func (ws *Workspace) CreateWorkspace(name string) error { return ws.set.CreateWorkspace(name) }
+
+// DeleteWorkspace deletes workspace name (see Workspaces.DeleteWorkspace).
+func (ws *Workspace) DeleteWorkspace(name string, force bool) error {
+	return ws.set.DeleteWorkspace(name, force)
+}
+
+// SharedPace is the pace file in the folder of the default workspace's
+// state, shared by every workspace (the rate limit is the key's): the
+// backend.SharedPacer ability.
+func (ws *Workspace) SharedPace(key string) (api.SharedPace, error) {
+	return pacefile.New(filepath.Dir(ws.set.path), key), nil
+}
+
+// Holder is the run that holds the lock (nil when its details cannot be
+// read): the backend.LockedError interface.
+func (e *LockedError) Holder() *backend.LockInfo { return e.Info }
+
+var (
+	_ backend.Workspaced       = (*Workspace)(nil)
+	_ backend.WorkspaceChecker = (*Workspace)(nil)
+	_ backend.Workspaces       = (*Workspace)(nil)
+	_ backend.Pusher           = (*Workspace)(nil)
+	_ backend.SharedPacer      = (*Workspace)(nil)
+	_ backend.Exister          = localBackend{}
+	_ backend.File             = localBackend{}
+	_ backend.ForceUnlocker    = localBackend{}
+	_ backend.PendingJournal   = localBackend{}
+	_ backend.BackupKeeper     = localBackend{}
+	_ backend.JournalRecoverer = localBackend{}
+	_ backend.LockedError      = (*LockedError)(nil)
+)

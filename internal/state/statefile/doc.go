@@ -1,0 +1,14 @@
+// Package statefile is the codec of a state file: the JSON the local
+// backend saves and `leadsync state pull` prints (format_version,
+// lineage, serial, then one search, profile, failure or person per line,
+// keys sorted). Decode checks format_version (a newer file is refused,
+// never overwritten) and reports damage with its line; the state returned
+// has passed state.Check.
+//
+// The bulk of a large file (people and searches) is read by a small
+// purpose-built decoder and written by purpose-built writers; tests and
+// FuzzLoad check they mean exactly what encoding/json means. Why they are
+// kept, with figures: docs/decisions.md.
+//
+// It imports state (the model) and api; it must not import a backend.
+package statefile

@@ -1,0 +1,143 @@
+package views
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/engine"
+	"github.com/leadsync/leadsync/internal/export"
+	"github.com/leadsync/leadsync/internal/golden"
+	"github.com/leadsync/leadsync/internal/run"
+)
+
+// TestApplySummaryEndings renders the end of an apply, as the human view
+// prints it once Apply returned, for each way an apply ends: every
+// message says only what happened (testdata/summary_*.txt).
+func TestApplySummaryEndings(t *testing.T) {
+	cfg := &config.Config{Dir: "/work"}
+	search := engine.Call{Seq: 1, Kind: engine.CallSearch, Address: `search.eng["Köln"]`}
+	enrich := engine.Call{Seq: 2, Kind: engine.CallEnrich, Address: "enrich.all", Person: "2.b", Label: "Jane Doe"}
+	base := func() *engine.Summary {
+		return &engine.Summary{CallsPlannedMax: 22, CreditsPlannedMax: 19, Calls: 3, Credits: 1, Succeeded: 3,
+			Searches: []engine.SearchOutcome{{Address: `search.eng["Hamburg"]`, Results: 200, Kept: 6, Added: 6, First: true}},
+			Enriched: 1, ByStatus: map[string]int{api.StatusValid: 1}, Duration: 2 * time.Second}
+	}
+	diskFull := errors.New("cannot write /work/.leadsync/state.json.journal: no space left on device")
+	recordErr := fmt.Errorf("%w: %v", engine.ErrJournal, diskFull)
+	xlsx := export.Written{Path: "/work/out/leads.xlsx", Export: "export.out", Sheets: 1, Rows: 12}
+	for _, tc := range []struct {
+		name    string
+		sum     func(*engine.Summary)
+		written []export.Written
+		err     error
+	}{
+		{name: "complete", written: []export.Written{xlsx}},
+		{
+			// A search completed but its result could not be written: the
+			// next apply makes it again, and the summary says so.
+			name: "unrecorded",
+			sum: func(s *engine.Summary) {
+				s.Calls, s.Succeeded = 4, 3
+				s.Failures = []engine.Failure{{Address: search.Address, Kind: engine.CallSearch, Err: recordErr, Unrecorded: true}}
+				s.Stopped = recordErr.Error()
+				s.StoppedInFlight = 1
+			},
+			err: &run.UnwrittenError{Err: recordErr, Files: []run.UnwrittenFile{{Export: "export.out", Path: "/work/out/leads.xlsx"}}},
+		},
+		{
+			// The pending note of an enrichment could not be written: it
+			// was not sent, so it is no failed call.
+			name: "not_sent",
+			sum: func(s *engine.Summary) {
+				s.Stopped = "the enrichment of Jane Doe could not be noted before it was sent, so it was not sent: " + diskFull.Error()
+			},
+			err: &run.UnwrittenError{Err: recordErr, Files: []run.UnwrittenFile{{Export: "export.out", Path: "/work/out/leads.xlsx"}}},
+		},
+		{
+			// The run went well, the spreadsheet could not be written:
+			// never "Apply complete" before that error.
+			name: "export_failed",
+			err: &run.UnwrittenError{Err: errors.New("writing the spreadsheets (state is saved; run leadsync export to try again): no space left on device"),
+				Files: []run.UnwrittenFile{{Export: "export.out", Path: "/work/out/leads.xlsx"}, {Export: "export.crm", Path: "/work/out/crm.csv"}}},
+		},
+		{
+			name: "interrupted",
+			sum: func(s *engine.Summary) {
+				s.Stopped, s.StoppedInFlight = "interrupted: no new calls were started", 2
+			},
+			written: []export.Written{xlsx},
+			err:     run.ErrFailed,
+		},
+		{
+			// The second interrupt: the calls in flight are abandoned and
+			// named, as they may have been charged.
+			name: "aborted",
+			sum: func(s *engine.Summary) {
+				s.Calls = 5
+				s.Stopped, s.StoppedInFlight = "interrupted: no new calls were started", 2
+				s.Abandoned = []engine.Call{search, enrich}
+				s.Failures = []engine.Failure{
+					{Address: search.Address, Kind: engine.CallSearch, Err: &api.Error{Op: "search", Kind: api.KindCanceled, Message: "abandoned at the second interrupt"}},
+					{Address: enrich.Address, Kind: engine.CallEnrich, Person: enrich.Person, Name: enrich.Label, Err: &api.Error{Op: "enrich", Kind: api.KindCanceled, Message: "abandoned at the second interrupt"}},
+				}
+				s.CreditsUnknown = 1
+			},
+			err: &run.UnwrittenError{Err: run.ErrAborted, Files: []run.UnwrittenFile{{Export: "export.out", Path: "/work/out/leads.xlsx"}}},
+		},
+		{
+			// A run the plan's bound cut short says so.
+			name: "cut_short",
+			sum: func(s *engine.Summary) {
+				s.CreditsPlannedMax = 1
+				s.Stopped = "the plan's bound of 1 credit is reached with 1 more person to enrich; run plan again to see the rest"
+			},
+			written: []export.Written{xlsx},
+			err:     run.ErrFailed,
+		},
+		{
+			// A where that cannot be evaluated is a failure, not a call.
+			name: "no_call_failure",
+			sum: func(s *engine.Summary) {
+				s.Failures = []engine.Failure{{Address: "enrich.all", Kind: engine.CallEnrich, Err: errors.New("main.leads.hcl:20: where of enrich.all gave a string; it must give true or false"), NoCall: true}}
+			},
+			written: []export.Written{xlsx},
+			err:     run.ErrFailed,
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			v := NewApply(Streams{Out: &out, ErrOut: &errOut, Now: func() time.Time { return time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC) }}, false)
+			s := base()
+			if tc.sum != nil {
+				tc.sum(s)
+			}
+			if s.Calls != s.Succeeded+s.CallsFailed() {
+				t.Fatalf("the case's own figures do not add up: %d made, %d succeeded, %d failed", s.Calls, s.Succeeded, s.CallsFailed())
+			}
+			v.Progress(nil).Summary(s)
+			if errOut.Len() != 0 {
+				t.Fatalf("the summary was printed before the apply ended:\n%s", errOut.String())
+			}
+			v.Exports(cfg, tc.written)
+			v.Done(tc.err)
+			got := "--- stderr\n" + errOut.String() + "--- stdout\n" + out.String()
+			golden.Check(t, filepath.Join("testdata", "summary_"+tc.name+".txt"), []byte(got))
+			if tc.err != nil && !errors.Is(tc.err, run.ErrFailed) && strings.Contains(got, "Apply complete") {
+				t.Errorf("an apply that ended with an error says it is complete:\n%s", got)
+			}
+			if len(s.Unrecorded()) > 0 && strings.Contains(got, "nothing completed is repeated") {
+				t.Errorf("calls will be repeated, but the summary says none is:\n%s", got)
+			}
+			if strings.Contains(got, "not sent: not sent") {
+				t.Errorf("says it twice:\n%s", got)
+			}
+		})
+	}
+}
