@@ -158,7 +158,7 @@ func openStateSourceWith(f *Factory, sf *stateFlags, open func(*Factory, *config
 		}
 		return fileSource(f, p)
 	}
-	cfg, diags := loadConfig(f, &sf.vars)
+	cfg, diags := loadConfigNoLists(f, &sf.vars)
 	writeDiagnostics(f, cfg, diags)
 	if diags.HasErrors() {
 		fmt.Fprintln(f.IO.ErrOut, "The state's location comes from the configuration: fix the configuration, or name the state file with --state.")

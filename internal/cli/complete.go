@@ -38,7 +38,7 @@ func completionDir(f *Factory, cmd *cobra.Command) string {
 func configAddresses(f *Factory, dir string, all bool) []string {
 	g := *f
 	g.Dir = dir
-	cfg, _ := loadConfig(&g, &varFlags{})
+	cfg, _ := loadConfigNoLists(&g, &varFlags{})
 	if cfg == nil {
 		return nil
 	}
@@ -86,7 +86,7 @@ func stateAddresses(f *Factory, cmd *cobra.Command, dir, toComplete string) []st
 		}
 		src, err = fileSource(&g, path)
 	} else {
-		cfg, diags := loadConfig(&g, &varFlags{})
+		cfg, diags := loadConfigNoLists(&g, &varFlags{})
 		if cfg == nil || diags.HasErrors() {
 			return nil
 		}

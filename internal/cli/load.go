@@ -30,6 +30,18 @@ func (v *varFlags) register(cmd *cobra.Command) {
 // the environment, checking filters against the cached live catalog when
 // `leadsync fields --refresh` has written one. The Config is never nil.
 func loadConfig(f *Factory, vf *varFlags) (*config.Config, hcl.Diagnostics) {
+	return loadConfigWith(f, vf, false)
+}
+
+// loadConfigNoLists is loadConfig without reading the list files of
+// exclude and import blocks: for commands that need only where the state
+// is (a broken customer list must not stop an erasure), and for shell
+// completion.
+func loadConfigNoLists(f *Factory, vf *varFlags) (*config.Config, hcl.Diagnostics) {
+	return loadConfigWith(f, vf, true)
+}
+
+func loadConfigWith(f *Factory, vf *varFlags, skipLists bool) (*config.Config, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
 	var env []string
 	if f.Environ != nil {
@@ -56,7 +68,7 @@ func loadConfig(f *Factory, vf *varFlags) (*config.Config, hcl.Diagnostics) {
 		})
 		cat = nil // check the rest against the built-in list
 	}
-	opts := config.LoadOptions{Dir: f.Dir, Environ: env, Catalog: cat, Workspace: f.workspace()}
+	opts := config.LoadOptions{Dir: f.Dir, Environ: env, Catalog: cat, Workspace: f.workspace(), SkipListFiles: skipLists}
 	if vf != nil {
 		opts.Vars, opts.VarFiles = vf.vars, vf.files
 	}

@@ -41,6 +41,7 @@ type Config struct {
 	// Blocks, in declaration order.
 	Enriches []*Enrich
 	Exports  []*Export
+	Excludes []*Exclude
 
 	// evalCtx holds var.*, local.* and the functions, for Match.
 	evalCtx *hcl.EvalContext

@@ -193,10 +193,11 @@ type runner struct {
 
 	pending       map[string]int // instance address -> calls not yet done in this run
 	enrichBlocks  []*enrichBlock
-	claimed       plan.Claims     // people queued, in flight, enriched or failed in this run, with their block
-	changes       int             // results recorded: a block's next round looks again when this moved
-	ranSearches   map[string]bool // searches completed in this run
-	hadRun        map[string]bool // searches state had before this run
+	cands         *plan.Candidates // chooses the enrich blocks' people, pass after pass
+	claimed       plan.Claims      // people queued, in flight, enriched or failed in this run, with their block
+	changes       int              // results recorded: a block's next round looks again when this moved
+	ranSearches   map[string]bool  // searches completed in this run
+	hadRun        map[string]bool  // searches state had before this run
 	splits        map[string]*splitRun
 	creditsBudget int
 	callsBudget   int // calls the run may still start
@@ -237,6 +238,7 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 		st:          opts.State,
 		pending:     map[string]int{},
 		claimed:     plan.Claims{},
+		cands:       plan.NewCandidates(opts.Config),
 		ranSearches: map[string]bool{},
 		hadRun:      map[string]bool{},
 		cpe:         opts.Config.API.CreditsPerEnrich,
@@ -690,6 +692,8 @@ func (r *runner) handle(o outcome) {
 	case CallProfile:
 		r.sum.Profiles = append(r.sum.Profiles, t.call.Address)
 	case CallEnrich:
+		// Its company's domain may exclude a colleague (by = "domain").
+		r.cands.Learn(r.st.Person(t.call.Person))
 		res.Credits = r.cpe
 		r.sum.Credits += r.cpe
 		res.Status = o.event.Enrich.Result.ValidationStatus
@@ -826,7 +830,7 @@ func (r *runner) releaseEnrich(idle bool) {
 		b.final = final
 		b.seen = r.changes
 		r.mu.Lock()
-		todo, err := plan.EnrichCandidatesClaimed(r.opts.Config, r.st, e, r.planTime(), r.claimed)
+		todo, err := r.cands.Claimed(r.st, e, r.planTime(), r.claimed)
 		r.mu.Unlock()
 		if err != nil {
 			b.broken = true
@@ -872,7 +876,7 @@ func (r *runner) checkCutShort() {
 			continue // not held back by a bound
 		}
 		r.mu.Lock()
-		todo, err := plan.EnrichCandidatesClaimed(r.opts.Config, r.st, b.cfg, r.planTime(), r.claimed)
+		todo, err := r.cands.Claimed(r.st, b.cfg, r.planTime(), r.claimed)
 		r.mu.Unlock()
 		if err != nil {
 			continue

@@ -88,8 +88,9 @@ func Write(cfg *config.Config, exp *config.Export, st *state.State, opts Options
 	}
 	var missing []string
 	seen := map[string]bool{}
+	ex := newExcluder(cfg, st)
 	for _, sh := range exp.Sheets {
-		rows := collectRows(cfg, sh, st)
+		rows := collectRows(cfg, sh, st, ex)
 		t, err := buildTable(sh, rows, cfg.Settings.ProfileURLTemplate)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", exp.Address, err)

@@ -45,7 +45,7 @@ func DomainKey(v string) (string, error) {
 	}
 	reg, err := publicsuffix.EffectiveTLDPlusOne(ascii)
 	if err != nil {
-		return "", fmt.Errorf("%q is a public suffix (like co.uk), not a company's domain", v)
+		return "", fmt.Errorf("%q is a public suffix (like co.uk or de), under which companies register their domains: not a company's domain", v)
 	}
 	return reg, nil
 }

@@ -166,7 +166,7 @@ func TestKeySet(t *testing.T) {
 	bad, _ := Read(fstest.MapFS{"d.csv": {Data: []byte("Domain\nacme.de\nn/a\nco.uk\n")}}, "d.csv", "d.csv", []string{"Domain"}, Options{})
 	_, err = KeySet(bad, 0, Domain)
 	want := `d.csv:3: column "Domain": expected a domain such as acme.de, got "n/a"; correct it or clear the cell` + "\n" +
-		`d.csv:4: column "Domain": "co.uk" is a public suffix (like co.uk), not a company's domain; correct it or clear the cell`
+		`d.csv:4: column "Domain": "co.uk" is a public suffix (like co.uk or de), under which companies register their domains: not a company's domain; correct it or clear the cell`
 	if err == nil || err.Error() != want {
 		t.Errorf("got  %v\nwant %s", err, want)
 	}

@@ -526,6 +526,7 @@ func (b *builder) enriches() {
 	for i := range blocks {
 		todos[i] = people[i].todo
 	}
+	b.excludedSavings(people, cpe)
 	certains := b.v.claimRounds(blocks, todos)
 	// With one enrich block, its counts are the union; with several, people
 	// they share are counted once through sets.
@@ -681,6 +682,9 @@ func enrichDetail(e *config.Enrich, bp blockPeople, c *Change, runSources, owned
 	}
 	if e.Limit > 0 && c.CallsMax > 0 {
 		parts = append(parts, fmt.Sprintf("limit %s, %s used", thousands(e.Limit), thousands(owned)))
+	}
+	if n := len(bp.excluded); n > 0 {
+		parts = append(parts, thousands(n)+" excluded")
 	}
 	return strings.Join(parts, "; ")
 }

@@ -58,7 +58,11 @@ type Claims map[string]string
 // now should be the plan's CreatedAt, so that nobody turns stale between
 // plan and apply.
 func EnrichCandidatesClaimed(cfg *config.Config, st *state.State, e *config.Enrich, now time.Time, claims Claims) ([]string, error) {
-	v := newEnv(cfg, st, now)
+	return newEnv(cfg, st, now).claimed(e, claims)
+}
+
+// claimed is EnrichCandidatesClaimed in v.
+func (v *env) claimed(e *config.Enrich, claims Claims) ([]string, error) {
 	bp, err := v.collect(e, nil, true)
 	if err != nil {
 		return nil, err
@@ -122,6 +126,10 @@ type env struct {
 	// state it will share (a plan's update, ReasonSamePerson): its person
 	// is that read's.
 	shared map[string]string
+	// excl matches people against the exclude blocks (nil without any);
+	// learned is set once it has learned the state's company domains.
+	excl    *config.Exclusion
+	learned *bool
 }
 
 func newEnv(cfg *config.Config, st *state.State, now time.Time) *env {
@@ -134,6 +142,7 @@ func newEnv(cfg *config.Config, st *state.State, now time.Time) *env {
 		profiles: make(map[string]*config.Profile, len(cfg.Profiles)),
 		bodies:   make(map[string][]byte, len(cfg.Searches)+len(cfg.Profiles)),
 		shared:   map[string]string{},
+		excl:     cfg.Exclusion(),
 	}
 	for _, s := range cfg.Searches {
 		v.searches[s.Address] = s
@@ -232,6 +241,16 @@ type blockPeople struct {
 	members int
 	// enriched is how many of them hold an enrichment that is not stale.
 	enriched int
+	// excluded need enrichment (and have a page name) but an exclude
+	// block removes them, with the block that does.
+	excluded []excludedPerson
+}
+
+// excludedPerson is a person an exclude block removes from a block's
+// candidates.
+type excludedPerson struct {
+	p  *state.Person
+	by *config.Exclude
 }
 
 // person returns the person of an ID, following re-keys.
@@ -294,6 +313,13 @@ func (v *env) collect(e *config.Enrich, skipSource func(string) bool, where bool
 			}
 			// Enrich needs a page name; a search that runs may bring one.
 			ok := p.Lead.PageName != ""
+			if ok {
+				if x := v.excludedBy(p); x != nil {
+					// Never enriched: an exclude block names them.
+					bp.excluded = append(bp.excluded, excludedPerson{p, x})
+					continue
+				}
+			}
 			if ok && where && e.Where != nil {
 				var err error
 				ok, err = match(v.cfg, e, p.Lead)

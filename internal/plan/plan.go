@@ -140,6 +140,8 @@ type Plan struct {
 	// Credits is the last known enrich credit balance (null when none is
 	// known) and what the plan may leave of it.
 	Credits CreditBalance `json:"credits"`
+	// Savings are the credits the plan does not spend, and why.
+	Savings Savings `json:"savings"`
 	// Suppressed is the number of people on the state's suppression list
 	// (erased with leadsync forget): searches may still return them, and
 	// apply drops them.
@@ -323,6 +325,7 @@ func (p *Plan) normalize() {
 	if p.Diagnostics == nil {
 		p.Diagnostics = []Diagnostic{}
 	}
+	p.Savings.normalize()
 }
 
 // JSONDiagnostics converts hcl diagnostics to the plan JSON form (the CLI

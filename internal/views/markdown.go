@@ -70,6 +70,12 @@ func PlanMarkdown(w io.Writer, p *plan.Plan, base *plan.Plan) error {
 	if q := mdQuota(p); q != "" {
 		b.WriteString("\n" + q + "\n")
 	}
+	if l := excludedLine(p); l != "" {
+		b.WriteString("\n" + mdInline(l) + "\n\n")
+		for _, d := range excludeBlockLines(p) {
+			b.WriteString("- " + mdInline(d) + "\n")
+		}
+	}
 	if len(p.Targets) > 0 {
 		fmt.Fprintf(&b, "\nTargets: %s (the plan covers only these and their sources).\n", mdCodeList(p.Targets))
 	}

@@ -101,6 +101,12 @@ func PlanText(w io.Writer, p *plan.Plan, color bool) error {
 	if p.HasChanges() {
 		b.WriteString(quotaLine(p) + "\n")
 	}
+	if l := excludedLine(p); l != "" {
+		b.WriteString(l + "\n")
+		for _, d := range excludeBlockLines(p) {
+			b.WriteString("  " + d + "\n")
+		}
+	}
 	if len(p.Targets) > 0 {
 		fmt.Fprintf(&b, "Targets: %s (the plan covers only these and their sources).\n", strings.Join(p.Targets, ", "))
 	}

@@ -22,7 +22,7 @@ import (
 func TestPlanTextGolden(t *testing.T) {
 	for _, name := range []string{"fresh", "fresh_color", "fresh_offline", "offline_last_known", "partly_run",
 		"all_run", "stale", "removed", "changed_filters", "targets_replace", "over_budget",
-		"generation2", "credits_short"} {
+		"generation2", "credits_short", "excluded"} {
 		t.Run(name, func(t *testing.T) {
 			color := strings.HasSuffix(name, "_color")
 			data, err := os.ReadFile(filepath.Join("..", "plan", "testdata", strings.TrimSuffix(name, "_color")+".json"))

@@ -1,0 +1,78 @@
+package plan
+
+import (
+	"time"
+
+	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/state"
+)
+
+// Candidates chooses the people of enrich blocks for one apply, pass after
+// pass, as results arrive: EnrichCandidatesClaimed with what the passes
+// share kept between them (the exclude blocks' matcher, with the
+// normalised values and the company domains it has learned). The engine
+// makes one per run, and tells it of each enrichment recorded (Learn).
+type Candidates struct {
+	cfg     *config.Config
+	excl    *config.Exclusion
+	learned bool
+}
+
+// NewCandidates returns the chooser of cfg's enrich blocks for one apply.
+func NewCandidates(cfg *config.Config) *Candidates {
+	return &Candidates{cfg: cfg, excl: cfg.Exclusion()}
+}
+
+// Claimed is EnrichCandidatesClaimed with what earlier passes learned.
+func (c *Candidates) Claimed(st *state.State, e *config.Enrich, now time.Time, claims Claims) ([]string, error) {
+	v := newEnv(c.cfg, st, now)
+	v.excl, v.learned = c.excl, &c.learned
+	return v.claimed(e, claims)
+}
+
+// Learn tells the chooser of a person whose enrichment was just recorded:
+// their company's domain may exclude a colleague (by = "domain").
+func (c *Candidates) Learn(p *state.Person) {
+	if p != nil && c.learned && p.Enrichment != nil {
+		learnPerson(c.excl, p)
+	}
+}
+
+// learnPerson records the company domain a person's enrichment gives.
+func learnPerson(x *config.Exclusion, p *state.Person) {
+	if p.Enrichment != nil {
+		x.LearnValues(personValues(p))
+	}
+}
+
+// personValues are what exclude blocks match p by.
+func personValues(p *state.Person) config.PersonValues {
+	var enr *api.EnrichedProfile
+	if p.Enrichment != nil {
+		enr = &p.Enrichment.Result
+	}
+	return config.ValuesOf(p.Lead, p.ID, enr)
+}
+
+// excludedBy returns the exclude block that removes p, nil when none does.
+// The company domains the state's enrichments give are learned on first
+// need (a block by domain matches a person without one of their own by a
+// colleague's).
+func (v *env) excludedBy(p *state.Person) *config.Exclude {
+	if v.excl == nil {
+		return nil
+	}
+	if v.learned == nil {
+		v.learned = new(bool)
+	}
+	if !*v.learned {
+		*v.learned = true
+		if v.excl.NeedsColleagues() {
+			for _, q := range v.st.People {
+				learnPerson(v.excl, q)
+			}
+		}
+	}
+	return v.excl.Match(personValues(p))
+}

@@ -1,0 +1,50 @@
+package views
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/leadsync/leadsync/internal/plan"
+)
+
+// excludedLine is the plan's line about its exclude blocks, as the issue
+// words it: "Excluded: 412 of 1,930 candidates (customers 380, dnc 32): up
+// to 412 credits not spent." "" without exclude blocks.
+func excludedLine(p *plan.Plan) string {
+	ex := p.Savings.Excluded
+	if len(ex.Blocks) == 0 {
+		return ""
+	}
+	var per []string
+	for _, b := range ex.Blocks {
+		per = append(per, fmt.Sprintf("%s %s", strings.TrimPrefix(b.Address, "exclude."), thousands(b.People)))
+	}
+	s := fmt.Sprintf("Excluded: %s of %s (%s)", thousands(ex.People), count(ex.Candidates, "candidate", "candidates"), strings.Join(per, ", "))
+	if ex.CreditsMax > 0 {
+		s += fmt.Sprintf(": up to %s not spent", count(ex.CreditsMax, "credit", "credits"))
+	}
+	return s + "."
+}
+
+// excludeBlockLines say, for each exclude block, what it matches by and
+// when it can act: before anything is spent, or once a value only an
+// import or an enrichment tells is known.
+func excludeBlockLines(p *plan.Plan) []string {
+	var out []string
+	for _, b := range p.Savings.Excluded.Blocks {
+		out = append(out, fmt.Sprintf("%s: by %s of %s (%s), %s", b.Address, b.By, b.File, count(b.Rows, "row", "rows"), timingText(b)))
+	}
+	return out
+}
+
+// timingText says when an exclude block acts.
+func timingText(b plan.ExcludeBlock) string {
+	if b.Timing == plan.TimingBeforeSpending {
+		return "acts before any credit is spent"
+	}
+	what := "e-mail"
+	if b.By == "domain" {
+		what = "domain (their own, their e-mail's, or a colleague's at the same company)"
+	}
+	return fmt.Sprintf("acts once the %s is known from an import or an earlier enrichment; someone only their own enrichment tells is enriched, then left out of the exports", what)
+}
