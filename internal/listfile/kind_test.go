@@ -1,6 +1,7 @@
 package listfile
 
 import (
+	"os"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -169,5 +170,22 @@ func TestKeySet(t *testing.T) {
 		`d.csv:4: column "Domain": "co.uk" is a public suffix (like co.uk or de), under which companies register their domains: not a company's domain; correct it or clear the cell`
 	if err == nil || err.Error() != want {
 		t.Errorf("got  %v\nwant %s", err, want)
+	}
+}
+
+// TestLegalFormsDocumented keeps docs/configuration.md's list of legal
+// forms equal to LegalForms: the rules a user reads are the rules applied.
+func TestLegalFormsDocumented(t *testing.T) {
+	b, err := os.ReadFile("../../docs/configuration.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(b)
+	var want []string
+	for _, f := range LegalForms {
+		want = append(want, "`"+f+"`")
+	}
+	if !strings.Contains(doc, strings.Join(want, ", ")+".") {
+		t.Errorf("docs/configuration.md does not list the legal forms as CompanyKey strips them: %s", strings.Join(want, ", "))
 	}
 }
