@@ -51,10 +51,11 @@ type scriptSandbox struct {
 //	csv-env FILE ROW VAR=Header...  set VAR to the cell of data row ROW (1 = first
 //	                         after the header) under Header, so that a script can name
 //	                         a person the sandbox returned without hard-coding them
-//	csv-cut SRC DST FROM-TO Header[=New]...  write DST, a CSV of the data rows FROM
-//	                         to TO (1 = first after the header) of SRC under those
-//	                         headers (renamed to New): a list file made of what the
-//	                         sandbox returned, without hard-coding people
+//	csv-cut SRC DST FROM-TO Header[=New]... [+Header=value]...  write DST, a CSV of
+//	                         the data rows FROM to TO (1 = first after the header) of
+//	                         SRC under those headers (renamed to New), plus columns of
+//	                         one value: a list file made of what the sandbox returned,
+//	                         without hard-coding people
 //	within-plan FILE         the calls and credits since the last mark are within the
 //	                         plan --json in FILE: at least its certain counts, at most its bounds
 //	[!] split-truth ADDRESS  the split search's people are (or, negated, are some of)
@@ -329,9 +330,16 @@ func cmdCSVCut(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("csv-cut: rows %q of %s, which has %d data rows", args[2], args[0], len(recs)-1)
 	}
 	var cols []int
-	var header []string
+	var header, consts []string
 	for _, a := range args[3:] {
 		name, renamed, _ := strings.Cut(a, "=")
+		if h, ok := strings.CutPrefix(name, "+"); ok {
+			header, consts = append(header, h), append(consts, renamed)
+			continue
+		}
+		if len(consts) > 0 {
+			ts.Fatalf("csv-cut: columns of one value come last")
+		}
 		col := slices.Index(recs[0], name)
 		if col < 0 {
 			ts.Fatalf("csv-cut: %s has no column %q (header %q)", args[0], name, recs[0])
@@ -345,11 +353,11 @@ func cmdCSVCut(ts *testscript.TestScript, neg bool, args []string) {
 	w := csv.NewWriter(&b)
 	ts.Check(w.Write(header))
 	for _, rec := range recs[from : to+1] {
-		row := make([]string, len(cols))
+		row := make([]string, len(cols), len(header))
 		for i, c := range cols {
 			row[i] = rec[c]
 		}
-		ts.Check(w.Write(row))
+		ts.Check(w.Write(append(row, consts...)))
 	}
 	w.Flush()
 	ts.Check(w.Error())

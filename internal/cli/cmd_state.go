@@ -213,6 +213,18 @@ func runStateShow(f *Factory, opts *stateShowOptions) error {
 		w.printf("  request       %s\n", compactJSON(pr.Request))
 		w.printf("  request_hash  %s\n", pr.RequestHash)
 		w.printf("  person        %s%s\n", state.PersonAddressPrefix+pr.PersonID, personLine(s.People[pr.PersonID]))
+	case "import":
+		ir := s.Imports[addr]
+		w.printf("%s\n", addr)
+		w.printf("  file          %s\n", ir.File)
+		w.printf("  imported_at   %s\n", stateWhen(ir.ImportedAt, now))
+		w.printf("  digest        %s\n", ir.Digest)
+		w.printf("  rows          %s\n", textfmt.Thousands(ir.Rows))
+		w.printf("  enriched      %s with an e-mail (no credit)\n", textfmt.Thousands(ir.Enriched))
+		w.printf("  people        %s\n", textfmt.Thousands(len(ir.PersonIDs)))
+		for _, id := range ir.PersonIDs {
+			w.printf("    %s%s\n", state.PersonAddressPrefix+id, personLine(s.People[id]))
+		}
 	case "person":
 		writePerson(w, s.People[strings.TrimPrefix(addr, state.PersonAddressPrefix)], now)
 	case "failure":
@@ -308,12 +320,13 @@ func writePerson(w *stateWriter, p *state.Person, now time.Time) {
 
 // stateShowJSON is the --json form of `state show`.
 type stateShowJSON struct {
-	FormatVersion string             `json:"format_version"`
-	Address       string             `json:"address"`
-	Kind          string             `json:"kind"`
-	Search        *state.Search      `json:"search,omitempty"`
-	Profile       *state.ProfileRead `json:"profile,omitempty"`
-	Person        *state.Person      `json:"person,omitempty"`
+	FormatVersion string              `json:"format_version"`
+	Address       string              `json:"address"`
+	Kind          string              `json:"kind"`
+	Search        *state.Search       `json:"search,omitempty"`
+	Profile       *state.ProfileRead  `json:"profile,omitempty"`
+	Person        *state.Person       `json:"person,omitempty"`
+	Import        *state.ImportRecord `json:"import,omitempty"`
 	// LastFailure is the last failed call of the address since its last
 	// success; for an address that never succeeded, kind is "failure".
 	LastFailure *state.Failure `json:"last_failure,omitempty"`
@@ -335,6 +348,13 @@ func writeStateShowJSON(w io.Writer, s *state.State, addr, kind string) error {
 		out.Profile = s.Profiles[addr]
 		if p := s.People[out.Profile.PersonID]; p != nil {
 			out.People = append(out.People, nonNilPerson(p))
+		}
+	case "import":
+		out.Import = s.Imports[addr]
+		for _, id := range out.Import.PersonIDs {
+			if p := s.People[id]; p != nil {
+				out.People = append(out.People, nonNilPerson(p))
+			}
 		}
 	case "person":
 		out.Person = nonNilPerson(s.People[strings.TrimPrefix(addr, state.PersonAddressPrefix)])
@@ -417,6 +437,8 @@ func runStateRm(f *Factory, opts *stateRmOptions) error {
 		switch r.Kind {
 		case "search":
 			fmt.Fprintf(f.IO.Out, "Removed %s (%s leave the exports that list it; people and enrichments are kept)\n", r.Address, textfmt.Plural(r.Leads, "lead"))
+		case "import":
+			fmt.Fprintf(f.IO.Out, "Removed %s (its %s leave the exports that list it; people and their e-mails are kept)\n", r.Address, textfmt.Plural(r.Leads, "person"))
 		case "profile":
 			fmt.Fprintf(f.IO.Out, "Removed %s (the person and their enrichment are kept)\n", r.Address)
 		case "person":

@@ -13,7 +13,8 @@ import (
 )
 
 // hash is a SHA-256 over the configuration files (names and contents), the
-// final variable values and the digests of the list files read (exclude). Sensitive values enter only as their own
+// final variable values and the digests of the list files read (exclude,
+// import). Sensitive values enter only as their own
 // SHA-256, so that the hash reveals nothing.
 func (l *loader) hash() string {
 	h := sha256.New()
@@ -41,6 +42,7 @@ func (l *loader) hash() string {
 		h.Write(b)
 	}
 	h.Write([]byte(excludeHash(l.cfg)))
+	h.Write([]byte(importHash(l.cfg)))
 	if l.usesWorkspace {
 		fmt.Fprintf(h, "workspace %q\n", l.leadsyncValue().GetAttr("workspace").AsString())
 	}

@@ -222,6 +222,7 @@ var topSchema = &hcl.BodySchema{
 		{Type: "enrich", LabelNames: []string{"name"}},
 		{Type: "export", LabelNames: []string{"name"}},
 		{Type: "exclude", LabelNames: []string{"name"}},
+		{Type: "import", LabelNames: []string{"name"}},
 	},
 }
 
@@ -299,6 +300,7 @@ func (l *loader) load() {
 	l.decodeSettings(byType["leadsync"])
 	l.decodeAPI(byType["api"], len(blocks) > 0)
 	l.declareInstances(byType["search"], byType["profile"])
+	l.declareImports(byType["import"])
 	for _, b := range byType["search"] {
 		l.decodeSearch(b)
 	}
@@ -306,6 +308,9 @@ func (l *loader) load() {
 		l.decodeProfile(b)
 	}
 	sortInstances(l.cfg)
+	for _, b := range byType["import"] {
+		l.decodeImport(b)
+	}
 	seen := map[string]hcl.Range{}
 	for _, b := range byType["enrich"] {
 		if l.uniqueName(b, seen) {

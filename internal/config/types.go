@@ -42,6 +42,7 @@ type Config struct {
 	Enriches []*Enrich
 	Exports  []*Export
 	Excludes []*Exclude
+	Imports  []*Import
 
 	// evalCtx holds var.*, local.* and the functions, for Match.
 	evalCtx *hcl.EvalContext

@@ -67,6 +67,8 @@ type Summary struct {
 	Updated []string
 	// Expired is the number of people removed by retention.
 	Expired int
+	// Imported are the import blocks whose files were adopted.
+	Imported []ImportOutcome
 	// Stopped is non-empty when the run stopped early, and says why.
 	Stopped string
 	// StoppedInFlight is the number of calls in flight when the run
@@ -271,6 +273,11 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 	}
 	r.progress.Start(opts.Plan, r.sum.CallsPlannedMax, r.sum.CreditsPlannedMax)
 	if err := r.forget(); err != nil {
+		r.halt(err.Error())
+		r.progress.Summary(r.sum)
+		return r.sum, err
+	}
+	if err := r.imports(); err != nil {
 		r.halt(err.Error())
 		r.progress.Summary(r.sum)
 		return r.sum, err

@@ -95,6 +95,12 @@ func sourceIDs(st *state.State, addr string) (ids []string, ok bool) {
 			return nil, false
 		}
 		return []string{p.PersonID}, true
+	case state.IsImport(addr):
+		im := st.Imports[addr]
+		if im == nil {
+			return nil, false
+		}
+		return im.PersonIDs, true
 	}
 	return nil, false
 }
@@ -110,6 +116,9 @@ func sourceRanAt(st *state.State, addr string) time.Time {
 	}
 	if p := st.Profiles[addr]; p != nil {
 		return p.ReadAt
+	}
+	if im := st.Imports[addr]; im != nil {
+		return im.ImportedAt
 	}
 	return time.Time{}
 }

@@ -70,7 +70,7 @@ func (j *job) summary() []sumRow {
 	}
 
 	// The sources feeding this export, each once, in the order sheets use them.
-	var searches, profiles []string
+	var searches, profiles, imports []string
 	seen := map[string]bool{}
 	for _, s := range j.sheets {
 		for _, src := range s.rows.sources {
@@ -78,9 +78,12 @@ func (j *job) summary() []sumRow {
 				continue
 			}
 			seen[src] = true
-			if strings.HasPrefix(src, "profile.") {
+			switch {
+			case strings.HasPrefix(src, "profile."):
 				profiles = append(profiles, src)
-			} else {
+			case state.IsImport(src):
+				imports = append(imports, src)
+			default:
 				searches = append(searches, src)
 			}
 		}
@@ -142,6 +145,29 @@ func (j *job) summary() []sumRow {
 				continue
 			}
 			add(stylePlain, addr, page, rec.ReadAt.UTC(), j.failureNote(addr))
+		}
+	}
+	if len(imports) > 0 {
+		gap()
+		add(styleTitle, "Imports")
+		add(styleHeader, "Import", "File", "Rows", "People", "With an e-mail", "Imported at", "Note")
+		for _, addr := range imports {
+			rec := j.st.Imports[addr]
+			if rec == nil {
+				file := ""
+				for _, im := range j.cfg.Imports {
+					if im.Address == addr {
+						file = im.File
+					}
+				}
+				add(stylePlain, addr, file, nil, nil, nil, nil, "not imported yet")
+				continue
+			}
+			note := "enriched at no credit: no call was made"
+			if rec.Suppressed > 0 {
+				note = joinNotes(note, textfmt.Thousands(rec.Suppressed)+" suppressed (erased with leadsync forget, dropped)")
+			}
+			add(stylePlain, addr, rec.File, rec.Rows, len(rec.PersonIDs), rec.Enriched, rec.ImportedAt.UTC(), note)
 		}
 	}
 

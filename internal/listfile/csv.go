@@ -76,13 +76,13 @@ func readCSV(t *Table, br *bufio.Reader, columns []string, opts Options) error {
 			if !errors.As(err, &pe) {
 				return &Error{File: t.File, Msg: "cannot be read: " + err.Error()}
 			}
-			probs.add(csvError(t.File, err, skipped))
+			probs.Add(csvError(t.File, err, skipped))
 			continue
 		}
 		line, _ := r.FieldPos(0)
 		line += skipped
 		if extra := extraValues(rec, len(header)); extra > 0 {
-			probs.add(&Error{File: t.File, Row: line, Msg: fmt.Sprintf("has %d values, but the header row names %d columns; a value that contains %s must be in double quotes", len(rec), len(header), delimName(delim))})
+			probs.Add(&Error{File: t.File, Row: line, Msg: fmt.Sprintf("has %d values, but the header row names %d columns; a value that contains %s must be in double quotes", len(rec), len(header), delimName(delim))})
 			continue
 		}
 		cells := make([]string, len(idx))
@@ -93,7 +93,7 @@ func readCSV(t *Table, br *bufio.Reader, columns []string, opts Options) error {
 			}
 			c := rec[j]
 			if !utf8.ValidString(c) {
-				probs.add(&Error{File: t.File, Row: line, Column: names[i], Msg: "has " + invalidUTF8(c) + ": " + encodingHint})
+				probs.Add(&Error{File: t.File, Row: line, Column: names[i], Msg: "has " + invalidUTF8(c) + ": " + encodingHint})
 				continue
 			}
 			cells[i] = strings.Clone(c)
@@ -105,7 +105,7 @@ func readCSV(t *Table, br *bufio.Reader, columns []string, opts Options) error {
 			t.Rows = append(t.Rows, Row{Line: line, Cells: cells})
 		}
 	}
-	return probs.err()
+	return probs.Err()
 }
 
 // sepLine reads Excel's optional first line "sep=;" that names the

@@ -43,8 +43,8 @@ type Errors struct {
 	More int // problems found beyond List
 }
 
-// add records one problem.
-func (es *Errors) add(e *Error) {
+// Add records one problem.
+func (es *Errors) Add(e *Error) {
 	if len(es.List) < maxListed {
 		es.List = append(es.List, e)
 		return
@@ -55,8 +55,9 @@ func (es *Errors) add(e *Error) {
 // Len is the number of problems found.
 func (es *Errors) Len() int { return len(es.List) + es.More }
 
-// err returns es as an error, or nil when it holds none.
-func (es *Errors) err() error {
+// Err returns es as an error (the one problem itself when there is one),
+// or nil when it holds none.
+func (es *Errors) Err() error {
 	if es.Len() == 0 {
 		return nil
 	}

@@ -23,14 +23,14 @@ func KeySet(t *Table, col int, kind Kind) (*Set, error) {
 		k, err := kind.Key(r.Cells[col])
 		switch {
 		case err != nil:
-			probs.add(&Error{File: t.File, Row: r.Line, Column: t.Columns[col], Msg: err.Error() + "; correct it or clear the cell"})
+			probs.Add(&Error{File: t.File, Row: r.Line, Column: t.Columns[col], Msg: err.Error() + "; correct it or clear the cell"})
 		case k == "":
 			s.empty++
 		default:
 			s.keys[k] = struct{}{}
 		}
 	}
-	if err := probs.err(); err != nil {
+	if err := probs.Err(); err != nil {
 		return nil, err
 	}
 	return s, nil

@@ -354,7 +354,7 @@ func (r *sheetReader) read(sc *xmlScan) error {
 	if r.idx == nil {
 		return &Error{File: r.t.File, Msg: fmt.Sprintf("sheet %q is empty; a list starts with a header row naming its columns", r.sheet)}
 	}
-	return r.probs.err()
+	return r.probs.Err()
 }
 
 // readRow reads the cells of one row, whose start tag was read.
@@ -412,7 +412,7 @@ func (r *sheetReader) readRow(sc *xmlScan, row int) error {
 			r.header[col] = strings.TrimSpace(v)
 		case wanted:
 			if !utf8.ValidString(v) {
-				r.probs.add(&Error{File: r.t.File, Row: row, Column: r.t.Columns[slot], Msg: "has " + invalidUTF8(v) + ": the workbook is damaged; open it in Excel and save it again"})
+				r.probs.Add(&Error{File: r.t.File, Row: row, Column: r.t.Columns[slot], Msg: "has " + invalidUTF8(v) + ": the workbook is damaged; open it in Excel and save it again"})
 				continue
 			}
 			cells[slot] = v
@@ -427,7 +427,7 @@ func (r *sheetReader) readRow(sc *xmlScan, row int) error {
 		return r.takeHeader(row)
 	}
 	if extra > 0 {
-		r.probs.add(&Error{File: r.t.File, Row: row, Msg: fmt.Sprintf("has %s right of the header's last column %s; give the column a header or clear it", textfmt.Plural(extra, "value"), ColumnLetter(len(r.t.Header)-1))})
+		r.probs.Add(&Error{File: r.t.File, Row: row, Msg: fmt.Sprintf("has %s right of the header's last column %s; give the column a header or clear it", textfmt.Plural(extra, "value"), ColumnLetter(len(r.t.Header)-1))})
 		return nil
 	}
 	if !empty {

@@ -69,6 +69,7 @@ func Build(cfg *config.Config, st *state.State, opts Options) (*Plan, hcl.Diagno
 				b.add(b.profile(pr))
 			}
 		}
+		b.imports()
 		b.enriches()
 		b.forgets()
 		b.exports()
@@ -117,6 +118,9 @@ type builder struct {
 	running map[string]int
 	// enrichMax is the bound on distinct people enriched by all blocks.
 	enrichMax int
+	// importNew maps each import of this plan to the most people not in
+	// the state yet it may give an enrich block to enrich.
+	importNew map[string]int
 	// reads maps the page of each profile read planned (api.PageKey) to
 	// its address: a later profile block of the same page shares it.
 	reads map[string]string
@@ -165,6 +169,11 @@ func (b *builder) selectTargets() {
 		for _, p := range b.cfg.Profiles {
 			if p.Address == t || p.Block == t {
 				b.sel[p.Address], found = true, true
+			}
+		}
+		for _, im := range b.cfg.Imports {
+			if im.Address == t {
+				b.sel[im.Address], found = true, true
 			}
 		}
 		for _, e := range b.cfg.Enriches {
@@ -216,6 +225,9 @@ func (b *builder) targetAddresses() []string {
 	for _, p := range b.cfg.Profiles {
 		add(p.Address, p.Block)
 	}
+	for _, im := range b.cfg.Imports {
+		add(im.Address)
+	}
 	for _, e := range b.cfg.Enriches {
 		add(e.Address)
 	}
@@ -265,6 +277,9 @@ func (b *builder) stateAddresses() []string {
 		out = append(out, a)
 	}
 	for a := range b.st.Profiles {
+		out = append(out, a)
+	}
+	for a := range b.st.Imports {
 		out = append(out, a)
 	}
 	for a := range b.st.Splits {
@@ -527,6 +542,7 @@ func (b *builder) enriches() {
 		todos[i] = people[i].todo
 	}
 	b.excludedSavings(people, cpe)
+	b.importedSavings(people, cpe)
 	certains := b.v.claimRounds(blocks, todos)
 	// With one enrich block, its counts are the union; with several, people
 	// they share are counted once through sets.
@@ -538,6 +554,11 @@ func (b *builder) enriches() {
 		var runSources []string
 		for _, a := range b.cfg.Resolve(e.From) {
 			if n, ok := b.running[a]; ok {
+				unknown += n
+				runSources = append(runSources, a)
+				runningSources[a] = true
+			}
+			if n := b.importNew[a]; n > 0 {
 				unknown += n
 				runSources = append(runSources, a)
 				runningSources[a] = true
@@ -569,7 +590,7 @@ func (b *builder) enriches() {
 				bound = capped
 			}
 		}
-		if runningAll == 0 {
+		if runningAll == 0 && unknown == 0 {
 			bound = len(certain)
 		}
 		if bound < len(certain) {
@@ -600,7 +621,7 @@ func (b *builder) enriches() {
 				c.UnknownOutcomes++
 			}
 		}
-		c.Detail = enrichDetail(e, bp, c, len(runSources), b.v.used(e.Address))
+		c.Detail = enrichDetail(e, bp, c, runSources, b.v.used(e.Address))
 		if n := c.UnknownOutcomes; n > 0 {
 			c.Detail += fmt.Sprintf("; %s with an unknown outcome from the last run: re-enriching may cost %s more %s",
 				plural(n, "enrichment", "enrichments"), thousands(n*cpe), map[bool]string{true: "credit", false: "credits"}[n*cpe == 1])
@@ -626,7 +647,7 @@ func (b *builder) enriches() {
 	}
 	union += min(failing, runningAll)
 	for a := range runningSources {
-		union += b.running[a]
+		union += b.running[a] + b.importNew[a]
 	}
 	b.enrichMax = min(sumMax, union)
 }
@@ -658,7 +679,7 @@ func (b *builder) ownedCap(e *config.Enrich, todo map[string]bool) int {
 }
 
 // enrichDetail explains an enrich change.
-func enrichDetail(e *config.Enrich, bp blockPeople, c *Change, runSources, owned int) string {
+func enrichDetail(e *config.Enrich, bp blockPeople, c *Change, runSources []string, owned int) string {
 	var parts []string
 	switch {
 	case c.CallsMax == 0 && e.Limit > 0 && owned >= e.Limit && len(bp.todo) > 0:
@@ -669,7 +690,19 @@ func enrichDetail(e *config.Enrich, bp blockPeople, c *Change, runSources, owned
 		parts = append(parts, plural(c.Calls, "person", "people"))
 	default:
 		from := "from searches that will run"
-		if runSources == 0 {
+		imports := 0
+		for _, a := range runSources {
+			if state.IsImport(a) {
+				imports++
+			}
+		}
+		switch {
+		case imports > 0 && imports == len(runSources):
+			from = "new to the state from imports"
+		case imports > 0:
+			from = "from searches that will run and imports"
+		}
+		if len(runSources) == 0 {
 			// Only people already known, whose leads or enrichments other
 			// calls of the run may change.
 			from = "as the run updates known people"
@@ -733,12 +766,22 @@ func (b *builder) forgets() {
 	for _, p := range b.cfg.Profiles {
 		known[p.Address] = true
 	}
+	for _, im := range b.cfg.Imports {
+		known[im.Address] = true
+	}
 	for _, addr := range b.stateAddresses() {
 		if known[addr] || !b.selected(addr) {
 			continue
 		}
 		c := &Change{Address: addr, Action: Forget, Reason: ReasonRemoved}
 		switch {
+		case state.IsImport(addr):
+			c.Kind = KindImport
+			n := 0
+			if rec := b.st.Imports[addr]; rec != nil {
+				n = len(rec.PersonIDs)
+			}
+			c.Detail = fmt.Sprintf("its %s leave the exports; their e-mails are kept", plural(n, "person", "people"))
 		case strings.HasPrefix(addr, "search."):
 			c.Kind = KindSearch
 			n := 0
@@ -753,7 +796,7 @@ func (b *builder) forgets() {
 		switch {
 		case b.st.Searches[addr] == nil && b.st.Splits[addr] != nil:
 			c.Detail = "only a split run stopped in the middle is recorded; its people leave no export"
-		case b.st.Searches[addr] == nil && b.st.Profiles[addr] == nil:
+		case b.st.Searches[addr] == nil && b.st.Profiles[addr] == nil && b.st.Imports[addr] == nil:
 			c.Detail = "only a failed attempt is recorded"
 		}
 		b.add(c)
@@ -838,6 +881,8 @@ func (b *builder) totals() {
 			t.Updates++
 		case c.Action == Write:
 			t.Writes++
+		case c.Action == Import:
+			t.Imports++
 		case c.Kind == KindSearch:
 			t.Searches += c.Calls
 			t.SearchesMax += c.CallsMax

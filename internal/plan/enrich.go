@@ -130,6 +130,12 @@ type env struct {
 	// learned is set once it has learned the state's company domains.
 	excl    *config.Exclusion
 	learned *bool
+	// pending holds the e-mails the imports of this plan give people
+	// already in the state, by "n:"+network ID and "p:"+page name.
+	pending map[string]pendingEmail
+	// pendingIDs are, for each import of this plan, the people of its
+	// file already in the state: the import's people so far.
+	pendingIDs map[string][]string
 }
 
 func newEnv(cfg *config.Config, st *state.State, now time.Time) *env {
@@ -213,6 +219,9 @@ func (v *env) sourcePeople(addr string) []string {
 		}
 		return keptLeads(s, rec)
 	}
+	if state.IsImport(addr) {
+		return v.importPeople(addr)
+	}
 	if p := v.profiles[addr]; p != nil {
 		rec := v.st.Profiles[addr]
 		if from, ok := v.shared[addr]; ok {
@@ -244,6 +253,9 @@ type blockPeople struct {
 	// excluded need enrichment (and have a page name) but an exclude
 	// block removes them, with the block that does.
 	excluded []excludedPerson
+	// imported would need enrichment but an import gives them a fresh
+	// e-mail (one they hold, or one an import of this plan brings).
+	imported []*state.Person
 }
 
 // excludedPerson is a person an exclude block removes from a block's
@@ -305,6 +317,12 @@ func (v *env) collect(e *config.Enrich, skipSource func(string) bool, where bool
 			}
 			seen[p] = struct{}{}
 			bp.members++
+			if v.importGives(e, p) {
+				// Enriched at no credit: without the import, a credit.
+				bp.imported = append(bp.imported, p)
+				bp.enriched++
+				continue
+			}
 			if !v.needsEnrich(e, p) {
 				if p.Enrichment != nil {
 					bp.enriched++

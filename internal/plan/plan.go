@@ -45,6 +45,7 @@ const (
 	// KindPeople is the change of people as a whole: those retention
 	// removes (address "people", action forget).
 	KindPeople Kind = "people"
+	// KindImport: see imports.go.
 )
 
 // String returns the kind as written in the plan.
@@ -225,6 +226,7 @@ type Totals struct {
 	Enrichments    int     `json:"enrichments"`
 	EnrichmentsMax int     `json:"enrichments_max"`
 	Forgets        int     `json:"forgets"`
+	Imports        int     `json:"imports"` // import blocks whose people are adopted (no call)
 	Updates        int     `json:"updates"` // changes of state without a call
 	Writes         int     `json:"writes"`
 	RateLimit      float64 `json:"rate_limit"`

@@ -13,6 +13,7 @@ type Savings struct {
 	// excluded person might have been beyond a limit anyway).
 	CreditsMax int            `json:"credits_max"`
 	Excluded   ExcludedSaving `json:"excluded"`
+	Imported   ImportedSaving `json:"imported"`
 }
 
 // ExcludedSaving is what the exclude blocks remove from the people the

@@ -77,6 +77,11 @@ func (m *mirror) take(s *State) {
 			b, _ := json.Marshal(s.UnknownEnrichments)
 			json.Unmarshal(b, &m.s.UnknownEnrichments)
 		}
+		m.s.Imports = nil
+		if len(s.Imports) > 0 {
+			b, _ := json.Marshal(s.Imports)
+			json.Unmarshal(b, &m.s.Imports)
+		}
 	}
 }
 
@@ -170,6 +175,13 @@ func TestChangesNameEveryChange(t *testing.T) {
 				Reason: ForgetRetention, PersonIDs: []string{"n7", "n2"}}})
 
 		},
+		// An import (a new person known by page name, a known one), again
+		// without one of them, then the block removed.
+		func(s *State) {
+			s.Fold(importEv(day(15), "import.x", imported("", "ivy", "i@x.example"), imported("n3", "cleo", "")))
+		},
+		func(s *State) { s.Fold(importEv(day(16), "import.x", imported("n9", "ivy", ""))) },
+		func(s *State) { s.Fold(Event{At: day(17), Kind: EventForget, Address: "import.x"}) },
 	}
 	s := New()
 	s.Track()

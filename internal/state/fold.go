@@ -71,6 +71,8 @@ func (e *Event) Validate() error {
 		return nil
 	case EventTrim, EventProfileShare:
 		return e.validateUpdate()
+	case EventImport:
+		return e.validateImport()
 	case EventSplit:
 		if err := need(e.Split != nil, "sub-search result"); err != nil {
 			return err
@@ -122,6 +124,7 @@ func (s *State) Fold(e Event) error {
 		return nil
 	case EventForget:
 		a.forget(e.Address)
+		a.forgetImport(e.Address)
 		delete(s.Failures, e.Address)
 		return nil
 	case EventEnrichUnknown:
@@ -146,6 +149,8 @@ func (s *State) Fold(e Event) error {
 		return nil
 	case EventProfileShare:
 		a.shareProfile(e.Address, e.Share)
+	case EventImport:
+		a.importPeople(e.Address, e.Import)
 	}
 	// Any success clears the address's last failure.
 	delete(s.Failures, e.Address)
@@ -322,6 +327,10 @@ func (a *applier) rekey(old, id string) {
 		if pr := s.Profiles[addr]; pr != nil && pr.PersonID == old {
 			pr.PersonID = id
 			s.touchProfile(addr)
+		}
+		if ir := s.Imports[addr]; ir != nil {
+			ir.PersonIDs = replaceID(ir.PersonIDs, old, id)
+			s.touchMeta()
 		}
 	}
 	// Runs under way refer to people without FoundBy.

@@ -58,6 +58,9 @@ type State struct {
 	// in the middle resumes from it without repeating a sub-search. Nil or
 	// empty when none is under way.
 	Splits map[string]*SplitTree `json:"splits,omitempty"`
+	// Imports are the records of the import blocks' last imports, by
+	// address (import.evaboot); nil or empty when nothing was imported.
+	Imports map[string]*ImportRecord `json:"imports,omitempty"`
 	// Journal names the journal whose events this state already contains
 	// (up to Seq), so that a journal left behind by a crash after it was
 	// folded in is never applied twice. Nil when no journal was involved.
@@ -253,6 +256,9 @@ const (
 	// retention. Its address is PeopleAddress.
 	EventForgetPeople EventKind = "forget_people"
 	EventSplit        EventKind = "split" // one sub-search of a split search
+	// EventImport adopts the people of a list file (an import block): no
+	// call, no credit.
+	EventImport EventKind = "import"
 )
 
 // Event is one completed call (or forget), as appended to the journal and
@@ -271,8 +277,9 @@ type Event struct {
 	Failure *Failure           `json:"failure,omitempty"`
 	Split   *SplitEvent        `json:"split,omitempty"`
 	People  *ForgetPeopleEvent `json:"people,omitempty"`
-	Trim    *TrimEvent         `json:"trim,omitempty"`  // EventTrim
-	Share   *ProfileShareEvent `json:"share,omitempty"` // EventProfileShare
+	Trim    *TrimEvent         `json:"trim,omitempty"`   // EventTrim
+	Share   *ProfileShareEvent `json:"share,omitempty"`  // EventProfileShare
+	Import  *ImportEvent       `json:"import,omitempty"` // EventImport
 }
 
 // ForgetPeopleEvent removes people from the state with their enrichments.

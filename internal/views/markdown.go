@@ -106,6 +106,9 @@ func mdSummary(p *plan.Plan) string {
 		parts = append(parts, "quota not checked")
 	}
 	var other []string
+	if t.Imports > 0 {
+		other = append(other, count(t.Imports, "import", "imports"))
+	}
 	if t.Updates > 0 {
 		other = append(other, count(t.Updates, "update", "updates"))
 	}

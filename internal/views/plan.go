@@ -29,6 +29,10 @@ func symbol(c *plan.Change) string {
 		return "-"
 	case plan.Run, plan.Enrich:
 		return "+"
+	case plan.Import:
+		if c.Reason == plan.ReasonNew {
+			return "+"
+		}
 	case plan.Read, plan.Write:
 		if c.Reason == plan.ReasonNew || c.Reason == plan.ReasonFileMissing {
 			return "+"
@@ -52,7 +56,7 @@ func symbolColor(sym string) string {
 // callsText is the calls column of a search or profile change; enrich and
 // forget changes say their count in the detail.
 func callsText(c *plan.Change) string {
-	if c.Action == plan.None || c.Kind == plan.KindEnrich || c.Kind == plan.KindExport || c.Action == plan.Forget || c.Action == plan.Update {
+	if c.Action == plan.None || c.Kind == plan.KindEnrich || c.Kind == plan.KindExport || c.Kind == plan.KindImport || c.Action == plan.Forget || c.Action == plan.Update {
 		return ""
 	}
 	if c.Calls != c.CallsMax {
@@ -149,6 +153,9 @@ func summaryLine(p *plan.Plan) string {
 		return "No changes: everything is up to date."
 	}
 	var other []string
+	if t.Imports > 0 {
+		other = append(other, count(t.Imports, "import", "imports"))
+	}
 	if t.Updates > 0 {
 		other = append(other, count(t.Updates, "update", "updates"))
 	}

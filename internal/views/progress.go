@@ -150,6 +150,14 @@ func writeSummary(w io.Writer, s *engine.Summary, e ending) {
 	if len(s.Updated) > 0 {
 		fmt.Fprintf(w, "Updated %s without a call: %s.\n", Plural(len(s.Updated), "address"), strings.Join(s.Updated, ", "))
 	}
+	for _, im := range s.Imported {
+		line := fmt.Sprintf("Imported %s: %s from %s, %s with an e-mail (enriched at no credit), no call", im.Address,
+			Plural(im.People, "person"), Plural(im.Rows, "row"), textfmt.Thousands(im.Enriched))
+		if im.Suppressed > 0 {
+			line += fmt.Sprintf("; %s suppressed (erased with leadsync forget, dropped)", textfmt.Thousands(im.Suppressed))
+		}
+		fmt.Fprintln(w, line+".")
+	}
 	if len(s.Searches) > 0 {
 		fmt.Fprintln(w, "Searches:")
 		for _, o := range s.Searches {
@@ -497,6 +505,11 @@ func summaryEvent(s *engine.Summary) map[string]any {
 	for _, c := range s.Abandoned {
 		abandoned = append(abandoned, callJSON(c))
 	}
+	imported := make([]map[string]any, 0, len(s.Imported))
+	for _, im := range s.Imported {
+		imported = append(imported, map[string]any{"address": im.Address, "rows": im.Rows, "people": im.People,
+			"enriched": im.Enriched, "suppressed": im.Suppressed})
+	}
 	forgotten := append([]string{}, s.Forgotten...)
 	updated := append([]string{}, s.Updated...)
 	byStatus := s.ByStatus
@@ -506,7 +519,7 @@ func summaryEvent(s *engine.Summary) map[string]any {
 	return map[string]any{"message_type": "summary", "calls": s.Calls, "calls_max": s.CallsPlannedMax,
 		"credits": s.Credits, "credits_unknown": s.CreditsUnknown, "credits_max": s.CreditsPlannedMax, "succeeded": s.Succeeded,
 		"failed": s.CallsFailed(), "enriched": s.Enriched, "by_status": byStatus, "abandoned": abandoned, "stopped_in_flight": s.StoppedInFlight,
-		"searches": searches, "failures": failures, "forgotten": forgotten, "updated": updated, "expired": s.Expired, "splits_unfinished": unfinished,
+		"searches": searches, "failures": failures, "forgotten": forgotten, "updated": updated, "expired": s.Expired, "imported": imported, "splits_unfinished": unfinished,
 		"stopped": s.Stopped, "duration_seconds": s.Duration.Seconds()}
 }
 

@@ -281,6 +281,11 @@ func encodeState(w *bufio.Writer, s *state.State) error {
 			return err
 		}
 	}
+	if len(s.Imports) > 0 {
+		if err := writeMap(w, "imports", s.Imports, false); err != nil {
+			return err
+		}
+	}
 	// The people map last in the file.
 	if err := writeMapWith(w, "people", s.People, true, appendPerson); err != nil {
 		return err

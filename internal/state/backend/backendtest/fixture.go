@@ -101,8 +101,20 @@ func fullEvents() []state.Event {
 		{At: At(17), Kind: state.EventEnrichUnknown, Address: "enrich.contacts", Enrich: &state.EnrichEvent{PersonID: "n5", Credits: 1},
 			Failure: &state.Failure{Message: "enrich: network error: connection reset"}},
 		{At: At(18), Kind: state.EventFailure, Address: "search.gone", Failure: &state.Failure{Message: "HTTP 400: bad filter", Status: 400}},
+		// An import: Anna (known) gets nothing new, Ivy is adopted with an
+		// e-mail (enriched at no credit), Jon without one.
+		{At: At(19), Kind: state.EventImport, Address: "import.legacy", Import: &state.ImportEvent{
+			File: "legacy/export.csv", Digest: "d1gest", Columns: map[string]string{"profile_url": "LinkedIn URL", "email": "Email"}, Rows: 4,
+			People: []state.ImportedPerson{
+				{Result: api.EnrichedProfile{NetworkID: "n1", PageName: "anna", Email: "old@acme.example"}, EnrichedAt: ptrTime(At(0))},
+				{Result: api.EnrichedProfile{PageName: "ivy", FullName: "Ivy Ives", Company: "Ives AG", Email: "ivy@ives.example",
+					ValidationStatus: api.StatusCatchAll, CompanyDomain: "ives.example"}, EnrichedAt: ptrTime(At(18))},
+				{Result: api.EnrichedProfile{NetworkID: "n8", PageName: "jon", FullName: "Jon Jay"}},
+			}}},
 	}
 }
+
+func ptrTime(t time.Time) *time.Time { return &t }
 
 // fullRaw is a raw search item with every node field of spec 2.3
 // (highlight markers included), what the export columns beyond the lead
