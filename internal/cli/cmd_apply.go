@@ -175,6 +175,9 @@ type waitingBackend struct {
 	timeout time.Duration
 }
 
+// Unwrap is the backend whose lock waits: its abilities stay reachable.
+func (w waitingBackend) Unwrap() backend.Backend { return w.Backend }
+
 func (w waitingBackend) Lock(op string) (backend.Unlocker, error) {
 	return w.Backend.LockWait(context.Background(), op, w.timeout)
 }

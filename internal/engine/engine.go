@@ -41,6 +41,10 @@ type Options struct {
 	Stop <-chan struct{}
 	// Progress receives events; NopProgress when nil.
 	Progress Progress
+	// Reuse finds the enrichments other workspaces of the backend hold,
+	// which apply copies instead of paying again; nil when they share
+	// nothing.
+	Reuse plan.ReuseLookup
 }
 
 // Summary is the outcome of a run.
@@ -69,6 +73,9 @@ type Summary struct {
 	Expired int
 	// Imported are the import blocks whose files were adopted.
 	Imported []ImportOutcome
+	// Reused counts, by workspace, the enrichments copied from other
+	// workspaces of the backend: no call, no credit.
+	Reused map[string]int
 	// Stopped is non-empty when the run stopped early, and says why.
 	Stopped string
 	// StoppedInFlight is the number of calls in flight when the run
@@ -240,7 +247,7 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 		st:          opts.State,
 		pending:     map[string]int{},
 		claimed:     plan.Claims{},
-		cands:       plan.NewCandidates(opts.Config),
+		cands:       plan.NewCandidates(opts.Config, opts.Reuse),
 		ranSearches: map[string]bool{},
 		hadRun:      map[string]bool{},
 		cpe:         opts.Config.API.CreditsPerEnrich,
@@ -313,7 +320,7 @@ func (r *runner) prepare() error {
 		enriches[e.Address] = e
 	}
 	for _, c := range r.opts.Plan.Changes {
-		if c.CallsMax == 0 {
+		if c.CallsMax == 0 && c.Reuses == 0 {
 			continue
 		}
 		switch c.Kind {
@@ -797,12 +804,12 @@ func (r *runner) fail(t task, err error, noCall bool) {
 // counts. The run ends when a round finds nobody, so that the next plan has
 // nothing left to enrich.
 func (r *runner) releaseEnrich(idle bool) {
-	if r.stopped || r.creditsBudget < r.cpe {
+	if r.stopped {
 		return
 	}
 	lowQueue := len(r.queue) < 2*r.par
 	for _, b := range r.enrichBlocks {
-		if b.broken || b.budget <= 0 {
+		if b.broken || (b.budget <= 0 || r.creditsBudget < r.cpe) && r.opts.Reuse == nil {
 			continue
 		}
 		grew := false
@@ -836,6 +843,17 @@ func (r *runner) releaseEnrich(idle bool) {
 		}
 		b.final = final
 		b.seen = r.changes
+		if err := r.reuse(e); err != nil {
+			b.broken = true
+			r.fail(task{call: Call{Kind: CallEnrich, Address: b.cfg.Address}}, err, true)
+			continue
+		}
+		if r.stopped {
+			return // a copy could not be recorded
+		}
+		if b.budget <= 0 || r.creditsBudget < r.cpe {
+			continue
+		}
 		r.mu.Lock()
 		todo, err := r.cands.Claimed(r.st, e, r.planTime(), r.claimed)
 		r.mu.Unlock()

@@ -37,6 +37,7 @@ func Build(cfg *config.Config, st *state.State, opts Options) (*Plan, hcl.Diagno
 	}
 	b := &builder{cfg: cfg, st: st, opts: opts, v: newEnv(cfg, st, now), now: now,
 		running: map[string]int{}}
+	b.v.lookup = opts.Reuse
 	p := &Plan{
 		FormatVersion:   FormatVersion,
 		LeadsyncVersion: version.String(),
@@ -519,11 +520,18 @@ func (b *builder) enriches() {
 	sumMax := 0
 	var blocks []*config.Enrich
 	var people []blockPeople
+	skipRunning := func(addr string) bool { _, ok := b.running[addr]; return ok }
+	var selected []*config.Enrich
 	for _, e := range b.cfg.Enriches {
-		if !b.selected(e.Address) {
-			continue
+		if b.selected(e.Address) {
+			selected = append(selected, e)
 		}
-		skipRunning := func(addr string) bool { _, ok := b.running[addr]; return ok }
+	}
+	if err := b.v.lookupReuse(selected, skipRunning); err != nil {
+		b.errorf("Cannot read the other workspaces", err.Error())
+		return
+	}
+	for _, e := range selected {
 		bp, err := b.v.collect(e, skipRunning, true)
 		if err != nil {
 			b.diags = append(b.diags, &hcl.Diagnostic{
@@ -543,6 +551,7 @@ func (b *builder) enriches() {
 	}
 	b.excludedSavings(people, cpe)
 	b.importedSavings(people, cpe)
+	b.reusedSavings(people, cpe)
 	certains := b.v.claimRounds(blocks, todos)
 	// With one enrich block, its counts are the union; with several, people
 	// they share are counted once through sets.
@@ -621,12 +630,13 @@ func (b *builder) enriches() {
 				c.UnknownOutcomes++
 			}
 		}
+		c.Reuses = len(bp.reused)
 		c.Detail = enrichDetail(e, bp, c, runSources, b.v.used(e.Address))
 		if n := c.UnknownOutcomes; n > 0 {
 			c.Detail += fmt.Sprintf("; %s with an unknown outcome from the last run: re-enriching may cost %s more %s",
 				plural(n, "enrichment", "enrichments"), thousands(n*cpe), map[bool]string{true: "credit", false: "credits"}[n*cpe == 1])
 		}
-		if bound == 0 {
+		if bound == 0 && c.Reuses == 0 {
 			c.Action = None
 			c.Reason = ReasonUpToDate
 			if e.Limit > 0 && b.v.ownedBy(e.Address)+b.v.erasedBy(e.Address) >= e.Limit && len(bp.todo) > 0 {
@@ -684,8 +694,12 @@ func enrichDetail(e *config.Enrich, bp blockPeople, c *Change, runSources []stri
 	switch {
 	case c.CallsMax == 0 && e.Limit > 0 && owned >= e.Limit && len(bp.todo) > 0:
 		parts = append(parts, fmt.Sprintf("limit %s reached (%s not enriched)", thousands(e.Limit), plural(len(bp.todo), "person", "people")))
+	case c.CallsMax == 0 && bp.enriched > len(bp.reused):
+		parts = append(parts, fmt.Sprintf("%s of its sources enriched", plural(bp.enriched-len(bp.reused), "person", "people")))
+	case c.CallsMax == 0 && len(bp.reused) == 0:
+		parts = append(parts, "0 people of its sources enriched")
 	case c.CallsMax == 0:
-		parts = append(parts, fmt.Sprintf("%s of its sources enriched", plural(bp.enriched, "person", "people")))
+		// Only copies from other workspaces: said below.
 	case c.Calls == c.CallsMax:
 		parts = append(parts, plural(c.Calls, "person", "people"))
 	default:
@@ -715,6 +729,9 @@ func enrichDetail(e *config.Enrich, bp blockPeople, c *Change, runSources []stri
 	}
 	if e.Limit > 0 && c.CallsMax > 0 {
 		parts = append(parts, fmt.Sprintf("limit %s, %s used", thousands(e.Limit), thousands(owned)))
+	}
+	if len(bp.reused) > 0 {
+		parts = append(parts, reusedText(bp.reused))
 	}
 	if n := len(bp.excluded); n > 0 {
 		parts = append(parts, thousands(n)+" excluded")
@@ -883,13 +900,14 @@ func (b *builder) totals() {
 			t.Writes++
 		case c.Action == Import:
 			t.Imports++
+		case c.Kind == KindEnrich:
+			t.Enrichments += c.Calls
+			t.Reuses += c.Reuses
 		case c.Kind == KindSearch:
 			t.Searches += c.Calls
 			t.SearchesMax += c.CallsMax
 		case c.Kind == KindProfile:
 			t.Profiles += c.Calls
-		case c.Kind == KindEnrich:
-			t.Enrichments += c.Calls
 		}
 	}
 	t.EnrichmentsMax = b.enrichMax

@@ -136,6 +136,11 @@ type env struct {
 	// pendingIDs are, for each import of this plan, the people of its
 	// file already in the state: the import's people so far.
 	pendingIDs map[string][]string
+	// lookup asks the other workspaces for their enrichments; reuse holds
+	// the answers by lookup key, asked the keys asked about.
+	lookup ReuseLookup
+	reuse  map[string]state.Reusable
+	asked  map[string]bool
 }
 
 func newEnv(cfg *config.Config, st *state.State, now time.Time) *env {
@@ -256,6 +261,9 @@ type blockPeople struct {
 	// imported would need enrichment but an import gives them a fresh
 	// e-mail (one they hold, or one an import of this plan brings).
 	imported []*state.Person
+	// reused would be enriched (they pass where) but another workspace
+	// holds a fresh enrichment of them: copied, at no credit.
+	reused []reusedPerson
 }
 
 // excludedPerson is a person an exclude block removes from a block's
@@ -346,6 +354,11 @@ func (v *env) collect(e *config.Enrich, skipSource func(string) bool, where bool
 				}
 			}
 			if ok {
+				if r, found := v.reusable(e, p); found {
+					bp.reused = append(bp.reused, reusedPerson{p, r})
+					bp.enriched++
+					continue
+				}
 				bp.todo = append(bp.todo, p)
 			} else {
 				bp.failing = append(bp.failing, p)

@@ -17,18 +17,34 @@ type Candidates struct {
 	cfg     *config.Config
 	excl    *config.Exclusion
 	learned bool
+	// lookup asks the other workspaces of the backend; reuse and asked
+	// are its answers so far (each person is asked about once).
+	lookup ReuseLookup
+	reuse  map[string]state.Reusable
+	asked  map[string]bool
 }
 
-// NewCandidates returns the chooser of cfg's enrich blocks for one apply.
-func NewCandidates(cfg *config.Config) *Candidates {
-	return &Candidates{cfg: cfg, excl: cfg.Exclusion()}
+// NewCandidates returns the chooser of cfg's enrich blocks for one apply;
+// lookup (nil when the backend's workspaces share nothing) finds the
+// enrichments other workspaces hold.
+func NewCandidates(cfg *config.Config, lookup ReuseLookup) *Candidates {
+	return &Candidates{cfg: cfg, excl: cfg.Exclusion(), lookup: lookup,
+		reuse: map[string]state.Reusable{}, asked: map[string]bool{}}
 }
 
-// Claimed is EnrichCandidatesClaimed with what earlier passes learned.
-func (c *Candidates) Claimed(st *state.State, e *config.Enrich, now time.Time, claims Claims) ([]string, error) {
+// env is the planning environment of one pass, with what earlier passes
+// learned.
+func (c *Candidates) env(st *state.State, now time.Time) *env {
 	v := newEnv(c.cfg, st, now)
 	v.excl, v.learned = c.excl, &c.learned
-	return v.claimed(e, claims)
+	v.lookup, v.reuse, v.asked = c.lookup, c.reuse, c.asked
+	return v
+}
+
+// Claimed is EnrichCandidatesClaimed with what earlier passes learned
+// (people whose enrichment Reuses copies are not among them).
+func (c *Candidates) Claimed(st *state.State, e *config.Enrich, now time.Time, claims Claims) ([]string, error) {
+	return c.env(st, now).claimed(e, claims)
 }
 
 // Learn tells the chooser of a person whose enrichment was just recorded:

@@ -133,7 +133,7 @@ func TestCandidatesLearnColleagues(t *testing.T) {
 	f.st.People[people[1]].Lead.Company = f.st.People[people[0]].Lead.Company
 	e := f.enrich("all", []string{"search.cto"}, 0, 0)
 	f.exclude("competitors", listfile.Domain, "co1.example")
-	c := NewCandidates(f.cfg)
+	c := NewCandidates(f.cfg, nil)
 	got, err := c.Claimed(f.st, e, t0, nil)
 	if err != nil || len(got) != 2 {
 		t.Fatalf("before: %v %v", got, err)

@@ -101,6 +101,9 @@ type Options struct {
 	// FileExists reports whether an export's file exists; the path is
 	// joined to Config.Dir when relative. Nil: os.Stat.
 	FileExists func(path string) bool
+	// Reuse finds the enrichments other workspaces of the backend hold
+	// (backend.CrossWorkspace); nil when they share nothing.
+	Reuse ReuseLookup
 	// ExportRecord returns the working copy's record of the last write of
 	// the export at address in Config's workspace (.leadsync/exports.json,
 	// read by the caller), nil when it has none. Nil: no export has a
@@ -171,6 +174,10 @@ type Change struct {
 	PersonIDs []string `json:"person_ids,omitempty"`
 	// Path is an export's file.
 	Path string `json:"path,omitempty"`
+	// Reuses counts, for an enrich change, the people already known whose
+	// enrichment apply copies from another workspace of the backend (no
+	// call, no credit; see Savings.Reused).
+	Reuses int `json:"reuses,omitempty"`
 	// UnknownOutcomes counts, for an enrich change, the people of
 	// PersonIDs whose last enrichment by this block has an unknown outcome
 	// (state.UnknownEnrichment): it may have been charged, so enriching
@@ -227,6 +234,7 @@ type Totals struct {
 	EnrichmentsMax int     `json:"enrichments_max"`
 	Forgets        int     `json:"forgets"`
 	Imports        int     `json:"imports"` // import blocks whose people are adopted (no call)
+	Reuses         int     `json:"reuses"`  // enrichments copied from other workspaces (no call), known ones
 	Updates        int     `json:"updates"` // changes of state without a call
 	Writes         int     `json:"writes"`
 	RateLimit      float64 `json:"rate_limit"`

@@ -14,6 +14,7 @@ type Savings struct {
 	CreditsMax int            `json:"credits_max"`
 	Excluded   ExcludedSaving `json:"excluded"`
 	Imported   ImportedSaving `json:"imported"`
+	Reused     ReusedSaving   `json:"reused"`
 }
 
 // ExcludedSaving is what the exclude blocks remove from the people the
@@ -61,6 +62,9 @@ const (
 func (s *Savings) normalize() {
 	if s.Excluded.Blocks == nil {
 		s.Excluded.Blocks = []ExcludeBlock{}
+	}
+	if s.Reused.Workspaces == nil {
+		s.Reused.Workspaces = []WorkspaceReuse{}
 	}
 }
 

@@ -100,7 +100,7 @@ func apply(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView) error
 			return nil
 		}
 	} else {
-		popts := plan.Options{Now: d.now(), Targets: opts.Targets, Replace: opts.Replace, ExportRecord: log.lookup}
+		popts := plan.Options{Now: d.now(), Targets: opts.Targets, Replace: opts.Replace, ExportRecord: log.lookup, Reuse: reuseLookup(d.Backend)}
 		// An unknown target costs no call: Build reports it.
 		addrErr := plan.CheckAddresses(cfg, st, opts.Targets, opts.Replace).HasErrors()
 		if HasBilling(cfg) && !addrErr {
@@ -170,6 +170,7 @@ func apply(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView) error
 		Parallelism: opts.Parallelism,
 		Stop:        stop,
 		Progress:    view.Progress(stopNow),
+		Reuse:       reuseLookup(d.Backend),
 	})
 	if closeJournal != nil {
 		if cerr := closeJournal(); cerr != nil && runErr == nil {

@@ -49,7 +49,7 @@ func Plan(ctx context.Context, d Deps, opts PlanOptions) (*plan.Plan, hcl.Diagno
 	})
 	p, diags := plan.Build(opts.Config, st, plan.Options{
 		Now: d.now(), Targets: opts.Targets, Replace: opts.Replace, Usage: usage, Offline: opts.Offline,
-		ExportRecord: log.lookup,
+		ExportRecord: log.lookup, Reuse: reuseLookup(d.Backend),
 	})
 	// The record's warnings are the plan's own, drawn with it.
 	p.Diagnostics = append(p.Diagnostics, plan.JSONDiagnostics(warnings)...)

@@ -182,6 +182,11 @@ func TestChangesNameEveryChange(t *testing.T) {
 		},
 		func(s *State) { s.Fold(importEv(day(16), "import.x", imported("n9", "ivy", ""))) },
 		func(s *State) { s.Fold(Event{At: day(17), Kind: EventForget, Address: "import.x"}) },
+		// An enrichment copied from another workspace.
+		func(s *State) {
+			s.Fold(Event{At: day(18), Kind: EventReuse, Address: "enrich.e", Reuse: &ReuseEvent{PersonID: "n9", Workspace: "dach",
+				Enrichment: Enrichment{EnrichedAt: day(10), By: "enrich.e", Result: api.EnrichedProfile{NetworkID: "n9", Email: "i@dach.example"}}}})
+		},
 	}
 	s := New()
 	s.Track()

@@ -73,6 +73,8 @@ func (e *Event) Validate() error {
 		return e.validateUpdate()
 	case EventImport:
 		return e.validateImport()
+	case EventReuse:
+		return e.validateReuse()
 	case EventSplit:
 		if err := need(e.Split != nil, "sub-search result"); err != nil {
 			return err
@@ -151,6 +153,9 @@ func (s *State) Fold(e Event) error {
 		a.shareProfile(e.Address, e.Share)
 	case EventImport:
 		a.importPeople(e.Address, e.Import)
+	case EventReuse:
+		a.reuse(e.Reuse)
+		return nil // no call of the block: its last failure stands
 	}
 	// Any success clears the address's last failure.
 	delete(s.Failures, e.Address)

@@ -259,6 +259,9 @@ const (
 	// EventImport adopts the people of a list file (an import block): no
 	// call, no credit.
 	EventImport EventKind = "import"
+	// EventReuse copies a person's enrichment from another workspace of
+	// the backend: no call, no credit. Its address is the enrich block's.
+	EventReuse EventKind = "reuse"
 )
 
 // Event is one completed call (or forget), as appended to the journal and
@@ -280,6 +283,7 @@ type Event struct {
 	Trim    *TrimEvent         `json:"trim,omitempty"`   // EventTrim
 	Share   *ProfileShareEvent `json:"share,omitempty"`  // EventProfileShare
 	Import  *ImportEvent       `json:"import,omitempty"` // EventImport
+	Reuse   *ReuseEvent        `json:"reuse,omitempty"`  // EventReuse
 }
 
 // ForgetPeopleEvent removes people from the state with their enrichments.

@@ -70,10 +70,14 @@ func PlanMarkdown(w io.Writer, p *plan.Plan, base *plan.Plan) error {
 	if q := mdQuota(p); q != "" {
 		b.WriteString("\n" + q + "\n")
 	}
-	if l := excludedLine(p); l != "" {
-		b.WriteString("\n" + mdInline(l) + "\n\n")
-		for _, d := range excludeBlockLines(p) {
-			b.WriteString("- " + mdInline(d) + "\n")
+	if ls := savingsLines(p); len(ls) > 0 {
+		b.WriteString("\n")
+		for _, l := range ls {
+			if d, ok := strings.CutPrefix(l, "  "); ok {
+				b.WriteString("  - " + mdInline(d) + "\n")
+				continue
+			}
+			b.WriteString("- " + mdInline(l) + "\n")
 		}
 	}
 	if len(p.Targets) > 0 {
@@ -108,6 +112,9 @@ func mdSummary(p *plan.Plan) string {
 	var other []string
 	if t.Imports > 0 {
 		other = append(other, count(t.Imports, "import", "imports"))
+	}
+	if t.Reuses > 0 {
+		other = append(other, count(t.Reuses, "enrichment reused", "enrichments reused"))
 	}
 	if t.Updates > 0 {
 		other = append(other, count(t.Updates, "update", "updates"))

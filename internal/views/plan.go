@@ -105,11 +105,8 @@ func PlanText(w io.Writer, p *plan.Plan, color bool) error {
 	if p.HasChanges() {
 		b.WriteString(quotaLine(p) + "\n")
 	}
-	if l := excludedLine(p); l != "" {
+	for _, l := range savingsLines(p) {
 		b.WriteString(l + "\n")
-		for _, d := range excludeBlockLines(p) {
-			b.WriteString("  " + d + "\n")
-		}
 	}
 	if len(p.Targets) > 0 {
 		fmt.Fprintf(&b, "Targets: %s (the plan covers only these and their sources).\n", strings.Join(p.Targets, ", "))
@@ -155,6 +152,9 @@ func summaryLine(p *plan.Plan) string {
 	var other []string
 	if t.Imports > 0 {
 		other = append(other, count(t.Imports, "import", "imports"))
+	}
+	if t.Reuses > 0 {
+		other = append(other, count(t.Reuses, "enrichment reused", "enrichments reused"))
 	}
 	if t.Updates > 0 {
 		other = append(other, count(t.Updates, "update", "updates"))

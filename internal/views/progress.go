@@ -150,6 +150,18 @@ func writeSummary(w io.Writer, s *engine.Summary, e ending) {
 	if len(s.Updated) > 0 {
 		fmt.Fprintf(w, "Updated %s without a call: %s.\n", Plural(len(s.Updated), "address"), strings.Join(s.Updated, ", "))
 	}
+	if len(s.Reused) > 0 {
+		ws := make([]string, 0, len(s.Reused))
+		for w := range s.Reused {
+			ws = append(ws, w)
+		}
+		sort.Strings(ws)
+		var from []string
+		for _, w := range ws {
+			from = append(from, fmt.Sprintf("%s from workspace %s", Plural(s.Reused[w], "enrichment"), w))
+		}
+		fmt.Fprintf(w, "Reused %s: no call, no credit.\n", strings.Join(from, ", "))
+	}
 	for _, im := range s.Imported {
 		line := fmt.Sprintf("Imported %s: %s from %s, %s with an e-mail (enriched at no credit), no call", im.Address,
 			Plural(im.People, "person"), Plural(im.Rows, "row"), textfmt.Thousands(im.Enriched))
@@ -519,7 +531,7 @@ func summaryEvent(s *engine.Summary) map[string]any {
 	return map[string]any{"message_type": "summary", "calls": s.Calls, "calls_max": s.CallsPlannedMax,
 		"credits": s.Credits, "credits_unknown": s.CreditsUnknown, "credits_max": s.CreditsPlannedMax, "succeeded": s.Succeeded,
 		"failed": s.CallsFailed(), "enriched": s.Enriched, "by_status": byStatus, "abandoned": abandoned, "stopped_in_flight": s.StoppedInFlight,
-		"searches": searches, "failures": failures, "forgotten": forgotten, "updated": updated, "expired": s.Expired, "imported": imported, "splits_unfinished": unfinished,
+		"searches": searches, "failures": failures, "forgotten": forgotten, "updated": updated, "expired": s.Expired, "imported": imported, "reused": reusedJSON(s.Reused), "splits_unfinished": unfinished,
 		"stopped": s.Stopped, "duration_seconds": s.Duration.Seconds()}
 }
 
@@ -538,4 +550,13 @@ func truncCells(s string, n int) string {
 		w += rw
 	}
 	return s
+}
+
+// reusedJSON is the summary's count of enrichments copied from other
+// workspaces, by workspace ({} when none).
+func reusedJSON(m map[string]int) map[string]int {
+	if m == nil {
+		return map[string]int{}
+	}
+	return m
 }

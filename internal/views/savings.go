@@ -7,6 +7,47 @@ import (
 	"github.com/leadsync/leadsync/internal/plan"
 )
 
+// savingsLines are what the plan says it does not spend, and why: the
+// total, then the exclude blocks (with when each acts), the imports and
+// the enrichments reused from other workspaces. Indented lines detail the
+// line before them. Nothing when the plan saves nothing and has no
+// exclude block.
+func savingsLines(p *plan.Plan) []string {
+	sv := p.Savings
+	var out []string
+	if sv.CreditsMax > 0 {
+		var why []string
+		if n := sv.Excluded.CreditsMax; n > 0 {
+			why = append(why, "excluded "+thousands(n))
+		}
+		if n := sv.Imported.Credits; n > 0 {
+			why = append(why, "imported "+thousands(n))
+		}
+		if n := sv.Reused.Credits; n > 0 {
+			why = append(why, "reused "+thousands(n))
+		}
+		out = append(out, fmt.Sprintf("Not spent: up to %s (%s).", count(sv.CreditsMax, "credit", "credits"), strings.Join(why, ", ")))
+	}
+	if l := excludedLine(p); l != "" {
+		out = append(out, l)
+		for _, d := range excludeBlockLines(p) {
+			out = append(out, "  "+d)
+		}
+	}
+	if n := sv.Imported.People; n > 0 {
+		out = append(out, fmt.Sprintf("Imported: %s an e-mail from an import: %s not spent.",
+			map[bool]string{true: "1 person has", false: thousands(n) + " people have"}[n == 1], count(sv.Imported.Credits, "credit", "credits")))
+	}
+	if len(sv.Reused.Workspaces) > 0 {
+		var from []string
+		for _, w := range sv.Reused.Workspaces {
+			from = append(from, fmt.Sprintf("%s from workspace %s", count(w.People, "enrichment", "enrichments"), w.Workspace))
+		}
+		out = append(out, fmt.Sprintf("Reused: %s (0 credits): %s not spent.", strings.Join(from, ", "), count(sv.Reused.Credits, "credit", "credits")))
+	}
+	return out
+}
+
 // excludedLine is the plan's line about its exclude blocks, as the issue
 // words it: "Excluded: 412 of 1,930 candidates (customers 380, dnc 32): up
 // to 412 credits not spent." "" without exclude blocks.

@@ -45,6 +45,7 @@ func Run(t *testing.T, k Kind) {
 		{"PushPull", testPushPull},
 		{"PushNeedsTheWorkspace", testPushNeedsTheWorkspace},
 		{"DataMarkWorkspaceMadeAgain", testDataMarkMadeAgain},
+		{"CrossWorkspace", testCrossWorkspace},
 	} {
 		t.Run(c.name, func(t *testing.T) { c.run(t, k) })
 	}
