@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/leadsync/leadsync/internal/cli/arguments"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/backend"
 )
@@ -38,7 +39,7 @@ func completionDir(f *Factory, cmd *cobra.Command) string {
 func configAddresses(f *Factory, dir string, all bool) []string {
 	g := *f
 	g.Dir = dir
-	cfg, _ := loadConfigNoLists(&g, &varFlags{})
+	cfg, _ := loadConfigNoLists(&g, arguments.Vars{})
 	if cfg == nil {
 		return nil
 	}
@@ -86,7 +87,7 @@ func stateAddresses(f *Factory, cmd *cobra.Command, dir, toComplete string) []st
 		}
 		src, err = fileSource(&g, path)
 	} else {
-		cfg, diags := loadConfigNoLists(&g, &varFlags{})
+		cfg, diags := loadConfigNoLists(&g, arguments.Vars{})
 		if cfg == nil || diags.HasErrors() {
 			return nil
 		}

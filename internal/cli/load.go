@@ -7,41 +7,28 @@ import (
 	"syscall"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/spf13/cobra"
 
 	"github.com/leadsync/leadsync/internal/catalog"
+	"github.com/leadsync/leadsync/internal/cli/arguments"
 	"github.com/leadsync/leadsync/internal/config"
 )
 
-// varFlags are the variable-value flags shared by every command that loads
-// the configuration.
-type varFlags struct {
-	vars  []string // --var NAME=VALUE, in order
-	files []string // --var-file FILE, in order
-}
-
-// register adds --var and --var-file to cmd.
-func (v *varFlags) register(cmd *cobra.Command) {
-	cmd.Flags().StringArrayVar(&v.vars, "var", nil, "set a variable: `NAME=VALUE` (repeatable; wins over every other source)")
-	cmd.Flags().StringArrayVar(&v.files, "var-file", nil, "read variable values from `FILE` (repeatable; relative to --chdir)")
-}
-
-// loadConfig loads the configuration of f.Dir with the variable flags and
+// loadConfig loads the configuration of f.Dir with the variable flags vars and
 // the environment, checking filters against the cached live catalog when
 // `leadsync fields --refresh` has written one. The Config is never nil.
-func loadConfig(f *Factory, vf *varFlags) (*config.Config, hcl.Diagnostics) {
-	return loadConfigWith(f, vf, false)
+func loadConfig(f *Factory, vars arguments.Vars) (*config.Config, hcl.Diagnostics) {
+	return loadConfigWith(f, vars, false)
 }
 
 // loadConfigNoLists is loadConfig without reading the list files of
 // exclude and import blocks: for commands that need only where the state
 // is (a broken customer list must not stop an erasure), and for shell
 // completion.
-func loadConfigNoLists(f *Factory, vf *varFlags) (*config.Config, hcl.Diagnostics) {
-	return loadConfigWith(f, vf, true)
+func loadConfigNoLists(f *Factory, vars arguments.Vars) (*config.Config, hcl.Diagnostics) {
+	return loadConfigWith(f, vars, true)
 }
 
-func loadConfigWith(f *Factory, vf *varFlags, skipLists bool) (*config.Config, hcl.Diagnostics) {
+func loadConfigWith(f *Factory, vars arguments.Vars, skipLists bool) (*config.Config, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
 	var env []string
 	if f.Environ != nil {
@@ -68,10 +55,7 @@ func loadConfigWith(f *Factory, vf *varFlags, skipLists bool) (*config.Config, h
 		})
 		cat = nil // check the rest against the built-in list
 	}
-	opts := config.LoadOptions{Dir: f.Dir, Environ: env, Catalog: cat, Workspace: f.workspace(), SkipListFiles: skipLists}
-	if vf != nil {
-		opts.Vars, opts.VarFiles = vf.vars, vf.files
-	}
-	cfg, ds := config.Load(opts)
+	cfg, ds := config.Load(config.LoadOptions{Dir: f.Dir, Environ: env, Catalog: cat, Workspace: f.workspace(),
+		Vars: vars.Vars, VarFiles: vars.Files, SkipListFiles: skipLists})
 	return cfg, append(diags, ds...)
 }
