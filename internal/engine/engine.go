@@ -41,6 +41,9 @@ type Options struct {
 	Stop <-chan struct{}
 	// Progress receives events; NopProgress when nil.
 	Progress Progress
+	// Budget, when set, is leadsync { budget }: each call is reserved in
+	// the account's ledger before it starts.
+	Budget *Budget
 	// Reuse finds the enrichments other workspaces of the backend hold,
 	// which apply copies instead of paying again; nil when they share
 	// nothing.
@@ -76,6 +79,10 @@ type Summary struct {
 	// Reused counts, by workspace, the enrichments copied from other
 	// workspaces of the backend: no call, no credit.
 	Reused map[string]int
+	// BudgetStopped is set when a hard budget stopped the run;
+	// BudgetPassed says when a soft one was passed.
+	BudgetStopped bool
+	BudgetPassed  string
 	// Stopped is non-empty when the run stopped early, and says why.
 	Stopped string
 	// StoppedInFlight is the number of calls in flight when the run
@@ -441,6 +448,9 @@ func (r *runner) loop(ctx context.Context, par int) error {
 				r.halt("the plan's bound of " + textfmt.Plural(r.sum.CallsPlannedMax, "call") + " is reached")
 				break
 			}
+			if !r.reserve(r.queue[0]) {
+				break
+			}
 			r.callsBudget--
 			t := r.queue[0]
 			r.queue = r.queue[1:]
@@ -670,6 +680,9 @@ func (r *runner) handle(o outcome) {
 		r.fail(t, o.err, !o.sent)
 		if !unknownOutcome(o.err) {
 			r.voidPending(o)
+			if t.call.Kind == CallEnrich {
+				r.unreserve(t, o.sent) // certainly not charged
+			}
 		}
 		return
 	}
@@ -729,6 +742,7 @@ func notMade(err error) bool {
 
 // refund gives back the budget of a call that was not made.
 func (r *runner) refund(t task) {
+	r.unreserve(t, false)
 	r.callsBudget++
 	if t.call.Kind != CallEnrich {
 		return

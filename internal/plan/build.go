@@ -76,6 +76,7 @@ func Build(cfg *config.Config, st *state.State, opts Options) (*Plan, hcl.Diagno
 		b.exports()
 		b.totals()
 		b.quota()
+		b.budget()
 		b.creditBalance()
 	}
 	redact(cfg, p)

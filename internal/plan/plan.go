@@ -101,6 +101,9 @@ type Options struct {
 	// FileExists reports whether an export's file exists; the path is
 	// joined to Config.Dir when relative. Nil: os.Stat.
 	FileExists func(path string) bool
+	// Budget is the billing month of leadsync { budget } and what the API
+	// account spent in it (the backend's ledger); nil without a budget.
+	Budget *BudgetState
 	// Reuse finds the enrichments other workspaces of the backend hold
 	// (backend.CrossWorkspace); nil when they share nothing.
 	Reuse ReuseLookup
@@ -146,6 +149,8 @@ type Plan struct {
 	Credits CreditBalance `json:"credits"`
 	// Savings are the credits the plan does not spend, and why.
 	Savings Savings `json:"savings"`
+	// Budget is the plan against leadsync { budget }; null without one.
+	Budget *Budget `json:"budget"`
 	// Suppressed is the number of people on the state's suppression list
 	// (erased with leadsync forget): searches may still return them, and
 	// apply drops them.

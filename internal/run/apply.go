@@ -15,6 +15,7 @@ import (
 	"github.com/leadsync/leadsync/internal/export"
 	"github.com/leadsync/leadsync/internal/plan"
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/backend"
 )
 
 // ApplyView is what an apply shows. Its human form draws the plan, a
@@ -85,7 +86,10 @@ func apply(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView) error
 	var (
 		p     *plan.Plan
 		usage *api.Usage
+		bs    *plan.BudgetState
+		led   backend.Ledger
 	)
+	defer func() { closeLedger(led) }()
 	if opts.PlanFile != "" {
 		p, err = plan.Load(opts.PlanFile)
 		if err != nil {
@@ -99,6 +103,10 @@ func apply(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView) error
 			view.Plan(p)
 			return nil
 		}
+		bs, led = budgetStateIn(d, cfg, st, nil, p.Budget)
+		if err := checkSavedBudget(cfg, p, bs); err != nil {
+			return err
+		}
 	} else {
 		popts := plan.Options{Now: d.now(), Targets: opts.Targets, Replace: opts.Replace, ExportRecord: log.lookup, Reuse: reuseLookup(d.Backend)}
 		// An unknown target costs no call: Build reports it.
@@ -110,6 +118,8 @@ func apply(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView) error
 			}
 			popts.Usage, usage = u, u
 		}
+		bs, led = budgetState(d, cfg, st, usage)
+		popts.Budget = bs
 		var diags hcl.Diagnostics
 		p, diags = plan.Build(cfg, st, popts)
 		view.Plan(p)
@@ -118,6 +128,9 @@ func apply(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView) error
 		}
 		if !p.HasChanges() {
 			return nil
+		}
+		if err := budgetUnchecked(cfg, bs); err != nil {
+			return err
 		}
 		if !opts.AutoApprove {
 			ok, err := opts.Confirm()
@@ -171,6 +184,7 @@ func apply(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView) error
 		Stop:        stop,
 		Progress:    view.Progress(stopNow),
 		Reuse:       reuseLookup(d.Backend),
+		Budget:      engineBudget(cfg, bs, led),
 	})
 	if closeJournal != nil {
 		if cerr := closeJournal(); cerr != nil && runErr == nil {

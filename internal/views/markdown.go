@@ -70,6 +70,9 @@ func PlanMarkdown(w io.Writer, p *plan.Plan, base *plan.Plan) error {
 	if q := mdQuota(p); q != "" {
 		b.WriteString("\n" + q + "\n")
 	}
+	if p.Budget != nil && p.HasChanges() {
+		b.WriteString("\n" + mdInline(plan.BudgetText(p.Budget)) + "\n")
+	}
 	if ls := savingsLines(p); len(ls) > 0 {
 		b.WriteString("\n")
 		for _, l := range ls {

@@ -105,6 +105,9 @@ func PlanText(w io.Writer, p *plan.Plan, color bool) error {
 	if p.HasChanges() {
 		b.WriteString(quotaLine(p) + "\n")
 	}
+	if p.Budget != nil && p.HasChanges() {
+		b.WriteString(plan.BudgetText(p.Budget) + "\n")
+	}
 	for _, l := range savingsLines(p) {
 		b.WriteString(l + "\n")
 	}

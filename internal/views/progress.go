@@ -150,6 +150,9 @@ func writeSummary(w io.Writer, s *engine.Summary, e ending) {
 	if len(s.Updated) > 0 {
 		fmt.Fprintf(w, "Updated %s without a call: %s.\n", Plural(len(s.Updated), "address"), strings.Join(s.Updated, ", "))
 	}
+	if s.BudgetPassed != "" {
+		fmt.Fprintf(w, "Budget: %s.\n", s.BudgetPassed)
+	}
 	if len(s.Reused) > 0 {
 		ws := make([]string, 0, len(s.Reused))
 		for w := range s.Reused {
@@ -531,7 +534,7 @@ func summaryEvent(s *engine.Summary) map[string]any {
 	return map[string]any{"message_type": "summary", "calls": s.Calls, "calls_max": s.CallsPlannedMax,
 		"credits": s.Credits, "credits_unknown": s.CreditsUnknown, "credits_max": s.CreditsPlannedMax, "succeeded": s.Succeeded,
 		"failed": s.CallsFailed(), "enriched": s.Enriched, "by_status": byStatus, "abandoned": abandoned, "stopped_in_flight": s.StoppedInFlight,
-		"searches": searches, "failures": failures, "forgotten": forgotten, "updated": updated, "expired": s.Expired, "imported": imported, "reused": reusedJSON(s.Reused), "splits_unfinished": unfinished,
+		"searches": searches, "failures": failures, "forgotten": forgotten, "updated": updated, "expired": s.Expired, "imported": imported, "reused": reusedJSON(s.Reused), "budget": budgetJSON(s), "splits_unfinished": unfinished,
 		"stopped": s.Stopped, "duration_seconds": s.Duration.Seconds()}
 }
 
@@ -559,4 +562,13 @@ func reusedJSON(m map[string]int) map[string]int {
 		return map[string]int{}
 	}
 	return m
+}
+
+// budgetJSON says whether the budget stopped the run or was passed (null
+// without either).
+func budgetJSON(s *engine.Summary) any {
+	if !s.BudgetStopped && s.BudgetPassed == "" {
+		return nil
+	}
+	return map[string]any{"stopped": s.BudgetStopped, "passed": s.BudgetPassed}
 }
