@@ -113,3 +113,13 @@ func joinComma(parts []string) string {
 	}
 	return out
 }
+
+// NotSpent is what a run did not pay for, by reason, in people.
+type NotSpent struct {
+	Excluded, Imported, Reused int
+	// CreditsPerEnrich is what each would have cost.
+	CreditsPerEnrich int
+}
+
+// Credits is the credits not spent, in all.
+func (n NotSpent) Credits() int { return (n.Excluded + n.Imported + n.Reused) * n.CreditsPerEnrich }

@@ -79,6 +79,11 @@ type Summary struct {
 	// Reused counts, by workspace, the enrichments copied from other
 	// workspaces of the backend: no call, no credit.
 	Reused map[string]int
+	// NotSpent is what the run did not pay for, and why, as people (each
+	// would have cost credits_per_enrich): people the exclude blocks took
+	// out of the enrich blocks' candidates, people an import of the run
+	// gave an e-mail, enrichments copied from other workspaces.
+	NotSpent NotSpent
 	// BudgetStopped is set when a hard budget stopped the run;
 	// BudgetPassed says when a soft one was passed.
 	BudgetStopped bool
@@ -958,6 +963,14 @@ func (r *runner) planTime() time.Time {
 }
 
 func (r *runner) finishSummary() {
+	r.sum.NotSpent.Excluded = r.cands.Excluded()
+	for _, im := range r.sum.Imported {
+		r.sum.NotSpent.Imported += im.Enriched
+	}
+	for _, n := range r.sum.Reused {
+		r.sum.NotSpent.Reused += n
+	}
+	r.sum.NotSpent.CreditsPerEnrich = r.cpe
 	for addr := range r.ranSearches {
 		rec := r.st.Searches[addr]
 		if rec == nil {

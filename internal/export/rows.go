@@ -25,8 +25,8 @@ type sheetRows struct {
 	sources []string        // instance addresses, in order
 	people  []*state.Person // one per row, in row order
 	missing []string        // sources with nothing in state yet
-	// excluded counts the people the exclude blocks took out (each once).
-	excluded int
+	// excluded are the people the exclude blocks took out (each once).
+	excluded []*state.Person
 }
 
 // collectRows returns the people of a sheet in a stable order: the order of
@@ -65,7 +65,7 @@ func collectRows(cfg *config.Config, sh *config.Sheet, st *state.State, ex *excl
 			if ex.excluded(p) {
 				if !out[p] {
 					out[p] = true
-					r.excluded++
+					r.excluded = append(r.excluded, p)
 				}
 				continue
 			}

@@ -190,6 +190,11 @@ func (j *job) summary() []sumRow {
 		add(stylePlain, "Credits spent this run", 0, "written from state by leadsync export: no calls made")
 	}
 	add(stylePlain, "Credits spent, all runs", u.CreditsSpent)
+	if imp, reu, exc := j.notSpent(); imp+reu+exc > 0 {
+		add(stylePlain, "Not spent: people excluded", exc, "people of this export's sources that exclude blocks keep out: never enriched (each would cost credits_per_enrich)")
+		add(stylePlain, "Not spent: enrichments imported", imp, "people in this export whose e-mail an import gave: no credit")
+		add(stylePlain, "Not spent: enrichments reused", reu, "people in this export whose enrichment was copied from another workspace: no credit")
+	}
 	if u.CreditsUnknown > 0 {
 		add(stylePlain, "Credits that may have been charged, all runs", u.CreditsUnknown, "enrichments whose outcome is unknown")
 	}
@@ -338,4 +343,30 @@ func formatFilters(params map[string]any) string {
 		parts = append(parts, api.AttributeName(k)+"="+v)
 	}
 	return strings.Join(parts, " | ")
+}
+
+// notSpent counts, for the Summary, the people of this export whose
+// enrichment no credit was spent on (imported, reused from another
+// workspace), and the people of its sources the exclude blocks left out.
+func (j *job) notSpent() (imported, reused, excluded int) {
+	seen := map[*state.Person]bool{}
+	out := map[*state.Person]bool{}
+	for _, s := range j.sheets {
+		for _, p := range s.rows.excluded {
+			out[p] = true
+		}
+		for _, p := range s.rows.people {
+			if seen[p] || p.Enrichment == nil {
+				continue
+			}
+			seen[p] = true
+			switch {
+			case p.Enrichment.ImportedEnrichment():
+				imported++
+			case p.Enrichment.ReusedFrom() != "":
+				reused++
+			}
+		}
+	}
+	return imported, reused, len(out)
 }

@@ -141,6 +141,9 @@ type env struct {
 	lookup ReuseLookup
 	reuse  map[string]state.Reusable
 	asked  map[string]bool
+	// onExcluded, when set, hears of each person an exclude block takes
+	// out of a block's candidates.
+	onExcluded func(*state.Person)
 }
 
 func newEnv(cfg *config.Config, st *state.State, now time.Time) *env {
@@ -343,6 +346,9 @@ func (v *env) collect(e *config.Enrich, skipSource func(string) bool, where bool
 				if x := v.excludedBy(p); x != nil {
 					// Never enriched: an exclude block names them.
 					bp.excluded = append(bp.excluded, excludedPerson{p, x})
+					if v.onExcluded != nil {
+						v.onExcluded(p)
+					}
 					continue
 				}
 			}

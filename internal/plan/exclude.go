@@ -22,6 +22,9 @@ type Candidates struct {
 	lookup ReuseLookup
 	reuse  map[string]state.Reusable
 	asked  map[string]bool
+	// excluded are the people the exclude blocks took out of a pass, over
+	// the run.
+	excluded map[string]bool
 }
 
 // NewCandidates returns the chooser of cfg's enrich blocks for one apply;
@@ -44,8 +47,19 @@ func (c *Candidates) env(st *state.State, now time.Time) *env {
 // Claimed is EnrichCandidatesClaimed with what earlier passes learned
 // (people whose enrichment Reuses copies are not among them).
 func (c *Candidates) Claimed(st *state.State, e *config.Enrich, now time.Time, claims Claims) ([]string, error) {
-	return c.env(st, now).claimed(e, claims)
+	v := c.env(st, now)
+	v.onExcluded = func(p *state.Person) {
+		if c.excluded == nil {
+			c.excluded = map[string]bool{}
+		}
+		c.excluded[p.ID] = true
+	}
+	return v.claimed(e, claims)
 }
+
+// Excluded counts the people the exclude blocks took out of the enrich
+// blocks' candidates in this run.
+func (c *Candidates) Excluded() int { return len(c.excluded) }
 
 // Learn tells the chooser of a person whose enrichment was just recorded:
 // their company's domain may exclude a colleague (by = "domain").

@@ -81,3 +81,19 @@ func (a *applier) reuse(re *ReuseEvent) {
 	p.Enrichment = &e
 	s.touchPerson(p.ID)
 }
+
+// Unpaid counts the people whose enrichment no credit was spent on here:
+// those an import gave an e-mail, and those whose enrichment was copied
+// from another workspace.
+func (s *State) Unpaid() (imported, reused int) {
+	for _, p := range s.People {
+		switch {
+		case p == nil || p.Enrichment == nil:
+		case p.Enrichment.ImportedEnrichment():
+			imported++
+		case p.Enrichment.ReusedFrom() != "":
+			reused++
+		}
+	}
+	return imported, reused
+}

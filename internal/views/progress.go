@@ -150,6 +150,9 @@ func writeSummary(w io.Writer, s *engine.Summary, e ending) {
 	if len(s.Updated) > 0 {
 		fmt.Fprintf(w, "Updated %s without a call: %s.\n", Plural(len(s.Updated), "address"), strings.Join(s.Updated, ", "))
 	}
+	if l := notSpentLine(s.NotSpent); l != "" {
+		fmt.Fprintln(w, l)
+	}
 	if s.BudgetPassed != "" {
 		fmt.Fprintf(w, "Budget: %s.\n", s.BudgetPassed)
 	}
@@ -534,7 +537,7 @@ func summaryEvent(s *engine.Summary) map[string]any {
 	return map[string]any{"message_type": "summary", "calls": s.Calls, "calls_max": s.CallsPlannedMax,
 		"credits": s.Credits, "credits_unknown": s.CreditsUnknown, "credits_max": s.CreditsPlannedMax, "succeeded": s.Succeeded,
 		"failed": s.CallsFailed(), "enriched": s.Enriched, "by_status": byStatus, "abandoned": abandoned, "stopped_in_flight": s.StoppedInFlight,
-		"searches": searches, "failures": failures, "forgotten": forgotten, "updated": updated, "expired": s.Expired, "imported": imported, "reused": reusedJSON(s.Reused), "budget": budgetJSON(s), "splits_unfinished": unfinished,
+		"searches": searches, "failures": failures, "forgotten": forgotten, "updated": updated, "expired": s.Expired, "imported": imported, "reused": reusedJSON(s.Reused), "budget": budgetJSON(s), "not_spent": notSpentJSON(s.NotSpent), "splits_unfinished": unfinished,
 		"stopped": s.Stopped, "duration_seconds": s.Duration.Seconds()}
 }
 
@@ -571,4 +574,28 @@ func budgetJSON(s *engine.Summary) any {
 		return nil
 	}
 	return map[string]any{"stopped": s.BudgetStopped, "passed": s.BudgetPassed}
+}
+
+// notSpentLine says what a run did not pay for, and why: "Not spent: up to
+// 449 credits (excluded 412, imported 4, reused 33)." "" when nothing.
+func notSpentLine(n engine.NotSpent) string {
+	if n.Credits() == 0 {
+		return ""
+	}
+	var why []string
+	for _, x := range []struct {
+		name string
+		n    int
+	}{{"excluded", n.Excluded}, {"imported", n.Imported}, {"reused", n.Reused}} {
+		if x.n > 0 {
+			why = append(why, fmt.Sprintf("%s %s", x.name, textfmt.Thousands(x.n*n.CreditsPerEnrich)))
+		}
+	}
+	return fmt.Sprintf("Not spent: up to %s (%s).", Plural(n.Credits(), "credit"), strings.Join(why, ", "))
+}
+
+// notSpentJSON is the summary's credits not spent, by reason.
+func notSpentJSON(n engine.NotSpent) map[string]int {
+	c := n.CreditsPerEnrich
+	return map[string]int{"credits_max": n.Credits(), "excluded": n.Excluded * c, "imported": n.Imported * c, "reused": n.Reused * c}
 }
