@@ -47,7 +47,7 @@ func TestPlanTextGolden(t *testing.T) {
 // user sees.
 func TestPlanTextExamples(t *testing.T) {
 	t0 := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
-	for _, name := range []string{"quickstart", "team", "split"} {
+	for _, name := range []string{"quickstart", "team", "split", "spend"} {
 		t.Run(name, func(t *testing.T) {
 			dir := filepath.Join("..", "..", "examples", name)
 			cfg, diags := config.Load(config.LoadOptions{Dir: dir, Environ: []string{"LEADSYNC_API_KEY=test-key"}})

@@ -150,12 +150,6 @@ func writeSummary(w io.Writer, s *engine.Summary, e ending) {
 	if len(s.Updated) > 0 {
 		fmt.Fprintf(w, "Updated %s without a call: %s.\n", Plural(len(s.Updated), "address"), strings.Join(s.Updated, ", "))
 	}
-	if l := notSpentLine(s.NotSpent); l != "" {
-		fmt.Fprintln(w, l)
-	}
-	if s.BudgetPassed != "" {
-		fmt.Fprintf(w, "Budget: %s.\n", s.BudgetPassed)
-	}
 	if len(s.Reused) > 0 {
 		ws := make([]string, 0, len(s.Reused))
 		for w := range s.Reused {
@@ -224,6 +218,12 @@ func writeSummary(w io.Writer, s *engine.Summary, e ending) {
 			parts = append(parts, textfmt.Thousands(s.ByStatus[k])+" "+name)
 		}
 		fmt.Fprintf(w, "Enriched %s: %s.\n", Plural(s.Enriched, "person"), strings.Join(parts, ", "))
+	}
+	if l := notSpentLine(s.NotSpent); l != "" {
+		fmt.Fprintln(w, l)
+	}
+	if s.BudgetPassed != "" {
+		fmt.Fprintf(w, "Budget: %s.\n", s.BudgetPassed)
 	}
 	if len(s.Failures) > 0 {
 		fmt.Fprintf(w, "Failed (%d):\n", len(s.Failures))
