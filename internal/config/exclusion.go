@@ -1,6 +1,9 @@
 package config
 
 import (
+	"strings"
+	"unsafe"
+
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/listfile"
 )
@@ -37,14 +40,20 @@ func ValuesOf(lead api.Lead, id string, enr *api.EnrichedProfile) PersonValues {
 // keeps the keys it normalised (a company name once, however many people
 // work there) and the company domains it learned, so make one per plan,
 // apply pass or export; it is not safe for concurrent use.
+//
+// A plan matches every candidate of its enrich blocks (hundreds of
+// thousands in a large state), so Match avoids allocating: page names and
+// network IDs are normalised into a buffer and looked up without a copy.
 type Exclusion struct {
 	blocks []*Exclude
-	need   map[listfile.Kind]bool
-	// companies memoises CompanyKey; colleagues maps a company's key to
-	// the registrable domain a colleague's enrichment gave.
+	need   [listfile.NetworkID + 1]bool
+	// companies memoises CompanyKey, domains DomainKey (with whether a
+	// block by domain lists it); colleagues maps a company's key to the
+	// listed domains colleagues' enrichments gave.
 	companies  map[string]string
-	domains    map[string]string
-	colleagues map[string]string
+	domains    map[string]domainKey
+	colleagues map[string][]string
+	buf        []byte
 }
 
 // Exclusion returns the matcher of the configuration's exclude blocks, nil
@@ -53,10 +62,11 @@ func (c *Config) Exclusion() *Exclusion {
 	if len(c.Excludes) == 0 {
 		return nil
 	}
-	x := &Exclusion{blocks: c.Excludes, need: map[listfile.Kind]bool{},
-		companies: map[string]string{}, domains: map[string]string{}}
+	x := &Exclusion{blocks: c.Excludes, companies: map[string]string{}, domains: map[string]domainKey{}}
 	for _, b := range c.Excludes {
-		x.need[b.By] = true
+		if b.By > 0 && int(b.By) < len(x.need) {
+			x.need[b.By] = true
+		}
 	}
 	return x
 }
@@ -67,21 +77,35 @@ func (x *Exclusion) NeedsColleagues() bool { return x != nil && x.need[listfile.
 
 // Learn records that people of company have the domain (from an
 // enrichment or an import): a colleague whose own domain is not known yet
-// is matched by it.
+// is matched by it. Only a domain a block lists is kept, each once: what
+// is learned does not depend on the order of learning.
 func (x *Exclusion) Learn(company, domain string) {
 	if x == nil || company == "" || domain == "" || !x.need[listfile.Domain] {
 		return
 	}
-	ck, dk := x.companyKey(company), x.domainKey(domain)
-	if ck == "" || dk == "" {
+	d := x.domain(domain)
+	if !d.listed {
+		return
+	}
+	ck := x.companyKey(company)
+	if ck == "" {
 		return
 	}
 	if x.colleagues == nil {
-		x.colleagues = map[string]string{}
+		x.colleagues = map[string][]string{}
 	}
-	if _, known := x.colleagues[ck]; !known {
-		x.colleagues[ck] = dk
+	for _, k := range x.colleagues[ck] {
+		if k == d.key {
+			return
+		}
 	}
+	x.colleagues[ck] = append(x.colleagues[ck], d.key)
+}
+
+// domainKey is a domain's key, and whether a block by domain lists it.
+type domainKey struct {
+	key    string
+	listed bool
 }
 
 // LearnValues is Learn of a person's company and company domain.
@@ -99,69 +123,180 @@ func (x *Exclusion) companyKey(s string) string {
 	return k
 }
 
-func (x *Exclusion) domainKey(s string) string {
+func (x *Exclusion) domain(s string) domainKey {
 	if s == "" {
-		return ""
+		return domainKey{}
 	}
-	k, ok := x.domains[s]
+	d, ok := x.domains[s]
 	if !ok {
-		k, _ = listfile.DomainKey(s)
-		x.domains[s] = k
+		d.key, _ = listfile.DomainKey(s)
+		for _, b := range x.blocks {
+			if b.By == listfile.Domain && d.key != "" && b.Keys.HasKey(d.key) {
+				d.listed = true
+			}
+		}
+		x.domains[s] = d
 	}
-	return k
+	return d
 }
 
 // Match returns the first exclude block, in the order of the
 // configuration, whose list names the person; nil when none does. A
 // person's domain is their own company domain, else their e-mail's, else
-// the domain a colleague of the same company (CompanyKey) is known by.
+// a domain a colleague of the same company (CompanyKey) is known by.
 func (x *Exclusion) Match(v PersonValues) *Exclude {
 	if x == nil {
 		return nil
 	}
-	var page, domain string
-	pageDone, domainDone := false, false
+	var company, email, domain string
+	var page, nid []byte
+	pageDone, nidDone, companyDone, emailDone, domainDone := false, false, false, false, false
 	for _, b := range x.blocks {
-		var key string
 		switch b.By {
 		case listfile.Company:
-			key = x.companyKey(v.Company)
+			if !companyDone {
+				company, companyDone = x.companyKey(v.Company), true
+			}
+			if company != "" && b.Keys.HasKey(company) {
+				return b
+			}
 		case listfile.ProfileURL, listfile.PageName:
 			if !pageDone {
-				page, _ = listfile.PageKey(v.PageName)
-				pageDone = true
+				page, pageDone = x.pageKey(v.PageName), true
 			}
-			key = page
+			if len(page) > 0 && b.Keys.HasBytes(page) {
+				return b
+			}
 		case listfile.NetworkID:
-			key, _ = listfile.NetworkIDKey(v.NetworkID)
+			if !nidDone {
+				nid, nidDone = x.networkIDKey(v.NetworkID, page), true
+			}
+			if len(nid) > 0 && b.Keys.HasBytes(nid) {
+				return b
+			}
 		case listfile.Email:
-			key, _ = listfile.EmailKey(v.Email)
+			if !emailDone && v.Email != "" {
+				email, _ = listfile.EmailKey(v.Email)
+			}
+			emailDone = true
+			if email != "" && b.Keys.HasKey(email) {
+				return b
+			}
 		case listfile.Domain:
 			if !domainDone {
-				domain = x.personDomain(v)
-				domainDone = true
+				domain, domainDone = x.personDomain(v), true
 			}
-			key = domain
-		}
-		if key != "" && b.Keys.HasKey(key) {
-			return b
+			if domain != "" && b.Keys.HasKey(domain) {
+				return b
+			}
+			if domain == "" && x.colleagues != nil {
+				// Not known: a colleague's listed domain.
+				if !companyDone {
+					company, companyDone = x.companyKey(v.Company), true
+				}
+				for _, k := range x.colleagues[company] {
+					if b.Keys.HasKey(k) {
+						return b
+					}
+				}
+			}
 		}
 	}
 	return nil
 }
 
-// personDomain is the registrable domain of a person, "" when unknown.
-func (x *Exclusion) personDomain(v PersonValues) string {
-	if d := x.domainKey(v.Domain); d != "" {
-		return d
+// pageKey is listfile.PageKey of a page name: a plain ASCII page name
+// (nearly all) in lower case is its own key (returned without a copy); one
+// with capitals is lowered in x's buffer; another goes through PageKey.
+// Nil when it is no page name.
+func (x *Exclusion) pageKey(s string) []byte {
+	if s == "" {
+		return nil
 	}
-	if v.Email != "" {
-		if d := listfile.EmailDomainKey(v.Email); d != "" {
-			return d
+	plain := true
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 0x80 || c == '/' || c <= ' ' || c == 0x7f || (c >= 'A' && c <= 'Z') {
+			plain = false
+			break
 		}
 	}
-	if ck := x.companyKey(v.Company); ck != "" {
-		return x.colleagues[ck]
+	if plain {
+		return unsafeBytes(s)
+	}
+	x.buf = x.buf[:0]
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 0x80 || c == '/' || c <= ' ' || c == 0x7f:
+			k, err := listfile.PageKey(s)
+			if err != nil {
+				return nil
+			}
+			x.buf = append(x.buf[:0], k...)
+			return x.buf
+		case c >= 'A' && c <= 'Z':
+			c += 'a' - 'A'
+		}
+		x.buf = append(x.buf, c)
+	}
+	return x.buf
+}
+
+// networkIDKey is listfile.NetworkIDKey of a network ID, in the part of
+// x's buffer after page (which it leaves as it is); nil when it is none.
+func (x *Exclusion) networkIDKey(s string, page []byte) []byte {
+	s = strings.TrimSpace(s)
+	if !listfile.IsNetworkID(s) {
+		return nil
+	}
+	if lower := strings.IndexFunc(s, func(r rune) bool { return r >= 'A' && r <= 'F' }) < 0; lower {
+		return unsafeBytes(s)
+	}
+	start := len(page)
+	if page == nil || !sameBuffer(page, x.buf) {
+		x.buf, start = x.buf[:0], 0
+	}
+	x.buf = x.buf[:start]
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		x.buf = append(x.buf, c)
+	}
+	return x.buf[start:]
+}
+
+// personDomain is the registrable domain of a person, their own or their
+// e-mail's; "" when unknown (then colleagues' may match).
+func (x *Exclusion) personDomain(v PersonValues) string {
+	if d := x.domain(v.Domain); d.key != "" {
+		return d.key
+	}
+	if v.Email != "" {
+		if at := lastAt(v.Email); at >= 0 {
+			if d := x.domain(v.Email[at+1:]); d.key != "" {
+				return d.key
+			}
+		}
 	}
 	return ""
+}
+
+func lastAt(s string) int {
+	for i := len(s) - 1; i >= 0; i-- {
+		if s[i] == '@' {
+			return i
+		}
+	}
+	return -1
+}
+
+// unsafeBytes views s as bytes, for a map lookup (string(b) of a map index
+// makes no copy); the bytes must not be changed.
+func unsafeBytes(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
+
+// sameBuffer reports whether b lies in buf (the page key lowered there).
+func sameBuffer(b, buf []byte) bool {
+	return len(b) > 0 && cap(buf) > 0 && &b[0] == &buf[:1][0]
 }

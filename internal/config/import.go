@@ -161,7 +161,8 @@ func (l *loader) readImport(im *Import) {
 		im.Columns[f] = t.Columns[i]
 	}
 	var probs listfile.Errors
-	byKey := map[string]int{} // identity key -> index in People
+	im.People = make([]ImportPerson, 0, len(t.Rows))
+	byKey := make(map[string]int, len(t.Rows)) // identity key -> index in People
 	for _, r := range t.Rows {
 		p, err := importRow(t, r, fields)
 		if err != nil {
@@ -171,6 +172,9 @@ func (l *loader) readImport(im *Import) {
 		keys := identityKeys(&p.Result)
 		at, merged := -1, false
 		for _, k := range keys {
+			if k == "" {
+				continue
+			}
 			if i, dup := byKey[k]; dup {
 				at, merged = i, true
 				break
@@ -183,7 +187,9 @@ func (l *loader) readImport(im *Import) {
 			im.People = append(im.People, p)
 		}
 		for _, k := range keys {
-			byKey[k] = at
+			if k != "" {
+				byKey[k] = at
+			}
 		}
 	}
 	if err := probs.Err(); err != nil {
@@ -292,8 +298,7 @@ func importRow(t *listfile.Table, r listfile.Row, fields []string) (ImportPerson
 // ("Valid", "catch-all", "accept_all"); any other status is kept as
 // written.
 func validationStatus(v string) string {
-	k := strings.NewReplacer("-", " ", "_", " ").Replace(strings.ToLower(strings.TrimSpace(v)))
-	switch k {
+	switch statusSpelling.Replace(strings.ToLower(strings.TrimSpace(v))) {
 	case "valid", "verified", "deliverable":
 		return "valid"
 	case "catch all", "catchall", "accept all", "acceptall":
@@ -304,15 +309,17 @@ func validationStatus(v string) string {
 	return v
 }
 
+var statusSpelling = strings.NewReplacer("-", " ", "_", " ")
+
 // identityKeys are the keys a person is matched by across rows: their
 // network ID and their page name (lower case).
-func identityKeys(r *api.EnrichedProfile) []string {
-	var out []string
+// An empty key is none.
+func identityKeys(r *api.EnrichedProfile) (out [2]string) {
 	if r.NetworkID != "" {
-		out = append(out, "n:"+r.NetworkID)
+		out[0] = "n:" + r.NetworkID
 	}
 	if r.PageName != "" {
-		out = append(out, "p:"+strings.ToLower(r.PageName))
+		out[1] = "p:" + strings.ToLower(r.PageName)
 	}
 	return out
 }

@@ -66,6 +66,8 @@ func readCSV(t *Table, br *bufio.Reader, columns []string, opts Options) error {
 		return err
 	}
 	t.Columns = names
+	rows := rowCollector{width: len(idx)}
+	defer func() { t.Rows = rows.rows() }()
 	for {
 		rec, err := r.Read()
 		if err == io.EOF {
@@ -85,8 +87,9 @@ func readCSV(t *Table, br *bufio.Reader, columns []string, opts Options) error {
 			probs.Add(&Error{File: t.File, Row: line, Msg: fmt.Sprintf("has %d values, but the header row names %d columns; a value that contains %s must be in double quotes", len(rec), len(header), delimName(delim))})
 			continue
 		}
-		cells := make([]string, len(idx))
+		cells := rows.next()
 		empty := true
+		size := 0
 		for i, j := range idx {
 			if j >= len(rec) {
 				continue
@@ -96,13 +99,25 @@ func readCSV(t *Table, br *bufio.Reader, columns []string, opts Options) error {
 				probs.Add(&Error{File: t.File, Row: line, Column: names[i], Msg: "has " + invalidUTF8(c) + ": " + encodingHint})
 				continue
 			}
-			cells[i] = strings.Clone(c)
+			cells[i] = c
+			size += len(c)
 			if empty && strings.TrimSpace(c) != "" {
 				empty = false
 			}
 		}
 		if !empty {
-			t.Rows = append(t.Rows, Row{Line: line, Cells: cells})
+			// The record's fields are reused by the next Read: the row's
+			// cells are copied into one string and cut out of it.
+			var b strings.Builder
+			b.Grow(size)
+			for _, c := range cells {
+				b.WriteString(c)
+			}
+			all := b.String()
+			for i, c := range cells {
+				cells[i], all = all[:len(c)], all[len(c):]
+			}
+			rows.keep(line, cells)
 		}
 	}
 	return probs.Err()

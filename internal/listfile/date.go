@@ -34,7 +34,13 @@ var dateLayouts = []string{
 // YYYY-MM-DD. A date without a zone is UTC.
 func (t *Table) ParseDate(v string) (time.Time, error) {
 	s := strings.TrimSpace(v)
+	if d, ok := isoDay(s); ok {
+		return d, nil
+	}
 	for _, l := range dateLayouts {
+		if !sameShape(l, s) {
+			continue
+		}
 		if d, err := time.Parse(l, s); err == nil {
 			return d.UTC(), nil
 		}
@@ -50,6 +56,45 @@ func (t *Table) ParseDate(v string) (time.Time, error) {
 		return time.Time{}, fmt.Errorf("the date %q could be read day first or month first; write it as YYYY-MM-DD", v)
 	}
 	return time.Time{}, fmt.Errorf("expected a date such as 2026-10-15 (or 2026-10-15T09:30:00Z, or 15.10.2026), got %q", v)
+}
+
+// isoDay reads the commonest form, YYYY-MM-DD, without time.Parse's
+// errors for the layouts it is not.
+func isoDay(s string) (time.Time, bool) {
+	if len(s) != 10 || s[4] != '-' || s[7] != '-' {
+		return time.Time{}, false
+	}
+	num := func(s string) int {
+		n := 0
+		for i := 0; i < len(s); i++ {
+			if s[i] < '0' || s[i] > '9' {
+				return -1
+			}
+			n = n*10 + int(s[i]-'0')
+		}
+		return n
+	}
+	y, m, d := num(s[:4]), num(s[5:7]), num(s[8:])
+	if y < 0 || m < 1 || m > 12 || d < 1 {
+		return time.Time{}, false
+	}
+	t := time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC)
+	return t, t.Day() == d
+}
+
+// sameShape reports whether s may be written in layout l: the separator
+// after the first field is the same (a dash, a slash or a dot), so that
+// time.Parse is not tried, and its error built, for layouts s cannot be.
+func sameShape(l, s string) bool {
+	sep := func(x string) byte {
+		for i := 0; i < len(x); i++ {
+			if c := x[i]; c < '0' || c > '9' {
+				return c
+			}
+		}
+		return 0
+	}
+	return sep(l) == sep(s)
 }
 
 // slashDate reads A/B/YYYY (optionally with a time after a space) when

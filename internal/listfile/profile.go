@@ -109,9 +109,9 @@ func profileURLKey(v string) (string, error) {
 	return PageKey(page)
 }
 
-// isNetworkID reports whether s has the form of a network ID: digits, a
+// IsNetworkID reports whether s has the form of a network ID: digits, a
 // dot, hex digits.
-func isNetworkID(s string) bool {
+func IsNetworkID(s string) bool {
 	digits, hex, ok := strings.Cut(s, ".")
 	if !ok || digits == "" || hex == "" {
 		return false
@@ -134,7 +134,7 @@ func isNetworkID(s string) bool {
 // lower case.
 func NetworkIDKey(v string) (string, error) {
 	s := strings.TrimSpace(v)
-	if !isNetworkID(s) {
+	if !IsNetworkID(s) {
 		return "", fmt.Errorf("expected a network ID such as 12345678.a1b2c3 (digits, a dot, hex digits), got %q", v)
 	}
 	return strings.ToLower(s), nil

@@ -271,10 +271,10 @@ func ColumnLetter(i int) string {
 // length-prefixed, so that no two tables share one.
 func digest(t *Table) string {
 	h := sha256.New()
-	var n [binary.MaxVarintLen64]byte
+	buf := make([]byte, 0, 256)
 	put := func(s string) {
-		h.Write(n[:binary.PutUvarint(n[:], uint64(len(s)))])
-		h.Write([]byte(s))
+		buf = append(binary.AppendUvarint(buf[:0], uint64(len(s))), s...)
+		h.Write(buf)
 	}
 	for _, c := range t.Columns {
 		put(c)
@@ -290,4 +290,55 @@ func digest(t *Table) string {
 // emptyFile is the error of a file without a header row.
 func emptyFile(file string) error {
 	return &Error{File: file, Msg: "is empty; a list file starts with a header row naming its columns"}
+}
+
+// rowCollector gathers a table's rows: their cells cut from blocks of
+// strings, and the rows in blocks copied into one slice at the end, so that
+// a file of 100,000 rows is not appended into a slice grown again and
+// again.
+type rowCollector struct {
+	width  int
+	cells  []string // the free part of the current block of cells
+	blocks [][]Row
+	cur    []Row
+	n      int
+}
+
+// next returns the empty cells of the row to read; they are the row's if
+// keep is called, the next row's otherwise.
+func (c *rowCollector) next() []string {
+	if len(c.cells) < c.width {
+		c.cells = make([]string, c.width*1024)
+	}
+	cells := c.cells[:c.width:c.width]
+	clear(cells)
+	return cells
+}
+
+// keep adds the row whose cells next returned.
+func (c *rowCollector) keep(line int, cells []string) {
+	c.cells = c.cells[c.width:]
+	if len(c.cur) == cap(c.cur) {
+		if c.cur != nil {
+			c.blocks = append(c.blocks, c.cur)
+		}
+		c.cur = make([]Row, 0, 4096)
+	}
+	c.cur = append(c.cur, Row{Line: line, Cells: cells})
+	c.n++
+}
+
+// rows returns the rows kept, in order; nil when there are none.
+func (c *rowCollector) rows() []Row {
+	if c.n == 0 {
+		return nil
+	}
+	if len(c.blocks) == 0 {
+		return c.cur
+	}
+	out := make([]Row, 0, c.n)
+	for _, b := range c.blocks {
+		out = append(out, b...)
+	}
+	return append(out, c.cur...)
 }

@@ -2,6 +2,7 @@ package listfile
 
 import (
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -350,5 +351,27 @@ func TestParseDate(t *testing.T) {
 	x.Date1904 = true
 	if d, err := x.ParseDate("44848"); err != nil || !d.Equal(utc(2026, 10, 15, 0, 0)) {
 		t.Errorf("1904 serial: %v %v", d, err)
+	}
+}
+
+// TestISODayAgrees checks the fast path for YYYY-MM-DD against time.Parse,
+// every day of a leap and a common year and the impossible ones around them.
+func TestISODayAgrees(t *testing.T) {
+	for _, y := range []int{2024, 2026} {
+		for m := 0; m <= 13; m++ {
+			for d := 0; d <= 32; d++ {
+				s := fmt.Sprintf("%04d-%02d-%02d", y, m, d)
+				want, werr := time.Parse("2006-01-02", s)
+				got, ok := isoDay(s)
+				if ok != (werr == nil) || ok && !got.Equal(want) {
+					t.Errorf("%s: isoDay %v %v, time.Parse %v %v", s, got, ok, want, werr)
+				}
+			}
+		}
+	}
+	for _, s := range []string{"2026-1-015", "20261-0-15", "2026-+1-15", "abcd-10-15"} {
+		if _, ok := isoDay(s); ok {
+			t.Errorf("%s read", s)
+		}
 	}
 }

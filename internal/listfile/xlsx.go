@@ -316,6 +316,7 @@ type sheetReader struct {
 	header map[int]string // the header row's cells while it is read
 	buf    []byte         // the raw value of the cell being read
 	endC   []byte         // the end tag of a cell, with the sheet's prefix
+	rows   rowCollector   // the data rows
 }
 
 // read reads every row of the sheet.
@@ -354,6 +355,7 @@ func (r *sheetReader) read(sc *xmlScan) error {
 	if r.idx == nil {
 		return &Error{File: r.t.File, Msg: fmt.Sprintf("sheet %q is empty; a list starts with a header row naming its columns", r.sheet)}
 	}
+	r.t.Rows = r.rows.rows()
 	return r.probs.Err()
 }
 
@@ -361,7 +363,8 @@ func (r *sheetReader) read(sc *xmlScan) error {
 func (r *sheetReader) readRow(sc *xmlScan, row int) error {
 	var cells []string
 	if r.idx != nil {
-		cells = make([]string, len(r.idx))
+		r.rows.width = len(r.idx)
+		cells = r.rows.next()
 	} else {
 		r.header = map[int]string{}
 	}
@@ -431,7 +434,7 @@ func (r *sheetReader) readRow(sc *xmlScan, row int) error {
 		return nil
 	}
 	if !empty {
-		r.t.Rows = append(r.t.Rows, Row{Line: row, Cells: cells})
+		r.rows.keep(row, cells)
 	}
 	return nil
 }

@@ -144,6 +144,10 @@ type env struct {
 	// onExcluded, when set, hears of each person an exclude block takes
 	// out of a block's candidates.
 	onExcluded func(*state.Person)
+	// learnWhileIndexing makes the index of owned enrichments teach the
+	// exclude blocks the company domains as it goes (one pass over the
+	// people, not two).
+	learnWhileIndexing bool
 }
 
 func newEnv(cfg *config.Config, st *state.State, now time.Time) *env {
@@ -381,10 +385,18 @@ func (v *env) ownedBy(addr string) int { return len(v.ownedList(addr)) }
 func (v *env) ownedList(addr string) []*state.Person {
 	if v.owned == nil {
 		v.owned = map[string][]*state.Person{}
+		learn := v.learnWhileIndexing
 		for _, p := range v.st.People {
 			if p.Enrichment != nil && !v.gone[p] {
 				v.owned[p.Enrichment.By] = append(v.owned[p.Enrichment.By], p)
 			}
+			if learn {
+				learnPerson(v.excl, p)
+			}
+		}
+	} else if v.learnWhileIndexing {
+		for _, p := range v.st.People {
+			learnPerson(v.excl, p)
 		}
 	}
 	return v.owned[addr]

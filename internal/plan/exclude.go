@@ -71,9 +71,14 @@ func (c *Candidates) Learn(p *state.Person) {
 
 // learnPerson records the company domain a person's enrichment gives.
 func learnPerson(x *config.Exclusion, p *state.Person) {
-	if p.Enrichment != nil {
-		x.LearnValues(personValues(p))
+	if p.Enrichment == nil || p.Enrichment.Result.CompanyDomain == "" {
+		return
 	}
+	company := p.Lead.Company
+	if company == "" {
+		company = p.Enrichment.Result.Company
+	}
+	x.Learn(company, p.Enrichment.Result.CompanyDomain)
 }
 
 // personValues are what exclude blocks match p by.
@@ -99,9 +104,11 @@ func (v *env) excludedBy(p *state.Person) *config.Exclude {
 	if !*v.learned {
 		*v.learned = true
 		if v.excl.NeedsColleagues() {
-			for _, q := range v.st.People {
-				learnPerson(v.excl, q)
-			}
+			// One pass over the people with the index of owned
+			// enrichments, which the limits need anyway.
+			v.learnWhileIndexing = true
+			v.ownedList("")
+			v.learnWhileIndexing = false
 		}
 	}
 	return v.excl.Match(personValues(p))

@@ -73,8 +73,21 @@ func (s *Savings) normalize() {
 func (b *builder) excludedSavings(people []blockPeople, cpe int) {
 	ex := &b.p.Savings.Excluded
 	byBlock := map[*config.Exclude]int{}
+	if len(people) == 1 {
+		// One block: its people are distinct already (a large state's
+		// hundreds of thousands need no set).
+		bp := people[0]
+		ex.Candidates = len(bp.todo) + len(bp.excluded)
+		ex.People = len(bp.excluded)
+		for _, e := range bp.excluded {
+			byBlock[e.by]++
+		}
+	}
 	seen := map[*state.Person]bool{}
 	for _, bp := range people {
+		if len(people) == 1 {
+			break
+		}
 		for _, p := range bp.todo {
 			if !seen[p] {
 				seen[p] = true
