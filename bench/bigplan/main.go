@@ -11,6 +11,10 @@
 // list (company, profile URL, network ID, e-mail, domain), each reading a
 // CSV file of -list-rows rows of which a hundredth names people of the
 // state: the plan's cost of exclusions.
+//
+// -history 0.1 gives a tenth of the people two changes each in their
+// history (a new title, then a new company, seen by a track); -track adds
+// a track block of the searches' people and refresh_on to the enrich block.
 package main
 
 import (
@@ -19,6 +23,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
@@ -33,12 +38,14 @@ func main() {
 	people := flag.Int("people", 300000, "people in state")
 	excludes := flag.Int("excludes", 0, "exclude blocks to add (0 to 5)")
 	listRows := flag.Int("list-rows", 10000, "rows of each exclude block's list")
+	history := flag.Float64("history", 0, "share of people with two changes in their history")
+	track := flag.Bool("track", false, "add a track block and refresh_on")
 	flag.Parse()
 	if *out == "" || *searches <= 0 || *people < *searches {
 		fmt.Fprintln(os.Stderr, "usage: bigplan -out DIR [-searches N] [-people P] (P >= N)")
 		os.Exit(2)
 	}
-	if err := write(*out, *searches, *people); err != nil {
+	if err := write(*out, *searches, *people, *history, *track); err != nil {
 		fmt.Fprintln(os.Stderr, "bigplan:", err)
 		os.Exit(1)
 	}
@@ -50,7 +57,7 @@ func main() {
 
 func key(i int) string { return fmt.Sprintf("c%05d", i) }
 
-func write(dir string, n, people int) error {
+func write(dir string, n, people int, history float64, track bool) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -75,15 +82,15 @@ enrich "contacts" {
   from    = [search.cto]
   limit   = 250000
   refresh = "180d"
-}
-
+%s}
+%s
 export "all" {
   path = "out/all.xlsx"
   sheet "All" {
     from = [search.cto]
   }
 }
-`, strings.Join(keys, ", "))
+`, strings.Join(keys, ", "), trackAttr(track), trackBlock(track))
 	if err := os.WriteFile(filepath.Join(dir, "main.leads.hcl"), []byte(cfg), 0o644); err != nil {
 		return err
 	}
@@ -130,6 +137,9 @@ export "all" {
 				return err
 			}
 		}
+	}
+	if err := drift(st, now, history); err != nil {
+		return err
 	}
 	store := local.NewStore(filepath.Join(dir, ".leadsync", "state.json"))
 	if err := store.Save(st); err != nil {
@@ -200,5 +210,49 @@ func writeExcludes(dir string, k, rows, n, people int) error {
 		return err
 	}
 	fmt.Printf("wrote %d exclude blocks of %d rows each\n", min(k, len(kinds)), rows)
+	return nil
+}
+
+func trackAttr(track bool) string {
+	if !track {
+		return ""
+	}
+	return "  refresh_on = [\"company\"]\n"
+}
+
+func trackBlock(track bool) string {
+	if !track {
+		return ""
+	}
+	return "\ntrack \"cto\" {\n  from = [search.cto]\n}\n"
+}
+
+// drift gives every person whose number falls in the share two changes in
+// their history, as track reads 10 and 5 days ago would have recorded them:
+// a new title, then a new company. Only the history is written (a track
+// read would also keep the profile it read), so that what is measured is
+// the history's cost.
+func drift(st *state.State, now time.Time, share float64) error {
+	if share <= 0 {
+		return nil
+	}
+	every := int(1 / share)
+	ids := make([]string, 0, len(st.People))
+	for id := range st.People {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for i, id := range ids {
+		if i%every != 0 {
+			continue
+		}
+		p := st.People[id]
+		p.History = []state.Drift{
+			{Field: state.DriftTitle, Before: p.Lead.Title, After: "VP Engineering", At: now.Add(-10 * 24 * time.Hour), By: "track.cto", Call: state.CallTrack},
+			{Field: state.DriftCompany, Before: p.Lead.Company, After: "Moved GmbH", At: now.Add(-5 * 24 * time.Hour), By: "track.cto", Call: state.CallTrack},
+		}
+		checked := now.Add(-5 * 24 * time.Hour)
+		p.Lead.Title, p.Lead.Company, p.CheckedAt = "VP Engineering", "Moved GmbH", &checked
+	}
 	return nil
 }

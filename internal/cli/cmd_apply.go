@@ -147,12 +147,12 @@ type waitingBackend struct {
 	timeout time.Duration
 }
 
-// Unwrap is the backend whose lock waits: its abilities stay reachable.
-func (w waitingBackend) Unwrap() backend.Backend { return w.Backend }
-
 func (w waitingBackend) Lock(op string) (backend.Unlocker, error) {
 	return w.Backend.LockWait(context.Background(), op, w.timeout)
 }
+
+// Unwrap is the backend that waits: its abilities stay visible.
+func (w waitingBackend) Unwrap() backend.Backend { return w.Backend }
 
 // viewStreams are f's streams as a view sees them.
 func viewStreams(f *Factory) views.Streams {

@@ -55,8 +55,12 @@ func summarize(cfg *config.Config) string {
 		blocks[s.Block] = true
 	}
 	searchBlocks := len(blocks)
-	return fmt.Sprintf("%s (%s), %s, %s, %s",
+	tracks := ""
+	if n := len(cfg.Tracks); n > 0 {
+		tracks = ", " + textfmt.Plural(n, "track block")
+	}
+	return fmt.Sprintf("%s (%s), %s, %s%s, %s",
 		textfmt.Plural(searchBlocks, "search block"), textfmt.Plural(len(cfg.Searches), "search"),
-		textfmt.Plural(len(cfg.Profiles), "profile"), textfmt.Plural(len(cfg.Enriches), "enrich block"),
+		textfmt.Plural(len(cfg.Profiles), "profile"), textfmt.Plural(len(cfg.Enriches), "enrich block"), tracks,
 		textfmt.Plural(len(cfg.Exports), "export"))
 }

@@ -220,6 +220,7 @@ var topSchema = &hcl.BodySchema{
 		{Type: "search", LabelNames: []string{"name"}},
 		{Type: "profile", LabelNames: []string{"name"}},
 		{Type: "enrich", LabelNames: []string{"name"}},
+		{Type: "track", LabelNames: []string{"name"}},
 		{Type: "export", LabelNames: []string{"name"}},
 		{Type: "exclude", LabelNames: []string{"name"}},
 		{Type: "import", LabelNames: []string{"name"}},
@@ -315,6 +316,12 @@ func (l *loader) load() {
 	for _, b := range byType["enrich"] {
 		if l.uniqueName(b, seen) {
 			l.decodeEnrich(b)
+		}
+	}
+	seen = map[string]hcl.Range{}
+	for _, b := range byType["track"] {
+		if l.uniqueName(b, seen) {
+			l.decodeTrack(b)
 		}
 	}
 	seen = map[string]hcl.Range{}

@@ -19,6 +19,7 @@ import (
 type scope struct {
 	each, count bool   // inside a block with for_each / count
 	lead        bool   // the where expression of an enrich block
+	person      bool   // the where expression of a sheet
 	varOnly     string // a validation rule: only var.<varOnly>
 }
 
@@ -94,6 +95,18 @@ func (l *loader) checkRefs(expr hcl.Expression, sc scope) hcl.Diagnostics {
 			if !hasAttr || !contains(LeadFields, attr) {
 				bad(t, "Unknown lead field", "A lead has the fields %s.%s", strings.Join(LeadFields, ", "), didYouMean(attr, LeadFields))
 			}
+		case "person":
+			if !sc.person {
+				bad(t, "Reference to \"person\" outside a sheet's where", "person.<field> exists only in the where expression of a sheet, where it is each person the sheet lists; an enrich block's where reads lead.<field>.")
+				continue
+			}
+			if !hasAttr || !contains(PersonAttributes, attr) {
+				hint := didYouMean(attr, PersonAttributes)
+				if hint == "" {
+					hint = " A sheet's where reads the fields a sheet can show: " + strings.Join(PersonAttributes, ", ") + "."
+				}
+				bad(t, "Unknown person field", "%q is not a person field.%s", attr, hint)
+			}
 		case "leadsync":
 			if sc.varOnly != "" {
 				bad(t, "Invalid reference in validation", "A validation rule of var.%s may refer only to var.%s.", sc.varOnly, sc.varOnly)
@@ -104,8 +117,8 @@ func (l *loader) checkRefs(expr hcl.Expression, sc scope) hcl.Diagnostics {
 				continue
 			}
 			l.usesWorkspace = true
-		case "search", "profile", "enrich", "export", "import", "exclude":
-			bad(t, "Block reference outside from", "%s.%s can be referred to only in the from list of an enrich block or a sheet.", root, attr)
+		case "search", "profile", "enrich", "export", "track", "import", "exclude":
+			bad(t, "Block reference outside from", "%s.%s can be referred to only in the from list of an enrich or track block or a sheet.", root, attr)
 		default:
 			roots := []string{"var", "local", "leadsync"}
 			if sc.each {
@@ -116,6 +129,9 @@ func (l *loader) checkRefs(expr hcl.Expression, sc scope) hcl.Diagnostics {
 			}
 			if sc.lead {
 				roots = append(roots, "lead")
+			}
+			if sc.person {
+				roots = append(roots, "person")
 			}
 			bad(t, "Unknown reference", "There is no %q here; references start with %s. (Strings are written in quotes.)%s", root, strings.Join(roots, ", "), didYouMean(root, roots))
 		}

@@ -3,6 +3,18 @@
 // limit, max_credits, the exclude blocks and the budget at run time, records
 // the plan's imports before any call and copies the enrichments other
 // workspaces hold before paying for them (plan.Candidates), and reports
-// progress through an interface. It imports plan, config, state and api;
-// the budget's ledger and the other workspaces come in through Options.
+// progress through an interface. Track reads (track.go) are profile reads of
+// the people a track change lists; what the run saw change (job changes,
+// people gone or private) comes back from each fold (state.LastDrifts) into
+// the summary. It imports plan, config, state and api; the budget's ledger
+// and the other workspaces come in through Options.
+//
+// No call is sent while a result is being written (the start hook of a
+// call takes the lock the recording holds, record.go), so that a journal
+// which tries a failed write again for a while spends nothing meanwhile.
+// A journal that cannot write a result but keeps it elsewhere (run's
+// rescue file) says so in its error: the result counts as recorded and
+// done, and the run stops (Summary.Kept); a result kept nowhere is a
+// failure that carries the answer (Failure.Answer), shown at once through
+// AnswerProgress.
 package engine

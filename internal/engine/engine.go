@@ -17,12 +17,6 @@ import (
 	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
-// Journal is where each completed call is recorded, durably, before its
-// result is used. *local.Journal implements it.
-type Journal interface {
-	Append(e *state.Event) error
-}
-
 // Options is what a run needs. Config, Plan, State, Journal and Service are
 // required.
 type Options struct {
@@ -100,6 +94,18 @@ type Summary struct {
 	// SplitsUnfinished are split searches whose run stopped before their
 	// tree was complete (resumed by the next apply).
 	SplitsUnfinished []SplitUnfinished
+	// Tracked counts the track reads made (gone and private included).
+	Tracked int
+	// Drift is what the calls of the run saw change: job changes, people
+	// who left the network or turned private, changes by field.
+	Drift Drift
+	// Kept are the calls whose results could not be written where the
+	// state lives and were kept in the file KeptIn (a rescue file) for the
+	// next command to fold in: they count as succeeded (an enrichment's
+	// credits as charged), and nothing of them is called again. The run
+	// stopped at the first.
+	Kept   []Call
+	KeptIn string
 }
 
 // Failure is a call that failed for good, or a problem of the run that
@@ -115,8 +121,11 @@ type Failure struct {
 	// with another that could not be recorded), not a call's.
 	NoCall bool
 	// Unrecorded is set when the call completed, its answer arrived, but
-	// the result could not be recorded: the next apply makes it again.
+	// the result could not be recorded, nor kept anywhere: the next apply
+	// makes it again. Answer is then what came back, for the user to keep
+	// (it is printed on standard error).
 	Unrecorded bool
+	Answer     *state.Event
 }
 
 // SearchOutcome is the sync summary of one search run.
@@ -132,6 +141,9 @@ type SearchOutcome struct {
 	// Suppressed counts the results naming people erased with leadsync
 	// forget: dropped, not kept.
 	Suppressed int
+	// Changed counts the people of this run whose title, company or
+	// location it found changed since state last saw them.
+	Changed int
 	// Split is the completeness of a split search's run; nil otherwise.
 	Split *state.SplitSummary
 }
@@ -207,7 +219,12 @@ type runner struct {
 	progress Progress
 	cpe      int // credits per enrich
 
-	mu    sync.Mutex // guards state mutation (Apply) against concurrent readers
+	mu sync.Mutex // guards state mutation (Fold) against concurrent readers, and closed
+	// closed is set, under mu, when the run stops starting calls: a call
+	// about to be sent is then refused (starting).
+	closed bool
+	// ctx is the run's context, for a journal that takes one.
+	ctx   context.Context
 	st    *state.State
 	sum   *Summary
 	queue []task
@@ -243,6 +260,9 @@ type runner struct {
 	// configured profiles by address, built on first use.
 	shares   map[string][]string
 	profiles map[string]*config.Profile
+	// jobs are the job changes the last fold recorded (recordSeen); r.mu
+	// guards it.
+	jobs []JobChange
 }
 
 // Run executes the plan and returns its summary. The error is non-nil only
@@ -281,6 +301,7 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 		par = 1
 	}
 	r.par = par
+	r.ctx = ctx
 	r.gate = make(chan struct{})
 	r.sent = make(chan Call, par)
 	r.waits = make(chan waitEvent, 4*par)
@@ -363,6 +384,10 @@ func (r *runner) prepare() error {
 				return fmt.Errorf("the plan names %s, which the configuration does not declare; run plan again", c.Address)
 			}
 			r.enrichBlocks = append(r.enrichBlocks, &enrichBlock{cfg: e, budget: c.CallsMax})
+		case plan.KindTrack:
+			if err := r.prepareTrack(c); err != nil {
+				return err
+			}
 		}
 	}
 	// The run as a whole may not spend more than the plan's totals, which
@@ -383,6 +408,14 @@ func (r *runner) prepare() error {
 				b.deps[a] = true
 			}
 		}
+		if len(b.cfg.RefreshOn) > 0 {
+			// Its people may change with any track read of the run.
+			for _, t := range cfg.Tracks {
+				if r.pending[t.Address] > 0 {
+					b.deps[t.Address] = true
+				}
+			}
+		}
 	}
 	return nil
 }
@@ -400,36 +433,17 @@ func (r *runner) forget() error {
 			// call so that no enrichment is spent on them.
 			ev := &state.Event{At: r.now(), Kind: state.EventForgetPeople, Address: state.PeopleAddress,
 				People: &state.ForgetPeopleEvent{Reason: state.ForgetRetention, PersonIDs: c.PersonIDs}}
-			if err := r.record(ev); err != nil {
+			if err := r.recorded(r.record(ev)); err != nil {
 				return err
 			}
 			r.sum.Expired += len(c.PersonIDs)
 			continue
 		}
 		ev := &state.Event{At: r.now(), Kind: state.EventForget, Address: c.Address}
-		if err := r.record(ev); err != nil {
+		if err := r.recorded(r.record(ev)); err != nil {
 			return err
 		}
 		r.sum.Forgotten = append(r.sum.Forgotten, c.Address)
-	}
-	return nil
-}
-
-// record writes ev to the journal (synced) and then folds it into the state.
-// It runs only on the loop's goroutine, never in the workers, so events are
-// applied in journal order and a replay after a crash gives the same state.
-//
-// A worker records the pending enrichment it is about to send too: r.mu is
-// held from the append to the apply, so that live state and a replay of the
-// journal see the events in one order.
-func (r *runner) record(ev *state.Event) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if err := r.opts.Journal.Append(ev); err != nil {
-		return &journalError{cause: err}
-	}
-	if err := r.st.Fold(*ev); err != nil {
-		return fmt.Errorf("applying %s to state: %w", ev.Address, err)
 	}
 	return nil
 }
@@ -556,6 +570,9 @@ func (r *runner) halt(reason string) {
 		return
 	}
 	r.stopped = true
+	r.mu.Lock()
+	r.closed = true
+	r.mu.Unlock()
 	close(r.gate)
 	r.sum.Stopped = reason
 	r.sum.StoppedInFlight = r.inflight
@@ -579,17 +596,8 @@ func (r *runner) do(ctx context.Context, t task) outcome {
 		if o.sent {
 			return nil
 		}
-		if t.call.Kind == CallEnrich {
-			// The call has left the pacer and is about to be sent: the
-			// journal says first that it may be charged, so that a kill
-			// while it is in flight leaves it an unknown outcome that the
-			// next plan shows, never a silent charge. Noted here, not
-			// before the wait for the rate limit: calls still waiting are
-			// not in flight, and a kill must not count them as unknown.
-			if err := r.record(r.pendingEvent(t)); err != nil {
-				return err // not sent
-			}
-			o.pending = true
+		if err := r.starting(t, &o); err != nil {
+			return err // not sent
 		}
 		start, o.sent = r.now(), true
 		r.sent <- t.call
@@ -635,6 +643,8 @@ func (r *runner) do(ctx context.Context, t task) outcome {
 			Generation: gen, Request: body, RequestHash: state.RequestHash(gen, body),
 			PageName: t.profile.PageName, Profile: *p,
 		}}
+	case CallTrack:
+		o.event, o.err = r.readTrack(ctx, t)
 	case CallEnrich:
 		// The start hook records the pending enrichment as it is sent.
 		res, err := r.opts.Service.Enrich(ctx, t.page)
@@ -698,19 +708,28 @@ func (r *runner) handle(o outcome) {
 	// its place back. Either may give a block whose sources are done more
 	// people to enrich in the next round.
 	r.changes++
-	if err := r.record(o.event); err != nil {
-		// The call was made and answered, but its result is not kept: the
-		// next apply makes it again. An enrichment answered is charged.
-		r.fatal = err
-		if t.call.Kind == CallEnrich {
-			r.sum.Credits += r.cpe
-		}
-		r.sum.Failures = append(r.sum.Failures, Failure{Address: t.call.Address, Kind: t.call.Kind, Person: t.call.Person, Name: t.call.Label, Err: err, Unrecorded: true})
-		r.halt(err.Error())
+	jobs, err := r.recordSeen(o.event)
+	var kept *keptError
+	if errors.As(err, &kept) {
+		// Kept elsewhere (a rescue file) or recorded: a result like any
+		// other, and the run stops.
+		r.sum.Kept = append(r.sum.Kept, t.call)
+		r.succeeded(t, o, jobs)
+		r.recorded(err)
 		return
 	}
+	if err != nil {
+		r.unrecorded(t, o.event, err)
+		return
+	}
+	r.succeeded(t, o, jobs)
+}
+
+// succeeded counts t, whose result o is recorded, and reports it done,
+// with the job changes its fold recorded.
+func (r *runner) succeeded(t task, o outcome, jobs []JobChange) {
 	r.sum.Succeeded++
-	res := CallResult{Duration: o.duration}
+	res := CallResult{Duration: o.duration, Jobs: jobs}
 	switch t.call.Kind {
 	case CallSearch:
 		if t.split != nil {
@@ -723,6 +742,11 @@ func (r *runner) handle(o outcome) {
 		r.ranSearches[t.call.Address] = true
 	case CallProfile:
 		r.sum.Profiles = append(r.sum.Profiles, t.call.Address)
+	case CallTrack:
+		r.sum.Tracked++
+		if p := r.st.Person(t.call.Person); p != nil {
+			res.Left, res.Private = p.Status == state.StatusLeft, p.Status == state.StatusPrivate
+		}
 	case CallEnrich:
 		// Its company's domain may exclude a colleague (by = "domain").
 		r.cands.Learn(r.st.Person(t.call.Person))
@@ -733,6 +757,23 @@ func (r *runner) handle(o outcome) {
 		r.sum.ByStatus[res.Status]++
 	}
 	r.progress.CallDone(t.call, res)
+}
+
+// unrecorded counts t, whose answer ev came back but could be neither
+// recorded nor kept anywhere: the next apply makes the call again. An
+// enrichment answered is charged all the same; the answer goes with the
+// failure, for the user to keep; the run stops.
+func (r *runner) unrecorded(t task, ev *state.Event, err error) {
+	r.fatal = err
+	if t.call.Kind == CallEnrich {
+		r.sum.Credits += r.cpe
+	}
+	r.sum.Failures = append(r.sum.Failures, Failure{Address: t.call.Address, Kind: t.call.Kind, Person: t.call.Person, Name: t.call.Label,
+		Err: err, Unrecorded: true, Answer: ev})
+	if ap, ok := r.progress.(AnswerProgress); ok {
+		ap.Unrecorded(t.call, ev, err)
+	}
+	r.halt(err.Error())
 }
 
 // notMade reports whether err means the call never reached the service
@@ -774,6 +815,9 @@ func (r *runner) fail(t task, err error, noCall bool) {
 	}
 	var ev *state.Event
 	switch {
+	case t.call.Kind == CallTrack:
+		// A person's failed read is kept in the summary only, as an
+		// enrichment's: the address is the block's.
 	case t.call.Kind != CallEnrich:
 		ev = &state.Event{At: r.now(), Kind: state.EventFailure, Address: t.call.Address, Failure: f}
 	case unknownOutcome(err):
@@ -786,7 +830,7 @@ func (r *runner) fail(t task, err error, noCall bool) {
 	// Another enrich failure is kept in the summary only: the address is
 	// the block's, and one person's failure must not mark the block failed.
 	if ev != nil {
-		if jerr := r.record(ev); jerr != nil {
+		if jerr := r.recorded(r.record(ev)); jerr != nil {
 			r.fatal = jerr
 			r.halt(jerr.Error())
 			return
@@ -984,7 +1028,7 @@ func (r *runner) finishSummary() {
 		}
 		r.sum.Searches = append(r.sum.Searches, SearchOutcome{
 			Address: addr, Results: rec.ResultCount, Kept: len(rec.LeadIDs),
-			Added: added, Removed: rec.Removed, Capped: rec.Capped, First: first, Suppressed: rec.Suppressed,
+			Added: added, Removed: rec.Removed, Capped: rec.Capped, First: first, Suppressed: rec.Suppressed, Changed: rec.Changed,
 			Split: rec.SplitSummary(),
 		})
 	}

@@ -129,7 +129,7 @@ func Forget(d Deps, opts ForgetOptions) (*ForgetResult, error) {
 	}
 	res.Entries = len(events)
 	if len(events) > 0 {
-		if err := record(d.Backend, s, events); err != nil {
+		if err := journalAndCommit(d.Backend, s, events); err != nil {
 			return nil, err
 		}
 		if opts.DropBackup != nil {
@@ -152,8 +152,8 @@ func Forget(d Deps, opts ForgetOptions) (*ForgetResult, error) {
 	return res, lock.release()
 }
 
-// record journals events, folds them into s and commits s.
-func record(b backend.Backend, s *state.State, events []*state.Event) error {
+// journalAndCommit journals events, folds them into s and commits s.
+func journalAndCommit(b backend.Backend, s *state.State, events []*state.Event) error {
 	rec, err := b.OpenJournal(s)
 	if err != nil {
 		return err
@@ -268,7 +268,7 @@ func forgetIn(d Deps, sib *sibling, done []Forgotten, idents []string) (*Workspa
 	if len(events) == 0 {
 		return we, nil
 	}
-	if err := record(sib.b, s, events); err != nil {
+	if err := journalAndCommit(sib.b, s, events); err != nil {
 		return nil, fmt.Errorf("workspace %q: %w", sib.name, err)
 	}
 	if bk, ok := backend.BackupOf(sib.b); ok {

@@ -29,7 +29,7 @@ type preloaded struct {
 	err  error
 }
 
-// Unwrap is the backend preloaded: its abilities stay reachable.
+// Unwrap is the backend loaded early: its abilities stay visible.
 func (p *preloaded) Unwrap() backend.Backend { return p.Backend }
 
 func (p *preloaded) Load() (*state.State, error) {

@@ -61,6 +61,12 @@ type State struct {
 	// Imports are the records of the import blocks' last imports, by
 	// address (import.evaboot); nil or empty when nothing was imported.
 	Imports map[string]*ImportRecord `json:"imports,omitempty"`
+	// Marks holds, by EventMark.Run, the place of the last marked event
+	// of that run folded in: Fold skips an event at or below it, so that
+	// an event that reached two places (the backend, whose write seemed to
+	// fail, and the rescue file) counts once. Nil when no marked event was
+	// folded (see mark.go).
+	Marks map[string]uint64 `json:"marks,omitempty"`
 	// Journal names the journal whose events this state already contains
 	// (up to Seq), so that a journal left behind by a crash after it was
 	// folded in is never applied twice. Nil when no journal was involved.
@@ -78,6 +84,8 @@ type State struct {
 	idx *index
 	// changes records what Fold changed, when a backend tracks it (Track).
 	changes *Changes
+	// lastDrifts are the drifts the last Fold recorded (LastDrifts).
+	lastDrifts []SeenDrift
 	// sup is the suppression list as a set of keys, built lazily for the
 	// first len(Suppressed) == supLen entries (the list only grows).
 	sup    map[string]bool
@@ -122,6 +130,9 @@ type Search struct {
 	// Runs counts the successful runs of this address, this one included
 	// (0 in states written before it was recorded).
 	Runs int `json:"runs"`
+	// Changed counts the people of this run whose title, company or
+	// location it found changed since state last saw them (Person.History).
+	Changed int `json:"changed,omitempty"`
 	// Suppressed counts the results of the last run (and the people erased
 	// since) that name a suppressed person: dropped, not in LeadIDs.
 	Suppressed int `json:"suppressed,omitempty"`
@@ -210,6 +221,20 @@ type Person struct {
 	Enrichment *Enrichment `json:"enrichment,omitempty"`
 	// Raw is the last raw search item for this person, when raw = true.
 	Raw json.RawMessage `json:"raw,omitempty"`
+	// History are the changes of what the person shows (title, company,
+	// location, e-mail, whether they are on the network), oldest first:
+	// each time a search, profile read, track read or enrichment brought
+	// another value than state held (drift.go). Nil when none.
+	History []Drift `json:"history,omitempty"`
+	// Status is what the last profile read found: "" (a public profile, or
+	// never read), StatusPrivate or StatusLeft; StatusSince is when it was
+	// first found so.
+	Status      string     `json:"status,omitempty"`
+	StatusSince *time.Time `json:"status_since,omitempty"`
+	// CheckedAt is when a profile read (of a profile block or a track)
+	// last looked at the person, whatever it found; nil when never (a
+	// state written before it was kept: ProfileReadAt).
+	CheckedAt *time.Time `json:"checked_at,omitempty"`
 }
 
 // Enrichment is one enrich result kept for a person.
@@ -284,6 +309,10 @@ type Event struct {
 	Share   *ProfileShareEvent `json:"share,omitempty"`  // EventProfileShare
 	Import  *ImportEvent       `json:"import,omitempty"` // EventImport
 	Reuse   *ReuseEvent        `json:"reuse,omitempty"`  // EventReuse
+	Track   *TrackEvent        `json:"track,omitempty"`  // EventTrack
+	// Mark places the event among those of the operation that recorded
+	// it (see EventMark); nil for an event recorded without one.
+	Mark *EventMark `json:"mark,omitempty"`
 }
 
 // ForgetPeopleEvent removes people from the state with their enrichments.

@@ -5,6 +5,7 @@ import (
 	"io"
 	"maps"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/leadsync/leadsync/internal/api"
@@ -28,6 +29,16 @@ type StateWhere struct {
 	JournalPending bool
 	// Lock is who holds the state's lock; nil when nobody does.
 	Lock *backend.LockInfo
+	// InFlight, when an apply holds the lock, counts its enrichments in
+	// flight (set aside from the unknown outcomes: run.RunningOn).
+	InFlight *InFlight
+}
+
+// InFlight counts the enrichments a running apply has sent and not yet
+// recorded an outcome for.
+type InFlight struct {
+	Enrichments int `json:"enrichments"`
+	Credits     int `json:"credits"`
 }
 
 // StateSummary is the --json form of `leadsync show` and the data of its
@@ -44,9 +55,11 @@ type StateSummary struct {
 		// they are included here and folded in by the next apply.
 		JournalPending bool `json:"journal_pending"`
 	} `json:"state"`
-	Lock     *backend.LockInfo `json:"lock,omitempty"`
-	Searches []SearchSummary   `json:"searches"`
-	Profiles []ProfileSummary  `json:"profiles"`
+	Lock *backend.LockInfo `json:"lock,omitempty"`
+	// InFlight is set while an apply holds the lock (StateWhere.InFlight).
+	InFlight *InFlight        `json:"in_flight,omitempty"`
+	Searches []SearchSummary  `json:"searches"`
+	Profiles []ProfileSummary `json:"profiles"`
 	People   struct {
 		Total int `json:"total"`
 		// Unlisted are people no search or profile in the state found in
@@ -58,8 +71,11 @@ type StateSummary struct {
 		Total    int            `json:"total"`
 		ByStatus map[string]int `json:"by_status"`
 	} `json:"enrichments"`
-	Failures []FailureSummary `json:"failures"`
-	Usage    state.Usage      `json:"usage"`
+	// History counts the changes state recorded in people's histories
+	// (leadsync state show person.<id> lists them).
+	History  state.DriftCounts `json:"history"`
+	Failures []FailureSummary  `json:"failures"`
+	Usage    state.Usage       `json:"usage"`
 	// CallsSinceQuotaCheck counts the calls that use the monthly quota
 	// (first generation) recorded as completed after the quota was read:
 	// the requests left are at least that many fewer now.
@@ -96,6 +112,9 @@ type SearchSummary struct {
 	FirstRun bool `json:"first_run"`
 	Added    int  `json:"added"`
 	Removed  int  `json:"removed"`
+	// Changed counts the people of the last run whose title, company or
+	// location it found changed since state last saw them.
+	Changed int `json:"changed"`
 	// Split is the completeness of a split search's last run (sub-searches
 	// run, people found, leaves still at the cap); absent otherwise.
 	Split *state.SplitSummary `json:"split,omitempty"`
@@ -126,7 +145,7 @@ type FailureSummary struct {
 // It holds no personal data.
 func SummarizeState(s *state.State, where StateWhere) *StateSummary {
 	sum := &StateSummary{FormatVersion: "1", Searches: []SearchSummary{}, Profiles: []ProfileSummary{}, Failures: []FailureSummary{},
-		SplitsUnderway: []SplitUnderway{}, Lock: where.Lock, journal: where.Journal}
+		SplitsUnderway: []SplitUnderway{}, Lock: where.Lock, InFlight: where.InFlight, journal: where.Journal}
 	sum.State.Path, sum.State.Exists, sum.State.JournalPending = where.Path, where.Exists, where.JournalPending
 	if where.Exists {
 		sum.State.Lineage, sum.State.Serial, sum.State.LeadsyncVersion = s.Lineage, s.Serial, s.LeadsyncVersion
@@ -160,6 +179,7 @@ func SummarizeState(s *state.State, where StateWhere) *StateSummary {
 		fl := s.Failures[addr]
 		sum.Failures = append(sum.Failures, FailureSummary{Address: addr, At: fl.At, Status: fl.Status, Message: fl.Message})
 	}
+	sum.History = s.DriftCounts()
 	sum.Usage = s.Usage
 	if s.Usage.CheckedAt != nil {
 		sum.CallsSinceQuotaCheck = export.QuotaCallsSince(s, *s.Usage.CheckedAt)
@@ -176,7 +196,7 @@ func summarizeSearch(addr string, sr *state.Search) SearchSummary {
 	}
 	return SearchSummary{Address: addr, Generation: int(sr.Generation), RanAt: sr.RanAt,
 		ResultCount: sr.ResultCount, Kept: len(sr.LeadIDs), Capped: sr.Capped, FirstRun: first, Added: added, Removed: sr.Removed,
-		Split: sr.SplitSummary()}
+		Changed: sr.Changed, Split: sr.SplitSummary()}
 }
 
 // ShowState is the view of `leadsync show` without a plan file: the
@@ -239,6 +259,18 @@ func writeStateHeader(w *lineWriter, sum *StateSummary, now time.Time) {
 	if l := sum.Lock; l != nil {
 		w.printf("Locked by %s (pid %d) for %q since %s; lock ID %s.\n", l.Who, l.PID, l.Operation, When(l.Created, now), l.ID)
 	}
+	if in := sum.InFlight; in != nil {
+		w.printf("That apply is running: this is the state as it has recorded it so far")
+		if in.Enrichments > 0 {
+			their := "their outcomes"
+			if in.Enrichments == 1 {
+				their = "its outcome"
+			}
+			w.printf("; %s in flight now (%s being spent; the apply records %s)", textfmt.Plural(in.Enrichments, "enrichment"),
+				textfmt.Plural(in.Credits, "credit"), their)
+		}
+		w.printf(".\n")
+	}
 }
 
 func writeSearchSummaries(w *lineWriter, searches []SearchSummary, underway []SplitUnderway, now time.Time) {
@@ -256,6 +288,9 @@ func writeSearchSummaries(w *lineWriter, searches []SearchSummary, underway []Sp
 			change = "first run"
 		} else if sr.Added+sr.Removed > 0 {
 			change = "+" + textfmt.Thousands(sr.Added) + " -" + textfmt.Thousands(sr.Removed)
+		}
+		if sr.Changed > 0 {
+			change = strings.TrimPrefix(change+", ", ", ") + textfmt.Thousands(sr.Changed) + " changed"
 		}
 		rows = append(rows, []string{sr.Address, "ran " + When(sr.RanAt, now), res, change})
 	}
@@ -294,9 +329,42 @@ func writePeopleSummary(w *lineWriter, sum *StateSummary) {
 		w.printf("Not paid for: %s from imports, %s copied from other workspaces (no credit spent on them)\n",
 			textfmt.Plural(n.Imported, "enrichment"), textfmt.Plural(n.Reused, "enrichment"))
 	}
+	if h := sum.History; h.Changes > 0 || h.Left+h.Private > 0 {
+		w.printf("History: %s\n", historyText(h))
+	}
 	if sum.Suppressed > 0 {
 		w.printf("Suppressed: %s erased with leadsync forget (results naming them are dropped)\n", textfmt.Plural(sum.Suppressed, "person"))
 	}
+}
+
+// historyText sums the people's histories: "5 changes of 3 people (2
+// titles, 2 companies, 1 location); 1 left the network, 1 private; 1
+// e-mail of a former employer (not current)".
+func historyText(h state.DriftCounts) string {
+	var parts []string
+	for _, f := range []struct{ field, one, many string }{
+		{state.DriftTitle, "title", "titles"}, {state.DriftCompany, "company", "companies"},
+		{state.DriftLocation, "location", "locations"}, {state.DriftEmail, "e-mail", "e-mails"},
+		{state.DriftStatus, "status", "statuses"},
+	} {
+		if n := h.ByField[f.field]; n > 0 {
+			parts = append(parts, textfmt.Thousands(n)+" "+map[bool]string{true: f.one, false: f.many}[n == 1])
+		}
+	}
+	t := fmt.Sprintf("%s of %s", textfmt.Plural(h.Changes, "change"), textfmt.Plural(h.People, "person"))
+	if len(parts) > 0 {
+		t += " (" + strings.Join(parts, ", ") + ")"
+	}
+	if h.Left > 0 {
+		t += "; " + textfmt.Thousands(h.Left) + " left the network"
+	}
+	if h.Private > 0 {
+		t += "; " + textfmt.Thousands(h.Private) + " private"
+	}
+	if h.StaleEmails > 0 {
+		t += "; " + textfmt.Plural(h.StaleEmails, "e-mail") + " of a former employer (not current)"
+	}
+	return t
 }
 
 func writeFailureSummaries(w *lineWriter, failures []FailureSummary, now time.Time) {

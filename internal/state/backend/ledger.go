@@ -35,16 +35,9 @@ type LedgerKeeper interface {
 // LedgerOf returns the ledger of account that b (or the backend it wraps)
 // keeps, ok false when it keeps none.
 func LedgerOf(b Backend, account string) (Ledger, bool, error) {
-	for b != nil {
-		if k, ok := b.(LedgerKeeper); ok {
-			l, err := k.Ledger(account)
-			return l, err == nil, err
-		}
-		u, ok := b.(Wrapper)
-		if !ok {
-			break
-		}
-		b = u.Unwrap()
+	if k, ok := abilityOf[LedgerKeeper](b); ok {
+		l, err := k.Ledger(account)
+		return l, err == nil, err
 	}
 	return nil, false, nil
 }

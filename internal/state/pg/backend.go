@@ -344,6 +344,11 @@ func (b *Backend) read(ctx context.Context, q, q2 querier, ws string) (*state.St
 			p.Enrichment = r.e
 		}
 	}
+	history, err := readHistory(ctx, q, b, ws)
+	if err != nil {
+		return nil, false, err
+	}
+	attachHistory(s, history)
 	// Calls an apply recorded but did not fold in yet (it was killed).
 	rows, err := q.Query(ctx, b.sql(`SELECT n, event FROM {s}.events WHERE workspace = $1 ORDER BY n`), ws)
 	if err != nil {
@@ -643,6 +648,11 @@ func (r *recorder) Append(e *state.Event) error {
 // lost (its connection closed) and another run holds it now. The call was
 // recorded all the same (it was paid for); the run must stop.
 type LockLostError struct{ Where string }
+
+// Recorded says that the call is recorded all the same: the layer above
+// the recorder does not keep it elsewhere, and the engine folds it in and
+// stops the run.
+func (e *LockLostError) Recorded() bool { return true }
 
 func (e *LockLostError) Error() string {
 	return fmt.Sprintf("%s: this run's lock was lost (its database connection closed) and another run holds it now; "+

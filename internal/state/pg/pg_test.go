@@ -163,3 +163,12 @@ func TestLockLost(t *testing.T) {
 		}
 	})
 }
+
+// TestHistoryColumns: the history table has a column for every field of a
+// drift; a field added to state.Drift needs one (and a migration), as the
+// table has no extra column to keep it in.
+func TestHistoryColumns(t *testing.T) {
+	if driftExtra.has {
+		t.Fatal("state.Drift has a field that no column of person_history models")
+	}
+}

@@ -81,7 +81,7 @@ func Events() []state.Event {
 // filled from the table of person fields (statetest.FullLead, ...), so
 // that a field added to the table is set here, and every backend is
 // checked to keep it; and an enrichment of unknown outcome and a failure
-// that stay.
+// that stay, the failure marked (EventMark).
 func fullEvents() []state.Event {
 	return []state.Event{
 		{At: At(14), Kind: state.EventProfile, Address: "profile.cto", Profile: &state.ProfileEvent{Generation: api.Gen1,
@@ -92,16 +92,38 @@ func fullEvents() []state.Event {
 			Result: statetest.FullEnrichment("hal's enrichment", "n7", "hal", 96)}},
 		{At: At(17), Kind: state.EventEnrichUnknown, Address: "enrich.contacts", Enrich: &state.EnrichEvent{PersonID: "n5", Credits: 1},
 			Failure: &state.Failure{Message: "enrich: network error: connection reset"}},
-		{At: At(18), Kind: state.EventFailure, Address: "search.gone", Failure: &state.Failure{Message: "HTTP 400: bad filter", Status: 400}},
-		// An import: Anna (known) gets nothing new, Ivy is adopted with an
-		// e-mail (enriched at no credit), Jon without one.
-		{At: At(19), Kind: state.EventImport, Address: "import.legacy", Import: &state.ImportEvent{
+		// Marked by the recording layer of the operations (State.Marks).
+		// Not the last event: a backend must keep the mark when a run is
+		// killed after further calls (KilledAtAnyPoint).
+		{At: At(18), Kind: state.EventFailure, Address: "search.gone", Failure: &state.Failure{Message: "HTTP 400: bad filter", Status: 400},
+			Mark: &state.EventMark{Run: "run-1", Seq: 7}},
+		// Hal's history: a track read sees a new job, the next one a
+		// private profile; a search sees Anna's new title.
+		{At: At(19), Kind: state.EventTrack, Address: "track.champions", Track: &state.TrackEvent{PersonID: "n7", Generation: api.Gen1,
+			Request: json.RawMessage(`{"pageName":"hal"}`), RequestHash: "h7", Profile: &api.Profile{FullName: "Hal Hix",
+				CurrentPosition: []api.Position{{JobTitle: "VP \"Engineering\"", Company: "Gray & Söhne AG"}}}}},
+		{At: At(20), Kind: state.EventTrack, Address: "track.champions", Track: &state.TrackEvent{PersonID: "n7", Generation: api.Gen1,
+			Request: json.RawMessage(`{"pageName":"hal"}`), Profile: &api.Profile{Private: true}}},
+		{At: At(21), Kind: state.EventSearch, Address: "search.movers", Search: &state.SearchEvent{Generation: api.Gen1, Request: json.RawMessage(`{"keywords":"VP"}`),
+			Leads: []api.Lead{{NetworkID: "n1", PageName: "anna", FullName: "Anna", Title: "VP Sales", Company: "ACME & Co"}}}},
+		// Ivy, known by page name only, changes title; then her networkId
+		// arrives: her history moves with her to her new ID.
+		{At: At(22), Kind: state.EventSearch, Address: "search.movers", Search: &state.SearchEvent{Generation: api.Gen1, Request: json.RawMessage(`{"keywords":"VP"}`),
+			Leads: []api.Lead{{PageName: "ivy", FullName: "Ivy", Title: "Head of Sales"}}}},
+		{At: At(23), Kind: state.EventSearch, Address: "search.movers", Search: &state.SearchEvent{Generation: api.Gen1, Request: json.RawMessage(`{"keywords":"VP"}`),
+			Leads: []api.Lead{{PageName: "ivy", FullName: "Ivy", Title: "VP Sales"}}}},
+		{At: At(24), Kind: state.EventSearch, Address: "search.movers", Search: &state.SearchEvent{Generation: api.Gen1, Request: json.RawMessage(`{"keywords":"VP"}`),
+			Leads: []api.Lead{{NetworkID: "n8", PageName: "ivy", FullName: "Ivy", Title: "CRO"}}}},
+		// An import: Anna (known) gets nothing new, Ivy (known, by her page
+		// name) an e-mail (enriched at no credit), Jon is adopted without
+		// one.
+		{At: At(25), Kind: state.EventImport, Address: "import.legacy", Import: &state.ImportEvent{
 			File: "legacy/export.csv", Digest: "d1gest", Columns: map[string]string{"profile_url": "LinkedIn URL", "email": "Email"}, Rows: 4,
 			People: []state.ImportedPerson{
 				{Result: api.EnrichedProfile{NetworkID: "n1", PageName: "anna", Email: "old@acme.example"}, EnrichedAt: ptrTime(At(0))},
 				{Result: api.EnrichedProfile{PageName: "ivy", FullName: "Ivy Ives", Company: "Ives AG", Email: "ivy@ives.example",
-					ValidationStatus: api.StatusCatchAll, CompanyDomain: "ives.example"}, EnrichedAt: ptrTime(At(18))},
-				{Result: api.EnrichedProfile{NetworkID: "n8", PageName: "jon", FullName: "Jon Jay"}},
+					ValidationStatus: api.StatusCatchAll, CompanyDomain: "ives.example"}, EnrichedAt: ptrTime(At(24))},
+				{Result: api.EnrichedProfile{NetworkID: "n9", PageName: "jon", FullName: "Jon Jay"}},
 			}}},
 	}
 }
