@@ -106,7 +106,7 @@ func (a *applier) importPeople(addr string, ie *ImportEvent) {
 			if p.Enrichment == nil || p.Enrichment.EnrichedAt.Before(at) {
 				res := ip.Result
 				res.CreditBalance = 0
-				p.Enrichment = &Enrichment{EnrichedAt: at, By: addr, Result: res}
+				a.replaceEnrichment(p, &Enrichment{EnrichedAt: at, By: addr, Result: res})
 			}
 			if p.Enrichment.By == addr {
 				rec.Enriched++

@@ -95,3 +95,27 @@ func TestFoldImport(t *testing.T) {
 		t.Error("an import of nobody was folded")
 	}
 }
+
+// TestImportAndCopyKeepTheEmailReplaced checks that an e-mail replaced by
+// a newer one an import or another workspace gave is history, as when an
+// enrichment is made again.
+func TestImportAndCopyKeepTheEmailReplaced(t *testing.T) {
+	s := New()
+	must := func(e Event) {
+		t.Helper()
+		if err := s.Fold(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(searchEv(day(1), "search.a", 0, api.Lead{NetworkID: "n1", PageName: "anna", FullName: "Anna A", Company: "Acme"}))
+	must(enrichEv(day(2), "enrich.e", "n1", api.EnrichedProfile{NetworkID: "n1", PageName: "anna", Email: "anna@acme.example"}))
+	at := day(3)
+	must(importEv(day(4), "import.crm", ImportedPerson{Result: api.EnrichedProfile{NetworkID: "n1", Email: "anna@newco.example"}, EnrichedAt: &at}))
+	must(Event{At: day(5), Kind: EventReuse, Address: "enrich.e", Reuse: &ReuseEvent{PersonID: "n1", Workspace: "dach",
+		Enrichment: Enrichment{EnrichedAt: day(5), By: "enrich.e", Result: api.EnrichedProfile{NetworkID: "n1", Email: "anna@third.example"}}}})
+	h := s.People["n1"].History
+	if len(h) != 2 || h[0].Before != "anna@acme.example" || h[0].After != "anna@newco.example" || h[0].Call != "import" || h[0].By != "import.crm" ||
+		h[1].Before != "anna@newco.example" || h[1].After != "anna@third.example" || h[1].Call != "reuse" {
+		t.Errorf("history %+v", h)
+	}
+}

@@ -78,9 +78,26 @@ func (a *applier) reuse(re *ReuseEvent) {
 	e := re.Enrichment
 	e.By = ReusedPrefix + re.Workspace
 	e.Result.CreditBalance = 0
-	p.Enrichment = &e
+	a.replaceEnrichment(p, &e)
 	s.touchPerson(p.ID)
 }
+
+// replaceEnrichment gives p the enrichment e that no call of this
+// workspace made (an import's, another workspace's). The e-mail it
+// replaces is history, as when an enrichment is made again.
+func (a *applier) replaceEnrichment(p *Person, e *Enrichment) {
+	if old := p.Enrichment; old != nil {
+		a.drift(p, DriftEmail, old.Result.Email, e.Result.Email)
+		if old.Result.Email != "" && e.Result.Email == "" {
+			a.record(p, Drift{Field: DriftEmail, Before: old.Result.Email})
+		}
+	}
+	p.Enrichment = e
+}
+
+// Unpaid reports whether no credit was spent on the enrichment here: it
+// was imported, or copied from another workspace.
+func (e *Enrichment) Unpaid() bool { return e.ImportedEnrichment() || e.ReusedFrom() != "" }
 
 // Unpaid counts the people whose enrichment no credit was spent on here:
 // those an import gave an e-mail, and those whose enrichment was copied
