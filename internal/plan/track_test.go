@@ -218,3 +218,17 @@ func TestTrackLeavesExcludedOut(t *testing.T) {
 		t.Errorf("detail %q does not count the excluded", c.Detail)
 	}
 }
+
+// TestTrackOfAnImport checks that a track may watch the people an import
+// names, once the import is in the state.
+func TestTrackOfAnImport(t *testing.T) {
+	f := newFixture()
+	people := ids(1, 3)
+	im := f.importBlock("legacy", "d1", t0.Add(-3*day), people, []bool{true, false, true})
+	f.imported(im, t0.Add(-2*day))
+	f.track("champions", 30*day, "import.legacy")
+	c := f.build(t, f.opts()).Change("track.champions")
+	if c == nil || !slices.Equal(c.PersonIDs, people) {
+		t.Fatalf("track of the import reads %+v, want %v", c, people)
+	}
+}
