@@ -48,6 +48,11 @@ type LoadOptions struct {
 	// Workspace is the workspace in use, leadsync.workspace in
 	// expressions; "" means "default".
 	Workspace string
+	// SkipListFiles leaves the files of exclude blocks unread (their
+	// lists are then empty, and Hash does not cover them): for commands
+	// that need only where the state is, and for shell completion, which
+	// runs on every key press.
+	SkipListFiles bool
 }
 
 // Load reads every *.leads.hcl of opts.Dir as one configuration, resolves
@@ -93,6 +98,7 @@ func Load(opts LoadOptions) (*Config, hcl.Diagnostics) {
 		funcFS = rootFS(opts.Dir)
 	}
 	l.funcs = functions(funcFS, opts.Dir)
+	l.listFS = funcFS
 	l.load()
 	l.cfg.secretRanges = l.secretRanges
 	for s := range l.secrets {
@@ -130,8 +136,11 @@ type loader struct {
 	unreadable bool
 	cat        *catalog.Catalog
 	funcs      map[string]function.Function
-	cfg        *Config
-	diags      hcl.Diagnostics
+	// listFS is where exclude and import blocks read their files: the
+	// folder through its os.Root, as file() reads.
+	listFS fs.FS
+	cfg    *Config
+	diags  hcl.Diagnostics
 
 	configFiles []string // names of *.leads.hcl, sorted
 	varOrder    []string
@@ -213,6 +222,8 @@ var topSchema = &hcl.BodySchema{
 		{Type: "enrich", LabelNames: []string{"name"}},
 		{Type: "track", LabelNames: []string{"name"}},
 		{Type: "export", LabelNames: []string{"name"}},
+		{Type: "exclude", LabelNames: []string{"name"}},
+		{Type: "import", LabelNames: []string{"name"}},
 	},
 }
 
@@ -290,6 +301,7 @@ func (l *loader) load() {
 	l.decodeSettings(byType["leadsync"])
 	l.decodeAPI(byType["api"], len(blocks) > 0)
 	l.declareInstances(byType["search"], byType["profile"])
+	l.declareImports(byType["import"])
 	for _, b := range byType["search"] {
 		l.decodeSearch(b)
 	}
@@ -297,6 +309,9 @@ func (l *loader) load() {
 		l.decodeProfile(b)
 	}
 	sortInstances(l.cfg)
+	for _, b := range byType["import"] {
+		l.decodeImport(b)
+	}
 	seen := map[string]hcl.Range{}
 	for _, b := range byType["enrich"] {
 		if l.uniqueName(b, seen) {
@@ -307,6 +322,12 @@ func (l *loader) load() {
 	for _, b := range byType["track"] {
 		if l.uniqueName(b, seen) {
 			l.decodeTrack(b)
+		}
+	}
+	seen = map[string]hcl.Range{}
+	for _, b := range byType["exclude"] {
+		if l.uniqueName(b, seen) {
+			l.decodeExclude(b)
 		}
 	}
 	seen = map[string]hcl.Range{}

@@ -117,7 +117,7 @@ func (l *loader) checkRefs(expr hcl.Expression, sc scope) hcl.Diagnostics {
 				continue
 			}
 			l.usesWorkspace = true
-		case "search", "profile", "enrich", "export", "track":
+		case "search", "profile", "enrich", "export", "track", "import", "exclude":
 			bad(t, "Block reference outside from", "%s.%s can be referred to only in the from list of an enrich or track block or a sheet.", root, attr)
 		default:
 			roots := []string{"var", "local", "leadsync"}
@@ -202,8 +202,8 @@ func (l *loader) fromRef(e hcl.Expression) (string, bool) {
 	}
 	rng := t.SourceRange().Ptr()
 	root := t.RootName()
-	if root != "search" && root != "profile" {
-		l.errorf(rng, "Invalid from reference", "from lists search and profile blocks, like search.cto or profile.founder; %q is neither.", root)
+	if root != "search" && root != "profile" && root != "import" {
+		l.errorf(rng, "Invalid from reference", "from lists search, profile and import blocks, like search.cto, profile.founder or import.evaboot; %q is none of them.", root)
 		return "", false
 	}
 	if len(t) < 2 {
@@ -227,6 +227,9 @@ func (l *loader) fromRef(e hcl.Expression) (string, bool) {
 		sort.Strings(names)
 		hint := didYouMean(at.Name, names)
 		other := map[string]string{"search": "profile", "profile": "search"}[root]
+		if other == "" {
+			other = "search"
+		}
 		if hint == "" {
 			hint = fmt.Sprintf(" Declare %s %q block, or remove the reference.", textfmt.Article(root)+" "+root, at.Name)
 		}

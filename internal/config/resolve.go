@@ -21,6 +21,10 @@ func (c *Config) Instances(ref string) []string {
 		for _, p := range c.Profiles {
 			add(p.Address, p.Block)
 		}
+	case strings.HasPrefix(ref, "import."):
+		for _, im := range c.Imports {
+			add(im.Address, im.Address)
+		}
 	}
 	return out
 }

@@ -42,6 +42,8 @@ type Config struct {
 	Enriches []*Enrich
 	Tracks   []*Track
 	Exports  []*Export
+	Excludes []*Exclude
+	Imports  []*Import
 
 	// evalCtx holds var.*, local.* and the functions, for Match.
 	evalCtx *hcl.EvalContext
@@ -68,6 +70,8 @@ type Settings struct {
 	// the local state file. StatePath still names the local file state
 	// push copies. Its secret attributes (conn_str) are never printed.
 	Backend *backend.Block
+	// Budget is leadsync { budget { ... } }; nil without one.
+	Budget *Budget
 }
 
 // API is the api block with defaults filled in.

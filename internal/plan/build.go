@@ -38,6 +38,7 @@ func Build(cfg *config.Config, st *state.State, opts Options) (*Plan, hcl.Diagno
 	b := &builder{cfg: cfg, st: st, opts: opts, v: newEnv(cfg, st, now), now: now,
 		running: map[string]int{}}
 	defer b.v.settle()
+	b.v.lookup = opts.Reuse
 	p := &Plan{
 		FormatVersion:   FormatVersion,
 		LeadsyncVersion: version.String(),
@@ -73,12 +74,14 @@ func Build(cfg *config.Config, st *state.State, opts Options) (*Plan, hcl.Diagno
 				b.add(b.profile(pr))
 			}
 		}
+		b.imports()
 		b.tracks()
 		b.enriches()
 		b.forgets()
 		b.exports()
 		b.totals()
 		b.quota()
+		b.budget()
 		b.creditBalance()
 	}
 	redact(cfg, p)
@@ -122,6 +125,9 @@ type builder struct {
 	running map[string]int
 	// enrichMax is the bound on distinct people enriched by all blocks.
 	enrichMax int
+	// importNew maps each import of this plan to the most people not in
+	// the state yet it may give an enrich block to enrich.
+	importNew map[string]int
 	// reads maps the page of each profile read planned (api.PageKey) to
 	// its address: a later profile block of the same page shares it.
 	reads map[string]string
@@ -172,6 +178,11 @@ func (b *builder) selectTargets() {
 		for _, p := range b.cfg.Profiles {
 			if p.Address == t || p.Block == t {
 				b.sel[p.Address], found = true, true
+			}
+		}
+		for _, im := range b.cfg.Imports {
+			if im.Address == t {
+				b.sel[im.Address], found = true, true
 			}
 		}
 		for _, e := range b.cfg.Enriches {
@@ -229,6 +240,9 @@ func (b *builder) targetAddresses() []string {
 	for _, p := range b.cfg.Profiles {
 		add(p.Address, p.Block)
 	}
+	for _, im := range b.cfg.Imports {
+		add(im.Address)
+	}
 	for _, e := range b.cfg.Enriches {
 		add(e.Address)
 	}
@@ -283,6 +297,9 @@ func (b *builder) stateAddresses() []string {
 		out = append(out, a)
 	}
 	for a := range b.st.Profiles {
+		out = append(out, a)
+	}
+	for a := range b.st.Imports {
 		out = append(out, a)
 	}
 	for a := range b.st.Splits {
@@ -495,13 +512,20 @@ func (b *builder) heldRead(p *config.Profile, key string) (string, time.Time) {
 // once: a person is enriched at most once per run (afterwards their
 // enrichment is fresh); enrichUnion keeps the figures it needs.
 func (b *builder) enriches() {
-	blocks, people := b.enrichPeople()
+	blocks, people, ok := b.enrichPeople()
+	if !ok {
+		return
+	}
 	todos := make([][]*state.Person, len(blocks))
 	for i := range blocks {
 		todos[i] = people[i].todo
 	}
+	cpe := b.creditsPerEnrich()
+	b.excludedSavings(people, cpe)
+	b.importedSavings(people, cpe)
+	b.reusedSavings(people, cpe)
 	certains := b.v.claimRounds(blocks, todos)
-	u := newEnrichUnion(b.running, len(blocks) > 1)
+	u := newEnrichUnion(b.running, b.importNew, len(blocks) > 1)
 	for i, e := range blocks {
 		bp, certain := people[i], certains[i]
 		src := b.runningSources(e)
@@ -509,30 +533,37 @@ func (b *builder) enriches() {
 		// read of this run may find changed: up to that many enrichments
 		// again, known only once the reads are in.
 		changing := b.mayChange(e, bp.fresh)
-		// When no source of the plan runs and no read may show a change,
-		// nothing apply learns can change who is enriched: the bound is
-		// the certain count itself.
+		// When no source of the plan runs, no import brings anyone new and
+		// no read may show a change, nothing apply learns can change who
+		// is enriched: the bound is the certain count itself.
 		bound := len(certain)
-		if u.runningAll > 0 || len(changing) > 0 {
+		if u.runningAll > 0 || src.people > 0 || len(changing) > 0 {
 			bound = b.enrichBound(e, bp, changing, len(certain), src.people, u.flips(len(bp.failing)))
 		}
 		u.add(bp, changing, src.addrs, bound)
-		b.add(b.enrichChange(e, bp, certain, bound, len(src.addrs), len(changing)))
+		b.add(b.enrichChange(e, bp, certain, bound, src.addrs, len(changing)))
 	}
 	b.enrichMax = u.bound()
 }
 
 // enrichPeople gathers the people of each selected enrich block's sources
-// that will not run (the people of a source that runs are not known yet).
-// A block whose where cannot be evaluated is reported and left out.
-func (b *builder) enrichPeople() ([]*config.Enrich, []blockPeople) {
-	var blocks []*config.Enrich
-	var people []blockPeople
+// that will not run (the people of a source that runs are not known yet),
+// having asked the other workspaces what they can reuse. A block whose
+// where cannot be evaluated is reported and left out; ok is false when the
+// other workspaces cannot be read (reported).
+func (b *builder) enrichPeople() (blocks []*config.Enrich, people []blockPeople, ok bool) {
 	skipRunning := func(addr string) bool { _, ok := b.running[addr]; return ok }
+	var selected []*config.Enrich
 	for _, e := range b.cfg.Enriches {
-		if !b.selected(e.Address) {
-			continue
+		if b.selected(e.Address) {
+			selected = append(selected, e)
 		}
+	}
+	if err := b.v.lookupReuse(selected, skipRunning); err != nil {
+		b.errorf("Cannot read the other workspaces", err.Error())
+		return nil, nil, false
+	}
+	for _, e := range selected {
 		bp, err := b.v.collect(e, skipRunning, true)
 		if err != nil {
 			b.diags = append(b.diags, &hcl.Diagnostic{
@@ -546,20 +577,27 @@ func (b *builder) enrichPeople() ([]*config.Enrich, []blockPeople) {
 		blocks = append(blocks, e)
 		people = append(people, bp)
 	}
-	return blocks, people
+	return blocks, people, true
 }
 
-// sourcesRunning are the sources of an enrich block that run in this plan.
+// sourcesRunning are the sources of an enrich block that bring people the
+// plan does not know yet: the searches and profiles that run, and the
+// imports with people new to the state.
 type sourcesRunning struct {
 	addrs  []string // in from order
 	people int      // the most people they can bring together
 }
 
-// runningSources returns the sources of e that run in this plan.
+// runningSources returns the sources of e that run in this plan, or
+// import people new to the state.
 func (b *builder) runningSources(e *config.Enrich) sourcesRunning {
 	var src sourcesRunning
 	for _, a := range b.cfg.Resolve(e.From) {
 		if n, ok := b.running[a]; ok {
+			src.people += n
+			src.addrs = append(src.addrs, a)
+		}
+		if n := b.importNew[a]; n > 0 {
 			src.people += n
 			src.addrs = append(src.addrs, a)
 		}
@@ -568,14 +606,14 @@ func (b *builder) runningSources(e *config.Enrich) sourcesRunning {
 }
 
 // enrichBound is the most people e may enrich in this run (its CallsMax)
-// when sources of the plan run or reads may show changes, given its known
-// people bp, those a read may show changed (changing), the certain count
-// (claimRounds), the most people its running sources can bring (unknown)
-// and the known people who fail where now but may pass once a running
-// search updates their lead (flips):
+// when sources of the plan run (or import new people) or reads may show
+// changes, given its known people bp, those a read may show changed
+// (changing), the certain count (claimRounds), the most people its
+// running sources can bring (unknown) and the known people who fail where
+// now but may pass once a running search updates their lead (flips):
 //
 //   - every source that runs may bring up to its bound of people (300 or
-//     max_results per search, 1 per profile);
+//     max_results per search, 1 per profile, the new people of an import);
 //   - known people who fail where now may pass; at most as many as all
 //     running sources bring;
 //   - every person a read may show changed may be enriched again;
@@ -617,9 +655,10 @@ func (b *builder) limitBound(e *config.Enrich, bp blockPeople, changing []*state
 }
 
 // enrichChange is the change of enrich block e: certain are the people it
-// enriches for sure, bound the most it may, runSources how many of its
-// sources run, changing how many people a read may show changed.
-func (b *builder) enrichChange(e *config.Enrich, bp blockPeople, certain []*state.Person, bound, runSources, changing int) *Change {
+// enriches for sure, bound the most it may, runSources its sources that
+// run or import new people, changing how many people a read may show
+// changed.
+func (b *builder) enrichChange(e *config.Enrich, bp blockPeople, certain []*state.Person, bound int, runSources []string, changing int) *Change {
 	cpe := b.creditsPerEnrich()
 	c := &Change{
 		Address: e.Address, Kind: KindEnrich, Action: Enrich, Reason: ReasonPeople,
@@ -632,12 +671,13 @@ func (b *builder) enrichChange(e *config.Enrich, bp blockPeople, certain []*stat
 			c.UnknownOutcomes++
 		}
 	}
+	c.Reuses = len(bp.reused)
 	c.Detail = enrichDetail(e, bp, c, runSources, b.v.used(e), changing)
 	if n := c.UnknownOutcomes; n > 0 {
 		c.Detail += fmt.Sprintf("; %s with an unknown outcome from the last run: re-enriching may cost %s more %s",
 			plural(n, "enrichment", "enrichments"), thousands(n*cpe), map[bool]string{true: "credit", false: "credits"}[n*cpe == 1])
 	}
-	if bound == 0 {
+	if bound == 0 && c.Reuses == 0 {
 		c.Action = None
 		c.Reason = ReasonUpToDate
 		if e.Limit > 0 && b.v.ownedBy(e.Address)+b.v.erasedBy(e.Address) >= e.Limit && len(bp.todo) > 0 {
@@ -672,6 +712,7 @@ func (b *builder) creditsPerEnrich() int {
 // several, the people they share are counted once through sets.
 type enrichUnion struct {
 	running    map[string]int // builder.running
+	importNew  map[string]int // builder.importNew
 	runningAll int            // the most people all running sources bring
 	shared     bool           // several blocks: count through the sets
 	todo       map[string]bool
@@ -682,8 +723,8 @@ type enrichUnion struct {
 	sumMax     int             // the sum of the blocks' bounds
 }
 
-func newEnrichUnion(running map[string]int, shared bool) *enrichUnion {
-	u := &enrichUnion{running: running, shared: shared,
+func newEnrichUnion(running, importNew map[string]int, shared bool) *enrichUnion {
+	u := &enrichUnion{running: running, importNew: importNew, shared: shared,
 		todo: map[string]bool{}, failing: map[string]bool{}, sources: map[string]bool{}}
 	for _, n := range running {
 		u.runningAll += n
@@ -724,8 +765,8 @@ func (u *enrichUnion) add(bp blockPeople, changing []*state.Person, runSources [
 
 // bound is the bound over all blocks: the distinct people that can be
 // enriched in this run (known people to enrich, known people who may come
-// to pass where, and what every running source may bring), and never more
-// than the blocks' bounds together.
+// to pass where, and what every running source and import may bring),
+// and never more than the blocks' bounds together.
 func (u *enrichUnion) bound() int {
 	union, failing := u.todoN, u.failingN
 	if u.shared {
@@ -738,7 +779,7 @@ func (u *enrichUnion) bound() int {
 	}
 	union += min(failing, u.runningAll)
 	for a := range u.sources {
-		union += u.running[a]
+		union += u.running[a] + u.importNew[a]
 	}
 	return min(u.sumMax, union)
 }
@@ -791,24 +832,40 @@ func (b *builder) mayChange(e *config.Enrich, fresh []*state.Person) []*state.Pe
 
 // enrichDetail explains an enrich change; changing are the people a read
 // of this run may show changed (refresh_on).
-func enrichDetail(e *config.Enrich, bp blockPeople, c *Change, runSources, owned, changing int) string {
+func enrichDetail(e *config.Enrich, bp blockPeople, c *Change, runSources []string, owned, changing int) string {
 	var parts []string
 	switch {
 	case c.CallsMax == 0 && e.Limit > 0 && owned >= e.Limit && len(bp.todo) > 0:
 		parts = append(parts, fmt.Sprintf("limit %s reached (%s not enriched)", thousands(e.Limit), plural(len(bp.todo), "person", "people")))
+	case c.CallsMax == 0 && bp.enriched > len(bp.reused):
+		parts = append(parts, fmt.Sprintf("%s of its sources enriched", plural(bp.enriched-len(bp.reused), "person", "people")))
+	case c.CallsMax == 0 && len(bp.reused) == 0:
+		parts = append(parts, "0 people of its sources enriched")
 	case c.CallsMax == 0:
-		parts = append(parts, fmt.Sprintf("%s of its sources enriched", plural(bp.enriched, "person", "people")))
+		// Only copies from other workspaces: said below.
 	case c.Calls == c.CallsMax:
 		parts = append(parts, plural(c.Calls, "person", "people"))
 	default:
 		from := "from searches that will run"
+		imports := 0
+		for _, a := range runSources {
+			if state.IsImport(a) {
+				imports++
+			}
+		}
+		switch {
+		case imports > 0 && imports == len(runSources):
+			from = "new to the state from imports"
+		case imports > 0:
+			from = "from searches that will run and imports"
+		}
 		// The enrichments again that the reads of this run may cause
 		// (refresh_on): known only once the reads are in.
 		again := fmt.Sprintf("again if the reads of this run find a new %s (refresh_on)", strings.Join(e.RefreshOn, " or "))
 		switch {
-		case runSources == 0 && changing > 0:
+		case len(runSources) == 0 && changing > 0:
 			from = again
-		case runSources == 0:
+		case len(runSources) == 0:
 			// Only people already known, whose leads or enrichments other
 			// calls of the run may change.
 			from = "as the run updates known people"
@@ -823,6 +880,12 @@ func enrichDetail(e *config.Enrich, bp blockPeople, c *Change, runSources, owned
 	}
 	if e.Limit > 0 && c.CallsMax > 0 {
 		parts = append(parts, fmt.Sprintf("limit %s, %s used", thousands(e.Limit), thousands(owned)))
+	}
+	if len(bp.reused) > 0 {
+		parts = append(parts, reusedText(bp.reused))
+	}
+	if n := len(bp.excluded); n > 0 {
+		parts = append(parts, thousands(n)+" excluded")
 	}
 	return strings.Join(parts, "; ")
 }
@@ -871,12 +934,22 @@ func (b *builder) forgets() {
 	for _, p := range b.cfg.Profiles {
 		known[p.Address] = true
 	}
+	for _, im := range b.cfg.Imports {
+		known[im.Address] = true
+	}
 	for _, addr := range b.stateAddresses() {
 		if known[addr] || !b.selected(addr) {
 			continue
 		}
 		c := &Change{Address: addr, Action: Forget, Reason: ReasonRemoved}
 		switch {
+		case state.IsImport(addr):
+			c.Kind = KindImport
+			n := 0
+			if rec := b.st.Imports[addr]; rec != nil {
+				n = len(rec.PersonIDs)
+			}
+			c.Detail = fmt.Sprintf("its %s leave the exports; their e-mails are kept", plural(n, "person", "people"))
 		case strings.HasPrefix(addr, "search."):
 			c.Kind = KindSearch
 			n := 0
@@ -891,7 +964,7 @@ func (b *builder) forgets() {
 		switch {
 		case b.st.Searches[addr] == nil && b.st.Splits[addr] != nil:
 			c.Detail = "only a split run stopped in the middle is recorded; its people leave no export"
-		case b.st.Searches[addr] == nil && b.st.Profiles[addr] == nil:
+		case b.st.Searches[addr] == nil && b.st.Profiles[addr] == nil && b.st.Imports[addr] == nil:
 			c.Detail = "only a failed attempt is recorded"
 		}
 		b.add(c)
@@ -973,6 +1046,11 @@ func (b *builder) totals() {
 			t.Updates++
 		case c.Action == Write:
 			t.Writes++
+		case c.Action == Import:
+			t.Imports++
+		case c.Kind == KindEnrich:
+			t.Enrichments += c.Calls
+			t.Reuses += c.Reuses
 		case c.Kind == KindSearch:
 			t.Searches += c.Calls
 			t.SearchesMax += c.CallsMax
@@ -980,8 +1058,6 @@ func (b *builder) totals() {
 			t.Profiles += c.Calls
 		case c.Kind == KindTrack:
 			t.Tracks += c.Calls
-		case c.Kind == KindEnrich:
-			t.Enrichments += c.Calls
 		}
 	}
 	t.EnrichmentsMax = b.enrichMax

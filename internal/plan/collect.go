@@ -88,30 +88,52 @@ func (v *env) look(e *config.Enrich, p *state.Person) look {
 // count takes a person the block meets for the first time (l) into bp;
 // addr is the source that met them.
 func (v *env) count(bp *blockPeople, e *config.Enrich, l look, addr string, where bool) error {
+	p := l.p
 	bp.members++
+	if v.importGives(e, p) {
+		// Enriched at no credit: without the import, a credit.
+		bp.imported = append(bp.imported, p)
+		bp.enriched++
+		return nil
+	}
 	if !l.needs {
 		if l.enriched {
 			bp.enriched++
 			if len(e.RefreshOn) > 0 { // only refresh_on reads them (mayChange)
-				bp.fresh = append(bp.fresh, l.p)
+				bp.fresh = append(bp.fresh, p)
 			}
 		}
 		return nil
 	}
 	// Enrich needs a page name; a search that runs may bring one.
 	ok := l.page
-	if ok && where && e.Where != nil {
-		var err error
-		ok, err = match(v.cfg, e, l.p.Lead)
-		if err != nil {
-			return fmt.Errorf("%s: where cannot be evaluated for %s (%s, found by %s): %w", e.Address, displayName(l.p), l.p.ID, addr, err)
+	if ok {
+		if x := v.excludedBy(p); x != nil {
+			// Never enriched: an exclude block names them.
+			bp.excluded = append(bp.excluded, excludedPerson{p, x})
+			if v.onExcluded != nil {
+				v.onExcluded(p)
+			}
+			return nil
 		}
 	}
-	if ok {
-		bp.todo = append(bp.todo, l.p)
-	} else {
-		bp.failing = append(bp.failing, l.p)
+	if ok && where && e.Where != nil {
+		var err error
+		ok, err = match(v.cfg, e, p.Lead)
+		if err != nil {
+			return fmt.Errorf("%s: where cannot be evaluated for %s (%s, found by %s): %w", e.Address, displayName(p), p.ID, addr, err)
+		}
 	}
+	if !ok {
+		bp.failing = append(bp.failing, p)
+		return nil
+	}
+	if r, found := v.reusable(e, p); found {
+		bp.reused = append(bp.reused, reusedPerson{p, r})
+		bp.enriched++
+		return nil
+	}
+	bp.todo = append(bp.todo, p)
 	return nil
 }
 

@@ -115,7 +115,7 @@ func sortedSearches(st *state.State) []string {
 func TestOwnedInTheBackground(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 7))
 	f, _ := randomWorld(rng)
-	want := newEnv(f.cfg, f.st, t0).findOwned()
+	want := newEnv(f.cfg, f.st, t0).findOwned(false)
 	v := newEnv(f.cfg, f.st, t0)
 	v.prefetchOwned()
 	v.settle()

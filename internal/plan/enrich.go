@@ -57,7 +57,11 @@ type Claims map[string]string
 // now should be the plan's CreatedAt, so that nobody turns stale between
 // plan and apply.
 func EnrichCandidatesClaimed(cfg *config.Config, st *state.State, e *config.Enrich, now time.Time, claims Claims) ([]string, error) {
-	v := newEnv(cfg, st, now)
+	return newEnv(cfg, st, now).claimed(e, claims)
+}
+
+// claimed is EnrichCandidatesClaimed in v.
+func (v *env) claimed(e *config.Enrich, claims Claims) ([]string, error) {
 	bp, err := v.collect(e, nil, true)
 	if err != nil {
 		return nil, err
@@ -114,8 +118,11 @@ type env struct {
 	// owned lists, per enrich block address, the people whose enrichment
 	// that block made; computed on first use, or in the background from
 	// prefetchOwned (then ownedDone is closed when it is ready).
-	owned     map[string]*ownedPeople
-	ownedDone chan struct{}
+	// ownedTaught says the pass that found them taught excl the company
+	// domains (learnWhileIndexing).
+	owned       map[string]*ownedPeople
+	ownedDone   chan struct{}
+	ownedTaught bool
 	// gone are the people the plan removes first (retention): no enrich
 	// block counts them.
 	gone map[*state.Person]bool
@@ -123,6 +130,28 @@ type env struct {
 	// state it will share (a plan's update, ReasonSamePerson): its person
 	// is that read's.
 	shared map[string]string
+	// excl matches people against the exclude blocks (nil without any);
+	// learned is set once it has learned the state's company domains.
+	excl    *config.Exclusion
+	learned *bool
+	// pending holds the e-mails the imports of this plan give people
+	// already in the state, by "n:"+network ID and "p:"+page name.
+	pending map[string]pendingEmail
+	// pendingIDs are, for each import of this plan, the people of its
+	// file already in the state: the import's people so far.
+	pendingIDs map[string][]string
+	// lookup asks the other workspaces for their enrichments; reuse holds
+	// the answers by lookup key, asked the keys asked about.
+	lookup ReuseLookup
+	reuse  map[string]state.Reusable
+	asked  map[string]bool
+	// onExcluded, when set, hears of each person an exclude block takes
+	// out of a block's candidates.
+	onExcluded func(*state.Person)
+	// learnWhileIndexing makes the index of owned enrichments teach the
+	// exclude blocks the company domains as it goes (one pass over the
+	// people, not two).
+	learnWhileIndexing bool
 }
 
 func newEnv(cfg *config.Config, st *state.State, now time.Time) *env {
@@ -135,6 +164,7 @@ func newEnv(cfg *config.Config, st *state.State, now time.Time) *env {
 		profiles: make(map[string]*config.Profile, len(cfg.Profiles)),
 		bodies:   make(map[string][]byte, len(cfg.Searches)+len(cfg.Profiles)),
 		shared:   map[string]string{},
+		excl:     cfg.Exclusion(),
 	}
 	for _, s := range cfg.Searches {
 		v.searches[s.Address] = s
@@ -205,6 +235,9 @@ func (v *env) sourcePeople(addr string) []string {
 		}
 		return keptLeads(s, rec)
 	}
+	if state.IsImport(addr) {
+		return v.importPeople(addr)
+	}
 	if p := v.profiles[addr]; p != nil {
 		rec := v.st.Profiles[addr]
 		if from, ok := v.shared[addr]; ok {
@@ -236,6 +269,22 @@ type blockPeople struct {
 	members int
 	// enriched is how many of them hold an enrichment that is not stale.
 	enriched int
+	// excluded need enrichment (and have a page name) but an exclude
+	// block removes them, with the block that does.
+	excluded []excludedPerson
+	// imported would need enrichment but an import gives them a fresh
+	// e-mail (one they hold, or one an import of this plan brings).
+	imported []*state.Person
+	// reused would be enriched (they pass where) but another workspace
+	// holds a fresh enrichment of them: copied, at no credit.
+	reused []reusedPerson
+}
+
+// excludedPerson is a person an exclude block removes from a block's
+// candidates.
+type excludedPerson struct {
+	p  *state.Person
+	by *config.Exclude
 }
 
 // person returns the person of an ID, following re-keys.
@@ -318,12 +367,21 @@ func (o *ownedPeople) all(yield func(ownedPerson) bool) {
 }
 
 // ownedList returns the people whose enrichment enrich block addr made
-// (never nil). Only a block with a limit needs them.
+// (never nil). With learnWhileIndexing, the pass over the people that
+// finds them also teaches the exclude blocks the company domains (one
+// pass, not two), or a pass of its own does when they were found before.
 func (v *env) ownedList(addr string) *ownedPeople {
 	if v.ownedDone != nil {
 		<-v.ownedDone
-	} else if v.owned == nil {
-		v.owned = v.findOwned()
+	}
+	switch {
+	case v.owned == nil:
+		v.owned, v.ownedTaught = v.findOwned(v.learnWhileIndexing), v.learnWhileIndexing
+	case v.learnWhileIndexing && !v.ownedTaught:
+		for _, p := range v.st.People {
+			learnPerson(v.excl, p)
+		}
+		v.ownedTaught = true
 	}
 	if o := v.owned[addr]; o != nil {
 		return o
@@ -334,16 +392,19 @@ func (v *env) ownedList(addr string) *ownedPeople {
 // prefetchOwned starts finding the people each enrich block owns in the
 // background: it takes a pass over every person in state (in a large
 // state, as long as planning the searches and collecting the blocks'
-// people, which it overlaps). It reads the state and gone only, which
-// nothing changes while a plan is built.
+// people, which it overlaps). It reads the state and gone, which nothing
+// changes while a plan is built; when the exclude blocks need the
+// company domains, it teaches them too, and excludedBy waits for it
+// (through ownedList) before it matches anyone.
 func (v *env) prefetchOwned() {
 	if v.owned != nil || v.ownedDone != nil {
 		return
 	}
+	learn := v.excl != nil && v.excl.NeedsColleagues()
 	done := make(chan struct{})
 	v.ownedDone = done
 	go func() {
-		v.owned = v.findOwned()
+		v.owned, v.ownedTaught = v.findOwned(learn), learn
 		close(done)
 	}()
 }
@@ -357,10 +418,14 @@ func (v *env) settle() {
 }
 
 // findOwned lists the people of state by the enrich block that made their
-// enrichment, leaving out those the plan removes first (gone).
-func (v *env) findOwned() map[string]*ownedPeople {
+// enrichment, leaving out those the plan removes first (gone); with
+// learn, it teaches the exclude blocks every person's company domain.
+func (v *env) findOwned(learn bool) map[string]*ownedPeople {
 	owned := map[string]*ownedPeople{}
 	for _, p := range v.st.People {
+		if learn {
+			learnPerson(v.excl, p)
+		}
 		if p.Enrichment == nil || v.gone[p] {
 			continue
 		}

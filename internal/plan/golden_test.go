@@ -8,6 +8,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/golden"
+	"github.com/leadsync/leadsync/internal/listfile"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -102,6 +103,12 @@ func TestGolden(t *testing.T) {
 			f.read("profile.founder", t0.Add(-2*day))
 			bal, at := 0, t0.Add(-2*time.Hour)
 			f.st.Usage.CreditBalance, f.st.Usage.CreditBalanceAt = &bal, &at
+		}},
+		{name: "excluded", setup: func(f *fixture, o *Options) {
+			f.ran(`search.cto["Berlin"]`, t0.Add(-2*day), ids(1, 12)...)
+			f.read("profile.founder", t0.Add(-2*day))
+			f.exclude("customers", listfile.Company, "Co 1.0001 GmbH", "Co 2.0002", "Co 3.0003 AG")
+			f.exclude("dnc", listfile.Email, "someone@example.com")
 		}},
 		{name: "tracked", setup: func(f *fixture, o *Options) {
 			// A track of the contacts and the founder; the contacts are

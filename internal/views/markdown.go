@@ -70,6 +70,19 @@ func PlanMarkdown(w io.Writer, p *plan.Plan, base *plan.Plan) error {
 	if q := mdQuota(p); q != "" {
 		b.WriteString("\n" + q + "\n")
 	}
+	if p.Budget != nil && p.HasChanges() {
+		b.WriteString("\n" + mdInline(plan.BudgetText(p.Budget)) + "\n")
+	}
+	if ls := savingsLines(p); len(ls) > 0 {
+		b.WriteString("\n")
+		for _, l := range ls {
+			if d, ok := strings.CutPrefix(l, "  "); ok {
+				b.WriteString("  - " + mdInline(d) + "\n")
+				continue
+			}
+			b.WriteString("- " + mdInline(l) + "\n")
+		}
+	}
 	if len(p.Targets) > 0 {
 		fmt.Fprintf(&b, "\nTargets: %s (the plan covers only these and their sources).\n", mdCodeList(p.Targets))
 	}
@@ -100,6 +113,12 @@ func mdSummary(p *plan.Plan) string {
 		parts = append(parts, "quota not checked")
 	}
 	var other []string
+	if t.Imports > 0 {
+		other = append(other, count(t.Imports, "import", "imports"))
+	}
+	if t.Reuses > 0 {
+		other = append(other, count(t.Reuses, "enrichment reused", "enrichments reused"))
+	}
 	if t.Updates > 0 {
 		other = append(other, count(t.Updates, "update", "updates"))
 	}

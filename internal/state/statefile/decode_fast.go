@@ -606,6 +606,8 @@ func (d *decoder) state() (*state.State, error) {
 			err = d.std(&s.ErasedEnrichments)
 		case "splits":
 			err = d.std(&s.Splits)
+		case "imports":
+			err = d.std(&s.Imports)
 		case "marks":
 			err = d.std(&s.Marks)
 		case "profiles":
