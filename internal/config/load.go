@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"sort"
 	"strings"
 	"time"
@@ -68,23 +69,24 @@ func Load(opts LoadOptions) (*Config, hcl.Diagnostics) {
 		cat = catalog.Default()
 	}
 	l := &loader{
-		opts:    opts,
-		fsys:    fsys,
-		parser:  hclparse.NewParser(),
-		cat:     cat,
-		vars:    map[string]*variable{},
-		locals:  map[string]*local{},
-		blocks:  map[string]*blockInfo{},
-		secrets: map[string]bool{},
-		skip:    map[*hcl.Block]bool{},
-		cfg: &Config{
-			Dir:       opts.Dir,
-			Workspace: opts.Workspace,
-			Files:     map[string]*hcl.File{},
-			Variables: map[string]*Variable{},
-			Catalog:   cat,
+		shared: &shared{
+			opts:        opts,
+			fsys:        fsys,
+			parser:      hclparse.NewParser(),
+			cat:         cat,
+			secrets:     map[string]bool{},
+			exportPaths: map[string]string{},
+			sources:     map[string]*moduleSource{},
+			cfg: &Config{
+				Dir:       opts.Dir,
+				Workspace: opts.Workspace,
+				Files:     map[string]*hcl.File{},
+				Variables: map[string]*Variable{},
+				Catalog:   cat,
+			},
 		},
 	}
+	l.initModule(".", "")
 	// file() and fileexists() read through an os.Root: a symbolic link
 	// inside the folder that points outside it is refused like "../x". The
 	// configuration files themselves may be links (a shared file).
@@ -100,7 +102,7 @@ func Load(opts LoadOptions) (*Config, hcl.Diagnostics) {
 	}
 	sort.Slice(l.cfg.secretValues, func(i, j int) bool { return len(l.cfg.secretValues[i]) > len(l.cfg.secretValues[j]) })
 	l.cfg.Hash = l.hash()
-	l.diags = dedupe(l.diags)
+	l.diags = dedupe(mergeModuleNotes(l.diags, l.diagModules))
 	sortDiagnostics(l.diags)
 	return l.cfg, l.diags
 }
@@ -120,7 +122,49 @@ func (d rootFS) Open(name string) (fs.File, error) {
 	return root.FS().Open(name)
 }
 
+// loader reads one module of the configuration: the root, or one
+// instance of a module call. What the whole configuration shares (the
+// Config being built, the diagnostics, the files, the secrets) is in
+// shared; what belongs to one module (its variables, locals, blocks and
+// evaluation context) is here, made again for every module instance.
 type loader struct {
+	*shared
+
+	// dir is the module's folder relative to the root's ("." for the
+	// root), with forward slashes: path.module.
+	dir string
+	// prefix is the module path of the instance with a trailing dot
+	// (module.dach["de"].), "" in the root: every address the module
+	// declares starts with it.
+	prefix string
+	// call is the module call that made this instance; nil in the root.
+	call *callSite
+	// stack are the folders of the modules from the root down to this
+	// one, for finding cycles.
+	stack []string
+
+	varOrder   []string
+	vars       map[string]*variable
+	localOrder []string
+	locals     map[string]*local
+	// blocks are search and profile blocks by "search.cto", for from-references.
+	blocks map[string]*blockInfo
+	// enriches are the names of this module's enrich blocks, for the
+	// references of its outputs.
+	enriches map[string]bool
+	// calls are the module calls of this module by name, for references
+	// to their outputs.
+	calls map[string]*moduleCall
+	// outputs are this module's outputs by name: the addresses each one
+	// gives (see output.go).
+	outputs map[string][]string
+
+	base *hcl.EvalContext // var, local, leadsync, path and functions
+	skip map[*hcl.Block]bool
+}
+
+// shared is what every module of one Load shares.
+type shared struct {
 	opts   LoadOptions
 	fsys   fs.FS
 	parser *hclparse.Parser
@@ -133,30 +177,54 @@ type loader struct {
 	cfg        *Config
 	diags      hcl.Diagnostics
 
-	configFiles []string // names of *.leads.hcl, sorted
-	varOrder    []string
-	vars        map[string]*variable
-	localOrder  []string
-	locals      map[string]*local
-	// blocks are search and profile blocks by "search.cto", for from-references.
-	blocks map[string]*blockInfo
+	// configFiles are the names of the *.leads.hcl files read, the root's
+	// sorted, then each module folder's, as they were first called.
+	configFiles []string
+	// configBytes and nblocks add up the files read, for the limits.
+	configBytes int64
+	nblocks     int
 	// secretRanges hold sensitive literals in source files; masked when
 	// diagnostics show snippets.
 	secretRanges []hcl.Range
 	// secrets are sensitive values, scrubbed from any message.
 	secrets map[string]bool
-
-	base *hcl.EvalContext // var, local, leadsync and functions
 	// usesWorkspace is set when an expression reads leadsync.workspace:
 	// the workspace then enters the configuration's hash.
 	usesWorkspace bool
+	// exportPaths maps each export path (cleaned) to the export that
+	// writes it, across modules.
+	exportPaths map[string]string
+	// sources are the module folders read, by folder.
+	sources map[string]*moduleSource
+	// instances counts the search, profile and module instances made so
+	// far, against MaxInstances.
+	instances int
+	// diagModules are the diagnostics found in module files, with the
+	// instance each was found in (see mergeModuleNotes).
+	diagModules map[*hcl.Diagnostic]moduleNote
 
 	apiBlock      *hcl.Block
 	apiGeneration *hcl.Attribute
 	apiTimeout    *hcl.Attribute   // api { timeout }, checked against the searches
 	retention     *hcl.Attribute   // leadsync { retention }, for the refresh check
 	rawAttrs      []*hcl.Attribute // raw = true, checked against the generation
-	skip          map[*hcl.Block]bool
+}
+
+// modulePath is l's module instance address, "" in the root.
+func (l *loader) modulePath() string { return strings.TrimSuffix(l.prefix, ".") }
+
+// initModule gives l the empty maps of one module, in folder dir, with
+// the address prefix of its instance.
+func (l *loader) initModule(dir, prefix string) {
+	l.dir, l.prefix = dir, prefix
+	l.vars = map[string]*variable{}
+	l.locals = map[string]*local{}
+	l.blocks = map[string]*blockInfo{}
+	l.calls = map[string]*moduleCall{}
+	l.enriches = map[string]bool{}
+	l.outputs = map[string][]string{}
+	l.skip = map[*hcl.Block]bool{}
+	l.stack = append(l.stack, dir)
 }
 
 // blockInfo is what from-references need to know about a search or profile block.
@@ -212,6 +280,9 @@ var topSchema = &hcl.BodySchema{
 		{Type: "profile", LabelNames: []string{"name"}},
 		{Type: "enrich", LabelNames: []string{"name"}},
 		{Type: "export", LabelNames: []string{"name"}},
+		{Type: "module", LabelNames: []string{"name"}},
+		{Type: "output", LabelNames: []string{"name"}},
+		{Type: "moved"},
 	},
 }
 
@@ -242,14 +313,33 @@ func (l *loader) load() {
 		return
 	}
 	sort.Strings(names)
-	if !l.configSize(names) {
-		l.unreadable = true
+	blocks, ok := l.readFiles(l.fsys, ".", names)
+	if !ok {
 		return
 	}
+	l.loadBody(blocks)
+	sortInstances(l.cfg)
+	l.checkExportFiles()
+	l.crossChecks()
+	l.retentionCheck()
+	l.rawColumnCheck()
+	l.profileLinkCheck()
+	l.checkMoves()
+}
+
+// readFiles parses the configuration files names of fsys, the folder dir
+// of the configuration ("." for the root), and returns their top-level
+// blocks in file order. It reports false when the files cannot be read
+// as a whole (too large, too many blocks): then nothing of them is used.
+func (l *loader) readFiles(fsys fs.FS, dir string, names []string) (hcl.Blocks, bool) {
+	if !l.configSize(fsys, dir, names) {
+		l.unreadable = true
+		return nil, false
+	}
 	var blocks hcl.Blocks
-	nblocks := 0
-	for _, name := range names {
-		src, err := fs.ReadFile(l.fsys, name)
+	for _, base := range names {
+		name := path.Join(dir, base)
+		src, err := fs.ReadFile(fsys, base)
 		if err != nil {
 			l.errorf(nil, "Cannot read configuration file", "Reading %s: %v.", name, err)
 			continue
@@ -266,28 +356,41 @@ func (l *loader) load() {
 		}
 		l.cfg.Files[name] = f
 		l.configFiles = append(l.configFiles, name)
-		if !l.blockCount(f, &nblocks) {
+		if !l.blockCount(f) {
 			l.unreadable = true
-			return
+			return nil, false
 		}
 		content, ds := f.Body.Content(topSchema)
 		l.add(ds)
 		blocks = append(blocks, content.Blocks...)
 	}
+	return blocks, true
+}
 
+// loadBody decodes the top-level blocks of one module (the root, or one
+// instance of a module call): variables, locals, then the blocks that
+// depend on them, in an order where every reference is declared first.
+func (l *loader) loadBody(blocks hcl.Blocks) {
 	byType := map[string]hcl.Blocks{}
 	for _, b := range blocks {
 		byType[b.Type] = append(byType[b.Type], b)
 	}
 	l.declareVariables(byType["variable"])
-	l.assignVariables()
+	if l.call == nil {
+		l.assignVariables()
+	} else {
+		l.assignInputs()
+	}
 	l.declareLocals(byType["locals"])
 	l.evalLocals()
 	l.base = l.evalContext(nil)
-	l.cfg.evalCtx = l.base
-
-	l.decodeSettings(byType["leadsync"])
-	l.decodeAPI(byType["api"], len(blocks) > 0)
+	if l.call == nil {
+		l.cfg.evalCtx = l.base
+		l.decodeSettings(byType["leadsync"])
+		l.decodeAPI(byType["api"], len(blocks) > 0)
+	} else {
+		l.rootOnly(byType)
+	}
 	l.declareInstances(byType["search"], byType["profile"])
 	for _, b := range byType["search"] {
 		l.decodeSearch(b)
@@ -295,25 +398,22 @@ func (l *loader) load() {
 	for _, b := range byType["profile"] {
 		l.decodeProfile(b)
 	}
-	sortInstances(l.cfg)
+	l.loadModules(byType["module"])
 	seen := map[string]hcl.Range{}
 	for _, b := range byType["enrich"] {
 		if l.uniqueName(b, seen) {
+			l.enriches[b.Labels[0]] = true
 			l.decodeEnrich(b)
 		}
 	}
 	seen = map[string]hcl.Range{}
-	paths := map[string]string{}
 	for _, b := range byType["export"] {
 		if l.uniqueName(b, seen) {
-			l.decodeExport(b, paths)
+			l.decodeExport(b, l.exportPaths)
 		}
 	}
-	l.checkExportFiles()
-	l.crossChecks()
-	l.retentionCheck()
-	l.rawColumnCheck()
-	l.profileLinkCheck()
+	l.decodeMoved(byType["moved"])
+	l.decodeOutputs(byType["output"])
 }
 
 // retentionCheck warns when retention would empty searches: people are
@@ -416,7 +516,7 @@ func (l *loader) evalContext(extra map[string]cty.Value) *hcl.EvalContext {
 		locals[name] = lo.value
 	}
 	ctx := &hcl.EvalContext{
-		Variables: map[string]cty.Value{"var": cty.ObjectVal(vars), "local": cty.ObjectVal(locals), "leadsync": l.leadsyncValue()},
+		Variables: map[string]cty.Value{"var": cty.ObjectVal(vars), "local": cty.ObjectVal(locals), "leadsync": l.leadsyncValue(), "path": l.pathValue()},
 		Functions: l.funcs,
 	}
 	for k, v := range extra {
@@ -434,6 +534,16 @@ func (l *loader) leadsyncValue() cty.Value {
 	}
 	return cty.ObjectVal(map[string]cty.Value{"workspace": cty.StringVal(ws)})
 }
+
+// pathValue is the path object of expressions, as in Terraform:
+// path.module is the folder of the module the expression is in, path.root
+// the root's, both relative to the root (export paths and file() are).
+func (l *loader) pathValue() cty.Value {
+	return cty.ObjectVal(map[string]cty.Value{"module": cty.StringVal(l.dir), "root": cty.StringVal(".")})
+}
+
+// PathAttributes are the attributes of the path object in expressions.
+var PathAttributes = []string{"module", "root"}
 
 // LeadsyncAttributes are the attributes of the leadsync object in
 // expressions.

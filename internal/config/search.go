@@ -40,7 +40,7 @@ func (l *loader) decodeSearch(b *hcl.Block) {
 	info := l.blocks["search."+b.Labels[0]]
 	at := content.Attributes
 	for _, in := range l.expand(b, content, info) {
-		s := &Search{Address: in.addr, Block: "search." + b.Labels[0], Name: b.Labels[0], DeclRange: b.DefRange,
+		s := &Search{Address: in.addr, Block: l.prefix + "search." + b.Labels[0], Name: b.Labels[0], Module: l.modulePath(), DeclRange: b.DefRange,
 			Request: api.SearchRequest{Params: map[string]any{}}}
 		kwState, urlState := absent, absent
 		for _, f := range l.cat.Fields {

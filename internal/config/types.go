@@ -1,6 +1,7 @@
 package config
 
 import (
+	"sync"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -38,12 +39,23 @@ type Config struct {
 	// Instances, sorted by address.
 	Searches []*Search
 	Profiles []*Profile
-	// Blocks, in declaration order.
+	// Blocks, in declaration order (a module's after its caller's
+	// searches and profiles, before its caller's enrich blocks).
 	Enriches []*Enrich
 	Exports  []*Export
+	// Modules are the instances of module calls, nested ones included,
+	// in the order they were read.
+	Modules []*Module
+	// Moves are the moved blocks, with addresses from the root (see
+	// moved.go).
+	Moves []*Move
 
 	// evalCtx holds var.*, local.* and the functions, for Match.
 	evalCtx *hcl.EvalContext
+	// refIndex maps block and instance addresses to the instances they
+	// name, built once (refsOnce) by Instances.
+	refIndex map[string][]string
+	refsOnce sync.Once
 	// secretRanges are source ranges holding sensitive literals (api_key,
 	// defaults and file values of sensitive variables); DiagFiles masks them.
 	secretRanges []hcl.Range
@@ -97,9 +109,12 @@ type Variable struct {
 
 // Search is one instance of a search block.
 type Search struct {
-	Address string // search.cto["Berlin"], search.cto[0] or search.cto
-	Block   string // search.cto
+	Address string // search.cto["Berlin"], search.cto[0] or search.cto; module.dach.search.cto in a module
+	Block   string // search.cto; module.dach.search.cto
 	Name    string // cto
+	// Module is the module instance that declares it, "" in the root:
+	// module.dach, module.dach["de"].
+	Module string
 	// Request is what is sent: Params by service name (keywords, searchUrl,
 	// city, industryFilter, ...) and Raw.
 	Request    api.SearchRequest
@@ -132,6 +147,7 @@ type Profile struct {
 	Address string
 	Block   string
 	Name    string
+	Module  string // as Search.Module
 	Request api.PageRequest
 	// PageName is the page name of the person: page_name, or the last path
 	// segment of profile_url.
@@ -142,8 +158,9 @@ type Profile struct {
 
 // Enrich is an enrich block.
 type Enrich struct {
-	Address string // enrich.cto_contacts
+	Address string // enrich.cto_contacts; module.dach.enrich.cto_contacts in a module
 	Name    string
+	Module  string // as Search.Module
 	// From are the referenced blocks or instances, as addresses
 	// ("search.cto", "search.cto[\"Berlin\"]", "profile.founder"), in order.
 	From []string
@@ -152,13 +169,18 @@ type Enrich struct {
 	Limit     int // 0: no limit
 	Refresh   time.Duration
 	DeclRange hcl.Range
+
+	// ctx is the evaluation context of where: the module's variables and
+	// locals.
+	ctx *hcl.EvalContext
 }
 
 // Export is an export block.
 type Export struct {
-	Address   string // export.marketing
+	Address   string // export.marketing; module.dach.export.marketing in a module
 	Name      string
-	Path      string // as written; relative to Config.Dir
+	Module    string // as Search.Module
+	Path      string // as written; relative to Config.Dir, in a module too (path.module is the module's folder)
 	Format    string // the name of its exportformat.Format: "xlsx", "csv"
 	Sheets    []*Sheet
 	DeclRange hcl.Range

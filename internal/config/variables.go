@@ -195,29 +195,37 @@ func (l *loader) assignVariables() {
 		l.setFromString(v, val, "--var")
 	}
 
-	for _, name := range l.varOrder {
-		v := l.vars[name]
-		if !v.set {
-			if v.bad {
-				continue // an invalid value, already reported
-			}
-			l.errorf(v.block.DefRange.Ptr(), "No value for required variable",
-				"var.%s has no default and no value was given. Give it one with --var %s=VALUE, in a *%s file (%s = ...), with --var-file, or in the environment as %s%s.",
-				name, name, VarsSuffix, name, EnvVarPrefix, name)
-			continue
-		}
-		l.checkValidations(v)
-		if v.sensitive && v.value.IsWhollyKnown() {
-			l.collectSecrets(v.value)
-			v.value = v.value.Mark(sensitiveMark)
-		}
-	}
+	l.finishVariables(func(v *variable) {
+		l.errorf(v.block.DefRange.Ptr(), "No value for required variable",
+			"var.%s has no default and no value was given. Give it one with --var %s=VALUE, in a *%s file (%s = ...), with --var-file, or in the environment as %s%s.",
+			v.name, v.name, VarsSuffix, v.name, EnvVarPrefix, v.name)
+	})
 	for _, name := range l.varOrder {
 		v := l.vars[name]
 		val, _ := v.value.Unmark()
 		l.cfg.Variables[name] = &Variable{
 			Name: name, Description: v.description, Sensitive: v.sensitive,
 			Value: val, DeclRange: v.block.DefRange,
+		}
+	}
+}
+
+// finishVariables checks the variables once their values are assigned:
+// missing reports each required variable without a value, then the
+// validation rules run and sensitive values are marked.
+func (l *loader) finishVariables(missing func(v *variable)) {
+	for _, name := range l.varOrder {
+		v := l.vars[name]
+		if !v.set {
+			if !v.bad { // else an invalid value, already reported
+				missing(v)
+			}
+			continue
+		}
+		l.checkValidations(v)
+		if v.sensitive && v.value.IsWhollyKnown() {
+			l.collectSecrets(v.value)
+			v.value = v.value.Mark(sensitiveMark)
 		}
 	}
 }

@@ -1,0 +1,431 @@
+package config
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/leadsync/leadsync/internal/address"
+)
+
+// Move is a moved block: the records state holds at From belong to To
+// from now on. From and To are addresses from the root (a moved block in
+// a module is read relative to it): a block (search.cto, every instance
+// keeping its key), one instance (search.cto["Berlin"]; a block without
+// for_each or count is its own single instance when the other end has a
+// key), or a module call or instance (module.dach, everything inside
+// it).
+type Move struct {
+	From, To string
+	// Kind is search, profile or enrich, or "module".
+	Kind string
+	// Exact is set when From and To name single instances (one of them
+	// has an instance key): only the address From itself moves.
+	Exact     bool
+	DeclRange hcl.Range
+
+	from, to address.Address
+}
+
+var movedSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "from", Required: true}, {Name: "to", Required: true},
+}}
+
+// movedKinds are the kinds of blocks whose records a moved block moves.
+var movedKinds = []string{"search", "profile", "enrich"}
+
+// decodeMoved reads the moved blocks of l's module.
+func (l *loader) decodeMoved(blocks hcl.Blocks) {
+	for _, b := range blocks {
+		content, ds := b.Body.Content(movedSchema)
+		if !l.add(ds) {
+			continue
+		}
+		from, okFrom := l.moveEndpoint(content.Attributes["from"])
+		to, okTo := l.moveEndpoint(content.Attributes["to"])
+		if !okFrom || !okTo {
+			continue
+		}
+		m, summary, err := newMove(from, to)
+		if err != nil {
+			l.errorf(b.DefRange.Ptr(), summary, "%s", err)
+			continue
+		}
+		m.DeclRange = b.DefRange
+		l.cfg.Moves = append(l.cfg.Moves, m)
+	}
+}
+
+// newMove makes the move of from to to, or says why there is none (the
+// summary of the diagnostic, and the error).
+func newMove(from, to address.Address) (*Move, string, error) {
+	switch {
+	case from.IsModule() != to.IsModule() || from.Kind != to.Kind:
+		return nil, "Invalid moved addresses", fmt.Errorf("from is %s and to is %s: a search moves to a search, a profile to a profile, an enrich block to an enrich block, a module to a module", endpointKind(from), endpointKind(to))
+	case from.String() == to.String():
+		return nil, "Redundant moved block", fmt.Errorf("this moves %s to the same address, which moves nothing; remove it", from)
+	}
+	m := &Move{From: from.String(), To: to.String(), Kind: from.Kind, from: from, to: to}
+	if from.IsModule() {
+		m.Kind = address.ModuleKeyword
+		m.Exact = from.Module[len(from.Module)-1].Key != "" || to.Module[len(to.Module)-1].Key != ""
+	} else {
+		m.Exact = from.Key != "" || to.Key != ""
+	}
+	return m, "", nil
+}
+
+// endpointKind names what a moved address is, for messages.
+func endpointKind(a address.Address) string {
+	if a.IsModule() {
+		return "a module"
+	}
+	return textWithArticle(a.Kind)
+}
+
+// moveEndpoint reads from or to of a moved block: an address relative to
+// the module of the block, written as a reference (no quotes).
+func (l *loader) moveEndpoint(a *hcl.Attribute) (address.Address, bool) {
+	rng := a.Expr.Range().Ptr()
+	t, ds := hcl.AbsTraversalForExpr(a.Expr)
+	if ds.HasErrors() {
+		hint := ""
+		if v, vds := a.Expr.Value(nil); !vds.HasErrors() && v.Type() == cty.String {
+			hint = " Write it without quotes."
+		}
+		l.errorf(rng, "Invalid moved address", "%s is an address written as a reference, like search.cto, search.cto[\"Berlin\"], enrich.contacts or module.dach.search.cto.%s", a.Name, hint)
+		return address.Address{}, false
+	}
+	var b strings.Builder
+	for i, step := range t {
+		switch s := step.(type) {
+		case hcl.TraverseRoot:
+			b.WriteString(s.Name)
+		case hcl.TraverseAttr:
+			b.WriteByte('.')
+			b.WriteString(s.Name)
+		case hcl.TraverseIndex:
+			k := s.Key
+			switch {
+			case k.Type() == cty.String && k.IsKnown() && !k.IsNull():
+				b.WriteString(address.StringKey(k.AsString()))
+			case k.Type() == cty.Number && k.IsKnown() && !k.IsNull() && k.AsBigFloat().IsInt() && k.AsBigFloat().Sign() >= 0:
+				n, _ := k.AsBigFloat().Int64()
+				b.WriteString(address.IndexKey(int(n)))
+			default:
+				l.errorf(rng, "Invalid moved address", "The key at step %d of %s is neither a string nor a whole number.", i+1, a.Name)
+				return address.Address{}, false
+			}
+		default:
+			l.errorf(rng, "Invalid moved address", "%s is an address, like search.cto or module.dach.search.cto[\"Berlin\"].", a.Name)
+			return address.Address{}, false
+		}
+	}
+	addr, err := address.Parse(address.Join(l.modulePath(), b.String()))
+	if err != nil {
+		l.errorf(rng, "Invalid moved address", "%s is not an address: a moved block names a search, profile or enrich block, one instance of a search or profile, or a module, like search.cto, search.cto[\"Berlin\"], enrich.contacts or module.dach.", a.Name)
+		return address.Address{}, false
+	}
+	if !addr.IsModule() && !contains(movedKinds, addr.Kind) {
+		l.errorf(rng, "Invalid moved address", "A moved block moves the records of search, profile and enrich blocks (or of a whole module); %s blocks have none in state.", addr.Kind)
+		return address.Address{}, false
+	}
+	if addr.Kind == "enrich" && addr.Key != "" {
+		l.errorf(rng, "Invalid moved address", "An enrich block has no instances; write %s.", addr.Block())
+		return address.Address{}, false
+	}
+	return addr, true
+}
+
+// NewMove is a move made by hand (leadsync state mv FROM TO): the same
+// forms and rules as a moved block's addresses, checked the same way.
+func NewMove(from, to string) (*Move, error) {
+	f, err := address.Parse(from)
+	if err != nil {
+		return nil, err
+	}
+	t, err := address.Parse(to)
+	if err != nil {
+		return nil, err
+	}
+	for _, a := range []address.Address{f, t} {
+		switch {
+		case !a.IsModule() && !contains(movedKinds, a.Kind):
+			return nil, fmt.Errorf("%s: only the records of search, profile and enrich blocks (or of a whole module) move; %s blocks have none in state", a, a.Kind)
+		case a.Kind == "enrich" && a.Key != "":
+			return nil, fmt.Errorf("%s: an enrich block has no instances; write %s", a, a.Block())
+		}
+	}
+	m, _, err := newMove(f, t)
+	return m, err
+}
+
+// Destination is where addr (an instance address state holds: a search,
+// a profile, an enrich block) goes by m, and whether m moves it at all.
+func (m *Move) Destination(addr string) (string, bool) {
+	if m.Exact && !m.from.IsModule() {
+		if addr == m.From {
+			return m.To, true
+		}
+		return "", false
+	}
+	a, err := address.Parse(addr)
+	if err != nil || a.IsModule() {
+		return "", false
+	}
+	if m.from.IsModule() {
+		n := len(m.from.Module)
+		if len(a.Module) < n {
+			return "", false
+		}
+		for i := 0; i < n-1; i++ {
+			if a.Module[i] != m.from.Module[i] {
+				return "", false
+			}
+		}
+		last, want := a.Module[n-1], m.from.Module[n-1]
+		if last.Name != want.Name || (m.Exact && last.Key != want.Key) {
+			return "", false
+		}
+		moved := a
+		moved.Module = append(append([]address.Step(nil), m.to.Module...), a.Module[n:]...)
+		if !m.Exact {
+			moved.Module[len(m.to.Module)-1].Key = last.Key
+		}
+		return moved.String(), true
+	}
+	if a.Kind != m.from.Kind || a.Name != m.from.Name || len(a.Module) != len(m.from.Module) {
+		return "", false
+	}
+	for i := range a.Module {
+		if a.Module[i] != m.from.Module[i] {
+			return "", false
+		}
+	}
+	moved := m.to
+	moved.Key = a.Key
+	return moved.String(), true
+}
+
+// FollowMoves is where addr ends up after every move that applies to it,
+// in turn (a chain: search.a to search.b, then search.b to search.c), and
+// whether any did. An exact move (one instance) is tried before one of a
+// whole block, and that before one of a module.
+func FollowMoves(moves []*Move, addr string) (string, bool) {
+	moved := false
+	for step := 0; step <= len(moves); step++ {
+		next, ok := nextMove(moves, addr)
+		if !ok {
+			return addr, moved
+		}
+		addr, moved = next, true
+	}
+	return addr, moved // a cycle: refused by Load, so never reached
+}
+
+func nextMove(moves []*Move, addr string) (string, bool) {
+	for _, pass := range []func(*Move) bool{
+		func(m *Move) bool { return m.Exact && m.Kind != address.ModuleKeyword },
+		func(m *Move) bool { return !m.Exact && m.Kind != address.ModuleKeyword },
+		func(m *Move) bool { return m.Kind == address.ModuleKeyword },
+	} {
+		for _, m := range moves {
+			if pass(m) {
+				if to, ok := m.Destination(addr); ok {
+					return to, true
+				}
+			}
+		}
+	}
+	return "", false
+}
+
+// checkMoves checks the moved blocks against the configuration and each
+// other: what a move comes from must no longer be declared; each address
+// moves to one place and each place receives from one address; chains of
+// moves end somewhere (no cycle). A move to an address the configuration
+// does not declare draws a warning: the plan would forget what it moves.
+func (l *loader) checkMoves() {
+	moves := l.cfg.Moves
+	if len(moves) == 0 {
+		return
+	}
+	declared := l.declaredAddresses()
+	fromSeen := map[string]*Move{}
+	toSeen := map[string]*Move{}
+	bad := false
+	for _, m := range moves {
+		if at, still := l.stillDeclared(m, declared); still {
+			bad = true
+			l.errorf(m.DeclRange.Ptr(), "Moved object still exists",
+				"This moved block moves %s to %s, but %s is still declared (%s). Change the configuration so that it is declared as %s instead, or remove the moved block.",
+				m.From, m.To, m.From, at, m.To)
+		}
+		if prev := fromSeen[m.From]; prev != nil && prev.To != m.To {
+			bad = true
+			l.errorf(m.DeclRange.Ptr(), "Ambiguous moved blocks",
+				"The moved block at %s moves %s to %s, and this one moves it to %s. Each address moves to one place; remove one of them.",
+				shortRange(prev.DeclRange), m.From, prev.To, m.To)
+		} else {
+			fromSeen[m.From] = m
+		}
+		if prev := toSeen[m.To]; prev != nil && prev.From != m.From {
+			bad = true
+			l.errorf(m.DeclRange.Ptr(), "Ambiguous moved blocks",
+				"The moved block at %s moves %s to %s, and this one moves %s there too. Each place receives the records of one address; remove one of them.",
+				shortRange(prev.DeclRange), prev.From, m.To, m.From)
+		} else {
+			toSeen[m.To] = m
+		}
+	}
+	if bad {
+		return
+	}
+	reported := map[*Move]bool{}
+	for _, m := range moves {
+		if reported[m] {
+			continue
+		}
+		if chain := moveCycle(moves, m); chain != nil {
+			var steps []string
+			for _, c := range chain {
+				reported[c] = true
+				steps = append(steps, fmt.Sprintf("%s -> %s (%s)", c.From, c.To, shortRange(c.DeclRange)))
+			}
+			l.errorf(m.DeclRange.Ptr(), "Moved blocks in a cycle",
+				"These moved blocks lead back to where they start, so their records would have no final place: %s. A chain of moves ends at an address no moved block moves further.",
+				strings.Join(steps, "; "))
+		}
+	}
+	for _, m := range moves {
+		if reported[m] || isMoved(moves, m.To) {
+			continue
+		}
+		if !l.declaredEndpoint(m.to, declared) {
+			l.warnf(m.DeclRange.Ptr(), "Move to an address the configuration does not declare",
+				"This moved block moves %s to %s, which the configuration does not declare, so the plan would forget what it moves. Declare %s, or correct to.", m.From, m.To, m.To)
+		}
+	}
+}
+
+// moveCycle returns the moves of the cycle that starts at m, nil when the
+// moves that follow m end somewhere.
+func moveCycle(moves []*Move, m *Move) []*Move {
+	chain := []*Move{m}
+	at := m.To
+	for range moves {
+		var next *Move
+		for _, c := range moves {
+			if c.From == at || (!c.Exact && c.Kind != address.ModuleKeyword && address.Block(at) == c.From) {
+				next = c
+				break
+			}
+		}
+		if next == nil {
+			return nil
+		}
+		if next == m {
+			return chain
+		}
+		chain = append(chain, next)
+		at = next.To
+	}
+	return nil
+}
+
+// isMoved reports whether some move starts where addr is.
+func isMoved(moves []*Move, addr string) bool {
+	for _, m := range moves {
+		if m.From == addr {
+			return true
+		}
+	}
+	return false
+}
+
+// declaredAddresses are the addresses the configuration declares, with
+// the range of each: instances and blocks of searches and profiles,
+// enrich blocks, module instances and calls.
+func (l *loader) declaredAddresses() map[string]hcl.Range {
+	out := map[string]hcl.Range{}
+	for _, s := range l.cfg.Searches {
+		out[s.Address], out[s.Block] = s.DeclRange, s.DeclRange
+	}
+	for _, p := range l.cfg.Profiles {
+		out[p.Address], out[p.Block] = p.DeclRange, p.DeclRange
+	}
+	for _, e := range l.cfg.Enriches {
+		out[e.Address] = e.DeclRange
+	}
+	for _, m := range l.cfg.Modules {
+		out[m.Address], out[m.Call] = m.DeclRange, m.DeclRange
+	}
+	return out
+}
+
+// stillDeclared reports whether the configuration still declares what m
+// moves away, and where: for an exact move, the instance itself (a block
+// given for_each no longer declares its keyless instance); else the block
+// or the module call.
+func (l *loader) stillDeclared(m *Move, declared map[string]hcl.Range) (string, bool) {
+	r, ok := declared[m.From]
+	if !ok {
+		return "", false
+	}
+	if m.Exact && !l.isInstance(m.From) {
+		return "", false
+	}
+	return shortRange(r), true
+}
+
+// isInstance reports whether addr is the address of a search or profile
+// instance, an enrich block or a module instance (not of a block or call
+// whose instances have keys).
+func (l *loader) isInstance(addr string) bool {
+	for _, s := range l.cfg.Searches {
+		if s.Address == addr {
+			return true
+		}
+	}
+	for _, p := range l.cfg.Profiles {
+		if p.Address == addr {
+			return true
+		}
+	}
+	for _, e := range l.cfg.Enriches {
+		if e.Address == addr {
+			return true
+		}
+	}
+	for _, m := range l.cfg.Modules {
+		if m.Address == addr {
+			return true
+		}
+	}
+	return false
+}
+
+// declaredEndpoint reports whether the configuration declares the place a
+// move goes to.
+func (l *loader) declaredEndpoint(to address.Address, declared map[string]hcl.Range) bool {
+	if _, ok := declared[to.String()]; ok {
+		return true
+	}
+	if to.IsModule() {
+		return false
+	}
+	// A block of instances with keys, named without one: declared when any
+	// of its instances is.
+	_, ok := declared[to.Block().String()]
+	return ok && to.Key == ""
+}
+
+// textWithArticle is "a search", "an enrich block".
+func textWithArticle(kind string) string {
+	if kind == "enrich" {
+		return "an enrich block"
+	}
+	return "a " + kind
+}
