@@ -38,7 +38,9 @@ func newWorkspaceCmd(f *Factory) *cobra.Command {
 		Short: "List, create and delete workspaces: independent states of one configuration",
 		Long: `A workspace is one independent state of the configuration: one configuration
 can keep several (a DACH and a UK campaign). Commands use the workspace
---workspace or LEADSYNC_WORKSPACE names, "default" otherwise.
+--workspace names, else LEADSYNC_WORKSPACE, else the one leadsync
+workspace select chose for this working copy (kept in .leadsync/workspace),
+else "default".
 
 On the local backend "default" is the state file (.leadsync/state.json) and
 workspace NAME is the folder .leadsync/workspaces/NAME, with its own state
@@ -47,11 +49,13 @@ state in the database.`,
 		Example: `  leadsync workspace list
   leadsync workspace new uk
   leadsync --workspace uk apply
+  leadsync workspace select uk && leadsync plan
+  leadsync workspace show
   leadsync workspace delete uk`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return cmd.Help() },
 	}
-	cmd.AddCommand(newWorkspaceListCmd(f), newWorkspaceNewCmd(f), newWorkspaceDeleteCmd(f))
+	cmd.AddCommand(newWorkspaceListCmd(f), newWorkspaceNewCmd(f), newWorkspaceSelectCmd(f), newWorkspaceShowCmd(f), newWorkspaceDeleteCmd(f))
 	return cmd
 }
 
@@ -119,6 +123,85 @@ func newWorkspaceNewCmd(f *Factory) *cobra.Command {
 	return cmd
 }
 
+func newWorkspaceSelectCmd(f *Factory) *cobra.Command {
+	var sf stateFlags
+	var orCreate bool
+	cmd := &cobra.Command{
+		Use:   "select NAME",
+		Short: "Choose the workspace this working copy uses",
+		Long: `Select keeps NAME as the workspace of this working copy, in
+.leadsync/workspace (as Terraform keeps its in .terraform/environment):
+every later command uses it until another is selected. "default" selects
+the default workspace again. The workspace must exist (leadsync workspace
+new NAME makes one; --or-create makes it here when it does not).
+
+--workspace and LEADSYNC_WORKSPACE still win over the selection, for the
+command they are given to; select refuses while either is set, since the
+selection would not be the workspace in use.`,
+		Example: `  leadsync workspace select uk
+  leadsync workspace select campaign-2027 --or-create
+  leadsync workspace select default`,
+		Args:              cobra.ExactArgs(1),
+		ValidArgsFunction: completeWorkspaces(f, 1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			name := args[0]
+			if ws, by := f.workspaceAndSource(); by == "--workspace" || by == EnvWorkspace {
+				return fmt.Errorf("%s chooses workspace %q and wins over a selection, so nothing was selected. Leave it out (unset %s) to select the workspace of this working copy", by, ws, EnvWorkspace)
+			}
+			src, set, err := workspaceSource(f, &sf)
+			if err != nil {
+				return err
+			}
+			defer src.close()
+			err = run.SelectWorkspace(f.Dir, name, set)
+			if ne := (*backend.NoWorkspaceError)(nil); errors.As(err, &ne) && orCreate {
+				if err = set.CreateWorkspace(name); err != nil {
+					return err
+				}
+				fmt.Fprintf(f.IO.Out, "Created workspace %q.\n", name)
+				err = run.SelectWorkspace(f.Dir, name, set)
+			}
+			if ne := (*backend.NoWorkspaceError)(nil); errors.As(err, &ne) {
+				return fmt.Errorf("workspace %q does not exist, so nothing was selected; create it with\n  leadsync workspace new %s\nor select and create it at once with leadsync workspace select %s --or-create", name, name, name)
+			}
+			if err != nil {
+				return err
+			}
+			if name == state.DefaultWorkspace {
+				fmt.Fprintf(f.IO.Out, "Selected the default workspace.\n")
+				return nil
+			}
+			fmt.Fprintf(f.IO.Out, "Selected workspace %q: commands in this working copy use it (kept in %s).\n", name, run.SelectionPath)
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&orCreate, "or-create", false, "create the workspace when it does not exist")
+	sf.vars.register(cmd)
+	return cmd
+}
+
+func newWorkspaceShowCmd(f *Factory) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "show",
+		Short: "Print the name of the workspace in use",
+		Long: `Show prints the name of the workspace commands use here: the one --workspace
+names, else LEADSYNC_WORKSPACE, else the one leadsync workspace select
+chose, else "default". Only the name, for scripts.`,
+		Example: `  leadsync workspace show
+  echo "planning in $(leadsync workspace show)"`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			name := f.workspace()
+			if name == "" {
+				name = state.DefaultWorkspace
+			}
+			fmt.Fprintln(f.IO.Out, name)
+			return nil
+		},
+	}
+	return cmd
+}
+
 func newWorkspaceDeleteCmd(f *Factory) *cobra.Command {
 	var sf stateFlags
 	var force bool
@@ -133,7 +216,8 @@ paid for. A workspace in use by a run (locked) is refused, as are
 LEADSYNC_WORKSPACE).`,
 		Example: `  leadsync workspace delete uk
   leadsync workspace delete old-campaign --force`,
-		Args: cobra.ExactArgs(1),
+		Args:              cobra.ExactArgs(1),
+		ValidArgsFunction: completeWorkspaces(f, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			src, set, err := workspaceSource(f, &sf)
 			if err != nil {
@@ -141,7 +225,8 @@ LEADSYNC_WORKSPACE).`,
 			}
 			defer src.close()
 			if name := args[0]; name != state.DefaultWorkspace && name == src.workspaceName() {
-				return fmt.Errorf("workspace %q is the one in use (--workspace or %s names it); nothing was deleted. Delete it from another one: leadsync --workspace default workspace delete %s", name, EnvWorkspace, name)
+				_, by := f.workspaceAndSource()
+				return fmt.Errorf("workspace %q is the one in use (%s names it); nothing was deleted. Delete it from another one: leadsync --workspace default workspace delete %s", name, by, name)
 			}
 			if err := set.DeleteWorkspace(args[0], force); err != nil {
 				if ne := (*backend.NoWorkspaceError)(nil); errors.As(err, &ne) {

@@ -83,6 +83,7 @@ func Load(opts LoadOptions) (*Config, hcl.Diagnostics) {
 				Files:     map[string]*hcl.File{},
 				Variables: map[string]*Variable{},
 				Catalog:   cat,
+				refs:      &refCache{},
 			},
 		},
 	}

@@ -209,37 +209,71 @@ func (m *Move) Destination(addr string) (string, bool) {
 	return moved.String(), true
 }
 
-// FollowMoves is where addr ends up after every move that applies to it,
-// in turn (a chain: search.a to search.b, then search.b to search.c), and
-// whether any did. An exact move (one instance) is tried before one of a
-// whole block, and that before one of a module.
-func FollowMoves(moves []*Move, addr string) (string, bool) {
-	moved := false
-	for step := 0; step <= len(moves); step++ {
-		next, ok := nextMove(moves, addr)
-		if !ok {
-			return addr, moved
-		}
-		addr, moved = next, true
-	}
-	return addr, moved // a cycle: refused by Load, so never reached
+// MoveSet finds where addresses go by a list of moves, in turn (a chain:
+// search.a to search.b, then search.b to search.c). An exact move (one
+// instance) is tried before one of a whole block, and that before one of a
+// module.
+type MoveSet struct {
+	exact   map[string]*Move // by From
+	blocks  map[string]*Move // by From, a block address
+	modules []*Move
+	n       int
 }
 
-func nextMove(moves []*Move, addr string) (string, bool) {
-	for _, pass := range []func(*Move) bool{
-		func(m *Move) bool { return m.Exact && m.Kind != address.ModuleKeyword },
-		func(m *Move) bool { return !m.Exact && m.Kind != address.ModuleKeyword },
-		func(m *Move) bool { return m.Kind == address.ModuleKeyword },
-	} {
-		for _, m := range moves {
-			if pass(m) {
-				if to, ok := m.Destination(addr); ok {
-					return to, true
-				}
+// NewMoveSet indexes moves (checked by Load, or made by NewMove).
+func NewMoveSet(moves []*Move) *MoveSet {
+	ms := &MoveSet{exact: map[string]*Move{}, blocks: map[string]*Move{}, n: len(moves)}
+	for _, m := range moves {
+		switch {
+		case m.Kind == address.ModuleKeyword:
+			ms.modules = append(ms.modules, m)
+		case m.Exact:
+			if ms.exact[m.From] == nil {
+				ms.exact[m.From] = m
+			}
+		default:
+			if ms.blocks[m.From] == nil {
+				ms.blocks[m.From] = m
 			}
 		}
 	}
-	return "", false
+	return ms
+}
+
+// Follow is where addr (an instance address state holds: a search, a
+// profile, an enrich block) ends up after every move that applies to it,
+// the first of those moves, and whether any did.
+func (ms *MoveSet) Follow(addr string) (string, *Move, bool) {
+	var first *Move
+	for step := 0; step <= ms.n; step++ {
+		next, m := ms.next(addr)
+		if m == nil {
+			break
+		}
+		if first == nil {
+			first = m
+		}
+		addr = next
+	}
+	return addr, first, first != nil
+}
+
+func (ms *MoveSet) next(addr string) (string, *Move) {
+	if m := ms.exact[addr]; m != nil {
+		return m.To, m
+	}
+	if len(ms.blocks) > 0 {
+		if block := address.Block(addr); ms.blocks[block] != nil && strings.HasPrefix(addr, block) {
+			m := ms.blocks[block]
+			return m.To + addr[len(block):], m
+		}
+	}
+	for _, m := range ms.modules {
+		if to, ok := m.Destination(addr); ok {
+			return to, m
+		}
+	}
+	return "", nil
 }
 
 // checkMoves checks the moved blocks against the configuration and each

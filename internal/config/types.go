@@ -1,7 +1,6 @@
 package config
 
 import (
-	"sync"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -52,10 +51,10 @@ type Config struct {
 
 	// evalCtx holds var.*, local.* and the functions, for Match.
 	evalCtx *hcl.EvalContext
-	// refIndex maps block and instance addresses to the instances they
-	// name, built once (refsOnce) by Instances.
-	refIndex map[string][]string
-	refsOnce sync.Once
+	// refs maps block and instance addresses to the instances they name,
+	// built by Instances when first needed (nil in a Config not made by
+	// Load: Instances then scans).
+	refs *refCache
 	// secretRanges are source ranges holding sensitive literals (api_key,
 	// defaults and file values of sensitive variables); DiagFiles masks them.
 	secretRanges []hcl.Range

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/leadsync/leadsync/internal/address"
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/textfmt"
@@ -78,7 +79,7 @@ func (j *job) summary() []sumRow {
 				continue
 			}
 			seen[src] = true
-			if strings.HasPrefix(src, "profile.") {
+			if address.Kind(src) == "profile" {
 				profiles = append(profiles, src)
 			} else {
 				searches = append(searches, src)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/agext/levenshtein"
 
+	"github.com/leadsync/leadsync/internal/address"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -85,7 +86,7 @@ type UnknownAddressError struct {
 // UnknownAddress is the *UnknownAddressError of addr in s.
 func UnknownAddress(s *state.State, addr, consequence string) *UnknownAddressError {
 	var near []string
-	base := strings.SplitN(addr, "[", 2)[0]
+	base := address.Block(addr)
 	for _, a := range s.Addresses(false) {
 		if strings.HasPrefix(a, base) || levenshtein.Distance(addr, a, nil) <= 2 {
 			near = append(near, a)
@@ -106,8 +107,8 @@ func (e *UnknownAddressError) Error() string {
 	if strings.Contains(addr, "[") && !strings.Contains(addr, `"`) {
 		msg += ` (quote instance keys in the shell: 'search.cto["Berlin"]')`
 	}
-	if !strings.HasPrefix(addr, "search.") && !strings.HasPrefix(addr, "profile.") && !strings.HasPrefix(addr, "person.") {
-		msg += `. Addresses look like search.cto, search.cto["Berlin"], profile.founder or person.<id>`
+	if k := address.Kind(addr); k != "search" && k != "profile" && !strings.HasPrefix(addr, state.PersonAddressPrefix) {
+		msg += `. Addresses look like search.cto, search.cto["Berlin"], profile.founder, module.dach.search.cto or person.<id>`
 	}
 	return msg + `. Run "leadsync state list" to see every address`
 }

@@ -71,6 +71,8 @@ func (e *Event) Validate() error {
 		return nil
 	case EventTrim, EventProfileShare:
 		return e.validateUpdate()
+	case EventMove:
+		return e.validateMove()
 	case EventSplit:
 		if err := need(e.Split != nil, "sub-search result"); err != nil {
 			return err
@@ -97,6 +99,11 @@ func (s *State) Fold(e Event) error {
 		return err
 	}
 	s.Normalize()
+	if e.Kind == EventMove {
+		// No call, no address of its own: nothing to clear.
+		s.foldMove(e.Move)
+		return nil
+	}
 	a := applier{s: s, at: e.At}
 	s.touchFailure(e.Address)
 	switch e.Kind {

@@ -273,6 +273,7 @@ type Event struct {
 	People  *ForgetPeopleEvent `json:"people,omitempty"`
 	Trim    *TrimEvent         `json:"trim,omitempty"`  // EventTrim
 	Share   *ProfileShareEvent `json:"share,omitempty"` // EventProfileShare
+	Move    *MoveEvent         `json:"move,omitempty"`  // EventMove
 }
 
 // ForgetPeopleEvent removes people from the state with their enrichments.

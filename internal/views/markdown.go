@@ -100,6 +100,9 @@ func mdSummary(p *plan.Plan) string {
 		parts = append(parts, "quota not checked")
 	}
 	var other []string
+	if t.Moves > 0 {
+		other = append(other, count(t.Moves, "move", "moves"))
+	}
 	if t.Updates > 0 {
 		other = append(other, count(t.Updates, "update", "updates"))
 	}
