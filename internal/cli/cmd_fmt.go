@@ -37,6 +37,11 @@ func newFmtCmd(f *Factory) *cobra.Command {
 changed. PATH may be files or directories (default: the working directory);
 "-" formats standard input to standard output.
 
+A directory's configuration is formatted with the module folders it calls
+(module blocks' source, nested calls too, a shared ../modules as well):
+they are part of it. --recursive formats every subdirectory besides, as
+terraform fmt -recursive does, skipping hidden ones (.leadsync, .git).
+
 With --check nothing is written: fmt lists the files that are not formatted
 and exits 1 when there is any, which suits CI.`,
 		Example: `  leadsync fmt
@@ -87,7 +92,17 @@ func runFmt(f *Factory, opts *fmtOptions) error {
 			return fmt.Errorf("fmt: %w", err)
 		}
 		files = append(files, found...)
+		// The module folders the configuration calls are part of it,
+		// wherever they are (a shared ../modules too).
+		for _, dir := range config.ModuleDirs(abs) {
+			found, err := findFormattable(dir, false)
+			if err != nil {
+				return fmt.Errorf("fmt: %w", err)
+			}
+			files = append(files, found...)
+		}
 	}
+	files = uniqueFiles(files)
 	changed, failed := 0, false
 	for _, path := range files {
 		name := path
@@ -169,6 +184,20 @@ func formatSource(src []byte, name string) ([]byte, hcl.Diagnostics) {
 		return nil, diags
 	}
 	return hclwrite.Format(src), nil
+}
+
+// uniqueFiles drops the files named twice (a module folder that
+// --recursive finds too), keeping the first.
+func uniqueFiles(files []string) []string {
+	seen := map[string]bool{}
+	out := files[:0]
+	for _, f := range files {
+		if !seen[filepath.Clean(f)] {
+			seen[filepath.Clean(f)] = true
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // findFormattable lists the formattable files of dir (and its subdirectories

@@ -62,8 +62,13 @@ func summarize(cfg *config.Config) string {
 		blocks[s.Block] = true
 	}
 	searchBlocks := len(blocks)
-	return fmt.Sprintf("%s (%s), %s, %s, %s",
+	s := fmt.Sprintf("%s (%s), %s, %s, %s",
 		textfmt.Plural(searchBlocks, "search block"), textfmt.Plural(len(cfg.Searches), "search"),
 		textfmt.Plural(len(cfg.Profiles), "profile"), textfmt.Plural(len(cfg.Enriches), "enrich block"),
 		textfmt.Plural(len(cfg.Exports), "export"))
+	if len(cfg.Modules) > 0 {
+		// Counted across every module instance, which the modules add.
+		s += ", in " + textfmt.Plural(len(cfg.Modules), "module instance") + " and the root"
+	}
+	return s
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/leadsync/leadsync/internal/address"
@@ -375,5 +376,59 @@ func mergeModuleNotes(ds hcl.Diagnostics, notes map[*hcl.Diagnostic]moduleNote) 
 		}
 		g.d.Detail = strings.TrimRight(g.d.Detail, "\n") + fmt.Sprintf("\n\nIn %s%s (the module block at %s).", strings.Join(names, ", "), more, shortRange(g.call))
 	}
+	return out
+}
+
+// ModuleDirs lists the module folders the configuration in dir calls,
+// nested calls included, each once, in the order they are found: what
+// `leadsync fmt` formats besides dir. It reads only the module blocks'
+// source (a literal local path, as Load requires); a file that does not
+// parse, or a source that is not a local folder, is skipped here (Load
+// and fmt itself say what is wrong with it).
+func ModuleDirs(dir string) []string {
+	seen := map[string]bool{filepath.Clean(dir): true}
+	var out []string
+	var walk func(d string)
+	walk = func(d string) {
+		names, _ := filepath.Glob(filepath.Join(d, "*"+ConfigSuffix))
+		sort.Strings(names)
+		for _, name := range names {
+			src, err := os.ReadFile(name)
+			if err != nil || CheckNesting(name, src) != nil {
+				continue
+			}
+			f, ds := hclsyntax.ParseConfig(src, name, hcl.InitialPos)
+			if ds.HasErrors() {
+				continue
+			}
+			content, _, _ := f.Body.PartialContent(&hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: "module", LabelNames: []string{"name"}}}})
+			for _, b := range content.Blocks {
+				attrs, _ := b.Body.JustAttributes()
+				a := attrs["source"]
+				if a == nil {
+					continue
+				}
+				v, ds := a.Expr.Value(nil)
+				if ds.HasErrors() || v.Type() != cty.String || v.IsNull() || !v.IsKnown() {
+					continue
+				}
+				s := v.AsString()
+				if !strings.HasPrefix(s, "./") && !strings.HasPrefix(s, "../") {
+					continue
+				}
+				md := filepath.Clean(filepath.Join(d, filepath.FromSlash(s)))
+				if seen[md] {
+					continue
+				}
+				seen[md] = true
+				if fi, err := os.Stat(md); err != nil || !fi.IsDir() {
+					continue
+				}
+				out = append(out, md)
+				walk(md)
+			}
+		}
+	}
+	walk(filepath.Clean(dir))
 	return out
 }
