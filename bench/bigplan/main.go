@@ -2,9 +2,13 @@
 // for_each instances and a state in which every instance ran and kept its
 // share of P people, so that the whole `leadsync plan` command (reading the
 // configuration, loading the state, planning, rendering) can be timed on
-// the issue's size:
+// the issue's size. With -modules the same searches are written through a
+// module (one module block with for_each over the cities, a search in each
+// instance), and the state keeps them at the module's addresses, to compare
+// the two:
 //
 //	go run ./bench/bigplan -out /tmp/bigplan -searches 5000 -people 300000
+//	go run ./bench/bigplan -out /tmp/bigplan-modules -modules
 //	go build -o /tmp/leadsync . && /usr/bin/time -v /tmp/leadsync plan --offline --chdir /tmp/bigplan
 package main
 
@@ -26,12 +30,13 @@ func main() {
 	out := flag.String("out", "", "directory to write (created; its state is replaced)")
 	searches := flag.Int("searches", 5000, "search instances")
 	people := flag.Int("people", 300000, "people in state")
+	modules := flag.Bool("modules", false, "write the searches through a module")
 	flag.Parse()
 	if *out == "" || *searches <= 0 || *people < *searches {
 		fmt.Fprintln(os.Stderr, "usage: bigplan -out DIR [-searches N] [-people P] (P >= N)")
 		os.Exit(2)
 	}
-	if err := write(*out, *searches, *people); err != nil {
+	if err := write(*out, *searches, *people, *modules); err != nil {
 		fmt.Fprintln(os.Stderr, "bigplan:", err)
 		os.Exit(1)
 	}
@@ -39,7 +44,7 @@ func main() {
 
 func key(i int) string { return fmt.Sprintf("c%05d", i) }
 
-func write(dir string, n, people int) error {
+func write(dir string, n, people int, modules bool) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -73,6 +78,55 @@ export "all" {
   }
 }
 `, strings.Join(keys, ", "))
+	addr := func(i int) string { return `search.cto["` + key(i) + `"]` }
+	if modules {
+		cfg = fmt.Sprintf(`api {
+  base_url    = "https://api.example.com"
+  max_credits = 1000000
+}
+
+module "market" {
+  for_each = toset([%s])
+  source   = "./persona"
+  city     = each.value
+}
+
+enrich "contacts" {
+  from    = [module.market.ctos]
+  limit   = 250000
+  refresh = "180d"
+}
+
+export "all" {
+  path = "out/all.xlsx"
+  sheet "All" {
+    from = [module.market.ctos]
+  }
+}
+`, strings.Join(keys, ", "))
+		persona := `variable "city" {
+  type = string
+}
+
+search "cto" {
+  keywords    = "CTO"
+  city        = var.city
+  max_results = 100
+  refresh     = "30d"
+}
+
+output "ctos" {
+  value = [search.cto]
+}
+`
+		if err := os.MkdirAll(filepath.Join(dir, "persona"), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(dir, "persona", "main.leads.hcl"), []byte(persona), 0o644); err != nil {
+			return err
+		}
+		addr = func(i int) string { return `module.market["` + key(i) + `"].search.cto` }
+	}
 	if err := os.WriteFile(filepath.Join(dir, "main.leads.hcl"), []byte(cfg), 0o644); err != nil {
 		return err
 	}
@@ -82,7 +136,7 @@ export "all" {
 	st := state.New()
 	per := people / n
 	for i := 0; i < n; i++ {
-		addr := `search.cto["` + key(i) + `"]`
+		addr := addr(i)
 		params := map[string]any{"keywords": "CTO", "city": key(i)}
 		if i%10 == 1 { // a tenth changed their request since
 			params["city"] = "old"

@@ -124,6 +124,14 @@ type segment struct{ name, key string }
 // segments cuts s into its names and keys.
 func segments(s string) ([]segment, error) {
 	var out []segment
+	err := eachSegment(s, func(seg segment) { out = append(out, seg) })
+	return out, err
+}
+
+// eachSegment calls f with each name of s and the key that follows it, in
+// order, and says what is wrong with s, if anything (f may have been
+// called for the segments before the mistake).
+func eachSegment(s string, f func(segment)) error {
 	i := 0
 	for {
 		start := i
@@ -131,23 +139,23 @@ func segments(s string) ([]segment, error) {
 			i++
 		}
 		if i == start {
-			return nil, fmt.Errorf("%q is not an address: a name is expected at character %d", s, start+1)
+			return fmt.Errorf("%q is not an address: a name is expected at character %d", s, start+1)
 		}
 		seg := segment{name: s[start:i]}
 		if i < len(s) && s[i] == '[' {
 			n, err := keyLen(s[i:])
 			if err != nil {
-				return nil, fmt.Errorf("%q is not an address: %v", s, err)
+				return fmt.Errorf("%q is not an address: %v", s, err)
 			}
 			seg.key = s[i : i+n]
 			i += n
 		}
-		out = append(out, seg)
+		f(seg)
 		if i == len(s) {
-			return out, nil
+			return nil
 		}
 		if s[i] != '.' {
-			return nil, fmt.Errorf("%q is not an address: %q at character %d", s, s[i], i+1)
+			return fmt.Errorf("%q is not an address: %q at character %d", s, s[i], i+1)
 		}
 		i++
 	}
@@ -212,11 +220,24 @@ func Kind(addr string) string {
 		}
 		return k
 	}
-	a, err := Parse(addr)
-	if err != nil {
+	// Without building the address: pairs of a name and a name with an
+	// optional key, every pair but the last module.NAME; the first name
+	// of the last pair is the kind (module for a module address).
+	n, firstOther := 0, -1
+	var kind segment
+	err := eachSegment(addr, func(seg segment) {
+		if n%2 == 0 {
+			if (seg.name != ModuleKeyword || seg.key != "") && firstOther < 0 {
+				firstOther = n
+			}
+			kind = seg
+		}
+		n++
+	})
+	if err != nil || n%2 != 0 || (firstOther >= 0 && firstOther != n-2) || kind.key != "" || kind.name == ModuleKeyword {
 		return ""
 	}
-	return a.Kind
+	return kind.name
 }
 
 // Block is addr without its instance key: the address of its block.
@@ -362,15 +383,25 @@ func compareKeys(a, b string) int {
 		}
 		return 1
 	}
-	na, ea := strconv.Atoi(strings.Trim(a, "[]"))
-	nb, eb := strconv.Atoi(strings.Trim(b, "[]"))
+	na, ea := index(a)
+	nb, eb := index(b)
 	switch {
-	case ea == nil && eb == nil:
+	case ea && eb:
 		return na - nb
-	case ea == nil:
+	case ea:
 		return -1
-	case eb == nil:
+	case eb:
 		return 1
 	}
 	return strings.Compare(a, b)
+}
+
+// index reads a count index key ([12]) without allocating; false for a
+// string key.
+func index(key string) (int, bool) {
+	if len(key) < 3 || key[1] < '0' || key[1] > '9' {
+		return 0, false
+	}
+	n, err := strconv.Atoi(key[1 : len(key)-1])
+	return n, err == nil
 }

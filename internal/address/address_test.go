@@ -143,11 +143,21 @@ func TestJoinAndKeys(t *testing.T) {
 // FuzzParse checks that Parse never panics, and that what it accepts it
 // writes back as it read it.
 func FuzzParse(f *testing.F) {
-	for _, s := range []string{"search.cto", `module.dach["de"].search.cto[3]`, `search.cto["a\"]"]`, "module.x", "x.y[", `a.b["\u00e9"]`} {
+	for _, s := range []string{"search.cto", `module.dach["de"].search.cto[3]`, "module.x.module", "module.a.b.c.d", `module.a["k"].module.b`, `search.cto["a\"]"]`, "module.x", "x.y[", `a.b["\u00e9"]`} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		a, err := Parse(s)
+		if strings.HasPrefix(s, "module.") {
+			// Kind reads module addresses without Parse: the same answer.
+			want := ""
+			if err == nil {
+				want = a.Kind
+			}
+			if got := Kind(s); got != want {
+				t.Fatalf("Kind(%q) = %q, Parse says %q", s, got, want)
+			}
+		}
 		if err != nil {
 			return
 		}

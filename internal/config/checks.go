@@ -43,10 +43,16 @@ func sortInstances(c *Config) {
 // sortByAddress sorts list by the address of each element, reading each
 // address once.
 func sortByAddress[T any](list []T, addr func(T) string) {
-	keys := make(map[string]address.SortKey, len(list))
-	for _, x := range list {
-		a := addr(x)
-		keys[a] = address.NewSortKey(a)
+	type keyed struct {
+		key address.SortKey
+		x   T
 	}
-	sort.SliceStable(list, func(i, j int) bool { return keys[addr(list[i])].Less(keys[addr(list[j])]) })
+	ks := make([]keyed, len(list))
+	for i, x := range list {
+		ks[i] = keyed{address.NewSortKey(addr(x)), x}
+	}
+	sort.SliceStable(ks, func(i, j int) bool { return ks[i].key.Less(ks[j].key) })
+	for i := range ks {
+		list[i] = ks[i].x
+	}
 }

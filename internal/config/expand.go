@@ -20,7 +20,18 @@ const maxCount = 10000
 // nearest known name. meant holds the known names suggested for them: an
 // argument misspelt is then not also reported missing (the root cause
 // only).
+//
+// A block of a module is decoded once however many instances the module
+// has (its problems are reported once too): the result is kept by block.
 func (l *loader) content(b *hcl.Block, schema *hcl.BodySchema, what string) (content *hcl.BodyContent, meant map[string]bool) {
+	if c, seen := l.contents[b]; seen {
+		return c.content, c.meant
+	}
+	start := len(l.diags)
+	defer func() {
+		l.contents[b] = decoded{content, meant}
+		l.static(l.diags[start:])
+	}()
 	content, remain, ds := b.Body.PartialContent(schema)
 	l.add(ds)
 	attrs, ds := remain.JustAttributes()
@@ -41,6 +52,12 @@ func (l *loader) content(b *hcl.Block, schema *hcl.BodySchema, what string) (con
 		l.errorf(a.NameRange.Ptr(), "Unsupported argument", "%s has no argument %q.%s", what, a.Name, hint)
 	}
 	return content, meant
+}
+
+// decoded is what content gave for a block.
+type decoded struct {
+	content *hcl.BodyContent
+	meant   map[string]bool
 }
 
 // instance is one expansion of a search, profile or module block.
@@ -117,6 +134,7 @@ func (l *loader) expand(b *hcl.Block, content *hcl.BodyContent, info *blockInfo)
 			return nil
 		}
 		info.expanded = true
+		info.keys = make(map[string]bool, len(items))
 		var out []instance
 		for _, it := range items {
 			info.keys[it.key] = true
@@ -141,6 +159,7 @@ func (l *loader) expand(b *hcl.Block, content *hcl.BodyContent, info *blockInfo)
 			return nil
 		}
 		info.expanded = true
+		info.keys = make(map[string]bool, n)
 		var out []instance
 		for i := 0; i < n; i++ {
 			info.keys[strconv.Itoa(i)] = true
@@ -189,13 +208,15 @@ func (l *loader) countInstances(n int, a *hcl.Attribute) bool {
 
 func (l *loader) declareInstances(searches, profiles hcl.Blocks) {
 	for _, bs := range []hcl.Blocks{searches, profiles} {
-		seen := map[string]hcl.Range{}
 		for _, b := range bs {
-			if !l.uniqueName(b, seen) {
+			if !l.uniqueName(b) {
+				if l.skip == nil {
+					l.skip = map[*hcl.Block]bool{}
+				}
 				l.skip[b] = true
 				continue
 			}
-			l.blocks[b.Type+"."+b.Labels[0]] = &blockInfo{kind: b.Type, name: b.Labels[0], rng: b.DefRange, keys: map[string]bool{}}
+			l.blocks[b.Type+"."+b.Labels[0]] = &blockInfo{kind: b.Type, name: b.Labels[0], rng: b.DefRange}
 		}
 	}
 }

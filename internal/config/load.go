@@ -70,13 +70,22 @@ func Load(opts LoadOptions) (*Config, hcl.Diagnostics) {
 	}
 	l := &loader{
 		shared: &shared{
-			opts:        opts,
-			fsys:        fsys,
-			parser:      hclparse.NewParser(),
-			cat:         cat,
-			secrets:     map[string]bool{},
-			exportPaths: map[string]string{},
-			sources:     map[string]*moduleSource{},
+			opts:          opts,
+			fsys:          fsys,
+			parser:        hclparse.NewParser(),
+			cat:           cat,
+			secrets:       map[string]bool{},
+			exportPaths:   map[string]string{},
+			sources:       map[string]*moduleSource{},
+			contents:      map[*hcl.Block]decoded{},
+			varDecls:      map[*hcl.Block]*variable{},
+			names:         map[string]bool{},
+			unique:        map[*hcl.Block]bool{},
+			declared:      map[nameKey]hcl.Range{},
+			paths:         map[string]cty.Value{},
+			folderCtx:     map[string]*hcl.EvalContext{},
+			refsChecked:   map[refsKey]hcl.Diagnostics{},
+			staticOutputs: map[*hcl.Attribute][]string{},
 			cfg: &Config{
 				Dir:       opts.Dir,
 				Workspace: opts.Workspace,
@@ -140,9 +149,6 @@ type loader struct {
 	prefix string
 	// call is the module call that made this instance; nil in the root.
 	call *callSite
-	// stack are the folders of the modules from the root down to this
-	// one, for finding cycles.
-	stack []string
 
 	varOrder   []string
 	vars       map[string]*variable
@@ -156,9 +162,9 @@ type loader struct {
 	// calls are the module calls of this module by name, for references
 	// to their outputs.
 	calls map[string]*moduleCall
-	// outputs are this module's outputs by name: the addresses each one
-	// gives (see output.go).
-	outputs map[string][]string
+	// outputs are this module's outputs: the addresses each one gives
+	// (see output.go).
+	outputs []output
 
 	base *hcl.EvalContext // var, local, leadsync, path and functions
 	skip map[*hcl.Block]bool
@@ -203,6 +209,31 @@ type shared struct {
 	// diagModules are the diagnostics found in module files, with the
 	// instance each was found in (see mergeModuleNotes).
 	diagModules map[*hcl.Diagnostic]moduleNote
+	// staticDiags are the diagnostics of a module's text alone (see
+	// static): noted with no instance.
+	staticDiags map[*hcl.Diagnostic]bool
+
+	// What does not change from one module instance to the next, worked
+	// out once: each block's decoded body, the search schema, the
+	// variable declarations of each module folder, the checked names, the
+	// path object of each folder.
+	contents     map[*hcl.Block]decoded
+	searchSchema *hcl.BodySchema
+	varDecls     map[*hcl.Block]*variable
+	names        map[string]bool
+	unique       map[*hcl.Block]bool
+	declared     map[nameKey]hcl.Range
+	paths        map[string]cty.Value
+	folderCtx    map[string]*hcl.EvalContext
+	catAttrs     []string
+	refsChecked  map[refsKey]hcl.Diagnostics
+	// staticOutputs are the outputs that give the same blocks in every
+	// instance, relative to the module (see outputValue).
+	staticOutputs map[*hcl.Attribute][]string
+	workspaceVal  cty.Value
+	// marked is set once a value is marked sensitive: until then no value
+	// can hold a mark, and evaluations skip looking for one.
+	marked bool
 
 	apiBlock      *hcl.Block
 	apiGeneration *hcl.Attribute
@@ -218,14 +249,10 @@ func (l *loader) modulePath() string { return strings.TrimSuffix(l.prefix, ".") 
 // the address prefix of its instance.
 func (l *loader) initModule(dir, prefix string) {
 	l.dir, l.prefix = dir, prefix
+	// The maps that a module often leaves empty (locals, module calls,
+	// enrich blocks, outputs, skipped blocks) are made when first written.
 	l.vars = map[string]*variable{}
-	l.locals = map[string]*local{}
 	l.blocks = map[string]*blockInfo{}
-	l.calls = map[string]*moduleCall{}
-	l.enriches = map[string]bool{}
-	l.outputs = map[string][]string{}
-	l.skip = map[*hcl.Block]bool{}
-	l.stack = append(l.stack, dir)
 }
 
 // blockInfo is what from-references need to know about a search or profile block.
@@ -318,7 +345,7 @@ func (l *loader) load() {
 	if !ok {
 		return
 	}
-	l.loadBody(blocks)
+	l.loadBody(byType(blocks))
 	sortInstances(l.cfg)
 	l.checkExportFiles()
 	l.crossChecks()
@@ -368,14 +395,19 @@ func (l *loader) readFiles(fsys fs.FS, dir string, names []string) (hcl.Blocks, 
 	return blocks, true
 }
 
+// byType groups blocks by type, each group in file order.
+func byType(blocks hcl.Blocks) map[string]hcl.Blocks {
+	out := map[string]hcl.Blocks{}
+	for _, b := range blocks {
+		out[b.Type] = append(out[b.Type], b)
+	}
+	return out
+}
+
 // loadBody decodes the top-level blocks of one module (the root, or one
 // instance of a module call): variables, locals, then the blocks that
 // depend on them, in an order where every reference is declared first.
-func (l *loader) loadBody(blocks hcl.Blocks) {
-	byType := map[string]hcl.Blocks{}
-	for _, b := range blocks {
-		byType[b.Type] = append(byType[b.Type], b)
-	}
+func (l *loader) loadBody(byType map[string]hcl.Blocks) {
 	l.declareVariables(byType["variable"])
 	if l.call == nil {
 		l.assignVariables()
@@ -388,7 +420,7 @@ func (l *loader) loadBody(blocks hcl.Blocks) {
 	if l.call == nil {
 		l.cfg.evalCtx = l.base
 		l.decodeSettings(byType["leadsync"])
-		l.decodeAPI(byType["api"], len(blocks) > 0)
+		l.decodeAPI(byType["api"], len(byType) > 0)
 	} else {
 		l.rootOnly(byType)
 	}
@@ -400,16 +432,17 @@ func (l *loader) loadBody(blocks hcl.Blocks) {
 		l.decodeProfile(b)
 	}
 	l.loadModules(byType["module"])
-	seen := map[string]hcl.Range{}
 	for _, b := range byType["enrich"] {
-		if l.uniqueName(b, seen) {
+		if l.uniqueName(b) {
+			if l.enriches == nil {
+				l.enriches = map[string]bool{}
+			}
 			l.enriches[b.Labels[0]] = true
 			l.decodeEnrich(b)
 		}
 	}
-	seen = map[string]hcl.Range{}
 	for _, b := range byType["export"] {
-		if l.uniqueName(b, seen) {
+		if l.uniqueName(b) {
 			l.decodeExport(b, l.exportPaths)
 		}
 	}
@@ -451,22 +484,45 @@ func days(d time.Duration) string {
 }
 
 // uniqueName checks a block's label: a valid identifier, not used before by
-// another block of the same type.
-func (l *loader) uniqueName(b *hcl.Block, seen map[string]hcl.Range) bool {
+// another block of the same type. The answer depends on the module's text
+// alone: a module's blocks are checked (and their problems reported) in
+// its first instance, and the answer is kept for the others.
+func (l *loader) uniqueName(b *hcl.Block) bool {
+	if ok, checked := l.unique[b]; checked {
+		return ok
+	}
+	start := len(l.diags)
+	ok := l.checkName(b)
+	l.unique[b] = ok
+	l.static(l.diags[start:])
+	return ok
+}
+
+func (l *loader) checkName(b *hcl.Block) bool {
 	name := b.Labels[0]
-	if !validIdentifier(name) {
+	valid, checked := l.names[name]
+	if !checked {
+		valid = validIdentifier(name)
+		l.names[name] = valid
+	}
+	if !valid {
 		l.errorf(&b.LabelRanges[0], fmt.Sprintf("Invalid %s name", b.Type),
 			"%q cannot be referenced as %s.%s: a name starts with a letter and has only letters, digits, underscores and dashes.", name, b.Type, name)
 		return false
 	}
-	if prev, ok := seen[name]; ok {
+	k := nameKey{l.dir, b.Type, name}
+	if prev, ok := l.declared[k]; ok {
 		l.errorf(&b.LabelRanges[0], fmt.Sprintf("Duplicate %s block", b.Type),
 			"%s block named %q is already declared at %s. Names are unique within each block type; rename one of them.", capitalize(textfmt.WithArticle(b.Type)), name, shortRange(prev))
 		return false
 	}
-	seen[name] = b.DefRange
+	l.declared[k] = b.DefRange
 	return true
 }
+
+// nameKey is a block's name in a module folder ("." for the root): names
+// are unique by folder and block type.
+type nameKey struct{ dir, typ, name string }
 
 // capitalize makes the first letter of s upper case (ASCII).
 func capitalize(s string) string {
@@ -512,23 +568,50 @@ func (l *loader) evalContext(extra map[string]cty.Value) *hcl.EvalContext {
 	for name, v := range l.vars {
 		vars[name] = v.value
 	}
-	locals := map[string]cty.Value{}
-	for name, lo := range l.locals {
-		locals[name] = lo.value
+	locals := cty.EmptyObjectVal
+	if len(l.locals) > 0 {
+		m := make(map[string]cty.Value, len(l.locals))
+		for name, lo := range l.locals {
+			m[name] = lo.value
+		}
+		locals = cty.ObjectVal(m)
 	}
-	ctx := &hcl.EvalContext{
-		Variables: map[string]cty.Value{"var": cty.ObjectVal(vars), "local": cty.ObjectVal(locals), "leadsync": l.leadsyncValue(), "path": l.pathValue()},
-		Functions: l.funcs,
-	}
+	// What is the same in every module instance of the folder (leadsync,
+	// path, the functions) sits in a context of the folder, read through.
+	ctx := l.folderContext().NewChild()
+	ctx.Functions = l.funcs
+	ctx.Variables = make(map[string]cty.Value, 2+len(extra))
+	ctx.Variables["var"], ctx.Variables["local"] = cty.ObjectVal(vars), locals
 	for k, v := range extra {
 		ctx.Variables[k] = v
 	}
 	return ctx
 }
 
+// folderContext is the evaluation context of l's folder: leadsync, path
+// and the functions, made once per folder.
+func (l *loader) folderContext() *hcl.EvalContext {
+	if ctx := l.folderCtx[l.dir]; ctx != nil {
+		return ctx
+	}
+	ctx := &hcl.EvalContext{
+		Variables: map[string]cty.Value{"leadsync": l.leadsyncValue(), "path": l.pathValue()},
+		Functions: l.funcs,
+	}
+	l.folderCtx[l.dir] = ctx
+	return ctx
+}
+
 // leadsyncValue is the leadsync object of expressions: leadsync.workspace,
 // the workspace in use.
 func (l *loader) leadsyncValue() cty.Value {
+	if l.workspaceVal == cty.NilVal {
+		l.workspaceVal = l.newLeadsyncValue()
+	}
+	return l.workspaceVal
+}
+
+func (l *loader) newLeadsyncValue() cty.Value {
 	ws := l.opts.Workspace
 	if ws == "" {
 		ws = DefaultWorkspace
@@ -540,7 +623,12 @@ func (l *loader) leadsyncValue() cty.Value {
 // path.module is the folder of the module the expression is in, path.root
 // the root's, both relative to the root (export paths and file() are).
 func (l *loader) pathValue() cty.Value {
-	return cty.ObjectVal(map[string]cty.Value{"module": cty.StringVal(l.dir), "root": cty.StringVal(".")})
+	if v, ok := l.paths[l.dir]; ok {
+		return v
+	}
+	v := cty.ObjectVal(map[string]cty.Value{"module": cty.StringVal(l.dir), "root": cty.StringVal(".")})
+	l.paths[l.dir] = v
+	return v
 }
 
 // PathAttributes are the attributes of the path object in expressions.

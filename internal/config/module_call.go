@@ -14,8 +14,6 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
-
-	"github.com/leadsync/leadsync/internal/address"
 )
 
 // Module is one instance of a module call: module "dach" { source = ... }
@@ -49,19 +47,23 @@ type moduleCall struct {
 // the context its arguments are evaluated in (the caller's, with each or
 // count of the instance).
 type callSite struct {
-	block  *hcl.Block
-	addr   string // the instance: module.dach["de"]
-	parent *loader
-	inputs hcl.Attributes
-	in     instance
-	src    *moduleSource
+	block    *hcl.Block
+	addr     string // the instance: module.dach["de"]
+	callAddr string // the call: module.dach
+	parent   *loader
+	inputs   []*hcl.Attribute // the arguments that are inputs, in source order
+	// sources say where each input comes from, for messages.
+	sources map[string]string
+	in      instance
+	src     *moduleSource
 }
 
 // moduleSource is a module folder, read once however many calls and
 // instances use it.
 type moduleSource struct {
-	dir    string
-	blocks hcl.Blocks
+	dir string
+	// byType are its top-level blocks by type, in file order.
+	byType map[string]hcl.Blocks
 	// outputs are the names of its output blocks, for references to
 	// outputs of a module whose instances are none (an empty for_each).
 	outputs []string
@@ -75,9 +77,8 @@ var moduleMeta = []string{"source", "for_each", "count"}
 // loadModules reads the module calls of l's module and loads each
 // instance of each.
 func (l *loader) loadModules(blocks hcl.Blocks) {
-	seen := map[string]hcl.Range{}
 	for _, b := range blocks {
-		if !l.uniqueName(b, seen) {
+		if !l.uniqueName(b) {
 			continue
 		}
 		l.loadModuleCall(b)
@@ -86,7 +87,10 @@ func (l *loader) loadModules(blocks hcl.Blocks) {
 
 func (l *loader) loadModuleCall(b *hcl.Block) {
 	name := b.Labels[0]
-	call := &moduleCall{name: name, info: &blockInfo{kind: "module", name: name, rng: b.DefRange, keys: map[string]bool{}}}
+	call := &moduleCall{name: name, info: &blockInfo{kind: "module", name: name, rng: b.DefRange}}
+	if l.calls == nil {
+		l.calls = map[string]*moduleCall{}
+	}
 	l.calls[name] = call
 	attrs, ds := b.Body.JustAttributes()
 	l.add(ds)
@@ -99,18 +103,22 @@ func (l *loader) loadModuleCall(b *hcl.Block) {
 		return
 	}
 	inputs := hcl.Attributes{}
+	sources := map[string]string{}
+	callAddr := l.prefix + "module." + name
 	for n, a := range attrs {
 		if !contains(moduleMeta, n) {
 			inputs[n] = a
+			sources[n] = fmt.Sprintf("the argument %s of %s at %s", a.Name, callAddr, shortRange(a.NameRange))
 		}
 	}
+	ordered := sortedAttrs(inputs)
 	content := &hcl.BodyContent{Attributes: attrs}
 	for _, in := range l.expand(b, content, call.info) {
-		child := &loader{shared: l.shared, stack: slices.Clone(l.stack)}
+		child := &loader{shared: l.shared}
 		child.initModule(dir, in.addr+".")
-		child.call = &callSite{block: b, addr: in.addr, parent: l, inputs: inputs, in: in, src: call.src}
+		child.call = &callSite{block: b, addr: in.addr, callAddr: callAddr, parent: l, inputs: ordered, sources: sources, in: in, src: call.src}
 		start := len(l.diags)
-		child.loadBody(call.src.blocks)
+		child.loadBody(call.src.byType)
 		l.noteModule(l.diags[start:], child)
 		call.keys = append(call.keys, in.key)
 		call.instances = append(call.instances, child)
@@ -141,14 +149,30 @@ func (l *loader) moduleSourceAttr(b *hcl.Block, a *hcl.Attribute) (src, dir stri
 		return "", "", false
 	}
 	dir = path.Clean(path.Join(l.dir, src))
-	if i := slices.Index(l.stack, dir); i >= 0 {
-		chain := append(slices.Clone(l.stack[i:]), dir)
+	if stack := l.folders(); slices.Contains(stack, dir) {
+		i := slices.Index(stack, dir)
+		chain := append(slices.Clone(stack[i:]), dir)
 		l.errorf(a.Expr.Range().Ptr(), "Module cycle",
 			"%s calls the module in %s, which is already being read: %s. A module cannot call itself, directly or through other modules.",
 			l.prefix+"module."+b.Labels[0], dir, strings.Join(chain, " -> "))
 		return "", "", false
 	}
 	return src, dir, true
+}
+
+// folders are the folders of the modules from the root down to l's, for
+// finding cycles.
+func (l *loader) folders() []string {
+	var out []string
+	for m := l; m != nil; {
+		out = append(out, m.dir)
+		if m.call == nil {
+			break
+		}
+		m = m.call.parent
+	}
+	slices.Reverse(out)
+	return out
 }
 
 // readModule reads the module folder dir (relative to the root's) once:
@@ -188,7 +212,7 @@ func (l *loader) readModule(dir string, a *hcl.Attribute) *moduleSource {
 	if !ok {
 		return nil
 	}
-	src := &moduleSource{dir: dir, blocks: blocks}
+	src := &moduleSource{dir: dir, byType: byType(blocks)}
 	for _, b := range blocks {
 		switch b.Type {
 		case "output":
@@ -256,8 +280,8 @@ func (l *loader) folderHint(dir string) string {
 // a value points at the argument.
 func (l *loader) assignInputs() {
 	c := l.call
-	callAddr := address.Block(c.addr)
-	for _, a := range sortedAttrs(c.inputs) {
+	callAddr := c.callAddr
+	for _, a := range c.inputs {
 		v := l.vars[a.Name]
 		if v == nil {
 			hint := didYouMean(a.Name, c.src.variables)
@@ -279,7 +303,7 @@ func (l *loader) assignInputs() {
 			v.sensitive = true
 			l.collectSecrets(val)
 		}
-		l.setValue(v, val, fmt.Sprintf("the argument %s of %s at %s", a.Name, callAddr, shortRange(a.NameRange)), a.Expr.Range().Ptr())
+		l.setValue(v, val, c.sources[a.Name], a.Expr.Range().Ptr())
 	}
 	l.finishVariables(func(v *variable) {
 		l.errorf(c.block.DefRange.Ptr(), "Missing argument for a module variable",
@@ -321,13 +345,25 @@ func (l *loader) noteModule(ds hcl.Diagnostics, child *loader) {
 		if d.Subject == nil || path.Dir(d.Subject.Filename) != child.dir {
 			continue
 		}
-		if _, done := l.diagModules[d]; done {
+		if _, done := l.diagModules[d]; done || l.staticDiags[d] {
 			continue
 		}
 		if l.diagModules == nil {
 			l.diagModules = map[*hcl.Diagnostic]moduleNote{}
 		}
 		l.diagModules[d] = moduleNote{instance: child.call.addr, call: child.call.block.DefRange}
+	}
+}
+
+// static notes diagnostics that come from a module's text alone (a
+// block's arguments, a variable's declaration), found once for every
+// instance: they name no instance, only their file.
+func (l *loader) static(ds hcl.Diagnostics) {
+	for _, d := range ds {
+		if l.staticDiags == nil {
+			l.staticDiags = map[*hcl.Diagnostic]bool{}
+		}
+		l.staticDiags[d] = true
 	}
 }
 

@@ -18,9 +18,8 @@ var outputRefs = refList{attr: "value", kinds: []string{"search", "profile", "en
 // module.NAME.OUTPUT (from = [module.dach.ctos]). The root's outputs are
 // checked the same way; nothing calls the root, so they give nothing.
 func (l *loader) decodeOutputs(blocks hcl.Blocks) {
-	seen := map[string]hcl.Range{}
 	for _, b := range blocks {
-		if !l.uniqueName(b, seen) {
+		if !l.uniqueName(b) {
 			continue
 		}
 		content, meant := l.content(b, outputSchema, "An output block")
@@ -34,8 +33,67 @@ func (l *loader) decodeOutputs(blocks hcl.Blocks) {
 			}
 			continue
 		}
-		if addrs, ok := l.refs(a, outputRefs); ok {
-			l.outputs[b.Labels[0]] = addrs
+		if addrs, ok := l.outputValue(a); ok {
+			l.outputs = append(l.outputs, output{b.Labels[0], addrs})
 		}
 	}
+}
+
+// output is what one output of a module instance gives: addresses from
+// the root.
+type output struct {
+	name  string
+	addrs []string
+}
+
+// output returns the addresses the output name gives, nil when there is
+// none (a module has a few outputs: a list is cheaper than a map).
+func (l *loader) output(name string) []string {
+	for _, o := range l.outputs {
+		if o.name == name {
+			return o.addrs
+		}
+	}
+	return nil
+}
+
+// outputValue resolves an output's value in l's module instance. A value
+// that lists only whole blocks (search.cto, enrich.contacts) names the
+// same blocks in every instance of the module: it is read once, in the
+// first instance, and the others put their own module path before it.
+// A value with instance keys or outputs of nested modules depends on the
+// instance, and is read in each.
+func (l *loader) outputValue(a *hcl.Attribute) ([]string, bool) {
+	if rel, static := l.staticOutputs[a]; static {
+		out := make([]string, len(rel))
+		for i, r := range rel {
+			out[i] = l.prefix + r
+		}
+		return out, true
+	}
+	addrs, ok := l.refs(a, outputRefs)
+	if ok && wholeBlocks(a.Expr) {
+		rel := make([]string, len(addrs))
+		for i, x := range addrs {
+			rel[i] = x[len(l.prefix):]
+		}
+		l.staticOutputs[a] = rel
+	}
+	return addrs, ok
+}
+
+// wholeBlocks reports whether expr is a reference to a block, or a list
+// of such references, each a kind and a name only (search.cto).
+func wholeBlocks(expr hcl.Expression) bool {
+	exprs, ds := hcl.ExprList(expr)
+	if ds.HasErrors() {
+		exprs = []hcl.Expression{expr}
+	}
+	for _, e := range exprs {
+		t, ds := hcl.AbsTraversalForExpr(e)
+		if ds.HasErrors() || len(t) != 2 || t.RootName() == "module" {
+			return false
+		}
+	}
+	return true
 }

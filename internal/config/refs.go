@@ -29,6 +29,28 @@ func nearest(value string, candidates []string, n int) []string {
 
 func validIdentifier(s string) bool { return hclsyntax.ValidIdentifier(s) }
 
+// refsKey is an expression checked in a scope.
+type refsKey struct {
+	expr hcl.Expression
+	sc   scope
+}
+
+// checkedRefs is checkRefs, once per expression and scope: an expression
+// belongs to one file of one module, whose declarations are the same in
+// every instance, so every instance of a module (and every instance of a
+// block with for_each) would find the same. Its problems are reported
+// once.
+func (l *loader) checkedRefs(expr hcl.Expression, sc scope) hcl.Diagnostics {
+	k := refsKey{expr, sc}
+	if ds, seen := l.refsChecked[k]; seen {
+		return ds // the same diagnostics again: Load reports each once
+	}
+	ds := l.checkRefs(expr, sc)
+	l.refsChecked[k] = ds
+	l.static(ds)
+	return ds
+}
+
 // checkRefs checks every reference of expr against the scope, so that a typo
 // gets a precise message (and a suggestion) instead of a generic "unknown
 // variable", and a misplaced reference says where it is allowed.
@@ -435,7 +457,7 @@ func (l *loader) moduleRef(t hcl.Traversal, spec refList) ([]string, bool) {
 	}
 	var addrs []string
 	for _, child := range instances {
-		for _, a := range child.outputs[out.Name] {
+		for _, a := range child.output(out.Name) {
 			if k := address.Kind(a); !contains(spec.kinds, k) {
 				l.errorf(rng, "Invalid "+spec.attr+" reference", "%s.%s gives %s, %s block, and %s lists %s.", callAddr, out.Name, a, textfmt.WithArticle(k), spec.attr, spec.kindsText())
 				return nil, false
