@@ -5,11 +5,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
+	"github.com/leadsync/leadsync/internal/cli/arguments"
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/run"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/backend"
+
 	// The backends leadsync is built with, registered once for every
 	// command: cli opens them through the registry only.
 	_ "github.com/leadsync/leadsync/internal/state/backend/builtin"
@@ -157,29 +160,57 @@ func fileSource(f *Factory, path string) (*stateSource, error) {
 
 // openStateSource returns the state the flags name: --state names a local
 // file; otherwise the configuration is loaded for its backend (or
-// state_path) and the workspace in use; its diagnostics are printed and an
-// error in it stops the command.
-func openStateSource(f *Factory, sf *stateFlags) (*stateSource, error) {
-	return openStateSourceWith(f, sf, openSource)
+// state_path) and the workspace in use.
+func openStateSource(f *Factory, st arguments.State) (*stateSource, error) {
+	return openStateSourceWith(f, st, openSource)
 }
 
 // openStateSourceWith is openStateSource opening the configuration's
 // backend with open.
-func openStateSourceWith(f *Factory, sf *stateFlags, open func(*Factory, *config.Config) (*stateSource, error)) (*stateSource, error) {
-	if sf.path != "" {
-		p := sf.path
+func openStateSourceWith(f *Factory, st arguments.State, open func(*Factory, *config.Config) (*stateSource, error)) (*stateSource, error) {
+	if st.Path != "" {
+		p := st.Path
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(f.Dir, p)
 		}
 		return fileSource(f, p)
 	}
-	cfg, diags := loadConfig(f, &sf.vars)
-	writeDiagnostics(f, cfg, diags)
-	if diags.HasErrors() {
-		fmt.Fprintln(f.IO.ErrOut, "The state's location comes from the configuration: fix the configuration, or name the state file with --state.")
-		return nil, silentExit(ExitError)
+	cfg, err := configForState(f, st.Vars, true)
+	if err != nil {
+		return nil, err
 	}
 	return open(f, cfg)
+}
+
+// configForState loads the configuration for where its state is: its
+// diagnostics are printed, and an error in it stops the command, saying
+// so (and, for a command that has --state, that the flag goes around it).
+func configForState(f *Factory, vars arguments.Vars, hasStateFlag bool) (*config.Config, error) {
+	cfg, diags := loadConfig(f, vars)
+	writeDiagnostics(f, cfg, diags)
+	if !diags.HasErrors() {
+		return cfg, nil
+	}
+	if hasStateFlag {
+		fmt.Fprintln(f.IO.ErrOut, "The state's location comes from the configuration: fix the configuration, or name the state file with --state.")
+	} else {
+		fmt.Fprintln(f.IO.ErrOut, "The state's location comes from the configuration: fix the configuration.")
+	}
+	return nil, silentExit(ExitError)
+}
+
+// configSource loads the configuration of a command without --state and
+// opens its state on the workspace in use.
+func configSource(f *Factory, vars arguments.Vars) (*config.Config, *stateSource, error) {
+	cfg, err := configForState(f, vars, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	src, err := openSource(f, cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	return cfg, src, nil
 }
 
 // mentionsBackend reports whether a configuration file in dir may hold a
@@ -194,5 +225,22 @@ func mentionsBackend(dir string) bool {
 	return false
 }
 
-// lockTimeoutHelp documents --lock-timeout.
-const lockTimeoutHelp = "wait up to `DURATION` (like 5m) for another run to release the state's lock"
+// stateFilePath is where the state of cfg lives.
+func stateFilePath(cfg *config.Config) string {
+	p := cfg.Settings.StatePath
+	if p == "" {
+		p = config.DefaultStatePath
+	}
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(cfg.Dir, p)
+	}
+	return p
+}
+
+// stateRelPath shows path relative to the working directory when inside it.
+func stateRelPath(f *Factory, path string) string {
+	if rel, err := filepath.Rel(f.Dir, path); err == nil && !strings.HasPrefix(rel, "..") {
+		return rel
+	}
+	return path
+}

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/cli/arguments"
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/plan"
 	"github.com/leadsync/leadsync/internal/run"
@@ -21,18 +22,8 @@ import (
 	"github.com/leadsync/leadsync/internal/views"
 )
 
-type applyOptions struct {
-	vars        varFlags
-	planFile    string
-	autoApprove bool
-	targets     []string
-	replace     []string
-	json        bool
-	parallelism int
-}
-
 func newApplyCmd(f *Factory) *cobra.Command {
-	opts := &applyOptions{}
+	var fl arguments.ApplyFlags
 	cmd := &cobra.Command{
 		Use:   "apply [PLANFILE]",
 		Short: "Make the planned calls at the rate limit and write the spreadsheets",
@@ -53,37 +44,17 @@ Exit codes: 0 success; 1 when anything failed or the run was stopped.`,
   leadsync apply --target 'search.cto["Berlin"]' --replace search.cfo
   leadsync apply --auto-approve --json > apply-log.jsonl
   leadsync apply --lock-timeout 5m   # wait for a teammate's apply to finish`,
-		Args: cobra.MaximumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 1 {
-				opts.planFile = args[0]
-			}
-			if cmd.Flags().Changed("parallelism") && opts.parallelism < 1 {
-				return fmt.Errorf("--parallelism must be at least 1, got %d", opts.parallelism)
-			}
-			return runApply(cmd.Context(), f, opts)
-		},
 	}
-	fl := cmd.Flags()
-	opts.vars.register(cmd)
-	fl.BoolVar(&opts.autoApprove, "auto-approve", false, "skip the confirmation prompt")
-	fl.StringArrayVar(&opts.targets, "target", nil, "limit the run to `ADDRESS` and what it depends on (repeatable)")
-	fl.StringArrayVar(&opts.replace, "replace", nil, "run `ADDRESS` again even if state has it (repeatable)")
-	fl.BoolVar(&opts.json, "json", false, "stream progress as JSON lines (requires --auto-approve or a plan file)")
-	fl.IntVar(&opts.parallelism, "parallelism", 0, "calls in flight at once (default: api.parallelism)")
-	fl.DurationVar(&f.LockTimeout, "lock-timeout", 0, lockTimeoutHelp)
+	fl.Register(cmd.Flags())
+	parseArgs(cmd, &fl, arguments.ParseApply, func(cmd *cobra.Command, a *arguments.Apply) error {
+		return runApply(cmd.Context(), f, a)
+	})
 	registerAddressCompletion(f, cmd)
 	return cmd
 }
 
-func runApply(ctx context.Context, f *Factory, opts *applyOptions) error {
-	if opts.planFile != "" && (len(opts.targets) > 0 || len(opts.replace) > 0) {
-		return errors.New("--target and --replace cannot be used with a saved plan: they were fixed when the plan was made")
-	}
-	if opts.json && !opts.autoApprove && opts.planFile == "" {
-		return errors.New("--json needs --auto-approve or a saved plan: a JSON stream cannot ask for confirmation")
-	}
-	cfg, diags := loadConfig(f, &opts.vars)
+func runApply(ctx context.Context, f *Factory, a *arguments.Apply) error {
+	cfg, diags := loadConfig(f, a.Vars)
 	if diags.HasErrors() {
 		writeDiagnostics(f, cfg, diags)
 		return silentExit(ExitError)
@@ -92,13 +63,13 @@ func runApply(ctx context.Context, f *Factory, opts *applyOptions) error {
 		writeDiagnostics(f, cfg, diags)
 	}
 
-	planFile := opts.planFile
+	planFile := a.PlanFile
 	if wd, _ := os.Getwd(); planFile != "" && !filepath.IsAbs(planFile) && f.Dir != wd {
 		// Relative to the working directory after --chdir, like every
 		// other path the commands take.
 		planFile = filepath.Join(f.Dir, planFile)
 	}
-	deps, src, err := runDeps(f, cfg)
+	deps, src, err := runDeps(f, cfg, a.LockTimeout)
 	if err != nil {
 		return err
 	}
@@ -106,13 +77,13 @@ func runApply(ctx context.Context, f *Factory, opts *applyOptions) error {
 	err = run.Apply(noteWaits(ctx, f), deps, run.ApplyOptions{
 		Config:      cfg,
 		PlanFile:    planFile,
-		Targets:     opts.targets,
-		Replace:     opts.replace,
-		AutoApprove: opts.autoApprove,
+		Targets:     a.Targets,
+		Replace:     a.Replace,
+		AutoApprove: a.AutoApprove,
 		Confirm:     func() (bool, error) { return confirm(f) },
-		Parallelism: opts.parallelism,
+		Parallelism: a.Parallelism,
 		Warn:        func(msg string) { warn(f, msg) },
-	}, applyView(f, cfg, diags, opts.json))
+	}, applyView(f, cfg, diags, a.View == arguments.ViewJSON))
 	var de *run.DiagnosticsError
 	var be *run.BillingError
 	switch {
@@ -145,25 +116,25 @@ func applyView(f *Factory, cfg *config.Config, diags hcl.Diagnostics, asJSON boo
 }
 
 // runDeps is the world of an operation on cfg: its state backend (whose
-// Lock waits up to --lock-timeout), the service it names, the clock and
-// the interrupts. The caller closes the source.
-func runDeps(f *Factory, cfg *config.Config) (run.Deps, *stateSource, error) {
+// Lock waits up to lockTimeout, --lock-timeout), the service it names, the
+// clock and the interrupts. The caller closes the source.
+func runDeps(f *Factory, cfg *config.Config, lockTimeout time.Duration) (run.Deps, *stateSource, error) {
 	src, err := openSource(f, cfg)
 	if err != nil {
 		return run.Deps{}, nil, err
 	}
-	d := stateDeps(f, src)
+	d := stateDeps(f, src, lockTimeout)
 	d.Service = func() (api.Service, error) { return f.service(cfg) }
 	return d, src, nil
 }
 
 // stateDeps is the world of an operation on the state of src alone (no
-// service): its backend, whose Lock waits up to --lock-timeout, the clock
-// and the interrupts.
-func stateDeps(f *Factory, src *stateSource) run.Deps {
+// service): its backend, whose Lock waits up to lockTimeout
+// (--lock-timeout), the clock and the interrupts.
+func stateDeps(f *Factory, src *stateSource, lockTimeout time.Duration) run.Deps {
 	var b backend.Backend = src.backend
-	if f.LockTimeout > 0 {
-		b = waitingBackend{Backend: b, timeout: f.LockTimeout}
+	if lockTimeout > 0 {
+		b = waitingBackend{Backend: b, timeout: lockTimeout}
 	}
 	return run.Deps{Backend: b, Now: f.Now, Interrupt: f.Interrupt, Exists: src.exists}
 }

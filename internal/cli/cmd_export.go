@@ -1,27 +1,18 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/spf13/cobra"
 
-	"github.com/leadsync/leadsync/internal/config"
-	"github.com/leadsync/leadsync/internal/export"
+	"github.com/leadsync/leadsync/internal/cli/arguments"
 	"github.com/leadsync/leadsync/internal/run"
 	"github.com/leadsync/leadsync/internal/state/backend"
 	"github.com/leadsync/leadsync/internal/views"
 )
 
-// exportOptions are the inputs of `leadsync export`.
-type exportOptions struct {
-	vars varFlags
-	bom  bool
-	json bool
-}
-
 func newExportCmd(f *Factory) *cobra.Command {
-	opts := &exportOptions{}
+	var fl arguments.ExportFlags
 	cmd := &cobra.Command{
 		Use:   "export",
 		Short: "Rewrite the spreadsheets from state; no calls",
@@ -37,36 +28,35 @@ go to the path itself; with several, each sheet goes to
 		Example: `  leadsync export
   leadsync export --bom          # CSV files that Excel opens as UTF-8 by double-click
   leadsync export --json`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return runExport(f, opts)
-		},
 	}
-	cmd.Flags().BoolVar(&opts.bom, "bom", false, "start CSV files with a UTF-8 byte order mark (for Excel)")
-	cmd.Flags().BoolVar(&opts.json, "json", false, "print what was written as one JSON object")
-	opts.vars.register(cmd)
+	fl.Register(cmd.Flags())
+	parseArgs(cmd, &fl, arguments.ParseExport, func(_ *cobra.Command, a *arguments.Export) error {
+		return runExport(f, a)
+	})
 	return cmd
 }
 
-func runExport(f *Factory, opts *exportOptions) error {
-	cfg, diags := loadConfig(f, &opts.vars)
+func runExport(f *Factory, a *arguments.Export) error {
+	asJSON := a.View == arguments.ViewJSON
+	cfg, diags := loadConfig(f, a.Vars)
 	// With --json and errors, Run prints export's schema with the
 	// diagnostics on stdout.
 	writeDiagnostics(f, cfg, diags)
 	if diags.HasErrors() {
 		return silentExit(ExitError)
 	}
-	deps, src, err := runDeps(f, cfg)
+	view := views.NewExport(viewStreams(f), asJSON)
+	deps, src, err := runDeps(f, cfg, 0)
 	if err != nil {
-		if opts.json {
-			writeExportJSON(f, cfg, nil, err)
+		if asJSON {
+			_ = view.Written(cfg, nil, err)
 			return silentExit(ExitError)
 		}
 		return err
 	}
 	defer src.close()
-	eopts := run.ExportOptions{Config: cfg, BOM: opts.bom, Warn: func(msg string) { warn(f, msg) }}
-	if !opts.json {
+	eopts := run.ExportOptions{Config: cfg, BOM: a.BOM, Warn: func(msg string) { warn(f, msg) }}
+	if !asJSON {
 		eopts.NoState = func() {
 			where := src.describe(f)
 			if path, ok := backend.FilePath(src.backend); ok {
@@ -76,59 +66,17 @@ func runExport(f *Factory, opts *exportOptions) error {
 		}
 	}
 	written, err := run.Export(deps, eopts)
-	if opts.json {
-		writeExportJSON(f, cfg, written, err)
-		if err != nil {
-			return silentExit(ExitError)
+	if asJSON {
+		if werr := view.Written(cfg, written, err); err == nil {
+			return werr
 		}
-		return nil
+		return silentExit(ExitError)
 	}
 	if err != nil && len(written) == 0 {
 		return err // the state could not be read, or nothing was written
 	}
-	if len(cfg.Exports) == 0 {
-		fmt.Fprintln(f.IO.Out, "No export blocks in the configuration: nothing to write.")
-		return nil
+	if werr := view.Written(cfg, written, err); err == nil {
+		return werr
 	}
-	for _, w := range written {
-		fmt.Fprintln(f.IO.Out, views.WroteLine(cfg, w))
-	}
-	views.ExportWarnings(f.IO.ErrOut, written)
 	return err
-}
-
-// exportJSON is the --json output of `leadsync export`.
-type exportJSON struct {
-	FormatVersion string        `json:"format_version"`
-	Written       []writtenJSON `json:"written"`
-	Error         string        `json:"error,omitempty"`
-}
-
-// writtenJSON is one written file in exportJSON.
-type writtenJSON struct {
-	Path     string   `json:"path"`
-	Export   string   `json:"export"`
-	Sheets   int      `json:"sheets"`
-	Rows     int      `json:"rows"`
-	Summary  bool     `json:"summary"`
-	Warnings []string `json:"warnings"`
-}
-
-func writeExportJSON(f *Factory, cfg *config.Config, written []export.Written, err error) {
-	out := exportJSON{FormatVersion: "1", Written: []writtenJSON{}}
-	for _, w := range written {
-		warn := w.Warnings
-		if warn == nil {
-			warn = []string{}
-		}
-		out.Written = append(out.Written, writtenJSON{
-			Path: views.RelPath(cfg.Dir, w.Path), Export: w.Export, Sheets: w.Sheets, Rows: w.Rows, Summary: w.Summary, Warnings: warn,
-		})
-	}
-	if err != nil {
-		out.Error = err.Error()
-	}
-	enc := json.NewEncoder(f.IO.Out)
-	enc.SetIndent("", "  ")
-	_ = enc.Encode(out)
 }

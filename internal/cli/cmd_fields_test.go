@@ -16,7 +16,9 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/catalog"
+	"github.com/leadsync/leadsync/internal/cli/arguments"
 	"github.com/leadsync/leadsync/internal/golden"
+	"github.com/leadsync/leadsync/internal/views"
 )
 
 // apiTestKey is distinctive so that a leak is easy to spot.
@@ -107,7 +109,7 @@ func TestFieldsBuiltin(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
-	var got fieldsJSON
+	var got views.FieldsJSON
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatal(err)
 	}
@@ -237,17 +239,6 @@ search "fr" {
 	}
 }
 
-func TestWrapValues(t *testing.T) {
-	got := wrapValues([]string{"a", "bb", "a very long value that is longer than the width"}, 10)
-	want := []string{`"a", "bb",`, `"a very long value that is longer than the width"`}
-	if fmt.Sprint(got) != fmt.Sprint(want) {
-		t.Errorf("got %q, want %q", got, want)
-	}
-	if wrapValues(nil, 10) != nil {
-		t.Error("no values: lines")
-	}
-}
-
 func TestDebugLog(t *testing.T) {
 	srv, _ := fakeService(t, catalog.Default().Fields, apiTestKey+"-debug")
 	dir := writeConfig(t, remoteConfig(srv.URL))
@@ -267,25 +258,10 @@ func TestDebugLog(t *testing.T) {
 	}
 }
 
-// TestWrapValuesWide: wide characters take two columns each.
-func TestWrapValuesWide(t *testing.T) {
-	got := wrapValues([]string{"日本", "東京"}, 12)
-	want := []string{`"日本",`, `"東京"`}
-	if fmt.Sprint(got) != fmt.Sprint(want) {
-		t.Errorf("got %q, want %q", got, want)
-	}
-}
-
-// TestWriteColumnsWide: columns align by display width, not by runes.
-func TestWriteColumnsWide(t *testing.T) {
-	var b strings.Builder
-	w := newStateWriter(&b)
-	writeColumns(w, [][]string{{"日本語", "x"}, {"abc", "y"}})
-	if err := w.flush(); err != nil {
-		t.Fatal(err)
-	}
-	want := "  日本語  x\n  abc     y\n"
-	if b.String() != want {
-		t.Errorf("got %q, want %q", b.String(), want)
+// TestFieldsCachePathAgrees: the help of --refresh names the cache that
+// the catalog writes (arguments imports no catalog: it reads no files).
+func TestFieldsCachePathAgrees(t *testing.T) {
+	if arguments.FieldsCachePath != catalog.CachePath {
+		t.Errorf("arguments.FieldsCachePath %q, catalog.CachePath %q", arguments.FieldsCachePath, catalog.CachePath)
 	}
 }

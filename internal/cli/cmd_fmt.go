@@ -4,31 +4,17 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
-	"path/filepath"
-	"sort"
-	"strings"
 
 	"github.com/aymanbagabas/go-udiff"
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
-	"github.com/hashicorp/hcl/v2/hclwrite"
 	"github.com/spf13/cobra"
 
-	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/cli/arguments"
+	"github.com/leadsync/leadsync/internal/run"
 )
 
-// fmtOptions are the inputs of `leadsync fmt`.
-type fmtOptions struct {
-	check     bool
-	diff      bool
-	recursive bool
-	paths     []string // files or directories; none: the working directory
-}
-
 func newFmtCmd(f *Factory) *cobra.Command {
-	opts := &fmtOptions{}
+	var fl arguments.FmtFlags
 	cmd := &cobra.Command{
 		Use:   "fmt [PATH...]",
 		Short: "Rewrite configuration files in the canonical format",
@@ -46,181 +32,87 @@ With --check nothing is written: fmt lists the files that are not formatted
 and exits 1 when there is any, which suits CI.`,
 		Example: `  leadsync fmt
   leadsync fmt --check --diff --recursive`,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.paths = args
-			return runFmt(f, opts)
-		},
 	}
-	cmd.Flags().BoolVar(&opts.check, "check", false, "write nothing; exit 1 when a file is not formatted")
-	cmd.Flags().BoolVar(&opts.diff, "diff", false, "print the changes as a unified diff")
-	cmd.Flags().BoolVar(&opts.recursive, "recursive", false, "also format files in subdirectories")
+	fl.Register(cmd.Flags())
+	parseArgs(cmd, &fl, arguments.ParseFmt, func(_ *cobra.Command, a *arguments.Fmt) error {
+		return runFmt(f, a)
+	})
 	return cmd
 }
 
-// isFormattable says whether fmt picks a file up when walking a directory.
-func isFormattable(name string) bool {
-	return strings.HasSuffix(name, config.ConfigSuffix) || strings.HasSuffix(name, ".leadvars.hcl")
-}
-
-func runFmt(f *Factory, opts *fmtOptions) error {
-	paths := opts.paths
-	if len(paths) == 0 {
-		paths = []string{"."}
-	}
-	var files []string
-	for _, p := range paths {
+func runFmt(f *Factory, a *arguments.Fmt) error {
+	var paths []string
+	stdin := false
+	for _, p := range a.Paths {
 		if p == "-" {
-			if err := fmtStdin(f, opts); err != nil {
-				return err
-			}
+			stdin = true
 			continue
 		}
-		abs := p
-		if !filepath.IsAbs(abs) {
-			abs = filepath.Join(f.Dir, p)
-		}
-		fi, err := os.Stat(abs)
-		if err != nil {
-			return fmt.Errorf("fmt: %s: no such file or directory", p)
-		}
-		if !fi.IsDir() {
-			files = append(files, abs)
-			continue
-		}
-		found, err := findFormattable(abs, opts.recursive)
-		if err != nil {
-			return fmt.Errorf("fmt: %w", err)
-		}
-		files = append(files, found...)
-		// The module folders the configuration calls are part of it,
-		// wherever they are (a shared ../modules too).
-		for _, dir := range config.ModuleDirs(abs) {
-			found, err := findFormattable(dir, false)
-			if err != nil {
-				return fmt.Errorf("fmt: %w", err)
-			}
-			files = append(files, found...)
+		paths = append(paths, p)
+	}
+	files, err := run.FmtFiles(f.Dir, paths, a.Recursive)
+	if err != nil {
+		return err
+	}
+	if stdin {
+		if err := fmtStdin(f, a); err != nil {
+			return err
 		}
 	}
-	files = uniqueFiles(files)
 	changed, failed := 0, false
-	for _, path := range files {
-		name := path
-		if rel, err := filepath.Rel(f.Dir, path); err == nil && !strings.HasPrefix(rel, "..") {
-			name = rel
-		}
-		src, err := os.ReadFile(path)
-		if err != nil {
-			fmt.Fprintf(f.IO.ErrOut, "Error: cannot read %s: %v\n", name, err)
+	for _, r := range run.Fmt(f.Dir, files, a.Check) {
+		if r.Diags.HasErrors() {
+			renderWithFiles(f.IO.ErrOut, map[string]*hcl.File{r.Name: {Bytes: r.Before}}, r.Diags, f.IO.ColorErr())
 			failed = true
 			continue
 		}
-		out, diags := formatSource(src, name)
-		if diags.HasErrors() {
-			renderWithFiles(f.IO.ErrOut, map[string]*hcl.File{name: {Bytes: src}}, diags, f.IO.ColorErr())
+		if r.Changed() {
+			changed++
+			fmt.Fprintln(f.IO.Out, r.Name)
+			if a.Diff {
+				if err := writeUnifiedDiff(f.IO.Out, r.Name, r.Before, r.After); err != nil {
+					fmt.Fprintf(f.IO.ErrOut, "Error: %v\n", err)
+					failed = true
+				}
+			}
+		}
+		if r.Err != nil {
+			fmt.Fprintf(f.IO.ErrOut, "Error: %v\n", r.Err)
 			failed = true
-			continue
-		}
-		if bytes.Equal(src, out) {
-			continue
-		}
-		changed++
-		fmt.Fprintln(f.IO.Out, name)
-		if opts.diff {
-			if err := writeUnifiedDiff(f.IO.Out, name, src, out); err != nil {
-				fmt.Fprintf(f.IO.ErrOut, "Error: %v\n", err)
-				failed = true
-			}
-		}
-		if !opts.check {
-			fi, err := os.Stat(path)
-			mode := fs.FileMode(0o644)
-			if err == nil {
-				mode = fi.Mode().Perm()
-			}
-			if err := os.WriteFile(path, out, mode); err != nil {
-				fmt.Fprintf(f.IO.ErrOut, "Error: cannot write %s: %v\n", name, err)
-				failed = true
-			}
 		}
 	}
-	if failed || (opts.check && changed > 0) {
+	if failed || (a.Check && changed > 0) {
 		return silentExit(ExitError)
 	}
 	return nil
 }
 
-func fmtStdin(f *Factory, opts *fmtOptions) error {
+// fmtStdin formats standard input to standard output (with --diff, the
+// diff; with --check, nothing).
+func fmtStdin(f *Factory, opts *arguments.Fmt) error {
 	src, err := io.ReadAll(f.IO.In)
 	if err != nil {
 		return fmt.Errorf("fmt: reading standard input: %w", err)
 	}
-	out, diags := formatSource(src, "<stdin>")
+	out, diags := run.FormatSource(src, "<stdin>")
 	if diags.HasErrors() {
 		renderWithFiles(f.IO.ErrOut, map[string]*hcl.File{"<stdin>": {Bytes: src}}, diags, f.IO.ColorErr())
 		return silentExit(ExitError)
 	}
 	switch {
-	case opts.diff:
+	case opts.Diff:
 		if err := writeUnifiedDiff(f.IO.Out, "<stdin>", src, out); err != nil {
 			return err
 		}
-	case !opts.check:
-		f.IO.Out.Write(out)
+	case !opts.Check:
+		if _, err := f.IO.Out.Write(out); err != nil {
+			return err
+		}
 	}
-	if opts.check && !bytes.Equal(src, out) {
+	if opts.Check && !bytes.Equal(src, out) {
 		return silentExit(ExitError)
 	}
 	return nil
-}
-
-// formatSource checks that src parses, then formats it with hclwrite. A file
-// with syntax errors is never rewritten.
-func formatSource(src []byte, name string) ([]byte, hcl.Diagnostics) {
-	if d := config.CheckNesting(name, src); d != nil {
-		return nil, hcl.Diagnostics{d}
-	}
-	if _, diags := hclsyntax.ParseConfig(src, name, hcl.InitialPos); diags.HasErrors() {
-		return nil, diags
-	}
-	return hclwrite.Format(src), nil
-}
-
-// uniqueFiles drops the files named twice (a module folder that
-// --recursive finds too), keeping the first.
-func uniqueFiles(files []string) []string {
-	seen := map[string]bool{}
-	out := files[:0]
-	for _, f := range files {
-		if !seen[filepath.Clean(f)] {
-			seen[filepath.Clean(f)] = true
-			out = append(out, f)
-		}
-	}
-	return out
-}
-
-// findFormattable lists the formattable files of dir (and its subdirectories
-// when recursive, skipping hidden ones such as .leadsync and .git), sorted.
-func findFormattable(dir string, recursive bool) ([]string, error) {
-	var out []string
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			if path != dir && (!recursive || strings.HasPrefix(d.Name(), ".")) {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if d.Type().IsRegular() && isFormattable(d.Name()) {
-			out = append(out, path)
-		}
-		return nil
-	})
-	sort.Strings(out)
-	return out, err
 }
 
 // writeUnifiedDiff prints the change from a to b as a unified diff with

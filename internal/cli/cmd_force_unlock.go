@@ -8,18 +8,14 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/leadsync/leadsync/internal/cli/arguments"
+	"github.com/leadsync/leadsync/internal/run"
 	"github.com/leadsync/leadsync/internal/state/backend"
+	"github.com/leadsync/leadsync/internal/views"
 )
 
-// forceUnlockOptions are the inputs of `leadsync force-unlock`.
-type forceUnlockOptions struct {
-	state stateFlags
-	id    string
-	force bool
-}
-
 func newForceUnlockCmd(f *Factory) *cobra.Command {
-	opts := &forceUnlockOptions{}
+	var fl arguments.ForceUnlockFlags
 	cmd := &cobra.Command{
 		Use:   "force-unlock LOCK_ID",
 		Short: "Remove a stale state lock",
@@ -39,19 +35,16 @@ state.
 Without --force, force-unlock asks for confirmation on a terminal and
 refuses elsewhere.`,
 		Example: `  leadsync force-unlock 0f8fad5b-d9cb-469f-a165-70867728950e`,
-		Args:    cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.id = args[0]
-			return runForceUnlock(f, opts)
-		},
 	}
-	cmd.Flags().BoolVar(&opts.force, "force", false, "do not ask for confirmation")
-	opts.state.register(cmd)
+	fl.Register(cmd.Flags())
+	parseArgs(cmd, &fl, arguments.ParseForceUnlock, func(_ *cobra.Command, a *arguments.ForceUnlock) error {
+		return runForceUnlock(f, a)
+	})
 	return cmd
 }
 
-func runForceUnlock(f *Factory, opts *forceUnlockOptions) error {
-	src, err := openStateSource(f, &opts.state)
+func runForceUnlock(f *Factory, a *arguments.ForceUnlock) error {
+	src, err := openStateSource(f, a.State)
 	if err != nil {
 		return err
 	}
@@ -60,38 +53,40 @@ func runForceUnlock(f *Factory, opts *forceUnlockOptions) error {
 	if lock == nil {
 		return errors.New(why)
 	}
-	info, err := lock.LockHolder()
-	if err != nil {
-		return fmt.Errorf("%v; if no leadsync runs on this state, delete that file", err)
+	opts := run.ForceUnlockOptions{LockID: a.LockID}
+	if !a.Force {
+		opts.Confirm = func(info *backend.LockInfo) (bool, error) { return confirmForceUnlock(f, info) }
 	}
-	if info == nil {
+	res, err := run.ForceUnlock(lock, opts)
+	var ue *run.LockUnreadableError
+	switch {
+	case errors.As(err, &ue):
+		return fmt.Errorf("%v; if no leadsync runs on this state, delete that file", ue.Err)
+	case errors.Is(err, run.ErrNotLocked):
 		return fmt.Errorf("the state %s is not locked: nothing to do", src.describe(f))
-	}
-	if info.ID != opts.id {
-		return fmt.Errorf("lock ID %q does not match the lock held now (ID %s, by %s for %q): nothing was removed", opts.id, info.ID, info.Who, info.Operation)
-	}
-	if !opts.force {
-		if !f.IO.InTTY {
-			return fmt.Errorf("force-unlock asks for confirmation, and input is not a terminal: run it again with --force")
-		}
-		fmt.Fprintf(f.IO.ErrOut, "The lock is held by %s (pid %d) for %q since %s.\n", info.Who, info.PID, info.Operation, stateWhen(info.Created, f.Now()))
-		fmt.Fprintf(f.IO.ErrOut, "Remove it only if that run is gone. Remove it? Only 'yes' is accepted: ")
-		answer, err := bufio.NewReader(f.IO.In).ReadString('\n')
-		if err != nil {
-			// Input ended without a newline (Ctrl-D): end the prompt's line.
-			fmt.Fprintln(f.IO.ErrOut)
-		}
-		if strings.TrimSpace(answer) != "yes" {
-			return fmt.Errorf("force-unlock cancelled: the lock stays")
-		}
-	}
-	held, err := lock.ForceUnlock(opts.id)
-	if err != nil {
+	case err != nil:
 		return err
 	}
+	info := res.Lock
 	fmt.Fprintf(f.IO.Out, "Removed the state lock %s (held by %s for %q).\n", info.ID, info.Who, info.Operation)
-	if held {
+	if res.StillRunning {
 		fmt.Fprintf(f.IO.ErrOut, "Warning: that run (pid %d on %s) was still running and goes on without the lock: stop it before the next apply, or two runs may pay for the same calls.\n", info.PID, info.Host)
 	}
 	return nil
+}
+
+// confirmForceUnlock asks on the terminal whether to remove the lock info
+// describes; without a terminal it refuses to guess.
+func confirmForceUnlock(f *Factory, info *backend.LockInfo) (bool, error) {
+	if !f.IO.InTTY {
+		return false, errors.New("force-unlock asks for confirmation, and input is not a terminal: run it again with --force")
+	}
+	fmt.Fprintf(f.IO.ErrOut, "The lock is held by %s (pid %d) for %q since %s.\n", info.Who, info.PID, info.Operation, views.When(info.Created, f.Now()))
+	fmt.Fprintf(f.IO.ErrOut, "Remove it only if that run is gone. Remove it? Only 'yes' is accepted: ")
+	answer, err := bufio.NewReader(f.IO.In).ReadString('\n')
+	if err != nil {
+		// Input ended without a newline (Ctrl-D): end the prompt's line.
+		fmt.Fprintln(f.IO.ErrOut)
+	}
+	return strings.TrimSpace(answer) == "yes", nil
 }

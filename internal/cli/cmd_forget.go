@@ -7,20 +7,15 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/leadsync/leadsync/internal/cli/arguments"
 	"github.com/leadsync/leadsync/internal/run"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/backend"
 	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
-// forgetOptions are the inputs of `leadsync forget`.
-type forgetOptions struct {
-	state  stateFlags
-	people []string
-}
-
 func newForgetCmd(f *Factory) *cobra.Command {
-	opts := &forgetOptions{}
+	var fl arguments.ForgetFlags
 	cmd := &cobra.Command{
 		Use:   "forget PERSON...",
 		Short: "Erase a person for good: remove them from the state and suppress them",
@@ -46,29 +41,21 @@ run leadsync export (no calls) to rewrite them.`,
   leadsync forget Max_Mustermann
   leadsync forget person.10005910.d80270cf     # an address of leadsync state list
   leadsync forget https://network.example/profile/Max_Mustermann && leadsync export`,
-		Args: cobra.MinimumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.people = args
-			return runForget(f, opts)
-		},
 	}
-	cmd.Flags().DurationVar(&f.LockTimeout, "lock-timeout", 0, lockTimeoutHelp)
-	opts.state.register(cmd)
+	fl.Register(cmd.Flags())
+	parseArgs(cmd, &fl, arguments.ParseForget, func(_ *cobra.Command, a *arguments.Forget) error {
+		return runForget(f, a)
+	})
 	return cmd
 }
 
-func runForget(f *Factory, opts *forgetOptions) error {
-	for _, p := range opts.people {
-		if strings.TrimSpace(p) == "" {
-			return run.ErrBlankPerson
-		}
-	}
-	src, err := openStateSource(f, &opts.state)
+func runForget(f *Factory, a *arguments.Forget) error {
+	src, err := openStateSource(f, a.State)
 	if err != nil {
 		return err
 	}
 	defer src.close()
-	fopts := run.ForgetOptions{People: opts.people}
+	fopts := run.ForgetOptions{People: a.People}
 	// The backup is the state before: it still holds the person. (A
 	// backend without one, as pg, keeps no copy: the rows are gone.)
 	if bk, ok := backend.BackupOf(src.backend); ok {
@@ -79,7 +66,7 @@ func runForget(f *Factory, opts *forgetOptions) error {
 			return nil
 		}
 	}
-	res, err := run.Forget(stateDeps(f, src), fopts)
+	res, err := run.Forget(stateDeps(f, src, a.LockTimeout), fopts)
 	if err != nil {
 		return err
 	}

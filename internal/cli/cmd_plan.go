@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/cli/arguments"
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/plan"
 	"github.com/leadsync/leadsync/internal/run"
@@ -18,21 +19,8 @@ import (
 	"github.com/leadsync/leadsync/internal/views"
 )
 
-// planOptions are the inputs of `leadsync plan`.
-type planOptions struct {
-	out              string
-	json             bool
-	markdown         bool
-	compareTo        string
-	detailedExitcode bool
-	offline          bool
-	targets          []string
-	replace          []string
-	vars             varFlags
-}
-
 func newPlanCmd(f *Factory) *cobra.Command {
-	opts := &planOptions{}
+	var fl arguments.PlanFlags
 	cmd := &cobra.Command{
 		Use:   "plan",
 		Short: "Show which calls apply will make and what they cost",
@@ -63,100 +51,127 @@ difference in calls and credits, in total and per address.`,
   leadsync plan --target 'search.cto["Berlin"]' --replace search.cfo
   leadsync plan --json --detailed-exitcode --offline   # in CI: exit 2 when there is work
   leadsync plan --out leads.plan --markdown --compare-to base-plan.json > comment.md`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return runPlan(cmd.Context(), f, opts)
-		},
 	}
-	fl := cmd.Flags()
-	fl.StringVar(&opts.out, "out", "", "save the plan to `FILE` for \"leadsync apply FILE\"")
-	fl.BoolVar(&opts.json, "json", false, "print the plan as one JSON object")
-	fl.BoolVar(&opts.markdown, "markdown", false, "print the plan as a pull-request comment (GitHub Markdown)")
-	fl.StringVar(&opts.compareTo, "compare-to", "", "with --markdown: show the difference from the plan --json in `FILE` (the base branch's)")
-	fl.BoolVar(&opts.detailedExitcode, "detailed-exitcode", false, "exit 2 when the plan has changes (0: none, 1: error)")
-	fl.BoolVar(&opts.offline, "offline", false, "make no call: skip the check of the remaining requests")
-	fl.StringArrayVar(&opts.targets, "target", nil, "plan only `ADDRESS` and what it reads (repeatable)")
-	fl.StringArrayVar(&opts.replace, "replace", nil, "run search or read profile `ADDRESS` again even if up to date (repeatable)")
-	opts.vars.register(cmd)
+	fl.Register(cmd.Flags())
+	parseArgs(cmd, &fl, arguments.ParsePlan, func(cmd *cobra.Command, a *arguments.Plan) error {
+		return runPlan(cmd.Context(), f, a)
+	})
 	registerAddressCompletion(f, cmd)
 	return cmd
 }
 
-func runPlan(ctx context.Context, f *Factory, opts *planOptions) error {
+// runPlan plans, shows the plan in the form asked for, saves it with
+// --out, and sets the exit code.
+func runPlan(ctx context.Context, f *Factory, a *arguments.Plan) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	if opts.markdown && opts.json {
-		return errors.New("--markdown and --json cannot be used together: choose one form")
-	}
-	if opts.compareTo != "" && !opts.markdown {
-		return errors.New("--compare-to needs --markdown: the difference is shown in the pull-request comment")
-	}
 	var base *plan.Plan
-	if opts.compareTo != "" {
+	if a.CompareTo != "" {
 		var err error
-		if base, err = loadBasePlan(f, opts.compareTo); err != nil {
+		if base, err = loadBasePlan(f, a.CompareTo); err != nil {
 			return err
 		}
 	}
-	// The state usually lives at the default path (of the workspace in
-	// use): load it while the configuration is read, and use it only if
-	// the configuration names that path.
-	var early *run.EarlyState
-	if !mentionsBackend(f.Dir) && f.Getenv(envTestPGSchema) == "" {
-		// Not when the configuration may name a backend: a local file
-		// left after state push would be read for nothing (time and
-		// memory). Opening the default backend reads nothing yet.
-		opts := backend.Options{StatePath: filepath.Join(f.Dir, config.DefaultStatePath), Workspace: f.workspace(), Now: f.Now}
-		if _, b, err := backend.Open(nil, opts); err == nil {
-			early = run.EarlyLoad(b)
-		}
-	}
-	cfg, diags := loadConfig(f, &opts.vars)
+	early := loadStateEarly(f)
+	cfg, diags := loadConfig(f, a.Vars)
 	if diags.HasErrors() {
 		// With --json, Run prints the plan's schema (an empty plan) with
 		// these diagnostics on stdout.
 		writeDiagnostics(f, cfg, diags)
 		return silentExit(ExitError)
 	}
-	out := run.PlanOut{Config: cfg, StatePath: stateFilePath(cfg), Dir: f.Dir, Path: opts.out}
-	if opts.out != "" {
+	out := run.PlanOut{Config: cfg, StatePath: stateFilePath(cfg), Dir: f.Dir, Path: a.Out}
+	if a.Out != "" {
 		// Before any call: a plan saved as the journal bricks the state.
 		if err := out.Check(); err != nil {
 			return err
 		}
 	}
-	deps, src, err := runDeps(f, cfg)
+	p, pdiags, err := makePlan(ctx, f, cfg, early, a)
 	if err != nil {
 		return err
+	}
+	if err := showPlanMade(f, cfg, a.View, p, base, diags, pdiags); err != nil {
+		return err
+	}
+	if diags.HasErrors() || pdiags.HasErrors() {
+		return silentExit(ExitError)
+	}
+	if a.Out != "" {
+		if err := run.SavePlan(out, p); err != nil {
+			return err
+		}
+		if a.View == arguments.ViewHuman {
+			fmt.Fprintf(f.IO.Out, "\nSaved the plan to %s. To run exactly this plan: leadsync apply %s\n", a.Out, a.Out)
+		}
+	}
+	if a.DetailedExitcode && p.HasChanges() {
+		return silentExit(ExitChanges)
+	}
+	return nil
+}
+
+// loadStateEarly starts loading the state at its default path (of the
+// workspace in use) while the configuration is read; plan uses it only if
+// the configuration names that path. nil when the configuration may name
+// a backend: a local file left after state push would be read for nothing
+// (time and memory). Opening the default backend reads nothing yet.
+func loadStateEarly(f *Factory) *run.EarlyState {
+	if mentionsBackend(f.Dir) || f.Getenv(envTestPGSchema) != "" {
+		return nil
+	}
+	opts := backend.Options{StatePath: filepath.Join(f.Dir, config.DefaultStatePath), Workspace: f.workspace(), Now: f.Now}
+	_, b, err := backend.Open(nil, opts)
+	if err != nil {
+		return nil
+	}
+	return run.EarlyLoad(b)
+}
+
+// makePlan builds the plan of cfg on its state (early, when it was loaded
+// from the same place) with one billing call unless --offline. A failed
+// billing call is reported here, with the way around it.
+func makePlan(ctx context.Context, f *Factory, cfg *config.Config, early *run.EarlyState, a *arguments.Plan) (*plan.Plan, hcl.Diagnostics, error) {
+	deps, src, err := runDeps(f, cfg, 0)
+	if err != nil {
+		return nil, nil, err
 	}
 	defer src.close()
 	deps.Backend = early.For(deps.Backend)
-	p, pdiags, err := run.Plan(noteWaits(ctx, f), deps, run.PlanOptions{
-		Config: cfg, Targets: opts.targets, Replace: opts.replace, Offline: opts.offline,
+	p, diags, err := run.Plan(noteWaits(ctx, f), deps, run.PlanOptions{
+		Config: cfg, Targets: a.Targets, Replace: a.Replace, Offline: a.Offline,
 	})
 	var be *run.BillingError
 	if errors.As(err, &be) {
-		const doing = "reading the remaining requests of this month"
-		var ae *api.Error
-		if errors.As(be.Err, &ae) {
-			_ = reportAPIError(f, doing, be.Err) // prints the error and its hint
-		} else {
-			fmt.Fprintf(f.IO.ErrOut, "Error: %s: %v\n", doing, be.Err)
-		}
-		fmt.Fprintln(f.IO.ErrOut, "\nTo plan without checking the quota: leadsync plan --offline")
-		if !errors.As(be.Err, &ae) {
-			f.failures.addMessage(fmt.Sprintf("%s: %v", doing, be.Err))
-		}
-		f.failures.addMessage("to plan without checking the quota: leadsync plan --offline")
-		return silentExit(ExitError)
+		return nil, nil, reportPlanBilling(f, be)
 	}
-	if err != nil {
-		return err
+	return p, diags, err
+}
+
+// reportPlanBilling prints a failed billing call of plan, and how to plan
+// without it.
+func reportPlanBilling(f *Factory, be *run.BillingError) error {
+	const doing = "reading the remaining requests of this month"
+	var ae *api.Error
+	if errors.As(be.Err, &ae) {
+		_ = reportAPIError(f, doing, be.Err) // prints the error and its hint
+	} else {
+		fmt.Fprintf(f.IO.ErrOut, "Error: %s: %v\n", doing, be.Err)
+		f.failures.addMessage(fmt.Sprintf("%s: %v", doing, be.Err))
 	}
-	all := append(diags, pdiags...)
-	view := views.NewPlan(f.IO.Out, opts.json, f.IO.ColorOut())
-	if opts.markdown {
+	fmt.Fprintln(f.IO.ErrOut, "\nTo plan without checking the quota: leadsync plan --offline")
+	f.failures.addMessage("to plan without checking the quota: leadsync plan --offline")
+	return silentExit(ExitError)
+}
+
+// showPlanMade shows the plan p in the form asked for, with the
+// diagnostics of the configuration (diags) and of the planning (pdiags);
+// base is the plan a pull-request comment compares with.
+func showPlanMade(f *Factory, cfg *config.Config, form arguments.ViewType, p, base *plan.Plan, diags, pdiags hcl.Diagnostics) error {
+	all := append(append(hcl.Diagnostics{}, diags...), pdiags...)
+	switch form {
+	case arguments.ViewMarkdown:
 		p.Diagnostics = plan.JSONDiagnostics(cfg.ScrubDiagnostics(all))
 		if err := views.PlanMarkdown(f.IO.Out, p, base); err != nil {
 			return err
@@ -164,54 +179,43 @@ func runPlan(ctx context.Context, f *Factory, opts *planOptions) error {
 		if all.HasErrors() {
 			writeDiagnostics(f, cfg, all)
 		}
-	} else if opts.json {
+		return nil
+	case arguments.ViewJSON:
 		p.Diagnostics = plan.JSONDiagnostics(cfg.ScrubDiagnostics(all))
-		if err := view.Plan(p); err != nil {
-			return err
-		}
-	} else {
-		rest := all
-		if !pdiags.HasErrors() || len(p.Changes) > 0 {
-			if err := view.Plan(p); err != nil {
-				return err
-			}
-			if note := liveCatalogNote(cfg); note != "" {
-				fmt.Fprintln(f.IO.Out, note)
-			}
-			// The plan drawn above ends with its own warnings (a credit
-			// balance that may not suffice): not twice. Warnings of the
-			// planning around it (an export record that cannot be read)
-			// are not in the plan: they are shown here.
-			shown := map[string]bool{}
-			for _, d := range p.Diagnostics {
-				if d.Severity == "warning" {
-					shown[d.Summary] = true
-				}
-			}
-			rest = append(hcl.Diagnostics{}, diags...)
-			for _, d := range pdiags {
-				if d.Severity == hcl.DiagError || !shown[d.Summary] {
-					rest = append(rest, d)
-				}
-			}
-		}
-		writeDiagnostics(f, cfg, rest)
+		return views.NewPlan(f.IO.Out, true, false).Plan(p)
 	}
-	if all.HasErrors() {
-		return silentExit(ExitError)
+	if pdiags.HasErrors() && len(p.Changes) == 0 {
+		writeDiagnostics(f, cfg, all) // no plan to draw: its errors say why
+		return nil
 	}
-	if opts.out != "" {
-		if err := run.SavePlan(out, p); err != nil {
-			return err
-		}
-		if !opts.json && !opts.markdown {
-			fmt.Fprintf(f.IO.Out, "\nSaved the plan to %s. To run exactly this plan: leadsync apply %s\n", opts.out, opts.out)
-		}
+	if err := views.NewPlan(f.IO.Out, false, f.IO.ColorOut()).Plan(p); err != nil {
+		return err
 	}
-	if opts.detailedExitcode && p.HasChanges() {
-		return silentExit(ExitChanges)
+	if note := liveCatalogNote(cfg); note != "" {
+		fmt.Fprintln(f.IO.Out, note)
 	}
+	writeDiagnostics(f, cfg, append(diags, notDrawn(p, pdiags)...))
 	return nil
+}
+
+// notDrawn are the diagnostics of planning that the drawn plan does not
+// end with already. The plan ends with its own warnings (a credit balance
+// that may not suffice): not twice. Warnings of the planning around it (an
+// export record that cannot be read) are not in the plan, nor are errors.
+func notDrawn(p *plan.Plan, pdiags hcl.Diagnostics) hcl.Diagnostics {
+	shown := map[string]bool{}
+	for _, d := range p.Diagnostics {
+		if d.Severity == "warning" {
+			shown[d.Summary] = true
+		}
+	}
+	var rest hcl.Diagnostics
+	for _, d := range pdiags {
+		if d.Severity == hcl.DiagError || !shown[d.Summary] {
+			rest = append(rest, d)
+		}
+	}
+	return rest
 }
 
 // loadBasePlan reads the plan to compare with (--compare-to); path is

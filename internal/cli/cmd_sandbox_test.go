@@ -9,7 +9,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -18,95 +17,6 @@ import (
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/sandbox"
 )
-
-func TestCheckSandboxAddr(t *testing.T) {
-	for _, c := range []struct {
-		addr   string
-		remote bool
-		want   string // part of the error; "" for none
-	}{
-		{"127.0.0.1:8787", false, ""},
-		{"127.1.2.3:0", false, ""},
-		{"localhost:8787", false, ""},
-		{"[::1]:8787", false, ""},
-		{"0.0.0.0:8787", false, "0.0.0.0 is not a loopback address"},
-		{":8787", false, "every interface"},
-		{"192.168.1.5:8787", false, "--allow-remote"},
-		{"192.168.1.5:8787", true, ""},
-		{"example.com:80", false, "not a loopback"},
-		{"127.0.0.1", false, "want HOST:PORT"},
-		{"127.0.0.1:http", false, "port \"http\" is not a number"},
-		{"127.0.0.1:70000", false, "is not a number from 0 to 65535"},
-	} {
-		err := checkSandboxAddr(c.addr, c.remote)
-		if (err == nil) != (c.want == "") || (err != nil && !strings.Contains(err.Error(), c.want)) {
-			t.Errorf("checkSandboxAddr(%q, %v) = %v, want %q", c.addr, c.remote, err, c.want)
-		}
-	}
-}
-
-func TestParseSandboxLatency(t *testing.T) {
-	s := time.Second
-	for _, c := range []struct {
-		in   string
-		want [2]time.Duration
-		err  string
-	}{
-		{"2s-10s", [2]time.Duration{2 * s, 10 * s}, ""},
-		{" 200ms ", [2]time.Duration{200 * time.Millisecond, 200 * time.Millisecond}, ""},
-		{"0", [2]time.Duration{-1, -1}, ""},
-		{"0s-0s", [2]time.Duration{-1, -1}, ""},
-		{"0-1s", [2]time.Duration{0, s}, ""},
-		{"10s-2s", [2]time.Duration{}, "MIN <= MAX"},
-		{"fast", [2]time.Duration{}, "want MIN-MAX"},
-		{"2-10", [2]time.Duration{}, "want MIN-MAX"},
-	} {
-		got, err := parseSandboxLatency(c.in)
-		if (err == nil) != (c.err == "") || (err != nil && !strings.Contains(err.Error(), c.err)) || got != c.want {
-			t.Errorf("parseSandboxLatency(%q) = %v, %v; want %v, %q", c.in, got, err, c.want, c.err)
-		}
-	}
-}
-
-func TestParseSandboxFaults(t *testing.T) {
-	for _, c := range []struct {
-		in   string
-		want sandbox.Faults
-		err  string
-	}{
-		{"", sandbox.Faults{}, ""},
-		{"500=0.05,drop=0.01,truncate=0.02,html=0.01,slow=0.1,slowby=40s",
-			sandbox.Faults{Status500: 0.05, Drop: 0.01, Truncate: 0.02, HTML: 0.01, Slow: 0.1, SlowBy: 40 * time.Second}, ""},
-		{"storm=3, retry-after=1, revoke-after=100, seed=7, html-status=502",
-			sandbox.Faults{Storm429: 3, RetryAfter: "1", RevokeKeyAfter: 100, Seed: 7, HTMLStatus: 502}, ""},
-		{"retry-after=Wed, 21 Oct 2026 07:28:00 GMT,storm=2",
-			sandbox.Faults{RetryAfter: "Wed, 21 Oct 2026 07:28:00 GMT", Storm429: 2}, ""},
-		{"bad=0.2,bad-kind=other-person,quota-429=true",
-			sandbox.Faults{BadShare: 0.2, Bad: sandbox.BadOtherPerson, QuotaAs429: true}, ""},
-		{"bad-kind={},bad=1", sandbox.Faults{BadShare: 1, Bad: sandbox.BadEmptyObject}, ""},
-		{"bad-kind=[null],bad=0.5", sandbox.Faults{BadShare: 0.5, Bad: sandbox.BadNullItem}, ""},
-		{"bad=0.2", sandbox.Faults{}, "bad=SHARE and bad-kind=KIND go together"},
-		{"bad-kind=null", sandbox.Faults{}, "bad=SHARE and bad-kind=KIND go together"},
-		{"bad=0.1,bad-kind=garbage", sandbox.Faults{}, "bad-kind=garbage: want one of"},
-		{"quota-429=maybe", sandbox.Faults{}, "quota-429=maybe: want true or false"},
-		{"drop=2", sandbox.Faults{}, "drop=2"},
-		{"drop=lots", sandbox.Faults{}, "drop=lots: want a share"},
-		{"storm=many", sandbox.Faults{}, "storm=many: want a whole number"},
-		{"slowby=3", sandbox.Faults{}, "slowby=3: want a duration"},
-		{"retry-after=soon", sandbox.Faults{}, "retry-after=soon: want seconds or an HTTP date"},
-		{"boom=1", sandbox.Faults{}, `unknown fault "boom"; known: 500, html`},
-		{"drop", sandbox.Faults{}, `"drop": want NAME=VALUE`},
-	} {
-		got, err := parseSandboxFaults(c.in)
-		if (err == nil) != (c.err == "") || (err != nil && !strings.Contains(err.Error(), c.err)) {
-			t.Errorf("parseSandboxFaults(%q) error %v, want %q", c.in, err, c.err)
-			continue
-		}
-		if err == nil && got != c.want {
-			t.Errorf("parseSandboxFaults(%q) = %+v, want %+v", c.in, got, c.want)
-		}
-	}
-}
 
 // lockedBuffer is a buffer written by the server's goroutines.
 type lockedBuffer struct {
@@ -249,20 +159,5 @@ func TestSandboxPortInUse(t *testing.T) {
 	code := Run(context.Background(), f, []string{"sandbox", "--quiet", "--addr", ln.Addr().String()})
 	if code != ExitError || !strings.Contains(errOut.String(), "--addr 127.0.0.1:0 picks a free one") {
 		t.Errorf("exit %d, stderr %q", code, errOut)
-	}
-}
-
-func TestSandboxFlagsToOptions(t *testing.T) {
-	fl := sandboxFlags{opts: sandboxOptions{Addr: "127.0.0.1:1", Key: "k", People: 10, Rate: 2, Credits: 5, Quota: 6},
-		latency: "2s-10s", readLatency: "0", faults: "storm=2"}
-	got, err := fl.parse()
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := sandboxOptions{Addr: "127.0.0.1:1", Key: "k", People: 10, Rate: 2, Credits: 5, Quota: 6,
-		SearchLatency: [2]time.Duration{2 * time.Second, 10 * time.Second}, ReadLatency: [2]time.Duration{-1, -1},
-		Faults: sandbox.Faults{Storm429: 2}}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("parse() = %+v, want %+v", got, want)
 	}
 }

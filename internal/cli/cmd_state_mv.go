@@ -6,19 +6,14 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/leadsync/leadsync/internal/cli/arguments"
 	"github.com/leadsync/leadsync/internal/run"
 	"github.com/leadsync/leadsync/internal/state/backend"
 	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
-// stateMvOptions are the inputs of `leadsync state mv`.
-type stateMvOptions struct {
-	state    stateFlags
-	from, to string
-}
-
 func newStateMvCmd(f *Factory) *cobra.Command {
-	opts := &stateMvOptions{}
+	var fl arguments.StateMvFlags
 	cmd := &cobra.Command{
 		Use:   "mv FROM TO",
 		Short: "Move a search, profile or enrich block's records to another address",
@@ -40,20 +35,17 @@ state holds nothing at FROM or already holds records at TO.`,
   leadsync state mv search.cto 'search.cto["Berlin"]'
   leadsync state mv search.cto module.dach.search.cto
   leadsync state mv enrich.contacts module.dach.enrich.contacts`,
-		Args:              cobra.ExactArgs(2),
 		ValidArgsFunction: completeStateAddresses(f, 1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.from, opts.to = args[0], args[1]
-			return runStateMv(f, opts)
-		},
 	}
-	cmd.Flags().DurationVar(&f.LockTimeout, "lock-timeout", 0, lockTimeoutHelp)
-	opts.state.register(cmd)
+	fl.Register(cmd.Flags())
+	parseArgs(cmd, &fl, arguments.ParseStateMv, func(_ *cobra.Command, a *arguments.StateMv) error {
+		return runStateMv(f, a)
+	})
 	return cmd
 }
 
-func runStateMv(f *Factory, opts *stateMvOptions) error {
-	src, err := openStateSource(f, &opts.state)
+func runStateMv(f *Factory, a *arguments.StateMv) error {
+	src, err := openStateSource(f, a.State)
 	if err != nil {
 		return err
 	}
@@ -62,7 +54,7 @@ func runStateMv(f *Factory, opts *stateMvOptions) error {
 	if backend.KnownAbsent(src.backend) {
 		return noState // before taking the lock, which would create the directory
 	}
-	moves, err := run.StateMv(stateDeps(f, src), opts.from, opts.to)
+	moves, err := run.StateMv(stateDeps(f, src, a.LockTimeout), a.From, a.To)
 	if errors.Is(err, run.ErrNoState) {
 		return noState
 	}

@@ -5,17 +5,14 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/leadsync/leadsync/internal/cli/arguments"
 	"github.com/leadsync/leadsync/internal/run"
 	"github.com/leadsync/leadsync/internal/state/backend"
 	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
-type stateRecoverOptions struct {
-	state stateFlags
-}
-
 func newStateRecoverCmd(f *Factory) *cobra.Command {
-	opts := &stateRecoverOptions{}
+	var fl arguments.StateRecoverFlags
 	cmd := &cobra.Command{
 		Use:   "recover",
 		Short: "Keep the calls of a damaged journal that can be read",
@@ -32,17 +29,16 @@ Use it when a command says the journal cannot be replayed. Recover takes the
 state lock.`,
 		Example: `  leadsync state recover
   leadsync state recover --state backups/state.json`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return runStateRecover(f, opts)
-		},
 	}
-	opts.state.register(cmd)
+	fl.Register(cmd.Flags())
+	parseArgs(cmd, &fl, arguments.ParseStateRecover, func(_ *cobra.Command, a *arguments.StateRecover) error {
+		return runStateRecover(f, a)
+	})
 	return cmd
 }
 
-func runStateRecover(f *Factory, opts *stateRecoverOptions) error {
-	src, err := openStateSource(f, &opts.state)
+func runStateRecover(f *Factory, a *arguments.StateRecover) error {
+	src, err := openStateSource(f, a.State)
 	if err != nil {
 		return err
 	}
@@ -51,7 +47,7 @@ func runStateRecover(f *Factory, opts *stateRecoverOptions) error {
 	if !ok {
 		return fmt.Errorf("%s has no journal file to recover: the %s backend records each call in a transaction", src.describe(f), src.def.Title)
 	}
-	res, err := run.StateRecover(stateDeps(f, src), rec)
+	res, err := run.StateRecover(stateDeps(f, src, 0), rec)
 	if err != nil {
 		return err
 	}

@@ -78,6 +78,8 @@ func TestStateCommandsGolden(t *testing.T) {
 		{"show-json", []string{"show", "--json"}},
 		{"state-list", []string{"state", "list"}},
 		{"state-list-prefix", []string{"state", "list", "--no-people", "search.cto"}},
+		{"state-list-json", []string{"state", "list", "--json"}},
+		{"state-list-json-empty", []string{"state", "list", "--json", "nothing."}},
 		{"state-show-search", []string{"state", "show", `search.cto["Berlin"]`}},
 		{"state-show-profile", []string{"state", "show", "profile.founder"}},
 		{"state-show-person", []string{"state", "show", "person.101.aa"}},

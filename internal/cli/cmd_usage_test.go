@@ -9,6 +9,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/catalog"
 	"github.com/leadsync/leadsync/internal/sandbox"
+	"github.com/leadsync/leadsync/internal/views"
 )
 
 func TestUsage(t *testing.T) {
@@ -22,11 +23,11 @@ func TestUsage(t *testing.T) {
 	apiGolden(t, "usage/usage.txt", out)
 
 	code, out, _ = apiRun(t, dir, env, "usage", "--json")
-	var got usageJSON
+	var got views.UsageJSON
 	if err := json.Unmarshal([]byte(out), &got); code != 0 || err != nil {
 		t.Fatalf("exit %d, %v: %s", code, err, out)
 	}
-	if got != (usageJSON{FormatVersion: "1", RemainingRequests: 1234567, InvoicingStartDate: "2025-02-01"}) {
+	if got != (views.UsageJSON{FormatVersion: "1", RemainingRequests: 1234567, InvoicingStartDate: "2025-02-01"}) {
 		t.Errorf("json %+v", got)
 	}
 	if calls.Load() != 2 {
@@ -69,14 +70,6 @@ func TestUsageErrors(t *testing.T) {
 				}
 			}
 		})
-	}
-}
-
-func TestGroupThousands(t *testing.T) {
-	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 1234567: "1,234,567", -9114: "-9,114"} {
-		if got := groupThousands(n); got != want {
-			t.Errorf("groupThousands(%d) = %q, want %q", n, got, want)
-		}
 	}
 }
 

@@ -5,18 +5,13 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/leadsync/leadsync/internal/cli/arguments"
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
-// validateOptions are the inputs of `leadsync validate`.
-type validateOptions struct {
-	json bool
-	vars varFlags
-}
-
 func newValidateCmd(f *Factory) *cobra.Command {
-	opts := &validateOptions{}
+	var fl arguments.ValidateFlags
 	cmd := &cobra.Command{
 		Use:   "validate",
 		Short: "Check the configuration offline; no calls",
@@ -26,19 +21,17 @@ the service's rules for every search, profile, enrich and export. It reports
 all problems at once and exits 1 when there is an error.`,
 		Example: `  leadsync validate
   leadsync validate --json --var-file prod.leadvars.hcl`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return runValidate(f, opts)
-		},
 	}
-	cmd.Flags().BoolVar(&opts.json, "json", false, "print the diagnostics as one JSON object (for CI)")
-	opts.vars.register(cmd)
+	fl.Register(cmd.Flags())
+	parseArgs(cmd, &fl, arguments.ParseValidate, func(_ *cobra.Command, a *arguments.Validate) error {
+		return runValidate(f, a)
+	})
 	return cmd
 }
 
-func runValidate(f *Factory, opts *validateOptions) error {
-	cfg, diags := loadConfig(f, &opts.vars)
-	if opts.json {
+func runValidate(f *Factory, a *arguments.Validate) error {
+	cfg, diags := loadConfig(f, a.Vars)
+	if a.View == arguments.ViewJSON {
 		writeDiagnosticsJSON(f.IO.Out, diags, cfg)
 	} else {
 		writeDiagnostics(f, cfg, diags)

@@ -89,3 +89,32 @@ func TestEveryCommandHasHelp(t *testing.T) {
 	}
 	walk(NewRootCmd(f))
 }
+
+// TestCommandLineMistakes: flags that cannot go together are one line
+// saying so (no usage: the shape of the command line is right), found
+// before anything else: before --chdir is applied, before the
+// configuration is read.
+func TestCommandLineMistakes(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"plan", "--json", "--markdown"}, "Error: --markdown and --json cannot be used together: choose one form\n"},
+		{[]string{"--chdir", "missing", "plan", "--compare-to", "b.json"}, "Error: --compare-to needs --markdown: the difference is shown in the pull-request comment\n"},
+		{[]string{"apply", "--parallelism", "0"}, "Error: --parallelism must be at least 1, got 0\n"},
+		{[]string{"apply", "--target", "search.a", "leads.plan"}, "Error: --target and --replace cannot be used with a saved plan: they were fixed when the plan was made\n"},
+		{[]string{"show", "--markdown"}, "Error: --markdown shows a saved plan: leadsync show --markdown PLANFILE\n"},
+		{[]string{"state", "rm", "--lock-timeout", "-1s", "search.a"}, "Error: --lock-timeout -1s: want a duration of 0 or more, like 5m (0: do not wait)\n"},
+		{[]string{"forget", "x", ""}, "Error: forget: a PERSON is empty; give a network ID, a page name or a profile URL\n"},
+	} {
+		// (--json and --markdown still print their document of the failure)
+		code, _, errOut := runIn(t, dir, c.args...)
+		if code != ExitError || errOut != c.want {
+			t.Errorf("%v: exit %d, stderr %q; want 1 and %q", c.args, code, errOut, c.want)
+		}
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("the mistakes wrote %v", entries)
+	}
+}

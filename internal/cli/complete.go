@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/leadsync/leadsync/internal/cli/arguments"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/backend"
 )
@@ -39,7 +40,7 @@ func completionDir(f *Factory, cmd *cobra.Command) string {
 func configAddresses(f *Factory, dir string, all bool) []string {
 	g := *f
 	g.Dir = dir
-	cfg, _ := loadConfig(&g, &varFlags{})
+	cfg, _ := loadConfig(&g, arguments.Vars{})
 	if cfg == nil {
 		return nil
 	}
@@ -91,7 +92,7 @@ func stateAddresses(f *Factory, cmd *cobra.Command, dir, toComplete string) []st
 		}
 		src, err = fileSource(&g, path)
 	} else {
-		cfg, diags := loadConfig(&g, &varFlags{})
+		cfg, diags := loadConfig(&g, arguments.Vars{})
 		if cfg == nil || diags.HasErrors() {
 			return nil
 		}
@@ -166,7 +167,7 @@ func registerAddressCompletion(f *Factory, cmd *cobra.Command) {
 func workspaceNames(f *Factory, dir string) []string {
 	g := *f
 	g.Dir = dir
-	cfg, diags := loadConfig(&g, &varFlags{})
+	cfg, diags := loadConfig(&g, arguments.Vars{})
 	if cfg == nil || diags.HasErrors() {
 		return nil
 	}

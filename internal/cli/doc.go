@@ -1,9 +1,17 @@
-// Package cli holds the cobra commands: flags, exit codes and the wiring
-// of each command to its operation and its view. It holds no workflow:
-// plan and apply are run by internal/run (which cli feeds a backend.Backend,
-// the service, the clock, the interrupts, a confirmation function and a
-// view), and what they show is drawn by internal/views. Nothing outside
-// this package knows about flags, and only cli and views about terminals.
+// Package cli holds the cobra commands: the wiring of each command to its
+// arguments, its operation and its view, and the exit codes. Each command
+// lives in one file named after it (cmd_state_rm.go is leadsync state rm)
+// with its cobra.Command (Use, Short, Long, Example) and a run function
+// that receives the struct its parser made (internal/cli/arguments, wired
+// by parseArgs): cli never reads a flag itself. What a command does to the
+// state or to files is an operation of internal/run (which cli feeds a
+// backend.Backend, the service, the clock, the interrupts, a confirmation
+// function or a view); what it shows is drawn by internal/views. cli
+// itself only loads the configuration, opens the state, reads what
+// read-only commands print (state list, state show, state pull, show,
+// completion), words run's results and errors, and sets the exit code.
+// Nothing outside this package knows about flags, and only cli and views
+// about terminals.
 //
 // cli opens the state through the backend registry (backend.Open, with
 // the backends of internal/state/backend/builtin) and never asks which

@@ -33,9 +33,6 @@ type Factory struct {
 	// Workspace is --workspace: the backend's workspace ("" reads
 	// LEADSYNC_WORKSPACE, then "default").
 	Workspace string
-	// LockTimeout is --lock-timeout: how long a command that takes the
-	// state's lock waits for another run to release it (0: not at all).
-	LockTimeout time.Duration
 
 	// failures collects what the running command reported, for the JSON
 	// document of a failed --json command (set by Run).

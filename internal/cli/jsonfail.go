@@ -110,11 +110,11 @@ func writeJSONFailure(w io.Writer, cmd *cobra.Command, err error, log *failureLo
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		_ = enc.Encode(struct {
-			FormatVersion string           `json:"format_version"`
-			Written       []writtenJSON    `json:"written"`
-			Error         string           `json:"error"`
-			Diagnostics   []jsonDiagnostic `json:"diagnostics"`
-		}{"1", []writtenJSON{}, msg, diags})
+			FormatVersion string              `json:"format_version"`
+			Written       []views.WrittenJSON `json:"written"`
+			Error         string              `json:"error"`
+			Diagnostics   []jsonDiagnostic    `json:"diagnostics"`
+		}{"1", []views.WrittenJSON{}, msg, diags})
 	case "apply":
 		ev := map[string]any{"format_version": "1", "message_type": "error", "timestamp": now.UTC().Format(time.RFC3339Nano),
 			"error": msg, "diagnostics": diags}

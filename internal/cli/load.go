@@ -7,29 +7,16 @@ import (
 	"syscall"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/spf13/cobra"
 
 	"github.com/leadsync/leadsync/internal/catalog"
+	"github.com/leadsync/leadsync/internal/cli/arguments"
 	"github.com/leadsync/leadsync/internal/config"
 )
 
-// varFlags are the variable-value flags shared by every command that loads
-// the configuration.
-type varFlags struct {
-	vars  []string // --var NAME=VALUE, in order
-	files []string // --var-file FILE, in order
-}
-
-// register adds --var and --var-file to cmd.
-func (v *varFlags) register(cmd *cobra.Command) {
-	cmd.Flags().StringArrayVar(&v.vars, "var", nil, "set a variable: `NAME=VALUE` (repeatable; wins over every other source)")
-	cmd.Flags().StringArrayVar(&v.files, "var-file", nil, "read variable values from `FILE` (repeatable; relative to --chdir)")
-}
-
-// loadConfig loads the configuration of f.Dir with the variable flags and
+// loadConfig loads the configuration of f.Dir with the variable flags vars and
 // the environment, checking filters against the cached live catalog when
 // `leadsync fields --refresh` has written one. The Config is never nil.
-func loadConfig(f *Factory, vf *varFlags) (*config.Config, hcl.Diagnostics) {
+func loadConfig(f *Factory, vars arguments.Vars) (*config.Config, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
 	var env []string
 	if f.Environ != nil {
@@ -56,10 +43,7 @@ func loadConfig(f *Factory, vf *varFlags) (*config.Config, hcl.Diagnostics) {
 		})
 		cat = nil // check the rest against the built-in list
 	}
-	opts := config.LoadOptions{Dir: f.Dir, Environ: env, Catalog: cat, Workspace: f.workspace()}
-	if vf != nil {
-		opts.Vars, opts.VarFiles = vf.vars, vf.files
-	}
-	cfg, ds := config.Load(opts)
+	cfg, ds := config.Load(config.LoadOptions{Dir: f.Dir, Environ: env, Catalog: cat, Workspace: f.workspace(),
+		Vars: vars.Vars, VarFiles: vars.Files})
 	return cfg, append(diags, ds...)
 }

@@ -143,7 +143,7 @@ with the lead service, the way Terraform does for infrastructure.
 		root.AddCommand(cmd)
 	}
 	root.SetFlagErrorFunc(flagError)
-	friendlyArgs(root)
+	groupArgs(root)
 	return root
 }
 

@@ -1,7 +1,11 @@
-// Package run holds the operations of the commands that change or write
-// from the state: the workflow that the plan, apply, export, forget and
-// state rm commands drive, as terraform's backend/local operations hold
-// theirs.
+// Package run holds the operations of the commands that lock, load,
+// journal, commit or write: the workflow that the plan, apply, export,
+// forget and state rm commands drive, as terraform's backend/local
+// operations hold theirs, and the smaller ones of state push, state
+// recover, force-unlock (ForceUnlock), the workspace commands
+// (ListWorkspaces, WorkspaceNew, WorkspaceDelete), fmt (FmtFiles, Fmt,
+// FormatSource: configuration files rewritten in place) and fields
+// --refresh (RefreshFields: the catalog cached).
 //
 // Apply takes the state's lock, loads the state, reads the remaining
 // requests (first generation only, see HasBilling), builds the plan or
@@ -40,9 +44,9 @@
 // a refused lock is the backend's backend.LockedError, naming the holder)
 // tell the caller which exit code and message to give.
 //
-// It imports api, config, engine, export, plan, state and state/backend,
-// and its own exportrec (and levenshtein for the addresses close to an
-// unknown one). It must not import a backend (internal/state/local,
+// It imports api, catalog, config, engine, export, plan, state and
+// state/backend, and its own exportrec (and levenshtein for the addresses
+// close to an unknown one, hcl's writer for fmt). It must not import a backend (internal/state/local,
 // internal/state/pg), cli,
 // views, cobra or anything that knows of flags, terminals or colours, and
 // it writes to no stream of its own.

@@ -2,63 +2,86 @@ package run
 
 import (
 	"errors"
-	"io/fs"
-	"os"
-	"path/filepath"
+	"fmt"
+	"sort"
 	"strings"
 
-	"github.com/leadsync/leadsync/internal/safefile"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/backend"
 )
 
-// SelectionPath is the file, relative to the working folder, that keeps
-// the workspace `leadsync workspace select` chose for the working copy,
-// as Terraform keeps its in .terraform/environment. It belongs to the
-// working copy, whatever the backend (like the export record).
-var SelectionPath = filepath.Join(".leadsync", "workspace")
-
-// SelectedWorkspace is the workspace selected for the working copy in
-// dir, "" when none is (or "default" is). A file that cannot be read
-// selects nothing; its name is checked where it is used.
-func SelectedWorkspace(dir string) string {
-	b, err := os.ReadFile(filepath.Join(dir, SelectionPath))
+// ListWorkspaces lists the workspaces of set: the default one first, then
+// the others by name, on any backend.
+func ListWorkspaces(set backend.Workspaces) ([]backend.WorkspaceInfo, error) {
+	list, err := set.Workspaces()
 	if err != nil {
-		return ""
+		return nil, err
 	}
-	name := strings.TrimSpace(string(b))
-	if name == state.DefaultWorkspace {
-		return ""
-	}
-	return name
+	sort.SliceStable(list, func(i, j int) bool {
+		if (list[i].Name == state.DefaultWorkspace) != (list[j].Name == state.DefaultWorkspace) {
+			return list[i].Name == state.DefaultWorkspace
+		}
+		return list[i].Name < list[j].Name
+	})
+	return list, nil
 }
 
-// SelectWorkspace keeps name as the working copy's workspace in dir:
-// "default" (or "") removes the selection. The workspace must be one that
-// set has (a *backend.NoWorkspaceError otherwise, nothing written).
-func SelectWorkspace(dir, name string, set backend.Workspaces) error {
-	if name != "" && name != state.DefaultWorkspace {
-		if err := backend.CheckWorkspaceName(name); err != nil {
-			return err
-		}
-		list, err := set.Workspaces()
-		if err != nil {
-			return err
-		}
-		found := false
+// WorkspaceNew creates the empty workspace name in set; the backend checks
+// the name and refuses one that exists.
+func WorkspaceNew(set backend.Workspaces, name string) error {
+	return set.CreateWorkspace(name)
+}
+
+// WorkspaceInUseError refuses to delete the workspace the command runs in.
+type WorkspaceInUseError struct {
+	Workspace string
+}
+
+func (e *WorkspaceInUseError) Error() string {
+	return "workspace " + e.Workspace + " is the one in use; nothing was deleted"
+}
+
+// NoWorkspaceToDeleteError says that the workspace to delete does not
+// exist: there is nothing to make, so the backend's hint (create it) is no
+// answer here; Existing lists those that do (nil when they cannot be
+// listed).
+type NoWorkspaceToDeleteError struct {
+	Workspace string
+	// In names the backend ("PostgreSQL"); "" for the local state.
+	In       string
+	Existing []string
+}
+
+func (e *NoWorkspaceToDeleteError) Error() string {
+	in := ""
+	if e.In != "" {
+		in = " in " + e.In
+	}
+	msg := fmt.Sprintf("workspace %q does not exist%s; nothing was deleted", e.Workspace, in)
+	if e.Existing != nil {
+		msg += ". The workspaces are: " + strings.Join(e.Existing, ", ")
+	}
+	return msg
+}
+
+// WorkspaceDelete deletes the workspace name of set, refusing the one in
+// use (inUse; "default" is the backend's to refuse) and, unless force, one
+// that holds state (the backend's refusal).
+func WorkspaceDelete(set backend.Workspaces, name, inUse string, force bool) error {
+	if name != state.DefaultWorkspace && name == inUse {
+		return &WorkspaceInUseError{Workspace: name}
+	}
+	err := set.DeleteWorkspace(name, force)
+	var ne *backend.NoWorkspaceError
+	if !errors.As(err, &ne) {
+		return err
+	}
+	nd := &NoWorkspaceToDeleteError{Workspace: ne.Workspace, In: ne.In}
+	if list, lerr := ListWorkspaces(set); lerr == nil {
+		nd.Existing = make([]string, 0, len(list))
 		for _, ws := range list {
-			found = found || ws.Name == name
-		}
-		if !found {
-			return &backend.NoWorkspaceError{Workspace: name}
+			nd.Existing = append(nd.Existing, ws.Name)
 		}
 	}
-	path := filepath.Join(dir, SelectionPath)
-	if name == "" || name == state.DefaultWorkspace {
-		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return err
-		}
-		return nil
-	}
-	return safefile.WriteFile(path, []byte(name+"\n"))
+	return nd
 }

@@ -1,18 +1,25 @@
 // Package views draws what the commands show, apart from the logic that
 // decides it (as terraform's internal/command/views and restic's
 // internal/ui): the plan in its human form (aligned lines, ANSI colour
-// when asked) and its JSON form, and the apply's progress printers: a
-// live status line on a terminal, one line per call on a pipe, JSON lines
-// with a message_type for --json.
+// when asked) and its JSON form, the apply's progress printers (a live
+// status line on a terminal, one line per call on a pipe, JSON lines with
+// a message_type for --json), and the state as state list, state show and
+// show print it.
 //
 // One view interface per command with a human and a JSON implementation:
 // Plan (NewPlan) for plan and show FILE, Apply (NewApply, the
-// run.ApplyView that run.Apply drives). Counting is apart from drawing:
-// Counter counts calls, credits, rate and time left from an injected
-// clock; the printers only format what it counts.
+// run.ApplyView that run.Apply drives), StateList, StateShow and
+// ShowState (the summary of show, gathered by SummarizeState), Fields,
+// Usage and Export. Every JSON
+// form carries a format_version, and goes through writeJSONDoc, which
+// writes a nil list or map as [] or {}, never null. Counting is apart
+// from drawing: Counter counts calls, credits, rate and time left from an
+// injected clock; the printers only format what it counts, and the human
+// forms of the state say ages by an injected clock (When, Age).
 //
-// It imports plan, engine, export, exportformat, config and run (for the
-// interface it implements); never cli or cobra. It writes only to the writers it is
-// given. The plan package knows nothing of terminals: every escape code
-// is here.
+// It imports plan, engine, export, exportformat, config, catalog, state,
+// state/backend (for the types of a lock and of workspaces) and run (for
+// the interface it implements); never cli or cobra. It writes only to the
+// writers it is given. The plan package knows nothing of terminals: every
+// escape code is here.
 package views

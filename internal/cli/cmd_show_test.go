@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/leadsync/leadsync/internal/cli/arguments"
 	"github.com/leadsync/leadsync/internal/plan"
 )
 
@@ -42,7 +43,7 @@ func TestShowPlanFile(t *testing.T) {
 	}
 	// The command's error for a file that is no plan (the error wraps
 	// plan.ErrNotPlan, which show turns into what it expected).
-	if err := showPlan(&Factory{Dir: dir}, "junk", false, false, ""); !errors.Is(err, plan.ErrNotPlan) || !strings.HasPrefix(err.Error(), "junk: ") {
+	if err := showPlan(&Factory{Dir: dir}, &arguments.Show{PlanFile: "junk"}); !errors.Is(err, plan.ErrNotPlan) || !strings.HasPrefix(err.Error(), "junk: ") {
 		t.Errorf("junk: %v", err)
 	}
 	if code, _, errOut = show("junk"); code != 1 || !strings.HasPrefix(errOut, "Error: junk: ") {

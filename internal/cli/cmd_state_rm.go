@@ -1,0 +1,73 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/leadsync/leadsync/internal/cli/arguments"
+	"github.com/leadsync/leadsync/internal/run"
+	"github.com/leadsync/leadsync/internal/state/backend"
+	"github.com/leadsync/leadsync/internal/textfmt"
+)
+
+func newStateRmCmd(f *Factory) *cobra.Command {
+	var fl arguments.StateRmFlags
+	cmd := &cobra.Command{
+		Use:   "rm ADDRESS...",
+		Short: "Remove searches, profiles or people from the state",
+		Long: `Rm removes records from the state, as if their blocks had been removed
+from the configuration: a search's or profile's people leave the exports
+that list it, but the people and their enrichments stay (nothing paid for
+is lost). The next plan shows the block as new again.
+
+person.<id> removes a person entirely, with their enrichment; a search that
+finds them again brings them back. For an erasure request use leadsync
+forget, which also keeps them out from then on.
+
+Rm takes the state lock, and the state before is kept as <state>.backup.`,
+		Example: `  leadsync state rm 'search.cto["Berlin"]'
+  leadsync state rm profile.founder search.old
+  leadsync state rm person.123456.a1b2c3`,
+		ValidArgsFunction: completeStateAddresses(f, 0),
+	}
+	fl.Register(cmd.Flags())
+	parseArgs(cmd, &fl, arguments.ParseStateRm, func(_ *cobra.Command, a *arguments.StateRm) error {
+		return runStateRm(f, a)
+	})
+	return cmd
+}
+
+func runStateRm(f *Factory, a *arguments.StateRm) error {
+	src, err := openStateSource(f, a.State)
+	if err != nil {
+		return err
+	}
+	defer src.close()
+	noState := fmt.Errorf("no state at %s yet: nothing to remove", src.describe(f))
+	if backend.KnownAbsent(src.backend) {
+		return noState // before taking the lock, which would create the directory
+	}
+	removed, err := run.StateRm(stateDeps(f, src, a.LockTimeout), a.Addresses)
+	if errors.Is(err, run.ErrNoState) {
+		return noState
+	}
+	if err != nil {
+		return err
+	}
+	for _, r := range removed {
+		switch r.Kind {
+		case "search":
+			fmt.Fprintf(f.IO.Out, "Removed %s (%s leave the exports that list it; people and enrichments are kept)\n", r.Address, textfmt.Plural(r.Leads, "lead"))
+		case "profile":
+			fmt.Fprintf(f.IO.Out, "Removed %s (the person and their enrichment are kept)\n", r.Address)
+		case "person":
+			fmt.Fprintf(f.IO.Out, "Removed %s and their enrichment\n", r.Address)
+		}
+	}
+	if bk, ok := backend.BackupOf(src.backend); ok {
+		fmt.Fprintf(f.IO.Out, "The state before is kept in %s.\n", stateRelPath(f, bk.BackupPath()))
+	}
+	return nil
+}

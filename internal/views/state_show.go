@@ -1,0 +1,218 @@
+package views
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/textfmt"
+)
+
+// StateKind is what the state holds at addr: "search", "profile",
+// "person", "failure" (a call that failed, with no success recorded), or
+// "" for nothing.
+func StateKind(s *state.State, addr string) string {
+	if kind := s.Kind(addr); kind != "" {
+		return kind
+	}
+	if s.Failures[addr] != nil {
+		return "failure"
+	}
+	return ""
+}
+
+// StateShow is the view of `leadsync state show`: everything the state
+// holds at one address (one StateKind gives), personal data included.
+type StateShow interface {
+	Show(s *state.State, addr string) error
+}
+
+// NewStateShow returns the JSON or the human view of state show, writing
+// to w; now is the clock the human form says ages by.
+func NewStateShow(w io.Writer, asJSON bool, now func() time.Time) StateShow {
+	if asJSON {
+		return stateShowJSON{w}
+	}
+	return stateShowHuman{w, now}
+}
+
+var (
+	_ StateShow = stateShowHuman{}
+	_ StateShow = stateShowJSON{}
+)
+
+type stateShowHuman struct {
+	w   io.Writer
+	now func() time.Time
+}
+
+func (v stateShowHuman) Show(s *state.State, addr string) error {
+	w := newLineWriter(v.w)
+	now := v.now()
+	switch StateKind(s, addr) {
+	case "search":
+		writeSearchRecord(w, s, addr, now)
+	case "profile":
+		writeProfileRecord(w, s, addr, now)
+	case "person":
+		writePerson(w, s.People[strings.TrimPrefix(addr, state.PersonAddressPrefix)], now)
+	case "failure":
+		w.printf("%s\n", addr)
+		w.printf("  no successful call recorded\n")
+	}
+	if failure := s.Failures[addr]; failure != nil {
+		status := ""
+		if failure.Status != 0 {
+			status = fmt.Sprintf("HTTP %d: ", failure.Status)
+		}
+		w.printf("  last failure  %s, %s%s\n", When(failure.At, now), status, failure.Message)
+	}
+	return w.flush()
+}
+
+func writeSearchRecord(w *lineWriter, s *state.State, addr string, now time.Time) {
+	sr := s.Searches[addr]
+	w.printf("%s\n", addr)
+	w.printf("  generation    %d\n", int(sr.Generation))
+	w.printf("  ran_at        %s\n", When(sr.RanAt, now))
+	w.printf("  request       %s\n", compactJSON(sr.Request))
+	w.printf("  request_hash  %s\n", sr.RequestHash)
+	w.printf("  results       %s\n", searchResultsText(sr))
+	if sr.Runs == 1 {
+		w.printf("  change        first run\n")
+	} else {
+		w.printf("  change        +%s -%s since the run before\n", textfmt.Thousands(sr.Added), textfmt.Thousands(sr.Removed))
+	}
+	w.printf("  leads         %s\n", textfmt.Thousands(len(sr.LeadIDs)))
+	for _, id := range sr.LeadIDs {
+		w.printf("    %s%s\n", state.PersonAddressPrefix+id, personLine(s.People[id]))
+	}
+}
+
+func writeProfileRecord(w *lineWriter, s *state.State, addr string, now time.Time) {
+	pr := s.Profiles[addr]
+	w.printf("%s\n", addr)
+	w.printf("  generation    %d\n", int(pr.Generation))
+	w.printf("  read_at       %s\n", When(pr.ReadAt, now))
+	w.printf("  request       %s\n", compactJSON(pr.Request))
+	w.printf("  request_hash  %s\n", pr.RequestHash)
+	w.printf("  person        %s%s\n", state.PersonAddressPrefix+pr.PersonID, personLine(s.People[pr.PersonID]))
+}
+
+func searchResultsText(sr *state.Search) string {
+	if ss := sr.SplitSummary(); ss != nil {
+		t := fmt.Sprintf("%s found by %s, %s kept: %s", textfmt.Plural(ss.People, "person"), textfmt.Plural(ss.SubSearches, "sub-search"), textfmt.Thousands(len(sr.LeadIDs)), ss.Verdict())
+		if len(ss.Saturated) > 0 {
+			t += " (" + strings.Join(ss.Saturated, "; ") + ")"
+		}
+		return t
+	}
+	t := fmt.Sprintf("%s returned, %s kept", textfmt.Thousands(sr.ResultCount), textfmt.Thousands(len(sr.LeadIDs)))
+	if sr.Capped {
+		t += " (the service's cap of 300: there may be more)"
+	}
+	return t
+}
+
+// personLine is a short description of a person: name, title and company.
+func personLine(p *state.Person) string {
+	if p == nil {
+		return "  (missing)"
+	}
+	parts := []string{}
+	if p.Lead.FullName != "" {
+		parts = append(parts, p.Lead.FullName)
+	}
+	switch {
+	case p.Lead.Title != "" && p.Lead.Company != "":
+		parts = append(parts, p.Lead.Title+" at "+p.Lead.Company)
+	case p.Lead.Title != "":
+		parts = append(parts, p.Lead.Title)
+	case p.Lead.Company != "":
+		parts = append(parts, p.Lead.Company)
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "  " + strings.Join(parts, ", ")
+}
+
+func writePerson(w *lineWriter, p *state.Person, now time.Time) {
+	l := p.Lead
+	w.printf("%s%s\n", state.PersonAddressPrefix, p.ID)
+	for _, kv := range [][2]string{
+		{"fullName", l.FullName}, {"firstName", l.FirstName}, {"lastName", l.LastName},
+		{"title", l.Title}, {"previousTitle", l.PreviousTitle}, {"company", l.Company},
+		{"location", l.Location}, {"networkId", l.NetworkID}, {"pageName", l.PageName},
+	} {
+		w.kv("  ", kv[0], kv[1])
+	}
+	w.kv("  ", "first_seen", When(p.FirstSeen, now))
+	w.kv("  ", "last_seen", When(p.LastSeen, now))
+	w.kv("  ", "found_by", strings.Join(p.FoundBy, ", "))
+	if e := p.Enrichment; e != nil {
+		r := e.Result
+		w.printf("  enrichment\n")
+		w.kv("    ", "enriched_at", When(e.EnrichedAt, now))
+		w.kv("    ", "by", e.By)
+		w.kv("    ", "email", r.Email)
+		w.kv("    ", "validationStatus", r.ValidationStatus)
+		w.kv("    ", "companyDomain", r.CompanyDomain)
+	}
+	if pr := p.Profile; pr != nil {
+		w.printf("  profile\n")
+		if p.ProfileReadAt != nil {
+			w.kv("    ", "read_at", When(*p.ProfileReadAt, now))
+		}
+		w.kv("    ", "fullName", pr.FullName)
+		for _, pos := range pr.CurrentPosition {
+			w.printf("    %-16s %s at %s\n", "currentPosition", pos.JobTitle, pos.Company)
+		}
+		w.kv("    ", "networkUrl", pr.NetworkURL)
+		w.printf("    %-16s %v\n", "private", pr.Private)
+	}
+	if len(p.Raw) > 0 {
+		w.printf("  raw              %s\n", compactJSON(p.Raw))
+	}
+}
+
+// StateShowJSON is the --json form of state show.
+type StateShowJSON struct {
+	FormatVersion string             `json:"format_version"`
+	Address       string             `json:"address"`
+	Kind          string             `json:"kind"`
+	Search        *state.Search      `json:"search,omitempty"`
+	Profile       *state.ProfileRead `json:"profile,omitempty"`
+	Person        *state.Person      `json:"person,omitempty"`
+	// LastFailure is the last failed call of the address since its last
+	// success; for an address that never succeeded, kind is "failure".
+	LastFailure *state.Failure `json:"last_failure,omitempty"`
+	// People are the people a search found or a profile read, in order.
+	People []*state.Person `json:"people"`
+}
+
+type stateShowJSON struct{ w io.Writer }
+
+func (v stateShowJSON) Show(s *state.State, addr string) error {
+	kind := StateKind(s, addr)
+	out := StateShowJSON{FormatVersion: "1", Address: addr, Kind: kind, LastFailure: s.Failures[addr]}
+	switch kind {
+	case "search":
+		out.Search = s.Searches[addr]
+		for _, id := range out.Search.LeadIDs {
+			if p := s.People[id]; p != nil {
+				out.People = append(out.People, p)
+			}
+		}
+	case "profile":
+		out.Profile = s.Profiles[addr]
+		if p := s.People[out.Profile.PersonID]; p != nil {
+			out.People = append(out.People, p)
+		}
+	case "person":
+		out.Person = s.People[strings.TrimPrefix(addr, state.PersonAddressPrefix)]
+	}
+	return writeJSONDoc(v.w, out)
+}
