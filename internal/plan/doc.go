@@ -6,7 +6,9 @@
 // EnrichCandidatesClaimed, so that plan and apply cannot disagree. Whether each spreadsheet is written
 // is decided here too, from what the caller passes in Options: whether its
 // files exist, and the working copy's record of its last write (which
-// configuration and which state it was written from).
+// configuration and which state it was written from). Moved blocks are
+// resolved against the state here (Moves): the plan shows each move, and
+// is made on the state as it will be once apply has recorded them.
 //
 // It imports config, state, api, catalog (the nearest address to an unknown
 // --target) and version; never engine, export or cli, and

@@ -2,12 +2,13 @@
 // (searches, profile reads, people, failures, usage, the suppression list,
 // split runs under way), the events that record each completed call, and
 // Fold, the one way a state changes, both live and when a journal is
-// replayed. It also names what changed (Changes, for a backend that writes
+// replayed (a move of records to other addresses among them, EventMove). It also names what changed (Changes, for a backend that writes
 // row by row), checks a state read from outside (Check), and gives the
 // mark of the data an export was written from (DataMark).
 //
 // It knows nothing of files or databases: the codec is
 // internal/state/statefile, the backends are internal/state/local and
-// internal/state/pg, behind internal/state/backend. It imports only api;
-// it must not import any of those.
+// internal/state/pg, behind internal/state/backend. It imports only api
+// (and no package of addresses: a move names its addresses one by one); it
+// must not import any of those.
 package state
