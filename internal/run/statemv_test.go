@@ -88,3 +88,29 @@ func TestStateMvWithoutState(t *testing.T) {
 		t.Errorf("err = %v, want ErrNoState", err)
 	}
 }
+
+// state rm of a block or a module removes every record inside it.
+func TestStateRmOfABlockOrModule(t *testing.T) {
+	d, _, store, _ := seededDeps(t)
+	if _, err := StateMv(d, "search.cto", "module.dach.search.cto"); err != nil {
+		t.Fatal(err)
+	}
+	removed, err := StateRm(d, []string{"module.dach"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range removed {
+		got = append(got, r.Address)
+	}
+	if want := []string{`module.dach.search.cto["Berlin"]`, `module.dach.search.cto["Hamburg"]`}; !reflect.DeepEqual(got, want) {
+		t.Errorf("removed %q, want %q", got, want)
+	}
+	s, _ := store.Load()
+	if got := s.Addresses(false); !reflect.DeepEqual(got, []string{"profile.founder"}) {
+		t.Errorf("left %q", got)
+	}
+	if _, err := StateRm(d, []string{"module.nope"}); err == nil || !strings.Contains(err.Error(), "holds nothing at module.nope") {
+		t.Errorf("unknown module: %v", err)
+	}
+}

@@ -28,7 +28,9 @@ type RemovedRecord struct {
 // the state's lock it loads the state, checks every address before
 // changing anything (an unknown one is an *UnknownAddressError and
 // nothing is written), applies the removals and commits. An address named
-// twice is removed once.
+// twice is removed once. A block's address (search.cto) or a module's
+// (module.dach) names every search and profile record of the state inside
+// it.
 func StateRm(d Deps, addresses []string) ([]RemovedRecord, error) {
 	u, err := d.Backend.Lock("state rm")
 	if err != nil {
@@ -43,13 +45,22 @@ func StateRm(d Deps, addresses []string) ([]RemovedRecord, error) {
 	if !d.exists(s) {
 		return nil, ErrNoState
 	}
+	var all []string
 	for _, addr := range addresses {
-		if s.Kind(addr) == "" {
+		if s.Kind(addr) != "" {
+			all = append(all, addr)
+			continue
+		}
+		// A block (search.cto) or a module (module.dach) names every
+		// record inside it.
+		inside := recordsIn(s, addr)
+		if len(inside) == 0 {
 			return nil, UnknownAddress(s, addr, ", so nothing was removed")
 		}
+		all = append(all, inside...)
 	}
 	var removed []RemovedRecord
-	for _, addr := range addresses {
+	for _, addr := range all {
 		r := RemovedRecord{Address: addr, Kind: s.Kind(addr)}
 		switch r.Kind {
 		case "search":
@@ -71,6 +82,22 @@ func StateRm(d Deps, addresses []string) ([]RemovedRecord, error) {
 		return nil, err
 	}
 	return removed, lock.release()
+}
+
+// recordsIn lists the search and profile records of s that the block or
+// module address pattern names (address.Matches), sorted.
+func recordsIn(s *state.State, pattern string) []string {
+	p, err := address.Parse(pattern)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, a := range s.Addresses(false) {
+		if x, err := address.Parse(a); err == nil && p.Contains(x) {
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // UnknownAddressError says that the state holds nothing at an address (and,
