@@ -311,6 +311,8 @@ var topSchema = &hcl.BodySchema{
 		{Type: "module", LabelNames: []string{"name"}},
 		{Type: "output", LabelNames: []string{"name"}},
 		{Type: "moved"},
+		// Only to say where it belongs: inside the root's leadsync block.
+		{Type: "backend", LabelNames: []string{"type"}},
 	},
 }
 
@@ -408,6 +410,13 @@ func byType(blocks hcl.Blocks) map[string]hcl.Blocks {
 // instance of a module call): variables, locals, then the blocks that
 // depend on them, in an order where every reference is declared first.
 func (l *loader) loadBody(byType map[string]hcl.Blocks) {
+	for _, b := range byType["backend"] {
+		where := "the leadsync block of the root configuration: leadsync { backend \"" + b.Labels[0] + "\" { ... } }"
+		if l.call != nil {
+			where += ", not in a module (" + l.dir + "): the state's place is the whole run's"
+		}
+		l.errorf(b.DefRange.Ptr(), "Misplaced backend block", "A backend block belongs in %s. Move it there.", where)
+	}
 	l.declareVariables(byType["variable"])
 	if l.call == nil {
 		l.assignVariables()

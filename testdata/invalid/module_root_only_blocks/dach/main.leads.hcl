@@ -11,3 +11,7 @@ leadsync { # ERROR: A leadsync block (with its backend) says where the state liv
 search "cto" {
   keywords = "CTO"
 }
+
+backend "pg" { # ERROR: not in a module (dach): the state's place is the whole run's
+  schema_name = "leads"
+}
