@@ -36,10 +36,7 @@ func copyExample(t *testing.T, name, dir string, sub ...string) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			src := string(b)
-			if strings.Contains(src, examplesAPI) {
-				src = strings.Replace(src, examplesAPI, harnessAPI, 1)
-			}
+			src := strings.Replace(string(b), examplesAPI, harnessAPI, 1)
 			writeFile(t, filepath.Join(dir, folder, filepath.Base(f)), src)
 		}
 	}

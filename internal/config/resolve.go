@@ -1,10 +1,6 @@
 package config
 
-import (
-	"sync"
-
-	"github.com/leadsync/leadsync/internal/address"
-)
+import "sync"
 
 // refCache is the index of Instances, with what it was built from: a
 // Config whose lists were replaced since (tests do) gets it built again.
@@ -90,7 +86,3 @@ func (c *Config) Resolve(refs []string) []string {
 	}
 	return out
 }
-
-// KindOf is the kind of block an address of the configuration or the
-// state names (search, profile, enrich, export), "" for anything else.
-func KindOf(addr string) string { return address.Kind(addr) }
