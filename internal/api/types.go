@@ -39,7 +39,8 @@ const (
 	FieldArray = "array"
 )
 
-// Lead is one simplified search result (spec 2.2).
+// Lead is one simplified search result (spec 2.2). Each field has its row
+// in PersonFields (fields.go), which every place that lists fields reads.
 type Lead struct {
 	FirstName     string `json:"firstName"`
 	LastName      string `json:"lastName"`
@@ -209,7 +210,8 @@ type TimelinePosition struct {
 	DaysInPosition int     `json:"daysInPosition"`
 }
 
-// Profile is the result of a single-profile read (spec 2.4).
+// Profile is the result of a single-profile read (spec 2.4). Each field has
+// its row in PersonFields.
 type Profile struct {
 	FullName             string             `json:"fullName"`
 	CurrentPosition      []Position         `json:"currentPosition"`
@@ -221,7 +223,8 @@ type Profile struct {
 	PremiumProfile       bool               `json:"premiumProfile"`
 }
 
-// EnrichedProfile is the result of enrich (spec 2.5).
+// EnrichedProfile is the result of enrich (spec 2.5). Each field has its row
+// in PersonFields.
 type EnrichedProfile struct {
 	ID               string `json:"id"`
 	PageName         string `json:"pageName"`
@@ -246,15 +249,6 @@ const (
 	StatusCatchAll = "catch all"
 	StatusEmpty    = "empty"
 )
-
-// Lead returns the lead fields of an enriched profile.
-func (e EnrichedProfile) Lead() Lead {
-	return Lead{
-		FirstName: e.FirstName, LastName: e.LastName, FullName: e.FullName,
-		Title: e.Title, Location: e.Location, PreviousTitle: e.PreviousTitle,
-		Company: e.Company, NetworkID: e.NetworkID, PageName: e.PageName,
-	}
-}
 
 // Usage is the result of billing (spec 2.6).
 type Usage struct {

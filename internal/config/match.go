@@ -10,15 +10,16 @@ import (
 	"github.com/leadsync/leadsync/internal/api"
 )
 
-// leadValue is `lead` for a where expression.
+// leadValue is `lead` for a where expression: the lead fields whose row in
+// api.PersonFields has Where (LeadFields).
 func leadValue(lead api.Lead) cty.Value {
-	return cty.ObjectVal(map[string]cty.Value{
-		"firstName": cty.StringVal(lead.FirstName), "lastName": cty.StringVal(lead.LastName),
-		"fullName": cty.StringVal(lead.FullName), "title": cty.StringVal(lead.Title),
-		"location": cty.StringVal(lead.Location), "previousTitle": cty.StringVal(lead.PreviousTitle),
-		"company": cty.StringVal(lead.Company), "networkId": cty.StringVal(lead.NetworkID),
-		"pageName": cty.StringVal(lead.PageName),
-	})
+	m := make(map[string]cty.Value, len(LeadFields))
+	for _, f := range api.LeadFields {
+		if f.Where {
+			m[f.Key] = cty.StringVal(*f.Lead(&lead))
+		}
+	}
+	return cty.ObjectVal(m)
 }
 
 // Match reports whether lead passes the where expression of e (true when e

@@ -210,39 +210,43 @@ type Sheet struct {
 }
 
 // ColumnLabels are the header texts of the columns unless a sheet's labels
-// say otherwise: words a person reads, not the service's field names.
-var ColumnLabels = map[string]string{
-	"firstName":        "First name",
-	"lastName":         "Last name",
-	"fullName":         "Full name",
-	"title":            "Title",
-	"location":         "Location",
-	"previousTitle":    "Previous title",
-	"company":          "Company",
-	"networkId":        "Network ID",
-	"pageName":         "Page name",
-	"email":            "E-mail",
-	"validationStatus": "E-mail status",
-	"companyDomain":    "Company domain",
-	"profileUrl":       "Profile",
-	"foundIn":          "Found in",
-	"firstSeen":        "First seen",
-	"lastSeen":         "Last seen",
-	"enrichedAt":       "Enriched at",
-	"description":      "Description",
-	"premiumProfile":   "Premium profile",
-	"private":          "Private profile",
-	"currentPosition":  "Current position",
-	"workHistory":      "Work history",
-	"photoUrl":         "Photo",
-	"topSkills":        "Top skills",
-	"experience":       "Experience",
-	"education":        "Education",
-	"highlights":       "Search highlights",
-	"contactsCount":    "Contacts",
-	"sharedContacts":   "Shared contacts",
-	"contactDistance":  "Contact distance",
-	"permissions":      "Permissions",
+// say otherwise: words a person reads, not the service's field names. The
+// labels of the person fields' columns are their rows' in api.PersonFields;
+// stateColumnLabels are the others'.
+var ColumnLabels = columnLabels()
+
+// stateColumnLabels label the columns that are no field of the service:
+// what the state knows of a person (where they were found, when, the link
+// to their profile, their photo from any answer) and what raw search
+// results add (RawColumns).
+var stateColumnLabels = map[string]string{
+	"profileUrl":      "Profile",
+	"foundIn":         "Found in",
+	"firstSeen":       "First seen",
+	"lastSeen":        "Last seen",
+	"enrichedAt":      "Enriched at",
+	"photoUrl":        "Photo",
+	"topSkills":       "Top skills",
+	"experience":      "Experience",
+	"education":       "Education",
+	"highlights":      "Search highlights",
+	"contactsCount":   "Contacts",
+	"sharedContacts":  "Shared contacts",
+	"contactDistance": "Contact distance",
+	"permissions":     "Permissions",
+}
+
+func columnLabels() map[string]string {
+	m := make(map[string]string, len(api.PersonFields)+len(stateColumnLabels))
+	for _, f := range api.PersonFields {
+		if f.Column != "" {
+			m[f.Column] = f.Label
+		}
+	}
+	for k, v := range stateColumnLabels {
+		m[k] = v
+	}
+	return m
 }
 
 // Label returns the header text of column name on this sheet: its label
@@ -266,22 +270,15 @@ func (s *Sheet) Header() []string {
 	return out
 }
 
-// Column names a sheet may use, in the default order.
-var DefaultColumns = []string{
-	"firstName", "lastName", "fullName", "title", "location", "previousTitle",
-	"company", "networkId", "pageName",
-	"email", "validationStatus", "companyDomain",
-	"profileUrl", "foundIn", "firstSeen", "lastSeen",
-}
+// DefaultColumns are the columns of a sheet that names none, in order: the
+// person fields whose row in api.PersonFields is Default, then where the
+// person was found and when.
+var DefaultColumns = concat(fieldColumns(true), []string{"profileUrl", "foundIn", "firstSeen", "lastSeen"})
 
 // ExtraColumns are known columns not in the default set: the enrichment
-// time, what a profile read adds, the avatar, and what raw search results
-// add (RawColumns).
-var ExtraColumns = []string{
-	"enrichedAt", "description", "premiumProfile", "private", "currentPosition",
-	"workHistory", "photoUrl",
-	"topSkills", "experience", "education", "highlights", "contactsCount", "sharedContacts", "contactDistance", "permissions",
-}
+// time, the other person fields that have a column (what a profile read
+// adds), the avatar, and what raw search results add (RawColumns).
+var ExtraColumns = concat([]string{"enrichedAt"}, fieldColumns(false), []string{"photoUrl"}, RawColumns)
 
 // RawColumns are the columns filled from raw search results only (a search
 // with raw = true, first generation): empty for people no raw search found.
@@ -289,11 +286,39 @@ var RawColumns = []string{
 	"topSkills", "experience", "education", "highlights", "contactsCount", "sharedContacts", "contactDistance", "permissions",
 }
 
-// LeadFields are the attributes of `lead` in a where expression: the fields
-// every search result has. What only profile reads or raw results give
+// LeadFields are the attributes of `lead` in a where expression: the
+// person fields whose row in api.PersonFields has Where, those every
+// search result has. What only profile reads or raw results give
 // (workHistory, topSkills, contactsCount, ...) is not among them: a where
 // on it would pass over everyone found by a plain search.
-var LeadFields = []string{
-	"firstName", "lastName", "fullName", "title", "location", "previousTitle",
-	"company", "networkId", "pageName",
+var LeadFields = whereKeys()
+
+// fieldColumns lists the columns of the person fields that are (or are
+// not) default columns, in table order.
+func fieldColumns(isDefault bool) []string {
+	var out []string
+	for _, f := range api.PersonFields {
+		if f.Column != "" && f.Default == isDefault {
+			out = append(out, f.Column)
+		}
+	}
+	return out
+}
+
+func whereKeys() []string {
+	var out []string
+	for _, f := range api.LeadFields {
+		if f.Where {
+			out = append(out, f.Key)
+		}
+	}
+	return out
+}
+
+func concat(lists ...[]string) []string {
+	var out []string
+	for _, l := range lists {
+		out = append(out, l...)
+	}
+	return out
 }

@@ -115,62 +115,12 @@ func columnFor(name, tmpl string) (column, error) {
 			}
 		}}
 	}
+	// The columns of person fields shown in a form of their own; every
+	// other person field's column shows its text (fieldText), and the
+	// columns after these show what the state knows beyond the fields.
 	switch name {
-	case "firstName":
-		return text(func(p *state.Person) string { return leadField(p, func(l api.Lead) string { return l.FirstName }) }), nil
-	case "lastName":
-		return text(func(p *state.Person) string { return leadField(p, func(l api.Lead) string { return l.LastName }) }), nil
-	case "fullName":
-		return text(func(p *state.Person) string {
-			if s := leadField(p, func(l api.Lead) string { return l.FullName }); s != "" {
-				return s
-			}
-			if p.Profile != nil {
-				return p.Profile.FullName
-			}
-			return ""
-		}), nil
-	case "title":
-		return text(func(p *state.Person) string { return leadField(p, func(l api.Lead) string { return l.Title }) }), nil
-	case "location":
-		return text(func(p *state.Person) string { return leadField(p, func(l api.Lead) string { return l.Location }) }), nil
-	case "previousTitle":
-		return text(func(p *state.Person) string { return leadField(p, func(l api.Lead) string { return l.PreviousTitle }) }), nil
-	case "company":
-		return text(func(p *state.Person) string { return leadField(p, func(l api.Lead) string { return l.Company }) }), nil
-	case "networkId":
-		return text(func(p *state.Person) string { return leadField(p, func(l api.Lead) string { return l.NetworkID }) }), nil
-	case "pageName":
-		return text(func(p *state.Person) string { return leadField(p, func(l api.Lead) string { return l.PageName }) }), nil
-	case "email":
-		return enrich(func(e *api.EnrichedProfile) string { return e.Email }), nil
 	case "validationStatus":
 		return enrich(func(e *api.EnrichedProfile) string { return StatusText(e.ValidationStatus) }), nil
-	case "companyDomain":
-		return enrich(func(e *api.EnrichedProfile) string { return e.CompanyDomain }), nil
-	case "enrichedAt":
-		return column{name: name, kind: kindTime, value: func(p *state.Person, c *cellValue) {
-			if p.Enrichment == nil {
-				c.Empty = true
-				return
-			}
-			c.Time = p.Enrichment.EnrichedAt
-		}}, nil
-	case "profileUrl":
-		return column{name: name, kind: kindLink, value: func(p *state.Person, c *cellValue) { c.Text = profileURL(p, tmpl) }}, nil
-	case "foundIn":
-		return text(func(p *state.Person) string { return strings.Join(p.FoundBy, ", ") }), nil
-	case "firstSeen":
-		return column{name: name, kind: kindTime, value: func(p *state.Person, c *cellValue) { c.Time = p.FirstSeen }}, nil
-	case "lastSeen":
-		return column{name: name, kind: kindTime, value: func(p *state.Person, c *cellValue) { c.Time = p.LastSeen }}, nil
-	case "description":
-		return text(func(p *state.Person) string {
-			if p.Profile == nil {
-				return ""
-			}
-			return p.Profile.Description
-		}), nil
 	case "premiumProfile":
 		return profileBool(func(pr *api.Profile) bool { return pr.PremiumProfile }), nil
 	case "private":
@@ -189,6 +139,22 @@ func columnFor(name, tmpl string) (column, error) {
 			}
 			return formatTimeline(p.Profile.WorkPositionTimeline)
 		}), nil
+	case "enrichedAt":
+		return column{name: name, kind: kindTime, value: func(p *state.Person, c *cellValue) {
+			if p.Enrichment == nil {
+				c.Empty = true
+				return
+			}
+			c.Time = p.Enrichment.EnrichedAt
+		}}, nil
+	case "profileUrl":
+		return column{name: name, kind: kindLink, value: func(p *state.Person, c *cellValue) { c.Text = profileURL(p, tmpl) }}, nil
+	case "foundIn":
+		return text(func(p *state.Person) string { return strings.Join(p.FoundBy, ", ") }), nil
+	case "firstSeen":
+		return column{name: name, kind: kindTime, value: func(p *state.Person, c *cellValue) { c.Time = p.FirstSeen }}, nil
+	case "lastSeen":
+		return column{name: name, kind: kindTime, value: func(p *state.Person, c *cellValue) { c.Time = p.LastSeen }}, nil
 	case "photoUrl":
 		return column{name: name, kind: kindLink, raw: func(p *state.Person, n *rawNode, c *cellValue) { c.Text = photoURL(p, n) }}, nil
 	case "topSkills":
@@ -208,28 +174,45 @@ func columnFor(name, tmpl string) (column, error) {
 	case "contactDistance":
 		return rawNumber(func(n *rawNode) json.RawMessage { return n.ContactDistance.Distance }), nil
 	}
+	if f := api.FieldByColumn(name); f != nil && (f.Lead != nil || f.Enriched != nil || f.Profile != nil) {
+		return text(fieldText(f)), nil
+	}
 	known := append(append([]string(nil), config.DefaultColumns...), config.ExtraColumns...)
 	return column{}, fmt.Errorf("unknown column %q; known columns are %s", name, strings.Join(known, ", "))
 }
 
-// leadField reads a lead field of a person: from the lead the searches gave,
-// else from the enrichment, which carries the same fields (a person known only
-// from a profile read has an almost empty lead).
-func leadField(p *state.Person, f func(api.Lead) string) string {
-	if s := f(p.Lead); s != "" {
-		return s
+// fieldText reads a person field (a row of api.PersonFields) of a person:
+// from the lead the searches gave, else from the enrichment, which carries
+// the same fields (a person known only from a profile read has an almost
+// empty lead), else from the profile read.
+func fieldText(f *api.PersonField) func(p *state.Person) string {
+	return func(p *state.Person) string {
+		if f.Lead != nil {
+			if s := *f.Lead(&p.Lead); s != "" {
+				return s
+			}
+		}
+		if f.Enriched != nil && p.Enrichment != nil {
+			if s := *f.Enriched(&p.Enrichment.Result); s != "" {
+				return s
+			}
+		}
+		if f.Profile != nil && p.Profile != nil {
+			return *f.Profile(p.Profile)
+		}
+		return ""
 	}
-	if p.Enrichment != nil {
-		return f(p.Enrichment.Result.Lead())
-	}
-	return ""
 }
 
 // profileURL is the link to a person's profile: the configured template with
 // the page name filled in, else the networkUrl of a profile read, else "".
 func profileURL(p *state.Person, tmpl string) string {
 	if tmpl != "" {
-		if pn := leadField(p, func(l api.Lead) string { return l.PageName }); pn != "" {
+		pn := p.Lead.PageName
+		if pn == "" && p.Enrichment != nil {
+			pn = p.Enrichment.Result.PageName
+		}
+		if pn != "" {
 			return strings.ReplaceAll(tmpl, "{pageName}", url.PathEscape(pn))
 		}
 	}

@@ -242,27 +242,21 @@ func (a *applier) upsert(l api.Lead) string {
 
 // mergeLead refreshes p's lead fields with the non-empty fields of l: the
 // newest answer of the service wins, field by field, and an empty field
-// never erases a known one. l carries only what the service said: a raw
-// result or a profile has no first and last name, so its lead has none (a
-// guess from the full name is made by guessNames, and only for a person
-// who has no names at all). The networkId of a person keyed by it is their
-// identity and never changes.
+// never erases a known one (every field but the keys, whose row in
+// api.PersonFields merges by MergeKey). l carries only what the service
+// said: a raw result or a profile has no first and last name, so its lead
+// has none (a guess from the full name is made by guessNames, and only for
+// a person who has no names at all). The networkId of a person keyed by it
+// is their identity and never changes.
 func (a *applier) mergeLead(p *Person, l api.Lead) {
-	set := func(dst *string, v string) {
-		if v != "" {
-			*dst = v
+	d := &p.Lead
+	for _, f := range api.LeadFields {
+		if v := *f.Lead(&l); v != "" && f.Merge != api.MergeKey {
+			*f.Lead(d) = v
 		}
 	}
-	d := &p.Lead
-	set(&d.FirstName, l.FirstName)
-	set(&d.LastName, l.LastName)
-	set(&d.FullName, l.FullName)
-	set(&d.Title, l.Title)
-	set(&d.Location, l.Location)
-	set(&d.PreviousTitle, l.PreviousTitle)
-	set(&d.Company, l.Company)
-	if d.NetworkID == "" || strings.HasPrefix(p.ID, PagePrefix) || strings.HasPrefix(p.ID, anonPrefix) {
-		set(&d.NetworkID, l.NetworkID)
+	if l.NetworkID != "" && (d.NetworkID == "" || strings.HasPrefix(p.ID, PagePrefix) || strings.HasPrefix(p.ID, anonPrefix)) {
+		d.NetworkID = l.NetworkID
 	}
 	if l.PageName != "" {
 		a.s.setPageName(p, l.PageName)
@@ -345,22 +339,7 @@ func (a *applier) rekey(old, id string) {
 // mergePeople folds src into dst: the union of what each knows, the newer
 // profile and enrichment winning.
 func mergePeople(dst, src *Person) {
-	fill := func(d *string, v string) {
-		if *d == "" {
-			*d = v
-		}
-	}
-	// The names go as a pair: half of one person's name and half of the
-	// other's would be nobody's.
-	if dst.Lead.FirstName == "" && dst.Lead.LastName == "" {
-		dst.Lead.FirstName, dst.Lead.LastName = src.Lead.FirstName, src.Lead.LastName
-	}
-	fill(&dst.Lead.FullName, src.Lead.FullName)
-	fill(&dst.Lead.Title, src.Lead.Title)
-	fill(&dst.Lead.Location, src.Lead.Location)
-	fill(&dst.Lead.PreviousTitle, src.Lead.PreviousTitle)
-	fill(&dst.Lead.Company, src.Lead.Company)
-	fill(&dst.Lead.PageName, src.Lead.PageName)
+	mergeLeads(&dst.Lead, &src.Lead)
 	if !src.FirstSeen.IsZero() && (dst.FirstSeen.IsZero() || src.FirstSeen.Before(dst.FirstSeen)) {
 		dst.FirstSeen = src.FirstSeen
 	}
@@ -378,6 +357,36 @@ func mergePeople(dst, src *Person) {
 	}
 	if len(dst.Raw) == 0 {
 		dst.Raw = src.Raw
+	}
+}
+
+// mergeLeads fills the lead fields dst lacks from src, by the merge of
+// each field's row in api.PersonFields. The names (MergeName) go as a
+// pair: half of one person's name and half of the other's would be
+// nobody's. Of the keys, only a missing page name is taken: the networkId
+// of dst is the ID it is kept under.
+func mergeLeads(dst, src *api.Lead) {
+	noName := true
+	for _, f := range api.LeadFields {
+		if f.Merge == api.MergeName && *f.Lead(dst) != "" {
+			noName = false
+		}
+	}
+	for _, f := range api.LeadFields {
+		d := f.Lead(dst)
+		switch f.Merge {
+		case api.MergeName:
+			if noName {
+				*d = *f.Lead(src)
+			}
+		case api.MergeNewest:
+			if *d == "" {
+				*d = *f.Lead(src)
+			}
+		}
+	}
+	if dst.PageName == "" {
+		dst.PageName = src.PageName
 	}
 }
 

@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
-	"strings"
 
 	"github.com/leadsync/leadsync/internal/api"
 )
@@ -63,8 +62,27 @@ func PersonID(l api.Lead) string {
 	if l.PageName != "" {
 		return PagePrefix + l.PageName
 	}
-	h := sha256.Sum256([]byte(strings.Join([]string{l.FirstName, l.LastName, l.FullName, l.Title, l.Location, l.PreviousTitle, l.Company}, "\x00")))
+	h := sha256.Sum256(identityText(&l))
 	return anonPrefix + hex.EncodeToString(h[:8])
+}
+
+// identityText is what PersonID hashes for a lead with no networkId and no
+// page name: the lead fields whose row in api.PersonFields has Identity, in
+// the order of Lead's fields, joined by zero bytes.
+func identityText(l *api.Lead) []byte {
+	var b []byte
+	first := true
+	for _, f := range api.LeadFields {
+		if !f.Identity {
+			continue
+		}
+		if !first {
+			b = append(b, 0)
+		}
+		first = false
+		b = append(b, *f.Lead(l)...)
+	}
+	return b
 }
 
 // RequestHash is the hex SHA-256 of the generation and the canonical form of

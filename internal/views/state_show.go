@@ -3,9 +3,11 @@ package views
 import (
 	"fmt"
 	"io"
+	"sort"
 	"strings"
 	"time"
 
+	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/textfmt"
 )
@@ -139,15 +141,30 @@ func personLine(p *state.Person) string {
 	return "  " + strings.Join(parts, ", ")
 }
 
+// leadShowOrder are the lead fields state show names first, in the order
+// a person reads them; the other lead fields of the table of person
+// fields (api.PersonFields) follow, so that a new one shows too.
+var leadShowOrder = []string{"fullName", "firstName", "lastName", "title", "previousTitle", "company", "location", "networkId", "pageName"}
+
+// leadShowFields are the rows of api.LeadFields in the order state show
+// names them.
+var leadShowFields = func() []*api.PersonField {
+	rank := map[string]int{}
+	for i, k := range leadShowOrder {
+		rank[k] = i + 1
+	}
+	out := append([]*api.PersonField(nil), api.LeadFields...)
+	sort.SliceStable(out, func(i, j int) bool {
+		ri, rj := rank[out[i].Key], rank[out[j].Key]
+		return ri != 0 && (rj == 0 || ri < rj)
+	})
+	return out
+}()
+
 func writePerson(w *lineWriter, p *state.Person, now time.Time) {
-	l := p.Lead
 	w.printf("%s%s\n", state.PersonAddressPrefix, p.ID)
-	for _, kv := range [][2]string{
-		{"fullName", l.FullName}, {"firstName", l.FirstName}, {"lastName", l.LastName},
-		{"title", l.Title}, {"previousTitle", l.PreviousTitle}, {"company", l.Company},
-		{"location", l.Location}, {"networkId", l.NetworkID}, {"pageName", l.PageName},
-	} {
-		w.kv("  ", kv[0], kv[1])
+	for _, f := range leadShowFields {
+		w.kv("  ", f.Key, *f.Lead(&p.Lead))
 	}
 	w.kv("  ", "first_seen", When(p.FirstSeen, now))
 	w.kv("  ", "last_seen", When(p.LastSeen, now))
@@ -157,9 +174,13 @@ func writePerson(w *lineWriter, p *state.Person, now time.Time) {
 		w.printf("  enrichment\n")
 		w.kv("    ", "enriched_at", When(e.EnrichedAt, now))
 		w.kv("    ", "by", e.By)
-		w.kv("    ", "email", r.Email)
-		w.kv("    ", "validationStatus", r.ValidationStatus)
-		w.kv("    ", "companyDomain", r.CompanyDomain)
+		// What only an enrichment says that a sheet shows (email, ...):
+		// its lead fields are the person's above.
+		for _, f := range api.EnrichedFields {
+			if f.Column != "" && f.Lead == nil && f.Enriched != nil {
+				w.kv("    ", f.Key, *f.Enriched(&r))
+			}
+		}
 	}
 	if pr := p.Profile; pr != nil {
 		w.printf("  profile\n")

@@ -4,7 +4,9 @@
 // committed in its own transaction; pg_advisory_lock per workspace; the
 // pace of an API key shared in a table. It registers itself as backend
 // "pg" (Definition: its block's schema, checks and opener), and runs
-// backendtest.Run in its tests.
+// backendtest.Run in its tests. The columns of the person fields of the
+// people and enrichments tables are those their rows in api.PersonFields
+// name (PG); a field without one is kept in the row's extra column.
 //
 // It imports state (the model), backend (the interfaces), api, textfmt,
 // version and pgx; it must not import config, plan, run or cli, nor the

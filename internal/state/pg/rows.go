@@ -25,14 +25,58 @@ import (
 var (
 	stateExtra      = newExtra(reflect.TypeOf(state.State{}), "format_version", "lineage", "serial", "leadsync_version", "searches", "profiles", "people", "failures", "usage", "journal")
 	personExtra     = newExtra(reflect.TypeOf(state.Person{}), "id", "lead", "first_seen", "last_seen", "found_by", "profile", "profile_read_at", "enrichment", "raw")
-	leadExtra       = newExtra(reflect.TypeOf(api.Lead{}), "firstName", "lastName", "fullName", "title", "location", "previousTitle", "company", "networkId", "pageName")
+	leadExtra       = newExtra(reflect.TypeOf(api.Lead{}), fieldKeys(leadCols)...)
 	searchExtra     = newExtra(reflect.TypeOf(state.Search{}), "address", "generation", "request", "request_hash", "ran_at", "result_count", "max_results", "capped", "lead_ids", "added", "removed", "runs")
 	profileExtra    = newExtra(reflect.TypeOf(state.ProfileRead{}), "address", "generation", "request", "request_hash", "read_at", "person_id")
 	failureExtra    = newExtra(reflect.TypeOf(state.Failure{}), "at", "message", "status")
 	enrichmentExtra = newExtra(reflect.TypeOf(state.Enrichment{}), "enriched_at", "by", "result")
-	resultExtra     = newExtra(reflect.TypeOf(api.EnrichedProfile{}), "id", "pageName", "firstName", "lastName", "fullName", "title", "location", "previousTitle", "company",
-		"networkId", "profileImgUrl", "email", "validationStatus", "companyDomain", "creditBalance")
+	resultExtra     = newExtra(reflect.TypeOf(api.EnrichedProfile{}), fieldKeys(resultCols)...)
 )
+
+// leadCols and resultCols are the person fields (api.PersonFields) with a
+// column of their own in the people and the enrichments table: those whose
+// row names one (PG). A field without one is kept in the row's extra
+// column, by leadExtra and resultExtra.
+var (
+	leadCols   = pgFields(api.LeadFields)
+	resultCols = pgFields(api.EnrichedFields)
+)
+
+func pgFields(rows []*api.PersonField) []*api.PersonField {
+	var out []*api.PersonField
+	for _, f := range rows {
+		if f.PG != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// fieldKeys are the JSON keys of fields, fieldColumns their columns.
+func fieldKeys(fields []*api.PersonField) []string {
+	out := make([]string, len(fields))
+	for i, f := range fields {
+		out[i] = f.Key
+	}
+	return out
+}
+
+func fieldColumns(fields []*api.PersonField) []string {
+	out := make([]string, len(fields))
+	for i, f := range fields {
+		out[i] = f.PG
+	}
+	return out
+}
+
+// cat joins lists of column names.
+func cat(lists ...[]string) []string {
+	var out []string
+	for _, l := range lists {
+		out = append(out, l...)
+	}
+	return out
+}
 
 // extraCodec keeps the JSON fields of a type that no column models.
 type extraCodec struct {
@@ -183,9 +227,8 @@ func jsonOrNil(v any, isNil bool) ([]byte, error) {
 
 // Column lists, in the order of the values personValues etc. return.
 var (
-	peopleCols     = []string{"workspace", "id", "network_id", "page_name", "first_name", "last_name", "full_name", "title", "location", "previous_title", "company", "first_seen", "last_seen", "found_by", "profile", "profile_read_at", "raw", "extra"}
-	enrichmentCols = []string{"workspace", "person_id", "enriched_at", "by_address", "result_id", "page_name", "first_name", "last_name", "full_name", "title", "location",
-		"previous_title", "company", "network_id", "profile_img_url", "email", "validation_status", "company_domain", "credit_balance", "extra"}
+	peopleCols      = cat([]string{"workspace", "id"}, fieldColumns(leadCols), []string{"first_seen", "last_seen", "found_by", "profile", "profile_read_at", "raw", "extra"})
+	enrichmentCols  = cat([]string{"workspace", "person_id", "enriched_at", "by_address"}, fieldColumns(resultCols), []string{"extra"})
 	searchCols      = []string{"workspace", "address", "generation", "request", "request_hash", "ran_at", "result_count", "max_results", "capped", "lead_ids", "added", "removed", "runs", "extra"}
 	profileReadCols = []string{"workspace", "address", "generation", "request", "request_hash", "read_at", "person_id", "extra"}
 	failureCols     = []string{"workspace", "address", "at", "message", "status", "extra"}
@@ -218,10 +261,12 @@ func personValues(ws string, p *state.Person) ([]any, error) {
 	if len(p.Raw) > 0 {
 		raw = string(p.Raw)
 	}
-	fb := p.FoundBy
-	l := &p.Lead
-	return []any{ws, p.ID, l.NetworkID, l.PageName, l.FirstName, l.LastName, l.FullName, l.Title, l.Location, l.PreviousTitle, l.Company,
-		ts(p.FirstSeen), ts(p.LastSeen), fb, prof, tsPtr(p.ProfileReadAt), raw, extra}, nil
+	v := make([]any, 0, len(peopleCols))
+	v = append(v, ws, p.ID)
+	for _, f := range leadCols {
+		v = append(v, *f.Lead(&p.Lead))
+	}
+	return append(v, ts(p.FirstSeen), ts(p.LastSeen), p.FoundBy, prof, tsPtr(p.ProfileReadAt), raw, extra), nil
 }
 
 func enrichmentValues(ws, id string, e *state.Enrichment) ([]any, error) {
@@ -243,9 +288,16 @@ func enrichmentValues(ws, id string, e *state.Enrichment) ([]any, error) {
 		m["result"] = rx
 		extra, _ = json.Marshal(m)
 	}
-	r := &e.Result
-	return []any{ws, id, e.EnrichedAt, e.By, r.ID, r.PageName, r.FirstName, r.LastName, r.FullName, r.Title, r.Location,
-		r.PreviousTitle, r.Company, r.NetworkID, r.ProfileImgURL, r.Email, r.ValidationStatus, r.CompanyDomain, r.CreditBalance, extra}, nil
+	v := make([]any, 0, len(enrichmentCols))
+	v = append(v, ws, id, e.EnrichedAt, e.By)
+	for _, f := range resultCols {
+		if f.EnrichedInt != nil {
+			v = append(v, *f.EnrichedInt(&e.Result))
+		} else {
+			v = append(v, *f.Enriched(&e.Result))
+		}
+	}
+	return append(v, extra), nil
 }
 
 func searchValues(ws string, sr *state.Search) ([]any, error) {
@@ -373,7 +425,7 @@ func readPeople(ctx context.Context, q querier, b *Backend, ws string, s *state.
 	}
 	s.People = make(map[string]*state.Person, nPeople)
 	// People first: the other tables refer to them.
-	rows, err := q.Query(ctx, b.sql(`SELECT id, network_id, page_name, first_name, last_name, full_name, title, location, previous_title, company,
+	rows, err := q.Query(ctx, b.sql(`SELECT id, `+strings.Join(fieldColumns(leadCols), ", ")+`,
 		first_seen, last_seen, found_by, profile, profile_read_at, raw, extra FROM {s}.people WHERE workspace = $1`), ws)
 	if err != nil {
 		return err
@@ -382,28 +434,36 @@ func readPeople(ctx context.Context, q querier, b *Backend, ws string, s *state.
 	// people are found by one search.
 	lists := map[string][]string{} // one-address lists by their raw value
 	tm := rows.Conn().TypeMap()
+	// The text columns (the ID and the lead fields) become one string each
+	// row shares (one allocation instead of ten); lists of one address are
+	// shared. They are scanned as nil and read from the raw values.
+	nText := 1 + len(leadCols)
+	fbCol := nText + 2
+	var first, last, profAt pgtype.Timestamptz
+	var prof, extra []byte
+	var raw *string
+	scan := append(make([]any, nText), &first, &last, nil, &prof, &profAt, &raw, &extra)
+	texts := make([]*string, nText)
 	for rows.Next() {
 		p := &state.Person{}
-		l := &p.Lead
-		var first, last, profAt pgtype.Timestamptz
-		var prof, extra []byte
-		var raw *string
-		// The ten text columns become one string each row shares (one
-		// allocation instead of ten); lists of one address are shared.
-		if err := rows.Scan(nil, nil, nil, nil, nil, nil, nil, nil, nil, nil,
-			&first, &last, nil, &prof, &profAt, &raw, &extra); err != nil {
+		first, last, profAt, prof, extra, raw = pgtype.Timestamptz{}, pgtype.Timestamptz{}, pgtype.Timestamptz{}, nil, nil, nil
+		if err := rows.Scan(scan...); err != nil {
 			rows.Close()
 			return fmt.Errorf("people: %w", err)
 		}
 		rv := rows.RawValues()
-		rowStrings(rv[:10], &p.ID, &l.NetworkID, &l.PageName, &l.FirstName, &l.LastName, &l.FullName, &l.Title, &l.Location, &l.PreviousTitle, &l.Company)
+		texts[0] = &p.ID
+		for i, f := range leadCols {
+			texts[1+i] = f.Lead(&p.Lead)
+		}
+		rowStrings(rv[:nText], texts...)
 		p.FirstSeen, p.LastSeen = tsUTC(first), tsUTC(last)
-		if fbRaw := rv[12]; fbRaw != nil {
+		if fbRaw := rv[fbCol]; fbRaw != nil {
 			if shared, ok := lists[string(fbRaw)]; ok {
 				p.FoundBy = shared
 			} else {
 				var fb []string
-				if err := tm.Scan(rows.FieldDescriptions()[12].DataTypeOID, rows.FieldDescriptions()[12].Format, fbRaw, &fb); err != nil {
+				if err := tm.Scan(rows.FieldDescriptions()[fbCol].DataTypeOID, rows.FieldDescriptions()[fbCol].Format, fbRaw, &fb); err != nil {
 					rows.Close()
 					return fmt.Errorf("people: found_by of %s: %w", p.ID, err)
 				}
@@ -449,28 +509,49 @@ func readOthers(ctx context.Context, q querier, b *Backend, ws string, s *state.
 	}
 	s.Searches = make(map[string]*state.Search, nSearches)
 	var enrichments []enrichmentRow
-	rows, err := q.Query(ctx, b.sql(`SELECT person_id, enriched_at, by_address, result_id, page_name, first_name, last_name, full_name, title, location,
-		previous_title, company, network_id, profile_img_url, email, validation_status, company_domain, credit_balance, extra
+	rows, err := q.Query(ctx, b.sql(`SELECT person_id, enriched_at, by_address, `+strings.Join(fieldColumns(resultCols), ", ")+`, extra
 		FROM {s}.enrichments WHERE workspace = $1`), ws)
 	if err != nil {
 		return nil, err
 	}
+	// As for people: the text columns (the person's ID, the block, the
+	// result's text fields) are read from the raw values into one string;
+	// whole numbers are scanned.
+	var at pgtype.Timestamptz
+	var extra []byte
+	scan := make([]any, 3+len(resultCols)+1)
+	scan[1], scan[len(scan)-1] = &at, &extra
+	textAt := []int{0, 2}
+	for i, f := range resultCols {
+		if f.EnrichedInt == nil {
+			textAt = append(textAt, 3+i)
+		}
+	}
+	raws, texts := make([][]byte, len(textAt)), make([]*string, len(textAt))
 	for rows.Next() {
 		var id string
-		var at pgtype.Timestamptz
-		var extra []byte
+		at, extra = pgtype.Timestamptz{}, nil
 		e := &state.Enrichment{}
 		r := &e.Result
-		if err := rows.Scan(nil, &at, nil, nil, nil, nil, nil, nil, nil, nil,
-			nil, nil, nil, nil, nil, nil, nil, &r.CreditBalance, &extra); err != nil {
+		texts[0], texts[1] = &id, &e.By
+		k := 2
+		for i, f := range resultCols {
+			if f.EnrichedInt != nil {
+				scan[3+i] = f.EnrichedInt(r)
+			} else {
+				texts[k] = f.Enriched(r)
+				k++
+			}
+		}
+		if err := rows.Scan(scan...); err != nil {
 			rows.Close()
 			return nil, fmt.Errorf("enrichments: %w", err)
 		}
 		rv := rows.RawValues()
-		var by string
-		rowStrings(append(rv[:1:1], rv[2:17]...), &id, &by, &r.ID, &r.PageName, &r.FirstName, &r.LastName, &r.FullName, &r.Title, &r.Location,
-			&r.PreviousTitle, &r.Company, &r.NetworkID, &r.ProfileImgURL, &r.Email, &r.ValidationStatus, &r.CompanyDomain)
-		e.By = by
+		for i, c := range textAt {
+			raws[i] = rv[c]
+		}
+		rowStrings(raws, texts...)
 		e.EnrichedAt = tsUTC(at)
 		if err := enrichmentExtra.decode(extra, e); err != nil {
 			rows.Close()

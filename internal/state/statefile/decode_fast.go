@@ -717,38 +717,6 @@ func (d *decoder) person() (*state.Person, error) {
 	return p, err
 }
 
-func (d *decoder) lead(l *api.Lead) error {
-	return d.object(func(key string) error {
-		var dst *string
-		switch key {
-		case "firstName":
-			dst = &l.FirstName
-		case "lastName":
-			dst = &l.LastName
-		case "fullName":
-			dst = &l.FullName
-		case "title":
-			dst = &l.Title
-		case "location":
-			dst = &l.Location
-		case "previousTitle":
-			dst = &l.PreviousTitle
-		case "company":
-			dst = &l.Company
-		case "networkId":
-			dst = &l.NetworkID
-		case "pageName":
-			dst = &l.PageName
-		default:
-			_, err := d.skip()
-			return err
-		}
-		var err error
-		*dst, err = d.strOrNull()
-		return err
-	})
-}
-
 func (d *decoder) enrichment() (*state.Enrichment, error) {
 	e := &state.Enrichment{}
 	err := d.object(func(key string) error {
@@ -766,52 +734,6 @@ func (d *decoder) enrichment() (*state.Enrichment, error) {
 		return err
 	})
 	return e, err
-}
-
-func (d *decoder) enriched(r *api.EnrichedProfile) error {
-	return d.object(func(key string) error {
-		var dst *string
-		switch key {
-		case "id":
-			dst = &r.ID
-		case "pageName":
-			dst = &r.PageName
-		case "firstName":
-			dst = &r.FirstName
-		case "lastName":
-			dst = &r.LastName
-		case "fullName":
-			dst = &r.FullName
-		case "title":
-			dst = &r.Title
-		case "location":
-			dst = &r.Location
-		case "previousTitle":
-			dst = &r.PreviousTitle
-		case "company":
-			dst = &r.Company
-		case "networkId":
-			dst = &r.NetworkID
-		case "profileImgUrl":
-			dst = &r.ProfileImgURL
-		case "email":
-			dst = &r.Email
-		case "validationStatus":
-			dst = &r.ValidationStatus
-		case "companyDomain":
-			dst = &r.CompanyDomain
-		case "creditBalance":
-			var err error
-			r.CreditBalance, err = d.int()
-			return err
-		default:
-			_, err := d.skip()
-			return err
-		}
-		var err error
-		*dst, err = d.strOrNull()
-		return err
-	})
 }
 
 // personEntry is one "id": {...} of the people object.

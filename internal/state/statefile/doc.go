@@ -8,7 +8,13 @@
 // The bulk of a large file (people and searches) is read by a small
 // purpose-built decoder and written by purpose-built writers; tests and
 // FuzzLoad check they mean exactly what encoding/json means. Why they are
-// kept, with figures: docs/decisions.md.
+// kept, with figures: docs/decisions.md. The reader and the writer of the
+// fields of a lead and of an enrichment (fields_gen.go) are generated from
+// the table of person fields, api.PersonFields, by fieldgen: a new field
+// is a row of the table and go generate ./internal/state/statefile
+// (TestGeneratedFileIsCurrent fails until it is run).
 //
 // It imports state (the model) and api; it must not import a backend.
 package statefile
+
+//go:generate go run ./fieldgen -o fields_gen.go

@@ -9,7 +9,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -93,28 +92,6 @@ func appendStrings(b []byte, ss []string) []byte {
 	return append(b, ']')
 }
 
-func appendLead(b []byte, l *api.Lead) []byte {
-	b = append(b, `{"firstName":`...)
-	b = appendStr(b, l.FirstName)
-	b = append(b, `,"lastName":`...)
-	b = appendStr(b, l.LastName)
-	b = append(b, `,"fullName":`...)
-	b = appendStr(b, l.FullName)
-	b = append(b, `,"title":`...)
-	b = appendStr(b, l.Title)
-	b = append(b, `,"location":`...)
-	b = appendStr(b, l.Location)
-	b = append(b, `,"previousTitle":`...)
-	b = appendStr(b, l.PreviousTitle)
-	b = append(b, `,"company":`...)
-	b = appendStr(b, l.Company)
-	b = append(b, `,"networkId":`...)
-	b = appendStr(b, l.NetworkID)
-	b = append(b, `,"pageName":`...)
-	b = appendStr(b, l.PageName)
-	return append(b, '}')
-}
-
 // appendPerson appends p as encoding/json would; the rarely present profile
 // and raw data go through marshal.
 func appendPerson(b []byte, p *state.Person) ([]byte, error) {
@@ -141,24 +118,13 @@ func appendPerson(b []byte, p *state.Person) ([]byte, error) {
 		b = appendTime(b, *p.ProfileReadAt)
 	}
 	if e := p.Enrichment; e != nil {
-		r := &e.Result
 		b = append(b, `,"enrichment":{"enriched_at":`...)
 		b = appendTime(b, e.EnrichedAt)
 		b = append(b, `,"by":`...)
 		b = appendStr(b, e.By)
-		for _, f := range [...]struct{ k, v string }{
-			{`,"result":{"id":`, r.ID}, {`,"pageName":`, r.PageName}, {`,"firstName":`, r.FirstName},
-			{`,"lastName":`, r.LastName}, {`,"fullName":`, r.FullName}, {`,"title":`, r.Title},
-			{`,"location":`, r.Location}, {`,"previousTitle":`, r.PreviousTitle}, {`,"company":`, r.Company},
-			{`,"networkId":`, r.NetworkID}, {`,"profileImgUrl":`, r.ProfileImgURL}, {`,"email":`, r.Email},
-			{`,"validationStatus":`, r.ValidationStatus}, {`,"companyDomain":`, r.CompanyDomain},
-		} {
-			b = append(b, f.k...)
-			b = appendStr(b, f.v)
-		}
-		b = append(b, `,"creditBalance":`...)
-		b = strconv.AppendInt(b, int64(r.CreditBalance), 10)
-		b = append(b, "}}"...)
+		b = append(b, `,"result":`...)
+		b = appendEnriched(b, &e.Result)
+		b = append(b, '}')
 	}
 	if len(p.Raw) > 0 {
 		rb, err := Marshal(p.Raw)

@@ -77,27 +77,19 @@ func Events() []state.Event {
 }
 
 // fullEvents set every field of a person: a profile read with every
-// field, a lead with every field, an enrichment with every field; and an
-// enrichment of unknown outcome and a failure that stay.
+// field, a lead with every field, an enrichment with every field, each
+// filled from the table of person fields (statetest.FullLead, ...), so
+// that a field added to the table is set here, and every backend is
+// checked to keep it; and an enrichment of unknown outcome and a failure
+// that stay.
 func fullEvents() []state.Event {
-	end := "Jan 2019"
-	hal := api.Lead{FirstName: "Hal", LastName: "Hix", FullName: "Hal Hix", Title: "CTO", Location: "Köln, Germany",
-		PreviousTitle: "VP <Engineering>", Company: "Hix \"&\" Co", NetworkID: "n7", PageName: "hal"}
 	return []state.Event{
 		{At: At(14), Kind: state.EventProfile, Address: "profile.cto", Profile: &state.ProfileEvent{Generation: api.Gen1,
-			Request: json.RawMessage(`{"pageName":"gus"}`), PageName: "gus", Profile: api.Profile{
-				FullName: "Gus Gray", Description: "Builds\nthings", ProfileImg: "https://img.example/gus.jpg?a=1&b=2",
-				NetworkURL: "https://network.example/profile/gus", Private: true, PremiumProfile: true,
-				CurrentPosition: []api.Position{{JobTitle: "CTO", Company: "Gray", Date: "since Feb 2024"}},
-				WorkPositionTimeline: []api.TimelinePosition{
-					{JobTitle: "CTO", Company: "Gray", StartDate: "Feb 2024", DaysInPosition: 800},
-					{JobTitle: "Dev", Company: "Beta", StartDate: "Jan 2016", EndDate: &end, DaysInPosition: 1096}}}}},
+			Request: json.RawMessage(`{"pageName":"gus"}`), PageName: "gus", Profile: statetest.FullProfile("gus")}},
 		{At: At(15), Kind: state.EventSearch, Address: "search.more", Search: &state.SearchEvent{Generation: api.Gen1,
-			Request: json.RawMessage(`{"keywords":"more","raw":true}`), Leads: []api.Lead{hal}, Raw: fullRaw()}},
+			Request: json.RawMessage(`{"keywords":"more","raw":true}`), Leads: []api.Lead{statetest.FullLead("hal", "n7", "hal")}, Raw: fullRaw()}},
 		{At: At(16), Kind: state.EventEnrich, Address: "enrich.contacts", Enrich: &state.EnrichEvent{PersonID: "n7", Credits: 1,
-			Result: api.EnrichedProfile{ID: "e7", PageName: "hal", FirstName: "Hal", LastName: "Hix", FullName: "Hal Hix", Title: "CTO",
-				Location: "Köln", PreviousTitle: "VP", Company: "Hix", NetworkID: "n7", ProfileImgURL: "https://img.example/hal.jpg",
-				Email: "hal@hix.example", ValidationStatus: api.StatusValid, CompanyDomain: "hix.example", CreditBalance: 96}}},
+			Result: statetest.FullEnrichment("hal's enrichment", "n7", "hal", 96)}},
 		{At: At(17), Kind: state.EventEnrichUnknown, Address: "enrich.contacts", Enrich: &state.EnrichEvent{PersonID: "n5", Credits: 1},
 			Failure: &state.Failure{Message: "enrich: network error: connection reset"}},
 		{At: At(18), Kind: state.EventFailure, Address: "search.gone", Failure: &state.Failure{Message: "HTTP 400: bad filter", Status: 400}},
