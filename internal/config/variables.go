@@ -81,6 +81,10 @@ func (l *loader) declareVariables(blocks hcl.Blocks) {
 // sensitivity, default and validation rules.
 func (l *loader) declareVariable(b *hcl.Block) *variable {
 	v := &variable{name: b.Labels[0], block: b, ty: cty.DynamicPseudoType, value: cty.DynamicVal}
+	if l.call != nil && contains(moduleMeta, v.name) {
+		l.errorf(b.LabelRanges[0].Ptr(), "Reserved variable name",
+			"A module's variable cannot be named %q: the module block uses that argument itself (%s), so no call could give it a value. Rename the variable.", v.name, strings.Join(moduleMeta, ", "))
+	}
 	content, ds := b.Body.Content(variableSchema)
 	l.add(ds)
 	if a := content.Attributes["type"]; a != nil {
