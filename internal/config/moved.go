@@ -286,12 +286,12 @@ func (l *loader) checkMoves() {
 	if len(moves) == 0 {
 		return
 	}
-	declared := l.declaredAddresses()
+	declared, instances := l.declaredAddresses(), l.instanceAddresses()
 	fromSeen := map[string]*Move{}
 	toSeen := map[string]*Move{}
 	bad := false
 	for _, m := range moves {
-		if at, still := l.stillDeclared(m, declared); still {
+		if at, still := stillDeclared(m, declared, instances); still {
 			bad = true
 			l.errorf(m.DeclRange.Ptr(), "Moved object still exists",
 				"This moved block moves %s to %s, but %s is still declared (%s). Change the configuration so that it is declared as %s instead, or remove the moved block.",
@@ -322,7 +322,7 @@ func (l *loader) checkMoves() {
 		if reported[m] {
 			continue
 		}
-		if chain := moveCycle(moves, m); chain != nil {
+		if chain := moveCycle(fromSeen, m); chain != nil {
 			var steps []string
 			for _, c := range chain {
 				reported[c] = true
@@ -334,7 +334,7 @@ func (l *loader) checkMoves() {
 		}
 	}
 	for _, m := range moves {
-		if reported[m] || isMoved(moves, m.To) {
+		if reported[m] || fromSeen[m.To] != nil {
 			continue
 		}
 		if !l.declaredEndpoint(m.to, declared) {
@@ -345,16 +345,15 @@ func (l *loader) checkMoves() {
 }
 
 // moveCycle returns the moves of the cycle that starts at m, nil when the
-// moves that follow m end somewhere.
-func moveCycle(moves []*Move, m *Move) []*Move {
+// moves that follow m end somewhere. byFrom indexes the moves by From.
+func moveCycle(byFrom map[string]*Move, m *Move) []*Move {
 	chain := []*Move{m}
 	at := m.To
-	for range moves {
-		var next *Move
-		for _, c := range moves {
-			if c.From == at || (!c.Exact && c.Kind != address.ModuleKeyword && address.Block(at) == c.From) {
-				next = c
-				break
+	for range byFrom {
+		next := byFrom[at]
+		if next == nil {
+			if b := byFrom[address.Block(at)]; b != nil && !b.Exact && b.Kind != address.ModuleKeyword {
+				next = b
 			}
 		}
 		if next == nil {
@@ -367,16 +366,6 @@ func moveCycle(moves []*Move, m *Move) []*Move {
 		at = next.To
 	}
 	return nil
-}
-
-// isMoved reports whether some move starts where addr is.
-func isMoved(moves []*Move, addr string) bool {
-	for _, m := range moves {
-		if m.From == addr {
-			return true
-		}
-	}
-	return false
 }
 
 // declaredAddresses are the addresses the configuration declares, with
@@ -402,43 +391,33 @@ func (l *loader) declaredAddresses() map[string]hcl.Range {
 // stillDeclared reports whether the configuration still declares what m
 // moves away, and where: for an exact move, the instance itself (a block
 // given for_each no longer declares its keyless instance); else the block
-// or the module call.
-func (l *loader) stillDeclared(m *Move, declared map[string]hcl.Range) (string, bool) {
+// or the module call. instances are the addresses of the instances (and
+// enrich blocks, module instances).
+func stillDeclared(m *Move, declared map[string]hcl.Range, instances map[string]bool) (string, bool) {
 	r, ok := declared[m.From]
-	if !ok {
-		return "", false
-	}
-	if m.Exact && !l.isInstance(m.From) {
+	if !ok || (m.Exact && !instances[m.From]) {
 		return "", false
 	}
 	return shortRange(r), true
 }
 
-// isInstance reports whether addr is the address of a search or profile
-// instance, an enrich block or a module instance (not of a block or call
-// whose instances have keys).
-func (l *loader) isInstance(addr string) bool {
+// instanceAddresses are the addresses of the configuration's search and
+// profile instances, enrich blocks and module instances.
+func (l *loader) instanceAddresses() map[string]bool {
+	out := make(map[string]bool, len(l.cfg.Searches)+len(l.cfg.Profiles)+len(l.cfg.Enriches)+len(l.cfg.Modules))
 	for _, s := range l.cfg.Searches {
-		if s.Address == addr {
-			return true
-		}
+		out[s.Address] = true
 	}
 	for _, p := range l.cfg.Profiles {
-		if p.Address == addr {
-			return true
-		}
+		out[p.Address] = true
 	}
 	for _, e := range l.cfg.Enriches {
-		if e.Address == addr {
-			return true
-		}
+		out[e.Address] = true
 	}
 	for _, m := range l.cfg.Modules {
-		if m.Address == addr {
-			return true
-		}
+		out[m.Address] = true
 	}
-	return false
+	return out
 }
 
 // declaredEndpoint reports whether the configuration declares the place a
