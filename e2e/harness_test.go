@@ -5,7 +5,8 @@ package e2e
 //
 //   - leadsync: TestMain, leadsyncBinary, processEnv (the real CLI as a
 //     process of its own, in a scrubbed environment);
-//   - the sandbox: e2eRate, e2eServerRate, serveSandbox;
+//   - the sandbox: e2eRate, e2eServerRate, serveSandbox, holdReads (an
+//     answerGate: reads answered when the test says);
 //   - a project: harness, newProject, newHarness, workingCopy and their
 //     run, command, startApply, applyJSON, applyKilled (one folder, its
 //     sandbox and its processes), result;
@@ -30,6 +31,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -128,6 +131,82 @@ func serveSandbox(opts sandbox.Options, cleanup func(func())) (*sandbox.Server, 
 	return srv, hs.URL
 }
 
+// heldLatency marks the reads (billing, profiles, enrichments) of a
+// sandbox whose answers wait for an answerGate.
+const heldLatency = 777 * time.Millisecond
+
+// answerGate holds the answers of a sandbox's reads (profile reads and
+// enrichments; billing too, so arm it after the plan is made) from when it
+// is armed (and the reads it lets pass are answered) until it is opened,
+// so that a test acts while a call is in flight (fills a disk, stops the
+// database, runs plan and show) without racing its answer. Searches keep
+// their latency; reads before it is armed answer at once.
+type answerGate struct {
+	armed atomic.Bool
+	pass  atomic.Int64 // reads still answered once armed
+	ch    chan struct{}
+	once  sync.Once
+	// held receives a value each time a read starts to wait.
+	held chan struct{}
+}
+
+// holdReads makes the reads of a sandbox of opts wait for a new gate.
+func holdReads(opts *sandbox.Options) *answerGate {
+	g := &answerGate{ch: make(chan struct{}), held: make(chan struct{}, 64)}
+	opts.ReadLatency = [2]time.Duration{heldLatency, heldLatency}
+	opts.Sleep = func(ctx context.Context, d time.Duration) error {
+		if d == heldLatency {
+			if !g.armed.Load() || g.pass.Add(-1) >= 0 {
+				return nil
+			}
+			select {
+			case g.held <- struct{}{}:
+			default:
+			}
+			select {
+			case <-g.ch:
+				return nil
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+		t := time.NewTimer(d)
+		defer t.Stop()
+		select {
+		case <-t.C:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	return g
+}
+
+// arm holds the reads from now on (once a plan is made: its billing call
+// is a read).
+func (g *answerGate) arm() { g.armAfter(0) }
+
+// armAfter holds the reads from now on but the next n.
+func (g *answerGate) armAfter(n int) {
+	g.pass.Store(int64(n))
+	g.armed.Store(true)
+}
+
+// holding waits until a read is held by the gate: a call is then in
+// flight, its answer paid for and waiting. It reports false after a
+// minute without one (the run has no read left to make).
+func (g *answerGate) holding() bool {
+	select {
+	case <-g.held:
+		return true
+	case <-time.After(time.Minute):
+		return false
+	}
+}
+
+// open lets every read answer, now and from then on.
+func (g *answerGate) open() { g.once.Do(func() { close(g.ch) }) }
+
 // ---- A project: one folder, its sandbox, its leadsync processes
 
 // harness is one project folder and the sandbox it talks to, driven through
@@ -139,15 +218,21 @@ type harness struct {
 	env []string
 	// pgConnStr and pgSchema are where the state is, when usePG was called.
 	pgConnStr, pgSchema string
+	// cache is the user's cache directory of its processes
+	// (XDG_CACHE_HOME): the rescue files of an apply that could not write
+	// the state go there, never into the developer's own.
+	cache string
 }
 
 // newProject is a project folder with config as its main.leads.hcl (none
-// when config is empty) and processEnv, without a sandbox: for
+// when config is empty) and processEnv (with a cache directory of its
+// own), without a sandbox: for
 // configurations that use the built-in one (api { sandbox = true }) or
 // reach no service.
 func newProject(t *testing.T, config string) *harness {
 	t.Helper()
-	h := &harness{t: t, dir: t.TempDir(), env: processEnv()}
+	h := &harness{t: t, dir: t.TempDir(), env: processEnv(), cache: t.TempDir()}
+	h.env = append(h.env, "XDG_CACHE_HOME="+h.cache)
 	if config != "" {
 		h.writeConfig(config)
 	}
@@ -273,14 +358,18 @@ type applyEvent struct {
 	Status    int    `json:"status"`
 	Reason    string `json:"reason"`
 	// summary
-	Calls      int    `json:"calls"`
-	CallsMax   int    `json:"calls_max"`
-	Credits    int    `json:"credits"`
-	CreditsMax int    `json:"credits_max"`
-	Succeeded  int    `json:"succeeded"`
-	Failed     int    `json:"failed"`
-	Stopped    string `json:"stopped"`
-	Failures   []struct {
+	Calls          int `json:"calls"`
+	CallsMax       int `json:"calls_max"`
+	Credits        int `json:"credits"`
+	CreditsUnknown int `json:"credits_unknown"`
+	CreditsMax     int `json:"credits_max"`
+	// Kept are the results kept in the rescue file KeptIn.
+	Kept      []struct{ Kind, Address string } `json:"kept"`
+	KeptIn    string                           `json:"kept_in"`
+	Succeeded int                              `json:"succeeded"`
+	Failed    int                              `json:"failed"`
+	Stopped   string                           `json:"stopped"`
+	Failures  []struct {
 		Address    string `json:"address"`
 		Kind       string `json:"kind"`
 		Unrecorded bool   `json:"unrecorded"`

@@ -5,7 +5,9 @@ package e2e
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
+	"os"
 	"os/exec"
 	"strings"
 	"sync"
@@ -135,4 +137,88 @@ func firstPID(t *testing.T, ar *applyRun) int {
 		t.Fatal("the apply run has no pid")
 	}
 	return ar.pid
+}
+
+// TestPlanAndShowNameTheRunningApply: while an apply runs with
+// enrichments in flight, plan and show say that it runs (who, since when)
+// and how many enrichments it has in flight, instead of counting those as
+// unknown outcomes of an earlier run that may cost credits again; on the
+// local state and on PostgreSQL.
+func TestPlanAndShowNameTheRunningApply(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs real processes against a sandbox; skipped with -short")
+	}
+	for _, pg := range []bool{false, true} {
+		name := "local"
+		if pg {
+			name = "pg"
+		}
+		t.Run(name, func(t *testing.T) {
+			opts := sandbox.Options{Seed: 21}
+			gate := holdReads(&opts)
+			defer gate.open()
+			h := newHarness(t, opts, fmt.Sprintf(faultConfig, "10s"))
+			if pg {
+				h.env = append(h.env, testBackendEnv+"="+h.usePG())
+			}
+			// A saved plan (made before the gate holds reads): the apply
+			// makes no billing call, and its enrichments are held.
+			if r := h.run("plan", "--out", "leads.plan"); r.code != 0 {
+				t.Fatalf("plan --out:\n%s", r)
+			}
+			gate.arm()
+			s := h.startApply("leads.plan")
+			var plan, show, showJSON result
+			for ev := range s.events {
+				if ev.MessageType == "call_start" && ev.Call.Kind == "enrich" && plan.args == nil {
+					// Its answer is held: the enrichment is in flight. (Offline:
+					// the billing call would be held too.)
+					plan, show, showJSON = h.run("plan", "--offline"), h.run("show"), h.run("show", "--json")
+					gate.open()
+				}
+			}
+			if r := s.wait(); r.code != 0 {
+				t.Fatalf("the apply:\n%s", r)
+			}
+			if plan.args == nil {
+				t.Fatal("no enrichment was sent")
+			}
+			if os.Getenv("HARDENING_LOG") != "" {
+				t.Logf("while the apply ran:\n%s\n%s", plan, show)
+			}
+			for _, want := range []string{"leadsync apply is running on this state", fmt.Sprintf("(pid %d on ", s.pid()), "since ", "in flight now", "Plan again once it has ended"} {
+				if !strings.Contains(plan.output(), want) {
+					t.Errorf("plan while the apply runs does not say %q:\n%s", want, plan)
+				}
+			}
+			if strings.Contains(plan.output(), "unknown outcome") {
+				t.Errorf("plan counts the enrichments in flight as unknown outcomes:\n%s", plan)
+			}
+			for _, want := range []string{fmt.Sprintf("(pid %d)", s.pid()), `for "apply"`, "That apply is running", "in flight now"} {
+				if !strings.Contains(show.output(), want) {
+					t.Errorf("show while the apply runs does not say %q:\n%s", want, show)
+				}
+			}
+			if strings.Contains(show.output(), "may have been charged") {
+				t.Errorf("show counts the enrichments in flight as outcomes unknown:\n%s", show)
+			}
+			var sum struct {
+				Lock     *struct{ PID int } `json:"lock"`
+				InFlight *struct {
+					Enrichments int `json:"enrichments"`
+				} `json:"in_flight"`
+				Usage struct {
+					CreditsUnknown int `json:"credits_unknown"`
+				} `json:"usage"`
+			}
+			if err := json.Unmarshal([]byte(showJSON.stdout), &sum); err != nil || sum.Lock == nil || sum.Lock.PID != s.pid() ||
+				sum.InFlight == nil || sum.InFlight.Enrichments < 1 || sum.Usage.CreditsUnknown != 0 {
+				t.Errorf("show --json while the apply runs (%v): want the lock, at least one enrichment in flight, none unknown:\n%s", err, showJSON)
+			}
+			// Once it has ended: nothing running, nothing left.
+			if r := h.run("plan", "--detailed-exitcode"); r.code != 0 || strings.Contains(r.output(), "is running") {
+				t.Errorf("plan after the apply:\n%s", r)
+			}
+		})
+	}
 }

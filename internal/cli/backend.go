@@ -6,10 +6,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/leadsync/leadsync/internal/cli/arguments"
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/run"
+	"github.com/leadsync/leadsync/internal/run/rescue"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/backend"
 
@@ -139,7 +141,44 @@ func openBackend(f *Factory, cfg *config.Config) (*stateSource, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &stateSource{backend: b, def: def}, nil
+	return &stateSource{backend: rescued(f, b), def: def}, nil
+}
+
+// rescued is b within run's rescue layer (run.Rescuing): the results an
+// apply could not write into the state are kept in a rescue file of the
+// user's cache directory, under a key of where the state is (b.Describe:
+// another state file, workspace or database schema is another key), and
+// every command folds them in before anything else.
+func rescued(f *Factory, b backend.Backend) backend.Backend {
+	var place rescue.Place
+	if f.CacheDir != "" {
+		place = rescue.PlaceIn(f.CacheDir, b.Describe())
+	}
+	return run.Rescuing(b, run.RescueOptions{Place: place, Now: f.Now, Delays: writeRetryDelays(f), Notify: f.note})
+}
+
+// envTestWriteRetry sets the waits before each new try of a failed write
+// of the state, as Go durations separated by commas ("50ms,100ms"): the
+// end-to-end fault tests shorten run.WriteRetryDelays (about a minute)
+// this way. Test only; not documented for users.
+const envTestWriteRetry = "LEADSYNC_TEST_WRITE_RETRY"
+
+// writeRetryDelays are the delays envTestWriteRetry sets; nil (the
+// default) when it is unset or not a list of durations.
+func writeRetryDelays(f *Factory) []time.Duration {
+	v := f.Getenv(envTestWriteRetry)
+	if v == "" {
+		return nil
+	}
+	var ds []time.Duration
+	for _, s := range strings.Split(v, ",") {
+		d, err := time.ParseDuration(strings.TrimSpace(s))
+		if err != nil || d < 0 {
+			return nil
+		}
+		ds = append(ds, d)
+	}
+	return ds
 }
 
 // workspaces are the workspaces of s's backend; ok false for one without
@@ -155,7 +194,7 @@ func fileSource(f *Factory, path string) (*stateSource, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &stateSource{backend: b, def: backend.Default()}, nil
+	return &stateSource{backend: rescued(f, b), def: backend.Default()}, nil
 }
 
 // openStateSource returns the state the flags name: --state names a local

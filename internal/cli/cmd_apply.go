@@ -150,6 +150,9 @@ func (w waitingBackend) Lock(op string) (backend.Unlocker, error) {
 	return w.Backend.LockWait(context.Background(), op, w.timeout)
 }
 
+// Unwrap is the backend that waits: its abilities stay visible.
+func (w waitingBackend) Unwrap() backend.Backend { return w.Backend }
+
 // viewStreams are f's streams as a view sees them.
 func viewStreams(f *Factory) views.Streams {
 	return views.Streams{Out: f.IO.Out, ErrOut: f.IO.ErrOut, ErrTTY: f.IO.ErrTTY,

@@ -126,7 +126,7 @@ func loadStateEarly(f *Factory) *run.EarlyState {
 	if err != nil {
 		return nil
 	}
-	return run.EarlyLoad(b)
+	return run.EarlyLoad(rescued(f, b))
 }
 
 // makePlan builds the plan of cfg on its state (early, when it was loaded

@@ -11,6 +11,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/cli/arguments"
 	"github.com/leadsync/leadsync/internal/plan"
+	"github.com/leadsync/leadsync/internal/run"
 	"github.com/leadsync/leadsync/internal/state/backend"
 	"github.com/leadsync/leadsync/internal/views"
 )
@@ -56,7 +57,15 @@ func showState(f *Factory, a *arguments.Show) error {
 		return err
 	}
 	where := views.StateWhere{Path: src.describe(f), Exists: src.exists(s), Lock: backend.LockHolder(src.backend)}
-	if journal, ok := backend.JournalPending(src.backend); ok {
+	// An apply that holds the lock and is alive is running: its
+	// enrichments in flight are no unknown outcomes, and its journal is no
+	// interrupted apply's.
+	if running := run.RunningOn(src.backend, s); running != nil {
+		if running.Holder.Operation == "apply" {
+			where.InFlight = &views.InFlight{Enrichments: running.InFlight, Credits: running.InFlightCredits}
+		}
+	}
+	if journal, ok := backend.JournalPending(src.backend); ok && where.InFlight == nil {
 		where.Journal, where.JournalPending = stateRelPath(f, journal), true
 	}
 	view := views.NewShowState(f.IO.Out, a.View == arguments.ViewJSON, f.Now)

@@ -17,6 +17,9 @@
 // the backends of internal/state/backend/builtin) and never asks which
 // kind of backend it has: what only some can do (workspaces, push, a
 // backup, force-unlock, journal recovery, a shared pace) it asks of the
-// abilities in internal/state/backend/abilities.go. It must not import a
-// backend (internal/state/local, internal/state/pg).
+// abilities in internal/state/backend/abilities.go. Every backend it opens
+// is wrapped in run's rescue layer (run.Rescuing, keyed by where the
+// state is, in the user's cache directory), so that every command folds
+// in what an apply could not write. It must not import a backend
+// (internal/state/local, internal/state/pg).
 package cli

@@ -33,6 +33,10 @@ type Factory struct {
 	// Workspace is --workspace: the backend's workspace ("" reads
 	// LEADSYNC_WORKSPACE, then "default").
 	Workspace string
+	// CacheDir is the user's cache directory (os.UserCacheDir): results an
+	// apply could not write into the state are kept in rescue files under
+	// it. "" keeps none there (the answers are then printed).
+	CacheDir string
 
 	// failures collects what the running command reported, for the JSON
 	// document of a failed --json command (set by Run).
@@ -54,11 +58,13 @@ func (f *Factory) service(cfg *config.Config) (api.Service, error) {
 // NewSystemFactory returns the factory of a real process.
 func NewSystemFactory() *Factory {
 	wd, _ := os.Getwd()
+	cache, _ := os.UserCacheDir()
 	return &Factory{
-		IO:      System(),
-		Getenv:  os.Getenv,
-		Environ: os.Environ,
-		Now:     time.Now,
-		Dir:     wd,
+		IO:       System(),
+		Getenv:   os.Getenv,
+		Environ:  os.Environ,
+		Now:      time.Now,
+		Dir:      wd,
+		CacheDir: cache,
 	}
 }

@@ -2,4 +2,13 @@
 // each completed call in the state journal before using it, honours where,
 // limit and max_credits at run time, and reports progress through an
 // interface. It imports plan, config, state and api.
+//
+// No call is sent while a result is being written (the start hook of a
+// call takes the lock the recording holds, record.go), so that a journal
+// which tries a failed write again for a while spends nothing meanwhile.
+// A journal that cannot write a result but keeps it elsewhere (run's
+// rescue file) says so in its error: the result counts as recorded and
+// done, and the run stops (Summary.Kept); a result kept nowhere is a
+// failure that carries the answer (Failure.Answer), shown at once through
+// AnswerProgress.
 package engine

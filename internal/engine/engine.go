@@ -17,12 +17,6 @@ import (
 	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
-// Journal is where each completed call is recorded, durably, before its
-// result is used. *local.Journal implements it.
-type Journal interface {
-	Append(e *state.Event) error
-}
-
 // Options is what a run needs. Config, Plan, State, Journal and Service are
 // required.
 type Options struct {
@@ -81,6 +75,13 @@ type Summary struct {
 	// SplitsUnfinished are split searches whose run stopped before their
 	// tree was complete (resumed by the next apply).
 	SplitsUnfinished []SplitUnfinished
+	// Kept are the calls whose results could not be written where the
+	// state lives and were kept in the file KeptIn (a rescue file) for the
+	// next command to fold in: they count as succeeded (an enrichment's
+	// credits as charged), and nothing of them is called again. The run
+	// stopped at the first.
+	Kept   []Call
+	KeptIn string
 }
 
 // Failure is a call that failed for good, or a problem of the run that
@@ -96,8 +97,11 @@ type Failure struct {
 	// with another that could not be recorded), not a call's.
 	NoCall bool
 	// Unrecorded is set when the call completed, its answer arrived, but
-	// the result could not be recorded: the next apply makes it again.
+	// the result could not be recorded, nor kept anywhere: the next apply
+	// makes it again. Answer is then what came back, for the user to keep
+	// (it is printed on standard error).
 	Unrecorded bool
+	Answer     *state.Event
 }
 
 // SearchOutcome is the sync summary of one search run.
@@ -188,7 +192,12 @@ type runner struct {
 	progress Progress
 	cpe      int // credits per enrich
 
-	mu    sync.Mutex // guards state mutation (Apply) against concurrent readers
+	mu sync.Mutex // guards state mutation (Fold) against concurrent readers, and closed
+	// closed is set, under mu, when the run stops starting calls: a call
+	// about to be sent is then refused (starting).
+	closed bool
+	// ctx is the run's context, for a journal that takes one.
+	ctx   context.Context
 	st    *state.State
 	sum   *Summary
 	queue []task
@@ -260,6 +269,7 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 		par = 1
 	}
 	r.par = par
+	r.ctx = ctx
 	r.gate = make(chan struct{})
 	r.sent = make(chan Call, par)
 	r.waits = make(chan waitEvent, 4*par)
@@ -383,7 +393,7 @@ func (r *runner) move() error {
 		return fmt.Errorf("the plan moves %s to %s, where the state holds records now; run plan again", bad[0].From, bad[0].To)
 	}
 	ev := &state.Event{At: r.now(), Kind: state.EventMove, Address: state.MovesAddress, Move: &state.MoveEvent{Moves: moves}}
-	if err := r.record(ev); err != nil {
+	if err := r.recorded(r.record(ev)); err != nil {
 		return err
 	}
 	r.sum.Moved = moves
@@ -401,36 +411,17 @@ func (r *runner) forget() error {
 			// call so that no enrichment is spent on them.
 			ev := &state.Event{At: r.now(), Kind: state.EventForgetPeople, Address: state.PeopleAddress,
 				People: &state.ForgetPeopleEvent{Reason: state.ForgetRetention, PersonIDs: c.PersonIDs}}
-			if err := r.record(ev); err != nil {
+			if err := r.recorded(r.record(ev)); err != nil {
 				return err
 			}
 			r.sum.Expired += len(c.PersonIDs)
 			continue
 		}
 		ev := &state.Event{At: r.now(), Kind: state.EventForget, Address: c.Address}
-		if err := r.record(ev); err != nil {
+		if err := r.recorded(r.record(ev)); err != nil {
 			return err
 		}
 		r.sum.Forgotten = append(r.sum.Forgotten, c.Address)
-	}
-	return nil
-}
-
-// record writes ev to the journal (synced) and then folds it into the state.
-// It runs only on the loop's goroutine, never in the workers, so events are
-// applied in journal order and a replay after a crash gives the same state.
-//
-// A worker records the pending enrichment it is about to send too: r.mu is
-// held from the append to the apply, so that live state and a replay of the
-// journal see the events in one order.
-func (r *runner) record(ev *state.Event) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if err := r.opts.Journal.Append(ev); err != nil {
-		return &journalError{cause: err}
-	}
-	if err := r.st.Fold(*ev); err != nil {
-		return fmt.Errorf("applying %s to state: %w", ev.Address, err)
 	}
 	return nil
 }
@@ -554,6 +545,9 @@ func (r *runner) halt(reason string) {
 		return
 	}
 	r.stopped = true
+	r.mu.Lock()
+	r.closed = true
+	r.mu.Unlock()
 	close(r.gate)
 	r.sum.Stopped = reason
 	r.sum.StoppedInFlight = r.inflight
@@ -577,17 +571,8 @@ func (r *runner) do(ctx context.Context, t task) outcome {
 		if o.sent {
 			return nil
 		}
-		if t.call.Kind == CallEnrich {
-			// The call has left the pacer and is about to be sent: the
-			// journal says first that it may be charged, so that a kill
-			// while it is in flight leaves it an unknown outcome that the
-			// next plan shows, never a silent charge. Noted here, not
-			// before the wait for the rate limit: calls still waiting are
-			// not in flight, and a kill must not count them as unknown.
-			if err := r.record(r.pendingEvent(t)); err != nil {
-				return err // not sent
-			}
-			o.pending = true
+		if err := r.starting(t, &o); err != nil {
+			return err // not sent
 		}
 		start, o.sent = r.now(), true
 		r.sent <- t.call
@@ -693,17 +678,25 @@ func (r *runner) handle(o outcome) {
 	// its place back. Either may give a block whose sources are done more
 	// people to enrich in the next round.
 	r.changes++
-	if err := r.record(o.event); err != nil {
-		// The call was made and answered, but its result is not kept: the
-		// next apply makes it again. An enrichment answered is charged.
-		r.fatal = err
-		if t.call.Kind == CallEnrich {
-			r.sum.Credits += r.cpe
-		}
-		r.sum.Failures = append(r.sum.Failures, Failure{Address: t.call.Address, Kind: t.call.Kind, Person: t.call.Person, Name: t.call.Label, Err: err, Unrecorded: true})
-		r.halt(err.Error())
+	err := r.record(o.event)
+	var kept *keptError
+	if errors.As(err, &kept) {
+		// Kept elsewhere (a rescue file) or recorded: a result like any
+		// other, and the run stops.
+		r.sum.Kept = append(r.sum.Kept, t.call)
+		r.succeeded(t, o)
+		r.recorded(err)
 		return
 	}
+	if err != nil {
+		r.unrecorded(t, o.event, err)
+		return
+	}
+	r.succeeded(t, o)
+}
+
+// succeeded counts t, whose result o is recorded, and reports it done.
+func (r *runner) succeeded(t task, o outcome) {
 	r.sum.Succeeded++
 	res := CallResult{Duration: o.duration}
 	switch t.call.Kind {
@@ -726,6 +719,23 @@ func (r *runner) handle(o outcome) {
 		r.sum.ByStatus[res.Status]++
 	}
 	r.progress.CallDone(t.call, res)
+}
+
+// unrecorded counts t, whose answer ev came back but could be neither
+// recorded nor kept anywhere: the next apply makes the call again. An
+// enrichment answered is charged all the same; the answer goes with the
+// failure, for the user to keep; the run stops.
+func (r *runner) unrecorded(t task, ev *state.Event, err error) {
+	r.fatal = err
+	if t.call.Kind == CallEnrich {
+		r.sum.Credits += r.cpe
+	}
+	r.sum.Failures = append(r.sum.Failures, Failure{Address: t.call.Address, Kind: t.call.Kind, Person: t.call.Person, Name: t.call.Label,
+		Err: err, Unrecorded: true, Answer: ev})
+	if ap, ok := r.progress.(AnswerProgress); ok {
+		ap.Unrecorded(t.call, ev, err)
+	}
+	r.halt(err.Error())
 }
 
 // notMade reports whether err means the call never reached the service
@@ -778,7 +788,7 @@ func (r *runner) fail(t task, err error, noCall bool) {
 	// Another enrich failure is kept in the summary only: the address is
 	// the block's, and one person's failure must not mark the block failed.
 	if ev != nil {
-		if jerr := r.record(ev); jerr != nil {
+		if jerr := r.recorded(r.record(ev)); jerr != nil {
 			r.fatal = jerr
 			r.halt(jerr.Error())
 			return

@@ -24,7 +24,7 @@ func (r *runner) voidPending(o outcome) {
 	t := o.task
 	ev := &state.Event{At: r.now(), Kind: state.EventEnrichVoid, Address: t.call.Address,
 		Enrich: &state.EnrichEvent{PersonID: t.call.Person, Credits: r.cpe}}
-	if err := r.record(ev); err != nil {
+	if err := r.recorded(r.record(ev)); err != nil {
 		r.fatal = err
 		r.halt(err.Error())
 	}

@@ -62,7 +62,7 @@ func (r *runner) updates() error {
 		default:
 			continue
 		}
-		if err := r.record(ev); err != nil {
+		if err := r.recorded(r.record(ev)); err != nil {
 			return err
 		}
 		r.sum.Updated = append(r.sum.Updated, c.Address)
@@ -97,7 +97,7 @@ func (r *runner) settleShares(src string, read bool) {
 		}
 		ev, err := r.shareEvent(addr, src)
 		if err == nil {
-			err = r.record(ev)
+			err = r.recorded(r.record(ev))
 		}
 		if err != nil {
 			r.fatal = err

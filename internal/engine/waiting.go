@@ -1,6 +1,10 @@
 package engine
 
-import "time"
+import (
+	"time"
+
+	"github.com/leadsync/leadsync/internal/state"
+)
 
 // WaitProgress is an optional part of a Progress: a Progress that has it is
 // told, from the run's goroutine like every other event, when a call waits
@@ -8,6 +12,15 @@ import "time"
 // that the display says what is being waited for.
 type WaitProgress interface {
 	Waiting(c Call, d time.Duration, reason string)
+}
+
+// AnswerProgress is an optional part of a Progress: a Progress that has
+// it is told at once, from the run's goroutine, of an answer that came
+// back, was paid for, and could be neither recorded nor kept anywhere
+// (Failure.Unrecorded), so that it shows the answer before anything else
+// can go wrong: it is the only copy left.
+type AnswerProgress interface {
+	Unrecorded(c Call, answer *state.Event, err error)
 }
 
 // waitEvent is a wait reported by a worker.

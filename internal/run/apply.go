@@ -7,14 +7,13 @@ import (
 	"path/filepath"
 	"syscall"
 
-	"github.com/hashicorp/hcl/v2"
-
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/engine"
 	"github.com/leadsync/leadsync/internal/export"
 	"github.com/leadsync/leadsync/internal/plan"
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/backend"
 )
 
 // ApplyView is what an apply shows. Its human form draws the plan, a
@@ -65,144 +64,196 @@ func Apply(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView) (err 
 }
 
 func apply(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView) error {
-	cfg := opts.Config
 	lock, err := d.Backend.Lock("apply")
 	if err != nil {
 		return err
 	}
 	defer lock.Unlock()
+	// The layer around the backend (Rescuing) folds in, and writes, what
+	// an earlier run kept in a rescue file before the plan is made.
 	st, err := d.Backend.Load()
 	if err != nil {
 		return err
 	}
-
 	svc, err := d.Service()
 	if err != nil {
 		return err
 	}
-
-	log := openExportLog(cfg, opts.Warn)
-	var (
-		p     *plan.Plan
-		usage *api.Usage
-	)
-	if opts.PlanFile != "" {
-		p, err = plan.Load(opts.PlanFile)
-		if err != nil {
-			return err
-		}
-		if err := p.Stale(cfg, st); err != nil {
-			return err
-		}
-		if !p.HasChanges() {
-			// As a plain apply with nothing to do: say so, make no call.
-			view.Plan(p)
-			return nil
-		}
-	} else {
-		popts := plan.Options{Now: d.now(), Targets: opts.Targets, Replace: opts.Replace, ExportRecord: log.lookup}
-		// An unknown target costs no call: Build reports it.
-		addrErr := plan.CheckAddresses(cfg, st, opts.Targets, opts.Replace).HasErrors()
-		if HasBilling(cfg) && !addrErr {
-			u, err := svc.Billing(ctx)
-			if err != nil {
-				return &BillingError{Err: err}
-			}
-			popts.Usage, usage = u, u
-		}
-		var diags hcl.Diagnostics
-		p, diags = plan.Build(cfg, st, popts)
-		view.Plan(p)
-		if diags.HasErrors() {
-			return &DiagnosticsError{Diags: diags}
-		}
-		if !p.HasChanges() {
-			return nil
-		}
-		if !opts.AutoApprove {
-			ok, err := opts.Confirm()
-			if err != nil {
-				return err
-			}
-			if !ok {
-				return ErrCancelled
-			}
-		}
-	}
-
-	// A plan that only writes spreadsheets (their configuration changed,
-	// or the state did since they were written) changes no state: nothing
-	// is journalled or committed, so the serial stays and the other
-	// spreadsheets stay up to date. Any other plan commits the state, and
-	// every spreadsheet is written from it.
-	commit := changesState(p)
-	var journal engine.Journal = noCalls{}
-	var closeJournal func() error
-	if commit {
-		if usage != nil {
-			// Kept in state (saved with the run) for show and the Summary sheet.
-			if err := st.Fold(state.Event{At: d.now(), Kind: state.EventBilling, Billing: usage}); err != nil {
-				return err
-			}
-		}
-		j, err := d.Backend.OpenJournal(st)
-		if err != nil {
-			return err
-		}
-		journal, closeJournal = j, j.Close
+	log := openExportLog(opts.Config, opts.Warn)
+	p, usage, err := applyPlan(ctx, d, opts, view, st, svc, log)
+	if err != nil || p == nil {
+		return err
 	}
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	stop := make(chan struct{})
+	// Watched until the apply returns: an interrupt while the state is
+	// committed or the spreadsheets written is noted, never fatal.
 	unwatch, stopNow := watchInterrupts(d.Interrupt, stop, cancel, view.Interrupted)
 	defer unwatch()
 	// A closed standard output must not kill a run that is spending money:
 	// with SIGPIPE ignored, writes fail instead, and the run stops cleanly.
 	signal.Ignore(syscall.SIGPIPE)
+	r, err := execute(runCtx, d, opts, st, svc, p, usage, engineControl{stop: stop, progress: view.Progress(stopNow)})
+	if err != nil {
+		return err
+	}
+	r.aborted = runCtx.Err() != nil && ctx.Err() == nil
+	return finish(d, opts.Config, st, p, r, view, log)
+}
 
-	sum, runErr := engine.Run(runCtx, engine.Options{
-		Config:      cfg,
+// applyPlan is the plan to apply: the saved plan of opts, checked against
+// st, or one built now (after the billing call) and confirmed. A nil plan
+// with a nil error means there is nothing to do (the view said so).
+func applyPlan(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView, st *state.State, svc api.Service, log *exportLog) (*plan.Plan, *api.Usage, error) {
+	cfg := opts.Config
+	if opts.PlanFile != "" {
+		p, err := plan.Load(opts.PlanFile)
+		if err != nil {
+			return nil, nil, err
+		}
+		if err := p.Stale(cfg, st); err != nil {
+			return nil, nil, err
+		}
+		if !p.HasChanges() {
+			// As a plain apply with nothing to do: say so, make no call.
+			view.Plan(p)
+			return nil, nil, nil
+		}
+		return p, nil, nil
+	}
+	popts := plan.Options{Now: d.now(), Targets: opts.Targets, Replace: opts.Replace, ExportRecord: log.lookup}
+	var usage *api.Usage
+	// An unknown target costs no call: Build reports it.
+	addrErr := plan.CheckAddresses(cfg, st, opts.Targets, opts.Replace).HasErrors()
+	if HasBilling(cfg) && !addrErr {
+		u, err := svc.Billing(ctx)
+		if err != nil {
+			return nil, nil, &BillingError{Err: err}
+		}
+		popts.Usage, usage = u, u
+	}
+	p, diags := plan.Build(cfg, st, popts)
+	view.Plan(p)
+	if diags.HasErrors() {
+		return nil, nil, &DiagnosticsError{Diags: diags}
+	}
+	if !p.HasChanges() {
+		return nil, nil, nil
+	}
+	if !opts.AutoApprove {
+		ok, err := opts.Confirm()
+		if err != nil {
+			return nil, nil, err
+		}
+		if !ok {
+			return nil, nil, ErrCancelled
+		}
+	}
+	return p, usage, nil
+}
+
+// executed is what running a plan left for the end of the apply.
+type executed struct {
+	sum *engine.Summary
+	// err is the engine's (a result that could not be recorded, an
+	// abort), or the recording's when it could not be closed.
+	err error
+	// commit is set when the plan changes state: the state is committed.
+	commit bool
+	// aborted is set after a second interrupt.
+	aborted bool
+}
+
+// engineControl is how the apply steers the engine: stop closes at the
+// first interrupt; progress shows the run.
+type engineControl struct {
+	stop     <-chan struct{}
+	progress engine.Progress
+}
+
+// execute runs p through the engine. A plan that only writes
+// spreadsheets (their configuration changed, or the state did since they
+// were written) changes no state: nothing is recorded or committed, so
+// the serial stays and the other spreadsheets stay up to date. Any other
+// plan records every call (the billing figures first, kept for show and
+// the Summary sheet) and is committed at the end.
+func execute(ctx context.Context, d Deps, opts ApplyOptions, st *state.State, svc api.Service, p *plan.Plan, usage *api.Usage, ctl engineControl) (*executed, error) {
+	r := &executed{commit: changesState(p)}
+	var journal engine.Journal = noCalls{}
+	var rec backend.Recorder
+	if r.commit {
+		if usage != nil {
+			if err := st.Fold(state.Event{At: d.now(), Kind: state.EventBilling, Billing: usage}); err != nil {
+				return nil, err
+			}
+		}
+		var err error
+		if rec, err = d.Backend.OpenJournal(st); err != nil {
+			return nil, err
+		}
+		journal = rec
+	}
+	r.sum, r.err = engine.Run(ctx, engine.Options{
+		Config:      opts.Config,
 		Plan:        p,
 		State:       st,
 		Journal:     journal,
 		Service:     svc,
 		Now:         d.clock(),
 		Parallelism: opts.Parallelism,
-		Stop:        stop,
-		Progress:    view.Progress(stopNow),
+		Stop:        ctl.stop,
+		Progress:    ctl.progress,
 	})
-	if closeJournal != nil {
-		if cerr := closeJournal(); cerr != nil && runErr == nil {
-			runErr = cerr
+	if rec != nil {
+		if err := rec.Close(); err != nil && r.err == nil {
+			r.err = err
 		}
 	}
+	return r, nil
+}
+
+// finish ends an apply that ran: the state is committed (unless it was
+// aborted), then the spreadsheets are written from it.
+func finish(d Deps, cfg *config.Config, st *state.State, p *plan.Plan, r *executed, view ApplyView, log *exportLog) error {
 	exports := plannedExports(cfg, p)
-	if runCtx.Err() != nil && ctx.Err() == nil {
-		// Second interrupt: exit at once; every finished call is recorded.
+	if r.aborted {
+		// Exit at once; every finished call is recorded.
 		return unwritten(cfg, exports, nil, ErrAborted)
 	}
-	if commit {
+	if r.commit {
 		if err := d.Backend.Commit(st); err != nil {
-			return unwritten(cfg, exports, nil, fmt.Errorf("saving state (every call recorded so far is kept with the %s, and the next command folds it in): %w", d.Backend.Describe(), err))
+			return unwritten(cfg, exports, nil, commitError(d, r.sum, err))
 		}
 		// After the commit: the record names the state as committed.
 		exports = cfg.Exports
 	}
-	if runErr != nil {
-		return unwritten(cfg, exports, nil, runErr)
+	if r.err != nil {
+		return unwritten(cfg, exports, nil, r.err)
 	}
 	if len(exports) > 0 {
 		written, err := writeExports(cfg, exports, st, export.Options{Now: d.clock(),
-			Stats: &export.RunStats{CreditsSpent: sum.Credits, CreditsUnknown: sum.CreditsUnknown}}, d.clock(), log)
+			Stats: &export.RunStats{CreditsSpent: r.sum.Credits, CreditsUnknown: r.sum.CreditsUnknown}}, d.clock(), log)
 		view.Exports(cfg, written)
 		if err != nil {
 			return unwritten(cfg, exports, written, fmt.Errorf("writing the spreadsheets (state is saved; run leadsync export to try again): %w", err))
 		}
 	}
-	if sum.Failed() {
+	if r.sum.Failed() {
 		return ErrFailed
 	}
 	return nil
+}
+
+// commitError says that the final commit failed, and where what the run
+// recorded is kept meanwhile: with the backend (its journal, its
+// transactions), and in the rescue file for what it could not write.
+func commitError(d Deps, sum *engine.Summary, err error) error {
+	where := "every call recorded so far is kept with the " + d.Backend.Describe()
+	if sum != nil && sum.KeptIn != "" {
+		where += ", and the results it could not write are kept in " + sum.KeptIn
+	}
+	return fmt.Errorf("saving state (%s; the next command folds them in): %w", where, err)
 }
 
 // UnwrittenError is the error of an apply that stopped before every

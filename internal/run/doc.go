@@ -30,6 +30,15 @@
 // *UnknownAddressError) and commits. Each returns what it did (Forgotten,
 // RemovedRecord, export.Written) for the command to word.
 //
+// A paid answer survives a failed write: Rescuing is a layer around any
+// backend, through which every command opens its state (rescued.go). A
+// write of a result that fails is tried again for a while (the engine
+// starts no call meanwhile); one that still fails is kept in a rescue
+// file of the user's cache directory (internal/run/rescue), and the run
+// stops; every command folds the rescue files in when it loads the
+// state, and one that holds the lock writes them into the state and
+// removes them.
+//
 // Everything from the outside world comes in through Deps: the state as a
 // backend.Backend (this package uses only the interface and its
 // abilities, never a backend's own types), the service as a
@@ -47,8 +56,9 @@
 // tell the caller which exit code and message to give.
 //
 // It imports api, catalog, config, engine, export, plan, state and
-// state/backend, and its own exportrec (and levenshtein for the addresses
-// close to an unknown one, hcl's writer for fmt). It must not import a backend (internal/state/local,
+// state/backend, its own exportrec and rescue (and levenshtein for the
+// addresses close to an unknown one, hcl's writer for fmt), and the leaf
+// textfmt. It must not import a backend (internal/state/local,
 // internal/state/pg), cli,
 // views, cobra or anything that knows of flags, terminals or colours, and
 // it writes to no stream of its own.

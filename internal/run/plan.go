@@ -19,7 +19,8 @@ type PlanOptions struct {
 	Offline bool
 }
 
-// Plan loads the state (without a lock: plan writes nothing), reads the
+// Plan loads the state (without a lock: plan writes nothing; a run that
+// holds the lock is named in a warning, see RunningOn), reads the
 // remaining requests when the service has a billing operation and Offline
 // is false, reads the working copy's export record, and builds the plan.
 // The diagnostics are Build's, and a warning when the export record cannot
@@ -31,6 +32,7 @@ func Plan(ctx context.Context, d Deps, opts PlanOptions) (*plan.Plan, hcl.Diagno
 	if err != nil {
 		return nil, nil, err
 	}
+	running := RunningOn(d.Backend, st)
 	var usage *api.Usage
 	// An unknown target costs no call: Build reports it.
 	addrErr := plan.CheckAddresses(opts.Config, st, opts.Targets, opts.Replace).HasErrors()
@@ -44,6 +46,9 @@ func Plan(ctx context.Context, d Deps, opts PlanOptions) (*plan.Plan, hcl.Diagno
 		}
 	}
 	var warnings hcl.Diagnostics
+	if running != nil {
+		warnings = append(warnings, running.Warning(d.now()))
+	}
 	log := openExportLog(opts.Config, func(msg string) {
 		warnings = append(warnings, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: msg})
 	})
@@ -51,7 +56,7 @@ func Plan(ctx context.Context, d Deps, opts PlanOptions) (*plan.Plan, hcl.Diagno
 		Now: d.now(), Targets: opts.Targets, Replace: opts.Replace, Usage: usage, Offline: opts.Offline,
 		ExportRecord: log.lookup,
 	})
-	// The record's warnings are the plan's own, drawn with it.
+	// The run's and the record's warnings are the plan's own, drawn with it.
 	p.Diagnostics = append(p.Diagnostics, plan.JSONDiagnostics(warnings)...)
 	return p, append(diags, warnings...), nil
 }

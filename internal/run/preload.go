@@ -29,6 +29,9 @@ type preloaded struct {
 	err  error
 }
 
+// Unwrap is the backend loaded early: its abilities stay visible.
+func (p *preloaded) Unwrap() backend.Backend { return p.Backend }
+
 func (p *preloaded) Load() (*state.State, error) {
 	<-p.done
 	first := false

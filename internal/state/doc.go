@@ -2,7 +2,9 @@
 // (searches, profile reads, people, failures, usage, the suppression list,
 // split runs under way), the events that record each completed call, and
 // Fold, the one way a state changes, both live and when a journal is
-// replayed (a move of records to other addresses among them, EventMove). It also names what changed (Changes, for a backend that writes
+// replayed (a move of records to other addresses among them, EventMove);
+// a marked event (EventMark) is folded once, however many copies of it
+// turn up (the backend's, a rescue file's). It also names what changed (Changes, for a backend that writes
 // row by row), checks a state read from outside (Check), and gives the
 // mark of the data an export was written from (DataMark).
 //

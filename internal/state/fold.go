@@ -94,10 +94,17 @@ func (e *Event) Validate() error {
 // the state and the event (never on the clock), so replaying a journal
 // gives exactly the state the live run had. An invalid event is refused
 // before anything changes.
+//
+// A marked event (EventMark) the state holds already is skipped: its copy
+// kept in a rescue file and the one its backend stored count once.
 func (s *State) Fold(e Event) error {
 	if err := e.Validate(); err != nil {
 		return err
 	}
+	if s.folded(&e) {
+		return nil
+	}
+	defer s.noteMark(&e)
 	s.Normalize()
 	if e.Kind == EventMove {
 		// No call, no address of its own: nothing to clear.

@@ -58,6 +58,12 @@ type State struct {
 	// in the middle resumes from it without repeating a sub-search. Nil or
 	// empty when none is under way.
 	Splits map[string]*SplitTree `json:"splits,omitempty"`
+	// Marks holds, by EventMark.Run, the place of the last marked event
+	// of that run folded in: Fold skips an event at or below it, so that
+	// an event that reached two places (the backend, whose write seemed to
+	// fail, and the rescue file) counts once. Nil when no marked event was
+	// folded (see mark.go).
+	Marks map[string]uint64 `json:"marks,omitempty"`
 	// Journal names the journal whose events this state already contains
 	// (up to Seq), so that a journal left behind by a crash after it was
 	// folded in is never applied twice. Nil when no journal was involved.
@@ -274,6 +280,9 @@ type Event struct {
 	Trim    *TrimEvent         `json:"trim,omitempty"`  // EventTrim
 	Share   *ProfileShareEvent `json:"share,omitempty"` // EventProfileShare
 	Move    *MoveEvent         `json:"move,omitempty"`  // EventMove
+	// Mark places the event among those of the operation that recorded
+	// it (see EventMark); nil for an event recorded without one.
+	Mark *EventMark `json:"mark,omitempty"`
 }
 
 // ForgetPeopleEvent removes people from the state with their enrichments.

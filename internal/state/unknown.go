@@ -135,3 +135,23 @@ func (s *State) foldPending(e Event) {
 	s.touchMeta()
 	s.touchUsage()
 }
+
+// SetAsidePendingSince takes out of the unknown enrichments those noted
+// pending at or after since and still pending: the enrichments in flight
+// of an apply that is running now and took the state's lock at since.
+// They are not outcomes of an earlier run, and their credits are being
+// spent now; the apply records what became of them. It returns how many
+// there were and their credits. It is for a state read while that apply
+// runs (plan, show), never for one to be written.
+func (s *State) SetAsidePendingSince(since time.Time) (n, credits int) {
+	for id, u := range s.UnknownEnrichments {
+		if !u.Pending || u.At.Before(since) {
+			continue
+		}
+		n++
+		credits += u.Credits
+		s.Usage.CreditsUnknown = max(0, s.Usage.CreditsUnknown-u.Credits)
+		delete(s.UnknownEnrichments, id)
+	}
+	return n, credits
+}

@@ -67,3 +67,27 @@ func TestErasureDropsUnknownEnrichments(t *testing.T) {
 		t.Errorf("unknown enrichments of an erased person are kept: %v", s.UnknownEnrichments)
 	}
 }
+
+// TestSetAsidePendingSince: the pending notes of the apply running now
+// (written since it took the lock) are set aside with their credits; a
+// pending note an earlier, killed run left, and an unknown outcome, stay.
+func TestSetAsidePendingSince(t *testing.T) {
+	s := New()
+	for _, e := range demoEvents()[:4] {
+		must(t, s.Fold(e))
+	}
+	pending := func(at int, id string) Event {
+		return Event{At: day(at), Kind: EventEnrichPending, Address: "enrich.e", Enrich: &EnrichEvent{PersonID: id, Credits: 1}}
+	}
+	must(t, s.Fold(pending(1, "n2")))                            // a killed run's
+	must(t, s.Fold(unknownEv("enrich.e", "page:carl", "reset"))) // an outcome unknown
+	must(t, s.Fold(pending(3, "n9")))                            // the running apply's
+	must(t, s.Fold(pending(4, "n8")))
+	n, credits := s.SetAsidePendingSince(day(2))
+	if n != 2 || credits != 2 {
+		t.Errorf("set aside %d (%d credits), want 2 (2)", n, credits)
+	}
+	if len(s.UnknownEnrichments) != 2 || s.UnknownEnrichments["n2"] == nil || s.UnknownEnrichments["page:carl"] == nil || s.Usage.CreditsUnknown != 2 {
+		t.Errorf("left %v, %d credits unknown; want the killed run's note and the unknown outcome, 2 credits", s.UnknownEnrichments, s.Usage.CreditsUnknown)
+	}
+}

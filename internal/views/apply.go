@@ -162,7 +162,7 @@ func (v *applyJSON) Progress(stop func()) engine.Progress {
 	// A reader that goes away (apply --json | head) stops the run like
 	// a first Ctrl-C: nothing more is spent for output nobody reads.
 	v.prog = &jsonProgress{w: &brokenPipeWriter{w: v.s.Out, onBroken: stop}, now: v.s.Now,
-		hold: func(s *engine.Summary) { v.sum = s }, warnings: v.warnings}
+		hold: func(s *engine.Summary) { v.sum = s }, warnings: v.warnings, errOut: v.s.ErrOut}
 	return v.prog
 }
 

@@ -242,13 +242,21 @@ func writeSummary(w io.Writer, s *engine.Summary, e ending) {
 		}
 		fmt.Fprintf(w, "Stopped early: %s.\n", reason)
 	}
+	if len(s.Kept) > 0 {
+		names := make([]string, 0, len(s.Kept))
+		for _, c := range s.Kept {
+			names = append(names, c.Address+callSuffix(c))
+		}
+		fmt.Fprintf(w, "Kept in %s: %s that could not be written into the state (%s). They count as done: the next command folds them in, and none is called again.\n",
+			s.KeptIn, Plural(len(s.Kept), "result"), strings.Join(names, ", "))
+	}
 	if lost := s.Unrecorded(); len(lost) > 0 {
 		names := make([]string, 0, len(lost))
 		for _, f := range lost {
 			names = append(names, failureWho(f))
 		}
-		fmt.Fprintf(w, "Run apply again to finish. %s completed but could not be recorded, so the next apply makes %s again (searches and profile reads use requests of the monthly quota, enrichments credits): %s.\n",
-			oneOrMany(len(lost), "This call", "These calls"), oneOrMany(len(lost), "it", "them"), strings.Join(names, ", "))
+		fmt.Fprintf(w, "Run apply again to finish. %s completed but could be neither recorded nor kept (%s printed above), so the next apply makes %s again (searches and profile reads use requests of the monthly quota, enrichments credits): %s.\n",
+			oneOrMany(len(lost), "This call", "These calls"), oneOrMany(len(lost), "its answer is", "their answers are"), oneOrMany(len(lost), "it", "them"), strings.Join(names, ", "))
 	} else if s.Stopped != "" {
 		fmt.Fprintln(w, "Run apply again to finish; nothing completed is repeated.")
 	}
@@ -374,6 +382,9 @@ type jsonProgress struct {
 	// warnings are the configuration's, carried by apply_start with the
 	// plan's own.
 	warnings []plan.Diagnostic
+	// errOut is standard error: an answer neither recorded nor kept is
+	// printed there too (answer.go).
+	errOut io.Writer
 }
 
 var _ engine.Progress = (*jsonProgress)(nil)
@@ -500,6 +511,10 @@ func summaryEvent(s *engine.Summary) map[string]any {
 		}
 		failures = append(failures, m)
 	}
+	kept := make([]map[string]any, 0, len(s.Kept))
+	for _, c := range s.Kept {
+		kept = append(kept, callJSON(c))
+	}
 	abandoned := make([]map[string]any, 0, len(s.Abandoned))
 	for _, c := range s.Abandoned {
 		abandoned = append(abandoned, callJSON(c))
@@ -518,7 +533,7 @@ func summaryEvent(s *engine.Summary) map[string]any {
 		"credits": s.Credits, "credits_unknown": s.CreditsUnknown, "credits_max": s.CreditsPlannedMax, "succeeded": s.Succeeded,
 		"failed": s.CallsFailed(), "enriched": s.Enriched, "by_status": byStatus, "abandoned": abandoned, "stopped_in_flight": s.StoppedInFlight,
 		"searches": searches, "failures": failures, "forgotten": forgotten, "updated": updated, "moved": moved, "expired": s.Expired, "splits_unfinished": unfinished,
-		"stopped": s.Stopped, "duration_seconds": s.Duration.Seconds()}
+		"stopped": s.Stopped, "duration_seconds": s.Duration.Seconds(), "kept": kept, "kept_in": s.KeptIn}
 }
 
 // truncCells cuts s to at most n character cells, ending in "..." when cut,

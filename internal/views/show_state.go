@@ -28,6 +28,16 @@ type StateWhere struct {
 	JournalPending bool
 	// Lock is who holds the state's lock; nil when nobody does.
 	Lock *backend.LockInfo
+	// InFlight, when an apply holds the lock, counts its enrichments in
+	// flight (set aside from the unknown outcomes: run.RunningOn).
+	InFlight *InFlight
+}
+
+// InFlight counts the enrichments a running apply has sent and not yet
+// recorded an outcome for.
+type InFlight struct {
+	Enrichments int `json:"enrichments"`
+	Credits     int `json:"credits"`
 }
 
 // StateSummary is the --json form of `leadsync show` and the data of its
@@ -44,9 +54,11 @@ type StateSummary struct {
 		// they are included here and folded in by the next apply.
 		JournalPending bool `json:"journal_pending"`
 	} `json:"state"`
-	Lock     *backend.LockInfo `json:"lock,omitempty"`
-	Searches []SearchSummary   `json:"searches"`
-	Profiles []ProfileSummary  `json:"profiles"`
+	Lock *backend.LockInfo `json:"lock,omitempty"`
+	// InFlight is set while an apply holds the lock (StateWhere.InFlight).
+	InFlight *InFlight        `json:"in_flight,omitempty"`
+	Searches []SearchSummary  `json:"searches"`
+	Profiles []ProfileSummary `json:"profiles"`
 	People   struct {
 		Total int `json:"total"`
 		// Unlisted are people no search or profile in the state found in
@@ -117,7 +129,7 @@ type FailureSummary struct {
 // It holds no personal data.
 func SummarizeState(s *state.State, where StateWhere) *StateSummary {
 	sum := &StateSummary{FormatVersion: "1", Searches: []SearchSummary{}, Profiles: []ProfileSummary{}, Failures: []FailureSummary{},
-		SplitsUnderway: []SplitUnderway{}, Lock: where.Lock, journal: where.Journal}
+		SplitsUnderway: []SplitUnderway{}, Lock: where.Lock, InFlight: where.InFlight, journal: where.Journal}
 	sum.State.Path, sum.State.Exists, sum.State.JournalPending = where.Path, where.Exists, where.JournalPending
 	if where.Exists {
 		sum.State.Lineage, sum.State.Serial, sum.State.LeadsyncVersion = s.Lineage, s.Serial, s.LeadsyncVersion
@@ -228,6 +240,18 @@ func writeStateHeader(w *lineWriter, sum *StateSummary, now time.Time) {
 	}
 	if l := sum.Lock; l != nil {
 		w.printf("Locked by %s (pid %d) for %q since %s; lock ID %s.\n", l.Who, l.PID, l.Operation, When(l.Created, now), l.ID)
+	}
+	if in := sum.InFlight; in != nil {
+		w.printf("That apply is running: this is the state as it has recorded it so far")
+		if in.Enrichments > 0 {
+			their := "their outcomes"
+			if in.Enrichments == 1 {
+				their = "its outcome"
+			}
+			w.printf("; %s in flight now (%s being spent; the apply records %s)", textfmt.Plural(in.Enrichments, "enrichment"),
+				textfmt.Plural(in.Credits, "credit"), their)
+		}
+		w.printf(".\n")
 	}
 }
 

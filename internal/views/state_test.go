@@ -123,7 +123,8 @@ func TestStateShowViews(t *testing.T) {
 }
 
 // TestShowStateViews: the summary of show in both forms: a state with a
-// pending journal and a lock, and no state at all.
+// pending journal and a lock, no state at all, and a state an apply is
+// writing (it holds the lock, with enrichments in flight).
 func TestShowStateViews(t *testing.T) {
 	lock := &backend.LockInfo{ID: "0f8fad5b", Operation: "apply", Who: "ann@laptop", Host: "laptop", PID: 4242,
 		Created: stateNow.Add(-5 * time.Minute), Version: "dev"}
@@ -134,6 +135,8 @@ func TestShowStateViews(t *testing.T) {
 	}{
 		{"full", viewState(t), StateWhere{Path: ".leadsync/state.json", Exists: true, Journal: ".leadsync/state.json.journal", JournalPending: true, Lock: lock}},
 		{"none", state.New(), StateWhere{Path: ".leadsync/state.json"}},
+		// While the apply holding the lock runs: its enrichments in flight.
+		{"running", viewState(t), StateWhere{Path: ".leadsync/state.json", Exists: true, Lock: lock, InFlight: &InFlight{Enrichments: 2, Credits: 2}}},
 	} {
 		for _, asJSON := range []bool{false, true} {
 			var b bytes.Buffer

@@ -52,6 +52,24 @@ func TestApplySummaryEndings(t *testing.T) {
 			err: &run.UnwrittenError{Err: recordErr, Files: []run.UnwrittenFile{{Export: "export.out", Path: "/work/out/leads.xlsx"}}},
 		},
 		{
+			// The state could not be written: the enrichment that came back
+			// then, and the search after it, are kept in the rescue file;
+			// they count as done, and the final save failed too.
+			name: "kept",
+			sum: func(s *engine.Summary) {
+				s.Calls, s.Succeeded, s.Credits, s.Enriched = 5, 5, 2, 2
+				s.ByStatus = map[string]int{api.StatusValid: 2}
+				s.Kept = []engine.Call{enrich, search}
+				s.KeptIn = "/home/ann/.cache/leadsync/rescue/0a1b2c3d.run-1.rescue"
+				s.Stopped = "the state could not be written (" + diskFull.Error() + "): the results since are kept in " + s.KeptIn +
+					" until they are written into it (the next command folds them in)"
+				s.StoppedInFlight = 1
+			},
+			err: &run.UnwrittenError{Err: errors.New("saving state (every call recorded so far is kept with the state file .leadsync/state.json, and the results it could not write are kept in " +
+				"/home/ann/.cache/leadsync/rescue/0a1b2c3d.run-1.rescue; the next command folds them in): no space left on device"),
+				Files: []run.UnwrittenFile{{Export: "export.out", Path: "/work/out/leads.xlsx"}}},
+		},
+		{
 			// The pending note of an enrichment could not be written: it
 			// was not sent, so it is no failed call.
 			name: "not_sent",

@@ -13,8 +13,10 @@ import (
 // backend implements when it can; callers never assert them themselves
 // but ask the function beside each, so that every ability is checked in
 // one place. The local backend has all but Closer; the pg backend all but
-// Exister, File, PendingJournal, BackupKeeper, JournalRecoverer and
-// ForceUnlocker (its lock ends with its run's connection).
+// Exister, File, PendingJournal, BackupKeeper, JournalRecoverer,
+// LiveLockReader and ForceUnlocker (its lock ends with its run's
+// connection). Layers around a backend (Wrapper) have the abilities of the
+// backend they wrap.
 //
 // Room for the abilities that span workspaces: reuse of enrichments made
 // in another workspace, an erasure applied in every workspace, and budgets
@@ -23,12 +25,35 @@ import (
 // ForgetEverywhere), each asked for through a function beside it, so that
 // a backend without them keeps working one workspace at a time.
 
+// Wrapper is a backend that adds to another one (the layer of run that
+// keeps what a failed write could not store; a lock that waits): Unwrap
+// returns that backend. Every ability below is asked of the backend and,
+// when it has not got it, of the one it wraps, so that a layer hides
+// none.
+type Wrapper interface{ Unwrap() Backend }
+
+// abilityOf returns b, or the first backend b wraps, as T.
+func abilityOf[T any](b Backend) (T, bool) {
+	for b != nil {
+		if t, ok := b.(T); ok {
+			return t, true
+		}
+		w, ok := b.(Wrapper)
+		if !ok {
+			break
+		}
+		b = w.Unwrap()
+	}
+	var none T
+	return none, false
+}
+
 // Closer is a backend that holds connections (pg): Close releases them.
 type Closer = io.Closer
 
 // Close releases what b holds, if anything.
 func Close(b Backend) error {
-	if c, ok := b.(Closer); ok {
+	if c, ok := abilityOf[Closer](b); ok {
 		return c.Close()
 	}
 	return nil
@@ -41,7 +66,7 @@ type Exister interface{ Exists() bool }
 // Exists reports whether the state st (what b.Load gave) was ever written:
 // as b says when it is an Exister, else by st's serial and content.
 func Exists(b Backend, st *state.State) bool {
-	if e, ok := b.(Exister); ok {
+	if e, ok := abilityOf[Exister](b); ok {
 		return e.Exists()
 	}
 	return st.Serial > 0 || !st.IsEmpty()
@@ -51,14 +76,14 @@ func Exists(b Backend, st *state.State) bool {
 // that its state was never written: a command that would write nothing
 // then stops before taking the lock (which makes the state's folder).
 func KnownAbsent(b Backend) bool {
-	e, ok := b.(Exister)
+	e, ok := abilityOf[Exister](b)
 	return ok && !e.Exists()
 }
 
 // Offline reports whether b can be read without connecting anywhere, as
 // shell completion must (it runs on every key press).
 func Offline(b Backend) bool {
-	_, ok := b.(Exister)
+	_, ok := abilityOf[Exister](b)
 	return ok
 }
 
@@ -68,7 +93,7 @@ type File interface{ Path() string }
 
 // FilePath is the state file of b, ok false when its state is no file.
 func FilePath(b Backend) (path string, ok bool) {
-	if f, ok := b.(File); ok {
+	if f, ok := abilityOf[File](b); ok {
 		return f.Path(), true
 	}
 	return "", false
@@ -80,7 +105,7 @@ type Workspaced interface{ Workspace() string }
 // WorkspaceOf is the workspace b is opened on (state.DefaultWorkspace for
 // a backend without workspaces: a file named with --state).
 func WorkspaceOf(b Backend) string {
-	if w, ok := b.(Workspaced); ok {
+	if w, ok := abilityOf[Workspaced](b); ok {
 		return w.Workspace()
 	}
 	return state.DefaultWorkspace
@@ -97,7 +122,7 @@ type Workspaces interface {
 // WorkspacesOf returns b's workspaces, ok false for a backend without
 // them.
 func WorkspacesOf(b Backend) (Workspaces, bool) {
-	w, ok := b.(Workspaces)
+	w, ok := abilityOf[Workspaces](b)
 	return w, ok
 }
 
@@ -108,7 +133,7 @@ type WorkspaceChecker interface{ CheckWorkspace() error }
 
 // CheckWorkspace refuses a workspace that b knows does not exist.
 func CheckWorkspace(b Backend) error {
-	if c, ok := b.(WorkspaceChecker); ok {
+	if c, ok := abilityOf[WorkspaceChecker](b); ok {
 		return c.CheckWorkspace()
 	}
 	return nil
@@ -123,7 +148,7 @@ type Pusher interface {
 
 // PusherOf returns b as a Pusher, ok false when it takes no pushed state.
 func PusherOf(b Backend) (Pusher, bool) {
-	p, ok := b.(Pusher)
+	p, ok := abilityOf[Pusher](b)
 	return p, ok
 }
 
@@ -136,12 +161,33 @@ type LockReader interface {
 // LockHolder is who holds b's lock now, nil when nobody does or b cannot
 // tell.
 func LockHolder(b Backend) *LockInfo {
-	if r, ok := b.(LockReader); ok {
+	if r, ok := abilityOf[LockReader](b); ok {
 		if info, err := r.LockHolder(); err == nil {
 			return info
 		}
 	}
 	return nil
+}
+
+// LiveLockReader is a LockReader whose holder may have died and left its
+// details behind (the local lock file, released by the kernel):
+// LiveLockHolder names the holder only while it is alive.
+type LiveLockReader interface {
+	LiveLockHolder() (*LockInfo, error)
+}
+
+// LiveLockHolder is the run that holds b's lock now and is alive (plan and
+// show say that it runs); nil when nobody does or b cannot tell. A
+// LockReader that is no LiveLockReader names live holders only (the pg
+// backend's lock ends with its holder's session).
+func LiveLockHolder(b Backend) *LockInfo {
+	if r, ok := abilityOf[LiveLockReader](b); ok {
+		if info, err := r.LiveLockHolder(); err == nil {
+			return info
+		}
+		return nil
+	}
+	return LockHolder(b)
 }
 
 // ForceUnlocker is a backend whose lock can be removed by hand (the local
@@ -157,10 +203,10 @@ type ForceUnlocker interface {
 // ForceUnlockerOf returns b as a ForceUnlocker; when it is none, the
 // message says why there is nothing to force.
 func ForceUnlockerOf(b Backend) (ForceUnlocker, string) {
-	if f, ok := b.(ForceUnlocker); ok {
+	if f, ok := abilityOf[ForceUnlocker](b); ok {
 		return f, ""
 	}
-	if m, ok := b.(interface{ ForceUnlockMessage() string }); ok {
+	if m, ok := abilityOf[interface{ ForceUnlockMessage() string }](b); ok {
 		return nil, m.ForceUnlockMessage()
 	}
 	return nil, fmt.Sprintf("%s has no lock to force: its lock ends with the run that holds it", b.Describe())
@@ -175,7 +221,7 @@ type PendingJournal interface {
 // JournalPending is the journal file of an interrupted apply b holds, ok
 // false when there is none (or b keeps no journal file).
 func JournalPending(b Backend) (path string, ok bool) {
-	if p, ok := b.(PendingJournal); ok {
+	if p, ok := abilityOf[PendingJournal](b); ok {
 		return p.PendingJournal()
 	}
 	return "", false
@@ -191,7 +237,7 @@ type BackupKeeper interface {
 
 // BackupOf returns b as a BackupKeeper, ok false when it keeps no backup.
 func BackupOf(b Backend) (BackupKeeper, bool) {
-	k, ok := b.(BackupKeeper)
+	k, ok := abilityOf[BackupKeeper](b)
 	return k, ok
 }
 
@@ -204,7 +250,7 @@ type JournalRecoverer interface {
 
 // RecovererOf returns b as a JournalRecoverer, ok false when it has none.
 func RecovererOf(b Backend) (JournalRecoverer, bool) {
-	r, ok := b.(JournalRecoverer)
+	r, ok := abilityOf[JournalRecoverer](b)
 	return r, ok
 }
 
@@ -218,7 +264,7 @@ type SharedPacer interface {
 // SharedPace is b's shared pace of key, ok false when b has none (or it
 // cannot be had: the pacer then paces this process alone).
 func SharedPace(b Backend, key string) (api.SharedPace, bool) {
-	if p, ok := b.(SharedPacer); ok {
+	if p, ok := abilityOf[SharedPacer](b); ok {
 		if sp, err := p.SharedPace(key); err == nil {
 			return sp, true
 		}

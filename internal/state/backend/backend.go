@@ -45,7 +45,10 @@ type Unlocker interface {
 
 // Recorder records each completed call durably before it returns; the
 // apply uses a result only after Append succeeded. Close ends the
-// recording (Commit closes it too).
+// recording (Commit closes it too). An Append whose error has a
+// Recorded() bool method returning true recorded the event all the same
+// (the run must stop: pg's lost lock); any other error recorded nothing,
+// and trying the same event again is safe.
 type Recorder interface {
 	Append(e *state.Event) error
 	Close() error

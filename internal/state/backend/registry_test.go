@@ -135,3 +135,26 @@ func TestAbilitiesFallBack(t *testing.T) {
 		t.Error("journal")
 	}
 }
+
+// fileBackend has one ability: its state is a file.
+type fileBackend struct{ memBackend }
+
+func (fileBackend) Path() string { return "/work/.leadsync/state.json" }
+
+// layer adds to a backend (as run's rescue layer does) without
+// re-implementing its abilities.
+type layer struct{ Backend }
+
+func (l layer) Unwrap() Backend { return l.Backend }
+
+// An ability is found through layers (Wrapper), and a layer over a
+// backend without it has none.
+func TestAbilitiesThroughLayers(t *testing.T) {
+	f := &fileBackend{memBackend{where: "file", st: state.New()}}
+	if path, ok := FilePath(layer{layer{f}}); !ok || path != f.Path() {
+		t.Errorf("FilePath through two layers = %q, %v", path, ok)
+	}
+	if _, ok := FilePath(layer{&memBackend{where: "memory"}}); ok {
+		t.Error("a layer over a backend without a file has one")
+	}
+}

@@ -48,8 +48,20 @@ func ownFiles(statePath string) ([]string, map[string]string) {
 }
 
 // LockHolder is who holds the lock now (nil when nobody does): the
-// backend.LockReader ability.
+// backend.LockReader ability. It is what the lock file says, also when its
+// run died (force-unlock removes such a lock by its ID).
 func (store *Store) LockHolder() (*backend.LockInfo, error) { return store.ReadLock() }
+
+// LiveLockHolder is the run that holds the lock and is alive (nil when
+// nobody does): the details a dead run left in the lock file name nobody,
+// as the kernel released its lock. The backend.LiveLockReader ability.
+func (store *Store) LiveLockHolder() (*backend.LockInfo, error) {
+	info, err := store.ReadLock()
+	if err != nil || info == nil || !store.held() {
+		return nil, err
+	}
+	return info, nil
+}
 
 // PendingJournal is the journal an interrupted apply left, which the next
 // load replays and the next apply folds in: the backend.PendingJournal
@@ -103,6 +115,7 @@ var (
 	_ backend.Exister          = localBackend{}
 	_ backend.File             = localBackend{}
 	_ backend.ForceUnlocker    = localBackend{}
+	_ backend.LiveLockReader   = localBackend{}
 	_ backend.PendingJournal   = localBackend{}
 	_ backend.BackupKeeper     = localBackend{}
 	_ backend.JournalRecoverer = localBackend{}

@@ -224,3 +224,28 @@ func TestLockRemovesTempFilesOfKilledRuns(t *testing.T) {
 		t.Errorf("left behind: %v", got)
 	}
 }
+
+// TestLiveLockHolder: LiveLockHolder names the run that holds the lock
+// now; the details a dead run left in the lock file name nobody (plan and
+// show must not say that an apply runs), while LockHolder still reads them
+// (force-unlock removes that lock by its ID).
+func TestLiveLockHolder(t *testing.T) {
+	needOSLock(t)
+	a := lockStore(t, 100)
+	if info, err := a.LiveLockHolder(); info != nil || err != nil {
+		t.Fatalf("LiveLockHolder without a lock = %+v, %v", info, err)
+	}
+	l, err := a.Lock("apply")
+	must(t, err)
+	reader := NewStore(a.Path())
+	if info, err := reader.LiveLockHolder(); err != nil || info == nil || info.ID != l.Info.ID || info.PID != 100 {
+		t.Fatalf("LiveLockHolder while held = %+v, %v; want the holder", info, err)
+	}
+	die(l)
+	if info, err := reader.LiveLockHolder(); info != nil || err != nil {
+		t.Errorf("LiveLockHolder after the holder died = %+v, %v; want nobody", info, err)
+	}
+	if info, err := reader.LockHolder(); err != nil || info == nil || info.ID != l.Info.ID {
+		t.Errorf("LockHolder after the holder died = %+v, %v; want the lock file's details", info, err)
+	}
+}

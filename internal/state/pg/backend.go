@@ -644,6 +644,11 @@ func (r *recorder) Append(e *state.Event) error {
 // recorded all the same (it was paid for); the run must stop.
 type LockLostError struct{ Where string }
 
+// Recorded says that the call is recorded all the same: the layer above
+// the recorder does not keep it elsewhere, and the engine folds it in and
+// stops the run.
+func (e *LockLostError) Recorded() bool { return true }
+
 func (e *LockLostError) Error() string {
 	return fmt.Sprintf("%s: this run's lock was lost (its database connection closed) and another run holds it now; "+
 		"the last call is recorded, and this run stops so that two runs never pay for the same calls", e.Where)

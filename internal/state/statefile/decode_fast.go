@@ -545,6 +545,8 @@ func decodeFast(src string) (*state.State, error) {
 			err = d.std(&s.ErasedEnrichments)
 		case "splits":
 			err = d.std(&s.Splits)
+		case "marks":
+			err = d.std(&s.Marks)
 		case "profiles":
 			err = d.std(&s.Profiles)
 		case "searches":

@@ -247,6 +247,13 @@ func encodeState(w *bufio.Writer, s *state.State) error {
 			return err
 		}
 	}
+	if len(s.Marks) > 0 {
+		w.WriteString("  \"marks\": ")
+		if err := put(Marshal(s.Marks)); err != nil {
+			return err
+		}
+		w.WriteString(",\n")
+	}
 	// The people map last in the file.
 	if err := writeMapWith(w, "people", s.People, true, appendPerson); err != nil {
 		return err

@@ -81,7 +81,7 @@ func Events() []state.Event {
 // filled from the table of person fields (statetest.FullLead, ...), so
 // that a field added to the table is set here, and every backend is
 // checked to keep it; and an enrichment of unknown outcome and a failure
-// that stay.
+// that stay, the failure marked (EventMark).
 func fullEvents() []state.Event {
 	return []state.Event{
 		{At: At(14), Kind: state.EventProfile, Address: "profile.cto", Profile: &state.ProfileEvent{Generation: api.Gen1,
@@ -92,7 +92,9 @@ func fullEvents() []state.Event {
 			Result: statetest.FullEnrichment("hal's enrichment", "n7", "hal", 96)}},
 		{At: At(17), Kind: state.EventEnrichUnknown, Address: "enrich.contacts", Enrich: &state.EnrichEvent{PersonID: "n5", Credits: 1},
 			Failure: &state.Failure{Message: "enrich: network error: connection reset"}},
-		{At: At(18), Kind: state.EventFailure, Address: "search.gone", Failure: &state.Failure{Message: "HTTP 400: bad filter", Status: 400}},
+		// Marked by the recording layer of the operations (State.Marks).
+		{At: At(18), Kind: state.EventFailure, Address: "search.gone", Failure: &state.Failure{Message: "HTTP 400: bad filter", Status: 400},
+			Mark: &state.EventMark{Run: "run-1", Seq: 7}},
 	}
 }
 

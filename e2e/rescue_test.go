@@ -1,0 +1,739 @@
+package e2e
+
+// A paid answer survives a failed write: PostgreSQL restarted, stopped or
+// its sessions ended, and a state folder on a full file system, each at
+// seeded moments of an apply. For each, the credits the sandbox charged
+// are the credits every output shows (apply --json, show, show --json,
+// the Summary sheet), and the next apply makes none of the calls that
+// were answered again.
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"net"
+	"os"
+	"os/exec"
+	"os/user"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/xuri/excelize/v2"
+
+	"github.com/leadsync/leadsync/internal/sandbox"
+)
+
+// faultRetry shortens the retries of a failed write of the state (about
+// a minute in all, run.WriteRetryDelays) to about 3 s: long enough for a
+// database restart, short enough that a database stopped until the apply
+// ends sends its answers to the rescue file quickly.
+const faultRetry = "100ms,200ms,400ms,800ms,1600ms"
+
+// faultSeed seeds the moments of the faults; FAULT_SEED=n tries others.
+func faultSeed(t *testing.T) uint64 {
+	if s := os.Getenv("FAULT_SEED"); s != "" {
+		n, err := strconv.ParseUint(s, 10, 64)
+		if err != nil {
+			t.Fatalf("FAULT_SEED=%q: %v", s, err)
+		}
+		return n
+	}
+	return 21
+}
+
+// moments are n distinct seeded moments of a run of faultConfig: the
+// number of completed calls (of about 22) after which the fault strikes.
+func moments(seed uint64, n int) []int {
+	rng := rand.New(rand.NewPCG(seed, 0x5eed))
+	seen := map[int]bool{}
+	var out []int
+	for len(out) < n {
+		k := 1 + rng.IntN(16)
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// figures are what a faulted run and the one after it showed, against
+// what the sandbox counted: the report of a fault test.
+type figures struct {
+	fault          string
+	moment         int
+	charged        int // credits the sandbox charged, both runs
+	requests       int // requests of the monthly quota the sandbox counted
+	applyCredits   int // apply --json of the faulted run
+	applyUnknown   int
+	kept           int // results the faulted run kept in its rescue file
+	retries        int // writes the faulted run tried again
+	showAfterFault int // show --json once the fault is over
+	apply2Credits  int
+	showText       string // show's "N credits spent in all runs"
+	showJSON       int    // show --json at the end
+	sheet          string // the Summary sheet's "Credits spent, all runs"
+	repeated       int    // calls the sandbox saw twice for one search, profile or person
+}
+
+func (f figures) String() string {
+	return fmt.Sprintf("%-22s after %2d calls: sandbox charged %d credits (%d requests); apply --json %d (+%d unknown; %d writes tried again, %d results kept), "+
+		"show --json after the fault %d; next apply %d; show %q, show --json %d, Summary sheet %s; calls repeated: %d",
+		f.fault, f.moment, f.charged, f.requests, f.applyCredits, f.applyUnknown, f.retries, f.kept, f.showAfterFault, f.apply2Credits,
+		f.showText, f.showJSON, f.sheet, f.repeated)
+}
+
+// watchedApply is apply --json whose stderr is read line by line as it
+// comes (the notes of writes tried again).
+type watchedApply struct {
+	*applyStream
+	notes <-chan string
+}
+
+// startWatchedApply starts apply --auto-approve --json (with extra
+// arguments: a saved plan) with its stderr piped: each line goes to notes
+// (dropped when nobody reads) and to the stream's stderr.
+func (h *harness) startWatchedApply(extra ...string) *watchedApply {
+	h.t.Helper()
+	s := &applyStream{h: h, args: append([]string{"apply", "--auto-approve", "--json"}, extra...)}
+	s.cmd = h.command(s.args...)
+	stdout, err := s.cmd.StdoutPipe()
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	stderr, err := s.cmd.StderrPipe()
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	if err := s.cmd.Start(); err != nil {
+		h.t.Fatal(err)
+	}
+	notes := make(chan string, 64)
+	var mu sync.Mutex
+	go func() {
+		defer close(notes)
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			mu.Lock()
+			s.stderr.WriteString(sc.Text() + "\n")
+			mu.Unlock()
+			select {
+			case notes <- sc.Text():
+			default:
+			}
+		}
+	}()
+	ch := make(chan applyEvent, 1024)
+	s.events = ch
+	go func() {
+		defer close(ch)
+		sc := bufio.NewScanner(stdout)
+		sc.Buffer(make([]byte, 1<<20), 1<<20)
+		for sc.Scan() {
+			s.stdout.Write(sc.Bytes())
+			s.stdout.WriteByte('\n')
+			var ev applyEvent
+			if json.Unmarshal(sc.Bytes(), &ev) == nil {
+				ch <- ev
+			}
+		}
+	}()
+	return &watchedApply{applyStream: s, notes: notes}
+}
+
+// savedPlan saves the plan of the harness's folder (as leads.plan) while
+// the gate lets reads through (the billing call), then arms it: an apply
+// of that plan makes no billing call, and every read it makes is held.
+func (h *harness) savedPlan(gate *answerGate) string {
+	h.t.Helper()
+	if r := h.run("plan", "--out", "leads.plan"); r.code != 0 {
+		h.t.Fatalf("plan --out:\n%s", r)
+	}
+	gate.arm()
+	return "leads.plan"
+}
+
+// runFaulted applies a saved plan with --json, the sandbox's reads held
+// (gate) once the searches and at-3 reads are answered: `at` calls done.
+// Then, with a read in flight and its answer waiting, it calls fault
+// (with the watched apply, to wait for its notes; fault lets the answers
+// come with gate.open, and they come back to the fault). It returns the
+// run as applyJSON does.
+func (h *harness) runFaulted(at int, gate *answerGate, fault func(w *watchedApply)) *applyRun {
+	h.t.Helper()
+	defer gate.open()
+	plan := h.savedPlan(gate)
+	gate.armAfter(max(0, at-3)) // the 3 searches are no reads
+	w := h.startWatchedApply(plan)
+	struck := make(chan bool)
+	go func() {
+		held := gate.holding()
+		if held {
+			fault(w)
+		}
+		gate.open()
+		struck <- held
+	}()
+	ar := &applyRun{started: map[string]int{}, done: map[string]bool{}, pid: w.pid()}
+	for ev := range w.events {
+		ar.events = append(ar.events, ev)
+		switch ev.MessageType {
+		case "call_start":
+			ar.started[ev.key()]++
+		case "call_done":
+			ar.done[ev.key()] = true
+		case "call_error":
+			ar.errors = append(ar.errors, ev)
+		case "summary":
+			e := ev
+			ar.summary = &e
+		}
+	}
+	ar.result = w.wait()
+	if !<-struck {
+		h.t.Fatalf("no read was in flight after %d calls: the fault never struck\n%s", at, ar.result)
+	}
+	return ar
+}
+
+// showJSON is what show --json says of the credits.
+func (h *harness) showCredits() (spent, unknown int, out string) {
+	h.t.Helper()
+	r := h.run("show", "--json")
+	if r.code != 0 {
+		h.t.Fatalf("show --json:\n%s", r)
+	}
+	var sum struct {
+		Usage struct {
+			CreditsSpent   int `json:"credits_spent"`
+			CreditsUnknown int `json:"credits_unknown"`
+		} `json:"usage"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &sum); err != nil {
+		h.t.Fatalf("show --json: %v\n%s", err, r)
+	}
+	return sum.Usage.CreditsSpent, sum.Usage.CreditsUnknown, r.output()
+}
+
+// sheetCredits is the Summary sheet's "Credits spent, all runs" of the
+// workbook faultConfig writes.
+func (h *harness) sheetCredits() string {
+	h.t.Helper()
+	x, err := excelize.OpenFile(filepath.Join(h.dir, "out", "leads.xlsx"))
+	if err != nil {
+		h.t.Fatalf("the workbook: %v", err)
+	}
+	defer x.Close()
+	for _, name := range x.GetSheetList() {
+		rows, _ := x.GetRows(name)
+		for _, row := range rows {
+			if len(row) > 1 && row[0] == "Credits spent, all runs" {
+				return row[1]
+			}
+		}
+	}
+	h.t.Fatal("the workbook has no \"Credits spent, all runs\"")
+	return ""
+}
+
+// repeatedCalls counts the calls the sandbox saw more than once for one
+// search, profile read or person of faultConfig (3 searches, 1 profile).
+func (h *harness) repeatedCalls() int {
+	st := h.srv.Stats()
+	n := max(0, st.ByOp[sandbox.OpSearch]-3) + max(0, st.ByOp[sandbox.OpPage]-1)
+	for _, k := range st.Enriched {
+		n += k - 1
+	}
+	return n
+}
+
+// rescueFiles lists the rescue files in the harness's cache directory.
+func (h *harness) rescueFiles() []string {
+	files, _ := filepath.Glob(filepath.Join(h.cache, "leadsync", "rescue", "*.rescue"))
+	return files
+}
+
+// checkNothingLost checks a faulted run (ar) once its fault is over: the
+// credits the sandbox charged are those apply --json and show report;
+// then the next apply repeats nothing answered and every figure agrees
+// with the sandbox. It returns the figures.
+func checkNothingLost(t *testing.T, h *harness, fault string, at int, ar *applyRun) figures {
+	t.Helper()
+	f := figures{fault: fault, moment: at}
+	if ar.summary == nil {
+		t.Fatalf("the faulted run printed no summary:\n%s", ar.result)
+	}
+	noStackTrace(t, ar.result)
+	charged1 := h.srv.Stats().CreditsSpent
+	f.applyCredits, f.applyUnknown, f.kept = ar.summary.Credits, ar.summary.CreditsUnknown, len(ar.summary.Kept)
+	f.retries = strings.Count(ar.stderr, "trying again in")
+	if f.applyCredits != charged1 || f.applyUnknown != 0 {
+		t.Errorf("apply --json reports %d credits (%d unknown); the sandbox charged %d", f.applyCredits, f.applyUnknown, charged1)
+	}
+	for _, fl := range ar.summary.Failures {
+		if fl.Unrecorded {
+			t.Errorf("%s %s was answered and is neither recorded nor kept:\n%s", fl.Kind, fl.Address, ar.result)
+		}
+	}
+	var unknown int
+	f.showAfterFault, unknown, _ = h.showCredits()
+	if f.showAfterFault != charged1 || unknown != 0 {
+		t.Errorf("show --json after the fault: %d credits spent (%d unknown); the sandbox charged %d", f.showAfterFault, unknown, charged1)
+	}
+
+	ar2 := h.applyJSON(nil)
+	if ar2.code != 0 || ar2.summary == nil {
+		t.Fatalf("the apply after the fault:\n%s", ar2.result)
+	}
+	st := h.srv.Stats()
+	f.charged, f.requests = st.CreditsSpent, st.RequestsSpent
+	f.apply2Credits = ar2.summary.Credits
+	if f.apply2Credits != f.charged-charged1 {
+		t.Errorf("the next apply reports %d credits; the sandbox charged %d", f.apply2Credits, f.charged-charged1)
+	}
+	for k := range ar2.started {
+		if ar.done[k] {
+			t.Errorf("%s was answered in the faulted run and called again", k)
+		}
+	}
+	if f.repeated = h.repeatedCalls(); f.repeated != 0 {
+		t.Errorf("the sandbox saw %d calls repeated (searches %d of 3, profiles %d of 1, people enriched twice %v)",
+			f.repeated, st.ByOp[sandbox.OpSearch], st.ByOp[sandbox.OpPage], h.enrichedTwice())
+	}
+	var text string
+	f.showJSON, unknown, text = h.showCredits()
+	if f.showJSON != f.charged || unknown != 0 {
+		t.Errorf("show --json: %d credits spent (%d unknown); the sandbox charged %d", f.showJSON, unknown, f.charged)
+	}
+	r := h.run("show")
+	f.showText = fmt.Sprintf("%d credits spent in all runs", f.charged)
+	if !strings.Contains(r.stdout, f.showText) {
+		t.Errorf("show does not say %q:\n%s\n(show --json: %s)", f.showText, r, text)
+		f.showText = "(differs)"
+	}
+	if f.sheet = h.sheetCredits(); f.sheet != strconv.Itoa(f.charged) {
+		t.Errorf("the Summary sheet says %s credits spent in all runs; the sandbox charged %d", f.sheet, f.charged)
+	}
+	if r := h.run("plan", "--detailed-exitcode"); r.code != 0 {
+		t.Errorf("work left after the apply that followed the fault:\n%s", r)
+	}
+	if left := h.rescueFiles(); len(left) != 0 {
+		t.Errorf("rescue files left: %v", left)
+	}
+	return f
+}
+
+// ---- PostgreSQL restarted, stopped, its sessions ended
+
+// TestPGFaultsLoseNothing runs apply against a PostgreSQL cluster of its
+// own, and at seeded moments restarts it, stops it (until the apply
+// tries a write again, or until the apply ends) and starts it again, or
+// ends its sessions (pg_terminate_backend). What came back is recorded
+// late (the write is tried again) or kept in the rescue file and folded
+// in by the next command: see checkNothingLost.
+func TestPGFaultsLoseNothing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("restarts a PostgreSQL cluster of its own; skipped with -short")
+	}
+	c := ownPG(t)
+	seed := faultSeed(t)
+	waitNote := func(w *watchedApply) {
+		// Down until the apply says it tries a write again (or ends).
+		for note := range w.notes {
+			if strings.Contains(note, "trying again") {
+				return
+			}
+		}
+	}
+	faults := []struct {
+		name    string
+		moments int
+		strike  func(t *testing.T, w *watchedApply, gate *answerGate)
+		after   func(t *testing.T) // once the faulted apply ended
+	}{
+		{name: "restarted", moments: 3, strike: func(t *testing.T, _ *watchedApply, _ *answerGate) { c.ctl(t, "restart", "-m", "fast") }},
+		{name: "stopped, then started", moments: 2, strike: func(t *testing.T, w *watchedApply, gate *answerGate) {
+			c.ctl(t, "stop", "-m", "fast")
+			gate.open() // the answers come back to a stopped server
+			waitNote(w)
+			c.ctl(t, "start")
+		}},
+		{name: "stopped till the end", moments: 2,
+			strike: func(t *testing.T, _ *watchedApply, _ *answerGate) { c.ctl(t, "stop", "-m", "fast") },
+			after:  func(t *testing.T) { c.ctl(t, "start") }},
+		{name: "sessions terminated", moments: 3, strike: func(t *testing.T, _ *watchedApply, _ *answerGate) { c.terminate(t) }},
+	}
+	var report []figures
+	for i, fault := range faults {
+		for _, at := range moments(seed+uint64(i), fault.moments) {
+			t.Run(fmt.Sprintf("%s after %d calls", fault.name, at), func(t *testing.T) {
+				opts := sandbox.Options{Seed: 21}
+				gate := holdReads(&opts)
+				h := newHarness(t, opts, fmt.Sprintf(faultConfig, "60s"))
+				h.pgConnStr, h.pgSchema = c.connStr, schemaName("fault_")
+				h.env = append(h.env, "LEADSYNC_PG_CONN_STR="+c.connStr, testBackendEnv+"="+h.pgSchema, "LEADSYNC_TEST_WRITE_RETRY="+faultRetry)
+				ar := h.runFaulted(at, gate, func(w *watchedApply) { fault.strike(t, w, gate) })
+				if fault.after != nil {
+					fault.after(t)
+				}
+				c.waitReady(t)
+				f := checkNothingLost(t, h, fault.name, at, ar)
+				report = append(report, f)
+				if t.Failed() {
+					t.Logf("the faulted run:\n%s", ar.result)
+				}
+			})
+		}
+	}
+	for _, f := range report {
+		t.Log(f)
+	}
+}
+
+// pgCluster is a PostgreSQL cluster a test starts, restarts and stops:
+// never the shared server of LEADSYNC_TEST_PG.
+type pgCluster struct {
+	bindir, dir, port string
+	runas             []string // runuser -u postgres -- when root
+	connStr           string
+}
+
+// ownPG starts a cluster in a folder and on a port of its own, with the
+// binaries .ci/pg-start finds, and stops it when the test ends. Without
+// them the test skips, saying so; under CI=true it fails.
+func ownPG(t *testing.T) *pgCluster {
+	t.Helper()
+	c := &pgCluster{}
+	dirs, _ := filepath.Glob("/usr/lib/postgresql/*/bin")
+	for _, d := range dirs {
+		if _, err := os.Stat(filepath.Join(d, "initdb")); err == nil {
+			c.bindir = d
+		}
+	}
+	if c.bindir == "" {
+		if p, err := exec.LookPath("initdb"); err == nil {
+			c.bindir = filepath.Dir(p)
+		}
+	}
+	if c.bindir == "" {
+		const why = "needs the PostgreSQL server binaries (initdb, pg_ctl; Debian: apt-get install postgresql) to run a cluster it may restart"
+		if os.Getenv("CI") == "true" {
+			t.Fatal(why)
+		}
+		t.Skip(why)
+	}
+	dir, err := os.MkdirTemp("", "leadsync-faultpg-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	c.dir = dir
+	owner := "postgres"
+	if os.Geteuid() == 0 {
+		// PostgreSQL refuses to run as root: as .ci/pg-start does, run it
+		// as the user postgres.
+		if _, err := user.Lookup("postgres"); err != nil {
+			if out, err := exec.Command("useradd", "--system", "--no-create-home", "postgres").CombinedOutput(); err != nil {
+				t.Skipf("running as root without a user postgres, and useradd failed: %v %s", err, out)
+			}
+		}
+		if out, err := exec.Command("chown", "postgres", dir).CombinedOutput(); err != nil {
+			t.Fatalf("chown: %v %s", err, out)
+		}
+		c.runas = []string{"runuser", "-u", "postgres", "--"}
+	} else {
+		u, err := user.Current()
+		if err != nil {
+			t.Fatal(err)
+		}
+		owner = u.Username
+	}
+	c.port = freePort(t)
+	c.run(t, "initdb", "-D", filepath.Join(dir, "data"), "-U", owner, "--auth=trust", "-E", "UTF8", "--no-locale")
+	c.ctl(t, "start")
+	t.Cleanup(func() { c.quiet("stop", "-m", "immediate") })
+	c.run(t, "createdb", "-h", "127.0.0.1", "-p", c.port, "-U", owner, "leadsync_test")
+	c.connStr = fmt.Sprintf("postgres://%s@127.0.0.1:%s/leadsync_test?sslmode=disable", owner, c.port)
+	return c
+}
+
+// freePort is a TCP port of 127.0.0.1 free a moment ago.
+func freePort(t *testing.T) string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
+}
+
+// command is one of the cluster's programs, as its owner.
+func (c *pgCluster) command(prog string, args ...string) *exec.Cmd {
+	argv := append(append(append([]string{}, c.runas...), filepath.Join(c.bindir, prog)), args...)
+	return exec.Command(argv[0], argv[1:]...)
+}
+
+func (c *pgCluster) run(t *testing.T, prog string, args ...string) {
+	t.Helper()
+	if out, err := c.command(prog, args...).CombinedOutput(); err != nil {
+		t.Fatalf("%s %s: %v\n%s", prog, strings.Join(args, " "), err, out)
+	}
+}
+
+// ctl runs pg_ctl on the cluster (start waits until it accepts
+// connections).
+func (c *pgCluster) ctl(t *testing.T, action string, args ...string) {
+	t.Helper()
+	argv := []string{"-D", filepath.Join(c.dir, "data"), "-l", filepath.Join(c.dir, "server.log"), "-w", "-t", "60"}
+	if action == "start" || action == "restart" {
+		argv = append(argv, "-o", fmt.Sprintf("-c listen_addresses=127.0.0.1 -p %s -k %s -c fsync=off -c max_connections=100", c.port, c.dir))
+	}
+	argv = append(append(argv, action), args...)
+	if out, err := c.command("pg_ctl", argv...).CombinedOutput(); err != nil {
+		log, _ := os.ReadFile(filepath.Join(c.dir, "server.log"))
+		t.Fatalf("pg_ctl %s: %v\n%s\n%s", action, err, out, log)
+	}
+}
+
+// quiet runs pg_ctl and ignores what happens (cleanup).
+func (c *pgCluster) quiet(action string, args ...string) {
+	argv := append([]string{"-D", filepath.Join(c.dir, "data"), action}, args...)
+	c.command("pg_ctl", argv...).Run()
+}
+
+// waitReady starts the cluster if it is stopped, and waits until it
+// accepts connections.
+func (c *pgCluster) waitReady(t *testing.T) {
+	t.Helper()
+	if err := c.command("pg_ctl", "-D", filepath.Join(c.dir, "data"), "status").Run(); err != nil {
+		c.ctl(t, "start")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	for {
+		conn, err := pgx.Connect(ctx, c.connStr)
+		if err == nil {
+			conn.Close(ctx)
+			return
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("the cluster does not accept connections: %v", err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// terminate ends every other session of the test database
+// (pg_terminate_backend), the apply's lock and recording among them.
+func (c *pgCluster) terminate(t *testing.T) {
+	t.Helper()
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, c.connStr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	var n int
+	if err := conn.QueryRow(ctx, `SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
+		WHERE pid <> pg_backend_pid() AND datname = current_database()`).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	if n == 0 {
+		t.Log("no session to terminate at that moment")
+	}
+}
+
+// ---- A state folder on a full file system
+
+// TestFullStateFolderLosesNothing puts the state folder on a tiny file
+// system (tmpfs) and fills it at seeded moments of an apply: what came
+// back is kept in the rescue file of the cache directory (another file
+// system), and nothing is lost or paid twice (checkNothingLost). Without
+// mounting (not root), internal/run's TestApplyOnAFullDiskLosesNothing
+// does the same with an injected write error.
+func TestFullStateFolderLosesNothing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs real processes on a small file system; skipped with -short")
+	}
+	var report []figures
+	for _, at := range moments(faultSeed(t), 3) {
+		t.Run(fmt.Sprintf("full after %d calls", at), func(t *testing.T) {
+			opts := sandbox.Options{Seed: 21}
+			gate := holdReads(&opts)
+			h := newHarness(t, opts, fmt.Sprintf(faultConfig, "60s"))
+			h.env = append(h.env, "LEADSYNC_TEST_WRITE_RETRY="+faultRetry)
+			sdir := filepath.Join(h.dir, ".leadsync")
+			if !mountTmpfs(t, sdir, 256<<10) {
+				t.Skip("cannot mount a small file system here (internal/run's TestApplyOnAFullDiskLosesNothing injects the write error instead)")
+			}
+			var ballast string
+			ar := h.runFaulted(at, gate, func(*watchedApply) { ballast = fill(t, sdir) })
+			if ar.code != 1 || len(ar.summary.Kept) == 0 && !strings.Contains(ar.summary.Stopped, "not sent") {
+				t.Errorf("want exit 1, and results kept or the next call not sent:\n%s", ar.result)
+			}
+			if err := os.Remove(ballast); err != nil {
+				t.Fatal(err)
+			}
+			report = append(report, checkNothingLost(t, h, "state folder full", at, ar))
+		})
+	}
+	for _, f := range report {
+		t.Log(f)
+	}
+}
+
+// TestNothingWritablePrintsTheAnswers: the state folder and the cache
+// directory are both full: an answer that comes back can be neither
+// recorded nor kept, and is printed on standard error (the person, the
+// e-mail, its status and domain); the credits are counted all the same.
+func TestNothingWritablePrintsTheAnswers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs real processes on a small file system; skipped with -short")
+	}
+	opts := sandbox.Options{Seed: 21}
+	gate := holdReads(&opts)
+	defer gate.open()
+	h := newHarness(t, opts, fmt.Sprintf(faultConfig, "10s"))
+	h.env = append(h.env, "LEADSYNC_TEST_WRITE_RETRY=10ms")
+	sdir := filepath.Join(h.dir, ".leadsync")
+	if !mountTmpfs(t, sdir, 256<<10) || !mountTmpfs(t, h.cache, 64<<10) {
+		t.Skip("cannot mount a small file system here")
+	}
+	var ballasts []string
+	enrichments := 0
+	// From a saved plan (planned before the gate holds reads: the plan's
+	// billing call is one), so that apply makes no billing call.
+	w := h.startWatchedApply(h.savedPlan(gate))
+	var events []applyEvent
+	for ev := range w.events {
+		events = append(events, ev)
+		// Full once the profile read and two enrichments are in flight
+		// (parallelism 3), their answers held until then: the first
+		// answer may still fit in the last page of the journal, the
+		// others find no room.
+		if ev.MessageType == "call_start" && ev.Call.Kind == "enrich" {
+			if enrichments++; enrichments == 2 {
+				ballasts = append(ballasts, fill(t, sdir), fill(t, h.cache))
+				gate.open()
+			}
+		}
+	}
+	r := w.wait()
+	var sum *applyEvent
+	var lost []applyEvent
+	for _, ev := range events {
+		switch ev.MessageType {
+		case "summary":
+			e := ev
+			sum = &e
+		case "answer_not_recorded":
+			lost = append(lost, ev)
+		}
+	}
+	if sum == nil || r.code != 1 {
+		t.Fatalf("want exit 1 and a summary:\n%s", r)
+	}
+	if sum.Credits != h.srv.Stats().CreditsSpent {
+		t.Errorf("apply --json reports %d credits; the sandbox charged %d", sum.Credits, h.srv.Stats().CreditsSpent)
+	}
+	lostEnrichments := 0
+	for _, ev := range lost {
+		if ev.Call.Kind != "enrich" {
+			continue
+		}
+		lostEnrichments++
+		m, ok := h.srv.Member(ev.Call.Page)
+		if !ok {
+			t.Fatalf("the sandbox has no member %q", ev.Call.Page)
+		}
+		for _, want := range []string{"Paid for, but neither recorded", m.PageName, m.Email, m.EmailStatus} {
+			if !strings.Contains(r.stderr, want) {
+				t.Errorf("standard error does not show %q of the answer lost:\n%s", want, r.stderr)
+			}
+		}
+	}
+	if lostEnrichments == 0 {
+		t.Fatalf("no enrichment reported lost although nothing could be written:\n%s", r)
+	}
+	if strings.Contains(r.stderr+r.stdout, h.srv.Key()) {
+		t.Error("the output holds the API key")
+	}
+	if os.Getenv("HARDENING_LOG") != "" {
+		t.Logf("the run with nothing writable:\n%s", r)
+	}
+	for _, b := range ballasts {
+		os.Remove(b)
+	}
+	if r := h.run("apply", "--auto-approve"); r.code != 0 {
+		t.Errorf("apply once there is room:\n%s", r)
+	}
+}
+
+// TestRescueFileIsPrivate: a rescue file is 0600 in a 0700 folder, names
+// where the state is, and never holds the API key.
+func TestRescueFileIsPrivate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs real processes on a small file system; skipped with -short")
+	}
+	opts := sandbox.Options{Seed: 21}
+	gate := holdReads(&opts)
+	defer gate.open()
+	h := newHarness(t, opts, fmt.Sprintf(faultConfig, "10s"))
+	h.env = append(h.env, "LEADSYNC_TEST_WRITE_RETRY=10ms")
+	sdir := filepath.Join(h.dir, ".leadsync")
+	if !mountTmpfs(t, sdir, 256<<10) {
+		t.Skip("cannot mount a small file system here")
+	}
+	var ballast string
+	w := h.startWatchedApply(h.savedPlan(gate))
+	for ev := range w.events {
+		if ev.MessageType == "call_start" && ev.Call.Kind == "enrich" && ballast == "" {
+			ballast = fill(t, sdir)
+			gate.open()
+		}
+	}
+	r := w.wait()
+	files := h.rescueFiles()
+	if len(files) != 1 {
+		t.Fatalf("rescue files %v, want one:\n%s", files, r)
+	}
+	fi, err := os.Stat(files[0])
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("rescue file mode %v (%v), want 0600", fi.Mode().Perm(), err)
+	}
+	if di, err := os.Stat(filepath.Dir(files[0])); err != nil || di.Mode().Perm() != 0o700 {
+		t.Errorf("rescue folder mode %v (%v), want 0700", di.Mode().Perm(), err)
+	}
+	b, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(b, []byte(h.srv.Key())) {
+		t.Error("the rescue file holds the API key")
+	}
+	if !bytes.Contains(b, []byte("state.json")) {
+		t.Errorf("the rescue file does not name the state:\n%.300s", b)
+	}
+	os.Remove(ballast)
+	if r := h.run("show"); r.code != 0 || !strings.Contains(r.stderr, "included") {
+		t.Errorf("show does not say it includes the rescue file:\n%s", r)
+	}
+	if _, err := os.Stat(files[0]); err != nil {
+		t.Errorf("show (which takes no lock) removed the rescue file: %v", err)
+	}
+	if r := h.run("apply", "--auto-approve"); r.code != 0 {
+		t.Fatalf("apply:\n%s", r)
+	}
+	if _, err := os.Stat(files[0]); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the rescue file is still there after an apply wrote it in: %v", err)
+	}
+}
