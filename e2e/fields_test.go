@@ -39,11 +39,18 @@ const (
 func fieldsState(t *testing.T) *state.State {
 	t.Helper()
 	s := state.New()
+	// Hal's company is the same in his enrichment and in the search after
+	// it: a search that showed another company would make his e-mail a
+	// former employer's, never shown as current (docs/lists.md), and its
+	// columns empty. His other fields differ by answer; the title and
+	// location the search brings go into his history.
+	halEnriched := statetest.FullEnrichment(halEnrichment, "1.hal", "hal", 96)
+	halEnriched.Company = statetest.FieldValue("company", halLead)
 	for _, e := range []state.Event{
 		{At: statetest.Day(0), Kind: state.EventProfile, Address: "profile.hal", Profile: &state.ProfileEvent{Generation: api.Gen1,
 			Request: json.RawMessage(`{"pageName":"hal"}`), PageName: "hal", Profile: statetest.FullProfile(halProfile)}},
 		{At: statetest.Day(1), Kind: state.EventEnrich, Address: "enrich.contacts", Enrich: &state.EnrichEvent{PersonID: state.PagePrefix + "hal", Credits: 1,
-			Result: statetest.FullEnrichment(halEnrichment, "1.hal", "hal", 96)}},
+			Result: halEnriched}},
 		{At: statetest.Day(2), Kind: state.EventSearch, Address: "search.fields", Search: &state.SearchEvent{Generation: api.Gen1,
 			Request: json.RawMessage(`{"keywords":"fields"}`),
 			Leads:   []api.Lead{statetest.FullLead(halLead, "1.hal", "hal"), statetest.FullLead(idaLead, "2.ida", "ida")}}},

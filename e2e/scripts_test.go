@@ -21,6 +21,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/leadsync/leadsync/internal/sandbox"
+	"github.com/leadsync/leadsync/internal/state"
 )
 
 // scriptsDir holds the scripts, one .txtar file each.
@@ -46,6 +47,8 @@ type scriptSandbox struct {
 //	sandbox-faults k=v ...   set fault knobs (500, drop, truncate, html, slow, storm, retry-after, revoke-after, seed)
 //	sandbox-credits N        set the enrich credit balance
 //	sandbox-quota N          set the remaining requests this month
+//	sandbox-drift DRIFT EPOCH  move the population to EPOCH with a share DRIFT moving at each
+//	                         epoch (docs/sandbox.md); the calls from then on see it
 //	sandbox-mark             remember the counters; sandbox-stats prints what came since
 //	sandbox-stats            print counters since the last mark, one key=value per line
 //	csv-env FILE ROW VAR=Header...  set VAR to the cell of data row ROW (1 = first
@@ -55,6 +58,9 @@ type scriptSandbox struct {
 //	                         plan --json in FILE: at least its certain counts, at most its bounds
 //	[!] split-truth ADDRESS  the split search's people are (or, negated, are some of)
 //	                         those the sandbox matches (see cmdSplitTruth)
+//	drift-truth TRACK ENRICH the people TRACK read since the sandbox left epoch 0 show exactly
+//	                         the changes the sandbox made, and ENRICH enriched again exactly
+//	                         those of its contacts whose company changed (see cmdDriftTruth)
 func TestScripts(t *testing.T) {
 	testscript.Run(t, scriptParams())
 }
@@ -82,10 +88,12 @@ func scriptParams() testscript.Params {
 			"sandbox-faults":  cmdSandboxFaults,
 			"sandbox-credits": cmdSandboxCredits,
 			"sandbox-quota":   cmdSandboxQuota,
+			"sandbox-drift":   cmdSandboxDrift,
 			"sandbox-mark":    cmdSandboxMark,
 			"sandbox-stats":   cmdSandboxStats,
 			"within-plan":     cmdWithinPlan,
 			"split-truth":     cmdSplitTruth,
+			"drift-truth":     cmdDriftTruth,
 			"csv-env":         cmdCSVEnv,
 		},
 	}
@@ -204,6 +212,17 @@ func cmdSandboxCredits(ts *testscript.TestScript, neg bool, args []string) {
 
 func cmdSandboxQuota(ts *testscript.TestScript, neg bool, args []string) {
 	scriptSB(ts).srv.SetQuota(intArg(ts, "sandbox-quota", args))
+}
+
+func cmdSandboxDrift(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: sandbox-drift DRIFT EPOCH")
+	}
+	drift, err := strconv.ParseFloat(args[0], 64)
+	ts.Check(err)
+	epoch, err := strconv.Atoi(args[1])
+	ts.Check(err)
+	ts.Check(scriptSB(ts).srv.SetDrift(drift, epoch))
 }
 
 func cmdSandboxMark(ts *testscript.TestScript, neg bool, args []string) {
@@ -354,4 +373,105 @@ func cmdSplitTruth(ts *testscript.TestScript, neg bool, args []string) {
 	case neg && (ss.Complete || len(missing) == 0):
 		ts.Fatalf("%s: complete=%v with %d of %d people; want incomplete", args[0], ss.Complete, len(found), len(truth))
 	}
+}
+
+// cmdDriftTruth checks what the track TRACK recorded against the sandbox's
+// ground truth (sandbox.Server.Changes), for a script that read its people
+// at epoch 0 and then moved the sandbox on (sandbox-drift) and read them
+// again:
+//
+//   - each person TRACK read has, in their history, a drift by TRACK of
+//     every job field (title, company) the sandbox changed between epoch 0
+//     and now (from its state at epoch 0 to its state now), and none else;
+//     a person who left the network has the status "left", one who turned
+//     private "private";
+//   - each person ENRICH enriched was enriched again (the sandbox's
+//     enrichment count for them is 2, their e-mail the new one) exactly
+//     when their company changed and they are still on the network.
+//
+// It prints tracked=N job_changes=N left=N private=N enriched_again=N.
+func cmdDriftTruth(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: drift-truth TRACK ENRICH")
+	}
+	track, enrich := args[0], args[1]
+	st, err := loadState(ts.MkAbs("."), ts.Getenv("LEADSYNC_PG_CONN_STR"), ts.Getenv(testBackendEnv))
+	ts.Check(err)
+	sb := scriptSB(ts).srv
+	// The net change of each member since epoch 0: the first change's
+	// Before, the last change's After and kind.
+	type net struct {
+		before, after sandbox.Job
+		last          sandbox.DriftKind
+		moved         bool
+	}
+	truth := map[string]*net{}
+	for _, c := range sb.Changes() {
+		n := truth[strings.ToLower(c.PageName)]
+		if n == nil {
+			n = &net{before: c.Before}
+			truth[strings.ToLower(c.PageName)] = n
+		}
+		n.after, n.last = c.After, c.Kind
+		n.moved = n.moved || c.Kind == sandbox.DriftJob
+	}
+	enrichedTwice := sb.Stats().Enriched
+	var tracked, jobs, left, private, again int
+	for _, p := range st.People {
+		if p.CheckedAt == nil {
+			continue // never read by a track
+		}
+		tracked++
+		var fields []string
+		for _, d := range p.History {
+			if d.By == track {
+				fields = append(fields, d.Field)
+			}
+		}
+		n := truth[strings.ToLower(p.Lead.PageName)]
+		var want []string
+		switch {
+		case n == nil:
+		case n.last == sandbox.DriftLeft:
+			want, left = []string{state.DriftStatus}, left+1
+			if p.Status != state.StatusLeft {
+				ts.Fatalf("%s left the network; state says status %q", p.Lead.PageName, p.Status)
+			}
+		case n.last == sandbox.DriftPrivate:
+			want, private = []string{state.DriftStatus}, private+1
+			if p.Status != state.StatusPrivate {
+				ts.Fatalf("%s turned private; state says status %q", p.Lead.PageName, p.Status)
+			}
+		default:
+			if n.before.Title != n.after.Title {
+				want = append(want, state.DriftTitle)
+			}
+			if n.before.Company != n.after.Company {
+				want = append(want, state.DriftCompany)
+			}
+			if len(want) > 0 {
+				jobs++
+			}
+			if p.Lead.Title != n.after.Title || p.Lead.Company != n.after.Company {
+				ts.Fatalf("%s is %s at %s now; state holds %s at %s", p.Lead.PageName, n.after.Title, n.after.Company, p.Lead.Title, p.Lead.Company)
+			}
+		}
+		if !slices.Equal(fields, want) {
+			ts.Fatalf("%s: the sandbox changed %v since epoch 0; %s recorded %v", p.Lead.PageName, want, track, fields)
+		}
+		if p.Enrichment == nil || p.Enrichment.By != enrich {
+			continue
+		}
+		companyChanged := n != nil && n.last == sandbox.DriftJob && n.before.Company != n.after.Company
+		switch times := enrichedTwice[p.Lead.PageName]; {
+		case companyChanged && (times != 2 || p.Enrichment.Result.Email != n.after.Email):
+			ts.Fatalf("%s changed company (%s -> %s): enriched %d times, e-mail %q; want twice and %q", p.Lead.PageName,
+				n.before.Company, n.after.Company, times, p.Enrichment.Result.Email, n.after.Email)
+		case !companyChanged && times != 1:
+			ts.Fatalf("%s kept their company: enriched %d times, want once", p.Lead.PageName, times)
+		case companyChanged:
+			again++
+		}
+	}
+	fmt.Fprintf(ts.Stdout(), "tracked=%d job_changes=%d left=%d private=%d enriched_again=%d\n", tracked, jobs, left, private, again)
 }

@@ -10,6 +10,10 @@
 //	go run ./bench/bigplan -out /tmp/bigplan -searches 5000 -people 300000
 //	go run ./bench/bigplan -out /tmp/bigplan-modules -modules
 //	go build -o /tmp/leadsync . && /usr/bin/time -v /tmp/leadsync plan --offline --chdir /tmp/bigplan
+//
+// -history 0.1 gives a tenth of the people two changes each in their
+// history (a new title, then a new company, seen by a track); -track adds
+// a track block of the searches' people and refresh_on to the enrich block.
 package main
 
 import (
@@ -18,6 +22,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
@@ -30,13 +35,19 @@ func main() {
 	out := flag.String("out", "", "directory to write (created; its state is replaced)")
 	searches := flag.Int("searches", 5000, "search instances")
 	people := flag.Int("people", 300000, "people in state")
+	history := flag.Float64("history", 0, "share of people with two changes in their history")
+	track := flag.Bool("track", false, "add a track block and refresh_on")
 	modules := flag.Bool("modules", false, "write the searches through a module")
 	flag.Parse()
 	if *out == "" || *searches <= 0 || *people < *searches {
 		fmt.Fprintln(os.Stderr, "usage: bigplan -out DIR [-searches N] [-people P] (P >= N)")
 		os.Exit(2)
 	}
-	if err := write(*out, *searches, *people, *modules); err != nil {
+	if *modules && *track {
+		fmt.Fprintln(os.Stderr, "bigplan: -modules and -track do not go together")
+		os.Exit(2)
+	}
+	if err := write(*out, *searches, *people, *history, *track, *modules); err != nil {
 		fmt.Fprintln(os.Stderr, "bigplan:", err)
 		os.Exit(1)
 	}
@@ -44,7 +55,7 @@ func main() {
 
 func key(i int) string { return fmt.Sprintf("c%05d", i) }
 
-func write(dir string, n, people int, modules bool) error {
+func write(dir string, n, people int, history float64, track, modules bool) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -69,15 +80,15 @@ enrich "contacts" {
   from    = [search.cto]
   limit   = 250000
   refresh = "180d"
-}
-
+%s}
+%s
 export "all" {
   path = "out/all.xlsx"
   sheet "All" {
     from = [search.cto]
   }
 }
-`, strings.Join(keys, ", "))
+`, strings.Join(keys, ", "), trackAttr(track), trackBlock(track))
 	addr := func(i int) string { return `search.cto["` + key(i) + `"]` }
 	if modules {
 		cfg = fmt.Sprintf(`api {
@@ -174,6 +185,9 @@ output "ctos" {
 			}
 		}
 	}
+	if err := drift(st, now, history); err != nil {
+		return err
+	}
 	store := local.NewStore(filepath.Join(dir, ".leadsync", "state.json"))
 	if err := store.Save(st); err != nil {
 		return err
@@ -184,5 +198,49 @@ output "ctos" {
 	}
 	fmt.Printf("wrote %s (%d search instances) and %s (%d people, %.0f MB)\n",
 		filepath.Join(dir, "main.leads.hcl"), n, store.Path(), len(st.People), float64(fi.Size())/1e6)
+	return nil
+}
+
+func trackAttr(track bool) string {
+	if !track {
+		return ""
+	}
+	return "  refresh_on = [\"company\"]\n"
+}
+
+func trackBlock(track bool) string {
+	if !track {
+		return ""
+	}
+	return "\ntrack \"cto\" {\n  from = [search.cto]\n}\n"
+}
+
+// drift gives every person whose number falls in the share two changes in
+// their history, as track reads 10 and 5 days ago would have recorded them:
+// a new title, then a new company. Only the history is written (a track
+// read would also keep the profile it read), so that what is measured is
+// the history's cost.
+func drift(st *state.State, now time.Time, share float64) error {
+	if share <= 0 {
+		return nil
+	}
+	every := int(1 / share)
+	ids := make([]string, 0, len(st.People))
+	for id := range st.People {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for i, id := range ids {
+		if i%every != 0 {
+			continue
+		}
+		p := st.People[id]
+		p.History = []state.Drift{
+			{Field: state.DriftTitle, Before: p.Lead.Title, After: "VP Engineering", At: now.Add(-10 * 24 * time.Hour), By: "track.cto", Call: state.CallTrack},
+			{Field: state.DriftCompany, Before: p.Lead.Company, After: "Moved GmbH", At: now.Add(-5 * 24 * time.Hour), By: "track.cto", Call: state.CallTrack},
+		}
+		checked := now.Add(-5 * 24 * time.Hour)
+		p.Lead.Title, p.Lead.Company, p.CheckedAt = "VP Engineering", "Moved GmbH", &checked
+	}
 	return nil
 }

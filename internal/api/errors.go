@@ -219,6 +219,15 @@ func (e *Error) pageRefused() bool {
 	return e.Page != "" && (e.Op == OpPage || e.Op == OpEnrich) && (e.Kind == KindInvalid || e.Kind == KindNotFound)
 }
 
+// MemberUnknown reports whether err is the service refusing the page name
+// of a profile read or enrichment as one no member has (a 400, or a 404 in
+// the service's JSON error form): for a person state knew, they left the
+// network or changed their page name.
+func MemberUnknown(err error) bool {
+	var e *Error
+	return errors.As(err, &e) && e.pageRefused()
+}
+
 // pageHint is the hint of pageRefused: about the page name, which is what
 // the user can fix, not about the search parameters or the base URL.
 func (e *Error) pageHint() string {

@@ -32,13 +32,13 @@ var PersonFields = []*PersonField{
 		Lead: func(l *Lead) *string { return &l.LastName }, Enriched: func(e *EnrichedProfile) *string { return &e.LastName }},
 	{Key: "fullName", From: FromLead | FromEnrichment | FromProfile, Column: "fullName", Label: "Full name", Default: true, Where: true, Identity: true, PG: "full_name",
 		Lead: func(l *Lead) *string { return &l.FullName }, Enriched: func(e *EnrichedProfile) *string { return &e.FullName }, Profile: func(p *Profile) *string { return &p.FullName }},
-	{Key: "title", From: FromLead | FromEnrichment, Column: "title", Label: "Title", Default: true, Where: true, Identity: true, PG: "title",
+	{Key: "title", From: FromLead | FromEnrichment, History: true, Column: "title", Label: "Title", Default: true, Where: true, Identity: true, PG: "title",
 		Lead: func(l *Lead) *string { return &l.Title }, Enriched: func(e *EnrichedProfile) *string { return &e.Title }},
-	{Key: "location", From: FromLead | FromEnrichment, Column: "location", Label: "Location", Default: true, Where: true, Identity: true, PG: "location",
+	{Key: "location", From: FromLead | FromEnrichment, History: true, Column: "location", Label: "Location", Default: true, Where: true, Identity: true, PG: "location",
 		Lead: func(l *Lead) *string { return &l.Location }, Enriched: func(e *EnrichedProfile) *string { return &e.Location }},
 	{Key: "previousTitle", From: FromLead | FromEnrichment, Column: "previousTitle", Label: "Previous title", Default: true, Where: true, Identity: true, PG: "previous_title",
 		Lead: func(l *Lead) *string { return &l.PreviousTitle }, Enriched: func(e *EnrichedProfile) *string { return &e.PreviousTitle }},
-	{Key: "company", From: FromLead | FromEnrichment, Column: "company", Label: "Company", Default: true, Where: true, Identity: true, PG: "company",
+	{Key: "company", From: FromLead | FromEnrichment, History: true, Column: "company", Label: "Company", Default: true, Where: true, Identity: true, PG: "company",
 		Lead: func(l *Lead) *string { return &l.Company }, Enriched: func(e *EnrichedProfile) *string { return &e.Company }},
 	{Key: "networkId", From: FromLead | FromEnrichment, Column: "networkId", Label: "Network ID", Default: true, Where: true, Merge: MergeKey, PG: "network_id",
 		Lead: func(l *Lead) *string { return &l.NetworkID }, Enriched: func(e *EnrichedProfile) *string { return &e.NetworkID }},
@@ -112,6 +112,10 @@ type PersonField struct {
 	// Merge is how a newer answer about a person changes what the state
 	// holds of the field (the lead fields only).
 	Merge Merge
+	// History makes a change of the field a change of the person's history
+	// (state.Drift, whose field is Key): what a person shows of their job
+	// and place. Lead fields only.
+	History bool
 	// PG is the field's column in the pg backend's people table (lead
 	// fields) and enrichments table (enrichment fields). "" keeps it in the
 	// row's extra column, as JSON: a new field needs no migration. A

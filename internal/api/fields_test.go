@@ -143,8 +143,11 @@ func TestPersonFieldsConsistent(t *testing.T) {
 		if f.Default && f.Column == "" {
 			t.Errorf("row %q is a default column but has no column", f.Key)
 		}
-		if f.Lead == nil && (f.Where || f.Identity || f.Merge != MergeNewest) {
-			t.Errorf("row %q: where, identity and merge are for lead fields; it has no Lead accessor", f.Key)
+		if f.Lead == nil && (f.Where || f.Identity || f.Merge != MergeNewest || f.History) {
+			t.Errorf("row %q: where, identity, merge and history are for lead fields; it has no Lead accessor", f.Key)
+		}
+		if f.History && f.Merge == MergeKey {
+			t.Errorf("row %q: a key (the person's identity) is no history", f.Key)
 		}
 		if f.PG != "" && f.Lead == nil && f.Enriched == nil && f.EnrichedInt == nil {
 			t.Errorf("row %q has pg column %q, but the pg backend keeps a profile whole", f.Key, f.PG)

@@ -137,6 +137,13 @@ func TestUnknownMemberMessages(t *testing.T) {
 			if !strings.Contains(e.Error(), tc.err) {
 				t.Errorf("error %q\nwant it to contain %q", e.Error(), tc.err)
 			}
+			// A member unknown to the service (a track read records it as
+			// having left the network) only where the hint speaks of the
+			// page name.
+			wantUnknown := (tc.op == OpPage || tc.op == OpEnrich) && (tc.kind == KindInvalid || tc.kind == KindNotFound)
+			if got := MemberUnknown(err); got != wantUnknown {
+				t.Errorf("MemberUnknown = %v, want %v", got, wantUnknown)
+			}
 			h := e.Hint()
 			if !strings.Contains(h, tc.hint) || (tc.notHint != "" && strings.Contains(h, tc.notHint)) {
 				t.Errorf("hint %q\nwant it to contain %q and not %q", h, tc.hint, tc.notHint)

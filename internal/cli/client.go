@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/leadsync/leadsync/internal/api"
@@ -39,7 +40,11 @@ func newServiceClient(f *Factory, cfg *config.Config) (*api.Client, error) {
 	if a.Sandbox {
 		// The sandbox enforces the configured rate limit as the real service
 		// enforces its own, so that pacing is exercised for real.
-		sb := sandbox.New(sandbox.Options{RateLimit: a.RateLimit})
+		drift, epoch, err := sandboxDriftEnv(f.Getenv)
+		if err != nil {
+			return nil, err
+		}
+		sb := sandbox.New(sandbox.Options{RateLimit: a.RateLimit, Drift: drift, Epoch: epoch})
 		opts.Key = sandbox.DefaultKey
 		opts.BaseURL, opts.BaseURLV2 = sandbox.BaseURL, sandbox.BaseURLV2
 		opts.HTTPClient = &http.Client{Transport: sb.Transport()}
@@ -66,6 +71,36 @@ func newServiceClient(f *Factory, cfg *config.Config) (*api.Client, error) {
 		return nil, fmt.Errorf("cannot use the service: %w", err)
 	}
 	return c, nil
+}
+
+// sandboxDriftEnv reads LEADSYNC_SANDBOX_DRIFT and LEADSYNC_SANDBOX_EPOCH,
+// the drift of an in-process sandbox (docs/sandbox.md): the same knobs as
+// `leadsync sandbox --drift --epoch`, from the environment because time
+// passes between runs of the same configuration.
+func sandboxDriftEnv(getenv func(string) string) (float64, int, error) {
+	if getenv == nil {
+		return 0, 0, nil
+	}
+	var drift float64
+	var epoch int
+	if v := strings.TrimSpace(getenv("LEADSYNC_SANDBOX_DRIFT")); v != "" {
+		d, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			return 0, 0, fmt.Errorf("LEADSYNC_SANDBOX_DRIFT=%s: want a share of members between 0 and 1, e.g. 0.15", v)
+		}
+		drift = d
+	}
+	if v := strings.TrimSpace(getenv("LEADSYNC_SANDBOX_EPOCH")); v != "" {
+		e, err := strconv.Atoi(v)
+		if err != nil {
+			return 0, 0, fmt.Errorf("LEADSYNC_SANDBOX_EPOCH=%s: want a whole number of epochs, e.g. 2", v)
+		}
+		epoch = e
+	}
+	if err := sandbox.CheckDrift(drift, epoch); err != nil {
+		return 0, 0, fmt.Errorf("LEADSYNC_SANDBOX_DRIFT and LEADSYNC_SANDBOX_EPOCH: %w", err)
+	}
+	return drift, epoch, nil
 }
 
 // debugLogger returns a debug logger to stderr when LEADSYNC_LOG=debug,

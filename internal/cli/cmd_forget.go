@@ -126,6 +126,9 @@ func forgetWhat(p *state.Person) string {
 	if p.Profile != nil {
 		parts = append(parts, "with their profile")
 	}
+	if len(p.History) > 0 {
+		parts = append(parts, "with their history")
+	}
 	if len(parts) == 0 {
 		return ""
 	}

@@ -37,7 +37,7 @@ func TestForget(t *testing.T) {
 		gone []string // person IDs no longer in state
 		n    int      // suppression entries
 	}{
-		{[]string{"ann"}, []string{"ann: removed Ann Albers (person.101.aa) from the state (found by search.cto[\"Berlin\"]; with their enrichment); suppressed from now on.", "Forgot 1 person; 1 person is suppressed in .leadsync/state.json in total."}, []string{"101.aa"}, 1},
+		{[]string{"ann"}, []string{"ann: removed Ann Albers (person.101.aa) from the state (found by search.cto[\"Berlin\"]; with their enrichment; with their profile; with their history); suppressed from now on.", "Forgot 1 person; 1 person is suppressed in .leadsync/state.json in total."}, []string{"101.aa"}, 1},
 		{[]string{"102.bb"}, []string{"removed Bob Brandt (person.102.bb)", "found by search.cto[\"Berlin\"], search.cto[\"Hamburg\"]"}, []string{"102.bb"}, 1},
 		{[]string{"https://network.example/profile/Max_Mustermann"}, []string{"removed Max Mustermann (person.page:Max_Mustermann)", "with their profile"}, []string{"page:Max_Mustermann"}, 1},
 		{[]string{"Zed", "ann", "101.aa"}, []string{"Zed: not in the state", "the same person as above", "Forgot 2 people; 2 people are suppressed in .leadsync/state.json in total."}, []string{"101.aa"}, 2},

@@ -39,11 +39,19 @@ Faults (--faults) is a comma-separated list of NAME=VALUE:
                             paid, by KIND: empty, null, {}, [null], no-id,
                             other-person
   quota-429=true            a used-up monthly quota is answered 429 (as some
-                            deployments do) instead of 403`,
+                            deployments do) instead of 403
+
+Drift (--drift, --epoch) makes members change jobs over time: at each epoch
+from 1 to --epoch, a share --drift of the members still public and in the
+network moves (a new title and/or company, sometimes another city), leaves
+the network or turns private, the same for the same seed. --drift 0 (the
+default) is the population as generated. Start the sandbox again with a later
+--epoch to see time pass.`,
 		Example: `  leadsync sandbox
   leadsync sandbox --addr 127.0.0.1:9000 --latency 2s-10s
   leadsync sandbox --faults 500=0.05,drop=0.02,storm=3,retry-after=1
-  leadsync sandbox --quota 20 --faults bad=0.2,bad-kind=other-person,quota-429=true`,
+  leadsync sandbox --quota 20 --faults bad=0.2,bad-kind=other-person,quota-429=true
+  leadsync sandbox --drift 0.15 --epoch 2`,
 	}
 	fl.Register(cmd.Flags())
 	parseArgs(cmd, &fl, arguments.ParseSandbox, func(cmd *cobra.Command, a *arguments.Sandbox) error {
@@ -58,6 +66,7 @@ func runSandbox(ctx context.Context, f *Factory, o *arguments.Sandbox) error {
 		Key: o.Key, Seed: o.Seed, People: o.People, RateLimit: o.Rate, Now: f.Now,
 		SearchLatency: o.SearchLatency, ReadLatency: o.ReadLatency,
 		Credits: sandboxCount(o.Credits), Quota: sandboxCount(o.Quota), Faults: o.Faults,
+		Drift: o.Drift, Epoch: o.Epoch,
 	})
 	ln, err := net.Listen("tcp", o.Addr)
 	if err != nil {
@@ -91,9 +100,9 @@ func runSandbox(ctx context.Context, f *Factory, o *arguments.Sandbox) error {
   base_url_v2 = %q   (second generation, /search and /scrap)
   API key       %s   (export LEADSYNC_API_KEY=%s)
 
-%s (seed %d); rate limit %s; search latency %s; %s; %s left this month.
+%s (seed %d%s); rate limit %s; search latency %s; %s; %s left this month.
 Press Ctrl-C to stop.
-`, base, base, base, o.Key, o.Key, textfmt.Plural(o.People, "member"), o.Seed, sandboxRateText(o.Rate), sandboxLatencyText(o.SearchLatency),
+`, base, base, base, o.Key, o.Key, textfmt.Plural(len(s.Population()), "member"), o.Seed, sandboxDriftText(s), sandboxRateText(o.Rate), sandboxLatencyText(o.SearchLatency),
 		textfmt.Plural(o.Credits, "credit"), textfmt.Plural(o.Quota, "request"))
 
 	interrupt := f.Interrupt
@@ -132,6 +141,16 @@ func sandboxCount(n int) int {
 		return -1
 	}
 	return n
+}
+
+// sandboxDriftText is ", drift 0.15 at epoch 2: 1,234 changes", or ""
+// without drift.
+func sandboxDriftText(s *sandbox.Server) string {
+	drift, epoch := s.Drift()
+	if drift == 0 || epoch == 0 {
+		return ""
+	}
+	return fmt.Sprintf(", drift %s at epoch %d: %s", strconv.FormatFloat(drift, 'f', -1, 64), epoch, textfmt.Plural(len(s.Changes()), "change"))
 }
 
 func sandboxRateText(r float64) string {

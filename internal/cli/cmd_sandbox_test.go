@@ -5,17 +5,21 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/sandbox"
+	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
 // lockedBuffer is a buffer written by the server's goroutines.
@@ -159,5 +163,83 @@ func TestSandboxPortInUse(t *testing.T) {
 	code := Run(context.Background(), f, []string{"sandbox", "--quiet", "--addr", ln.Addr().String()})
 	if code != ExitError || !strings.Contains(errOut.String(), "--addr 127.0.0.1:0 picks a free one") {
 		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+}
+
+func TestSandboxBannerSaysTheDrift(t *testing.T) {
+	streams, _, out, errOut := TestStreams()
+	f := &Factory{IO: streams, Getenv: func(string) string { return "" }, Now: time.Now, Dir: t.TempDir(),
+		Interrupt: make(chan os.Signal)}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if code := Run(ctx, f, []string{"sandbox", "--addr", "localhost:0", "--quiet", "--people", "2000", "--drift", "0.15", "--epoch", "2"}); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	s := sandbox.New(sandbox.Options{People: 2000, Drift: 0.15, Epoch: 2})
+	want := fmt.Sprintf("%s members (seed 0, drift 0.15 at epoch 2: %s changes)", textfmt.Thousands(len(s.Population())), textfmt.Thousands(len(s.Changes())))
+	if !strings.Contains(out.String(), want) {
+		t.Errorf("banner lacks %q:\n%s", want, out)
+	}
+}
+
+func TestSandboxDriftEnv(t *testing.T) {
+	for _, c := range []struct {
+		drift, epoch string
+		want         [2]float64
+		err          string
+	}{
+		{"", "", [2]float64{0, 0}, ""},
+		{"0.15", "2", [2]float64{0.15, 2}, ""},
+		{" 1 ", "0", [2]float64{1, 0}, ""},
+		{"lots", "2", [2]float64{}, "LEADSYNC_SANDBOX_DRIFT=lots: want a share"},
+		{"0.1", "two", [2]float64{}, "LEADSYNC_SANDBOX_EPOCH=two: want a whole number"},
+		{"2", "1", [2]float64{}, "drift 2: want a share of members between 0 and 1"},
+		{"0.1", "-3", [2]float64{}, "epoch -3: want 0 to 1000"},
+	} {
+		env := map[string]string{"LEADSYNC_SANDBOX_DRIFT": c.drift, "LEADSYNC_SANDBOX_EPOCH": c.epoch}
+		d, e, err := sandboxDriftEnv(func(k string) string { return env[k] })
+		switch {
+		case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
+			t.Errorf("%q %q: error %v, want %q", c.drift, c.epoch, err, c.err)
+		case c.err == "" && (err != nil || d != c.want[0] || float64(e) != c.want[1]):
+			t.Errorf("%q %q: %v %d %v, want %v", c.drift, c.epoch, d, e, err, c.want)
+		}
+	}
+}
+
+// TestInProcessSandboxDrifts: api { sandbox = true } builds its sandbox at
+// the epoch of LEADSYNC_SANDBOX_EPOCH, so that a member who changed jobs
+// shows the new one to the client.
+func TestInProcessSandboxDrifts(t *testing.T) {
+	env := map[string]string{"LEADSYNC_SANDBOX_DRIFT": "0.2", "LEADSYNC_SANDBOX_EPOCH": "1"}
+	streams, _, _, _ := TestStreams()
+	f := &Factory{IO: streams, Getenv: func(k string) string { return env[k] }, Now: time.Now, Dir: t.TempDir()}
+	cfg := &config.Config{API: config.API{Sandbox: true, RateLimit: -1, Parallelism: 1, Timeout: time.Minute}}
+	c, err := newServiceClient(f, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	truth := sandbox.New(sandbox.Options{Drift: 0.2, Epoch: 1})
+	var job *sandbox.Change
+	for _, ch := range truth.Changes() {
+		if ch.Kind == sandbox.DriftJob && slices.Contains(ch.Fields(), "company") {
+			job = &ch
+			break
+		}
+	}
+	if job == nil {
+		t.Fatal("nobody changed company at epoch 1")
+	}
+	p, err := c.Page(context.Background(), api.Gen1, api.PageRequest{PageName: job.PageName})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.CurrentPosition) != 1 || p.CurrentPosition[0].Company != job.After.Company {
+		t.Errorf("%s: current position %+v, want at %q (was %q)", job.PageName, p.CurrentPosition, job.After.Company, job.Before.Company)
+	}
+
+	env["LEADSYNC_SANDBOX_EPOCH"] = "soon"
+	if _, err := newServiceClient(f, cfg); err == nil || !strings.Contains(err.Error(), "LEADSYNC_SANDBOX_EPOCH=soon") {
+		t.Errorf("a bad epoch: %v", err)
 	}
 }

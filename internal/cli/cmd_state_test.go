@@ -55,6 +55,11 @@ func stateTestDir(t *testing.T) (dir string, store *local.Store) {
 			Result: api.EnrichedProfile{NetworkID: "101.aa", Email: "ann@acme.example", ValidationStatus: api.StatusValid, CompanyDomain: "acme.example", CreditBalance: 499}}},
 		{At: at, Kind: state.EventBilling, Billing: &api.Usage{RemainingRequests: 9114, InvoicingStartDate: "2025-12-01"}},
 		{At: at, Kind: state.EventFailure, Address: "search.old", Failure: &state.Failure{Message: "service unavailable", Status: 503}},
+		// Ann changed jobs after her enrichment; Bob left the network.
+		{At: at.Add(2 * time.Hour), Kind: state.EventTrack, Address: "track.champions", Track: &state.TrackEvent{PersonID: "101.aa", Generation: api.Gen1,
+			Request: []byte(`{"pageName":"ann"}`), Profile: &api.Profile{FullName: "Ann Albers", CurrentPosition: []api.Position{{JobTitle: "VP Engineering", Company: "Rheinbank AG"}}}}},
+		{At: at.Add(2 * time.Hour), Kind: state.EventTrack, Address: "track.champions", Track: &state.TrackEvent{PersonID: "102.bb", Generation: api.Gen1,
+			Request: []byte(`{"pageName":"bob"}`), Gone: true}},
 	}
 	for _, e := range events {
 		if err := s.Fold(e); err != nil {
@@ -84,6 +89,7 @@ func TestStateCommandsGolden(t *testing.T) {
 		{"state-show-profile", []string{"state", "show", "profile.founder"}},
 		{"state-show-person", []string{"state", "show", "person.101.aa"}},
 		{"state-show-person-json", []string{"state", "show", "--json", "person.101.aa"}},
+		{"state-show-person-left", []string{"state", "show", "person.102.bb"}},
 		{"state-show-person-profile", []string{"state", "show", "person.page:Max_Mustermann"}},
 		{"state-show-profile-json", []string{"state", "show", "--json", "profile.founder"}},
 	} {

@@ -64,6 +64,9 @@ func configAddresses(f *Factory, dir string, all bool) []string {
 		add(m.Call)
 		add(m.Address)
 	}
+	for _, t := range cfg.Tracks {
+		add(t.Address) // --replace reads everyone again
+	}
 	if all {
 		for _, e := range cfg.Enriches {
 			add(e.Address)

@@ -3,10 +3,12 @@ package config
 import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
 var enrichSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
-	{Name: "from"}, {Name: "where"}, {Name: "limit"}, {Name: "refresh"}, {Name: "for_each"}, {Name: "count"},
+	{Name: "from"}, {Name: "where"}, {Name: "limit"}, {Name: "refresh"}, {Name: "refresh_on"}, {Name: "for_each"}, {Name: "count"},
 }}
 
 func (l *loader) decodeEnrich(b *hcl.Block) {
@@ -31,6 +33,9 @@ func (l *loader) decodeEnrich(b *hcl.Block) {
 	}
 	if d, astate := l.durationAttr(at["refresh"], l.base, scope{}); astate == ok {
 		e.Refresh = d
+	}
+	if a := at["refresh_on"]; a != nil {
+		e.RefreshOn = l.refreshOn(a)
 	}
 	l.cfg.Enriches = append(l.cfg.Enriches, e)
 }
@@ -61,4 +66,28 @@ func (l *loader) checkWhere(a *hcl.Attribute) bool {
 		return false
 	}
 	return true
+}
+
+// refreshOn decodes refresh_on: a list of RefreshOnFields, each once.
+func (l *loader) refreshOn(a *hcl.Attribute) []string {
+	fields, rngs, _, astate := l.stringListAttr(a, l.base, scope{}, `["company"]`)
+	if astate != ok {
+		return nil
+	}
+	var out []string
+	for i, f := range fields {
+		switch {
+		case !contains(RefreshOnFields, f):
+			hint := didYouMean(f, RefreshOnFields)
+			if hint == "" {
+				hint = " A change of company or title is what makes an e-mail go stale; a location (which only searches and enrichments see) does not."
+			}
+			l.errorf(rngs[i].Ptr(), "Unknown refresh_on field", "refresh_on takes %s; %q is not one of them.%s", textfmt.QuoteList(RefreshOnFields, " and "), f, hint)
+		case contains(out, f):
+			l.errorf(rngs[i].Ptr(), "Duplicate refresh_on field", "%q is listed twice.", f)
+		default:
+			out = append(out, f)
+		}
+	}
+	return out
 }

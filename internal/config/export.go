@@ -19,6 +19,7 @@ var exportSchema = &hcl.BodySchema{
 
 var sheetSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 	{Name: "from"}, {Name: "columns"}, {Name: "dedupe"}, {Name: "labels"}, {Name: "only_new"},
+	{Name: "where"}, {Name: "changes"}, {Name: "since"},
 }}
 
 func (l *loader) decodeExport(b *hcl.Block, paths map[string]string) {
@@ -86,8 +87,20 @@ func (l *loader) decodeSheet(b *hcl.Block) *Sheet {
 	l.add(ds)
 	s := &Sheet{Name: b.Labels[0], Columns: append([]string(nil), DefaultColumns...), Dedupe: true}
 	at := content.Attributes
+	if a := at["where"]; a != nil {
+		s.Where, s.WhereFields = l.sheetWhere(a)
+		s.ctx = l.base
+	}
+	if a := at["changes"]; a != nil {
+		// A sheet of changes: one row per change, its own columns.
+		l.changesSheet(s, content)
+		return s
+	}
+	if a := at["since"]; a != nil {
+		l.errorf(a.NameRange.Ptr(), "since without changes", "since limits the rows of a changes sheet (changes = [track.champions]) to the changes seen lately; this sheet lists people. Remove since, or make the sheet list changes.")
+	}
 	if a := at["from"]; a == nil {
-		l.errorf(b.DefRange.Ptr(), "Missing from", "A sheet needs from, the searches and profiles whose people it lists, like from = [search.cto].")
+		l.errorf(b.DefRange.Ptr(), "Missing from", "A sheet needs from, the searches and profiles whose people it lists, like from = [search.cto], or changes, the blocks whose changes it lists, like changes = [track.champions].")
 	} else {
 		s.From, _ = l.fromList(a)
 	}

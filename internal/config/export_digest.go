@@ -5,6 +5,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"sort"
+
+	"github.com/hashicorp/hcl/v2"
 )
 
 // ExportDigest is a hex SHA-256 of everything in the configuration that
@@ -25,6 +27,11 @@ func (c *Config) ExportDigest(x *Export) string {
 		Labels  map[string]string `json:"labels"`
 		Dedupe  bool              `json:"dedupe"`
 		OnlyNew bool              `json:"only_new"`
+		// Empty for a sheet without where or changes, so that the digest
+		// of such a sheet is what it was before they existed.
+		Where   string   `json:"where,omitempty"`
+		Changes []string `json:"changes,omitempty"`
+		Since   int64    `json:"since,omitempty"`
 	}
 	type source struct {
 		Address  string         `json:"address"`
@@ -47,7 +54,8 @@ func (c *Config) ExportDigest(x *Export) string {
 			used[a] = true
 		}
 		d.Sheets = append(d.Sheets, sheet{Name: s.Name, From: s.From, Sources: srcs, Columns: s.Columns,
-			Labels: s.Labels, Dedupe: s.Dedupe, OnlyNew: s.OnlyNew})
+			Labels: s.Labels, Dedupe: s.Dedupe, OnlyNew: s.OnlyNew,
+			Where: c.exprSource(s.Where), Changes: s.Changes, Since: int64(s.Since)})
 	}
 	for _, s := range c.Searches {
 		if used[s.Address] {
@@ -71,4 +79,17 @@ func (c *Config) ExportDigest(x *Export) string {
 	}
 	h := sha256.Sum256(b)
 	return hex.EncodeToString(h[:])
+}
+
+// exprSource is the source text of an expression, "" for none: what the
+// user wrote, without its position.
+func (c *Config) exprSource(e hcl.Expression) string {
+	if e == nil {
+		return ""
+	}
+	r := e.Range()
+	if f := c.Files[r.Filename]; f != nil && r.End.Byte <= len(f.Bytes) && r.Start.Byte <= r.End.Byte {
+		return string(f.Bytes[r.Start.Byte:r.End.Byte])
+	}
+	return r.String()
 }

@@ -156,9 +156,10 @@ type loader struct {
 	locals     map[string]*local
 	// blocks are search and profile blocks by "search.cto", for from-references.
 	blocks map[string]*blockInfo
-	// enriches are the names of this module's enrich blocks, for the
-	// references of its outputs.
+	// enriches and tracks are the names of this module's enrich and track
+	// blocks, for the references of its outputs and track blocks.
 	enriches map[string]bool
+	tracks   map[string]bool
 	// calls are the module calls of this module by name, for references
 	// to their outputs.
 	calls map[string]*moduleCall
@@ -227,6 +228,9 @@ type shared struct {
 	folderCtx    map[string]*hcl.EvalContext
 	catAttrs     []string
 	refsChecked  map[refsKey]hcl.Diagnostics
+	// trackSources are the sources of every track, checked for people once
+	// every module is read (checkTracks).
+	trackSources []trackSource
 	// staticOutputs are the outputs that give the same blocks in every
 	// instance, relative to the module (see outputValue).
 	staticOutputs map[*hcl.Attribute][]string
@@ -307,6 +311,7 @@ var topSchema = &hcl.BodySchema{
 		{Type: "search", LabelNames: []string{"name"}},
 		{Type: "profile", LabelNames: []string{"name"}},
 		{Type: "enrich", LabelNames: []string{"name"}},
+		{Type: "track", LabelNames: []string{"name"}},
 		{Type: "export", LabelNames: []string{"name"}},
 		{Type: "module", LabelNames: []string{"name"}},
 		{Type: "output", LabelNames: []string{"name"}},
@@ -349,6 +354,7 @@ func (l *loader) load() {
 	}
 	l.loadBody(byType(blocks))
 	sortInstances(l.cfg)
+	l.checkTracks()
 	l.checkExportFiles()
 	l.crossChecks()
 	l.retentionCheck()
@@ -448,6 +454,15 @@ func (l *loader) loadBody(byType map[string]hcl.Blocks) {
 			}
 			l.enriches[b.Labels[0]] = true
 			l.decodeEnrich(b)
+		}
+	}
+	for _, b := range byType["track"] {
+		if l.uniqueName(b) {
+			if l.tracks == nil {
+				l.tracks = map[string]bool{}
+			}
+			l.tracks[b.Labels[0]] = true
+			l.decodeTrack(b)
 		}
 	}
 	for _, b := range byType["export"] {

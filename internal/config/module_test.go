@@ -227,3 +227,66 @@ func TestModuleHash(t *testing.T) {
 		t.Error("the hash does not change with a module's file")
 	}
 }
+
+// TestModuleTracks: track blocks work in modules: their addresses carry
+// the module path, their from resolves in the module, an output may give
+// one (or an enrich block) to the caller's track and changes sheet.
+func TestModuleTracks(t *testing.T) {
+	cfg := mustLoad(t, LoadOptions{Dir: "/cfg", FS: memFS(map[string]string{
+		"main.leads.hcl": `
+api {
+  sandbox = true
+}
+module "dach" {
+  for_each = toset(["de", "at"])
+  source   = "./persona"
+}
+track "all" {
+  from = [module.dach.contacts]
+}
+export "changes" {
+  path = "out/changes.csv"
+  sheet "Changes" {
+    changes = [module.dach["de"].champions, track.all]
+  }
+}
+`,
+		"persona/main.leads.hcl": `
+search "cto" {
+  keywords = "CTO"
+}
+enrich "contacts" {
+  from       = [search.cto]
+  refresh_on = ["company"]
+}
+track "champions" {
+  from  = [enrich.contacts, search.cto]
+  every = "7d"
+}
+output "contacts" {
+  value = enrich.contacts
+}
+output "champions" {
+  value = [track.champions]
+}
+`,
+	})})
+	var tracks []string
+	for _, tr := range cfg.Tracks {
+		tracks = append(tracks, tr.Address+" <- "+strings.Join(tr.From, ", "))
+	}
+	want := []string{
+		`module.dach["at"].track.champions <- module.dach["at"].enrich.contacts, module.dach["at"].search.cto`,
+		`module.dach["de"].track.champions <- module.dach["de"].enrich.contacts, module.dach["de"].search.cto`,
+		`track.all <- module.dach["at"].enrich.contacts, module.dach["de"].enrich.contacts`,
+	}
+	if !cmp.Equal(tracks, want) {
+		t.Errorf("tracks:\n%s\nwant:\n%s", strings.Join(tracks, "\n"), strings.Join(want, "\n"))
+	}
+	if got := cfg.TrackSources(cfg.Tracks[2].From); !cmp.Equal(got, []string{`module.dach["at"].search.cto`, `module.dach["de"].search.cto`}) {
+		t.Errorf("track.all reads the people of %q", got)
+	}
+	if got := cfg.Exports[0].Sheets[0].Changes; !cmp.Equal(got, []string{`module.dach["de"].track.champions`, "track.all"}) {
+		t.Errorf("changes = %q", got)
+	}
+}

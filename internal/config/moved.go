@@ -8,6 +8,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/leadsync/leadsync/internal/address"
+	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
 // Move is a moved block: the records state holds at From belong to To
@@ -34,7 +35,7 @@ var movedSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 }}
 
 // movedKinds are the kinds of blocks whose records a moved block moves.
-var movedKinds = []string{"search", "profile", "enrich"}
+var movedKinds = []string{"search", "profile", "enrich", "track"}
 
 // decodeMoved reads the moved blocks of l's module.
 func (l *loader) decodeMoved(blocks hcl.Blocks) {
@@ -129,11 +130,11 @@ func (l *loader) moveEndpoint(a *hcl.Attribute) (address.Address, bool) {
 		return address.Address{}, false
 	}
 	if !addr.IsModule() && !contains(movedKinds, addr.Kind) {
-		l.errorf(rng, "Invalid moved address", "A moved block moves the records of search, profile and enrich blocks (or of a whole module); %s blocks have none in state.", addr.Kind)
+		l.errorf(rng, "Invalid moved address", "A moved block moves the records of search, profile, enrich and track blocks (or of a whole module); %s blocks have none in state.", addr.Kind)
 		return address.Address{}, false
 	}
-	if addr.Kind == "enrich" && addr.Key != "" {
-		l.errorf(rng, "Invalid moved address", "An enrich block has no instances; write %s.", addr.Block())
+	if (addr.Kind == "enrich" || addr.Kind == "track") && addr.Key != "" {
+		l.errorf(rng, "Invalid moved address", "%s block has no instances; write %s.", capitalize(textfmt.WithArticle(addr.Kind)), addr.Block())
 		return address.Address{}, false
 	}
 	return addr, true
@@ -153,8 +154,8 @@ func NewMove(from, to string) (*Move, error) {
 	for _, a := range []address.Address{f, t} {
 		switch {
 		case !a.IsModule() && !contains(movedKinds, a.Kind):
-			return nil, fmt.Errorf("%s: only the records of search, profile and enrich blocks (or of a whole module) move; %s blocks have none in state", a, a.Kind)
-		case a.Kind == "enrich" && a.Key != "":
+			return nil, fmt.Errorf("%s: only the records of search, profile, enrich and track blocks (or of a whole module) move; %s blocks have none in state", a, a.Kind)
+		case (a.Kind == "enrich" || a.Kind == "track") && a.Key != "":
 			return nil, fmt.Errorf("%s: an enrich block has no instances; write %s", a, a.Block())
 		}
 	}
@@ -382,6 +383,9 @@ func (l *loader) declaredAddresses() map[string]hcl.Range {
 	for _, e := range l.cfg.Enriches {
 		out[e.Address] = e.DeclRange
 	}
+	for _, t := range l.cfg.Tracks {
+		out[t.Address] = t.DeclRange
+	}
 	for _, m := range l.cfg.Modules {
 		out[m.Address], out[m.Call] = m.DeclRange, m.DeclRange
 	}
@@ -414,6 +418,9 @@ func (l *loader) instanceAddresses() map[string]bool {
 	for _, e := range l.cfg.Enriches {
 		out[e.Address] = true
 	}
+	for _, t := range l.cfg.Tracks {
+		out[t.Address] = true
+	}
 	for _, m := range l.cfg.Modules {
 		out[m.Address] = true
 	}
@@ -435,10 +442,10 @@ func (l *loader) declaredEndpoint(to address.Address, declared map[string]hcl.Ra
 	return ok && to.Key == ""
 }
 
-// textWithArticle is "a search", "an enrich block".
+// textWithArticle is "a search", "an enrich block", "a track block".
 func textWithArticle(kind string) string {
-	if kind == "enrich" {
-		return "an enrich block"
+	if kind == "enrich" || kind == "track" {
+		return textfmt.WithArticle(kind) + " block"
 	}
 	return "a " + kind
 }

@@ -20,6 +20,7 @@ import (
 type scope struct {
 	each, count bool   // inside a block with for_each / count
 	lead        bool   // the where expression of an enrich block
+	person      bool   // the where expression of a sheet
 	varOnly     string // a validation rule: only var.<varOnly>
 }
 
@@ -117,6 +118,18 @@ func (l *loader) checkRefs(expr hcl.Expression, sc scope) hcl.Diagnostics {
 			if !hasAttr || !contains(LeadFields, attr) {
 				bad(t, "Unknown lead field", "A lead has the fields %s.%s", strings.Join(LeadFields, ", "), didYouMean(attr, LeadFields))
 			}
+		case "person":
+			if !sc.person {
+				bad(t, "Reference to \"person\" outside a sheet's where", "person.<field> exists only in the where expression of a sheet, where it is each person the sheet lists; an enrich block's where reads lead.<field>.")
+				continue
+			}
+			if !hasAttr || !contains(PersonAttributes, attr) {
+				hint := didYouMean(attr, PersonAttributes)
+				if hint == "" {
+					hint = " A sheet's where reads the fields a sheet can show: " + strings.Join(PersonAttributes, ", ") + "."
+				}
+				bad(t, "Unknown person field", "%q is not a person field.%s", attr, hint)
+			}
 		case "leadsync":
 			if sc.varOnly != "" {
 				bad(t, "Invalid reference in validation", "A validation rule of var.%s may refer only to var.%s.", sc.varOnly, sc.varOnly)
@@ -135,10 +148,10 @@ func (l *loader) checkRefs(expr hcl.Expression, sc scope) hcl.Diagnostics {
 			if !hasAttr || !contains(PathAttributes, attr) {
 				bad(t, "Unknown path attribute", "path has two attributes: path.module, the folder of the module the expression is in, and path.root, the root configuration's folder (both relative to the root's).%s", didYouMean(attr, PathAttributes))
 			}
-		case "search", "profile", "enrich", "export":
-			bad(t, "Block reference outside from", "%s.%s can be referred to only in the from list of an enrich block or a sheet.", root, attr)
+		case "search", "profile", "enrich", "export", "track":
+			bad(t, "Block reference outside from", "%s.%s can be referred to only in the from list of an enrich or track block or a sheet.", root, attr)
 		case address.ModuleKeyword:
-			bad(t, "Block reference outside from", "module.%s can be referred to only in the from list of an enrich block or a sheet (as module.%s.OUTPUT), or in the value of an output.", attr, attr)
+			bad(t, "Block reference outside from", "module.%s can be referred to only in the from list of an enrich or track block or a sheet (as module.%s.OUTPUT), or in the value of an output.", attr, attr)
 		default:
 			roots := []string{"var", "local", "leadsync", "path"}
 			if sc.each {
@@ -149,6 +162,9 @@ func (l *loader) checkRefs(expr hcl.Expression, sc scope) hcl.Diagnostics {
 			}
 			if sc.lead {
 				roots = append(roots, "lead")
+			}
+			if sc.person {
+				roots = append(roots, "person")
 			}
 			bad(t, "Unknown reference", "There is no %q here; references start with %s. (Strings are written in quotes.)%s", root, strings.Join(roots, ", "), didYouMean(root, roots))
 		}
@@ -166,14 +182,26 @@ func contains(list []string, s string) bool {
 }
 
 // refList says what a list of block references may name: the
-// attribute it is (from, value) and the kinds of blocks it lists.
+// attribute it is (from, value, changes) and the kinds of blocks it
+// lists, with what to say of an empty list and of a block of another
+// kind.
 type refList struct {
 	attr  string
 	kinds []string
+	// empty is the detail of the error of an empty list ("" for the
+	// generic one).
+	empty string
+	// wrongKind words a reference to a block of a kind the list does not
+	// take (nil for the generic words).
+	wrongKind func(root string) (summary, detail string)
 }
 
 // fromRefs are the references of a from list: searches and profiles.
-var fromRefs = refList{attr: "from", kinds: []string{"search", "profile"}}
+var fromRefs = refList{attr: "from", kinds: []string{"search", "profile"},
+	empty: "from lists at least one search or profile block, like from = [search.cto].",
+	wrongKind: func(root string) (string, string) {
+		return "Invalid from reference", fmt.Sprintf("from lists search and profile blocks, like search.cto or profile.founder; %q is neither.", root)
+	}}
 
 // kindsText writes the kinds for messages: "search and profile blocks".
 func (r refList) kindsText() string {
@@ -192,9 +220,25 @@ func (l *loader) fromList(a *hcl.Attribute) ([]string, bool) {
 	return l.refs(a, fromRefs)
 }
 
+// refAt is an address a reference names, with where the reference is.
+type refAt struct {
+	addr string
+	rng  hcl.Range
+}
+
 // refs decodes a list of block references (a from list, an output's
 // value) into the addresses it names, each once.
 func (l *loader) refs(a *hcl.Attribute, spec refList) ([]string, bool) {
+	at, good := l.refsAt(a, spec)
+	out := make([]string, len(at))
+	for i, r := range at {
+		out[i] = r.addr
+	}
+	return out, good
+}
+
+// refsAt is refs with the place of the reference of each address.
+func (l *loader) refsAt(a *hcl.Attribute, spec refList) ([]refAt, bool) {
 	exprs, ds := hcl.ExprList(a.Expr)
 	if ds.HasErrors() {
 		if _, d := hcl.AbsTraversalForExpr(a.Expr); !d.HasErrors() {
@@ -205,14 +249,14 @@ func (l *loader) refs(a *hcl.Attribute, spec refList) ([]string, bool) {
 		}
 	}
 	if len(exprs) == 0 {
-		if spec.attr == "from" {
-			l.errorf(a.Expr.Range().Ptr(), "Empty from", "from lists at least one search or profile block, like from = [search.cto].")
-		} else {
-			l.errorf(a.Expr.Range().Ptr(), "Empty "+spec.attr, "%s lists at least one of the module's %s, like %s = [search.cto].", spec.attr, spec.kindsText(), spec.attr)
+		detail := spec.empty
+		if detail == "" {
+			detail = fmt.Sprintf("%s lists at least one of the module's %s, like %s = [search.cto].", spec.attr, spec.kindsText(), spec.attr)
 		}
+		l.errorf(a.Expr.Range().Ptr(), "Empty "+spec.attr, "%s", detail)
 		return nil, false
 	}
-	var out []string
+	var out []refAt
 	good := true
 	seen := map[string]bool{}
 	for _, e := range exprs {
@@ -224,7 +268,7 @@ func (l *loader) refs(a *hcl.Attribute, spec refList) ([]string, bool) {
 		for _, addr := range addrs {
 			if !seen[addr] {
 				seen[addr] = true
-				out = append(out, addr)
+				out = append(out, refAt{addr, e.Range()})
 			}
 		}
 	}
@@ -241,7 +285,7 @@ func (l *loader) fromItemError(e hcl.Expression, spec refList) {
 		l.errorf(e.Range().Ptr(), "String instead of reference", "%s takes references to blocks, not strings: write them without quotes, like [search.cto, profile.founder].", spec.attr)
 		return
 	}
-	if spec.attr == "from" {
+	if spec.attr == "from" && len(spec.kinds) == 2 {
 		l.errorf(e.Range().Ptr(), "Invalid from", "from is a list of references to search and profile blocks, written out, like [search.cto, search.cfo[\"Berlin\"], profile.founder]; it cannot be computed.")
 		return
 	}
@@ -262,10 +306,11 @@ func (l *loader) ref(e hcl.Expression, spec refList) ([]string, bool) {
 		return l.moduleRef(t, spec)
 	}
 	if !contains(spec.kinds, root) {
-		if spec.attr == "from" {
-			l.errorf(rng, "Invalid from reference", "from lists search and profile blocks, like search.cto or profile.founder; %q is neither.", root)
+		if spec.wrongKind != nil {
+			summary, detail := spec.wrongKind(root)
+			l.errorf(rng, summary, "%s", detail)
 		} else {
-			l.errorf(rng, "Invalid "+spec.attr+" reference", "%s lists %s (or outputs of the module's own module calls, like module.team.ctos); %q is none of them.", spec.attr, spec.kindsText(), root)
+			l.errorf(rng, "Invalid "+spec.attr+" reference", "%s lists %s (or outputs of module calls that give them, like module.team.ctos); %q is none of them.", spec.attr, spec.kindsText(), root)
 		}
 		return nil, false
 	}
@@ -279,8 +324,11 @@ func (l *loader) ref(e hcl.Expression, spec refList) ([]string, bool) {
 		return nil, false
 	}
 	block := root + "." + at.Name
-	if root == "enrich" {
-		return l.enrichRef(t, rng, at.Name)
+	switch root {
+	case "enrich":
+		return l.namedRef(t, rng, root, at.Name, l.enriches, "an enrich block", "enrich.cto_contacts")
+	case "track":
+		return l.namedRef(t, rng, root, at.Name, l.tracks, "a track block", "track.champions")
 	}
 	info := l.blocks[block]
 	if info == nil {
@@ -360,27 +408,27 @@ func (l *loader) instanceKey(rng *hcl.Range, block string, info *blockInfo, idx 
 	}
 }
 
-// enrichRef resolves a reference to an enrich block of this module (an
-// output's value may give one).
-func (l *loader) enrichRef(t hcl.Traversal, rng *hcl.Range, name string) ([]string, bool) {
+// namedRef resolves a reference to a block without instances (an enrich
+// or track block) declared in this module, whose names are declared.
+func (l *loader) namedRef(t hcl.Traversal, rng *hcl.Range, kind, name string, declared map[string]bool, what, example string) ([]string, bool) {
 	if len(t) > 2 {
-		l.errorf(rng, "Invalid reference", "An enrich block has no instances; write enrich.%s.", name)
+		l.errorf(rng, "Invalid reference", "%s is followed by a block name, like %s; %s has no instances.", kind, example, what)
 		return nil, false
 	}
-	if !l.enriches[name] {
+	if !declared[name] {
 		var names []string
-		for n := range l.enriches {
+		for n := range declared {
 			names = append(names, n)
 		}
 		sort.Strings(names)
 		hint := didYouMean(name, names)
 		if hint == "" {
-			hint = fmt.Sprintf(" Declare an enrich %q block, or remove the reference.", name)
+			hint = fmt.Sprintf(" Declare %s %q block, or remove the reference.", textfmt.Article(kind)+" "+kind, name)
 		}
-		l.errorf(rng, "Reference to undeclared enrich block", "No enrich block named %q is declared.%s", name, hint)
+		l.errorf(rng, "Reference to undeclared "+kind+" block", "No %s block named %q is declared.%s", kind, name, hint)
 		return nil, false
 	}
-	return []string{l.prefix + "enrich." + name}, true
+	return []string{l.prefix + kind + "." + name}, true
 }
 
 // moduleRef resolves a reference to an output of a module call:

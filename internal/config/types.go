@@ -41,6 +41,7 @@ type Config struct {
 	// Blocks, in declaration order (a module's after its caller's
 	// searches and profiles, before its caller's enrich blocks).
 	Enriches []*Enrich
+	Tracks   []*Track
 	Exports  []*Export
 	// Modules are the instances of module calls, nested ones included,
 	// in the order they were read.
@@ -164,15 +165,22 @@ type Enrich struct {
 	// ("search.cto", "search.cto[\"Berlin\"]", "profile.founder"), in order.
 	From []string
 	// Where is nil when absent; see Config.Match.
-	Where     hcl.Expression
-	Limit     int // 0: no limit
-	Refresh   time.Duration
+	Where   hcl.Expression
+	Limit   int // 0: no limit
+	Refresh time.Duration
+	// RefreshOn are the fields (RefreshOnFields) whose change, seen after
+	// a person's enrichment, makes the block enrich them again: their
+	// e-mail and domain belong to the old employer.
+	RefreshOn []string
 	DeclRange hcl.Range
 
 	// ctx is the evaluation context of where: the module's variables and
 	// locals.
 	ctx *hcl.EvalContext
 }
+
+// RefreshOnFields are the values of an enrich block's refresh_on.
+var RefreshOnFields = []string{"company", "title"}
 
 // Export is an export block.
 type Export struct {
@@ -203,6 +211,20 @@ type Sheet struct {
 	// OnlyNew keeps the people first seen in the latest run of the sheet's
 	// sources (what is new since the run before).
 	OnlyNew bool
+	// Where keeps the people for whom it is true (nil: everyone); it reads
+	// person.<field>, the fields of PersonAttributes, named in WhereFields. See
+	// Config.MatchPerson.
+	Where       hcl.Expression
+	WhereFields []string
+	// ctx is the evaluation context of Where: its module's variables and
+	// locals.
+	ctx *hcl.EvalContext
+	// Changes, when set, makes the sheet list changes instead of people:
+	// one row per change (state.Drift) that these blocks or instances saw
+	// (search, profile, enrich and track addresses), ChangeColumns; Since
+	// limits them to the last Since (0: all).
+	Changes []string
+	Since   time.Duration
 
 	// columnRanges are where each of Columns is written, when columns is
 	// set (nil with the default columns), for messages about a column.
@@ -284,6 +306,18 @@ var ExtraColumns = concat([]string{"enrichedAt"}, fieldColumns(false), []string{
 // with raw = true, first generation): empty for people no raw search found.
 var RawColumns = []string{
 	"topSkills", "experience", "education", "highlights", "contactsCount", "sharedContacts", "contactDistance", "permissions",
+}
+
+// PersonAttributes are the attributes of `person` in a sheet's where: every
+// column a sheet can show, with the value its cell shows (text, a number,
+// true or false; a time as text in RFC 3339, "" when unknown).
+var PersonAttributes = concat(DefaultColumns, ExtraColumns)
+
+// ChangeColumns are the columns of a changes sheet, in order, with their
+// header texts.
+var ChangeColumns = []struct{ Name, Label string }{
+	{"person", "Person"}, {"field", "Field"}, {"before", "Before"}, {"after", "After"},
+	{"seenAt", "Seen at"}, {"seenBy", "Seen by"}, {"currentEmail", "Current e-mail"}, {"profileUrl", "Profile"},
 }
 
 // LeadFields are the attributes of `lead` in a where expression: the

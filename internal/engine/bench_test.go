@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"net/http"
@@ -129,4 +130,72 @@ func pairs(words, cities []string) string {
 		}
 	}
 	return strings.Join(out, ", ")
+}
+
+// BenchmarkTrackPacing runs the track reads of 1,000 people over the
+// sandbox, whose profile reads take 0.2 to 1 s (scaled), and reports
+// rate_share (call starts per second seen by the sandbox, as a share of
+// the rate limit; goal: at least 0.97), 429s (goal: 0) and the calls.
+//
+// Run: go test ./internal/engine -run '^$' -bench TrackPacing -benchtime 1x [-scale 20]
+func BenchmarkTrackPacing(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		benchTrack(b)
+	}
+}
+
+func benchTrack(b *testing.B) {
+	b.Helper()
+	timeScale := time.Duration(*benchScale)
+	rate := 1.0 * float64(timeScale)
+	srv := sandbox.New(sandbox.Options{
+		Seed: 3, RateLimit: rate, RateWindow: time.Second / timeScale,
+		ReadLatency: [2]time.Duration{200 * time.Millisecond / timeScale, time.Second / timeScale},
+	})
+	src := fmt.Sprintf("api {\n  base_url = \"http://127.0.0.1:1\"\n  rate_limit = %v\n}\nsearch \"all\" {\n  keywords = \"Manager\"\n}\ntrack \"all\" {\n  from = [search.all]\n}\n", rate)
+	dir := b.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "bench.leads.hcl"), []byte(src), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	cfg, diags := config.Load(config.LoadOptions{Dir: dir})
+	if diags.HasErrors() {
+		b.Fatal(diags.Error())
+	}
+	// 1,000 members of the sandbox, as if a search had found them.
+	st := state.New()
+	body, _ := json.Marshal(cfg.Searches[0].Request)
+	var leads []api.Lead
+	for _, m := range srv.Population()[:1000] {
+		leads = append(leads, m.Lead())
+	}
+	if err := st.Fold(state.Event{At: time.Now(), Kind: state.EventSearch, Address: "search.all", Search: &state.SearchEvent{
+		Generation: api.Gen1, Request: body, RequestHash: state.RequestHash(api.Gen1, body), Leads: leads}}); err != nil {
+		b.Fatal(err)
+	}
+	p, diags := plan.Build(cfg, st, plan.Options{Now: time.Now(), Offline: true})
+	if diags.HasErrors() {
+		b.Fatal(diags.Error())
+	}
+	if p.Totals.Tracks != 1000 || p.Totals.CallsMax != 1000 {
+		b.Fatalf("plan: %d track reads, %d calls at most; want 1,000", p.Totals.Tracks, p.Totals.CallsMax)
+	}
+	client, err := api.New(api.Options{
+		HTTPClient: &http.Client{Transport: srv.Transport()},
+		BaseURL:    sandbox.BaseURL, Key: sandbox.DefaultKey, RateLimit: rate, Parallelism: cfg.API.Parallelism,
+		Timeout: 10 * time.Second, Pacer: api.NewPacer(rate, cfg.API.Parallelism, nil),
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	sum, err := engine.Run(context.Background(), engine.Options{Config: cfg, Plan: p, State: st, Journal: &memJournal{}, Service: client})
+	if err != nil || sum.Failed() || sum.Tracked != 1000 {
+		b.Fatalf("run: %v, %d tracked, failures %+v", err, sum.Tracked, sum.Failures)
+	}
+	stats := srv.Stats()
+	starts := stats.Starts
+	span := starts[len(starts)-1].Sub(starts[0]).Seconds()
+	b.ReportMetric(float64(sum.Calls), "calls")
+	b.ReportMetric(float64(len(starts)-1)/span/rate, "rate_share")
+	b.ReportMetric(float64(stats.RateLimited), "429s")
+	b.ReportMetric(float64(client.Pacer().Stats().MaxInFlight), "max_in_flight")
 }

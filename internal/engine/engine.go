@@ -75,6 +75,11 @@ type Summary struct {
 	// SplitsUnfinished are split searches whose run stopped before their
 	// tree was complete (resumed by the next apply).
 	SplitsUnfinished []SplitUnfinished
+	// Tracked counts the track reads made (gone and private included).
+	Tracked int
+	// Drift is what the calls of the run saw change: job changes, people
+	// who left the network or turned private, changes by field.
+	Drift Drift
 	// Kept are the calls whose results could not be written where the
 	// state lives and were kept in the file KeptIn (a rescue file) for the
 	// next command to fold in: they count as succeeded (an enrichment's
@@ -117,6 +122,9 @@ type SearchOutcome struct {
 	// Suppressed counts the results naming people erased with leadsync
 	// forget: dropped, not kept.
 	Suppressed int
+	// Changed counts the people of this run whose title, company or
+	// location it found changed since state last saw them.
+	Changed int
 	// Split is the completeness of a split search's run; nil otherwise.
 	Split *state.SplitSummary
 }
@@ -232,6 +240,9 @@ type runner struct {
 	// configured profiles by address, built on first use.
 	shares   map[string][]string
 	profiles map[string]*config.Profile
+	// jobs are the job changes the last fold recorded (recordSeen); r.mu
+	// guards it.
+	jobs []JobChange
 }
 
 // Run executes the plan and returns its summary. The error is non-nil only
@@ -351,6 +362,10 @@ func (r *runner) prepare() error {
 				return fmt.Errorf("the plan names %s, which the configuration does not declare; run plan again", c.Address)
 			}
 			r.enrichBlocks = append(r.enrichBlocks, &enrichBlock{cfg: e, budget: c.CallsMax})
+		case plan.KindTrack:
+			if err := r.prepareTrack(c); err != nil {
+				return err
+			}
 		}
 	}
 	// The run as a whole may not spend more than the plan's totals, which
@@ -369,6 +384,14 @@ func (r *runner) prepare() error {
 		for _, a := range cfg.Resolve(b.cfg.From) {
 			if r.pending[a] > 0 {
 				b.deps[a] = true
+			}
+		}
+		if len(b.cfg.RefreshOn) > 0 {
+			// Its people may change with any track read of the run.
+			for _, t := range cfg.Tracks {
+				if r.pending[t.Address] > 0 {
+					b.deps[t.Address] = true
+				}
 			}
 		}
 	}
@@ -618,6 +641,8 @@ func (r *runner) do(ctx context.Context, t task) outcome {
 			Generation: gen, Request: body, RequestHash: state.RequestHash(gen, body),
 			PageName: t.profile.PageName, Profile: *p,
 		}}
+	case CallTrack:
+		o.event, o.err = r.readTrack(ctx, t)
 	case CallEnrich:
 		// The start hook records the pending enrichment as it is sent.
 		res, err := r.opts.Service.Enrich(ctx, t.page)
@@ -678,13 +703,13 @@ func (r *runner) handle(o outcome) {
 	// its place back. Either may give a block whose sources are done more
 	// people to enrich in the next round.
 	r.changes++
-	err := r.record(o.event)
+	jobs, err := r.recordSeen(o.event)
 	var kept *keptError
 	if errors.As(err, &kept) {
 		// Kept elsewhere (a rescue file) or recorded: a result like any
 		// other, and the run stops.
 		r.sum.Kept = append(r.sum.Kept, t.call)
-		r.succeeded(t, o)
+		r.succeeded(t, o, jobs)
 		r.recorded(err)
 		return
 	}
@@ -692,13 +717,14 @@ func (r *runner) handle(o outcome) {
 		r.unrecorded(t, o.event, err)
 		return
 	}
-	r.succeeded(t, o)
+	r.succeeded(t, o, jobs)
 }
 
-// succeeded counts t, whose result o is recorded, and reports it done.
-func (r *runner) succeeded(t task, o outcome) {
+// succeeded counts t, whose result o is recorded, and reports it done,
+// with the job changes its fold recorded.
+func (r *runner) succeeded(t task, o outcome, jobs []JobChange) {
 	r.sum.Succeeded++
-	res := CallResult{Duration: o.duration}
+	res := CallResult{Duration: o.duration, Jobs: jobs}
 	switch t.call.Kind {
 	case CallSearch:
 		if t.split != nil {
@@ -711,6 +737,11 @@ func (r *runner) succeeded(t task, o outcome) {
 		r.ranSearches[t.call.Address] = true
 	case CallProfile:
 		r.sum.Profiles = append(r.sum.Profiles, t.call.Address)
+	case CallTrack:
+		r.sum.Tracked++
+		if p := r.st.Person(t.call.Person); p != nil {
+			res.Left, res.Private = p.Status == state.StatusLeft, p.Status == state.StatusPrivate
+		}
 	case CallEnrich:
 		res.Credits = r.cpe
 		r.sum.Credits += r.cpe
@@ -776,6 +807,9 @@ func (r *runner) fail(t task, err error, noCall bool) {
 	}
 	var ev *state.Event
 	switch {
+	case t.call.Kind == CallTrack:
+		// A person's failed read is kept in the summary only, as an
+		// enrichment's: the address is the block's.
 	case t.call.Kind != CallEnrich:
 		ev = &state.Event{At: r.now(), Kind: state.EventFailure, Address: t.call.Address, Failure: f}
 	case unknownOutcome(err):
@@ -967,7 +1001,7 @@ func (r *runner) finishSummary() {
 		}
 		r.sum.Searches = append(r.sum.Searches, SearchOutcome{
 			Address: addr, Results: rec.ResultCount, Kept: len(rec.LeadIDs),
-			Added: added, Removed: rec.Removed, Capped: rec.Capped, First: first, Suppressed: rec.Suppressed,
+			Added: added, Removed: rec.Removed, Capped: rec.Capped, First: first, Suppressed: rec.Suppressed, Changed: rec.Changed,
 			Split: rec.SplitSummary(),
 		})
 	}

@@ -14,6 +14,8 @@ const (
 	CallSearch CallKind = iota + 1
 	CallProfile
 	CallEnrich
+	// CallTrack is a profile read of a track block.
+	CallTrack
 )
 
 func (k CallKind) String() string {
@@ -24,6 +26,8 @@ func (k CallKind) String() string {
 		return "profile"
 	case CallEnrich:
 		return "enrich"
+	case CallTrack:
+		return "track"
 	}
 	return "unknown"
 }
@@ -31,11 +35,11 @@ func (k CallKind) String() string {
 // Call is one call the executor makes.
 type Call struct {
 	Seq     int      // 1-based, in order of start
-	Kind    CallKind // search, profile or enrich
-	Address string   // instance address, or enrich block address
-	// Person is the person ID of an enrich call.
+	Kind    CallKind // search, profile, enrich or track
+	Address string   // instance address, or enrich or track block address
+	// Person is the person ID of an enrich call or a track read.
 	Person string
-	// Page is the page name sent by an enrich call or a profile read.
+	// Page is the page name sent by an enrich call or a profile or track read.
 	Page string
 	// Label is a short human description ("keywords=CTO city=Berlin", a name).
 	Label string
@@ -62,6 +66,12 @@ type CallResult struct {
 	Credits int
 	// Status is the e-mail validation status of an enrichment.
 	Status string
+	// Jobs are the job changes the call saw (a track read, a profile
+	// read, a search or an enrichment that brought a new title or company).
+	Jobs []JobChange
+	// Left and Private are set when a track read found the profile gone
+	// (the person left the network) or private.
+	Left, Private bool
 }
 
 // Progress receives the executor's events. Implementations must be safe to

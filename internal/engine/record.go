@@ -87,6 +87,16 @@ func (r *runner) record(ev *state.Event) error {
 	return r.recordLocked(ev)
 }
 
+// recordSeen is record that also returns the job changes the event's
+// fold recorded; the run's Drift sums them.
+func (r *runner) recordSeen(ev *state.Event) ([]JobChange, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.jobs = nil
+	err := r.recordLocked(ev)
+	return r.jobs, err
+}
+
 func (r *runner) recordLocked(ev *state.Event) error {
 	var err error
 	if cj, ok := r.opts.Journal.(ContextJournal); ok && r.ctx != nil {
@@ -101,6 +111,8 @@ func (r *runner) recordLocked(ev *state.Event) error {
 	if ferr := r.st.Fold(*ev); ferr != nil {
 		return fmt.Errorf("applying %s to state: %w", ev.Address, ferr)
 	}
+	// What the fold saw change (a pending note sees nothing).
+	r.jobs = r.sum.Drift.add(r.st, r.st.LastDrifts())
 	if kept != nil {
 		r.closed = true
 		return kept

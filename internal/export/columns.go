@@ -79,14 +79,6 @@ func columnFor(name, tmpl string) (column, error) {
 	text := func(f func(p *state.Person) string) column {
 		return column{name: name, kind: kindText, value: func(p *state.Person, c *cellValue) { c.Text = f(p) }}
 	}
-	enrich := func(f func(e *api.EnrichedProfile) string) column {
-		return text(func(p *state.Person) string {
-			if p.Enrichment == nil {
-				return ""
-			}
-			return f(&p.Enrichment.Result)
-		})
-	}
 	profileBool := func(f func(pr *api.Profile) bool) column {
 		return column{name: name, kind: kindBool, value: func(p *state.Person, c *cellValue) {
 			if p.Profile == nil {
@@ -119,8 +111,26 @@ func columnFor(name, tmpl string) (column, error) {
 	// other person field's column shows its text (fieldText), and the
 	// columns after these show what the state knows beyond the fields.
 	switch name {
+	case "email":
+		// The e-mail of a former employer is never shown as current.
+		return text(func(p *state.Person) string { return p.CurrentEmail() }), nil
 	case "validationStatus":
-		return enrich(func(e *api.EnrichedProfile) string { return StatusText(e.ValidationStatus) }), nil
+		return text(func(p *state.Person) string {
+			switch {
+			case p.Enrichment == nil:
+				return ""
+			case p.EmailStale():
+				return FormerEmployer
+			}
+			return StatusText(p.Enrichment.Result.ValidationStatus)
+		}), nil
+	case "companyDomain":
+		return text(func(p *state.Person) string {
+			if p.Enrichment == nil || p.EmailStale() {
+				return ""
+			}
+			return p.Enrichment.Result.CompanyDomain
+		}), nil
 	case "premiumProfile":
 		return profileBool(func(pr *api.Profile) bool { return pr.PremiumProfile }), nil
 	case "private":
@@ -319,6 +329,11 @@ const NotFound = "not found"
 // StatusText is a validation status as the spreadsheets write it: the
 // service's "empty", or no status at all from an enrichment, is "not
 // found"; any other status as the service sent it.
+// FormerEmployer is the validation status shown for a person whose
+// company changed after their enrichment: their e-mail and domain are
+// the old employer's, kept in the history and never shown as current.
+const FormerEmployer = "former employer"
+
 func StatusText(status string) string {
 	if status == api.StatusEmpty || status == "" {
 		return NotFound

@@ -31,6 +31,11 @@
 // excelize (part names, one Create per entry written whole before the next
 // call, the StreamWriter's XML) is pinned by TestExcelizeInternals.
 //
+// A sheet with changes lists one row per change of people's histories
+// (changes.go) instead of people; a sheet's where keeps the people for whom
+// it holds, reading the same values as the cells. The e-mail of a former
+// employer (state.Person.EmailStale) is never shown as current.
+//
 // Files are written under a temporary name in their folder and renamed into
 // place only when complete.
 package export

@@ -89,7 +89,18 @@ func Write(cfg *config.Config, exp *config.Export, st *state.State, opts Options
 	var missing []string
 	seen := map[string]bool{}
 	for _, sh := range exp.Sheets {
-		rows := collectRows(cfg, sh, st)
+		if sh.Changes != nil {
+			changes, rows, err := collectChanges(cfg, sh, st, job.now)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", exp.Address, err)
+			}
+			job.sheets = append(job.sheets, sheetJob{conf: sh, rows: rows, table: changesTable(sh, changes, cfg.Settings.ProfileURLTemplate)})
+			continue
+		}
+		rows, err := filterPeople(cfg, sh, collectRows(cfg, sh, st))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", exp.Address, err)
+		}
 		t, err := buildTable(sh, rows, cfg.Settings.ProfileURLTemplate)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", exp.Address, err)

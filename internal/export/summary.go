@@ -79,9 +79,10 @@ func (j *job) summary() []sumRow {
 				continue
 			}
 			seen[src] = true
-			if address.Kind(src) == "profile" {
+			switch {
+			case address.Kind(src) == "profile":
 				profiles = append(profiles, src)
-			} else {
+			case address.Kind(src) == "search":
 				searches = append(searches, src)
 			}
 		}
@@ -151,6 +152,13 @@ func (j *job) summary() []sumRow {
 	add(styleHeader, "Validation status", "People")
 	for _, c := range j.statusCounts() {
 		add(stylePlain, c.status, c.n)
+	}
+
+	if drift := j.driftCounts(); len(drift) > 0 {
+		gap()
+		add(styleTitle, "Changes seen of the people in this export")
+		add(styleHeader, "Change", "People", "Note")
+		rows = append(rows, drift...)
 	}
 
 	gap()
@@ -229,6 +237,54 @@ func timeOrNil(t *time.Time) any {
 		return nil
 	}
 	return t.UTC()
+}
+
+// driftCounts counts the distinct people of the export by what their
+// history holds (a change of title, company, location or e-mail) and by
+// what the last profile read found (gone, private), with the people whose
+// e-mail belongs to a former employer; no rows when none of them changed.
+func (j *job) driftCounts() []sumRow {
+	byField := map[string]int{}
+	var changes, left, private, stale int
+	seen := map[*state.Person]bool{}
+	for _, s := range j.sheets {
+		for _, p := range s.rows.people {
+			if seen[p] {
+				continue
+			}
+			seen[p] = true
+			changes += len(p.History)
+			fields := map[string]bool{}
+			for _, d := range p.History {
+				if d.Field != state.DriftStatus && !fields[d.Field] {
+					fields[d.Field] = true
+					byField[d.Field]++
+				}
+			}
+			switch p.Status {
+			case state.StatusLeft:
+				left++
+			case state.StatusPrivate:
+				private++
+			}
+			if p.EmailStale() {
+				stale++
+			}
+		}
+	}
+	if changes == 0 && left+private == 0 {
+		return nil
+	}
+	rows := []sumRow{
+		{stylePlain, []any{"Changed title", byField[state.DriftTitle]}},
+		{stylePlain, []any{"Changed company", byField[state.DriftCompany]}},
+		{stylePlain, []any{"Changed location", byField[state.DriftLocation], "seen by searches and enrichments only: a profile shows no location"}},
+		{stylePlain, []any{"New e-mail", byField[state.DriftEmail], "enriched again; the old e-mail is kept in the history"}},
+		{stylePlain, []any{"Left the network", left, "the last profile read found the page name gone"}},
+		{stylePlain, []any{"Private profile", private, "the last profile read found the profile private"}},
+		{stylePlain, []any{"E-mail of a former employer", stale, "the company changed after the enrichment: the e-mail is not shown as current"}},
+	}
+	return append(rows, sumRow{stylePlain, []any{"Changes in all", changes, "every change recorded in the history of these people"}})
 }
 
 type statusCount struct {

@@ -77,6 +77,7 @@ func Build(cfg *config.Config, st *state.State, opts Options) (*Plan, hcl.Diagno
 				b.add(b.profile(pr))
 			}
 		}
+		b.tracks()
 		b.enriches()
 		b.forgets()
 		b.exports()
@@ -132,6 +133,8 @@ type builder struct {
 	// held maps a page (api.PageKey) to the profile addresses of the
 	// configuration whose reads of it state holds; built on first use.
 	held map[string][]string
+	// tracked maps each person a track reads in this run to its address.
+	tracked map[*state.Person]string
 }
 
 func (b *builder) add(c *Change) { b.p.Changes = append(b.p.Changes, c) }
@@ -145,7 +148,7 @@ func (b *builder) errorf(summary, detail string) {
 // blockOf returns the block address of an instance address.
 func blockOf(addr string) string { return address.Block(addr) }
 
-const addressHelp = `Addresses look like search.cto (every instance), search.cto["Berlin"], search.cto[0], profile.founder, enrich.cto_contacts, export.marketing, or module.dach (everything in a module) and module.dach.search.cto; quote them for the shell. "leadsync state list" shows the addresses in state.`
+const addressHelp = `Addresses look like search.cto (every instance), search.cto["Berlin"], search.cto[0], profile.founder, enrich.cto_contacts, track.champions, export.marketing, or module.dach (everything in a module) and module.dach.search.cto; quote them for the shell. "leadsync state list" shows the addresses in state.`
 
 // targetMatcher reports which addresses an address given with --target or
 // --replace names: itself, every instance of a block, everything inside a
@@ -193,6 +196,12 @@ func (b *builder) selectTargets() {
 			if match(e.Address) {
 				b.sel[e.Address], found = true, true
 				addSources(e.From)
+			}
+		}
+		// A track reads the people state holds: its sources need not run.
+		for _, tr := range b.cfg.Tracks {
+			if tr.Address == t {
+				b.sel[tr.Address], found = true, true
 			}
 		}
 		for _, x := range b.cfg.Exports {
@@ -270,16 +279,21 @@ func (b *builder) selectReplace() {
 				b.replace[p.Address], found = true, true
 			}
 		}
+		for _, t := range b.cfg.Tracks {
+			if t.Address == r {
+				b.replace[t.Address], found = true, true // every person read again
+			}
+		}
 		if found {
 			continue
 		}
 		switch k := address.Kind(r); {
 		case k == "enrich" || k == "export":
 			b.errorf(fmt.Sprintf("Cannot replace %s", r),
-				"Only searches and profiles can be replaced. To enrich people again, set refresh on the enrich block; to rewrite a spreadsheet, run \"leadsync export\".")
+				"Only searches, profiles and tracks can be replaced. To enrich people again, set refresh or refresh_on on the enrich block; to rewrite a spreadsheet, run \"leadsync export\".")
 		default:
 			b.errorf(fmt.Sprintf("Unknown address to replace %q", r),
-				fmt.Sprintf("--replace %s names no search or profile of the configuration. %s", r, addressHelp))
+				fmt.Sprintf("--replace %s names no search, profile or track of the configuration. %s", r, addressHelp))
 		}
 	}
 }
@@ -572,14 +586,22 @@ func (b *builder) enriches() {
 		if runningAll > 0 {
 			flips = min(len(bp.failing), runningAll)
 		}
-		bound := len(bp.todo) + flips + unknown
+		// refresh_on: people enriched before whose company (or title) a
+		// read of this run may find changed: up to that many enrichments
+		// again, known only once the reads are in.
+		changing := b.mayChange(e, bp.fresh)
+		bound := len(bp.todo) + flips + unknown + len(changing)
 		if e.Limit > 0 {
 			var todoSet map[string]bool
 			if unknown == 0 && flips == 0 {
 				// Nothing new can appear: of its own people, e can only
-				// enrich again those known to need it.
-				todoSet = make(map[string]bool, len(bp.todo))
+				// enrich again those known to need it, and those a read
+				// of this run may show changed.
+				todoSet = make(map[string]bool, len(bp.todo)+len(changing))
 				for _, p := range bp.todo {
+					todoSet[p.ID] = true
+				}
+				for _, p := range changing {
 					todoSet[p.ID] = true
 				}
 			}
@@ -594,7 +616,7 @@ func (b *builder) enriches() {
 				bound = capped
 			}
 		}
-		if runningAll == 0 {
+		if runningAll == 0 && len(changing) == 0 {
 			bound = len(certain)
 		}
 		if bound < len(certain) {
@@ -604,11 +626,14 @@ func (b *builder) enriches() {
 			for _, p := range bp.todo {
 				unionTodo[p.ID] = true
 			}
+			for _, p := range changing {
+				unionTodo[p.ID] = true
+			}
 			for _, p := range bp.failing {
 				unionFailing[p.ID] = true
 			}
 		} else {
-			unionN, failingN = len(bp.todo), len(bp.failing)
+			unionN, failingN = len(bp.todo)+len(changing), len(bp.failing)
 		}
 		sumMax += bound
 		c := &Change{
@@ -625,7 +650,7 @@ func (b *builder) enriches() {
 				c.UnknownOutcomes++
 			}
 		}
-		c.Detail = enrichDetail(e, bp, c, len(runSources), b.v.used(e.Address))
+		c.Detail = enrichDetail(e, bp, c, len(runSources), b.v.used(e.Address), len(changing))
 		if n := c.UnknownOutcomes; n > 0 {
 			c.Detail += fmt.Sprintf("; %s with an unknown outcome from the last run: re-enriching may cost %s more %s",
 				plural(n, "enrichment", "enrichments"), thousands(n*cpe), map[bool]string{true: "credit", false: "credits"}[n*cpe == 1])
@@ -682,8 +707,29 @@ func (b *builder) ownedCap(e *config.Enrich, todo map[string]bool) int {
 	return n
 }
 
-// enrichDetail explains an enrich change.
-func enrichDetail(e *config.Enrich, bp blockPeople, c *Change, runSources, owned int) string {
+// mayChange returns the people of fresh (enriched, not due) whose change
+// of a field of e's refresh_on a read of this run may find: those a track
+// or a profile block reads. A search that runs may find changes too; its
+// people are bounded with the search's own.
+func (b *builder) mayChange(e *config.Enrich, fresh []*state.Person) []*state.Person {
+	if len(e.RefreshOn) == 0 {
+		return nil
+	}
+	var out []*state.Person
+	for _, p := range fresh {
+		if p.Status == state.StatusLeft {
+			continue
+		}
+		if b.tracked[p] != "" || (p.Lead.PageName != "" && b.reads[api.PageKey(p.Lead.PageName)] != "") {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// enrichDetail explains an enrich change; changing are the people a read
+// of this run may show changed (refresh_on).
+func enrichDetail(e *config.Enrich, bp blockPeople, c *Change, runSources, owned, changing int) string {
 	var parts []string
 	switch {
 	case c.CallsMax == 0 && e.Limit > 0 && owned >= e.Limit && len(bp.todo) > 0:
@@ -694,10 +740,18 @@ func enrichDetail(e *config.Enrich, bp blockPeople, c *Change, runSources, owned
 		parts = append(parts, plural(c.Calls, "person", "people"))
 	default:
 		from := "from searches that will run"
-		if runSources == 0 {
+		// The enrichments again that the reads of this run may cause
+		// (refresh_on): known only once the reads are in.
+		again := fmt.Sprintf("again if the reads of this run find a new %s (refresh_on)", strings.Join(e.RefreshOn, " or "))
+		switch {
+		case runSources == 0 && changing > 0:
+			from = again
+		case runSources == 0:
 			// Only people already known, whose leads or enrichments other
 			// calls of the run may change.
 			from = "as the run updates known people"
+		case changing > 0:
+			from += ", or " + again
 		}
 		if c.Calls == 0 {
 			parts = append(parts, fmt.Sprintf("up to %s %s", thousands(c.CallsMax), from))
@@ -867,6 +921,8 @@ func (b *builder) totals() {
 			t.SearchesMax += c.CallsMax
 		case c.Kind == KindProfile:
 			t.Profiles += c.Calls
+		case c.Kind == KindTrack:
+			t.Tracks += c.Calls
 		case c.Kind == KindEnrich:
 			t.Enrichments += c.Calls
 		}
@@ -875,15 +931,16 @@ func (b *builder) totals() {
 	if t.EnrichmentsMax < t.Enrichments {
 		t.EnrichmentsMax = t.Enrichments
 	}
-	t.CallsMax = t.SearchesMax + t.Profiles + t.EnrichmentsMax
+	t.CallsMax = t.SearchesMax + t.Profiles + t.Tracks + t.EnrichmentsMax
 	t.CreditsMax = t.EnrichmentsMax * cpe
 	// The monthly quota applies to the first generation (spec section 8):
 	// enrich exists only there; searches and profile reads use it when
 	// api.generation is 1.
 	t.QuotaCalls, t.QuotaCallsMax = t.Enrichments, t.EnrichmentsMax
 	if b.searchesUseQuota() {
-		t.QuotaCalls += t.Searches + t.Profiles
-		t.QuotaCallsMax += t.SearchesMax + t.Profiles
+		// Track reads are profile reads.
+		t.QuotaCalls += t.Searches + t.Profiles + t.Tracks
+		t.QuotaCallsMax += t.SearchesMax + t.Profiles + t.Tracks
 	}
 	t.RateLimit = b.cfg.API.RateLimit
 	if t.RateLimit <= 0 {

@@ -6,7 +6,9 @@
 // EnrichCandidatesClaimed, so that plan and apply cannot disagree. Whether each spreadsheet is written
 // is decided here too, from what the caller passes in Options: whether its
 // files exist, and the working copy's record of its last write (which
-// configuration and which state it was written from). Moved blocks are
+// configuration and which state it was written from). A track change
+// (track.go) lists exactly the people it reads; the enrichments again that
+// their reads may cause (refresh_on) are bounded in the enrich changes. Moved blocks are
 // resolved against the state here (Moves): the plan shows each move, and
 // is made on the state as it will be once apply has recorded them.
 //

@@ -228,6 +228,9 @@ type blockPeople struct {
 	// failing need enrichment but fail where now or have no page name; a
 	// search that runs may change their lead so that they qualify.
 	failing []*state.Person
+	// fresh hold an enrichment that is not stale: a change seen in this
+	// run may make them due again (refresh_on).
+	fresh []*state.Person
 	// members is how many distinct people the sources hold.
 	members int
 	// enriched is how many of them hold an enrichment that is not stale.
@@ -245,10 +248,32 @@ func (v *env) person(id string) *state.Person {
 // needsEnrich reports whether p is to be enriched by e at v.now as far as
 // enrichments go (page name and where aside).
 func (v *env) needsEnrich(e *config.Enrich, p *state.Person) bool {
+	if p.Status == state.StatusLeft {
+		// The service knows the page name no more: an enrichment would
+		// only be refused.
+		return false
+	}
 	if p.Enrichment == nil {
 		return true
 	}
-	return e.Refresh > 0 && v.now.Sub(p.Enrichment.EnrichedAt) >= e.Refresh
+	if e.Refresh > 0 && v.now.Sub(p.Enrichment.EnrichedAt) >= e.Refresh {
+		return true
+	}
+	return changedSinceEnriched(e, p)
+}
+
+// changedSinceEnriched reports whether a field of e's refresh_on changed
+// after p's enrichment: its e-mail and domain belong to the old employer.
+func changedSinceEnriched(e *config.Enrich, p *state.Person) bool {
+	if p.Enrichment == nil {
+		return false
+	}
+	for _, f := range e.RefreshOn {
+		if p.ChangedSince(f, p.Enrichment.EnrichedAt) {
+			return true
+		}
+	}
+	return false
 }
 
 // collect gathers the people of e's sources, skipping the sources for which
@@ -289,6 +314,7 @@ func (v *env) collect(e *config.Enrich, skipSource func(string) bool, where bool
 			if !v.needsEnrich(e, p) {
 				if p.Enrichment != nil {
 					bp.enriched++
+					bp.fresh = append(bp.fresh, p)
 				}
 				continue
 			}

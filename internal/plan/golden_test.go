@@ -128,6 +128,22 @@ func TestGolden(t *testing.T) {
 				f.cfg.Moves = append(f.cfg.Moves, mv)
 			}
 		}},
+		{name: "tracked", setup: func(f *fixture, o *Options) {
+			// A track of the contacts and the founder; the contacts are
+			// enriched again when their company changed (refresh_on). One
+			// is known to have moved: enriched again for certain; the
+			// reads of the others may find more.
+			f.cfg.Enriches[0].RefreshOn = []string{"company"}
+			f.track("champions", 30*day, "enrich.cto_contacts", "profile.founder")
+			f.ran(`search.cto["Berlin"]`, t0.Add(-2*day), ids(1, 30)...)
+			f.ran(`search.cto["Hamburg"]`, t0.Add(-2*day), ids(25, 30)...)
+			f.read("profile.founder", t0.Add(-2*day))
+			for _, id := range ids(1, 50) {
+				f.enriched(id, "enrich.cto_contacts", t0.Add(-60*day))
+			}
+			f.trackRead("track.champions", ids(1, 1)[0], t0.Add(-3*day), "VP Engineering", "Rheinbank AG", false)
+			f.wrote("export.marketing")
+		}},
 		{name: "over_budget", setup: func(f *fixture, o *Options) {
 			f.cfg.Enriches[0].Limit = 0
 			f.cfg.API.MaxCredits = 100

@@ -165,8 +165,9 @@ type Change struct {
 	// last run, the people counted ...). Sensitive values are redacted.
 	Detail string `json:"detail"`
 	// PersonIDs are, for an enrich change, the people already known that it
-	// will enrich (Calls of them), in the order apply takes them; for the
-	// retention change (KindPeople), the people it removes.
+	// will enrich (Calls of them), in the order apply takes them; for a
+	// track change, the people it reads (all of its Calls), in order; for
+	// the retention change (KindPeople), the people it removes.
 	PersonIDs []string `json:"person_ids,omitempty"`
 	// Path is an export's file.
 	Path string `json:"path,omitempty"`
@@ -192,7 +193,7 @@ type Change struct {
 // field for enrich changes. Other kinds have no person_ids.
 func (c *Change) MarshalJSON() ([]byte, error) {
 	type plain Change // without this method
-	if c.Kind != KindEnrich {
+	if c.Kind != KindEnrich && c.Kind != KindTrack {
 		return json.Marshal((*plain)(c))
 	}
 	ids := c.PersonIDs
@@ -222,9 +223,12 @@ type Totals struct {
 	DurationSecondsMax int `json:"duration_seconds_max"`
 	// Calls by kind (profile reads are certain; searches with split_by
 	// and enrichments have a certain part and a bound).
-	Searches       int     `json:"searches"`
-	SearchesMax    int     `json:"searches_max"`
-	Profiles       int     `json:"profiles"`
+	Searches    int `json:"searches"`
+	SearchesMax int `json:"searches_max"`
+	Profiles    int `json:"profiles"`
+	// Tracks counts the profile reads of track blocks: certain, as the
+	// people due are known.
+	Tracks         int     `json:"tracks"`
 	Enrichments    int     `json:"enrichments"`
 	EnrichmentsMax int     `json:"enrichments_max"`
 	Forgets        int     `json:"forgets"`
@@ -322,7 +326,7 @@ func (p *Plan) normalize() {
 		p.Changes = []*Change{}
 	}
 	for _, c := range p.Changes {
-		if c != nil && c.Kind == KindEnrich && c.PersonIDs == nil {
+		if c != nil && (c.Kind == KindEnrich || c.Kind == KindTrack) && c.PersonIDs == nil {
 			c.PersonIDs = []string{}
 		}
 	}

@@ -115,16 +115,17 @@ func withoutIDs(body []byte) []byte {
 // named), keeping every other field.
 func (s *Server) otherPerson(body []byte, n uint64) []byte {
 	var obj map[string]any
-	if json.Unmarshal(body, &obj) != nil || len(s.members) < 2 {
+	members := s.pop.Load().members
+	if json.Unmarshal(body, &obj) != nil || len(members) < 2 {
 		return body
 	}
 	page, _ := obj["pageName"].(string)
 	if u, ok := obj["networkUrl"].(string); ok && page == "" {
 		page = pageOfURL(u)
 	}
-	other := s.members[int(n)%len(s.members)]
+	other := members[int(n)%len(members)]
 	if pageKey(other.PageName) == pageKey(page) {
-		other = s.members[(int(n)+1)%len(s.members)]
+		other = members[(int(n)+1)%len(members)]
 	}
 	if _, ok := obj["networkUrl"]; ok {
 		obj["networkUrl"] = other.ProfileURL()

@@ -24,3 +24,13 @@ func BenchmarkSearch(b *testing.B) {
 		s.search(q)
 	}
 }
+
+// BenchmarkDrift measures drifting the default population to epoch 2 at a
+// share of 0.15, which the first sandbox of each seed, size, drift and
+// epoch pays on top of generating.
+func BenchmarkDrift(b *testing.B) {
+	base := populationFor(0, DefaultPeople)
+	for b.Loop() {
+		base.drift(0, 0.15, 2)
+	}
+}

@@ -1,8 +1,10 @@
 // Package sandbox is an in-process stand-in of the lead service, both
 // generations, as an http.Handler: a deterministic synthetic population, the
-// spec's rules enforced (key, rate limit, input checks, quota, credits), and
-// knobs for latency and faults. Server.Transport reaches it without a
-// listener (api { sandbox = true }); `leadsync sandbox` serves it over HTTP.
+// spec's rules enforced (key, rate limit, input checks, quota, credits),
+// knobs for latency and faults, and a population that drifts over epochs
+// (drift.go: people change jobs, leave, turn private) with its ground
+// truth. Server.Transport reaches it without a listener (api { sandbox =
+// true }); `leadsync sandbox` serves it over HTTP.
 //
 // It owns the sandbox's behaviour where the spec is silent (error bodies,
 // what counts against the quota, raw in generation 2); docs/sandbox.md

@@ -50,7 +50,7 @@ func (s *Server) operate(op Op, body []byte, now time.Time, n uint64) reply {
 		if err != nil {
 			return errorReply(http.StatusBadRequest, "%s", err)
 		}
-		m, ok := s.byPage[pageKey(page)]
+		m, ok := s.Member(page)
 		if !ok {
 			return errorReply(http.StatusBadRequest, "no member with pageName %q", page)
 		}

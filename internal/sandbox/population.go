@@ -94,29 +94,44 @@ func (m *Member) imageURL(size int) string {
 // company is one employer of the population.
 type company struct{ name, domain string }
 
-// generate builds the population of n members from seed. Only slices are
-// iterated while drawing (never maps), so that the same seed always gives
-// the same members.
-func generate(seed int64, n int) []*Member {
-	r := rand.New(rand.NewPCG(uint64(seed), 0x1ead5c))
+// newPopulationRand is the source every population of seed is drawn from.
+func newPopulationRand(seed int64) *rand.Rand {
+	return rand.New(rand.NewPCG(uint64(seed), 0x1ead5c))
+}
 
-	companies := map[string]map[string][]company{}
+// companies are the employers of a population: per country and industry,
+// three companies.
+type companies map[string]map[string][]company
+
+// companyTable draws the employers: the first draws of a population's
+// source, so that drift (drift.go) can draw the same table again.
+func companyTable(r *rand.Rand) companies {
+	table := companies{}
 	for _, c := range countries {
 		ci := countryInfos[c]
-		companies[c] = map[string][]company{}
+		table[c] = map[string][]company{}
 		for _, ind := range industries {
 			perm := r.Perm(len(ci.prefixes))
 			for k := range 3 {
 				prefix := ci.prefixes[perm[k]]
 				noun := industryNouns[ind]
 				legal := ci.legal[r.IntN(len(ci.legal))]
-				companies[c][ind] = append(companies[c][ind], company{
+				table[c][ind] = append(table[c][ind], company{
 					name:   prefix + " " + noun + " " + legal,
 					domain: strings.ToLower(asciiFold(strings.ReplaceAll(prefix+"-"+noun, " ", "-"))) + "." + ci.tld,
 				})
 			}
 		}
 	}
+	return table
+}
+
+// generate builds the population of n members from seed. Only slices are
+// iterated while drawing (never maps), so that the same seed always gives
+// the same members.
+func generate(seed int64, n int) []*Member {
+	r := newPopulationRand(seed)
+	companies := companyTable(r)
 
 	countryW := weightsOf(countries, func(k string) int { return countryInfos[k].weight })
 	industryW := weightsOf(industries, func(k string) int { return max(2, industryWeight[k]) })
@@ -275,14 +290,7 @@ func generate(seed int64, n int) []*Member {
 			m.Email = local + "@" + m.CompanyDomain
 		}
 
-		m.fName, m.fTitle, m.fPrevTitle = fold(m.FullName()), fold(m.Title), fold(m.PreviousTitle)
-		m.fCompany, m.fPrevCompany = fold(m.Company), fold(m.PreviousCompany)
-		m.fCity, m.fEducation = fold(m.City), fold(m.Education)
-		if alt := cityNames[m.City]; len(alt) > 0 {
-			m.fCity = fold(m.City + "\x00" + strings.Join(alt, "\x00"))
-		}
-		m.fSkills = fold(strings.Join(m.Skills, "\x00"))
-		m.fKeywords = strings.Join([]string{m.fName, m.fTitle, m.fCompany, m.fSkills}, "\x00")
+		m.refold(fold)
 		members = append(members, m)
 	}
 	nameWellKnown(members)

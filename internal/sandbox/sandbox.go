@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -82,6 +83,11 @@ type Options struct {
 	Quota int
 	// Faults are the faults injected from the start; see SetFaults.
 	Faults Faults
+	// Drift is the share of members who move at each epoch, and Epoch the
+	// epoch the population is at (drift.go); 0 and 0 are the generated
+	// population. Values out of range (see CheckDrift) are clamped.
+	Drift float64
+	Epoch int
 }
 
 // Faults are injected failures. Shares are fractions of calls in [0, 1];
@@ -269,13 +275,12 @@ type Stats struct {
 // Options.Now at arrival; calls answered 429 or 403 do not count. One window
 // serves all operations and both generations, as in the spec.
 type Server struct {
-	opts    Options
-	key     string
-	members []*Member
-	byPage  map[string]*Member
-	limit   int           // k: calls per window
-	window  time.Duration // k/r
-	cost    int
+	opts   Options
+	key    string
+	pop    atomic.Pointer[population] // the population at the current epoch
+	limit  int                        // k: calls per window
+	window time.Duration              // k/r
+	cost   int
 
 	mu       sync.Mutex
 	faults   Faults
@@ -328,20 +333,28 @@ func New(opts Options) *Server {
 		s.limit = max(1, int(math.Floor(r*w.Seconds()+1e-9)))
 		s.window = time.Duration(float64(s.limit) / r * float64(time.Second))
 	}
-	pop := populationFor(opts.Seed, opts.People)
-	s.members, s.byPage = pop.members, pop.byPage
+	opts.Drift = min(1, max(0, opts.Drift))
+	if math.IsNaN(opts.Drift) {
+		opts.Drift = 0
+	}
+	opts.Epoch = min(MaxEpoch, max(0, opts.Epoch))
+	s.opts = opts
+	s.pop.Store(populationAt(opts.Seed, opts.People, opts.Drift, opts.Epoch))
 	s.stats = Stats{ByOp: map[Op]int{}, Status: map[int]int{}, Faults: map[Fault]int{}, Enriched: map[string]int{}}
 	s.setFaultsLocked(opts.Faults)
 	return s
 }
 
-// population is a generated population with its index. Members never
-// change after generation, so sandboxes with the same seed and size share
-// one: tests build many sandboxes, and generating tens of thousands of members is the
-// costly part of New.
+// population is a generated (or drifted) population with its index.
+// Members never change after generation, so sandboxes with the same seed
+// and size share one: tests build many sandboxes, and generating tens of
+// thousands of members is the costly part of New.
 type population struct {
 	members []*Member
 	byPage  map[string]*Member
+	// changes are the drift's ground truth up to the population's epoch,
+	// by epoch then population order; none for a generated population.
+	changes []Change
 }
 
 var (
@@ -452,12 +465,47 @@ func (s *Server) Stats() Stats {
 	return stats
 }
 
-// Population returns the members, in their fixed order. The members are
+// Population returns the members at the current epoch, in their fixed
+// order (those who left the network are not among them). The members are
 // shared: callers must not modify them.
-func (s *Server) Population() []*Member { return slices.Clone(s.members) }
+func (s *Server) Population() []*Member { return slices.Clone(s.pop.Load().members) }
 
-// Member returns the member with the given page name, in any case.
+// Member returns the member with the given page name, in any case, as of
+// the current epoch; false for a page name nobody has, or a member who left
+// the network.
 func (s *Server) Member(pageName string) (*Member, bool) {
-	m, ok := s.byPage[pageKey(pageName)]
+	m, ok := s.pop.Load().byPage[pageKey(pageName)]
 	return m, ok
 }
+
+// CheckDrift reports a drift share or an epoch New and SetDrift would
+// clamp: the drift is a share from 0 to 1, the epoch 0 to MaxEpoch.
+func CheckDrift(drift float64, epoch int) error { return checkDrift(drift, epoch) }
+
+// SetDrift moves the population to epoch with the given drift share, as if
+// time had passed: the calls from then on see it. Quota, credits, the rate
+// window and the counters stay as they are.
+func (s *Server) SetDrift(drift float64, epoch int) error {
+	if err := checkDrift(drift, epoch); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	s.opts.Drift, s.opts.Epoch = drift, epoch
+	s.mu.Unlock()
+	s.pop.Store(populationAt(s.opts.Seed, s.opts.People, drift, epoch))
+	return nil
+}
+
+// Drift returns the drift share and the epoch the population is at.
+func (s *Server) Drift() (drift float64, epoch int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.opts.Drift, s.opts.Epoch
+}
+
+// Changes returns the ground truth of the drift: every change of every
+// member from epoch 1 to the current epoch, by epoch, then in population
+// order. A member's job at epoch e is the After of their last change up to
+// e, or (with none) the Before of their first change, or (with no change
+// at all) what Member shows.
+func (s *Server) Changes() []Change { return slices.Clone(s.pop.Load().changes) }

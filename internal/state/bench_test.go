@@ -1,6 +1,7 @@
 package state_test
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -66,5 +67,33 @@ func BenchmarkFoldSearchSuppressed(b *testing.B) {
 func BenchmarkBuild300k(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		statetest.BigState(b, 5000, 60)
+	}
+}
+
+// BenchmarkFoldTrackChange measures the fold of a track read that finds a
+// new job (one change appended to a person's history), at 1,000 and
+// 300,000 people: the same figure whatever the state's size.
+//
+//	go test ./internal/state -run '^$' -bench FoldTrackChange -benchmem -count 3
+func BenchmarkFoldTrackChange(b *testing.B) {
+	for _, people := range []int{1000, 300000} {
+		b.Run(fmt.Sprintf("people=%d", people), func(b *testing.B) {
+			s := statetest.BigState(b, max(1, people/60), 60)
+			ids := make([]string, 0, 4096)
+			for id := range s.People {
+				if len(ids) == cap(ids) {
+					break
+				}
+				ids = append(ids, id)
+			}
+			at := time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if err := s.Fold(statetest.TrackChange(at.Add(time.Duration(i)*time.Second), ids[i%len(ids)], i)); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

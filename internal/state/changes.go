@@ -11,7 +11,12 @@ type Changes struct {
 	Profiles map[string]struct{}
 	People   map[string]struct{}
 	Failures map[string]struct{}
-	Usage    bool
+	// History counts, by person ID, the entries at the end of the
+	// person's History that were added since tracking started; -1 when the
+	// whole history is to be written again (a person re-keyed or merged).
+	// Its people are in People too.
+	History map[string]int
+	Usage   bool
 	// Meta is true when a state-level field other than these maps and
 	// Usage changed (the split runs under way).
 	Meta bool
@@ -23,6 +28,7 @@ func newChanges() *Changes {
 		Profiles: map[string]struct{}{},
 		People:   map[string]struct{}{},
 		Failures: map[string]struct{}{},
+		History:  map[string]int{},
 	}
 }
 
@@ -71,6 +77,9 @@ func (s *State) PutBackChanges(c *Changes) {
 	for k := range c.Failures {
 		s.changes.Failures[k] = struct{}{}
 	}
+	for k, n := range c.History {
+		s.touchHistory(k, n)
+	}
 	s.changes.Usage = s.changes.Usage || c.Usage
 	s.changes.Meta = s.changes.Meta || c.Meta
 }
@@ -78,6 +87,21 @@ func (s *State) PutBackChanges(c *Changes) {
 func (s *State) touchPerson(id string) {
 	if s.changes != nil && id != "" {
 		s.changes.People[id] = struct{}{}
+	}
+}
+
+// touchHistory notes n more entries at the end of the history of person
+// id (-1: all of it).
+func (s *State) touchHistory(id string, n int) {
+	if s.changes == nil || id == "" {
+		return
+	}
+	s.changes.People[id] = struct{}{}
+	switch cur, ok := s.changes.History[id]; {
+	case n < 0 || (ok && cur < 0):
+		s.changes.History[id] = -1
+	default:
+		s.changes.History[id] = cur + n
 	}
 }
 

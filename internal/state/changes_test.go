@@ -10,8 +10,16 @@ import (
 )
 
 // mirror is a row store fed only by Changes, as the PostgreSQL backend is:
-// after every step it must equal the state.
-type mirror struct{ s *State }
+// after every step it must equal the state. A person's history is kept
+// apart from their row and only appended to, as in the backend's history
+// table: Changes.History says how many entries are new (or that all are).
+type mirror struct {
+	s       *State
+	history map[string][]Drift
+	// appended and rewritten count the history entries appended and the
+	// histories written whole (a re-key), so that the test sees both.
+	appended, rewritten int
+}
 
 func clone[T any](v *T) *T {
 	b, err := json.Marshal(v)
@@ -27,12 +35,28 @@ func clone[T any](v *T) *T {
 
 func (m *mirror) take(s *State) {
 	c := s.TakeChanges()
+	if m.history == nil {
+		m.history = map[string][]Drift{}
+	}
 	for k := range c.People {
-		if p := s.People[k]; p != nil {
-			m.s.People[k] = clone(p)
-		} else {
+		p := s.People[k]
+		if p == nil {
 			delete(m.s.People, k)
+			delete(m.history, k)
+			continue
 		}
+		row := clone(p)
+		switch n := c.History[k]; {
+		case n < 0:
+			m.history[k] = *clone(&p.History)
+			m.rewritten++
+		case n > 0:
+			tail := p.History[len(p.History)-n:]
+			m.history[k] = append(m.history[k], *clone(&tail)...)
+			m.appended += n
+		}
+		row.History = m.history[k]
+		m.s.People[k] = row
 	}
 	for k := range c.Searches {
 		if v := s.Searches[k]; v != nil {
@@ -102,6 +126,11 @@ func TestChangesNameEveryChange(t *testing.T) {
 			s.Fold(searchEv(day(1), "search.a", 0, lead("", "anna", "Anna"), lead("n2", "ben", "Ben"), lead("", "", "Nobody")))
 		},
 		func(s *State) { s.Fold(profileEv(day(2), "profile.p", "anna", "Anna A")) },
+		// Anna moves while known by page name only: her history is kept
+		// under page:anna, then moves with her when she is re-keyed.
+		func(s *State) {
+			s.Fold(searchEv(day(2), "search.m", 0, api.Lead{PageName: "anna", FullName: "Anna", Title: "VP", Company: "Rheinbank", Location: "Köln, Germany"}))
+		},
 		func(s *State) {
 			// Anna's networkId arrives: re-keyed from page:anna in search.a and profile.p.
 			s.Fold(searchEv(day(3), "search.b", 1, lead("n1", "anna", "Anna"), lead("n2", "ben", "Ben")))
@@ -116,6 +145,18 @@ func TestChangesNameEveryChange(t *testing.T) {
 			s.Fold(Event{At: day(5), Kind: EventFailure, Address: "search.c", Failure: &Failure{Message: "500"}})
 		},
 		func(s *State) { s.Fold(searchEv(day(6), "search.a", 0, lead("n1", "anna", "Anna"))) },
+		// Track reads of Ben: a new job, a private profile, gone; and his
+		// enrichment made again at the new employer.
+		func(s *State) { s.Fold(trackEv(day(6), "track.t", "n2", "Head of IT", "Nordlicht GmbH")) },
+		func(s *State) {
+			s.Fold(enrichEv(day(6), "enrich.e", "n2", api.EnrichedProfile{NetworkID: "n2", Email: "b@nordlicht.example", Company: "Nordlicht GmbH"}))
+		},
+		func(s *State) {
+			s.Fold(Event{At: day(6), Kind: EventTrack, Address: "track.t", Track: &TrackEvent{PersonID: "n2", Profile: &api.Profile{Private: true}}})
+		},
+		func(s *State) {
+			s.Fold(Event{At: day(7), Kind: EventTrack, Address: "track.t", Track: &TrackEvent{PersonID: "n2", Gone: true}})
+		},
 		func(s *State) { s.Fold(profileEv(day(6), "profile.p", "ben", "Ben B")) },
 		// An enrichment pending, then unknown, then another pending and void.
 		func(s *State) {
@@ -146,6 +187,13 @@ func TestChangesNameEveryChange(t *testing.T) {
 		func(s *State) { s.Fold(profileEv(day(8), "profile.q", "emil", "Emil E")) },
 		func(s *State) {
 			s.Fold(Event{At: day(8), Kind: EventProfileShare, Address: "profile.r", Share: &ProfileShareEvent{From: "profile.q", Generation: api.Gen1, Request: []byte(`{"pageName":"Emil"}`)}})
+		},
+		// Dora changes jobs, is removed and found again before the next
+		// write: her new record has no history, and none comes back.
+		func(s *State) {
+			s.Fold(trackEv(day(8), "track.t", "n4", "Head of Ops", "Elsewhere"))
+			s.RemovePerson("n4")
+			s.Fold(searchEv(day(8), "search.u", 0, lead("n4", "dora", "Dora")))
 		},
 		// A split search: the root at the cap, then its two sub-searches.
 		func(s *State) { s.Fold(splitEv(day(9), "search.s", []string{}, api.MaxResults)) },
@@ -200,6 +248,11 @@ func TestChangesNameEveryChange(t *testing.T) {
 	}
 	if !s.TakeChanges().Empty() {
 		t.Fatal("changes left after taking them")
+	}
+	// Title, company, location, e-mail and status drifts were appended;
+	// a re-key wrote Anna's history whole.
+	if m.appended < 6 || m.rewritten == 0 {
+		t.Fatalf("history: %d entries appended, %d written whole; want drifts of every kind and a re-key", m.appended, m.rewritten)
 	}
 	// Changes given back are taken again.
 	s.Fold(Event{At: day(9), Kind: EventFailure, Address: "search.d", Failure: &Failure{Message: "x"}})

@@ -1,10 +1,12 @@
 // Package state is the model of what leadsync knows was fetched: State
-// (searches, profile reads, people, failures, usage, the suppression list,
-// split runs under way), the events that record each completed call, and
-// Fold, the one way a state changes, both live and when a journal is
-// replayed (a move of records to other addresses among them, EventMove);
-// a marked event (EventMark) is folded once, however many copies of it
-// turn up (the backend's, a rescue file's). It also names what changed (Changes, for a backend that writes
+// (searches, profile reads, people with their histories, failures, usage,
+// the suppression list, split runs under way), the events that record each
+// completed call, and Fold, the one way a state changes, both live and when
+// a journal is replayed (a move of records to other addresses among them,
+// EventMove); a marked event (EventMark) is folded once, however many
+// copies of it turn up (the backend's, a rescue file's). Fold records a
+// person's history (drift.go): every change of title, company, location,
+// e-mail or status a call saw. It also names what changed (Changes, for a backend that writes
 // row by row), checks a state read from outside (Check), and gives the
 // mark of the data an export was written from (DataMark).
 //

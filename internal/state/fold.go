@@ -73,6 +73,8 @@ func (e *Event) Validate() error {
 		return e.validateUpdate()
 	case EventMove:
 		return e.validateMove()
+	case EventTrack:
+		return e.validateTrack()
 	case EventSplit:
 		if err := need(e.Split != nil, "sub-search result"); err != nil {
 			return err
@@ -106,12 +108,15 @@ func (s *State) Fold(e Event) error {
 	}
 	defer s.noteMark(&e)
 	s.Normalize()
+	s.lastDrifts = s.lastDrifts[:0]
 	if e.Kind == EventMove {
-		// No call, no address of its own: nothing to clear.
+		// No call, no address of its own: nothing to clear, no change of a
+		// person's fields.
 		s.foldMove(e.Move)
 		return nil
 	}
-	a := applier{s: s, at: e.At}
+	a := applier{s: s, at: e.At, by: e.Address, call: callOf(e.Kind)}
+	defer a.settleDrifts()
 	s.touchFailure(e.Address)
 	switch e.Kind {
 	case EventSearch:
@@ -160,6 +165,8 @@ func (s *State) Fold(e Event) error {
 		return nil
 	case EventProfileShare:
 		a.shareProfile(e.Address, e.Share)
+	case EventTrack:
+		a.track(e.Address, e.Track)
 	}
 	// Any success clears the address's last failure.
 	delete(s.Failures, e.Address)
@@ -180,9 +187,20 @@ func (s *State) Normalize() {
 // applier carries what one Fold call needs: the re-keys it made, so that
 // IDs collected before a re-key can be mapped to the person's new ID.
 type applier struct {
-	s       *State
-	at      time.Time
-	renamed map[string]string // old ID -> new ID, this call only
+	s  *State
+	at time.Time
+	// by and call are the event's address and Drift.Call: who saw the
+	// drifts this call records.
+	by, call string
+	renamed  map[string]string // old ID -> new ID, this call only
+}
+
+// settleDrifts names the people of the drifts recorded by their IDs after
+// any re-key of this call.
+func (a *applier) settleDrifts() {
+	for i := range a.s.lastDrifts {
+		a.s.lastDrifts[i].PersonID = a.current(a.s.lastDrifts[i].PersonID)
+	}
 }
 
 // current follows re-keys made during this call.
@@ -257,6 +275,13 @@ func (a *applier) upsert(l api.Lead) string {
 // is their identity and never changes.
 func (a *applier) mergeLead(p *Person, l api.Lead) {
 	d := &p.Lead
+	// What the person shows of their job and place is history when it
+	// changes (the table's History rows: title, company, location).
+	for _, f := range api.LeadFields {
+		if f.History {
+			a.drift(p, f.Key, *f.Lead(d), *f.Lead(&l))
+		}
+	}
 	for _, f := range api.LeadFields {
 		if v := *f.Lead(&l); v != "" && f.Merge != api.MergeKey {
 			*f.Lead(d) = v
@@ -322,6 +347,7 @@ func (a *applier) rekey(old, id string) {
 	// FoundBy lists every search and profile record that refers to old.
 	s.touchPerson(old)
 	s.touchPerson(id)
+	s.touchHistory(id, -1) // the person's history moves with them
 	for _, addr := range op.FoundBy {
 		if sr := s.Searches[addr]; sr != nil {
 			sr.LeadIDs = replaceID(sr.LeadIDs, old, id)
@@ -364,6 +390,13 @@ func mergePeople(dst, src *Person) {
 	}
 	if len(dst.Raw) == 0 {
 		dst.Raw = src.Raw
+	}
+	dst.History = mergeHistory(dst.History, src.History)
+	if newer(src.Checked(), dst.Checked()) {
+		dst.Status, dst.StatusSince = src.Status, src.StatusSince
+	}
+	if newer(src.CheckedAt, dst.CheckedAt) {
+		dst.CheckedAt = src.CheckedAt
 	}
 }
 
@@ -499,6 +532,7 @@ func (a *applier) search(addr string, se *SearchEvent) {
 	if rec.RequestHash == "" {
 		rec.RequestHash = RequestHash(se.Generation, se.Request)
 	}
+	rec.Changed = s.changedBy(ids, addr, a.at)
 	a.putSearch(rec, seen)
 }
 
@@ -590,11 +624,20 @@ func (a *applier) profile(addr string, pe *ProfileEvent) {
 		s.touchProfile(addr)
 		return
 	}
+	before := false
+	if known := s.Person(s.Resolve(l)); known != nil {
+		before = readBefore(known)
+	}
 	id := a.upsert(l)
 	p := s.People[id]
 	prof := pe.Profile
 	at := a.at
 	p.Profile, p.ProfileReadAt = &prof, &at
+	status := ""
+	if prof.Private {
+		status = StatusPrivate
+	}
+	a.setStatus(p, status, before)
 	if prev := s.Profiles[addr]; prev != nil && prev.PersonID != id {
 		removeFoundBy(s.People[prev.PersonID], addr)
 		s.touchPerson(prev.PersonID)
@@ -670,6 +713,13 @@ func (a *applier) enrich(addr string, ee *EnrichEvent) {
 		}
 		a.mergeLead(p, rl)
 		guessNames(&p.Lead)
+	}
+	if p.Enrichment != nil {
+		// The e-mail replaced (another employer's, or none now) is history.
+		a.drift(p, DriftEmail, p.Enrichment.Result.Email, res.Email)
+		if old := p.Enrichment.Result.Email; old != "" && res.Email == "" {
+			a.record(p, Drift{Field: DriftEmail, Before: old})
+		}
 	}
 	p.Enrichment = &Enrichment{EnrichedAt: a.at, By: addr, Result: res}
 	s.settlePending(ee.PersonID, p.ID)

@@ -31,6 +31,11 @@ func profileEv(at time.Time, addr, page, name string) Event {
 		Profile: api.Profile{FullName: name, CurrentPosition: []api.Position{{JobTitle: "Founder", Company: "ACME"}}}}}
 }
 
+func trackEv(at time.Time, addr, id, title, company string) Event {
+	return Event{At: at, Kind: EventTrack, Address: addr, Track: &TrackEvent{PersonID: id, Generation: api.Gen1,
+		Request: []byte(`{"pageName":"x"}`), Profile: &api.Profile{FullName: "X", CurrentPosition: []api.Position{{JobTitle: title, Company: company}}}}}
+}
+
 func enrichEv(at time.Time, addr, id string, res api.EnrichedProfile) Event {
 	return Event{At: at, Kind: EventEnrich, Address: addr, Enrich: &EnrichEvent{PersonID: id, Credits: 1, Result: res}}
 }

@@ -81,6 +81,9 @@ func (s *State) removePerson(id string) {
 	delete(s.People, id)
 	ix.people = len(s.People)
 	s.touchPerson(id)
+	// A person made again under this ID before the next write (a search
+	// finds them again) starts a history of their own: written whole.
+	s.touchHistory(id, -1)
 	if p != nil && ix.byPage[p.Lead.PageName] == id {
 		delete(ix.byPage, p.Lead.PageName)
 	}

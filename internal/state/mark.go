@@ -20,8 +20,10 @@ func (s *State) folded(e *Event) bool {
 
 // noteMark records that e, folded now, is in s. The mark is written with
 // the state's other fields (the state file; the pg backend's extra
-// column at its commit); between, a backend that keeps the events
-// themselves (the journal, pg's events) keeps their marks with them.
+// column), so it is a change of the state's own fields (touchMeta): a
+// backend that writes each call's changes as they come (pg) and drops the
+// events it folded must write the mark with them, or a run killed after
+// further calls would lose it.
 func (s *State) noteMark(e *Event) {
 	if e.Mark == nil || e.Mark.Run == "" {
 		return
@@ -31,6 +33,7 @@ func (s *State) noteMark(e *Event) {
 	}
 	if e.Mark.Seq > s.Marks[e.Mark.Run] {
 		s.Marks[e.Mark.Run] = e.Mark.Seq
+		s.touchMeta()
 	}
 }
 

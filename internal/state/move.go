@@ -8,14 +8,16 @@ import (
 )
 
 // EventMove moves records from addresses to others without a call: a
-// search, profile or enrich block renamed, moved into a module or given
-// for_each or count (a moved block, or leadsync state mv). Everything the
-// records hold follows them: a search's results and split runs, a profile
-// read, the last failure, the people found (FoundBy), the enrichments an
-// enrich block made (Enrichment.By, and those of people erased since, in
-// ErasedEnrichments) and its enrichments of unknown outcome, so that a
-// moved block is neither run nor paid for again and its limit counts what
-// it spent. Its Address is MovesAddress.
+// search, profile, enrich or track block renamed, moved into a module or
+// given for_each or count (a moved block, or leadsync state mv).
+// Everything the records hold follows them: a search's results and split
+// runs, a profile read, the last failure, the people found (FoundBy), the
+// enrichments an enrich block made (Enrichment.By, and those of people
+// erased since, in ErasedEnrichments) and its enrichments of unknown
+// outcome, and the changes of people each call saw (History[].By), so that
+// a moved block is neither run nor paid for again, its limit counts what
+// it spent and a sheet of its changes keeps them. Its Address is
+// MovesAddress.
 const EventMove EventKind = "move"
 
 // MovesAddress is the address of move events.
@@ -72,8 +74,9 @@ func (s *State) holds(addr string, enrichers map[string]bool) bool {
 		s.ErasedEnrichments[addr] > 0 || enrichers[addr]
 }
 
-// enrichers are the enrich blocks whose enrichments s holds, known or of
-// unknown outcome.
+// enrichers are the addresses that people's records name: the enrich
+// blocks whose enrichments s holds (known or of unknown outcome), and the
+// calls that saw a change of someone (their history: a track, a search).
 func (s *State) enrichers() map[string]bool {
 	out := map[string]bool{}
 	for _, u := range s.UnknownEnrichments {
@@ -82,6 +85,9 @@ func (s *State) enrichers() map[string]bool {
 	for _, p := range s.People {
 		if p.Enrichment != nil {
 			out[p.Enrichment.By] = true
+		}
+		for _, d := range p.History {
+			out[d.By] = true
 		}
 	}
 	return out
@@ -225,14 +231,7 @@ func (s *State) foldMove(ev *MoveEvent) {
 	// that a state copied for planning (Moved) leaves the original as it
 	// was.
 	for id, p := range s.People {
-		moved := p.Enrichment != nil && to[p.Enrichment.By] != ""
-		for _, a := range p.FoundBy {
-			if to[a] != "" {
-				moved = true
-				break
-			}
-		}
-		if !moved {
+		if !personMoves(p, to) {
 			continue
 		}
 		c := *p
@@ -249,9 +248,46 @@ func (s *State) foldMove(ev *MoveEvent) {
 			c.FoundBy[i] = a
 		}
 		sort.Strings(c.FoundBy)
+		history := false
+		if p.History != nil {
+			// The history stays the person's; the call that saw each
+			// change is named as it is called now, so that a sheet of the
+			// moved block's changes keeps them.
+			c.History = make([]Drift, len(p.History))
+			for i, d := range p.History {
+				if dst := to[d.By]; dst != "" {
+					d.By, history = dst, true
+				}
+				c.History[i] = d
+			}
+		}
 		s.People[id] = &c
-		s.touchPerson(id)
+		if history {
+			s.touchHistory(id, -1) // entries changed, not added: all again
+		} else {
+			s.touchPerson(id)
+		}
 	}
+}
+
+// personMoves reports whether a move of to names something of p: the
+// searches that found them, the block that enriched them, the calls that
+// saw a change of them.
+func personMoves(p *Person, to map[string]string) bool {
+	if p.Enrichment != nil && to[p.Enrichment.By] != "" {
+		return true
+	}
+	for _, a := range p.FoundBy {
+		if to[a] != "" {
+			return true
+		}
+	}
+	for _, d := range p.History {
+		if to[d.By] != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // Moved returns a copy of s with the moves of ms folded in, and leaves s

@@ -22,7 +22,7 @@ func movedState(t *testing.T) *State {
 		searchEv(day(1), `search.cto["Hamburg"]`, 0, lead("n2", "ben", "Ben"), lead("n3", "cleo", "Cleo")),
 		searchEv(day(1), "search.keep", 0, lead("n1", "anna", "Anna")),
 		profileEv(day(1), "profile.founder", "dora", "Dora"),
-		enrichEv(day(2), "enrich.contacts", "n1", api.EnrichedProfile{NetworkID: "n1", Email: "a@x.example"}),
+		enrichEv(day(2), "enrich.contacts", "n1", api.EnrichedProfile{NetworkID: "n1", Email: "a@x.example", Title: "VP"}),
 		enrichEv(day(2), "enrich.contacts", "n3", api.EnrichedProfile{NetworkID: "n3", Email: "c@x.example"}),
 		{At: day(2), Kind: EventEnrichUnknown, Address: "enrich.contacts", Enrich: &EnrichEvent{PersonID: "n2", Credits: 1}, Failure: &Failure{Message: "timeout"}},
 		{At: day(3), Kind: EventForgetPeople, Address: PeopleAddress, People: &ForgetPeopleEvent{Reason: ForgetRetention, PersonIDs: []string{"n3"}}},
@@ -71,6 +71,9 @@ func TestFoldMoveCarriesEverything(t *testing.T) {
 	}
 	if got := s.People["n1"].Enrichment.By; got != "module.dach.enrich.contacts" {
 		t.Errorf("n1 enriched by %s", got)
+	}
+	if h := s.People["n1"].History; len(h) == 0 || h[len(h)-1].By != "module.dach.enrich.contacts" {
+		t.Errorf("n1's history: %+v", h)
 	}
 	if s.ErasedEnrichments["module.dach.enrich.contacts"] != 1 || s.ErasedEnrichments["enrich.contacts"] != 0 {
 		t.Errorf("erased enrichments: %v", s.ErasedEnrichments)

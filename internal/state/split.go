@@ -314,6 +314,14 @@ func (a *applier) finishSplit(addr string, t *SplitTree) {
 		// in several counts in each).
 		Suppressed: suppressed,
 	}
+	// The run's changes: those its sub-searches saw, from the first on.
+	since := a.at
+	for _, n := range done.Nodes {
+		if n.RanAt.Before(since) {
+			since = n.RanAt
+		}
+	}
+	rec.Changed = s.changedBy(kept, addr, since)
 	a.putSearch(rec, keptSet)
 }
 

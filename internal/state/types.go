@@ -81,6 +81,8 @@ type State struct {
 	idx *index
 	// changes records what Fold changed, when a backend tracks it (Track).
 	changes *Changes
+	// lastDrifts are the drifts the last Fold recorded (LastDrifts).
+	lastDrifts []SeenDrift
 	// sup is the suppression list as a set of keys, built lazily for the
 	// first len(Suppressed) == supLen entries (the list only grows).
 	sup    map[string]bool
@@ -125,6 +127,9 @@ type Search struct {
 	// Runs counts the successful runs of this address, this one included
 	// (0 in states written before it was recorded).
 	Runs int `json:"runs"`
+	// Changed counts the people of this run whose title, company or
+	// location it found changed since state last saw them (Person.History).
+	Changed int `json:"changed,omitempty"`
 	// Suppressed counts the results of the last run (and the people erased
 	// since) that name a suppressed person: dropped, not in LeadIDs.
 	Suppressed int `json:"suppressed,omitempty"`
@@ -213,6 +218,20 @@ type Person struct {
 	Enrichment *Enrichment `json:"enrichment,omitempty"`
 	// Raw is the last raw search item for this person, when raw = true.
 	Raw json.RawMessage `json:"raw,omitempty"`
+	// History are the changes of what the person shows (title, company,
+	// location, e-mail, whether they are on the network), oldest first:
+	// each time a search, profile read, track read or enrichment brought
+	// another value than state held (drift.go). Nil when none.
+	History []Drift `json:"history,omitempty"`
+	// Status is what the last profile read found: "" (a public profile, or
+	// never read), StatusPrivate or StatusLeft; StatusSince is when it was
+	// first found so.
+	Status      string     `json:"status,omitempty"`
+	StatusSince *time.Time `json:"status_since,omitempty"`
+	// CheckedAt is when a profile read (of a profile block or a track)
+	// last looked at the person, whatever it found; nil when never (a
+	// state written before it was kept: ProfileReadAt).
+	CheckedAt *time.Time `json:"checked_at,omitempty"`
 }
 
 // Enrichment is one enrich result kept for a person.
@@ -279,6 +298,7 @@ type Event struct {
 	People  *ForgetPeopleEvent `json:"people,omitempty"`
 	Trim    *TrimEvent         `json:"trim,omitempty"`  // EventTrim
 	Share   *ProfileShareEvent `json:"share,omitempty"` // EventProfileShare
+	Track   *TrackEvent        `json:"track,omitempty"` // EventTrack
 	Move    *MoveEvent         `json:"move,omitempty"`  // EventMove
 	// Mark places the event among those of the operation that recorded
 	// it (see EventMark); nil for an event recorded without one.

@@ -73,6 +73,7 @@ func TestPlanMarkdownGolden(t *testing.T) {
 		{"fresh", func() *plan.Plan { return readPlanJSON(t, "fresh") }, nil},
 		{"all_run", func() *plan.Plan { return readPlanJSON(t, "all_run") }, nil},
 		{"over_budget", func() *plan.Plan { return readPlanJSON(t, "over_budget") }, nil},
+		{"tracked", func() *plan.Plan { return readPlanJSON(t, "tracked") }, nil},
 		{"removed", func() *plan.Plan { return readPlanJSON(t, "removed") }, nil},
 		{"credits_short", func() *plan.Plan { return readPlanJSON(t, "credits_short") }, nil},
 		{"targets_replace", func() *plan.Plan { return readPlanJSON(t, "targets_replace") }, nil},

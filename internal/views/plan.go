@@ -169,6 +169,9 @@ func summaryLine(p *plan.Plan) string {
 	if t.Profiles > 0 {
 		kinds = append(kinds, count(t.Profiles, "profile read", "profile reads"))
 	}
+	if t.Tracks > 0 {
+		kinds = append(kinds, count(t.Tracks, "track read", "track reads"))
+	}
 	switch {
 	case t.EnrichmentsMax == 0:
 	case t.Enrichments == t.EnrichmentsMax:

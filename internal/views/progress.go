@@ -66,6 +66,17 @@ func (p *textProgress) CallDone(c engine.Call, r engine.CallResult) {
 		}
 	case engine.CallProfile:
 		detail = "profile read"
+	case engine.CallTrack:
+		switch {
+		case r.Left:
+			detail = "left the network (the service knows the page name no more)"
+		case r.Private:
+			detail = "profile private"
+		case len(r.Jobs) > 0:
+			detail = "new job: " + jobChangeText(r.Jobs[0])
+		default:
+			detail = "no change"
+		}
 	case engine.CallEnrich:
 		status := r.Status
 		if status == "" {
@@ -172,6 +183,9 @@ func writeSummary(w io.Writer, s *engine.Summary, e ending) {
 			if o.Capped && o.Split == nil {
 				line += "; hit the network's cap of 300: probably cut off"
 			}
+			if o.Changed > 0 {
+				line += fmt.Sprintf("; %s changed title, company or location since last seen", Plural(o.Changed, "person"))
+			}
 			if o.Suppressed > 0 {
 				line += fmt.Sprintf("; %s suppressed (erased with leadsync forget, dropped)", textfmt.Thousands(o.Suppressed))
 			}
@@ -190,6 +204,7 @@ func writeSummary(w io.Writer, s *engine.Summary, e ending) {
 		fmt.Fprintf(w, "  %s: split stopped after %s (%s done in all, %s known to be left); apply again resumes it without repeating one.\n",
 			u.Address, Plural(u.Ran, "sub-search"), Plural(u.Done, "sub-search"), Plural(u.Pending, "sub-search"))
 	}
+	writeDrift(w, s)
 	if s.Enriched > 0 {
 		keys := make([]string, 0, len(s.ByStatus))
 		for k := range s.ByStatus {
@@ -286,7 +301,7 @@ func oneOrMany(n int, one, many string) string {
 // enrichment.
 func failureWho(f engine.Failure) string {
 	who := f.Address
-	if f.Kind == engine.CallEnrich {
+	if f.Kind == engine.CallEnrich || f.Kind == engine.CallTrack {
 		switch {
 		case f.Name != "":
 			who += " " + serviceText(f.Name)
@@ -329,7 +344,7 @@ func errorLine(err error) string {
 }
 
 func personSuffix(c engine.Call) string {
-	if c.Kind == engine.CallEnrich && c.Label != "" {
+	if (c.Kind == engine.CallEnrich || c.Kind == engine.CallTrack) && c.Label != "" {
 		return " " + serviceText(c.Label)
 	}
 	return ""
@@ -342,6 +357,52 @@ func callSuffix(c engine.Call) string {
 		return " " + c.SubSearch
 	}
 	return personSuffix(c)
+}
+
+// jobChangeText is "CTO at Nordlicht Software GmbH -> VP Engineering at
+// Rheinbank": the job before and after.
+func jobChangeText(j engine.JobChange) string {
+	return serviceText(j.Before.String()) + " -> " + serviceText(j.After.String())
+}
+
+// writeDrift prints what the run saw change: the track reads, each job
+// change with the call that saw it, the people who left the network or
+// turned private.
+func writeDrift(w io.Writer, s *engine.Summary) {
+	d := s.Drift
+	if s.Tracked > 0 {
+		fmt.Fprintf(w, "Tracked %s: %s, %s left the network, %s private.\n", Plural(s.Tracked, "person"),
+			Plural(jobsBy(d.Jobs, engine.CallTrack), "job change"), textfmt.Thousands(len(d.Left)), textfmt.Thousands(len(d.Private)))
+	}
+	if len(d.Jobs) > 0 {
+		fmt.Fprintf(w, "Job changes (%d):\n", len(d.Jobs))
+		for _, j := range d.Jobs {
+			fmt.Fprintf(w, "  %s: %s (%s)\n", serviceText(j.Name), jobChangeText(j), j.By)
+		}
+	}
+	for _, g := range []struct {
+		title  string
+		people []engine.PersonSeen
+	}{{"Left the network", d.Left}, {"Turned private", d.Private}} {
+		if len(g.people) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "%s (%d):\n", g.title, len(g.people))
+		for _, p := range g.people {
+			fmt.Fprintf(w, "  %s (%s)\n", serviceText(p.Name), p.By)
+		}
+	}
+}
+
+// jobsBy counts the job changes seen by calls of kind k (by address prefix).
+func jobsBy(jobs []engine.JobChange, k engine.CallKind) int {
+	n := 0
+	for _, j := range jobs {
+		if strings.HasPrefix(j.By, k.String()+".") {
+			n++
+		}
+	}
+	return n
 }
 
 // splitLines describe a split search's completeness after a run.
@@ -456,7 +517,33 @@ func (p *jsonProgress) CallDone(c engine.Call, r engine.CallResult) {
 	if c.Kind == engine.CallEnrich {
 		m["validation_status"] = r.Status
 	}
+	if c.Kind == engine.CallTrack {
+		m["profile"] = map[bool]string{true: "left", false: map[bool]string{true: "private", false: "public"}[r.Private]}[r.Left]
+	}
+	if len(r.Jobs) > 0 {
+		m["job_changes"] = jobChangesJSON(r.Jobs)
+	}
 	p.emit(m)
+}
+
+// jobChangesJSON is the JSON form of job changes; never null.
+func jobChangesJSON(jobs []engine.JobChange) []map[string]any {
+	out := make([]map[string]any, 0, len(jobs))
+	for _, j := range jobs {
+		out = append(out, map[string]any{"person": j.PersonID, "name": j.Name, "seen_by": j.By,
+			"before": map[string]string{"title": j.Before.Title, "company": j.Before.Company},
+			"after":  map[string]string{"title": j.After.Title, "company": j.After.Company}})
+	}
+	return out
+}
+
+// peopleSeenJSON is the JSON form of people found gone or private.
+func peopleSeenJSON(ps []engine.PersonSeen) []map[string]any {
+	out := make([]map[string]any, 0, len(ps))
+	for _, p := range ps {
+		out = append(out, map[string]any{"person": p.PersonID, "name": p.Name, "seen_by": p.By})
+	}
+	return out
 }
 
 func (p *jsonProgress) CallError(c engine.Call, err error) {
@@ -486,7 +573,7 @@ func summaryEvent(s *engine.Summary) map[string]any {
 	searches := make([]map[string]any, 0, len(s.Searches))
 	for _, o := range s.Searches {
 		m := map[string]any{"address": o.Address, "results": o.Results, "kept": o.Kept,
-			"added": o.Added, "removed": o.Removed, "capped": o.Capped, "first_run": o.First, "suppressed": o.Suppressed}
+			"added": o.Added, "removed": o.Removed, "capped": o.Capped, "first_run": o.First, "suppressed": o.Suppressed, "changed": o.Changed}
 		if o.Split != nil {
 			m["split"] = map[string]any{"sub_searches": o.Split.SubSearches, "people": o.Split.People,
 				"complete": o.Split.Complete, "saturated_leaves": o.Split.Saturated, "verdict": o.Split.Verdict()}
@@ -533,6 +620,8 @@ func summaryEvent(s *engine.Summary) map[string]any {
 		"credits": s.Credits, "credits_unknown": s.CreditsUnknown, "credits_max": s.CreditsPlannedMax, "succeeded": s.Succeeded,
 		"failed": s.CallsFailed(), "enriched": s.Enriched, "by_status": byStatus, "abandoned": abandoned, "stopped_in_flight": s.StoppedInFlight,
 		"searches": searches, "failures": failures, "forgotten": forgotten, "updated": updated, "moved": moved, "expired": s.Expired, "splits_unfinished": unfinished,
+		"tracked": s.Tracked, "job_changes": jobChangesJSON(s.Drift.Jobs), "left_network": peopleSeenJSON(s.Drift.Left),
+		"turned_private": peopleSeenJSON(s.Drift.Private), "changes_by_field": changesByField(s.Drift.Fields),
 		"stopped": s.Stopped, "duration_seconds": s.Duration.Seconds(), "kept": kept, "kept_in": s.KeptIn}
 }
 
@@ -551,4 +640,14 @@ func truncCells(s string, n int) string {
 		w += rw
 	}
 	return s
+}
+
+// changesByField counts the changes of a run by field, every field
+// present.
+func changesByField(fields map[string]int) map[string]int {
+	out := make(map[string]int, len(state.DriftFields))
+	for _, f := range state.DriftFields {
+		out[f] = fields[f]
+	}
+	return out
 }

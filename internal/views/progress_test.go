@@ -133,3 +133,48 @@ func TestJSONProgressStreamsOneEventPerLine(t *testing.T) {
 		t.Errorf("message types:\n got %s\nwant %s", got, want)
 	}
 }
+
+// TestJSONProgressCarriesDrift: a track read's call_done says what the
+// profile showed and the job change it saw; the summary lists the job
+// changes, the people gone and private, and the changes by field, with
+// empty lists (never null) when there are none.
+func TestJSONProgressCarriesDrift(t *testing.T) {
+	var b bytes.Buffer
+	c := &fakeClock{t: time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC), step: time.Second}
+	p := &jsonProgress{w: &b, now: c.now}
+	tr := engine.Call{Seq: 1, Kind: engine.CallTrack, Address: "track.champions", Person: "1.a", Page: "Anna_Schmidt", Label: "Anna Schmidt"}
+	job := engine.JobChange{PersonID: "1.a", Name: "Anna Schmidt", Before: engine.Job{Title: "CTO", Company: "Nordlicht"},
+		After: engine.Job{Title: "VP", Company: "Rheinbank"}, By: "track.champions"}
+	p.Start(nil, 1, 0)
+	p.CallStart(tr)
+	p.CallDone(tr, engine.CallResult{Duration: time.Second, Jobs: []engine.JobChange{job}})
+	p.Summary(&engine.Summary{CallsPlannedMax: 1, Calls: 1, Succeeded: 1, Tracked: 1,
+		Drift: engine.Drift{Jobs: []engine.JobChange{job}, Fields: map[string]int{"title": 1, "company": 1}}})
+	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+	var done, sum map[string]any
+	if err := json.Unmarshal([]byte(lines[2]), &done); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(lines[3]), &sum); err != nil {
+		t.Fatal(err)
+	}
+	jc, _ := done["job_changes"].([]any)
+	if done["profile"] != "public" || len(jc) != 1 || done["call"].(map[string]any)["kind"] != "track" {
+		t.Errorf("call_done %v", done)
+	}
+	first, _ := jc[0].(map[string]any)
+	if first["seen_by"] != "track.champions" || first["before"].(map[string]any)["company"] != "Nordlicht" || first["after"].(map[string]any)["title"] != "VP" {
+		t.Errorf("job change %v", first)
+	}
+	if sum["tracked"] != float64(1) || len(sum["job_changes"].([]any)) != 1 {
+		t.Errorf("summary %v", sum)
+	}
+	for _, k := range []string{"left_network", "turned_private"} {
+		if l, ok := sum[k].([]any); !ok || len(l) != 0 {
+			t.Errorf("summary %s = %v, want []", k, sum[k])
+		}
+	}
+	if f := sum["changes_by_field"].(map[string]any); f["title"] != float64(1) || f["location"] != float64(0) {
+		t.Errorf("changes_by_field %v", f)
+	}
+}

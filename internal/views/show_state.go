@@ -5,6 +5,7 @@ import (
 	"io"
 	"maps"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/leadsync/leadsync/internal/api"
@@ -70,8 +71,11 @@ type StateSummary struct {
 		Total    int            `json:"total"`
 		ByStatus map[string]int `json:"by_status"`
 	} `json:"enrichments"`
-	Failures []FailureSummary `json:"failures"`
-	Usage    state.Usage      `json:"usage"`
+	// History counts the changes state recorded in people's histories
+	// (leadsync state show person.<id> lists them).
+	History  state.DriftCounts `json:"history"`
+	Failures []FailureSummary  `json:"failures"`
+	Usage    state.Usage       `json:"usage"`
 	// CallsSinceQuotaCheck counts the calls that use the monthly quota
 	// (first generation) recorded as completed after the quota was read:
 	// the requests left are at least that many fewer now.
@@ -99,6 +103,9 @@ type SearchSummary struct {
 	FirstRun bool `json:"first_run"`
 	Added    int  `json:"added"`
 	Removed  int  `json:"removed"`
+	// Changed counts the people of the last run whose title, company or
+	// location it found changed since state last saw them.
+	Changed int `json:"changed"`
 	// Split is the completeness of a split search's last run (sub-searches
 	// run, people found, leaves still at the cap); absent otherwise.
 	Split *state.SplitSummary `json:"split,omitempty"`
@@ -163,6 +170,7 @@ func SummarizeState(s *state.State, where StateWhere) *StateSummary {
 		fl := s.Failures[addr]
 		sum.Failures = append(sum.Failures, FailureSummary{Address: addr, At: fl.At, Status: fl.Status, Message: fl.Message})
 	}
+	sum.History = s.DriftCounts()
 	sum.Usage = s.Usage
 	if s.Usage.CheckedAt != nil {
 		sum.CallsSinceQuotaCheck = export.QuotaCallsSince(s, *s.Usage.CheckedAt)
@@ -178,7 +186,7 @@ func summarizeSearch(addr string, sr *state.Search) SearchSummary {
 	}
 	return SearchSummary{Address: addr, Generation: int(sr.Generation), RanAt: sr.RanAt,
 		ResultCount: sr.ResultCount, Kept: len(sr.LeadIDs), Capped: sr.Capped, FirstRun: first, Added: added, Removed: sr.Removed,
-		Split: sr.SplitSummary()}
+		Changed: sr.Changed, Split: sr.SplitSummary()}
 }
 
 // ShowState is the view of `leadsync show` without a plan file: the
@@ -271,6 +279,9 @@ func writeSearchSummaries(w *lineWriter, searches []SearchSummary, underway []Sp
 		} else if sr.Added+sr.Removed > 0 {
 			change = "+" + textfmt.Thousands(sr.Added) + " -" + textfmt.Thousands(sr.Removed)
 		}
+		if sr.Changed > 0 {
+			change = strings.TrimPrefix(change+", ", ", ") + textfmt.Thousands(sr.Changed) + " changed"
+		}
 		rows = append(rows, []string{sr.Address, "ran " + When(sr.RanAt, now), res, change})
 	}
 	w.printf("\nSearches: %d\n", len(searches))
@@ -304,9 +315,42 @@ func writePeopleSummary(w *lineWriter, sum *StateSummary) {
 		}
 	}
 	w.printf(")\n")
+	if h := sum.History; h.Changes > 0 || h.Left+h.Private > 0 {
+		w.printf("History: %s\n", historyText(h))
+	}
 	if sum.Suppressed > 0 {
 		w.printf("Suppressed: %s erased with leadsync forget (results naming them are dropped)\n", textfmt.Plural(sum.Suppressed, "person"))
 	}
+}
+
+// historyText sums the people's histories: "5 changes of 3 people (2
+// titles, 2 companies, 1 location); 1 left the network, 1 private; 1
+// e-mail of a former employer (not current)".
+func historyText(h state.DriftCounts) string {
+	var parts []string
+	for _, f := range []struct{ field, one, many string }{
+		{state.DriftTitle, "title", "titles"}, {state.DriftCompany, "company", "companies"},
+		{state.DriftLocation, "location", "locations"}, {state.DriftEmail, "e-mail", "e-mails"},
+		{state.DriftStatus, "status", "statuses"},
+	} {
+		if n := h.ByField[f.field]; n > 0 {
+			parts = append(parts, textfmt.Thousands(n)+" "+map[bool]string{true: f.one, false: f.many}[n == 1])
+		}
+	}
+	t := fmt.Sprintf("%s of %s", textfmt.Plural(h.Changes, "change"), textfmt.Plural(h.People, "person"))
+	if len(parts) > 0 {
+		t += " (" + strings.Join(parts, ", ") + ")"
+	}
+	if h.Left > 0 {
+		t += "; " + textfmt.Thousands(h.Left) + " left the network"
+	}
+	if h.Private > 0 {
+		t += "; " + textfmt.Thousands(h.Private) + " private"
+	}
+	if h.StaleEmails > 0 {
+		t += "; " + textfmt.Plural(h.StaleEmails, "e-mail") + " of a former employer (not current)"
+	}
+	return t
 }
 
 func writeFailureSummaries(w *lineWriter, failures []FailureSummary, now time.Time) {

@@ -169,6 +169,9 @@ func writePerson(w *lineWriter, p *state.Person, now time.Time) {
 	w.kv("  ", "first_seen", When(p.FirstSeen, now))
 	w.kv("  ", "last_seen", When(p.LastSeen, now))
 	w.kv("  ", "found_by", strings.Join(p.FoundBy, ", "))
+	if st := personStatusText(p); st != "" {
+		w.kv("  ", "status", st)
+	}
 	if e := p.Enrichment; e != nil {
 		r := e.Result
 		w.printf("  enrichment\n")
@@ -178,7 +181,12 @@ func writePerson(w *lineWriter, p *state.Person, now time.Time) {
 		// its lead fields are the person's above.
 		for _, f := range api.EnrichedFields {
 			if f.Column != "" && f.Lead == nil && f.Enriched != nil {
-				w.kv("    ", f.Key, *f.Enriched(&r))
+				v := *f.Enriched(&r)
+				if f.Key == "email" && v != "" && p.EmailStale() {
+					// The old employer's: kept, never shown as current.
+					v += " (not current: the company changed since; see history)"
+				}
+				w.kv("    ", f.Key, v)
 			}
 		}
 	}
@@ -197,6 +205,43 @@ func writePerson(w *lineWriter, p *state.Person, now time.Time) {
 	if len(p.Raw) > 0 {
 		w.printf("  raw              %s\n", compactJSON(p.Raw))
 	}
+	if len(p.History) > 0 {
+		w.printf("  history\n")
+		for _, d := range p.History {
+			w.printf("    %s  %-8s  %s  (%s)\n", d.At.UTC().Format("2006-01-02 15:04 MST"), d.Field, driftText(d), d.By)
+		}
+	}
+}
+
+// personStatusText says what the last profile read found, "" for a public
+// profile (or none read).
+func personStatusText(p *state.Person) string {
+	since := ""
+	if p.StatusSince != nil {
+		since = " since " + p.StatusSince.UTC().Format("2006-01-02")
+	}
+	switch p.Status {
+	case state.StatusLeft:
+		return "left the network" + since + " (the service knows the page name no more)"
+	case state.StatusPrivate:
+		return "private" + since
+	}
+	return ""
+}
+
+// driftText is a drift's before and after: "CTO -> VP Engineering",
+// "(none)" for an empty value; statuses in words.
+func driftText(d state.Drift) string {
+	word := func(v string) string {
+		switch {
+		case d.Field == state.DriftStatus && v == state.StatusLeft:
+			return "left the network"
+		case v == "":
+			return "(none)"
+		}
+		return v
+	}
+	return word(d.Before) + " -> " + word(d.After)
 }
 
 // StateShowJSON is the --json form of state show.

@@ -120,6 +120,27 @@ func TestApplySummaryEndings(t *testing.T) {
 			err:     run.ErrFailed,
 		},
 		{
+			// Track reads found job changes, someone gone, someone private;
+			// a search saw a change too.
+			name: "drift",
+			sum: func(s *engine.Summary) {
+				s.Calls, s.Succeeded, s.Tracked = 6, 6, 3
+				s.Searches[0].Changed = 1
+				s.Drift = engine.Drift{
+					Jobs: []engine.JobChange{
+						{PersonID: "1.a", Name: "Anna Schmidt", Before: engine.Job{Title: "CTO", Company: "Nordlicht Software GmbH"},
+							After: engine.Job{Title: "VP Engineering", Company: "Rheinbank"}, By: "track.champions"},
+						{PersonID: "3.c", Name: "Jürgen Müller", Before: engine.Job{Title: "Engineer", Company: "=SUM(1+1) GmbH"},
+							After: engine.Job{Title: "Senior Engineer", Company: "=SUM(1+1) GmbH"}, By: `search.eng["Hamburg"]`},
+					},
+					Left:    []engine.PersonSeen{{PersonID: "4.d", Name: "Bob Brandt", By: "track.champions"}},
+					Private: []engine.PersonSeen{{PersonID: "5.e", Name: "李磊", By: "track.champions"}},
+					Fields:  map[string]int{"title": 2, "company": 1, "status": 2},
+				}
+			},
+			written: []export.Written{xlsx},
+		},
+		{
 			// A where that cannot be evaluated is a failure, not a call.
 			name: "no_call_failure",
 			sum: func(s *engine.Summary) {

@@ -45,7 +45,7 @@ func (fl *PlanFlags) Register(fs *pflag.FlagSet) {
 	fs.BoolVar(&fl.DetailedExitcode, "detailed-exitcode", false, "exit 2 when the plan has changes (0: none, 1: error)")
 	fs.BoolVar(&fl.Offline, "offline", false, "make no call: skip the check of the remaining requests")
 	fs.StringArrayVar(&fl.Targets, "target", nil, "plan only `ADDRESS` and what it reads (repeatable)")
-	fs.StringArrayVar(&fl.Replace, "replace", nil, "run search or read profile `ADDRESS` again even if up to date (repeatable)")
+	fs.StringArrayVar(&fl.Replace, "replace", nil, "run search, read profile or read every person of track `ADDRESS` again even if up to date (repeatable)")
 	fl.Vars.Register(fs)
 }
 

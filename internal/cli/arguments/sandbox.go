@@ -32,7 +32,11 @@ type Sandbox struct {
 	Credits       int
 	Quota         int
 	Faults        sandbox.Faults
-	Quiet         bool
+	// Drift is the share of members who move at each epoch, Epoch the
+	// epoch the population is at (sandbox.CheckDrift).
+	Drift float64
+	Epoch int
+	Quiet bool
 }
 
 // SandboxFlags are the flags of sandbox as given.
@@ -48,6 +52,8 @@ type SandboxFlags struct {
 	Credits     int
 	Quota       int
 	Faults      string // NAME=VALUE,...
+	Drift       float64
+	Epoch       int
 	Quiet       bool
 }
 
@@ -64,6 +70,8 @@ func (fl *SandboxFlags) Register(fs *pflag.FlagSet) {
 	fs.IntVar(&fl.Credits, "credits", sandbox.DefaultCredits, "starting enrich credits")
 	fs.IntVar(&fl.Quota, "quota", sandbox.DefaultQuota, "starting remaining requests this month")
 	fs.StringVar(&fl.Faults, "faults", "", "faults to inject, `NAME=VALUE,...` (see above)")
+	fs.Float64Var(&fl.Drift, "drift", 0, "share of members who move at each epoch, from 0 to 1 (see above)")
+	fs.IntVar(&fl.Epoch, "epoch", 0, "the epoch the population is at: 0 is as generated, each one later has moved once more")
 	fs.BoolVar(&fl.Quiet, "quiet", false, "do not log each call to stderr")
 }
 
@@ -73,7 +81,7 @@ func ParseSandbox(fl SandboxFlags, args []string) (*Sandbox, error) {
 		return nil, err
 	}
 	o := &Sandbox{Addr: fl.Addr, AllowRemote: fl.AllowRemote, Key: fl.Key, Seed: fl.Seed, People: fl.People,
-		Rate: fl.Rate, Credits: fl.Credits, Quota: fl.Quota, Quiet: fl.Quiet}
+		Rate: fl.Rate, Credits: fl.Credits, Quota: fl.Quota, Drift: fl.Drift, Epoch: fl.Epoch, Quiet: fl.Quiet}
 	var err error
 	if err = checkSandboxAddr(o.Addr, o.AllowRemote); err != nil {
 		return nil, err
@@ -98,6 +106,9 @@ func ParseSandbox(fl SandboxFlags, args []string) (*Sandbox, error) {
 		return nil, fmt.Errorf("--rate 0: want calls per second above 0, or a negative value for no limit")
 	case strings.TrimSpace(o.Key) == "":
 		return nil, fmt.Errorf("--key: want a non-empty key")
+	}
+	if err := sandbox.CheckDrift(o.Drift, o.Epoch); err != nil {
+		return nil, fmt.Errorf("--%s", err)
 	}
 	return o, nil
 }

@@ -35,6 +35,9 @@ func TestParseSandbox(t *testing.T) {
 		{line: []string{"--quota", "-1"}, err: "--quota -1: want 0 or more"},
 		{line: []string{"--rate", "0"}, err: "--rate 0: want calls per second above 0, or a negative value for no limit"},
 		{line: []string{"--key", " "}, err: "--key: want a non-empty key"},
+		{line: []string{"--drift", "0.15", "--epoch", "2"}, want: with(func(s *Sandbox) { s.Drift, s.Epoch = 0.15, 2 })},
+		{line: []string{"--drift", "1.5"}, err: "--drift 1.5: want a share of members between 0 and 1, e.g. 0.15"},
+		{line: []string{"--drift", "0.1", "--epoch", "-1"}, err: "--epoch -1: want 0 to 1000"},
 		{line: []string{"now"}, err: `leadsync sandbox takes no arguments, got "now"`, usage: true},
 	})
 }

@@ -1,9 +1,11 @@
 package local
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/leadsync/leadsync/internal/state/statetest"
 )
@@ -43,5 +45,45 @@ func BenchmarkSave300k(b *testing.B) {
 		if err := store.Save(s); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// A track read that finds a new job: its journal line (synced) and its
+// fold, which appends to the person's history. The cost must not grow
+// with the state: the same figure at 1,000 and 300,000 people.
+//
+//	go test ./internal/state/local -run '^$' -bench AppendTrackChange -benchtime 2000x
+func BenchmarkAppendTrackChange(b *testing.B) {
+	for _, people := range []int{1000, 300000} {
+		b.Run(fmt.Sprintf("people=%d", people), func(b *testing.B) {
+			s := statetest.BigState(b, max(1, people/60), 60)
+			store := NewStore(filepath.Join(b.TempDir(), ".leadsync", "state.json"))
+			j, err := store.OpenJournal(s)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer j.Close()
+			ids := make([]string, 0, 4096)
+			for id := range s.People {
+				if len(ids) == cap(ids) {
+					break
+				}
+				ids = append(ids, id)
+			}
+			at := time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				e := statetest.TrackChange(at.Add(time.Duration(i)*time.Second), ids[i%len(ids)], i)
+				if err := j.Append(&e); err != nil {
+					b.Fatal(err)
+				}
+				if err := s.Fold(e); err != nil {
+					b.Fatal(err)
+				}
+				if len(s.LastDrifts()) != 1 {
+					b.Fatalf("the read recorded %d changes, want 1", len(s.LastDrifts()))
+				}
+			}
+		})
 	}
 }

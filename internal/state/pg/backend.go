@@ -344,6 +344,11 @@ func (b *Backend) read(ctx context.Context, q, q2 querier, ws string) (*state.St
 			p.Enrichment = r.e
 		}
 	}
+	history, err := readHistory(ctx, q, b, ws)
+	if err != nil {
+		return nil, false, err
+	}
+	attachHistory(s, history)
 	// Calls an apply recorded but did not fold in yet (it was killed).
 	rows, err := q.Query(ctx, b.sql(`SELECT n, event FROM {s}.events WHERE workspace = $1 ORDER BY n`), ws)
 	if err != nil {

@@ -115,6 +115,50 @@ func BenchmarkAppend(b *testing.B) {
 	}
 }
 
+// A track read that finds a new job: its transaction writes the person's
+// row and appends one row of history, whatever the size of the state.
+//
+//	source .ci/pg-start && go test ./internal/state/pg/ -run '^$' -bench AppendTrackChange -benchtime 2000x
+func BenchmarkAppendTrackChange(b *testing.B) {
+	for _, people := range []int{1000, 300000} {
+		b.Run(fmt.Sprintf("people=%d", people), func(b *testing.B) {
+			be := benchBackend(b, people)
+			l, err := be.Lock("apply")
+			mustNoErr(b, err, "lock")
+			defer l.Unlock()
+			s, err := be.Load()
+			mustNoErr(b, err, "load")
+			rec, err := be.OpenJournal(s)
+			mustNoErr(b, err, "open")
+			ids := make([]string, 0, 4096)
+			for id := range s.People {
+				if len(ids) == cap(ids) {
+					break
+				}
+				ids = append(ids, id)
+			}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				e := state.Event{At: t0.Add(time.Duration(i) * time.Second), Kind: state.EventTrack, Address: "track.champions", Track: &state.TrackEvent{
+					PersonID: ids[i%len(ids)], Generation: api.Gen1, Request: json.RawMessage(`{"pageName":"x"}`),
+					Profile: &api.Profile{FullName: "Someone", CurrentPosition: []api.Position{{JobTitle: "CTO", Company: fmt.Sprintf("Company %d (moved)", i)}}}}}
+				if err := rec.Append(&e); err != nil {
+					b.Fatal(err)
+				}
+				if err := s.Fold(e); err != nil {
+					b.Fatal(err)
+				}
+				if len(s.LastDrifts()) != 1 {
+					b.Fatalf("the read recorded %d changes, want 1", len(s.LastDrifts()))
+				}
+			}
+			b.StopTimer()
+			mustNoErr(b, rec.Close(), "close")
+			mustNoErr(b, be.Commit(s), "commit")
+		})
+	}
+}
+
 // Load of 300,000 people and 5,000 searches from one snapshot: what plan,
 // show and export start with.
 //

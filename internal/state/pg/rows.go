@@ -23,10 +23,12 @@ import (
 // extraCodec finds such fields by reflection, at no cost while there are
 // none.
 var (
-	stateExtra      = newExtra(reflect.TypeOf(state.State{}), "format_version", "lineage", "serial", "leadsync_version", "searches", "profiles", "people", "failures", "usage", "journal")
-	personExtra     = newExtra(reflect.TypeOf(state.Person{}), "id", "lead", "first_seen", "last_seen", "found_by", "profile", "profile_read_at", "enrichment", "raw")
+	stateExtra  = newExtra(reflect.TypeOf(state.State{}), "format_version", "lineage", "serial", "leadsync_version", "searches", "profiles", "people", "failures", "usage", "journal")
+	personExtra = newExtra(reflect.TypeOf(state.Person{}), "id", "lead", "first_seen", "last_seen", "found_by", "profile", "profile_read_at", "enrichment", "raw",
+		"history", "status", "status_since", "checked_at")
 	leadExtra       = newExtra(reflect.TypeOf(api.Lead{}), fieldKeys(leadCols)...)
-	searchExtra     = newExtra(reflect.TypeOf(state.Search{}), "address", "generation", "request", "request_hash", "ran_at", "result_count", "max_results", "capped", "lead_ids", "added", "removed", "runs")
+	searchExtra     = newExtra(reflect.TypeOf(state.Search{}), "address", "generation", "request", "request_hash", "ran_at", "result_count", "max_results", "capped", "lead_ids", "added", "removed", "runs", "changed")
+	driftExtra      = newExtra(reflect.TypeOf(state.Drift{}), "field", "before", "after", "at", "by", "call")
 	profileExtra    = newExtra(reflect.TypeOf(state.ProfileRead{}), "address", "generation", "request", "request_hash", "read_at", "person_id")
 	failureExtra    = newExtra(reflect.TypeOf(state.Failure{}), "at", "message", "status")
 	enrichmentExtra = newExtra(reflect.TypeOf(state.Enrichment{}), "enriched_at", "by", "result")
@@ -210,6 +212,15 @@ func rowStrings(raw [][]byte, dst ...*string) {
 	}
 }
 
+// tsUTCPtr is tsUTC for an optional time: nil for NULL.
+func tsUTCPtr(t pgtype.Timestamptz) *time.Time {
+	if !t.Valid {
+		return nil
+	}
+	u := tsUTC(t)
+	return &u
+}
+
 // utc turns a loaded time into UTC (the zero time for NULL).
 func utc(t *time.Time) time.Time {
 	if t == nil {
@@ -227,9 +238,11 @@ func jsonOrNil(v any, isNil bool) ([]byte, error) {
 
 // Column lists, in the order of the values personValues etc. return.
 var (
-	peopleCols      = cat([]string{"workspace", "id"}, fieldColumns(leadCols), []string{"first_seen", "last_seen", "found_by", "profile", "profile_read_at", "raw", "extra"})
+	peopleCols = cat([]string{"workspace", "id"}, fieldColumns(leadCols), []string{"first_seen", "last_seen", "found_by", "profile", "profile_read_at", "raw", "extra",
+		"status", "status_since", "checked_at"})
 	enrichmentCols  = cat([]string{"workspace", "person_id", "enriched_at", "by_address"}, fieldColumns(resultCols), []string{"extra"})
-	searchCols      = []string{"workspace", "address", "generation", "request", "request_hash", "ran_at", "result_count", "max_results", "capped", "lead_ids", "added", "removed", "runs", "extra"}
+	searchCols      = []string{"workspace", "address", "generation", "request", "request_hash", "ran_at", "result_count", "max_results", "capped", "lead_ids", "added", "removed", "runs", "extra", "changed"}
+	historyCols     = []string{"workspace", "person_id", "n", "field", "value_before", "value_after", "at", "by_address", "call"}
 	profileReadCols = []string{"workspace", "address", "generation", "request", "request_hash", "read_at", "person_id", "extra"}
 	failureCols     = []string{"workspace", "address", "at", "message", "status", "extra"}
 )
@@ -266,7 +279,28 @@ func personValues(ws string, p *state.Person) ([]any, error) {
 	for _, f := range leadCols {
 		v = append(v, *f.Lead(&p.Lead))
 	}
-	return append(v, ts(p.FirstSeen), ts(p.LastSeen), p.FoundBy, prof, tsPtr(p.ProfileReadAt), raw, extra), nil
+	return append(v, ts(p.FirstSeen), ts(p.LastSeen), p.FoundBy, prof, tsPtr(p.ProfileReadAt), raw, extra,
+		p.Status, tsPtr(p.StatusSince), tsPtr(p.CheckedAt)), nil
+}
+
+// historyValues are the values of the n-th entry of a person's history.
+func historyValues(ws, id string, n int, d *state.Drift) []any {
+	return []any{ws, id, n, d.Field, d.Before, d.After, d.At, d.By, d.Call}
+}
+
+// queueHistory queues the writes of person id's history that ch names:
+// the entries appended since the last write (n of them), or, for n < 0,
+// the whole history again.
+func (b *Backend) queueHistory(batch *pgx.Batch, ws string, p *state.Person, n int) {
+	from := len(p.History) - n
+	if n < 0 {
+		batch.Queue(b.sql(`DELETE FROM {s}.person_history WHERE workspace = $1 AND person_id = $2`), ws, p.ID)
+		from = 0
+	}
+	for i := max(0, from); i < len(p.History); i++ {
+		batch.Queue(b.sql(`INSERT INTO {s}.person_history (`+strings.Join(historyCols, ", ")+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+			ON CONFLICT (workspace, person_id, n) DO NOTHING`), historyValues(ws, p.ID, i, &p.History[i])...)
+	}
 }
 
 func enrichmentValues(ws, id string, e *state.Enrichment) ([]any, error) {
@@ -307,7 +341,7 @@ func searchValues(ws string, sr *state.Search) ([]any, error) {
 	}
 	ids := sr.LeadIDs
 	return []any{ws, sr.Address, int(sr.Generation), string(sr.Request), sr.RequestHash, ts(sr.RanAt), sr.ResultCount, sr.MaxResults, sr.Capped,
-		ids, sr.Added, sr.Removed, sr.Runs, extra}, nil
+		ids, sr.Added, sr.Removed, sr.Runs, extra, sr.Changed}, nil
 }
 
 func profileReadValues(ws string, pr *state.ProfileRead) ([]any, error) {
@@ -358,6 +392,9 @@ func (b *Backend) queueChanges(batch *pgx.Batch, s *state.State, ch *state.Chang
 			return fmt.Errorf("person %s: %w", id, err)
 		}
 		batch.Queue(b.upsertSQL("people", peopleCols), v...)
+		if n := ch.History[id]; n != 0 {
+			b.queueHistory(batch, ws, p, n)
+		}
 		if p.Enrichment == nil {
 			batch.Queue(b.sql(`DELETE FROM {s}.enrichments WHERE workspace = $1 AND person_id = $2`), ws, id)
 			continue
@@ -426,7 +463,7 @@ func readPeople(ctx context.Context, q querier, b *Backend, ws string, s *state.
 	s.People = make(map[string]*state.Person, nPeople)
 	// People first: the other tables refer to them.
 	rows, err := q.Query(ctx, b.sql(`SELECT id, `+strings.Join(fieldColumns(leadCols), ", ")+`,
-		first_seen, last_seen, found_by, profile, profile_read_at, raw, extra FROM {s}.people WHERE workspace = $1`), ws)
+		first_seen, last_seen, found_by, profile, profile_read_at, raw, extra, status, status_since, checked_at FROM {s}.people WHERE workspace = $1`), ws)
 	if err != nil {
 		return err
 	}
@@ -439,14 +476,16 @@ func readPeople(ctx context.Context, q querier, b *Backend, ws string, s *state.
 	// shared. They are scanned as nil and read from the raw values.
 	nText := 1 + len(leadCols)
 	fbCol := nText + 2
-	var first, last, profAt pgtype.Timestamptz
+	var first, last, profAt, since, checked pgtype.Timestamptz
 	var prof, extra []byte
 	var raw *string
-	scan := append(make([]any, nText), &first, &last, nil, &prof, &profAt, &raw, &extra)
+	// status is scanned into each person (scan[len(scan)-3]).
+	scan := append(make([]any, nText), &first, &last, nil, &prof, &profAt, &raw, &extra, nil, &since, &checked)
 	texts := make([]*string, nText)
 	for rows.Next() {
 		p := &state.Person{}
-		first, last, profAt, prof, extra, raw = pgtype.Timestamptz{}, pgtype.Timestamptz{}, pgtype.Timestamptz{}, nil, nil, nil
+		first, last, profAt, since, checked, prof, extra, raw = pgtype.Timestamptz{}, pgtype.Timestamptz{}, pgtype.Timestamptz{}, pgtype.Timestamptz{}, pgtype.Timestamptz{}, nil, nil, nil
+		scan[len(scan)-3] = &p.Status
 		if err := rows.Scan(scan...); err != nil {
 			rows.Close()
 			return fmt.Errorf("people: %w", err)
@@ -480,10 +519,7 @@ func readPeople(ctx context.Context, q querier, b *Backend, ws string, s *state.
 				return fmt.Errorf("profile of %s: %w", p.ID, err)
 			}
 		}
-		if profAt.Valid {
-			t := tsUTC(profAt)
-			p.ProfileReadAt = &t
-		}
+		p.ProfileReadAt, p.StatusSince, p.CheckedAt = tsUTCPtr(profAt), tsUTCPtr(since), tsUTCPtr(checked)
 		if raw != nil {
 			p.Raw = json.RawMessage(*raw)
 		}
@@ -564,7 +600,7 @@ func readOthers(ctx context.Context, q querier, b *Backend, ws string, s *state.
 		return nil, fmt.Errorf("enrichments: %w", err)
 	}
 
-	rows, err = q.Query(ctx, b.sql(`SELECT address, generation, request, request_hash, ran_at, result_count, max_results, capped, lead_ids, added, removed, runs, extra
+	rows, err = q.Query(ctx, b.sql(`SELECT address, generation, request, request_hash, ran_at, result_count, max_results, capped, lead_ids, added, removed, runs, extra, changed
 		FROM {s}.searches WHERE workspace = $1`), ws)
 	if err != nil {
 		return nil, err
@@ -576,7 +612,7 @@ func readOthers(ctx context.Context, q querier, b *Backend, ws string, s *state.
 		var ranAt *time.Time
 		var extra []byte
 		if err := rows.Scan(&sr.Address, &gen, &req, &sr.RequestHash, &ranAt, &sr.ResultCount, &sr.MaxResults, &sr.Capped, &sr.LeadIDs,
-			&sr.Added, &sr.Removed, &sr.Runs, &extra); err != nil {
+			&sr.Added, &sr.Removed, &sr.Runs, &extra, &sr.Changed); err != nil {
 			rows.Close()
 			return nil, fmt.Errorf("searches: %w", err)
 		}
@@ -646,4 +682,47 @@ func readOthers(ctx context.Context, q querier, b *Backend, ws string, s *state.
 type enrichmentRow struct {
 	id string
 	e  *state.Enrichment
+}
+
+// historyRow is one entry of a person's history, read before its person
+// is attached.
+type historyRow struct {
+	id string
+	n  int
+	d  state.Drift
+}
+
+// readHistory reads the people's histories of workspace ws, by person and
+// position.
+func readHistory(ctx context.Context, q querier, b *Backend, ws string) ([]historyRow, error) {
+	rows, err := q.Query(ctx, b.sql(`SELECT person_id, n, field, value_before, value_after, at, by_address, call
+		FROM {s}.person_history WHERE workspace = $1 ORDER BY person_id, n`), ws)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []historyRow
+	for rows.Next() {
+		var h historyRow
+		var at time.Time
+		if err := rows.Scan(&h.id, &h.n, &h.d.Field, &h.d.Before, &h.d.After, &at, &h.d.By, &h.d.Call); err != nil {
+			return nil, fmt.Errorf("person history: %w", err)
+		}
+		h.d.At = at.UTC()
+		out = append(out, h)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("person history: %w", err)
+	}
+	return out, nil
+}
+
+// attachHistory gives each person their history; an entry whose person is
+// not in state (the foreign key makes this impossible) is dropped.
+func attachHistory(s *state.State, rows []historyRow) {
+	for _, h := range rows {
+		if p := s.People[h.id]; p != nil {
+			p.History = append(p.History, h.d)
+		}
+	}
 }

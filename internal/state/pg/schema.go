@@ -16,7 +16,7 @@ import (
 // SchemaVersion is the version of the tables this build reads and writes.
 // A schema of a newer version is refused; an older one is migrated, in one
 // transaction, by the first command that writes.
-const SchemaVersion = 3
+const SchemaVersion = 4
 
 // migrations[i] takes a schema from version i to i+1. {s} is the schema.
 var migrations = []string{
@@ -152,6 +152,28 @@ CREATE TABLE {s}.pace (
 	key_hash   text PRIMARY KEY,
 	last_start timestamptz NOT NULL
 );
+`,
+	// 3 -> 4: a person's history (state.Drift), one row per change, only
+	// ever appended to (a person re-keyed or merged is written again), and
+	// what the last profile read found of the person.
+	`
+CREATE TABLE {s}.person_history (
+	workspace    text NOT NULL,
+	person_id    text NOT NULL,
+	n            integer NOT NULL,
+	field        text NOT NULL,
+	value_before text NOT NULL,
+	value_after  text NOT NULL,
+	at           timestamptz NOT NULL,
+	by_address   text NOT NULL,
+	call         text NOT NULL,
+	PRIMARY KEY (workspace, person_id, n),
+	FOREIGN KEY (workspace, person_id) REFERENCES {s}.people (workspace, id) ON DELETE CASCADE
+);
+ALTER TABLE {s}.people ADD COLUMN status text NOT NULL DEFAULT '';
+ALTER TABLE {s}.people ADD COLUMN status_since timestamptz;
+ALTER TABLE {s}.people ADD COLUMN checked_at timestamptz;
+ALTER TABLE {s}.searches ADD COLUMN changed integer NOT NULL DEFAULT 0;
 `,
 }
 

@@ -84,6 +84,22 @@ func (b *Backend) replace(ctx context.Context, s *state.State) error {
 	}); err != nil {
 		return err
 	}
+	type entry struct {
+		id string
+		n  int
+	}
+	var history []entry
+	for _, id := range ids {
+		for n := range s.People[id].History {
+			history = append(history, entry{id, n})
+		}
+	}
+	if err := copyRows("person_history", historyCols, len(history), func(i int) ([]any, error) {
+		h := history[i]
+		return historyValues(ws, h.id, h.n, &s.People[h.id].History[h.n]), nil
+	}); err != nil {
+		return err
+	}
 	searches := sortedKeys(s.Searches)
 	if err := copyRows("searches", searchCols, len(searches), func(i int) ([]any, error) {
 		sr := *s.Searches[searches[i]]

@@ -617,6 +617,8 @@ func (d *decoder) search() (*state.Search, error) {
 			sr.MaxResults, err = d.int()
 		case "runs":
 			sr.Runs, err = d.int()
+		case "changed":
+			sr.Changed, err = d.int()
 		case "capped":
 			sr.Capped, err = d.bool()
 		case "lead_ids":
@@ -711,12 +713,52 @@ func (d *decoder) person() (*state.Person, error) {
 			}
 		case "raw":
 			p.Raw, err = d.raw()
+		case "history":
+			p.History, err = d.history()
+		case "status":
+			p.Status, err = d.strOrNull()
+		case "status_since":
+			p.StatusSince, err = d.timePtr()
+		case "checked_at":
+			p.CheckedAt, err = d.timePtr()
 		default:
 			_, err = d.skip()
 		}
 		return err
 	})
 	return p, err
+}
+
+// history reads a person's history: a list of drifts.
+func (d *decoder) history() ([]state.Drift, error) {
+	// Most histories are short: room for two without growing.
+	out := make([]state.Drift, 0, 2)
+	err := d.array(func() error {
+		var h state.Drift
+		err := d.object(func(key string) error {
+			var err error
+			switch key {
+			case "field":
+				h.Field, err = d.strOrNull()
+			case "before":
+				h.Before, err = d.strOrNull()
+			case "after":
+				h.After, err = d.strOrNull()
+			case "at":
+				h.At, err = d.time()
+			case "by":
+				h.By, err = d.strOrNull()
+			case "call":
+				h.Call, err = d.strOrNull()
+			default:
+				_, err = d.skip()
+			}
+			return err
+		})
+		out = append(out, h)
+		return err
+	})
+	return out, err
 }
 
 func (d *decoder) enrichment() (*state.Enrichment, error) {

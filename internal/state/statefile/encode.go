@@ -134,6 +134,41 @@ func appendPerson(b []byte, p *state.Person) ([]byte, error) {
 		b = append(b, `,"raw":`...)
 		b = append(b, rb...)
 	}
+	if len(p.History) > 0 {
+		b = append(b, `,"history":[`...)
+		for i := range p.History {
+			h := &p.History[i]
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"field":`...)
+			b = appendStr(b, h.Field)
+			b = append(b, `,"before":`...)
+			b = appendStr(b, h.Before)
+			b = append(b, `,"after":`...)
+			b = appendStr(b, h.After)
+			b = append(b, `,"at":`...)
+			b = appendTime(b, h.At)
+			b = append(b, `,"by":`...)
+			b = appendStr(b, h.By)
+			b = append(b, `,"call":`...)
+			b = appendStr(b, h.Call)
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	if p.Status != "" {
+		b = append(b, `,"status":`...)
+		b = appendStr(b, p.Status)
+	}
+	if p.StatusSince != nil {
+		b = append(b, `,"status_since":`...)
+		b = appendTime(b, *p.StatusSince)
+	}
+	if p.CheckedAt != nil {
+		b = append(b, `,"checked_at":`...)
+		b = appendTime(b, *p.CheckedAt)
+	}
 	return append(b, '}'), nil
 }
 
@@ -171,6 +206,10 @@ func appendSearch(b []byte, s *state.Search) ([]byte, error) {
 	b = strconv.AppendInt(b, int64(s.Removed), 10)
 	b = append(b, `,"runs":`...)
 	b = strconv.AppendInt(b, int64(s.Runs), 10)
+	if s.Changed != 0 {
+		b = append(b, `,"changed":`...)
+		b = strconv.AppendInt(b, int64(s.Changed), 10)
+	}
 	if s.Suppressed != 0 {
 		b = append(b, `,"suppressed":`...)
 		b = strconv.AppendInt(b, int64(s.Suppressed), 10)

@@ -85,3 +85,12 @@ func DemoEvents() []state.Event {
 		SplitEv(Day(0), "search.s", []string{"A"}, 2),
 	}
 }
+
+// TrackChange is a track read of person id that finds them at another
+// company ("Company n"): one change of their history, the figure the
+// history benchmarks measure.
+func TrackChange(at time.Time, id string, n int) state.Event {
+	return state.Event{At: at, Kind: state.EventTrack, Address: "track.champions", Track: &state.TrackEvent{
+		PersonID: id, Generation: api.Gen1, Request: json.RawMessage(`{"pageName":"x"}`),
+		Profile: &api.Profile{FullName: "Someone", CurrentPosition: []api.Position{{JobTitle: "Chief Technology Officer & Co-Founder", Company: fmt.Sprintf("Company %d (moved)", n)}}}}}
+}

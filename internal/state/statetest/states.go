@@ -37,6 +37,14 @@ func OddState(t testing.TB) *state.State {
 				{JobTitle: "Intern\u2028", Company: "\"Beta\"", StartDate: "Jan 2016", EndDate: new("Jan 2019"), DaysInPosition: -1}}}}}))
 	Must(t, s.Fold(state.Event{At: at, Kind: state.EventEnrich, Address: "enrich.e", Enrich: &state.EnrichEvent{PersonID: "1.a", Credits: 1, Result: api.EnrichedProfile{NetworkID: "1.a", Email: "z@example.com", ProfileImgURL: "https://img.example/z.jpg", CreditBalance: 41}}}))
 	Must(t, s.Fold(state.Event{At: at, Kind: state.EventBilling, Billing: &api.Usage{RemainingRequests: 9000, InvoicingStartDate: "2026-03-01"}}))
+	// Zoë's history: a new job with awkward characters, then gone.
+	later := at.Add(48 * time.Hour)
+	Must(t, s.Fold(state.Event{At: later, Kind: state.EventTrack, Address: "track.t", Track: &state.TrackEvent{PersonID: "1.a", Generation: api.Gen1,
+		Request: json.RawMessage(`{"pageName":"zoe"}`), Profile: &api.Profile{FullName: "Zoë", CurrentPosition: []api.Position{{JobTitle: "VP \"Ops\"\u2028", Company: "Neue <Firma> & Co."}}}}}))
+	Must(t, s.Fold(state.Event{At: later.Add(time.Hour), Kind: state.EventTrack, Address: "track.t", Track: &state.TrackEvent{PersonID: "1.a", Gone: true}}))
+	if p := s.People["1.a"]; len(p.History) != 2 || p.Status != state.StatusLeft {
+		t.Fatalf("oddState: Zoë's history is not as intended: %+v", p.History)
+	}
 	Must(t, s.Fold(state.Event{At: at, Kind: state.EventFailure, Address: "search.y", Failure: &state.Failure{Message: "500 <boom>", Status: 500}}))
 	// A split search completed (the root at the cap, both children under
 	// it) and another under way.

@@ -7,5 +7,5 @@ module "dach" {
 }
 
 search "cfo" {
-  keywords = module.dach.keywords # ERROR: module.dach can be referred to only in the from list of an enrich block or a sheet
+  keywords = module.dach.keywords # ERROR: module.dach can be referred to only in the from list of an enrich or track block or a sheet
 }

@@ -93,8 +93,27 @@ func fullEvents() []state.Event {
 		{At: At(17), Kind: state.EventEnrichUnknown, Address: "enrich.contacts", Enrich: &state.EnrichEvent{PersonID: "n5", Credits: 1},
 			Failure: &state.Failure{Message: "enrich: network error: connection reset"}},
 		// Marked by the recording layer of the operations (State.Marks).
+		// Not the last event: a backend must keep the mark when a run is
+		// killed after further calls (KilledAtAnyPoint).
 		{At: At(18), Kind: state.EventFailure, Address: "search.gone", Failure: &state.Failure{Message: "HTTP 400: bad filter", Status: 400},
 			Mark: &state.EventMark{Run: "run-1", Seq: 7}},
+		// Hal's history: a track read sees a new job, the next one a
+		// private profile; a search sees Anna's new title.
+		{At: At(19), Kind: state.EventTrack, Address: "track.champions", Track: &state.TrackEvent{PersonID: "n7", Generation: api.Gen1,
+			Request: json.RawMessage(`{"pageName":"hal"}`), RequestHash: "h7", Profile: &api.Profile{FullName: "Hal Hix",
+				CurrentPosition: []api.Position{{JobTitle: "VP \"Engineering\"", Company: "Gray & Söhne AG"}}}}},
+		{At: At(20), Kind: state.EventTrack, Address: "track.champions", Track: &state.TrackEvent{PersonID: "n7", Generation: api.Gen1,
+			Request: json.RawMessage(`{"pageName":"hal"}`), Profile: &api.Profile{Private: true}}},
+		{At: At(21), Kind: state.EventSearch, Address: "search.movers", Search: &state.SearchEvent{Generation: api.Gen1, Request: json.RawMessage(`{"keywords":"VP"}`),
+			Leads: []api.Lead{{NetworkID: "n1", PageName: "anna", FullName: "Anna", Title: "VP Sales", Company: "ACME & Co"}}}},
+		// Ivy, known by page name only, changes title; then her networkId
+		// arrives: her history moves with her to her new ID.
+		{At: At(22), Kind: state.EventSearch, Address: "search.movers", Search: &state.SearchEvent{Generation: api.Gen1, Request: json.RawMessage(`{"keywords":"VP"}`),
+			Leads: []api.Lead{{PageName: "ivy", FullName: "Ivy", Title: "Head of Sales"}}}},
+		{At: At(23), Kind: state.EventSearch, Address: "search.movers", Search: &state.SearchEvent{Generation: api.Gen1, Request: json.RawMessage(`{"keywords":"VP"}`),
+			Leads: []api.Lead{{PageName: "ivy", FullName: "Ivy", Title: "VP Sales"}}}},
+		{At: At(24), Kind: state.EventSearch, Address: "search.movers", Search: &state.SearchEvent{Generation: api.Gen1, Request: json.RawMessage(`{"keywords":"VP"}`),
+			Leads: []api.Lead{{NetworkID: "n8", PageName: "ivy", FullName: "Ivy", Title: "CRO"}}}},
 	}
 }
 

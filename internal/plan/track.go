@@ -1,0 +1,182 @@
+package plan
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/leadsync/leadsync/internal/address"
+	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/state"
+)
+
+// Track reads: a track block reads the profile of each of its people who
+// is due (never read, or not read for every), comparing their current
+// position with state. The plan counts the reads exactly: they are the
+// people state holds now (a person a search of this run brings is read by
+// the next run), listed in the change's PersonIDs, in the order apply
+// reads them. Each is a request of the monthly quota (first generation)
+// and costs no credits.
+
+// KindTrack is the kind of a track block's address.
+const KindTrack Kind = "track"
+
+// Track is the action of a track block with people due.
+const Track Action = "track"
+
+// ReasonDue says a track has people due for a read.
+const ReasonDue Reason = "due"
+
+// tracks plans the track blocks, in declaration order, after the profile
+// blocks: a person a profile block reads in this run is not read again by
+// a track (shared), nor is one an earlier track reads.
+func (b *builder) tracks() {
+	for _, t := range b.cfg.Tracks {
+		if b.selected(t.Address) {
+			b.add(b.track(t))
+		}
+	}
+}
+
+// trackCount is what one track plan counts of its people.
+type trackCount struct {
+	people, due, fresh, noPage, byProfile, byTrack int
+	next                                           time.Time // when the next read falls due, among the fresh
+}
+
+// track plans one track block.
+func (b *builder) track(t *config.Track) *Change {
+	c := &Change{Address: t.Address, Kind: KindTrack, Action: Track, Reason: ReasonDue, PersonIDs: []string{}}
+	if b.tracked == nil {
+		b.tracked = map[*state.Person]string{}
+	}
+	var n trackCount
+	for _, p := range b.v.trackPeople(t) {
+		n.people++
+		switch {
+		case p.Lead.PageName == "":
+			n.noPage++ // a profile read needs a page name
+		case !b.replace[t.Address] && !b.trackDue(t, p):
+			n.fresh++
+			if next := p.Checked().Add(t.Every); n.next.IsZero() || next.Before(n.next) {
+				n.next = next
+			}
+		case b.reads[api.PageKey(p.Lead.PageName)] != "":
+			n.byProfile++ // read by a profile block of this run
+		case b.tracked[p] != "":
+			n.byTrack++ // read by an earlier track of this run
+		default:
+			n.due++
+			b.tracked[p] = t.Address
+			c.PersonIDs = append(c.PersonIDs, p.ID)
+		}
+	}
+	c.Calls, c.CallsMax = n.due, n.due
+	c.Detail = trackDetail(b, t, n)
+	if n.due == 0 {
+		c.Action, c.Reason = None, ReasonUpToDate
+	} else if b.replace[t.Address] {
+		c.Reason = ReasonReplace
+	}
+	return c
+}
+
+// trackDue reports whether p is due for a read of t: never read by a
+// profile or track read, or not for t.Every.
+func (b *builder) trackDue(t *config.Track, p *state.Person) bool {
+	at := p.Checked()
+	return at == nil || b.now.Sub(*at) >= t.Every
+}
+
+// trackDetail explains a track change: how many people are read, why the
+// others are not.
+func trackDetail(b *builder, t *config.Track, n trackCount) string {
+	every := "every " + formatDuration(t.Every)
+	var parts []string
+	switch {
+	case n.people == 0:
+		return "no people in state yet (" + every + ")"
+	case n.due > 0 && b.replace[t.Address]:
+		parts = append(parts, fmt.Sprintf("%s of %s read again (replace requested; %s)", thousands(n.due), plural(n.people, "person", "people"), every))
+	case n.due > 0:
+		parts = append(parts, fmt.Sprintf("%s of %s due (%s); requests, no credits", thousands(n.due), plural(n.people, "person", "people"), every))
+	default:
+		parts = append(parts, fmt.Sprintf("%s read within %s", plural(n.people, "person", "people"), formatDuration(t.Every)))
+	}
+	if n.due > 0 && n.fresh > 0 {
+		parts = append(parts, fmt.Sprintf("%s read within %s", thousands(n.fresh), formatDuration(t.Every)))
+	}
+	if n.due == 0 && !n.next.IsZero() {
+		parts = append(parts, "next due "+until(b.now, n.next))
+	}
+	if n.byProfile > 0 {
+		parts = append(parts, fmt.Sprintf("%s read by a profile block of this run", thousands(n.byProfile)))
+	}
+	if n.byTrack > 0 {
+		parts = append(parts, fmt.Sprintf("%s read by another track of this run", thousands(n.byTrack)))
+	}
+	if n.noPage > 0 {
+		parts = append(parts, fmt.Sprintf("%s without a page name (not readable)", thousands(n.noPage)))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// until says when t comes, seen from now: "in 3 days", "now".
+func until(now, t time.Time) string {
+	d := t.Sub(now)
+	switch {
+	case d <= 0:
+		return "now"
+	case d < time.Hour:
+		return "in " + plural(int(d/time.Minute), "minute", "minutes")
+	case d < 48*time.Hour:
+		return "in " + plural(int(d/time.Hour), "hour", "hours")
+	}
+	return "in " + plural(int(d/(24*time.Hour)), "day", "days")
+}
+
+// trackPeople returns the people a track watches, in from order, each
+// once: the people of its searches and profiles, and those an enrich
+// block it lists enriched, among that block's sources. People the plan
+// removes first (retention) are left out.
+func (v *env) trackPeople(t *config.Track) []*state.Person {
+	var out []*state.Person
+	seen := map[*state.Person]bool{}
+	add := func(addr, enrichedBy string) {
+		for _, id := range v.sourcePeople(addr) {
+			p := v.person(id)
+			if p == nil || seen[p] || v.gone[p] {
+				continue
+			}
+			if enrichedBy != "" && (p.Enrichment == nil || p.Enrichment.By != enrichedBy) {
+				continue
+			}
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	for _, ref := range t.From {
+		if address.Kind(ref) != "enrich" {
+			for _, addr := range v.cfg.Resolve([]string{ref}) {
+				add(addr, "")
+			}
+			continue
+		}
+		for _, e := range v.cfg.Enriches {
+			if e.Address == ref {
+				for _, addr := range v.cfg.Resolve(e.From) {
+					add(addr, ref)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// TrackedPeople returns the people track block t watches in st, in the
+// order the plan reads them: what `leadsync show`-like views and tests
+// ask about a track.
+func TrackedPeople(cfg *config.Config, st *state.State, t *config.Track, now time.Time) []*state.Person {
+	return newEnv(cfg, st, now).trackPeople(t)
+}

@@ -1,0 +1,194 @@
+package plan
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/state"
+)
+
+func (f *fixture) track(name string, every time.Duration, from ...string) *config.Track {
+	t := &config.Track{Address: "track." + name, Name: name, From: from, Every: every}
+	f.cfg.Tracks = append(f.cfg.Tracks, t)
+	return t
+}
+
+// trackRead records a track read of person id at at, showing title at
+// company (gone: the profile is gone).
+func (f *fixture) trackRead(addr, id string, at time.Time, title, company string, gone bool) {
+	te := &state.TrackEvent{PersonID: id, Generation: api.Gen1, Request: []byte(`{"pageName":"x"}`), Gone: gone}
+	if !gone {
+		te.Profile = &api.Profile{CurrentPosition: []api.Position{{JobTitle: title, Company: company}}}
+	}
+	f.apply(state.Event{At: at, Kind: state.EventTrack, Address: addr, Track: te})
+}
+
+func TestTrackCountsThePeopleDue(t *testing.T) {
+	f := newFixture()
+	f.search("search.cto", kw("CTO"))
+	f.ran("search.cto", t0.Add(-time.Hour), ids(1, 5)...)
+	f.track("champions", 30*day, "search.cto")
+	// Two read within 30 days, one 40 days ago, two never.
+	f.trackRead("track.champions", ids(1, 1)[0], t0.Add(-3*day), "CTO", "Co "+ids(1, 1)[0], false)
+	f.trackRead("track.champions", ids(2, 1)[0], t0.Add(-29*day), "CTO", "Co "+ids(2, 1)[0], false)
+	f.trackRead("track.champions", ids(3, 1)[0], t0.Add(-40*day), "CTO", "Co "+ids(3, 1)[0], false)
+	p := f.build(t, f.opts())
+	c := p.Change("track.champions")
+	if c == nil || c.Action != Track || c.Kind != KindTrack || c.Calls != 3 || c.CallsMax != 3 || c.Credits != 0 || c.CreditsMax != 0 {
+		t.Fatalf("track change %+v", c)
+	}
+	if want := []string{ids(3, 1)[0], ids(4, 1)[0], ids(5, 1)[0]}; !slices.Equal(c.PersonIDs, want) {
+		t.Errorf("people %q, want %q", c.PersonIDs, want)
+	}
+	if !strings.Contains(c.Detail, "3 of 5 people due (every 30d); requests, no credits; 2 read within 30d") {
+		t.Errorf("detail %q", c.Detail)
+	}
+	tt := p.Totals
+	if tt.Tracks != 3 || tt.Calls != 3 || tt.CallsMax != 3 || tt.Credits != 0 || tt.QuotaCalls != 3 || tt.QuotaCallsMax != 3 {
+		t.Errorf("totals %+v", tt)
+	}
+
+	// --replace reads everyone again.
+	o := f.opts()
+	o.Replace = []string{"track.champions"}
+	if c := f.build(t, o).Change("track.champions"); c.Calls != 5 || c.Reason != ReasonReplace {
+		t.Errorf("replace: %+v", c)
+	}
+	// When nobody is due, nothing is read, and the detail says when.
+	for _, id := range ids(1, 5) {
+		f.trackRead("track.champions", id, t0.Add(-time.Hour), "CTO", "Co "+id, false)
+	}
+	c = f.build(t, f.opts()).Change("track.champions")
+	if c.Action != None || c.Calls != 0 || !strings.Contains(c.Detail, "5 people read within 30d; next due in 29 days") {
+		t.Errorf("up to date: %+v", c)
+	}
+
+}
+
+func TestTrackSharesReads(t *testing.T) {
+	f := newFixture()
+	f.search("search.cto", kw("CTO"))
+	f.ran("search.cto", t0.Add(-time.Hour), ids(1, 3)...)
+	// A profile block of one of them, never read: read by it, not twice.
+	f.profile("profile.boss", "page-"+ids(2, 1)[0])
+	f.track("a", 30*day, "search.cto")
+	f.track("b", 7*day, "search.cto", "profile.boss")
+	// One without a page name cannot be read.
+	f.st.People[ids(3, 1)[0]].Lead.PageName = ""
+	p := f.build(t, f.opts())
+	a, b := p.Change("track.a"), p.Change("track.b")
+	if !slices.Equal(a.PersonIDs, []string{ids(1, 1)[0]}) || !strings.Contains(a.Detail, "1 read by a profile block of this run") ||
+		!strings.Contains(a.Detail, "1 without a page name") {
+		t.Errorf("track.a %+v", a)
+	}
+	if b.Calls != 0 || b.Action != None || !strings.Contains(b.Detail, "1 read by another track of this run") {
+		t.Errorf("track.b %+v", b)
+	}
+	if tt := p.Totals; tt.Profiles != 1 || tt.Tracks != 1 || tt.CallsMax != 2 {
+		t.Errorf("totals %+v", tt)
+	}
+}
+
+func TestTrackOfAnEnrichBlockAndTargets(t *testing.T) {
+	f := newFixture()
+	f.search("search.cto", kw("CTO"))
+	f.ran("search.cto", t0.Add(-time.Hour), ids(1, 4)...)
+	f.enrich("contacts", []string{"search.cto"}, 2, 0)
+	f.enriched(ids(1, 1)[0], "enrich.contacts", t0.Add(-time.Hour))
+	f.enriched(ids(2, 1)[0], "enrich.other", t0.Add(-time.Hour))
+	f.track("champions", 30*day, "enrich.contacts")
+	p := f.build(t, f.opts())
+	if c := p.Change("track.champions"); !slices.Equal(c.PersonIDs, []string{ids(1, 1)[0]}) {
+		t.Errorf("the people of an enrich block are those it enriched: %+v", c)
+	}
+	// --target a track plans its reads alone: its sources need not run.
+	o := f.opts()
+	o.Targets = []string{"track.champions"}
+	p = f.build(t, o)
+	if len(p.Changes) != 1 || p.Changes[0].Address != "track.champions" {
+		t.Errorf("targeted plan: %+v", p.Changes)
+	}
+}
+
+// refresh_on: the plan bounds the re-enrichments with "up to" before the
+// track reads, and counts them exactly once the changes are in state.
+func TestRefreshOnCompany(t *testing.T) {
+	f := newFixture()
+	f.search("search.cto", kw("CTO"))
+	f.ran("search.cto", t0.Add(-48*time.Hour), ids(1, 3)...)
+	e := f.enrich("contacts", []string{"search.cto"}, 0, 0)
+	e.RefreshOn = []string{"company"}
+	for _, id := range ids(1, 3) {
+		f.enriched(id, "enrich.contacts", t0.Add(-40*day))
+	}
+	f.track("champions", 30*day, "enrich.contacts")
+	// Before the reads: all three may have changed.
+	p := f.build(t, f.opts())
+	c := p.Change("enrich.contacts")
+	if c.Calls != 0 || c.CallsMax != 3 || !strings.Contains(c.Detail, "up to 3 again if the reads of this run find a new company (refresh_on)") {
+		t.Fatalf("before the reads: %+v", c)
+	}
+	if tt := p.Totals; tt.Tracks != 3 || tt.EnrichmentsMax != 3 || tt.CallsMax != 6 || tt.CreditsMax != 3 || tt.Credits != 0 {
+		t.Errorf("totals %+v", tt)
+	}
+	// The reads are in: one changed company, one only title, one left.
+	f.trackRead("track.champions", ids(1, 1)[0], t0.Add(-time.Hour), "CTO", "Elsewhere GmbH", false)
+	f.trackRead("track.champions", ids(2, 1)[0], t0.Add(-time.Hour), "CEO", "Co "+ids(2, 1)[0], false)
+	f.trackRead("track.champions", ids(3, 1)[0], t0.Add(-time.Hour), "", "", true)
+	p = f.build(t, f.opts())
+	c = p.Change("enrich.contacts")
+	if c.Calls != 1 || c.CallsMax != 1 || !slices.Equal(c.PersonIDs, []string{ids(1, 1)[0]}) {
+		t.Errorf("after the reads: %+v", c)
+	}
+	if got := p.Change("track.champions"); got.Calls != 0 {
+		t.Errorf("the track has nobody due: %+v", got)
+	}
+	// refresh_on title too: the title change counts.
+	e.RefreshOn = []string{"company", "title"}
+	if c := f.build(t, f.opts()).Change("enrich.contacts"); c.Calls != 2 {
+		t.Errorf("company or title: %+v", c)
+	}
+	// Enriched again: nothing more to do.
+	f.enriched(ids(1, 1)[0], "enrich.contacts", t0.Add(-time.Minute))
+	f.enriched(ids(2, 1)[0], "enrich.contacts", t0.Add(-time.Minute))
+	if c := f.build(t, f.opts()).Change("enrich.contacts"); c.CallsMax != 0 {
+		t.Errorf("enriched again: %+v", c)
+	}
+}
+
+// The limit holds with refresh_on: enriching again a person the block
+// enriched takes no new place; one enriched by another block takes one.
+func TestRefreshOnUnderALimit(t *testing.T) {
+	f := newFixture()
+	f.search("search.cto", kw("CTO"))
+	f.ran("search.cto", t0.Add(-48*time.Hour), ids(1, 4)...)
+	e := f.enrich("contacts", []string{"search.cto"}, 2, 0)
+	e.RefreshOn = []string{"company"}
+	f.enriched(ids(1, 1)[0], "enrich.contacts", t0.Add(-40*day))
+	f.enriched(ids(2, 1)[0], "enrich.contacts", t0.Add(-40*day))
+	f.track("champions", 30*day, "search.cto")
+	p := f.build(t, f.opts())
+	// The limit is used: the two others are not enriched; the two it
+	// holds may be enriched again.
+	if c := p.Change("enrich.contacts"); c.Calls != 0 || c.CallsMax != 2 {
+		t.Errorf("%+v", c)
+	}
+}
+
+// A person who left the network is enriched neither for the first time
+// nor again: the service would refuse the page name.
+func TestNoEnrichmentOfSomeoneWhoLeft(t *testing.T) {
+	f := newFixture()
+	f.search("search.cto", kw("CTO"))
+	f.ran("search.cto", t0.Add(-time.Hour), ids(1, 2)...)
+	f.enrich("contacts", []string{"search.cto"}, 0, 0)
+	f.trackRead("track.t", ids(1, 1)[0], t0.Add(-time.Minute), "", "", true)
+	c := f.build(t, f.opts()).Change("enrich.contacts")
+	if !slices.Equal(c.PersonIDs, []string{ids(2, 1)[0]}) {
+		t.Errorf("enriches %q, want only the person still on the network", c.PersonIDs)
+	}
+}
