@@ -54,6 +54,11 @@ type scriptSandbox struct {
 //	csv-env FILE ROW VAR=Header...  set VAR to the cell of data row ROW (1 = first
 //	                         after the header) under Header, so that a script can name
 //	                         a person the sandbox returned without hard-coding them
+//	csv-cut SRC DST FROM-TO Header[=New]... [+Header=value]...  write DST, a CSV of
+//	                         the data rows FROM to TO (1 = first after the header) of
+//	                         SRC under those headers (renamed to New), plus columns of
+//	                         one value: a list file made of what the sandbox returned,
+//	                         without hard-coding people
 //	within-plan FILE         the calls and credits since the last mark are within the
 //	                         plan --json in FILE: at least its certain counts, at most its bounds
 //	[!] split-truth ADDRESS  the split search's people are (or, negated, are some of)
@@ -95,6 +100,7 @@ func scriptParams() testscript.Params {
 			"split-truth":     cmdSplitTruth,
 			"drift-truth":     cmdDriftTruth,
 			"csv-env":         cmdCSVEnv,
+			"csv-cut":         cmdCSVCut,
 		},
 	}
 }
@@ -328,6 +334,55 @@ func cmdCSVEnv(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		ts.Setenv(name, recs[row][col])
 	}
+}
+
+func cmdCSVCut(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 4 {
+		ts.Fatalf("usage: csv-cut SRC DST FROM-TO Header[=New]...")
+	}
+	recs, err := csv.NewReader(strings.NewReader(ts.ReadFile(args[0]))).ReadAll()
+	ts.Check(err)
+	lo, hi, ok := strings.Cut(args[2], "-")
+	from, err1 := strconv.Atoi(lo)
+	to, err2 := strconv.Atoi(hi)
+	if !ok || err1 != nil || err2 != nil || from < 1 || to < from || to >= len(recs) {
+		ts.Fatalf("csv-cut: rows %q of %s, which has %d data rows", args[2], args[0], len(recs)-1)
+	}
+	var cols []int
+	var header, consts []string
+	for _, a := range args[3:] {
+		name, renamed, _ := strings.Cut(a, "=")
+		if h, ok := strings.CutPrefix(name, "+"); ok {
+			header, consts = append(header, h), append(consts, renamed)
+			continue
+		}
+		if len(consts) > 0 {
+			ts.Fatalf("csv-cut: columns of one value come last")
+		}
+		col := slices.Index(recs[0], name)
+		if col < 0 {
+			ts.Fatalf("csv-cut: %s has no column %q (header %q)", args[0], name, recs[0])
+		}
+		if renamed == "" {
+			renamed = name
+		}
+		cols, header = append(cols, col), append(header, renamed)
+	}
+	var b strings.Builder
+	w := csv.NewWriter(&b)
+	ts.Check(w.Write(header))
+	for _, rec := range recs[from : to+1] {
+		row := make([]string, len(cols), len(header))
+		for i, c := range cols {
+			row[i] = rec[c]
+		}
+		ts.Check(w.Write(append(row, consts...)))
+	}
+	w.Flush()
+	ts.Check(w.Error())
+	dst := ts.MkAbs(args[1])
+	ts.Check(os.MkdirAll(filepath.Dir(dst), 0o755))
+	ts.Check(os.WriteFile(dst, []byte(b.String()), 0o644))
 }
 
 // cmdSplitTruth checks a split search's record in the script's state

@@ -11,6 +11,11 @@
 //	go run ./bench/bigplan -out /tmp/bigplan-modules -modules
 //	go build -o /tmp/leadsync . && /usr/bin/time -v /tmp/leadsync plan --offline --chdir /tmp/bigplan
 //
+// With -excludes K (at most 5) it adds K exclude blocks, one per kind of
+// list (company, profile URL, network ID, e-mail, domain), each reading a
+// CSV file of -list-rows rows of which a hundredth names people of the
+// state: the plan's cost of exclusions.
+//
 // -history 0.1 gives a tenth of the people two changes each in their
 // history (a new title, then a new company, seen by a track); -track adds
 // a track block of the searches' people and refresh_on to the enrich block.
@@ -35,6 +40,8 @@ func main() {
 	out := flag.String("out", "", "directory to write (created; its state is replaced)")
 	searches := flag.Int("searches", 5000, "search instances")
 	people := flag.Int("people", 300000, "people in state")
+	excludes := flag.Int("excludes", 0, "exclude blocks to add (0 to 5)")
+	listRows := flag.Int("list-rows", 10000, "rows of each exclude block's list")
 	history := flag.Float64("history", 0, "share of people with two changes in their history")
 	track := flag.Bool("track", false, "add a track block and refresh_on")
 	modules := flag.Bool("modules", false, "write the searches through a module")
@@ -48,6 +55,10 @@ func main() {
 		os.Exit(2)
 	}
 	if err := write(*out, *searches, *people, *history, *track, *modules); err != nil {
+		fmt.Fprintln(os.Stderr, "bigplan:", err)
+		os.Exit(1)
+	}
+	if err := writeExcludes(*out, *excludes, *listRows, *searches, *people); err != nil {
 		fmt.Fprintln(os.Stderr, "bigplan:", err)
 		os.Exit(1)
 	}
@@ -198,6 +209,65 @@ output "ctos" {
 	}
 	fmt.Printf("wrote %s (%d search instances) and %s (%d people, %.0f MB)\n",
 		filepath.Join(dir, "main.leads.hcl"), n, store.Path(), len(st.People), float64(fi.Size())/1e6)
+	return nil
+}
+
+// writeExcludes writes k exclude blocks (excludes.leads.hcl) and their
+// lists: rows values each, every hundredth one naming a person (or the
+// company of a search) of the state written by write, the others no one.
+func writeExcludes(dir string, k, rows, n, people int) error {
+	_ = os.Remove(filepath.Join(dir, "excludes.leads.hcl"))
+	if k <= 0 {
+		return nil
+	}
+	per := people / n
+	kinds := []struct {
+		name, by string
+		value    func(i int, hit bool) string
+	}{
+		{"customers", "company", func(i int, hit bool) string {
+			if hit {
+				return "Company " + key(i%n) + " GmbH"
+			}
+			return fmt.Sprintf("Other Company %d AG", i)
+		}},
+		{"dnc", "profile_url", func(i int, hit bool) string {
+			if hit {
+				return fmt.Sprintf("https://www.network.example/profile/page-%d.%05x/", 10000000+i, i%per)
+			}
+			return fmt.Sprintf("network.example/profile/nobody-%d", i)
+		}},
+		{"ids", "network_id", func(i int, hit bool) string {
+			if hit {
+				return fmt.Sprintf("%d.%05x", 10000000+i, i%per)
+			}
+			return fmt.Sprintf("9%d.abc", i)
+		}},
+		{"bounced", "email", func(i int, hit bool) string { return fmt.Sprintf("person%d@bounced.example", i) }},
+		{"competitors", "domain", func(i int, hit bool) string { return fmt.Sprintf("www.competitor-%d.example", i) }},
+	}
+	var cfg strings.Builder
+	for _, kind := range kinds[:min(k, len(kinds))] {
+		var b strings.Builder
+		b.WriteString("Value\n")
+		for i := range rows {
+			hit := i%100 == 0
+			v := kind.value(i*(people/rows), hit)
+			fmt.Fprintf(&b, "%q\n", v)
+		}
+		file := filepath.Join("lists", kind.name+".csv")
+		if err := os.MkdirAll(filepath.Join(dir, "lists"), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(dir, file), []byte(b.String()), 0o644); err != nil {
+			return err
+		}
+		fmt.Fprintf(&cfg, "exclude %q {\n  file   = %q\n  column = \"Value\"\n  by     = %q\n}\n\n", kind.name, file, kind.by)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "excludes.leads.hcl"), []byte(cfg.String()), 0o644); err != nil {
+		return err
+	}
+	fmt.Printf("wrote %d exclude blocks of %d rows each\n", min(k, len(kinds)), rows)
 	return nil
 }
 

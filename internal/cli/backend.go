@@ -225,7 +225,10 @@ func openStateSourceWith(f *Factory, st arguments.State, open func(*Factory, *co
 // diagnostics are printed, and an error in it stops the command, saying
 // so (and, for a command that has --state, that the flag goes around it).
 func configForState(f *Factory, vars arguments.Vars, hasStateFlag bool) (*config.Config, error) {
-	cfg, diags := loadConfig(f, vars)
+	// Only where the state is matters: the list files of exclude and
+	// import blocks are not read (a broken customer list must not stop an
+	// erasure).
+	cfg, diags := loadConfigNoLists(f, vars)
 	writeDiagnostics(f, cfg, diags)
 	if !diags.HasErrors() {
 		return cfg, nil

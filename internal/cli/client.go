@@ -150,3 +150,19 @@ func sharedPace(f *Factory, cfg *config.Config, key string) api.SharedPace {
 	}
 	return pacefile.New(filepath.Dir(stateFilePath(cfg)), key)
 }
+
+// accountID names the API account of cfg's key in the budget ledger
+// (api.AccountID: a hash, never the key); "" when no key is known.
+func accountID(f *Factory, cfg *config.Config) string {
+	key := cfg.API.APIKey
+	if cfg.API.Sandbox {
+		key = sandbox.DefaultKey
+	}
+	if key == "" && f.Getenv != nil {
+		key = strings.TrimSpace(f.Getenv("LEADSYNC_API_KEY"))
+	}
+	if key == "" {
+		return ""
+	}
+	return api.AccountID(key)
+}

@@ -125,6 +125,7 @@ func runDeps(f *Factory, cfg *config.Config, lockTimeout time.Duration) (run.Dep
 	}
 	d := stateDeps(f, src, lockTimeout)
 	d.Service = func() (api.Service, error) { return f.service(cfg) }
+	d.Account = accountID(f, cfg)
 	return d, src, nil
 }
 

@@ -35,6 +35,10 @@ the same.
 
 Forget takes the state lock (like state rm), records the erasure in the
 journal and removes the state's backup file, which still held the person.
+An erasure request is not per campaign: every other workspace of the
+backend is locked too (before anything is written), the person is removed
+from each that holds them and suppressed in all, and forget says which
+workspaces held them.
 Spreadsheets written before keep their rows until they are written again:
 run leadsync export (no calls) to rewrite them.`,
 		Example: `  leadsync forget ACoAAB12345
@@ -73,6 +77,9 @@ func runForget(f *Factory, a *arguments.Forget) error {
 	for _, p := range res.People {
 		fmt.Fprintln(f.IO.Out, forgetLine(p))
 	}
+	for _, w := range res.Workspaces {
+		fmt.Fprintln(f.IO.Out, workspaceErasureLine(w))
+	}
 	if res.Entries == 0 {
 		return nil
 	}
@@ -85,6 +92,18 @@ func runForget(f *Factory, a *arguments.Forget) error {
 	fmt.Fprintf(f.IO.Out, "Forgot %s; %s %s suppressed in %s in total. Spreadsheets written before still list them: run leadsync export to rewrite them.\n",
 		textfmt.Plural(res.Entries, "person"), textfmt.Plural(res.Suppressed, "person"), verb, src.describe(f))
 	return nil
+}
+
+// workspaceErasureLine says what an erasure did in another workspace of
+// the backend: an erasure request is not per campaign.
+func workspaceErasureLine(w run.WorkspaceErasure) string {
+	switch {
+	case len(w.Held) > 0:
+		return fmt.Sprintf("Workspace %q held %s too: removed there, and suppressed.", w.Workspace, strings.Join(w.Held, ", "))
+	case w.Entries > 0:
+		return fmt.Sprintf("Workspace %q did not hold them: suppressed there too.", w.Workspace)
+	}
+	return fmt.Sprintf("Workspace %q: already suppressed there.", w.Workspace)
 }
 
 // forgetLine says what forget did with one PERSON.

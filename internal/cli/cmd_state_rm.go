@@ -65,6 +65,8 @@ func runStateRm(f *Factory, a *arguments.StateRm) error {
 			fmt.Fprintf(f.IO.Out, "Removed %s (%s leave the exports that list it; people and enrichments are kept)\n", r.Address, textfmt.Plural(r.Leads, "lead"))
 		case "profile":
 			fmt.Fprintf(f.IO.Out, "Removed %s (the person and their enrichment are kept)\n", r.Address)
+		case "import":
+			fmt.Fprintf(f.IO.Out, "Removed %s (its %s leave the exports that list it; people and their e-mails are kept)\n", r.Address, textfmt.Plural(r.Leads, "person"))
 		case "person":
 			fmt.Fprintf(f.IO.Out, "Removed %s and their enrichment\n", r.Address)
 		}

@@ -40,7 +40,7 @@ func completionDir(f *Factory, cmd *cobra.Command) string {
 func configAddresses(f *Factory, dir string, all bool) []string {
 	g := *f
 	g.Dir = dir
-	cfg, _ := loadConfig(&g, arguments.Vars{})
+	cfg, _ := loadConfigNoLists(&g, arguments.Vars{})
 	if cfg == nil {
 		return nil
 	}
@@ -95,7 +95,7 @@ func stateAddresses(f *Factory, cmd *cobra.Command, dir, toComplete string) []st
 		}
 		src, err = fileSource(&g, path)
 	} else {
-		cfg, diags := loadConfig(&g, arguments.Vars{})
+		cfg, diags := loadConfigNoLists(&g, arguments.Vars{})
 		if cfg == nil || diags.HasErrors() {
 			return nil
 		}

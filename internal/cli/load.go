@@ -17,6 +17,18 @@ import (
 // the environment, checking filters against the cached live catalog when
 // `leadsync fields --refresh` has written one. The Config is never nil.
 func loadConfig(f *Factory, vars arguments.Vars) (*config.Config, hcl.Diagnostics) {
+	return loadConfigWith(f, vars, false)
+}
+
+// loadConfigNoLists is loadConfig without reading the list files of
+// exclude and import blocks: for commands that need only where the state
+// is (a broken customer list must not stop an erasure), and for shell
+// completion.
+func loadConfigNoLists(f *Factory, vars arguments.Vars) (*config.Config, hcl.Diagnostics) {
+	return loadConfigWith(f, vars, true)
+}
+
+func loadConfigWith(f *Factory, vars arguments.Vars, skipLists bool) (*config.Config, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
 	var env []string
 	if f.Environ != nil {
@@ -44,6 +56,6 @@ func loadConfig(f *Factory, vars arguments.Vars) (*config.Config, hcl.Diagnostic
 		cat = nil // check the rest against the built-in list
 	}
 	cfg, ds := config.Load(config.LoadOptions{Dir: f.Dir, Environ: env, Catalog: cat, Workspace: f.workspace(),
-		Vars: vars.Vars, VarFiles: vars.Files})
+		Vars: vars.Vars, VarFiles: vars.Files, SkipListFiles: skipLists})
 	return cfg, append(diags, ds...)
 }

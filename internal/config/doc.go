@@ -8,7 +8,10 @@
 // (the extensions an export path may end in, and the files of each
 // format's layout; never export itself), and
 // the backend registry (internal/state/backend): a backend block is kept
-// generic, its schema and checks asked of the registry. It must not import
-// any backend (internal/state/local, internal/state/pg) nor the state's
-// codec.
+// generic, its schema and checks asked of the registry. Exclude and import
+// blocks read their list files through listfile (a leaf) at load time, so
+// that a broken list is a diagnostic with its file:row before any call; an
+// import's people become a state event (Import.Event), which is why it
+// imports state (the model). It must not import any backend
+// (internal/state/local, internal/state/pg) nor the state's codec.
 package config

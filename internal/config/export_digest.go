@@ -46,6 +46,7 @@ func (c *Config) ExportDigest(x *Export) string {
 		Sheets             []sheet  `json:"sheets"`
 		ProfileURLTemplate string   `json:"profile_url_template"`
 		Sources            []source `json:"sources"`
+		Excludes           string   `json:"excludes,omitempty"`
 	}{Address: x.Address, Name: x.Name, Path: x.Path, Format: x.Format, ProfileURLTemplate: c.Settings.ProfileURLTemplate}
 	used := map[string]bool{}
 	for _, s := range x.Sheets {
@@ -68,6 +69,8 @@ func (c *Config) ExportDigest(x *Export) string {
 		}
 	}
 	sort.Slice(d.Sources, func(i, j int) bool { return d.Sources[i].Address < d.Sources[j].Address })
+	// Excluded people leave every export: another list is another content.
+	d.Excludes = excludeHash(c)
 	// json.Marshal writes map keys sorted: the same configuration always
 	// gives the same bytes.
 	b, err := json.Marshal(d)

@@ -12,8 +12,9 @@ import (
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 )
 
-// hash is a SHA-256 over the configuration files (names and contents) and
-// the final variable values. Sensitive values enter only as their own
+// hash is a SHA-256 over the configuration files (names and contents), the
+// final variable values and the digests of the list files read (exclude,
+// import). Sensitive values enter only as their own
 // SHA-256, so that the hash reveals nothing.
 func (l *loader) hash() string {
 	h := sha256.New()
@@ -40,6 +41,8 @@ func (l *loader) hash() string {
 		fmt.Fprintf(h, "var %q %d\n", name, len(b))
 		h.Write(b)
 	}
+	h.Write([]byte(excludeHash(l.cfg)))
+	h.Write([]byte(importHash(l.cfg)))
 	if l.usesWorkspace {
 		fmt.Fprintf(h, "workspace %q\n", l.leadsyncValue().GetAttr("workspace").AsString())
 	}

@@ -49,6 +49,11 @@ type LoadOptions struct {
 	// Workspace is the workspace in use, leadsync.workspace in
 	// expressions; "" means "default".
 	Workspace string
+	// SkipListFiles leaves the files of exclude blocks unread (their
+	// lists are then empty, and Hash does not cover them): for commands
+	// that need only where the state is, and for shell completion, which
+	// runs on every key press.
+	SkipListFiles bool
 }
 
 // Load reads every *.leads.hcl of opts.Dir as one configuration, resolves
@@ -105,6 +110,7 @@ func Load(opts LoadOptions) (*Config, hcl.Diagnostics) {
 		funcFS = rootFS(opts.Dir)
 	}
 	l.funcs = functions(funcFS, opts.Dir)
+	l.listFS = funcFS
 	l.load()
 	l.cfg.secretRanges = l.secretRanges
 	for s := range l.secrets {
@@ -182,8 +188,11 @@ type shared struct {
 	unreadable bool
 	cat        *catalog.Catalog
 	funcs      map[string]function.Function
-	cfg        *Config
-	diags      hcl.Diagnostics
+	// listFS is where exclude and import blocks read their files: the
+	// folder through its os.Root, as file() reads.
+	listFS fs.FS
+	cfg    *Config
+	diags  hcl.Diagnostics
 
 	// configFiles are the names of the *.leads.hcl files read, the root's
 	// sorted, then each module folder's, as they were first called.
@@ -313,6 +322,8 @@ var topSchema = &hcl.BodySchema{
 		{Type: "enrich", LabelNames: []string{"name"}},
 		{Type: "track", LabelNames: []string{"name"}},
 		{Type: "export", LabelNames: []string{"name"}},
+		{Type: "exclude", LabelNames: []string{"name"}},
+		{Type: "import", LabelNames: []string{"name"}},
 		{Type: "module", LabelNames: []string{"name"}},
 		{Type: "output", LabelNames: []string{"name"}},
 		{Type: "moved"},
@@ -440,11 +451,15 @@ func (l *loader) loadBody(byType map[string]hcl.Blocks) {
 		l.rootOnly(byType)
 	}
 	l.declareInstances(byType["search"], byType["profile"])
+	l.declareImports(byType["import"])
 	for _, b := range byType["search"] {
 		l.decodeSearch(b)
 	}
 	for _, b := range byType["profile"] {
 		l.decodeProfile(b)
+	}
+	for _, b := range byType["import"] {
+		l.decodeImport(b)
 	}
 	l.loadModules(byType["module"])
 	for _, b := range byType["enrich"] {
@@ -463,6 +478,11 @@ func (l *loader) loadBody(byType map[string]hcl.Blocks) {
 			}
 			l.tracks[b.Labels[0]] = true
 			l.decodeTrack(b)
+		}
+	}
+	for _, b := range byType["exclude"] {
+		if l.uniqueName(b) {
+			l.decodeExclude(b)
 		}
 	}
 	for _, b := range byType["export"] {

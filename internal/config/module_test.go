@@ -290,3 +290,65 @@ output "champions" {
 		t.Errorf("changes = %q", got)
 	}
 }
+
+// TestModuleListBlocks: import and exclude blocks work in modules: their
+// addresses carry the module path, their files are found by path.module
+// (relative to the root, as every path), an output gives an import to the
+// caller's from, and the configuration's hash covers their files.
+func TestModuleListBlocks(t *testing.T) {
+	files := map[string]string{
+		"main.leads.hcl": `
+api {
+  sandbox = true
+}
+module "dach" {
+  source = "./persona"
+}
+export "legacy" {
+  path = "out/legacy.csv"
+  sheet "Legacy" {
+    from = [module.dach.legacy]
+  }
+}
+`,
+		"persona/main.leads.hcl": `
+import "legacy" {
+  file    = "${path.module}/legacy.csv"
+  columns = { page_name = "Page", email = "Email" }
+}
+exclude "customers" {
+  file   = "${path.module}/customers.csv"
+  column = "Company"
+  by     = "company"
+}
+track "legacy" {
+  from = [import.legacy]
+}
+output "legacy" {
+  value = import.legacy
+}
+`,
+		"persona/legacy.csv":    "Page,Email\nmax_m,max@acme.example\n",
+		"persona/customers.csv": "Company\nAcme GmbH\n",
+	}
+	cfg := loadDir(t, files)
+	if len(cfg.Imports) != 1 || cfg.Imports[0].Address != "module.dach.import.legacy" || len(cfg.Imports[0].People) != 1 {
+		t.Fatalf("imports: %+v", cfg.Imports)
+	}
+	if len(cfg.Excludes) != 1 || cfg.Excludes[0].Address != "module.dach.exclude.customers" {
+		t.Fatalf("excludes: %+v", cfg.Excludes)
+	}
+	if got := cfg.Exports[0].Sheets[0].From; !cmp.Equal(got, []string{"module.dach.import.legacy"}) {
+		t.Errorf("sheet from = %q", got)
+	}
+	if got := cfg.Resolve(cfg.Exports[0].Sheets[0].From); !cmp.Equal(got, []string{"module.dach.import.legacy"}) {
+		t.Errorf("resolves to %q", got)
+	}
+	if got := cfg.Tracks[0].From; !cmp.Equal(got, []string{"module.dach.import.legacy"}) {
+		t.Errorf("track from = %q", got)
+	}
+	files["persona/customers.csv"] = "Company\nAcme GmbH\nInitech\n"
+	if other := loadDir(t, files); other.Hash == cfg.Hash {
+		t.Error("the hash does not cover a module's list file")
+	}
+}

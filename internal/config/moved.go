@@ -35,7 +35,7 @@ var movedSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 }}
 
 // movedKinds are the kinds of blocks whose records a moved block moves.
-var movedKinds = []string{"search", "profile", "enrich", "track"}
+var movedKinds = []string{"search", "profile", "import", "enrich", "track"}
 
 // decodeMoved reads the moved blocks of l's module.
 func (l *loader) decodeMoved(blocks hcl.Blocks) {
@@ -130,10 +130,10 @@ func (l *loader) moveEndpoint(a *hcl.Attribute) (address.Address, bool) {
 		return address.Address{}, false
 	}
 	if !addr.IsModule() && !contains(movedKinds, addr.Kind) {
-		l.errorf(rng, "Invalid moved address", "A moved block moves the records of search, profile, enrich and track blocks (or of a whole module); %s blocks have none in state.", addr.Kind)
+		l.errorf(rng, "Invalid moved address", "A moved block moves the records of search, profile, import, enrich and track blocks (or of a whole module); %s blocks have none in state.", addr.Kind)
 		return address.Address{}, false
 	}
-	if (addr.Kind == "enrich" || addr.Kind == "track") && addr.Key != "" {
+	if (addr.Kind == "enrich" || addr.Kind == "track" || addr.Kind == "import") && addr.Key != "" {
 		l.errorf(rng, "Invalid moved address", "%s block has no instances; write %s.", capitalize(textfmt.WithArticle(addr.Kind)), addr.Block())
 		return address.Address{}, false
 	}
@@ -154,8 +154,8 @@ func NewMove(from, to string) (*Move, error) {
 	for _, a := range []address.Address{f, t} {
 		switch {
 		case !a.IsModule() && !contains(movedKinds, a.Kind):
-			return nil, fmt.Errorf("%s: only the records of search, profile, enrich and track blocks (or of a whole module) move; %s blocks have none in state", a, a.Kind)
-		case (a.Kind == "enrich" || a.Kind == "track") && a.Key != "":
+			return nil, fmt.Errorf("%s: only the records of search, profile, import, enrich and track blocks (or of a whole module) move; %s blocks have none in state", a, a.Kind)
+		case (a.Kind == "enrich" || a.Kind == "track" || a.Kind == "import") && a.Key != "":
 			return nil, fmt.Errorf("%s: an enrich block has no instances; write %s", a, a.Block())
 		}
 	}
@@ -386,6 +386,9 @@ func (l *loader) declaredAddresses() map[string]hcl.Range {
 	for _, t := range l.cfg.Tracks {
 		out[t.Address] = t.DeclRange
 	}
+	for _, im := range l.cfg.Imports {
+		out[im.Address] = im.DeclRange
+	}
 	for _, m := range l.cfg.Modules {
 		out[m.Address], out[m.Call] = m.DeclRange, m.DeclRange
 	}
@@ -421,6 +424,9 @@ func (l *loader) instanceAddresses() map[string]bool {
 	for _, t := range l.cfg.Tracks {
 		out[t.Address] = true
 	}
+	for _, im := range l.cfg.Imports {
+		out[im.Address] = true
+	}
 	for _, m := range l.cfg.Modules {
 		out[m.Address] = true
 	}
@@ -444,7 +450,7 @@ func (l *loader) declaredEndpoint(to address.Address, declared map[string]hcl.Ra
 
 // textWithArticle is "a search", "an enrich block", "a track block".
 func textWithArticle(kind string) string {
-	if kind == "enrich" || kind == "track" {
+	if kind == "enrich" || kind == "track" || kind == "import" {
 		return textfmt.WithArticle(kind) + " block"
 	}
 	return "a " + kind

@@ -9,9 +9,9 @@ var outputSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 }}
 
 // outputRefs are what an output's value may list: the module's searches,
-// profiles, enrich and track blocks (and the outputs of its own module
+// profiles, imports, enrich and track blocks (and the outputs of its own module
 // calls that give them).
-var outputRefs = refList{attr: "value", kinds: []string{"search", "profile", "enrich", "track"}}
+var outputRefs = refList{attr: "value", kinds: []string{"search", "profile", "import", "enrich", "track"}}
 
 // decodeOutputs reads the output blocks of l's module: each exposes some
 // of the module's blocks to the caller, which refers to them as

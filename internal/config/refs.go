@@ -148,7 +148,7 @@ func (l *loader) checkRefs(expr hcl.Expression, sc scope) hcl.Diagnostics {
 			if !hasAttr || !contains(PathAttributes, attr) {
 				bad(t, "Unknown path attribute", "path has two attributes: path.module, the folder of the module the expression is in, and path.root, the root configuration's folder (both relative to the root's).%s", didYouMean(attr, PathAttributes))
 			}
-		case "search", "profile", "enrich", "export", "track":
+		case "search", "profile", "enrich", "export", "track", "import", "exclude":
 			bad(t, "Block reference outside from", "%s.%s can be referred to only in the from list of an enrich or track block or a sheet.", root, attr)
 		case address.ModuleKeyword:
 			bad(t, "Block reference outside from", "module.%s can be referred to only in the from list of an enrich or track block or a sheet (as module.%s.OUTPUT), or in the value of an output.", attr, attr)
@@ -196,11 +196,12 @@ type refList struct {
 	wrongKind func(root string) (summary, detail string)
 }
 
-// fromRefs are the references of a from list: searches and profiles.
-var fromRefs = refList{attr: "from", kinds: []string{"search", "profile"},
+// fromRefs are the references of a from list: searches, profiles and
+// imports.
+var fromRefs = refList{attr: "from", kinds: []string{"search", "profile", "import"},
 	empty: "from lists at least one search or profile block, like from = [search.cto].",
 	wrongKind: func(root string) (string, string) {
-		return "Invalid from reference", fmt.Sprintf("from lists search and profile blocks, like search.cto or profile.founder; %q is neither.", root)
+		return "Invalid from reference", fmt.Sprintf("from lists search, profile and import blocks, like search.cto, profile.founder or import.evaboot; %q is none of them.", root)
 	}}
 
 // kindsText writes the kinds for messages: "search and profile blocks".
@@ -285,7 +286,7 @@ func (l *loader) fromItemError(e hcl.Expression, spec refList) {
 		l.errorf(e.Range().Ptr(), "String instead of reference", "%s takes references to blocks, not strings: write them without quotes, like [search.cto, profile.founder].", spec.attr)
 		return
 	}
-	if spec.attr == "from" && len(spec.kinds) == 2 {
+	if spec.attr == "from" && len(spec.kinds) == len(fromRefs.kinds) {
 		l.errorf(e.Range().Ptr(), "Invalid from", "from is a list of references to search and profile blocks, written out, like [search.cto, search.cfo[\"Berlin\"], profile.founder]; it cannot be computed.")
 		return
 	}
@@ -341,6 +342,9 @@ func (l *loader) ref(e hcl.Expression, spec refList) ([]string, bool) {
 		sort.Strings(names)
 		hint := didYouMean(at.Name, names)
 		other := map[string]string{"search": "profile", "profile": "search"}[root]
+		if other == "" {
+			other = "search"
+		}
 		if hint == "" {
 			hint = fmt.Sprintf(" Declare %s %q block, or remove the reference.", textfmt.Article(root)+" "+root, at.Name)
 		}

@@ -8,13 +8,15 @@ type refCache struct {
 	mu       sync.Mutex
 	searches []*Search
 	profiles []*Profile
+	imports  []*Import
 	index    map[string][]string
 }
 
 // Instances returns the instance addresses that a from-reference names, in
 // address order: "search.cto" names every instance of that block,
-// "search.cto[\"Berlin\"]" or "profile.founder" names one; in a module,
-// "module.dach.search.cto" and so on. It is safe for concurrent use.
+// "search.cto[\"Berlin\"]", "profile.founder" or "import.evaboot" names
+// one; in a module, "module.dach.search.cto" and so on. It is safe for
+// concurrent use.
 func (c *Config) Instances(ref string) []string {
 	if c.refs == nil {
 		return c.scanInstances(ref)
@@ -22,9 +24,9 @@ func (c *Config) Instances(ref string) []string {
 	r := c.refs
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.index == nil || !sameList(r.searches, c.Searches) || !sameList(r.profiles, c.Profiles) {
+	if r.index == nil || !sameList(r.searches, c.Searches) || !sameList(r.profiles, c.Profiles) || !sameList(r.imports, c.Imports) {
 		r.index = c.indexRefs()
-		r.searches, r.profiles = c.Searches, c.Profiles
+		r.searches, r.profiles, r.imports = c.Searches, c.Profiles, c.Imports
 	}
 	return r.index[ref]
 }
@@ -52,6 +54,9 @@ func (c *Config) indexRefs() map[string][]string {
 	for _, p := range c.Profiles {
 		add(p.Address, p.Block)
 	}
+	for _, im := range c.Imports {
+		add(im.Address, im.Address)
+	}
 	return idx
 }
 
@@ -66,6 +71,11 @@ func (c *Config) scanInstances(ref string) []string {
 	for _, p := range c.Profiles {
 		if p.Address == ref || p.Block == ref {
 			out = append(out, p.Address)
+		}
+	}
+	for _, im := range c.Imports {
+		if im.Address == ref {
+			out = append(out, im.Address)
 		}
 	}
 	return out

@@ -9,7 +9,7 @@ import (
 
 var settingsSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 	{Name: "state_path"}, {Name: "profile_url_template"}, {Name: "retention"},
-}, Blocks: []hcl.BlockHeaderSchema{{Type: "backend", LabelNames: []string{"type"}}}}
+}, Blocks: []hcl.BlockHeaderSchema{{Type: "backend", LabelNames: []string{"type"}}, {Type: "budget"}}}
 
 func (l *loader) decodeSettings(blocks hcl.Blocks) {
 	l.cfg.Settings.StatePath = DefaultStatePath
@@ -21,6 +21,7 @@ func (l *loader) decodeSettings(blocks hcl.Blocks) {
 		content, ds := b.Body.Content(settingsSchema)
 		l.add(ds)
 		l.decodeBackend(content.Blocks.OfType("backend"))
+		l.decodeBudget(content.Blocks.OfType("budget"))
 		if a := content.Attributes["state_path"]; a != nil {
 			if s, _, astate := l.stringAttr(a, l.base, scope{}, false); astate == ok {
 				if strings.TrimSpace(s) == "" {

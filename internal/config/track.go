@@ -64,7 +64,7 @@ func readsPerMonth(d time.Duration) string {
 // trackRefs are the references of a track's from list: searches and
 // profiles as in an enrich block's from, and enrich blocks (the people they
 // enriched), or outputs of module calls that give them.
-var trackRefs = refList{attr: "from", kinds: []string{"search", "profile", "enrich"},
+var trackRefs = refList{attr: "from", kinds: []string{"search", "profile", "import", "enrich"},
 	empty: "from lists at least one search, profile or enrich block, like from = [enrich.cto_contacts]."}
 
 // trackFrom decodes a track's from list. A source that has no people (a

@@ -43,6 +43,8 @@ type Config struct {
 	Enriches []*Enrich
 	Tracks   []*Track
 	Exports  []*Export
+	Excludes []*Exclude
+	Imports  []*Import
 	// Modules are the instances of module calls, nested ones included,
 	// in the order they were read.
 	Modules []*Module
@@ -79,6 +81,8 @@ type Settings struct {
 	// the local state file. StatePath still names the local file state
 	// push copies. Its secret attributes (conn_str) are never printed.
 	Backend *backend.Block
+	// Budget is leadsync { budget { ... } }; nil without one.
+	Budget *Budget
 }
 
 // API is the api block with defaults filled in.

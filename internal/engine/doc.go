@@ -1,10 +1,13 @@
 // Package engine runs a plan: it schedules calls through the api pacer, records
 // each completed call in the state journal before using it, honours where,
-// limit and max_credits at run time, and reports progress through an
-// interface. Track reads (track.go) are profile reads of the people a
-// track change lists; what the run saw change (job changes, people gone or
-// private) comes back from each fold (state.LastDrifts) into the summary.
-// It imports plan, config, state and api.
+// limit, max_credits, the exclude blocks and the budget at run time, records
+// the plan's imports before any call and copies the enrichments other
+// workspaces hold before paying for them (plan.Candidates), and reports
+// progress through an interface. Track reads (track.go) are profile reads of
+// the people a track change lists; what the run saw change (job changes,
+// people gone or private) comes back from each fold (state.LastDrifts) into
+// the summary. It imports plan, config, state and api; the budget's ledger
+// and the other workspaces come in through Options.
 //
 // No call is sent while a result is being written (the start hook of a
 // call takes the lock the recording holds, record.go), so that a journal

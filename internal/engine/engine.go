@@ -35,6 +35,13 @@ type Options struct {
 	Stop <-chan struct{}
 	// Progress receives events; NopProgress when nil.
 	Progress Progress
+	// Budget, when set, is leadsync { budget }: each call is reserved in
+	// the account's ledger before it starts.
+	Budget *Budget
+	// Reuse finds the enrichments other workspaces of the backend hold,
+	// which apply copies instead of paying again; nil when they share
+	// nothing.
+	Reuse plan.ReuseLookup
 }
 
 // Summary is the outcome of a run.
@@ -63,6 +70,20 @@ type Summary struct {
 	Updated []string
 	// Expired is the number of people removed by retention.
 	Expired int
+	// Imported are the import blocks whose files were adopted.
+	Imported []ImportOutcome
+	// Reused counts, by workspace, the enrichments copied from other
+	// workspaces of the backend: no call, no credit.
+	Reused map[string]int
+	// NotSpent is what the run did not pay for, and why, as people (each
+	// would have cost credits_per_enrich): people the exclude blocks took
+	// out of the enrich blocks' candidates, people an import of the run
+	// gave an e-mail, enrichments copied from other workspaces.
+	NotSpent NotSpent
+	// BudgetStopped is set when a hard budget stopped the run;
+	// BudgetPassed says when a soft one was passed.
+	BudgetStopped bool
+	BudgetPassed  string
 	// Stopped is non-empty when the run stopped early, and says why.
 	Stopped string
 	// StoppedInFlight is the number of calls in flight when the run
@@ -212,10 +233,11 @@ type runner struct {
 
 	pending       map[string]int // instance address -> calls not yet done in this run
 	enrichBlocks  []*enrichBlock
-	claimed       plan.Claims     // people queued, in flight, enriched or failed in this run, with their block
-	changes       int             // results recorded: a block's next round looks again when this moved
-	ranSearches   map[string]bool // searches completed in this run
-	hadRun        map[string]bool // searches state had before this run
+	cands         *plan.Candidates // chooses the enrich blocks' people, pass after pass
+	claimed       plan.Claims      // people queued, in flight, enriched or failed in this run, with their block
+	changes       int              // results recorded: a block's next round looks again when this moved
+	ranSearches   map[string]bool  // searches completed in this run
+	hadRun        map[string]bool  // searches state had before this run
 	splits        map[string]*splitRun
 	creditsBudget int
 	callsBudget   int // calls the run may still start
@@ -259,6 +281,7 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 		st:          opts.State,
 		pending:     map[string]int{},
 		claimed:     plan.Claims{},
+		cands:       plan.NewCandidates(opts.Config, opts.Reuse),
 		ranSearches: map[string]bool{},
 		hadRun:      map[string]bool{},
 		cpe:         opts.Config.API.CreditsPerEnrich,
@@ -300,6 +323,11 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 		r.progress.Summary(r.sum)
 		return r.sum, err
 	}
+	if err := r.imports(); err != nil {
+		r.halt(err.Error())
+		r.progress.Summary(r.sum)
+		return r.sum, err
+	}
 	if err := r.updates(); err != nil {
 		r.halt(err.Error())
 		r.progress.Summary(r.sum)
@@ -331,7 +359,7 @@ func (r *runner) prepare() error {
 		enriches[e.Address] = e
 	}
 	for _, c := range r.opts.Plan.Changes {
-		if c.CallsMax == 0 {
+		if c.CallsMax == 0 && c.Reuses == 0 {
 			continue
 		}
 		switch c.Kind {
@@ -466,6 +494,9 @@ func (r *runner) loop(ctx context.Context, par int) error {
 				// Cannot happen when the plan's bounds hold; if it ever did,
 				// stopping is the only safe answer.
 				r.halt("the plan's bound of " + textfmt.Plural(r.sum.CallsPlannedMax, "call") + " is reached")
+				break
+			}
+			if !r.reserve(r.queue[0]) {
 				break
 			}
 			r.callsBudget--
@@ -693,6 +724,9 @@ func (r *runner) handle(o outcome) {
 		r.fail(t, o.err, !o.sent)
 		if !unknownOutcome(o.err) {
 			r.voidPending(o)
+			if t.call.Kind == CallEnrich {
+				r.unreserve(t, o.sent) // certainly not charged
+			}
 		}
 		return
 	}
@@ -743,6 +777,8 @@ func (r *runner) succeeded(t task, o outcome, jobs []JobChange) {
 			res.Left, res.Private = p.Status == state.StatusLeft, p.Status == state.StatusPrivate
 		}
 	case CallEnrich:
+		// Its company's domain may exclude a colleague (by = "domain").
+		r.cands.Learn(r.st.Person(t.call.Person))
 		res.Credits = r.cpe
 		r.sum.Credits += r.cpe
 		res.Status = o.event.Enrich.Result.ValidationStatus
@@ -781,6 +817,7 @@ func notMade(err error) bool {
 
 // refund gives back the budget of a call that was not made.
 func (r *runner) refund(t task) {
+	r.unreserve(t, false)
 	r.callsBudget++
 	if t.call.Kind != CallEnrich {
 		return
@@ -859,12 +896,12 @@ func (r *runner) fail(t task, err error, noCall bool) {
 // counts. The run ends when a round finds nobody, so that the next plan has
 // nothing left to enrich.
 func (r *runner) releaseEnrich(idle bool) {
-	if r.stopped || r.creditsBudget < r.cpe {
+	if r.stopped {
 		return
 	}
 	lowQueue := len(r.queue) < 2*r.par
 	for _, b := range r.enrichBlocks {
-		if b.broken || b.budget <= 0 {
+		if b.broken || (b.budget <= 0 || r.creditsBudget < r.cpe) && r.opts.Reuse == nil {
 			continue
 		}
 		grew := false
@@ -898,8 +935,19 @@ func (r *runner) releaseEnrich(idle bool) {
 		}
 		b.final = final
 		b.seen = r.changes
+		if err := r.reuse(e); err != nil {
+			b.broken = true
+			r.fail(task{call: Call{Kind: CallEnrich, Address: b.cfg.Address}}, err, true)
+			continue
+		}
+		if r.stopped {
+			return // a copy could not be recorded
+		}
+		if b.budget <= 0 || r.creditsBudget < r.cpe {
+			continue
+		}
 		r.mu.Lock()
-		todo, err := plan.EnrichCandidatesClaimed(r.opts.Config, r.st, e, r.planTime(), r.claimed)
+		todo, err := r.cands.Claimed(r.st, e, r.planTime(), r.claimed)
 		r.mu.Unlock()
 		if err != nil {
 			b.broken = true
@@ -945,7 +993,7 @@ func (r *runner) checkCutShort() {
 			continue // not held back by a bound
 		}
 		r.mu.Lock()
-		todo, err := plan.EnrichCandidatesClaimed(r.opts.Config, r.st, b.cfg, r.planTime(), r.claimed)
+		todo, err := r.cands.Claimed(r.st, b.cfg, r.planTime(), r.claimed)
 		r.mu.Unlock()
 		if err != nil {
 			continue
@@ -988,6 +1036,14 @@ func (r *runner) planTime() time.Time {
 }
 
 func (r *runner) finishSummary() {
+	r.sum.NotSpent.Excluded = r.cands.Excluded()
+	for _, im := range r.sum.Imported {
+		r.sum.NotSpent.Imported += im.Enriched
+	}
+	for _, n := range r.sum.Reused {
+		r.sum.NotSpent.Reused += n
+	}
+	r.sum.NotSpent.CreditsPerEnrich = r.cpe
 	for addr := range r.ranSearches {
 		rec := r.st.Searches[addr]
 		if rec == nil {

@@ -30,8 +30,9 @@ type changeRow struct {
 
 // collectChanges returns the changes a changes sheet lists, oldest first
 // (then by person and field, so that the order is stable), and the people
-// they are of, each once, for the Summary.
-func collectChanges(cfg *config.Config, sh *config.Sheet, st *state.State, now time.Time) ([]changeRow, sheetRows, error) {
+// they are of, each once, for the Summary. People an exclude block names
+// are left out, as from every sheet.
+func collectChanges(cfg *config.Config, sh *config.Sheet, st *state.State, now time.Time, ex *excluder) ([]changeRow, sheetRows, error) {
 	by := map[string]bool{}
 	var sources []string
 	for _, ref := range sh.Changes {
@@ -60,6 +61,9 @@ func collectChanges(cfg *config.Config, sh *config.Sheet, st *state.State, now t
 				continue
 			}
 			if !kept {
+				if ex.excluded(p) {
+					break // an exclude block takes them out of every sheet
+				}
 				ok, err := matchPerson(cfg, sh, p)
 				if err != nil {
 					return nil, rows, err

@@ -88,16 +88,17 @@ func Write(cfg *config.Config, exp *config.Export, st *state.State, opts Options
 	}
 	var missing []string
 	seen := map[string]bool{}
+	ex := newExcluder(cfg, st)
 	for _, sh := range exp.Sheets {
 		if sh.Changes != nil {
-			changes, rows, err := collectChanges(cfg, sh, st, job.now)
+			changes, rows, err := collectChanges(cfg, sh, st, job.now, ex)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", exp.Address, err)
 			}
 			job.sheets = append(job.sheets, sheetJob{conf: sh, rows: rows, table: changesTable(sh, changes, cfg.Settings.ProfileURLTemplate)})
 			continue
 		}
-		rows, err := filterPeople(cfg, sh, collectRows(cfg, sh, st))
+		rows, err := filterPeople(cfg, sh, collectRows(cfg, sh, st, ex))
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", exp.Address, err)
 		}

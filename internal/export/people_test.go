@@ -59,7 +59,7 @@ func TestOnlyNew(t *testing.T) {
 				st.People[id].FirstSeen = t1
 			}
 			var got []string
-			for _, p := range collectRows(cfg, sh, st).people {
+			for _, p := range collectRows(cfg, sh, st, nil).people {
 				got = append(got, p.ID)
 			}
 			if diff := cmp.Diff(tc.want, got); diff != "" {
@@ -67,7 +67,7 @@ func TestOnlyNew(t *testing.T) {
 			}
 			// Without only_new every person of the sources is listed.
 			sh.OnlyNew = false
-			if all := collectRows(cfg, sh, st).people; len(all) < len(got) {
+			if all := collectRows(cfg, sh, st, nil).people; len(all) < len(got) {
 				t.Errorf("only_new listed more people (%d) than the sheet without it (%d)", len(got), len(all))
 			}
 		})

@@ -26,17 +26,20 @@ type sheetRows struct {
 	sources []string        // instance addresses, in order
 	people  []*state.Person // one per row, in row order
 	missing []string        // sources with nothing in state yet
+	// excluded are the people the exclude blocks took out (each once).
+	excluded []*state.Person
 }
 
 // collectRows returns the people of a sheet in a stable order: the order of
 // its from-sources, then each source's result order. With dedupe a person
 // appears once (at their first place); without it once per source. With
 // only_new a person is listed by a source only when they were first seen in
-// that source's latest run.
-func collectRows(cfg *config.Config, sh *config.Sheet, st *state.State) sheetRows {
+// that source's latest run. People an exclude block names are left out.
+func collectRows(cfg *config.Config, sh *config.Sheet, st *state.State, ex *excluder) sheetRows {
 	var r sheetRows
 	r.sources = cfg.Resolve(sh.From)
 	seen := map[string]bool{}
+	out := map[*state.Person]bool{}
 	for _, src := range r.sources {
 		ids, ok := sourceIDs(st, src)
 		ranAt := sourceRanAt(st, src)
@@ -59,6 +62,13 @@ func collectRows(cfg *config.Config, sh *config.Sheet, st *state.State) sheetRow
 			}
 			if sh.OnlyNew && p.FirstSeen.Before(ranAt) {
 				continue // known before this source's latest run
+			}
+			if ex.excluded(p) {
+				if !out[p] {
+					out[p] = true
+					r.excluded = append(r.excluded, p)
+				}
+				continue
 			}
 			seen[id] = true
 			r.people = append(r.people, p)
@@ -86,6 +96,12 @@ func sourceIDs(st *state.State, addr string) (ids []string, ok bool) {
 			return nil, false
 		}
 		return []string{p.PersonID}, true
+	case "import":
+		im := st.Imports[addr]
+		if im == nil {
+			return nil, false
+		}
+		return im.PersonIDs, true
 	}
 	return nil, false
 }
@@ -101,6 +117,9 @@ func sourceRanAt(st *state.State, addr string) time.Time {
 	}
 	if p := st.Profiles[addr]; p != nil {
 		return p.ReadAt
+	}
+	if im := st.Imports[addr]; im != nil {
+		return im.ImportedAt
 	}
 	return time.Time{}
 }

@@ -71,7 +71,7 @@ func (j *job) summary() []sumRow {
 	}
 
 	// The sources feeding this export, each once, in the order sheets use them.
-	var searches, profiles []string
+	var searches, profiles, imports []string
 	seen := map[string]bool{}
 	for _, s := range j.sheets {
 		for _, src := range s.rows.sources {
@@ -82,6 +82,8 @@ func (j *job) summary() []sumRow {
 			switch {
 			case address.Kind(src) == "profile":
 				profiles = append(profiles, src)
+			case state.IsImport(src):
+				imports = append(imports, src)
 			case address.Kind(src) == "search":
 				searches = append(searches, src)
 			}
@@ -146,6 +148,29 @@ func (j *job) summary() []sumRow {
 			add(stylePlain, addr, page, rec.ReadAt.UTC(), j.failureNote(addr))
 		}
 	}
+	if len(imports) > 0 {
+		gap()
+		add(styleTitle, "Imports")
+		add(styleHeader, "Import", "File", "Rows", "People", "With an e-mail", "Imported at", "Note")
+		for _, addr := range imports {
+			rec := j.st.Imports[addr]
+			if rec == nil {
+				file := ""
+				for _, im := range j.cfg.Imports {
+					if im.Address == addr {
+						file = im.File
+					}
+				}
+				add(stylePlain, addr, file, nil, nil, nil, nil, "not imported yet")
+				continue
+			}
+			note := "enriched at no credit: no call was made"
+			if rec.Suppressed > 0 {
+				note = joinNotes(note, textfmt.Thousands(rec.Suppressed)+" suppressed (erased with leadsync forget, dropped)")
+			}
+			add(stylePlain, addr, rec.File, rec.Rows, len(rec.PersonIDs), rec.Enriched, rec.ImportedAt.UTC(), note)
+		}
+	}
 
 	gap()
 	add(styleTitle, "Enrichment of the people in this export")
@@ -173,6 +198,11 @@ func (j *job) summary() []sumRow {
 		add(stylePlain, "Credits spent this run", 0, "written from state by leadsync export: no calls made")
 	}
 	add(stylePlain, "Credits spent, all runs", u.CreditsSpent)
+	if imp, reu, exc := j.notSpent(); imp+reu+exc > 0 {
+		add(stylePlain, "Not spent: people excluded", exc, "people of this export's sources that exclude blocks keep out: never enriched (each would cost credits_per_enrich)")
+		add(stylePlain, "Not spent: enrichments imported", imp, "people in this export whose e-mail an import gave: no credit")
+		add(stylePlain, "Not spent: enrichments reused", reu, "people in this export whose enrichment was copied from another workspace: no credit")
+	}
 	if u.CreditsUnknown > 0 {
 		add(stylePlain, "Credits that may have been charged, all runs", u.CreditsUnknown, "enrichments whose outcome is unknown")
 	}
@@ -369,4 +399,30 @@ func formatFilters(params map[string]any) string {
 		parts = append(parts, api.AttributeName(k)+"="+v)
 	}
 	return strings.Join(parts, " | ")
+}
+
+// notSpent counts, for the Summary, the people of this export whose
+// enrichment no credit was spent on (imported, reused from another
+// workspace), and the people of its sources the exclude blocks left out.
+func (j *job) notSpent() (imported, reused, excluded int) {
+	seen := map[*state.Person]bool{}
+	out := map[*state.Person]bool{}
+	for _, s := range j.sheets {
+		for _, p := range s.rows.excluded {
+			out[p] = true
+		}
+		for _, p := range s.rows.people {
+			if seen[p] || p.Enrichment == nil {
+				continue
+			}
+			seen[p] = true
+			switch {
+			case p.Enrichment.ImportedEnrichment():
+				imported++
+			case p.Enrichment.ReusedFrom() != "":
+				reused++
+			}
+		}
+	}
+	return imported, reused, len(out)
 }

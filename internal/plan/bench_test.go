@@ -9,6 +9,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/listfile"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -99,6 +100,71 @@ func BenchmarkBuild(b *testing.B) {
 			b.ReportMetric(float64(ms.HeapAlloc)/(1<<20), "heap-MB")
 			runtime.KeepAlive(st)
 			runtime.KeepAlive(p)
+		})
+	}
+}
+
+// benchExcludes adds five exclude blocks to cfg, one per kind (company,
+// profile URL, network ID, e-mail, domain), of rows keys each, every
+// hundredth of which names someone of benchWorld's state.
+func benchExcludes(cfg *config.Config, rows, n, people int) {
+	per := people / n
+	kinds := []struct {
+		by    listfile.Kind
+		value func(i int, hit bool) string
+	}{
+		{listfile.Company, func(i int, hit bool) string {
+			if hit {
+				return "Company GmbH"
+			}
+			return fmt.Sprintf("Other Company %d AG", i)
+		}},
+		{listfile.ProfileURL, func(i int, hit bool) string {
+			return fmt.Sprintf("https://www.network.example/profile/page-%d.%05x/", i, i%per)
+		}},
+		{listfile.NetworkID, func(i int, hit bool) string { return fmt.Sprintf("%d.%05x", i, i%per) }},
+		{listfile.Email, func(i int, hit bool) string { return fmt.Sprintf("person%d@bounced.example", i) }},
+		{listfile.Domain, func(i int, hit bool) string { return fmt.Sprintf("www.competitor-%d.example", i) }},
+	}
+	for k, kind := range kinds {
+		set := listfile.NewSet(kind.by)
+		for i := range rows {
+			hit := i%100 == 0 && k != 0
+			set.Add(kind.value(i*(people/rows)+1, hit))
+		}
+		cfg.Excludes = append(cfg.Excludes, &config.Exclude{Address: fmt.Sprintf("exclude.x%d", k), Name: fmt.Sprintf("x%d", k),
+			By: kind.by, Keys: set, Column: "Value", ListFile: config.ListFile{File: "x.csv", Rows: rows}})
+	}
+}
+
+// BenchmarkBuildExcludes plans benchWorld's 300,000 people without and
+// with five exclude blocks of 10,000 rows: the plan's cost of exclusions
+// (the figure: at most 10 %).
+//
+//	go test ./internal/plan -run '^$' -bench BuildExcludes -benchmem -benchtime 5x
+func BenchmarkBuildExcludes(b *testing.B) {
+	for _, k := range []int{0, 5} {
+		b.Run(fmt.Sprintf("excludes=%d", k), func(b *testing.B) {
+			cfg, st := benchWorld(5000, 300000)
+			if k > 0 {
+				benchExcludes(cfg, 10000, 5000, 300000)
+			}
+			opts := Options{Now: t0, Usage: &api.Usage{RemainingRequests: 1 << 30}, FileExists: func(string) bool { return true }}
+			b.ReportAllocs()
+			runtime.GC()
+			cpu0 := cpuTime()
+			b.ResetTimer()
+			for range b.N {
+				p, diags := Build(cfg, st, opts)
+				if diags.HasErrors() {
+					b.Fatal(diags)
+				}
+				if k > 0 && p.Savings.Excluded.People == 0 {
+					b.Fatal("nobody excluded")
+				}
+			}
+			b.StopTimer()
+			b.ReportMetric(float64(cpuTime()-cpu0)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
 		})
 	}
 }

@@ -44,6 +44,7 @@ func Build(cfg *config.Config, st *state.State, opts Options) (*Plan, hcl.Diagno
 	}
 	b := &builder{cfg: cfg, st: st, opts: opts, v: newEnv(cfg, st, now), now: now,
 		running: map[string]int{}, diags: moveDiags}
+	b.v.lookup = opts.Reuse
 	p := &Plan{
 		FormatVersion:   FormatVersion,
 		LeadsyncVersion: version.String(),
@@ -77,6 +78,7 @@ func Build(cfg *config.Config, st *state.State, opts Options) (*Plan, hcl.Diagno
 				b.add(b.profile(pr))
 			}
 		}
+		b.imports()
 		b.tracks()
 		b.enriches()
 		b.forgets()
@@ -84,6 +86,7 @@ func Build(cfg *config.Config, st *state.State, opts Options) (*Plan, hcl.Diagno
 		b.dropUpToDateMoved()
 		b.totals()
 		b.quota()
+		b.budget()
 		b.creditBalance()
 	}
 	redact(cfg, p)
@@ -127,6 +130,9 @@ type builder struct {
 	running map[string]int
 	// enrichMax is the bound on distinct people enriched by all blocks.
 	enrichMax int
+	// importNew maps each import of this plan to the most people not in
+	// the state yet it may give an enrich block to enrich.
+	importNew map[string]int
 	// reads maps the page of each profile read planned (api.PageKey) to
 	// its address: a later profile block of the same page shares it.
 	reads map[string]string
@@ -192,6 +198,11 @@ func (b *builder) selectTargets() {
 				b.sel[p.Address], found = true, true
 			}
 		}
+		for _, im := range b.cfg.Imports {
+			if im.Address == t {
+				b.sel[im.Address], found = true, true
+			}
+		}
 		for _, e := range b.cfg.Enriches {
 			if match(e.Address) {
 				b.sel[e.Address], found = true, true
@@ -246,6 +257,9 @@ func (b *builder) targetAddresses() []string {
 	}
 	for _, p := range b.cfg.Profiles {
 		add(p.Address, p.Block)
+	}
+	for _, im := range b.cfg.Imports {
+		add(im.Address)
 	}
 	for _, e := range b.cfg.Enriches {
 		add(e.Address)
@@ -305,6 +319,9 @@ func (b *builder) stateAddresses() []string {
 		out = append(out, a)
 	}
 	for a := range b.st.Profiles {
+		out = append(out, a)
+	}
+	for a := range b.st.Imports {
 		out = append(out, a)
 	}
 	for a := range b.st.Splits {
@@ -544,11 +561,18 @@ func (b *builder) enriches() {
 	sumMax := 0
 	var blocks []*config.Enrich
 	var people []blockPeople
+	skipRunning := func(addr string) bool { _, ok := b.running[addr]; return ok }
+	var selected []*config.Enrich
 	for _, e := range b.cfg.Enriches {
-		if !b.selected(e.Address) {
-			continue
+		if b.selected(e.Address) {
+			selected = append(selected, e)
 		}
-		skipRunning := func(addr string) bool { _, ok := b.running[addr]; return ok }
+	}
+	if err := b.v.lookupReuse(selected, skipRunning); err != nil {
+		b.errorf("Cannot read the other workspaces", err.Error())
+		return
+	}
+	for _, e := range selected {
 		bp, err := b.v.collect(e, skipRunning, true)
 		if err != nil {
 			b.diags = append(b.diags, &hcl.Diagnostic{
@@ -566,6 +590,9 @@ func (b *builder) enriches() {
 	for i := range blocks {
 		todos[i] = people[i].todo
 	}
+	b.excludedSavings(people, cpe)
+	b.importedSavings(people, cpe)
+	b.reusedSavings(people, cpe)
 	certains := b.v.claimRounds(blocks, todos)
 	// With one enrich block, its counts are the union; with several, people
 	// they share are counted once through sets.
@@ -577,6 +604,11 @@ func (b *builder) enriches() {
 		var runSources []string
 		for _, a := range b.cfg.Resolve(e.From) {
 			if n, ok := b.running[a]; ok {
+				unknown += n
+				runSources = append(runSources, a)
+				runningSources[a] = true
+			}
+			if n := b.importNew[a]; n > 0 {
 				unknown += n
 				runSources = append(runSources, a)
 				runningSources[a] = true
@@ -616,7 +648,7 @@ func (b *builder) enriches() {
 				bound = capped
 			}
 		}
-		if runningAll == 0 && len(changing) == 0 {
+		if runningAll == 0 && unknown == 0 && len(changing) == 0 {
 			bound = len(certain)
 		}
 		if bound < len(certain) {
@@ -650,12 +682,13 @@ func (b *builder) enriches() {
 				c.UnknownOutcomes++
 			}
 		}
-		c.Detail = enrichDetail(e, bp, c, len(runSources), b.v.used(e.Address), len(changing))
+		c.Reuses = len(bp.reused)
+		c.Detail = enrichDetail(e, bp, c, runSources, b.v.used(e.Address), len(changing))
 		if n := c.UnknownOutcomes; n > 0 {
 			c.Detail += fmt.Sprintf("; %s with an unknown outcome from the last run: re-enriching may cost %s more %s",
 				plural(n, "enrichment", "enrichments"), thousands(n*cpe), map[bool]string{true: "credit", false: "credits"}[n*cpe == 1])
 		}
-		if bound == 0 {
+		if bound == 0 && c.Reuses == 0 {
 			c.Action = None
 			c.Reason = ReasonUpToDate
 			if e.Limit > 0 && b.v.ownedBy(e.Address)+b.v.erasedBy(e.Address) >= e.Limit && len(bp.todo) > 0 {
@@ -676,7 +709,7 @@ func (b *builder) enriches() {
 	}
 	union += min(failing, runningAll)
 	for a := range runningSources {
-		union += b.running[a]
+		union += b.running[a] + b.importNew[a]
 	}
 	b.enrichMax = min(sumMax, union)
 }
@@ -729,24 +762,40 @@ func (b *builder) mayChange(e *config.Enrich, fresh []*state.Person) []*state.Pe
 
 // enrichDetail explains an enrich change; changing are the people a read
 // of this run may show changed (refresh_on).
-func enrichDetail(e *config.Enrich, bp blockPeople, c *Change, runSources, owned, changing int) string {
+func enrichDetail(e *config.Enrich, bp blockPeople, c *Change, runSources []string, owned, changing int) string {
 	var parts []string
 	switch {
 	case c.CallsMax == 0 && e.Limit > 0 && owned >= e.Limit && len(bp.todo) > 0:
 		parts = append(parts, fmt.Sprintf("limit %s reached (%s not enriched)", thousands(e.Limit), plural(len(bp.todo), "person", "people")))
+	case c.CallsMax == 0 && bp.enriched > len(bp.reused):
+		parts = append(parts, fmt.Sprintf("%s of its sources enriched", plural(bp.enriched-len(bp.reused), "person", "people")))
+	case c.CallsMax == 0 && len(bp.reused) == 0:
+		parts = append(parts, "0 people of its sources enriched")
 	case c.CallsMax == 0:
-		parts = append(parts, fmt.Sprintf("%s of its sources enriched", plural(bp.enriched, "person", "people")))
+		// Only copies from other workspaces: said below.
 	case c.Calls == c.CallsMax:
 		parts = append(parts, plural(c.Calls, "person", "people"))
 	default:
 		from := "from searches that will run"
+		imports := 0
+		for _, a := range runSources {
+			if state.IsImport(a) {
+				imports++
+			}
+		}
+		switch {
+		case imports > 0 && imports == len(runSources):
+			from = "new to the state from imports"
+		case imports > 0:
+			from = "from searches that will run and imports"
+		}
 		// The enrichments again that the reads of this run may cause
 		// (refresh_on): known only once the reads are in.
 		again := fmt.Sprintf("again if the reads of this run find a new %s (refresh_on)", strings.Join(e.RefreshOn, " or "))
 		switch {
-		case runSources == 0 && changing > 0:
+		case len(runSources) == 0 && changing > 0:
 			from = again
-		case runSources == 0:
+		case len(runSources) == 0:
 			// Only people already known, whose leads or enrichments other
 			// calls of the run may change.
 			from = "as the run updates known people"
@@ -761,6 +810,12 @@ func enrichDetail(e *config.Enrich, bp blockPeople, c *Change, runSources, owned
 	}
 	if e.Limit > 0 && c.CallsMax > 0 {
 		parts = append(parts, fmt.Sprintf("limit %s, %s used", thousands(e.Limit), thousands(owned)))
+	}
+	if len(bp.reused) > 0 {
+		parts = append(parts, reusedText(bp.reused))
+	}
+	if n := len(bp.excluded); n > 0 {
+		parts = append(parts, thousands(n)+" excluded")
 	}
 	return strings.Join(parts, "; ")
 }
@@ -809,12 +864,22 @@ func (b *builder) forgets() {
 	for _, p := range b.cfg.Profiles {
 		known[p.Address] = true
 	}
+	for _, im := range b.cfg.Imports {
+		known[im.Address] = true
+	}
 	for _, addr := range b.stateAddresses() {
 		if known[addr] || !b.selected(addr) {
 			continue
 		}
 		c := &Change{Address: addr, Action: Forget, Reason: ReasonRemoved}
 		switch {
+		case state.IsImport(addr):
+			c.Kind = KindImport
+			n := 0
+			if rec := b.st.Imports[addr]; rec != nil {
+				n = len(rec.PersonIDs)
+			}
+			c.Detail = fmt.Sprintf("its %s leave the exports; their e-mails are kept", plural(n, "person", "people"))
 		case address.Kind(addr) == "search":
 			c.Kind = KindSearch
 			n := 0
@@ -829,7 +894,7 @@ func (b *builder) forgets() {
 		switch {
 		case b.st.Searches[addr] == nil && b.st.Splits[addr] != nil:
 			c.Detail = "only a split run stopped in the middle is recorded; its people leave no export"
-		case b.st.Searches[addr] == nil && b.st.Profiles[addr] == nil:
+		case b.st.Searches[addr] == nil && b.st.Profiles[addr] == nil && b.st.Imports[addr] == nil:
 			c.Detail = "only a failed attempt is recorded"
 		}
 		b.add(c)
@@ -916,6 +981,11 @@ func (b *builder) totals() {
 			t.Moves++
 		case c.Action == Write:
 			t.Writes++
+		case c.Action == Import:
+			t.Imports++
+		case c.Kind == KindEnrich:
+			t.Enrichments += c.Calls
+			t.Reuses += c.Reuses
 		case c.Kind == KindSearch:
 			t.Searches += c.Calls
 			t.SearchesMax += c.CallsMax
@@ -923,8 +993,6 @@ func (b *builder) totals() {
 			t.Profiles += c.Calls
 		case c.Kind == KindTrack:
 			t.Tracks += c.Calls
-		case c.Kind == KindEnrich:
-			t.Enrichments += c.Calls
 		}
 	}
 	t.EnrichmentsMax = b.enrichMax

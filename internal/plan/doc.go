@@ -12,8 +12,16 @@
 // resolved against the state here (Moves): the plan shows each move, and
 // is made on the state as it will be once apply has recorded them.
 //
+// Spending only where it adds value is decided here too: the exclude
+// blocks take people out of the candidates (exclude.go), imports give
+// people an e-mail (imports.go), enrichments other workspaces hold are
+// copied (reuse.go), and the budget is checked (budget.go); the plan says
+// what each saves (savings.go), and apply chooses through the same rules
+// (Candidates).
+//
 // It imports config, state, api, catalog (the nearest address to an unknown
 // --target) and version; never engine, export or cli, and
-// it makes no call: the caller passes the result of its one billing call
-// and reads the export record.
+// it makes no call: the caller passes the result of its one billing call,
+// reads the export record and the budget's ledger, and gives the lookup of
+// the other workspaces' enrichments.
 package plan

@@ -58,7 +58,11 @@ type Claims map[string]string
 // now should be the plan's CreatedAt, so that nobody turns stale between
 // plan and apply.
 func EnrichCandidatesClaimed(cfg *config.Config, st *state.State, e *config.Enrich, now time.Time, claims Claims) ([]string, error) {
-	v := newEnv(cfg, st, now)
+	return newEnv(cfg, st, now).claimed(e, claims)
+}
+
+// claimed is EnrichCandidatesClaimed in v.
+func (v *env) claimed(e *config.Enrich, claims Claims) ([]string, error) {
 	bp, err := v.collect(e, nil, true)
 	if err != nil {
 		return nil, err
@@ -122,6 +126,28 @@ type env struct {
 	// state it will share (a plan's update, ReasonSamePerson): its person
 	// is that read's.
 	shared map[string]string
+	// excl matches people against the exclude blocks (nil without any);
+	// learned is set once it has learned the state's company domains.
+	excl    *config.Exclusion
+	learned *bool
+	// pending holds the e-mails the imports of this plan give people
+	// already in the state, by "n:"+network ID and "p:"+page name.
+	pending map[string]pendingEmail
+	// pendingIDs are, for each import of this plan, the people of its
+	// file already in the state: the import's people so far.
+	pendingIDs map[string][]string
+	// lookup asks the other workspaces for their enrichments; reuse holds
+	// the answers by lookup key, asked the keys asked about.
+	lookup ReuseLookup
+	reuse  map[string]state.Reusable
+	asked  map[string]bool
+	// onExcluded, when set, hears of each person an exclude block takes
+	// out of a block's candidates.
+	onExcluded func(*state.Person)
+	// learnWhileIndexing makes the index of owned enrichments teach the
+	// exclude blocks the company domains as it goes (one pass over the
+	// people, not two).
+	learnWhileIndexing bool
 }
 
 func newEnv(cfg *config.Config, st *state.State, now time.Time) *env {
@@ -134,6 +160,7 @@ func newEnv(cfg *config.Config, st *state.State, now time.Time) *env {
 		profiles: make(map[string]*config.Profile, len(cfg.Profiles)),
 		bodies:   make(map[string][]byte, len(cfg.Searches)+len(cfg.Profiles)),
 		shared:   map[string]string{},
+		excl:     cfg.Exclusion(),
 	}
 	for _, s := range cfg.Searches {
 		v.searches[s.Address] = s
@@ -204,6 +231,9 @@ func (v *env) sourcePeople(addr string) []string {
 		}
 		return keptLeads(s, rec)
 	}
+	if state.IsImport(addr) {
+		return v.importPeople(addr)
+	}
 	if p := v.profiles[addr]; p != nil {
 		rec := v.st.Profiles[addr]
 		if from, ok := v.shared[addr]; ok {
@@ -235,6 +265,22 @@ type blockPeople struct {
 	members int
 	// enriched is how many of them hold an enrichment that is not stale.
 	enriched int
+	// excluded need enrichment (and have a page name) but an exclude
+	// block removes them, with the block that does.
+	excluded []excludedPerson
+	// imported would need enrichment but an import gives them a fresh
+	// e-mail (one they hold, or one an import of this plan brings).
+	imported []*state.Person
+	// reused would be enriched (they pass where) but another workspace
+	// holds a fresh enrichment of them: copied, at no credit.
+	reused []reusedPerson
+}
+
+// excludedPerson is a person an exclude block removes from a block's
+// candidates.
+type excludedPerson struct {
+	p  *state.Person
+	by *config.Exclude
 }
 
 // person returns the person of an ID, following re-keys.
@@ -311,6 +357,12 @@ func (v *env) collect(e *config.Enrich, skipSource func(string) bool, where bool
 			}
 			seen[p] = struct{}{}
 			bp.members++
+			if v.importGives(e, p) {
+				// Enriched at no credit: without the import, a credit.
+				bp.imported = append(bp.imported, p)
+				bp.enriched++
+				continue
+			}
 			if !v.needsEnrich(e, p) {
 				if p.Enrichment != nil {
 					bp.enriched++
@@ -320,6 +372,16 @@ func (v *env) collect(e *config.Enrich, skipSource func(string) bool, where bool
 			}
 			// Enrich needs a page name; a search that runs may bring one.
 			ok := p.Lead.PageName != ""
+			if ok {
+				if x := v.excludedBy(p); x != nil {
+					// Never enriched: an exclude block names them.
+					bp.excluded = append(bp.excluded, excludedPerson{p, x})
+					if v.onExcluded != nil {
+						v.onExcluded(p)
+					}
+					continue
+				}
+			}
 			if ok && where && e.Where != nil {
 				var err error
 				ok, err = match(v.cfg, e, p.Lead)
@@ -328,6 +390,11 @@ func (v *env) collect(e *config.Enrich, skipSource func(string) bool, where bool
 				}
 			}
 			if ok {
+				if r, found := v.reusable(e, p); found {
+					bp.reused = append(bp.reused, reusedPerson{p, r})
+					bp.enriched++
+					continue
+				}
 				bp.todo = append(bp.todo, p)
 			} else {
 				bp.failing = append(bp.failing, p)
@@ -344,10 +411,18 @@ func (v *env) ownedBy(addr string) int { return len(v.ownedList(addr)) }
 func (v *env) ownedList(addr string) []*state.Person {
 	if v.owned == nil {
 		v.owned = map[string][]*state.Person{}
+		learn := v.learnWhileIndexing
 		for _, p := range v.st.People {
 			if p.Enrichment != nil && !v.gone[p] {
 				v.owned[p.Enrichment.By] = append(v.owned[p.Enrichment.By], p)
 			}
+			if learn {
+				learnPerson(v.excl, p)
+			}
+		}
+	} else if v.learnWhileIndexing {
+		for _, p := range v.st.People {
+			learnPerson(v.excl, p)
 		}
 	}
 	return v.owned[addr]

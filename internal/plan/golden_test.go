@@ -10,6 +10,7 @@ import (
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/golden"
+	"github.com/leadsync/leadsync/internal/listfile"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -127,6 +128,12 @@ func TestGolden(t *testing.T) {
 				}
 				f.cfg.Moves = append(f.cfg.Moves, mv)
 			}
+		}},
+		{name: "excluded", setup: func(f *fixture, o *Options) {
+			f.ran(`search.cto["Berlin"]`, t0.Add(-2*day), ids(1, 12)...)
+			f.read("profile.founder", t0.Add(-2*day))
+			f.exclude("customers", listfile.Company, "Co 1.0001 GmbH", "Co 2.0002", "Co 3.0003 AG")
+			f.exclude("dnc", listfile.Email, "someone@example.com")
 		}},
 		{name: "tracked", setup: func(f *fixture, o *Options) {
 			// A track of the contacts and the founder; the contacts are

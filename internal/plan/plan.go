@@ -46,6 +46,7 @@ const (
 	// KindPeople is the change of people as a whole: those retention
 	// removes (address "people", action forget).
 	KindPeople Kind = "people"
+	// KindImport: see imports.go.
 )
 
 // String returns the kind as written in the plan.
@@ -102,6 +103,12 @@ type Options struct {
 	// FileExists reports whether an export's file exists; the path is
 	// joined to Config.Dir when relative. Nil: os.Stat.
 	FileExists func(path string) bool
+	// Budget is the billing month of leadsync { budget } and what the API
+	// account spent in it (the backend's ledger); nil without a budget.
+	Budget *BudgetState
+	// Reuse finds the enrichments other workspaces of the backend hold
+	// (backend.CrossWorkspace); nil when they share nothing.
+	Reuse ReuseLookup
 	// ExportRecord returns the working copy's record of the last write of
 	// the export at address in Config's workspace (.leadsync/exports.json,
 	// read by the caller), nil when it has none. Nil: no export has a
@@ -142,6 +149,10 @@ type Plan struct {
 	// Credits is the last known enrich credit balance (null when none is
 	// known) and what the plan may leave of it.
 	Credits CreditBalance `json:"credits"`
+	// Savings are the credits the plan does not spend, and why.
+	Savings Savings `json:"savings"`
+	// Budget is the plan against leadsync { budget }; null without one.
+	Budget *Budget `json:"budget"`
 	// Suppressed is the number of people on the state's suppression list
 	// (erased with leadsync forget): searches may still return them, and
 	// apply drops them.
@@ -171,6 +182,10 @@ type Change struct {
 	PersonIDs []string `json:"person_ids,omitempty"`
 	// Path is an export's file.
 	Path string `json:"path,omitempty"`
+	// Reuses counts, for an enrich change, the people already known whose
+	// enrichment apply copies from another workspace of the backend (no
+	// call, no credit; see Savings.Reused).
+	Reuses int `json:"reuses,omitempty"`
 	// UnknownOutcomes counts, for an enrich change, the people of
 	// PersonIDs whose last enrichment by this block has an unknown outcome
 	// (state.UnknownEnrichment): it may have been charged, so enriching
@@ -232,6 +247,8 @@ type Totals struct {
 	Enrichments    int     `json:"enrichments"`
 	EnrichmentsMax int     `json:"enrichments_max"`
 	Forgets        int     `json:"forgets"`
+	Imports        int     `json:"imports"` // import blocks whose people are adopted (no call)
+	Reuses         int     `json:"reuses"`  // enrichments copied from other workspaces (no call), known ones
 	Updates        int     `json:"updates"` // changes of state without a call
 	Moves          int     `json:"moves"`   // records moved to another address
 	Writes         int     `json:"writes"`
@@ -333,6 +350,7 @@ func (p *Plan) normalize() {
 	if p.Diagnostics == nil {
 		p.Diagnostics = []Diagnostic{}
 	}
+	p.Savings.normalize()
 }
 
 // JSONDiagnostics converts hcl diagnostics to the plan JSON form (the CLI

@@ -41,8 +41,8 @@ func (b *builder) tracks() {
 
 // trackCount is what one track plan counts of its people.
 type trackCount struct {
-	people, due, fresh, noPage, byProfile, byTrack int
-	next                                           time.Time // when the next read falls due, among the fresh
+	people, due, fresh, noPage, byProfile, byTrack, excluded int
+	next                                                     time.Time // when the next read falls due, among the fresh
 }
 
 // track plans one track block.
@@ -57,6 +57,8 @@ func (b *builder) track(t *config.Track) *Change {
 		switch {
 		case p.Lead.PageName == "":
 			n.noPage++ // a profile read needs a page name
+		case b.v.excludedBy(p) != nil:
+			n.excluded++ // an exclude block names them: never read
 		case !b.replace[t.Address] && !b.trackDue(t, p):
 			n.fresh++
 			if next := p.Checked().Add(t.Every); n.next.IsZero() || next.Before(n.next) {
@@ -119,6 +121,9 @@ func trackDetail(b *builder, t *config.Track, n trackCount) string {
 	if n.noPage > 0 {
 		parts = append(parts, fmt.Sprintf("%s without a page name (not readable)", thousands(n.noPage)))
 	}
+	if n.excluded > 0 {
+		parts = append(parts, thousands(n.excluded)+" excluded")
+	}
 	return strings.Join(parts, "; ")
 }
 
@@ -138,7 +143,9 @@ func until(now, t time.Time) string {
 
 // trackPeople returns the people a track watches, in from order, each
 // once: the people of its searches and profiles, and those an enrich
-// block it lists enriched, among that block's sources. People the plan
+// block it lists enriched, among that block's sources (or holds enriched
+// at no credit: imported with an e-mail, or copied from another
+// workspace, which the block counts as enriched). People the plan
 // removes first (retention) are left out.
 func (v *env) trackPeople(t *config.Track) []*state.Person {
 	var out []*state.Person
@@ -149,7 +156,7 @@ func (v *env) trackPeople(t *config.Track) []*state.Person {
 			if p == nil || seen[p] || v.gone[p] {
 				continue
 			}
-			if enrichedBy != "" && (p.Enrichment == nil || p.Enrichment.By != enrichedBy) {
+			if enrichedBy != "" && (p.Enrichment == nil || p.Enrichment.By != enrichedBy && !p.Enrichment.Unpaid()) {
 				continue
 			}
 			seen[p] = true

@@ -8,6 +8,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/listfile"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -190,5 +191,44 @@ func TestNoEnrichmentOfSomeoneWhoLeft(t *testing.T) {
 	c := f.build(t, f.opts()).Change("enrich.contacts")
 	if !slices.Equal(c.PersonIDs, []string{ids(2, 1)[0]}) {
 		t.Errorf("enriches %q, want only the person still on the network", c.PersonIDs)
+	}
+}
+
+// TestTrackLeavesExcludedOut checks that a track never reads a person an
+// exclude block names, and that a track of an enrich block watches the
+// people it counts as enriched at no credit (imported with an e-mail).
+func TestTrackLeavesExcludedOut(t *testing.T) {
+	f := newFixture()
+	f.search("search.cto", kw("CTO"))
+	people := ids(1, 4)
+	f.ran("search.cto", t0.Add(-time.Hour), people...)
+	f.enrich("contacts", []string{"search.cto"}, 0, 0)
+	f.enriched(people[0], "enrich.contacts", t0.Add(-2*day))
+	f.enriched(people[1], "enrich.contacts", t0.Add(-2*day))
+	im := f.importBlock("legacy", "d1", t0.Add(-3*day), people[2:3], []bool{true})
+	f.imported(im, t0.Add(-2*day))
+	f.track("champions", 30*day, "enrich.contacts")
+	f.exclude("customers", listfile.Company, "Co "+people[1])
+
+	c := f.build(t, f.opts()).Change("track.champions")
+	if want := []string{people[0], people[2]}; c == nil || !slices.Equal(c.PersonIDs, want) {
+		t.Fatalf("track reads %v, want %v (not the excluded %s, the imported %s too)", c.PersonIDs, want, people[1], people[2])
+	}
+	if !strings.Contains(c.Detail, "1 excluded") {
+		t.Errorf("detail %q does not count the excluded", c.Detail)
+	}
+}
+
+// TestTrackOfAnImport checks that a track may watch the people an import
+// names, once the import is in the state.
+func TestTrackOfAnImport(t *testing.T) {
+	f := newFixture()
+	people := ids(1, 3)
+	im := f.importBlock("legacy", "d1", t0.Add(-3*day), people, []bool{true, false, true})
+	f.imported(im, t0.Add(-2*day))
+	f.track("champions", 30*day, "import.legacy")
+	c := f.build(t, f.opts()).Change("track.champions")
+	if c == nil || !slices.Equal(c.PersonIDs, people) {
+		t.Fatalf("track of the import reads %+v, want %v", c, people)
 	}
 }

@@ -80,7 +80,9 @@ func apply(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView) error
 		return err
 	}
 	log := openExportLog(opts.Config, opts.Warn)
-	p, usage, err := applyPlan(ctx, d, opts, view, st, svc, log)
+	var budget applyBudget
+	defer func() { closeLedger(budget.led) }()
+	p, usage, err := applyPlan(ctx, d, opts, view, st, svc, log, &budget)
 	if err != nil || p == nil {
 		return err
 	}
@@ -94,7 +96,7 @@ func apply(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView) error
 	// A closed standard output must not kill a run that is spending money:
 	// with SIGPIPE ignored, writes fail instead, and the run stops cleanly.
 	signal.Ignore(syscall.SIGPIPE)
-	r, err := execute(runCtx, d, opts, st, svc, p, usage, engineControl{stop: stop, progress: view.Progress(stopNow)})
+	r, err := execute(runCtx, d, opts, st, svc, p, usage, engineControl{stop: stop, progress: view.Progress(stopNow), budget: budget})
 	if err != nil {
 		return err
 	}
@@ -102,10 +104,20 @@ func apply(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView) error
 	return finish(d, opts.Config, st, p, r, view, log)
 }
 
+// applyBudget is the budget an apply keeps to (leadsync { budget }): what
+// was spent, and the ledger its calls are reserved in (nil without a
+// budget, or on a backend that keeps none).
+type applyBudget struct {
+	bs  *plan.BudgetState
+	led backend.Ledger
+}
+
 // applyPlan is the plan to apply: the saved plan of opts, checked against
-// st, or one built now (after the billing call) and confirmed. A nil plan
-// with a nil error means there is nothing to do (the view said so).
-func applyPlan(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView, st *state.State, svc api.Service, log *exportLog) (*plan.Plan, *api.Usage, error) {
+// st (and against the budget as spent now), or one built now (after the
+// billing call) within the budget and confirmed. A nil plan with a nil
+// error means there is nothing to do (the view said so). budget is set
+// even when an error is returned: its ledger is to be closed.
+func applyPlan(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView, st *state.State, svc api.Service, log *exportLog, budget *applyBudget) (*plan.Plan, *api.Usage, error) {
 	cfg := opts.Config
 	if opts.PlanFile != "" {
 		p, err := plan.Load(opts.PlanFile)
@@ -120,9 +132,13 @@ func applyPlan(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView, s
 			view.Plan(p)
 			return nil, nil, nil
 		}
+		budget.bs, budget.led = budgetStateIn(d, cfg, st, nil, p.Budget)
+		if err := checkSavedBudget(cfg, p, budget.bs); err != nil {
+			return nil, nil, err
+		}
 		return p, nil, nil
 	}
-	popts := plan.Options{Now: d.now(), Targets: opts.Targets, Replace: opts.Replace, ExportRecord: log.lookup}
+	popts := plan.Options{Now: d.now(), Targets: opts.Targets, Replace: opts.Replace, ExportRecord: log.lookup, Reuse: reuseLookup(d.Backend)}
 	var usage *api.Usage
 	// An unknown target costs no call: Build reports it.
 	addrErr := plan.CheckAddresses(cfg, st, opts.Targets, opts.Replace).HasErrors()
@@ -133,6 +149,8 @@ func applyPlan(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView, s
 		}
 		popts.Usage, usage = u, u
 	}
+	budget.bs, budget.led = budgetState(d, cfg, st, usage)
+	popts.Budget = budget.bs
 	p, diags := plan.Build(cfg, st, popts)
 	view.Plan(p)
 	if diags.HasErrors() {
@@ -140,6 +158,9 @@ func applyPlan(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView, s
 	}
 	if !p.HasChanges() {
 		return nil, nil, nil
+	}
+	if err := budgetUnchecked(cfg, budget.bs); err != nil {
+		return nil, nil, err
 	}
 	if !opts.AutoApprove {
 		ok, err := opts.Confirm()
@@ -166,10 +187,11 @@ type executed struct {
 }
 
 // engineControl is how the apply steers the engine: stop closes at the
-// first interrupt; progress shows the run.
+// first interrupt; progress shows the run; budget bounds its spending.
 type engineControl struct {
 	stop     <-chan struct{}
 	progress engine.Progress
+	budget   applyBudget
 }
 
 // execute runs p through the engine. A plan that only writes
@@ -204,6 +226,8 @@ func execute(ctx context.Context, d Deps, opts ApplyOptions, st *state.State, sv
 		Parallelism: opts.Parallelism,
 		Stop:        ctl.stop,
 		Progress:    ctl.progress,
+		Reuse:       reuseLookup(d.Backend),
+		Budget:      engineBudget(opts.Config, ctl.budget.bs, ctl.budget.led),
 	})
 	if rec != nil {
 		if err := rec.Close(); err != nil && r.err == nil {

@@ -1,9 +1,11 @@
 package run
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/backend"
 )
 
 // ForgetOutcome is what Forget did with one PERSON it was given.
@@ -55,12 +57,31 @@ type ForgetResult struct {
 	Entries int
 	// Suppressed is the length of the state's suppression list afterwards.
 	Suppressed int
+	// Workspaces are the backend's other workspaces, each erased too (an
+	// erasure request is not per campaign), in name order; nil when its
+	// workspaces share nothing (backend.CrossWorkspace).
+	Workspaces []WorkspaceErasure
+}
+
+// WorkspaceErasure is what an erasure did in another workspace.
+type WorkspaceErasure struct {
+	Workspace string
+	// Held are the PERSONs (as named) that workspace held: removed there.
+	Held []string
+	// Entries is how many entries were added to its suppression list (0:
+	// it was not written: everyone was suppressed there already).
+	Entries int
 }
 
 // Forget erases people for good: under the state's lock it loads the
 // state, journals one forget event per PERSON that changes something,
 // applies them, commits and drops the backup. When every PERSON is
-// already erased it writes nothing (no journal, no commit).
+// already erased it writes nothing (no journal, no commit). A backend
+// whose workspaces share one account (backend.CrossWorkspace) has every
+// other workspace locked before anything is written, and erased the same
+// way: the person is removed where they are held and suppressed
+// everywhere. A workspace that cannot be locked stops the erasure before
+// anything is written anywhere.
 func Forget(d Deps, opts ForgetOptions) (*ForgetResult, error) {
 	for _, p := range opts.People {
 		if strings.TrimSpace(p) == "" {
@@ -73,6 +94,11 @@ func Forget(d Deps, opts ForgetOptions) (*ForgetResult, error) {
 	}
 	lock := &heldLock{u: u}
 	defer lock.release()
+	siblings, err := lockSiblings(d.Backend)
+	defer siblings.release()
+	if err != nil {
+		return nil, err
+	}
 	s, err := d.Backend.Load()
 	if err != nil {
 		return nil, err
@@ -102,33 +128,153 @@ func Forget(d Deps, opts ForgetOptions) (*ForgetResult, error) {
 		}
 	}
 	res.Entries = len(events)
-	if len(events) == 0 {
-		// Everyone named is already erased: the state stays as it is.
-		res.Suppressed = len(s.Suppressed)
-		return res, lock.release()
+	if len(events) > 0 {
+		if err := journalAndCommit(d.Backend, s, events); err != nil {
+			return nil, err
+		}
+		if opts.DropBackup != nil {
+			if err := opts.DropBackup(); err != nil {
+				return nil, err
+			}
+		}
 	}
-	rec, err := d.Backend.OpenJournal(s)
-	if err != nil {
+	res.Suppressed = len(s.Suppressed)
+	for _, sib := range siblings {
+		we, err := forgetIn(d, sib, res.People, opts.People)
+		if err != nil {
+			return nil, err
+		}
+		res.Workspaces = append(res.Workspaces, *we)
+	}
+	if err := siblings.release(); err != nil {
 		return nil, err
+	}
+	return res, lock.release()
+}
+
+// journalAndCommit journals events, folds them into s and commits s.
+func journalAndCommit(b backend.Backend, s *state.State, events []*state.Event) error {
+	rec, err := b.OpenJournal(s)
+	if err != nil {
+		return err
 	}
 	for _, ev := range events {
 		if err := rec.Append(ev); err != nil {
 			rec.Close()
-			return nil, err
+			return err
 		}
 		if err := s.Fold(*ev); err != nil {
 			rec.Close()
-			return nil, err
+			return err
 		}
 	}
-	if err := d.Backend.Commit(s); err != nil {
+	return b.Commit(s)
+}
+
+// sibling is another workspace of the backend, locked.
+type sibling struct {
+	name string
+	b    backend.Backend
+	lock *heldLock
+}
+
+type siblings []*sibling
+
+// release unlocks and closes the siblings; the first error is returned.
+func (ss siblings) release() error {
+	var first error
+	for _, sb := range ss {
+		if sb.lock != nil {
+			if err := sb.lock.release(); err != nil && first == nil {
+				first = err
+			}
+		}
+		if err := backend.Close(sb.b); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// lockSiblings opens and locks every other workspace of b (none when its
+// workspaces share nothing). On an error the ones locked are returned, to
+// be released.
+func lockSiblings(b backend.Backend) (siblings, error) {
+	cw, ok := backend.CrossWorkspaceOf(b)
+	if !ok {
+		return nil, nil
+	}
+	names, err := cw.OtherWorkspaces()
+	if err != nil {
 		return nil, err
 	}
-	if opts.DropBackup != nil {
-		if err := opts.DropBackup(); err != nil {
-			return nil, err
+	var out siblings
+	for _, n := range names {
+		sb, err := cw.Sibling(n)
+		if err != nil {
+			return out, err
+		}
+		u, err := sb.Lock("forget")
+		if err != nil {
+			backend.Close(sb)
+			return out, fmt.Errorf("workspace %q cannot be locked, and an erasure applies to every workspace of the backend; nothing was erased anywhere: %w", n, err)
+		}
+		out = append(out, &sibling{name: n, b: sb, lock: &heldLock{u: u}})
+	}
+	return out, nil
+}
+
+// forgetIn erases in another workspace what the erasure of this one did:
+// each PERSON (or the person this workspace held under it, by their
+// network ID and page name) is removed where held, and suppressed.
+func forgetIn(d Deps, sib *sibling, done []Forgotten, idents []string) (*WorkspaceErasure, error) {
+	s, err := sib.b.Load()
+	if err != nil {
+		return nil, err
+	}
+	we := &WorkspaceErasure{Workspace: sib.name}
+	var events []*state.Event
+	seen := map[string]bool{}
+	for i, ident := range idents {
+		keys := state.IdentifierKeys(ident)
+		names := []string{ident}
+		if p := done[i].Person; p != nil {
+			keys = append(keys, state.PersonKeys(p)...)
+			names = append([]string{p.ID, p.Lead.NetworkID, p.Lead.PageName}, names...)
+		}
+		var p *state.Person
+		for _, n := range names {
+			if n == "" {
+				continue
+			}
+			if p = s.FindPerson(n); p != nil {
+				break
+			}
+		}
+		fe := &state.ForgetPeopleEvent{Reason: state.ForgetErasure, PersonIDs: []string{}, Keys: keys}
+		switch {
+		case p != nil && seen[p.ID]:
+			continue
+		case p != nil:
+			seen[p.ID] = true
+			fe.PersonIDs = append(fe.PersonIDs, p.ID)
+			we.Held = append(we.Held, ident)
+		case s.SuppressesAny(keys):
+			continue
+		}
+		events = append(events, &state.Event{At: d.now().UTC(), Kind: state.EventForgetPeople, Address: state.PeopleAddress, People: fe})
+	}
+	we.Entries = len(events)
+	if len(events) == 0 {
+		return we, nil
+	}
+	if err := journalAndCommit(sib.b, s, events); err != nil {
+		return nil, fmt.Errorf("workspace %q: %w", sib.name, err)
+	}
+	if bk, ok := backend.BackupOf(sib.b); ok {
+		if err := bk.RemoveBackup(); err != nil {
+			return nil, fmt.Errorf("the person is erased from workspace %q, but its backup %s could not be removed and still holds them: %w", sib.name, bk.BackupPath(), err)
 		}
 	}
-	res.Suppressed = len(s.Suppressed)
-	return res, lock.release()
+	return we, nil
 }

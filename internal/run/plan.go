@@ -52,9 +52,11 @@ func Plan(ctx context.Context, d Deps, opts PlanOptions) (*plan.Plan, hcl.Diagno
 	log := openExportLog(opts.Config, func(msg string) {
 		warnings = append(warnings, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: msg})
 	})
+	bs, led := budgetState(d, opts.Config, st, usage)
+	closeLedger(led)
 	p, diags := plan.Build(opts.Config, st, plan.Options{
 		Now: d.now(), Targets: opts.Targets, Replace: opts.Replace, Usage: usage, Offline: opts.Offline,
-		ExportRecord: log.lookup,
+		ExportRecord: log.lookup, Reuse: reuseLookup(d.Backend), Budget: bs,
 	})
 	// The run's and the record's warnings are the plan's own, drawn with it.
 	p.Diagnostics = append(p.Diagnostics, plan.JSONDiagnostics(warnings)...)

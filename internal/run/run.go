@@ -29,6 +29,10 @@ type Deps struct {
 	// Exists reports whether the state Load gave was ever written; nil
 	// judges by its serial and contents.
 	Exists func(*state.State) bool
+	// Account names the API account (api.AccountID of its key, never the
+	// key) whose spending leadsync { budget } counts; "" when no key is
+	// known (then the budget is not checked).
+	Account string
 }
 
 func (d *Deps) exists(st *state.State) bool {

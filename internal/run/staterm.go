@@ -66,6 +66,8 @@ func StateRm(d Deps, addresses []string) ([]RemovedRecord, error) {
 		case "search":
 			r.Leads = len(s.Searches[addr].LeadIDs)
 		case "profile":
+		case "import":
+			r.Leads = len(s.Imports[addr].PersonIDs)
 		case "person":
 			s.RemovePerson(strings.TrimPrefix(addr, state.PersonAddressPrefix))
 			removed = append(removed, r)

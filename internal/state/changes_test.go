@@ -101,6 +101,11 @@ func (m *mirror) take(s *State) {
 			b, _ := json.Marshal(s.UnknownEnrichments)
 			json.Unmarshal(b, &m.s.UnknownEnrichments)
 		}
+		m.s.Imports = nil
+		if len(s.Imports) > 0 {
+			b, _ := json.Marshal(s.Imports)
+			json.Unmarshal(b, &m.s.Imports)
+		}
 	}
 }
 
@@ -217,6 +222,18 @@ func TestChangesNameEveryChange(t *testing.T) {
 			s.Fold(Event{At: day(14), Kind: EventForgetPeople, Address: PeopleAddress, People: &ForgetPeopleEvent{
 				Reason: ForgetRetention, PersonIDs: []string{"n7", "n2"}}})
 
+		},
+		// An import (a new person known by page name, a known one), again
+		// without one of them, then the block removed.
+		func(s *State) {
+			s.Fold(importEv(day(15), "import.x", imported("", "ivy", "i@x.example"), imported("n3", "cleo", "")))
+		},
+		func(s *State) { s.Fold(importEv(day(16), "import.x", imported("n9", "ivy", ""))) },
+		func(s *State) { s.Fold(Event{At: day(17), Kind: EventForget, Address: "import.x"}) },
+		// An enrichment copied from another workspace.
+		func(s *State) {
+			s.Fold(Event{At: day(18), Kind: EventReuse, Address: "enrich.e", Reuse: &ReuseEvent{PersonID: "n9", Workspace: "dach",
+				Enrichment: Enrichment{EnrichedAt: day(10), By: "enrich.e", Result: api.EnrichedProfile{NetworkID: "n9", Email: "i@dach.example"}}}})
 		},
 		// Moves (moved blocks, state mv): a search with its failure, a
 		// split run under way, a profile read, an enrich block whose

@@ -96,6 +96,16 @@ func (s *State) checkReferences() error {
 			}
 		}
 	}
+	for k, v := range s.Imports {
+		if v == nil {
+			return fmt.Errorf("import %q is null", k)
+		}
+		for i, id := range v.PersonIDs {
+			if _, ok := s.People[id]; !ok {
+				return fmt.Errorf("imports.%s.person_ids[%d]: person %q is not in people (remove it from person_ids, or restore the person)", k, i, id)
+			}
+		}
+	}
 	for k, v := range s.Profiles {
 		if v.PersonID == "" {
 			continue

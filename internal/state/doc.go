@@ -13,6 +13,6 @@
 // It knows nothing of files or databases: the codec is
 // internal/state/statefile, the backends are internal/state/local and
 // internal/state/pg, behind internal/state/backend. It imports only api
-// (and no package of addresses: a move names its addresses one by one); it
-// must not import any of those.
+// and the leaf address (which block kind an address names: IsImport; a
+// move names its addresses one by one); it must not import any of those.
 package state

@@ -12,7 +12,9 @@ import (
 
 // A person's history: whenever a call brings another title, company or
 // location than state holds for a person (a search result, a profile or
-// track read, an enrichment), or another e-mail (an enrichment made again),
+// track read, an enrichment), or another e-mail (an enrichment made again,
+// or replaced by a newer one an import or another workspace gave: Call
+// "import" or "reuse"),
 // or finds their profile private or gone, the fold records a Drift in
 // Person.History before the new value replaces the old. Nothing is
 // overwritten silently. The history goes with the person: leadsync forget

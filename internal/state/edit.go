@@ -10,12 +10,13 @@ import (
 // `state show` and `state rm`: person.<id>.
 const PersonAddressPrefix = "person."
 
-// Addresses lists the addresses in s: searches, then profiles, then people
-// as person.<id>, each group sorted.
+// Addresses lists the addresses in s: searches, then profiles, then
+// imports, then people as person.<id>, each group sorted.
 func (s *State) Addresses(withPeople bool) []string {
-	out := make([]string, 0, len(s.Searches)+len(s.Profiles))
+	out := make([]string, 0, len(s.Searches)+len(s.Profiles)+len(s.Imports))
 	out = append(out, slices.Sorted(maps.Keys(s.Searches))...)
 	out = append(out, slices.Sorted(maps.Keys(s.Profiles))...)
+	out = append(out, slices.Sorted(maps.Keys(s.Imports))...)
 	if withPeople {
 		for _, id := range slices.Sorted(maps.Keys(s.People)) {
 			out = append(out, PersonAddressPrefix+id)
@@ -43,6 +44,7 @@ func (s *State) RemovePerson(id string) bool {
 			delete(s.Profiles, addr)
 			s.touchProfile(addr)
 		}
+		s.dropImported(addr, id, false)
 	}
 	if len(s.Splits) > 0 {
 		s.touchMeta()
@@ -75,6 +77,8 @@ func (s *State) Kind(addr string) string {
 		return "search"
 	case s.Profiles[addr] != nil:
 		return "profile"
+	case s.Imports[addr] != nil:
+		return "import"
 	}
 	if id, ok := strings.CutPrefix(addr, PersonAddressPrefix); ok && s.People[id] != nil {
 		return "person"

@@ -73,6 +73,10 @@ func (e *Event) Validate() error {
 		return e.validateUpdate()
 	case EventMove:
 		return e.validateMove()
+	case EventImport:
+		return e.validateImport()
+	case EventReuse:
+		return e.validateReuse()
 	case EventTrack:
 		return e.validateTrack()
 	case EventSplit:
@@ -141,6 +145,7 @@ func (s *State) Fold(e Event) error {
 		return nil
 	case EventForget:
 		a.forget(e.Address)
+		a.forgetImport(e.Address)
 		delete(s.Failures, e.Address)
 		return nil
 	case EventEnrichUnknown:
@@ -165,6 +170,11 @@ func (s *State) Fold(e Event) error {
 		return nil
 	case EventProfileShare:
 		a.shareProfile(e.Address, e.Share)
+	case EventImport:
+		a.importPeople(e.Address, e.Import)
+	case EventReuse:
+		a.reuse(e.Reuse)
+		return nil // no call of the block: its last failure stands
 	case EventTrack:
 		a.track(e.Address, e.Track)
 	}
@@ -356,6 +366,10 @@ func (a *applier) rekey(old, id string) {
 		if pr := s.Profiles[addr]; pr != nil && pr.PersonID == old {
 			pr.PersonID = id
 			s.touchProfile(addr)
+		}
+		if ir := s.Imports[addr]; ir != nil {
+			ir.PersonIDs = replaceID(ir.PersonIDs, old, id)
+			s.touchMeta()
 		}
 	}
 	// Runs under way refer to people without FoundBy.

@@ -237,6 +237,7 @@ func (a *applier) forgetPeople(fe *ForgetPeopleEvent) {
 				}
 				s.touchProfile(addr)
 			}
+			s.dropImported(addr, p.ID, erase)
 		}
 		s.countErased(p)
 		s.removePerson(p.ID)

@@ -16,7 +16,8 @@ import (
 // erased since, in ErasedEnrichments) and its enrichments of unknown
 // outcome, and the changes of people each call saw (History[].By), so that
 // a moved block is neither run nor paid for again, its limit counts what
-// it spent and a sheet of its changes keeps them. Its Address is
+// it spent and a sheet of its changes keeps them. An import block's record
+// moves too (the people it adopted, the digest of the file). Its Address is
 // MovesAddress.
 const EventMove EventKind = "move"
 
@@ -71,7 +72,7 @@ func (s *State) Holds(addr string) bool {
 // someone (enrichers) found once.
 func (s *State) holds(addr string, enrichers map[string]bool) bool {
 	return s.Searches[addr] != nil || s.Profiles[addr] != nil || s.Failures[addr] != nil || s.Splits[addr] != nil ||
-		s.ErasedEnrichments[addr] > 0 || enrichers[addr]
+		s.Imports[addr] != nil || s.ErasedEnrichments[addr] > 0 || enrichers[addr]
 }
 
 // enrichers are the addresses that people's records name: the enrich
@@ -107,6 +108,9 @@ func (s *State) MovableAddresses() []string {
 		set[a] = true
 	}
 	for a := range s.Splits {
+		set[a] = true
+	}
+	for a := range s.Imports {
 		set[a] = true
 	}
 	for a, n := range s.ErasedEnrichments {
@@ -161,6 +165,7 @@ func (s *State) foldMove(ev *MoveEvent) {
 	profiles := map[string]*ProfileRead{}
 	failures := map[string]*Failure{}
 	splits := map[string]*SplitTree{}
+	imports := map[string]*ImportRecord{}
 	erased := map[string]int{}
 	for from := range to {
 		if r := s.Searches[from]; r != nil {
@@ -181,6 +186,11 @@ func (s *State) foldMove(ev *MoveEvent) {
 		if r := s.Splits[from]; r != nil {
 			splits[from] = r
 			delete(s.Splits, from)
+			s.touchMeta()
+		}
+		if r := s.Imports[from]; r != nil {
+			imports[from] = r
+			delete(s.Imports, from)
 			s.touchMeta()
 		}
 		if n, ok := s.ErasedEnrichments[from]; ok {
@@ -211,6 +221,14 @@ func (s *State) foldMove(ev *MoveEvent) {
 				s.Splits = map[string]*SplitTree{}
 			}
 			s.Splits[dst] = r
+		}
+		if r := imports[from]; r != nil {
+			if s.Imports == nil {
+				s.Imports = map[string]*ImportRecord{}
+			}
+			c := *r
+			c.Address = dst
+			s.Imports[dst] = &c
 		}
 		if n, ok := erased[from]; ok {
 			if s.ErasedEnrichments == nil {
@@ -302,6 +320,7 @@ func (s *State) Moved(ms []Move) *State {
 	c.People = maps.Clone(s.People)
 	c.Failures = maps.Clone(s.Failures)
 	c.Splits = maps.Clone(s.Splits)
+	c.Imports = maps.Clone(s.Imports)
 	c.ErasedEnrichments = maps.Clone(s.ErasedEnrichments)
 	c.UnknownEnrichments = maps.Clone(s.UnknownEnrichments)
 	c.idx, c.changes, c.sup, c.supLen = nil, nil, nil, 0

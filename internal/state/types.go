@@ -58,6 +58,9 @@ type State struct {
 	// in the middle resumes from it without repeating a sub-search. Nil or
 	// empty when none is under way.
 	Splits map[string]*SplitTree `json:"splits,omitempty"`
+	// Imports are the records of the import blocks' last imports, by
+	// address (import.evaboot); nil or empty when nothing was imported.
+	Imports map[string]*ImportRecord `json:"imports,omitempty"`
 	// Marks holds, by EventMark.Run, the place of the last marked event
 	// of that run folded in: Fold skips an event at or below it, so that
 	// an event that reached two places (the backend, whose write seemed to
@@ -278,6 +281,12 @@ const (
 	// retention. Its address is PeopleAddress.
 	EventForgetPeople EventKind = "forget_people"
 	EventSplit        EventKind = "split" // one sub-search of a split search
+	// EventImport adopts the people of a list file (an import block): no
+	// call, no credit.
+	EventImport EventKind = "import"
+	// EventReuse copies a person's enrichment from another workspace of
+	// the backend: no call, no credit. Its address is the enrich block's.
+	EventReuse EventKind = "reuse"
 )
 
 // Event is one completed call (or forget), as appended to the journal and
@@ -296,10 +305,12 @@ type Event struct {
 	Failure *Failure           `json:"failure,omitempty"`
 	Split   *SplitEvent        `json:"split,omitempty"`
 	People  *ForgetPeopleEvent `json:"people,omitempty"`
-	Trim    *TrimEvent         `json:"trim,omitempty"`  // EventTrim
-	Share   *ProfileShareEvent `json:"share,omitempty"` // EventProfileShare
-	Track   *TrackEvent        `json:"track,omitempty"` // EventTrack
-	Move    *MoveEvent         `json:"move,omitempty"`  // EventMove
+	Trim    *TrimEvent         `json:"trim,omitempty"`   // EventTrim
+	Share   *ProfileShareEvent `json:"share,omitempty"`  // EventProfileShare
+	Import  *ImportEvent       `json:"import,omitempty"` // EventImport
+	Reuse   *ReuseEvent        `json:"reuse,omitempty"`  // EventReuse
+	Track   *TrackEvent        `json:"track,omitempty"`  // EventTrack
+	Move    *MoveEvent         `json:"move,omitempty"`   // EventMove
 	// Mark places the event among those of the operation that recorded
 	// it (see EventMark); nil for an event recorded without one.
 	Mark *EventMark `json:"mark,omitempty"`

@@ -70,6 +70,19 @@ func PlanMarkdown(w io.Writer, p *plan.Plan, base *plan.Plan) error {
 	if q := mdQuota(p); q != "" {
 		b.WriteString("\n" + q + "\n")
 	}
+	if p.Budget != nil && p.HasChanges() {
+		b.WriteString("\n" + mdInline(plan.BudgetText(p.Budget)) + "\n")
+	}
+	if ls := savingsLines(p); len(ls) > 0 {
+		b.WriteString("\n")
+		for _, l := range ls {
+			if d, ok := strings.CutPrefix(l, "  "); ok {
+				b.WriteString("  - " + mdInline(d) + "\n")
+				continue
+			}
+			b.WriteString("- " + mdInline(l) + "\n")
+		}
+	}
 	if len(p.Targets) > 0 {
 		fmt.Fprintf(&b, "\nTargets: %s (the plan covers only these and their sources).\n", mdCodeList(p.Targets))
 	}
@@ -102,6 +115,12 @@ func mdSummary(p *plan.Plan) string {
 	var other []string
 	if t.Moves > 0 {
 		other = append(other, count(t.Moves, "move", "moves"))
+	}
+	if t.Imports > 0 {
+		other = append(other, count(t.Imports, "import", "imports"))
+	}
+	if t.Reuses > 0 {
+		other = append(other, count(t.Reuses, "enrichment reused", "enrichments reused"))
 	}
 	if t.Updates > 0 {
 		other = append(other, count(t.Updates, "update", "updates"))

@@ -76,6 +76,7 @@ func TestPlanMarkdownGolden(t *testing.T) {
 		{"tracked", func() *plan.Plan { return readPlanJSON(t, "tracked") }, nil},
 		{"removed", func() *plan.Plan { return readPlanJSON(t, "removed") }, nil},
 		{"credits_short", func() *plan.Plan { return readPlanJSON(t, "credits_short") }, nil},
+		{"excluded", func() *plan.Plan { return readPlanJSON(t, "excluded") }, nil},
 		{"targets_replace", func() *plan.Plan { return readPlanJSON(t, "targets_replace") }, nil},
 		{"moved", func() *plan.Plan { return readPlanJSON(t, "moved") }, nil},
 		{"partly_run_vs_fresh", func() *plan.Plan { return readPlanJSON(t, "partly_run") }, func() *plan.Plan { return readPlanJSON(t, "fresh") }},

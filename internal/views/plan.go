@@ -29,6 +29,10 @@ func symbol(c *plan.Change) string {
 		return "-"
 	case plan.Run, plan.Enrich:
 		return "+"
+	case plan.Import:
+		if c.Reason == plan.ReasonNew {
+			return "+"
+		}
 	case plan.Read, plan.Write:
 		if c.Reason == plan.ReasonNew || c.Reason == plan.ReasonFileMissing {
 			return "+"
@@ -52,7 +56,7 @@ func symbolColor(sym string) string {
 // callsText is the calls column of a search or profile change; enrich and
 // forget changes say their count in the detail.
 func callsText(c *plan.Change) string {
-	if c.Action == plan.None || c.Kind == plan.KindEnrich || c.Kind == plan.KindExport || c.Action == plan.Forget || c.Action == plan.Update || c.Action == plan.Moved {
+	if c.Action == plan.None || c.Kind == plan.KindEnrich || c.Kind == plan.KindExport || c.Kind == plan.KindImport || c.Action == plan.Forget || c.Action == plan.Update || c.Action == plan.Moved {
 		return ""
 	}
 	if c.Calls != c.CallsMax {
@@ -101,6 +105,12 @@ func PlanText(w io.Writer, p *plan.Plan, color bool) error {
 	if p.HasChanges() {
 		b.WriteString(quotaLine(p) + "\n")
 	}
+	if p.Budget != nil && p.HasChanges() {
+		b.WriteString(plan.BudgetText(p.Budget) + "\n")
+	}
+	for _, l := range savingsLines(p) {
+		b.WriteString(l + "\n")
+	}
 	if len(p.Targets) > 0 {
 		fmt.Fprintf(&b, "Targets: %s (the plan covers only these and their sources).\n", strings.Join(p.Targets, ", "))
 	}
@@ -145,6 +155,12 @@ func summaryLine(p *plan.Plan) string {
 	var other []string
 	if t.Moves > 0 {
 		other = append(other, count(t.Moves, "move", "moves"))
+	}
+	if t.Imports > 0 {
+		other = append(other, count(t.Imports, "import", "imports"))
+	}
+	if t.Reuses > 0 {
+		other = append(other, count(t.Reuses, "enrichment reused", "enrichments reused"))
 	}
 	if t.Updates > 0 {
 		other = append(other, count(t.Updates, "update", "updates"))

@@ -168,6 +168,26 @@ func writeSummary(w io.Writer, s *engine.Summary, e ending) {
 	if len(s.Updated) > 0 {
 		fmt.Fprintf(w, "Updated %s without a call: %s.\n", Plural(len(s.Updated), "address"), strings.Join(s.Updated, ", "))
 	}
+	if len(s.Reused) > 0 {
+		ws := make([]string, 0, len(s.Reused))
+		for w := range s.Reused {
+			ws = append(ws, w)
+		}
+		sort.Strings(ws)
+		var from []string
+		for _, w := range ws {
+			from = append(from, fmt.Sprintf("%s from workspace %s", Plural(s.Reused[w], "enrichment"), w))
+		}
+		fmt.Fprintf(w, "Reused %s: no call, no credit.\n", strings.Join(from, ", "))
+	}
+	for _, im := range s.Imported {
+		line := fmt.Sprintf("Imported %s: %s from %s, %s with an e-mail (enriched at no credit), no call", im.Address,
+			Plural(im.People, "person"), Plural(im.Rows, "row"), textfmt.Thousands(im.Enriched))
+		if im.Suppressed > 0 {
+			line += fmt.Sprintf("; %s suppressed (erased with leadsync forget, dropped)", textfmt.Thousands(im.Suppressed))
+		}
+		fmt.Fprintln(w, line+".")
+	}
 	if len(s.Searches) > 0 {
 		fmt.Fprintln(w, "Searches:")
 		for _, o := range s.Searches {
@@ -220,6 +240,12 @@ func writeSummary(w io.Writer, s *engine.Summary, e ending) {
 			parts = append(parts, textfmt.Thousands(s.ByStatus[k])+" "+name)
 		}
 		fmt.Fprintf(w, "Enriched %s: %s.\n", Plural(s.Enriched, "person"), strings.Join(parts, ", "))
+	}
+	if l := notSpentLine(s.NotSpent); l != "" {
+		fmt.Fprintln(w, l)
+	}
+	if s.BudgetPassed != "" {
+		fmt.Fprintf(w, "Budget: %s.\n", s.BudgetPassed)
 	}
 	if len(s.Failures) > 0 {
 		fmt.Fprintf(w, "Failed (%d):\n", len(s.Failures))
@@ -606,6 +632,11 @@ func summaryEvent(s *engine.Summary) map[string]any {
 	for _, c := range s.Abandoned {
 		abandoned = append(abandoned, callJSON(c))
 	}
+	imported := make([]map[string]any, 0, len(s.Imported))
+	for _, im := range s.Imported {
+		imported = append(imported, map[string]any{"address": im.Address, "rows": im.Rows, "people": im.People,
+			"enriched": im.Enriched, "suppressed": im.Suppressed})
+	}
 	forgotten := append([]string{}, s.Forgotten...)
 	updated := append([]string{}, s.Updated...)
 	moved := make([]map[string]string, 0, len(s.Moved))
@@ -619,7 +650,7 @@ func summaryEvent(s *engine.Summary) map[string]any {
 	return map[string]any{"message_type": "summary", "calls": s.Calls, "calls_max": s.CallsPlannedMax,
 		"credits": s.Credits, "credits_unknown": s.CreditsUnknown, "credits_max": s.CreditsPlannedMax, "succeeded": s.Succeeded,
 		"failed": s.CallsFailed(), "enriched": s.Enriched, "by_status": byStatus, "abandoned": abandoned, "stopped_in_flight": s.StoppedInFlight,
-		"searches": searches, "failures": failures, "forgotten": forgotten, "updated": updated, "moved": moved, "expired": s.Expired, "splits_unfinished": unfinished,
+		"searches": searches, "failures": failures, "forgotten": forgotten, "updated": updated, "moved": moved, "expired": s.Expired, "imported": imported, "reused": reusedJSON(s.Reused), "budget": budgetJSON(s), "not_spent": notSpentJSON(s.NotSpent), "splits_unfinished": unfinished,
 		"tracked": s.Tracked, "job_changes": jobChangesJSON(s.Drift.Jobs), "left_network": peopleSeenJSON(s.Drift.Left),
 		"turned_private": peopleSeenJSON(s.Drift.Private), "changes_by_field": changesByField(s.Drift.Fields),
 		"stopped": s.Stopped, "duration_seconds": s.Duration.Seconds(), "kept": kept, "kept_in": s.KeptIn}
@@ -640,6 +671,48 @@ func truncCells(s string, n int) string {
 		w += rw
 	}
 	return s
+}
+
+// reusedJSON is the summary's count of enrichments copied from other
+// workspaces, by workspace ({} when none).
+func reusedJSON(m map[string]int) map[string]int {
+	if m == nil {
+		return map[string]int{}
+	}
+	return m
+}
+
+// budgetJSON says whether the budget stopped the run or was passed (null
+// without either).
+func budgetJSON(s *engine.Summary) any {
+	if !s.BudgetStopped && s.BudgetPassed == "" {
+		return nil
+	}
+	return map[string]any{"stopped": s.BudgetStopped, "passed": s.BudgetPassed}
+}
+
+// notSpentLine says what a run did not pay for, and why: "Not spent: up to
+// 449 credits (excluded 412, imported 4, reused 33)." "" when nothing.
+func notSpentLine(n engine.NotSpent) string {
+	if n.Credits() == 0 {
+		return ""
+	}
+	var why []string
+	for _, x := range []struct {
+		name string
+		n    int
+	}{{"excluded", n.Excluded}, {"imported", n.Imported}, {"reused", n.Reused}} {
+		if x.n > 0 {
+			why = append(why, fmt.Sprintf("%s %s", x.name, textfmt.Thousands(x.n*n.CreditsPerEnrich)))
+		}
+	}
+	return fmt.Sprintf("Not spent: up to %s (%s).", Plural(n.Credits(), "credit"), strings.Join(why, ", "))
+}
+
+// notSpentJSON is the summary's credits not spent, by reason.
+func notSpentJSON(n engine.NotSpent) map[string]int {
+	c := n.CreditsPerEnrich
+	return map[string]int{"credits_max": n.Credits(), "excluded": n.Excluded * c, "imported": n.Imported * c, "reused": n.Reused * c}
 }
 
 // changesByField counts the changes of a run by field, every field

@@ -82,6 +82,15 @@ type StateSummary struct {
 	CallsSinceQuotaCheck int `json:"calls_since_quota_check"`
 	// Suppressed counts the people erased with leadsync forget.
 	Suppressed int `json:"suppressed"`
+	// NotPaid counts the enrichments the state holds that no credit was
+	// spent on here: from imports, and copied from other workspaces of
+	// the backend (each saved a credits_per_enrich). People kept out by
+	// exclude blocks are counted by plan and apply, which read the
+	// configuration's lists.
+	NotPaid struct {
+		Imported int `json:"imported"`
+		Reused   int `json:"reused"`
+	} `json:"not_paid"`
 	// SplitsUnderway are split searches whose run stopped in the middle
 	// (the next apply resumes them).
 	SplitsUnderway []SplitUnderway `json:"splits_underway"`
@@ -176,6 +185,7 @@ func SummarizeState(s *state.State, where StateWhere) *StateSummary {
 		sum.CallsSinceQuotaCheck = export.QuotaCallsSince(s, *s.Usage.CheckedAt)
 	}
 	sum.Suppressed = len(s.Suppressed)
+	sum.NotPaid.Imported, sum.NotPaid.Reused = s.Unpaid()
 	return sum
 }
 
@@ -315,6 +325,10 @@ func writePeopleSummary(w *lineWriter, sum *StateSummary) {
 		}
 	}
 	w.printf(")\n")
+	if n := sum.NotPaid; n.Imported+n.Reused > 0 {
+		w.printf("Not paid for: %s from imports, %s copied from other workspaces (no credit spent on them)\n",
+			textfmt.Plural(n.Imported, "enrichment"), textfmt.Plural(n.Reused, "enrichment"))
+	}
 	if h := sum.History; h.Changes > 0 || h.Left+h.Private > 0 {
 		w.printf("History: %s\n", historyText(h))
 	}

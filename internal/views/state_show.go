@@ -58,6 +58,8 @@ func (v stateShowHuman) Show(s *state.State, addr string) error {
 		writeSearchRecord(w, s, addr, now)
 	case "profile":
 		writeProfileRecord(w, s, addr, now)
+	case "import":
+		writeImportRecord(w, s, addr, now)
 	case "person":
 		writePerson(w, s.People[strings.TrimPrefix(addr, state.PersonAddressPrefix)], now)
 	case "failure":
@@ -101,6 +103,20 @@ func writeProfileRecord(w *lineWriter, s *state.State, addr string, now time.Tim
 	w.printf("  request       %s\n", compactJSON(pr.Request))
 	w.printf("  request_hash  %s\n", pr.RequestHash)
 	w.printf("  person        %s%s\n", state.PersonAddressPrefix+pr.PersonID, personLine(s.People[pr.PersonID]))
+}
+
+func writeImportRecord(w *lineWriter, s *state.State, addr string, now time.Time) {
+	ir := s.Imports[addr]
+	w.printf("%s\n", addr)
+	w.printf("  file          %s\n", ir.File)
+	w.printf("  imported_at   %s\n", When(ir.ImportedAt, now))
+	w.printf("  digest        %s\n", ir.Digest)
+	w.printf("  rows          %s\n", textfmt.Thousands(ir.Rows))
+	w.printf("  enriched      %s with an e-mail (no credit)\n", textfmt.Thousands(ir.Enriched))
+	w.printf("  people        %s\n", textfmt.Thousands(len(ir.PersonIDs)))
+	for _, id := range ir.PersonIDs {
+		w.printf("    %s%s\n", state.PersonAddressPrefix+id, personLine(s.People[id]))
+	}
 }
 
 func searchResultsText(sr *state.Search) string {
@@ -246,12 +262,13 @@ func driftText(d state.Drift) string {
 
 // StateShowJSON is the --json form of state show.
 type StateShowJSON struct {
-	FormatVersion string             `json:"format_version"`
-	Address       string             `json:"address"`
-	Kind          string             `json:"kind"`
-	Search        *state.Search      `json:"search,omitempty"`
-	Profile       *state.ProfileRead `json:"profile,omitempty"`
-	Person        *state.Person      `json:"person,omitempty"`
+	FormatVersion string              `json:"format_version"`
+	Address       string              `json:"address"`
+	Kind          string              `json:"kind"`
+	Search        *state.Search       `json:"search,omitempty"`
+	Profile       *state.ProfileRead  `json:"profile,omitempty"`
+	Person        *state.Person       `json:"person,omitempty"`
+	Import        *state.ImportRecord `json:"import,omitempty"`
 	// LastFailure is the last failed call of the address since its last
 	// success; for an address that never succeeded, kind is "failure".
 	LastFailure *state.Failure `json:"last_failure,omitempty"`
@@ -276,6 +293,13 @@ func (v stateShowJSON) Show(s *state.State, addr string) error {
 		out.Profile = s.Profiles[addr]
 		if p := s.People[out.Profile.PersonID]; p != nil {
 			out.People = append(out.People, p)
+		}
+	case "import":
+		out.Import = s.Imports[addr]
+		for _, id := range out.Import.PersonIDs {
+			if p := s.People[id]; p != nil {
+				out.People = append(out.People, p)
+			}
 		}
 	case "person":
 		out.Person = s.People[strings.TrimPrefix(addr, state.PersonAddressPrefix)]

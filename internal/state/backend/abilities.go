@@ -18,12 +18,10 @@ import (
 // connection). Layers around a backend (Wrapper) have the abilities of the
 // backend they wrap.
 //
-// Room for the abilities that span workspaces: reuse of enrichments made
-// in another workspace, an erasure applied in every workspace, and budgets
-// shared by workspaces are to be interfaces here too (say CrossWorkspace,
-// giving the workspaces' people and their enrichments, and
-// ForgetEverywhere), each asked for through a function beside it, so that
-// a backend without them keeps working one workspace at a time.
+// The abilities that span workspaces (CrossWorkspace: reuse of
+// enrichments made in another workspace, an erasure applied in every
+// workspace) are asked for the same way, so that a backend without them
+// keeps working one workspace at a time.
 
 // Wrapper is a backend that adds to another one (the layer of run that
 // keeps what a failed write could not store; a lock that waits): Unwrap
@@ -270,4 +268,31 @@ func SharedPace(b Backend, key string) (api.SharedPace, bool) {
 		}
 	}
 	return nil, false
+}
+
+// CrossWorkspace is a backend whose workspaces belong to one team and one
+// API account (the local backend's workspaces of a working copy, the pg
+// backend's of a schema): a person enriched in one workspace is not paid
+// for again in another (their enrichment is copied), and an erasure
+// applies to every workspace.
+type CrossWorkspace interface {
+	Workspaced
+	// OtherWorkspaces lists the workspaces of the store besides this one,
+	// sorted.
+	OtherWorkspaces() ([]string, error)
+	// Sibling opens another workspace of the same store; the caller
+	// closes it (Close).
+	Sibling(workspace string) (Backend, error)
+	// EnrichmentsElsewhere returns, for each key (state.LookupKeys of a
+	// person) that another workspace holds an enrichment for, the newest
+	// such enrichment and its workspace. It reads without any lock, as a
+	// plan does.
+	EnrichmentsElsewhere(keys []string) (map[string]state.Reusable, error)
+}
+
+// CrossWorkspaceOf returns b (or the backend it wraps) as a
+// CrossWorkspace, ok false when its workspaces are each on their own (a
+// state file named with --state).
+func CrossWorkspaceOf(b Backend) (CrossWorkspace, bool) {
+	return abilityOf[CrossWorkspace](b)
 }

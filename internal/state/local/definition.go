@@ -39,11 +39,13 @@ func open(_ *backend.Block, o backend.Options) (backend.Backend, error) {
 func ownFiles(statePath string) ([]string, map[string]string) {
 	base := filepath.Base(statePath)
 	return []string{filepath.Join(filepath.Dir(statePath), WorkspacesDir)}, map[string]string{
-		base:              "the state file",
-		base + ".journal": "the state's journal",
-		base + ".lock":    "the state's lock",
-		base + ".backup":  "the state's backup",
-		pacefile.Name:     "the pace file",
+		base:                 "the state file",
+		base + ".journal":    "the state's journal",
+		base + ".lock":       "the state's lock",
+		base + ".backup":     "the state's backup",
+		pacefile.Name:        "the pace file",
+		LedgerName:           "the budget ledger",
+		LedgerName + ".lock": "the budget ledger's lock",
 	}
 }
 

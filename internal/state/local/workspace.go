@@ -86,11 +86,9 @@ func (w *Workspaces) Open(name string) (*Workspace, error) {
 	return &Workspace{localBackend: localBackend{w.newStore(w.Path(name))}, name: name, set: w}, nil
 }
 
-// Workspaces lists the workspaces, the default one first (it is listed
-// even before anything is written to it), then the others by name. Each
-// one's state is loaded for its counts; one that cannot be read is listed
-// with Err set.
-func (w *Workspaces) Workspaces() ([]backend.WorkspaceInfo, error) {
+// names lists the workspaces' names, the default one first, then the
+// others by name.
+func (w *Workspaces) names() ([]string, error) {
 	names := []string{state.DefaultWorkspace}
 	entries, err := os.ReadDir(w.root())
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -105,7 +103,18 @@ func (w *Workspaces) Workspaces() ([]backend.WorkspaceInfo, error) {
 		}
 	}
 	sort.Strings(others)
-	names = append(names, others...)
+	return append(names, others...), nil
+}
+
+// Workspaces lists the workspaces, the default one first (it is listed
+// even before anything is written to it), then the others by name. Each
+// one's state is loaded for its counts; one that cannot be read is listed
+// with Err set.
+func (w *Workspaces) Workspaces() ([]backend.WorkspaceInfo, error) {
+	names, err := w.names()
+	if err != nil {
+		return nil, err
+	}
 	out := make([]backend.WorkspaceInfo, 0, len(names))
 	for _, name := range names {
 		info := backend.WorkspaceInfo{Name: name, Exists: name != state.DefaultWorkspace}

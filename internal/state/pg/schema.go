@@ -16,7 +16,7 @@ import (
 // SchemaVersion is the version of the tables this build reads and writes.
 // A schema of a newer version is refused; an older one is migrated, in one
 // transaction, by the first command that writes.
-const SchemaVersion = 4
+const SchemaVersion = 5
 
 // migrations[i] takes a schema from version i to i+1. {s} is the schema.
 var migrations = []string{
@@ -174,6 +174,20 @@ ALTER TABLE {s}.people ADD COLUMN status text NOT NULL DEFAULT '';
 ALTER TABLE {s}.people ADD COLUMN status_since timestamptz;
 ALTER TABLE {s}.people ADD COLUMN checked_at timestamptz;
 ALTER TABLE {s}.searches ADD COLUMN changed integer NOT NULL DEFAULT 0;
+`,
+	// 4 -> 5: what each API account spent per billing month (leadsync {
+	// budget }), keyed by a hash of the key (api.AccountID), shared by
+	// every workspace; and people found by network ID across workspaces
+	// (an enrichment reused from another workspace).
+	`
+CREATE TABLE {s}.ledger (
+	account  text NOT NULL,
+	month    text NOT NULL,
+	credits  bigint NOT NULL DEFAULT 0,
+	requests bigint NOT NULL DEFAULT 0,
+	PRIMARY KEY (account, month)
+);
+CREATE INDEX people_network_id ON {s}.people (network_id);
 `,
 }
 

@@ -545,6 +545,8 @@ func decodeFast(src string) (*state.State, error) {
 			err = d.std(&s.ErasedEnrichments)
 		case "splits":
 			err = d.std(&s.Splits)
+		case "imports":
+			err = d.std(&s.Imports)
 		case "marks":
 			err = d.std(&s.Marks)
 		case "profiles":

@@ -286,6 +286,11 @@ func encodeState(w *bufio.Writer, s *state.State) error {
 			return err
 		}
 	}
+	if len(s.Imports) > 0 {
+		if err := writeMap(w, "imports", s.Imports, false); err != nil {
+			return err
+		}
+	}
 	if len(s.Marks) > 0 {
 		w.WriteString("  \"marks\": ")
 		if err := put(Marshal(s.Marks)); err != nil {

@@ -114,8 +114,21 @@ func fullEvents() []state.Event {
 			Leads: []api.Lead{{PageName: "ivy", FullName: "Ivy", Title: "VP Sales"}}}},
 		{At: At(24), Kind: state.EventSearch, Address: "search.movers", Search: &state.SearchEvent{Generation: api.Gen1, Request: json.RawMessage(`{"keywords":"VP"}`),
 			Leads: []api.Lead{{NetworkID: "n8", PageName: "ivy", FullName: "Ivy", Title: "CRO"}}}},
+		// An import: Anna (known) gets nothing new, Ivy (known, by her page
+		// name) an e-mail (enriched at no credit), Jon is adopted without
+		// one.
+		{At: At(25), Kind: state.EventImport, Address: "import.legacy", Import: &state.ImportEvent{
+			File: "legacy/export.csv", Digest: "d1gest", Columns: map[string]string{"profile_url": "LinkedIn URL", "email": "Email"}, Rows: 4,
+			People: []state.ImportedPerson{
+				{Result: api.EnrichedProfile{NetworkID: "n1", PageName: "anna", Email: "old@acme.example"}, EnrichedAt: ptrTime(At(0))},
+				{Result: api.EnrichedProfile{PageName: "ivy", FullName: "Ivy Ives", Company: "Ives AG", Email: "ivy@ives.example",
+					ValidationStatus: api.StatusCatchAll, CompanyDomain: "ives.example"}, EnrichedAt: ptrTime(At(24))},
+				{Result: api.EnrichedProfile{NetworkID: "n9", PageName: "jon", FullName: "Jon Jay"}},
+			}}},
 	}
 }
+
+func ptrTime(t time.Time) *time.Time { return &t }
 
 // fullRaw is a raw search item with every node field of spec 2.3
 // (highlight markers included), what the export columns beyond the lead

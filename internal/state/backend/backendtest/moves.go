@@ -9,7 +9,9 @@ import (
 // MoveEvent moves every kind of record the fixture's Events leave: two
 // searches (one into a module), the split run under way, a profile read,
 // the enrich block (its people's enrichments, Fay's erased one, the one of
-// unknown outcome, its failure) and a failure that stays.
+// unknown outcome, its failure), a failure that stays, a track (the
+// changes it saw, in people's histories) and an import (its record, the
+// people it adopted).
 func MoveEvent(at int) state.Event {
 	return state.Event{At: At(at), Kind: state.EventMove, Address: state.MovesAddress, Move: &state.MoveEvent{Moves: []state.Move{
 		{From: `search.cto["Berlin"]`, To: `module.dach.search.cto["Berlin"]`},
@@ -18,6 +20,8 @@ func MoveEvent(at int) state.Event {
 		{From: "profile.cto", To: "module.dach.profile.cto"},
 		{From: "enrich.contacts", To: "module.dach.enrich.contacts"},
 		{From: "search.gone", To: "search.went"},
+		{From: "track.champions", To: "module.dach.track.champions"},
+		{From: "import.legacy", To: "module.dach.import.legacy"},
 	}}}
 }
 
@@ -31,7 +35,8 @@ func testMoves(t *testing.T, k Kind) {
 		evs := []state.Event{MoveEvent(30), {At: At(31), Kind: state.EventForget, Address: "search.more"}}
 		want := Fold(t, append(Events(), evs...))
 		if want.ErasedEnrichments["module.dach.enrich.contacts"] != 1 || want.Splits[`search.split["all"]`] == nil ||
-			want.UnknownEnrichments["n5"].By != "module.dach.enrich.contacts" || want.People["n1"].Enrichment.By != "module.dach.enrich.contacts" {
+			want.UnknownEnrichments["n5"].By != "module.dach.enrich.contacts" || want.People["n1"].Enrichment.By != "module.dach.enrich.contacts" ||
+			want.Imports["module.dach.import.legacy"] == nil || !movedHistory(want, "module.dach.track.champions") {
 			t.Fatal("the fixture's move does not move every kind of record")
 		}
 		if killed {
@@ -49,4 +54,21 @@ func testMoves(t *testing.T, k Kind) {
 		must(t, err, "reload")
 		same(t, want, got, "state after the moves")
 	}
+}
+
+// movedHistory reports whether someone's history names by, and nobody's
+// names what it was moved from.
+func movedHistory(s *state.State, by string) bool {
+	found := false
+	for _, p := range s.People {
+		for _, d := range p.History {
+			switch d.By {
+			case by:
+				found = true
+			case "track.champions":
+				return false
+			}
+		}
+	}
+	return found
 }

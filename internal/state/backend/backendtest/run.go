@@ -46,6 +46,8 @@ func Run(t *testing.T, k Kind) {
 		{"PushPull", testPushPull},
 		{"PushNeedsTheWorkspace", testPushNeedsTheWorkspace},
 		{"DataMarkWorkspaceMadeAgain", testDataMarkMadeAgain},
+		{"CrossWorkspace", testCrossWorkspace},
+		{"Ledger", testLedger},
 	} {
 		t.Run(c.name, func(t *testing.T) { c.run(t, k) })
 	}

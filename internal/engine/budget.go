@@ -1,0 +1,125 @@
+package engine
+
+import (
+	"fmt"
+
+	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/plan"
+	"github.com/leadsync/leadsync/internal/textfmt"
+)
+
+// Budget is leadsync { budget } as a run enforces it: every call is
+// reserved in the account's ledger before it is started (atomically with
+// the check of the limit, so that runs at the same time never pass it
+// together); what a call did not spend is released.
+type Budget struct {
+	Ledger BudgetLedger
+	Month  string // the billing month's start date
+	Limit  plan.Spending
+	// Hard stops the run before a call would pass a limit; soft records
+	// the spending and says the budget was passed.
+	Hard bool
+}
+
+// BudgetLedger is the ledger of the API account (a backend's).
+type BudgetLedger interface {
+	Reserve(month string, add, limit plan.Spending) (held plan.Spending, ok bool, err error)
+	Release(month string, sub plan.Spending) error
+}
+
+// cost is what a call may spend: an enrichment its credits and a request
+// of the quota; a first-generation search or profile read a request.
+func (r *runner) cost(t task) plan.Spending {
+	switch {
+	case t.call.Kind == CallEnrich:
+		return plan.Spending{Credits: r.cpe, Requests: 1}
+	case r.opts.Config.API.Generation != api.Gen2:
+		return plan.Spending{Requests: 1}
+	}
+	return plan.Spending{}
+}
+
+// reserve reserves t's cost in the budget's ledger before it starts. A
+// hard budget that the call would pass, or a ledger that cannot be
+// written, stops the run: false. A soft budget passed is noted in the
+// summary, once.
+func (r *runner) reserve(t task) bool {
+	b := r.opts.Budget
+	if b == nil {
+		return true
+	}
+	add := r.cost(t)
+	if add == (plan.Spending{}) {
+		return true
+	}
+	limit := plan.Spending{}
+	if b.Hard {
+		limit = b.Limit
+	}
+	held, ok, err := b.Ledger.Reserve(b.Month, add, limit)
+	if err != nil {
+		r.halt("the budget's ledger cannot be written, so no more calls are made: " + err.Error())
+		return false
+	}
+	if !ok {
+		r.sum.BudgetStopped = true
+		r.halt(fmt.Sprintf("the monthly budget would be passed (%s); no more calls are made this billing month", budgetHeld(held, b.Limit)))
+		return false
+	}
+	if !b.Hard && r.sum.BudgetPassed == "" && ((b.Limit.Credits > 0 && held.Credits > b.Limit.Credits) || (b.Limit.Requests > 0 && held.Requests > b.Limit.Requests)) {
+		r.sum.BudgetPassed = fmt.Sprintf("the monthly budget is passed (%s); the budget is soft, so the run went on", budgetHeld(held, b.Limit))
+	}
+	return true
+}
+
+// unreserve releases what t did not spend: everything when it was not
+// sent; the credits of an enrichment that certainly failed.
+func (r *runner) unreserve(t task, sent bool) {
+	b := r.opts.Budget
+	if b == nil {
+		return
+	}
+	sub := r.cost(t)
+	if sent {
+		sub.Requests = 0 // it reached the service: it may count in the quota
+	}
+	if sub == (plan.Spending{}) {
+		return
+	}
+	if err := b.Ledger.Release(b.Month, sub); err != nil && r.sum.BudgetPassed == "" {
+		r.sum.BudgetPassed = "the budget's ledger could not take back what a failed call did not spend: " + err.Error()
+	}
+}
+
+// budgetHeld says what the ledger holds against the limits.
+func budgetHeld(held, limit plan.Spending) string {
+	var parts []string
+	if limit.Credits > 0 {
+		parts = append(parts, fmt.Sprintf("%s of %s credits", textfmt.Thousands(held.Credits), textfmt.Thousands(limit.Credits)))
+	}
+	if limit.Requests > 0 {
+		parts = append(parts, fmt.Sprintf("%s of %s requests", textfmt.Thousands(held.Requests), textfmt.Thousands(limit.Requests)))
+	}
+	return joinComma(parts)
+}
+
+func joinComma(parts []string) string {
+	out := ""
+	for i, p := range parts {
+		if i > 0 {
+			out += ", "
+		}
+		out += p
+	}
+	return out
+}
+
+// NotSpent is what a run did not pay for, by reason, in people.
+type NotSpent struct {
+	Excluded, Imported, Reused int
+	// CreditsPerEnrich is what each would have cost.
+	CreditsPerEnrich int
+}
+
+// Credits is the credits not spent, in all.
+func (n NotSpent) Credits() int { return (n.Excluded + n.Imported + n.Reused) * n.CreditsPerEnrich }

@@ -1,0 +1,115 @@
+package plan
+
+import (
+	"time"
+
+	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/state"
+)
+
+// Candidates chooses the people of enrich blocks for one apply, pass after
+// pass, as results arrive: EnrichCandidatesClaimed with what the passes
+// share kept between them (the exclude blocks' matcher, with the
+// normalised values and the company domains it has learned). The engine
+// makes one per run, and tells it of each enrichment recorded (Learn).
+type Candidates struct {
+	cfg     *config.Config
+	excl    *config.Exclusion
+	learned bool
+	// lookup asks the other workspaces of the backend; reuse and asked
+	// are its answers so far (each person is asked about once).
+	lookup ReuseLookup
+	reuse  map[string]state.Reusable
+	asked  map[string]bool
+	// excluded are the people the exclude blocks took out of a pass, over
+	// the run.
+	excluded map[string]bool
+}
+
+// NewCandidates returns the chooser of cfg's enrich blocks for one apply;
+// lookup (nil when the backend's workspaces share nothing) finds the
+// enrichments other workspaces hold.
+func NewCandidates(cfg *config.Config, lookup ReuseLookup) *Candidates {
+	return &Candidates{cfg: cfg, excl: cfg.Exclusion(), lookup: lookup,
+		reuse: map[string]state.Reusable{}, asked: map[string]bool{}}
+}
+
+// env is the planning environment of one pass, with what earlier passes
+// learned.
+func (c *Candidates) env(st *state.State, now time.Time) *env {
+	v := newEnv(c.cfg, st, now)
+	v.excl, v.learned = c.excl, &c.learned
+	v.lookup, v.reuse, v.asked = c.lookup, c.reuse, c.asked
+	return v
+}
+
+// Claimed is EnrichCandidatesClaimed with what earlier passes learned
+// (people whose enrichment Reuses copies are not among them).
+func (c *Candidates) Claimed(st *state.State, e *config.Enrich, now time.Time, claims Claims) ([]string, error) {
+	v := c.env(st, now)
+	v.onExcluded = func(p *state.Person) {
+		if c.excluded == nil {
+			c.excluded = map[string]bool{}
+		}
+		c.excluded[p.ID] = true
+	}
+	return v.claimed(e, claims)
+}
+
+// Excluded counts the people the exclude blocks took out of the enrich
+// blocks' candidates in this run.
+func (c *Candidates) Excluded() int { return len(c.excluded) }
+
+// Learn tells the chooser of a person whose enrichment was just recorded:
+// their company's domain may exclude a colleague (by = "domain").
+func (c *Candidates) Learn(p *state.Person) {
+	if p != nil && c.learned && p.Enrichment != nil {
+		learnPerson(c.excl, p)
+	}
+}
+
+// learnPerson records the company domain a person's enrichment gives.
+func learnPerson(x *config.Exclusion, p *state.Person) {
+	if p.Enrichment == nil || p.Enrichment.Result.CompanyDomain == "" {
+		return
+	}
+	company := p.Lead.Company
+	if company == "" {
+		company = p.Enrichment.Result.Company
+	}
+	x.Learn(company, p.Enrichment.Result.CompanyDomain)
+}
+
+// personValues are what exclude blocks match p by.
+func personValues(p *state.Person) config.PersonValues {
+	var enr *api.EnrichedProfile
+	if p.Enrichment != nil {
+		enr = &p.Enrichment.Result
+	}
+	return config.ValuesOf(p.Lead, p.ID, enr)
+}
+
+// excludedBy returns the exclude block that removes p, nil when none does.
+// The company domains the state's enrichments give are learned on first
+// need (a block by domain matches a person without one of their own by a
+// colleague's).
+func (v *env) excludedBy(p *state.Person) *config.Exclude {
+	if v.excl == nil {
+		return nil
+	}
+	if v.learned == nil {
+		v.learned = new(bool)
+	}
+	if !*v.learned {
+		*v.learned = true
+		if v.excl.NeedsColleagues() {
+			// One pass over the people with the index of owned
+			// enrichments, which the limits need anyway.
+			v.learnWhileIndexing = true
+			v.ownedList("")
+			v.learnWhileIndexing = false
+		}
+	}
+	return v.excl.Match(personValues(p))
+}

@@ -1,0 +1,212 @@
+package plan
+
+import (
+	"fmt"
+	"maps"
+	"strings"
+	"time"
+
+	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/state"
+)
+
+// Import, the action of an import block whose file is new or changed: its
+// people are adopted, with no call.
+const Import Action = "import"
+
+// KindImport is the kind of an import block's address.
+const KindImport Kind = "import"
+
+// ReasonFileChanged: an import whose file (what was read of it) or whose
+// columns changed since the last import.
+const ReasonFileChanged Reason = "file_changed"
+
+// ImportedSaving counts the people the enrich blocks would have enriched
+// who have an e-mail from an import (already, or by an import of this
+// plan), fresh for the block: no credit is spent on them.
+type ImportedSaving struct {
+	People  int `json:"people"`
+	Credits int `json:"credits"`
+}
+
+// importCurrent reports whether the state's record of an import was made
+// from the file and columns configured now.
+func importCurrent(im *config.Import, rec *state.ImportRecord) bool {
+	return rec != nil && rec.Digest == im.Digest && maps.Equal(rec.Columns, im.Columns)
+}
+
+// imports plans the import blocks: an import change for a file never
+// imported or changed since (its people are adopted before any call, and
+// the enrich blocks count them as enriched when they come with an e-mail);
+// up to date otherwise.
+func (b *builder) imports() {
+	for _, im := range b.cfg.Imports {
+		if !b.selected(im.Address) {
+			continue
+		}
+		rec := b.st.Imports[im.Address]
+		c := &Change{Address: im.Address, Kind: KindImport, Action: Import, Reason: ReasonNew}
+		withEmail := 0
+		for i := range im.People {
+			if im.People[i].HasEmail() {
+				withEmail++
+			}
+		}
+		what := fmt.Sprintf("%s: %s, 0 calls", plural(im.Rows, "row", "rows"), plural(len(im.People), "person", "people"))
+		if withEmail > 0 {
+			what = fmt.Sprintf("%s: %s (%s with an e-mail, enriched at no credit), 0 calls", plural(im.Rows, "row", "rows"),
+				plural(len(im.People), "person", "people"), thousands(withEmail))
+		}
+		switch {
+		case rec == nil:
+			c.Detail = what
+		case !importCurrent(im, rec):
+			c.Reason = ReasonFileChanged
+			c.Detail = what + "; " + im.File + " changed since the last import"
+		default:
+			c.Action, c.Reason = None, ReasonUpToDate
+			c.Detail = fmt.Sprintf("imported %s: %s", ago(b.now, rec.ImportedAt), plural(len(rec.PersonIDs), "person", "people"))
+		}
+		if c.Action == Import {
+			b.v.pendingImport(im)
+			if b.importNew == nil {
+				b.importNew = map[string]int{}
+			}
+			b.importNew[im.Address] = b.importBound(im)
+		}
+		b.add(c)
+	}
+}
+
+// importBound is the most people new to the state a pending import may
+// give the enrich blocks reading it to enrich: those without an e-mail,
+// or whose enriched_at is older than the shortest refresh of a block that
+// reads the import. Its people already in the state are the import's
+// known people (pendingIDs), counted as any source's.
+func (b *builder) importBound(im *config.Import) int {
+	var refresh time.Duration
+	for _, e := range b.cfg.Enriches {
+		if e.Refresh > 0 && (refresh == 0 || e.Refresh < refresh) && readsImport(b.cfg, e, im.Address) {
+			refresh = e.Refresh
+		}
+	}
+	n := 0
+	for i := range im.People {
+		p := &im.People[i]
+		if b.st.Person(b.st.Resolve(p.Result.Lead())) != nil {
+			continue
+		}
+		stale := refresh > 0 && !p.EnrichedAt.IsZero() && b.now.Sub(p.EnrichedAt) >= refresh
+		if !p.HasEmail() || stale {
+			n++
+		}
+	}
+	return n
+}
+
+// readsImport reports whether e's from names the import.
+func readsImport(cfg *config.Config, e *config.Enrich, addr string) bool {
+	for _, a := range cfg.Resolve(e.From) {
+		if a == addr {
+			return true
+		}
+	}
+	return false
+}
+
+// pendingEmail is what an import of this plan gives a person already in
+// the state: an e-mail, enriched at that time.
+type pendingEmail struct {
+	at time.Time // zero: the time of the import (the plan's)
+}
+
+// pendingImport records the e-mails an import planned now gives people:
+// the enrich blocks count those people as enriched, as apply will find
+// them once the import is recorded (before any call).
+func (v *env) pendingImport(im *config.Import) {
+	if v.pending == nil {
+		v.pending = map[string]pendingEmail{}
+		v.pendingIDs = map[string][]string{}
+	}
+	ids := []string{}
+	seen := map[string]bool{}
+	for i := range im.People {
+		p := &im.People[i]
+		if q := v.st.Person(v.st.Resolve(p.Result.Lead())); q != nil && !seen[q.ID] {
+			seen[q.ID] = true
+			ids = append(ids, q.ID)
+		}
+		if !p.HasEmail() {
+			continue
+		}
+		pe := pendingEmail{at: p.EnrichedAt}
+		if p.Result.NetworkID != "" {
+			v.pending["n:"+p.Result.NetworkID] = pe
+		}
+		if p.Result.PageName != "" {
+			v.pending["p:"+strings.ToLower(p.Result.PageName)] = pe
+		}
+	}
+	v.pendingIDs[im.Address] = ids
+}
+
+// pendingFor returns the e-mail a planned import gives p, if any.
+func (v *env) pendingFor(p *state.Person) (pendingEmail, bool) {
+	if len(v.pending) == 0 {
+		return pendingEmail{}, false
+	}
+	if pe, ok := v.pending["n:"+p.Lead.NetworkID]; ok && p.Lead.NetworkID != "" {
+		return pe, true
+	}
+	if pe, ok := v.pending["p:"+strings.ToLower(p.Lead.PageName)]; ok && p.Lead.PageName != "" {
+		return pe, true
+	}
+	return pendingEmail{}, false
+}
+
+// importGives reports whether an import gives p an e-mail that is fresh
+// for e: one p holds (an enrichment by an import block), or one an import
+// of this plan brings (a person the import names whose own enrichment
+// would be replaced by it).
+func (v *env) importGives(e *config.Enrich, p *state.Person) bool {
+	fresh := func(at time.Time) bool { return e.Refresh <= 0 || at.IsZero() || v.now.Sub(at) < e.Refresh }
+	if pe, ok := v.pendingFor(p); ok && v.needsEnrich(e, p) {
+		// The import replaces an enrichment older than its own (or one
+		// with no date: the import's time).
+		return fresh(pe.at) && (p.Enrichment == nil || pe.at.IsZero() || !p.Enrichment.EnrichedAt.After(pe.at))
+	}
+	return p.Enrichment.ImportedEnrichment() && fresh(p.Enrichment.EnrichedAt)
+}
+
+// importedSavings counts, over the planned enrich blocks' people, those an
+// import gives an e-mail.
+func (b *builder) importedSavings(people []blockPeople, cpe int) {
+	seen := map[*state.Person]bool{}
+	n := 0
+	for _, bp := range people {
+		for _, p := range bp.imported {
+			if !seen[p] {
+				seen[p] = true
+				n++
+			}
+		}
+	}
+	b.p.Savings.Imported = ImportedSaving{People: n, Credits: n * cpe}
+	b.p.Savings.CreditsMax += n * cpe
+}
+
+// importPeople returns the people of an import's record when it is
+// current; for an import of this plan, its people already in the state.
+func (v *env) importPeople(addr string) []string {
+	if ids, ok := v.pendingIDs[addr]; ok {
+		return ids
+	}
+	for _, im := range v.cfg.Imports {
+		if im.Address == addr {
+			if rec := v.st.Imports[addr]; importCurrent(im, rec) {
+				return rec.PersonIDs
+			}
+		}
+	}
+	return nil
+}

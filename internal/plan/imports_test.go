@@ -1,0 +1,113 @@
+package plan
+
+import (
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/state"
+)
+
+// importBlock declares an import whose file names these people: lead
+// i of ids (with an e-mail when email[i]), enriched at at.
+func (f *fixture) importBlock(name, digest string, at time.Time, ids []string, email []bool) *config.Import {
+	im := &config.Import{Address: "import." + name, Name: name, Columns: map[string]string{"network_id": "ID", "email": "Email"},
+		ListFile: config.ListFile{File: name + ".csv", Rows: len(ids), Digest: digest}}
+	for i, id := range ids {
+		l := lead(id)
+		r := api.EnrichedProfile{NetworkID: l.NetworkID, PageName: l.PageName, FullName: l.FullName}
+		if email[i] {
+			r.Email = "p" + id + "@example.com"
+		}
+		im.People = append(im.People, config.ImportPerson{Line: i + 2, Result: r, EnrichedAt: at})
+	}
+	f.cfg.Imports = append(f.cfg.Imports, im)
+	return im
+}
+
+// imported records the import of im in the state, as apply does.
+func (f *fixture) imported(im *config.Import, at time.Time) {
+	f.apply(state.Event{At: at, Kind: state.EventImport, Address: im.Address, Import: im.Event()})
+}
+
+func TestImportPlan(t *testing.T) {
+	people := ids(1, 6)
+	yes, no := true, false
+	t.Run("an import planned now: its people with an e-mail are not enriched", func(t *testing.T) {
+		f := newFixture()
+		f.search("search.cto", kw("CTO"))
+		f.ran("search.cto", t0.Add(-time.Hour), people...)
+		f.enrich("all", []string{"search.cto"}, 0, 0)
+		f.importBlock("crm", "d1", t0.Add(-10*day), people[:3], []bool{yes, yes, no})
+		p := f.build(t, f.opts())
+		c := p.Change("import.crm")
+		if c == nil || c.Action != Import || c.Reason != ReasonNew || c.Calls != 0 ||
+			c.Detail != "3 rows: 3 people (2 with an e-mail, enriched at no credit), 0 calls" {
+			t.Fatalf("import change %+v", c)
+		}
+		if e := p.Change("enrich.all"); !slices.Equal(e.PersonIDs, people[2:]) {
+			t.Errorf("enriched %v, want %v", e.PersonIDs, people[2:])
+		}
+		if s := p.Savings.Imported; s.People != 2 || s.Credits != 2 || p.Savings.CreditsMax != 2 {
+			t.Errorf("savings %+v", p.Savings)
+		}
+		if p.Totals.Imports != 1 {
+			t.Errorf("totals %+v", p.Totals)
+		}
+		// Once imported, the next plan counts the same.
+		f.imported(f.cfg.Imports[0], t0)
+		p = f.build(t, f.opts())
+		if c := p.Change("import.crm"); c.Action != None {
+			t.Errorf("after the import: %+v", c)
+		}
+		if e := p.Change("enrich.all"); !slices.Equal(e.PersonIDs, people[2:]) || p.Savings.Imported.People != 2 {
+			t.Errorf("after the import: %v %+v", e.PersonIDs, p.Savings)
+		}
+	})
+	t.Run("refresh re-verifies imported e-mails once older", func(t *testing.T) {
+		f := newFixture()
+		f.search("search.cto", kw("CTO"))
+		f.ran("search.cto", t0.Add(-time.Hour), people[:2]...)
+		f.enrich("all", []string{"search.cto"}, 0, 30*day)
+		im := f.importBlock("crm", "d1", t0.Add(-40*day), people[:1], []bool{yes})
+		im.People = append(im.People, config.ImportPerson{Result: api.EnrichedProfile{NetworkID: people[1], Email: "x@y.example"}, EnrichedAt: t0.Add(-5 * day)})
+		f.imported(im, t0.Add(-time.Hour))
+		p := f.build(t, f.opts())
+		if e := p.Change("enrich.all"); !slices.Equal(e.PersonIDs, people[:1]) || p.Savings.Imported.People != 1 {
+			t.Errorf("enriched %v, savings %+v; want the stale one only", e.PersonIDs, p.Savings)
+		}
+	})
+	t.Run("an import as a source: its people without an e-mail, within the bound", func(t *testing.T) {
+		f := newFixture()
+		f.enrich("more", []string{"import.crm"}, 0, 0)
+		im := f.importBlock("crm", "d1", time.Time{}, people, []bool{yes, no, no, yes, no, yes})
+		p := f.build(t, f.opts())
+		e := p.Change("enrich.more")
+		if e.Calls != 0 || e.CallsMax != 3 {
+			t.Errorf("before the import: calls %d..%d, want 0..3", e.Calls, e.CallsMax)
+		}
+		f.imported(im, t0)
+		p = f.build(t, f.opts())
+		e = p.Change("enrich.more")
+		if !slices.Equal(e.PersonIDs, []string{people[1], people[2], people[4]}) || e.CallsMax != 3 {
+			t.Errorf("after the import: %v (max %d)", e.PersonIDs, e.CallsMax)
+		}
+	})
+	t.Run("a changed file, and an import block removed", func(t *testing.T) {
+		f := newFixture()
+		im := f.importBlock("crm", "d1", time.Time{}, people[:2], []bool{yes, yes})
+		f.imported(im, t0.Add(-day))
+		im.Digest = "d2"
+		p := f.build(t, f.opts())
+		if c := p.Change("import.crm"); c.Action != Import || c.Reason != ReasonFileChanged {
+			t.Errorf("changed: %+v", c)
+		}
+		f.cfg.Imports = nil
+		p = f.build(t, f.opts())
+		if c := p.Change("import.crm"); c == nil || c.Action != Forget || c.Kind != KindImport {
+			t.Errorf("removed: %+v", c)
+		}
+	})
+}

@@ -1,0 +1,180 @@
+package plan
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/state"
+)
+
+// ReuseLookup returns, for each key (state.LookupKeys of a person), the
+// newest enrichment another workspace of the backend holds of them
+// (backend.CrossWorkspace). Nil: the backend's workspaces share nothing.
+type ReuseLookup func(keys []string) (map[string]state.Reusable, error)
+
+// ReusedSaving counts the people the enrich blocks would have enriched
+// whose enrichment another workspace of the backend already paid for: it
+// is copied, at no credit.
+type ReusedSaving struct {
+	People     int              `json:"people"`
+	Credits    int              `json:"credits"`
+	Workspaces []WorkspaceReuse `json:"workspaces"`
+}
+
+// WorkspaceReuse is how many enrichments one workspace gives.
+type WorkspaceReuse struct {
+	Workspace string `json:"workspace"`
+	People    int    `json:"people"`
+}
+
+// reusedPerson is a person whose enrichment is copied from another
+// workspace instead of paid for.
+type reusedPerson struct {
+	p *state.Person
+	r state.Reusable
+}
+
+// Reuse is one enrichment apply copies: the person and what another
+// workspace holds of them.
+type Reuse struct {
+	PersonID string
+	From     state.Reusable
+}
+
+// reusable returns what another workspace holds of p that e may reuse:
+// fresh for e's refresh, and newer than what p holds.
+func (v *env) reusable(e *config.Enrich, p *state.Person) (state.Reusable, bool) {
+	if len(v.reuse) == 0 {
+		return state.Reusable{}, false
+	}
+	var best state.Reusable
+	found := false
+	for _, k := range state.LookupKeys(p) {
+		if r, ok := v.reuse[k]; ok && (!found || r.Enrichment.EnrichedAt.After(best.Enrichment.EnrichedAt)) {
+			best, found = r, true
+		}
+	}
+	if !found {
+		return state.Reusable{}, false
+	}
+	if e.Refresh > 0 && v.now.Sub(best.Enrichment.EnrichedAt) >= e.Refresh {
+		return state.Reusable{}, false
+	}
+	if p.Enrichment != nil && !p.Enrichment.EnrichedAt.Before(best.Enrichment.EnrichedAt) {
+		return state.Reusable{}, false
+	}
+	return best, true
+}
+
+// lookupReuse asks the other workspaces, once, about the people of the
+// blocks' sources who need an enrichment and have not been asked about.
+func (v *env) lookupReuse(blocks []*config.Enrich, skipSource func(string) bool) error {
+	if v.lookup == nil {
+		return nil
+	}
+	if v.reuse == nil {
+		v.reuse = map[string]state.Reusable{}
+		v.asked = map[string]bool{}
+	}
+	var keys []string
+	for _, e := range blocks {
+		for _, addr := range v.cfg.Resolve(e.From) {
+			if skipSource != nil && skipSource(addr) {
+				continue
+			}
+			for _, id := range v.sourcePeople(addr) {
+				p := v.person(id)
+				if p == nil || p.Lead.PageName == "" || !v.needsEnrich(e, p) {
+					continue
+				}
+				for _, k := range state.LookupKeys(p) {
+					if !v.asked[k] {
+						v.asked[k] = true
+						keys = append(keys, k)
+					}
+				}
+			}
+		}
+	}
+	if len(keys) == 0 {
+		return nil
+	}
+	found, err := v.lookup(keys)
+	if err != nil {
+		return fmt.Errorf("reading the enrichments of the other workspaces: %w", err)
+	}
+	for k, r := range found {
+		v.reuse[k] = r
+	}
+	return nil
+}
+
+// reusedSavings counts, over the planned enrich blocks' people, those
+// whose enrichment is copied from another workspace.
+func (b *builder) reusedSavings(people []blockPeople, cpe int) {
+	seen := map[*state.Person]bool{}
+	byWS := map[string]int{}
+	n := 0
+	for _, bp := range people {
+		for _, r := range bp.reused {
+			if !seen[r.p] {
+				seen[r.p] = true
+				n++
+				byWS[r.r.Workspace]++
+			}
+		}
+	}
+	rs := ReusedSaving{People: n, Credits: n * cpe, Workspaces: []WorkspaceReuse{}}
+	for ws, k := range byWS {
+		rs.Workspaces = append(rs.Workspaces, WorkspaceReuse{Workspace: ws, People: k})
+	}
+	sort.Slice(rs.Workspaces, func(i, j int) bool { return rs.Workspaces[i].Workspace < rs.Workspaces[j].Workspace })
+	b.p.Savings.Reused = rs
+	b.p.Savings.CreditsMax += rs.Credits
+}
+
+// reusedText says what a block reuses: "reuses 37 enrichments from
+// workspace dach (0 credits)".
+func reusedText(rs []reusedPerson) string {
+	byWS := map[string]int{}
+	for _, r := range rs {
+		byWS[r.r.Workspace]++
+	}
+	names := make([]string, 0, len(byWS))
+	for ws := range byWS {
+		names = append(names, ws)
+	}
+	sort.Strings(names)
+	parts := make([]string, len(names))
+	for i, ws := range names {
+		parts[i] = fmt.Sprintf("%s from workspace %s", plural(byWS[ws], "enrichment", "enrichments"), ws)
+	}
+	return "reuses " + strings.Join(parts, ", ") + " (0 credits)"
+}
+
+// Reuses returns the people of e whose enrichment apply copies from
+// another workspace now, before it claims anyone: those of e's sources
+// who need an enrichment, pass where and are not excluded, and whom
+// another workspace holds a fresh enrichment of. The other workspaces are
+// asked about each person once per run.
+func (c *Candidates) Reuses(st *state.State, e *config.Enrich, now time.Time) ([]Reuse, error) {
+	if c.lookup == nil {
+		return nil, nil
+	}
+	v := c.env(st, now)
+	if err := v.lookupReuse([]*config.Enrich{e}, nil); err != nil {
+		return nil, err
+	}
+	bp, err := v.collect(e, nil, true)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Reuse, len(bp.reused))
+	for i, r := range bp.reused {
+		out[i] = Reuse{PersonID: r.p.ID, From: r.r}
+	}
+	return out, nil
+}

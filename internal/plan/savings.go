@@ -1,0 +1,116 @@
+package plan
+
+import (
+	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/state"
+)
+
+// Savings are the credits this plan does not spend, and why: people the
+// exclude blocks remove, people an import already gives an e-mail, people
+// enriched in another workspace of the backend.
+type Savings struct {
+	// CreditsMax adds up the three: credits not spent, at most (an
+	// excluded person might have been beyond a limit anyway).
+	CreditsMax int            `json:"credits_max"`
+	Excluded   ExcludedSaving `json:"excluded"`
+	Imported   ImportedSaving `json:"imported"`
+	Reused     ReusedSaving   `json:"reused"`
+}
+
+// ExcludedSaving is what the exclude blocks remove from the people the
+// enrich blocks would enrich, as far as the state knows them (people a
+// search of this run brings are matched as they arrive).
+type ExcludedSaving struct {
+	// Candidates are the people of the planned enrich blocks' sources who
+	// need an enrichment and have a page name, the excluded ones included,
+	// each once.
+	Candidates int `json:"candidates"`
+	// People are those of them an exclude block removes, each once;
+	// CreditsMax their credits.
+	People     int            `json:"people"`
+	CreditsMax int            `json:"credits_max"`
+	Blocks     []ExcludeBlock `json:"blocks"`
+}
+
+// ExcludeBlock is one exclude block in the plan.
+type ExcludeBlock struct {
+	Address string `json:"address"`
+	By      string `json:"by"`
+	File    string `json:"file"`
+	Column  string `json:"column"`
+	// Rows are the file's data rows, Keys the distinct values read.
+	Rows int `json:"rows"`
+	Keys int `json:"keys"`
+	// People are the candidates it removes (a person named by several
+	// blocks counts for the first).
+	People int `json:"people"`
+	// Timing is "before_spending" (a company, profile URL, page name or
+	// network ID: in every search result) or "once_known" (an e-mail or a
+	// domain: known from an import or an earlier enrichment, or for a
+	// domain a colleague's; a person whose own enrichment is the first to
+	// tell is enriched, then leaves the exports).
+	Timing string `json:"timing"`
+}
+
+// Timings of ExcludeBlock.
+const (
+	TimingBeforeSpending = "before_spending"
+	TimingOnceKnown      = "once_known"
+)
+
+// normalize makes the lists of s non-nil.
+func (s *Savings) normalize() {
+	if s.Excluded.Blocks == nil {
+		s.Excluded.Blocks = []ExcludeBlock{}
+	}
+	if s.Reused.Workspaces == nil {
+		s.Reused.Workspaces = []WorkspaceReuse{}
+	}
+}
+
+// excludedSavings counts, over the planned enrich blocks' people, those
+// the exclude blocks remove.
+func (b *builder) excludedSavings(people []blockPeople, cpe int) {
+	ex := &b.p.Savings.Excluded
+	byBlock := map[*config.Exclude]int{}
+	if len(people) == 1 {
+		// One block: its people are distinct already (a large state's
+		// hundreds of thousands need no set).
+		bp := people[0]
+		ex.Candidates = len(bp.todo) + len(bp.excluded)
+		ex.People = len(bp.excluded)
+		for _, e := range bp.excluded {
+			byBlock[e.by]++
+		}
+	}
+	seen := map[*state.Person]bool{}
+	for _, bp := range people {
+		if len(people) == 1 {
+			break
+		}
+		for _, p := range bp.todo {
+			if !seen[p] {
+				seen[p] = true
+				ex.Candidates++
+			}
+		}
+		for _, e := range bp.excluded {
+			if !seen[e.p] {
+				seen[e.p] = true
+				ex.Candidates++
+				ex.People++
+				byBlock[e.by]++
+			}
+		}
+	}
+	ex.CreditsMax = ex.People * cpe
+	for _, x := range b.cfg.Excludes {
+		timing := TimingBeforeSpending
+		if !x.BeforeSpending() {
+			timing = TimingOnceKnown
+		}
+		ex.Blocks = append(ex.Blocks, ExcludeBlock{Address: x.Address, By: x.By.String(), File: x.File, Column: x.Column,
+			Rows: x.Rows, Keys: x.Keys.Len(), People: byBlock[x], Timing: timing})
+	}
+	b.p.Savings.CreditsMax += ex.CreditsMax
+}

@@ -1,0 +1,151 @@
+package run
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/engine"
+	"github.com/leadsync/leadsync/internal/plan"
+	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/backend"
+	"github.com/leadsync/leadsync/internal/textfmt"
+)
+
+// budgetState reads what the API account spent this billing month from
+// the backend's ledger, for leadsync { budget }: the month from the
+// invoicing start date of the billing call (else the last one the state
+// recorded, else the calendar month). The ledger is returned open (close
+// it with closeLedger); nil when there is no budget or it cannot be read,
+// and the state's Note says why.
+func budgetState(d Deps, cfg *config.Config, st *state.State, usage *api.Usage) (*plan.BudgetState, backend.Ledger) {
+	return budgetStateIn(d, cfg, st, usage, nil)
+}
+
+// budgetStateIn is budgetState in the billing month a saved plan was made
+// in (saved, when it has a budget): apply of a saved plan makes no billing
+// call, and must count in the month the plan counted in.
+func budgetStateIn(d Deps, cfg *config.Config, st *state.State, usage *api.Usage, saved *plan.Budget) (*plan.BudgetState, backend.Ledger) {
+	if cfg.Settings.Budget == nil {
+		return nil, nil
+	}
+	inv := st.Usage.InvoicingStartDate
+	if usage != nil && usage.InvoicingStartDate != "" {
+		inv = usage.InvoicingStartDate
+	}
+	start, next, fromInv := plan.BillingMonth(inv, d.now())
+	if saved != nil {
+		s, err1 := time.Parse("2006-01-02", saved.MonthStart)
+		n, err2 := time.Parse("2006-01-02", saved.NextMonth)
+		if err1 == nil && err2 == nil && !d.now().Before(s) && d.now().Before(n) {
+			start, next, fromInv = s, n, saved.MonthFrom == "invoicing_start_date"
+		}
+	}
+	bs := &plan.BudgetState{Month: start, Next: next, Invoicing: fromInv}
+	if d.Account == "" {
+		bs.Note = "no API key tells the account"
+		return bs, nil
+	}
+	led, ok, err := backend.LedgerOf(d.Backend, d.Account)
+	switch {
+	case err != nil:
+		bs.Note = "the ledger cannot be read: " + err.Error()
+		return bs, nil
+	case !ok:
+		bs.Note = d.Backend.Describe() + " keeps no ledger"
+		return bs, nil
+	}
+	spent, err := led.Spent(plan.MonthKey(start))
+	if err != nil {
+		closeLedger(led)
+		bs.Note = "the ledger cannot be read: " + err.Error()
+		return bs, nil
+	}
+	bs.Spent = &plan.Spending{Credits: spent.Credits, Requests: spent.Requests}
+	return bs, led
+}
+
+// closeLedger closes a ledger that holds a connection.
+func closeLedger(l backend.Ledger) {
+	if c, ok := l.(io.Closer); ok {
+		c.Close()
+	}
+}
+
+// engineBudget is what the engine enforces of the budget: each call
+// reserved in the ledger before it is made.
+func engineBudget(cfg *config.Config, bs *plan.BudgetState, led backend.Ledger) *engine.Budget {
+	bg := cfg.Settings.Budget
+	if bg == nil || led == nil {
+		return nil
+	}
+	return &engine.Budget{Ledger: ledgerAdapter{led}, Month: plan.MonthKey(bs.Month),
+		Limit: plan.Spending{Credits: bg.CreditsPerMonth, Requests: bg.RequestsPerMonth}, Hard: bg.Hard}
+}
+
+// ledgerAdapter is a backend ledger as the engine sees it.
+type ledgerAdapter struct{ l backend.Ledger }
+
+func (a ledgerAdapter) Reserve(month string, add, limit plan.Spending) (plan.Spending, bool, error) {
+	held, ok, err := a.l.Reserve(month, backend.Spending(add), backend.Spending(limit))
+	return plan.Spending(held), ok, err
+}
+
+func (a ledgerAdapter) Release(month string, sub plan.Spending) error {
+	return a.l.Release(month, backend.Spending(sub))
+}
+
+// BudgetError refuses an apply that a hard budget does not allow, before
+// any call: the budget cannot be checked, or a saved plan may pass it now
+// (a teammate spent since it was made).
+type BudgetError struct{ Reason string }
+
+func (e *BudgetError) Error() string { return e.Reason }
+
+// budgetUnchecked refuses a hard budget whose ledger cannot be read: an
+// apply must not spend what it cannot count.
+func budgetUnchecked(cfg *config.Config, bs *plan.BudgetState) error {
+	bg := cfg.Settings.Budget
+	if bg == nil || !bg.Hard || bs == nil || bs.Spent != nil {
+		return nil
+	}
+	return &BudgetError{Reason: "the budget (enforce = \"hard\") cannot be checked: " + bs.Note + "; nothing was spent"}
+}
+
+// checkSavedBudget checks a saved plan against the budget as the ledger
+// holds it now: others may have spent since the plan was made.
+func checkSavedBudget(cfg *config.Config, p *plan.Plan, bs *plan.BudgetState) error {
+	if err := budgetUnchecked(cfg, bs); err != nil {
+		return err
+	}
+	bg := cfg.Settings.Budget
+	if bg == nil || !bg.Hard || bs == nil || bs.Spent == nil {
+		return nil
+	}
+	t := p.Totals
+	over := (bg.CreditsPerMonth > 0 && t.CreditsMax > 0 && bs.Spent.Credits+t.CreditsMax > bg.CreditsPerMonth) ||
+		(bg.RequestsPerMonth > 0 && t.QuotaCallsMax > 0 && bs.Spent.Requests+t.QuotaCallsMax > bg.RequestsPerMonth)
+	if !over {
+		return nil
+	}
+	return &BudgetError{Reason: fmt.Sprintf("the saved plan may pass the monthly budget now (%s spent this billing month, %s in the budget; the plan may spend up to %s and %s): run plan again; nothing was spent",
+		budgetPair(bs.Spent.Credits, bs.Spent.Requests, bg), budgetPair(bg.CreditsPerMonth, bg.RequestsPerMonth, bg),
+		plural(t.CreditsMax, "credit"), plural(t.QuotaCallsMax, "request"))}
+}
+
+// budgetPair writes credits and requests of the limits the budget sets.
+func budgetPair(credits, requests int, bg *config.Budget) string {
+	var parts []string
+	if bg.CreditsPerMonth > 0 {
+		parts = append(parts, plural(credits, "credit"))
+	}
+	if bg.RequestsPerMonth > 0 {
+		parts = append(parts, plural(requests, "request"))
+	}
+	return strings.Join(parts, " and ")
+}
+
+func plural(n int, noun string) string { return textfmt.Plural(n, noun) }

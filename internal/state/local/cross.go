@@ -1,0 +1,88 @@
+package local
+
+import (
+	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/backend"
+)
+
+// The workspaces of a working copy share one API account: the
+// backend.CrossWorkspace ability (reuse of enrichments, erasure in every
+// workspace).
+
+var _ backend.CrossWorkspace = (*Workspace)(nil)
+
+// OtherWorkspaces lists the workspaces besides this one that exist (the
+// default one when its state was ever written).
+func (ws *Workspace) OtherWorkspaces() ([]string, error) {
+	names, err := ws.set.names()
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, n := range names {
+		if n == ws.name {
+			continue
+		}
+		if n == state.DefaultWorkspace && !ws.set.newStore(ws.set.Path(n)).Exists() {
+			continue
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+// Sibling opens workspace name of the same working copy.
+func (ws *Workspace) Sibling(name string) (backend.Backend, error) { return ws.set.Open(name) }
+
+// EnrichmentsElsewhere reads every other workspace's state (with the calls
+// of an interrupted apply) and returns, per key asked for, the newest
+// enrichment one of them holds. An enrichment copied there from a third
+// workspace is named by the workspace that paid for it.
+func (ws *Workspace) EnrichmentsElsewhere(keys []string) (map[string]state.Reusable, error) {
+	out := map[string]state.Reusable{}
+	if len(keys) == 0 {
+		return out, nil
+	}
+	want := make(map[string]bool, len(keys))
+	for _, k := range keys {
+		want[k] = true
+	}
+	others, err := ws.OtherWorkspaces()
+	if err != nil {
+		return nil, err
+	}
+	for _, name := range others {
+		sib, err := ws.set.Open(name)
+		if err != nil {
+			return nil, err
+		}
+		s, err := sib.Load()
+		if err != nil {
+			return nil, err
+		}
+		collectReusable(s, name, want, out)
+	}
+	return out, nil
+}
+
+// collectReusable adds to out the enrichments of s (workspace name) of the
+// people named by want, where newer than what out holds.
+func collectReusable(s *state.State, name string, want map[string]bool, out map[string]state.Reusable) {
+	for _, p := range s.People {
+		if p == nil || p.Enrichment == nil {
+			continue
+		}
+		from := name
+		if rf := p.Enrichment.ReusedFrom(); rf != "" {
+			from = rf
+		}
+		for _, k := range state.LookupKeys(p) {
+			if !want[k] {
+				continue
+			}
+			if cur, ok := out[k]; !ok || p.Enrichment.EnrichedAt.After(cur.Enrichment.EnrichedAt) {
+				out[k] = state.Reusable{Workspace: from, Enrichment: *p.Enrichment}
+			}
+		}
+	}
+}

@@ -1,0 +1,91 @@
+package views
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/leadsync/leadsync/internal/plan"
+)
+
+// savingsLines are what the plan says it does not spend, and why: the
+// total, then the exclude blocks (with when each acts), the imports and
+// the enrichments reused from other workspaces. Indented lines detail the
+// line before them. Nothing when the plan saves nothing and has no
+// exclude block.
+func savingsLines(p *plan.Plan) []string {
+	sv := p.Savings
+	var out []string
+	if sv.CreditsMax > 0 {
+		var why []string
+		if n := sv.Excluded.CreditsMax; n > 0 {
+			why = append(why, "excluded "+thousands(n))
+		}
+		if n := sv.Imported.Credits; n > 0 {
+			why = append(why, "imported "+thousands(n))
+		}
+		if n := sv.Reused.Credits; n > 0 {
+			why = append(why, "reused "+thousands(n))
+		}
+		out = append(out, fmt.Sprintf("Not spent: up to %s (%s).", count(sv.CreditsMax, "credit", "credits"), strings.Join(why, ", ")))
+	}
+	if l := excludedLine(p); l != "" {
+		out = append(out, l)
+		for _, d := range excludeBlockLines(p) {
+			out = append(out, "  "+d)
+		}
+	}
+	if n := sv.Imported.People; n > 0 {
+		out = append(out, fmt.Sprintf("Imported: %s an e-mail from an import: %s not spent.",
+			map[bool]string{true: "1 person has", false: thousands(n) + " people have"}[n == 1], count(sv.Imported.Credits, "credit", "credits")))
+	}
+	if len(sv.Reused.Workspaces) > 0 {
+		var from []string
+		for _, w := range sv.Reused.Workspaces {
+			from = append(from, fmt.Sprintf("%s from workspace %s", count(w.People, "enrichment", "enrichments"), w.Workspace))
+		}
+		out = append(out, fmt.Sprintf("Reused: %s (0 credits): %s not spent.", strings.Join(from, ", "), count(sv.Reused.Credits, "credit", "credits")))
+	}
+	return out
+}
+
+// excludedLine is the plan's line about its exclude blocks, as the issue
+// words it: "Excluded: 412 of 1,930 candidates (customers 380, dnc 32): up
+// to 412 credits not spent." "" without exclude blocks.
+func excludedLine(p *plan.Plan) string {
+	ex := p.Savings.Excluded
+	if len(ex.Blocks) == 0 {
+		return ""
+	}
+	var per []string
+	for _, b := range ex.Blocks {
+		per = append(per, fmt.Sprintf("%s %s", strings.TrimPrefix(b.Address, "exclude."), thousands(b.People)))
+	}
+	s := fmt.Sprintf("Excluded: %s of %s (%s)", thousands(ex.People), count(ex.Candidates, "candidate", "candidates"), strings.Join(per, ", "))
+	if ex.CreditsMax > 0 {
+		s += fmt.Sprintf(": up to %s not spent", count(ex.CreditsMax, "credit", "credits"))
+	}
+	return s + "."
+}
+
+// excludeBlockLines say, for each exclude block, what it matches by and
+// when it can act: before anything is spent, or once a value only an
+// import or an enrichment tells is known.
+func excludeBlockLines(p *plan.Plan) []string {
+	var out []string
+	for _, b := range p.Savings.Excluded.Blocks {
+		out = append(out, fmt.Sprintf("%s: by %s of %s (%s), %s", b.Address, b.By, b.File, count(b.Rows, "row", "rows"), timingText(b)))
+	}
+	return out
+}
+
+// timingText says when an exclude block acts.
+func timingText(b plan.ExcludeBlock) string {
+	if b.Timing == plan.TimingBeforeSpending {
+		return "acts before any credit is spent"
+	}
+	what := "e-mail"
+	if b.By == "domain" {
+		what = "domain (their own, their e-mail's, or a colleague's at the same company)"
+	}
+	return fmt.Sprintf("acts once the %s is known from an import or an earlier enrichment; someone only their own enrichment tells is enriched, then left out of the exports", what)
+}

@@ -1,0 +1,7 @@
+api {
+  sandbox = true
+}
+import "legacy" {
+  file    = "legacy.csv" # ERROR: 3 rows of the list file cannot be used
+  columns = { profile_url = "LinkedIn URL", network_id = "ID", email = "Email", enriched_at = "Exported" }
+}
