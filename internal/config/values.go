@@ -35,15 +35,17 @@ func (l *loader) value(a *hcl.Attribute, ctx *hcl.EvalContext, sc scope) (v cty.
 	if a == nil {
 		return cty.NilVal, false, absent
 	}
-	if !l.add(l.checkRefs(a.Expr, sc)) {
+	if !l.add(l.checkedRefs(a.Expr, sc)) {
 		return cty.DynamicVal, false, bad
 	}
 	v, ds := a.Expr.Value(ctx)
 	if !l.add(ds) {
 		return cty.DynamicVal, false, bad
 	}
-	sensitive = v.ContainsMarked()
-	v, _ = v.UnmarkDeep()
+	if l.marked {
+		sensitive = v.ContainsMarked()
+		v, _ = v.UnmarkDeep()
+	}
 	if !v.IsWhollyKnown() {
 		return v, sensitive, bad // depends on something invalid, already reported
 	}
