@@ -2,9 +2,13 @@
 // for_each instances and a state in which every instance ran and kept its
 // share of P people, so that the whole `leadsync plan` command (reading the
 // configuration, loading the state, planning, rendering) can be timed on
-// the issue's size:
+// the issue's size. With -modules the same searches are written through a
+// module (one module block with for_each over the cities, a search in each
+// instance), and the state keeps them at the module's addresses, to compare
+// the two:
 //
 //	go run ./bench/bigplan -out /tmp/bigplan -searches 5000 -people 300000
+//	go run ./bench/bigplan -out /tmp/bigplan-modules -modules
 //	go build -o /tmp/leadsync . && /usr/bin/time -v /tmp/leadsync plan --offline --chdir /tmp/bigplan
 //
 // With -excludes K (at most 5) it adds K exclude blocks, one per kind of
@@ -40,12 +44,17 @@ func main() {
 	listRows := flag.Int("list-rows", 10000, "rows of each exclude block's list")
 	history := flag.Float64("history", 0, "share of people with two changes in their history")
 	track := flag.Bool("track", false, "add a track block and refresh_on")
+	modules := flag.Bool("modules", false, "write the searches through a module")
 	flag.Parse()
 	if *out == "" || *searches <= 0 || *people < *searches {
 		fmt.Fprintln(os.Stderr, "usage: bigplan -out DIR [-searches N] [-people P] (P >= N)")
 		os.Exit(2)
 	}
-	if err := write(*out, *searches, *people, *history, *track); err != nil {
+	if *modules && *track {
+		fmt.Fprintln(os.Stderr, "bigplan: -modules and -track do not go together")
+		os.Exit(2)
+	}
+	if err := write(*out, *searches, *people, *history, *track, *modules); err != nil {
 		fmt.Fprintln(os.Stderr, "bigplan:", err)
 		os.Exit(1)
 	}
@@ -57,7 +66,7 @@ func main() {
 
 func key(i int) string { return fmt.Sprintf("c%05d", i) }
 
-func write(dir string, n, people int, history float64, track bool) error {
+func write(dir string, n, people int, history float64, track, modules bool) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -91,6 +100,55 @@ export "all" {
   }
 }
 `, strings.Join(keys, ", "), trackAttr(track), trackBlock(track))
+	addr := func(i int) string { return `search.cto["` + key(i) + `"]` }
+	if modules {
+		cfg = fmt.Sprintf(`api {
+  base_url    = "https://api.example.com"
+  max_credits = 1000000
+}
+
+module "market" {
+  for_each = toset([%s])
+  source   = "./persona"
+  city     = each.value
+}
+
+enrich "contacts" {
+  from    = [module.market.ctos]
+  limit   = 250000
+  refresh = "180d"
+}
+
+export "all" {
+  path = "out/all.xlsx"
+  sheet "All" {
+    from = [module.market.ctos]
+  }
+}
+`, strings.Join(keys, ", "))
+		persona := `variable "city" {
+  type = string
+}
+
+search "cto" {
+  keywords    = "CTO"
+  city        = var.city
+  max_results = 100
+  refresh     = "30d"
+}
+
+output "ctos" {
+  value = [search.cto]
+}
+`
+		if err := os.MkdirAll(filepath.Join(dir, "persona"), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(dir, "persona", "main.leads.hcl"), []byte(persona), 0o644); err != nil {
+			return err
+		}
+		addr = func(i int) string { return `module.market["` + key(i) + `"].search.cto` }
+	}
 	if err := os.WriteFile(filepath.Join(dir, "main.leads.hcl"), []byte(cfg), 0o644); err != nil {
 		return err
 	}
@@ -100,7 +158,7 @@ export "all" {
 	st := state.New()
 	per := people / n
 	for i := 0; i < n; i++ {
-		addr := `search.cto["` + key(i) + `"]`
+		addr := addr(i)
 		params := map[string]any{"keywords": "CTO", "city": key(i)}
 		if i%10 == 1 { // a tenth changed their request since
 			params["city"] = "old"

@@ -16,7 +16,26 @@ import (
 // fixed search attributes besides the catalog's filters.
 var searchFixed = []string{"for_each", "count", "keywords", "search_url", "raw", "max_results", "refresh", "split_by"}
 
-func (l *loader) searchSchema() (*hcl.BodySchema, []string) {
+// fieldAttrs are the attribute names of the catalog's fields, in its
+// order, worked out once.
+func (l *loader) fieldAttrs() []string {
+	if l.catAttrs == nil {
+		l.catAttrs = make([]string, len(l.cat.Fields))
+		for i, f := range l.cat.Fields {
+			l.catAttrs[i] = catalog.AttributeName(f.SearchParameter)
+		}
+	}
+	return l.catAttrs
+}
+
+func (l *loader) searchBodySchema() *hcl.BodySchema {
+	if l.searchSchema == nil {
+		l.searchSchema, _ = l.newSearchSchema()
+	}
+	return l.searchSchema
+}
+
+func (l *loader) newSearchSchema() (*hcl.BodySchema, []string) {
 	names := append([]string{}, searchFixed...)
 	for _, f := range l.cat.Fields {
 		n := catalog.AttributeName(f.SearchParameter)
@@ -35,16 +54,15 @@ func (l *loader) decodeSearch(b *hcl.Block) {
 	if l.skip[b] {
 		return
 	}
-	schema, _ := l.searchSchema()
-	content, meant := l.content(b, schema, "A search block")
+	content, meant := l.content(b, l.searchBodySchema(), "A search block")
 	info := l.blocks["search."+b.Labels[0]]
 	at := content.Attributes
 	for _, in := range l.expand(b, content, info) {
-		s := &Search{Address: in.addr, Block: "search." + b.Labels[0], Name: b.Labels[0], DeclRange: b.DefRange,
+		s := &Search{Address: in.addr, Block: l.prefix + "search." + b.Labels[0], Name: b.Labels[0], Module: l.modulePath(), DeclRange: b.DefRange,
 			Request: api.SearchRequest{Params: map[string]any{}}}
 		kwState, urlState := absent, absent
-		for _, f := range l.cat.Fields {
-			name := catalog.AttributeName(f.SearchParameter)
+		for i, f := range l.cat.Fields {
+			name := l.fieldAttrs()[i]
 			a := at[name]
 			if a == nil || (contains(searchFixed, name) && name != "keywords") {
 				continue

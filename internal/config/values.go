@@ -43,7 +43,7 @@ func (l *loader) valueElems(a *hcl.Attribute, ctx *hcl.EvalContext, sc scope, el
 	if a == nil {
 		return cty.NilVal, false, absent
 	}
-	if !l.add(l.checkRefs(a.Expr, sc)) {
+	if !l.add(l.checkedRefs(a.Expr, sc)) {
 		return cty.DynamicVal, false, bad
 	}
 	v, ds := a.Expr.Value(ctx)
@@ -51,13 +51,14 @@ func (l *loader) valueElems(a *hcl.Attribute, ctx *hcl.EvalContext, sc scope, el
 		return cty.DynamicVal, false, bad
 	}
 	// One walk over the value and everything in it says both whether it
-	// is sensitive (ContainsMarked) and whether it is wholly known
-	// (IsWhollyKnown): each walk of a set sorts its elements, which for a
-	// for_each of 10,000 keys costs more than the rest of the load.
+	// is sensitive (ContainsMarked; no value is until one is marked,
+	// l.marked) and whether it is wholly known (IsWhollyKnown): each walk
+	// of a set sorts its elements, which for a for_each of 10,000 keys
+	// costs more than the rest of the load.
 	known := true
 	set := elems != nil && v.Type().IsSetType()
 	for path, dv := range cty.DeepValues(v) {
-		sensitive = sensitive || dv.IsMarked()
+		sensitive = sensitive || (l.marked && dv.IsMarked())
 		known = known && dv.IsKnown()
 		if set && len(path) == 1 {
 			*elems = append(*elems, dv)

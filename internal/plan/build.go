@@ -12,6 +12,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/leadsync/leadsync/internal/address"
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/catalog"
 	"github.com/leadsync/leadsync/internal/config"
@@ -35,8 +36,14 @@ func Build(cfg *config.Config, st *state.State, opts Options) (*Plan, hcl.Diagno
 	if st == nil {
 		st = &state.State{}
 	}
+	// Moved blocks: the plan is made on the state as it will be once
+	// apply has recorded the moves, which it does first.
+	moves, moveDiags := Moves(cfg, st)
+	if len(moves) > 0 {
+		st = st.Moved(moves)
+	}
 	b := &builder{cfg: cfg, st: st, opts: opts, v: newEnv(cfg, st, now), now: now,
-		running: map[string]int{}}
+		running: map[string]int{}, diags: moveDiags}
 	defer b.v.settle()
 	b.v.lookup = opts.Reuse
 	p := &Plan{
@@ -60,6 +67,7 @@ func Build(cfg *config.Config, st *state.State, opts Options) (*Plan, hcl.Diagno
 	b.selectTargets()
 	b.selectReplace()
 	if !b.diags.HasErrors() {
+		b.moved(moves)
 		b.retention()
 		if b.limited() {
 			b.v.prefetchOwned()
@@ -79,6 +87,7 @@ func Build(cfg *config.Config, st *state.State, opts Options) (*Plan, hcl.Diagno
 		b.enriches()
 		b.forgets()
 		b.exports()
+		b.dropUpToDateMoved()
 		b.totals()
 		b.quota()
 		b.budget()
@@ -147,14 +156,26 @@ func (b *builder) errorf(summary, detail string) {
 }
 
 // blockOf returns the block address of an instance address.
-func blockOf(addr string) string {
-	if i := strings.IndexByte(addr, '['); i > 0 {
-		return addr[:i]
-	}
-	return addr
-}
+func blockOf(addr string) string { return address.Block(addr) }
 
-const addressHelp = `Addresses look like search.cto (every instance), search.cto["Berlin"], search.cto[0], profile.founder, enrich.cto_contacts, track.champions or export.marketing; quote them for the shell. "leadsync state list" shows the addresses in state.`
+const addressHelp = `Addresses look like search.cto (every instance), search.cto["Berlin"], search.cto[0], profile.founder, enrich.cto_contacts, track.champions, export.marketing, or module.dach (everything in a module) and module.dach.search.cto; quote them for the shell. "leadsync state list" shows the addresses in state.`
+
+// targetMatcher reports which addresses an address given with --target or
+// --replace names: itself, every instance of a block, everything inside a
+// module (see address.Matches).
+func targetMatcher(t string) func(addr string) bool {
+	p, err := address.Parse(t)
+	if err != nil {
+		return func(addr string) bool { return addr == t }
+	}
+	return func(addr string) bool {
+		if addr == t {
+			return true
+		}
+		a, err := address.Parse(addr)
+		return err == nil && p.Contains(a)
+	}
+}
 
 // selectTargets resolves --target into the set of planned addresses.
 func (b *builder) selectTargets() {
@@ -169,14 +190,15 @@ func (b *builder) selectTargets() {
 	}
 	for _, t := range b.opts.Targets {
 		t = strings.TrimSpace(t)
+		match := targetMatcher(t)
 		found := false
 		for _, s := range b.cfg.Searches {
-			if s.Address == t || s.Block == t {
+			if match(s.Address) {
 				b.sel[s.Address], found = true, true
 			}
 		}
 		for _, p := range b.cfg.Profiles {
-			if p.Address == t || p.Block == t {
+			if match(p.Address) {
 				b.sel[p.Address], found = true, true
 			}
 		}
@@ -186,7 +208,7 @@ func (b *builder) selectTargets() {
 			}
 		}
 		for _, e := range b.cfg.Enriches {
-			if e.Address == t {
+			if match(e.Address) {
 				b.sel[e.Address], found = true, true
 				addSources(e.From)
 			}
@@ -198,7 +220,7 @@ func (b *builder) selectTargets() {
 			}
 		}
 		for _, x := range b.cfg.Exports {
-			if x.Address == t {
+			if match(x.Address) {
 				b.sel[x.Address], found = true, true
 				for _, sh := range x.Sheets {
 					addSources(sh.From)
@@ -206,7 +228,7 @@ func (b *builder) selectTargets() {
 			}
 		}
 		for _, addr := range b.stateAddresses() {
-			if addr == t || blockOf(addr) == t {
+			if match(addr) {
 				b.sel[addr], found = true, true
 			}
 		}
@@ -249,6 +271,9 @@ func (b *builder) targetAddresses() []string {
 	for _, x := range b.cfg.Exports {
 		add(x.Address)
 	}
+	for _, m := range b.cfg.Modules {
+		add(m.Call, m.Address)
+	}
 	for _, a := range b.stateAddresses() {
 		add(a, blockOf(a))
 	}
@@ -260,14 +285,15 @@ func (b *builder) selectReplace() {
 	b.replace = map[string]bool{}
 	for _, r := range b.opts.Replace {
 		r = strings.TrimSpace(r)
+		match := targetMatcher(r)
 		found := false
 		for _, s := range b.cfg.Searches {
-			if s.Address == r || s.Block == r {
+			if match(s.Address) {
 				b.replace[s.Address], found = true, true
 			}
 		}
 		for _, p := range b.cfg.Profiles {
-			if p.Address == r || p.Block == r {
+			if match(p.Address) {
 				b.replace[p.Address], found = true, true
 			}
 		}
@@ -279,8 +305,8 @@ func (b *builder) selectReplace() {
 		if found {
 			continue
 		}
-		switch {
-		case strings.HasPrefix(r, "enrich.") || strings.HasPrefix(r, "export."):
+		switch k := address.Kind(r); {
+		case k == "enrich" || k == "export":
 			b.errorf(fmt.Sprintf("Cannot replace %s", r),
 				"Only searches, profiles and tracks can be replaced. To enrich people again, set refresh or refresh_on on the enrich block; to rewrite a spreadsheet, run \"leadsync export\".")
 		default:
@@ -317,7 +343,7 @@ func (b *builder) stateAddresses() []string {
 		if _, ok := b.st.Profiles[a]; ok {
 			continue
 		}
-		if strings.HasPrefix(a, "search.") || strings.HasPrefix(a, "profile.") {
+		if k := address.Kind(a); k == "search" || k == "profile" {
 			out = append(out, a)
 		}
 	}
@@ -950,7 +976,7 @@ func (b *builder) forgets() {
 				n = len(rec.PersonIDs)
 			}
 			c.Detail = fmt.Sprintf("its %s leave the exports; their e-mails are kept", plural(n, "person", "people"))
-		case strings.HasPrefix(addr, "search."):
+		case address.Kind(addr) == "search":
 			c.Kind = KindSearch
 			n := 0
 			if rec := b.st.Searches[addr]; rec != nil {
@@ -1044,6 +1070,8 @@ func (b *builder) totals() {
 			t.Forgets++
 		case c.Action == Update:
 			t.Updates++
+		case c.Action == Moved:
+			t.Moves++
 		case c.Action == Write:
 			t.Writes++
 		case c.Action == Import:
