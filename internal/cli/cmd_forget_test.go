@@ -1,6 +1,11 @@
 package cli
 
 import (
+	"bytes"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -130,7 +135,7 @@ func TestForgetTwice(t *testing.T) {
 // period are a forget of "people" in the plan, and apply removes them
 // without a call.
 func TestRetentionPlanAndApply(t *testing.T) {
-	dir, st := stateTestDir(t) // people last seen 2025-12-30; the clock says 2026-01-02
+	dir, store := stateTestDir(t) // people last seen 2025-12-30; the clock says 2026-01-02
 	write(t, dir, "retention.leads.hcl", "leadsync {\n  retention = \"2d\"\n}\n")
 	code, out, errOut := runIn(t, dir, "plan", "--offline")
 	if code != 0 || !strings.Contains(out, "- people") || !strings.Contains(out, "forget") ||
@@ -141,12 +146,33 @@ func TestRetentionPlanAndApply(t *testing.T) {
 	if code != 0 || !strings.Contains(errOut, "Removed 3 people no search has seen for the retention period.") {
 		t.Fatalf("apply: exit %d\n%s%s", code, out, errOut)
 	}
-	s, err := st.Load()
+	s, err := store.Load()
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(s.People) != 0 || len(s.Suppressed) != 0 {
 		t.Errorf("after retention: %d people, %d suppressed; want 0 and 0 (retention does not suppress)", len(s.People), len(s.Suppressed))
+	}
+	// The state before the apply held them: it must not survive as the
+	// backup.
+	checkNoBackupHolds(t, store.BackupPath(), "Ann Albers", "101.aa", "Bob Brandt", "102.bb")
+}
+
+// checkNoBackupHolds fails when the backup file at path exists and names
+// any of who (an erased person must not survive in the state before).
+func checkNoBackupHolds(t *testing.T, path string, who ...string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range who {
+		if bytes.Contains(b, []byte(w)) {
+			t.Errorf("the backup %s still holds %q, who was erased", filepath.Base(path), w)
+		}
 	}
 }
 

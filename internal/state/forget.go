@@ -18,6 +18,17 @@ const (
 	ForgetRetention = "retention" // not seen by any search for leadsync { retention }
 )
 
+// PeopleErased reports whether a forget_people event (leadsync forget,
+// retention) removed someone since the state was loaded or last written
+// (ErasureWritten). A copy of the state from before that, such as the
+// local backend's backup, still holds them: a backend that keeps one
+// must not keep it past the write that erases them.
+func (s *State) PeopleErased() bool { return s.erased }
+
+// ErasureWritten notes that the state without the people erased is
+// written, and any copy of the state from before them is gone.
+func (s *State) ErasureWritten() { s.erased = false }
+
 // PeopleAddress is the address of events and plan changes about people as
 // a whole (retention), which belong to no block.
 const PeopleAddress = "people"
@@ -241,6 +252,7 @@ func (a *applier) forgetPeople(fe *ForgetPeopleEvent) {
 		}
 		s.countErased(p)
 		s.removePerson(p.ID)
+		s.erased = true
 		// An enrichment of theirs with an unknown outcome goes too: its
 		// message may name them, and nobody is left to enrich again.
 		s.resolveUnknown(id, p.ID)

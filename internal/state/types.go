@@ -86,6 +86,9 @@ type State struct {
 	changes *Changes
 	// lastDrifts are the drifts the last Fold recorded (LastDrifts).
 	lastDrifts []SeenDrift
+	// erased is true when a forget_people event removed someone since the
+	// state was loaded or last written (PeopleErased).
+	erased bool
 	// sup is the suppression list as a set of keys, built lazily for the
 	// first len(Suppressed) == supLen entries (the list only grows).
 	sup    map[string]bool

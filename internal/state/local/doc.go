@@ -2,7 +2,8 @@
 // files. A workspace's state is one file (.leadsync/state.json for the
 // default workspace, .leadsync/workspaces/NAME/state.json for another),
 // written whole and atomically (a temporary file, synced, renamed; the
-// state before kept as .backup); beside it the journal of the apply under
+// state before kept as .backup, except by a write that erases people,
+// which removes it: it still holds them); beside it the journal of the apply under
 // way (one synced, checksummed line per completed call, replayed by the
 // next load and folded in at the end) and the lock file that keeps two
 // writers apart. It also recovers a journal damaged in the middle (state

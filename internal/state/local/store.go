@@ -182,7 +182,15 @@ func (store *Store) writeState(s *state.State) error {
 		os.Remove(tmp.Name())
 		return &safefile.WriteError{Path: store.path, Err: err}
 	}
-	if err := store.backup(); err != nil {
+	// A write that erases people (forget, retention) keeps no backup: the
+	// state before still holds them. The backup goes before the rename,
+	// so that no moment has the new state beside a backup naming them.
+	erased := s.PeopleErased()
+	keep := store.backup
+	if erased {
+		keep = store.dropBackup
+	}
+	if err := keep(); err != nil {
 		os.Remove(tmp.Name())
 		return &safefile.WriteError{Path: store.BackupPath(), Err: err}
 	}
@@ -193,6 +201,9 @@ func (store *Store) writeState(s *state.State) error {
 	if err := safefile.SyncDir(dir); err != nil {
 		return &safefile.WriteError{Path: store.path, Err: err}
 	}
+	if erased {
+		s.ErasureWritten()
+	}
 	return nil
 }
 
@@ -201,10 +212,21 @@ func (store *Store) writeState(s *state.State) error {
 func (store *Store) RemoveBackup() error {
 	store.mu.Lock()
 	defer store.mu.Unlock()
-	if err := os.Remove(store.BackupPath()); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	if err := store.dropBackup(); err != nil {
 		return err
 	}
 	return safefile.SyncDir(filepath.Dir(store.path))
+}
+
+// dropBackup removes <path>.backup (and a copy of it left half made);
+// no backup is no error.
+func (store *Store) dropBackup() error {
+	for _, p := range []string{store.BackupPath() + ".tmp", store.BackupPath()} {
+		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	}
+	return nil
 }
 
 // backup keeps the current state file as <path>.backup. A hard link costs

@@ -234,6 +234,42 @@ func TestSaveIntoReadOnlyFolder(t *testing.T) {
 }
 
 // run records events through a journal the way apply does.
+// TestErasureKeepsNoBackup: the write that erases people (forget,
+// retention) leaves no backup, which would be the state before and still
+// hold them; the next write keeps a backup again, of the state without
+// them. A write that only changes something else keeps its backup.
+func TestErasureKeepsNoBackup(t *testing.T) {
+	for _, reason := range []string{state.ForgetRetention, state.ForgetErasure} {
+		t.Run(reason, func(t *testing.T) {
+			store, _ := newStore(t)
+			s, err := store.Load()
+			must(t, err)
+			must(t, s.Fold(searchEv(day(0), "search.a", 0, lead("n1", "ann", "Ann Albers"), lead("n2", "bob", "Bob Brandt"))))
+			must(t, store.Save(s))
+			must(t, s.Fold(searchEv(day(1), "search.b", 0, lead("n3", "cleo", "Cleo Cruz"))))
+			must(t, store.Save(s))
+			if _, err := os.Stat(store.BackupPath()); err != nil {
+				t.Fatalf("no backup after an ordinary write: %v", err)
+			}
+
+			must(t, s.Fold(state.Event{At: day(2), Kind: state.EventForgetPeople, Address: state.PeopleAddress,
+				People: &state.ForgetPeopleEvent{Reason: reason, PersonIDs: []string{"n1"}}}))
+			must(t, store.Save(s))
+			if _, err := os.Stat(store.BackupPath()); !errors.Is(err, fs.ErrNotExist) {
+				t.Fatalf("the write that erased Ann kept a backup (%v)", err)
+			}
+
+			must(t, s.Fold(searchEv(day(3), "search.c", 0, lead("n4", "dan", "Dan Dorn"))))
+			must(t, store.Save(s))
+			b, err := os.ReadFile(store.BackupPath())
+			must(t, err)
+			if bytes.Contains(b, []byte("Ann Albers")) || !bytes.Contains(b, []byte("Bob Brandt")) {
+				t.Errorf("the backup of the write after the erasure should hold Bob and not Ann:\n%s", b)
+			}
+		})
+	}
+}
+
 func run(t *testing.T, store *Store, s *state.State, events ...state.Event) *Journal {
 	t.Helper()
 	j, err := store.OpenJournal(s)
