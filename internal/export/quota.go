@@ -9,7 +9,9 @@ import (
 
 // QuotaCallsSince counts the completed calls state records after t that
 // use the monthly quota: first-generation searches (each sub-search of a
-// split one), profile reads, and every enrichment (first generation only).
+// split one), profile reads and track reads, and every enrichment (first
+// generation only). A person keeps only their last track read, so two
+// reads of one person since t count once.
 // Failed calls may have used requests too: the count is a floor. show
 // and the Summary sheet say, beside the requests left when they were
 // read, how many calls were made since.
@@ -38,6 +40,11 @@ func QuotaCallsSince(s *state.State, t time.Time) int {
 	n += len(reads)
 	for _, p := range s.People {
 		if p.Enrichment != nil && p.Enrichment.EnrichedAt.After(t) {
+			n++
+		}
+		// A track read is a profile read of its own: the profile blocks'
+		// reads of this run are never read again by a track.
+		if p.CheckedAt != nil && p.CheckedAt.After(t) && p.CheckedGeneration == api.Gen1 {
 			n++
 		}
 	}

@@ -181,7 +181,7 @@ func (a *applier) track(addr string, te *TrackEvent) {
 	}
 	before := readBefore(p)
 	at := a.at
-	p.CheckedAt = &at
+	p.CheckedAt, p.CheckedGeneration = &at, te.Generation
 	switch {
 	case te.Gone:
 		a.setStatus(p, StatusLeft, before)

@@ -410,7 +410,7 @@ func mergePeople(dst, src *Person) {
 		dst.Status, dst.StatusSince = src.Status, src.StatusSince
 	}
 	if newer(src.CheckedAt, dst.CheckedAt) {
-		dst.CheckedAt = src.CheckedAt
+		dst.CheckedAt, dst.CheckedGeneration = src.CheckedAt, src.CheckedGeneration
 	}
 }
 

@@ -238,6 +238,11 @@ type Person struct {
 	// last looked at the person, whatever it found; nil when never (a
 	// state written before it was kept: ProfileReadAt).
 	CheckedAt *time.Time `json:"checked_at,omitempty"`
+	// CheckedGeneration is the generation of the track read made at
+	// CheckedAt (a first-generation one used a request of the monthly
+	// quota); 0 when unknown (no track read, or a state written before
+	// it was kept).
+	CheckedGeneration api.Generation `json:"checked_generation,omitempty"`
 }
 
 // Enrichment is one enrich result kept for a person.

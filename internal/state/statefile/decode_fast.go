@@ -799,6 +799,10 @@ func (d *decoder) person() (*state.Person, error) {
 			p.StatusSince, err = d.timePtr()
 		case "checked_at":
 			p.CheckedAt, err = d.timePtr()
+		case "checked_generation":
+			var g int
+			g, err = d.int()
+			p.CheckedGeneration = api.Generation(g)
 		default:
 			_, err = d.skip()
 		}

@@ -169,6 +169,10 @@ func appendPerson(b []byte, p *state.Person) ([]byte, error) {
 		b = append(b, `,"checked_at":`...)
 		b = appendTime(b, *p.CheckedAt)
 	}
+	if p.CheckedGeneration != 0 {
+		b = append(b, `,"checked_generation":`...)
+		b = strconv.AppendInt(b, int64(p.CheckedGeneration), 10)
+	}
 	return append(b, '}'), nil
 }
 

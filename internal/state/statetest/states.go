@@ -41,7 +41,7 @@ func OddState(t testing.TB) *state.State {
 	later := at.Add(48 * time.Hour)
 	Must(t, s.Fold(state.Event{At: later, Kind: state.EventTrack, Address: "track.t", Track: &state.TrackEvent{PersonID: "1.a", Generation: api.Gen1,
 		Request: json.RawMessage(`{"pageName":"zoe"}`), Profile: &api.Profile{FullName: "Zoë", CurrentPosition: []api.Position{{JobTitle: "VP \"Ops\"\u2028", Company: "Neue <Firma> & Co."}}}}}))
-	Must(t, s.Fold(state.Event{At: later.Add(time.Hour), Kind: state.EventTrack, Address: "track.t", Track: &state.TrackEvent{PersonID: "1.a", Gone: true}}))
+	Must(t, s.Fold(state.Event{At: later.Add(time.Hour), Kind: state.EventTrack, Address: "track.t", Track: &state.TrackEvent{PersonID: "1.a", Generation: api.Gen1, Gone: true}}))
 	if p := s.People["1.a"]; len(p.History) != 2 || p.Status != state.StatusLeft {
 		t.Fatalf("oddState: Zoë's history is not as intended: %+v", p.History)
 	}
