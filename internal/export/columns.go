@@ -134,7 +134,13 @@ func columnFor(name, tmpl string) (column, error) {
 	case "premiumProfile":
 		return profileBool(func(pr *api.Profile) bool { return pr.PremiumProfile }), nil
 	case "private":
-		return profileBool(func(pr *api.Profile) bool { return pr.Private }), nil
+		// The latest read's word, a track's too: its profile may be older.
+		return column{name: name, kind: kindBool, value: func(p *state.Person, c *cellValue) {
+			c.Bool, c.Empty = false, true
+			if priv, known := p.Private(); known {
+				c.Bool, c.Empty = priv, false
+			}
+		}}, nil
 	case "currentPosition":
 		return text(func(p *state.Person) string {
 			if p.Profile == nil {

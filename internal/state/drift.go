@@ -216,6 +216,26 @@ func (p *Person) Checked() *time.Time {
 	return p.ProfileReadAt
 }
 
+// Private is the latest knowledge of whether p's profile is private,
+// whichever read found it (a profile block's or a track's, state keeps
+// the last in Status): a track read that finds a profile private keeps
+// the last public profile in Profile, and one that finds it public
+// replaces a private one. known is false when no read found a profile:
+// never read, or gone (left the network).
+func (p *Person) Private() (private, known bool) {
+	switch p.Status {
+	case StatusPrivate:
+		return true, true
+	case StatusLeft:
+		return false, false
+	}
+	if p.Profile == nil {
+		return false, false
+	}
+	// A state written before Status was kept holds it in the profile.
+	return p.Profile.Private, true
+}
+
 // EmailStale reports whether p's enrichment predates a change of company
 // state saw: its e-mail and domain belong to the old employer, and the
 // e-mail is never shown as current.
