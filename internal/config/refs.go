@@ -327,9 +327,9 @@ func (l *loader) ref(e hcl.Expression, spec refList) ([]string, bool) {
 	block := root + "." + at.Name
 	switch root {
 	case "enrich":
-		return l.namedRef(t, rng, root, at.Name, l.enriches, "an enrich block", "enrich.cto_contacts")
+		return l.namedRef(t, rng, spec, root, at.Name, l.enriches, "an enrich block")
 	case "track":
-		return l.namedRef(t, rng, root, at.Name, l.tracks, "a track block", "track.champions")
+		return l.namedRef(t, rng, spec, root, at.Name, l.tracks, "a track block")
 	}
 	info := l.blocks[block]
 	if info == nil {
@@ -414,9 +414,15 @@ func (l *loader) instanceKey(rng *hcl.Range, block string, info *blockInfo, idx 
 
 // namedRef resolves a reference to a block without instances (an enrich
 // or track block) declared in this module, whose names are declared.
-func (l *loader) namedRef(t hcl.Traversal, rng *hcl.Range, kind, name string, declared map[string]bool, what, example string) ([]string, bool) {
+func (l *loader) namedRef(t hcl.Traversal, rng *hcl.Range, spec refList, kind, name string, declared map[string]bool, what string) ([]string, bool) {
 	if len(t) > 2 {
-		l.errorf(rng, "Invalid reference", "%s is followed by a block name, like %s; %s has no instances.", kind, example, what)
+		block := kind + "." + name
+		why := ""
+		if kind == "enrich" && spec.attr == "from" {
+			why = " (it watches the people the block enriched)"
+		}
+		l.errorf(rng, "Invalid "+spec.attr+" reference", "%s is %s, which has no instances: write %s%s. %s lists %s (or outputs of module calls that give them).",
+			block, what, block, why, spec.attr, spec.kindsText())
 		return nil, false
 	}
 	if !declared[name] {

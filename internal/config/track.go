@@ -39,7 +39,7 @@ func (l *loader) decodeTrack(b *hcl.Block) {
 	t := &Track{Address: l.prefix + "track." + b.Labels[0], Name: b.Labels[0], Module: l.modulePath(), Every: DefaultTrackEvery, DeclRange: b.DefRange}
 	at := content.Attributes
 	if a := at["from"]; a == nil {
-		l.errorf(b.DefRange.Ptr(), "Missing from", "A track block needs from, the searches, profiles and enrich blocks whose people it watches, like from = [enrich.cto_contacts, profile.founder].")
+		l.errorf(b.DefRange.Ptr(), "Missing from", "A track block needs from, the search, profile, import and enrich blocks whose people it watches, like from = [enrich.cto_contacts, profile.founder].")
 	} else {
 		t.From = l.trackFrom(a, t)
 	}
@@ -65,7 +65,19 @@ func readsPerMonth(d time.Duration) string {
 // profiles as in an enrich block's from, and enrich blocks (the people they
 // enriched), or outputs of module calls that give them.
 var trackRefs = refList{attr: "from", kinds: []string{"search", "profile", "import", "enrich"},
-	empty: "from lists at least one search, profile or enrich block, like from = [enrich.cto_contacts]."}
+	empty:     "from lists at least one search, profile, import or enrich block, like from = [enrich.cto_contacts].",
+	wrongKind: trackWrongKind}
+
+// trackWrongKind words a track's from naming a block of another kind:
+// what from takes, with an example, and for a track, how to watch its
+// people.
+func trackWrongKind(root string) (summary, detail string) {
+	detail = fmt.Sprintf("from lists the blocks whose people the track watches: search, profile, import and enrich blocks (the people an enrich block enriched), or outputs of module calls that give them, like from = [search.cto, profile.founder, import.evaboot, enrich.cto_contacts]; %q is none of them.", root)
+	if root == "track" {
+		detail = "A track cannot watch another track's people: list that track's sources here (a person two tracks watch is read once per run). " + detail
+	}
+	return "Invalid from reference", detail
+}
 
 // trackFrom decodes a track's from list. A source that has no people (a
 // block whose for_each is empty or whose count is 0, or an enrich block of
