@@ -1160,8 +1160,8 @@ func (b *builder) quota() {
 			b.diags = append(b.diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "The plan could leave too few requests this month",
-				Detail: fmt.Sprintf("The service has %s requests left this month; this plan may make up to %s %s, leaving %s, below min_remaining_requests = %s.\n\n%s\nLower a limit or max_results, plan part of the work with --target, or lower min_remaining_requests in the api block.",
-					thousands(rem), thousands(t.QuotaCallsMax), calls, thousands(after), thousands(api.MinRemainingRequests), b.costBreakdown(false)),
+				Detail: fmt.Sprintf("The service has %s requests left this month; this plan may make up to %s %s, leaving %s, below min_remaining_requests = %s.\n\n%s\n%s",
+					thousands(rem), thousands(t.QuotaCallsMax), calls, thousands(after), thousands(api.MinRemainingRequests), b.costBreakdown(false), b.quotaAdvice(after)),
 				Subject: rangePtr(api.DeclRange),
 			})
 		}
