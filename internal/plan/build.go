@@ -268,6 +268,9 @@ func (b *builder) targetAddresses() []string {
 	for _, e := range b.cfg.Enriches {
 		add(e.Address)
 	}
+	for _, t := range b.cfg.Tracks {
+		add(t.Address)
+	}
 	for _, x := range b.cfg.Exports {
 		add(x.Address)
 	}
@@ -311,9 +314,10 @@ func (b *builder) selectReplace() {
 				"Only searches, profiles and tracks can be replaced. To enrich people again, set refresh or refresh_on on the enrich block; to rewrite a spreadsheet, run \"leadsync export\".")
 		default:
 			b.errorf(fmt.Sprintf("Unknown address to replace %q", r),
-				fmt.Sprintf("--replace %s names no search, profile or track of the configuration. %s", r, addressHelp))
+				fmt.Sprintf("--replace %s names no search, profile or track of the configuration. %s", r, b.replaceHint(r)))
 		}
 	}
+	b.checkReplaceTargeted()
 }
 
 // stateAddresses lists the search and profile addresses state knows of.

@@ -215,6 +215,10 @@ func randomWorld(rng *rand.Rand) (*fixture, Options) {
 	if rng.IntN(4) == 0 {
 		o.Targets = []string{f.cfg.Enriches[rng.IntN(len(f.cfg.Enriches))].Address}
 	}
+	if CheckAddresses(f.cfg, f.st, o.Targets, o.Replace).HasErrors() {
+		// A replacement the target leaves out is refused: target it too.
+		o.Targets = append(o.Targets, o.Replace...)
+	}
 	return f, o
 }
 
