@@ -19,8 +19,13 @@
 // what each saves (savings.go), and apply chooses through the same rules
 // (Candidates).
 //
+// The addresses given with --target and --replace are checked before any
+// call (CheckAddresses): an unknown one gets the nearest address, and a
+// --replace the targets leave out is refused (replace.go). A plan below
+// min_remaining_requests is refused with how to go on (quota.go).
+//
 // It imports config, state, api, catalog (the nearest address to an unknown
-// --target) and version; never engine, export or cli, and
+// --target or --replace) and version; never engine, export or cli, and
 // it makes no call: the caller passes the result of its one billing call,
 // reads the export record and the budget's ledger, and gives the lookup of
 // the other workspaces' enrichments.
