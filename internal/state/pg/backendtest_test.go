@@ -23,7 +23,29 @@ func TestConformance(t *testing.T) {
 		},
 		Kill: func(t *testing.T, b backend.Backend, l backend.Unlocker) {
 			b.(*Backend).Close()
-			l.(*Lock).conn.Close(context.Background())
+			conn := l.(*Lock).conn
+			pid := conn.PgConn().PID()
+			conn.Close(context.Background())
+			waitSessionGone(t, cs, pid)
 		},
 	})
+}
+
+// waitSessionGone waits until the server has ended the session pid, whose
+// connection the client closed: the server ends it (and frees its
+// advisory lock) a moment later, as it would a killed process's, and on a
+// busy machine a lock taken at once could still find it held. No clock
+// involved: the server says when.
+func waitSessionGone(t *testing.T, cs string, pid uint32) {
+	t.Helper()
+	c, err := connect(context.Background(), cs)
+	mustNoErr(t, err, "connect")
+	defer c.Close(context.Background())
+	for {
+		var n int
+		mustNoErr(t, c.QueryRow(context.Background(), `SELECT count(*) FROM pg_stat_activity WHERE pid = $1`, int64(pid)).Scan(&n), "activity")
+		if n == 0 {
+			return
+		}
+	}
 }
