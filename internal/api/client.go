@@ -108,19 +108,8 @@ var _ Service = (*Client)(nil)
 // New returns a client for opts. It fails when the key is empty or a base
 // URL is malformed; a missing BaseURLV2 only fails generation-2 calls.
 func New(opts Options) (*Client, error) {
-	if opts.Key == "" {
-		return nil, errors.New("api: no API key")
-	}
-	if strings.ContainsAny(opts.Key, "\r\n") {
-		return nil, errors.New("api: the API key contains a line break")
-	}
-	// Any other control character cannot be sent in a header either (the
-	// HTTP client refuses it, and the refusal looked like a network error
-	// retried 7 times): refused here, saying where, never what.
-	for i := 0; i < len(opts.Key); i++ {
-		if b := opts.Key[i]; (b < 0x20 && b != '\t') || b == 0x7f {
-			return nil, fmt.Errorf("api: the API key contains a control character (byte 0x%02x, character %d of %d); set it again without it", b, i+1, len(opts.Key))
-		}
+	if err := checkKey(opts.Key); err != nil {
+		return nil, err
 	}
 	r := redactor(opts.Key)
 	base, err := checkBase("base_url", opts.BaseURL, r)
@@ -175,18 +164,7 @@ func New(opts Options) (*Client, error) {
 	if c.rng == nil {
 		c.rng = rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
 	}
-	hc := opts.HTTPClient
-	if hc == nil {
-		t := http.DefaultTransport.(*http.Transport).Clone()
-		// Keep a warm connection for every call in flight: a new one costs
-		// handshakes, which delay that call's arrival and squeeze the gap
-		// to the next one.
-		t.MaxIdleConnsPerHost = max(c.pacer.Parallelism(), t.MaxIdleConnsPerHost)
-		hc = &http.Client{Transport: t}
-	}
-	copied := *hc
-	copied.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
-	c.hc = &copied
+	c.hc = httpClient(opts.HTTPClient, c.pacer.Parallelism())
 	if c.log != nil {
 		c.log.Debug("api client",
 			"base_url", r.text(base), "base_url_v2", r.text(baseV2), "api_key", textfmt.Redacted,
@@ -194,6 +172,40 @@ func New(opts Options) (*Client, error) {
 			"timeout", c.timeout, "max_retries", c.maxRetries)
 	}
 	return c, nil
+}
+
+// checkKey refuses an API key that cannot be sent in a header: empty, or
+// with a line break or another control character (the HTTP client refuses
+// it, and the refusal looked like a network error retried 7 times). The
+// error says where, never what.
+func checkKey(key string) error {
+	if key == "" {
+		return errors.New("api: no API key")
+	}
+	if strings.ContainsAny(key, "\r\n") {
+		return errors.New("api: the API key contains a line break")
+	}
+	for i := 0; i < len(key); i++ {
+		if b := key[i]; (b < 0x20 && b != '\t') || b == 0x7f {
+			return fmt.Errorf("api: the API key contains a control character (byte 0x%02x, character %d of %d); set it again without it", b, i+1, len(key))
+		}
+	}
+	return nil
+}
+
+// httpClient is a copy of hc (or of a client of its own when hc is nil)
+// that never follows a redirect. Its own keeps a warm connection for each
+// of parallelism calls in flight: a new one costs handshakes, which delay
+// that call's arrival and squeeze the gap to the next one.
+func httpClient(hc *http.Client, parallelism int) *http.Client {
+	if hc == nil {
+		t := http.DefaultTransport.(*http.Transport).Clone()
+		t.MaxIdleConnsPerHost = max(parallelism, t.MaxIdleConnsPerHost)
+		hc = &http.Client{Transport: t}
+	}
+	copied := *hc
+	copied.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	return &copied
 }
 
 func checkBase(name, raw string, r redactor) (string, error) {
