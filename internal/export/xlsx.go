@@ -501,66 +501,22 @@ func wrappedLines(s string, width int) int {
 // to read on screen and on paper: fitted column widths, long text wrapped,
 // whole numbers with thousands separators (the cells stay numbers).
 func writeSummarySheet(f *excelize.File, styles xlsxStyles, name string, rows []sumRow) error {
-	widths := sumWidths(rows)
-	ncol := max(len(widths), 1)
-	total := 0.0
-	for _, w := range widths {
-		total += w
+	ss := &sumSheet{f: f, styles: styles, name: name, widths: sumWidths(rows)}
+	ss.ncol = max(len(ss.widths), 1)
+	for _, w := range ss.widths {
+		ss.total += w
 	}
 	for r, row := range rows {
 		lines := 1
 		for c, v := range row.cells {
-			ref, err := excelize.CoordinatesToCellName(c+1, r+1)
-			if err != nil {
-				return err
-			}
-			style := styles.sumText
-			switch x := v.(type) {
-			case nil:
+			if v == nil {
 				continue
-			case string:
-				s, _ := fitCell(x)
-				err = f.SetCellStr(name, ref, s)
-				width := total
-				if row.style != styleWide && c < len(widths) {
-					width = widths[c]
-				}
-				// One character of the width goes to the cell's margins.
-				if n := wrappedLines(s, int(width)-1); n > 1 || row.style == styleWide || strings.Contains(s, "\n") {
-					style = styles.sumWrap
-					lines = max(lines, n)
-				}
-			case int:
-				err = f.SetCellInt(name, ref, int64(x))
-				style = styles.sumNumber
-			case time.Time:
-				err = f.SetCellFloat(name, ref, excelTime(x), -1, 64)
-				style = styles.sumDate
-			default:
-				err = f.SetCellStr(name, ref, fmt.Sprint(x))
 			}
+			n, err := ss.cell(r, c, v, row.style)
 			if err != nil {
 				return err
 			}
-			switch row.style {
-			case styleTitle:
-				style = styles.title
-			case styleHeader:
-				style = styles.sumHeader
-			case styleWide:
-				last, err := excelize.CoordinatesToCellName(ncol, r+1)
-				if err != nil {
-					return err
-				}
-				if last != ref {
-					if err := f.MergeCell(name, ref, last); err != nil {
-						return err
-					}
-				}
-			}
-			if err := f.SetCellStyle(name, ref, ref, style); err != nil {
-				return err
-			}
+			lines = max(lines, n)
 		}
 		if lines > 1 {
 			if err := f.SetRowHeight(name, r+1, float64(lines*sumLineHeight)); err != nil {
@@ -570,19 +526,83 @@ func writeSummarySheet(f *excelize.File, styles xlsxStyles, name string, rows []
 	}
 	// The used range: a new sheet says "A1", and a reader that trusts
 	// <dimension> (openpyxl in read-only mode) would see one cell.
-	used, err := excelize.CoordinatesToCellName(ncol, max(len(rows), 1))
+	used, err := excelize.CoordinatesToCellName(ss.ncol, max(len(rows), 1))
 	if err != nil {
 		return err
 	}
 	if err := f.SetSheetDimension(name, "A1:"+used); err != nil {
 		return err
 	}
-	for c, w := range widths {
+	for c, w := range ss.widths {
 		if err := f.SetColWidth(name, colName(c), colName(c), w); err != nil {
 			return err
 		}
 	}
 	return printSetup(f, name)
+}
+
+// sumSheet is the Summary sheet being written: its column widths, their
+// total and the number of columns.
+type sumSheet struct {
+	f      *excelize.File
+	styles xlsxStyles
+	name   string
+	widths []float64
+	total  float64
+	ncol   int
+}
+
+// cell writes the value v of row r, column c, in the row's style, and
+// returns the lines its text takes (a wide row spans every column).
+func (ss *sumSheet) cell(r, c int, v any, rs rowStyle) (lines int, err error) {
+	ref, err := excelize.CoordinatesToCellName(c+1, r+1)
+	if err != nil {
+		return 0, err
+	}
+	f, name, lines := ss.f, ss.name, 1
+	style := ss.styles.sumText
+	switch x := v.(type) {
+	case string:
+		s, _ := fitCell(x)
+		err = f.SetCellStr(name, ref, s)
+		width := ss.total
+		if rs != styleWide && c < len(ss.widths) {
+			width = ss.widths[c]
+		}
+		// One character of the width goes to the cell's margins.
+		if n := wrappedLines(s, int(width)-1); n > 1 || rs == styleWide || strings.Contains(s, "\n") {
+			style = ss.styles.sumWrap
+			lines = n
+		}
+	case int:
+		err = f.SetCellInt(name, ref, int64(x))
+		style = ss.styles.sumNumber
+	case time.Time:
+		err = f.SetCellFloat(name, ref, excelTime(x), -1, 64)
+		style = ss.styles.sumDate
+	default:
+		err = f.SetCellStr(name, ref, fmt.Sprint(x))
+	}
+	if err != nil {
+		return 0, err
+	}
+	switch rs {
+	case styleTitle:
+		style = ss.styles.title
+	case styleHeader:
+		style = ss.styles.sumHeader
+	case styleWide:
+		last, err := excelize.CoordinatesToCellName(ss.ncol, r+1)
+		if err != nil {
+			return 0, err
+		}
+		if last != ref {
+			if err := f.MergeCell(name, ref, last); err != nil {
+				return 0, err
+			}
+		}
+	}
+	return lines, f.SetCellStyle(name, ref, ref, style)
 }
 
 // printSetup makes a sheet print (and convert to PDF) as people expect of
