@@ -66,6 +66,9 @@ func main() {
 
 func key(i int) string { return fmt.Sprintf("c%05d", i) }
 
+// write writes a configuration of n search instances (a for_each, or a
+// module's for_each when modules) and a state of people people found by
+// them, a third of them enriched.
 func write(dir string, n, people int, history float64, track, modules bool) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -74,7 +77,50 @@ func write(dir string, n, people int, history float64, track, modules bool) erro
 	for i := range keys {
 		keys[i] = fmt.Sprintf("%q", key(i))
 	}
-	cfg := fmt.Sprintf(`api {
+	cfg := fmt.Sprintf(flatConfig, strings.Join(keys, ", "), trackAttr(track), trackBlock(track))
+	addr := func(i int) string { return `search.cto["` + key(i) + `"]` }
+	if modules {
+		cfg = fmt.Sprintf(modulesConfig, strings.Join(keys, ", "))
+		if err := os.MkdirAll(filepath.Join(dir, "persona"), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(dir, "persona", "main.leads.hcl"), []byte(personaModule), 0o644); err != nil {
+			return err
+		}
+		addr = func(i int) string { return `module.market["` + key(i) + `"].search.cto` }
+	}
+	if err := os.WriteFile(filepath.Join(dir, "main.leads.hcl"), []byte(cfg), 0o644); err != nil {
+		return err
+	}
+
+	now := time.Now().UTC()
+	st := state.New()
+	per := people / n
+	for i := 0; i < n; i++ {
+		if err := foldSearch(st, now, i, per, addr(i)); err != nil {
+			return err
+		}
+	}
+	if err := drift(st, now, history); err != nil {
+		return err
+	}
+	store := local.NewStore(filepath.Join(dir, ".leadsync", "state.json"))
+	if err := store.Save(st); err != nil {
+		return err
+	}
+	fi, err := os.Stat(store.Path())
+	if err != nil {
+		return err
+	}
+	fmt.Printf("wrote %s (%d search instances) and %s (%d people, %.0f MB)\n",
+		filepath.Join(dir, "main.leads.hcl"), n, store.Path(), len(st.People), float64(fi.Size())/1e6)
+	return nil
+}
+
+// flatConfig is the configuration of write: the keys of the for_each, the
+// enrich block's track attribute and the track block (trackAttr,
+// trackBlock).
+const flatConfig = `api {
   base_url    = "https://api.example.com"
   max_credits = 1000000
 }
@@ -99,10 +145,11 @@ export "all" {
     from = [search.cto]
   }
 }
-`, strings.Join(keys, ", "), trackAttr(track), trackBlock(track))
-	addr := func(i int) string { return `search.cto["` + key(i) + `"]` }
-	if modules {
-		cfg = fmt.Sprintf(`api {
+`
+
+// modulesConfig is the configuration of write with modules: the keys of
+// the module's for_each. Each instance of personaModule has one search.
+const modulesConfig = `api {
   base_url    = "https://api.example.com"
   max_credits = 1000000
 }
@@ -125,8 +172,9 @@ export "all" {
     from = [module.market.ctos]
   }
 }
-`, strings.Join(keys, ", "))
-		persona := `variable "city" {
+`
+
+const personaModule = `variable "city" {
   type = string
 }
 
@@ -141,74 +189,48 @@ output "ctos" {
   value = [search.cto]
 }
 `
-		if err := os.MkdirAll(filepath.Join(dir, "persona"), 0o755); err != nil {
-			return err
-		}
-		if err := os.WriteFile(filepath.Join(dir, "persona", "main.leads.hcl"), []byte(persona), 0o644); err != nil {
-			return err
-		}
-		addr = func(i int) string { return `module.market["` + key(i) + `"].search.cto` }
-	}
-	if err := os.WriteFile(filepath.Join(dir, "main.leads.hcl"), []byte(cfg), 0o644); err != nil {
-		return err
-	}
 
-	now := time.Now().UTC()
+// foldSearch folds the i-th search's run (at addr) into st: per people
+// found, every third one enriched. A tenth of the searches changed their
+// request since, another tenth are due for refresh.
+func foldSearch(st *state.State, now time.Time, i, per int, addr string) error {
 	day := 24 * time.Hour
-	st := state.New()
-	per := people / n
-	for i := 0; i < n; i++ {
-		addr := addr(i)
-		params := map[string]any{"keywords": "CTO", "city": key(i)}
-		if i%10 == 1 { // a tenth changed their request since
-			params["city"] = "old"
-		}
-		body, err := json.Marshal(api.SearchRequest{Params: params})
-		if err != nil {
-			return err
-		}
-		ranAt := now.Add(-2 * day)
-		if i%10 == 2 { // a tenth are due for refresh
-			ranAt = now.Add(-40 * day)
-		}
-		leads := make([]api.Lead, per)
-		for j := range leads {
-			id := fmt.Sprintf("%d.%05x", 10000000+i*per+j, j)
-			leads[j] = api.Lead{FirstName: "First", LastName: fmt.Sprint(j), FullName: fmt.Sprintf("First %d", j),
-				Title: "CTO", Company: "Company " + key(i), Location: "Berlin, Germany", NetworkID: id, PageName: "page-" + id}
-		}
-		if err := st.Fold(state.Event{At: ranAt, Kind: state.EventSearch, Address: addr, Search: &state.SearchEvent{
-			Generation: api.Gen1, Request: body, RequestHash: state.RequestHash(api.Gen1, body), Leads: leads, MaxResults: 100,
-		}}); err != nil {
-			return err
-		}
-		for j, l := range leads {
-			if j%3 != 0 {
-				continue
-			}
-			at := now.Add(-time.Duration(j%200) * day)
-			if err := st.Fold(state.Event{At: at, Kind: state.EventEnrich, Address: "enrich.contacts", Enrich: &state.EnrichEvent{
-				PersonID: l.NetworkID, Credits: 1,
-				Result: api.EnrichedProfile{PageName: l.PageName, NetworkID: l.NetworkID, FullName: l.FullName,
-					Email: "x@example.com", ValidationStatus: api.StatusValid, CompanyDomain: "example.com"},
-			}}); err != nil {
-				return err
-			}
-		}
+	params := map[string]any{"keywords": "CTO", "city": key(i)}
+	if i%10 == 1 {
+		params["city"] = "old"
 	}
-	if err := drift(st, now, history); err != nil {
-		return err
-	}
-	store := local.NewStore(filepath.Join(dir, ".leadsync", "state.json"))
-	if err := store.Save(st); err != nil {
-		return err
-	}
-	fi, err := os.Stat(store.Path())
+	body, err := json.Marshal(api.SearchRequest{Params: params})
 	if err != nil {
 		return err
 	}
-	fmt.Printf("wrote %s (%d search instances) and %s (%d people, %.0f MB)\n",
-		filepath.Join(dir, "main.leads.hcl"), n, store.Path(), len(st.People), float64(fi.Size())/1e6)
+	ranAt := now.Add(-2 * day)
+	if i%10 == 2 {
+		ranAt = now.Add(-40 * day)
+	}
+	leads := make([]api.Lead, per)
+	for j := range leads {
+		id := fmt.Sprintf("%d.%05x", 10000000+i*per+j, j)
+		leads[j] = api.Lead{FirstName: "First", LastName: fmt.Sprint(j), FullName: fmt.Sprintf("First %d", j),
+			Title: "CTO", Company: "Company " + key(i), Location: "Berlin, Germany", NetworkID: id, PageName: "page-" + id}
+	}
+	if err := st.Fold(state.Event{At: ranAt, Kind: state.EventSearch, Address: addr, Search: &state.SearchEvent{
+		Generation: api.Gen1, Request: body, RequestHash: state.RequestHash(api.Gen1, body), Leads: leads, MaxResults: 100,
+	}}); err != nil {
+		return err
+	}
+	for j, l := range leads {
+		if j%3 != 0 {
+			continue
+		}
+		at := now.Add(-time.Duration(j%200) * day)
+		if err := st.Fold(state.Event{At: at, Kind: state.EventEnrich, Address: "enrich.contacts", Enrich: &state.EnrichEvent{
+			PersonID: l.NetworkID, Credits: 1,
+			Result: api.EnrichedProfile{PageName: l.PageName, NetworkID: l.NetworkID, FullName: l.FullName,
+				Email: "x@example.com", ValidationStatus: api.StatusValid, CompanyDomain: "example.com"},
+		}}); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 

@@ -79,58 +79,8 @@ func (l *loader) expand(b *hcl.Block, content *hcl.BodyContent, info *blockInfo)
 	switch {
 	case fe != nil:
 		info.mode = forEach
-		var elems []cty.Value // of a set, in order
-		v, sens, astate := l.valueElems(fe, l.base, scope{}, &elems)
-		if astate == absent {
-			l.errorf(fe.Expr.Range().Ptr(), "Invalid for_each", "for_each is null; give it a map or a set of strings.")
-		}
-		if astate != ok {
-			return nil
-		}
-		if sens {
-			l.errorf(fe.Expr.Range().Ptr(), "Sensitive value in for_each", "for_each cannot use a sensitive value: its keys appear in addresses, plans and state.")
-			return nil
-		}
-		ty := v.Type()
-		if (ty.IsMapType() || ty.IsObjectType() || ty.IsSetType()) && v.IsKnown() && !v.IsNull() && v.LengthInt() > maxCount {
-			// Refused before its instances are made.
-			l.errorf(fe.Expr.Range().Ptr(), "Too many instances", "for_each gives %s instances; at most %s are allowed.", textfmt.Thousands(v.LengthInt()), textfmt.Thousands(maxCount))
-			return nil
-		}
-		type kv struct {
-			key string
-			val cty.Value
-		}
-		var items []kv
-		switch {
-		case ty.IsMapType() || ty.IsObjectType():
-			for it := v.ElementIterator(); it.Next(); {
-				k, e := it.Element()
-				items = append(items, kv{k.AsString(), e})
-			}
-		case ty.IsSetType() && ty.ElementType() == cty.DynamicPseudoType && v.IsKnown() && v.LengthInt() == 0:
-			// An empty literal set, toset([]): its elements have no type
-			// because it has none. Zero instances, as in Terraform.
-		case ty.IsSetType():
-			if ty.ElementType() != cty.String {
-				l.errorf(fe.Expr.Range().Ptr(), "Invalid for_each", "for_each takes a map or a set of strings; this is a set of %s.", pluralType(ty.ElementType()))
-				return nil
-			}
-			for _, e := range elems {
-				if e.IsNull() {
-					l.errorf(fe.Expr.Range().Ptr(), "Invalid for_each", "The set given to for_each contains null.")
-					return nil
-				}
-				items = append(items, kv{e.AsString(), e})
-			}
-		case ty.IsListType() || ty.IsTupleType():
-			l.errorf(fe.Expr.Range().Ptr(), "Invalid for_each", "for_each takes a map or a set of strings, and this is %s. Convert it with toset(...), like for_each = toset(var.cities).", typeName(ty))
-			return nil
-		default:
-			l.errorf(fe.Expr.Range().Ptr(), "Invalid for_each", "for_each takes a map or a set of strings; got %s.", typeName(ty))
-			return nil
-		}
-		if !l.countInstances(len(items), fe) {
+		items, good := l.forEachItems(fe)
+		if !good || !l.countInstances(len(items), fe) {
 			return nil
 		}
 		info.expanded = true
@@ -152,10 +102,7 @@ func (l *loader) expand(b *hcl.Block, content *hcl.BodyContent, info *blockInfo)
 		if astate == absent {
 			l.errorf(cnt.Expr.Range().Ptr(), "Invalid count", "count is null; give it a whole number.")
 		}
-		if astate != ok {
-			return nil
-		}
-		if !l.countInstances(n, cnt) {
+		if astate != ok || !l.countInstances(n, cnt) {
 			return nil
 		}
 		info.expanded = true
@@ -177,6 +124,65 @@ func (l *loader) expand(b *hcl.Block, content *hcl.BodyContent, info *blockInfo)
 	}
 	info.expanded = true
 	return []instance{{addr: block, ctx: l.base}}
+}
+
+// eachItem is one instance of a for_each: its key and each.value.
+type eachItem struct {
+	key string
+	val cty.Value
+}
+
+// forEachItems evaluates a for_each: a map (or object) gives its keys and
+// values, a set of strings its strings, in order. good is false when the
+// value is refused (and said why).
+func (l *loader) forEachItems(fe *hcl.Attribute) (items []eachItem, good bool) {
+	var elems []cty.Value // of a set, in order
+	v, sens, astate := l.valueElems(fe, l.base, scope{}, &elems)
+	if astate == absent {
+		l.errorf(fe.Expr.Range().Ptr(), "Invalid for_each", "for_each is null; give it a map or a set of strings.")
+	}
+	if astate != ok {
+		return nil, false
+	}
+	if sens {
+		l.errorf(fe.Expr.Range().Ptr(), "Sensitive value in for_each", "for_each cannot use a sensitive value: its keys appear in addresses, plans and state.")
+		return nil, false
+	}
+	ty := v.Type()
+	if (ty.IsMapType() || ty.IsObjectType() || ty.IsSetType()) && v.IsKnown() && !v.IsNull() && v.LengthInt() > maxCount {
+		// Refused before its instances are made.
+		l.errorf(fe.Expr.Range().Ptr(), "Too many instances", "for_each gives %s instances; at most %s are allowed.", textfmt.Thousands(v.LengthInt()), textfmt.Thousands(maxCount))
+		return nil, false
+	}
+	switch {
+	case ty.IsMapType() || ty.IsObjectType():
+		for it := v.ElementIterator(); it.Next(); {
+			k, e := it.Element()
+			items = append(items, eachItem{k.AsString(), e})
+		}
+	case ty.IsSetType() && ty.ElementType() == cty.DynamicPseudoType && v.IsKnown() && v.LengthInt() == 0:
+		// An empty literal set, toset([]): its elements have no type
+		// because it has none. Zero instances, as in Terraform.
+	case ty.IsSetType():
+		if ty.ElementType() != cty.String {
+			l.errorf(fe.Expr.Range().Ptr(), "Invalid for_each", "for_each takes a map or a set of strings; this is a set of %s.", pluralType(ty.ElementType()))
+			return nil, false
+		}
+		for _, e := range elems {
+			if e.IsNull() {
+				l.errorf(fe.Expr.Range().Ptr(), "Invalid for_each", "The set given to for_each contains null.")
+				return nil, false
+			}
+			items = append(items, eachItem{e.AsString(), e})
+		}
+	case ty.IsListType() || ty.IsTupleType():
+		l.errorf(fe.Expr.Range().Ptr(), "Invalid for_each", "for_each takes a map or a set of strings, and this is %s. Convert it with toset(...), like for_each = toset(var.cities).", typeName(ty))
+		return nil, false
+	default:
+		l.errorf(fe.Expr.Range().Ptr(), "Invalid for_each", "for_each takes a map or a set of strings; got %s.", typeName(ty))
+		return nil, false
+	}
+	return items, true
 }
 
 // MaxInstances bounds the search, profile and module instances of the

@@ -57,119 +57,138 @@ func (l *loader) checkedRefs(expr hcl.Expression, sc scope) hcl.Diagnostics {
 // variable", and a misplaced reference says where it is allowed.
 func (l *loader) checkRefs(expr hcl.Expression, sc scope) hcl.Diagnostics {
 	var ds hcl.Diagnostics
-	bad := func(t hcl.Traversal, summary, format string, args ...any) {
-		ds = append(ds, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary,
-			Detail: fmt.Sprintf(format, args...), Subject: t.SourceRange().Ptr()})
-	}
 	for _, t := range expr.Variables() {
-		root := t.RootName()
-		attr, hasAttr := "", false
+		r := ref{root: t.RootName()}
 		if len(t) > 1 {
 			if a, ok := t[1].(hcl.TraverseAttr); ok {
-				attr, hasAttr = a.Name, true
+				r.attr, r.hasAttr = a.Name, true
 			}
 		}
-		switch root {
-		case "var":
-			if !hasAttr {
-				bad(t, "Invalid reference", "var is followed by a variable name, like var.cities.")
-				continue
-			}
-			if sc.varOnly != "" && attr != sc.varOnly {
-				bad(t, "Invalid reference in validation", "A validation rule of var.%s may refer only to var.%s.", sc.varOnly, sc.varOnly)
-				continue
-			}
-			if l.vars[attr] == nil {
-				bad(t, "Reference to undeclared variable", "No variable %q is declared; add a variable %q block.%s", attr, attr, didYouMean(attr, l.varOrder))
-			}
-		case "local":
-			if sc.varOnly != "" {
-				bad(t, "Invalid reference in validation", "A validation rule of var.%s may refer only to var.%s.", sc.varOnly, sc.varOnly)
-				continue
-			}
-			if !hasAttr {
-				bad(t, "Invalid reference", "local is followed by a local value's name, like local.tech_exec.")
-				continue
-			}
-			if l.locals[attr] == nil {
-				bad(t, "Reference to undeclared local value", "No local value %q is declared in a locals block.%s", attr, didYouMean(attr, l.localOrder))
-			}
-		case "each":
-			if !sc.each {
-				bad(t, "Reference to \"each\" outside for_each", "each.key and each.value exist only in a search, profile or module block that has for_each.")
-				continue
-			}
-			if !hasAttr || (attr != "key" && attr != "value") {
-				bad(t, "Invalid reference to each", "each has two attributes: each.key and each.value.")
-			}
-		case "count":
-			if !sc.count {
-				bad(t, "Reference to \"count\" outside count", "count.index exists only in a search, profile or module block that has count.")
-				continue
-			}
-			if !hasAttr || attr != "index" {
-				bad(t, "Invalid reference to count", "count has one attribute: count.index.")
-			}
-		case "lead":
-			if !sc.lead {
-				bad(t, "Reference to \"lead\" outside where", "lead.<field> exists only in the where expression of an enrich block, where it is each lead found.")
-				continue
-			}
-			if !hasAttr || !contains(LeadFields, attr) {
-				bad(t, "Unknown lead field", "A lead has the fields %s.%s", strings.Join(LeadFields, ", "), didYouMean(attr, LeadFields))
-			}
-		case "person":
-			if !sc.person {
-				bad(t, "Reference to \"person\" outside a sheet's where", "person.<field> exists only in the where expression of a sheet, where it is each person the sheet lists; an enrich block's where reads lead.<field>.")
-				continue
-			}
-			if !hasAttr || !contains(PersonAttributes, attr) {
-				hint := didYouMean(attr, PersonAttributes)
-				if hint == "" {
-					hint = " A sheet's where reads the fields a sheet can show: " + strings.Join(PersonAttributes, ", ") + "."
-				}
-				bad(t, "Unknown person field", "%q is not a person field.%s", attr, hint)
-			}
-		case "leadsync":
-			if sc.varOnly != "" {
-				bad(t, "Invalid reference in validation", "A validation rule of var.%s may refer only to var.%s.", sc.varOnly, sc.varOnly)
-				continue
-			}
-			if !hasAttr || !contains(LeadsyncAttributes, attr) {
-				bad(t, "Unknown leadsync attribute", "leadsync has one attribute in expressions: leadsync.workspace, the workspace in use (--workspace).%s", didYouMean(attr, LeadsyncAttributes))
-				continue
-			}
-			l.usesWorkspace = true
-		case "path":
-			if sc.varOnly != "" {
-				bad(t, "Invalid reference in validation", "A validation rule of var.%s may refer only to var.%s.", sc.varOnly, sc.varOnly)
-				continue
-			}
-			if !hasAttr || !contains(PathAttributes, attr) {
-				bad(t, "Unknown path attribute", "path has two attributes: path.module, the folder of the module the expression is in, and path.root, the root configuration's folder (both relative to the root's).%s", didYouMean(attr, PathAttributes))
-			}
+		var summary, detail string
+		switch r.root {
+		case "var", "local", "leadsync", "path":
+			summary, detail = l.checkNamedRef(r, sc)
+		case "each", "count", "lead", "person":
+			summary, detail = checkScopedRef(r, sc)
 		case "search", "profile", "enrich", "export", "track", "import", "exclude":
-			bad(t, "Block reference outside from", "%s.%s can be referred to only in the from list of an enrich or track block or a sheet.", root, attr)
+			summary, detail = "Block reference outside from", fmt.Sprintf("%s.%s can be referred to only in the from list of an enrich or track block or a sheet.", r.root, r.attr)
 		case address.ModuleKeyword:
-			bad(t, "Block reference outside from", "module.%s can be referred to only in the from list of an enrich or track block or a sheet (as module.%s.OUTPUT), or in the value of an output.", attr, attr)
+			summary, detail = "Block reference outside from", fmt.Sprintf("module.%s can be referred to only in the from list of an enrich or track block or a sheet (as module.%s.OUTPUT), or in the value of an output.", r.attr, r.attr)
 		default:
-			roots := []string{"var", "local", "leadsync", "path"}
-			if sc.each {
-				roots = append(roots, "each")
-			}
-			if sc.count {
-				roots = append(roots, "count")
-			}
-			if sc.lead {
-				roots = append(roots, "lead")
-			}
-			if sc.person {
-				roots = append(roots, "person")
-			}
-			bad(t, "Unknown reference", "There is no %q here; references start with %s. (Strings are written in quotes.)%s", root, strings.Join(roots, ", "), didYouMean(root, roots))
+			summary, detail = "Unknown reference", unknownRoot(r.root, sc)
+		}
+		if summary != "" {
+			ds = append(ds, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary,
+				Detail: detail, Subject: t.SourceRange().Ptr()})
 		}
 	}
 	return ds
+}
+
+// ref is the start of a reference: its root name and the attribute after
+// it, if any (var.cities: root var, attribute cities).
+type ref struct {
+	root, attr string
+	hasAttr    bool
+}
+
+// checkNamedRef checks a reference to something named in the
+// configuration or given by leadsync: var, local, leadsync, path. It
+// returns the summary and detail of the problem, or "" when there is none.
+func (l *loader) checkNamedRef(r ref, sc scope) (summary, detail string) {
+	// A validation rule reads its own variable only (a bare var is
+	// reported below).
+	self := r.root == "var" && (!r.hasAttr || r.attr == sc.varOnly)
+	if sc.varOnly != "" && !self {
+		return "Invalid reference in validation", fmt.Sprintf("A validation rule of var.%s may refer only to var.%s.", sc.varOnly, sc.varOnly)
+	}
+	switch r.root {
+	case "var":
+		if !r.hasAttr {
+			return "Invalid reference", "var is followed by a variable name, like var.cities."
+		}
+		if l.vars[r.attr] == nil {
+			return "Reference to undeclared variable", fmt.Sprintf("No variable %q is declared; add a variable %q block.%s", r.attr, r.attr, didYouMean(r.attr, l.varOrder))
+		}
+	case "local":
+		if !r.hasAttr {
+			return "Invalid reference", "local is followed by a local value's name, like local.tech_exec."
+		}
+		if l.locals[r.attr] == nil {
+			return "Reference to undeclared local value", fmt.Sprintf("No local value %q is declared in a locals block.%s", r.attr, didYouMean(r.attr, l.localOrder))
+		}
+	case "leadsync":
+		if !r.hasAttr || !contains(LeadsyncAttributes, r.attr) {
+			return "Unknown leadsync attribute", fmt.Sprintf("leadsync has one attribute in expressions: leadsync.workspace, the workspace in use (--workspace).%s", didYouMean(r.attr, LeadsyncAttributes))
+		}
+		l.usesWorkspace = true
+	case "path":
+		if !r.hasAttr || !contains(PathAttributes, r.attr) {
+			return "Unknown path attribute", fmt.Sprintf("path has two attributes: path.module, the folder of the module the expression is in, and path.root, the root configuration's folder (both relative to the root's).%s", didYouMean(r.attr, PathAttributes))
+		}
+	}
+	return "", ""
+}
+
+// checkScopedRef checks a reference that exists only in some places:
+// each and count in a block that repeats, lead in an enrich block's where,
+// person in a sheet's where. It returns the summary and detail of the
+// problem, or "" when there is none.
+func checkScopedRef(r ref, sc scope) (summary, detail string) {
+	switch r.root {
+	case "each":
+		if !sc.each {
+			return "Reference to \"each\" outside for_each", "each.key and each.value exist only in a search, profile or module block that has for_each."
+		}
+		if !r.hasAttr || (r.attr != "key" && r.attr != "value") {
+			return "Invalid reference to each", "each has two attributes: each.key and each.value."
+		}
+	case "count":
+		if !sc.count {
+			return "Reference to \"count\" outside count", "count.index exists only in a search, profile or module block that has count."
+		}
+		if !r.hasAttr || r.attr != "index" {
+			return "Invalid reference to count", "count has one attribute: count.index."
+		}
+	case "lead":
+		if !sc.lead {
+			return "Reference to \"lead\" outside where", "lead.<field> exists only in the where expression of an enrich block, where it is each lead found."
+		}
+		if !r.hasAttr || !contains(LeadFields, r.attr) {
+			return "Unknown lead field", fmt.Sprintf("A lead has the fields %s.%s", strings.Join(LeadFields, ", "), didYouMean(r.attr, LeadFields))
+		}
+	case "person":
+		if !sc.person {
+			return "Reference to \"person\" outside a sheet's where", "person.<field> exists only in the where expression of a sheet, where it is each person the sheet lists; an enrich block's where reads lead.<field>."
+		}
+		if !r.hasAttr || !contains(PersonAttributes, r.attr) {
+			hint := didYouMean(r.attr, PersonAttributes)
+			if hint == "" {
+				hint = " A sheet's where reads the fields a sheet can show: " + strings.Join(PersonAttributes, ", ") + "."
+			}
+			return "Unknown person field", fmt.Sprintf("%q is not a person field.%s", r.attr, hint)
+		}
+	}
+	return "", ""
+}
+
+// unknownRoot is the detail of a reference whose root is none leadsync
+// knows: the roots that exist where it is.
+func unknownRoot(root string, sc scope) string {
+	roots := []string{"var", "local", "leadsync", "path"}
+	if sc.each {
+		roots = append(roots, "each")
+	}
+	if sc.count {
+		roots = append(roots, "count")
+	}
+	if sc.lead {
+		roots = append(roots, "lead")
+	}
+	if sc.person {
+		roots = append(roots, "person")
+	}
+	return fmt.Sprintf("There is no %q here; references start with %s. (Strings are written in quotes.)%s", root, strings.Join(roots, ", "), didYouMean(root, roots))
 }
 
 func contains(list []string, s string) bool {

@@ -161,82 +161,7 @@ func (s *State) foldMove(ev *MoveEvent) {
 	}
 	// Take every record first, then put them down: a move of a to b and
 	// of b to c in one event must not lose b's record.
-	searches := map[string]*Search{}
-	profiles := map[string]*ProfileRead{}
-	failures := map[string]*Failure{}
-	splits := map[string]*SplitTree{}
-	imports := map[string]*ImportRecord{}
-	erased := map[string]int{}
-	for from := range to {
-		if r := s.Searches[from]; r != nil {
-			searches[from] = r
-			delete(s.Searches, from)
-			s.touchSearch(from)
-		}
-		if r := s.Profiles[from]; r != nil {
-			profiles[from] = r
-			delete(s.Profiles, from)
-			s.touchProfile(from)
-		}
-		if r := s.Failures[from]; r != nil {
-			failures[from] = r
-			delete(s.Failures, from)
-			s.touchFailure(from)
-		}
-		if r := s.Splits[from]; r != nil {
-			splits[from] = r
-			delete(s.Splits, from)
-			s.touchMeta()
-		}
-		if r := s.Imports[from]; r != nil {
-			imports[from] = r
-			delete(s.Imports, from)
-			s.touchMeta()
-		}
-		if n, ok := s.ErasedEnrichments[from]; ok {
-			erased[from] = n
-			delete(s.ErasedEnrichments, from)
-			s.touchMeta()
-		}
-	}
-	for from, dst := range to {
-		if r := searches[from]; r != nil {
-			c := *r
-			c.Address = dst
-			s.Searches[dst] = &c
-			s.touchSearch(dst)
-		}
-		if r := profiles[from]; r != nil {
-			c := *r
-			c.Address = dst
-			s.Profiles[dst] = &c
-			s.touchProfile(dst)
-		}
-		if r := failures[from]; r != nil {
-			s.Failures[dst] = r
-			s.touchFailure(dst)
-		}
-		if r := splits[from]; r != nil {
-			if s.Splits == nil {
-				s.Splits = map[string]*SplitTree{}
-			}
-			s.Splits[dst] = r
-		}
-		if r := imports[from]; r != nil {
-			if s.Imports == nil {
-				s.Imports = map[string]*ImportRecord{}
-			}
-			c := *r
-			c.Address = dst
-			s.Imports[dst] = &c
-		}
-		if n, ok := erased[from]; ok {
-			if s.ErasedEnrichments == nil {
-				s.ErasedEnrichments = map[string]int{}
-			}
-			s.ErasedEnrichments[dst] += n
-		}
-	}
+	s.putRecords(to, s.takeRecords(to))
 	for id, u := range s.UnknownEnrichments {
 		if dst, ok := to[u.By]; ok {
 			c := *u
@@ -245,47 +170,152 @@ func (s *State) foldMove(ev *MoveEvent) {
 			s.touchMeta()
 		}
 	}
-	// People are copied before they change (never changed in place), so
-	// that a state copied for planning (Moved) leaves the original as it
-	// was.
 	for id, p := range s.People {
 		if !personMoves(p, to) {
 			continue
 		}
-		c := *p
-		if p.Enrichment != nil && to[p.Enrichment.By] != "" {
-			e := *p.Enrichment
-			e.By = to[e.By]
-			c.Enrichment = &e
-		}
-		c.FoundBy = make([]string, len(p.FoundBy))
-		for i, a := range p.FoundBy {
-			if dst := to[a]; dst != "" {
-				a = dst
-			}
-			c.FoundBy[i] = a
-		}
-		sort.Strings(c.FoundBy)
-		history := false
-		if p.History != nil {
-			// The history stays the person's; the call that saw each
-			// change is named as it is called now, so that a sheet of the
-			// moved block's changes keeps them.
-			c.History = make([]Drift, len(p.History))
-			for i, d := range p.History {
-				if dst := to[d.By]; dst != "" {
-					d.By, history = dst, true
-				}
-				c.History[i] = d
-			}
-		}
-		s.People[id] = &c
+		c, history := movedPerson(p, to)
+		s.People[id] = c
 		if history {
 			s.touchHistory(id, -1) // entries changed, not added: all again
 		} else {
 			s.touchPerson(id)
 		}
 	}
+}
+
+// addressed are the records of a move's sources, by source address,
+// while they are moved.
+type addressed struct {
+	searches map[string]*Search
+	profiles map[string]*ProfileRead
+	failures map[string]*Failure
+	splits   map[string]*SplitTree
+	imports  map[string]*ImportRecord
+	erased   map[string]int
+}
+
+// takeRecords takes the records of every source of to out of s.
+func (s *State) takeRecords(to map[string]string) addressed {
+	r := addressed{
+		searches: map[string]*Search{},
+		profiles: map[string]*ProfileRead{},
+		failures: map[string]*Failure{},
+		splits:   map[string]*SplitTree{},
+		imports:  map[string]*ImportRecord{},
+		erased:   map[string]int{},
+	}
+	for from := range to {
+		if x := s.Searches[from]; x != nil {
+			r.searches[from] = x
+			delete(s.Searches, from)
+			s.touchSearch(from)
+		}
+		if x := s.Profiles[from]; x != nil {
+			r.profiles[from] = x
+			delete(s.Profiles, from)
+			s.touchProfile(from)
+		}
+		if x := s.Failures[from]; x != nil {
+			r.failures[from] = x
+			delete(s.Failures, from)
+			s.touchFailure(from)
+		}
+		if x := s.Splits[from]; x != nil {
+			r.splits[from] = x
+			delete(s.Splits, from)
+			s.touchMeta()
+		}
+		if x := s.Imports[from]; x != nil {
+			r.imports[from] = x
+			delete(s.Imports, from)
+			s.touchMeta()
+		}
+		if n, ok := s.ErasedEnrichments[from]; ok {
+			r.erased[from] = n
+			delete(s.ErasedEnrichments, from)
+			s.touchMeta()
+		}
+	}
+	return r
+}
+
+// putRecords puts the records r took down at their destinations, each
+// named by its new address.
+func (s *State) putRecords(to map[string]string, r addressed) {
+	for from, dst := range to {
+		if x := r.searches[from]; x != nil {
+			c := *x
+			c.Address = dst
+			s.Searches[dst] = &c
+			s.touchSearch(dst)
+		}
+		if x := r.profiles[from]; x != nil {
+			c := *x
+			c.Address = dst
+			s.Profiles[dst] = &c
+			s.touchProfile(dst)
+		}
+		if x := r.failures[from]; x != nil {
+			s.Failures[dst] = x
+			s.touchFailure(dst)
+		}
+		if x := r.splits[from]; x != nil {
+			if s.Splits == nil {
+				s.Splits = map[string]*SplitTree{}
+			}
+			s.Splits[dst] = x
+		}
+		if x := r.imports[from]; x != nil {
+			if s.Imports == nil {
+				s.Imports = map[string]*ImportRecord{}
+			}
+			c := *x
+			c.Address = dst
+			s.Imports[dst] = &c
+		}
+		if n, ok := r.erased[from]; ok {
+			if s.ErasedEnrichments == nil {
+				s.ErasedEnrichments = map[string]int{}
+			}
+			s.ErasedEnrichments[dst] += n
+		}
+	}
+}
+
+// movedPerson is a copy of p with the addresses of to moved: the block
+// that enriched them, the searches that found them and the calls that saw
+// each change of their history (history reports whether any did). People
+// are copied, never changed in place, so that a state copied for planning
+// (Moved) leaves the original as it was.
+func movedPerson(p *Person, to map[string]string) (c *Person, history bool) {
+	cp := *p
+	if p.Enrichment != nil && to[p.Enrichment.By] != "" {
+		e := *p.Enrichment
+		e.By = to[e.By]
+		cp.Enrichment = &e
+	}
+	cp.FoundBy = make([]string, len(p.FoundBy))
+	for i, a := range p.FoundBy {
+		if dst := to[a]; dst != "" {
+			a = dst
+		}
+		cp.FoundBy[i] = a
+	}
+	sort.Strings(cp.FoundBy)
+	if p.History != nil {
+		// The history stays the person's; the call that saw each change
+		// is named as it is called now, so that a sheet of the moved
+		// block's changes keeps them.
+		cp.History = make([]Drift, len(p.History))
+		for i, d := range p.History {
+			if dst := to[d.By]; dst != "" {
+				d.By, history = dst, true
+			}
+			cp.History[i] = d
+		}
+	}
+	return &cp, history
 }
 
 // personMoves reports whether a move of to names something of p: the
