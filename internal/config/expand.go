@@ -79,7 +79,8 @@ func (l *loader) expand(b *hcl.Block, content *hcl.BodyContent, info *blockInfo)
 	switch {
 	case fe != nil:
 		info.mode = forEach
-		v, sens, astate := l.value(fe, l.base, scope{})
+		var elems []cty.Value // of a set, in order
+		v, sens, astate := l.valueElems(fe, l.base, scope{}, &elems)
 		if astate == absent {
 			l.errorf(fe.Expr.Range().Ptr(), "Invalid for_each", "for_each is null; give it a map or a set of strings.")
 		}
@@ -115,8 +116,7 @@ func (l *loader) expand(b *hcl.Block, content *hcl.BodyContent, info *blockInfo)
 				l.errorf(fe.Expr.Range().Ptr(), "Invalid for_each", "for_each takes a map or a set of strings; this is a set of %s.", pluralType(ty.ElementType()))
 				return nil
 			}
-			for it := v.ElementIterator(); it.Next(); {
-				_, e := it.Element()
+			for _, e := range elems {
 				if e.IsNull() {
 					l.errorf(fe.Expr.Range().Ptr(), "Invalid for_each", "The set given to for_each contains null.")
 					return nil

@@ -7,8 +7,10 @@
 // copies of it turn up (the backend's, a rescue file's). Fold records a
 // person's history (drift.go): every change of title, company, location,
 // e-mail or status a call saw. It also names what changed (Changes, for a backend that writes
-// row by row), checks a state read from outside (Check), and gives the
-// mark of the data an export was written from (DataMark).
+// row by row), checks a state read from outside (Check; CheckPerson and
+// CheckExceptPeople for a reader that checks each person as it reads
+// them), and gives the mark of the data an export was written from
+// (DataMark).
 //
 // It knows nothing of files or databases: the codec is
 // internal/state/statefile, the backends are internal/state/local and
