@@ -496,6 +496,10 @@ func (r *runner) loop(ctx context.Context, par int) error {
 				r.halt("the plan's bound of " + textfmt.Plural(r.sum.CallsPlannedMax, "call") + " is reached")
 				break
 			}
+			if r.excludedNow(r.queue[0]) {
+				r.queue = r.queue[1:]
+				continue
+			}
 			if !r.reserve(r.queue[0]) {
 				break
 			}
@@ -813,6 +817,32 @@ func notMade(err error) bool {
 		return ae.Kind == api.KindNotSent || ae.Kind == api.KindCanceled
 	}
 	return errors.Is(err, context.Canceled)
+}
+
+// excludedNow reports whether t is an enrichment of a person whom an
+// exclude block names now, by what the run learned since they were chosen
+// (a colleague's enrichment gave their company's domain, which a block by
+// domain lists): the call is not made, its place and credits go back, and
+// the person counts as excluded. Checked before each paid call.
+func (r *runner) excludedNow(t task) bool {
+	if t.call.Kind != CallEnrich {
+		return false
+	}
+	r.mu.Lock()
+	excluded := r.cands.ExcludedNow(r.st, r.st.Person(t.call.Person), r.planTime())
+	r.mu.Unlock()
+	if !excluded {
+		return false
+	}
+	r.pending[t.call.Address]--
+	r.creditsBudget += r.cpe
+	delete(r.claimed, t.call.Person)
+	for _, b := range r.enrichBlocks {
+		if b.cfg.Address == t.call.Address {
+			b.budget++
+		}
+	}
+	return true
 }
 
 // refund gives back the budget of a call that was not made.

@@ -58,6 +58,25 @@ func (c *Candidates) Claimed(st *state.State, e *config.Enrich, now time.Time, c
 	return v.claimed(e, claims)
 }
 
+// ExcludedNow reports whether an exclude block names p with what the run
+// knows now: a company domain learned since p was chosen (a colleague's
+// enrichment, Learn) may name them. The engine asks before each paid
+// call; a person excluded so is counted among Excluded.
+func (c *Candidates) ExcludedNow(st *state.State, p *state.Person, now time.Time) bool {
+	if c.excl == nil || p == nil {
+		return false
+	}
+	v := c.env(st, now)
+	if v.excludedBy(p) == nil {
+		return false
+	}
+	if c.excluded == nil {
+		c.excluded = map[string]bool{}
+	}
+	c.excluded[p.ID] = true
+	return true
+}
+
 // Excluded counts the people the exclude blocks took out of the enrich
 // blocks' candidates in this run.
 func (c *Candidates) Excluded() int { return len(c.excluded) }
