@@ -220,6 +220,9 @@ type runner struct {
 	now      func() time.Time
 	progress Progress
 	cpe      int // credits per enrich
+	// softPassed is set when a reservation passed a soft budget
+	// (finishBudget says by how much, at the end).
+	softPassed bool
 
 	mu sync.Mutex // guards state mutation (Fold) against concurrent readers, and closed
 	// closed is set, under mu, when the run stops starting calls: a call
@@ -1066,6 +1069,7 @@ func (r *runner) planTime() time.Time {
 }
 
 func (r *runner) finishSummary() {
+	r.finishBudget()
 	r.sum.NotSpent.Excluded = r.cands.Excluded()
 	for _, im := range r.sum.Imported {
 		r.sum.NotSpent.Imported += im.Enriched

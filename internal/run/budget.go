@@ -98,6 +98,11 @@ func (a ledgerAdapter) Release(month string, sub plan.Spending) error {
 	return a.l.Release(month, backend.Spending(sub))
 }
 
+func (a ledgerAdapter) Spent(month string) (plan.Spending, error) {
+	s, err := a.l.Spent(month)
+	return plan.Spending(s), err
+}
+
 // BudgetError refuses an apply that a hard budget does not allow, before
 // any call: the budget cannot be checked, or a saved plan may pass it now
 // (a teammate spent since it was made).
