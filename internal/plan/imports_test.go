@@ -8,6 +8,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/listfile"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -148,5 +149,27 @@ func TestImportPageNameCase(t *testing.T) {
 	p = f.build(t, f.opts())
 	if e := p.Change("enrich.imported"); e != nil && len(e.PersonIDs) != 0 {
 		t.Errorf("after the import, %v are enriched", e.PersonIDs)
+	}
+}
+
+// TestImportLineCountsSuppressedAndExcluded: the import line counts the
+// people an import adopts, not the file's: one erased with leadsync
+// forget is not imported (suppressed), one an exclude block names is
+// adopted but never enriched nor exported, and neither's e-mail is a
+// saving.
+func TestImportLineCountsSuppressedAndExcluded(t *testing.T) {
+	people := ids(1, 4)
+	yes := true
+	f := newFixture()
+	f.search("search.cto", kw("CTO"))
+	f.ran("search.cto", t0.Add(-time.Hour), people[0])
+	f.apply(state.Event{At: t0.Add(-time.Minute), Kind: state.EventForgetPeople, Address: state.PeopleAddress,
+		People: &state.ForgetPeopleEvent{Reason: state.ForgetErasure, PersonIDs: []string{people[0]}}})
+	f.exclude("dnc", listfile.PageName, lead(people[1]).PageName)
+	f.importBlock("crm", "d1", time.Time{}, people, []bool{yes, yes, yes, yes})
+	p := f.build(t, f.opts())
+	want := "4 rows: 3 people (2 with an e-mail, enriched at no credit), 1 excluded, 1 suppressed (erased: not imported), 0 calls"
+	if c := p.Change("import.crm"); c == nil || c.Detail != want {
+		t.Fatalf("import change %+v\nwant detail %q", c, want)
 	}
 }
