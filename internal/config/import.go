@@ -253,7 +253,11 @@ func importRow(t *listfile.Table, r listfile.Row, fields []string) (ImportPerson
 			}
 			res.Email = v
 		case "validation_status":
-			res.ValidationStatus = validationStatus(v)
+			st, ok := validationStatus(v)
+			if !ok {
+				return p, rowErr(i, fmt.Sprintf("expected a validation status, %s (or a synonym: %s), got %q; an e-mail another tool found invalid is none to send to: clear the row's e-mail and status", statusWords(), statusSynonyms(), v))
+			}
+			res.ValidationStatus = st
 		case "company_domain":
 			res.CompanyDomain = v
 		case "first_name":
@@ -297,22 +301,60 @@ func importRow(t *listfile.Table, r listfile.Row, fields []string) (ImportPerson
 }
 
 // validationStatus writes a validation status in the service's words
-// (valid, catch all, empty) when it is one of them in another spelling
-// ("Valid", "catch-all", "accept_all"); any other status is kept as
-// written.
-func validationStatus(v string) string {
-	switch statusSpelling.Replace(strings.ToLower(strings.TrimSpace(v))) {
-	case "valid", "verified", "deliverable":
-		return "valid"
-	case "catch all", "catchall", "accept all", "acceptall":
-		return "catch all"
-	case "empty", "not found", "none":
-		return "empty"
+// (valid, catch all, empty) when it is one of them or a synonym another
+// tool exports (ValidationStatuses), in any case and with hyphens,
+// underscores or spaces ("Catch-All", "not_found"); ok is false for any
+// other status, which the import refuses at its row: a status leadsync
+// cannot read would show as something it is not.
+func validationStatus(v string) (string, bool) {
+	w := strings.Join(strings.Fields(statusSpelling.Replace(strings.ToLower(v))), " ")
+	for _, s := range ValidationStatuses {
+		for _, syn := range s.Synonyms {
+			if w == syn {
+				return s.Status, true
+			}
+		}
 	}
-	return v
+	return "", false
+}
+
+// ValidationStatus is one of the service's validation statuses with the
+// spellings of it an import accepts (after lower case, and "-" and "_"
+// read as spaces). The documentation lists them (docs/configuration.md,
+// "import"; a test keeps the two equal).
+type ValidationStatus struct {
+	Status   string
+	Synonyms []string
+}
+
+// ValidationStatuses are the statuses an import reads. Statuses that say
+// an e-mail is wrong ("invalid", "undeliverable", "risky") are none of
+// the service's: such a row's e-mail is no e-mail to send to.
+var ValidationStatuses = []ValidationStatus{
+	{api.StatusValid, []string{"valid", "verified", "deliverable", "ok"}},
+	{api.StatusCatchAll, []string{"catch all", "catchall", "accept all", "acceptall"}},
+	{api.StatusEmpty, []string{"empty", "not found", "none", "no email"}},
 }
 
 var statusSpelling = strings.NewReplacer("-", " ", "_", " ")
+
+// statusWords lists the service's statuses: "valid, catch all or empty".
+func statusWords() string {
+	parts := make([]string, len(ValidationStatuses))
+	for i, s := range ValidationStatuses {
+		parts[i] = s.Status
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " or " + parts[len(parts)-1]
+}
+
+// statusSynonyms lists the other spellings an import reads, for a message.
+func statusSynonyms() string {
+	var out []string
+	for _, s := range ValidationStatuses {
+		out = append(out, s.Synonyms[1:]...)
+	}
+	return strings.Join(out, ", ")
+}
 
 // identityKeys are the keys a person is matched by across rows: their
 // network ID and their page name (lower case).

@@ -128,6 +128,22 @@ func Forget(d Deps, opts ForgetOptions) (*ForgetResult, error) {
 		}
 	}
 	res.Entries = len(events)
+	// The backend's erasure record first: whatever happens next, no
+	// workspace, made now or later, and no state pushed later, brings the
+	// person back (backend.ErasureKeeper). Hashes only.
+	if k, ok := backend.ErasuresOf(d.Backend); ok {
+		var entries []*state.Suppression
+		for _, f := range res.People {
+			keys := state.IdentifierKeys(f.Ident)
+			if f.Person != nil {
+				keys = append(keys, state.PersonKeys(f.Person)...)
+			}
+			entries = append(entries, &state.Suppression{Keys: keys, At: d.now().UTC()})
+		}
+		if err := k.RecordErasures(entries); err != nil {
+			return nil, fmt.Errorf("recording the erasure for every workspace; nothing was erased: %w", err)
+		}
+	}
 	if len(events) > 0 {
 		if err := journalAndCommit(d.Backend, s, events); err != nil {
 			return nil, err
@@ -235,6 +251,10 @@ func forgetIn(d Deps, sib *sibling, done []Forgotten, idents []string) (*Workspa
 	we := &WorkspaceErasure{Workspace: sib.name}
 	var events []*state.Event
 	seen := map[string]bool{}
+	// Reading the workspace applied the erasure record, which this
+	// erasure wrote first: what it removed there was held there, and is
+	// written below.
+	h := s.Honoured()
 	for i, ident := range idents {
 		keys := state.IdentifierKeys(ident)
 		names := []string{ident}
@@ -252,6 +272,20 @@ func forgetIn(d Deps, sib *sibling, done []Forgotten, idents []string) (*Workspa
 			}
 		}
 		fe := &state.ForgetPeopleEvent{Reason: state.ForgetErasure, PersonIDs: []string{}, Keys: keys}
+		if p == nil {
+			if hp := h.Find(keys); hp != nil {
+				if !seen[hp.ID] {
+					seen[hp.ID] = true
+					we.Held = append(we.Held, ident)
+					we.Entries++
+				}
+				continue
+			}
+			if h.AddedAny(keys) {
+				we.Entries++
+				continue
+			}
+		}
 		switch {
 		case p != nil && seen[p.ID]:
 			continue
@@ -264,8 +298,8 @@ func forgetIn(d Deps, sib *sibling, done []Forgotten, idents []string) (*Workspa
 		}
 		events = append(events, &state.Event{At: d.now().UTC(), Kind: state.EventForgetPeople, Address: state.PeopleAddress, People: fe})
 	}
-	we.Entries = len(events)
-	if len(events) == 0 {
+	we.Entries += len(events)
+	if len(events) == 0 && h == nil {
 		return we, nil
 	}
 	if err := journalAndCommit(sib.b, s, events); err != nil {
