@@ -215,71 +215,16 @@ func fieldOrder(f string) int {
 // from page_name or profile_url), and the other fields.
 func importRow(t *listfile.Table, r listfile.Row, fields []string) (ImportPerson, *listfile.Error) {
 	p := ImportPerson{Line: r.Line}
-	res := &p.Result
-	rowErr := func(col int, msg string) *listfile.Error {
-		return &listfile.Error{File: t.File, Row: r.Line, Column: t.Columns[col], Msg: msg}
-	}
 	for i, f := range fields {
 		v := strings.TrimSpace(r.Cells[i])
 		if v == "" {
 			continue
 		}
-		switch f {
-		case "profile_url":
-			page, ok := listfile.PageFromURL(v)
-			if !ok {
-				return p, rowErr(i, fmt.Sprintf("expected a profile URL such as https://network.example/profile/Max_Mustermann, got %q", v))
-			}
-			if res.PageName == "" {
-				res.PageName = page
-			}
-		case "page_name":
-			if _, err := listfile.PageKey(v); err != nil {
-				return p, rowErr(i, err.Error())
-			}
-			if page, ok := listfile.PageFromURL(v); ok {
-				v = page
-			}
-			res.PageName = v
-		case "network_id":
-			k, err := listfile.NetworkIDKey(v)
-			if err != nil {
-				return p, rowErr(i, err.Error())
-			}
-			res.NetworkID = k
-		case "email":
-			if _, err := listfile.EmailKey(v); err != nil {
-				return p, rowErr(i, err.Error()+"; clear the cell of a person without one")
-			}
-			res.Email = v
-		case "validation_status":
-			st, ok := validationStatus(v)
-			if !ok {
-				return p, rowErr(i, fmt.Sprintf("expected a validation status, %s (or a synonym: %s), got %q; an e-mail another tool found invalid is none to send to: clear the row's e-mail and status", statusWords(), statusSynonyms(), v))
-			}
-			res.ValidationStatus = st
-		case "company_domain":
-			res.CompanyDomain = v
-		case "first_name":
-			res.FirstName = v
-		case "last_name":
-			res.LastName = v
-		case "full_name":
-			res.FullName = v
-		case "title":
-			res.Title = v
-		case "company":
-			res.Company = v
-		case "location":
-			res.Location = v
-		case "enriched_at":
-			d, err := t.ParseDate(v)
-			if err != nil {
-				return p, rowErr(i, err.Error())
-			}
-			p.EnrichedAt = d
+		if msg := p.set(t, f, v); msg != "" {
+			return p, &listfile.Error{File: t.File, Row: r.Line, Column: t.Columns[i], Msg: msg}
 		}
 	}
+	res := &p.Result
 	if res.PageName == "" && res.NetworkID == "" {
 		var cols []string
 		for i, f := range fields {
@@ -298,6 +243,68 @@ func importRow(t *listfile.Table, r listfile.Row, fields []string) (ImportPerson
 		res.FullName = strings.TrimSpace(res.FirstName + " " + res.LastName)
 	}
 	return p, nil
+}
+
+// set sets the import field f of p to the cell's value v (not empty), and
+// returns what is wrong with v, or "".
+func (p *ImportPerson) set(t *listfile.Table, f, v string) string {
+	res := &p.Result
+	switch f {
+	case "profile_url":
+		page, ok := listfile.PageFromURL(v)
+		if !ok {
+			return fmt.Sprintf("expected a profile URL such as https://network.example/profile/Max_Mustermann, got %q", v)
+		}
+		if res.PageName == "" {
+			res.PageName = page
+		}
+	case "page_name":
+		if _, err := listfile.PageKey(v); err != nil {
+			return err.Error()
+		}
+		if page, ok := listfile.PageFromURL(v); ok {
+			v = page
+		}
+		res.PageName = v
+	case "network_id":
+		k, err := listfile.NetworkIDKey(v)
+		if err != nil {
+			return err.Error()
+		}
+		res.NetworkID = k
+	case "email":
+		if _, err := listfile.EmailKey(v); err != nil {
+			return err.Error() + "; clear the cell of a person without one"
+		}
+		res.Email = v
+	case "validation_status":
+		st, ok := validationStatus(v)
+		if !ok {
+			return fmt.Sprintf("expected a validation status, %s (or a synonym: %s), got %q; an e-mail another tool found invalid is none to send to: clear the row's e-mail and status", statusWords(), statusSynonyms(), v)
+		}
+		res.ValidationStatus = st
+	case "company_domain":
+		res.CompanyDomain = v
+	case "first_name":
+		res.FirstName = v
+	case "last_name":
+		res.LastName = v
+	case "full_name":
+		res.FullName = v
+	case "title":
+		res.Title = v
+	case "company":
+		res.Company = v
+	case "location":
+		res.Location = v
+	case "enriched_at":
+		d, err := t.ParseDate(v)
+		if err != nil {
+			return err.Error()
+		}
+		p.EnrichedAt = d
+	}
+	return ""
 }
 
 // validationStatus writes a validation status in the service's words
