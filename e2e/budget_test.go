@@ -74,7 +74,7 @@ func TestBudgetHeldByTwoProcesses(t *testing.T) {
 			}
 			// Each plan alone fits: nothing spent yet, up to 10 credits.
 			for _, ws := range []string{"dach", "uk"} {
-				if r := h.run("plan", "--workspace", ws); r.code != 0 || !strings.Contains(r.stdout, "Budget: 0 of 12 credits spent this billing month; this plan up to 10 -> at most 10.") {
+				if r := h.run("plan", "--workspace", ws); r.code != 0 || !strings.Contains(r.stdout, "Budget: 0 of 12 credits spent this billing month; this plan up to 10 credits -> at most 10 credits.") {
 					t.Fatalf("plan in %s:\n%s", ws, r)
 				}
 			}

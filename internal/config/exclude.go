@@ -69,6 +69,13 @@ func (l *loader) decodeExclude(b *hcl.Block) {
 				l.listError(x.FileRange.Ptr(), err)
 			}
 			x.Keys = keys
+			if err == nil && keys != nil && keys.Len() == 0 {
+				// A header and no rows (or only empty cells): most likely
+				// the wrong file, or an export that went wrong.
+				l.warnf(x.FileRange.Ptr(), "Exclude list is empty",
+					"%s: %s lists nobody (a header and no %s under column %q), so this block excludes nobody. Check that the file is the list you meant, or remove the block.",
+					x.Address, x.File, x.By, x.Column)
+			}
 		}
 	}
 	if x.Keys == nil {

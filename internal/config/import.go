@@ -215,67 +215,16 @@ func fieldOrder(f string) int {
 // from page_name or profile_url), and the other fields.
 func importRow(t *listfile.Table, r listfile.Row, fields []string) (ImportPerson, *listfile.Error) {
 	p := ImportPerson{Line: r.Line}
-	res := &p.Result
-	rowErr := func(col int, msg string) *listfile.Error {
-		return &listfile.Error{File: t.File, Row: r.Line, Column: t.Columns[col], Msg: msg}
-	}
 	for i, f := range fields {
 		v := strings.TrimSpace(r.Cells[i])
 		if v == "" {
 			continue
 		}
-		switch f {
-		case "profile_url":
-			page, ok := listfile.PageFromURL(v)
-			if !ok {
-				return p, rowErr(i, fmt.Sprintf("expected a profile URL such as https://network.example/profile/Max_Mustermann, got %q", v))
-			}
-			if res.PageName == "" {
-				res.PageName = page
-			}
-		case "page_name":
-			if _, err := listfile.PageKey(v); err != nil {
-				return p, rowErr(i, err.Error())
-			}
-			if page, ok := listfile.PageFromURL(v); ok {
-				v = page
-			}
-			res.PageName = v
-		case "network_id":
-			k, err := listfile.NetworkIDKey(v)
-			if err != nil {
-				return p, rowErr(i, err.Error())
-			}
-			res.NetworkID = k
-		case "email":
-			if _, err := listfile.EmailKey(v); err != nil {
-				return p, rowErr(i, err.Error()+"; clear the cell of a person without one")
-			}
-			res.Email = v
-		case "validation_status":
-			res.ValidationStatus = validationStatus(v)
-		case "company_domain":
-			res.CompanyDomain = v
-		case "first_name":
-			res.FirstName = v
-		case "last_name":
-			res.LastName = v
-		case "full_name":
-			res.FullName = v
-		case "title":
-			res.Title = v
-		case "company":
-			res.Company = v
-		case "location":
-			res.Location = v
-		case "enriched_at":
-			d, err := t.ParseDate(v)
-			if err != nil {
-				return p, rowErr(i, err.Error())
-			}
-			p.EnrichedAt = d
+		if msg := p.set(t, f, v); msg != "" {
+			return p, &listfile.Error{File: t.File, Row: r.Line, Column: t.Columns[i], Msg: msg}
 		}
 	}
+	res := &p.Result
 	if res.PageName == "" && res.NetworkID == "" {
 		var cols []string
 		for i, f := range fields {
@@ -296,23 +245,123 @@ func importRow(t *listfile.Table, r listfile.Row, fields []string) (ImportPerson
 	return p, nil
 }
 
-// validationStatus writes a validation status in the service's words
-// (valid, catch all, empty) when it is one of them in another spelling
-// ("Valid", "catch-all", "accept_all"); any other status is kept as
-// written.
-func validationStatus(v string) string {
-	switch statusSpelling.Replace(strings.ToLower(strings.TrimSpace(v))) {
-	case "valid", "verified", "deliverable":
-		return "valid"
-	case "catch all", "catchall", "accept all", "acceptall":
-		return "catch all"
-	case "empty", "not found", "none":
-		return "empty"
+// set sets the import field f of p to the cell's value v (not empty), and
+// returns what is wrong with v, or "".
+func (p *ImportPerson) set(t *listfile.Table, f, v string) string {
+	res := &p.Result
+	switch f {
+	case "profile_url":
+		page, ok := listfile.PageFromURL(v)
+		if !ok {
+			return fmt.Sprintf("expected a profile URL such as https://network.example/profile/Max_Mustermann, got %q", v)
+		}
+		if res.PageName == "" {
+			res.PageName = page
+		}
+	case "page_name":
+		if _, err := listfile.PageKey(v); err != nil {
+			return err.Error()
+		}
+		if page, ok := listfile.PageFromURL(v); ok {
+			v = page
+		}
+		res.PageName = v
+	case "network_id":
+		k, err := listfile.NetworkIDKey(v)
+		if err != nil {
+			return err.Error()
+		}
+		res.NetworkID = k
+	case "email":
+		if _, err := listfile.EmailKey(v); err != nil {
+			return err.Error() + "; clear the cell of a person without one"
+		}
+		res.Email = v
+	case "validation_status":
+		st, ok := validationStatus(v)
+		if !ok {
+			return fmt.Sprintf("expected a validation status, %s (or a synonym: %s), got %q; an e-mail another tool found invalid is none to send to: clear the row's e-mail and status", statusWords(), statusSynonyms(), v)
+		}
+		res.ValidationStatus = st
+	case "company_domain":
+		res.CompanyDomain = v
+	case "first_name":
+		res.FirstName = v
+	case "last_name":
+		res.LastName = v
+	case "full_name":
+		res.FullName = v
+	case "title":
+		res.Title = v
+	case "company":
+		res.Company = v
+	case "location":
+		res.Location = v
+	case "enriched_at":
+		d, err := t.ParseDate(v)
+		if err != nil {
+			return err.Error()
+		}
+		p.EnrichedAt = d
 	}
-	return v
+	return ""
+}
+
+// validationStatus writes a validation status in the service's words
+// (valid, catch all, empty) when it is one of them or a synonym another
+// tool exports (ValidationStatuses), in any case and with hyphens,
+// underscores or spaces ("Catch-All", "not_found"); ok is false for any
+// other status, which the import refuses at its row: a status leadsync
+// cannot read would show as something it is not.
+func validationStatus(v string) (string, bool) {
+	w := strings.Join(strings.Fields(statusSpelling.Replace(strings.ToLower(v))), " ")
+	for _, s := range ValidationStatuses {
+		for _, syn := range s.Synonyms {
+			if w == syn {
+				return s.Status, true
+			}
+		}
+	}
+	return "", false
+}
+
+// ValidationStatus is one of the service's validation statuses with the
+// spellings of it an import accepts (after lower case, and "-" and "_"
+// read as spaces). The documentation lists them (docs/configuration.md,
+// "import"; a test keeps the two equal).
+type ValidationStatus struct {
+	Status   string
+	Synonyms []string
+}
+
+// ValidationStatuses are the statuses an import reads. Statuses that say
+// an e-mail is wrong ("invalid", "undeliverable", "risky") are none of
+// the service's: such a row's e-mail is no e-mail to send to.
+var ValidationStatuses = []ValidationStatus{
+	{api.StatusValid, []string{"valid", "verified", "deliverable", "ok"}},
+	{api.StatusCatchAll, []string{"catch all", "catchall", "accept all", "acceptall"}},
+	{api.StatusEmpty, []string{"empty", "not found", "none", "no email"}},
 }
 
 var statusSpelling = strings.NewReplacer("-", " ", "_", " ")
+
+// statusWords lists the service's statuses: "valid, catch all or empty".
+func statusWords() string {
+	parts := make([]string, len(ValidationStatuses))
+	for i, s := range ValidationStatuses {
+		parts[i] = s.Status
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " or " + parts[len(parts)-1]
+}
+
+// statusSynonyms lists the other spellings an import reads, for a message.
+func statusSynonyms() string {
+	var out []string
+	for _, s := range ValidationStatuses {
+		out = append(out, s.Synonyms[1:]...)
+	}
+	return strings.Join(out, ", ")
+}
 
 // identityKeys are the keys a person is matched by across rows: their
 // network ID and their page name (lower case).

@@ -3,6 +3,7 @@ package config
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -88,5 +89,60 @@ export "all" {
 	})
 	if cfg2.Hash == cfg3.Hash || before == cfg2.Hash {
 		t.Error("the file's content is not in the configuration's hash")
+	}
+}
+
+// TestValidationStatus: an import's validation_status is one of the
+// service's three words, or a synonym another tool writes (any case, with
+// hyphens, underscores or spaces); anything else is refused at its row.
+func TestValidationStatus(t *testing.T) {
+	for _, tt := range []struct {
+		in, want string
+		ok       bool
+	}{
+		{"valid", "valid", true},
+		{" Valid ", "valid", true},
+		{"VERIFIED", "valid", true},
+		{"deliverable", "valid", true},
+		{"catch all", "catch all", true},
+		{"Catch-All", "catch all", true},
+		{"catch_all", "catch all", true},
+		{"catchall", "catch all", true},
+		{"Accept All", "catch all", true},
+		{"accept-all", "catch all", true},
+		{"empty", "empty", true},
+		{"Not Found", "empty", true},
+		{"not_found", "empty", true},
+		{"none", "empty", true},
+		{"No Email", "empty", true},
+		{"OK", "valid", true},
+		{"Bogus", "", false},
+		{"invalid", "", false},
+		{"risky", "", false},
+		{"valid?", "", false},
+	} {
+		got, ok := validationStatus(tt.in)
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("validationStatus(%q) = %q, %v; want %q, %v", tt.in, got, ok, tt.want, tt.ok)
+		}
+	}
+}
+
+// TestValidationStatusesDocumented keeps docs/configuration.md's table of
+// the statuses an import reads equal to ValidationStatuses.
+func TestValidationStatusesDocumented(t *testing.T) {
+	b, err := os.ReadFile("../../docs/configuration.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range ValidationStatuses {
+		words := make([]string, len(s.Synonyms))
+		for i, w := range s.Synonyms {
+			words[i] = "`" + w + "`"
+		}
+		row := "| `" + s.Status + "` | " + strings.Join(words, ", ") + " |"
+		if !strings.Contains(string(b), row) {
+			t.Errorf("docs/configuration.md lacks the row %s", row)
+		}
 	}
 }

@@ -25,6 +25,8 @@ type Budget struct {
 type BudgetLedger interface {
 	Reserve(month string, add, limit plan.Spending) (held plan.Spending, ok bool, err error)
 	Release(month string, sub plan.Spending) error
+	// Spent is what the month holds now.
+	Spent(month string) (plan.Spending, error)
 }
 
 // cost is what a call may spend: an enrichment its credits and a request
@@ -66,10 +68,35 @@ func (r *runner) reserve(t task) bool {
 		r.halt(fmt.Sprintf("the monthly budget would be passed (%s); no more calls are made this billing month", budgetHeld(held, b.Limit)))
 		return false
 	}
-	if !b.Hard && r.sum.BudgetPassed == "" && ((b.Limit.Credits > 0 && held.Credits > b.Limit.Credits) || (b.Limit.Requests > 0 && held.Requests > b.Limit.Requests)) {
-		r.sum.BudgetPassed = fmt.Sprintf("the monthly budget is passed (%s); the budget is soft, so the run went on", budgetHeld(held, b.Limit))
+	if !b.Hard && over(held, b.Limit) {
+		// Said at the end, with what the month holds then (finishBudget).
+		r.softPassed = true
 	}
 	return true
+}
+
+// over reports whether held passes a limit (0: none).
+func over(held, limit plan.Spending) bool {
+	return (limit.Credits > 0 && held.Credits > limit.Credits) || (limit.Requests > 0 && held.Requests > limit.Requests)
+}
+
+// finishBudget says, at the end of a run that passed a soft budget, what
+// the month holds now: every call of the run counted, what failed calls
+// did not spend taken back (and what teammates spent meanwhile), not the
+// figure of the moment it was first passed. A month back within its
+// limits once failed calls were taken back is not passed.
+func (r *runner) finishBudget() {
+	b := r.opts.Budget
+	if b == nil || !r.softPassed || r.sum.BudgetPassed != "" {
+		return
+	}
+	held, err := b.Ledger.Spent(b.Month)
+	switch {
+	case err != nil:
+		r.sum.BudgetPassed = "the monthly budget is passed; the budget is soft, so the run went on (the ledger cannot be read to say by how much: " + err.Error() + ")"
+	case over(held, b.Limit):
+		r.sum.BudgetPassed = fmt.Sprintf("the monthly budget is passed (%s); the budget is soft, so the run went on", budgetHeld(held, b.Limit))
+	}
 }
 
 // unreserve releases what t did not spend: everything when it was not

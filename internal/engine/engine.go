@@ -220,6 +220,9 @@ type runner struct {
 	now      func() time.Time
 	progress Progress
 	cpe      int // credits per enrich
+	// softPassed is set when a reservation passed a soft budget
+	// (finishBudget says by how much, at the end).
+	softPassed bool
 
 	mu sync.Mutex // guards state mutation (Fold) against concurrent readers, and closed
 	// closed is set, under mu, when the run stops starting calls: a call
@@ -495,6 +498,10 @@ func (r *runner) loop(ctx context.Context, par int) error {
 				// stopping is the only safe answer.
 				r.halt("the plan's bound of " + textfmt.Plural(r.sum.CallsPlannedMax, "call") + " is reached")
 				break
+			}
+			if r.excludedNow(r.queue[0]) {
+				r.queue = r.queue[1:]
+				continue
 			}
 			if !r.reserve(r.queue[0]) {
 				break
@@ -815,6 +822,32 @@ func notMade(err error) bool {
 	return errors.Is(err, context.Canceled)
 }
 
+// excludedNow reports whether t is an enrichment of a person whom an
+// exclude block names now, by what the run learned since they were chosen
+// (a colleague's enrichment gave their company's domain, which a block by
+// domain lists): the call is not made, its place and credits go back, and
+// the person counts as excluded. Checked before each paid call.
+func (r *runner) excludedNow(t task) bool {
+	if t.call.Kind != CallEnrich {
+		return false
+	}
+	r.mu.Lock()
+	excluded := r.cands.ExcludedNow(r.st, r.st.Person(t.call.Person), r.planTime())
+	r.mu.Unlock()
+	if !excluded {
+		return false
+	}
+	r.pending[t.call.Address]--
+	r.creditsBudget += r.cpe
+	delete(r.claimed, t.call.Person)
+	for _, b := range r.enrichBlocks {
+		if b.cfg.Address == t.call.Address {
+			b.budget++
+		}
+	}
+	return true
+}
+
 // refund gives back the budget of a call that was not made.
 func (r *runner) refund(t task) {
 	r.unreserve(t, false)
@@ -1036,6 +1069,7 @@ func (r *runner) planTime() time.Time {
 }
 
 func (r *runner) finishSummary() {
+	r.finishBudget()
 	r.sum.NotSpent.Excluded = r.cands.Excluded()
 	for _, im := range r.sum.Imported {
 		r.sum.NotSpent.Imported += im.Enriched

@@ -199,9 +199,9 @@ func (j *job) summary() []sumRow {
 	}
 	add(stylePlain, "Credits spent, all runs", u.CreditsSpent)
 	if imp, reu, exc := j.notSpent(); imp+reu+exc > 0 {
-		add(stylePlain, "Not spent: people excluded", exc, "people of this export's sources that exclude blocks keep out: never enriched (each would cost credits_per_enrich)")
-		add(stylePlain, "Not spent: enrichments imported", imp, "people in this export whose e-mail an import gave: no credit")
-		add(stylePlain, "Not spent: enrichments reused", reu, "people in this export whose enrichment was copied from another workspace: no credit")
+		add(stylePlain, "People not enriched: on an exclude list", exc, "people this export's searches found whom an exclude list names: they were not enriched, which saved credits_per_enrich credits each")
+		add(stylePlain, "People not enriched: e-mail imported", imp, "people in this export whose e-mail came from an imported file: no credit was spent on them")
+		add(stylePlain, "People not enriched: copied from another workspace", reu, "people in this export already enriched in another workspace: their e-mail was copied, no credit was spent on them")
 	}
 	if u.CreditsUnknown > 0 {
 		add(stylePlain, "Credits that may have been charged, all runs", u.CreditsUnknown, "enrichments whose outcome is unknown")

@@ -34,6 +34,22 @@ var LegalForms = []string{
 	"aş", "ltd şti", "şti",
 	// Asia and Pacific
 	"kk", "sdn bhd", "bhd", "tbk", "pty",
+	// Spelled out, as registers and CRM exports write them (German with
+	// ae for ä too, as files without umlauts have it)
+	"aktiengesellschaft", "gesellschaft mit beschränkter haftung", "gesellschaft mit beschraenkter haftung",
+	"gemeinnützige gesellschaft mit beschränkter haftung", "kommanditgesellschaft", "kommanditgesellschaft auf aktien",
+	"offene handelsgesellschaft", "gesellschaft bürgerlichen rechts", "unternehmergesellschaft",
+	"eingetragener verein", "eingetragene genossenschaft", "eingetragener kaufmann", "eingetragene kauffrau",
+	"partnerschaftsgesellschaft", "societas europaea",
+	"limited liability company", "limited liability partnership", "limited partnership",
+	"public limited company", "private limited company", "proprietary limited",
+	"société anonyme", "société par actions simplifiée", "société à responsabilité limitée",
+	"société en nom collectif", "société civile immobilière",
+	"società per azioni", "società a responsabilità limitata", "sociedad anónima", "sociedad limitada",
+	"sociedad de responsabilidad limitada", "sociedade anónima", "sociedade limitada",
+	"besloten vennootschap", "naamloze vennootschap", "aktiebolag", "aksjeselskap", "aktieselskab",
+	"anpartsselskab", "osakeyhtiö", "spółka z ograniczoną odpowiedzialnością", "spółka akcyjna",
+	"kabushiki kaisha", "anonim şirketi",
 }
 
 // legalForms is LegalForms as word lists by their last word, longest

@@ -128,7 +128,7 @@ func (b *builder) budget() {
 	b.diags = append(b.diags, &hcl.Diagnostic{
 		Severity: sev,
 		Summary:  summary,
-		Detail:   fmt.Sprintf("%s\n\n%s", budgetText(p), how),
+		Detail:   fmt.Sprintf("%s\n\n%s", passedText(p), how),
 		Subject:  rangePtr(bg.DeclRange),
 	})
 }
@@ -144,19 +144,35 @@ func budgetText(p *Budget) string {
 	}
 	var parts []string
 	for _, x := range []struct {
-		l    *BudgetLine
-		unit string
-	}{{p.Credits, "credits"}, {p.Requests, "requests"}} {
+		l         *BudgetLine
+		one, many string
+	}{{p.Credits, "credit", "credits"}, {p.Requests, "request", "requests"}} {
 		if x.l == nil {
 			continue
 		}
-		s := fmt.Sprintf("%s of %s %s spent this billing month", thousands(x.l.Spent), thousands(x.l.Limit), x.unit)
+		s := fmt.Sprintf("%s of %s spent this billing month", thousands(x.l.Spent), plural(x.l.Limit, x.one, x.many))
 		if x.l.PlanMax > 0 {
-			s += fmt.Sprintf("; this plan up to %s -> at most %s", thousands(x.l.PlanMax), thousands(x.l.AfterMax))
+			s += fmt.Sprintf("; this plan up to %s -> at most %s", plural(x.l.PlanMax, x.one, x.many), plural(x.l.AfterMax, x.one, x.many))
 		}
 		parts = append(parts, s)
 	}
 	return "Budget: " + strings.Join(parts, "; ") + "."
+}
+
+// passedText names the limits the plan may pass, for its diagnostic: the
+// plan's Budget line (drawn once, with the plan's totals) has the
+// figures. "It may pass the limit of 2,000 credits this billing month."
+func passedText(p *Budget) string {
+	var parts []string
+	for _, x := range []struct {
+		l         *BudgetLine
+		one, many string
+	}{{p.Credits, "credit", "credits"}, {p.Requests, "request", "requests"}} {
+		if x.l != nil && x.l.PlanMax > 0 && x.l.AfterMax > x.l.Limit {
+			parts = append(parts, "the limit of "+plural(x.l.Limit, x.one, x.many))
+		}
+	}
+	return "It may pass " + strings.Join(parts, " and ") + " this billing month (the Budget line of the plan has the figures)."
 }
 
 // BudgetText is budgetText for the views.

@@ -53,11 +53,11 @@ func TestBudgetPlan(t *testing.T) {
 		severity hcl.DiagnosticSeverity // 0: no diagnostic
 	}{
 		{"fits", config.Budget{CreditsPerMonth: 2000, RequestsPerMonth: 6000, Hard: true}, state(1240, 3100),
-			"Budget: 1,240 of 2,000 credits spent this billing month; this plan up to 50 -> at most 1,290; 3,100 of 6,000 requests spent this billing month; this plan up to 53 -> at most 3,153.", 0},
+			"Budget: 1,240 of 2,000 credits spent this billing month; this plan up to 50 credits -> at most 1,290 credits; 3,100 of 6,000 requests spent this billing month; this plan up to 53 requests -> at most 3,153 requests.", 0},
 		{"hard, passed", config.Budget{CreditsPerMonth: 1280, Hard: true}, state(1240, 0),
-			"Budget: 1,240 of 1,280 credits spent this billing month; this plan up to 50 -> at most 1,290.", hcl.DiagError},
+			"Budget: 1,240 of 1,280 credits spent this billing month; this plan up to 50 credits -> at most 1,290 credits.", hcl.DiagError},
 		{"soft, passed", config.Budget{RequestsPerMonth: 3120}, state(0, 3100),
-			"Budget: 3,100 of 3,120 requests spent this billing month; this plan up to 53 -> at most 3,153.", hcl.DiagWarning},
+			"Budget: 3,100 of 3,120 requests spent this billing month; this plan up to 53 requests -> at most 3,153 requests.", hcl.DiagWarning},
 		{"not checked", config.Budget{CreditsPerMonth: 10, Hard: true}, &BudgetState{Month: month, Next: month.AddDate(0, 1, 0), Invoicing: true, Note: "no API key tells the account"},
 			"Budget: not checked (no API key tells the account).", 0},
 	}
@@ -83,6 +83,11 @@ func TestBudgetPlan(t *testing.T) {
 				t.Errorf("unexpected %s", found.Summary)
 			case tt.severity != 0 && (found == nil || found.Severity != tt.severity):
 				t.Errorf("diagnostic %+v, want severity %v", found, tt.severity)
+			case found != nil && strings.Contains(found.Detail, "Budget:"):
+				// The Budget line is drawn once, with the plan.
+				t.Errorf("the diagnostic repeats the Budget line: %q", found.Detail)
+			case found != nil && !strings.Contains(found.Detail, "It may pass the limit of "):
+				t.Errorf("the diagnostic does not say which limit: %q", found.Detail)
 			}
 			if p.Budget.Exceeded != (tt.severity != 0) || p.Budget.MonthStart != "2026-11-17" || p.Budget.MonthFrom != "invoicing_start_date" {
 				t.Errorf("budget %+v", p.Budget)

@@ -15,7 +15,8 @@
 // Spending only where it adds value is decided here too: the exclude
 // blocks take people out of the candidates (exclude.go), imports give
 // people an e-mail (imports.go), enrichments other workspaces hold are
-// copied (reuse.go), and the budget is checked (budget.go); the plan says
+// copied when they were made at the company the person works at now
+// (reuse.go), and the budget is checked (budget.go); the plan says
 // what each saves (savings.go), and apply chooses through the same rules
 // (Candidates).
 //
@@ -24,8 +25,9 @@
 // --replace the targets leave out is refused (replace.go). A plan below
 // min_remaining_requests is refused with how to go on (quota.go).
 //
-// It imports config, state, api, catalog (the nearest address to an unknown
-// --target or --replace) and version; never engine, export or cli, and
+// It imports config, state, api, listfile (company and domain keys), catalog
+// (the nearest address to an unknown --target or --replace) and version;
+// never engine, export or cli, and
 // it makes no call: the caller passes the result of its one billing call,
 // reads the export record and the budget's ledger, and gives the lookup of
 // the other workspaces' enrichments.

@@ -145,6 +145,9 @@ type env struct {
 	lookup ReuseLookup
 	reuse  map[string]state.Reusable
 	asked  map[string]bool
+	// emp knows the company domains of this workspace's enrichments,
+	// which an enrichment copied from another workspace must match.
+	emp *employers
 	// onExcluded, when set, hears of each person an exclude block takes
 	// out of a block's candidates.
 	onExcluded func(*state.Person)

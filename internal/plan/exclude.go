@@ -22,6 +22,7 @@ type Candidates struct {
 	lookup ReuseLookup
 	reuse  map[string]state.Reusable
 	asked  map[string]bool
+	emp    *employers
 	// excluded are the people the exclude blocks took out of a pass, over
 	// the run.
 	excluded map[string]bool
@@ -32,7 +33,7 @@ type Candidates struct {
 // enrichments other workspaces hold.
 func NewCandidates(cfg *config.Config, lookup ReuseLookup) *Candidates {
 	return &Candidates{cfg: cfg, excl: cfg.Exclusion(), lookup: lookup,
-		reuse: map[string]state.Reusable{}, asked: map[string]bool{}}
+		reuse: map[string]state.Reusable{}, asked: map[string]bool{}, emp: &employers{}}
 }
 
 // env is the planning environment of one pass, with what earlier passes
@@ -40,7 +41,7 @@ func NewCandidates(cfg *config.Config, lookup ReuseLookup) *Candidates {
 func (c *Candidates) env(st *state.State, now time.Time) *env {
 	v := newEnv(c.cfg, st, now)
 	v.excl, v.learned = c.excl, &c.learned
-	v.lookup, v.reuse, v.asked = c.lookup, c.reuse, c.asked
+	v.lookup, v.reuse, v.asked, v.emp = c.lookup, c.reuse, c.asked, c.emp
 	return v
 }
 
@@ -57,6 +58,25 @@ func (c *Candidates) Claimed(st *state.State, e *config.Enrich, now time.Time, c
 	return v.claimed(e, claims)
 }
 
+// ExcludedNow reports whether an exclude block names p with what the run
+// knows now: a company domain learned since p was chosen (a colleague's
+// enrichment, Learn) may name them. The engine asks before each paid
+// call; a person excluded so is counted among Excluded.
+func (c *Candidates) ExcludedNow(st *state.State, p *state.Person, now time.Time) bool {
+	if c.excl == nil || p == nil {
+		return false
+	}
+	v := c.env(st, now)
+	if v.excludedBy(p) == nil {
+		return false
+	}
+	if c.excluded == nil {
+		c.excluded = map[string]bool{}
+	}
+	c.excluded[p.ID] = true
+	return true
+}
+
 // Excluded counts the people the exclude blocks took out of the enrich
 // blocks' candidates in this run.
 func (c *Candidates) Excluded() int { return len(c.excluded) }
@@ -66,6 +86,9 @@ func (c *Candidates) Excluded() int { return len(c.excluded) }
 func (c *Candidates) Learn(p *state.Person) {
 	if p != nil && c.learned && p.Enrichment != nil {
 		learnPerson(c.excl, p)
+	}
+	if p != nil && p.Enrichment != nil {
+		c.emp.learn(p.Enrichment.Result.Company, p.Enrichment.Result.CompanyDomain)
 	}
 }
 

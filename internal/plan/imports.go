@@ -46,17 +46,7 @@ func (b *builder) imports() {
 		}
 		rec := b.st.Imports[im.Address]
 		c := &Change{Address: im.Address, Kind: KindImport, Action: Import, Reason: ReasonNew}
-		withEmail := 0
-		for i := range im.People {
-			if im.People[i].HasEmail() {
-				withEmail++
-			}
-		}
-		what := fmt.Sprintf("%s: %s, 0 calls", plural(im.Rows, "row", "rows"), plural(len(im.People), "person", "people"))
-		if withEmail > 0 {
-			what = fmt.Sprintf("%s: %s (%s with an e-mail, enriched at no credit), 0 calls", plural(im.Rows, "row", "rows"),
-				plural(len(im.People), "person", "people"), thousands(withEmail))
-		}
+		what := b.importText(im)
 		switch {
 		case rec == nil:
 			c.Detail = what
@@ -76,6 +66,43 @@ func (b *builder) imports() {
 		}
 		b.add(c)
 	}
+}
+
+// importText says what an import adopts: "1,200 rows: 1,160 people
+// (1,050 with an e-mail, enriched at no credit), 8 excluded, 12
+// suppressed (erased: not imported), 0 calls". A person erased with
+// leadsync forget is not adopted; one an exclude block names is adopted
+// but never enriched nor exported, and their e-mail saves nothing.
+func (b *builder) importText(im *config.Import) string {
+	withEmail, excluded, suppressed := 0, 0, 0
+	for i := range im.People {
+		ip := &im.People[i]
+		l := ip.Result.Lead()
+		if b.st.IsSuppressed(l) {
+			suppressed++
+			continue
+		}
+		res := ip.Result
+		if b.v.excludedBy(&state.Person{ID: state.PersonID(l), Lead: l, Enrichment: &state.Enrichment{Result: res}}) != nil {
+			excluded++
+			continue
+		}
+		if ip.HasEmail() {
+			withEmail++
+		}
+	}
+	people := len(im.People) - suppressed
+	what := fmt.Sprintf("%s: %s", plural(im.Rows, "row", "rows"), plural(people, "person", "people"))
+	if withEmail > 0 {
+		what += fmt.Sprintf(" (%s with an e-mail, enriched at no credit)", thousands(withEmail))
+	}
+	if excluded > 0 {
+		what += fmt.Sprintf(", %s excluded", thousands(excluded))
+	}
+	if suppressed > 0 {
+		what += fmt.Sprintf(", %s suppressed (erased: not imported)", thousands(suppressed))
+	}
+	return what + ", 0 calls"
 }
 
 // importBound is the most people new to the state a pending import may

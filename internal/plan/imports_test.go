@@ -2,11 +2,13 @@ package plan
 
 import (
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/listfile"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -110,4 +112,64 @@ func TestImportPlan(t *testing.T) {
 			t.Errorf("removed: %+v", c)
 		}
 	})
+}
+
+// TestImportPageNameCase: a page name is the shorthand name of a profile
+// (the last segment of its URL), which the network serves in any letter
+// case. An import row naming a known person by their page name in other
+// capitals is that person: no duplicate, and no paid enrichment of them
+// (the person here is enriched already).
+func TestImportPageNameCase(t *testing.T) {
+	people := ids(1, 2)
+	f := newFixture()
+	f.search("search.cto", kw("CTO"))
+	f.ran("search.cto", t0.Add(-time.Hour), people...)
+	f.enriched(people[0], "enrich.all", t0.Add(-2*day))
+	f.enrich("all", []string{"search.cto"}, 0, 0)
+	f.enrich("imported", []string{"import.legacy"}, 0, 0)
+	upper := strings.ToUpper(lead(people[0]).PageName)
+	im := &config.Import{Address: "import.legacy", Name: "legacy", Columns: map[string]string{"page_name": "Page"},
+		ListFile: config.ListFile{File: "legacy.csv", Rows: 1, Digest: "d"},
+		People:   []config.ImportPerson{{Line: 2, Result: api.EnrichedProfile{PageName: upper}}}}
+	f.cfg.Imports = append(f.cfg.Imports, im)
+	p := f.build(t, f.opts())
+	if c := p.Change("import.legacy"); c == nil || c.Detail != "1 row: 1 person, 0 calls" {
+		t.Fatalf("import change %+v", c)
+	}
+	if e := p.Change("enrich.imported"); e != nil && len(e.PersonIDs) != 0 {
+		t.Errorf("the import's person (%s, known as %s) is enriched again: %v", upper, lead(people[0]).PageName, e.PersonIDs)
+	}
+	f.imported(im, t0)
+	if n := len(f.st.People); n != 2 {
+		t.Errorf("%d people after the import, want 2 (%s is %s)", n, upper, people[0])
+	}
+	if got := f.st.People[people[0]].FoundBy; !slices.Contains(got, "import.legacy") {
+		t.Errorf("%s found by %v", people[0], got)
+	}
+	p = f.build(t, f.opts())
+	if e := p.Change("enrich.imported"); e != nil && len(e.PersonIDs) != 0 {
+		t.Errorf("after the import, %v are enriched", e.PersonIDs)
+	}
+}
+
+// TestImportLineCountsSuppressedAndExcluded: the import line counts the
+// people an import adopts, not the file's: one erased with leadsync
+// forget is not imported (suppressed), one an exclude block names is
+// adopted but never enriched nor exported, and neither's e-mail is a
+// saving.
+func TestImportLineCountsSuppressedAndExcluded(t *testing.T) {
+	people := ids(1, 4)
+	yes := true
+	f := newFixture()
+	f.search("search.cto", kw("CTO"))
+	f.ran("search.cto", t0.Add(-time.Hour), people[0])
+	f.apply(state.Event{At: t0.Add(-time.Minute), Kind: state.EventForgetPeople, Address: state.PeopleAddress,
+		People: &state.ForgetPeopleEvent{Reason: state.ForgetErasure, PersonIDs: []string{people[0]}}})
+	f.exclude("dnc", listfile.PageName, lead(people[1]).PageName)
+	f.importBlock("crm", "d1", time.Time{}, people, []bool{yes, yes, yes, yes})
+	p := f.build(t, f.opts())
+	want := "4 rows: 3 people (2 with an e-mail, enriched at no credit), 1 excluded, 1 suppressed (erased: not imported), 0 calls"
+	if c := p.Change("import.crm"); c == nil || c.Detail != want {
+		t.Fatalf("import change %+v\nwant detail %q", c, want)
+	}
 }

@@ -2,11 +2,13 @@ package plan
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/listfile"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -66,7 +68,91 @@ func (v *env) reusable(e *config.Enrich, p *state.Person) (state.Reusable, bool)
 	if p.Enrichment != nil && !p.Enrichment.EnrichedAt.Before(best.Enrichment.EnrichedAt) {
 		return state.Reusable{}, false
 	}
+	if !v.sameEmployer(p, best) {
+		// Enriched there at a company they have left: its e-mail is
+		// their former employer's, no current one.
+		return state.Reusable{}, false
+	}
 	return best, true
+}
+
+// sameEmployer reports whether the enrichment r was made while p worked at
+// the company p works at now (their lead's company, which every search
+// and read renews). Where this workspace's enrichments tell that company's
+// domain (an enrichment names its company and that company's domain), r
+// must have been made at one of those domains; where none does, r's
+// company must be p's now (names compared as exclude blocks compare
+// them: case, spaces, legal forms). A person whose company is not known
+// here is not reused: nothing says the e-mail is still theirs.
+func (v *env) sameEmployer(p *state.Person, r state.Reusable) bool {
+	now := v.employers().companyKey(p.Lead.Company)
+	if now == "" {
+		return false
+	}
+	if known := v.employers().domains(v.st)[now]; len(known) > 0 {
+		d, _ := listfile.DomainKey(r.Enrichment.Result.CompanyDomain)
+		return d != "" && slices.Contains(known, d)
+	}
+	return v.employers().companyKey(r.Enrichment.Result.Company) == now
+}
+
+// employers knows the company domains of one workspace's enrichments, by
+// company key, gathered on first need (one pass over the people, only
+// when another workspace has an enrichment to copy), and memoises
+// company keys.
+type employers struct {
+	byCompany map[string][]string
+	keys      map[string]string
+}
+
+func (v *env) employers() *employers {
+	if v.emp == nil {
+		v.emp = &employers{}
+	}
+	return v.emp
+}
+
+func (m *employers) companyKey(s string) string {
+	if s == "" {
+		return ""
+	}
+	if m.keys == nil {
+		m.keys = map[string]string{}
+	}
+	k, ok := m.keys[s]
+	if !ok {
+		k = listfile.CompanyKey(s)
+		m.keys[s] = k
+	}
+	return k
+}
+
+func (m *employers) domains(st *state.State) map[string][]string {
+	if m.byCompany != nil {
+		return m.byCompany
+	}
+	m.byCompany = map[string][]string{}
+	for _, p := range st.People {
+		if p == nil || p.Enrichment == nil {
+			continue
+		}
+		m.learn(p.Enrichment.Result.Company, p.Enrichment.Result.CompanyDomain)
+	}
+	return m.byCompany
+}
+
+// learn records that company has the domain (from an enrichment recorded
+// in this run); nothing until the domains were gathered.
+func (m *employers) learn(company, domain string) {
+	if m.byCompany == nil {
+		return
+	}
+	ck := m.companyKey(company)
+	d, _ := listfile.DomainKey(domain)
+	if ck == "" || d == "" || slices.Contains(m.byCompany[ck], d) {
+		return
+	}
+	m.byCompany[ck] = append(m.byCompany[ck], d)
 }
 
 // lookupReuse asks the other workspaces, once, about the people of the

@@ -1,8 +1,10 @@
 package plan
 
 import (
+	"encoding/json"
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -28,9 +30,17 @@ func (e *elsewhere) lookup(keys []string) (map[string]state.Reusable, error) {
 	return out, nil
 }
 
-func heldIn(ws string, at time.Time, email string) state.Reusable {
+// heldIn is an enrichment workspace ws made at the company of person id
+// in the fixture (lead's "Co <id>", domain co-<id>.example).
+func heldIn(ws string, at time.Time, email string, id string) state.Reusable {
+	return heldAt(ws, at, email, lead(id).Company, "co-"+strings.ReplaceAll(id, ".", "-")+".example")
+}
+
+// heldAt is an enrichment workspace ws made while the person worked at
+// company (domain).
+func heldAt(ws string, at time.Time, email, company, domain string) state.Reusable {
 	return state.Reusable{Workspace: ws, Enrichment: state.Enrichment{EnrichedAt: at, By: "enrich.all",
-		Result: api.EnrichedProfile{Email: email, ValidationStatus: "valid"}}}
+		Result: api.EnrichedProfile{Email: email, ValidationStatus: "valid", Company: company, CompanyDomain: domain}}}
 }
 
 func TestReusePlan(t *testing.T) {
@@ -41,10 +51,10 @@ func TestReusePlan(t *testing.T) {
 	e := f.enrich("all", []string{"search.cto"}, 0, 30*day)
 	f.enriched(people[4], "enrich.all", t0.Add(-40*day)) // stale here
 	ew := &elsewhere{held: map[string]state.Reusable{
-		"n:" + people[0]: heldIn("dach", t0.Add(-day), "a@x.example"),
-		"n:" + people[1]: heldIn("uk", t0.Add(-2*day), "b@x.example"),
-		"n:" + people[2]: heldIn("dach", t0.Add(-60*day), "c@x.example"), // too old for the refresh
-		"n:" + people[4]: heldIn("dach", t0.Add(-3*day), "e@x.example"),  // newer than the stale one here
+		"n:" + people[0]: heldIn("dach", t0.Add(-day), "a@x.example", people[0]),
+		"n:" + people[1]: heldIn("uk", t0.Add(-2*day), "b@x.example", people[1]),
+		"n:" + people[2]: heldIn("dach", t0.Add(-60*day), "c@x.example", people[2]), // too old for the refresh
+		"n:" + people[4]: heldIn("dach", t0.Add(-3*day), "e@x.example", people[4]),  // newer than the stale one here
 	}}
 	o := f.opts()
 	o.Reuse = ew.lookup
@@ -94,5 +104,55 @@ func TestReusePlan(t *testing.T) {
 	f2.enrich("all", []string{"search.cto"}, 0, 0)
 	if _, diags := Build(f2.cfg, f2.st, o); !diags.HasErrors() {
 		t.Error("a failed lookup was ignored")
+	}
+}
+
+// TestReuseFormerEmployer: another workspace enriched a person at company
+// A; they now work at B (their lead here says so). That e-mail is A's: it
+// is not copied, the person is enriched (and the plan prices it). The
+// company is compared by the domain this workspace's enrichments give it
+// where they give one, else by name (legal forms and case aside).
+func TestReuseFormerEmployer(t *testing.T) {
+	people := ids(1, 4)
+	f := newFixture()
+	f.search("search.cto", kw("CTO"))
+	f.ran("search.cto", t0.Add(-time.Hour), people...)
+	f.enrich("all", []string{"search.cto"}, 0, 0)
+	// A colleague of person 4 at "Co 4.0004" enriched here: that company's
+	// domain is co4.example.
+	body, _ := json.Marshal(kw("removed"))
+	f.apply(state.Event{At: t0.Add(-2 * time.Hour), Kind: state.EventSearch, Address: "search.old", Search: &state.SearchEvent{
+		Generation: f.cfg.API.Generation, Request: body, RequestHash: state.RequestHash(f.cfg.API.Generation, body),
+		Leads: []api.Lead{{FullName: "Col League", Company: "Co 4.0004", NetworkID: "9.0009", PageName: "col"}}}})
+	f.apply(state.Event{At: t0.Add(-2 * time.Hour), Kind: state.EventEnrich, Address: "enrich.other", Enrich: &state.EnrichEvent{
+		PersonID: "9.0009", Result: api.EnrichedProfile{NetworkID: "9.0009", PageName: "col", Company: "Co 4.0004 GmbH", CompanyDomain: "www.co4.example", Email: "col@co4.example", ValidationStatus: "valid"}}})
+	ew := &elsewhere{held: map[string]state.Reusable{
+		// Enriched at their former employer.
+		"n:" + people[0]: heldAt("dach", t0.Add(-day), "a@former.example", "Former AG", "former.example"),
+		// At the same company, spelled with its legal form and in capitals.
+		"n:" + people[1]: heldAt("dach", t0.Add(-day), "b@co2.example", "CO 2.0002 GmbH", "co2.example"),
+		// No company known there: nothing says the e-mail is still theirs.
+		"n:" + people[2]: heldAt("dach", t0.Add(-day), "c@somewhere.example", "", ""),
+		// Here the current company's domain is known (co4.example): the
+		// name matches, but the domain does not.
+		"n:" + people[3]: heldAt("uk", t0.Add(-day), "d@co4-old.example", "Co 4.0004", "co4-old.example"),
+	}}
+	o := f.opts()
+	o.Reuse = ew.lookup
+	p := f.build(t, o)
+	c := p.Change("enrich.all")
+	if !slices.Equal(c.PersonIDs, []string{people[0], people[2], people[3]}) || c.Reuses != 1 {
+		t.Errorf("enriched %v, reuses %d; want people 1, 3 and 4 paid, 2 copied", c.PersonIDs, c.Reuses)
+	}
+	if p.Savings.Reused.People != 1 {
+		t.Errorf("savings %+v", p.Savings.Reused)
+	}
+
+	// The same domain as this workspace knows for the company: copied.
+	ew.held["n:"+people[3]] = heldAt("uk", t0.Add(-day), "d@co4.example", "Co Four", "mail.co4.example")
+	o.Reuse = ew.lookup
+	p = f.build(t, o)
+	if c := p.Change("enrich.all"); !slices.Equal(c.PersonIDs, []string{people[0], people[2]}) || c.Reuses != 2 {
+		t.Errorf("enriched %v, reuses %d; want person 4 copied by domain", c.PersonIDs, c.Reuses)
 	}
 }

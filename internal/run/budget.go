@@ -18,7 +18,9 @@ import (
 // budgetState reads what the API account spent this billing month from
 // the backend's ledger, for leadsync { budget }: the month from the
 // invoicing start date of the billing call (else the last one the state
-// recorded, else the calendar month). The ledger is returned open (close
+// recorded, else the calendar month). usage is the answer of the billing
+// call just made, nil when none was: that call is counted in the ledger
+// as a request first. The ledger is returned open (close
 // it with closeLedger); nil when there is no budget or it cannot be read,
 // and the state's Note says why.
 func budgetState(d Deps, cfg *config.Config, st *state.State, usage *api.Usage) (*plan.BudgetState, backend.Ledger) {
@@ -58,7 +60,15 @@ func budgetStateIn(d Deps, cfg *config.Config, st *state.State, usage *api.Usage
 		bs.Note = d.Backend.Describe() + " keeps no ledger"
 		return bs, nil
 	}
-	spent, err := led.Spent(plan.MonthKey(start))
+	var spent backend.Spending
+	if usage != nil {
+		// The billing call just made is a request of the monthly quota
+		// like any other first-generation call (the service counts it):
+		// the ledger counts it too, before saying what the month holds.
+		spent, _, err = led.Reserve(plan.MonthKey(start), backend.Spending{Requests: 1}, backend.Spending{})
+	} else {
+		spent, err = led.Spent(plan.MonthKey(start))
+	}
 	if err != nil {
 		closeLedger(led)
 		bs.Note = "the ledger cannot be read: " + err.Error()
@@ -96,6 +106,11 @@ func (a ledgerAdapter) Reserve(month string, add, limit plan.Spending) (plan.Spe
 
 func (a ledgerAdapter) Release(month string, sub plan.Spending) error {
 	return a.l.Release(month, backend.Spending(sub))
+}
+
+func (a ledgerAdapter) Spent(month string) (plan.Spending, error) {
+	s, err := a.l.Spent(month)
+	return plan.Spending(s), err
 }
 
 // BudgetError refuses an apply that a hard budget does not allow, before

@@ -3,6 +3,7 @@ package run
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/backend"
@@ -104,30 +105,12 @@ func Forget(d Deps, opts ForgetOptions) (*ForgetResult, error) {
 		return nil, err
 	}
 
-	// One event per PERSON: each is one entry on the suppression list.
 	res := &ForgetResult{}
-	var events []*state.Event
-	seen := map[string]bool{}
-	for _, ident := range opts.People {
-		fe := &state.ForgetPeopleEvent{Reason: state.ForgetErasure, PersonIDs: []string{}, Keys: state.IdentifierKeys(ident)}
-		f := Forgotten{Ident: ident}
-		if p := s.FindPerson(ident); p == nil && s.SuppressesAny(fe.Keys) {
-			f.Outcome = ForgetAlreadyErased
-		} else if p == nil {
-			f.Outcome = ForgetSuppressed
-		} else if seen[p.ID] {
-			f.Outcome = ForgetSamePerson
-		} else {
-			seen[p.ID] = true
-			fe.PersonIDs = append(fe.PersonIDs, p.ID)
-			f.Outcome, f.Person = ForgetRemoved, p
-		}
-		res.People = append(res.People, f)
-		if f.Outcome == ForgetRemoved || f.Outcome == ForgetSuppressed {
-			events = append(events, &state.Event{At: d.now().UTC(), Kind: state.EventForgetPeople, Address: state.PeopleAddress, People: fe})
-		}
-	}
+	events := forgetEvents(s, opts.People, d.now().UTC(), res)
 	res.Entries = len(events)
+	if err := recordErasures(d, res.People); err != nil {
+		return nil, err
+	}
 	if len(events) > 0 {
 		if err := journalAndCommit(d.Backend, s, events); err != nil {
 			return nil, err
@@ -150,6 +133,57 @@ func Forget(d Deps, opts ForgetOptions) (*ForgetResult, error) {
 		return nil, err
 	}
 	return res, lock.release()
+}
+
+// forgetEvents decides what forgetting each of people does in s, into
+// res.People, and returns the events that do it: one per person, each one
+// entry on the suppression list.
+func forgetEvents(s *state.State, people []string, now time.Time, res *ForgetResult) []*state.Event {
+	var events []*state.Event
+	seen := map[string]bool{}
+	for _, ident := range people {
+		fe := &state.ForgetPeopleEvent{Reason: state.ForgetErasure, PersonIDs: []string{}, Keys: state.IdentifierKeys(ident)}
+		f := Forgotten{Ident: ident}
+		if p := s.FindPerson(ident); p == nil && s.SuppressesAny(fe.Keys) {
+			f.Outcome = ForgetAlreadyErased
+		} else if p == nil {
+			f.Outcome = ForgetSuppressed
+		} else if seen[p.ID] {
+			f.Outcome = ForgetSamePerson
+		} else {
+			seen[p.ID] = true
+			fe.PersonIDs = append(fe.PersonIDs, p.ID)
+			f.Outcome, f.Person = ForgetRemoved, p
+		}
+		res.People = append(res.People, f)
+		if f.Outcome == ForgetRemoved || f.Outcome == ForgetSuppressed {
+			events = append(events, &state.Event{At: now, Kind: state.EventForgetPeople, Address: state.PeopleAddress, People: fe})
+		}
+	}
+	return events
+}
+
+// recordErasures writes the backend's erasure record of people, before
+// anything else is written: whatever happens next, no workspace, made now
+// or later, and no state pushed later, brings them back
+// (backend.ErasureKeeper). Hashes only.
+func recordErasures(d Deps, people []Forgotten) error {
+	k, ok := backend.ErasuresOf(d.Backend)
+	if !ok {
+		return nil
+	}
+	var entries []*state.Suppression
+	for _, f := range people {
+		keys := state.IdentifierKeys(f.Ident)
+		if f.Person != nil {
+			keys = append(keys, state.PersonKeys(f.Person)...)
+		}
+		entries = append(entries, &state.Suppression{Keys: keys, At: d.now().UTC()})
+	}
+	if err := k.RecordErasures(entries); err != nil {
+		return fmt.Errorf("recording the erasure for every workspace; nothing was erased: %w", err)
+	}
+	return nil
 }
 
 // journalAndCommit journals events, folds them into s and commits s.
@@ -235,6 +269,10 @@ func forgetIn(d Deps, sib *sibling, done []Forgotten, idents []string) (*Workspa
 	we := &WorkspaceErasure{Workspace: sib.name}
 	var events []*state.Event
 	seen := map[string]bool{}
+	// Reading the workspace applied the erasure record, which this
+	// erasure wrote first: what it removed there was held there, and is
+	// written below.
+	h := s.Honoured()
 	for i, ident := range idents {
 		keys := state.IdentifierKeys(ident)
 		names := []string{ident}
@@ -252,6 +290,20 @@ func forgetIn(d Deps, sib *sibling, done []Forgotten, idents []string) (*Workspa
 			}
 		}
 		fe := &state.ForgetPeopleEvent{Reason: state.ForgetErasure, PersonIDs: []string{}, Keys: keys}
+		if p == nil {
+			if hp := h.Find(keys); hp != nil {
+				if !seen[hp.ID] {
+					seen[hp.ID] = true
+					we.Held = append(we.Held, ident)
+					we.Entries++
+				}
+				continue
+			}
+			if h.AddedAny(keys) {
+				we.Entries++
+				continue
+			}
+		}
 		switch {
 		case p != nil && seen[p.ID]:
 			continue
@@ -264,8 +316,8 @@ func forgetIn(d Deps, sib *sibling, done []Forgotten, idents []string) (*Workspa
 		}
 		events = append(events, &state.Event{At: d.now().UTC(), Kind: state.EventForgetPeople, Address: state.PeopleAddress, People: fe})
 	}
-	we.Entries = len(events)
-	if len(events) == 0 {
+	we.Entries += len(events)
+	if len(events) == 0 && h == nil {
 		return we, nil
 	}
 	if err := journalAndCommit(sib.b, s, events); err != nil {

@@ -9,8 +9,13 @@ import (
 // first use and kept current by Fold; people counts that differ from
 // len(People) reveal changes made behind Fold's back, and the index is
 // rebuilt then.
+//
+// Page names are compared ignoring letter case: a page name is the
+// shorthand name of a profile, the last segment of its URL, and the
+// network serves a profile under any case of it (Max_M and max_m are one
+// member), so the index is keyed by the page name in lower case.
 type index struct {
-	byPage map[string]string // page name -> person ID
+	byPage map[string]string // page name in lower case -> person ID
 	people int               // len(People) the index was last in sync with
 }
 
@@ -28,8 +33,9 @@ func (s *State) rebuildIndex() {
 		if p == nil || p.Lead.PageName == "" {
 			continue
 		}
-		if cur, ok := ix.byPage[p.Lead.PageName]; !ok || preferID(id, cur) {
-			ix.byPage[p.Lead.PageName] = id
+		k := pageIndexKey(p.Lead.PageName)
+		if cur, ok := ix.byPage[k]; !ok || preferID(id, cur) {
+			ix.byPage[k] = id
 		}
 	}
 	s.idx = ix
@@ -46,16 +52,22 @@ func preferID(a, b string) bool {
 	return a < b
 }
 
-// byPage returns the ID of the person with page name page, or "".
+// pageIndexKey is the key of a page name in the index: in lower case
+// (without a copy when it is already).
+func pageIndexKey(page string) string { return strings.ToLower(page) }
+
+// byPage returns the ID of the person with page name page (in any letter
+// case), or "".
 func (s *State) byPage(page string) string {
 	if page == "" {
 		return ""
 	}
-	id := s.index().byPage[page]
-	if p := s.People[id]; id != "" && (p == nil || p.Lead.PageName != page) {
+	k := pageIndexKey(page)
+	id := s.index().byPage[k]
+	if p := s.People[id]; id != "" && (p == nil || !strings.EqualFold(p.Lead.PageName, page)) {
 		// Someone edited People directly; trust nothing and rebuild.
 		s.rebuildIndex()
-		id = s.idx.byPage[page]
+		id = s.idx.byPage[k]
 	}
 	if id == "" {
 		if p := s.People[PagePrefix+page]; p != nil {
@@ -84,8 +96,8 @@ func (s *State) removePerson(id string) {
 	// A person made again under this ID before the next write (a search
 	// finds them again) starts a history of their own: written whole.
 	s.touchHistory(id, -1)
-	if p != nil && ix.byPage[p.Lead.PageName] == id {
-		delete(ix.byPage, p.Lead.PageName)
+	if p != nil && ix.byPage[pageIndexKey(p.Lead.PageName)] == id {
+		delete(ix.byPage, pageIndexKey(p.Lead.PageName))
 	}
 }
 
@@ -96,9 +108,10 @@ func (s *State) indexPage(p *Person) {
 		return
 	}
 	ix := s.index()
-	cur, ok := ix.byPage[p.Lead.PageName]
-	if !ok || cur == p.ID || s.People[cur] == nil || s.People[cur].Lead.PageName != p.Lead.PageName || preferID(p.ID, cur) {
-		ix.byPage[p.Lead.PageName] = p.ID
+	k := pageIndexKey(p.Lead.PageName)
+	cur, ok := ix.byPage[k]
+	if !ok || cur == p.ID || s.People[cur] == nil || !strings.EqualFold(s.People[cur].Lead.PageName, p.Lead.PageName) || preferID(p.ID, cur) {
+		ix.byPage[k] = p.ID
 	}
 }
 
@@ -108,8 +121,8 @@ func (s *State) setPageName(p *Person, page string) {
 		return
 	}
 	ix := s.index()
-	if ix.byPage[p.Lead.PageName] == p.ID {
-		delete(ix.byPage, p.Lead.PageName)
+	if k := pageIndexKey(p.Lead.PageName); ix.byPage[k] == p.ID {
+		delete(ix.byPage, k)
 	}
 	p.Lead.PageName = page
 	s.indexPage(p)

@@ -93,6 +93,9 @@ type State struct {
 	// first len(Suppressed) == supLen entries (the list only grows).
 	sup    map[string]bool
 	supLen int
+	// honoured is what the erasure record changed when s was read
+	// (HonourErasures).
+	honoured *Honoured
 }
 
 // Suppression is one erased person on the suppression list.

@@ -693,6 +693,8 @@ func budgetJSON(s *engine.Summary) any {
 
 // notSpentLine says what a run did not pay for, and why: "Not spent: up to
 // 449 credits (excluded 412, imported 4, reused 33)." "" when nothing.
+// "Up to" only with people excluded (a bound); imported and reused alone
+// are exact: "Not spent: 5 credits (reused 5)."
 func notSpentLine(n engine.NotSpent) string {
 	if n.Credits() == 0 {
 		return ""
@@ -706,7 +708,7 @@ func notSpentLine(n engine.NotSpent) string {
 			why = append(why, fmt.Sprintf("%s %s", x.name, textfmt.Thousands(x.n*n.CreditsPerEnrich)))
 		}
 	}
-	return fmt.Sprintf("Not spent: up to %s (%s).", Plural(n.Credits(), "credit"), strings.Join(why, ", "))
+	return fmt.Sprintf("Not spent: %s%s (%s).", upTo(n.Excluded > 0), Plural(n.Credits(), "credit"), strings.Join(why, ", "))
 }
 
 // notSpentJSON is the summary's credits not spent, by reason.

@@ -26,7 +26,7 @@ func savingsLines(p *plan.Plan) []string {
 		if n := sv.Reused.Credits; n > 0 {
 			why = append(why, "reused "+thousands(n))
 		}
-		out = append(out, fmt.Sprintf("Not spent: up to %s (%s).", count(sv.CreditsMax, "credit", "credits"), strings.Join(why, ", ")))
+		out = append(out, fmt.Sprintf("Not spent: %s%s (%s).", upTo(sv.Excluded.CreditsMax > 0), count(sv.CreditsMax, "credit", "credits"), strings.Join(why, ", ")))
 	}
 	if l := excludedLine(p); l != "" {
 		out = append(out, l)
@@ -46,6 +46,17 @@ func savingsLines(p *plan.Plan) []string {
 		out = append(out, fmt.Sprintf("Reused: %s (0 credits): %s not spent.", strings.Join(from, ", "), count(sv.Reused.Credits, "credit", "credits")))
 	}
 	return out
+}
+
+// upTo is "up to " before a figure that is a bound: credits not spent on
+// excluded people (one might have been beyond a limit anyway); "" before
+// an exact one (e-mails imported, enrichments reused: each is a person
+// who needed one and has it at no credit).
+func upTo(bound bool) string {
+	if bound {
+		return "up to "
+	}
+	return ""
 }
 
 // excludedLine is the plan's line about its exclude blocks, as the issue

@@ -296,3 +296,25 @@ type CrossWorkspace interface {
 func CrossWorkspaceOf(b Backend) (CrossWorkspace, bool) {
 	return abilityOf[CrossWorkspace](b)
 }
+
+// ErasureKeeper is a backend that keeps the erasure record of all its
+// workspaces (the working copy's erasures.json, the pg backend's erasures
+// table): every erasure (leadsync forget) as hashed identifiers
+// (state.Suppression), nothing that names the person. Its Load and Push
+// honour the record (state.HonourErasures), so that a workspace made after
+// an erasure, or an old state pushed later, does not bring the person
+// back.
+type ErasureKeeper interface {
+	// Erasures returns the record, oldest first.
+	Erasures() ([]*state.Suppression, error)
+	// RecordErasures adds entries to the record (an entry it holds
+	// already, by state.EntryKey, is kept once).
+	RecordErasures(entries []*state.Suppression) error
+}
+
+// ErasuresOf returns b (or the backend it wraps) as an ErasureKeeper, ok
+// false when its workspaces share no erasure record (a state file named
+// with --state).
+func ErasuresOf(b Backend) (ErasureKeeper, bool) {
+	return abilityOf[ErasureKeeper](b)
+}

@@ -7,7 +7,9 @@
 // way (one synced, checksummed line per completed call, replayed by the
 // next load and folded in at the end) and the lock file that keeps two
 // writers apart. It also recovers a journal damaged in the middle (state
-// recover).
+// recover). The workspaces of a working copy share the budget's ledger
+// (ledger.json) and the erasure record (erasures.json, erasures.go), which
+// every workspace's Load and Push honour.
 //
 // It registers itself as the default backend (Definition) and runs
 // backendtest.Run in its tests. It imports state (the model), statefile

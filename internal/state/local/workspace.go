@@ -256,6 +256,11 @@ func (ws *Workspace) Load() (*state.State, error) {
 		return nil, err
 	}
 	s.Epoch = ws.set.epoch(ws.name)
+	// An erasure made elsewhere (another workspace, before this one was
+	// made) holds here too.
+	if err := ws.honour(s); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 
@@ -335,6 +340,10 @@ func (ws *Workspace) Push(s *state.State, force bool) error {
 		if err := store.Commit(cur); err != nil {
 			return err
 		}
+	}
+	// An old state does not bring back a person erased since.
+	if err := ws.honour(s); err != nil {
+		return fmt.Errorf("%w; nothing was copied", err)
 	}
 	serial, mark := s.Serial, s.Journal
 	s.Serial, s.Journal = max(s.Serial, cur.Serial), nil

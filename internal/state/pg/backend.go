@@ -196,7 +196,9 @@ func (b *Backend) writable(ctx context.Context) (*pgx.Conn, error) {
 // read-only REPEATABLE READ transaction: it neither blocks nor waits for an
 // apply), with the calls an interrupted apply recorded applied on top. A
 // workspace with nothing stored gives an empty state. The state returned
-// tracks its changes, so that Commit writes only what changed.
+// tracks its changes, so that Commit writes only what changed. The
+// schema's erasure record is applied to it (erasures.go), as to a pushed
+// state.
 func (b *Backend) Load() (*state.State, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -241,7 +243,12 @@ func (b *Backend) Load() (*state.State, error) {
 		if b.workspace != DefaultWorkspace {
 			return nil, noWorkspace(b.workspace)
 		}
-		return b.empty(), nil
+		s = b.empty()
+	}
+	// An erasure made elsewhere (another workspace, before this one was
+	// made) holds here too.
+	if err := b.honour(ctx, tx, s); err != nil {
+		return nil, err
 	}
 	return s, nil
 }

@@ -16,7 +16,7 @@ import (
 // SchemaVersion is the version of the tables this build reads and writes.
 // A schema of a newer version is refused; an older one is migrated, in one
 // transaction, by the first command that writes.
-const SchemaVersion = 5
+const SchemaVersion = 6
 
 // migrations[i] takes a schema from version i to i+1. {s} is the schema.
 var migrations = []string{
@@ -188,6 +188,16 @@ CREATE TABLE {s}.ledger (
 	PRIMARY KEY (account, month)
 );
 CREATE INDEX people_network_id ON {s}.people (network_id);
+`,
+	// 5 -> 6: the erasure record of every workspace (leadsync forget), as
+	// hashed identifiers (state.Suppression): a workspace made later, or a
+	// state pushed later, honours it. entry is state.EntryKey of keys.
+	`
+CREATE TABLE {s}.erasures (
+	entry text PRIMARY KEY,
+	keys  text[] NOT NULL,
+	at    timestamptz NOT NULL
+);
 `,
 }
 

@@ -192,6 +192,10 @@ func (b *Backend) Push(s *state.State, force bool) error {
 	if !force && info != nil && !info.IsEmpty() {
 		return &NotEmptyError{Where: b.Describe(), People: info.People, Blocks: info.Blocks}
 	}
+	// An old state does not bring back a person erased since.
+	if err := b.honour(ctx, c, s); err != nil {
+		return fmt.Errorf("%w; nothing was copied", err)
+	}
 	return b.replace(ctx, s)
 }
 

@@ -48,6 +48,7 @@ func Run(t *testing.T, k Kind) {
 		{"DataMarkWorkspaceMadeAgain", testDataMarkMadeAgain},
 		{"CrossWorkspace", testCrossWorkspace},
 		{"Ledger", testLedger},
+		{"ErasureRecord", testErasureRecord},
 	} {
 		t.Run(c.name, func(t *testing.T) { c.run(t, k) })
 	}
