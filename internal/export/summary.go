@@ -50,28 +50,69 @@ const notEnriched = "not enriched"
 // written, the sheets, each source with its filters and result count,
 // enrichment counts by validation status, credits and quota, warnings.
 func (j *job) summary() []sumRow {
-	var rows []sumRow
-	add := func(style rowStyle, cells ...any) { rows = append(rows, sumRow{style, cells}) }
-	gap := func() { rows = append(rows, sumRow{}) }
-
-	add(styleTitle, "leadsync export")
-	add(stylePlain, "Export", j.exp.Address)
-	add(stylePlain, "File", j.exp.Path)
-	add(stylePlain, "Written at", j.now)
-	add(stylePlain, "Times", "all dates and times in this file are UTC")
+	var b sumRows
+	b.add(styleTitle, "leadsync export")
+	b.add(stylePlain, "Export", j.exp.Address)
+	b.add(stylePlain, "File", j.exp.Path)
+	b.add(stylePlain, "Written at", j.now)
+	b.add(stylePlain, "Times", "all dates and times in this file are UTC")
 	if n := len(j.st.Suppressed); n > 0 {
-		add(stylePlain, "Suppressed", n, "people erased with leadsync forget: left out of every sheet, dropped from every result")
+		b.add(stylePlain, "Suppressed", n, "people erased with leadsync forget: left out of every sheet, dropped from every result")
 	}
 
-	gap()
-	add(styleTitle, "Sheets")
-	add(styleHeader, "Sheet", "Rows", "From", "Written to")
+	b.gap()
+	b.add(styleTitle, "Sheets")
+	b.add(styleHeader, "Sheet", "Rows", "From", "Written to")
 	for _, s := range j.sheets {
-		add(stylePlain, s.conf.Name, s.table.n, strings.Join(s.rows.sources, ", "), s.where)
+		b.add(stylePlain, s.conf.Name, s.table.n, strings.Join(s.rows.sources, ", "), s.where)
 	}
 
-	// The sources feeding this export, each once, in the order sheets use them.
-	var searches, profiles, imports []string
+	searches, profiles, imports := j.sources()
+	j.searchRows(&b, searches)
+	if leaves := j.splitLeafRows(searches); len(leaves) > 0 {
+		b.gap()
+		b.rows = append(b.rows, leaves...)
+	}
+	j.profileRows(&b, profiles)
+	j.importRows(&b, imports)
+
+	b.gap()
+	b.add(styleTitle, "Enrichment of the people in this export")
+	b.add(styleHeader, "Validation status", "People")
+	for _, c := range j.statusCounts() {
+		b.add(stylePlain, c.status, c.n)
+	}
+
+	if drift := j.driftCounts(); len(drift) > 0 {
+		b.gap()
+		b.add(styleTitle, "Changes seen of the people in this export")
+		b.add(styleHeader, "Change", "People", "Note")
+		b.rows = append(b.rows, drift...)
+	}
+
+	j.creditRows(&b)
+
+	if len(j.warnings) > 0 {
+		b.gap()
+		b.add(styleTitle, "Warnings")
+		for _, w := range j.warnings {
+			b.add(styleWide, w)
+		}
+	}
+	return b.rows
+}
+
+// sumRows collects the rows of a summary.
+type sumRows struct{ rows []sumRow }
+
+func (b *sumRows) add(style rowStyle, cells ...any) { b.rows = append(b.rows, sumRow{style, cells}) }
+
+// gap adds an empty row between two sections.
+func (b *sumRows) gap() { b.rows = append(b.rows, sumRow{}) }
+
+// sources returns the sources feeding this export by kind, each once, in
+// the order sheets use them.
+func (j *job) sources() (searches, profiles, imports []string) {
 	seen := map[string]bool{}
 	for _, s := range j.sheets {
 		for _, src := range s.rows.sources {
@@ -89,131 +130,135 @@ func (j *job) summary() []sumRow {
 			}
 		}
 	}
-	if len(searches) > 0 {
-		gap()
-		add(styleTitle, "Searches")
-		add(styleHeader, "Search", "Filters", "Results", "Kept", "Last run", "Note")
-		for _, addr := range searches {
-			filters := ""
-			for _, s := range j.cfg.Searches {
-				if s.Address == addr {
-					filters = formatFilters(s.Request.Params)
-				}
-			}
-			rec := j.st.Searches[addr]
-			if rec == nil {
-				first := "not run yet"
-				if n := splitUnderwayNote(j.st, addr); n != "" {
-					first = n
-				}
-				add(stylePlain, addr, filters, nil, nil, nil, joinNotes(first, j.failureNote(addr)))
-				continue
-			}
-			note := ""
-			if rec.ResultCount == 0 {
-				note = ZeroResultsNote
-			}
-			if rec.Suppressed > 0 {
-				note = joinNotes(note, textfmt.Thousands(rec.Suppressed)+" suppressed (erased with leadsync forget, dropped)")
-			}
-			if rec.Split != nil {
-				note = joinNotes(note, splitNote(rec))
-			} else if rec.Capped || rec.ResultCount >= api.MaxResults {
-				note = joinNotes(note, fmt.Sprintf("hit the cap of %d results: the network probably cut the list off; narrow the filters (city, level_filter, ...) and split the search to see everyone", api.MaxResults))
-			}
-			note = joinNotes(note, splitUnderwayNote(j.st, addr))
-			add(stylePlain, addr, filters, rec.ResultCount, len(rec.LeadIDs), rec.RanAt.UTC(), joinNotes(note, j.failureNote(addr)))
-		}
-	}
-	if leaves := j.splitLeafRows(searches); len(leaves) > 0 {
-		gap()
-		rows = append(rows, leaves...)
-	}
-	if len(profiles) > 0 {
-		gap()
-		add(styleTitle, "Profiles")
-		add(styleHeader, "Profile", "Page name", "Read at", "Note")
-		for _, addr := range profiles {
-			page := ""
-			for _, p := range j.cfg.Profiles {
-				if p.Address == addr {
-					page = p.PageName
-				}
-			}
-			rec := j.st.Profiles[addr]
-			if rec == nil {
-				add(stylePlain, addr, page, nil, joinNotes("not read yet", j.failureNote(addr)))
-				continue
-			}
-			add(stylePlain, addr, page, rec.ReadAt.UTC(), j.failureNote(addr))
-		}
-	}
-	if len(imports) > 0 {
-		gap()
-		add(styleTitle, "Imports")
-		add(styleHeader, "Import", "File", "Rows", "People", "With an e-mail", "Imported at", "Note")
-		for _, addr := range imports {
-			rec := j.st.Imports[addr]
-			if rec == nil {
-				file := ""
-				for _, im := range j.cfg.Imports {
-					if im.Address == addr {
-						file = im.File
-					}
-				}
-				add(stylePlain, addr, file, nil, nil, nil, nil, "not imported yet")
-				continue
-			}
-			note := "enriched at no credit: no call was made"
-			if rec.Suppressed > 0 {
-				note = joinNotes(note, textfmt.Thousands(rec.Suppressed)+" suppressed (erased with leadsync forget, dropped)")
-			}
-			add(stylePlain, addr, rec.File, rec.Rows, len(rec.PersonIDs), rec.Enriched, rec.ImportedAt.UTC(), note)
-		}
-	}
+	return searches, profiles, imports
+}
 
-	gap()
-	add(styleTitle, "Enrichment of the people in this export")
-	add(styleHeader, "Validation status", "People")
-	for _, c := range j.statusCounts() {
-		add(stylePlain, c.status, c.n)
+// searchRows adds the section of the searches: filters, results, when
+// each ran, and what to know of its results.
+func (j *job) searchRows(b *sumRows, searches []string) {
+	if len(searches) == 0 {
+		return
 	}
-
-	if drift := j.driftCounts(); len(drift) > 0 {
-		gap()
-		add(styleTitle, "Changes seen of the people in this export")
-		add(styleHeader, "Change", "People", "Note")
-		rows = append(rows, drift...)
+	b.gap()
+	b.add(styleTitle, "Searches")
+	b.add(styleHeader, "Search", "Filters", "Results", "Kept", "Last run", "Note")
+	for _, addr := range searches {
+		filters := ""
+		for _, s := range j.cfg.Searches {
+			if s.Address == addr {
+				filters = formatFilters(s.Request.Params)
+			}
+		}
+		rec := j.st.Searches[addr]
+		if rec == nil {
+			first := "not run yet"
+			if n := splitUnderwayNote(j.st, addr); n != "" {
+				first = n
+			}
+			b.add(stylePlain, addr, filters, nil, nil, nil, joinNotes(first, j.failureNote(addr)))
+			continue
+		}
+		note := ""
+		if rec.ResultCount == 0 {
+			note = ZeroResultsNote
+		}
+		if rec.Suppressed > 0 {
+			note = joinNotes(note, textfmt.Thousands(rec.Suppressed)+" suppressed (erased with leadsync forget, dropped)")
+		}
+		if rec.Split != nil {
+			note = joinNotes(note, splitNote(rec))
+		} else if rec.Capped || rec.ResultCount >= api.MaxResults {
+			note = joinNotes(note, fmt.Sprintf("hit the cap of %d results: the network probably cut the list off; narrow the filters (city, level_filter, ...) and split the search to see everyone", api.MaxResults))
+		}
+		note = joinNotes(note, splitUnderwayNote(j.st, addr))
+		b.add(stylePlain, addr, filters, rec.ResultCount, len(rec.LeadIDs), rec.RanAt.UTC(), joinNotes(note, j.failureNote(addr)))
 	}
+}
 
-	gap()
-	add(styleTitle, "Credits and quota")
+// profileRows adds the section of the profile reads.
+func (j *job) profileRows(b *sumRows, profiles []string) {
+	if len(profiles) == 0 {
+		return
+	}
+	b.gap()
+	b.add(styleTitle, "Profiles")
+	b.add(styleHeader, "Profile", "Page name", "Read at", "Note")
+	for _, addr := range profiles {
+		page := ""
+		for _, p := range j.cfg.Profiles {
+			if p.Address == addr {
+				page = p.PageName
+			}
+		}
+		rec := j.st.Profiles[addr]
+		if rec == nil {
+			b.add(stylePlain, addr, page, nil, joinNotes("not read yet", j.failureNote(addr)))
+			continue
+		}
+		b.add(stylePlain, addr, page, rec.ReadAt.UTC(), j.failureNote(addr))
+	}
+}
+
+// importRows adds the section of the imports.
+func (j *job) importRows(b *sumRows, imports []string) {
+	if len(imports) == 0 {
+		return
+	}
+	b.gap()
+	b.add(styleTitle, "Imports")
+	b.add(styleHeader, "Import", "File", "Rows", "People", "With an e-mail", "Imported at", "Note")
+	for _, addr := range imports {
+		rec := j.st.Imports[addr]
+		if rec == nil {
+			file := ""
+			for _, im := range j.cfg.Imports {
+				if im.Address == addr {
+					file = im.File
+				}
+			}
+			b.add(stylePlain, addr, file, nil, nil, nil, nil, "not imported yet")
+			continue
+		}
+		note := "enriched at no credit: no call was made"
+		if rec.Suppressed > 0 {
+			note = joinNotes(note, textfmt.Thousands(rec.Suppressed)+" suppressed (erased with leadsync forget, dropped)")
+		}
+		b.add(stylePlain, addr, rec.File, rec.Rows, len(rec.PersonIDs), rec.Enriched, rec.ImportedAt.UTC(), note)
+	}
+}
+
+// creditRows adds the section of credits and quota: what this run and
+// all runs spent, what was not spent and why, the balance and the
+// requests left.
+func (j *job) creditRows(b *sumRows) {
+	b.gap()
+	b.add(styleTitle, "Credits and quota")
 	u := j.st.Usage
 	if j.opts.Stats != nil {
-		add(stylePlain, "Credits spent this run", j.opts.Stats.CreditsSpent)
+		b.add(stylePlain, "Credits spent this run", j.opts.Stats.CreditsSpent)
 		if n := j.opts.Stats.CreditsUnknown; n > 0 {
-			add(stylePlain, "Credits that may have been charged this run", n, "enrichments whose outcome is unknown")
+			b.add(stylePlain, "Credits that may have been charged this run", n, "enrichments whose outcome is unknown")
 		}
 	} else {
-		add(stylePlain, "Credits spent this run", 0, "written from state by leadsync export: no calls made")
+		b.add(stylePlain, "Credits spent this run", 0, "written from state by leadsync export: no calls made")
 	}
-	add(stylePlain, "Credits spent, all runs", u.CreditsSpent)
+	b.add(stylePlain, "Credits spent, all runs", u.CreditsSpent)
 	if imp, reu, exc := j.notSpent(); imp+reu+exc > 0 {
-		add(stylePlain, "People not enriched: on an exclude list", exc, "people this export's searches found whom an exclude list names: they were not enriched, which saved credits_per_enrich credits each")
-		add(stylePlain, "People not enriched: e-mail imported", imp, "people in this export whose e-mail came from an imported file: no credit was spent on them")
-		add(stylePlain, "People not enriched: copied from another workspace", reu, "people in this export already enriched in another workspace: their e-mail was copied, no credit was spent on them")
+		b.add(stylePlain, "People not enriched: on an exclude list", exc, "people this export's searches found whom an exclude list names: they were not enriched, which saved credits_per_enrich credits each")
+		b.add(stylePlain, "People not enriched: e-mail imported", imp, "people in this export whose e-mail came from an imported file: no credit was spent on them")
+		b.add(stylePlain, "People not enriched: copied from another workspace", reu, "people in this export already enriched in another workspace: their e-mail was copied, no credit was spent on them")
 	}
 	if u.CreditsUnknown > 0 {
-		add(stylePlain, "Credits that may have been charged, all runs", u.CreditsUnknown, "enrichments whose outcome is unknown")
+		b.add(stylePlain, "Credits that may have been charged, all runs", u.CreditsUnknown, "enrichments whose outcome is unknown")
 	}
 	if u.CreditBalance != nil {
-		add(stylePlain, "Credit balance", *u.CreditBalance, "as of", timeOrNil(u.CreditBalanceAt))
+		b.add(stylePlain, "Credit balance", *u.CreditBalance, "as of", timeOrNil(u.CreditBalanceAt))
 	} else {
-		add(stylePlain, "Credit balance", "unknown")
+		b.add(stylePlain, "Credit balance", "unknown")
 	}
 	switch {
 	case j.opts.Stats != nil && j.opts.Stats.RemainingRequests != nil:
-		add(stylePlain, "Remaining requests this month", *j.opts.Stats.RemainingRequests, "as of", j.now)
+		b.add(stylePlain, "Remaining requests this month", *j.opts.Stats.RemainingRequests, "as of", j.now)
 	case u.RemainingRequests != nil && u.CheckedAt != nil:
 		// The service's figure, read before the calls made since (as show
 		// says it): at least that many fewer now.
@@ -221,24 +266,15 @@ func (j *job) summary() []sumRow {
 		if n := QuotaCallsSince(j.st, *u.CheckedAt); n > 0 {
 			note = fmt.Sprintf("%s recorded since, so at least %s fewer now", textfmt.Plural(n, "call"), textfmt.Thousands(n))
 		}
-		add(stylePlain, "Remaining requests this month", *u.RemainingRequests, "as of", u.CheckedAt.UTC(), note)
+		b.add(stylePlain, "Remaining requests this month", *u.RemainingRequests, "as of", u.CheckedAt.UTC(), note)
 	case u.RemainingRequests != nil:
-		add(stylePlain, "Remaining requests this month", *u.RemainingRequests, "as of", nil)
+		b.add(stylePlain, "Remaining requests this month", *u.RemainingRequests, "as of", nil)
 	default:
-		add(stylePlain, "Remaining requests this month", "unknown", "run leadsync usage to check")
+		b.add(stylePlain, "Remaining requests this month", "unknown", "run leadsync usage to check")
 	}
 	if u.InvoicingStartDate != "" {
-		add(stylePlain, "Invoicing start date", u.InvoicingStartDate)
+		b.add(stylePlain, "Invoicing start date", u.InvoicingStartDate)
 	}
-
-	if len(j.warnings) > 0 {
-		gap()
-		add(styleTitle, "Warnings")
-		for _, w := range j.warnings {
-			add(styleWide, w)
-		}
-	}
-	return rows
 }
 
 // failureNote tells of the last failed call of addr, when the state holds
