@@ -25,5 +25,10 @@ func TestConformance(t *testing.T) {
 			b.(*Backend).Close()
 			l.(*Lock).conn.Close(context.Background())
 		},
+		KillClaims: func(t *testing.T, c backend.Claims) {
+			pc := c.(*claims)
+			pc.closed = true
+			pc.conn.Close(context.Background())
+		},
 	})
 }
