@@ -22,6 +22,9 @@ from the configuration: a search's or profile's people leave the exports
 that list it, but the people and their enrichments stay (nothing paid for
 is lost). The next plan shows the block as new again.
 
+A block's address (search.cto) or a module's (module.dach) removes every
+search and profile record inside it.
+
 person.<id> removes a person entirely, with their enrichment; a search that
 finds them again brings them back. For an erasure request use leadsync
 forget, which also keeps them out from then on.

@@ -149,39 +149,9 @@ func (xlsxWriter) write(j *job) ([]Written, error) {
 			r.data.Close()
 		}
 	}()
-	truncated := 0
-	perSheet := maxRows - 1 // the header takes a row
-	for i := range j.sheets {
-		s := &j.sheets[i]
-		t := s.table
-		parts := (t.n + perSheet - 1) / perSheet
-		if parts == 0 {
-			parts = 1
-		}
-		var names []string
-		for p := 1; p <= parts; p++ {
-			names = append(names, namer.name(t.name, p))
-		}
-		if names[0] != t.name {
-			j.warnf("sheet %q is named %q in the workbook: Excel does not accept the name as written", t.name, names[0])
-		}
-		if parts > 1 {
-			j.warnf("sheet %q has %d rows, more than the %d an Excel sheet holds: continued on %s", t.name, t.n, perSheet, strings.Join(names[1:], ", "))
-		}
-		for p, name := range names {
-			from, to := p*perSheet, min(t.n, (p+1)*perSheet)
-			part, rows, err := writeDataSheet(f, styles, name, tableName(t.name, w.Sheets+1), t, from, to)
-			if rows != nil {
-				sheetRows[part] = rows
-				truncated += rows.cut
-			}
-			if err != nil {
-				return nil, fmt.Errorf("writing %s, sheet %q: %w", j.path, name, err)
-			}
-			w.Sheets++
-		}
-		w.Rows += t.n
-		s.where = strings.Join(names, ", ")
+	truncated, err := writeDataSheets(f, styles, namer, j, &w, sheetRows)
+	if err != nil {
+		return nil, err
 	}
 	if truncated > 0 {
 		j.warnf("%d cells were longer than the 32,767 characters an Excel cell holds and were cut; they end in %q", truncated, strings.TrimSpace(truncMarker))
@@ -190,17 +160,7 @@ func (xlsxWriter) write(j *job) ([]Written, error) {
 	if err := writeSummarySheet(f, styles, sumName, j.summary()); err != nil {
 		return nil, fmt.Errorf("writing %s, sheet %q: %w", j.path, sumName, err)
 	}
-	stamp := j.now.Format(time.RFC3339)
-	if err := f.SetDocProps(&excelize.DocProperties{
-		Title:          "Leads: " + j.exp.Name,
-		Subject:        j.exp.Address,
-		Creator:        "leadsync",
-		LastModifiedBy: "leadsync",
-		Description:    "Written by leadsync from its state. The Summary sheet says when, from which searches, and what was enriched.",
-		Keywords:       "leads; leadsync",
-		Created:        stamp,
-		Modified:       stamp,
-	}); err != nil {
+	if err := setDocProps(f, j); err != nil {
 		return nil, err
 	}
 	// The Summary, the first sheet, is the active one as in a new workbook.
@@ -228,6 +188,63 @@ func (xlsxWriter) write(j *job) ([]Written, error) {
 	}
 	w.Warnings = j.warnings
 	return []Written{w}, nil
+}
+
+// writeDataSheets writes the worksheets of every sheet block of j, each
+// continued on "<name> (2)" ... past Excel's row limit, counting them and
+// their rows in w; sheetRows gets their data rows by part name. It
+// returns the number of cells cut to fit a cell.
+func writeDataSheets(f *excelize.File, styles xlsxStyles, namer *sheetNamer, j *job, w *Written, sheetRows map[string]*sheetRowsXML) (truncated int, err error) {
+	perSheet := maxRows - 1 // the header takes a row
+	for i := range j.sheets {
+		s := &j.sheets[i]
+		t := s.table
+		parts := (t.n + perSheet - 1) / perSheet
+		if parts == 0 {
+			parts = 1
+		}
+		var names []string
+		for p := 1; p <= parts; p++ {
+			names = append(names, namer.name(t.name, p))
+		}
+		if names[0] != t.name {
+			j.warnf("sheet %q is named %q in the workbook: Excel does not accept the name as written", t.name, names[0])
+		}
+		if parts > 1 {
+			j.warnf("sheet %q has %d rows, more than the %d an Excel sheet holds: continued on %s", t.name, t.n, perSheet, strings.Join(names[1:], ", "))
+		}
+		for p, name := range names {
+			from, to := p*perSheet, min(t.n, (p+1)*perSheet)
+			part, rows, err := writeDataSheet(f, styles, name, tableName(t.name, w.Sheets+1), t, from, to)
+			if rows != nil {
+				sheetRows[part] = rows
+				truncated += rows.cut
+			}
+			if err != nil {
+				return truncated, fmt.Errorf("writing %s, sheet %q: %w", j.path, name, err)
+			}
+			w.Sheets++
+		}
+		w.Rows += t.n
+		s.where = strings.Join(names, ", ")
+	}
+	return truncated, nil
+}
+
+// setDocProps sets the workbook's properties: what it is and when it was
+// written.
+func setDocProps(f *excelize.File, j *job) error {
+	stamp := j.now.Format(time.RFC3339)
+	return f.SetDocProps(&excelize.DocProperties{
+		Title:          "Leads: " + j.exp.Name,
+		Subject:        j.exp.Address,
+		Creator:        "leadsync",
+		LastModifiedBy: "leadsync",
+		Description:    "Written by leadsync from its state. The Summary sheet says when, from which searches, and what was enriched.",
+		Keywords:       "leads; leadsync",
+		Created:        stamp,
+		Modified:       stamp,
+	})
 }
 
 // writeDataSheet makes a worksheet of rows [from, to) of t: a bold, frozen

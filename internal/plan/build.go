@@ -12,6 +12,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/leadsync/leadsync/internal/address"
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/catalog"
 	"github.com/leadsync/leadsync/internal/config"
@@ -35,8 +36,15 @@ func Build(cfg *config.Config, st *state.State, opts Options) (*Plan, hcl.Diagno
 	if st == nil {
 		st = &state.State{}
 	}
+	// Moved blocks: the plan is made on the state as it will be once
+	// apply has recorded the moves, which it does first.
+	moves, moveDiags := Moves(cfg, st)
+	if len(moves) > 0 {
+		st = st.Moved(moves)
+	}
 	b := &builder{cfg: cfg, st: st, opts: opts, v: newEnv(cfg, st, now), now: now,
-		running: map[string]int{}}
+		running: map[string]int{}, diags: moveDiags}
+	defer b.v.settle()
 	b.v.lookup = opts.Reuse
 	p := &Plan{
 		FormatVersion:   FormatVersion,
@@ -59,7 +67,11 @@ func Build(cfg *config.Config, st *state.State, opts Options) (*Plan, hcl.Diagno
 	b.selectTargets()
 	b.selectReplace()
 	if !b.diags.HasErrors() {
+		b.moved(moves)
 		b.retention()
+		if b.limited() {
+			b.v.prefetchOwned()
+		}
 		for _, s := range cfg.Searches {
 			if b.selected(s.Address) {
 				b.add(b.search(s))
@@ -75,6 +87,7 @@ func Build(cfg *config.Config, st *state.State, opts Options) (*Plan, hcl.Diagno
 		b.enriches()
 		b.forgets()
 		b.exports()
+		b.dropUpToDateMoved()
 		b.totals()
 		b.quota()
 		b.budget()
@@ -143,14 +156,26 @@ func (b *builder) errorf(summary, detail string) {
 }
 
 // blockOf returns the block address of an instance address.
-func blockOf(addr string) string {
-	if i := strings.IndexByte(addr, '['); i > 0 {
-		return addr[:i]
-	}
-	return addr
-}
+func blockOf(addr string) string { return address.Block(addr) }
 
-const addressHelp = `Addresses look like search.cto (every instance), search.cto["Berlin"], search.cto[0], profile.founder, enrich.cto_contacts, track.champions or export.marketing; quote them for the shell. "leadsync state list" shows the addresses in state.`
+const addressHelp = `Addresses look like search.cto (every instance), search.cto["Berlin"], search.cto[0], profile.founder, enrich.cto_contacts, track.champions, export.marketing, or module.dach (everything in a module) and module.dach.search.cto; quote them for the shell. "leadsync state list" shows the addresses in state.`
+
+// targetMatcher reports which addresses an address given with --target or
+// --replace names: itself, every instance of a block, everything inside a
+// module (see address.Matches).
+func targetMatcher(t string) func(addr string) bool {
+	p, err := address.Parse(t)
+	if err != nil {
+		return func(addr string) bool { return addr == t }
+	}
+	return func(addr string) bool {
+		if addr == t {
+			return true
+		}
+		a, err := address.Parse(addr)
+		return err == nil && p.Contains(a)
+	}
+}
 
 // selectTargets resolves --target into the set of planned addresses.
 func (b *builder) selectTargets() {
@@ -165,14 +190,15 @@ func (b *builder) selectTargets() {
 	}
 	for _, t := range b.opts.Targets {
 		t = strings.TrimSpace(t)
+		match := targetMatcher(t)
 		found := false
 		for _, s := range b.cfg.Searches {
-			if s.Address == t || s.Block == t {
+			if match(s.Address) {
 				b.sel[s.Address], found = true, true
 			}
 		}
 		for _, p := range b.cfg.Profiles {
-			if p.Address == t || p.Block == t {
+			if match(p.Address) {
 				b.sel[p.Address], found = true, true
 			}
 		}
@@ -182,7 +208,7 @@ func (b *builder) selectTargets() {
 			}
 		}
 		for _, e := range b.cfg.Enriches {
-			if e.Address == t {
+			if match(e.Address) {
 				b.sel[e.Address], found = true, true
 				addSources(e.From)
 			}
@@ -194,7 +220,7 @@ func (b *builder) selectTargets() {
 			}
 		}
 		for _, x := range b.cfg.Exports {
-			if x.Address == t {
+			if match(x.Address) {
 				b.sel[x.Address], found = true, true
 				for _, sh := range x.Sheets {
 					addSources(sh.From)
@@ -202,7 +228,7 @@ func (b *builder) selectTargets() {
 			}
 		}
 		for _, addr := range b.stateAddresses() {
-			if addr == t || blockOf(addr) == t {
+			if match(addr) {
 				b.sel[addr], found = true, true
 			}
 		}
@@ -245,6 +271,9 @@ func (b *builder) targetAddresses() []string {
 	for _, x := range b.cfg.Exports {
 		add(x.Address)
 	}
+	for _, m := range b.cfg.Modules {
+		add(m.Call, m.Address)
+	}
 	for _, a := range b.stateAddresses() {
 		add(a, blockOf(a))
 	}
@@ -256,14 +285,15 @@ func (b *builder) selectReplace() {
 	b.replace = map[string]bool{}
 	for _, r := range b.opts.Replace {
 		r = strings.TrimSpace(r)
+		match := targetMatcher(r)
 		found := false
 		for _, s := range b.cfg.Searches {
-			if s.Address == r || s.Block == r {
+			if match(s.Address) {
 				b.replace[s.Address], found = true, true
 			}
 		}
 		for _, p := range b.cfg.Profiles {
-			if p.Address == r || p.Block == r {
+			if match(p.Address) {
 				b.replace[p.Address], found = true, true
 			}
 		}
@@ -275,8 +305,8 @@ func (b *builder) selectReplace() {
 		if found {
 			continue
 		}
-		switch {
-		case strings.HasPrefix(r, "enrich.") || strings.HasPrefix(r, "export."):
+		switch k := address.Kind(r); {
+		case k == "enrich" || k == "export":
 			b.errorf(fmt.Sprintf("Cannot replace %s", r),
 				"Only searches, profiles and tracks can be replaced. To enrich people again, set refresh or refresh_on on the enrich block; to rewrite a spreadsheet, run \"leadsync export\".")
 		default:
@@ -313,7 +343,7 @@ func (b *builder) stateAddresses() []string {
 		if _, ok := b.st.Profiles[a]; ok {
 			continue
 		}
-		if strings.HasPrefix(a, "search.") || strings.HasPrefix(a, "profile.") {
+		if k := address.Kind(a); k == "search" || k == "profile" {
 			out = append(out, a)
 		}
 	}
@@ -504,37 +534,50 @@ func (b *builder) heldRead(p *config.Profile, key string) (string, time.Time) {
 // Calls counts those apply would choose from them (claimRounds: the rule of
 // EnrichCandidatesClaimed, block by block, a person claimed by an earlier
 // block left to it). The bound CallsMax adds what apply could find beyond
-// them:
-//
-//   - every source that runs may bring up to its bound of people (300 or
-//     max_results per search, 1 per profile);
-//   - known people who fail where now may pass once a search that runs
-//     updates their lead; at most as many as all running sources bring;
-//   - with a limit, the block may enrich no more than the people it owns
-//     and may refresh, plus its free places, plus the people other blocks
-//     could take from it by enriching them again (each of those frees a
-//     place).
-//
-// When no source runs, nothing apply learns can change who is enriched:
-// the bound is the count itself.
-//
-// The bound over all blocks also counts each person once: a person is
-// enriched at most once per run (afterwards their enrichment is fresh).
+// them (enrichBound). The bound over all blocks also counts each person
+// once: a person is enriched at most once per run (afterwards their
+// enrichment is fresh); enrichUnion keeps the figures it needs.
 func (b *builder) enriches() {
-	cpe := b.cfg.API.CreditsPerEnrich
-	if cpe <= 0 {
-		cpe = 1
+	blocks, people, ok := b.enrichPeople()
+	if !ok {
+		return
 	}
-	runningAll := 0
-	for _, n := range b.running {
-		runningAll += n
+	todos := make([][]*state.Person, len(blocks))
+	for i := range blocks {
+		todos[i] = people[i].todo
 	}
-	unionTodo := map[string]bool{}
-	unionFailing := map[string]bool{}
-	runningSources := map[string]bool{}
-	sumMax := 0
-	var blocks []*config.Enrich
-	var people []blockPeople
+	cpe := b.creditsPerEnrich()
+	b.excludedSavings(people, cpe)
+	b.importedSavings(people, cpe)
+	b.reusedSavings(people, cpe)
+	certains := b.v.claimRounds(blocks, todos)
+	u := newEnrichUnion(b.running, b.importNew, len(blocks) > 1)
+	for i, e := range blocks {
+		bp, certain := people[i], certains[i]
+		src := b.runningSources(e)
+		// refresh_on: people enriched before whose company (or title) a
+		// read of this run may find changed: up to that many enrichments
+		// again, known only once the reads are in.
+		changing := b.mayChange(e, bp.fresh)
+		// When no source of the plan runs, no import brings anyone new and
+		// no read may show a change, nothing apply learns can change who
+		// is enriched: the bound is the certain count itself.
+		bound := len(certain)
+		if u.runningAll > 0 || src.people > 0 || len(changing) > 0 {
+			bound = b.enrichBound(e, bp, changing, len(certain), src.people, u.flips(len(bp.failing)))
+		}
+		u.add(bp, changing, src.addrs, bound)
+		b.add(b.enrichChange(e, bp, certain, bound, src.addrs, len(changing)))
+	}
+	b.enrichMax = u.bound()
+}
+
+// enrichPeople gathers the people of each selected enrich block's sources
+// that will not run (the people of a source that runs are not known yet),
+// having asked the other workspaces what they can reuse. A block whose
+// where cannot be evaluated is reported and left out; ok is false when the
+// other workspaces cannot be read (reported).
+func (b *builder) enrichPeople() (blocks []*config.Enrich, people []blockPeople, ok bool) {
 	skipRunning := func(addr string) bool { _, ok := b.running[addr]; return ok }
 	var selected []*config.Enrich
 	for _, e := range b.cfg.Enriches {
@@ -544,7 +587,7 @@ func (b *builder) enriches() {
 	}
 	if err := b.v.lookupReuse(selected, skipRunning); err != nil {
 		b.errorf("Cannot read the other workspaces", err.Error())
-		return
+		return nil, nil, false
 	}
 	for _, e := range selected {
 		bp, err := b.v.collect(e, skipRunning, true)
@@ -560,132 +603,211 @@ func (b *builder) enriches() {
 		blocks = append(blocks, e)
 		people = append(people, bp)
 	}
-	todos := make([][]*state.Person, len(blocks))
-	for i := range blocks {
-		todos[i] = people[i].todo
+	return blocks, people, true
+}
+
+// sourcesRunning are the sources of an enrich block that bring people the
+// plan does not know yet: the searches and profiles that run, and the
+// imports with people new to the state.
+type sourcesRunning struct {
+	addrs  []string // in from order
+	people int      // the most people they can bring together
+}
+
+// runningSources returns the sources of e that run in this plan, or
+// import people new to the state.
+func (b *builder) runningSources(e *config.Enrich) sourcesRunning {
+	var src sourcesRunning
+	for _, a := range b.cfg.Resolve(e.From) {
+		if n, ok := b.running[a]; ok {
+			src.people += n
+			src.addrs = append(src.addrs, a)
+		}
+		if n := b.importNew[a]; n > 0 {
+			src.people += n
+			src.addrs = append(src.addrs, a)
+		}
 	}
-	b.excludedSavings(people, cpe)
-	b.importedSavings(people, cpe)
-	b.reusedSavings(people, cpe)
-	certains := b.v.claimRounds(blocks, todos)
-	// With one enrich block, its counts are the union; with several, people
-	// they share are counted once through sets.
-	shared := len(blocks) > 1
-	unionN, failingN := 0, 0
-	for i, e := range blocks {
-		bp, certain := people[i], certains[i]
-		unknown := 0
-		var runSources []string
-		for _, a := range b.cfg.Resolve(e.From) {
-			if n, ok := b.running[a]; ok {
-				unknown += n
-				runSources = append(runSources, a)
-				runningSources[a] = true
-			}
-			if n := b.importNew[a]; n > 0 {
-				unknown += n
-				runSources = append(runSources, a)
-				runningSources[a] = true
-			}
-		}
-		flips := 0
-		if runningAll > 0 {
-			flips = min(len(bp.failing), runningAll)
-		}
-		// refresh_on: people enriched before whose company (or title) a
-		// read of this run may find changed: up to that many enrichments
-		// again, known only once the reads are in.
-		changing := b.mayChange(e, bp.fresh)
-		bound := len(bp.todo) + flips + unknown + len(changing)
-		if e.Limit > 0 {
-			var todoSet map[string]bool
-			if unknown == 0 && flips == 0 {
-				// Nothing new can appear: of its own people, e can only
-				// enrich again those known to need it, and those a read
-				// of this run may show changed.
-				todoSet = make(map[string]bool, len(bp.todo)+len(changing))
-				for _, p := range bp.todo {
-					todoSet[p.ID] = true
-				}
-				for _, p := range changing {
-					todoSet[p.ID] = true
-				}
-			}
-			// An enrichment with an unknown outcome holds its place; its
-			// person may be enriched again in it.
-			held := len(b.v.st.UnknownBy(e.Address))
-			places := e.Limit - b.v.ownedBy(e.Address) - held - b.v.erasedBy(e.Address)
-			if places < 0 {
-				places = 0
-			}
-			if capped := b.ownedCap(e, todoSet) + held + places; capped < bound {
-				bound = capped
-			}
-		}
-		if runningAll == 0 && unknown == 0 && len(changing) == 0 {
-			bound = len(certain)
-		}
-		if bound < len(certain) {
-			bound = len(certain) // cannot happen; keep the bound honest regardless
-		}
-		if shared {
-			for _, p := range bp.todo {
-				unionTodo[p.ID] = true
-			}
-			for _, p := range changing {
-				unionTodo[p.ID] = true
-			}
-			for _, p := range bp.failing {
-				unionFailing[p.ID] = true
-			}
-		} else {
-			unionN, failingN = len(bp.todo)+len(changing), len(bp.failing)
-		}
-		sumMax += bound
-		c := &Change{
-			Address: e.Address, Kind: KindEnrich, Action: Enrich, Reason: ReasonPeople,
-			Calls: len(certain), CallsMax: bound,
-			Credits: len(certain) * cpe, CreditsMax: bound * cpe,
-			PersonIDs: personIDs(certain),
-		}
-		if c.PersonIDs == nil {
-			c.PersonIDs = []string{}
-		}
-		for _, p := range certain {
-			if b.v.unknownOf(p, e.Address) {
-				c.UnknownOutcomes++
-			}
-		}
-		c.Reuses = len(bp.reused)
-		c.Detail = enrichDetail(e, bp, c, runSources, b.v.used(e.Address), len(changing))
-		if n := c.UnknownOutcomes; n > 0 {
-			c.Detail += fmt.Sprintf("; %s with an unknown outcome from the last run: re-enriching may cost %s more %s",
-				plural(n, "enrichment", "enrichments"), thousands(n*cpe), map[bool]string{true: "credit", false: "credits"}[n*cpe == 1])
-		}
-		if bound == 0 && c.Reuses == 0 {
-			c.Action = None
-			c.Reason = ReasonUpToDate
-			if e.Limit > 0 && b.v.ownedBy(e.Address)+b.v.erasedBy(e.Address) >= e.Limit && len(bp.todo) > 0 {
-				c.Reason = ReasonLimitReached
-			}
-		}
-		b.add(c)
+	return src
+}
+
+// enrichBound is the most people e may enrich in this run (its CallsMax)
+// when sources of the plan run (or import new people) or reads may show
+// changes, given its known people bp, those a read may show changed
+// (changing), the certain count (claimRounds), the most people its
+// running sources can bring (unknown) and the known people who fail where
+// now but may pass once a running search updates their lead (flips):
+//
+//   - every source that runs may bring up to its bound of people (300 or
+//     max_results per search, 1 per profile, the new people of an import);
+//   - known people who fail where now may pass; at most as many as all
+//     running sources bring;
+//   - every person a read may show changed may be enriched again;
+//   - with a limit, the block may enrich no more than the people it owns
+//     and may refresh, plus its free places, plus the people other blocks
+//     could take from it by enriching them again (each of those frees a
+//     place): limitBound.
+func (b *builder) enrichBound(e *config.Enrich, bp blockPeople, changing []*state.Person, certain, unknown, flips int) int {
+	bound := len(bp.todo) + flips + unknown + len(changing)
+	if e.Limit > 0 {
+		bound = min(bound, b.limitBound(e, bp, changing, unknown == 0 && flips == 0))
 	}
-	// The distinct people that can be enriched in this run.
-	union, failing := unionN, failingN
-	if shared {
-		union = len(unionTodo)
-		for id := range unionFailing {
-			if !unionTodo[id] {
+	// Below the certain count cannot happen; keep the bound honest
+	// regardless.
+	return max(bound, certain)
+}
+
+// limitBound bounds the people e may enrich under its limit: those it
+// owns that may be enriched again (ownedCap), the places held by
+// enrichments of an unknown outcome (their person may be enriched again
+// in them) and the free places. With nothingNew (no running source of e
+// and no person who may come to pass where), e can only enrich again, of
+// its own people, those known to need it and those a read of this run
+// may show changed.
+func (b *builder) limitBound(e *config.Enrich, bp blockPeople, changing []*state.Person, nothingNew bool) int {
+	var todoSet map[string]bool
+	if nothingNew {
+		todoSet = make(map[string]bool, len(bp.todo)+len(changing))
+		for _, p := range bp.todo {
+			todoSet[p.ID] = true
+		}
+		for _, p := range changing {
+			todoSet[p.ID] = true
+		}
+	}
+	held := len(b.v.st.UnknownBy(e.Address))
+	places := max(e.Limit-b.v.ownedBy(e.Address)-held-b.v.erasedBy(e.Address), 0)
+	return b.ownedCap(e, todoSet) + held + places
+}
+
+// enrichChange is the change of enrich block e: certain are the people it
+// enriches for sure, bound the most it may, runSources its sources that
+// run or import new people, changing how many people a read may show
+// changed.
+func (b *builder) enrichChange(e *config.Enrich, bp blockPeople, certain []*state.Person, bound int, runSources []string, changing int) *Change {
+	cpe := b.creditsPerEnrich()
+	c := &Change{
+		Address: e.Address, Kind: KindEnrich, Action: Enrich, Reason: ReasonPeople,
+		Calls: len(certain), CallsMax: bound,
+		Credits: len(certain) * cpe, CreditsMax: bound * cpe,
+		PersonIDs: personIDs(certain),
+	}
+	for _, p := range certain {
+		if b.v.unknownOf(p, e.Address) {
+			c.UnknownOutcomes++
+		}
+	}
+	c.Reuses = len(bp.reused)
+	c.Detail = enrichDetail(e, bp, c, runSources, b.v.used(e), changing)
+	if n := c.UnknownOutcomes; n > 0 {
+		c.Detail += fmt.Sprintf("; %s with an unknown outcome from the last run: re-enriching may cost %s more %s",
+			plural(n, "enrichment", "enrichments"), thousands(n*cpe), map[bool]string{true: "credit", false: "credits"}[n*cpe == 1])
+	}
+	if bound == 0 && c.Reuses == 0 {
+		c.Action = None
+		c.Reason = ReasonUpToDate
+		if e.Limit > 0 && b.v.ownedBy(e.Address)+b.v.erasedBy(e.Address) >= e.Limit && len(bp.todo) > 0 {
+			c.Reason = ReasonLimitReached
+		}
+	}
+	return c
+}
+
+// limited reports whether an enrich block of the plan has a limit: only
+// then does the plan count the people each block owns (env.ownedList).
+func (b *builder) limited() bool {
+	for _, e := range b.cfg.Enriches {
+		if e.Limit > 0 && b.selected(e.Address) {
+			return true
+		}
+	}
+	return false
+}
+
+// creditsPerEnrich is what one enrichment costs (at least 1).
+func (b *builder) creditsPerEnrich() int {
+	if cpe := b.cfg.API.CreditsPerEnrich; cpe > 0 {
+		return cpe
+	}
+	return 1
+}
+
+// enrichUnion keeps what the bound over all enrich blocks needs while the
+// blocks are planned: the sum of their bounds, and the distinct people
+// they may enrich. With one block its own counts are the union; with
+// several, the people they share are counted once through sets.
+type enrichUnion struct {
+	running    map[string]int // builder.running
+	importNew  map[string]int // builder.importNew
+	runningAll int            // the most people all running sources bring
+	shared     bool           // several blocks: count through the sets
+	todo       map[string]bool
+	failing    map[string]bool
+	todoN      int             // one block: its todo and changing
+	failingN   int             // one block: its failing
+	sources    map[string]bool // the running sources of any block
+	sumMax     int             // the sum of the blocks' bounds
+}
+
+func newEnrichUnion(running, importNew map[string]int, shared bool) *enrichUnion {
+	u := &enrichUnion{running: running, importNew: importNew, shared: shared,
+		todo: map[string]bool{}, failing: map[string]bool{}, sources: map[string]bool{}}
+	for _, n := range running {
+		u.runningAll += n
+	}
+	return u
+}
+
+// flips is how many of a block's failing people may come to pass where:
+// none when no source of the plan runs, at most as many as they bring.
+func (u *enrichUnion) flips(failing int) int {
+	if u.runningAll == 0 {
+		return 0
+	}
+	return min(failing, u.runningAll)
+}
+
+// add counts one block: its known people (to enrich, or that a read may
+// show changed), its running sources and its bound.
+func (u *enrichUnion) add(bp blockPeople, changing []*state.Person, runSources []string, bound int) {
+	for _, a := range runSources {
+		u.sources[a] = true
+	}
+	if u.shared {
+		for _, p := range bp.todo {
+			u.todo[p.ID] = true
+		}
+		for _, p := range changing {
+			u.todo[p.ID] = true
+		}
+		for _, p := range bp.failing {
+			u.failing[p.ID] = true
+		}
+	} else {
+		u.todoN, u.failingN = len(bp.todo)+len(changing), len(bp.failing)
+	}
+	u.sumMax += bound
+}
+
+// bound is the bound over all blocks: the distinct people that can be
+// enriched in this run (known people to enrich, known people who may come
+// to pass where, and what every running source and import may bring),
+// and never more than the blocks' bounds together.
+func (u *enrichUnion) bound() int {
+	union, failing := u.todoN, u.failingN
+	if u.shared {
+		union, failing = len(u.todo), 0
+		for id := range u.failing {
+			if !u.todo[id] {
 				failing++
 			}
 		}
 	}
-	union += min(failing, runningAll)
-	for a := range runningSources {
-		union += b.running[a] + b.importNew[a]
+	union += min(failing, u.runningAll)
+	for a := range u.sources {
+		union += u.running[a] + u.importNew[a]
 	}
-	b.enrichMax = min(sumMax, union)
+	return min(u.sumMax, union)
 }
 
 // ownedCap bounds the calls of e on people it already enriched: each may
@@ -701,11 +823,11 @@ func (b *builder) ownedCap(e *config.Enrich, todo map[string]bool) int {
 		}
 	}
 	n := 0
-	for _, p := range b.v.ownedList(e.Address) {
-		age := b.now.Sub(p.Enrichment.EnrichedAt)
+	for o := range b.v.ownedList(e.Address).all {
+		age := b.now.Sub(o.at)
 		again := e.Refresh > 0 && age >= e.Refresh
 		if todo != nil {
-			again = todo[p.ID]
+			again = todo[o.p.ID]
 		}
 		if again || (other > 0 && age >= other) {
 			n++
@@ -854,7 +976,7 @@ func (b *builder) forgets() {
 				n = len(rec.PersonIDs)
 			}
 			c.Detail = fmt.Sprintf("its %s leave the exports; their e-mails are kept", plural(n, "person", "people"))
-		case strings.HasPrefix(addr, "search."):
+		case address.Kind(addr) == "search":
 			c.Kind = KindSearch
 			n := 0
 			if rec := b.st.Searches[addr]; rec != nil {
@@ -939,10 +1061,7 @@ func (b *builder) exports() {
 // totals sums the changes and bounds the duration.
 func (b *builder) totals() {
 	t := &b.p.Totals
-	cpe := b.cfg.API.CreditsPerEnrich
-	if cpe <= 0 {
-		cpe = 1
-	}
+	cpe := b.creditsPerEnrich()
 	for _, c := range b.p.Changes {
 		t.Calls += c.Calls
 		t.Credits += c.Credits
@@ -951,6 +1070,8 @@ func (b *builder) totals() {
 			t.Forgets++
 		case c.Action == Update:
 			t.Updates++
+		case c.Action == Moved:
+			t.Moves++
 		case c.Action == Write:
 			t.Writes++
 		case c.Action == Import:

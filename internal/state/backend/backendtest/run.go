@@ -40,6 +40,7 @@ func Run(t *testing.T, k Kind) {
 	}{
 		{"RoundTrip", testRoundTrip},
 		{"KilledAtAnyPoint", testKilledAtAnyPoint},
+		{"Moves", testMoves},
 		{"LockRefusedNamesHolder", testLockRefused},
 		{"LockWait", testLockWait},
 		{"LockOfADeadHolder", testLockOfADeadHolder},
