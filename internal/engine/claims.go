@@ -90,7 +90,7 @@ func (r *runner) claimHead() bool {
 	}
 	c, err := r.opts.Claims.Claim(t.claimKeys)
 	if err != nil {
-		r.claimsFailed(err)
+		r.halt(fmt.Sprintf("the enrichment of %s could not be claimed across the workspaces before it was sent, so it and the calls after it were not sent: %v", personName(t.call), err))
 		return false
 	}
 	if !c.Held {
@@ -219,7 +219,7 @@ func (r *runner) unclaim(t task, enriched bool) {
 // claimsFailed stops the run: without its claims, two workspaces' applies
 // could pay for one person.
 func (r *runner) claimsFailed(err error) {
-	r.halt("the claims of the enrichments in flight across the workspaces cannot be read or written, so no more calls are made: " + err.Error())
+	r.halt("the claims of the enrichments in flight across the workspaces cannot be read or written, so the calls not yet started are not sent: " + err.Error())
 }
 
 // pollClaims is the channel that fires when the people waited for are to
