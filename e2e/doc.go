@@ -8,9 +8,9 @@
 // schema per test. Each other file proves one thing: scripts_test.go runs
 // the testscript scripts of testdata/script (also on PostgreSQL);
 // kill_test.go, split_test.go, faults_test.go, disk_test.go, locks_test.go,
-// secrets_test.go, team_test.go and pace_test.go the guarantees of
-// docs/reliability.md; quickstart_test.go the quickstart's workbook;
-// docs_test.go the docs' links and commands.
+// secrets_test.go, team_test.go, pace_test.go and claims_test.go the
+// guarantees of docs/reliability.md; quickstart_test.go the quickstart's
+// workbook; docs_test.go the docs' links and commands.
 //
 // The package has no code outside its tests, and nothing imports it.
 package e2e

@@ -6,7 +6,11 @@
 // progress through an interface. Track reads (track.go) are profile reads of
 // the people a track change lists; what the run saw change (job changes,
 // people gone or private) comes back from each fold (state.LastDrifts) into
-// the summary. It imports plan, config, state and api; the budget's ledger
+// the summary. Each enrichment is claimed across the workspaces before it
+// is sent and released once its outcome is recorded (claims.go,
+// Options.Claims): a person another workspace's running apply holds is
+// waited for and copied once recorded there, or left for the next apply.
+// It imports plan, config, state and api; the budget's ledger, the claims
 // and the other workspaces come in through Options.
 //
 // No call is sent while a result is being written (the start hook of a

@@ -42,6 +42,15 @@ type Options struct {
 	// which apply copies instead of paying again; nil when they share
 	// nothing.
 	Reuse plan.ReuseLookup
+	// Claims, when set, are the people the applies of the backend's
+	// workspaces are paying for right now: each enrichment is claimed
+	// before it is sent and released once its outcome is recorded. A
+	// person another workspace's running apply holds is waited for, up to
+	// ClaimWait, and copied once it is recorded there, or left for the
+	// next apply; the claim is tried again every ClaimPoll. Both default
+	// from the API settings (claims.go).
+	Claims               Claims
+	ClaimWait, ClaimPoll time.Duration
 }
 
 // Summary is the outcome of a run.
@@ -75,6 +84,11 @@ type Summary struct {
 	// Reused counts, by workspace, the enrichments copied from other
 	// workspaces of the backend: no call, no credit.
 	Reused map[string]int
+	// ClaimedElsewhere counts, by workspace, the people that workspace's
+	// apply, running at the same moment, was enriching when this run came
+	// to them: copied once it recorded them (counted in Reused too), or
+	// left for the next apply.
+	ClaimedElsewhere map[string]ClaimedCount
 	// NotSpent is what the run did not pay for, and why, as people (each
 	// would have cost credits_per_enrich): people the exclude blocks took
 	// out of the enrich blocks' candidates, people an import of the run
@@ -193,12 +207,20 @@ type task struct {
 	// split and path are set for a sub-search of a split search (split.go).
 	split *splitRun
 	path  []string
+	// claimKeys are the keys an enrichment claims its person by
+	// (claims.go); claimed is set while this run holds the claim, and
+	// waitSince is when it first found the person held by another
+	// workspace's apply.
+	claimKeys []string
+	claimed   bool
+	waitSince time.Time
 }
 
 type outcome struct {
 	task     task
 	pending  bool // an enrich_pending event was recorded before the call
 	sent     bool // the call reached the service (its first attempt left the pacer)
+	recorded bool // its result is recorded (handle sets it)
 	event    *state.Event
 	err      error
 	duration time.Duration
@@ -268,6 +290,10 @@ type runner struct {
 	// jobs are the job changes the last fold recorded (recordSeen); r.mu
 	// guards it.
 	jobs []JobChange
+	// waiting are the enrichments whose people another workspace's apply
+	// holds, claimed again when poll fires (claims.go).
+	waiting []task
+	poll    *time.Timer
 }
 
 // Run executes the plan and returns its summary. The error is non-nil only
@@ -337,6 +363,7 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 		return r.sum, err
 	}
 	err := r.loop(ctx, par)
+	r.stopPoll()
 	if err == nil {
 		r.checkCutShort()
 	}
@@ -503,7 +530,12 @@ func (r *runner) loop(ctx context.Context, par int) error {
 				r.queue = r.queue[1:]
 				continue
 			}
+			if !r.claimHead() {
+				continue // waiting for another workspace's apply, copied, or the run stopped
+			}
 			if !r.reserve(r.queue[0]) {
+				r.unclaim(r.queue[0], false)
+				r.queue[0].claimed = false
 				break
 			}
 			r.callsBudget--
@@ -521,10 +553,15 @@ func (r *runner) loop(ctx context.Context, par int) error {
 			if len(r.queue) == 0 {
 				// Every call has its outcome: the enrich blocks' next
 				// round, if the results gave any of them more people.
-				if r.releaseEnrich(true); len(r.queue) == 0 {
+				r.releaseEnrich(true)
+				if len(r.queue) > 0 {
+					continue
+				}
+				if len(r.waiting) == 0 {
 					break
 				}
-				continue
+				// Only people another workspace's apply holds are left:
+				// wait for the poll.
 			}
 		}
 		select {
@@ -540,6 +577,8 @@ func (r *runner) loop(ctx context.Context, par int) error {
 			r.noteAbandoned(ctx, o)
 			r.handle(o)
 			r.releaseEnrich(false)
+		case <-r.pollClaims():
+			r.requeueWaiting()
 		case <-stop:
 			stop = nil
 			r.halt(reasonInterrupted)
@@ -699,9 +738,13 @@ func (r *runner) do(ctx context.Context, t task) outcome {
 	return o
 }
 
-// handle records an outcome: the result goes to the journal first.
+// handle records an outcome: the result goes to the journal first. The
+// claim of an enrichment is released once its outcome is recorded.
 func (r *runner) handle(o outcome) {
 	t := o.task
+	if t.claimed {
+		defer func() { r.unclaim(t, o.recorded) }()
+	}
 	r.pending[t.call.Address]--
 	if t.call.Kind == CallProfile && len(r.shares[t.call.Address]) > 0 {
 		// The reads shared with this one follow its outcome.
@@ -749,6 +792,7 @@ func (r *runner) handle(o outcome) {
 	if errors.As(err, &kept) {
 		// Kept elsewhere (a rescue file) or recorded: a result like any
 		// other, and the run stops.
+		o.recorded = true
 		r.sum.Kept = append(r.sum.Kept, t.call)
 		r.succeeded(t, o, jobs)
 		r.recorded(err)
@@ -758,6 +802,7 @@ func (r *runner) handle(o outcome) {
 		r.unrecorded(t, o.event, err)
 		return
 	}
+	o.recorded = true
 	r.succeeded(t, o, jobs)
 }
 

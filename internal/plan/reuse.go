@@ -264,3 +264,28 @@ func (c *Candidates) Reuses(st *state.State, e *config.Enrich, now time.Time) ([
 	}
 	return out, nil
 }
+
+// Recheck asks the other workspaces again about the person id, whom
+// another workspace's apply has just enriched (or held, and ended), and
+// returns what e may copy of them now: fresh for e's refresh and newer
+// than what they hold. Unlike Reuses it asks even about a person already
+// asked about in this run.
+func (c *Candidates) Recheck(st *state.State, e *config.Enrich, id string, now time.Time) (Reuse, bool, error) {
+	p := st.Person(id)
+	if c.lookup == nil || p == nil {
+		return Reuse{}, false, nil
+	}
+	keys := state.LookupKeys(p)
+	found, err := c.lookup(keys)
+	if err != nil {
+		return Reuse{}, false, fmt.Errorf("reading the enrichments of the other workspaces: %w", err)
+	}
+	for _, k := range keys {
+		c.asked[k] = true
+		if r, ok := found[k]; ok {
+			c.reuse[k] = r
+		}
+	}
+	r, ok := c.env(st, now).reusable(e, p)
+	return Reuse{PersonID: p.ID, From: r}, ok, nil
+}

@@ -202,6 +202,15 @@ type engineControl struct {
 // the Summary sheet) and is committed at the end.
 func execute(ctx context.Context, d Deps, opts ApplyOptions, st *state.State, svc api.Service, p *plan.Plan, usage *api.Usage, ctl engineControl) (*executed, error) {
 	r := &executed{commit: changesState(p)}
+	claims, err := openClaims(d, p)
+	if err != nil {
+		return nil, err
+	}
+	if claims != nil {
+		// Closed once the run is over: a claim it still held (it never
+		// does after a run that ended) ends with it.
+		defer claims.Close()
+	}
 	var journal engine.Journal = noCalls{}
 	var rec backend.Recorder
 	if r.commit {
@@ -228,6 +237,7 @@ func execute(ctx context.Context, d Deps, opts ApplyOptions, st *state.State, sv
 		Progress:    ctl.progress,
 		Reuse:       reuseLookup(d.Backend),
 		Budget:      engineBudget(opts.Config, ctl.budget.bs, ctl.budget.led),
+		Claims:      engineClaims(claims),
 	})
 	if rec != nil {
 		if err := rec.Close(); err != nil && r.err == nil {

@@ -13,7 +13,9 @@
 // requests (first generation only, see HasBilling), builds the plan or
 // checks a saved one, asks for confirmation, opens the journal, watches
 // for interrupts (the first stops starting calls, the second cancels),
-// runs the plan through engine, commits the state and writes the exports. A
+// runs the plan through engine (with the backend's claims of the
+// enrichments in flight across the workspaces, claims.go, for a plan that
+// enriches), commits the state and writes the exports. A
 // plan whose only changes are spreadsheets to write opens no journal and
 // commits nothing: it writes those spreadsheets and no others.
 // Plan loads the state without a lock (EarlyLoad starts that load while

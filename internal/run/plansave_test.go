@@ -41,6 +41,7 @@ func TestPlanOutRefusesStateFolders(t *testing.T) {
 		{"the pace file", "state/leads.json", "state/pace", "that is the pace file"},
 		{"an export record", "state/leads.json", "state/exports.json", "that is the export record"},
 		{"a workspace of state_path", "state/leads.json", "state/workspaces/uk/leads.json.journal", "state/workspaces/ " + ownFolder},
+		{"the claims of state_path", "state/leads.json", "state/claims/claims.json", "state/claims/ " + ownFolder},
 		{"an absolute state_path", filepath.Join(elsewhere, "leads.json"), filepath.Join(elsewhere, "leads.json.journal"), "that is the state's journal, in leadsync's own state folder " + elsewhere + string(filepath.Separator)},
 
 		{"a plan", "", "leads.plan", ""},

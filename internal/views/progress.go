@@ -180,6 +180,9 @@ func writeSummary(w io.Writer, s *engine.Summary, e ending) {
 		}
 		fmt.Fprintf(w, "Reused %s: no call, no credit.\n", strings.Join(from, ", "))
 	}
+	for _, line := range claimedLines(s.ClaimedElsewhere) {
+		fmt.Fprintln(w, line)
+	}
 	for _, im := range s.Imported {
 		line := fmt.Sprintf("Imported %s: %s from %s, %s with an e-mail (enriched at no credit), no call", im.Address,
 			Plural(im.People, "person"), Plural(im.Rows, "row"), textfmt.Thousands(im.Enriched))
@@ -650,7 +653,7 @@ func summaryEvent(s *engine.Summary) map[string]any {
 	return map[string]any{"message_type": "summary", "calls": s.Calls, "calls_max": s.CallsPlannedMax,
 		"credits": s.Credits, "credits_unknown": s.CreditsUnknown, "credits_max": s.CreditsPlannedMax, "succeeded": s.Succeeded,
 		"failed": s.CallsFailed(), "enriched": s.Enriched, "by_status": byStatus, "abandoned": abandoned, "stopped_in_flight": s.StoppedInFlight,
-		"searches": searches, "failures": failures, "forgotten": forgotten, "updated": updated, "moved": moved, "expired": s.Expired, "imported": imported, "reused": reusedJSON(s.Reused), "budget": budgetJSON(s), "not_spent": notSpentJSON(s.NotSpent), "splits_unfinished": unfinished,
+		"searches": searches, "failures": failures, "forgotten": forgotten, "updated": updated, "moved": moved, "expired": s.Expired, "imported": imported, "reused": reusedJSON(s.Reused), "claimed_elsewhere": claimedJSON(s.ClaimedElsewhere), "budget": budgetJSON(s), "not_spent": notSpentJSON(s.NotSpent), "splits_unfinished": unfinished,
 		"tracked": s.Tracked, "job_changes": jobChangesJSON(s.Drift.Jobs), "left_network": peopleSeenJSON(s.Drift.Left),
 		"turned_private": peopleSeenJSON(s.Drift.Private), "changes_by_field": changesByField(s.Drift.Fields),
 		"stopped": s.Stopped, "duration_seconds": s.Duration.Seconds(), "kept": kept, "kept_in": s.KeptIn}
@@ -680,6 +683,48 @@ func reusedJSON(m map[string]int) map[string]int {
 		return map[string]int{}
 	}
 	return m
+}
+
+// claimedLines say what became of the people another workspace's apply,
+// running at the same moment, was enriching: "Enriched by workspace
+// dach's apply running now: 3 people copied (no call, no credit), 1 person
+// left for the next apply."
+func claimedLines(m map[string]engine.ClaimedCount) []string {
+	var out []string
+	for _, w := range sortedKeys(m) {
+		c := m[w]
+		var parts []string
+		if c.Copied > 0 {
+			parts = append(parts, Plural(c.Copied, "person")+" copied (no call, no credit)")
+		}
+		if c.Left > 0 {
+			parts = append(parts, Plural(c.Left, "person")+" left for the next apply, which copies what it records")
+		}
+		if len(parts) > 0 {
+			out = append(out, fmt.Sprintf("Enriched by workspace %s's apply running now: %s.", w, strings.Join(parts, ", ")))
+		}
+	}
+	return out
+}
+
+// claimedJSON is the summary's claimed_elsewhere: by workspace, the people
+// copied and left ([] when none).
+func claimedJSON(m map[string]engine.ClaimedCount) []map[string]any {
+	out := []map[string]any{}
+	for _, w := range sortedKeys(m) {
+		out = append(out, map[string]any{"workspace": w, "copied": m[w].Copied, "left": m[w].Left})
+	}
+	return out
+}
+
+// sortedKeys are the keys of m, sorted.
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // budgetJSON says whether the budget stopped the run or was passed (null

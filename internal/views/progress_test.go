@@ -178,3 +178,35 @@ func TestJSONProgressCarriesDrift(t *testing.T) {
 		t.Errorf("changes_by_field %v", f)
 	}
 }
+
+// TestSummaryClaimedElsewhere: the people another workspace's apply,
+// running at the same moment, was enriching are named by workspace in the
+// summary: copied, or left for the next apply; JSON has them as a list
+// ([] when none).
+func TestSummaryClaimedElsewhere(t *testing.T) {
+	sum := &engine.Summary{Reused: map[string]int{"dach": 3},
+		ClaimedElsewhere: map[string]engine.ClaimedCount{"uk": {Left: 1}, "dach": {Copied: 3, Left: 2}}}
+	var b bytes.Buffer
+	writeSummary(&b, sum, ending{})
+	for _, want := range []string{
+		"Reused 3 enrichments from workspace dach: no call, no credit.\n" +
+			"Enriched by workspace dach's apply running now: 3 people copied (no call, no credit), 2 people left for the next apply, which copies what it records.\n" +
+			"Enriched by workspace uk's apply running now: 1 person left for the next apply, which copies what it records.\n",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("summary lacks\n%s\ngot:\n%s", want, b.String())
+		}
+	}
+	for _, c := range []struct {
+		sum  *engine.Summary
+		want string
+	}{
+		{sum, `[{"copied":3,"left":2,"workspace":"dach"},{"copied":0,"left":1,"workspace":"uk"}]`},
+		{&engine.Summary{}, `[]`},
+	} {
+		got, err := json.Marshal(summaryEvent(c.sum)["claimed_elsewhere"])
+		if err != nil || string(got) != c.want {
+			t.Errorf("claimed_elsewhere = %s (%v), want %s", got, err, c.want)
+		}
+	}
+}

@@ -20,8 +20,10 @@ import (
 //
 // The abilities that span workspaces (CrossWorkspace: reuse of
 // enrichments made in another workspace, an erasure applied in every
-// workspace) are asked for the same way, so that a backend without them
-// keeps working one workspace at a time.
+// workspace; LedgerKeeper, ledger.go: the budget's ledger; Claimer,
+// claims.go: the people whose enrichment an apply is paying for right
+// now) are asked for the same way, so that a backend without them keeps
+// working one workspace at a time.
 
 // Wrapper is a backend that adds to another one (the layer of run that
 // keeps what a failed write could not store; a lock that waits): Unwrap

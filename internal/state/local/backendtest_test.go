@@ -33,5 +33,10 @@ func TestConformance(t *testing.T) {
 		Kill: func(t *testing.T, _ backend.Backend, l backend.Unlocker) {
 			die(l.(*Lock))
 		},
+		KillClaims: func(t *testing.T, c backend.Claims) {
+			fc := c.(*fileClaims)
+			fc.closed = true
+			fc.self.Close()
+		},
 	})
 }

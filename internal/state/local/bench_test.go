@@ -98,3 +98,51 @@ func BenchmarkAppendTrackChange(b *testing.B) {
 		})
 	}
 }
+
+// What a claim costs an apply: each enrichment is claimed across the
+// workspaces before it is sent and released once recorded (claims.go),
+// here with another workspace's apply holding claims at the same time, so
+// that each release is kept for it. One op is one claim and one release.
+//
+//	go test ./internal/state/local -run '^$' -bench ClaimRelease -benchtime 500x -count 3
+func BenchmarkClaimRelease(b *testing.B) {
+	set := NewWorkspaces(filepath.Join(b.TempDir(), ".leadsync", "state.json"), nil)
+	for _, name := range []string{"dach", "uk"} {
+		if err := set.CreateWorkspace(name); err != nil {
+			b.Fatal(err)
+		}
+	}
+	dach, err := set.Open("dach")
+	if err != nil {
+		b.Fatal(err)
+	}
+	uk, err := set.Open("uk")
+	if err != nil {
+		b.Fatal(err)
+	}
+	c, err := dach.Claims("acct")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer c.Close()
+	other, err := uk.Claims("acct")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer other.Close()
+	if _, err := other.Claim([]string{"n:other", "p:other"}); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	defer statetest.CPUMetric(b)()
+	for i := 0; i < b.N; i++ {
+		keys := []string{fmt.Sprintf("n:%d", i), fmt.Sprintf("p:page-%d", i)}
+		got, err := c.Claim(keys)
+		if err != nil || !got.Held {
+			b.Fatalf("claim %d: %+v %v", i, got, err)
+		}
+		if err := c.Release(keys, true); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,6 +1,8 @@
 package local
 
 import (
+	"os"
+
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/backend"
 )
@@ -56,13 +58,42 @@ func (ws *Workspace) EnrichmentsElsewhere(keys []string) (map[string]state.Reusa
 		if err != nil {
 			return nil, err
 		}
-		s, err := sib.Load()
+		s, err := sib.loadSettled()
 		if err != nil {
 			return nil, err
 		}
 		collectReusable(s, name, want, out)
 	}
 	return out, nil
+}
+
+// loadSettled loads the workspace while another process may be ending an
+// apply in it: the state file is read before the journal, so a commit
+// between the two (the new state renamed into place, the journal removed)
+// would hide the calls of that apply. The state file is looked at before
+// and after, and read again when it was replaced meanwhile.
+func (ws *Workspace) loadSettled() (*state.State, error) {
+	for range 10 {
+		before, _ := os.Stat(ws.Store.Path())
+		s, err := ws.Load()
+		if err != nil {
+			return nil, err
+		}
+		after, _ := os.Stat(ws.Store.Path())
+		if sameFile(before, after) {
+			return s, nil
+		}
+	}
+	return ws.Load()
+}
+
+// sameFile reports whether two looks at a file saw the same file, unchanged
+// (or no file both times).
+func sameFile(a, b os.FileInfo) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	return os.SameFile(a, b) && a.Size() == b.Size() && a.ModTime().Equal(b.ModTime())
 }
 
 // collectReusable adds to out the enrichments of s (workspace name) of the

@@ -34,11 +34,12 @@ func open(_ *backend.Block, o backend.Options) (backend.Backend, error) {
 }
 
 // ownFiles are the files the local backend keeps beside the state file at
-// statePath: its journal, lock and backup, the pace file, and the folder
-// of the other workspaces.
+// statePath: its journal, lock and backup, the pace file, the budget
+// ledger, and the folders of the other workspaces and of the claims.
 func ownFiles(statePath string) ([]string, map[string]string) {
 	base := filepath.Base(statePath)
-	return []string{filepath.Join(filepath.Dir(statePath), WorkspacesDir)}, map[string]string{
+	dir := filepath.Dir(statePath)
+	return []string{filepath.Join(dir, WorkspacesDir), filepath.Join(dir, ClaimsDir)}, map[string]string{
 		base:                 "the state file",
 		base + ".journal":    "the state's journal",
 		base + ".lock":       "the state's lock",

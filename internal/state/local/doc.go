@@ -7,9 +7,12 @@
 // way (one synced, checksummed line per completed call, replayed by the
 // next load and folded in at the end) and the lock file that keeps two
 // writers apart. It also recovers a journal damaged in the middle (state
-// recover). The workspaces of a working copy share the budget's ledger
-// (ledger.json) and the erasure record (erasures.json, erasures.go), which
-// every workspace's Load and Push honour.
+// recover). Beside the default workspace's state file it keeps what the
+// working copy's workspaces share: the pace file, the budget's ledger
+// (ledger.go), the erasure record (erasures.json, erasures.go), which every
+// workspace's Load and Push honour, and the claims of the enrichments in
+// flight (claims.go: the folder claims/, each running apply alive while it
+// holds the file lock of its holder file).
 //
 // It registers itself as the default backend (Definition) and runs
 // backendtest.Run in its tests. It imports state (the model), statefile

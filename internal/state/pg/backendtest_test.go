@@ -3,6 +3,7 @@ package pg
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/leadsync/leadsync/internal/state/backend"
 	"github.com/leadsync/leadsync/internal/state/backend/backendtest"
@@ -28,6 +29,12 @@ func TestConformance(t *testing.T) {
 			conn.Close(context.Background())
 			waitSessionGone(t, cs, pid)
 		},
+		KillClaims: func(t *testing.T, c backend.Claims) {
+			pc := c.(*claims)
+			pc.closed = true
+			pc.conn.Close(context.Background())
+			waitSessionEnded(t, pc)
+		},
 	})
 }
 
@@ -47,5 +54,27 @@ func waitSessionGone(t *testing.T, cs string, pid uint32) {
 		if n == 0 {
 			return
 		}
+	}
+}
+
+// waitSessionEnded waits until the server has ended the session of a
+// holder whose connection was closed, as it does a killed process's: the
+// server notices a closed socket on its own time, and until then the
+// holder's advisory lock is held. Taking that lock from another session
+// waits exactly that long (no polling); it is let go at once.
+func waitSessionEnded(t *testing.T, c *claims) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	conn, err := connect(ctx, c.b.opts.ConnStr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	if _, err := conn.Exec(ctx, `SELECT pg_advisory_lock($1, $2)`, int32(claimHolderClass), c.lockKey); err != nil {
+		t.Fatalf("waiting for the killed holder's session to end: %v", err)
+	}
+	if _, err := conn.Exec(ctx, `SELECT pg_advisory_unlock($1, $2)`, int32(claimHolderClass), c.lockKey); err != nil {
+		t.Fatal(err)
 	}
 }

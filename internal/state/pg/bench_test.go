@@ -196,3 +196,34 @@ func BenchmarkPush(b *testing.B) {
 		}
 	}
 }
+
+// What a claim costs an apply on pg (claims.go): one claim and one
+// release per op, with another workspace's apply holding claims at the
+// same time, so that each release is kept for it.
+//
+//	source .ci/pg-start && go test ./internal/state/pg/ -run '^$' -bench ClaimRelease -benchtime 500x -count 3
+func BenchmarkClaimRelease(b *testing.B) {
+	cs := testConnStr(b)
+	schema := testSchema(b, cs)
+	dach := newPG(b, cs, schema, "dach", alice)
+	mustNoErr(b, dach.CreateWorkspace("dach"), "create dach")
+	mustNoErr(b, dach.CreateWorkspace("uk"), "create uk")
+	uk := newPG(b, cs, schema, "uk", bob)
+	c, err := dach.Claims("acct")
+	mustNoErr(b, err, "claims of dach")
+	defer c.Close()
+	other, err := uk.Claims("acct")
+	mustNoErr(b, err, "claims of uk")
+	defer other.Close()
+	_, err = other.Claim([]string{"n:other", "p:other"})
+	mustNoErr(b, err, "uk's claim")
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		keys := []string{fmt.Sprintf("n:%d", i), fmt.Sprintf("p:page-%d", i)}
+		got, err := c.Claim(keys)
+		if err != nil || !got.Held {
+			b.Fatalf("claim %d: %+v %v", i, got, err)
+		}
+		mustNoErr(b, c.Release(keys, true), "release")
+	}
+}

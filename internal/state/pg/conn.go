@@ -2,7 +2,10 @@
 // applies against one shared state: one row per person, search, profile
 // read, enrichment and failure, keyed by workspace; each completed call
 // committed in its own transaction; pg_advisory_lock per workspace; the
-// pace of an API key shared in a table. It registers itself as backend
+// pace of an API key shared in a table, as are the budget's ledger
+// (ledger.go) and the claims of the enrichments in flight across the
+// workspaces (claims.go: each running apply alive while its session holds
+// its advisory lock). It registers itself as backend
 // "pg" (Definition: its block's schema, checks and opener), and runs
 // backendtest.Run in its tests. The columns of the person fields of the
 // people and enrichments tables are those their rows in api.PersonFields

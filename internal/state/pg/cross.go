@@ -1,9 +1,12 @@
 package pg
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
 
 	"github.com/leadsync/leadsync/internal/api"
@@ -56,8 +59,11 @@ func (b *Backend) Sibling(name string) (backend.Backend, error) {
 }
 
 // EnrichmentsElsewhere returns, per key asked for, the newest enrichment
-// another workspace of the schema holds of that person: one query over
-// the people found by network ID or page name (lower case).
+// another workspace of the schema holds of that person: in its rows (the
+// people found by network ID or page name, lower case), or recorded by an
+// apply that runs there now (or was killed) and not yet written into them
+// (its calls in the events table). Both are read in one snapshot, so that
+// an apply ending meanwhile hides nothing.
 func (b *Backend) EnrichmentsElsewhere(keys []string) (map[string]state.Reusable, error) {
 	out := map[string]state.Reusable{}
 	var nids, pages []string
@@ -87,14 +93,49 @@ func (b *Backend) EnrichmentsElsewhere(keys []string) (map[string]state.Reusable
 	if v, err := b.checkedVersion(ctx, c); err != nil || v == 0 {
 		return out, err
 	}
-	rows, err := c.Query(ctx, b.sql(`SELECT p.workspace, p.id, p.network_id, p.page_name,
+	const doing = "reading the enrichments of the other workspaces"
+	tx, err := c.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
+	if err != nil {
+		return nil, b.wrap(doing, err)
+	}
+	defer tx.Rollback(ctx)
+	if err := b.enrichmentRows(ctx, tx, nids, pages, want, out); err != nil {
+		return nil, b.wrap(doing, err)
+	}
+	if err := b.enrichmentEvents(ctx, tx, want, out); err != nil {
+		return nil, b.wrap(doing, err)
+	}
+	return out, nil
+}
+
+// offer adds the enrichment e of person p, held in workspace ws, to out
+// for each of p's keys asked for, where newer than what out holds. One
+// copied there from a third workspace is named by the workspace that paid.
+func offer(out map[string]state.Reusable, want map[string]bool, p *state.Person, ws string, e state.Enrichment) {
+	from := ws
+	if rf := e.ReusedFrom(); rf != "" {
+		from = rf
+	}
+	for _, k := range state.LookupKeys(p) {
+		if !want[k] {
+			continue
+		}
+		if cur, ok := out[k]; !ok || e.EnrichedAt.After(cur.Enrichment.EnrichedAt) {
+			out[k] = state.Reusable{Workspace: from, Enrichment: e}
+		}
+	}
+}
+
+// enrichmentRows offers the enrichments the other workspaces' rows hold.
+func (b *Backend) enrichmentRows(ctx context.Context, tx pgx.Tx, nids, pages []string, want map[string]bool, out map[string]state.Reusable) error {
+	rows, err := tx.Query(ctx, b.sql(`SELECT p.workspace, p.id, p.network_id, p.page_name,
 		e.enriched_at, e.by_address, e.result_id, e.page_name, e.first_name, e.last_name, e.full_name, e.title, e.location,
 		e.previous_title, e.company, e.network_id, e.profile_img_url, e.email, e.validation_status, e.company_domain, e.credit_balance, e.extra
 		FROM {s}.people p JOIN {s}.enrichments e ON e.workspace = p.workspace AND e.person_id = p.id
 		WHERE p.workspace <> $1 AND (p.network_id = ANY($2) OR p.id = ANY($2) OR lower(p.page_name) = ANY($3))`),
 		b.workspace, nids, pages)
 	if err != nil {
-		return nil, b.wrap("reading the enrichments of the other workspaces", err)
+		return err
 	}
 	defer rows.Close()
 	for rows.Next() {
@@ -105,25 +146,57 @@ func (b *Backend) EnrichmentsElsewhere(keys []string) (map[string]state.Reusable
 		r := &e.Result
 		if err := rows.Scan(&ws, &id, &nid, &page, &at, &e.By, &r.ID, &r.PageName, &r.FirstName, &r.LastName, &r.FullName, &r.Title, &r.Location,
 			&r.PreviousTitle, &r.Company, &r.NetworkID, &r.ProfileImgURL, &r.Email, &r.ValidationStatus, &r.CompanyDomain, &r.CreditBalance, &extra); err != nil {
-			return nil, b.wrap("reading the enrichments of the other workspaces", err)
+			return err
 		}
 		e.EnrichedAt = tsUTC(at)
 		if err := enrichmentExtra.decode(extra, &e); err != nil {
-			return nil, fmt.Errorf("the enrichment of %s in workspace %q: %w", id, ws, err)
+			return fmt.Errorf("the enrichment of %s in workspace %q: %w", id, ws, err)
 		}
-		from := ws
-		if rf := e.ReusedFrom(); rf != "" {
-			from = rf
-		}
-		p := &state.Person{ID: id, Lead: api.Lead{NetworkID: nid, PageName: page}}
-		for _, k := range state.LookupKeys(p) {
-			if !want[k] {
-				continue
-			}
-			if cur, ok := out[k]; !ok || e.EnrichedAt.After(cur.Enrichment.EnrichedAt) {
-				out[k] = state.Reusable{Workspace: from, Enrichment: e}
-			}
-		}
+		offer(out, want, &state.Person{ID: id, Lead: api.Lead{NetworkID: nid, PageName: page}}, ws, e)
 	}
-	return out, b.wrap("reading the enrichments of the other workspaces", rows.Err())
+	return rows.Err()
+}
+
+// enrichmentEvents offers the enrichments recorded in the other
+// workspaces by applies whose calls are not written into the rows yet
+// (each call's transaction writes the rows the calls before it changed):
+// an enrichment, or a copy, made as the person's lead is known there.
+func (b *Backend) enrichmentEvents(ctx context.Context, tx pgx.Tx, want map[string]bool, out map[string]state.Reusable) error {
+	rows, err := tx.Query(ctx, b.sql(`SELECT ev.workspace, ev.event, coalesce(p.network_id, ''), coalesce(p.page_name, '')
+		FROM {s}.events ev LEFT JOIN {s}.people p ON p.workspace = ev.workspace
+			AND p.id = coalesce(ev.event->'enrich'->>'person_id', ev.event->'reuse'->>'person_id')
+		WHERE ev.workspace <> $1 AND ev.kind IN ('enrich', 'reuse') ORDER BY ev.n`), b.workspace)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var ws, nid, page string
+		var raw []byte
+		if err := rows.Scan(&ws, &raw, &nid, &page); err != nil {
+			return err
+		}
+		var ev state.Event
+		if err := json.Unmarshal(raw, &ev); err != nil {
+			return fmt.Errorf("a call recorded in workspace %q: %w", ws, err)
+		}
+		p := &state.Person{Lead: api.Lead{NetworkID: nid, PageName: page}}
+		var e state.Enrichment
+		switch {
+		case ev.Kind == state.EventEnrich && ev.Enrich != nil:
+			p.ID = ev.Enrich.PersonID
+			e = state.Enrichment{EnrichedAt: ev.At.UTC(), By: ev.Address, Result: ev.Enrich.Result}
+		case ev.Kind == state.EventReuse && ev.Reuse != nil:
+			p.ID = ev.Reuse.PersonID
+			e = ev.Reuse.Enrichment
+			e.By = state.ReusedPrefix + ev.Reuse.Workspace
+			e.Result.CreditBalance = 0
+		default:
+			continue
+		}
+		offer(out, want, p, ws, e)
+		// The person may not be in the rows yet: the answer names them too.
+		offer(out, want, &state.Person{ID: p.ID, Lead: api.Lead{NetworkID: e.Result.NetworkID, PageName: e.Result.PageName}}, ws, e)
+	}
+	return rows.Err()
 }

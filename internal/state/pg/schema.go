@@ -16,7 +16,7 @@ import (
 // SchemaVersion is the version of the tables this build reads and writes.
 // A schema of a newer version is refused; an older one is migrated, in one
 // transaction, by the first command that writes.
-const SchemaVersion = 6
+const SchemaVersion = 7
 
 // migrations[i] takes a schema from version i to i+1. {s} is the schema.
 var migrations = []string{
@@ -197,6 +197,28 @@ CREATE TABLE {s}.erasures (
 	entry text PRIMARY KEY,
 	keys  text[] NOT NULL,
 	at    timestamptz NOT NULL
+);
+`,
+	// 6 -> 7: the people whose enrichment an apply is paying for right now
+	// (backend.Claims), shared by every workspace: each key a hash of the
+	// API account and one key of the person (never the person's own), and
+	// the applies that hold claims, each alive while its session holds
+	// the advisory lock (claimHolderClass, lock_key); seq orders what
+	// happened to the claims.
+	`
+CREATE SEQUENCE {s}.claim_seq;
+CREATE TABLE {s}.claim_holders (
+	holder    text PRIMARY KEY,
+	workspace text NOT NULL,
+	lock_key  integer NOT NULL,
+	opened    bigint NOT NULL
+);
+CREATE TABLE {s}.claims (
+	key       text PRIMARY KEY,
+	holder    text NOT NULL,
+	workspace text NOT NULL,
+	state     text NOT NULL,
+	seq       bigint NOT NULL
 );
 `,
 }

@@ -24,6 +24,11 @@ type Kind struct {
 	// its process is killed: its connections and files are closed (its
 	// lock goes with them), nothing more is written.
 	Kill func(t *testing.T, b backend.Backend, lock backend.Unlocker)
+	// KillClaims does to a holder of claims (backend.Claims) what the
+	// kernel does when its process is killed: its connection or its
+	// holder file is closed, nothing more is written. Nil for a backend
+	// that keeps no claims.
+	KillClaims func(t *testing.T, c backend.Claims)
 }
 
 // Run runs the conformance suite on k. Every backend runs it from its own
@@ -49,6 +54,9 @@ func Run(t *testing.T, k Kind) {
 		{"CrossWorkspace", testCrossWorkspace},
 		{"Ledger", testLedger},
 		{"ErasureRecord", testErasureRecord},
+		{"Claims", testClaims},
+		{"ClaimsAtOnce", testClaimsAtOnce},
+		{"EnrichmentOfARunningApply", testEnrichmentOfARunningApply},
 	} {
 		t.Run(c.name, func(t *testing.T) { c.run(t, k) })
 	}
