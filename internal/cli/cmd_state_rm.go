@@ -16,11 +16,15 @@ func newStateRmCmd(f *Factory) *cobra.Command {
 	var fl arguments.StateRmFlags
 	cmd := &cobra.Command{
 		Use:   "rm ADDRESS...",
-		Short: "Remove searches, profiles or people from the state",
+		Short: "Remove searches, profiles, imports, tracks or people from the state",
 		Long: `Rm removes records from the state, as if their blocks had been removed
 from the configuration: a search's or profile's people leave the exports
 that list it, but the people and their enrichments stay (nothing paid for
 is lost). The next plan shows the block as new again.
+
+track.<name> forgets when the track read its people, so that the next plan
+finds them due again (a person a profile block or another track read
+within its every stays read); their history and status are kept.
 
 person.<id> removes a person entirely, with their enrichment; a search that
 finds them again brings them back. For an erasure request use leadsync
@@ -29,6 +33,7 @@ forget, which also keeps them out from then on.
 Rm takes the state lock, and the state before is kept as <state>.backup.`,
 		Example: `  leadsync state rm 'search.cto["Berlin"]'
   leadsync state rm profile.founder search.old
+  leadsync state rm track.champions
   leadsync state rm person.123456.a1b2c3`,
 		ValidArgsFunction: completeStateAddresses(f, 0),
 	}
@@ -64,6 +69,8 @@ func runStateRm(f *Factory, a *arguments.StateRm) error {
 			fmt.Fprintf(f.IO.Out, "Removed %s (the person and their enrichment are kept)\n", r.Address)
 		case "import":
 			fmt.Fprintf(f.IO.Out, "Removed %s (its %s leave the exports that list it; people and their e-mails are kept)\n", r.Address, textfmt.Plural(r.Leads, "person"))
+		case "track":
+			fmt.Fprintf(f.IO.Out, "Removed %s: its reads of %s are forgotten, so the next plan finds them due again (unless a profile block or another track read them within its every); their history is kept\n", r.Address, textfmt.Plural(r.Leads, "person"))
 		case "person":
 			fmt.Fprintf(f.IO.Out, "Removed %s and their enrichment\n", r.Address)
 		}

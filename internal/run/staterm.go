@@ -16,9 +16,10 @@ var ErrNoState = errors.New("no state yet")
 // RemovedRecord is one address StateRm removed.
 type RemovedRecord struct {
 	Address string
-	// Kind is "search", "profile" or "person".
+	// Kind is "search", "profile", "import", "track" or "person".
 	Kind string
-	// Leads is how many leads a removed search listed.
+	// Leads is how many leads a removed search listed, how many people a
+	// removed import named or a removed track had read.
 	Leads int
 }
 
@@ -56,6 +57,9 @@ func StateRm(d Deps, addresses []string) ([]RemovedRecord, error) {
 		case "profile":
 		case "import":
 			r.Leads = len(s.Imports[addr].PersonIDs)
+		case "track":
+			// Its read times are forgotten: its people are due again.
+			r.Leads = len(s.TrackRecordOf(addr).People)
 		case "person":
 			s.RemovePerson(strings.TrimPrefix(addr, state.PersonAddressPrefix))
 			removed = append(removed, r)
@@ -108,8 +112,9 @@ func (e *UnknownAddressError) Error() string {
 	if strings.Contains(addr, "[") && !strings.Contains(addr, `"`) {
 		msg += ` (quote instance keys in the shell: 'search.cto["Berlin"]')`
 	}
-	if !strings.HasPrefix(addr, "search.") && !strings.HasPrefix(addr, "profile.") && !strings.HasPrefix(addr, "person.") {
-		msg += `. Addresses look like search.cto, search.cto["Berlin"], profile.founder or person.<id>`
+	if !strings.HasPrefix(addr, "search.") && !strings.HasPrefix(addr, "profile.") && !strings.HasPrefix(addr, "person.") &&
+		!strings.HasPrefix(addr, "import.") && !strings.HasPrefix(addr, "track.") {
+		msg += `. Addresses look like search.cto, search.cto["Berlin"], profile.founder, import.crm, track.champions or person.<id>`
 	}
 	return msg + `. Run "leadsync state list" to see every address`
 }

@@ -182,6 +182,7 @@ func (a *applier) track(addr string, te *TrackEvent) {
 	before := readBefore(p)
 	at := a.at
 	p.CheckedAt = &at
+	noteTrackRead(p, addr, at)
 	switch {
 	case te.Gone:
 		a.setStatus(p, StatusLeft, before)
@@ -226,10 +227,38 @@ func (p *Person) EmailStale() bool {
 	return p.ChangedSince(DriftCompany, p.Enrichment.EnrichedAt)
 }
 
-// CurrentEmail is the e-mail of p's enrichment, "" when none or stale
-// (EmailStale).
+// Why an enrichment's e-mail is not current (Person.EmailNotCurrent): the
+// words the spreadsheets and state show give it.
+const (
+	// EmailFormerEmployer: the company changed after the enrichment.
+	EmailFormerEmployer = "former employer"
+	// EmailLeftNetwork: a profile read found the person gone (the service
+	// knows the page name no more) after the enrichment.
+	EmailLeftNetwork = "left the network"
+)
+
+// EmailNotCurrent says why the e-mail of p's enrichment is not current:
+// EmailLeftNetwork when their profile was found gone after it (whatever
+// came before), EmailFormerEmployer when their company changed after it
+// (EmailStale); "" when it is current or there is none. An e-mail that is
+// not current is kept (in the enrichment, and in the history once an
+// enrichment replaces it) and never shown as current.
+func (p *Person) EmailNotCurrent() string {
+	switch {
+	case p.Enrichment == nil:
+		return ""
+	case p.Status == StatusLeft && (p.StatusSince == nil || !p.StatusSince.Before(p.Enrichment.EnrichedAt)):
+		return EmailLeftNetwork
+	case p.EmailStale():
+		return EmailFormerEmployer
+	}
+	return ""
+}
+
+// CurrentEmail is the e-mail of p's enrichment, "" when none or not
+// current (EmailNotCurrent).
 func (p *Person) CurrentEmail() string {
-	if p.Enrichment == nil || p.EmailStale() {
+	if p.Enrichment == nil || p.EmailNotCurrent() != "" {
 		return ""
 	}
 	return p.Enrichment.Result.Email
@@ -293,8 +322,11 @@ type DriftCounts struct {
 	Left    int `json:"left"`
 	Private int `json:"private"`
 	// StaleEmails counts the enriched people whose company changed after
-	// their enrichment (Person.EmailStale).
+	// their enrichment (Person.EmailStale), LeftEmails those whose profile
+	// was found gone after it: their e-mails are not current
+	// (Person.EmailNotCurrent; a person who left is counted there only).
 	StaleEmails int `json:"stale_emails"`
+	LeftEmails  int `json:"left_emails"`
 }
 
 // DriftFields are the fields of a drift, in the order they are shown.
@@ -320,8 +352,11 @@ func (s *State) DriftCounts() DriftCounts {
 		case StatusPrivate:
 			c.Private++
 		}
-		if p.EmailStale() {
+		switch p.EmailNotCurrent() {
+		case EmailFormerEmployer:
 			c.StaleEmails++
+		case EmailLeftNetwork:
+			c.LeftEmails++
 		}
 	}
 	return c

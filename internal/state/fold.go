@@ -138,6 +138,7 @@ func (s *State) Fold(e Event) error {
 	case EventForget:
 		a.forget(e.Address)
 		a.forgetImport(e.Address)
+		a.forgetTrack(e.Address)
 		delete(s.Failures, e.Address)
 		return nil
 	case EventEnrichUnknown:
@@ -404,6 +405,7 @@ func mergePeople(dst, src *Person) {
 	if newer(src.CheckedAt, dst.CheckedAt) {
 		dst.CheckedAt = src.CheckedAt
 	}
+	mergeTracked(dst, src)
 }
 
 // mergeLeads fills the lead fields dst lacks from src, by the merge of

@@ -235,6 +235,11 @@ type Person struct {
 	// last looked at the person, whatever it found; nil when never (a
 	// state written before it was kept: ProfileReadAt).
 	CheckedAt *time.Time `json:"checked_at,omitempty"`
+	// Tracked is the record the track blocks keep of the person: by track
+	// address, when that track last read them (whatever it found); nil
+	// when no track read them. leadsync state rm track.X drops X's entry
+	// (tracks.go).
+	Tracked map[string]time.Time `json:"tracked,omitempty"`
 }
 
 // Enrichment is one enrich result kept for a person.
