@@ -70,6 +70,29 @@ func TestTrackCountsThePeopleDue(t *testing.T) {
 
 }
 
+// TestTrackDueAgainAfterStateRm: leadsync state rm track.X (an
+// EventForget of its address) forgets its reads: the next plan reads its
+// people again, but not one a profile block read within every.
+func TestTrackDueAgainAfterStateRm(t *testing.T) {
+	f := newFixture()
+	f.search("search.cto", kw("CTO"))
+	f.ran("search.cto", t0.Add(-time.Hour), ids(1, 3)...)
+	f.profile("profile.boss", "page-"+ids(3, 1)[0])
+	f.read("profile.boss", t0.Add(-2*day))
+	f.track("champions", 30*day, "search.cto")
+	for _, id := range ids(1, 3) {
+		f.trackRead("track.champions", id, t0.Add(-day), "CTO", "Co "+id, false)
+	}
+	if c := f.build(t, f.opts()).Change("track.champions"); c.Calls != 0 {
+		t.Fatalf("read a day ago, yet %d due: %s", c.Calls, c.Detail)
+	}
+	f.apply(state.Event{At: t0, Kind: state.EventForget, Address: "track.champions"})
+	c := f.build(t, f.opts()).Change("track.champions")
+	if want := ids(1, 2); c.Calls != 2 || !slices.Equal(c.PersonIDs, want) || !strings.Contains(c.Detail, "1 read within 30d") {
+		t.Errorf("after state rm: %d due %q (%s); want %q, the profile block's read still counting", c.Calls, c.PersonIDs, c.Detail, want)
+	}
+}
+
 func TestTrackSharesReads(t *testing.T) {
 	f := newFixture()
 	f.search("search.cto", kw("CTO"))
