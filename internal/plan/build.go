@@ -508,12 +508,17 @@ func (b *builder) heldRead(p *config.Profile, key string) (string, time.Time) {
 //
 //   - every source that runs may bring up to its bound of people (300 or
 //     max_results per search, 1 per profile);
-//   - known people who fail where now may pass once a search that runs
-//     updates their lead; at most as many as all running sources bring;
+//   - known people who fail where now (or have no page name, or left the
+//     network) may qualify once a call of this run changes them: every one
+//     a read of this run reads (a track's or a profile block's: a new job,
+//     a profile back), and, at most as many as all running sources bring,
+//     those a search that runs may find with another lead;
+//   - with refresh_on, known people enriched before whose field a call of
+//     this run may find changed: the same, among the people it enriched;
 //   - with a limit, the block may enrich no more than the people it owns
 //     and may refresh, plus its free places, plus the people other blocks
 //     could take from it by enriching them again (each of those frees a
-//     place).
+//     place; refresh_on included).
 //
 // When no source runs, nothing apply learns can change who is enriched:
 // the bound is the count itself.
@@ -530,7 +535,8 @@ func (b *builder) enriches() {
 		runningAll += n
 	}
 	unionTodo := map[string]bool{}
-	unionFailing := map[string]bool{}
+	unionFailing := map[*state.Person]bool{}
+	unionFresh := map[*state.Person]bool{} // enriched people a search may show changed (refresh_on)
 	runningSources := map[string]bool{}
 	sumMax := 0
 	var blocks []*config.Enrich
@@ -588,14 +594,16 @@ func (b *builder) enriches() {
 				runningSources[a] = true
 			}
 		}
-		flips := 0
-		if runningAll > 0 {
-			flips = min(len(bp.failing), runningAll)
-		}
+		// People who may qualify once a call of this run changes them:
+		// those it reads, and up to what the running sources bring of the
+		// rest (flips, refresh_on).
+		readFlips, restFailing := b.byRead(bp.failing)
 		// refresh_on: people enriched before whose company (or title) a
-		// read of this run may find changed: up to that many enrichments
+		// call of this run may find changed: up to that many enrichments
 		// again, known only once the reads are in.
-		changing := b.mayChange(e, bp.fresh)
+		changing, restFresh := b.mayChange(e, bp.fresh)
+		bySearch := min(len(restFailing)+len(restFresh), runningAll)
+		flips := len(readFlips) + bySearch
 		bound := len(bp.todo) + flips + unknown + len(changing)
 		if e.Limit > 0 {
 			var todoSet map[string]bool
@@ -618,11 +626,11 @@ func (b *builder) enriches() {
 			if places < 0 {
 				places = 0
 			}
-			if capped := b.ownedCap(e, todoSet) + held + places; capped < bound {
+			if capped := b.ownedCap(e, todoSet, runningAll > 0) + held + places; capped < bound {
 				bound = capped
 			}
 		}
-		if runningAll == 0 && unknown == 0 && len(changing) == 0 {
+		if runningAll == 0 && unknown == 0 && len(changing) == 0 && flips == 0 {
 			bound = len(certain)
 		}
 		if bound < len(certain) {
@@ -636,10 +644,13 @@ func (b *builder) enriches() {
 				unionTodo[p.ID] = true
 			}
 			for _, p := range bp.failing {
-				unionFailing[p.ID] = true
+				unionFailing[p] = true
+			}
+			for _, p := range restFresh {
+				unionFresh[p] = true
 			}
 		} else {
-			unionN, failingN = len(bp.todo)+len(changing), len(bp.failing)
+			unionN, failingN = len(bp.todo)+len(changing), flips
 		}
 		sumMax += bound
 		c := &Change{
@@ -672,16 +683,23 @@ func (b *builder) enriches() {
 		b.add(c)
 	}
 	// The distinct people that can be enriched in this run.
-	union, failing := unionN, failingN
+	union := unionN + failingN
 	if shared {
 		union = len(unionTodo)
-		for id := range unionFailing {
-			if !unionTodo[id] {
-				failing++
+		var failing []*state.Person
+		for p := range unionFailing {
+			if !unionTodo[p.ID] {
+				failing = append(failing, p)
 			}
 		}
+		read, rest := b.byRead(failing)
+		for p := range unionFresh {
+			if !unionTodo[p.ID] && !unionFailing[p] {
+				rest = append(rest, p)
+			}
+		}
+		union += len(read) + min(len(rest), runningAll)
 	}
-	union += min(failing, runningAll)
 	for a := range runningSources {
 		union += b.running[a] + b.importNew[a]
 	}
@@ -691,23 +709,40 @@ func (b *builder) enriches() {
 // ownedCap bounds the calls of e on people it already enriched: each may
 // be enriched again by e when stale for e (and, with todo given, among
 // todo), or enriched again by another block when stale for that one, which
-// frees one of e's places. Either way a person accounts for one call of e
-// at most.
-func (b *builder) ownedCap(e *config.Enrich, todo map[string]bool) int {
+// frees one of e's places. Stale includes refresh_on: a field
+// of it that changed since the enrichment, or that a call of this run may
+// change (a read of this run reads them; with searching, a search that
+// runs may find them). Either way a person accounts for one call of e at
+// most.
+func (b *builder) ownedCap(e *config.Enrich, todo map[string]bool, searching bool) int {
 	other := time.Duration(0) // the shortest refresh of any other block
+	var otherOn []*config.Enrich
 	for _, o := range b.cfg.Enriches {
-		if o != e && o.Refresh > 0 && (other == 0 || o.Refresh < other) {
+		if o == e {
+			continue
+		}
+		if o.Refresh > 0 && (other == 0 || o.Refresh < other) {
 			other = o.Refresh
 		}
+		if len(o.RefreshOn) > 0 {
+			otherOn = append(otherOn, o)
+		}
+	}
+	mayChange := func(p *state.Person) bool {
+		return b.readNow(p) || p.Status != state.StatusLeft && (searching || b.v.importNames(p))
 	}
 	n := 0
 	for _, p := range b.v.ownedList(e.Address) {
 		age := b.now.Sub(p.Enrichment.EnrichedAt)
-		again := e.Refresh > 0 && age >= e.Refresh
+		again := e.Refresh > 0 && age >= e.Refresh || changedSinceEnriched(e, p) || len(e.RefreshOn) > 0 && mayChange(p)
 		if todo != nil {
 			again = todo[p.ID]
 		}
-		if again || (other > 0 && age >= other) {
+		freed := other > 0 && age >= other
+		for _, o := range otherOn {
+			freed = freed || changedSinceEnriched(o, p) || mayChange(p)
+		}
+		if again || freed {
 			n++
 		}
 	}
@@ -715,23 +750,45 @@ func (b *builder) ownedCap(e *config.Enrich, todo map[string]bool) int {
 }
 
 // mayChange returns the people of fresh (enriched, not due) whose change
-// of a field of e's refresh_on a read of this run may find: those a track
-// or a profile block reads. A search that runs may find changes too; its
-// people are bounded with the search's own.
-func (b *builder) mayChange(e *config.Enrich, fresh []*state.Person) []*state.Person {
+// of a field of e's refresh_on a call of this run may find: those a track
+// or a profile block reads (read), and the others, whom a search that runs
+// may find changed (rest: at most as many as the running sources bring,
+// which the caller bounds). A search of one of e's sources that runs
+// counts its people with the search's own.
+func (b *builder) mayChange(e *config.Enrich, fresh []*state.Person) (read, rest []*state.Person) {
 	if len(e.RefreshOn) == 0 {
-		return nil
+		return nil, nil
 	}
-	var out []*state.Person
-	for _, p := range fresh {
-		if p.Status == state.StatusLeft {
-			continue
-		}
-		if b.tracked[p] != "" || (p.Lead.PageName != "" && b.reads[api.PageKey(p.Lead.PageName)] != "") {
-			out = append(out, p)
+	return b.byRead(fresh)
+}
+
+// byRead splits people into those a call of this run may change for sure
+// of its own (a read of a track or a profile block reads them; an import
+// of this plan names them and fills in what the state lacks of them) and
+// the rest, whom only a search that runs may show changed. A read may find
+// any change (a new job, a profile back from private or gone); a search
+// or an import no profile, so people who left the network are among
+// neither unless read.
+func (b *builder) byRead(people []*state.Person) (read, rest []*state.Person) {
+	for _, p := range people {
+		switch {
+		case b.readNow(p):
+			read = append(read, p)
+		case p.Status != state.StatusLeft:
+			if b.v.importNames(p) {
+				read = append(read, p)
+			} else {
+				rest = append(rest, p)
+			}
 		}
 	}
-	return out
+	return read, rest
+}
+
+// readNow reports whether a read of this run (a track's or a profile
+// block's) reads p.
+func (b *builder) readNow(p *state.Person) bool {
+	return b.tracked[p] != "" || (p.Lead.PageName != "" && b.reads[api.PageKey(p.Lead.PageName)] != "")
 }
 
 // enrichDetail explains an enrich change; changing are the people a read

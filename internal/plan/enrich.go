@@ -136,6 +136,7 @@ type env struct {
 	// pendingIDs are, for each import of this plan, the people of its
 	// file already in the state: the import's people so far.
 	pendingIDs map[string][]string
+	pendingSet map[string]bool // the IDs of pendingIDs (importNames)
 	// lookup asks the other workspaces for their enrichments; reuse holds
 	// the answers by lookup key, asked the keys asked about.
 	lookup ReuseLookup
@@ -256,7 +257,9 @@ type blockPeople struct {
 	// todo need enrichment and pass where, in order.
 	todo []*state.Person
 	// failing need enrichment but fail where now or have no page name; a
-	// search that runs may change their lead so that they qualify.
+	// search that runs may change their lead so that they qualify. People
+	// who left the network and would need an enrichment are among them: a
+	// read of this run may find them back.
 	failing []*state.Person
 	// fresh hold an enrichment that is not stale: a change seen in this
 	// run may make them due again (refresh_on).
@@ -299,6 +302,12 @@ func (v *env) needsEnrich(e *config.Enrich, p *state.Person) bool {
 		// only be refused.
 		return false
 	}
+	return v.stale(e, p)
+}
+
+// stale reports whether p holds no enrichment fresh for e: none, one
+// older than e's refresh, or one a field of e's refresh_on changed after.
+func (v *env) stale(e *config.Enrich, p *state.Person) bool {
 	if p.Enrichment == nil {
 		return true
 	}
@@ -315,7 +324,7 @@ func changedSinceEnriched(e *config.Enrich, p *state.Person) bool {
 		return false
 	}
 	for _, f := range e.RefreshOn {
-		if p.ChangedSince(f, p.Enrichment.EnrichedAt) {
+		if p.ChangedSinceEnriched(f) {
 			return true
 		}
 	}
@@ -366,6 +375,12 @@ func (v *env) collect(e *config.Enrich, skipSource func(string) bool, where bool
 			if !v.needsEnrich(e, p) {
 				if p.Enrichment != nil {
 					bp.enriched++
+				}
+				switch {
+				case p.Status == state.StatusLeft && p.Lead.PageName != "" && v.stale(e, p):
+					// A read of this run may find them back.
+					bp.failing = append(bp.failing, p)
+				case p.Enrichment != nil:
 					bp.fresh = append(bp.fresh, p)
 				}
 				continue
@@ -404,16 +419,26 @@ func (v *env) collect(e *config.Enrich, skipSource func(string) bool, where bool
 	return bp, nil
 }
 
+// importReplaces reports whether an import of this plan replaces p's
+// enrichment with its own, as the state does when it records the import:
+// an e-mail enriched after p's enrichment (or undated: the import's time).
+func (v *env) importReplaces(p *state.Person) bool {
+	pe, ok := v.pendingFor(p)
+	return ok && (pe.at.IsZero() || p.Enrichment.EnrichedAt.Before(pe.at))
+}
+
 // ownedBy counts the people whose enrichment enrich block addr made.
 func (v *env) ownedBy(addr string) int { return len(v.ownedList(addr)) }
 
-// ownedList returns the people whose enrichment enrich block addr made.
+// ownedList returns the people whose enrichment enrich block addr made
+// and keeps: not those an import of this plan gives a newer e-mail (apply
+// records the import first, which frees their places).
 func (v *env) ownedList(addr string) []*state.Person {
 	if v.owned == nil {
 		v.owned = map[string][]*state.Person{}
 		learn := v.learnWhileIndexing
 		for _, p := range v.st.People {
-			if p.Enrichment != nil && !v.gone[p] {
+			if p.Enrichment != nil && !v.gone[p] && !v.importReplaces(p) {
 				v.owned[p.Enrichment.By] = append(v.owned[p.Enrichment.By], p)
 			}
 			if learn {

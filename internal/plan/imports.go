@@ -148,6 +148,8 @@ func (v *env) pendingImport(im *config.Import) {
 		}
 	}
 	v.pendingIDs[im.Address] = ids
+	v.owned = nil // indexed again without the enrichments it replaces
+	v.pendingSet = nil
 }
 
 // pendingFor returns the e-mail a planned import gives p, if any.
@@ -193,6 +195,24 @@ func (b *builder) importedSavings(people []blockPeople, cpe int) {
 	}
 	b.p.Savings.Imported = ImportedSaving{People: n, Credits: n * cpe}
 	b.p.Savings.CreditsMax += n * cpe
+}
+
+// importNames reports whether an import of this plan names p: it fills
+// in what the state lacks of p (a page name, a company), which may make p
+// qualify for an enrich block.
+func (v *env) importNames(p *state.Person) bool {
+	if len(v.pendingIDs) == 0 {
+		return false
+	}
+	if v.pendingSet == nil {
+		v.pendingSet = map[string]bool{}
+		for _, ids := range v.pendingIDs {
+			for _, id := range ids {
+				v.pendingSet[id] = true
+			}
+		}
+	}
+	return v.pendingSet[p.ID]
 }
 
 // importPeople returns the people of an import's record when it is

@@ -224,7 +224,35 @@ func (p *Person) EmailStale() bool {
 	if p.Enrichment == nil {
 		return false
 	}
-	return p.ChangedSince(DriftCompany, p.Enrichment.EnrichedAt)
+	return p.ChangedSinceEnriched(DriftCompany)
+}
+
+// ChangedSinceEnriched reports whether field (company or title) of p's
+// lead changed after p's enrichment to a value the enrichment did not
+// have: a change the enrichment already shows (two records of the same
+// person merged after it, one of them enriched with the new job) does not
+// make it old.
+func (p *Person) ChangedSinceEnriched(field string) bool {
+	if p.Enrichment == nil {
+		return false
+	}
+	var had string
+	switch field {
+	case DriftCompany:
+		had = p.Enrichment.Result.Company
+	case DriftTitle:
+		had = p.Enrichment.Result.Title
+	}
+	for i := len(p.History) - 1; i >= 0; i-- {
+		d := p.History[i]
+		if !d.At.After(p.Enrichment.EnrichedAt) {
+			break
+		}
+		if d.Field == field && (had == "" || !strings.EqualFold(d.After, had)) {
+			return true
+		}
+	}
+	return false
 }
 
 // Why an enrichment's e-mail is not current (Person.EmailNotCurrent): the
