@@ -2,9 +2,13 @@
 // for_each instances and a state in which every instance ran and kept its
 // share of P people, so that the whole `leadsync plan` command (reading the
 // configuration, loading the state, planning, rendering) can be timed on
-// the issue's size:
+// the issue's size. With -modules the same searches are written through a
+// module (one module block with for_each over the cities, a search in each
+// instance), and the state keeps them at the module's addresses, to compare
+// the two:
 //
 //	go run ./bench/bigplan -out /tmp/bigplan -searches 5000 -people 300000
+//	go run ./bench/bigplan -out /tmp/bigplan-modules -modules
 //	go build -o /tmp/leadsync . && /usr/bin/time -v /tmp/leadsync plan --offline --chdir /tmp/bigplan
 //
 // With -excludes K (at most 5) it adds K exclude blocks, one per kind of
@@ -40,12 +44,17 @@ func main() {
 	listRows := flag.Int("list-rows", 10000, "rows of each exclude block's list")
 	history := flag.Float64("history", 0, "share of people with two changes in their history")
 	track := flag.Bool("track", false, "add a track block and refresh_on")
+	modules := flag.Bool("modules", false, "write the searches through a module")
 	flag.Parse()
 	if *out == "" || *searches <= 0 || *people < *searches {
 		fmt.Fprintln(os.Stderr, "usage: bigplan -out DIR [-searches N] [-people P] (P >= N)")
 		os.Exit(2)
 	}
-	if err := write(*out, *searches, *people, *history, *track); err != nil {
+	if *modules && *track {
+		fmt.Fprintln(os.Stderr, "bigplan: -modules and -track do not go together")
+		os.Exit(2)
+	}
+	if err := write(*out, *searches, *people, *history, *track, *modules); err != nil {
 		fmt.Fprintln(os.Stderr, "bigplan:", err)
 		os.Exit(1)
 	}
@@ -57,7 +66,10 @@ func main() {
 
 func key(i int) string { return fmt.Sprintf("c%05d", i) }
 
-func write(dir string, n, people int, history float64, track bool) error {
+// write writes a configuration of n search instances (a for_each, or a
+// module's for_each when modules) and a state of people people found by
+// them, a third of them enriched.
+func write(dir string, n, people int, history float64, track, modules bool) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -65,7 +77,50 @@ func write(dir string, n, people int, history float64, track bool) error {
 	for i := range keys {
 		keys[i] = fmt.Sprintf("%q", key(i))
 	}
-	cfg := fmt.Sprintf(`api {
+	cfg := fmt.Sprintf(flatConfig, strings.Join(keys, ", "), trackAttr(track), trackBlock(track))
+	addr := func(i int) string { return `search.cto["` + key(i) + `"]` }
+	if modules {
+		cfg = fmt.Sprintf(modulesConfig, strings.Join(keys, ", "))
+		if err := os.MkdirAll(filepath.Join(dir, "persona"), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(dir, "persona", "main.leads.hcl"), []byte(personaModule), 0o644); err != nil {
+			return err
+		}
+		addr = func(i int) string { return `module.market["` + key(i) + `"].search.cto` }
+	}
+	if err := os.WriteFile(filepath.Join(dir, "main.leads.hcl"), []byte(cfg), 0o644); err != nil {
+		return err
+	}
+
+	now := time.Now().UTC()
+	st := state.New()
+	per := people / n
+	for i := 0; i < n; i++ {
+		if err := foldSearch(st, now, i, per, addr(i)); err != nil {
+			return err
+		}
+	}
+	if err := drift(st, now, history); err != nil {
+		return err
+	}
+	store := local.NewStore(filepath.Join(dir, ".leadsync", "state.json"))
+	if err := store.Save(st); err != nil {
+		return err
+	}
+	fi, err := os.Stat(store.Path())
+	if err != nil {
+		return err
+	}
+	fmt.Printf("wrote %s (%d search instances) and %s (%d people, %.0f MB)\n",
+		filepath.Join(dir, "main.leads.hcl"), n, store.Path(), len(st.People), float64(fi.Size())/1e6)
+	return nil
+}
+
+// flatConfig is the configuration of write: the keys of the for_each, the
+// enrich block's track attribute and the track block (trackAttr,
+// trackBlock).
+const flatConfig = `api {
   base_url    = "https://api.example.com"
   max_credits = 1000000
 }
@@ -90,67 +145,92 @@ export "all" {
     from = [search.cto]
   }
 }
-`, strings.Join(keys, ", "), trackAttr(track), trackBlock(track))
-	if err := os.WriteFile(filepath.Join(dir, "main.leads.hcl"), []byte(cfg), 0o644); err != nil {
-		return err
-	}
+`
 
-	now := time.Now().UTC()
+// modulesConfig is the configuration of write with modules: the keys of
+// the module's for_each. Each instance of personaModule has one search.
+const modulesConfig = `api {
+  base_url    = "https://api.example.com"
+  max_credits = 1000000
+}
+
+module "market" {
+  for_each = toset([%s])
+  source   = "./persona"
+  city     = each.value
+}
+
+enrich "contacts" {
+  from    = [module.market.ctos]
+  limit   = 250000
+  refresh = "180d"
+}
+
+export "all" {
+  path = "out/all.xlsx"
+  sheet "All" {
+    from = [module.market.ctos]
+  }
+}
+`
+
+const personaModule = `variable "city" {
+  type = string
+}
+
+search "cto" {
+  keywords    = "CTO"
+  city        = var.city
+  max_results = 100
+  refresh     = "30d"
+}
+
+output "ctos" {
+  value = [search.cto]
+}
+`
+
+// foldSearch folds the i-th search's run (at addr) into st: per people
+// found, every third one enriched. A tenth of the searches changed their
+// request since, another tenth are due for refresh.
+func foldSearch(st *state.State, now time.Time, i, per int, addr string) error {
 	day := 24 * time.Hour
-	st := state.New()
-	per := people / n
-	for i := 0; i < n; i++ {
-		addr := `search.cto["` + key(i) + `"]`
-		params := map[string]any{"keywords": "CTO", "city": key(i)}
-		if i%10 == 1 { // a tenth changed their request since
-			params["city"] = "old"
-		}
-		body, err := json.Marshal(api.SearchRequest{Params: params})
-		if err != nil {
-			return err
-		}
-		ranAt := now.Add(-2 * day)
-		if i%10 == 2 { // a tenth are due for refresh
-			ranAt = now.Add(-40 * day)
-		}
-		leads := make([]api.Lead, per)
-		for j := range leads {
-			id := fmt.Sprintf("%d.%05x", 10000000+i*per+j, j)
-			leads[j] = api.Lead{FirstName: "First", LastName: fmt.Sprint(j), FullName: fmt.Sprintf("First %d", j),
-				Title: "CTO", Company: "Company " + key(i), Location: "Berlin, Germany", NetworkID: id, PageName: "page-" + id}
-		}
-		if err := st.Fold(state.Event{At: ranAt, Kind: state.EventSearch, Address: addr, Search: &state.SearchEvent{
-			Generation: api.Gen1, Request: body, RequestHash: state.RequestHash(api.Gen1, body), Leads: leads, MaxResults: 100,
-		}}); err != nil {
-			return err
-		}
-		for j, l := range leads {
-			if j%3 != 0 {
-				continue
-			}
-			at := now.Add(-time.Duration(j%200) * day)
-			if err := st.Fold(state.Event{At: at, Kind: state.EventEnrich, Address: "enrich.contacts", Enrich: &state.EnrichEvent{
-				PersonID: l.NetworkID, Credits: 1,
-				Result: api.EnrichedProfile{PageName: l.PageName, NetworkID: l.NetworkID, FullName: l.FullName,
-					Email: "x@example.com", ValidationStatus: api.StatusValid, CompanyDomain: "example.com"},
-			}}); err != nil {
-				return err
-			}
-		}
+	params := map[string]any{"keywords": "CTO", "city": key(i)}
+	if i%10 == 1 {
+		params["city"] = "old"
 	}
-	if err := drift(st, now, history); err != nil {
-		return err
-	}
-	store := local.NewStore(filepath.Join(dir, ".leadsync", "state.json"))
-	if err := store.Save(st); err != nil {
-		return err
-	}
-	fi, err := os.Stat(store.Path())
+	body, err := json.Marshal(api.SearchRequest{Params: params})
 	if err != nil {
 		return err
 	}
-	fmt.Printf("wrote %s (%d search instances) and %s (%d people, %.0f MB)\n",
-		filepath.Join(dir, "main.leads.hcl"), n, store.Path(), len(st.People), float64(fi.Size())/1e6)
+	ranAt := now.Add(-2 * day)
+	if i%10 == 2 {
+		ranAt = now.Add(-40 * day)
+	}
+	leads := make([]api.Lead, per)
+	for j := range leads {
+		id := fmt.Sprintf("%d.%05x", 10000000+i*per+j, j)
+		leads[j] = api.Lead{FirstName: "First", LastName: fmt.Sprint(j), FullName: fmt.Sprintf("First %d", j),
+			Title: "CTO", Company: "Company " + key(i), Location: "Berlin, Germany", NetworkID: id, PageName: "page-" + id}
+	}
+	if err := st.Fold(state.Event{At: ranAt, Kind: state.EventSearch, Address: addr, Search: &state.SearchEvent{
+		Generation: api.Gen1, Request: body, RequestHash: state.RequestHash(api.Gen1, body), Leads: leads, MaxResults: 100,
+	}}); err != nil {
+		return err
+	}
+	for j, l := range leads {
+		if j%3 != 0 {
+			continue
+		}
+		at := now.Add(-time.Duration(j%200) * day)
+		if err := st.Fold(state.Event{At: at, Kind: state.EventEnrich, Address: "enrich.contacts", Enrich: &state.EnrichEvent{
+			PersonID: l.NetworkID, Credits: 1,
+			Result: api.EnrichedProfile{PageName: l.PageName, NetworkID: l.NetworkID, FullName: l.FullName,
+				Email: "x@example.com", ValidationStatus: api.StatusValid, CompanyDomain: "example.com"},
+		}}); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 

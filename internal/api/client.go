@@ -108,19 +108,8 @@ var _ Service = (*Client)(nil)
 // New returns a client for opts. It fails when the key is empty or a base
 // URL is malformed; a missing BaseURLV2 only fails generation-2 calls.
 func New(opts Options) (*Client, error) {
-	if opts.Key == "" {
-		return nil, errors.New("api: no API key")
-	}
-	if strings.ContainsAny(opts.Key, "\r\n") {
-		return nil, errors.New("api: the API key contains a line break")
-	}
-	// Any other control character cannot be sent in a header either (the
-	// HTTP client refuses it, and the refusal looked like a network error
-	// retried 7 times): refused here, saying where, never what.
-	for i := 0; i < len(opts.Key); i++ {
-		if b := opts.Key[i]; (b < 0x20 && b != '\t') || b == 0x7f {
-			return nil, fmt.Errorf("api: the API key contains a control character (byte 0x%02x, character %d of %d); set it again without it", b, i+1, len(opts.Key))
-		}
+	if err := checkKey(opts.Key); err != nil {
+		return nil, err
 	}
 	r := redactor(opts.Key)
 	base, err := checkBase("base_url", opts.BaseURL, r)
@@ -175,18 +164,7 @@ func New(opts Options) (*Client, error) {
 	if c.rng == nil {
 		c.rng = rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
 	}
-	hc := opts.HTTPClient
-	if hc == nil {
-		t := http.DefaultTransport.(*http.Transport).Clone()
-		// Keep a warm connection for every call in flight: a new one costs
-		// handshakes, which delay that call's arrival and squeeze the gap
-		// to the next one.
-		t.MaxIdleConnsPerHost = max(c.pacer.Parallelism(), t.MaxIdleConnsPerHost)
-		hc = &http.Client{Transport: t}
-	}
-	copied := *hc
-	copied.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
-	c.hc = &copied
+	c.hc = httpClient(opts.HTTPClient, c.pacer.Parallelism())
 	if c.log != nil {
 		c.log.Debug("api client",
 			"base_url", r.text(base), "base_url_v2", r.text(baseV2), "api_key", textfmt.Redacted,
@@ -194,6 +172,40 @@ func New(opts Options) (*Client, error) {
 			"timeout", c.timeout, "max_retries", c.maxRetries)
 	}
 	return c, nil
+}
+
+// checkKey refuses an API key that cannot be sent in a header: empty, or
+// with a line break or another control character (the HTTP client refuses
+// it, and the refusal looked like a network error retried 7 times). The
+// error says where, never what.
+func checkKey(key string) error {
+	if key == "" {
+		return errors.New("api: no API key")
+	}
+	if strings.ContainsAny(key, "\r\n") {
+		return errors.New("api: the API key contains a line break")
+	}
+	for i := 0; i < len(key); i++ {
+		if b := key[i]; (b < 0x20 && b != '\t') || b == 0x7f {
+			return fmt.Errorf("api: the API key contains a control character (byte 0x%02x, character %d of %d); set it again without it", b, i+1, len(key))
+		}
+	}
+	return nil
+}
+
+// httpClient is a copy of hc (or of a client of its own when hc is nil)
+// that never follows a redirect. Its own keeps a warm connection for each
+// of parallelism calls in flight: a new one costs handshakes, which delay
+// that call's arrival and squeeze the gap to the next one.
+func httpClient(hc *http.Client, parallelism int) *http.Client {
+	if hc == nil {
+		t := http.DefaultTransport.(*http.Transport).Clone()
+		t.MaxIdleConnsPerHost = max(parallelism, t.MaxIdleConnsPerHost)
+		hc = &http.Client{Transport: t}
+	}
+	copied := *hc
+	copied.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	return &copied
 }
 
 func checkBase(name, raw string, r redactor) (string, error) {
@@ -393,43 +405,13 @@ func Started(ctx context.Context) error {
 // call makes one call with pacing and retries and decodes a 2xx answer into
 // out, which check then validates (see validate.go).
 func (c *Client) call(ctx context.Context, op string, gen Generation, method, path string, body []byte, out any, check checker) error {
-	base := c.base
-	if gen == Gen2 {
-		base = c.baseV2
+	u, err := c.endpoint(op, gen, path)
+	if err != nil {
+		return err
 	}
-	if base == "" {
-		name := "api.base_url"
-		if gen == Gen2 {
-			name = "api.base_url_v2"
-		}
-		return &Error{Op: op, Gen: gen, Kind: KindConfig, Message: fmt.Sprintf("%s is not set; %s needs it", name, gen)}
-	}
-	u := base + path
 	gate, _ := ctx.Value(sendGateKey{}).(<-chan struct{})
-	// waitCtx is ctx, also done when the gate closes: it ends a wait for
-	// the rate limit, never a request already sent.
-	waitCtx := ctx
-	if gate != nil {
-		var cancel context.CancelFunc
-		waitCtx, cancel = context.WithCancel(ctx)
-		defer cancel()
-		go func() {
-			select {
-			case <-gate:
-				cancel()
-			case <-waitCtx.Done():
-			}
-		}()
-	}
-	notSent := func(attempt int, last *Error) error {
-		// The kind already says "not sent": the message says why.
-		e := &Error{Op: op, Gen: gen, Kind: KindNotSent, Attempts: attempt - 1, Message: "the run is stopping"}
-		if last != nil {
-			e.Message = "the run is stopping, so it was not tried again; last attempt: " + last.Error()
-			e.sent = last.MaybeCharged()
-		}
-		return e
-	}
+	waitCtx, stop := gateContext(ctx, gate)
+	defer stop()
 	var last *Error
 	announced := false // the wait after a 429 was already reported
 	for attempt := 1; ; attempt++ {
@@ -440,52 +422,27 @@ func (c *Client) call(ctx context.Context, op string, gen Generation, method, pa
 		release, err := c.pacer.Wait(waitCtx)
 		if err != nil {
 			if gateClosed(gate) && ctx.Err() == nil {
-				return notSent(attempt, last)
+				return stoppedBeforeSend(op, gen, attempt, last)
 			}
 			return &Error{Op: op, Gen: gen, Kind: KindCanceled, Attempts: attempt - 1, Message: "canceled while waiting for the rate limit", Err: err}
 		}
 		if gateClosed(gate) {
 			release()
-			return notSent(attempt, last)
+			return stoppedBeforeSend(op, gen, attempt, last)
 		}
 		if err := Started(ctx); err != nil {
 			release()
 			return &Error{Op: op, Gen: gen, Kind: KindNotSent, Attempts: attempt - 1, Err: err, sent: last != nil && last.MaybeCharged()}
 		}
-		c.obs.CallStart(op, attempt)
-		start := c.clock.Now()
-		e := c.attempt(ctx, method, u, body, out, check)
-		release()
-		d := c.clock.Now().Sub(start)
-		status := 0
-		if e != nil {
-			e.Op, e.Gen, e.Attempts = op, gen, attempt
-			status = e.Status
-			if e.Kind == KindUnexpected && e.Status == http.StatusNotFound {
-				e.Kind = kindFor(op, e.Status, e.jsonError)
-			}
-		} else {
-			status = http.StatusOK
-		}
-		if e == nil || e.Kind != KindRateLimited {
-			c.pacer.Succeeded()
-		}
-		c.logCall(op, gen, method, path, attempt, status, d, e)
+		e := c.send(ctx, op, gen, method, path, u, body, out, check, attempt, release)
 		if e == nil {
-			c.obs.CallDone(op, status, d, nil)
 			return nil
 		}
-		c.obs.CallDone(op, status, d, e)
 		if !shouldRetry(op, attempt, c.maxRetries, e) || ctx.Err() != nil {
 			return e
 		}
 		last = e
-		c.rngMu.Lock()
-		wait := backoff(attempt, e.RetryAfter, c.rng)
-		c.rngMu.Unlock()
-		if e.RetryAfter == 0 {
-			wait = time.Duration(float64(wait) * c.backoffScale)
-		}
+		wait := c.retryWait(attempt, e)
 		if e.Kind == KindRateLimited {
 			// Every caller of the key pauses, not only this one.
 			c.pacer.Throttle(wait)
@@ -497,12 +454,97 @@ func (c *Client) call(ctx context.Context, op string, gen Generation, method, pa
 		select {
 		case <-waitCtx.Done():
 			if gateClosed(gate) && ctx.Err() == nil {
-				return notSent(attempt+1, e)
+				return stoppedBeforeSend(op, gen, attempt+1, e)
 			}
 			return &Error{Op: op, Gen: gen, Kind: KindCanceled, Attempts: attempt, Message: "canceled while waiting to retry after: " + e.Error(), Err: ctx.Err(), sent: e.MaybeCharged()}
 		case <-c.clock.After(wait):
 		}
 	}
+}
+
+// endpoint is the URL of path in the service of gen, or a configuration
+// error when its base URL is not set.
+func (c *Client) endpoint(op string, gen Generation, path string) (string, error) {
+	base, name := c.base, "api.base_url"
+	if gen == Gen2 {
+		base, name = c.baseV2, "api.base_url_v2"
+	}
+	if base == "" {
+		return "", &Error{Op: op, Gen: gen, Kind: KindConfig, Message: fmt.Sprintf("%s is not set; %s needs it", name, gen)}
+	}
+	return base + path, nil
+}
+
+// gateContext is ctx, also done when gate (if any) closes: it ends a wait
+// for the rate limit or a retry, never a request already sent. stop frees
+// it.
+func gateContext(ctx context.Context, gate <-chan struct{}) (waitCtx context.Context, stop func()) {
+	if gate == nil {
+		return ctx, func() {}
+	}
+	waitCtx, cancel := context.WithCancel(ctx)
+	go func() {
+		select {
+		case <-gate:
+			cancel()
+		case <-waitCtx.Done():
+		}
+	}()
+	return waitCtx, cancel
+}
+
+// stoppedBeforeSend is the error of a call the run stopped before its
+// attempt-th attempt was sent; last is the attempt before, if any. The
+// kind already says "not sent": the message says why.
+func stoppedBeforeSend(op string, gen Generation, attempt int, last *Error) error {
+	e := &Error{Op: op, Gen: gen, Kind: KindNotSent, Attempts: attempt - 1, Message: "the run is stopping"}
+	if last != nil {
+		e.Message = "the run is stopping, so it was not tried again; last attempt: " + last.Error()
+		e.sent = last.MaybeCharged()
+	}
+	return e
+}
+
+// send makes the attempt-th attempt of a call, once the pacer let it go,
+// gives the pacer's place back (release) as soon as the answer is in, and
+// reports the attempt to the observer and the log.
+func (c *Client) send(ctx context.Context, op string, gen Generation, method, path, u string, body []byte, out any, check checker, attempt int, release func()) *Error {
+	c.obs.CallStart(op, attempt)
+	start := c.clock.Now()
+	e := c.attempt(ctx, method, u, body, out, check)
+	release()
+	d := c.clock.Now().Sub(start)
+	status := http.StatusOK
+	if e != nil {
+		e.Op, e.Gen, e.Attempts = op, gen, attempt
+		status = e.Status
+		if e.Kind == KindUnexpected && e.Status == http.StatusNotFound {
+			e.Kind = kindFor(op, e.Status, e.jsonError)
+		}
+	}
+	if e == nil || e.Kind != KindRateLimited {
+		c.pacer.Succeeded()
+	}
+	c.logCall(op, gen, method, path, attempt, status, d, e)
+	if e == nil {
+		c.obs.CallDone(op, status, d, nil)
+		return nil
+	}
+	c.obs.CallDone(op, status, d, e)
+	return e
+}
+
+// retryWait is how long to wait before trying again after the attempt-th
+// attempt failed with e: what the service asked (Retry-After), or the
+// backoff, scaled.
+func (c *Client) retryWait(attempt int, e *Error) time.Duration {
+	c.rngMu.Lock()
+	wait := backoff(attempt, e.RetryAfter, c.rng)
+	c.rngMu.Unlock()
+	if e.RetryAfter == 0 {
+		wait = time.Duration(float64(wait) * c.backoffScale)
+	}
+	return wait
 }
 
 // attempt sends one request and decodes the answer. The returned error has

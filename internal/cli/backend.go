@@ -81,13 +81,27 @@ func (s *stateSource) workspaceDescription(f *Factory) string {
 	return s.backend.Describe()
 }
 
-// workspace is the workspace --workspace or LEADSYNC_WORKSPACE names, ""
-// for the default.
+// workspace is the workspace in use: the one --workspace names, else
+// LEADSYNC_WORKSPACE, else the one `workspace select` kept for the working
+// copy; "" for the default.
 func (f *Factory) workspace() string {
+	name, _ := f.workspaceAndSource()
+	return name
+}
+
+// workspaceAndSource is workspace, with what chose it: "--workspace",
+// EnvWorkspace, run.SelectionPath or "" (the default).
+func (f *Factory) workspaceAndSource() (string, string) {
 	if f.Workspace != "" {
-		return f.Workspace
+		return f.Workspace, "--workspace"
 	}
-	return f.Getenv(EnvWorkspace)
+	if ws := f.Getenv(EnvWorkspace); ws != "" {
+		return ws, EnvWorkspace
+	}
+	if ws := run.SelectedWorkspace(f.Dir); ws != "" {
+		return ws, run.SelectionPath
+	}
+	return "", ""
 }
 
 // openSource opens the state cfg names on the workspace in use: its

@@ -23,6 +23,11 @@ func newFmtCmd(f *Factory) *cobra.Command {
 changed. PATH may be files or directories (default: the working directory);
 "-" formats standard input to standard output.
 
+A directory's configuration is formatted with the module folders it calls
+(module blocks' source, nested calls too, a shared ../modules as well):
+they are part of it. --recursive formats every subdirectory besides, as
+terraform fmt -recursive does, skipping hidden ones (.leadsync, .git).
+
 With --check nothing is written: fmt lists the files that are not formatted
 and exits 1 when there is any, which suits CI.`,
 		Example: `  leadsync fmt

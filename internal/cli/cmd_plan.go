@@ -66,6 +66,9 @@ func runPlan(ctx context.Context, f *Factory, a *arguments.Plan) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	if f.PlanGC != nil {
+		defer f.PlanGC()()
+	}
 	var base *plan.Plan
 	if a.CompareTo != "" {
 		var err error

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -159,5 +160,31 @@ func TestPlanCommandConfigError(t *testing.T) {
 	code, _, errOut, calls := runPlanCmd(t, dir, 9114)
 	if code != ExitError || calls != 0 || !strings.Contains(errOut, "main.leads.hcl line 2") {
 		t.Errorf("code %d, calls %d\n%s", code, calls, errOut)
+	}
+}
+
+// TestPlanGC: a plan in a real process lets the heap grow to three times
+// what the collector last kept, and sets it back afterwards; GOGC in the
+// environment wins. Tests' factories leave the collector alone.
+func TestPlanGC(t *testing.T) {
+	gcPercent := func() int { p := debug.SetGCPercent(100); debug.SetGCPercent(p); return p }
+	before := gcPercent()
+	t.Setenv("GOGC", "")
+	restore := planGC()
+	if got := gcPercent(); got != planGCPercent {
+		t.Errorf("while planning GOGC is %d, want %d", got, planGCPercent)
+	}
+	restore()
+	if got := gcPercent(); got != before {
+		t.Errorf("after the plan GOGC is %d, want %d again", got, before)
+	}
+	t.Setenv("GOGC", "50")
+	restore = planGC()
+	if got := gcPercent(); got != before {
+		t.Errorf("with GOGC=50 set, the plan changed GOGC to %d", got)
+	}
+	restore()
+	if NewSystemFactory().PlanGC == nil {
+		t.Error("a real process's plan leaves the collector as it is")
 	}
 }

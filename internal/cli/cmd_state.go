@@ -22,6 +22,6 @@ profile.founder) and person.<id> for people.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return cmd.Help() },
 	}
-	cmd.AddCommand(newStateListCmd(f), newStateShowCmd(f), newStateRmCmd(f), newStateRecoverCmd(f), newStatePushCmd(f), newStatePullCmd(f))
+	cmd.AddCommand(newStateListCmd(f), newStateShowCmd(f), newStateRmCmd(f), newStateMvCmd(f), newStateRecoverCmd(f), newStatePushCmd(f), newStatePullCmd(f))
 	return cmd
 }

@@ -22,6 +22,9 @@ from the configuration: a search's or profile's people leave the exports
 that list it, but the people and their enrichments stay (nothing paid for
 is lost). The next plan shows the block as new again.
 
+A block's address (search.cto) or a module's (module.dach) removes every
+search and profile record inside it.
+
 track.<name> forgets when the track read its people, so that the next plan
 finds them due again (a person a profile block or another track read
 within its every stays read); their history and status are kept.

@@ -59,8 +59,13 @@ func summarize(cfg *config.Config) string {
 	if n := len(cfg.Tracks); n > 0 {
 		tracks = ", " + textfmt.Plural(n, "track block")
 	}
-	return fmt.Sprintf("%s (%s), %s, %s%s, %s",
+	s := fmt.Sprintf("%s (%s), %s, %s%s, %s",
 		textfmt.Plural(searchBlocks, "search block"), textfmt.Plural(len(cfg.Searches), "search"),
 		textfmt.Plural(len(cfg.Profiles), "profile"), textfmt.Plural(len(cfg.Enriches), "enrich block"), tracks,
 		textfmt.Plural(len(cfg.Exports), "export"))
+	if len(cfg.Modules) > 0 {
+		// Counted across every module instance, which the modules add.
+		s += ", in " + textfmt.Plural(len(cfg.Modules), "module instance") + " and the root"
+	}
+	return s
 }

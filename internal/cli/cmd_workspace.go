@@ -31,10 +31,12 @@ func workspaceSource(f *Factory, vars arguments.Vars) (*stateSource, backend.Wor
 func newWorkspaceCmd(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "workspace",
-		Short: "List, create and delete workspaces: independent states of one configuration",
+		Short: "List, create, select and delete workspaces: independent states of one configuration",
 		Long: `A workspace is one independent state of the configuration: one configuration
 can keep several (a DACH and a UK campaign). Commands use the workspace
---workspace or LEADSYNC_WORKSPACE names, "default" otherwise.
+--workspace names, else LEADSYNC_WORKSPACE, else the one leadsync
+workspace select chose for this working copy (kept in .leadsync/workspace),
+else "default".
 
 On the local backend "default" is the state file (.leadsync/state.json) and
 workspace NAME is the folder .leadsync/workspaces/NAME, with its own state
@@ -43,10 +45,12 @@ state in the database.`,
 		Example: `  leadsync workspace list
   leadsync workspace new uk
   leadsync --workspace uk apply
+  leadsync workspace select uk && leadsync plan
+  leadsync workspace show
   leadsync workspace delete uk`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return cmd.Help() },
 	}
-	cmd.AddCommand(newWorkspaceListCmd(f), newWorkspaceNewCmd(f), newWorkspaceDeleteCmd(f))
+	cmd.AddCommand(newWorkspaceListCmd(f), newWorkspaceNewCmd(f), newWorkspaceSelectCmd(f), newWorkspaceShowCmd(f), newWorkspaceDeleteCmd(f))
 	return cmd
 }

@@ -19,10 +19,11 @@ func newWorkspaceDeleteCmd(f *Factory) *cobra.Command {
 folder with its state, backup and journal). A workspace that holds
 searches, profiles or people is refused unless --force: what it holds was
 paid for. A workspace in use by a run (locked) is refused, as are
-"default" and the workspace this command runs in (--workspace or
-LEADSYNC_WORKSPACE).`,
+"default" and the workspace this command runs in (--workspace,
+LEADSYNC_WORKSPACE or the one leadsync workspace select chose).`,
 		Example: `  leadsync workspace delete uk
   leadsync workspace delete old-campaign --force`,
+		ValidArgsFunction: completeWorkspaces(f, 1),
 	}
 	fl.Register(cmd.Flags())
 	parseArgs(cmd, &fl, arguments.ParseWorkspaceDelete, func(_ *cobra.Command, a *arguments.WorkspaceDelete) error {
@@ -39,7 +40,8 @@ func runWorkspaceDelete(f *Factory, a *arguments.WorkspaceDelete) error {
 	defer src.close()
 	err = run.WorkspaceDelete(set, a.Name, src.workspaceName(), a.Force)
 	if ie := (*run.WorkspaceInUseError)(nil); errors.As(err, &ie) {
-		return fmt.Errorf("workspace %q is the one in use (--workspace or %s names it); nothing was deleted. Delete it from another one: leadsync --workspace default workspace delete %s", ie.Workspace, EnvWorkspace, ie.Workspace)
+		_, by := f.workspaceAndSource()
+		return fmt.Errorf("workspace %q is the one in use (%s names it); nothing was deleted. Delete it from another one: leadsync --workspace default workspace delete %s", ie.Workspace, by, ie.Workspace)
 	}
 	if err != nil {
 		return err

@@ -34,8 +34,9 @@ func completionDir(f *Factory, cmd *cobra.Command) string {
 }
 
 // configAddresses lists the addresses of the configuration in dir: every
-// search and profile instance and block; with all, the enrich and export
-// blocks too.
+// search and profile instance and block, and every module call and
+// instance (everything inside it); with all, the enrich and export blocks
+// too.
 func configAddresses(f *Factory, dir string, all bool) []string {
 	g := *f
 	g.Dir = dir
@@ -58,6 +59,10 @@ func configAddresses(f *Factory, dir string, all bool) []string {
 	for _, p := range cfg.Profiles {
 		add(p.Block)
 		add(p.Address)
+	}
+	for _, m := range cfg.Modules {
+		add(m.Call)
+		add(m.Address)
 	}
 	for _, t := range cfg.Tracks {
 		add(t.Address) // --replace reads everyone again
@@ -157,4 +162,48 @@ func completeStateAddresses(f *Factory, max int) func(*cobra.Command, []string, 
 func registerAddressCompletion(f *Factory, cmd *cobra.Command) {
 	_ = cmd.RegisterFlagCompletionFunc("target", completeConfigAddresses(f, true))
 	_ = cmd.RegisterFlagCompletionFunc("replace", completeConfigAddresses(f, false))
+}
+
+// workspaceNames lists the workspaces of the configuration in dir, read
+// quietly; none for a backend that would have to connect somewhere (as
+// stateAddresses).
+func workspaceNames(f *Factory, dir string) []string {
+	g := *f
+	g.Dir = dir
+	cfg, diags := loadConfig(&g, arguments.Vars{})
+	if cfg == nil || diags.HasErrors() {
+		return nil
+	}
+	src, err := openBackend(&g, cfg)
+	if err != nil {
+		return nil
+	}
+	defer src.close()
+	if !backend.Offline(src.backend) {
+		return nil
+	}
+	set, ok := backend.WorkspacesOf(src.backend)
+	if !ok {
+		return nil
+	}
+	list, err := set.Workspaces()
+	if err != nil {
+		return nil
+	}
+	names := make([]string, 0, len(list))
+	for _, ws := range list {
+		names = append(names, ws.Name)
+	}
+	return names
+}
+
+// completeWorkspaces completes the NAME of workspace select and delete
+// (max arguments), and the value of --workspace (max 0).
+func completeWorkspaces(f *Factory, max int) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+	return func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+		if max > 0 && len(args) >= max {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		return filterPrefix(workspaceNames(f, completionDir(f, cmd)), toComplete), cobra.ShellCompDirectiveNoFileComp
+	}
 }

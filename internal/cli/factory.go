@@ -3,6 +3,7 @@ package cli
 import (
 	"net/http"
 	"os"
+	"runtime/debug"
 	"time"
 
 	"github.com/leadsync/leadsync/internal/api"
@@ -33,6 +34,10 @@ type Factory struct {
 	// Workspace is --workspace: the backend's workspace ("" reads
 	// LEADSYNC_WORKSPACE, then "default").
 	Workspace string
+	// PlanGC tunes the garbage collector for a plan and returns what
+	// undoes it (planGC); nil leaves the collector alone (tests, which
+	// run commands side by side in one process).
+	PlanGC func() (restore func())
 	// CacheDir is the user's cache directory (os.UserCacheDir): results an
 	// apply could not write into the state are kept in rescue files under
 	// it. "" keeps none there (the answers are then printed).
@@ -66,5 +71,27 @@ func NewSystemFactory() *Factory {
 		Now:      time.Now,
 		Dir:      wd,
 		CacheDir: cache,
+		PlanGC:   planGC,
 	}
+}
+
+// planGCPercent is the collector's GOGC while a plan is made.
+const planGCPercent = 200
+
+// planGC lets the heap grow to three times what the last collection
+// kept (GOGC 200) instead of twice, unless GOGC is set in the
+// environment. Why: the heap of a plan is mostly the state it loads,
+// which lives to the end, so each collection while it loads marks the
+// state read so far and frees little; at 600,000 people, GOGC 100 marks
+// it three times and its write barriers slow the decoding while it does.
+// At 200 the plan of 600,000 people takes 7-10 % less CPU time, with the
+// same peak memory (docs/performance.md): the garbage around the state
+// (the configuration's evaluation, the plan's own lists) is small beside
+// it. Only plan: apply and export make garbage as they go.
+func planGC() (restore func()) {
+	if os.Getenv("GOGC") != "" {
+		return func() {}
+	}
+	old := debug.SetGCPercent(planGCPercent)
+	return func() { debug.SetGCPercent(old) }
 }

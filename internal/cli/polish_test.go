@@ -86,6 +86,52 @@ func TestCompletionOffersAddresses(t *testing.T) {
 	}
 }
 
+// TestCompletionOffersModulesAndWorkspaces: --target completes modules
+// and the addresses inside them, state mv the state's addresses, and
+// --workspace, workspace select and delete the workspaces there are.
+func TestCompletionOffersModulesAndWorkspaces(t *testing.T) {
+	dir, _ := stateTestDir(t)
+	write(t, dir, "more.leads.hcl", "module \"dach\" {\n  for_each = toset([\"de\"])\n  source = \"./persona\"\n}\n")
+	if err := os.MkdirAll(filepath.Join(dir, "persona"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write(t, dir, "persona/main.leads.hcl", "search \"cto\" {\n  keywords = \"CTO\"\n}\n")
+	if code, _, errOut := runIn(t, dir, "workspace", "new", "uk"); code != 0 {
+		t.Fatalf("workspace new: %s", errOut)
+	}
+	for _, tc := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"__complete", "plan", "--target", "mod"}, []string{"module.dach", `module.dach["de"]`, `module.dach["de"].search.cto`}},
+		{[]string{"__complete", "plan", "--replace", "module.dach["}, []string{`module.dach["de"]`, `module.dach["de"].search.cto`}},
+		{[]string{"__complete", "state", "mv", ""}, []string{`search.cto["Berlin"]`, "profile.founder"}},
+		{[]string{"__complete", "workspace", "select", ""}, []string{"default", "uk"}},
+		{[]string{"__complete", "workspace", "delete", "u"}, []string{"uk"}},
+		{[]string{"__complete", "plan", "--workspace", ""}, []string{"default", "uk"}},
+	} {
+		code, out, errOut := runIn(t, dir, tc.args...)
+		if code != 0 {
+			t.Errorf("%q: exit %d: %s", tc.args, code, errOut)
+			continue
+		}
+		lines := strings.Split(out, "\n")
+		for _, w := range tc.want {
+			found := false
+			for _, l := range lines {
+				found = found || l == w
+			}
+			if !found {
+				t.Errorf("%q: no %q in:\n%s", tc.args, w, out)
+			}
+		}
+	}
+	// state mv completes FROM only: TO is a new address.
+	if _, out, _ := runIn(t, dir, "__complete", "state", "mv", "profile.founder", ""); strings.Contains(out, "search.cto") {
+		t.Errorf("state mv completes TO:\n%s", out)
+	}
+}
+
 // TestSavedPlanWithNoChanges: apply of a saved plan with nothing to do
 // says so like a plain apply, and makes no call.
 func TestSavedPlanWithNoChanges(t *testing.T) {

@@ -137,7 +137,8 @@ with the lead service, the way Terraform does for infrastructure.
 		if !noWorkspace[cmd.Name()] {
 			// Global in effect (leadsync --workspace uk plan works too),
 			// but listed only where a workspace means something.
-			cmd.PersistentFlags().StringVar(&f.Workspace, "workspace", "", "use the state of workspace `NAME` (also LEADSYNC_WORKSPACE; default: default; see leadsync workspace)")
+			cmd.PersistentFlags().StringVar(&f.Workspace, "workspace", "", "use the state of workspace `NAME` (also LEADSYNC_WORKSPACE; default: the one leadsync workspace select chose, else default)")
+			_ = cmd.RegisterFlagCompletionFunc("workspace", completeWorkspaces(f, 0))
 		}
 		root.AddCommand(cmd)
 	}

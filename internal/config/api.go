@@ -17,6 +17,7 @@ var apiSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 	{Name: "max_credits"}, {Name: "min_remaining_requests"}, {Name: "sandbox"},
 }}
 
+// decodeAPI decodes the api block into Config.API, its defaults first.
 func (l *loader) decodeAPI(blocks hcl.Blocks, _ bool) {
 	a := &l.cfg.API
 	*a = API{
@@ -45,26 +46,8 @@ func (l *loader) decodeAPI(blocks hcl.Blocks, _ bool) {
 	if sandboxState == ok {
 		a.Sandbox = sandbox
 	}
-	for _, name := range []string{"base_url", "base_url_v2"} {
-		attr := at[name]
-		s, _, astate := l.stringAttr(attr, l.base, sc, true)
-		if astate != ok {
-			continue
-		}
-		err := CheckBaseURL(s)
-		if err == nil {
-			err = CheckBasePath(s, name == "base_url_v2")
-		}
-		if err != nil {
-			l.errorf(attr.Expr.Range().Ptr(), "Invalid "+name, "%s: %s.", name, err)
-			continue
-		}
-		if name == "base_url" {
-			a.BaseURL = strings.TrimSuffix(s, "/")
-		} else {
-			a.BaseURLV2 = strings.TrimSuffix(s, "/")
-		}
-	}
+	a.BaseURL = l.baseURL(at, "base_url")
+	a.BaseURLV2 = l.baseURL(at, "base_url_v2")
 	if at["base_url"] == nil && !a.Sandbox && sandboxState != bad {
 		// (A sandbox that is not true or false is the error to fix: with
 		// sandbox = true no base_url is needed.)
@@ -72,19 +55,7 @@ func (l *loader) decodeAPI(blocks hcl.Blocks, _ bool) {
 			"The api block needs base_url, the address of the service's first generation (like \"https://api.example.com\"), unless sandbox = true.")
 	}
 	if attr := at["api_key"]; attr != nil {
-		if len(attr.Expr.Variables()) == 0 {
-			l.secretRange(attr.Expr)
-			l.warnf(attr.NameRange.Ptr(), "API key written in the configuration",
-				"Anyone who can read these files can use the key. Declare a variable with sensitive = true and give it with LEADSYNC_VAR_<name>, or leave api_key out and set LEADSYNC_API_KEY.")
-		}
-		if s, sens, astate := l.stringAttr(attr, l.base, sc, true); astate == ok {
-			a.APIKey = s
-			l.secrets[s] = true
-			if !sens && len(attr.Expr.Variables()) > 0 {
-				l.warnf(attr.Expr.Range().Ptr(), "API key from a variable that is not sensitive",
-					"Mark the variable with sensitive = true so that its value never appears in output.")
-			}
-		}
+		a.APIKey = l.apiKey(attr)
 	}
 	if n, astate := l.intAttr(at["generation"], l.base, sc, 1, 2); astate == ok {
 		a.Generation = api.Generation(n)
@@ -113,6 +84,46 @@ func (l *loader) decodeAPI(blocks hcl.Blocks, _ bool) {
 	if n, astate := l.intAttr(at["min_remaining_requests"], l.base, sc, 0, -1); astate == ok {
 		a.MinRemainingRequests = n
 	}
+}
+
+// baseURL decodes the base URL attribute name ("" when it is absent or
+// refused), without its trailing slash.
+func (l *loader) baseURL(at hcl.Attributes, name string) string {
+	attr := at[name]
+	s, _, astate := l.stringAttr(attr, l.base, scope{}, true)
+	if astate != ok {
+		return ""
+	}
+	err := CheckBaseURL(s)
+	if err == nil {
+		err = CheckBasePath(s, name == "base_url_v2")
+	}
+	if err != nil {
+		l.errorf(attr.Expr.Range().Ptr(), "Invalid "+name, "%s: %s.", name, err)
+		return ""
+	}
+	return strings.TrimSuffix(s, "/")
+}
+
+// apiKey decodes api_key, keeps it among the secrets never shown, and
+// warns when it is written out in the files or comes from a variable that
+// is not sensitive.
+func (l *loader) apiKey(attr *hcl.Attribute) string {
+	if len(attr.Expr.Variables()) == 0 {
+		l.secretRange(attr.Expr)
+		l.warnf(attr.NameRange.Ptr(), "API key written in the configuration",
+			"Anyone who can read these files can use the key. Declare a variable with sensitive = true and give it with LEADSYNC_VAR_<name>, or leave api_key out and set LEADSYNC_API_KEY.")
+	}
+	s, sens, astate := l.stringAttr(attr, l.base, scope{}, true)
+	if astate != ok {
+		return ""
+	}
+	l.secrets[s] = true
+	if !sens && len(attr.Expr.Variables()) > 0 {
+		l.warnf(attr.Expr.Range().Ptr(), "API key from a variable that is not sensitive",
+			"Mark the variable with sensitive = true so that its value never appears in output.")
+	}
+	return s
 }
 
 // isLoopbackHost reports whether h is a loopback host: localhost,

@@ -2,9 +2,8 @@ package config
 
 import (
 	"sort"
-	"strconv"
-	"strings"
 
+	"github.com/leadsync/leadsync/internal/address"
 	"github.com/leadsync/leadsync/internal/api"
 )
 
@@ -34,25 +33,26 @@ func (l *loader) crossChecks() {
 	}
 }
 
-// sortInstances orders searches and profiles by address, with count indexes
-// in numeric order.
+// sortInstances orders searches and profiles by address (address.Less:
+// block by block, count indexes in numeric order, in modules too).
 func sortInstances(c *Config) {
-	less := func(blockA, addrA, blockB, addrB string) bool {
-		if blockA != blockB {
-			return blockA < blockB
-		}
-		ka, kb := addrA[len(blockA):], addrB[len(blockB):]
-		na, ea := strconv.Atoi(strings.Trim(ka, "[]"))
-		nb, eb := strconv.Atoi(strings.Trim(kb, "[]"))
-		if ea == nil && eb == nil && strings.HasPrefix(ka, "[") && !strings.HasPrefix(ka, "[\"") {
-			return na < nb
-		}
-		return ka < kb
+	sortByAddress(c.Searches, func(s *Search) string { return s.Address })
+	sortByAddress(c.Profiles, func(p *Profile) string { return p.Address })
+}
+
+// sortByAddress sorts list by the address of each element, reading each
+// address once.
+func sortByAddress[T any](list []T, addr func(T) string) {
+	type keyed struct {
+		key address.SortKey
+		x   T
 	}
-	sort.SliceStable(c.Searches, func(i, j int) bool {
-		return less(c.Searches[i].Block, c.Searches[i].Address, c.Searches[j].Block, c.Searches[j].Address)
-	})
-	sort.SliceStable(c.Profiles, func(i, j int) bool {
-		return less(c.Profiles[i].Block, c.Profiles[i].Address, c.Profiles[j].Block, c.Profiles[j].Address)
-	})
+	ks := make([]keyed, len(list))
+	for i, x := range list {
+		ks[i] = keyed{address.NewSortKey(addr(x)), x}
+	}
+	sort.SliceStable(ks, func(i, j int) bool { return ks[i].key.Less(ks[j].key) })
+	for i := range ks {
+		list[i] = ks[i].x
+	}
 }

@@ -1,8 +1,12 @@
 // Package config reads *.leads.hcl files (and variable values) into a
 // validated, typed Config, reporting every problem as an hcl.Diagnostic with
-// a source range. It makes no calls and imports only catalog, api (types),
-// the leaves textfmt and exportformat (the extensions an export path may
-// end in, and the files of each format's layout; never export itself), and
+// a source range. Modules (module_call.go, output.go) are read into the same
+// flat Config, every address they declare prefixed with their module path;
+// moved blocks (moved.go) are checked here and resolved against a state by
+// plan (MoveSet). It makes no calls and imports only catalog, api (types),
+// the leaves textfmt, address (the grammar of addresses) and exportformat
+// (the extensions an export path may end in, and the files of each
+// format's layout; never export itself), and
 // the backend registry (internal/state/backend): a backend block is kept
 // generic, its schema and checks asked of the registry. Exclude and import
 // blocks read their list files through listfile (a leaf) at load time, so

@@ -14,7 +14,7 @@ var enrichSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 func (l *loader) decodeEnrich(b *hcl.Block) {
 	content, meant := l.content(b, enrichSchema, "An enrich block")
 	l.noRepeat(content, "an enrich block already works on every lead of its from list. To enrich several groups differently, write several enrich blocks.")
-	e := &Enrich{Address: "enrich." + b.Labels[0], Name: b.Labels[0], DeclRange: b.DefRange}
+	e := &Enrich{Address: l.prefix + "enrich." + b.Labels[0], Name: b.Labels[0], Module: l.modulePath(), DeclRange: b.DefRange, ctx: l.base}
 	at := content.Attributes
 	if a := at["from"]; a == nil && meant["from"] {
 		// Misspelt: that error is the one to fix.

@@ -38,7 +38,7 @@ var excludeSchema = &hcl.BodySchema{Attributes: append([]hcl.AttributeSchema{
 func (l *loader) decodeExclude(b *hcl.Block) {
 	content, meant := l.content(b, excludeSchema, "An exclude block")
 	l.noRepeat(content, "an exclude block reads one list. To exclude several lists, write an exclude block for each.")
-	x := &Exclude{Address: "exclude." + b.Labels[0], Name: b.Labels[0], DeclRange: b.DefRange}
+	x := &Exclude{Address: l.prefix + "exclude." + b.Labels[0], Name: b.Labels[0], DeclRange: b.DefRange}
 	at := content.Attributes
 	lf, good := l.decodeListFile(b, at, meant, "An exclude block")
 	x.ListFile = lf

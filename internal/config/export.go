@@ -26,7 +26,7 @@ func (l *loader) decodeExport(b *hcl.Block, paths map[string]string) {
 	content, ds := b.Body.Content(exportSchema)
 	l.add(ds)
 	l.noRepeat(content, "to write several files, write several export blocks.")
-	x := &Export{Address: "export." + b.Labels[0], Name: b.Labels[0], DeclRange: b.DefRange}
+	x := &Export{Address: l.prefix + "export." + b.Labels[0], Name: b.Labels[0], Module: l.modulePath(), DeclRange: b.DefRange}
 	if a := content.Attributes["path"]; a == nil {
 		l.errorf(b.DefRange.Ptr(), "Missing path", "An export needs path, the file to write, like path = \"out/leads.xlsx\".")
 	} else if p, _, astate := l.stringAttr(a, l.base, scope{}, true); astate == ok {
@@ -89,6 +89,7 @@ func (l *loader) decodeSheet(b *hcl.Block) *Sheet {
 	at := content.Attributes
 	if a := at["where"]; a != nil {
 		s.Where, s.WhereFields = l.sheetWhere(a)
+		s.ctx = l.base
 	}
 	if a := at["changes"]; a != nil {
 		// A sheet of changes: one row per change, its own columns.

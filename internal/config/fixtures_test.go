@@ -2,6 +2,7 @@ package config
 
 import (
 	"bufio"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -26,12 +27,24 @@ var markerRE = regexp.MustCompile(`#\s*(ERROR|WARNING):\s*(.+?)\s*$`)
 func readMarkers(t *testing.T, dir string) []marker {
 	t.Helper()
 	var out []marker
-	files, _ := filepath.Glob(filepath.Join(dir, "*.hcl"))
+	// A fixture may hold module folders: their files' markers are named by
+	// the path from the fixture's folder, as diagnostics name them.
+	var files []string
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".hcl") {
+			files = append(files, path)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, path := range files {
 		f, err := os.Open(path)
 		if err != nil {
 			t.Fatal(err)
 		}
+		rel, _ := filepath.Rel(dir, path)
 		sc := bufio.NewScanner(f)
 		for line := 1; sc.Scan(); line++ {
 			m := markerRE.FindStringSubmatch(sc.Text())
@@ -42,7 +55,7 @@ func readMarkers(t *testing.T, dir string) []marker {
 			if m[1] == "WARNING" {
 				sev = hcl.DiagWarning
 			}
-			out = append(out, marker{filepath.Base(path), line, sev, m[2]})
+			out = append(out, marker{filepath.ToSlash(rel), line, sev, m[2]})
 		}
 		f.Close()
 	}
@@ -56,9 +69,9 @@ func readMarkers(t *testing.T, dir string) []marker {
 }
 
 // TestInvalidFixtures loads every configuration under testdata/invalid (and
-// testdata/warnings) and
-// checks that it gives exactly the diagnostics its markers announce, each at
-// the marked file and line.
+// testdata/warnings) and checks that it gives exactly the diagnostics its
+// markers announce, each at the marked file and line. A fixture's module
+// folders are read with it, and their markers count too.
 func TestInvalidFixtures(t *testing.T) {
 	dirs, err := filepath.Glob("../../testdata/invalid/*")
 	if err != nil || len(dirs) < 40 {

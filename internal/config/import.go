@@ -19,8 +19,9 @@ import (
 // ID); the other columns mapped give what the tool knew of them. A person
 // imported with an e-mail counts as enriched, at no credit.
 type Import struct {
-	Address string // import.evaboot
+	Address string // import.evaboot; module.dach.import.evaboot in a module
 	Name    string
+	Module  string // as Search.Module
 	ListFile
 	// Columns map each field imported (ImportFields) to the header of its
 	// column, as the file spells it.
@@ -62,9 +63,11 @@ var importSchema = &hcl.BodySchema{Attributes: append([]hcl.AttributeSchema{
 // declareImports records the import blocks for from references: each is
 // one source, import.<name>.
 func (l *loader) declareImports(blocks hcl.Blocks) {
-	seen := map[string]hcl.Range{}
 	for _, b := range blocks {
-		if !l.uniqueName(b, seen) {
+		if !l.uniqueName(b) {
+			if l.skip == nil {
+				l.skip = map[*hcl.Block]bool{}
+			}
 			l.skip[b] = true
 			continue
 		}
@@ -78,7 +81,7 @@ func (l *loader) decodeImport(b *hcl.Block) {
 	}
 	content, meant := l.content(b, importSchema, "An import block")
 	l.noRepeat(content, "an import block reads one file. To import several files, write an import block for each.")
-	im := &Import{Address: "import." + b.Labels[0], Name: b.Labels[0], DeclRange: b.DefRange}
+	im := &Import{Address: l.prefix + "import." + b.Labels[0], Name: b.Labels[0], Module: l.modulePath(), DeclRange: b.DefRange}
 	at := content.Attributes
 	lf, good := l.decodeListFile(b, at, meant, "An import block")
 	im.ListFile = lf

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
+	"path"
 	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
@@ -36,13 +37,14 @@ const (
 )
 
 // configSize checks, before they are read, that the configuration files
-// names hold at most MaxConfigBytes together. It reports false (and an
-// error naming the largest files) when they hold more.
-func (l *loader) configSize(names []string) bool {
-	total := int64(0)
+// names of fsys (the folder dir of the configuration), with those read
+// before them, hold at most MaxConfigBytes together. It reports false
+// (and an error naming the largest files) when they hold more.
+func (l *loader) configSize(fsys fs.FS, dir string, names []string) bool {
+	total := l.configBytes
 	sizes := map[string]int64{}
 	for _, name := range names {
-		fi, err := fs.Stat(l.fsys, name)
+		fi, err := fs.Stat(fsys, name)
 		if err != nil {
 			continue // ReadFile says why
 		}
@@ -50,6 +52,7 @@ func (l *loader) configSize(names []string) bool {
 		total += fi.Size()
 	}
 	if total <= MaxConfigBytes {
+		l.configBytes = total
 		return true
 	}
 	biggest := names[0]
@@ -60,7 +63,7 @@ func (l *loader) configSize(names []string) bool {
 	}
 	l.errorf(nil, "Configuration too large",
 		"The configuration files hold %s (%s alone %s); leadsync reads at most %s of them, so that a mistake such as a generated or pasted file costs no time or memory. Repeat blocks with for_each or count, and keep long lists (people to exclude, cities) in a file the configuration reads.",
-		byteSize(total), biggest, byteSize(sizes[biggest]), byteSize(MaxConfigBytes))
+		byteSize(total), path.Join(dir, biggest), byteSize(sizes[biggest]), byteSize(MaxConfigBytes))
 	return false
 }
 
@@ -74,19 +77,20 @@ func (l *loader) varFileSize(name string, src []byte) bool {
 	return false
 }
 
-// blockCount adds the top-level blocks of f to *n and reports false (with
-// an error at the first block past the limit) once they are more than
-// MaxBlocks, before any of them is decoded.
-func (l *loader) blockCount(f *hcl.File, n *int) bool {
+// blockCount adds the top-level blocks of f to those read before (module
+// folders included) and reports false (with an error at the first block
+// past the limit) once they are more than MaxBlocks, before any of them is
+// decoded.
+func (l *loader) blockCount(f *hcl.File) bool {
 	body, ok := f.Body.(*hclsyntax.Body)
 	if !ok {
 		return true
 	}
-	if *n+len(body.Blocks) <= MaxBlocks {
-		*n += len(body.Blocks)
+	if l.nblocks+len(body.Blocks) <= MaxBlocks {
+		l.nblocks += len(body.Blocks)
 		return true
 	}
-	over := body.Blocks[MaxBlocks-*n]
+	over := body.Blocks[MaxBlocks-l.nblocks]
 	l.errorf(over.DefRange().Ptr(), "Too many blocks",
 		"The configuration has more than %s blocks; at most %s are read. Repeat a search or profile with for_each or count (up to %s instances each) rather than writing each one out.",
 		textfmt.Thousands(MaxBlocks), textfmt.Thousands(MaxBlocks), textfmt.Thousands(maxCount))

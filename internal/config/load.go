@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"sort"
 	"strings"
 	"time"
@@ -73,23 +74,34 @@ func Load(opts LoadOptions) (*Config, hcl.Diagnostics) {
 		cat = catalog.Default()
 	}
 	l := &loader{
-		opts:    opts,
-		fsys:    fsys,
-		parser:  hclparse.NewParser(),
-		cat:     cat,
-		vars:    map[string]*variable{},
-		locals:  map[string]*local{},
-		blocks:  map[string]*blockInfo{},
-		secrets: map[string]bool{},
-		skip:    map[*hcl.Block]bool{},
-		cfg: &Config{
-			Dir:       opts.Dir,
-			Workspace: opts.Workspace,
-			Files:     map[string]*hcl.File{},
-			Variables: map[string]*Variable{},
-			Catalog:   cat,
+		shared: &shared{
+			opts:          opts,
+			fsys:          fsys,
+			parser:        hclparse.NewParser(),
+			cat:           cat,
+			secrets:       map[string]bool{},
+			exportPaths:   map[string]string{},
+			sources:       map[string]*moduleSource{},
+			contents:      map[*hcl.Block]decoded{},
+			varDecls:      map[*hcl.Block]*variable{},
+			names:         map[string]bool{},
+			unique:        map[*hcl.Block]bool{},
+			declared:      map[nameKey]hcl.Range{},
+			paths:         map[string]cty.Value{},
+			folderCtx:     map[string]*hcl.EvalContext{},
+			refsChecked:   map[refsKey]hcl.Diagnostics{},
+			staticOutputs: map[*hcl.Attribute][]string{},
+			cfg: &Config{
+				Dir:       opts.Dir,
+				Workspace: opts.Workspace,
+				Files:     map[string]*hcl.File{},
+				Variables: map[string]*Variable{},
+				Catalog:   cat,
+				refs:      &refCache{},
+			},
 		},
 	}
+	l.initModule(".", "")
 	// file() and fileexists() read through an os.Root: a symbolic link
 	// inside the folder that points outside it is refused like "../x". The
 	// configuration files themselves may be links (a shared file).
@@ -106,7 +118,7 @@ func Load(opts LoadOptions) (*Config, hcl.Diagnostics) {
 	}
 	sort.Slice(l.cfg.secretValues, func(i, j int) bool { return len(l.cfg.secretValues[i]) > len(l.cfg.secretValues[j]) })
 	l.cfg.Hash = l.hash()
-	l.diags = dedupe(l.diags)
+	l.diags = dedupe(mergeModuleNotes(l.diags, l.diagModules))
 	sortDiagnostics(l.diags)
 	return l.cfg, l.diags
 }
@@ -126,7 +138,47 @@ func (d rootFS) Open(name string) (fs.File, error) {
 	return root.FS().Open(name)
 }
 
+// loader reads one module of the configuration: the root, or one
+// instance of a module call. What the whole configuration shares (the
+// Config being built, the diagnostics, the files, the secrets) is in
+// shared; what belongs to one module (its variables, locals, blocks and
+// evaluation context) is here, made again for every module instance.
 type loader struct {
+	*shared
+
+	// dir is the module's folder relative to the root's ("." for the
+	// root), with forward slashes: path.module.
+	dir string
+	// prefix is the module path of the instance with a trailing dot
+	// (module.dach["de"].), "" in the root: every address the module
+	// declares starts with it.
+	prefix string
+	// call is the module call that made this instance; nil in the root.
+	call *callSite
+
+	varOrder   []string
+	vars       map[string]*variable
+	localOrder []string
+	locals     map[string]*local
+	// blocks are search and profile blocks by "search.cto", for from-references.
+	blocks map[string]*blockInfo
+	// enriches and tracks are the names of this module's enrich and track
+	// blocks, for the references of its outputs and track blocks.
+	enriches map[string]bool
+	tracks   map[string]bool
+	// calls are the module calls of this module by name, for references
+	// to their outputs.
+	calls map[string]*moduleCall
+	// outputs are this module's outputs: the addresses each one gives
+	// (see output.go).
+	outputs []output
+
+	base *hcl.EvalContext // var, local, leadsync, path and functions
+	skip map[*hcl.Block]bool
+}
+
+// shared is what every module of one Load shares.
+type shared struct {
 	opts   LoadOptions
 	fsys   fs.FS
 	parser *hclparse.Parser
@@ -142,30 +194,78 @@ type loader struct {
 	cfg    *Config
 	diags  hcl.Diagnostics
 
-	configFiles []string // names of *.leads.hcl, sorted
-	varOrder    []string
-	vars        map[string]*variable
-	localOrder  []string
-	locals      map[string]*local
-	// blocks are search and profile blocks by "search.cto", for from-references.
-	blocks map[string]*blockInfo
+	// configFiles are the names of the *.leads.hcl files read, the root's
+	// sorted, then each module folder's, as they were first called.
+	configFiles []string
+	// configBytes and nblocks add up the files read, for the limits.
+	configBytes int64
+	nblocks     int
 	// secretRanges hold sensitive literals in source files; masked when
 	// diagnostics show snippets.
 	secretRanges []hcl.Range
 	// secrets are sensitive values, scrubbed from any message.
 	secrets map[string]bool
-
-	base *hcl.EvalContext // var, local, leadsync and functions
 	// usesWorkspace is set when an expression reads leadsync.workspace:
 	// the workspace then enters the configuration's hash.
 	usesWorkspace bool
+	// exportPaths maps each export path (cleaned) to the export that
+	// writes it, across modules.
+	exportPaths map[string]string
+	// sources are the module folders read, by folder.
+	sources map[string]*moduleSource
+	// instances counts the search, profile and module instances made so
+	// far, against MaxInstances.
+	instances int
+	// diagModules are the diagnostics found in module files, with the
+	// instance each was found in (see mergeModuleNotes).
+	diagModules map[*hcl.Diagnostic]moduleNote
+	// staticDiags are the diagnostics of a module's text alone (see
+	// static): noted with no instance.
+	staticDiags map[*hcl.Diagnostic]bool
+
+	// What does not change from one module instance to the next, worked
+	// out once: each block's decoded body, the search schema, the
+	// variable declarations of each module folder, the checked names, the
+	// path object of each folder.
+	contents     map[*hcl.Block]decoded
+	searchSchema *hcl.BodySchema
+	varDecls     map[*hcl.Block]*variable
+	names        map[string]bool
+	unique       map[*hcl.Block]bool
+	declared     map[nameKey]hcl.Range
+	paths        map[string]cty.Value
+	folderCtx    map[string]*hcl.EvalContext
+	catAttrs     []string
+	refsChecked  map[refsKey]hcl.Diagnostics
+	// trackSources are the sources of every track, checked for people once
+	// every module is read (checkTracks).
+	trackSources []trackSource
+	// staticOutputs are the outputs that give the same blocks in every
+	// instance, relative to the module (see outputValue).
+	staticOutputs map[*hcl.Attribute][]string
+	workspaceVal  cty.Value
+	// marked is set once a value is marked sensitive: until then no value
+	// can hold a mark, and evaluations skip looking for one.
+	marked bool
 
 	apiBlock      *hcl.Block
 	apiGeneration *hcl.Attribute
 	apiTimeout    *hcl.Attribute   // api { timeout }, checked against the searches
 	retention     *hcl.Attribute   // leadsync { retention }, for the refresh check
 	rawAttrs      []*hcl.Attribute // raw = true, checked against the generation
-	skip          map[*hcl.Block]bool
+}
+
+// modulePath is l's module instance address, "" in the root.
+func (l *loader) modulePath() string { return strings.TrimSuffix(l.prefix, ".") }
+
+// initModule gives l the empty maps of one module, in folder dir, with
+// the address prefix of its instance.
+func (l *loader) initModule(dir, prefix string) {
+	l.dir, l.prefix = dir, prefix
+	// The maps that a module often leaves empty (locals, module calls,
+	// enrich blocks, outputs, skipped blocks) are made when first written.
+	l.vars = map[string]*variable{}
+	l.blocks = map[string]*blockInfo{}
 }
 
 // blockInfo is what from-references need to know about a search or profile block.
@@ -224,6 +324,11 @@ var topSchema = &hcl.BodySchema{
 		{Type: "export", LabelNames: []string{"name"}},
 		{Type: "exclude", LabelNames: []string{"name"}},
 		{Type: "import", LabelNames: []string{"name"}},
+		{Type: "module", LabelNames: []string{"name"}},
+		{Type: "output", LabelNames: []string{"name"}},
+		{Type: "moved"},
+		// Only to say where it belongs: inside the root's leadsync block.
+		{Type: "backend", LabelNames: []string{"type"}},
 	},
 }
 
@@ -254,14 +359,34 @@ func (l *loader) load() {
 		return
 	}
 	sort.Strings(names)
-	if !l.configSize(names) {
-		l.unreadable = true
+	blocks, ok := l.readFiles(l.fsys, ".", names)
+	if !ok {
 		return
 	}
+	l.loadBody(byType(blocks))
+	sortInstances(l.cfg)
+	l.checkTracks()
+	l.checkExportFiles()
+	l.crossChecks()
+	l.retentionCheck()
+	l.rawColumnCheck()
+	l.profileLinkCheck()
+	l.checkMoves()
+}
+
+// readFiles parses the configuration files names of fsys, the folder dir
+// of the configuration ("." for the root), and returns their top-level
+// blocks in file order. It reports false when the files cannot be read
+// as a whole (too large, too many blocks): then nothing of them is used.
+func (l *loader) readFiles(fsys fs.FS, dir string, names []string) (hcl.Blocks, bool) {
+	if !l.configSize(fsys, dir, names) {
+		l.unreadable = true
+		return nil, false
+	}
 	var blocks hcl.Blocks
-	nblocks := 0
-	for _, name := range names {
-		src, err := fs.ReadFile(l.fsys, name)
+	for _, base := range names {
+		name := path.Join(dir, base)
+		src, err := fs.ReadFile(fsys, base)
 		if err != nil {
 			l.errorf(nil, "Cannot read configuration file", "Reading %s: %v.", name, err)
 			continue
@@ -278,28 +403,53 @@ func (l *loader) load() {
 		}
 		l.cfg.Files[name] = f
 		l.configFiles = append(l.configFiles, name)
-		if !l.blockCount(f, &nblocks) {
+		if !l.blockCount(f) {
 			l.unreadable = true
-			return
+			return nil, false
 		}
 		content, ds := f.Body.Content(topSchema)
 		l.add(ds)
 		blocks = append(blocks, content.Blocks...)
 	}
+	return blocks, true
+}
 
-	byType := map[string]hcl.Blocks{}
+// byType groups blocks by type, each group in file order.
+func byType(blocks hcl.Blocks) map[string]hcl.Blocks {
+	out := map[string]hcl.Blocks{}
 	for _, b := range blocks {
-		byType[b.Type] = append(byType[b.Type], b)
+		out[b.Type] = append(out[b.Type], b)
+	}
+	return out
+}
+
+// loadBody decodes the top-level blocks of one module (the root, or one
+// instance of a module call): variables, locals, then the blocks that
+// depend on them, in an order where every reference is declared first.
+func (l *loader) loadBody(byType map[string]hcl.Blocks) {
+	for _, b := range byType["backend"] {
+		where := "the leadsync block of the root configuration: leadsync { backend \"" + b.Labels[0] + "\" { ... } }"
+		if l.call != nil {
+			where += ", not in a module (" + l.dir + "): the state's place is the whole run's"
+		}
+		l.errorf(b.DefRange.Ptr(), "Misplaced backend block", "A backend block belongs in %s. Move it there.", where)
 	}
 	l.declareVariables(byType["variable"])
-	l.assignVariables()
+	if l.call == nil {
+		l.assignVariables()
+	} else {
+		l.assignInputs()
+	}
 	l.declareLocals(byType["locals"])
 	l.evalLocals()
 	l.base = l.evalContext(nil)
-	l.cfg.evalCtx = l.base
-
-	l.decodeSettings(byType["leadsync"])
-	l.decodeAPI(byType["api"], len(blocks) > 0)
+	if l.call == nil {
+		l.cfg.evalCtx = l.base
+		l.decodeSettings(byType["leadsync"])
+		l.decodeAPI(byType["api"], len(byType) > 0)
+	} else {
+		l.rootOnly(byType)
+	}
 	l.declareInstances(byType["search"], byType["profile"])
 	l.declareImports(byType["import"])
 	for _, b := range byType["search"] {
@@ -308,40 +458,40 @@ func (l *loader) load() {
 	for _, b := range byType["profile"] {
 		l.decodeProfile(b)
 	}
-	sortInstances(l.cfg)
 	for _, b := range byType["import"] {
 		l.decodeImport(b)
 	}
-	seen := map[string]hcl.Range{}
+	l.loadModules(byType["module"])
 	for _, b := range byType["enrich"] {
-		if l.uniqueName(b, seen) {
+		if l.uniqueName(b) {
+			if l.enriches == nil {
+				l.enriches = map[string]bool{}
+			}
+			l.enriches[b.Labels[0]] = true
 			l.decodeEnrich(b)
 		}
 	}
-	seen = map[string]hcl.Range{}
 	for _, b := range byType["track"] {
-		if l.uniqueName(b, seen) {
+		if l.uniqueName(b) {
+			if l.tracks == nil {
+				l.tracks = map[string]bool{}
+			}
+			l.tracks[b.Labels[0]] = true
 			l.decodeTrack(b)
 		}
 	}
-	seen = map[string]hcl.Range{}
 	for _, b := range byType["exclude"] {
-		if l.uniqueName(b, seen) {
+		if l.uniqueName(b) {
 			l.decodeExclude(b)
 		}
 	}
-	seen = map[string]hcl.Range{}
-	paths := map[string]string{}
 	for _, b := range byType["export"] {
-		if l.uniqueName(b, seen) {
-			l.decodeExport(b, paths)
+		if l.uniqueName(b) {
+			l.decodeExport(b, l.exportPaths)
 		}
 	}
-	l.checkExportFiles()
-	l.crossChecks()
-	l.retentionCheck()
-	l.rawColumnCheck()
-	l.profileLinkCheck()
+	l.decodeMoved(byType["moved"])
+	l.decodeOutputs(byType["output"])
 }
 
 // retentionCheck warns when retention would empty searches: people are
@@ -378,22 +528,45 @@ func days(d time.Duration) string {
 }
 
 // uniqueName checks a block's label: a valid identifier, not used before by
-// another block of the same type.
-func (l *loader) uniqueName(b *hcl.Block, seen map[string]hcl.Range) bool {
+// another block of the same type. The answer depends on the module's text
+// alone: a module's blocks are checked (and their problems reported) in
+// its first instance, and the answer is kept for the others.
+func (l *loader) uniqueName(b *hcl.Block) bool {
+	if ok, checked := l.unique[b]; checked {
+		return ok
+	}
+	start := len(l.diags)
+	ok := l.checkName(b)
+	l.unique[b] = ok
+	l.static(l.diags[start:])
+	return ok
+}
+
+func (l *loader) checkName(b *hcl.Block) bool {
 	name := b.Labels[0]
-	if !validIdentifier(name) {
+	valid, checked := l.names[name]
+	if !checked {
+		valid = validIdentifier(name)
+		l.names[name] = valid
+	}
+	if !valid {
 		l.errorf(&b.LabelRanges[0], fmt.Sprintf("Invalid %s name", b.Type),
 			"%q cannot be referenced as %s.%s: a name starts with a letter and has only letters, digits, underscores and dashes.", name, b.Type, name)
 		return false
 	}
-	if prev, ok := seen[name]; ok {
+	k := nameKey{l.dir, b.Type, name}
+	if prev, ok := l.declared[k]; ok {
 		l.errorf(&b.LabelRanges[0], fmt.Sprintf("Duplicate %s block", b.Type),
 			"%s block named %q is already declared at %s. Names are unique within each block type; rename one of them.", capitalize(textfmt.WithArticle(b.Type)), name, shortRange(prev))
 		return false
 	}
-	seen[name] = b.DefRange
+	l.declared[k] = b.DefRange
 	return true
 }
+
+// nameKey is a block's name in a module folder ("." for the root): names
+// are unique by folder and block type.
+type nameKey struct{ dir, typ, name string }
 
 // capitalize makes the first letter of s upper case (ASCII).
 func capitalize(s string) string {
@@ -439,29 +612,71 @@ func (l *loader) evalContext(extra map[string]cty.Value) *hcl.EvalContext {
 	for name, v := range l.vars {
 		vars[name] = v.value
 	}
-	locals := map[string]cty.Value{}
-	for name, lo := range l.locals {
-		locals[name] = lo.value
+	locals := cty.EmptyObjectVal
+	if len(l.locals) > 0 {
+		m := make(map[string]cty.Value, len(l.locals))
+		for name, lo := range l.locals {
+			m[name] = lo.value
+		}
+		locals = cty.ObjectVal(m)
 	}
-	ctx := &hcl.EvalContext{
-		Variables: map[string]cty.Value{"var": cty.ObjectVal(vars), "local": cty.ObjectVal(locals), "leadsync": l.leadsyncValue()},
-		Functions: l.funcs,
-	}
+	// What is the same in every module instance of the folder (leadsync,
+	// path, the functions) sits in a context of the folder, read through.
+	ctx := l.folderContext().NewChild()
+	ctx.Functions = l.funcs
+	ctx.Variables = make(map[string]cty.Value, 2+len(extra))
+	ctx.Variables["var"], ctx.Variables["local"] = cty.ObjectVal(vars), locals
 	for k, v := range extra {
 		ctx.Variables[k] = v
 	}
 	return ctx
 }
 
+// folderContext is the evaluation context of l's folder: leadsync, path
+// and the functions, made once per folder.
+func (l *loader) folderContext() *hcl.EvalContext {
+	if ctx := l.folderCtx[l.dir]; ctx != nil {
+		return ctx
+	}
+	ctx := &hcl.EvalContext{
+		Variables: map[string]cty.Value{"leadsync": l.leadsyncValue(), "path": l.pathValue()},
+		Functions: l.funcs,
+	}
+	l.folderCtx[l.dir] = ctx
+	return ctx
+}
+
 // leadsyncValue is the leadsync object of expressions: leadsync.workspace,
 // the workspace in use.
 func (l *loader) leadsyncValue() cty.Value {
+	if l.workspaceVal == cty.NilVal {
+		l.workspaceVal = l.newLeadsyncValue()
+	}
+	return l.workspaceVal
+}
+
+func (l *loader) newLeadsyncValue() cty.Value {
 	ws := l.opts.Workspace
 	if ws == "" {
 		ws = DefaultWorkspace
 	}
 	return cty.ObjectVal(map[string]cty.Value{"workspace": cty.StringVal(ws)})
 }
+
+// pathValue is the path object of expressions, as in Terraform:
+// path.module is the folder of the module the expression is in, path.root
+// the root's, both relative to the root (export paths and file() are).
+func (l *loader) pathValue() cty.Value {
+	if v, ok := l.paths[l.dir]; ok {
+		return v
+	}
+	v := cty.ObjectVal(map[string]cty.Value{"module": cty.StringVal(l.dir), "root": cty.StringVal(".")})
+	l.paths[l.dir] = v
+	return v
+}
+
+// PathAttributes are the attributes of the path object in expressions.
+var PathAttributes = []string{"module", "root"}
 
 // LeadsyncAttributes are the attributes of the leadsync object in
 // expressions.

@@ -33,6 +33,9 @@ func (l *loader) declareLocals(blocks hcl.Blocks) {
 					lo.deps = append(lo.deps, ta.Name)
 				}
 			}
+			if l.locals == nil {
+				l.locals = map[string]*local{}
+			}
 			l.locals[a.Name] = lo
 			l.localOrder = append(l.localOrder, a.Name)
 		}

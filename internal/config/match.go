@@ -30,7 +30,10 @@ func (c *Config) Match(e *Enrich, lead api.Lead) (bool, error) {
 	if e == nil || e.Where == nil {
 		return true, nil
 	}
-	base := c.evalCtx
+	base := e.ctx
+	if base == nil {
+		base = c.evalCtx
+	}
 	if base == nil {
 		base = &hcl.EvalContext{}
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/leadsync/leadsync/internal/address"
 	"github.com/leadsync/leadsync/internal/catalog"
 	"github.com/leadsync/leadsync/internal/textfmt"
 )
@@ -29,114 +30,165 @@ func nearest(value string, candidates []string, n int) []string {
 
 func validIdentifier(s string) bool { return hclsyntax.ValidIdentifier(s) }
 
+// refsKey is an expression checked in a scope.
+type refsKey struct {
+	expr hcl.Expression
+	sc   scope
+}
+
+// checkedRefs is checkRefs, once per expression and scope: an expression
+// belongs to one file of one module, whose declarations are the same in
+// every instance, so every instance of a module (and every instance of a
+// block with for_each) would find the same. Its problems are reported
+// once.
+func (l *loader) checkedRefs(expr hcl.Expression, sc scope) hcl.Diagnostics {
+	k := refsKey{expr, sc}
+	if ds, seen := l.refsChecked[k]; seen {
+		return ds // the same diagnostics again: Load reports each once
+	}
+	ds := l.checkRefs(expr, sc)
+	l.refsChecked[k] = ds
+	l.static(ds)
+	return ds
+}
+
 // checkRefs checks every reference of expr against the scope, so that a typo
 // gets a precise message (and a suggestion) instead of a generic "unknown
 // variable", and a misplaced reference says where it is allowed.
 func (l *loader) checkRefs(expr hcl.Expression, sc scope) hcl.Diagnostics {
 	var ds hcl.Diagnostics
-	bad := func(t hcl.Traversal, summary, format string, args ...any) {
-		ds = append(ds, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary,
-			Detail: fmt.Sprintf(format, args...), Subject: t.SourceRange().Ptr()})
-	}
 	for _, t := range expr.Variables() {
-		root := t.RootName()
-		attr, hasAttr := "", false
+		r := ref{root: t.RootName()}
 		if len(t) > 1 {
 			if a, ok := t[1].(hcl.TraverseAttr); ok {
-				attr, hasAttr = a.Name, true
+				r.attr, r.hasAttr = a.Name, true
 			}
 		}
-		switch root {
-		case "var":
-			if !hasAttr {
-				bad(t, "Invalid reference", "var is followed by a variable name, like var.cities.")
-				continue
-			}
-			if sc.varOnly != "" && attr != sc.varOnly {
-				bad(t, "Invalid reference in validation", "A validation rule of var.%s may refer only to var.%s.", sc.varOnly, sc.varOnly)
-				continue
-			}
-			if l.vars[attr] == nil {
-				bad(t, "Reference to undeclared variable", "No variable %q is declared; add a variable %q block.%s", attr, attr, didYouMean(attr, l.varOrder))
-			}
-		case "local":
-			if sc.varOnly != "" {
-				bad(t, "Invalid reference in validation", "A validation rule of var.%s may refer only to var.%s.", sc.varOnly, sc.varOnly)
-				continue
-			}
-			if !hasAttr {
-				bad(t, "Invalid reference", "local is followed by a local value's name, like local.tech_exec.")
-				continue
-			}
-			if l.locals[attr] == nil {
-				bad(t, "Reference to undeclared local value", "No local value %q is declared in a locals block.%s", attr, didYouMean(attr, l.localOrder))
-			}
-		case "each":
-			if !sc.each {
-				bad(t, "Reference to \"each\" outside for_each", "each.key and each.value exist only in a search or profile block that has for_each.")
-				continue
-			}
-			if !hasAttr || (attr != "key" && attr != "value") {
-				bad(t, "Invalid reference to each", "each has two attributes: each.key and each.value.")
-			}
-		case "count":
-			if !sc.count {
-				bad(t, "Reference to \"count\" outside count", "count.index exists only in a search or profile block that has count.")
-				continue
-			}
-			if !hasAttr || attr != "index" {
-				bad(t, "Invalid reference to count", "count has one attribute: count.index.")
-			}
-		case "lead":
-			if !sc.lead {
-				bad(t, "Reference to \"lead\" outside where", "lead.<field> exists only in the where expression of an enrich block, where it is each lead found.")
-				continue
-			}
-			if !hasAttr || !contains(LeadFields, attr) {
-				bad(t, "Unknown lead field", "A lead has the fields %s.%s", strings.Join(LeadFields, ", "), didYouMean(attr, LeadFields))
-			}
-		case "person":
-			if !sc.person {
-				bad(t, "Reference to \"person\" outside a sheet's where", "person.<field> exists only in the where expression of a sheet, where it is each person the sheet lists; an enrich block's where reads lead.<field>.")
-				continue
-			}
-			if !hasAttr || !contains(PersonAttributes, attr) {
-				hint := didYouMean(attr, PersonAttributes)
-				if hint == "" {
-					hint = " A sheet's where reads the fields a sheet can show: " + strings.Join(PersonAttributes, ", ") + "."
-				}
-				bad(t, "Unknown person field", "%q is not a person field.%s", attr, hint)
-			}
-		case "leadsync":
-			if sc.varOnly != "" {
-				bad(t, "Invalid reference in validation", "A validation rule of var.%s may refer only to var.%s.", sc.varOnly, sc.varOnly)
-				continue
-			}
-			if !hasAttr || !contains(LeadsyncAttributes, attr) {
-				bad(t, "Unknown leadsync attribute", "leadsync has one attribute in expressions: leadsync.workspace, the workspace in use (--workspace).%s", didYouMean(attr, LeadsyncAttributes))
-				continue
-			}
-			l.usesWorkspace = true
+		var summary, detail string
+		switch r.root {
+		case "var", "local", "leadsync", "path":
+			summary, detail = l.checkNamedRef(r, sc)
+		case "each", "count", "lead", "person":
+			summary, detail = checkScopedRef(r, sc)
 		case "search", "profile", "enrich", "export", "track", "import", "exclude":
-			bad(t, "Block reference outside from", "%s.%s can be referred to only in the from list of an enrich or track block or a sheet.", root, attr)
+			summary, detail = "Block reference outside from", fmt.Sprintf("%s.%s can be referred to only in the from list of an enrich or track block or a sheet.", r.root, r.attr)
+		case address.ModuleKeyword:
+			summary, detail = "Block reference outside from", fmt.Sprintf("module.%s can be referred to only in the from list of an enrich or track block or a sheet (as module.%s.OUTPUT), or in the value of an output.", r.attr, r.attr)
 		default:
-			roots := []string{"var", "local", "leadsync"}
-			if sc.each {
-				roots = append(roots, "each")
-			}
-			if sc.count {
-				roots = append(roots, "count")
-			}
-			if sc.lead {
-				roots = append(roots, "lead")
-			}
-			if sc.person {
-				roots = append(roots, "person")
-			}
-			bad(t, "Unknown reference", "There is no %q here; references start with %s. (Strings are written in quotes.)%s", root, strings.Join(roots, ", "), didYouMean(root, roots))
+			summary, detail = "Unknown reference", unknownRoot(r.root, sc)
+		}
+		if summary != "" {
+			ds = append(ds, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary,
+				Detail: detail, Subject: t.SourceRange().Ptr()})
 		}
 	}
 	return ds
+}
+
+// ref is the start of a reference: its root name and the attribute after
+// it, if any (var.cities: root var, attribute cities).
+type ref struct {
+	root, attr string
+	hasAttr    bool
+}
+
+// checkNamedRef checks a reference to something named in the
+// configuration or given by leadsync: var, local, leadsync, path. It
+// returns the summary and detail of the problem, or "" when there is none.
+func (l *loader) checkNamedRef(r ref, sc scope) (summary, detail string) {
+	// A validation rule reads its own variable only (a bare var is
+	// reported below).
+	self := r.root == "var" && (!r.hasAttr || r.attr == sc.varOnly)
+	if sc.varOnly != "" && !self {
+		return "Invalid reference in validation", fmt.Sprintf("A validation rule of var.%s may refer only to var.%s.", sc.varOnly, sc.varOnly)
+	}
+	switch r.root {
+	case "var":
+		if !r.hasAttr {
+			return "Invalid reference", "var is followed by a variable name, like var.cities."
+		}
+		if l.vars[r.attr] == nil {
+			return "Reference to undeclared variable", fmt.Sprintf("No variable %q is declared; add a variable %q block.%s", r.attr, r.attr, didYouMean(r.attr, l.varOrder))
+		}
+	case "local":
+		if !r.hasAttr {
+			return "Invalid reference", "local is followed by a local value's name, like local.tech_exec."
+		}
+		if l.locals[r.attr] == nil {
+			return "Reference to undeclared local value", fmt.Sprintf("No local value %q is declared in a locals block.%s", r.attr, didYouMean(r.attr, l.localOrder))
+		}
+	case "leadsync":
+		if !r.hasAttr || !contains(LeadsyncAttributes, r.attr) {
+			return "Unknown leadsync attribute", fmt.Sprintf("leadsync has one attribute in expressions: leadsync.workspace, the workspace in use (--workspace).%s", didYouMean(r.attr, LeadsyncAttributes))
+		}
+		l.usesWorkspace = true
+	case "path":
+		if !r.hasAttr || !contains(PathAttributes, r.attr) {
+			return "Unknown path attribute", fmt.Sprintf("path has two attributes: path.module, the folder of the module the expression is in, and path.root, the root configuration's folder (both relative to the root's).%s", didYouMean(r.attr, PathAttributes))
+		}
+	}
+	return "", ""
+}
+
+// checkScopedRef checks a reference that exists only in some places:
+// each and count in a block that repeats, lead in an enrich block's where,
+// person in a sheet's where. It returns the summary and detail of the
+// problem, or "" when there is none.
+func checkScopedRef(r ref, sc scope) (summary, detail string) {
+	switch r.root {
+	case "each":
+		if !sc.each {
+			return "Reference to \"each\" outside for_each", "each.key and each.value exist only in a search, profile or module block that has for_each."
+		}
+		if !r.hasAttr || (r.attr != "key" && r.attr != "value") {
+			return "Invalid reference to each", "each has two attributes: each.key and each.value."
+		}
+	case "count":
+		if !sc.count {
+			return "Reference to \"count\" outside count", "count.index exists only in a search, profile or module block that has count."
+		}
+		if !r.hasAttr || r.attr != "index" {
+			return "Invalid reference to count", "count has one attribute: count.index."
+		}
+	case "lead":
+		if !sc.lead {
+			return "Reference to \"lead\" outside where", "lead.<field> exists only in the where expression of an enrich block, where it is each lead found."
+		}
+		if !r.hasAttr || !contains(LeadFields, r.attr) {
+			return "Unknown lead field", fmt.Sprintf("A lead has the fields %s.%s", strings.Join(LeadFields, ", "), didYouMean(r.attr, LeadFields))
+		}
+	case "person":
+		if !sc.person {
+			return "Reference to \"person\" outside a sheet's where", "person.<field> exists only in the where expression of a sheet, where it is each person the sheet lists; an enrich block's where reads lead.<field>."
+		}
+		if !r.hasAttr || !contains(PersonAttributes, r.attr) {
+			hint := didYouMean(r.attr, PersonAttributes)
+			if hint == "" {
+				hint = " A sheet's where reads the fields a sheet can show: " + strings.Join(PersonAttributes, ", ") + "."
+			}
+			return "Unknown person field", fmt.Sprintf("%q is not a person field.%s", r.attr, hint)
+		}
+	}
+	return "", ""
+}
+
+// unknownRoot is the detail of a reference whose root is none leadsync
+// knows: the roots that exist where it is.
+func unknownRoot(root string, sc scope) string {
+	roots := []string{"var", "local", "leadsync", "path"}
+	if sc.each {
+		roots = append(roots, "each")
+	}
+	if sc.count {
+		roots = append(roots, "count")
+	}
+	if sc.lead {
+		roots = append(roots, "lead")
+	}
+	if sc.person {
+		roots = append(roots, "person")
+	}
+	return fmt.Sprintf("There is no %q here; references start with %s. (Strings are written in quotes.)%s", root, strings.Join(roots, ", "), didYouMean(root, roots))
 }
 
 func contains(list []string, s string) bool {
@@ -148,74 +200,156 @@ func contains(list []string, s string) bool {
 	return false
 }
 
+// refList says what a list of block references may name: the
+// attribute it is (from, value, changes) and the kinds of blocks it
+// lists, with what to say of an empty list and of a block of another
+// kind.
+type refList struct {
+	attr  string
+	kinds []string
+	// empty is the detail of the error of an empty list ("" for the
+	// generic one).
+	empty string
+	// wrongKind words a reference to a block of a kind the list does not
+	// take (nil for the generic words).
+	wrongKind func(root string) (summary, detail string)
+}
+
+// fromRefs are the references of a from list: searches, profiles and
+// imports.
+var fromRefs = refList{attr: "from", kinds: []string{"search", "profile", "import"},
+	empty: "from lists at least one search or profile block, like from = [search.cto].",
+	wrongKind: func(root string) (string, string) {
+		return "Invalid from reference", fmt.Sprintf("from lists search, profile and import blocks, like search.cto, profile.founder or import.evaboot; %q is none of them.", root)
+	}}
+
+// kindsText writes the kinds for messages: "search and profile blocks".
+func (r refList) kindsText() string {
+	switch len(r.kinds) {
+	case 1:
+		return r.kinds[0] + " blocks"
+	case 2:
+		return r.kinds[0] + " and " + r.kinds[1] + " blocks"
+	}
+	return strings.Join(r.kinds[:len(r.kinds)-1], ", ") + " and " + r.kinds[len(r.kinds)-1] + " blocks"
+}
+
 // fromList decodes a from list: references to declared search and profile
-// blocks or their instances.
+// blocks or their instances, or to outputs of module calls that give them.
 func (l *loader) fromList(a *hcl.Attribute) ([]string, bool) {
+	return l.refs(a, fromRefs)
+}
+
+// refAt is an address a reference names, with where the reference is.
+type refAt struct {
+	addr string
+	rng  hcl.Range
+}
+
+// refs decodes a list of block references (a from list, an output's
+// value) into the addresses it names, each once.
+func (l *loader) refs(a *hcl.Attribute, spec refList) ([]string, bool) {
+	at, good := l.refsAt(a, spec)
+	out := make([]string, len(at))
+	for i, r := range at {
+		out[i] = r.addr
+	}
+	return out, good
+}
+
+// refsAt is refs with the place of the reference of each address.
+func (l *loader) refsAt(a *hcl.Attribute, spec refList) ([]refAt, bool) {
 	exprs, ds := hcl.ExprList(a.Expr)
 	if ds.HasErrors() {
 		if _, d := hcl.AbsTraversalForExpr(a.Expr); !d.HasErrors() {
 			exprs = []hcl.Expression{a.Expr} // a single reference without brackets
 		} else {
-			l.fromItemError(a.Expr)
+			l.fromItemError(a.Expr, spec)
 			return nil, false
 		}
 	}
 	if len(exprs) == 0 {
-		l.errorf(a.Expr.Range().Ptr(), "Empty from", "from lists at least one search or profile block, like from = [search.cto].")
+		detail := spec.empty
+		if detail == "" {
+			detail = fmt.Sprintf("%s lists at least one of the module's %s, like %s = [search.cto].", spec.attr, spec.kindsText(), spec.attr)
+		}
+		l.errorf(a.Expr.Range().Ptr(), "Empty "+spec.attr, "%s", detail)
 		return nil, false
 	}
-	var out []string
+	var out []refAt
 	good := true
 	seen := map[string]bool{}
 	for _, e := range exprs {
-		addr, ok := l.fromRef(e)
+		addrs, ok := l.ref(e, spec)
 		if !ok {
 			good = false
 			continue
 		}
-		if !seen[addr] {
-			seen[addr] = true
-			out = append(out, addr)
+		for _, addr := range addrs {
+			if !seen[addr] {
+				seen[addr] = true
+				out = append(out, refAt{addr, e.Range()})
+			}
 		}
 	}
 	return out, good
 }
 
-func (l *loader) fromItemError(e hcl.Expression) {
+func (l *loader) fromItemError(e hcl.Expression, spec refList) {
 	if v, ds := e.Value(nil); !ds.HasErrors() && v.Type() == cty.String && v.IsKnown() && !v.IsNull() {
 		s := v.AsString()
-		l.errorf(e.Range().Ptr(), "String instead of reference", "from takes references to blocks, not strings: write %s without quotes.", s)
+		l.errorf(e.Range().Ptr(), "String instead of reference", "%s takes references to blocks, not strings: write %s without quotes.", spec.attr, s)
 		return
 	}
 	if v, ds := e.Value(nil); !ds.HasErrors() && (v.Type().IsTupleType() || v.Type().IsListType()) {
-		l.errorf(e.Range().Ptr(), "String instead of reference", "from takes references to blocks, not strings: write them without quotes, like [search.cto, profile.founder].")
+		l.errorf(e.Range().Ptr(), "String instead of reference", "%s takes references to blocks, not strings: write them without quotes, like [search.cto, profile.founder].", spec.attr)
 		return
 	}
-	l.errorf(e.Range().Ptr(), "Invalid from", "from is a list of references to search and profile blocks, written out, like [search.cto, search.cfo[\"Berlin\"], profile.founder]; it cannot be computed.")
+	if spec.attr == "from" && len(spec.kinds) == len(fromRefs.kinds) {
+		l.errorf(e.Range().Ptr(), "Invalid from", "from is a list of references to search and profile blocks, written out, like [search.cto, search.cfo[\"Berlin\"], profile.founder]; it cannot be computed.")
+		return
+	}
+	l.errorf(e.Range().Ptr(), "Invalid "+spec.attr, "%s is a list of references to %s, written out, like [search.cto, profile.founder]; it cannot be computed.", spec.attr, spec.kindsText())
 }
 
-func (l *loader) fromRef(e hcl.Expression) (string, bool) {
+// ref resolves one reference of a list: a block or one of its instances
+// (one address), or an output of a module call (the addresses it gives).
+func (l *loader) ref(e hcl.Expression, spec refList) ([]string, bool) {
 	t, ds := hcl.AbsTraversalForExpr(e)
 	if ds.HasErrors() {
-		l.fromItemError(e)
-		return "", false
+		l.fromItemError(e, spec)
+		return nil, false
 	}
 	rng := t.SourceRange().Ptr()
 	root := t.RootName()
-	if root != "search" && root != "profile" && root != "import" {
-		l.errorf(rng, "Invalid from reference", "from lists search, profile and import blocks, like search.cto, profile.founder or import.evaboot; %q is none of them.", root)
-		return "", false
+	if root == address.ModuleKeyword {
+		return l.moduleRef(t, spec)
+	}
+	if !contains(spec.kinds, root) {
+		if spec.wrongKind != nil {
+			summary, detail := spec.wrongKind(root)
+			l.errorf(rng, summary, "%s", detail)
+		} else {
+			l.errorf(rng, "Invalid "+spec.attr+" reference", "%s lists %s (or outputs of module calls that give them, like module.team.ctos); %q is none of them.", spec.attr, spec.kindsText(), root)
+		}
+		return nil, false
 	}
 	if len(t) < 2 {
-		l.errorf(rng, "Invalid from reference", "%s is followed by a block name, like %s.cto.", root, root)
-		return "", false
+		l.errorf(rng, "Invalid "+spec.attr+" reference", "%s is followed by a block name, like %s.cto.", root, root)
+		return nil, false
 	}
 	at, isAttr := t[1].(hcl.TraverseAttr)
 	if !isAttr {
-		l.errorf(rng, "Invalid from reference", "%s is followed by a block name, like %s.cto.", root, root)
-		return "", false
+		l.errorf(rng, "Invalid "+spec.attr+" reference", "%s is followed by a block name, like %s.cto.", root, root)
+		return nil, false
 	}
 	block := root + "." + at.Name
+	switch root {
+	case "enrich":
+		return l.namedRef(t, rng, root, at.Name, l.enriches, "an enrich block", "enrich.cto_contacts")
+	case "track":
+		return l.namedRef(t, rng, root, at.Name, l.tracks, "a track block", "track.champions")
+	}
 	info := l.blocks[block]
 	if info == nil {
 		var names []string
@@ -237,16 +371,27 @@ func (l *loader) fromRef(e hcl.Expression) (string, bool) {
 			hint = fmt.Sprintf(" There is %s block named %q: did you mean %s.%s?", textfmt.WithArticle(other), at.Name, other, at.Name)
 		}
 		l.errorf(rng, "Reference to undeclared "+root+" block", "No %s block named %q is declared.%s", root, at.Name, hint)
-		return "", false
+		return nil, false
 	}
 	if len(t) == 2 {
-		return block, true
+		return []string{l.prefix + block}, true
 	}
 	idx, isIdx := t[2].(hcl.TraverseIndex)
 	if !isIdx || len(t) > 3 {
-		l.errorf(rng, "Invalid from reference", "from refers to a whole block (%s) or one instance (%s[\"key\"] or %s[0]); nothing else.", block, block, block)
-		return "", false
+		l.errorf(rng, "Invalid "+spec.attr+" reference", "%s refers to a whole block (%s) or one instance (%s[\"key\"] or %s[0]); nothing else.", spec.attr, block, block, block)
+		return nil, false
 	}
+	key, ok := l.instanceKey(rng, block, info, idx)
+	if !ok {
+		return nil, false
+	}
+	return []string{l.prefix + block + key}, true
+}
+
+// instanceKey checks the key of a reference to one instance of a block
+// (or module call) against its for_each or count, and returns the key as
+// addresses write it.
+func (l *loader) instanceKey(rng *hcl.Range, block string, info *blockInfo, idx hcl.TraverseIndex) (string, bool) {
 	switch info.mode {
 	case single:
 		l.errorf(rng, "Invalid instance key", "%s has neither for_each nor count, so it has no instances to index; write %s.", block, block)
@@ -270,7 +415,7 @@ func (l *loader) fromRef(e hcl.Expression) (string, bool) {
 			l.errorf(rng, "Invalid instance key", "%s has no instance %q; its keys are %s.", block, k, textfmt.QuoteList(keys, ", "))
 			return "", false
 		}
-		return fmt.Sprintf("%s[%s]", block, strconv.Quote(k)), true
+		return address.StringKey(k), true
 	default:
 		if idx.Key.Type() != cty.Number {
 			l.errorf(rng, "Invalid instance key", "%s uses count, so its instances have numbers, like %s[0].", block, block)
@@ -282,6 +427,114 @@ func (l *loader) fromRef(e hcl.Expression) (string, bool) {
 			l.errorf(rng, "Invalid instance key", "%s has %d instances (count); %s is not one of their indexes.", block, len(info.keys), bf.Text('g', -1))
 			return "", false
 		}
-		return fmt.Sprintf("%s[%d]", block, n), true
+		return address.IndexKey(int(n)), true
 	}
+}
+
+// namedRef resolves a reference to a block without instances (an enrich
+// or track block) declared in this module, whose names are declared.
+func (l *loader) namedRef(t hcl.Traversal, rng *hcl.Range, kind, name string, declared map[string]bool, what, example string) ([]string, bool) {
+	if len(t) > 2 {
+		l.errorf(rng, "Invalid reference", "%s is followed by a block name, like %s; %s has no instances.", kind, example, what)
+		return nil, false
+	}
+	if !declared[name] {
+		var names []string
+		for n := range declared {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		hint := didYouMean(name, names)
+		if hint == "" {
+			hint = fmt.Sprintf(" Declare %s %q block, or remove the reference.", textfmt.Article(kind)+" "+kind, name)
+		}
+		l.errorf(rng, "Reference to undeclared "+kind+" block", "No %s block named %q is declared.%s", kind, name, hint)
+		return nil, false
+	}
+	return []string{l.prefix + kind + "." + name}, true
+}
+
+// moduleRef resolves a reference to an output of a module call:
+// module.NAME.OUTPUT gives the addresses of the output of every instance
+// of the call, module.NAME["key"].OUTPUT (or [0]) of one. Each address
+// must be of a kind the list takes.
+func (l *loader) moduleRef(t hcl.Traversal, spec refList) ([]string, bool) {
+	rng := t.SourceRange().Ptr()
+	form := "module.NAME.OUTPUT, like module.dach.ctos (or module.dach[\"de\"].ctos for one instance)"
+	if len(t) < 2 {
+		l.errorf(rng, "Invalid "+spec.attr+" reference", "module is followed by a module name and one of its outputs: %s.", form)
+		return nil, false
+	}
+	at, isAttr := t[1].(hcl.TraverseAttr)
+	if !isAttr {
+		l.errorf(rng, "Invalid "+spec.attr+" reference", "module is followed by a module name and one of its outputs: %s.", form)
+		return nil, false
+	}
+	call := l.calls[at.Name]
+	if call == nil {
+		var names []string
+		for n := range l.calls {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		hint := didYouMean(at.Name, names)
+		if hint == "" {
+			hint = fmt.Sprintf(" Declare a module %q block, or remove the reference.", at.Name)
+		}
+		l.errorf(rng, "Reference to undeclared module", "No module block named %q is declared.%s", at.Name, hint)
+		return nil, false
+	}
+	callAddr := "module." + at.Name
+	rest := t[2:]
+	instances := call.instances
+	if len(rest) > 0 {
+		if idx, isIdx := rest[0].(hcl.TraverseIndex); isIdx {
+			key, ok := l.instanceKey(rng, callAddr, call.info, idx)
+			if !ok {
+				return nil, false
+			}
+			instances = nil
+			for i, child := range call.instances {
+				if child.call.addr == l.prefix+callAddr+key {
+					instances = call.instances[i : i+1]
+				}
+			}
+			rest = rest[1:]
+		}
+	}
+	if len(rest) != 1 {
+		l.errorf(rng, "Invalid "+spec.attr+" reference", "%s refers to a module's output, not to the module or its blocks: %s.", spec.attr, form)
+		return nil, false
+	}
+	out, isAttr := rest[0].(hcl.TraverseAttr)
+	if !isAttr {
+		l.errorf(rng, "Invalid "+spec.attr+" reference", "%s refers to a module's output: %s.", spec.attr, form)
+		return nil, false
+	}
+	if call.src == nil {
+		return nil, false // the module could not be read: already reported
+	}
+	if !contains(call.src.outputs, out.Name) {
+		hint := didYouMean(out.Name, call.src.outputs)
+		switch {
+		case hint != "":
+		case len(call.src.outputs) == 0:
+			hint = fmt.Sprintf(" It has no output blocks: add one to %s, like output %q { value = [search.%s] }.", call.src.dir, out.Name, out.Name)
+		default:
+			hint = " Its outputs: " + strings.Join(call.src.outputs, ", ") + "."
+		}
+		l.errorf(rng, "Reference to undeclared output", "The module of %s (%s) has no output %q.%s", callAddr, call.src.dir, out.Name, hint)
+		return nil, false
+	}
+	var addrs []string
+	for _, child := range instances {
+		for _, a := range child.output(out.Name) {
+			if k := address.Kind(a); !contains(spec.kinds, k) {
+				l.errorf(rng, "Invalid "+spec.attr+" reference", "%s.%s gives %s, %s block, and %s lists %s.", callAddr, out.Name, a, textfmt.WithArticle(k), spec.attr, spec.kindsText())
+				return nil, false
+			}
+			addrs = append(addrs, a)
+		}
+	}
+	return addrs, true
 }

@@ -16,7 +16,26 @@ import (
 // fixed search attributes besides the catalog's filters.
 var searchFixed = []string{"for_each", "count", "keywords", "search_url", "raw", "max_results", "refresh", "split_by"}
 
-func (l *loader) searchSchema() (*hcl.BodySchema, []string) {
+// fieldAttrs are the attribute names of the catalog's fields, in its
+// order, worked out once.
+func (l *loader) fieldAttrs() []string {
+	if l.catAttrs == nil {
+		l.catAttrs = make([]string, len(l.cat.Fields))
+		for i, f := range l.cat.Fields {
+			l.catAttrs[i] = catalog.AttributeName(f.SearchParameter)
+		}
+	}
+	return l.catAttrs
+}
+
+func (l *loader) searchBodySchema() *hcl.BodySchema {
+	if l.searchSchema == nil {
+		l.searchSchema, _ = l.newSearchSchema()
+	}
+	return l.searchSchema
+}
+
+func (l *loader) newSearchSchema() (*hcl.BodySchema, []string) {
 	names := append([]string{}, searchFixed...)
 	for _, f := range l.cat.Fields {
 		n := catalog.AttributeName(f.SearchParameter)
@@ -31,70 +50,19 @@ func (l *loader) searchSchema() (*hcl.BodySchema, []string) {
 	return s, names
 }
 
+// decodeSearch decodes a search block into one Search per instance.
 func (l *loader) decodeSearch(b *hcl.Block) {
 	if l.skip[b] {
 		return
 	}
-	schema, _ := l.searchSchema()
-	content, meant := l.content(b, schema, "A search block")
+	content, meant := l.content(b, l.searchBodySchema(), "A search block")
 	info := l.blocks["search."+b.Labels[0]]
 	at := content.Attributes
 	for _, in := range l.expand(b, content, info) {
-		s := &Search{Address: in.addr, Block: "search." + b.Labels[0], Name: b.Labels[0], DeclRange: b.DefRange,
+		s := &Search{Address: in.addr, Block: l.prefix + "search." + b.Labels[0], Name: b.Labels[0], Module: l.modulePath(), DeclRange: b.DefRange,
 			Request: api.SearchRequest{Params: map[string]any{}}}
-		kwState, urlState := absent, absent
-		for _, f := range l.cat.Fields {
-			name := catalog.AttributeName(f.SearchParameter)
-			a := at[name]
-			if a == nil || (contains(searchFixed, name) && name != "keywords") {
-				continue
-			}
-			if f.Type == api.FieldArray {
-				l.arrayFilter(s, f, a, in)
-				continue
-			}
-			v, _, astate := l.stringAttr(a, in.ctx, in.sc, true)
-			if astate == ok && !l.valueLength(a, v, MaxTextValue) {
-				astate = bad
-			}
-			if name == "keywords" {
-				kwState = astate
-				if astate == ok && strings.TrimSpace(v) == "" {
-					l.errorf(a.Expr.Range().Ptr(), "Empty keywords", "keywords must not be empty; give the words to search for, like keywords = \"CTO\".")
-					kwState = bad
-				}
-			}
-			if astate == ok && v != "" {
-				s.Request.Params[f.SearchParameter] = v
-			}
-		}
-		if _, inCatalog := l.cat.ByAttribute("keywords"); !inCatalog && at["keywords"] != nil {
-			v, _, astate := l.stringAttr(at["keywords"], in.ctx, in.sc, true)
-			if astate == ok && !l.valueLength(at["keywords"], v, MaxTextValue) {
-				astate = bad
-			}
-			kwState = astate
-			if astate == ok {
-				s.Request.Params["keywords"] = v
-			}
-		}
-		var urlArrays map[string][]string // array filters the search URL's query sets
-		if a := at["search_url"]; a != nil {
-			v, sens, astate := l.stringAttr(a, in.ctx, in.sc, true)
-			if astate == ok && !l.valueLength(a, v, MaxURLValue) {
-				astate = bad
-			}
-			urlState = astate
-			if astate == ok {
-				if problem := searchURLProblem(v); problem != "" {
-					l.errorf(a.Expr.Range().Ptr(), "Invalid search_url", "%s", problem)
-					urlState = bad
-				} else {
-					s.Request.Params["searchUrl"] = v
-					urlArrays = l.searchURLFilters(s, a, v, sens, at)
-				}
-			}
-		}
+		kwState := l.searchFilters(s, at, in)
+		urlState, urlArrays := l.searchURL(s, at, in)
 		switch {
 		case kwState == absent && urlState == absent && (meant["keywords"] || meant["search_url"]):
 			// Misspelt: that error is the one to fix.
@@ -112,23 +80,94 @@ func (l *loader) decodeSearch(b *hcl.Block) {
 			}
 		}
 		l.splitBy(s, at["split_by"], in, urlArrays)
-		if n, astate := l.intAttr(at["max_results"], in.ctx, in.sc, 1, -1); astate == ok {
-			rng := at["max_results"].Expr.Range().Ptr()
-			switch {
-			case n > api.MaxResults && at["split_by"] == nil:
-				l.errorf(rng, "max_results above the cap without split_by",
-					"The network returns at most %d results for one search, so max_results above %d needs split_by, which splits a saturated search into sub-searches by array filters, like split_by = [\"industry_filter\", \"level_filter\"]. Add split_by or lower max_results to %d; got %d.",
-					api.MaxResults, api.MaxResults, api.MaxResults, n)
-			case n > MaxSplitResults:
-				l.errorf(rng, "Invalid max_results", "max_results must be from 1 to %d with split_by; got %d.", MaxSplitResults, n)
-			default:
-				s.MaxResults = n
-			}
-		}
+		l.maxResults(s, at, in)
 		if d, astate := l.durationAttr(at["refresh"], in.ctx, in.sc); astate == ok {
 			s.Refresh = d
 		}
 		l.cfg.Searches = append(l.cfg.Searches, s)
+	}
+}
+
+// searchFilters decodes the filters of the catalog (and keywords) into
+// s's request, and returns the state of keywords.
+func (l *loader) searchFilters(s *Search, at hcl.Attributes, in instance) (kwState attrState) {
+	for i, f := range l.cat.Fields {
+		name := l.fieldAttrs()[i]
+		a := at[name]
+		if a == nil || (contains(searchFixed, name) && name != "keywords") {
+			continue
+		}
+		if f.Type == api.FieldArray {
+			l.arrayFilter(s, f, a, in)
+			continue
+		}
+		v, _, astate := l.stringAttr(a, in.ctx, in.sc, true)
+		if astate == ok && !l.valueLength(a, v, MaxTextValue) {
+			astate = bad
+		}
+		if name == "keywords" {
+			kwState = astate
+			if astate == ok && strings.TrimSpace(v) == "" {
+				l.errorf(a.Expr.Range().Ptr(), "Empty keywords", "keywords must not be empty; give the words to search for, like keywords = \"CTO\".")
+				kwState = bad
+			}
+		}
+		if astate == ok && v != "" {
+			s.Request.Params[f.SearchParameter] = v
+		}
+	}
+	if _, inCatalog := l.cat.ByAttribute("keywords"); !inCatalog && at["keywords"] != nil {
+		v, _, astate := l.stringAttr(at["keywords"], in.ctx, in.sc, true)
+		if astate == ok && !l.valueLength(at["keywords"], v, MaxTextValue) {
+			astate = bad
+		}
+		kwState = astate
+		if astate == ok {
+			s.Request.Params["keywords"] = v
+		}
+	}
+	return kwState
+}
+
+// searchURL decodes search_url into s's request, and returns its state
+// and the array filters its query sets.
+func (l *loader) searchURL(s *Search, at hcl.Attributes, in instance) (attrState, map[string][]string) {
+	a := at["search_url"]
+	if a == nil {
+		return absent, nil
+	}
+	v, sens, astate := l.stringAttr(a, in.ctx, in.sc, true)
+	if astate == ok && !l.valueLength(a, v, MaxURLValue) {
+		astate = bad
+	}
+	if astate != ok {
+		return astate, nil
+	}
+	if problem := searchURLProblem(v); problem != "" {
+		l.errorf(a.Expr.Range().Ptr(), "Invalid search_url", "%s", problem)
+		return bad, nil
+	}
+	s.Request.Params["searchUrl"] = v
+	return ok, l.searchURLFilters(s, a, v, sens, at)
+}
+
+// maxResults decodes max_results: up to the service's cap, or up to
+// MaxSplitResults with split_by.
+func (l *loader) maxResults(s *Search, at hcl.Attributes, in instance) {
+	n, astate := l.intAttr(at["max_results"], in.ctx, in.sc, 1, -1)
+	if astate != ok {
+		return
+	}
+	rng := at["max_results"].Expr.Range().Ptr()
+	switch {
+	case n > api.MaxResults && at["split_by"] == nil:
+		l.errorf(rng, "max_results above the cap without split_by",
+			"The network returns at most %d results for one search, so max_results above %d needs split_by, which splits a saturated search into sub-searches by array filters, like split_by = [\"industry_filter\", \"level_filter\"]. Add split_by or lower max_results to %d; got %d.",
+			api.MaxResults, api.MaxResults, api.MaxResults, n)
+	case n > MaxSplitResults:
+		l.errorf(rng, "Invalid max_results", "max_results must be from 1 to %d with split_by; got %d.", MaxSplitResults, n)
+	default:
+		s.MaxResults = n
 	}
 }
 

@@ -82,7 +82,10 @@ func (c *Config) MatchPerson(sh *Sheet, fields map[string]cty.Value) (bool, erro
 			attrs[f] = cty.NullVal(PersonFieldType(f))
 		}
 	}
-	base := c.evalCtx
+	base := sh.ctx
+	if base == nil {
+		base = c.evalCtx
+	}
 	if base == nil {
 		base = &hcl.EvalContext{}
 	}
@@ -129,78 +132,22 @@ func changeColumnNames() string {
 	return strings.Join(names, ", ")
 }
 
-// changesList decodes changes: references to the blocks (or instances)
-// whose calls see changes: searches, profiles, enrich and track blocks.
-// Anything else (an export) sees none, and is an error.
-func (l *loader) changesList(a *hcl.Attribute) []string {
-	exprs, ds := hcl.ExprList(a.Expr)
-	if ds.HasErrors() {
-		if _, d := hcl.AbsTraversalForExpr(a.Expr); !d.HasErrors() {
-			exprs = []hcl.Expression{a.Expr}
-		} else {
-			l.fromItemError(a.Expr)
-			return nil
+// changesRefs are the references of a changes list: the blocks (or
+// instances) whose calls see changes: searches, profiles, enrich and track
+// blocks, or outputs of module calls that give them. Anything else (an
+// export) sees none, and is an error.
+var changesRefs = refList{attr: "changes", kinds: []string{"search", "profile", "enrich", "track"},
+	empty: "changes lists at least one block whose calls see changes, like changes = [track.champions, search.cto].",
+	wrongKind: func(root string) (string, string) {
+		what := fmt.Sprintf("%q is no block", root)
+		if root == "export" {
+			what = "an export writes files and makes no call"
 		}
-	}
-	if len(exprs) == 0 {
-		l.errorf(a.Expr.Range().Ptr(), "Empty changes", "changes lists at least one block whose calls see changes, like changes = [track.champions, search.cto].")
-		return nil
-	}
-	var out []string
-	for _, e := range exprs {
-		t, d := hcl.AbsTraversalForExpr(e)
-		if d.HasErrors() {
-			l.fromItemError(e)
-			continue
-		}
-		var addr string
-		ok := false
-		switch root := t.RootName(); root {
-		case "search", "profile":
-			addr, ok = l.fromRef(e)
-		case "enrich":
-			addr, ok = l.enrichRef(t)
-		case "track":
-			addr, ok = l.trackRef(t)
-		default:
-			what := fmt.Sprintf("%q is no block", root)
-			if root == "export" {
-				what = "an export writes files and makes no call"
-			}
-			l.errorf(t.SourceRange().Ptr(), "Block that cannot see changes", "A changes sheet lists the changes that calls saw: those of searches, profiles, track and enrich blocks (like changes = [track.champions, search.cto]); %s, so it sees no change.", what)
-		}
-		if ok && !contains(out, addr) {
-			out = append(out, addr)
-		}
-	}
-	return out
-}
+		return "Block that cannot see changes", fmt.Sprintf("A changes sheet lists the changes that calls saw: those of searches, profiles, track and enrich blocks (like changes = [track.champions, search.cto]); %s, so it sees no change.", what)
+	}}
 
-// trackRef checks a reference to a track block; tracks are decoded before
-// exports.
-func (l *loader) trackRef(t hcl.Traversal) (string, bool) {
-	rng := t.SourceRange().Ptr()
-	name := ""
-	if len(t) == 2 {
-		if a, ok := t[1].(hcl.TraverseAttr); ok {
-			name = a.Name
-		}
-	}
-	if name == "" {
-		l.errorf(rng, "Invalid reference", "track is followed by a block name, like track.champions; a track block has no instances.")
-		return "", false
-	}
-	var names []string
-	for _, tr := range l.cfg.Tracks {
-		if tr.Name == name {
-			return tr.Address, true
-		}
-		names = append(names, tr.Name)
-	}
-	hint := didYouMean(name, names)
-	if hint == "" {
-		hint = fmt.Sprintf(" Declare a track %q block, or remove the reference.", name)
-	}
-	l.errorf(rng, "Reference to undeclared track block", "No track block named %q is declared.%s", name, hint)
-	return "", false
+// changesList decodes changes (see changesRefs).
+func (l *loader) changesList(a *hcl.Attribute) []string {
+	out, _ := l.refs(a, changesRefs)
+	return out
 }

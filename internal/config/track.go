@@ -2,17 +2,19 @@ package config
 
 import (
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/leadsync/leadsync/internal/address"
 )
 
 // Track is a track block: the people of its sources, watched with one
 // profile read each per Every.
 type Track struct {
-	Address string // track.champions
+	Address string // track.champions; module.dach.track.champions in a module
 	Name    string
+	Module  string // as Search.Module
 	// From are the referenced blocks or instances, as addresses, in order:
 	// searches and profiles ("search.cto", "search.cto[\"Berlin\"]",
 	// "profile.founder") and enrich blocks ("enrich.cto_contacts": the
@@ -34,7 +36,7 @@ var trackSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 func (l *loader) decodeTrack(b *hcl.Block) {
 	content, _ := l.content(b, trackSchema, "A track block")
 	l.noRepeat(content, "a track block already reads every person of its from list. To watch groups at different paces, write several track blocks.")
-	t := &Track{Address: "track." + b.Labels[0], Name: b.Labels[0], Every: DefaultTrackEvery, DeclRange: b.DefRange}
+	t := &Track{Address: l.prefix + "track." + b.Labels[0], Name: b.Labels[0], Module: l.modulePath(), Every: DefaultTrackEvery, DeclRange: b.DefRange}
 	at := content.Attributes
 	if a := at["from"]; a == nil {
 		l.errorf(b.DefRange.Ptr(), "Missing from", "A track block needs from, the searches, profiles and enrich blocks whose people it watches, like from = [enrich.cto_contacts, profile.founder].")
@@ -59,79 +61,41 @@ func readsPerMonth(d time.Duration) string {
 	return fmt.Sprintf("%d", int((30*24*time.Hour)/d))
 }
 
-// trackFrom decodes a track's from list: searches and profiles as in an
-// enrich block's from, and enrich blocks (the people they enriched). A
-// source that has no people (a block whose for_each is empty or whose
-// count is 0, or an enrich block of such sources only) is a warning: the
-// track watches nobody of it.
+// trackRefs are the references of a track's from list: searches and
+// profiles as in an enrich block's from, and enrich blocks (the people they
+// enriched), or outputs of module calls that give them.
+var trackRefs = refList{attr: "from", kinds: []string{"search", "profile", "import", "enrich"},
+	empty: "from lists at least one search, profile or enrich block, like from = [enrich.cto_contacts]."}
+
+// trackFrom decodes a track's from list. A source that has no people (a
+// block whose for_each is empty or whose count is 0, or an enrich block of
+// such sources only) is a warning, given once every module is read
+// (checkTracks): the track watches nobody of it.
 func (l *loader) trackFrom(a *hcl.Attribute, t *Track) []string {
-	exprs, ds := hcl.ExprList(a.Expr)
-	if ds.HasErrors() {
-		if _, d := hcl.AbsTraversalForExpr(a.Expr); !d.HasErrors() {
-			exprs = []hcl.Expression{a.Expr}
-		} else {
-			l.fromItemError(a.Expr)
-			return nil
-		}
-	}
-	if len(exprs) == 0 {
-		l.errorf(a.Expr.Range().Ptr(), "Empty from", "from lists at least one search, profile or enrich block, like from = [enrich.cto_contacts].")
-		return nil
-	}
+	refs, _ := l.refsAt(a, trackRefs)
 	var out []string
-	seen := map[string]bool{}
-	for _, e := range exprs {
-		var addr string
-		if tr, d := hcl.AbsTraversalForExpr(e); !d.HasErrors() && tr.RootName() == "enrich" {
-			var ok bool
-			if addr, ok = l.enrichRef(tr); !ok {
-				continue
-			}
-		} else {
-			var ok bool
-			if addr, ok = l.fromRef(e); !ok {
-				continue
-			}
-		}
-		if seen[addr] {
-			continue
-		}
-		seen[addr] = true
-		out = append(out, addr)
-		if len(l.cfg.TrackSources([]string{addr})) == 0 {
-			l.warnf(e.Range().Ptr(), "Track of a source with no people",
-				"%s has no instances (its for_each is empty or its count is 0), so %s watches nobody of it and makes no call for it. Remove it from from, or give it instances.", addr, t.Address)
-		}
+	for _, r := range refs {
+		out = append(out, r.addr)
+		l.trackSources = append(l.trackSources, trackSource{t, r})
 	}
 	return out
 }
 
-// enrichRef checks a reference to an enrich block in a track's from.
-func (l *loader) enrichRef(t hcl.Traversal) (string, bool) {
-	rng := t.SourceRange().Ptr()
-	name := ""
-	if len(t) == 2 {
-		if a, ok := t[1].(hcl.TraverseAttr); ok {
-			name = a.Name
+// trackSource is a source of a track, and where it is named.
+type trackSource struct {
+	track *Track
+	ref   refAt
+}
+
+// checkTracks warns of each track source that has no people, once every
+// module is read and the instances are known.
+func (l *loader) checkTracks() {
+	for _, ts := range l.trackSources {
+		if len(l.cfg.TrackSources([]string{ts.ref.addr})) == 0 {
+			l.warnf(ts.ref.rng.Ptr(), "Track of a source with no people",
+				"%s has no instances (its for_each is empty or its count is 0), so %s watches nobody of it and makes no call for it. Remove it from from, or give it instances.", ts.ref.addr, ts.track.Address)
 		}
 	}
-	if name == "" {
-		l.errorf(rng, "Invalid from reference", "enrich is followed by a block name, like enrich.cto_contacts; an enrich block has no instances.")
-		return "", false
-	}
-	var names []string
-	for _, e := range l.cfg.Enriches {
-		if e.Name == name {
-			return e.Address, true
-		}
-		names = append(names, e.Name)
-	}
-	hint := didYouMean(name, names)
-	if hint == "" {
-		hint = fmt.Sprintf(" Declare an enrich %q block, or remove the reference.", name)
-	}
-	l.errorf(rng, "Reference to undeclared enrich block", "No enrich block named %q is declared.%s", name, hint)
-	return "", false
 }
 
 // TrackSources returns the instances whose people a track's from list
@@ -140,7 +104,7 @@ func (l *loader) enrichRef(t hcl.Traversal) (string, bool) {
 func (c *Config) TrackSources(from []string) []string {
 	var refs []string
 	for _, r := range from {
-		if !strings.HasPrefix(r, "enrich.") {
+		if address.Kind(r) != "enrich" {
 			refs = append(refs, r)
 			continue
 		}

@@ -38,15 +38,26 @@ type Config struct {
 	// Instances, sorted by address.
 	Searches []*Search
 	Profiles []*Profile
-	// Blocks, in declaration order.
+	// Blocks, in declaration order (a module's after its caller's
+	// searches and profiles, before its caller's enrich blocks).
 	Enriches []*Enrich
 	Tracks   []*Track
 	Exports  []*Export
 	Excludes []*Exclude
 	Imports  []*Import
+	// Modules are the instances of module calls, nested ones included,
+	// in the order they were read.
+	Modules []*Module
+	// Moves are the moved blocks, with addresses from the root (see
+	// moved.go).
+	Moves []*Move
 
 	// evalCtx holds var.*, local.* and the functions, for Match.
 	evalCtx *hcl.EvalContext
+	// refs maps block and instance addresses to the instances they name,
+	// built by Instances when first needed (nil in a Config not made by
+	// Load: Instances then scans).
+	refs *refCache
 	// secretRanges are source ranges holding sensitive literals (api_key,
 	// defaults and file values of sensitive variables); DiagFiles masks them.
 	secretRanges []hcl.Range
@@ -102,9 +113,12 @@ type Variable struct {
 
 // Search is one instance of a search block.
 type Search struct {
-	Address string // search.cto["Berlin"], search.cto[0] or search.cto
-	Block   string // search.cto
+	Address string // search.cto["Berlin"], search.cto[0] or search.cto; module.dach.search.cto in a module
+	Block   string // search.cto; module.dach.search.cto
 	Name    string // cto
+	// Module is the module instance that declares it, "" in the root:
+	// module.dach, module.dach["de"].
+	Module string
 	// Request is what is sent: Params by service name (keywords, searchUrl,
 	// city, industryFilter, ...) and Raw.
 	Request    api.SearchRequest
@@ -137,6 +151,7 @@ type Profile struct {
 	Address string
 	Block   string
 	Name    string
+	Module  string // as Search.Module
 	Request api.PageRequest
 	// PageName is the page name of the person: page_name, or the last path
 	// segment of profile_url.
@@ -147,8 +162,9 @@ type Profile struct {
 
 // Enrich is an enrich block.
 type Enrich struct {
-	Address string // enrich.cto_contacts
+	Address string // enrich.cto_contacts; module.dach.enrich.cto_contacts in a module
 	Name    string
+	Module  string // as Search.Module
 	// From are the referenced blocks or instances, as addresses
 	// ("search.cto", "search.cto[\"Berlin\"]", "profile.founder"), in order.
 	From []string
@@ -161,6 +177,10 @@ type Enrich struct {
 	// e-mail and domain belong to the old employer.
 	RefreshOn []string
 	DeclRange hcl.Range
+
+	// ctx is the evaluation context of where: the module's variables and
+	// locals.
+	ctx *hcl.EvalContext
 }
 
 // RefreshOnFields are the values of an enrich block's refresh_on.
@@ -168,9 +188,10 @@ var RefreshOnFields = []string{"company", "title"}
 
 // Export is an export block.
 type Export struct {
-	Address   string // export.marketing
+	Address   string // export.marketing; module.dach.export.marketing in a module
 	Name      string
-	Path      string // as written; relative to Config.Dir
+	Module    string // as Search.Module
+	Path      string // as written; relative to Config.Dir, in a module too (path.module is the module's folder)
 	Format    string // the name of its exportformat.Format: "xlsx", "csv"
 	Sheets    []*Sheet
 	DeclRange hcl.Range
@@ -199,6 +220,9 @@ type Sheet struct {
 	// Config.MatchPerson.
 	Where       hcl.Expression
 	WhereFields []string
+	// ctx is the evaluation context of Where: its module's variables and
+	// locals.
+	ctx *hcl.EvalContext
 	// Changes, when set, makes the sheet list changes instead of people:
 	// one row per change (state.Drift) that these blocks or instances saw
 	// (search, profile, enrich and track addresses), ChangeColumns; Since

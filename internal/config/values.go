@@ -32,19 +32,42 @@ func (s attrState) String() string {
 // value evaluates an attribute in ctx after checking its references.
 // Marks are removed; sensitive reports whether the value was sensitive.
 func (l *loader) value(a *hcl.Attribute, ctx *hcl.EvalContext, sc scope) (v cty.Value, sensitive bool, astate attrState) {
+	return l.valueElems(a, ctx, sc, nil)
+}
+
+// valueElems is value that also appends to elems, when the value is a
+// known set, its elements in ElementIterator's order (sorted): the walk
+// that checks the value meets them, and a set sorts its elements each
+// time they are walked.
+func (l *loader) valueElems(a *hcl.Attribute, ctx *hcl.EvalContext, sc scope, elems *[]cty.Value) (v cty.Value, sensitive bool, astate attrState) {
 	if a == nil {
 		return cty.NilVal, false, absent
 	}
-	if !l.add(l.checkRefs(a.Expr, sc)) {
+	if !l.add(l.checkedRefs(a.Expr, sc)) {
 		return cty.DynamicVal, false, bad
 	}
 	v, ds := a.Expr.Value(ctx)
 	if !l.add(ds) {
 		return cty.DynamicVal, false, bad
 	}
-	sensitive = v.ContainsMarked()
-	v, _ = v.UnmarkDeep()
-	if !v.IsWhollyKnown() {
+	// One walk over the value and everything in it says both whether it
+	// is sensitive (ContainsMarked; no value is until one is marked,
+	// l.marked) and whether it is wholly known (IsWhollyKnown): each walk
+	// of a set sorts its elements, which for a for_each of 10,000 keys
+	// costs more than the rest of the load.
+	known := true
+	set := elems != nil && v.Type().IsSetType()
+	for path, dv := range cty.DeepValues(v) {
+		sensitive = sensitive || (l.marked && dv.IsMarked())
+		known = known && dv.IsKnown()
+		if set && len(path) == 1 {
+			*elems = append(*elems, dv)
+		}
+	}
+	if sensitive {
+		v, _ = v.UnmarkDeep() // unmarked, UnmarkDeep would give v back
+	}
+	if !known {
 		return v, sensitive, bad // depends on something invalid, already reported
 	}
 	if v.IsNull() {

@@ -55,65 +55,87 @@ var validationSchema = &hcl.BodySchema{
 }
 
 func (l *loader) declareVariables(blocks hcl.Blocks) {
-	seen := map[string]hcl.Range{}
 	for _, b := range blocks {
-		if !l.uniqueName(b, seen) {
+		// A module's variable block declares the same variable in every
+		// instance: read once (nil when its name is refused), copied for
+		// each.
+		proto, ok := l.varDecls[b]
+		if !ok {
+			start := len(l.diags)
+			if l.uniqueName(b) {
+				proto = l.declareVariable(b)
+			}
+			l.varDecls[b] = proto
+			l.static(l.diags[start:])
+		}
+		if proto == nil {
 			continue
 		}
-		v := &variable{name: b.Labels[0], block: b, ty: cty.DynamicPseudoType, value: cty.DynamicVal}
-		content, ds := b.Body.Content(variableSchema)
-		l.add(ds)
-		if a := content.Attributes["type"]; a != nil {
-			ty, defaults, ds := typeexpr.TypeConstraintWithDefaults(a.Expr)
-			if l.add(ds) {
-				v.ty, v.defaults = ty, defaults
-			}
-		}
-		if a := content.Attributes["description"]; a != nil {
-			if s, ok := l.literalString(a); ok {
-				v.description = s
-			}
-		}
-		if a := content.Attributes["sensitive"]; a != nil {
-			val, ds := a.Expr.Value(nil)
-			if l.add(ds) {
-				if val.Type() != cty.Bool || val.IsNull() {
-					l.errorf(a.Expr.Range().Ptr(), "Invalid sensitive", "sensitive is true or false.")
-				} else {
-					v.sensitive = val.True()
-				}
-			}
-		}
-		if a := content.Attributes["nullable"]; a != nil {
-			l.warnf(a.Range.Ptr(), "nullable is ignored", "leadsync treats a null variable value like an unset attribute; nullable has no effect.")
-		}
-		if a := content.Attributes["default"]; a != nil {
-			if v.sensitive {
-				l.secretRange(a.Expr)
-			}
-			val, ds := a.Expr.Value(nil)
-			if l.add(ds) && !val.IsNull() {
-				if conv, ok := l.convertVar(v, val, "its default", a.Expr.Range().Ptr()); ok {
-					v.value, v.set, v.source, v.valRange = conv, true, "its default", a.Expr.Range().Ptr()
-				} else {
-					v.bad = true
-				}
-			}
-		}
-		for _, vb := range content.Blocks {
-			vc, ds := vb.Body.Content(validationSchema)
-			if !l.add(ds) {
-				continue
-			}
-			v.validations = append(v.validations, validation{
-				condition: vc.Attributes["condition"].Expr,
-				message:   vc.Attributes["error_message"].Expr,
-				rng:       vb.DefRange,
-			})
-		}
-		l.vars[v.name] = v
+		v := *proto
+		l.vars[v.name] = &v
 		l.varOrder = append(l.varOrder, v.name)
 	}
+}
+
+// declareVariable reads a variable block: its type, description,
+// sensitivity, default and validation rules.
+func (l *loader) declareVariable(b *hcl.Block) *variable {
+	v := &variable{name: b.Labels[0], block: b, ty: cty.DynamicPseudoType, value: cty.DynamicVal}
+	if l.call != nil && contains(moduleMeta, v.name) {
+		l.errorf(b.LabelRanges[0].Ptr(), "Reserved variable name",
+			"A module's variable cannot be named %q: the module block uses that argument itself (%s), so no call could give it a value. Rename the variable.", v.name, strings.Join(moduleMeta, ", "))
+	}
+	content, ds := b.Body.Content(variableSchema)
+	l.add(ds)
+	if a := content.Attributes["type"]; a != nil {
+		ty, defaults, ds := typeexpr.TypeConstraintWithDefaults(a.Expr)
+		if l.add(ds) {
+			v.ty, v.defaults = ty, defaults
+		}
+	}
+	if a := content.Attributes["description"]; a != nil {
+		if s, ok := l.literalString(a); ok {
+			v.description = s
+		}
+	}
+	if a := content.Attributes["sensitive"]; a != nil {
+		val, ds := a.Expr.Value(nil)
+		if l.add(ds) {
+			if val.Type() != cty.Bool || val.IsNull() {
+				l.errorf(a.Expr.Range().Ptr(), "Invalid sensitive", "sensitive is true or false.")
+			} else {
+				v.sensitive = val.True()
+			}
+		}
+	}
+	if a := content.Attributes["nullable"]; a != nil {
+		l.warnf(a.Range.Ptr(), "nullable is ignored", "leadsync treats a null variable value like an unset attribute; nullable has no effect.")
+	}
+	if a := content.Attributes["default"]; a != nil {
+		if v.sensitive {
+			l.secretRange(a.Expr)
+		}
+		val, ds := a.Expr.Value(nil)
+		if l.add(ds) && !val.IsNull() {
+			if conv, ok := l.convertVar(v, val, "its default", a.Expr.Range().Ptr()); ok {
+				v.value, v.set, v.source, v.valRange = conv, true, "its default", a.Expr.Range().Ptr()
+			} else {
+				v.bad = true
+			}
+		}
+	}
+	for _, vb := range content.Blocks {
+		vc, ds := vb.Body.Content(validationSchema)
+		if !l.add(ds) {
+			continue
+		}
+		v.validations = append(v.validations, validation{
+			condition: vc.Attributes["condition"].Expr,
+			message:   vc.Attributes["error_message"].Expr,
+			rng:       vb.DefRange,
+		})
+	}
+	return v
 }
 
 // literalString evaluates an attribute that must be a constant string.
@@ -195,29 +217,38 @@ func (l *loader) assignVariables() {
 		l.setFromString(v, val, "--var")
 	}
 
-	for _, name := range l.varOrder {
-		v := l.vars[name]
-		if !v.set {
-			if v.bad {
-				continue // an invalid value, already reported
-			}
-			l.errorf(v.block.DefRange.Ptr(), "No value for required variable",
-				"var.%s has no default and no value was given. Give it one with --var %s=VALUE, in a *%s file (%s = ...), with --var-file, or in the environment as %s%s.",
-				name, name, VarsSuffix, name, EnvVarPrefix, name)
-			continue
-		}
-		l.checkValidations(v)
-		if v.sensitive && v.value.IsWhollyKnown() {
-			l.collectSecrets(v.value)
-			v.value = v.value.Mark(sensitiveMark)
-		}
-	}
+	l.finishVariables(func(v *variable) {
+		l.errorf(v.block.DefRange.Ptr(), "No value for required variable",
+			"var.%s has no default and no value was given. Give it one with --var %s=VALUE, in a *%s file (%s = ...), with --var-file, or in the environment as %s%s.",
+			v.name, v.name, VarsSuffix, v.name, EnvVarPrefix, v.name)
+	})
 	for _, name := range l.varOrder {
 		v := l.vars[name]
 		val, _ := v.value.Unmark()
 		l.cfg.Variables[name] = &Variable{
 			Name: name, Description: v.description, Sensitive: v.sensitive,
 			Value: val, DeclRange: v.block.DefRange,
+		}
+	}
+}
+
+// finishVariables checks the variables once their values are assigned:
+// missing reports each required variable without a value, then the
+// validation rules run and sensitive values are marked.
+func (l *loader) finishVariables(missing func(v *variable)) {
+	for _, name := range l.varOrder {
+		v := l.vars[name]
+		if !v.set {
+			if !v.bad { // else an invalid value, already reported
+				missing(v)
+			}
+			continue
+		}
+		l.checkValidations(v)
+		if v.sensitive && v.value.IsWhollyKnown() {
+			l.collectSecrets(v.value)
+			v.value = v.value.Mark(sensitiveMark)
+			l.marked = true
 		}
 	}
 }
@@ -336,7 +367,7 @@ func (l *loader) setFromString(v *variable, raw, from string) {
 
 // checkValidations evaluates the validation rules of v against its value.
 func (l *loader) checkValidations(v *variable) {
-	if !v.value.IsWhollyKnown() {
+	if len(v.validations) == 0 || !v.value.IsWhollyKnown() {
 		return
 	}
 	ctx := &hcl.EvalContext{

@@ -63,6 +63,8 @@ type Summary struct {
 	Enriched       int
 	ByStatus       map[string]int // enrichments of this run by validation status
 	Forgotten      []string
+	// Moved are the moves recorded (moved blocks), before any call.
+	Moved []state.Move
 	// Updated are the addresses updated without a call (plan.Update): a
 	// search's kept leads cut, a profile read shared.
 	Updated []string
@@ -308,6 +310,10 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 	r.announced = map[int]bool{}
 	start := r.now()
 	r.sum = &Summary{ByStatus: map[string]int{}}
+	// The moves first: the plan was made on the state with them.
+	if err := r.move(); err != nil {
+		return r.sum, err
+	}
 	if err := r.prepare(); err != nil {
 		return r.sum, err
 	}
@@ -421,6 +427,29 @@ func (r *runner) prepare() error {
 }
 
 func (r *runner) push(t task) { r.queue = append(r.queue, t) }
+
+// move records the plan's moves in one event, before anything else: no
+// call, only state. The plan was made on the state as it is after them.
+func (r *runner) move() error {
+	var moves []state.Move
+	for _, c := range r.opts.Plan.Changes {
+		if c.Action == plan.Moved {
+			moves = append(moves, state.Move{From: c.MovedFrom, To: c.Address})
+		}
+	}
+	if len(moves) == 0 {
+		return nil
+	}
+	if bad := r.st.MoveConflicts(moves); len(bad) > 0 {
+		return fmt.Errorf("the plan moves %s to %s, where the state holds records now; run plan again", bad[0].From, bad[0].To)
+	}
+	ev := &state.Event{At: r.now(), Kind: state.EventMove, Address: state.MovesAddress, Move: &state.MoveEvent{Moves: moves}}
+	if err := r.recorded(r.record(ev)); err != nil {
+		return err
+	}
+	r.sum.Moved = moves
+	return nil
+}
 
 // forget records the forget changes: no call, only state.
 func (r *runner) forget() error {

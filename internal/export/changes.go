@@ -3,11 +3,11 @@ package export
 import (
 	"fmt"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/leadsync/leadsync/internal/address"
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/state"
@@ -37,7 +37,7 @@ func collectChanges(cfg *config.Config, sh *config.Sheet, st *state.State, now t
 	var sources []string
 	for _, ref := range sh.Changes {
 		addrs := []string{ref}
-		if strings.HasPrefix(ref, "search.") || strings.HasPrefix(ref, "profile.") {
+		if k := address.Kind(ref); k == "search" || k == "profile" {
 			addrs = cfg.Resolve([]string{ref}) // a block: each of its instances
 		}
 		for _, a := range addrs {

@@ -74,7 +74,9 @@ func (col *column) fill(p *state.Person, rc *rawCache, c *cellValue) {
 }
 
 // columnFor returns the column of a configured column name. tmpl is
-// Settings.ProfileURLTemplate.
+// Settings.ProfileURLTemplate. It is long because it is the table of the
+// columns with a form of their own, one short case per column, read as a
+// list; every other person field's column comes from api.PersonFields.
 func columnFor(name, tmpl string) (column, error) {
 	text := func(f func(p *state.Person) string) column {
 		return column{name: name, kind: kindText, value: func(p *state.Person, c *cellValue) { c.Text = f(p) }}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/leadsync/leadsync/internal/address"
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/state"
 )
@@ -82,20 +83,20 @@ func sourceIDs(st *state.State, addr string) (ids []string, ok bool) {
 	if st == nil {
 		return nil, false
 	}
-	switch {
-	case strings.HasPrefix(addr, "search."):
+	switch address.Kind(addr) {
+	case "search":
 		s := st.Searches[addr]
 		if s == nil {
 			return nil, false
 		}
 		return s.LeadIDs, true
-	case strings.HasPrefix(addr, "profile."):
+	case "profile":
 		p := st.Profiles[addr]
 		if p == nil || p.PersonID == "" {
 			return nil, false
 		}
 		return []string{p.PersonID}, true
-	case state.IsImport(addr):
+	case "import":
 		im := st.Imports[addr]
 		if im == nil {
 			return nil, false

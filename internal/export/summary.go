@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/leadsync/leadsync/internal/address"
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/textfmt"
@@ -79,11 +80,11 @@ func (j *job) summary() []sumRow {
 			}
 			seen[src] = true
 			switch {
-			case strings.HasPrefix(src, "profile."):
+			case address.Kind(src) == "profile":
 				profiles = append(profiles, src)
 			case state.IsImport(src):
 				imports = append(imports, src)
-			case strings.HasPrefix(src, "search."):
+			case address.Kind(src) == "search":
 				searches = append(searches, src)
 			}
 		}

@@ -149,39 +149,9 @@ func (xlsxWriter) write(j *job) ([]Written, error) {
 			r.data.Close()
 		}
 	}()
-	truncated := 0
-	perSheet := maxRows - 1 // the header takes a row
-	for i := range j.sheets {
-		s := &j.sheets[i]
-		t := s.table
-		parts := (t.n + perSheet - 1) / perSheet
-		if parts == 0 {
-			parts = 1
-		}
-		var names []string
-		for p := 1; p <= parts; p++ {
-			names = append(names, namer.name(t.name, p))
-		}
-		if names[0] != t.name {
-			j.warnf("sheet %q is named %q in the workbook: Excel does not accept the name as written", t.name, names[0])
-		}
-		if parts > 1 {
-			j.warnf("sheet %q has %d rows, more than the %d an Excel sheet holds: continued on %s", t.name, t.n, perSheet, strings.Join(names[1:], ", "))
-		}
-		for p, name := range names {
-			from, to := p*perSheet, min(t.n, (p+1)*perSheet)
-			part, rows, err := writeDataSheet(f, styles, name, tableName(t.name, w.Sheets+1), t, from, to)
-			if rows != nil {
-				sheetRows[part] = rows
-				truncated += rows.cut
-			}
-			if err != nil {
-				return nil, fmt.Errorf("writing %s, sheet %q: %w", j.path, name, err)
-			}
-			w.Sheets++
-		}
-		w.Rows += t.n
-		s.where = strings.Join(names, ", ")
+	truncated, err := writeDataSheets(f, styles, namer, j, &w, sheetRows)
+	if err != nil {
+		return nil, err
 	}
 	if truncated > 0 {
 		j.warnf("%d cells were longer than the 32,767 characters an Excel cell holds and were cut; they end in %q", truncated, strings.TrimSpace(truncMarker))
@@ -190,17 +160,7 @@ func (xlsxWriter) write(j *job) ([]Written, error) {
 	if err := writeSummarySheet(f, styles, sumName, j.summary()); err != nil {
 		return nil, fmt.Errorf("writing %s, sheet %q: %w", j.path, sumName, err)
 	}
-	stamp := j.now.Format(time.RFC3339)
-	if err := f.SetDocProps(&excelize.DocProperties{
-		Title:          "Leads: " + j.exp.Name,
-		Subject:        j.exp.Address,
-		Creator:        "leadsync",
-		LastModifiedBy: "leadsync",
-		Description:    "Written by leadsync from its state. The Summary sheet says when, from which searches, and what was enriched.",
-		Keywords:       "leads; leadsync",
-		Created:        stamp,
-		Modified:       stamp,
-	}); err != nil {
+	if err := setDocProps(f, j); err != nil {
 		return nil, err
 	}
 	// The Summary, the first sheet, is the active one as in a new workbook.
@@ -228,6 +188,63 @@ func (xlsxWriter) write(j *job) ([]Written, error) {
 	}
 	w.Warnings = j.warnings
 	return []Written{w}, nil
+}
+
+// writeDataSheets writes the worksheets of every sheet block of j, each
+// continued on "<name> (2)" ... past Excel's row limit, counting them and
+// their rows in w; sheetRows gets their data rows by part name. It
+// returns the number of cells cut to fit a cell.
+func writeDataSheets(f *excelize.File, styles xlsxStyles, namer *sheetNamer, j *job, w *Written, sheetRows map[string]*sheetRowsXML) (truncated int, err error) {
+	perSheet := maxRows - 1 // the header takes a row
+	for i := range j.sheets {
+		s := &j.sheets[i]
+		t := s.table
+		parts := (t.n + perSheet - 1) / perSheet
+		if parts == 0 {
+			parts = 1
+		}
+		var names []string
+		for p := 1; p <= parts; p++ {
+			names = append(names, namer.name(t.name, p))
+		}
+		if names[0] != t.name {
+			j.warnf("sheet %q is named %q in the workbook: Excel does not accept the name as written", t.name, names[0])
+		}
+		if parts > 1 {
+			j.warnf("sheet %q has %d rows, more than the %d an Excel sheet holds: continued on %s", t.name, t.n, perSheet, strings.Join(names[1:], ", "))
+		}
+		for p, name := range names {
+			from, to := p*perSheet, min(t.n, (p+1)*perSheet)
+			part, rows, err := writeDataSheet(f, styles, name, tableName(t.name, w.Sheets+1), t, from, to)
+			if rows != nil {
+				sheetRows[part] = rows
+				truncated += rows.cut
+			}
+			if err != nil {
+				return truncated, fmt.Errorf("writing %s, sheet %q: %w", j.path, name, err)
+			}
+			w.Sheets++
+		}
+		w.Rows += t.n
+		s.where = strings.Join(names, ", ")
+	}
+	return truncated, nil
+}
+
+// setDocProps sets the workbook's properties: what it is and when it was
+// written.
+func setDocProps(f *excelize.File, j *job) error {
+	stamp := j.now.Format(time.RFC3339)
+	return f.SetDocProps(&excelize.DocProperties{
+		Title:          "Leads: " + j.exp.Name,
+		Subject:        j.exp.Address,
+		Creator:        "leadsync",
+		LastModifiedBy: "leadsync",
+		Description:    "Written by leadsync from its state. The Summary sheet says when, from which searches, and what was enriched.",
+		Keywords:       "leads; leadsync",
+		Created:        stamp,
+		Modified:       stamp,
+	})
 }
 
 // writeDataSheet makes a worksheet of rows [from, to) of t: a bold, frozen
@@ -484,66 +501,22 @@ func wrappedLines(s string, width int) int {
 // to read on screen and on paper: fitted column widths, long text wrapped,
 // whole numbers with thousands separators (the cells stay numbers).
 func writeSummarySheet(f *excelize.File, styles xlsxStyles, name string, rows []sumRow) error {
-	widths := sumWidths(rows)
-	ncol := max(len(widths), 1)
-	total := 0.0
-	for _, w := range widths {
-		total += w
+	ss := &sumSheet{f: f, styles: styles, name: name, widths: sumWidths(rows)}
+	ss.ncol = max(len(ss.widths), 1)
+	for _, w := range ss.widths {
+		ss.total += w
 	}
 	for r, row := range rows {
 		lines := 1
 		for c, v := range row.cells {
-			ref, err := excelize.CoordinatesToCellName(c+1, r+1)
-			if err != nil {
-				return err
-			}
-			style := styles.sumText
-			switch x := v.(type) {
-			case nil:
+			if v == nil {
 				continue
-			case string:
-				s, _ := fitCell(x)
-				err = f.SetCellStr(name, ref, s)
-				width := total
-				if row.style != styleWide && c < len(widths) {
-					width = widths[c]
-				}
-				// One character of the width goes to the cell's margins.
-				if n := wrappedLines(s, int(width)-1); n > 1 || row.style == styleWide || strings.Contains(s, "\n") {
-					style = styles.sumWrap
-					lines = max(lines, n)
-				}
-			case int:
-				err = f.SetCellInt(name, ref, int64(x))
-				style = styles.sumNumber
-			case time.Time:
-				err = f.SetCellFloat(name, ref, excelTime(x), -1, 64)
-				style = styles.sumDate
-			default:
-				err = f.SetCellStr(name, ref, fmt.Sprint(x))
 			}
+			n, err := ss.cell(r, c, v, row.style)
 			if err != nil {
 				return err
 			}
-			switch row.style {
-			case styleTitle:
-				style = styles.title
-			case styleHeader:
-				style = styles.sumHeader
-			case styleWide:
-				last, err := excelize.CoordinatesToCellName(ncol, r+1)
-				if err != nil {
-					return err
-				}
-				if last != ref {
-					if err := f.MergeCell(name, ref, last); err != nil {
-						return err
-					}
-				}
-			}
-			if err := f.SetCellStyle(name, ref, ref, style); err != nil {
-				return err
-			}
+			lines = max(lines, n)
 		}
 		if lines > 1 {
 			if err := f.SetRowHeight(name, r+1, float64(lines*sumLineHeight)); err != nil {
@@ -553,19 +526,83 @@ func writeSummarySheet(f *excelize.File, styles xlsxStyles, name string, rows []
 	}
 	// The used range: a new sheet says "A1", and a reader that trusts
 	// <dimension> (openpyxl in read-only mode) would see one cell.
-	used, err := excelize.CoordinatesToCellName(ncol, max(len(rows), 1))
+	used, err := excelize.CoordinatesToCellName(ss.ncol, max(len(rows), 1))
 	if err != nil {
 		return err
 	}
 	if err := f.SetSheetDimension(name, "A1:"+used); err != nil {
 		return err
 	}
-	for c, w := range widths {
+	for c, w := range ss.widths {
 		if err := f.SetColWidth(name, colName(c), colName(c), w); err != nil {
 			return err
 		}
 	}
 	return printSetup(f, name)
+}
+
+// sumSheet is the Summary sheet being written: its column widths, their
+// total and the number of columns.
+type sumSheet struct {
+	f      *excelize.File
+	styles xlsxStyles
+	name   string
+	widths []float64
+	total  float64
+	ncol   int
+}
+
+// cell writes the value v of row r, column c, in the row's style, and
+// returns the lines its text takes (a wide row spans every column).
+func (ss *sumSheet) cell(r, c int, v any, rs rowStyle) (lines int, err error) {
+	ref, err := excelize.CoordinatesToCellName(c+1, r+1)
+	if err != nil {
+		return 0, err
+	}
+	f, name, lines := ss.f, ss.name, 1
+	style := ss.styles.sumText
+	switch x := v.(type) {
+	case string:
+		s, _ := fitCell(x)
+		err = f.SetCellStr(name, ref, s)
+		width := ss.total
+		if rs != styleWide && c < len(ss.widths) {
+			width = ss.widths[c]
+		}
+		// One character of the width goes to the cell's margins.
+		if n := wrappedLines(s, int(width)-1); n > 1 || rs == styleWide || strings.Contains(s, "\n") {
+			style = ss.styles.sumWrap
+			lines = n
+		}
+	case int:
+		err = f.SetCellInt(name, ref, int64(x))
+		style = ss.styles.sumNumber
+	case time.Time:
+		err = f.SetCellFloat(name, ref, excelTime(x), -1, 64)
+		style = ss.styles.sumDate
+	default:
+		err = f.SetCellStr(name, ref, fmt.Sprint(x))
+	}
+	if err != nil {
+		return 0, err
+	}
+	switch rs {
+	case styleTitle:
+		style = ss.styles.title
+	case styleHeader:
+		style = ss.styles.sumHeader
+	case styleWide:
+		last, err := excelize.CoordinatesToCellName(ss.ncol, r+1)
+		if err != nil {
+			return 0, err
+		}
+		if last != ref {
+			if err := f.MergeCell(name, ref, last); err != nil {
+				return 0, err
+			}
+		}
+	}
+	return lines, f.SetCellStyle(name, ref, ref, style)
 }
 
 // printSetup makes a sheet print (and convert to PDF) as people expect of

@@ -20,26 +20,11 @@ var delimiters = []rune{',', ';', '\t'}
 // wanted cells of every row. Problems of rows are gathered and reported
 // together; nothing is returned with them.
 func readCSV(t *Table, br *bufio.Reader, columns []string, opts Options) error {
-	dec, enc := decoder(br, opts.Encoding)
-	t.Encoding = enc
-	text, ok := dec.(*bufio.Reader)
-	if !ok {
-		text = bufio.NewReaderSize(dec, 64<<10)
+	text, skipped, err := csvText(t, br, opts)
+	if err != nil {
+		return err
 	}
-	head, _ := text.Peek(4 << 10)
-	if bytes.IndexByte(head, 0) >= 0 {
-		return &Error{File: t.File, Msg: "contains NUL bytes: it is UTF-16 text without a byte order mark, or not text at all; save it as CSV UTF-8"}
-	}
-	if len(bytes.TrimSpace(head)) == 0 {
-		return emptyFile(t.File)
-	}
-	skipped, delim := sepLine(text)
-	if delim == 0 {
-		first, _ := text.Peek(64 << 10)
-		delim = sniffDelimiter(firstLine(first))
-	}
-	t.Delimiter = delim
-
+	delim := t.Delimiter
 	r := csv.NewReader(text)
 	r.Comma = delim
 	r.FieldsPerRecord = -1
@@ -87,40 +72,74 @@ func readCSV(t *Table, br *bufio.Reader, columns []string, opts Options) error {
 			probs.Add(&Error{File: t.File, Row: line, Msg: fmt.Sprintf("has %d values, but the header row names %d columns; a value that contains %s must be in double quotes", len(rec), len(header), delimName(delim))})
 			continue
 		}
-		cells := rows.next()
-		empty := true
-		size := 0
-		for i, j := range idx {
-			if j >= len(rec) {
-				continue
-			}
-			c := rec[j]
-			if !utf8.ValidString(c) {
-				probs.Add(&Error{File: t.File, Row: line, Column: names[i], Msg: "has " + invalidUTF8(c) + ": " + encodingHint})
-				continue
-			}
-			cells[i] = c
-			size += len(c)
-			if empty && strings.TrimSpace(c) != "" {
-				empty = false
-			}
-		}
-		if !empty {
-			// The record's fields are reused by the next Read: the row's
-			// cells are copied into one string and cut out of it.
-			var b strings.Builder
-			b.Grow(size)
-			for _, c := range cells {
-				b.WriteString(c)
-			}
-			all := b.String()
-			for i, c := range cells {
-				cells[i], all = all[:len(c)], all[len(c):]
-			}
-			rows.keep(line, cells)
-		}
+		keepRecord(&rows, rec, idx, names, t.File, line, &probs)
 	}
 	return probs.Err()
+}
+
+// csvText is the text of a CSV file, decoded, past Excel's "sep=" line
+// (skipped lines), with t's encoding and delimiter set; or the error of a
+// file that is empty or not text.
+func csvText(t *Table, br *bufio.Reader, opts Options) (text *bufio.Reader, skipped int, err error) {
+	dec, enc := decoder(br, opts.Encoding)
+	t.Encoding = enc
+	text, ok := dec.(*bufio.Reader)
+	if !ok {
+		text = bufio.NewReaderSize(dec, 64<<10)
+	}
+	head, _ := text.Peek(4 << 10)
+	if bytes.IndexByte(head, 0) >= 0 {
+		return nil, 0, &Error{File: t.File, Msg: "contains NUL bytes: it is UTF-16 text without a byte order mark, or not text at all; save it as CSV UTF-8"}
+	}
+	if len(bytes.TrimSpace(head)) == 0 {
+		return nil, 0, emptyFile(t.File)
+	}
+	skipped, delim := sepLine(text)
+	if delim == 0 {
+		first, _ := text.Peek(64 << 10)
+		delim = sniffDelimiter(firstLine(first))
+	}
+	t.Delimiter = delim
+	return text, skipped, nil
+}
+
+// keepRecord keeps the wanted cells (idx, named names) of a record read
+// at line, unless all are empty; a cell that is not UTF-8 is a problem of
+// its row.
+func keepRecord(rows *rowCollector, rec []string, idx []int, names []string, file string, line int, probs *Errors) {
+	cells := rows.next()
+	empty := true
+	size := 0
+	for i, j := range idx {
+		if j >= len(rec) {
+			continue
+		}
+		c := rec[j]
+		if !utf8.ValidString(c) {
+			probs.Add(&Error{File: file, Row: line, Column: names[i], Msg: "has " + invalidUTF8(c) + ": " + encodingHint})
+			continue
+		}
+		cells[i] = c
+		size += len(c)
+		if empty && strings.TrimSpace(c) != "" {
+			empty = false
+		}
+	}
+	if empty {
+		return
+	}
+	// The record's fields are reused by the next Read: the row's cells are
+	// copied into one string and cut out of it.
+	var b strings.Builder
+	b.Grow(size)
+	for _, c := range cells {
+		b.WriteString(c)
+	}
+	all := b.String()
+	for i, c := range cells {
+		cells[i], all = all[:len(c)], all[len(c):]
+	}
+	rows.keep(line, cells)
 }
 
 // sepLine reads Excel's optional first line "sep=;" that names the

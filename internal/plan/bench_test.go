@@ -74,7 +74,7 @@ func benchWorld(n, people int) (*config.Config, *state.State) {
 //
 //	go test ./internal/plan -run '^$' -bench Build -benchmem -benchtime 5x
 func BenchmarkBuild(b *testing.B) {
-	for _, size := range []struct{ searches, people int }{{1250, 75000}, {2500, 150000}, {5000, 300000}} {
+	for _, size := range []struct{ searches, people int }{{1250, 75000}, {2500, 150000}, {5000, 300000}, {10000, 600000}} {
 		b.Run(fmt.Sprintf("searches=%d/people=%d", size.searches, size.people), func(b *testing.B) {
 			cfg, st := benchWorld(size.searches, size.people)
 			opts := Options{Now: t0, Usage: &api.Usage{RemainingRequests: 1 << 30}, FileExists: func(string) bool { return true }}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/leadsync/leadsync/internal/address"
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/catalog"
 	"github.com/leadsync/leadsync/internal/config"
@@ -35,8 +36,15 @@ func Build(cfg *config.Config, st *state.State, opts Options) (*Plan, hcl.Diagno
 	if st == nil {
 		st = &state.State{}
 	}
+	// Moved blocks: the plan is made on the state as it will be once
+	// apply has recorded the moves, which it does first.
+	moves, moveDiags := Moves(cfg, st)
+	if len(moves) > 0 {
+		st = st.Moved(moves)
+	}
 	b := &builder{cfg: cfg, st: st, opts: opts, v: newEnv(cfg, st, now), now: now,
-		running: map[string]int{}}
+		running: map[string]int{}, diags: moveDiags}
+	defer b.v.settle()
 	b.v.lookup = opts.Reuse
 	p := &Plan{
 		FormatVersion:   FormatVersion,
@@ -59,7 +67,11 @@ func Build(cfg *config.Config, st *state.State, opts Options) (*Plan, hcl.Diagno
 	b.selectTargets()
 	b.selectReplace()
 	if !b.diags.HasErrors() {
+		b.moved(moves)
 		b.retention()
+		if b.limited() {
+			b.v.prefetchOwned()
+		}
 		for _, s := range cfg.Searches {
 			if b.selected(s.Address) {
 				b.add(b.search(s))
@@ -75,6 +87,7 @@ func Build(cfg *config.Config, st *state.State, opts Options) (*Plan, hcl.Diagno
 		b.enriches()
 		b.forgets()
 		b.exports()
+		b.dropUpToDateMoved()
 		b.totals()
 		b.quota()
 		b.budget()
@@ -143,14 +156,26 @@ func (b *builder) errorf(summary, detail string) {
 }
 
 // blockOf returns the block address of an instance address.
-func blockOf(addr string) string {
-	if i := strings.IndexByte(addr, '['); i > 0 {
-		return addr[:i]
-	}
-	return addr
-}
+func blockOf(addr string) string { return address.Block(addr) }
 
-const addressHelp = `Addresses look like search.cto (every instance), search.cto["Berlin"], search.cto[0], profile.founder, enrich.cto_contacts, track.champions or export.marketing; quote them for the shell. "leadsync state list" shows the addresses in state.`
+const addressHelp = `Addresses look like search.cto (every instance), search.cto["Berlin"], search.cto[0], profile.founder, enrich.cto_contacts, track.champions, export.marketing, or module.dach (everything in a module) and module.dach.search.cto; quote them for the shell. "leadsync state list" shows the addresses in state.`
+
+// targetMatcher reports which addresses an address given with --target or
+// --replace names: itself, every instance of a block, everything inside a
+// module (see address.Matches).
+func targetMatcher(t string) func(addr string) bool {
+	p, err := address.Parse(t)
+	if err != nil {
+		return func(addr string) bool { return addr == t }
+	}
+	return func(addr string) bool {
+		if addr == t {
+			return true
+		}
+		a, err := address.Parse(addr)
+		return err == nil && p.Contains(a)
+	}
+}
 
 // selectTargets resolves --target into the set of planned addresses.
 func (b *builder) selectTargets() {
@@ -165,14 +190,15 @@ func (b *builder) selectTargets() {
 	}
 	for _, t := range b.opts.Targets {
 		t = strings.TrimSpace(t)
+		match := targetMatcher(t)
 		found := false
 		for _, s := range b.cfg.Searches {
-			if s.Address == t || s.Block == t {
+			if match(s.Address) {
 				b.sel[s.Address], found = true, true
 			}
 		}
 		for _, p := range b.cfg.Profiles {
-			if p.Address == t || p.Block == t {
+			if match(p.Address) {
 				b.sel[p.Address], found = true, true
 			}
 		}
@@ -182,7 +208,7 @@ func (b *builder) selectTargets() {
 			}
 		}
 		for _, e := range b.cfg.Enriches {
-			if e.Address == t {
+			if match(e.Address) {
 				b.sel[e.Address], found = true, true
 				addSources(e.From)
 			}
@@ -194,7 +220,7 @@ func (b *builder) selectTargets() {
 			}
 		}
 		for _, x := range b.cfg.Exports {
-			if x.Address == t {
+			if match(x.Address) {
 				b.sel[x.Address], found = true, true
 				for _, sh := range x.Sheets {
 					addSources(sh.From)
@@ -202,7 +228,7 @@ func (b *builder) selectTargets() {
 			}
 		}
 		for _, addr := range b.stateAddresses() {
-			if addr == t || blockOf(addr) == t {
+			if match(addr) {
 				b.sel[addr], found = true, true
 			}
 		}
@@ -245,6 +271,9 @@ func (b *builder) targetAddresses() []string {
 	for _, x := range b.cfg.Exports {
 		add(x.Address)
 	}
+	for _, m := range b.cfg.Modules {
+		add(m.Call, m.Address)
+	}
 	for _, a := range b.stateAddresses() {
 		add(a, blockOf(a))
 	}
@@ -256,14 +285,15 @@ func (b *builder) selectReplace() {
 	b.replace = map[string]bool{}
 	for _, r := range b.opts.Replace {
 		r = strings.TrimSpace(r)
+		match := targetMatcher(r)
 		found := false
 		for _, s := range b.cfg.Searches {
-			if s.Address == r || s.Block == r {
+			if match(s.Address) {
 				b.replace[s.Address], found = true, true
 			}
 		}
 		for _, p := range b.cfg.Profiles {
-			if p.Address == r || p.Block == r {
+			if match(p.Address) {
 				b.replace[p.Address], found = true, true
 			}
 		}
@@ -275,8 +305,8 @@ func (b *builder) selectReplace() {
 		if found {
 			continue
 		}
-		switch {
-		case strings.HasPrefix(r, "enrich.") || strings.HasPrefix(r, "export."):
+		switch k := address.Kind(r); {
+		case k == "enrich" || k == "export":
 			b.errorf(fmt.Sprintf("Cannot replace %s", r),
 				"Only searches, profiles and tracks can be replaced. To enrich people again, set refresh or refresh_on on the enrich block; to rewrite a spreadsheet, run \"leadsync export\".")
 		default:
@@ -313,7 +343,7 @@ func (b *builder) stateAddresses() []string {
 		if _, ok := b.st.Profiles[a]; ok {
 			continue
 		}
-		if strings.HasPrefix(a, "search.") || strings.HasPrefix(a, "profile.") {
+		if k := address.Kind(a); k == "search" || k == "profile" {
 			out = append(out, a)
 		}
 	}
@@ -504,43 +534,55 @@ func (b *builder) heldRead(p *config.Profile, key string) (string, time.Time) {
 // Calls counts those apply would choose from them (claimRounds: the rule of
 // EnrichCandidatesClaimed, block by block, a person claimed by an earlier
 // block left to it). The bound CallsMax adds what apply could find beyond
-// them:
-//
-//   - every source that runs may bring up to its bound of people (300 or
-//     max_results per search, 1 per profile);
-//   - known people who fail where now (or have no page name, or left the
-//     network) may qualify once a call of this run changes them: every one
-//     a read of this run reads (a track's or a profile block's: a new job,
-//     a profile back), and, at most as many as all running sources bring,
-//     those a search that runs may find with another lead;
-//   - with refresh_on, known people enriched before whose field a call of
-//     this run may find changed: the same, among the people it enriched;
-//   - with a limit, the block may enrich no more than the people it owns
-//     and may refresh, plus its free places, plus the people other blocks
-//     could take from it by enriching them again (each of those frees a
-//     place; refresh_on included).
-//
-// When no source runs, nothing apply learns can change who is enriched:
-// the bound is the count itself.
-//
-// The bound over all blocks also counts each person once: a person is
-// enriched at most once per run (afterwards their enrichment is fresh).
+// them (enrichBound). The bound over all blocks also counts each person
+// once: a person is enriched at most once per run (afterwards their
+// enrichment is fresh); enrichUnion keeps the figures it needs.
 func (b *builder) enriches() {
-	cpe := b.cfg.API.CreditsPerEnrich
-	if cpe <= 0 {
-		cpe = 1
+	blocks, people, ok := b.enrichPeople()
+	if !ok {
+		return
 	}
-	runningAll := 0
-	for _, n := range b.running {
-		runningAll += n
+	todos := make([][]*state.Person, len(blocks))
+	for i := range blocks {
+		todos[i] = people[i].todo
 	}
-	unionTodo := map[string]bool{}
-	unionFailing := map[*state.Person]bool{}
-	unionFresh := map[*state.Person]bool{} // enriched people a search may show changed (refresh_on)
-	runningSources := map[string]bool{}
-	sumMax := 0
-	var blocks []*config.Enrich
-	var people []blockPeople
+	cpe := b.creditsPerEnrich()
+	b.excludedSavings(people, cpe)
+	b.importedSavings(people, cpe)
+	b.reusedSavings(people, cpe)
+	certains := b.v.claimRounds(blocks, todos)
+	u := newEnrichUnion(b.running, b.importNew, len(blocks) > 1)
+	for i, e := range blocks {
+		bp, certain := people[i], certains[i]
+		src := b.runningSources(e)
+		// People who may qualify once a call of this run changes them:
+		// those a read of this run reads or an import of this plan names,
+		// and up to what the running sources bring of the rest.
+		readFlips, restFailing := b.countByRead(bp.failing)
+		// refresh_on: people enriched before whose company (or title) a
+		// call of this run may find changed: up to that many enrichments
+		// again, known only once the reads are in.
+		changing, restFresh := b.mayChange(e, bp.fresh)
+		flips := readFlips + u.flips(restFailing+len(restFresh))
+		// When no source of the plan runs, no import brings anyone new and
+		// no call may show a change, nothing apply learns can change who
+		// is enriched: the bound is the certain count itself.
+		bound := len(certain)
+		if u.runningAll > 0 || src.people > 0 || len(changing) > 0 || flips > 0 {
+			bound = b.enrichBound(e, bp, changing, len(certain), src.people, flips)
+		}
+		u.add(bp, changing, restFresh, flips, src.addrs, bound)
+		b.add(b.enrichChange(e, bp, certain, bound, src.addrs, len(changing)))
+	}
+	b.enrichMax = u.bound(b)
+}
+
+// enrichPeople gathers the people of each selected enrich block's sources
+// that will not run (the people of a source that runs are not known yet),
+// having asked the other workspaces what they can reuse. A block whose
+// where cannot be evaluated is reported and left out; ok is false when the
+// other workspaces cannot be read (reported).
+func (b *builder) enrichPeople() (blocks []*config.Enrich, people []blockPeople, ok bool) {
 	skipRunning := func(addr string) bool { _, ok := b.running[addr]; return ok }
 	var selected []*config.Enrich
 	for _, e := range b.cfg.Enriches {
@@ -550,7 +592,7 @@ func (b *builder) enriches() {
 	}
 	if err := b.v.lookupReuse(selected, skipRunning); err != nil {
 		b.errorf("Cannot read the other workspaces", err.Error())
-		return
+		return nil, nil, false
 	}
 	for _, e := range selected {
 		bp, err := b.v.collect(e, skipRunning, true)
@@ -566,154 +608,246 @@ func (b *builder) enriches() {
 		blocks = append(blocks, e)
 		people = append(people, bp)
 	}
-	todos := make([][]*state.Person, len(blocks))
-	for i := range blocks {
-		todos[i] = people[i].todo
-	}
-	b.excludedSavings(people, cpe)
-	b.importedSavings(people, cpe)
-	b.reusedSavings(people, cpe)
-	certains := b.v.claimRounds(blocks, todos)
-	// With one enrich block, its counts are the union; with several, people
-	// they share are counted once through sets.
-	shared := len(blocks) > 1
-	unionN, failingN := 0, 0
-	for i, e := range blocks {
-		bp, certain := people[i], certains[i]
-		unknown := 0
-		var runSources []string
-		for _, a := range b.cfg.Resolve(e.From) {
-			if n, ok := b.running[a]; ok {
-				unknown += n
-				runSources = append(runSources, a)
-				runningSources[a] = true
-			}
-			if n := b.importNew[a]; n > 0 {
-				unknown += n
-				runSources = append(runSources, a)
-				runningSources[a] = true
-			}
+	return blocks, people, true
+}
+
+// sourcesRunning are the sources of an enrich block that bring people the
+// plan does not know yet: the searches and profiles that run, and the
+// imports with people new to the state.
+type sourcesRunning struct {
+	addrs  []string // in from order
+	people int      // the most people they can bring together
+}
+
+// runningSources returns the sources of e that run in this plan, or
+// import people new to the state.
+func (b *builder) runningSources(e *config.Enrich) sourcesRunning {
+	var src sourcesRunning
+	for _, a := range b.cfg.Resolve(e.From) {
+		if n, ok := b.running[a]; ok {
+			src.people += n
+			src.addrs = append(src.addrs, a)
 		}
-		// People who may qualify once a call of this run changes them:
-		// those it reads, and up to what the running sources bring of the
-		// rest (flips, refresh_on).
-		readFlips, restFailing := b.byRead(bp.failing)
-		// refresh_on: people enriched before whose company (or title) a
-		// call of this run may find changed: up to that many enrichments
-		// again, known only once the reads are in.
-		changing, restFresh := b.mayChange(e, bp.fresh)
-		bySearch := min(len(restFailing)+len(restFresh), runningAll)
-		flips := len(readFlips) + bySearch
-		bound := len(bp.todo) + flips + unknown + len(changing)
-		if e.Limit > 0 {
-			var todoSet map[string]bool
-			if unknown == 0 && flips == 0 {
-				// Nothing new can appear: of its own people, e can only
-				// enrich again those known to need it, and those a read
-				// of this run may show changed.
-				todoSet = make(map[string]bool, len(bp.todo)+len(changing))
-				for _, p := range bp.todo {
-					todoSet[p.ID] = true
+		if n := b.importNew[a]; n > 0 {
+			src.people += n
+			src.addrs = append(src.addrs, a)
+		}
+	}
+	return src
+}
+
+// enrichBound is the most people e may enrich in this run (its CallsMax)
+// when sources of the plan run (or import new people) or reads may show
+// changes, given its known people bp, those a read may show changed
+// (changing), the certain count (claimRounds), the most people its
+// running sources can bring (unknown) and the known people who fail where
+// now but may pass once a running search updates their lead (flips):
+//
+//   - every source that runs may bring up to its bound of people (300 or
+//     max_results per search, 1 per profile, the new people of an import);
+//   - known people who fail where now (or have no page name, or left the
+//     network) may qualify once a call of this run changes them: every one
+//     a read of this run reads (a track's or a profile block's: a new job,
+//     a profile back) or an import of this plan names, and, at most as
+//     many as all running sources bring, those a search that runs may
+//     find with another lead;
+//   - with refresh_on, every person a read may show changed may be
+//     enriched again, and so may, within the same allowance of the
+//     running sources, the others it enriched;
+//   - with a limit, the block may enrich no more than the people it owns
+//     and may refresh, plus its free places, plus the people other blocks
+//     could take from it by enriching them again (each of those frees a
+//     place): limitBound.
+func (b *builder) enrichBound(e *config.Enrich, bp blockPeople, changing []*state.Person, certain, unknown, flips int) int {
+	bound := len(bp.todo) + flips + unknown + len(changing)
+	if e.Limit > 0 {
+		bound = min(bound, b.limitBound(e, bp, changing, unknown == 0 && flips == 0))
+	}
+	// Below the certain count cannot happen; keep the bound honest
+	// regardless.
+	return max(bound, certain)
+}
+
+// limitBound bounds the people e may enrich under its limit: those it
+// owns that may be enriched again (ownedCap), the places held by
+// enrichments of an unknown outcome (their person may be enriched again
+// in them) and the free places. With nothingNew (no running source of e
+// and no person who may come to pass where), e can only enrich again, of
+// its own people, those known to need it and those a read of this run
+// may show changed.
+func (b *builder) limitBound(e *config.Enrich, bp blockPeople, changing []*state.Person, nothingNew bool) int {
+	var todoSet map[string]bool
+	if nothingNew {
+		todoSet = make(map[string]bool, len(bp.todo)+len(changing))
+		for _, p := range bp.todo {
+			todoSet[p.ID] = true
+		}
+		for _, p := range changing {
+			todoSet[p.ID] = true
+		}
+	}
+	held := len(b.v.st.UnknownBy(e.Address))
+	places := max(e.Limit-b.v.ownedBy(e.Address)-held-b.v.erasedBy(e.Address), 0)
+	return b.ownedCap(e, todoSet, b.runningAllOf()) + held + places
+}
+
+// enrichChange is the change of enrich block e: certain are the people it
+// enriches for sure, bound the most it may, runSources its sources that
+// run or import new people, changing how many people a read may show
+// changed.
+func (b *builder) enrichChange(e *config.Enrich, bp blockPeople, certain []*state.Person, bound int, runSources []string, changing int) *Change {
+	cpe := b.creditsPerEnrich()
+	c := &Change{
+		Address: e.Address, Kind: KindEnrich, Action: Enrich, Reason: ReasonPeople,
+		Calls: len(certain), CallsMax: bound,
+		Credits: len(certain) * cpe, CreditsMax: bound * cpe,
+		PersonIDs: personIDs(certain),
+	}
+	for _, p := range certain {
+		if b.v.unknownOf(p, e.Address) {
+			c.UnknownOutcomes++
+		}
+	}
+	c.Reuses = len(bp.reused)
+	c.Detail = enrichDetail(e, bp, c, runSources, b.v.used(e), changing)
+	if n := c.UnknownOutcomes; n > 0 {
+		c.Detail += fmt.Sprintf("; %s with an unknown outcome from the last run: re-enriching may cost %s more %s",
+			plural(n, "enrichment", "enrichments"), thousands(n*cpe), map[bool]string{true: "credit", false: "credits"}[n*cpe == 1])
+	}
+	if bound == 0 && c.Reuses == 0 {
+		c.Action = None
+		c.Reason = ReasonUpToDate
+		if e.Limit > 0 && b.v.ownedBy(e.Address)+b.v.erasedBy(e.Address) >= e.Limit && len(bp.todo) > 0 {
+			c.Reason = ReasonLimitReached
+		}
+	}
+	return c
+}
+
+// limited reports whether an enrich block of the plan has a limit: only
+// then does the plan count the people each block owns (env.ownedList).
+func (b *builder) limited() bool {
+	for _, e := range b.cfg.Enriches {
+		if e.Limit > 0 && b.selected(e.Address) {
+			return true
+		}
+	}
+	return false
+}
+
+// creditsPerEnrich is what one enrichment costs (at least 1).
+func (b *builder) creditsPerEnrich() int {
+	if cpe := b.cfg.API.CreditsPerEnrich; cpe > 0 {
+		return cpe
+	}
+	return 1
+}
+
+// enrichUnion keeps what the bound over all enrich blocks needs while the
+// blocks are planned: the sum of their bounds, and the distinct people
+// they may enrich. With one block its own counts are the union; with
+// several, the people they share are counted once through sets.
+type enrichUnion struct {
+	running    map[string]int // builder.running
+	importNew  map[string]int // builder.importNew
+	runningAll int            // the most people all running sources bring
+	shared     bool           // several blocks: count through the sets
+	todo       map[string]bool
+	failing    map[*state.Person]bool
+	fresh      map[*state.Person]bool // enriched people a search may show changed (refresh_on)
+	todoN      int                    // one block: its todo and changing
+	flipsN     int                    // one block: its flips (failing, refresh_on)
+	sources    map[string]bool        // the running sources of any block
+	sumMax     int                    // the sum of the blocks' bounds
+}
+
+func newEnrichUnion(running, importNew map[string]int, shared bool) *enrichUnion {
+	u := &enrichUnion{running: running, importNew: importNew, shared: shared,
+		todo: map[string]bool{}, failing: map[*state.Person]bool{}, fresh: map[*state.Person]bool{}, sources: map[string]bool{}}
+	for _, n := range running {
+		u.runningAll += n
+	}
+	return u
+}
+
+// flips is how many of a block's people no read reads (failing, or
+// enriched and watched by refresh_on) a search may change so that they
+// are enriched: none when no source of the plan runs, at most as many as
+// they bring.
+func (u *enrichUnion) flips(failing int) int {
+	if u.runningAll == 0 {
+		return 0
+	}
+	return min(failing, u.runningAll)
+}
+
+// add counts one block: its known people (to enrich, or that a read may
+// show changed), the enriched people only a search may show changed
+// (restFresh), its flips, its running sources and its bound.
+func (u *enrichUnion) add(bp blockPeople, changing, restFresh []*state.Person, flips int, runSources []string, bound int) {
+	for _, a := range runSources {
+		u.sources[a] = true
+	}
+	if u.shared {
+		for _, p := range bp.todo {
+			u.todo[p.ID] = true
+		}
+		for _, p := range changing {
+			u.todo[p.ID] = true
+		}
+		for _, p := range bp.failing {
+			u.failing[p] = true
+		}
+		for _, p := range restFresh {
+			u.fresh[p] = true
+		}
+	} else {
+		u.todoN, u.flipsN = len(bp.todo)+len(changing), flips
+	}
+	u.sumMax += bound
+}
+
+// bound is the bound over all blocks: the distinct people that can be
+// enriched in this run (known people to enrich, known people who may come
+// to pass where, and what every running source and import may bring),
+// and never more than the blocks' bounds together.
+func (u *enrichUnion) bound(b *builder) int {
+	union := u.todoN + u.flipsN
+	if u.shared {
+		union = len(u.todo)
+		read, rest := 0, 0
+		for p := range u.failing {
+			if !u.todo[p.ID] {
+				switch b.changedBy(p) {
+				case byRead:
+					read++
+				case bySearch:
+					rest++
 				}
-				for _, p := range changing {
-					todoSet[p.ID] = true
-				}
-			}
-			// An enrichment with an unknown outcome holds its place; its
-			// person may be enriched again in it.
-			held := len(b.v.st.UnknownBy(e.Address))
-			places := e.Limit - b.v.ownedBy(e.Address) - held - b.v.erasedBy(e.Address)
-			if places < 0 {
-				places = 0
-			}
-			if capped := b.ownedCap(e, todoSet, runningAll > 0) + held + places; capped < bound {
-				bound = capped
 			}
 		}
-		if runningAll == 0 && unknown == 0 && len(changing) == 0 && flips == 0 {
-			bound = len(certain)
-		}
-		if bound < len(certain) {
-			bound = len(certain) // cannot happen; keep the bound honest regardless
-		}
-		if shared {
-			for _, p := range bp.todo {
-				unionTodo[p.ID] = true
-			}
-			for _, p := range changing {
-				unionTodo[p.ID] = true
-			}
-			for _, p := range bp.failing {
-				unionFailing[p] = true
-			}
-			for _, p := range restFresh {
-				unionFresh[p] = true
-			}
-		} else {
-			unionN, failingN = len(bp.todo)+len(changing), flips
-		}
-		sumMax += bound
-		c := &Change{
-			Address: e.Address, Kind: KindEnrich, Action: Enrich, Reason: ReasonPeople,
-			Calls: len(certain), CallsMax: bound,
-			Credits: len(certain) * cpe, CreditsMax: bound * cpe,
-			PersonIDs: personIDs(certain),
-		}
-		if c.PersonIDs == nil {
-			c.PersonIDs = []string{}
-		}
-		for _, p := range certain {
-			if b.v.unknownOf(p, e.Address) {
-				c.UnknownOutcomes++
+		for p := range u.fresh {
+			if !u.todo[p.ID] && !u.failing[p] {
+				rest++
 			}
 		}
-		c.Reuses = len(bp.reused)
-		c.Detail = enrichDetail(e, bp, c, runSources, b.v.used(e.Address), len(changing))
-		if n := c.UnknownOutcomes; n > 0 {
-			c.Detail += fmt.Sprintf("; %s with an unknown outcome from the last run: re-enriching may cost %s more %s",
-				plural(n, "enrichment", "enrichments"), thousands(n*cpe), map[bool]string{true: "credit", false: "credits"}[n*cpe == 1])
-		}
-		if bound == 0 && c.Reuses == 0 {
-			c.Action = None
-			c.Reason = ReasonUpToDate
-			if e.Limit > 0 && b.v.ownedBy(e.Address)+b.v.erasedBy(e.Address) >= e.Limit && len(bp.todo) > 0 {
-				c.Reason = ReasonLimitReached
-			}
-		}
-		b.add(c)
+		union += read + u.flips(rest)
 	}
-	// The distinct people that can be enriched in this run.
-	union := unionN + failingN
-	if shared {
-		union = len(unionTodo)
-		var failing []*state.Person
-		for p := range unionFailing {
-			if !unionTodo[p.ID] {
-				failing = append(failing, p)
-			}
-		}
-		read, rest := b.byRead(failing)
-		for p := range unionFresh {
-			if !unionTodo[p.ID] && !unionFailing[p] {
-				rest = append(rest, p)
-			}
-		}
-		union += len(read) + min(len(rest), runningAll)
+	for a := range u.sources {
+		union += u.running[a] + u.importNew[a]
 	}
-	for a := range runningSources {
-		union += b.running[a] + b.importNew[a]
-	}
-	b.enrichMax = min(sumMax, union)
+	return min(u.sumMax, union)
 }
 
 // ownedCap bounds the calls of e on people it already enriched: each may
 // be enriched again by e when stale for e (and, with todo given, among
 // todo), or enriched again by another block when stale for that one, which
-// frees one of e's places. Stale includes refresh_on: a field
-// of it that changed since the enrichment, or that a call of this run may
-// change (a read of this run reads them; with searching, a search that
-// runs may find them). Either way a person accounts for one call of e at
-// most.
+// frees one of e's places. Stale includes refresh_on: a field of it that
+// changed since the enrichment, or that a call of this run may change (a
+// read of this run reads them or an import names them; with searching, a
+// search that runs may find them). Either way a person accounts for one
+// call of e at most. The people whose enrichment an import of this plan
+// replaces are e's no more.
 func (b *builder) ownedCap(e *config.Enrich, todo map[string]bool, searching bool) int {
 	other := time.Duration(0) // the shortest refresh of any other block
 	var otherOn []*config.Enrich
@@ -729,18 +863,27 @@ func (b *builder) ownedCap(e *config.Enrich, todo map[string]bool, searching boo
 		}
 	}
 	mayChange := func(p *state.Person) bool {
-		return b.readNow(p) || p.Status != state.StatusLeft && (searching || b.v.importNames(p))
+		by := b.changedBy(p)
+		return by == byRead || searching && by == bySearch
 	}
 	n := 0
-	for _, p := range b.v.ownedList(e.Address) {
-		age := b.now.Sub(p.Enrichment.EnrichedAt)
-		again := e.Refresh > 0 && age >= e.Refresh || changedSinceEnriched(e, p) || len(e.RefreshOn) > 0 && mayChange(p)
+	for o := range b.v.ownedList(e.Address).all {
+		if b.v.replacedSet[o.p] {
+			continue
+		}
+		age := b.now.Sub(o.at)
+		var again bool
 		if todo != nil {
-			again = todo[p.ID]
+			again = todo[o.p.ID]
+		} else {
+			again = e.Refresh > 0 && age >= e.Refresh || changedSinceEnriched(e, o.p) || len(e.RefreshOn) > 0 && mayChange(o.p)
 		}
 		freed := other > 0 && age >= other
-		for _, o := range otherOn {
-			freed = freed || changedSinceEnriched(o, p) || mayChange(p)
+		for _, x := range otherOn {
+			if freed {
+				break
+			}
+			freed = changedSinceEnriched(x, o.p) || mayChange(o.p)
 		}
 		if again || freed {
 			n++
@@ -749,12 +892,21 @@ func (b *builder) ownedCap(e *config.Enrich, todo map[string]bool, searching boo
 	return n
 }
 
+// runningAllOf reports whether a search or profile of the plan runs.
+func (b *builder) runningAllOf() bool {
+	for _, n := range b.running {
+		if n > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // mayChange returns the people of fresh (enriched, not due) whose change
-// of a field of e's refresh_on a call of this run may find: those a track
-// or a profile block reads (read), and the others, whom a search that runs
-// may find changed (rest: at most as many as the running sources bring,
-// which the caller bounds). A search of one of e's sources that runs
-// counts its people with the search's own.
+// of a field of e's refresh_on a call of this run may find: those a read
+// of this run reads or an import of this plan names (read), and the
+// others, whom a search that runs may find changed (rest: at most as many
+// as the running sources bring, which the caller bounds).
 func (b *builder) mayChange(e *config.Enrich, fresh []*state.Person) (read, rest []*state.Person) {
 	if len(e.RefreshOn) == 0 {
 		return nil, nil
@@ -762,24 +914,61 @@ func (b *builder) mayChange(e *config.Enrich, fresh []*state.Person) (read, rest
 	return b.byRead(fresh)
 }
 
-// byRead splits people into those a call of this run may change for sure
-// of its own (a read of a track or a profile block reads them; an import
-// of this plan names them and fills in what the state lacks of them) and
-// the rest, whom only a search that runs may show changed. A read may find
-// any change (a new job, a profile back from private or gone); a search
-// or an import no profile, so people who left the network are among
-// neither unless read.
+// What may change a person in this run (changedBy).
+const (
+	byNone   = iota // nothing: left the network, and no read reads them
+	byRead          // a read of this run or an import of this plan
+	bySearch        // only a search that runs
+)
+
+// changedBy tells what of this run may change p: a read of a track or a
+// profile block that reads them (any change: a new job, a profile back
+// from private or gone), an import of this plan that names them (it fills
+// in what the state lacks of them), or else only a search that runs. A
+// search or an import shows no profile, so nothing but a read changes
+// someone who left the network.
+func (b *builder) changedBy(p *state.Person) int {
+	switch {
+	case b.readNow(p):
+		return byRead
+	case p.Status == state.StatusLeft:
+		return byNone
+	case b.v.importNames(p):
+		return byRead
+	}
+	return bySearch
+}
+
+// byRead splits people by changedBy: those a read or an import of this
+// run changes, and those only a search may.
 func (b *builder) byRead(people []*state.Person) (read, rest []*state.Person) {
 	for _, p := range people {
-		switch {
-		case b.readNow(p):
+		switch b.changedBy(p) {
+		case byRead:
 			read = append(read, p)
-		case p.Status != state.StatusLeft:
-			if b.v.importNames(p) {
-				read = append(read, p)
-			} else {
-				rest = append(rest, p)
-			}
+		case bySearch:
+			rest = append(rest, p)
+		}
+	}
+	return read, rest
+}
+
+// countByRead counts what byRead would return, without the lists: cheap
+// when nothing of this run reads anyone.
+func (b *builder) countByRead(people []*state.Person) (read, rest int) {
+	quiet := len(b.tracked) == 0 && len(b.reads) == 0 && len(b.v.pendingIDs) == 0
+	for _, p := range people {
+		by := bySearch
+		if !quiet {
+			by = b.changedBy(p)
+		} else if p.Status == state.StatusLeft {
+			by = byNone
+		}
+		switch by {
+		case byRead:
+			read++
+		case bySearch:
+			rest++
 		}
 	}
 	return read, rest
@@ -911,7 +1100,7 @@ func (b *builder) forgets() {
 				n = len(rec.PersonIDs)
 			}
 			c.Detail = fmt.Sprintf("its %s leave the exports; their e-mails are kept", plural(n, "person", "people"))
-		case strings.HasPrefix(addr, "search."):
+		case address.Kind(addr) == "search":
 			c.Kind = KindSearch
 			n := 0
 			if rec := b.st.Searches[addr]; rec != nil {
@@ -996,10 +1185,7 @@ func (b *builder) exports() {
 // totals sums the changes and bounds the duration.
 func (b *builder) totals() {
 	t := &b.p.Totals
-	cpe := b.cfg.API.CreditsPerEnrich
-	if cpe <= 0 {
-		cpe = 1
-	}
+	cpe := b.creditsPerEnrich()
 	for _, c := range b.p.Changes {
 		t.Calls += c.Calls
 		t.Credits += c.Credits
@@ -1008,6 +1194,8 @@ func (b *builder) totals() {
 			t.Forgets++
 		case c.Action == Update:
 			t.Updates++
+		case c.Action == Moved:
+			t.Moves++
 		case c.Action == Write:
 			t.Writes++
 		case c.Action == Import:

@@ -3,7 +3,6 @@ package plan
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"time"
 
 	"github.com/leadsync/leadsync/internal/api"
@@ -117,8 +116,13 @@ type env struct {
 	profiles map[string]*config.Profile
 	bodies   map[string][]byte // instance address -> request body as apply sends it
 	// owned lists, per enrich block address, the people whose enrichment
-	// that block made; computed on first use.
-	owned map[string][]*state.Person
+	// that block made; computed on first use, or in the background from
+	// prefetchOwned (then ownedDone is closed when it is ready).
+	// ownedTaught says the pass that found them taught excl the company
+	// domains (learnWhileIndexing).
+	owned       map[string]*ownedPeople
+	ownedDone   chan struct{}
+	ownedTaught bool
 	// gone are the people the plan removes first (retention): no enrich
 	// block counts them.
 	gone map[*state.Person]bool
@@ -137,6 +141,11 @@ type env struct {
 	// file already in the state: the import's people so far.
 	pendingIDs map[string][]string
 	pendingSet map[string]bool // the IDs of pendingIDs (importNames)
+	// replaced counts, by enrich block, the enrichments an import of this
+	// plan replaces with its own (importReplaces): their places are free
+	// once apply records the import, before any call.
+	replaced    map[string]int
+	replacedSet map[*state.Person]bool
 	// lookup asks the other workspaces for their enrichments; reuse holds
 	// the answers by lookup key, asked the keys asked about.
 	lookup ReuseLookup
@@ -257,7 +266,7 @@ type blockPeople struct {
 	// todo need enrichment and pass where, in order.
 	todo []*state.Person
 	// failing need enrichment but fail where now or have no page name; a
-	// search that runs may change their lead so that they qualify. People
+	// call of this run may change their lead so that they qualify. People
 	// who left the network and would need an enrichment are among them: a
 	// read of this run may find them back.
 	failing []*state.Person
@@ -331,126 +340,119 @@ func changedSinceEnriched(e *config.Enrich, p *state.Person) bool {
 	return false
 }
 
-// collect gathers the people of e's sources, skipping the sources for which
-// skipSource is true (searches that will run, in a plan). With where false,
-// the where expression is not evaluated and every person needing enrichment
-// is in todo.
-func (v *env) collect(e *config.Enrich, skipSource func(string) bool, where bool) (blockPeople, error) {
-	var bp blockPeople
-	type source struct {
-		addr string
-		ids  []string
+// ownedBy counts the people whose enrichment enrich block addr made and
+// keeps: not those an import of this plan gives a newer e-mail (apply
+// records the import first, which frees their places).
+func (v *env) ownedBy(addr string) int { return v.ownedList(addr).n - v.replaced[addr] }
+
+// ownedPerson is a person whose enrichment an enrich block made, with the
+// time of that enrichment (read once, while the person is at hand).
+type ownedPerson struct {
+	p  *state.Person
+	at time.Time
+}
+
+// ownedPeople are the people one block owns, in chunks of a fixed size:
+// a list of 200,000 grown by append would copy itself into 30 MB of
+// garbage on the way.
+type ownedPeople struct {
+	chunks [][]ownedPerson
+	n      int
+}
+
+const ownedChunk = 4096
+
+func (o *ownedPeople) add(op ownedPerson) {
+	if o.n%ownedChunk == 0 {
+		o.chunks = append(o.chunks, make([]ownedPerson, 0, ownedChunk))
 	}
-	var sources []source
-	n := 0
-	for _, addr := range v.cfg.Resolve(e.From) {
-		if skipSource != nil && skipSource(addr) {
-			continue
-		}
-		ids := v.sourcePeople(addr)
-		sources = append(sources, source{addr, ids})
-		n += len(ids)
-	}
-	// People are deduplicated by pointer: cheaper to hash than IDs.
-	seen := make(map[*state.Person]struct{}, n)
-	bp.todo = make([]*state.Person, 0, n)
-	for _, src := range sources {
-		addr := src.addr
-		for _, id := range src.ids {
-			p := v.person(id)
-			if p == nil || v.gone[p] {
-				continue
-			}
-			if _, dup := seen[p]; dup {
-				continue
-			}
-			seen[p] = struct{}{}
-			bp.members++
-			if v.importGives(e, p) {
-				// Enriched at no credit: without the import, a credit.
-				bp.imported = append(bp.imported, p)
-				bp.enriched++
-				continue
-			}
-			if !v.needsEnrich(e, p) {
-				if p.Enrichment != nil {
-					bp.enriched++
-				}
-				switch {
-				case p.Status == state.StatusLeft && p.Lead.PageName != "" && v.stale(e, p):
-					// A read of this run may find them back.
-					bp.failing = append(bp.failing, p)
-				case p.Enrichment != nil:
-					bp.fresh = append(bp.fresh, p)
-				}
-				continue
-			}
-			// Enrich needs a page name; a search that runs may bring one.
-			ok := p.Lead.PageName != ""
-			if ok {
-				if x := v.excludedBy(p); x != nil {
-					// Never enriched: an exclude block names them.
-					bp.excluded = append(bp.excluded, excludedPerson{p, x})
-					if v.onExcluded != nil {
-						v.onExcluded(p)
-					}
-					continue
-				}
-			}
-			if ok && where && e.Where != nil {
-				var err error
-				ok, err = match(v.cfg, e, p.Lead)
-				if err != nil {
-					return bp, fmt.Errorf("%s: where cannot be evaluated for %s (%s, found by %s): %w", e.Address, displayName(p), p.ID, addr, err)
-				}
-			}
-			if ok {
-				if r, found := v.reusable(e, p); found {
-					bp.reused = append(bp.reused, reusedPerson{p, r})
-					bp.enriched++
-					continue
-				}
-				bp.todo = append(bp.todo, p)
-			} else {
-				bp.failing = append(bp.failing, p)
+	last := &o.chunks[len(o.chunks)-1]
+	*last = append(*last, op)
+	o.n++
+}
+
+// all yields the people in the order they were added.
+func (o *ownedPeople) all(yield func(ownedPerson) bool) {
+	for _, c := range o.chunks {
+		for _, op := range c {
+			if !yield(op) {
+				return
 			}
 		}
 	}
-	return bp, nil
 }
-
-// importReplaces reports whether an import of this plan replaces p's
-// enrichment with its own, as the state does when it records the import:
-// an e-mail enriched after p's enrichment (or undated: the import's time).
-func (v *env) importReplaces(p *state.Person) bool {
-	pe, ok := v.pendingFor(p)
-	return ok && (pe.at.IsZero() || p.Enrichment.EnrichedAt.Before(pe.at))
-}
-
-// ownedBy counts the people whose enrichment enrich block addr made.
-func (v *env) ownedBy(addr string) int { return len(v.ownedList(addr)) }
 
 // ownedList returns the people whose enrichment enrich block addr made
-// and keeps: not those an import of this plan gives a newer e-mail (apply
-// records the import first, which frees their places).
-func (v *env) ownedList(addr string) []*state.Person {
-	if v.owned == nil {
-		v.owned = map[string][]*state.Person{}
-		learn := v.learnWhileIndexing
-		for _, p := range v.st.People {
-			if p.Enrichment != nil && !v.gone[p] && !v.importReplaces(p) {
-				v.owned[p.Enrichment.By] = append(v.owned[p.Enrichment.By], p)
-			}
-			if learn {
-				learnPerson(v.excl, p)
-			}
-		}
-	} else if v.learnWhileIndexing {
+// (never nil). With learnWhileIndexing, the pass over the people that
+// finds them also teaches the exclude blocks the company domains (one
+// pass, not two), or a pass of its own does when they were found before.
+func (v *env) ownedList(addr string) *ownedPeople {
+	if v.ownedDone != nil {
+		<-v.ownedDone
+	}
+	switch {
+	case v.owned == nil:
+		v.owned, v.ownedTaught = v.findOwned(v.learnWhileIndexing), v.learnWhileIndexing
+	case v.learnWhileIndexing && !v.ownedTaught:
 		for _, p := range v.st.People {
 			learnPerson(v.excl, p)
 		}
+		v.ownedTaught = true
 	}
-	return v.owned[addr]
+	if o := v.owned[addr]; o != nil {
+		return o
+	}
+	return &ownedPeople{}
+}
+
+// prefetchOwned starts finding the people each enrich block owns in the
+// background: it takes a pass over every person in state (in a large
+// state, as long as planning the searches and collecting the blocks'
+// people, which it overlaps). It reads the state and gone, which nothing
+// changes while a plan is built; when the exclude blocks need the
+// company domains, it teaches them too, and excludedBy waits for it
+// (through ownedList) before it matches anyone.
+func (v *env) prefetchOwned() {
+	if v.owned != nil || v.ownedDone != nil {
+		return
+	}
+	learn := v.excl != nil && v.excl.NeedsColleagues()
+	done := make(chan struct{})
+	v.ownedDone = done
+	go func() {
+		v.owned, v.ownedTaught = v.findOwned(learn), learn
+		close(done)
+	}()
+}
+
+// settle waits for what prefetchOwned started: once Build returns, its
+// caller may change the state (apply folds results into it).
+func (v *env) settle() {
+	if v.ownedDone != nil {
+		<-v.ownedDone
+	}
+}
+
+// findOwned lists the people of state by the enrich block that made their
+// enrichment, leaving out those the plan removes first (gone); with
+// learn, it teaches the exclude blocks every person's company domain.
+func (v *env) findOwned(learn bool) map[string]*ownedPeople {
+	owned := map[string]*ownedPeople{}
+	for _, p := range v.st.People {
+		if learn {
+			learnPerson(v.excl, p)
+		}
+		if p.Enrichment == nil || v.gone[p] {
+			continue
+		}
+		o := owned[p.Enrichment.By]
+		if o == nil {
+			o = &ownedPeople{}
+			owned[p.Enrichment.By] = o
+		}
+		o.add(ownedPerson{p, p.Enrichment.EnrichedAt})
+	}
+	return owned
 }
 
 // erasedBy counts the enrichments made by enrich block addr whose people
@@ -470,9 +472,13 @@ func (v *env) erasedBy(addr string) int {
 
 // used counts the places of e's limit taken: the people holding an
 // enrichment by e, those whose enrichment by e has an unknown outcome, and
-// the enrichments by e of people forgotten.
-func (v *env) used(addr string) int {
-	return v.ownedBy(addr) + len(v.st.UnknownBy(addr)) + v.erasedBy(addr)
+// the enrichments by e of people forgotten. Without a limit, 0: nothing
+// is counted.
+func (v *env) used(e *config.Enrich) int {
+	if e.Limit <= 0 {
+		return 0
+	}
+	return v.ownedBy(e.Address) + len(v.st.UnknownBy(e.Address)) + v.erasedBy(e.Address)
 }
 
 // limit applies e's limit to todo: people e already enriched take no new
@@ -486,7 +492,10 @@ func (v *env) limit(e *config.Enrich, todo []*state.Person, skip func(*state.Per
 	// it holds its place, and enriching that person again takes no new one.
 	// The enrichments of people since forgotten were paid for: they keep
 	// their places.
-	places := e.Limit - v.ownedBy(e.Address) - len(v.st.UnknownBy(e.Address)) - v.erasedBy(e.Address) + freed
+	places := 0
+	if e.Limit > 0 {
+		places = e.Limit - v.used(e) + freed
+	}
 	for _, p := range todo {
 		if skip != nil && skip(p) {
 			continue

@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -88,38 +89,50 @@ func TestExcludeBlocks(t *testing.T) {
 			timing:   TimingOnceKnown,
 		},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			f := newFixture()
-			f.search("search.cto", kw("CTO"))
-			f.ran("search.cto", t0.Add(-time.Hour), people...)
-			f.enrich("all", []string{"search.cto"}, 0, 30*day)
-			tt.setup(f)
-			p := f.build(t, f.opts())
-			c := p.Change("enrich.all")
-			if diff := cmp.Diff(tt.enriched, c.PersonIDs); diff != "" {
-				t.Errorf("enriched (-want +got):\n%s", diff)
-			}
-			ex := p.Savings.Excluded
-			total := 0
-			for _, b := range ex.Blocks {
-				if b.People != tt.excluded[b.Address] {
-					t.Errorf("%s removes %d, want %d", b.Address, b.People, tt.excluded[b.Address])
-				}
-				if b.Timing != tt.timing {
-					t.Errorf("%s timing %s, want %s", b.Address, b.Timing, tt.timing)
-				}
-				total += b.People
-			}
-			if ex.People != total || ex.Candidates != len(c.PersonIDs)+total || ex.CreditsMax != total || p.Savings.CreditsMax != total {
-				t.Errorf("savings %+v", p.Savings)
-			}
-			// Apply chooses alike: EnrichCandidatesClaimed leaves them out.
-			got, err := EnrichCandidatesClaimed(f.cfg, f.st, f.cfg.Enriches[0], t0, nil)
-			if err != nil || !slices.Equal(got, tt.enriched) {
-				t.Errorf("candidates %v %v, want %v", got, err, tt.enriched)
-			}
-		})
+	// With a limit, the plan counts the people each block owns in the
+	// background, in the same pass that learns the colleagues' domains.
+	for _, limit := range []int{0, 100} {
+		for _, tt := range tests {
+			t.Run(fmt.Sprintf("%s, limit %d", tt.name, limit), func(t *testing.T) {
+				testExcludeBlock(t, people, limit, tt.setup, tt.enriched, tt.excluded, tt.timing)
+			})
+		}
+	}
+}
+
+// testExcludeBlock plans six people of a search with an enrich block of
+// limit limit, after setup, and checks whom it enriches, whom each exclude
+// block removes and when.
+func testExcludeBlock(t *testing.T, people []string, limit int, setup func(*fixture), enriched []string, excluded map[string]int, timing string) {
+	t.Helper()
+	f := newFixture()
+	f.search("search.cto", kw("CTO"))
+	f.ran("search.cto", t0.Add(-time.Hour), people...)
+	f.enrich("all", []string{"search.cto"}, limit, 30*day)
+	setup(f)
+	p := f.build(t, f.opts())
+	c := p.Change("enrich.all")
+	if diff := cmp.Diff(enriched, c.PersonIDs); diff != "" {
+		t.Errorf("enriched (-want +got):\n%s", diff)
+	}
+	ex := p.Savings.Excluded
+	total := 0
+	for _, b := range ex.Blocks {
+		if b.People != excluded[b.Address] {
+			t.Errorf("%s removes %d, want %d", b.Address, b.People, excluded[b.Address])
+		}
+		if b.Timing != timing {
+			t.Errorf("%s timing %s, want %s", b.Address, b.Timing, timing)
+		}
+		total += b.People
+	}
+	if ex.People != total || ex.Candidates != len(c.PersonIDs)+total || ex.CreditsMax != total || p.Savings.CreditsMax != total {
+		t.Errorf("savings %+v", p.Savings)
+	}
+	// Apply chooses alike: EnrichCandidatesClaimed leaves them out.
+	got, err := EnrichCandidatesClaimed(f.cfg, f.st, f.cfg.Enriches[0], t0, nil)
+	if err != nil || !slices.Equal(got, enriched) {
+		t.Errorf("candidates %v %v, want %v", got, err, enriched)
 	}
 }
 

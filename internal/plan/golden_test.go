@@ -3,10 +3,12 @@ package plan
 import (
 	"bytes"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/golden"
 	"github.com/leadsync/leadsync/internal/listfile"
 	"github.com/leadsync/leadsync/internal/state"
@@ -103,6 +105,29 @@ func TestGolden(t *testing.T) {
 			f.read("profile.founder", t0.Add(-2*day))
 			bal, at := 0, t0.Add(-2*time.Hour)
 			f.st.Usage.CreditBalance, f.st.Usage.CreditBalanceAt = &bal, &at
+		}},
+		{name: "moved", setup: func(f *fixture, o *Options) {
+			// Renamed: search.ctos is search.cto now, enrich.contacts is
+			// enrich.cto_contacts; Hamburg is also due for its refresh.
+			for _, s := range f.cfg.Searches {
+				addr := strings.Replace(s.Address, "search.cto", "search.ctos", 1)
+				at := t0.Add(-2 * day)
+				if strings.Contains(addr, "Hamburg") {
+					at = t0.Add(-9 * day)
+				}
+				f.ranRequest(addr, at, s.Request, s.MaxResults, ids(1+10*len(addr), 8)...)
+			}
+			f.read("profile.founder", t0.Add(-2*day))
+			for _, id := range ids(1+10*len(`search.ctos["Berlin"]`), 8) {
+				f.enriched(id, "enrich.contacts", t0.Add(-day))
+			}
+			for _, m := range [][2]string{{"search.ctos", "search.cto"}, {"enrich.contacts", "enrich.cto_contacts"}} {
+				mv, err := config.NewMove(m[0], m[1])
+				if err != nil {
+					panic(err)
+				}
+				f.cfg.Moves = append(f.cfg.Moves, mv)
+			}
 		}},
 		{name: "excluded", setup: func(f *fixture, o *Options) {
 			f.ran(`search.cto["Berlin"]`, t0.Add(-2*day), ids(1, 12)...)

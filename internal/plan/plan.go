@@ -27,6 +27,7 @@ const (
 	Forget  Action = "forget"  // an address in state that the configuration no longer has
 	Write   Action = "write"   // an export file to (re)write; no call
 	Update  Action = "update"  // a change of state without a call: kept leads cut to a lowered max_results, a profile read shared
+	Moved   Action = "moved"   // a record moved to another address (a moved block); no call
 	None    Action = "none"    // up to date
 )
 
@@ -77,6 +78,7 @@ const (
 	ReasonConfigChanged     Reason = "config_changed" // an export whose configuration changed since it was written
 	ReasonStateNewer        Reason = "state_newer"    // an export written from an older state (forget, state rm, a teammate's apply)
 	ReasonRetention         Reason = "retention"      // people not seen for leadsync { retention }
+	ReasonMoved             Reason = "moved"          // a moved block moves the record here
 )
 
 // String returns the reason as written in the plan.
@@ -196,6 +198,9 @@ type Change struct {
 	// address whose read this one shares: a read of this run, or one
 	// state holds.
 	SameAs string `json:"same_as,omitempty"`
+	// MovedFrom is, for a moved change, the address the record moves
+	// from (Address is where it goes).
+	MovedFrom string `json:"moved_from,omitempty"`
 }
 
 // MarshalJSON writes person_ids for every enrich change, [] when it has
@@ -245,6 +250,7 @@ type Totals struct {
 	Imports        int     `json:"imports"` // import blocks whose people are adopted (no call)
 	Reuses         int     `json:"reuses"`  // enrichments copied from other workspaces (no call), known ones
 	Updates        int     `json:"updates"` // changes of state without a call
+	Moves          int     `json:"moves"`   // records moved to another address
 	Writes         int     `json:"writes"`
 	RateLimit      float64 `json:"rate_limit"`
 	Parallelism    int     `json:"parallelism"`

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/leadsync/leadsync/internal/address"
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/state"
@@ -163,7 +164,7 @@ func (v *env) trackPeople(t *config.Track) []*state.Person {
 		}
 	}
 	for _, ref := range t.From {
-		if !strings.HasPrefix(ref, "enrich.") {
+		if address.Kind(ref) != "enrich" {
 			for _, addr := range v.cfg.Resolve([]string{ref}) {
 				add(addr, "")
 			}

@@ -3,7 +3,9 @@
 // forget and state rm commands drive, as terraform's backend/local
 // operations hold theirs, and the smaller ones of state push, state
 // recover, force-unlock (ForceUnlock), the workspace commands
-// (ListWorkspaces, WorkspaceNew, WorkspaceDelete), fmt (FmtFiles, Fmt,
+// (ListWorkspaces, WorkspaceNew, WorkspaceDelete, SelectWorkspace and
+// SelectedWorkspace: the working copy's choice in .leadsync/workspace),
+// state mv (StateMv: one journalled move event), fmt (FmtFiles, Fmt,
 // FormatSource: configuration files rewritten in place) and fields
 // --refresh (RefreshFields: the catalog cached).
 //

@@ -37,8 +37,9 @@ func (f FmtFile) Changed() bool { return f.After != nil && !bytes.Equal(f.Before
 // folders, relative to dir unless absolute): a file as named, and in a
 // folder its *.leads.hcl and *.leadvars.hcl files (with recursive, those
 // of its subfolders too, hidden ones such as .leadsync and .git left out),
-// sorted. A path that does not exist is an error, before anything is
-// formatted.
+// sorted, then those of the module folders its configuration calls
+// (config.ModuleDirs), each file once. A path that does not exist is an
+// error, before anything is formatted.
 func FmtFiles(dir string, paths []string, recursive bool) ([]string, error) {
 	var files []string
 	for _, p := range paths {
@@ -59,8 +60,31 @@ func FmtFiles(dir string, paths []string, recursive bool) ([]string, error) {
 			return nil, fmt.Errorf("fmt: %w", err)
 		}
 		files = append(files, found...)
+		// The module folders the configuration calls are part of it,
+		// wherever they are (a shared ../modules too).
+		for _, mod := range config.ModuleDirs(abs) {
+			found, err := findFormattable(mod, false)
+			if err != nil {
+				return nil, fmt.Errorf("fmt: %w", err)
+			}
+			files = append(files, found...)
+		}
 	}
-	return files, nil
+	return uniqueFiles(files), nil
+}
+
+// uniqueFiles drops the files named twice (a module folder that
+// --recursive finds too), keeping the first.
+func uniqueFiles(files []string) []string {
+	seen := map[string]bool{}
+	out := files[:0]
+	for _, f := range files {
+		if !seen[filepath.Clean(f)] {
+			seen[filepath.Clean(f)] = true
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // isFormattable says whether fmt picks a file up when walking a folder.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/agext/levenshtein"
 
+	"github.com/leadsync/leadsync/internal/address"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -28,7 +29,9 @@ type RemovedRecord struct {
 // the state's lock it loads the state, checks every address before
 // changing anything (an unknown one is an *UnknownAddressError and
 // nothing is written), applies the removals and commits. An address named
-// twice is removed once.
+// twice is removed once. A block's address (search.cto) or a module's
+// (module.dach) names every search and profile record of the state inside
+// it.
 func StateRm(d Deps, addresses []string) ([]RemovedRecord, error) {
 	u, err := d.Backend.Lock("state rm")
 	if err != nil {
@@ -43,13 +46,22 @@ func StateRm(d Deps, addresses []string) ([]RemovedRecord, error) {
 	if !d.exists(s) {
 		return nil, ErrNoState
 	}
+	var all []string
 	for _, addr := range addresses {
-		if s.Kind(addr) == "" {
+		if s.Kind(addr) != "" {
+			all = append(all, addr)
+			continue
+		}
+		// A block (search.cto) or a module (module.dach) names every
+		// record inside it.
+		inside := recordsIn(s, addr)
+		if len(inside) == 0 {
 			return nil, UnknownAddress(s, addr, ", so nothing was removed")
 		}
+		all = append(all, inside...)
 	}
 	var removed []RemovedRecord
-	for _, addr := range addresses {
+	for _, addr := range all {
 		r := RemovedRecord{Address: addr, Kind: s.Kind(addr)}
 		switch r.Kind {
 		case "search":
@@ -78,6 +90,22 @@ func StateRm(d Deps, addresses []string) ([]RemovedRecord, error) {
 	return removed, lock.release()
 }
 
+// recordsIn lists the search and profile records of s that the block or
+// module address pattern names (address.Matches), sorted.
+func recordsIn(s *state.State, pattern string) []string {
+	p, err := address.Parse(pattern)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, a := range s.Addresses(false) {
+		if x, err := address.Parse(a); err == nil && p.Contains(x) {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
 // UnknownAddressError says that the state holds nothing at an address (and,
 // with Consequence, what followed from that), with the close addresses it
 // does hold.
@@ -91,7 +119,7 @@ type UnknownAddressError struct {
 // UnknownAddress is the *UnknownAddressError of addr in s.
 func UnknownAddress(s *state.State, addr, consequence string) *UnknownAddressError {
 	var near []string
-	base := strings.SplitN(addr, "[", 2)[0]
+	base := address.Block(addr)
 	for _, a := range s.Addresses(false) {
 		if strings.HasPrefix(a, base) || levenshtein.Distance(addr, a, nil) <= 2 {
 			near = append(near, a)
@@ -112,9 +140,8 @@ func (e *UnknownAddressError) Error() string {
 	if strings.Contains(addr, "[") && !strings.Contains(addr, `"`) {
 		msg += ` (quote instance keys in the shell: 'search.cto["Berlin"]')`
 	}
-	if !strings.HasPrefix(addr, "search.") && !strings.HasPrefix(addr, "profile.") && !strings.HasPrefix(addr, "person.") &&
-		!strings.HasPrefix(addr, "import.") && !strings.HasPrefix(addr, "track.") {
-		msg += `. Addresses look like search.cto, search.cto["Berlin"], profile.founder, import.crm, track.champions or person.<id>`
+	if k := address.Kind(addr); k != "search" && k != "profile" && k != "import" && k != "track" && !strings.HasPrefix(addr, state.PersonAddressPrefix) {
+		msg += `. Addresses look like search.cto, search.cto["Berlin"], profile.founder, module.dach.search.cto, import.crm, track.champions or person.<id>`
 	}
 	return msg + `. Run "leadsync state list" to see every address`
 }

@@ -144,36 +144,115 @@ func (s *Server) handle(ctx context.Context, method, path string, h http.Header,
 	s.stats.Calls++
 	s.mu.Unlock()
 
+	rt, refused := s.route(method, path, h)
+	if refused != nil {
+		return s.finish(*refused)
+	}
+	a, refused := s.admit(rt.op, start)
+	if refused != nil {
+		return s.finish(*refused)
+	}
+	defer func() {
+		s.mu.Lock()
+		s.inFlight--
+		s.mu.Unlock()
+	}()
+
+	switch a.fault {
+	case FaultStatus500:
+		s.countFault(a.fault)
+		return s.finish(errorReply(http.StatusInternalServerError, "internal server error"))
+	case FaultHTML:
+		s.countFault(a.fault)
+		hdr := http.Header{}
+		hdr.Set("Content-Type", "text/html; charset=utf-8")
+		return s.finish(reply{status: a.faults.HTMLStatus, header: hdr, body: []byte(htmlPage)})
+	}
+
+	var rep reply
+	if readErr != nil {
+		rep = errorReply(http.StatusBadRequest, "could not read the request body")
+	} else if len(body) > maxBody {
+		rep = errorReply(http.StatusBadRequest, "request body larger than %d bytes", maxBody)
+	} else {
+		rep = s.operate(rt.op, body, start, a.n)
+	}
+
+	// Latency comes after the work: a client that gives up meanwhile has
+	// still been served (and charged), as with the real service.
+	if d := s.latency(rt.op, a); d > 0 || ctx.Err() != nil {
+		if err := s.opts.Sleep(ctx, d); err != nil {
+			s.mu.Lock()
+			s.stats.Abandoned++
+			s.mu.Unlock()
+			return reply{abandoned: err}
+		}
+	}
+
+	rep = s.badAnswer(a.faults, rt.op, a.n, rep)
+	if rep.status == http.StatusOK {
+		switch a.fault {
+		case FaultDrop:
+			s.countFault(a.fault)
+			return reply{drop: true}
+		case FaultTruncate:
+			s.countFault(a.fault)
+			rep.body = rep.body[:len(rep.body)/2]
+		}
+	}
+	return s.finish(rep)
+}
+
+// route finds the operation at path, or the refusal of a call that names
+// none, uses the wrong method or has no valid key. The key is compared in
+// constant time and never repeated in an answer.
+func (s *Server) route(method, path string, h http.Header) (route, *reply) {
 	rt, ok := routes[path]
 	if !ok {
-		return s.finish(errorReply(http.StatusNotFound, "no operation at %s", path))
+		rep := errorReply(http.StatusNotFound, "no operation at %s", path)
+		return rt, &rep
 	}
 	if method != rt.method {
 		rep := errorReply(http.StatusMethodNotAllowed, "%s takes %s, not %s", path, rt.method, method)
 		rep.header.Set("Allow", rt.method)
-		return s.finish(rep)
+		return rt, &rep
 	}
-	// The key is compared in constant time and never repeated in an answer.
 	switch key := h.Get("X-Api-Key"); {
 	case key == "":
-		return s.finish(errorReply(http.StatusForbidden, "missing X-Api-Key header"))
+		rep := errorReply(http.StatusForbidden, "missing X-Api-Key header")
+		return rt, &rep
 	case subtle.ConstantTimeCompare([]byte(key), []byte(s.key)) != 1:
-		return s.finish(errorReply(http.StatusForbidden, "invalid API key"))
+		rep := errorReply(http.StatusForbidden, "invalid API key")
+		return rt, &rep
 	}
+	return rt, nil
+}
 
-	// Admission: revoked key, 429 storm, rate window; then the call counts.
+// admission is an accepted call: its number and the faults it meets.
+type admission struct {
+	n      uint64
+	faults Faults
+	fault  Fault
+	slow   bool
+}
+
+// admit lets a call of op in, or refuses it (revoked key, 429 storm, rate
+// window); an accepted call counts, and is in flight until the caller
+// lowers s.inFlight.
+func (s *Server) admit(op Op, start time.Time) (admission, *reply) {
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	f := s.faults
 	if f.RevokeKeyAfter > 0 && s.sinceSet >= f.RevokeKeyAfter {
 		s.stats.Faults[FaultRevoked]++
-		s.mu.Unlock()
-		return s.finish(errorReply(http.StatusForbidden, "API key revoked"))
+		rep := errorReply(http.StatusForbidden, "API key revoked")
+		return admission{}, &rep
 	}
 	if s.storm > 0 {
 		s.storm--
 		s.stats.Faults[FaultStorm429]++
-		s.mu.Unlock()
-		return s.finish(s.tooMany(f))
+		rep := s.tooMany(f)
+		return admission{}, &rep
 	}
 	if s.limit > 0 {
 		cut := start.Add(-s.window)
@@ -185,8 +264,8 @@ func (s *Server) handle(ctx context.Context, method, path string, h http.Header,
 		}
 		s.recent = keep
 		if len(s.recent) >= s.limit {
-			s.mu.Unlock()
-			return s.finish(s.tooMany(f))
+			rep := s.tooMany(f)
+			return admission{}, &rep
 		}
 		s.recent = append(s.recent, start)
 	}
@@ -194,74 +273,34 @@ func (s *Server) handle(ctx context.Context, method, path string, h http.Header,
 	n := s.seq
 	s.sinceSet++
 	s.stats.Accepted++
-	s.stats.ByOp[rt.op]++
+	s.stats.ByOp[op]++
 	s.stats.Starts = append(s.stats.Starts, start)
 	s.inFlight++
 	s.stats.MaxInFlight = max(s.stats.MaxInFlight, s.inFlight)
-	fault := chooseFault(f, n)
-	slow := f.Slow > 0 && unit(f.Seed, n, saltSlow) < f.Slow
-	s.mu.Unlock()
-	defer func() {
-		s.mu.Lock()
-		s.inFlight--
-		s.mu.Unlock()
-	}()
+	return admission{
+		n:      n,
+		faults: f,
+		fault:  chooseFault(f, n),
+		slow:   f.Slow > 0 && unit(f.Seed, n, saltSlow) < f.Slow,
+	}, nil
+}
 
-	switch fault {
-	case FaultStatus500:
-		s.countFault(fault)
-		return s.finish(errorReply(http.StatusInternalServerError, "internal server error"))
-	case FaultHTML:
-		s.countFault(fault)
-		hdr := http.Header{}
-		hdr.Set("Content-Type", "text/html; charset=utf-8")
-		return s.finish(reply{status: f.HTMLStatus, header: hdr, body: []byte(htmlPage)})
-	}
-
-	var rep reply
-	if readErr != nil {
-		rep = errorReply(http.StatusBadRequest, "could not read the request body")
-	} else if len(body) > maxBody {
-		rep = errorReply(http.StatusBadRequest, "request body larger than %d bytes", maxBody)
-	} else {
-		rep = s.operate(rt.op, body, start, n)
-	}
-
-	// Latency comes after the work: a client that gives up meanwhile has
-	// still been served (and charged), as with the real service.
+// latency is how long the answer to call a of op takes: the operation's
+// latency range, drawn by the call's number, plus the slow fault's delay.
+func (s *Server) latency(op Op, a admission) time.Duration {
 	lat := s.opts.ReadLatency
-	if rt.op == OpSearch || rt.op == OpSearchV2 {
+	if op == OpSearch || op == OpSearchV2 {
 		lat = s.opts.SearchLatency
 	}
 	d := lat[0]
 	if lat[1] > lat[0] {
-		d += time.Duration(unit(s.opts.Seed, n, saltLatency) * float64(lat[1]-lat[0]))
+		d += time.Duration(unit(s.opts.Seed, a.n, saltLatency) * float64(lat[1]-lat[0]))
 	}
-	if slow {
+	if a.slow {
 		s.countFault(FaultSlow)
-		d += f.SlowBy
+		d += a.faults.SlowBy
 	}
-	if d > 0 || ctx.Err() != nil {
-		if err := s.opts.Sleep(ctx, d); err != nil {
-			s.mu.Lock()
-			s.stats.Abandoned++
-			s.mu.Unlock()
-			return reply{abandoned: err}
-		}
-	}
-
-	rep = s.badAnswer(f, rt.op, n, rep)
-	if rep.status == http.StatusOK {
-		switch fault {
-		case FaultDrop:
-			s.countFault(fault)
-			return reply{drop: true}
-		case FaultTruncate:
-			s.countFault(fault)
-			rep.body = rep.body[:len(rep.body)/2]
-		}
-	}
-	return s.finish(rep)
+	return d
 }
 
 func (s *Server) tooMany(f Faults) reply {

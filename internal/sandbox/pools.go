@@ -224,9 +224,12 @@ var statusWeight = map[string]int{
 	"Intern": 2, "Volunteer": 1, "Board member": 1, "Recruiter": 2, "Civil servant": 5,
 }
 
+// injection is a value to put into a member's field.
+type injection struct{ field, value string }
+
 // injections are values with a leading "=", "+", "-" or "@": a spreadsheet
 // would run them as formulas, so exports must neutralise them.
-var injections = []struct{ field, value string }{
+var injections = []injection{
 	{"first", "=HYPERLINK(\"http://evil.invalid\",\"Click\")"},
 	{"last", "+49 1234 5678"},
 	{"company", "=SUM(1+1) GmbH"},

@@ -131,170 +131,225 @@ func companyTable(r *rand.Rand) companies {
 // the same members.
 func generate(seed int64, n int) []*Member {
 	r := newPopulationRand(seed)
-	companies := companyTable(r)
-
-	countryW := weightsOf(countries, func(k string) int { return countryInfos[k].weight })
-	industryW := weightsOf(industries, func(k string) int { return max(2, industryWeight[k]) })
-	disciplineW := weightsOf(disciplines, func(k string) int { return disciplineInfos[k].weight })
-	levelW := weightsOf(levels, func(k string) int { return levelWeight[k] })
-	statusW := weightsOf(employmentTypes, func(k string) int { return statusWeight[k] })
-
-	// Most texts repeat (titles, companies, cities), so folds are memoised.
-	folded := map[string]string{}
-	fold := func(s string) string {
-		f, ok := folded[s]
-		if !ok {
-			f = fold(s)
-			folded[s] = f
-		}
-		return f
+	g := &drawer{
+		r:           r,
+		companies:   companyTable(r),
+		countryW:    weightsOf(countries, func(k string) int { return countryInfos[k].weight }),
+		industryW:   weightsOf(industries, func(k string) int { return max(2, industryWeight[k]) }),
+		disciplineW: weightsOf(disciplines, func(k string) int { return disciplineInfos[k].weight }),
+		levelW:      weightsOf(levels, func(k string) int { return levelWeight[k] }),
+		statusW:     weightsOf(employmentTypes, func(k string) int { return statusWeight[k] }),
+		folded:      map[string]string{},
+		used:        make(map[string]bool, n),
+		next:        map[string]int{},
 	}
-	used := make(map[string]bool, n)
-	next := map[string]int{} // page name base (pageKey) -> the next number to try
 	members := make([]*Member, 0, n)
 	for i := range n {
-		m := &Member{}
-		m.Country = pick(r, countryW)
-		ci := countryInfos[m.Country]
-		m.City = pick(r, ci.cities)
-		orig := pick(r, ci.origins)
-		o := origins[orig]
-		first, firstASCII := splitName(o.first[r.IntN(len(o.first))])
-		last, lastASCII := splitName(o.last[r.IntN(len(o.last))])
-		m.FirstName, m.LastName = first, last
-
-		m.Industry = pick(r, industryW)
-		m.Discipline = pick(r, disciplineW)
-		m.Level = pick(r, levelW)
-		m.EmploymentType = pick(r, statusW)
-		if m.Level == "Student/Intern" {
-			m.EmploymentType = "Intern"
-			if r.IntN(3) == 0 {
-				m.EmploymentType = "Part time employee"
-			}
-		}
-		d := disciplineInfos[m.Discipline]
-
-		pool := companies[m.Country][m.Industry]
-		cur := pool[r.IntN(len(pool))]
-		m.Company, m.CompanyDomain = cur.name, cur.domain
-
-		// Work timeline, newest first. Dates are absolute so that profiles
-		// stay the same whatever the clock says; only durations follow Now.
-		nPrev := r.IntN(4)
-		switch m.Level {
-		case "Student/Intern":
-			nPrev = 0
-		case "Entry":
-			nPrev = min(nPrev, 1)
-		}
-		start := monthsAfter(2008, r.IntN(214))
-		m.Positions = append(m.Positions, Position{Title: titleFor(r, d, m.Level), Company: m.Company, Start: start})
-		lvl := slices.Index(levelOrder, m.Level)
-		for range nPrev {
-			lvl = max(0, lvl-r.IntN(2))
-			end := start
-			start = end.AddDate(0, -(6 + r.IntN(60)), 0)
-			ind := industries[r.IntN(len(industries))]
-			prev := companies[m.Country][ind][r.IntN(3)]
-			m.Positions = append(m.Positions, Position{Title: titleFor(r, d, levelOrder[lvl]), Company: prev.name, Start: start, End: end})
-		}
-		m.Title = m.Positions[0].Title
-		if len(m.Positions) > 1 {
-			m.PreviousTitle, m.PreviousCompany = m.Positions[1].Title, m.Positions[1].Company
-		}
-
-		m.Languages = memberLanguages(r, ci.language, o.language)
-		perm := r.Perm(len(d.skills))
-		for _, k := range perm[:min(len(perm), 3+r.IntN(3))] {
-			m.Skills = append(m.Skills, d.skills[k])
-		}
-		uni, _ := splitName(ci.universities[r.IntN(len(ci.universities))])
-		m.Education = uni
-		if r.IntN(10) < 6 {
-			m.Description = fmt.Sprintf("%s at %s, %s.\nI work on %s and \"%s\"; ask me about %s.",
-				m.Title, m.Company, m.City, m.Skills[0], m.Skills[len(m.Skills)-1], strings.ToLower(d.area))
-		}
-		m.Private = r.IntN(100) < 3
-		m.Premium = r.IntN(100) < 20
-		m.Contacts = r.IntN(1500)
-		m.SharedContacts = r.IntN(30)
-		m.Distance = 1 + r.IntN(3)
-		m.imageID = fmt.Sprintf("%016x", r.Uint64())
-
-		// Formula-like values for a few members, so that exports are
-		// tested against injection.
-		if i%250 == 3 {
-			inj := injections[(i/250)%len(injections)]
-			switch inj.field {
-			case "first":
-				m.FirstName, firstASCII = inj.value, ""
-			case "last":
-				m.LastName, lastASCII = inj.value, ""
-			case "company":
-				m.Company = inj.value
-				m.Positions[0].Company = inj.value
-			case "title":
-				m.Title = inj.value
-				m.Positions[0].Title = inj.value
-			}
-		}
-		m.fullName = m.FirstName + " " + m.LastName
-		if orig == "zh" && firstASCII != "" && lastASCII != "" {
-			m.fullName = m.LastName + m.FirstName
-		}
-		if firstASCII == "" {
-			firstASCII = asciiFold(m.FirstName)
-		}
-		if lastASCII == "" {
-			lastASCII = asciiFold(m.LastName)
-		}
-
-		base := asciiFold(firstASCII) + "_" + asciiFold(lastASCII)
-		if base == "_" {
-			base = "Member"
-		}
-		// Page names are unique in any case: the network ignores it.
-		m.PageName = base
-		if key := pageKey(base); used[key] {
-			// The first free number from 2, as if counting up each time;
-			// every number below next[key] is taken already.
-			k := max(2, next[key])
-			for used[pageKey(base+strconv.Itoa(k))] {
-				k++
-			}
-			m.PageName, next[key] = base+strconv.Itoa(k), k+1
-		}
-		used[pageKey(m.PageName)] = true
-		m.NetworkID = fmt.Sprintf("%d.%08x", 10000000+i*7+r.IntN(7), r.Uint32())
-
-		switch p := r.IntN(100); {
-		case m.Private:
-			m.EmailStatus = api.StatusEmpty
-		case p < 60:
-			m.EmailStatus = api.StatusValid
-		case p < 85:
-			m.EmailStatus = api.StatusCatchAll
-		default:
-			m.EmailStatus = api.StatusEmpty
-		}
-		if m.EmailStatus != api.StatusEmpty {
-			f, l := strings.ToLower(asciiFold(firstASCII)), strings.ToLower(asciiFold(lastASCII))
-			if f != "" && r.IntN(4) == 0 {
-				f = f[:1]
-			}
-			local := strings.Trim(f+"."+l, ".")
-			if local == "" {
-				local = "info"
-			}
-			m.Email = local + "@" + m.CompanyDomain
-		}
-
-		m.refold(fold)
-		members = append(members, m)
+		members = append(members, g.member(i))
 	}
 	nameWellKnown(members)
 	return members
+}
+
+// drawer draws the members of one population in order. Each member takes
+// its draws from r in the order of the steps of member, and the steps must
+// keep that order: the same seed gives the same members.
+type drawer struct {
+	r         *rand.Rand
+	companies companies
+
+	countryW, industryW, disciplineW, levelW, statusW weighted
+
+	// Most texts repeat (titles, companies, cities), so folds are memoised.
+	folded map[string]string
+	used   map[string]bool // page names (pageKey) taken
+	next   map[string]int  // page name base (pageKey) -> the next number to try
+}
+
+// fold is fold, memoised.
+func (g *drawer) fold(s string) string {
+	f, ok := g.folded[s]
+	if !ok {
+		f = fold(s)
+		g.folded[s] = f
+	}
+	return f
+}
+
+// member draws the i-th member.
+func (g *drawer) member(i int) *Member {
+	r := g.r
+	m := &Member{}
+	m.Country = pick(r, g.countryW)
+	ci := countryInfos[m.Country]
+	m.City = pick(r, ci.cities)
+	orig := pick(r, ci.origins)
+	o := origins[orig]
+	first, firstASCII := splitName(o.first[r.IntN(len(o.first))])
+	last, lastASCII := splitName(o.last[r.IntN(len(o.last))])
+	m.FirstName, m.LastName = first, last
+
+	m.Industry = pick(r, g.industryW)
+	m.Discipline = pick(r, g.disciplineW)
+	m.Level = pick(r, g.levelW)
+	m.EmploymentType = pick(r, g.statusW)
+	if m.Level == "Student/Intern" {
+		m.EmploymentType = "Intern"
+		if r.IntN(3) == 0 {
+			m.EmploymentType = "Part time employee"
+		}
+	}
+	d := disciplineInfos[m.Discipline]
+	g.career(m, d)
+	g.profile(m, d, ci, o.language)
+
+	// Formula-like values for a few members, so that exports are tested
+	// against injection.
+	if i%250 == 3 {
+		switch inject(m, injections[(i/250)%len(injections)]) {
+		case "first":
+			firstASCII = ""
+		case "last":
+			lastASCII = ""
+		}
+	}
+	m.fullName = m.FirstName + " " + m.LastName
+	if orig == "zh" && firstASCII != "" && lastASCII != "" {
+		m.fullName = m.LastName + m.FirstName
+	}
+	if firstASCII == "" {
+		firstASCII = asciiFold(m.FirstName)
+	}
+	if lastASCII == "" {
+		lastASCII = asciiFold(m.LastName)
+	}
+	g.pageName(m, firstASCII, lastASCII)
+	m.NetworkID = fmt.Sprintf("%d.%08x", 10000000+i*7+r.IntN(7), r.Uint32())
+	g.email(m, firstASCII, lastASCII)
+	m.refold(g.fold)
+	return m
+}
+
+// career draws the member's employer and work timeline, newest first.
+// Dates are absolute so that profiles stay the same whatever the clock
+// says; only durations follow Now.
+func (g *drawer) career(m *Member, d disciplineInfo) {
+	r := g.r
+	pool := g.companies[m.Country][m.Industry]
+	cur := pool[r.IntN(len(pool))]
+	m.Company, m.CompanyDomain = cur.name, cur.domain
+
+	nPrev := r.IntN(4)
+	switch m.Level {
+	case "Student/Intern":
+		nPrev = 0
+	case "Entry":
+		nPrev = min(nPrev, 1)
+	}
+	start := monthsAfter(2008, r.IntN(214))
+	m.Positions = append(m.Positions, Position{Title: titleFor(r, d, m.Level), Company: m.Company, Start: start})
+	lvl := slices.Index(levelOrder, m.Level)
+	for range nPrev {
+		lvl = max(0, lvl-r.IntN(2))
+		end := start
+		start = end.AddDate(0, -(6 + r.IntN(60)), 0)
+		ind := industries[r.IntN(len(industries))]
+		prev := g.companies[m.Country][ind][r.IntN(3)]
+		m.Positions = append(m.Positions, Position{Title: titleFor(r, d, levelOrder[lvl]), Company: prev.name, Start: start, End: end})
+	}
+	m.Title = m.Positions[0].Title
+	if len(m.Positions) > 1 {
+		m.PreviousTitle, m.PreviousCompany = m.Positions[1].Title, m.Positions[1].Company
+	}
+}
+
+// profile draws the rest of the member's profile: languages, skills,
+// education, description and the network's counters.
+func (g *drawer) profile(m *Member, d disciplineInfo, ci countryInfo, originLanguage string) {
+	r := g.r
+	m.Languages = memberLanguages(r, ci.language, originLanguage)
+	perm := r.Perm(len(d.skills))
+	for _, k := range perm[:min(len(perm), 3+r.IntN(3))] {
+		m.Skills = append(m.Skills, d.skills[k])
+	}
+	uni, _ := splitName(ci.universities[r.IntN(len(ci.universities))])
+	m.Education = uni
+	if r.IntN(10) < 6 {
+		m.Description = fmt.Sprintf("%s at %s, %s.\nI work on %s and \"%s\"; ask me about %s.",
+			m.Title, m.Company, m.City, m.Skills[0], m.Skills[len(m.Skills)-1], strings.ToLower(d.area))
+	}
+	m.Private = r.IntN(100) < 3
+	m.Premium = r.IntN(100) < 20
+	m.Contacts = r.IntN(1500)
+	m.SharedContacts = r.IntN(30)
+	m.Distance = 1 + r.IntN(3)
+	m.imageID = fmt.Sprintf("%016x", r.Uint64())
+}
+
+// inject puts a formula-like value into the field inj names and returns
+// that field.
+func inject(m *Member, inj injection) string {
+	switch inj.field {
+	case "first":
+		m.FirstName = inj.value
+	case "last":
+		m.LastName = inj.value
+	case "company":
+		m.Company = inj.value
+		m.Positions[0].Company = inj.value
+	case "title":
+		m.Title = inj.value
+		m.Positions[0].Title = inj.value
+	}
+	return inj.field
+}
+
+// pageName gives the member a page name unique in any case (the network
+// ignores it): First_Last in ASCII, with the first free number from 2 on a
+// clash.
+func (g *drawer) pageName(m *Member, firstASCII, lastASCII string) {
+	base := asciiFold(firstASCII) + "_" + asciiFold(lastASCII)
+	if base == "_" {
+		base = "Member"
+	}
+	m.PageName = base
+	if key := pageKey(base); g.used[key] {
+		// As if counting up each time; every number below next[key] is
+		// taken already.
+		k := max(2, g.next[key])
+		for g.used[pageKey(base+strconv.Itoa(k))] {
+			k++
+		}
+		m.PageName, g.next[key] = base+strconv.Itoa(k), k+1
+	}
+	g.used[pageKey(m.PageName)] = true
+}
+
+// email draws what an enrichment finds for the member.
+func (g *drawer) email(m *Member, firstASCII, lastASCII string) {
+	r := g.r
+	switch p := r.IntN(100); {
+	case m.Private:
+		m.EmailStatus = api.StatusEmpty
+	case p < 60:
+		m.EmailStatus = api.StatusValid
+	case p < 85:
+		m.EmailStatus = api.StatusCatchAll
+	default:
+		m.EmailStatus = api.StatusEmpty
+	}
+	if m.EmailStatus == api.StatusEmpty {
+		return
+	}
+	f, l := strings.ToLower(asciiFold(firstASCII)), strings.ToLower(asciiFold(lastASCII))
+	if f != "" && r.IntN(4) == 0 {
+		f = f[:1]
+	}
+	local := strings.Trim(f+"."+l, ".")
+	if local == "" {
+		local = "info"
+	}
+	m.Email = local + "@" + m.CompanyDomain
 }
 
 // WellKnown are members every population has, whatever the seed, so that

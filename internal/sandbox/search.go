@@ -37,9 +37,8 @@ var fieldTypes = func() map[string]api.Field {
 // parseSearch validates a search body. gen1 allows raw. Parameters from a
 // searchUrl's query come first; the body's own parameters override them.
 func parseSearch(params map[string]json.RawMessage, gen1 bool) (*query, error) {
-	text := map[string]string{}
-	arrays := map[string][]string{}
 	q := &query{text: map[string][]string{}, arrays: map[string]map[string]bool{}}
+	f := filters{text: map[string]string{}, arrays: map[string][]string{}}
 	var searchURL string
 	hasURL := false
 
@@ -51,7 +50,6 @@ func parseSearch(params map[string]json.RawMessage, gen1 bool) (*query, error) {
 				return nil, fmt.Errorf("searchUrl must be a string")
 			}
 			hasURL = true
-			continue
 		case paramRaw:
 			if !gen1 {
 				return nil, fmt.Errorf("unknown parameter %q: raw results exist only in the first generation", k)
@@ -59,71 +57,26 @@ func parseSearch(params map[string]json.RawMessage, gen1 bool) (*query, error) {
 			if err := json.Unmarshal(raw, &q.raw); err != nil || string(raw) == "null" {
 				return nil, fmt.Errorf("raw must be true or false")
 			}
-			continue
-		}
-		f, ok := fieldTypes[k]
-		if !ok {
-			return nil, fmt.Errorf("unknown parameter %q: expected keywords, searchUrl%s or a search_parameter of the fields list", k, rawHint(gen1))
-		}
-		if f.Type == api.FieldText {
-			var v string
-			if err := json.Unmarshal(raw, &v); err != nil || string(raw) == "null" {
-				return nil, fmt.Errorf("%s must be a string", k)
+		default:
+			if err := f.param(k, raw, gen1); err != nil {
+				return nil, err
 			}
-			if v != "" { // an empty text filters nothing
-				text[k] = v
-			}
-			continue
 		}
-		var vs []string
-		if err := json.Unmarshal(raw, &vs); err != nil || string(raw) == "null" {
-			return nil, fmt.Errorf("%s must be an array of strings", k)
-		}
-		if err := checkValues(f, vs); err != nil {
+	}
+	if hasURL {
+		if err := f.fromURL(searchURL); err != nil {
 			return nil, err
 		}
-		arrays[k] = vs
 	}
-
-	if hasURL {
-		u, err := url.Parse(searchURL)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return nil, fmt.Errorf("searchUrl must be an absolute http(s) URL, got %q", searchURL)
-		}
-		uq := u.Query()
-		if strings.TrimSpace(uq.Get(paramKeywords)) == "" {
-			return nil, fmt.Errorf("searchUrl must contain the keywords query parameter")
-		}
-		// Unknown query parameters are ignored: a URL copied from the
-		// network carries tracking and paging parameters of its own.
-		for _, k := range slices.Sorted(maps.Keys(uq)) {
-			f, ok := fieldTypes[k]
-			if !ok {
-				continue
-			}
-			if f.Type == api.FieldText {
-				if _, set := text[k]; !set {
-					text[k] = uq.Get(k)
-				}
-				continue
-			}
-			if err := checkValues(f, uq[k]); err != nil {
-				return nil, fmt.Errorf("searchUrl: %w", err)
-			}
-			if _, set := arrays[k]; !set {
-				arrays[k] = uq[k]
-			}
-		}
-	}
-	if strings.TrimSpace(text[paramKeywords]) == "" {
+	if strings.TrimSpace(f.text[paramKeywords]) == "" {
 		return nil, fmt.Errorf("one of keywords or searchUrl is required")
 	}
-	for k, v := range text {
+	for k, v := range f.text {
 		if terms := strings.Fields(fold(v)); len(terms) > 0 {
 			q.text[k] = terms
 		}
 	}
-	for k, vs := range arrays {
+	for k, vs := range f.arrays {
 		if len(vs) == 0 { // an empty list filters nothing
 			continue
 		}
@@ -133,6 +86,72 @@ func parseSearch(params map[string]json.RawMessage, gen1 bool) (*query, error) {
 		}
 	}
 	return q, nil
+}
+
+// filters are the filters of a search as given, by search parameter.
+type filters struct {
+	text   map[string]string
+	arrays map[string][]string
+}
+
+// param reads the filter k of a search body.
+func (fs filters) param(k string, raw json.RawMessage, gen1 bool) error {
+	f, ok := fieldTypes[k]
+	if !ok {
+		return fmt.Errorf("unknown parameter %q: expected keywords, searchUrl%s or a search_parameter of the fields list", k, rawHint(gen1))
+	}
+	if f.Type == api.FieldText {
+		var v string
+		if err := json.Unmarshal(raw, &v); err != nil || string(raw) == "null" {
+			return fmt.Errorf("%s must be a string", k)
+		}
+		if v != "" { // an empty text filters nothing
+			fs.text[k] = v
+		}
+		return nil
+	}
+	var vs []string
+	if err := json.Unmarshal(raw, &vs); err != nil || string(raw) == "null" {
+		return fmt.Errorf("%s must be an array of strings", k)
+	}
+	if err := checkValues(f, vs); err != nil {
+		return err
+	}
+	fs.arrays[k] = vs
+	return nil
+}
+
+// fromURL reads the filters of a searchUrl's query that the body does not
+// set. Unknown query parameters are ignored: a URL copied from the network
+// carries tracking and paging parameters of its own.
+func (fs filters) fromURL(searchURL string) error {
+	u, err := url.Parse(searchURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Errorf("searchUrl must be an absolute http(s) URL, got %q", searchURL)
+	}
+	uq := u.Query()
+	if strings.TrimSpace(uq.Get(paramKeywords)) == "" {
+		return fmt.Errorf("searchUrl must contain the keywords query parameter")
+	}
+	for _, k := range slices.Sorted(maps.Keys(uq)) {
+		f, ok := fieldTypes[k]
+		if !ok {
+			continue
+		}
+		if f.Type == api.FieldText {
+			if _, set := fs.text[k]; !set {
+				fs.text[k] = uq.Get(k)
+			}
+			continue
+		}
+		if err := checkValues(f, uq[k]); err != nil {
+			return fmt.Errorf("searchUrl: %w", err)
+		}
+		if _, set := fs.arrays[k]; !set {
+			fs.arrays[k] = uq[k]
+		}
+	}
+	return nil
 }
 
 func rawHint(gen1 bool) string {

@@ -240,6 +240,22 @@ func TestChangesNameEveryChange(t *testing.T) {
 			s.Fold(Event{At: day(18), Kind: EventReuse, Address: "enrich.e", Reuse: &ReuseEvent{PersonID: "n9", Workspace: "dach",
 				Enrichment: Enrichment{EnrichedAt: day(10), By: "enrich.e", Result: api.EnrichedProfile{NetworkID: "n9", Email: "i@dach.example"}}}})
 		},
+		// Moves (moved blocks, state mv): a search with its failure, a
+		// split run under way, a profile read, an enrich block whose
+		// enrichments were erased since, one of unknown outcome.
+		func(s *State) { s.Fold(splitEv(day(15), "search.u", []string{}, api.MaxResults)) },
+		func(s *State) {
+			s.Fold(Event{At: day(15), Kind: EventFailure, Address: "search.c", Failure: &Failure{Message: "503"}})
+		},
+		func(s *State) {
+			s.Fold(Event{At: day(15), Kind: EventEnrichUnknown, Address: "enrich.f", Enrich: &EnrichEvent{PersonID: "n3", Credits: 1}, Failure: &Failure{Message: "timeout"}})
+		},
+		func(s *State) {
+			s.Fold(Event{At: day(16), Kind: EventMove, Address: MovesAddress, Move: &MoveEvent{Moves: []Move{
+				{From: "search.c", To: "module.m.search.c"}, {From: "search.u", To: `search.u["x"]`},
+				{From: "profile.r", To: "module.m.profile.r"}, {From: "enrich.e", To: "module.m.enrich.e"},
+				{From: "enrich.f", To: "enrich.g"}}}})
+		},
 	}
 	s := New()
 	s.Track()

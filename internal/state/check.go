@@ -2,7 +2,9 @@ package state
 
 import (
 	"fmt"
+	"runtime"
 	"sort"
+	"sync"
 )
 
 // Check validates a state read from outside (a state file) and repairs
@@ -10,7 +12,15 @@ import (
 // record, an unsorted found_by. A record that names a person the state
 // does not have is an error: leadsync never writes one, and an export from
 // such a state would silently drop rows.
-func (s *State) Check() error {
+func (s *State) Check() error { return s.check(true) }
+
+// CheckExceptPeople is Check for a reader that has put every person
+// through CheckPerson as it read them (the state file's reader does it on
+// all cores, while each person is at hand): the people are not gone
+// through again.
+func (s *State) CheckExceptPeople() error { return s.check(false) }
+
+func (s *State) check(people bool) error {
 	switch {
 	case s.FormatVersion < 1:
 		return fmt.Errorf("format_version is missing or %d: not a leadsync state file", s.FormatVersion)
@@ -18,15 +28,22 @@ func (s *State) Check() error {
 		return fmt.Errorf("lineage is missing")
 	}
 	s.normalize()
-	if err := s.checkRecords(); err != nil {
+	// The references are checked while the records are: in a large state
+	// each is a pass over every person, and they share nothing but the
+	// maps, which neither changes (checkRecords fills in fields of the
+	// records, which checkReferences does not read).
+	refs := make(chan error, 1)
+	go func() { refs <- s.checkReferences() }()
+	if err := s.checkRecords(people); err != nil {
+		<-refs
 		return err
 	}
-	return s.checkReferences()
+	return <-refs
 }
 
 // checkRecords checks that each record is there and keyed by its own
-// address or ID, filling in one left out.
-func (s *State) checkRecords() error {
+// address or ID, filling in one left out; the people only with people.
+func (s *State) checkRecords(people bool) error {
 	for k, v := range s.Searches {
 		if v == nil {
 			return fmt.Errorf("search %q is null", k)
@@ -47,19 +64,11 @@ func (s *State) checkRecords() error {
 			return fmt.Errorf("profile %q has address %q", k, v.Address)
 		}
 	}
-	for k, v := range s.People {
-		if v == nil {
-			return fmt.Errorf("person %q is null", k)
-		}
-		if v.ID == "" {
-			v.ID = k
-		} else if v.ID != k {
-			return fmt.Errorf("person %q has id %q", k, v.ID)
-		}
-		if !sort.StringsAreSorted(v.FoundBy) {
-			// A copy: the loader shares identical lists between people.
-			v.FoundBy = append([]string(nil), v.FoundBy...)
-			sort.Strings(v.FoundBy)
+	if people {
+		for k, v := range s.People {
+			if err := CheckPerson(k, v); err != nil {
+				return err
+			}
 		}
 	}
 	for k, v := range s.Failures {
@@ -70,16 +79,33 @@ func (s *State) checkRecords() error {
 	return nil
 }
 
+// CheckPerson checks a person read under the key id, as Check does: there,
+// and with that ID (an ID left out is filled in); an unsorted found_by is
+// sorted.
+func CheckPerson(id string, p *Person) error {
+	if p == nil {
+		return fmt.Errorf("person %q is null", id)
+	}
+	if p.ID == "" {
+		p.ID = id
+	} else if p.ID != id {
+		return fmt.Errorf("person %q has id %q", id, p.ID)
+	}
+	if !sort.StringsAreSorted(p.FoundBy) {
+		// A copy: the loader shares identical lists between people.
+		p.FoundBy = append([]string(nil), p.FoundBy...)
+		sort.Strings(p.FoundBy)
+	}
+	return nil
+}
+
 // checkReferences checks that references name people the state has:
 // leadsync never writes one that does not, and exporting from such a
 // state would silently drop rows (a hand edit that removed people, say).
+// A null record is checkRecords' to report.
 func (s *State) checkReferences() error {
-	for k, v := range s.Searches {
-		for i, id := range v.LeadIDs {
-			if _, ok := s.People[id]; !ok {
-				return fmt.Errorf("searches.%s.lead_ids[%d]: person %q is not in people (remove it from lead_ids, or restore the person)", k, i, id)
-			}
-		}
+	if err := s.checkLeadIDs(); err != nil {
+		return err
 	}
 	for k, t := range s.Splits {
 		if t == nil {
@@ -107,11 +133,60 @@ func (s *State) checkReferences() error {
 		}
 	}
 	for k, v := range s.Profiles {
-		if v.PersonID == "" {
+		if v == nil || v.PersonID == "" {
 			continue
 		}
 		if _, ok := s.People[v.PersonID]; !ok {
 			return fmt.Errorf("profiles.%s.person_id: person %q is not in people (remove the profile with leadsync state rm %s to read it again)", k, v.PersonID, k)
+		}
+	}
+	return nil
+}
+
+// minParallelLeadIDs is the number of lead IDs from which checkLeadIDs
+// looks them up on several cores.
+const minParallelLeadIDs = 50000
+
+// checkLeadIDs checks that the searches' lead_ids name people the state
+// has; on several cores when they are many (a state of 600,000 people
+// has as many).
+func (s *State) checkLeadIDs() error {
+	keys := make([]string, 0, len(s.Searches))
+	n := 0
+	for k, v := range s.Searches {
+		if v != nil {
+			keys = append(keys, k)
+			n += len(v.LeadIDs)
+		}
+	}
+	check := func(keys []string) error {
+		for _, k := range keys {
+			for i, id := range s.Searches[k].LeadIDs {
+				if _, ok := s.People[id]; !ok {
+					return fmt.Errorf("searches.%s.lead_ids[%d]: person %q is not in people (remove it from lead_ids, or restore the person)", k, i, id)
+				}
+			}
+		}
+		return nil
+	}
+	workers := min(runtime.GOMAXPROCS(0), 8)
+	if n < minParallelLeadIDs || workers < 2 {
+		return check(keys)
+	}
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		part := keys[len(keys)*w/workers : len(keys)*(w+1)/workers]
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[w] = check(part)
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
 		}
 	}
 	return nil

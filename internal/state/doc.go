@@ -2,15 +2,19 @@
 // (searches, profile reads, people with their histories, failures, usage,
 // the suppression list, split runs under way), the events that record each
 // completed call, and Fold, the one way a state changes, both live and when
-// a journal is replayed; a marked event (EventMark) is folded once, however
-// many copies of it turn up (the backend's, a rescue file's). Fold records a
+// a journal is replayed (a move of records to other addresses among them,
+// EventMove); a marked event (EventMark) is folded once, however many
+// copies of it turn up (the backend's, a rescue file's). Fold records a
 // person's history (drift.go): every change of title, company, location,
 // e-mail or status a call saw. It also names what changed (Changes, for a backend that writes
-// row by row), checks a state read from outside (Check), and gives the
-// mark of the data an export was written from (DataMark).
+// row by row), checks a state read from outside (Check; CheckPerson and
+// CheckExceptPeople for a reader that checks each person as it reads
+// them), and gives the mark of the data an export was written from
+// (DataMark).
 //
 // It knows nothing of files or databases: the codec is
 // internal/state/statefile, the backends are internal/state/local and
-// internal/state/pg, behind internal/state/backend. It imports only api;
-// it must not import any of those.
+// internal/state/pg, behind internal/state/backend. It imports only api
+// and the leaf address (which block kind an address names: IsImport; a
+// move names its addresses one by one); it must not import any of those.
 package state

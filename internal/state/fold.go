@@ -71,6 +71,8 @@ func (e *Event) Validate() error {
 		return nil
 	case EventTrim, EventProfileShare:
 		return e.validateUpdate()
+	case EventMove:
+		return e.validateMove()
 	case EventImport:
 		return e.validateImport()
 	case EventReuse:
@@ -111,6 +113,12 @@ func (s *State) Fold(e Event) error {
 	defer s.noteMark(&e)
 	s.Normalize()
 	s.lastDrifts = s.lastDrifts[:0]
+	if e.Kind == EventMove {
+		// No call, no address of its own: nothing to clear, no change of a
+		// person's fields.
+		s.foldMove(e.Move)
+		return nil
+	}
 	a := applier{s: s, at: e.At, by: e.Address, call: callOf(e.Kind)}
 	defer a.settleDrifts()
 	s.touchFailure(e.Address)

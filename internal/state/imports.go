@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/leadsync/leadsync/internal/address"
 	"github.com/leadsync/leadsync/internal/api"
 )
 
@@ -55,8 +56,9 @@ type ImportedPerson struct {
 	EnrichedAt *time.Time `json:"enriched_at,omitempty"`
 }
 
-// IsImport reports whether an address is an import block's.
-func IsImport(addr string) bool { return strings.HasPrefix(addr, ImportPrefix) }
+// IsImport reports whether an address is an import block's, in the root
+// (import.evaboot) or in a module (module.dach.import.evaboot).
+func IsImport(addr string) bool { return address.Kind(addr) == "import" }
 
 // ImportedEnrichment reports whether an enrichment came from an import
 // (no credit was spent on it).

@@ -315,6 +315,7 @@ type Event struct {
 	Import  *ImportEvent       `json:"import,omitempty"` // EventImport
 	Reuse   *ReuseEvent        `json:"reuse,omitempty"`  // EventReuse
 	Track   *TrackEvent        `json:"track,omitempty"`  // EventTrack
+	Move    *MoveEvent         `json:"move,omitempty"`   // EventMove
 	// Mark places the event among those of the operation that recorded
 	// it (see EventMark); nil for an event recorded without one.
 	Mark *EventMark `json:"mark,omitempty"`

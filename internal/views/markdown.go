@@ -113,6 +113,9 @@ func mdSummary(p *plan.Plan) string {
 		parts = append(parts, "quota not checked")
 	}
 	var other []string
+	if t.Moves > 0 {
+		other = append(other, count(t.Moves, "move", "moves"))
+	}
 	if t.Imports > 0 {
 		other = append(other, count(t.Imports, "import", "imports"))
 	}

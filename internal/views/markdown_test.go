@@ -78,6 +78,7 @@ func TestPlanMarkdownGolden(t *testing.T) {
 		{"credits_short", func() *plan.Plan { return readPlanJSON(t, "credits_short") }, nil},
 		{"excluded", func() *plan.Plan { return readPlanJSON(t, "excluded") }, nil},
 		{"targets_replace", func() *plan.Plan { return readPlanJSON(t, "targets_replace") }, nil},
+		{"moved", func() *plan.Plan { return readPlanJSON(t, "moved") }, nil},
 		{"partly_run_vs_fresh", func() *plan.Plan { return readPlanJSON(t, "partly_run") }, func() *plan.Plan { return readPlanJSON(t, "fresh") }},
 		{"changed_filters_vs_all_run", func() *plan.Plan { return readPlanJSON(t, "changed_filters") }, func() *plan.Plan { return readPlanJSON(t, "all_run") }},
 		{"fresh_vs_fresh", func() *plan.Plan { return readPlanJSON(t, "fresh") }, func() *plan.Plan { return readPlanJSON(t, "fresh") }},

@@ -56,7 +56,7 @@ func symbolColor(sym string) string {
 // callsText is the calls column of a search or profile change; enrich and
 // forget changes say their count in the detail.
 func callsText(c *plan.Change) string {
-	if c.Action == plan.None || c.Kind == plan.KindEnrich || c.Kind == plan.KindExport || c.Kind == plan.KindImport || c.Action == plan.Forget || c.Action == plan.Update {
+	if c.Action == plan.None || c.Kind == plan.KindEnrich || c.Kind == plan.KindExport || c.Kind == plan.KindImport || c.Action == plan.Forget || c.Action == plan.Update || c.Action == plan.Moved {
 		return ""
 	}
 	if c.Calls != c.CallsMax {
@@ -153,6 +153,9 @@ func summaryLine(p *plan.Plan) string {
 		return "No changes: everything is up to date."
 	}
 	var other []string
+	if t.Moves > 0 {
+		other = append(other, count(t.Moves, "move", "moves"))
+	}
 	if t.Imports > 0 {
 		other = append(other, count(t.Imports, "import", "imports"))
 	}

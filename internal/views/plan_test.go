@@ -22,7 +22,7 @@ import (
 func TestPlanTextGolden(t *testing.T) {
 	for _, name := range []string{"fresh", "fresh_color", "fresh_offline", "offline_last_known", "partly_run",
 		"all_run", "stale", "removed", "changed_filters", "targets_replace", "over_budget", "tracked",
-		"generation2", "credits_short", "excluded"} {
+		"generation2", "credits_short", "excluded", "moved"} {
 		t.Run(name, func(t *testing.T) {
 			color := strings.HasSuffix(name, "_color")
 			data, err := os.ReadFile(filepath.Join("..", "plan", "testdata", strings.TrimSuffix(name, "_color")+".json"))
@@ -47,7 +47,7 @@ func TestPlanTextGolden(t *testing.T) {
 // user sees.
 func TestPlanTextExamples(t *testing.T) {
 	t0 := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
-	for _, name := range []string{"quickstart", "team", "split", "job-changes", "spend"} {
+	for _, name := range []string{"quickstart", "team", "split", "job-changes", "spend", "markets"} {
 		t.Run(name, func(t *testing.T) {
 			dir := filepath.Join("..", "..", "examples", name)
 			cfg, diags := config.Load(config.LoadOptions{Dir: dir, Environ: []string{"LEADSYNC_API_KEY=test-key"}})

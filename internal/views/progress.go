@@ -152,6 +152,13 @@ func (p *textProgress) drawStatus() {
 // and why, and the sync summary per search; then how the apply ended (e).
 func writeSummary(w io.Writer, s *engine.Summary, e ending) {
 	fmt.Fprintln(w)
+	if len(s.Moved) > 0 {
+		var ms []string
+		for _, m := range s.Moved {
+			ms = append(ms, m.From+" -> "+m.To)
+		}
+		fmt.Fprintf(w, "Moved %s without a call: %s.\n", Plural(len(s.Moved), "address"), strings.Join(ms, ", "))
+	}
 	if len(s.Forgotten) > 0 {
 		fmt.Fprintf(w, "Forgot %s: %s.\n", Plural(len(s.Forgotten), "address"), strings.Join(s.Forgotten, ", "))
 	}
@@ -632,6 +639,10 @@ func summaryEvent(s *engine.Summary) map[string]any {
 	}
 	forgotten := append([]string{}, s.Forgotten...)
 	updated := append([]string{}, s.Updated...)
+	moved := make([]map[string]string, 0, len(s.Moved))
+	for _, m := range s.Moved {
+		moved = append(moved, map[string]string{"from": m.From, "to": m.To})
+	}
 	byStatus := s.ByStatus
 	if byStatus == nil {
 		byStatus = map[string]int{}
@@ -639,7 +650,7 @@ func summaryEvent(s *engine.Summary) map[string]any {
 	return map[string]any{"message_type": "summary", "calls": s.Calls, "calls_max": s.CallsPlannedMax,
 		"credits": s.Credits, "credits_unknown": s.CreditsUnknown, "credits_max": s.CreditsPlannedMax, "succeeded": s.Succeeded,
 		"failed": s.CallsFailed(), "enriched": s.Enriched, "by_status": byStatus, "abandoned": abandoned, "stopped_in_flight": s.StoppedInFlight,
-		"searches": searches, "failures": failures, "forgotten": forgotten, "updated": updated, "expired": s.Expired, "imported": imported, "reused": reusedJSON(s.Reused), "budget": budgetJSON(s), "not_spent": notSpentJSON(s.NotSpent), "splits_unfinished": unfinished,
+		"searches": searches, "failures": failures, "forgotten": forgotten, "updated": updated, "moved": moved, "expired": s.Expired, "imported": imported, "reused": reusedJSON(s.Reused), "budget": budgetJSON(s), "not_spent": notSpentJSON(s.NotSpent), "splits_unfinished": unfinished,
 		"tracked": s.Tracked, "job_changes": jobChangesJSON(s.Drift.Jobs), "left_network": peopleSeenJSON(s.Drift.Left),
 		"turned_private": peopleSeenJSON(s.Drift.Private), "changes_by_field": changesByField(s.Drift.Fields),
 		"stopped": s.Stopped, "duration_seconds": s.Duration.Seconds(), "kept": kept, "kept_in": s.KeptIn}

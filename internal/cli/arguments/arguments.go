@@ -111,6 +111,14 @@ func exactlyOne(cmd, spec string, args []string) (string, error) {
 	return args[0], nil
 }
 
+// exactlyTwo returns the two positional arguments.
+func exactlyTwo(cmd, spec string, args []string) (string, string, error) {
+	if len(args) != 2 {
+		return "", "", countError(cmd, "exactly 2 arguments", spec, args)
+	}
+	return args[0], args[1], nil
+}
+
 // atMostOne returns the positional argument, "" when there is none.
 func atMostOne(cmd, spec string, args []string) (string, error) {
 	switch len(args) {

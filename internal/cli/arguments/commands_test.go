@@ -106,4 +106,14 @@ func TestParseWorkspaces(t *testing.T) {
 		{line: []string{"uk", "--force"}, want: &WorkspaceDelete{Name: "uk", Force: true}},
 		{line: []string{"uk", "de"}, err: `leadsync workspace delete takes exactly 1 argument (NAME), got "uk" "de"`, usage: true},
 	})
+	checkParse(t, (*WorkspaceSelectFlags).Register, ParseWorkspaceSelect, []parseCase[*WorkspaceSelect]{
+		{line: []string{"uk"}, want: &WorkspaceSelect{Name: "uk"}},
+		{line: []string{"--or-create", "campaign"}, want: &WorkspaceSelect{Name: "campaign", OrCreate: true}},
+		{line: nil, err: "leadsync workspace select takes exactly 1 argument (NAME), got none", usage: true},
+		{line: []string{"uk", "de"}, err: `leadsync workspace select takes exactly 1 argument (NAME), got "uk" "de"`, usage: true},
+	})
+	checkParse(t, (*WorkspaceShowFlags).Register, ParseWorkspaceShow, []parseCase[*WorkspaceShow]{
+		{line: nil, want: &WorkspaceShow{}},
+		{line: []string{"uk"}, err: `leadsync workspace show takes no arguments, got "uk"`, usage: true},
+	})
 }

@@ -33,6 +33,17 @@ func TestParseStateRm(t *testing.T) {
 	})
 }
 
+func TestParseStateMv(t *testing.T) {
+	checkParse(t, (*StateMvFlags).Register, ParseStateMv, []parseCase[*StateMv]{
+		{line: []string{"search.cto", "module.dach.search.cto"}, want: &StateMv{From: "search.cto", To: "module.dach.search.cto"}},
+		{line: []string{"--lock-timeout", "1m", "--state", "s.json", "enrich.a", "enrich.b"},
+			want: &StateMv{From: "enrich.a", To: "enrich.b", LockTimeout: time.Minute, State: State{Path: "s.json"}}},
+		{line: []string{"search.cto"}, err: `leadsync state mv takes exactly 2 arguments (FROM TO), got "search.cto"`, usage: true},
+		{line: nil, err: "leadsync state mv takes exactly 2 arguments (FROM TO), got none", usage: true},
+		{line: []string{"--lock-timeout", "-1s", "a.b", "a.c"}, err: "--lock-timeout -1s: want a duration of 0 or more, like 5m (0: do not wait)"},
+	})
+}
+
 func TestParseStateRecover(t *testing.T) {
 	checkParse(t, (*StateRecoverFlags).Register, ParseStateRecover, []parseCase[*StateRecover]{
 		{line: nil, want: &StateRecover{}},

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/leadsync/leadsync/internal/safefile"
@@ -76,27 +77,49 @@ func (store *Store) Exists() bool {
 // newer format gives *NewerFormatError, a damaged one *CorruptError, a
 // journal that cannot be replayed *JournalError; none of them is changed.
 func (store *Store) Load() (*state.State, error) {
-	b, err := os.ReadFile(store.path)
-	var s *state.State
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		s = state.New()
-	case err != nil:
-		return nil, fmt.Errorf("cannot read state %s: %w", store.path, safefile.UnwrapPathErr(err))
-	default:
-		// b is ours alone: let the state's strings share it instead of copying.
-		if s, err = statefile.DecodeOwned(store.path, b); err != nil {
-			var ce *statefile.CorruptError
-			if errors.As(err, &ce) {
-				ce.Backup = store.backupSummary()
-			}
-			return nil, err
+	s, err := store.read()
+	if err != nil {
+		var ce *statefile.CorruptError
+		if errors.As(err, &ce) {
+			ce.Backup = store.backupSummary()
 		}
+		return nil, err
 	}
 	if err := store.replay(s); err != nil {
 		return nil, err
 	}
 	return s, nil
+}
+
+// read decodes the state file, New() when there is none. The file is
+// decoded as it is read (statefile.DecodeReaderAt): a large state is
+// never held whole in memory beside what it decodes to.
+func (store *Store) read() (*state.State, error) {
+	f, err := os.Open(store.path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return state.New(), nil
+	}
+	cannot := func(err error) error {
+		return fmt.Errorf("cannot read state %s: %w", store.path, safefile.UnwrapPathErr(err))
+	}
+	if err != nil {
+		return nil, cannot(err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	switch {
+	case err != nil:
+		return nil, cannot(err)
+	case fi.IsDir():
+		return nil, cannot(syscall.EISDIR)
+	}
+	s, err := statefile.DecodeReaderAt(store.path, f, fi.Size())
+	var ce *statefile.CorruptError
+	var ne *statefile.NewerFormatError
+	if err != nil && !errors.As(err, &ce) && !errors.As(err, &ne) {
+		return nil, cannot(err)
+	}
+	return s, err
 }
 
 // Save writes s atomically: Serial is raised, the tool's version recorded,

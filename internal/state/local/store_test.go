@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -116,6 +117,8 @@ func TestLoadRefusesDamagedFiles(t *testing.T) {
 		{name: "no lineage", content: `{"format_version":1}`},
 		{name: "wrong type", content: "{\"format_version\":1,\"lineage\":\"x\",\n\"people\":{\"a\":{\"lead\":5}}}", line: 2},
 		{name: "null person", content: `{"format_version":1,"lineage":"x","people":{"a":null}}`},
+		{name: "null search", content: `{"format_version":1,"lineage":"x","searches":{"s":null}}`, reason: `search "s" is null`},
+		{name: "null profile", content: `{"format_version":1,"lineage":"x","profiles":{"p":null}}`, reason: `profile "p" is null`},
 		{name: "mismatched id", content: `{"format_version":1,"lineage":"x","people":{"a":{"id":"b"}}}`},
 		{name: "trailing data", content: string(good) + "{}"},
 		{name: "negative serial", content: "{\"format_version\":1,\"lineage\":\"x\",\n\"serial\":-5}", line: 2, reason: "serial: -5 is negative; expected a whole number of 0 or more"},
@@ -476,5 +479,27 @@ func TestJournalConcurrentRecords(t *testing.T) {
 	must(t, err)
 	if d := cmp.Diff(s, got, cmpState, cmpTime); d != "" {
 		t.Errorf("replay differs from the live state:\n%s", d)
+	}
+}
+
+// TestLoadUnreadable: a state path that cannot be read (a folder, a file
+// without read permission) gives one error naming it, not a damaged
+// state, and changes nothing.
+func TestLoadUnreadable(t *testing.T) {
+	store, _ := newStore(t)
+	must(t, os.MkdirAll(store.Path(), 0o700)) // a folder where the file goes
+	_, err := store.Load()
+	var ce *statefile.CorruptError
+	if err == nil || errors.As(err, &ce) || !strings.Contains(err.Error(), "cannot read state "+store.Path()) ||
+		!strings.Contains(err.Error(), "is a directory") {
+		t.Errorf("a folder: %v", err)
+	}
+	if os.Geteuid() == 0 || runtime.GOOS == "windows" {
+		return // permissions do not stop root
+	}
+	must(t, os.Remove(store.Path()))
+	must(t, os.WriteFile(store.Path(), []byte(`{"format_version":1,"lineage":"x"}`), 0o000))
+	if _, err := store.Load(); err == nil || !strings.Contains(err.Error(), "cannot read state") {
+		t.Errorf("no permission: %v", err)
 	}
 }

@@ -3,7 +3,10 @@ package statefile
 import (
 	"bufio"
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
+	"math/bits"
+	"math/rand/v2"
 	"testing"
 	"time"
 
@@ -108,5 +111,44 @@ func TestParallelPeopleDecoding(t *testing.T) {
 				t.Errorf("states differ:\n%s", d)
 			}
 		})
+	}
+}
+
+// TestSpecialBytes: the lowest byte specialBytes marks in a word is the
+// first byte strSpecial marks, for every byte at every place after plain
+// ones, and in random words.
+func TestSpecialBytes(t *testing.T) {
+	first := func(w [8]byte) int {
+		for i, c := range w {
+			if strSpecial[c] {
+				return i
+			}
+		}
+		return 8
+	}
+	check := func(w [8]byte) {
+		t.Helper()
+		got := 8
+		if m := specialBytes(binary.LittleEndian.Uint64(w[:])); m != 0 {
+			got = bits.TrailingZeros64(m) >> 3
+		}
+		if want := first(w); got != want {
+			t.Fatalf("%q: first special byte at %d, want %d", w, got, want)
+		}
+	}
+	for at := range 8 {
+		for c := range 256 {
+			w := [8]byte{'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'}
+			w[at] = byte(c)
+			check(w)
+		}
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 200000 {
+		var w [8]byte
+		for i := range w {
+			w[i] = byte(rng.IntN(256))
+		}
+		check(w)
 	}
 }

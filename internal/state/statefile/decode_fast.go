@@ -1,8 +1,10 @@
 package statefile
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"math/bits"
 	"runtime"
 	"strconv"
 	"strings"
@@ -10,6 +12,7 @@ import (
 	"time"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/state"
@@ -39,6 +42,12 @@ type decoder struct {
 	lastTimeText string
 	// slab hands out Person values in blocks, to spare the allocator.
 	slab []state.Person
+	// arena, when set, receives a copy of every string the decoder keeps
+	// (the stream reuses src's memory; see stream.go).
+	arena *strArena
+	// peopleKeys counts the top-level "people" keys, and peopleAt is the
+	// offset of the last one's value.
+	peopleKeys, peopleAt int
 }
 
 func (d *decoder) fail(format string, args ...any) error {
@@ -58,6 +67,13 @@ func (d *decoder) ws() {
 
 // peek returns the next non-space byte, 0 at the end.
 func (d *decoder) peek() byte {
+	// Most tokens follow another without space: one comparison (every
+	// space is at most ' ') instead of ws's loop.
+	if d.pos < len(d.src) {
+		if c := d.src[d.pos]; c > ' ' {
+			return c
+		}
+	}
 	d.ws()
 	if d.pos >= len(d.src) {
 		return 0
@@ -166,6 +182,18 @@ var strSpecial = func() (t [256]bool) {
 	return t
 }()
 
+// specialBytes marks, in eight bytes of a string read as a little-endian
+// word, the bytes strSpecial marks (0x80 in each): a quote, a backslash, a
+// byte below 0x20 or from 0x80. Only the lowest mark is sure to be right
+// (a borrow may mark bytes above a marked one), and the lowest one is all
+// str uses.
+func specialBytes(x uint64) uint64 {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	zero := func(v uint64) uint64 { return (v - ones) & ^v & highs }
+	below := (x - 0x20*ones) & ^x & highs
+	return below | zero(x^('"'*ones)) | zero(x^('\\'*ones)) | x&highs
+}
+
 // str reads a string. Strings without escapes are slices of src (no copy).
 func (d *decoder) str() (string, error) {
 	if d.peek() != '"' {
@@ -174,7 +202,20 @@ func (d *decoder) str() (string, error) {
 	start := d.pos + 1
 	ascii := true
 	src := d.src
+	b := unsafe.Slice(unsafe.StringData(src), len(src))
 	for i := start; i < len(src); i++ {
+		// Eight bytes at a time up to the first special one.
+		for i+8 <= len(b) {
+			m := specialBytes(binary.LittleEndian.Uint64(b[i:]))
+			if m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				break
+			}
+			i += 8
+		}
+		if i >= len(src) {
+			break
+		}
 		if !strSpecial[src[i]] {
 			continue
 		}
@@ -338,12 +379,27 @@ func (d *decoder) typeErr(want string) error {
 	return d.fail("found a JSON %s where %s was expected", got, want)
 }
 
-// strOrNull reads a string; null gives "".
+// strOrNull reads a string the state keeps; null gives "".
 func (d *decoder) strOrNull() (string, error) {
 	if d.null() {
 		return "", nil
 	}
-	return d.str()
+	s, err := d.str()
+	return d.keep(s), err
+}
+
+// keep returns s for the state to keep: s itself, or with an arena, a
+// copy of s when s is a slice of src. Keys, times and numbers are read
+// from src and dropped: only the strings the state keeps go through keep.
+func (d *decoder) keep(s string) string {
+	if d.arena == nil || len(s) == 0 {
+		return s
+	}
+	p, base := uintptr(unsafe.Pointer(unsafe.StringData(s))), uintptr(unsafe.Pointer(unsafe.StringData(d.src)))
+	if p < base || p >= base+uintptr(len(d.src)) {
+		return s // decoded from escapes: already a string of its own
+	}
+	return d.arena.keep(s)
 }
 
 // number returns the literal of a number.
@@ -513,6 +569,11 @@ func (d *decoder) std(v any) error {
 // leadsync).
 func decodeFast(src string) (*state.State, error) {
 	d := &decoder{src: src}
+	return d.state()
+}
+
+// state decodes a whole state file from d's position.
+func (d *decoder) state() (*state.State, error) {
 	s := &state.State{}
 	if d.peek() != '{' {
 		return nil, d.typeErr("an object")
@@ -565,20 +626,7 @@ func decodeFast(src string) (*state.State, error) {
 				return err
 			})
 		case "people":
-			if s.People == nil {
-				s.People = make(map[string]*state.Person, len(d.src)/600)
-			}
-			if !d.peopleParallel(s.People) {
-				err = d.object(func(id string) error {
-					if d.null() {
-						s.People[id] = nil
-						return nil
-					}
-					p, err := d.person()
-					s.People[id] = p
-					return err
-				})
-			}
+			err = d.people(s)
 		default:
 			_, err = d.skip()
 		}
@@ -594,6 +642,28 @@ func decodeFast(src string) (*state.State, error) {
 		return nil, d.fail("not valid JSON: data after the end of the state")
 	}
 	return s, nil
+}
+
+// people reads the people object into s.People, on every core when it
+// can (peopleParallel).
+func (d *decoder) people(s *state.State) error {
+	d.peek()
+	d.peopleKeys, d.peopleAt = d.peopleKeys+1, d.pos
+	if s.People == nil {
+		s.People = make(map[string]*state.Person, len(d.src)/600)
+	}
+	if d.peopleParallel(s.People) {
+		return nil
+	}
+	return d.object(func(id string) error {
+		if d.null() {
+			s.People[id] = nil
+			return nil
+		}
+		p, err := d.person()
+		s.People[id] = p
+		return err
+	})
 }
 
 func (d *decoder) search() (*state.Search, error) {
@@ -654,7 +724,7 @@ func (d *decoder) strings(into []string) ([]string, error) {
 	}
 	err := d.array(func() error {
 		s, err := d.str()
-		out = append(out, s)
+		out = append(out, d.keep(s))
 		return err
 	})
 	return out, err
@@ -663,15 +733,21 @@ func (d *decoder) strings(into []string) ([]string, error) {
 // sharedList reads a list of strings, returning the same backing array for
 // the same text. The slices have len == cap, so an append copies.
 func (d *decoder) sharedList() ([]string, error) {
-	d.ws()
+	if d.null() {
+		return nil, nil
+	}
 	start := d.pos
+	// The text first: a list seen before is not decoded again.
+	text, err := d.skip()
+	if err != nil {
+		d.pos = start
+	} else if shared, ok := d.lists[text]; ok {
+		return shared, nil
+	}
+	d.pos = start
 	list, err := d.strings(nil)
 	if err != nil || list == nil {
 		return list, err
-	}
-	text := d.src[start:d.pos]
-	if shared, ok := d.lists[text]; ok {
-		return shared, nil
 	}
 	if d.lists == nil {
 		d.lists = map[string][]string{}
@@ -859,7 +935,7 @@ func (d *decoder) peopleParallel(into map[string]*state.Person) bool {
 		go func(k, start, end int, last bool) {
 			defer wg.Done()
 			sub := &decoder{src: d.src[:end], pos: start}
-			entries, ok := sub.peopleEntries(last)
+			entries, ok := sub.peopleEntries(last, nil)
 			parts[k], oks[k], ends[k] = entries, ok, sub.pos
 		}(k, cuts[k], end, last)
 	}
@@ -880,9 +956,13 @@ func (d *decoder) peopleParallel(into map[string]*state.Person) bool {
 
 // peopleEntries decodes "id": person pairs up to the end of src (each
 // followed by a comma), or, when last, up to and including the closing
-// brace of the people object.
-func (d *decoder) peopleEntries(last bool) ([]personEntry, bool) {
-	out := make([]personEntry, 0, (len(d.src)-d.pos)/400+1) // people take ~500 bytes
+// brace of the people object. They are appended to out[:0] (nil: a new
+// slice).
+func (d *decoder) peopleEntries(last bool, out []personEntry) ([]personEntry, bool) {
+	if out == nil {
+		out = make([]personEntry, 0, (len(d.src)-d.pos)/400+1) // people take ~500 bytes
+	}
+	out = out[:0]
 	for {
 		if !last && d.peek() == 0 {
 			return out, true
@@ -895,6 +975,7 @@ func (d *decoder) peopleEntries(last bool) ([]personEntry, bool) {
 		if err != nil || d.expect(':') != nil {
 			return nil, false
 		}
+		id = d.keep(id)
 		var p *state.Person
 		if !d.null() {
 			if p, err = d.person(); err != nil {

@@ -12,7 +12,12 @@
 // fields of a lead and of an enrichment (fields_gen.go) are generated from
 // the table of person fields, api.PersonFields, by fieldgen: a new field
 // is a row of the table and go generate ./internal/state/statefile
-// (TestGeneratedFileIsCurrent fails until it is run).
+// (TestGeneratedFileIsCurrent fails until it is run). DecodeReaderAt,
+// which the local backend loads with, reads a large file in pieces and
+// decodes its people on every core as they arrive, keeping copies of
+// their strings, so that the file is never held whole beside the state it
+// decodes to, and runs the collector less often while it does
+// (stream.go); Decode and DecodeOwned read bytes already in memory.
 //
 // It imports state (the model) and api; it must not import a backend.
 package statefile

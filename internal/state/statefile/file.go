@@ -54,6 +54,11 @@ func decode(path string, b []byte, src string) (*state.State, error) {
 		}
 		return nil, ce
 	}
+	return check(path, s)
+}
+
+// check checks a decoded state (state.Check).
+func check(path string, s *state.State) (*state.State, error) {
 	if err := s.Check(); err != nil {
 		return nil, &CorruptError{Path: path, Reason: err.Error()}
 	}

@@ -1,6 +1,7 @@
 package statefile
 
 import (
+	"bytes"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -8,7 +9,8 @@ import (
 	"github.com/leadsync/leadsync/internal/state"
 )
 
-// FuzzLoad: the state loader never panics, and whatever it accepts it
+// FuzzLoad: the state loader never panics, its parallel and streamed
+// readers read what the sequential one reads, and whatever it accepts it
 // writes back and reads again unchanged.
 //
 //	go test ./internal/state/statefile -run '^$' -fuzz FuzzLoad -fuzztime 60s
@@ -32,6 +34,17 @@ func FuzzLoad(f *testing.F) {
 		}
 		if d := cmp.Diff(s, par, cmpState); err == nil && d != "" {
 			t.Fatalf("parallel decoding differs:\n%s", d)
+		}
+		// So does the streamed one, in pieces of 64 bytes.
+		savedMin, savedPiece := minStream, streamPiece
+		minStream, streamPiece = 1, 64
+		str, strErr := DecodeReaderAt("state.json", bytes.NewReader(data), int64(len(data)))
+		minStream, streamPiece = savedMin, savedPiece
+		if (err == nil) != (strErr == nil) || (err != nil && err.Error() != strErr.Error()) {
+			t.Fatalf("whole: %v, streamed: %v", err, strErr)
+		}
+		if d := cmp.Diff(s, str, cmpState); err == nil && d != "" {
+			t.Fatalf("streamed decoding differs:\n%s", d)
 		}
 		if err != nil {
 			if err.Error() == "" {

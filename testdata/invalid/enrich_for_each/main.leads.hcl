@@ -6,6 +6,6 @@ search "cto" {
 }
 
 enrich "contacts" {
-  for_each = toset(["a"]) # ERROR: for_each is only for search and profile blocks
+  for_each = toset(["a"]) # ERROR: for_each is only for search, profile and module blocks
   from     = [search.cto]
 }

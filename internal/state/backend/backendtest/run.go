@@ -35,6 +35,7 @@ func Run(t *testing.T, k Kind) {
 	}{
 		{"RoundTrip", testRoundTrip},
 		{"KilledAtAnyPoint", testKilledAtAnyPoint},
+		{"Moves", testMoves},
 		{"LockRefusedNamesHolder", testLockRefused},
 		{"LockWait", testLockWait},
 		{"LockOfADeadHolder", testLockOfADeadHolder},

@@ -1,0 +1,95 @@
+package run
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/state"
+)
+
+// InvalidMoveError says that FROM and TO of a state mv cannot be a move:
+// not addresses, of different kinds, or the same.
+type InvalidMoveError struct {
+	From, To string
+	Err      error
+}
+
+func (e *InvalidMoveError) Error() string {
+	return fmt.Sprintf("cannot move %s to %s: %v", e.From, e.To, e.Err)
+}
+
+func (e *InvalidMoveError) Unwrap() error { return e.Err }
+
+// MoveConflictError says that a move would land on an address where the
+// state holds records already: nothing was moved.
+type MoveConflictError struct {
+	Moves []state.Move
+}
+
+func (e *MoveConflictError) Error() string {
+	var dst []string
+	for _, m := range e.Moves {
+		dst = append(dst, m.To)
+	}
+	return fmt.Sprintf("the state already holds records at %s, so nothing was moved: moving %s there would mix two records. Remove them first (leadsync state rm %s), or choose another address",
+		strings.Join(dst, ", "), e.Moves[0].From, e.Moves[0].To)
+}
+
+// StateMv moves the records of from to to without a call, as a moved
+// block does when a plan with it is applied: a search, profile or enrich
+// block (every instance of a block keeping its key), one instance, or
+// everything inside a module (module.dach). Under the state's lock it
+// loads the state, checks the move (an address that holds nothing is an
+// *UnknownAddressError, a destination that holds records a
+// *MoveConflictError; nothing is written then), journals one move event,
+// folds it and commits. It returns the moves made, one per address.
+func StateMv(d Deps, from, to string) ([]state.Move, error) {
+	m, err := config.NewMove(from, to)
+	if err != nil {
+		return nil, &InvalidMoveError{From: from, To: to, Err: err}
+	}
+	u, err := d.Backend.Lock("state mv")
+	if err != nil {
+		return nil, err
+	}
+	lock := &heldLock{u: u}
+	defer lock.release()
+	s, err := d.Backend.Load()
+	if err != nil {
+		return nil, err
+	}
+	if !d.exists(s) {
+		return nil, ErrNoState
+	}
+	set := config.NewMoveSet([]*config.Move{m})
+	var moves []state.Move
+	for _, addr := range s.MovableAddresses() {
+		if dst, _, ok := set.Follow(addr); ok {
+			moves = append(moves, state.Move{From: addr, To: dst})
+		}
+	}
+	if len(moves) == 0 {
+		return nil, UnknownAddress(s, from, ", so nothing was moved")
+	}
+	if bad := s.MoveConflicts(moves); len(bad) > 0 {
+		return nil, &MoveConflictError{Moves: bad}
+	}
+	ev := &state.Event{At: d.now().UTC(), Kind: state.EventMove, Address: state.MovesAddress, Move: &state.MoveEvent{Moves: moves}}
+	rec, err := d.Backend.OpenJournal(s)
+	if err != nil {
+		return nil, err
+	}
+	if err := rec.Append(ev); err != nil {
+		rec.Close()
+		return nil, err
+	}
+	if err := s.Fold(*ev); err != nil {
+		rec.Close()
+		return nil, err
+	}
+	if err := d.Backend.Commit(s); err != nil {
+		return nil, err
+	}
+	return moves, lock.release()
+}

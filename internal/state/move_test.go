@@ -1,0 +1,157 @@
+package state
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/leadsync/leadsync/internal/api"
+)
+
+// movedState is a state with records at every kind of address a move
+// carries: searches (one failed since), a split run under way, a profile
+// read, an enrich block with a person enriched, one erased since and one
+// of unknown outcome.
+func movedState(t *testing.T) *State {
+	t.Helper()
+	s := New()
+	for _, e := range []Event{
+		searchEv(day(1), `search.cto["Berlin"]`, 0, lead("n1", "anna", "Anna"), lead("n2", "ben", "Ben")),
+		searchEv(day(1), `search.cto["Hamburg"]`, 0, lead("n2", "ben", "Ben"), lead("n3", "cleo", "Cleo")),
+		searchEv(day(1), "search.keep", 0, lead("n1", "anna", "Anna")),
+		profileEv(day(1), "profile.founder", "dora", "Dora"),
+		enrichEv(day(2), "enrich.contacts", "n1", api.EnrichedProfile{NetworkID: "n1", Email: "a@x.example", Title: "VP"}),
+		enrichEv(day(2), "enrich.contacts", "n3", api.EnrichedProfile{NetworkID: "n3", Email: "c@x.example"}),
+		{At: day(2), Kind: EventEnrichUnknown, Address: "enrich.contacts", Enrich: &EnrichEvent{PersonID: "n2", Credits: 1}, Failure: &Failure{Message: "timeout"}},
+		{At: day(3), Kind: EventForgetPeople, Address: PeopleAddress, People: &ForgetPeopleEvent{Reason: ForgetRetention, PersonIDs: []string{"n3"}}},
+		{At: day(3), Kind: EventFailure, Address: `search.cto["Berlin"]`, Failure: &Failure{Message: "500"}},
+		splitEv(day(3), "search.split", []string{}, api.MaxResults),
+	} {
+		if err := s.Fold(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return s
+}
+
+func TestFoldMoveCarriesEverything(t *testing.T) {
+	s := movedState(t)
+	if s.ErasedEnrichments["enrich.contacts"] != 1 || s.Splits["search.split"] == nil {
+		t.Fatalf("fixture: erased %v, splits %v", s.ErasedEnrichments, s.Splits)
+	}
+	moves := []Move{
+		{From: `search.cto["Berlin"]`, To: `module.dach.search.cto["Berlin"]`},
+		{From: `search.cto["Hamburg"]`, To: `module.dach.search.cto["Hamburg"]`},
+		{From: "profile.founder", To: `profile.founder["dora"]`},
+		{From: "enrich.contacts", To: "module.dach.enrich.contacts"},
+		{From: "search.split", To: "search.split2"},
+	}
+	if err := s.Fold(Event{At: day(4), Kind: EventMove, Address: MovesAddress, Move: &MoveEvent{Moves: moves}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Addresses(false); !reflect.DeepEqual(got, []string{`module.dach.search.cto["Berlin"]`, `module.dach.search.cto["Hamburg"]`, "search.keep", `profile.founder["dora"]`}) {
+		t.Errorf("addresses: %q", got)
+	}
+	if r := s.Searches[`module.dach.search.cto["Berlin"]`]; r.Address != `module.dach.search.cto["Berlin"]` || len(r.LeadIDs) != 2 {
+		t.Errorf("moved search: %+v", r)
+	}
+	if r := s.Profiles[`profile.founder["dora"]`]; r.Address != `profile.founder["dora"]` {
+		t.Errorf("moved profile: %+v", r)
+	}
+	if s.Failures[`module.dach.search.cto["Berlin"]`] == nil || s.Failures[`search.cto["Berlin"]`] != nil {
+		t.Errorf("failures: %v", s.Failures)
+	}
+	if s.Splits["search.split2"] == nil || s.Splits["search.split"] != nil {
+		t.Errorf("splits: %v", s.Splits)
+	}
+	if got := s.People["n1"].FoundBy; !reflect.DeepEqual(got, []string{`module.dach.search.cto["Berlin"]`, "search.keep"}) {
+		t.Errorf("n1 found by %q", got)
+	}
+	if got := s.People["n1"].Enrichment.By; got != "module.dach.enrich.contacts" {
+		t.Errorf("n1 enriched by %s", got)
+	}
+	if h := s.People["n1"].History; len(h) == 0 || h[len(h)-1].By != "module.dach.enrich.contacts" {
+		t.Errorf("n1's history: %+v", h)
+	}
+	if s.ErasedEnrichments["module.dach.enrich.contacts"] != 1 || s.ErasedEnrichments["enrich.contacts"] != 0 {
+		t.Errorf("erased enrichments: %v", s.ErasedEnrichments)
+	}
+	if u := s.UnknownEnrichments["n2"]; u == nil || u.By != "module.dach.enrich.contacts" {
+		t.Errorf("unknown enrichment: %+v", u)
+	}
+	if got := s.UnknownBy("module.dach.enrich.contacts"); len(got) != 1 {
+		t.Errorf("UnknownBy = %v", got)
+	}
+	if err := s.Check(); err != nil {
+		t.Errorf("the moved state does not check: %v", err)
+	}
+}
+
+func TestFoldMoveChainAndConflict(t *testing.T) {
+	s := movedState(t)
+	// One event moving search.keep onto cto["Berlin"] while cto["Berlin"]
+	// moves on: both records survive. A move onto a record that stays is
+	// skipped, and MoveConflicts names it.
+	moves := []Move{
+		{From: `search.cto["Berlin"]`, To: "search.berlin"},
+		{From: "search.keep", To: `search.cto["Berlin"]`},
+		{From: "profile.founder", To: `search.cto["Hamburg"]`},
+	}
+	if got := s.MoveConflicts(moves); !reflect.DeepEqual(got, moves[2:]) {
+		t.Errorf("conflicts = %+v", got)
+	}
+	keep := s.Searches["search.keep"].LeadIDs
+	if err := s.Fold(Event{At: day(4), Kind: EventMove, Address: MovesAddress, Move: &MoveEvent{Moves: moves}}); err != nil {
+		t.Fatal(err)
+	}
+	if s.Searches["search.berlin"] == nil || !reflect.DeepEqual(s.Searches[`search.cto["Berlin"]`].LeadIDs, keep) || s.Searches["search.keep"] != nil {
+		t.Errorf("chain: %q", s.Addresses(false))
+	}
+	if s.Profiles["profile.founder"] == nil {
+		t.Error("the move onto a record was not skipped")
+	}
+}
+
+func TestMovedLeavesTheOriginal(t *testing.T) {
+	s := movedState(t)
+	before := encoded(t, s)
+	c := s.Moved([]Move{{From: `search.cto["Berlin"]`, To: "search.b"}, {From: "enrich.contacts", To: "enrich.c"}})
+	if d := cmp.Diff(before, encoded(t, s)); d != "" {
+		t.Fatalf("Moved changed the original:\n%s", d)
+	}
+	if c.Searches["search.b"] == nil || c.People["n1"].Enrichment.By != "enrich.c" || c.ErasedEnrichments["enrich.c"] != 1 {
+		t.Errorf("the copy is not moved: %q", c.Addresses(false))
+	}
+	// The same as folding the event into the state itself.
+	s.Fold(Event{At: day(4), Kind: EventMove, Address: MovesAddress, Move: &MoveEvent{Moves: []Move{{From: `search.cto["Berlin"]`, To: "search.b"}, {From: "enrich.contacts", To: "enrich.c"}}}})
+	if d := cmp.Diff(encoded(t, s), encoded(t, c)); d != "" {
+		t.Errorf("Moved differs from the fold:\n%s", d)
+	}
+}
+
+func TestMoveEventValidates(t *testing.T) {
+	for _, m := range [][]Move{
+		nil,
+		{{From: "search.a", To: ""}},
+		{{From: "search.a", To: "search.a"}},
+		{{From: "search.a", To: "search.b"}, {From: "search.a", To: "search.c"}},
+		{{From: "search.a", To: "search.c"}, {From: "search.b", To: "search.c"}},
+	} {
+		e := Event{At: day(1), Kind: EventMove, Address: MovesAddress, Move: &MoveEvent{Moves: m}}
+		if err := e.Validate(); err == nil {
+			t.Errorf("%+v: valid", m)
+		}
+	}
+	// Written to a journal and read back, it folds alike.
+	e := Event{Seq: 3, At: day(1), Kind: EventMove, Address: MovesAddress, Move: &MoveEvent{Moves: []Move{{From: "search.keep", To: "module.m.search.keep"}}}}
+	b, err := json.Marshal(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Event
+	if err := json.Unmarshal(b, &back); err != nil || !reflect.DeepEqual(back, e) {
+		t.Fatalf("round trip: %+v, %v", back, err)
+	}
+}

@@ -1,0 +1,7 @@
+api {
+  sandbox = true
+}
+
+module "dach" {
+  source = "./dach"
+}

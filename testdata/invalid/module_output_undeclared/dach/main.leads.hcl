@@ -1,0 +1,7 @@
+search "cto" {
+  keywords = "CTO"
+}
+
+output "ctos" {
+  value = search.cto
+}

@@ -1,0 +1,7 @@
+api {
+  sandbox = true
+}
+
+module "dach" {
+  source = "./cto.leads.hcl" # ERROR: Module source is not a folder
+}

@@ -1,0 +1,7 @@
+api {
+  sandbox = true
+}
+
+module "dach" {
+  source = "github.com/acme/personas//cto" # ERROR: leadsync reads modules from local folders only
+}
