@@ -141,6 +141,10 @@ type env struct {
 	// file already in the state: the import's people so far.
 	pendingIDs map[string][]string
 	pendingSet map[string]bool // the IDs of pendingIDs (importNames)
+	// watched lists, by track address, the people the track read before
+	// (Person.Tracked), by ID: its own record (trackPeople). Built on
+	// first use, in one pass over the people.
+	watched map[string][]*state.Person
 	// replaced counts, by enrich block, the enrichments an import of this
 	// plan replaces with its own (importReplaces): their places are free
 	// once apply records the import, before any call.
