@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
@@ -318,5 +319,41 @@ func TestTrackReadsWhoLeftTheNetworkAgain(t *testing.T) {
 	}
 	if want := "2 of 3 people due (every 30d); requests, no credits; 1 of them left the network (read again in case they came back); 1 read within 30d"; c.Detail != want {
 		t.Errorf("detail %q\nwant   %q", c.Detail, want)
+	}
+}
+
+// TestRefreshOnRerunUnderAFullLimit: with the limit used up, a search that
+// runs again may show the block's own people at a new company; each is
+// then enriched again (taking no new place), so the bound counts them.
+func TestRefreshOnRerunUnderAFullLimit(t *testing.T) {
+	f := newFixture()
+	s := f.search("search.cto", kw("CTO"))
+	f.ran("search.cto", t0.Add(-48*time.Hour), ids(1, 3)...)
+	e := f.enrich("contacts", []string{"search.cto"}, 3, 0)
+	e.RefreshOn = []string{"company"}
+	for _, id := range ids(1, 3) {
+		f.enriched(id, "enrich.contacts", t0.Add(-10*day))
+	}
+	o := f.opts()
+	o.Replace = []string{"search.cto"}
+	p := f.build(t, o)
+	if c := p.Change("enrich.contacts"); c.Calls != 0 || c.CallsMax != 3 {
+		t.Fatalf("before the rerun: %d..%d (%s); want up to 3: the rerun may show all three at a new company", c.Calls, c.CallsMax, c.Detail)
+	}
+	if p.Totals.EnrichmentsMax < 3 {
+		t.Errorf("totals %+v", p.Totals)
+	}
+	// The rerun: every one of them at a new company.
+	body, _ := json.Marshal(s.Request)
+	leads := make([]api.Lead, 0, 3)
+	for _, id := range ids(1, 3) {
+		l := lead(id)
+		l.Company = "Moved " + id
+		leads = append(leads, l)
+	}
+	f.apply(state.Event{At: t0.Add(-time.Minute), Kind: state.EventSearch, Address: s.Address, Search: &state.SearchEvent{
+		Generation: f.cfg.API.Generation, Request: body, RequestHash: state.RequestHash(f.cfg.API.Generation, body), Leads: leads}})
+	if c := f.build(t, f.opts()).Change("enrich.contacts"); c.Calls != 3 || c.CallsMax != 3 {
+		t.Errorf("after the rerun: %d..%d (%s), want 3", c.Calls, c.CallsMax, c.Detail)
 	}
 }
