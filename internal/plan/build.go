@@ -876,14 +876,15 @@ func (b *builder) ownedCap(e *config.Enrich, todo map[string]bool, searching boo
 		if todo != nil {
 			again = todo[o.p.ID]
 		} else {
-			again = e.Refresh > 0 && age >= e.Refresh || changedSinceEnriched(e, o.p) || len(e.RefreshOn) > 0 && mayChange(o.p)
+			// Cheapest first: changedSinceEnriched reads the history.
+			again = e.Refresh > 0 && age >= e.Refresh || len(e.RefreshOn) > 0 && (mayChange(o.p) || changedSinceEnriched(e, o.p))
 		}
 		freed := other > 0 && age >= other
 		for _, x := range otherOn {
 			if freed {
 				break
 			}
-			freed = changedSinceEnriched(x, o.p) || mayChange(o.p)
+			freed = mayChange(o.p) || changedSinceEnriched(x, o.p)
 		}
 		if again || freed {
 			n++
@@ -977,7 +978,7 @@ func (b *builder) countByRead(people []*state.Person) (read, rest int) {
 // readNow reports whether a read of this run (a track's or a profile
 // block's) reads p.
 func (b *builder) readNow(p *state.Person) bool {
-	return b.tracked[p] != "" || (p.Lead.PageName != "" && b.reads[api.PageKey(p.Lead.PageName)] != "")
+	return b.tracked[p] != "" || (len(b.reads) > 0 && p.Lead.PageName != "" && b.reads[api.PageKey(p.Lead.PageName)] != "")
 }
 
 // enrichDetail explains an enrich change; changing are the people a read

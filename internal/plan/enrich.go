@@ -142,8 +142,8 @@ type env struct {
 	pendingIDs map[string][]string
 	pendingSet map[string]bool // the IDs of pendingIDs (importNames)
 	// watched lists, by track address, the people the track read before
-	// (Person.Tracked), by ID: its own record (trackPeople). Built on
-	// first use, in one pass over the people.
+	// (Person.Tracked), in no order: its own record (trackPeople). Found
+	// with the owned people (findOwned) or on first use.
 	watched map[string][]*state.Person
 	// replaced counts, by enrich block, the enrichments an import of this
 	// plan replaces with its own (importReplaces): their places are free
@@ -442,9 +442,20 @@ func (v *env) settle() {
 // learn, it teaches the exclude blocks every person's company domain.
 func (v *env) findOwned(learn bool) map[string]*ownedPeople {
 	owned := map[string]*ownedPeople{}
+	var watched map[string][]*state.Person
+	if len(v.cfg.Tracks) > 0 && v.watched == nil {
+		// The same pass finds the tracks' records (watchedBy).
+		watched = map[string][]*state.Person{}
+		defer func() { v.watched = watched }()
+	}
 	for _, p := range v.st.People {
 		if learn {
 			learnPerson(v.excl, p)
+		}
+		if watched != nil {
+			for a := range p.Tracked {
+				watched[a] = append(watched[a], p)
+			}
 		}
 		if p.Enrichment == nil || v.gone[p] {
 			continue

@@ -47,7 +47,7 @@ func (b *builder) tracks() {
 type trackCount struct {
 	people, due, fresh, noPage, byProfile, byTrack, excluded int
 	// former are the people of its record its sources hold no more
-	// (among people); left those due whom the last read found gone from
+	// (among people, after its sources' people, by ID); left those due whom the last read found gone from
 	// the network (among due).
 	former, left int
 	next         time.Time // when the next read falls due, among the fresh
@@ -199,27 +199,29 @@ func (v *env) trackPeople(t *config.Track) (out []*state.Person, former int) {
 			}
 		}
 	}
+	n := len(out)
 	for _, p := range v.watchedBy(t.Address) {
 		if !seen[p] && !v.gone[p] {
 			seen[p] = true
 			out = append(out, p)
-			former++
 		}
 	}
-	return out, former
+	slices.SortFunc(out[n:], func(x, y *state.Person) int { return strings.Compare(x.ID, y.ID) })
+	return out, len(out) - n
 }
 
-// watchedBy returns the people the track at addr read before, by ID.
+// watchedBy returns the people the track at addr read before, in no
+// order: the people of the state with its entry in Person.Tracked.
 func (v *env) watchedBy(addr string) []*state.Person {
+	if v.ownedDone != nil {
+		<-v.ownedDone // findOwned finds them too
+	}
 	if v.watched == nil {
 		v.watched = map[string][]*state.Person{}
 		for _, p := range v.st.People {
 			for a := range p.Tracked {
 				v.watched[a] = append(v.watched[a], p)
 			}
-		}
-		for _, ps := range v.watched {
-			slices.SortFunc(ps, func(x, y *state.Person) int { return strings.Compare(x.ID, y.ID) })
 		}
 	}
 	return v.watched[addr]
