@@ -688,7 +688,7 @@ func (b *builder) limitBound(e *config.Enrich, bp blockPeople, changing []*state
 	}
 	held := len(b.v.st.UnknownBy(e.Address))
 	places := max(e.Limit-b.v.ownedBy(e.Address)-held-b.v.erasedBy(e.Address), 0)
-	return b.ownedCap(e, todoSet, b.runningAllOf()) + held + places
+	return b.ownedCap(e, todoSet, b.searchesRun()) + held + places
 }
 
 // enrichChange is the change of enrich block e: certain are the people it
@@ -893,8 +893,8 @@ func (b *builder) ownedCap(e *config.Enrich, todo map[string]bool, searching boo
 	return n
 }
 
-// runningAllOf reports whether a search or profile of the plan runs.
-func (b *builder) runningAllOf() bool {
+// searchesRun reports whether a search or profile of the plan runs.
+func (b *builder) searchesRun() bool {
 	for _, n := range b.running {
 		if n > 0 {
 			return true
