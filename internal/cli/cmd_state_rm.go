@@ -25,9 +25,11 @@ is lost). The next plan shows the block as new again.
 A block's address (search.cto) or a module's (module.dach) removes every
 search and profile record inside it.
 
-track.<name> forgets when the track read its people, so that the next plan
-finds them due again (a person a profile block or another track read
-within its every stays read); their history and status are kept.
+track.<name> forgets the track's record: when it read its people, so that
+the next plan finds its sources' people due again (a person a profile
+block or another track read within its every stays read), and who it read
+at all, so that it no longer watches the people its sources hold no more;
+their history and status are kept.
 
 person.<id> removes a person entirely, with their enrichment; a search that
 finds them again brings them back. For an erasure request use leadsync
@@ -73,7 +75,7 @@ func runStateRm(f *Factory, a *arguments.StateRm) error {
 		case "import":
 			fmt.Fprintf(f.IO.Out, "Removed %s (its %s leave the exports that list it; people and their e-mails are kept)\n", r.Address, textfmt.Plural(r.Leads, "person"))
 		case "track":
-			fmt.Fprintf(f.IO.Out, "Removed %s: its reads of %s are forgotten, so the next plan finds them due again (unless a profile block or another track read them within its every); their history is kept\n", r.Address, textfmt.Plural(r.Leads, "person"))
+			fmt.Fprintf(f.IO.Out, "Removed %s: its reads of %s are forgotten, so the next plan finds its sources' people due again (unless a profile block or another track read them within its every) and no longer watches those its sources hold no more; their history is kept\n", r.Address, textfmt.Plural(r.Leads, "person"))
 		case "person":
 			fmt.Fprintf(f.IO.Out, "Removed %s and their enrichment\n", r.Address)
 		}
