@@ -243,12 +243,8 @@ func (p *Person) ChangedSinceEnriched(field string) bool {
 	case DriftTitle:
 		had = p.Enrichment.Result.Title
 	}
-	for i := len(p.History) - 1; i >= 0; i-- {
-		d := p.History[i]
-		if !d.At.After(p.Enrichment.EnrichedAt) {
-			break
-		}
-		if d.Field == field && (had == "" || !strings.EqualFold(d.After, had)) {
+	for _, d := range p.History {
+		if d.Field == field && d.At.After(p.Enrichment.EnrichedAt) && (had == "" || !strings.EqualFold(d.After, had)) {
 			return true
 		}
 	}
