@@ -66,6 +66,9 @@ type scriptSandbox struct {
 //	drift-truth TRACK ENRICH the people TRACK read since the sandbox left epoch 0 show exactly
 //	                         the changes the sandbox made, and ENRICH enriched again exactly
 //	                         those of its contacts whose company changed (see cmdDriftTruth)
+//	dropped-truth TRACK SEARCH the people TRACK read who are no longer in SEARCH's last run
+//	                         were read after it and show the sandbox's job changes; sets
+//	                         DROPPED_NAME to one of them with a job change (see cmdDroppedTruth)
 func TestScripts(t *testing.T) {
 	testscript.Run(t, scriptParams())
 }
@@ -99,6 +102,7 @@ func scriptParams() testscript.Params {
 			"within-plan":     cmdWithinPlan,
 			"split-truth":     cmdSplitTruth,
 			"drift-truth":     cmdDriftTruth,
+			"dropped-truth":   cmdDroppedTruth,
 			"csv-env":         cmdCSVEnv,
 			"csv-cut":         cmdCSVCut,
 		},
@@ -529,4 +533,77 @@ func cmdDriftTruth(ts *testscript.TestScript, neg bool, args []string) {
 		}
 	}
 	fmt.Fprintf(ts.Stdout(), "tracked=%d job_changes=%d left=%d private=%d enriched_again=%d\n", tracked, jobs, left, private, again)
+}
+
+// cmdDroppedTruth checks that the track TRACK keeps watching the people who
+// dropped out of SEARCH: for a script that read SEARCH's people at epoch 0,
+// moved the sandbox on, ran SEARCH again and then read TRACK's people,
+// each person TRACK read before who is not among SEARCH's leads now was
+// read by TRACK after that run, and their job (title, company) in state is
+// the sandbox's now; those the sandbox moved to another job have a drift
+// by TRACK. It fails when nobody dropped out or nobody of them changed
+// jobs (the script would prove nothing), sets DROPPED_NAME to the full name
+// of the first of them (by page name) with a job change, and prints
+// dropped=N job_changes=N.
+func cmdDroppedTruth(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: dropped-truth TRACK SEARCH")
+	}
+	track, search := args[0], args[1]
+	st, err := loadState(ts.MkAbs("."), ts.Getenv("LEADSYNC_PG_CONN_STR"), ts.Getenv(testBackendEnv))
+	ts.Check(err)
+	rec := st.Searches[search]
+	if rec == nil {
+		ts.Fatalf("the state holds no run of %s", search)
+	}
+	inSearch := map[string]bool{}
+	for _, id := range rec.LeadIDs {
+		inSearch[id] = true
+	}
+	now := map[string]sandbox.Job{} // the job of each person the sandbox moved, now
+	for _, c := range scriptSB(ts).srv.Changes() {
+		if c.Kind == sandbox.DriftJob {
+			now[strings.ToLower(c.PageName)] = c.After
+		}
+	}
+	var dropped []*state.Person
+	for _, p := range st.People {
+		if _, ok := p.Tracked[track]; ok && !inSearch[p.ID] {
+			dropped = append(dropped, p)
+		}
+	}
+	slices.SortFunc(dropped, func(a, b *state.Person) int { return strings.Compare(a.Lead.PageName, b.Lead.PageName) })
+	jobs, name := 0, ""
+	for _, p := range dropped {
+		if at := p.Tracked[track]; !at.After(rec.RanAt) {
+			ts.Fatalf("%s dropped out of %s (run %s) but %s last read them %s: not watched", p.Lead.PageName, search,
+				rec.RanAt.Format(time.RFC3339), track, at.Format(time.RFC3339))
+		}
+		job, moved := now[strings.ToLower(p.Lead.PageName)]
+		if !moved {
+			continue
+		}
+		if p.Status != "" {
+			continue // gone or private since: no job to compare
+		}
+		if p.Lead.Title != job.Title || p.Lead.Company != job.Company {
+			ts.Fatalf("%s is %s at %s now; state holds %s at %s", p.Lead.PageName, job.Title, job.Company, p.Lead.Title, p.Lead.Company)
+		}
+		seen := false
+		for _, d := range p.History {
+			seen = seen || d.By == track && d.JobField()
+		}
+		if !seen {
+			ts.Fatalf("%s changed jobs; %s recorded no change of them", p.Lead.PageName, track)
+		}
+		jobs++
+		if name == "" {
+			name = p.Lead.FullName
+		}
+	}
+	if len(dropped) == 0 || jobs == 0 {
+		ts.Fatalf("%d people dropped out of %s, %d of them changed jobs: the script proves nothing", len(dropped), search, jobs)
+	}
+	ts.Setenv("DROPPED_NAME", name)
+	fmt.Fprintf(ts.Stdout(), "dropped=%d job_changes=%d\n", len(dropped), jobs)
 }

@@ -12,10 +12,11 @@ func newStateListCmd(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "list [PREFIX...]",
 		Short: "List the addresses in the state",
-		Long: `List prints one address per line: searches, then profiles, then people as
-person.<id>. With prefixes, only the addresses that start with one of them.
---json prints them as one object: format_version and addresses, each with
-its address and kind (search, profile or person).`,
+		Long: `List prints one address per line: searches, then profiles, imports and
+tracks, then people as person.<id>. With prefixes, only the addresses that
+start with one of them. --json prints them as one object: format_version
+and addresses, each with its address and kind (search, profile, import,
+track or person).`,
 		Example: `  leadsync state list
   leadsync state list search.cto
   leadsync state list --no-people

@@ -16,7 +16,7 @@ func newStateRmCmd(f *Factory) *cobra.Command {
 	var fl arguments.StateRmFlags
 	cmd := &cobra.Command{
 		Use:   "rm ADDRESS...",
-		Short: "Remove searches, profiles or people from the state",
+		Short: "Remove searches, profiles, imports, tracks or people from the state",
 		Long: `Rm removes records from the state, as if their blocks had been removed
 from the configuration: a search's or profile's people leave the exports
 that list it, but the people and their enrichments stay (nothing paid for
@@ -25,6 +25,12 @@ is lost). The next plan shows the block as new again.
 A block's address (search.cto) or a module's (module.dach) removes every
 search and profile record inside it.
 
+track.<name> forgets the track's record: when it read its people, so that
+the next plan finds its sources' people due again (a person a profile
+block or another track read within its every stays read), and who it read
+at all, so that it no longer watches the people its sources hold no more;
+their history and status are kept.
+
 person.<id> removes a person entirely, with their enrichment; a search that
 finds them again brings them back. For an erasure request use leadsync
 forget, which also keeps them out from then on.
@@ -32,6 +38,7 @@ forget, which also keeps them out from then on.
 Rm takes the state lock, and the state before is kept as <state>.backup.`,
 		Example: `  leadsync state rm 'search.cto["Berlin"]'
   leadsync state rm profile.founder search.old
+  leadsync state rm track.champions
   leadsync state rm person.123456.a1b2c3`,
 		ValidArgsFunction: completeStateAddresses(f, 0),
 	}
@@ -67,6 +74,8 @@ func runStateRm(f *Factory, a *arguments.StateRm) error {
 			fmt.Fprintf(f.IO.Out, "Removed %s (the person and their enrichment are kept)\n", r.Address)
 		case "import":
 			fmt.Fprintf(f.IO.Out, "Removed %s (its %s leave the exports that list it; people and their e-mails are kept)\n", r.Address, textfmt.Plural(r.Leads, "person"))
+		case "track":
+			fmt.Fprintf(f.IO.Out, "Removed %s: its reads of %s are forgotten, so the next plan finds its sources' people due again (unless a profile block or another track read them within its every) and no longer watches those its sources hold no more; their history is kept\n", r.Address, textfmt.Plural(r.Leads, "person"))
 		case "person":
 			fmt.Fprintf(f.IO.Out, "Removed %s and their enrichment\n", r.Address)
 		}

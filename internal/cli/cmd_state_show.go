@@ -12,13 +12,16 @@ func newStateShowCmd(f *Factory) *cobra.Command {
 	var fl arguments.StateShowFlags
 	cmd := &cobra.Command{
 		Use:   "show ADDRESS",
-		Short: "Show one search, profile or person in the state",
+		Short: "Show one search, profile, import, track or person in the state",
 		Long: `Show prints everything the state holds for one address: a search's request,
-when it ran and the people it found; a profile read; or a person
-(person.<id>) with their lead fields, enrichment and profile. People's
-personal data is printed only here, when asked for by address.`,
+when it ran and the people it found; a profile read; an import's file and
+people; a track's people, when it last read each, what it saw change and
+who left the network or is private; or a person (person.<id>) with their
+lead fields, enrichment, profile and history. People's personal data is
+printed only here, when asked for by address.`,
 		Example: `  leadsync state show 'search.cto["Berlin"]'
   leadsync state show profile.founder
+  leadsync state show track.champions
   leadsync state show person.123456.a1b2c3 --json`,
 		ValidArgsFunction: completeStateAddresses(f, 1),
 	}

@@ -92,6 +92,8 @@ func TestStateCommandsGolden(t *testing.T) {
 		{"state-show-person-left", []string{"state", "show", "person.102.bb"}},
 		{"state-show-person-profile", []string{"state", "show", "person.page:Max_Mustermann"}},
 		{"state-show-profile-json", []string{"state", "show", "--json", "profile.founder"}},
+		{"state-show-track", []string{"state", "show", "track.champions"}},
+		{"state-show-track-json", []string{"state", "show", "--json", "track.champions"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			code, out, errOut := runIn(t, dir, tt.args...)
@@ -191,6 +193,42 @@ func TestStateRm(t *testing.T) {
 	}
 	if _, err := os.Stat(store.LockPath()); !os.IsNotExist(err) {
 		t.Errorf("lock left behind: %v", err)
+	}
+}
+
+// TestStateRmTrack: state rm track.X forgets when the track read its
+// people, and says so: the track leaves state list, its people have no
+// read time left (so the next plan finds them due), their history and
+// status stay; a person a profile block read keeps that read.
+func TestStateRmTrack(t *testing.T) {
+	dir, store := stateTestDir(t)
+	code, out, errOut := runIn(t, dir, "state", "rm", "track.champions")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	golden.Check(t, filepath.Join("testdata", "state", "state-rm-track.golden"), []byte(out))
+	s, err := store.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k := s.Kind("track.champions"); k != "" {
+		t.Errorf("track.champions is still a %s in state", k)
+	}
+	for _, id := range []string{"101.aa", "102.bb"} {
+		p := s.People[id]
+		if p.Tracked != nil || p.Checked() != nil || len(p.History) == 0 {
+			t.Errorf("%s after rm: tracked %v, checked %v, history %d; want no read time and the history kept", id, p.Tracked, p.Checked(), len(p.History))
+		}
+	}
+	if s.People["102.bb"].Status != state.StatusLeft {
+		t.Errorf("Bob's status %q: a removed track's record keeps what was found", s.People["102.bb"].Status)
+	}
+	if s.People["page:Max_Mustermann"].Checked() == nil {
+		t.Error("the profile block's read of the founder was forgotten with the track")
+	}
+	code, out, _ = runIn(t, dir, "state", "list", "--no-people")
+	if code != 0 || strings.Contains(out, "track.") {
+		t.Errorf("state list after rm (exit %d):\n%s", code, out)
 	}
 }
 

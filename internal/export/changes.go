@@ -177,14 +177,14 @@ func matchPerson(cfg *config.Config, sh *config.Sheet, p *state.Person) (bool, e
 
 // whereStatus is person.validationStatus in a sheet's where: the
 // service's word (valid, catch all, empty), not the sheet's "not found";
-// FormerEmployer for an e-mail of a former employer; "" when never
-// enriched.
+// FormerEmployer for an e-mail of a former employer, LeftNetwork for one
+// of someone who left the network; "" when never enriched.
 func whereStatus(p *state.Person) string {
 	switch {
 	case p.Enrichment == nil:
 		return ""
-	case p.EmailStale():
-		return FormerEmployer
+	case p.EmailNotCurrent() != "":
+		return p.EmailNotCurrent()
 	case p.Enrichment.Result.ValidationStatus == "":
 		return api.StatusEmpty
 	}

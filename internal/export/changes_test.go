@@ -133,3 +133,65 @@ func TestSheetWhereAndStaleEmails(t *testing.T) {
 		t.Errorf("rows:\n got %q\nwant %q", got, want)
 	}
 }
+
+// TestLeftNetworkEmailNotCurrent: the e-mail of someone whose profile a
+// read found gone after their enrichment is never shown as current, in
+// either format: the e-mail cell is empty, the e-mail status says "left
+// the network", the company and its domain (the last known) stay; the
+// changes sheet shows no current e-mail for them; a where reads the same
+// status; the Summary counts the e-mail. An e-mail found after they left
+// (an import of another tool's newer list) is current again.
+func TestLeftNetworkEmailNotCurrent(t *testing.T) {
+	for _, path := range []string{"x.xlsx", "x.csv"} {
+		t.Run(path, func(t *testing.T) {
+			dir := t.TempDir()
+			people := &config.Sheet{Name: "People", From: []string{berlin}, Dedupe: true, Columns: []string{"pageName", "company", "email", "validationStatus", "companyDomain"}}
+			changes := &config.Sheet{Name: "Job changes", Changes: []string{"track.champions"}}
+			gone := &config.Sheet{Name: "Gone", From: []string{berlin}, Dedupe: true, Columns: []string{"pageName"},
+				Where: whereExpr(t, `person.validationStatus == "left the network"`), WhereFields: []string{"validationStatus"}}
+			cfg, st := fixture(path, people, changes, gone)
+			cfg.Dir = dir
+			// Siobhán, enriched at t1, left the network a day later.
+			left := t1.Add(24 * time.Hour)
+			p := st.People["n-2"]
+			p.Enrichment.Result.CompanyDomain = "oreilly.example"
+			p.Status, p.StatusSince = state.StatusLeft, &left
+			p.History = []state.Drift{{Field: state.DriftStatus, Before: "public", After: state.StatusLeft, At: left, By: "track.champions", Call: state.CallTrack}}
+			sheet := func(name string) [][]string {
+				t.Helper()
+				if _, err := writeExports(cfg, st, Options{Now: fixedNow}); err != nil {
+					t.Fatal(err)
+				}
+				if path == "x.xlsx" {
+					return rows(t, openXLSX(t, filepath.Join(dir, path)), name)
+				}
+				file := map[string]string{"People": "x-people.csv", "Job changes": "x-job-changes.csv", "Gone": "x-gone.csv", "Summary": "x.summary.csv"}[name]
+				return readCSV(t, filepath.Join(dir, file), false)
+			}
+			if got, want := sheet("People")[2], []string{"Siobhan_OConnor", "O'Reilly & Sons", "", LeftNetwork, "oreilly.example"}; !reflect.DeepEqual(got, want) {
+				t.Errorf("her row %q, want %q", got, want)
+			}
+			ch := sheet("Job changes")
+			if len(ch) != 2 || ch[1][1] != "status" || ch[1][3] != "left the network" || ch[1][6] != "" {
+				t.Errorf("the changes sheet %q: want her status change with no current e-mail", ch)
+			}
+			if g := sheet("Gone"); len(g) != 2 || g[1][0] != "Siobhan_OConnor" {
+				t.Errorf("where validationStatus == \"left the network\": %q", g)
+			}
+			summary := map[string]string{}
+			for _, r := range sheet("Summary") {
+				if len(r) > 1 {
+					summary[r[0]] = r[1]
+				}
+			}
+			if summary["E-mail of someone who left"] != "1" || summary["Left the network"] != "1" {
+				t.Errorf("Summary: %q", summary)
+			}
+			// Another tool found her e-mail after she left: current again.
+			p.Enrichment.EnrichedAt = left.Add(time.Hour)
+			if got := sheet("People")[2]; got[2] != "s@oreilly.example" || got[3] != "catch all" {
+				t.Errorf("an e-mail found after she left: %q", got)
+			}
+		})
+	}
+}

@@ -114,15 +114,16 @@ func columnFor(name, tmpl string) (column, error) {
 	// columns after these show what the state knows beyond the fields.
 	switch name {
 	case "email":
-		// The e-mail of a former employer is never shown as current.
+		// An e-mail that is not current (of a former employer, of someone
+		// who left the network) is never shown as current.
 		return text(func(p *state.Person) string { return p.CurrentEmail() }), nil
 	case "validationStatus":
 		return text(func(p *state.Person) string {
 			switch {
 			case p.Enrichment == nil:
 				return ""
-			case p.EmailStale():
-				return FormerEmployer
+			case p.EmailNotCurrent() != "":
+				return p.EmailNotCurrent()
 			}
 			return StatusText(p.Enrichment.Result.ValidationStatus)
 		}), nil
@@ -340,7 +341,13 @@ const NotFound = "not found"
 // FormerEmployer is the validation status shown for a person whose
 // company changed after their enrichment: their e-mail and domain are
 // the old employer's, kept in the history and never shown as current.
-const FormerEmployer = "former employer"
+const FormerEmployer = state.EmailFormerEmployer
+
+// LeftNetwork is the validation status shown for a person whose profile
+// a read found gone after their enrichment: their e-mail is kept and
+// never shown as current (their company and its domain, the last known,
+// stay).
+const LeftNetwork = state.EmailLeftNetwork
 
 func StatusText(status string) string {
 	if status == api.StatusEmpty || status == "" {

@@ -33,8 +33,10 @@
 //
 // A sheet with changes lists one row per change of people's histories
 // (changes.go) instead of people; a sheet's where keeps the people for whom
-// it holds, reading the same values as the cells. The e-mail of a former
-// employer (state.Person.EmailStale) is never shown as current.
+// it holds, reading the same values as the cells. An e-mail that is not
+// current (state.Person.EmailNotCurrent: of a former employer, or of
+// someone who left the network) is never shown as current: its cell is
+// empty and the validation status says why.
 //
 // Files are written under a temporary name in their folder and renamed into
 // place only when complete.

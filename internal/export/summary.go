@@ -308,10 +308,11 @@ func timeOrNil(t *time.Time) any {
 // driftCounts counts the distinct people of the export by what their
 // history holds (a change of title, company, location or e-mail) and by
 // what the last profile read found (gone, private), with the people whose
-// e-mail belongs to a former employer; no rows when none of them changed.
+// e-mail is not current (of a former employer, of someone who left the
+// network); no rows when none of them changed.
 func (j *job) driftCounts() []sumRow {
 	byField := map[string]int{}
-	var changes, left, private, stale int
+	var changes, left, private, stale, leftEmails int
 	seen := map[*state.Person]bool{}
 	for _, s := range j.sheets {
 		for _, p := range s.rows.people {
@@ -333,8 +334,11 @@ func (j *job) driftCounts() []sumRow {
 			case state.StatusPrivate:
 				private++
 			}
-			if p.EmailStale() {
+			switch p.EmailNotCurrent() {
+			case FormerEmployer:
 				stale++
+			case LeftNetwork:
+				leftEmails++
 			}
 		}
 	}
@@ -349,6 +353,7 @@ func (j *job) driftCounts() []sumRow {
 		{stylePlain, []any{"Left the network", left, "the last profile read found the page name gone"}},
 		{stylePlain, []any{"Private profile", private, "the last profile read found the profile private"}},
 		{stylePlain, []any{"E-mail of a former employer", stale, "the company changed after the enrichment: the e-mail is not shown as current"}},
+		{stylePlain, []any{"E-mail of someone who left", leftEmails, "the profile was found gone after the enrichment: the e-mail is not shown as current"}},
 	}
 	return append(rows, sumRow{stylePlain, []any{"Changes in all", changes, "every change recorded in the history of these people"}})
 }

@@ -559,21 +559,26 @@ func (b *builder) enriches() {
 	for i, e := range blocks {
 		bp, certain := people[i], certains[i]
 		src := b.runningSources(e)
+		// People who may qualify once a call of this run changes them:
+		// those a read of this run reads or an import of this plan names,
+		// and up to what the running sources bring of the rest.
+		readFlips, restFailing := b.countByRead(bp.failing)
 		// refresh_on: people enriched before whose company (or title) a
-		// read of this run may find changed: up to that many enrichments
+		// call of this run may find changed: up to that many enrichments
 		// again, known only once the reads are in.
-		changing := b.mayChange(e, bp.fresh)
+		changing, restFresh := b.mayChange(e, bp.fresh)
+		flips := readFlips + u.flips(restFailing+len(restFresh))
 		// When no source of the plan runs, no import brings anyone new and
-		// no read may show a change, nothing apply learns can change who
+		// no call may show a change, nothing apply learns can change who
 		// is enriched: the bound is the certain count itself.
 		bound := len(certain)
-		if u.runningAll > 0 || src.people > 0 || len(changing) > 0 {
-			bound = b.enrichBound(e, bp, changing, len(certain), src.people, u.flips(len(bp.failing)))
+		if u.runningAll > 0 || src.people > 0 || len(changing) > 0 || flips > 0 {
+			bound = b.enrichBound(e, bp, changing, len(certain), src.people, flips)
 		}
-		u.add(bp, changing, src.addrs, bound)
+		u.add(bp, changing, restFresh, flips, src.addrs, bound)
 		b.add(b.enrichChange(e, bp, certain, bound, src.addrs, len(changing)))
 	}
-	b.enrichMax = u.bound()
+	b.enrichMax = u.bound(b)
 }
 
 // enrichPeople gathers the people of each selected enrich block's sources
@@ -644,9 +649,15 @@ func (b *builder) runningSources(e *config.Enrich) sourcesRunning {
 //
 //   - every source that runs may bring up to its bound of people (300 or
 //     max_results per search, 1 per profile, the new people of an import);
-//   - known people who fail where now may pass; at most as many as all
-//     running sources bring;
-//   - every person a read may show changed may be enriched again;
+//   - known people who fail where now (or have no page name, or left the
+//     network) may qualify once a call of this run changes them: every one
+//     a read of this run reads (a track's or a profile block's: a new job,
+//     a profile back) or an import of this plan names, and, at most as
+//     many as all running sources bring, those a search that runs may
+//     find with another lead;
+//   - with refresh_on, every person a read may show changed may be
+//     enriched again, and so may, within the same allowance of the
+//     running sources, the others it enriched;
 //   - with a limit, the block may enrich no more than the people it owns
 //     and may refresh, plus its free places, plus the people other blocks
 //     could take from it by enriching them again (each of those frees a
@@ -681,7 +692,7 @@ func (b *builder) limitBound(e *config.Enrich, bp blockPeople, changing []*state
 	}
 	held := len(b.v.st.UnknownBy(e.Address))
 	places := max(e.Limit-b.v.ownedBy(e.Address)-held-b.v.erasedBy(e.Address), 0)
-	return b.ownedCap(e, todoSet) + held + places
+	return b.ownedCap(e, todoSet, b.searchesRun()) + held + places
 }
 
 // enrichChange is the change of enrich block e: certain are the people it
@@ -746,24 +757,27 @@ type enrichUnion struct {
 	runningAll int            // the most people all running sources bring
 	shared     bool           // several blocks: count through the sets
 	todo       map[string]bool
-	failing    map[string]bool
-	todoN      int             // one block: its todo and changing
-	failingN   int             // one block: its failing
-	sources    map[string]bool // the running sources of any block
-	sumMax     int             // the sum of the blocks' bounds
+	failing    map[*state.Person]bool
+	fresh      map[*state.Person]bool // enriched people a search may show changed (refresh_on)
+	todoN      int                    // one block: its todo and changing
+	flipsN     int                    // one block: its flips (failing, refresh_on)
+	sources    map[string]bool        // the running sources of any block
+	sumMax     int                    // the sum of the blocks' bounds
 }
 
 func newEnrichUnion(running, importNew map[string]int, shared bool) *enrichUnion {
 	u := &enrichUnion{running: running, importNew: importNew, shared: shared,
-		todo: map[string]bool{}, failing: map[string]bool{}, sources: map[string]bool{}}
+		todo: map[string]bool{}, failing: map[*state.Person]bool{}, fresh: map[*state.Person]bool{}, sources: map[string]bool{}}
 	for _, n := range running {
 		u.runningAll += n
 	}
 	return u
 }
 
-// flips is how many of a block's failing people may come to pass where:
-// none when no source of the plan runs, at most as many as they bring.
+// flips is how many of a block's people no read reads (failing, or
+// enriched and watched by refresh_on) a search may change so that they
+// are enriched: none when no source of the plan runs, at most as many as
+// they bring.
 func (u *enrichUnion) flips(failing int) int {
 	if u.runningAll == 0 {
 		return 0
@@ -772,8 +786,9 @@ func (u *enrichUnion) flips(failing int) int {
 }
 
 // add counts one block: its known people (to enrich, or that a read may
-// show changed), its running sources and its bound.
-func (u *enrichUnion) add(bp blockPeople, changing []*state.Person, runSources []string, bound int) {
+// show changed), the enriched people only a search may show changed
+// (restFresh), its flips, its running sources and its bound.
+func (u *enrichUnion) add(bp blockPeople, changing, restFresh []*state.Person, flips int, runSources []string, bound int) {
 	for _, a := range runSources {
 		u.sources[a] = true
 	}
@@ -785,10 +800,13 @@ func (u *enrichUnion) add(bp blockPeople, changing []*state.Person, runSources [
 			u.todo[p.ID] = true
 		}
 		for _, p := range bp.failing {
-			u.failing[p.ID] = true
+			u.failing[p] = true
+		}
+		for _, p := range restFresh {
+			u.fresh[p] = true
 		}
 	} else {
-		u.todoN, u.failingN = len(bp.todo)+len(changing), len(bp.failing)
+		u.todoN, u.flipsN = len(bp.todo)+len(changing), flips
 	}
 	u.sumMax += bound
 }
@@ -797,17 +815,28 @@ func (u *enrichUnion) add(bp blockPeople, changing []*state.Person, runSources [
 // enriched in this run (known people to enrich, known people who may come
 // to pass where, and what every running source and import may bring),
 // and never more than the blocks' bounds together.
-func (u *enrichUnion) bound() int {
-	union, failing := u.todoN, u.failingN
+func (u *enrichUnion) bound(b *builder) int {
+	union := u.todoN + u.flipsN
 	if u.shared {
-		union, failing = len(u.todo), 0
-		for id := range u.failing {
-			if !u.todo[id] {
-				failing++
+		union = len(u.todo)
+		read, rest := 0, 0
+		for p := range u.failing {
+			if !u.todo[p.ID] {
+				switch b.changedBy(p) {
+				case byRead:
+					read++
+				case bySearch:
+					rest++
+				}
 			}
 		}
+		for p := range u.fresh {
+			if !u.todo[p.ID] && !u.failing[p] {
+				rest++
+			}
+		}
+		union += read + u.flips(rest)
 	}
-	union += min(failing, u.runningAll)
 	for a := range u.sources {
 		union += u.running[a] + u.importNew[a]
 	}
@@ -817,47 +846,143 @@ func (u *enrichUnion) bound() int {
 // ownedCap bounds the calls of e on people it already enriched: each may
 // be enriched again by e when stale for e (and, with todo given, among
 // todo), or enriched again by another block when stale for that one, which
-// frees one of e's places. Either way a person accounts for one call of e
-// at most.
-func (b *builder) ownedCap(e *config.Enrich, todo map[string]bool) int {
+// frees one of e's places. Stale includes refresh_on: a field of it that
+// changed since the enrichment, or that a call of this run may change (a
+// read of this run reads them or an import names them; with searching, a
+// search that runs may find them). Either way a person accounts for one
+// call of e at most. The people whose enrichment an import of this plan
+// replaces are e's no more.
+func (b *builder) ownedCap(e *config.Enrich, todo map[string]bool, searching bool) int {
 	other := time.Duration(0) // the shortest refresh of any other block
+	var otherOn []*config.Enrich
 	for _, o := range b.cfg.Enriches {
-		if o != e && o.Refresh > 0 && (other == 0 || o.Refresh < other) {
+		if o == e {
+			continue
+		}
+		if o.Refresh > 0 && (other == 0 || o.Refresh < other) {
 			other = o.Refresh
 		}
+		if len(o.RefreshOn) > 0 {
+			otherOn = append(otherOn, o)
+		}
+	}
+	mayChange := func(p *state.Person) bool {
+		by := b.changedBy(p)
+		return by == byRead || searching && by == bySearch
 	}
 	n := 0
 	for o := range b.v.ownedList(e.Address).all {
+		if b.v.replacedSet[o.p] {
+			continue
+		}
 		age := b.now.Sub(o.at)
-		again := e.Refresh > 0 && age >= e.Refresh
+		var again bool
 		if todo != nil {
 			again = todo[o.p.ID]
+		} else {
+			// Cheapest first: changedSinceEnriched reads the history.
+			again = e.Refresh > 0 && age >= e.Refresh || len(e.RefreshOn) > 0 && (mayChange(o.p) || changedSinceEnriched(e, o.p))
 		}
-		if again || (other > 0 && age >= other) {
+		freed := other > 0 && age >= other
+		for _, x := range otherOn {
+			if freed {
+				break
+			}
+			freed = mayChange(o.p) || changedSinceEnriched(x, o.p)
+		}
+		if again || freed {
 			n++
 		}
 	}
 	return n
 }
 
+// searchesRun reports whether a search or profile of the plan runs.
+func (b *builder) searchesRun() bool {
+	for _, n := range b.running {
+		if n > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // mayChange returns the people of fresh (enriched, not due) whose change
-// of a field of e's refresh_on a read of this run may find: those a track
-// or a profile block reads. A search that runs may find changes too; its
-// people are bounded with the search's own.
-func (b *builder) mayChange(e *config.Enrich, fresh []*state.Person) []*state.Person {
+// of a field of e's refresh_on a call of this run may find: those a read
+// of this run reads or an import of this plan names (read), and the
+// others, whom a search that runs may find changed (rest: at most as many
+// as the running sources bring, which the caller bounds).
+func (b *builder) mayChange(e *config.Enrich, fresh []*state.Person) (read, rest []*state.Person) {
 	if len(e.RefreshOn) == 0 {
-		return nil
+		return nil, nil
 	}
-	var out []*state.Person
-	for _, p := range fresh {
-		if p.Status == state.StatusLeft {
-			continue
-		}
-		if b.tracked[p] != "" || (p.Lead.PageName != "" && b.reads[api.PageKey(p.Lead.PageName)] != "") {
-			out = append(out, p)
+	return b.byRead(fresh)
+}
+
+// What may change a person in this run (changedBy).
+const (
+	byNone   = iota // nothing: left the network, and no read reads them
+	byRead          // a read of this run or an import of this plan
+	bySearch        // only a search that runs
+)
+
+// changedBy tells what of this run may change p: a read of a track or a
+// profile block that reads them (any change: a new job, a profile back
+// from private or gone), an import of this plan that names them (it fills
+// in what the state lacks of them), or else only a search that runs. A
+// search or an import shows no profile, so nothing but a read changes
+// someone who left the network.
+func (b *builder) changedBy(p *state.Person) int {
+	switch {
+	case b.readNow(p):
+		return byRead
+	case p.Status == state.StatusLeft:
+		return byNone
+	case b.v.importNames(p):
+		return byRead
+	}
+	return bySearch
+}
+
+// byRead splits people by changedBy: those a read or an import of this
+// run changes, and those only a search may.
+func (b *builder) byRead(people []*state.Person) (read, rest []*state.Person) {
+	for _, p := range people {
+		switch b.changedBy(p) {
+		case byRead:
+			read = append(read, p)
+		case bySearch:
+			rest = append(rest, p)
 		}
 	}
-	return out
+	return read, rest
+}
+
+// countByRead counts what byRead would return, without the lists: cheap
+// when nothing of this run reads anyone.
+func (b *builder) countByRead(people []*state.Person) (read, rest int) {
+	quiet := len(b.tracked) == 0 && len(b.reads) == 0 && len(b.v.pendingIDs) == 0
+	for _, p := range people {
+		by := bySearch
+		if !quiet {
+			by = b.changedBy(p)
+		} else if p.Status == state.StatusLeft {
+			by = byNone
+		}
+		switch by {
+		case byRead:
+			read++
+		case bySearch:
+			rest++
+		}
+	}
+	return read, rest
+}
+
+// readNow reports whether a read of this run (a track's or a profile
+// block's) reads p.
+func (b *builder) readNow(p *state.Person) bool {
+	return b.tracked[p] != "" || (len(b.reads) > 0 && p.Lead.PageName != "" && b.reads[api.PageKey(p.Lead.PageName)] != "")
 }
 
 // enrichDetail explains an enrich change; changing are the people a read

@@ -99,9 +99,13 @@ func (v *env) count(bp *blockPeople, e *config.Enrich, l look, addr string, wher
 	if !l.needs {
 		if l.enriched {
 			bp.enriched++
-			if len(e.RefreshOn) > 0 { // only refresh_on reads them (mayChange)
-				bp.fresh = append(bp.fresh, p)
-			}
+		}
+		switch {
+		case p.Status == state.StatusLeft && l.page && v.stale(e, p):
+			// A read of this run may find them back.
+			bp.failing = append(bp.failing, p)
+		case l.enriched && len(e.RefreshOn) > 0: // only refresh_on reads them (mayChange)
+			bp.fresh = append(bp.fresh, p)
 		}
 		return nil
 	}

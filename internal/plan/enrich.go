@@ -140,6 +140,16 @@ type env struct {
 	// pendingIDs are, for each import of this plan, the people of its
 	// file already in the state: the import's people so far.
 	pendingIDs map[string][]string
+	pendingSet map[string]bool // the IDs of pendingIDs (importNames)
+	// watched lists, by track address, the people the track read before
+	// (Person.Tracked), in no order: its own record (trackPeople). Found
+	// with the owned people (findOwned) or on first use.
+	watched map[string][]*state.Person
+	// replaced counts, by enrich block, the enrichments an import of this
+	// plan replaces with its own (importReplaces): their places are free
+	// once apply records the import, before any call.
+	replaced    map[string]int
+	replacedSet map[*state.Person]bool
 	// lookup asks the other workspaces for their enrichments; reuse holds
 	// the answers by lookup key, asked the keys asked about.
 	lookup ReuseLookup
@@ -263,7 +273,9 @@ type blockPeople struct {
 	// todo need enrichment and pass where, in order.
 	todo []*state.Person
 	// failing need enrichment but fail where now or have no page name; a
-	// search that runs may change their lead so that they qualify.
+	// call of this run may change their lead so that they qualify. People
+	// who left the network and would need an enrichment are among them: a
+	// read of this run may find them back.
 	failing []*state.Person
 	// fresh hold an enrichment that is not stale: a change seen in this
 	// run may make them due again (refresh_on).
@@ -306,6 +318,12 @@ func (v *env) needsEnrich(e *config.Enrich, p *state.Person) bool {
 		// only be refused.
 		return false
 	}
+	return v.stale(e, p)
+}
+
+// stale reports whether p holds no enrichment fresh for e: none, one
+// older than e's refresh, or one a field of e's refresh_on changed after.
+func (v *env) stale(e *config.Enrich, p *state.Person) bool {
 	if p.Enrichment == nil {
 		return true
 	}
@@ -322,15 +340,17 @@ func changedSinceEnriched(e *config.Enrich, p *state.Person) bool {
 		return false
 	}
 	for _, f := range e.RefreshOn {
-		if p.ChangedSince(f, p.Enrichment.EnrichedAt) {
+		if p.ChangedSinceEnriched(f) {
 			return true
 		}
 	}
 	return false
 }
 
-// ownedBy counts the people whose enrichment enrich block addr made.
-func (v *env) ownedBy(addr string) int { return v.ownedList(addr).n }
+// ownedBy counts the people whose enrichment enrich block addr made and
+// keeps: not those an import of this plan gives a newer e-mail (apply
+// records the import first, which frees their places).
+func (v *env) ownedBy(addr string) int { return v.ownedList(addr).n - v.replaced[addr] }
 
 // ownedPerson is a person whose enrichment an enrich block made, with the
 // time of that enrichment (read once, while the person is at hand).
@@ -425,9 +445,20 @@ func (v *env) settle() {
 // learn, it teaches the exclude blocks every person's company domain.
 func (v *env) findOwned(learn bool) map[string]*ownedPeople {
 	owned := map[string]*ownedPeople{}
+	var watched map[string][]*state.Person
+	if len(v.cfg.Tracks) > 0 && v.watched == nil {
+		// The same pass finds the tracks' records (watchedBy).
+		watched = map[string][]*state.Person{}
+		defer func() { v.watched = watched }()
+	}
 	for _, p := range v.st.People {
 		if learn {
 			learnPerson(v.excl, p)
+		}
+		if watched != nil {
+			for a := range p.Tracked {
+				watched[a] = append(watched[a], p)
+			}
 		}
 		if p.Enrichment == nil || v.gone[p] {
 			continue

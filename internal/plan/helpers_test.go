@@ -31,6 +31,9 @@ type fixture struct {
 	// spent counts the enrichments recorded by enriched: each answer
 	// reports a balance of 500 minus them, as the service would.
 	spent int
+	// truth, when set, gives the lead a search of the simulated apply
+	// finds for a person ID (property_test.go).
+	truth func(id string) api.Lead
 }
 
 func newFixture() *fixture {

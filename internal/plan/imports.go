@@ -175,6 +175,18 @@ func (v *env) pendingImport(im *config.Import) {
 		}
 	}
 	v.pendingIDs[im.Address] = ids
+	v.pendingSet = nil
+	for _, id := range ids {
+		q := v.st.People[id]
+		if q == nil || q.Enrichment == nil || v.gone[q] || v.replacedSet[q] || !v.importReplaces(q) {
+			continue
+		}
+		if v.replaced == nil {
+			v.replaced, v.replacedSet = map[string]int{}, map[*state.Person]bool{}
+		}
+		v.replaced[q.Enrichment.By]++
+		v.replacedSet[q] = true
+	}
 }
 
 // pendingFor returns the e-mail a planned import gives p, if any.
@@ -220,6 +232,32 @@ func (b *builder) importedSavings(people []blockPeople, cpe int) {
 	}
 	b.p.Savings.Imported = ImportedSaving{People: n, Credits: n * cpe}
 	b.p.Savings.CreditsMax += n * cpe
+}
+
+// importReplaces reports whether an import of this plan replaces p's
+// enrichment with its own, as the state does when it records the import:
+// an e-mail enriched after p's enrichment (or undated: the import's time).
+func (v *env) importReplaces(p *state.Person) bool {
+	pe, ok := v.pendingFor(p)
+	return ok && (pe.at.IsZero() || p.Enrichment.EnrichedAt.Before(pe.at))
+}
+
+// importNames reports whether an import of this plan names p: it fills
+// in what the state lacks of p (a page name, a company), which may make p
+// qualify for an enrich block.
+func (v *env) importNames(p *state.Person) bool {
+	if len(v.pendingIDs) == 0 {
+		return false
+	}
+	if v.pendingSet == nil {
+		v.pendingSet = map[string]bool{}
+		for _, ids := range v.pendingIDs {
+			for _, id := range ids {
+				v.pendingSet[id] = true
+			}
+		}
+	}
+	return v.pendingSet[p.ID]
 }
 
 // importPeople returns the people of an import's record when it is

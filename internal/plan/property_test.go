@@ -7,6 +7,7 @@ import (
 	"os"
 	"sort"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -24,6 +25,17 @@ import (
 // exceed the plan's calls_max per block, nor its totals; when nothing runs,
 // they must equal the plan's certain counts; and the plan after the apply
 // has nothing left to enrich.
+// The worlds include track blocks (of searches, profiles, enrich blocks
+// and imports, with past reads of every outcome) and enrich blocks with
+// refresh_on; apply reads the people each track change lists (some reads
+// fail), each read finding the same job, a new one, a private profile or
+// none (left the network), and the enrich blocks with refresh_on take
+// their people again after the reads, as the engine's do. The worlds also
+// hold an import of known people, which fills in what state lacks of them
+// and replaces older enrichments. Each track makes exactly its plan's
+// reads; after the apply, a track reads again only people who were not
+// its people when the plan was made (brought by this apply) or whose read
+// failed, and no enrich block has a certain enrichment left.
 // Split searches are played here by simulateSplit, a model of the
 // executor; TestSplitCallsWithinPlanProperty (internal/engine) checks the
 // real executor against the sandbox.
@@ -43,7 +55,28 @@ func TestPlanNeverUnderstates(t *testing.T) {
 		if diags.HasErrors() {
 			t.Fatalf("seed %d: %s", seed, diags.Error())
 		}
-		counts, nothingRan := simulateApply(rng, f, p)
+		// The people each track reads in this apply or read within its
+		// every when the plan was made.
+		watched := map[string]map[string]bool{}
+		for _, tr := range f.cfg.Tracks {
+			watched[tr.Address] = map[string]bool{}
+			if c := p.Change(tr.Address); c != nil {
+				for _, id := range c.PersonIDs {
+					watched[tr.Address][id] = true
+				}
+			}
+			for _, q := range TrackedPeople(f.cfg, f.st, tr, t0) {
+				if at := q.Checked(); at != nil && q.Lead.PageName != "" && t0.Sub(*at) < tr.Every {
+					watched[tr.Address][q.ID] = true
+				}
+			}
+		}
+		counts, nothingRan, failedReads := simulateApply(rng, f, p)
+		for _, tr := range f.cfg.Tracks {
+			if c := p.Change(tr.Address); c != nil && (counts[tr.Address] != c.Calls || c.Calls != c.CallsMax) {
+				t.Errorf("seed %d: %s read %d people, plan said %d..%d (%s)", seed, tr.Address, counts[tr.Address], c.Calls, c.CallsMax, c.Detail)
+			}
+		}
 		searchCalls := 0
 		for _, s := range f.cfg.Searches {
 			c := p.Change(s.Address)
@@ -89,13 +122,24 @@ func TestPlanNeverUnderstates(t *testing.T) {
 		}
 		again := false
 		for _, c := range next.Changes {
-			if (c.Kind == KindSearch || c.Kind == KindProfile) && c.CallsMax > 0 {
+			if (c.Kind == KindSearch || c.Kind == KindProfile || c.Kind == KindTrack) && c.CallsMax > 0 {
 				again = true
 			}
 		}
 		for _, e := range f.cfg.Enriches {
 			if c := next.Change(e.Address); c != nil && (c.Calls > 0 || (!again && c.CallsMax > 0)) {
 				t.Errorf("seed %d: after apply the plan still has %s: %s (%d..%d)", seed, e.Address, c.Detail, c.Calls, c.CallsMax)
+			}
+		}
+		for _, tr := range f.cfg.Tracks {
+			c := next.Change(tr.Address)
+			if c == nil {
+				continue
+			}
+			for _, id := range c.PersonIDs {
+				if watched[tr.Address][id] && !failedReads[id] {
+					t.Errorf("seed %d: after apply %s reads %s again, read by this apply or before it within every (%s)", seed, tr.Address, id, c.Detail)
+				}
 			}
 		}
 	}
@@ -130,6 +174,9 @@ func randomWorld(rng *rand.Rand) (*fixture, Options) {
 		addr := fmt.Sprintf("profile.p%d", i)
 		f.profile(addr, fmt.Sprintf("page-%d.p", rng.IntN(pool)))
 		refs = append(refs, addr)
+	}
+	if rng.IntN(3) == 0 {
+		refs = append(refs, worldImport(rng, f, pool))
 	}
 
 	// State: people known to the searches that ran.
@@ -208,12 +255,19 @@ func randomWorld(rng *rand.Rand) (*fixture, Options) {
 			}
 		}
 	}
+	worldTracks(rng, f, refs, blocks[:len(blocks)-1])
 	o := Options{Now: t0, Offline: true, FileExists: func(string) bool { return true }}
 	if rng.IntN(4) == 0 {
 		o.Replace = []string{f.cfg.Searches[rng.IntN(len(f.cfg.Searches))].Address}
 	}
+	if len(f.cfg.Tracks) > 0 && rng.IntN(4) == 0 {
+		o.Replace = append(o.Replace, f.cfg.Tracks[rng.IntN(len(f.cfg.Tracks))].Address)
+	}
 	if rng.IntN(4) == 0 {
 		o.Targets = []string{f.cfg.Enriches[rng.IntN(len(f.cfg.Enriches))].Address}
+		if len(f.cfg.Tracks) > 0 && rng.IntN(2) == 0 {
+			o.Targets = append(o.Targets, f.cfg.Tracks[rng.IntN(len(f.cfg.Tracks))].Address)
+		}
 	}
 	if CheckAddresses(f.cfg, f.st, o.Targets, o.Replace).HasErrors() {
 		// A replacement the target leaves out is refused: target it too.
@@ -222,11 +276,171 @@ func randomWorld(rng *rand.Rand) (*fixture, Options) {
 	return f, o
 }
 
+// worldImport declares import.legacy, a file naming a few people of the
+// pool (some with an e-mail), imported before or not, and returns its
+// address.
+func worldImport(rng *rand.Rand, f *fixture, pool int) string {
+	var ids []string
+	var email []bool
+	seen := map[string]bool{}
+	for range 2 + rng.IntN(6) {
+		id := fmt.Sprintf("%d.p", rng.IntN(pool))
+		if !seen[id] {
+			seen[id] = true
+			ids = append(ids, id)
+			email = append(email, rng.IntN(2) == 0)
+		}
+	}
+	im := f.importBlock("legacy", "d1", t0.Add(-30*day), ids, email)
+	if rng.IntN(2) == 0 {
+		f.imported(im, t0.Add(-5*day))
+		if rng.IntN(2) == 0 {
+			im.ListFile.Digest = "d2" // the file changed since: imported again
+		}
+	}
+	return im.Address
+}
+
+// worldTracks gives the enrich blocks random refresh_on, declares up to
+// two track blocks of random sources (searches, profiles, the import,
+// enrich blocks) and every 5 or 30 days, and reads some of their people
+// in the past, with every outcome.
+func worldTracks(rng *rand.Rand, f *fixture, refs, blocks []string) {
+	for _, e := range f.cfg.Enriches {
+		e.RefreshOn = [][]string{nil, nil, {"company"}, {"title"}, {"company", "title"}}[rng.IntN(5)]
+	}
+	srcs := append(append([]string{}, refs...), blocks...)
+	for i := range rng.IntN(3) {
+		var from []string
+		for _, r := range srcs {
+			if rng.IntN(3) == 0 {
+				from = append(from, r)
+			}
+		}
+		if len(from) == 0 {
+			from = []string{srcs[rng.IntN(len(srcs))]}
+		}
+		f.track(fmt.Sprintf("t%d", i), []time.Duration{5 * day, 30 * day}[rng.IntN(2)], from...)
+	}
+	for _, tr := range f.cfg.Tracks {
+		for _, id := range sortedPeople(f.st) {
+			if f.st.People[id].Lead.PageName == "" || rng.IntN(3) > 0 {
+				continue
+			}
+			age := []time.Duration{day, 10 * day, 40 * day}[rng.IntN(3)]
+			f.apply(randomTrackRead(rng, f.st, tr.Address, id, t0.Add(-age)))
+		}
+	}
+}
+
+// randomTrackRead is a read of person id by the track at addr: the same
+// job, a new company, a new title, a private profile or none (gone).
+func randomTrackRead(rng *rand.Rand, st *state.State, addr, id string, at time.Time) state.Event {
+	p := st.Person(id)
+	te := &state.TrackEvent{PersonID: id, Generation: api.Gen1, Request: []byte(`{"pageName":"x"}`)}
+	title, company := p.Lead.Title, p.Lead.Company
+	switch rng.IntN(8) {
+	case 0:
+		te.Gone = true
+	case 1:
+		te.Profile = &api.Profile{Private: true}
+	case 2, 3:
+		company = fmt.Sprintf("Moved Co %d", rng.IntN(1000))
+	case 4:
+		title = "VP " + title
+	}
+	if !te.Gone && te.Profile == nil {
+		te.Profile = &api.Profile{FullName: p.Lead.FullName, CurrentPosition: []api.Position{{JobTitle: title, Company: company}}}
+	}
+	return state.Event{At: at, Kind: state.EventTrack, Address: addr, Track: te}
+}
+
+// truth is the network as one apply sees it: each person's job, chosen
+// once per apply from what state holds of them (most the same, some a new
+// company or title, a few private or gone), so that every call of the
+// apply (search, profile read, track read, enrichment) agrees on it, as
+// the service's answers in one run do.
+type truth struct {
+	rng  *rand.Rand
+	st   *state.State
+	jobs map[string]*truthJob
+}
+
+type truthJob struct {
+	title, company string
+	gone, private  bool
+}
+
+func newTruth(rng *rand.Rand, st *state.State) *truth {
+	return &truth{rng: rng, st: st, jobs: map[string]*truthJob{}}
+}
+
+// of returns the job of person id in this apply. A person is known by
+// their page name, which stays when a person known by it alone gets their
+// network ID.
+func (w *truth) of(id string) *truthJob {
+	key, ok := strings.CutPrefix(id, state.PagePrefix)
+	if !ok {
+		key = lead(id).PageName
+	}
+	if j := w.jobs[key]; j != nil {
+		return j
+	}
+	l := lead(id)
+	if p := w.st.Person(id); p != nil {
+		l = p.Lead
+	}
+	j := &truthJob{title: l.Title, company: l.Company}
+	switch w.rng.IntN(10) {
+	case 0:
+		j.gone = true
+	case 1:
+		j.private = true
+	case 2, 3:
+		j.company = fmt.Sprintf("Moved Co %d", w.rng.IntN(1000))
+	case 4:
+		j.title = "VP " + j.title
+	}
+	if j.company == "" {
+		j.company = "Co " + id
+	}
+	w.jobs[key] = j
+	return j
+}
+
+// lead returns the lead of id a search of this apply finds.
+func (w *truth) lead(id string) api.Lead {
+	l, j := lead(id), w.of(id)
+	l.Title, l.Company = j.title, j.company
+	return l
+}
+
+// read returns a track read of person id by addr at at.
+func (w *truth) read(addr, id string, at time.Time) state.Event {
+	j := w.of(id)
+	te := &state.TrackEvent{PersonID: id, Generation: api.Gen1, Request: []byte(`{"pageName":"x"}`)}
+	switch {
+	case j.gone:
+		te.Gone = true
+	case j.private:
+		te.Profile = &api.Profile{Private: true}
+	default:
+		te.Profile = &api.Profile{FullName: "P " + id, CurrentPosition: []api.Position{{JobTitle: j.title, Company: j.company}}}
+	}
+	return state.Event{At: at, Kind: state.EventTrack, Address: addr, Track: te}
+}
+
 // simulateApply plays p against f's state the way apply does and returns
-// how many people each enrich block enriched, and whether no source ran.
-func simulateApply(rng *rand.Rand, f *fixture, p *Plan) (map[string]int, bool) {
+// how many people each enrich block enriched (and how many calls each
+// search and track made), whether no source ran, and the people whose
+// track read failed.
+func simulateApply(rng *rand.Rand, f *fixture, p *Plan) (map[string]int, bool, map[string]bool) {
 	counts := map[string]int{}
 	calls := map[string]int{}
+	failedReads := map[string]bool{}
+	world := newTruth(rng, f.st)
+	f.truth = world.lead
+	defer func() { f.truth = nil }()
 	defer func() {
 		for addr, n := range calls {
 			counts[addr] = n
@@ -235,7 +449,7 @@ func simulateApply(rng *rand.Rand, f *fixture, p *Plan) (map[string]int, bool) {
 	var sources []*Change
 	pending := map[string]bool{}
 	for _, c := range p.Changes {
-		if (c.Kind == KindSearch || c.Kind == KindProfile) && c.CallsMax > 0 {
+		if (c.Kind == KindSearch || c.Kind == KindProfile || c.Kind == KindTrack) && c.CallsMax > 0 {
 			sources = append(sources, c)
 			pending[c.Address] = true
 		}
@@ -275,9 +489,11 @@ func simulateApply(rng *rand.Rand, f *fixture, p *Plan) (map[string]int, bool) {
 		for _, id := range queued[:n] {
 			pp := f.st.Person(id)
 			at = at.Add(time.Second)
+			j := world.of(pp.ID)
 			f.apply(state.Event{At: at, Kind: state.EventEnrich, Address: claims[id], Enrich: &state.EnrichEvent{
 				PersonID: id, Credits: f.cfg.API.CreditsPerEnrich,
-				Result: api.EnrichedProfile{NetworkID: pp.Lead.NetworkID, PageName: pp.Lead.PageName, FullName: pp.Lead.FullName, Company: "Enriched Co"},
+				Result: api.EnrichedProfile{NetworkID: pp.Lead.NetworkID, PageName: pp.Lead.PageName, FullName: pp.Lead.FullName,
+					Title: j.title, Company: j.company, Email: pp.ID + "@example.com"},
 			}})
 		}
 		queued = queued[n:]
@@ -289,6 +505,10 @@ func simulateApply(rng *rand.Rand, f *fixture, p *Plan) (map[string]int, bool) {
 				return false
 			}
 		}
+		// A block with refresh_on does not wait for the track reads:
+		// as the engine's, its first pass claims in declaration order
+		// what is known then, and the rounds after the reads take the
+		// people they show changed.
 		return true
 	}
 	releaseSome := func(all bool) {
@@ -315,6 +535,17 @@ func simulateApply(rng *rand.Rand, f *fixture, p *Plan) (map[string]int, bool) {
 			}
 		}
 	}
+	// As apply: the imports first, with no call.
+	for _, c := range p.Changes {
+		if c.Action == Import {
+			nothingRan = false
+			for _, im := range f.cfg.Imports {
+				if im.Address == c.Address {
+					f.imported(im, at)
+				}
+			}
+		}
+	}
 	waiting := map[string][]*Change{}
 	for _, c := range p.Changes {
 		if c.Action != Update {
@@ -336,10 +567,26 @@ func simulateApply(rng *rand.Rand, f *fixture, p *Plan) (map[string]int, bool) {
 			}
 		}
 	}
-	releaseSome(false)
+	// As the engine: before any call, every block whose sources are in
+	// takes a pass, in declaration order.
+	releaseSome(true)
 	for _, c := range sources {
 		at = at.Add(time.Second)
 		delete(pending, c.Address)
+		if c.Kind == KindTrack {
+			// One read per person; a read that fails leaves them due.
+			for _, id := range c.PersonIDs {
+				calls[c.Address]++
+				if rng.IntN(10) == 0 {
+					failedReads[id] = true
+					continue
+				}
+				at = at.Add(time.Second)
+				f.apply(world.read(c.Address, id, at))
+			}
+			releaseSome(false)
+			continue
+		}
 		if rng.IntN(8) == 0 {
 			for _, w := range waiting[c.Address] {
 				delete(pending, w.Address) // not shared: the next plan reads it
@@ -376,7 +623,7 @@ func simulateApply(rng *rand.Rand, f *fixture, p *Plan) (map[string]int, bool) {
 				} else {
 					id = fmt.Sprintf("%d.new", rng.IntN(1000))
 				}
-				leads[i] = lead(id)
+				leads[i] = world.lead(id)
 				if rng.IntN(4) == 0 {
 					leads[i].Company = ""
 				}
@@ -385,7 +632,7 @@ func simulateApply(rng *rand.Rand, f *fixture, p *Plan) (map[string]int, bool) {
 			f.apply(state.Event{At: at, Kind: state.EventSearch, Address: s.Address, Search: &state.SearchEvent{
 				Generation: api.Gen1, Request: body, RequestHash: state.RequestHash(api.Gen1, body), Leads: leads, MaxResults: s.MaxResults}})
 		case KindProfile:
-			f.read(c.Address, at)
+			readProfile(f, world, c.Address, at)
 			for _, w := range waiting[c.Address] {
 				share(w)
 				delete(pending, w.Address)
@@ -407,8 +654,28 @@ func simulateApply(rng *rand.Rand, f *fixture, p *Plan) (map[string]int, bool) {
 			n += release(b)
 		}
 		if n == 0 {
-			return counts, nothingRan
+			return counts, nothingRan, failedReads
 		}
+	}
+}
+
+// readProfile records a read of the profile block at addr, showing its
+// person as world has them.
+func readProfile(f *fixture, world *truth, addr string, at time.Time) {
+	for _, pr := range f.cfg.Profiles {
+		if pr.Address != addr {
+			continue
+		}
+		id := strings.TrimPrefix(pr.PageName, "page-")
+		j := world.of(id)
+		body, _ := json.Marshal(pr.Request)
+		prof := api.Profile{FullName: "P " + id, Private: j.private, CurrentPosition: []api.Position{{JobTitle: j.title, Company: j.company}}}
+		if j.private {
+			prof.CurrentPosition = nil
+		}
+		f.apply(state.Event{At: at, Kind: state.EventProfile, Address: addr, Profile: &state.ProfileEvent{
+			Generation: f.cfg.API.Generation, Request: body, RequestHash: state.RequestHash(f.cfg.API.Generation, body),
+			PageName: pr.PageName, Profile: prof}})
 	}
 }
 
@@ -491,6 +758,9 @@ func simulateSplitN(rng *rand.Rand, f *fixture, s *config.Search, at *time.Time,
 			leads := make([]api.Lead, n)
 			for i := range leads {
 				leads[i] = lead(fmt.Sprintf("%d.s", rng.IntN(2000)))
+				if f.truth != nil {
+					leads[i] = f.truth(leads[i].NetworkID)
+				}
 			}
 			*at = at.Add(time.Second)
 			f.apply(state.Event{At: *at, Kind: state.EventSplit, Address: s.Address, Split: &state.SplitEvent{

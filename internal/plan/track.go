@@ -2,6 +2,7 @@ package plan
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -13,11 +14,14 @@ import (
 
 // Track reads: a track block reads the profile of each of its people who
 // is due (never read, or not read for every), comparing their current
-// position with state. The plan counts the reads exactly: they are the
-// people state holds now (a person a search of this run brings is read by
-// the next run), listed in the change's PersonIDs, in the order apply
-// reads them. Each is a request of the monthly quota (first generation)
-// and costs no credits.
+// position with state. Its people are those its sources hold now and
+// every person it read before (its record, Person.Tracked), even one who
+// dropped out of a search since: that is often how a job change shows.
+// They stay its people until leadsync state rm track.X or forget removes
+// them. The plan counts the reads exactly: they are the people state holds
+// now (a person a search of this run brings is read by the next run),
+// listed in the change's PersonIDs, in the order apply reads them. Each is
+// a request of the monthly quota (first generation) and costs no credits.
 
 // KindTrack is the kind of a track block's address.
 const KindTrack Kind = "track"
@@ -42,7 +46,11 @@ func (b *builder) tracks() {
 // trackCount is what one track plan counts of its people.
 type trackCount struct {
 	people, due, fresh, noPage, byProfile, byTrack, excluded int
-	next                                                     time.Time // when the next read falls due, among the fresh
+	// former are the people of its record its sources hold no more
+	// (among people, after its sources' people, by ID); left those due whom the last read found gone from
+	// the network (among due).
+	former, left int
+	next         time.Time // when the next read falls due, among the fresh
 }
 
 // track plans one track block.
@@ -52,7 +60,9 @@ func (b *builder) track(t *config.Track) *Change {
 		b.tracked = map[*state.Person]string{}
 	}
 	var n trackCount
-	for _, p := range b.v.trackPeople(t) {
+	people, former := b.v.trackPeople(t)
+	n.former = former
+	for _, p := range people {
 		n.people++
 		switch {
 		case p.Lead.PageName == "":
@@ -70,6 +80,9 @@ func (b *builder) track(t *config.Track) *Change {
 			n.byTrack++ // read by an earlier track of this run
 		default:
 			n.due++
+			if p.Status == state.StatusLeft {
+				n.left++
+			}
 			b.tracked[p] = t.Address
 			c.PersonIDs = append(c.PersonIDs, p.ID)
 		}
@@ -106,6 +119,9 @@ func trackDetail(b *builder, t *config.Track, n trackCount) string {
 	default:
 		parts = append(parts, fmt.Sprintf("%s read within %s", plural(n.people, "person", "people"), formatDuration(t.Every)))
 	}
+	if n.left > 0 {
+		parts = append(parts, fmt.Sprintf("%s of them left the network (read again in case they came back)", thousands(n.left)))
+	}
 	if n.due > 0 && n.fresh > 0 {
 		parts = append(parts, fmt.Sprintf("%s read within %s", thousands(n.fresh), formatDuration(t.Every)))
 	}
@@ -120,6 +136,10 @@ func trackDetail(b *builder, t *config.Track, n trackCount) string {
 	}
 	if n.noPage > 0 {
 		parts = append(parts, fmt.Sprintf("%s without a page name (not readable)", thousands(n.noPage)))
+	}
+	if n.former > 0 {
+		parts = append(parts, fmt.Sprintf("%s no longer in its sources, still watched (state rm %s stops it)",
+			thousands(n.former), t.Address))
 	}
 	if n.excluded > 0 {
 		parts = append(parts, thousands(n.excluded)+" excluded")
@@ -141,14 +161,15 @@ func until(now, t time.Time) string {
 	return "in " + plural(int(d/(24*time.Hour)), "day", "days")
 }
 
-// trackPeople returns the people a track watches, in from order, each
-// once: the people of its searches and profiles, and those an enrich
-// block it lists enriched, among that block's sources (or holds enriched
-// at no credit: imported with an e-mail, or copied from another
-// workspace, which the block counts as enriched). People the plan
-// removes first (retention) are left out.
-func (v *env) trackPeople(t *config.Track) []*state.Person {
-	var out []*state.Person
+// trackPeople returns the people a track watches, each once: the people
+// its sources hold, in from order (those of its searches and profiles,
+// and those an enrich block it lists enriched, among that block's sources,
+// or holds enriched at no credit: imported with an e-mail, or copied from
+// another workspace, which the block counts as enriched), then the people
+// it read before whom its sources hold no more (its record, by ID; their
+// number is former). People the plan removes first (retention) are left
+// out.
+func (v *env) trackPeople(t *config.Track) (out []*state.Person, former int) {
 	seen := map[*state.Person]bool{}
 	add := func(addr, enrichedBy string) {
 		for _, id := range v.sourcePeople(addr) {
@@ -178,12 +199,38 @@ func (v *env) trackPeople(t *config.Track) []*state.Person {
 			}
 		}
 	}
-	return out
+	n := len(out)
+	for _, p := range v.watchedBy(t.Address) {
+		if !seen[p] && !v.gone[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	slices.SortFunc(out[n:], func(x, y *state.Person) int { return strings.Compare(x.ID, y.ID) })
+	return out, len(out) - n
+}
+
+// watchedBy returns the people the track at addr read before, in no
+// order: the people of the state with its entry in Person.Tracked.
+func (v *env) watchedBy(addr string) []*state.Person {
+	if v.ownedDone != nil {
+		<-v.ownedDone // findOwned finds them too
+	}
+	if v.watched == nil {
+		v.watched = map[string][]*state.Person{}
+		for _, p := range v.st.People {
+			for a := range p.Tracked {
+				v.watched[a] = append(v.watched[a], p)
+			}
+		}
+	}
+	return v.watched[addr]
 }
 
 // TrackedPeople returns the people track block t watches in st, in the
 // order the plan reads them: what `leadsync show`-like views and tests
 // ask about a track.
 func TrackedPeople(cfg *config.Config, st *state.State, t *config.Track, now time.Time) []*state.Person {
-	return newEnv(cfg, st, now).trackPeople(t)
+	people, _ := newEnv(cfg, st, now).trackPeople(t)
+	return people
 }

@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
@@ -68,6 +69,29 @@ func TestTrackCountsThePeopleDue(t *testing.T) {
 		t.Errorf("up to date: %+v", c)
 	}
 
+}
+
+// TestTrackDueAgainAfterStateRm: leadsync state rm track.X (an
+// EventForget of its address) forgets its reads: the next plan reads its
+// people again, but not one a profile block read within every.
+func TestTrackDueAgainAfterStateRm(t *testing.T) {
+	f := newFixture()
+	f.search("search.cto", kw("CTO"))
+	f.ran("search.cto", t0.Add(-time.Hour), ids(1, 3)...)
+	f.profile("profile.boss", "page-"+ids(3, 1)[0])
+	f.read("profile.boss", t0.Add(-2*day))
+	f.track("champions", 30*day, "search.cto")
+	for _, id := range ids(1, 3) {
+		f.trackRead("track.champions", id, t0.Add(-day), "CTO", "Co "+id, false)
+	}
+	if c := f.build(t, f.opts()).Change("track.champions"); c.Calls != 0 {
+		t.Fatalf("read a day ago, yet %d due: %s", c.Calls, c.Detail)
+	}
+	f.apply(state.Event{At: t0, Kind: state.EventForget, Address: "track.champions"})
+	c := f.build(t, f.opts()).Change("track.champions")
+	if want := ids(1, 2); c.Calls != 2 || !slices.Equal(c.PersonIDs, want) || !strings.Contains(c.Detail, "1 read within 30d") {
+		t.Errorf("after state rm: %d due %q (%s); want %q, the profile block's read still counting", c.Calls, c.PersonIDs, c.Detail, want)
+	}
 }
 
 func TestTrackSharesReads(t *testing.T) {
@@ -230,5 +254,106 @@ func TestTrackOfAnImport(t *testing.T) {
 	c := f.build(t, f.opts()).Change("track.champions")
 	if c == nil || !slices.Equal(c.PersonIDs, people) {
 		t.Fatalf("track of the import reads %+v, want %v", c, people)
+	}
+}
+
+// TestTrackKeepsWatchingWhoLeftTheSearch: a track watches every person it
+// read before, not only those its sources hold now: someone who dropped
+// out of a search that ran again (often because they changed jobs) is
+// still read when due, and counted in the plan; state rm track.X (an
+// EventForget of its address) ends it, and a forgotten person is nobody's.
+func TestTrackKeepsWatchingWhoLeftTheSearch(t *testing.T) {
+	f := newFixture()
+	f.search("search.cto", kw("CTO"))
+	f.ran("search.cto", t0.Add(-40*day), ids(1, 3)...)
+	f.track("champions", 30*day, "search.cto")
+	for _, id := range ids(1, 3) {
+		f.trackRead("track.champions", id, t0.Add(-35*day), "CTO", "Co "+id, false)
+	}
+	// The search ran again: the third person is no longer in it.
+	f.ran("search.cto", t0.Add(-time.Hour), ids(1, 2)...)
+	p := f.build(t, f.opts())
+	c := p.Change("track.champions")
+	if want := ids(1, 3); c == nil || c.Calls != 3 || c.CallsMax != 3 || !slices.Equal(c.PersonIDs, want) {
+		t.Fatalf("track change %+v; want the reads of %q", c, want)
+	}
+	if want := "3 of 3 people due (every 30d); requests, no credits; 1 no longer in its sources, still watched (state rm track.champions stops it)"; c.Detail != want {
+		t.Errorf("detail %q\nwant   %q", c.Detail, want)
+	}
+	if p.Totals.Tracks != 3 || p.Totals.QuotaCallsMax != 3 {
+		t.Errorf("totals %+v: the reads of the one who left the search are not priced", p.Totals)
+	}
+	if got := TrackedPeople(f.cfg, f.st, f.cfg.Tracks[0], t0); len(got) != 3 || got[2].ID != ids(3, 1)[0] {
+		t.Errorf("TrackedPeople: %d people", len(got))
+	}
+
+	// Read within every: not due, still counted among its people.
+	f.trackRead("track.champions", ids(3, 1)[0], t0.Add(-day), "CTO", "New Co", false)
+	c = f.build(t, f.opts()).Change("track.champions")
+	if c.Calls != 2 || !strings.Contains(c.Detail, "2 of 3 people due") || !strings.Contains(c.Detail, "1 read within 30d") {
+		t.Errorf("after a read: %+v", c)
+	}
+
+	// state rm track.champions forgets the record: only the search's
+	// people are its people again.
+	f.apply(state.Event{At: t0, Kind: state.EventForget, Address: "track.champions"})
+	c = f.build(t, f.opts()).Change("track.champions")
+	if want := ids(1, 2); !slices.Equal(c.PersonIDs, want) || strings.Contains(c.Detail, "no longer in its sources") {
+		t.Errorf("after state rm: %q (%s); want %q", c.PersonIDs, c.Detail, want)
+	}
+}
+
+// TestTrackReadsWhoLeftTheNetworkAgain: a person whose last read found
+// them gone from the network is read again each every (they may come
+// back), and the plan says how many of its reads are of such people.
+func TestTrackReadsWhoLeftTheNetworkAgain(t *testing.T) {
+	f := newFixture()
+	f.search("search.cto", kw("CTO"))
+	f.ran("search.cto", t0.Add(-40*day), ids(1, 3)...)
+	f.track("champions", 30*day, "search.cto")
+	f.trackRead("track.champions", ids(1, 1)[0], t0.Add(-31*day), "", "", true)
+	f.trackRead("track.champions", ids(2, 1)[0], t0.Add(-2*day), "", "", true)
+	c := f.build(t, f.opts()).Change("track.champions")
+	if want := []string{ids(1, 1)[0], ids(3, 1)[0]}; !slices.Equal(c.PersonIDs, want) {
+		t.Errorf("people %q, want %q: who left is read again once every has passed", c.PersonIDs, want)
+	}
+	if want := "2 of 3 people due (every 30d); requests, no credits; 1 of them left the network (read again in case they came back); 1 read within 30d"; c.Detail != want {
+		t.Errorf("detail %q\nwant   %q", c.Detail, want)
+	}
+}
+
+// TestRefreshOnRerunUnderAFullLimit: with the limit used up, a search that
+// runs again may show the block's own people at a new company; each is
+// then enriched again (taking no new place), so the bound counts them.
+func TestRefreshOnRerunUnderAFullLimit(t *testing.T) {
+	f := newFixture()
+	s := f.search("search.cto", kw("CTO"))
+	f.ran("search.cto", t0.Add(-48*time.Hour), ids(1, 3)...)
+	e := f.enrich("contacts", []string{"search.cto"}, 3, 0)
+	e.RefreshOn = []string{"company"}
+	for _, id := range ids(1, 3) {
+		f.enriched(id, "enrich.contacts", t0.Add(-10*day))
+	}
+	o := f.opts()
+	o.Replace = []string{"search.cto"}
+	p := f.build(t, o)
+	if c := p.Change("enrich.contacts"); c.Calls != 0 || c.CallsMax != 3 {
+		t.Fatalf("before the rerun: %d..%d (%s); want up to 3: the rerun may show all three at a new company", c.Calls, c.CallsMax, c.Detail)
+	}
+	if p.Totals.EnrichmentsMax < 3 {
+		t.Errorf("totals %+v", p.Totals)
+	}
+	// The rerun: every one of them at a new company.
+	body, _ := json.Marshal(s.Request)
+	leads := make([]api.Lead, 0, 3)
+	for _, id := range ids(1, 3) {
+		l := lead(id)
+		l.Company = "Moved " + id
+		leads = append(leads, l)
+	}
+	f.apply(state.Event{At: t0.Add(-time.Minute), Kind: state.EventSearch, Address: s.Address, Search: &state.SearchEvent{
+		Generation: f.cfg.API.Generation, Request: body, RequestHash: state.RequestHash(f.cfg.API.Generation, body), Leads: leads}})
+	if c := f.build(t, f.opts()).Change("enrich.contacts"); c.Calls != 3 || c.CallsMax != 3 {
+		t.Errorf("after the rerun: %d..%d (%s), want 3", c.Calls, c.CallsMax, c.Detail)
 	}
 }

@@ -17,9 +17,10 @@ var ErrNoState = errors.New("no state yet")
 // RemovedRecord is one address StateRm removed.
 type RemovedRecord struct {
 	Address string
-	// Kind is "search", "profile" or "person".
+	// Kind is "search", "profile", "import", "track" or "person".
 	Kind string
-	// Leads is how many leads a removed search listed.
+	// Leads is how many leads a removed search listed, how many people a
+	// removed import named or a removed track had read.
 	Leads int
 }
 
@@ -68,6 +69,9 @@ func StateRm(d Deps, addresses []string) ([]RemovedRecord, error) {
 		case "profile":
 		case "import":
 			r.Leads = len(s.Imports[addr].PersonIDs)
+		case "track":
+			// Its read times are forgotten: its people are due again.
+			r.Leads = len(s.TrackRecordOf(addr).People)
 		case "person":
 			s.RemovePerson(strings.TrimPrefix(addr, state.PersonAddressPrefix))
 			removed = append(removed, r)
@@ -136,8 +140,8 @@ func (e *UnknownAddressError) Error() string {
 	if strings.Contains(addr, "[") && !strings.Contains(addr, `"`) {
 		msg += ` (quote instance keys in the shell: 'search.cto["Berlin"]')`
 	}
-	if k := address.Kind(addr); k != "search" && k != "profile" && !strings.HasPrefix(addr, state.PersonAddressPrefix) {
-		msg += `. Addresses look like search.cto, search.cto["Berlin"], profile.founder, module.dach.search.cto or person.<id>`
+	if k := address.Kind(addr); k != "search" && k != "profile" && k != "import" && k != "track" && !strings.HasPrefix(addr, state.PersonAddressPrefix) {
+		msg += `. Addresses look like search.cto, search.cto["Berlin"], profile.founder, module.dach.search.cto, import.crm, track.champions or person.<id>`
 	}
 	return msg + `. Run "leadsync state list" to see every address`
 }

@@ -163,6 +163,11 @@ func TestChangesNameEveryChange(t *testing.T) {
 			s.Fold(Event{At: day(7), Kind: EventTrack, Address: "track.t", Track: &TrackEvent{PersonID: "n2", Gone: true}})
 		},
 		func(s *State) { s.Fold(profileEv(day(6), "profile.p", "ben", "Ben B")) },
+		// state rm track.t: its reads forgotten.
+		func(s *State) {
+			s.Fold(trackEv(day(7), "track.u", "n2", "Head of IT", "Nordlicht GmbH"))
+			s.Fold(Event{At: day(7), Kind: EventForget, Address: "track.t"})
+		},
 		// An enrichment pending, then unknown, then another pending and void.
 		func(s *State) {
 			s.Fold(Event{At: day(6), Kind: EventEnrichPending, Address: "enrich.e", Enrich: &EnrichEvent{PersonID: "n1", Credits: 1}})

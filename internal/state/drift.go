@@ -182,6 +182,7 @@ func (a *applier) track(addr string, te *TrackEvent) {
 	before := readBefore(p)
 	at := a.at
 	p.CheckedAt, p.CheckedGeneration = &at, te.Generation
+	noteTrackRead(p, addr, at)
 	switch {
 	case te.Gone:
 		a.setStatus(p, StatusLeft, before)
@@ -243,13 +244,65 @@ func (p *Person) EmailStale() bool {
 	if p.Enrichment == nil {
 		return false
 	}
-	return p.ChangedSince(DriftCompany, p.Enrichment.EnrichedAt)
+	return p.ChangedSinceEnriched(DriftCompany)
 }
 
-// CurrentEmail is the e-mail of p's enrichment, "" when none or stale
-// (EmailStale).
+// ChangedSinceEnriched reports whether field (company or title) of p's
+// lead changed after p's enrichment to a value the enrichment did not
+// have: a change the enrichment already shows (two records of the same
+// person merged after it, one of them enriched with the new job) does not
+// make it old.
+func (p *Person) ChangedSinceEnriched(field string) bool {
+	if p.Enrichment == nil {
+		return false
+	}
+	var had string
+	switch field {
+	case DriftCompany:
+		had = p.Enrichment.Result.Company
+	case DriftTitle:
+		had = p.Enrichment.Result.Title
+	}
+	for _, d := range p.History {
+		if d.Field == field && d.At.After(p.Enrichment.EnrichedAt) && (had == "" || !strings.EqualFold(d.After, had)) {
+			return true
+		}
+	}
+	return false
+}
+
+// Why an enrichment's e-mail is not current (Person.EmailNotCurrent): the
+// words the spreadsheets and state show give it.
+const (
+	// EmailFormerEmployer: the company changed after the enrichment.
+	EmailFormerEmployer = "former employer"
+	// EmailLeftNetwork: a profile read found the person gone (the service
+	// knows the page name no more) after the enrichment.
+	EmailLeftNetwork = "left the network"
+)
+
+// EmailNotCurrent says why the e-mail of p's enrichment is not current:
+// EmailLeftNetwork when their profile was found gone after it (whatever
+// came before), EmailFormerEmployer when their company changed after it
+// (EmailStale); "" when it is current or there is none. An e-mail that is
+// not current is kept (in the enrichment, and in the history once an
+// enrichment replaces it) and never shown as current.
+func (p *Person) EmailNotCurrent() string {
+	switch {
+	case p.Enrichment == nil:
+		return ""
+	case p.Status == StatusLeft && (p.StatusSince == nil || !p.StatusSince.Before(p.Enrichment.EnrichedAt)):
+		return EmailLeftNetwork
+	case p.EmailStale():
+		return EmailFormerEmployer
+	}
+	return ""
+}
+
+// CurrentEmail is the e-mail of p's enrichment, "" when none or not
+// current (EmailNotCurrent).
 func (p *Person) CurrentEmail() string {
-	if p.Enrichment == nil || p.EmailStale() {
+	if p.Enrichment == nil || p.EmailNotCurrent() != "" {
 		return ""
 	}
 	return p.Enrichment.Result.Email
@@ -313,8 +366,11 @@ type DriftCounts struct {
 	Left    int `json:"left"`
 	Private int `json:"private"`
 	// StaleEmails counts the enriched people whose company changed after
-	// their enrichment (Person.EmailStale).
+	// their enrichment (Person.EmailStale), LeftEmails those whose profile
+	// was found gone after it: their e-mails are not current
+	// (Person.EmailNotCurrent; a person who left is counted there only).
 	StaleEmails int `json:"stale_emails"`
+	LeftEmails  int `json:"left_emails"`
 }
 
 // DriftFields are the fields of a drift, in the order they are shown.
@@ -340,8 +396,11 @@ func (s *State) DriftCounts() DriftCounts {
 		case StatusPrivate:
 			c.Private++
 		}
-		if p.EmailStale() {
+		switch p.EmailNotCurrent() {
+		case EmailFormerEmployer:
 			c.StaleEmails++
+		case EmailLeftNetwork:
+			c.LeftEmails++
 		}
 	}
 	return c

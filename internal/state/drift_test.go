@@ -2,6 +2,7 @@ package state
 
 import (
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -228,5 +229,43 @@ func TestSplitSearchCountsItsChanges(t *testing.T) {
 	}
 	if c := s.Searches["search.s"].Changed; c != 1 {
 		t.Errorf("second run: %d changed, want 1", c)
+	}
+}
+
+// TestChangedSinceEnriched: a change of the lead after the enrichment makes
+// it old, unless the enrichment already shows the new value (two records
+// of one person merged after it, one enriched with the new job).
+func TestChangedSinceEnriched(t *testing.T) {
+	at := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
+	drift := func(field, after string, d time.Duration) Drift {
+		return Drift{Field: field, Before: "Old", After: after, At: at.Add(d), By: "search.cto"}
+	}
+	for _, tc := range []struct {
+		name       string
+		company    string // the enrichment's
+		history    []Drift
+		field      string
+		want       bool
+		noEnriched bool
+	}{
+		{name: "no enrichment", noEnriched: true, history: []Drift{drift(DriftCompany, "New AG", time.Hour)}, field: DriftCompany},
+		{name: "no change", field: DriftCompany},
+		{name: "changed before", history: []Drift{drift(DriftCompany, "New AG", -time.Hour)}, field: DriftCompany},
+		{name: "changed after", company: "Old AG", history: []Drift{drift(DriftCompany, "New AG", time.Hour)}, field: DriftCompany, want: true},
+		{name: "changed after, enrichment without a company", history: []Drift{drift(DriftCompany, "New AG", time.Hour)}, field: DriftCompany, want: true},
+		{name: "the enrichment shows it", company: "new ag", history: []Drift{drift(DriftCompany, "New AG", time.Hour)}, field: DriftCompany},
+		{name: "another field", company: "Old AG", history: []Drift{drift(DriftTitle, "VP", time.Hour)}, field: DriftCompany},
+		{name: "title", history: []Drift{drift(DriftTitle, "VP", time.Hour)}, field: DriftTitle, want: true},
+		{name: "out of order", company: "Old AG", history: []Drift{drift(DriftCompany, "New AG", time.Hour), drift(DriftTitle, "VP", -time.Hour)}, field: DriftCompany, want: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := &Person{ID: "n1", History: tc.history}
+			if !tc.noEnriched {
+				p.Enrichment = &Enrichment{EnrichedAt: at, By: "enrich.c", Result: api.EnrichedProfile{Company: tc.company}}
+			}
+			if got := p.ChangedSinceEnriched(tc.field); got != tc.want {
+				t.Errorf("ChangedSinceEnriched(%s) = %v, want %v", tc.field, got, tc.want)
+			}
+		})
 	}
 }

@@ -11,12 +11,13 @@ import (
 const PersonAddressPrefix = "person."
 
 // Addresses lists the addresses in s: searches, then profiles, then
-// imports, then people as person.<id>, each group sorted.
+// imports, then tracks, then people as person.<id>, each group sorted.
 func (s *State) Addresses(withPeople bool) []string {
 	out := make([]string, 0, len(s.Searches)+len(s.Profiles)+len(s.Imports))
 	out = append(out, slices.Sorted(maps.Keys(s.Searches))...)
 	out = append(out, slices.Sorted(maps.Keys(s.Profiles))...)
 	out = append(out, slices.Sorted(maps.Keys(s.Imports))...)
+	out = append(out, s.TrackAddresses()...)
 	if withPeople {
 		for _, id := range slices.Sorted(maps.Keys(s.People)) {
 			out = append(out, PersonAddressPrefix+id)
@@ -69,8 +70,8 @@ func removeID(ids []string, id string) []string {
 	return out
 }
 
-// Kind tells what an address names in s: "search", "profile", "person" or
-// "" when s holds nothing under it.
+// Kind tells what an address names in s: "search", "profile", "import",
+// "track", "person" or "" when s holds nothing under it.
 func (s *State) Kind(addr string) string {
 	switch {
 	case s.Searches[addr] != nil:
@@ -80,8 +81,14 @@ func (s *State) Kind(addr string) string {
 	case s.Imports[addr] != nil:
 		return "import"
 	}
-	if id, ok := strings.CutPrefix(addr, PersonAddressPrefix); ok && s.People[id] != nil {
-		return "person"
+	if id, ok := strings.CutPrefix(addr, PersonAddressPrefix); ok {
+		if s.People[id] != nil {
+			return "person"
+		}
+		return ""
+	}
+	if s.hasTrack(addr) {
+		return "track"
 	}
 	return ""
 }

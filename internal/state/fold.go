@@ -146,6 +146,7 @@ func (s *State) Fold(e Event) error {
 	case EventForget:
 		a.forget(e.Address)
 		a.forgetImport(e.Address)
+		a.forgetTrack(e.Address)
 		delete(s.Failures, e.Address)
 		return nil
 	case EventEnrichUnknown:
@@ -412,6 +413,7 @@ func mergePeople(dst, src *Person) {
 	if newer(src.CheckedAt, dst.CheckedAt) {
 		dst.CheckedAt, dst.CheckedGeneration = src.CheckedAt, src.CheckedGeneration
 	}
+	mergeTracked(dst, src)
 }
 
 // mergeLeads fills the lead fields dst lacks from src, by the merge of

@@ -246,6 +246,11 @@ type Person struct {
 	// quota); 0 when unknown (no track read, or a state written before
 	// it was kept).
 	CheckedGeneration api.Generation `json:"checked_generation,omitempty"`
+	// Tracked is the record the track blocks keep of the person: by track
+	// address, when that track last read them (whatever it found); nil
+	// when no track read them. leadsync state rm track.X drops X's entry
+	// (tracks.go).
+	Tracked map[string]time.Time `json:"tracked,omitempty"`
 }
 
 // Enrichment is one enrich result kept for a person.

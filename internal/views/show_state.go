@@ -339,7 +339,8 @@ func writePeopleSummary(w *lineWriter, sum *StateSummary) {
 
 // historyText sums the people's histories: "5 changes of 3 people (2
 // titles, 2 companies, 1 location); 1 left the network, 1 private; 1
-// e-mail of a former employer (not current)".
+// e-mail of a former employer (not current); 1 e-mail of people who left
+// the network (not current)".
 func historyText(h state.DriftCounts) string {
 	var parts []string
 	for _, f := range []struct{ field, one, many string }{
@@ -363,6 +364,9 @@ func historyText(h state.DriftCounts) string {
 	}
 	if h.StaleEmails > 0 {
 		t += "; " + textfmt.Plural(h.StaleEmails, "e-mail") + " of a former employer (not current)"
+	}
+	if h.LeftEmails > 0 {
+		t += "; " + textfmt.Plural(h.LeftEmails, "e-mail") + " of people who left the network (not current)"
 	}
 	return t
 }

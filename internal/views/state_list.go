@@ -8,15 +8,15 @@ import (
 )
 
 // StateAddress is one address of the state and what it holds: "search",
-// "profile" or "person".
+// "profile", "import", "track" or "person".
 type StateAddress struct {
 	Address string `json:"address"`
 	Kind    string `json:"kind"`
 }
 
 // StateAddresses lists the addresses of s as state list shows them:
-// searches, then profiles, then (with people) people as person.<id>; with
-// prefixes, only those that start with one of them.
+// searches, then profiles, imports and tracks, then (with people) people
+// as person.<id>; with prefixes, only those that start with one of them.
 func StateAddresses(s *state.State, people bool, prefixes []string) []StateAddress {
 	all := s.Addresses(people)
 	out := make([]StateAddress, 0, len(all))

@@ -3,6 +3,8 @@ package views
 import (
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -13,7 +15,7 @@ import (
 )
 
 // StateKind is what the state holds at addr: "search", "profile",
-// "person", "failure" (a call that failed, with no success recorded), or
+// "import", "track", "person", "failure" (a call that failed, with no success recorded), or
 // "" for nothing.
 func StateKind(s *state.State, addr string) string {
 	if kind := s.Kind(addr); kind != "" {
@@ -60,6 +62,8 @@ func (v stateShowHuman) Show(s *state.State, addr string) error {
 		writeProfileRecord(w, s, addr, now)
 	case "import":
 		writeImportRecord(w, s, addr, now)
+	case "track":
+		writeTrackRecord(w, s, addr, now)
 	case "person":
 		writePerson(w, s.People[strings.TrimPrefix(addr, state.PersonAddressPrefix)], now)
 	case "failure":
@@ -117,6 +121,48 @@ func writeImportRecord(w *lineWriter, s *state.State, addr string, now time.Time
 	for _, id := range ir.PersonIDs {
 		w.printf("    %s%s\n", state.PersonAddressPrefix+id, personLine(s.People[id]))
 	}
+}
+
+// writeTrackRecord draws what the state holds of a track: the people it
+// read, when, what it saw change, and who left or is private.
+func writeTrackRecord(w *lineWriter, s *state.State, addr string, now time.Time) {
+	rec := s.TrackRecordOf(addr)
+	w.printf("%s\n", addr)
+	w.printf("  last_read     %s\n", When(rec.LastRead, now))
+	w.printf("  changes       %s\n", trackChangesText(rec))
+	w.printf("  people        %s read\n", textfmt.Thousands(len(rec.People)))
+	for _, tp := range rec.People {
+		p := s.People[tp.PersonID]
+		w.printf("    %s%s\n", state.PersonAddressPrefix+tp.PersonID, personLine(p))
+		w.printf("      read_at   %s\n", When(tp.ReadAt, now))
+		if st := personStatusText(p); st != "" {
+			w.printf("      status    %s\n", st)
+		}
+		for _, d := range tp.Changes {
+			w.printf("      changed   %s  %-8s  %s\n", d.At.UTC().Format("2006-01-02 15:04 MST"), d.Field, driftText(d))
+		}
+	}
+}
+
+// trackChangesText sums what a track saw: "3 changes (2 titles, 1
+// company); 1 left the network, 0 private".
+func trackChangesText(rec *state.TrackRecord) string {
+	n := 0
+	var parts []string
+	for _, f := range []struct{ field, one, many string }{
+		{state.DriftTitle, "title", "titles"}, {state.DriftCompany, "company", "companies"}, {state.DriftStatus, "status", "statuses"},
+	} {
+		c := rec.Changes[f.field]
+		n += c
+		if c > 0 {
+			parts = append(parts, textfmt.Thousands(c)+" "+map[bool]string{true: f.one, false: f.many}[c == 1])
+		}
+	}
+	t := textfmt.Plural(n, "change")
+	if len(parts) > 0 {
+		t += " (" + strings.Join(parts, ", ") + ")"
+	}
+	return fmt.Sprintf("%s; %s left the network, %s private", t, textfmt.Thousands(rec.Left), textfmt.Thousands(rec.Private))
 }
 
 func searchResultsText(sr *state.Search) string {
@@ -198,9 +244,14 @@ func writePerson(w *lineWriter, p *state.Person, now time.Time) {
 		for _, f := range api.EnrichedFields {
 			if f.Column != "" && f.Lead == nil && f.Enriched != nil {
 				v := *f.Enriched(&r)
-				if f.Key == "email" && v != "" && p.EmailStale() {
-					// The old employer's: kept, never shown as current.
-					v += " (not current: the company changed since; see history)"
+				if f.Key == "email" && v != "" {
+					// Kept, never shown as current.
+					switch p.EmailNotCurrent() {
+					case state.EmailFormerEmployer:
+						v += " (not current: the company changed since; see history)"
+					case state.EmailLeftNetwork:
+						v += " (not current: left the network since; see history)"
+					}
 				}
 				w.kv("    ", f.Key, v)
 			}
@@ -220,6 +271,12 @@ func writePerson(w *lineWriter, p *state.Person, now time.Time) {
 	}
 	if len(p.Raw) > 0 {
 		w.printf("  raw              %s\n", compactJSON(p.Raw))
+	}
+	if len(p.Tracked) > 0 {
+		w.printf("  tracked\n")
+		for _, addr := range slices.Sorted(maps.Keys(p.Tracked)) {
+			w.kv("    ", addr, "read "+When(p.Tracked[addr], now))
+		}
 	}
 	if len(p.History) > 0 {
 		w.printf("  history\n")
@@ -269,10 +326,18 @@ type StateShowJSON struct {
 	Profile       *state.ProfileRead  `json:"profile,omitempty"`
 	Person        *state.Person       `json:"person,omitempty"`
 	Import        *state.ImportRecord `json:"import,omitempty"`
+	// Track is a track's record: the people it read, when, what it saw
+	// change of them, their status.
+	Track *state.TrackRecord `json:"track,omitempty"`
+	// EmailNotCurrent says, for a person, why the e-mail of their
+	// enrichment is not current ("former employer", "left the network"):
+	// it is kept, and never shown as current. Absent when it is current.
+	EmailNotCurrent string `json:"email_not_current,omitempty"`
 	// LastFailure is the last failed call of the address since its last
 	// success; for an address that never succeeded, kind is "failure".
 	LastFailure *state.Failure `json:"last_failure,omitempty"`
-	// People are the people a search found or a profile read, in order.
+	// People are the people a search found, a profile read, an import
+	// named or a track read, in order.
 	People []*state.Person `json:"people"`
 }
 
@@ -301,8 +366,14 @@ func (v stateShowJSON) Show(s *state.State, addr string) error {
 				out.People = append(out.People, p)
 			}
 		}
+	case "track":
+		out.Track = s.TrackRecordOf(addr)
+		for _, tp := range out.Track.People {
+			out.People = append(out.People, s.People[tp.PersonID])
+		}
 	case "person":
 		out.Person = s.People[strings.TrimPrefix(addr, state.PersonAddressPrefix)]
+		out.EmailNotCurrent = out.Person.EmailNotCurrent()
 	}
 	return writeJSONDoc(v.w, out)
 }

@@ -21,7 +21,8 @@ var stateNow = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 // search run twice, a capped search, a split search (incomplete) and one
 // under way, a profile read, an enrichment of each status (one the
 // service invented), a person no search lists any more, a person erased,
-// a failure after a success and one with no success, raw data, usage.
+// a failure after a success and one with no success, raw data, usage,
+// track reads (a new job, a profile gone, one private, no change).
 func viewState(t *testing.T) *state.State {
 	t.Helper()
 	at := time.Date(2025, 12, 30, 10, 0, 0, 0, time.UTC)
@@ -37,6 +38,10 @@ func viewState(t *testing.T) *state.State {
 	enrich := func(id, status string) state.Event {
 		return state.Event{At: at, Kind: state.EventEnrich, Address: "enrich.contacts", Enrich: &state.EnrichEvent{PersonID: id, Credits: 1,
 			Result: api.EnrichedProfile{NetworkID: id, Email: id + "@example.com", ValidationStatus: status, CreditBalance: 480}}}
+	}
+	track := func(at time.Time, addr, id string, prof *api.Profile) state.Event {
+		return state.Event{At: at, Kind: state.EventTrack, Address: addr, Track: &state.TrackEvent{PersonID: id, Generation: api.Gen1,
+			Request: []byte(`{"pageName":"x"}`), Profile: prof, Gone: prof == nil}}
 	}
 	s := state.New()
 	s.Lineage = "00000000-0000-4000-8000-000000000002"
@@ -55,6 +60,13 @@ func viewState(t *testing.T) *state.State {
 		{At: at.Add(2 * time.Hour), Kind: state.EventFailure, Address: "profile.gone", Failure: &state.Failure{Message: "connection reset"}},
 		{At: at, Kind: state.EventForgetPeople, Address: state.PeopleAddress, People: &state.ForgetPeopleEvent{Reason: state.ForgetErasure,
 			PersonIDs: []string{}, Keys: state.IdentifierKeys("Erased_Person")}},
+		// track.champions reads Ann (a new job: her e-mail is a former
+		// employer's), Bob (gone: his e-mail is not current either) and
+		// Cid (no change); track.founders the founder.
+		track(at.Add(3*time.Hour), "track.champions", "101.aa", &api.Profile{FullName: "Ann Albers", CurrentPosition: []api.Position{{JobTitle: "VP Engineering", Company: "Rheinbank"}}}),
+		track(at.Add(3*time.Hour), "track.champions", "102.bb", nil),
+		track(at.Add(2*time.Hour), "track.champions", "103.cc", &api.Profile{FullName: "Cid Czerny", CurrentPosition: []api.Position{{Company: "Cafe Ltd"}}}),
+		track(at.Add(time.Hour), "track.founders", "page:Max_Mustermann", &api.Profile{Private: true}),
 	} {
 		if err := s.Fold(e); err != nil {
 			t.Fatal(err)
@@ -102,6 +114,7 @@ func TestStateShowViews(t *testing.T) {
 		"search_split": `search.cto["Berlin"]`, "search_capped_failed": "search.big", "profile": "profile.founder",
 		"person_enriched": "person.101.aa", "person_raw": "person.104.dd", "person_profile": "person.page:Max_Mustermann",
 		"person_unlisted": "person.102.bb", "failure_only": "profile.gone",
+		"track": "track.champions", "track_private": "track.founders",
 	} {
 		if StateKind(s, addr) == "" {
 			t.Fatalf("%s: no kind", addr)

@@ -803,12 +803,32 @@ func (d *decoder) person() (*state.Person, error) {
 			var g int
 			g, err = d.int()
 			p.CheckedGeneration = api.Generation(g)
+		case "tracked":
+			p.Tracked, err = d.tracked()
 		default:
 			_, err = d.skip()
 		}
 		return err
 	})
 	return p, err
+}
+
+// tracked reads a person's track reads: an object of times by track
+// address; nil when null or empty.
+func (d *decoder) tracked() (map[string]time.Time, error) {
+	var out map[string]time.Time
+	err := d.object(func(addr string) error {
+		at, err := d.time()
+		if err != nil {
+			return err
+		}
+		if out == nil {
+			out = map[string]time.Time{}
+		}
+		out[addr] = at
+		return nil
+	})
+	return out, err
 }
 
 // history reads a person's history: a list of drifts.

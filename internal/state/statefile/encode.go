@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"time"
@@ -172,6 +174,18 @@ func appendPerson(b []byte, p *state.Person) ([]byte, error) {
 	if p.CheckedGeneration != 0 {
 		b = append(b, `,"checked_generation":`...)
 		b = strconv.AppendInt(b, int64(p.CheckedGeneration), 10)
+	}
+	if len(p.Tracked) > 0 {
+		b = append(b, `,"tracked":{`...)
+		for i, addr := range slices.Sorted(maps.Keys(p.Tracked)) {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendStr(b, addr)
+			b = append(b, ':')
+			b = appendTime(b, p.Tracked[addr])
+		}
+		b = append(b, '}')
 	}
 	return append(b, '}'), nil
 }
