@@ -152,6 +152,40 @@ func (p *textProgress) drawStatus() {
 // and why, and the sync summary per search; then how the apply ended (e).
 func writeSummary(w io.Writer, s *engine.Summary, e ending) {
 	fmt.Fprintln(w)
+	writeNoCall(w, s)
+	writeSearches(w, s.Searches)
+	for _, u := range s.SplitsUnfinished {
+		fmt.Fprintf(w, "  %s: split stopped after %s (%s done in all, %s known to be left); apply again resumes it without repeating one.\n",
+			u.Address, Plural(u.Ran, "sub-search"), Plural(u.Done, "sub-search"), Plural(u.Pending, "sub-search"))
+	}
+	writeDrift(w, s)
+	writeEnriched(w, s)
+	if l := notSpentLine(s.NotSpent); l != "" {
+		fmt.Fprintln(w, l)
+	}
+	if s.BudgetPassed != "" {
+		fmt.Fprintf(w, "Budget: %s.\n", s.BudgetPassed)
+	}
+	writeFailed(w, s)
+	writeStopped(w, s, e)
+	if len(e.notWritten) > 0 {
+		fmt.Fprintf(w, "Not written: %s.\n", strings.Join(e.notWritten, ", "))
+	}
+	unknown := ""
+	if s.CreditsUnknown > 0 {
+		// Never added to the credits charged: the service may or may not
+		// have charged them, and the next plan says so again.
+		unknown = fmt.Sprintf(", %s more may have been charged (enrichments whose outcome is unknown)", textfmt.Thousands(s.CreditsUnknown))
+	}
+	fmt.Fprintf(w, "%s: %s made (at most %s planned), %s charged (at most %s planned)%s, %s succeeded, %s failed, in %s.\n",
+		e.word, Plural(s.Calls, "call"), textfmt.Thousands(s.CallsPlannedMax), Plural(s.Credits, "credit"), textfmt.Thousands(s.CreditsPlannedMax), unknown,
+		textfmt.Thousands(s.Succeeded), textfmt.Thousands(s.CallsFailed()), roundDur(s.Duration))
+}
+
+// writeNoCall prints what the run did without a call: moves, forgotten
+// addresses, people removed by retention, updates, reuses, claims,
+// imports.
+func writeNoCall(w io.Writer, s *engine.Summary) {
 	if len(s.Moved) > 0 {
 		var ms []string
 		for _, m := range s.Moved {
@@ -191,9 +225,13 @@ func writeSummary(w io.Writer, s *engine.Summary, e ending) {
 		}
 		fmt.Fprintln(w, line+".")
 	}
-	if len(s.Searches) > 0 {
+}
+
+// writeSearches prints the sync summary of each search that ran.
+func writeSearches(w io.Writer, searches []engine.SearchOutcome) {
+	if len(searches) > 0 {
 		fmt.Fprintln(w, "Searches:")
-		for _, o := range s.Searches {
+		for _, o := range searches {
 			line := fmt.Sprintf("  %s: %s", o.Address, Plural(o.Kept, "lead"))
 			if o.Kept != o.Results {
 				line += fmt.Sprintf(" (of %s returned)", textfmt.Thousands(o.Results))
@@ -223,11 +261,10 @@ func writeSummary(w io.Writer, s *engine.Summary, e ending) {
 			}
 		}
 	}
-	for _, u := range s.SplitsUnfinished {
-		fmt.Fprintf(w, "  %s: split stopped after %s (%s done in all, %s known to be left); apply again resumes it without repeating one.\n",
-			u.Address, Plural(u.Ran, "sub-search"), Plural(u.Done, "sub-search"), Plural(u.Pending, "sub-search"))
-	}
-	writeDrift(w, s)
+}
+
+// writeEnriched prints the people enriched, by validation status.
+func writeEnriched(w io.Writer, s *engine.Summary) {
 	if s.Enriched > 0 {
 		keys := make([]string, 0, len(s.ByStatus))
 		for k := range s.ByStatus {
@@ -244,12 +281,11 @@ func writeSummary(w io.Writer, s *engine.Summary, e ending) {
 		}
 		fmt.Fprintf(w, "Enriched %s: %s.\n", Plural(s.Enriched, "person"), strings.Join(parts, ", "))
 	}
-	if l := notSpentLine(s.NotSpent); l != "" {
-		fmt.Fprintln(w, l)
-	}
-	if s.BudgetPassed != "" {
-		fmt.Fprintf(w, "Budget: %s.\n", s.BudgetPassed)
-	}
+}
+
+// writeFailed prints the calls that failed and why, and those abandoned
+// at the second interrupt.
+func writeFailed(w io.Writer, s *engine.Summary) {
 	if len(s.Failures) > 0 {
 		fmt.Fprintf(w, "Failed (%d):\n", len(s.Failures))
 		for _, f := range s.Failures {
@@ -279,6 +315,11 @@ func writeSummary(w io.Writer, s *engine.Summary, e ending) {
 		fmt.Fprintf(w, "Abandoned at the second interrupt, with no answer: %s. %s may have been charged%s.\n",
 			strings.Join(names, ", "), oneOrMany(len(s.Abandoned), "It", "They"), note)
 	}
+}
+
+// writeStopped prints why the run stopped early, what was kept in the
+// rescue file, what the next apply makes again, and how to finish.
+func writeStopped(w io.Writer, s *engine.Summary, e ending) {
 	if s.Stopped != "" {
 		reason := s.Stopped
 		if s.StoppedInFlight > 0 && e.word != "Apply aborted" {
@@ -304,18 +345,6 @@ func writeSummary(w io.Writer, s *engine.Summary, e ending) {
 	} else if s.Stopped != "" {
 		fmt.Fprintln(w, "Run apply again to finish; nothing completed is repeated.")
 	}
-	if len(e.notWritten) > 0 {
-		fmt.Fprintf(w, "Not written: %s.\n", strings.Join(e.notWritten, ", "))
-	}
-	unknown := ""
-	if s.CreditsUnknown > 0 {
-		// Never added to the credits charged: the service may or may not
-		// have charged them, and the next plan says so again.
-		unknown = fmt.Sprintf(", %s more may have been charged (enrichments whose outcome is unknown)", textfmt.Thousands(s.CreditsUnknown))
-	}
-	fmt.Fprintf(w, "%s: %s made (at most %s planned), %s charged (at most %s planned)%s, %s succeeded, %s failed, in %s.\n",
-		e.word, Plural(s.Calls, "call"), textfmt.Thousands(s.CallsPlannedMax), Plural(s.Credits, "credit"), textfmt.Thousands(s.CreditsPlannedMax), unknown,
-		textfmt.Thousands(s.Succeeded), textfmt.Thousands(s.CallsFailed()), roundDur(s.Duration))
 }
 
 // oneOrMany is one when n is 1, else many.
