@@ -321,6 +321,28 @@ func (b *Backend) read(ctx context.Context, q, q2 querier, ws string) (*state.St
 	if err := stateExtra.decode(extra, s); err != nil {
 		return nil, false, err
 	}
+	if err := b.readRows(ctx, q, q2, ws, s); err != nil {
+		return nil, false, err
+	}
+	// Calls an apply recorded but did not fold in yet (it was killed).
+	events, maxN, err := b.readEvents(ctx, q, ws)
+	if err != nil {
+		return nil, false, err
+	}
+	s.Track()
+	for i := range events {
+		if err := s.Fold(events[i]); err != nil {
+			return nil, false, fmt.Errorf("a recorded call (%s %s) cannot be applied: %w", events[i].Kind, events[i].Address, err)
+		}
+	}
+	b.seenN = maxN
+	return s, true, nil
+}
+
+// readRows reads the rows of workspace ws into s: the people through q,
+// and the rest through q2 at the same time when q2 is not nil (the same
+// snapshot), else through q; then each person's enrichment and history.
+func (b *Backend) readRows(ctx context.Context, q, q2 querier, ws string, s *state.State) error {
 	var enrichments []enrichmentRow
 	if q2 != nil {
 		var oerr error
@@ -332,18 +354,18 @@ func (b *Backend) read(ctx context.Context, q, q2 querier, ws string) (*state.St
 		perr := readPeople(ctx, q, b, ws, s)
 		<-done
 		if perr != nil {
-			return nil, false, perr
+			return perr
 		}
 		if oerr != nil {
-			return nil, false, oerr
+			return oerr
 		}
 	} else {
 		if err := readPeople(ctx, q, b, ws, s); err != nil {
-			return nil, false, err
+			return err
 		}
 		var err error
 		if enrichments, err = readOthers(ctx, q, b, ws, s); err != nil {
-			return nil, false, err
+			return err
 		}
 	}
 	for _, r := range enrichments {
@@ -353,41 +375,34 @@ func (b *Backend) read(ctx context.Context, q, q2 querier, ws string) (*state.St
 	}
 	history, err := readHistory(ctx, q, b, ws)
 	if err != nil {
-		return nil, false, err
+		return err
 	}
 	attachHistory(s, history)
-	// Calls an apply recorded but did not fold in yet (it was killed).
+	return nil
+}
+
+// readEvents reads the calls an apply of ws recorded but did not fold in
+// yet, in order, and the number of the last.
+func (b *Backend) readEvents(ctx context.Context, q querier, ws string) ([]state.Event, int64, error) {
 	rows, err := q.Query(ctx, b.sql(`SELECT n, event FROM {s}.events WHERE workspace = $1 ORDER BY n`), ws)
 	if err != nil {
-		return nil, false, err
+		return nil, 0, err
 	}
+	defer rows.Close()
 	var events []state.Event
 	var maxN int64
 	for rows.Next() {
 		var raw []byte
 		if err := rows.Scan(&maxN, &raw); err != nil {
-			rows.Close()
-			return nil, false, err
+			return nil, 0, err
 		}
 		var e state.Event
 		if err := json.Unmarshal(raw, &e); err != nil {
-			rows.Close()
-			return nil, false, fmt.Errorf("a recorded call cannot be read: %w", err)
+			return nil, 0, fmt.Errorf("a recorded call cannot be read: %w", err)
 		}
 		events = append(events, e)
 	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, false, err
-	}
-	s.Track()
-	for i := range events {
-		if err := s.Fold(events[i]); err != nil {
-			return nil, false, fmt.Errorf("a recorded call (%s %s) cannot be applied: %w", events[i].Kind, events[i].Address, err)
-		}
-	}
-	b.seenN = maxN
-	return s, true, nil
+	return events, maxN, rows.Err()
 }
 
 // OpenJournal starts recording the calls of one apply that will change s
@@ -476,6 +491,9 @@ func (b *Backend) flush(ctx context.Context, s *state.State, fo flushOpts) (uint
 	return serial, nil
 }
 
+// flushTx writes, in one transaction, the event of a call (fo.event) and
+// the changes ch of s, folds the events s holds now, and raises the
+// workspace's serial; it returns the serial.
 func (b *Backend) flushTx(ctx context.Context, c *pgx.Conn, s *state.State, ch *state.Changes, fo flushOpts) (serial uint64, err error) {
 	lost := false
 	defer func() {
@@ -493,37 +511,13 @@ func (b *Backend) flushTx(ctx context.Context, c *pgx.Conn, s *state.State, ch *
 	}
 	batch := &pgx.Batch{}
 	if fo.event != nil && b.lockPID != 0 {
-		// A lock whose connection was closed (a network cut, an idle
-		// timeout) may be taken by another run: stop before spending more.
-		var held bool
-		k := uint64(b.key())
-		if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted AND pid = $1
-			AND classid = $2::bigint::oid AND objid = $3::bigint::oid AND objsubid = 1)`, b.lockPID, int64(k>>32), int64(k&0xffffffff)).Scan(&held); err != nil {
-			return 0, b.wrap("checking the lock", err)
-		}
-		if !held && b.relock(ctx) != nil {
-			// Another run holds it now. The call is paid for: record it
-			// (its event only, which the next load applies; no row is
-			// written under the other run's feet), then stop the run.
-			lost = true
+		if lost, err = b.lockLost(ctx, tx); err != nil {
+			return 0, err
 		}
 	}
 	if fo.event != nil {
-		raw, err := json.Marshal(fo.event)
-		if err != nil {
-			return 0, fmt.Errorf("recording the call: %w", err)
-		}
-		var stored []byte
-		err = tx.QueryRow(ctx, b.sql(`WITH ins AS (
-			INSERT INTO {s}.events (workspace, journal_id, seq, at, kind, address, event)
-			VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (workspace, journal_id, seq) DO NOTHING RETURNING 1)
-			SELECT CASE WHEN EXISTS (SELECT 1 FROM ins) THEN NULL ELSE (SELECT event FROM {s}.events WHERE workspace = $1 AND journal_id = $2 AND seq = $3) END`),
-			b.workspace, fo.journal, int64(fo.event.Seq), fo.event.At, string(fo.event.Kind), fo.event.Address, raw).Scan(&stored)
-		if err != nil {
-			return 0, b.wrap("recording the call", err)
-		}
-		if stored != nil && !sameJSON(stored, raw) {
-			return 0, fmt.Errorf("%s: call %d of this apply is already recorded with other content; nothing was written", b.Describe(), fo.event.Seq)
+		if err := b.insertEvent(ctx, tx, fo.event, fo.journal); err != nil {
+			return 0, err
 		}
 		if lost {
 			if err := tx.Commit(ctx); err != nil {
@@ -572,6 +566,45 @@ func (b *Backend) flushTx(ctx context.Context, c *pgx.Conn, s *state.State, ch *
 		return 0, b.wrap("committing", err)
 	}
 	return uint64(ser), nil
+}
+
+// lockLost reports whether the workspace's lock was lost: a lock whose
+// connection was closed (a network cut, an idle timeout) may be taken by
+// another run, so the run stops before spending more. A lock let go but
+// free is taken again. When another run holds it now, the call at hand is
+// paid for: it is recorded (its event only, which the next load applies;
+// no row is written under the other run's feet), then the run stops.
+func (b *Backend) lockLost(ctx context.Context, tx pgx.Tx) (bool, error) {
+	var held bool
+	k := uint64(b.key())
+	if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted AND pid = $1
+		AND classid = $2::bigint::oid AND objid = $3::bigint::oid AND objsubid = 1)`, b.lockPID, int64(k>>32), int64(k&0xffffffff)).Scan(&held); err != nil {
+		return false, b.wrap("checking the lock", err)
+	}
+	return !held && b.relock(ctx) != nil, nil
+}
+
+// insertEvent records the event of a call of the recording journal in tx.
+// The same call recorded again (a write tried again) is no change; a call
+// recorded with other content is refused.
+func (b *Backend) insertEvent(ctx context.Context, tx pgx.Tx, ev *state.Event, journal string) error {
+	raw, err := json.Marshal(ev)
+	if err != nil {
+		return fmt.Errorf("recording the call: %w", err)
+	}
+	var stored []byte
+	err = tx.QueryRow(ctx, b.sql(`WITH ins AS (
+		INSERT INTO {s}.events (workspace, journal_id, seq, at, kind, address, event)
+		VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (workspace, journal_id, seq) DO NOTHING RETURNING 1)
+		SELECT CASE WHEN EXISTS (SELECT 1 FROM ins) THEN NULL ELSE (SELECT event FROM {s}.events WHERE workspace = $1 AND journal_id = $2 AND seq = $3) END`),
+		b.workspace, journal, int64(ev.Seq), ev.At, string(ev.Kind), ev.Address, raw).Scan(&stored)
+	if err != nil {
+		return b.wrap("recording the call", err)
+	}
+	if stored != nil && !sameJSON(stored, raw) {
+		return fmt.Errorf("%s: call %d of this apply is already recorded with other content; nothing was written", b.Describe(), ev.Seq)
+	}
+	return nil
 }
 
 // ensureWorkspace creates the workspace row for s when missing and refuses

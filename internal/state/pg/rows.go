@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgtype"
 
 	"github.com/leadsync/leadsync/internal/api"
@@ -467,9 +468,7 @@ func readPeople(ctx context.Context, q querier, b *Backend, ws string, s *state.
 	if err != nil {
 		return err
 	}
-	// Identical FoundBy lists are shared, as the file loader does: most
-	// people are found by one search.
-	lists := map[string][]string{} // one-address lists by their raw value
+	lists := foundByLists{}
 	tm := rows.Conn().TypeMap()
 	// The text columns (the ID and the lead fields) become one string each
 	// row shares (one allocation instead of ten); lists of one address are
@@ -497,20 +496,9 @@ func readPeople(ctx context.Context, q querier, b *Backend, ws string, s *state.
 		}
 		rowStrings(rv[:nText], texts...)
 		p.FirstSeen, p.LastSeen = tsUTC(first), tsUTC(last)
-		if fbRaw := rv[fbCol]; fbRaw != nil {
-			if shared, ok := lists[string(fbRaw)]; ok {
-				p.FoundBy = shared
-			} else {
-				var fb []string
-				if err := tm.Scan(rows.FieldDescriptions()[fbCol].DataTypeOID, rows.FieldDescriptions()[fbCol].Format, fbRaw, &fb); err != nil {
-					rows.Close()
-					return fmt.Errorf("people: found_by of %s: %w", p.ID, err)
-				}
-				if len(fb) == 1 {
-					lists[string(fbRaw)] = fb
-				}
-				p.FoundBy = fb
-			}
+		if p.FoundBy, err = lists.read(tm, rows.FieldDescriptions()[fbCol], rv[fbCol]); err != nil {
+			rows.Close()
+			return fmt.Errorf("people: found_by of %s: %w", p.ID, err)
 		}
 		if prof != nil {
 			p.Profile = &api.Profile{}
@@ -544,6 +532,25 @@ func readOthers(ctx context.Context, q querier, b *Backend, ws string, s *state.
 		return nil, err
 	}
 	s.Searches = make(map[string]*state.Search, nSearches)
+	enrichments, err := readEnrichments(ctx, q, b, ws)
+	if err != nil {
+		return nil, err
+	}
+	if err := readSearches(ctx, q, b, ws, s); err != nil {
+		return nil, err
+	}
+	if err := readProfileReads(ctx, q, b, ws, s); err != nil {
+		return nil, err
+	}
+	if err := readFailures(ctx, q, b, ws, s); err != nil {
+		return nil, err
+	}
+	return enrichments, nil
+}
+
+// readEnrichments reads the enrichments of ws, to be attached to the
+// people once they are read.
+func readEnrichments(ctx context.Context, q querier, b *Backend, ws string) ([]enrichmentRow, error) {
 	var enrichments []enrichmentRow
 	rows, err := q.Query(ctx, b.sql(`SELECT person_id, enriched_at, by_address, `+strings.Join(fieldColumns(resultCols), ", ")+`, extra
 		FROM {s}.enrichments WHERE workspace = $1`), ws)
@@ -599,11 +606,15 @@ func readOthers(ctx context.Context, q querier, b *Backend, ws string, s *state.
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("enrichments: %w", err)
 	}
+	return enrichments, nil
+}
 
-	rows, err = q.Query(ctx, b.sql(`SELECT address, generation, request, request_hash, ran_at, result_count, max_results, capped, lead_ids, added, removed, runs, extra, changed
+// readSearches reads the search records of ws into s.
+func readSearches(ctx context.Context, q querier, b *Backend, ws string, s *state.State) error {
+	rows, err := q.Query(ctx, b.sql(`SELECT address, generation, request, request_hash, ran_at, result_count, max_results, capped, lead_ids, added, removed, runs, extra, changed
 		FROM {s}.searches WHERE workspace = $1`), ws)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	for rows.Next() {
 		sr := &state.Search{}
@@ -614,23 +625,27 @@ func readOthers(ctx context.Context, q querier, b *Backend, ws string, s *state.
 		if err := rows.Scan(&sr.Address, &gen, &req, &sr.RequestHash, &ranAt, &sr.ResultCount, &sr.MaxResults, &sr.Capped, &sr.LeadIDs,
 			&sr.Added, &sr.Removed, &sr.Runs, &extra, &sr.Changed); err != nil {
 			rows.Close()
-			return nil, fmt.Errorf("searches: %w", err)
+			return fmt.Errorf("searches: %w", err)
 		}
 		sr.Generation, sr.Request, sr.RanAt = api.Generation(gen), json.RawMessage(req), utc(ranAt)
 		if err := searchExtra.decode(extra, sr); err != nil {
 			rows.Close()
-			return nil, fmt.Errorf("search %s: %w", sr.Address, err)
+			return fmt.Errorf("search %s: %w", sr.Address, err)
 		}
 		s.Searches[sr.Address] = sr
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("searches: %w", err)
+		return fmt.Errorf("searches: %w", err)
 	}
+	return nil
+}
 
-	rows, err = q.Query(ctx, b.sql(`SELECT address, generation, request, request_hash, read_at, person_id, extra FROM {s}.profile_reads WHERE workspace = $1`), ws)
+// readProfileReads reads the profile reads of ws into s.
+func readProfileReads(ctx context.Context, q querier, b *Backend, ws string, s *state.State) error {
+	rows, err := q.Query(ctx, b.sql(`SELECT address, generation, request, request_hash, read_at, person_id, extra FROM {s}.profile_reads WHERE workspace = $1`), ws)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	for rows.Next() {
 		pr := &state.ProfileRead{}
@@ -640,23 +655,27 @@ func readOthers(ctx context.Context, q querier, b *Backend, ws string, s *state.
 		var extra []byte
 		if err := rows.Scan(&pr.Address, &gen, &req, &pr.RequestHash, &readAt, &pr.PersonID, &extra); err != nil {
 			rows.Close()
-			return nil, fmt.Errorf("profile reads: %w", err)
+			return fmt.Errorf("profile reads: %w", err)
 		}
 		pr.Generation, pr.Request, pr.ReadAt = api.Generation(gen), json.RawMessage(req), utc(readAt)
 		if err := profileExtra.decode(extra, pr); err != nil {
 			rows.Close()
-			return nil, fmt.Errorf("profile %s: %w", pr.Address, err)
+			return fmt.Errorf("profile %s: %w", pr.Address, err)
 		}
 		s.Profiles[pr.Address] = pr
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("profile reads: %w", err)
+		return fmt.Errorf("profile reads: %w", err)
 	}
+	return nil
+}
 
-	rows, err = q.Query(ctx, b.sql(`SELECT address, at, message, status, extra FROM {s}.failures WHERE workspace = $1`), ws)
+// readFailures reads the last failure of each address of ws into s.
+func readFailures(ctx context.Context, q querier, b *Backend, ws string, s *state.State) error {
+	rows, err := q.Query(ctx, b.sql(`SELECT address, at, message, status, extra FROM {s}.failures WHERE workspace = $1`), ws)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	for rows.Next() {
 		f := &state.Failure{}
@@ -665,17 +684,41 @@ func readOthers(ctx context.Context, q querier, b *Backend, ws string, s *state.
 		var extra []byte
 		if err := rows.Scan(&addr, &at, &f.Message, &f.Status, &extra); err != nil {
 			rows.Close()
-			return nil, fmt.Errorf("failures: %w", err)
+			return fmt.Errorf("failures: %w", err)
 		}
 		f.At = utc(at)
 		if err := failureExtra.decode(extra, f); err != nil {
 			rows.Close()
-			return nil, fmt.Errorf("failure %s: %w", addr, err)
+			return fmt.Errorf("failure %s: %w", addr, err)
 		}
 		s.Failures[addr] = f
 	}
 	rows.Close()
-	return enrichments, rows.Err()
+	return rows.Err()
+}
+
+// foundByLists are the lists of one address read so far, by their raw
+// value: identical FoundBy lists are shared, as the file loader does (most
+// people are found by one search).
+type foundByLists map[string][]string
+
+// read reads a found_by value (nil for NULL), shared when it is a list of
+// one address read before.
+func (l foundByLists) read(tm *pgtype.Map, fd pgconn.FieldDescription, raw []byte) ([]string, error) {
+	if raw == nil {
+		return nil, nil
+	}
+	if shared, ok := l[string(raw)]; ok {
+		return shared, nil
+	}
+	var fb []string
+	if err := tm.Scan(fd.DataTypeOID, fd.Format, raw, &fb); err != nil {
+		return nil, err
+	}
+	if len(fb) == 1 {
+		l[string(raw)] = fb
+	}
+	return fb, nil
 }
 
 // enrichmentRow is an enrichment read before its person.

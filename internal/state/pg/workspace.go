@@ -28,41 +28,69 @@ func (b *Backend) replace(ctx context.Context, s *state.State) error {
 		return b.wrap("starting a write", err)
 	}
 	defer tx.Rollback(ctx)
+	next, createdAt, err := b.resetWorkspace(ctx, tx, s)
+	if err != nil {
+		return err
+	}
+	if err := b.copyState(ctx, tx, s); err != nil {
+		return err
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return b.wrap("committing", err)
+	}
+	s.Serial = uint64(next)
+	s.LeadsyncVersion = version.String()
+	s.FormatVersion = state.FormatVersion
+	s.Journal = nil
+	s.Epoch = epoch(createdAt)
+	s.Track()
+	s.TakeChanges()
+	return nil
+}
+
+// resetWorkspace empties the workspace in tx and writes its row anew for
+// s, keeping its created_at (its epoch: see state.DataMark); it returns
+// the workspace's next serial and its created_at. Deleting the workspace
+// row removes every row of it (ON DELETE CASCADE).
+func (b *Backend) resetWorkspace(ctx context.Context, tx pgx.Tx, s *state.State) (next int64, createdAt time.Time, err error) {
 	ws := b.workspace
 	usage, err := json.Marshal(&s.Usage)
 	if err != nil {
-		return err
+		return 0, time.Time{}, err
 	}
 	extra, err := stateExtra.encode(stripMaps(s))
 	if err != nil {
-		return err
+		return 0, time.Time{}, err
 	}
-	// Deleting the workspace row removes every row of it (ON DELETE CASCADE).
-	// The workspace keeps its created_at (its epoch: see state.DataMark).
 	var serial int64
 	var created *time.Time
 	err = tx.QueryRow(ctx, b.sql(`SELECT serial, created_at FROM {s}.workspaces WHERE name = $1`), ws).Scan(&serial, &created)
 	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
-		return b.wrap("reading the workspace", err)
+		return 0, time.Time{}, b.wrap("reading the workspace", err)
 	}
 	if _, err := tx.Exec(ctx, b.sql(`DELETE FROM {s}.workspaces WHERE name = $1`), ws); err != nil {
-		return b.wrap("emptying the workspace", err)
+		return 0, time.Time{}, b.wrap("emptying the workspace", err)
 	}
-	next := max(int64(s.Serial), serial) + 1
-	var createdAt time.Time
+	next = max(int64(s.Serial), serial) + 1
 	if err := tx.QueryRow(ctx, b.sql(`INSERT INTO {s}.workspaces (name, lineage, serial, format_version, leadsync_version, usage, extra, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, COALESCE($8, now())) RETURNING created_at`),
 		ws, s.Lineage, next, state.FormatVersion, version.String(), usage, extra, created).Scan(&createdAt); err != nil {
-		return b.wrap("creating the workspace", err)
+		return 0, time.Time{}, b.wrap("creating the workspace", err)
 	}
+	return next, createdAt, nil
+}
+
+// copyState copies s's rows into the workspace in tx (COPY): people,
+// enrichments, history, searches, profile reads, failures.
+func (b *Backend) copyState(ctx context.Context, tx pgx.Tx, s *state.State) error {
+	ws := b.workspace
 	ids := make([]string, 0, len(s.People))
 	for id := range s.People {
 		ids = append(ids, id)
 	}
 	sort.Strings(ids)
-	var ferr error
 	copyRows := func(table string, cols []string, n int, row func(i int) ([]any, error)) error {
-		if n == 0 || ferr != nil {
-			return ferr
+		if n == 0 {
+			return nil
 		}
 		_, err := tx.CopyFrom(ctx, pgx.Identifier{b.schema, table}, cols, &copySource{n: n, row: row})
 		if err != nil {
@@ -122,16 +150,6 @@ func (b *Backend) replace(ctx context.Context, s *state.State) error {
 	}); err != nil {
 		return err
 	}
-	if err := tx.Commit(ctx); err != nil {
-		return b.wrap("committing", err)
-	}
-	s.Serial = uint64(next)
-	s.LeadsyncVersion = version.String()
-	s.FormatVersion = state.FormatVersion
-	s.Journal = nil
-	s.Epoch = epoch(createdAt)
-	s.Track()
-	s.TakeChanges()
 	return nil
 }
 
