@@ -137,27 +137,7 @@ func appendPerson(b []byte, p *state.Person) ([]byte, error) {
 		b = append(b, rb...)
 	}
 	if len(p.History) > 0 {
-		b = append(b, `,"history":[`...)
-		for i := range p.History {
-			h := &p.History[i]
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, `{"field":`...)
-			b = appendStr(b, h.Field)
-			b = append(b, `,"before":`...)
-			b = appendStr(b, h.Before)
-			b = append(b, `,"after":`...)
-			b = appendStr(b, h.After)
-			b = append(b, `,"at":`...)
-			b = appendTime(b, h.At)
-			b = append(b, `,"by":`...)
-			b = appendStr(b, h.By)
-			b = append(b, `,"call":`...)
-			b = appendStr(b, h.Call)
-			b = append(b, '}')
-		}
-		b = append(b, ']')
+		b = appendHistory(b, p.History)
 	}
 	if p.Status != "" {
 		b = append(b, `,"status":`...)
@@ -176,18 +156,49 @@ func appendPerson(b []byte, p *state.Person) ([]byte, error) {
 		b = strconv.AppendInt(b, int64(p.CheckedGeneration), 10)
 	}
 	if len(p.Tracked) > 0 {
-		b = append(b, `,"tracked":{`...)
-		for i, addr := range slices.Sorted(maps.Keys(p.Tracked)) {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendStr(b, addr)
-			b = append(b, ':')
-			b = appendTime(b, p.Tracked[addr])
-		}
-		b = append(b, '}')
+		b = appendTracked(b, p.Tracked)
 	}
 	return append(b, '}'), nil
+}
+
+// appendHistory appends a person's "history" member.
+func appendHistory(b []byte, history []state.Drift) []byte {
+	b = append(b, `,"history":[`...)
+	for i := range history {
+		h := &history[i]
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"field":`...)
+		b = appendStr(b, h.Field)
+		b = append(b, `,"before":`...)
+		b = appendStr(b, h.Before)
+		b = append(b, `,"after":`...)
+		b = appendStr(b, h.After)
+		b = append(b, `,"at":`...)
+		b = appendTime(b, h.At)
+		b = append(b, `,"by":`...)
+		b = appendStr(b, h.By)
+		b = append(b, `,"call":`...)
+		b = appendStr(b, h.Call)
+		b = append(b, '}')
+	}
+	return append(b, ']')
+}
+
+// appendTracked appends a person's "tracked" member, by track address in
+// order.
+func appendTracked(b []byte, tracked map[string]time.Time) []byte {
+	b = append(b, `,"tracked":{`...)
+	for i, addr := range slices.Sorted(maps.Keys(tracked)) {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendStr(b, addr)
+		b = append(b, ':')
+		b = appendTime(b, tracked[addr])
+	}
+	return append(b, '}')
 }
 
 // appendSearch appends s as encoding/json would.
