@@ -1,9 +1,6 @@
 package cli
 
 import (
-	"go/ast"
-	"go/parser"
-	"go/token"
 	"os"
 	"path/filepath"
 	"strings"
@@ -39,39 +36,4 @@ func TestEveryCommandHasItsFiles(t *testing.T) {
 		}
 	}
 	walk(root)
-}
-
-// TestFunctionsFitOnAScreen: no function of cli or its arguments is longer
-// than maxFuncLines unless its doc comment says why it is long ("long
-// because ..."). A function a reader can hold in mind is one they can see
-// at once.
-func TestFunctionsFitOnAScreen(t *testing.T) {
-	const maxFuncLines = 80
-	for _, dir := range []string{".", "arguments"} {
-		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		fset := token.NewFileSet()
-		for _, name := range files {
-			if strings.HasSuffix(name, "_test.go") {
-				continue
-			}
-			file, err := parser.ParseFile(fset, name, nil, parser.ParseComments)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, d := range file.Decls {
-				fn, ok := d.(*ast.FuncDecl)
-				if !ok || fn.Body == nil {
-					continue
-				}
-				lines := fset.Position(fn.End()).Line - fset.Position(fn.Pos()).Line + 1
-				if lines > maxFuncLines && (fn.Doc == nil || !strings.Contains(fn.Doc.Text(), "long because")) {
-					t.Errorf("%s: %s is %d lines (at most %d, or a doc comment saying why it is long because ...)",
-						fset.Position(fn.Pos()), fn.Name.Name, lines, maxFuncLines)
-				}
-			}
-		}
-	}
 }

@@ -437,6 +437,15 @@ func (r *runner) prepare() error {
 	}
 	r.callsBudget = r.sum.CallsPlannedMax
 	r.prepareShares()
+	r.enrichDeps()
+	return nil
+}
+
+// enrichDeps gives each enrich block the calls of the run it waits for:
+// its sources' (and, with refresh_on, every track's, whose reads may
+// change its people).
+func (r *runner) enrichDeps() {
+	cfg := r.opts.Config
 	for _, b := range r.enrichBlocks {
 		b.deps = map[string]bool{}
 		for _, a := range cfg.Resolve(b.cfg.From) {
@@ -453,7 +462,6 @@ func (r *runner) prepare() error {
 			}
 		}
 	}
-	return nil
 }
 
 func (r *runner) push(t task) { r.queue = append(r.queue, t) }
@@ -519,33 +527,7 @@ func (r *runner) loop(ctx context.Context, par int) error {
 			r.halt(reasonInterrupted)
 		default:
 		}
-		for !r.stopped && r.inflight < par && len(r.queue) > 0 {
-			if r.callsBudget <= 0 {
-				// Cannot happen when the plan's bounds hold; if it ever did,
-				// stopping is the only safe answer.
-				r.halt("the plan's bound of " + textfmt.Plural(r.sum.CallsPlannedMax, "call") + " is reached")
-				break
-			}
-			if r.excludedNow(r.queue[0]) {
-				r.queue = r.queue[1:]
-				continue
-			}
-			if !r.claimHead() {
-				continue // waiting for another workspace's apply, copied, or the run stopped
-			}
-			if !r.reserve(r.queue[0]) {
-				r.unclaim(r.queue[0], false)
-				r.queue[0].claimed = false
-				break
-			}
-			r.callsBudget--
-			t := r.queue[0]
-			r.queue = r.queue[1:]
-			r.seq++
-			t.call.Seq = r.seq
-			r.inflight++
-			go func(t task) { done <- r.do(ctx, t) }(t)
-		}
+		r.dispatch(ctx, par, done)
 		if r.inflight == 0 {
 			if r.stopped {
 				break
@@ -583,25 +565,63 @@ func (r *runner) loop(ctx context.Context, par int) error {
 			stop = nil
 			r.halt(reasonInterrupted)
 		case <-ctx.Done():
-			// The calls in flight are aborted through ctx; wait for them so
-			// that whatever completed is recorded, and name those whose
-			// answer never came: they may have been charged.
-			r.halt("aborted")
-			for r.inflight > 0 {
-				o := <-done
-				r.inflight--
-				r.drainSent()
-				r.noteAbandoned(ctx, o)
-				r.handle(o)
-			}
-			sort.Slice(r.sum.Abandoned, func(i, j int) bool { return r.sum.Abandoned[i].Seq < r.sum.Abandoned[j].Seq })
-			return ctx.Err()
+			return r.abort(ctx, done)
 		}
 	}
 	if r.fatal != nil {
 		return r.fatal
 	}
 	return nil
+}
+
+// dispatch starts the calls at the head of the queue, up to par in
+// flight, each once it is not excluded, claimed across the workspaces and
+// reserved in the budget; their outcomes come on done.
+func (r *runner) dispatch(ctx context.Context, par int, done chan<- outcome) {
+	for !r.stopped && r.inflight < par && len(r.queue) > 0 {
+		if r.callsBudget <= 0 {
+			// Cannot happen when the plan's bounds hold; if it ever did,
+			// stopping is the only safe answer.
+			r.halt("the plan's bound of " + textfmt.Plural(r.sum.CallsPlannedMax, "call") + " is reached")
+			return
+		}
+		if r.excludedNow(r.queue[0]) {
+			r.queue = r.queue[1:]
+			continue
+		}
+		if !r.claimHead() {
+			continue // waiting for another workspace's apply, copied, or the run stopped
+		}
+		if !r.reserve(r.queue[0]) {
+			r.unclaim(r.queue[0], false)
+			r.queue[0].claimed = false
+			return
+		}
+		r.callsBudget--
+		t := r.queue[0]
+		r.queue = r.queue[1:]
+		r.seq++
+		t.call.Seq = r.seq
+		r.inflight++
+		go func(t task) { done <- r.do(ctx, t) }(t)
+	}
+}
+
+// abort ends a run whose ctx was canceled: the calls in flight are
+// aborted through ctx; it waits for them so that whatever completed is
+// recorded, and names those whose answer never came: they may have been
+// charged.
+func (r *runner) abort(ctx context.Context, done <-chan outcome) error {
+	r.halt("aborted")
+	for r.inflight > 0 {
+		o := <-done
+		r.inflight--
+		r.drainSent()
+		r.noteAbandoned(ctx, o)
+		r.handle(o)
+	}
+	sort.Slice(r.sum.Abandoned, func(i, j int) bool { return r.sum.Abandoned[i].Seq < r.sum.Abandoned[j].Seq })
+	return ctx.Err()
 }
 
 // noteAbandoned lists o among the calls abandoned when the run was aborted
@@ -1024,36 +1044,43 @@ func (r *runner) releaseEnrich(idle bool) {
 		if b.budget <= 0 || r.creditsBudget < r.cpe {
 			continue
 		}
-		r.mu.Lock()
-		todo, err := r.cands.Claimed(r.st, e, r.planTime(), r.claimed)
-		r.mu.Unlock()
-		if err != nil {
-			b.broken = true
-			r.fail(task{call: Call{Kind: CallEnrich, Address: b.cfg.Address}}, err, true)
+		r.queueEnrich(b, e)
+	}
+}
+
+// queueEnrich queues the enrichments of block b among the people e (b's
+// block, or the part of it whose sources are in) selects now, within b's
+// budget and the run's credits; a person another block took is left.
+func (r *runner) queueEnrich(b *enrichBlock, e *config.Enrich) {
+	r.mu.Lock()
+	todo, err := r.cands.Claimed(r.st, e, r.planTime(), r.claimed)
+	r.mu.Unlock()
+	if err != nil {
+		b.broken = true
+		r.fail(task{call: Call{Kind: CallEnrich, Address: b.cfg.Address}}, err, true)
+		return
+	}
+	for _, id := range todo {
+		if b.budget <= 0 || r.creditsBudget < r.cpe {
+			return
+		}
+		if _, ok := r.claimed[id]; ok {
 			continue
 		}
-		for _, id := range todo {
-			if b.budget <= 0 || r.creditsBudget < r.cpe {
-				break
-			}
-			if _, ok := r.claimed[id]; ok {
-				continue
-			}
-			p := r.st.People[id]
-			if p == nil || p.Lead.PageName == "" {
-				continue
-			}
-			r.claimed[id] = b.cfg.Address
-			b.budget--
-			r.creditsBudget -= r.cpe
-			r.push(task{
-				call:      Call{Kind: CallEnrich, Address: b.cfg.Address, Person: id, Page: p.Lead.PageName, Label: p.Lead.FullName},
-				enrich:    b.cfg,
-				page:      api.PageRequest{PageName: p.Lead.PageName},
-				networkID: p.Lead.NetworkID,
-			})
-			r.pending[b.cfg.Address]++
+		p := r.st.People[id]
+		if p == nil || p.Lead.PageName == "" {
+			continue
 		}
+		r.claimed[id] = b.cfg.Address
+		b.budget--
+		r.creditsBudget -= r.cpe
+		r.push(task{
+			call:      Call{Kind: CallEnrich, Address: b.cfg.Address, Person: id, Page: p.Lead.PageName, Label: p.Lead.FullName},
+			enrich:    b.cfg,
+			page:      api.PageRequest{PageName: p.Lead.PageName},
+			networkID: p.Lead.NetworkID,
+		})
+		r.pending[b.cfg.Address]++
 	}
 }
 

@@ -1,0 +1,105 @@
+package e2e
+
+// The code: every production function fits on a screen, or says why not.
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// maxFuncLines is the longest a production function may be without a doc
+// comment saying why ("long because ..."): about a screen, which a reader
+// can hold in mind.
+const maxFuncLines = 80
+
+// TestFunctionsFitOnAScreen checks every function of the repository's
+// production code (not tests, not testdata, not generated files).
+func TestFunctionsFitOnAScreen(t *testing.T) {
+	root := repoFile()
+	fset := token.NewFileSet()
+	checked := 0
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if name := d.Name(); path != root && (name == "testdata" || strings.HasPrefix(name, ".")) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		file, err := parser.ParseFile(fset, path, nil, parser.ParseComments)
+		if err != nil {
+			return err
+		}
+		if ast.IsGenerated(file) {
+			return nil
+		}
+		checked++
+		for _, decl := range file.Decls {
+			fn, ok := decl.(*ast.FuncDecl)
+			if !ok || fn.Body == nil {
+				continue
+			}
+			lines := fset.Position(fn.End()).Line - fset.Position(fn.Pos()).Line + 1
+			if lines > maxFuncLines && (fn.Doc == nil || !strings.Contains(fn.Doc.Text(), "long because")) {
+				rel, _ := filepath.Rel(root, path)
+				t.Errorf("%s:%d: %s is %d lines (at most %d, or a doc comment that says why it is long because ...)",
+					rel, fset.Position(fn.Pos()).Line, fn.Name.Name, lines, maxFuncLines)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if checked < 100 {
+		t.Fatalf("only %d production files found under %s: the walk is wrong", checked, root)
+	}
+}
+
+// repoPath is a path of the repository written in code in the docs:
+// `internal/state/fold.go`, `e2e/testdata/script/`.
+var repoPath = regexp.MustCompile("`((?:internal|e2e|bench|examples|testdata|docs|\\.ci)/[A-Za-z0-9_./-]*)`")
+
+// TestDocsNameFilesThatExist: every file or folder of the repository that
+// the "where a change goes" sections of docs/architecture.md and
+// CONTRIBUTING.md name exists, so that a reader who follows them finds
+// what they say.
+func TestDocsNameFilesThatExist(t *testing.T) {
+	for _, doc := range []string{"docs/architecture.md", "CONTRIBUTING.md"} {
+		b, err := os.ReadFile(repoFile(doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		in, named := false, 0
+		for i, line := range strings.Split(string(b), "\n") {
+			if strings.HasPrefix(line, "## ") {
+				in = line == "## Where a change goes"
+				continue
+			}
+			if !in {
+				continue
+			}
+			for _, m := range repoPath.FindAllStringSubmatch(line, -1) {
+				named++
+				if _, err := os.Stat(repoFile(filepath.FromSlash(strings.TrimSuffix(m[1], "/")))); err != nil {
+					t.Errorf("%s:%d names %s, which does not exist", doc, i+1, m[1])
+				}
+			}
+		}
+		if named < 5 {
+			t.Errorf("%s: its \"Where a change goes\" section names %d files; the test reads the wrong section", doc, named)
+		}
+	}
+}
