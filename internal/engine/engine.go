@@ -979,7 +979,7 @@ func (r *runner) fail(t task, err error, noCall bool) {
 
 // releaseEnrich queues the enrichments whose people are known, as soon as
 // they are known: for each enrich block, the candidates of
-// plan.EnrichCandidatesClaimed over the sources that have completed in this
+// plan.Candidates.Claimed over the sources that have completed in this
 // run (or had nothing to run), up to the block's and the run's budget. A
 // person claimed by another block in this run is not enriched twice and
 // takes none of this block's places, so the block goes on to its next

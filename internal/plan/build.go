@@ -536,7 +536,7 @@ func (b *builder) heldRead(p *config.Profile, key string) (string, time.Time) {
 //
 // For each block, the people of its sources that will not run are known:
 // Calls counts those apply would choose from them (claimRounds: the rule of
-// EnrichCandidatesClaimed, block by block, a person claimed by an earlier
+// Candidates.Claimed, block by block, a person claimed by an earlier
 // block left to it). The bound CallsMax adds what apply could find beyond
 // them (enrichBound). The bound over all blocks also counts each person
 // once: a person is enriched at most once per run (afterwards their

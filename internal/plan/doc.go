@@ -3,7 +3,7 @@
 // rate limit and the quota check. It also owns saved plan files and the
 // rules by which the people to enrich are chosen (enrich.go): the plan
 // counts with them, and apply chooses with them through
-// EnrichCandidatesClaimed, so that plan and apply cannot disagree. Whether each spreadsheet is written
+// Candidates.Claimed, so that plan and apply cannot disagree. Whether each spreadsheet is written
 // is decided here too, from what the caller passes in Options: whether its
 // files exist, and the working copy's record of its last write (which
 // configuration and which state it was written from). A track change

@@ -15,12 +15,12 @@ import (
 // queued, in flight, done or failed.
 type Claims map[string]string
 
-// EnrichCandidatesClaimed returns the people enrich block e should claim
-// next in an apply, in a stable order, with its limit applied, given what
-// the run has claimed already (claims; nil before the first claim). Apply
-// (the engine) calls it; the plan counts the same people with the same
-// rules (env.collect, env.limit, env.claimRounds), so plan and apply
-// choose people alike:
+// claimed returns the people enrich block e should claim next in an
+// apply, in a stable order, with its limit applied, given what the run has
+// claimed already (claims; nil before the first claim). Apply (the engine)
+// calls it through Candidates.Claimed; the plan counts the same people
+// with the same rules (env.collect, env.limit, env.claimRounds), so plan
+// and apply choose people alike:
 //
 //   - the people are those of e.From: the kept leads (the first max_results)
 //     of each search whose state record matches the search as configured
@@ -56,11 +56,6 @@ type Claims map[string]string
 //
 // now should be the plan's CreatedAt, so that nobody turns stale between
 // plan and apply.
-func EnrichCandidatesClaimed(cfg *config.Config, st *state.State, e *config.Enrich, now time.Time, claims Claims) ([]string, error) {
-	return newEnv(cfg, st, now).claimed(e, claims)
-}
-
-// claimed is EnrichCandidatesClaimed in v.
 func (v *env) claimed(e *config.Enrich, claims Claims) ([]string, error) {
 	bp, err := v.collect(e, nil, true)
 	if err != nil {
@@ -94,7 +89,7 @@ func (v *env) claimed(e *config.Enrich, claims Claims) ([]string, error) {
 // go in from order, so a later source must not take people before an
 // earlier one has brought its own: with from = [search.cto,
 // search.engineers] and a limit, the CTOs come first even when the
-// engineers' search answers first. EnrichCandidatesClaimed over a ready
+// engineers' search answers first. Candidates.Claimed over a ready
 // prefix gives a prefix of what it gives over all sources.
 func ReadySources(cfg *config.Config, e *config.Enrich, done func(addr string) bool) []string {
 	all := cfg.Resolve(e.From)
@@ -503,7 +498,7 @@ func (v *env) used(e *config.Enrich) int {
 // place; others take one each while places are left. People for which skip
 // is true are left out without taking a place; freed places are those that
 // other blocks give back by enriching people of e again (negative: places
-// held by apply's claims, EnrichCandidatesClaimed).
+// held by apply's claims, Candidates.Claimed).
 func (v *env) limit(e *config.Enrich, todo []*state.Person, skip func(*state.Person) bool, freed int) []*state.Person {
 	out := make([]*state.Person, 0, len(todo))
 	// An enrichment of e whose outcome is unknown may have been charged:
@@ -532,10 +527,10 @@ func (v *env) limit(e *config.Enrich, todo []*state.Person, skip func(*state.Per
 }
 
 // claimRounds chooses, for enrich blocks in order (todo[i]: the people
-// block i may enrich, in EnrichCandidatesClaimed's order), the people each
+// block i may enrich, in Candidates.Claimed's order), the people each
 // enriches when apply runs them on those people, as apply does: in rounds.
 // In a round each block in turn claims its first people that no block has
-// claimed yet, while it has places (EnrichCandidatesClaimed): a person in
+// claimed yet, while it has places (Candidates.Claimed): a person in
 // several blocks goes to the first block in file order that wants them,
 // and takes none of the others' places. A round ends when every call has
 // its outcome; a block whose people another block enriched again in it (a

@@ -9,8 +9,8 @@ import (
 )
 
 // Candidates chooses the people of enrich blocks for one apply, pass after
-// pass, as results arrive: EnrichCandidatesClaimed with what the passes
-// share kept between them (the exclude blocks' matcher, with the
+// pass, as results arrive (by the rules of env.claimed, which the plan
+// counts with), with what the passes share kept between them (the exclude blocks' matcher, with the
 // normalised values and the company domains it has learned). The engine
 // makes one per run, and tells it of each enrichment recorded (Learn).
 type Candidates struct {
@@ -45,8 +45,10 @@ func (c *Candidates) env(st *state.State, now time.Time) *env {
 	return v
 }
 
-// Claimed is EnrichCandidatesClaimed with what earlier passes learned
-// (people whose enrichment Reuses copies are not among them).
+// Claimed returns the people enrich block e should claim next, given the
+// run's claims so far (env.claimed says by which rules), with what earlier
+// passes learned (people whose enrichment Reuses copies are not among
+// them).
 func (c *Candidates) Claimed(st *state.State, e *config.Enrich, now time.Time, claims Claims) ([]string, error) {
 	v := c.env(st, now)
 	v.onExcluded = func(p *state.Person) {

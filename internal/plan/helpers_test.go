@@ -234,3 +234,11 @@ func useTestMatch(t *testing.T) {
 func failure(addr string, at time.Time, msg string) state.Event {
 	return state.Event{At: at, Kind: state.EventFailure, Address: addr, Failure: &state.Failure{At: at, Message: msg, Status: 400}}
 }
+
+// EnrichCandidatesClaimed is what apply's Candidates.Claimed returns in a
+// run with no exclude block, reuse or earlier pass: the people enrich
+// block e should claim next (env.claimed), for the tests that compare it
+// with the plan.
+func EnrichCandidatesClaimed(cfg *config.Config, st *state.State, e *config.Enrich, now time.Time, claims Claims) ([]string, error) {
+	return newEnv(cfg, st, now).claimed(e, claims)
+}
