@@ -256,41 +256,11 @@ func Block(addr string) string {
 	return a.Block().String()
 }
 
-// ModulePath is the module calls of addr ("" for the root's blocks or a
-// string that is no address).
-func ModulePath(addr string) string {
-	if !strings.HasPrefix(addr, ModuleKeyword+".") {
-		return ""
-	}
-	a, err := Parse(addr)
-	if err != nil {
-		return ""
-	}
-	return a.ModulePath()
-}
-
-// Matches reports whether addr is one of the addresses pattern names:
-// pattern itself; every instance of a block (search.cto names
-// search.cto["Berlin"]); everything inside a module (module.dach names
-// module.dach.search.cto and, when the call has for_each or count, every
-// instance, module.dach["de"].search.cto). A pattern step without a key
-// matches every instance of its call.
-func Matches(addr, pattern string) bool {
-	if addr == pattern {
-		return true
-	}
-	a, err := Parse(addr)
-	if err != nil {
-		return false
-	}
-	p, err := Parse(pattern)
-	if err != nil {
-		return false
-	}
-	return p.Contains(a)
-}
-
-// Contains reports whether p, read as a pattern, names a (see Matches).
+// Contains reports whether p, read as a pattern, names a: p itself; every
+// instance of a block (search.cto names search.cto["Berlin"]); everything
+// inside a module (module.dach names module.dach.search.cto and, when the
+// call has for_each or count, every instance, module.dach["de"].search.cto).
+// A pattern step without a key matches every instance of its call.
 func (p Address) Contains(a Address) bool {
 	if len(a.Module) < len(p.Module) {
 		return false
@@ -318,24 +288,8 @@ func Join(mod, rel string) string {
 	return mod + "." + rel
 }
 
-// Less orders addresses segment by segment, count indexes by number
-// (search.x[2] before search.x[10]) and other keys as written; strings
-// that are no address come after those that are, in text order.
-func Less(a, b string) bool {
-	sa, erra := segments(a)
-	sb, errb := segments(b)
-	switch {
-	case erra != nil || errb != nil:
-		if (erra == nil) != (errb == nil) {
-			return erra == nil
-		}
-		return a < b
-	}
-	return compareSegments(sa, sb) < 0
-}
-
-// SortKey is what Less compares, computed once: sorting many addresses
-// with it saves reading each address again at every comparison.
+// SortKey is an address read for sorting, computed once: sorting many
+// addresses with it saves reading each address again at every comparison.
 type SortKey struct {
 	segs []segment
 	text string
@@ -348,7 +302,9 @@ func NewSortKey(addr string) SortKey {
 	return SortKey{segs: segs, text: addr, bad: err != nil}
 }
 
-// Less is Less of the two addresses.
+// Less orders addresses segment by segment, count indexes by number
+// (search.x[2] before search.x[10]) and other keys as written; strings
+// that are no address come after those that are, in text order.
 func (k SortKey) Less(o SortKey) bool {
 	if k.bad || o.bad {
 		if k.bad != o.bad {

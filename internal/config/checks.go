@@ -33,7 +33,7 @@ func (l *loader) crossChecks() {
 	}
 }
 
-// sortInstances orders searches and profiles by address (address.Less:
+// sortInstances orders searches and profiles by address (address.SortKey.Less:
 // block by block, count indexes in numeric order, in modules too).
 func sortInstances(c *Config) {
 	sortByAddress(c.Searches, func(s *Search) string { return s.Address })

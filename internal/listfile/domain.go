@@ -120,20 +120,6 @@ func EmailKey(v string) (string, error) {
 	return local + "@" + domain, nil
 }
 
-// EmailDomainKey returns the registrable domain of an e-mail address
-// (DomainKey of its domain); "" when it has none.
-func EmailDomainKey(email string) string {
-	at := strings.LastIndexByte(email, '@')
-	if at < 0 {
-		return ""
-	}
-	k, err := DomainKey(email[at+1:])
-	if err != nil {
-		return ""
-	}
-	return k
-}
-
 func isDigits(s string) bool {
 	if s == "" {
 		return false

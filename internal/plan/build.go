@@ -162,7 +162,7 @@ const addressHelp = `Addresses look like search.cto (every instance), search.cto
 
 // targetMatcher reports which addresses an address given with --target or
 // --replace names: itself, every instance of a block, everything inside a
-// module (see address.Matches).
+// module (see address.Address.Contains).
 func targetMatcher(t string) func(addr string) bool {
 	p, err := address.Parse(t)
 	if err != nil {

@@ -242,3 +242,10 @@ func failure(addr string, at time.Time, msg string) state.Event {
 func EnrichCandidatesClaimed(cfg *config.Config, st *state.State, e *config.Enrich, now time.Time, claims Claims) ([]string, error) {
 	return newEnv(cfg, st, now).claimed(e, claims)
 }
+
+// TrackedPeople returns the people track block t watches in st, in the
+// order the plan reads them (env.trackPeople).
+func TrackedPeople(cfg *config.Config, st *state.State, t *config.Track, now time.Time) []*state.Person {
+	people, _ := newEnv(cfg, st, now).trackPeople(t)
+	return people
+}

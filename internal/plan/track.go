@@ -226,11 +226,3 @@ func (v *env) watchedBy(addr string) []*state.Person {
 	}
 	return v.watched[addr]
 }
-
-// TrackedPeople returns the people track block t watches in st, in the
-// order the plan reads them: what `leadsync show`-like views and tests
-// ask about a track.
-func TrackedPeople(cfg *config.Config, st *state.State, t *config.Track, now time.Time) []*state.Person {
-	people, _ := newEnv(cfg, st, now).trackPeople(t)
-	return people
-}

@@ -91,7 +91,7 @@ func StateRm(d Deps, addresses []string) ([]RemovedRecord, error) {
 }
 
 // recordsIn lists the search and profile records of s that the block or
-// module address pattern names (address.Matches), sorted.
+// module address pattern names (address.Address.Contains), sorted.
 func recordsIn(s *state.State, pattern string) []string {
 	p, err := address.Parse(pattern)
 	if err != nil {
