@@ -351,3 +351,45 @@ func TestStateFolderIsAFile(t *testing.T) {
 		t.Errorf("exit %d: %s", code, errOut)
 	}
 }
+
+// TestInvalidFixturesTextAndJSONAgree: for every invalid fixture, the
+// text of validate and the JSON of validate and plan carry the same
+// diagnostics, each once (a module's mistake that depends on the instance
+// is one diagnostic naming the instances, in every form).
+func TestInvalidFixturesTextAndJSONAgree(t *testing.T) {
+	root, _ := filepath.Abs("../../testdata/invalid")
+	dirs, _ := filepath.Glob(filepath.Join(root, "*"))
+	header := regexp.MustCompile(`(?m)^(Error|Warning): (.*)$`)
+	for _, dir := range dirs {
+		name := filepath.Base(dir)
+		t.Run(name, func(t *testing.T) {
+			_, _, text := runIn(t, root, "validate", "--chdir", name)
+			var summaries []string
+			for _, m := range header.FindAllStringSubmatch(text, -1) {
+				summaries = append(summaries, strings.ToLower(m[1])+": "+m[2])
+			}
+			if len(summaries) == 0 {
+				t.Fatalf("validate printed no diagnostic:\n%s", text)
+			}
+			for _, args := range [][]string{{"validate", "--json"}, {"plan", "--offline", "--json"}} {
+				_, out, _ := runIn(t, root, append(args, "--chdir", name)...)
+				var doc struct {
+					Diagnostics []struct{ Severity, Summary, Detail string }
+				}
+				if err := json.Unmarshal([]byte(out), &doc); err != nil {
+					t.Fatalf("%v: %v\n%s", args, err, out)
+				}
+				var got []string
+				for _, d := range doc.Diagnostics {
+					got = append(got, d.Severity+": "+d.Summary)
+					if !strings.Contains(text, d.Detail) {
+						t.Errorf("%v: detail %q is not in the text:\n%s", args, d.Detail, text)
+					}
+				}
+				if strings.Join(got, "\n") != strings.Join(summaries, "\n") {
+					t.Errorf("%v gives\n%s\nthe text\n%s", args, strings.Join(got, "\n"), strings.Join(summaries, "\n"))
+				}
+			}
+		})
+	}
+}

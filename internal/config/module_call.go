@@ -277,10 +277,14 @@ func (l *loader) folderHint(dir string) string {
 
 // assignInputs gives a module instance's variables the arguments of its
 // call, evaluated where the call is (with its each or count). An error in
-// a value points at the argument.
+// a value points at the argument and names the instance (see
+// noteInputs); an argument the module has no variable for is the call's
+// text alone, reported once.
 func (l *loader) assignInputs() {
 	c := l.call
 	callAddr := c.callAddr
+	start := len(l.diags)
+	defer func() { l.noteInputs(l.diags[start:]) }()
 	for _, a := range c.inputs {
 		v := l.vars[a.Name]
 		if v == nil {
@@ -289,6 +293,7 @@ func (l *loader) assignInputs() {
 				hint = moduleVariablesHint(c.src)
 			}
 			l.errorf(a.NameRange.Ptr(), "Unsupported argument", "%s (%s) has no variable %q.%s", callAddr, c.src.dir, a.Name, hint)
+			l.static(l.diags[len(l.diags)-1:])
 			continue
 		}
 		val, sens, st := c.parent.value(a, c.in.ctx, c.in.sc)
@@ -342,17 +347,37 @@ func (l *loader) rootOnly(byType map[string]hcl.Blocks) {
 // reported once, naming the instances.
 func (l *loader) noteModule(ds hcl.Diagnostics, child *loader) {
 	for _, d := range ds {
-		if d.Subject == nil || path.Dir(d.Subject.Filename) != child.dir {
-			continue
+		if d.Subject != nil && path.Dir(d.Subject.Filename) == child.dir {
+			l.noteInstance(d, child.call)
 		}
-		if _, done := l.diagModules[d]; done || l.staticDiags[d] {
-			continue
-		}
-		if l.diagModules == nil {
-			l.diagModules = map[*hcl.Diagnostic]moduleNote{}
-		}
-		l.diagModules[d] = moduleNote{instance: child.call.addr, call: child.call.block.DefRange}
 	}
+}
+
+// noteInputs notes the diagnostics ds found while giving l's instance
+// its inputs (a value of the wrong type, a failed validation, a missing
+// argument) with that instance, for mergeModuleNotes: they point at the
+// call site, outside the module's files where noteModule looks, and the
+// instance's values are what made them. A call without for_each or
+// count has one instance, named by the call the diagnostic points at.
+func (l *loader) noteInputs(ds hcl.Diagnostics) {
+	if l.call.addr == l.call.callAddr {
+		return
+	}
+	for _, d := range ds {
+		l.noteInstance(d, l.call)
+	}
+}
+
+// noteInstance notes d as found in the instance c made, unless it is
+// noted already (in a nested instance) or comes from the text alone.
+func (l *loader) noteInstance(d *hcl.Diagnostic, c *callSite) {
+	if _, done := l.diagModules[d]; done || l.staticDiags[d] {
+		return
+	}
+	if l.diagModules == nil {
+		l.diagModules = map[*hcl.Diagnostic]moduleNote{}
+	}
+	l.diagModules[d] = moduleNote{instance: c.addr, call: c.block.DefRange}
 }
 
 // static notes diagnostics that come from a module's text alone (a
