@@ -2,6 +2,7 @@ package plan
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -47,8 +48,7 @@ func Moves(cfg *config.Config, st *state.State) ([]state.Move, hcl.Diagnostics) 
 	for _, m := range st.MoveConflicts(moves) {
 		diags = append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError, Summary: "Cannot move onto an address with state",
-			Detail: fmt.Sprintf("This moved block moves %s to %s, but the state already holds records at %s. Moving there would mix two records. Remove the records at %s first (leadsync state rm %s), or correct the moved block.",
-				m.From, m.To, m.To, m.To, m.To),
+			Detail:  moveConflictDetail(m, st.RecordsAt(m.To, moves)),
 			Subject: by[m.From].DeclRange.Ptr(),
 		})
 	}
@@ -56,6 +56,18 @@ func Moves(cfg *config.Config, st *state.State) ([]state.Move, hcl.Diagnostics) 
 		return nil, diags
 	}
 	return moves, nil
+}
+
+// moveConflictDetail words a move refused because the state holds
+// records at held: at its destination, or in the other form of the
+// destination's block (its instances, or the block without a key).
+func moveConflictDetail(m state.Move, held []string) string {
+	if len(held) == 0 || (len(held) == 1 && held[0] == m.To) {
+		return fmt.Sprintf("This moved block moves %s to %s, but the state already holds records at %s. Moving there would mix two records. Remove the records at %s first (leadsync state rm %s), or correct the moved block.",
+			m.From, m.To, m.To, m.To, m.To)
+	}
+	return fmt.Sprintf("This moved block moves %s to %s, but the state already holds records at %s: %s. Remove the records at %s first (leadsync state rm %s), or correct the moved block.",
+		m.From, m.To, strings.Join(held, ", "), state.OtherFormReason(m.From, m.To), strings.Join(held, ", "), strings.Join(held, " "))
 }
 
 // moved adds a moved change for each move, first in the plan: apply

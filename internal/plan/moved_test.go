@@ -98,6 +98,18 @@ func TestMovesRefused(t *testing.T) {
 		t.Errorf("diagnostics: %v", diags)
 	}
 
+	// The instances of search.b count as records at search.b.
+	f = newFixture()
+	f.search("search.b", kw("CTO"))
+	f.ran("search.a", t0.Add(-day), ids(1, 2)...)
+	f.ran(`search.b["Berlin"]`, t0.Add(-day), ids(3, 2)...)
+	f.move(t, "search.a", "search.b")
+	_, diags = Build(f.cfg, f.st, f.opts())
+	if !diags.HasErrors() || !strings.Contains(diags.Error(), "Cannot move onto an address with state") ||
+		!strings.Contains(diags.Error(), `moves search.a to search.b, but the state already holds records at search.b["Berlin"]: moving search.a to search.b would keep records of search.b both without a key and with keys`) {
+		t.Errorf("diagnostics: %v", diags)
+	}
+
 	// A chain a -> b -> c with records at a and at b: two records for c.
 	f = newFixture()
 	f.search("search.c", kw("CTO"))

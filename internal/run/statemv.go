@@ -22,18 +22,27 @@ func (e *InvalidMoveError) Error() string {
 func (e *InvalidMoveError) Unwrap() error { return e.Err }
 
 // MoveConflictError says that a move would land on an address where the
-// state holds records already: nothing was moved.
+// state holds records already (at the address, or in the other form of
+// its block: see state.MoveConflicts): nothing was moved.
 type MoveConflictError struct {
 	Moves []state.Move
+	// Held are the addresses whose records the first move would meet
+	// (state.RecordsAt).
+	Held []string
 }
 
 func (e *MoveConflictError) Error() string {
-	var dst []string
-	for _, m := range e.Moves {
-		dst = append(dst, m.To)
+	m := e.Moves[0]
+	if len(e.Held) == 0 || (len(e.Held) == 1 && e.Held[0] == m.To) {
+		var dst []string
+		for _, m := range e.Moves {
+			dst = append(dst, m.To)
+		}
+		return fmt.Sprintf("the state already holds records at %s, so nothing was moved: moving %s there would mix two records. Remove them first (leadsync state rm %s), or choose another address",
+			strings.Join(dst, ", "), m.From, m.To)
 	}
-	return fmt.Sprintf("the state already holds records at %s, so nothing was moved: moving %s there would mix two records. Remove them first (leadsync state rm %s), or choose another address",
-		strings.Join(dst, ", "), e.Moves[0].From, e.Moves[0].To)
+	return fmt.Sprintf("the state already holds records at %s, so nothing was moved: %s. Remove them first (leadsync state rm %s), or choose another address",
+		strings.Join(e.Held, ", "), state.OtherFormReason(m.From, m.To), strings.Join(e.Held, " "))
 }
 
 // StateMv moves the records of from to to without a call, as a moved
@@ -73,7 +82,7 @@ func StateMv(d Deps, from, to string) ([]state.Move, error) {
 		return nil, UnknownAddress(s, from, ", so nothing was moved")
 	}
 	if bad := s.MoveConflicts(moves); len(bad) > 0 {
-		return nil, &MoveConflictError{Moves: bad}
+		return nil, &MoveConflictError{Moves: bad, Held: s.RecordsAt(bad[0].To, moves)}
 	}
 	ev := &state.Event{At: d.now().UTC(), Kind: state.EventMove, Address: state.MovesAddress, Move: &state.MoveEvent{Moves: moves}}
 	rec, err := d.Backend.OpenJournal(s)

@@ -57,6 +57,8 @@ func TestStateMvRefusesWithoutWriting(t *testing.T) {
 	}{
 		{"search.nope", "search.other", func(err error) bool { var u *UnknownAddressError; return errors.As(err, &u) }, "holds nothing at search.nope, so nothing was moved"},
 		{`search.cto["Berlin"]`, `search.cto["Hamburg"]`, func(err error) bool { var c *MoveConflictError; return errors.As(err, &c) }, `already holds records at search.cto["Hamburg"]`},
+		{`search.cto["Berlin"]`, "search.cto", func(err error) bool { var c *MoveConflictError; return errors.As(err, &c) },
+			`already holds records at search.cto["Hamburg"], so nothing was moved: moving search.cto["Berlin"] to search.cto would keep records of search.cto both without a key and with keys`},
 		{"search.cto", "profile.cto", func(err error) bool { var i *InvalidMoveError; return errors.As(err, &i) }, "a search moves to a search"},
 		{"search.cto", "search.cto", func(err error) bool { var i *InvalidMoveError; return errors.As(err, &i) }, "the same address"},
 		{"export.x", "export.y", func(err error) bool { var i *InvalidMoveError; return errors.As(err, &i) }, "export blocks have none in state"},

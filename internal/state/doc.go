@@ -16,5 +16,7 @@
 // internal/state/statefile, the backends are internal/state/local and
 // internal/state/pg, behind internal/state/backend. It imports only api
 // and the leaf address (which block kind an address names: IsImport; a
-// move names its addresses one by one); it must not import any of those.
+// move names its addresses one by one, and a move onto a block's other
+// form, with or without a key, is refused: move_forms.go); it must not
+// import any of those.
 package state

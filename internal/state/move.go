@@ -122,23 +122,26 @@ func (s *State) MovableAddresses() []string {
 }
 
 // MoveConflicts returns the moves of ms whose destination holds something
-// in s already (that is not itself moved away by ms): moving there would
-// mix two records, so such a move is refused before anything is written.
+// in s already (that is not itself moved away by ms), or whose block holds
+// something in its other form (instances of a block moved onto without a
+// key, or the reverse: see move_forms.go): moving there would mix two
+// records, so such a move is refused before anything is written.
 func (s *State) MoveConflicts(ms []Move) []Move {
 	leaving := map[string]bool{}
 	for _, m := range ms {
 		leaving[m.From] = true
 	}
 	var enrichers map[string]bool
+	var forms blockForms
 	var out []Move
 	for _, m := range ms {
 		if leaving[m.To] {
 			continue
 		}
 		if enrichers == nil {
-			enrichers = s.enrichers()
+			enrichers, forms = s.enrichers(), s.heldForms(leaving)
 		}
-		if s.holds(m.To, enrichers) {
+		if s.holds(m.To, enrichers) || len(forms.otherForm(m.To)) > 0 {
 			out = append(out, m)
 		}
 	}

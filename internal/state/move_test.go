@@ -155,3 +155,57 @@ func TestMoveEventValidates(t *testing.T) {
 		t.Fatalf("round trip: %+v, %v", back, err)
 	}
 }
+
+// TestMoveConflictsWithInstances: the instances of a block count as state
+// at the block, and a block's records without a key as state at each of
+// its instances: a move onto the other form would leave both forms, one
+// of which the configuration does not declare (the next plan forgets it).
+// Moving the records of the other form away in the same event frees it.
+func TestMoveConflictsWithInstances(t *testing.T) {
+	s := movedState(t)
+	for _, tc := range []struct {
+		name  string
+		moves []Move
+		held  []string // RecordsAt of the first move's destination
+		bad   bool
+	}{
+		{"onto a block whose instances hold records", []Move{{From: "search.keep", To: "search.cto"}},
+			[]string{`search.cto["Berlin"]`, `search.cto["Hamburg"]`}, true},
+		{"onto an instance of a block that holds records", []Move{{From: `search.cto["Berlin"]`, To: `search.keep["Berlin"]`}},
+			[]string{"search.keep"}, true},
+		{"onto a count instance of such a block", []Move{{From: "profile.founder", To: "search.keep[0]"}},
+			[]string{"search.keep"}, true},
+		{"onto another instance of a block", []Move{{From: "search.keep", To: `search.cto["Wien"]`}}, nil, false},
+		{"onto a block in a module of the same name", []Move{{From: "search.keep", To: "module.m.search.cto"}}, nil, false},
+		{"the instances move away in the same event", []Move{
+			{From: `search.cto["Berlin"]`, To: `search.x["Berlin"]`},
+			{From: `search.cto["Hamburg"]`, To: `search.x["Hamburg"]`},
+			{From: "search.keep", To: "search.cto"},
+		}, nil, false},
+		{"only one instance moves away", []Move{
+			{From: "search.keep", To: "search.cto"},
+			{From: `search.cto["Berlin"]`, To: `search.x["Berlin"]`},
+		}, []string{`search.cto["Hamburg"]`}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := s.MoveConflicts(tc.moves)
+			if bad := len(got) > 0; bad != tc.bad {
+				t.Fatalf("conflicts = %+v, want conflict %v", got, tc.bad)
+			}
+			if tc.bad && got[0] != tc.moves[0] {
+				t.Errorf("conflicts = %+v, want %+v first", got, tc.moves[0])
+			}
+			if held := s.RecordsAt(tc.moves[0].To, tc.moves); !reflect.DeepEqual(held, tc.held) {
+				t.Errorf("RecordsAt(%s) = %q, want %q", tc.moves[0].To, held, tc.held)
+			}
+		})
+	}
+	// A refused move is never folded: nothing changes.
+	before := encoded(t, s)
+	if err := s.Fold(Event{At: day(4), Kind: EventMove, Address: MovesAddress, Move: &MoveEvent{Moves: []Move{{From: "search.keep", To: "search.cto"}}}}); err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(before, encoded(t, s)); d != "" {
+		t.Errorf("a move onto a block whose instances hold records changed the state:\n%s", d)
+	}
+}
