@@ -351,3 +351,27 @@ func TestStateRecoverTakesTheLock(t *testing.T) {
 		t.Errorf("backend use %s, want %s", got, want)
 	}
 }
+
+// TestUnknownAddressErrorPunctuation: the message is sentences, a question
+// ending one and no full stop after it.
+func TestUnknownAddressErrorPunctuation(t *testing.T) {
+	for _, tc := range []struct {
+		err  *UnknownAddressError
+		want string
+	}{
+		{&UnknownAddressError{Address: "search.bb", Near: []string{"search.b"}},
+			`the state holds nothing at search.bb; did you mean search.b? Run "leadsync state list" to see every address`},
+		{&UnknownAddressError{Address: "search.bb", Consequence: ", so nothing was removed", Near: []string{"search.b", "search.bc"}},
+			`the state holds nothing at search.bb, so nothing was removed; did you mean search.b, search.bc? Run "leadsync state list" to see every address`},
+		{&UnknownAddressError{Address: "search.bb", Consequence: ", so nothing was moved"},
+			`the state holds nothing at search.bb, so nothing was moved. Run "leadsync state list" to see every address`},
+		{&UnknownAddressError{Address: "serch.b", Near: []string{"search.b"}},
+			`the state holds nothing at serch.b; did you mean search.b? Addresses look like search.cto, search.cto["Berlin"], profile.founder, module.dach.search.cto, import.crm, track.champions or person.<id>. Run "leadsync state list" to see every address`},
+		{&UnknownAddressError{Address: "search.cto[Berlin]"},
+			`the state holds nothing at search.cto[Berlin] (quote instance keys in the shell: 'search.cto["Berlin"]'). Run "leadsync state list" to see every address`},
+	} {
+		if got := tc.err.Error(); got != tc.want {
+			t.Errorf("got  %s\nwant %s", got, tc.want)
+		}
+	}
+}

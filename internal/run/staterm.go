@@ -141,7 +141,16 @@ func (e *UnknownAddressError) Error() string {
 		msg += ` (quote instance keys in the shell: 'search.cto["Berlin"]')`
 	}
 	if k := address.Kind(addr); k != "search" && k != "profile" && k != "import" && k != "track" && !strings.HasPrefix(addr, state.PersonAddressPrefix) {
-		msg += `. Addresses look like search.cto, search.cto["Berlin"], profile.founder, module.dach.search.cto, import.crm, track.champions or person.<id>`
+		msg = sentence(msg, `Addresses look like search.cto, search.cto["Berlin"], profile.founder, module.dach.search.cto, import.crm, track.champions or person.<id>`)
 	}
-	return msg + `. Run "leadsync state list" to see every address`
+	return sentence(msg, `Run "leadsync state list" to see every address`)
+}
+
+// sentence appends the sentence next to msg: after a full stop, unless
+// msg already ends with one or with a question mark (did you mean X?).
+func sentence(msg, next string) string {
+	if strings.HasSuffix(msg, "?") || strings.HasSuffix(msg, ".") {
+		return msg + " " + next
+	}
+	return msg + ". " + next
 }
