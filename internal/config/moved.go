@@ -51,7 +51,7 @@ func (l *loader) decodeMoved(blocks hcl.Blocks) {
 		}
 		m, summary, err := newMove(from, to)
 		if err != nil {
-			l.errorf(b.DefRange.Ptr(), summary, "%s", err)
+			l.errorf(b.DefRange.Ptr(), summary, "%s.", capitalize(err.Error()))
 			continue
 		}
 		m.DeclRange = b.DefRange
@@ -60,11 +60,12 @@ func (l *loader) decodeMoved(blocks hcl.Blocks) {
 }
 
 // newMove makes the move of from to to, or says why there is none (the
-// summary of the diagnostic, and the error).
+// summary of the diagnostic, and the error: a clause, which a diagnostic
+// makes a sentence and state mv puts after "cannot move A to B: ").
 func newMove(from, to address.Address) (*Move, string, error) {
 	switch {
 	case from.IsModule() != to.IsModule() || from.Kind != to.Kind:
-		return nil, "Invalid moved addresses", fmt.Errorf("from is %s and to is %s: a search moves to a search, a profile to a profile, an enrich block to an enrich block, a module to a module", endpointKind(from), endpointKind(to))
+		return nil, "Invalid moved addresses", fmt.Errorf("from is %s and to is %s: %s", endpointKind(from), endpointKind(to), sameKindRule())
 	case from.String() == to.String():
 		return nil, "Redundant moved block", fmt.Errorf("this moves %s to the same address, which moves nothing; remove it", from)
 	}
@@ -76,6 +77,20 @@ func newMove(from, to address.Address) (*Move, string, error) {
 		m.Exact = from.Key != "" || to.Key != ""
 	}
 	return m, "", nil
+}
+
+// sameKindRule says what moves to what: every kind of movedKinds to its
+// own kind, and a module to a module.
+func sameKindRule() string {
+	var rules []string
+	for i, k := range movedKinds {
+		if i == 0 {
+			rules = append(rules, textWithArticle(k)+" moves to "+textWithArticle(k))
+		} else {
+			rules = append(rules, textWithArticle(k)+" to "+textWithArticle(k))
+		}
+	}
+	return strings.Join(append(rules, "a module to a module"), ", ")
 }
 
 // endpointKind names what a moved address is, for messages.
@@ -126,7 +141,7 @@ func (l *loader) moveEndpoint(a *hcl.Attribute) (address.Address, bool) {
 	}
 	addr, err := address.Parse(address.Join(l.modulePath(), b.String()))
 	if err != nil {
-		l.errorf(rng, "Invalid moved address", "%s is not an address: a moved block names a search, profile or enrich block, one instance of a search or profile, or a module, like search.cto, search.cto[\"Berlin\"], enrich.contacts or module.dach.", a.Name)
+		l.errorf(rng, "Invalid moved address", "%s is not an address: a moved block names a search, profile, import, enrich or track block, one instance of a search or profile, or a module, like search.cto, search.cto[\"Berlin\"], enrich.contacts or module.dach.", a.Name)
 		return address.Address{}, false
 	}
 	if !addr.IsModule() && !contains(movedKinds, addr.Kind) {
@@ -156,7 +171,7 @@ func NewMove(from, to string) (*Move, error) {
 		case !a.IsModule() && !contains(movedKinds, a.Kind):
 			return nil, fmt.Errorf("%s: only the records of search, profile, import, enrich and track blocks (or of a whole module) move; %s blocks have none in state", a, a.Kind)
 		case (a.Kind == "enrich" || a.Kind == "track" || a.Kind == "import") && a.Key != "":
-			return nil, fmt.Errorf("%s: an enrich block has no instances; write %s", a, a.Block())
+			return nil, fmt.Errorf("%s: %s block has no instances; write %s", a, textfmt.WithArticle(a.Kind), a.Block())
 		}
 	}
 	m, _, err := newMove(f, t)

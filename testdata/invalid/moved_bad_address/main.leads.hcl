@@ -26,7 +26,7 @@ moved {
 }
 
 moved {
-  from = search # ERROR: from is not an address
+  from = search # ERROR: from is not an address: a moved block names a search, profile, import, enrich or track block, one instance of a search or profile, or a module
   to   = search.cto
 }
 
