@@ -3,6 +3,7 @@ package plan
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/leadsync/leadsync/internal/api"
 )
@@ -67,5 +68,56 @@ func TestQuotaRefusalSaysHowToGoOn(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestQuotaRefusalAdviceForTracks: when track reads count against the
+// quota, the refusal also says how to read fewer: a longer every, a plan
+// of other blocks with --target, and (for a track that still watches
+// people its sources no longer hold) state rm track.X; without a track
+// reading, it says nothing of tracks.
+func TestQuotaRefusalAdviceForTracks(t *testing.T) {
+	f := newFixture()
+	f.cfg.API.MinRemainingRequests = 100
+	f.search("search.cto", kw("CTO"))
+	f.ran("search.cto", t0.Add(-40*day), ids(1, 3)...)
+	f.track("champions", 30*day, "search.cto")
+	for _, id := range ids(1, 3) {
+		f.trackRead("track.champions", id, t0.Add(-35*day), "CTO", "Co "+id, false)
+	}
+	f.ran("search.cto", t0.Add(-time.Hour), ids(1, 2)...) // the third left the search
+	o := f.opts()
+	o.Usage = &api.Usage{RemainingRequests: 101}
+	_, diags := Build(f.cfg, f.st, o)
+	if !diags.HasErrors() {
+		t.Fatal("not refused")
+	}
+	d := diags[0].Detail
+	if testing.Verbose() {
+		t.Log(d)
+	}
+	for _, w := range []string{
+		"Lower a limit or max_results, read tracked people less often with a longer every (track.champions reads each person once per 30d)",
+		"plan part of the work with --target (a plan that does not target track.champions makes none of its reads)",
+		"stop track.champions watching the 1 person its sources no longer hold (leadsync state rm track.champions: its sources' people are then its only people, and fall due again)",
+	} {
+		if !strings.Contains(d, w) {
+			t.Errorf("refusal lacks %q:\n%s", w, d)
+		}
+	}
+
+	// A track that reads nobody this time: no advice about tracks.
+	f = newFixture()
+	f.cfg.API.MinRemainingRequests = 100
+	f.search(`search.cto["A"]`, kw("CTO", "city", "A"))
+	f.track("champions", 30*day, "search.cto")
+	o = f.opts()
+	o.Usage = &api.Usage{RemainingRequests: 100}
+	_, diags = Build(f.cfg, f.st, o)
+	if !diags.HasErrors() {
+		t.Fatal("not refused")
+	}
+	if d := diags[0].Detail; strings.Contains(d, "every") || strings.Contains(d, "track.champions") {
+		t.Errorf("advice about a track that reads nobody:\n%s", d)
 	}
 }
