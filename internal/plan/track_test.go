@@ -113,8 +113,20 @@ func TestTrackSharesReads(t *testing.T) {
 	if b.Calls != 0 || b.Action != None || !strings.Contains(b.Detail, "1 read by another track of this run") {
 		t.Errorf("track.b %+v", b)
 	}
+	// Nobody was read before: track.b's people are not "read within" its
+	// every; what it says adds up to its people.
+	if want := "3 people (every 7d); 1 read by a profile block of this run; 1 read by another track of this run; 1 without a page name (not readable)"; b.Detail != want {
+		t.Errorf("track.b detail %q\nwant               %q", b.Detail, want)
+	}
 	if tt := p.Totals; tt.Profiles != 1 || tt.Tracks != 1 || tt.CallsMax != 2 {
 		t.Errorf("totals %+v", tt)
+	}
+	// Once some are read within every, those are counted as such, and only
+	// those.
+	f.trackRead("track.a", ids(1, 1)[0], t0.Add(-day), "CTO", "Co "+ids(1, 1)[0], false)
+	b = f.build(t, f.opts()).Change("track.b")
+	if want := "1 person read within 7d; next due in 6 days; 1 read by a profile block of this run; 1 without a page name (not readable)"; b.Detail != want {
+		t.Errorf("track.b detail %q\nwant               %q", b.Detail, want)
 	}
 }
 
