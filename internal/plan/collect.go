@@ -45,7 +45,8 @@ func (v *env) collect(e *config.Enrich, skipSource func(string) bool, where bool
 	}
 	var bp blockPeople
 	var err error
-	if looks := v.lookUp(e, sources, n); looks != nil {
+	looks := v.lookUp(e, sources, n)
+	if looks != nil {
 		bp, err = v.collectLooked(e, sources, looks, n, where)
 	} else {
 		bp, err = v.collectEach(e, sources, n, where)
@@ -53,7 +54,7 @@ func (v *env) collect(e *config.Enrich, skipSource func(string) bool, where bool
 	if err != nil || len(e.RefreshOn) == 0 {
 		return bp, err
 	}
-	return bp, v.collectFormer(&bp, e, sources, where)
+	return bp, v.collectFormer(&bp, e, sources, looks, where)
 }
 
 // collectFormer adds to bp, after the people of e's sources, the people
@@ -67,28 +68,37 @@ func (v *env) collect(e *config.Enrich, skipSource func(string) bool, where bool
 // people. Those whose change no call has shown yet are bp.formerFresh
 // (a read of this run may show it); those who left the network and
 // changed are failing (a read of this run may find them back).
-func (v *env) collectFormer(bp *blockPeople, e *config.Enrich, sources []source, where bool) error {
+//
+// looks, when lookUp found the sources' people, saves looking them up
+// again by ID.
+func (v *env) collectFormer(bp *blockPeople, e *config.Enrich, sources []source, looks [][]look, where bool) error {
 	owned := v.ownedList(e.Address)
 	if owned.n == 0 {
 		return nil
 	}
-	former := make(map[*state.Person]bool)
+	former := make(map[*state.Person]bool, owned.n)
 	for o := range owned.all {
 		if !v.gone[o.p] && !v.replacedSet[o.p] {
 			former[o.p] = true
 		}
 	}
-	for _, src := range sources {
-		for _, id := range src.ids {
-			if len(former) == 0 {
-				return nil
+	if looks != nil {
+		// lookUp left out only people who are gone, or met again in one
+		// source: the first meeting is there.
+		for _, ls := range looks {
+			for _, l := range ls {
+				delete(former, l.p)
 			}
-			p := v.st.People[id]
-			if p == nil {
-				p = v.person(id)
-			}
-			delete(former, p)
 		}
+	} else {
+		for _, src := range sources {
+			for _, id := range src.ids {
+				delete(former, v.person(id))
+			}
+		}
+	}
+	if len(former) == 0 {
+		return nil
 	}
 	people := slices.SortedFunc(maps.Keys(former), func(a, b *state.Person) int { return strings.Compare(a.ID, b.ID) })
 	for _, p := range people {

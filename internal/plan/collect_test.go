@@ -52,7 +52,7 @@ func TestCollectAgrees(t *testing.T) {
 				}
 				want, wantErr := v.collectEach(e, sources, n, where)
 				if wantErr == nil && len(e.RefreshOn) > 0 {
-					wantErr = v.collectFormer(&want, e, sources, where)
+					wantErr = v.collectFormer(&want, e, sources, nil, where)
 				}
 				if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
 					t.Fatalf("seed %d, %s: error %v, want %v", seed, e.Address, gotErr, wantErr)
