@@ -66,9 +66,11 @@ type scriptSandbox struct {
 //	drift-truth TRACK ENRICH the people TRACK read since the sandbox left epoch 0 show exactly
 //	                         the changes the sandbox made, and ENRICH enriched again exactly
 //	                         those of its contacts whose company changed (see cmdDriftTruth)
-//	dropped-truth TRACK SEARCH the people TRACK read who are no longer in SEARCH's last run
-//	                         were read after it and show the sandbox's job changes; sets
-//	                         DROPPED_NAME to one of them with a job change (see cmdDroppedTruth)
+//	dropped-truth TRACK SEARCH [ENRICH]  the people TRACK read who are no longer in SEARCH's
+//	                         last run were read after it and show the sandbox's job changes
+//	                         (and ENRICH enriched again exactly those of them it enriched whose
+//	                         company changed); sets DROPPED_NAME to one of them with a job
+//	                         change (see cmdDroppedTruth)
 func TestScripts(t *testing.T) {
 	testscript.Run(t, scriptParams())
 }
@@ -544,12 +546,20 @@ func cmdDriftTruth(ts *testscript.TestScript, neg bool, args []string) {
 // by TRACK. It fails when nobody dropped out or nobody of them changed
 // jobs (the script would prove nothing), sets DROPPED_NAME to the full name
 // of the first of them (by page name) with a job change, and prints
-// dropped=N job_changes=N.
+// dropped=N job_changes=N. With ENRICH, each of them ENRICH enriched was
+// enriched again (the sandbox's count for them is 2, their e-mail the new
+// one) exactly when their company changed and they are on the network
+// and public (refresh_on = ["company"]: they stay the block's people), and
+// it prints enriched_again=N too.
 func cmdDroppedTruth(ts *testscript.TestScript, neg bool, args []string) {
-	if neg || len(args) != 2 {
-		ts.Fatalf("usage: dropped-truth TRACK SEARCH")
+	if neg || len(args) < 2 || len(args) > 3 {
+		ts.Fatalf("usage: dropped-truth TRACK SEARCH [ENRICH]")
 	}
 	track, search := args[0], args[1]
+	enrich := ""
+	if len(args) == 3 {
+		enrich = args[2]
+	}
 	st, err := loadState(ts.MkAbs("."), ts.Getenv("LEADSYNC_PG_CONN_STR"), ts.Getenv(testBackendEnv))
 	ts.Check(err)
 	rec := st.Searches[search]
@@ -560,12 +570,18 @@ func cmdDroppedTruth(ts *testscript.TestScript, neg bool, args []string) {
 	for _, id := range rec.LeadIDs {
 		inSearch[id] = true
 	}
-	now := map[string]sandbox.Job{} // the job of each person the sandbox moved, now
+	now := map[string]sandbox.Job{}    // the job of each person the sandbox moved, now
+	before := map[string]sandbox.Job{} // and before their first move
 	for _, c := range scriptSB(ts).srv.Changes() {
 		if c.Kind == sandbox.DriftJob {
-			now[strings.ToLower(c.PageName)] = c.After
+			key := strings.ToLower(c.PageName)
+			if _, ok := before[key]; !ok {
+				before[key] = c.Before
+			}
+			now[key] = c.After
 		}
 	}
+	enrichedTimes := scriptSB(ts).srv.Stats().Enriched
 	var dropped []*state.Person
 	for _, p := range st.People {
 		if _, ok := p.Tracked[track]; ok && !inSearch[p.ID] {
@@ -573,13 +589,25 @@ func cmdDroppedTruth(ts *testscript.TestScript, neg bool, args []string) {
 		}
 	}
 	slices.SortFunc(dropped, func(a, b *state.Person) int { return strings.Compare(a.Lead.PageName, b.Lead.PageName) })
-	jobs, name := 0, ""
+	jobs, again, name := 0, 0, ""
 	for _, p := range dropped {
 		if at := p.Tracked[track]; !at.After(rec.RanAt) {
 			ts.Fatalf("%s dropped out of %s (run %s) but %s last read them %s: not watched", p.Lead.PageName, search,
 				rec.RanAt.Format(time.RFC3339), track, at.Format(time.RFC3339))
 		}
 		job, moved := now[strings.ToLower(p.Lead.PageName)]
+		if enrich != "" && p.Enrichment != nil && p.Enrichment.By == enrich {
+			companyChanged := moved && p.Status == "" && before[strings.ToLower(p.Lead.PageName)].Company != job.Company
+			switch times := enrichedTimes[p.Lead.PageName]; {
+			case companyChanged && (times != 2 || p.Enrichment.Result.Email != job.Email):
+				ts.Fatalf("%s dropped out of %s and changed company: enriched %d times by the sandbox's count, e-mail %q; want twice and %q",
+					p.Lead.PageName, search, times, p.Enrichment.Result.Email, job.Email)
+			case !companyChanged && times != 1:
+				ts.Fatalf("%s dropped out of %s and kept their company: enriched %d times, want once", p.Lead.PageName, search, times)
+			case companyChanged:
+				again++
+			}
+		}
 		if !moved {
 			continue
 		}
@@ -605,5 +633,9 @@ func cmdDroppedTruth(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("%d people dropped out of %s, %d of them changed jobs: the script proves nothing", len(dropped), search, jobs)
 	}
 	ts.Setenv("DROPPED_NAME", name)
+	if enrich != "" {
+		fmt.Fprintf(ts.Stdout(), "dropped=%d job_changes=%d enriched_again=%d\n", len(dropped), jobs, again)
+		return
+	}
 	fmt.Fprintf(ts.Stdout(), "dropped=%d job_changes=%d\n", len(dropped), jobs)
 }

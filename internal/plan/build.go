@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -567,7 +568,12 @@ func (b *builder) enriches() {
 		// call of this run may find changed: up to that many enrichments
 		// again, known only once the reads are in.
 		changing, restFresh := b.mayChange(e, bp.fresh)
-		flips := readFlips + u.flips(restFailing+len(restFresh))
+		// The people it enriched whom its sources no longer hold
+		// (collectFormer): a read of this run (or an import) may show them
+		// changed, and so may any search that runs and finds them.
+		formerChanging, restFormer := b.mayChange(e, bp.formerFresh)
+		changing = append(changing, formerChanging...)
+		flips := readFlips + u.flips(restFailing+len(restFresh)+len(restFormer))
 		// When no source of the plan runs, no import brings anyone new and
 		// no call may show a change, nothing apply learns can change who
 		// is enriched: the bound is the certain count itself.
@@ -575,7 +581,7 @@ func (b *builder) enriches() {
 		if u.runningAll > 0 || src.people > 0 || len(changing) > 0 || flips > 0 {
 			bound = b.enrichBound(e, bp, changing, len(certain), src.people, flips)
 		}
-		u.add(bp, changing, restFresh, flips, src.addrs, bound)
+		u.add(bp, changing, slices.Concat(restFresh, restFormer), flips, src.addrs, bound)
 		b.add(b.enrichChange(e, bp, certain, bound, src.addrs, len(changing)))
 	}
 	b.enrichMax = u.bound(b)
@@ -1032,6 +1038,10 @@ func enrichDetail(e *config.Enrich, bp blockPeople, c *Change, runSources []stri
 		} else {
 			parts = append(parts, fmt.Sprintf("%s known + up to %s %s", thousands(c.Calls), thousands(c.CallsMax-c.Calls), from))
 		}
+	}
+	if bp.former > 0 && c.Calls > 0 {
+		parts = append(parts, fmt.Sprintf("%s no longer in its sources, enriched again for a new %s (refresh_on)",
+			thousands(min(bp.former, c.Calls)), strings.Join(e.RefreshOn, " or ")))
 	}
 	if e.Limit > 0 && c.CallsMax > 0 {
 		parts = append(parts, fmt.Sprintf("limit %s, %s used", thousands(e.Limit), thousands(owned)))

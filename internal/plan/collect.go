@@ -2,7 +2,10 @@ package plan
 
 import (
 	"fmt"
+	"maps"
 	"runtime"
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/leadsync/leadsync/internal/config"
@@ -40,10 +43,89 @@ func (v *env) collect(e *config.Enrich, skipSource func(string) bool, where bool
 		sources = append(sources, source{addr, ids})
 		n += len(ids)
 	}
-	if looks := v.lookUp(e, sources, n); looks != nil {
-		return v.collectLooked(e, sources, looks, n, where)
+	var bp blockPeople
+	var err error
+	looks := v.lookUp(e, sources, n)
+	if looks != nil {
+		bp, err = v.collectLooked(e, sources, looks, n, where)
+	} else {
+		bp, err = v.collectEach(e, sources, n, where)
 	}
-	return v.collectEach(e, sources, n, where)
+	if err != nil || len(e.RefreshOn) == 0 {
+		return bp, err
+	}
+	return bp, v.collectFormer(&bp, e, sources, looks, where)
+}
+
+// collectFormer adds to bp, after the people of e's sources, the people
+// e enriched whom none of those sources holds any more (often because
+// they changed jobs and dropped out of a search; a track keeps watching
+// them): their e-mail is e's, so refresh_on enriches them again when a
+// field of it changed after their enrichment, as it would in a source.
+// Only refresh_on does: a refresh by age, or a source that is gone, does
+// not make e enrich someone it no longer holds. They take no new place
+// under e's limit (e enriched them), and go by ID, after the sources'
+// people. Those whose change no call has shown yet are bp.formerFresh
+// (a read of this run may show it); those who left the network and
+// changed are failing (a read of this run may find them back).
+//
+// looks, when lookUp found the sources' people, saves looking them up
+// again by ID.
+func (v *env) collectFormer(bp *blockPeople, e *config.Enrich, sources []source, looks [][]look, where bool) error {
+	owned := v.ownedList(e.Address)
+	if owned.n == 0 {
+		return nil
+	}
+	former := make(map[*state.Person]bool, owned.n)
+	for o := range owned.all {
+		if !v.gone[o.p] && !v.replacedSet[o.p] {
+			former[o.p] = true
+		}
+	}
+	if looks != nil {
+		// lookUp left out only people who are gone, or met again in one
+		// source: the first meeting is there.
+		for _, ls := range looks {
+			for _, l := range ls {
+				delete(former, l.p)
+			}
+		}
+	} else {
+		for _, src := range sources {
+			for _, id := range src.ids {
+				delete(former, v.person(id))
+			}
+		}
+	}
+	if len(former) == 0 {
+		return nil
+	}
+	people := slices.SortedFunc(maps.Keys(former), func(a, b *state.Person) int { return strings.Compare(a.ID, b.ID) })
+	for _, p := range people {
+		if p.Enrichment == nil || p.Enrichment.By != e.Address || v.importGives(e, p) {
+			continue
+		}
+		changed := changedSinceEnriched(e, p)
+		page := p.Lead.PageName != ""
+		switch {
+		case changed && p.Status == state.StatusLeft:
+			if page {
+				bp.failing = append(bp.failing, p)
+			}
+			continue
+		case !changed:
+			bp.formerFresh = append(bp.formerFresh, p)
+			continue
+		}
+		n := len(bp.todo)
+		if err := v.candidate(bp, e, p, page, "enriched by it, no longer in its sources", where); err != nil {
+			return err
+		}
+		if len(bp.todo) > n {
+			bp.former++
+		}
+	}
+	return nil
 }
 
 // collectEach gathers the people of sources one by one, as collect
@@ -109,8 +191,14 @@ func (v *env) count(bp *blockPeople, e *config.Enrich, l look, addr string, wher
 		}
 		return nil
 	}
-	// Enrich needs a page name; a search that runs may bring one.
-	ok := l.page
+	return v.candidate(bp, e, p, l.page, "found by "+addr, where)
+}
+
+// candidate takes p, who needs an enrichment by e (met as from says), into
+// bp: excluded, failing where (or without a page name: a search that runs
+// may bring one), reused from another workspace, or to enrich.
+func (v *env) candidate(bp *blockPeople, e *config.Enrich, p *state.Person, page bool, from string, where bool) error {
+	ok := page
 	if ok {
 		if x := v.excludedBy(p); x != nil {
 			// Never enriched: an exclude block names them.
@@ -125,7 +213,7 @@ func (v *env) count(bp *blockPeople, e *config.Enrich, l look, addr string, wher
 		var err error
 		ok, err = match(v.cfg, e, p.Lead)
 		if err != nil {
-			return fmt.Errorf("%s: where cannot be evaluated for %s (%s, found by %s): %w", e.Address, displayName(p), p.ID, addr, err)
+			return fmt.Errorf("%s: where cannot be evaluated for %s (%s, %s): %w", e.Address, displayName(p), p.ID, from, err)
 		}
 	}
 	if !ok {

@@ -51,6 +51,9 @@ func TestCollectAgrees(t *testing.T) {
 					shortcuts++
 				}
 				want, wantErr := v.collectEach(e, sources, n, where)
+				if wantErr == nil && len(e.RefreshOn) > 0 {
+					wantErr = v.collectFormer(&want, e, sources, nil, where)
+				}
 				if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
 					t.Fatalf("seed %d, %s: error %v, want %v", seed, e.Address, gotErr, wantErr)
 				}

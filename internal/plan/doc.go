@@ -8,7 +8,9 @@
 // files exist, and the working copy's record of its last write (which
 // configuration and which state it was written from). A track change
 // (track.go) lists exactly the people it reads; the enrichments again that
-// their reads may cause (refresh_on) are bounded in the enrich changes. Moved blocks are
+// their reads may cause (refresh_on) are bounded in the enrich changes;
+// refresh_on also takes the people a block enriched who have left its
+// sources (collectFormer), plan and apply alike. Moved blocks are
 // resolved against the state here (Moves): the plan shows each move, and
 // is made on the state as it will be once apply has recorded them.
 //

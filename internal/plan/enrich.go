@@ -29,6 +29,9 @@ type Claims map[string]string
 //   - a person is left out when they have no page name (enrich needs one)
 //     or hold an enrichment (by any block) that is not older than e.Refresh
 //     (no refresh: never older);
+//   - with refresh_on, then the people e enriched whom its sources no
+//     longer hold and a field of refresh_on changed for after that
+//     enrichment, by ID (collectFormer);
 //   - then where (Config.Match) must hold;
 //   - limit: at most e.Limit people may hold an enrichment made by e. People
 //     who already hold one count, and so do people forgotten since e
@@ -275,6 +278,13 @@ type blockPeople struct {
 	// fresh hold an enrichment that is not stale: a change seen in this
 	// run may make them due again (refresh_on).
 	fresh []*state.Person
+	// formerFresh are people e enriched whom its sources no longer hold,
+	// holding an enrichment no refresh_on change is known after: a read
+	// of this run may show one (collectFormer).
+	formerFresh []*state.Person
+	// former counts the people of todo whom e enriched and its sources
+	// no longer hold, enriched again for a refresh_on change.
+	former int
 	// members is how many distinct people the sources hold.
 	members int
 	// enriched is how many of them hold an enrichment that is not stale.

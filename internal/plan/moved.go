@@ -112,6 +112,8 @@ func kindOf(addr string) Kind {
 		return KindEnrich
 	case "export":
 		return KindExport
+	case "track":
+		return KindTrack
 	}
 	return KindSearch
 }

@@ -116,8 +116,14 @@ func trackDetail(b *builder, t *config.Track, n trackCount) string {
 		parts = append(parts, fmt.Sprintf("%s of %s read again (replace requested; %s)", thousands(n.due), plural(n.people, "person", "people"), every))
 	case n.due > 0:
 		parts = append(parts, fmt.Sprintf("%s of %s due (%s); requests, no credits", thousands(n.due), plural(n.people, "person", "people"), every))
+	case n.fresh > 0:
+		// Only those read within every: the others are read by another
+		// reader of this run, or cannot be read (said below).
+		parts = append(parts, fmt.Sprintf("%s read within %s", plural(n.fresh, "person", "people"), formatDuration(t.Every)))
 	default:
-		parts = append(parts, fmt.Sprintf("%s read within %s", plural(n.people, "person", "people"), formatDuration(t.Every)))
+		// Nobody due, nobody read within every: each is read by another
+		// reader of this run or cannot be read, as the parts below say.
+		parts = append(parts, fmt.Sprintf("%s (%s)", plural(n.people, "person", "people"), every))
 	}
 	if n.left > 0 {
 		parts = append(parts, fmt.Sprintf("%s of them left the network (read again in case they came back)", thousands(n.left)))

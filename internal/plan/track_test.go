@@ -113,8 +113,20 @@ func TestTrackSharesReads(t *testing.T) {
 	if b.Calls != 0 || b.Action != None || !strings.Contains(b.Detail, "1 read by another track of this run") {
 		t.Errorf("track.b %+v", b)
 	}
+	// Nobody was read before: track.b's people are not "read within" its
+	// every; what it says adds up to its people.
+	if want := "3 people (every 7d); 1 read by a profile block of this run; 1 read by another track of this run; 1 without a page name (not readable)"; b.Detail != want {
+		t.Errorf("track.b detail %q\nwant               %q", b.Detail, want)
+	}
 	if tt := p.Totals; tt.Profiles != 1 || tt.Tracks != 1 || tt.CallsMax != 2 {
 		t.Errorf("totals %+v", tt)
+	}
+	// Once some are read within every, those are counted as such, and only
+	// those.
+	f.trackRead("track.a", ids(1, 1)[0], t0.Add(-day), "CTO", "Co "+ids(1, 1)[0], false)
+	b = f.build(t, f.opts()).Change("track.b")
+	if want := "1 person read within 7d; next due in 6 days; 1 read by a profile block of this run; 1 without a page name (not readable)"; b.Detail != want {
+		t.Errorf("track.b detail %q\nwant               %q", b.Detail, want)
 	}
 }
 
@@ -355,5 +367,67 @@ func TestRefreshOnRerunUnderAFullLimit(t *testing.T) {
 		Generation: f.cfg.API.Generation, Request: body, RequestHash: state.RequestHash(f.cfg.API.Generation, body), Leads: leads}})
 	if c := f.build(t, f.opts()).Change("enrich.contacts"); c.Calls != 3 || c.CallsMax != 3 {
 		t.Errorf("after the rerun: %d..%d (%s), want 3", c.Calls, c.CallsMax, c.Detail)
+	}
+}
+
+// TestRefreshOnWhoLeftTheSearch: a person the block enriched who dropped
+// out of its search (often because they changed jobs; a track still
+// watches them) stays the block's: refresh_on enriches them again when
+// their company changed after the enrichment. Before the track's read it
+// is a bound; once the change is in state, an exact count, made once.
+// A refresh by age does not bring back someone the sources no longer hold.
+func TestRefreshOnWhoLeftTheSearch(t *testing.T) {
+	f := newFixture()
+	f.search("search.cto", kw("CTO"))
+	f.ran("search.cto", t0.Add(-40*day), ids(1, 3)...)
+	e := f.enrich("c", []string{"search.cto"}, 25, 0)
+	e.RefreshOn = []string{"company", "title"}
+	for _, id := range ids(1, 3) {
+		f.enriched(id, "enrich.c", t0.Add(-39*day))
+	}
+	f.track("all", 30*day, "search.cto")
+	for _, id := range ids(1, 3) {
+		f.trackRead("track.all", id, t0.Add(-38*day), "CTO", "Co "+id, false)
+	}
+	// The search ran again: the third person is no longer in it.
+	f.ran("search.cto", t0.Add(-time.Hour), ids(1, 2)...)
+	gone := ids(3, 1)[0]
+
+	// The track reads all three now: each may show a new company.
+	c := f.build(t, f.opts()).Change("enrich.c")
+	if c.Calls != 0 || c.CallsMax != 3 {
+		t.Fatalf("before the reads: %+v", c)
+	}
+	// The read is in: the one who left the search changed company.
+	for _, id := range ids(1, 2) {
+		f.trackRead("track.all", id, t0.Add(-time.Minute), "CTO", "Co "+id, false)
+	}
+	f.trackRead("track.all", gone, t0.Add(-time.Minute), "CTO", "Rheinbank", false)
+	p := f.build(t, f.opts())
+	c = p.Change("enrich.c")
+	if c.Calls != 1 || c.CallsMax != 1 || !slices.Equal(c.PersonIDs, []string{gone}) {
+		t.Fatalf("after the reads: %+v", c)
+	}
+	if want := "1 person; 1 no longer in its sources, enriched again for a new company or title (refresh_on); limit 25, 3 used"; c.Detail != want {
+		t.Errorf("detail %q\nwant   %q", c.Detail, want)
+	}
+	if p.Totals.Enrichments != 1 || p.Totals.EnrichmentsMax != 1 {
+		t.Errorf("totals %+v", p.Totals)
+	}
+	// Apply chooses the same person.
+	if got, err := EnrichCandidatesClaimed(f.cfg, f.st, e, t0, nil); err != nil || !slices.Equal(got, []string{gone}) {
+		t.Errorf("apply claims %q (%v)", got, err)
+	}
+	// Enriched again: up to date.
+	f.enriched(gone, "enrich.c", t0)
+	if c := f.build(t, f.opts()).Change("enrich.c"); c.CallsMax != 0 {
+		t.Errorf("enriched again: %+v", c)
+	}
+	// A refresh by age alone does not enrich them again.
+	e.RefreshOn, e.Refresh = nil, day
+	o := f.opts()
+	o.Now = t0.Add(10 * day)
+	if c := f.build(t, o).Change("enrich.c"); c == nil || slices.Contains(c.PersonIDs, gone) || len(c.PersonIDs) != 2 {
+		t.Errorf("refresh by age: %+v", c)
 	}
 }

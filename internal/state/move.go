@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"time"
 )
 
 // EventMove moves records from addresses to others without a call: a
@@ -16,9 +17,11 @@ import (
 // erased since, in ErasedEnrichments) and its enrichments of unknown
 // outcome, and the changes of people each call saw (History[].By), so that
 // a moved block is neither run nor paid for again, its limit counts what
-// it spent and a sheet of its changes keeps them. An import block's record
-// moves too (the people it adopted, the digest of the file). Its Address is
-// MovesAddress.
+// it spent and a sheet of its changes keeps them. A track's record moves
+// with its people (Person.Tracked: when it read each), so that the moved
+// track keeps watching them and reads none of them again before they are
+// due. An import block's record moves too (the people it adopted, the
+// digest of the file). Its Address is MovesAddress.
 const EventMove EventKind = "move"
 
 // MovesAddress is the address of move events.
@@ -61,8 +64,9 @@ func (e *Event) validateMove() error {
 }
 
 // Holds reports whether s holds anything at addr that a move would carry:
-// a search, a split run, a profile read, a failure, or enrichments of an
-// enrich block (known, erased since, or of unknown outcome). A move onto
+// a search, a split run, a profile read, a failure, enrichments of an
+// enrich block (known, erased since, or of unknown outcome), or a track's
+// record (the people it read). A move onto
 // an address that holds something is refused (MoveConflicts).
 func (s *State) Holds(addr string) bool {
 	return s.holds(addr, s.enrichers())
@@ -76,8 +80,9 @@ func (s *State) holds(addr string, enrichers map[string]bool) bool {
 }
 
 // enrichers are the addresses that people's records name: the enrich
-// blocks whose enrichments s holds (known or of unknown outcome), and the
-// calls that saw a change of someone (their history: a track, a search).
+// blocks whose enrichments s holds (known or of unknown outcome), the
+// tracks that read someone (Person.Tracked), and the calls that saw a
+// change of someone (their history: a track, a search).
 func (s *State) enrichers() map[string]bool {
 	out := map[string]bool{}
 	for _, u := range s.UnknownEnrichments {
@@ -86,6 +91,9 @@ func (s *State) enrichers() map[string]bool {
 	for _, p := range s.People {
 		if p.Enrichment != nil {
 			out[p.Enrichment.By] = true
+		}
+		for addr := range p.Tracked {
+			out[addr] = true
 		}
 		for _, d := range p.History {
 			out[d.By] = true
@@ -287,8 +295,9 @@ func (s *State) putRecords(to map[string]string, r addressed) {
 }
 
 // movedPerson is a copy of p with the addresses of to moved: the block
-// that enriched them, the searches that found them and the calls that saw
-// each change of their history (history reports whether any did). People
+// that enriched them, the searches that found them, the tracks that read
+// them (when each did: the track's record) and the calls that saw each
+// change of their history (history reports whether any did). People
 // are copied, never changed in place, so that a state copied for planning
 // (Moved) leaves the original as it was.
 func movedPerson(p *Person, to map[string]string) (c *Person, history bool) {
@@ -306,6 +315,15 @@ func movedPerson(p *Person, to map[string]string) (c *Person, history bool) {
 		cp.FoundBy[i] = a
 	}
 	sort.Strings(cp.FoundBy)
+	if p.Tracked != nil {
+		cp.Tracked = make(map[string]time.Time, len(p.Tracked))
+		for addr, at := range p.Tracked {
+			if dst := to[addr]; dst != "" {
+				addr = dst
+			}
+			cp.Tracked[addr] = at
+		}
+	}
 	if p.History != nil {
 		// The history stays the person's; the call that saw each change
 		// is named as it is called now, so that a sheet of the moved
@@ -322,14 +340,19 @@ func movedPerson(p *Person, to map[string]string) (c *Person, history bool) {
 }
 
 // personMoves reports whether a move of to names something of p: the
-// searches that found them, the block that enriched them, the calls that
-// saw a change of them.
+// searches that found them, the block that enriched them, the tracks that
+// read them, the calls that saw a change of them.
 func personMoves(p *Person, to map[string]string) bool {
 	if p.Enrichment != nil && to[p.Enrichment.By] != "" {
 		return true
 	}
 	for _, a := range p.FoundBy {
 		if to[a] != "" {
+			return true
+		}
+	}
+	for addr := range p.Tracked {
+		if to[addr] != "" {
 			return true
 		}
 	}

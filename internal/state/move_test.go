@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"reflect"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -207,5 +208,55 @@ func TestMoveConflictsWithInstances(t *testing.T) {
 	}
 	if d := cmp.Diff(before, encoded(t, s)); d != "" {
 		t.Errorf("a move onto a block whose instances hold records changed the state:\n%s", d)
+	}
+}
+
+// TestFoldMoveCarriesTrack: a track's record is its people's read times
+// (Person.Tracked); a move carries it to the new address, whether or not
+// the track saw a change, state mv finds it (MovableAddresses), and a move
+// onto a track that holds reads is refused.
+func TestFoldMoveCarriesTrack(t *testing.T) {
+	s := New()
+	mustFold(t, s, searchEv(day(0), "search.cto", 0, lead("n1", "anna", "Anna"), lead("n2", "ben", "Ben")))
+	mustFold(t, s, trackEv(day(1), "track.t", "n1", "", ""))
+	mustFold(t, s, trackEv(day(1), "track.t", "n2", "", ""))
+	mustFold(t, s, trackEv(day(2), "track.other", "n2", "", ""))
+	if len(s.People["n1"].History) != 0 {
+		t.Fatalf("fixture: the track saw a change: %+v", s.People["n1"].History)
+	}
+	if !s.Holds("track.t") || !reflect.DeepEqual(s.MovableAddresses(), []string{"search.cto", "track.other", "track.t"}) {
+		t.Fatalf("track.t is not movable: %q", s.MovableAddresses())
+	}
+	if got := s.MoveConflicts([]Move{{From: "track.t", To: "track.other"}}); len(got) != 1 {
+		t.Errorf("a move onto track.other is not refused: %+v", got)
+	}
+	before := encoded(t, s)
+	c := s.Moved([]Move{{From: "track.t", To: "track.watch"}})
+	if d := cmp.Diff(before, encoded(t, s)); d != "" {
+		t.Fatalf("Moved changed the original:\n%s", d)
+	}
+	if got := c.TrackAddresses(); !reflect.DeepEqual(got, []string{"track.other", "track.watch"}) {
+		t.Errorf("the copy's tracks: %q", got)
+	}
+	mustFold(t, s, Event{At: day(3), Kind: EventMove, Address: MovesAddress, Move: &MoveEvent{Moves: []Move{{From: "track.t", To: "track.watch"}}}})
+	if got := s.TrackAddresses(); !reflect.DeepEqual(got, []string{"track.other", "track.watch"}) {
+		t.Errorf("tracks after the move: %q", got)
+	}
+	if s.Kind("track.t") != "" || s.Kind("track.watch") != "track" {
+		t.Errorf("kinds: track.t %q, track.watch %q", s.Kind("track.t"), s.Kind("track.watch"))
+	}
+	for id, want := range map[string]map[string]time.Time{
+		"n1": {"track.watch": day(1)},
+		"n2": {"track.watch": day(1), "track.other": day(2)},
+	} {
+		if got := s.People[id].Tracked; !reflect.DeepEqual(got, want) {
+			t.Errorf("%s tracked %v, want %v", id, got, want)
+		}
+	}
+	if r := s.TrackRecordOf("track.watch"); r == nil || len(r.People) != 2 || !r.LastRead.Equal(day(1)) {
+		t.Errorf("track.watch's record: %+v", r)
+	}
+	if err := s.Check(); err != nil {
+		t.Errorf("the moved state does not check: %v", err)
 	}
 }

@@ -425,11 +425,14 @@ func jobChangeText(j engine.JobChange) string {
 
 // writeDrift prints what the run saw change: the track reads, each job
 // change with the call that saw it, the people who left the network or
-// turned private.
+// turned private. Those counts are of changes, the people of the JSON
+// summary's left_network and turned_private: a read that finds a profile
+// private (or gone) that was so already changes nothing, so the line says
+// "turned private", never "0 private" after a read showed a private one.
 func writeDrift(w io.Writer, s *engine.Summary) {
 	d := s.Drift
 	if s.Tracked > 0 {
-		fmt.Fprintf(w, "Tracked %s: %s, %s left the network, %s private.\n", Plural(s.Tracked, "person"),
+		fmt.Fprintf(w, "Tracked %s: %s, %s left the network, %s turned private.\n", Plural(s.Tracked, "person"),
 			Plural(jobsBy(d.Jobs, engine.CallTrack), "job change"), textfmt.Thousands(len(d.Left)), textfmt.Thousands(len(d.Private)))
 	}
 	if len(d.Jobs) > 0 {

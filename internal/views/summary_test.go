@@ -180,3 +180,25 @@ func TestApplySummaryEndings(t *testing.T) {
 		})
 	}
 }
+
+// TestSummaryDriftCountsWhatTurned: the text's counts of the track line are
+// the JSON summary's left_network and turned_private, and say so: a run
+// whose read found a profile private that was private already turned
+// nobody private, and the line must not read as if no profile was private.
+func TestSummaryDriftCountsWhatTurned(t *testing.T) {
+	for _, private := range []int{0, 1, 2} {
+		s := &engine.Summary{Tracked: 3}
+		for i := range private {
+			s.Drift.Private = append(s.Drift.Private, engine.PersonSeen{PersonID: fmt.Sprint(i), Name: fmt.Sprint("P", i), By: "track.t"})
+		}
+		var b bytes.Buffer
+		writeDrift(&b, s)
+		want := fmt.Sprintf("Tracked 3 people: 0 job changes, 0 left the network, %d turned private.\n", private)
+		if line, _, _ := strings.Cut(b.String(), "\n"); line+"\n" != want {
+			t.Errorf("%d turned private: %q, want %q", private, line, want)
+		}
+		if l, _ := summaryEvent(s)["turned_private"].([]map[string]any); len(l) != private {
+			t.Errorf("JSON turned_private %v, want %d people", summaryEvent(s)["turned_private"], private)
+		}
+	}
+}

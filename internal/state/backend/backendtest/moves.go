@@ -9,8 +9,9 @@ import (
 // MoveEvent moves every kind of record the fixture's Events leave: two
 // searches (one into a module), the split run under way, a profile read,
 // the enrich block (its people's enrichments, Fay's erased one, the one of
-// unknown outcome, its failure), a failure that stays, a track (the
-// changes it saw, in people's histories) and an import (its record, the
+// unknown outcome, its failure), a failure that stays, a track (its
+// record: when it read each person, and the changes it saw, in people's
+// histories) and an import (its record, the
 // people it adopted).
 func MoveEvent(at int) state.Event {
 	return state.Event{At: At(at), Kind: state.EventMove, Address: state.MovesAddress, Move: &state.MoveEvent{Moves: []state.Move{
@@ -36,7 +37,8 @@ func testMoves(t *testing.T, k Kind) {
 		want := Fold(t, append(Events(), evs...))
 		if want.ErasedEnrichments["module.dach.enrich.contacts"] != 1 || want.Splits[`search.split["all"]`] == nil ||
 			want.UnknownEnrichments["n5"].By != "module.dach.enrich.contacts" || want.People["n1"].Enrichment.By != "module.dach.enrich.contacts" ||
-			want.Imports["module.dach.import.legacy"] == nil || !movedHistory(want, "module.dach.track.champions") {
+			want.Imports["module.dach.import.legacy"] == nil || !movedHistory(want, "module.dach.track.champions") ||
+			want.TrackRecordOf("module.dach.track.champions") == nil || want.TrackRecordOf("track.champions") != nil {
 			t.Fatal("the fixture's move does not move every kind of record")
 		}
 		if killed {
