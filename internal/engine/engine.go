@@ -245,6 +245,11 @@ type runner struct {
 	// softPassed is set when a reservation passed a soft budget
 	// (finishBudget says by how much, at the end).
 	softPassed bool
+	// owed is what the ledger could not take back of sent calls that
+	// certainly failed (owedErr why): tried again at the next release and
+	// at the end.
+	owed    plan.Spending
+	owedErr error
 
 	mu sync.Mutex // guards state mutation (Fold) against concurrent readers, and closed
 	// closed is set, under mu, when the run stops starting calls: a call
@@ -788,6 +793,10 @@ func (r *runner) handle(o outcome) {
 		// Stopped before it was sent: nothing was spent.
 		r.refund(t)
 		r.voidPending(o)
+		var le *errLedger
+		if errors.As(o.err, &le) {
+			r.halt(le.Error())
+		}
 		return
 	}
 	if o.err != nil {
@@ -880,6 +889,10 @@ func (r *runner) unrecorded(t task, ev *state.Event, err error) {
 // notMade reports whether err means the call never reached the service
 // because the run is stopping.
 func notMade(err error) bool {
+	var le *errLedger
+	if errors.As(err, &le) {
+		return true // refused by the start hook: never sent
+	}
 	var ae *api.Error
 	if errors.As(err, &ae) {
 		return ae.Kind == api.KindNotSent || ae.Kind == api.KindCanceled

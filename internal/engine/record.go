@@ -159,5 +159,6 @@ func (r *runner) starting(t task, o *outcome) error {
 		}
 		o.pending = true
 	}
-	return nil
+	// Last: once the ledger counts the call as sent, it is sent.
+	return r.sending(t)
 }
