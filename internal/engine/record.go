@@ -160,5 +160,9 @@ func (r *runner) starting(t task, o *outcome) error {
 		o.pending = true
 	}
 	// Last: once the ledger counts the call as sent, it is sent.
-	return r.sending(t)
+	if err := r.sending(t); err != nil {
+		return err
+	}
+	r.flying++
+	return nil
 }
