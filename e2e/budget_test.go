@@ -6,6 +6,7 @@ package e2e
 // copy's ledger file) and on PostgreSQL (the ledger table).
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
@@ -122,6 +123,104 @@ func TestBudgetHeldByTwoProcesses(t *testing.T) {
 			want := fmt.Sprintf(`"spent": %d`, spent)
 			if !strings.Contains(r.stdout, want) {
 				t.Fatalf("plan after the race: want %s in the budget (exit %d)\n%s", want, r.code, r)
+			}
+		})
+	}
+}
+
+// budgetSpent is what plan --json says the month's ledger holds, in
+// credits.
+func budgetSpent(t *testing.T, h *harness) int {
+	t.Helper()
+	r := h.run("plan", "--json")
+	var doc struct {
+		Budget *struct {
+			Credits *struct {
+				Spent int `json:"spent"`
+			} `json:"credits"`
+		} `json:"budget"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil || doc.Budget == nil || doc.Budget.Credits == nil {
+		t.Fatalf("plan --json has no budget of credits (%v):\n%s", err, r)
+	}
+	return doc.Budget.Credits.Spent
+}
+
+// TestBudgetOfAKilledApply: an apply that reserved ten enrichments (its
+// parallelism) while the client's rate limit let them out one by one is
+// killed (SIGKILL) after its first enrichment came back. The ledger
+// keeps what was charged and what may have been (the calls in flight:
+// unknown outcomes), not the reservations of the calls never sent: the
+// next plan says so, and after a full apply the ledger holds what the
+// sandbox charged, on the local backend (ledger.json) and on PostgreSQL.
+func TestBudgetOfAKilledApply(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs real processes; skipped with -short")
+	}
+	for _, be := range []string{"local", "pg"} {
+		t.Run(be, func(t *testing.T) {
+			h := newHarness(t, sandbox.Options{Seed: 9}, "")
+			block := ""
+			if be == "pg" {
+				block = fmt.Sprintf("backend \"pg\" {\n    schema_name = %q\n  }", h.usePG())
+			}
+			// The killed run lets out one call a second; the full apply
+			// after it runs at the usual pace.
+			config := func(rate int) string {
+				return fmt.Sprintf(`
+variable "sandbox_url" {
+  type = string
+}
+
+leadsync {
+  %s
+  budget {
+    credits_per_month = 50
+  }
+}
+
+api {
+  base_url    = var.sandbox_url
+  rate_limit  = %d
+  parallelism = 10
+}
+
+search "eng" {
+  keywords    = "Engineer"
+  city        = "Berlin"
+  max_results = 30
+}
+
+enrich "all" {
+  from  = [search.eng]
+  limit = 20
+}
+`, block, rate)
+			}
+			h.writeConfig(config(1))
+			s := h.startApply()
+			for ev := range s.events {
+				if ev.MessageType == "call_done" && ev.Call.Kind == "enrich" {
+					s.kill()
+					break
+				}
+			}
+			killed := s.wait()
+			charged := h.srv.Stats().CreditsSpent
+			unknown := len(h.loadState().UnknownEnrichments)
+			if charged == 0 || charged+unknown >= 10 {
+				t.Fatalf("the killed apply was charged %d credits with %d unknown outcomes; want a few of its 10 reservations\n%s", charged, unknown, killed)
+			}
+			if got := budgetSpent(t, h); got < charged || got > charged+unknown {
+				t.Fatalf("after the kill the budget says %d credits spent; the sandbox charged %d, %d more of unknown outcome", got, charged, unknown)
+			}
+			h.writeConfig(config(20))
+			if r := h.run("apply", "--auto-approve"); r.code != 0 {
+				t.Fatal(r)
+			}
+			charged = h.srv.Stats().CreditsSpent
+			if got := budgetSpent(t, h); got < charged || got > charged+unknown {
+				t.Fatalf("after a full apply the budget says %d credits spent; the sandbox charged %d (%d calls of the killed run of unknown outcome)", got, charged, unknown)
 			}
 		})
 	}

@@ -29,6 +29,10 @@ them back: searches may still return them, and leadsync drops them when it
 records the results (plan, apply and the Summary count them as
 "suppressed").
 
+A value that is none of these (a full name: a page name has no spaces)
+is refused, with nothing changed; forget lists the page names of the
+people of the state who have that name.
+
 The suppression list holds SHA-256 hashes of the network ID and page name,
 not the identifiers. A person the state does not hold yet is suppressed all
 the same.

@@ -9,9 +9,13 @@ import (
 )
 
 // Budget is leadsync { budget } as a run enforces it: every call is
-// reserved in the account's ledger before it is started (atomically with
-// the check of the limit, so that runs at the same time never pass it
-// together); what a call did not spend is released.
+// reserved in the account's ledger, in the run's name, before it is
+// started (atomically with the check of the limit, so that runs at the
+// same time never pass it together); the ledger is told when the call is
+// about to be sent (before it leaves: a run killed after that counts it,
+// charged or of unknown outcome, and a run killed before leaves a hold
+// that the next command gives back); what a call did not spend is
+// released.
 type Budget struct {
 	Ledger BudgetLedger
 	Month  string // the billing month's start date
@@ -21,12 +25,52 @@ type Budget struct {
 	Hard bool
 }
 
-// BudgetLedger is the ledger of the API account (a backend's).
+// BudgetLedger is the ledger of the API account (a backend's), as one
+// run holds its reservations in it.
 type BudgetLedger interface {
+	// Reserve holds add for a call of the run, unless it would pass limit.
 	Reserve(month string, add, limit plan.Spending) (held plan.Spending, ok bool, err error)
-	Release(month string, sub plan.Spending) error
+	// Sending says that s of the run's hold is about to be sent: it
+	// counts as spent from then on, unless Release takes it back.
+	Sending(s plan.Spending) error
+	// Release takes back what a call did not spend: sent says whether
+	// the call was sent (Sending was told), so whether sub is still held.
+	Release(month string, sub plan.Spending, sent bool) error
 	// Spent is what the month holds now.
 	Spent(month string) (plan.Spending, error)
+}
+
+// errLedger is the stop of a call whose sending the budget's ledger could
+// not note: it is not sent (sent, it would be given back as never sent
+// were the run to die).
+type errLedger struct{ cause error }
+
+func (e *errLedger) Error() string {
+	return "the budget's ledger cannot be written, so no more calls are made: " + e.cause.Error()
+}
+
+func (e *errLedger) Unwrap() error { return e.cause }
+
+// sending tells the ledger that t is about to be sent (see starting).
+func (r *runner) sending(t task) error {
+	b := r.opts.Budget
+	if b == nil {
+		return nil
+	}
+	s := r.cost(t)
+	if s == (plan.Spending{}) {
+		return nil
+	}
+	// Tried twice: a ledger whose database session was just cut off
+	// connects again on the next try.
+	err := b.Ledger.Sending(s)
+	if err != nil {
+		err = b.Ledger.Sending(s)
+	}
+	if err != nil {
+		return &errLedger{cause: err}
+	}
+	return nil
 }
 
 // cost is what a call may spend: an enrichment its credits and a request
@@ -87,7 +131,14 @@ func over(held, limit plan.Spending) bool {
 // limits once failed calls were taken back is not passed.
 func (r *runner) finishBudget() {
 	b := r.opts.Budget
-	if b == nil || !r.softPassed || r.sum.BudgetPassed != "" {
+	if b == nil {
+		return
+	}
+	r.releaseOwed()
+	if r.owed != (plan.Spending{}) && r.sum.BudgetPassed == "" {
+		r.sum.BudgetPassed = fmt.Sprintf("the budget's ledger could not take back the %s that failed calls did not spend (%v); it counts them as spent", textfmt.Plural(r.owed.Credits, "credit"), r.owedErr)
+	}
+	if !r.softPassed || r.sum.BudgetPassed != "" {
 		return
 	}
 	held, err := b.Ledger.Spent(b.Month)
@@ -100,7 +151,11 @@ func (r *runner) finishBudget() {
 }
 
 // unreserve releases what t did not spend: everything when it was not
-// sent; the credits of an enrichment that certainly failed.
+// sent; the credits of an enrichment that certainly failed. What the
+// ledger cannot take back of a call not sent stays held in the run's name,
+// and is given back when the run is settled (at its end, or by the next
+// command); the credits of a sent call are owed, and taken back at the
+// next release or at the end of the run.
 func (r *runner) unreserve(t task, sent bool) {
 	b := r.opts.Budget
 	if b == nil {
@@ -113,9 +168,25 @@ func (r *runner) unreserve(t task, sent bool) {
 	if sub == (plan.Spending{}) {
 		return
 	}
-	if err := b.Ledger.Release(b.Month, sub); err != nil && r.sum.BudgetPassed == "" {
-		r.sum.BudgetPassed = "the budget's ledger could not take back what a failed call did not spend: " + err.Error()
+	r.releaseOwed()
+	if err := b.Ledger.Release(b.Month, sub, sent); err != nil && sent {
+		r.owed = plan.Spending{Credits: r.owed.Credits + sub.Credits, Requests: r.owed.Requests + sub.Requests}
+		r.owedErr = err
 	}
+}
+
+// releaseOwed tries again to take back what sent calls did not spend and
+// the ledger could not take back then.
+func (r *runner) releaseOwed() {
+	if r.owed == (plan.Spending{}) {
+		return
+	}
+	b := r.opts.Budget
+	if err := b.Ledger.Release(b.Month, r.owed, true); err != nil {
+		r.owedErr = err
+		return
+	}
+	r.owed = plan.Spending{}
 }
 
 // budgetHeld says what the ledger holds against the limits.

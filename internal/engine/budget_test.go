@@ -13,10 +13,16 @@ import (
 	"github.com/leadsync/leadsync/internal/state"
 )
 
-// memLedger is a budget ledger in memory.
+// memLedger is a budget ledger in memory: held is what the month holds,
+// open what the run holds for calls not sent yet.
 type memLedger struct {
 	mu   sync.Mutex
 	held plan.Spending
+	open plan.Spending
+	// failReleases makes that many releases fail; failSending makes
+	// Sending of an enrichment (a call with credits) fail.
+	failReleases int
+	failSending  error
 }
 
 func (l *memLedger) Reserve(month string, add, limit plan.Spending) (plan.Spending, bool, error) {
@@ -27,15 +33,42 @@ func (l *memLedger) Reserve(month string, add, limit plan.Spending) (plan.Spendi
 		return l.held, false, nil
 	}
 	l.held = next
+	l.open = plan.Spending{Credits: l.open.Credits + add.Credits, Requests: l.open.Requests + add.Requests}
 	return next, true, nil
 }
 
-func (l *memLedger) Release(month string, sub plan.Spending) error {
+func (l *memLedger) Sending(s plan.Spending) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.failSending != nil && s.Credits > 0 {
+		return l.failSending
+	}
+	l.open = plan.Spending{Credits: l.open.Credits - s.Credits, Requests: l.open.Requests - s.Requests}
+	return nil
+}
+
+func (l *memLedger) Release(month string, sub plan.Spending, sent bool) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.failReleases > 0 {
+		l.failReleases--
+		return errors.New("connection lost")
+	}
 	l.held.Credits -= sub.Credits
 	l.held.Requests -= sub.Requests
+	if !sent {
+		l.open = plan.Spending{Credits: l.open.Credits - sub.Credits, Requests: l.open.Requests - sub.Requests}
+	}
 	return nil
+}
+
+// settle is what the run package does at the end of a run (or the next
+// command after a dead one): what the run still holds is given back.
+func (l *memLedger) settle() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.held = plan.Spending{Credits: l.held.Credits - l.open.Credits, Requests: l.held.Requests - l.open.Requests}
+	l.open = plan.Spending{}
 }
 
 func (l *memLedger) Spent(string) (plan.Spending, error) {
@@ -82,5 +115,91 @@ enrich "all" {
 	want := "the monthly budget is passed (4 of 2 credits, 6 of 100 requests)"
 	if !strings.HasPrefix(sum.BudgetPassed, want) {
 		t.Errorf("budget passed: %q\nwant it to start %q", sum.BudgetPassed, want)
+	}
+}
+
+const budgetTestConfig = `
+api {
+  sandbox     = true
+  parallelism = 1
+  max_credits = 1000
+}
+search "a" {
+  keywords = "alpha"
+}
+enrich "all" {
+  from = [search.a]
+}
+`
+
+// TestBudgetTakeBackTriedAgain: the take-back of the credit of an
+// enrichment that certainly failed fails (the ledger's session was
+// lost); it is tried again at the next release, and the month holds what
+// was spent: the search's request, five enrichments' requests, four
+// credits. Before, the credit stayed in the ledger for good.
+func TestBudgetTakeBackTriedAgain(t *testing.T) {
+	cfg := load(t, budgetTestConfig)
+	st := state.New()
+	svc := newFake()
+	svc.fail["enrich:alpha_1"] = errors.New("500 server error")
+	svc.fail["enrich:alpha_3"] = errors.New("500 server error")
+	led := &memLedger{failReleases: 1}
+	sum, err := engine.Run(context.Background(), engine.Options{
+		Config: cfg, Plan: build(t, cfg, st), State: st, Journal: &memJournal{}, Service: svc,
+		Now:    func() time.Time { return t0 },
+		Budget: &engine.Budget{Ledger: led, Month: "2026-11-01", Limit: plan.Spending{Credits: 100}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	led.settle()
+	if want := (plan.Spending{Credits: 3, Requests: 6}); led.held != want || sum.BudgetPassed != "" {
+		t.Fatalf("the ledger holds %+v (%q); want %+v", led.held, sum.BudgetPassed, want)
+	}
+	// Failing to the end: the summary says what the ledger still counts.
+	st = state.New()
+	svc = newFake()
+	svc.fail["enrich:alpha_4"] = errors.New("500 server error")
+	led = &memLedger{failReleases: 100}
+	sum, err = engine.Run(context.Background(), engine.Options{
+		Config: cfg, Plan: build(t, cfg, st), State: st, Journal: &memJournal{}, Service: svc,
+		Now:    func() time.Time { return t0 },
+		Budget: &engine.Budget{Ledger: led, Month: "2026-11-01", Limit: plan.Spending{Credits: 100}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "the budget's ledger could not take back the 1 credit that failed calls did not spend (connection lost); it counts them as spent"; sum.BudgetPassed != want {
+		t.Errorf("budget: %q\nwant %q", sum.BudgetPassed, want)
+	}
+}
+
+// TestBudgetSendingNotNotedIsNotSent: a ledger that cannot note that an
+// enrichment is about to be sent stops the run before it is sent (were
+// it sent, the next command would give its credit back as never sent):
+// the service gets no enrichment, the summary says why, and once the run
+// is settled the month holds only the search's request.
+func TestBudgetSendingNotNotedIsNotSent(t *testing.T) {
+	cfg := load(t, budgetTestConfig)
+	st := state.New()
+	svc := newFake()
+	led := &memLedger{failSending: errors.New("disk full")}
+	sum, err := engine.Run(context.Background(), engine.Options{
+		Config: cfg, Plan: build(t, cfg, st), State: st, Journal: &memJournal{}, Service: svc,
+		Now:    func() time.Time { return t0 },
+		Budget: &engine.Budget{Ledger: led, Month: "2026-11-01", Limit: plan.Spending{Credits: 100}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := svc.count("enrich:"); got != 0 {
+		t.Fatalf("%d enrichments sent; want none", got)
+	}
+	led.settle()
+	if want := (plan.Spending{Requests: 1}); led.held != want {
+		t.Errorf("the ledger holds %+v; want %+v", led.held, want)
+	}
+	if !strings.Contains(sum.Stopped, "the budget's ledger cannot be written") {
+		t.Errorf("stopped: %q", sum.Stopped)
 	}
 }

@@ -16,6 +16,9 @@
 // No call is sent while a result is being written (the start hook of a
 // call takes the lock the recording holds, record.go), so that a journal
 // which tries a failed write again for a while spends nothing meanwhile.
+// The same start hook tells the budget's ledger that the call is about to
+// be sent (budget.go): until then the run only holds its reservation, which
+// the next command gives back should the run die.
 // A journal that cannot write a result but keeps it elsewhere (run's
 // rescue file) says so in its error: the result counts as recorded and
 // done, and the run stops (Summary.Kept); a result kept nowhere is a

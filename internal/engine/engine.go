@@ -101,7 +101,9 @@ type Summary struct {
 	// Stopped is non-empty when the run stopped early, and says why.
 	Stopped string
 	// StoppedInFlight is the number of calls in flight when the run
-	// stopped: it waited for them (unless it was aborted).
+	// stopped (sent and not answered; not those still waiting for the
+	// rate limit, which are not sent): it waited for them (unless it was
+	// aborted).
 	StoppedInFlight int
 	// Abandoned are the calls in flight when the run was aborted (the
 	// second Ctrl-C): sent, never answered; they may have been charged.
@@ -245,6 +247,15 @@ type runner struct {
 	// softPassed is set when a reservation passed a soft budget
 	// (finishBudget says by how much, at the end).
 	softPassed bool
+	// flying counts the calls sent whose outcome is not handled yet
+	// (under mu): the calls in flight a stop waits for. inflight counts
+	// the calls dispatched, some of which still wait for the rate limit.
+	flying int
+	// owed is what the ledger could not take back of sent calls that
+	// certainly failed (owedErr why): tried again at the next release and
+	// at the end.
+	owed    plan.Spending
+	owedErr error
 
 	mu sync.Mutex // guards state mutation (Fold) against concurrent readers, and closed
 	// closed is set, under mu, when the run stops starting calls: a call
@@ -554,6 +565,7 @@ func (r *runner) loop(ctx context.Context, par int) error {
 			r.showWait(w)
 		case o := <-done:
 			r.inflight--
+			r.landed(o)
 			r.drainSent()
 			r.drainWaits()
 			r.noteAbandoned(ctx, o)
@@ -616,6 +628,7 @@ func (r *runner) abort(ctx context.Context, done <-chan outcome) error {
 	for r.inflight > 0 {
 		o := <-done
 		r.inflight--
+		r.landed(o)
 		r.drainSent()
 		r.noteAbandoned(ctx, o)
 		r.handle(o)
@@ -658,6 +671,16 @@ func (r *runner) drainSent() {
 	}
 }
 
+// landed notes that the outcome of o, in flight if it was sent, is being
+// handled.
+func (r *runner) landed(o outcome) {
+	if o.sent {
+		r.mu.Lock()
+		r.flying--
+		r.mu.Unlock()
+	}
+}
+
 // halt stops starting calls, says why, and says what the run still waits
 // for: the calls in flight, which finish and are recorded.
 func (r *runner) halt(reason string) {
@@ -667,15 +690,19 @@ func (r *runner) halt(reason string) {
 	r.stopped = true
 	r.mu.Lock()
 	r.closed = true
+	// No call starts once closed: those sent and not answered are all
+	// that is waited for (the others, waiting for the rate limit or a
+	// claim, are not sent).
+	flying := r.flying
 	r.mu.Unlock()
 	close(r.gate)
 	r.sum.Stopped = reason
-	r.sum.StoppedInFlight = r.inflight
-	if r.inflight == 0 {
+	r.sum.StoppedInFlight = flying
+	if flying == 0 {
 		r.progress.Stopping(reason + "; no call is in flight")
 		return
 	}
-	r.progress.Stopping(fmt.Sprintf("%s; waiting for %s in flight", reason, textfmt.Plural(r.inflight, "call")))
+	r.progress.Stopping(fmt.Sprintf("%s; waiting for %s in flight", reason, textfmt.Plural(flying, "call")))
 }
 
 // do makes one call; it runs in its own goroutine and touches no runner
@@ -788,6 +815,10 @@ func (r *runner) handle(o outcome) {
 		// Stopped before it was sent: nothing was spent.
 		r.refund(t)
 		r.voidPending(o)
+		var le *errLedger
+		if errors.As(o.err, &le) {
+			r.halt(le.Error())
+		}
 		return
 	}
 	if o.err != nil {
@@ -880,6 +911,10 @@ func (r *runner) unrecorded(t task, ev *state.Event, err error) {
 // notMade reports whether err means the call never reached the service
 // because the run is stopping.
 func notMade(err error) bool {
+	var le *errLedger
+	if errors.As(err, &le) {
+		return true // refused by the start hook: never sent
+	}
 	var ae *api.Error
 	if errors.As(err, &ae) {
 		return ae.Kind == api.KindNotSent || ae.Kind == api.KindCanceled

@@ -27,12 +27,17 @@ type fakeService struct {
 	mu       sync.Mutex
 	calls    []string
 	enriched map[string]int
-	perQuery int                   // people per search
-	fail     map[string]error      // by "search:<keywords>" or "enrich:<page>"
-	block    chan struct{}         // when set, searches wait on it
-	started  chan string           // when set, receives every call start
-	results  map[string][]api.Lead // fixed results by keywords
-	balance  int
+	perQuery int              // people per search
+	fail     map[string]error // by "search:<keywords>" or "enrich:<page>"
+	block    chan struct{}    // when set, searches wait on it
+	// paced calls ("search:<keywords>", "page:<page name>") wait on pacer
+	// before they are sent, as calls wait for the rate limit: dispatched,
+	// not in flight.
+	paced   map[string]bool
+	pacer   chan struct{}
+	started chan string           // when set, receives every call start
+	results map[string][]api.Lead // fixed results by keywords
+	balance int
 	// otherPerson makes the enrichment of a page name answer with this
 	// network ID: an answer about someone else.
 	otherPerson map[string]string
@@ -40,6 +45,13 @@ type fakeService struct {
 
 func newFake() *fakeService {
 	return &fakeService{enriched: map[string]int{}, perQuery: 5, fail: map[string]error{}, results: map[string][]api.Lead{}, balance: 1000}
+}
+
+// pace waits on f.pacer when call is paced.
+func (f *fakeService) pace(call string) {
+	if f.paced[call] {
+		<-f.pacer
+	}
 }
 
 func (f *fakeService) note(s string) {
@@ -54,10 +66,11 @@ func (f *fakeService) note(s string) {
 func (f *fakeService) Fields(context.Context) ([]api.Field, error) { return nil, errors.New("unused") }
 
 func (f *fakeService) Search(ctx context.Context, gen api.Generation, req api.SearchRequest) (*api.SearchResult, error) {
+	kw, _ := req.Params["keywords"].(string)
+	f.pace("search:" + kw)
 	if err := api.Started(ctx); err != nil {
 		return nil, err
 	}
-	kw, _ := req.Params["keywords"].(string)
 	f.note("search:" + kw)
 	if f.block != nil {
 		select {
@@ -83,6 +96,7 @@ func (f *fakeService) Search(ctx context.Context, gen api.Generation, req api.Se
 }
 
 func (f *fakeService) Page(ctx context.Context, gen api.Generation, req api.PageRequest) (*api.Profile, error) {
+	f.pace("page:" + req.PageName)
 	if err := api.Started(ctx); err != nil {
 		return nil, err
 	}

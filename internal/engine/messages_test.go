@@ -3,12 +3,17 @@ package engine_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/leadsync/leadsync/internal/engine"
+	"github.com/leadsync/leadsync/internal/golden"
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
 // stopProgress records the reasons the run gave when it stopped.
@@ -117,6 +122,67 @@ func TestFirstStopSaysWhatItWaitsFor(t *testing.T) {
 	if sum.StoppedInFlight != 3 || sum.Calls != 3 {
 		t.Errorf("summary: %d in flight at the stop, %d calls; want 3 and 3", sum.StoppedInFlight, sum.Calls)
 	}
+	callsAddUp(t, sum)
+}
+
+// stopNotices records the stop notices, and says on stopped when the
+// first came.
+type stopNotices struct {
+	engine.NopProgress
+	mu      sync.Mutex
+	stops   []string
+	stopped chan struct{}
+}
+
+func (p *stopNotices) Stopping(reason string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.stops = append(p.stops, reason)
+	if len(p.stops) == 1 {
+		close(p.stopped)
+	}
+}
+
+// TestStopCountsOnlyTheCallsSent: of the three calls dispatched
+// (parallelism 3), one is sent and held in flight while the other two
+// still wait for the rate limit. The stop waits for the one call in
+// flight, and says so (before, it said 3: the calls dispatched); the two
+// waiting are never sent. testdata/stop_in_flight.txt holds the notice and
+// the summary's count.
+func TestStopCountsOnlyTheCallsSent(t *testing.T) {
+	cfg := load(t, basic)
+	st := state.New()
+	p := build(t, cfg, st)
+	svc := newFake()
+	svc.block = make(chan struct{})
+	svc.started = make(chan string, 100)
+	svc.paced = map[string]bool{"search:beta": true, "page:Max_Mustermann": true}
+	svc.pacer = make(chan struct{})
+	stop := make(chan struct{})
+	prog := &stopNotices{stopped: make(chan struct{})}
+	done := make(chan *engine.Summary)
+	go func() {
+		sum, _ := engine.Run(context.Background(), engine.Options{Config: cfg, Plan: p, State: st, Journal: &memJournal{}, Service: svc,
+			Now: func() time.Time { return t0 }, Stop: stop, Progress: prog})
+		done <- sum
+	}()
+	if got := <-svc.started; got != "search:alpha" {
+		t.Fatalf("first call %q, want search:alpha", got)
+	}
+	close(stop)
+	<-prog.stopped
+	close(svc.pacer)
+	close(svc.block)
+	sum := <-done
+	if n := len(svc.calls); n != 1 {
+		t.Errorf("%d calls reached the service (%v); want the one sent before the stop", n, svc.calls)
+	}
+	var b strings.Builder
+	for _, s := range prog.stops {
+		fmt.Fprintf(&b, "stopping: %s\n", s)
+	}
+	fmt.Fprintf(&b, "summary: %s made, %d in flight at the stop\n", textfmt.Plural(sum.Calls, "call"), sum.StoppedInFlight)
+	golden.Check(t, filepath.Join("testdata", "stop_in_flight.txt"), []byte(b.String()))
 	callsAddUp(t, sum)
 }
 

@@ -159,5 +159,10 @@ func (r *runner) starting(t task, o *outcome) error {
 		}
 		o.pending = true
 	}
+	// Last: once the ledger counts the call as sent, it is sent.
+	if err := r.sending(t); err != nil {
+		return err
+	}
+	r.flying++
 	return nil
 }

@@ -154,7 +154,12 @@ func (xlsxWriter) write(j *job) ([]Written, error) {
 		return nil, err
 	}
 	if truncated > 0 {
-		j.warnf("%d cells were longer than the 32,767 characters an Excel cell holds and were cut; they end in %q", truncated, strings.TrimSpace(truncMarker))
+		were, they := "were", "they end"
+		if truncated == 1 {
+			were, they = "was", "it ends"
+		}
+		j.warnf("%s %s longer than the 32,767 characters an Excel cell holds and %s cut; %s in %q",
+			textfmt.Plural(truncated, "cell"), were, were, they, strings.TrimSpace(truncMarker))
 	}
 
 	if err := writeSummarySheet(f, styles, sumName, j.summary()); err != nil {

@@ -382,7 +382,7 @@ func TestXLSXCutsLongCells(t *testing.T) {
 	if utf16Len(v) > maxCellChars || !strings.HasSuffix(v, truncMarker) || !strings.HasPrefix(long, strings.TrimSuffix(v, truncMarker)) {
 		t.Errorf("cut cell: %d units, suffix %q", utf16Len(v), v[len(v)-50:])
 	}
-	if len(got[0].Warnings) != 1 || !strings.Contains(got[0].Warnings[0], "1 cells were longer") {
+	if len(got[0].Warnings) != 1 || !strings.Contains(got[0].Warnings[0], "1 cell was longer than the 32,767 characters an Excel cell holds and was cut; it ends in") {
 		t.Errorf("warnings = %q", got[0].Warnings)
 	}
 }

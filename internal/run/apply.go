@@ -81,7 +81,7 @@ func apply(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView) error
 	}
 	log := openExportLog(opts.Config, opts.Warn)
 	var budget applyBudget
-	defer func() { closeLedger(budget.led) }()
+	defer func() { settleLedger(budget.led) }()
 	p, usage, err := applyPlan(ctx, d, opts, view, st, svc, log, &budget)
 	if err != nil || p == nil {
 		return err
@@ -132,7 +132,7 @@ func applyPlan(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView, s
 			view.Plan(p)
 			return nil, nil, nil
 		}
-		budget.bs, budget.led = budgetStateIn(d, cfg, st, nil, p.Budget)
+		budget.bs, budget.led = budgetStateIn(d, cfg, st, nil, p.Budget, true)
 		if err := checkSavedBudget(cfg, p, budget.bs); err != nil {
 			return nil, nil, err
 		}
@@ -149,7 +149,7 @@ func applyPlan(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView, s
 		}
 		popts.Usage, usage = u, u
 	}
-	budget.bs, budget.led = budgetState(d, cfg, st, usage)
+	budget.bs, budget.led = budgetState(d, cfg, st, usage, true)
 	popts.Budget = budget.bs
 	p, diags := plan.Build(cfg, st, popts)
 	view.Plan(p)

@@ -1,6 +1,8 @@
 package run
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"strings"
@@ -23,14 +25,19 @@ import (
 // as a request first. The ledger is returned open (close
 // it with closeLedger); nil when there is no budget or it cannot be read,
 // and the state's Note says why.
-func budgetState(d Deps, cfg *config.Config, st *state.State, usage *api.Usage) (*plan.BudgetState, backend.Ledger) {
-	return budgetStateIn(d, cfg, st, usage, nil)
+//
+// What earlier runs of the workspace still hold in the ledger for calls
+// they never sent (they died: kill -9, a lost session) is not spent: an
+// apply, which holds the workspace's lock, gives it back first (locked);
+// a plan without a running apply leaves it but does not count it.
+func budgetState(d Deps, cfg *config.Config, st *state.State, usage *api.Usage, locked bool) (*plan.BudgetState, backend.Ledger) {
+	return budgetStateIn(d, cfg, st, usage, nil, locked)
 }
 
 // budgetStateIn is budgetState in the billing month a saved plan was made
 // in (saved, when it has a budget): apply of a saved plan makes no billing
 // call, and must count in the month the plan counted in.
-func budgetStateIn(d Deps, cfg *config.Config, st *state.State, usage *api.Usage, saved *plan.Budget) (*plan.BudgetState, backend.Ledger) {
+func budgetStateIn(d Deps, cfg *config.Config, st *state.State, usage *api.Usage, saved *plan.Budget, locked bool) (*plan.BudgetState, backend.Ledger) {
 	if cfg.Settings.Budget == nil {
 		return nil, nil
 	}
@@ -60,6 +67,11 @@ func budgetStateIn(d Deps, cfg *config.Config, st *state.State, usage *api.Usage
 		bs.Note = d.Backend.Describe() + " keeps no ledger"
 		return bs, nil
 	}
+	if locked {
+		// Its error shows in what follows: a ledger that cannot be
+		// written cannot be read or reserved in either.
+		_, _ = led.Settle("")
+	}
 	var spent backend.Spending
 	if usage != nil {
 		// The billing call just made is a request of the monthly quota
@@ -74,8 +86,26 @@ func budgetStateIn(d Deps, cfg *config.Config, st *state.State, usage *api.Usage
 		bs.Note = "the ledger cannot be read: " + err.Error()
 		return bs, nil
 	}
+	if !locked && RunningOn(d.Backend, st) == nil {
+		open, err := led.Open(plan.MonthKey(start))
+		if err == nil {
+			spent = spent.Minus(open)
+		}
+	}
 	bs.Spent = &plan.Spending{Credits: spent.Credits, Requests: spent.Requests}
 	return bs, led
+}
+
+// settleLedger gives back, at the end of an apply, what its run still
+// holds in the ledger for calls it did not send (a take-back that failed
+// during a fault); when the ledger cannot be written, the next command
+// under the workspace's lock gives it back. It closes the ledger.
+func settleLedger(l backend.Ledger) {
+	if l == nil {
+		return
+	}
+	_, _ = l.Settle("")
+	closeLedger(l)
 }
 
 // closeLedger closes a ledger that holds a connection.
@@ -92,20 +122,38 @@ func engineBudget(cfg *config.Config, bs *plan.BudgetState, led backend.Ledger) 
 	if bg == nil || led == nil {
 		return nil
 	}
-	return &engine.Budget{Ledger: ledgerAdapter{led}, Month: plan.MonthKey(bs.Month),
+	return &engine.Budget{Ledger: ledgerAdapter{l: led, run: newRunID()}, Month: plan.MonthKey(bs.Month),
 		Limit: plan.Spending{Credits: bg.CreditsPerMonth, Requests: bg.RequestsPerMonth}, Hard: bg.Hard}
 }
 
-// ledgerAdapter is a backend ledger as the engine sees it.
-type ledgerAdapter struct{ l backend.Ledger }
+// newRunID names one run's holds in the ledger.
+func newRunID() string {
+	var b [12]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails
+	return hex.EncodeToString(b[:])
+}
+
+// ledgerAdapter is a backend ledger as the engine sees it: the holds of
+// one run.
+type ledgerAdapter struct {
+	l   backend.Ledger
+	run string
+}
 
 func (a ledgerAdapter) Reserve(month string, add, limit plan.Spending) (plan.Spending, bool, error) {
-	held, ok, err := a.l.Reserve(month, backend.Spending(add), backend.Spending(limit))
+	held, ok, err := a.l.Hold(a.run, month, backend.Spending(add), backend.Spending(limit))
 	return plan.Spending(held), ok, err
 }
 
-func (a ledgerAdapter) Release(month string, sub plan.Spending) error {
-	return a.l.Release(month, backend.Spending(sub))
+func (a ledgerAdapter) Sending(s plan.Spending) error {
+	return a.l.Sending(a.run, backend.Spending(s))
+}
+
+func (a ledgerAdapter) Release(month string, sub plan.Spending, sent bool) error {
+	if sent {
+		return a.l.Release(month, backend.Spending(sub))
+	}
+	return a.l.Unhold(a.run, backend.Spending(sub))
 }
 
 func (a ledgerAdapter) Spent(month string) (plan.Spending, error) {

@@ -26,7 +26,9 @@
 // (exportrec.Path: which configuration and which state each
 // spreadsheet was last written from) for the plan, and Apply and Export
 // update it once the files are written, after the final commit, so that it
-// names the state as committed. Forget takes the lock, loads, journals one
+// names the state as committed. Forget takes the lock, loads, refuses a
+// PERSON that cannot be an identifier (a full name: *NotAPersonError, which
+// lists the people of that name; nothing is written), journals one
 // forget event per person, commits and drops the backup; StateRm takes the
 // lock, loads, checks every address (an unknown one writes nothing: an
 // *UnknownAddressError) and commits. Each returns what it did (Forgotten,
@@ -53,7 +55,7 @@
 // way: cli parses flags and builds the Deps and the view (internal/views
 // draws), run decides and returns; its errors say what went wrong, and the
 // sentinel ones (ErrCancelled, ErrAborted, ErrFailed, ErrNoState,
-// ErrBlankPerson, *DiagnosticsError, *BillingError, *UnknownAddressError;
+// ErrBlankPerson, *NotAPersonError, *DiagnosticsError, *BillingError, *UnknownAddressError;
 // a refused lock is the backend's backend.LockedError, naming the holder)
 // tell the caller which exit code and message to give.
 //

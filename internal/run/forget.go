@@ -2,8 +2,12 @@ package run
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 	"time"
+	"unicode"
+
+	"github.com/leadsync/leadsync/internal/listfile"
 
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/backend"
@@ -103,6 +107,11 @@ func Forget(d Deps, opts ForgetOptions) (*ForgetResult, error) {
 	s, err := d.Backend.Load()
 	if err != nil {
 		return nil, err
+	}
+	for _, p := range opts.People {
+		if err := checkPersonForm(s, p); err != nil {
+			return nil, err // nothing written
+		}
 	}
 
 	res := &ForgetResult{}
@@ -329,4 +338,65 @@ func forgetIn(d Deps, sib *sibling, done []Forgotten, idents []string) (*Workspa
 		}
 	}
 	return we, nil
+}
+
+// NotAPersonError is a PERSON of forget that cannot name anyone: not a
+// network ID, a page name (which has no spaces), a profile URL or a
+// person.<id> address; a full name, most likely. Matches are the page
+// names (or addresses) of the people the state holds by that name.
+type NotAPersonError struct {
+	Value   string
+	Matches []string
+}
+
+func (e *NotAPersonError) Error() string {
+	msg := fmt.Sprintf("forget: %q names nobody: it is not a network ID, a page name, a profile URL or a person.<id> address; nothing was changed. ", e.Value)
+	switch len(e.Matches) {
+	case 0:
+		msg += "No one in the state has that name. "
+	case 1:
+		msg += "The state holds one person of that name: leadsync forget " + e.Matches[0] + ". "
+	default:
+		msg += fmt.Sprintf("The state holds %d people of that name; choose by page name: %s. ", len(e.Matches), strings.Join(e.Matches, ", "))
+	}
+	return msg + "PERSON is a network ID (digits, a dot, hex digits: 12345678.a1b2c3), a page name (no spaces: Max_Mustermann), " +
+		"a profile URL (https://network.example/profile/Max_Mustermann) or an address of leadsync state list (person.<id>)"
+}
+
+// checkPersonForm refuses a PERSON that cannot be an identifier, naming
+// the people of s whose name it is.
+func checkPersonForm(s *state.State, ident string) error {
+	v := strings.TrimSpace(ident)
+	if id, ok := strings.CutPrefix(v, state.PersonAddressPrefix); ok && id != "" && !strings.ContainsFunc(id, unicode.IsSpace) {
+		return nil
+	}
+	if listfile.IsNetworkID(v) {
+		return nil
+	}
+	if _, err := listfile.PageKey(v); err == nil {
+		return nil
+	}
+	return &NotAPersonError{Value: ident, Matches: peopleNamed(s, v)}
+}
+
+// peopleNamed are the page names (else the addresses) of the people of s
+// whose full name, or first and last name, is name (case and spaces
+// aside), sorted.
+func peopleNamed(s *state.State, name string) []string {
+	norm := func(v string) string { return strings.ToLower(strings.Join(strings.Fields(v), " ")) }
+	want := norm(name)
+	var out []string
+	for id, p := range s.People {
+		l := p.Lead
+		if norm(l.FullName) != want && norm(l.FirstName+" "+l.LastName) != want {
+			continue
+		}
+		if l.PageName != "" {
+			out = append(out, l.PageName)
+		} else {
+			out = append(out, state.PersonAddressPrefix+id)
+		}
+	}
+	sort.Strings(out)
+	return out
 }

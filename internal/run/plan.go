@@ -52,7 +52,7 @@ func Plan(ctx context.Context, d Deps, opts PlanOptions) (*plan.Plan, hcl.Diagno
 	log := openExportLog(opts.Config, func(msg string) {
 		warnings = append(warnings, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: msg})
 	})
-	bs, led := budgetState(d, opts.Config, st, usage)
+	bs, led := budgetState(d, opts.Config, st, usage, false)
 	closeLedger(led)
 	p, diags := plan.Build(opts.Config, st, plan.Options{
 		Now: d.now(), Targets: opts.Targets, Replace: opts.Replace, Usage: usage, Offline: opts.Offline,

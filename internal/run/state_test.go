@@ -128,6 +128,51 @@ func TestForgetBlankPersonTouchesNothing(t *testing.T) {
 	}
 }
 
+// TestForgetRefusesWhatNamesNobody: a full name is no identifier (a page
+// name has no spaces): forget refuses it, changes nothing (no journal, no
+// commit, the file as it was), says which forms are accepted and, when
+// people of the state have that name, their page names to choose from.
+// Before, "Ann Albers" was suppressed as an identifier nobody has, and
+// Ann stayed.
+func TestForgetRefusesWhatNamesNobody(t *testing.T) {
+	d, b, store, _ := seededDeps(t)
+	before, err := os.ReadFile(store.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		people  []string
+		matches []string
+		says    string
+	}{
+		{[]string{"Ann Albers"}, []string{"ann"}, "The state holds one person of that name: leadsync forget ann."},
+		{[]string{"bob", "  ann   ALBERS "}, []string{"ann"}, "leadsync forget ann"},
+		{[]string{"Marie Schmidt"}, nil, "No one in the state has that name."},
+		{[]string{"12345 678"}, nil, "a page name (no spaces: Max_Mustermann)"},
+	} {
+		b.ops = nil
+		_, err := Forget(d, ForgetOptions{People: tc.people, DropBackup: func() error { t.Error("backup dropped"); return nil }})
+		var np *NotAPersonError
+		if !errors.As(err, &np) || !reflect.DeepEqual(np.Matches, tc.matches) || !strings.Contains(err.Error(), tc.says) || !strings.Contains(err.Error(), "nothing was changed") {
+			t.Errorf("forget %q: %v; want a refusal naming %v and saying %q", tc.people, err, tc.matches, tc.says)
+		}
+		if got := strings.Join(b.ops, ", "); strings.Contains(got, "journal") || strings.Contains(got, "commit") {
+			t.Errorf("forget %q wrote: %s", tc.people, got)
+		}
+	}
+	if after, _ := os.ReadFile(store.Path()); string(after) != string(before) {
+		t.Error("the state file changed")
+	}
+	// The accepted forms still work.
+	res, err := Forget(d, ForgetOptions{People: []string{"102.bb", "https://network.example/profile/ann", "person.Max_Mustermann", "ACoAAB12345"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.People[0].Outcome != ForgetRemoved || res.People[1].Outcome != ForgetRemoved {
+		t.Errorf("accepted forms: %+v", res.People)
+	}
+}
+
 func TestLockRefusedNamesTheHolder(t *testing.T) {
 	d, b, store, _ := seededDeps(t)
 	held, err := store.Lock("apply")

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"regexp"
 	"time"
+
+	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
 var workspaceRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$`)
@@ -43,8 +45,14 @@ type NotEmptyError struct {
 }
 
 func (e *NotEmptyError) Error() string {
-	return fmt.Sprintf("%s is not empty (%d searches and profiles, %d people); nothing was copied. "+
-		"Use --force to replace it (what it holds is lost), or push into another workspace (--workspace NAME)", e.Where, e.Blocks, e.People)
+	return fmt.Sprintf("%s is not empty (%s); nothing was copied. "+
+		"Use --force to replace it (what it holds is lost), or push into another workspace (--workspace NAME)", e.Where, Holdings(e.Blocks, e.People))
+}
+
+// Holdings says what a workspace holds, for a refusal to replace or
+// delete it: "1 search or profile, 2 people".
+func Holdings(blocks, people int) string {
+	return textfmt.Count(blocks, "search or profile", "searches and profiles") + ", " + textfmt.Plural(people, "person")
 }
 
 // WorkspaceInfo is one workspace, as listed.

@@ -31,3 +31,21 @@ func TestWorkspaceInfoIsEmpty(t *testing.T) {
 		}
 	}
 }
+
+// TestHoldings: what a workspace holds reads as English for one and for
+// many (it said "1 searches and profiles").
+func TestHoldings(t *testing.T) {
+	for _, tc := range []struct {
+		blocks, people int
+		want           string
+	}{
+		{1, 1, "1 search or profile, 1 person"},
+		{1, 2, "1 search or profile, 2 people"},
+		{3, 0, "3 searches and profiles, 0 people"},
+		{0, 1200, "0 searches and profiles, 1,200 people"},
+	} {
+		if got := Holdings(tc.blocks, tc.people); got != tc.want {
+			t.Errorf("Holdings(%d, %d) = %q, want %q", tc.blocks, tc.people, got, tc.want)
+		}
+	}
+}

@@ -210,8 +210,8 @@ func (w *Workspaces) DeleteWorkspace(name string, force bool) error {
 	case err != nil && !force:
 		return fmt.Errorf("%w; nothing was deleted. Use --force to delete the workspace %q with its files all the same", err, name)
 	case err == nil && !force && !s.IsEmpty():
-		return fmt.Errorf("workspace %q is not empty (%d searches and profiles, %d people); nothing was deleted. Use --force to delete it with everything it holds",
-			name, len(s.Searches)+len(s.Profiles), len(s.People))
+		return fmt.Errorf("workspace %q is not empty (%s); nothing was deleted. Use --force to delete it with everything it holds",
+			name, backend.Holdings(len(s.Searches)+len(s.Profiles), len(s.People)))
 	}
 	// Moved out of the way in one rename first: from then on the
 	// workspace does not exist, even if removing its files fails halfway.

@@ -171,7 +171,7 @@ func TestWorkspaceDelete(t *testing.T) {
 	s, err = uk.Load()
 	must(t, err)
 	run(t, uk.Store, s, demoEvents()[0]) // killed: the search is only in the journal
-	if err := lw.DeleteWorkspace("uk", false); err == nil || !strings.Contains(err.Error(), "not empty (1 searches and profiles, 2 people)") {
+	if err := lw.DeleteWorkspace("uk", false); err == nil || !strings.Contains(err.Error(), "not empty (1 search or profile, 2 people)") {
 		t.Fatalf("delete of a workspace whose journal holds a search: %v", err)
 	}
 	if !lw.Exists("uk") {

@@ -16,7 +16,7 @@ import (
 // SchemaVersion is the version of the tables this build reads and writes.
 // A schema of a newer version is refused; an older one is migrated, in one
 // transaction, by the first command that writes.
-const SchemaVersion = 7
+const SchemaVersion = 8
 
 // migrations[i] takes a schema from version i to i+1. {s} is the schema.
 var migrations = []string{
@@ -219,6 +219,20 @@ CREATE TABLE {s}.claims (
 	workspace text NOT NULL,
 	state     text NOT NULL,
 	seq       bigint NOT NULL
+);
+`,
+	// 7 -> 8: what each run holds in the ledger for calls it has not sent
+	// yet (backend.Ledger's Hold), counted in the ledger's month too and
+	// taken back from it when the run is settled (a dead run's by the next
+	// command under its workspace's lock).
+	`
+CREATE TABLE {s}.ledger_runs (
+	run       text PRIMARY KEY,
+	account   text NOT NULL,
+	workspace text NOT NULL,
+	month     text NOT NULL,
+	credits   bigint NOT NULL DEFAULT 0,
+	requests  bigint NOT NULL DEFAULT 0
 );
 `,
 }

@@ -348,7 +348,7 @@ func (b *Backend) DeleteWorkspace(name string, force bool) error {
 		return noWorkspace(name)
 	}
 	if !force && !info.IsEmpty() {
-		return fmt.Errorf("workspace %q is not empty (%d searches and profiles, %d people); nothing was deleted. Use --force to delete it with everything it holds", name, info.Blocks, info.People)
+		return fmt.Errorf("workspace %q is not empty (%s); nothing was deleted. Use --force to delete it with everything it holds", name, backend.Holdings(info.Blocks, info.People))
 	}
 	if _, err := c.Exec(ctx, other.sql(`DELETE FROM {s}.workspaces WHERE name = $1`), name); err != nil {
 		return other.wrap("deleting the workspace", err)

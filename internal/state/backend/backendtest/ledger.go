@@ -98,3 +98,99 @@ func testLedger(t *testing.T, k Kind) {
 		t.Fatalf("%d reservations granted, the ledger holds %+v (%v); want 25", granted, s, err)
 	}
 }
+
+// LedgerHoldsOfADeadRun: a run's holds count in the month until its calls
+// are sent; what a dead run held for calls it never sent is taken back by
+// Settle, and only from its own workspace, while what it sent stays.
+func testLedgerHolds(t *testing.T, k Kind) {
+	open := k.New(t)
+	a := open("", Alice)
+	defer backend.Close(a)
+	la := ledgerOf(t, a, "acct1")
+	const month = "2026-11-17"
+	enrich := backend.Spending{Credits: 1, Requests: 1}
+	holdDeadRun(t, la, month)
+	// A spending that is not held (the billing call): Settle keeps it.
+	if _, _, err := la.Reserve(month, backend.Spending{Requests: 1}, backend.Spending{}); err != nil {
+		t.Fatal(err)
+	}
+
+	// Another workspace's live run holds too: settling this workspace
+	// leaves it alone.
+	b := open("", Bob)
+	other := false
+	if set, ok := backend.WorkspacesOf(b); ok {
+		must(t, set.CreateWorkspace("uk"), "create uk")
+		backend.Close(b)
+		b = open("uk", Bob)
+		other = true
+	}
+	defer backend.Close(b)
+	lb := ledgerOf(t, b, "acct1")
+	if other {
+		if _, ok, err := lb.Hold("run-uk", month, backend.Spending{Credits: 2, Requests: 2}, backend.Spending{}); err != nil || !ok {
+			t.Fatalf("hold uk: %v %v", ok, err)
+		}
+	}
+
+	// The next command under the workspace's lock, with a run of its own.
+	if _, ok, err := la.Hold("run-next", month, enrich, backend.Spending{}); err != nil || !ok {
+		t.Fatalf("hold next: %v %v", ok, err)
+	}
+	released, err := la.Settle("run-next")
+	must(t, err, "settle")
+	if released != (backend.Spending{Credits: 14, Requests: 14}) {
+		t.Fatalf("settle released %+v, want the 14 enrichments never sent", released)
+	}
+	want := backend.Spending{Credits: 4, Requests: 6} // 3 charged + 1 held by run-next; 3 sent + billing + run-next's
+	if other {
+		want = want.Plus(backend.Spending{Credits: 2, Requests: 2})
+	}
+	if s, err := lb.Spent(month); err != nil || s != want {
+		t.Fatalf("after settling, the month holds %+v %v, want %+v", s, err, want)
+	}
+	if released, err := la.Settle("run-next"); err != nil || released != (backend.Spending{}) {
+		t.Fatalf("settling again released %+v %v", released, err)
+	}
+	// The run ends: it settles itself.
+	must(t, la.Sending("run-next", enrich), "sending")
+	if released, err := la.Settle(""); err != nil || released != (backend.Spending{}) {
+		t.Fatalf("the run's own settle released %+v %v, want nothing (its call was sent)", released, err)
+	}
+	if other {
+		if s, err := lb.Open(month); err != nil || s != (backend.Spending{Credits: 2, Requests: 2}) {
+			t.Fatalf("the other workspace's run holds %+v %v after this one settled", s, err)
+		}
+		if s, err := la.Open(month); err != nil || s != (backend.Spending{}) {
+			t.Fatalf("this workspace still holds %+v %v", s, err)
+		}
+	}
+}
+
+// holdDeadRun leaves in l the run of a dead apply ("run-dead"): 20
+// enrichments reserved, 4 sent, 1 of them certainly failed (its credit
+// released), 2 never sent given back at once; and an Unhold of a run
+// never held, which is nothing.
+func holdDeadRun(t *testing.T, l backend.Ledger, month string) {
+	t.Helper()
+	enrich := backend.Spending{Credits: 1, Requests: 1}
+	for range 20 {
+		if _, ok, err := l.Hold("run-dead", month, enrich, backend.Spending{Credits: 50}); err != nil || !ok {
+			t.Fatalf("hold: %v %v", ok, err)
+		}
+	}
+	for range 4 {
+		must(t, l.Sending("run-dead", enrich), "sending")
+	}
+	must(t, l.Release(month, backend.Spending{Credits: 1}), "release a failed call's credit")
+	for range 2 {
+		must(t, l.Unhold("run-dead", enrich), "unhold")
+	}
+	must(t, l.Unhold("run-never", enrich), "unhold of an unknown run")
+	if s, err := l.Spent(month); err != nil || s != (backend.Spending{Credits: 17, Requests: 18}) {
+		t.Fatalf("the month holds %+v %v, want 17 credits and 18 requests (holds included)", s, err)
+	}
+	if s, err := l.Open(month); err != nil || s != (backend.Spending{Credits: 14, Requests: 14}) {
+		t.Fatalf("open holds %+v %v, want 14 and 14", s, err)
+	}
+}

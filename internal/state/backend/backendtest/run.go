@@ -53,6 +53,7 @@ func Run(t *testing.T, k Kind) {
 		{"DataMarkWorkspaceMadeAgain", testDataMarkMadeAgain},
 		{"CrossWorkspace", testCrossWorkspace},
 		{"Ledger", testLedger},
+		{"LedgerHoldsOfADeadRun", testLedgerHolds},
 		{"ErasureRecord", testErasureRecord},
 		{"Claims", testClaims},
 		{"ClaimsAtOnce", testClaimsAtOnce},
