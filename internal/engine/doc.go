@@ -16,6 +16,10 @@
 // No call is sent while a result is being written (the start hook of a
 // call takes the lock the recording holds, record.go), so that a journal
 // which tries a failed write again for a while spends nothing meanwhile.
+// The same hook checks the exclude blocks again (plan.Candidates.
+// ExcludedNow): a company domain learned from an enrichment folded in while
+// a colleague's call waited for the rate limit keeps that call from being
+// sent (the chooser learns under the lock, as each event is folded in).
 // A journal that cannot write a result but keeps it elsewhere (run's
 // rescue file) says so in its error: the result counts as recorded and
 // done, and the run stops (Summary.Kept); a result kept nowhere is a

@@ -784,6 +784,12 @@ func (r *runner) handle(o outcome) {
 		r.halt(fmt.Sprintf("the enrichment of %s could not be noted before it was sent, so it was not sent: %v", personName(t.call), journalCause(o.err)))
 		return
 	}
+	if o.err != nil && !o.sent && errors.Is(o.err, errExcluded) {
+		// Excluded as it was about to be sent (starting): nothing was
+		// spent, and the person counts as excluded.
+		r.refund(t)
+		return
+	}
 	if o.err != nil && !o.sent && notMade(o.err) {
 		// Stopped before it was sent: nothing was spent.
 		r.refund(t)
@@ -849,8 +855,6 @@ func (r *runner) succeeded(t task, o outcome, jobs []JobChange) {
 			res.Left, res.Private = p.Status == state.StatusLeft, p.Status == state.StatusPrivate
 		}
 	case CallEnrich:
-		// Its company's domain may exclude a colleague (by = "domain").
-		r.cands.Learn(r.st.Person(t.call.Person))
 		res.Credits = r.cpe
 		r.sum.Credits += r.cpe
 		res.Status = o.event.Enrich.Result.ValidationStatus

@@ -37,9 +37,6 @@ func (r *runner) imports() error {
 		rec := r.st.Imports[im.Address]
 		r.sum.Imported = append(r.sum.Imported, ImportOutcome{Address: im.Address, Rows: rec.Rows, People: len(rec.PersonIDs),
 			Enriched: rec.Enriched, Suppressed: rec.Suppressed})
-		for _, id := range rec.PersonIDs {
-			r.cands.Learn(r.st.People[id])
-		}
 	}
 	return nil
 }
