@@ -6,7 +6,10 @@ package e2e
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/leadsync/leadsync/internal/listfile"
@@ -32,6 +35,12 @@ search "ctos" {
 enrich "e" {
   from  = [search.ctos]
   limit = 45
+}
+export "x" {
+  path = "out/leads.csv"
+  sheet "Leads" {
+    from = [search.ctos]
+  }
 }
 %s`, e2eRate, exclude)
 }
@@ -105,7 +114,21 @@ func TestDomainLearnedMidApplyIsNotCharged(t *testing.T) {
 	if atCompany == 0 || atCompany == len(company) {
 		t.Errorf("%d of the %d people at %s (%s) enriched; want the first and not all of her colleagues", atCompany, len(company), company[0].Lead.Company, domain)
 	}
-	if want := len(scout.loadState().People) - enriched; ar.summary == nil || want != len(company)-atCompany {
-		t.Errorf("%d people not enriched, want the %d colleagues only", want, len(company)-atCompany)
+	notEnriched := len(scout.loadState().People) - enriched
+	if notEnriched != len(company)-atCompany {
+		t.Errorf("%d people not enriched, want the %d colleagues only", notEnriched, len(company)-atCompany)
+	}
+	// The apply and the Summary sheet count those, not the people the
+	// list names who were enriched.
+	if want := regexp.MustCompile(fmt.Sprintf(`"not_spent":\{[^}]*"excluded":%d[,}]`, notEnriched)); !want.MatchString(ar.stdout) {
+		t.Errorf("apply's summary does not say %s:\n%s", want, ar.stdout)
+	}
+	sum, err := os.ReadFile(filepath.Join(h.dir, "out", "leads.summary.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := fmt.Sprintf("People not enriched: on an exclude list,%d,", notEnriched)
+	if !strings.Contains(string(sum), row) || !strings.Contains(string(sum), "saved 1 credit each") {
+		t.Errorf("summary lacks %q (saved 1 credit each):\n%s", row, sum)
 	}
 }

@@ -1148,7 +1148,7 @@ func (r *runner) finishSummary() {
 	r.finishBudget()
 	r.sum.NotSpent.Excluded = r.cands.Excluded()
 	for _, im := range r.sum.Imported {
-		r.sum.NotSpent.Imported += im.Enriched
+		r.sum.NotSpent.Imported += im.Saved
 	}
 	for _, n := range r.sum.Reused {
 		r.sum.NotSpent.Reused += n

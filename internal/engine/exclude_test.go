@@ -139,3 +139,48 @@ func TestDomainLearnedStopsCallsWaitingForTheRateLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestExcludedImportIsNoSaving: an import gives two people an e-mail, and
+// an exclude block names one of them by it: the apply's saving counts the
+// other only (the excluded one would not be enriched anyway).
+func TestExcludedImportIsNoSaving(t *testing.T) {
+	dir := t.TempDir()
+	for name, body := range map[string]string{
+		"main.leads.hcl": `
+api {
+  sandbox = true
+}
+import "crm" {
+  file    = "crm.csv"
+  columns = { page_name = "Page", email = "Email" }
+}
+enrich "all" {
+  from = [import.crm]
+}
+exclude "bounced" {
+  file   = "bounced.csv"
+  column = "Email"
+  by     = "email"
+}
+`,
+		"crm.csv":     "Page,Email\nAnn_A,ann@acme.example\nBob_B,bob@acme.example\n",
+		"bounced.csv": "Email\nBOB@acme.example\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg, diags := config.Load(config.LoadOptions{Dir: dir})
+	if diags.HasErrors() {
+		t.Fatalf("config: %s", diags.Error())
+	}
+	st := state.New()
+	svc := newFake()
+	sum := run(t, cfg, st, build(t, cfg, st), svc, &memJournal{}, nil)
+	if sum.NotSpent.Imported != 1 || len(sum.Imported) != 1 || sum.Imported[0].Enriched != 2 || sum.Imported[0].Saved != 1 {
+		t.Errorf("not spent %+v, imported %+v; want 1 imported saving of 2 e-mails", sum.NotSpent, sum.Imported)
+	}
+	if n := svc.count("enrich:"); n != 0 {
+		t.Errorf("%d enrichments, want none", n)
+	}
+}

@@ -91,8 +91,12 @@ func (v *env) count(bp *blockPeople, e *config.Enrich, l look, addr string, wher
 	p := l.p
 	bp.members++
 	if v.importGives(e, p) {
-		// Enriched at no credit: without the import, a credit.
-		bp.imported = append(bp.imported, p)
+		// Enriched at no credit: without the import, a credit; but an
+		// exclude block would keep them from enrichment anyway, so their
+		// import saves nothing.
+		if !v.importExcluded(p) {
+			bp.imported = append(bp.imported, p)
+		}
 		bp.enriched++
 		return nil
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/state"
 )
@@ -145,6 +146,28 @@ func readsImport(cfg *config.Config, e *config.Enrich, addr string) bool {
 // the state: an e-mail, enriched at that time.
 type pendingEmail struct {
 	at time.Time // zero: the time of the import (the plan's)
+	// email and domain are what the import gives, which an exclude block
+	// may name.
+	email, domain string
+}
+
+// importExcluded reports whether an exclude block names p, whom an import
+// gives an e-mail, by what the state knows of them or what an import of
+// this plan brings.
+func (v *env) importExcluded(p *state.Person) bool {
+	if v.excl == nil {
+		return false
+	}
+	if v.excludedBy(p) != nil {
+		return true
+	}
+	pe, ok := v.pendingFor(p)
+	if !ok {
+		return false
+	}
+	q := *p
+	q.Enrichment = &state.Enrichment{Result: api.EnrichedProfile{Email: pe.email, CompanyDomain: pe.domain}}
+	return v.excludedBy(&q) != nil
 }
 
 // pendingImport records the e-mails an import planned now gives people:
@@ -166,7 +189,7 @@ func (v *env) pendingImport(im *config.Import) {
 		if !p.HasEmail() {
 			continue
 		}
-		pe := pendingEmail{at: p.EnrichedAt}
+		pe := pendingEmail{at: p.EnrichedAt, email: p.Result.Email, domain: p.Result.CompanyDomain}
 		if p.Result.NetworkID != "" {
 			v.pending["n:"+p.Result.NetworkID] = pe
 		}

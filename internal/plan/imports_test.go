@@ -173,3 +173,31 @@ func TestImportLineCountsSuppressedAndExcluded(t *testing.T) {
 		t.Fatalf("import change %+v\nwant detail %q", c, want)
 	}
 }
+
+// TestExcludedImportsAreNoImportedSaving: people an import gives an
+// e-mail whom an exclude block names (by page name, or by the e-mail the
+// import brings) would not be enriched anyway: their e-mail is no saving
+// of the import, whether the import is planned now or recorded already.
+func TestExcludedImportsAreNoImportedSaving(t *testing.T) {
+	people := ids(1, 5)
+	yes := true
+	for _, recorded := range []bool{false, true} {
+		f := newFixture()
+		f.search("search.cto", kw("CTO"))
+		f.ran("search.cto", t0.Add(-time.Hour), people...)
+		f.enrich("all", []string{"search.cto"}, 0, 0)
+		f.exclude("dnc", listfile.PageName, lead(people[0]).PageName)
+		f.exclude("bounced", listfile.Email, "p"+people[1]+"@example.com")
+		im := f.importBlock("crm", "d1", t0.Add(-10*day), people[:4], []bool{yes, yes, yes, yes})
+		if recorded {
+			f.imported(im, t0.Add(-time.Minute))
+		}
+		p := f.build(t, f.opts())
+		if s := p.Savings.Imported; s.People != 2 || s.Credits != 2 {
+			t.Errorf("import recorded %v: imported saving %+v, want the 2 people no exclude block names", recorded, s)
+		}
+		if e := p.Change("enrich.all"); e == nil || !slices.Equal(e.PersonIDs, people[4:]) {
+			t.Errorf("import recorded %v: enrich %+v, want %v", recorded, e, people[4:])
+		}
+	}
+}
