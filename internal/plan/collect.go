@@ -40,10 +40,41 @@ func (v *env) collect(e *config.Enrich, skipSource func(string) bool, where bool
 		sources = append(sources, source{addr, ids})
 		n += len(ids)
 	}
+	var bp blockPeople
+	var err error
 	if looks := v.lookUp(e, sources, n); looks != nil {
-		return v.collectLooked(e, sources, looks, n, where)
+		bp, err = v.collectLooked(e, sources, looks, n, where)
+	} else {
+		bp, err = v.collectEach(e, sources, n, where)
 	}
-	return v.collectEach(e, sources, n, where)
+	if err == nil {
+		v.placeCopies(e, &bp)
+	}
+	return bp, err
+}
+
+// placeCopies gives the people whose enrichment e copies from another
+// workspace places under e's limit, in from order, before the people it
+// pays for (a copy is free): at most the places left, the others are
+// neither copied nor enriched. The places the copies take are counted in
+// used until they are in the state (they then hold them as
+// Enrichment.CopiedBy).
+func (v *env) placeCopies(e *config.Enrich, bp *blockPeople) {
+	if v.copies != nil {
+		delete(v.copies, e.Address)
+	}
+	if e.Limit <= 0 || len(bp.reused) == 0 {
+		return
+	}
+	places := max(e.Limit-v.used(e), 0)
+	if len(bp.reused) > places {
+		bp.enriched -= len(bp.reused) - places
+		bp.reused = bp.reused[:places]
+	}
+	if v.copies == nil {
+		v.copies = map[string]int{}
+	}
+	v.copies[e.Address] = len(bp.reused)
 }
 
 // collectEach gathers the people of sources one by one, as collect
