@@ -1154,6 +1154,7 @@ func (r *runner) finishSummary() {
 		r.sum.NotSpent.Reused += n
 	}
 	r.sum.NotSpent.CreditsPerEnrich = r.cpe
+	r.boundNotSpent()
 	for addr := range r.ranSearches {
 		rec := r.st.Searches[addr]
 		if rec == nil {

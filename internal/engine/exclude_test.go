@@ -184,3 +184,20 @@ exclude "bounced" {
 		t.Errorf("%d enrichments, want none", n)
 	}
 }
+
+// TestNotSpentWithinLimit: four of five people are excluded, but the
+// block's limit is 2: the run could have spent 2 credits at most, and
+// says it did not spend up to 2, not 4.
+func TestNotSpentWithinLimit(t *testing.T) {
+	cfg := domainConfig(t, 1)
+	cfg.Enriches[0].Limit = 2
+	st := state.New()
+	svc := newFake()
+	sum := run(t, cfg, st, build(t, cfg, st), domainService{svc}, &memJournal{}, nil)
+	if got := svc.count("enrich:"); got != 1 {
+		t.Errorf("enrichments = %d, want 1", got)
+	}
+	if sum.NotSpent.Excluded != 1 || sum.NotSpent.Credits() != 1 {
+		t.Errorf("not spent %+v, want 1 excluded: the limit of 2 less the one enriched", sum.NotSpent)
+	}
+}

@@ -551,9 +551,13 @@ func (b *builder) enriches() {
 		todos[i] = people[i].todo
 	}
 	cpe := b.creditsPerEnrich()
-	b.excludedSavings(people, cpe)
-	b.importedSavings(people, cpe)
+	// What a block could have spent bounds what it saves: the copies take
+	// their places first (placeCopies), then the imports' e-mails, then
+	// the people excluded.
+	places := b.v.spendablePlaces(blocks, people)
 	b.reusedSavings(people, cpe)
+	b.importedSavings(people, places, cpe)
+	b.excludedSavings(people, places, cpe)
 	certains := b.v.claimRounds(blocks, todos)
 	u := newEnrichUnion(b.running, b.importNew, len(blocks) > 1)
 	for i, e := range blocks {

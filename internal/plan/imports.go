@@ -241,20 +241,24 @@ func (v *env) importGives(e *config.Enrich, p *state.Person) bool {
 }
 
 // importedSavings counts, over the planned enrich blocks' people, those an
-// import gives an e-mail.
-func (b *builder) importedSavings(people []blockPeople, cpe int) {
+// import gives an e-mail, and the credits that saves: at most the places
+// each block had left (places, taken from).
+func (b *builder) importedSavings(people []blockPeople, places []int, cpe int) {
 	seen := map[*state.Person]bool{}
-	n := 0
-	for _, bp := range people {
+	n, saved := 0, 0
+	for i, bp := range people {
+		k := 0
 		for _, p := range bp.imported {
 			if !seen[p] {
 				seen[p] = true
-				n++
+				k++
 			}
 		}
+		n += k
+		saved += takePlaces(places, i, k)
 	}
-	b.p.Savings.Imported = ImportedSaving{People: n, Credits: n * cpe}
-	b.p.Savings.CreditsMax += n * cpe
+	b.p.Savings.Imported = ImportedSaving{People: n, Credits: saved * cpe}
+	b.p.Savings.CreditsMax += saved * cpe
 }
 
 // importReplaces reports whether an import of this plan replaces p's

@@ -201,3 +201,36 @@ func TestExcludedImportsAreNoImportedSaving(t *testing.T) {
 		}
 	}
 }
+
+// TestSavingsWithinLimit: a block saves at most what it could have spent,
+// the places left under its limit: with limit 2, four imported e-mails
+// save 2 credits; with limit 3, five people excluded save up to 3. The
+// people are counted all the same.
+func TestSavingsWithinLimit(t *testing.T) {
+	people := ids(1, 6)
+	yes := true
+	f := newFixture()
+	f.search("search.cto", kw("CTO"))
+	f.ran("search.cto", t0.Add(-time.Hour), people...)
+	f.enrich("all", []string{"search.cto"}, 2, 0)
+	im := f.importBlock("crm", "d1", t0.Add(-10*day), people[:4], []bool{yes, yes, yes, yes})
+	f.imported(im, t0.Add(-time.Minute))
+	p := f.build(t, f.opts())
+	if s := p.Savings.Imported; s.People != 4 || s.Credits != 2 || p.Savings.CreditsMax != 2 {
+		t.Errorf("imported saving %+v (in all %d), want 4 people, 2 credits", s, p.Savings.CreditsMax)
+	}
+
+	f = newFixture()
+	f.search("search.cto", kw("CTO"))
+	f.ran("search.cto", t0.Add(-time.Hour), people...)
+	f.enrich("all", []string{"search.cto"}, 3, 0)
+	var pages []string
+	for _, id := range people[:5] {
+		pages = append(pages, lead(id).PageName)
+	}
+	f.exclude("dnc", listfile.PageName, pages...)
+	p = f.build(t, f.opts())
+	if ex := p.Savings.Excluded; ex.People != 5 || ex.CreditsMax != 3 || p.Savings.CreditsMax != 3 {
+		t.Errorf("excluded saving %+v (in all %d), want 5 people, up to 3 credits", ex, p.Savings.CreditsMax)
+	}
+}
