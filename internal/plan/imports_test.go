@@ -203,16 +203,17 @@ func TestExcludedImportsAreNoImportedSaving(t *testing.T) {
 }
 
 // TestSavingsWithinLimit: a block saves at most what it could have spent,
-// the places left under its limit: with limit 2, four imported e-mails
-// save 2 credits; with limit 3, five people excluded save up to 3. The
-// people are counted all the same.
+// the places left under its limit once the people it pays for took
+// theirs: with limit 4 and two people paid for, four imported e-mails save
+// 2 credits; with limit 4 and one paid for, five people excluded save up
+// to 3. The people are counted all the same.
 func TestSavingsWithinLimit(t *testing.T) {
 	people := ids(1, 6)
 	yes := true
 	f := newFixture()
 	f.search("search.cto", kw("CTO"))
 	f.ran("search.cto", t0.Add(-time.Hour), people...)
-	f.enrich("all", []string{"search.cto"}, 2, 0)
+	f.enrich("all", []string{"search.cto"}, 4, 0)
 	im := f.importBlock("crm", "d1", t0.Add(-10*day), people[:4], []bool{yes, yes, yes, yes})
 	f.imported(im, t0.Add(-time.Minute))
 	p := f.build(t, f.opts())
@@ -223,7 +224,7 @@ func TestSavingsWithinLimit(t *testing.T) {
 	f = newFixture()
 	f.search("search.cto", kw("CTO"))
 	f.ran("search.cto", t0.Add(-time.Hour), people...)
-	f.enrich("all", []string{"search.cto"}, 3, 0)
+	f.enrich("all", []string{"search.cto"}, 4, 0)
 	var pages []string
 	for _, id := range people[:5] {
 		pages = append(pages, lead(id).PageName)

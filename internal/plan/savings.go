@@ -122,16 +122,22 @@ func (b *builder) excludedSavings(people []blockPeople, places []int, cpe int) {
 }
 
 // spendablePlaces returns, per block, the places under its limit that the
-// people it saves on could have taken, once its copies took theirs: -1
-// for a block without a limit.
-func (v *env) spendablePlaces(blocks []*config.Enrich, people []blockPeople) []int {
+// people it saves on could have taken, once its copies and the people it
+// pays for (paid) took theirs: -1 for a block without a limit.
+func (v *env) spendablePlaces(blocks []*config.Enrich, paid [][]*state.Person) []int {
 	places := make([]int, len(blocks))
 	for i, e := range blocks {
 		if e.Limit <= 0 {
 			places[i] = -1
 			continue
 		}
-		places[i] = max(e.Limit-v.used(e), 0) // used counts the planned copies
+		taken := 0
+		for _, p := range paid[i] {
+			if v.takesPlace(e, p) {
+				taken++
+			}
+		}
+		places[i] = max(e.Limit-v.used(e)-taken, 0) // used counts the planned copies
 	}
 	return places
 }
