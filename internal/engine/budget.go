@@ -219,5 +219,27 @@ type NotSpent struct {
 	CreditsPerEnrich int
 }
 
+// boundNotSpent keeps what the run says it did not spend within what its
+// enrich blocks could have spent: when each has a limit, no more people
+// than their limits together, less the places the run's enrichments and
+// copies took. The copies are exact (each took a place); the people
+// excluded, then those imported, are cut to the places left.
+func (r *runner) boundNotSpent() {
+	if len(r.enrichBlocks) == 0 {
+		return // no block ran: nothing to bound by
+	}
+	bound := 0
+	for _, b := range r.enrichBlocks {
+		if b.cfg.Limit <= 0 {
+			return
+		}
+		bound += b.cfg.Limit
+	}
+	n := &r.sum.NotSpent
+	left := max(bound-n.Reused-r.sum.Enriched, 0)
+	n.Imported = min(n.Imported, left)
+	n.Excluded = min(n.Excluded, left-n.Imported)
+}
+
 // Credits is the credits not spent, in all.
 func (n NotSpent) Credits() int { return (n.Excluded + n.Imported + n.Reused) * n.CreditsPerEnrich }

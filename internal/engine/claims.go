@@ -153,7 +153,6 @@ func (r *runner) copyClaimed(t task, from state.Reusable, claimer string) {
 	}
 	r.sum.Reused[from.Workspace]++
 	r.countClaimed(claimer, ClaimedCount{Copied: 1})
-	r.cands.Learn(r.st.Person(t.call.Person))
 	r.unclaim(t, true)
 	r.dropTask(t)
 }

@@ -19,6 +19,10 @@
 // The same start hook tells the budget's ledger that the call is about to
 // be sent (budget.go): until then the run only holds its reservation, which
 // the next command gives back should the run die.
+// The same hook checks the exclude blocks again (plan.Candidates.
+// ExcludedNow): a company domain learned from an enrichment folded in while
+// a colleague's call waited for the rate limit keeps that call from being
+// sent (the chooser learns under the lock, as each event is folded in).
 // A journal that cannot write a result but keeps it elsewhere (run's
 // rescue file) says so in its error: the result counts as recorded and
 // done, and the run stops (Summary.Kept); a result kept nowhere is a

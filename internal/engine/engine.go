@@ -811,6 +811,12 @@ func (r *runner) handle(o outcome) {
 		r.halt(fmt.Sprintf("the enrichment of %s could not be noted before it was sent, so it was not sent: %v", personName(t.call), journalCause(o.err)))
 		return
 	}
+	if o.err != nil && !o.sent && errors.Is(o.err, errExcluded) {
+		// Excluded as it was about to be sent (starting): nothing was
+		// spent, and the person counts as excluded.
+		r.refund(t)
+		return
+	}
 	if o.err != nil && !o.sent && notMade(o.err) {
 		// Stopped before it was sent: nothing was spent.
 		r.refund(t)
@@ -880,8 +886,6 @@ func (r *runner) succeeded(t task, o outcome, jobs []JobChange) {
 			res.Left, res.Private = p.Status == state.StatusLeft, p.Status == state.StatusPrivate
 		}
 	case CallEnrich:
-		// Its company's domain may exclude a colleague (by = "domain").
-		r.cands.Learn(r.st.Person(t.call.Person))
 		res.Credits = r.cpe
 		r.sum.Credits += r.cpe
 		res.Status = o.event.Enrich.Result.ValidationStatus
@@ -1179,12 +1183,13 @@ func (r *runner) finishSummary() {
 	r.finishBudget()
 	r.sum.NotSpent.Excluded = r.cands.Excluded()
 	for _, im := range r.sum.Imported {
-		r.sum.NotSpent.Imported += im.Enriched
+		r.sum.NotSpent.Imported += im.Saved
 	}
 	for _, n := range r.sum.Reused {
 		r.sum.NotSpent.Reused += n
 	}
 	r.sum.NotSpent.CreditsPerEnrich = r.cpe
+	r.boundNotSpent()
 	for addr := range r.ranSearches {
 		rec := r.st.Searches[addr]
 		if rec == nil {

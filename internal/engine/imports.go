@@ -14,7 +14,10 @@ type ImportOutcome struct {
 	Rows    int // data rows of the file
 	People  int // people adopted (erased people left out)
 	// Enriched are those who came with an e-mail: enriched at no credit.
-	Enriched   int
+	Enriched int
+	// Saved are those of Enriched no exclude block names: an excluded
+	// person would not be enriched anyway, so their e-mail saves nothing.
+	Saved      int
 	Suppressed int // people erased with leadsync forget, not adopted again
 }
 
@@ -36,12 +39,27 @@ func (r *runner) imports() error {
 		}
 		rec := r.st.Imports[im.Address]
 		r.sum.Imported = append(r.sum.Imported, ImportOutcome{Address: im.Address, Rows: rec.Rows, People: len(rec.PersonIDs),
-			Enriched: rec.Enriched, Suppressed: rec.Suppressed})
-		for _, id := range rec.PersonIDs {
-			r.cands.Learn(r.st.People[id])
-		}
+			Enriched: rec.Enriched, Saved: r.importSaved(im.Address, rec), Suppressed: rec.Suppressed})
 	}
 	return nil
+}
+
+// importSaved counts the people the import at addr gave an e-mail whom no
+// exclude block names.
+func (r *runner) importSaved(addr string, rec *state.ImportRecord) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	n := 0
+	for _, id := range rec.PersonIDs {
+		p := r.st.People[id]
+		if p == nil || p.Enrichment == nil || !p.Enrichment.ImportedEnrichment() || p.Enrichment.By != addr {
+			continue
+		}
+		if !r.cands.Excludes(r.st, p, r.planTime()) {
+			n++
+		}
+	}
+	return n
 }
 
 func findImport(cfg *config.Config, addr string) *config.Import {

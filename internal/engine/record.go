@@ -113,6 +113,7 @@ func (r *runner) recordLocked(ev *state.Event) error {
 	}
 	// What the fold saw change (a pending note sees nothing).
 	r.jobs = r.sum.Drift.add(r.st, r.st.LastDrifts())
+	r.learn(ev)
 	if kept != nil {
 		r.closed = true
 		return kept
@@ -137,6 +138,29 @@ func (r *runner) recorded(err error) error {
 // errStopping refuses a call about to be sent after the run stopped.
 var errStopping = errors.New("the run is stopping")
 
+// errExcluded refuses an enrichment about to be sent whose person an
+// exclude block names by what the run learned while it waited.
+var errExcluded = errors.New("excluded by what the run learned")
+
+// learn tells the chooser of the people whose enrichment ev (just folded
+// in, under r.mu) recorded, copied or imported: their company's domain
+// may exclude a colleague (by = "domain") whose call waits for the rate
+// limit, which starting checks under the same lock.
+func (r *runner) learn(ev *state.Event) {
+	switch ev.Kind {
+	case state.EventEnrich:
+		r.cands.Learn(r.st.Person(ev.Enrich.PersonID))
+	case state.EventReuse:
+		r.cands.Learn(r.st.Person(ev.Reuse.PersonID))
+	case state.EventImport:
+		if rec := r.st.Imports[ev.Address]; rec != nil {
+			for _, id := range rec.PersonIDs {
+				r.cands.Learn(r.st.People[id])
+			}
+		}
+	}
+}
+
 // starting is the start hook of t's call (api.WithStartHook): its attempt
 // has left the pacer and is about to be sent. It holds r.mu, so that no
 // call is sent while a result is being written (a journal may try a
@@ -154,6 +178,11 @@ func (r *runner) starting(t task, o *outcome) error {
 		return errStopping
 	}
 	if t.call.Kind == CallEnrich {
+		if r.cands.ExcludedNow(r.st, r.st.Person(t.call.Person), r.planTime()) {
+			// A colleague's enrichment, recorded while this call waited
+			// for the rate limit, gave a domain an exclude block lists.
+			return errExcluded
+		}
 		if err := r.recordLocked(r.pendingEvent(t)); err != nil {
 			return err // not sent
 		}

@@ -32,7 +32,6 @@ func (r *runner) reuse(e *config.Enrich) error {
 			r.sum.Reused = map[string]int{}
 		}
 		r.sum.Reused[ru.From.Workspace]++
-		r.cands.Learn(r.st.Person(ru.PersonID))
 	}
 	return nil
 }

@@ -244,7 +244,7 @@ func (j *job) creditRows(b *sumRows) {
 	}
 	b.add(stylePlain, "Credits spent, all runs", u.CreditsSpent)
 	if imp, reu, exc := j.notSpent(); imp+reu+exc > 0 {
-		b.add(stylePlain, "People not enriched: on an exclude list", exc, "people this export's searches found whom an exclude list names: they were not enriched, which saved credits_per_enrich credits each")
+		b.add(stylePlain, "People not enriched: on an exclude list", exc, fmt.Sprintf("people this export's searches found whom an exclude list names and an enrich block would have enriched: they were not enriched, which saved %s each", textfmt.Plural(j.cfg.API.CreditsPerEnrich, "credit")))
 		b.add(stylePlain, "People not enriched: e-mail imported", imp, "people in this export whose e-mail came from an imported file: no credit was spent on them")
 		b.add(stylePlain, "People not enriched: copied from another workspace", reu, "people in this export already enriched in another workspace: their e-mail was copied, no credit was spent on them")
 	}
@@ -444,13 +444,17 @@ func formatFilters(params map[string]any) string {
 
 // notSpent counts, for the Summary, the people of this export whose
 // enrichment no credit was spent on (imported, reused from another
-// workspace), and the people of its sources the exclude blocks left out.
+// workspace), and the people of its sources the exclude blocks left out
+// who are not enriched and whom an enrich block would have enriched (as
+// plan and apply count them).
 func (j *job) notSpent() (imported, reused, excluded int) {
 	seen := map[*state.Person]bool{}
 	out := map[*state.Person]bool{}
 	for _, s := range j.sheets {
 		for _, p := range s.rows.excluded {
-			out[p] = true
+			if p.Enrichment == nil && j.enrichCandidate(p) {
+				out[p] = true
+			}
 		}
 		for _, p := range s.rows.people {
 			if seen[p] || p.Enrichment == nil {
@@ -466,4 +470,29 @@ func (j *job) notSpent() (imported, reused, excluded int) {
 		}
 	}
 	return imported, reused, len(out)
+}
+
+// enrichCandidate reports whether an enrich block would enrich p but for
+// the exclude blocks: it reads a search or profile that found p, and its
+// where lets p pass. An excluded person no enrich block reads saved no
+// credit, and one enriched (before the list named them, or by their own
+// enrichment telling their e-mail or domain) was paid for.
+func (j *job) enrichCandidate(p *state.Person) bool {
+	for _, e := range j.cfg.Enriches {
+		reads := false
+		for _, f := range p.FoundBy {
+			for _, from := range e.From {
+				if from == f || from == address.Block(f) {
+					reads = true
+				}
+			}
+		}
+		if !reads {
+			continue
+		}
+		if ok, err := j.cfg.Match(e, p.Lead); ok && err == nil {
+			return true
+		}
+	}
+	return false
 }

@@ -552,10 +552,15 @@ func (b *builder) enriches() {
 		todos[i] = people[i].todo
 	}
 	cpe := b.creditsPerEnrich()
-	b.excludedSavings(people, cpe)
-	b.importedSavings(people, cpe)
-	b.reusedSavings(people, cpe)
 	certains := b.v.claimRounds(blocks, todos)
+	// What a block could have spent bounds what it saves: the copies take
+	// their places first (placeCopies), the people it pays for theirs;
+	// the imports' e-mails, then the people excluded, save at most the
+	// places left.
+	places := b.v.spendablePlaces(blocks, certains)
+	b.reusedSavings(people, cpe)
+	b.importedSavings(people, places, cpe)
+	b.excludedSavings(people, places, cpe)
 	u := newEnrichUnion(b.running, b.importNew, len(blocks) > 1)
 	for i, e := range blocks {
 		bp, certain := people[i], certains[i]

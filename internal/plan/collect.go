@@ -51,10 +51,13 @@ func (v *env) collect(e *config.Enrich, skipSource func(string) bool, where bool
 	} else {
 		bp, err = v.collectEach(e, sources, n, where)
 	}
-	if err != nil || len(e.RefreshOn) == 0 {
-		return bp, err
+	if err == nil && len(e.RefreshOn) > 0 {
+		err = v.collectFormer(&bp, e, sources, looks, where)
 	}
-	return bp, v.collectFormer(&bp, e, sources, looks, where)
+	if err == nil {
+		v.placeCopies(e, &bp)
+	}
+	return bp, err
 }
 
 // collectFormer adds to bp, after the people of e's sources, the people
@@ -128,6 +131,30 @@ func (v *env) collectFormer(bp *blockPeople, e *config.Enrich, sources []source,
 	return nil
 }
 
+// placeCopies gives the people whose enrichment e copies from another
+// workspace places under e's limit, in from order, before the people it
+// pays for (a copy is free): at most the places left, the others are
+// neither copied nor enriched. The places the copies take are counted in
+// used until they are in the state (they then hold them as
+// Enrichment.CopiedBy).
+func (v *env) placeCopies(e *config.Enrich, bp *blockPeople) {
+	if v.copies != nil {
+		delete(v.copies, e.Address)
+	}
+	if e.Limit <= 0 || len(bp.reused) == 0 {
+		return
+	}
+	places := max(e.Limit-v.used(e), 0)
+	if len(bp.reused) > places {
+		bp.enriched -= len(bp.reused) - places
+		bp.reused = bp.reused[:places]
+	}
+	if v.copies == nil {
+		v.copies = map[string]int{}
+	}
+	v.copies[e.Address] = len(bp.reused)
+}
+
 // collectEach gathers the people of sources one by one, as collect
 // describes.
 func (v *env) collectEach(e *config.Enrich, sources []source, n int, where bool) (blockPeople, error) {
@@ -173,8 +200,12 @@ func (v *env) count(bp *blockPeople, e *config.Enrich, l look, addr string, wher
 	p := l.p
 	bp.members++
 	if v.importGives(e, p) {
-		// Enriched at no credit: without the import, a credit.
-		bp.imported = append(bp.imported, p)
+		// Enriched at no credit: without the import, a credit; but an
+		// exclude block would keep them from enrichment anyway, so their
+		// import saves nothing.
+		if !v.importExcluded(p) {
+			bp.imported = append(bp.imported, p)
+		}
 		bp.enriched++
 		return nil
 	}

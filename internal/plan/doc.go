@@ -18,7 +18,8 @@
 // blocks take people out of the candidates (exclude.go), imports give
 // people an e-mail (imports.go), enrichments other workspaces hold are
 // copied when they were made at the company the person works at now
-// (reuse.go), and the budget is checked (budget.go); the plan says
+// (reuse.go; a copy takes one of the block's places under its limit, the
+// copies first, collect.go's placeCopies), and the budget is checked (budget.go); the plan says
 // what each saves (savings.go), and apply chooses through the same rules
 // (Candidates).
 //

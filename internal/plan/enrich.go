@@ -121,6 +121,10 @@ type env struct {
 	owned       map[string]*ownedPeople
 	ownedDone   chan struct{}
 	ownedTaught bool
+	// copies counts, per enrich block address, the people whose
+	// enrichment the block is to copy from another workspace
+	// (placeCopies): places taken, not in the state yet.
+	copies map[string]int
 	// gone are the people the plan removes first (retention): no enrich
 	// block counts them.
 	gone map[*state.Person]bool
@@ -370,6 +374,9 @@ type ownedPerson struct {
 type ownedPeople struct {
 	chunks [][]ownedPerson
 	n      int
+	// copies counts the people whose enrichment the block copied from
+	// another workspace (Enrichment.CopiedBy): they hold its places too.
+	copies int
 }
 
 const ownedChunk = 4096
@@ -474,6 +481,16 @@ func (v *env) findOwned(learn bool) map[string]*ownedPeople {
 			owned[p.Enrichment.By] = o
 		}
 		o.add(ownedPerson{p, p.Enrichment.EnrichedAt})
+		if c := p.Enrichment.CopiedBy; c != "" {
+			// A copy from another workspace holds a place of the block
+			// that copied it.
+			oc := owned[c]
+			if oc == nil {
+				oc = &ownedPeople{}
+				owned[c] = oc
+			}
+			oc.copies++
+		}
 	}
 	return owned
 }
@@ -501,7 +518,8 @@ func (v *env) used(e *config.Enrich) int {
 	if e.Limit <= 0 {
 		return 0
 	}
-	return v.ownedBy(e.Address) + len(v.st.UnknownBy(e.Address)) + v.erasedBy(e.Address)
+	return v.ownedBy(e.Address) + v.ownedList(e.Address).copies + v.copies[e.Address] +
+		len(v.st.UnknownBy(e.Address)) + v.erasedBy(e.Address)
 }
 
 // limit applies e's limit to todo: people e already enriched take no new
@@ -594,7 +612,7 @@ func (v *env) claimRounds(blocks []*config.Enrich, todo [][]*state.Person) [][]*
 // p's enrichment by e has an unknown outcome.
 func (v *env) holdsPlace(e *config.Enrich, p *state.Person) bool {
 	if p.Enrichment != nil {
-		return p.Enrichment.By == e.Address
+		return p.Enrichment.By == e.Address || p.Enrichment.CopiedBy == e.Address
 	}
 	return v.unknownOf(p, e.Address)
 }
@@ -604,7 +622,7 @@ func (v *env) holdsPlace(e *config.Enrich, p *state.Person) bool {
 // enrichment by e has an unknown outcome (it holds its place already).
 func (v *env) takesPlace(e *config.Enrich, p *state.Person) bool {
 	if p.Enrichment != nil {
-		return p.Enrichment.By != e.Address
+		return p.Enrichment.By != e.Address && p.Enrichment.CopiedBy != e.Address
 	}
 	return !v.unknownOf(p, e.Address)
 }

@@ -65,11 +65,7 @@ func (c *Candidates) Claimed(st *state.State, e *config.Enrich, now time.Time, c
 // enrichment, Learn) may name them. The engine asks before each paid
 // call; a person excluded so is counted among Excluded.
 func (c *Candidates) ExcludedNow(st *state.State, p *state.Person, now time.Time) bool {
-	if c.excl == nil || p == nil {
-		return false
-	}
-	v := c.env(st, now)
-	if v.excludedBy(p) == nil {
+	if !c.Excludes(st, p, now) {
 		return false
 	}
 	if c.excluded == nil {
@@ -77,6 +73,16 @@ func (c *Candidates) ExcludedNow(st *state.State, p *state.Person, now time.Time
 	}
 	c.excluded[p.ID] = true
 	return true
+}
+
+// Excludes reports whether an exclude block names p with what the run
+// knows now, without counting p among Excluded (an imported person whose
+// e-mail is no saving).
+func (c *Candidates) Excludes(st *state.State, p *state.Person, now time.Time) bool {
+	if c.excl == nil || p == nil {
+		return false
+	}
+	return c.env(st, now).excludedBy(p) != nil
 }
 
 // Excluded counts the people the exclude blocks took out of the enrich

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/state"
 )
@@ -145,6 +146,28 @@ func readsImport(cfg *config.Config, e *config.Enrich, addr string) bool {
 // the state: an e-mail, enriched at that time.
 type pendingEmail struct {
 	at time.Time // zero: the time of the import (the plan's)
+	// email and domain are what the import gives, which an exclude block
+	// may name.
+	email, domain string
+}
+
+// importExcluded reports whether an exclude block names p, whom an import
+// gives an e-mail, by what the state knows of them or what an import of
+// this plan brings.
+func (v *env) importExcluded(p *state.Person) bool {
+	if v.excl == nil {
+		return false
+	}
+	if v.excludedBy(p) != nil {
+		return true
+	}
+	pe, ok := v.pendingFor(p)
+	if !ok {
+		return false
+	}
+	q := *p
+	q.Enrichment = &state.Enrichment{Result: api.EnrichedProfile{Email: pe.email, CompanyDomain: pe.domain}}
+	return v.excludedBy(&q) != nil
 }
 
 // pendingImport records the e-mails an import planned now gives people:
@@ -166,7 +189,7 @@ func (v *env) pendingImport(im *config.Import) {
 		if !p.HasEmail() {
 			continue
 		}
-		pe := pendingEmail{at: p.EnrichedAt}
+		pe := pendingEmail{at: p.EnrichedAt, email: p.Result.Email, domain: p.Result.CompanyDomain}
 		if p.Result.NetworkID != "" {
 			v.pending["n:"+p.Result.NetworkID] = pe
 		}
@@ -218,20 +241,24 @@ func (v *env) importGives(e *config.Enrich, p *state.Person) bool {
 }
 
 // importedSavings counts, over the planned enrich blocks' people, those an
-// import gives an e-mail.
-func (b *builder) importedSavings(people []blockPeople, cpe int) {
+// import gives an e-mail, and the credits that saves: at most the places
+// each block had left (places, taken from).
+func (b *builder) importedSavings(people []blockPeople, places []int, cpe int) {
 	seen := map[*state.Person]bool{}
-	n := 0
-	for _, bp := range people {
+	n, saved := 0, 0
+	for i, bp := range people {
+		k := 0
 		for _, p := range bp.imported {
 			if !seen[p] {
 				seen[p] = true
-				n++
+				k++
 			}
 		}
+		n += k
+		saved += takePlaces(places, i, k)
 	}
-	b.p.Savings.Imported = ImportedSaving{People: n, Credits: n * cpe}
-	b.p.Savings.CreditsMax += n * cpe
+	b.p.Savings.Imported = ImportedSaving{People: n, Credits: saved * cpe}
+	b.p.Savings.CreditsMax += saved * cpe
 }
 
 // importReplaces reports whether an import of this plan replaces p's

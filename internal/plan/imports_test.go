@@ -173,3 +173,65 @@ func TestImportLineCountsSuppressedAndExcluded(t *testing.T) {
 		t.Fatalf("import change %+v\nwant detail %q", c, want)
 	}
 }
+
+// TestExcludedImportsAreNoImportedSaving: people an import gives an
+// e-mail whom an exclude block names (by page name, or by the e-mail the
+// import brings) would not be enriched anyway: their e-mail is no saving
+// of the import, whether the import is planned now or recorded already.
+func TestExcludedImportsAreNoImportedSaving(t *testing.T) {
+	people := ids(1, 5)
+	yes := true
+	for _, recorded := range []bool{false, true} {
+		f := newFixture()
+		f.search("search.cto", kw("CTO"))
+		f.ran("search.cto", t0.Add(-time.Hour), people...)
+		f.enrich("all", []string{"search.cto"}, 0, 0)
+		f.exclude("dnc", listfile.PageName, lead(people[0]).PageName)
+		f.exclude("bounced", listfile.Email, "p"+people[1]+"@example.com")
+		im := f.importBlock("crm", "d1", t0.Add(-10*day), people[:4], []bool{yes, yes, yes, yes})
+		if recorded {
+			f.imported(im, t0.Add(-time.Minute))
+		}
+		p := f.build(t, f.opts())
+		if s := p.Savings.Imported; s.People != 2 || s.Credits != 2 {
+			t.Errorf("import recorded %v: imported saving %+v, want the 2 people no exclude block names", recorded, s)
+		}
+		if e := p.Change("enrich.all"); e == nil || !slices.Equal(e.PersonIDs, people[4:]) {
+			t.Errorf("import recorded %v: enrich %+v, want %v", recorded, e, people[4:])
+		}
+	}
+}
+
+// TestSavingsWithinLimit: a block saves at most what it could have spent,
+// the places left under its limit once the people it pays for took
+// theirs: with limit 4 and two people paid for, four imported e-mails save
+// 2 credits; with limit 4 and one paid for, five people excluded save up
+// to 3. The people are counted all the same.
+func TestSavingsWithinLimit(t *testing.T) {
+	people := ids(1, 6)
+	yes := true
+	f := newFixture()
+	f.search("search.cto", kw("CTO"))
+	f.ran("search.cto", t0.Add(-time.Hour), people...)
+	f.enrich("all", []string{"search.cto"}, 4, 0)
+	im := f.importBlock("crm", "d1", t0.Add(-10*day), people[:4], []bool{yes, yes, yes, yes})
+	f.imported(im, t0.Add(-time.Minute))
+	p := f.build(t, f.opts())
+	if s := p.Savings.Imported; s.People != 4 || s.Credits != 2 || p.Savings.CreditsMax != 2 {
+		t.Errorf("imported saving %+v (in all %d), want 4 people, 2 credits", s, p.Savings.CreditsMax)
+	}
+
+	f = newFixture()
+	f.search("search.cto", kw("CTO"))
+	f.ran("search.cto", t0.Add(-time.Hour), people...)
+	f.enrich("all", []string{"search.cto"}, 4, 0)
+	var pages []string
+	for _, id := range people[:5] {
+		pages = append(pages, lead(id).PageName)
+	}
+	f.exclude("dnc", listfile.PageName, pages...)
+	p = f.build(t, f.opts())
+	if ex := p.Savings.Excluded; ex.People != 5 || ex.CreditsMax != 3 || p.Savings.CreditsMax != 3 {
+		t.Errorf("excluded saving %+v (in all %d), want 5 people, up to 3 credits", ex, p.Savings.CreditsMax)
+	}
+}

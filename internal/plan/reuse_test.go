@@ -91,9 +91,10 @@ func TestReusePlan(t *testing.T) {
 	if p0 := f.st.People[people[0]]; p0.Enrichment.ReusedFrom() != "dach" || !p0.Enrichment.EnrichedAt.Equal(t0.Add(-day)) || f.st.Usage.CreditsSpent != 1 {
 		t.Errorf("copied: %+v, credits %d", p0.Enrichment, f.st.Usage.CreditsSpent)
 	}
-	// A copy takes no place under the block's limit here.
-	if n := newEnv(f.cfg, f.st, t0).ownedBy(e.Address); n != 0 {
-		t.Errorf("the block owns %d after the copies", n)
+	// A copy was made by no call of the block, but holds one of its
+	// places (TestReuseRespectsLimit).
+	if v := newEnv(f.cfg, f.st, t0); v.ownedBy(e.Address) != 0 || v.ownedList(e.Address).copies != 3 {
+		t.Errorf("the block owns %d and copied %d after the copies, want 0 and 3", v.ownedBy(e.Address), v.ownedList(e.Address).copies)
 	}
 
 	// A lookup that fails stops the plan.
@@ -154,5 +155,78 @@ func TestReuseFormerEmployer(t *testing.T) {
 	p = f.build(t, o)
 	if c := p.Change("enrich.all"); !slices.Equal(c.PersonIDs, []string{people[0], people[2]}) || c.Reuses != 2 {
 		t.Errorf("enriched %v, reuses %d; want person 4 copied by domain", c.PersonIDs, c.Reuses)
+	}
+}
+
+// TestReuseRespectsLimit: limit is the number of people the block holds,
+// copies included: a copy is free, so copies take places first, in from
+// order, at most the places left; the places left after them go to the
+// people paid for, in from order. The saving shown is what the copies
+// save, never more than the block could have spent; the next plan has
+// nothing left to do, and another reusable person gets no place.
+func TestReuseRespectsLimit(t *testing.T) {
+	people := ids(1, 6)
+	held := func(idx ...int) *elsewhere {
+		ew := &elsewhere{held: map[string]state.Reusable{}}
+		for _, i := range idx {
+			ew.held["n:"+people[i]] = heldIn("dach", t0.Add(-day), "p"+people[i]+"@x.example", people[i])
+		}
+		return ew
+	}
+	for _, tc := range []struct {
+		name     string
+		limit    int
+		reusable []int
+		copies   []string // in from order
+		paid     []string
+	}{
+		{"every person reusable, limit 3 of 6", 3, []int{0, 1, 2, 3, 4, 5}, people[:3], []string{}},
+		{"two reusable, limit 3", 3, []int{1, 3}, []string{people[1], people[3]}, people[:1]},
+		{"no limit", 0, []int{1, 3}, []string{people[1], people[3]}, []string{people[0], people[2], people[4], people[5]}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture()
+			f.search("search.cto", kw("CTO"))
+			f.ran("search.cto", t0.Add(-time.Hour), people...)
+			e := f.enrich("all", []string{"search.cto"}, tc.limit, 0)
+			ew := held(tc.reusable...)
+			o := f.opts()
+			o.Reuse = ew.lookup
+			p := f.build(t, o)
+			c := p.Change("enrich.all")
+			if c == nil || c.Reuses != len(tc.copies) || !slices.Equal(append([]string{}, c.PersonIDs...), tc.paid) {
+				t.Fatalf("plan %+v; want %d copies, %v paid", c, len(tc.copies), tc.paid)
+			}
+			if rs := p.Savings.Reused; rs.People != len(tc.copies) || rs.Credits != len(tc.copies) {
+				t.Errorf("reused saving %+v, want %d", rs, len(tc.copies))
+			}
+			// Apply: the copies first, then the claims.
+			cands := NewCandidates(f.cfg, ew.lookup)
+			reuses, err := cands.Reuses(f.st, e, t0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var copied []string
+			for _, r := range reuses {
+				copied = append(copied, r.PersonID)
+				f.apply(state.Event{At: t0, Kind: state.EventReuse, Address: e.Address, Reuse: &state.ReuseEvent{PersonID: r.PersonID, Workspace: r.From.Workspace, Enrichment: r.From.Enrichment}})
+			}
+			if !slices.Equal(copied, tc.copies) {
+				t.Errorf("copied %v, want %v", copied, tc.copies)
+			}
+			got, err := cands.Claimed(f.st, e, t0, nil)
+			if err != nil || !slices.Equal(append([]string{}, got...), tc.paid) {
+				t.Errorf("claimed %v %v, want %v", got, err, tc.paid)
+			}
+			for _, id := range got {
+				f.enriched(id, e.Address, t0)
+			}
+			// The next plan: the block holds its places.
+			ew.held["n:"+people[5]] = heldIn("uk", t0.Add(-day), "late@x.example", people[5])
+			next := f.build(t, o).Change("enrich.all")
+			if next != nil && (len(next.PersonIDs) != 0 || next.Reuses != 0) && tc.limit > 0 {
+				t.Errorf("next plan %+v, want nothing to do", next)
+			}
+		})
 	}
 }

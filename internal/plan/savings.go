@@ -69,10 +69,12 @@ func (s *Savings) normalize() {
 }
 
 // excludedSavings counts, over the planned enrich blocks' people, those
-// the exclude blocks remove.
-func (b *builder) excludedSavings(people []blockPeople, cpe int) {
+// the exclude blocks remove, and the credits that saves at most: no more
+// than the places each block had left (places, taken from).
+func (b *builder) excludedSavings(people []blockPeople, places []int, cpe int) {
 	ex := &b.p.Savings.Excluded
 	byBlock := map[*config.Exclude]int{}
+	saved := 0
 	if len(people) == 1 {
 		// One block: its people are distinct already (a large state's
 		// hundreds of thousands need no set).
@@ -82,9 +84,10 @@ func (b *builder) excludedSavings(people []blockPeople, cpe int) {
 		for _, e := range bp.excluded {
 			byBlock[e.by]++
 		}
+		saved = takePlaces(places, 0, ex.People)
 	}
 	seen := map[*state.Person]bool{}
-	for _, bp := range people {
+	for i, bp := range people {
 		if len(people) == 1 {
 			break
 		}
@@ -94,16 +97,19 @@ func (b *builder) excludedSavings(people []blockPeople, cpe int) {
 				ex.Candidates++
 			}
 		}
+		k := 0
 		for _, e := range bp.excluded {
 			if !seen[e.p] {
 				seen[e.p] = true
 				ex.Candidates++
 				ex.People++
 				byBlock[e.by]++
+				k++
 			}
 		}
+		saved += takePlaces(places, i, k)
 	}
-	ex.CreditsMax = ex.People * cpe
+	ex.CreditsMax = saved * cpe
 	for _, x := range b.cfg.Excludes {
 		timing := TimingBeforeSpending
 		if !x.BeforeSpending() {
@@ -113,4 +119,36 @@ func (b *builder) excludedSavings(people []blockPeople, cpe int) {
 			Rows: x.Rows, Keys: x.Keys.Len(), People: byBlock[x], Timing: timing})
 	}
 	b.p.Savings.CreditsMax += ex.CreditsMax
+}
+
+// spendablePlaces returns, per block, the places under its limit that the
+// people it saves on could have taken, once its copies and the people it
+// pays for (paid) took theirs: -1 for a block without a limit.
+func (v *env) spendablePlaces(blocks []*config.Enrich, paid [][]*state.Person) []int {
+	places := make([]int, len(blocks))
+	for i, e := range blocks {
+		if e.Limit <= 0 {
+			places[i] = -1
+			continue
+		}
+		taken := 0
+		for _, p := range paid[i] {
+			if v.takesPlace(e, p) {
+				taken++
+			}
+		}
+		places[i] = max(e.Limit-v.used(e)-taken, 0) // used counts the planned copies
+	}
+	return places
+}
+
+// takePlaces takes up to n of block i's places, and returns how many it
+// took (n for a block without a limit).
+func takePlaces(places []int, i, n int) int {
+	if places[i] < 0 {
+		return n
+	}
+	n = min(n, places[i])
+	places[i] -= n
+	return n
 }

@@ -174,7 +174,7 @@ func (s *State) Fold(e Event) error {
 	case EventImport:
 		a.importPeople(e.Address, e.Import)
 	case EventReuse:
-		a.reuse(e.Reuse)
+		a.reuse(e.Address, e.Reuse)
 		return nil // no call of the block: its last failure stands
 	case EventTrack:
 		a.track(e.Address, e.Track)

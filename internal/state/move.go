@@ -91,6 +91,9 @@ func (s *State) enrichers() map[string]bool {
 	for _, p := range s.People {
 		if p.Enrichment != nil {
 			out[p.Enrichment.By] = true
+			if p.Enrichment.CopiedBy != "" {
+				out[p.Enrichment.CopiedBy] = true
+			}
 		}
 		for addr := range p.Tracked {
 			out[addr] = true
@@ -302,9 +305,14 @@ func (s *State) putRecords(to map[string]string, r addressed) {
 // (Moved) leaves the original as it was.
 func movedPerson(p *Person, to map[string]string) (c *Person, history bool) {
 	cp := *p
-	if p.Enrichment != nil && to[p.Enrichment.By] != "" {
+	if p.Enrichment != nil && (to[p.Enrichment.By] != "" || to[p.Enrichment.CopiedBy] != "") {
 		e := *p.Enrichment
-		e.By = to[e.By]
+		if dst := to[e.By]; dst != "" {
+			e.By = dst
+		}
+		if dst := to[e.CopiedBy]; dst != "" {
+			e.CopiedBy = dst
+		}
 		cp.Enrichment = &e
 	}
 	cp.FoundBy = make([]string, len(p.FoundBy))
@@ -343,7 +351,7 @@ func movedPerson(p *Person, to map[string]string) (c *Person, history bool) {
 // searches that found them, the block that enriched them, the tracks that
 // read them, the calls that saw a change of them.
 func personMoves(p *Person, to map[string]string) bool {
-	if p.Enrichment != nil && to[p.Enrichment.By] != "" {
+	if p.Enrichment != nil && (to[p.Enrichment.By] != "" || to[p.Enrichment.CopiedBy] != "") {
 		return true
 	}
 	for _, a := range p.FoundBy {

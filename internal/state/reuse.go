@@ -64,9 +64,10 @@ func (e *Event) validateReuse() error {
 	return nil
 }
 
-// reuse records an enrichment copied from another workspace, unless the
-// person is gone (erased, removed) or holds a newer one.
-func (a *applier) reuse(re *ReuseEvent) {
+// reuse records an enrichment copied from another workspace by the enrich
+// block addr, unless the person is gone (erased, removed) or holds a newer
+// one.
+func (a *applier) reuse(addr string, re *ReuseEvent) {
 	s := a.s
 	p := s.Person(re.PersonID)
 	if p == nil || s.IsSuppressed(p.Lead) {
@@ -76,7 +77,7 @@ func (a *applier) reuse(re *ReuseEvent) {
 		return
 	}
 	e := re.Enrichment
-	e.By = ReusedPrefix + re.Workspace
+	e.By, e.CopiedBy = ReusedPrefix+re.Workspace, addr
 	e.Result.CreditBalance = 0
 	a.replaceEnrichment(p, &e)
 	s.touchPerson(p.ID)

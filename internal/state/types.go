@@ -258,6 +258,10 @@ type Enrichment struct {
 	EnrichedAt time.Time           `json:"enriched_at"`
 	By         string              `json:"by"` // enrich block address
 	Result     api.EnrichedProfile `json:"result"`
+	// CopiedBy is the enrich block that copied an enrichment from
+	// another workspace (By is then "reused:" and that workspace): the
+	// copy holds one of its places under its limit.
+	CopiedBy string `json:"copied_by,omitempty"`
 }
 
 // Failure is the last failed call for an address.

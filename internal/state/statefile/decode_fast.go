@@ -874,6 +874,8 @@ func (d *decoder) enrichment() (*state.Enrichment, error) {
 			e.By, err = d.strOrNull()
 		case "result":
 			err = d.enriched(&e.Result)
+		case "copied_by":
+			e.CopiedBy, err = d.strOrNull()
 		default:
 			_, err = d.skip()
 		}

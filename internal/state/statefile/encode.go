@@ -126,6 +126,10 @@ func appendPerson(b []byte, p *state.Person) ([]byte, error) {
 		b = appendStr(b, e.By)
 		b = append(b, `,"result":`...)
 		b = appendEnriched(b, &e.Result)
+		if e.CopiedBy != "" {
+			b = append(b, `,"copied_by":`...)
+			b = appendStr(b, e.CopiedBy)
+		}
 		b = append(b, '}')
 	}
 	if len(p.Raw) > 0 {

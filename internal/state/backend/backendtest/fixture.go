@@ -125,6 +125,11 @@ func fullEvents() []state.Event {
 					ValidationStatus: api.StatusCatchAll, CompanyDomain: "ives.example"}, EnrichedAt: ptrTime(At(24))},
 				{Result: api.EnrichedProfile{NetworkID: "n9", PageName: "jon", FullName: "Jon Jay"}},
 			}}},
+		// Jon's enrichment is copied from workspace dach by enrich.contacts
+		// (Enrichment.CopiedBy: it holds one of the block's places).
+		{At: At(26), Kind: state.EventReuse, Address: "enrich.contacts", Reuse: &state.ReuseEvent{PersonID: "n9", Workspace: "dach",
+			Enrichment: state.Enrichment{EnrichedAt: At(20), By: "enrich.dach", Result: api.EnrichedProfile{NetworkID: "n9", PageName: "jon",
+				FullName: "Jon Jay", Email: "jon@jay.example", ValidationStatus: api.StatusValid}}}},
 	}
 }
 
