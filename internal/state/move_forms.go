@@ -9,15 +9,20 @@ import (
 
 // A block's records live either at the block (search.c, no for_each or
 // count) or at its instances (search.c["Berlin"], search.c[0]); a
-// configuration declares one form. A move onto one form while the state
-// holds records at the other would keep both, and the next plan would
-// forget one of them and run the other again. So the instances of a block
-// count as state at the block, and the block's records as state at each
-// of its instances (MoveConflicts).
+// configuration declares one form. The same holds for the module calls
+// that declare it: module.n.search.c or module.n["de"].search.c. A move
+// onto one form while the state holds records at another would keep both,
+// and the next plan would forget one of them and run the other again. So
+// the addresses of one block (its shape: the address without any key)
+// whose keys are written at other steps (its form) count as state at each
+// other (MoveConflicts).
+
+// formed is an address that holds records, with its form.
+type formed struct{ addr, form string }
 
 // blockForms indexes the addresses that hold records (MovableAddresses),
-// those moved away left aside, by the address of their block.
-type blockForms map[string][]string
+// those moved away left aside, by their shape.
+type blockForms map[string][]formed
 
 // heldForms builds the index of s, without the addresses in leaving.
 func (s *State) heldForms(leaving map[string]bool) blockForms {
@@ -26,39 +31,57 @@ func (s *State) heldForms(leaving map[string]bool) blockForms {
 		if leaving[a] {
 			continue
 		}
-		if b, ok := blockOf(a); ok {
-			out[b] = append(out[b], a)
+		if shape, form, ok := shapeOf(a); ok {
+			out[shape] = append(out[shape], formed{a, form})
 		}
 	}
 	return out
 }
 
-// otherForm returns the addresses holding records in the other form of
-// to's block: its instances when to is a block address, the block itself
-// when to is an instance. Sorted.
+// otherForm returns the addresses holding records of to's block in
+// another form than to's: its instances when to is a block address, the
+// block itself when to is an instance, and likewise for the keys of the
+// module calls that declare it. Sorted.
 func (f blockForms) otherForm(to string) []string {
-	b, ok := blockOf(to)
+	shape, form, ok := shapeOf(to)
 	if !ok {
 		return nil
 	}
 	var out []string
-	for _, a := range f[b] {
-		if (a == b) != (to == b) {
-			out = append(out, a)
+	for _, x := range f[shape] {
+		if x.form != form {
+			out = append(out, x.addr)
 		}
 	}
 	slices.Sort(out)
 	return out
 }
 
-// blockOf is the address of addr's block (addr without its instance
-// key); false for what is not the address of a block.
-func blockOf(addr string) (string, bool) {
+// shapeOf returns addr without any key (its shape: module.n.search.c for
+// module.n["de"].search.c["B"]) and which of its steps have a key (its
+// form: "11"), one per module call and one for the block; false for what
+// is not the address of a block.
+func shapeOf(addr string) (shape, form string, ok bool) {
 	a, err := address.Parse(addr)
 	if err != nil || a.IsModule() {
-		return "", false
+		return "", "", false
 	}
-	return a.Block().String(), true
+	keys := make([]byte, 0, len(a.Module)+1)
+	for i, st := range a.Module {
+		keys = append(keys, keyed(st.Key))
+		a.Module[i].Key = ""
+	}
+	keys = append(keys, keyed(a.Key))
+	a.Key = ""
+	return a.String(), string(keys), true
+}
+
+// keyed is '1' for a step with a key, '0' for one without.
+func keyed(key string) byte {
+	if key == "" {
+		return '0'
+	}
+	return '1'
 }
 
 // RecordsAt returns the addresses whose records a move onto to would
@@ -78,8 +101,8 @@ func (s *State) RecordsAt(to string, ms []Move) []string {
 }
 
 // OtherFormReason says, for the message of a refused move, why moving
-// from to to meets records in the other form of to's block.
+// from to to meets records in another form of to's block.
 func OtherFormReason(from, to string) string {
-	b, _ := blockOf(to)
+	b, _, _ := shapeOf(to)
 	return fmt.Sprintf("moving %s to %s would keep records of %s both without a key and with keys (the instances of a block count as records at the block), and the next plan would forget one of the two", from, to, b)
 }

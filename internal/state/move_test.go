@@ -260,3 +260,46 @@ func TestFoldMoveCarriesTrack(t *testing.T) {
 		t.Errorf("the moved state does not check: %v", err)
 	}
 }
+
+// TestMoveConflictsWithModuleInstances: the keys of the module calls that
+// declare a block are part of its form too. module.n["de"].search.x and
+// module.n.search.x cannot both be declared, so a move onto one while the
+// other holds records is refused; onto another instance of the call, or
+// with the keyed records moved away in the same event, it is not.
+func TestMoveConflictsWithModuleInstances(t *testing.T) {
+	s := New()
+	for _, e := range []Event{
+		searchEv(day(1), `module.n["de"].search.x`, 0, lead("n1", "anna", "Anna")),
+		searchEv(day(1), "search.y", 0, lead("n2", "ben", "Ben")),
+		enrichEv(day(2), `module.m.enrich.c`, "n2", api.EnrichedProfile{NetworkID: "n2", Email: "b@x.example"}),
+	} {
+		if err := s.Fold(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		name  string
+		moves []Move
+		held  []string
+	}{
+		{"onto the call without a key", []Move{{From: "search.y", To: "module.n.search.x"}}, []string{`module.n["de"].search.x`}},
+		{"onto a keyed block of a keyed call", []Move{{From: "search.y", To: `module.n["at"].search.x["B"]`}}, []string{`module.n["de"].search.x`}},
+		{"onto another instance of the call", []Move{{From: "search.y", To: `module.n["at"].search.x`}}, nil},
+		{"onto an instance of a call whose block holds records without a key", []Move{{From: "search.y", To: `module.m[0].enrich.c`}}, []string{"module.m.enrich.c"}},
+		{"the keyed records move away in the same event", []Move{
+			{From: `module.n["de"].search.x`, To: "search.z"},
+			{From: "search.y", To: "module.n.search.x"},
+		}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			last := tc.moves[len(tc.moves)-1]
+			got := s.MoveConflicts(tc.moves)
+			if bad := len(got) > 0; bad != (tc.held != nil) {
+				t.Fatalf("conflicts = %+v, want conflict %v", got, tc.held != nil)
+			}
+			if held := s.RecordsAt(last.To, tc.moves); !reflect.DeepEqual(held, tc.held) {
+				t.Errorf("RecordsAt(%s) = %q, want %q", last.To, held, tc.held)
+			}
+		})
+	}
+}
