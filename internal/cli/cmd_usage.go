@@ -2,10 +2,14 @@ package cli
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/spf13/cobra"
 
+	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/cli/arguments"
+	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/run"
 	"github.com/leadsync/leadsync/internal/views"
 )
 
@@ -42,8 +46,26 @@ func runUsage(ctx context.Context, f *Factory, a *arguments.Usage) error {
 	if err != nil {
 		return reportAPIError(f, "reading the usage", err)
 	}
+	countBillingCall(f, cfg, u)
 	if a.View == arguments.ViewHuman {
 		writeDiagnostics(f, cfg, diags) // warnings
 	}
 	return views.NewUsage(f.IO.Out, a.View == arguments.ViewJSON).Usage(u, cfg.API.Sandbox)
+}
+
+// countBillingCall counts the billing call just made in the budget's
+// ledger (run.CountBillingCall); a ledger that cannot be told is a
+// warning: the usage was read, and the call is made already.
+func countBillingCall(f *Factory, cfg *config.Config, u *api.Usage) {
+	if cfg.Settings.Budget == nil {
+		return
+	}
+	d, src, err := runDeps(f, cfg, 0)
+	if err == nil {
+		defer src.close()
+		err = run.CountBillingCall(d, cfg, u)
+	}
+	if err != nil {
+		fmt.Fprintf(f.IO.ErrOut, "Warning: the budget's ledger was not told of this billing call (a request of the monthly quota): %v\n", err)
+	}
 }

@@ -212,3 +212,22 @@ func budgetPair(credits, requests int, bg *config.Budget) string {
 }
 
 func plural(n int, noun string) string { return textfmt.Plural(n, noun) }
+
+// CountBillingCall tells the budget's ledger of a billing call that
+// `leadsync usage` made (usage is its answer): it is a request of the
+// monthly quota like any other first-generation call, so a requests
+// budget counts it, in the billing month usage names. Nothing is done
+// without a budget, an API key or a backend that keeps a ledger.
+func CountBillingCall(d Deps, cfg *config.Config, usage *api.Usage) error {
+	if cfg.Settings.Budget == nil || d.Account == "" || usage == nil {
+		return nil
+	}
+	led, ok, err := backend.LedgerOf(d.Backend, d.Account)
+	if err != nil || !ok {
+		return err
+	}
+	defer closeLedger(led)
+	start, _, _ := plan.BillingMonth(usage.InvoicingStartDate, d.now())
+	_, _, err = led.Reserve(plan.MonthKey(start), backend.Spending{Requests: 1}, backend.Spending{})
+	return err
+}
