@@ -25,6 +25,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -412,6 +413,13 @@ func (h *harness) startApply(extra ...string) *applyStream {
 	if err := s.cmd.Start(); err != nil {
 		h.t.Fatal(err)
 	}
+	s.readEvents(stdout)
+	return s
+}
+
+// readEvents reads stdout in the background: every line into s.stdout,
+// each that is an event onto s.events, closed when stdout ends.
+func (s *applyStream) readEvents(stdout io.Reader) {
 	ch := make(chan applyEvent, 1024)
 	s.events = ch
 	go func() {
@@ -427,7 +435,6 @@ func (h *harness) startApply(extra ...string) *applyStream {
 			}
 		}
 	}()
-	return s
 }
 
 // pid is the process ID of the apply.

@@ -132,21 +132,7 @@ func (h *harness) startWatchedApply(extra ...string) *watchedApply {
 			}
 		}
 	}()
-	ch := make(chan applyEvent, 1024)
-	s.events = ch
-	go func() {
-		defer close(ch)
-		sc := bufio.NewScanner(stdout)
-		sc.Buffer(make([]byte, 1<<20), 1<<20)
-		for sc.Scan() {
-			s.stdout.Write(sc.Bytes())
-			s.stdout.WriteByte('\n')
-			var ev applyEvent
-			if json.Unmarshal(sc.Bytes(), &ev) == nil {
-				ch <- ev
-			}
-		}
-	}()
+	s.readEvents(stdout)
 	return &watchedApply{applyStream: s, notes: notes}
 }
 

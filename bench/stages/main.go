@@ -25,6 +25,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/cli"
 	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/cputime"
 	"github.com/leadsync/leadsync/internal/plan"
 	"github.com/leadsync/leadsync/internal/state/local"
 	"github.com/leadsync/leadsync/internal/views"
@@ -116,7 +117,7 @@ func startProfile(path string) (stop func()) {
 func newLaps() func(stage string, n int) {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
-	wall, cpu, alloc := time.Now(), cpuTime(), ms.TotalAlloc
+	wall, cpu, alloc := time.Now(), cputime.Self(), ms.TotalAlloc
 	return func(stage string, n int) {
 		runtime.ReadMemStats(&ms)
 		mean := ""
@@ -124,9 +125,9 @@ func newLaps() func(stage string, n int) {
 			mean = fmt.Sprintf("  (mean of %d)", n)
 		}
 		fmt.Printf("%-8s %6.0f ms wall %6.0f ms CPU %6.0f MB allocated%s\n", stage,
-			float64(time.Since(wall).Microseconds())/1000/float64(n), float64((cpuTime()-cpu).Microseconds())/1000/float64(n),
+			float64(time.Since(wall).Microseconds())/1000/float64(n), float64((cputime.Self()-cpu).Microseconds())/1000/float64(n),
 			float64(ms.TotalAlloc-alloc)/1e6/float64(n), mean)
-		wall, cpu, alloc = time.Now(), cpuTime(), ms.TotalAlloc
+		wall, cpu, alloc = time.Now(), cputime.Self(), ms.TotalAlloc
 	}
 }
 

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/leadsync/leadsync/internal/cputime"
 )
 
 // BenchmarkLoadListFiles loads a configuration whose exclude block reads a
@@ -74,7 +76,7 @@ func benchLoad(b *testing.B, dir string, rows int) {
 	var before runtime.MemStats
 	runtime.ReadMemStats(&before)
 	b.ReportAllocs()
-	cpu0 := cpuTime()
+	cpu0 := cputime.Self()
 	b.ResetTimer()
 	for range b.N {
 		var diags interface{ HasErrors() bool }
@@ -84,7 +86,7 @@ func benchLoad(b *testing.B, dir string, rows int) {
 		}
 	}
 	b.StopTimer()
-	b.ReportMetric(float64(cpuTime()-cpu0)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
+	b.ReportMetric(float64(cputime.Self()-cpu0)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
 	runtime.GC()
 	var after runtime.MemStats
 	runtime.ReadMemStats(&after)

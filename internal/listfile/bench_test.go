@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/leadsync/leadsync/internal/cputime"
 )
 
 // benchRows is the size of the list files of the benchmarks: the issue's
@@ -126,7 +128,7 @@ func BenchmarkList(b *testing.B) {
 				runtime.GC()
 				runtime.ReadMemStats(&before)
 				b.ReportAllocs()
-				cpu0 := cpuTime()
+				cpu0 := cputime.Self()
 				var tab *Table
 				var set *Set
 				matched := 0
@@ -148,7 +150,7 @@ func BenchmarkList(b *testing.B) {
 					}
 				}
 				b.StopTimer()
-				b.ReportMetric(float64(cpuTime()-cpu0)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
+				b.ReportMetric(float64(cputime.Self()-cpu0)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
 				runtime.GC()
 				runtime.ReadMemStats(&after)
 				b.ReportMetric(float64(int64(after.HeapAlloc)-int64(before.HeapAlloc))/(1<<20), "live-MB")

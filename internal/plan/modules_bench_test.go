@@ -11,6 +11,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/cputime"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -137,7 +138,7 @@ func BenchmarkModulesPlan(b *testing.B) {
 				opts := Options{Now: t0, Usage: &api.Usage{RemainingRequests: 1 << 30}, FileExists: func(string) bool { return true }}
 				b.ReportAllocs()
 				runtime.GC()
-				cpu0 := cpuTime()
+				cpu0 := cputime.Self()
 				b.ResetTimer()
 				for range b.N {
 					if stage != "build" {
@@ -150,7 +151,7 @@ func BenchmarkModulesPlan(b *testing.B) {
 					}
 				}
 				b.StopTimer()
-				b.ReportMetric(float64(cpuTime()-cpu0)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
+				b.ReportMetric(float64(cputime.Self()-cpu0)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
 			})
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/cputime"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -142,8 +143,8 @@ func compactRaw(r json.RawMessage) []byte {
 // neighbours than about the code. Call it after ResetTimer and defer what
 // it returns.
 func CPUMetric(b *testing.B) func() {
-	start := cpuTime()
+	start := cputime.Self()
 	return func() {
-		b.ReportMetric(float64(cpuTime()-start)/float64(b.N)/1e6, "cpu-ms/op")
+		b.ReportMetric(float64(cputime.Self()-start)/float64(b.N)/1e6, "cpu-ms/op")
 	}
 }

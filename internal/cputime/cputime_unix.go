@@ -1,14 +1,15 @@
 //go:build unix
 
-package listfile
+package cputime
 
 import (
 	"syscall"
 	"time"
 )
 
-// cpuTime is the CPU time (user + system) the process has used.
-func cpuTime() time.Duration {
+// Self is the user+system CPU time of this process so far; 0 when it
+// cannot be read.
+func Self() time.Duration {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0
