@@ -85,19 +85,7 @@ func StateMv(d Deps, from, to string) ([]state.Move, error) {
 		return nil, &MoveConflictError{Moves: bad, Held: s.RecordsAt(bad[0].To, moves)}
 	}
 	ev := &state.Event{At: d.now().UTC(), Kind: state.EventMove, Address: state.MovesAddress, Move: &state.MoveEvent{Moves: moves}}
-	rec, err := d.Backend.OpenJournal(s)
-	if err != nil {
-		return nil, err
-	}
-	if err := rec.Append(ev); err != nil {
-		rec.Close()
-		return nil, err
-	}
-	if err := s.Fold(*ev); err != nil {
-		rec.Close()
-		return nil, err
-	}
-	if err := d.Backend.Commit(s); err != nil {
+	if err := journalAndCommit(d.Backend, s, []*state.Event{ev}); err != nil {
 		return nil, err
 	}
 	return moves, lock.release()

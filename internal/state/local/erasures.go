@@ -1,15 +1,8 @@
 package local
 
 import (
-	"encoding/json"
-	"errors"
-	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
 
-	"github.com/leadsync/leadsync/internal/filelock"
-	"github.com/leadsync/leadsync/internal/safefile"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/backend"
 )
@@ -71,54 +64,9 @@ func (ws *Workspace) RecordErasures(entries []*state.Suppression) error {
 // forgotten. A missing record (no erasure yet) is read without making
 // anything.
 func updateErasures(path string, change func(*erasuresFile) bool) error {
-	var f erasuresFile
-	read := func() error {
-		b, err := os.ReadFile(path)
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			return nil
-		case err != nil:
-			return fmt.Errorf("reading the erasure record %s: %w", path, safefile.UnwrapPathErr(err))
-		}
-		if err := json.Unmarshal(b, &f); err != nil {
-			return fmt.Errorf("the erasure record %s is damaged (%v): it lists the people erased with leadsync forget (as hashes), which no workspace may bring back; restore it from a backup", path, err)
-		}
-		if f.FormatVersion > erasuresFormat {
-			return fmt.Errorf("the erasure record %s was written by a newer leadsync (format %d); upgrade leadsync", path, f.FormatVersion)
-		}
-		return nil
-	}
-	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-		// Nothing erased yet: a read makes no folder or lock file.
-		if !change(&f) {
-			return nil
-		}
-	}
-	if err := safefile.EnsureDir(filepath.Dir(path)); err != nil {
-		return err
-	}
-	lf, err := os.OpenFile(path+".lock", os.O_RDWR|os.O_CREATE, 0o600)
-	if err != nil {
-		return err
-	}
-	defer lf.Close()
-	if err := filelock.Lock(lf); err != nil {
-		return err
-	}
-	defer filelock.Unlock(lf)
-	f = erasuresFile{}
-	if err := read(); err != nil {
-		return err
-	}
-	if !change(&f) {
-		return nil
-	}
-	f.FormatVersion = erasuresFormat
-	out, err := json.MarshalIndent(f, "", "  ")
-	if err != nil {
-		return err
-	}
-	return safefile.WriteFile(path, append(out, '\n'))
+	lf := lockedFile{path: path, what: "the erasure record", format: erasuresFormat, lazy: true,
+		damaged: "it lists the people erased with leadsync forget (as hashes), which no workspace may bring back; restore it from a backup"}
+	return updateLocked(lf, func(f *erasuresFile) *int { return &f.FormatVersion }, change)
 }
 
 // honour applies the working copy's erasure record to s.

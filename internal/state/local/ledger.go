@@ -1,15 +1,8 @@
 package local
 
 import (
-	"encoding/json"
-	"errors"
-	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
 
-	"github.com/leadsync/leadsync/internal/filelock"
-	"github.com/leadsync/leadsync/internal/safefile"
 	"github.com/leadsync/leadsync/internal/state/backend"
 )
 
@@ -180,39 +173,7 @@ func set(f *ledgerFile, account, month string, s backend.Spending) {
 // so. A ledger that cannot be read is an error, never an empty one: a
 // budget must not forget what was spent.
 func (l *fileLedger) update(change func(*ledgerFile) bool) error {
-	if err := safefile.EnsureDir(filepath.Dir(l.path)); err != nil {
-		return err
-	}
-	lf, err := os.OpenFile(l.path+".lock", os.O_RDWR|os.O_CREATE, 0o600)
-	if err != nil {
-		return err
-	}
-	defer lf.Close()
-	if err := filelock.Lock(lf); err != nil {
-		return err
-	}
-	defer filelock.Unlock(lf)
-	var f ledgerFile
-	b, err := os.ReadFile(l.path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-	case err != nil:
-		return fmt.Errorf("reading the budget ledger %s: %w", l.path, safefile.UnwrapPathErr(err))
-	default:
-		if err := json.Unmarshal(b, &f); err != nil {
-			return fmt.Errorf("the budget ledger %s is damaged (%v): it holds what this working copy spent per billing month; restore it from a backup, or remove it to start counting again", l.path, err)
-		}
-		if f.FormatVersion > ledgerFormat {
-			return fmt.Errorf("the budget ledger %s was written by a newer leadsync (format %d); upgrade leadsync", l.path, f.FormatVersion)
-		}
-	}
-	if !change(&f) {
-		return nil
-	}
-	f.FormatVersion = ledgerFormat
-	out, err := json.MarshalIndent(f, "", "  ")
-	if err != nil {
-		return err
-	}
-	return safefile.WriteFile(l.path, append(out, '\n'))
+	lf := lockedFile{path: l.path, what: "the budget ledger", format: ledgerFormat,
+		damaged: "it holds what this working copy spent per billing month; restore it from a backup, or remove it to start counting again"}
+	return updateLocked(lf, func(f *ledgerFile) *int { return &f.FormatVersion }, change)
 }
