@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/leadsync/leadsync/internal/api"
@@ -261,6 +262,11 @@ type runner struct {
 	// closed is set, under mu, when the run stops starting calls: a call
 	// about to be sent is then refused (starting).
 	closed bool
+	// halting is set by halt before it waits for mu: a call whose start
+	// hook waited for mu meanwhile (a result being written again and
+	// again while the state is down) is not sent once the run has said it
+	// stops.
+	halting atomic.Bool
 	// ctx is the run's context, for a journal that takes one.
 	ctx   context.Context
 	st    *state.State
@@ -688,6 +694,7 @@ func (r *runner) halt(reason string) {
 		return
 	}
 	r.stopped = true
+	r.halting.Store(true)
 	r.mu.Lock()
 	r.closed = true
 	// No call starts once closed: those sent and not answered are all

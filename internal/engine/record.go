@@ -174,7 +174,7 @@ func (r *runner) learn(ev *state.Event) {
 func (r *runner) starting(t task, o *outcome) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.closed {
+	if r.closed || r.halting.Load() {
 		return errStopping
 	}
 	if t.call.Kind == CallEnrich {
