@@ -4,6 +4,7 @@ import (
 	"io"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/leadsync/leadsync/internal/state/backend"
 )
@@ -36,9 +37,20 @@ func testLedger(t *testing.T, k Kind) {
 	if s != (backend.Spending{}) {
 		t.Fatalf("a new ledger holds %+v", s)
 	}
+	since, err := la.Since()
+	must(t, err, "since")
+	if !since.IsZero() {
+		t.Fatalf("a new ledger counts since %s, want never", since)
+	}
+	before := time.Now().Add(-time.Minute) // a database's clock may be a little off
 	limit := backend.Spending{Credits: 10, Requests: 0}
 	held, ok, err := la.Reserve(month, backend.Spending{Credits: 8, Requests: 9}, limit)
 	must(t, err, "reserve")
+	first, err := la.Since()
+	must(t, err, "since")
+	if first.Before(before) || first.After(time.Now().Add(time.Minute)) {
+		t.Fatalf("after its first record the ledger counts since %s, want about now", first)
+	}
 	if !ok || held != (backend.Spending{Credits: 8, Requests: 9}) {
 		t.Fatalf("reserve 8 of 10: %+v %v", held, ok)
 	}
@@ -64,6 +76,12 @@ func testLedger(t *testing.T, k Kind) {
 	}
 	if s, err := ledgerOf(t, b, "acct2").Spent(month); err != nil || s != (backend.Spending{}) {
 		t.Fatalf("another account holds %+v %v", s, err)
+	}
+	if since, err := lb.Since(); err != nil || !since.Equal(first) {
+		t.Fatalf("the other handle counts since %s (%v), want the first record, %s", since, err, first)
+	}
+	if since, err := ledgerOf(t, b, "acct2").Since(); err != nil || !since.IsZero() {
+		t.Fatalf("another account with no record counts since %s (%v), want never", since, err)
 	}
 	if s, err := lb.Spent("2026-12-17"); err != nil || s != (backend.Spending{}) {
 		t.Fatalf("another month holds %+v %v", s, err)
