@@ -126,9 +126,11 @@ func checkSpacedBy(t *testing.T, starts []time.Time, n int, gap time.Duration) {
 // in the middle of an apply at 4 calls/s, with 8 calls at once allowed,
 // until the apply has tried to write an answer again four times (about
 // 1.5 s), then starts it again. No two calls leave closer than the rate
-// allows, and the sandbox answers none 429: before, every call that left
-// the pacer meanwhile waited at its start hook for the state, and all were
-// sent together when the database came back (16 in 34 ms at 1 call/s).
+// allows, the sandbox answers none 429, and no call starts after the run
+// said it stops: before, every call that left the pacer meanwhile waited
+// at its start hook for the state, and all were sent together when the
+// database came back (16 in 34 ms at 1 call/s), after the run had said
+// the calls not yet started are not sent.
 func TestPaceHoldsThroughAPGOutage(t *testing.T) {
 	if testing.Short() {
 		t.Skip("stops a PostgreSQL cluster of its own; skipped with -short")
@@ -168,6 +170,16 @@ func paceThroughOutage(t *testing.T, c *pgCluster, at int) {
 	checkSpacedBy(t, starts, at+1, time.Second/4)
 	if st := h.srv.Stats(); st.RateLimited != 0 {
 		t.Errorf("the sandbox answered %d calls 429 (it refuses a second call within %s)", st.RateLimited, opts.RateWindow)
+	}
+	// What the run says it will not send, it does not send.
+	stopped := ""
+	for _, ev := range ar.events {
+		switch {
+		case ev.MessageType == "stopping" && stopped == "":
+			stopped = ev.Reason
+		case ev.MessageType == "call_start" && stopped != "":
+			t.Errorf("%s started after the run said it stopped (%s)", ev.key(), stopped)
+		}
 	}
 	if t.Failed() {
 		t.Logf("the faulted run:\n%s", ar.result)

@@ -703,6 +703,8 @@ func (r *runner) halt(reason string) {
 	flying := r.flying
 	r.mu.Unlock()
 	close(r.gate)
+	// The calls it waits for were sent before it stopped: shown first.
+	r.drainSent()
 	r.sum.Stopped = reason
 	r.sum.StoppedInFlight = flying
 	if flying == 0 {
@@ -729,7 +731,6 @@ func (r *runner) do(ctx context.Context, t task) outcome {
 			return err // not sent
 		}
 		start, o.sent = r.now(), true
-		r.sent <- t.call
 		return nil
 	})
 	gen := r.opts.Config.API.Generation

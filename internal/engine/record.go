@@ -193,5 +193,8 @@ func (r *runner) starting(t task, o *outcome) error {
 		return err
 	}
 	r.flying++
+	// Announced under mu: a stop that counts it in flight shows it
+	// started first (halt drains r.sent before it says it stops).
+	r.sent <- t.call
 	return nil
 }
