@@ -8,8 +8,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
-
-	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/backend"
 )
@@ -152,7 +151,7 @@ func (b *Backend) enrichmentRows(ctx context.Context, tx pgx.Tx, nids, pages []s
 		if err := enrichmentExtra.decode(extra, &e); err != nil {
 			return fmt.Errorf("the enrichment of %s in workspace %q: %w", id, ws, err)
 		}
-		offer(out, want, &state.Person{ID: id, Lead: api.Lead{NetworkID: nid, PageName: page}}, ws, e)
+		offer(out, want, &state.Person{ID: id, Lead: person.Lead{NetworkID: nid, PageName: page}}, ws, e)
 	}
 	return rows.Err()
 }
@@ -180,7 +179,7 @@ func (b *Backend) enrichmentEvents(ctx context.Context, tx pgx.Tx, want map[stri
 		if err := json.Unmarshal(raw, &ev); err != nil {
 			return fmt.Errorf("a call recorded in workspace %q: %w", ws, err)
 		}
-		p := &state.Person{Lead: api.Lead{NetworkID: nid, PageName: page}}
+		p := &state.Person{Lead: person.Lead{NetworkID: nid, PageName: page}}
 		var e state.Enrichment
 		switch {
 		case ev.Kind == state.EventEnrich && ev.Enrich != nil:
@@ -196,7 +195,7 @@ func (b *Backend) enrichmentEvents(ctx context.Context, tx pgx.Tx, want map[stri
 		}
 		offer(out, want, p, ws, e)
 		// The person may not be in the rows yet: the answer names them too.
-		offer(out, want, &state.Person{ID: p.ID, Lead: api.Lead{NetworkID: e.Result.NetworkID, PageName: e.Result.PageName}}, ws, e)
+		offer(out, want, &state.Person{ID: p.ID, Lead: person.Lead{NetworkID: e.Result.NetworkID, PageName: e.Result.PageName}}, ws, e)
 	}
 	return rows.Err()
 }

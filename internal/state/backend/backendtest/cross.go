@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/backend"
 )
@@ -62,11 +63,11 @@ func testCrossWorkspace(t *testing.T, k Kind) {
 	// third is named by the workspace that paid for it.
 	Apply(t, open("", Alice), []state.Event{
 		{At: At(30), Kind: state.EventSearch, Address: "search.x", Search: &state.SearchEvent{Generation: api.Gen1, Request: []byte(`{"keywords":"x"}`),
-			Leads: []api.Lead{lead("n1", "anna", "Anna"), lead("n2", "ben", "Ben")}}},
+			Leads: []person.Lead{lead("n1", "anna", "Anna"), lead("n2", "ben", "Ben")}}},
 		{At: At(31), Kind: state.EventEnrich, Address: "enrich.e", Enrich: &state.EnrichEvent{PersonID: "n1", Credits: 1,
-			Result: api.EnrichedProfile{NetworkID: "n1", PageName: "anna", Email: "anna@new.example"}}},
+			Result: person.EnrichedProfile{NetworkID: "n1", PageName: "anna", Email: "anna@new.example"}}},
 		{At: At(32), Kind: state.EventReuse, Address: "enrich.e", Reuse: &state.ReuseEvent{PersonID: "n2", Workspace: "elsewhere",
-			Enrichment: state.Enrichment{EnrichedAt: At(29), By: "enrich.e", Result: api.EnrichedProfile{NetworkID: "n2", Email: "ben@copy.example"}}}},
+			Enrichment: state.Enrichment{EnrichedAt: At(29), By: "enrich.e", Result: person.EnrichedProfile{NetworkID: "n2", Email: "ben@copy.example"}}}},
 	})
 	found, err = cw.EnrichmentsElsewhere([]string{"n:n1", "n:n2"})
 	must(t, err, "lookup after the default workspace's apply")
