@@ -126,10 +126,11 @@ func offer(out map[string]state.Reusable, want map[string]bool, p *state.Person,
 }
 
 // enrichmentRows offers the enrichments the other workspaces' rows hold.
+// The result's columns are resultCols, as readEnrichments reads them: the
+// rows of person.PersonFields that name one.
 func (b *Backend) enrichmentRows(ctx context.Context, tx pgx.Tx, nids, pages []string, want map[string]bool, out map[string]state.Reusable) error {
 	rows, err := tx.Query(ctx, b.sql(`SELECT p.workspace, p.id, p.network_id, p.page_name,
-		e.enriched_at, e.by_address, e.result_id, e.page_name, e.first_name, e.last_name, e.full_name, e.title, e.location,
-		e.previous_title, e.company, e.network_id, e.profile_img_url, e.email, e.validation_status, e.company_domain, e.credit_balance, e.extra
+		e.enriched_at, e.by_address, e.`+strings.Join(fieldColumns(resultCols), ", e.")+`, e.extra
 		FROM {s}.people p JOIN {s}.enrichments e ON e.workspace = p.workspace AND e.person_id = p.id
 		WHERE p.workspace <> $1 AND (p.network_id = ANY($2) OR p.id = ANY($2) OR lower(p.page_name) = ANY($3))`),
 		b.workspace, nids, pages)
@@ -142,9 +143,8 @@ func (b *Backend) enrichmentRows(ctx context.Context, tx pgx.Tx, nids, pages []s
 		var at pgtype.Timestamptz
 		var extra []byte
 		e := state.Enrichment{}
-		r := &e.Result
-		if err := rows.Scan(&ws, &id, &nid, &page, &at, &e.By, &r.ID, &r.PageName, &r.FirstName, &r.LastName, &r.FullName, &r.Title, &r.Location,
-			&r.PreviousTitle, &r.Company, &r.NetworkID, &r.ProfileImgURL, &r.Email, &r.ValidationStatus, &r.CompanyDomain, &r.CreditBalance, &extra); err != nil {
+		scan := append([]any{&ws, &id, &nid, &page, &at, &e.By}, resultTargets(&e.Result)...)
+		if err := rows.Scan(append(scan, &extra)...); err != nil {
 			return err
 		}
 		e.EnrichedAt = tsUTC(at)

@@ -73,6 +73,20 @@ func fieldColumns(fields []*person.PersonField) []string {
 	return out
 }
 
+// resultTargets are the fields of r that resultCols name, in their order:
+// what a scan of those columns fills.
+func resultTargets(r *person.EnrichedProfile) []any {
+	out := make([]any, len(resultCols))
+	for i, f := range resultCols {
+		if f.EnrichedInt != nil {
+			out[i] = f.EnrichedInt(r)
+		} else {
+			out[i] = f.Enriched(r)
+		}
+	}
+	return out
+}
+
 // cat joins lists of column names.
 func cat(lists ...[]string) []string {
 	var out []string
