@@ -187,6 +187,11 @@ func (r *runner) starting(t task, o *outcome) error {
 			return err // not sent
 		}
 		o.pending = true
+		if r.halting.Load() {
+			// The run said it stops while the note was being written
+			// (tried again and again while the state is down).
+			return errStopping
+		}
 	}
 	// Last: once the ledger counts the call as sent, it is sent.
 	if err := r.sending(t); err != nil {
