@@ -43,7 +43,11 @@ const slowdownStep = 2.0
 // arrival order, the calls in flight adapting to latency, the pause and
 // slowdown after a 429, and the pace shared with other processes
 // (docs/decisions.md says why rate.Limiter's Wait and Reserve are not
-// used).
+// used). A call let go (Take) holds the calls behind it until it departs
+// (Ticket.Depart, right before its request is written), and the next
+// starts one gap after the departure: whatever the caller waits for in
+// between (its start hook, noting the call in the state), no two requests
+// leave closer than the gap.
 type Pacer struct {
 	clock Clock
 
@@ -321,24 +325,20 @@ func (p *Pacer) Delay() time.Duration {
 }
 
 // depart ends the start id: the next start is spaced from now when that
-// is later than the last start, and may come (see Take).
+// is later than the last start, and may come (see Take). The pace shared
+// with other processes moves when the request is written (Sent), just
+// after.
 func (p *Pacer) depart(id uint64) {
 	p.mu.Lock()
+	defer p.mu.Unlock()
 	if p.leaving == id {
 		p.leaving = 0
 	}
-	now := p.clock.Now()
-	later := now.After(p.last)
-	if later {
+	if now := p.clock.Now(); now.After(p.last) {
 		p.last = now
 		p.respace()
 	}
 	p.broadcast()
-	shared := p.shared
-	p.mu.Unlock()
-	if later && shared != nil {
-		_ = shared.Extend(now)
-	}
 }
 
 // release ends a call started at start (ticket id); its latency feeds the
