@@ -12,6 +12,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/leadsync/leadsync/internal/plan"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/textfmt"
@@ -404,7 +405,7 @@ func (r *runner) prepare() error {
 			continue
 		}
 		switch c.Kind {
-		case plan.KindSearch:
+		case kind.Search:
 			s, ok := searches[c.Address]
 			if !ok {
 				return fmt.Errorf("the plan names %s, which the configuration does not declare; run plan again", c.Address)
@@ -418,20 +419,20 @@ func (r *runner) prepare() error {
 			r.push(task{call: Call{Kind: CallSearch, Address: s.Address, Label: searchLabel(s)}, search: s})
 			r.hadRun[s.Address] = r.st.Searches[s.Address] != nil
 			r.pending[s.Address]++
-		case plan.KindProfile:
+		case kind.Profile:
 			p, ok := profiles[c.Address]
 			if !ok {
 				return fmt.Errorf("the plan names %s, which the configuration does not declare; run plan again", c.Address)
 			}
 			r.push(task{call: Call{Kind: CallProfile, Address: p.Address, Page: p.PageName, Label: p.PageName}, profile: p, page: p.Request})
 			r.pending[p.Address]++
-		case plan.KindEnrich:
+		case kind.Enrich:
 			e, ok := enriches[c.Address]
 			if !ok {
 				return fmt.Errorf("the plan names %s, which the configuration does not declare; run plan again", c.Address)
 			}
 			r.enrichBlocks = append(r.enrichBlocks, &enrichBlock{cfg: e, budget: c.CallsMax})
-		case plan.KindTrack:
+		case kind.Track:
 			if err := r.prepareTrack(c); err != nil {
 				return err
 			}
@@ -506,7 +507,7 @@ func (r *runner) forget() error {
 		if c.Action != plan.Forget {
 			continue
 		}
-		if c.Kind == plan.KindPeople {
+		if c.Kind == kind.People {
 			// Retention: the people the plan named, removed before any
 			// call so that no enrichment is spent on them.
 			ev := &state.Event{At: r.now(), Kind: state.EventForgetPeople, Address: state.PeopleAddress,

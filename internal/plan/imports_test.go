@@ -8,6 +8,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/leadsync/leadsync/internal/listfile"
 	"github.com/leadsync/leadsync/internal/state"
 )
@@ -108,7 +109,7 @@ func TestImportPlan(t *testing.T) {
 		}
 		f.cfg.Imports = nil
 		p = f.build(t, f.opts())
-		if c := p.Change("import.crm"); c == nil || c.Action != Forget || c.Kind != KindImport {
+		if c := p.Change("import.crm"); c == nil || c.Action != Forget || c.Kind != kind.Import {
 			t.Errorf("removed: %+v", c)
 		}
 	})

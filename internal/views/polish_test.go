@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/leadsync/leadsync/internal/engine"
+	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/leadsync/leadsync/internal/plan"
 	"github.com/leadsync/leadsync/internal/textfmt"
 )
@@ -77,9 +78,9 @@ func TestApplyStoppedEnding(t *testing.T) {
 // display column on every line, whatever the addresses hold.
 func TestPlanColumnsAlignWithNonASCII(t *testing.T) {
 	p := &plan.Plan{Totals: plan.Totals{RateLimit: 1, Calls: 3, CallsMax: 3, Searches: 3}, Changes: []*plan.Change{
-		{Address: `search.cto["München"]`, Kind: plan.KindSearch, Action: plan.Run, Calls: 1, CallsMax: 1, Detail: "a"},
-		{Address: `search.cto["東京"]`, Kind: plan.KindSearch, Action: plan.Run, Calls: 1, CallsMax: 1, Detail: "b"},
-		{Address: `search.cto["Berlin"]`, Kind: plan.KindSearch, Action: plan.Refresh, Calls: 1, CallsMax: 1, Detail: "c"},
+		{Address: `search.cto["München"]`, Kind: kind.Search, Action: plan.Run, Calls: 1, CallsMax: 1, Detail: "a"},
+		{Address: `search.cto["東京"]`, Kind: kind.Search, Action: plan.Run, Calls: 1, CallsMax: 1, Detail: "b"},
+		{Address: `search.cto["Berlin"]`, Kind: kind.Search, Action: plan.Refresh, Calls: 1, CallsMax: 1, Detail: "c"},
 	}}
 	var b bytes.Buffer
 	if err := PlanText(&b, p, false); err != nil {
