@@ -383,24 +383,14 @@ func moveCycle(byFrom map[string]*Move, m *Move) []*Move {
 }
 
 // declaredAddresses are the addresses the configuration declares, with
-// the range of each: instances and blocks of searches and profiles,
-// enrich blocks, module instances and calls.
+// the range of each: instances and blocks of the kinds that move (search,
+// profile, import, enrich, track), module instances and calls.
 func (l *loader) declaredAddresses() map[string]hcl.Range {
 	out := map[string]hcl.Range{}
-	for _, s := range l.cfg.Searches {
-		out[s.Address], out[s.Block] = s.DeclRange, s.DeclRange
-	}
-	for _, p := range l.cfg.Profiles {
-		out[p.Address], out[p.Block] = p.DeclRange, p.DeclRange
-	}
-	for _, e := range l.cfg.Enriches {
-		out[e.Address] = e.DeclRange
-	}
-	for _, t := range l.cfg.Tracks {
-		out[t.Address] = t.DeclRange
-	}
-	for _, im := range l.cfg.Imports {
-		out[im.Address] = im.DeclRange
+	for _, k := range kind.Moving() {
+		for _, d := range l.cfg.Declared(k) {
+			out[d.Address], out[d.Block] = d.Range, d.Range
+		}
 	}
 	for _, m := range l.cfg.Modules {
 		out[m.Address], out[m.Call] = m.DeclRange, m.DeclRange
@@ -421,24 +411,15 @@ func stillDeclared(m *Move, declared map[string]hcl.Range, instances map[string]
 	return shortRange(r), true
 }
 
-// instanceAddresses are the addresses of the configuration's search and
-// profile instances, enrich blocks and module instances.
+// instanceAddresses are the addresses of the instances of the kinds that
+// move (search and profile instances, import, enrich and track blocks)
+// and of module instances.
 func (l *loader) instanceAddresses() map[string]bool {
 	out := make(map[string]bool, len(l.cfg.Searches)+len(l.cfg.Profiles)+len(l.cfg.Enriches)+len(l.cfg.Modules))
-	for _, s := range l.cfg.Searches {
-		out[s.Address] = true
-	}
-	for _, p := range l.cfg.Profiles {
-		out[p.Address] = true
-	}
-	for _, e := range l.cfg.Enriches {
-		out[e.Address] = true
-	}
-	for _, t := range l.cfg.Tracks {
-		out[t.Address] = true
-	}
-	for _, im := range l.cfg.Imports {
-		out[im.Address] = true
+	for _, k := range kind.Moving() {
+		for _, a := range l.cfg.Addresses(k) {
+			out[a] = true
+		}
 	}
 	for _, m := range l.cfg.Modules {
 		out[m.Address] = true
