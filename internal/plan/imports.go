@@ -6,9 +6,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/kind"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -164,7 +164,7 @@ func (v *env) importExcluded(p *state.Person) bool {
 		return false
 	}
 	q := *p
-	q.Enrichment = &state.Enrichment{Result: api.EnrichedProfile{Email: pe.email, CompanyDomain: pe.domain}}
+	q.Enrichment = &state.Enrichment{Result: person.EnrichedProfile{Email: pe.email, CompanyDomain: pe.domain}}
 	return v.excludedBy(&q) != nil
 }
 
