@@ -102,7 +102,7 @@ func (r *runner) settleShares(src string, read bool) {
 		}
 		if err != nil {
 			r.fatal = err
-			r.sum.Failures = append(r.sum.Failures, Failure{Address: addr, Kind: CallProfile, Err: err, NoCall: true})
+			r.sum.Failures = append(r.sum.Failures, Failure{Address: addr, Kind: kind.Profile, Err: err, NoCall: true})
 			r.halt(err.Error())
 			return
 		}
