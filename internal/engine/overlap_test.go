@@ -84,10 +84,12 @@ func runInOrder(t *testing.T, cfg *config.Config, st *state.State, p *plan.Plan,
 		err error
 	}
 	res := make(chan result, 1)
+	par8 := *cfg
+	par8.API.Parallelism = 8
 	go func() {
 		sum, err := engine.Run(context.Background(), engine.Options{
-			Config: cfg, Plan: p, State: st, Journal: j, Service: svc,
-			Now: func() time.Time { return now }, Parallelism: 8,
+			Config: &par8, Plan: p, State: st, Journal: j, Service: svc,
+			Now: func() time.Time { return now },
 		})
 		res <- result{sum, err}
 	}()
