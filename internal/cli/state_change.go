@@ -7,6 +7,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/cli/arguments"
 	"github.com/leadsync/leadsync/internal/run"
+	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/backend"
 )
 
@@ -37,4 +38,19 @@ func changeState(f *Factory, st arguments.State, lockTimeout time.Duration, noth
 		fmt.Fprintf(f.IO.Out, "The state before is kept in %s.\n", stateRelPath(f, bk.BackupPath()))
 	}
 	return nil
+}
+
+// loadState opens the state st names and loads it, for a command that
+// only reads it; the caller closes the source.
+func loadState(f *Factory, st arguments.State) (*stateSource, *state.State, error) {
+	src, err := openStateSource(f, st)
+	if err != nil {
+		return nil, nil, err
+	}
+	s, err := src.backend.Load()
+	if err != nil {
+		src.close()
+		return nil, nil, err
+	}
+	return src, s, nil
 }
