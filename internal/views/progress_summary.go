@@ -3,7 +3,6 @@ package views
 import (
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 
 	"github.com/leadsync/leadsync/internal/engine"
@@ -67,13 +66,8 @@ func writeNoCall(w io.Writer, s *engine.Summary) {
 		fmt.Fprintf(w, "Updated %s without a call: %s.\n", Plural(len(s.Updated), "address"), strings.Join(s.Updated, ", "))
 	}
 	if len(s.Reused) > 0 {
-		ws := make([]string, 0, len(s.Reused))
-		for w := range s.Reused {
-			ws = append(ws, w)
-		}
-		sort.Strings(ws)
 		var from []string
-		for _, w := range ws {
+		for _, w := range sortedKeys(s.Reused) {
 			from = append(from, fmt.Sprintf("%s from workspace %s", Plural(s.Reused[w], "enrichment"), w))
 		}
 		fmt.Fprintf(w, "Reused %s: no call, no credit.\n", strings.Join(from, ", "))
@@ -130,13 +124,8 @@ func writeSearches(w io.Writer, searches []engine.SearchOutcome) {
 // writeEnriched prints the people enriched, by validation status.
 func writeEnriched(w io.Writer, s *engine.Summary) {
 	if s.Enriched > 0 {
-		keys := make([]string, 0, len(s.ByStatus))
-		for k := range s.ByStatus {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
 		var parts []string
-		for _, k := range keys {
+		for _, k := range sortedKeys(s.ByStatus) {
 			name := k
 			if name == "" {
 				name = "no status"
