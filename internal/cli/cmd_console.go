@@ -64,10 +64,10 @@ func runConsole(f *Factory, a *arguments.Console) error {
 	if err != nil {
 		return err
 	}
-	render := func(diags hcl.Diagnostics, line string) {
+	render := func(diags hcl.Diagnostics, line string, n int) {
 		files := map[string]*hcl.File{}
 		maps.Copy(files, cfg.DiagFiles())
-		files[config.ConsoleFile] = &hcl.File{Bytes: []byte(line)}
+		files[config.ConsoleFile] = &hcl.File{Bytes: config.ConsoleSource(line, n)}
 		f.failures.addDiags(cfg, diags)
 		renderWithFiles(f.IO.ErrOut, files, cfg.ScrubDiagnostics(diags), f.IO.ColorErr())
 	}

@@ -47,9 +47,17 @@ func (c *Config) ConsoleScope(found map[string]int) *Scope {
 	return &Scope{cfg: c, ctx: ctx}
 }
 
-// ParseConsoleLine parses one line of the console as an expression.
-func ParseConsoleLine(line string) (hcl.Expression, hcl.Diagnostics) {
-	return hclsyntax.ParseExpression([]byte(line), ConsoleFile, hcl.InitialPos)
+// ParseConsoleLine parses line n (from 1) of the console's input as an
+// expression: its diagnostics say that line. The file a snippet is taken
+// from is then ConsoleSource(line, n).
+func ParseConsoleLine(line string, n int) (hcl.Expression, hcl.Diagnostics) {
+	return hclsyntax.ParseExpression([]byte(line), ConsoleFile, hcl.Pos{Line: n, Column: 1, Byte: n - 1})
+}
+
+// ConsoleSource is the source of line n of the console's input as
+// ParseConsoleLine places it: the line after n-1 empty ones.
+func ConsoleSource(line string, n int) []byte {
+	return []byte(strings.Repeat("\n", n-1) + line)
 }
 
 // Eval evaluates expr in the scope, with extra variables (person, lead)

@@ -25,9 +25,10 @@ type ConsoleView interface {
 	Selected(sel Selection)
 	// Help says what a line may be.
 	Help()
-	// Diagnostics are the problems of one line; line is its text, for
-	// the snippet (its file is config.ConsoleFile).
-	Diagnostics(diags hcl.Diagnostics, line string)
+	// Diagnostics are the problems of line n of the input; line is its
+	// text, for the snippet (its file is config.ConsoleFile, its source
+	// config.ConsoleSource).
+	Diagnostics(diags hcl.Diagnostics, line string, n int)
 }
 
 // Selection is whom `where EXPR` selects among the people of the state:
@@ -82,7 +83,9 @@ func NewConsoleSession(cfg *config.Config, st *state.State) *ConsoleSession {
 // selects among the people of the state, reading person.<field> as a
 // sheet's where does or lead.<field> as an enrich block's) or an
 // expression.
-func (c *ConsoleSession) Handle(line string) ConsoleLine {
+// n is the line's number in the input (from 1), which its diagnostics
+// give.
+func (c *ConsoleSession) Handle(line string, n int) ConsoleLine {
 	line = strings.TrimSpace(line)
 	switch {
 	case line == "":
@@ -92,9 +95,9 @@ func (c *ConsoleSession) Handle(line string) ConsoleLine {
 	case line == "help":
 		return ConsoleLine{Help: true}
 	case line == "where" || strings.HasPrefix(line, "where "):
-		return c.where(strings.TrimPrefix(line, "where"))
+		return c.where(strings.TrimPrefix(line, "where"), n)
 	}
-	expr, diags := config.ParseConsoleLine(line)
+	expr, diags := config.ParseConsoleLine(line, n)
 	if diags.HasErrors() {
 		return ConsoleLine{Diags: diags}
 	}
@@ -108,12 +111,12 @@ func (c *ConsoleSession) Handle(line string) ConsoleLine {
 // where selects the people of the state for whom src is true. The
 // expression keeps its column in the line (the "where" before it is
 // blanked out), so that its diagnostics point at the line as typed.
-func (c *ConsoleSession) where(src string) ConsoleLine {
+func (c *ConsoleSession) where(src string, n int) ConsoleLine {
 	if strings.TrimSpace(src) == "" {
 		return ConsoleLine{Diags: hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Missing expression",
 			Detail: `where takes an expression, like: where person.validationStatus == "valid", or where lead.title == "CTO".`}}}
 	}
-	expr, diags := config.ParseConsoleLine(strings.Repeat(" ", len("where")) + src)
+	expr, diags := config.ParseConsoleLine(strings.Repeat(" ", len("where"))+src, n)
 	if diags.HasErrors() {
 		return ConsoleLine{Diags: diags}
 	}
@@ -172,7 +175,7 @@ func (c *ConsoleSession) match(expr hcl.Expression, fields []string, lead bool, 
 func Console(sess *ConsoleSession, in io.Reader, view ConsoleView, interactive bool) (failed int, err error) {
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
-	for {
+	for n := 1; ; n++ {
 		if interactive {
 			view.Prompt()
 		}
@@ -180,19 +183,21 @@ func Console(sess *ConsoleSession, in io.Reader, view ConsoleView, interactive b
 			return failed, sc.Err()
 		}
 		line := sc.Text()
-		res := sess.Handle(line)
+		res := sess.Handle(line, n)
 		switch {
 		case res.Exit:
 			return failed, nil
 		case res.Diags.HasErrors():
 			failed++
-			view.Diagnostics(res.Diags, line)
+			view.Diagnostics(res.Diags, line, n)
 		case res.Help:
 			view.Help()
 		case res.Selection != nil:
 			view.Selected(*res.Selection)
 		case res.Value != cty.NilVal:
-			view.Diagnostics(res.Diags, line) // warnings, if any
+			if len(res.Diags) > 0 {
+				view.Diagnostics(res.Diags, line, n) // warnings
+			}
 			view.Value(res.Value)
 		}
 	}

@@ -18,13 +18,13 @@ import (
 // through diags (cli renders them, with the line as their snippet).
 type Console struct {
 	out, prompt io.Writer
-	diags       func(diags hcl.Diagnostics, line string)
+	diags       func(diags hcl.Diagnostics, line string, n int)
 }
 
 var _ run.ConsoleView = (*Console)(nil)
 
 // NewConsole returns the console's view.
-func NewConsole(out, prompt io.Writer, diags func(hcl.Diagnostics, string)) *Console {
+func NewConsole(out, prompt io.Writer, diags func(hcl.Diagnostics, string, int)) *Console {
 	return &Console{out: out, prompt: prompt, diags: diags}
 }
 
@@ -35,10 +35,8 @@ func (c *Console) Prompt() { fmt.Fprint(c.prompt, "> ") }
 func (c *Console) Value(v cty.Value) { fmt.Fprintln(c.out, FormatValue(v, 0)) }
 
 // Diagnostics hands the problems of a line to the renderer.
-func (c *Console) Diagnostics(diags hcl.Diagnostics, line string) {
-	if len(diags) > 0 {
-		c.diags(diags, line)
-	}
+func (c *Console) Diagnostics(diags hcl.Diagnostics, line string, n int) {
+	c.diags(diags, line, n)
 }
 
 // Selected prints how many people a where selects, then each as
