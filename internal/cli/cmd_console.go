@@ -22,8 +22,10 @@ func newConsoleCmd(f *Factory) *cobra.Command {
 		Long: `Console evaluates expressions as the configuration would, one per line of
 standard input, and prints each value in the configuration's own syntax, as
 terraform console does: a local, a variable, a function call, a for
-expression, search.NAME (the instances a for_each or count expands to: each
-instance's address, request and people found in the state).
+expression, search.NAME and profile.NAME (the instances a for_each or count
+expands to: each instance's address, request and people found in the
+state), module.NAME (a module call's instances, each with its own search,
+profile and module).
 
 A line "where EXPR" lists the people of the state EXPR selects, reading
 person.<field> as a sheet's where does or lead.<field> as an enrich

@@ -24,7 +24,8 @@ const ConsoleFile = "<console-input>"
 // Scope is the evaluation context of the root module of a loaded
 // configuration, for leadsync console: var, local, path, leadsync and the
 // functions, as the configuration's own expressions see them, plus
-// search.<name> and profile.<name>, the instances each block expands to.
+// search.<name> and profile.<name>, the instances each block expands to,
+// and module.<name>, the instances of a module call, each with its own.
 // It reads nothing and writes nothing: every value was worked out by Load.
 type Scope struct {
 	cfg *Config
@@ -40,10 +41,7 @@ func (c *Config) ConsoleScope(found map[string]int) *Scope {
 		base = &hcl.EvalContext{}
 	}
 	ctx := base.NewChild()
-	ctx.Variables = map[string]cty.Value{
-		"search":  c.blockValues(searchInstances(c.Searches), found),
-		"profile": c.blockValues(profileInstances(c.Profiles), found),
-	}
+	ctx.Variables = c.moduleVars("", newConsoleBlocks(c, found))
 	return &Scope{cfg: c, ctx: ctx}
 }
 
@@ -73,77 +71,118 @@ func (s *Scope) Eval(expr hcl.Expression, extra map[string]cty.Value) (cty.Value
 	return v, s.cfg.ScrubDiagnostics(ds)
 }
 
-// consoleInstance is one instance of a search or profile block of the root
-// module, as search.<name> shows it.
+// consoleInstance is one instance of a search or profile block, as
+// search.<name> shows it.
 type consoleInstance struct {
-	name, addr string
-	request    any
+	module, name, addr string
+	request            any
 }
 
-func searchInstances(ss []*Search) []consoleInstance {
-	var out []consoleInstance
-	for _, s := range ss {
-		if s.Module == "" {
-			out = append(out, consoleInstance{s.Name, s.Address, s.Request.Params})
-		}
-	}
-	return out
+// consoleBlocks are the instances of search and profile blocks by the
+// module instance that declares them ("" for the root), and the people
+// of the state each instance found.
+type consoleBlocks struct {
+	searches, profiles map[string][]consoleInstance
+	found              map[string]int
 }
 
-func profileInstances(ps []*Profile) []consoleInstance {
-	var out []consoleInstance
-	for _, p := range ps {
-		if p.Module == "" {
-			out = append(out, consoleInstance{p.Name, p.Address, p.Request})
+func newConsoleBlocks(c *Config, found map[string]int) *consoleBlocks {
+	b := &consoleBlocks{searches: map[string][]consoleInstance{}, profiles: map[string][]consoleInstance{}, found: found}
+	for _, s := range c.Searches {
+		b.searches[s.Module] = append(b.searches[s.Module], consoleInstance{s.Module, s.Name, s.Address, s.Request.Params})
+	}
+	for _, p := range c.Profiles {
+		b.profiles[p.Module] = append(b.profiles[p.Module], consoleInstance{p.Module, p.Name, p.Address, p.Request})
+	}
+	return b
+}
+
+// moduleVars are search, profile and module of the module instance path
+// ("" for the root).
+func (c *Config) moduleVars(path string, b *consoleBlocks) map[string]cty.Value {
+	return map[string]cty.Value{
+		"search":  c.blockValues(b.searches[path], b.found),
+		"profile": c.blockValues(b.profiles[path], b.found),
+		"module":  c.moduleCalls(path, b),
+	}
+}
+
+// moduleCalls is module in the module instance path: its calls by name,
+// each what its instances are (as a block's), each instance its address
+// and the search, profile and module of its own.
+func (c *Config) moduleCalls(path string, b *consoleBlocks) cty.Value {
+	byName := map[string][]string{}
+	for _, m := range c.Modules {
+		parent := strings.TrimSuffix(strings.TrimSuffix(m.Call, "module."+m.Name), ".")
+		if parent == path {
+			byName[m.Name] = append(byName[m.Name], m.Address)
 		}
 	}
-	return out
+	calls := make(map[string]cty.Value, len(byName))
+	for name, addrs := range byName {
+		calls[name] = expansion(addrs, func(addr string) cty.Value {
+			vars := c.moduleVars(addr, b)
+			vars["address"] = cty.StringVal(addr)
+			return cty.ObjectVal(vars)
+		})
+	}
+	return cty.ObjectVal(calls)
 }
 
 // blockValues is search or profile in the console: an object of the
-// blocks by name, each what its instances are: one object for a block
-// without for_each or count, an object by for_each key, or a tuple by
-// count index.
+// blocks by name, each what its instances are (expansion).
 func (c *Config) blockValues(insts []consoleInstance, found map[string]int) cty.Value {
-	byName := map[string][]consoleInstance{}
+	byName := map[string][]string{}
+	byAddr := make(map[string]consoleInstance, len(insts))
 	for _, in := range insts {
-		byName[in.name] = append(byName[in.name], in)
+		byName[in.name] = append(byName[in.name], in.addr)
+		byAddr[in.addr] = in
 	}
 	blocks := make(map[string]cty.Value, len(byName))
-	for name, ins := range byName {
-		blocks[name] = c.blockValue(ins, found)
+	for name, addrs := range byName {
+		blocks[name] = expansion(addrs, func(addr string) cty.Value { return c.instanceValue(byAddr[addr], found) })
 	}
 	return cty.ObjectVal(blocks)
 }
 
-func (c *Config) blockValue(ins []consoleInstance, found map[string]int) cty.Value {
-	a, err := address.Parse(ins[0].addr)
-	if err != nil || a.Key == "" {
-		return c.instanceValue(ins[0], found)
-	}
-	if strings.HasPrefix(a.Key, `["`) {
-		m := make(map[string]cty.Value, len(ins))
-		for _, in := range ins {
-			m[instanceKey(in.addr)] = c.instanceValue(in, found)
+// expansion is what the instances of a block or module call are: the one
+// instance of a block without for_each or count, an object by for_each
+// key, or a tuple by count index.
+func expansion(addrs []string, val func(addr string) cty.Value) cty.Value {
+	key := lastKey(addrs[0])
+	switch {
+	case key == "":
+		return val(addrs[0])
+	case strings.HasPrefix(key, `["`):
+		m := make(map[string]cty.Value, len(addrs))
+		for _, addr := range addrs {
+			k := lastKey(addr)
+			if u, err := strconv.Unquote(k[1 : len(k)-1]); err == nil {
+				k = u
+			}
+			m[k] = val(addr)
 		}
 		return cty.ObjectVal(m)
 	}
-	sort.Slice(ins, func(i, j int) bool { return address.NewSortKey(ins[i].addr).Less(address.NewSortKey(ins[j].addr)) })
-	vals := make([]cty.Value, len(ins))
-	for i, in := range ins {
-		vals[i] = c.instanceValue(in, found)
+	sort.Slice(addrs, func(i, j int) bool { return address.NewSortKey(addrs[i]).Less(address.NewSortKey(addrs[j])) })
+	vals := make([]cty.Value, len(addrs))
+	for i, addr := range addrs {
+		vals[i] = val(addr)
 	}
 	return cty.TupleVal(vals)
 }
 
-// instanceKey is the for_each key of an instance address.
-func instanceKey(addr string) string {
-	a, _ := address.Parse(addr)
-	k, err := strconv.Unquote(strings.TrimSuffix(strings.TrimPrefix(a.Key, "["), "]"))
-	if err != nil {
-		return a.Key
+// lastKey is the key of the instance an address names, brackets
+// included: a block's, or a module instance's last call's.
+func lastKey(addr string) string {
+	a, err := address.Parse(addr)
+	switch {
+	case err != nil:
+		return ""
+	case a.IsModule() && len(a.Module) > 0:
+		return a.Module[len(a.Module)-1].Key
 	}
-	return k
+	return a.Key
 }
 
 // instanceValue is one instance: its address, the request it sends (by

@@ -44,6 +44,10 @@ profile "founder" {
 module "uk" {
   source = "./mod"
 }
+module "dach" {
+  for_each = toset(["de", "at"])
+  source   = "./mod"
+}
 `
 
 const consoleModule = `
@@ -51,11 +55,21 @@ search "cto" {
   keywords    = "CTO UK"
   max_results = 5
 }
+module "team" {
+  count  = 2
+  source = "./team"
+}
+`
+
+const consoleInner = `
+profile "lead" {
+  page_name = "grace-hopper"
+}
 `
 
 func consoleScope(t *testing.T) *Scope {
 	t.Helper()
-	cfg := mustLoad(t, LoadOptions{Dir: "c", FS: memFS(map[string]string{"main.leads.hcl": consoleConfig, "mod/m.leads.hcl": consoleModule})})
+	cfg := mustLoad(t, LoadOptions{Dir: "c", FS: memFS(map[string]string{"main.leads.hcl": consoleConfig, "mod/m.leads.hcl": consoleModule, "mod/team/t.leads.hcl": consoleInner})})
 	return cfg.ConsoleScope(map[string]int{`search.cto["Berlin"]`: 3, "profile.founder": 1, "module.uk.search.cto": 9})
 }
 
@@ -93,8 +107,15 @@ func TestConsoleEval(t *testing.T) {
 		{expr: "search.eng[*].address", want: strs("search.eng[0]", "search.eng[1]")},
 		{expr: "profile.founder.request.pageName", want: cty.StringVal("ada-lovelace")},
 		{expr: "profile.founder.people", want: cty.NumberIntVal(1)},
-		// A module's blocks are not the root's.
+		// A module's blocks are not the root's: they are its instance's.
 		{expr: "keys(search)", want: strs("cto", "eng")},
+		{expr: "module.uk.address", want: cty.StringVal("module.uk")},
+		{expr: "module.uk.search.cto.people", want: cty.NumberIntVal(9)},
+		{expr: "keys(module.dach)", want: strs("at", "de")},
+		{expr: `module.dach["de"].search.cto.address`, want: cty.StringVal(`module.dach["de"].search.cto`)},
+		{expr: `module.dach["de"].search.cto.request.keywords`, want: cty.StringVal("CTO UK")},
+		{expr: `module.dach["at"].module.team[1].profile.lead.address`, want: cty.StringVal(`module.dach["at"].module.team[1].profile.lead`)},
+		{expr: `length(module.uk.module.team)`, want: cty.NumberIntVal(2)},
 		{expr: "var.token", want: cty.StringVal("s3cr3t-token"), sensitive: true},
 		{expr: "upper(var.token)", want: cty.StringVal("S3CR3T-TOKEN"), sensitive: true},
 		{expr: "local.nope", err: `This object does not have an attribute named "nope".`},

@@ -67,6 +67,7 @@ func (c *Console) Help() {
 	fmt.Fprint(c.out, `Type an expression to see its value, as the configuration would compute it:
   local.cities, var.market, upper("cto"), [for c in local.cities : lower(c)]
   search.cto (its instances: address, request, people found), keys(search.cto)
+  module.dach["de"].search.cto (a module instance's blocks), keys(module.dach)
 where EXPR lists the people of the state EXPR selects, reading person.<field>
 as a sheet's where does, or lead.<field> as an enrich block's:
   where person.validationStatus == "valid"
