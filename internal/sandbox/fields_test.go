@@ -42,7 +42,7 @@ func TestSandboxSendsEveryPersonField(t *testing.T) {
 	for _, m := range h.s.Population() {
 		note(api.FromLead, m.Lead())
 		note(api.FromEnrichment, m.enriched(requestID(1, 1), 41))
-		note(api.FromProfile, m.profile(h.clock.Now()))
+		note(api.FromProfile, m.profile(h.clock.Now(), false))
 	}
 	for _, f := range api.PersonFields {
 		for _, from := range []api.Source{api.FromLead, api.FromEnrichment, api.FromProfile} {

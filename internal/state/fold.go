@@ -646,7 +646,7 @@ func (a *applier) profile(addr string, pe *ProfileEvent) {
 	}
 	id := a.upsert(l)
 	p := s.People[id]
-	prof := pe.Profile
+	prof := profileRead(p.Profile, pe.Profile)
 	at := a.at
 	p.Profile, p.ProfileReadAt = &prof, &at
 	status := ""
