@@ -44,7 +44,7 @@ type scriptSandbox struct {
 // configuration can say base_url = var.sandbox_url) and LEADSYNC_API_KEY set
 // to the key the sandbox accepts. Extra commands:
 //
-//	sandbox-faults k=v ...   set fault knobs (500, drop, truncate, html, slow, storm, retry-after, revoke-after, seed)
+//	sandbox-faults k=v ...   set fault knobs (500, drop, truncate, html, slow, storm, retry-after, revoke-after, overfull, seed)
 //	sandbox-credits N        set the enrich credit balance
 //	sandbox-quota N          set the remaining requests this month
 //	sandbox-drift DRIFT EPOCH [private-positions]  move the population to EPOCH with a share
@@ -203,6 +203,8 @@ func cmdSandboxFaults(ts *testscript.TestScript, neg bool, args []string) {
 			f.RevokeKeyAfter = int(num())
 		case "seed":
 			f.Seed = int64(num())
+		case "overfull":
+			f.Overfull = num() != 0
 		default:
 			ts.Fatalf("sandbox-faults: unknown knob %q", k)
 		}

@@ -167,6 +167,8 @@ func (j *job) searchRows(b *sumRows, searches []string) {
 		}
 		if rec.Split != nil {
 			note = joinNotes(note, splitNote(rec))
+		} else if rec.ResultCount > api.MaxResults {
+			note = joinNotes(note, OverCapNote)
 		} else if rec.Capped || rec.ResultCount >= api.MaxResults {
 			note = joinNotes(note, fmt.Sprintf("hit the cap of %d results: the network probably cut the list off; narrow the filters (city, level_filter, ...) and split the search to see everyone", api.MaxResults))
 		}
@@ -408,7 +410,15 @@ func (j *job) statusCounts() []statusCount {
 // name the network does not know. Cities carry their local names; the
 // network (and the sandbox) also knows the English names of some (Munich),
 // so the note does not call those wrong.
-const ZeroResultsNote = "returned no results: check the spelling of the keywords and filters; cities are safest under their local names (München, Köln, Wien)"
+const ZeroResultsNote = zeroResultsNote
+
+// OverCapNote is the note of a search whose answer held more leads than
+// the network's cap of 300 (a service that does not hold to the spec):
+// state kept at most that many (state.KeepAtMost), and the Summary sheet,
+// the apply summary and state show say so.
+const OverCapNote = "the answer held more than the network's cap of 300: at most 300 kept"
+
+const zeroResultsNote = "returned no results: check the spelling of the keywords and filters; cities are safest under their local names (München, Köln, Wien)"
 
 // formatFilters writes a search's parameters as "name=value | ...", under
 // the configuration's names (country_filter, not the service's

@@ -140,6 +140,10 @@ type Faults struct {
 	// some deployments do, instead of 403.
 	QuotaAs429      bool
 	QuotaRetryAfter int
+	// Overfull answers a search with every member it matches, past the
+	// network's cap of api.MaxResults, as a stand-in that was never tuned
+	// to the network may: what is kept must still be at most the cap.
+	Overfull bool
 	// Seed fixes which calls get a fault.
 	Seed int64
 }

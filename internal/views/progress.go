@@ -59,6 +59,8 @@ func (p *textProgress) CallDone(c engine.Call, r engine.CallResult) {
 		switch {
 		case r.SplitNext != "":
 			detail += " (at the cap: split by " + r.SplitNext + ")"
+		case r.Results > api.MaxResults:
+			detail += fmt.Sprintf(" (more than the network's cap of %d: at most %d kept)", api.MaxResults, api.MaxResults)
 		case r.Capped && c.SubSearch != "":
 			detail += " (the network's cap of 300 after the last split_by dimension: incomplete)"
 		case r.Capped:
@@ -241,7 +243,10 @@ func writeSearches(w io.Writer, searches []engine.SearchOutcome) {
 			} else {
 				line += fmt.Sprintf(", %s new, %s gone since the last run", textfmt.Thousands(o.Added), textfmt.Thousands(o.Removed))
 			}
-			if o.Capped && o.Split == nil {
+			switch {
+			case o.Split == nil && o.Results > api.MaxResults:
+				line += "; " + export.OverCapNote
+			case o.Capped && o.Split == nil:
 				line += "; hit the network's cap of 300: probably cut off"
 			}
 			if o.Changed > 0 {

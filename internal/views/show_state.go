@@ -280,6 +280,8 @@ func writeSearchSummaries(w *lineWriter, searches []SearchSummary, underway []Sp
 		switch {
 		case sr.Split != nil:
 			res = fmt.Sprintf("%s found by %s, %s kept: %s", textfmt.Plural(sr.Split.People, "person"), textfmt.Plural(sr.Split.SubSearches, "sub-search"), textfmt.Thousands(sr.Kept), sr.Split.Verdict())
+		case sr.ResultCount > api.MaxResults:
+			res += " (more than the cap of 300: at most 300 kept)"
 		case sr.Capped:
 			res += " (capped at 300)"
 		}
