@@ -210,6 +210,12 @@ var faultSetters = []struct {
 		}
 		return nil
 	}},
+	{"overfull", func(f *sandbox.Faults, val string) (err error) {
+		if f.Overfull, err = strconv.ParseBool(val); err != nil {
+			return fmt.Errorf("overfull=%s: want true or false", val)
+		}
+		return nil
+	}},
 }
 
 // share is the setter of a fault whose value is a share of the calls.
