@@ -40,6 +40,8 @@ Faults (--faults) is a comma-separated list of NAME=VALUE:
                             other-person
   quota-429=true            a used-up monthly quota is answered 429 (as some
                             deployments do) instead of 403
+  overfull=true             a search answers every match, past the network's
+                            cap of 300 (leadsync keeps at most max_results)
 
 Drift (--drift, --epoch) makes members change jobs over time: at each epoch
 from 1 to --epoch, a share --drift of the members still public and in the
