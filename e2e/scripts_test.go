@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/xuri/excelize/v2"
 
 	"github.com/leadsync/leadsync/internal/sandbox"
 	"github.com/leadsync/leadsync/internal/state"
@@ -61,6 +62,9 @@ type scriptSandbox struct {
 //	                         SRC under those headers (renamed to New), plus columns of
 //	                         one value: a list file made of what the sandbox returned,
 //	                         without hard-coding people
+//	xlsx-sheets DST SHEET=SRC.csv...  write DST, a workbook with one sheet per CSV file
+//	                         (its cells as text), in the order given: a list split over
+//	                         sheets, made of what the sandbox returned
 //	within-plan FILE         the calls and credits since the last mark are within the
 //	                         plan --json in FILE: at least its certain counts, at most its bounds
 //	[!] split-truth ADDRESS  the split search's people are (or, negated, are some of)
@@ -109,6 +113,7 @@ func scriptParams() testscript.Params {
 			"dropped-truth":   cmdDroppedTruth,
 			"csv-env":         cmdCSVEnv,
 			"csv-cut":         cmdCSVCut,
+			"xlsx-sheets":     cmdXLSXSheets,
 		},
 	}
 }
@@ -394,6 +399,35 @@ func cmdCSVCut(ts *testscript.TestScript, neg bool, args []string) {
 	dst := ts.MkAbs(args[1])
 	ts.Check(os.MkdirAll(filepath.Dir(dst), 0o755))
 	ts.Check(os.WriteFile(dst, []byte(b.String()), 0o644))
+}
+
+func cmdXLSXSheets(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: xlsx-sheets DST SHEET=SRC.csv...")
+	}
+	f := excelize.NewFile()
+	defer func() { _ = f.Close() }()
+	for i, a := range args[1:] {
+		name, src, ok := strings.Cut(a, "=")
+		if !ok {
+			ts.Fatalf("xlsx-sheets: want SHEET=SRC.csv, got %q", a)
+		}
+		recs, err := csv.NewReader(strings.NewReader(ts.ReadFile(src))).ReadAll()
+		ts.Check(err)
+		if i == 0 {
+			ts.Check(f.SetSheetName("Sheet1", name))
+		} else if _, err := f.NewSheet(name); err != nil {
+			ts.Fatalf("xlsx-sheets: %v", err)
+		}
+		for r, rec := range recs {
+			cell, err := excelize.CoordinatesToCellName(1, r+1)
+			ts.Check(err)
+			ts.Check(f.SetSheetRow(name, cell, &rec))
+		}
+	}
+	dst := ts.MkAbs(args[0])
+	ts.Check(os.MkdirAll(filepath.Dir(dst), 0o755))
+	ts.Check(f.SaveAs(dst))
 }
 
 // cmdSplitTruth checks a split search's record in the script's state

@@ -93,7 +93,11 @@ func (b *builder) importText(im *config.Import) string {
 		}
 	}
 	people := len(im.People) - suppressed
-	what := fmt.Sprintf("%s: %s", plural(im.Rows, "row", "rows"), plural(people, "person", "people"))
+	rows := plural(im.Rows, "row", "rows")
+	if sh := im.SheetsText(); sh != "" {
+		rows += " of " + sh
+	}
+	what := fmt.Sprintf("%s: %s", rows, plural(people, "person", "people"))
 	if withEmail > 0 {
 		what += fmt.Sprintf(" (%s with an e-mail, enriched at no credit)", thousands(withEmail))
 	}

@@ -37,7 +37,9 @@ type ExcludeBlock struct {
 	Address string `json:"address"`
 	By      string `json:"by"`
 	File    string `json:"file"`
-	Column  string `json:"column"`
+	// Sheets are the sheets of a workbook it read ([] for a CSV file).
+	Sheets []string `json:"sheets"`
+	Column string   `json:"column"`
 	// Rows are the file's data rows, Keys the distinct values read.
 	Rows int `json:"rows"`
 	Keys int `json:"keys"`
@@ -62,6 +64,11 @@ const (
 func (s *Savings) normalize() {
 	if s.Excluded.Blocks == nil {
 		s.Excluded.Blocks = []ExcludeBlock{}
+	}
+	for i := range s.Excluded.Blocks {
+		if s.Excluded.Blocks[i].Sheets == nil {
+			s.Excluded.Blocks[i].Sheets = []string{}
+		}
 	}
 	if s.Reused.Workspaces == nil {
 		s.Reused.Workspaces = []WorkspaceReuse{}
@@ -115,7 +122,7 @@ func (b *builder) excludedSavings(people []blockPeople, places []int, cpe int) {
 		if !x.BeforeSpending() {
 			timing = TimingOnceKnown
 		}
-		ex.Blocks = append(ex.Blocks, ExcludeBlock{Address: x.Address, By: x.By.String(), File: x.File, Column: x.Column,
+		ex.Blocks = append(ex.Blocks, ExcludeBlock{Address: x.Address, By: x.By.String(), File: x.File, Sheets: x.Sheets, Column: x.Column,
 			Rows: x.Rows, Keys: x.Keys.Len(), People: byBlock[x], Timing: timing})
 	}
 	b.p.Savings.CreditsMax += ex.CreditsMax

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/leadsync/leadsync/internal/plan"
+	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
 // savingsLines are what the plan says it does not spend, and why: the
@@ -84,7 +85,15 @@ func excludedLine(p *plan.Plan) string {
 func excludeBlockLines(p *plan.Plan) []string {
 	var out []string
 	for _, b := range p.Savings.Excluded.Blocks {
-		out = append(out, fmt.Sprintf("%s: by %s of %s (%s), %s", b.Address, b.By, b.File, count(b.Rows, "row", "rows"), timingText(b)))
+		rows := count(b.Rows, "row", "rows")
+		switch len(b.Sheets) {
+		case 0:
+		case 1:
+			rows = fmt.Sprintf("sheet %q, %s", b.Sheets[0], rows)
+		default:
+			rows = fmt.Sprintf("sheets %s, %s", textfmt.QuoteList(b.Sheets, ", "), rows)
+		}
+		out = append(out, fmt.Sprintf("%s: by %s of %s (%s), %s", b.Address, b.By, b.File, rows, timingText(b)))
 	}
 	return out
 }
