@@ -31,8 +31,8 @@ const (
 	maxRows     = 1 << 20 // rows of a sheet (1,048,576)
 )
 
-// readXLSX reads the sheet asked for, or every sheet not hidden (readSheets): the first row with a value is
-// the header. Cells are read as stored, not as the workbook formats them
+// readXLSX reads the sheet asked for, or every sheet not hidden
+// (readSheets): in each, the first row with a value is the header. Cells are read as stored, not as the workbook formats them
 // for display: a date is its serial day number (ParseDate reads it), a
 // number keeps its digits, a boolean is TRUE or FALSE. Rows are numbered
 // as the sheet numbers them.
