@@ -21,12 +21,14 @@ type Savings struct {
 // enrich blocks would enrich, as far as the state knows them (people a
 // search of this run brings are matched as they arrive).
 type ExcludedSaving struct {
-	// Candidates are the people of the planned enrich blocks' sources who
-	// need an enrichment and have a page name, the excluded ones included,
-	// each once.
+	// Candidates are the people of the planned enrich blocks' sources,
+	// enriched or not, the excluded ones included, each once: what the
+	// state holds, so that the same state gives the same count before
+	// and after an apply.
 	Candidates int `json:"candidates"`
-	// People are those of them an exclude block removes, each once;
-	// CreditsMax their credits.
+	// People are those of them an exclude block removes from enrichment
+	// (not enriched, or holding only an imported e-mail), each once;
+	// CreditsMax the credits of those who would need a paid enrichment.
 	People     int            `json:"people"`
 	CreditsMax int            `json:"credits_max"`
 	Blocks     []ExcludeBlock `json:"blocks"`
@@ -86,35 +88,43 @@ func (b *builder) excludedSavings(people []blockPeople, places []int, cpe int) {
 		// One block: its people are distinct already (a large state's
 		// hundreds of thousands need no set).
 		bp := people[0]
-		ex.Candidates = len(bp.todo) + len(bp.excluded)
+		ex.Candidates = bp.members
 		ex.People = len(bp.excluded)
+		paid := 0
 		for _, e := range bp.excluded {
 			byBlock[e.by]++
+			if !e.free {
+				paid++
+			}
 		}
-		saved = takePlaces(places, 0, ex.People)
+		saved = takePlaces(places, 0, paid)
 	}
 	seen := map[*state.Person]bool{}
 	for i, bp := range people {
 		if len(people) == 1 {
 			break
 		}
-		for _, p := range bp.todo {
-			if !seen[p] {
-				seen[p] = true
-				ex.Candidates++
-			}
-		}
 		k := 0
 		for _, e := range bp.excluded {
 			if !seen[e.p] {
 				seen[e.p] = true
-				ex.Candidates++
 				ex.People++
 				byBlock[e.by]++
-				k++
+				if !e.free {
+					k++
+				}
 			}
 		}
 		saved += takePlaces(places, i, k)
+	}
+	if len(people) > 1 {
+		met := map[*state.Person]struct{}{}
+		for _, bp := range people {
+			for _, p := range bp.met {
+				met[p] = struct{}{}
+			}
+		}
+		ex.Candidates = len(met)
 	}
 	ex.CreditsMax = saved * cpe
 	for _, x := range b.cfg.Excludes {

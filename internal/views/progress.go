@@ -220,8 +220,12 @@ func writeNoCall(w io.Writer, s *engine.Summary) {
 		fmt.Fprintln(w, line)
 	}
 	for _, im := range s.Imported {
-		line := fmt.Sprintf("Imported %s: %s from %s, %s with an e-mail (enriched at no credit), no call", im.Address,
-			Plural(im.People, "person"), Plural(im.Rows, "row"), textfmt.Thousands(im.Enriched))
+		line := fmt.Sprintf("Imported %s: %s from %s, %s with an e-mail (enriched at no credit)", im.Address,
+			Plural(im.People, "person"), Plural(im.Rows, "row"), textfmt.Thousands(im.Saved))
+		if im.Excluded > 0 {
+			line += fmt.Sprintf(", %s excluded", textfmt.Thousands(im.Excluded))
+		}
+		line += ", no call"
 		if im.Suppressed > 0 {
 			line += fmt.Sprintf("; %s suppressed (erased with leadsync forget, dropped)", textfmt.Thousands(im.Suppressed))
 		}
@@ -675,7 +679,7 @@ func summaryEvent(s *engine.Summary) map[string]any {
 	imported := make([]map[string]any, 0, len(s.Imported))
 	for _, im := range s.Imported {
 		imported = append(imported, map[string]any{"address": im.Address, "rows": im.Rows, "people": im.People,
-			"enriched": im.Enriched, "suppressed": im.Suppressed})
+			"enriched": im.Enriched, "saved": im.Saved, "excluded": im.Excluded, "suppressed": im.Suppressed})
 	}
 	forgotten := append([]string{}, s.Forgotten...)
 	updated := append([]string{}, s.Updated...)
