@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/person"
 )
 
 // A person's history: whenever a call brings another title, company or
@@ -88,7 +89,7 @@ type TrackEvent struct {
 	Request     json.RawMessage `json:"request"`
 	RequestHash string          `json:"request_hash"`
 	// Profile is the answer; nil when Gone.
-	Profile *api.Profile `json:"profile,omitempty"`
+	Profile *person.Profile `json:"profile,omitempty"`
 	// Gone is true when the service answered that no member has the page
 	// name: the person left the network (or changed their page name).
 	Gone bool `json:"gone,omitempty"`
@@ -190,7 +191,7 @@ func (a *applier) track(addr string, te *TrackEvent) {
 		// A private profile is read for what its answer holds: the
 		// positions it carries are the person's job (a change is history,
 		// as from a public one); what it does not show stays as last known.
-		l := api.Lead{FullName: te.Profile.FullName}
+		l := person.Lead{FullName: te.Profile.FullName}
 		if len(te.Profile.CurrentPosition) > 0 {
 			l.Title = te.Profile.CurrentPosition[0].JobTitle
 			l.Company = te.Profile.CurrentPosition[0].Company
@@ -216,7 +217,7 @@ func (a *applier) track(addr string, te *TrackEvent) {
 // every position) stays as last known, since a profile that turned private
 // hid it rather than removed it. Positions go together: an answer that
 // carries a current position or a timeline gives both.
-func profileRead(last *api.Profile, read api.Profile) api.Profile {
+func profileRead(last *person.Profile, read person.Profile) person.Profile {
 	if !read.Private || last == nil {
 		return read
 	}
