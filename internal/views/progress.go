@@ -72,6 +72,9 @@ func (p *textProgress) CallDone(c engine.Call, r engine.CallResult) {
 		switch {
 		case r.Left:
 			detail = "left the network (the service knows the page name no more)"
+		case r.Private && len(r.Jobs) > 0:
+			// A private answer that shows positions is read for them.
+			detail = "profile private, new job: " + jobChangeText(r.Jobs[0])
 		case r.Private:
 			detail = "profile private"
 		case len(r.Jobs) > 0:
