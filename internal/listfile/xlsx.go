@@ -32,10 +32,11 @@ const (
 )
 
 // readXLSX reads the sheet asked for, or every sheet not hidden
-// (readSheets): in each, the first row with a value is the header. Cells are read as stored, not as the workbook formats them
-// for display: a date is its serial day number (ParseDate reads it), a
-// number keeps its digits, a boolean is TRUE or FALSE. Rows are numbered
-// as the sheet numbers them.
+// (readSheets): in each, the first row with a value is the header. Cells
+// are read as stored, not as the workbook formats them for display: a date
+// is its serial day number (ParseDate reads it), a number keeps its
+// digits, a boolean is TRUE or FALSE. Rows are numbered as the sheet
+// numbers them.
 func readXLSX(t *Table, r io.ReaderAt, size int64, columns []string, opts Options) error {
 	zr, err := zip.NewReader(r, size)
 	if err != nil {
