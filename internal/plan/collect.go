@@ -206,7 +206,7 @@ func (v *env) count(bp *blockPeople, e *config.Enrich, l look, addr string, wher
 		// Enriched at no credit: without the import, a credit; but an
 		// exclude block that names them keeps them from enrichment and
 		// from the exports anyway: they count as excluded (one count of
-		// each person, as apply, show and the Summary sheet count), and
+		// each person, as apply and the Summary sheet count them), and
 		// their import saves nothing (nor does their exclusion: free).
 		if x := v.importExcludedBy(p); x != nil {
 			bp.excluded = append(bp.excluded, excludedPerson{p: p, by: x, free: true})
