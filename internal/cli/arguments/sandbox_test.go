@@ -26,6 +26,7 @@ func TestParseSandbox(t *testing.T) {
 				Faults: sandbox.Faults{Storm429: 2}}},
 		{line: []string{"--addr", "0.0.0.0:8787", "--allow-remote"}, want: with(func(s *Sandbox) { s.Addr, s.AllowRemote = "0.0.0.0:8787", true })},
 		{line: []string{"--rate", "-1"}, want: with(func(s *Sandbox) { s.Rate = -1 })},
+		{line: []string{"--private-positions"}, want: with(func(s *Sandbox) { s.PrivatePositions = true })},
 		{line: []string{"--addr", "0.0.0.0:8787"}, err: `--addr "0.0.0.0:8787": 0.0.0.0 is not a loopback address; the sandbox accepts a well-known key, so it listens on 127.0.0.1, [::1] or localhost unless you add --allow-remote`},
 		{line: []string{"--faults", "drop=7"}, err: "--faults: fault share drop=7: want a fraction between 0 and 1"},
 		{line: []string{"--latency", "slow"}, err: `--latency: "slow": want MIN-MAX or one duration, e.g. 2s-10s or 200ms`},
