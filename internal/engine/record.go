@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -177,7 +178,7 @@ func (r *runner) starting(t task, o *outcome) error {
 	if r.closed {
 		return errStopping
 	}
-	if t.call.Kind == CallEnrich {
+	if t.call.Kind == kind.Enrich {
 		if r.cands.ExcludedNow(r.st, r.st.Person(t.call.Person), r.planTime()) {
 			// A colleague's enrichment, recorded while this call waited
 			// for the rate limit, gave a domain an exclude block lists.

@@ -13,6 +13,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -144,7 +145,7 @@ func FuzzDecode(f *testing.F) {
 	f.Add([]byte(`[]`))
 	// A plan as Save writes it, checksum and all.
 	saved := filepath.Join(f.TempDir(), "seed.plan")
-	if err := Save(saved, &Plan{FormatVersion: FormatVersion, Changes: []*Change{{Address: "search.a", Kind: KindSearch, Action: Run, Calls: 1, CallsMax: 1}}}); err != nil {
+	if err := Save(saved, &Plan{FormatVersion: FormatVersion, Changes: []*Change{{Address: "search.a", Kind: kind.Search, Action: Run, Calls: 1, CallsMax: 1}}}); err != nil {
 		f.Fatal(err)
 	}
 	seed, err := os.ReadFile(saved)
