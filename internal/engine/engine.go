@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/leadsync/leadsync/internal/api"
@@ -260,6 +261,11 @@ type runner struct {
 	// closed is set, under mu, when the run stops starting calls: a call
 	// about to be sent is then refused (starting).
 	closed bool
+	// halting is set by halt before it waits for mu: a call whose start
+	// hook waited for mu meanwhile (a result being written again and
+	// again while the state is down) is not sent once the run has said it
+	// stops.
+	halting atomic.Bool
 	// ctx is the run's context, for a journal that takes one.
 	ctx   context.Context
 	st    *state.State
@@ -687,6 +693,7 @@ func (r *runner) halt(reason string) {
 		return
 	}
 	r.stopped = true
+	r.halting.Store(true)
 	r.mu.Lock()
 	r.closed = true
 	// No call starts once closed: those sent and not answered are all
@@ -695,6 +702,8 @@ func (r *runner) halt(reason string) {
 	flying := r.flying
 	r.mu.Unlock()
 	close(r.gate)
+	// The calls it waits for were sent before it stopped: shown first.
+	r.drainSent()
 	r.sum.Stopped = reason
 	r.sum.StoppedInFlight = flying
 	if flying == 0 {
@@ -721,7 +730,6 @@ func (r *runner) do(ctx context.Context, t task) outcome {
 			return err // not sent
 		}
 		start, o.sent = r.now(), true
-		r.sent <- t.call
 		return nil
 	})
 	gen := r.opts.Config.API.Generation

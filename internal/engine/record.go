@@ -175,7 +175,7 @@ func (r *runner) learn(ev *state.Event) {
 func (r *runner) starting(t task, o *outcome) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.closed {
+	if r.closed || r.halting.Load() {
 		return errStopping
 	}
 	if t.call.Kind == kind.Enrich {
@@ -188,11 +188,19 @@ func (r *runner) starting(t task, o *outcome) error {
 			return err // not sent
 		}
 		o.pending = true
+		if r.halting.Load() {
+			// The run said it stops while the note was being written
+			// (tried again and again while the state is down).
+			return errStopping
+		}
 	}
 	// Last: once the ledger counts the call as sent, it is sent.
 	if err := r.sending(t); err != nil {
 		return err
 	}
 	r.flying++
+	// Announced under mu: a stop that counts it in flight shows it
+	// started first (halt drains r.sent before it says it stops).
+	r.sent <- t.call
 	return nil
 }

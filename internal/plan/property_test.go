@@ -57,6 +57,10 @@ func TestPlanNeverUnderstates(t *testing.T) {
 		if diags.HasErrors() {
 			t.Fatalf("seed %d: %s", seed, diags.Error())
 		}
+		// Saved, the plan as made is within what it was made from.
+		if err := p.Within("leads.plan", f.cfg, f.st); err != nil {
+			t.Fatalf("seed %d: the plan as made, saved, is refused: %v", seed, err)
+		}
 		// The people each track reads in this apply or read within its
 		// every when the plan was made.
 		watched := map[string]map[string]bool{}
