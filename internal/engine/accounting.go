@@ -217,7 +217,9 @@ func oneOrMany(n int, one, many string) string {
 func (r *runner) finishSummary() {
 	r.finishBudget()
 	r.sum.NotSpent.Excluded = r.cands.Excluded()
-	for _, im := range r.sum.Imported {
+	for i := range r.sum.Imported {
+		im := &r.sum.Imported[i]
+		im.Saved, im.Excluded = r.importCounts(im.Address)
 		r.sum.NotSpent.Imported += im.Saved
 	}
 	for _, n := range r.sum.Reused {

@@ -58,6 +58,8 @@ func (p *textProgress) CallDone(c engine.Call, r engine.CallResult) {
 		switch {
 		case r.SplitNext != "":
 			detail += " (at the cap: split by " + r.SplitNext + ")"
+		case r.Results > api.MaxResults:
+			detail += fmt.Sprintf(" (more than the network's cap of %d: at most %d kept)", api.MaxResults, api.MaxResults)
 		case r.Capped && c.SubSearch != "":
 			detail += " (the network's cap of 300 after the last split_by dimension: incomplete)"
 		case r.Capped:
@@ -69,6 +71,9 @@ func (p *textProgress) CallDone(c engine.Call, r engine.CallResult) {
 		switch {
 		case r.Left:
 			detail = "left the network (the service knows the page name no more)"
+		case r.Private && len(r.Jobs) > 0:
+			// A private answer that shows positions is read for them.
+			detail = "profile private, new job: " + jobChangeText(r.Jobs[0])
 		case r.Private:
 			detail = "profile private"
 		case len(r.Jobs) > 0:

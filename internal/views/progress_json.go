@@ -192,7 +192,7 @@ func summaryEvent(s *engine.Summary) map[string]any {
 	imported := make([]map[string]any, 0, len(s.Imported))
 	for _, im := range s.Imported {
 		imported = append(imported, map[string]any{"address": im.Address, "rows": im.Rows, "people": im.People,
-			"enriched": im.Enriched, "suppressed": im.Suppressed})
+			"enriched": im.Enriched, "saved": im.Saved, "excluded": im.Excluded, "suppressed": im.Suppressed})
 	}
 	forgotten := append([]string{}, s.Forgotten...)
 	updated := append([]string{}, s.Updated...)
@@ -288,32 +288,6 @@ func budgetJSON(s *engine.Summary) any {
 		return nil
 	}
 	return map[string]any{"stopped": s.BudgetStopped, "passed": s.BudgetPassed}
-}
-
-// notSpentLine says what a run did not pay for, and why: "Not spent: up to
-// 449 credits (excluded 412, imported 4, reused 33)." "" when nothing.
-// "Up to" only with people excluded (a bound); imported and reused alone
-// are exact: "Not spent: 5 credits (reused 5)."
-func notSpentLine(n engine.NotSpent) string {
-	if n.Credits() == 0 {
-		return ""
-	}
-	var why []string
-	for _, x := range []struct {
-		name string
-		n    int
-	}{{"excluded", n.Excluded}, {"imported", n.Imported}, {"reused", n.Reused}} {
-		if x.n > 0 {
-			why = append(why, fmt.Sprintf("%s %s", x.name, textfmt.Thousands(x.n*n.CreditsPerEnrich)))
-		}
-	}
-	return fmt.Sprintf("Not spent: %s%s (%s).", upTo(n.Excluded > 0), Plural(n.Credits(), "credit"), strings.Join(why, ", "))
-}
-
-// notSpentJSON is the summary's credits not spent, by reason.
-func notSpentJSON(n engine.NotSpent) map[string]int {
-	c := n.CreditsPerEnrich
-	return map[string]int{"credits_max": n.Credits(), "excluded": n.Excluded * c, "imported": n.Imported * c, "reused": n.Reused * c}
 }
 
 // changesByField counts the changes of a run by field, every field

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/engine"
 	"github.com/leadsync/leadsync/internal/export"
 	"github.com/leadsync/leadsync/internal/kind"
@@ -76,8 +77,12 @@ func writeNoCall(w io.Writer, s *engine.Summary) {
 		fmt.Fprintln(w, line)
 	}
 	for _, im := range s.Imported {
-		line := fmt.Sprintf("Imported %s: %s from %s, %s with an e-mail (enriched at no credit), no call", im.Address,
-			Plural(im.People, "person"), Plural(im.Rows, "row"), textfmt.Thousands(im.Enriched))
+		line := fmt.Sprintf("Imported %s: %s from %s, %s with an e-mail (enriched at no credit)", im.Address,
+			Plural(im.People, "person"), Plural(im.Rows, "row"), textfmt.Thousands(im.Saved))
+		if im.Excluded > 0 {
+			line += fmt.Sprintf(", %s excluded", textfmt.Thousands(im.Excluded))
+		}
+		line += ", no call"
 		if im.Suppressed > 0 {
 			line += fmt.Sprintf("; %s suppressed (erased with leadsync forget, dropped)", textfmt.Thousands(im.Suppressed))
 		}
@@ -99,7 +104,10 @@ func writeSearches(w io.Writer, searches []engine.SearchOutcome) {
 			} else {
 				line += fmt.Sprintf(", %s new, %s gone since the last run", textfmt.Thousands(o.Added), textfmt.Thousands(o.Removed))
 			}
-			if o.Capped && o.Split == nil {
+			switch {
+			case o.Split == nil && o.Results > api.MaxResults:
+				line += "; " + export.OverCapNote
+			case o.Capped && o.Split == nil:
 				line += "; hit the network's cap of 300: probably cut off"
 			}
 			if o.Changed > 0 {
