@@ -95,25 +95,54 @@ type enrichBlock struct {
 	broken bool            // where could not be evaluated: no more passes
 }
 
+// runner is one run of a plan. Its fields are grouped by the part of the
+// run that owns them (embedded, so that the methods name them as before):
+// the scheduler's (schedule, scheduler.go) and the accounting's (accounts,
+// accounting.go and budget.go); the rest is the run's inputs, the state and
+// what the enrich blocks choose from.
 type runner struct {
 	opts     Options
 	now      func() time.Time
 	progress Progress
 	cpe      int // credits per enrich
-	// softPassed is set when a reservation passed a soft budget
-	// (finishBudget says by how much, at the end).
-	softPassed bool
+
+	mu sync.Mutex // guards state mutation (Fold) against concurrent readers, and closed
+	// ctx is the run's context, for a journal that takes one.
+	ctx context.Context
+	st  *state.State
+
+	schedule
+	accounts
+
+	pending      map[string]int // instance address -> calls not yet done in this run
+	enrichBlocks []*enrichBlock
+	cands        *plan.Candidates // chooses the enrich blocks' people, pass after pass
+	claimed      plan.Claims      // people queued, in flight, enriched or failed in this run, with their block
+	changes      int              // results recorded: a block's next round looks again when this moved
+	ranSearches  map[string]bool  // searches completed in this run
+	hadRun       map[string]bool  // searches state had before this run
+	splits       map[string]*splitRun
+	// shares lists, by profile address read in this run, the profile
+	// addresses that share its read (update.go); profiles indexes the
+	// configured profiles by address, built on first use.
+	shares   map[string][]string
+	profiles map[string]*config.Profile
+	// jobs are the job changes the last fold recorded (recordSeen); r.mu
+	// guards it.
+	jobs []JobChange
+}
+
+// schedule is the scheduler's part of a runner: the calls queued, in
+// flight and waiting, and whether and why the run stops.
+type schedule struct {
+	queue []task
+	seq   int
+	par   int
 	// flying counts the calls sent whose outcome is not handled yet
 	// (under mu): the calls in flight a stop waits for. inflight counts
 	// the calls dispatched, some of which still wait for the rate limit.
-	flying int
-	// owed is what the ledger could not take back of sent calls that
-	// certainly failed (owedErr why): tried again at the next release and
-	// at the end.
-	owed    plan.Spending
-	owedErr error
-
-	mu sync.Mutex // guards state mutation (Fold) against concurrent readers, and closed
+	flying   int
+	inflight int // calls handed to a worker whose outcome is not handled yet
 	// closed is set, under mu, when the run stops starting calls: a call
 	// about to be sent is then refused (starting).
 	closed bool
@@ -122,26 +151,7 @@ type runner struct {
 	// again while the state is down) is not sent once the run has said it
 	// stops.
 	halting atomic.Bool
-	// ctx is the run's context, for a journal that takes one.
-	ctx   context.Context
-	st    *state.State
-	sum   *Summary
-	queue []task
-
-	pending       map[string]int // instance address -> calls not yet done in this run
-	enrichBlocks  []*enrichBlock
-	cands         *plan.Candidates // chooses the enrich blocks' people, pass after pass
-	claimed       plan.Claims      // people queued, in flight, enriched or failed in this run, with their block
-	changes       int              // results recorded: a block's next round looks again when this moved
-	ranSearches   map[string]bool  // searches completed in this run
-	hadRun        map[string]bool  // searches state had before this run
-	splits        map[string]*splitRun
-	creditsBudget int
-	callsBudget   int // calls the run may still start
-	seq           int
-	par           int
-	inflight      int // calls handed to a worker whose outcome is not handled yet
-	stopped       bool
+	stopped bool
 	// cut is why the run did less than its plan without stopping (a
 	// split search's bound reached): it ends the run as stopped.
 	cut string
@@ -154,18 +164,26 @@ type runner struct {
 	waits     chan waitEvent // waits before retries, from the workers
 	announced map[int]bool   // calls whose CallStart was reported
 	fatal     error
-	// shares lists, by profile address read in this run, the profile
-	// addresses that share its read (update.go); profiles indexes the
-	// configured profiles by address, built on first use.
-	shares   map[string][]string
-	profiles map[string]*config.Profile
-	// jobs are the job changes the last fold recorded (recordSeen); r.mu
-	// guards it.
-	jobs []JobChange
 	// waiting are the enrichments whose people another workspace's apply
 	// holds, claimed again when poll fires (claims.go).
 	waiting []task
 	poll    *time.Timer
+}
+
+// accounts is the accounting's part of a runner: the summary, what the
+// run may still spend, and what the budget's ledger owes.
+type accounts struct {
+	sum *Summary
+	// softPassed is set when a reservation passed a soft budget
+	// (finishBudget says by how much, at the end).
+	softPassed bool
+	// owed is what the ledger could not take back of sent calls that
+	// certainly failed (owedErr why): tried again at the next release and
+	// at the end.
+	owed          plan.Spending
+	owedErr       error
+	creditsBudget int
+	callsBudget   int // calls the run may still start
 }
 
 // Run executes the plan and returns its summary. The error is non-nil only
