@@ -74,9 +74,7 @@ func runStatePush(f *Factory, a *arguments.StatePush) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(f.IO.Out, "Pushed %s (%s, %s) into %s.\n", stateRelPath(f, path),
-		views.Plural(len(s.Searches)+len(s.Profiles), "search and profile record"), views.Plural(len(s.People), "person"), src.workspaceDescription(f))
-	return nil
+	return views.NewStateChange(f.IO.Out).Pushed(stateRelPath(f, path), s, src.workspaceDescription(f))
 }
 
 // sameFile reports whether paths a and b are one file (b may not exist).
