@@ -304,17 +304,6 @@ func TestCompletion(t *testing.T) {
 	}
 }
 
-func TestDiffLines(t *testing.T) {
-	a := strings.Split("a b c d e f g h i j k l m n", " ")
-	b := strings.Split("a b X d e f g h i j k l m Y n", " ")
-	var buf bytes.Buffer
-	writeUnifiedDiff(&buf, "f", []byte(strings.Join(a, "\n")+"\n"), []byte(strings.Join(b, "\n")+"\n"))
-	want := "--- old/f\n+++ new/f\n@@ -1,6 +1,6 @@\n a\n b\n-c\n+X\n d\n e\n f\n@@ -11,4 +11,5 @@\n k\n l\n m\n+Y\n n\n"
-	if buf.String() != want {
-		t.Errorf("got:\n%s\nwant:\n%s", buf.String(), want)
-	}
-}
-
 func writeTestFile(t *testing.T, dir, name, body string) {
 	t.Helper()
 	p := filepath.Join(dir, name)
