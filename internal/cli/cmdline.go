@@ -26,6 +26,15 @@ func usageError(cmd *cobra.Command, problem string) error {
 // flagError is the FlagErrorFunc of every command.
 func flagError(cmd *cobra.Command, err error) error {
 	msg := err.Error()
+	if _, arg, ok := strings.Cut(msg, "unknown shorthand flag: "); ok {
+		// A single-dash word that is no long flag (singleDashLongFlags
+		// spelled the others with two): name it as the long flag meant.
+		if _, word, ok := strings.Cut(arg, " in -"); ok {
+			if name, _, _ := strings.Cut(word, "="); len(name) > 1 {
+				msg = "unknown flag: --" + name
+			}
+		}
+	}
 	if name, ok := strings.CutPrefix(msg, "unknown flag: --"); ok {
 		if s := nearestFlag(cmd, name); s != "" {
 			msg += fmt.Sprintf(" (did you mean --%s?)", s)

@@ -25,6 +25,7 @@ func TestCommandLineErrors(t *testing.T) {
 		{[]string{"apply", "--auto-aprove"}, []string{"unknown flag: --auto-aprove (did you mean --auto-approve?)", "Usage: leadsync apply [PLANFILE] [flags]"}},
 		{[]string{"state", "list", "--nopeople"}, []string{"(did you mean --no-people?)"}},
 		{[]string{"plan", "--chdirr", "x"}, []string{"(did you mean --chdir?)"}},
+		{[]string{"plan", "-oot=x"}, []string{"unknown flag: --oot (did you mean --out?)", "Usage: leadsync plan [flags]"}},
 		{[]string{"plan", "--zzzzzz"}, []string{"unknown flag: --zzzzzz\n"}},
 		{[]string{"validate", "extra"}, []string{`leadsync validate takes no arguments, got "extra"`, "Usage: leadsync validate [flags]"}},
 		{[]string{"state", "show"}, []string{"leadsync state show takes exactly 1 argument (ADDRESS), got none", "Run 'leadsync state show --help'"}},
