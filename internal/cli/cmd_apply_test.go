@@ -162,8 +162,8 @@ func TestApplyFirstInterruptFinishesCallsInFlightAndStartsNoMore(t *testing.T) {
 	if c := <-code; c != ExitError {
 		t.Fatalf("exit code %d, want 1 after an interrupt\nstdout:\n%s\nstderr:\n%s", c, out, errOut)
 	}
-	if !strings.Contains(errOut.String(), "Stopped early") || !strings.Contains(errOut.String(), "it waited for the 2 calls in flight") {
-		t.Errorf("summary does not say the run stopped early, after the 2 calls in flight:\n%s", errOut)
+	if !strings.Contains(out.String(), "Stopped early") || !strings.Contains(out.String(), "it waited for the 2 calls in flight") {
+		t.Errorf("summary does not say the run stopped early, after the 2 calls in flight:\n%s", out)
 	}
 	if n := r.srv.Stats().ByOp[sandbox.OpSearch]; n != 2 {
 		t.Errorf("%d searches reached the service, want only the 2 in flight", n)
@@ -236,8 +236,8 @@ func secondInterrupt(t *testing.T, env []string) {
 	}
 	// The two searches in flight are named: they may have been charged.
 	abandoned := regexp.MustCompile(`Abandoned at the second interrupt, with no answer: search\.s\["\w+"\], search\.s\["\w+"\]\. They may have been charged`)
-	if !abandoned.MatchString(errOut.String()) || !strings.Contains(errOut.String(), "Apply aborted: 2 calls made") {
-		t.Errorf("the calls abandoned are not named:\n%s", errOut)
+	if !abandoned.MatchString(out.String()) || !strings.Contains(out.String(), "Apply aborted: 2 calls made") {
+		t.Errorf("the calls abandoned are not named:\n%s", out)
 	}
 	if strings.Contains(errOut.String(), "journal") {
 		t.Errorf("the abort speaks of a journal rather than of where the calls are recorded:\n%s", errOut)

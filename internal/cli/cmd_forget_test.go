@@ -143,7 +143,7 @@ func TestRetentionPlanAndApply(t *testing.T) {
 		t.Fatalf("plan: exit %d\n%s%s", code, out, errOut)
 	}
 	code, out, errOut = runIn(t, dir, "apply", "--auto-approve")
-	if code != 0 || !strings.Contains(errOut, "Removed 3 people no search has seen for the retention period.") {
+	if code != 0 || !strings.Contains(out, "Removed 3 people no search has seen for the retention period.") {
 		t.Fatalf("apply: exit %d\n%s%s", code, out, errOut)
 	}
 	s, err := store.Load()
