@@ -354,7 +354,7 @@ export "leads" {
 		t.Fatalf("A's CSV has no rows:\n%s", csvA)
 	}
 	nid := strings.Split(lines[1], ",")[1]
-	if r := b.run("forget", nid); r.code != 0 {
+	if r := b.run("forget", "--auto-approve", nid); r.code != 0 {
 		t.Fatalf("B's forget:\n%s", r)
 	}
 	mustPlan(a, 2, "state changed since out/leads.csv was written")
