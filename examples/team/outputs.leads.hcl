@@ -27,7 +27,7 @@ export "crm" {
   path = "out/crm-import.csv"
 
   sheet "Leads" {
-    from    = [search.cto, search.head_of_sales, search.data_consultants]
+    from    = [search.cto, search.head_of_sales, search.consultants]
     columns = ["firstName", "lastName", "company", "title", "email", "companyDomain", "networkId"]
   }
 }

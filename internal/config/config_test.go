@@ -202,14 +202,14 @@ func TestTeamExample(t *testing.T) {
 		addrs = append(addrs, s.Address)
 	}
 	wantAddrs := []string{
+		`search.consultants`,
 		`search.cto["Berlin"]`, `search.cto["Hamburg"]`, `search.cto["Munich"]`,
-		`search.data_consultants`,
 		`search.head_of_sales["Berlin"]`, `search.head_of_sales["Hamburg"]`, `search.head_of_sales["Munich"]`,
 	}
 	if diff := cmp.Diff(wantAddrs, addrs); diff != "" {
 		t.Errorf("search addresses (-want +got):\n%s", diff)
 	}
-	cto := cfg.Searches[1]
+	cto := cfg.Searches[2]
 	wantParams := map[string]any{
 		"keywords": "CTO", "city": "Hamburg",
 		"industryFilter": []string{"Internet and IT", "Telecommunication"},
@@ -222,7 +222,7 @@ func TestTeamExample(t *testing.T) {
 	if cto.MaxResults != 100 || cto.Refresh != 14*24*time.Hour || cto.Block != "search.cto" || cto.Name != "cto" {
 		t.Errorf("search: %+v", cto)
 	}
-	if got := cfg.Searches[3].Request.Params["searchUrl"]; !strings.Contains(fmt.Sprint(got), "keywords=Data") {
+	if got := cfg.Searches[0].Request.Params["searchUrl"]; !strings.Contains(fmt.Sprint(got), "keywords=Strategy") {
 		t.Errorf("searchUrl = %v", got)
 	}
 	var profiles []string
