@@ -53,6 +53,9 @@ func TestQuickstartWorkbook(t *testing.T) {
 		if got := strings.Join(x.GetSheetList(), ","); got != "Summary,CTOs,All leads" {
 			t.Errorf("sheets %s", got)
 		}
+		if got := x.GetActiveSheetIndex(); got != 1 {
+			t.Errorf("the workbook opens on sheet %d, want 1: the CTOs, not the Summary", got)
+		}
 		rows, err := x.GetRows("CTOs")
 		if err != nil {
 			t.Fatal(err)

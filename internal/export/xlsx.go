@@ -168,8 +168,8 @@ func (xlsxWriter) write(j *job) ([]Written, error) {
 	if err := setDocProps(f, j); err != nil {
 		return nil, err
 	}
-	// The Summary, the first sheet, is the active one as in a new workbook.
-	// (SetActiveSheet would parse every streamed sheet back into memory.)
+	// The first data sheet is the active one (writeDataSheet); the Summary
+	// stays the first tab.
 
 	// excelize builds the whole zip in a memory buffer; write it straight
 	// into the temporary file instead, compressed on every core at the
@@ -220,7 +220,7 @@ func writeDataSheets(f *excelize.File, styles xlsxStyles, namer *sheetNamer, j *
 		}
 		for p, name := range names {
 			from, to := p*perSheet, min(t.n, (p+1)*perSheet)
-			part, rows, err := writeDataSheet(f, styles, name, tableName(t.name, w.Sheets+1), t, from, to)
+			part, rows, err := writeDataSheet(f, styles, name, tableName(t.name, w.Sheets+1), t, from, to, w.Sheets == 0)
 			if rows != nil {
 				sheetRows[part] = rows
 				truncated += rows.cut
@@ -257,9 +257,18 @@ func setDocProps(f *excelize.File, j *job) error {
 // StreamWriter writes the sheet with its header row; the data rows are
 // written and compressed here (encodeRows), and go into the sheet when the
 // package is written (spliceZip). It returns the sheet's part name and rows.
-func writeDataSheet(f *excelize.File, styles xlsxStyles, name, table string, t *table, from, to int) (string, *sheetRowsXML, error) {
-	if _, err := f.NewSheet(name); err != nil {
+func writeDataSheet(f *excelize.File, styles xlsxStyles, name, table string, t *table, from, to int, first bool) (string, *sheetRowsXML, error) {
+	idx, err := f.NewSheet(name)
+	if err != nil {
 		return "", nil, err
+	}
+	if first {
+		// The workbook opens on the first people sheet, not the Summary.
+		// Set now, before the StreamWriter copies the sheet's view: only
+		// the Summary and this sheet exist, both still in memory
+		// (SetActiveSheet reads every sheet back; pinned by
+		// TestWorkbookOpensOnThePeople).
+		f.SetActiveSheet(idx)
 	}
 	// The used range, header and rows: a new sheet says "A1", which the
 	// StreamWriter would copy, and readers that trust <dimension> (openpyxl
@@ -270,7 +279,7 @@ func writeDataSheet(f *excelize.File, styles xlsxStyles, name, table string, t *
 	if err != nil {
 		return "", nil, err
 	}
-	if err := f.SetSheetDimension(name, "A1:"+used); err != nil {
+	if err = f.SetSheetDimension(name, "A1:"+used); err != nil {
 		return "", nil, err
 	}
 	// Print settings go in before the StreamWriter starts, which copies
