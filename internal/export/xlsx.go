@@ -54,6 +54,9 @@ const widthSamples = 1000
 // xlsxStyles are the style IDs of a workbook.
 type xlsxStyles struct {
 	header, date, link, number, title, sumHeader int
+	// wrap is a data cell's text with a line break: wrapped, at the top;
+	// the others of a row made taller by one are at the top too.
+	wrap, top, topDate, topLink, topNumber int
 	// The Summary's cells: text, wrapped text, whole numbers, dates; at
 	// the top of rows made taller by a wrapped cell.
 	sumText, sumWrap, sumNumber, sumDate int
@@ -86,6 +89,11 @@ func newXLSXStyles(f *excelize.File) (xlsxStyles, error) {
 		a.Vertical = "top"
 		return &a
 	}
+	mk(&s.wrap, &excelize.Style{Alignment: top(excelize.Alignment{WrapText: true})})
+	mk(&s.top, &excelize.Style{Alignment: top(excelize.Alignment{})})
+	mk(&s.topDate, &excelize.Style{CustomNumFmt: &dateFmt, Alignment: top(excelize.Alignment{Horizontal: "left"})})
+	mk(&s.topLink, &excelize.Style{Font: &excelize.Font{Color: "0563C1", Underline: "single"}, Alignment: top(excelize.Alignment{})})
+	mk(&s.topNumber, &excelize.Style{NumFmt: numFmtThousands, Alignment: top(excelize.Alignment{})})
 	mk(&s.sumText, &excelize.Style{Alignment: top(excelize.Alignment{})})
 	mk(&s.sumWrap, &excelize.Style{Alignment: top(excelize.Alignment{WrapText: true})})
 	// Numbers left-aligned: the Summary's sections share columns as wide
@@ -320,7 +328,7 @@ func writeDataSheet(f *excelize.File, styles xlsxStyles, name, table string, t *
 		return "", nil, err
 	}
 
-	rows, err := encodeRows(styles, t, from, to)
+	rows, err := encodeRows(styles, t, from, to, widths)
 	if err != nil {
 		return "", nil, err
 	}
@@ -401,7 +409,10 @@ func fitWidths(t *table, from, to int) []float64 {
 			w := 0
 			switch t.kinds[c] {
 			case kindText, kindLink:
-				w = textfmt.Width(cell.Text)
+				// A text with line breaks wraps: its longest line counts.
+				for line := range strings.SplitSeq(cell.Text, "\n") {
+					w = max(w, textfmt.Width(line))
+				}
 			case kindTime:
 				w = len(dateFormat)
 			case kindBool:
@@ -533,7 +544,7 @@ func writeSummarySheet(f *excelize.File, styles xlsxStyles, name string, rows []
 			lines = max(lines, n)
 		}
 		if lines > 1 {
-			if err := f.SetRowHeight(name, r+1, float64(lines*sumLineHeight)); err != nil {
+			if err := f.SetRowHeight(name, r+1, float64(rowHeight(lines))); err != nil {
 				return err
 			}
 		}
