@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -24,6 +25,9 @@ func (l *loader) sheetWhere(a *hcl.Attribute) (hcl.Expression, []string) {
 		if at, ok := t[1].(hcl.TraverseAttr); ok && !contains(fields, at.Name) {
 			fields = append(fields, at.Name)
 		}
+	}
+	if contains(fields, "validationStatus") && !l.statusWords(a.Expr) {
+		return nil, nil
 	}
 	ctx := l.evalContext(map[string]cty.Value{"person": cty.UnknownVal(personType())})
 	v, ds := a.Expr.Value(ctx)
@@ -150,4 +154,30 @@ var changesRefs = refList{attr: "changes", kinds: []string{"search", "profile", 
 func (l *loader) changesList(a *hcl.Attribute) []string {
 	out, _ := l.refs(a, changesRefs)
 	return out
+}
+
+// statusWords refuses, in a where that reads person.validationStatus, the
+// service's word "empty": leadsync names that status "not found" in the
+// sheets, the terminal and where alike, and a where comparing with
+// "empty" would match nobody without a word. It reports whether expr is
+// free of it.
+func (l *loader) statusWords(expr hcl.Expression) bool {
+	ok := true
+	node, isSyntax := expr.(hclsyntax.Node)
+	if !isSyntax {
+		return true
+	}
+	_ = hclsyntax.VisitAll(node, func(n hclsyntax.Node) hcl.Diagnostics {
+		t, isTemplate := n.(*hclsyntax.TemplateExpr)
+		if !isTemplate || !t.IsStringLiteral() {
+			return nil
+		}
+		if v, _ := t.Value(nil); v.Type() == cty.String && v.IsKnown() && strings.EqualFold(strings.TrimSpace(v.AsString()), "empty") {
+			l.errorf(t.Range().Ptr(), "Status \"empty\" is named \"not found\"",
+				"leadsync names the service's validation status \"empty\" (no e-mail found) \"not found\", in the sheets, the terminal and a sheet's where alike: write person.validationStatus == \"not found\".")
+			ok = false
+		}
+		return nil
+	})
+	return ok
 }

@@ -329,10 +329,11 @@ func photoURL(p *state.Person, n *rawNode) string {
 	return ""
 }
 
-// NotFound is how the spreadsheets write the service's validation status
+// NotFound is leadsync's one name of the service's validation status
 // "empty" (no e-mail address was found): words for the people who read
-// the sheets. State, JSON and the command line keep the service's "empty",
-// and so does a sheet's where (person.validationStatus == "empty").
+// them, in the sheets, the terminal (apply's progress and summary, show)
+// and a sheet's where (person.validationStatus == "not found"). State and
+// the JSON documents keep the service's "empty".
 const NotFound = "not found"
 
 // StatusText is a validation status as the spreadsheets write it: the

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -78,11 +80,9 @@ func (p *textProgress) CallDone(c engine.Call, r engine.CallResult) {
 			detail = "no change"
 		}
 	case engine.CallEnrich:
-		status := r.Status
-		if status == "" {
-			status = "no status"
-		}
-		detail = fmt.Sprintf("enriched (%s), %s", status, Plural(r.Credits, "credit"))
+		// The status in the sheets' words ("not found", not the
+		// service's "empty"), as the summary and the sheets write it.
+		detail = fmt.Sprintf("enriched (%s), %s", export.StatusText(r.Status), Plural(r.Credits, "credit"))
 	}
 	p.line(fmt.Sprintf("%s %s%s: %s in %s", p.mark("✓", "32"), c.Address, callSuffix(c), detail, durText(r.Duration)))
 }
@@ -266,18 +266,15 @@ func writeSearches(w io.Writer, searches []engine.SearchOutcome) {
 // writeEnriched prints the people enriched, by validation status.
 func writeEnriched(w io.Writer, s *engine.Summary) {
 	if s.Enriched > 0 {
-		keys := make([]string, 0, len(s.ByStatus))
-		for k := range s.ByStatus {
-			keys = append(keys, k)
+		// By the sheets' words: the service's "empty" and no status are
+		// one "not found".
+		byName := map[string]int{}
+		for k, n := range s.ByStatus {
+			byName[export.StatusText(k)] += n
 		}
-		sort.Strings(keys)
 		var parts []string
-		for _, k := range keys {
-			name := k
-			if name == "" {
-				name = "no status"
-			}
-			parts = append(parts, textfmt.Thousands(s.ByStatus[k])+" "+name)
+		for _, k := range slices.Sorted(maps.Keys(byName)) {
+			parts = append(parts, textfmt.Thousands(byName[k])+" "+k)
 		}
 		fmt.Fprintf(w, "Enriched %s: %s.\n", Plural(s.Enriched, "person"), strings.Join(parts, ", "))
 	}

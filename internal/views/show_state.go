@@ -317,8 +317,8 @@ func writePeopleSummary(w *lineWriter, sum *StateSummary) {
 	}
 	w.printf("\n")
 	by := sum.Enrichments.ByStatus
-	w.printf("Enrichments: %s (%s valid, %s catch all, %s empty", textfmt.Thousands(sum.Enrichments.Total),
-		textfmt.Thousands(by[api.StatusValid]), textfmt.Thousands(by[api.StatusCatchAll]), textfmt.Thousands(by[api.StatusEmpty]))
+	w.printf("Enrichments: %s (%s valid, %s catch all, %s %s", textfmt.Thousands(sum.Enrichments.Total),
+		textfmt.Thousands(by[api.StatusValid]), textfmt.Thousands(by[api.StatusCatchAll]), textfmt.Thousands(by[api.StatusEmpty]), export.NotFound)
 	for _, k := range slices.Sorted(maps.Keys(by)) {
 		if k != api.StatusValid && k != api.StatusCatchAll && k != api.StatusEmpty {
 			w.printf(", %s %s", textfmt.Thousands(by[k]), k)
