@@ -14,7 +14,7 @@ import (
 )
 
 // fixed search attributes besides the catalog's filters.
-var searchFixed = []string{"for_each", "count", "keywords", "search_url", "raw", "max_results", "refresh", "split_by"}
+var searchFixed = []string{"for_each", "count", "keywords", "search_url", "raw", "max_results", "refresh", "split_by", "label"}
 
 // fieldAttrs are the attribute names of the catalog's fields, in its
 // order, worked out once.
@@ -84,6 +84,7 @@ func (l *loader) decodeSearch(b *hcl.Block) {
 		if d, astate := l.durationAttr(at["refresh"], in.ctx, in.sc); astate == ok {
 			s.Refresh = d
 		}
+		s.Label = l.label(at["label"], in)
 		l.cfg.Searches = append(l.cfg.Searches, s)
 	}
 }
@@ -241,4 +242,19 @@ func commaHint(f api.Field, param, v string, sens bool) string {
 		qs = append(qs, param+"="+url.QueryEscape(p))
 	}
 	return fmt.Sprintf(" A URL gives each value as a parameter of its own: %s.", strings.Join(qs, "&"))
+}
+
+// label decodes a search's or profile's label (words shown in the Found
+// in column instead of the address): text, not blank; "" when absent or
+// refused.
+func (l *loader) label(a *hcl.Attribute, in instance) string {
+	v, _, astate := l.stringAttr(a, in.ctx, in.sc, true)
+	if astate != ok || !l.valueLength(a, v, MaxTextValue) {
+		return ""
+	}
+	if strings.TrimSpace(v) == "" {
+		l.errorf(a.Expr.Range().Ptr(), "Empty label", "A label is the words the sheets show for the block in the Found in column, like label = \"CTOs in Manchester\"; leave it out to show the address.")
+		return ""
+	}
+	return strings.TrimSpace(v)
 }

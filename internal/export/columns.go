@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -327,6 +328,31 @@ func photoURL(p *state.Person, n *rawNode) string {
 		return n.largestImage()
 	}
 	return ""
+}
+
+// foundInColumn is the Found in column: the searches and profiles that
+// found the person, each by its label where it sets one (words for the
+// sheet's readers), else by its address; a label shared by several
+// instances is shown once.
+func foundInColumn(cfg *config.Config) column {
+	labels := cfg.Labels()
+	if len(labels) == 0 {
+		c, _ := columnFor("foundIn", "")
+		return c
+	}
+	return column{name: "foundIn", kind: kindText, value: func(p *state.Person, c *cellValue) {
+		names := make([]string, 0, len(p.FoundBy))
+		for _, a := range p.FoundBy {
+			name := a
+			if l, ok := labels[a]; ok {
+				name = l
+			}
+			if !slices.Contains(names, name) {
+				names = append(names, name)
+			}
+		}
+		c.Text = strings.Join(names, ", ")
+	}}
 }
 
 // NotFound is leadsync's one name of the service's validation status

@@ -106,7 +106,7 @@ func Write(cfg *config.Config, exp *config.Export, st *state.State, opts Options
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", exp.Address, err)
 		}
-		t, err := buildTable(sh, rows, cfg.Settings.ProfileURLTemplate)
+		t, err := buildTable(sh, rows, cfg)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", exp.Address, err)
 		}
