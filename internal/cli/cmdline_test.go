@@ -34,6 +34,7 @@ func TestCommandLineErrors(t *testing.T) {
 		{[]string{"force-unlock"}, []string{"takes exactly 1 argument (LOCK_ID), got none"}},
 		{[]string{"apply", "a.plan", "b.plan"}, []string{`takes at most 1 argument ([PLANFILE]), got "a.plan" "b.plan"`}},
 		{[]string{"completion", "tcsh"}, []string{`leadsync completion: "tcsh" is not one of bash, fish, powershell, zsh`}},
+		{[]string{"import", "search.cto", "x"}, []string{"leadsync has no import command: people another tool exported", `import "evaboot" {`, "leadsync state mv"}},
 		{[]string{"nosuchcmd"}, []string{`unknown command "nosuchcmd" for "leadsync"`, "Run 'leadsync --help' for the list of commands."}},
 		{[]string{"state", "bogus"}, []string{`unknown command "bogus" for "leadsync state"`, "Run 'leadsync state --help' for the list of commands."}},
 		{[]string{"--chdir", "missing", "validate"}, []string{"--chdir missing: no such directory"}},

@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -207,7 +209,11 @@ func (l *loader) valueProblem(f api.Field, name, v string, sens bool) string {
 		shown = "A sensitive value"
 	}
 	hint := ""
-	if near := nearest(v, f.PossibleValues, 3); len(near) > 0 && !sens {
+	near := nearest(v, f.PossibleValues, 3)
+	if abbr := expansions(v, f.PossibleValues); len(abbr) > 0 {
+		near = abbr // "UK" is "United Kingdom" rather than any 2-letter value
+	}
+	if len(near) > 0 && !sens {
 		hint = " Did you mean " + textfmt.QuoteList(near, " or ") + "?"
 	} else {
 		hint = " Valid values: " + textfmt.QuoteList(f.PossibleValues, ", ") + "."
@@ -257,4 +263,30 @@ func (l *loader) label(a *hcl.Attribute, in instance) string {
 		return ""
 	}
 	return strings.TrimSpace(v)
+}
+
+// expansions are the values of candidates that v abbreviates by its
+// initials, the small words aside: "UK" is "United Kingdom", "USA"
+// "United States of America". None unless v is 2 to 5 letters.
+func expansions(v string, candidates []string) []string {
+	v = strings.TrimSpace(strings.ReplaceAll(v, ".", ""))
+	if len(v) < 2 || len(v) > 5 || strings.ContainsFunc(v, func(r rune) bool { return !unicode.IsLetter(r) }) {
+		return nil
+	}
+	var out []string
+	for _, c := range candidates {
+		var initials strings.Builder
+		for _, w := range strings.Fields(c) {
+			switch strings.ToLower(w) {
+			case "of", "and", "the", "&":
+				continue
+			}
+			r, _ := utf8.DecodeRuneInString(w)
+			initials.WriteRune(r)
+		}
+		if initials.Len() > 1 && strings.EqualFold(initials.String(), v) {
+			out = append(out, c)
+		}
+	}
+	return out
 }
