@@ -52,6 +52,9 @@ type Config struct {
 	// Moves are the moved blocks, with addresses from the root (see
 	// moved.go).
 	Moves []*Move
+	// Outputs are the root module's output blocks, in declaration order:
+	// what leadsync output shows (a module's outputs go to its caller).
+	Outputs []*Output
 
 	// evalCtx holds var.*, local.* and the functions, for Match.
 	evalCtx *hcl.EvalContext
@@ -386,4 +389,14 @@ func (c *Config) Labels() map[string]string {
 		add(p.Address, p.Label)
 	}
 	return m
+}
+
+// Output is an output block of the root module.
+type Output struct {
+	Name        string
+	Description string
+	// Addresses are the blocks and instances its value names, from the
+	// root, as written (search.cto, module.uk.search.cto["London"]).
+	Addresses []string
+	DeclRange hcl.Range
 }
