@@ -260,23 +260,27 @@ func setDocProps(f *excelize.File, j *job) error {
 	})
 }
 
+// newDataSheet adds the worksheet name; the first one is the sheet the
+// workbook opens on, not the Summary. That is set now, before the
+// StreamWriter copies the sheet's view: only the Summary and this sheet
+// exist, both still in memory (SetActiveSheet reads every sheet back;
+// pinned by TestWorkbookOpensOnThePeople).
+func newDataSheet(f *excelize.File, name string, first bool) error {
+	idx, err := f.NewSheet(name)
+	if err == nil && first {
+		f.SetActiveSheet(idx)
+	}
+	return err
+}
+
 // writeDataSheet makes a worksheet of rows [from, to) of t: a bold, frozen
 // header, an Excel table over the rows, fitted widths. excelize's
 // StreamWriter writes the sheet with its header row; the data rows are
 // written and compressed here (encodeRows), and go into the sheet when the
 // package is written (spliceZip). It returns the sheet's part name and rows.
 func writeDataSheet(f *excelize.File, styles xlsxStyles, name, table string, t *table, from, to int, first bool) (string, *sheetRowsXML, error) {
-	idx, err := f.NewSheet(name)
-	if err != nil {
+	if err := newDataSheet(f, name, first); err != nil {
 		return "", nil, err
-	}
-	if first {
-		// The workbook opens on the first people sheet, not the Summary.
-		// Set now, before the StreamWriter copies the sheet's view: only
-		// the Summary and this sheet exist, both still in memory
-		// (SetActiveSheet reads every sheet back; pinned by
-		// TestWorkbookOpensOnThePeople).
-		f.SetActiveSheet(idx)
 	}
 	// The used range, header and rows: a new sheet says "A1", which the
 	// StreamWriter would copy, and readers that trust <dimension> (openpyxl
