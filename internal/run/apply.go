@@ -107,10 +107,15 @@ func apply(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView) error
 
 // checkAddressesFirst refuses a --target or --replace that names nothing
 // before anything is locked or written (the lock of a first apply makes
-// the state's folder): the state is read without the lock, as plan reads
-// it, only to know its addresses. Under the lock, Build checks them again.
+// the state's folder). Addresses the configuration declares need no
+// state; only when one is not declared is the state read, without the
+// lock as plan reads it, for the addresses it holds. Under the lock,
+// Build checks them again.
 func checkAddressesFirst(d Deps, opts ApplyOptions) error {
 	if opts.PlanFile != "" || len(opts.Targets)+len(opts.Replace) == 0 {
+		return nil
+	}
+	if !plan.CheckAddresses(opts.Config, nil, opts.Targets, opts.Replace).HasErrors() {
 		return nil
 	}
 	st, err := d.Backend.Load()
