@@ -164,7 +164,7 @@ var commands = []func(*Factory) *cobra.Command{
 	newSandboxCmd,
 	newExportCmd,
 	newShowCmd, newStateCmd, newForceUnlockCmd, newForgetCmd, newWorkspaceCmd,
-	newFieldsCmd, newUsageCmd, newOutputCmd,
+	newFieldsCmd, newUsageCmd, newOutputCmd, newConsoleCmd,
 	newApplyCmd,
 	newPlanCmd,
 }
