@@ -37,7 +37,7 @@ func collectChanges(cfg *config.Config, sh *config.Sheet, st *state.State, now t
 	var sources []string
 	for _, ref := range sh.Changes {
 		addrs := []string{ref}
-		if k := address.Kind(ref); k == "search" || k == "profile" {
+		if k := address.Kind(ref); k.HasInstances() {
 			addrs = cfg.Resolve([]string{ref}) // a block: each of its instances
 		}
 		for _, a := range addrs {

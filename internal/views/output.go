@@ -5,6 +5,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/address"
 	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/textfmt"
 )
@@ -43,7 +44,7 @@ func OutputValues(cfg *config.Config, st *state.State) []OutputValue {
 			for _, id := range ids {
 				all[id] = true
 			}
-			v.Blocks = append(v.Blocks, OutputBlock{Address: addr, Kind: address.Kind(addr), People: len(ids), Recorded: recorded})
+			v.Blocks = append(v.Blocks, OutputBlock{Address: addr, Kind: string(address.Kind(addr)), People: len(ids), Recorded: recorded})
 		}
 		v.People = len(all)
 		out = append(out, v)
@@ -75,22 +76,22 @@ func instancesOf(cfg *config.Config, addrs []string) []string {
 // whether st holds a record of it at all.
 func peopleOf(st *state.State, addr string) ([]string, bool) {
 	switch address.Kind(addr) {
-	case "search":
+	case kind.Search:
 		if s := st.Searches[addr]; s != nil {
 			return s.LeadIDs, true
 		}
-	case "profile":
+	case kind.Profile:
 		if p := st.Profiles[addr]; p != nil {
 			if p.PersonID == "" {
 				return nil, true
 			}
 			return []string{p.PersonID}, true
 		}
-	case "import":
+	case kind.Import:
 		if im := st.Imports[addr]; im != nil {
 			return im.PersonIDs, true
 		}
-	case "enrich", "track":
+	case kind.Enrich, kind.Track:
 		var ids []string
 		for id, p := range st.People {
 			if (p.Enrichment != nil && (p.Enrichment.By == addr || p.Enrichment.CopiedBy == addr)) || !p.Tracked[addr].IsZero() {
