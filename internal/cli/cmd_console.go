@@ -1,13 +1,15 @@
 package cli
 
 import (
-	"bufio"
 	"fmt"
-	"strings"
+	"maps"
+	"path/filepath"
 
+	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
 
 	"github.com/leadsync/leadsync/internal/cli/arguments"
+	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/run"
 	"github.com/leadsync/leadsync/internal/views"
 )
@@ -16,22 +18,28 @@ func newConsoleCmd(f *Factory) *cobra.Command {
 	var fl arguments.ConsoleFlags
 	cmd := &cobra.Command{
 		Use:   "console",
-		Short: "Try expressions and where conditions against the configuration and the state",
-		Long: `Console reads one line at a time (from a terminal, or piped in) and prints
-what it gives:
+		Short: "Try expressions against the configuration and the state",
+		Long: `Console evaluates expressions as the configuration would, one per line of
+standard input, and prints each value in the configuration's own syntax, as
+terraform console does: a local, a variable, a function call, a for
+expression, search.NAME and profile.NAME (the instances a for_each or count
+expands to: each instance's address, request and people found in the
+state), module.NAME (a module call's instances, each with its own search,
+profile and module).
 
-  EXPRESSION     evaluated as the configuration's attributes are, with
-                 var.*, local.* and the functions: a for_each value, a
-                 city list, a label template
-  where EXPR     an enrich block's where (lead.<field>) tried on every
-                 person of the state: how many pass, and the first names
+A line "where EXPR" lists the people of the state EXPR selects, reading
+person.<field> as a sheet's where does or lead.<field> as an enrich
+block's. "help" says this again; "exit" or the end of the input stops.
 
-A sensitive value is shown as (sensitive value). exit, or the end of the
-input, ends it. Nothing is written and no call is made; no lock is taken.
-With input that is not a terminal, the exit code is 1 when a line failed.`,
-		Example: `  leadsync console
-  echo 'toset(var.cities)' | leadsync console
-  echo 'where lead.company != "" && !strcontains(lower(lead.title), "assistant")' | leadsync console`,
+An error is shown and the next line is read. Without a terminal, console
+exits 1 at the end when a line failed. It makes no call, takes no lock and
+writes nothing.`,
+		Example: `  echo 'local.cities' | leadsync console
+  echo 'keys(search.cto)' | leadsync console
+  echo 'where person.validationStatus == "valid"' | leadsync console
+  leadsync console --var market=uk < checks.txt
+  leadsync console`,
+		ValidArgsFunction: cobra.NoFileCompletions,
 	}
 	fl.Register(cmd.Flags())
 	parseArgs(cmd, &fl, arguments.ParseConsole, func(_ *cobra.Command, a *arguments.Console) error {
@@ -40,17 +48,16 @@ With input that is not a terminal, the exit code is 1 when a line failed.`,
 	return cmd
 }
 
+// runConsole loads the configuration and the state (no lock), then runs
+// the console over standard input.
 func runConsole(f *Factory, a *arguments.Console) error {
-	cfg, err := configForState(f, a.State.Vars, true)
-	if err != nil {
-		return err
+	cfg, diags := loadConfigNoLists(f, a.State.Vars)
+	writeDiagnostics(f, cfg, diags)
+	if diags.HasErrors() {
+		fmt.Fprintln(f.IO.ErrOut, "The console evaluates the configuration as it is loaded: fix the errors above first.")
+		return silentExit(ExitError)
 	}
-	var src *stateSource
-	if a.State.Path != "" {
-		src, err = openStateSource(f, a.State)
-	} else {
-		src, err = openSource(f, cfg)
-	}
+	src, err := consoleSource(f, a, cfg)
 	if err != nil {
 		return err
 	}
@@ -59,29 +66,32 @@ func runConsole(f *Factory, a *arguments.Console) error {
 	if err != nil {
 		return err
 	}
-	view := views.NewConsole(f.IO.Out, f.IO.ErrOut)
-	failed := false
-	in := bufio.NewScanner(f.IO.In)
-	for {
-		if f.IO.InTTY {
-			fmt.Fprint(f.IO.Out, "> ")
-		}
-		if !in.Scan() {
-			break
-		}
-		line := strings.TrimSpace(in.Text())
-		if line == "exit" {
-			break
-		}
-		if line == "" {
-			continue
-		}
-		r := run.ConsoleLine(cfg, st, line)
-		failed = failed || r.Diags.HasErrors() || r.Err != nil
-		view.Result(r)
+	render := func(diags hcl.Diagnostics, line string, n int) {
+		files := map[string]*hcl.File{}
+		maps.Copy(files, cfg.DiagFiles())
+		files[config.ConsoleFile] = &hcl.File{Bytes: config.ConsoleSource(line, n)}
+		f.failures.addDiags(cfg, diags)
+		renderWithFiles(f.IO.ErrOut, files, cfg.ScrubDiagnostics(diags), f.IO.ColorErr())
 	}
-	if failed && !f.IO.InTTY {
+	view := views.NewConsole(f.IO.Out, f.IO.Out, render)
+	failed, err := run.Console(run.NewConsoleSession(cfg, st), f.IO.In, view, f.IO.InTTY)
+	if err != nil {
+		return err
+	}
+	if failed > 0 && !f.IO.InTTY {
 		return silentExit(ExitError)
 	}
 	return nil
+}
+
+// consoleSource is the state console reads: the file of --state, else the
+// configuration's.
+func consoleSource(f *Factory, a *arguments.Console, cfg *config.Config) (*stateSource, error) {
+	if p := a.State.Path; p != "" {
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(f.Dir, p)
+		}
+		return fileSource(f, p)
+	}
+	return openSource(f, cfg)
 }

@@ -164,7 +164,8 @@ var commands = []func(*Factory) *cobra.Command{
 	newSandboxCmd,
 	newExportCmd,
 	newShowCmd, newStateCmd, newForceUnlockCmd, newForgetCmd, newWorkspaceCmd,
-	newFieldsCmd, newUsageCmd, newOutputCmd, newConsoleCmd,
+	newFieldsCmd, newUsageCmd, newOutputCmd,
+	newConsoleCmd,
 	newApplyCmd,
 	newPlanCmd,
 }

@@ -80,14 +80,6 @@ func (c *Config) MatchPerson(sh *Sheet, fields map[string]cty.Value) (bool, erro
 	if sh == nil || sh.Where == nil {
 		return true, nil
 	}
-	attrs := make(map[string]cty.Value, len(PersonAttributes))
-	for _, f := range PersonAttributes {
-		if v, ok := fields[f]; ok {
-			attrs[f] = v
-		} else {
-			attrs[f] = cty.NullVal(PersonFieldType(f))
-		}
-	}
 	base := sh.ctx
 	if base == nil {
 		base = c.evalCtx
@@ -96,7 +88,7 @@ func (c *Config) MatchPerson(sh *Sheet, fields map[string]cty.Value) (bool, erro
 		base = &hcl.EvalContext{}
 	}
 	ctx := base.NewChild()
-	ctx.Variables = map[string]cty.Value{"person": cty.ObjectVal(attrs)}
+	ctx.Variables = map[string]cty.Value{"person": PersonValue(fields)}
 	v, ds := sh.Where.Value(ctx)
 	where := sh.Where.Range()
 	if ds.HasErrors() {
@@ -159,27 +151,33 @@ func (l *loader) changesList(a *hcl.Attribute) []string {
 }
 
 // statusWords refuses, in a where that reads person.validationStatus, the
-// service's word "empty": leadsync names that status "not found" in the
-// sheets, the terminal and where alike, and a where comparing with
-// "empty" would match nobody without a word. It reports whether expr is
+// service's word "empty" (emptyStatusWords). It reports whether expr is
 // free of it.
 func (l *loader) statusWords(expr hcl.Expression) bool {
-	ok := true
+	return l.add(emptyStatusWords(expr))
+}
+
+// emptyStatusWords are the errors of the service's word "empty" in a
+// where that reads person.validationStatus: leadsync names that status
+// "not found" in the sheets, the terminal and where alike, and a where
+// comparing with "empty" would match nobody without a word.
+func emptyStatusWords(expr hcl.Expression) hcl.Diagnostics {
 	node, isSyntax := expr.(hclsyntax.Node)
 	if !isSyntax {
-		return true
+		return nil
 	}
+	var diags hcl.Diagnostics
 	_ = hclsyntax.VisitAll(node, func(n hclsyntax.Node) hcl.Diagnostics {
 		t, isTemplate := n.(*hclsyntax.TemplateExpr)
 		if !isTemplate || !t.IsStringLiteral() {
 			return nil
 		}
 		if v, _ := t.Value(nil); v.Type() == cty.String && v.IsKnown() && strings.EqualFold(strings.TrimSpace(v.AsString()), "empty") {
-			l.errorf(t.Range().Ptr(), "Status \"empty\" is named \"not found\"",
-				"leadsync names the service's validation status \"empty\" (no e-mail found) \"not found\", in the sheets, the terminal and a sheet's where alike: write person.validationStatus == \"not found\".")
-			ok = false
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Status \"empty\" is named \"not found\"",
+				Detail:  "leadsync names the service's validation status \"empty\" (no e-mail found) \"not found\", in the sheets, the terminal and a sheet's where alike: write person.validationStatus == \"not found\".",
+				Subject: t.Range().Ptr()})
 		}
 		return nil
 	})
-	return ok
+	return diags
 }

@@ -4,6 +4,8 @@ import "github.com/spf13/pflag"
 
 // Console is the command line of `leadsync console`.
 type Console struct {
+	// State locates the configuration's variables and the state the
+	// expressions read (--state: a local state file instead).
 	State State
 }
 
@@ -17,10 +19,11 @@ func (fl *ConsoleFlags) Register(fs *pflag.FlagSet) {
 	fl.State.Register(fs)
 }
 
-// ParseConsole checks the command line of console: no arguments.
+// ParseConsole checks the command line of console: no arguments (the
+// expressions come on standard input).
 func ParseConsole(fl ConsoleFlags, args []string) (*Console, error) {
 	if err := noArgs("leadsync console", args); err != nil {
-		return nil, err
+		return nil, &UsageError{Problem: err.Error() + "; it reads expressions from standard input: echo 'local.cities' | leadsync console"}
 	}
 	return &Console{State: fl.State}, nil
 }

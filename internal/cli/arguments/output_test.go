@@ -10,11 +10,3 @@ func TestParseOutput(t *testing.T) {
 		{line: []string{"a", "b"}, err: `leadsync output takes at most 1 argument ([NAME]), got "a" "b"`, usage: true},
 	})
 }
-
-func TestParseConsole(t *testing.T) {
-	checkParse(t, (*ConsoleFlags).Register, ParseConsole, []parseCase[*Console]{
-		{line: nil, want: &Console{}},
-		{line: []string{"--var", "a=b"}, want: &Console{State: State{Vars: Vars{Vars: []string{"a=b"}}}}},
-		{line: []string{"x"}, err: `leadsync console takes no arguments, got "x"`, usage: true},
-	})
-}
