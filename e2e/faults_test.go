@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/leadsync/leadsync/internal/sandbox"
+	"github.com/leadsync/leadsync/internal/testenv"
 )
 
 // faultRow is one row of the fault matrix.
@@ -55,9 +56,7 @@ type faultRow struct {
 // then, with the fault cleared, a second apply completes and repeats no
 // completed call, and a plan has nothing left to do.
 func TestFaultMatrix(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs real processes against a sandbox; skipped with -short")
-	}
+	testenv.SkipIfShort(t, "runs real processes against a sandbox")
 	rows := []faultRow{
 		{
 			name:     "429 storm with Retry-After seconds",
@@ -437,9 +436,7 @@ func checkCharges(t *testing.T, h *harness, row faultRow, ar *applyRun) {
 // quota exhausted" is not retried (it used to be, 7 times, for about a
 // minute): one call, exit 1, the quota hint.
 func TestPlanStopsAtUsedUpQuota(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs real processes against a sandbox; skipped with -short")
-	}
+	testenv.SkipIfShort(t, "runs real processes against a sandbox")
 	h := newHarness(t, sandbox.Options{Seed: 2, Quota: -1, Faults: sandbox.Faults{QuotaAs429: true}}, fmt.Sprintf(faultConfig, "10s"))
 	r := h.run("plan")
 	if r.code != 1 || !strings.Contains(r.stderr+r.stdout, "wait for the next invoicing period") {

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/leadsync/leadsync/internal/sandbox"
+	"github.com/leadsync/leadsync/internal/testenv"
 )
 
 // TestConcurrentApplies starts two applies on one state: the second refuses
@@ -25,9 +26,7 @@ import (
 // runs. A lock left by a killed run names the dead process and the command
 // that removes it.
 func TestConcurrentApplies(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs real processes against a sandbox; skipped with -short")
-	}
+	testenv.SkipIfShort(t, "runs real processes against a sandbox")
 	slow := sandbox.Options{Seed: 12, SearchLatency: [2]time.Duration{300 * time.Millisecond, 400 * time.Millisecond}}
 	lockMsg := func(t *testing.T, r result, pid int) {
 		t.Helper()
@@ -145,9 +144,7 @@ func firstPID(t *testing.T, ar *applyRun) int {
 // unknown outcomes of an earlier run that may cost credits again; on the
 // local state and on PostgreSQL.
 func TestPlanAndShowNameTheRunningApply(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs real processes against a sandbox; skipped with -short")
-	}
+	testenv.SkipIfShort(t, "runs real processes against a sandbox")
 	for _, pg := range []bool{false, true} {
 		name := "local"
 		if pg {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/leadsync/leadsync/internal/sandbox"
+	"github.com/leadsync/leadsync/internal/testenv"
 )
 
 // TestPaceAcrossProcesses: the rate limit belongs to the key, so a process
@@ -20,9 +21,7 @@ import (
 // against a service allowing 1 call per second, start no two calls less
 // than a second apart.
 func TestPaceAcrossProcesses(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs real processes against a sandbox; skipped with -short")
-	}
+	testenv.SkipIfShort(t, "runs real processes against a sandbox")
 	// The spacing is checked where the calls leave the pacers (see
 	// clientStarts); the sandbox, which refuses a second call within half
 	// a second, only says how the calls arrived (see note429).
@@ -120,9 +119,7 @@ func checkSpaced(t *testing.T, starts []time.Time, n int) {
 // alternating between the copies, against a service allowing 1 call per
 // second, start no two calls less than a second apart.
 func TestPaceAcrossTeammates(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs real processes against a sandbox; skipped with -short")
-	}
+	testenv.SkipIfShort(t, "runs real processes against a sandbox")
 	a := newHarness(t, sandbox.Options{Seed: 2, RateLimit: 1, RateWindow: 500 * time.Millisecond}, "")
 	config := fmt.Sprintf(`
 variable "sandbox_url" {

@@ -30,6 +30,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"github.com/leadsync/leadsync/internal/sandbox"
+	"github.com/leadsync/leadsync/internal/testenv"
 )
 
 // faultRetry shortens the retries of a failed write of the state (about
@@ -327,9 +328,7 @@ func checkNothingLost(t *testing.T, h *harness, fault string, at int, ar *applyR
 // late (the write is tried again) or kept in the rescue file and folded
 // in by the next command: see checkNothingLost.
 func TestPGFaultsLoseNothing(t *testing.T) {
-	if testing.Short() {
-		t.Skip("restarts a PostgreSQL cluster of its own; skipped with -short")
-	}
+	testenv.SkipIfShort(t, "restarts a PostgreSQL cluster of its own")
 	c := ownPG(t)
 	seed := faultSeed(t)
 	waitNote := func(w *watchedApply) {
@@ -412,10 +411,7 @@ func ownPG(t *testing.T) *pgCluster {
 	}
 	if c.bindir == "" {
 		const why = "needs the PostgreSQL server binaries (initdb, pg_ctl; Debian: apt-get install postgresql) to run a cluster it may restart"
-		if os.Getenv("CI") == "true" {
-			t.Fatal(why)
-		}
-		t.Skip(why)
+		testenv.Skip(t, why)
 	}
 	dir, err := os.MkdirTemp("", "leadsync-faultpg-")
 	if err != nil {
@@ -429,7 +425,7 @@ func ownPG(t *testing.T) *pgCluster {
 		// as the user postgres.
 		if _, err := user.Lookup("postgres"); err != nil {
 			if out, err := exec.Command("useradd", "--system", "--no-create-home", "postgres").CombinedOutput(); err != nil {
-				t.Skipf("running as root without a user postgres, and useradd failed: %v %s", err, out)
+				testenv.Skipf(t, "running as root without a user postgres, and useradd failed: %v %s", err, out)
 			}
 		}
 		if out, err := exec.Command("chown", "postgres", dir).CombinedOutput(); err != nil {
@@ -547,9 +543,7 @@ func (c *pgCluster) terminate(t *testing.T) {
 // mounting (not root), internal/run's TestApplyOnAFullDiskLosesNothing
 // does the same with an injected write error.
 func TestFullStateFolderLosesNothing(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs real processes on a small file system; skipped with -short")
-	}
+	testenv.SkipIfShort(t, "runs real processes on a small file system")
 	var report []figures
 	for _, at := range moments(faultSeed(t), 3) {
 		t.Run(fmt.Sprintf("full after %d calls", at), func(t *testing.T) {
@@ -558,9 +552,7 @@ func TestFullStateFolderLosesNothing(t *testing.T) {
 			h := newHarness(t, opts, fmt.Sprintf(faultConfig, "60s"))
 			h.env = append(h.env, "LEADSYNC_TEST_WRITE_RETRY="+faultRetry)
 			sdir := filepath.Join(h.dir, ".leadsync")
-			if !mountTmpfs(t, sdir, 256<<10) {
-				t.Skip("cannot mount a small file system here (internal/run's TestApplyOnAFullDiskLosesNothing injects the write error instead)")
-			}
+			testenv.MountTmpfs(t, sdir, 256<<10)
 			var ballast string
 			ar := h.runFaulted(at, gate, func(*watchedApply) { ballast = fill(t, sdir) })
 			if ar.code != 1 || len(ar.summary.Kept) == 0 && !strings.Contains(ar.summary.Stopped, "not sent") {
@@ -582,18 +574,15 @@ func TestFullStateFolderLosesNothing(t *testing.T) {
 // recorded nor kept, and is printed on standard error (the person, the
 // e-mail, its status and domain); the credits are counted all the same.
 func TestNothingWritablePrintsTheAnswers(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs real processes on a small file system; skipped with -short")
-	}
+	testenv.SkipIfShort(t, "runs real processes on a small file system")
 	opts := sandbox.Options{Seed: 21}
 	gate := holdReads(&opts)
 	defer gate.open()
 	h := newHarness(t, opts, fmt.Sprintf(faultConfig, "10s"))
 	h.env = append(h.env, "LEADSYNC_TEST_WRITE_RETRY=10ms")
 	sdir := filepath.Join(h.dir, ".leadsync")
-	if !mountTmpfs(t, sdir, 256<<10) || !mountTmpfs(t, h.cache, 64<<10) {
-		t.Skip("cannot mount a small file system here")
-	}
+	testenv.MountTmpfs(t, sdir, 256<<10)
+	testenv.MountTmpfs(t, h.cache, 64<<10)
 	var ballasts []string
 	enrichments := 0
 	// From a saved plan (planned before the gate holds reads: the plan's
@@ -667,18 +656,14 @@ func TestNothingWritablePrintsTheAnswers(t *testing.T) {
 // TestRescueFileIsPrivate: a rescue file is 0600 in a 0700 folder, names
 // where the state is, and never holds the API key.
 func TestRescueFileIsPrivate(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs real processes on a small file system; skipped with -short")
-	}
+	testenv.SkipIfShort(t, "runs real processes on a small file system")
 	opts := sandbox.Options{Seed: 21}
 	gate := holdReads(&opts)
 	defer gate.open()
 	h := newHarness(t, opts, fmt.Sprintf(faultConfig, "10s"))
 	h.env = append(h.env, "LEADSYNC_TEST_WRITE_RETRY=10ms")
 	sdir := filepath.Join(h.dir, ".leadsync")
-	if !mountTmpfs(t, sdir, 256<<10) {
-		t.Skip("cannot mount a small file system here")
-	}
+	testenv.MountTmpfs(t, sdir, 256<<10)
 	var ballast string
 	w := h.startWatchedApply(h.savedPlan(gate))
 	for ev := range w.events {
