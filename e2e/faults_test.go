@@ -82,6 +82,9 @@ func TestFaultMatrix(t *testing.T) {
 		{
 			name: "429 storm with Retry-After HTTP date",
 			faults: func() sandbox.Faults {
+				// A date on the real clock: leadsync, another process,
+				// reads Retry-After against its own (nothing is asserted
+				// about how long it waited).
 				return sandbox.Faults{Storm429: 4, RetryAfter: time.Now().Add(2 * time.Second).UTC().Format(http.TimeFormat)}
 			},
 			midRun:   true,

@@ -208,6 +208,12 @@ func TestApplyJSONIntoAClosedPipe(t *testing.T) {
 // apply must fetch nothing again (at most rewrite the spreadsheet).
 func TestKillWhileSaving(t *testing.T) {
 	testenv.SkipIfShort(t, "kills real processes")
+	// A real clock is the point: the kill must land somewhere inside the
+	// save (the fold, the state file, the spreadsheet), which has no event
+	// to wait for from outside the process; the delays only spread the
+	// moments. Nothing is asserted about when the kill landed: every
+	// moment, a loaded machine's included, must leave a state that loads
+	// with every result, so the test holds whatever the machine's speed.
 	for i, delay := range []time.Duration{0, time.Millisecond, 5 * time.Millisecond} {
 		h := newHarness(t, sandbox.Options{Seed: 9, RateLimit: 20, RateWindow: time.Second / 20, NoLatency: true}, killConfig)
 		s := h.startApply()

@@ -101,6 +101,15 @@ func note429(t *testing.T, st sandbox.Stats) {
 
 // checkSpaced fails unless there are at least n starts, each at least a
 // second after the one before (less the log's millisecond rounding).
+//
+// A real clock is the point here, not a shortcut: the rate limit is the
+// service's, in seconds of real time, and the processes share it through
+// the pace file (or the database), which holds wall-clock times, so no
+// clock of the test can stand in for theirs. The check is a lower bound
+// taken where each process's own pacer lets a call go: a loaded machine can
+// only make the gaps longer, never shorter, so it stays green with both
+// cores busy (the arrival times at the sandbox, which a busy machine does
+// move, are only logged: see note429).
 func checkSpaced(t *testing.T, starts []time.Time, n int) {
 	t.Helper()
 	if len(starts) < n {
