@@ -54,6 +54,7 @@ enrich "all" {
 
 func TestBudgetHeldByTwoProcesses(t *testing.T) {
 	testenv.SkipIfShort(t, "runs real processes")
+	t.Parallel()
 	for _, be := range []string{"local", "pg"} {
 		t.Run(be, func(t *testing.T) {
 			h := newHarness(t, sandbox.Options{
@@ -154,6 +155,7 @@ func budgetSpent(t *testing.T, h *harness) int {
 // sandbox charged, on the local backend (ledger.json) and on PostgreSQL.
 func TestBudgetOfAKilledApply(t *testing.T) {
 	testenv.SkipIfShort(t, "runs real processes")
+	t.Parallel()
 	for _, be := range []string{"local", "pg"} {
 		t.Run(be, func(t *testing.T) {
 			h := newHarness(t, sandbox.Options{Seed: 9}, "")

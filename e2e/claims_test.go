@@ -158,6 +158,7 @@ func (h *harness) enrichCounts() map[string]int {
 // two add up to the people; afterwards neither has anything to do.
 func TestClaimsEnrichedOnceAcrossWorkspacesAtOnce(t *testing.T) {
 	testenv.SkipIfShort(t, "runs real processes")
+	t.Parallel()
 	seed := claimsSeed(t)
 	for _, be := range []string{"local", "pg"} {
 		t.Run(be, func(t *testing.T) {
@@ -263,6 +264,7 @@ func claimRace(t *testing.T, h *harness, g *answerGate) (dach, uk *applyStream) 
 // copies it once dach has recorded it: one enrich call in all.
 func TestClaimsPersonCopiedOnceRecorded(t *testing.T) {
 	testenv.SkipIfShort(t, "runs real processes")
+	t.Parallel()
 	for _, be := range []string{"local", "pg"} {
 		t.Run(be, func(t *testing.T) {
 			h, g := claimsHarness(t, be, true)
@@ -295,6 +297,7 @@ func TestClaimsPersonCopiedOnceRecorded(t *testing.T) {
 // enrichment instead of paying a third time.
 func TestClaimsOfAKilledApply(t *testing.T) {
 	testenv.SkipIfShort(t, "runs real processes")
+	t.Parallel()
 	for _, be := range []string{"local", "pg"} {
 		t.Run(be, func(t *testing.T) {
 			h, g := claimsHarness(t, be, true)
@@ -337,6 +340,7 @@ func TestClaimsOfAKilledApply(t *testing.T) {
 // summary says the one it paid for.
 func TestClaimsOfAKilledApplyBlockNobodyAfter(t *testing.T) {
 	testenv.SkipIfShort(t, "runs real processes")
+	t.Parallel()
 	for _, be := range []string{"local", "pg"} {
 		t.Run(be, func(t *testing.T) {
 			h, g := claimsHarness(t, be, true)

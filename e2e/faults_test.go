@@ -57,6 +57,7 @@ type faultRow struct {
 // completed call, and a plan has nothing left to do.
 func TestFaultMatrix(t *testing.T) {
 	testenv.SkipIfShort(t, "runs real processes against a sandbox")
+	t.Parallel()
 	rows := []faultRow{
 		{
 			name:     "429 storm with Retry-After seconds",
@@ -440,6 +441,7 @@ func checkCharges(t *testing.T, h *harness, row faultRow, ar *applyRun) {
 // minute): one call, exit 1, the quota hint.
 func TestPlanStopsAtUsedUpQuota(t *testing.T) {
 	testenv.SkipIfShort(t, "runs real processes against a sandbox")
+	t.Parallel()
 	h := newHarness(t, sandbox.Options{Seed: 2, Quota: -1, Faults: sandbox.Faults{QuotaAs429: true}}, fmt.Sprintf(faultConfig, "10s"))
 	r := h.run("plan")
 	if r.code != 1 || !strings.Contains(r.stderr+r.stdout, "wait for the next invoicing period") {

@@ -56,6 +56,7 @@ export "out" {
 // killed (the one case the service may have charged without our knowing).
 func TestKillAnywhere(t *testing.T) {
 	testenv.SkipIfShort(t, "kills real processes")
+	t.Parallel()
 	t.Run("local", func(t *testing.T) { killAnywhere(t, false) })
 	// The same on the pg backend: there the lock goes with the killed
 	// process's connection, so every next apply must start at once.
@@ -170,6 +171,7 @@ func killAnywhere(t *testing.T, onPG bool) {
 // run stops like a first Ctrl-C, saves state and unlocks.
 func TestApplyJSONIntoAClosedPipe(t *testing.T) {
 	testenv.SkipIfShort(t, "runs a real process")
+	t.Parallel()
 	h := newHarness(t, sandbox.Options{Seed: 7, RateLimit: 20, RateWindow: time.Second / 20,
 		SearchLatency: [2]time.Duration{20 * time.Millisecond, 60 * time.Millisecond}}, killConfig)
 	// Not startApply: the test closes the pipe itself.
@@ -208,6 +210,7 @@ func TestApplyJSONIntoAClosedPipe(t *testing.T) {
 // apply must fetch nothing again (at most rewrite the spreadsheet).
 func TestKillWhileSaving(t *testing.T) {
 	testenv.SkipIfShort(t, "kills real processes")
+	t.Parallel()
 	// A real clock is the point: the kill must land somewhere inside the
 	// save (the fold, the state file, the spreadsheet), which has no event
 	// to wait for from outside the process; the delays only spread the

@@ -27,6 +27,7 @@ import (
 // that removes it.
 func TestConcurrentApplies(t *testing.T) {
 	testenv.SkipIfShort(t, "runs real processes against a sandbox")
+	t.Parallel()
 	slow := sandbox.Options{Seed: 12, SearchLatency: [2]time.Duration{300 * time.Millisecond, 400 * time.Millisecond}}
 	lockMsg := func(t *testing.T, r result, pid int) {
 		t.Helper()
@@ -145,6 +146,7 @@ func firstPID(t *testing.T, ar *applyRun) int {
 // local state and on PostgreSQL.
 func TestPlanAndShowNameTheRunningApply(t *testing.T) {
 	testenv.SkipIfShort(t, "runs real processes against a sandbox")
+	t.Parallel()
 	for _, pg := range []bool{false, true} {
 		name := "local"
 		if pg {

@@ -22,6 +22,7 @@ import (
 // than a second apart.
 func TestPaceAcrossProcesses(t *testing.T) {
 	testenv.SkipIfShort(t, "runs real processes against a sandbox")
+	t.Parallel()
 	// The spacing is checked where the calls leave the pacers (see
 	// clientStarts); the sandbox, which refuses a second call within half
 	// a second, only says how the calls arrived (see note429).
@@ -129,6 +130,7 @@ func checkSpaced(t *testing.T, starts []time.Time, n int) {
 // second, start no two calls less than a second apart.
 func TestPaceAcrossTeammates(t *testing.T) {
 	testenv.SkipIfShort(t, "runs real processes against a sandbox")
+	t.Parallel()
 	a := newHarness(t, sandbox.Options{Seed: 2, RateLimit: 1, RateWindow: 500 * time.Millisecond}, "")
 	config := fmt.Sprintf(`
 variable "sandbox_url" {

@@ -27,6 +27,7 @@ import (
 // the pages are legible. LEADSYNC_RENDER_DIR=<dir> keeps the PDF and PNGs
 // there to look at.
 func TestQuickstartWorkbook(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	src, err := os.ReadFile(repoFile("examples", "quickstart", "main.leads.hcl"))
 	if err != nil {

@@ -91,6 +91,7 @@ func envKeyConfig() string {
 // the debug log shows requests and timings with the key redacted.
 func TestSecretsNeverWritten(t *testing.T) {
 	testenv.SkipIfShort(t, "runs real processes against a sandbox")
+	t.Parallel()
 	for _, tc := range []struct {
 		name   string
 		config string
@@ -218,6 +219,7 @@ func TestSecretsInErrors(t *testing.T) {
 // the command.
 func TestPGConnStrNeverPrinted(t *testing.T) {
 	testenv.SkipIfShort(t, "runs real processes")
+	t.Parallel()
 	h := newProject(t, "leadsync {\n  backend \"pg\" {}\n}\napi {\n  sandbox = true\n}\nsearch \"a\" {\n  keywords = \"CTO\"\n}\n")
 	env := h.env
 	for _, cs := range []string{

@@ -19,6 +19,7 @@ import (
 // the plan once its search has run. Then it applies, and the next plan
 // counts what the apply spent against the budget.
 func TestSpendExample(t *testing.T) {
+	t.Parallel()
 	src := repoFile("examples", "spend")
 	dir := t.TempDir()
 	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {

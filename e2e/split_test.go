@@ -41,6 +41,7 @@ search "eng" {
 // sandbox says match.
 func TestKillSplitAnywhere(t *testing.T) {
 	testenv.SkipIfShort(t, "kills real processes")
+	t.Parallel()
 	h := newHarness(t, sandbox.Options{
 		Seed: 7, RateLimit: 20, RateWindow: time.Second / 20,
 		SearchLatency: [2]time.Duration{20 * time.Millisecond, 80 * time.Millisecond},

@@ -62,6 +62,7 @@ enrich "all" {
 // force-unlock, and repeats no completed call.
 func TestTeamSharesState(t *testing.T) {
 	testenv.SkipIfShort(t, "runs real processes")
+	t.Parallel()
 	a := newHarness(t, sandbox.Options{
 		Seed: 11, RateLimit: 20, RateWindow: time.Second / 20,
 		SearchLatency: [2]time.Duration{20 * time.Millisecond, 80 * time.Millisecond},
@@ -202,6 +203,7 @@ func TestTeamSharesState(t *testing.T) {
 // plans "No changes" against pg.
 func TestStatePushThenNoChanges(t *testing.T) {
 	testenv.SkipIfShort(t, "runs real processes")
+	t.Parallel()
 	h := newHarness(t, sandbox.Options{Seed: 5, RateLimit: 50, RateWindow: time.Second / 50, NoLatency: true}, "")
 	schema := h.usePG()
 	cfg := teamConfig(schema, "Berlin", "Hamburg")
@@ -286,6 +288,7 @@ func TestStatePushThenNoChanges(t *testing.T) {
 // person leaves it.
 func TestTeamExportsFollowSharedState(t *testing.T) {
 	testenv.SkipIfShort(t, "runs real processes")
+	t.Parallel()
 	for _, backend := range []string{"local", "pg"} {
 		t.Run(backend, func(t *testing.T) { exportsFollowSharedState(t, backend) })
 	}
