@@ -8,6 +8,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/person"
 )
 
 // fixedResults is a service whose searches return as many people as
@@ -17,10 +18,10 @@ type fixedResults map[string]int
 
 func (f fixedResults) Search(_ context.Context, _ api.Generation, req api.SearchRequest) (*api.SearchResult, error) {
 	kw, _ := req.Params["keywords"].(string)
-	leads := make([]api.Lead, f[kw])
+	leads := make([]person.Lead, f[kw])
 	for i := range leads {
 		id := fmt.Sprintf("%s-%d", kw, i)
-		leads[i] = api.Lead{FullName: "Person " + id, PageName: id, NetworkID: id}
+		leads[i] = person.Lead{FullName: "Person " + id, PageName: id, NetworkID: id}
 	}
 	return &api.SearchResult{Leads: leads}, nil
 }
@@ -28,10 +29,10 @@ func (fixedResults) Billing(context.Context) (*api.Usage, error) {
 	return &api.Usage{RemainingRequests: 10000, InvoicingStartDate: "2026-01-01"}, nil
 }
 func (fixedResults) Fields(context.Context) ([]api.Field, error) { return nil, fmt.Errorf("unused") }
-func (fixedResults) Page(context.Context, api.Generation, api.PageRequest) (*api.Profile, error) {
+func (fixedResults) Page(context.Context, api.Generation, api.PageRequest) (*person.Profile, error) {
 	return nil, fmt.Errorf("unused")
 }
-func (fixedResults) Enrich(context.Context, api.PageRequest) (*api.EnrichedProfile, error) {
+func (fixedResults) Enrich(context.Context, api.PageRequest) (*person.EnrichedProfile, error) {
 	return nil, fmt.Errorf("unused")
 }
 

@@ -4,6 +4,7 @@
 // flat Config, every address they declare prefixed with their module path;
 // moved blocks (moved.go) are checked here and resolved against a state by
 // plan (MoveSet). It makes no calls and imports only catalog, api (types),
+// person (the table of person fields: columns, labels, where),
 // the leaves textfmt, address (the grammar of addresses) and exportformat
 // (the extensions an export path may end in, and the files of each
 // format's layout; never export itself), and

@@ -27,8 +27,6 @@ type Options struct {
 	Service api.Service
 	// Now is the clock; time.Now when nil.
 	Now func() time.Time
-	// Parallelism bounds the calls in flight; Config.API.Parallelism when 0.
-	Parallelism int
 	// Stop, when closed, makes the run start no further call and finish the
 	// ones in flight (the first Ctrl-C). Cancelling the context aborts the
 	// calls in flight too (the second).
@@ -335,10 +333,10 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 	if r.cpe <= 0 {
 		r.cpe = 1
 	}
-	par := opts.Parallelism
-	if par <= 0 {
-		par = opts.Config.API.Parallelism
-	}
+	// The calls in flight are bounded by api.parallelism, the one value
+	// the pacer, the HTTP pool and the plan read too (apply --parallelism
+	// sets it).
+	par := opts.Config.API.Parallelism
 	if par <= 0 {
 		par = 1
 	}

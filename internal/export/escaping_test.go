@@ -10,6 +10,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -35,17 +36,17 @@ func hostileSource(path string) (*config.Config, *state.State) {
 	for i, c := range formulaStarts {
 		id := fmt.Sprintf("n-%d", i)
 		v := func(what string) string { return c + what + "(A1)" }
-		p := person(id, api.Lead{FirstName: v("first"), LastName: v("last"), FullName: v("full"), Title: v("title"),
+		p := testPerson(id, person.Lead{FirstName: v("first"), LastName: v("last"), FullName: v("full"), Title: v("title"),
 			Company: v("company"), Location: v("location"), NetworkID: id, PageName: "page" + id}, addr)
-		p.Profile = &api.Profile{FullName: v("full"), NetworkURL: v("profile"), Description: v("description")}
-		p.Enrichment = &state.Enrichment{EnrichedAt: t1, By: "enrich.x", Result: api.EnrichedProfile{
+		p.Profile = &person.Profile{FullName: v("full"), NetworkURL: v("profile"), Description: v("description")}
+		p.Enrichment = &state.Enrichment{EnrichedAt: t1, By: "enrich.x", Result: person.EnrichedProfile{
 			Email: "a@b.example", ValidationStatus: v("status"), CompanyDomain: v("domain"), ProfileImgURL: v("photo"),
 		}}
 		st.People[id] = p
 		rec.LeadIDs = append(rec.LeadIDs, id)
 	}
-	quoted := person("n-q", api.Lead{FullName: "Quote", NetworkID: "n-q", PageName: "q"}, addr)
-	quoted.Profile = &api.Profile{FullName: "Quote", NetworkURL: `https://evil.example/x")&cmd("`}
+	quoted := testPerson("n-q", person.Lead{FullName: "Quote", NetworkID: "n-q", PageName: "q"}, addr)
+	quoted.Profile = &person.Profile{FullName: "Quote", NetworkURL: `https://evil.example/x")&cmd("`}
 	st.People["n-q"] = quoted
 	rec.LeadIDs = append(rec.LeadIDs, "n-q")
 	rec.ResultCount = len(rec.LeadIDs)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/address"
 	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/textfmt"
 )
@@ -384,14 +385,14 @@ func (j *job) statusCounts() []statusCount {
 		}
 	}
 	out := []statusCount{
-		{api.StatusValid, counts[api.StatusValid]},
-		{api.StatusCatchAll, counts[api.StatusCatchAll]},
+		{person.StatusValid, counts[person.StatusValid]},
+		{person.StatusCatchAll, counts[person.StatusCatchAll]},
 		{NotFound, counts[NotFound]},
 	}
 	var other []string
 	for k := range counts {
 		switch k {
-		case api.StatusValid, api.StatusCatchAll, NotFound, notEnriched:
+		case person.StatusValid, person.StatusCatchAll, NotFound, notEnriched:
 		default:
 			other = append(other, k)
 		}

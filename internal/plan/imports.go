@@ -2,13 +2,12 @@ package plan
 
 import (
 	"fmt"
+	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/person"
+	"github.com/leadsync/leadsync/internal/state"
 	"maps"
 	"strings"
 	"time"
-
-	"github.com/leadsync/leadsync/internal/api"
-	"github.com/leadsync/leadsync/internal/config"
-	"github.com/leadsync/leadsync/internal/state"
 )
 
 // Import, the action of an import block whose file is new or changed: its
@@ -166,7 +165,7 @@ func (v *env) importExcluded(p *state.Person) bool {
 		return false
 	}
 	q := *p
-	q.Enrichment = &state.Enrichment{Result: api.EnrichedProfile{Email: pe.email, CompanyDomain: pe.domain}}
+	q.Enrichment = &state.Enrichment{Result: person.EnrichedProfile{Email: pe.email, CompanyDomain: pe.domain}}
 	return v.excludedBy(&q) != nil
 }
 

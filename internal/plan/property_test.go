@@ -13,6 +13,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -151,7 +152,7 @@ func randomWorld(rng *rand.Rand) (*fixture, Options) {
 	f.cfg.API.MaxCredits = 1 << 30
 	f.cfg.API.CreditsPerEnrich = 1 + rng.IntN(3)
 	pool := 20 + rng.IntN(60)
-	person := func() string { return fmt.Sprintf("%d.p", rng.IntN(pool)) }
+	personID := func() string { return fmt.Sprintf("%d.p", rng.IntN(pool)) }
 	pick := func(xs ...int) int { return xs[rng.IntN(len(xs))] }
 	durs := []time.Duration{0, 5 * day, 30 * day}
 
@@ -180,7 +181,7 @@ func randomWorld(rng *rand.Rand) (*fixture, Options) {
 	}
 
 	// State: people known to the searches that ran.
-	leadOf := func(id string) api.Lead {
+	leadOf := func(id string) person.Lead {
 		l := lead(id)
 		if rng.IntN(3) == 0 {
 			l.Company = ""
@@ -189,9 +190,9 @@ func randomWorld(rng *rand.Rand) (*fixture, Options) {
 	}
 	runSearch := func(addr string, req api.SearchRequest, mr int, at time.Time) {
 		n := rng.IntN(30)
-		leads := make([]api.Lead, n)
+		leads := make([]person.Lead, n)
 		for i := range leads {
-			leads[i] = leadOf(person())
+			leads[i] = leadOf(personID())
 		}
 		body, _ := json.Marshal(req)
 		f.apply(state.Event{At: at, Kind: state.EventSearch, Address: addr, Search: &state.SearchEvent{
@@ -343,14 +344,14 @@ func randomTrackRead(rng *rand.Rand, st *state.State, addr, id string, at time.T
 	case 0:
 		te.Gone = true
 	case 1:
-		te.Profile = &api.Profile{Private: true}
+		te.Profile = &person.Profile{Private: true}
 	case 2, 3:
 		company = fmt.Sprintf("Moved Co %d", rng.IntN(1000))
 	case 4:
 		title = "VP " + title
 	}
 	if !te.Gone && te.Profile == nil {
-		te.Profile = &api.Profile{FullName: p.Lead.FullName, CurrentPosition: []api.Position{{JobTitle: title, Company: company}}}
+		te.Profile = &person.Profile{FullName: p.Lead.FullName, CurrentPosition: []person.Position{{JobTitle: title, Company: company}}}
 	}
 	return state.Event{At: at, Kind: state.EventTrack, Address: addr, Track: te}
 }
@@ -409,7 +410,7 @@ func (w *truth) of(id string) *truthJob {
 }
 
 // lead returns the lead of id a search of this apply finds.
-func (w *truth) lead(id string) api.Lead {
+func (w *truth) lead(id string) person.Lead {
 	l, j := lead(id), w.of(id)
 	l.Title, l.Company = j.title, j.company
 	return l
@@ -423,9 +424,9 @@ func (w *truth) read(addr, id string, at time.Time) state.Event {
 	case j.gone:
 		te.Gone = true
 	case j.private:
-		te.Profile = &api.Profile{Private: true}
+		te.Profile = &person.Profile{Private: true}
 	default:
-		te.Profile = &api.Profile{FullName: "P " + id, CurrentPosition: []api.Position{{JobTitle: j.title, Company: j.company}}}
+		te.Profile = &person.Profile{FullName: "P " + id, CurrentPosition: []person.Position{{JobTitle: j.title, Company: j.company}}}
 	}
 	return state.Event{At: at, Kind: state.EventTrack, Address: addr, Track: te}
 }
@@ -492,7 +493,7 @@ func simulateApply(rng *rand.Rand, f *fixture, p *Plan) (map[string]int, bool, m
 			j := world.of(pp.ID)
 			f.apply(state.Event{At: at, Kind: state.EventEnrich, Address: claims[id], Enrich: &state.EnrichEvent{
 				PersonID: id, Credits: f.cfg.API.CreditsPerEnrich,
-				Result: api.EnrichedProfile{NetworkID: pp.Lead.NetworkID, PageName: pp.Lead.PageName, FullName: pp.Lead.FullName,
+				Result: person.EnrichedProfile{NetworkID: pp.Lead.NetworkID, PageName: pp.Lead.PageName, FullName: pp.Lead.FullName,
 					Title: j.title, Company: j.company, Email: pp.ID + "@example.com"},
 			}})
 		}
@@ -615,7 +616,7 @@ func simulateApply(rng *rand.Rand, f *fixture, p *Plan) (map[string]int, bool, m
 			if rng.IntN(2) == 0 {
 				n = rng.IntN(40)
 			}
-			leads := make([]api.Lead, n)
+			leads := make([]person.Lead, n)
 			for i := range leads {
 				var id string
 				if rng.IntN(2) == 0 {
@@ -669,7 +670,7 @@ func readProfile(f *fixture, world *truth, addr string, at time.Time) {
 		id := strings.TrimPrefix(pr.PageName, "page-")
 		j := world.of(id)
 		body, _ := json.Marshal(pr.Request)
-		prof := api.Profile{FullName: "P " + id, Private: j.private, CurrentPosition: []api.Position{{JobTitle: j.title, Company: j.company}}}
+		prof := person.Profile{FullName: "P " + id, Private: j.private, CurrentPosition: []person.Position{{JobTitle: j.title, Company: j.company}}}
 		if j.private {
 			prof.CurrentPosition = nil
 		}
@@ -755,7 +756,7 @@ func simulateSplitN(rng *rand.Rand, f *fixture, s *config.Search, at *time.Time,
 			if rng.IntN(2) == 0 {
 				n = api.MaxResults
 			}
-			leads := make([]api.Lead, n)
+			leads := make([]person.Lead, n)
 			for i := range leads {
 				leads[i] = lead(fmt.Sprintf("%d.s", rng.IntN(2000)))
 				if f.truth != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/listfile"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -24,7 +25,7 @@ func (f *fixture) track(name string, every time.Duration, from ...string) *confi
 func (f *fixture) trackRead(addr, id string, at time.Time, title, company string, gone bool) {
 	te := &state.TrackEvent{PersonID: id, Generation: api.Gen1, Request: []byte(`{"pageName":"x"}`), Gone: gone}
 	if !gone {
-		te.Profile = &api.Profile{CurrentPosition: []api.Position{{JobTitle: title, Company: company}}}
+		te.Profile = &person.Profile{CurrentPosition: []person.Position{{JobTitle: title, Company: company}}}
 	}
 	f.apply(state.Event{At: at, Kind: state.EventTrack, Address: addr, Track: te})
 }
@@ -357,7 +358,7 @@ func TestRefreshOnRerunUnderAFullLimit(t *testing.T) {
 	}
 	// The rerun: every one of them at a new company.
 	body, _ := json.Marshal(s.Request)
-	leads := make([]api.Lead, 0, 3)
+	leads := make([]person.Lead, 0, 3)
 	for _, id := range ids(1, 3) {
 		l := lead(id)
 		l.Company = "Moved " + id

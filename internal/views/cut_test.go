@@ -9,6 +9,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/engine"
+	"github.com/leadsync/leadsync/internal/person"
 )
 
 func TestServiceText(t *testing.T) {
@@ -34,7 +35,7 @@ func TestHugeNameIsCutInProgressLines(t *testing.T) {
 	call := engine.Call{Seq: 1, Kind: engine.CallEnrich, Address: "enrich.c", Person: "1.a", Page: "x", Label: huge}
 	p.Start(nil, 1, 1)
 	p.CallStart(call)
-	p.CallDone(call, engine.CallResult{Duration: time.Second, Credits: 1, Status: api.StatusValid})
+	p.CallDone(call, engine.CallResult{Duration: time.Second, Credits: 1, Status: person.StatusValid})
 	p.Summary(&engine.Summary{Calls: 1, Failures: []engine.Failure{{Address: "enrich.c", Kind: engine.CallEnrich, Name: huge, Err: &api.Error{Op: "enrich", Kind: api.KindServer, Status: 500}}}})
 	for _, line := range strings.Split(b.String(), "\n") {
 		if n := utf8.RuneCountInString(line); n > 300 {

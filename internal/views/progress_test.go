@@ -10,6 +10,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/engine"
+	"github.com/leadsync/leadsync/internal/person"
 )
 
 // fakeClock advances by step on every reading.
@@ -40,7 +41,7 @@ func playRun(p engine.Progress) {
 	if wp, ok := p.(engine.WaitProgress); ok {
 		wp.Waiting(e1, 4*time.Second, "rate limited (429)")
 	}
-	p.CallDone(e1, engine.CallResult{Duration: time.Second, Credits: 1, Status: api.StatusValid})
+	p.CallDone(e1, engine.CallResult{Duration: time.Second, Credits: 1, Status: person.StatusValid})
 	p.CallError(e2, &api.Error{Op: "enrich", Kind: api.KindServer, Status: 500, Message: "boom"})
 	p.Summary(&engine.Summary{
 		CallsPlannedMax: 4, CreditsPlannedMax: 2, Calls: 4, Credits: 1, CreditsUnknown: 1, Succeeded: 3,
@@ -49,7 +50,7 @@ func playRun(p engine.Progress) {
 			{Address: `search.cto["Berlin"]`, Results: 12, Kept: 12, First: true},
 			{Address: "search.eng", Results: 300, Kept: 100, Added: 7, Removed: 2, Capped: true},
 		},
-		Enriched: 1, ByStatus: map[string]int{api.StatusValid: 1},
+		Enriched: 1, ByStatus: map[string]int{person.StatusValid: 1},
 		Duration: 9 * time.Second,
 	})
 }

@@ -2,16 +2,15 @@ package views
 
 import (
 	"fmt"
+	"github.com/leadsync/leadsync/internal/person"
+	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/textfmt"
 	"io"
 	"maps"
 	"slices"
 	"sort"
 	"strings"
 	"time"
-
-	"github.com/leadsync/leadsync/internal/api"
-	"github.com/leadsync/leadsync/internal/state"
-	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
 // StateKind is what the state holds at addr: "search", "profile",
@@ -205,17 +204,17 @@ func personLine(p *state.Person) string {
 
 // leadShowOrder are the lead fields state show names first, in the order
 // a person reads them; the other lead fields of the table of person
-// fields (api.PersonFields) follow, so that a new one shows too.
+// fields (person.PersonFields) follow, so that a new one shows too.
 var leadShowOrder = []string{"fullName", "firstName", "lastName", "title", "previousTitle", "company", "location", "networkId", "pageName"}
 
-// leadShowFields are the rows of api.LeadFields in the order state show
+// leadShowFields are the rows of person.LeadFields in the order state show
 // names them.
-var leadShowFields = func() []*api.PersonField {
+var leadShowFields = func() []*person.PersonField {
 	rank := map[string]int{}
 	for i, k := range leadShowOrder {
 		rank[k] = i + 1
 	}
-	out := append([]*api.PersonField(nil), api.LeadFields...)
+	out := append([]*person.PersonField(nil), person.LeadFields...)
 	sort.SliceStable(out, func(i, j int) bool {
 		ri, rj := rank[out[i].Key], rank[out[j].Key]
 		return ri != 0 && (rj == 0 || ri < rj)
@@ -241,7 +240,7 @@ func writePerson(w *lineWriter, p *state.Person, now time.Time) {
 		w.kv("    ", "by", e.By)
 		// What only an enrichment says that a sheet shows (email, ...):
 		// its lead fields are the person's above.
-		for _, f := range api.EnrichedFields {
+		for _, f := range person.EnrichedFields {
 			if f.Column != "" && f.Lead == nil && f.Enriched != nil {
 				v := *f.Enriched(&r)
 				if f.Key == "email" && v != "" {

@@ -14,6 +14,7 @@ import (
 	"github.com/leadsync/leadsync/internal/engine"
 	"github.com/leadsync/leadsync/internal/export"
 	"github.com/leadsync/leadsync/internal/golden"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/run"
 )
 
@@ -27,7 +28,7 @@ func TestApplySummaryEndings(t *testing.T) {
 	base := func() *engine.Summary {
 		return &engine.Summary{CallsPlannedMax: 22, CreditsPlannedMax: 19, Calls: 3, Credits: 1, Succeeded: 3,
 			Searches: []engine.SearchOutcome{{Address: `search.eng["Hamburg"]`, Results: 200, Kept: 6, Added: 6, First: true}},
-			Enriched: 1, ByStatus: map[string]int{api.StatusValid: 1}, Duration: 2 * time.Second}
+			Enriched: 1, ByStatus: map[string]int{person.StatusValid: 1}, Duration: 2 * time.Second}
 	}
 	diskFull := errors.New("cannot write /work/.leadsync/state.json.journal: no space left on device")
 	recordErr := fmt.Errorf("%w: %v", engine.ErrJournal, diskFull)
@@ -58,7 +59,7 @@ func TestApplySummaryEndings(t *testing.T) {
 			name: "kept",
 			sum: func(s *engine.Summary) {
 				s.Calls, s.Succeeded, s.Credits, s.Enriched = 5, 5, 2, 2
-				s.ByStatus = map[string]int{api.StatusValid: 2}
+				s.ByStatus = map[string]int{person.StatusValid: 2}
 				s.Kept = []engine.Call{enrich, search}
 				s.KeptIn = "/home/ann/.cache/leadsync/rescue/0a1b2c3d.run-1.rescue"
 				s.Stopped = "the state could not be written (" + diskFull.Error() + "): the results since are kept in " + s.KeptIn +
