@@ -420,7 +420,7 @@ func (c *Client) call(ctx context.Context, op string, gen Generation, method, pa
 			c.obs.Waiting(op, d, "rate limit")
 		}
 		announced = false
-		release, err := c.pacer.Wait(waitCtx)
+		tk, err := c.pacer.Take(waitCtx)
 		if err != nil {
 			if gateClosed(gate) && ctx.Err() == nil {
 				return stoppedBeforeSend(op, gen, attempt, last)
@@ -428,14 +428,18 @@ func (c *Client) call(ctx context.Context, op string, gen Generation, method, pa
 			return &Error{Op: op, Gen: gen, Kind: KindCanceled, Attempts: attempt - 1, Message: "canceled while waiting for the rate limit", Err: err}
 		}
 		if gateClosed(gate) {
-			release()
+			tk.Release()
 			return stoppedBeforeSend(op, gen, attempt, last)
 		}
+		// The start hook may wait (for the state to be written): no other
+		// call starts until this one departs, and the next one a gap
+		// after it, so a stall never sends the calls behind it together.
 		if err := Started(ctx); err != nil {
-			release()
+			tk.Release()
 			return &Error{Op: op, Gen: gen, Kind: KindNotSent, Attempts: attempt - 1, Err: err, sent: last != nil && last.MaybeCharged()}
 		}
-		e := c.send(ctx, op, gen, method, path, u, body, out, check, attempt, release)
+		tk.Depart()
+		e := c.send(ctx, op, gen, method, path, u, body, out, check, attempt, tk.Release)
 		if e == nil {
 			return nil
 		}

@@ -7,10 +7,12 @@ import (
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/leadsync/leadsync/internal/listfile"
 	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
-	"github.com/zclconf/go-cty/cty"
 )
 
 // Import is an import block: people adopted from a list another tool
@@ -70,7 +72,7 @@ func (l *loader) declareImports(blocks hcl.Blocks) {
 			l.skip[b] = true
 			continue
 		}
-		l.blocks["import."+b.Labels[0]] = &blockInfo{kind: "import", name: b.Labels[0], rng: b.DefRange, keys: map[string]bool{}, expanded: true}
+		l.blocks[string(kind.Import)+"."+b.Labels[0]] = &blockInfo{kind: string(kind.Import), name: b.Labels[0], rng: b.DefRange, keys: map[string]bool{}, expanded: true}
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/engine"
+	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/plan"
 	"github.com/leadsync/leadsync/internal/state"
@@ -283,7 +284,7 @@ func TestRunMakesThePlannedCallsAndRecordsThemFirst(t *testing.T) {
 	// Seq is given at dispatch (sends themselves race, as they should).
 	maxSource, minEnrich := 0, 1<<30
 	for _, c := range prog.starts {
-		if c.Kind == engine.CallEnrich {
+		if c.Kind == kind.Enrich {
 			minEnrich = min(minEnrich, c.Seq)
 		} else {
 			maxSource = max(maxSource, c.Seq)

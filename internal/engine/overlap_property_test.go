@@ -14,6 +14,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/plan"
 	"github.com/leadsync/leadsync/internal/state"
@@ -208,7 +209,7 @@ func TestOverlappingBlocksProperty(t *testing.T) {
 			for addr, ids := range got {
 				total += len(ids)
 				c := p.Change(addr)
-				if c == nil || c.Kind != plan.KindEnrich {
+				if c == nil || c.Kind != kind.Enrich {
 					t.Errorf("%s: %s enriched %d people, and the plan has no change for it", where, addr, len(ids))
 					continue
 				}

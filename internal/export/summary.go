@@ -8,6 +8,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/address"
 	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/textfmt"
@@ -122,11 +123,11 @@ func (j *job) sources() (searches, profiles, imports []string) {
 			}
 			seen[src] = true
 			switch {
-			case address.Kind(src) == "profile":
+			case address.Kind(src) == kind.Profile:
 				profiles = append(profiles, src)
 			case state.IsImport(src):
 				imports = append(imports, src)
-			case address.Kind(src) == "search":
+			case address.Kind(src) == kind.Search:
 				searches = append(searches, src)
 			}
 		}

@@ -1,14 +1,16 @@
 package plan
 
 import (
-	"github.com/leadsync/leadsync/internal/config"
-	"github.com/leadsync/leadsync/internal/listfile"
-	"github.com/leadsync/leadsync/internal/person"
-	"github.com/leadsync/leadsync/internal/state"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/kind"
+	"github.com/leadsync/leadsync/internal/listfile"
+	"github.com/leadsync/leadsync/internal/person"
+	"github.com/leadsync/leadsync/internal/state"
 )
 
 // importBlock declares an import whose file names these people: lead
@@ -107,7 +109,7 @@ func TestImportPlan(t *testing.T) {
 		}
 		f.cfg.Imports = nil
 		p = f.build(t, f.opts())
-		if c := p.Change("import.crm"); c == nil || c.Action != Forget || c.Kind != KindImport {
+		if c := p.Change("import.crm"); c == nil || c.Action != Forget || c.Kind != kind.Import {
 			t.Errorf("removed: %+v", c)
 		}
 	})

@@ -14,6 +14,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 )
@@ -444,7 +445,7 @@ func comparePlans(t *testing.T, seed int, what string, a, b *Plan, mapAddr func(
 	}
 	for _, c := range a.Changes {
 		addr := mapAddr(c.Address)
-		if c.Kind == KindExport || c.Kind == KindPeople {
+		if c.Kind == kind.Export || c.Kind == kind.People {
 			addr = c.Address
 		}
 		d := got[key{addr, c.Action}]

@@ -13,6 +13,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 )
@@ -55,6 +56,10 @@ func TestPlanNeverUnderstates(t *testing.T) {
 		p, diags := Build(f.cfg, f.st, o)
 		if diags.HasErrors() {
 			t.Fatalf("seed %d: %s", seed, diags.Error())
+		}
+		// Saved, the plan as made is within what it was made from.
+		if err := p.Within("leads.plan", f.cfg, f.st); err != nil {
+			t.Fatalf("seed %d: the plan as made, saved, is refused: %v", seed, err)
 		}
 		// The people each track reads in this apply or read within its
 		// every when the plan was made.
@@ -123,7 +128,7 @@ func TestPlanNeverUnderstates(t *testing.T) {
 		}
 		again := false
 		for _, c := range next.Changes {
-			if (c.Kind == KindSearch || c.Kind == KindProfile || c.Kind == KindTrack) && c.CallsMax > 0 {
+			if (c.Kind == kind.Search || c.Kind == kind.Profile || c.Kind == kind.Track) && c.CallsMax > 0 {
 				again = true
 			}
 		}
@@ -450,7 +455,7 @@ func simulateApply(rng *rand.Rand, f *fixture, p *Plan) (map[string]int, bool, m
 	var sources []*Change
 	pending := map[string]bool{}
 	for _, c := range p.Changes {
-		if (c.Kind == KindSearch || c.Kind == KindProfile || c.Kind == KindTrack) && c.CallsMax > 0 {
+		if (c.Kind == kind.Search || c.Kind == kind.Profile || c.Kind == kind.Track) && c.CallsMax > 0 {
 			sources = append(sources, c)
 			pending[c.Address] = true
 		}
@@ -553,13 +558,13 @@ func simulateApply(rng *rand.Rand, f *fixture, p *Plan) (map[string]int, bool, m
 			continue
 		}
 		switch c.Kind {
-		case KindSearch:
+		case kind.Search:
 			for _, s := range f.cfg.Searches {
 				if s.Address == c.Address && s.MaxResults > 0 {
 					f.apply(state.Event{At: at, Kind: state.EventTrim, Address: c.Address, Trim: &state.TrimEvent{MaxResults: s.MaxResults}})
 				}
 			}
-		case KindProfile:
+		case kind.Profile:
 			if pending[c.SameAs] {
 				waiting[c.SameAs] = append(waiting[c.SameAs], c)
 				pending[c.Address] = true
@@ -574,7 +579,7 @@ func simulateApply(rng *rand.Rand, f *fixture, p *Plan) (map[string]int, bool, m
 	for _, c := range sources {
 		at = at.Add(time.Second)
 		delete(pending, c.Address)
-		if c.Kind == KindTrack {
+		if c.Kind == kind.Track {
 			// One read per person; a read that fails leaves them due.
 			for _, id := range c.PersonIDs {
 				calls[c.Address]++
@@ -596,7 +601,7 @@ func simulateApply(rng *rand.Rand, f *fixture, p *Plan) (map[string]int, bool, m
 			continue // the call failed
 		}
 		switch c.Kind {
-		case KindSearch:
+		case kind.Search:
 			var s *config.Search
 			for _, x := range f.cfg.Searches {
 				if x.Address == c.Address {
@@ -632,7 +637,7 @@ func simulateApply(rng *rand.Rand, f *fixture, p *Plan) (map[string]int, bool, m
 			body, _ := json.Marshal(s.Request)
 			f.apply(state.Event{At: at, Kind: state.EventSearch, Address: s.Address, Search: &state.SearchEvent{
 				Generation: api.Gen1, Request: body, RequestHash: state.RequestHash(api.Gen1, body), Leads: leads, MaxResults: s.MaxResults}})
-		case KindProfile:
+		case kind.Profile:
 			readProfile(f, world, c.Address, at)
 			for _, w := range waiting[c.Address] {
 				share(w)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/leadsync/leadsync/internal/listfile"
 	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
@@ -41,7 +42,7 @@ func TestTrackCountsThePeopleDue(t *testing.T) {
 	f.trackRead("track.champions", ids(3, 1)[0], t0.Add(-40*day), "CTO", "Co "+ids(3, 1)[0], false)
 	p := f.build(t, f.opts())
 	c := p.Change("track.champions")
-	if c == nil || c.Action != Track || c.Kind != KindTrack || c.Calls != 3 || c.CallsMax != 3 || c.Credits != 0 || c.CreditsMax != 0 {
+	if c == nil || c.Action != Track || c.Kind != kind.Track || c.Calls != 3 || c.CallsMax != 3 || c.Credits != 0 || c.CreditsMax != 0 {
 		t.Fatalf("track change %+v", c)
 	}
 	if want := []string{ids(3, 1)[0], ids(4, 1)[0], ids(5, 1)[0]}; !slices.Equal(c.PersonIDs, want) {

@@ -125,6 +125,12 @@ func applyPlan(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView, s
 		if err := p.Stale(cfg, st); err != nil {
 			return nil, nil, err
 		}
+		// The checksum shows an accidental edit, not a deliberate one:
+		// whatever the file says, apply spends no more than the
+		// configuration and state allow.
+		if err := p.Within(opts.PlanFile, cfg, st); err != nil {
+			return nil, nil, err
+		}
 		if !p.HasChanges() {
 			// As a plain apply with nothing to do: say so, make no call.
 			view.Plan(p)

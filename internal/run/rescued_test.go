@@ -19,6 +19,7 @@ import (
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/engine"
+	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/run/rescue"
 	"github.com/leadsync/leadsync/internal/sandbox"
@@ -428,7 +429,7 @@ type fillAt struct {
 }
 
 func (p *fillAt) CallStart(c engine.Call) {
-	if c.Kind != engine.CallEnrich {
+	if c.Kind != kind.Enrich {
 		return
 	}
 	if p.sent++; p.sent == p.n {

@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/leadsync/leadsync/internal/person"
 )
 
@@ -449,7 +450,7 @@ func TestRemovePersonAndAddresses(t *testing.T) {
 	if got := s.Addresses(true); !reflect.DeepEqual(got, []string{"search.a", "profile.p", "person.n1", "person.n2"}) {
 		t.Errorf("addresses %v", got)
 	}
-	for addr, want := range map[string]string{"search.a": "search", "profile.p": "profile", "person.n1": "person", "person.zz": "", "n1": ""} {
+	for addr, want := range map[string]kind.Kind{"search.a": kind.Search, "profile.p": kind.Profile, "person.n1": kind.Person, "person.zz": kind.None, "n1": kind.None, "track.t": kind.None} {
 		if got := s.Kind(addr); got != want {
 			t.Errorf("Kind(%q) = %q, want %q", addr, got, want)
 		}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/leadsync/leadsync/internal/address"
+	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/leadsync/leadsync/internal/person"
 )
 
@@ -58,7 +59,7 @@ type ImportedPerson struct {
 
 // IsImport reports whether an address is an import block's, in the root
 // (import.evaboot) or in a module (module.dach.import.evaboot).
-func IsImport(addr string) bool { return address.Kind(addr) == "import" }
+func IsImport(addr string) bool { return address.Kind(addr) == kind.Import }
 
 // ImportedEnrichment reports whether an enrichment came from an import
 // (no credit was spent on it).

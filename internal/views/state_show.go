@@ -2,26 +2,28 @@ package views
 
 import (
 	"fmt"
-	"github.com/leadsync/leadsync/internal/person"
-	"github.com/leadsync/leadsync/internal/state"
-	"github.com/leadsync/leadsync/internal/textfmt"
 	"io"
 	"maps"
 	"slices"
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/leadsync/leadsync/internal/kind"
+	"github.com/leadsync/leadsync/internal/person"
+	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
 // StateKind is what the state holds at addr: "search", "profile",
 // "import", "track", "person", "failure" (a call that failed, with no success recorded), or
 // "" for nothing.
 func StateKind(s *state.State, addr string) string {
-	if kind := s.Kind(addr); kind != "" {
-		return kind
+	if k := s.Kind(addr); k != kind.None {
+		return string(k)
 	}
 	if s.Failures[addr] != nil {
-		return "failure"
+		return failureKind
 	}
 	return ""
 }
@@ -54,18 +56,9 @@ type stateShowHuman struct {
 func (v stateShowHuman) Show(s *state.State, addr string) error {
 	w := newLineWriter(v.w)
 	now := v.now()
-	switch StateKind(s, addr) {
-	case "search":
-		writeSearchRecord(w, s, addr, now)
-	case "profile":
-		writeProfileRecord(w, s, addr, now)
-	case "import":
-		writeImportRecord(w, s, addr, now)
-	case "track":
-		writeTrackRecord(w, s, addr, now)
-	case "person":
-		writePerson(w, s.People[strings.TrimPrefix(addr, state.PersonAddressPrefix)], now)
-	case "failure":
+	if r, ok := shownRecords[s.Kind(addr)]; ok {
+		r.human(w, s, addr, now)
+	} else if StateKind(s, addr) == failureKind {
 		w.printf("%s\n", addr)
 		w.printf("  no successful call recorded\n")
 	}
@@ -343,36 +336,9 @@ type StateShowJSON struct {
 type stateShowJSON struct{ w io.Writer }
 
 func (v stateShowJSON) Show(s *state.State, addr string) error {
-	kind := StateKind(s, addr)
-	out := StateShowJSON{FormatVersion: "1", Address: addr, Kind: kind, LastFailure: s.Failures[addr]}
-	switch kind {
-	case "search":
-		out.Search = s.Searches[addr]
-		for _, id := range out.Search.LeadIDs {
-			if p := s.People[id]; p != nil {
-				out.People = append(out.People, p)
-			}
-		}
-	case "profile":
-		out.Profile = s.Profiles[addr]
-		if p := s.People[out.Profile.PersonID]; p != nil {
-			out.People = append(out.People, p)
-		}
-	case "import":
-		out.Import = s.Imports[addr]
-		for _, id := range out.Import.PersonIDs {
-			if p := s.People[id]; p != nil {
-				out.People = append(out.People, p)
-			}
-		}
-	case "track":
-		out.Track = s.TrackRecordOf(addr)
-		for _, tp := range out.Track.People {
-			out.People = append(out.People, s.People[tp.PersonID])
-		}
-	case "person":
-		out.Person = s.People[strings.TrimPrefix(addr, state.PersonAddressPrefix)]
-		out.EmailNotCurrent = out.Person.EmailNotCurrent()
+	out := StateShowJSON{FormatVersion: "1", Address: addr, Kind: StateKind(s, addr), LastFailure: s.Failures[addr]}
+	if r, ok := shownRecords[s.Kind(addr)]; ok {
+		r.json(&out, s, addr)
 	}
 	return writeJSONDoc(v.w, out)
 }
