@@ -141,9 +141,8 @@ func checkSpacedBy(t *testing.T, starts []time.Time, n int, gap time.Duration) {
 // database came back (16 in 34 ms at 1 call/s), after the run had said
 // the calls not yet started are not sent.
 func TestPaceHoldsThroughAPGOutage(t *testing.T) {
-	if testing.Short() {
-		t.Skip("stops a PostgreSQL cluster of its own; skipped with -short")
-	}
+	testenv.SkipIfShort(t, "stops a PostgreSQL cluster of its own")
+	t.Parallel()
 	c := ownPG(t)
 	for _, at := range moments(faultSeed(t), 2) {
 		at = max(at, 4) // a read in flight: the searches and the profile are done
