@@ -18,6 +18,7 @@ import (
 // TestQuickstartWorkbook, TestSpendExample, TestMarketsExampleRefactor,
 // split_complete.txtar.)
 func TestExamplesAsShipped(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"quickstart", "split", "spend", "job-changes", "markets", "markets/before", "ci/leads", "team"} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
@@ -48,6 +49,7 @@ func TestExamplesAsShipped(t *testing.T) {
 // TestTeamExampleFindsPeople: the team example's searches find people in
 // `leadsync sandbox`, reached through LEADSYNC_BASE_URL.
 func TestTeamExampleFindsPeople(t *testing.T) {
+	t.Parallel()
 	h := newProject(t, "")
 	if err := os.CopyFS(h.dir, os.DirFS(repoFile("examples", "team"))); err != nil {
 		t.Fatal(err)
