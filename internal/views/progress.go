@@ -9,6 +9,7 @@ import (
 	"github.com/leadsync/leadsync/internal/address"
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/engine"
+	"github.com/leadsync/leadsync/internal/export"
 	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/leadsync/leadsync/internal/plan"
 	"github.com/leadsync/leadsync/internal/state"
@@ -82,11 +83,9 @@ func (p *textProgress) CallDone(c engine.Call, r engine.CallResult) {
 			detail = "no change"
 		}
 	case kind.Enrich:
-		status := r.Status
-		if status == "" {
-			status = "no status"
-		}
-		detail = fmt.Sprintf("enriched (%s), %s", status, Plural(r.Credits, "credit"))
+		// The status in the sheets' words ("not found", not the
+		// service's "empty"), as the summary and the sheets write it.
+		detail = fmt.Sprintf("enriched (%s), %s", export.StatusText(r.Status), Plural(r.Credits, "credit"))
 	}
 	p.line(fmt.Sprintf("%s %s%s: %s in %s", p.mark("✓", "32"), c.Address, callSuffix(c), detail, durText(r.Duration)))
 }

@@ -132,13 +132,15 @@ func writeSearches(w io.Writer, searches []engine.SearchOutcome) {
 // writeEnriched prints the people enriched, by validation status.
 func writeEnriched(w io.Writer, s *engine.Summary) {
 	if s.Enriched > 0 {
+		// By the sheets' words: the service's "empty" and no status are
+		// one "not found".
+		byName := map[string]int{}
+		for k, n := range s.ByStatus {
+			byName[export.StatusText(k)] += n
+		}
 		var parts []string
-		for _, k := range sortedKeys(s.ByStatus) {
-			name := k
-			if name == "" {
-				name = "no status"
-			}
-			parts = append(parts, textfmt.Thousands(s.ByStatus[k])+" "+name)
+		for _, k := range sortedKeys(byName) {
+			parts = append(parts, textfmt.Thousands(byName[k])+" "+k)
 		}
 		fmt.Fprintf(w, "Enriched %s: %s.\n", Plural(s.Enriched, "person"), strings.Join(parts, ", "))
 	}
