@@ -70,6 +70,9 @@ func (store *Store) LiveLockHolder() (*backend.LockInfo, error) {
 // load replays and the next apply folds in: the backend.PendingJournal
 // ability.
 func (store *Store) PendingJournal() (string, bool) {
+	if store.db != nil {
+		return store.path, store.db.pending()
+	}
 	_, err := os.Stat(store.JournalPath())
 	return store.JournalPath(), err == nil
 }
