@@ -49,8 +49,8 @@ type dbStore struct {
 	// ws is the workspace column: the name of the local workspace; ""
 	// for a file named alone (--state, state push --from): the name it
 	// holds, else the default one.
-	ws string
-	now  func() time.Time
+	ws  string
+	now func() time.Time
 
 	mu    sync.Mutex
 	db    *sql.DB
