@@ -528,15 +528,18 @@ func (h *harness) applyKilled(n int) {
 
 // ---- What a run left
 
-// statePath is the local state file of the harness's folder.
-func (h *harness) statePath() string { return filepath.Join(h.dir, ".leadsync", "state.json") }
+// statePath is the local state (the SQLite database) of the harness's
+// folder.
+func (h *harness) statePath() string { return filepath.Join(h.dir, ".leadsync", "state.db") }
 
 // loadState reads a project's state as leadsync would, replaying its
-// journal: the local file .leadsync/state.json under dir or, when schema
+// recorded calls: the local database .leadsync/state.db under dir or, when schema
 // is set, that schema of the database at connStr.
 func loadState(dir, connStr, schema string) (*state.State, error) {
 	if schema == "" {
-		return local.NewStore(filepath.Join(dir, ".leadsync", "state.json")).Load()
+		store := local.NewStore(filepath.Join(dir, ".leadsync", "state.db"))
+		defer store.Close()
+		return store.Load()
 	}
 	b, err := pg.New(pg.Options{ConnStr: connStr, Schema: schema})
 	if err != nil {

@@ -73,7 +73,7 @@ func (s *stateSource) describe(f *Factory) string {
 }
 
 // workspaceDescription names the workspace in use and where it is, for
-// messages: `workspace "uk" (.leadsync/workspaces/uk/state.json)`.
+// messages: `workspace "uk" (.leadsync/workspaces/uk/state.db)`.
 func (s *stateSource) workspaceDescription(f *Factory) string {
 	if path, ok := backend.FilePath(s.backend); ok {
 		return fmt.Sprintf("workspace %q (%s)", s.workspaceName(), stateRelPath(f, path))

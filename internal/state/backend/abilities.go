@@ -12,7 +12,7 @@ import (
 // The optional abilities of a backend. Each is a small interface a
 // backend implements when it can; callers never assert them themselves
 // but ask the function beside each, so that every ability is checked in
-// one place. The local backend has all but Closer; the pg backend all but
+// one place. The local backend has all (Closer closes its database); the pg backend all but
 // Exister, File, PendingJournal, BackupKeeper, JournalRecoverer,
 // LiveLockReader and ForceUnlocker (its lock ends with its run's
 // connection). Layers around a backend (Wrapper) have the abilities of the

@@ -74,10 +74,12 @@ func (store *Store) migrate() error {
 	return nil
 }
 
-// removeMigrated removes the JSON state file the database was made from
-// (and its journal): after an erasure it still holds the person erased.
+// removeMigrated removes the copies of a database's state: the state
+// before the last push --force, and the JSON state file the database was
+// made from (and its journal): after an erasure they still hold the person
+// erased.
 func (store *Store) removeMigrated() error {
-	for _, p := range []string{jsonBackupPath(store.path), jsonJournalBackupPath(store.path)} {
+	for _, p := range []string{store.BackupPath(), jsonBackupPath(store.path), jsonJournalBackupPath(store.path)} {
 		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}

@@ -177,7 +177,7 @@ func (d *dbStore) wrap(what string, err error) error {
 		case sqlite3.SQLITE_IOERR:
 			return &safefile.WriteError{Path: d.path, Err: err}
 		case sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB:
-			return fmt.Errorf("cannot read state %s: the database is damaged (%v); %s", d.path, err, "restore it from a backup or pull another copy with `leadsync state pull`")
+			return fmt.Errorf("cannot read state %s: it is damaged or no SQLite database (%s); leadsync did not change it. Restore it from a copy", d.path, sqlite.ErrorCodeString[se.Code()])
 		}
 	}
 	return fmt.Errorf("%s: %s: %w", d.path, what, err)
@@ -188,6 +188,7 @@ func (d *dbStore) wrap(what string, err error) error {
 func (d *dbStore) load() (*state.State, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	defer d.closeIdle()
 	db, err := d.handle(false)
 	if err != nil || db == nil {
 		if err == nil {
@@ -283,6 +284,7 @@ func (d *dbStore) afterErasure(s *state.State) error {
 func (d *dbStore) commit(s *state.State) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	defer d.closeIdle()
 	if r := d.rec; r != nil && !r.closed {
 		if r.s != s {
 			return fmt.Errorf("commit: the recording is open for another state value")
@@ -329,6 +331,7 @@ func (d *dbStore) replace(s *state.State) error {
 func (d *dbStore) save(s *state.State) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	defer d.closeIdle()
 	return d.replace(s)
 }
 
@@ -358,6 +361,7 @@ func (d *dbStore) openJournal(s *state.State) (*dbRecorder, error) {
 func (d *dbStore) pending() bool {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	defer d.closeIdle()
 	db, err := d.handle(false)
 	if err != nil || db == nil {
 		return false
@@ -365,6 +369,57 @@ func (d *dbStore) pending() bool {
 	var n int
 	err = db.QueryRowContext(context.Background(), `SELECT count(*) FROM events WHERE workspace = ?`, d.ws).Scan(&n)
 	return err == nil && n > 0
+}
+
+// keepBackup, before a push replaces the state cur (from load), folds in
+// the calls an interrupted apply left and copies the database, whole and
+// consistent, to <path>.backup (VACUUM INTO), so that what is replaced is
+// kept until the next erasure removes it.
+func (d *dbStore) keepBackup(cur *state.State) error {
+	if d.pending() {
+		if err := d.commit(cur); err != nil {
+			return err
+		}
+	}
+	if cur.IsEmpty() {
+		return nil
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	defer d.closeIdle()
+	db, err := d.handle(false)
+	if err != nil || db == nil {
+		return err
+	}
+	backup := d.path + ".backup"
+	tmp := backup + ".tmp"
+	removeDB(tmp)
+	// Made empty and private first: VACUUM INTO fills an empty file.
+	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	if err != nil {
+		return &safefile.WriteError{Path: backup, Err: err}
+	}
+	f.Close()
+	if _, err := db.ExecContext(context.Background(), `VACUUM INTO ?`, tmp); err != nil {
+		removeDB(tmp)
+		return d.wrap("keeping a backup", err)
+	}
+	if err := os.Rename(tmp, backup); err != nil {
+		removeDB(tmp)
+		return &safefile.WriteError{Path: backup, Err: err}
+	}
+	return nil
+}
+
+// closeIdle closes the database unless an apply records into it: a
+// command holds it open only while it writes, and the last to close it
+// moves the write-ahead log into it and removes the log, so that the
+// state is one file between commands. The caller holds d.mu.
+func (d *dbStore) closeIdle() {
+	if d.db != nil && (d.rec == nil || d.rec.closed) {
+		d.db.Close()
+		d.db = nil
+	}
 }
 
 // close closes the database.

@@ -72,14 +72,10 @@ func (store *Store) JournalPath() string { return store.path + ".journal" }
 // LockPath is the lock file's path.
 func (store *Store) LockPath() string { return store.path + ".lock" }
 
-// BackupPath is where the state before the last write is kept: for a
-// database, the state file it was made from (migrate.go).
-func (store *Store) BackupPath() string {
-	if store.db != nil {
-		return jsonBackupPath(store.path)
-	}
-	return store.path + ".backup"
-}
+// BackupPath is where the state before the last write is kept (for a
+// database, the state before the last push --force: a database keeps no
+// copy of each write, its transactions are atomic).
+func (store *Store) BackupPath() string { return store.path + ".backup" }
 
 func (store *Store) now() time.Time {
 	if store.Now != nil {

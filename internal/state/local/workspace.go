@@ -341,7 +341,11 @@ func (ws *Workspace) Push(s *state.State, force bool) error {
 	if !force && !cur.IsEmpty() {
 		return &backend.NotEmptyError{Where: ws.Describe(), People: len(cur.People), Blocks: len(cur.Searches) + len(cur.Profiles)}
 	}
-	if _, err := os.Stat(store.JournalPath()); err == nil {
+	if store.db != nil {
+		if err := store.db.keepBackup(cur); err != nil {
+			return err
+		}
+	} else if _, err := os.Stat(store.JournalPath()); err == nil {
 		if err := store.Commit(cur); err != nil {
 			return err
 		}
