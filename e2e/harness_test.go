@@ -703,6 +703,14 @@ func (h *harness) usePG() string {
 // of the fault matrix runs in a second or two, large enough that a share of
 // 5 or 10 % of calls hits several of them. The timeout (%s) is short in the
 // row where answers are slow, so that they time out quickly.
+// jsonState makes cfg keep its local state in the JSON state file of
+// earlier versions (leadsync { state_path }): the tests of the rescue file
+// use it, as a full disk stops that file's every write, while the SQLite
+// database may go on writing into the space its write-ahead log holds.
+func jsonState(cfg string) string {
+	return "leadsync {\n  state_path = \".leadsync/state.json\"\n}\n" + cfg
+}
+
 const faultConfig = `
 variable "sandbox_url" {
   type = string

@@ -558,7 +558,7 @@ func TestFullStateFolderLosesNothing(t *testing.T) {
 			h := newHarness(t, opts, fmt.Sprintf(faultConfig, "60s"))
 			h.env = append(h.env, "LEADSYNC_TEST_WRITE_RETRY="+faultRetry)
 			sdir := filepath.Join(h.dir, ".leadsync")
-			if !mountTmpfs(t, sdir, 256<<10) {
+			if !mountTmpfs(t, sdir, stateFS) {
 				t.Skip("cannot mount a small file system here (internal/run's TestApplyOnAFullDiskLosesNothing injects the write error instead)")
 			}
 			var ballast string
@@ -588,10 +588,10 @@ func TestNothingWritablePrintsTheAnswers(t *testing.T) {
 	opts := sandbox.Options{Seed: 21}
 	gate := holdReads(&opts)
 	defer gate.open()
-	h := newHarness(t, opts, fmt.Sprintf(faultConfig, "10s"))
+	h := newHarness(t, opts, jsonState(fmt.Sprintf(faultConfig, "10s")))
 	h.env = append(h.env, "LEADSYNC_TEST_WRITE_RETRY=10ms")
 	sdir := filepath.Join(h.dir, ".leadsync")
-	if !mountTmpfs(t, sdir, 256<<10) || !mountTmpfs(t, h.cache, 64<<10) {
+	if !mountTmpfs(t, sdir, stateFS) || !mountTmpfs(t, h.cache, 64<<10) {
 		t.Skip("cannot mount a small file system here")
 	}
 	var ballasts []string
@@ -673,10 +673,10 @@ func TestRescueFileIsPrivate(t *testing.T) {
 	opts := sandbox.Options{Seed: 21}
 	gate := holdReads(&opts)
 	defer gate.open()
-	h := newHarness(t, opts, fmt.Sprintf(faultConfig, "10s"))
+	h := newHarness(t, opts, jsonState(fmt.Sprintf(faultConfig, "10s")))
 	h.env = append(h.env, "LEADSYNC_TEST_WRITE_RETRY=10ms")
 	sdir := filepath.Join(h.dir, ".leadsync")
-	if !mountTmpfs(t, sdir, 256<<10) {
+	if !mountTmpfs(t, sdir, stateFS) {
 		t.Skip("cannot mount a small file system here")
 	}
 	var ballast string

@@ -35,9 +35,14 @@ func IsDatabase(path string) bool { return filepath.Ext(path) == DatabaseExt }
 // journal's fsync did; docs/decisions.md), foreign keys on (a person's
 // rows go with them), deleted content overwritten (secure_delete: an
 // erased person is not left in free pages) and write transactions that
-// take the write lock at BEGIN.
+// take the write lock at BEGIN. The write-ahead log is moved into the
+// database once it holds 128 pages (512 KB; SQLite's default is 1,000)
+// and cut back to 1 MB after, so that an apply of many calls keeps the
+// log small: on a nearly full disk the database's pages fit where the
+// log was.
 const sqliteDSN = "?_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_pragma=foreign_keys(1)" +
-	"&_pragma=secure_delete(1)&_pragma=busy_timeout(10000)&_txlock=immediate"
+	"&_pragma=secure_delete(1)&_pragma=busy_timeout(10000)&_pragma=wal_autocheckpoint(128)" +
+	"&_pragma=journal_size_limit(1048576)&_txlock=immediate"
 
 // dbStore keeps one workspace's state in a SQLite database
 // (internal/state/sqlstate's tables and queries): one transaction per
@@ -121,36 +126,24 @@ func (d *dbStore) cannotRead(err error) error {
 }
 
 // ensureSchema makes the tables of an empty database and refuses one of a
-// newer schema, or a file that is no leadsync state.
+// newer schema, or a file that is no leadsync state. Two commands may
+// find the database empty at once (an apply making it, another
+// workspace's apply reading it): the tables are made in a write
+// transaction that looks again first.
 func (d *dbStore) ensureSchema(db *sql.DB) error {
 	ctx := context.Background()
-	var n int
-	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'`).Scan(&n); err != nil {
-		return d.wrap("reading the schema", err)
-	}
-	if n == 1 {
-		var v int
-		var by string
-		if err := db.QueryRowContext(ctx, `SELECT version, leadsync_version FROM schema_version`).Scan(&v, &by); err != nil {
-			return d.wrap("reading the schema version", err)
-		}
-		if v > sqlstate.SchemaVersion {
-			return fmt.Errorf("the state %s has schema version %d (written by leadsync %s); this leadsync reads version %d or older. Upgrade leadsync to use this state; nothing was changed",
-				d.path, v, by, sqlstate.SchemaVersion)
-		}
-		return nil
-	}
-	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master`).Scan(&n); err != nil {
-		return d.wrap("reading the schema", err)
-	}
-	if n > 0 {
-		return fmt.Errorf("cannot read state %s: it is a SQLite database but no leadsync state (it has no schema_version table); nothing was changed", d.path)
+	made, err := d.checkSchema(ctx, db)
+	if err != nil || made {
+		return err
 	}
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		return d.wrap("making the tables", err)
 	}
 	defer tx.Rollback()
+	if made, err := d.checkSchema(ctx, tx); err != nil || made {
+		return err
+	}
 	if _, err := tx.ExecContext(ctx, sqlstate.SQLiteSchema); err != nil {
 		return d.wrap("making the tables", err)
 	}
@@ -159,6 +152,34 @@ func (d *dbStore) ensureSchema(db *sql.DB) error {
 		return d.wrap("making the tables", err)
 	}
 	return d.wrap("making the tables", tx.Commit())
+}
+
+// checkSchema reports whether the tables are made; an error for a newer
+// schema or a database that holds other tables.
+func (d *dbStore) checkSchema(ctx context.Context, q sqlstate.Querier) (bool, error) {
+	var n int
+	if err := q.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'`).Scan(&n); err != nil {
+		return false, d.wrap("reading the schema", err)
+	}
+	if n == 1 {
+		var v int
+		var by string
+		if err := q.QueryRowContext(ctx, `SELECT version, leadsync_version FROM schema_version`).Scan(&v, &by); err != nil {
+			return false, d.wrap("reading the schema version", err)
+		}
+		if v > sqlstate.SchemaVersion {
+			return false, fmt.Errorf("the state %s has schema version %d (written by leadsync %s); this leadsync reads version %d or older. Upgrade leadsync to use this state; nothing was changed",
+				d.path, v, by, sqlstate.SchemaVersion)
+		}
+		return true, nil
+	}
+	if err := q.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master`).Scan(&n); err != nil {
+		return false, d.wrap("reading the schema", err)
+	}
+	if n > 0 {
+		return false, fmt.Errorf("cannot read state %s: it is a SQLite database but no leadsync state (it has no schema_version table); nothing was changed", d.path)
+	}
+	return false, nil
 }
 
 // wrap names the database in an error; a full disk or a folder that
