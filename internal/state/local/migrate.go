@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/leadsync/leadsync/internal/safefile"
 	"github.com/leadsync/leadsync/internal/state"
@@ -34,6 +35,7 @@ func (store *Store) migrate() error {
 	if store.Exists() || !exists(from) && !exists(from+".journal") {
 		return nil
 	}
+	removeAbandoned(filepath.Dir(store.path), "."+filepath.Base(store.path)+".migrating-")
 	old := NewStore(from)
 	old.Now = store.Now
 	s, err := old.Load()
@@ -85,6 +87,22 @@ func (store *Store) removeMigrated() error {
 		}
 	}
 	return safefile.SyncDir(filepath.Dir(store.path))
+}
+
+// removeAbandoned removes the databases a migration killed before it
+// ended left in dir (named prefix...), which hold the people of the state
+// they were made from: those not written to for a minute (a migration
+// under way writes all the time).
+func removeAbandoned(dir, prefix string) {
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if !strings.HasPrefix(e.Name(), prefix) {
+			continue
+		}
+		if fi, err := e.Info(); err == nil && time.Since(fi.ModTime()) > time.Minute {
+			os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
 }
 
 // removeDB removes a database and the files SQLite keeps beside it.
