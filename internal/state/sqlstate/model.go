@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"sync"
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/state"
@@ -83,6 +84,18 @@ type ExtraCodec struct {
 	known map[string]bool
 	// Has is true when the type has such fields.
 	Has bool
+	// extra are those fields, encoded one by one (a type with an
+	// embedded field is encoded whole and filtered instead: slow).
+	extra []extraField
+	whole bool
+}
+
+// extraField is one field no column models: its index, JSON key and
+// whether it is left out when empty.
+type extraField struct {
+	index     int
+	key       string
+	omitEmpty bool
 }
 
 // NewExtra returns the codec of t's fields whose JSON keys are not known.
@@ -96,25 +109,71 @@ func NewExtra(t reflect.Type, known ...string) ExtraCodec {
 		if !f.IsExported() {
 			continue
 		}
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
 		if name == "-" {
 			continue
+		}
+		if f.Anonymous {
+			c.whole = true
 		}
 		if name == "" {
 			name = f.Name
 		}
 		if !c.known[name] {
 			c.Has = true
+			c.extra = append(c.extra, extraField{index: i, key: name, omitEmpty: strings.Contains(","+opts+",", ",omitempty,")})
 		}
 	}
 	return c
 }
 
-// Encode returns the JSON of v's fields no column models; nil when none.
+// Encode returns the JSON of v's fields no column models (v a pointer to
+// the codec's type); nil when none, or when all are empty and left out.
 func (c ExtraCodec) Encode(v any) ([]byte, error) {
 	if !c.Has {
 		return nil, nil
 	}
+	if c.whole {
+		return c.encodeWhole(v)
+	}
+	rv := reflect.Indirect(reflect.ValueOf(v))
+	var m map[string]json.RawMessage
+	for _, f := range c.extra {
+		fv := rv.Field(f.index)
+		if f.omitEmpty && isEmptyValue(fv) {
+			continue
+		}
+		b, err := json.Marshal(fv.Interface())
+		if err != nil {
+			return nil, err
+		}
+		if m == nil {
+			m = map[string]json.RawMessage{}
+		}
+		m[f.key] = b
+	}
+	if m == nil {
+		return nil, nil
+	}
+	return json.Marshal(m)
+}
+
+// isEmptyValue is encoding/json's omitempty test.
+func isEmptyValue(v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.Array, reflect.Map, reflect.Slice, reflect.String:
+		return v.Len() == 0
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64, reflect.Interface, reflect.Pointer:
+		return v.IsZero()
+	}
+	return false
+}
+
+// encodeWhole is Encode of a type with an embedded field: the whole value
+// encoded, the known keys dropped.
+func (c ExtraCodec) encodeWhole(v any) ([]byte, error) {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return nil, err
@@ -301,8 +360,13 @@ func FailureValues(d *Dialect, ws, addr string, f *state.Failure) ([]any, error)
 
 // UpsertSQL is an INSERT of cols into table that updates every column but
 // the key (the first two) on conflict, in PostgreSQL's spelling (both
-// engines take it: Dialect.Rewrite).
+// engines take it: Dialect.Rewrite). Made once per table.
 func UpsertSQL(table string, cols []string) string {
+	upsertMu.Lock()
+	defer upsertMu.Unlock()
+	if q, ok := upserts[table]; ok {
+		return q
+	}
 	var ph, set []string
 	for i, c := range cols {
 		ph = append(ph, fmt.Sprintf("$%d", i+1))
@@ -310,6 +374,13 @@ func UpsertSQL(table string, cols []string) string {
 			set = append(set, c+" = excluded."+c)
 		}
 	}
-	return fmt.Sprintf("INSERT INTO {s}.%s (%s) VALUES (%s) ON CONFLICT (%s, %s) DO UPDATE SET %s",
+	q := fmt.Sprintf("INSERT INTO {s}.%s (%s) VALUES (%s) ON CONFLICT (%s, %s) DO UPDATE SET %s",
 		table, strings.Join(cols, ", "), strings.Join(ph, ", "), cols[0], cols[1], strings.Join(set, ", "))
+	upserts[table] = q
+	return q
 }
+
+var (
+	upsertMu sync.Mutex
+	upserts  = map[string]string{}
+)
