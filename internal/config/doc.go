@@ -4,7 +4,10 @@
 // flat Config, every address they declare prefixed with their module path;
 // moved blocks (moved.go) are checked here and resolved against a state by
 // plan (MoveSet). It makes no calls and imports only catalog, api (types),
-// the leaves textfmt, address (the grammar of addresses) and exportformat
+// person (the table of person fields: columns, labels, where),
+// the leaves textfmt, address (the grammar of addresses), kind (the table
+// of block kinds: what moves, has instances, how each is worded; its own
+// part of each kind is blockKinds, kinds.go) and exportformat
 // (the extensions an export path may end in, and the files of each
 // format's layout; never export itself), and
 // the backend registry (internal/state/backend): a backend block is kept

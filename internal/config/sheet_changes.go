@@ -6,6 +6,8 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/leadsync/leadsync/internal/kind"
 )
 
 // sheetWhere checks a sheet's where: references to person.<field> only
@@ -136,11 +138,11 @@ func changeColumnNames() string {
 // instances) whose calls see changes: searches, profiles, enrich and track
 // blocks, or outputs of module calls that give them. Anything else (an
 // export) sees none, and is an error.
-var changesRefs = refList{attr: "changes", kinds: []string{"search", "profile", "enrich", "track"},
+var changesRefs = refList{attr: "changes", kinds: []kind.Kind{kind.Search, kind.Profile, kind.Enrich, kind.Track},
 	empty: "changes lists at least one block whose calls see changes, like changes = [track.champions, search.cto].",
 	wrongKind: func(root string) (string, string) {
 		what := fmt.Sprintf("%q is no block", root)
-		if root == "export" {
+		if kind.Kind(root) == kind.Export {
 			what = "an export writes files and makes no call"
 		}
 		return "Block that cannot see changes", fmt.Sprintf("A changes sheet lists the changes that calls saw: those of searches, profiles, track and enrich blocks (like changes = [track.champions, search.cto]); %s, so it sees no change.", what)

@@ -8,8 +8,8 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/leadsync/leadsync/internal/address"
-	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -37,7 +37,7 @@ func collectChanges(cfg *config.Config, sh *config.Sheet, st *state.State, now t
 	var sources []string
 	for _, ref := range sh.Changes {
 		addrs := []string{ref}
-		if k := address.Kind(ref); k == "search" || k == "profile" {
+		if k := address.Kind(ref); k.HasInstances() {
 			addrs = cfg.Resolve([]string{ref}) // a block: each of its instances
 		}
 		for _, a := range addrs {
@@ -118,7 +118,7 @@ func changesTable(sh *config.Sheet, changes []changeRow, tmpl string) *table {
 		}
 		t.kinds = append(t.kinds, kind)
 	}
-	fullName := fieldText(api.FieldByColumn("fullName"))
+	fullName := fieldText(person.FieldByColumn("fullName"))
 	t.fill = func(i int, row []cellValue) {
 		r := changes[i]
 		name := fullName(r.p)
@@ -186,7 +186,7 @@ func whereStatus(p *state.Person) string {
 	case p.EmailNotCurrent() != "":
 		return p.EmailNotCurrent()
 	case p.Enrichment.Result.ValidationStatus == "":
-		return api.StatusEmpty
+		return person.StatusEmpty
 	}
 	return p.Enrichment.Result.ValidationStatus
 }

@@ -8,6 +8,8 @@ import (
 
 	"github.com/leadsync/leadsync/internal/address"
 	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/kind"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/textfmt"
 )
@@ -121,11 +123,11 @@ func (j *job) sources() (searches, profiles, imports []string) {
 			}
 			seen[src] = true
 			switch {
-			case address.Kind(src) == "profile":
+			case address.Kind(src) == kind.Profile:
 				profiles = append(profiles, src)
 			case state.IsImport(src):
 				imports = append(imports, src)
-			case address.Kind(src) == "search":
+			case address.Kind(src) == kind.Search:
 				searches = append(searches, src)
 			}
 		}
@@ -384,14 +386,14 @@ func (j *job) statusCounts() []statusCount {
 		}
 	}
 	out := []statusCount{
-		{api.StatusValid, counts[api.StatusValid]},
-		{api.StatusCatchAll, counts[api.StatusCatchAll]},
+		{person.StatusValid, counts[person.StatusValid]},
+		{person.StatusCatchAll, counts[person.StatusCatchAll]},
 		{NotFound, counts[NotFound]},
 	}
 	var other []string
 	for k := range counts {
 		switch k {
-		case api.StatusValid, api.StatusCatchAll, NotFound, notEnriched:
+		case person.StatusValid, person.StatusCatchAll, NotFound, notEnriched:
 		default:
 			other = append(other, k)
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -656,6 +657,6 @@ func displayName(p *state.Person) string {
 
 // match evaluates e's where for a lead (Config.Match). Tests replace it to
 // exercise the plan's handling of where without writing HCL.
-var match = func(cfg *config.Config, e *config.Enrich, l api.Lead) (bool, error) {
+var match = func(cfg *config.Config, e *config.Enrich, l person.Lead) (bool, error) {
 	return cfg.Match(e, l)
 }

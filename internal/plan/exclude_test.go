@@ -7,10 +7,9 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/listfile"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -32,7 +31,7 @@ func (f *fixture) exclude(name string, by listfile.Kind, values ...string) *conf
 func (f *fixture) enrichedWith(id, by string, at time.Time, email, domain string) {
 	l := f.st.People[id].Lead
 	f.apply(state.Event{At: at, Kind: state.EventEnrich, Address: by, Enrich: &state.EnrichEvent{
-		PersonID: id, Credits: 1, Result: api.EnrichedProfile{NetworkID: l.NetworkID, PageName: l.PageName,
+		PersonID: id, Credits: 1, Result: person.EnrichedProfile{NetworkID: l.NetworkID, PageName: l.PageName,
 			FullName: l.FullName, Company: l.Company, Email: email, CompanyDomain: domain, ValidationStatus: "valid", CreditBalance: 400},
 	}})
 }

@@ -6,17 +6,15 @@ import (
 	"strings"
 	"time"
 
-	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/kind"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
 // Import, the action of an import block whose file is new or changed: its
 // people are adopted, with no call.
 const Import Action = "import"
-
-// KindImport is the kind of an import block's address.
-const KindImport Kind = "import"
 
 // ReasonFileChanged: an import whose file (what was read of it) or whose
 // columns changed since the last import.
@@ -46,7 +44,7 @@ func (b *builder) imports() {
 			continue
 		}
 		rec := b.st.Imports[im.Address]
-		c := &Change{Address: im.Address, Kind: KindImport, Action: Import, Reason: ReasonNew}
+		c := &Change{Address: im.Address, Kind: kind.Import, Action: Import, Reason: ReasonNew}
 		what := b.importText(im)
 		switch {
 		case rec == nil:
@@ -166,7 +164,7 @@ func (v *env) importExcluded(p *state.Person) bool {
 		return false
 	}
 	q := *p
-	q.Enrichment = &state.Enrichment{Result: api.EnrichedProfile{Email: pe.email, CompanyDomain: pe.domain}}
+	q.Enrichment = &state.Enrichment{Result: person.EnrichedProfile{Email: pe.email, CompanyDomain: pe.domain}}
 	return v.excludedBy(&q) != nil
 }
 

@@ -61,8 +61,8 @@
 //
 // It imports api, catalog, config, engine, export, plan, state and
 // state/backend, its own exportrec and rescue (and levenshtein for the
-// addresses close to an unknown one, hcl's writer for fmt), and the leaf
-// textfmt. It must not import a backend (internal/state/local,
+// addresses close to an unknown one, hcl's writer for fmt), and the leaves
+// textfmt, address and kind (what state rm removes and counts). It must not import a backend (internal/state/local,
 // internal/state/pg), cli,
 // views, cobra or anything that knows of flags, terminals or colours, and
 // it writes to no stream of its own.

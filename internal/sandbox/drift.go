@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/person"
 )
 
 // The sandbox's population drifts with time, as a real network does: people
@@ -182,7 +182,7 @@ func (p *population) drift(seed int64, drift float64, epoch int) *population {
 				left = true
 			case k < 10:
 				next := cur.clone()
-				next.Private, next.Email, next.EmailStatus = true, "", api.StatusEmpty
+				next.Private, next.Email, next.EmailStatus = true, "", person.StatusEmpty
 				ch.Kind, ch.After = DriftPrivate, ch.Before
 				cur = next
 			default:

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/person"
 )
 
 func TestNoDriftIsTheGeneratedPopulation(t *testing.T) {
@@ -130,7 +130,7 @@ func TestDriftIsSeenByEveryOperation(t *testing.T) {
 			if _, ok := h.s.Member(page); ok {
 				t.Errorf("Member(%s) finds a member who left", page)
 			}
-			var leads []api.Lead
+			var leads []person.Lead
 			h.ok(http.MethodPost, "/v1/scrap", searchFor(c.Before), &leads)
 			for _, l := range leads {
 				if l.PageName == page {
@@ -138,18 +138,18 @@ func TestDriftIsSeenByEveryOperation(t *testing.T) {
 				}
 			}
 		case DriftPrivate:
-			var p api.Profile
+			var p person.Profile
 			h.ok(http.MethodPost, "/v1/scrap/page", map[string]string{"pageName": page}, &p)
 			if !p.Private || len(p.CurrentPosition) != 0 {
 				t.Errorf("%s turned private: profile private=%v with %d positions", page, p.Private, len(p.CurrentPosition))
 			}
-			var e api.EnrichedProfile
+			var e person.EnrichedProfile
 			h.ok(http.MethodPost, "/v1/scrap/enrich", map[string]string{"pageName": page}, &e)
-			if e.ValidationStatus != api.StatusEmpty || e.Email != "" {
+			if e.ValidationStatus != person.StatusEmpty || e.Email != "" {
 				t.Errorf("%s turned private: enrichment %q %q, want empty", page, e.ValidationStatus, e.Email)
 			}
 		case DriftJob:
-			var p api.Profile
+			var p person.Profile
 			h.ok(http.MethodPost, "/v1/scrap/page", map[string]string{"pageName": page}, &p)
 			if len(p.CurrentPosition) != 1 || p.CurrentPosition[0].JobTitle != c.After.Title || p.CurrentPosition[0].Company != c.After.Company {
 				t.Fatalf("%s: current position %+v, want %q at %q", page, p.CurrentPosition, c.After.Title, c.After.Company)
@@ -159,7 +159,7 @@ func TestDriftIsSeenByEveryOperation(t *testing.T) {
 			if old.JobTitle != c.Before.Title || old.Company != c.Before.Company || old.EndDate == nil || *old.EndDate != monthText(EpochStart(c.Epoch)) {
 				t.Errorf("%s: previous position %+v, want %q at %q ended %s", page, old, c.Before.Title, c.Before.Company, monthText(EpochStart(c.Epoch)))
 			}
-			var e api.EnrichedProfile
+			var e person.EnrichedProfile
 			h.ok(http.MethodPost, "/v1/scrap/enrich", map[string]string{"pageName": page}, &e)
 			if e.Company != c.After.Company || e.CompanyDomain != c.After.CompanyDomain || e.Email != c.After.Email || e.Location != c.After.Location() {
 				t.Errorf("%s: enrichment %q %q %q %q, want %+v", page, e.Company, e.CompanyDomain, e.Email, e.Location, c.After)
@@ -168,9 +168,9 @@ func TestDriftIsSeenByEveryOperation(t *testing.T) {
 				t.Errorf("%s: e-mail %q not at the new company's domain %s", page, e.Email, c.After.CompanyDomain)
 			}
 			// Searches see the new job, not the old one.
-			var leads []api.Lead
+			var leads []person.Lead
 			h.ok(http.MethodPost, "/v1/scrap", searchFor(c.After), &leads)
-			if !slices.ContainsFunc(leads, func(l api.Lead) bool {
+			if !slices.ContainsFunc(leads, func(l person.Lead) bool {
 				return l.PageName == page && l.Title == c.After.Title && l.Company == c.After.Company && l.Location == c.After.Location()
 			}) {
 				t.Errorf("a search for %q at %q does not find %s", c.After.Title, c.After.Company, page)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
@@ -162,11 +163,11 @@ func parsePage(params map[string]json.RawMessage) (string, error) {
 
 // profile is the member's profile (spec 2.4) as of now. A private profile
 // shows its name, avatar and address only.
-func (m *Member) profile(now time.Time) api.Profile {
-	p := api.Profile{
+func (m *Member) profile(now time.Time) person.Profile {
+	p := person.Profile{
 		FullName:             m.FullName(),
-		CurrentPosition:      []api.Position{},
-		WorkPositionTimeline: []api.TimelinePosition{},
+		CurrentPosition:      []person.Position{},
+		WorkPositionTimeline: []person.TimelinePosition{},
 		ProfileImg:           m.imageURL(256),
 		NetworkURL:           m.ProfileURL(),
 		Private:              m.Private,
@@ -188,9 +189,9 @@ func (m *Member) profile(now time.Time) api.Profile {
 		date := durationText(pos.Start, end) + ", since " + monthText(pos.Start)
 		days := max(0, int(end.Sub(pos.Start)/(24*time.Hour)))
 		if pos.End.IsZero() {
-			p.CurrentPosition = append(p.CurrentPosition, api.Position{JobTitle: pos.Title, Company: pos.Company, Date: date})
+			p.CurrentPosition = append(p.CurrentPosition, person.Position{JobTitle: pos.Title, Company: pos.Company, Date: date})
 		}
-		p.WorkPositionTimeline = append(p.WorkPositionTimeline, api.TimelinePosition{
+		p.WorkPositionTimeline = append(p.WorkPositionTimeline, person.TimelinePosition{
 			JobTitle: pos.Title, Company: pos.Company, Date: date,
 			StartDate: monthText(pos.Start), EndDate: endDate, DaysInPosition: days,
 		})
@@ -221,8 +222,8 @@ func durationText(from, to time.Time) string {
 }
 
 // enriched is the member's enrich answer (spec 2.5).
-func (m *Member) enriched(id string, balance int) api.EnrichedProfile {
-	return api.EnrichedProfile{
+func (m *Member) enriched(id string, balance int) person.EnrichedProfile {
+	return person.EnrichedProfile{
 		ID: id, PageName: m.PageName, FirstName: m.FirstName, LastName: m.LastName,
 		FullName: m.FullName(), Title: m.Title, Location: m.Location(),
 		PreviousTitle: m.PreviousTitle, Company: m.Company, NetworkID: m.NetworkID,

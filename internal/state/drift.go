@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/person"
 )
 
 // A person's history: whenever a call brings another title, company or
@@ -88,7 +89,7 @@ type TrackEvent struct {
 	Request     json.RawMessage `json:"request"`
 	RequestHash string          `json:"request_hash"`
 	// Profile is the answer; nil when Gone.
-	Profile *api.Profile `json:"profile,omitempty"`
+	Profile *person.Profile `json:"profile,omitempty"`
 	// Gone is true when the service answered that no member has the page
 	// name: the person left the network (or changed their page name).
 	Gone bool `json:"gone,omitempty"`
@@ -190,7 +191,7 @@ func (a *applier) track(addr string, te *TrackEvent) {
 		// The last public profile stays: a private one shows nothing.
 		a.setStatus(p, StatusPrivate, before)
 	default:
-		l := api.Lead{FullName: te.Profile.FullName}
+		l := person.Lead{FullName: te.Profile.FullName}
 		if len(te.Profile.CurrentPosition) > 0 {
 			l.Title = te.Profile.CurrentPosition[0].JobTitle
 			l.Company = te.Profile.CurrentPosition[0].Company

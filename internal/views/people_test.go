@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/leadsync/leadsync/internal/engine"
+	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/leadsync/leadsync/internal/plan"
 )
 
@@ -42,7 +43,7 @@ func TestSummaryPeopleNotes(t *testing.T) {
 }
 
 func TestPlanTextSuppressed(t *testing.T) {
-	p := &plan.Plan{Suppressed: 2, Changes: []*plan.Change{{Address: "people", Kind: plan.KindPeople, Action: plan.Forget,
+	p := &plan.Plan{Suppressed: 2, Changes: []*plan.Change{{Address: "people", Kind: kind.People, Action: plan.Forget,
 		Reason: plan.ReasonRetention, PersonIDs: []string{"a"}, Detail: "1 person not seen by any search for 180d (retention) leaves the state with their enrichments"}},
 		Totals: plan.Totals{Forgets: 1, RateLimit: 1}}
 	var b bytes.Buffer

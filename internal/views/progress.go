@@ -8,9 +8,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/leadsync/leadsync/internal/address"
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/engine"
 	"github.com/leadsync/leadsync/internal/export"
+	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/leadsync/leadsync/internal/plan"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/textfmt"
@@ -54,7 +56,7 @@ func (p *textProgress) CallDone(c engine.Call, r engine.CallResult) {
 	p.count.CallEnd(c, r.Credits)
 	var detail string
 	switch c.Kind {
-	case engine.CallSearch:
+	case kind.Search:
 		detail = Plural(r.Results, "result")
 		switch {
 		case r.SplitNext != "":
@@ -64,9 +66,9 @@ func (p *textProgress) CallDone(c engine.Call, r engine.CallResult) {
 		case r.Capped:
 			detail += " (the network's cap of 300: probably cut off; narrow the search)"
 		}
-	case engine.CallProfile:
+	case kind.Profile:
 		detail = "profile read"
-	case engine.CallTrack:
+	case kind.Track:
 		switch {
 		case r.Left:
 			detail = "left the network (the service knows the page name no more)"
@@ -77,7 +79,7 @@ func (p *textProgress) CallDone(c engine.Call, r engine.CallResult) {
 		default:
 			detail = "no change"
 		}
-	case engine.CallEnrich:
+	case kind.Enrich:
 		status := r.Status
 		if status == "" {
 			status = "no status"
@@ -304,7 +306,7 @@ func writeFailed(w io.Writer, s *engine.Summary) {
 		enrichments := 0
 		for _, c := range s.Abandoned {
 			names = append(names, c.Address+personSuffix(c))
-			if c.Kind == engine.CallEnrich {
+			if c.Kind == kind.Enrich {
 				enrichments++
 			}
 		}
@@ -359,7 +361,7 @@ func oneOrMany(n int, one, many string) string {
 // enrichment.
 func failureWho(f engine.Failure) string {
 	who := f.Address
-	if f.Kind == engine.CallEnrich || f.Kind == engine.CallTrack {
+	if f.Kind == kind.Enrich || f.Kind == kind.Track {
 		switch {
 		case f.Name != "":
 			who += " " + serviceText(f.Name)
@@ -402,7 +404,7 @@ func errorLine(err error) string {
 }
 
 func personSuffix(c engine.Call) string {
-	if (c.Kind == engine.CallEnrich || c.Kind == engine.CallTrack) && c.Label != "" {
+	if (c.Kind == kind.Enrich || c.Kind == kind.Track) && c.Label != "" {
 		return " " + serviceText(c.Label)
 	}
 	return ""
@@ -433,7 +435,7 @@ func writeDrift(w io.Writer, s *engine.Summary) {
 	d := s.Drift
 	if s.Tracked > 0 {
 		fmt.Fprintf(w, "Tracked %s: %s, %s left the network, %s turned private.\n", Plural(s.Tracked, "person"),
-			Plural(jobsBy(d.Jobs, engine.CallTrack), "job change"), textfmt.Thousands(len(d.Left)), textfmt.Thousands(len(d.Private)))
+			Plural(jobsBy(d.Jobs, kind.Track), "job change"), textfmt.Thousands(len(d.Left)), textfmt.Thousands(len(d.Private)))
 	}
 	if len(d.Jobs) > 0 {
 		fmt.Fprintf(w, "Job changes (%d):\n", len(d.Jobs))
@@ -456,10 +458,10 @@ func writeDrift(w io.Writer, s *engine.Summary) {
 }
 
 // jobsBy counts the job changes seen by calls of kind k (by address prefix).
-func jobsBy(jobs []engine.JobChange, k engine.CallKind) int {
+func jobsBy(jobs []engine.JobChange, k kind.Kind) int {
 	n := 0
 	for _, j := range jobs {
-		if strings.HasPrefix(j.By, k.String()+".") {
+		if address.Kind(j.By) == k {
 			n++
 		}
 	}
@@ -568,17 +570,17 @@ func (p *jsonProgress) CallStart(c engine.Call) {
 func (p *jsonProgress) CallDone(c engine.Call, r engine.CallResult) {
 	m := map[string]any{"message_type": "call_done", "call": callJSON(c),
 		"duration_seconds": r.Duration.Seconds(), "credits": r.Credits}
-	if c.Kind == engine.CallSearch {
+	if c.Kind == kind.Search {
 		m["results"] = r.Results
 		m["capped"] = r.Capped
 		if r.SplitNext != "" {
 			m["split_next"] = r.SplitNext
 		}
 	}
-	if c.Kind == engine.CallEnrich {
+	if c.Kind == kind.Enrich {
 		m["validation_status"] = r.Status
 	}
-	if c.Kind == engine.CallTrack {
+	if c.Kind == kind.Track {
 		m["profile"] = map[bool]string{true: "left", false: map[bool]string{true: "private", false: "public"}[r.Private]}[r.Left]
 	}
 	if len(r.Jobs) > 0 {

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/statetest"
 )
@@ -191,7 +191,7 @@ func benchDBAppend(b *testing.B, path, kind string) {
 		e := statetest.TrackChange(at.Add(time.Duration(i)*time.Second), id, i)
 		if kind == "enrich" {
 			e = statetest.EnrichEv(at.Add(time.Duration(i)*time.Second), "enrich.contacts", id,
-				api.EnrichedProfile{NetworkID: id, Email: fmt.Sprintf("p%d@example.com", i), ValidationStatus: api.StatusValid, CreditBalance: 1000 - i})
+				person.EnrichedProfile{NetworkID: id, Email: fmt.Sprintf("p%d@example.com", i), ValidationStatus: person.StatusValid, CreditBalance: 1000 - i})
 		}
 		if err := rec.Append(&e); err != nil {
 			b.Fatal(err)

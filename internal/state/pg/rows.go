@@ -12,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 
 	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/sqlstate"
 )
@@ -37,6 +38,20 @@ var (
 	stripMaps       = sqlstate.StripMaps
 	newID           = sqlstate.NewID
 )
+
+// resultTargets are the fields of r that resultCols name, in their order:
+// what a scan of those columns fills.
+func resultTargets(r *person.EnrichedProfile) []any {
+	out := make([]any, len(resultCols))
+	for i, f := range resultCols {
+		if f.EnrichedInt != nil {
+			out[i] = f.EnrichedInt(r)
+		} else {
+			out[i] = f.Enriched(r)
+		}
+	}
+	return out
+}
 
 // tsUTC turns a loaded timestamptz into UTC (the zero time for NULL).
 func tsUTC(t pgtype.Timestamptz) time.Time {
@@ -230,7 +245,7 @@ func readPeople(ctx context.Context, q querier, b *Backend, ws string, s *state.
 			return fmt.Errorf("people: found_by of %s: %w", p.ID, err)
 		}
 		if prof != nil {
-			p.Profile = &api.Profile{}
+			p.Profile = &person.Profile{}
 			if err := json.Unmarshal(prof, p.Profile); err != nil {
 				rows.Close()
 				return fmt.Errorf("profile of %s: %w", p.ID, err)

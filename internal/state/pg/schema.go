@@ -16,7 +16,7 @@ import (
 // SchemaVersion is the version of the tables this build reads and writes.
 // A schema of a newer version is refused; an older one is migrated, in one
 // transaction, by the first command that writes.
-const SchemaVersion = 8
+const SchemaVersion = 9
 
 // migrations[i] takes a schema from version i to i+1. {s} is the schema.
 var migrations = []string{
@@ -233,6 +233,16 @@ CREATE TABLE {s}.ledger_runs (
 	month     text NOT NULL,
 	credits   bigint NOT NULL DEFAULT 0,
 	requests  bigint NOT NULL DEFAULT 0
+);
+`,
+	// 8 -> 9: when the ledger first recorded a call of each account
+	// (backend.Ledger's Since): every run records its calls from this
+	// version on, with a budget or without, and a plan says from when it
+	// counts.
+	`
+CREATE TABLE {s}.ledger_accounts (
+	account text PRIMARY KEY,
+	since   timestamptz NOT NULL DEFAULT now()
 );
 `,
 }

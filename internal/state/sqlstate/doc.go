@@ -14,6 +14,7 @@
 // candidates) goes into queries.go, beside an index in both schemas when
 // it needs one, so that both engines answer it.
 //
-// It imports state (the model) and api (the person's fields); it must not
+// It imports state (the model), person (the person's fields) and api (a
+// search's generation); it must not
 // import a backend.
 package sqlstate

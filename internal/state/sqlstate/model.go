@@ -9,7 +9,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -24,26 +24,26 @@ var (
 	StateExtra  = NewExtra(reflect.TypeOf(state.State{}), "format_version", "lineage", "serial", "leadsync_version", "searches", "profiles", "people", "failures", "usage", "journal")
 	PersonExtra = NewExtra(reflect.TypeOf(state.Person{}), "id", "lead", "first_seen", "last_seen", "found_by", "profile", "profile_read_at", "enrichment", "raw",
 		"history", "status", "status_since", "checked_at")
-	LeadExtra       = NewExtra(reflect.TypeOf(api.Lead{}), fieldKeys(LeadCols)...)
+	LeadExtra       = NewExtra(reflect.TypeOf(person.Lead{}), fieldKeys(LeadCols)...)
 	SearchExtra     = NewExtra(reflect.TypeOf(state.Search{}), "address", "generation", "request", "request_hash", "ran_at", "result_count", "max_results", "capped", "lead_ids", "added", "removed", "runs", "changed")
 	DriftExtra      = NewExtra(reflect.TypeOf(state.Drift{}), "field", "before", "after", "at", "by", "call")
 	ProfileExtra    = NewExtra(reflect.TypeOf(state.ProfileRead{}), "address", "generation", "request", "request_hash", "read_at", "person_id")
 	FailureExtra    = NewExtra(reflect.TypeOf(state.Failure{}), "at", "message", "status")
 	EnrichmentExtra = NewExtra(reflect.TypeOf(state.Enrichment{}), "enriched_at", "by", "result")
-	ResultExtra     = NewExtra(reflect.TypeOf(api.EnrichedProfile{}), fieldKeys(ResultCols)...)
+	ResultExtra     = NewExtra(reflect.TypeOf(person.EnrichedProfile{}), fieldKeys(ResultCols)...)
 )
 
-// LeadCols and ResultCols are the person fields (api.PersonFields) with a
+// LeadCols and ResultCols are the person fields (person.PersonFields) with a
 // column of their own in the people and the enrichments table: those whose
 // row names one (PG). A field without one is kept in the row's extra
 // column, by LeadExtra and ResultExtra.
 var (
-	LeadCols   = pgFields(api.LeadFields)
-	ResultCols = pgFields(api.EnrichedFields)
+	LeadCols   = pgFields(person.LeadFields)
+	ResultCols = pgFields(person.EnrichedFields)
 )
 
-func pgFields(rows []*api.PersonField) []*api.PersonField {
-	var out []*api.PersonField
+func pgFields(rows []*person.PersonField) []*person.PersonField {
+	var out []*person.PersonField
 	for _, f := range rows {
 		if f.PG != "" {
 			out = append(out, f)
@@ -53,7 +53,7 @@ func pgFields(rows []*api.PersonField) []*api.PersonField {
 }
 
 // fieldKeys are the JSON keys of fields.
-func fieldKeys(fields []*api.PersonField) []string {
+func fieldKeys(fields []*person.PersonField) []string {
 	out := make([]string, len(fields))
 	for i, f := range fields {
 		out[i] = f.Key
@@ -62,7 +62,7 @@ func fieldKeys(fields []*api.PersonField) []string {
 }
 
 // FieldColumns are the columns of fields.
-func FieldColumns(fields []*api.PersonField) []string {
+func FieldColumns(fields []*person.PersonField) []string {
 	out := make([]string, len(fields))
 	for i, f := range fields {
 		out[i] = f.PG

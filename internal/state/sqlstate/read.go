@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -166,7 +167,7 @@ func readPerson(p *state.Person, shared lists, first, last, foundBy, prof, profA
 		return err
 	}
 	if prof.Valid {
-		p.Profile = &api.Profile{}
+		p.Profile = &person.Profile{}
 		if err := json.Unmarshal([]byte(prof.String), p.Profile); err != nil {
 			return fmt.Errorf("profile: %w", err)
 		}
