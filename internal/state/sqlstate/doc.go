@@ -15,6 +15,5 @@
 // it needs one, so that both engines answer it.
 //
 // It imports state (the model), person (the person's fields) and api (a
-// search's generation); it must not
-// import a backend.
+// search's generation); it must not import a backend.
 package sqlstate
