@@ -65,7 +65,7 @@ func runStateMv(f *Factory, a *arguments.StateMv) error {
 		fmt.Fprintf(f.IO.Out, "Moved %s to %s\n", m.From, m.To)
 	}
 	fmt.Fprintf(f.IO.Out, "%s moved, no call made.\n", textfmt.Plural(len(moves), "address"))
-	if bk, ok := backend.BackupOf(src.backend); ok {
+	if bk, ok := backend.BackupOf(src.backend); ok && backend.BacksUpEachWrite(src.backend) {
 		fmt.Fprintf(f.IO.Out, "The state before is kept in %s.\n", stateRelPath(f, bk.BackupPath()))
 	}
 	return nil

@@ -71,7 +71,7 @@ func runStateRm(f *Factory, a *arguments.StateRm) error {
 		row := r.Kind.Row()
 		fmt.Fprintf(f.IO.Out, row.Removed+"\n", r.Address, textfmt.Plural(r.Leads, row.Counted))
 	}
-	if bk, ok := backend.BackupOf(src.backend); ok {
+	if bk, ok := backend.BackupOf(src.backend); ok && backend.BacksUpEachWrite(src.backend) {
 		fmt.Fprintf(f.IO.Out, "The state before is kept in %s.\n", stateRelPath(f, bk.BackupPath()))
 	}
 	return nil

@@ -235,6 +235,21 @@ type BackupKeeper interface {
 	RemoveBackup() error
 }
 
+// EachWriteBackup is a BackupKeeper that tells whether every write keeps
+// the state before (the JSON state file) or only some do (the SQLite
+// database: a push --force).
+type EachWriteBackup interface{ BacksUpEachWrite() bool }
+
+// BacksUpEachWrite reports whether each write of b keeps the state before
+// in its backup (what state rm and state mv say).
+func BacksUpEachWrite(b Backend) bool {
+	if w, ok := abilityOf[EachWriteBackup](b); ok {
+		return w.BacksUpEachWrite()
+	}
+	_, ok := BackupOf(b)
+	return ok
+}
+
 // BackupOf returns b as a BackupKeeper, ok false when it keeps no backup.
 func BackupOf(b Backend) (BackupKeeper, bool) {
 	k, ok := abilityOf[BackupKeeper](b)

@@ -40,6 +40,10 @@ func (store *Store) migrate() error {
 	old.Now = store.Now
 	s, err := old.Load()
 	if err != nil {
+		var je *JournalError
+		if errors.As(err, &je) {
+			return fmt.Errorf("the state file %s cannot be made into the database %s: %w. Recover the journal first: leadsync state recover --state %s", from, store.path, err, from)
+		}
 		return fmt.Errorf("the state file %s cannot be made into the database %s: %w", from, store.path, err)
 	}
 	tmp := filepath.Join(filepath.Dir(store.path), "."+filepath.Base(store.path)+".migrating-"+state.NewUUID()[:8])
@@ -80,13 +84,17 @@ func (store *Store) migrate() error {
 // before the last push --force, and the JSON state file the database was
 // made from (and its journal): after an erasure they still hold the person
 // erased.
-func (store *Store) removeMigrated() error {
-	for _, p := range []string{store.BackupPath(), jsonBackupPath(store.path), jsonJournalBackupPath(store.path)} {
+func (store *Store) removeMigrated() error { return removeCopies(store.path) }
+
+// removeCopies removes the copies of the state of the database at path:
+// <path>.backup, state.json.backup and its journal's.
+func removeCopies(path string) error {
+	for _, p := range []string{path + ".backup", jsonBackupPath(path), jsonJournalBackupPath(path)} {
 		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
 	}
-	return safefile.SyncDir(filepath.Dir(store.path))
+	return safefile.SyncDir(filepath.Dir(path))
 }
 
 // removeAbandoned removes the databases a migration killed before it

@@ -295,6 +295,11 @@ func (d *dbStore) afterErasure(s *state.State) error {
 	if busy != 0 {
 		return fmt.Errorf("the person is erased from the state %s, but a command reading it meanwhile kept its write-ahead log %s-wal, which still holds them, from being emptied: run the command again", d.path, d.path)
 	}
+	// The copies of the state before (push --force, the state.json the
+	// database was made from) still hold them.
+	if err := removeCopies(d.path); err != nil {
+		return &safefile.WriteError{Path: d.path + ".backup", Err: err}
+	}
 	s.ErasureWritten()
 	return nil
 }

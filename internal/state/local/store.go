@@ -55,6 +55,11 @@ func NewStore(path string) *Store {
 	return store
 }
 
+// BacksUpEachWrite reports whether each write keeps the state before as
+// the backup: the JSON state file's do; the database's do not (its
+// transactions are atomic; a push --force keeps one).
+func (store *Store) BacksUpEachWrite() bool { return store.db == nil }
+
 // Close lets go of what the store holds open (its database).
 func (store *Store) Close() error {
 	if store.db != nil {

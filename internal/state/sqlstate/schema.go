@@ -11,7 +11,7 @@ const SchemaVersion = 1
 // texts in TimeLayout, lists JSON arrays, JSON documents texts. The
 // workspace column names the local workspace the file belongs to (one per
 // file). The tables the local backend keeps in files this version (locks,
-// pace, ledger, ledger_runs, erasures, claims) are not here.
+// pace, ledger, ledger_runs, ledger_accounts, erasures, claims) are not here.
 const SQLiteSchema = `
 CREATE TABLE schema_version (
 	version          integer NOT NULL,
