@@ -2,6 +2,8 @@
 // validated, typed Config, reporting every problem as an hcl.Diagnostic with
 // a source range. Modules (module_call.go, output.go) are read into the same
 // flat Config, every address they declare prefixed with their module path;
+// ConsoleScope (console.go) is the root module's evaluation context for
+// leadsync console, with search.NAME and profile.NAME as their instances;
 // moved blocks (moved.go) are checked here and resolved against a state by
 // plan (MoveSet). It makes no calls and imports only catalog, api (types),
 // person (the table of person fields: columns, labels, where),

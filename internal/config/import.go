@@ -222,7 +222,7 @@ func importRow(t *listfile.Table, r listfile.Row, fields []string) (ImportPerson
 			continue
 		}
 		if msg := p.set(t, f, v); msg != "" {
-			return p, &listfile.Error{File: t.File, Row: r.Line, Column: t.Columns[i], Msg: msg}
+			return p, &listfile.Error{File: t.File, Sheet: r.Sheet, Row: r.Line, Column: t.Columns[i], Msg: msg}
 		}
 	}
 	res := &p.Result
@@ -237,7 +237,7 @@ func importRow(t *listfile.Table, r listfile.Row, fields []string) (ImportPerson
 		if verb == "" {
 			verb = "are all empty"
 		}
-		return p, &listfile.Error{File: t.File, Row: r.Line, Msg: fmt.Sprintf("names no member: %s %s; every row needs one (remove the row, or fill it in)",
+		return p, &listfile.Error{File: t.File, Sheet: r.Sheet, Row: r.Line, Msg: fmt.Sprintf("names no member: %s %s; every row needs one (remove the row, or fill it in)",
 			strings.Join(cols, " and "), verb)}
 	}
 	if res.FullName == "" && (res.FirstName != "" || res.LastName != "") {

@@ -76,14 +76,6 @@ func (c *Config) MatchPerson(sh *Sheet, fields map[string]cty.Value) (bool, erro
 	if sh == nil || sh.Where == nil {
 		return true, nil
 	}
-	attrs := make(map[string]cty.Value, len(PersonAttributes))
-	for _, f := range PersonAttributes {
-		if v, ok := fields[f]; ok {
-			attrs[f] = v
-		} else {
-			attrs[f] = cty.NullVal(PersonFieldType(f))
-		}
-	}
 	base := sh.ctx
 	if base == nil {
 		base = c.evalCtx
@@ -92,7 +84,7 @@ func (c *Config) MatchPerson(sh *Sheet, fields map[string]cty.Value) (bool, erro
 		base = &hcl.EvalContext{}
 	}
 	ctx := base.NewChild()
-	ctx.Variables = map[string]cty.Value{"person": cty.ObjectVal(attrs)}
+	ctx.Variables = map[string]cty.Value{"person": PersonValue(fields)}
 	v, ds := sh.Where.Value(ctx)
 	where := sh.Where.Range()
 	if ds.HasErrors() {

@@ -1189,7 +1189,9 @@ func (r *runner) planTime() time.Time {
 func (r *runner) finishSummary() {
 	r.finishBudget()
 	r.sum.NotSpent.Excluded = r.cands.Excluded()
-	for _, im := range r.sum.Imported {
+	for i := range r.sum.Imported {
+		im := &r.sum.Imported[i]
+		im.Saved, im.Excluded = r.importCounts(im.Address)
 		r.sum.NotSpent.Imported += im.Saved
 	}
 	for _, n := range r.sum.Reused {

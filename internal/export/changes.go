@@ -153,26 +153,37 @@ func matchPerson(cfg *config.Config, sh *config.Sheet, p *state.Person) (bool, e
 	if sh.Where == nil {
 		return true, nil
 	}
-	fields := make(map[string]cty.Value, len(sh.WhereFields))
-	var rc rawCache
-	for _, f := range sh.WhereFields {
-		if f == "validationStatus" {
-			fields[f] = cty.StringVal(whereStatus(p))
-			continue
-		}
-		col, err := columnFor(f, cfg.Settings.ProfileURLTemplate)
-		if err != nil {
-			return false, err
-		}
-		var c cellValue
-		col.fill(p, &rc, &c)
-		fields[f] = cellCty(col.kind, c, config.PersonFieldType(f))
+	fields, err := WhereValues(cfg, sh.WhereFields, p)
+	if err != nil {
+		return false, err
 	}
 	ok, err := cfg.MatchPerson(sh, fields)
 	if err != nil {
 		return false, fmt.Errorf("sheet %q: %w", sh.Name, err)
 	}
 	return ok, nil
+}
+
+// WhereValues are the values of p's fields named (person.<field> of a
+// sheet's where) as the person's cells show them: what a sheet's where,
+// and leadsync console's, read.
+func WhereValues(cfg *config.Config, names []string, p *state.Person) (map[string]cty.Value, error) {
+	fields := make(map[string]cty.Value, len(names))
+	var rc rawCache
+	for _, f := range names {
+		if f == "validationStatus" {
+			fields[f] = cty.StringVal(whereStatus(p))
+			continue
+		}
+		col, err := columnFor(f, cfg.Settings.ProfileURLTemplate)
+		if err != nil {
+			return nil, err
+		}
+		var c cellValue
+		col.fill(p, &rc, &c)
+		fields[f] = cellCty(col.kind, c, config.PersonFieldType(f))
+	}
+	return fields, nil
 }
 
 // whereStatus is person.validationStatus in a sheet's where: the

@@ -610,6 +610,8 @@ func (b *builder) enrichPeople() (blocks []*config.Enrich, people []blockPeople,
 		b.errorf("Cannot read the other workspaces", err.Error())
 		return nil, nil, false
 	}
+	b.v.keepMet = len(selected) > 1
+	defer func() { b.v.keepMet = false }()
 	for _, e := range selected {
 		bp, err := b.v.collect(e, skipRunning, true)
 		if err != nil {

@@ -91,7 +91,11 @@ func (b *builder) importText(im *config.Import) string {
 		}
 	}
 	people := len(im.People) - suppressed
-	what := fmt.Sprintf("%s: %s", plural(im.Rows, "row", "rows"), plural(people, "person", "people"))
+	rows := plural(im.Rows, "row", "rows")
+	if sh := im.SheetsText(); sh != "" {
+		rows += " of " + sh
+	}
+	what := fmt.Sprintf("%s: %s", rows, plural(people, "person", "people"))
 	if withEmail > 0 {
 		what += fmt.Sprintf(" (%s with an e-mail, enriched at no credit)", thousands(withEmail))
 	}
@@ -149,23 +153,23 @@ type pendingEmail struct {
 	email, domain string
 }
 
-// importExcluded reports whether an exclude block names p, whom an import
+// importExcludedBy returns the exclude block that names p, whom an import
 // gives an e-mail, by what the state knows of them or what an import of
 // this plan brings.
-func (v *env) importExcluded(p *state.Person) bool {
+func (v *env) importExcludedBy(p *state.Person) *config.Exclude {
 	if v.excl == nil {
-		return false
+		return nil
 	}
-	if v.excludedBy(p) != nil {
-		return true
+	if x := v.excludedBy(p); x != nil {
+		return x
 	}
 	pe, ok := v.pendingFor(p)
 	if !ok {
-		return false
+		return nil
 	}
 	q := *p
 	q.Enrichment = &state.Enrichment{Result: person.EnrichedProfile{Email: pe.email, CompanyDomain: pe.domain}}
-	return v.excludedBy(&q) != nil
+	return v.excludedBy(&q)
 }
 
 // pendingImport records the e-mails an import planned now gives people:

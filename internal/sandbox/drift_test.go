@@ -29,17 +29,17 @@ func TestDriftIsDeterministicAndCumulative(t *testing.T) {
 	// Built twice without the process's cache: the same seed gives the
 	// same changes.
 	base := populationFor(3, 2000)
-	a, b := base.drift(3, 0.2, 3), base.drift(3, 0.2, 3)
+	a, b := base.drift(3, 0.2, 3, false), base.drift(3, 0.2, 3, false)
 	if !reflect.DeepEqual(a.changes, b.changes) || !reflect.DeepEqual(a.members, b.members) {
 		t.Fatal("the same seed, drift and epoch gave different populations")
 	}
-	other := populationFor(4, 2000).drift(4, 0.2, 3)
+	other := populationFor(4, 2000).drift(4, 0.2, 3, false)
 	if reflect.DeepEqual(a.changes, other.changes) {
 		t.Error("seeds 3 and 4 drifted alike")
 	}
 	// Epoch 3 holds the changes of epochs 1 and 2 as they were.
 	for e := 1; e < 3; e++ {
-		earlier := base.drift(3, 0.2, e).changes
+		earlier := base.drift(3, 0.2, e, false).changes
 		var upTo []Change
 		for _, c := range a.changes {
 			if c.Epoch <= e {
@@ -217,4 +217,55 @@ func TestSetDriftMovesTime(t *testing.T) {
 // formula-like values of a few members.
 func isWordy(j Job) bool {
 	return !strings.ContainsAny(j.Title[:1]+j.Company[:1], "=+-@")
+}
+
+// TestPrivatePositions: with Options.PrivatePositions a private profile's
+// answer carries the member's positions (never the description), and
+// private members go on moving; without it a private profile shows no
+// position and a member who turned private moves no more.
+func TestPrivatePositions(t *testing.T) {
+	now := EpochStart(4)
+	for _, on := range []bool{false, true} {
+		s := New(Options{People: 4000, Drift: 0.3, Epoch: 3, PrivatePositions: on})
+		turned := map[string]bool{}
+		movedAfter := 0
+		for _, c := range s.Changes() {
+			switch {
+			case c.Kind == DriftPrivate:
+				turned[c.PageName] = true
+			case c.Kind == DriftJob && turned[c.PageName]:
+				movedAfter++
+			}
+		}
+		if on != (movedAfter > 0) {
+			t.Errorf("PrivatePositions %v: %d job changes of members already private", on, movedAfter)
+		}
+		seen := 0
+		for page := range turned {
+			m, ok := s.Member(page)
+			if !ok {
+				continue // left the network since
+			}
+			if !m.Private {
+				t.Fatalf("%s turned private; the sandbox has a public profile", page)
+			}
+			p := m.profile(now, on)
+			if !p.Private || p.Description != "" {
+				t.Errorf("%s: private %v, description %q", page, p.Private, p.Description)
+			}
+			if !on {
+				if len(p.CurrentPosition)+len(p.WorkPositionTimeline) > 0 {
+					t.Errorf("%s: a private profile shows positions without PrivatePositions", page)
+				}
+				continue
+			}
+			if len(p.CurrentPosition) == 0 || p.CurrentPosition[0].JobTitle != m.Title || p.CurrentPosition[0].Company != m.Company {
+				t.Errorf("%s is %s at %s; the private profile shows %+v", page, m.Title, m.Company, p.CurrentPosition)
+			}
+			seen++
+		}
+		if on && seen == 0 {
+			t.Error("no private member to check")
+		}
+	}
 }

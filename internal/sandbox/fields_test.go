@@ -42,7 +42,7 @@ func TestSandboxSendsEveryPersonField(t *testing.T) {
 	for _, m := range h.s.Population() {
 		note(person.FromLead, m.Lead())
 		note(person.FromEnrichment, m.enriched(requestID(1, 1), 41))
-		note(person.FromProfile, m.profile(h.clock.Now()))
+		note(person.FromProfile, m.profile(h.clock.Now(), false))
 	}
 	for _, f := range person.PersonFields {
 		for _, from := range []person.Source{person.FromLead, person.FromEnrichment, person.FromProfile} {

@@ -56,7 +56,7 @@ func (s *Server) operate(op Op, body []byte, now time.Time, n uint64) reply {
 			return errorReply(http.StatusBadRequest, "no member with pageName %q", page)
 		}
 		if op != OpEnrich {
-			return s.spend(op, 0, func(int) reply { return jsonReply(http.StatusOK, m.profile(now)) })
+			return s.spend(op, 0, func(int) reply { return jsonReply(http.StatusOK, m.profile(now, s.PrivatePositions())) })
 		}
 		return s.spend(op, s.cost, func(balance int) reply {
 			s.mu.Lock()
@@ -162,8 +162,9 @@ func parsePage(params map[string]json.RawMessage) (string, error) {
 }
 
 // profile is the member's profile (spec 2.4) as of now. A private profile
-// shows its name, avatar and address only.
-func (m *Member) profile(now time.Time) person.Profile {
+// shows its name, avatar and address only, and its positions with
+// privatePositions (Options.PrivatePositions): never its description.
+func (m *Member) profile(now time.Time, privatePositions bool) person.Profile {
 	p := person.Profile{
 		FullName:             m.FullName(),
 		CurrentPosition:      []person.Position{},
@@ -175,9 +176,12 @@ func (m *Member) profile(now time.Time) person.Profile {
 	}
 	if m.Private {
 		p.ProfileImg = imageURLPrefix + "default_256x256.png"
-		return p
+		if !privatePositions {
+			return p
+		}
+	} else {
+		p.Description = m.Description
 	}
-	p.Description = m.Description
 	for _, pos := range m.Positions {
 		end := now
 		var endDate *string

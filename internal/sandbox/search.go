@@ -238,10 +238,16 @@ func (q *query) matches(m *Member) bool {
 }
 
 // search runs q over the population in its fixed order and returns at most
-// api.MaxResults results: []person.Lead, or []api.RawLead when q.raw. No match
-// is an empty array.
+// api.MaxResults results (every match with Faults.Overfull): []person.Lead,
+// or []api.RawLead when q.raw. No match is an empty array.
 func (s *Server) search(q *query) any {
-	found := s.matching(q, api.MaxResults)
+	limit := api.MaxResults
+	s.mu.Lock()
+	if s.faults.Overfull {
+		limit = 0
+	}
+	s.mu.Unlock()
+	found := s.matching(q, limit)
 	return s.answer(q, found)
 }
 

@@ -85,6 +85,11 @@ func TestHistoryOfTrackReads(t *testing.T) {
 	pos := func(title, company string) *person.Profile {
 		return &person.Profile{FullName: "Anna Schmidt", CurrentPosition: []person.Position{{JobTitle: title, Company: company}}}
 	}
+	privatePos := func(title, company string) *person.Profile {
+		p := pos(title, company)
+		p.Private = true
+		return p
+	}
 	type check struct {
 		status string
 		fields []string // fields of the drifts this read recorded
@@ -100,9 +105,12 @@ func TestHistoryOfTrackReads(t *testing.T) {
 		{"new job", 2, false, pos("VP Engineering", "Rheinbank AG"), check{"", []string{DriftTitle, DriftCompany}}},
 		{"private after a public read", 3, false, &person.Profile{Private: true}, check{StatusPrivate, []string{DriftStatus}}},
 		{"still private", 4, false, &person.Profile{Private: true}, check{StatusPrivate, nil}},
-		{"public again, promoted", 5, false, pos("CTO", "Rheinbank AG"), check{"", []string{DriftTitle, DriftStatus}}},
-		{"gone", 6, true, nil, check{StatusLeft, []string{DriftStatus}}},
-		{"still gone", 7, true, nil, check{StatusLeft, nil}},
+		// A private answer that carries positions is read for them.
+		{"private, new job", 5, false, privatePos("Head of IT", "Hafen Logistik AG"), check{StatusPrivate, []string{DriftTitle, DriftCompany}}},
+		{"private, no position shown", 6, false, &person.Profile{Private: true}, check{StatusPrivate, nil}},
+		{"public again, promoted", 7, false, pos("CTO", "Rheinbank AG"), check{"", []string{DriftTitle, DriftCompany, DriftStatus}}},
+		{"gone", 8, true, nil, check{StatusLeft, []string{DriftStatus}}},
+		{"still gone", 9, true, nil, check{StatusLeft, nil}},
 	}
 	for _, st := range steps {
 		track(st.at, st.gone, st.profile)
@@ -120,13 +128,18 @@ func TestHistoryOfTrackReads(t *testing.T) {
 		if p.CheckedAt == nil || !p.CheckedAt.Equal(day(st.at)) || !p.Checked().Equal(day(st.at)) {
 			t.Errorf("%s: checked at %v", st.name, p.CheckedAt)
 		}
+		// What a private answer does not show stays as last known.
+		if st.name == "private, no position shown" && (p.Lead.Company != "Hafen Logistik AG" || p.Profile == nil ||
+			len(p.Profile.CurrentPosition) == 0 || p.Profile.CurrentPosition[0].Company != "Hafen Logistik AG") {
+			t.Errorf("%s: company %q, profile %+v; want the position the last private read showed", st.name, p.Lead.Company, p.Profile)
+		}
 	}
 	p := s.People["n1"]
 	if p.Lead.Title != "CTO" || p.Lead.Company != "Rheinbank AG" {
 		t.Errorf("a gone person keeps their last job: %q at %q", p.Lead.Title, p.Lead.Company)
 	}
-	if p.StatusSince == nil || !p.StatusSince.Equal(day(6)) {
-		t.Errorf("left the network since %v, want day 6", p.StatusSince)
+	if p.StatusSince == nil || !p.StatusSince.Equal(day(8)) {
+		t.Errorf("left the network since %v, want day 8", p.StatusSince)
 	}
 	last := p.History[len(p.History)-1]
 	if last.Before != "public" || last.After != "left" {

@@ -500,8 +500,8 @@ func (a *applier) search(addr string, se *SearchEvent) {
 			orig = append(orig, i)
 		}
 	}
-	if se.MaxResults > 0 && len(kept) > se.MaxResults {
-		kept = kept[:se.MaxResults]
+	if limit := KeepAtMost(se.MaxResults); len(kept) > limit {
+		kept = kept[:limit]
 	}
 	raw := rawFor(se)
 	ids := make([]string, 0, len(kept))
@@ -551,6 +551,18 @@ func (a *applier) search(addr string, se *SearchEvent) {
 	}
 	rec.Changed = s.changedBy(ids, addr, a.at)
 	a.putSearch(rec, seen)
+}
+
+// KeepAtMost is the number of leads a search's run keeps of its answer:
+// its max_results, or the network's cap of api.MaxResults without one. An
+// answer that holds more than the cap (a service that does not hold to the
+// spec) is cut there too: the first leads are kept, the count it held stays
+// in the record's ResultCount.
+func KeepAtMost(maxResults int) int {
+	if maxResults > 0 && maxResults < api.MaxResults {
+		return maxResults
+	}
+	return api.MaxResults
 }
 
 // putSearch makes rec the record of its search, counting the runs and the
@@ -647,7 +659,7 @@ func (a *applier) profile(addr string, pe *ProfileEvent) {
 	}
 	id := a.upsert(l)
 	p := s.People[id]
-	prof := pe.Profile
+	prof := profileRead(p.Profile, pe.Profile)
 	at := a.at
 	p.Profile, p.ProfileReadAt = &prof, &at
 	status := ""

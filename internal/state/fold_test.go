@@ -468,3 +468,33 @@ func TestRemovePersonAndAddresses(t *testing.T) {
 		t.Errorf("resolve after removal: %q", id)
 	}
 }
+
+// TestAnswerPastTheCapIsCut: a search keeps at most its max_results, and
+// at most the network's cap of 300 without one, even when the answer
+// holds more (a service that does not hold to the spec); the record says
+// how many the answer held. A sub-search of a split keeps at most 300 too.
+func TestAnswerPastTheCapIsCut(t *testing.T) {
+	many := func(n int) []person.Lead {
+		leads := make([]person.Lead, n)
+		for i := range leads {
+			leads[i] = lead(fmt.Sprintf("n%d", i), fmt.Sprintf("p%d", i), "P")
+		}
+		return leads
+	}
+	for _, tc := range []struct {
+		max, answered, kept int
+	}{{0, 200, 200}, {0, 300, 300}, {0, 2000, 300}, {25, 2000, 25}, {300, 301, 300}} {
+		s := New()
+		mustFold(t, s, searchEv(day(0), "search.a", tc.max, many(tc.answered)...))
+		rec := s.Searches["search.a"]
+		if len(rec.LeadIDs) != tc.kept || rec.ResultCount != tc.answered || len(s.People) != tc.kept {
+			t.Errorf("max_results %d, %d answered: kept %d (%d people), result count %d; want %d kept", tc.max, tc.answered,
+				len(rec.LeadIDs), len(s.People), rec.ResultCount, tc.kept)
+		}
+	}
+	s := New()
+	mustFold(t, s, splitEv(day(0), "search.s", []string{}, 450))
+	if n := s.Splits["search.s"].Nodes[0]; len(n.LeadIDs) != 300 || n.Results != 450 || !n.Saturated {
+		t.Errorf("a sub-search answered 450: kept %d, results %d, saturated %v; want 300, 450, true", len(n.LeadIDs), n.Results, n.Saturated)
+	}
+}

@@ -123,12 +123,14 @@ type Search struct {
 	RanAt       time.Time       `json:"ran_at"`
 	// ResultCount is how many results the service returned (before max_results).
 	ResultCount int `json:"result_count"`
-	// MaxResults is the max_results the run kept results up to; 0: all.
+	// MaxResults is the max_results the run kept results up to; 0: the
+	// network's cap (KeepAtMost).
 	MaxResults int `json:"max_results"`
 	// Capped is true when the service returned exactly api.MaxResults results:
 	// the network probably cut the list off.
 	Capped bool `json:"capped"`
-	// LeadIDs are the person IDs kept (at most max_results), in result order.
+	// LeadIDs are the person IDs kept (at most max_results, and at most the
+	// network's cap: KeepAtMost), in result order.
 	// A lowered max_results cuts them without a run (EventTrim).
 	LeadIDs []string `json:"lead_ids"`
 	// Added and Removed compare LeadIDs with the previous run (0 on the first).

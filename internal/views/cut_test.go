@@ -44,3 +44,21 @@ func TestHugeNameIsCutInProgressLines(t *testing.T) {
 		}
 	}
 }
+
+// TestTrackLineOfAPrivateMover: a track read whose private answer showed a
+// new job says both, not "profile private" alone.
+func TestTrackLineOfAPrivateMover(t *testing.T) {
+	var b bytes.Buffer
+	c := &fakeClock{t: time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC), step: time.Second}
+	p := &textProgress{w: &b, now: c.now}
+	call := engine.Call{Seq: 1, Kind: kind.Track, Address: "track.t", Person: "1.a", Page: "anna", Label: "Anna"}
+	job := engine.JobChange{PersonID: "1.a", Name: "Anna", Before: engine.Job{Title: "CTO", Company: "Acme"}, After: engine.Job{Title: "CTO", Company: "Beta"}}
+	p.Start(nil, 2, 0)
+	p.CallStart(call)
+	p.CallDone(call, engine.CallResult{Duration: time.Second, Private: true, Jobs: []engine.JobChange{job}})
+	p.CallDone(call, engine.CallResult{Duration: time.Second, Private: true})
+	if got := b.String(); !strings.Contains(got, ": profile private, new job: CTO at Acme -> CTO at Beta in ") ||
+		!strings.Contains(got, ": profile private in ") {
+		t.Errorf("progress:\n%s", got)
+	}
+}

@@ -10,7 +10,9 @@
 // Plan (NewPlan) for plan and show FILE, Apply (NewApply, the
 // run.ApplyView that run.Apply drives), StateList, StateShow and
 // ShowState (the summary of show, gathered by SummarizeState), Fields,
-// Usage and Export. Every JSON
+// Usage and Export; Console (the run.ConsoleView of leadsync console,
+// whose FormatValue writes a value in the language's syntax, as terraform
+// console does). Every JSON
 // form carries a format_version, and goes through writeJSONDoc, which
 // writes a nil list or map as [] or {}, never null. Counting is apart
 // from drawing: Counter counts calls, credits, rate and time left from an

@@ -61,6 +61,8 @@ func (p *textProgress) CallDone(c engine.Call, r engine.CallResult) {
 		switch {
 		case r.SplitNext != "":
 			detail += " (at the cap: split by " + r.SplitNext + ")"
+		case r.Results > api.MaxResults:
+			detail += fmt.Sprintf(" (more than the network's cap of %d: at most %d kept)", api.MaxResults, api.MaxResults)
 		case r.Capped && c.SubSearch != "":
 			detail += " (the network's cap of 300 after the last split_by dimension: incomplete)"
 		case r.Capped:
@@ -72,6 +74,9 @@ func (p *textProgress) CallDone(c engine.Call, r engine.CallResult) {
 		switch {
 		case r.Left:
 			detail = "left the network (the service knows the page name no more)"
+		case r.Private && len(r.Jobs) > 0:
+			// A private answer that shows positions is read for them.
+			detail = "profile private, new job: " + jobChangeText(r.Jobs[0])
 		case r.Private:
 			detail = "profile private"
 		case len(r.Jobs) > 0:
@@ -220,8 +225,12 @@ func writeNoCall(w io.Writer, s *engine.Summary) {
 		fmt.Fprintln(w, line)
 	}
 	for _, im := range s.Imported {
-		line := fmt.Sprintf("Imported %s: %s from %s, %s with an e-mail (enriched at no credit), no call", im.Address,
-			Plural(im.People, "person"), Plural(im.Rows, "row"), textfmt.Thousands(im.Enriched))
+		line := fmt.Sprintf("Imported %s: %s from %s, %s with an e-mail (enriched at no credit)", im.Address,
+			Plural(im.People, "person"), Plural(im.Rows, "row"), textfmt.Thousands(im.Saved))
+		if im.Excluded > 0 {
+			line += fmt.Sprintf(", %s excluded", textfmt.Thousands(im.Excluded))
+		}
+		line += ", no call"
 		if im.Suppressed > 0 {
 			line += fmt.Sprintf("; %s suppressed (erased with leadsync forget, dropped)", textfmt.Thousands(im.Suppressed))
 		}
@@ -243,7 +252,10 @@ func writeSearches(w io.Writer, searches []engine.SearchOutcome) {
 			} else {
 				line += fmt.Sprintf(", %s new, %s gone since the last run", textfmt.Thousands(o.Added), textfmt.Thousands(o.Removed))
 			}
-			if o.Capped && o.Split == nil {
+			switch {
+			case o.Split == nil && o.Results > api.MaxResults:
+				line += "; " + export.OverCapNote
+			case o.Capped && o.Split == nil:
 				line += "; hit the network's cap of 300: probably cut off"
 			}
 			if o.Changed > 0 {
@@ -672,7 +684,7 @@ func summaryEvent(s *engine.Summary) map[string]any {
 	imported := make([]map[string]any, 0, len(s.Imported))
 	for _, im := range s.Imported {
 		imported = append(imported, map[string]any{"address": im.Address, "rows": im.Rows, "people": im.People,
-			"enriched": im.Enriched, "suppressed": im.Suppressed})
+			"enriched": im.Enriched, "saved": im.Saved, "excluded": im.Excluded, "suppressed": im.Suppressed})
 	}
 	forgotten := append([]string{}, s.Forgotten...)
 	updated := append([]string{}, s.Updated...)
@@ -768,32 +780,6 @@ func budgetJSON(s *engine.Summary) any {
 		return nil
 	}
 	return map[string]any{"stopped": s.BudgetStopped, "passed": s.BudgetPassed}
-}
-
-// notSpentLine says what a run did not pay for, and why: "Not spent: up to
-// 449 credits (excluded 412, imported 4, reused 33)." "" when nothing.
-// "Up to" only with people excluded (a bound); imported and reused alone
-// are exact: "Not spent: 5 credits (reused 5)."
-func notSpentLine(n engine.NotSpent) string {
-	if n.Credits() == 0 {
-		return ""
-	}
-	var why []string
-	for _, x := range []struct {
-		name string
-		n    int
-	}{{"excluded", n.Excluded}, {"imported", n.Imported}, {"reused", n.Reused}} {
-		if x.n > 0 {
-			why = append(why, fmt.Sprintf("%s %s", x.name, textfmt.Thousands(x.n*n.CreditsPerEnrich)))
-		}
-	}
-	return fmt.Sprintf("Not spent: %s%s (%s).", upTo(n.Excluded > 0), Plural(n.Credits(), "credit"), strings.Join(why, ", "))
-}
-
-// notSpentJSON is the summary's credits not spent, by reason.
-func notSpentJSON(n engine.NotSpent) map[string]int {
-	c := n.CreditsPerEnrich
-	return map[string]int{"credits_max": n.Credits(), "excluded": n.Excluded * c, "imported": n.Imported * c, "reused": n.Reused * c}
 }
 
 // changesByField counts the changes of a run by field, every field

@@ -2,6 +2,7 @@ package views
 
 import (
 	"fmt"
+	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/export"
 	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
@@ -279,6 +280,8 @@ func writeSearchSummaries(w *lineWriter, searches []SearchSummary, underway []Sp
 		switch {
 		case sr.Split != nil:
 			res = fmt.Sprintf("%s found by %s, %s kept: %s", textfmt.Plural(sr.Split.People, "person"), textfmt.Plural(sr.Split.SubSearches, "sub-search"), textfmt.Thousands(sr.Kept), sr.Split.Verdict())
+		case sr.ResultCount > api.MaxResults:
+			res += " (more than the cap of 300: at most 300 kept)"
 		case sr.Capped:
 			res += " (capped at 300)"
 		}

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/export"
 	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
@@ -166,7 +168,10 @@ func searchResultsText(sr *state.Search) string {
 		return t
 	}
 	t := fmt.Sprintf("%s returned, %s kept", textfmt.Thousands(sr.ResultCount), textfmt.Thousands(len(sr.LeadIDs)))
-	if sr.Capped {
+	switch {
+	case sr.ResultCount > api.MaxResults:
+		t += " (" + export.OverCapNote + ")"
+	case sr.Capped:
 		t += " (the service's cap of 300: there may be more)"
 	}
 	return t
