@@ -92,7 +92,7 @@ func (d *dbStore) handle(create bool) (*sql.DB, error) {
 		return nil, d.cannotRead(err)
 	}
 	db.SetMaxOpenConns(1)
-	if err := d.ensureSchema(db); err != nil {
+	if err := retryBusy(func() error { return d.ensureSchema(db) }); err != nil {
 		db.Close()
 		return nil, err
 	}
@@ -132,7 +132,7 @@ func (d *dbStore) cannotRead(err error) error {
 // transaction that looks again first.
 func (d *dbStore) ensureSchema(db *sql.DB) error {
 	ctx := context.Background()
-	made, err := d.checkSchema(ctx, db)
+	made, err := d.checkSchema(ctx, db, false)
 	if err != nil || made {
 		return err
 	}
@@ -141,7 +141,7 @@ func (d *dbStore) ensureSchema(db *sql.DB) error {
 		return d.wrap("making the tables", err)
 	}
 	defer tx.Rollback()
-	if made, err := d.checkSchema(ctx, tx); err != nil || made {
+	if made, err := d.checkSchema(ctx, tx, true); err != nil || made {
 		return err
 	}
 	if _, err := tx.ExecContext(ctx, sqlstate.SQLiteSchema); err != nil {
@@ -155,8 +155,10 @@ func (d *dbStore) ensureSchema(db *sql.DB) error {
 }
 
 // checkSchema reports whether the tables are made; an error for a newer
-// schema or a database that holds other tables.
-func (d *dbStore) checkSchema(ctx context.Context, q sqlstate.Querier) (bool, error) {
+// schema, or, when locked (in the write transaction that would make them),
+// for a database that holds other tables: outside it, another command may
+// be making them between two looks.
+func (d *dbStore) checkSchema(ctx context.Context, q sqlstate.Querier, locked bool) (bool, error) {
 	var n int
 	if err := q.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'`).Scan(&n); err != nil {
 		return false, d.wrap("reading the schema", err)
@@ -176,7 +178,7 @@ func (d *dbStore) checkSchema(ctx context.Context, q sqlstate.Querier) (bool, er
 	if err := q.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master`).Scan(&n); err != nil {
 		return false, d.wrap("reading the schema", err)
 	}
-	if n > 0 {
+	if n > 0 && locked {
 		return false, fmt.Errorf("cannot read state %s: it is a SQLite database but no leadsync state (it has no schema_version table); nothing was changed", d.path)
 	}
 	return false, nil
@@ -219,16 +221,16 @@ func (d *dbStore) load() (*state.State, error) {
 		}
 		return nil, err
 	}
-	ctx := context.Background()
-	tx, err := db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	var s *state.State
+	var last int64
+	var found bool
+	err = retryBusy(func() error {
+		var err error
+		s, last, found, err = d.read(db)
+		return err
+	})
 	if err != nil {
-		return nil, d.wrap("starting a read", err)
-	}
-	defer tx.Rollback()
-	r := &sqlstate.Reader{D: sqlstate.SQLite, Q: tx, WS: d.ws}
-	s, last, found, err := r.Read(ctx)
-	if err != nil {
-		return nil, d.wrap("reading the state", err)
+		return nil, err
 	}
 	if !found {
 		s = state.New()
@@ -236,6 +238,40 @@ func (d *dbStore) load() (*state.State, error) {
 	}
 	d.seenN = last
 	return s, nil
+}
+
+// read reads the state in one read transaction (a snapshot).
+func (d *dbStore) read(db *sql.DB) (*state.State, int64, bool, error) {
+	ctx := context.Background()
+	tx, err := db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, 0, false, d.wrap("starting a read", err)
+	}
+	defer tx.Rollback()
+	r := &sqlstate.Reader{D: sqlstate.SQLite, Q: tx, WS: d.ws}
+	s, last, found, err := r.Read(ctx)
+	if err != nil {
+		return nil, 0, false, d.wrap("reading the state", err)
+	}
+	return s, last, found, nil
+}
+
+// retryBusy runs f again while it fails with SQLITE_BUSY, for up to 10
+// seconds: SQLite's busy timeout does not cover every moment another
+// connection holds the database (one making it, switching it to WAL or
+// recovering its log answers at once).
+func retryBusy(f func() error) error {
+	deadline := time.Now().Add(10 * time.Second)
+	wait := 5 * time.Millisecond
+	for {
+		err := f()
+		var se *sqlite.Error
+		if err == nil || !errors.As(err, &se) || se.Code()&0xff != sqlite3.SQLITE_BUSY || time.Now().After(deadline) {
+			return err
+		}
+		time.Sleep(wait)
+		wait = min(2*wait, 100*time.Millisecond)
+	}
 }
 
 // write runs one write transaction; on error nothing is written.
