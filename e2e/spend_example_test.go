@@ -22,6 +22,7 @@ import (
 var countedSince = regexp.MustCompile(`Counted since \d{4}-\d\d-\d\d \d\d:\d\d UTC`)
 
 func TestSpendExample(t *testing.T) {
+	t.Parallel()
 	src := repoFile("examples", "spend")
 	dir := t.TempDir()
 	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {

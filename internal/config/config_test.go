@@ -16,6 +16,7 @@ import (
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/catalog"
 	"github.com/leadsync/leadsync/internal/person"
+	"github.com/leadsync/leadsync/internal/testenv"
 )
 
 func TestParseDuration(t *testing.T) {
@@ -717,7 +718,7 @@ search "s" {
 		}
 		for name, target := range links {
 			if err := os.Symlink(target, filepath.Join(dir, name)); err != nil {
-				t.Skipf("no symbolic links here: %v", err)
+				testenv.Skipf(t, "no symbolic links here: %v", err)
 			}
 		}
 		_, diags := Load(LoadOptions{Dir: dir})
@@ -762,7 +763,7 @@ export "x" {
 	t.Run("linked configuration file", func(t *testing.T) {
 		dir := t.TempDir()
 		if err := os.Symlink(filepath.Join(outside, "shared.hcl"), filepath.Join(dir, "main.leads.hcl")); err != nil {
-			t.Skipf("no symbolic links here: %v", err)
+			testenv.Skipf(t, "no symbolic links here: %v", err)
 		}
 		if _, diags := Load(LoadOptions{Dir: dir}); diags.HasErrors() {
 			t.Errorf("diags = %v", diags)

@@ -317,33 +317,26 @@ func timeOrNil(t *time.Time) any {
 func (j *job) driftCounts() []sumRow {
 	byField := map[string]int{}
 	var changes, left, private, stale, leftEmails int
-	seen := map[*state.Person]bool{}
-	for _, s := range j.sheets {
-		for _, p := range s.rows.people {
-			if seen[p] {
-				continue
+	for _, p := range j.people() {
+		changes += len(p.History)
+		fields := map[string]bool{}
+		for _, d := range p.History {
+			if d.Field != state.DriftStatus && !fields[d.Field] {
+				fields[d.Field] = true
+				byField[d.Field]++
 			}
-			seen[p] = true
-			changes += len(p.History)
-			fields := map[string]bool{}
-			for _, d := range p.History {
-				if d.Field != state.DriftStatus && !fields[d.Field] {
-					fields[d.Field] = true
-					byField[d.Field]++
-				}
-			}
-			switch p.Status {
-			case state.StatusLeft:
-				left++
-			case state.StatusPrivate:
-				private++
-			}
-			switch p.EmailNotCurrent() {
-			case FormerEmployer:
-				stale++
-			case LeftNetwork:
-				leftEmails++
-			}
+		}
+		switch p.Status {
+		case state.StatusLeft:
+			left++
+		case state.StatusPrivate:
+			private++
+		}
+		switch p.EmailNotCurrent() {
+		case FormerEmployer:
+			stale++
+		case LeftNetwork:
+			leftEmails++
 		}
 	}
 	if changes == 0 && left+private == 0 {
@@ -362,6 +355,22 @@ func (j *job) driftCounts() []sumRow {
 	return append(rows, sumRow{stylePlain, []any{"Changes in all", changes, "every change recorded in the history of these people"}})
 }
 
+// people returns the people of the export's sheets, each once (a person
+// on several sheets counts once), in the order of the sheets.
+func (j *job) people() []*state.Person {
+	seen := map[*state.Person]bool{}
+	var out []*state.Person
+	for _, s := range j.sheets {
+		for _, p := range s.rows.people {
+			if !seen[p] {
+				seen[p] = true
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
 type statusCount struct {
 	status string
 	n      int
@@ -373,19 +382,12 @@ type statusCount struct {
 // then the people not enriched.
 func (j *job) statusCounts() []statusCount {
 	counts := map[string]int{}
-	seen := map[*state.Person]bool{}
-	for _, s := range j.sheets {
-		for _, p := range s.rows.people {
-			if seen[p] {
-				continue
-			}
-			seen[p] = true
-			if p.Enrichment == nil {
-				counts[notEnriched]++
-				continue
-			}
-			counts[StatusText(p.Enrichment.Result.ValidationStatus)]++
+	for _, p := range j.people() {
+		if p.Enrichment == nil {
+			counts[notEnriched]++
+			continue
 		}
+		counts[StatusText(p.Enrichment.Result.ValidationStatus)]++
 	}
 	out := []statusCount{
 		{person.StatusValid, counts[person.StatusValid]},

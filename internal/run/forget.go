@@ -93,11 +93,10 @@ func Forget(d Deps, opts ForgetOptions) (*ForgetResult, error) {
 			return nil, ErrBlankPerson
 		}
 	}
-	u, err := d.Backend.Lock("forget")
+	lock, err := lockState(d, "forget")
 	if err != nil {
 		return nil, err
 	}
-	lock := &heldLock{u: u}
 	defer lock.release()
 	siblings, err := lockSiblings(d.Backend)
 	defer siblings.release()
