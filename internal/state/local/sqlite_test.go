@@ -1,12 +1,14 @@
 package local
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state/backend/backendtest"
 )
 
@@ -89,5 +91,27 @@ func TestSchemaMadeOnceAtOnce(t *testing.T) {
 				t.Fatalf("round %d, opener %d: %v", round, i, err)
 			}
 		}
+	}
+}
+
+// TestDBKeepsEveryText: a person's texts come back from the database as
+// they went in, whatever they hold (quotes, backslashes, control
+// characters, non-Latin letters: SQLite gives each person as one JSON
+// array, sqlstate.SelectPeoplePacked).
+func TestDBKeepsEveryText(t *testing.T) {
+	odd := []string{`say "hi"`, `C:\dir\`, "line\nbreak\ttab\r\b\f/", "ctl\x01\x1f", "Zoë 😀 李", `\u00e9`, `{"a":[1]}`, "</script>", ""}
+	var leads []person.Lead
+	for i, text := range odd {
+		l := lead(fmt.Sprintf("n%d", i), fmt.Sprintf("p%d", i), text)
+		l.Title, l.Company, l.Location = text, text+text, strings.ToUpper(text)
+		leads = append(leads, l)
+	}
+	want := backendtest.Fold(t, append(demoEvents(), searchEv(day(2), `search.odd`, 0, leads...)))
+	store := NewStore(filepath.Join(t.TempDir(), ".leadsync", "state.db"))
+	must(t, store.Save(want))
+	got, err := store.Load()
+	must(t, err)
+	if canon := backendtest.Canon; canon(t, got) != canon(t, want) {
+		t.Errorf("the database gave another state:\n%s\nwant\n%s", canon(t, got), canon(t, want))
 	}
 }

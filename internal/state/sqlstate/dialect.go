@@ -27,6 +27,9 @@ type Dialect struct {
 	schema func(q string) string
 	// positional turns $n into the engine's n-th parameter.
 	positional bool
+	// packRows reads each person as one JSON array (packed.go): on
+	// SQLite each column read costs calls into the engine.
+	packRows bool
 }
 
 // TimeLayout is how SQLite keeps a time: UTC, nanoseconds, always the same
@@ -70,6 +73,7 @@ var SQLite = &Dialect{
 	},
 	schema:     func(q string) string { return strings.ReplaceAll(q, "{s}.", "") },
 	positional: true,
+	packRows:   true,
 }
 
 var dollarParam = regexp.MustCompile(`\$([0-9]+)`)

@@ -128,6 +128,9 @@ func (r *Reader) people(ctx context.Context, s *state.State) error {
 		return err
 	}
 	s.People = make(map[string]*state.Person, n)
+	if r.D.packRows {
+		return r.peoplePacked(ctx, s)
+	}
 	rows, err := r.query(ctx, SelectPeople, r.WS)
 	if err != nil {
 		return err
