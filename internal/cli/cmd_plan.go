@@ -121,7 +121,7 @@ func runPlan(ctx context.Context, f *Factory, a *arguments.Plan) error {
 // a backend: a local file left after state push would be read for nothing
 // (time and memory). Opening the default backend reads nothing yet.
 func loadStateEarly(f *Factory) *run.EarlyState {
-	if mentionsBackend(f.Dir) || f.Getenv(envTestPGSchema) != "" {
+	if mentionsBackend(f.Dir) || f.DefaultBackend != nil {
 		return nil
 	}
 	opts := backend.Options{StatePath: filepath.Join(f.Dir, config.DefaultStatePath), Workspace: f.workspace(), Now: f.Now, Notify: f.note}
