@@ -13,6 +13,7 @@ import (
 	"github.com/leadsync/leadsync/internal/run/rescue"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/backend"
+	"github.com/leadsync/leadsync/internal/views"
 
 	// The backends leadsync is built with, registered once for every
 	// command: cli opens them through the registry only.
@@ -120,7 +121,7 @@ func backendOptions(f *Factory, cfg *config.Config) backend.Options {
 
 // note prints a one-line note of a backend (the lock of a run that died
 // was taken over) on stderr.
-func (f *Factory) note(note string) { fmt.Fprintln(f.IO.ErrOut, "Note: "+note+".") }
+func (f *Factory) note(note string) { views.Note(f.IO.ErrOut, note) }
 
 // openBackend is openSource whether the workspace in use exists or not
 // (the workspace commands). The registry opens the kind cfg names.
@@ -201,11 +202,7 @@ func configForState(f *Factory, vars arguments.Vars, hasStateFlag bool) (*config
 	if !diags.HasErrors() {
 		return cfg, nil
 	}
-	if hasStateFlag {
-		fmt.Fprintln(f.IO.ErrOut, "The state's location comes from the configuration: fix the configuration, or name the state file with --state.")
-	} else {
-		fmt.Fprintln(f.IO.ErrOut, "The state's location comes from the configuration: fix the configuration.")
-	}
+	views.StateLocationBroken(f.IO.ErrOut, hasStateFlag)
 	return nil, silentExit(ExitError)
 }
 

@@ -17,9 +17,7 @@ import (
 var printsLeft = map[string]struct {
 	calls  int
 	reason string
-}{
-	"backend.go": {3, "its notes and the state location hints; the file was being changed for the test seams (issue 28 item 7) when the rest moved"},
-}
+}{}
 
 // TestOutputThroughViews: cli parses, picks a view and sets the exit
 // code; the texts a command prints are a view's (internal/views), as
