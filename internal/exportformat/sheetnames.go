@@ -26,7 +26,8 @@ const (
 // named sheets (as configured) and take parts[i] worksheets each (1 when
 // they fit one): the Summary's name, then each sheet's names, the first
 // part's then its continuations. The export writes these names and the plan
-// announces them, so both say the same.
+// announces them, so both say the same. A continuation never takes a
+// configured sheet's name: it takes the next number free.
 func WorkbookNames(sheets []string, parts []int) (summary string, names [][]string) {
 	n := NewSheetNamer()
 	summary = SummarySheet
@@ -36,12 +37,16 @@ func WorkbookNames(sheets []string, parts []int) (summary string, names [][]stri
 		}
 	}
 	n.taken[strings.ToLower(summary)] = true
+	// The configured names first, so that a continuation never takes the
+	// name of a sheet configured after it ("Leads (2)").
+	names = make([][]string, len(sheets))
 	for i, s := range sheets {
-		var these []string
-		for p := 1; p <= max(parts[i], 1); p++ {
-			these = append(these, n.Name(s, p))
+		names[i] = []string{n.Name(s, 1)}
+	}
+	for i, s := range sheets {
+		for p := 2; p <= parts[i]; p++ {
+			names[i] = append(names[i], n.Name(s, p))
 		}
-		names = append(names, these)
 	}
 	return summary, names
 }
