@@ -119,7 +119,7 @@ func (j *job) sheetRows(b *sumRows) {
 		if j.opts.LastWritten != nil {
 			fresh = j.newPeople(s.rows.people)
 		}
-		b.add(stylePlain, s.conf.Name, s.table.n, fresh, strings.Join(s.rows.sources, ", "), s.where)
+		b.add(stylePlain, s.conf.Name, s.table.n, fresh, someOf(s.rows.sources), s.where)
 	}
 }
 

@@ -165,6 +165,9 @@ type Change struct {
 	PersonIDs []string `json:"person_ids,omitempty"`
 	// Path is an export's file.
 	Path string `json:"path,omitempty"`
+	// Continued are, for an export written as a workbook, the sheets that
+	// may pass a worksheet's row limit and continue on further worksheets.
+	Continued []SheetContinued `json:"continued,omitempty"`
 	// Reuses counts, for an enrich change, the people already known whose
 	// enrichment apply copies from another workspace of the backend (no
 	// call, no credit; see Savings.Reused).
