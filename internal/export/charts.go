@@ -132,6 +132,7 @@ func monthRows(byMonth map[string]int) []sumRow {
 func (ss *sumSheet) addChart(r int, c *sumChart) error {
 	sheet := "'" + strings.ReplaceAll(ss.name, "'", "''") + "'!"
 	first, last := r+2, r+1+c.n
+	vary, axisFont := false, excelize.Font{Size: 9, Color: "404040"}
 	ch := &excelize.Chart{
 		Type: c.typ,
 		Series: []excelize.ChartSeries{{
@@ -144,10 +145,15 @@ func (ss *sumSheet) addChart(r int, c *sumChart) error {
 		Format:    excelize.GraphicOptions{OffsetX: 12, OffsetY: 2},
 		Legend:    excelize.ChartLegend{Position: "none"},
 		PlotArea:  excelize.ChartPlotArea{ShowVal: true},
+		// One series, one colour; axis labels dark enough to read.
+		VaryColors: &vary,
+		XAxis:      excelize.ChartAxis{Font: axisFont},
+		YAxis:      excelize.ChartAxis{Font: axisFont, MajorGridLines: true},
 	}
 	if c.typ == excelize.Pie {
 		ch.Legend.Position = "right"
 		ch.PlotArea = excelize.ChartPlotArea{ShowPercent: true}
+		ch.VaryColors = nil // a slice a colour
 	}
 	return ss.f.AddChart(ss.name, fmt.Sprintf("C%d", r+1), ch)
 }
