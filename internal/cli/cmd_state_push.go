@@ -28,7 +28,7 @@ that holds state is refused unless --force, which replaces what it holds
 (on the local backend the workspace's backup keeps it until its next
 write). Push takes the workspace's lock.`,
 		Example: `  leadsync state push
-  leadsync --workspace uk state push --from uk/.leadsync/state.json
+  leadsync --workspace uk state push --from uk/.leadsync/state.db
   leadsync state pull > copy.json && leadsync --workspace test state push --from copy.json
   leadsync state push --force`,
 	}

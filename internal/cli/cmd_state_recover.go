@@ -26,7 +26,8 @@ The journal itself is never deleted: it is moved aside, unchanged, to
 <journal>.damaged-<time>, and the state before is kept as <state>.backup.
 
 Use it when a command says the journal cannot be replayed. Recover takes the
-state lock.`,
+state lock. A state kept in a SQLite database (state.db, the default) records
+each call in a transaction and has no journal file to recover.`,
 		Example: `  leadsync state recover
   leadsync state recover --state backups/state.json`,
 	}

@@ -35,7 +35,7 @@ func changeState(f *Factory, st arguments.State, lockTimeout time.Duration, noth
 	if err != nil {
 		return err
 	}
-	if bk, ok := backend.BackupOf(src.backend); ok {
+	if bk, ok := backend.BackupOf(src.backend); ok && backend.BacksUpEachWrite(src.backend) {
 		return views.NewStateChange(f.IO.Out).BackupKept(stateRelPath(f, bk.BackupPath()))
 	}
 	return nil
