@@ -164,7 +164,7 @@ func (xlsxWriter) write(j *job) ([]Written, error) {
 			textfmt.Plural(truncated, "cell"), were, were, they, strings.TrimSpace(truncMarker))
 	}
 
-	if err := writeSummarySheet(f, styles, sumName, j.summary()); err != nil {
+	if err := writeSummarySheet(f, styles, sumName, j.summary(true)); err != nil {
 		return nil, fmt.Errorf("writing %s, sheet %q: %w", j.path, sumName, err)
 	}
 	if err := setDocProps(f, j); err != nil {
@@ -551,6 +551,11 @@ func writeSummarySheet(f *excelize.File, styles xlsxStyles, name string, rows []
 				return err
 			}
 			lines = max(lines, n)
+		}
+		if row.chart != nil {
+			if err := ss.addChart(r, row.chart); err != nil {
+				return err
+			}
 		}
 		if lines > 1 {
 			if err := f.SetRowHeight(name, r+1, float64(rowHeight(lines))); err != nil {

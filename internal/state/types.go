@@ -284,6 +284,10 @@ type Usage struct {
 	// CreditsSpent counts the credits of every enrichment recorded in this
 	// state, all runs: credits the service charged.
 	CreditsSpent int `json:"credits_spent"`
+	// CreditsByMonth counts the same credits by the UTC month ("2006-01")
+	// of the run that was charged them. States written before it was kept
+	// hold fewer here than CreditsSpent: the months of the rest are unknown.
+	CreditsByMonth map[string]int `json:"credits_by_month,omitempty"`
 	// CreditsUnknown counts the credits of enrichments whose outcome was
 	// unknown, all runs: they may have been charged.
 	CreditsUnknown int `json:"credits_unknown,omitempty"`
