@@ -75,6 +75,10 @@ func apply(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView) error
 	if err != nil {
 		return err
 	}
+	service := ServiceOf(opts.Config, d.Account)
+	if err := checkService(st, service); err != nil {
+		return err
+	}
 	svc, err := d.Service()
 	if err != nil {
 		return err
@@ -86,6 +90,7 @@ func apply(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView) error
 	if err != nil || p == nil {
 		return err
 	}
+	recordService(st, service, opts.Warn)
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	stop := make(chan struct{})

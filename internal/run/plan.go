@@ -32,6 +32,9 @@ func Plan(ctx context.Context, d Deps, opts PlanOptions) (*plan.Plan, hcl.Diagno
 	if err != nil {
 		return nil, nil, err
 	}
+	if err := checkService(st, ServiceOf(opts.Config, d.Account)); err != nil {
+		return nil, nil, err
+	}
 	running := RunningOn(d.Backend, st)
 	var usage *api.Usage
 	// An unknown target costs no call: Build reports it.

@@ -123,6 +123,15 @@ func (s *State) touchFailure(addr string) {
 	}
 }
 
+// SetService records the service the state is filled from (see
+// State.Service), as a change of the state's header.
+func (s *State) SetService(service string) {
+	if s.Service != service {
+		s.Service = service
+		s.touchMeta()
+	}
+}
+
 func (s *State) touchMeta() {
 	if s.changes != nil {
 		s.changes.Meta = true

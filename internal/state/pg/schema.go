@@ -16,7 +16,7 @@ import (
 // SchemaVersion is the version of the tables this build reads and writes.
 // A schema of a newer version is refused; an older one is migrated, in one
 // transaction, by the first command that writes.
-const SchemaVersion = 8
+const SchemaVersion = 9
 
 // migrations[i] takes a schema from version i to i+1. {s} is the schema.
 var migrations = []string{
@@ -234,6 +234,11 @@ CREATE TABLE {s}.ledger_runs (
 	credits   bigint NOT NULL DEFAULT 0,
 	requests  bigint NOT NULL DEFAULT 0
 );
+`,
+	// 8 -> 9: the service a workspace's state was filled from
+	// (state.State.Service): "sandbox", or a host and an account hash.
+	`
+ALTER TABLE {s}.workspaces ADD COLUMN service text NOT NULL DEFAULT '';
 `,
 }
 

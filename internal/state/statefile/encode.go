@@ -272,6 +272,9 @@ func encodeState(w *bufio.Writer, s *state.State) error {
 	str := func(v string) []byte { b, _ := json.Marshal(v); return b }
 	fmt.Fprintf(w, "{\n  \"format_version\": %d,\n  \"lineage\": %s,\n  \"serial\": %d,\n  \"leadsync_version\": %s,\n",
 		s.FormatVersion, str(s.Lineage), s.Serial, str(s.LeadsyncVersion))
+	if s.Service != "" {
+		fmt.Fprintf(w, "  \"service\": %s,\n", str(s.Service))
+	}
 	if s.Journal != nil {
 		w.WriteString("  \"journal\": ")
 		if err := put(Marshal(s.Journal)); err != nil {
