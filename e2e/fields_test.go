@@ -1,6 +1,6 @@
 package e2e
 
-// Every person field of the one table (api.PersonFields) goes the whole
+// Every person field of the one table (person.PersonFields) goes the whole
 // way: into a state file, through each backend, out again, into the
 // spreadsheets and into a where.
 
@@ -20,6 +20,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/statefile"
 	"github.com/leadsync/leadsync/internal/state/statetest"
@@ -53,7 +54,7 @@ func fieldsState(t *testing.T) *state.State {
 			Result: halEnriched}},
 		{At: statetest.Day(2), Kind: state.EventSearch, Address: "search.fields", Search: &state.SearchEvent{Generation: api.Gen1,
 			Request: json.RawMessage(`{"keywords":"fields"}`),
-			Leads:   []api.Lead{statetest.FullLead(halLead, "1.hal", "hal"), statetest.FullLead(idaLead, "2.ida", "ida")}}},
+			Leads:   []person.Lead{statetest.FullLead(halLead, "1.hal", "hal"), statetest.FullLead(idaLead, "2.ida", "ida")}}},
 	} {
 		if err := s.Fold(e); err != nil {
 			t.Fatalf("fold %s: %v", e.Kind, err)
@@ -66,14 +67,14 @@ func fieldsState(t *testing.T) *state.State {
 // only if every lead attribute of `lead` is hers, and two exports (XLSX,
 // CSV) of every column of a person field. backend is the leadsync block's
 // backend, "" for the local state file.
-func fieldsConfig(backend string, ida *api.Lead) string {
+func fieldsConfig(backend string, ida *person.Lead) string {
 	var where, cols []string
-	for _, f := range api.LeadFields {
+	for _, f := range person.LeadFields {
 		if f.Where {
 			where = append(where, fmt.Sprintf("lead.%s == %s", f.Key, strconv.Quote(*f.Lead(ida))))
 		}
 	}
-	for _, f := range api.PersonFields {
+	for _, f := range person.PersonFields {
 		if f.Column != "" {
 			cols = append(cols, strconv.Quote(f.Column))
 		}
@@ -114,7 +115,7 @@ export "csv" {
 `, backend, strings.Join(where, " &&\n    "), sheet, sheet)
 }
 
-// TestEveryPersonField: one person with every field of api.PersonFields
+// TestEveryPersonField: one person with every field of person.PersonFields
 // (filled from the table) and another with every lead field, on each
 // backend: state push reads them from a state file (the codec) into the
 // backend, state pull prints the same people back, state show names
@@ -167,7 +168,7 @@ func TestEveryPersonField(t *testing.T) {
 			if r = h.run("state", "show", "person.1.hal"); r.code != 0 {
 				t.Fatalf("%s", r)
 			}
-			for _, f := range api.PersonFields {
+			for _, f := range person.PersonFields {
 				var v string
 				switch {
 				case f.Lead != nil:
@@ -276,7 +277,7 @@ func checkFieldCells(t *testing.T, format string, rows [][]string, hal *state.Pe
 	if row == nil {
 		t.Fatalf("%s: no row of Hal:\n%q", format, rows)
 	}
-	for _, f := range api.PersonFields {
+	for _, f := range person.PersonFields {
 		if f.Column == "" {
 			continue
 		}
@@ -301,7 +302,7 @@ func checkFieldCells(t *testing.T, format string, rows [][]string, hal *state.Pe
 // fieldWant is what f's column shows of p: the text of the field (text
 // true), or for a field with no text accessor, a text the cell contains
 // (the profile's value, statetest.FieldValue, where the field has one).
-func fieldWant(f *api.PersonField, p *state.Person) (string, bool) {
+func fieldWant(f *person.PersonField, p *state.Person) (string, bool) {
 	if f.Lead != nil {
 		if v := *f.Lead(&p.Lead); v != "" {
 			return v, true

@@ -103,3 +103,42 @@ func TestDocsNameFilesThatExist(t *testing.T) {
 		}
 	}
 }
+
+// leaves are the packages that import nothing of the repository, only the
+// standard library, so that every other package can share them without
+// taking in the client, the state or each other: the person model and the
+// one table of person fields (the client, the state, its codec and the
+// writers all read it), and the one table of block kinds (config,
+// address, plan, state, run and views read it).
+var leaves = []string{"internal/person", "internal/kind"}
+
+// TestLeavesImportOnlyTheStandardLibrary: a production file of a leaf
+// that imports a package of leadsync or of another module fails here.
+func TestLeavesImportOnlyTheStandardLibrary(t *testing.T) {
+	for _, leaf := range leaves {
+		files, err := filepath.Glob(repoFile(filepath.FromSlash(leaf), "*.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		checked := 0
+		for _, path := range files {
+			if strings.HasSuffix(path, "_test.go") {
+				continue
+			}
+			file, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checked++
+			for _, imp := range file.Imports {
+				p := strings.Trim(imp.Path.Value, `"`)
+				if first, _, _ := strings.Cut(p, "/"); strings.Contains(first, ".") {
+					t.Errorf("%s/%s imports %s: a leaf imports only the standard library", leaf, filepath.Base(path), p)
+				}
+			}
+		}
+		if checked == 0 {
+			t.Errorf("%s has no production files: the leaf moved or the test reads the wrong folder", leaf)
+		}
+	}
+}

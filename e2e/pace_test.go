@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -104,13 +105,84 @@ func note429(t *testing.T, st sandbox.Stats) {
 // second after the one before (less the log's millisecond rounding).
 func checkSpaced(t *testing.T, starts []time.Time, n int) {
 	t.Helper()
+	checkSpacedBy(t, starts, n, time.Second)
+}
+
+// checkSpacedBy is checkSpaced for a rate of one call per gap.
+func checkSpacedBy(t *testing.T, starts []time.Time, n int, gap time.Duration) {
+	t.Helper()
 	if len(starts) < n {
 		t.Fatalf("%d calls logged, want %d or more", len(starts), n)
 	}
+	slices.SortFunc(starts, time.Time.Compare)
 	for i := 1; i < len(starts); i++ {
-		if gap := starts[i].Sub(starts[i-1]); gap < time.Second-3*time.Millisecond {
-			t.Errorf("calls %d and %d started only %s apart", i-1, i, gap)
+		if d := starts[i].Sub(starts[i-1]); d < gap-3*time.Millisecond {
+			t.Errorf("calls %d and %d started only %s apart, at one call per %s", i-1, i, d, gap)
 		}
+	}
+}
+
+// TestPaceHoldsThroughAPGOutage stops the PostgreSQL cluster of the state
+// in the middle of an apply at 4 calls/s, with 8 calls at once allowed,
+// until the apply has tried to write an answer again four times (about
+// 1.5 s), then starts it again. No two calls leave closer than the rate
+// allows, the sandbox answers none 429, and no call starts after the run
+// said it stops: before, every call that left the pacer meanwhile waited
+// at its start hook for the state, and all were sent together when the
+// database came back (16 in 34 ms at 1 call/s), after the run had said
+// the calls not yet started are not sent.
+func TestPaceHoldsThroughAPGOutage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("stops a PostgreSQL cluster of its own; skipped with -short")
+	}
+	c := ownPG(t)
+	for _, at := range moments(faultSeed(t), 2) {
+		at = max(at, 4) // a read in flight: the searches and the profile are done
+		t.Run(fmt.Sprintf("stopped after %d calls", at), func(t *testing.T) { paceThroughOutage(t, c, at) })
+	}
+}
+
+// paceThroughOutage is one run of TestPaceHoldsThroughAPGOutage, the
+// cluster stopped after at calls.
+func paceThroughOutage(t *testing.T, c *pgCluster, at int) {
+	opts := sandbox.Options{Seed: 21, RateLimit: 8, RateWindow: time.Second / 8} // twice the rate, as every e2e sandbox
+	gate := holdReads(&opts)
+	config := strings.Replace(fmt.Sprintf(faultConfig, "60s"), "rate_limit  = 20\n  parallelism = 3", "rate_limit  = 4\n  parallelism = 8", 1)
+	h := newHarness(t, opts, config)
+	h.pgConnStr, h.pgSchema = c.connStr, schemaName("outage_")
+	h.env = append(h.env, "LEADSYNC_PG_CONN_STR="+c.connStr, testBackendEnv+"="+h.pgSchema,
+		"LEADSYNC_TEST_WRITE_RETRY="+faultRetry, "LEADSYNC_LOG=debug")
+	ar := h.runFaulted(at, gate, func(w *watchedApply) {
+		c.ctl(t, "stop", "-m", "fast")
+		gate.open() // the answers come back to a stopped server
+		tries := 0
+		for note := range w.notes {
+			if strings.Contains(note, "trying again") {
+				if tries++; tries == 4 {
+					break
+				}
+			}
+		}
+		c.ctl(t, "start")
+	})
+	c.waitReady(t)
+	starts := clientStarts(t, ar.stderr)
+	checkSpacedBy(t, starts, at+1, time.Second/4)
+	if st := h.srv.Stats(); st.RateLimited != 0 {
+		t.Errorf("the sandbox answered %d calls 429 (it refuses a second call within %s)", st.RateLimited, opts.RateWindow)
+	}
+	// What the run says it will not send, it does not send.
+	stopped := ""
+	for _, ev := range ar.events {
+		switch {
+		case ev.MessageType == "stopping" && stopped == "":
+			stopped = ev.Reason
+		case ev.MessageType == "call_start" && stopped != "":
+			t.Errorf("%s started after the run said it stopped (%s)", ev.key(), stopped)
+		}
+	}
+	if t.Failed() {
+		t.Logf("the faulted run:\n%s", ar.result)
 	}
 }
 

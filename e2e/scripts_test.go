@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/xuri/excelize/v2"
 
 	"github.com/leadsync/leadsync/internal/sandbox"
 	"github.com/leadsync/leadsync/internal/state"
@@ -44,11 +45,13 @@ type scriptSandbox struct {
 // configuration can say base_url = var.sandbox_url) and LEADSYNC_API_KEY set
 // to the key the sandbox accepts. Extra commands:
 //
-//	sandbox-faults k=v ...   set fault knobs (500, drop, truncate, html, slow, storm, retry-after, revoke-after, seed)
+//	sandbox-faults k=v ...   set fault knobs (500, drop, truncate, html, slow, storm, retry-after, revoke-after, overfull, seed)
 //	sandbox-credits N        set the enrich credit balance
 //	sandbox-quota N          set the remaining requests this month
-//	sandbox-drift DRIFT EPOCH  move the population to EPOCH with a share DRIFT moving at each
-//	                         epoch (docs/sandbox.md); the calls from then on see it
+//	sandbox-drift DRIFT EPOCH [private-positions]  move the population to EPOCH with a share
+//	                         DRIFT moving at each epoch (docs/sandbox.md); the calls from then
+//	                         on see it; private-positions: private profiles show their positions
+//	                         and private members move too (sandbox.Options.PrivatePositions)
 //	sandbox-mark             remember the counters; sandbox-stats prints what came since
 //	sandbox-stats            print counters since the last mark, one key=value per line
 //	csv-env FILE ROW VAR=Header...  set VAR to the cell of data row ROW (1 = first
@@ -59,6 +62,9 @@ type scriptSandbox struct {
 //	                         SRC under those headers (renamed to New), plus columns of
 //	                         one value: a list file made of what the sandbox returned,
 //	                         without hard-coding people
+//	xlsx-sheets DST SHEET=SRC.csv...  write DST, a workbook with one sheet per CSV file
+//	                         (its cells as text), in the order given: a list split over
+//	                         sheets, made of what the sandbox returned
 //	within-plan FILE         the calls and credits since the last mark are within the
 //	                         plan --json in FILE: at least its certain counts, at most its bounds
 //	[!] split-truth ADDRESS  the split search's people are (or, negated, are some of)
@@ -107,6 +113,7 @@ func scriptParams() testscript.Params {
 			"dropped-truth":   cmdDroppedTruth,
 			"csv-env":         cmdCSVEnv,
 			"csv-cut":         cmdCSVCut,
+			"xlsx-sheets":     cmdXLSXSheets,
 		},
 	}
 }
@@ -201,6 +208,8 @@ func cmdSandboxFaults(ts *testscript.TestScript, neg bool, args []string) {
 			f.RevokeKeyAfter = int(num())
 		case "seed":
 			f.Seed = int64(num())
+		case "overfull":
+			f.Overfull = num() != 0
 		default:
 			ts.Fatalf("sandbox-faults: unknown knob %q", k)
 		}
@@ -227,9 +236,10 @@ func cmdSandboxQuota(ts *testscript.TestScript, neg bool, args []string) {
 }
 
 func cmdSandboxDrift(ts *testscript.TestScript, neg bool, args []string) {
-	if neg || len(args) != 2 {
-		ts.Fatalf("usage: sandbox-drift DRIFT EPOCH")
+	if neg || len(args) < 2 || len(args) > 3 || (len(args) == 3 && args[2] != "private-positions") {
+		ts.Fatalf("usage: sandbox-drift DRIFT EPOCH [private-positions]")
 	}
+	scriptSB(ts).srv.SetPrivatePositions(len(args) == 3)
 	drift, err := strconv.ParseFloat(args[0], 64)
 	ts.Check(err)
 	epoch, err := strconv.Atoi(args[1])
@@ -391,6 +401,35 @@ func cmdCSVCut(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(os.WriteFile(dst, []byte(b.String()), 0o644))
 }
 
+func cmdXLSXSheets(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: xlsx-sheets DST SHEET=SRC.csv...")
+	}
+	f := excelize.NewFile()
+	defer func() { _ = f.Close() }()
+	for i, a := range args[1:] {
+		name, src, ok := strings.Cut(a, "=")
+		if !ok {
+			ts.Fatalf("xlsx-sheets: want SHEET=SRC.csv, got %q", a)
+		}
+		recs, err := csv.NewReader(strings.NewReader(ts.ReadFile(src))).ReadAll()
+		ts.Check(err)
+		if i == 0 {
+			ts.Check(f.SetSheetName("Sheet1", name))
+		} else if _, err := f.NewSheet(name); err != nil {
+			ts.Fatalf("xlsx-sheets: %v", err)
+		}
+		for r, rec := range recs {
+			cell, err := excelize.CoordinatesToCellName(1, r+1)
+			ts.Check(err)
+			ts.Check(f.SetSheetRow(name, cell, &rec))
+		}
+	}
+	dst := ts.MkAbs(args[0])
+	ts.Check(os.MkdirAll(filepath.Dir(dst), 0o755))
+	ts.Check(f.SaveAs(dst))
+}
+
 // cmdSplitTruth checks a split search's record in the script's state
 // against the sandbox's own set of matching people, by network ID:
 //
@@ -465,6 +504,7 @@ func cmdDriftTruth(ts *testscript.TestScript, neg bool, args []string) {
 		before, after sandbox.Job
 		last          sandbox.DriftKind
 		moved         bool
+		private       bool // turned private since epoch 0
 	}
 	truth := map[string]*net{}
 	for _, c := range sb.Changes() {
@@ -475,9 +515,10 @@ func cmdDriftTruth(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		n.after, n.last = c.After, c.Kind
 		n.moved = n.moved || c.Kind == sandbox.DriftJob
+		n.private = n.private || c.Kind == sandbox.DriftPrivate
 	}
 	enrichedTwice := sb.Stats().Enriched
-	var tracked, jobs, left, private, again int
+	var tracked, jobs, left, private, privateJobs, again int
 	for _, p := range st.People {
 		if p.CheckedAt == nil {
 			continue // never read by a track
@@ -498,23 +539,34 @@ func cmdDriftTruth(ts *testscript.TestScript, neg bool, args []string) {
 			if p.Status != state.StatusLeft {
 				ts.Fatalf("%s left the network; state says status %q", p.Lead.PageName, p.Status)
 			}
-		case n.last == sandbox.DriftPrivate:
-			want, private = []string{state.DriftStatus}, private+1
-			if p.Status != state.StatusPrivate {
-				ts.Fatalf("%s turned private; state says status %q", p.Lead.PageName, p.Status)
-			}
 		default:
-			if n.before.Title != n.after.Title {
+			// A job change is seen unless the member turned private and
+			// the sandbox's private answers show no position; one that
+			// turned private is recorded so after the job change.
+			now := n.after
+			if n.private && !sb.PrivatePositions() {
+				now = n.before
+			}
+			if n.before.Title != now.Title {
 				want = append(want, state.DriftTitle)
 			}
-			if n.before.Company != n.after.Company {
+			if n.before.Company != now.Company {
 				want = append(want, state.DriftCompany)
 			}
 			if len(want) > 0 {
 				jobs++
+				if n.private {
+					privateJobs++
+				}
 			}
-			if p.Lead.Title != n.after.Title || p.Lead.Company != n.after.Company {
-				ts.Fatalf("%s is %s at %s now; state holds %s at %s", p.Lead.PageName, n.after.Title, n.after.Company, p.Lead.Title, p.Lead.Company)
+			if n.private {
+				want, private = append(want, state.DriftStatus), private+1
+				if p.Status != state.StatusPrivate {
+					ts.Fatalf("%s turned private; state says status %q", p.Lead.PageName, p.Status)
+				}
+			}
+			if p.Lead.Title != now.Title || p.Lead.Company != now.Company {
+				ts.Fatalf("%s is %s at %s now; state holds %s at %s", p.Lead.PageName, now.Title, now.Company, p.Lead.Title, p.Lead.Company)
 			}
 		}
 		if !slices.Equal(fields, want) {
@@ -534,7 +586,8 @@ func cmdDriftTruth(ts *testscript.TestScript, neg bool, args []string) {
 			again++
 		}
 	}
-	fmt.Fprintf(ts.Stdout(), "tracked=%d job_changes=%d left=%d private=%d enriched_again=%d\n", tracked, jobs, left, private, again)
+	fmt.Fprintf(ts.Stdout(), "tracked=%d job_changes=%d left=%d private=%d private_job_changes=%d enriched_again=%d\n",
+		tracked, jobs, left, private, privateJobs, again)
 }
 
 // cmdDroppedTruth checks that the track TRACK keeps watching the people who

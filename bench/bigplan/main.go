@@ -32,6 +32,7 @@ import (
 	"time"
 
 	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/local"
 )
@@ -207,10 +208,10 @@ func foldSearch(st *state.State, now time.Time, i, per int, addr string) error {
 	if i%10 == 2 {
 		ranAt = now.Add(-40 * day)
 	}
-	leads := make([]api.Lead, per)
+	leads := make([]person.Lead, per)
 	for j := range leads {
 		id := fmt.Sprintf("%d.%05x", 10000000+i*per+j, j)
-		leads[j] = api.Lead{FirstName: "First", LastName: fmt.Sprint(j), FullName: fmt.Sprintf("First %d", j),
+		leads[j] = person.Lead{FirstName: "First", LastName: fmt.Sprint(j), FullName: fmt.Sprintf("First %d", j),
 			Title: "CTO", Company: "Company " + key(i), Location: "Berlin, Germany", NetworkID: id, PageName: "page-" + id}
 	}
 	if err := st.Fold(state.Event{At: ranAt, Kind: state.EventSearch, Address: addr, Search: &state.SearchEvent{
@@ -225,8 +226,8 @@ func foldSearch(st *state.State, now time.Time, i, per int, addr string) error {
 		at := now.Add(-time.Duration(j%200) * day)
 		if err := st.Fold(state.Event{At: at, Kind: state.EventEnrich, Address: "enrich.contacts", Enrich: &state.EnrichEvent{
 			PersonID: l.NetworkID, Credits: 1,
-			Result: api.EnrichedProfile{PageName: l.PageName, NetworkID: l.NetworkID, FullName: l.FullName,
-				Email: "x@example.com", ValidationStatus: api.StatusValid, CompanyDomain: "example.com"},
+			Result: person.EnrichedProfile{PageName: l.PageName, NetworkID: l.NetworkID, FullName: l.FullName,
+				Email: "x@example.com", ValidationStatus: person.StatusValid, CompanyDomain: "example.com"},
 		}}); err != nil {
 			return err
 		}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/leadsync/leadsync/internal/kind"
 )
 
 // ModuleKeyword starts each call of a module path: module.NAME.
@@ -25,8 +27,10 @@ type Address struct {
 	// Module are the module calls from the root that declare the block,
 	// outermost first; none for a block of the root.
 	Module []Step
-	Kind   string // search, profile, enrich, export, ...
-	Name   string
+	// Kind is the kind of the block, as written: a kind the table of
+	// internal/kind does not have keeps its text (Kind.Known is false).
+	Kind kind.Kind
+	Name string
 	// Key is the instance key as written, brackets included; "" for a
 	// block without for_each or count, or for every instance (a block
 	// address).
@@ -62,13 +66,13 @@ func Parse(s string) (Address, error) {
 	case rest[0].key != "":
 		return Address{}, fmt.Errorf("%q: the key goes after the block's name, like search.cto[\"Berlin\"]", s)
 	}
-	a.Kind, a.Name, a.Key = rest[0].name, rest[1].name, rest[1].key
+	a.Kind, a.Name, a.Key = kind.Kind(rest[0].name), rest[1].name, rest[1].key
 	return a, nil
 }
 
 // IsModule reports whether a names a module (or one of its instances)
 // rather than a block.
-func (a Address) IsModule() bool { return a.Kind == "" }
+func (a Address) IsModule() bool { return a.Kind == kind.None }
 
 // ModulePath is the module calls of a as written: module.dach["de"], ""
 // for a block of the root.
@@ -86,7 +90,7 @@ func (a Address) String() string {
 		if b.Len() > 0 {
 			b.WriteByte('.')
 		}
-		b.WriteString(a.Kind)
+		b.WriteString(string(a.Kind))
 		b.WriteByte('.')
 		b.WriteString(a.Name)
 		b.WriteString(a.Key)
@@ -97,7 +101,7 @@ func (a Address) String() string {
 // Block is a without its instance key: the address of its block (for a
 // module address, of its module call).
 func (a Address) Block() Address {
-	if a.Kind == "" && len(a.Module) > 0 {
+	if a.Kind == kind.None && len(a.Module) > 0 {
 		m := append([]Step(nil), a.Module...)
 		m[len(m)-1].Key = ""
 		return Address{Module: m}
@@ -210,34 +214,35 @@ func StringKey(k string) string { return "[" + strconv.Quote(k) + "]" }
 // IndexKey is the key of a count instance: [i].
 func IndexKey(i int) string { return "[" + strconv.Itoa(i) + "]" }
 
-// Kind is the kind of the block addr names (search, profile, ...); "" for a
-// module address or a string that is no address.
-func Kind(addr string) string {
+// Kind is the kind of the block addr names (search, profile, ...), read
+// without building the address; kind.None for a module address or a
+// string that is no address.
+func Kind(addr string) kind.Kind {
 	if !strings.HasPrefix(addr, ModuleKeyword+".") {
 		k, _, ok := strings.Cut(addr, ".")
 		if !ok {
-			return ""
+			return kind.None
 		}
-		return k
+		return kind.Kind(k)
 	}
 	// Without building the address: pairs of a name and a name with an
 	// optional key, every pair but the last module.NAME; the first name
 	// of the last pair is the kind (module for a module address).
 	n, firstOther := 0, -1
-	var kind segment
+	var last segment
 	err := eachSegment(addr, func(seg segment) {
 		if n%2 == 0 {
 			if (seg.name != ModuleKeyword || seg.key != "") && firstOther < 0 {
 				firstOther = n
 			}
-			kind = seg
+			last = seg
 		}
 		n++
 	})
-	if err != nil || n%2 != 0 || (firstOther >= 0 && firstOther != n-2) || kind.key != "" || kind.name == ModuleKeyword {
-		return ""
+	if err != nil || n%2 != 0 || (firstOther >= 0 && firstOther != n-2) || last.key != "" || last.name == ModuleKeyword {
+		return kind.None
 	}
-	return kind.name
+	return kind.Kind(last.name)
 }
 
 // Block is addr without its instance key: the address of its block.

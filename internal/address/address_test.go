@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/leadsync/leadsync/internal/kind"
 )
 
 func TestParse(t *testing.T) {
@@ -32,7 +34,7 @@ func TestParse(t *testing.T) {
 			t.Errorf("Parse(%q): %v", tc.in, err)
 			continue
 		}
-		if a.Kind != tc.kind || a.Name != tc.name || a.Key != tc.key || a.ModulePath() != tc.module {
+		if string(a.Kind) != tc.kind || a.Name != tc.name || a.Key != tc.key || a.ModulePath() != tc.module {
 			t.Errorf("Parse(%q) = %+v", tc.in, a)
 		}
 		if got := a.String(); got != tc.in {
@@ -41,7 +43,7 @@ func TestParse(t *testing.T) {
 		if got := Block(tc.in); got != tc.block {
 			t.Errorf("Block(%q) = %q, want %q", tc.in, got, tc.block)
 		}
-		if got := Kind(tc.in); got != tc.kind {
+		if got := Kind(tc.in); string(got) != tc.kind {
 			t.Errorf("Kind(%q) = %q, want %q", tc.in, got, tc.kind)
 		}
 	}
@@ -149,7 +151,7 @@ func FuzzParse(f *testing.F) {
 		a, err := Parse(s)
 		if strings.HasPrefix(s, "module.") {
 			// Kind reads module addresses without Parse: the same answer.
-			want := ""
+			var want kind.Kind
 			if err == nil {
 				want = a.Kind
 			}

@@ -7,7 +7,8 @@
 //
 // Addresses are kept as strings everywhere (state, plans, journals); this
 // package is the one place that knows their grammar, so that nothing else
-// cuts them at a '.' or a '[' by hand. It imports nothing of leadsync, so
-// any package may import it without breaking the one-way flow config ->
-// plan -> engine -> state -> export.
+// cuts them at a '.' or a '[' by hand. The kind of an address is a
+// kind.Kind, a row of the one table of kinds (internal/kind). It imports
+// nothing else of leadsync, so any package may import it without breaking
+// the one-way flow config -> plan -> engine -> state -> export.
 package address

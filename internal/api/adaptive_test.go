@@ -54,7 +54,7 @@ func TestPacerLimitFollowsLatency(t *testing.T) {
 			}
 		}
 		clock.Advance(latency)
-		p.release(now)
+		p.release(0, now)
 	}
 	for range latencyWindowSize {
 		call(500 * time.Millisecond)

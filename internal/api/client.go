@@ -20,6 +20,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/textfmt"
 	"github.com/leadsync/leadsync/internal/version"
 )
@@ -259,11 +260,11 @@ func (c *Client) Search(ctx context.Context, gen Generation, req SearchRequest) 
 	if err != nil {
 		return nil, &Error{Op: OpSearch, Gen: gen, Kind: KindConfig, Message: "cannot encode the request", Err: err}
 	}
-	res := &SearchResult{Leads: []Lead{}}
+	res := &SearchResult{Leads: []person.Lead{}}
 	if req.Raw {
 		var raw []RawLead
 		check := func([]byte) *Error {
-			leads := make([]Lead, len(raw))
+			leads := make([]person.Lead, len(raw))
 			for i, r := range raw {
 				leads[i] = r.Lead()
 			}
@@ -284,14 +285,14 @@ func (c *Client) Search(ctx context.Context, gen Generation, req SearchRequest) 
 		return nil, err
 	}
 	if res.Leads == nil {
-		res.Leads = []Lead{}
+		res.Leads = []person.Lead{}
 	}
 	return res, nil
 }
 
 // Page reads one profile: POST {base_url}/v1/scrap/page (generation 1) or
 // POST {base_url_v2}/scrap (generation 2).
-func (c *Client) Page(ctx context.Context, gen Generation, req PageRequest) (*Profile, error) {
+func (c *Client) Page(ctx context.Context, gen Generation, req PageRequest) (*person.Profile, error) {
 	if err := checkPageRequest(OpPage, gen, req); err != nil {
 		return nil, err
 	}
@@ -300,7 +301,7 @@ func (c *Client) Page(ctx context.Context, gen Generation, req PageRequest) (*Pr
 		path = "/scrap"
 	}
 	body, _ := json.Marshal(req)
-	var out Profile
+	var out person.Profile
 	if err := c.call(ctx, OpPage, gen, http.MethodPost, path, body, &out, checkProfile(req)); err != nil {
 		return nil, withPage(err, req)
 	}
@@ -309,12 +310,12 @@ func (c *Client) Page(ctx context.Context, gen Generation, req PageRequest) (*Pr
 
 // Enrich enriches one profile: POST {base_url}/v1/scrap/enrich. It spends a
 // credit, so it is retried only when the request certainly was not processed.
-func (c *Client) Enrich(ctx context.Context, req PageRequest) (*EnrichedProfile, error) {
+func (c *Client) Enrich(ctx context.Context, req PageRequest) (*person.EnrichedProfile, error) {
 	if err := checkPageRequest(OpEnrich, Gen1, req); err != nil {
 		return nil, err
 	}
 	body, _ := json.Marshal(req)
-	var out EnrichedProfile
+	var out person.EnrichedProfile
 	if err := c.call(ctx, OpEnrich, Gen1, http.MethodPost, "/v1/scrap/enrich", body, &out, checkEnriched(req)); err != nil {
 		return nil, withPage(err, req)
 	}
@@ -419,7 +420,7 @@ func (c *Client) call(ctx context.Context, op string, gen Generation, method, pa
 			c.obs.Waiting(op, d, "rate limit")
 		}
 		announced = false
-		release, err := c.pacer.Wait(waitCtx)
+		tk, err := c.pacer.Take(waitCtx)
 		if err != nil {
 			if gateClosed(gate) && ctx.Err() == nil {
 				return stoppedBeforeSend(op, gen, attempt, last)
@@ -427,14 +428,18 @@ func (c *Client) call(ctx context.Context, op string, gen Generation, method, pa
 			return &Error{Op: op, Gen: gen, Kind: KindCanceled, Attempts: attempt - 1, Message: "canceled while waiting for the rate limit", Err: err}
 		}
 		if gateClosed(gate) {
-			release()
+			tk.Release()
 			return stoppedBeforeSend(op, gen, attempt, last)
 		}
+		// The start hook may wait (for the state to be written): no other
+		// call starts until this one departs, and the next one a gap
+		// after it, so a stall never sends the calls behind it together.
 		if err := Started(ctx); err != nil {
-			release()
+			tk.Release()
 			return &Error{Op: op, Gen: gen, Kind: KindNotSent, Attempts: attempt - 1, Err: err, sent: last != nil && last.MaybeCharged()}
 		}
-		e := c.send(ctx, op, gen, method, path, u, body, out, check, attempt, release)
+		tk.Depart()
+		e := c.send(ctx, op, gen, method, path, u, body, out, check, attempt, tk.Release)
 		if e == nil {
 			return nil
 		}

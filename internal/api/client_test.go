@@ -21,6 +21,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/leadsync/leadsync/internal/api/apitest"
+	"github.com/leadsync/leadsync/internal/person"
 )
 
 // testKey is distinctive so that a leak is easy to find in any text.
@@ -164,7 +165,7 @@ func apiErr(t *testing.T, err error) *Error {
 	return e
 }
 
-var sampleLeads = []Lead{{
+var sampleLeads = []person.Lead{{
 	FirstName: "Zoë", LastName: "Ćosić", FullName: "Zoë Ćosić", Title: "CTO",
 	Location: "Berlin, Germany", Company: "Acme", NetworkID: "123.abc", PageName: "Zoe_Cosic",
 }}
@@ -174,8 +175,8 @@ const rawItem = `{"cursor":"c1","extra":{"kept":true},"node":{"networkId":{"id":
 // TestOperations exercises every operation of both generations against a
 // server that checks method, path, headers and body.
 func TestOperations(t *testing.T) {
-	profile := Profile{FullName: "Ana Silva", CurrentPosition: []Position{{JobTitle: "CTO", Company: "Acme", Date: "2 years, since Jan 2024"}}, NetworkURL: "https://n/Ana_Silva", Private: true}
-	enriched := EnrichedProfile{ID: "u-1", PageName: "Ana_Silva", FullName: "Ana Silva", Email: "ana@acme.example", ValidationStatus: StatusCatchAll, CompanyDomain: "acme.example", CreditBalance: 99}
+	profile := person.Profile{FullName: "Ana Silva", CurrentPosition: []person.Position{{JobTitle: "CTO", Company: "Acme", Date: "2 years, since Jan 2024"}}, NetworkURL: "https://n/Ana_Silva", Private: true}
+	enriched := person.EnrichedProfile{ID: "u-1", PageName: "Ana_Silva", FullName: "Ana Silva", Email: "ana@acme.example", ValidationStatus: person.StatusCatchAll, CompanyDomain: "acme.example", CreditBalance: 99}
 	fields := []Field{{FieldName: "Country", SearchParameter: "countryFilter", Type: FieldArray, PossibleValues: []string{"Germany"}}}
 	type seen struct {
 		method, path, body string
@@ -244,8 +245,8 @@ func TestOperations(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A raw result has no first and last name; none is guessed here.
-	wantLead := Lead{FullName: "Ana Silva", Title: "CTO", Location: "Berlin, Germany", PreviousTitle: "Dev", Company: "Acme", NetworkID: "42.beef", PageName: "Ana_Silva"}
-	if len(raw.Raw) != 1 || !cmp.Equal(raw.Leads, []Lead{wantLead}) {
+	wantLead := person.Lead{FullName: "Ana Silva", Title: "CTO", Location: "Berlin, Germany", PreviousTitle: "Dev", Company: "Acme", NetworkID: "42.beef", PageName: "Ana_Silva"}
+	if len(raw.Raw) != 1 || !cmp.Equal(raw.Leads, []person.Lead{wantLead}) {
 		t.Fatalf("raw search = %+v", raw)
 	}
 	if string(raw.Raw[0].Raw) != rawItem {
@@ -379,7 +380,7 @@ func TestMisbehavingServers(t *testing.T) {
 					writeJSON(w, 429, map[string]string{"message": "Too many requests"})
 					return
 				}
-				writeJSON(w, 200, EnrichedProfile{PageName: "x"})
+				writeJSON(w, 200, person.EnrichedProfile{PageName: "x"})
 			},
 			waits:   []string{"rate limited (429)", "rate limited (429)"},
 			minWait: 10 * time.Second,

@@ -5,14 +5,13 @@
 // the pause and slowdown after a 429, and the pace shared with other
 // processes (SharedPace).
 //
-// It also holds the one table of person fields (PersonFields, fields.go):
-// each field the service gives about a person, with how it is reached in
-// the answers, kept in the state and in the pg backend, merged, shown in
-// the spreadsheets and matched in a where. Every place that lists person
-// fields reads that table, so a new field of the service is a field of
-// its struct and one row (with its label).
+// The person model it decodes answers into (Lead, Profile,
+// EnrichedProfile) and the one table of person fields are not its own:
+// they live in internal/person, a leaf the state and the writers share
+// without importing the client. What stays here is the wire: requests,
+// raw results, usage, errors, the client and its pacing.
 //
-// It imports nothing of leadsync's but version and textfmt (the one
-// redaction of secrets). The API key lives only in the client and is never
+// It imports nothing of leadsync's but person, version and textfmt (the
+// one redaction of secrets). The API key lives only in the client and is never
 // part of an error, log line or value it returns.
 package api

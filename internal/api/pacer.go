@@ -43,7 +43,11 @@ const slowdownStep = 2.0
 // arrival order, the calls in flight adapting to latency, the pause and
 // slowdown after a 429, and the pace shared with other processes
 // (docs/decisions.md says why rate.Limiter's Wait and Reserve are not
-// used).
+// used). A call let go (Take) holds the calls behind it until it departs
+// (Ticket.Depart, right before its request is written), and the next
+// starts one gap after the departure: whatever the caller waits for in
+// between (its start hook, noting the call in the state), no two requests
+// leave closer than the gap.
 type Pacer struct {
 	clock Clock
 
@@ -66,7 +70,33 @@ type Pacer struct {
 	flying  []time.Time     // start times of the calls in flight
 	shared  SharedPace      // the key's pace in other processes; nil: none
 	onStart func(time.Time) // test hook, called with p.mu held
+	// leaving is the start (by its number, seq counts them) that left the
+	// queue and has not departed yet (Ticket.Depart) nor ended: 0 when
+	// none. No other call starts meanwhile, so a caller held up between
+	// its start and its request (a start hook waiting for the state) can
+	// never be overtaken, nor followed closer than a gap by the calls that
+	// queued behind it.
+	leaving uint64
+	seq     uint64
 }
+
+// Ticket is a call the pacer let start (Take). Depart when its request is
+// about to be written; Release when the call ended (or was never sent).
+type Ticket struct {
+	p     *Pacer
+	id    uint64
+	start time.Time
+	once  sync.Once
+}
+
+// Depart says the request is about to be written: the next call may start
+// one gap after now (not after the moment the ticket was taken), and only
+// from now. Call it right before sending, after anything that may wait.
+func (t *Ticket) Depart() { t.p.depart(t.id) }
+
+// Release ends the call (answer read, failed, or never sent); the first
+// call counts.
+func (t *Ticket) Release() { t.once.Do(func() { t.p.release(t.id, t.start) }) }
 
 // waiter is a place in the queue. It must not be zero-sized: pointers to
 // distinct zero-sized values may be equal.
@@ -141,9 +171,24 @@ func (p *Pacer) Stats() PacerStats {
 	return p.stats
 }
 
-// Wait blocks until the caller may start a call, or ctx is done. The caller
-// must call release when the call ended (answer read or failed).
+// Wait blocks until the caller may start a call, or ctx is done, and
+// departs at once (Take, then Depart). The caller must call release when
+// the call ended (answer read or failed).
 func (p *Pacer) Wait(ctx context.Context) (release func(), err error) {
+	t, err := p.Take(ctx)
+	if err != nil {
+		return nil, err
+	}
+	t.Depart()
+	return t.Release, nil
+}
+
+// Take blocks until the caller may start a call, or ctx is done. Until
+// the ticket departs or is released, no other call starts: whatever the
+// caller waits for between Take and Depart (a start hook noting the call
+// in the state, which may wait for a database to come back), the calls
+// behind it wait too, and the next starts one gap after the departure.
+func (p *Pacer) Take(ctx context.Context) (*Ticket, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -152,15 +197,17 @@ func (p *Pacer) Wait(ctx context.Context) (release func(), err error) {
 	p.queue = append(p.queue, w)
 	for {
 		var timer <-chan time.Time
-		if p.queue[0] == w && p.inFlight < p.limitLocked() {
+		if p.queue[0] == w && p.inFlight < p.limitLocked() && p.leaving == 0 {
 			now := p.clock.Now()
 			ok, wait := p.tryStart(now)
 			if ok {
 				p.queue = p.queue[1:]
+				p.seq++
+				p.leaving = p.seq
+				t := &Ticket{p: p, id: p.seq, start: now}
 				p.broadcast()
 				p.mu.Unlock()
-				var once sync.Once
-				return func() { once.Do(func() { p.release(now) }) }, nil
+				return t, nil
 			}
 			timer = p.clock.After(wait)
 		}
@@ -277,10 +324,30 @@ func (p *Pacer) Delay() time.Duration {
 	return p.waitLocked(p.clock.Now()) + time.Duration(len(p.queue))*p.gap()
 }
 
-// release ends a call started at start; its latency feeds the limit of
-// calls in flight.
-func (p *Pacer) release(start time.Time) {
+// depart ends the start id: the next start is spaced from now when that
+// is later than the last start, and may come (see Take). The pace shared
+// with other processes moves when the request is written (Sent), just
+// after.
+func (p *Pacer) depart(id uint64) {
 	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.leaving == id {
+		p.leaving = 0
+	}
+	if now := p.clock.Now(); now.After(p.last) {
+		p.last = now
+		p.respace()
+	}
+	p.broadcast()
+}
+
+// release ends a call started at start (ticket id); its latency feeds the
+// limit of calls in flight.
+func (p *Pacer) release(id uint64, start time.Time) {
+	p.mu.Lock()
+	if p.leaving == id {
+		p.leaving = 0 // never sent: the next may start
+	}
 	p.inFlight--
 	p.flyingDone(start)
 	p.lat.add(p.clock.Now().Sub(start))

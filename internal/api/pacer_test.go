@@ -86,7 +86,7 @@ func TestPacerSimulatedLateness(t *testing.T) {
 			p.mu.Unlock()
 			if ok {
 				starts = append(starts, now)
-				p.release(now)
+				p.release(0, now)
 				continue
 			}
 			now = now.Add(wait + time.Duration(rng.Int64N(int64(maxLate))))

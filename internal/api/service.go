@@ -1,5 +1,7 @@
 package api
 
+import "github.com/leadsync/leadsync/internal/person"
+
 import "context"
 
 // Service is the lead service as the rest of leadsync sees it. *Client
@@ -10,9 +12,9 @@ type Service interface {
 	// Search runs one search in the given generation.
 	Search(ctx context.Context, gen Generation, req SearchRequest) (*SearchResult, error)
 	// Page reads one profile in the given generation.
-	Page(ctx context.Context, gen Generation, req PageRequest) (*Profile, error)
+	Page(ctx context.Context, gen Generation, req PageRequest) (*person.Profile, error)
 	// Enrich enriches one profile (first generation); it spends credits.
-	Enrich(ctx context.Context, req PageRequest) (*EnrichedProfile, error)
+	Enrich(ctx context.Context, req PageRequest) (*person.EnrichedProfile, error)
 	// Billing reads the remaining requests this month (first generation).
 	Billing(ctx context.Context) (*Usage, error)
 }

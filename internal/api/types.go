@@ -3,6 +3,8 @@ package api
 import (
 	"encoding/json"
 	"strings"
+
+	"github.com/leadsync/leadsync/internal/person"
 )
 
 // Generation selects one of the two generations of the service.
@@ -38,20 +40,6 @@ const (
 	FieldText  = "text"
 	FieldArray = "array"
 )
-
-// Lead is one simplified search result (spec 2.2). Each field has its row
-// in PersonFields (fields.go), which every place that lists fields reads.
-type Lead struct {
-	FirstName     string `json:"firstName"`
-	LastName      string `json:"lastName"`
-	FullName      string `json:"fullName"`
-	Title         string `json:"title"`
-	Location      string `json:"location"`
-	PreviousTitle string `json:"previousTitle"`
-	Company       string `json:"company"`
-	NetworkID     string `json:"networkId"`
-	PageName      string `json:"pageName"`
-}
 
 // RawLead is one raw search result of the first generation (spec 2.3).
 // Raw holds the item exactly as received, unknown fields included; the typed
@@ -162,10 +150,10 @@ type RawDistance struct {
 // (double asterisks) are removed. A raw result has no first and last name,
 // only displayName: FirstName and LastName stay empty rather than carry a
 // guess that would pass for the service's own (the state fills a person's
-// missing names from the full name, see SplitFullName).
-func (r RawLead) Lead() Lead {
+// missing names from the full name, see person.SplitFullName).
+func (r RawLead) Lead() person.Lead {
 	m := r.Node.NetworkID
-	l := Lead{
+	l := person.Lead{
 		FullName:  StripHighlight(m.DisplayName),
 		Location:  StripHighlight(m.Location.DisplayLocation),
 		Company:   StripHighlight(m.ProfileOccupation.OccupationOrg),
@@ -192,63 +180,6 @@ func (r RawLead) Lead() Lead {
 func StripHighlight(s string) string {
 	return strings.ReplaceAll(s, "**", "")
 }
-
-// Position is one item of a profile's currentPosition (spec 2.4).
-type Position struct {
-	JobTitle string `json:"jobtitle"`
-	Company  string `json:"company"`
-	Date     string `json:"date"`
-}
-
-// TimelinePosition is one item of a profile's workPositionTimeline (spec 2.4).
-type TimelinePosition struct {
-	JobTitle       string  `json:"jobtitle"`
-	Company        string  `json:"company"`
-	Date           string  `json:"date"`
-	StartDate      string  `json:"startDate"`
-	EndDate        *string `json:"endDate"` // nil while the position is current
-	DaysInPosition int     `json:"daysInPosition"`
-}
-
-// Profile is the result of a single-profile read (spec 2.4). Each field has
-// its row in PersonFields.
-type Profile struct {
-	FullName             string             `json:"fullName"`
-	CurrentPosition      []Position         `json:"currentPosition"`
-	WorkPositionTimeline []TimelinePosition `json:"workPositionTimeline"`
-	Description          string             `json:"description,omitempty"`
-	ProfileImg           string             `json:"profileImg"`
-	NetworkURL           string             `json:"networkUrl"`
-	Private              bool               `json:"private"`
-	PremiumProfile       bool               `json:"premiumProfile"`
-}
-
-// EnrichedProfile is the result of enrich (spec 2.5). Each field has its row
-// in PersonFields.
-type EnrichedProfile struct {
-	ID               string `json:"id"`
-	PageName         string `json:"pageName"`
-	FirstName        string `json:"firstName"`
-	LastName         string `json:"lastName"`
-	FullName         string `json:"fullName"`
-	Title            string `json:"title"`
-	Location         string `json:"location"`
-	PreviousTitle    string `json:"previousTitle"`
-	Company          string `json:"company"`
-	NetworkID        string `json:"networkId"`
-	ProfileImgURL    string `json:"profileImgUrl"`
-	Email            string `json:"email"`
-	ValidationStatus string `json:"validationStatus"` // valid, catch all, empty
-	CompanyDomain    string `json:"companyDomain"`
-	CreditBalance    int    `json:"creditBalance"`
-}
-
-// Validation statuses of an enriched e-mail.
-const (
-	StatusValid    = "valid"
-	StatusCatchAll = "catch all"
-	StatusEmpty    = "empty"
-)
 
 // Usage is the result of billing (spec 2.6).
 type Usage struct {
@@ -280,7 +211,7 @@ func (r SearchRequest) MarshalJSON() ([]byte, error) {
 // SearchResult is what a search returned: Leads always (derived from Raw for
 // raw searches), Raw only for raw searches.
 type SearchResult struct {
-	Leads []Lead
+	Leads []person.Lead
 	Raw   []RawLead
 }
 

@@ -8,6 +8,8 @@ import (
 	"path"
 	"strings"
 	"unicode"
+
+	"github.com/leadsync/leadsync/internal/person"
 )
 
 // An answer is checked before it counts. A 200 whose body is empty, null,
@@ -38,7 +40,7 @@ func emptyAnswer(data []byte) *Error {
 // checkLeads refuses search results with an item that is not a lead: null,
 // {}, or a lead without networkId or pageName (the person could be neither
 // identified nor enriched).
-func checkLeads(leads []Lead) *Error {
+func checkLeads(leads []person.Lead) *Error {
 	for i, l := range leads {
 		var missing []string
 		if strings.TrimSpace(l.NetworkID) == "" {
@@ -181,7 +183,7 @@ func checkEnriched(req PageRequest) checker {
 // CheckEnrichedPerson reports an enrich answer about another person than
 // the one with networkID (when known): such an answer must never be merged
 // into that person. The error is of KindMismatch and may have been charged.
-func CheckEnrichedPerson(p *EnrichedProfile, networkID string) error {
+func CheckEnrichedPerson(p *person.EnrichedProfile, networkID string) error {
 	if p == nil || networkID == "" || p.NetworkID == "" || p.NetworkID == networkID {
 		return nil
 	}

@@ -62,6 +62,12 @@ func runApply(ctx context.Context, f *Factory, a *arguments.Apply) error {
 	if len(diags) > 0 {
 		writeDiagnostics(f, cfg, diags)
 	}
+	if a.Parallelism > 0 {
+		// --parallelism is api.parallelism for this run: the pacer's
+		// ceiling, the HTTP pool, the plan's totals and the engine's
+		// workers all read this one value.
+		cfg.API.Parallelism = a.Parallelism
+	}
 
 	planFile := a.PlanFile
 	if wd, _ := os.Getwd(); planFile != "" && !filepath.IsAbs(planFile) && f.Dir != wd {
@@ -81,7 +87,6 @@ func runApply(ctx context.Context, f *Factory, a *arguments.Apply) error {
 		Replace:     a.Replace,
 		AutoApprove: a.AutoApprove,
 		Confirm:     func() (bool, error) { return confirm(f) },
-		Parallelism: a.Parallelism,
 		Warn:        func(msg string) { warn(f, msg) },
 	}, applyView(f, cfg, diags, a.View == arguments.ViewJSON))
 	var de *run.DiagnosticsError

@@ -12,11 +12,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/xuri/excelize/v2"
-
-	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/local"
+	"github.com/xuri/excelize/v2"
 )
 
 const exportTestConfig = `
@@ -78,11 +77,11 @@ func TestExportWritesFromStateWithoutCalls(t *testing.T) {
 	st := state.New()
 	st.Searches["search.cto"] = &state.Search{Address: "search.cto", RanAt: seen, ResultCount: 2, LeadIDs: []string{"p1", "p2"}}
 	st.Profiles["profile.founder"] = &state.ProfileRead{Address: "profile.founder", ReadAt: seen, PersonID: "p3"}
-	st.People["p1"] = &state.Person{ID: "p1", Lead: api.Lead{FullName: "Jürgen Müller", NetworkID: "p1"}, FirstSeen: seen, LastSeen: seen,
+	st.People["p1"] = &state.Person{ID: "p1", Lead: person.Lead{FullName: "Jürgen Müller", NetworkID: "p1"}, FirstSeen: seen, LastSeen: seen,
 		FoundBy:    []string{"search.cto"},
-		Enrichment: &state.Enrichment{EnrichedAt: seen, Result: api.EnrichedProfile{Email: "j@example.com", ValidationStatus: "valid"}}}
-	st.People["p2"] = &state.Person{ID: "p2", Lead: api.Lead{FullName: "=1+1", NetworkID: "p2"}, FirstSeen: seen, LastSeen: seen, FoundBy: []string{"search.cto"}}
-	st.People["p3"] = &state.Person{ID: "p3", Lead: api.Lead{FullName: "Max Mustermann", PageName: "Max_Mustermann"}, FirstSeen: seen, LastSeen: seen, FoundBy: []string{"profile.founder"}}
+		Enrichment: &state.Enrichment{EnrichedAt: seen, Result: person.EnrichedProfile{Email: "j@example.com", ValidationStatus: "valid"}}}
+	st.People["p2"] = &state.Person{ID: "p2", Lead: person.Lead{FullName: "=1+1", NetworkID: "p2"}, FirstSeen: seen, LastSeen: seen, FoundBy: []string{"search.cto"}}
+	st.People["p3"] = &state.Person{ID: "p3", Lead: person.Lead{FullName: "Max Mustermann", PageName: "Max_Mustermann"}, FirstSeen: seen, LastSeen: seen, FoundBy: []string{"profile.founder"}}
 	if err := local.NewStore(filepath.Join(dir, ".leadsync/state.json")).Save(st); err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/person"
 )
 
 func TestForgetRespectsTheLock(t *testing.T) {
@@ -72,7 +72,7 @@ func TestForget(t *testing.T) {
 				t.Errorf("%d suppression entries, want %d", len(s.Suppressed), tc.n)
 			}
 			for _, a := range tc.args {
-				if a != "Zed" && !s.IsSuppressed(api.Lead{PageName: a}) && !s.IsSuppressed(api.Lead{NetworkID: a}) && !strings.HasPrefix(a, "https://") {
+				if a != "Zed" && !s.IsSuppressed(person.Lead{PageName: a}) && !s.IsSuppressed(person.Lead{NetworkID: a}) && !strings.HasPrefix(a, "https://") {
 					t.Errorf("%s is not suppressed", a)
 				}
 			}

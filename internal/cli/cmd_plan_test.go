@@ -13,6 +13,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/person"
 )
 
 const planTestConfig = `
@@ -74,10 +75,10 @@ func (billingOnly) Fields(context.Context) ([]api.Field, error)       { panic("p
 func (billingOnly) Search(context.Context, api.Generation, api.SearchRequest) (*api.SearchResult, error) {
 	panic("plan calls Search")
 }
-func (billingOnly) Page(context.Context, api.Generation, api.PageRequest) (*api.Profile, error) {
+func (billingOnly) Page(context.Context, api.Generation, api.PageRequest) (*person.Profile, error) {
 	panic("plan calls Page")
 }
-func (billingOnly) Enrich(context.Context, api.PageRequest) (*api.EnrichedProfile, error) {
+func (billingOnly) Enrich(context.Context, api.PageRequest) (*person.EnrichedProfile, error) {
 	panic("plan calls Enrich")
 }
 

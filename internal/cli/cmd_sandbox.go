@@ -40,18 +40,23 @@ Faults (--faults) is a comma-separated list of NAME=VALUE:
                             other-person
   quota-429=true            a used-up monthly quota is answered 429 (as some
                             deployments do) instead of 403
+  overfull=true             a search answers every match, past the network's
+                            cap of 300 (leadsync keeps at most max_results)
 
 Drift (--drift, --epoch) makes members change jobs over time: at each epoch
 from 1 to --epoch, a share --drift of the members still public and in the
 network moves (a new title and/or company, sometimes another city), leaves
 the network or turns private, the same for the same seed. --drift 0 (the
 default) is the population as generated. Start the sandbox again with a later
---epoch to see time pass.`,
+--epoch to see time pass. --private-positions makes a private profile answer
+with its positions (never its description), as the spec allows, and private
+members go on changing jobs.`,
 		Example: `  leadsync sandbox
   leadsync sandbox --addr 127.0.0.1:9000 --latency 2s-10s
   leadsync sandbox --faults 500=0.05,drop=0.02,storm=3,retry-after=1
   leadsync sandbox --quota 20 --faults bad=0.2,bad-kind=other-person,quota-429=true
-  leadsync sandbox --drift 0.15 --epoch 2`,
+  leadsync sandbox --drift 0.15 --epoch 2
+  leadsync sandbox --drift 0.3 --epoch 4 --private-positions`,
 	}
 	fl.Register(cmd.Flags())
 	parseArgs(cmd, &fl, arguments.ParseSandbox, func(cmd *cobra.Command, a *arguments.Sandbox) error {
@@ -66,7 +71,7 @@ func runSandbox(ctx context.Context, f *Factory, o *arguments.Sandbox) error {
 		Key: o.Key, Seed: o.Seed, People: o.People, RateLimit: o.Rate, Now: f.Now,
 		SearchLatency: o.SearchLatency, ReadLatency: o.ReadLatency,
 		Credits: sandboxCount(o.Credits), Quota: sandboxCount(o.Quota), Faults: o.Faults,
-		Drift: o.Drift, Epoch: o.Epoch,
+		Drift: o.Drift, Epoch: o.Epoch, PrivatePositions: o.PrivatePositions,
 	})
 	ln, err := net.Listen("tcp", o.Addr)
 	if err != nil {

@@ -10,13 +10,14 @@ import (
 	"time"
 
 	"github.com/leadsync/leadsync/internal/cli/arguments"
+	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/leadsync/leadsync/internal/plan"
 )
 
 func TestShowPlanFile(t *testing.T) {
 	dir := t.TempDir()
 	p := &plan.Plan{FormatVersion: plan.FormatVersion, ConfigHash: "h", CreatedAt: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC),
-		Changes: []*plan.Change{{Address: "search.a", Kind: plan.KindSearch, Action: plan.Run, Calls: 1, CallsMax: 1, Reason: plan.ReasonNew, Detail: `keywords="CTO"`}},
+		Changes: []*plan.Change{{Address: "search.a", Kind: kind.Search, Action: plan.Run, Calls: 1, CallsMax: 1, Reason: plan.ReasonNew, Detail: `keywords="CTO"`}},
 		Totals:  plan.Totals{Calls: 1, CallsMax: 1, Searches: 1, RateLimit: 1, DurationSecondsMax: 31}}
 	if err := plan.Save(filepath.Join(dir, "x.plan"), p); err != nil {
 		t.Fatal(err)

@@ -2,15 +2,14 @@ package cli
 
 import (
 	"bytes"
+	"github.com/leadsync/leadsync/internal/person"
+	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/local"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/leadsync/leadsync/internal/api"
-	"github.com/leadsync/leadsync/internal/state"
-	"github.com/leadsync/leadsync/internal/state/local"
 )
 
 // TestStateRecover: a journal damaged in the middle stops every command
@@ -31,7 +30,7 @@ func TestStateRecover(t *testing.T) {
 	at := time.Date(2026, 1, 1, 9, 0, 0, 0, time.UTC)
 	for i, page := range []string{"ann", "bob", "max"} {
 		e := state.Event{At: at, Kind: state.EventEnrich, Address: "enrich.contacts", Enrich: &state.EnrichEvent{PersonID: "page:" + page, Credits: 1,
-			Result: api.EnrichedProfile{PageName: page, NetworkID: []string{"101.aa", "102.bb", "103.cc"}[i], Email: page + "@x.example", ValidationStatus: api.StatusValid}}}
+			Result: person.EnrichedProfile{PageName: page, NetworkID: []string{"101.aa", "102.bb", "103.cc"}[i], Email: page + "@x.example", ValidationStatus: person.StatusValid}}}
 		if err := j.Record(&e); err != nil {
 			t.Fatal(err)
 		}

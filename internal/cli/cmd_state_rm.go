@@ -67,18 +67,9 @@ func runStateRm(f *Factory, a *arguments.StateRm) error {
 		return err
 	}
 	for _, r := range removed {
-		switch r.Kind {
-		case "search":
-			fmt.Fprintf(f.IO.Out, "Removed %s (%s leave the exports that list it; people and enrichments are kept)\n", r.Address, textfmt.Plural(r.Leads, "lead"))
-		case "profile":
-			fmt.Fprintf(f.IO.Out, "Removed %s (the person and their enrichment are kept)\n", r.Address)
-		case "import":
-			fmt.Fprintf(f.IO.Out, "Removed %s (its %s leave the exports that list it; people and their e-mails are kept)\n", r.Address, textfmt.Plural(r.Leads, "person"))
-		case "track":
-			fmt.Fprintf(f.IO.Out, "Removed %s: its reads of %s are forgotten, so the next plan finds its sources' people due again (unless a profile block or another track read them within its every) and no longer watches those its sources hold no more; their history is kept\n", r.Address, textfmt.Plural(r.Leads, "person"))
-		case "person":
-			fmt.Fprintf(f.IO.Out, "Removed %s and their enrichment\n", r.Address)
-		}
+		// The words of each kind are its row's (kind.Row.Removed).
+		row := r.Kind.Row()
+		fmt.Fprintf(f.IO.Out, row.Removed+"\n", r.Address, textfmt.Plural(r.Leads, row.Counted))
 	}
 	if bk, ok := backend.BackupOf(src.backend); ok {
 		fmt.Fprintf(f.IO.Out, "The state before is kept in %s.\n", stateRelPath(f, bk.BackupPath()))

@@ -11,6 +11,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/golden"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/local"
 )
@@ -42,7 +43,7 @@ func stateTestDir(t *testing.T) (dir string, store *local.Store) {
 	at := time.Date(2025, 12, 30, 10, 0, 0, 0, time.UTC)
 	s := state.New()
 	s.Lineage = "00000000-0000-4000-8000-000000000001"
-	leads := []api.Lead{
+	leads := []person.Lead{
 		{FullName: "Ann Albers", FirstName: "Ann", LastName: "Albers", Title: "CTO", Company: "ACME", NetworkID: "101.aa", PageName: "ann"},
 		{FullName: "Bob Brandt", FirstName: "Bob", LastName: "Brandt", Title: "CTO", Company: "Bits & Bytes", NetworkID: "102.bb", PageName: "bob"},
 	}
@@ -50,14 +51,14 @@ func stateTestDir(t *testing.T) (dir string, store *local.Store) {
 		{At: at, Kind: state.EventSearch, Address: `search.cto["Berlin"]`, Search: &state.SearchEvent{Generation: api.Gen1, Request: []byte(`{"city":"Berlin","keywords":"CTO"}`), Leads: leads}},
 		{At: at.Add(time.Hour), Kind: state.EventSearch, Address: `search.cto["Hamburg"]`, Search: &state.SearchEvent{Generation: api.Gen1, Request: []byte(`{"city":"Hamburg","keywords":"CTO"}`), Leads: leads[1:]}},
 		{At: at, Kind: state.EventProfile, Address: "profile.founder", Profile: &state.ProfileEvent{Generation: api.Gen1, PageName: "Max_Mustermann", Request: []byte(`{"pageName":"Max_Mustermann"}`),
-			Profile: api.Profile{FullName: "Max Mustermann", CurrentPosition: []api.Position{{JobTitle: "Founder", Company: "Muster AG"}}}}},
+			Profile: person.Profile{FullName: "Max Mustermann", CurrentPosition: []person.Position{{JobTitle: "Founder", Company: "Muster AG"}}}}},
 		{At: at, Kind: state.EventEnrich, Address: "enrich.contacts", Enrich: &state.EnrichEvent{PersonID: "101.aa", Credits: 1,
-			Result: api.EnrichedProfile{NetworkID: "101.aa", Email: "ann@acme.example", ValidationStatus: api.StatusValid, CompanyDomain: "acme.example", CreditBalance: 499}}},
+			Result: person.EnrichedProfile{NetworkID: "101.aa", Email: "ann@acme.example", ValidationStatus: person.StatusValid, CompanyDomain: "acme.example", CreditBalance: 499}}},
 		{At: at, Kind: state.EventBilling, Billing: &api.Usage{RemainingRequests: 9114, InvoicingStartDate: "2025-12-01"}},
 		{At: at, Kind: state.EventFailure, Address: "search.old", Failure: &state.Failure{Message: "service unavailable", Status: 503}},
 		// Ann changed jobs after her enrichment; Bob left the network.
 		{At: at.Add(2 * time.Hour), Kind: state.EventTrack, Address: "track.champions", Track: &state.TrackEvent{PersonID: "101.aa", Generation: api.Gen1,
-			Request: []byte(`{"pageName":"ann"}`), Profile: &api.Profile{FullName: "Ann Albers", CurrentPosition: []api.Position{{JobTitle: "VP Engineering", Company: "Rheinbank AG"}}}}},
+			Request: []byte(`{"pageName":"ann"}`), Profile: &person.Profile{FullName: "Ann Albers", CurrentPosition: []person.Position{{JobTitle: "VP Engineering", Company: "Rheinbank AG"}}}}},
 		{At: at.Add(2 * time.Hour), Kind: state.EventTrack, Address: "track.champions", Track: &state.TrackEvent{PersonID: "102.bb", Generation: api.Gen1,
 			Request: []byte(`{"pageName":"bob"}`), Gone: true}},
 	}

@@ -161,6 +161,7 @@ var commands = []func(*Factory) *cobra.Command{
 	newExportCmd,
 	newShowCmd, newStateCmd, newForceUnlockCmd, newForgetCmd, newWorkspaceCmd,
 	newFieldsCmd, newUsageCmd,
+	newConsoleCmd,
 	newApplyCmd,
 	newPlanCmd,
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/catalog"
+	"github.com/leadsync/leadsync/internal/person"
 )
 
 func TestParseDuration(t *testing.T) {
@@ -470,18 +471,18 @@ enrich "dynamic" {
 	some, all, dyn := cfg.Enriches[0], cfg.Enriches[1], cfg.Enriches[2]
 	tests := []struct {
 		e    *Enrich
-		lead api.Lead
+		lead person.Lead
 		want bool
 		err  string
 	}{
-		{some, api.Lead{Company: "Other", Title: "CTO", FullName: "Ada"}, true, ""},
-		{some, api.Lead{Company: "Acme", Title: "CTO", FullName: "Ada"}, false, ""},
-		{some, api.Lead{Company: "Other", Title: "Intern", FullName: "Ada"}, false, ""},
-		{some, api.Lead{Company: "Other", Title: "CTO", FullName: "Test User"}, false, ""},
-		{all, api.Lead{}, true, ""},
-		{dyn, api.Lead{Location: "true"}, true, ""},
-		{dyn, api.Lead{Location: `"yes"`}, false, "gave a string"},
-		{dyn, api.Lead{Location: "{"}, false, "main.leads.hcl:23"},
+		{some, person.Lead{Company: "Other", Title: "CTO", FullName: "Ada"}, true, ""},
+		{some, person.Lead{Company: "Acme", Title: "CTO", FullName: "Ada"}, false, ""},
+		{some, person.Lead{Company: "Other", Title: "Intern", FullName: "Ada"}, false, ""},
+		{some, person.Lead{Company: "Other", Title: "CTO", FullName: "Test User"}, false, ""},
+		{all, person.Lead{}, true, ""},
+		{dyn, person.Lead{Location: "true"}, true, ""},
+		{dyn, person.Lead{Location: `"yes"`}, false, "gave a string"},
+		{dyn, person.Lead{Location: "{"}, false, "main.leads.hcl:23"},
 	}
 	for i, tt := range tests {
 		got, err := cfg.Match(tt.e, tt.lead)
@@ -496,7 +497,7 @@ enrich "dynamic" {
 		go func(i int) {
 			defer wg.Done()
 			for j := 0; j < 50; j++ {
-				lead := api.Lead{Company: fmt.Sprint("c", i), Title: "CTO"}
+				lead := person.Lead{Company: fmt.Sprint("c", i), Title: "CTO"}
 				if ok, err := cfg.Match(some, lead); !ok || err != nil {
 					t.Errorf("concurrent Match = %v, %v", ok, err)
 					return
@@ -606,8 +607,8 @@ func TestNoFilesStillGivesConfig(t *testing.T) {
 	}
 }
 
-func apiLead() api.Lead {
-	return api.Lead{FirstName: "Ada", LastName: "Lovelace", FullName: "Ada Lovelace", Company: "Acme", Title: "CTO"}
+func apiLead() person.Lead {
+	return person.Lead{FirstName: "Ada", LastName: "Lovelace", FullName: "Ada Lovelace", Company: "Acme", Title: "CTO"}
 }
 
 func TestHugeFunctionResultsAreErrors(t *testing.T) {

@@ -1,11 +1,10 @@
 package config
 
 import (
+	"github.com/leadsync/leadsync/internal/listfile"
+	"github.com/leadsync/leadsync/internal/person"
 	"strings"
 	"unsafe"
-
-	"github.com/leadsync/leadsync/internal/api"
-	"github.com/leadsync/leadsync/internal/listfile"
 )
 
 // PersonValues are what exclude blocks match a person by: what every
@@ -22,7 +21,7 @@ type PersonValues struct {
 
 // ValuesOf returns the values of a person with this lead and, when they
 // were enriched or imported, this enrichment result (nil when not).
-func ValuesOf(lead api.Lead, id string, enr *api.EnrichedProfile) PersonValues {
+func ValuesOf(lead person.Lead, id string, enr *person.EnrichedProfile) PersonValues {
 	v := PersonValues{Company: lead.Company, PageName: lead.PageName, NetworkID: lead.NetworkID}
 	if v.NetworkID == "" {
 		v.NetworkID = id // a person keyed by network ID (page: and anonymous IDs are no network ID and match nothing)

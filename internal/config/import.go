@@ -9,8 +9,9 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
-	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/leadsync/leadsync/internal/listfile"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -38,7 +39,7 @@ type Import struct {
 // its status, company domain), and when the other tool got it.
 type ImportPerson struct {
 	Line   int // the row (first row naming them)
-	Result api.EnrichedProfile
+	Result person.EnrichedProfile
 	// EnrichedAt is the enriched_at column's date; zero when the file has
 	// none (the import's own time is used).
 	EnrichedAt time.Time
@@ -71,7 +72,7 @@ func (l *loader) declareImports(blocks hcl.Blocks) {
 			l.skip[b] = true
 			continue
 		}
-		l.blocks["import."+b.Labels[0]] = &blockInfo{kind: "import", name: b.Labels[0], rng: b.DefRange, keys: map[string]bool{}, expanded: true}
+		l.blocks[string(kind.Import)+"."+b.Labels[0]] = &blockInfo{kind: string(kind.Import), name: b.Labels[0], rng: b.DefRange, keys: map[string]bool{}, expanded: true}
 	}
 }
 
@@ -221,7 +222,7 @@ func importRow(t *listfile.Table, r listfile.Row, fields []string) (ImportPerson
 			continue
 		}
 		if msg := p.set(t, f, v); msg != "" {
-			return p, &listfile.Error{File: t.File, Row: r.Line, Column: t.Columns[i], Msg: msg}
+			return p, &listfile.Error{File: t.File, Sheet: r.Sheet, Row: r.Line, Column: t.Columns[i], Msg: msg}
 		}
 	}
 	res := &p.Result
@@ -236,7 +237,7 @@ func importRow(t *listfile.Table, r listfile.Row, fields []string) (ImportPerson
 		if verb == "" {
 			verb = "are all empty"
 		}
-		return p, &listfile.Error{File: t.File, Row: r.Line, Msg: fmt.Sprintf("names no member: %s %s; every row needs one (remove the row, or fill it in)",
+		return p, &listfile.Error{File: t.File, Sheet: r.Sheet, Row: r.Line, Msg: fmt.Sprintf("names no member: %s %s; every row needs one (remove the row, or fill it in)",
 			strings.Join(cols, " and "), verb)}
 	}
 	if res.FullName == "" && (res.FirstName != "" || res.LastName != "") {
@@ -338,9 +339,9 @@ type ValidationStatus struct {
 // an e-mail is wrong ("invalid", "undeliverable", "risky") are none of
 // the service's: such a row's e-mail is no e-mail to send to.
 var ValidationStatuses = []ValidationStatus{
-	{api.StatusValid, []string{"valid", "verified", "deliverable", "ok"}},
-	{api.StatusCatchAll, []string{"catch all", "catchall", "accept all", "acceptall"}},
-	{api.StatusEmpty, []string{"empty", "not found", "none", "no email"}},
+	{person.StatusValid, []string{"valid", "verified", "deliverable", "ok"}},
+	{person.StatusCatchAll, []string{"catch all", "catchall", "accept all", "acceptall"}},
+	{person.StatusEmpty, []string{"empty", "not found", "none", "no email"}},
 }
 
 var statusSpelling = strings.NewReplacer("-", " ", "_", " ")
@@ -366,7 +367,7 @@ func statusSynonyms() string {
 // identityKeys are the keys a person is matched by across rows: their
 // network ID and their page name (lower case).
 // An empty key is none.
-func identityKeys(r *api.EnrichedProfile) (out [2]string) {
+func identityKeys(r *person.EnrichedProfile) (out [2]string) {
 	if r.NetworkID != "" {
 		out[0] = "n:" + r.NetworkID
 	}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/person"
 )
 
 // loadDir writes files into a temporary folder and loads it.
@@ -66,10 +66,10 @@ export "all" {
 		t.Errorf("import %+v", im)
 	}
 	want := []ImportPerson{
-		{Line: 2, Result: api.EnrichedProfile{PageName: "Ann_A", FirstName: "Ann", LastName: "A", FullName: "Ann A", Company: "Acme AG",
+		{Line: 2, Result: person.EnrichedProfile{PageName: "Ann_A", FirstName: "Ann", LastName: "A", FullName: "Ann A", Company: "Acme AG",
 			Email: "Ann@Acme.example", ValidationStatus: "catch all", CompanyDomain: "acme.example"},
 			EnrichedAt: time.Date(2026, 10, 15, 0, 0, 0, 0, time.UTC)},
-		{Line: 3, Result: api.EnrichedProfile{PageName: "Bob_B", FirstName: "Bob", LastName: "B", FullName: "Bob B", Company: "Beta"}},
+		{Line: 3, Result: person.EnrichedProfile{PageName: "Bob_B", FirstName: "Bob", LastName: "B", FullName: "Bob B", Company: "Beta"}},
 	}
 	if diff := cmp.Diff(want, im.People); diff != "" {
 		t.Errorf("people (-want +got):\n%s", diff)

@@ -3,11 +3,13 @@ package config
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/leadsync/leadsync/internal/listfile"
+	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
 // ListFile is what an exclude or import block says of its file: where it
@@ -16,8 +18,12 @@ type ListFile struct {
 	// File is the path as written, relative to Config.Dir (as file()
 	// reads it).
 	File string
-	// Sheet is the sheet of a workbook to read; "" the first one shown.
+	// Sheet is the sheet of a workbook to read; "" every sheet not hidden,
+	// one after the other.
 	Sheet string
+	// Sheets are the sheets of a workbook read (the empty ones left out),
+	// as the workbook names them; nil for a CSV file.
+	Sheets []string
 	// Encoding is the encoding of a CSV file without a byte order mark;
 	// "" is UTF-8.
 	Encoding listfile.Encoding
@@ -25,8 +31,9 @@ type ListFile struct {
 	// empty left out); Digest the listfile digest of what was read.
 	Rows   int
 	Digest string
-	// FileRange is where file is set, for messages.
-	FileRange hcl.Range
+	// FileRange is where file is set, for messages; SheetRange where
+	// sheet is (the zero range without it).
+	FileRange, SheetRange hcl.Range
 }
 
 // listAttrs are the attributes every block that reads a list file has.
@@ -56,7 +63,8 @@ func (l *loader) decodeListFile(b *hcl.Block, at hcl.Attributes, meant map[strin
 		lf.File, lf.FileRange = s, a.Expr.Range()
 	}
 	if v, _, st := l.stringAttr(at["sheet"], l.base, scope{}, false); st == ok {
-		lf.Sheet = v
+		lf.Sheet, lf.SheetRange = v, at["sheet"].Expr.Range()
+		good = l.checkSheet(&lf) && good
 	} else if st == bad {
 		good = false
 	}
@@ -73,6 +81,20 @@ func (l *loader) decodeListFile(b *hcl.Block, at hcl.Attributes, meant map[strin
 	return lf, good
 }
 
+// checkSheet reports a sheet that cannot name one: empty, or given for a
+// CSV file, which has none.
+func (l *loader) checkSheet(lf *ListFile) bool {
+	switch {
+	case strings.TrimSpace(lf.Sheet) == "":
+		l.errorf(lf.SheetRange.Ptr(), "Empty sheet", "sheet names the sheet of an XLSX workbook to read, like sheet = \"Customers\"; without it every sheet not hidden is read. Remove it, or name a sheet.")
+		return false
+	case lf.File != "" && strings.EqualFold(filepath.Ext(lf.File), ".csv"):
+		l.errorf(lf.SheetRange.Ptr(), "Sheet of a CSV file", "%q is a CSV file, which has no sheets; sheet is for XLSX workbooks. Remove sheet.", lf.File)
+		return false
+	}
+	return true
+}
+
 // readList reads the columns of a list file through the configuration
 // folder's os.Root (as file() does: a path that leaves the folder, by
 // ".." or by a symbolic link, is refused). Problems are diagnostics at
@@ -85,12 +107,29 @@ func (l *loader) readList(lf *ListFile, columns []string) (*listfile.Table, bool
 		return nil, false
 	}
 	t, err := listfile.Read(l.listFS, name, lf.File, columns, listfile.Options{Sheet: lf.Sheet, Encoding: lf.Encoding})
+	var ns *listfile.NoSheetError
+	if errors.As(err, &ns) {
+		l.errorf(lf.SheetRange.Ptr(), "Unknown sheet", "%s has no sheet %q; its sheets are %s.%s", lf.File, ns.Sheet, textfmt.QuoteList(ns.Sheets, ", "), didYouMean(ns.Sheet, ns.Sheets))
+		return nil, false
+	}
 	if err != nil {
 		l.listError(rng, err)
 		return nil, false
 	}
-	lf.Rows, lf.Digest = len(t.Rows), t.Digest
+	lf.Rows, lf.Digest, lf.Sheets = len(t.Rows), t.Digest, t.Sheets
 	return t, true
+}
+
+// SheetsText says which sheets of a workbook a block read: "sheet
+// \"Customers\"", "sheets \"A-M\", \"N-Z\"", "" for a CSV file.
+func (lf *ListFile) SheetsText() string {
+	switch len(lf.Sheets) {
+	case 0:
+		return ""
+	case 1:
+		return fmt.Sprintf("sheet %q", lf.Sheets[0])
+	}
+	return "sheets " + textfmt.QuoteList(lf.Sheets, ", ")
 }
 
 // listError reports a problem of a list file: its rows and columns are in

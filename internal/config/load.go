@@ -15,6 +15,7 @@ import (
 	"github.com/zclconf/go-cty/cty/function"
 
 	"github.com/leadsync/leadsync/internal/catalog"
+	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
@@ -169,10 +170,10 @@ type loader struct {
 	locals     map[string]*local
 	// blocks are search and profile blocks by "search.cto", for from-references.
 	blocks map[string]*blockInfo
-	// enriches and tracks are the names of this module's enrich and track
-	// blocks, for the references of its outputs and track blocks.
-	enriches map[string]bool
-	tracks   map[string]bool
+	// named are the names of this module's blocks of each kind referred
+	// to by name (blockKinds' byName: enrich and track blocks), for the
+	// references of its outputs and track blocks.
+	named map[kind.Kind]map[string]bool
 	// calls are the module calls of this module by name, for references
 	// to their outputs.
 	calls map[string]*moduleCall
@@ -461,42 +462,36 @@ func (l *loader) loadBody(byType map[string]hcl.Blocks) {
 	} else {
 		l.rootOnly(byType)
 	}
-	l.declareInstances(byType["search"], byType["profile"])
-	l.declareImports(byType["import"])
-	for _, b := range byType["search"] {
+	l.declareInstances(byType[string(kind.Search)], byType[string(kind.Profile)])
+	l.declareImports(byType[string(kind.Import)])
+	for _, b := range byType[string(kind.Search)] {
 		l.decodeSearch(b)
 	}
-	for _, b := range byType["profile"] {
+	for _, b := range byType[string(kind.Profile)] {
 		l.decodeProfile(b)
 	}
-	for _, b := range byType["import"] {
+	for _, b := range byType[string(kind.Import)] {
 		l.decodeImport(b)
 	}
 	l.loadModules(byType["module"])
-	for _, b := range byType["enrich"] {
+	for _, b := range byType[string(kind.Enrich)] {
 		if l.uniqueName(b) {
-			if l.enriches == nil {
-				l.enriches = map[string]bool{}
-			}
-			l.enriches[b.Labels[0]] = true
+			l.declareNamed(kind.Enrich, b.Labels[0])
 			l.decodeEnrich(b)
 		}
 	}
-	for _, b := range byType["track"] {
+	for _, b := range byType[string(kind.Track)] {
 		if l.uniqueName(b) {
-			if l.tracks == nil {
-				l.tracks = map[string]bool{}
-			}
-			l.tracks[b.Labels[0]] = true
+			l.declareNamed(kind.Track, b.Labels[0])
 			l.decodeTrack(b)
 		}
 	}
-	for _, b := range byType["exclude"] {
+	for _, b := range byType[string(kind.Exclude)] {
 		if l.uniqueName(b) {
 			l.decodeExclude(b)
 		}
 	}
-	for _, b := range byType["export"] {
+	for _, b := range byType[string(kind.Export)] {
 		if l.uniqueName(b) {
 			l.decodeExport(b, l.exportPaths)
 		}

@@ -7,14 +7,14 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
-	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/person"
 )
 
 // leadValue is `lead` for a where expression: the lead fields whose row in
-// api.PersonFields has Where (LeadFields).
-func leadValue(lead api.Lead) cty.Value {
+// person.PersonFields has Where (LeadFields).
+func leadValue(lead person.Lead) cty.Value {
 	m := make(map[string]cty.Value, len(LeadFields))
-	for _, f := range api.LeadFields {
+	for _, f := range person.LeadFields {
 		if f.Where {
 			m[f.Key] = cty.StringVal(*f.Lead(&lead))
 		}
@@ -26,7 +26,7 @@ func leadValue(lead api.Lead) cty.Value {
 // has none). A where that fails to evaluate or gives something other than
 // true or false is an error naming the place in the configuration. Match is
 // safe for concurrent use: each call evaluates in its own child context.
-func (c *Config) Match(e *Enrich, lead api.Lead) (bool, error) {
+func (c *Config) Match(e *Enrich, lead person.Lead) (bool, error) {
 	if e == nil || e.Where == nil {
 		return true, nil
 	}

@@ -5,7 +5,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/leadsync/leadsync/internal/api"
+
+	"github.com/leadsync/leadsync/internal/person"
 )
 
 // personaModule is a module of one persona: a search per city, a profile,
@@ -137,7 +138,7 @@ export "all" {
 		title string
 		want  bool
 	}{{cfg.Enriches[0], "CTO", false}, {cfg.Enriches[0], "VP", true}, {cfg.Enriches[2], "VP", false}} {
-		got, err := cfg.Match(tc.e, api.Lead{Title: tc.title})
+		got, err := cfg.Match(tc.e, person.Lead{Title: tc.title})
 		if err != nil || got != tc.want {
 			t.Errorf("Match(%s, %q) = %v, %v; want %v", tc.e.Address, tc.title, got, err, tc.want)
 		}

@@ -8,6 +8,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/leadsync/leadsync/internal/address"
+	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
@@ -20,8 +21,9 @@ import (
 // it).
 type Move struct {
 	From, To string
-	// Kind is search, profile or enrich, or "module".
-	Kind string
+	// Kind is the kind of the blocks whose records move (one that
+	// kind.Kind.Moves); kind.None for a module.
+	Kind kind.Kind
 	// Exact is set when From and To name single instances (one of them
 	// has an instance key): only the address From itself moves.
 	Exact     bool
@@ -33,9 +35,6 @@ type Move struct {
 var movedSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 	{Name: "from", Required: true}, {Name: "to", Required: true},
 }}
-
-// movedKinds are the kinds of blocks whose records a moved block moves.
-var movedKinds = []string{"search", "profile", "import", "enrich", "track"}
 
 // decodeMoved reads the moved blocks of l's module.
 func (l *loader) decodeMoved(blocks hcl.Blocks) {
@@ -71,7 +70,6 @@ func newMove(from, to address.Address) (*Move, string, error) {
 	}
 	m := &Move{From: from.String(), To: to.String(), Kind: from.Kind, from: from, to: to}
 	if from.IsModule() {
-		m.Kind = address.ModuleKeyword
 		m.Exact = from.Module[len(from.Module)-1].Key != "" || to.Module[len(to.Module)-1].Key != ""
 	} else {
 		m.Exact = from.Key != "" || to.Key != ""
@@ -79,11 +77,11 @@ func newMove(from, to address.Address) (*Move, string, error) {
 	return m, "", nil
 }
 
-// sameKindRule says what moves to what: every kind of movedKinds to its
-// own kind, and a module to a module.
+// sameKindRule says what moves to what: every kind that moves to its own
+// kind, and a module to a module.
 func sameKindRule() string {
 	var rules []string
-	for i, k := range movedKinds {
+	for i, k := range kind.Moving() {
 		if i == 0 {
 			rules = append(rules, textWithArticle(k)+" moves to "+textWithArticle(k))
 		} else {
@@ -144,12 +142,12 @@ func (l *loader) moveEndpoint(a *hcl.Attribute) (address.Address, bool) {
 		l.errorf(rng, "Invalid moved address", "%s is not an address: a moved block names a search, profile, import, enrich or track block, one instance of a search or profile, or a module, like search.cto, search.cto[\"Berlin\"], enrich.contacts or module.dach.", a.Name)
 		return address.Address{}, false
 	}
-	if !addr.IsModule() && !contains(movedKinds, addr.Kind) {
-		l.errorf(rng, "Invalid moved address", "A moved block moves the records of search, profile, import, enrich and track blocks (or of a whole module); %s blocks have none in state.", addr.Kind)
+	if !addr.IsModule() && !addr.Kind.Moves() {
+		l.errorf(rng, "Invalid moved address", "A moved block moves the records of %s blocks (or of a whole module); %s blocks have none in state.", kindList(kind.Moving()), addr.Kind)
 		return address.Address{}, false
 	}
-	if (addr.Kind == "enrich" || addr.Kind == "track" || addr.Kind == "import") && addr.Key != "" {
-		l.errorf(rng, "Invalid moved address", "%s block has no instances; write %s.", capitalize(textfmt.WithArticle(addr.Kind)), addr.Block())
+	if !addr.IsModule() && !addr.Kind.HasInstances() && addr.Key != "" {
+		l.errorf(rng, "Invalid moved address", "%s block has no instances; write %s.", capitalize(textfmt.WithArticle(string(addr.Kind))), addr.Block())
 		return address.Address{}, false
 	}
 	return addr, true
@@ -168,10 +166,10 @@ func NewMove(from, to string) (*Move, error) {
 	}
 	for _, a := range []address.Address{f, t} {
 		switch {
-		case !a.IsModule() && !contains(movedKinds, a.Kind):
-			return nil, fmt.Errorf("%s: only the records of search, profile, import, enrich and track blocks (or of a whole module) move; %s blocks have none in state", a, a.Kind)
-		case (a.Kind == "enrich" || a.Kind == "track" || a.Kind == "import") && a.Key != "":
-			return nil, fmt.Errorf("%s: %s block has no instances; write %s", a, textfmt.WithArticle(a.Kind), a.Block())
+		case !a.IsModule() && !a.Kind.Moves():
+			return nil, fmt.Errorf("%s: only the records of %s blocks (or of a whole module) move; %s blocks have none in state", a, kindList(kind.Moving()), a.Kind)
+		case !a.IsModule() && !a.Kind.HasInstances() && a.Key != "":
+			return nil, fmt.Errorf("%s: %s block has no instances; write %s", a, textfmt.WithArticle(string(a.Kind)), a.Block())
 		}
 	}
 	m, _, err := newMove(f, t)
@@ -241,7 +239,7 @@ func NewMoveSet(moves []*Move) *MoveSet {
 	ms := &MoveSet{exact: map[string]*Move{}, blocks: map[string]*Move{}, n: len(moves)}
 	for _, m := range moves {
 		switch {
-		case m.Kind == address.ModuleKeyword:
+		case m.from.IsModule():
 			ms.modules = append(ms.modules, m)
 		case m.Exact:
 			if ms.exact[m.From] == nil {
@@ -368,7 +366,7 @@ func moveCycle(byFrom map[string]*Move, m *Move) []*Move {
 	for range byFrom {
 		next := byFrom[at]
 		if next == nil {
-			if b := byFrom[address.Block(at)]; b != nil && !b.Exact && b.Kind != address.ModuleKeyword {
+			if b := byFrom[address.Block(at)]; b != nil && !b.Exact && !b.from.IsModule() {
 				next = b
 			}
 		}
@@ -385,24 +383,14 @@ func moveCycle(byFrom map[string]*Move, m *Move) []*Move {
 }
 
 // declaredAddresses are the addresses the configuration declares, with
-// the range of each: instances and blocks of searches and profiles,
-// enrich blocks, module instances and calls.
+// the range of each: instances and blocks of the kinds that move (search,
+// profile, import, enrich, track), module instances and calls.
 func (l *loader) declaredAddresses() map[string]hcl.Range {
 	out := map[string]hcl.Range{}
-	for _, s := range l.cfg.Searches {
-		out[s.Address], out[s.Block] = s.DeclRange, s.DeclRange
-	}
-	for _, p := range l.cfg.Profiles {
-		out[p.Address], out[p.Block] = p.DeclRange, p.DeclRange
-	}
-	for _, e := range l.cfg.Enriches {
-		out[e.Address] = e.DeclRange
-	}
-	for _, t := range l.cfg.Tracks {
-		out[t.Address] = t.DeclRange
-	}
-	for _, im := range l.cfg.Imports {
-		out[im.Address] = im.DeclRange
+	for _, k := range kind.Moving() {
+		for _, d := range l.cfg.Declared(k) {
+			out[d.Address], out[d.Block] = d.Range, d.Range
+		}
 	}
 	for _, m := range l.cfg.Modules {
 		out[m.Address], out[m.Call] = m.DeclRange, m.DeclRange
@@ -423,24 +411,15 @@ func stillDeclared(m *Move, declared map[string]hcl.Range, instances map[string]
 	return shortRange(r), true
 }
 
-// instanceAddresses are the addresses of the configuration's search and
-// profile instances, enrich blocks and module instances.
+// instanceAddresses are the addresses of the instances of the kinds that
+// move (search and profile instances, import, enrich and track blocks)
+// and of module instances.
 func (l *loader) instanceAddresses() map[string]bool {
 	out := make(map[string]bool, len(l.cfg.Searches)+len(l.cfg.Profiles)+len(l.cfg.Enriches)+len(l.cfg.Modules))
-	for _, s := range l.cfg.Searches {
-		out[s.Address] = true
-	}
-	for _, p := range l.cfg.Profiles {
-		out[p.Address] = true
-	}
-	for _, e := range l.cfg.Enriches {
-		out[e.Address] = true
-	}
-	for _, t := range l.cfg.Tracks {
-		out[t.Address] = true
-	}
-	for _, im := range l.cfg.Imports {
-		out[im.Address] = true
+	for _, k := range kind.Moving() {
+		for _, a := range l.cfg.Addresses(k) {
+			out[a] = true
+		}
 	}
 	for _, m := range l.cfg.Modules {
 		out[m.Address] = true
@@ -463,10 +442,20 @@ func (l *loader) declaredEndpoint(to address.Address, declared map[string]hcl.Ra
 	return ok && to.Key == ""
 }
 
-// textWithArticle is "a search", "an enrich block", "a track block".
-func textWithArticle(kind string) string {
-	if kind == "enrich" || kind == "track" || kind == "import" {
-		return textfmt.WithArticle(kind) + " block"
+// textWithArticle is "a search", "an enrich block", "a track block": the
+// kind's noun (kind.Row.Noun) with its article.
+func textWithArticle(k kind.Kind) string {
+	return textfmt.WithArticle(k.Row().Noun)
+}
+
+// kindList names kinds in a sentence: "search, profile and import".
+func kindList(kinds []kind.Kind) string {
+	names := make([]string, len(kinds))
+	for i, k := range kinds {
+		names[i] = string(k)
 	}
-	return "a " + kind
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }

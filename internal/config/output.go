@@ -2,6 +2,8 @@ package config
 
 import (
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/leadsync/leadsync/internal/kind"
 )
 
 var outputSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
@@ -11,7 +13,7 @@ var outputSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 // outputRefs are what an output's value may list: the module's searches,
 // profiles, imports, enrich and track blocks (and the outputs of its own module
 // calls that give them).
-var outputRefs = refList{attr: "value", kinds: []string{"search", "profile", "import", "enrich", "track"}}
+var outputRefs = refList{attr: "value", kinds: []kind.Kind{kind.Search, kind.Profile, kind.Import, kind.Enrich, kind.Track}}
 
 // decodeOutputs reads the output blocks of l's module: each exposes some
 // of the module's blocks to the caller, which refers to them as

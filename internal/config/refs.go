@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/address"
 	"github.com/leadsync/leadsync/internal/catalog"
+	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
@@ -70,11 +72,13 @@ func (l *loader) checkRefs(expr hcl.Expression, sc scope) hcl.Diagnostics {
 			summary, detail = l.checkNamedRef(r, sc)
 		case "each", "count", "lead", "person":
 			summary, detail = checkScopedRef(r, sc)
-		case "search", "profile", "enrich", "export", "track", "import", "exclude":
-			summary, detail = "Block reference outside from", fmt.Sprintf("%s.%s can be referred to only in the from list of an enrich or track block or a sheet.", r.root, r.attr)
 		case address.ModuleKeyword:
 			summary, detail = "Block reference outside from", fmt.Sprintf("module.%s can be referred to only in the from list of an enrich or track block or a sheet (as module.%s.OUTPUT), or in the value of an output.", r.attr, r.attr)
 		default:
+			if k, ok := kind.Lookup(r.root); ok && k.IsBlock() {
+				summary, detail = "Block reference outside from", fmt.Sprintf("%s.%s can be referred to only in the from list of an enrich or track block or a sheet.", r.root, r.attr)
+				break
+			}
 			summary, detail = "Unknown reference", unknownRoot(r.root, sc)
 		}
 		if summary != "" {
@@ -206,7 +210,7 @@ func contains(list []string, s string) bool {
 // kind.
 type refList struct {
 	attr  string
-	kinds []string
+	kinds []kind.Kind
 	// empty is the detail of the error of an empty list ("" for the
 	// generic one).
 	empty string
@@ -217,22 +221,17 @@ type refList struct {
 
 // fromRefs are the references of a from list: searches, profiles and
 // imports.
-var fromRefs = refList{attr: "from", kinds: []string{"search", "profile", "import"},
+var fromRefs = refList{attr: "from", kinds: []kind.Kind{kind.Search, kind.Profile, kind.Import},
 	empty: "from lists at least one search or profile block, like from = [search.cto].",
 	wrongKind: func(root string) (string, string) {
 		return "Invalid from reference", fmt.Sprintf("from lists search, profile and import blocks, like search.cto, profile.founder or import.evaboot; %q is none of them.", root)
 	}}
 
 // kindsText writes the kinds for messages: "search and profile blocks".
-func (r refList) kindsText() string {
-	switch len(r.kinds) {
-	case 1:
-		return r.kinds[0] + " blocks"
-	case 2:
-		return r.kinds[0] + " and " + r.kinds[1] + " blocks"
-	}
-	return strings.Join(r.kinds[:len(r.kinds)-1], ", ") + " and " + r.kinds[len(r.kinds)-1] + " blocks"
-}
+func (r refList) kindsText() string { return kindList(r.kinds) + " blocks" }
+
+// takes reports whether the list takes references to blocks of k.
+func (r refList) takes(k kind.Kind) bool { return slices.Contains(r.kinds, k) }
 
 // fromList decodes a from list: references to declared search and profile
 // blocks or their instances, or to outputs of module calls that give them.
@@ -325,7 +324,8 @@ func (l *loader) ref(e hcl.Expression, spec refList) ([]string, bool) {
 	if root == address.ModuleKeyword {
 		return l.moduleRef(t, spec)
 	}
-	if !contains(spec.kinds, root) {
+	k := kind.Kind(root)
+	if !spec.takes(k) {
 		if spec.wrongKind != nil {
 			summary, detail := spec.wrongKind(root)
 			l.errorf(rng, summary, "%s", detail)
@@ -344,11 +344,8 @@ func (l *loader) ref(e hcl.Expression, spec refList) ([]string, bool) {
 		return nil, false
 	}
 	block := root + "." + at.Name
-	switch root {
-	case "enrich":
-		return l.namedRef(t, rng, spec, root, at.Name, l.enriches, "an enrich block")
-	case "track":
-		return l.namedRef(t, rng, spec, root, at.Name, l.tracks, "a track block")
+	if blockKinds[k].byName {
+		return l.namedRef(t, rng, spec, root, at.Name, l.named[k], textWithArticle(k))
 	}
 	info := l.blocks[block]
 	if info == nil {
@@ -360,9 +357,9 @@ func (l *loader) ref(e hcl.Expression, spec refList) ([]string, bool) {
 		}
 		sort.Strings(names)
 		hint := didYouMean(at.Name, names)
-		other := map[string]string{"search": "profile", "profile": "search"}[root]
+		other := string(map[kind.Kind]kind.Kind{kind.Search: kind.Profile, kind.Profile: kind.Search}[k])
 		if other == "" {
-			other = "search"
+			other = string(kind.Search)
 		}
 		if hint == "" {
 			hint = fmt.Sprintf(" Declare %s %q block, or remove the reference.", textfmt.Article(root)+" "+root, at.Name)
@@ -433,11 +430,11 @@ func (l *loader) instanceKey(rng *hcl.Range, block string, info *blockInfo, idx 
 
 // namedRef resolves a reference to a block without instances (an enrich
 // or track block) declared in this module, whose names are declared.
-func (l *loader) namedRef(t hcl.Traversal, rng *hcl.Range, spec refList, kind, name string, declared map[string]bool, what string) ([]string, bool) {
+func (l *loader) namedRef(t hcl.Traversal, rng *hcl.Range, spec refList, root, name string, declared map[string]bool, what string) ([]string, bool) {
 	if len(t) > 2 {
-		block := kind + "." + name
+		block := root + "." + name
 		why := ""
-		if kind == "enrich" && spec.attr == "from" {
+		if kind.Kind(root) == kind.Enrich && spec.attr == "from" {
 			why = " (it watches the people the block enriched)"
 		}
 		l.errorf(rng, "Invalid "+spec.attr+" reference", "%s is %s, which has no instances: write %s%s. %s lists %s (or outputs of module calls that give them).",
@@ -452,12 +449,12 @@ func (l *loader) namedRef(t hcl.Traversal, rng *hcl.Range, spec refList, kind, n
 		sort.Strings(names)
 		hint := didYouMean(name, names)
 		if hint == "" {
-			hint = fmt.Sprintf(" Declare %s %q block, or remove the reference.", textfmt.Article(kind)+" "+kind, name)
+			hint = fmt.Sprintf(" Declare %s %q block, or remove the reference.", textfmt.WithArticle(root), name)
 		}
-		l.errorf(rng, "Reference to undeclared "+kind+" block", "No %s block named %q is declared.%s", kind, name, hint)
+		l.errorf(rng, "Reference to undeclared "+root+" block", "No %s block named %q is declared.%s", root, name, hint)
 		return nil, false
 	}
-	return []string{l.prefix + kind + "." + name}, true
+	return []string{l.prefix + root + "." + name}, true
 }
 
 // moduleRef resolves a reference to an output of a module call:
@@ -535,8 +532,8 @@ func (l *loader) moduleRef(t hcl.Traversal, spec refList) ([]string, bool) {
 	var addrs []string
 	for _, child := range instances {
 		for _, a := range child.output(out.Name) {
-			if k := address.Kind(a); !contains(spec.kinds, k) {
-				l.errorf(rng, "Invalid "+spec.attr+" reference", "%s.%s gives %s, %s block, and %s lists %s.", callAddr, out.Name, a, textfmt.WithArticle(k), spec.attr, spec.kindsText())
+			if k := address.Kind(a); !spec.takes(k) {
+				l.errorf(rng, "Invalid "+spec.attr+" reference", "%s.%s gives %s, %s block, and %s lists %s.", callAddr, out.Name, a, textfmt.WithArticle(string(k)), spec.attr, spec.kindsText())
 				return nil, false
 			}
 			addrs = append(addrs, a)

@@ -37,8 +37,9 @@ func sameList[T any](a, b []*T) bool {
 	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0] && a[len(a)-1] == b[len(b)-1])
 }
 
-// indexRefs maps every block and instance address of the searches and
-// profiles to the instances it names: Resolve is called for every enrich
+// indexRefs maps every block and instance address of the kinds a from
+// list names (fromRefs: searches, profiles, imports) to the instances it
+// names: Resolve is called for every enrich
 // block and sheet, and a configuration of modules has thousands.
 func (c *Config) indexRefs() map[string][]string {
 	idx := make(map[string][]string, 2*(len(c.Searches)+len(c.Profiles)))
@@ -48,14 +49,10 @@ func (c *Config) indexRefs() map[string][]string {
 			idx[block] = append(idx[block], addr)
 		}
 	}
-	for _, s := range c.Searches {
-		add(s.Address, s.Block)
-	}
-	for _, p := range c.Profiles {
-		add(p.Address, p.Block)
-	}
-	for _, im := range c.Imports {
-		add(im.Address, im.Address)
+	for _, k := range fromRefs.kinds {
+		for _, d := range c.Declared(k) {
+			add(d.Address, d.Block)
+		}
 	}
 	return idx
 }
@@ -63,19 +60,11 @@ func (c *Config) indexRefs() map[string][]string {
 // scanInstances is Instances without the index.
 func (c *Config) scanInstances(ref string) []string {
 	var out []string
-	for _, s := range c.Searches {
-		if s.Address == ref || s.Block == ref {
-			out = append(out, s.Address)
-		}
-	}
-	for _, p := range c.Profiles {
-		if p.Address == ref || p.Block == ref {
-			out = append(out, p.Address)
-		}
-	}
-	for _, im := range c.Imports {
-		if im.Address == ref {
-			out = append(out, im.Address)
+	for _, k := range fromRefs.kinds {
+		for _, d := range c.Declared(k) {
+			if d.Address == ref || d.Block == ref {
+				out = append(out, d.Address)
+			}
 		}
 	}
 	return out

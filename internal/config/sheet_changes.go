@@ -6,6 +6,8 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/leadsync/leadsync/internal/kind"
 )
 
 // sheetWhere checks a sheet's where: references to person.<field> only
@@ -74,14 +76,6 @@ func (c *Config) MatchPerson(sh *Sheet, fields map[string]cty.Value) (bool, erro
 	if sh == nil || sh.Where == nil {
 		return true, nil
 	}
-	attrs := make(map[string]cty.Value, len(PersonAttributes))
-	for _, f := range PersonAttributes {
-		if v, ok := fields[f]; ok {
-			attrs[f] = v
-		} else {
-			attrs[f] = cty.NullVal(PersonFieldType(f))
-		}
-	}
 	base := sh.ctx
 	if base == nil {
 		base = c.evalCtx
@@ -90,7 +84,7 @@ func (c *Config) MatchPerson(sh *Sheet, fields map[string]cty.Value) (bool, erro
 		base = &hcl.EvalContext{}
 	}
 	ctx := base.NewChild()
-	ctx.Variables = map[string]cty.Value{"person": cty.ObjectVal(attrs)}
+	ctx.Variables = map[string]cty.Value{"person": PersonValue(fields)}
 	v, ds := sh.Where.Value(ctx)
 	where := sh.Where.Range()
 	if ds.HasErrors() {
@@ -136,11 +130,11 @@ func changeColumnNames() string {
 // instances) whose calls see changes: searches, profiles, enrich and track
 // blocks, or outputs of module calls that give them. Anything else (an
 // export) sees none, and is an error.
-var changesRefs = refList{attr: "changes", kinds: []string{"search", "profile", "enrich", "track"},
+var changesRefs = refList{attr: "changes", kinds: []kind.Kind{kind.Search, kind.Profile, kind.Enrich, kind.Track},
 	empty: "changes lists at least one block whose calls see changes, like changes = [track.champions, search.cto].",
 	wrongKind: func(root string) (string, string) {
 		what := fmt.Sprintf("%q is no block", root)
-		if root == "export" {
+		if kind.Kind(root) == kind.Export {
 			what = "an export writes files and makes no call"
 		}
 		return "Block that cannot see changes", fmt.Sprintf("A changes sheet lists the changes that calls saw: those of searches, profiles, track and enrich blocks (like changes = [track.champions, search.cto]); %s, so it sees no change.", what)

@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/leadsync/leadsync/internal/address"
+	"github.com/leadsync/leadsync/internal/kind"
 )
 
 // Track is a track block: the people of its sources, watched with one
@@ -64,7 +65,7 @@ func readsPerMonth(d time.Duration) string {
 // trackRefs are the references of a track's from list: searches and
 // profiles as in an enrich block's from, and enrich blocks (the people they
 // enriched), or outputs of module calls that give them.
-var trackRefs = refList{attr: "from", kinds: []string{"search", "profile", "import", "enrich"},
+var trackRefs = refList{attr: "from", kinds: []kind.Kind{kind.Search, kind.Profile, kind.Import, kind.Enrich},
 	empty:     "from lists at least one search, profile, import or enrich block, like from = [enrich.cto_contacts].",
 	wrongKind: trackWrongKind}
 
@@ -73,7 +74,7 @@ var trackRefs = refList{attr: "from", kinds: []string{"search", "profile", "impo
 // people.
 func trackWrongKind(root string) (summary, detail string) {
 	detail = fmt.Sprintf("from lists the blocks whose people the track watches: search, profile, import and enrich blocks (the people an enrich block enriched), or outputs of module calls that give them, like from = [search.cto, profile.founder, import.evaboot, enrich.cto_contacts]; %q is none of them.", root)
-	if root == "track" {
+	if kind.Kind(root) == kind.Track {
 		detail = "A track cannot watch another track's people: list that track's sources here (a person two tracks watch is read once per run). " + detail
 	}
 	return "Invalid from reference", detail
@@ -116,7 +117,7 @@ func (l *loader) checkTracks() {
 func (c *Config) TrackSources(from []string) []string {
 	var refs []string
 	for _, r := range from {
-		if address.Kind(r) != "enrich" {
+		if address.Kind(r) != kind.Enrich {
 			refs = append(refs, r)
 			continue
 		}

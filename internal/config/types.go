@@ -8,6 +8,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/catalog"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state/backend"
 )
 
@@ -237,7 +238,7 @@ type Sheet struct {
 
 // ColumnLabels are the header texts of the columns unless a sheet's labels
 // say otherwise: words a person reads, not the service's field names. The
-// labels of the person fields' columns are their rows' in api.PersonFields;
+// labels of the person fields' columns are their rows' in person.PersonFields;
 // stateColumnLabels are the others'.
 var ColumnLabels = columnLabels()
 
@@ -263,8 +264,8 @@ var stateColumnLabels = map[string]string{
 }
 
 func columnLabels() map[string]string {
-	m := make(map[string]string, len(api.PersonFields)+len(stateColumnLabels))
-	for _, f := range api.PersonFields {
+	m := make(map[string]string, len(person.PersonFields)+len(stateColumnLabels))
+	for _, f := range person.PersonFields {
 		if f.Column != "" {
 			m[f.Column] = f.Label
 		}
@@ -297,7 +298,7 @@ func (s *Sheet) Header() []string {
 }
 
 // DefaultColumns are the columns of a sheet that names none, in order: the
-// person fields whose row in api.PersonFields is Default, then where the
+// person fields whose row in person.PersonFields is Default, then where the
 // person was found and when.
 var DefaultColumns = concat(fieldColumns(true), []string{"profileUrl", "foundIn", "firstSeen", "lastSeen"})
 
@@ -325,7 +326,7 @@ var ChangeColumns = []struct{ Name, Label string }{
 }
 
 // LeadFields are the attributes of `lead` in a where expression: the
-// person fields whose row in api.PersonFields has Where, those every
+// person fields whose row in person.PersonFields has Where, those every
 // search result has. What only profile reads or raw results give
 // (workHistory, topSkills, contactsCount, ...) is not among them: a where
 // on it would pass over everyone found by a plain search.
@@ -335,7 +336,7 @@ var LeadFields = whereKeys()
 // not) default columns, in table order.
 func fieldColumns(isDefault bool) []string {
 	var out []string
-	for _, f := range api.PersonFields {
+	for _, f := range person.PersonFields {
 		if f.Column != "" && f.Default == isDefault {
 			out = append(out, f.Column)
 		}
@@ -345,7 +346,7 @@ func fieldColumns(isDefault bool) []string {
 
 func whereKeys() []string {
 	var out []string
-	for _, f := range api.LeadFields {
+	for _, f := range person.LeadFields {
 		if f.Where {
 			out = append(out, f.Key)
 		}

@@ -16,6 +16,7 @@ import (
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/engine"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/plan"
 	"github.com/leadsync/leadsync/internal/sandbox"
 	"github.com/leadsync/leadsync/internal/state"
@@ -164,7 +165,7 @@ func benchTrack(b *testing.B) {
 	// 1,000 members of the sandbox, as if a search had found them.
 	st := state.New()
 	body, _ := json.Marshal(cfg.Searches[0].Request)
-	var leads []api.Lead
+	var leads []person.Lead
 	for _, m := range srv.Population()[:1000] {
 		leads = append(leads, m.Lead())
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/leadsync/leadsync/internal/plan"
 	"github.com/leadsync/leadsync/internal/textfmt"
 )
@@ -77,7 +78,7 @@ func (r *runner) sending(t task) error {
 // of the quota; a first-generation search or profile read a request.
 func (r *runner) cost(t task) plan.Spending {
 	switch {
-	case t.call.Kind == CallEnrich:
+	case t.call.Kind == kind.Enrich:
 		return plan.Spending{Credits: r.cpe, Requests: 1}
 	case r.opts.Config.API.Generation != api.Gen2:
 		return plan.Spending{Requests: 1}

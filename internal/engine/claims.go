@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -80,7 +81,7 @@ const defaultCallTimeout = api.DefaultTimeout
 // written stops the run.
 func (r *runner) claimHead() bool {
 	t := &r.queue[0]
-	if t.call.Kind != CallEnrich || r.opts.Claims == nil || t.claimed {
+	if t.call.Kind != kind.Enrich || r.opts.Claims == nil || t.claimed {
 		return true
 	}
 	if t.claimKeys == nil {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/engine"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -65,7 +66,7 @@ func (o *otherApply) Claim(keys []string) (engine.Claim, error) {
 		if o.records[k] && o.readable {
 			// Made at the person's company now (ACME): only such an enrichment is copied.
 			o.found[k] = state.Reusable{Workspace: o.ws, Enrichment: state.Enrichment{EnrichedAt: t0.Add(-time.Minute), By: "enrich.all",
-				Result: api.EnrichedProfile{PageName: k[2:], Email: k[2:] + "@" + o.ws + ".example", ValidationStatus: api.StatusValid, Company: "ACME"}}}
+				Result: person.EnrichedProfile{PageName: k[2:], Email: k[2:] + "@" + o.ws + ".example", ValidationStatus: person.StatusValid, Company: "ACME"}}}
 		}
 	}
 	if o.mine[k] {
@@ -178,7 +179,7 @@ func TestClaimedElsewhereIsCopied(t *testing.T) {
 	if got := sum.ClaimedElsewhere["dach"]; got != (engine.ClaimedCount{Copied: 1}) || sum.Reused["dach"] != 1 || sum.Credits != 4 || sum.Failed() {
 		t.Errorf("summary: claimed elsewhere %+v, reused %v, credits %d, stopped %q", sum.ClaimedElsewhere, sum.Reused, sum.Credits, sum.Stopped)
 	}
-	if p := st.Person(state.PersonID(api.Lead{NetworkID: "501.1"})); p == nil || p.Enrichment == nil || p.Enrichment.By != "workspace.dach" {
+	if p := st.Person(state.PersonID(person.Lead{NetworkID: "501.1"})); p == nil || p.Enrichment == nil || p.Enrichment.By != "workspace.dach" {
 		t.Errorf("alpha_1 holds %+v, want the copy from dach", p)
 	}
 	if len(prog.waits) != 1 || !strings.Contains(prog.waits[0], "enriched by workspace dach's apply running now") {
@@ -203,7 +204,7 @@ func TestClaimedElsewhereLeftAfterTheWait(t *testing.T) {
 	if got := sum.ClaimedElsewhere["dach"]; got != (engine.ClaimedCount{Left: 1}) || sum.Failed() || len(sum.Reused) != 0 {
 		t.Errorf("summary: claimed elsewhere %+v, reused %v, stopped %q", sum.ClaimedElsewhere, sum.Reused, sum.Stopped)
 	}
-	if p := st.Person(state.PersonID(api.Lead{NetworkID: "503.3"})); p == nil || p.Enrichment != nil {
+	if p := st.Person(state.PersonID(person.Lead{NetworkID: "503.3"})); p == nil || p.Enrichment != nil {
 		t.Errorf("alpha_3 holds %+v, want no enrichment", p)
 	}
 }

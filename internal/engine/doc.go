@@ -10,7 +10,8 @@
 // is sent and released once its outcome is recorded (claims.go,
 // Options.Claims): a person another workspace's running apply holds is
 // waited for and copied once recorded there, or left for the next apply.
-// It imports plan, config, state and api; the budget's ledger, the claims
+// It imports plan, config, state and api, and the leaf kind (a call's
+// Kind is the kind of the block that makes it); the budget's ledger, the claims
 // and the other workspaces come in through Options.
 //
 // No call is sent while a result is being written (the start hook of a

@@ -8,10 +8,12 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/leadsync/leadsync/internal/plan"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/textfmt"
@@ -27,8 +29,6 @@ type Options struct {
 	Service api.Service
 	// Now is the clock; time.Now when nil.
 	Now func() time.Time
-	// Parallelism bounds the calls in flight; Config.API.Parallelism when 0.
-	Parallelism int
 	// Stop, when closed, makes the run start no further call and finish the
 	// ones in flight (the first Ctrl-C). Cancelling the context aborts the
 	// calls in flight too (the second).
@@ -130,7 +130,7 @@ type Summary struct {
 // was no call (NoCall).
 type Failure struct {
 	Address string
-	Kind    CallKind
+	Kind    kind.Kind
 	Person  string // person ID of an enrich call
 	Name    string // the person's name, for messages
 	Err     error
@@ -261,6 +261,11 @@ type runner struct {
 	// closed is set, under mu, when the run stops starting calls: a call
 	// about to be sent is then refused (starting).
 	closed bool
+	// halting is set by halt before it waits for mu: a call whose start
+	// hook waited for mu meanwhile (a result being written again and
+	// again while the state is down) is not sent once the run has said it
+	// stops.
+	halting atomic.Bool
 	// ctx is the run's context, for a journal that takes one.
 	ctx   context.Context
 	st    *state.State
@@ -335,10 +340,10 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 	if r.cpe <= 0 {
 		r.cpe = 1
 	}
-	par := opts.Parallelism
-	if par <= 0 {
-		par = opts.Config.API.Parallelism
-	}
+	// The calls in flight are bounded by api.parallelism, the one value
+	// the pacer, the HTTP pool and the plan read too (apply --parallelism
+	// sets it).
+	par := opts.Config.API.Parallelism
 	if par <= 0 {
 		par = 1
 	}
@@ -404,7 +409,7 @@ func (r *runner) prepare() error {
 			continue
 		}
 		switch c.Kind {
-		case plan.KindSearch:
+		case kind.Search:
 			s, ok := searches[c.Address]
 			if !ok {
 				return fmt.Errorf("the plan names %s, which the configuration does not declare; run plan again", c.Address)
@@ -415,23 +420,23 @@ func (r *runner) prepare() error {
 				}
 				continue
 			}
-			r.push(task{call: Call{Kind: CallSearch, Address: s.Address, Label: searchLabel(s)}, search: s})
+			r.push(task{call: Call{Kind: kind.Search, Address: s.Address, Label: searchLabel(s)}, search: s})
 			r.hadRun[s.Address] = r.st.Searches[s.Address] != nil
 			r.pending[s.Address]++
-		case plan.KindProfile:
+		case kind.Profile:
 			p, ok := profiles[c.Address]
 			if !ok {
 				return fmt.Errorf("the plan names %s, which the configuration does not declare; run plan again", c.Address)
 			}
-			r.push(task{call: Call{Kind: CallProfile, Address: p.Address, Page: p.PageName, Label: p.PageName}, profile: p, page: p.Request})
+			r.push(task{call: Call{Kind: kind.Profile, Address: p.Address, Page: p.PageName, Label: p.PageName}, profile: p, page: p.Request})
 			r.pending[p.Address]++
-		case plan.KindEnrich:
+		case kind.Enrich:
 			e, ok := enriches[c.Address]
 			if !ok {
 				return fmt.Errorf("the plan names %s, which the configuration does not declare; run plan again", c.Address)
 			}
 			r.enrichBlocks = append(r.enrichBlocks, &enrichBlock{cfg: e, budget: c.CallsMax})
-		case plan.KindTrack:
+		case kind.Track:
 			if err := r.prepareTrack(c); err != nil {
 				return err
 			}
@@ -506,7 +511,7 @@ func (r *runner) forget() error {
 		if c.Action != plan.Forget {
 			continue
 		}
-		if c.Kind == plan.KindPeople {
+		if c.Kind == kind.People {
 			// Retention: the people the plan named, removed before any
 			// call so that no enrichment is spent on them.
 			ev := &state.Event{At: r.now(), Kind: state.EventForgetPeople, Address: state.PeopleAddress,
@@ -688,6 +693,7 @@ func (r *runner) halt(reason string) {
 		return
 	}
 	r.stopped = true
+	r.halting.Store(true)
 	r.mu.Lock()
 	r.closed = true
 	// No call starts once closed: those sent and not answered are all
@@ -696,6 +702,8 @@ func (r *runner) halt(reason string) {
 	flying := r.flying
 	r.mu.Unlock()
 	close(r.gate)
+	// The calls it waits for were sent before it stopped: shown first.
+	r.drainSent()
 	r.sum.Stopped = reason
 	r.sum.StoppedInFlight = flying
 	if flying == 0 {
@@ -722,12 +730,11 @@ func (r *runner) do(ctx context.Context, t task) outcome {
 			return err // not sent
 		}
 		start, o.sent = r.now(), true
-		r.sent <- t.call
 		return nil
 	})
 	gen := r.opts.Config.API.Generation
 	switch t.call.Kind {
-	case CallSearch:
+	case kind.Search:
 		req := t.search.Request
 		if t.split != nil {
 			req = nodeRequest(t.split, t.path)
@@ -750,7 +757,7 @@ func (r *runner) do(ctx context.Context, t task) outcome {
 			Generation: gen, Request: body, RequestHash: state.RequestHash(gen, body),
 			Leads: res.Leads, Raw: res.Raw, MaxResults: t.search.MaxResults,
 		}}
-	case CallProfile:
+	case kind.Profile:
 		body, err := json.Marshal(t.page)
 		if err != nil {
 			o.err = err
@@ -765,9 +772,9 @@ func (r *runner) do(ctx context.Context, t task) outcome {
 			Generation: gen, Request: body, RequestHash: state.RequestHash(gen, body),
 			PageName: t.profile.PageName, Profile: *p,
 		}}
-	case CallTrack:
+	case kind.Track:
 		o.event, o.err = r.readTrack(ctx, t)
-	case CallEnrich:
+	case kind.Enrich:
 		// The start hook records the pending enrichment as it is sent.
 		res, err := r.opts.Service.Enrich(ctx, t.page)
 		if err == nil {
@@ -793,7 +800,7 @@ func (r *runner) handle(o outcome) {
 		defer func() { r.unclaim(t, o.recorded) }()
 	}
 	r.pending[t.call.Address]--
-	if t.call.Kind == CallProfile && len(r.shares[t.call.Address]) > 0 {
+	if t.call.Kind == kind.Profile && len(r.shares[t.call.Address]) > 0 {
 		// The reads shared with this one follow its outcome.
 		defer func() { r.settleShares(t.call.Address, o.err == nil && o.event != nil && r.fatal == nil) }()
 	}
@@ -831,7 +838,7 @@ func (r *runner) handle(o outcome) {
 		r.fail(t, o.err, !o.sent)
 		if !unknownOutcome(o.err) {
 			r.voidPending(o)
-			if t.call.Kind == CallEnrich {
+			if t.call.Kind == kind.Enrich {
 				r.unreserve(t, o.sent) // certainly not charged
 			}
 		}
@@ -869,7 +876,7 @@ func (r *runner) succeeded(t task, o outcome, jobs []JobChange) {
 	r.sum.Succeeded++
 	res := CallResult{Duration: o.duration, Jobs: jobs}
 	switch t.call.Kind {
-	case CallSearch:
+	case kind.Search:
 		if t.split != nil {
 			res.Results = len(o.event.Split.Leads)
 			res.Capped, res.SplitNext = r.splitDone(t)
@@ -878,14 +885,14 @@ func (r *runner) succeeded(t task, o outcome, jobs []JobChange) {
 		n := len(o.event.Search.Leads)
 		res.Results, res.Capped = n, n == api.MaxResults
 		r.ranSearches[t.call.Address] = true
-	case CallProfile:
+	case kind.Profile:
 		r.sum.Profiles = append(r.sum.Profiles, t.call.Address)
-	case CallTrack:
+	case kind.Track:
 		r.sum.Tracked++
 		if p := r.st.Person(t.call.Person); p != nil {
 			res.Left, res.Private = p.Status == state.StatusLeft, p.Status == state.StatusPrivate
 		}
-	case CallEnrich:
+	case kind.Enrich:
 		res.Credits = r.cpe
 		r.sum.Credits += r.cpe
 		res.Status = o.event.Enrich.Result.ValidationStatus
@@ -901,7 +908,7 @@ func (r *runner) succeeded(t task, o outcome, jobs []JobChange) {
 // failure, for the user to keep; the run stops.
 func (r *runner) unrecorded(t task, ev *state.Event, err error) {
 	r.fatal = err
-	if t.call.Kind == CallEnrich {
+	if t.call.Kind == kind.Enrich {
 		r.sum.Credits += r.cpe
 	}
 	r.sum.Failures = append(r.sum.Failures, Failure{Address: t.call.Address, Kind: t.call.Kind, Person: t.call.Person, Name: t.call.Label,
@@ -932,7 +939,7 @@ func notMade(err error) bool {
 // domain lists): the call is not made, its place and credits go back, and
 // the person counts as excluded. Checked before each paid call.
 func (r *runner) excludedNow(t task) bool {
-	if t.call.Kind != CallEnrich {
+	if t.call.Kind != kind.Enrich {
 		return false
 	}
 	r.mu.Lock()
@@ -956,7 +963,7 @@ func (r *runner) excludedNow(t task) bool {
 func (r *runner) refund(t task) {
 	r.unreserve(t, false)
 	r.callsBudget++
-	if t.call.Kind != CallEnrich {
+	if t.call.Kind != kind.Enrich {
 		return
 	}
 	r.creditsBudget += r.cpe
@@ -981,10 +988,10 @@ func (r *runner) fail(t task, err error, noCall bool) {
 	}
 	var ev *state.Event
 	switch {
-	case t.call.Kind == CallTrack:
+	case t.call.Kind == kind.Track:
 		// A person's failed read is kept in the summary only, as an
 		// enrichment's: the address is the block's.
-	case t.call.Kind != CallEnrich:
+	case t.call.Kind != kind.Enrich:
 		ev = &state.Event{At: r.now(), Kind: state.EventFailure, Address: t.call.Address, Failure: f}
 	case unknownOutcome(err):
 		// The credits may be spent: state keeps it, so that the block's
@@ -1074,7 +1081,7 @@ func (r *runner) releaseEnrich(idle bool) {
 		b.seen = r.changes
 		if err := r.reuse(e); err != nil {
 			b.broken = true
-			r.fail(task{call: Call{Kind: CallEnrich, Address: b.cfg.Address}}, err, true)
+			r.fail(task{call: Call{Kind: kind.Enrich, Address: b.cfg.Address}}, err, true)
 			continue
 		}
 		if r.stopped {
@@ -1096,7 +1103,7 @@ func (r *runner) queueEnrich(b *enrichBlock, e *config.Enrich) {
 	r.mu.Unlock()
 	if err != nil {
 		b.broken = true
-		r.fail(task{call: Call{Kind: CallEnrich, Address: b.cfg.Address}}, err, true)
+		r.fail(task{call: Call{Kind: kind.Enrich, Address: b.cfg.Address}}, err, true)
 		return
 	}
 	for _, id := range todo {
@@ -1114,7 +1121,7 @@ func (r *runner) queueEnrich(b *enrichBlock, e *config.Enrich) {
 		b.budget--
 		r.creditsBudget -= r.cpe
 		r.push(task{
-			call:      Call{Kind: CallEnrich, Address: b.cfg.Address, Person: id, Page: p.Lead.PageName, Label: p.Lead.FullName},
+			call:      Call{Kind: kind.Enrich, Address: b.cfg.Address, Person: id, Page: p.Lead.PageName, Label: p.Lead.FullName},
 			enrich:    b.cfg,
 			page:      api.PageRequest{PageName: p.Lead.PageName},
 			networkID: p.Lead.NetworkID,
@@ -1182,7 +1189,9 @@ func (r *runner) planTime() time.Time {
 func (r *runner) finishSummary() {
 	r.finishBudget()
 	r.sum.NotSpent.Excluded = r.cands.Excluded()
-	for _, im := range r.sum.Imported {
+	for i := range r.sum.Imported {
+		im := &r.sum.Imported[i]
+		im.Saved, im.Excluded = r.importCounts(im.Address)
 		r.sum.NotSpent.Imported += im.Saved
 	}
 	for _, n := range r.sum.Reused {

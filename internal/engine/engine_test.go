@@ -15,6 +15,8 @@ import (
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/engine"
+	"github.com/leadsync/leadsync/internal/kind"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/plan"
 	"github.com/leadsync/leadsync/internal/state"
 )
@@ -35,8 +37,8 @@ type fakeService struct {
 	// not in flight.
 	paced   map[string]bool
 	pacer   chan struct{}
-	started chan string           // when set, receives every call start
-	results map[string][]api.Lead // fixed results by keywords
+	started chan string              // when set, receives every call start
+	results map[string][]person.Lead // fixed results by keywords
 	balance int
 	// otherPerson makes the enrichment of a page name answer with this
 	// network ID: an answer about someone else.
@@ -44,7 +46,7 @@ type fakeService struct {
 }
 
 func newFake() *fakeService {
-	return &fakeService{enriched: map[string]int{}, perQuery: 5, fail: map[string]error{}, results: map[string][]api.Lead{}, balance: 1000}
+	return &fakeService{enriched: map[string]int{}, perQuery: 5, fail: map[string]error{}, results: map[string][]person.Lead{}, balance: 1000}
 }
 
 // pace waits on f.pacer when call is paced.
@@ -87,15 +89,15 @@ func (f *fakeService) Search(ctx context.Context, gen api.Generation, req api.Se
 	if leads, ok := f.results[kw]; ok {
 		return &api.SearchResult{Leads: leads}, nil
 	}
-	var leads []api.Lead
+	var leads []person.Lead
 	for i := 0; i < f.perQuery; i++ {
 		page := fmt.Sprintf("%s_%d", kw, i)
-		leads = append(leads, api.Lead{FullName: page, PageName: page, NetworkID: fmt.Sprintf("%d.%x", len(kw)*100+i, i), Company: "ACME"})
+		leads = append(leads, person.Lead{FullName: page, PageName: page, NetworkID: fmt.Sprintf("%d.%x", len(kw)*100+i, i), Company: "ACME"})
 	}
 	return &api.SearchResult{Leads: leads}, nil
 }
 
-func (f *fakeService) Page(ctx context.Context, gen api.Generation, req api.PageRequest) (*api.Profile, error) {
+func (f *fakeService) Page(ctx context.Context, gen api.Generation, req api.PageRequest) (*person.Profile, error) {
 	f.pace("page:" + req.PageName)
 	if err := api.Started(ctx); err != nil {
 		return nil, err
@@ -114,10 +116,10 @@ func (f *fakeService) Page(ctx context.Context, gen api.Generation, req api.Page
 	if err != nil {
 		return nil, err
 	}
-	return &api.Profile{FullName: req.PageName, NetworkURL: "https://network.example/profile/" + req.PageName}, nil
+	return &person.Profile{FullName: req.PageName, NetworkURL: "https://network.example/profile/" + req.PageName}, nil
 }
 
-func (f *fakeService) Enrich(ctx context.Context, req api.PageRequest) (*api.EnrichedProfile, error) {
+func (f *fakeService) Enrich(ctx context.Context, req api.PageRequest) (*person.EnrichedProfile, error) {
 	if err := api.Started(ctx); err != nil {
 		return nil, err
 	}
@@ -129,7 +131,7 @@ func (f *fakeService) Enrich(ctx context.Context, req api.PageRequest) (*api.Enr
 	}
 	f.enriched[req.PageName]++
 	f.balance--
-	return &api.EnrichedProfile{PageName: req.PageName, NetworkID: f.otherPerson[req.PageName], Email: req.PageName + "@acme.example", ValidationStatus: api.StatusValid, CreditBalance: f.balance}, nil
+	return &person.EnrichedProfile{PageName: req.PageName, NetworkID: f.otherPerson[req.PageName], Email: req.PageName + "@acme.example", ValidationStatus: person.StatusValid, CreditBalance: f.balance}, nil
 }
 
 func (f *fakeService) Billing(context.Context) (*api.Usage, error) {
@@ -282,7 +284,7 @@ func TestRunMakesThePlannedCallsAndRecordsThemFirst(t *testing.T) {
 	// Seq is given at dispatch (sends themselves race, as they should).
 	maxSource, minEnrich := 0, 1<<30
 	for _, c := range prog.starts {
-		if c.Kind == engine.CallEnrich {
+		if c.Kind == kind.Enrich {
 			minEnrich = min(minEnrich, c.Seq)
 		} else {
 			maxSource = max(maxSource, c.Seq)
@@ -625,7 +627,7 @@ enrich "all" {
 	st := state.New()
 	old := t0.Add(-200 * 24 * time.Hour)
 	if err := st.Fold(state.Event{At: old, Kind: state.EventSearch, Address: "search.old", Search: &state.SearchEvent{
-		Generation: api.Gen1, Request: []byte(`{"keywords":"old"}`), Leads: []api.Lead{{NetworkID: "o1", PageName: "old_1"}}}}); err != nil {
+		Generation: api.Gen1, Request: []byte(`{"keywords":"old"}`), Leads: []person.Lead{{NetworkID: "o1", PageName: "old_1"}}}}); err != nil {
 		t.Fatal(err)
 	}
 	p := build(t, cfg, st)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -16,7 +17,7 @@ import (
 // domain, acme.example (every person of fakeService works at ACME).
 type domainService struct{ *fakeService }
 
-func (d domainService) Enrich(ctx context.Context, req api.PageRequest) (*api.EnrichedProfile, error) {
+func (d domainService) Enrich(ctx context.Context, req api.PageRequest) (*person.EnrichedProfile, error) {
 	r, err := d.fakeService.Enrich(ctx, req)
 	if r != nil {
 		r.Company, r.CompanyDomain = "ACME", "acme.example"
@@ -91,7 +92,7 @@ type pacedService struct {
 	turn chan struct{}
 }
 
-func (p pacedService) Enrich(ctx context.Context, req api.PageRequest) (*api.EnrichedProfile, error) {
+func (p pacedService) Enrich(ctx context.Context, req api.PageRequest) (*person.EnrichedProfile, error) {
 	<-p.turn
 	if err := api.Started(ctx); err != nil {
 		p.turn <- struct{}{} // not sent: the next goes

@@ -17,7 +17,13 @@ type ImportOutcome struct {
 	Enriched int
 	// Saved are those of Enriched no exclude block names: an excluded
 	// person would not be enriched anyway, so their e-mail saves nothing.
-	Saved      int
+	Saved int
+	// Excluded are the people adopted whom an exclude block names (with
+	// an e-mail or not): they count as excluded, as the plan counts them.
+	// Saved and Excluded are counted again at the end of the run, with
+	// what it learned (a colleague's domain), so that the run's figures
+	// are the next plan's for the same state.
+	Excluded   int
 	Suppressed int // people erased with leadsync forget, not adopted again
 }
 
@@ -38,28 +44,35 @@ func (r *runner) imports() error {
 			return err
 		}
 		rec := r.st.Imports[im.Address]
-		r.sum.Imported = append(r.sum.Imported, ImportOutcome{Address: im.Address, Rows: rec.Rows, People: len(rec.PersonIDs),
-			Enriched: rec.Enriched, Saved: r.importSaved(im.Address, rec), Suppressed: rec.Suppressed})
+		out := ImportOutcome{Address: im.Address, Rows: rec.Rows, People: len(rec.PersonIDs), Enriched: rec.Enriched, Suppressed: rec.Suppressed}
+		out.Saved, out.Excluded = r.importCounts(im.Address)
+		r.sum.Imported = append(r.sum.Imported, out)
 	}
 	return nil
 }
 
-// importSaved counts the people the import at addr gave an e-mail whom no
-// exclude block names.
-func (r *runner) importSaved(addr string, rec *state.ImportRecord) int {
+// importCounts counts the people the import at addr adopted whom an
+// exclude block names (excluded), and of the others those it gave an
+// e-mail (saved): each person once, excluded first, as the plan counts
+// them (importText, env.count).
+func (r *runner) importCounts(addr string) (saved, excluded int) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	n := 0
+	rec := r.st.Imports[addr]
+	if rec == nil {
+		return 0, 0
+	}
 	for _, id := range rec.PersonIDs {
-		p := r.st.People[id]
-		if p == nil || p.Enrichment == nil || !p.Enrichment.ImportedEnrichment() || p.Enrichment.By != addr {
-			continue
-		}
-		if !r.cands.Excludes(r.st, p, r.planTime()) {
-			n++
+		p := r.st.Person(id)
+		switch {
+		case p == nil:
+		case r.cands.Excludes(r.st, p, r.planTime()):
+			excluded++
+		case p.Enrichment != nil && p.Enrichment.ImportedEnrichment() && p.Enrichment.By == addr:
+			saved++
 		}
 	}
-	return n
+	return saved, excluded
 }
 
 func findImport(cfg *config.Config, addr string) *config.Import {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/engine"
+	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -87,7 +88,7 @@ func TestResultKeptElsewhereCountsAsDone(t *testing.T) {
 	if len(j.kept) != 1 || j.kept[0].Kind != state.EventEnrich {
 		t.Fatalf("kept %+v, want the enrichment", j.kept)
 	}
-	if sum.Credits != 1 || sum.Enriched != 1 || sum.CreditsUnknown != 0 || len(sum.Kept) != 1 || sum.Kept[0].Kind != engine.CallEnrich {
+	if sum.Credits != 1 || sum.Enriched != 1 || sum.CreditsUnknown != 0 || len(sum.Kept) != 1 || sum.Kept[0].Kind != kind.Enrich {
 		t.Errorf("credits %d, enriched %d, unknown %d, kept %+v; want the enrichment kept and charged", sum.Credits, sum.Enriched, sum.CreditsUnknown, sum.Kept)
 	}
 	if sum.KeptIn != "/cache/leadsync/rescue/k.run.rescue" || !strings.Contains(sum.Stopped, sum.KeptIn) {

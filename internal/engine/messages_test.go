@@ -12,6 +12,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/engine"
 	"github.com/leadsync/leadsync/internal/golden"
+	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/textfmt"
 )
@@ -87,7 +88,7 @@ func TestResultThatCannotBeRecordedIsNamed(t *testing.T) {
 	}
 	callsAddUp(t, sum)
 	lost := sum.Unrecorded()
-	if sum.Calls != 2 || len(lost) != 1 || lost[0].Kind != engine.CallSearch || lost[0].Address != "search.b" {
+	if sum.Calls != 2 || len(lost) != 1 || lost[0].Kind != kind.Search || lost[0].Address != "search.b" {
 		t.Errorf("%d calls, unrecorded %+v; want 2 calls, search.b completed but not recorded", sum.Calls, lost)
 	}
 }

@@ -14,6 +14,8 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/kind"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/plan"
 	"github.com/leadsync/leadsync/internal/state"
 )
@@ -64,10 +66,10 @@ func randomOverlapWorld(rng *rand.Rand) overlapWorld {
 // randomLeads picks up to 8 distinct people of the pool; some without a
 // company (where fails for them until another search brings one), a few
 // without a page name (enrich needs one).
-func randomLeads(rng *rand.Rand) []api.Lead {
-	var out []api.Lead
+func randomLeads(rng *rand.Rand) []person.Lead {
+	var out []person.Lead
 	for _, i := range rng.Perm(12)[:rng.IntN(9)] {
-		l := api.Lead{FullName: fmt.Sprintf("p%d", i), PageName: fmt.Sprintf("p%d", i), NetworkID: fmt.Sprintf("%d.n", i)}
+		l := person.Lead{FullName: fmt.Sprintf("p%d", i), PageName: fmt.Sprintf("p%d", i), NetworkID: fmt.Sprintf("%d.n", i)}
 		if rng.IntN(3) > 0 {
 			l.Company = "ACME"
 		}
@@ -115,7 +117,7 @@ func seedOverlapState(t *testing.T, rng *rand.Rand, cfg *config.Config, st *stat
 		}
 		ev := state.Event{At: t0.Add(-[]time.Duration{day, 10 * day}[rng.IntN(2)]), Kind: state.EventEnrich,
 			Address: blocks[rng.IntN(len(blocks))], Enrich: &state.EnrichEvent{PersonID: id, Credits: 1,
-				Result: api.EnrichedProfile{NetworkID: l.NetworkID, PageName: l.PageName, Email: l.PageName + "@acme.example"}}}
+				Result: person.EnrichedProfile{NetworkID: l.NetworkID, PageName: l.PageName, Email: l.PageName + "@acme.example"}}}
 		if err := st.Fold(ev); err != nil {
 			t.Fatal(err)
 		}
@@ -207,7 +209,7 @@ func TestOverlappingBlocksProperty(t *testing.T) {
 			for addr, ids := range got {
 				total += len(ids)
 				c := p.Change(addr)
-				if c == nil || c.Kind != plan.KindEnrich {
+				if c == nil || c.Kind != kind.Enrich {
 					t.Errorf("%s: %s enriched %d people, and the plan has no change for it", where, addr, len(ids))
 					continue
 				}

@@ -12,6 +12,7 @@ import (
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/engine"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/plan"
 	"github.com/leadsync/leadsync/internal/state"
 )
@@ -83,10 +84,12 @@ func runInOrder(t *testing.T, cfg *config.Config, st *state.State, p *plan.Plan,
 		err error
 	}
 	res := make(chan result, 1)
+	par8 := *cfg
+	par8.API.Parallelism = 8
 	go func() {
 		sum, err := engine.Run(context.Background(), engine.Options{
-			Config: cfg, Plan: p, State: st, Journal: j, Service: svc,
-			Now: func() time.Time { return now }, Parallelism: 8,
+			Config: &par8, Plan: p, State: st, Journal: j, Service: svc,
+			Now: func() time.Time { return now },
 		})
 		res <- result{sum, err}
 	}()
@@ -142,11 +145,11 @@ func enrichedBy(j *signalJournal) map[string][]string {
 	return out
 }
 
-func people(ids ...int) []api.Lead {
-	var out []api.Lead
+func people(ids ...int) []person.Lead {
+	var out []person.Lead
 	for _, i := range ids {
 		page := fmt.Sprintf("p%d", i)
-		out = append(out, api.Lead{FullName: page, PageName: page, NetworkID: fmt.Sprintf("%d.n", i), Company: "ACME"})
+		out = append(out, person.Lead{FullName: page, PageName: page, NetworkID: fmt.Sprintf("%d.n", i), Company: "ACME"})
 	}
 	return out
 }
@@ -296,7 +299,7 @@ enrich "e2" {
 	}
 	runInOrder(t, cfg, st, searchOnly, svc, nil, t0)
 	if err := st.Fold(state.Event{At: t0.Add(-10 * day), Kind: state.EventEnrich, Address: "enrich.e1", Enrich: &state.EnrichEvent{
-		PersonID: "1.n", Credits: 1, Result: api.EnrichedProfile{NetworkID: "1.n", PageName: "p1"}}}); err != nil {
+		PersonID: "1.n", Credits: 1, Result: person.EnrichedProfile{NetworkID: "1.n", PageName: "p1"}}}); err != nil {
 		t.Fatal(err)
 	}
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/engine"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -19,7 +20,7 @@ type pacedFake struct {
 	entered chan struct{} // one per enrichment that began to wait
 }
 
-func (p *pacedFake) Enrich(ctx context.Context, req api.PageRequest) (*api.EnrichedProfile, error) {
+func (p *pacedFake) Enrich(ctx context.Context, req api.PageRequest) (*person.EnrichedProfile, error) {
 	p.entered <- struct{}{}
 	select {
 	case <-p.release:

@@ -3,40 +3,18 @@ package engine
 import (
 	"time"
 
+	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/leadsync/leadsync/internal/plan"
 )
 
-// CallKind says which operation a call is.
-type CallKind int
-
-// Call kinds.
-const (
-	CallSearch CallKind = iota + 1
-	CallProfile
-	CallEnrich
-	// CallTrack is a profile read of a track block.
-	CallTrack
-)
-
-func (k CallKind) String() string {
-	switch k {
-	case CallSearch:
-		return "search"
-	case CallProfile:
-		return "profile"
-	case CallEnrich:
-		return "enrich"
-	case CallTrack:
-		return "track"
-	}
-	return "unknown"
-}
-
 // Call is one call the executor makes.
 type Call struct {
-	Seq     int      // 1-based, in order of start
-	Kind    CallKind // search, profile, enrich or track
-	Address string   // instance address, or enrich or track block address
+	Seq int // 1-based, in order of start
+	// Kind is the kind of the block that makes the call: a search (a
+	// search or one sub-search of a split search), a profile, an enrich
+	// block (one enrichment) or a track (one profile read).
+	Kind    kind.Kind
+	Address string // instance address, or enrich or track block address
 	// Person is the person ID of an enrich call or a track read.
 	Person string
 	// Page is the page name sent by an enrich call or a profile or track read.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -174,10 +175,10 @@ func (r *runner) learn(ev *state.Event) {
 func (r *runner) starting(t task, o *outcome) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.closed {
+	if r.closed || r.halting.Load() {
 		return errStopping
 	}
-	if t.call.Kind == CallEnrich {
+	if t.call.Kind == kind.Enrich {
 		if r.cands.ExcludedNow(r.st, r.st.Person(t.call.Person), r.planTime()) {
 			// A colleague's enrichment, recorded while this call waited
 			// for the rate limit, gave a domain an exclude block lists.
@@ -187,11 +188,19 @@ func (r *runner) starting(t task, o *outcome) error {
 			return err // not sent
 		}
 		o.pending = true
+		if r.halting.Load() {
+			// The run said it stops while the note was being written
+			// (tried again and again while the state is down).
+			return errStopping
+		}
 	}
 	// Last: once the ledger counts the call as sent, it is sent.
 	if err := r.sending(t); err != nil {
 		return err
 	}
 	r.flying++
+	// Announced under mu: a stop that counts it in flight shows it
+	// started first (halt drains r.sent before it says it stops).
+	r.sent <- t.call
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/leadsync/leadsync/internal/plan"
 	"github.com/leadsync/leadsync/internal/state"
 )
@@ -86,7 +87,7 @@ func (r *runner) queueSplit(sr *splitRun) {
 		sr.queued[k] = true
 		r.pending[sr.search.Address]++
 		r.push(task{
-			call:  Call{Kind: CallSearch, Address: sr.search.Address, Label: searchLabel(sr.search), SubSearch: state.SplitFilters(sr.dims, path)},
+			call:  Call{Kind: kind.Search, Address: sr.search.Address, Label: searchLabel(sr.search), SubSearch: state.SplitFilters(sr.dims, path)},
 			split: sr, path: path, search: sr.search,
 		})
 	}

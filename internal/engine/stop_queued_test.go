@@ -3,6 +3,9 @@ package engine_test
 import (
 	"context"
 	"net/http/httptest"
+	"runtime"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -75,5 +78,74 @@ search "c" {
 	}
 	if len(st.Failures) != 0 {
 		t.Errorf("failures recorded for calls never made: %v", st.Failures)
+	}
+}
+
+// pendingHeldJournal holds the first note of an enrichment about to be
+// sent (as a journal that tries a failed write again while PostgreSQL is
+// down) until release is closed.
+type pendingHeldJournal struct {
+	memJournal
+	mu      sync.Mutex
+	once    sync.Once
+	held    chan struct{}
+	release chan struct{}
+}
+
+func (j *pendingHeldJournal) Append(e *state.Event) error {
+	if e.Kind == state.EventEnrichPending {
+		first := false
+		j.once.Do(func() { first = true })
+		if first {
+			close(j.held)
+			<-j.release
+		}
+	}
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.memJournal.Append(e)
+}
+
+// TestStopSaidWhileAnEnrichmentIsNotedSendsItNot: a stop said while an
+// enrichment's note (that it is about to be sent) is being written is
+// kept: once the write succeeds, the enrichment is not sent. Before, the
+// run said the calls not yet started are not sent, and the enrichment
+// whose note had waited for the state went out all the same.
+func TestStopSaidWhileAnEnrichmentIsNotedSendsItNot(t *testing.T) {
+	cfg := load(t, basic)
+	cfg.API.Parallelism = 1
+	st := state.New()
+	p := build(t, cfg, st)
+	svc := newFake()
+	j := &pendingHeldJournal{held: make(chan struct{}), release: make(chan struct{})}
+	stop := make(chan struct{})
+	done := make(chan *engine.Summary)
+	go func() {
+		sum, _ := engine.Run(context.Background(), engine.Options{Config: cfg, Plan: p, State: st, Journal: j, Service: svc,
+			Now: func() time.Time { return t0 }, Stop: stop})
+		done <- sum
+	}()
+	<-j.held
+	close(stop)
+	// The run's goroutine has taken the stop and waits for the note to be
+	// written: its stack shows it in halt.
+	deadline := time.Now().Add(20 * time.Second)
+	buf := make([]byte, 1<<20)
+	for !strings.Contains(string(buf[:runtime.Stack(buf, true)]), "engine.(*runner).halt(") {
+		if time.Now().After(deadline) {
+			t.Fatal("the run never took the stop")
+		}
+		runtime.Gosched()
+	}
+	close(j.release)
+	sum := <-done
+	if n := svc.count("enrich:"); n != 0 {
+		t.Errorf("%d enrichments sent after the run said it stops", n)
+	}
+	if sum.Stopped == "" || sum.StoppedInFlight != 0 {
+		t.Errorf("stopped %q with %d in flight; want stopped, none in flight", sum.Stopped, sum.StoppedInFlight)
+	}
+	if u := st.UnknownBy("enrich.all"); len(u) != 0 {
+		t.Errorf("the enrichment never sent is left as an unknown outcome: %v", u)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/leadsync/leadsync/internal/plan"
 	"github.com/leadsync/leadsync/internal/state"
 )
@@ -29,7 +30,7 @@ func (r *runner) prepareTrack(c *plan.Change) error {
 			continue
 		}
 		r.push(task{
-			call:      Call{Kind: CallTrack, Address: c.Address, Person: p.ID, Page: p.Lead.PageName, Label: p.Lead.FullName},
+			call:      Call{Kind: kind.Track, Address: c.Address, Person: p.ID, Page: p.Lead.PageName, Label: p.Lead.FullName},
 			page:      api.PageRequest{PageName: p.Lead.PageName},
 			networkID: p.Lead.NetworkID,
 		})

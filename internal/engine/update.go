@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/leadsync/leadsync/internal/plan"
 	"github.com/leadsync/leadsync/internal/state"
 )
@@ -22,7 +23,7 @@ import (
 // until it is settled, so that enrich blocks reading it wait for it.
 func (r *runner) prepareShares() {
 	for _, c := range r.opts.Plan.Changes {
-		if c.Action != plan.Update || c.Kind != plan.KindProfile || r.pending[c.SameAs] <= 0 {
+		if c.Action != plan.Update || c.Kind != kind.Profile || r.pending[c.SameAs] <= 0 {
 			continue
 		}
 		if r.shares == nil {
@@ -42,7 +43,7 @@ func (r *runner) updates() error {
 		}
 		var ev *state.Event
 		switch c.Kind {
-		case plan.KindSearch:
+		case kind.Search:
 			s := r.search(c.Address)
 			if s == nil {
 				return fmt.Errorf("the plan names %s, which the configuration does not declare; run plan again", c.Address)
@@ -51,7 +52,7 @@ func (r *runner) updates() error {
 				continue
 			}
 			ev = &state.Event{At: r.now(), Kind: state.EventTrim, Address: c.Address, Trim: &state.TrimEvent{MaxResults: s.MaxResults}}
-		case plan.KindProfile:
+		case kind.Profile:
 			if r.waitsForRead(c.Address) {
 				continue
 			}
@@ -101,7 +102,7 @@ func (r *runner) settleShares(src string, read bool) {
 		}
 		if err != nil {
 			r.fatal = err
-			r.sum.Failures = append(r.sum.Failures, Failure{Address: addr, Kind: CallProfile, Err: err, NoCall: true})
+			r.sum.Failures = append(r.sum.Failures, Failure{Address: addr, Kind: kind.Profile, Err: err, NoCall: true})
 			r.halt(err.Error())
 			return
 		}

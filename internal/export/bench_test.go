@@ -1,15 +1,14 @@
 package export
 
 import (
+	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/person"
+	"github.com/leadsync/leadsync/internal/state"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strconv"
 	"testing"
-
-	"github.com/leadsync/leadsync/internal/api"
-	"github.com/leadsync/leadsync/internal/config"
-	"github.com/leadsync/leadsync/internal/state"
 )
 
 // BenchmarkXLSXMillionRows writes 1,000,000 rows of 12 columns to XLSX, the
@@ -48,12 +47,12 @@ func BenchmarkXLSXMillionPeopleFromState(b *testing.B) {
 	for i := range n {
 		id := strconv.Itoa(10_000_000 + i)
 		ids[i] = id
-		p := person(id, api.Lead{
+		p := testPerson(id, person.Lead{
 			FirstName: "Jürgen", LastName: "Müller " + id, FullName: "Jürgen Müller " + id, Title: "CTO",
 			Company: "Bäckerei Größe GmbH", Location: "Köln", NetworkID: id, PageName: "p" + id,
 		}, "search.big")
 		if i%2 == 0 {
-			p.Enrichment = &state.Enrichment{EnrichedAt: t1, Result: api.EnrichedProfile{
+			p.Enrichment = &state.Enrichment{EnrichedAt: t1, Result: person.EnrichedProfile{
 				Email: "p" + id + "@example.com", ValidationStatus: statuses[i%3]}}
 		}
 		st.People[id] = p

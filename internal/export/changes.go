@@ -8,8 +8,8 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/leadsync/leadsync/internal/address"
-	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -37,7 +37,7 @@ func collectChanges(cfg *config.Config, sh *config.Sheet, st *state.State, now t
 	var sources []string
 	for _, ref := range sh.Changes {
 		addrs := []string{ref}
-		if k := address.Kind(ref); k == "search" || k == "profile" {
+		if k := address.Kind(ref); k.HasInstances() {
 			addrs = cfg.Resolve([]string{ref}) // a block: each of its instances
 		}
 		for _, a := range addrs {
@@ -118,7 +118,7 @@ func changesTable(sh *config.Sheet, changes []changeRow, tmpl string) *table {
 		}
 		t.kinds = append(t.kinds, kind)
 	}
-	fullName := fieldText(api.FieldByColumn("fullName"))
+	fullName := fieldText(person.FieldByColumn("fullName"))
 	t.fill = func(i int, row []cellValue) {
 		r := changes[i]
 		name := fullName(r.p)
@@ -153,26 +153,37 @@ func matchPerson(cfg *config.Config, sh *config.Sheet, p *state.Person) (bool, e
 	if sh.Where == nil {
 		return true, nil
 	}
-	fields := make(map[string]cty.Value, len(sh.WhereFields))
-	var rc rawCache
-	for _, f := range sh.WhereFields {
-		if f == "validationStatus" {
-			fields[f] = cty.StringVal(whereStatus(p))
-			continue
-		}
-		col, err := columnFor(f, cfg.Settings.ProfileURLTemplate)
-		if err != nil {
-			return false, err
-		}
-		var c cellValue
-		col.fill(p, &rc, &c)
-		fields[f] = cellCty(col.kind, c, config.PersonFieldType(f))
+	fields, err := WhereValues(cfg, sh.WhereFields, p)
+	if err != nil {
+		return false, err
 	}
 	ok, err := cfg.MatchPerson(sh, fields)
 	if err != nil {
 		return false, fmt.Errorf("sheet %q: %w", sh.Name, err)
 	}
 	return ok, nil
+}
+
+// WhereValues are the values of p's fields named (person.<field> of a
+// sheet's where) as the person's cells show them: what a sheet's where,
+// and leadsync console's, read.
+func WhereValues(cfg *config.Config, names []string, p *state.Person) (map[string]cty.Value, error) {
+	fields := make(map[string]cty.Value, len(names))
+	var rc rawCache
+	for _, f := range names {
+		if f == "validationStatus" {
+			fields[f] = cty.StringVal(whereStatus(p))
+			continue
+		}
+		col, err := columnFor(f, cfg.Settings.ProfileURLTemplate)
+		if err != nil {
+			return nil, err
+		}
+		var c cellValue
+		col.fill(p, &rc, &c)
+		fields[f] = cellCty(col.kind, c, config.PersonFieldType(f))
+	}
+	return fields, nil
 }
 
 // whereStatus is person.validationStatus in a sheet's where: the
@@ -186,7 +197,7 @@ func whereStatus(p *state.Person) string {
 	case p.EmailNotCurrent() != "":
 		return p.EmailNotCurrent()
 	case p.Enrichment.Result.ValidationStatus == "":
-		return api.StatusEmpty
+		return person.StatusEmpty
 	}
 	return p.Enrichment.Result.ValidationStatus
 }

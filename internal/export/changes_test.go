@@ -8,9 +8,8 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
-
-	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -21,7 +20,7 @@ import (
 func drifted(st *state.State) {
 	at := func(days int) time.Time { return fixedAt.Add(-time.Duration(days) * 24 * time.Hour) }
 	j := st.People["n-1"]
-	j.Enrichment = &state.Enrichment{EnrichedAt: at(100), By: "enrich.x", Result: api.EnrichedProfile{Email: "j@baeckerei.example", ValidationStatus: api.StatusValid, CompanyDomain: "baeckerei.example"}}
+	j.Enrichment = &state.Enrichment{EnrichedAt: at(100), By: "enrich.x", Result: person.EnrichedProfile{Email: "j@baeckerei.example", ValidationStatus: person.StatusValid, CompanyDomain: "baeckerei.example"}}
 	j.History = []state.Drift{
 		{Field: state.DriftTitle, Before: "CTO", After: "VP Engineering", At: at(10), By: "track.champions", Call: state.CallTrack},
 		{Field: state.DriftCompany, Before: "Bäckerei Größe GmbH", After: "=Rheinbank", At: at(10), By: "track.champions", Call: state.CallTrack},
@@ -118,8 +117,8 @@ func TestSheetWhereAndStaleEmails(t *testing.T) {
 	cfg, st := fixture("x.csv", sh)
 	cfg.Dir = dir
 	drifted(st)
-	st.People["n-2"].Enrichment = &state.Enrichment{EnrichedAt: t1, Result: api.EnrichedProfile{Email: "s@oreilly.example", ValidationStatus: api.StatusValid, CompanyDomain: "oreilly.example"}}
-	st.People["n-4"].Enrichment = &state.Enrichment{EnrichedAt: t1, Result: api.EnrichedProfile{ValidationStatus: api.StatusEmpty}}
+	st.People["n-2"].Enrichment = &state.Enrichment{EnrichedAt: t1, Result: person.EnrichedProfile{Email: "s@oreilly.example", ValidationStatus: person.StatusValid, CompanyDomain: "oreilly.example"}}
+	st.People["n-4"].Enrichment = &state.Enrichment{EnrichedAt: t1, Result: person.EnrichedProfile{ValidationStatus: person.StatusEmpty}}
 	if _, err := writeExports(cfg, st, Options{Now: fixedNow}); err != nil {
 		t.Fatal(err)
 	}

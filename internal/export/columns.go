@@ -3,13 +3,12 @@ package export
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/person"
+	"github.com/leadsync/leadsync/internal/state"
 	"net/url"
 	"strings"
 	"time"
-
-	"github.com/leadsync/leadsync/internal/api"
-	"github.com/leadsync/leadsync/internal/config"
-	"github.com/leadsync/leadsync/internal/state"
 )
 
 // cellKind is the type of a column's cells; it decides how a cell is written
@@ -76,12 +75,12 @@ func (col *column) fill(p *state.Person, rc *rawCache, c *cellValue) {
 // columnFor returns the column of a configured column name. tmpl is
 // Settings.ProfileURLTemplate. It is long because it is the table of the
 // columns with a form of their own, one short case per column, read as a
-// list; every other person field's column comes from api.PersonFields.
+// list; every other person field's column comes from person.PersonFields.
 func columnFor(name, tmpl string) (column, error) {
 	text := func(f func(p *state.Person) string) column {
 		return column{name: name, kind: kindText, value: func(p *state.Person, c *cellValue) { c.Text = f(p) }}
 	}
-	profileBool := func(f func(pr *api.Profile) bool) column {
+	profileBool := func(f func(pr *person.Profile) bool) column {
 		return column{name: name, kind: kindBool, value: func(p *state.Person, c *cellValue) {
 			if p.Profile == nil {
 				c.Empty = true
@@ -135,7 +134,7 @@ func columnFor(name, tmpl string) (column, error) {
 			return p.Enrichment.Result.CompanyDomain
 		}), nil
 	case "premiumProfile":
-		return profileBool(func(pr *api.Profile) bool { return pr.PremiumProfile }), nil
+		return profileBool(func(pr *person.Profile) bool { return pr.PremiumProfile }), nil
 	case "private":
 		// The latest read's word, a track's too: its profile may be older.
 		return column{name: name, kind: kindBool, value: func(p *state.Person, c *cellValue) {
@@ -193,18 +192,18 @@ func columnFor(name, tmpl string) (column, error) {
 	case "contactDistance":
 		return rawNumber(func(n *rawNode) json.RawMessage { return n.ContactDistance.Distance }), nil
 	}
-	if f := api.FieldByColumn(name); f != nil && (f.Lead != nil || f.Enriched != nil || f.Profile != nil) {
+	if f := person.FieldByColumn(name); f != nil && (f.Lead != nil || f.Enriched != nil || f.Profile != nil) {
 		return text(fieldText(f)), nil
 	}
 	known := append(append([]string(nil), config.DefaultColumns...), config.ExtraColumns...)
 	return column{}, fmt.Errorf("unknown column %q; known columns are %s", name, strings.Join(known, ", "))
 }
 
-// fieldText reads a person field (a row of api.PersonFields) of a person:
+// fieldText reads a person field (a row of person.PersonFields) of a person:
 // from the lead the searches gave, else from the enrichment, which carries
 // the same fields (a person known only from a profile read has an almost
 // empty lead), else from the profile read.
-func fieldText(f *api.PersonField) func(p *state.Person) string {
+func fieldText(f *person.PersonField) func(p *state.Person) string {
 	return func(p *state.Person) string {
 		if f.Lead != nil {
 			if s := *f.Lead(&p.Lead); s != "" {
@@ -243,7 +242,7 @@ func profileURL(p *state.Person, tmpl string) string {
 
 // formatPositions writes current positions as "Title at Company (since)",
 // separated by "; ".
-func formatPositions(ps []api.Position) string {
+func formatPositions(ps []person.Position) string {
 	var parts []string
 	for _, pos := range ps {
 		s := pos.JobTitle
@@ -267,7 +266,7 @@ func formatPositions(ps []api.Position) string {
 // other as the service lists them, separated by "; ":
 // "CTO at Acme (Mar 2019 – Jan 2022); Founder at Muster AG (since Feb 2022)".
 // A position without a start date shows its date text instead.
-func formatTimeline(ts []api.TimelinePosition) string {
+func formatTimeline(ts []person.TimelinePosition) string {
 	var parts []string
 	for _, pos := range ts {
 		s := strings.TrimSpace(pos.JobTitle)
@@ -350,7 +349,7 @@ const FormerEmployer = state.EmailFormerEmployer
 const LeftNetwork = state.EmailLeftNetwork
 
 func StatusText(status string) string {
-	if status == api.StatusEmpty || status == "" {
+	if status == person.StatusEmpty || status == "" {
 		return NotFound
 	}
 	return status

@@ -110,7 +110,12 @@ func (j *job) writeCSVTable(af *atomicFile, t *table) error {
 	if err != nil {
 		return err
 	}
-	if err := w.Write(t.header); err != nil {
+	// A header label is the user's text (labels = {...}): defused like a cell.
+	header := make([]string, len(t.header))
+	for c, h := range t.header {
+		header[c] = neutralise(h)
+	}
+	if err := w.Write(header); err != nil {
 		return err
 	}
 	cells := make([]cellValue, len(t.header))

@@ -1,13 +1,12 @@
 package export
 
 import (
+	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/person"
+	"github.com/leadsync/leadsync/internal/state"
 	"path/filepath"
 	"testing"
 	"time"
-
-	"github.com/leadsync/leadsync/internal/api"
-	"github.com/leadsync/leadsync/internal/config"
-	"github.com/leadsync/leadsync/internal/state"
 )
 
 // TestSummaryCountsChanges: the Summary counts the people of the export
@@ -35,7 +34,7 @@ func TestSummaryCountsChanges(t *testing.T) {
 	}
 	at := t1.Add(24 * time.Hour)
 	p := st.People["n-5"]
-	p.Enrichment = &state.Enrichment{EnrichedAt: t1, Result: api.EnrichedProfile{Email: "zoe@old.example", ValidationStatus: api.StatusValid}}
+	p.Enrichment = &state.Enrichment{EnrichedAt: t1, Result: person.EnrichedProfile{Email: "zoe@old.example", ValidationStatus: person.StatusValid}}
 	p.History = []state.Drift{
 		{Field: state.DriftTitle, Before: "CTO", After: "VP", At: at, By: "track.t", Call: state.CallTrack},
 		{Field: state.DriftCompany, Before: "A", After: "B", At: at, By: "track.t", Call: state.CallTrack},

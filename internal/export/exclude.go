@@ -1,8 +1,8 @@
 package export
 
 import (
-	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -40,7 +40,7 @@ func (e *excluder) excluded(p *state.Person) bool {
 
 // valuesOf are what exclude blocks match p by.
 func valuesOf(p *state.Person) config.PersonValues {
-	var enr *api.EnrichedProfile
+	var enr *person.EnrichedProfile
 	if p.Enrichment != nil {
 		enr = &p.Enrichment.Result
 	}

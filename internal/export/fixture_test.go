@@ -6,6 +6,7 @@ import (
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/exportformat"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -25,7 +26,7 @@ const (
 
 func fixedNow() time.Time { return fixedAt }
 
-func person(id string, l api.Lead, foundBy ...string) *state.Person {
+func testPerson(id string, l person.Lead, foundBy ...string) *state.Person {
 	return &state.Person{ID: id, Lead: l, FirstSeen: t0, LastSeen: t1, FoundBy: foundBy}
 }
 
@@ -55,33 +56,33 @@ func fixture(path string, sheets ...*config.Sheet) (*config.Config, *state.State
 			Address: "export.marketing", Name: "marketing", Path: path, Format: formatOf(path), Sheets: sheets,
 		}},
 	}
-	jurgen := person("n-1", api.Lead{
+	jurgen := testPerson("n-1", person.Lead{
 		FirstName: "Jürgen", LastName: "Müller-Lüdenscheidt", FullName: "Jürgen Müller-Lüdenscheidt",
 		Title: "CTO", Location: "Köln", Company: "Bäckerei Größe GmbH", NetworkID: "n-1", PageName: "Jürgen_Müller",
 	}, berlin)
-	jurgen.Enrichment = &state.Enrichment{EnrichedAt: t1, By: "enrich.cto_contacts", Result: api.EnrichedProfile{
-		Email: "juergen@baeckerei.example", ValidationStatus: api.StatusValid, CompanyDomain: "baeckerei.example",
+	jurgen.Enrichment = &state.Enrichment{EnrichedAt: t1, By: "enrich.cto_contacts", Result: person.EnrichedProfile{
+		Email: "juergen@baeckerei.example", ValidationStatus: person.StatusValid, CompanyDomain: "baeckerei.example",
 	}}
-	oconnor := person("n-2", api.Lead{
+	oconnor := testPerson("n-2", person.Lead{
 		FirstName: "Siobhán", LastName: "O'Connor", FullName: "Siobhán O'Connor", Title: "Head of 'Engineering'",
 		Company: "O'Reilly & Sons", NetworkID: "n-2", PageName: "Siobhan_OConnor",
 	}, berlin)
-	oconnor.Enrichment = &state.Enrichment{EnrichedAt: t1, Result: api.EnrichedProfile{ValidationStatus: api.StatusCatchAll, Email: "s@oreilly.example"}}
-	formula := person("n-3", api.Lead{
+	oconnor.Enrichment = &state.Enrichment{EnrichedAt: t1, Result: person.EnrichedProfile{ValidationStatus: person.StatusCatchAll, Email: "s@oreilly.example"}}
+	formula := testPerson("n-3", person.Lead{
 		FirstName: "=HYPERLINK(\"http://evil.example\",\"click\")", LastName: "+1", FullName: "@SUM(A1:A9)",
 		Title: "-2+3", Company: "=1+1", NetworkID: "n-3", PageName: "x\"y",
 	}, berlin, hamburg)
-	rtl := person("n-4", api.Lead{
+	rtl := testPerson("n-4", person.Lead{
 		FirstName: "مريم", LastName: "العربي", FullName: "مريم العربي", Title: "מנהלת טכנולוגיה", Company: "شركة", NetworkID: "n-4", PageName: "maryam",
 	}, berlin)
-	emoji := person("n-5", api.Lead{
+	emoji := testPerson("n-5", person.Lead{
 		FirstName: "Zoë 🚀", LastName: "Smith 👩‍💻", FullName: "Zoë 🚀 Smith 👩‍💻", Title: "CTO 🦄", NetworkID: "n-5", PageName: "zoe",
 	}, hamburg)
-	maxm := person("n-6", api.Lead{FullName: "Max Mustermann", PageName: "Max_Mustermann", NetworkID: "n-6"}, founder)
-	maxm.Profile = &api.Profile{
+	maxm := testPerson("n-6", person.Lead{FullName: "Max Mustermann", PageName: "Max_Mustermann", NetworkID: "n-6"}, founder)
+	maxm.Profile = &person.Profile{
 		FullName: "Max Mustermann", NetworkURL: "https://network.example/profile/Max_Mustermann",
 		Description: "Founder.\nBuilds things.", PremiumProfile: true,
-		CurrentPosition: []api.Position{{JobTitle: "Founder", Company: "Muster AG", Date: "2019"}},
+		CurrentPosition: []person.Position{{JobTitle: "Founder", Company: "Muster AG", Date: "2019"}},
 	}
 	readAt := t1
 	maxm.ProfileReadAt = &readAt

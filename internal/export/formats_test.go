@@ -2,17 +2,16 @@ package export
 
 import (
 	"fmt"
+	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/exportformat"
+	"github.com/leadsync/leadsync/internal/person"
+	"github.com/leadsync/leadsync/internal/plan"
+	"github.com/leadsync/leadsync/internal/state"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/leadsync/leadsync/internal/api"
-	"github.com/leadsync/leadsync/internal/config"
-	"github.com/leadsync/leadsync/internal/exportformat"
-	"github.com/leadsync/leadsync/internal/plan"
-	"github.com/leadsync/leadsync/internal/state"
 )
 
 // TestEveryFormatHasAWriter: the table of formats and the writers agree,
@@ -134,7 +133,7 @@ func TestRegisteredFormatEndToEnd(t *testing.T) {
 	}
 
 	st := state.New()
-	st.People["p1"] = person("p1", api.Lead{FullName: "Ada Lovelace", Title: "CTO"}, "search.cto")
+	st.People["p1"] = testPerson("p1", person.Lead{FullName: "Ada Lovelace", Title: "CTO"}, "search.cto")
 	st.Searches["search.cto"] = &state.Search{Address: "search.cto", LeadIDs: []string{"p1"}, RanAt: t1}
 	p, diags := plan.Build(cfg, st, plan.Options{Now: fixedAt, Offline: true})
 	if diags.HasErrors() {

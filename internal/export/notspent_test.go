@@ -8,6 +8,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -58,17 +59,17 @@ export "people" {
 	if diags.HasErrors() {
 		t.Fatalf("config: %s", diags.Error())
 	}
-	lead := func(page, title, company string) api.Lead {
-		return api.Lead{NetworkID: "n-" + page, PageName: page, FullName: page, Title: title, Company: company}
+	lead := func(page, title, company string) person.Lead {
+		return person.Lead{NetworkID: "n-" + page, PageName: page, FullName: page, Title: title, Company: company}
 	}
 	st := state.New()
 	for _, e := range []state.Event{
 		{At: t0, Kind: state.EventSearch, Address: "search.cto", Search: &state.SearchEvent{Generation: api.Gen1, Request: []byte(`{"keywords":"CTO"}`),
-			Leads: []api.Lead{lead("ann", "CTO", "ACME"), lead("bob", "CTO", "Acme AG"), lead("cleo", "CTO", "Initech"), lead("gus", "CIO", "Globex")}}},
+			Leads: []person.Lead{lead("ann", "CTO", "ACME"), lead("bob", "CTO", "Acme AG"), lead("cleo", "CTO", "Initech"), lead("gus", "CIO", "Globex")}}},
 		{At: t0, Kind: state.EventSearch, Address: "search.other", Search: &state.SearchEvent{Generation: api.Gen1, Request: []byte(`{"keywords":"CEO"}`),
-			Leads: []api.Lead{lead("dan", "CEO", "Globex")}}},
+			Leads: []person.Lead{lead("dan", "CEO", "Globex")}}},
 		{At: t0, Kind: state.EventEnrich, Address: "enrich.ctos", Enrich: &state.EnrichEvent{PersonID: "n-bob", Credits: 2,
-			Result: api.EnrichedProfile{PageName: "bob", NetworkID: "n-bob", Email: "bob@acme.example", ValidationStatus: api.StatusValid}}},
+			Result: person.EnrichedProfile{PageName: "bob", NetworkID: "n-bob", Email: "bob@acme.example", ValidationStatus: person.StatusValid}}},
 	} {
 		if err := st.Fold(e); err != nil {
 			t.Fatal(err)

@@ -31,6 +31,44 @@ func TestLabels(t *testing.T) {
 	}
 }
 
+// TestLabelsThatReadAsFormulas: a label is the user's text, and a header
+// is escaped like a cell: in a CSV file one that a spreadsheet would read
+// as a formula gets the leading apostrophe; in a workbook it is a text
+// cell, never a formula.
+func TestLabelsThatReadAsFormulas(t *testing.T) {
+	labels := map[string]string{"fullName": "=1+1", "title": "@SUM(A1:A9)", "company": "-2+3", "email": "+1"}
+	for _, path := range []string{"leads.csv", "leads.xlsx"} {
+		t.Run(path, func(t *testing.T) {
+			dir := t.TempDir()
+			sh := &config.Sheet{Name: "Leads", From: []string{"search.cto"}, Dedupe: true,
+				Columns: []string{"fullName", "title", "company", "email", "location"}, Labels: labels}
+			cfg, st := fixture(path, sh)
+			cfg.Dir = dir
+			got, err := writeExports(cfg, st, Options{Now: fixedNow})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.HasSuffix(path, ".csv") {
+				want := []string{"'=1+1", "'@SUM(A1:A9)", "'-2+3", "'+1", "Location"}
+				if diff := cmp.Diff(want, readCSV(t, got[0].Path, false)[0]); diff != "" {
+					t.Errorf("header (-want +got):\n%s", diff)
+				}
+				return
+			}
+			f := openXLSX(t, got[0].Path)
+			want := []string{"=1+1", "@SUM(A1:A9)", "-2+3", "+1", "Location"}
+			if diff := cmp.Diff(want, rows(t, f, "Leads")[0]); diff != "" {
+				t.Errorf("header (-want +got):\n%s", diff)
+			}
+			for _, ref := range []string{"A1", "B1", "C1", "D1"} {
+				if formula, err := f.GetCellFormula("Leads", ref); err != nil || formula != "" {
+					t.Errorf("Leads!%s: formula %q (%v), want a text cell", ref, formula, err)
+				}
+			}
+		})
+	}
+}
+
 // TestOnlyNew: only_new keeps, per source, the people first seen in that
 // source's latest run.
 func TestOnlyNew(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/golden"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -23,28 +24,28 @@ func privateState(t *testing.T) *state.State {
 	t.Helper()
 	at := t0
 	next := func() time.Time { at = at.Add(time.Hour); return at }
-	lead := func(page, name string) api.Lead {
-		return api.Lead{NetworkID: "n-" + page, PageName: page, FullName: name, Title: "CTO", Company: "ACME"}
+	lead := func(page, name string) person.Lead {
+		return person.Lead{NetworkID: "n-" + page, PageName: page, FullName: name, Title: "CTO", Company: "ACME"}
 	}
-	public := func(name string) api.Profile {
-		return api.Profile{FullName: name, CurrentPosition: []api.Position{{JobTitle: "CTO", Company: "ACME"}}}
+	public := func(name string) person.Profile {
+		return person.Profile{FullName: name, CurrentPosition: []person.Position{{JobTitle: "CTO", Company: "ACME"}}}
 	}
-	read := func(page string, p api.Profile) state.Event {
+	read := func(page string, p person.Profile) state.Event {
 		return state.Event{At: next(), Kind: state.EventProfile, Address: founder, Profile: &state.ProfileEvent{
 			Generation: api.Gen1, PageName: page, Request: []byte(`{"pageName":"` + page + `"}`), Profile: p}}
 	}
-	track := func(page string, p *api.Profile) state.Event {
+	track := func(page string, p *person.Profile) state.Event {
 		return state.Event{At: next(), Kind: state.EventTrack, Address: "track.champions", Track: &state.TrackEvent{
 			PersonID: "n-" + page, Generation: api.Gen1, Request: []byte(`{"pageName":"` + page + `"}`), Profile: p, Gone: p == nil}}
 	}
 	s := state.New()
 	events := []state.Event{
 		{At: next(), Kind: state.EventSearch, Address: berlin, Search: &state.SearchEvent{Generation: api.Gen1, Request: []byte(`{"keywords":"CTO"}`),
-			Leads: []api.Lead{lead("ann", "Ann"), lead("bob", "Bob"), lead("cleo", "Cleo"), lead("dan", "Dan"), lead("eve", "Eve"), lead("fay", "Fay")}}},
-		read("ann", public("Ann")), read("cleo", api.Profile{FullName: "Cleo", Private: true}), read("dan", public("Dan")), read("fay", public("Fay")),
-		track("ann", &api.Profile{Private: true}), track("bob", &api.Profile{Private: true}),
-		track("cleo", func() *api.Profile { p := public("Cleo"); return &p }()), track("dan", nil),
-		track("fay", func() *api.Profile { p := public("Fay"); return &p }()),
+			Leads: []person.Lead{lead("ann", "Ann"), lead("bob", "Bob"), lead("cleo", "Cleo"), lead("dan", "Dan"), lead("eve", "Eve"), lead("fay", "Fay")}}},
+		read("ann", public("Ann")), read("cleo", person.Profile{FullName: "Cleo", Private: true}), read("dan", public("Dan")), read("fay", public("Fay")),
+		track("ann", &person.Profile{Private: true}), track("bob", &person.Profile{Private: true}),
+		track("cleo", func() *person.Profile { p := public("Cleo"); return &p }()), track("dan", nil),
+		track("fay", func() *person.Profile { p := public("Fay"); return &p }()),
 	}
 	for _, e := range events {
 		if err := s.Fold(e); err != nil {

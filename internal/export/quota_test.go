@@ -7,6 +7,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/statetest"
 )
@@ -54,12 +55,12 @@ func TestSummaryRemainingRequestsSaysCallsSince(t *testing.T) {
 func TestQuotaCallsSince(t *testing.T) {
 	check := statetest.Day(1)
 	after := check.Add(time.Hour)
-	read := func(at time.Time, id string, gen api.Generation, prof *api.Profile) state.Event {
+	read := func(at time.Time, id string, gen api.Generation, prof *person.Profile) state.Event {
 		return state.Event{At: at, Kind: state.EventTrack, Address: "track.t", Track: &state.TrackEvent{
 			PersonID: id, Generation: gen, Request: []byte(`{"pageName":"x"}`), Profile: prof, Gone: prof == nil}}
 	}
-	public := &api.Profile{FullName: "Ann", CurrentPosition: []api.Position{{JobTitle: "CTO", Company: "ACME"}}}
-	private := &api.Profile{Private: true}
+	public := &person.Profile{FullName: "Ann", CurrentPosition: []person.Position{{JobTitle: "CTO", Company: "ACME"}}}
+	private := &person.Profile{Private: true}
 	base := []state.Event{
 		statetest.SearchEv(statetest.Day(0), "search.a", 0, statetest.Lead("n1", "ann", "Ann"), statetest.Lead("n2", "bob", "Bob"),
 			statetest.Lead("n3", "cleo", "Cleo"), statetest.Lead("n4", "dan", "Dan")),
@@ -76,7 +77,7 @@ func TestQuotaCallsSince(t *testing.T) {
 		{"a second-generation track read", []state.Event{read(after, "n1", api.Gen2, public)}, 0},
 		{"track reads, an enrichment and a search", []state.Event{
 			read(after, "n1", api.Gen1, public), read(after, "n4", api.Gen1, public),
-			statetest.EnrichEv(after, "enrich.e", "n2", api.EnrichedProfile{NetworkID: "n2", Email: "b@x.io"}),
+			statetest.EnrichEv(after, "enrich.e", "n2", person.EnrichedProfile{NetworkID: "n2", Email: "b@x.io"}),
 			statetest.SearchEv(after, "search.c", 0)}, 4},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -8,12 +8,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/xuri/excelize/v2"
-
-	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/golden"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/xuri/excelize/v2"
 )
 
 // specRaw is a raw item shaped as spec 2.3 shows it: every node key, the
@@ -163,11 +162,11 @@ func TestPhotoURLOrder(t *testing.T) {
 	if got := cellOf(t, "photoUrl", p).Text; got != "https://img.example/a_1024x1024.jpg" {
 		t.Errorf("raw only: %q", got)
 	}
-	p.Profile = &api.Profile{ProfileImg: "https://img.example/profile.jpg"}
+	p.Profile = &person.Profile{ProfileImg: "https://img.example/profile.jpg"}
 	if got := cellOf(t, "photoUrl", p).Text; got != "https://img.example/profile.jpg" {
 		t.Errorf("profile and raw: %q", got)
 	}
-	p.Enrichment = &state.Enrichment{Result: api.EnrichedProfile{ProfileImgURL: " "}}
+	p.Enrichment = &state.Enrichment{Result: person.EnrichedProfile{ProfileImgURL: " "}}
 	if got := cellOf(t, "photoUrl", p).Text; got != "https://img.example/profile.jpg" {
 		t.Errorf("blank enrichment avatar: %q", got)
 	}
@@ -184,24 +183,24 @@ func TestWorkHistory(t *testing.T) {
 	end := func(s string) *string { return &s }
 	tests := []struct {
 		name string
-		tl   []api.TimelinePosition
+		tl   []person.TimelinePosition
 		want string
 	}{
 		{"none", nil, ""},
-		{"empty", []api.TimelinePosition{}, ""},
-		{"current and past", []api.TimelinePosition{
+		{"empty", []person.TimelinePosition{}, ""},
+		{"current and past", []person.TimelinePosition{
 			{JobTitle: "Founder", Company: "Muster AG", StartDate: "Feb 2022", Date: "4 years, since Feb 2022", DaysInPosition: 1500},
 			{JobTitle: "CTO", Company: "Acme", StartDate: "Mar 2019", EndDate: end("Jan 2022"), DaysInPosition: 1040},
 		}, "Founder at Muster AG (since Feb 2022); CTO at Acme (Mar 2019 – Jan 2022)"},
-		{"no start: the date text", []api.TimelinePosition{{JobTitle: "CTO", Company: "Acme", Date: "2 years, since Mar 2019"}}, "CTO at Acme (2 years, since Mar 2019)"},
-		{"ended, no end date", []api.TimelinePosition{{JobTitle: "CTO", StartDate: "Mar 2019", EndDate: end("")}}, "CTO (from Mar 2019)"},
-		{"end only", []api.TimelinePosition{{Company: "Acme", EndDate: end("Jan 2022")}}, "Acme (until Jan 2022)"},
-		{"dates only", []api.TimelinePosition{{StartDate: "Mar 2019"}}, "since Mar 2019"},
-		{"empty positions are left out", []api.TimelinePosition{{}, {JobTitle: " CTO ", Company: " "}, {}}, "CTO"},
-		{"formula-like title stays text", []api.TimelinePosition{{JobTitle: "=1+1", Company: "@SUM"}}, "=1+1 at @SUM"},
+		{"no start: the date text", []person.TimelinePosition{{JobTitle: "CTO", Company: "Acme", Date: "2 years, since Mar 2019"}}, "CTO at Acme (2 years, since Mar 2019)"},
+		{"ended, no end date", []person.TimelinePosition{{JobTitle: "CTO", StartDate: "Mar 2019", EndDate: end("")}}, "CTO (from Mar 2019)"},
+		{"end only", []person.TimelinePosition{{Company: "Acme", EndDate: end("Jan 2022")}}, "Acme (until Jan 2022)"},
+		{"dates only", []person.TimelinePosition{{StartDate: "Mar 2019"}}, "since Mar 2019"},
+		{"empty positions are left out", []person.TimelinePosition{{}, {JobTitle: " CTO ", Company: " "}, {}}, "CTO"},
+		{"formula-like title stays text", []person.TimelinePosition{{JobTitle: "=1+1", Company: "@SUM"}}, "=1+1 at @SUM"},
 	}
 	for _, tt := range tests {
-		p := &state.Person{Profile: &api.Profile{WorkPositionTimeline: tt.tl}}
+		p := &state.Person{Profile: &person.Profile{WorkPositionTimeline: tt.tl}}
 		if got := cellOf(t, "workHistory", p); got != (cellValue{Text: tt.want}) {
 			t.Errorf("%s: %+v, want %q", tt.name, got, tt.want)
 		}
@@ -245,7 +244,7 @@ func newColumnsFixture(path string) (*config.Config, *state.State) {
 	ppl["n-2"].Enrichment.Result.ProfileImgURL = "https://img.example/siobhan_256x256.jpg"
 	end := "Jan 2019"
 	ppl["n-6"].Profile.ProfileImg = "https://img.example/max_256x256.jpg"
-	ppl["n-6"].Profile.WorkPositionTimeline = []api.TimelinePosition{
+	ppl["n-6"].Profile.WorkPositionTimeline = []person.TimelinePosition{
 		{JobTitle: "Founder", Company: "Muster AG", Date: "7 years, since Feb 2019", StartDate: "Feb 2019", DaysInPosition: 2800},
 		{JobTitle: "Engineer", Company: "Acme", Date: "3 years", StartDate: "Mar 2016", EndDate: &end, DaysInPosition: 1040},
 	}

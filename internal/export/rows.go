@@ -7,6 +7,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/address"
 	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -84,19 +85,19 @@ func sourceIDs(st *state.State, addr string) (ids []string, ok bool) {
 		return nil, false
 	}
 	switch address.Kind(addr) {
-	case "search":
+	case kind.Search:
 		s := st.Searches[addr]
 		if s == nil {
 			return nil, false
 		}
 		return s.LeadIDs, true
-	case "profile":
+	case kind.Profile:
 		p := st.Profiles[addr]
 		if p == nil || p.PersonID == "" {
 			return nil, false
 		}
 		return []string{p.PersonID}, true
-	case "import":
+	case kind.Import:
 		im := st.Imports[addr]
 		if im == nil {
 			return nil, false

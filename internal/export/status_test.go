@@ -1,12 +1,11 @@
 package export
 
 import (
+	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/person"
+	"github.com/leadsync/leadsync/internal/state"
 	"path/filepath"
 	"testing"
-
-	"github.com/leadsync/leadsync/internal/api"
-	"github.com/leadsync/leadsync/internal/config"
-	"github.com/leadsync/leadsync/internal/state"
 )
 
 // TestEmptyStatusReadsNotFound: the service's validation status "empty"
@@ -19,7 +18,7 @@ func TestEmptyStatusReadsNotFound(t *testing.T) {
 			dir := t.TempDir()
 			cfg, st := fixture(path, &config.Sheet{Name: "CTOs", From: []string{"search.cto"}, Dedupe: true, Columns: []string{"pageName", "validationStatus"}})
 			cfg.Dir = dir
-			st.People["n-5"].Enrichment = &state.Enrichment{EnrichedAt: t1, Result: api.EnrichedProfile{ValidationStatus: api.StatusEmpty}}
+			st.People["n-5"].Enrichment = &state.Enrichment{EnrichedAt: t1, Result: person.EnrichedProfile{ValidationStatus: person.StatusEmpty}}
 			if _, err := writeExports(cfg, st, Options{Now: fixedNow}); err != nil {
 				t.Fatal(err)
 			}
@@ -49,7 +48,7 @@ func TestEmptyStatusReadsNotFound(t *testing.T) {
 			if counts["not found"] != "1" || counts["empty"] != "" {
 				t.Errorf("Summary counts %q: want a row \"not found\" of 1 and none called empty", counts)
 			}
-			if st.People["n-5"].Enrichment.Result.ValidationStatus != api.StatusEmpty {
+			if st.People["n-5"].Enrichment.Result.ValidationStatus != person.StatusEmpty {
 				t.Error("the state's status changed")
 			}
 		})

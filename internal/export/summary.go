@@ -8,6 +8,8 @@ import (
 
 	"github.com/leadsync/leadsync/internal/address"
 	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/kind"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/textfmt"
 )
@@ -121,11 +123,11 @@ func (j *job) sources() (searches, profiles, imports []string) {
 			}
 			seen[src] = true
 			switch {
-			case address.Kind(src) == "profile":
+			case address.Kind(src) == kind.Profile:
 				profiles = append(profiles, src)
 			case state.IsImport(src):
 				imports = append(imports, src)
-			case address.Kind(src) == "search":
+			case address.Kind(src) == kind.Search:
 				searches = append(searches, src)
 			}
 		}
@@ -167,6 +169,8 @@ func (j *job) searchRows(b *sumRows, searches []string) {
 		}
 		if rec.Split != nil {
 			note = joinNotes(note, splitNote(rec))
+		} else if rec.ResultCount > api.MaxResults {
+			note = joinNotes(note, OverCapNote)
 		} else if rec.Capped || rec.ResultCount >= api.MaxResults {
 			note = joinNotes(note, fmt.Sprintf("hit the cap of %d results: the network probably cut the list off; narrow the filters (city, level_filter, ...) and split the search to see everyone", api.MaxResults))
 		}
@@ -244,7 +248,7 @@ func (j *job) creditRows(b *sumRows) {
 	}
 	b.add(stylePlain, "Credits spent, all runs", u.CreditsSpent)
 	if imp, reu, exc := j.notSpent(); imp+reu+exc > 0 {
-		b.add(stylePlain, "People not enriched: on an exclude list", exc, fmt.Sprintf("people this export's searches found whom an exclude list names and an enrich block would have enriched: they were not enriched, which saved %s each", textfmt.Plural(j.cfg.API.CreditsPerEnrich, "credit")))
+		b.add(stylePlain, "People not enriched: on an exclude list", exc, fmt.Sprintf("people this export's searches found whom an exclude list names and an enrich block would have enriched: they were not enriched, which saved %s each (none for those an import gave an e-mail)", textfmt.Plural(j.cfg.API.CreditsPerEnrich, "credit")))
 		b.add(stylePlain, "People not enriched: e-mail imported", imp, "people in this export whose e-mail came from an imported file: no credit was spent on them")
 		b.add(stylePlain, "People not enriched: copied from another workspace", reu, "people in this export already enriched in another workspace: their e-mail was copied, no credit was spent on them")
 	}
@@ -384,14 +388,14 @@ func (j *job) statusCounts() []statusCount {
 		}
 	}
 	out := []statusCount{
-		{api.StatusValid, counts[api.StatusValid]},
-		{api.StatusCatchAll, counts[api.StatusCatchAll]},
+		{person.StatusValid, counts[person.StatusValid]},
+		{person.StatusCatchAll, counts[person.StatusCatchAll]},
 		{NotFound, counts[NotFound]},
 	}
 	var other []string
 	for k := range counts {
 		switch k {
-		case api.StatusValid, api.StatusCatchAll, NotFound, notEnriched:
+		case person.StatusValid, person.StatusCatchAll, NotFound, notEnriched:
 		default:
 			other = append(other, k)
 		}
@@ -408,7 +412,15 @@ func (j *job) statusCounts() []statusCount {
 // name the network does not know. Cities carry their local names; the
 // network (and the sandbox) also knows the English names of some (Munich),
 // so the note does not call those wrong.
-const ZeroResultsNote = "returned no results: check the spelling of the keywords and filters; cities are safest under their local names (München, Köln, Wien)"
+const ZeroResultsNote = zeroResultsNote
+
+// OverCapNote is the note of a search whose answer held more leads than
+// the network's cap of 300 (a service that does not hold to the spec):
+// state kept at most that many (state.KeepAtMost), and the Summary sheet,
+// the apply summary and state show say so.
+const OverCapNote = "the answer held more than the network's cap of 300: at most 300 kept"
+
+const zeroResultsNote = "returned no results: check the spelling of the keywords and filters; cities are safest under their local names (München, Köln, Wien)"
 
 // formatFilters writes a search's parameters as "name=value | ...", under
 // the configuration's names (country_filter, not the service's
@@ -445,14 +457,15 @@ func formatFilters(params map[string]any) string {
 // notSpent counts, for the Summary, the people of this export whose
 // enrichment no credit was spent on (imported, reused from another
 // workspace), and the people of its sources the exclude blocks left out
-// who are not enriched and whom an enrich block would have enriched (as
-// plan and apply count them).
+// who hold no paid enrichment (none, or only an imported e-mail) and whom
+// an enrich block would have enriched: each person once, an excluded one
+// as excluded (not imported), as plan and apply count them.
 func (j *job) notSpent() (imported, reused, excluded int) {
 	seen := map[*state.Person]bool{}
 	out := map[*state.Person]bool{}
 	for _, s := range j.sheets {
 		for _, p := range s.rows.excluded {
-			if p.Enrichment == nil && j.enrichCandidate(p) {
+			if (p.Enrichment == nil || p.Enrichment.ImportedEnrichment()) && j.enrichCandidate(p) {
 				out[p] = true
 			}
 		}

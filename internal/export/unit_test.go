@@ -1,13 +1,12 @@
 package export
 
 import (
+	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/person"
+	"github.com/leadsync/leadsync/internal/state"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/leadsync/leadsync/internal/api"
-	"github.com/leadsync/leadsync/internal/config"
-	"github.com/leadsync/leadsync/internal/state"
 )
 
 func TestEveryKnownColumnHasAValue(t *testing.T) {
@@ -23,15 +22,15 @@ func TestEveryKnownColumnHasAValue(t *testing.T) {
 
 func TestColumnValues(t *testing.T) {
 	enriched := &state.Person{
-		Lead: api.Lead{FullName: "From Search", PageName: "Ana María/ü?"},
-		Enrichment: &state.Enrichment{EnrichedAt: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), Result: api.EnrichedProfile{
+		Lead: person.Lead{FullName: "From Search", PageName: "Ana María/ü?"},
+		Enrichment: &state.Enrichment{EnrichedAt: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), Result: person.EnrichedProfile{
 			FirstName: "Ana", Company: "Enriched Co", Email: "a@e.example", ValidationStatus: "valid", CompanyDomain: "e.example",
 		}},
 		FoundBy: []string{"profile.a", "search.b"},
 	}
 	profiled := &state.Person{
-		Profile: &api.Profile{FullName: "Only Profile", NetworkURL: "https://n.example/p/1", Private: true,
-			CurrentPosition: []api.Position{{JobTitle: "CEO", Company: "A"}, {Company: "B", Date: "2020"}, {}}},
+		Profile: &person.Profile{FullName: "Only Profile", NetworkURL: "https://n.example/p/1", Private: true,
+			CurrentPosition: []person.Position{{JobTitle: "CEO", Company: "A"}, {Company: "B", Date: "2020"}, {}}},
 	}
 	bare := &state.Person{}
 	tmpl := "https://network.example/profile/{pageName}"

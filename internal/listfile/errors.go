@@ -12,14 +12,19 @@ import (
 type Error struct {
 	File   string // the file, as the configuration names it
 	Row    int    // the line of a CSV file or the row of a sheet where the record starts; 0: the file as a whole
+	Sheet  string // the sheet of a workbook read sheet after sheet; "" when one sheet was read
 	Column string // the column's header; "" when the problem is not one cell's
 	Msg    string // what is wrong and how to fix it
 }
 
-// Error writes file:row: column "X": message.
+// Error writes file:row: column "X": message, with the sheet after the
+// file (file (sheet "Old"):row) when it is named.
 func (e *Error) Error() string {
 	var b strings.Builder
 	b.WriteString(e.File)
+	if e.Sheet != "" {
+		fmt.Fprintf(&b, " (sheet %q)", e.Sheet)
+	}
 	if e.Row > 0 {
 		b.WriteByte(':')
 		b.WriteString(strconv.Itoa(e.Row))

@@ -21,8 +21,11 @@ func checkRead(t *testing.T, tab *Table, err error, cols []string) {
 	if len(tab.Columns) != len(cols) || len(tab.Digest) != 64 {
 		t.Fatalf("columns %q for %q, digest %q", tab.Columns, cols, tab.Digest)
 	}
-	last := 0
+	last, sheet := 0, ""
 	for _, r := range tab.Rows {
+		if r.Sheet != sheet {
+			last, sheet = 0, r.Sheet // the rows of the next sheet
+		}
 		if len(r.Cells) != len(cols) || r.Line <= last {
 			t.Fatalf("row %+v after line %d", r, last)
 		}
@@ -103,6 +106,11 @@ func FuzzXLSXParts(f *testing.F) {
 			"book/_rels/main.xml.rels": bookRels, "book/strings.xml": sst, "book/sheets/data.xml": sheet})
 		cols := []string{"a"}
 		tab, err := ReadFrom(bytes.NewReader(data), "f.xlsx", XLSX, cols, Options{})
+		checkRead(t, tab, err, cols)
+		// The same sheet twice, both shown: read one after the other.
+		data = rawWorkbook(t, map[string]string{"_rels/.rels": relsXML, "book/main.xml": strings.Replace(bookXML, ` state="hidden"`, "", 1),
+			"book/_rels/main.xml.rels": bookRels, "book/strings.xml": sst, "book/sheets/data.xml": sheet, "book/sheets/hidden.xml": sheet})
+		tab, err = ReadFrom(bytes.NewReader(data), "f.xlsx", XLSX, cols, Options{})
 		checkRead(t, tab, err, cols)
 	})
 }

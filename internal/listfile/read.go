@@ -42,7 +42,8 @@ const maxSize = 1 << 30
 
 // Options are how a file is read beyond what Read can tell by itself.
 type Options struct {
-	// Sheet is the sheet of an XLSX workbook to read; "" reads the first.
+	// Sheet is the sheet of an XLSX workbook to read; "" reads every sheet
+	// not hidden, one after the other.
 	Sheet string
 	// Encoding is the text encoding of a CSV file without a byte order
 	// mark; the zero value is UTF-8. A byte order mark (UTF-8, UTF-16)
@@ -60,6 +61,9 @@ type Table struct {
 	Delimiter rune     // the delimiter of a CSV file
 	Encoding  Encoding // the encoding a CSV file was read in
 	Date1904  bool     // a workbook counts its date cells from 1904 (old Excel for Mac)
+	// Sheets are the sheets of a workbook read, in order (the empty ones
+	// left out); nil for a CSV file.
+	Sheets []string
 	// Digest is a hex SHA-256 of what was read: the columns asked for and
 	// their cells, in order. Re-saving a workbook, or changing a column
 	// nobody reads, leaves it as it was.
@@ -71,6 +75,9 @@ type Table struct {
 type Row struct {
 	Line  int // the line of a CSV file (where the record starts) or the row of the sheet
 	Cells []string
+	// Sheet is the row's sheet when a workbook's every sheet was read and
+	// it has several; "" otherwise.
+	Sheet string
 }
 
 // Read reads the file name of fsys (a CSV or an XLSX workbook, told by its
@@ -138,7 +145,8 @@ func finish(t *Table, err error) (*Table, error) {
 	if err != nil {
 		var le *Error
 		var les *Errors
-		if !errors.As(err, &le) && !errors.As(err, &les) {
+		var ns *NoSheetError
+		if !errors.As(err, &le) && !errors.As(err, &les) && !errors.As(err, &ns) {
 			err = &Error{File: t.File, Msg: "cannot be read: " + err.Error()}
 		}
 		return nil, err

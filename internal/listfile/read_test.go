@@ -1,8 +1,10 @@
 package listfile
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -254,10 +256,11 @@ func TestReadXLSX(t *testing.T) {
 		}
 	}
 
-	// The first sheet when none is named; a missing sheet lists them.
+	// Every sheet when none is named: one that is no list is an error
+	// that says how to leave it out; a missing sheet lists them.
 	if _, err := Read(fsys, "c.xlsx", "c.xlsx", []string{"Company"}, Options{}); err == nil ||
-		err.Error() != `c.xlsx:1: has no column "Company"; its columns are "just a note"` {
-		t.Errorf("first sheet: %v", err)
+		err.Error() != `c.xlsx (sheet "Notes"):1: has no column "Company"; its columns are "just a note"; every sheet not hidden is read: name the one to read (sheet = "Customers"), or remove this one` {
+		t.Errorf("every sheet: %v", err)
 	}
 	if _, err := Read(fsys, "c.xlsx", "c.xlsx", []string{"Company"}, Options{Sheet: "Leads"}); err == nil ||
 		err.Error() != `c.xlsx: has no sheet "Leads"; its sheets are "Notes", "Customers"` {
@@ -373,5 +376,75 @@ func TestISODayAgrees(t *testing.T) {
 		if _, ok := isoDay(s); ok {
 			t.Errorf("%s read", s)
 		}
+	}
+}
+
+// TestReadXLSXEverySheet: a workbook read without a sheet named is read
+// sheet after sheet (a list split over two sheets is read whole): each
+// sheet has its header, spelt as it likes, the rows know their sheet, an
+// empty sheet and a hidden one are left out, and a row's problem names its
+// sheet. A sheet named is read alone.
+func TestReadXLSXEverySheet(t *testing.T) {
+	data := workbook(t, map[string][][]any{
+		"A-M":   {{"E-mail"}, {"anna@acme.de"}, {"ben@beta.de"}},
+		"Empty": nil,
+		"N-Z":   {{"Name", "e-mail"}, {"Nora", "nora@nord.de"}, nil, {"Zoe", "zoe@zeta.de"}, {"Olaf", "olaf@ost.de"}},
+	}, "A-M", "Empty", "N-Z")
+	fsys := fstest.MapFS{"x.xlsx": {Data: data}}
+	tab, err := Read(fsys, "x.xlsx", "x.xlsx", []string{"E-mail"}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"2|anna@acme.de", "3|ben@beta.de", "2|nora@nord.de", "4|zoe@zeta.de", "5|olaf@ost.de"}
+	if diff := cmp.Diff(want, cells(tab)); diff != "" {
+		t.Errorf("rows (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"A-M", "N-Z"}, tab.Sheets); diff != "" {
+		t.Errorf("sheets read (-want +got):\n%s", diff)
+	}
+	if tab.Rows[0].Sheet != "A-M" || tab.Rows[4].Sheet != "N-Z" {
+		t.Errorf("the rows' sheets: %q, %q", tab.Rows[0].Sheet, tab.Rows[4].Sheet)
+	}
+	one, err := Read(fsys, "x.xlsx", "x.xlsx", []string{"E-mail"}, Options{Sheet: "n-z"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(one.Rows) != 3 || one.Rows[0].Sheet != "" || !slices.Equal(one.Sheets, []string{"N-Z"}) {
+		t.Errorf("sheet n-z: %d rows, sheets %q", len(one.Rows), one.Sheets)
+	}
+	var ns *NoSheetError
+	if _, err := Read(fsys, "x.xlsx", "x.xlsx", []string{"E-mail"}, Options{Sheet: "A-Z"}); !errors.As(err, &ns) ||
+		!slices.Equal(ns.Sheets, []string{"A-M", "Empty", "N-Z"}) {
+		t.Errorf("a sheet the workbook lacks: %v", err)
+	}
+
+	// A hidden sheet is left out; a problem names its sheet.
+	f, err := excelize.OpenReader(bytes.NewReader(workbook(t, map[string][][]any{
+		"Old": {{"E-mail"}, {"old@x.de"}}, "Now": {{"E-mail"}, {"now@x.de"}}, "Bad": {{"E-mail"}, {"a@x.de", "stray"}},
+	}, "Now", "Old", "Bad")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.SetSheetVisible("Old", false); err != nil {
+		t.Fatal(err)
+	}
+	buf, err := f.WriteToBuffer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fsys["h.xlsx"] = &fstest.MapFile{Data: buf.Bytes()}
+	_, err = Read(fsys, "h.xlsx", "h.xlsx", []string{"E-mail"}, Options{})
+	if err == nil || err.Error() != `h.xlsx (sheet "Bad"):2: has 1 value right of the header's last column A; give the column a header or clear it` {
+		t.Errorf("a problem of the third sheet: %v", err)
+	}
+	f.DeleteSheet("Bad")
+	buf, err = f.WriteToBuffer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fsys["h.xlsx"] = &fstest.MapFile{Data: buf.Bytes()}
+	tab, err = Read(fsys, "h.xlsx", "h.xlsx", []string{"E-mail"}, Options{})
+	if err != nil || !slices.Equal(tab.Sheets, []string{"Now"}) || len(tab.Rows) != 1 {
+		t.Errorf("hidden sheet Old: %v, sheets %q", err, tab.Sheets)
 	}
 }

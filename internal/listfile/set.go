@@ -67,7 +67,7 @@ func KeySet(t *Table, col int, kind Kind) (*Set, error) {
 		k, err := kind.Key(r.Cells[col])
 		switch {
 		case err != nil:
-			probs.Add(&Error{File: t.File, Row: r.Line, Column: t.Columns[col], Msg: err.Error() + "; correct it or clear the cell"})
+			probs.Add(&Error{File: t.File, Sheet: r.Sheet, Row: r.Line, Column: t.Columns[col], Msg: err.Error() + "; correct it or clear the cell"})
 		case k == "":
 			s.empty++
 		default:

@@ -19,7 +19,8 @@ import (
 // An XLSX workbook is a zip archive of XML parts (ECMA-376, Office Open
 // XML): _rels/.rels names the workbook part, the workbook lists the sheets
 // and, through its relationships, where each sheet and the shared strings
-// are. readXLSX reads the one sheet wanted, streaming, with xmlScan.
+// are. readXLSX reads the sheet wanted, or every sheet shown, streaming,
+// with xmlScan.
 
 // Limits of what one part of a workbook may unpack to: a small file must
 // not claim gigabytes (a zip bomb).
@@ -30,11 +31,12 @@ const (
 	maxRows     = 1 << 20 // rows of a sheet (1,048,576)
 )
 
-// readXLSX reads one sheet of a workbook: the first row with a value is
-// the header. Cells are read as stored, not as the workbook formats them
-// for display: a date is its serial day number (ParseDate reads it), a
-// number keeps its digits, a boolean is TRUE or FALSE. Rows are numbered
-// as the sheet numbers them.
+// readXLSX reads the sheet asked for, or every sheet not hidden
+// (readSheets): in each, the first row with a value is the header. Cells
+// are read as stored, not as the workbook formats them for display: a date
+// is its serial day number (ParseDate reads it), a number keeps its
+// digits, a boolean is TRUE or FALSE. Rows are numbered as the sheet
+// numbers them.
 func readXLSX(t *Table, r io.ReaderAt, size int64, columns []string, opts Options) error {
 	zr, err := zip.NewReader(r, size)
 	if err != nil {
@@ -54,13 +56,9 @@ func readXLSX(t *Table, r io.ReaderAt, size int64, columns []string, opts Option
 	if err != nil {
 		return damagedWorkbook(t.File, err)
 	}
-	sheet, err := chooseSheet(t.File, wb.Sheets, opts.Sheet)
+	sheets, err := chooseSheets(t.File, wb.Sheets, opts.Sheet)
 	if err != nil {
 		return err
-	}
-	sheetPath, ok := rels[sheet.RelID]
-	if !ok || p.parts[sheetPath.target] == nil {
-		return damagedWorkbook(t.File, fmt.Errorf("sheet %q has no part", sheet.Name))
 	}
 	var sst sharedStrings
 	for _, rel := range rels {
@@ -70,11 +68,24 @@ func readXLSX(t *Table, r io.ReaderAt, size int64, columns []string, opts Option
 			}
 		}
 	}
+	if len(sheets) == 1 {
+		return readSheet(t, &p, rels, sst, sheets[0], columns)
+	}
+	return readSheets(t, &p, rels, sst, sheets, columns)
+}
+
+// readSheet reads one sheet of a workbook into t.
+func readSheet(t *Table, p *xlsxPackage, rels map[string]relation, sst sharedStrings, sheet xmlSheet, columns []string) error {
+	sheetPath, ok := rels[sheet.RelID]
+	if !ok || p.parts[sheetPath.target] == nil {
+		return damagedWorkbook(t.File, fmt.Errorf("sheet %q has no part", sheet.Name))
+	}
 	rc, err := p.open(sheetPath.target, maxPart)
 	if err != nil {
 		return damagedWorkbook(t.File, err)
 	}
 	defer func() { _ = rc.Close() }()
+	t.Sheets = []string{sheet.Name}
 	sr := sheetReader{t: t, sst: sst, columns: columns, sheet: sheet.Name}
 	if err := sr.read(newXMLScan(rc)); err != nil {
 		var le *Error
@@ -85,6 +96,87 @@ func readXLSX(t *Table, r io.ReaderAt, size int64, columns []string, opts Option
 		return damagedWorkbook(t.File, err)
 	}
 	return nil
+}
+
+// readSheets reads every sheet of sheets into t, one after the other: each
+// has its header row, which must have the columns asked for; the rows are
+// those of every sheet, in order, each knowing its sheet, and so does
+// every problem. A sheet without any value is left out (t.Sheets names
+// the sheets read); a workbook whose every sheet is empty is an error.
+func readSheets(t *Table, p *xlsxPackage, rels map[string]relation, sst sharedStrings, sheets []xmlSheet, columns []string) error {
+	var first error
+	var probs Errors
+	for _, sh := range sheets {
+		st := &Table{File: t.File, Format: XLSX, Date1904: t.Date1904}
+		err := readSheet(st, p, rels, sst, sh, columns)
+		var empty *emptySheetError
+		switch {
+		case errors.As(err, &empty):
+			if first == nil {
+				first = err
+			}
+			continue
+		case err != nil && st.Columns == nil:
+			// The header is not a list's: one error, and how to leave
+			// the sheet out.
+			var le *Error
+			if errors.As(err, &le) {
+				le.Sheet = sh.Name
+				le.Msg += fmt.Sprintf("; every sheet not hidden is read: name the one to read (sheet = %q), or remove this one", firstOther(sheets, sh.Name))
+			}
+			return err
+		case err != nil && !addSheetErrors(&probs, err, sh.Name):
+			return err
+		case err != nil:
+			continue
+		}
+		if t.Columns == nil {
+			t.Header, t.Columns = st.Header, st.Columns
+		}
+		t.Sheets = append(t.Sheets, sh.Name)
+		for _, r := range st.Rows {
+			r.Sheet = sh.Name
+			t.Rows = append(t.Rows, r)
+		}
+	}
+	if err := probs.Err(); err != nil {
+		return err
+	}
+	if len(t.Sheets) == 0 {
+		return first
+	}
+	return nil
+}
+
+// firstOther is the name of the first of sheets other than name.
+func firstOther(sheets []xmlSheet, name string) string {
+	for _, s := range sheets {
+		if s.Name != name {
+			return s.Name
+		}
+	}
+	return name
+}
+
+// addSheetErrors adds the problems of err (an *Error or *Errors) to probs,
+// naming sheet; it reports false for any other error.
+func addSheetErrors(probs *Errors, err error, sheet string) bool {
+	var le *Error
+	var les *Errors
+	switch {
+	case errors.As(err, &les):
+		for _, e := range les.List {
+			e.Sheet = sheet
+			probs.Add(e)
+		}
+		probs.More += les.More
+	case errors.As(err, &le):
+		le.Sheet = sheet
+		probs.Add(le)
+	default:
+		return false
+	}
+	return true
 }
 
 // damagedWorkbook words a workbook that cannot be read.
@@ -218,36 +310,60 @@ func (p *xlsxPackage) workbook(name string) (*xmlWorkbook, error) {
 	return &wb, nil
 }
 
-// chooseSheet picks the sheet named (by exact name, else ignoring case),
-// or the first one not hidden.
-func chooseSheet(file string, sheets []xmlSheet, want string) (xmlSheet, error) {
+// chooseSheets picks the sheet named (by exact name, else ignoring case),
+// or every sheet not hidden (the first sheet when all are hidden).
+func chooseSheets(file string, sheets []xmlSheet, want string) ([]xmlSheet, error) {
 	if len(sheets) == 0 {
-		return xmlSheet{}, &Error{File: file, Msg: "is a workbook without sheets"}
+		return nil, &Error{File: file, Msg: "is a workbook without sheets"}
 	}
 	if want == "" {
+		var shown []xmlSheet
 		for _, s := range sheets {
 			if s.State == "" || s.State == "visible" {
-				return s, nil
+				shown = append(shown, s)
 			}
 		}
-		return sheets[0], nil
+		if len(shown) == 0 {
+			return sheets[:1], nil
+		}
+		return shown, nil
 	}
 	for _, s := range sheets {
 		if s.Name == want {
-			return s, nil
+			return []xmlSheet{s}, nil
 		}
 	}
 	for _, s := range sheets {
 		if strings.EqualFold(s.Name, want) {
-			return s, nil
+			return []xmlSheet{s}, nil
 		}
 	}
 	names := make([]string, len(sheets))
 	for i, s := range sheets {
 		names[i] = s.Name
 	}
-	return xmlSheet{}, &Error{File: file, Msg: fmt.Sprintf("has no sheet %q; its sheets are %s", want, textfmt.QuoteList(names, ", "))}
+	return nil, &NoSheetError{File: file, Sheet: want, Sheets: names}
 }
+
+// NoSheetError is the error of a sheet asked for (Options.Sheet) that the
+// workbook does not have; Sheets are the sheets it has, in order.
+type NoSheetError struct {
+	File   string
+	Sheet  string
+	Sheets []string
+}
+
+func (e *NoSheetError) Error() string {
+	return fmt.Sprintf("%s: has no sheet %q; its sheets are %s", e.File, e.Sheet, textfmt.QuoteList(e.Sheets, ", "))
+}
+
+// emptySheetError is the error of a sheet without a header row: an error
+// when the sheet is the one read, a sheet left out when every sheet is.
+type emptySheetError struct{ err *Error }
+
+func (e *emptySheetError) Error() string { return e.err.Error() }
+
+func (e *emptySheetError) Unwrap() error { return e.err }
 
 // sharedStrings is a workbook's table of strings, packed: string i is
 // data[off[i]:off[i+1]]. A table of a million strings costs their bytes
@@ -353,7 +469,7 @@ func (r *sheetReader) read(sc *xmlScan) error {
 		}
 	}
 	if r.idx == nil {
-		return &Error{File: r.t.File, Msg: fmt.Sprintf("sheet %q is empty; a list starts with a header row naming its columns", r.sheet)}
+		return &emptySheetError{&Error{File: r.t.File, Msg: fmt.Sprintf("sheet %q is empty; a list starts with a header row naming its columns", r.sheet)}}
 	}
 	r.t.Rows = r.rows.rows()
 	return r.probs.Err()

@@ -11,6 +11,7 @@ import (
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/cputime"
 	"github.com/leadsync/leadsync/internal/listfile"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -50,12 +51,12 @@ func benchWorld(n, people int) (*config.Config, *state.State) {
 			RequestHash: state.RequestHash(api.Gen1, body), RanAt: ranAt, ResultCount: per}
 		for j := range per {
 			id := fmt.Sprintf("%d.%05x", i*per+j, j)
-			l := api.Lead{FirstName: "First", LastName: fmt.Sprint(j), FullName: "First Last", Title: "CTO",
+			l := person.Lead{FirstName: "First", LastName: fmt.Sprint(j), FullName: "First Last", Title: "CTO",
 				Company: "Company", Location: "Berlin, Germany", NetworkID: id, PageName: "page-" + id}
 			p := &state.Person{ID: id, Lead: l, FirstSeen: ranAt, LastSeen: ranAt, FoundBy: []string{addr}}
 			if (i*per+j)%3 == 0 {
 				p.Enrichment = &state.Enrichment{EnrichedAt: t0.Add(-time.Duration(j%200) * day), By: "enrich.contacts",
-					Result: api.EnrichedProfile{Email: "x@example.com", ValidationStatus: "valid"}}
+					Result: person.EnrichedProfile{Email: "x@example.com", ValidationStatus: "valid"}}
 			}
 			st.People[id] = p
 			rec.LeadIDs = append(rec.LeadIDs, id)

@@ -17,6 +17,9 @@ type BudgetState struct {
 	Invoicing bool // the month follows the invoicing start date
 	Spent     *Spending
 	Note      string
+	// Since is when the ledger began to count the account's calls (its
+	// first record); nil when not known.
+	Since *time.Time
 }
 
 // Spending is credits and requests of the monthly quota.
@@ -67,6 +70,12 @@ type Budget struct {
 	// why): then nothing is known to pass.
 	Checked bool   `json:"checked"`
 	Note    string `json:"note,omitempty"`
+	// CountedSince is when the ledger began to count the account's calls
+	// (RFC 3339), when known; WholeMonth is false when that is after the
+	// month started: what was spent before, or with other tools, is not
+	// in Spent (the text says so).
+	CountedSince string `json:"counted_since,omitempty"`
+	WholeMonth   bool   `json:"whole_month"`
 	// Exceeded is true when the plan may pass a limit: a hard budget
 	// refuses the plan (an error diagnostic), a soft one warns.
 	Exceeded bool `json:"exceeded"`
@@ -94,6 +103,11 @@ func (b *builder) budget() {
 	p := &Budget{MonthStart: MonthKey(bs.Month), NextMonth: MonthKey(bs.Next), MonthFrom: "calendar", Enforce: bg.Enforce(), Note: bs.Note}
 	if bs.Invoicing {
 		p.MonthFrom = "invoicing_start_date"
+	}
+	p.WholeMonth = true
+	if bs.Since != nil {
+		p.CountedSince = bs.Since.UTC().Format(time.RFC3339)
+		p.WholeMonth = !bs.Since.After(bs.Month)
 	}
 	t := b.p.Totals
 	line := func(limit, spent, planMax int) *BudgetLine {
@@ -156,7 +170,20 @@ func budgetText(p *Budget) string {
 		}
 		parts = append(parts, s)
 	}
-	return "Budget: " + strings.Join(parts, "; ") + "."
+	return "Budget: " + strings.Join(parts, "; ") + "." + sinceText(p)
+}
+
+// sinceText says, when the ledger began counting after the billing month
+// started, from when it counts: " Counted since 2026-11-28 09:12 UTC, the
+// first call of this API account the ledger recorded: what it spent
+// before, or with other tools, is not in it."
+func sinceText(p *Budget) string {
+	since, err := time.Parse(time.RFC3339, p.CountedSince)
+	if p.WholeMonth || err != nil {
+		return ""
+	}
+	return " Counted since " + since.UTC().Format("2006-01-02 15:04 MST") +
+		", the first call of this API account the ledger recorded: what it spent before, or with other tools, is not in it."
 }
 
 // passedText names the limits the plan may pass, for its diagnostic: the

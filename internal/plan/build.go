@@ -17,6 +17,7 @@ import (
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/catalog"
 	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/version"
 )
@@ -310,7 +311,7 @@ func (b *builder) selectReplace() {
 			continue
 		}
 		switch k := address.Kind(r); {
-		case k == "enrich" || k == "export":
+		case k == kind.Enrich || k == kind.Export:
 			b.errorf(fmt.Sprintf("Cannot replace %s", r),
 				"Only searches, profiles and tracks can be replaced. To enrich people again, set refresh or refresh_on on the enrich block; to rewrite a spreadsheet, run \"leadsync export\".")
 		default:
@@ -348,7 +349,7 @@ func (b *builder) stateAddresses() []string {
 		if _, ok := b.st.Profiles[a]; ok {
 			continue
 		}
-		if k := address.Kind(a); k == "search" || k == "profile" {
+		if k := address.Kind(a); k == kind.Search || k == kind.Profile {
 			out = append(out, a)
 		}
 	}
@@ -374,7 +375,7 @@ func searchBound(s *config.Search) int {
 // search plans one search instance.
 func (b *builder) search(s *config.Search) *Change {
 	rec := b.st.Searches[s.Address]
-	c := &Change{Address: s.Address, Kind: KindSearch, Calls: 1, CallsMax: 1}
+	c := &Change{Address: s.Address, Kind: kind.Search, Calls: 1, CallsMax: 1}
 	gen := b.cfg.API.Generation
 	switch {
 	case rec == nil:
@@ -432,7 +433,7 @@ func (b *builder) search(s *config.Search) *Change {
 // profile plans one profile instance.
 func (b *builder) profile(p *config.Profile) *Change {
 	rec := b.st.Profiles[p.Address]
-	c := &Change{Address: p.Address, Kind: KindProfile, Action: Read, Calls: 1, CallsMax: 1}
+	c := &Change{Address: p.Address, Kind: kind.Profile, Action: Read, Calls: 1, CallsMax: 1}
 	gen := b.cfg.API.Generation
 	switch {
 	case rec == nil:
@@ -609,6 +610,8 @@ func (b *builder) enrichPeople() (blocks []*config.Enrich, people []blockPeople,
 		b.errorf("Cannot read the other workspaces", err.Error())
 		return nil, nil, false
 	}
+	b.v.keepMet = len(selected) > 1
+	defer func() { b.v.keepMet = false }()
 	for _, e := range selected {
 		bp, err := b.v.collect(e, skipRunning, true)
 		if err != nil {
@@ -713,7 +716,7 @@ func (b *builder) limitBound(e *config.Enrich, bp blockPeople, changing []*state
 func (b *builder) enrichChange(e *config.Enrich, bp blockPeople, certain []*state.Person, bound int, runSources []string, changing int) *Change {
 	cpe := b.creditsPerEnrich()
 	c := &Change{
-		Address: e.Address, Kind: KindEnrich, Action: Enrich, Reason: ReasonPeople,
+		Address: e.Address, Kind: kind.Enrich, Action: Enrich, Reason: ReasonPeople,
 		Calls: len(certain), CallsMax: bound,
 		Credits: len(certain) * cpe, CreditsMax: bound * cpe,
 		PersonIDs: personIDs(certain),
@@ -1079,7 +1082,7 @@ func (b *builder) retention() {
 		b.v.gone[b.st.People[id]] = true
 	}
 	b.add(&Change{
-		Address: state.PeopleAddress, Kind: KindPeople, Action: Forget, Reason: ReasonRetention,
+		Address: state.PeopleAddress, Kind: kind.People, Action: Forget, Reason: ReasonRetention,
 		PersonIDs: ids,
 		Detail: fmt.Sprintf("%s not seen by any search for %s (retention) %s the state with their enrichments",
 			plural(len(ids), "person", "people"), retentionText(r), map[bool]string{true: "leaves", false: "leave"}[len(ids) == 1]),
@@ -1114,21 +1117,21 @@ func (b *builder) forgets() {
 		c := &Change{Address: addr, Action: Forget, Reason: ReasonRemoved}
 		switch {
 		case state.IsImport(addr):
-			c.Kind = KindImport
+			c.Kind = kind.Import
 			n := 0
 			if rec := b.st.Imports[addr]; rec != nil {
 				n = len(rec.PersonIDs)
 			}
 			c.Detail = fmt.Sprintf("its %s leave the exports; their e-mails are kept", plural(n, "person", "people"))
-		case address.Kind(addr) == "search":
-			c.Kind = KindSearch
+		case address.Kind(addr) == kind.Search:
+			c.Kind = kind.Search
 			n := 0
 			if rec := b.st.Searches[addr]; rec != nil {
 				n = len(rec.LeadIDs)
 			}
 			c.Detail = fmt.Sprintf("its %s leave the exports; enrichments are kept", plural(n, "lead", "leads"))
 		default:
-			c.Kind = KindProfile
+			c.Kind = kind.Profile
 			c.Detail = "its person leaves the exports; enrichments are kept"
 		}
 		switch {
@@ -1182,7 +1185,7 @@ func (b *builder) exports() {
 				break
 			}
 		}
-		c := &Change{Address: x.Address, Kind: KindExport, Action: Write, Path: x.Path}
+		c := &Change{Address: x.Address, Kind: kind.Export, Action: Write, Path: x.Path}
 		rec := record(x.Address)
 		switch {
 		case missing != "":
@@ -1220,15 +1223,15 @@ func (b *builder) totals() {
 			t.Writes++
 		case c.Action == Import:
 			t.Imports++
-		case c.Kind == KindEnrich:
+		case c.Kind == kind.Enrich:
 			t.Enrichments += c.Calls
 			t.Reuses += c.Reuses
-		case c.Kind == KindSearch:
+		case c.Kind == kind.Search:
 			t.Searches += c.Calls
 			t.SearchesMax += c.CallsMax
-		case c.Kind == KindProfile:
+		case c.Kind == kind.Profile:
 			t.Profiles += c.Calls
-		case c.Kind == KindTrack:
+		case c.Kind == kind.Track:
 			t.Tracks += c.Calls
 		}
 	}
@@ -1394,7 +1397,7 @@ func (b *builder) costBreakdown(credits bool) string {
 		n, known := c.CallsMax, c.Calls
 		if credits {
 			n, known = c.CreditsMax, c.Credits
-		} else if c.Kind != KindEnrich && !b.searchesUseQuota() {
+		} else if c.Kind != kind.Enrich && !b.searchesUseQuota() {
 			continue // a second-generation call: no quota
 		}
 		if n == 0 {
@@ -1443,7 +1446,7 @@ func (b *builder) costBreakdown(credits bool) string {
 func sumEnrichMax(cs []*Change) int {
 	n := 0
 	for _, c := range cs {
-		if c.Kind == KindEnrich {
+		if c.Kind == kind.Enrich {
 			n += c.CallsMax
 		}
 	}

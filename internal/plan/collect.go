@@ -199,13 +199,20 @@ func (v *env) look(e *config.Enrich, p *state.Person) look {
 func (v *env) count(bp *blockPeople, e *config.Enrich, l look, addr string, where bool) error {
 	p := l.p
 	bp.members++
+	if v.keepMet {
+		bp.met = append(bp.met, p)
+	}
 	if v.importGives(e, p) {
 		// Enriched at no credit: without the import, a credit; but an
-		// exclude block would keep them from enrichment anyway, so their
-		// import saves nothing.
-		if !v.importExcluded(p) {
-			bp.imported = append(bp.imported, p)
+		// exclude block that names them keeps them from enrichment and
+		// from the exports anyway: they count as excluded (one count of
+		// each person, as apply and the Summary sheet count them), and
+		// their import saves nothing (nor does their exclusion: free).
+		if x := v.importExcludedBy(p); x != nil {
+			bp.excluded = append(bp.excluded, excludedPerson{p: p, by: x, free: true})
+			return nil
 		}
+		bp.imported = append(bp.imported, p)
 		bp.enriched++
 		return nil
 	}
@@ -233,7 +240,7 @@ func (v *env) candidate(bp *blockPeople, e *config.Enrich, p *state.Person, page
 	if ok {
 		if x := v.excludedBy(p); x != nil {
 			// Never enriched: an exclude block names them.
-			bp.excluded = append(bp.excluded, excludedPerson{p, x})
+			bp.excluded = append(bp.excluded, excludedPerson{p: p, by: x})
 			if v.onExcluded != nil {
 				v.onExcluded(p)
 			}

@@ -28,7 +28,8 @@
 // --replace the targets leave out is refused (replace.go). A plan below
 // min_remaining_requests is refused with how to go on (quota.go).
 //
-// It imports config, state, api, listfile (company and domain keys), catalog
+// It imports config, state, api, person (the person model), kind (the
+// table of block kinds: a change's Kind) and address, listfile (company and domain keys), catalog
 // (the nearest address to an unknown --target or --replace) and version;
 // never engine, export or cli, and
 // it makes no call: the caller passes the result of its one billing call,

@@ -7,6 +7,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -167,6 +168,9 @@ type env struct {
 	// exclude blocks the company domains as it goes (one pass over the
 	// people, not two).
 	learnWhileIndexing bool
+	// keepMet makes collect list the people each block meets
+	// (blockPeople.met): the plan's candidates over several blocks.
+	keepMet bool
 }
 
 func newEnv(cfg *config.Config, st *state.State, now time.Time) *env {
@@ -289,12 +293,16 @@ type blockPeople struct {
 	// former counts the people of todo whom e enriched and its sources
 	// no longer hold, enriched again for a refresh_on change.
 	former int
-	// members is how many distinct people the sources hold.
+	// members is how many distinct people the sources hold; met are they
+	// when the plan has several enrich blocks (env.keepMet), to count
+	// the candidates of them all once.
 	members int
+	met     []*state.Person
 	// enriched is how many of them hold an enrichment that is not stale.
 	enriched int
-	// excluded need enrichment (and have a page name) but an exclude
-	// block removes them, with the block that does.
+	// excluded need enrichment (and have a page name), or hold an e-mail
+	// an import gives them, but an exclude block removes them, with the
+	// block that does.
 	excluded []excludedPerson
 	// imported would need enrichment but an import gives them a fresh
 	// e-mail (one they hold, or one an import of this plan brings).
@@ -309,6 +317,9 @@ type blockPeople struct {
 type excludedPerson struct {
 	p  *state.Person
 	by *config.Exclude
+	// free: an import gives them an e-mail; excluding them saves no
+	// credit.
+	free bool
 }
 
 // person returns the person of an ID, following re-keys.
@@ -656,6 +667,6 @@ func displayName(p *state.Person) string {
 
 // match evaluates e's where for a lead (Config.Match). Tests replace it to
 // exercise the plan's handling of where without writing HCL.
-var match = func(cfg *config.Config, e *config.Enrich, l api.Lead) (bool, error) {
+var match = func(cfg *config.Config, e *config.Enrich, l person.Lead) (bool, error) {
 	return cfg.Match(e, l)
 }

@@ -1,11 +1,10 @@
 package plan
 
 import (
-	"time"
-
-	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
+	"time"
 )
 
 // Candidates chooses the people of enrich blocks for one apply, pass after
@@ -114,7 +113,7 @@ func learnPerson(x *config.Exclusion, p *state.Person) {
 
 // personValues are what exclude blocks match p by.
 func personValues(p *state.Person) config.PersonValues {
-	var enr *api.EnrichedProfile
+	var enr *person.EnrichedProfile
 	if p.Enrichment != nil {
 		enr = &p.Enrichment.Result
 	}

@@ -3,14 +3,14 @@ package plan
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/listfile"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -32,7 +32,7 @@ func (f *fixture) exclude(name string, by listfile.Kind, values ...string) *conf
 func (f *fixture) enrichedWith(id, by string, at time.Time, email, domain string) {
 	l := f.st.People[id].Lead
 	f.apply(state.Event{At: at, Kind: state.EventEnrich, Address: by, Enrich: &state.EnrichEvent{
-		PersonID: id, Credits: 1, Result: api.EnrichedProfile{NetworkID: l.NetworkID, PageName: l.PageName,
+		PersonID: id, Credits: 1, Result: person.EnrichedProfile{NetworkID: l.NetworkID, PageName: l.PageName,
 			FullName: l.FullName, Company: l.Company, Email: email, CompanyDomain: domain, ValidationStatus: "valid", CreditBalance: 400},
 	}})
 }
@@ -126,7 +126,9 @@ func testExcludeBlock(t *testing.T, people []string, limit int, setup func(*fixt
 		}
 		total += b.People
 	}
-	if ex.People != total || ex.Candidates != len(c.PersonIDs)+total || ex.CreditsMax != total || p.Savings.CreditsMax != total {
+	// The candidates are every person of the block's sources, enriched
+	// or not: the same state gives the same count before and after apply.
+	if ex.People != total || ex.Candidates != len(people) || ex.CreditsMax != total || p.Savings.CreditsMax != total {
 		t.Errorf("savings %+v", p.Savings)
 	}
 	// Apply chooses alike: EnrichCandidatesClaimed leaves them out.
@@ -156,5 +158,38 @@ func TestCandidatesLearnColleagues(t *testing.T) {
 	got, err = c.Claimed(f.st, e, t0, Claims{people[0]: "enrich.all"})
 	if err != nil || len(got) != 0 {
 		t.Errorf("after: %v %v, want nobody", got, err)
+	}
+}
+
+// TestImportedAndExcludedCountOnce: a person an import gives an e-mail and
+// an exclude block names counts once, as excluded (their import saves
+// nothing, nor does their exclusion: no credit), in the enrich change, the
+// import change and the savings, before and after the import is recorded;
+// the candidates are every person of the blocks' sources, each once, also
+// over two blocks that share people.
+func TestImportedAndExcludedCountOnce(t *testing.T) {
+	people := ids(1, 6)
+	f := newFixture()
+	f.search("search.cto", kw("CTO"))
+	f.ran("search.cto", t0.Add(-time.Hour), people...)
+	f.enrich("all", []string{"search.cto"}, 0, 0)
+	f.enrich("again", []string{"search.cto"}, 0, 0)
+	im := f.importBlock("crm", "d1", t0.Add(-10*day), people[:3], []bool{true, true, true})
+	f.exclude("dnc", listfile.NetworkID, people[2], people[3])
+	for _, when := range []string{"planned", "recorded"} {
+		if when == "recorded" {
+			f.imported(im, t0)
+		}
+		p := f.build(t, f.opts())
+		if c := p.Change("import.crm"); when == "planned" && c.Detail != "3 rows: 3 people (2 with an e-mail, enriched at no credit), 1 excluded, 0 calls" {
+			t.Errorf("%s: import change %q", when, c.Detail)
+		}
+		if c := p.Change("enrich.all"); !slices.Equal(c.PersonIDs, people[4:]) || !strings.HasSuffix(c.Detail, "; 2 excluded") {
+			t.Errorf("%s: enrich.all %v %q", when, c.PersonIDs, c.Detail)
+		}
+		ex, imp := p.Savings.Excluded, p.Savings.Imported
+		if ex.Candidates != 6 || ex.People != 2 || ex.CreditsMax != 1 || ex.Blocks[0].People != 2 || imp.People != 2 || imp.Credits != 2 {
+			t.Errorf("%s: savings %+v", when, p.Savings)
+		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -144,7 +145,7 @@ func FuzzDecode(f *testing.F) {
 	f.Add([]byte(`[]`))
 	// A plan as Save writes it, checksum and all.
 	saved := filepath.Join(f.TempDir(), "seed.plan")
-	if err := Save(saved, &Plan{FormatVersion: FormatVersion, Changes: []*Change{{Address: "search.a", Kind: KindSearch, Action: Run, Calls: 1, CallsMax: 1}}}); err != nil {
+	if err := Save(saved, &Plan{FormatVersion: FormatVersion, Changes: []*Change{{Address: "search.a", Kind: kind.Search, Action: Run, Calls: 1, CallsMax: 1}}}); err != nil {
 		f.Fatal(err)
 	}
 	seed, err := os.ReadFile(saved)
@@ -308,5 +309,51 @@ func TestEditedPlanIsRefused(t *testing.T) {
 	}
 	if _, err := Load(path); err != nil {
 		t.Errorf("the plan as saved: %v", err)
+	}
+}
+
+// TestForgedPlanIsHeldToTheConfiguration: a plan file's checksum is no
+// security boundary (a SHA-256 anyone can compute again), so Within holds
+// a saved plan, however edited, to what the configuration and the state
+// it was made from allow: an up-to-date search made to run, a bound
+// raised past the enrich block's limit, totals raised, are refused; the
+// plan as made passes, also when it was made online (the billing answer)
+// with targets.
+func TestForgedPlanIsHeldToTheConfiguration(t *testing.T) {
+	f := designFixture()
+	f.ran(`search.cto["Hamburg"]`, t0.Add(-time.Hour), ids(1, 3)...)
+	for _, tc := range []struct {
+		name string
+		edit func(p *Plan)
+		want string // "" for none
+	}{
+		{"as made", func(*Plan) {}, ""},
+		{"an up-to-date search made to run", func(p *Plan) {
+			c := p.Change(`search.cto["Hamburg"]`)
+			c.Action, c.Calls, c.CallsMax = Run, 1, 1
+			p.Totals.CallsMax++
+		}, `run search.cto["Hamburg"], which they do not call for`},
+		{"enrichments past the block's limit", func(p *Plan) {
+			c := p.Change("enrich.cto_contacts")
+			c.CallsMax, c.CreditsMax = c.CallsMax+10, c.CreditsMax+10
+		}, "for enrich.cto_contacts, where they allow 50 calls"},
+		{"totals raised", func(p *Plan) { p.Totals.CreditsMax += 100 }, "credits in all, where they allow"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := f.build(t, f.opts())
+			tc.edit(p)
+			err := p.Within("leads.plan", f.cfg, f.st)
+			switch {
+			case tc.want == "" && err != nil:
+				t.Fatalf("the plan as made is refused: %v", err)
+			case tc.want != "" && (err == nil || !errors.Is(err, ErrBeyondConfig) || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "leads.plan: ")):
+				t.Fatalf("edited plan: %v; want it refused saying %q", err, tc.want)
+			}
+		})
+	}
+	o := f.opts()
+	o.Targets = []string{"enrich.cto_contacts"}
+	if err := f.build(t, o).Within("leads.plan", f.cfg, f.st); err != nil {
+		t.Errorf("a targeted plan as made is refused: %v", err)
 	}
 }

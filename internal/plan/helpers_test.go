@@ -13,6 +13,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -33,7 +34,7 @@ type fixture struct {
 	spent int
 	// truth, when set, gives the lead a search of the simulated apply
 	// finds for a person ID (property_test.go).
-	truth func(id string) api.Lead
+	truth func(id string) person.Lead
 }
 
 func newFixture() *fixture {
@@ -123,8 +124,8 @@ func (f *fixture) wrote(addr string) {
 }
 
 // lead returns the lead of person n, with a company unless noCompany.
-func lead(id string) api.Lead {
-	return api.Lead{FirstName: "P", LastName: id, FullName: "P " + id, Title: "CTO",
+func lead(id string) person.Lead {
+	return person.Lead{FirstName: "P", LastName: id, FullName: "P " + id, Title: "CTO",
 		Company: "Co " + id, NetworkID: id, PageName: "page-" + id, Location: "Berlin, Germany"}
 }
 
@@ -146,7 +147,7 @@ func (f *fixture) ran(addr string, at time.Time, ids ...string) {
 
 func (f *fixture) ranRequest(addr string, at time.Time, req api.SearchRequest, mr int, ids ...string) {
 	body, _ := json.Marshal(req)
-	leads := make([]api.Lead, len(ids))
+	leads := make([]person.Lead, len(ids))
 	for i, id := range ids {
 		leads[i] = lead(id)
 	}
@@ -166,8 +167,8 @@ func (f *fixture) read(addr string, at time.Time) {
 	body, _ := json.Marshal(p.Request)
 	f.apply(state.Event{At: at, Kind: state.EventProfile, Address: addr, Profile: &state.ProfileEvent{
 		Generation: f.cfg.API.Generation, Request: body, RequestHash: state.RequestHash(f.cfg.API.Generation, body),
-		PageName: p.PageName, Profile: api.Profile{FullName: "Max Mustermann",
-			CurrentPosition: []api.Position{{JobTitle: "Founder", Company: "Startup"}}},
+		PageName: p.PageName, Profile: person.Profile{FullName: "Max Mustermann",
+			CurrentPosition: []person.Position{{JobTitle: "Founder", Company: "Startup"}}},
 	}})
 }
 
@@ -176,7 +177,7 @@ func (f *fixture) enriched(id, by string, at time.Time) {
 	l := p.Lead
 	f.spent++
 	f.apply(state.Event{At: at, Kind: state.EventEnrich, Address: by, Enrich: &state.EnrichEvent{
-		PersonID: id, Credits: 1, Result: api.EnrichedProfile{NetworkID: l.NetworkID, PageName: l.PageName,
+		PersonID: id, Credits: 1, Result: person.EnrichedProfile{NetworkID: l.NetworkID, PageName: l.PageName,
 			FullName: l.FullName, Email: "x@example.com", ValidationStatus: "valid", CreditBalance: 500 - f.spent},
 	}})
 }
@@ -222,7 +223,7 @@ func whereCompany(e *config.Enrich) {
 // when it has a company.
 func useTestMatch(t *testing.T) {
 	old := match
-	match = func(_ *config.Config, e *config.Enrich, l api.Lead) (bool, error) {
+	match = func(_ *config.Config, e *config.Enrich, l person.Lead) (bool, error) {
 		if e.Where == nil {
 			return true, nil
 		}

@@ -6,17 +6,15 @@ import (
 	"strings"
 	"time"
 
-	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/kind"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
 // Import, the action of an import block whose file is new or changed: its
 // people are adopted, with no call.
 const Import Action = "import"
-
-// KindImport is the kind of an import block's address.
-const KindImport Kind = "import"
 
 // ReasonFileChanged: an import whose file (what was read of it) or whose
 // columns changed since the last import.
@@ -46,7 +44,7 @@ func (b *builder) imports() {
 			continue
 		}
 		rec := b.st.Imports[im.Address]
-		c := &Change{Address: im.Address, Kind: KindImport, Action: Import, Reason: ReasonNew}
+		c := &Change{Address: im.Address, Kind: kind.Import, Action: Import, Reason: ReasonNew}
 		what := b.importText(im)
 		switch {
 		case rec == nil:
@@ -93,7 +91,11 @@ func (b *builder) importText(im *config.Import) string {
 		}
 	}
 	people := len(im.People) - suppressed
-	what := fmt.Sprintf("%s: %s", plural(im.Rows, "row", "rows"), plural(people, "person", "people"))
+	rows := plural(im.Rows, "row", "rows")
+	if sh := im.SheetsText(); sh != "" {
+		rows += " of " + sh
+	}
+	what := fmt.Sprintf("%s: %s", rows, plural(people, "person", "people"))
 	if withEmail > 0 {
 		what += fmt.Sprintf(" (%s with an e-mail, enriched at no credit)", thousands(withEmail))
 	}
@@ -151,23 +153,23 @@ type pendingEmail struct {
 	email, domain string
 }
 
-// importExcluded reports whether an exclude block names p, whom an import
+// importExcludedBy returns the exclude block that names p, whom an import
 // gives an e-mail, by what the state knows of them or what an import of
 // this plan brings.
-func (v *env) importExcluded(p *state.Person) bool {
+func (v *env) importExcludedBy(p *state.Person) *config.Exclude {
 	if v.excl == nil {
-		return false
+		return nil
 	}
-	if v.excludedBy(p) != nil {
-		return true
+	if x := v.excludedBy(p); x != nil {
+		return x
 	}
 	pe, ok := v.pendingFor(p)
 	if !ok {
-		return false
+		return nil
 	}
 	q := *p
-	q.Enrichment = &state.Enrichment{Result: api.EnrichedProfile{Email: pe.email, CompanyDomain: pe.domain}}
-	return v.excludedBy(&q) != nil
+	q.Enrichment = &state.Enrichment{Result: person.EnrichedProfile{Email: pe.email, CompanyDomain: pe.domain}}
+	return v.excludedBy(&q)
 }
 
 // pendingImport records the e-mails an import planned now gives people:

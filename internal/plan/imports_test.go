@@ -6,9 +6,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/leadsync/leadsync/internal/listfile"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -19,7 +20,7 @@ func (f *fixture) importBlock(name, digest string, at time.Time, ids []string, e
 		ListFile: config.ListFile{File: name + ".csv", Rows: len(ids), Digest: digest}}
 	for i, id := range ids {
 		l := lead(id)
-		r := api.EnrichedProfile{NetworkID: l.NetworkID, PageName: l.PageName, FullName: l.FullName}
+		r := person.EnrichedProfile{NetworkID: l.NetworkID, PageName: l.PageName, FullName: l.FullName}
 		if email[i] {
 			r.Email = "p" + id + "@example.com"
 		}
@@ -74,7 +75,7 @@ func TestImportPlan(t *testing.T) {
 		f.ran("search.cto", t0.Add(-time.Hour), people[:2]...)
 		f.enrich("all", []string{"search.cto"}, 0, 30*day)
 		im := f.importBlock("crm", "d1", t0.Add(-40*day), people[:1], []bool{yes})
-		im.People = append(im.People, config.ImportPerson{Result: api.EnrichedProfile{NetworkID: people[1], Email: "x@y.example"}, EnrichedAt: t0.Add(-5 * day)})
+		im.People = append(im.People, config.ImportPerson{Result: person.EnrichedProfile{NetworkID: people[1], Email: "x@y.example"}, EnrichedAt: t0.Add(-5 * day)})
 		f.imported(im, t0.Add(-time.Hour))
 		p := f.build(t, f.opts())
 		if e := p.Change("enrich.all"); !slices.Equal(e.PersonIDs, people[:1]) || p.Savings.Imported.People != 1 {
@@ -108,7 +109,7 @@ func TestImportPlan(t *testing.T) {
 		}
 		f.cfg.Imports = nil
 		p = f.build(t, f.opts())
-		if c := p.Change("import.crm"); c == nil || c.Action != Forget || c.Kind != KindImport {
+		if c := p.Change("import.crm"); c == nil || c.Action != Forget || c.Kind != kind.Import {
 			t.Errorf("removed: %+v", c)
 		}
 	})
@@ -130,7 +131,7 @@ func TestImportPageNameCase(t *testing.T) {
 	upper := strings.ToUpper(lead(people[0]).PageName)
 	im := &config.Import{Address: "import.legacy", Name: "legacy", Columns: map[string]string{"page_name": "Page"},
 		ListFile: config.ListFile{File: "legacy.csv", Rows: 1, Digest: "d"},
-		People:   []config.ImportPerson{{Line: 2, Result: api.EnrichedProfile{PageName: upper}}}}
+		People:   []config.ImportPerson{{Line: 2, Result: person.EnrichedProfile{PageName: upper}}}}
 	f.cfg.Imports = append(f.cfg.Imports, im)
 	p := f.build(t, f.opts())
 	if c := p.Change("import.legacy"); c == nil || c.Detail != "1 row: 1 person, 0 calls" {

@@ -12,6 +12,7 @@ import (
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/cputime"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -92,12 +93,12 @@ func modulesBenchState(cfg *config.Config, people int) *state.State {
 			RequestHash: state.RequestHash(api.Gen1, body), RanAt: ranAt, ResultCount: per}
 		for j := range per {
 			id := fmt.Sprintf("%d.%05x", i*per+j, j)
-			l := api.Lead{FirstName: "First", LastName: fmt.Sprint(j), FullName: "First Last", Title: "CTO",
+			l := person.Lead{FirstName: "First", LastName: fmt.Sprint(j), FullName: "First Last", Title: "CTO",
 				Company: "Company", Location: "Berlin, Germany", NetworkID: id, PageName: "page-" + id}
 			p := &state.Person{ID: id, Lead: l, FirstSeen: ranAt, LastSeen: ranAt, FoundBy: []string{s.Address}}
 			if (i*per+j)%3 == 0 {
 				p.Enrichment = &state.Enrichment{EnrichedAt: t0.Add(-time.Duration(j%200) * day), By: cfg.Enriches[0].Address,
-					Result: api.EnrichedProfile{Email: "x@example.com", ValidationStatus: "valid"}}
+					Result: person.EnrichedProfile{Email: "x@example.com", ValidationStatus: "valid"}}
 			}
 			st.People[id] = p
 			rec.LeadIDs = append(rec.LeadIDs, id)

@@ -14,6 +14,8 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/kind"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -360,9 +362,9 @@ func loadMarkets(t *testing.T, seed int, files map[string]string) *config.Config
 // enriched by the blocks, failures.
 func (w *marketsWorld) events(rng *rand.Rand, flat *config.Config) []state.Event {
 	var evs []state.Event
-	person := func(i int) api.Lead {
+	leadOf := func(i int) person.Lead {
 		id := fmt.Sprintf("%d.p", i)
-		l := api.Lead{FullName: "P " + id, Title: "CTO", Company: "Co", NetworkID: id, PageName: "page-" + id}
+		l := person.Lead{FullName: "P " + id, Title: "CTO", Company: "Co", NetworkID: id, PageName: "page-" + id}
 		if i%3 == 0 {
 			l.Company = ""
 		}
@@ -378,10 +380,10 @@ func (w *marketsWorld) events(rng *rand.Rand, flat *config.Config) []state.Event
 			req = api.SearchRequest{Params: kw("other")}
 		}
 		body, _ := json.Marshal(req)
-		var leads []api.Lead
+		var leads []person.Lead
 		for range rng.IntN(10) {
 			i := rng.IntN(w.pool)
-			leads = append(leads, person(i))
+			leads = append(leads, leadOf(i))
 			found = append(found, i)
 		}
 		at := t0.Add(-time.Duration(1+rng.IntN(9)) * day)
@@ -396,7 +398,7 @@ func (w *marketsWorld) events(rng *rand.Rand, flat *config.Config) []state.Event
 			body, _ := json.Marshal(p.Request)
 			evs = append(evs, state.Event{At: t0.Add(-day), Kind: state.EventProfile, Address: p.Address, Profile: &state.ProfileEvent{
 				Generation: api.Gen1, Request: body, RequestHash: state.RequestHash(api.Gen1, body), PageName: p.PageName,
-				Profile: api.Profile{FullName: "Founder"}}})
+				Profile: person.Profile{FullName: "Founder"}}})
 		}
 	}
 	sort.Ints(found)
@@ -404,7 +406,7 @@ func (w *marketsWorld) events(rng *rand.Rand, flat *config.Config) []state.Event
 		for _, i := range found {
 			if rng.IntN(4) == 0 {
 				evs = append(evs, state.Event{At: t0.Add(-day), Kind: state.EventEnrich, Address: e.Address, Enrich: &state.EnrichEvent{
-					PersonID: person(i).NetworkID, Credits: 1, Result: api.EnrichedProfile{NetworkID: person(i).NetworkID, Email: "x@example.com", ValidationStatus: "valid"}}})
+					PersonID: leadOf(i).NetworkID, Credits: 1, Result: person.EnrichedProfile{NetworkID: leadOf(i).NetworkID, Email: "x@example.com", ValidationStatus: "valid"}}})
 			}
 		}
 	}
@@ -443,7 +445,7 @@ func comparePlans(t *testing.T, seed int, what string, a, b *Plan, mapAddr func(
 	}
 	for _, c := range a.Changes {
 		addr := mapAddr(c.Address)
-		if c.Kind == KindExport || c.Kind == KindPeople {
+		if c.Kind == kind.Export || c.Kind == kind.People {
 			addr = c.Address
 		}
 		d := got[key{addr, c.Action}]

@@ -8,6 +8,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/address"
 	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -103,17 +104,11 @@ func (b *builder) dropUpToDateMoved() {
 	b.p.Changes = out
 }
 
-// kindOf is the kind of the block an address names.
-func kindOf(addr string) Kind {
-	switch address.Kind(addr) {
-	case "profile":
-		return KindProfile
-	case "enrich":
-		return KindEnrich
-	case "export":
-		return KindExport
-	case "track":
-		return KindTrack
+// kindOf is the kind of the block an address a move goes to names; a
+// search for an address of no kind of block (none: config checks moves).
+func kindOf(addr string) kind.Kind {
+	if k := address.Kind(addr); k.IsBlock() {
+		return k
 	}
-	return KindSearch
+	return kind.Search
 }

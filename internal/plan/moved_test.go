@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -72,7 +73,7 @@ func TestMovedEnrichKeepsItsLimit(t *testing.T) {
 	f.move(t, "enrich.old", "enrich.new")
 	p := f.build(t, f.opts())
 	moved := p.Changes[0]
-	if moved.Action != Moved || moved.Address != "enrich.new" || moved.MovedFrom != "enrich.old" || moved.Kind != KindEnrich {
+	if moved.Action != Moved || moved.Address != "enrich.new" || moved.MovedFrom != "enrich.old" || moved.Kind != kind.Enrich {
 		t.Errorf("first change: %+v", moved)
 	}
 	c := p.Change("enrich.new")
@@ -138,5 +139,18 @@ func TestMovesFollowChainsAndIgnoreWhatStateLacks(t *testing.T) {
 	}
 	if p.Totals.Moves != 1 {
 		t.Errorf("moves = %d", p.Totals.Moves)
+	}
+}
+
+// TestMovedChangeNamesEveryKindThatMoves: the moved change of a move of
+// any kind that moves (internal/kind) names that kind, in and out of
+// modules; before the table, a moved import was shown as a search.
+func TestMovedChangeNamesEveryKindThatMoves(t *testing.T) {
+	for _, k := range kind.Moving() {
+		for _, addr := range []string{string(k) + ".b", "module.m." + string(k) + ".b"} {
+			if got := kindOf(addr); got != k {
+				t.Errorf("kindOf(%s) = %q, want %q", addr, got, k)
+			}
+		}
 	}
 }

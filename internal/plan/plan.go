@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -33,24 +34,6 @@ const (
 
 // String returns the action as written in the plan.
 func (a Action) String() string { return string(a) }
-
-// Kind is the kind of block an address belongs to.
-type Kind string
-
-// Kinds of addresses.
-const (
-	KindSearch  Kind = "search"
-	KindProfile Kind = "profile"
-	KindEnrich  Kind = "enrich"
-	KindExport  Kind = "export"
-	// KindPeople is the change of people as a whole: those retention
-	// removes (address "people", action forget).
-	KindPeople Kind = "people"
-	// KindImport: see imports.go.
-)
-
-// String returns the kind as written in the plan.
-func (k Kind) String() string { return string(k) }
 
 // Reason says why an address has its action, in a form programs can test;
 // Change.Detail says it for people.
@@ -162,9 +145,9 @@ type Plan struct {
 
 // Change is the action planned for one address.
 type Change struct {
-	Address string `json:"address"`
-	Kind    Kind   `json:"kind"`
-	Action  Action `json:"action"`
+	Address string    `json:"address"`
+	Kind    kind.Kind `json:"kind"`
+	Action  Action    `json:"action"`
 	// Calls and Credits are certain (given what state holds); CallsMax and
 	// CreditsMax are the bounds that apply never exceeds.
 	Calls      int    `json:"calls"`
@@ -178,7 +161,7 @@ type Change struct {
 	// PersonIDs are, for an enrich change, the people already known that it
 	// will enrich (Calls of them), in the order apply takes them; for a
 	// track change, the people it reads (all of its Calls), in order; for
-	// the retention change (KindPeople), the people it removes.
+	// the retention change (kind.People), the people it removes.
 	PersonIDs []string `json:"person_ids,omitempty"`
 	// Path is an export's file.
 	Path string `json:"path,omitempty"`
@@ -208,7 +191,7 @@ type Change struct {
 // field for enrich changes. Other kinds have no person_ids.
 func (c *Change) MarshalJSON() ([]byte, error) {
 	type plain Change // without this method
-	if c.Kind != KindEnrich && c.Kind != KindTrack {
+	if c.Kind != kind.Enrich && c.Kind != kind.Track {
 		return json.Marshal((*plain)(c))
 	}
 	ids := c.PersonIDs
@@ -343,7 +326,7 @@ func (p *Plan) normalize() {
 		p.Changes = []*Change{}
 	}
 	for _, c := range p.Changes {
-		if c != nil && (c.Kind == KindEnrich || c.Kind == KindTrack) && c.PersonIDs == nil {
+		if c != nil && (c.Kind == kind.Enrich || c.Kind == kind.Track) && c.PersonIDs == nil {
 			c.PersonIDs = []string{}
 		}
 	}

@@ -13,6 +13,8 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/kind"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -54,6 +56,10 @@ func TestPlanNeverUnderstates(t *testing.T) {
 		p, diags := Build(f.cfg, f.st, o)
 		if diags.HasErrors() {
 			t.Fatalf("seed %d: %s", seed, diags.Error())
+		}
+		// Saved, the plan as made is within what it was made from.
+		if err := p.Within("leads.plan", f.cfg, f.st); err != nil {
+			t.Fatalf("seed %d: the plan as made, saved, is refused: %v", seed, err)
 		}
 		// The people each track reads in this apply or read within its
 		// every when the plan was made.
@@ -122,7 +128,7 @@ func TestPlanNeverUnderstates(t *testing.T) {
 		}
 		again := false
 		for _, c := range next.Changes {
-			if (c.Kind == KindSearch || c.Kind == KindProfile || c.Kind == KindTrack) && c.CallsMax > 0 {
+			if (c.Kind == kind.Search || c.Kind == kind.Profile || c.Kind == kind.Track) && c.CallsMax > 0 {
 				again = true
 			}
 		}
@@ -151,7 +157,7 @@ func randomWorld(rng *rand.Rand) (*fixture, Options) {
 	f.cfg.API.MaxCredits = 1 << 30
 	f.cfg.API.CreditsPerEnrich = 1 + rng.IntN(3)
 	pool := 20 + rng.IntN(60)
-	person := func() string { return fmt.Sprintf("%d.p", rng.IntN(pool)) }
+	personID := func() string { return fmt.Sprintf("%d.p", rng.IntN(pool)) }
 	pick := func(xs ...int) int { return xs[rng.IntN(len(xs))] }
 	durs := []time.Duration{0, 5 * day, 30 * day}
 
@@ -180,7 +186,7 @@ func randomWorld(rng *rand.Rand) (*fixture, Options) {
 	}
 
 	// State: people known to the searches that ran.
-	leadOf := func(id string) api.Lead {
+	leadOf := func(id string) person.Lead {
 		l := lead(id)
 		if rng.IntN(3) == 0 {
 			l.Company = ""
@@ -189,9 +195,9 @@ func randomWorld(rng *rand.Rand) (*fixture, Options) {
 	}
 	runSearch := func(addr string, req api.SearchRequest, mr int, at time.Time) {
 		n := rng.IntN(30)
-		leads := make([]api.Lead, n)
+		leads := make([]person.Lead, n)
 		for i := range leads {
-			leads[i] = leadOf(person())
+			leads[i] = leadOf(personID())
 		}
 		body, _ := json.Marshal(req)
 		f.apply(state.Event{At: at, Kind: state.EventSearch, Address: addr, Search: &state.SearchEvent{
@@ -343,14 +349,14 @@ func randomTrackRead(rng *rand.Rand, st *state.State, addr, id string, at time.T
 	case 0:
 		te.Gone = true
 	case 1:
-		te.Profile = &api.Profile{Private: true}
+		te.Profile = &person.Profile{Private: true}
 	case 2, 3:
 		company = fmt.Sprintf("Moved Co %d", rng.IntN(1000))
 	case 4:
 		title = "VP " + title
 	}
 	if !te.Gone && te.Profile == nil {
-		te.Profile = &api.Profile{FullName: p.Lead.FullName, CurrentPosition: []api.Position{{JobTitle: title, Company: company}}}
+		te.Profile = &person.Profile{FullName: p.Lead.FullName, CurrentPosition: []person.Position{{JobTitle: title, Company: company}}}
 	}
 	return state.Event{At: at, Kind: state.EventTrack, Address: addr, Track: te}
 }
@@ -409,7 +415,7 @@ func (w *truth) of(id string) *truthJob {
 }
 
 // lead returns the lead of id a search of this apply finds.
-func (w *truth) lead(id string) api.Lead {
+func (w *truth) lead(id string) person.Lead {
 	l, j := lead(id), w.of(id)
 	l.Title, l.Company = j.title, j.company
 	return l
@@ -423,9 +429,9 @@ func (w *truth) read(addr, id string, at time.Time) state.Event {
 	case j.gone:
 		te.Gone = true
 	case j.private:
-		te.Profile = &api.Profile{Private: true}
+		te.Profile = &person.Profile{Private: true}
 	default:
-		te.Profile = &api.Profile{FullName: "P " + id, CurrentPosition: []api.Position{{JobTitle: j.title, Company: j.company}}}
+		te.Profile = &person.Profile{FullName: "P " + id, CurrentPosition: []person.Position{{JobTitle: j.title, Company: j.company}}}
 	}
 	return state.Event{At: at, Kind: state.EventTrack, Address: addr, Track: te}
 }
@@ -449,7 +455,7 @@ func simulateApply(rng *rand.Rand, f *fixture, p *Plan) (map[string]int, bool, m
 	var sources []*Change
 	pending := map[string]bool{}
 	for _, c := range p.Changes {
-		if (c.Kind == KindSearch || c.Kind == KindProfile || c.Kind == KindTrack) && c.CallsMax > 0 {
+		if (c.Kind == kind.Search || c.Kind == kind.Profile || c.Kind == kind.Track) && c.CallsMax > 0 {
 			sources = append(sources, c)
 			pending[c.Address] = true
 		}
@@ -492,7 +498,7 @@ func simulateApply(rng *rand.Rand, f *fixture, p *Plan) (map[string]int, bool, m
 			j := world.of(pp.ID)
 			f.apply(state.Event{At: at, Kind: state.EventEnrich, Address: claims[id], Enrich: &state.EnrichEvent{
 				PersonID: id, Credits: f.cfg.API.CreditsPerEnrich,
-				Result: api.EnrichedProfile{NetworkID: pp.Lead.NetworkID, PageName: pp.Lead.PageName, FullName: pp.Lead.FullName,
+				Result: person.EnrichedProfile{NetworkID: pp.Lead.NetworkID, PageName: pp.Lead.PageName, FullName: pp.Lead.FullName,
 					Title: j.title, Company: j.company, Email: pp.ID + "@example.com"},
 			}})
 		}
@@ -552,13 +558,13 @@ func simulateApply(rng *rand.Rand, f *fixture, p *Plan) (map[string]int, bool, m
 			continue
 		}
 		switch c.Kind {
-		case KindSearch:
+		case kind.Search:
 			for _, s := range f.cfg.Searches {
 				if s.Address == c.Address && s.MaxResults > 0 {
 					f.apply(state.Event{At: at, Kind: state.EventTrim, Address: c.Address, Trim: &state.TrimEvent{MaxResults: s.MaxResults}})
 				}
 			}
-		case KindProfile:
+		case kind.Profile:
 			if pending[c.SameAs] {
 				waiting[c.SameAs] = append(waiting[c.SameAs], c)
 				pending[c.Address] = true
@@ -573,7 +579,7 @@ func simulateApply(rng *rand.Rand, f *fixture, p *Plan) (map[string]int, bool, m
 	for _, c := range sources {
 		at = at.Add(time.Second)
 		delete(pending, c.Address)
-		if c.Kind == KindTrack {
+		if c.Kind == kind.Track {
 			// One read per person; a read that fails leaves them due.
 			for _, id := range c.PersonIDs {
 				calls[c.Address]++
@@ -595,7 +601,7 @@ func simulateApply(rng *rand.Rand, f *fixture, p *Plan) (map[string]int, bool, m
 			continue // the call failed
 		}
 		switch c.Kind {
-		case KindSearch:
+		case kind.Search:
 			var s *config.Search
 			for _, x := range f.cfg.Searches {
 				if x.Address == c.Address {
@@ -615,7 +621,7 @@ func simulateApply(rng *rand.Rand, f *fixture, p *Plan) (map[string]int, bool, m
 			if rng.IntN(2) == 0 {
 				n = rng.IntN(40)
 			}
-			leads := make([]api.Lead, n)
+			leads := make([]person.Lead, n)
 			for i := range leads {
 				var id string
 				if rng.IntN(2) == 0 {
@@ -631,7 +637,7 @@ func simulateApply(rng *rand.Rand, f *fixture, p *Plan) (map[string]int, bool, m
 			body, _ := json.Marshal(s.Request)
 			f.apply(state.Event{At: at, Kind: state.EventSearch, Address: s.Address, Search: &state.SearchEvent{
 				Generation: api.Gen1, Request: body, RequestHash: state.RequestHash(api.Gen1, body), Leads: leads, MaxResults: s.MaxResults}})
-		case KindProfile:
+		case kind.Profile:
 			readProfile(f, world, c.Address, at)
 			for _, w := range waiting[c.Address] {
 				share(w)
@@ -669,7 +675,7 @@ func readProfile(f *fixture, world *truth, addr string, at time.Time) {
 		id := strings.TrimPrefix(pr.PageName, "page-")
 		j := world.of(id)
 		body, _ := json.Marshal(pr.Request)
-		prof := api.Profile{FullName: "P " + id, Private: j.private, CurrentPosition: []api.Position{{JobTitle: j.title, Company: j.company}}}
+		prof := person.Profile{FullName: "P " + id, Private: j.private, CurrentPosition: []person.Position{{JobTitle: j.title, Company: j.company}}}
 		if j.private {
 			prof.CurrentPosition = nil
 		}
@@ -755,7 +761,7 @@ func simulateSplitN(rng *rand.Rand, f *fixture, s *config.Search, at *time.Time,
 			if rng.IntN(2) == 0 {
 				n = api.MaxResults
 			}
-			leads := make([]api.Lead, n)
+			leads := make([]person.Lead, n)
 			for i := range leads {
 				leads[i] = lead(fmt.Sprintf("%d.s", rng.IntN(2000)))
 				if f.truth != nil {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/leadsync/leadsync/internal/kind"
 )
 
 // quotaAdvice is the end of the refusal of a plan that could leave fewer
@@ -50,7 +52,7 @@ func (b *builder) trackWays() []string {
 	var stop []string
 	for _, t := range b.cfg.Tracks {
 		c := b.p.Change(t.Address)
-		if c == nil || c.Kind != KindTrack || c.CallsMax == 0 {
+		if c == nil || c.Kind != kind.Track || c.CallsMax == 0 {
 			continue
 		}
 		reading = append(reading, t.Address)

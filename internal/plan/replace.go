@@ -7,6 +7,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/address"
 	"github.com/leadsync/leadsync/internal/catalog"
+	"github.com/leadsync/leadsync/internal/kind"
 )
 
 // Checks of --replace beside those of selectReplace: a replacement the
@@ -46,26 +47,23 @@ func (b *builder) checkReplaceTargeted() {
 // notAgain says what would not happen to the addresses of a --replace
 // left out of the plan.
 func notAgain(addrs []string) string {
-	kinds := map[string]bool{}
+	kinds := map[kind.Kind]bool{}
+	var row kind.Row
 	for _, a := range addrs {
-		kinds[address.Kind(a)] = true
+		k := address.Kind(a)
+		kinds[k] = true
+		row = k.Row()
 	}
-	one := len(addrs) == 1
-	switch {
-	case len(kinds) > 1:
+	if len(kinds) > 1 {
 		return "they would not be run or read again"
-	case kinds["track"] && one:
-		return "its people would not be read again"
-	case kinds["track"]:
-		return "their people would not be read again"
-	case kinds["profile"] && one:
-		return "it would not be read again"
-	case kinds["profile"]:
-		return "they would not be read again"
-	case one:
-		return "it would not run again"
 	}
-	return "they would not run again"
+	if row.NotAgain == "" { // a module: what is in it would run again
+		row = kind.Search.Row()
+	}
+	if len(addrs) == 1 {
+		return row.NotAgain
+	}
+	return row.NotAgainMany
 }
 
 // listAddresses writes addresses for a message: "a", "a and b", "a, b and

@@ -5,6 +5,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -24,7 +25,7 @@ func TestRetention(t *testing.T) {
 
 	p := f.build(t, f.opts())
 	first := p.Changes[0]
-	if first.Address != state.PeopleAddress || first.Kind != KindPeople || first.Action != Forget || first.Reason != ReasonRetention {
+	if first.Address != state.PeopleAddress || first.Kind != kind.People || first.Action != Forget || first.Reason != ReasonRetention {
 		t.Fatalf("first change = %+v, want the retention forget", first)
 	}
 	if !cmp.Equal(first.PersonIDs, []string{"a"}) || first.Calls != 0 || first.Credits != 0 {

@@ -3,13 +3,12 @@ package plan
 import (
 	"encoding/json"
 	"errors"
+	"github.com/leadsync/leadsync/internal/person"
+	"github.com/leadsync/leadsync/internal/state"
 	"slices"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/leadsync/leadsync/internal/api"
-	"github.com/leadsync/leadsync/internal/state"
 )
 
 // elsewhere is a ReuseLookup over enrichments other workspaces hold, by
@@ -40,7 +39,7 @@ func heldIn(ws string, at time.Time, email string, id string) state.Reusable {
 // company (domain).
 func heldAt(ws string, at time.Time, email, company, domain string) state.Reusable {
 	return state.Reusable{Workspace: ws, Enrichment: state.Enrichment{EnrichedAt: at, By: "enrich.all",
-		Result: api.EnrichedProfile{Email: email, ValidationStatus: "valid", Company: company, CompanyDomain: domain}}}
+		Result: person.EnrichedProfile{Email: email, ValidationStatus: "valid", Company: company, CompanyDomain: domain}}}
 }
 
 func TestReusePlan(t *testing.T) {
@@ -124,9 +123,9 @@ func TestReuseFormerEmployer(t *testing.T) {
 	body, _ := json.Marshal(kw("removed"))
 	f.apply(state.Event{At: t0.Add(-2 * time.Hour), Kind: state.EventSearch, Address: "search.old", Search: &state.SearchEvent{
 		Generation: f.cfg.API.Generation, Request: body, RequestHash: state.RequestHash(f.cfg.API.Generation, body),
-		Leads: []api.Lead{{FullName: "Col League", Company: "Co 4.0004", NetworkID: "9.0009", PageName: "col"}}}})
+		Leads: []person.Lead{{FullName: "Col League", Company: "Co 4.0004", NetworkID: "9.0009", PageName: "col"}}}})
 	f.apply(state.Event{At: t0.Add(-2 * time.Hour), Kind: state.EventEnrich, Address: "enrich.other", Enrich: &state.EnrichEvent{
-		PersonID: "9.0009", Result: api.EnrichedProfile{NetworkID: "9.0009", PageName: "col", Company: "Co 4.0004 GmbH", CompanyDomain: "www.co4.example", Email: "col@co4.example", ValidationStatus: "valid"}}})
+		PersonID: "9.0009", Result: person.EnrichedProfile{NetworkID: "9.0009", PageName: "col", Company: "Co 4.0004 GmbH", CompanyDomain: "www.co4.example", Email: "col@co4.example", ValidationStatus: "valid"}}})
 	ew := &elsewhere{held: map[string]state.Reusable{
 		// Enriched at their former employer.
 		"n:" + people[0]: heldAt("dach", t0.Add(-day), "a@former.example", "Former AG", "former.example"),

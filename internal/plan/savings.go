@@ -21,12 +21,14 @@ type Savings struct {
 // enrich blocks would enrich, as far as the state knows them (people a
 // search of this run brings are matched as they arrive).
 type ExcludedSaving struct {
-	// Candidates are the people of the planned enrich blocks' sources who
-	// need an enrichment and have a page name, the excluded ones included,
-	// each once.
+	// Candidates are the people of the planned enrich blocks' sources,
+	// enriched or not, the excluded ones included, each once: what the
+	// state holds, so that the same state gives the same count before
+	// and after an apply.
 	Candidates int `json:"candidates"`
-	// People are those of them an exclude block removes, each once;
-	// CreditsMax their credits.
+	// People are those of them an exclude block removes from enrichment
+	// (not enriched, or holding only an imported e-mail), each once;
+	// CreditsMax the credits of those who would need a paid enrichment.
 	People     int            `json:"people"`
 	CreditsMax int            `json:"credits_max"`
 	Blocks     []ExcludeBlock `json:"blocks"`
@@ -37,7 +39,9 @@ type ExcludeBlock struct {
 	Address string `json:"address"`
 	By      string `json:"by"`
 	File    string `json:"file"`
-	Column  string `json:"column"`
+	// Sheets are the sheets of a workbook it read ([] for a CSV file).
+	Sheets []string `json:"sheets"`
+	Column string   `json:"column"`
 	// Rows are the file's data rows, Keys the distinct values read.
 	Rows int `json:"rows"`
 	Keys int `json:"keys"`
@@ -63,6 +67,11 @@ func (s *Savings) normalize() {
 	if s.Excluded.Blocks == nil {
 		s.Excluded.Blocks = []ExcludeBlock{}
 	}
+	for i := range s.Excluded.Blocks {
+		if s.Excluded.Blocks[i].Sheets == nil {
+			s.Excluded.Blocks[i].Sheets = []string{}
+		}
+	}
 	if s.Reused.Workspaces == nil {
 		s.Reused.Workspaces = []WorkspaceReuse{}
 	}
@@ -79,35 +88,43 @@ func (b *builder) excludedSavings(people []blockPeople, places []int, cpe int) {
 		// One block: its people are distinct already (a large state's
 		// hundreds of thousands need no set).
 		bp := people[0]
-		ex.Candidates = len(bp.todo) + len(bp.excluded)
+		ex.Candidates = bp.members
 		ex.People = len(bp.excluded)
+		paid := 0
 		for _, e := range bp.excluded {
 			byBlock[e.by]++
+			if !e.free {
+				paid++
+			}
 		}
-		saved = takePlaces(places, 0, ex.People)
+		saved = takePlaces(places, 0, paid)
 	}
 	seen := map[*state.Person]bool{}
 	for i, bp := range people {
 		if len(people) == 1 {
 			break
 		}
-		for _, p := range bp.todo {
-			if !seen[p] {
-				seen[p] = true
-				ex.Candidates++
-			}
-		}
 		k := 0
 		for _, e := range bp.excluded {
 			if !seen[e.p] {
 				seen[e.p] = true
-				ex.Candidates++
 				ex.People++
 				byBlock[e.by]++
-				k++
+				if !e.free {
+					k++
+				}
 			}
 		}
 		saved += takePlaces(places, i, k)
+	}
+	if len(people) > 1 {
+		met := map[*state.Person]struct{}{}
+		for _, bp := range people {
+			for _, p := range bp.met {
+				met[p] = struct{}{}
+			}
+		}
+		ex.Candidates = len(met)
 	}
 	ex.CreditsMax = saved * cpe
 	for _, x := range b.cfg.Excludes {
@@ -115,7 +132,7 @@ func (b *builder) excludedSavings(people []blockPeople, places []int, cpe int) {
 		if !x.BeforeSpending() {
 			timing = TimingOnceKnown
 		}
-		ex.Blocks = append(ex.Blocks, ExcludeBlock{Address: x.Address, By: x.By.String(), File: x.File, Column: x.Column,
+		ex.Blocks = append(ex.Blocks, ExcludeBlock{Address: x.Address, By: x.By.String(), File: x.File, Sheets: x.Sheets, Column: x.Column,
 			Rows: x.Rows, Keys: x.Keys.Len(), People: byBlock[x], Timing: timing})
 	}
 	b.p.Savings.CreditsMax += ex.CreditsMax

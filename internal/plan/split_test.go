@@ -8,6 +8,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -32,7 +33,7 @@ func splitRan(f *fixture, s *config.Search, at time.Time, saturated ...string) {
 	body, _ := json.Marshal(s.Request)
 	for {
 		path := f.st.SplitPending(s.Address, hash, dims).Pending[0]
-		leads := []api.Lead{lead(ids(1, 1)[0])}
+		leads := []person.Lead{lead(ids(1, 1)[0])}
 		if sat[strings.Join(path, "/")] {
 			leads = make300()
 		}
@@ -153,8 +154,8 @@ func TestPlanSplitQuota(t *testing.T) {
 	}
 }
 
-func make300() []api.Lead {
-	out := make([]api.Lead, api.MaxResults)
+func make300() []person.Lead {
+	out := make([]person.Lead, api.MaxResults)
 	for i := range out {
 		out[i] = lead(ids(i+1, 1)[0])
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/kind"
 )
 
 func TestTextHelpers(t *testing.T) {
@@ -70,8 +71,8 @@ func TestChangeJSONPersonIDs(t *testing.T) {
 		c    Change
 		want string
 	}{
-		{Change{Kind: KindEnrich}, `"person_ids":[]`},
-		{Change{Kind: KindEnrich, PersonIDs: []string{"1.a"}}, `"person_ids":["1.a"]`},
+		{Change{Kind: kind.Enrich}, `"person_ids":[]`},
+		{Change{Kind: kind.Enrich, PersonIDs: []string{"1.a"}}, `"person_ids":["1.a"]`},
 	}
 	for _, tt := range tests {
 		b, err := json.Marshal(&tt.c)
@@ -79,7 +80,7 @@ func TestChangeJSONPersonIDs(t *testing.T) {
 			t.Errorf("%+v: %s, %v; want %s once", tt.c, b, err, tt.want)
 		}
 	}
-	b, _ := json.Marshal(&Change{Kind: KindSearch})
+	b, _ := json.Marshal(&Change{Kind: kind.Search})
 	if strings.Contains(string(b), "person_ids") || strings.Contains(string(b), "null") {
 		t.Errorf("search change: %s", b)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/leadsync/leadsync/internal/address"
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -22,9 +23,6 @@ import (
 // now (a person a search of this run brings is read by the next run),
 // listed in the change's PersonIDs, in the order apply reads them. Each is
 // a request of the monthly quota (first generation) and costs no credits.
-
-// KindTrack is the kind of a track block's address.
-const KindTrack Kind = "track"
 
 // Track is the action of a track block with people due.
 const Track Action = "track"
@@ -55,7 +53,7 @@ type trackCount struct {
 
 // track plans one track block.
 func (b *builder) track(t *config.Track) *Change {
-	c := &Change{Address: t.Address, Kind: KindTrack, Action: Track, Reason: ReasonDue, PersonIDs: []string{}}
+	c := &Change{Address: t.Address, Kind: kind.Track, Action: Track, Reason: ReasonDue, PersonIDs: []string{}}
 	if b.tracked == nil {
 		b.tracked = map[*state.Person]string{}
 	}
@@ -191,7 +189,7 @@ func (v *env) trackPeople(t *config.Track) (out []*state.Person, former int) {
 		}
 	}
 	for _, ref := range t.From {
-		if address.Kind(ref) != "enrich" {
+		if address.Kind(ref) != kind.Enrich {
 			for _, addr := range v.cfg.Resolve([]string{ref}) {
 				add(addr, "")
 			}

@@ -9,7 +9,9 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/leadsync/leadsync/internal/listfile"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -24,7 +26,7 @@ func (f *fixture) track(name string, every time.Duration, from ...string) *confi
 func (f *fixture) trackRead(addr, id string, at time.Time, title, company string, gone bool) {
 	te := &state.TrackEvent{PersonID: id, Generation: api.Gen1, Request: []byte(`{"pageName":"x"}`), Gone: gone}
 	if !gone {
-		te.Profile = &api.Profile{CurrentPosition: []api.Position{{JobTitle: title, Company: company}}}
+		te.Profile = &person.Profile{CurrentPosition: []person.Position{{JobTitle: title, Company: company}}}
 	}
 	f.apply(state.Event{At: at, Kind: state.EventTrack, Address: addr, Track: te})
 }
@@ -40,7 +42,7 @@ func TestTrackCountsThePeopleDue(t *testing.T) {
 	f.trackRead("track.champions", ids(3, 1)[0], t0.Add(-40*day), "CTO", "Co "+ids(3, 1)[0], false)
 	p := f.build(t, f.opts())
 	c := p.Change("track.champions")
-	if c == nil || c.Action != Track || c.Kind != KindTrack || c.Calls != 3 || c.CallsMax != 3 || c.Credits != 0 || c.CreditsMax != 0 {
+	if c == nil || c.Action != Track || c.Kind != kind.Track || c.Calls != 3 || c.CallsMax != 3 || c.Credits != 0 || c.CreditsMax != 0 {
 		t.Fatalf("track change %+v", c)
 	}
 	if want := []string{ids(3, 1)[0], ids(4, 1)[0], ids(5, 1)[0]}; !slices.Equal(c.PersonIDs, want) {
@@ -357,7 +359,7 @@ func TestRefreshOnRerunUnderAFullLimit(t *testing.T) {
 	}
 	// The rerun: every one of them at a new company.
 	body, _ := json.Marshal(s.Request)
-	leads := make([]api.Lead, 0, 3)
+	leads := make([]person.Lead, 0, 3)
 	for _, id := range ids(1, 3) {
 		l := lead(id)
 		l.Company = "Moved " + id

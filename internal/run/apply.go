@@ -48,8 +48,6 @@ type ApplyOptions struct {
 	AutoApprove bool
 	// Confirm asks for approval of the plan just shown; false cancels.
 	Confirm func() (bool, error)
-	// Parallelism bounds the calls in flight; api.parallelism when 0.
-	Parallelism int
 	// Warn shows a warning that stops nothing (one line): the working
 	// copy's export record could not be read or written. Nil drops them.
 	Warn func(string)
@@ -130,6 +128,12 @@ func applyPlan(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView, s
 			return nil, nil, err
 		}
 		if err := p.Stale(cfg, st); err != nil {
+			return nil, nil, err
+		}
+		// The checksum shows an accidental edit, not a deliberate one:
+		// whatever the file says, apply spends no more than the
+		// configuration and state allow.
+		if err := p.Within(opts.PlanFile, cfg, st); err != nil {
 			return nil, nil, err
 		}
 		if !p.HasChanges() {
@@ -231,18 +235,17 @@ func execute(ctx context.Context, d Deps, opts ApplyOptions, st *state.State, sv
 		journal = rec
 	}
 	r.sum, r.err = engine.Run(ctx, engine.Options{
-		Config:      opts.Config,
-		Plan:        p,
-		State:       st,
-		Journal:     journal,
-		Service:     svc,
-		Now:         d.clock(),
-		Parallelism: opts.Parallelism,
-		Stop:        ctl.stop,
-		Progress:    ctl.progress,
-		Reuse:       reuseLookup(d.Backend),
-		Budget:      engineBudget(opts.Config, ctl.budget.bs, ctl.budget.led),
-		Claims:      engineClaims(claims),
+		Config:   opts.Config,
+		Plan:     p,
+		State:    st,
+		Journal:  journal,
+		Service:  svc,
+		Now:      d.clock(),
+		Stop:     ctl.stop,
+		Progress: ctl.progress,
+		Reuse:    reuseLookup(d.Backend),
+		Budget:   engineBudget(opts.Config, ctl.budget.bs, ctl.budget.led),
+		Claims:   engineClaims(claims),
 	})
 	if rec != nil {
 		if err := rec.Close(); err != nil && r.err == nil {

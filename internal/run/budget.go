@@ -18,13 +18,15 @@ import (
 )
 
 // budgetState reads what the API account spent this billing month from
-// the backend's ledger, for leadsync { budget }: the month from the
+// the backend's ledger, for leadsync { budget } and for the ledger every
+// apply records its calls in, with a budget or without: the month from the
 // invoicing start date of the billing call (else the last one the state
 // recorded, else the calendar month). usage is the answer of the billing
 // call just made, nil when none was: that call is counted in the ledger
 // as a request first. The ledger is returned open (close
-// it with closeLedger); nil when there is no budget or it cannot be read,
-// and the state's Note says why.
+// it with closeLedger); nil when it cannot be read, and the state's Note
+// says why, or when nothing is to be counted or recorded (a plan without
+// a budget nor a billing call). Since says from when the ledger counts.
 //
 // What earlier runs of the workspace still hold in the ledger for calls
 // they never sent (they died: kill -9, a lost session) is not spent: an
@@ -38,7 +40,7 @@ func budgetState(d Deps, cfg *config.Config, st *state.State, usage *api.Usage, 
 // in (saved, when it has a budget): apply of a saved plan makes no billing
 // call, and must count in the month the plan counted in.
 func budgetStateIn(d Deps, cfg *config.Config, st *state.State, usage *api.Usage, saved *plan.Budget, locked bool) (*plan.BudgetState, backend.Ledger) {
-	if cfg.Settings.Budget == nil {
+	if cfg.Settings.Budget == nil && usage == nil && !locked {
 		return nil, nil
 	}
 	inv := st.Usage.InvoicingStartDate
@@ -93,6 +95,12 @@ func budgetStateIn(d Deps, cfg *config.Config, st *state.State, usage *api.Usage
 		}
 	}
 	bs.Spent = &plan.Spending{Credits: spent.Credits, Requests: spent.Requests}
+	if since, err := led.Since(); err == nil {
+		if since.IsZero() {
+			since = d.now() // nothing recorded yet: it counts from now on
+		}
+		bs.Since = &since
+	}
 	return bs, led
 }
 
@@ -116,14 +124,18 @@ func closeLedger(l backend.Ledger) {
 }
 
 // engineBudget is what the engine enforces of the budget: each call
-// reserved in the ledger before it is made.
+// reserved in the ledger before it is made. Without a budget the run
+// records its calls in the ledger all the same, with no limit: a budget
+// added later in the month, or a teammate's, counts them.
 func engineBudget(cfg *config.Config, bs *plan.BudgetState, led backend.Ledger) *engine.Budget {
-	bg := cfg.Settings.Budget
-	if bg == nil || led == nil {
+	if led == nil || bs == nil {
 		return nil
 	}
-	return &engine.Budget{Ledger: ledgerAdapter{l: led, run: newRunID()}, Month: plan.MonthKey(bs.Month),
-		Limit: plan.Spending{Credits: bg.CreditsPerMonth, Requests: bg.RequestsPerMonth}, Hard: bg.Hard}
+	b := &engine.Budget{Ledger: ledgerAdapter{l: led, run: newRunID()}, Month: plan.MonthKey(bs.Month)}
+	if bg := cfg.Settings.Budget; bg != nil {
+		b.Limit, b.Hard = plan.Spending{Credits: bg.CreditsPerMonth, Requests: bg.RequestsPerMonth}, bg.Hard
+	}
+	return b
 }
 
 // newRunID names one run's holds in the ledger.
@@ -213,13 +225,14 @@ func budgetPair(credits, requests int, bg *config.Budget) string {
 
 func plural(n int, noun string) string { return textfmt.Plural(n, noun) }
 
-// CountBillingCall tells the budget's ledger of a billing call that
-// `leadsync usage` made (usage is its answer): it is a request of the
-// monthly quota like any other first-generation call, so a requests
-// budget counts it, in the billing month usage names. Nothing is done
-// without a budget, an API key or a backend that keeps a ledger.
+// CountBillingCall tells the ledger of a billing call that `leadsync
+// usage` made (usage is its answer): it is a request of the monthly quota
+// like any other first-generation call, so a requests budget counts it,
+// in the billing month usage names, whether or not this configuration
+// declares one. Nothing is done without an API key or a backend that
+// keeps a ledger.
 func CountBillingCall(d Deps, cfg *config.Config, usage *api.Usage) error {
-	if cfg.Settings.Budget == nil || d.Account == "" || usage == nil {
+	if d.Account == "" || usage == nil {
 		return nil
 	}
 	led, ok, err := backend.LedgerOf(d.Backend, d.Account)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/leadsync/leadsync/internal/engine"
+	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/leadsync/leadsync/internal/plan"
 	"github.com/leadsync/leadsync/internal/state/backend"
 )
@@ -16,7 +17,7 @@ import (
 func openClaims(d Deps, p *plan.Plan) (backend.Claims, error) {
 	enriches := false
 	for _, c := range p.Changes {
-		if c.Kind == plan.KindEnrich && c.CallsMax > 0 {
+		if c.Kind == kind.Enrich && c.CallsMax > 0 {
 			enriches = true
 		}
 	}

@@ -59,10 +59,17 @@
 // a refused lock is the backend's backend.LockedError, naming the holder)
 // tell the caller which exit code and message to give.
 //
+// Console (console.go) is leadsync console's loop: a ConsoleSession
+// evaluates each line against the configuration's config.Scope and a
+// state loaded without a lock (a where against its people, with the
+// values export.WhereValues gives a sheet's where), and a ConsoleView
+// shows the value, the selection or the diagnostics; a line that fails
+// does not stop it. It calls nothing and writes nothing.
+//
 // It imports api, catalog, config, engine, export, plan, state and
 // state/backend, its own exportrec and rescue (and levenshtein for the
-// addresses close to an unknown one, hcl's writer for fmt), and the leaf
-// textfmt. It must not import a backend (internal/state/local,
+// addresses close to an unknown one, hcl's writer for fmt), and the leaves
+// textfmt, address and kind (what state rm removes and counts). It must not import a backend (internal/state/local,
 // internal/state/pg), cli,
 // views, cobra or anything that knows of flags, terminals or colours, and
 // it writes to no stream of its own.

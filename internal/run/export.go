@@ -9,6 +9,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/export"
+	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/leadsync/leadsync/internal/plan"
 	"github.com/leadsync/leadsync/internal/run/exportrec"
 	"github.com/leadsync/leadsync/internal/state"
@@ -184,7 +185,7 @@ func relToConfig(dir, path string) string {
 func plannedExports(cfg *config.Config, p *plan.Plan) []*config.Export {
 	var out []*config.Export
 	for _, x := range cfg.Exports {
-		if c := p.Change(x.Address); c != nil && c.Kind == plan.KindExport && c.Action == plan.Write {
+		if c := p.Change(x.Address); c != nil && c.Kind == kind.Export && c.Action == plan.Write {
 			out = append(out, x)
 		}
 	}
@@ -195,7 +196,7 @@ func plannedExports(cfg *config.Config, p *plan.Plan) []*config.Export {
 // but the writing of a spreadsheet.
 func changesState(p *plan.Plan) bool {
 	for _, c := range p.Changes {
-		if c.Action != plan.None && c.Kind != plan.KindExport {
+		if c.Action != plan.None && c.Kind != kind.Export {
 			return true
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/local"
 )
@@ -22,7 +23,7 @@ func TestForgetEveryWorkspace(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	seed := func(ws string, leads ...api.Lead) {
+	seed := func(ws string, leads ...person.Lead) {
 		b, _ := set.Open(ws)
 		s := state.New()
 		if err := s.Fold(state.Event{At: at, Kind: state.EventSearch, Address: "search.cto", Search: &state.SearchEvent{
@@ -33,8 +34,8 @@ func TestForgetEveryWorkspace(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	max := api.Lead{NetworkID: "1.a", PageName: "Max_M", FullName: "Max M"}
-	eva := api.Lead{NetworkID: "2.b", PageName: "Eva_E", FullName: "Eva E"}
+	max := person.Lead{NetworkID: "1.a", PageName: "Max_M", FullName: "Max M"}
+	eva := person.Lead{NetworkID: "2.b", PageName: "Eva_E", FullName: "Eva E"}
 	seed("dach", max, eva)
 	seed("uk", eva)
 	seed("fr", max)

@@ -19,6 +19,8 @@ import (
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/engine"
+	"github.com/leadsync/leadsync/internal/kind"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/run/rescue"
 	"github.com/leadsync/leadsync/internal/sandbox"
 	"github.com/leadsync/leadsync/internal/state"
@@ -96,9 +98,9 @@ func mustDo(t *testing.T, err error) {
 
 // searchEv and enrichEv are results of calls, as the engine records them.
 func searchEv(addr string, pages ...string) *state.Event {
-	var leads []api.Lead
+	var leads []person.Lead
 	for _, p := range pages {
-		leads = append(leads, api.Lead{NetworkID: "n-" + p, PageName: p, FullName: p})
+		leads = append(leads, person.Lead{NetworkID: "n-" + p, PageName: p, FullName: p})
 	}
 	return &state.Event{At: t0, Kind: state.EventSearch, Address: addr, Search: &state.SearchEvent{Generation: api.Gen1,
 		Request: []byte(`{"keywords":"x"}`), Leads: leads}}
@@ -110,7 +112,7 @@ func pendingEv(page string) *state.Event {
 
 func enrichEv(page string) *state.Event {
 	return &state.Event{At: t0, Kind: state.EventEnrich, Address: "enrich.all", Enrich: &state.EnrichEvent{PersonID: "n-" + page, Credits: 1,
-		Result: api.EnrichedProfile{NetworkID: "n-" + page, PageName: page, Email: page + "@acme.example", ValidationStatus: api.StatusValid}}}
+		Result: person.EnrichedProfile{NetworkID: "n-" + page, PageName: page, Email: page + "@acme.example", ValidationStatus: person.StatusValid}}}
 }
 
 // record appends e and folds it, as the engine does with what it kept.
@@ -427,7 +429,7 @@ type fillAt struct {
 }
 
 func (p *fillAt) CallStart(c engine.Call) {
-	if c.Kind != engine.CallEnrich {
+	if c.Kind != kind.Enrich {
 		return
 	}
 	if p.sent++; p.sent == p.n {

@@ -218,7 +218,9 @@ func (p stopAtFirstCall) CallStart(engine.Call) { p.stop() }
 func TestApplyStopFromTheViewStopsTheRun(t *testing.T) {
 	d, b, n, dir := newDeps(t)
 	v := &stopView{}
-	err := Apply(context.Background(), d, ApplyOptions{Config: loadConfig(t, dir), AutoApprove: true, Parallelism: 1}, v)
+	cfg := loadConfig(t, dir)
+	cfg.API.Parallelism = 1
+	err := Apply(context.Background(), d, ApplyOptions{Config: cfg, AutoApprove: true}, v)
 	if !errors.Is(err, ErrFailed) {
 		t.Fatalf("err = %v, want ErrFailed (stopped early)", err)
 	}

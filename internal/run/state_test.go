@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/backend"
 	"github.com/leadsync/leadsync/internal/state/local"
@@ -20,7 +21,7 @@ import (
 func seededDeps(t *testing.T) (Deps, *recBackend, *local.Store, string) {
 	t.Helper()
 	dir := t.TempDir()
-	leads := []api.Lead{
+	leads := []person.Lead{
 		{FullName: "Ann Albers", NetworkID: "101.aa", PageName: "ann"},
 		{FullName: "Bob Brandt", NetworkID: "102.bb", PageName: "bob"},
 	}
@@ -29,9 +30,9 @@ func seededDeps(t *testing.T) (Deps, *recBackend, *local.Store, string) {
 		{At: t0, Kind: state.EventSearch, Address: `search.cto["Berlin"]`, Search: &state.SearchEvent{Generation: api.Gen1, Request: []byte(`{"city":"Berlin"}`), Leads: leads}},
 		{At: t0, Kind: state.EventSearch, Address: `search.cto["Hamburg"]`, Search: &state.SearchEvent{Generation: api.Gen1, Request: []byte(`{"city":"Hamburg"}`), Leads: leads[:1]}},
 		{At: t0, Kind: state.EventProfile, Address: "profile.founder", Profile: &state.ProfileEvent{Generation: api.Gen1, PageName: "Max_Mustermann", Request: []byte(`{"pageName":"Max_Mustermann"}`),
-			Profile: api.Profile{FullName: "Max Mustermann"}}},
+			Profile: person.Profile{FullName: "Max Mustermann"}}},
 		{At: t0, Kind: state.EventEnrich, Address: "enrich.contacts", Enrich: &state.EnrichEvent{PersonID: "101.aa", Credits: 1,
-			Result: api.EnrichedProfile{NetworkID: "101.aa", Email: "ann@acme.example", ValidationStatus: api.StatusValid, CompanyDomain: "acme.example"}}},
+			Result: person.EnrichedProfile{NetworkID: "101.aa", Email: "ann@acme.example", ValidationStatus: person.StatusValid, CompanyDomain: "acme.example"}}},
 	} {
 		if err := s.Fold(e); err != nil {
 			t.Fatal(err)

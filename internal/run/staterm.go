@@ -8,6 +8,7 @@ import (
 	"github.com/agext/levenshtein"
 
 	"github.com/leadsync/leadsync/internal/address"
+	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -17,10 +18,12 @@ var ErrNoState = errors.New("no state yet")
 // RemovedRecord is one address StateRm removed.
 type RemovedRecord struct {
 	Address string
-	// Kind is "search", "profile", "import", "track" or "person".
-	Kind string
-	// Leads is how many leads a removed search listed, how many people a
-	// removed import named or a removed track had read.
+	// Kind is one of the kinds that hold records (a search, a profile,
+	// an import, a track, a person).
+	Kind kind.Kind
+	// Leads is how many people the record listed, for a kind whose words
+	// count them (kind.Row.Counted): the leads of a search, the people an
+	// import named or a track had read.
 	Leads int
 }
 
@@ -48,7 +51,7 @@ func StateRm(d Deps, addresses []string) ([]RemovedRecord, error) {
 	}
 	var all []string
 	for _, addr := range addresses {
-		if s.Kind(addr) != "" {
+		if s.Kind(addr) != kind.None {
 			all = append(all, addr)
 			continue
 		}
@@ -63,21 +66,16 @@ func StateRm(d Deps, addresses []string) ([]RemovedRecord, error) {
 	var removed []RemovedRecord
 	for _, addr := range all {
 		r := RemovedRecord{Address: addr, Kind: s.Kind(addr)}
-		switch r.Kind {
-		case "search":
-			r.Leads = len(s.Searches[addr].LeadIDs)
-		case "profile":
-		case "import":
-			r.Leads = len(s.Imports[addr].PersonIDs)
-		case "track":
-			// Its read times are forgotten: its people are due again.
-			r.Leads = len(s.TrackRecordOf(addr).People)
-		case "person":
+		switch {
+		case r.Kind == kind.None:
+			continue // named twice: already removed
+		case r.Kind == kind.Person:
 			s.RemovePerson(strings.TrimPrefix(addr, state.PersonAddressPrefix))
 			removed = append(removed, r)
 			continue
-		default:
-			continue // named twice: already removed
+		case r.Kind.Row().Counted != "":
+			// A track's read times are forgotten: its people are due again.
+			r.Leads = s.PeopleListed(addr)
 		}
 		removed = append(removed, r)
 		if err := s.Fold(state.Event{At: d.now().UTC(), Kind: state.EventForget, Address: addr}); err != nil {
@@ -140,7 +138,8 @@ func (e *UnknownAddressError) Error() string {
 	if strings.Contains(addr, "[") && !strings.Contains(addr, `"`) {
 		msg += ` (quote instance keys in the shell: 'search.cto["Berlin"]')`
 	}
-	if k := address.Kind(addr); k != "search" && k != "profile" && k != "import" && k != "track" && !strings.HasPrefix(addr, state.PersonAddressPrefix) {
+	// A person is never inside a module: module.x.person.y is no address.
+	if k := address.Kind(addr); !k.HoldsRecords() || (k == kind.Person && !strings.HasPrefix(addr, state.PersonAddressPrefix)) {
 		msg = sentence(msg, `Addresses look like search.cto, search.cto["Berlin"], profile.founder, module.dach.search.cto, import.crm, track.champions or person.<id>`)
 	}
 	return sentence(msg, `Run "leadsync state list" to see every address`)

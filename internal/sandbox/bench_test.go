@@ -31,6 +31,6 @@ func BenchmarkSearch(b *testing.B) {
 func BenchmarkDrift(b *testing.B) {
 	base := populationFor(0, DefaultPeople)
 	for b.Loop() {
-		base.drift(0, 0.15, 2)
+		base.drift(0, 0.15, 2, false)
 	}
 }

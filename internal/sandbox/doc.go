@@ -8,6 +8,7 @@
 //
 // It owns the sandbox's behaviour where the spec is silent (error bodies,
 // what counts against the quota, raw in generation 2); docs/sandbox.md
-// lists those choices. It imports only api (wire types) and never
+// lists those choices. It imports only api (wire types), person (the
+// person model it sends) and textfmt, and never
 // config, plan, engine, state or export.
 package sandbox

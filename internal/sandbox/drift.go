@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/person"
 )
 
 // The sandbox's population drifts with time, as a real network does: people
@@ -134,6 +134,7 @@ type driftKey struct {
 	seed, people int64
 	drift        uint64 // math.Float64bits
 	epoch        int
+	privateMoves bool // Options.PrivatePositions: private members move too
 }
 
 var (
@@ -146,30 +147,32 @@ var (
 // whose moved members are new copies (the others are shared with the
 // generated one). Like generated ones, drifted populations are built once
 // per process and shared.
-func populationAt(seed int64, people int, drift float64, epoch int) *population {
+// With privateMoves (Options.PrivatePositions), members who are private go
+// on moving.
+func populationAt(seed int64, people int, drift float64, epoch int, privateMoves bool) *population {
 	base := populationFor(seed, people)
 	if drift == 0 || epoch == 0 {
 		return base
 	}
-	key := driftKey{seed, int64(people), math.Float64bits(drift), epoch}
+	key := driftKey{seed, int64(people), math.Float64bits(drift), epoch, privateMoves}
 	driftedMu.Lock()
 	defer driftedMu.Unlock()
 	if p, ok := drifted[key]; ok {
 		return p
 	}
-	p := base.drift(seed, drift, epoch)
+	p := base.drift(seed, drift, epoch, privateMoves)
 	drifted[key] = p
 	return p
 }
 
 // drift builds the population at epoch from the generated one.
-func (p *population) drift(seed int64, drift float64, epoch int) *population {
+func (p *population) drift(seed int64, drift float64, epoch int, privateMoves bool) *population {
 	table := companyTable(newPopulationRand(seed))
 	out := &population{members: make([]*Member, 0, len(p.members)), byPage: make(map[string]*Member, len(p.members))}
 	for i, m := range p.members {
 		cur := m
 		left := false
-		for e := 1; e <= epoch && !cur.Private; e++ {
+		for e := 1; e <= epoch && (privateMoves || !cur.Private); e++ {
 			n := uint64(i)*(MaxEpoch+1) + uint64(e)
 			if unit(seed, n, saltDrift) >= drift {
 				continue
@@ -180,9 +183,11 @@ func (p *population) drift(seed int64, drift float64, epoch int) *population {
 			case k < 5:
 				ch.Kind, ch.After = DriftLeft, ch.Before
 				left = true
+			case k < 10 && cur.Private:
+				continue // private already: this epoch moves nothing
 			case k < 10:
 				next := cur.clone()
-				next.Private, next.Email, next.EmailStatus = true, "", api.StatusEmpty
+				next.Private, next.Email, next.EmailStatus = true, "", person.StatusEmpty
 				ch.Kind, ch.After = DriftPrivate, ch.Before
 				cur = next
 			default:

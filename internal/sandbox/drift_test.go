@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/person"
 )
 
 func TestNoDriftIsTheGeneratedPopulation(t *testing.T) {
@@ -29,17 +29,17 @@ func TestDriftIsDeterministicAndCumulative(t *testing.T) {
 	// Built twice without the process's cache: the same seed gives the
 	// same changes.
 	base := populationFor(3, 2000)
-	a, b := base.drift(3, 0.2, 3), base.drift(3, 0.2, 3)
+	a, b := base.drift(3, 0.2, 3, false), base.drift(3, 0.2, 3, false)
 	if !reflect.DeepEqual(a.changes, b.changes) || !reflect.DeepEqual(a.members, b.members) {
 		t.Fatal("the same seed, drift and epoch gave different populations")
 	}
-	other := populationFor(4, 2000).drift(4, 0.2, 3)
+	other := populationFor(4, 2000).drift(4, 0.2, 3, false)
 	if reflect.DeepEqual(a.changes, other.changes) {
 		t.Error("seeds 3 and 4 drifted alike")
 	}
 	// Epoch 3 holds the changes of epochs 1 and 2 as they were.
 	for e := 1; e < 3; e++ {
-		earlier := base.drift(3, 0.2, e).changes
+		earlier := base.drift(3, 0.2, e, false).changes
 		var upTo []Change
 		for _, c := range a.changes {
 			if c.Epoch <= e {
@@ -130,7 +130,7 @@ func TestDriftIsSeenByEveryOperation(t *testing.T) {
 			if _, ok := h.s.Member(page); ok {
 				t.Errorf("Member(%s) finds a member who left", page)
 			}
-			var leads []api.Lead
+			var leads []person.Lead
 			h.ok(http.MethodPost, "/v1/scrap", searchFor(c.Before), &leads)
 			for _, l := range leads {
 				if l.PageName == page {
@@ -138,18 +138,18 @@ func TestDriftIsSeenByEveryOperation(t *testing.T) {
 				}
 			}
 		case DriftPrivate:
-			var p api.Profile
+			var p person.Profile
 			h.ok(http.MethodPost, "/v1/scrap/page", map[string]string{"pageName": page}, &p)
 			if !p.Private || len(p.CurrentPosition) != 0 {
 				t.Errorf("%s turned private: profile private=%v with %d positions", page, p.Private, len(p.CurrentPosition))
 			}
-			var e api.EnrichedProfile
+			var e person.EnrichedProfile
 			h.ok(http.MethodPost, "/v1/scrap/enrich", map[string]string{"pageName": page}, &e)
-			if e.ValidationStatus != api.StatusEmpty || e.Email != "" {
+			if e.ValidationStatus != person.StatusEmpty || e.Email != "" {
 				t.Errorf("%s turned private: enrichment %q %q, want empty", page, e.ValidationStatus, e.Email)
 			}
 		case DriftJob:
-			var p api.Profile
+			var p person.Profile
 			h.ok(http.MethodPost, "/v1/scrap/page", map[string]string{"pageName": page}, &p)
 			if len(p.CurrentPosition) != 1 || p.CurrentPosition[0].JobTitle != c.After.Title || p.CurrentPosition[0].Company != c.After.Company {
 				t.Fatalf("%s: current position %+v, want %q at %q", page, p.CurrentPosition, c.After.Title, c.After.Company)
@@ -159,7 +159,7 @@ func TestDriftIsSeenByEveryOperation(t *testing.T) {
 			if old.JobTitle != c.Before.Title || old.Company != c.Before.Company || old.EndDate == nil || *old.EndDate != monthText(EpochStart(c.Epoch)) {
 				t.Errorf("%s: previous position %+v, want %q at %q ended %s", page, old, c.Before.Title, c.Before.Company, monthText(EpochStart(c.Epoch)))
 			}
-			var e api.EnrichedProfile
+			var e person.EnrichedProfile
 			h.ok(http.MethodPost, "/v1/scrap/enrich", map[string]string{"pageName": page}, &e)
 			if e.Company != c.After.Company || e.CompanyDomain != c.After.CompanyDomain || e.Email != c.After.Email || e.Location != c.After.Location() {
 				t.Errorf("%s: enrichment %q %q %q %q, want %+v", page, e.Company, e.CompanyDomain, e.Email, e.Location, c.After)
@@ -168,9 +168,9 @@ func TestDriftIsSeenByEveryOperation(t *testing.T) {
 				t.Errorf("%s: e-mail %q not at the new company's domain %s", page, e.Email, c.After.CompanyDomain)
 			}
 			// Searches see the new job, not the old one.
-			var leads []api.Lead
+			var leads []person.Lead
 			h.ok(http.MethodPost, "/v1/scrap", searchFor(c.After), &leads)
-			if !slices.ContainsFunc(leads, func(l api.Lead) bool {
+			if !slices.ContainsFunc(leads, func(l person.Lead) bool {
 				return l.PageName == page && l.Title == c.After.Title && l.Company == c.After.Company && l.Location == c.After.Location()
 			}) {
 				t.Errorf("a search for %q at %q does not find %s", c.After.Title, c.After.Company, page)
@@ -217,4 +217,55 @@ func TestSetDriftMovesTime(t *testing.T) {
 // formula-like values of a few members.
 func isWordy(j Job) bool {
 	return !strings.ContainsAny(j.Title[:1]+j.Company[:1], "=+-@")
+}
+
+// TestPrivatePositions: with Options.PrivatePositions a private profile's
+// answer carries the member's positions (never the description), and
+// private members go on moving; without it a private profile shows no
+// position and a member who turned private moves no more.
+func TestPrivatePositions(t *testing.T) {
+	now := EpochStart(4)
+	for _, on := range []bool{false, true} {
+		s := New(Options{People: 4000, Drift: 0.3, Epoch: 3, PrivatePositions: on})
+		turned := map[string]bool{}
+		movedAfter := 0
+		for _, c := range s.Changes() {
+			switch {
+			case c.Kind == DriftPrivate:
+				turned[c.PageName] = true
+			case c.Kind == DriftJob && turned[c.PageName]:
+				movedAfter++
+			}
+		}
+		if on != (movedAfter > 0) {
+			t.Errorf("PrivatePositions %v: %d job changes of members already private", on, movedAfter)
+		}
+		seen := 0
+		for page := range turned {
+			m, ok := s.Member(page)
+			if !ok {
+				continue // left the network since
+			}
+			if !m.Private {
+				t.Fatalf("%s turned private; the sandbox has a public profile", page)
+			}
+			p := m.profile(now, on)
+			if !p.Private || p.Description != "" {
+				t.Errorf("%s: private %v, description %q", page, p.Private, p.Description)
+			}
+			if !on {
+				if len(p.CurrentPosition)+len(p.WorkPositionTimeline) > 0 {
+					t.Errorf("%s: a private profile shows positions without PrivatePositions", page)
+				}
+				continue
+			}
+			if len(p.CurrentPosition) == 0 || p.CurrentPosition[0].JobTitle != m.Title || p.CurrentPosition[0].Company != m.Company {
+				t.Errorf("%s is %s at %s; the private profile shows %+v", page, m.Title, m.Company, p.CurrentPosition)
+			}
+			seen++
+		}
+		if on && seen == 0 {
+			t.Error("no private member to check")
+		}
+	}
 }

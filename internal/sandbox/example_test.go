@@ -3,11 +3,10 @@ package sandbox_test
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/leadsync/leadsync/internal/person"
+	"github.com/leadsync/leadsync/internal/sandbox"
 	"net/http"
 	"strings"
-
-	"github.com/leadsync/leadsync/internal/api"
-	"github.com/leadsync/leadsync/internal/sandbox"
 )
 
 // A sandbox reached through its in-process transport: no listener, no
@@ -24,7 +23,7 @@ func ExampleServer_Transport() {
 		panic(err)
 	}
 	defer resp.Body.Close()
-	var leads []api.Lead
+	var leads []person.Lead
 	json.NewDecoder(resp.Body).Decode(&leads)
 
 	st := s.Stats()

@@ -4,17 +4,17 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/person"
 )
 
-// The sandbox sends every person field of api.PersonFields, in each answer
+// The sandbox sends every person field of person.PersonFields, in each answer
 // that carries it, for some member: demos and end-to-end tests then see
 // every field. A field added to the table fails here until the sandbox
 // makes up values for it (population.go, ops.go).
 func TestSandboxSendsEveryPersonField(t *testing.T) {
 	h := newHarness(t, nil)
-	sent := map[api.Source]map[string]bool{}
-	note := func(from api.Source, answer any) {
+	sent := map[person.Source]map[string]bool{}
+	note := func(from person.Source, answer any) {
 		b, err := json.Marshal(answer)
 		if err != nil {
 			t.Fatal(err)
@@ -40,12 +40,12 @@ func TestSandboxSendsEveryPersonField(t *testing.T) {
 		}
 	}
 	for _, m := range h.s.Population() {
-		note(api.FromLead, m.Lead())
-		note(api.FromEnrichment, m.enriched(requestID(1, 1), 41))
-		note(api.FromProfile, m.profile(h.clock.Now()))
+		note(person.FromLead, m.Lead())
+		note(person.FromEnrichment, m.enriched(requestID(1, 1), 41))
+		note(person.FromProfile, m.profile(h.clock.Now(), false))
 	}
-	for _, f := range api.PersonFields {
-		for _, from := range []api.Source{api.FromLead, api.FromEnrichment, api.FromProfile} {
+	for _, f := range person.PersonFields {
+		for _, from := range []person.Source{person.FromLead, person.FromEnrichment, person.FromProfile} {
 			if f.From&from != 0 && !sent[from][f.Key] {
 				t.Errorf("no member's %s has %s: teach the sandbox to send it", from, f.Key)
 			}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
@@ -55,7 +56,7 @@ func (s *Server) operate(op Op, body []byte, now time.Time, n uint64) reply {
 			return errorReply(http.StatusBadRequest, "no member with pageName %q", page)
 		}
 		if op != OpEnrich {
-			return s.spend(op, 0, func(int) reply { return jsonReply(http.StatusOK, m.profile(now)) })
+			return s.spend(op, 0, func(int) reply { return jsonReply(http.StatusOK, m.profile(now, s.PrivatePositions())) })
 		}
 		return s.spend(op, s.cost, func(balance int) reply {
 			s.mu.Lock()
@@ -161,12 +162,13 @@ func parsePage(params map[string]json.RawMessage) (string, error) {
 }
 
 // profile is the member's profile (spec 2.4) as of now. A private profile
-// shows its name, avatar and address only.
-func (m *Member) profile(now time.Time) api.Profile {
-	p := api.Profile{
+// shows its name, avatar and address only, and its positions with
+// privatePositions (Options.PrivatePositions): never its description.
+func (m *Member) profile(now time.Time, privatePositions bool) person.Profile {
+	p := person.Profile{
 		FullName:             m.FullName(),
-		CurrentPosition:      []api.Position{},
-		WorkPositionTimeline: []api.TimelinePosition{},
+		CurrentPosition:      []person.Position{},
+		WorkPositionTimeline: []person.TimelinePosition{},
 		ProfileImg:           m.imageURL(256),
 		NetworkURL:           m.ProfileURL(),
 		Private:              m.Private,
@@ -174,9 +176,12 @@ func (m *Member) profile(now time.Time) api.Profile {
 	}
 	if m.Private {
 		p.ProfileImg = imageURLPrefix + "default_256x256.png"
-		return p
+		if !privatePositions {
+			return p
+		}
+	} else {
+		p.Description = m.Description
 	}
-	p.Description = m.Description
 	for _, pos := range m.Positions {
 		end := now
 		var endDate *string
@@ -188,9 +193,9 @@ func (m *Member) profile(now time.Time) api.Profile {
 		date := durationText(pos.Start, end) + ", since " + monthText(pos.Start)
 		days := max(0, int(end.Sub(pos.Start)/(24*time.Hour)))
 		if pos.End.IsZero() {
-			p.CurrentPosition = append(p.CurrentPosition, api.Position{JobTitle: pos.Title, Company: pos.Company, Date: date})
+			p.CurrentPosition = append(p.CurrentPosition, person.Position{JobTitle: pos.Title, Company: pos.Company, Date: date})
 		}
-		p.WorkPositionTimeline = append(p.WorkPositionTimeline, api.TimelinePosition{
+		p.WorkPositionTimeline = append(p.WorkPositionTimeline, person.TimelinePosition{
 			JobTitle: pos.Title, Company: pos.Company, Date: date,
 			StartDate: monthText(pos.Start), EndDate: endDate, DaysInPosition: days,
 		})
@@ -221,8 +226,8 @@ func durationText(from, to time.Time) string {
 }
 
 // enriched is the member's enrich answer (spec 2.5).
-func (m *Member) enriched(id string, balance int) api.EnrichedProfile {
-	return api.EnrichedProfile{
+func (m *Member) enriched(id string, balance int) person.EnrichedProfile {
+	return person.EnrichedProfile{
 		ID: id, PageName: m.PageName, FirstName: m.FirstName, LastName: m.LastName,
 		FullName: m.FullName(), Title: m.Title, Location: m.Location(),
 		PreviousTitle: m.PreviousTitle, Company: m.Company, NetworkID: m.NetworkID,

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/person"
 )
 
 // specFields is the table of spec 2.1, copied by hand from the spec.
@@ -75,9 +76,9 @@ func TestFieldsOperation(t *testing.T) {
 	}
 }
 
-func search(h *harness, path string, body map[string]any) []api.Lead {
+func search(h *harness, path string, body map[string]any) []person.Lead {
 	h.t.Helper()
-	var leads []api.Lead
+	var leads []person.Lead
 	h.ok(http.MethodPost, path, body, &leads)
 	return leads
 }
@@ -89,7 +90,7 @@ func TestSearchFiltersReallyFilter(t *testing.T) {
 	if len(all) != api.MaxResults {
 		t.Fatalf("keywords \"Manager\" gave %d results, want the cap", len(all))
 	}
-	member := func(l api.Lead) *Member {
+	member := func(l person.Lead) *Member {
 		m, ok := h.s.Member(l.PageName)
 		if !ok {
 			t.Fatalf("result %q is not a member", l.PageName)
@@ -194,7 +195,7 @@ func TestSearchCapAndDeterminism(t *testing.T) {
 		}
 		ra := a.do(http.MethodPost, "/v1/scrap", map[string]any{"keywords": kw})
 		rb := b.do(http.MethodPost, "/v1/scrap", map[string]any{"keywords": kw})
-		var leads []api.Lead
+		var leads []person.Lead
 		json.Unmarshal(ra.body, &leads)
 		if len(leads) != api.MaxResults {
 			t.Errorf("%q: %d results, want %d", kw, len(leads), api.MaxResults)
@@ -392,7 +393,7 @@ func TestProfiles(t *testing.T) {
 			public = m
 		}
 	}
-	var p, byURL, gen2 api.Profile
+	var p, byURL, gen2 person.Profile
 	h.ok(http.MethodPost, "/v1/scrap/page", map[string]any{"pageName": public.PageName}, &p)
 	h.ok(http.MethodPost, "/v1/scrap/page", map[string]any{"profileUrl": public.ProfileURL()}, &byURL)
 	h.ok(http.MethodPost, "/scrap", map[string]any{"profileUrl": "https://www.other.example/in/" + public.PageName + "/"}, &gen2)
@@ -428,7 +429,7 @@ func TestProfiles(t *testing.T) {
 		t.Error("current position has no endDate null")
 	}
 
-	var pp api.Profile
+	var pp person.Profile
 	h.ok(http.MethodPost, "/v1/scrap/page", map[string]any{"pageName": private.PageName}, &pp)
 	if !pp.Private || pp.FullName != private.FullName() || len(pp.CurrentPosition) != 0 || pp.Description != "" {
 		t.Errorf("private profile %+v", pp)
@@ -467,13 +468,13 @@ func TestEnrich(t *testing.T) {
 	balance := 30
 	ids := map[string]bool{}
 	for _, m := range h.s.Population()[:30] {
-		var e api.EnrichedProfile
+		var e person.EnrichedProfile
 		h.ok(http.MethodPost, "/v1/scrap/enrich", map[string]any{"pageName": m.PageName}, &e)
 		balance--
 		if e.CreditBalance != balance {
 			t.Errorf("creditBalance %d, want %d", e.CreditBalance, balance)
 		}
-		want := api.EnrichedProfile{ID: e.ID, PageName: m.PageName, FirstName: m.FirstName, LastName: m.LastName,
+		want := person.EnrichedProfile{ID: e.ID, PageName: m.PageName, FirstName: m.FirstName, LastName: m.LastName,
 			FullName: m.FullName(), Title: m.Title, Location: m.Location(), PreviousTitle: m.PreviousTitle,
 			Company: m.Company, NetworkID: m.NetworkID, ProfileImgURL: e.ProfileImgURL, Email: m.Email,
 			ValidationStatus: m.EmailStatus, CompanyDomain: m.CompanyDomain, CreditBalance: balance}
@@ -514,7 +515,7 @@ func TestEnrich(t *testing.T) {
 func TestEnrichCost(t *testing.T) {
 	h := newHarness(t, func(o *Options) { o.Credits = 5; o.CreditsPerEnrich = 2 })
 	ms := h.s.Population()
-	var e api.EnrichedProfile
+	var e person.EnrichedProfile
 	h.ok(http.MethodPost, "/v1/scrap/enrich", map[string]any{"pageName": ms[0].PageName}, &e)
 	h.ok(http.MethodPost, "/v1/scrap/enrich", map[string]any{"pageName": ms[1].PageName}, &e)
 	if e.CreditBalance != 1 {
@@ -566,7 +567,7 @@ func TestPageNameCase(t *testing.T) {
 	h := newHarness(t, nil)
 	m := h.s.Population()[0]
 	for _, page := range []string{strings.ToLower(m.PageName), strings.ToUpper(m.PageName)} {
-		var p api.Profile
+		var p person.Profile
 		h.ok(http.MethodPost, "/v1/scrap/page", map[string]any{"pageName": page}, &p)
 		if p.NetworkURL != m.ProfileURL() || p.FullName != m.FullName() {
 			t.Errorf("profile of %q: %s, %q; want %s", page, p.NetworkURL, p.FullName, m.ProfileURL())
@@ -575,7 +576,7 @@ func TestPageNameCase(t *testing.T) {
 		if p.NetworkURL != m.ProfileURL() {
 			t.Errorf("generation 2 profile of %q: %s", page, p.NetworkURL)
 		}
-		var e api.EnrichedProfile
+		var e person.EnrichedProfile
 		h.ok(http.MethodPost, "/v1/scrap/enrich", map[string]any{"pageName": page}, &e)
 		if e.PageName != m.PageName || e.NetworkID != m.NetworkID {
 			t.Errorf("enrichment of %q: %s %s; want %s %s", page, e.PageName, e.NetworkID, m.PageName, m.NetworkID)

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/person"
 )
 
 // ProfileURLPrefix starts the networkUrl of every sandbox profile; a profile
@@ -45,7 +45,7 @@ type Member struct {
 	Private         bool
 	Premium         bool
 	Email           string // what enrich finds; "" when EmailStatus is empty
-	EmailStatus     string // api.StatusValid, api.StatusCatchAll or api.StatusEmpty
+	EmailStatus     string // person.StatusValid, person.StatusCatchAll or person.StatusEmpty
 	Positions       []Position
 	Contacts        int
 	SharedContacts  int
@@ -79,8 +79,8 @@ func (m *Member) Location() string { return m.City + ", " + m.Country }
 func (m *Member) ProfileURL() string { return ProfileURLPrefix + m.PageName }
 
 // Lead is the member as a search result (spec 2.2).
-func (m *Member) Lead() api.Lead {
-	return api.Lead{
+func (m *Member) Lead() person.Lead {
+	return person.Lead{
 		FirstName: m.FirstName, LastName: m.LastName, FullName: m.FullName(),
 		Title: m.Title, Location: m.Location(), PreviousTitle: m.PreviousTitle,
 		Company: m.Company, NetworkID: m.NetworkID, PageName: m.PageName,
@@ -330,15 +330,15 @@ func (g *drawer) email(m *Member, firstASCII, lastASCII string) {
 	r := g.r
 	switch p := r.IntN(100); {
 	case m.Private:
-		m.EmailStatus = api.StatusEmpty
+		m.EmailStatus = person.StatusEmpty
 	case p < 60:
-		m.EmailStatus = api.StatusValid
+		m.EmailStatus = person.StatusValid
 	case p < 85:
-		m.EmailStatus = api.StatusCatchAll
+		m.EmailStatus = person.StatusCatchAll
 	default:
-		m.EmailStatus = api.StatusEmpty
+		m.EmailStatus = person.StatusEmpty
 	}
-	if m.EmailStatus == api.StatusEmpty {
+	if m.EmailStatus == person.StatusEmpty {
 		return
 	}
 	f, l := strings.ToLower(asciiFold(firstASCII)), strings.ToLower(asciiFold(lastASCII))

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"unicode"
 
-	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/person"
 )
 
 func TestPopulationIsDeterministic(t *testing.T) {
@@ -80,7 +80,7 @@ func TestPopulationShape(t *testing.T) {
 			see("language", l)
 		}
 		see("email", m.EmailStatus)
-		if (m.Email == "") != (m.EmailStatus == api.StatusEmpty) {
+		if (m.Email == "") != (m.EmailStatus == person.StatusEmpty) {
 			t.Errorf("%s: email %q with status %q", m.PageName, m.Email, m.EmailStatus)
 		}
 		if m.Email != "" && !emailRe.MatchString(m.Email) {
@@ -122,7 +122,7 @@ func TestPopulationShape(t *testing.T) {
 	for kind, want := range map[string][]string{
 		"country": countries, "industry": industries, "discipline": disciplines, "level": levels,
 		"status": employmentTypes, "language": languages,
-		"email": {api.StatusValid, api.StatusCatchAll, api.StatusEmpty},
+		"email": {person.StatusValid, person.StatusCatchAll, person.StatusEmpty},
 	} {
 		for _, v := range want {
 			if !seen[kind][v] {

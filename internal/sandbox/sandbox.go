@@ -88,6 +88,13 @@ type Options struct {
 	// population. Values out of range (see CheckDrift) are clamped.
 	Drift float64
 	Epoch int
+	// PrivatePositions makes a private profile's answer carry the member's
+	// positions (current and timeline), as the spec allows (2.4 blanks
+	// nothing for private: true) and some deployments do; private members
+	// then go on moving as the population drifts. Off, a private profile
+	// shows its name, avatar and address only, and private members move no
+	// more.
+	PrivatePositions bool
 }
 
 // Faults are injected failures. Shares are fractions of calls in [0, 1];
@@ -133,6 +140,10 @@ type Faults struct {
 	// some deployments do, instead of 403.
 	QuotaAs429      bool
 	QuotaRetryAfter int
+	// Overfull answers a search with every member it matches, past the
+	// network's cap of api.MaxResults, as a stand-in that was never tuned
+	// to the network may: what is kept must still be at most the cap.
+	Overfull bool
 	// Seed fixes which calls get a fault.
 	Seed int64
 }
@@ -339,7 +350,7 @@ func New(opts Options) *Server {
 	}
 	opts.Epoch = min(MaxEpoch, max(0, opts.Epoch))
 	s.opts = opts
-	s.pop.Store(populationAt(opts.Seed, opts.People, opts.Drift, opts.Epoch))
+	s.pop.Store(populationAt(opts.Seed, opts.People, opts.Drift, opts.Epoch, opts.PrivatePositions))
 	s.stats = Stats{ByOp: map[Op]int{}, Status: map[int]int{}, Faults: map[Fault]int{}, Enriched: map[string]int{}}
 	s.setFaultsLocked(opts.Faults)
 	return s
@@ -491,9 +502,28 @@ func (s *Server) SetDrift(drift float64, epoch int) error {
 	}
 	s.mu.Lock()
 	s.opts.Drift, s.opts.Epoch = drift, epoch
+	private := s.opts.PrivatePositions
 	s.mu.Unlock()
-	s.pop.Store(populationAt(s.opts.Seed, s.opts.People, drift, epoch))
+	s.pop.Store(populationAt(s.opts.Seed, s.opts.People, drift, epoch, private))
 	return nil
+}
+
+// SetPrivatePositions sets Options.PrivatePositions: whether a private
+// profile's answer carries the member's positions (and private members
+// move as the population drifts). The calls from then on see it.
+func (s *Server) SetPrivatePositions(on bool) {
+	s.mu.Lock()
+	s.opts.PrivatePositions = on
+	drift, epoch := s.opts.Drift, s.opts.Epoch
+	s.mu.Unlock()
+	s.pop.Store(populationAt(s.opts.Seed, s.opts.People, drift, epoch, on))
+}
+
+// PrivatePositions reports Options.PrivatePositions as now set.
+func (s *Server) PrivatePositions() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.opts.PrivatePositions
 }
 
 // Drift returns the drift share and the epoch the population is at.

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
@@ -237,10 +238,16 @@ func (q *query) matches(m *Member) bool {
 }
 
 // search runs q over the population in its fixed order and returns at most
-// api.MaxResults results: []api.Lead, or []api.RawLead when q.raw. No match
-// is an empty array.
+// api.MaxResults results (every match with Faults.Overfull): []person.Lead,
+// or []api.RawLead when q.raw. No match is an empty array.
 func (s *Server) search(q *query) any {
-	found := s.matching(q, api.MaxResults)
+	limit := api.MaxResults
+	s.mu.Lock()
+	if s.faults.Overfull {
+		limit = 0
+	}
+	s.mu.Unlock()
+	found := s.matching(q, limit)
 	return s.answer(q, found)
 }
 
@@ -285,7 +292,7 @@ func (s *Server) answer(q *query, found []*Member) any {
 		}
 		return out
 	}
-	out := make([]api.Lead, 0, len(found))
+	out := make([]person.Lead, 0, len(found))
 	for _, m := range found {
 		out = append(out, m.Lead())
 	}

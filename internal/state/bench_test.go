@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/statetest"
 )
@@ -23,7 +24,7 @@ func BenchmarkFoldSearch300k(b *testing.B) {
 	b.ResetTimer()
 	defer statetest.CPUMetric(b)()
 	for i := 0; i < b.N; i++ {
-		leads := make([]api.Lead, api.MaxResults)
+		leads := make([]person.Lead, api.MaxResults)
 		for j := range leads {
 			leads[j] = statetest.BigLead(1_000_000 + i*api.MaxResults + j)
 		}
@@ -47,7 +48,7 @@ func BenchmarkFoldSearchSuppressed(b *testing.B) {
 	b.ResetTimer()
 	defer statetest.CPUMetric(b)()
 	for i := 0; i < b.N; i++ {
-		leads := make([]api.Lead, api.MaxResults)
+		leads := make([]person.Lead, api.MaxResults)
 		for j := range leads {
 			leads[j] = statetest.BigLead(1_000_000 + i*api.MaxResults + j)
 		}

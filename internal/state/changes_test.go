@@ -7,6 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/person"
 )
 
 // mirror is a row store fed only by Changes, as the PostgreSQL backend is:
@@ -134,17 +135,17 @@ func TestChangesNameEveryChange(t *testing.T) {
 		// Anna moves while known by page name only: her history is kept
 		// under page:anna, then moves with her when she is re-keyed.
 		func(s *State) {
-			s.Fold(searchEv(day(2), "search.m", 0, api.Lead{PageName: "anna", FullName: "Anna", Title: "VP", Company: "Rheinbank", Location: "Köln, Germany"}))
+			s.Fold(searchEv(day(2), "search.m", 0, person.Lead{PageName: "anna", FullName: "Anna", Title: "VP", Company: "Rheinbank", Location: "Köln, Germany"}))
 		},
 		func(s *State) {
 			// Anna's networkId arrives: re-keyed from page:anna in search.a and profile.p.
 			s.Fold(searchEv(day(3), "search.b", 1, lead("n1", "anna", "Anna"), lead("n2", "ben", "Ben")))
 		},
 		func(s *State) {
-			s.Fold(enrichEv(day(4), "enrich.e", "n2", api.EnrichedProfile{NetworkID: "n2", Email: "b@x.example", CreditBalance: 7}))
+			s.Fold(enrichEv(day(4), "enrich.e", "n2", person.EnrichedProfile{NetworkID: "n2", Email: "b@x.example", CreditBalance: 7}))
 		},
 		func(s *State) {
-			s.Fold(enrichEv(day(4), "enrich.e", "page:zed", api.EnrichedProfile{NetworkID: "n9", PageName: "zed", Email: "z@x.example"}))
+			s.Fold(enrichEv(day(4), "enrich.e", "page:zed", person.EnrichedProfile{NetworkID: "n9", PageName: "zed", Email: "z@x.example"}))
 		},
 		func(s *State) {
 			s.Fold(Event{At: day(5), Kind: EventFailure, Address: "search.c", Failure: &Failure{Message: "500"}})
@@ -154,10 +155,10 @@ func TestChangesNameEveryChange(t *testing.T) {
 		// enrichment made again at the new employer.
 		func(s *State) { s.Fold(trackEv(day(6), "track.t", "n2", "Head of IT", "Nordlicht GmbH")) },
 		func(s *State) {
-			s.Fold(enrichEv(day(6), "enrich.e", "n2", api.EnrichedProfile{NetworkID: "n2", Email: "b@nordlicht.example", Company: "Nordlicht GmbH"}))
+			s.Fold(enrichEv(day(6), "enrich.e", "n2", person.EnrichedProfile{NetworkID: "n2", Email: "b@nordlicht.example", Company: "Nordlicht GmbH"}))
 		},
 		func(s *State) {
-			s.Fold(Event{At: day(6), Kind: EventTrack, Address: "track.t", Track: &TrackEvent{PersonID: "n2", Profile: &api.Profile{Private: true}}})
+			s.Fold(Event{At: day(6), Kind: EventTrack, Address: "track.t", Track: &TrackEvent{PersonID: "n2", Profile: &person.Profile{Private: true}}})
 		},
 		func(s *State) {
 			s.Fold(Event{At: day(7), Kind: EventTrack, Address: "track.t", Track: &TrackEvent{PersonID: "n2", Gone: true}})
@@ -238,7 +239,7 @@ func TestChangesNameEveryChange(t *testing.T) {
 		// An enrichment copied from another workspace.
 		func(s *State) {
 			s.Fold(Event{At: day(18), Kind: EventReuse, Address: "enrich.e", Reuse: &ReuseEvent{PersonID: "n9", Workspace: "dach",
-				Enrichment: Enrichment{EnrichedAt: day(10), By: "enrich.e", Result: api.EnrichedProfile{NetworkID: "n9", Email: "i@dach.example"}}}})
+				Enrichment: Enrichment{EnrichedAt: day(10), By: "enrich.e", Result: person.EnrichedProfile{NetworkID: "n9", Email: "i@dach.example"}}}})
 		},
 		// Moves (moved blocks, state mv): a search with its failure, a
 		// split run under way, a profile read, an enrich block whose

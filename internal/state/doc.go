@@ -15,8 +15,12 @@
 // It knows nothing of files or databases: the codec is
 // internal/state/statefile, the backends are internal/state/local and
 // internal/state/pg, behind internal/state/backend. It imports only api
-// and the leaf address (which block kind an address names: IsImport; a
-// move names its addresses one by one, and a move onto a block's other
-// form, with or without a key, is refused: move_forms.go); it must not
-// import any of those.
+// (wire types: generation, raw results, usage), the leaf person (the
+// person model and the table of person fields), the leaf kind (the table
+// of block kinds; the state's part of each kind that holds records is
+// records, records.go) and the leaf address
+// (which block kind an address names: IsImport, Kind; a move names its
+// addresses one by one, and a move onto a block's other form, with or
+// without a key, is refused: move_forms.go); it must not import any of
+// those.
 package state

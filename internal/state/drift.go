@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/person"
 )
 
 // A person's history: whenever a call brings another title, company or
@@ -88,7 +89,7 @@ type TrackEvent struct {
 	Request     json.RawMessage `json:"request"`
 	RequestHash string          `json:"request_hash"`
 	// Profile is the answer; nil when Gone.
-	Profile *api.Profile `json:"profile,omitempty"`
+	Profile *person.Profile `json:"profile,omitempty"`
 	// Gone is true when the service answered that no member has the page
 	// name: the person left the network (or changed their page name).
 	Gone bool `json:"gone,omitempty"`
@@ -186,23 +187,53 @@ func (a *applier) track(addr string, te *TrackEvent) {
 	switch {
 	case te.Gone:
 		a.setStatus(p, StatusLeft, before)
-	case te.Profile.Private:
-		// The last public profile stays: a private one shows nothing.
-		a.setStatus(p, StatusPrivate, before)
 	default:
-		l := api.Lead{FullName: te.Profile.FullName}
+		// A private profile is read for what its answer holds: the
+		// positions it carries are the person's job (a change is history,
+		// as from a public one); what it does not show stays as last known.
+		l := person.Lead{FullName: te.Profile.FullName}
 		if len(te.Profile.CurrentPosition) > 0 {
 			l.Title = te.Profile.CurrentPosition[0].JobTitle
 			l.Company = te.Profile.CurrentPosition[0].Company
 		}
 		a.mergeLead(p, l)
 		guessNames(&p.Lead)
-		prof := *te.Profile
+		prof := profileRead(p.Profile, *te.Profile)
 		p.Profile, p.ProfileReadAt = &prof, &at
 		p.LastSeen = at
-		a.setStatus(p, "", before)
+		status := ""
+		if prof.Private {
+			status = StatusPrivate
+		}
+		a.setStatus(p, status, before)
 	}
 	s.touchPerson(p.ID)
+}
+
+// profileRead is the profile state keeps after a read answered read, last
+// being the profile kept before (nil when none). A public answer is kept as
+// it is. A private one (private: true) shows what the member lets it show:
+// what it carries is kept, and what it leaves blank (the description, or
+// every position) stays as last known, since a profile that turned private
+// hid it rather than removed it. Positions go together: an answer that
+// carries a current position or a timeline gives both.
+func profileRead(last *person.Profile, read person.Profile) person.Profile {
+	if !read.Private || last == nil {
+		return read
+	}
+	if read.FullName == "" {
+		read.FullName = last.FullName
+	}
+	if read.Description == "" {
+		read.Description = last.Description
+	}
+	if read.NetworkURL == "" {
+		read.NetworkURL = last.NetworkURL
+	}
+	if len(read.CurrentPosition) == 0 && len(read.WorkPositionTimeline) == 0 {
+		read.CurrentPosition, read.WorkPositionTimeline = last.CurrentPosition, last.WorkPositionTimeline
+	}
+	return read
 }
 
 // Checked is when a profile read (a profile block's or a track's) last
@@ -219,9 +250,9 @@ func (p *Person) Checked() *time.Time {
 
 // Private is the latest knowledge of whether p's profile is private,
 // whichever read found it (a profile block's or a track's, state keeps
-// the last in Status): a track read that finds a profile private keeps
-// the last public profile in Profile, and one that finds it public
-// replaces a private one. known is false when no read found a profile:
+// the last in Status): a read that finds a profile private keeps in
+// Profile what its answer shows and the last known rest (profileRead),
+// and one that finds it public replaces a private one. known is false when no read found a profile:
 // never read, or gone (left the network).
 func (p *Person) Private() (private, known bool) {
 	switch p.Status {

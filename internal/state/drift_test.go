@@ -7,11 +7,12 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/person"
 )
 
 // job is a lead of person n1 with a job.
-func job(title, company, location string) api.Lead {
-	return api.Lead{NetworkID: "n1", PageName: "Anna_Schmidt", FullName: "Anna Schmidt", Title: title, Company: company, Location: location}
+func job(title, company, location string) person.Lead {
+	return person.Lead{NetworkID: "n1", PageName: "Anna_Schmidt", FullName: "Anna Schmidt", Title: title, Company: company, Location: location}
 }
 
 func mustFold(t *testing.T, s *State, e Event) {
@@ -34,7 +35,7 @@ func TestHistoryRecordsWhatCallsSee(t *testing.T) {
 	}
 	// A new job in another city, seen by another search.
 	mustFold(t, s, searchEv(day(2), "search.vp", 0, job("VP Engineering", "Rheinbank AG", "Köln, Germany")))
-	// In the order of the lead's fields (api.LeadFields).
+	// In the order of the lead's fields (person.LeadFields).
 	want := []Drift{
 		{Field: DriftTitle, Before: "cto ", After: "VP Engineering", At: day(2), By: "search.vp", Call: CallSearch},
 		{Field: DriftLocation, Before: "Berlin, Germany", After: "Köln, Germany", At: day(2), By: "search.vp", Call: CallSearch},
@@ -58,8 +59,8 @@ func TestHistoryRecordsWhatCallsSee(t *testing.T) {
 	// A profile read sees title and company, never a location.
 	mustFold(t, s, Event{At: day(3), Kind: EventProfile, Address: "profile.anna", Profile: &ProfileEvent{
 		Generation: api.Gen1, Request: []byte(`{"pageName":"Anna_Schmidt"}`), PageName: "Anna_Schmidt",
-		Profile: api.Profile{FullName: "Anna Schmidt", NetworkURL: "https://network.example/profile/Anna_Schmidt",
-			CurrentPosition: []api.Position{{JobTitle: "CTO", Company: "Rheinbank AG"}}}}})
+		Profile: person.Profile{FullName: "Anna Schmidt", NetworkURL: "https://network.example/profile/Anna_Schmidt",
+			CurrentPosition: []person.Position{{JobTitle: "CTO", Company: "Rheinbank AG"}}}}})
 	h := s.People["n1"].History
 	if len(h) != 4 || h[3] != (Drift{Field: DriftTitle, Before: "VP Engineering", After: "CTO", At: day(3), By: "profile.anna", Call: CallProfile}) {
 		t.Fatalf("after the profile read: %+v", h)
@@ -77,12 +78,17 @@ func toSeen(id string, ds []Drift) []SeenDrift {
 func TestHistoryOfTrackReads(t *testing.T) {
 	s := New()
 	mustFold(t, s, searchEv(day(0), "search.cto", 0, job("CTO", "Nordlicht Software GmbH", "Berlin, Germany")))
-	track := func(at int, gone bool, prof *api.Profile) {
+	track := func(at int, gone bool, prof *person.Profile) {
 		t.Helper()
 		mustFold(t, s, Event{At: day(at), Kind: EventTrack, Address: "track.champions", Track: &TrackEvent{PersonID: "n1", Gone: gone, Profile: prof}})
 	}
-	pos := func(title, company string) *api.Profile {
-		return &api.Profile{FullName: "Anna Schmidt", CurrentPosition: []api.Position{{JobTitle: title, Company: company}}}
+	pos := func(title, company string) *person.Profile {
+		return &person.Profile{FullName: "Anna Schmidt", CurrentPosition: []person.Position{{JobTitle: title, Company: company}}}
+	}
+	privatePos := func(title, company string) *person.Profile {
+		p := pos(title, company)
+		p.Private = true
+		return p
 	}
 	type check struct {
 		status string
@@ -92,16 +98,19 @@ func TestHistoryOfTrackReads(t *testing.T) {
 		name    string
 		at      int
 		gone    bool
-		profile *api.Profile
+		profile *person.Profile
 		want    check
 	}{
 		{"same job", 1, false, pos("CTO", "Nordlicht Software GmbH"), check{"", nil}},
 		{"new job", 2, false, pos("VP Engineering", "Rheinbank AG"), check{"", []string{DriftTitle, DriftCompany}}},
-		{"private after a public read", 3, false, &api.Profile{Private: true}, check{StatusPrivate, []string{DriftStatus}}},
-		{"still private", 4, false, &api.Profile{Private: true}, check{StatusPrivate, nil}},
-		{"public again, promoted", 5, false, pos("CTO", "Rheinbank AG"), check{"", []string{DriftTitle, DriftStatus}}},
-		{"gone", 6, true, nil, check{StatusLeft, []string{DriftStatus}}},
-		{"still gone", 7, true, nil, check{StatusLeft, nil}},
+		{"private after a public read", 3, false, &person.Profile{Private: true}, check{StatusPrivate, []string{DriftStatus}}},
+		{"still private", 4, false, &person.Profile{Private: true}, check{StatusPrivate, nil}},
+		// A private answer that carries positions is read for them.
+		{"private, new job", 5, false, privatePos("Head of IT", "Hafen Logistik AG"), check{StatusPrivate, []string{DriftTitle, DriftCompany}}},
+		{"private, no position shown", 6, false, &person.Profile{Private: true}, check{StatusPrivate, nil}},
+		{"public again, promoted", 7, false, pos("CTO", "Rheinbank AG"), check{"", []string{DriftTitle, DriftCompany, DriftStatus}}},
+		{"gone", 8, true, nil, check{StatusLeft, []string{DriftStatus}}},
+		{"still gone", 9, true, nil, check{StatusLeft, nil}},
 	}
 	for _, st := range steps {
 		track(st.at, st.gone, st.profile)
@@ -119,13 +128,18 @@ func TestHistoryOfTrackReads(t *testing.T) {
 		if p.CheckedAt == nil || !p.CheckedAt.Equal(day(st.at)) || !p.Checked().Equal(day(st.at)) {
 			t.Errorf("%s: checked at %v", st.name, p.CheckedAt)
 		}
+		// What a private answer does not show stays as last known.
+		if st.name == "private, no position shown" && (p.Lead.Company != "Hafen Logistik AG" || p.Profile == nil ||
+			len(p.Profile.CurrentPosition) == 0 || p.Profile.CurrentPosition[0].Company != "Hafen Logistik AG") {
+			t.Errorf("%s: company %q, profile %+v; want the position the last private read showed", st.name, p.Lead.Company, p.Profile)
+		}
 	}
 	p := s.People["n1"]
 	if p.Lead.Title != "CTO" || p.Lead.Company != "Rheinbank AG" {
 		t.Errorf("a gone person keeps their last job: %q at %q", p.Lead.Title, p.Lead.Company)
 	}
-	if p.StatusSince == nil || !p.StatusSince.Equal(day(6)) {
-		t.Errorf("left the network since %v, want day 6", p.StatusSince)
+	if p.StatusSince == nil || !p.StatusSince.Equal(day(8)) {
+		t.Errorf("left the network since %v, want day 8", p.StatusSince)
 	}
 	last := p.History[len(p.History)-1]
 	if last.Before != "public" || last.After != "left" {
@@ -133,8 +147,8 @@ func TestHistoryOfTrackReads(t *testing.T) {
 	}
 
 	// A first read that finds a private profile says nothing of a change.
-	mustFold(t, s, searchEv(day(8), "search.cto", 0, api.Lead{NetworkID: "n2", PageName: "Ben", FullName: "Ben", Title: "CTO"}))
-	mustFold(t, s, Event{At: day(9), Kind: EventTrack, Address: "track.champions", Track: &TrackEvent{PersonID: "n2", Profile: &api.Profile{Private: true}}})
+	mustFold(t, s, searchEv(day(8), "search.cto", 0, person.Lead{NetworkID: "n2", PageName: "Ben", FullName: "Ben", Title: "CTO"}))
+	mustFold(t, s, Event{At: day(9), Kind: EventTrack, Address: "track.champions", Track: &TrackEvent{PersonID: "n2", Profile: &person.Profile{Private: true}}})
 	if b := s.People["n2"]; b.Status != StatusPrivate || len(b.History) != 0 {
 		t.Errorf("first read private: status %q, history %+v", b.Status, b.History)
 	}
@@ -148,22 +162,22 @@ func TestHistoryOfTrackReads(t *testing.T) {
 func TestHistoryKeepsTheOldEmail(t *testing.T) {
 	s := New()
 	mustFold(t, s, searchEv(day(0), "search.cto", 0, job("CTO", "Nordlicht Software GmbH", "Berlin, Germany")))
-	mustFold(t, s, enrichEv(day(1), "enrich.cto", "n1", api.EnrichedProfile{NetworkID: "n1", PageName: "Anna_Schmidt",
-		Title: "CTO", Company: "Nordlicht Software GmbH", Email: "anna.schmidt@nordlicht.example", ValidationStatus: api.StatusValid}))
+	mustFold(t, s, enrichEv(day(1), "enrich.cto", "n1", person.EnrichedProfile{NetworkID: "n1", PageName: "Anna_Schmidt",
+		Title: "CTO", Company: "Nordlicht Software GmbH", Email: "anna.schmidt@nordlicht.example", ValidationStatus: person.StatusValid}))
 	p := s.People["n1"]
 	if p.EmailStale() || p.CurrentEmail() != "anna.schmidt@nordlicht.example" {
 		t.Fatalf("fresh enrichment: stale %v, current %q", p.EmailStale(), p.CurrentEmail())
 	}
 	mustFold(t, s, Event{At: day(2), Kind: EventTrack, Address: "track.champions", Track: &TrackEvent{PersonID: "n1",
-		Profile: &api.Profile{CurrentPosition: []api.Position{{JobTitle: "CTO", Company: "Rheinbank AG"}}}}})
+		Profile: &person.Profile{CurrentPosition: []person.Position{{JobTitle: "CTO", Company: "Rheinbank AG"}}}}})
 	if !p.EmailStale() || p.CurrentEmail() != "" {
 		t.Fatalf("after a change of company: stale %v, current %q; the old e-mail must not be current", p.EmailStale(), p.CurrentEmail())
 	}
 	if p.ChangedSince(DriftTitle, day(1)) || !p.ChangedSince(DriftCompany, day(1)) || p.ChangedSince(DriftCompany, day(2)) {
 		t.Error("ChangedSince disagrees with the history")
 	}
-	mustFold(t, s, enrichEv(day(3), "enrich.cto", "n1", api.EnrichedProfile{NetworkID: "n1", PageName: "Anna_Schmidt",
-		Title: "CTO", Company: "Rheinbank AG", Email: "anna.schmidt@rheinbank.example", ValidationStatus: api.StatusValid}))
+	mustFold(t, s, enrichEv(day(3), "enrich.cto", "n1", person.EnrichedProfile{NetworkID: "n1", PageName: "Anna_Schmidt",
+		Title: "CTO", Company: "Rheinbank AG", Email: "anna.schmidt@rheinbank.example", ValidationStatus: person.StatusValid}))
 	if p.EmailStale() || p.CurrentEmail() != "anna.schmidt@rheinbank.example" {
 		t.Fatalf("enriched again: stale %v, current %q", p.EmailStale(), p.CurrentEmail())
 	}
@@ -172,7 +186,7 @@ func TestHistoryKeepsTheOldEmail(t *testing.T) {
 		t.Errorf("the e-mail drift %+v, want %+v", last, want)
 	}
 	// An enrichment that finds no e-mail any more keeps the old one in history.
-	mustFold(t, s, enrichEv(day(4), "enrich.cto", "n1", api.EnrichedProfile{NetworkID: "n1", PageName: "Anna_Schmidt", ValidationStatus: api.StatusEmpty}))
+	mustFold(t, s, enrichEv(day(4), "enrich.cto", "n1", person.EnrichedProfile{NetworkID: "n1", PageName: "Anna_Schmidt", ValidationStatus: person.StatusEmpty}))
 	if last := p.History[len(p.History)-1]; last.Field != DriftEmail || last.Before != "anna.schmidt@rheinbank.example" || last.After != "" {
 		t.Errorf("the e-mail lost: %+v", last)
 	}
@@ -181,10 +195,10 @@ func TestHistoryKeepsTheOldEmail(t *testing.T) {
 func TestHistoryMovesWithTheMergedPersonAndLeavesWithThem(t *testing.T) {
 	s := New()
 	// Known by page name only, with a change of title.
-	mustFold(t, s, searchEv(day(0), "search.a", 0, api.Lead{PageName: "anna", FullName: "Anna", Title: "CTO"}))
-	mustFold(t, s, searchEv(day(1), "search.a", 0, api.Lead{PageName: "anna", FullName: "Anna", Title: "CEO"}))
+	mustFold(t, s, searchEv(day(0), "search.a", 0, person.Lead{PageName: "anna", FullName: "Anna", Title: "CTO"}))
+	mustFold(t, s, searchEv(day(1), "search.a", 0, person.Lead{PageName: "anna", FullName: "Anna", Title: "CEO"}))
 	// Her network ID arrives with another title: re-keyed, history kept.
-	mustFold(t, s, searchEv(day(2), "search.b", 0, api.Lead{NetworkID: "n1", PageName: "anna", FullName: "Anna", Title: "Founder"}))
+	mustFold(t, s, searchEv(day(2), "search.b", 0, person.Lead{NetworkID: "n1", PageName: "anna", FullName: "Anna", Title: "Founder"}))
 	p := s.People["n1"]
 	if p == nil || len(p.History) != 2 || p.History[0].After != "CEO" || p.History[1].After != "Founder" {
 		t.Fatalf("after the re-key: %+v", p)
@@ -261,7 +275,7 @@ func TestChangedSinceEnriched(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			p := &Person{ID: "n1", History: tc.history}
 			if !tc.noEnriched {
-				p.Enrichment = &Enrichment{EnrichedAt: at, By: "enrich.c", Result: api.EnrichedProfile{Company: tc.company}}
+				p.Enrichment = &Enrichment{EnrichedAt: at, By: "enrich.c", Result: person.EnrichedProfile{Company: tc.company}}
 			}
 			if got := p.ChangedSinceEnriched(tc.field); got != tc.want {
 				t.Errorf("ChangedSinceEnriched(%s) = %v, want %v", tc.field, got, tc.want)

@@ -3,7 +3,9 @@ package state
 import (
 	"maps"
 	"slices"
-	"strings"
+
+	"github.com/leadsync/leadsync/internal/address"
+	"github.com/leadsync/leadsync/internal/kind"
 )
 
 // PersonAddressPrefix starts the address of a person in `state list`,
@@ -70,25 +72,13 @@ func removeID(ids []string, id string) []string {
 	return out
 }
 
-// Kind tells what an address names in s: "search", "profile", "import",
-// "track", "person" or "" when s holds nothing under it.
-func (s *State) Kind(addr string) string {
-	switch {
-	case s.Searches[addr] != nil:
-		return "search"
-	case s.Profiles[addr] != nil:
-		return "profile"
-	case s.Imports[addr] != nil:
-		return "import"
+// Kind tells what an address names in s: one of the kinds that hold
+// records (kind.Kind.HoldsRecords: a search, a profile, an import, a
+// track, a person), or kind.None when s holds nothing under it.
+func (s *State) Kind(addr string) kind.Kind {
+	k := address.Kind(addr)
+	if r, ok := records[k]; ok && r.holds(s, addr) {
+		return k
 	}
-	if id, ok := strings.CutPrefix(addr, PersonAddressPrefix); ok {
-		if s.People[id] != nil {
-			return "person"
-		}
-		return ""
-	}
-	if s.hasTrack(addr) {
-		return "track"
-	}
-	return ""
+	return kind.None
 }

@@ -3,7 +3,7 @@ package state
 import (
 	"testing"
 
-	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/person"
 )
 
 // IsEmpty is about results only: a serial, a failure, usage or a
@@ -25,7 +25,7 @@ func TestIsEmpty(t *testing.T) {
 			must(t, s.Fold(searchEv(t0, "search.a", 0)))
 		}, false},
 		{"a profile read", func(s *State) { s.Profiles["profile.a"] = &ProfileRead{Address: "profile.a"} }, false},
-		{"a person", func(s *State) { s.People["n1"] = &Person{ID: "n1", Lead: api.Lead{NetworkID: "n1"}} }, false},
+		{"a person", func(s *State) { s.People["n1"] = &Person{ID: "n1", Lead: person.Lead{NetworkID: "n1"}} }, false},
 	} {
 		s := New()
 		tc.setup(s)

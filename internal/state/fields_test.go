@@ -6,14 +6,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/person"
 )
 
 // filledLead is a lead with every field of the table set to its key and
 // tag ("title of x"), its keys nid and page.
-func filledLead(tag, nid, page string) api.Lead {
-	var l api.Lead
-	for _, f := range api.LeadFields {
+func filledLead(tag, nid, page string) person.Lead {
+	var l person.Lead
+	for _, f := range person.LeadFields {
 		*f.Lead(&l) = f.Key + " of " + tag
 	}
 	l.NetworkID, l.PageName = nid, page
@@ -37,8 +37,8 @@ func TestPersonIDOfAnonymousLeadUnchanged(t *testing.T) {
 func TestPersonIDHashesTheIdentityFields(t *testing.T) {
 	base := filledLead("anon", "", "")
 	id := PersonID(base)
-	for _, f := range api.LeadFields {
-		if f.Merge == api.MergeKey {
+	for _, f := range person.LeadFields {
+		if f.Merge == person.MergeKey {
 			continue // a key makes the lead no longer anonymous
 		}
 		l := base
@@ -53,14 +53,14 @@ func TestPersonIDHashesTheIdentityFields(t *testing.T) {
 // field erases none; joining two records of one person (a page name
 // re-keyed by its networkId) fills each field the one kept lacks.
 func TestFoldMergesEveryLeadField(t *testing.T) {
-	for _, f := range api.LeadFields {
-		if f.Merge == api.MergeKey {
+	for _, f := range person.LeadFields {
+		if f.Merge == person.MergeKey {
 			continue
 		}
 		t.Run(f.Key, func(t *testing.T) {
 			s := New()
 			must(t, s.Fold(searchEv(day(0), "search.a", 0, filledLead("old", "n1", "ann"))))
-			var newer api.Lead
+			var newer person.Lead
 			newer.NetworkID, newer.PageName = "n1", "ann"
 			*f.Lead(&newer) = "new"
 			must(t, s.Fold(searchEv(day(1), "search.b", 0, newer)))
@@ -77,8 +77,8 @@ func TestFoldMergesEveryLeadField(t *testing.T) {
 			// arrives with an enrichment of a person known without it.
 			s = New()
 			must(t, s.Fold(searchEv(day(0), "search.a", 0, filledLead("paged", "", "bob"))))
-			must(t, s.Fold(searchEv(day(0), "search.b", 0, api.Lead{NetworkID: "n2"})))
-			must(t, s.Fold(enrichEv(day(1), "enrich.e", PagePrefix+"bob", api.EnrichedProfile{NetworkID: "n2", PageName: "bob"})))
+			must(t, s.Fold(searchEv(day(0), "search.b", 0, person.Lead{NetworkID: "n2"})))
+			must(t, s.Fold(enrichEv(day(1), "enrich.e", PagePrefix+"bob", person.EnrichedProfile{NetworkID: "n2", PageName: "bob"})))
 			p := s.People["n2"]
 			if p == nil || s.People[PagePrefix+"bob"] != nil {
 				t.Fatalf("not re-keyed: %v", s.People)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/person"
 )
 
 // String returns the kind as written in the journal.
@@ -229,7 +230,7 @@ func (a *applier) current(id string) string {
 // Resolve returns the ID a lead is (or would be) kept under in s: its
 // networkId when known, else the person already known by its page name, else
 // PersonID.
-func (s *State) Resolve(l api.Lead) string {
+func (s *State) Resolve(l person.Lead) string {
 	if l.NetworkID != "" {
 		return l.NetworkID
 	}
@@ -252,7 +253,7 @@ func (s *State) Person(id string) *Person {
 }
 
 // upsert records a lead seen at a.at and returns its person's ID.
-func (a *applier) upsert(l api.Lead) string {
+func (a *applier) upsert(l person.Lead) string {
 	s := a.s
 	if l.NetworkID != "" && l.PageName != "" {
 		// The person may be known by page name only so far: re-key them.
@@ -279,22 +280,22 @@ func (a *applier) upsert(l api.Lead) string {
 // mergeLead refreshes p's lead fields with the non-empty fields of l: the
 // newest answer of the service wins, field by field, and an empty field
 // never erases a known one (every field but the keys, whose row in
-// api.PersonFields merges by MergeKey). l carries only what the service
+// person.PersonFields merges by MergeKey). l carries only what the service
 // said: a raw result or a profile has no first and last name, so its lead
 // has none (a guess from the full name is made by guessNames, and only for
 // a person who has no names at all). The networkId of a person keyed by it
 // is their identity and never changes.
-func (a *applier) mergeLead(p *Person, l api.Lead) {
+func (a *applier) mergeLead(p *Person, l person.Lead) {
 	d := &p.Lead
 	// What the person shows of their job and place is history when it
 	// changes (the table's History rows: title, company, location).
-	for _, f := range api.LeadFields {
+	for _, f := range person.LeadFields {
 		if f.History {
 			a.drift(p, f.Key, *f.Lead(d), *f.Lead(&l))
 		}
 	}
-	for _, f := range api.LeadFields {
-		if v := *f.Lead(&l); v != "" && f.Merge != api.MergeKey {
+	for _, f := range person.LeadFields {
+		if v := *f.Lead(&l); v != "" && f.Merge != person.MergeKey {
 			*f.Lead(d) = v
 		}
 	}
@@ -307,22 +308,22 @@ func (a *applier) mergeLead(p *Person, l api.Lead) {
 }
 
 // guessNames fills l's first and last name from its full name when it has
-// neither (api.SplitFullName). The guess is for people the service gave no
+// neither (person.SplitFullName). The guess is for people the service gave no
 // first and last name: those known from raw results and profile reads
 // only. It never replaces a name: a person with a first or last name keeps
 // it, and the service's own names (a plain search, an enrichment) replace
 // a guess through mergeLead.
-func guessNames(l *api.Lead) {
+func guessNames(l *person.Lead) {
 	if l.FirstName != "" || l.LastName != "" || l.FullName == "" {
 		return
 	}
-	l.FirstName, l.LastName = api.SplitFullName(l.FullName)
+	l.FirstName, l.LastName = person.SplitFullName(l.FullName)
 }
 
 // withoutNames is l without first and last name. The leads of a raw result
 // carry none; journals written before that carry a guess from displayName,
 // which must not pass for the service's own names on replay.
-func withoutNames(l api.Lead) api.Lead {
+func withoutNames(l person.Lead) person.Lead {
 	l.FirstName, l.LastName = "", ""
 	return l
 }
@@ -417,25 +418,25 @@ func mergePeople(dst, src *Person) {
 }
 
 // mergeLeads fills the lead fields dst lacks from src, by the merge of
-// each field's row in api.PersonFields. The names (MergeName) go as a
+// each field's row in person.PersonFields. The names (MergeName) go as a
 // pair: half of one person's name and half of the other's would be
 // nobody's. Of the keys, only a missing page name is taken: the networkId
 // of dst is the ID it is kept under.
-func mergeLeads(dst, src *api.Lead) {
+func mergeLeads(dst, src *person.Lead) {
 	noName := true
-	for _, f := range api.LeadFields {
-		if f.Merge == api.MergeName && *f.Lead(dst) != "" {
+	for _, f := range person.LeadFields {
+		if f.Merge == person.MergeName && *f.Lead(dst) != "" {
 			noName = false
 		}
 	}
-	for _, f := range api.LeadFields {
+	for _, f := range person.LeadFields {
 		d := f.Lead(dst)
 		switch f.Merge {
-		case api.MergeName:
+		case person.MergeName:
 			if noName {
 				*d = *f.Lead(src)
 			}
-		case api.MergeNewest:
+		case person.MergeNewest:
 			if *d == "" {
 				*d = *f.Lead(src)
 			}
@@ -488,7 +489,7 @@ func (a *applier) search(addr string, se *SearchEvent) {
 	if set := s.suppressedSet(); set != nil {
 		// Erased people are dropped before anything is kept of them;
 		// max_results counts the others.
-		kept = make([]api.Lead, 0, len(se.Leads))
+		kept = make([]person.Lead, 0, len(se.Leads))
 		orig = make([]int, 0, len(se.Leads))
 		for i, l := range se.Leads {
 			if suppressedLead(set, l) {
@@ -499,8 +500,8 @@ func (a *applier) search(addr string, se *SearchEvent) {
 			orig = append(orig, i)
 		}
 	}
-	if se.MaxResults > 0 && len(kept) > se.MaxResults {
-		kept = kept[:se.MaxResults]
+	if limit := KeepAtMost(se.MaxResults); len(kept) > limit {
+		kept = kept[:limit]
 	}
 	raw := rawFor(se)
 	ids := make([]string, 0, len(kept))
@@ -552,6 +553,18 @@ func (a *applier) search(addr string, se *SearchEvent) {
 	a.putSearch(rec, seen)
 }
 
+// KeepAtMost is the number of leads a search's run keeps of its answer:
+// its max_results, or the network's cap of api.MaxResults without one. An
+// answer that holds more than the cap (a service that does not hold to the
+// spec) is cut there too: the first leads are kept, the count it held stays
+// in the record's ResultCount.
+func KeepAtMost(maxResults int) int {
+	if maxResults > 0 && maxResults < api.MaxResults {
+		return maxResults
+	}
+	return api.MaxResults
+}
+
 // putSearch makes rec the record of its search, counting the runs and the
 // people added and removed since the previous record; seen holds rec's
 // LeadIDs.
@@ -585,9 +598,9 @@ func (a *applier) putSearch(rec *Search, seen map[string]struct{}) {
 // rawFor returns a function giving the raw item of the i-th lead (l), as
 // JSON, or nil. Raw items line up with leads when there are as many of them;
 // otherwise they are matched by networkId.
-func rawFor(se *SearchEvent) func(i int, l api.Lead) json.RawMessage {
+func rawFor(se *SearchEvent) func(i int, l person.Lead) json.RawMessage {
 	if len(se.Raw) == 0 {
-		return func(int, api.Lead) json.RawMessage { return nil }
+		return func(int, person.Lead) json.RawMessage { return nil }
 	}
 	enc := func(r api.RawLead) json.RawMessage {
 		b, err := json.Marshal(r)
@@ -597,7 +610,7 @@ func rawFor(se *SearchEvent) func(i int, l api.Lead) json.RawMessage {
 		return b
 	}
 	if len(se.Raw) == len(se.Leads) {
-		return func(i int, _ api.Lead) json.RawMessage { return enc(se.Raw[i]) }
+		return func(i int, _ person.Lead) json.RawMessage { return enc(se.Raw[i]) }
 	}
 	byID := make(map[string]int, len(se.Raw))
 	for i, r := range se.Raw {
@@ -607,7 +620,7 @@ func rawFor(se *SearchEvent) func(i int, l api.Lead) json.RawMessage {
 			}
 		}
 	}
-	return func(_ int, l api.Lead) json.RawMessage {
+	return func(_ int, l person.Lead) json.RawMessage {
 		if i, ok := byID[l.NetworkID]; ok && l.NetworkID != "" {
 			return enc(se.Raw[i])
 		}
@@ -620,7 +633,7 @@ func (a *applier) profile(addr string, pe *ProfileEvent) {
 	s := a.s
 	// A profile has a full name but no first and last name: upsert
 	// guesses them only for a person who has none.
-	l := api.Lead{FullName: pe.Profile.FullName, PageName: profilePage(pe)}
+	l := person.Lead{FullName: pe.Profile.FullName, PageName: profilePage(pe)}
 	if len(pe.Profile.CurrentPosition) > 0 {
 		l.Title = pe.Profile.CurrentPosition[0].JobTitle
 		l.Company = pe.Profile.CurrentPosition[0].Company
@@ -646,7 +659,7 @@ func (a *applier) profile(addr string, pe *ProfileEvent) {
 	}
 	id := a.upsert(l)
 	p := s.People[id]
-	prof := pe.Profile
+	prof := profileRead(p.Profile, pe.Profile)
 	at := a.at
 	p.Profile, p.ProfileReadAt = &prof, &at
 	status := ""

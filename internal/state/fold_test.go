@@ -10,17 +10,19 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/kind"
+	"github.com/leadsync/leadsync/internal/person"
 )
 
 var t0 = time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
 
 func day(n int) time.Time { return t0.Add(time.Duration(n) * 24 * time.Hour) }
 
-func lead(nid, page, name string) api.Lead {
-	return api.Lead{NetworkID: nid, PageName: page, FullName: name, Title: "CTO"}
+func lead(nid, page, name string) person.Lead {
+	return person.Lead{NetworkID: nid, PageName: page, FullName: name, Title: "CTO"}
 }
 
-func searchEv(at time.Time, addr string, max int, leads ...api.Lead) Event {
+func searchEv(at time.Time, addr string, max int, leads ...person.Lead) Event {
 	return Event{At: at, Kind: EventSearch, Address: addr, Search: &SearchEvent{
 		Generation: api.Gen1, Request: []byte(`{"keywords":"CTO"}`), Leads: leads, MaxResults: max}}
 }
@@ -28,15 +30,15 @@ func searchEv(at time.Time, addr string, max int, leads ...api.Lead) Event {
 func profileEv(at time.Time, addr, page, name string) Event {
 	return Event{At: at, Kind: EventProfile, Address: addr, Profile: &ProfileEvent{
 		Generation: api.Gen1, Request: []byte(`{"pageName":"` + page + `"}`), PageName: page,
-		Profile: api.Profile{FullName: name, CurrentPosition: []api.Position{{JobTitle: "Founder", Company: "ACME"}}}}}
+		Profile: person.Profile{FullName: name, CurrentPosition: []person.Position{{JobTitle: "Founder", Company: "ACME"}}}}}
 }
 
 func trackEv(at time.Time, addr, id, title, company string) Event {
 	return Event{At: at, Kind: EventTrack, Address: addr, Track: &TrackEvent{PersonID: id, Generation: api.Gen1,
-		Request: []byte(`{"pageName":"x"}`), Profile: &api.Profile{FullName: "X", CurrentPosition: []api.Position{{JobTitle: title, Company: company}}}}}
+		Request: []byte(`{"pageName":"x"}`), Profile: &person.Profile{FullName: "X", CurrentPosition: []person.Position{{JobTitle: title, Company: company}}}}}
 }
 
-func enrichEv(at time.Time, addr, id string, res api.EnrichedProfile) Event {
+func enrichEv(at time.Time, addr, id string, res person.EnrichedProfile) Event {
 	return Event{At: at, Kind: EventEnrich, Address: addr, Enrich: &EnrichEvent{PersonID: id, Credits: 1, Result: res}}
 }
 
@@ -67,7 +69,7 @@ func summary(s *State) map[string]string {
 }
 
 func TestFold(t *testing.T) {
-	many := make([]api.Lead, api.MaxResults)
+	many := make([]person.Lead, api.MaxResults)
 	for i := range many {
 		many[i] = lead(fmt.Sprintf("n%03d", i), "", "")
 	}
@@ -158,7 +160,7 @@ func TestFold(t *testing.T) {
 			name: "enrich re-keys a page: person and keeps the result",
 			events: []Event{
 				profileEv(day(0), "profile.p", "bob", "Bob B"),
-				enrichEv(day(1), "enrich.e", "page:bob", api.EnrichedProfile{NetworkID: "n2", PageName: "bob", Email: "b@x.io", CreditBalance: 9}),
+				enrichEv(day(1), "enrich.e", "page:bob", person.EnrichedProfile{NetworkID: "n2", PageName: "bob", Email: "b@x.io", CreditBalance: 9}),
 			},
 			want: map[string]string{
 				"person n2": "found_by=profile.p enriched_by=enrich.e profile",
@@ -170,7 +172,7 @@ func TestFold(t *testing.T) {
 			events: []Event{
 				searchEv(day(0), "search.a", 0, lead("", "bob", "Bob")),
 				searchEv(day(1), "search.b", 0, lead("n2", "bob", "Bob")),
-				enrichEv(day(2), "enrich.e", "page:bob", api.EnrichedProfile{Email: "b@x.io"}),
+				enrichEv(day(2), "enrich.e", "page:bob", person.EnrichedProfile{Email: "b@x.io"}),
 			},
 			want: map[string]string{
 				"person n2": "found_by=search.a,search.b enriched_by=enrich.e",
@@ -184,7 +186,7 @@ func TestFold(t *testing.T) {
 				searchEv(day(0), "search.a", 0, lead("n1", "", ""), lead("n2", "", "")),
 				searchEv(day(0), "search.b", 0, lead("n2", "", "")),
 				profileEv(day(0), "profile.p", "ann", "Ann"),
-				enrichEv(day(1), "enrich.e", "n1", api.EnrichedProfile{NetworkID: "n1"}),
+				enrichEv(day(1), "enrich.e", "n1", person.EnrichedProfile{NetworkID: "n1"}),
 				{At: day(2), Kind: EventForget, Address: "search.a"},
 				{At: day(2), Kind: EventForget, Address: "profile.p"},
 			},
@@ -222,7 +224,7 @@ func TestFold(t *testing.T) {
 			events: []Event{
 				searchEv(day(0), "search.a", 0, lead("n1", "ann", "Ann"), lead("n2", "bob", "Bob"), lead("n3", "cy", "Cy")),
 				searchEv(day(0), "search.b", 0, lead("n3", "cy", "Cy")),
-				enrichEv(day(1), "enrich.e", "n2", api.EnrichedProfile{NetworkID: "n2", Email: "b@x.example"}),
+				enrichEv(day(1), "enrich.e", "n2", person.EnrichedProfile{NetworkID: "n2", Email: "b@x.example"}),
 				{At: day(2), Kind: EventTrim, Address: "search.a", Trim: &TrimEvent{MaxResults: 1}},
 				// Nothing to cut, and a search state does not hold: no change.
 				{At: day(2), Kind: EventTrim, Address: "search.b", Trim: &TrimEvent{MaxResults: 1}},
@@ -316,8 +318,8 @@ func checkInvariants(t *testing.T, s *State) {
 
 func TestFoldDetails(t *testing.T) {
 	s := New()
-	must(t, s.Fold(searchEv(day(0), "search.a", 0, api.Lead{NetworkID: "n1", PageName: "ann", FullName: "Ann A", Company: "Old"})))
-	must(t, s.Fold(searchEv(day(3), "search.a", 0, api.Lead{NetworkID: "n1", PageName: "ann", FullName: "Ann A", Company: "New"})))
+	must(t, s.Fold(searchEv(day(0), "search.a", 0, person.Lead{NetworkID: "n1", PageName: "ann", FullName: "Ann A", Company: "Old"})))
+	must(t, s.Fold(searchEv(day(3), "search.a", 0, person.Lead{NetworkID: "n1", PageName: "ann", FullName: "Ann A", Company: "New"})))
 	p := s.People["n1"]
 	if !p.FirstSeen.Equal(day(0)) || !p.LastSeen.Equal(day(3)) || p.Lead.Company != "New" {
 		t.Errorf("first_seen %v last_seen %v company %q", p.FirstSeen, p.LastSeen, p.Lead.Company)
@@ -326,8 +328,8 @@ func TestFoldDetails(t *testing.T) {
 		t.Errorf("search record %+v", sr)
 	}
 
-	must(t, s.Fold(enrichEv(day(4), "enrich.e", "n1", api.EnrichedProfile{NetworkID: "n1", Email: "a@x.io", Title: "CEO", CreditBalance: 41})))
-	must(t, s.Fold(enrichEv(day(4), "enrich.e", "zz", api.EnrichedProfile{PageName: "zed", Email: "z@x.io", CreditBalance: 40})))
+	must(t, s.Fold(enrichEv(day(4), "enrich.e", "n1", person.EnrichedProfile{NetworkID: "n1", Email: "a@x.io", Title: "CEO", CreditBalance: 41})))
+	must(t, s.Fold(enrichEv(day(4), "enrich.e", "zz", person.EnrichedProfile{PageName: "zed", Email: "z@x.io", CreditBalance: 40})))
 	if got := s.Usage; *got.CreditBalance != 40 || got.CreditsSpent != 2 || !got.CreditBalanceAt.Equal(day(4)) {
 		t.Errorf("usage %+v", got)
 	}
@@ -426,17 +428,17 @@ func TestNewAndPersonID(t *testing.T) {
 		t.Errorf("new state %+v", a)
 	}
 	for _, tt := range []struct {
-		l    api.Lead
+		l    person.Lead
 		want string
 	}{
-		{api.Lead{NetworkID: "1.a", PageName: "x"}, "1.a"},
-		{api.Lead{PageName: "x"}, "page:x"},
+		{person.Lead{NetworkID: "1.a", PageName: "x"}, "1.a"},
+		{person.Lead{PageName: "x"}, "page:x"},
 	} {
 		if got := PersonID(tt.l); got != tt.want {
 			t.Errorf("PersonID(%+v) = %q, want %q", tt.l, got, tt.want)
 		}
 	}
-	if id := PersonID(api.Lead{FullName: "X"}); !strings.HasPrefix(id, "anon:") || id == PersonID(api.Lead{FullName: "Y"}) {
+	if id := PersonID(person.Lead{FullName: "X"}); !strings.HasPrefix(id, "anon:") || id == PersonID(person.Lead{FullName: "Y"}) {
 		t.Errorf("anonymous IDs %q", id)
 	}
 }
@@ -448,7 +450,7 @@ func TestRemovePersonAndAddresses(t *testing.T) {
 	if got := s.Addresses(true); !reflect.DeepEqual(got, []string{"search.a", "profile.p", "person.n1", "person.n2"}) {
 		t.Errorf("addresses %v", got)
 	}
-	for addr, want := range map[string]string{"search.a": "search", "profile.p": "profile", "person.n1": "person", "person.zz": "", "n1": ""} {
+	for addr, want := range map[string]kind.Kind{"search.a": kind.Search, "profile.p": kind.Profile, "person.n1": kind.Person, "person.zz": kind.None, "n1": kind.None, "track.t": kind.None} {
 		if got := s.Kind(addr); got != want {
 			t.Errorf("Kind(%q) = %q, want %q", addr, got, want)
 		}
@@ -462,7 +464,37 @@ func TestRemovePersonAndAddresses(t *testing.T) {
 	}
 	checkInvariants(t, s)
 	// The page-name index forgot them too.
-	if id := s.Resolve(api.Lead{PageName: "ann"}); id != "page:ann" {
+	if id := s.Resolve(person.Lead{PageName: "ann"}); id != "page:ann" {
 		t.Errorf("resolve after removal: %q", id)
+	}
+}
+
+// TestAnswerPastTheCapIsCut: a search keeps at most its max_results, and
+// at most the network's cap of 300 without one, even when the answer
+// holds more (a service that does not hold to the spec); the record says
+// how many the answer held. A sub-search of a split keeps at most 300 too.
+func TestAnswerPastTheCapIsCut(t *testing.T) {
+	many := func(n int) []person.Lead {
+		leads := make([]person.Lead, n)
+		for i := range leads {
+			leads[i] = lead(fmt.Sprintf("n%d", i), fmt.Sprintf("p%d", i), "P")
+		}
+		return leads
+	}
+	for _, tc := range []struct {
+		max, answered, kept int
+	}{{0, 200, 200}, {0, 300, 300}, {0, 2000, 300}, {25, 2000, 25}, {300, 301, 300}} {
+		s := New()
+		mustFold(t, s, searchEv(day(0), "search.a", tc.max, many(tc.answered)...))
+		rec := s.Searches["search.a"]
+		if len(rec.LeadIDs) != tc.kept || rec.ResultCount != tc.answered || len(s.People) != tc.kept {
+			t.Errorf("max_results %d, %d answered: kept %d (%d people), result count %d; want %d kept", tc.max, tc.answered,
+				len(rec.LeadIDs), len(s.People), rec.ResultCount, tc.kept)
+		}
+	}
+	s := New()
+	mustFold(t, s, splitEv(day(0), "search.s", []string{}, 450))
+	if n := s.Splits["search.s"].Nodes[0]; len(n.LeadIDs) != 300 || n.Results != 450 || !n.Saturated {
+		t.Errorf("a sub-search answered 450: kept %d, results %d, saturated %v; want 300, 450, true", len(n.LeadIDs), n.Results, n.Saturated)
 	}
 }

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/person"
 )
 
 // Reasons a ForgetPeopleEvent removes people.
@@ -47,7 +47,7 @@ func SuppressionKey(kind, value string) string {
 }
 
 // leadKeys returns the suppression keys of a lead's identifiers.
-func leadKeys(l api.Lead) []string {
+func leadKeys(l person.Lead) []string {
 	var out []string
 	if l.NetworkID != "" {
 		out = append(out, SuppressionKey("network", l.NetworkID))
@@ -168,7 +168,7 @@ func (s *State) SuppressesAny(keys []string) bool {
 }
 
 // IsSuppressed reports whether a lead names a suppressed person.
-func (s *State) IsSuppressed(l api.Lead) bool {
+func (s *State) IsSuppressed(l person.Lead) bool {
 	return suppressedLead(s.suppressedSet(), l)
 }
 
@@ -186,7 +186,7 @@ func (s *State) suppressedID(id string) bool {
 	return false
 }
 
-func suppressedLead(set map[string]bool, l api.Lead) bool {
+func suppressedLead(set map[string]bool, l person.Lead) bool {
 	if set == nil {
 		return false
 	}

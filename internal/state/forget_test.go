@@ -9,7 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/person"
 )
 
 var keyRE = regexp.MustCompile(`^(network|page):[0-9a-f]{64}$`)
@@ -106,7 +106,7 @@ func TestForgetPeople(t *testing.T) {
 			events: []Event{
 				searchEv(day(0), "search.a", 0, ann, bob),
 				eraseEv(day(1), nil, "n1"),
-				enrichEv(day(1), "enrich.e", "n1", api.EnrichedProfile{NetworkID: "n1", PageName: "ann", Email: "a@x.io", CreditBalance: 9}),
+				enrichEv(day(1), "enrich.e", "n1", person.EnrichedProfile{NetworkID: "n1", PageName: "ann", Email: "a@x.io", CreditBalance: 9}),
 			},
 			want: map[string]string{
 				"person n2":       "found_by=search.a",

@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/person"
 )
 
 // The tests of this package cannot import statetest (it imports state):
@@ -42,7 +43,7 @@ func compactRaw(r json.RawMessage) []byte {
 func splitEv(at time.Time, addr string, path []string, n int) Event {
 	dims := []SplitDimension{{Param: "industryFilter", Values: []string{"A", "B"}}}
 	body := json.RawMessage(`{"keywords":"s"}`)
-	leads := make([]api.Lead, n)
+	leads := make([]person.Lead, n)
 	for i := range leads {
 		leads[i] = lead(fmt.Sprintf("s%d.%s", i, strings.Join(path, "")), fmt.Sprintf("s_%d_%s", i, strings.Join(path, "")), "S")
 	}
@@ -54,9 +55,9 @@ func demoEvents() []Event {
 	return []Event{
 		searchEv(day(0), "search.a", 0, lead("", "bob", "Bob"), lead("n1", "ann", "Ann")),
 		profileEv(day(0), "profile.p", "carl", "Carl"),
-		enrichEv(day(0), "enrich.e", "n1", api.EnrichedProfile{NetworkID: "n1", Email: "a@x.io", CreditBalance: 99}),
+		enrichEv(day(0), "enrich.e", "n1", person.EnrichedProfile{NetworkID: "n1", Email: "a@x.io", CreditBalance: 99}),
 		searchEv(day(0), "search.b", 0, lead("n2", "bob", "Bob")),
-		enrichEv(day(0), "enrich.e", "n2", api.EnrichedProfile{NetworkID: "n2", Email: "b@x.io", CreditBalance: 98}),
+		enrichEv(day(0), "enrich.e", "n2", person.EnrichedProfile{NetworkID: "n2", Email: "b@x.io", CreditBalance: 98}),
 		splitEv(day(0), "search.s", []string{}, 300),
 		splitEv(day(0), "search.s", []string{"A"}, 2),
 	}

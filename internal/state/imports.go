@@ -6,7 +6,8 @@ import (
 	"time"
 
 	"github.com/leadsync/leadsync/internal/address"
-	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/kind"
+	"github.com/leadsync/leadsync/internal/person"
 )
 
 // ImportPrefix starts the address of an import block (import.evaboot).
@@ -50,7 +51,7 @@ type ImportEvent struct {
 // ImportedPerson is one member a file names, with what it says of them as
 // an enrichment result would.
 type ImportedPerson struct {
-	Result api.EnrichedProfile `json:"result"`
+	Result person.EnrichedProfile `json:"result"`
 	// EnrichedAt is when the other tool enriched them (the file's
 	// enriched_at); nil: when they were imported.
 	EnrichedAt *time.Time `json:"enriched_at,omitempty"`
@@ -58,7 +59,7 @@ type ImportedPerson struct {
 
 // IsImport reports whether an address is an import block's, in the root
 // (import.evaboot) or in a module (module.dach.import.evaboot).
-func IsImport(addr string) bool { return address.Kind(addr) == "import" }
+func IsImport(addr string) bool { return address.Kind(addr) == kind.Import }
 
 // ImportedEnrichment reports whether an enrichment came from an import
 // (no credit was spent on it).
@@ -149,7 +150,7 @@ func (a *applier) importPeople(addr string, ie *ImportEvent) {
 // adopt records a lead read from a file and returns its person's ID. A
 // new person is the file's lead; a known one keeps what the service said
 // and takes from the file only what the state lacks.
-func (a *applier) adopt(l api.Lead) string {
+func (a *applier) adopt(l person.Lead) string {
 	s := a.s
 	if l.NetworkID != "" && l.PageName != "" {
 		for _, old := range []string{s.byPage(l.PageName), PagePrefix + l.PageName} {

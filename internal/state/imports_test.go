@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/person"
 )
 
 func importEv(at time.Time, addr string, people ...ImportedPerson) Event {
@@ -13,7 +13,7 @@ func importEv(at time.Time, addr string, people ...ImportedPerson) Event {
 }
 
 func imported(nid, page, email string) ImportedPerson {
-	return ImportedPerson{Result: api.EnrichedProfile{NetworkID: nid, PageName: page, FullName: "Imported " + page, Company: "Imp AG", Email: email}}
+	return ImportedPerson{Result: person.EnrichedProfile{NetworkID: nid, PageName: page, FullName: "Imported " + page, Company: "Imp AG", Email: email}}
 }
 
 func TestFoldImport(t *testing.T) {
@@ -25,17 +25,17 @@ func TestFoldImport(t *testing.T) {
 		}
 	}
 	// Anna is known from a search, with the service's name and company.
-	must(searchEv(day(1), "search.a", 0, api.Lead{NetworkID: "n1", PageName: "anna", FullName: "Anna A", Title: "CTO", Company: "Acme"}))
+	must(searchEv(day(1), "search.a", 0, person.Lead{NetworkID: "n1", PageName: "anna", FullName: "Anna A", Title: "CTO", Company: "Acme"}))
 	// Bea was enriched (paid) yesterday; the file's e-mail of her is older.
-	must(searchEv(day(1), "search.a", 0, api.Lead{NetworkID: "n1", PageName: "anna", FullName: "Anna A", Title: "CTO", Company: "Acme"},
-		api.Lead{NetworkID: "n2", PageName: "bea", FullName: "Bea B"}))
-	must(enrichEv(day(2), "enrich.e", "n2", api.EnrichedProfile{NetworkID: "n2", PageName: "bea", Email: "bea@paid.example"}))
+	must(searchEv(day(1), "search.a", 0, person.Lead{NetworkID: "n1", PageName: "anna", FullName: "Anna A", Title: "CTO", Company: "Acme"},
+		person.Lead{NetworkID: "n2", PageName: "bea", FullName: "Bea B"}))
+	must(enrichEv(day(2), "enrich.e", "n2", person.EnrichedProfile{NetworkID: "n2", PageName: "bea", Email: "bea@paid.example"}))
 	old := day(0)
 	ev := importEv(day(3), "import.crm",
-		ImportedPerson{Result: api.EnrichedProfile{NetworkID: "n1", PageName: "anna", FullName: "Anna Other", Company: "Other", Email: "anna@acme.example", ValidationStatus: "valid"}},
-		ImportedPerson{Result: api.EnrichedProfile{PageName: "bea", Email: "bea@old.example"}, EnrichedAt: &old},
-		ImportedPerson{Result: api.EnrichedProfile{PageName: "cid", FirstName: "Cid", LastName: "C", Email: "cid@c.example"}},
-		ImportedPerson{Result: api.EnrichedProfile{PageName: "dan"}},
+		ImportedPerson{Result: person.EnrichedProfile{NetworkID: "n1", PageName: "anna", FullName: "Anna Other", Company: "Other", Email: "anna@acme.example", ValidationStatus: "valid"}},
+		ImportedPerson{Result: person.EnrichedProfile{PageName: "bea", Email: "bea@old.example"}, EnrichedAt: &old},
+		ImportedPerson{Result: person.EnrichedProfile{PageName: "cid", FirstName: "Cid", LastName: "C", Email: "cid@c.example"}},
+		ImportedPerson{Result: person.EnrichedProfile{PageName: "dan"}},
 	)
 	must(ev)
 	a := s.People["n1"]
@@ -64,7 +64,7 @@ func TestFoldImport(t *testing.T) {
 	}
 
 	// Cid's network ID arrives with a search: the record follows the re-key.
-	must(searchEv(day(4), "search.b", 0, api.Lead{NetworkID: "n3", PageName: "cid", FullName: "Cid C"}))
+	must(searchEv(day(4), "search.b", 0, person.Lead{NetworkID: "n3", PageName: "cid", FullName: "Cid C"}))
 	if !slices.Equal(s.Imports["import.crm"].PersonIDs, []string{"n1", "n2", "n3", "page:dan"}) {
 		t.Errorf("after the re-key: %v", s.Imports["import.crm"].PersonIDs)
 	}
@@ -91,7 +91,7 @@ func TestFoldImport(t *testing.T) {
 		t.Errorf("forget: %+v %+v", s.Imports, s.People["n1"])
 	}
 	// An import event without identity is refused before anything changes.
-	if err := s.Fold(importEv(day(8), "import.crm", ImportedPerson{Result: api.EnrichedProfile{Email: "x@y.example"}})); err == nil {
+	if err := s.Fold(importEv(day(8), "import.crm", ImportedPerson{Result: person.EnrichedProfile{Email: "x@y.example"}})); err == nil {
 		t.Error("an import of nobody was folded")
 	}
 }
@@ -107,12 +107,12 @@ func TestImportAndCopyKeepTheEmailReplaced(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	must(searchEv(day(1), "search.a", 0, api.Lead{NetworkID: "n1", PageName: "anna", FullName: "Anna A", Company: "Acme"}))
-	must(enrichEv(day(2), "enrich.e", "n1", api.EnrichedProfile{NetworkID: "n1", PageName: "anna", Email: "anna@acme.example"}))
+	must(searchEv(day(1), "search.a", 0, person.Lead{NetworkID: "n1", PageName: "anna", FullName: "Anna A", Company: "Acme"}))
+	must(enrichEv(day(2), "enrich.e", "n1", person.EnrichedProfile{NetworkID: "n1", PageName: "anna", Email: "anna@acme.example"}))
 	at := day(3)
-	must(importEv(day(4), "import.crm", ImportedPerson{Result: api.EnrichedProfile{NetworkID: "n1", Email: "anna@newco.example"}, EnrichedAt: &at}))
+	must(importEv(day(4), "import.crm", ImportedPerson{Result: person.EnrichedProfile{NetworkID: "n1", Email: "anna@newco.example"}, EnrichedAt: &at}))
 	must(Event{At: day(5), Kind: EventReuse, Address: "enrich.e", Reuse: &ReuseEvent{PersonID: "n1", Workspace: "dach",
-		Enrichment: Enrichment{EnrichedAt: day(5), By: "enrich.e", Result: api.EnrichedProfile{NetworkID: "n1", Email: "anna@third.example"}}}})
+		Enrichment: Enrichment{EnrichedAt: day(5), By: "enrich.e", Result: person.EnrichedProfile{NetworkID: "n1", Email: "anna@third.example"}}}})
 	h := s.People["n1"].History
 	if len(h) != 2 || h[0].Before != "anna@acme.example" || h[0].After != "anna@newco.example" || h[0].Call != "import" || h[0].By != "import.crm" ||
 		h[1].Before != "anna@newco.example" || h[1].After != "anna@third.example" || h[1].Call != "reuse" {

@@ -3,7 +3,7 @@ package state
 import (
 	"testing"
 
-	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/person"
 )
 
 // TestMarkedEventFoldsOnce: a marked event folded a second time (its copy
@@ -19,7 +19,7 @@ func TestMarkedEventFoldsOnce(t *testing.T) {
 	mark := func(run string, seq uint64) *EventMark { return &EventMark{Run: run, Seq: seq} }
 	pending := Event{At: day(1), Kind: EventEnrichPending, Address: "enrich.e", Enrich: &EnrichEvent{PersonID: "n2", Credits: 1}, Mark: mark("r1", 1)}
 	enrich := Event{At: day(1), Kind: EventEnrich, Address: "enrich.e", Mark: mark("r1", 2), Enrich: &EnrichEvent{PersonID: "n2", Credits: 1,
-		Result: api.EnrichedProfile{NetworkID: "n2", PageName: "bea", Email: "bea@acme.example", ValidationStatus: api.StatusValid}}}
+		Result: person.EnrichedProfile{NetworkID: "n2", PageName: "bea", Email: "bea@acme.example", ValidationStatus: person.StatusValid}}}
 	search := searchEv(day(2), "search.a", 0, lead("n1", "ann", "Ann"))
 	search.Mark = mark("r1", 3)
 	must(t, s.Fold(pending))

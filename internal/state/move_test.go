@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/person"
 )
 
 // movedState is a state with records at every kind of address a move
@@ -23,8 +24,8 @@ func movedState(t *testing.T) *State {
 		searchEv(day(1), `search.cto["Hamburg"]`, 0, lead("n2", "ben", "Ben"), lead("n3", "cleo", "Cleo")),
 		searchEv(day(1), "search.keep", 0, lead("n1", "anna", "Anna")),
 		profileEv(day(1), "profile.founder", "dora", "Dora"),
-		enrichEv(day(2), "enrich.contacts", "n1", api.EnrichedProfile{NetworkID: "n1", Email: "a@x.example", Title: "VP"}),
-		enrichEv(day(2), "enrich.contacts", "n3", api.EnrichedProfile{NetworkID: "n3", Email: "c@x.example"}),
+		enrichEv(day(2), "enrich.contacts", "n1", person.EnrichedProfile{NetworkID: "n1", Email: "a@x.example", Title: "VP"}),
+		enrichEv(day(2), "enrich.contacts", "n3", person.EnrichedProfile{NetworkID: "n3", Email: "c@x.example"}),
 		{At: day(2), Kind: EventEnrichUnknown, Address: "enrich.contacts", Enrich: &EnrichEvent{PersonID: "n2", Credits: 1}, Failure: &Failure{Message: "timeout"}},
 		{At: day(3), Kind: EventForgetPeople, Address: PeopleAddress, People: &ForgetPeopleEvent{Reason: ForgetRetention, PersonIDs: []string{"n3"}}},
 		{At: day(3), Kind: EventFailure, Address: `search.cto["Berlin"]`, Failure: &Failure{Message: "500"}},
@@ -271,7 +272,7 @@ func TestMoveConflictsWithModuleInstances(t *testing.T) {
 	for _, e := range []Event{
 		searchEv(day(1), `module.n["de"].search.x`, 0, lead("n1", "anna", "Anna")),
 		searchEv(day(1), "search.y", 0, lead("n2", "ben", "Ben")),
-		enrichEv(day(2), `module.m.enrich.c`, "n2", api.EnrichedProfile{NetworkID: "n2", Email: "b@x.example"}),
+		enrichEv(day(2), `module.m.enrich.c`, "n2", person.EnrichedProfile{NetworkID: "n2", Email: "b@x.example"}),
 	} {
 		if err := s.Fold(e); err != nil {
 			t.Fatal(err)

@@ -5,19 +5,20 @@ import (
 	"testing"
 
 	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/person"
 )
 
 // Sources of one person's lead fields, as the service gives them.
 var (
-	jurgen = api.Lead{FirstName: "Jürgen", LastName: "von Bülow", FullName: "Jürgen von Bülow", Title: "CTO",
+	jurgen = person.Lead{FirstName: "Jürgen", LastName: "von Bülow", FullName: "Jürgen von Bülow", Title: "CTO",
 		Location: "Berlin, Germany", Company: "ACME", NetworkID: "7.ab", PageName: "Juergen_vonBuelow"}
-	wei = api.Lead{FirstName: "伟", LastName: "王", FullName: "王伟", Title: "CTO",
+	wei = person.Lead{FirstName: "伟", LastName: "王", FullName: "王伟", Title: "CTO",
 		Location: "Beijing, China", Company: "ACME", NetworkID: "8.cd", PageName: "Wei_Wang"}
 )
 
 // rawOf is the raw result item of l, as the service sends it: displayName,
 // no first and last name.
-func rawOf(l api.Lead) api.RawLead {
+func rawOf(l person.Lead) api.RawLead {
 	return api.RawLead{Node: api.RawNode{NetworkID: api.RawMember{
 		ID: l.NetworkID, DisplayName: l.FullName, PageName: l.PageName,
 		Location:          api.RawLocation{DisplayLocation: l.Location},
@@ -28,7 +29,7 @@ func rawOf(l api.Lead) api.RawLead {
 
 // rawSearchEv is a raw search finding ls, its leads derived as the client
 // derives them.
-func rawSearchEv(addr string, ls ...api.Lead) Event {
+func rawSearchEv(addr string, ls ...person.Lead) Event {
 	se := &SearchEvent{Generation: api.Gen1, Request: json.RawMessage(`{"keywords":"CTO","raw":true}`)}
 	for _, l := range ls {
 		r := rawOf(l)
@@ -40,28 +41,28 @@ func rawSearchEv(addr string, ls ...api.Lead) Event {
 
 // oldRawSearchEv is a raw search as journals written before raw leads lost
 // their names hold it: the leads carry the names split at the last space.
-func oldRawSearchEv(addr string, ls ...api.Lead) Event {
+func oldRawSearchEv(addr string, ls ...person.Lead) Event {
 	ev := rawSearchEv(addr, ls...)
 	for i := range ev.Search.Leads {
 		l := &ev.Search.Leads[i]
-		l.FirstName, l.LastName = api.SplitFullName(l.FullName)
+		l.FirstName, l.LastName = person.SplitFullName(l.FullName)
 	}
 	return ev
 }
 
-func rawSplitEv(addr string, ls ...api.Lead) Event {
+func rawSplitEv(addr string, ls ...person.Lead) Event {
 	ev := rawSearchEv(addr, ls...)
 	return Event{At: day(1), Kind: EventSplit, Address: addr, Split: &SplitEvent{
 		Hash: "h", Generation: api.Gen1, Request: ev.Search.Request, Leads: ev.Search.Leads, Raw: ev.Search.Raw, Path: []string{},
 	}}
 }
 
-func enriched(l api.Lead) api.EnrichedProfile {
-	return api.EnrichedProfile{FirstName: l.FirstName, LastName: l.LastName, FullName: l.FullName, Title: l.Title,
+func enriched(l person.Lead) person.EnrichedProfile {
+	return person.EnrichedProfile{FirstName: l.FirstName, LastName: l.LastName, FullName: l.FullName, Title: l.Title,
 		Location: l.Location, Company: l.Company, NetworkID: l.NetworkID, PageName: l.PageName, Email: "x@acme.example"}
 }
 
-func named(l api.Lead, first, last string) api.Lead {
+func named(l person.Lead, first, last string) person.Lead {
 	l.FirstName, l.LastName = first, last
 	return l
 }
@@ -138,7 +139,7 @@ func TestNamesMerge(t *testing.T) {
 		{
 			name: "a person found without page name, then read, then found raw with it keeps the search's names",
 			events: []Event{
-				searchEv(day(0), "search.a", 0, api.Lead{FirstName: "Jürgen", LastName: "von Bülow", FullName: "Jürgen von Bülow", NetworkID: "7.ab"}),
+				searchEv(day(0), "search.a", 0, person.Lead{FirstName: "Jürgen", LastName: "von Bülow", FullName: "Jürgen von Bülow", NetworkID: "7.ab"}),
 				profileEv(day(1), "profile.p", "Juergen_vonBuelow", "Jürgen von Bülow"),
 				rawSearchEv("search.raw", jurgen),
 			},
@@ -157,7 +158,7 @@ func TestNamesMerge(t *testing.T) {
 		{
 			name: "the newest names from the service win",
 			events: []Event{searchEv(day(0), "search.a", 0, jurgen),
-				searchEv(day(1), "search.b", 0, api.Lead{FirstName: "Jürgen", LastName: "Bülow", FullName: "Jürgen Bülow", NetworkID: "7.ab", PageName: "Juergen_vonBuelow"})},
+				searchEv(day(1), "search.b", 0, person.Lead{FirstName: "Jürgen", LastName: "Bülow", FullName: "Jürgen Bülow", NetworkID: "7.ab", PageName: "Juergen_vonBuelow"})},
 			id: "7.ab", first: "Jürgen", last: "Bülow", full: "Jürgen Bülow",
 		},
 		{

@@ -225,6 +225,9 @@ func (a *applier) split(addr string, ev *SplitEvent) {
 			suppressed++ // an erased person: dropped, as in a plain search
 			continue
 		}
+		if len(ids) == api.MaxResults {
+			break // an answer past the network's cap: the first are kept
+		}
 		if len(ev.Raw) > 0 {
 			l = withoutNames(l) // as in a search: a raw result has no names
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/person"
 )
 
 var testDims = []SplitDimension{
@@ -107,10 +108,10 @@ func TestSplitProgress(t *testing.T) {
 	}
 }
 
-func leads(prefix string, n int) []api.Lead {
-	out := make([]api.Lead, n)
+func leads(prefix string, n int) []person.Lead {
+	out := make([]person.Lead, n)
 	for i := range out {
-		out[i] = api.Lead{NetworkID: fmt.Sprintf("%s%d.ab", prefix, i), PageName: fmt.Sprintf("%s_%d", prefix, i), FullName: prefix}
+		out[i] = person.Lead{NetworkID: fmt.Sprintf("%s%d.ab", prefix, i), PageName: fmt.Sprintf("%s_%d", prefix, i), FullName: prefix}
 	}
 	return out
 }
@@ -124,7 +125,7 @@ func TestFoldSplit(t *testing.T) {
 	body := json.RawMessage(`{"keywords":"Engineer"}`)
 	hash := SplitHash(api.Gen1, body, dims)
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	ev := func(path []string, ls []api.Lead) Event {
+	ev := func(path []string, ls []person.Lead) Event {
 		return Event{At: at, Kind: EventSplit, Address: "search.e", Split: &SplitEvent{
 			Hash: hash, Generation: api.Gen1, Request: body, Dimensions: dims, MaxResults: 500,
 			Path: path, Leads: ls,

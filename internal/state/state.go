@@ -10,6 +10,7 @@ import (
 	"sort"
 
 	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/person"
 )
 
 // PagePrefix starts the ID of a person whose networkId is not known yet.
@@ -55,7 +56,7 @@ func NewUUID() string {
 // Fold resolves leads without a networkId through the page names of known
 // people first, so the key a lead ends up under in a State is
 // (*State).Resolve, not always PersonID.
-func PersonID(l api.Lead) string {
+func PersonID(l person.Lead) string {
 	if l.NetworkID != "" {
 		return l.NetworkID
 	}
@@ -67,12 +68,12 @@ func PersonID(l api.Lead) string {
 }
 
 // identityText is what PersonID hashes for a lead with no networkId and no
-// page name: the lead fields whose row in api.PersonFields has Identity, in
+// page name: the lead fields whose row in person.PersonFields has Identity, in
 // the order of Lead's fields, joined by zero bytes.
-func identityText(l *api.Lead) []byte {
+func identityText(l *person.Lead) []byte {
 	var b []byte
 	first := true
-	for _, f := range api.LeadFields {
+	for _, f := range person.LeadFields {
 		if !f.Identity {
 			continue
 		}

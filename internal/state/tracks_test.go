@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/person"
 )
 
 // TestTrackRecord: each track read notes the track on the person read;
@@ -19,7 +19,7 @@ func TestTrackRecord(t *testing.T) {
 	mustFold(t, s, trackEv(day(1), "track.a", "n1", "VP", "Rheinbank"))
 	mustFold(t, s, Event{At: day(2), Kind: EventTrack, Address: "track.a", Track: &TrackEvent{PersonID: "n2", Gone: true}})
 	mustFold(t, s, trackEv(day(3), "track.b", "n1", "VP", "Rheinbank"))
-	mustFold(t, s, Event{At: day(3), Kind: EventTrack, Address: "track.b", Track: &TrackEvent{PersonID: "n3", Profile: &api.Profile{Private: true}}})
+	mustFold(t, s, Event{At: day(3), Kind: EventTrack, Address: "track.b", Track: &TrackEvent{PersonID: "n3", Profile: &person.Profile{Private: true}}})
 
 	if got := s.TrackAddresses(); len(got) != 2 || got[0] != "track.a" || got[1] != "track.b" {
 		t.Fatalf("track addresses %v", got)
@@ -96,12 +96,12 @@ func TestForgetTrack(t *testing.T) {
 // track's record of the person with them, and a re-key keeps it.
 func TestTrackRecordLeavesWithThePerson(t *testing.T) {
 	s := New()
-	mustFold(t, s, searchEv(day(0), "search.cto", 0, api.Lead{PageName: "anna", FullName: "Anna", Title: "CTO"}, lead("n2", "ben", "Ben"), lead("n3", "cleo", "Cleo")))
+	mustFold(t, s, searchEv(day(0), "search.cto", 0, person.Lead{PageName: "anna", FullName: "Anna", Title: "CTO"}, lead("n2", "ben", "Ben"), lead("n3", "cleo", "Cleo")))
 	mustFold(t, s, trackEv(day(1), "track.a", "page:anna", "VP", "ACME"))
 	mustFold(t, s, trackEv(day(1), "track.a", "n2", "CTO", "ACME"))
 	mustFold(t, s, trackEv(day(1), "track.a", "n3", "CTO", "ACME"))
 	// Anna's networkId arrives: re-keyed, her track read with her.
-	mustFold(t, s, searchEv(day(2), "search.cto", 0, api.Lead{NetworkID: "n1", PageName: "anna", FullName: "Anna", Title: "VP"}, lead("n2", "ben", "Ben"), lead("n3", "cleo", "Cleo")))
+	mustFold(t, s, searchEv(day(2), "search.cto", 0, person.Lead{NetworkID: "n1", PageName: "anna", FullName: "Anna", Title: "VP"}, lead("n2", "ben", "Ben"), lead("n3", "cleo", "Cleo")))
 	if p := s.People["n1"]; p == nil || !p.Tracked["track.a"].Equal(day(1)) {
 		t.Fatalf("Anna re-keyed: %+v", p)
 	}
@@ -122,7 +122,7 @@ func TestTrackRecordLeavesWithThePerson(t *testing.T) {
 // says more, and wins); an e-mail found after the person left is current.
 func TestEmailNotCurrent(t *testing.T) {
 	at := func(d int) *time.Time { t := day(d); return &t }
-	enriched := &Enrichment{EnrichedAt: day(2), Result: api.EnrichedProfile{Email: "a@x.example"}}
+	enriched := &Enrichment{EnrichedAt: day(2), Result: person.EnrichedProfile{Email: "a@x.example"}}
 	company := Drift{Field: DriftCompany, Before: "A", After: "B", At: day(3)}
 	for _, c := range []struct {
 		name string

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/person"
 )
 
 // FormatVersion is the version of the state file format this build writes.
@@ -127,12 +128,14 @@ type Search struct {
 	RanAt       time.Time       `json:"ran_at"`
 	// ResultCount is how many results the service returned (before max_results).
 	ResultCount int `json:"result_count"`
-	// MaxResults is the max_results the run kept results up to; 0: all.
+	// MaxResults is the max_results the run kept results up to; 0: the
+	// network's cap (KeepAtMost).
 	MaxResults int `json:"max_results"`
 	// Capped is true when the service returned exactly api.MaxResults results:
 	// the network probably cut the list off.
 	Capped bool `json:"capped"`
-	// LeadIDs are the person IDs kept (at most max_results), in result order.
+	// LeadIDs are the person IDs kept (at most max_results, and at most the
+	// network's cap: KeepAtMost), in result order.
 	// A lowered max_results cuts them without a run (EventTrim).
 	LeadIDs []string `json:"lead_ids"`
 	// Added and Removed compare LeadIDs with the previous run (0 on the first).
@@ -218,16 +221,16 @@ type ProfileRead struct {
 
 // Person is one member of the network, shared by every block that found them.
 type Person struct {
-	ID        string    `json:"id"`
-	Lead      api.Lead  `json:"lead"`
-	FirstSeen time.Time `json:"first_seen"`
-	LastSeen  time.Time `json:"last_seen"`
+	ID        string      `json:"id"`
+	Lead      person.Lead `json:"lead"`
+	FirstSeen time.Time   `json:"first_seen"`
+	LastSeen  time.Time   `json:"last_seen"`
 	// FoundBy are the addresses (searches and profiles) whose last run
 	// returned this person, sorted.
 	FoundBy []string `json:"found_by"`
 	// Profile is the last profile read, with its time.
-	Profile       *api.Profile `json:"profile,omitempty"`
-	ProfileReadAt *time.Time   `json:"profile_read_at,omitempty"`
+	Profile       *person.Profile `json:"profile,omitempty"`
+	ProfileReadAt *time.Time      `json:"profile_read_at,omitempty"`
 	// Enrichment is the last enrichment; nil when never enriched.
 	Enrichment *Enrichment `json:"enrichment,omitempty"`
 	// Raw is the last raw search item for this person, when raw = true.
@@ -260,9 +263,9 @@ type Person struct {
 
 // Enrichment is one enrich result kept for a person.
 type Enrichment struct {
-	EnrichedAt time.Time           `json:"enriched_at"`
-	By         string              `json:"by"` // enrich block address
-	Result     api.EnrichedProfile `json:"result"`
+	EnrichedAt time.Time              `json:"enriched_at"`
+	By         string                 `json:"by"` // enrich block address
+	Result     person.EnrichedProfile `json:"result"`
 	// CopiedBy is the enrich block that copied an enrichment from
 	// another workspace (By is then "reused:" and that workspace): the
 	// copy holds one of its places under its limit.
@@ -367,7 +370,7 @@ type SplitEvent struct {
 	// Path is the node's (see SplitNode.Path); NodeRequest the body sent.
 	Path        []string        `json:"path"`
 	NodeRequest json.RawMessage `json:"node_request"`
-	Leads       []api.Lead      `json:"leads"`         // every result, in order
+	Leads       []person.Lead   `json:"leads"`         // every result, in order
 	Raw         []api.RawLead   `json:"raw,omitempty"` // raw items, when raw = true
 }
 
@@ -376,7 +379,7 @@ type SearchEvent struct {
 	Generation  api.Generation  `json:"generation"`
 	Request     json.RawMessage `json:"request"`
 	RequestHash string          `json:"request_hash"`
-	Leads       []api.Lead      `json:"leads"`         // every result, in order
+	Leads       []person.Lead   `json:"leads"`         // every result, in order
 	Raw         []api.RawLead   `json:"raw,omitempty"` // raw items, when raw = true
 	MaxResults  int             `json:"max_results"`   // 0: keep all
 }
@@ -387,12 +390,12 @@ type ProfileEvent struct {
 	Request     json.RawMessage `json:"request"`
 	RequestHash string          `json:"request_hash"`
 	PageName    string          `json:"page_name"` // from page_name, or derived from profile_url
-	Profile     api.Profile     `json:"profile"`
+	Profile     person.Profile  `json:"profile"`
 }
 
 // EnrichEvent is a completed enrichment of one person; it spent credits.
 type EnrichEvent struct {
-	PersonID string              `json:"person_id"`
-	Credits  int                 `json:"credits"`
-	Result   api.EnrichedProfile `json:"result"`
+	PersonID string                 `json:"person_id"`
+	Credits  int                    `json:"credits"`
+	Result   person.EnrichedProfile `json:"result"`
 }

@@ -3,7 +3,7 @@ package state
 import (
 	"testing"
 
-	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/person"
 )
 
 func unknownEv(addr, id, msg string) Event {
@@ -44,7 +44,7 @@ func TestPendingEnrichment(t *testing.T) {
 		t.Errorf("two pending enrichments count %d credits that may have been charged, want 2", s.Usage.CreditsUnknown)
 	}
 	must(t, s.Fold(Event{At: day(1), Kind: EventEnrichVoid, Address: "enrich.e", Enrich: &EnrichEvent{PersonID: "page:carl", Credits: 1}}))
-	must(t, s.Fold(enrichEv(day(1), "enrich.e", "n2", api.EnrichedProfile{NetworkID: "n2", Email: "b@x.io"})))
+	must(t, s.Fold(enrichEv(day(1), "enrich.e", "n2", person.EnrichedProfile{NetworkID: "n2", Email: "b@x.io"})))
 	if len(s.UnknownEnrichments) != 0 {
 		t.Errorf("unknown enrichments left: %v", s.UnknownEnrichments)
 	}

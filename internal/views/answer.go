@@ -2,13 +2,12 @@ package views
 
 import (
 	"fmt"
-	"io"
-	"strings"
-
-	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/engine"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/textfmt"
+	"io"
+	"strings"
 )
 
 // An answer that was paid for and could be neither recorded in the state
@@ -67,7 +66,7 @@ func answerLines(c engine.Call, ev *state.Event) []string {
 }
 
 // leadLines are the people of a search's answer, one a line.
-func leadLines(who string, leads []api.Lead) []string {
+func leadLines(who string, leads []person.Lead) []string {
 	lines := []string{fmt.Sprintf("%s: %s", who, textfmt.Plural(len(leads), "result"))}
 	for _, l := range leads {
 		lines = append(lines, fmt.Sprintf("  %s (page name %s)", orNone(l.FullName), orNone(l.PageName)))

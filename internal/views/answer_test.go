@@ -9,9 +9,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/engine"
 	"github.com/leadsync/leadsync/internal/golden"
+	"github.com/leadsync/leadsync/internal/kind"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -22,13 +23,13 @@ import (
 // emits it as a line of its stream.
 func TestUnrecordedAnswerPrinted(t *testing.T) {
 	err := errors.New("cannot record a completed call: no space left on device; keeping it in a rescue file in /home/ann/.cache/leadsync/rescue failed too: no space left on device")
-	enrich := engine.Call{Seq: 2, Kind: engine.CallEnrich, Address: "enrich.all", Person: "n2", Page: "Jane_Doe", Label: "Jane Doe"}
+	enrich := engine.Call{Seq: 2, Kind: kind.Enrich, Address: "enrich.all", Person: "n2", Page: "Jane_Doe", Label: "Jane Doe"}
 	enrichEv := &state.Event{Kind: state.EventEnrich, Address: "enrich.all", Enrich: &state.EnrichEvent{PersonID: "n2", Credits: 1,
-		Result: api.EnrichedProfile{NetworkID: "n2", PageName: "Jane_Doe", FullName: "Jane Doe", Email: "jane@acme.example",
-			ValidationStatus: api.StatusValid, CompanyDomain: "acme.example"}}}
-	search := engine.Call{Seq: 3, Kind: engine.CallSearch, Address: `search.eng["Köln"]`}
+		Result: person.EnrichedProfile{NetworkID: "n2", PageName: "Jane_Doe", FullName: "Jane Doe", Email: "jane@acme.example",
+			ValidationStatus: person.StatusValid, CompanyDomain: "acme.example"}}}
+	search := engine.Call{Seq: 3, Kind: kind.Search, Address: `search.eng["Köln"]`}
 	searchEv := &state.Event{Kind: state.EventSearch, Address: search.Address, Search: &state.SearchEvent{
-		Leads: []api.Lead{{FullName: "Max Muster", PageName: "Max_Muster"}, {FullName: "Eva Bau", PageName: "Eva_Bau"}}}}
+		Leads: []person.Lead{{FullName: "Max Muster", PageName: "Max_Muster"}, {FullName: "Eva Bau", PageName: "Eva_Bau"}}}}
 	now := func() time.Time { return time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC) }
 
 	var text bytes.Buffer

@@ -10,6 +10,7 @@ import (
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/engine"
 	"github.com/leadsync/leadsync/internal/export"
+	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/leadsync/leadsync/internal/plan"
 )
 
@@ -60,7 +61,7 @@ func TestApplyViews(t *testing.T) {
 	stops := 0
 	pr := NewApply(Streams{Out: fw, ErrOut: &errOut, Now: now}, true).Progress(func() { stops++ })
 	pr.Start(p, 1, 0)
-	pr.CallStart(engine.Call{Seq: 1, Kind: engine.CallSearch, Address: "search.a"})
+	pr.CallStart(engine.Call{Seq: 1, Kind: kind.Search, Address: "search.a"})
 	if stops != 1 || fw.writes != 1 {
 		t.Errorf("stops %d, writes %d; want 1 and 1", stops, fw.writes)
 	}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/leadsync/leadsync/internal/engine"
+	"github.com/leadsync/leadsync/internal/kind"
 )
 
 func TestCounter(t *testing.T) {
@@ -16,7 +17,7 @@ func TestCounter(t *testing.T) {
 	}
 	a := engine.Call{Seq: 1, Address: "search.a"}
 	b := engine.Call{Seq: 2, Address: "search.b"}
-	e := engine.Call{Seq: 3, Address: "enrich.e", Kind: engine.CallEnrich}
+	e := engine.Call{Seq: 3, Address: "enrich.e", Kind: kind.Enrich}
 	c.CallStart(b)
 	c.CallStart(a)
 	now = now.Add(4 * time.Second)

@@ -10,15 +10,19 @@
 // Plan (NewPlan) for plan and show FILE, Apply (NewApply, the
 // run.ApplyView that run.Apply drives), StateList, StateShow and
 // ShowState (the summary of show, gathered by SummarizeState), Fields,
-// Usage and Export. Every JSON
+// Usage and Export; Console (the run.ConsoleView of leadsync console,
+// whose FormatValue writes a value in the language's syntax, as terraform
+// console does). Every JSON
 // form carries a format_version, and goes through writeJSONDoc, which
 // writes a nil list or map as [] or {}, never null. Counting is apart
 // from drawing: Counter counts calls, credits, rate and time left from an
 // injected clock; the printers only format what it counts, and the human
 // forms of the state say ages by an injected clock (When, Age).
 //
-// It imports plan, engine, export, exportformat, config, catalog, api (the
-// table of person fields, which state show names), state,
+// It imports plan, engine, export, exportformat, config, catalog, api (errors,
+// usage, fields), person (the table of person fields, which state show
+// names), kind (the table of block kinds; state show's form of each kind
+// that holds records is shownRecords, state_records.go), address, state,
 // state/backend (for the types of a lock and of workspaces) and run (for
 // the interface it implements); never cli or cobra. It writes only to the
 // writers it is given. The plan package knows nothing of terminals: every

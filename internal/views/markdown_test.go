@@ -16,6 +16,7 @@ import (
 	"github.com/yuin/goldmark/text"
 
 	"github.com/leadsync/leadsync/internal/golden"
+	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/leadsync/leadsync/internal/plan"
 )
 
@@ -37,10 +38,10 @@ func readPlanJSON(t *testing.T, name string) *plan.Plan {
 func nastyPlan() *plan.Plan {
 	return &plan.Plan{
 		Changes: []*plan.Change{
-			{Address: `search.cto["a|b"]`, Kind: plan.KindSearch, Action: plan.Run, Calls: 1, CallsMax: 1, Reason: plan.ReasonNew,
+			{Address: `search.cto["a|b"]`, Kind: kind.Search, Action: plan.Run, Calls: 1, CallsMax: 1, Reason: plan.ReasonNew,
 				Detail: "keywords=\"<script>alert(1)</script>\" city=\"*Köln* | `x`\"\nsecond line"},
-			{Address: "search.`tick`", Kind: plan.KindSearch, Action: plan.Rerun, Calls: 1, CallsMax: 1, Reason: plan.ReasonRequestChanged, Detail: "[link](https://evil.example) _em_ # h"},
-			{Address: "enrich.e", Kind: plan.KindEnrich, Action: plan.Enrich, Calls: 2, CallsMax: 10, Credits: 2, CreditsMax: 10, Reason: plan.ReasonPeople, Detail: "2 known + up to 8 from searches that will run"},
+			{Address: "search.`tick`", Kind: kind.Search, Action: plan.Rerun, Calls: 1, CallsMax: 1, Reason: plan.ReasonRequestChanged, Detail: "[link](https://evil.example) _em_ # h"},
+			{Address: "enrich.e", Kind: kind.Enrich, Action: plan.Enrich, Calls: 2, CallsMax: 10, Credits: 2, CreditsMax: 10, Reason: plan.ReasonPeople, Detail: "2 known + up to 8 from searches that will run"},
 		},
 		Totals:      plan.Totals{Calls: 4, CallsMax: 12, Credits: 2, CreditsMax: 10, Searches: 2, Enrichments: 2, EnrichmentsMax: 10, RateLimit: 1, DurationSecondsMax: 42},
 		Quota:       plan.Quota{Note: "not checked (--offline)", MaxCredits: 500},
@@ -52,7 +53,7 @@ func nastyPlan() *plan.Plan {
 func manyPlan() *plan.Plan {
 	p := &plan.Plan{Totals: plan.Totals{RateLimit: 1}, Quota: plan.Quota{MaxCredits: 500}}
 	for i := 0; i < mdOpenLimit+5; i++ {
-		p.Changes = append(p.Changes, &plan.Change{Address: fmt.Sprintf("search.city[%d]", i), Kind: plan.KindSearch, Action: plan.Run, Calls: 1, CallsMax: 1, Reason: plan.ReasonNew})
+		p.Changes = append(p.Changes, &plan.Change{Address: fmt.Sprintf("search.city[%d]", i), Kind: kind.Search, Action: plan.Run, Calls: 1, CallsMax: 1, Reason: plan.ReasonNew})
 		p.Totals.Calls++
 		p.Totals.CallsMax++
 		p.Totals.Searches++

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/leadsync/leadsync/internal/engine"
+	"github.com/leadsync/leadsync/internal/export"
+	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/leadsync/leadsync/internal/plan"
 )
 
@@ -19,7 +21,7 @@ func TestSummaryPeopleNotes(t *testing.T) {
 		Searches: []engine.SearchOutcome{
 			{Address: "search.cto", Results: 5, Kept: 4, First: true, Suppressed: 1},
 			{Address: "search.munich", Results: 0, Kept: 0, First: true},
-			{Address: "search.de", Results: 2400, Kept: 1381, Added: 1200, Removed: 1001, Suppressed: 1500},
+			{Address: "search.de", Results: 2400, Kept: 300, Added: 1200, Removed: 1001, Suppressed: 1500},
 		},
 		Calls: 1500, CallsPlannedMax: 2000, Succeeded: 1500,
 	}, ending{word: "Apply complete"})
@@ -29,7 +31,7 @@ func TestSummaryPeopleNotes(t *testing.T) {
 		"search.cto: 4 leads (of 5 returned), first run; 1 suppressed (erased with leadsync forget, dropped)",
 		"search.munich: 0 leads, first run; returned no results: check the spelling",
 		"local names (München",
-		"search.de: 1,381 leads (of 2,400 returned), 1,200 new, 1,001 gone since the last run; 1,500 suppressed",
+		"search.de: 300 leads (of 2,400 returned), 1,200 new, 1,001 gone since the last run; " + export.OverCapNote + "; 1,500 suppressed",
 		"1,500 calls made (at most 2,000 planned)", "1,500 succeeded",
 	} {
 		if !strings.Contains(got, want) {
@@ -42,7 +44,7 @@ func TestSummaryPeopleNotes(t *testing.T) {
 }
 
 func TestPlanTextSuppressed(t *testing.T) {
-	p := &plan.Plan{Suppressed: 2, Changes: []*plan.Change{{Address: "people", Kind: plan.KindPeople, Action: plan.Forget,
+	p := &plan.Plan{Suppressed: 2, Changes: []*plan.Change{{Address: "people", Kind: kind.People, Action: plan.Forget,
 		Reason: plan.ReasonRetention, PersonIDs: []string{"a"}, Detail: "1 person not seen by any search for 180d (retention) leaves the state with their enrichments"}},
 		Totals: plan.Totals{Forgets: 1, RateLimit: 1}}
 	var b bytes.Buffer

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/leadsync/leadsync/internal/plan"
 	"github.com/leadsync/leadsync/internal/textfmt"
 )
@@ -56,7 +57,7 @@ func symbolColor(sym string) string {
 // callsText is the calls column of a search or profile change; enrich and
 // forget changes say their count in the detail.
 func callsText(c *plan.Change) string {
-	if c.Action == plan.None || c.Kind == plan.KindEnrich || c.Kind == plan.KindExport || c.Kind == plan.KindImport || c.Action == plan.Forget || c.Action == plan.Update || c.Action == plan.Moved {
+	if c.Action == plan.None || c.Kind == kind.Enrich || c.Kind == kind.Export || c.Kind == kind.Import || c.Action == plan.Forget || c.Action == plan.Update || c.Action == plan.Moved {
 		return ""
 	}
 	if c.Calls != c.CallsMax {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/golden"
+	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/leadsync/leadsync/internal/plan"
 	"github.com/leadsync/leadsync/internal/state"
 )
@@ -83,7 +84,7 @@ func TestPlanTextHelpers(t *testing.T) {
 // TestPlanViews: the JSON view writes the plan's JSON, the human view its
 // text, with colour only when asked.
 func TestPlanViews(t *testing.T) {
-	p := &plan.Plan{Changes: []*plan.Change{{Address: "search.a", Kind: plan.KindSearch, Action: plan.Run, CallsMax: 1, Calls: 1}},
+	p := &plan.Plan{Changes: []*plan.Change{{Address: "search.a", Kind: kind.Search, Action: plan.Run, CallsMax: 1, Calls: 1}},
 		Totals: plan.Totals{Calls: 1, CallsMax: 1, Searches: 1, RateLimit: 1}}
 	var js, text, color bytes.Buffer
 	if err := NewPlan(&js, true, true).Plan(p); err != nil {

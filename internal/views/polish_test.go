@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/leadsync/leadsync/internal/engine"
+	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/leadsync/leadsync/internal/plan"
 	"github.com/leadsync/leadsync/internal/textfmt"
 )
@@ -20,17 +21,17 @@ func TestStatusLineRate(t *testing.T) {
 	p := &textProgress{w: &b, now: clock, live: true}
 	p.Start(&plan.Plan{Totals: plan.Totals{RateLimit: 1}}, 10, 5)
 	now = now.Add(10 * time.Millisecond)
-	p.CallStart(engine.Call{Seq: 1, Kind: engine.CallSearch, Address: "search.a"})
+	p.CallStart(engine.Call{Seq: 1, Kind: kind.Search, Address: "search.a"})
 	if got := lastStatus(b.String()); strings.Contains(got, "calls/s") || strings.Contains(got, "left") {
 		t.Errorf("status line with one call shows a rate: %q", got)
 	}
 	// A burst: two calls 10 ms apart would be 100 calls/s.
-	p.CallStart(engine.Call{Seq: 2, Kind: engine.CallSearch, Address: "search.b"})
+	p.CallStart(engine.Call{Seq: 2, Kind: kind.Search, Address: "search.b"})
 	got := lastStatus(b.String())
 	if !strings.Contains(got, "1.00 calls/s") {
 		t.Errorf("status line after a burst: %q, want the rate capped at the limit (1.00 calls/s)", got)
 	}
-	p.CallDone(engine.Call{Seq: 1, Kind: engine.CallEnrich, Address: "enrich.e"}, engine.CallResult{Credits: 1})
+	p.CallDone(engine.Call{Seq: 1, Kind: kind.Enrich, Address: "enrich.e"}, engine.CallResult{Credits: 1})
 	if got := lastStatus(b.String()); !strings.Contains(got, "1 credit ") || strings.Contains(got, "1 credits") {
 		t.Errorf("status line: %q, want \"1 credit\"", got)
 	}
@@ -77,9 +78,9 @@ func TestApplyStoppedEnding(t *testing.T) {
 // display column on every line, whatever the addresses hold.
 func TestPlanColumnsAlignWithNonASCII(t *testing.T) {
 	p := &plan.Plan{Totals: plan.Totals{RateLimit: 1, Calls: 3, CallsMax: 3, Searches: 3}, Changes: []*plan.Change{
-		{Address: `search.cto["München"]`, Kind: plan.KindSearch, Action: plan.Run, Calls: 1, CallsMax: 1, Detail: "a"},
-		{Address: `search.cto["東京"]`, Kind: plan.KindSearch, Action: plan.Run, Calls: 1, CallsMax: 1, Detail: "b"},
-		{Address: `search.cto["Berlin"]`, Kind: plan.KindSearch, Action: plan.Refresh, Calls: 1, CallsMax: 1, Detail: "c"},
+		{Address: `search.cto["München"]`, Kind: kind.Search, Action: plan.Run, Calls: 1, CallsMax: 1, Detail: "a"},
+		{Address: `search.cto["東京"]`, Kind: kind.Search, Action: plan.Run, Calls: 1, CallsMax: 1, Detail: "b"},
+		{Address: `search.cto["Berlin"]`, Kind: kind.Search, Action: plan.Refresh, Calls: 1, CallsMax: 1, Detail: "c"},
 	}}
 	var b bytes.Buffer
 	if err := PlanText(&b, p, false); err != nil {

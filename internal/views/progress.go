@@ -8,9 +8,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/leadsync/leadsync/internal/address"
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/engine"
 	"github.com/leadsync/leadsync/internal/export"
+	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/leadsync/leadsync/internal/plan"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/textfmt"
@@ -54,22 +56,27 @@ func (p *textProgress) CallDone(c engine.Call, r engine.CallResult) {
 	p.count.CallEnd(c, r.Credits)
 	var detail string
 	switch c.Kind {
-	case engine.CallSearch:
+	case kind.Search:
 		detail = Plural(r.Results, "result")
 		switch {
 		case r.SplitNext != "":
 			detail += " (at the cap: split by " + r.SplitNext + ")"
+		case r.Results > api.MaxResults:
+			detail += fmt.Sprintf(" (more than the network's cap of %d: at most %d kept)", api.MaxResults, api.MaxResults)
 		case r.Capped && c.SubSearch != "":
 			detail += " (the network's cap of 300 after the last split_by dimension: incomplete)"
 		case r.Capped:
 			detail += " (the network's cap of 300: probably cut off; narrow the search)"
 		}
-	case engine.CallProfile:
+	case kind.Profile:
 		detail = "profile read"
-	case engine.CallTrack:
+	case kind.Track:
 		switch {
 		case r.Left:
 			detail = "left the network (the service knows the page name no more)"
+		case r.Private && len(r.Jobs) > 0:
+			// A private answer that shows positions is read for them.
+			detail = "profile private, new job: " + jobChangeText(r.Jobs[0])
 		case r.Private:
 			detail = "profile private"
 		case len(r.Jobs) > 0:
@@ -77,7 +84,7 @@ func (p *textProgress) CallDone(c engine.Call, r engine.CallResult) {
 		default:
 			detail = "no change"
 		}
-	case engine.CallEnrich:
+	case kind.Enrich:
 		status := r.Status
 		if status == "" {
 			status = "no status"
@@ -218,8 +225,12 @@ func writeNoCall(w io.Writer, s *engine.Summary) {
 		fmt.Fprintln(w, line)
 	}
 	for _, im := range s.Imported {
-		line := fmt.Sprintf("Imported %s: %s from %s, %s with an e-mail (enriched at no credit), no call", im.Address,
-			Plural(im.People, "person"), Plural(im.Rows, "row"), textfmt.Thousands(im.Enriched))
+		line := fmt.Sprintf("Imported %s: %s from %s, %s with an e-mail (enriched at no credit)", im.Address,
+			Plural(im.People, "person"), Plural(im.Rows, "row"), textfmt.Thousands(im.Saved))
+		if im.Excluded > 0 {
+			line += fmt.Sprintf(", %s excluded", textfmt.Thousands(im.Excluded))
+		}
+		line += ", no call"
 		if im.Suppressed > 0 {
 			line += fmt.Sprintf("; %s suppressed (erased with leadsync forget, dropped)", textfmt.Thousands(im.Suppressed))
 		}
@@ -241,7 +252,10 @@ func writeSearches(w io.Writer, searches []engine.SearchOutcome) {
 			} else {
 				line += fmt.Sprintf(", %s new, %s gone since the last run", textfmt.Thousands(o.Added), textfmt.Thousands(o.Removed))
 			}
-			if o.Capped && o.Split == nil {
+			switch {
+			case o.Split == nil && o.Results > api.MaxResults:
+				line += "; " + export.OverCapNote
+			case o.Capped && o.Split == nil:
 				line += "; hit the network's cap of 300: probably cut off"
 			}
 			if o.Changed > 0 {
@@ -304,7 +318,7 @@ func writeFailed(w io.Writer, s *engine.Summary) {
 		enrichments := 0
 		for _, c := range s.Abandoned {
 			names = append(names, c.Address+personSuffix(c))
-			if c.Kind == engine.CallEnrich {
+			if c.Kind == kind.Enrich {
 				enrichments++
 			}
 		}
@@ -359,7 +373,7 @@ func oneOrMany(n int, one, many string) string {
 // enrichment.
 func failureWho(f engine.Failure) string {
 	who := f.Address
-	if f.Kind == engine.CallEnrich || f.Kind == engine.CallTrack {
+	if f.Kind == kind.Enrich || f.Kind == kind.Track {
 		switch {
 		case f.Name != "":
 			who += " " + serviceText(f.Name)
@@ -402,7 +416,7 @@ func errorLine(err error) string {
 }
 
 func personSuffix(c engine.Call) string {
-	if (c.Kind == engine.CallEnrich || c.Kind == engine.CallTrack) && c.Label != "" {
+	if (c.Kind == kind.Enrich || c.Kind == kind.Track) && c.Label != "" {
 		return " " + serviceText(c.Label)
 	}
 	return ""
@@ -433,7 +447,7 @@ func writeDrift(w io.Writer, s *engine.Summary) {
 	d := s.Drift
 	if s.Tracked > 0 {
 		fmt.Fprintf(w, "Tracked %s: %s, %s left the network, %s turned private.\n", Plural(s.Tracked, "person"),
-			Plural(jobsBy(d.Jobs, engine.CallTrack), "job change"), textfmt.Thousands(len(d.Left)), textfmt.Thousands(len(d.Private)))
+			Plural(jobsBy(d.Jobs, kind.Track), "job change"), textfmt.Thousands(len(d.Left)), textfmt.Thousands(len(d.Private)))
 	}
 	if len(d.Jobs) > 0 {
 		fmt.Fprintf(w, "Job changes (%d):\n", len(d.Jobs))
@@ -456,10 +470,10 @@ func writeDrift(w io.Writer, s *engine.Summary) {
 }
 
 // jobsBy counts the job changes seen by calls of kind k (by address prefix).
-func jobsBy(jobs []engine.JobChange, k engine.CallKind) int {
+func jobsBy(jobs []engine.JobChange, k kind.Kind) int {
 	n := 0
 	for _, j := range jobs {
-		if strings.HasPrefix(j.By, k.String()+".") {
+		if address.Kind(j.By) == k {
 			n++
 		}
 	}
@@ -568,17 +582,17 @@ func (p *jsonProgress) CallStart(c engine.Call) {
 func (p *jsonProgress) CallDone(c engine.Call, r engine.CallResult) {
 	m := map[string]any{"message_type": "call_done", "call": callJSON(c),
 		"duration_seconds": r.Duration.Seconds(), "credits": r.Credits}
-	if c.Kind == engine.CallSearch {
+	if c.Kind == kind.Search {
 		m["results"] = r.Results
 		m["capped"] = r.Capped
 		if r.SplitNext != "" {
 			m["split_next"] = r.SplitNext
 		}
 	}
-	if c.Kind == engine.CallEnrich {
+	if c.Kind == kind.Enrich {
 		m["validation_status"] = r.Status
 	}
-	if c.Kind == engine.CallTrack {
+	if c.Kind == kind.Track {
 		m["profile"] = map[bool]string{true: "left", false: map[bool]string{true: "private", false: "public"}[r.Private]}[r.Left]
 	}
 	if len(r.Jobs) > 0 {
@@ -670,7 +684,7 @@ func summaryEvent(s *engine.Summary) map[string]any {
 	imported := make([]map[string]any, 0, len(s.Imported))
 	for _, im := range s.Imported {
 		imported = append(imported, map[string]any{"address": im.Address, "rows": im.Rows, "people": im.People,
-			"enriched": im.Enriched, "suppressed": im.Suppressed})
+			"enriched": im.Enriched, "saved": im.Saved, "excluded": im.Excluded, "suppressed": im.Suppressed})
 	}
 	forgotten := append([]string{}, s.Forgotten...)
 	updated := append([]string{}, s.Updated...)
@@ -766,32 +780,6 @@ func budgetJSON(s *engine.Summary) any {
 		return nil
 	}
 	return map[string]any{"stopped": s.BudgetStopped, "passed": s.BudgetPassed}
-}
-
-// notSpentLine says what a run did not pay for, and why: "Not spent: up to
-// 449 credits (excluded 412, imported 4, reused 33)." "" when nothing.
-// "Up to" only with people excluded (a bound); imported and reused alone
-// are exact: "Not spent: 5 credits (reused 5)."
-func notSpentLine(n engine.NotSpent) string {
-	if n.Credits() == 0 {
-		return ""
-	}
-	var why []string
-	for _, x := range []struct {
-		name string
-		n    int
-	}{{"excluded", n.Excluded}, {"imported", n.Imported}, {"reused", n.Reused}} {
-		if x.n > 0 {
-			why = append(why, fmt.Sprintf("%s %s", x.name, textfmt.Thousands(x.n*n.CreditsPerEnrich)))
-		}
-	}
-	return fmt.Sprintf("Not spent: %s%s (%s).", upTo(n.Excluded > 0), Plural(n.Credits(), "credit"), strings.Join(why, ", "))
-}
-
-// notSpentJSON is the summary's credits not spent, by reason.
-func notSpentJSON(n engine.NotSpent) map[string]int {
-	c := n.CreditsPerEnrich
-	return map[string]int{"credits_max": n.Credits(), "excluded": n.Excluded * c, "imported": n.Imported * c, "reused": n.Reused * c}
 }
 
 // changesByField counts the changes of a run by field, every field

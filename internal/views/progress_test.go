@@ -10,6 +10,8 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/engine"
+	"github.com/leadsync/leadsync/internal/kind"
+	"github.com/leadsync/leadsync/internal/person"
 )
 
 // fakeClock advances by step on every reading.
@@ -26,10 +28,10 @@ func (c *fakeClock) now() time.Time {
 // playRun feeds a small run to p: two searches (one capped), an enrichment
 // and a failed enrichment.
 func playRun(p engine.Progress) {
-	s1 := engine.Call{Seq: 1, Kind: engine.CallSearch, Address: `search.cto["Berlin"]`}
-	s2 := engine.Call{Seq: 2, Kind: engine.CallSearch, Address: "search.eng"}
-	e1 := engine.Call{Seq: 3, Kind: engine.CallEnrich, Address: "enrich.c", Person: "1.a", Page: "Max_Mustermann", Label: "Max Mustermann"}
-	e2 := engine.Call{Seq: 4, Kind: engine.CallEnrich, Address: "enrich.c", Person: "2.b", Page: "Jane_Doe", Label: "Jane Doe"}
+	s1 := engine.Call{Seq: 1, Kind: kind.Search, Address: `search.cto["Berlin"]`}
+	s2 := engine.Call{Seq: 2, Kind: kind.Search, Address: "search.eng"}
+	e1 := engine.Call{Seq: 3, Kind: kind.Enrich, Address: "enrich.c", Person: "1.a", Page: "Max_Mustermann", Label: "Max Mustermann"}
+	e2 := engine.Call{Seq: 4, Kind: kind.Enrich, Address: "enrich.c", Person: "2.b", Page: "Jane_Doe", Label: "Jane Doe"}
 	p.Start(nil, 4, 2)
 	p.CallStart(s1)
 	p.CallStart(s2)
@@ -40,16 +42,16 @@ func playRun(p engine.Progress) {
 	if wp, ok := p.(engine.WaitProgress); ok {
 		wp.Waiting(e1, 4*time.Second, "rate limited (429)")
 	}
-	p.CallDone(e1, engine.CallResult{Duration: time.Second, Credits: 1, Status: api.StatusValid})
+	p.CallDone(e1, engine.CallResult{Duration: time.Second, Credits: 1, Status: person.StatusValid})
 	p.CallError(e2, &api.Error{Op: "enrich", Kind: api.KindServer, Status: 500, Message: "boom"})
 	p.Summary(&engine.Summary{
 		CallsPlannedMax: 4, CreditsPlannedMax: 2, Calls: 4, Credits: 1, CreditsUnknown: 1, Succeeded: 3,
-		Failures: []engine.Failure{{Address: "enrich.c", Kind: engine.CallEnrich, Person: "2.b", Name: "Jane Doe", Err: errors.New("server error 500")}},
+		Failures: []engine.Failure{{Address: "enrich.c", Kind: kind.Enrich, Person: "2.b", Name: "Jane Doe", Err: errors.New("server error 500")}},
 		Searches: []engine.SearchOutcome{
 			{Address: `search.cto["Berlin"]`, Results: 12, Kept: 12, First: true},
 			{Address: "search.eng", Results: 300, Kept: 100, Added: 7, Removed: 2, Capped: true},
 		},
-		Enriched: 1, ByStatus: map[string]int{api.StatusValid: 1},
+		Enriched: 1, ByStatus: map[string]int{person.StatusValid: 1},
 		Duration: 9 * time.Second,
 	})
 }
@@ -142,7 +144,7 @@ func TestJSONProgressCarriesDrift(t *testing.T) {
 	var b bytes.Buffer
 	c := &fakeClock{t: time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC), step: time.Second}
 	p := &jsonProgress{w: &b, now: c.now}
-	tr := engine.Call{Seq: 1, Kind: engine.CallTrack, Address: "track.champions", Person: "1.a", Page: "Anna_Schmidt", Label: "Anna Schmidt"}
+	tr := engine.Call{Seq: 1, Kind: kind.Track, Address: "track.champions", Person: "1.a", Page: "Anna_Schmidt", Label: "Anna Schmidt"}
 	job := engine.JobChange{PersonID: "1.a", Name: "Anna Schmidt", Before: engine.Job{Title: "CTO", Company: "Nordlicht"},
 		After: engine.Job{Title: "VP", Company: "Rheinbank"}, By: "track.champions"}
 	p.Start(nil, 1, 0)

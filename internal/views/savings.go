@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/leadsync/leadsync/internal/engine"
 	"github.com/leadsync/leadsync/internal/plan"
+	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
 // savingsLines are what the plan says it does not spend, and why: the
@@ -84,7 +86,15 @@ func excludedLine(p *plan.Plan) string {
 func excludeBlockLines(p *plan.Plan) []string {
 	var out []string
 	for _, b := range p.Savings.Excluded.Blocks {
-		out = append(out, fmt.Sprintf("%s: by %s of %s (%s), %s", b.Address, b.By, b.File, count(b.Rows, "row", "rows"), timingText(b)))
+		rows := count(b.Rows, "row", "rows")
+		switch len(b.Sheets) {
+		case 0:
+		case 1:
+			rows = fmt.Sprintf("sheet %q, %s", b.Sheets[0], rows)
+		default:
+			rows = fmt.Sprintf("sheets %s, %s", textfmt.QuoteList(b.Sheets, ", "), rows)
+		}
+		out = append(out, fmt.Sprintf("%s: by %s of %s (%s), %s", b.Address, b.By, b.File, rows, timingText(b)))
 	}
 	return out
 }
@@ -99,4 +109,30 @@ func timingText(b plan.ExcludeBlock) string {
 		what = "domain (their own, their e-mail's, or a colleague's at the same company)"
 	}
 	return fmt.Sprintf("acts once the %s is known from an import or an earlier enrichment; someone only their own enrichment tells is enriched, then left out of the exports", what)
+}
+
+// notSpentLine says what a run did not pay for, and why: "Not spent: up to
+// 449 credits (excluded 412, imported 4, reused 33)." "" when nothing.
+// "Up to" only with people excluded (a bound); imported and reused alone
+// are exact: "Not spent: 5 credits (reused 5)."
+func notSpentLine(n engine.NotSpent) string {
+	if n.Credits() == 0 {
+		return ""
+	}
+	var why []string
+	for _, x := range []struct {
+		name string
+		n    int
+	}{{"excluded", n.Excluded}, {"imported", n.Imported}, {"reused", n.Reused}} {
+		if x.n > 0 {
+			why = append(why, fmt.Sprintf("%s %s", x.name, textfmt.Thousands(x.n*n.CreditsPerEnrich)))
+		}
+	}
+	return fmt.Sprintf("Not spent: %s%s (%s).", upTo(n.Excluded > 0), Plural(n.Credits(), "credit"), strings.Join(why, ", "))
+}
+
+// notSpentJSON is the summary's credits not spent, by reason.
+func notSpentJSON(n engine.NotSpent) map[string]int {
+	c := n.CreditsPerEnrich
+	return map[string]int{"credits_max": n.Credits(), "excluded": n.Excluded * c, "imported": n.Imported * c, "reused": n.Reused * c}
 }

@@ -2,17 +2,17 @@ package views
 
 import (
 	"fmt"
+	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/export"
+	"github.com/leadsync/leadsync/internal/person"
+	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/backend"
+	"github.com/leadsync/leadsync/internal/textfmt"
 	"io"
 	"maps"
 	"slices"
 	"strings"
 	"time"
-
-	"github.com/leadsync/leadsync/internal/api"
-	"github.com/leadsync/leadsync/internal/export"
-	"github.com/leadsync/leadsync/internal/state"
-	"github.com/leadsync/leadsync/internal/state/backend"
-	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
 // StateWhere is what the caller knows of where a state lives, for show.
@@ -161,7 +161,7 @@ func SummarizeState(s *state.State, where StateWhere) *StateSummary {
 		sum.Profiles = append(sum.Profiles, ProfileSummary{Address: addr, Generation: int(pr.Generation), ReadAt: pr.ReadAt})
 	}
 	sum.People.Total = len(s.People)
-	sum.Enrichments.ByStatus = map[string]int{api.StatusValid: 0, api.StatusCatchAll: 0, api.StatusEmpty: 0}
+	sum.Enrichments.ByStatus = map[string]int{person.StatusValid: 0, person.StatusCatchAll: 0, person.StatusEmpty: 0}
 	for _, p := range s.People {
 		if len(p.FoundBy) == 0 {
 			sum.People.Unlisted++
@@ -170,7 +170,7 @@ func SummarizeState(s *state.State, where StateWhere) *StateSummary {
 			sum.Enrichments.Total++
 			status := p.Enrichment.Result.ValidationStatus
 			if status == "" {
-				status = api.StatusEmpty
+				status = person.StatusEmpty
 			}
 			sum.Enrichments.ByStatus[status]++
 		}
@@ -280,6 +280,8 @@ func writeSearchSummaries(w *lineWriter, searches []SearchSummary, underway []Sp
 		switch {
 		case sr.Split != nil:
 			res = fmt.Sprintf("%s found by %s, %s kept: %s", textfmt.Plural(sr.Split.People, "person"), textfmt.Plural(sr.Split.SubSearches, "sub-search"), textfmt.Thousands(sr.Kept), sr.Split.Verdict())
+		case sr.ResultCount > api.MaxResults:
+			res += " (more than the cap of 300: at most 300 kept)"
 		case sr.Capped:
 			res += " (capped at 300)"
 		}
@@ -318,9 +320,9 @@ func writePeopleSummary(w *lineWriter, sum *StateSummary) {
 	w.printf("\n")
 	by := sum.Enrichments.ByStatus
 	w.printf("Enrichments: %s (%s valid, %s catch all, %s empty", textfmt.Thousands(sum.Enrichments.Total),
-		textfmt.Thousands(by[api.StatusValid]), textfmt.Thousands(by[api.StatusCatchAll]), textfmt.Thousands(by[api.StatusEmpty]))
+		textfmt.Thousands(by[person.StatusValid]), textfmt.Thousands(by[person.StatusCatchAll]), textfmt.Thousands(by[person.StatusEmpty]))
 	for _, k := range slices.Sorted(maps.Keys(by)) {
-		if k != api.StatusValid && k != api.StatusCatchAll && k != api.StatusEmpty {
+		if k != person.StatusValid && k != person.StatusCatchAll && k != person.StatusEmpty {
 			w.printf(", %s %s", textfmt.Thousands(by[k]), k)
 		}
 	}

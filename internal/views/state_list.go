@@ -4,14 +4,15 @@ import (
 	"io"
 	"strings"
 
+	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
-// StateAddress is one address of the state and what it holds: "search",
-// "profile", "import", "track" or "person".
+// StateAddress is one address of the state and what it holds: one of the
+// kinds that hold records (kind.Kind.HoldsRecords).
 type StateAddress struct {
-	Address string `json:"address"`
-	Kind    string `json:"kind"`
+	Address string    `json:"address"`
+	Kind    kind.Kind `json:"kind"`
 }
 
 // StateAddresses lists the addresses of s as state list shows them:

@@ -10,6 +10,9 @@ import (
 	"time"
 
 	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/export"
+	"github.com/leadsync/leadsync/internal/kind"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/textfmt"
 )
@@ -18,11 +21,11 @@ import (
 // "import", "track", "person", "failure" (a call that failed, with no success recorded), or
 // "" for nothing.
 func StateKind(s *state.State, addr string) string {
-	if kind := s.Kind(addr); kind != "" {
-		return kind
+	if k := s.Kind(addr); k != kind.None {
+		return string(k)
 	}
 	if s.Failures[addr] != nil {
-		return "failure"
+		return failureKind
 	}
 	return ""
 }
@@ -55,18 +58,9 @@ type stateShowHuman struct {
 func (v stateShowHuman) Show(s *state.State, addr string) error {
 	w := newLineWriter(v.w)
 	now := v.now()
-	switch StateKind(s, addr) {
-	case "search":
-		writeSearchRecord(w, s, addr, now)
-	case "profile":
-		writeProfileRecord(w, s, addr, now)
-	case "import":
-		writeImportRecord(w, s, addr, now)
-	case "track":
-		writeTrackRecord(w, s, addr, now)
-	case "person":
-		writePerson(w, s.People[strings.TrimPrefix(addr, state.PersonAddressPrefix)], now)
-	case "failure":
+	if r, ok := shownRecords[s.Kind(addr)]; ok {
+		r.human(w, s, addr, now)
+	} else if StateKind(s, addr) == failureKind {
 		w.printf("%s\n", addr)
 		w.printf("  no successful call recorded\n")
 	}
@@ -174,7 +168,10 @@ func searchResultsText(sr *state.Search) string {
 		return t
 	}
 	t := fmt.Sprintf("%s returned, %s kept", textfmt.Thousands(sr.ResultCount), textfmt.Thousands(len(sr.LeadIDs)))
-	if sr.Capped {
+	switch {
+	case sr.ResultCount > api.MaxResults:
+		t += " (" + export.OverCapNote + ")"
+	case sr.Capped:
 		t += " (the service's cap of 300: there may be more)"
 	}
 	return t
@@ -205,17 +202,17 @@ func personLine(p *state.Person) string {
 
 // leadShowOrder are the lead fields state show names first, in the order
 // a person reads them; the other lead fields of the table of person
-// fields (api.PersonFields) follow, so that a new one shows too.
+// fields (person.PersonFields) follow, so that a new one shows too.
 var leadShowOrder = []string{"fullName", "firstName", "lastName", "title", "previousTitle", "company", "location", "networkId", "pageName"}
 
-// leadShowFields are the rows of api.LeadFields in the order state show
+// leadShowFields are the rows of person.LeadFields in the order state show
 // names them.
-var leadShowFields = func() []*api.PersonField {
+var leadShowFields = func() []*person.PersonField {
 	rank := map[string]int{}
 	for i, k := range leadShowOrder {
 		rank[k] = i + 1
 	}
-	out := append([]*api.PersonField(nil), api.LeadFields...)
+	out := append([]*person.PersonField(nil), person.LeadFields...)
 	sort.SliceStable(out, func(i, j int) bool {
 		ri, rj := rank[out[i].Key], rank[out[j].Key]
 		return ri != 0 && (rj == 0 || ri < rj)
@@ -241,7 +238,7 @@ func writePerson(w *lineWriter, p *state.Person, now time.Time) {
 		w.kv("    ", "by", e.By)
 		// What only an enrichment says that a sheet shows (email, ...):
 		// its lead fields are the person's above.
-		for _, f := range api.EnrichedFields {
+		for _, f := range person.EnrichedFields {
 			if f.Column != "" && f.Lead == nil && f.Enriched != nil {
 				v := *f.Enriched(&r)
 				if f.Key == "email" && v != "" {
@@ -344,36 +341,9 @@ type StateShowJSON struct {
 type stateShowJSON struct{ w io.Writer }
 
 func (v stateShowJSON) Show(s *state.State, addr string) error {
-	kind := StateKind(s, addr)
-	out := StateShowJSON{FormatVersion: "1", Address: addr, Kind: kind, LastFailure: s.Failures[addr]}
-	switch kind {
-	case "search":
-		out.Search = s.Searches[addr]
-		for _, id := range out.Search.LeadIDs {
-			if p := s.People[id]; p != nil {
-				out.People = append(out.People, p)
-			}
-		}
-	case "profile":
-		out.Profile = s.Profiles[addr]
-		if p := s.People[out.Profile.PersonID]; p != nil {
-			out.People = append(out.People, p)
-		}
-	case "import":
-		out.Import = s.Imports[addr]
-		for _, id := range out.Import.PersonIDs {
-			if p := s.People[id]; p != nil {
-				out.People = append(out.People, p)
-			}
-		}
-	case "track":
-		out.Track = s.TrackRecordOf(addr)
-		for _, tp := range out.Track.People {
-			out.People = append(out.People, s.People[tp.PersonID])
-		}
-	case "person":
-		out.Person = s.People[strings.TrimPrefix(addr, state.PersonAddressPrefix)]
-		out.EmailNotCurrent = out.Person.EmailNotCurrent()
+	out := StateShowJSON{FormatVersion: "1", Address: addr, Kind: StateKind(s, addr), LastFailure: s.Failures[addr]}
+	if r, ok := shownRecords[s.Kind(addr)]; ok {
+		r.json(&out, s, addr)
 	}
 	return writeJSONDoc(v.w, out)
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/golden"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/backend"
 )
@@ -26,20 +27,20 @@ var stateNow = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 func viewState(t *testing.T) *state.State {
 	t.Helper()
 	at := time.Date(2025, 12, 30, 10, 0, 0, 0, time.UTC)
-	lead := func(n, name, title, company string) api.Lead {
-		return api.Lead{FullName: name, Title: title, Company: company, NetworkID: n, PageName: strings.ToLower(strings.Fields(name)[0])}
+	lead := func(n, name, title, company string) person.Lead {
+		return person.Lead{FullName: name, Title: title, Company: company, NetworkID: n, PageName: strings.ToLower(strings.Fields(name)[0])}
 	}
 	ann, bob := lead("101.aa", "Ann Albers", "CTO", "ACME"), lead("102.bb", "Bob Brandt", "CTO", "Bits & Bytes")
 	cid, dan := lead("103.cc", "Cid Czerny", "", "Cafe Ltd"), lead("104.dd", "Dan Dorn", "Founder", "")
-	search := func(at time.Time, addr string, leads ...api.Lead) state.Event {
+	search := func(at time.Time, addr string, leads ...person.Lead) state.Event {
 		return state.Event{At: at, Kind: state.EventSearch, Address: addr, Search: &state.SearchEvent{Generation: api.Gen1,
 			Request: []byte(`{"keywords": "CTO"}`), Leads: leads}}
 	}
 	enrich := func(id, status string) state.Event {
 		return state.Event{At: at, Kind: state.EventEnrich, Address: "enrich.contacts", Enrich: &state.EnrichEvent{PersonID: id, Credits: 1,
-			Result: api.EnrichedProfile{NetworkID: id, Email: id + "@example.com", ValidationStatus: status, CreditBalance: 480}}}
+			Result: person.EnrichedProfile{NetworkID: id, Email: id + "@example.com", ValidationStatus: status, CreditBalance: 480}}}
 	}
-	track := func(at time.Time, addr, id string, prof *api.Profile) state.Event {
+	track := func(at time.Time, addr, id string, prof *person.Profile) state.Event {
 		return state.Event{At: at, Kind: state.EventTrack, Address: addr, Track: &state.TrackEvent{PersonID: id, Generation: api.Gen1,
 			Request: []byte(`{"pageName":"x"}`), Profile: prof, Gone: prof == nil}}
 	}
@@ -52,9 +53,9 @@ func viewState(t *testing.T) *state.State {
 		search(at, "search.old", bob),
 		{At: at.Add(time.Hour), Kind: state.EventForget, Address: "search.old"},
 		{At: at, Kind: state.EventProfile, Address: "profile.founder", Profile: &state.ProfileEvent{Generation: api.Gen2, PageName: "Max_Mustermann",
-			Request: []byte(`{"pageName":"Max_Mustermann"}`), Profile: api.Profile{FullName: "Max Mustermann", NetworkURL: "https://network.example/in/max",
-				CurrentPosition: []api.Position{{JobTitle: "Founder", Company: "Muster AG"}}}}},
-		enrich("101.aa", api.StatusValid), enrich("102.bb", api.StatusCatchAll), enrich("103.cc", ""), enrich("104.dd", "risky"),
+			Request: []byte(`{"pageName":"Max_Mustermann"}`), Profile: person.Profile{FullName: "Max Mustermann", NetworkURL: "https://network.example/in/max",
+				CurrentPosition: []person.Position{{JobTitle: "Founder", Company: "Muster AG"}}}}},
+		enrich("101.aa", person.StatusValid), enrich("102.bb", person.StatusCatchAll), enrich("103.cc", ""), enrich("104.dd", "risky"),
 		{At: at, Kind: state.EventBilling, Billing: &api.Usage{RemainingRequests: 9114, InvoicingStartDate: "2025-12-01"}},
 		{At: at.Add(2 * time.Hour), Kind: state.EventFailure, Address: "search.big", Failure: &state.Failure{Message: "service unavailable", Status: 503}},
 		{At: at.Add(2 * time.Hour), Kind: state.EventFailure, Address: "profile.gone", Failure: &state.Failure{Message: "connection reset"}},
@@ -63,10 +64,10 @@ func viewState(t *testing.T) *state.State {
 		// track.champions reads Ann (a new job: her e-mail is a former
 		// employer's), Bob (gone: his e-mail is not current either) and
 		// Cid (no change); track.founders the founder.
-		track(at.Add(3*time.Hour), "track.champions", "101.aa", &api.Profile{FullName: "Ann Albers", CurrentPosition: []api.Position{{JobTitle: "VP Engineering", Company: "Rheinbank"}}}),
+		track(at.Add(3*time.Hour), "track.champions", "101.aa", &person.Profile{FullName: "Ann Albers", CurrentPosition: []person.Position{{JobTitle: "VP Engineering", Company: "Rheinbank"}}}),
 		track(at.Add(3*time.Hour), "track.champions", "102.bb", nil),
-		track(at.Add(2*time.Hour), "track.champions", "103.cc", &api.Profile{FullName: "Cid Czerny", CurrentPosition: []api.Position{{Company: "Cafe Ltd"}}}),
-		track(at.Add(time.Hour), "track.founders", "page:Max_Mustermann", &api.Profile{Private: true}),
+		track(at.Add(2*time.Hour), "track.champions", "103.cc", &person.Profile{FullName: "Cid Czerny", CurrentPosition: []person.Position{{Company: "Cafe Ltd"}}}),
+		track(at.Add(time.Hour), "track.founders", "page:Max_Mustermann", &person.Profile{Private: true}),
 	} {
 		if err := s.Fold(e); err != nil {
 			t.Fatal(err)

@@ -14,6 +14,8 @@ import (
 	"github.com/leadsync/leadsync/internal/engine"
 	"github.com/leadsync/leadsync/internal/export"
 	"github.com/leadsync/leadsync/internal/golden"
+	"github.com/leadsync/leadsync/internal/kind"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/run"
 )
 
@@ -22,12 +24,12 @@ import (
 // message says only what happened (testdata/summary_*.txt).
 func TestApplySummaryEndings(t *testing.T) {
 	cfg := &config.Config{Dir: "/work"}
-	search := engine.Call{Seq: 1, Kind: engine.CallSearch, Address: `search.eng["Köln"]`}
-	enrich := engine.Call{Seq: 2, Kind: engine.CallEnrich, Address: "enrich.all", Person: "2.b", Label: "Jane Doe"}
+	search := engine.Call{Seq: 1, Kind: kind.Search, Address: `search.eng["Köln"]`}
+	enrich := engine.Call{Seq: 2, Kind: kind.Enrich, Address: "enrich.all", Person: "2.b", Label: "Jane Doe"}
 	base := func() *engine.Summary {
 		return &engine.Summary{CallsPlannedMax: 22, CreditsPlannedMax: 19, Calls: 3, Credits: 1, Succeeded: 3,
 			Searches: []engine.SearchOutcome{{Address: `search.eng["Hamburg"]`, Results: 200, Kept: 6, Added: 6, First: true}},
-			Enriched: 1, ByStatus: map[string]int{api.StatusValid: 1}, Duration: 2 * time.Second}
+			Enriched: 1, ByStatus: map[string]int{person.StatusValid: 1}, Duration: 2 * time.Second}
 	}
 	diskFull := errors.New("cannot write /work/.leadsync/state.json.journal: no space left on device")
 	recordErr := fmt.Errorf("%w: %v", engine.ErrJournal, diskFull)
@@ -45,7 +47,7 @@ func TestApplySummaryEndings(t *testing.T) {
 			name: "unrecorded",
 			sum: func(s *engine.Summary) {
 				s.Calls, s.Succeeded = 4, 3
-				s.Failures = []engine.Failure{{Address: search.Address, Kind: engine.CallSearch, Err: recordErr, Unrecorded: true}}
+				s.Failures = []engine.Failure{{Address: search.Address, Kind: kind.Search, Err: recordErr, Unrecorded: true}}
 				s.Stopped = recordErr.Error()
 				s.StoppedInFlight = 1
 			},
@@ -58,7 +60,7 @@ func TestApplySummaryEndings(t *testing.T) {
 			name: "kept",
 			sum: func(s *engine.Summary) {
 				s.Calls, s.Succeeded, s.Credits, s.Enriched = 5, 5, 2, 2
-				s.ByStatus = map[string]int{api.StatusValid: 2}
+				s.ByStatus = map[string]int{person.StatusValid: 2}
 				s.Kept = []engine.Call{enrich, search}
 				s.KeptIn = "/home/ann/.cache/leadsync/rescue/0a1b2c3d.run-1.rescue"
 				s.Stopped = "the state could not be written (" + diskFull.Error() + "): the results since are kept in " + s.KeptIn +
@@ -102,8 +104,8 @@ func TestApplySummaryEndings(t *testing.T) {
 				s.Stopped, s.StoppedInFlight = "interrupted: no new calls were started", 2
 				s.Abandoned = []engine.Call{search, enrich}
 				s.Failures = []engine.Failure{
-					{Address: search.Address, Kind: engine.CallSearch, Err: &api.Error{Op: "search", Kind: api.KindCanceled, Message: "abandoned at the second interrupt"}},
-					{Address: enrich.Address, Kind: engine.CallEnrich, Person: enrich.Person, Name: enrich.Label, Err: &api.Error{Op: "enrich", Kind: api.KindCanceled, Message: "abandoned at the second interrupt"}},
+					{Address: search.Address, Kind: kind.Search, Err: &api.Error{Op: "search", Kind: api.KindCanceled, Message: "abandoned at the second interrupt"}},
+					{Address: enrich.Address, Kind: kind.Enrich, Person: enrich.Person, Name: enrich.Label, Err: &api.Error{Op: "enrich", Kind: api.KindCanceled, Message: "abandoned at the second interrupt"}},
 				}
 				s.CreditsUnknown = 1
 			},
@@ -144,7 +146,7 @@ func TestApplySummaryEndings(t *testing.T) {
 			// A where that cannot be evaluated is a failure, not a call.
 			name: "no_call_failure",
 			sum: func(s *engine.Summary) {
-				s.Failures = []engine.Failure{{Address: "enrich.all", Kind: engine.CallEnrich, Err: errors.New("main.leads.hcl:20: where of enrich.all gave a string; it must give true or false"), NoCall: true}}
+				s.Failures = []engine.Failure{{Address: "enrich.all", Kind: kind.Enrich, Err: errors.New("main.leads.hcl:20: where of enrich.all gave a string; it must give true or false"), NoCall: true}}
 			},
 			written: []export.Written{xlsx},
 			err:     run.ErrFailed,
@@ -200,5 +202,22 @@ func TestSummaryDriftCountsWhatTurned(t *testing.T) {
 		if l, _ := summaryEvent(s)["turned_private"].([]map[string]any); len(l) != private {
 			t.Errorf("JSON turned_private %v, want %d people", summaryEvent(s)["turned_private"], private)
 		}
+	}
+}
+
+// TestSummaryDriftCountsTheJobChangesOfTracks: the track line counts the
+// job changes the reads of tracks saw, a track inside a module too, and
+// not those a search saw.
+func TestSummaryDriftCountsTheJobChangesOfTracks(t *testing.T) {
+	s := &engine.Summary{Tracked: 3}
+	for i, by := range []string{"track.t", `module.m["de"].track.u`, "search.s"} {
+		s.Drift.Jobs = append(s.Drift.Jobs, engine.JobChange{PersonID: fmt.Sprint(i), Name: fmt.Sprint("P", i), By: by,
+			Before: engine.Job{Title: "CTO", Company: "A"}, After: engine.Job{Title: "CTO", Company: "B"}})
+	}
+	var b bytes.Buffer
+	writeDrift(&b, s)
+	want := "Tracked 3 people: 2 job changes, 0 left the network, 0 turned private."
+	if line, _, _ := strings.Cut(b.String(), "\n"); line != want {
+		t.Errorf("%q, want %q", line, want)
 	}
 }

@@ -15,6 +15,15 @@ func TestParseValidate(t *testing.T) {
 	})
 }
 
+func TestParseConsole(t *testing.T) {
+	checkParse(t, (*ConsoleFlags).Register, ParseConsole, []parseCase[*Console]{
+		{line: nil, want: &Console{}},
+		{line: []string{"--var", "market=uk", "--var-file", "uk.leadvars.hcl", "--state", "old.json"},
+			want: &Console{State: State{Path: "old.json", Vars: Vars{Vars: []string{"market=uk"}, Files: []string{"uk.leadvars.hcl"}}}}},
+		{line: []string{"local.cities"}, err: `leadsync console takes no arguments, got "local.cities"; it reads expressions from standard input: echo 'local.cities' | leadsync console`, usage: true},
+	})
+}
+
 func TestParseFmt(t *testing.T) {
 	checkParse(t, (*FmtFlags).Register, ParseFmt, []parseCase[*Fmt]{
 		{line: nil, want: &Fmt{Paths: []string{"."}}},

@@ -36,7 +36,10 @@ type Sandbox struct {
 	// epoch the population is at (sandbox.CheckDrift).
 	Drift float64
 	Epoch int
-	Quiet bool
+	// PrivatePositions: private profiles answer with their positions, and
+	// private members move (sandbox.Options.PrivatePositions).
+	PrivatePositions bool
+	Quiet            bool
 }
 
 // SandboxFlags are the flags of sandbox as given.
@@ -54,7 +57,9 @@ type SandboxFlags struct {
 	Faults      string // NAME=VALUE,...
 	Drift       float64
 	Epoch       int
-	Quiet       bool
+	// PrivatePositions is --private-positions.
+	PrivatePositions bool
+	Quiet            bool
 }
 
 // Register declares the flags of sandbox on fs.
@@ -72,6 +77,7 @@ func (fl *SandboxFlags) Register(fs *pflag.FlagSet) {
 	fs.StringVar(&fl.Faults, "faults", "", "faults to inject, `NAME=VALUE,...` (see above)")
 	fs.Float64Var(&fl.Drift, "drift", 0, "share of members who move at each epoch, from 0 to 1 (see above)")
 	fs.IntVar(&fl.Epoch, "epoch", 0, "the epoch the population is at: 0 is as generated, each one later has moved once more")
+	fs.BoolVar(&fl.PrivatePositions, "private-positions", false, "private profiles answer with their positions (the spec allows it), and private members change jobs too")
 	fs.BoolVar(&fl.Quiet, "quiet", false, "do not log each call to stderr")
 }
 
@@ -81,7 +87,7 @@ func ParseSandbox(fl SandboxFlags, args []string) (*Sandbox, error) {
 		return nil, err
 	}
 	o := &Sandbox{Addr: fl.Addr, AllowRemote: fl.AllowRemote, Key: fl.Key, Seed: fl.Seed, People: fl.People,
-		Rate: fl.Rate, Credits: fl.Credits, Quota: fl.Quota, Drift: fl.Drift, Epoch: fl.Epoch, Quiet: fl.Quiet}
+		Rate: fl.Rate, Credits: fl.Credits, Quota: fl.Quota, Drift: fl.Drift, Epoch: fl.Epoch, PrivatePositions: fl.PrivatePositions, Quiet: fl.Quiet}
 	var err error
 	if err = checkSandboxAddr(o.Addr, o.AllowRemote); err != nil {
 		return nil, err
@@ -207,6 +213,12 @@ var faultSetters = []struct {
 	{"quota-429", func(f *sandbox.Faults, val string) (err error) {
 		if f.QuotaAs429, err = strconv.ParseBool(val); err != nil {
 			return fmt.Errorf("quota-429=%s: want true or false", val)
+		}
+		return nil
+	}},
+	{"overfull", func(f *sandbox.Faults, val string) (err error) {
+		if f.Overfull, err = strconv.ParseBool(val); err != nil {
+			return fmt.Errorf("overfull=%s: want true or false", val)
 		}
 		return nil
 	}},

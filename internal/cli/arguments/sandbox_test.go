@@ -26,6 +26,7 @@ func TestParseSandbox(t *testing.T) {
 				Faults: sandbox.Faults{Storm429: 2}}},
 		{line: []string{"--addr", "0.0.0.0:8787", "--allow-remote"}, want: with(func(s *Sandbox) { s.Addr, s.AllowRemote = "0.0.0.0:8787", true })},
 		{line: []string{"--rate", "-1"}, want: with(func(s *Sandbox) { s.Rate = -1 })},
+		{line: []string{"--private-positions"}, want: with(func(s *Sandbox) { s.PrivatePositions = true })},
 		{line: []string{"--addr", "0.0.0.0:8787"}, err: `--addr "0.0.0.0:8787": 0.0.0.0 is not a loopback address; the sandbox accepts a well-known key, so it listens on 127.0.0.1, [::1] or localhost unless you add --allow-remote`},
 		{line: []string{"--faults", "drop=7"}, err: "--faults: fault share drop=7: want a fraction between 0 and 1"},
 		{line: []string{"--latency", "slow"}, err: `--latency: "slow": want MIN-MAX or one duration, e.g. 2s-10s or 200ms`},
@@ -112,6 +113,7 @@ func TestParseSandboxFaults(t *testing.T) {
 		{"bad-kind=null", sandbox.Faults{}, "bad=SHARE and bad-kind=KIND go together, e.g. bad=0.2,bad-kind=null"},
 		{"bad=0.1,bad-kind=garbage", sandbox.Faults{}, "bad-kind=garbage: want one of empty, null, {}, [null], no-id, other-person"},
 		{"quota-429=maybe", sandbox.Faults{}, "quota-429=maybe: want true or false"},
+		{"overfull=true", sandbox.Faults{Overfull: true}, ""},
 		{"drop=2", sandbox.Faults{}, "fault share drop=2: want a fraction between 0 and 1"},
 		{"drop=lots", sandbox.Faults{}, "drop=lots: want a share between 0 and 1, e.g. 0.05"},
 		{"storm=many", sandbox.Faults{}, "storm=many: want a whole number"},
@@ -119,7 +121,7 @@ func TestParseSandboxFaults(t *testing.T) {
 		{"seed=x", sandbox.Faults{}, "seed=x: want a whole number"},
 		{"slowby=3", sandbox.Faults{}, "slowby=3: want a duration, e.g. 40s"},
 		{"retry-after=soon", sandbox.Faults{}, "retry-after=soon: want seconds or an HTTP date (Wed, 21 Oct 2026 07:28:00 GMT)"},
-		{"boom=1", sandbox.Faults{}, `unknown fault "boom"; known: 500, html, drop, truncate, slow, slowby, html-status, storm, revoke-after, retry-after, seed, bad, bad-kind, quota-429`},
+		{"boom=1", sandbox.Faults{}, `unknown fault "boom"; known: 500, html, drop, truncate, slow, slowby, html-status, storm, revoke-after, retry-after, seed, bad, bad-kind, quota-429, overfull`},
 		{"drop", sandbox.Faults{}, `"drop": want NAME=VALUE`},
 	} {
 		got, err := parseFaults(c.in)

@@ -1,22 +1,21 @@
 package rescue
 
 import (
+	"github.com/leadsync/leadsync/internal/filelock"
+	"github.com/leadsync/leadsync/internal/person"
+	"github.com/leadsync/leadsync/internal/state"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/leadsync/leadsync/internal/api"
-	"github.com/leadsync/leadsync/internal/filelock"
-	"github.com/leadsync/leadsync/internal/state"
 )
 
 var t0 = time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
 
 func enrichEvent(seq uint64, page string) *state.Event {
 	return &state.Event{At: t0, Kind: state.EventEnrich, Address: "enrich.all", Mark: &state.EventMark{Run: "run-1", Seq: seq},
-		Enrich: &state.EnrichEvent{PersonID: "n-" + page, Credits: 1, Result: api.EnrichedProfile{PageName: page, Email: page + "@acme.example"}}}
+		Enrich: &state.EnrichEvent{PersonID: "n-" + page, Credits: 1, Result: person.EnrichedProfile{PageName: page, Email: page + "@acme.example"}}}
 }
 
 func must(t *testing.T, err error) {

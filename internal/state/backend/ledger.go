@@ -1,5 +1,7 @@
 package backend
 
+import "time"
+
 // Spending is what an API account spent in one billing month: enrich
 // credits and requests of the monthly quota.
 type Spending struct {
@@ -59,6 +61,11 @@ type Ledger interface {
 	// Open is what the runs of this workspace still hold in month: what
 	// Settle would take back were they all dead.
 	Open(month string) (Spending, error)
+	// Since is when the ledger first recorded a call of the account (a
+	// Hold or Reserve), zero when it never did: what the account spent
+	// before, or with other tools, is not in it. Every run records its
+	// calls, with a budget or without.
+	Since() (time.Time, error)
 }
 
 // LedgerKeeper is a backend that keeps the spending of API accounts

@@ -2,6 +2,7 @@ package local
 
 import (
 	"path/filepath"
+	"time"
 
 	"github.com/leadsync/leadsync/internal/state/backend"
 )
@@ -22,6 +23,9 @@ type ledgerFile struct {
 	FormatVersion int                                    `json:"format_version"`
 	Accounts      map[string]map[string]backend.Spending `json:"accounts"`
 	Runs          map[string]ledgerRun                   `json:"runs,omitempty"`
+	// Since is when the ledger first recorded a call of each account
+	// (backend.Ledger's Since).
+	Since map[string]time.Time `json:"since,omitempty"`
 }
 
 // ledgerRun is what one run holds for calls it has not sent yet: counted
@@ -73,6 +77,12 @@ func (l *fileLedger) Hold(run, month string, add, limit backend.Spending) (backe
 			return false
 		}
 		set(f, l.account, month, next)
+		if f.Since[l.account].IsZero() && add != (backend.Spending{}) {
+			if f.Since == nil {
+				f.Since = map[string]time.Time{}
+			}
+			f.Since[l.account] = time.Now().UTC()
+		}
 		if run != "" {
 			r, found := f.Runs[run]
 			if !found {
@@ -155,6 +165,15 @@ func (l *fileLedger) Open(month string) (backend.Spending, error) {
 		return false
 	})
 	return open, err
+}
+
+func (l *fileLedger) Since() (time.Time, error) {
+	var since time.Time
+	err := l.update(func(f *ledgerFile) bool {
+		since = f.Since[l.account]
+		return false
+	})
+	return since, err
 }
 
 // set sets what account spent in month.

@@ -4,8 +4,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -29,7 +28,7 @@ func TestForgetThroughTheJournal(t *testing.T) {
 	if len(again.Suppressed) != 1 || again.People["n1"] != nil || again.Searches["search.a"].Suppressed != 1 {
 		t.Errorf("after save and load: suppressed %v, n1 %v, search %+v", again.Suppressed, again.People["n1"], again.Searches["search.a"])
 	}
-	if !again.IsSuppressed(api.Lead{PageName: "ANN"}) || again.IsSuppressed(api.Lead{NetworkID: "n2"}) {
+	if !again.IsSuppressed(person.Lead{PageName: "ANN"}) || again.IsSuppressed(person.Lead{NetworkID: "n2"}) {
 		t.Error("IsSuppressed is wrong after load")
 	}
 }
@@ -44,8 +43,8 @@ func TestErasedEnrichmentsCount(t *testing.T) {
 	must(t, err)
 	for _, ev := range []state.Event{
 		searchEv(day(0), "search.a", 0, lead("n1", "ann", "Ann"), lead("n2", "bob", "Bob"), lead("n3", "cy", "Cy"), lead("n4", "di", "Di")),
-		enrichEv(day(0), "enrich.a", "n1", api.EnrichedProfile{NetworkID: "n1", Email: "a@x.example"}),
-		enrichEv(day(0), "enrich.b", "n2", api.EnrichedProfile{NetworkID: "n2", Email: "b@x.example"}),
+		enrichEv(day(0), "enrich.a", "n1", person.EnrichedProfile{NetworkID: "n1", Email: "a@x.example"}),
+		enrichEv(day(0), "enrich.b", "n2", person.EnrichedProfile{NetworkID: "n2", Email: "b@x.example"}),
 		{At: day(0), Kind: state.EventEnrichUnknown, Address: "enrich.a", Enrich: &state.EnrichEvent{PersonID: "n3", Credits: 1}, Failure: &state.Failure{Message: "timeout"}},
 		eraseEv(day(1), nil, "n1", "n4"),
 		retentionEv(day(2), "n2", "n3"),
@@ -102,7 +101,7 @@ func TestUnknownEnrichmentIsKept(t *testing.T) {
 
 	// Enriched at last: the unknown outcome is resolved, the credits of
 	// the unknown one stay counted as possibly charged.
-	must(t, again.Fold(enrichEv(day(2), "enrich.e", "n2", api.EnrichedProfile{NetworkID: "n2", Email: "b@x.io"})))
+	must(t, again.Fold(enrichEv(day(2), "enrich.e", "n2", person.EnrichedProfile{NetworkID: "n2", Email: "b@x.io"})))
 	if len(again.UnknownEnrichments) != 0 || len(again.UnknownBy("enrich.e")) != 0 {
 		t.Errorf("unknown enrichments after the person was enriched: %v", again.UnknownEnrichments)
 	}
@@ -121,7 +120,7 @@ func TestUnknownCreditsCountedOnce(t *testing.T) {
 	pending := state.Event{At: day(1), Kind: state.EventEnrichPending, Address: "enrich.e", Enrich: &state.EnrichEvent{PersonID: "n2", Credits: 1}}
 	void := state.Event{At: day(1), Kind: state.EventEnrichVoid, Address: "enrich.e", Enrich: &state.EnrichEvent{PersonID: "n2", Credits: 1}}
 	unknown := unknownEv("enrich.e", "n2", "enrich: network error: connection reset")
-	enriched := enrichEv(day(1), "enrich.e", "n2", api.EnrichedProfile{NetworkID: "n2", Email: "b@x.io"})
+	enriched := enrichEv(day(1), "enrich.e", "n2", person.EnrichedProfile{NetworkID: "n2", Email: "b@x.io"})
 	forget := state.Event{At: day(2), Kind: state.EventForgetPeople, Address: state.PeopleAddress, People: &state.ForgetPeopleEvent{
 		Reason: state.ForgetErasure, PersonIDs: []string{"n2"}, Keys: state.IdentifierKeys("bob")}}
 	for _, tc := range []struct {

@@ -14,8 +14,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/safefile"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/statefile"
@@ -392,7 +391,7 @@ func TestCommitCrashWindow(t *testing.T) {
 	}
 
 	// More events after that save are still replayed.
-	e := enrichEv(day(1), "enrich.e", "page:carl", api.EnrichedProfile{NetworkID: "n3", PageName: "carl"})
+	e := enrichEv(day(1), "enrich.e", "page:carl", person.EnrichedProfile{NetworkID: "n3", PageName: "carl"})
 	must(t, j.Record(&e))
 	got, err = NewStore(store.Path()).Load()
 	must(t, err)

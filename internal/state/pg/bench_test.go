@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -22,10 +23,10 @@ func bigState(tb testing.TB, n, people int) *state.State {
 	for i := 0; i < n; i++ {
 		key := fmt.Sprintf("c%05d", i)
 		body, _ := json.Marshal(api.SearchRequest{Params: map[string]any{"keywords": "CTO", "city": key}})
-		leads := make([]api.Lead, per)
+		leads := make([]person.Lead, per)
 		for j := range leads {
 			id := fmt.Sprintf("%d.%05x", 10000000+i*per+j, j)
-			leads[j] = api.Lead{FirstName: "First", LastName: fmt.Sprint(j), FullName: fmt.Sprintf("First %d", j),
+			leads[j] = person.Lead{FirstName: "First", LastName: fmt.Sprint(j), FullName: fmt.Sprintf("First %d", j),
 				Title: "CTO", Company: "Company " + key, Location: "Berlin, Germany", NetworkID: id, PageName: "page-" + id}
 		}
 		if err := s.Fold(state.Event{At: now, Kind: state.EventSearch, Address: `search.cto["` + key + `"]`, Search: &state.SearchEvent{
@@ -37,8 +38,8 @@ func bigState(tb testing.TB, n, people int) *state.State {
 				continue
 			}
 			if err := s.Fold(state.Event{At: now, Kind: state.EventEnrich, Address: "enrich.contacts", Enrich: &state.EnrichEvent{
-				PersonID: l.NetworkID, Credits: 1, Result: api.EnrichedProfile{PageName: l.PageName, NetworkID: l.NetworkID, FullName: l.FullName,
-					Email: "x@example.com", ValidationStatus: api.StatusValid, CompanyDomain: "example.com"}}}); err != nil {
+				PersonID: l.NetworkID, Credits: 1, Result: person.EnrichedProfile{PageName: l.PageName, NetworkID: l.NetworkID, FullName: l.FullName,
+					Email: "x@example.com", ValidationStatus: person.StatusValid, CompanyDomain: "example.com"}}}); err != nil {
 				tb.Fatal(err)
 			}
 		}
@@ -100,7 +101,7 @@ func BenchmarkAppend(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				id := ids[i%len(ids)]
 				e := state.Event{At: t0.Add(time.Duration(i) * time.Second), Kind: state.EventEnrich, Address: "enrich.contacts", Enrich: &state.EnrichEvent{
-					PersonID: id, Credits: 1, Result: api.EnrichedProfile{NetworkID: id, Email: fmt.Sprintf("p%d@example.com", i), ValidationStatus: api.StatusValid, CreditBalance: 1000 - i}}}
+					PersonID: id, Credits: 1, Result: person.EnrichedProfile{NetworkID: id, Email: fmt.Sprintf("p%d@example.com", i), ValidationStatus: person.StatusValid, CreditBalance: 1000 - i}}}
 				if err := rec.Append(&e); err != nil {
 					b.Fatal(err)
 				}
@@ -141,7 +142,7 @@ func BenchmarkAppendTrackChange(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				e := state.Event{At: t0.Add(time.Duration(i) * time.Second), Kind: state.EventTrack, Address: "track.champions", Track: &state.TrackEvent{
 					PersonID: ids[i%len(ids)], Generation: api.Gen1, Request: json.RawMessage(`{"pageName":"x"}`),
-					Profile: &api.Profile{FullName: "Someone", CurrentPosition: []api.Position{{JobTitle: "CTO", Company: fmt.Sprintf("Company %d (moved)", i)}}}}}
+					Profile: &person.Profile{FullName: "Someone", CurrentPosition: []person.Position{{JobTitle: "CTO", Company: fmt.Sprintf("Company %d (moved)", i)}}}}}
 				if err := rec.Append(&e); err != nil {
 					b.Fatal(err)
 				}

@@ -8,10 +8,10 @@
 // its advisory lock). It registers itself as backend
 // "pg" (Definition: its block's schema, checks and opener), and runs
 // backendtest.Run in its tests. The columns of the person fields of the
-// people and enrichments tables are those their rows in api.PersonFields
+// people and enrichments tables are those their rows in person.PersonFields
 // name (PG); a field without one is kept in the row's extra column.
 //
-// It imports state (the model), backend (the interfaces), api, textfmt,
+// It imports state (the model), backend (the interfaces), person, api, textfmt,
 // version and pgx; it must not import config, plan, run or cli, nor the
 // local backend.
 package pg

@@ -8,8 +8,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
-
-	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/backend"
 )
@@ -127,10 +126,11 @@ func offer(out map[string]state.Reusable, want map[string]bool, p *state.Person,
 }
 
 // enrichmentRows offers the enrichments the other workspaces' rows hold.
+// The result's columns are resultCols, as readEnrichments reads them: the
+// rows of person.PersonFields that name one.
 func (b *Backend) enrichmentRows(ctx context.Context, tx pgx.Tx, nids, pages []string, want map[string]bool, out map[string]state.Reusable) error {
 	rows, err := tx.Query(ctx, b.sql(`SELECT p.workspace, p.id, p.network_id, p.page_name,
-		e.enriched_at, e.by_address, e.result_id, e.page_name, e.first_name, e.last_name, e.full_name, e.title, e.location,
-		e.previous_title, e.company, e.network_id, e.profile_img_url, e.email, e.validation_status, e.company_domain, e.credit_balance, e.extra
+		e.enriched_at, e.by_address, e.`+strings.Join(fieldColumns(resultCols), ", e.")+`, e.extra
 		FROM {s}.people p JOIN {s}.enrichments e ON e.workspace = p.workspace AND e.person_id = p.id
 		WHERE p.workspace <> $1 AND (p.network_id = ANY($2) OR p.id = ANY($2) OR lower(p.page_name) = ANY($3))`),
 		b.workspace, nids, pages)
@@ -143,16 +143,15 @@ func (b *Backend) enrichmentRows(ctx context.Context, tx pgx.Tx, nids, pages []s
 		var at pgtype.Timestamptz
 		var extra []byte
 		e := state.Enrichment{}
-		r := &e.Result
-		if err := rows.Scan(&ws, &id, &nid, &page, &at, &e.By, &r.ID, &r.PageName, &r.FirstName, &r.LastName, &r.FullName, &r.Title, &r.Location,
-			&r.PreviousTitle, &r.Company, &r.NetworkID, &r.ProfileImgURL, &r.Email, &r.ValidationStatus, &r.CompanyDomain, &r.CreditBalance, &extra); err != nil {
+		scan := append([]any{&ws, &id, &nid, &page, &at, &e.By}, resultTargets(&e.Result)...)
+		if err := rows.Scan(append(scan, &extra)...); err != nil {
 			return err
 		}
 		e.EnrichedAt = tsUTC(at)
 		if err := enrichmentExtra.decode(extra, &e); err != nil {
 			return fmt.Errorf("the enrichment of %s in workspace %q: %w", id, ws, err)
 		}
-		offer(out, want, &state.Person{ID: id, Lead: api.Lead{NetworkID: nid, PageName: page}}, ws, e)
+		offer(out, want, &state.Person{ID: id, Lead: person.Lead{NetworkID: nid, PageName: page}}, ws, e)
 	}
 	return rows.Err()
 }
@@ -180,7 +179,7 @@ func (b *Backend) enrichmentEvents(ctx context.Context, tx pgx.Tx, want map[stri
 		if err := json.Unmarshal(raw, &ev); err != nil {
 			return fmt.Errorf("a call recorded in workspace %q: %w", ws, err)
 		}
-		p := &state.Person{Lead: api.Lead{NetworkID: nid, PageName: page}}
+		p := &state.Person{Lead: person.Lead{NetworkID: nid, PageName: page}}
 		var e state.Enrichment
 		switch {
 		case ev.Kind == state.EventEnrich && ev.Enrich != nil:
@@ -196,7 +195,7 @@ func (b *Backend) enrichmentEvents(ctx context.Context, tx pgx.Tx, want map[stri
 		}
 		offer(out, want, p, ws, e)
 		// The person may not be in the rows yet: the answer names them too.
-		offer(out, want, &state.Person{ID: p.ID, Lead: api.Lead{NetworkID: e.Result.NetworkID, PageName: e.Result.PageName}}, ws, e)
+		offer(out, want, &state.Person{ID: p.ID, Lead: person.Lead{NetworkID: e.Result.NetworkID, PageName: e.Result.PageName}}, ws, e)
 	}
 	return rows.Err()
 }

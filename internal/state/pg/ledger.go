@@ -3,6 +3,7 @@ package pg
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -78,6 +79,11 @@ func (l *ledger) Hold(run, month string, add, limit backend.Spending) (backend.S
 	err := l.tx("reserving in the budget ledger", func(ctx context.Context, tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, l.b.sql(`INSERT INTO {s}.ledger (account, month) VALUES ($1, $2) ON CONFLICT DO NOTHING`), l.account, month); err != nil {
 			return err
+		}
+		if add != (backend.Spending{}) {
+			if _, err := tx.Exec(ctx, l.b.sql(`INSERT INTO {s}.ledger_accounts (account) VALUES ($1) ON CONFLICT DO NOTHING`), l.account); err != nil {
+				return err
+			}
 		}
 		err := tx.QueryRow(ctx, l.b.sql(`UPDATE {s}.ledger SET credits = credits + $3, requests = requests + $4
 			WHERE account = $1 AND month = $2 AND ($5 = 0 OR credits + $3 <= $5) AND ($6 = 0 OR requests + $4 <= $6)
@@ -191,4 +197,16 @@ func (l *ledger) Release(month string, sub backend.Spending) error {
 			WHERE account = $1 AND month = $2`), l.account, month, sub.Credits, sub.Requests)
 		return err
 	})
+}
+
+func (l *ledger) Since() (time.Time, error) {
+	var since time.Time
+	err := l.do("reading the budget ledger", func(ctx context.Context, c *pgx.Conn) error {
+		err := c.QueryRow(ctx, l.b.sql(`SELECT since FROM {s}.ledger_accounts WHERE account = $1`), l.account).Scan(&since)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return nil
+		}
+		return err
+	})
+	return since.UTC(), err
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 
 	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -27,26 +28,26 @@ var (
 	stateExtra  = newExtra(reflect.TypeOf(state.State{}), "format_version", "lineage", "serial", "leadsync_version", "service", "searches", "profiles", "people", "failures", "usage", "journal")
 	personExtra = newExtra(reflect.TypeOf(state.Person{}), "id", "lead", "first_seen", "last_seen", "found_by", "profile", "profile_read_at", "enrichment", "raw",
 		"history", "status", "status_since", "checked_at")
-	leadExtra       = newExtra(reflect.TypeOf(api.Lead{}), fieldKeys(leadCols)...)
+	leadExtra       = newExtra(reflect.TypeOf(person.Lead{}), fieldKeys(leadCols)...)
 	searchExtra     = newExtra(reflect.TypeOf(state.Search{}), "address", "generation", "request", "request_hash", "ran_at", "result_count", "max_results", "capped", "lead_ids", "added", "removed", "runs", "changed")
 	driftExtra      = newExtra(reflect.TypeOf(state.Drift{}), "field", "before", "after", "at", "by", "call")
 	profileExtra    = newExtra(reflect.TypeOf(state.ProfileRead{}), "address", "generation", "request", "request_hash", "read_at", "person_id")
 	failureExtra    = newExtra(reflect.TypeOf(state.Failure{}), "at", "message", "status")
 	enrichmentExtra = newExtra(reflect.TypeOf(state.Enrichment{}), "enriched_at", "by", "result")
-	resultExtra     = newExtra(reflect.TypeOf(api.EnrichedProfile{}), fieldKeys(resultCols)...)
+	resultExtra     = newExtra(reflect.TypeOf(person.EnrichedProfile{}), fieldKeys(resultCols)...)
 )
 
-// leadCols and resultCols are the person fields (api.PersonFields) with a
+// leadCols and resultCols are the person fields (person.PersonFields) with a
 // column of their own in the people and the enrichments table: those whose
 // row names one (PG). A field without one is kept in the row's extra
 // column, by leadExtra and resultExtra.
 var (
-	leadCols   = pgFields(api.LeadFields)
-	resultCols = pgFields(api.EnrichedFields)
+	leadCols   = pgFields(person.LeadFields)
+	resultCols = pgFields(person.EnrichedFields)
 )
 
-func pgFields(rows []*api.PersonField) []*api.PersonField {
-	var out []*api.PersonField
+func pgFields(rows []*person.PersonField) []*person.PersonField {
+	var out []*person.PersonField
 	for _, f := range rows {
 		if f.PG != "" {
 			out = append(out, f)
@@ -56,7 +57,7 @@ func pgFields(rows []*api.PersonField) []*api.PersonField {
 }
 
 // fieldKeys are the JSON keys of fields, fieldColumns their columns.
-func fieldKeys(fields []*api.PersonField) []string {
+func fieldKeys(fields []*person.PersonField) []string {
 	out := make([]string, len(fields))
 	for i, f := range fields {
 		out[i] = f.Key
@@ -64,10 +65,24 @@ func fieldKeys(fields []*api.PersonField) []string {
 	return out
 }
 
-func fieldColumns(fields []*api.PersonField) []string {
+func fieldColumns(fields []*person.PersonField) []string {
 	out := make([]string, len(fields))
 	for i, f := range fields {
 		out[i] = f.PG
+	}
+	return out
+}
+
+// resultTargets are the fields of r that resultCols name, in their order:
+// what a scan of those columns fills.
+func resultTargets(r *person.EnrichedProfile) []any {
+	out := make([]any, len(resultCols))
+	for i, f := range resultCols {
+		if f.EnrichedInt != nil {
+			out[i] = f.EnrichedInt(r)
+		} else {
+			out[i] = f.Enriched(r)
+		}
 	}
 	return out
 }
@@ -501,7 +516,7 @@ func readPeople(ctx context.Context, q querier, b *Backend, ws string, s *state.
 			return fmt.Errorf("people: found_by of %s: %w", p.ID, err)
 		}
 		if prof != nil {
-			p.Profile = &api.Profile{}
+			p.Profile = &person.Profile{}
 			if err := json.Unmarshal(prof, p.Profile); err != nil {
 				rows.Close()
 				return fmt.Errorf("profile of %s: %w", p.ID, err)

@@ -16,7 +16,7 @@ import (
 // SchemaVersion is the version of the tables this build reads and writes.
 // A schema of a newer version is refused; an older one is migrated, in one
 // transaction, by the first command that writes.
-const SchemaVersion = 9
+const SchemaVersion = 10
 
 // migrations[i] takes a schema from version i to i+1. {s} is the schema.
 var migrations = []string{
@@ -235,7 +235,17 @@ CREATE TABLE {s}.ledger_runs (
 	requests  bigint NOT NULL DEFAULT 0
 );
 `,
-	// 8 -> 9: the service a workspace's state was filled from
+	// 8 -> 9: when the ledger first recorded a call of each account
+	// (backend.Ledger's Since): every run records its calls from this
+	// version on, with a budget or without, and a plan says from when it
+	// counts.
+	`
+CREATE TABLE {s}.ledger_accounts (
+	account text PRIMARY KEY,
+	since   timestamptz NOT NULL DEFAULT now()
+);
+`,
+	// 9 -> 10: the service a workspace's state was filled from
 	// (state.State.Service): "sandbox", or a host and an account hash.
 	`
 ALTER TABLE {s}.workspaces ADD COLUMN service text NOT NULL DEFAULT '';

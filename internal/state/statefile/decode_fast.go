@@ -15,6 +15,7 @@ import (
 	"unsafe"
 
 	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -782,7 +783,7 @@ func (d *decoder) person() (*state.Person, error) {
 			p.FoundBy, err = d.sharedList()
 		case "profile":
 			if !d.null() {
-				p.Profile = &api.Profile{}
+				p.Profile = &person.Profile{}
 				err = d.std(p.Profile)
 			}
 		case "profile_read_at":

@@ -10,7 +10,7 @@
 // FuzzLoad check they mean exactly what encoding/json means. Why they are
 // kept, with figures: docs/decisions.md. The reader and the writer of the
 // fields of a lead and of an enrichment (fields_gen.go) are generated from
-// the table of person fields, api.PersonFields, by fieldgen: a new field
+// the table of person fields, person.PersonFields, by fieldgen: a new field
 // is a row of the table and go generate ./internal/state/statefile
 // (TestGeneratedFileIsCurrent fails until it is run). DecodeReaderAt,
 // which the local backend loads with, reads a large file in pieces and
@@ -19,7 +19,9 @@
 // decodes to, and runs the collector less often while it does
 // (stream.go); Decode and DecodeOwned read bytes already in memory.
 //
-// It imports state (the model) and api; it must not import a backend.
+// It imports state (the model), person (the person fields, whose reader
+// and writer are generated) and api (generation); it must not import a
+// backend.
 package statefile
 
 //go:generate go run ./fieldgen -o fields_gen.go

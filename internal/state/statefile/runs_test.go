@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -14,7 +15,7 @@ func TestSearchRunsAreCountedAndKept(t *testing.T) {
 	for i := 0; i < 3; i++ {
 		ev := state.Event{At: at.Add(time.Duration(i) * time.Hour), Kind: state.EventSearch, Address: "search.a", Search: &state.SearchEvent{
 			Generation: api.Gen1, Request: []byte(`{"keywords":"CTO"}`),
-			Leads: []api.Lead{{FullName: "Ann", NetworkID: "1.a", PageName: "Ann"}},
+			Leads: []person.Lead{{FullName: "Ann", NetworkID: "1.a", PageName: "Ann"}},
 		}}
 		if err := s.Fold(ev); err != nil {
 			t.Fatal(err)

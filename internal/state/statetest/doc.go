@@ -4,6 +4,6 @@
 // comparison options and a CPU-time metric for benchmarks. It is imported
 // by tests only (and backendtest).
 //
-// It imports state and api; it must not import a backend or the codec, so
-// that their own tests can use it.
+// It imports state, person and api; it must not import a backend or the
+// codec, so that their own tests can use it.
 package statetest

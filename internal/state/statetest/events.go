@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -17,13 +18,13 @@ var T0 = time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
 func Day(n int) time.Time { return T0.Add(time.Duration(n) * 24 * time.Hour) }
 
 // Lead is a lead with a networkId (or ""), a page name (or "") and a name.
-func Lead(nid, page, name string) api.Lead {
-	return api.Lead{NetworkID: nid, PageName: page, FullName: name, Title: "CTO"}
+func Lead(nid, page, name string) person.Lead {
+	return person.Lead{NetworkID: nid, PageName: page, FullName: name, Title: "CTO"}
 }
 
 // SearchEv is a completed search of addr returning leads, kept up to max
 // (0: all).
-func SearchEv(at time.Time, addr string, max int, leads ...api.Lead) state.Event {
+func SearchEv(at time.Time, addr string, max int, leads ...person.Lead) state.Event {
 	return state.Event{At: at, Kind: state.EventSearch, Address: addr, Search: &state.SearchEvent{
 		Generation: api.Gen1, Request: []byte(`{"keywords":"CTO"}`), Leads: leads, MaxResults: max}}
 }
@@ -32,11 +33,11 @@ func SearchEv(at time.Time, addr string, max int, leads ...api.Lead) state.Event
 func ProfileEv(at time.Time, addr, page, name string) state.Event {
 	return state.Event{At: at, Kind: state.EventProfile, Address: addr, Profile: &state.ProfileEvent{
 		Generation: api.Gen1, Request: []byte(`{"pageName":"` + page + `"}`), PageName: page,
-		Profile: api.Profile{FullName: name, CurrentPosition: []api.Position{{JobTitle: "Founder", Company: "ACME"}}}}}
+		Profile: person.Profile{FullName: name, CurrentPosition: []person.Position{{JobTitle: "Founder", Company: "ACME"}}}}}
 }
 
 // EnrichEv is a completed enrichment of the person id, of one credit.
-func EnrichEv(at time.Time, addr, id string, res api.EnrichedProfile) state.Event {
+func EnrichEv(at time.Time, addr, id string, res person.EnrichedProfile) state.Event {
 	return state.Event{At: at, Kind: state.EventEnrich, Address: addr, Enrich: &state.EnrichEvent{PersonID: id, Credits: 1, Result: res}}
 }
 
@@ -64,7 +65,7 @@ func UnknownEv(addr, id, msg string) state.Event {
 func SplitEv(at time.Time, addr string, path []string, n int) state.Event {
 	dims := []state.SplitDimension{{Param: "industryFilter", Values: []string{"A", "B"}}}
 	body := json.RawMessage(`{"keywords":"s"}`)
-	leads := make([]api.Lead, n)
+	leads := make([]person.Lead, n)
 	for i := range leads {
 		leads[i] = Lead(fmt.Sprintf("s%d.%s", i, strings.Join(path, "")), fmt.Sprintf("s_%d_%s", i, strings.Join(path, "")), "S")
 	}
@@ -78,9 +79,9 @@ func DemoEvents() []state.Event {
 	return []state.Event{
 		SearchEv(Day(0), "search.a", 0, Lead("", "bob", "Bob"), Lead("n1", "ann", "Ann")),
 		ProfileEv(Day(0), "profile.p", "carl", "Carl"),
-		EnrichEv(Day(0), "enrich.e", "n1", api.EnrichedProfile{NetworkID: "n1", Email: "a@x.io", CreditBalance: 99}),
+		EnrichEv(Day(0), "enrich.e", "n1", person.EnrichedProfile{NetworkID: "n1", Email: "a@x.io", CreditBalance: 99}),
 		SearchEv(Day(0), "search.b", 0, Lead("n2", "bob", "Bob")),
-		EnrichEv(Day(0), "enrich.e", "n2", api.EnrichedProfile{NetworkID: "n2", Email: "b@x.io", CreditBalance: 98}),
+		EnrichEv(Day(0), "enrich.e", "n2", person.EnrichedProfile{NetworkID: "n2", Email: "b@x.io", CreditBalance: 98}),
 		SplitEv(Day(0), "search.s", []string{}, 300),
 		SplitEv(Day(0), "search.s", []string{"A"}, 2),
 	}
@@ -92,5 +93,5 @@ func DemoEvents() []state.Event {
 func TrackChange(at time.Time, id string, n int) state.Event {
 	return state.Event{At: at, Kind: state.EventTrack, Address: "track.champions", Track: &state.TrackEvent{
 		PersonID: id, Generation: api.Gen1, Request: json.RawMessage(`{"pageName":"x"}`),
-		Profile: &api.Profile{FullName: "Someone", CurrentPosition: []api.Position{{JobTitle: "Chief Technology Officer & Co-Founder", Company: fmt.Sprintf("Company %d (moved)", n)}}}}}
+		Profile: &person.Profile{FullName: "Someone", CurrentPosition: []person.Position{{JobTitle: "Chief Technology Officer & Co-Founder", Company: fmt.Sprintf("Company %d (moved)", n)}}}}}
 }

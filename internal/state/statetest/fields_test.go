@@ -7,7 +7,7 @@ import (
 
 // FullLead, FullEnrichment and FullProfile set every field of the answers,
 // those of the structs in their lists too: a field added to a struct is
-// filled (from api.PersonFields, or here by hand), or this fails.
+// filled (from person.PersonFields, or here by hand), or this fails.
 func TestFullAnswersSetEveryField(t *testing.T) {
 	for name, v := range map[string]any{
 		"FullLead":       FullLead("t", "n1", "p1"),

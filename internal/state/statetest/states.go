@@ -12,6 +12,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/cputime"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -20,7 +21,7 @@ import (
 func OddState(t testing.TB) *state.State {
 	s := state.New()
 	at := time.Date(2026, 3, 4, 5, 6, 7, 890, time.FixedZone("CET", 3600))
-	leads := []api.Lead{
+	leads := []person.Lead{
 		{FullName: "Zoë \"Q\" O'Brien <&>", FirstName: "Zoë", LastName: "O'Brien\u2028x", Title: "CTO\tand\nCEO\\", NetworkID: "1.a", PageName: "zoe"},
 		{FullName: "日本 太郎", PageName: "taro", Company: "\x01ctrl"},
 		{FullName: "Nobody"},
@@ -32,16 +33,16 @@ func OddState(t testing.TB) *state.State {
 		`"networkRelationship":{"permissions":["MESSAGE"]},"extra":[1,2.5e3,null,true]}},{"cursor":"c2"},{"cursor":"c3"}]`), &raw))
 	Must(t, s.Fold(state.Event{At: at, Kind: state.EventSearch, Address: `search.x["Köln"]`, Search: &state.SearchEvent{Generation: api.Gen1, Request: json.RawMessage(`{"keywords": "CTO", "city":"Köln"}`), Leads: leads, Raw: raw}}))
 	Must(t, s.Fold(state.Event{At: at, Kind: state.EventProfile, Address: "profile.p", Profile: &state.ProfileEvent{Generation: api.Gen2, PageName: "taro", Request: json.RawMessage(`{"pageName":"taro"}`),
-		Profile: api.Profile{FullName: "日本 太郎", CurrentPosition: []api.Position{{JobTitle: "Boss", Company: "ACME"}}, Private: true,
+		Profile: person.Profile{FullName: "日本 太郎", CurrentPosition: []person.Position{{JobTitle: "Boss", Company: "ACME"}}, Private: true,
 			ProfileImg: "https://img.example/taro.jpg?a=1&b=<2>",
-			WorkPositionTimeline: []api.TimelinePosition{{JobTitle: "Boss", Company: "ACME", StartDate: "Feb 2024", DaysInPosition: 800},
+			WorkPositionTimeline: []person.TimelinePosition{{JobTitle: "Boss", Company: "ACME", StartDate: "Feb 2024", DaysInPosition: 800},
 				{JobTitle: "Intern\u2028", Company: "\"Beta\"", StartDate: "Jan 2016", EndDate: new("Jan 2019"), DaysInPosition: -1}}}}}))
-	Must(t, s.Fold(state.Event{At: at, Kind: state.EventEnrich, Address: "enrich.e", Enrich: &state.EnrichEvent{PersonID: "1.a", Credits: 1, Result: api.EnrichedProfile{NetworkID: "1.a", Email: "z@example.com", ProfileImgURL: "https://img.example/z.jpg", CreditBalance: 41}}}))
+	Must(t, s.Fold(state.Event{At: at, Kind: state.EventEnrich, Address: "enrich.e", Enrich: &state.EnrichEvent{PersonID: "1.a", Credits: 1, Result: person.EnrichedProfile{NetworkID: "1.a", Email: "z@example.com", ProfileImgURL: "https://img.example/z.jpg", CreditBalance: 41}}}))
 	Must(t, s.Fold(state.Event{At: at, Kind: state.EventBilling, Billing: &api.Usage{RemainingRequests: 9000, InvoicingStartDate: "2026-03-01"}}))
 	// Zoë's history: a new job with awkward characters, then gone.
 	later := at.Add(48 * time.Hour)
 	Must(t, s.Fold(state.Event{At: later, Kind: state.EventTrack, Address: "track.t", Track: &state.TrackEvent{PersonID: "1.a", Generation: api.Gen1,
-		Request: json.RawMessage(`{"pageName":"zoe"}`), Profile: &api.Profile{FullName: "Zoë", CurrentPosition: []api.Position{{JobTitle: "VP \"Ops\"\u2028", Company: "Neue <Firma> & Co."}}}}}))
+		Request: json.RawMessage(`{"pageName":"zoe"}`), Profile: &person.Profile{FullName: "Zoë", CurrentPosition: []person.Position{{JobTitle: "VP \"Ops\"\u2028", Company: "Neue <Firma> & Co."}}}}}))
 	Must(t, s.Fold(state.Event{At: later.Add(time.Hour), Kind: state.EventTrack, Address: "track.t", Track: &state.TrackEvent{PersonID: "1.a", Generation: api.Gen1, Gone: true}}))
 	if p := s.People["1.a"]; len(p.History) != 2 || p.Status != state.StatusLeft {
 		t.Fatalf("oddState: Zoë's history is not as intended: %+v", p.History)
@@ -62,8 +63,8 @@ func OddState(t testing.TB) *state.State {
 }
 
 // BigLead is a lead with realistic field sizes.
-func BigLead(i int) api.Lead {
-	return api.Lead{
+func BigLead(i int) person.Lead {
+	return person.Lead{
 		FirstName:     fmt.Sprintf("Firstname%d", i),
 		LastName:      fmt.Sprintf("Lastname-%d", i),
 		FullName:      fmt.Sprintf("Firstname%d Lastname-%d", i, i),
@@ -84,7 +85,7 @@ func BigState(tb testing.TB, searches, perSearch int) *state.State {
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	n := 0
 	for i := 0; i < searches; i++ {
-		leads := make([]api.Lead, perSearch)
+		leads := make([]person.Lead, perSearch)
 		for j := range leads {
 			leads[j] = BigLead(n)
 			n++
@@ -101,7 +102,7 @@ func BigState(tb testing.TB, searches, perSearch int) *state.State {
 			continue
 		}
 		e := state.Event{At: at, Kind: state.EventEnrich, Address: "enrich.all", Enrich: &state.EnrichEvent{PersonID: id, Credits: 1,
-			Result: api.EnrichedProfile{NetworkID: id, PageName: p.Lead.PageName, Email: "someone@example.com", ValidationStatus: api.StatusValid, CompanyDomain: "example.com", CreditBalance: 1000}}}
+			Result: person.EnrichedProfile{NetworkID: id, PageName: p.Lead.PageName, Email: "someone@example.com", ValidationStatus: person.StatusValid, CompanyDomain: "example.com", CreditBalance: 1000}}}
 		if err := s.Fold(e); err != nil {
 			tb.Fatal(err)
 		}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/backend"
 )
@@ -156,11 +157,11 @@ func testEnrichmentOfARunningApply(t *testing.T, k Kind) {
 	defer backend.Close(dach)
 	l, rec, _ := startApply(t, dach, []state.Event{
 		{At: At(1), Kind: state.EventSearch, Address: "search.x", Search: &state.SearchEvent{Generation: api.Gen1, Request: []byte(`{"keywords":"x"}`),
-			Leads: []api.Lead{lead("n1", "anna", "Anna"), lead("", "ben", "Ben")}}},
+			Leads: []person.Lead{lead("n1", "anna", "Anna"), lead("", "ben", "Ben")}}},
 		{At: At(2), Kind: state.EventEnrich, Address: "enrich.e", Enrich: &state.EnrichEvent{PersonID: "n1", Credits: 1,
-			Result: api.EnrichedProfile{NetworkID: "n1", PageName: "anna", Email: "anna@acme.example"}}},
+			Result: person.EnrichedProfile{NetworkID: "n1", PageName: "anna", Email: "anna@acme.example"}}},
 		{At: At(3), Kind: state.EventEnrich, Address: "enrich.e", Enrich: &state.EnrichEvent{PersonID: state.PagePrefix + "ben", Credits: 1,
-			Result: api.EnrichedProfile{NetworkID: "n2", PageName: "ben", Email: "ben@acme.example"}}},
+			Result: person.EnrichedProfile{NetworkID: "n2", PageName: "ben", Email: "ben@acme.example"}}},
 	})
 	defer l.Unlock()
 	defer rec.Close()

@@ -5,8 +5,10 @@ import (
 	"testing"
 
 	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/backend"
+	"github.com/leadsync/leadsync/internal/state/statetest"
 )
 
 // crossWorkspace returns the CrossWorkspace ability of b, skipping the
@@ -58,20 +60,22 @@ func testCrossWorkspace(t *testing.T, k Kind) {
 			t.Errorf("%s (erased, unknown, never enriched) found: %+v", k, r)
 		}
 	}
-	// A newer enrichment in another workspace wins; one copied from a
+	// A newer enrichment in another workspace wins, every field of it (the
+	// table's, as the workspace's own reads give them); one copied from a
 	// third is named by the workspace that paid for it.
+	full := statetest.FullEnrichment("new", "n1", "anna", 7)
 	Apply(t, open("", Alice), []state.Event{
 		{At: At(30), Kind: state.EventSearch, Address: "search.x", Search: &state.SearchEvent{Generation: api.Gen1, Request: []byte(`{"keywords":"x"}`),
-			Leads: []api.Lead{lead("n1", "anna", "Anna"), lead("n2", "ben", "Ben")}}},
+			Leads: []person.Lead{lead("n1", "anna", "Anna"), lead("n2", "ben", "Ben")}}},
 		{At: At(31), Kind: state.EventEnrich, Address: "enrich.e", Enrich: &state.EnrichEvent{PersonID: "n1", Credits: 1,
-			Result: api.EnrichedProfile{NetworkID: "n1", PageName: "anna", Email: "anna@new.example"}}},
+			Result: full}},
 		{At: At(32), Kind: state.EventReuse, Address: "enrich.e", Reuse: &state.ReuseEvent{PersonID: "n2", Workspace: "elsewhere",
-			Enrichment: state.Enrichment{EnrichedAt: At(29), By: "enrich.e", Result: api.EnrichedProfile{NetworkID: "n2", Email: "ben@copy.example"}}}},
+			Enrichment: state.Enrichment{EnrichedAt: At(29), By: "enrich.e", Result: person.EnrichedProfile{NetworkID: "n2", Email: "ben@copy.example"}}}},
 	})
 	found, err = cw.EnrichmentsElsewhere([]string{"n:n1", "n:n2"})
 	must(t, err, "lookup after the default workspace's apply")
-	if r := found["n:n1"]; r.Workspace != "default" || r.Enrichment.Result.Email != "anna@new.example" {
-		t.Errorf("n1: %+v, want the default workspace's newer one", r)
+	if r := found["n:n1"]; r.Workspace != "default" || r.Enrichment.Result != full {
+		t.Errorf("n1: %+v, want the default workspace's newer one, %+v", r, full)
 	}
 	if r := found["n:n2"]; r.Workspace != "elsewhere" || r.Enrichment.Result.Email != "ben@copy.example" {
 		t.Errorf("n2: %+v, want the copy, named by the workspace that paid", r)

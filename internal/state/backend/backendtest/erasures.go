@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/backend"
 )
@@ -24,7 +25,7 @@ func testErasureRecord(t *testing.T, k Kind) {
 	}
 	search := func(at int) state.Event {
 		return state.Event{At: At(at), Kind: state.EventSearch, Address: "search.x", Search: &state.SearchEvent{Generation: api.Gen1,
-			Request: []byte(`{"keywords":"x"}`), Leads: []api.Lead{lead("n1", "anna", "Anna"), lead("n2", "ben", "Ben")}}}
+			Request: []byte(`{"keywords":"x"}`), Leads: []person.Lead{lead("n1", "anna", "Anna"), lead("n2", "ben", "Ben")}}}
 	}
 	// An old state of Anna, kept as a file, to be pushed later.
 	old := Fold(t, []state.Event{search(1)})

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/statetest"
 )
@@ -29,8 +30,8 @@ var Now = statetest.T0.Add(time.Hour)
 // At is minute min of the fixture's day.
 func At(min int) time.Time { return statetest.T0.Add(time.Duration(min) * time.Minute) }
 
-func lead(nid, page, name string) api.Lead {
-	return api.Lead{NetworkID: nid, PageName: page, FullName: name, FirstName: name, Title: "CTO", Company: "ACME & Co"}
+func lead(nid, page, name string) person.Lead {
+	return person.Lead{NetworkID: nid, PageName: page, FullName: name, FirstName: name, Title: "CTO", Company: "ACME & Co"}
 }
 
 // Events is an apply's worth of calls exercising every event kind and the
@@ -46,21 +47,21 @@ func Events() []state.Event {
 	return append([]state.Event{
 		{At: At(1), Kind: state.EventBilling, Billing: &api.Usage{RemainingRequests: 9114, InvoicingStartDate: "2026-05-01"}},
 		{At: At(2), Kind: state.EventSearch, Address: `search.cto["Berlin"]`, Search: &state.SearchEvent{Generation: api.Gen1, Request: req,
-			Leads: []api.Lead{lead("n1", "anna", "Anna"), lead("", "ben", "Ben"), lead("n3", "", "Cleo")}, Raw: raw[:1], MaxResults: 0}},
+			Leads: []person.Lead{lead("n1", "anna", "Anna"), lead("", "ben", "Ben"), lead("n3", "", "Cleo")}, Raw: raw[:1], MaxResults: 0}},
 		{At: At(3), Kind: state.EventProfile, Address: "profile.founder", Profile: &state.ProfileEvent{Generation: api.Gen2,
 			Request: json.RawMessage(`{"pageName":"dora"}`), PageName: "dora",
-			Profile: api.Profile{FullName: "Dora Day", CurrentPosition: []api.Position{{JobTitle: "Founder", Company: "Dora Inc"}}}}},
+			Profile: person.Profile{FullName: "Dora Day", CurrentPosition: []person.Position{{JobTitle: "Founder", Company: "Dora Inc"}}}}},
 		{At: At(4), Kind: state.EventFailure, Address: `search.cto["Paris"]`, Failure: &state.Failure{Message: "HTTP 500 from the service", Status: 500}},
 		{At: At(5), Kind: state.EventEnrich, Address: "enrich.contacts", Enrich: &state.EnrichEvent{PersonID: "n1", Credits: 1,
-			Result: api.EnrichedProfile{NetworkID: "n1", PageName: "anna", FullName: "Anna", Email: "anna@acme.example", ValidationStatus: api.StatusValid, CompanyDomain: "acme.example", CreditBalance: 99}}},
+			Result: person.EnrichedProfile{NetworkID: "n1", PageName: "anna", FullName: "Anna", Email: "anna@acme.example", ValidationStatus: person.StatusValid, CompanyDomain: "acme.example", CreditBalance: 99}}},
 		// Ben gets his networkId: re-keyed from page:ben.
 		{At: At(6), Kind: state.EventEnrich, Address: "enrich.contacts", Enrich: &state.EnrichEvent{PersonID: "page:ben", Credits: 1,
-			Result: api.EnrichedProfile{NetworkID: "n2", PageName: "ben", FullName: "Ben", Email: "ben@acme.example", ValidationStatus: api.StatusCatchAll, CreditBalance: 98}}},
+			Result: person.EnrichedProfile{NetworkID: "n2", PageName: "ben", FullName: "Ben", Email: "ben@acme.example", ValidationStatus: person.StatusCatchAll, CreditBalance: 98}}},
 		{At: At(7), Kind: state.EventSearch, Address: `search.cto["Paris"]`, Search: &state.SearchEvent{Generation: api.Gen1, Request: json.RawMessage(`{"city":"Paris"}`),
-			Leads: []api.Lead{lead("n5", "eve", "Eve"), lead("n1", "anna", "Anna")}, MaxResults: 1}},
+			Leads: []person.Lead{lead("n5", "eve", "Eve"), lead("n1", "anna", "Anna")}, MaxResults: 1}},
 		// Berlin again: Cleo is gone, Fay is new.
 		{At: At(8), Kind: state.EventSearch, Address: `search.cto["Berlin"]`, Search: &state.SearchEvent{Generation: api.Gen1, Request: req,
-			Leads: []api.Lead{lead("n1", "anna", "Anna"), lead("n2", "ben", "Ben"), lead("n6", "fay", "Fay")}}},
+			Leads: []person.Lead{lead("n1", "anna", "Anna"), lead("n2", "ben", "Ben"), lead("n6", "fay", "Fay")}}},
 		{At: At(9), Kind: state.EventForget, Address: "profile.founder"},
 		{At: At(10), Kind: state.EventFailure, Address: "enrich.contacts", Failure: &state.Failure{At: At(10), Message: "timeout"}},
 		// A split search (split_by): the root at the cap, one of its two
@@ -69,7 +70,7 @@ func Events() []state.Event {
 		// Fay, enriched, asks to be erased: removed, and on the suppression
 		// list; her enrichment keeps counting (State.ErasedEnrichments).
 		{At: At(12), Kind: state.EventEnrich, Address: "enrich.contacts", Enrich: &state.EnrichEvent{PersonID: "n6", Credits: 1,
-			Result: api.EnrichedProfile{NetworkID: "n6", PageName: "fay", FullName: "Fay", Email: "fay@acme.example", ValidationStatus: api.StatusValid, CreditBalance: 97}}},
+			Result: person.EnrichedProfile{NetworkID: "n6", PageName: "fay", FullName: "Fay", Email: "fay@acme.example", ValidationStatus: person.StatusValid, CreditBalance: 97}}},
 		{At: At(12), Kind: state.EventForgetPeople, Address: state.PeopleAddress, People: &state.ForgetPeopleEvent{
 			Reason: state.ForgetErasure, PersonIDs: []string{"n6"}, Keys: state.IdentifierKeys("fay")}},
 		SplitEvent(At(13), []string{"A"}, 2),
@@ -87,7 +88,7 @@ func fullEvents() []state.Event {
 		{At: At(14), Kind: state.EventProfile, Address: "profile.cto", Profile: &state.ProfileEvent{Generation: api.Gen1,
 			Request: json.RawMessage(`{"pageName":"gus"}`), PageName: "gus", Profile: statetest.FullProfile("gus")}},
 		{At: At(15), Kind: state.EventSearch, Address: "search.more", Search: &state.SearchEvent{Generation: api.Gen1,
-			Request: json.RawMessage(`{"keywords":"more","raw":true}`), Leads: []api.Lead{statetest.FullLead("hal", "n7", "hal")}, Raw: fullRaw()}},
+			Request: json.RawMessage(`{"keywords":"more","raw":true}`), Leads: []person.Lead{statetest.FullLead("hal", "n7", "hal")}, Raw: fullRaw()}},
 		{At: At(16), Kind: state.EventEnrich, Address: "enrich.contacts", Enrich: &state.EnrichEvent{PersonID: "n7", Credits: 1,
 			Result: statetest.FullEnrichment("hal's enrichment", "n7", "hal", 96)}},
 		{At: At(17), Kind: state.EventEnrichUnknown, Address: "enrich.contacts", Enrich: &state.EnrichEvent{PersonID: "n5", Credits: 1},
@@ -100,36 +101,36 @@ func fullEvents() []state.Event {
 		// Hal's history: a track read sees a new job, the next one a
 		// private profile; a search sees Anna's new title.
 		{At: At(19), Kind: state.EventTrack, Address: "track.champions", Track: &state.TrackEvent{PersonID: "n7", Generation: api.Gen1,
-			Request: json.RawMessage(`{"pageName":"hal"}`), RequestHash: "h7", Profile: &api.Profile{FullName: "Hal Hix",
-				CurrentPosition: []api.Position{{JobTitle: "VP \"Engineering\"", Company: "Gray & Söhne AG"}}}}},
+			Request: json.RawMessage(`{"pageName":"hal"}`), RequestHash: "h7", Profile: &person.Profile{FullName: "Hal Hix",
+				CurrentPosition: []person.Position{{JobTitle: "VP \"Engineering\"", Company: "Gray & Söhne AG"}}}}},
 		{At: At(20), Kind: state.EventTrack, Address: "track.champions", Track: &state.TrackEvent{PersonID: "n7", Generation: api.Gen1,
-			Request: json.RawMessage(`{"pageName":"hal"}`), Profile: &api.Profile{Private: true}}},
+			Request: json.RawMessage(`{"pageName":"hal"}`), Profile: &person.Profile{Private: true}}},
 		{At: At(21), Kind: state.EventSearch, Address: "search.movers", Search: &state.SearchEvent{Generation: api.Gen1, Request: json.RawMessage(`{"keywords":"VP"}`),
-			Leads: []api.Lead{{NetworkID: "n1", PageName: "anna", FullName: "Anna", Title: "VP Sales", Company: "ACME & Co"}}}},
+			Leads: []person.Lead{{NetworkID: "n1", PageName: "anna", FullName: "Anna", Title: "VP Sales", Company: "ACME & Co"}}}},
 		// Ivy, known by page name only, changes title; then her networkId
 		// arrives: her history moves with her to her new ID.
 		{At: At(22), Kind: state.EventSearch, Address: "search.movers", Search: &state.SearchEvent{Generation: api.Gen1, Request: json.RawMessage(`{"keywords":"VP"}`),
-			Leads: []api.Lead{{PageName: "ivy", FullName: "Ivy", Title: "Head of Sales"}}}},
+			Leads: []person.Lead{{PageName: "ivy", FullName: "Ivy", Title: "Head of Sales"}}}},
 		{At: At(23), Kind: state.EventSearch, Address: "search.movers", Search: &state.SearchEvent{Generation: api.Gen1, Request: json.RawMessage(`{"keywords":"VP"}`),
-			Leads: []api.Lead{{PageName: "ivy", FullName: "Ivy", Title: "VP Sales"}}}},
+			Leads: []person.Lead{{PageName: "ivy", FullName: "Ivy", Title: "VP Sales"}}}},
 		{At: At(24), Kind: state.EventSearch, Address: "search.movers", Search: &state.SearchEvent{Generation: api.Gen1, Request: json.RawMessage(`{"keywords":"VP"}`),
-			Leads: []api.Lead{{NetworkID: "n8", PageName: "ivy", FullName: "Ivy", Title: "CRO"}}}},
+			Leads: []person.Lead{{NetworkID: "n8", PageName: "ivy", FullName: "Ivy", Title: "CRO"}}}},
 		// An import: Anna (known) gets nothing new, Ivy (known, by her page
 		// name) an e-mail (enriched at no credit), Jon is adopted without
 		// one.
 		{At: At(25), Kind: state.EventImport, Address: "import.legacy", Import: &state.ImportEvent{
 			File: "legacy/export.csv", Digest: "d1gest", Columns: map[string]string{"profile_url": "LinkedIn URL", "email": "Email"}, Rows: 4,
 			People: []state.ImportedPerson{
-				{Result: api.EnrichedProfile{NetworkID: "n1", PageName: "anna", Email: "old@acme.example"}, EnrichedAt: ptrTime(At(0))},
-				{Result: api.EnrichedProfile{PageName: "ivy", FullName: "Ivy Ives", Company: "Ives AG", Email: "ivy@ives.example",
-					ValidationStatus: api.StatusCatchAll, CompanyDomain: "ives.example"}, EnrichedAt: ptrTime(At(24))},
-				{Result: api.EnrichedProfile{NetworkID: "n9", PageName: "jon", FullName: "Jon Jay"}},
+				{Result: person.EnrichedProfile{NetworkID: "n1", PageName: "anna", Email: "old@acme.example"}, EnrichedAt: ptrTime(At(0))},
+				{Result: person.EnrichedProfile{PageName: "ivy", FullName: "Ivy Ives", Company: "Ives AG", Email: "ivy@ives.example",
+					ValidationStatus: person.StatusCatchAll, CompanyDomain: "ives.example"}, EnrichedAt: ptrTime(At(24))},
+				{Result: person.EnrichedProfile{NetworkID: "n9", PageName: "jon", FullName: "Jon Jay"}},
 			}}},
 		// Jon's enrichment is copied from workspace dach by enrich.contacts
 		// (Enrichment.CopiedBy: it holds one of the block's places).
 		{At: At(26), Kind: state.EventReuse, Address: "enrich.contacts", Reuse: &state.ReuseEvent{PersonID: "n9", Workspace: "dach",
-			Enrichment: state.Enrichment{EnrichedAt: At(20), By: "enrich.dach", Result: api.EnrichedProfile{NetworkID: "n9", PageName: "jon",
-				FullName: "Jon Jay", Email: "jon@jay.example", ValidationStatus: api.StatusValid}}}},
+			Enrichment: state.Enrichment{EnrichedAt: At(20), By: "enrich.dach", Result: person.EnrichedProfile{NetworkID: "n9", PageName: "jon",
+				FullName: "Jon Jay", Email: "jon@jay.example", ValidationStatus: person.StatusValid}}}},
 	}
 }
 
@@ -161,7 +162,7 @@ func fullRaw() []api.RawLead {
 func SplitEvent(when time.Time, path []string, n int) state.Event {
 	dims := []state.SplitDimension{{Param: "industryFilter", Values: []string{"A", "B"}}}
 	body := json.RawMessage(`{"keywords":"split"}`)
-	leads := make([]api.Lead, n)
+	leads := make([]person.Lead, n)
 	for i := range leads {
 		leads[i] = lead(fmt.Sprintf("x%d.%v", i, path), fmt.Sprintf("x_%d_%v", i, path), "X")
 	}

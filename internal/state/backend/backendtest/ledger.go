@@ -4,6 +4,7 @@ import (
 	"io"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/leadsync/leadsync/internal/state/backend"
 )
@@ -192,5 +193,39 @@ func holdDeadRun(t *testing.T, l backend.Ledger, month string) {
 	}
 	if s, err := l.Open(month); err != nil || s != (backend.Spending{Credits: 14, Requests: 14}) {
 		t.Fatalf("open holds %+v %v, want 14 and 14", s, err)
+	}
+}
+
+// LedgerSince: the ledger knows when it first recorded a call of an
+// account (a plan says it counts only from then): never for a new one,
+// about the moment of the first record, the same for every handle, and
+// never for an account without a record.
+func testLedgerSince(t *testing.T, k Kind) {
+	open := k.New(t)
+	a := open("", Alice)
+	defer backend.Close(a)
+	la := ledgerOf(t, a, "acct1")
+	since, err := la.Since()
+	must(t, err, "since")
+	if !since.IsZero() {
+		t.Fatalf("a new ledger counts since %s, want never", since)
+	}
+	before := time.Now().Add(-time.Minute) // a database's clock may be a little off
+	_, _, err = la.Reserve("2026-11-17", backend.Spending{Requests: 1}, backend.Spending{})
+	must(t, err, "reserve")
+	first, err := la.Since()
+	must(t, err, "since")
+	if first.Before(before) || first.After(time.Now().Add(time.Minute)) {
+		t.Fatalf("after its first record the ledger counts since %s, want about now", first)
+	}
+	_, _, err = la.Hold("run1", "2026-12-17", backend.Spending{Credits: 1}, backend.Spending{})
+	must(t, err, "hold")
+	b := open("", Bob)
+	defer backend.Close(b)
+	if since, err := ledgerOf(t, b, "acct1").Since(); err != nil || !since.Equal(first) {
+		t.Fatalf("another handle counts since %s (%v), want the first record, %s", since, err, first)
+	}
+	if since, err := ledgerOf(t, b, "acct2").Since(); err != nil || !since.IsZero() {
+		t.Fatalf("an account with no record counts since %s (%v), want never", since, err)
 	}
 }

@@ -55,6 +55,7 @@ func Run(t *testing.T, k Kind) {
 		{"CrossWorkspace", testCrossWorkspace},
 		{"Ledger", testLedger},
 		{"LedgerHoldsOfADeadRun", testLedgerHolds},
+		{"LedgerSince", testLedgerSince},
 		{"ErasureRecord", testErasureRecord},
 		{"Claims", testClaims},
 		{"ClaimsAtOnce", testClaimsAtOnce},

@@ -20,6 +20,6 @@ func TestGeneratedFileIsCurrent(t *testing.T) {
 		t.Fatal(err)
 	}
 	if d := cmp.Diff(string(want), string(got)); d != "" {
-		t.Fatalf("internal/state/statefile/fields_gen.go is out of date with api.PersonFields: run go generate ./internal/state/statefile (-generated +file):\n%s", d)
+		t.Fatalf("internal/state/statefile/fields_gen.go is out of date with person.PersonFields: run go generate ./internal/state/statefile (-generated +file):\n%s", d)
 	}
 }

@@ -1,0 +1,67 @@
+package plan
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/textfmt"
+)
+
+// ErrBeyondConfig is wrapped by Within's error.
+var ErrBeyondConfig = errors.New("the saved plan asks for more than the configuration and the state it was made from allow")
+
+// Within checks a saved plan against what the configuration and the state
+// it was made from allow (Stale checked they are those): the plan is made
+// again, offline, at the moment the saved one was made, with its targets
+// and replacements, and without the enrichments other workspaces could
+// lend (which only save calls), so its bounds are the most the
+// configuration allows. Every change of the saved plan that may make a
+// call must be one of those, with no greater bound, and so must its
+// totals. A plan file's checksum is no security boundary (anyone who can
+// edit the file can compute it again): this is what keeps a saved plan,
+// however edited, within the configuration's limits.
+// name is the plan file, for the error.
+func (p *Plan) Within(name string, cfg *config.Config, st *state.State) error {
+	again, diags := Build(cfg, st, Options{Now: p.CreatedAt, Targets: p.Targets, Replace: p.Replace, Offline: true})
+	if diags.HasErrors() {
+		return fmt.Errorf("%s: %w: the configuration does not plan as it did (%s); make the plan again with \"leadsync plan --out %s\"", name, ErrBeyondConfig, diags.Errs()[0], filepath.Base(name))
+	}
+	allowed := map[string]*Change{}
+	for _, c := range again.Changes {
+		allowed[c.Address+"\x00"+string(c.Kind)] = c
+	}
+	var over []string
+	for _, c := range p.Changes {
+		if c.CallsMax <= 0 && c.CreditsMax <= 0 && c.Calls <= 0 && c.Credits <= 0 {
+			continue
+		}
+		a := allowed[c.Address+"\x00"+string(c.Kind)]
+		switch {
+		case a == nil || a.Action != c.Action:
+			over = append(over, fmt.Sprintf("%s %s, which they do not call for", c.Action, c.Address))
+		case c.CallsMax > a.CallsMax || c.Calls > a.CallsMax:
+			over = append(over, fmt.Sprintf("%s for %s, where they allow %s", textfmt.Plural(max(c.CallsMax, c.Calls), "call"), c.Address, textfmt.Plural(a.CallsMax, "call")))
+		case c.CreditsMax > a.CreditsMax || c.Credits > a.CreditsMax:
+			over = append(over, fmt.Sprintf("%s for %s, where they allow %s", textfmt.Plural(max(c.CreditsMax, c.Credits), "credit"), c.Address, textfmt.Plural(a.CreditsMax, "credit")))
+		}
+	}
+	t, a := p.Totals, again.Totals
+	for _, x := range []struct {
+		got, allowed int
+		one, many    string
+	}{{t.CallsMax, a.CallsMax, "call", "calls"}, {t.CreditsMax, a.CreditsMax, "credit", "credits"},
+		{t.QuotaCallsMax, a.QuotaCallsMax, "request of the quota", "requests of the quota"}} {
+		if x.got > x.allowed {
+			over = append(over, fmt.Sprintf("up to %s in all, where they allow %s", plural(x.got, x.one, x.many), plural(x.allowed, x.one, x.many)))
+		}
+	}
+	if len(over) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%s: %w: %s. It was changed after plan --out wrote it, and nothing was spent; make it again with \"leadsync plan --out %s\"",
+		name, ErrBeyondConfig, strings.Join(over, "; "), filepath.Base(name))
+}

@@ -1,0 +1,204 @@
+package run
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/export"
+	"github.com/leadsync/leadsync/internal/state"
+)
+
+// ConsoleView is what leadsync console shows of each line.
+type ConsoleView interface {
+	// Prompt is shown before each line when a person types them.
+	Prompt()
+	// Value is the value of an expression (a sensitive one is marked).
+	Value(v cty.Value)
+	// Selected is whom a where line selects.
+	Selected(sel Selection)
+	// Help says what a line may be.
+	Help()
+	// Diagnostics are the problems of line n of the input; line is its
+	// text, for the snippet (its file is config.ConsoleFile, its source
+	// config.ConsoleSource).
+	Diagnostics(diags hcl.Diagnostics, line string, n int)
+}
+
+// Selection is whom `where EXPR` selects among the people of the state:
+// their IDs and names, sorted by ID, and how many people the state holds.
+type Selection struct {
+	People []SelectedPerson
+	Of     int
+}
+
+// SelectedPerson is one person a where selects.
+type SelectedPerson struct {
+	ID, Name string
+}
+
+// ConsoleLine is what one line of the console gave: nothing (an empty
+// line), a value, a selection, help, the end (exit), or diagnostics.
+type ConsoleLine struct {
+	Value     cty.Value
+	Selection *Selection
+	Help      bool
+	Exit      bool
+	Diags     hcl.Diagnostics
+}
+
+// ConsoleSession evaluates lines against a loaded configuration and a
+// state (loaded without a lock; nil for none). It calls nothing and
+// writes nothing.
+type ConsoleSession struct {
+	cfg    *config.Config
+	st     *state.State
+	scope  *config.Scope
+	people []*state.Person
+}
+
+// NewConsoleSession returns the session of cfg and st.
+func NewConsoleSession(cfg *config.Config, st *state.State) *ConsoleSession {
+	found := map[string]int{}
+	var people []*state.Person
+	if st != nil {
+		for _, p := range st.People {
+			people = append(people, p)
+			for _, a := range p.FoundBy {
+				found[a]++
+			}
+		}
+	}
+	slices.SortFunc(people, func(a, b *state.Person) int { return strings.Compare(a.ID, b.ID) })
+	return &ConsoleSession{cfg: cfg, st: st, scope: cfg.ConsoleScope(found), people: people}
+}
+
+// Handle evaluates one line: "exit", "help", "where EXPR" (whom EXPR
+// selects among the people of the state, reading person.<field> as a
+// sheet's where does or lead.<field> as an enrich block's) or an
+// expression.
+// n is the line's number in the input (from 1), which its diagnostics
+// give.
+func (c *ConsoleSession) Handle(line string, n int) ConsoleLine {
+	line = strings.TrimSpace(line)
+	switch {
+	case line == "":
+		return ConsoleLine{}
+	case line == "exit":
+		return ConsoleLine{Exit: true}
+	case line == "help":
+		return ConsoleLine{Help: true}
+	case line == "where" || strings.HasPrefix(line, "where "):
+		return c.where(strings.TrimPrefix(line, "where"), n)
+	}
+	expr, diags := config.ParseConsoleLine(line, n)
+	if diags.HasErrors() {
+		return ConsoleLine{Diags: diags}
+	}
+	v, diags := c.scope.Eval(expr, nil)
+	if diags.HasErrors() {
+		return ConsoleLine{Diags: diags}
+	}
+	return ConsoleLine{Value: v, Diags: diags}
+}
+
+// where selects the people of the state for whom src is true. The
+// expression keeps its column in the line (the "where" before it is
+// blanked out), so that its diagnostics point at the line as typed.
+func (c *ConsoleSession) where(src string, n int) ConsoleLine {
+	if strings.TrimSpace(src) == "" {
+		return ConsoleLine{Diags: hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Missing expression",
+			Detail: `where takes an expression, like: where person.validationStatus == "valid", or where lead.title == "CTO".`}}}
+	}
+	expr, diags := config.ParseConsoleLine(strings.Repeat(" ", len("where"))+src, n)
+	if diags.HasErrors() {
+		return ConsoleLine{Diags: diags}
+	}
+	fields, lead, diags := config.WhereRoots(expr)
+	if diags.HasErrors() {
+		return ConsoleLine{Diags: diags}
+	}
+	fields = slices.DeleteFunc(fields, func(f string) bool { return !slices.Contains(config.PersonAttributes, f) })
+	sel := &Selection{People: []SelectedPerson{}, Of: len(c.people)}
+	for _, p := range c.people {
+		ok, diags := c.match(expr, fields, lead, p)
+		if diags.HasErrors() {
+			return ConsoleLine{Diags: diags}
+		}
+		if ok {
+			sel.People = append(sel.People, SelectedPerson{ID: p.ID, Name: p.Lead.FullName})
+		}
+	}
+	return ConsoleLine{Selection: sel}
+}
+
+// match evaluates a where for one person: true or false, or the problem
+// (naming the person when it is theirs alone).
+func (c *ConsoleSession) match(expr hcl.Expression, fields []string, lead bool, p *state.Person) (bool, hcl.Diagnostics) {
+	var vars map[string]cty.Value
+	if lead {
+		vars = map[string]cty.Value{"lead": config.LeadValue(p.Lead)}
+	} else {
+		vals, err := export.WhereValues(c.cfg, fields, p)
+		if err != nil {
+			return false, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid where", Detail: err.Error(), Subject: expr.Range().Ptr()}}
+		}
+		vars = map[string]cty.Value{"person": config.PersonValue(vals)}
+	}
+	v, diags := c.scope.Eval(expr, vars)
+	if diags.HasErrors() {
+		return false, diags
+	}
+	v, _ = v.UnmarkDeep()
+	if v.IsNull() || !v.IsKnown() || v.Type() != cty.Bool {
+		what := "null"
+		if !v.IsNull() && v.IsKnown() {
+			what = v.Type().FriendlyName()
+		}
+		return false, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid where",
+			Detail:  fmt.Sprintf("A where must give true or false for each person; for person.%s it gave %s.", p.ID, what),
+			Subject: expr.Range().Ptr()}}
+	}
+	return v.True(), nil
+}
+
+// Console reads lines from in until its end or a line "exit", and shows
+// what each gives through view; a line that fails does not stop it.
+// interactive (a person types) shows a prompt before each line. It
+// returns how many lines failed.
+func Console(sess *ConsoleSession, in io.Reader, view ConsoleView, interactive bool) (failed int, err error) {
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
+	for n := 1; ; n++ {
+		if interactive {
+			view.Prompt()
+		}
+		if !sc.Scan() {
+			return failed, sc.Err()
+		}
+		line := sc.Text()
+		res := sess.Handle(line, n)
+		switch {
+		case res.Exit:
+			return failed, nil
+		case res.Diags.HasErrors():
+			failed++
+			view.Diagnostics(res.Diags, line, n)
+		case res.Help:
+			view.Help()
+		case res.Selection != nil:
+			view.Selected(*res.Selection)
+		case res.Value != cty.NilVal:
+			if len(res.Diags) > 0 {
+				view.Diagnostics(res.Diags, line, n) // warnings
+			}
+			view.Value(res.Value)
+		}
+	}
+}

@@ -1,0 +1,167 @@
+package run
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/leadsync/leadsync/internal/person"
+	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/statetest"
+)
+
+const consoleSrc = `
+api {
+  sandbox = true
+}
+locals {
+  cities = ["Berlin", "Hamburg"]
+}
+search "s" {
+  for_each    = toset(local.cities)
+  keywords    = "CTO"
+  city        = each.key
+  max_results = 5
+}
+enrich "e" {
+  from = [search.s]
+}
+`
+
+// consoleState holds three people: Ada and Bob found in Berlin (Ada
+// enriched with a valid e-mail, Bob's not found), Cem in Hamburg.
+func consoleState(t *testing.T) (*state.State, map[string]string) {
+	t.Helper()
+	s := state.New()
+	ada, bob, cem := statetest.Lead("1", "ada", "Ada Lovelace"), statetest.Lead("2", "bob", "Bob Byte"), statetest.Lead("3", "cem", "Cem Code")
+	bob.Title = "Engineer"
+	fold := func(e state.Event) {
+		if err := s.Fold(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fold(statetest.SearchEv(statetest.Day(1), `search.s["Berlin"]`, 5, ada, bob))
+	fold(statetest.SearchEv(statetest.Day(1), `search.s["Hamburg"]`, 5, cem))
+	ids := map[string]string{"ada": s.Resolve(ada), "bob": s.Resolve(bob), "cem": s.Resolve(cem)}
+	fold(statetest.EnrichEv(statetest.Day(2), "enrich.e", ids["ada"], person.EnrichedProfile{Email: "ada@x.example", ValidationStatus: "valid"}))
+	fold(statetest.EnrichEv(statetest.Day(2), "enrich.e", ids["bob"], person.EnrichedProfile{ValidationStatus: "empty"}))
+	return s, ids
+}
+
+func TestConsoleHandle(t *testing.T) {
+	st, ids := consoleState(t)
+	sess := NewConsoleSession(loadConfigText(t, t.TempDir(), consoleSrc), st)
+	all := []string{"ada", "bob", "cem"}
+	cases := []struct {
+		line     string
+		want     cty.Value // a value
+		selected []string  // or the people a where selects
+		err      string    // or a problem
+		help     bool
+		exit     bool
+	}{
+		{line: "local.cities[1]", want: cty.StringVal("Hamburg")},
+		{line: `  search.s["Berlin"].people  `, want: cty.NumberIntVal(2)},
+		{line: `search.s["Hamburg"].people`, want: cty.NumberIntVal(1)},
+		{line: `where person.validationStatus == "valid"`, selected: []string{"ada"}},
+		// The sheet's word of a status is the service's: "empty".
+		{line: `where person.validationStatus == "empty"`, selected: []string{"bob"}},
+		{line: `where person.validationStatus == ""`, selected: []string{"cem"}},
+		{line: `where person.email != ""`, selected: []string{"ada"}},
+		{line: `where lead.title == "CTO"`, selected: []string{"ada", "cem"}},
+		{line: `where contains(local.cities, "Berlin") && lead.fullName != ""`, selected: all},
+		{line: `where lead.title == "Nobody"`, selected: []string{}},
+		{line: `where lead.title`, err: "A where must give true or false for each person; for person." + ids["ada"] + " it gave string."},
+		{line: `where person.titel == "CTO"`, err: `Did you mean "title"?`},
+		{line: `where 1 == 1`, err: "this one reads neither"},
+		{line: `where`, err: "where takes an expression"},
+		{line: `where person.title ==`, err: "Expected the start of an expression"},
+		{line: "local.nope", err: `does not have an attribute named "nope"`},
+		{line: "help", help: true},
+		{line: " exit ", exit: true},
+		{line: "   "},
+	}
+	for _, c := range cases {
+		t.Run(c.line, func(t *testing.T) {
+			res := sess.Handle(c.line, 1)
+			if c.err != "" {
+				if !res.Diags.HasErrors() || !strings.Contains(res.Diags.Error(), c.err) {
+					t.Fatalf("diagnostics %v, want one saying %q", res.Diags, c.err)
+				}
+				return
+			}
+			if res.Diags.HasErrors() {
+				t.Fatal(res.Diags)
+			}
+			if res.Help != c.help || res.Exit != c.exit {
+				t.Errorf("help %v exit %v, want %v %v", res.Help, res.Exit, c.help, c.exit)
+			}
+			switch {
+			case c.selected != nil:
+				if res.Selection == nil {
+					t.Fatalf("no selection: %+v", res)
+				}
+				var want []SelectedPerson
+				for _, n := range c.selected {
+					want = append(want, SelectedPerson{ID: ids[n], Name: st.People[ids[n]].Lead.FullName})
+				}
+				if fmt.Sprint(res.Selection.People) != fmt.Sprint(want) || res.Selection.Of != 3 {
+					t.Errorf("selected %v of %d, want %v of 3", res.Selection.People, res.Selection.Of, want)
+				}
+			case c.want != cty.NilVal:
+				if !res.Value.RawEquals(c.want) {
+					t.Errorf("= %#v, want %#v", res.Value, c.want)
+				}
+			default:
+				if res.Value != cty.NilVal || res.Selection != nil {
+					t.Errorf("gave %+v, want nothing", res)
+				}
+			}
+		})
+	}
+}
+
+// recordingConsole writes down what the console shows, one line per call.
+type recordingConsole struct{ bytes.Buffer }
+
+func (r *recordingConsole) Prompt()           { r.WriteString("prompt\n") }
+func (r *recordingConsole) Value(v cty.Value) { fmt.Fprintf(&r.Buffer, "value %#v\n", v) }
+func (r *recordingConsole) Selected(sel Selection) {
+	fmt.Fprintf(&r.Buffer, "selected %d of %d\n", len(sel.People), sel.Of)
+}
+func (r *recordingConsole) Help() { r.WriteString("help\n") }
+func (r *recordingConsole) Diagnostics(d hcl.Diagnostics, line string, n int) {
+	fmt.Fprintf(&r.Buffer, "diagnostics %d on line %d %q at %s\n", len(d), n, line, d[0].Subject)
+}
+
+func TestConsoleLoop(t *testing.T) {
+	st, _ := consoleState(t)
+	sess := NewConsoleSession(loadConfigText(t, t.TempDir(), consoleSrc), st)
+	cases := []struct {
+		name, in    string
+		interactive bool
+		want        string
+		failed      int
+	}{
+		{name: "an error does not stop the loop", in: "local.nope\n\nlocal.cities[0]\nwhere lead.title == \"CTO\"\n1 +\nhelp",
+			want: "diagnostics 1 on line 1 \"local.nope\" at <console-input>:1,6-11\nvalue cty.StringVal(\"Berlin\")\nselected 2 of 3\ndiagnostics 1 on line 5 \"1 +\" at <console-input>:5,4-4\nhelp\n", failed: 2},
+		{name: "exit ends it", in: "local.cities[0]\nexit\nlocal.nope\n", want: "value cty.StringVal(\"Berlin\")\n"},
+		{name: "a prompt before each line typed", in: "local.cities[0]\n", interactive: true, want: "prompt\nvalue cty.StringVal(\"Berlin\")\nprompt\n"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var view recordingConsole
+			failed, err := Console(sess, strings.NewReader(c.in), &view, c.interactive)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if view.String() != c.want || failed != c.failed {
+				t.Errorf("showed\n%s(%d failed), want\n%s(%d failed)", view.String(), failed, c.want, c.failed)
+			}
+		})
+	}
+}
