@@ -1,6 +1,7 @@
 package config
 
 import (
+	"path/filepath"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -69,6 +70,9 @@ type Config struct {
 // Settings is the leadsync block.
 type Settings struct {
 	StatePath string // relative to Dir unless absolute; DefaultStatePath when unset
+	// Name is leadsync { name }: what the workspaces this configuration
+	// fills record as its identity (see Config.Identity); "" when unset.
+	Name string
 	// ProfileURLTemplate builds a profile link from a page name, e.g.
 	// "https://network.example/profile/{pageName}". The spec gives no URL
 	// scheme for profiles, so it is configurable; empty means: use the
@@ -360,4 +364,19 @@ func concat(lists ...[]string) []string {
 		out = append(out, l...)
 	}
 	return out
+}
+
+// Identity names the configuration in the state it fills
+// (state.State.Configuration): leadsync { name } when set, else the name
+// of the configuration's folder, which is the same in every clone and on
+// every machine (a folder renamed is another configuration: set name).
+func (c *Config) Identity() string {
+	if c.Settings.Name != "" {
+		return c.Settings.Name
+	}
+	dir, err := filepath.Abs(c.Dir)
+	if err != nil {
+		dir = c.Dir
+	}
+	return filepath.Base(dir)
 }

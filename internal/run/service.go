@@ -82,3 +82,45 @@ func recordService(st *state.State, now string, warn func(string)) {
 	}
 	st.SetService(now)
 }
+
+// ConfigurationChangedError is a plan or apply refused because the
+// workspace is filled by another configuration (state.State.Configuration)
+// and was not taken over (--take-over).
+type ConfigurationChangedError struct {
+	Recorded, Now string
+}
+
+func (e *ConfigurationChangedError) Error() string {
+	return fmt.Sprintf("this workspace is filled by the configuration %q, and this one is %q: a plan would forget what %q searched and read, and mix the two. "+
+		"Use a workspace of its own (leadsync workspace new NAME, then --workspace NAME), or, if this configuration replaces the other (renamed, moved), take the workspace over with --take-over",
+		e.Recorded, e.Now, e.Recorded)
+}
+
+// checkConfiguration refuses a state filled by another configuration
+// than now, unless takeOver. A state that recorded none is taken as now's.
+func checkConfiguration(st *state.State, now string, takeOver bool) error {
+	if st.Configuration == "" || st.Configuration == now || takeOver {
+		return nil
+	}
+	return &ConfigurationChangedError{Recorded: st.Configuration, Now: now}
+}
+
+// noteTakeOver records the configuration of opts in st, and says so
+// through opts.Warn when it takes the workspace over from another.
+func noteTakeOver(st *state.State, opts ApplyOptions) {
+	now := opts.Config.Identity()
+	if st.Configuration != "" && st.Configuration != now && opts.Warn != nil {
+		opts.Warn(fmt.Sprintf("The workspace is now filled by the configuration %q (it was %q).", now, st.Configuration))
+	}
+	st.SetConfiguration(now)
+}
+
+// takeOver writes a take-over of an apply with nothing to run: the
+// header alone, under the apply's lock.
+func takeOver(d Deps, opts ApplyOptions, st *state.State) error {
+	if !opts.TakeOver || st.Configuration == "" || st.Configuration == opts.Config.Identity() {
+		return nil
+	}
+	noteTakeOver(st, opts)
+	return d.Backend.Commit(st)
+}

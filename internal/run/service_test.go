@@ -74,3 +74,29 @@ func TestCheckAndRecordService(t *testing.T) {
 		t.Errorf("an unknown key dropped the account: %q", kept.Service)
 	}
 }
+
+// A workspace filled by another configuration is refused unless taken
+// over; one of an older leadsync (none recorded) is not.
+func TestCheckConfiguration(t *testing.T) {
+	for _, tc := range []struct {
+		recorded, now string
+		takeOver      bool
+		refused       bool
+	}{
+		{"", "dach", false, false},
+		{"dach", "dach", false, false},
+		{"dach", "emea", false, true},
+		{"dach", "emea", true, false},
+	} {
+		st := state.New()
+		st.Configuration = tc.recorded
+		err := checkConfiguration(st, tc.now, tc.takeOver)
+		var ce *ConfigurationChangedError
+		if got := errors.As(err, &ce); got != tc.refused {
+			t.Errorf("%q then %q (take over %v): refused %v, want %v", tc.recorded, tc.now, tc.takeOver, got, tc.refused)
+		}
+		if tc.refused && !strings.Contains(err.Error(), "--take-over") {
+			t.Errorf("the refusal does not name --take-over: %v", err)
+		}
+	}
+}

@@ -132,6 +132,15 @@ func (s *State) SetService(service string) {
 	}
 }
 
+// SetConfiguration records the configuration that fills the state (see
+// State.Configuration), as a change of the state's header.
+func (s *State) SetConfiguration(name string) {
+	if s.Configuration != name {
+		s.Configuration = name
+		s.touchMeta()
+	}
+}
+
 func (s *State) touchMeta() {
 	if s.changes != nil {
 		s.changes.Meta = true

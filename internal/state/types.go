@@ -29,6 +29,10 @@ type State struct {
 	// key, never the key), as "host account". "" in a state written
 	// before it was recorded. See SetService.
 	Service string `json:"service,omitempty"`
+	// Configuration names the configuration that fills the state
+	// (config.Config.Identity: leadsync { name }, else its folder's name).
+	// "" in a state written before it was recorded. See SetConfiguration.
+	Configuration string `json:"configuration,omitempty"`
 
 	// Searches by instance address, e.g. search.cto["Berlin"].
 	Searches map[string]*Search `json:"searches"`

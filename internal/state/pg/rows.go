@@ -25,7 +25,7 @@ import (
 // extraCodec finds such fields by reflection, at no cost while there are
 // none.
 var (
-	stateExtra  = newExtra(reflect.TypeOf(state.State{}), "format_version", "lineage", "serial", "leadsync_version", "service", "searches", "profiles", "people", "failures", "usage", "journal")
+	stateExtra  = newExtra(reflect.TypeOf(state.State{}), "format_version", "lineage", "serial", "leadsync_version", "service", "configuration", "searches", "profiles", "people", "failures", "usage", "journal")
 	personExtra = newExtra(reflect.TypeOf(state.Person{}), "id", "lead", "first_seen", "last_seen", "found_by", "profile", "profile_read_at", "enrichment", "raw",
 		"history", "status", "status_since", "checked_at")
 	leadExtra       = newExtra(reflect.TypeOf(person.Lead{}), fieldKeys(leadCols)...)
@@ -161,7 +161,7 @@ func (c extraCodec) decode(b []byte, v any) error {
 // stripMaps returns a shallow copy of s without its big maps, for encoding
 // its other fields.
 func stripMaps(s *state.State) *state.State {
-	c := &state.State{FormatVersion: s.FormatVersion, Lineage: s.Lineage, Serial: s.Serial, LeadsyncVersion: s.LeadsyncVersion, Service: s.Service, Usage: s.Usage}
+	c := &state.State{FormatVersion: s.FormatVersion, Lineage: s.Lineage, Serial: s.Serial, LeadsyncVersion: s.LeadsyncVersion, Service: s.Service, Configuration: s.Configuration, Usage: s.Usage}
 	if stateExtra.has {
 		// Copy every exported field, then drop the maps.
 		rv := reflect.ValueOf(c).Elem()

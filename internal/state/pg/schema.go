@@ -246,9 +246,11 @@ CREATE TABLE {s}.ledger_accounts (
 );
 `,
 	// 9 -> 10: the service a workspace's state was filled from
-	// (state.State.Service): "sandbox", or a host and an account hash.
+	// (state.State.Service): "sandbox", or a host and an account hash;
+	// and the configuration that fills it (state.State.Configuration).
 	`
 ALTER TABLE {s}.workspaces ADD COLUMN service text NOT NULL DEFAULT '';
+ALTER TABLE {s}.workspaces ADD COLUMN configuration text NOT NULL DEFAULT '';
 `,
 }
 

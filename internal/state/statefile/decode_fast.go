@@ -592,6 +592,8 @@ func (d *decoder) state() (*state.State, error) {
 			s.LeadsyncVersion, err = d.strOrNull()
 		case "service":
 			s.Service, err = d.strOrNull()
+		case "configuration":
+			s.Configuration, err = d.strOrNull()
 		case "journal":
 			if !d.null() {
 				s.Journal = &state.JournalMark{}

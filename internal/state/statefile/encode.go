@@ -275,6 +275,9 @@ func encodeState(w *bufio.Writer, s *state.State) error {
 	if s.Service != "" {
 		fmt.Fprintf(w, "  \"service\": %s,\n", str(s.Service))
 	}
+	if s.Configuration != "" {
+		fmt.Fprintf(w, "  \"configuration\": %s,\n", str(s.Configuration))
+	}
 	if s.Journal != nil {
 		w.WriteString("  \"journal\": ")
 		if err := put(Marshal(s.Journal)); err != nil {

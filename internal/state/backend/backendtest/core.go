@@ -166,8 +166,9 @@ func testLineageSerial(t *testing.T, k Kind) {
 	}
 }
 
-// The service a state was filled from (State.Service, set by an apply)
-// is kept by a commit, replaced by a later one, and carried by a push.
+// The service a state was filled from and the configuration that fills
+// it (State.Service, State.Configuration, set by an apply) are kept by a
+// commit, replaced by a later one, and carried by a push.
 func testServiceHeader(t *testing.T, k Kind) {
 	open := k.New(t)
 	b := open("", Alice)
@@ -176,6 +177,7 @@ func testServiceHeader(t *testing.T, k Kind) {
 	s, err := b.Load()
 	must(t, err, "load")
 	s.SetService("sandbox")
+	s.SetConfiguration("team-leads")
 	rec, err := b.OpenJournal(s)
 	must(t, err, "open journal")
 	e := Events()[0]
@@ -186,8 +188,8 @@ func testServiceHeader(t *testing.T, k Kind) {
 	must(t, l.Unlock(), "unlock")
 	got, err := open("", Bob).Load()
 	must(t, err, "load")
-	if got.Service != "sandbox" {
-		t.Fatalf("service after a commit: %q, want sandbox", got.Service)
+	if got.Service != "sandbox" || got.Configuration != "team-leads" {
+		t.Fatalf("service, configuration after a commit: %q, %q", got.Service, got.Configuration)
 	}
 	// A commit of the header alone (no event) keeps the new one.
 	l, err = b.Lock("apply")
@@ -205,14 +207,15 @@ func testServiceHeader(t *testing.T, k Kind) {
 	if p, ok := backend.PusherOf(b); ok {
 		pushed := Fold(t, Events()[:2])
 		pushed.SetService("pushed.example.com")
+		pushed.SetConfiguration("pushed")
 		l, err = b.Lock("state push")
 		must(t, err, "lock")
 		must(t, p.Push(pushed, true), "push")
 		must(t, l.Unlock(), "unlock")
 		got, err = open("", Bob).Load()
 		must(t, err, "load")
-		if got.Service != "pushed.example.com" {
-			t.Fatalf("service after a push: %q", got.Service)
+		if got.Service != "pushed.example.com" || got.Configuration != "pushed" {
+			t.Fatalf("service, configuration after a push: %q, %q", got.Service, got.Configuration)
 		}
 	}
 }
