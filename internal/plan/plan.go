@@ -1,8 +1,8 @@
 package plan
 
 import (
-	"fmt"
 	"encoding/json"
+	"fmt"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -133,7 +133,7 @@ type Plan struct {
 	// searches and profile reads the workspace holds (is the configuration
 	// the one that fills it?); absent otherwise.
 	ForgetsMost *ForgetsMost `json:"forgets_most,omitempty"`
-	Quota     Quota     `json:"quota"`
+	Quota       Quota        `json:"quota"`
 	// Credits is the last known enrich credit balance (null when none is
 	// known) and what the plan may leave of it.
 	Credits CreditBalance `json:"credits"`
