@@ -26,10 +26,6 @@ import (
 // the configuration as a whole evaluates, modules and instances included.
 const MaxWork = 1_000_000
 
-// maxWidth bounds the width and precision of a format verb, and the
-// spaces of indent: the text they make is built before it can be counted.
-const maxWidth = 10_000
-
 // meterFunc is the name of the function that counts what a for
 // expression, a splat, an operator or a template is about to go through
 // (see meter). Its name is no identifier a configuration can write.
