@@ -1,7 +1,6 @@
 package config
 
 import (
-	"path/filepath"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -367,16 +366,15 @@ func concat(lists ...[]string) []string {
 }
 
 // Identity names the configuration in the state it fills
-// (state.State.Configuration): leadsync { name } when set, else the name
-// of the configuration's folder, which is the same in every clone and on
-// every machine (a folder renamed is another configuration: set name).
+// (state.State.Configuration): leadsync { name } when set, else where the
+// configuration sits in its git repository, the same in every clone and
+// on every machine: the repository's origin (its address without scheme,
+// user or .git) and the folder's path in it, like
+// "github.com/acme/leads/dach". "" when neither is known (no name, not
+// in a clone with an origin): then no workspace is refused for it.
 func (c *Config) Identity() string {
 	if c.Settings.Name != "" {
 		return c.Settings.Name
 	}
-	dir, err := filepath.Abs(c.Dir)
-	if err != nil {
-		dir = c.Dir
-	}
-	return filepath.Base(dir)
+	return gitIdentity(c.Dir)
 }

@@ -97,9 +97,10 @@ func (e *ConfigurationChangedError) Error() string {
 }
 
 // checkConfiguration refuses a state filled by another configuration
-// than now, unless takeOver. A state that recorded none is taken as now's.
+// than now, unless takeOver. A state that recorded none is taken as now's;
+// a configuration of no known identity ("") is refused nothing.
 func checkConfiguration(st *state.State, now string, takeOver bool) error {
-	if st.Configuration == "" || st.Configuration == now || takeOver {
+	if st.Configuration == "" || now == "" || st.Configuration == now || takeOver {
 		return nil
 	}
 	return &ConfigurationChangedError{Recorded: st.Configuration, Now: now}
@@ -109,6 +110,9 @@ func checkConfiguration(st *state.State, now string, takeOver bool) error {
 // through opts.Warn when it takes the workspace over from another.
 func noteTakeOver(st *state.State, opts ApplyOptions) {
 	now := opts.Config.Identity()
+	if now == "" {
+		return // nothing known to record
+	}
 	if st.Configuration != "" && st.Configuration != now && opts.Warn != nil {
 		opts.Warn(fmt.Sprintf("The workspace is now filled by the configuration %q (it was %q).", now, st.Configuration))
 	}
