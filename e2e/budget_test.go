@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/leadsync/leadsync/internal/sandbox"
+	"github.com/leadsync/leadsync/internal/testenv"
 )
 
 // budgetConfig searches ten engineers in a city of each workspace and
@@ -52,9 +53,8 @@ enrich "all" {
 }
 
 func TestBudgetHeldByTwoProcesses(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs real processes; skipped with -short")
-	}
+	testenv.SkipIfShort(t, "runs real processes")
+	t.Parallel()
 	for _, be := range []string{"local", "pg"} {
 		t.Run(be, func(t *testing.T) {
 			h := newHarness(t, sandbox.Options{
@@ -154,9 +154,8 @@ func budgetSpent(t *testing.T, h *harness) int {
 // next plan says so, and after a full apply the ledger holds what the
 // sandbox charged, on the local backend (ledger.json) and on PostgreSQL.
 func TestBudgetOfAKilledApply(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs real processes; skipped with -short")
-	}
+	testenv.SkipIfShort(t, "runs real processes")
+	t.Parallel()
 	for _, be := range []string{"local", "pg"} {
 		t.Run(be, func(t *testing.T) {
 			h := newHarness(t, sandbox.Options{Seed: 9}, "")

@@ -21,6 +21,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/sandbox"
 	"github.com/leadsync/leadsync/internal/state/local"
+	"github.com/leadsync/leadsync/internal/testenv"
 )
 
 // claimsConfig searches var.kw in Berlin, keeping the first var.n, and
@@ -156,9 +157,8 @@ func (h *harness) enrichCounts() map[string]int {
 // copied (at once, or waiting for the other's call); the credits of the
 // two add up to the people; afterwards neither has anything to do.
 func TestClaimsEnrichedOnceAcrossWorkspacesAtOnce(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs real processes; skipped with -short")
-	}
+	testenv.SkipIfShort(t, "runs real processes")
+	t.Parallel()
 	seed := claimsSeed(t)
 	for _, be := range []string{"local", "pg"} {
 		t.Run(be, func(t *testing.T) {
@@ -263,9 +263,8 @@ func claimRace(t *testing.T, h *harness, g *answerGate) (dach, uk *applyStream) 
 // person is in flight, uk's apply waits for it instead of paying, and
 // copies it once dach has recorded it: one enrich call in all.
 func TestClaimsPersonCopiedOnceRecorded(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs real processes; skipped with -short")
-	}
+	testenv.SkipIfShort(t, "runs real processes")
+	t.Parallel()
 	for _, be := range []string{"local", "pg"} {
 		t.Run(be, func(t *testing.T) {
 			h, g := claimsHarness(t, be, true)
@@ -297,9 +296,8 @@ func TestClaimsPersonCopiedOnceRecorded(t *testing.T) {
 // charged, as after any kill), and dach's next apply copies uk's
 // enrichment instead of paying a third time.
 func TestClaimsOfAKilledApply(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs real processes; skipped with -short")
-	}
+	testenv.SkipIfShort(t, "runs real processes")
+	t.Parallel()
 	for _, be := range []string{"local", "pg"} {
 		t.Run(be, func(t *testing.T) {
 			h, g := claimsHarness(t, be, true)
@@ -341,9 +339,8 @@ func TestClaimsOfAKilledApply(t *testing.T) {
 // nothing to do. The sandbox charged the killed call and uk's, and uk's
 // summary says the one it paid for.
 func TestClaimsOfAKilledApplyBlockNobodyAfter(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs real processes; skipped with -short")
-	}
+	testenv.SkipIfShort(t, "runs real processes")
+	t.Parallel()
 	for _, be := range []string{"local", "pg"} {
 		t.Run(be, func(t *testing.T) {
 			h, g := claimsHarness(t, be, true)

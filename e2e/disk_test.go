@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/leadsync/leadsync/internal/sandbox"
+	"github.com/leadsync/leadsync/internal/testenv"
 )
 
 // snapshot is the content of the files a failed command must not change.
@@ -77,9 +78,7 @@ func fill(t *testing.T, dir string) string {
 // before any call with an error naming the file and saying what to do, and
 // changes nothing.
 func TestStateFolderNotWritable(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs real processes against a sandbox; skipped with -short")
-	}
+	testenv.SkipIfShort(t, "runs real processes against a sandbox")
 	t.Run("read-only folder", func(t *testing.T) {
 		t.Parallel()
 		h := newHarness(t, sandbox.Options{Seed: 4}, fmt.Sprintf(faultConfig, "10s"))
@@ -88,16 +87,7 @@ func TestStateFolderNotWritable(t *testing.T) {
 		}
 		snap := h.snapshot(".leadsync/state.json", "out/leads.xlsx")
 		sdir := filepath.Join(h.dir, ".leadsync")
-		switch {
-		case os.Geteuid() != 0:
-			// Not root: the permission bits are enough.
-			if err := os.Chmod(sdir, 0o500); err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { os.Chmod(sdir, 0o700) })
-		case !mountReadOnly(t, sdir):
-			t.Skip("root ignores permission bits and this process cannot mount a read-only folder")
-		}
+		testenv.ReadOnly(t, sdir)
 		s0 := h.srv.Stats()
 		r := h.run("apply", "--auto-approve")
 		if r.code != 1 {
@@ -135,16 +125,12 @@ func TestStateFolderNotWritable(t *testing.T) {
 // spreadsheet; after space is freed the next apply finishes without
 // repeating any call it reported done.
 func TestDiskFullMidRun(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs real processes against a sandbox; skipped with -short")
-	}
+	testenv.SkipIfShort(t, "runs real processes against a sandbox")
 	t.Parallel()
 	h := newHarness(t, sandbox.Options{Seed: 6}, fmt.Sprintf(faultConfig, "10s"))
 	h.env = append(h.env, "LEADSYNC_TEST_WRITE_RETRY="+faultRetry) // a full disk stays full
 	sdir := filepath.Join(h.dir, ".leadsync")
-	if !mountTmpfs(t, sdir, 256<<10) {
-		t.Skip("cannot mount a small file system here")
-	}
+	testenv.MountTmpfs(t, sdir, 256<<10)
 	if r := h.run("apply", "--auto-approve", "--target", `search.eng["Berlin"]`); r.code != 0 {
 		t.Fatalf("first apply:\n%s", r)
 	}
@@ -224,15 +210,11 @@ func failedIn(ar *applyRun, k string) bool {
 // the previous spreadsheet stays whole; once space is freed, export writes
 // it without any call.
 func TestDiskFullExport(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs real processes against a sandbox; skipped with -short")
-	}
+	testenv.SkipIfShort(t, "runs real processes against a sandbox")
 	t.Parallel()
 	h := newHarness(t, sandbox.Options{Seed: 8}, fmt.Sprintf(faultConfig, "10s"))
 	out := filepath.Join(h.dir, "out")
-	if !mountTmpfs(t, out, 128<<10) {
-		t.Skip("cannot mount a small file system here")
-	}
+	testenv.MountTmpfs(t, out, 128<<10)
 	if r := h.run("apply", "--auto-approve", "--target", `search.eng["Berlin"]`); r.code != 0 {
 		t.Fatalf("first apply:\n%s", r)
 	}
@@ -279,9 +261,7 @@ func (h *harness) unchangedNot(s snapshot) {
 // error naming it, after every result is safe in state; fixing the path and
 // running export writes it with no call.
 func TestExportPathBlocked(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs real processes against a sandbox; skipped with -short")
-	}
+	testenv.SkipIfShort(t, "runs real processes against a sandbox")
 	t.Parallel()
 	h := newHarness(t, sandbox.Options{Seed: 8}, fmt.Sprintf(faultConfig, "10s"))
 	writeFile(t, filepath.Join(h.dir, "out"), "a file where the export folder should be\n")

@@ -54,6 +54,7 @@ export "x" {
 // as they leave the pacer. The sandbox charged exactly the people the
 // state holds enriched.
 func TestDomainLearnedMidApplyIsNotCharged(t *testing.T) {
+	t.Parallel()
 	scout := newHarness(t, sandbox.Options{}, domainSpendConfig(""))
 	if r := scout.run("apply", "--auto-approve"); r.code != 0 {
 		t.Fatalf("first project: %s", r)

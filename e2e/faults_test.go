@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/leadsync/leadsync/internal/sandbox"
+	"github.com/leadsync/leadsync/internal/testenv"
 )
 
 // faultRow is one row of the fault matrix.
@@ -55,9 +56,8 @@ type faultRow struct {
 // then, with the fault cleared, a second apply completes and repeats no
 // completed call, and a plan has nothing left to do.
 func TestFaultMatrix(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs real processes against a sandbox; skipped with -short")
-	}
+	testenv.SkipIfShort(t, "runs real processes against a sandbox")
+	t.Parallel()
 	rows := []faultRow{
 		{
 			name:     "429 storm with Retry-After seconds",
@@ -83,6 +83,9 @@ func TestFaultMatrix(t *testing.T) {
 		{
 			name: "429 storm with Retry-After HTTP date",
 			faults: func() sandbox.Faults {
+				// A date on the real clock: leadsync, another process,
+				// reads Retry-After against its own (nothing is asserted
+				// about how long it waited).
 				return sandbox.Faults{Storm429: 4, RetryAfter: time.Now().Add(2 * time.Second).UTC().Format(http.TimeFormat)}
 			},
 			midRun:   true,
@@ -437,9 +440,8 @@ func checkCharges(t *testing.T, h *harness, row faultRow, ar *applyRun) {
 // quota exhausted" is not retried (it used to be, 7 times, for about a
 // minute): one call, exit 1, the quota hint.
 func TestPlanStopsAtUsedUpQuota(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs real processes against a sandbox; skipped with -short")
-	}
+	testenv.SkipIfShort(t, "runs real processes against a sandbox")
+	t.Parallel()
 	h := newHarness(t, sandbox.Options{Seed: 2, Quota: -1, Faults: sandbox.Faults{QuotaAs429: true}}, fmt.Sprintf(faultConfig, "10s"))
 	r := h.run("plan")
 	if r.code != 1 || !strings.Contains(r.stderr+r.stdout, "wait for the next invoicing period") {

@@ -127,6 +127,7 @@ export "csv" {
 // fold's merge or the identity hash leaves out in internal/state
 // (TestFoldMergesEveryLeadField, TestPersonIDHashesTheIdentityFields).
 func TestEveryPersonField(t *testing.T) {
+	t.Parallel()
 	want := fieldsState(t)
 	var seed bytes.Buffer
 	if err := statefile.Encode(&seed, want); err != nil {

@@ -24,6 +24,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"net/http/httptest"
@@ -31,6 +32,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -46,6 +48,7 @@ import (
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/local"
 	"github.com/leadsync/leadsync/internal/state/pg"
+	"github.com/leadsync/leadsync/internal/testenv"
 )
 
 // ---- leadsync, the program under test
@@ -61,14 +64,35 @@ const mainEnv = "LEADSYNC_TEST_RUN_MAIN"
 //   - testscript re-executes it as the command leadsync of the scripts of
 //     testdata/script (see TestScripts).
 //
-// Otherwise it runs the tests.
+// Otherwise it runs the tests, e2eParallel of them at a time.
 func TestMain(m *testing.M) {
 	if os.Getenv(mainEnv) == "1" {
 		os.Exit(cli.Main())
 	}
-	testscript.Main(m, map[string]func(){
+	testscript.Main(parallelM{m}, map[string]func(){
 		"leadsync": func() { os.Exit(cli.Main()) },
 	})
+}
+
+// e2eParallel is how many tests of this package run at once unless go
+// test's -parallel says otherwise. Its default, the number of cores, suits
+// tests that compute; these mostly wait (for a rate limit, a retry, a
+// process, PostgreSQL), so on two cores eight at a time take about a third
+// of the time, and nothing they check depends on the machine's speed.
+const e2eParallel = 8
+
+// parallelM runs the tests with -parallel e2eParallel when the command
+// line does not set it.
+type parallelM struct{ m *testing.M }
+
+func (p parallelM) Run() int {
+	flag.Parse()
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
+	if !set {
+		_ = flag.Set("test.parallel", strconv.Itoa(e2eParallel))
+	}
+	return p.m.Run()
 }
 
 // leadsyncBinary is the program a test runs as leadsync: this test binary,
@@ -639,10 +663,7 @@ func pgConnStr(t *testing.T) string {
 	cs := os.Getenv("LEADSYNC_TEST_PG")
 	if cs == "" {
 		const how = "needs PostgreSQL: run `source .ci/pg-start` (it sets LEADSYNC_TEST_PG) and go test again"
-		if os.Getenv("CI") == "true" {
-			t.Fatal("LEADSYNC_TEST_PG is not set under CI; " + how)
-		}
-		t.Skip(how)
+		testenv.Skip(t, "LEADSYNC_TEST_PG is not set: "+how)
 	}
 	return cs
 }

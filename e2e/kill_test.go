@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/leadsync/leadsync/internal/sandbox"
+	"github.com/leadsync/leadsync/internal/testenv"
 )
 
 // killConfig has 4 searches and up to 40 enrichments: 44 calls, enough to
@@ -54,9 +55,8 @@ export "out" {
 // enriched twice unless their enrichment was in flight when the process was
 // killed (the one case the service may have charged without our knowing).
 func TestKillAnywhere(t *testing.T) {
-	if testing.Short() {
-		t.Skip("kills real processes; skipped with -short")
-	}
+	testenv.SkipIfShort(t, "kills real processes")
+	t.Parallel()
 	t.Run("local", func(t *testing.T) { killAnywhere(t, false) })
 	// The same on the pg backend: there the lock goes with the killed
 	// process's connection, so every next apply must start at once.
@@ -170,9 +170,8 @@ func killAnywhere(t *testing.T, onPG bool) {
 // apply mid-run (which would leave a lock and lose the calls in flight): the
 // run stops like a first Ctrl-C, saves state and unlocks.
 func TestApplyJSONIntoAClosedPipe(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs a real process; skipped with -short")
-	}
+	testenv.SkipIfShort(t, "runs a real process")
+	t.Parallel()
 	h := newHarness(t, sandbox.Options{Seed: 7, RateLimit: 20, RateWindow: time.Second / 20,
 		SearchLatency: [2]time.Duration{20 * time.Millisecond, 60 * time.Millisecond}}, killConfig)
 	// Not startApply: the test closes the pipe itself.
@@ -210,9 +209,14 @@ func TestApplyJSONIntoAClosedPipe(t *testing.T) {
 // moments: each time the state must load with every result, and the next
 // apply must fetch nothing again (at most rewrite the spreadsheet).
 func TestKillWhileSaving(t *testing.T) {
-	if testing.Short() {
-		t.Skip("kills real processes; skipped with -short")
-	}
+	testenv.SkipIfShort(t, "kills real processes")
+	t.Parallel()
+	// A real clock is the point: the kill must land somewhere inside the
+	// save (the fold, the state file, the spreadsheet), which has no event
+	// to wait for from outside the process; the delays only spread the
+	// moments. Nothing is asserted about when the kill landed: every
+	// moment, a loaded machine's included, must leave a state that loads
+	// with every result, so the test holds whatever the machine's speed.
 	for i, delay := range []time.Duration{0, time.Millisecond, 5 * time.Millisecond} {
 		h := newHarness(t, sandbox.Options{Seed: 9, RateLimit: 20, RateWindow: time.Second / 20, NoLatency: true}, killConfig)
 		s := h.startApply()

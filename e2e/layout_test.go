@@ -104,6 +104,39 @@ func TestDocsNameFilesThatExist(t *testing.T) {
 	}
 }
 
+// TestSkipsGoThroughTestenv: every test that skips says so through
+// internal/testenv, which turns a skip into a failure under CI=true, so
+// that CI never passes a test it did not run.
+func TestSkipsGoThroughTestenv(t *testing.T) {
+	skip := regexp.MustCompile(`\b(t|b|tb)\.(Skip|Skipf|SkipNow)\(`)
+	root := repoFile()
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		if d.IsDir() && (strings.HasPrefix(d.Name(), ".") && rel != "." || rel == filepath.Join("internal", "testenv")) {
+			return filepath.SkipDir
+		}
+		if !strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for i, line := range strings.Split(string(b), "\n") {
+			if skip.MatchString(line) {
+				t.Errorf("%s:%d: skips without internal/testenv (a skip CI would not see): %s", rel, i+1, strings.TrimSpace(line))
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
 // leaves are the packages that import nothing of the repository, only the
 // standard library, so that every other package can share them without
 // taking in the client, the state or each other: the person model and the

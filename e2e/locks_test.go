@@ -5,16 +5,19 @@ package e2e
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/leadsync/leadsync/internal/sandbox"
+	"github.com/leadsync/leadsync/internal/testenv"
 )
 
 // TestConcurrentApplies starts two applies on one state: the second refuses
@@ -25,9 +28,8 @@ import (
 // runs. A lock left by a killed run names the dead process and the command
 // that removes it.
 func TestConcurrentApplies(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs real processes against a sandbox; skipped with -short")
-	}
+	testenv.SkipIfShort(t, "runs real processes against a sandbox")
+	t.Parallel()
 	slow := sandbox.Options{Seed: 12, SearchLatency: [2]time.Duration{300 * time.Millisecond, 400 * time.Millisecond}}
 	lockMsg := func(t *testing.T, r result, pid int) {
 		t.Helper()
@@ -111,8 +113,26 @@ func TestConcurrentApplies(t *testing.T) {
 
 	t.Run("lock of a killed run", func(t *testing.T) {
 		t.Parallel()
-		h := newHarness(t, slow, fmt.Sprintf(faultConfig, "10s"))
+		// Every search after the first waits until the kill: no search
+		// can end, and so no enrichment start, between the first call
+		// done and the kill, however loaded the machine (a kill that
+		// came late once let an enrichment in flight be charged twice).
+		opts, killed := slow, make(chan struct{})
+		opts.ReadLatency = [2]time.Duration{-1, -1} // only searches wait
+		var searches atomic.Int32
+		opts.Sleep = func(ctx context.Context, d time.Duration) error {
+			if searches.Add(1) > 1 {
+				select {
+				case <-killed:
+				case <-ctx.Done():
+					return ctx.Err()
+				}
+			}
+			return nil
+		}
+		h := newHarness(t, opts, fmt.Sprintf(faultConfig, "10s"))
 		h.applyKilled(1)
+		close(killed)
 		h.lockLeft()
 		// The holder is known dead (this host, its pid gone): the next
 		// apply removes its lock with a one-line note and finishes the work.
@@ -145,9 +165,8 @@ func firstPID(t *testing.T, ar *applyRun) int {
 // unknown outcomes of an earlier run that may cost credits again; on the
 // local state and on PostgreSQL.
 func TestPlanAndShowNameTheRunningApply(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs real processes against a sandbox; skipped with -short")
-	}
+	testenv.SkipIfShort(t, "runs real processes against a sandbox")
+	t.Parallel()
 	for _, pg := range []bool{false, true} {
 		name := "local"
 		if pg {

@@ -43,6 +43,7 @@ func copyExample(t *testing.T, name, dir string, sub ...string) {
 }
 
 func TestMarketsExampleRefactor(t *testing.T) {
+	t.Parallel()
 	for _, backend := range []string{"local", "pg"} {
 		t.Run(backend, func(t *testing.T) {
 			h := newHarness(t, sandbox.Options{}, "")

@@ -16,6 +16,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"github.com/leadsync/leadsync/internal/cli"
+	"github.com/leadsync/leadsync/internal/testenv"
 )
 
 // TestQuickstartWorkbook applies examples/quickstart against the built-in
@@ -26,6 +27,7 @@ import (
 // the pages are legible. LEADSYNC_RENDER_DIR=<dir> keeps the PDF and PNGs
 // there to look at.
 func TestQuickstartWorkbook(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	src, err := os.ReadFile(repoFile("examples", "quickstart", "main.leads.hcl"))
 	if err != nil {
@@ -52,6 +54,9 @@ func TestQuickstartWorkbook(t *testing.T) {
 		defer x.Close()
 		if got := strings.Join(x.GetSheetList(), ","); got != "Summary,CTOs,All leads" {
 			t.Errorf("sheets %s", got)
+		}
+		if got := x.GetActiveSheetIndex(); got != 1 {
+			t.Errorf("the workbook opens on sheet %d, want 1: the CTOs, not the Summary", got)
 		}
 		rows, err := x.GetRows("CTOs")
 		if err != nil {
@@ -96,16 +101,18 @@ func TestQuickstartWorkbook(t *testing.T) {
 	})
 
 	t.Run("render", func(t *testing.T) {
-		if testing.Short() {
-			t.Skip("-short: the quickstart workbook was not rendered with LibreOffice")
-		}
+		testenv.SkipIfShort(t, "the quickstart workbook was not rendered with LibreOffice")
 		soffice, err := exec.LookPath("soffice")
 		if err != nil {
-			t.Skip("LibreOffice (soffice) is not installed: the quickstart workbook was not rendered")
+			testenv.Skip(t, "LibreOffice (soffice) is not installed: the quickstart workbook was not rendered")
 		}
 		pdftoppm, err := exec.LookPath("pdftoppm")
 		if err != nil {
-			t.Skip("poppler-utils (pdftoppm) is not installed: the quickstart workbook was not rendered")
+			testenv.Skip(t, "poppler-utils (pdftoppm) is not installed: the quickstart workbook was not rendered")
+		}
+		pdftotext, err := exec.LookPath("pdftotext")
+		if err != nil {
+			testenv.Skip(t, "poppler-utils (pdftotext) is not installed: the rendered workbook's text was not read")
 		}
 		render := t.TempDir()
 		if keep := os.Getenv("LEADSYNC_RENDER_DIR"); keep != "" {
@@ -140,18 +147,16 @@ func TestQuickstartWorkbook(t *testing.T) {
 		}
 		// The text LibreOffice laid out: headers, links, no "###" of a
 		// column too narrow for its dates.
-		if pdftotext, err := exec.LookPath("pdftotext"); err == nil {
-			run(pdftotext, "-layout", pdf, filepath.Join(render, "quickstart.txt"))
-			b, _ := os.ReadFile(filepath.Join(render, "quickstart.txt"))
-			text := string(b)
-			for _, want := range []string{"Full name", "E-mail status", "Company domain", "https://network.example/profile/", "Credits and quota"} {
-				if !strings.Contains(text, want) {
-					t.Errorf("the rendered workbook lacks %q", want)
-				}
+		run(pdftotext, "-layout", pdf, filepath.Join(render, "quickstart.txt"))
+		b, _ := os.ReadFile(filepath.Join(render, "quickstart.txt"))
+		text := string(b)
+		for _, want := range []string{"Full name", "E-mail status", "Company domain", "https://network.example/profile/", "Credits and quota"} {
+			if !strings.Contains(text, want) {
+				t.Errorf("the rendered workbook lacks %q", want)
 			}
-			if regexp.MustCompile(`#{3,}`).MatchString(text) {
-				t.Errorf("a column is too narrow for its value (###):\n%s", text)
-			}
+		}
+		if regexp.MustCompile(`#{3,}`).MatchString(text) {
+			t.Errorf("a column is too narrow for its value (###):\n%s", text)
 		}
 		t.Logf("rendered %d pages to %s", len(pngs), render)
 	})

@@ -30,6 +30,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"github.com/leadsync/leadsync/internal/sandbox"
+	"github.com/leadsync/leadsync/internal/testenv"
 )
 
 // faultRetry shortens the retries of a failed write of the state (about
@@ -325,12 +326,12 @@ func checkNothingLost(t *testing.T, h *harness, fault string, at int, ar *applyR
 // tries a write again, or until the apply ends) and starts it again, or
 // ends its sessions (pg_terminate_backend). What came back is recorded
 // late (the write is tried again) or kept in the rescue file and folded
-// in by the next command: see checkNothingLost.
+// in by the next command: see checkNothingLost. Each kind of fault has a
+// cluster of its own, its moments one after the other on it; the kinds
+// run side by side (their runs mostly wait for the retries of a write).
 func TestPGFaultsLoseNothing(t *testing.T) {
-	if testing.Short() {
-		t.Skip("restarts a PostgreSQL cluster of its own; skipped with -short")
-	}
-	c := ownPG(t)
+	testenv.SkipIfShort(t, "restarts a PostgreSQL cluster of its own")
+	t.Parallel()
 	seed := faultSeed(t)
 	waitNote := func(w *watchedApply) {
 		// Down until the apply says it tries a write again (or ends).
@@ -343,45 +344,54 @@ func TestPGFaultsLoseNothing(t *testing.T) {
 	faults := []struct {
 		name    string
 		moments int
-		strike  func(t *testing.T, w *watchedApply, gate *answerGate)
-		after   func(t *testing.T) // once the faulted apply ended
+		strike  func(t *testing.T, c *pgCluster, w *watchedApply, gate *answerGate)
+		after   func(t *testing.T, c *pgCluster) // once the faulted apply ended
 	}{
-		{name: "restarted", moments: 3, strike: func(t *testing.T, _ *watchedApply, _ *answerGate) { c.ctl(t, "restart", "-m", "fast") }},
-		{name: "stopped, then started", moments: 2, strike: func(t *testing.T, w *watchedApply, gate *answerGate) {
+		{name: "restarted", moments: 3, strike: func(t *testing.T, c *pgCluster, _ *watchedApply, _ *answerGate) { c.ctl(t, "restart", "-m", "fast") }},
+		{name: "stopped, then started", moments: 2, strike: func(t *testing.T, c *pgCluster, w *watchedApply, gate *answerGate) {
 			c.ctl(t, "stop", "-m", "fast")
 			gate.open() // the answers come back to a stopped server
 			waitNote(w)
 			c.ctl(t, "start")
 		}},
 		{name: "stopped till the end", moments: 2,
-			strike: func(t *testing.T, _ *watchedApply, _ *answerGate) { c.ctl(t, "stop", "-m", "fast") },
-			after:  func(t *testing.T) { c.ctl(t, "start") }},
-		{name: "sessions terminated", moments: 3, strike: func(t *testing.T, _ *watchedApply, _ *answerGate) { c.terminate(t) }},
+			strike: func(t *testing.T, c *pgCluster, _ *watchedApply, _ *answerGate) { c.ctl(t, "stop", "-m", "fast") },
+			after:  func(t *testing.T, c *pgCluster) { c.ctl(t, "start") }},
+		{name: "sessions terminated", moments: 3, strike: func(t *testing.T, c *pgCluster, _ *watchedApply, _ *answerGate) { c.terminate(t) }},
 	}
+	var mu sync.Mutex
 	var report []figures
-	for i, fault := range faults {
-		for _, at := range moments(seed+uint64(i), fault.moments) {
-			t.Run(fmt.Sprintf("%s after %d calls", fault.name, at), func(t *testing.T) {
-				opts := sandbox.Options{Seed: 21}
-				gate := holdReads(&opts)
-				h := newHarness(t, opts, fmt.Sprintf(faultConfig, "60s"))
-				h.pgConnStr, h.pgSchema = c.connStr, schemaName("fault_")
-				h.env = append(h.env, "LEADSYNC_PG_CONN_STR="+c.connStr, testBackendEnv+"="+h.pgSchema, "LEADSYNC_TEST_WRITE_RETRY="+faultRetry)
-				ar := h.runFaulted(at, gate, func(w *watchedApply) { fault.strike(t, w, gate) })
-				if fault.after != nil {
-					fault.after(t)
-				}
-				c.waitReady(t)
-				f := checkNothingLost(t, h, fault.name, at, ar)
-				report = append(report, f)
-				if t.Failed() {
-					t.Logf("the faulted run:\n%s", ar.result)
-				}
-			})
+	t.Cleanup(func() {
+		for _, f := range report {
+			t.Log(f)
 		}
-	}
-	for _, f := range report {
-		t.Log(f)
+	})
+	for i, fault := range faults {
+		t.Run(fault.name, func(t *testing.T) {
+			t.Parallel()
+			c := ownPG(t)
+			for _, at := range moments(seed+uint64(i), fault.moments) {
+				t.Run(fmt.Sprintf("after %d calls", at), func(t *testing.T) {
+					opts := sandbox.Options{Seed: 21}
+					gate := holdReads(&opts)
+					h := newHarness(t, opts, fmt.Sprintf(faultConfig, "60s"))
+					h.pgConnStr, h.pgSchema = c.connStr, schemaName("fault_")
+					h.env = append(h.env, "LEADSYNC_PG_CONN_STR="+c.connStr, testBackendEnv+"="+h.pgSchema, "LEADSYNC_TEST_WRITE_RETRY="+faultRetry)
+					ar := h.runFaulted(at, gate, func(w *watchedApply) { fault.strike(t, c, w, gate) })
+					if fault.after != nil {
+						fault.after(t, c)
+					}
+					c.waitReady(t)
+					f := checkNothingLost(t, h, fault.name, at, ar)
+					mu.Lock()
+					report = append(report, f)
+					mu.Unlock()
+					if t.Failed() {
+						t.Logf("the faulted run:\n%s", ar.result)
+					}
+				})
+			}
+		})
 	}
 }
 
@@ -412,10 +422,7 @@ func ownPG(t *testing.T) *pgCluster {
 	}
 	if c.bindir == "" {
 		const why = "needs the PostgreSQL server binaries (initdb, pg_ctl; Debian: apt-get install postgresql) to run a cluster it may restart"
-		if os.Getenv("CI") == "true" {
-			t.Fatal(why)
-		}
-		t.Skip(why)
+		testenv.Skip(t, why)
 	}
 	dir, err := os.MkdirTemp("", "leadsync-faultpg-")
 	if err != nil {
@@ -427,10 +434,8 @@ func ownPG(t *testing.T) *pgCluster {
 	if os.Geteuid() == 0 {
 		// PostgreSQL refuses to run as root: as .ci/pg-start does, run it
 		// as the user postgres.
-		if _, err := user.Lookup("postgres"); err != nil {
-			if out, err := exec.Command("useradd", "--system", "--no-create-home", "postgres").CombinedOutput(); err != nil {
-				t.Skipf("running as root without a user postgres, and useradd failed: %v %s", err, out)
-			}
+		if out, err := addPostgresUser(); err != nil {
+			testenv.Skipf(t, "running as root without a user postgres, and useradd failed: %v %s", err, out)
 		}
 		if out, err := exec.Command("chown", "postgres", dir).CombinedOutput(); err != nil {
 			t.Fatalf("chown: %v %s", err, out)
@@ -450,6 +455,20 @@ func ownPG(t *testing.T) *pgCluster {
 	c.run(t, "createdb", "-h", "127.0.0.1", "-p", c.port, "-U", owner, "leadsync_test")
 	c.connStr = fmt.Sprintf("postgres://%s@127.0.0.1:%s/leadsync_test?sslmode=disable", owner, c.port)
 	return c
+}
+
+// useraddMu makes one cluster at a time add the user postgres.
+var useraddMu sync.Mutex
+
+// addPostgresUser adds the system user postgres unless it exists: one
+// cluster at a time, or the clusters of parallel tests would add it twice.
+func addPostgresUser() ([]byte, error) {
+	useraddMu.Lock()
+	defer useraddMu.Unlock()
+	if _, err := user.Lookup("postgres"); err == nil {
+		return nil, nil
+	}
+	return exec.Command("useradd", "--system", "--no-create-home", "postgres").CombinedOutput()
 }
 
 // freePort is a TCP port of 127.0.0.1 free a moment ago.
@@ -547,9 +566,8 @@ func (c *pgCluster) terminate(t *testing.T) {
 // mounting (not root), internal/run's TestApplyOnAFullDiskLosesNothing
 // does the same with an injected write error.
 func TestFullStateFolderLosesNothing(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs real processes on a small file system; skipped with -short")
-	}
+	testenv.SkipIfShort(t, "runs real processes on a small file system")
+	t.Parallel()
 	var report []figures
 	for _, at := range moments(faultSeed(t), 3) {
 		t.Run(fmt.Sprintf("full after %d calls", at), func(t *testing.T) {
@@ -558,9 +576,7 @@ func TestFullStateFolderLosesNothing(t *testing.T) {
 			h := newHarness(t, opts, fmt.Sprintf(faultConfig, "60s"))
 			h.env = append(h.env, "LEADSYNC_TEST_WRITE_RETRY="+faultRetry)
 			sdir := filepath.Join(h.dir, ".leadsync")
-			if !mountTmpfs(t, sdir, 256<<10) {
-				t.Skip("cannot mount a small file system here (internal/run's TestApplyOnAFullDiskLosesNothing injects the write error instead)")
-			}
+			testenv.MountTmpfs(t, sdir, 256<<10)
 			var ballast string
 			ar := h.runFaulted(at, gate, func(*watchedApply) { ballast = fill(t, sdir) })
 			if ar.code != 1 || len(ar.summary.Kept) == 0 && !strings.Contains(ar.summary.Stopped, "not sent") {
@@ -582,18 +598,16 @@ func TestFullStateFolderLosesNothing(t *testing.T) {
 // recorded nor kept, and is printed on standard error (the person, the
 // e-mail, its status and domain); the credits are counted all the same.
 func TestNothingWritablePrintsTheAnswers(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs real processes on a small file system; skipped with -short")
-	}
+	testenv.SkipIfShort(t, "runs real processes on a small file system")
+	t.Parallel()
 	opts := sandbox.Options{Seed: 21}
 	gate := holdReads(&opts)
 	defer gate.open()
 	h := newHarness(t, opts, fmt.Sprintf(faultConfig, "10s"))
 	h.env = append(h.env, "LEADSYNC_TEST_WRITE_RETRY=10ms")
 	sdir := filepath.Join(h.dir, ".leadsync")
-	if !mountTmpfs(t, sdir, 256<<10) || !mountTmpfs(t, h.cache, 64<<10) {
-		t.Skip("cannot mount a small file system here")
-	}
+	testenv.MountTmpfs(t, sdir, 256<<10)
+	testenv.MountTmpfs(t, h.cache, 64<<10)
 	var ballasts []string
 	enrichments := 0
 	// From a saved plan (planned before the gate holds reads: the plan's
@@ -667,18 +681,15 @@ func TestNothingWritablePrintsTheAnswers(t *testing.T) {
 // TestRescueFileIsPrivate: a rescue file is 0600 in a 0700 folder, names
 // where the state is, and never holds the API key.
 func TestRescueFileIsPrivate(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs real processes on a small file system; skipped with -short")
-	}
+	testenv.SkipIfShort(t, "runs real processes on a small file system")
+	t.Parallel()
 	opts := sandbox.Options{Seed: 21}
 	gate := holdReads(&opts)
 	defer gate.open()
 	h := newHarness(t, opts, fmt.Sprintf(faultConfig, "10s"))
 	h.env = append(h.env, "LEADSYNC_TEST_WRITE_RETRY=10ms")
 	sdir := filepath.Join(h.dir, ".leadsync")
-	if !mountTmpfs(t, sdir, 256<<10) {
-		t.Skip("cannot mount a small file system here")
-	}
+	testenv.MountTmpfs(t, sdir, 256<<10)
 	var ballast string
 	w := h.startWatchedApply(h.savedPlan(gate))
 	for ev := range w.events {

@@ -78,6 +78,7 @@ type scriptSandbox struct {
 //	                         company changed); sets DROPPED_NAME to one of them with a job
 //	                         change (see cmdDroppedTruth)
 func TestScripts(t *testing.T) {
+	t.Parallel()
 	testscript.Run(t, scriptParams())
 }
 
@@ -123,6 +124,7 @@ func scriptParams() testscript.Params {
 // script gets a schema of its own (LEADSYNC_TEST_PG_SCHEMA, test only), so
 // plan, apply, saved plans, faults and exports behave the same on both.
 func TestScriptsPG(t *testing.T) {
+	t.Parallel()
 	cs := pgConnStr(t)
 	all, err := filepath.Glob(filepath.Join(scriptsDir, "*.txtar"))
 	if err != nil {

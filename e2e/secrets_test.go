@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/leadsync/leadsync/internal/sandbox"
+	"github.com/leadsync/leadsync/internal/testenv"
 )
 
 // secretKey is recognisable anywhere it might leak: in a file, an output
@@ -89,9 +90,8 @@ func envKeyConfig() string {
 // backup and journal are 0600; that .leadsync/.gitignore exists; and that
 // the debug log shows requests and timings with the key redacted.
 func TestSecretsNeverWritten(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs real processes against a sandbox; skipped with -short")
-	}
+	testenv.SkipIfShort(t, "runs real processes against a sandbox")
+	t.Parallel()
 	for _, tc := range []struct {
 		name   string
 		config string
@@ -181,9 +181,7 @@ func TestSecretsNeverWritten(t *testing.T) {
 // into a message: a wrong key (the service's 403), a sensitive value that
 // fails its validation, and a key given as a literal in the configuration.
 func TestSecretsInErrors(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs real processes against a sandbox; skipped with -short")
-	}
+	testenv.SkipIfShort(t, "runs real processes against a sandbox")
 	t.Parallel()
 	h := newHarness(t, sandbox.Options{Seed: 5, Key: secretKey}, secretsConfig)
 	h.env = append(h.env, "LEADSYNC_LOG=debug")
@@ -220,9 +218,8 @@ func TestSecretsInErrors(t *testing.T) {
 // server that is not there, gives errors without the password, whatever
 // the command.
 func TestPGConnStrNeverPrinted(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs real processes; skipped with -short")
-	}
+	testenv.SkipIfShort(t, "runs real processes")
+	t.Parallel()
 	h := newProject(t, "leadsync {\n  backend \"pg\" {}\n}\napi {\n  sandbox = true\n}\nsearch \"a\" {\n  keywords = \"CTO\"\n}\n")
 	env := h.env
 	for _, cs := range []string{

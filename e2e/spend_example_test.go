@@ -22,6 +22,7 @@ import (
 var countedSince = regexp.MustCompile(`Counted since \d{4}-\d\d-\d\d \d\d:\d\d UTC`)
 
 func TestSpendExample(t *testing.T) {
+	t.Parallel()
 	src := repoFile("examples", "spend")
 	dir := t.TempDir()
 	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
@@ -76,7 +77,7 @@ func TestSpendExample(t *testing.T) {
 	ios, _, out, errOut := cli.TestStreams()
 	f := &cli.Factory{IO: ios, Getenv: func(string) string { return "" }, Environ: func() []string { return nil }, Now: time.Now, Dir: dir}
 	if code := cli.Run(context.Background(), f, []string{"apply", "--auto-approve"}); code != 0 ||
-		!strings.Contains(errOut.String(), "9 credits charged") || !strings.Contains(errOut.String(), "Not spent: 1 credit (imported 1).") {
+		!strings.Contains(out.String(), "9 credits charged") || !strings.Contains(out.String(), "Not spent: 1 credit (imported 1).") {
 		t.Errorf("apply: exit %d\n%s%s", code, out, errOut)
 	}
 	// Something to do again (a lower max_results keeps fewer), and the

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/leadsync/leadsync/internal/sandbox"
+	"github.com/leadsync/leadsync/internal/testenv"
 )
 
 // splitKillConfig splits every engineer in Germany and Austria by country,
@@ -39,9 +40,8 @@ search "eng" {
 // may be). The end result is complete and finds exactly the people the
 // sandbox says match.
 func TestKillSplitAnywhere(t *testing.T) {
-	if testing.Short() {
-		t.Skip("kills real processes; skipped with -short")
-	}
+	testenv.SkipIfShort(t, "kills real processes")
+	t.Parallel()
 	h := newHarness(t, sandbox.Options{
 		Seed: 7, RateLimit: 20, RateWindow: time.Second / 20,
 		SearchLatency: [2]time.Duration{20 * time.Millisecond, 80 * time.Millisecond},

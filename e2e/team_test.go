@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/leadsync/leadsync/internal/sandbox"
+	"github.com/leadsync/leadsync/internal/testenv"
 )
 
 // teamConfig is killConfig (kill_test.go: searches of engineers, each
@@ -60,9 +61,8 @@ enrich "all" {
 // naming the holder; A is killed mid-apply: B applies at once, without
 // force-unlock, and repeats no completed call.
 func TestTeamSharesState(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs real processes; skipped with -short")
-	}
+	testenv.SkipIfShort(t, "runs real processes")
+	t.Parallel()
 	a := newHarness(t, sandbox.Options{
 		Seed: 11, RateLimit: 20, RateWindow: time.Second / 20,
 		SearchLatency: [2]time.Duration{20 * time.Millisecond, 80 * time.Millisecond},
@@ -202,9 +202,8 @@ func TestTeamSharesState(t *testing.T) {
 // TestStatePushThenNoChanges: a state applied locally and pushed into pg
 // plans "No changes" against pg.
 func TestStatePushThenNoChanges(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs real processes; skipped with -short")
-	}
+	testenv.SkipIfShort(t, "runs real processes")
+	t.Parallel()
 	h := newHarness(t, sandbox.Options{Seed: 5, RateLimit: 50, RateWindow: time.Second / 50, NoLatency: true}, "")
 	schema := h.usePG()
 	cfg := teamConfig(schema, "Berlin", "Hamburg")
@@ -288,9 +287,8 @@ func TestStatePushThenNoChanges(t *testing.T) {
 // shared state, so A's plan writes A's spreadsheet again (exit 2) and the
 // person leaves it.
 func TestTeamExportsFollowSharedState(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs real processes; skipped with -short")
-	}
+	testenv.SkipIfShort(t, "runs real processes")
+	t.Parallel()
 	for _, backend := range []string{"local", "pg"} {
 		t.Run(backend, func(t *testing.T) { exportsFollowSharedState(t, backend) })
 	}
@@ -354,7 +352,7 @@ export "leads" {
 		t.Fatalf("A's CSV has no rows:\n%s", csvA)
 	}
 	nid := strings.Split(lines[1], ",")[1]
-	if r := b.run("forget", nid); r.code != 0 {
+	if r := b.run("forget", "--auto-approve", nid); r.code != 0 {
 		t.Fatalf("B's forget:\n%s", r)
 	}
 	mustPlan(a, 2, "state changed since out/leads.csv was written")

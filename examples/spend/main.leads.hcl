@@ -47,9 +47,14 @@ exclude "dnc" {
 
 # What another tool exported last month: e-mails already paid for.
 import "evaboot" {
-  file    = "legacy/evaboot-2026-10.csv"
-  columns = { profile_url = "LinkedIn URL", email = "Email", validation_status = "Email status",
-              company_domain = "Domain", enriched_at = "Exported" }
+  file = "legacy/evaboot-2026-10.csv"
+  columns = {
+    profile_url       = "LinkedIn URL"
+    email             = "Email"
+    validation_status = "Email status"
+    company_domain    = "Domain"
+    enriched_at       = "Exported"
+  }
 }
 
 enrich "contacts" {

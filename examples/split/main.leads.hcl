@@ -10,6 +10,12 @@
 # 1 + 23 industries + 23 x 6 levels); apply says whether the result is
 # complete or which sub-searches are still at the cap.
 
+leadsync {
+  # The Profile column: the network's profile address with each person's
+  # page name filled in.
+  profile_url_template = "https://network.example/profile/{pageName}"
+}
+
 api {
   sandbox     = true
   parallelism = 4

@@ -27,7 +27,18 @@ export "crm" {
   path = "out/crm-import.csv"
 
   sheet "Leads" {
-    from    = [search.cto, search.head_of_sales, search.data_consultants]
+    from    = [search.cto, search.head_of_sales, search.consultants]
     columns = ["firstName", "lastName", "company", "title", "email", "companyDomain", "networkId"]
   }
+}
+
+# leadsync output shows what these hold in the state.
+output "decision_makers" {
+  description = "CTOs and heads of sales in the team's cities"
+  value       = [search.cto, search.head_of_sales]
+}
+
+output "enriched" {
+  description = "The decision makers with an e-mail"
+  value       = [enrich.decision_makers]
 }

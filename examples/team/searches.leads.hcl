@@ -19,8 +19,8 @@ search "head_of_sales" {
   refresh           = "30d"
 }
 
-search "data_consultants" {
-  search_url  = "https://network.example/search?keywords=Data%20Consultant&countryFilter=Germany"
+search "consultants" {
+  search_url  = "https://network.example/search?keywords=Strategy%20Consultant&city=Berlin&countryFilter=Germany"
   max_results = 50
   refresh     = "2w"
 }

@@ -84,11 +84,9 @@ func TestStalledStartHookSendsNoBurst(t *testing.T) {
 		runtime.Gosched()
 	}
 	close(stall)
-	deadline := time.Now().Add(10 * time.Second)
+	// No deadline: calls that never end hang here until go test's
+	// -timeout, which prints where each waits.
 	for done.Load() < calls {
-		if time.Now().After(deadline) {
-			t.Fatalf("%d of %d calls ended", done.Load(), calls)
-		}
 		mu.Lock()
 		// Time moves on only once every call let go has arrived: the
 		// network takes no time on the fake clock.

@@ -168,10 +168,16 @@ func viewStreams(f *Factory) views.Streams {
 
 // confirm asks for "yes" like Terraform.
 func confirm(f *Factory) (bool, error) {
-	fmt.Fprint(f.IO.Out, "\nDo you want to perform these actions?\n  leadsync will make the calls above and spend the credits shown.\n  Only 'yes' will be accepted to approve.\n\n  Enter a value: ")
+	return askYes(f, "Do you want to perform these actions?\n  leadsync will make the calls above and spend the credits shown.", "apply")
+}
+
+// askYes asks question on Out as Terraform does and reads the answer: only
+// "yes" approves. cmd names the command in the error of a closed input.
+func askYes(f *Factory, question, cmd string) (bool, error) {
+	fmt.Fprint(f.IO.Out, "\n"+question+"\n  Only 'yes' will be accepted to approve.\n\n  Enter a value: ")
 	line, err := bufio.NewReader(f.IO.In).ReadString('\n')
 	if err != nil && line == "" {
-		return false, errors.New("no answer to the confirmation prompt (standard input closed); use --auto-approve to apply without asking")
+		return false, fmt.Errorf("no answer to the confirmation prompt (standard input closed); use --auto-approve to %s without asking", cmd)
 	}
 	return strings.TrimSpace(line) == "yes", nil
 }

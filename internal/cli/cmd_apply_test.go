@@ -19,19 +19,38 @@ import (
 	"github.com/leadsync/leadsync/internal/sandbox"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/local"
+	"github.com/leadsync/leadsync/internal/testenv"
 )
 
 // syncBuffer is a bytes.Buffer safe for the concurrent writes of a running
 // apply and the test reading it.
 type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
+	mu      sync.Mutex
+	b       bytes.Buffer
+	written *sync.Cond // broadcast at every write, once someone waits
 }
 
 func (s *syncBuffer) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.written != nil {
+		s.written.Broadcast()
+	}
 	return s.b.Write(p)
+}
+
+// waitFor blocks until the buffer holds text: it waits for the write, an
+// event, with no clock. A run that never writes it hangs the test until go
+// test's -timeout, which prints where every goroutine waits.
+func (s *syncBuffer) waitFor(text string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.written == nil {
+		s.written = sync.NewCond(&s.mu)
+	}
+	for !strings.Contains(s.b.String(), text) {
+		s.written.Wait()
+	}
 }
 
 func (s *syncBuffer) String() string {
@@ -129,18 +148,6 @@ func (r *applyRig) state(t *testing.T) *state.State {
 	return st
 }
 
-// waitFor polls until cond holds; the wait is for an event, not a timing.
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(2 * time.Millisecond)
-	}
-}
-
 func TestApplyFirstInterruptFinishesCallsInFlightAndStartsNoMore(t *testing.T) {
 	g := newGate()
 	r := newApplyRig(t, g)
@@ -150,10 +157,10 @@ func TestApplyFirstInterruptFinishesCallsInFlightAndStartsNoMore(t *testing.T) {
 	<-g.inflight
 	<-g.inflight // parallelism 2: two searches in flight
 	intr <- os.Interrupt
-	waitFor(t, "the interrupt to be acknowledged", func() bool { return strings.Contains(errOut.String(), "Interrupt received") })
+	errOut.waitFor("Interrupt received")
 	// While the two searches run, the output says it waits for them, and
 	// never that they were finished.
-	waitFor(t, "the run to say what it waits for", func() bool { return strings.Contains(errOut.String(), "waiting for 2 calls in flight") })
+	errOut.waitFor("waiting for 2 calls in flight")
 	if strings.Contains(errOut.String(), "finished") {
 		t.Errorf("the calls in flight are said to be finished before they are:\n%s", errOut)
 	}
@@ -162,8 +169,8 @@ func TestApplyFirstInterruptFinishesCallsInFlightAndStartsNoMore(t *testing.T) {
 	if c := <-code; c != ExitError {
 		t.Fatalf("exit code %d, want 1 after an interrupt\nstdout:\n%s\nstderr:\n%s", c, out, errOut)
 	}
-	if !strings.Contains(errOut.String(), "Stopped early") || !strings.Contains(errOut.String(), "it waited for the 2 calls in flight") {
-		t.Errorf("summary does not say the run stopped early, after the 2 calls in flight:\n%s", errOut)
+	if !strings.Contains(out.String(), "Stopped early") || !strings.Contains(out.String(), "it waited for the 2 calls in flight") {
+		t.Errorf("summary does not say the run stopped early, after the 2 calls in flight:\n%s", out)
 	}
 	if n := r.srv.Stats().ByOp[sandbox.OpSearch]; n != 2 {
 		t.Errorf("%d searches reached the service, want only the 2 in flight", n)
@@ -198,10 +205,7 @@ func TestApplySecondInterruptExitsAtOnce(t *testing.T) {
 	t.Run("pg", func(t *testing.T) {
 		cs := os.Getenv("LEADSYNC_TEST_PG")
 		if cs == "" {
-			if os.Getenv("CI") == "true" {
-				t.Fatal("LEADSYNC_TEST_PG is not set under CI")
-			}
-			t.Skip("needs PostgreSQL: source .ci/pg-start (it sets LEADSYNC_TEST_PG)")
+			testenv.Skip(t, "needs PostgreSQL: source .ci/pg-start (it sets LEADSYNC_TEST_PG)")
 		}
 		var b [6]byte
 		rand.Read(b[:])
@@ -236,8 +240,8 @@ func secondInterrupt(t *testing.T, env []string) {
 	}
 	// The two searches in flight are named: they may have been charged.
 	abandoned := regexp.MustCompile(`Abandoned at the second interrupt, with no answer: search\.s\["\w+"\], search\.s\["\w+"\]\. They may have been charged`)
-	if !abandoned.MatchString(errOut.String()) || !strings.Contains(errOut.String(), "Apply aborted: 2 calls made") {
-		t.Errorf("the calls abandoned are not named:\n%s", errOut)
+	if !abandoned.MatchString(out.String()) || !strings.Contains(out.String(), "Apply aborted: 2 calls made") {
+		t.Errorf("the calls abandoned are not named:\n%s", out)
 	}
 	if strings.Contains(errOut.String(), "journal") {
 		t.Errorf("the abort speaks of a journal rather than of where the calls are recorded:\n%s", errOut)

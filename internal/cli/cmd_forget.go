@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -37,6 +38,10 @@ The suppression list holds SHA-256 hashes of the network ID and page name,
 not the identifiers. A person the state does not hold yet is suppressed all
 the same.
 
+Forget shows what it will do and asks for "yes" first, as apply does;
+--auto-approve erases without asking. Without a terminal on standard
+input and without --auto-approve it refuses, changing nothing.
+
 Forget takes the state lock (like state rm), records the erasure in the
 journal and removes the state's backup file, which still held the person.
 An erasure request is not per campaign: every other workspace of the
@@ -46,7 +51,7 @@ workspaces held them.
 Spreadsheets written before keep their rows until they are written again:
 run leadsync export (no calls) to rewrite them.`,
 		Example: `  leadsync forget ACoAAB12345
-  leadsync forget Max_Mustermann
+  leadsync forget --auto-approve Max_Mustermann   # in a script: no question
   leadsync forget person.10005910.d80270cf     # an address of leadsync state list
   leadsync forget https://network.example/profile/Max_Mustermann && leadsync export`,
 	}
@@ -58,6 +63,11 @@ run leadsync export (no calls) to rewrite them.`,
 }
 
 func runForget(f *Factory, a *arguments.Forget) error {
+	if !a.AutoApprove && !f.IO.InTTY {
+		// As apply --json: no prompt can be answered, and an erasure is
+		// not undone. Refused before the state is opened.
+		return errors.New("forget asks for confirmation, and standard input is not a terminal: nothing was changed. Run it again with --auto-approve to erase without asking")
+	}
 	src, err := openStateSource(f, a.State)
 	if err != nil {
 		return err
@@ -74,7 +84,16 @@ func runForget(f *Factory, a *arguments.Forget) error {
 			return nil
 		}
 	}
+	if !a.AutoApprove {
+		fopts.Confirm = func(people []run.Forgotten, workspaces []string) (bool, error) {
+			return confirmForget(f, people, workspaces)
+		}
+	}
 	res, err := run.Forget(stateDeps(f, src, a.LockTimeout), fopts)
+	if errors.Is(err, run.ErrForgetCancelled) {
+		fmt.Fprintln(f.IO.Out, "\nForget cancelled; nothing was changed.")
+		return silentExit(ExitError)
+	}
 	if err != nil {
 		return err
 	}
@@ -93,9 +112,66 @@ func runForget(f *Factory, a *arguments.Forget) error {
 	if res.Suppressed == 1 {
 		verb = "is"
 	}
-	fmt.Fprintf(f.IO.Out, "Forgot %s; %s %s suppressed in %s in total. Spreadsheets written before still list them: run leadsync export to rewrite them.\n",
-		textfmt.Plural(res.Entries, "person"), textfmt.Plural(res.Suppressed, "person"), verb, src.describe(f))
+	fmt.Fprintf(f.IO.Out, "%s; %s %s suppressed in %s in total.%s\n",
+		forgetCount(res.People), textfmt.Plural(res.Suppressed, "person"), verb, src.describe(f), rewriteNote(res.People))
 	return nil
+}
+
+// forgetCount says what this forget did, the people removed from the
+// state apart from those it only suppressed (the state did not hold them).
+func forgetCount(people []run.Forgotten) string {
+	removed, suppressed := 0, 0
+	for _, p := range people {
+		switch p.Outcome {
+		case run.ForgetRemoved:
+			removed++
+		case run.ForgetSuppressed:
+			suppressed++
+		}
+	}
+	switch {
+	case suppressed == 0:
+		return "Forgot " + textfmt.Plural(removed, "person")
+	case removed == 0:
+		return fmt.Sprintf("Removed nobody from the state: %s not in it %s suppressed from now on", textfmt.Plural(suppressed, "person"), isAre(suppressed))
+	}
+	return fmt.Sprintf("Forgot %s: removed from the state; %s not in it %s suppressed from now on", textfmt.Plural(removed, "person"), textfmt.Plural(suppressed, "person"), isAre(suppressed))
+}
+
+// rewriteNote reminds that spreadsheets still list the people removed.
+func rewriteNote(people []run.Forgotten) string {
+	for _, p := range people {
+		if p.Outcome == run.ForgetRemoved {
+			return " Spreadsheets written before still list them: run leadsync export to rewrite them."
+		}
+	}
+	return ""
+}
+
+func isAre(n int) string {
+	if n == 1 {
+		return "is"
+	}
+	return "are"
+}
+
+// confirmForget shows what forget will do and asks for "yes".
+func confirmForget(f *Factory, people []run.Forgotten, workspaces []string) (bool, error) {
+	fmt.Fprintln(f.IO.Out, "leadsync forget will erase for good:")
+	for _, p := range people {
+		switch p.Outcome {
+		case run.ForgetRemoved:
+			fmt.Fprintf(f.IO.Out, "  - %s: remove %s from the state%s, and suppress them\n", p.Ident, personLabel(p.Person), forgetWhat(p.Person))
+		case run.ForgetSuppressed:
+			fmt.Fprintf(f.IO.Out, "  - %s: not in the state; suppress it, so that no search brings them in\n", p.Ident)
+		default:
+			fmt.Fprintln(f.IO.Out, "  "+forgetLine(p))
+		}
+	}
+	if len(workspaces) > 0 {
+		fmt.Fprintf(f.IO.Out, "and the same in the other workspaces: %s.\n", strings.Join(workspaces, ", "))
+	}
+	return askYes(f, "Do you want to forget them?\n  An erasure cannot be undone.", "forget")
 }
 
 // workspaceErasureLine says what an erasure did in another workspace of

@@ -18,7 +18,7 @@ func TestForgetRespectsTheLock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	code, out, errOut := runIn(t, dir, "forget", "ann")
+	code, out, errOut := runIn(t, dir, "forget", "--auto-approve", "ann")
 	if code != 1 || !strings.Contains(errOut, "locked by") || !strings.Contains(errOut, l.Info.ID) {
 		t.Errorf("exit %d: %s", code, errOut)
 	}
@@ -45,12 +45,13 @@ func TestForget(t *testing.T) {
 		{[]string{"ann"}, []string{"ann: removed Ann Albers (person.101.aa) from the state (found by search.cto[\"Berlin\"]; with their enrichment; with their profile; with their history); suppressed from now on.", "Forgot 1 person; 1 person is suppressed in .leadsync/state.json in total."}, []string{"101.aa"}, 1},
 		{[]string{"102.bb"}, []string{"removed Bob Brandt (person.102.bb)", "found by search.cto[\"Berlin\"], search.cto[\"Hamburg\"]"}, []string{"102.bb"}, 1},
 		{[]string{"https://network.example/profile/Max_Mustermann"}, []string{"removed Max Mustermann (person.page:Max_Mustermann)", "with their profile"}, []string{"page:Max_Mustermann"}, 1},
-		{[]string{"Zed", "ann", "101.aa"}, []string{"Zed: not in the state", "the same person as above", "Forgot 2 people; 2 people are suppressed in .leadsync/state.json in total."}, []string{"101.aa"}, 2},
+		{[]string{"Zed", "ann", "101.aa"}, []string{"Zed: not in the state", "the same person as above", "Forgot 1 person: removed from the state; 1 person not in it is suppressed from now on; 2 people are suppressed in .leadsync/state.json in total. Spreadsheets"}, []string{"101.aa"}, 2},
+		{[]string{"Zed"}, []string{"Zed: not in the state; suppressed from now on", "Removed nobody from the state: 1 person not in it is suppressed from now on; 1 person is suppressed in .leadsync/state.json in total.\n"}, nil, 1},
 	}
 	for _, tc := range tests {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			dir, st := stateTestDir(t)
-			code, out, errOut := runIn(t, dir, append([]string{"forget"}, tc.args...)...)
+			code, out, errOut := runIn(t, dir, append([]string{"forget", "--auto-approve"}, tc.args...)...)
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, errOut)
 			}
@@ -92,7 +93,7 @@ func TestForgetNeedsAPerson(t *testing.T) {
 
 func TestShowCountsSuppressed(t *testing.T) {
 	dir, _ := stateTestDir(t)
-	if code, _, errOut := runIn(t, dir, "forget", "ann"); code != 0 {
+	if code, _, errOut := runIn(t, dir, "forget", "--auto-approve", "ann"); code != 0 {
 		t.Fatalf("forget: %s", errOut)
 	}
 	code, out, _ := runIn(t, dir, "show")
@@ -109,7 +110,7 @@ func TestForgetTwice(t *testing.T) {
 	dir, st := stateTestDir(t)
 	var serial uint64
 	for i, want := range []string{"ann: removed Ann Albers", "ann: already erased and suppressed."} {
-		code, out, errOut := runIn(t, dir, "forget", "ann")
+		code, out, errOut := runIn(t, dir, "forget", "--auto-approve", "ann")
 		if code != 0 || !strings.Contains(out, want) {
 			t.Errorf("forget %d: exit %d, output lacks %q:\n%s%s", i+1, code, want, out, errOut)
 		}
@@ -143,7 +144,7 @@ func TestRetentionPlanAndApply(t *testing.T) {
 		t.Fatalf("plan: exit %d\n%s%s", code, out, errOut)
 	}
 	code, out, errOut = runIn(t, dir, "apply", "--auto-approve")
-	if code != 0 || !strings.Contains(errOut, "Removed 3 people no search has seen for the retention period.") {
+	if code != 0 || !strings.Contains(out, "Removed 3 people no search has seen for the retention period.") {
 		t.Fatalf("apply: exit %d\n%s%s", code, out, errOut)
 	}
 	s, err := store.Load()
@@ -185,11 +186,63 @@ func TestForgetNamesTheWorkspaceFile(t *testing.T) {
 			t.Fatalf("%v: exit %d: %s", args, code, errOut)
 		}
 	}
-	code, out, errOut := runIn(t, dir, "--workspace", "t", "forget", "ann")
+	code, out, errOut := runIn(t, dir, "--workspace", "t", "forget", "--auto-approve", "ann")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	if want := "Forgot 1 person; 1 person is suppressed in .leadsync/workspaces/t/state.json in total."; !strings.Contains(out, want) {
 		t.Errorf("output lacks %q:\n%s", want, out)
+	}
+}
+
+// TestForgetAsksFirst: forget shows what it will do and erases only on
+// "yes"; without a terminal and without --auto-approve it refuses before
+// reading anything. Nothing changes unless approved.
+func TestForgetAsksFirst(t *testing.T) {
+	tests := []struct {
+		name   string
+		tty    bool
+		answer string
+		code   int
+		out    []string // substrings of stdout, in order
+		errOut string
+		erased bool
+	}{
+		{"yes", true, "yes\n", 0, []string{"leadsync forget will erase for good:", "  - ann: remove Ann Albers (person.101.aa) from the state (found by", "  - Zed: not in the state; suppress it", "Only 'yes' will be accepted", "Enter a value: ", "Forgot 1 person: removed from the state; 1 person not in it"}, "", true},
+		{"no", true, "no\n", 1, []string{"leadsync forget will erase for good:", "Enter a value: ", "Forget cancelled; nothing was changed."}, "", false},
+		{"closed input", true, "", 1, []string{"Enter a value: "}, "no answer to the confirmation prompt (standard input closed); use --auto-approve to forget without asking", false},
+		{"no terminal", false, "yes\n", 1, nil, "forget asks for confirmation, and standard input is not a terminal: nothing was changed. Run it again with --auto-approve", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir, st := stateTestDir(t)
+			f, out, errOut := configTestFactory(dir)
+			f.IO.InTTY = tc.tty
+			f.IO.In.(*bytes.Buffer).WriteString(tc.answer)
+			if code := Run(t.Context(), f, []string{"forget", "ann", "Zed"}); code != tc.code {
+				t.Fatalf("exit %d, want %d\n%s%s", code, tc.code, out, errOut)
+			}
+			rest := out.String()
+			for _, w := range tc.out {
+				i := strings.Index(rest, w)
+				if i < 0 {
+					t.Fatalf("stdout lacks %q (in order):\n%s", w, out)
+				}
+				rest = rest[i+len(w):]
+			}
+			if tc.out == nil && out.Len() != 0 {
+				t.Errorf("stdout %q, want nothing", out)
+			}
+			if !strings.Contains(errOut.String(), tc.errOut) {
+				t.Errorf("stderr lacks %q:\n%s", tc.errOut, errOut)
+			}
+			s, err := st.Load()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if erased := s.People["101.aa"] == nil; erased != tc.erased || (len(s.Suppressed) > 0) != tc.erased {
+				t.Errorf("ann erased %v, %d suppressed; want erased %v", erased, len(s.Suppressed), tc.erased)
+			}
+		})
 	}
 }

@@ -47,15 +47,11 @@ difference from the base branch's plan --json).`,
 
 // showState is the state branch of `leadsync show`.
 func showState(f *Factory, a *arguments.Show) error {
-	src, err := openStateSource(f, a.State)
+	src, s, err := loadState(f, a.State)
 	if err != nil {
 		return err
 	}
 	defer src.close()
-	s, err := src.backend.Load()
-	if err != nil {
-		return err
-	}
 	where := views.StateWhere{Path: src.describe(f), Exists: src.exists(s), Lock: backend.LockHolder(src.backend)}
 	// An apply that holds the lock and is alive is running: its
 	// enrichments in flight are no unknown outcomes, and its journal is no

@@ -30,15 +30,11 @@ track or person).`,
 }
 
 func runStateList(f *Factory, a *arguments.StateList) error {
-	src, err := openStateSource(f, a.State)
+	src, s, err := loadState(f, a.State)
 	if err != nil {
 		return err
 	}
 	defer src.close()
-	s, err := src.backend.Load()
-	if err != nil {
-		return err
-	}
 	view := views.NewStateList(f.IO.Out, a.View == arguments.ViewJSON)
 	return view.List(views.StateAddresses(s, a.People, a.Prefixes))
 }

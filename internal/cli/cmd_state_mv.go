@@ -1,14 +1,12 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
 
 	"github.com/leadsync/leadsync/internal/cli/arguments"
 	"github.com/leadsync/leadsync/internal/run"
-	"github.com/leadsync/leadsync/internal/state/backend"
 	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
@@ -45,28 +43,15 @@ state holds nothing at FROM or already holds records at TO.`,
 }
 
 func runStateMv(f *Factory, a *arguments.StateMv) error {
-	src, err := openStateSource(f, a.State)
-	if err != nil {
-		return err
-	}
-	defer src.close()
-	noState := fmt.Errorf("no state at %s yet: nothing to move", src.describe(f))
-	if backend.KnownAbsent(src.backend) {
-		return noState // before taking the lock, which would create the directory
-	}
-	moves, err := run.StateMv(stateDeps(f, src, a.LockTimeout), a.From, a.To)
-	if errors.Is(err, run.ErrNoState) {
-		return noState
-	}
-	if err != nil {
-		return err
-	}
-	for _, m := range moves {
-		fmt.Fprintf(f.IO.Out, "Moved %s to %s\n", m.From, m.To)
-	}
-	fmt.Fprintf(f.IO.Out, "%s moved, no call made.\n", textfmt.Plural(len(moves), "address"))
-	if bk, ok := backend.BackupOf(src.backend); ok {
-		fmt.Fprintf(f.IO.Out, "The state before is kept in %s.\n", stateRelPath(f, bk.BackupPath()))
-	}
-	return nil
+	return changeState(f, a.State, a.LockTimeout, "move", func(deps run.Deps) error {
+		moves, err := run.StateMv(deps, a.From, a.To)
+		if err != nil {
+			return err
+		}
+		for _, m := range moves {
+			fmt.Fprintf(f.IO.Out, "Moved %s to %s\n", m.From, m.To)
+		}
+		fmt.Fprintf(f.IO.Out, "%s moved, no call made.\n", textfmt.Plural(len(moves), "address"))
+		return nil
+	})
 }

@@ -1,14 +1,12 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
 
 	"github.com/leadsync/leadsync/internal/cli/arguments"
 	"github.com/leadsync/leadsync/internal/run"
-	"github.com/leadsync/leadsync/internal/state/backend"
 	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
@@ -50,29 +48,16 @@ Rm takes the state lock, and the state before is kept as <state>.backup.`,
 }
 
 func runStateRm(f *Factory, a *arguments.StateRm) error {
-	src, err := openStateSource(f, a.State)
-	if err != nil {
-		return err
-	}
-	defer src.close()
-	noState := fmt.Errorf("no state at %s yet: nothing to remove", src.describe(f))
-	if backend.KnownAbsent(src.backend) {
-		return noState // before taking the lock, which would create the directory
-	}
-	removed, err := run.StateRm(stateDeps(f, src, a.LockTimeout), a.Addresses)
-	if errors.Is(err, run.ErrNoState) {
-		return noState
-	}
-	if err != nil {
-		return err
-	}
-	for _, r := range removed {
-		// The words of each kind are its row's (kind.Row.Removed).
-		row := r.Kind.Row()
-		fmt.Fprintf(f.IO.Out, row.Removed+"\n", r.Address, textfmt.Plural(r.Leads, row.Counted))
-	}
-	if bk, ok := backend.BackupOf(src.backend); ok {
-		fmt.Fprintf(f.IO.Out, "The state before is kept in %s.\n", stateRelPath(f, bk.BackupPath()))
-	}
-	return nil
+	return changeState(f, a.State, a.LockTimeout, "remove", func(deps run.Deps) error {
+		removed, err := run.StateRm(deps, a.Addresses)
+		if err != nil {
+			return err
+		}
+		for _, r := range removed {
+			// The words of each kind are its row's (kind.Row.Removed).
+			row := r.Kind.Row()
+			fmt.Fprintf(f.IO.Out, row.Removed+"\n", r.Address, textfmt.Plural(r.Leads, row.Counted))
+		}
+		return nil
+	})
 }

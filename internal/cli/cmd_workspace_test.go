@@ -38,7 +38,7 @@ func TestLocalWorkspaceNeverMade(t *testing.T) {
 		{"state", "recover"},
 		{"state", "push"},
 		{"state", "pull"},
-		{"forget", "ann"},
+		{"forget", "--auto-approve", "ann"},
 		{"force-unlock", "--force", "0f8fad5b-d9cb-469f-a165-70867728950e"},
 	} {
 		for _, how := range []struct {

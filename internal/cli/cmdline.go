@@ -26,6 +26,15 @@ func usageError(cmd *cobra.Command, problem string) error {
 // flagError is the FlagErrorFunc of every command.
 func flagError(cmd *cobra.Command, err error) error {
 	msg := err.Error()
+	if _, arg, ok := strings.Cut(msg, "unknown shorthand flag: "); ok {
+		// A single-dash word that is no long flag (singleDashLongFlags
+		// spelled the others with two): name it as the long flag meant.
+		if _, word, ok := strings.Cut(arg, " in -"); ok {
+			if name, _, _ := strings.Cut(word, "="); len(name) > 1 {
+				msg = "unknown flag: --" + name
+			}
+		}
+	}
 	if name, ok := strings.CutPrefix(msg, "unknown flag: --"); ok {
 		if s := nearestFlag(cmd, name); s != "" {
 			msg += fmt.Sprintf(" (did you mean --%s?)", s)
@@ -79,6 +88,9 @@ func groupArgs(cmd *cobra.Command) {
 // unknownCommandHint adds to cobra's "unknown command" error of cmd (the
 // command whose subcommand was not found) where the commands are listed.
 func unknownCommandHint(cmd *cobra.Command, err error) error {
+	if cmd == cmd.Root() && strings.HasPrefix(err.Error(), `unknown command "import" `) {
+		return errImportCommand
+	}
 	//lint:ignore ST1005 printed whole to the user as sentences, not wrapped.
 	return fmt.Errorf("%s\nRun '%s --help' for the list of commands.", strings.TrimRight(err.Error(), "\n"), cmd.CommandPath())
 }
@@ -91,3 +103,17 @@ func unwrapPathError(err error) error {
 	}
 	return err
 }
+
+// errImportCommand answers a Terraform user's leadsync import: people
+// another tool exported come in through an import block, which plan shows
+// and apply records, as Terraform's import blocks do.
+//
+//lint:ignore ST1005 printed whole to the user as sentences, not wrapped.
+var errImportCommand = errors.New(`leadsync has no import command: people another tool exported (a CSV or XLSX file) come in with an import block, which plan shows and apply records, at no credit:
+
+  import "evaboot" {
+    file    = "legacy/evaboot-2026-10.csv"
+    columns = { profile_url = "LinkedIn URL", email = "Email" }
+  }
+
+See docs/configuration.md, "import: people another tool exported". To move a record within the state, use leadsync state mv.`)

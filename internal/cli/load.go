@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"syscall"
 
 	"github.com/hashicorp/hcl/v2"
@@ -57,5 +58,40 @@ func loadConfigWith(f *Factory, vars arguments.Vars, skipLists bool) (*config.Co
 	}
 	cfg, ds := config.Load(config.LoadOptions{Dir: f.Dir, Environ: env, Catalog: cat, Workspace: f.workspace(),
 		Vars: vars.Vars, VarFiles: vars.Files, SkipListFiles: skipLists})
-	return cfg, append(diags, ds...)
+	diags = append(diags, ds...)
+	if !ds.HasErrors() {
+		diags = append(diags, overrideBaseURL(f, cfg)...)
+	}
+	return cfg, diags
+}
+
+// EnvBaseURL overrides the api block's addresses (base_url and
+// base_url_v2): a configuration written for the real service runs against
+// `leadsync sandbox` (both generations on one address) or a staging
+// service without an edit.
+const EnvBaseURL = "LEADSYNC_BASE_URL"
+
+// overrideBaseURL applies LEADSYNC_BASE_URL to cfg, checked as base_url is.
+func overrideBaseURL(f *Factory, cfg *config.Config) hcl.Diagnostics {
+	if f.Getenv == nil {
+		return nil
+	}
+	v := strings.TrimSpace(f.Getenv(EnvBaseURL))
+	if v == "" {
+		return nil
+	}
+	err := config.CheckBaseURL(v)
+	if err == nil {
+		err = config.CheckBasePath(v, false)
+	}
+	if err == nil && cfg.API.Sandbox {
+		err = errors.New("the api block sets sandbox = true, whose service runs in the process and has no address; unset " + EnvBaseURL + ", or set sandbox = false")
+	}
+	if err != nil {
+		return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid " + EnvBaseURL,
+			Detail: fmt.Sprintf("%s=%s: %s.", EnvBaseURL, v, strings.TrimSuffix(err.Error(), "."))}}
+	}
+	v = strings.TrimSuffix(v, "/")
+	cfg.API.BaseURL, cfg.API.BaseURLV2 = v, v
+	return nil
 }

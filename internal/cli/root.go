@@ -51,6 +51,7 @@ func Run(ctx context.Context, f *Factory, args []string) int {
 	f = &run
 
 	root := NewRootCmd(f)
+	args = singleDashLongFlags(root, args)
 	root.SetArgs(args)
 	root.SetIn(f.IO.In)
 	root.SetOut(f.IO.Out)
@@ -95,7 +96,10 @@ with the lead service, the way Terraform does for infrastructure.
 
   leadsync validate   check the configuration, offline
   leadsync plan       show which calls apply will make and what they cost
-  leadsync apply      make those calls at the rate limit and write the spreadsheets`,
+  leadsync apply      make those calls at the rate limit and write the spreadsheets
+
+Flags are shown with two dashes; Terraform's one dash works too:
+leadsync -chdir=DIR plan -out=leads.plan is leadsync --chdir=DIR plan --out=leads.plan.`,
 		Example: `  leadsync validate
   leadsync plan --out leads.plan && leadsync apply leads.plan
   leadsync --chdir examples/quickstart apply --auto-approve
@@ -160,7 +164,7 @@ var commands = []func(*Factory) *cobra.Command{
 	newSandboxCmd,
 	newExportCmd,
 	newShowCmd, newStateCmd, newForceUnlockCmd, newForgetCmd, newWorkspaceCmd,
-	newFieldsCmd, newUsageCmd,
+	newFieldsCmd, newUsageCmd, newOutputCmd,
 	newConsoleCmd,
 	newApplyCmd,
 	newPlanCmd,

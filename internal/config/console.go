@@ -257,6 +257,9 @@ func WhereRoots(expr hcl.Expression) (personFields []string, lead bool, diags hc
 			personFields = append(personFields, name)
 		}
 	}
+	if slices.Contains(personFields, "validationStatus") {
+		diags = append(diags, emptyStatusWords(expr)...) // its name is "not found"
+	}
 	if usesPerson == lead {
 		what := "neither"
 		if lead {

@@ -254,14 +254,42 @@ func (l *loader) statModule(dir string) (fs.FileInfo, error) {
 
 // folderHint names the nearest existing folder to dir, when one is near.
 func (l *loader) folderHint(dir string) string {
-	parent := path.Dir(dir)
-	fsys, err := l.moduleFS(parent)
-	if err != nil {
+	// From the first folder of the path that does not exist, each is
+	// replaced by its nearest sibling: ./persona/cto finds personas/cto.
+	parts := strings.Split(path.Clean(dir), "/")
+	at := "."
+	for i := 0; i < len(parts); i++ {
+		next := path.Join(at, parts[i])
+		if parts[i] == ".." || parts[i] == "." {
+			at = next
+			continue
+		}
+		if fi, err := l.statModule(next); err == nil && fi.IsDir() {
+			at = next
+			continue
+		}
+		near := nearest(parts[i], l.subfolders(at), 1)
+		if len(near) == 0 {
+			return ""
+		}
+		at = path.Join(at, near[0])
+	}
+	if at == path.Clean(dir) {
 		return ""
+	}
+	return fmt.Sprintf(" Did you mean %s?", at)
+}
+
+// subfolders are the folders in dir (hidden ones aside); none when it
+// cannot be read.
+func (l *loader) subfolders(dir string) []string {
+	fsys, err := l.moduleFS(dir)
+	if err != nil {
+		return nil
 	}
 	entries, err := fs.ReadDir(fsys, ".")
 	if err != nil {
-		return ""
+		return nil
 	}
 	var dirs []string
 	for _, e := range entries {
@@ -269,10 +297,7 @@ func (l *loader) folderHint(dir string) string {
 			dirs = append(dirs, e.Name())
 		}
 	}
-	if n := nearest(path.Base(dir), dirs, 1); len(n) > 0 {
-		return fmt.Sprintf(" Did you mean %s?", path.Join(parent, n[0]))
-	}
-	return ""
+	return dirs
 }
 
 // assignInputs gives a module instance's variables the arguments of its

@@ -18,15 +18,17 @@ var outputRefs = refList{attr: "value", kinds: []kind.Kind{kind.Search, kind.Pro
 // decodeOutputs reads the output blocks of l's module: each exposes some
 // of the module's blocks to the caller, which refers to them as
 // module.NAME.OUTPUT (from = [module.dach.ctos]). The root's outputs are
-// checked the same way; nothing calls the root, so they give nothing.
+// checked the same way; nothing calls the root: they are Config.Outputs,
+// which leadsync output shows.
 func (l *loader) decodeOutputs(blocks hcl.Blocks) {
 	for _, b := range blocks {
 		if !l.uniqueName(b) {
 			continue
 		}
 		content, meant := l.content(b, outputSchema, "An output block")
+		desc := ""
 		if a := content.Attributes["description"]; a != nil {
-			l.literalString(a)
+			desc, _ = l.literalString(a)
 		}
 		a := content.Attributes["value"]
 		if a == nil {
@@ -37,6 +39,10 @@ func (l *loader) decodeOutputs(blocks hcl.Blocks) {
 		}
 		if addrs, ok := l.outputValue(a); ok {
 			l.outputs = append(l.outputs, output{b.Labels[0], addrs})
+			if l.prefix == "" {
+				// The root's: nothing calls it; leadsync output shows them.
+				l.cfg.Outputs = append(l.cfg.Outputs, &Output{Name: b.Labels[0], Description: desc, Addresses: addrs, DeclRange: b.DefRange})
+			}
 		}
 	}
 }

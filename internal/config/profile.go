@@ -9,7 +9,7 @@ import (
 )
 
 var profileSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
-	{Name: "for_each"}, {Name: "count"}, {Name: "page_name"}, {Name: "profile_url"}, {Name: "refresh"},
+	{Name: "for_each"}, {Name: "count"}, {Name: "page_name"}, {Name: "profile_url"}, {Name: "refresh"}, {Name: "label"},
 }}
 
 func (l *loader) decodeProfile(b *hcl.Block) {
@@ -67,6 +67,7 @@ func (l *loader) decodeProfile(b *hcl.Block) {
 		if d, astate := l.durationAttr(at["refresh"], in.ctx, in.sc); astate == ok {
 			p.Refresh = d
 		}
+		p.Label = l.label(at["label"], in)
 		l.cfg.Profiles = append(l.cfg.Profiles, p)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -14,7 +16,7 @@ import (
 )
 
 // fixed search attributes besides the catalog's filters.
-var searchFixed = []string{"for_each", "count", "keywords", "search_url", "raw", "max_results", "refresh", "split_by"}
+var searchFixed = []string{"for_each", "count", "keywords", "search_url", "raw", "max_results", "refresh", "split_by", "label"}
 
 // fieldAttrs are the attribute names of the catalog's fields, in its
 // order, worked out once.
@@ -84,6 +86,7 @@ func (l *loader) decodeSearch(b *hcl.Block) {
 		if d, astate := l.durationAttr(at["refresh"], in.ctx, in.sc); astate == ok {
 			s.Refresh = d
 		}
+		s.Label = l.label(at["label"], in)
 		l.cfg.Searches = append(l.cfg.Searches, s)
 	}
 }
@@ -206,7 +209,11 @@ func (l *loader) valueProblem(f api.Field, name, v string, sens bool) string {
 		shown = "A sensitive value"
 	}
 	hint := ""
-	if near := nearest(v, f.PossibleValues, 3); len(near) > 0 && !sens {
+	near := nearest(v, f.PossibleValues, 3)
+	if abbr := expansions(v, f.PossibleValues); len(abbr) > 0 {
+		near = abbr // "UK" is "United Kingdom" rather than any 2-letter value
+	}
+	if len(near) > 0 && !sens {
 		hint = " Did you mean " + textfmt.QuoteList(near, " or ") + "?"
 	} else {
 		hint = " Valid values: " + textfmt.QuoteList(f.PossibleValues, ", ") + "."
@@ -241,4 +248,45 @@ func commaHint(f api.Field, param, v string, sens bool) string {
 		qs = append(qs, param+"="+url.QueryEscape(p))
 	}
 	return fmt.Sprintf(" A URL gives each value as a parameter of its own: %s.", strings.Join(qs, "&"))
+}
+
+// label decodes a search's or profile's label (words shown in the Found
+// in column instead of the address): text, not blank; "" when absent or
+// refused.
+func (l *loader) label(a *hcl.Attribute, in instance) string {
+	v, _, astate := l.stringAttr(a, in.ctx, in.sc, true)
+	if astate != ok || !l.valueLength(a, v, MaxTextValue) {
+		return ""
+	}
+	if strings.TrimSpace(v) == "" {
+		l.errorf(a.Expr.Range().Ptr(), "Empty label", "A label is the words the sheets show for the block in the Found in column, like label = \"CTOs in Manchester\"; leave it out to show the address.")
+		return ""
+	}
+	return strings.TrimSpace(v)
+}
+
+// expansions are the values of candidates that v abbreviates by its
+// initials, the small words aside: "UK" is "United Kingdom", "USA"
+// "United States of America". None unless v is 2 to 5 letters.
+func expansions(v string, candidates []string) []string {
+	v = strings.TrimSpace(strings.ReplaceAll(v, ".", ""))
+	if len(v) < 2 || len(v) > 5 || strings.ContainsFunc(v, func(r rune) bool { return !unicode.IsLetter(r) }) {
+		return nil
+	}
+	var out []string
+	for _, c := range candidates {
+		var initials strings.Builder
+		for _, w := range strings.Fields(c) {
+			switch strings.ToLower(w) {
+			case "of", "and", "the", "&":
+				continue
+			}
+			r, _ := utf8.DecodeRuneInString(w)
+			initials.WriteRune(r)
+		}
+		if initials.Len() > 1 && strings.EqualFold(initials.String(), v) {
+			out = append(out, c)
+		}
+	}
+	return out
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/leadsync/leadsync/internal/kind"
@@ -26,6 +27,9 @@ func (l *loader) sheetWhere(a *hcl.Attribute) (hcl.Expression, []string) {
 		if at, ok := t[1].(hcl.TraverseAttr); ok && !contains(fields, at.Name) {
 			fields = append(fields, at.Name)
 		}
+	}
+	if contains(fields, "validationStatus") && !l.statusWords(a.Expr) {
+		return nil, nil
 	}
 	ctx := l.evalContext(map[string]cty.Value{"person": cty.UnknownVal(personType())})
 	v, ds := a.Expr.Value(ctx)
@@ -144,4 +148,36 @@ var changesRefs = refList{attr: "changes", kinds: []kind.Kind{kind.Search, kind.
 func (l *loader) changesList(a *hcl.Attribute) []string {
 	out, _ := l.refs(a, changesRefs)
 	return out
+}
+
+// statusWords refuses, in a where that reads person.validationStatus, the
+// service's word "empty" (emptyStatusWords). It reports whether expr is
+// free of it.
+func (l *loader) statusWords(expr hcl.Expression) bool {
+	return l.add(emptyStatusWords(expr))
+}
+
+// emptyStatusWords are the errors of the service's word "empty" in a
+// where that reads person.validationStatus: leadsync names that status
+// "not found" in the sheets, the terminal and where alike, and a where
+// comparing with "empty" would match nobody without a word.
+func emptyStatusWords(expr hcl.Expression) hcl.Diagnostics {
+	node, isSyntax := expr.(hclsyntax.Node)
+	if !isSyntax {
+		return nil
+	}
+	var diags hcl.Diagnostics
+	_ = hclsyntax.VisitAll(node, func(n hclsyntax.Node) hcl.Diagnostics {
+		t, isTemplate := n.(*hclsyntax.TemplateExpr)
+		if !isTemplate || !t.IsStringLiteral() {
+			return nil
+		}
+		if v, _ := t.Value(nil); v.Type() == cty.String && v.IsKnown() && strings.EqualFold(strings.TrimSpace(v.AsString()), "empty") {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Status \"empty\" is named \"not found\"",
+				Detail:  "leadsync names the service's validation status \"empty\" (no e-mail found) \"not found\", in the sheets, the terminal and a sheet's where alike: write person.validationStatus == \"not found\".",
+				Subject: t.Range().Ptr()})
+		}
+		return nil
+	})
+	return diags
 }

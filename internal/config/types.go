@@ -52,6 +52,9 @@ type Config struct {
 	// Moves are the moved blocks, with addresses from the root (see
 	// moved.go).
 	Moves []*Move
+	// Outputs are the root module's output blocks, in declaration order:
+	// what leadsync output shows (a module's outputs go to its caller).
+	Outputs []*Output
 
 	// evalCtx holds var.*, local.* and the functions, for Match.
 	evalCtx *hcl.EvalContext
@@ -136,7 +139,10 @@ type Search struct {
 	// SplitNames are the attribute names of split_by as written, the
 	// skipped ones included (for messages).
 	SplitNames []string
-	DeclRange  hcl.Range
+	// Label is label: words for the people who read the sheets, shown in
+	// the Found in column instead of the address; "" when not set.
+	Label     string
+	DeclRange hcl.Range
 }
 
 // SplitDimension is one array filter a saturated search is split by: one
@@ -161,6 +167,7 @@ type Profile struct {
 	// segment of profile_url.
 	PageName  string
 	Refresh   time.Duration
+	Label     string // as Search.Label
 	DeclRange hcl.Range
 }
 
@@ -377,4 +384,36 @@ func (c *Config) Identity() string {
 		return c.Settings.Name
 	}
 	return gitIdentity(c.Dir)
+}
+
+// Labels are the labels of the searches and profiles that set one, by
+// address (the Found in column shows them instead); nil when none does.
+func (c *Config) Labels() map[string]string {
+	var m map[string]string
+	add := func(addr, label string) {
+		if label == "" {
+			return
+		}
+		if m == nil {
+			m = map[string]string{}
+		}
+		m[addr] = label
+	}
+	for _, s := range c.Searches {
+		add(s.Address, s.Label)
+	}
+	for _, p := range c.Profiles {
+		add(p.Address, p.Label)
+	}
+	return m
+}
+
+// Output is an output block of the root module.
+type Output struct {
+	Name        string
+	Description string
+	// Addresses are the blocks and instances its value names, from the
+	// root, as written (search.cto, module.uk.search.cto["London"]).
+	Addresses []string
+	DeclRange hcl.Range
 }

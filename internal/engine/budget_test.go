@@ -118,6 +118,35 @@ enrich "all" {
 	}
 }
 
+// TestHardBudgetStopsBeforeTheCallThatWouldPassIt: a hard budget of 2
+// credits lets two enrichments go and sends no third: the run stops,
+// saying so, and the month holds what was sent (the search's request, two
+// enrichments).
+func TestHardBudgetStopsBeforeTheCallThatWouldPassIt(t *testing.T) {
+	cfg := load(t, budgetTestConfig)
+	st := state.New()
+	svc := newFake()
+	led := &memLedger{}
+	sum, err := engine.Run(context.Background(), engine.Options{
+		Config: cfg, Plan: build(t, cfg, st), State: st, Journal: &memJournal{}, Service: svc,
+		Now:    func() time.Time { return t0 },
+		Budget: &engine.Budget{Ledger: led, Month: "2026-11-01", Limit: plan.Spending{Credits: 2, Requests: 100}, Hard: true},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := svc.count("enrich:"); got != 2 {
+		t.Errorf("%d enrichments sent, want 2 (a hard budget of 2 credits)", got)
+	}
+	if !sum.BudgetStopped || !strings.Contains(sum.Stopped, "the monthly budget would be passed") {
+		t.Errorf("budget stopped %v, stopped %q; want the run stopped by the budget", sum.BudgetStopped, sum.Stopped)
+	}
+	led.settle()
+	if held, _ := led.Spent(""); held != (plan.Spending{Credits: 2, Requests: 3}) {
+		t.Errorf("the month holds %+v, want 2 credits and 3 requests", held)
+	}
+}
+
 const budgetTestConfig = `
 api {
   sandbox     = true

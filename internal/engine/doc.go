@@ -10,6 +10,12 @@
 // is sent and released once its outcome is recorded (claims.go,
 // Options.Claims): a person another workspace's running apply holds is
 // waited for and copied once recorded there, or left for the next apply.
+// The runner's work is in parts: Run and prepare (engine.go), the
+// scheduler that queues, dispatches and stops calls (scheduler.go), the
+// writes of each outcome to the state (writes.go, through record.go), and
+// the accounting of refunds and of the summary (accounting.go, with the
+// budget's ledger in budget.go); the runner's fields are grouped the same
+// way (schedule, accounts).
 // It imports plan, config, state and api, and the leaf kind (a call's
 // Kind is the kind of the block that makes it); the budget's ledger, the claims
 // and the other workspaces come in through Options.

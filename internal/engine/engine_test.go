@@ -643,3 +643,56 @@ enrich "all" {
 		t.Errorf("first journal event = %+v, want the retention forget", j.events[0])
 	}
 }
+
+// doneProgress records the result of every call done.
+type doneProgress struct {
+	engine.NopProgress
+	done map[string]engine.CallResult
+}
+
+func (p *doneProgress) CallDone(c engine.Call, r engine.CallResult) { p.done[c.Address] = r }
+
+// TestSearchAtTheCapIsCapped: a plain search that returns exactly the
+// network's cap of api.MaxResults is reported capped (probably cut off),
+// and one that returns one fewer is not.
+func TestSearchAtTheCapIsCapped(t *testing.T) {
+	cfg := load(t, `
+api {
+  sandbox = true
+}
+search "full" {
+  keywords = "full"
+}
+search "short" {
+  keywords = "short"
+}
+`)
+	st := state.New()
+	p := build(t, cfg, st)
+	svc := newFake()
+	leads := func(n int) []person.Lead {
+		out := make([]person.Lead, n)
+		for i := range out {
+			id := fmt.Sprintf("p%d", i)
+			out[i] = person.Lead{FullName: id, PageName: id, NetworkID: id}
+		}
+		return out
+	}
+	svc.results["full"], svc.results["short"] = leads(api.MaxResults), leads(api.MaxResults-1)
+	prog := &doneProgress{done: map[string]engine.CallResult{}}
+	if _, err := engine.Run(context.Background(), engine.Options{
+		Config: cfg, Plan: p, State: st, Journal: &memJournal{}, Service: svc,
+		Now: func() time.Time { return t0 }, Progress: prog,
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for addr, want := range map[string]engine.CallResult{
+		"search.full":  {Results: api.MaxResults, Capped: true},
+		"search.short": {Results: api.MaxResults - 1, Capped: false},
+	} {
+		got := prog.done[addr]
+		if got.Results != want.Results || got.Capped != want.Capped {
+			t.Errorf("%s: %d results, capped %v; want %d, capped %v", addr, got.Results, got.Capped, want.Results, want.Capped)
+		}
+	}
+}

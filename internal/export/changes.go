@@ -187,7 +187,7 @@ func WhereValues(cfg *config.Config, names []string, p *state.Person) (map[strin
 }
 
 // whereStatus is person.validationStatus in a sheet's where: the
-// service's word (valid, catch all, empty), not the sheet's "not found";
+// sheet's word (valid, catch all, not found: the service's empty);
 // FormerEmployer for an e-mail of a former employer, LeftNetwork for one
 // of someone who left the network; "" when never enriched.
 func whereStatus(p *state.Person) string {
@@ -196,10 +196,8 @@ func whereStatus(p *state.Person) string {
 		return ""
 	case p.EmailNotCurrent() != "":
 		return p.EmailNotCurrent()
-	case p.Enrichment.Result.ValidationStatus == "":
-		return person.StatusEmpty
 	}
-	return p.Enrichment.Result.ValidationStatus
+	return StatusText(p.Enrichment.Result.ValidationStatus)
 }
 
 // cellCty is a cell's value for a where: text as a string, a time as RFC

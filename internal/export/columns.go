@@ -7,6 +7,7 @@ import (
 	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 )
@@ -328,10 +329,36 @@ func photoURL(p *state.Person, n *rawNode) string {
 	return ""
 }
 
-// NotFound is how the spreadsheets write the service's validation status
+// foundInColumn is the Found in column: the searches and profiles that
+// found the person, each by its label where it sets one (words for the
+// sheet's readers), else by its address; a label shared by several
+// instances is shown once.
+func foundInColumn(cfg *config.Config) column {
+	labels := cfg.Labels()
+	if len(labels) == 0 {
+		c, _ := columnFor("foundIn", "")
+		return c
+	}
+	return column{name: "foundIn", kind: kindText, value: func(p *state.Person, c *cellValue) {
+		names := make([]string, 0, len(p.FoundBy))
+		for _, a := range p.FoundBy {
+			name := a
+			if l, ok := labels[a]; ok {
+				name = l
+			}
+			if !slices.Contains(names, name) {
+				names = append(names, name)
+			}
+		}
+		c.Text = strings.Join(names, ", ")
+	}}
+}
+
+// NotFound is leadsync's one name of the service's validation status
 // "empty" (no e-mail address was found): words for the people who read
-// the sheets. State, JSON and the command line keep the service's "empty",
-// and so does a sheet's where (person.validationStatus == "empty").
+// them, in the sheets, the terminal (apply's progress and summary, show)
+// and a sheet's where (person.validationStatus == "not found"). State and
+// the JSON documents keep the service's "empty".
 const NotFound = "not found"
 
 // StatusText is a validation status as the spreadsheets write it: the

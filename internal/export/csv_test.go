@@ -88,7 +88,7 @@ func TestCSVReadBack(t *testing.T) {
 	if r := find("Written at"); r[1] != "2026-11-21T08:00:00Z" {
 		t.Errorf("Written at = %q", r)
 	}
-	if r := find("CTOs"); r[1] != "5" || r[3] != "leads-ctos.csv" {
+	if r := find("CTOs"); r[1] != "5" || r[2] != "no earlier file on record" || r[4] != "leads-ctos.csv" {
 		t.Errorf("CTOs row = %q", r)
 	}
 	if r := find(berlin); r[2] != "300" || !strings.Contains(r[5], "cap of 300") {

@@ -150,7 +150,7 @@ func TestExcelizeInternals(t *testing.T) {
 			}
 		},
 	}
-	part, rows, err := writeDataSheet(f, styles, "S", "S_1", tb, 0, tb.n)
+	part, rows, err := writeDataSheet(f, styles, "S", "S_1", tb, 0, tb.n, true)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,6 +25,10 @@ type Options struct {
 	// Stats are figures of the apply run that precedes the export, shown in
 	// the Summary; nil when the export runs from state alone.
 	Stats *RunStats
+	// LastWritten is when this export's files were written before (the
+	// working copy's record of the exports); nil when there is no record:
+	// the Summary then counts nobody as new since the last file.
+	LastWritten *time.Time
 }
 
 // RunStats are figures of an apply run for the Summary sheet.
@@ -102,7 +106,7 @@ func Write(cfg *config.Config, exp *config.Export, st *state.State, opts Options
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", exp.Address, err)
 		}
-		t, err := buildTable(sh, rows, cfg.Settings.ProfileURLTemplate)
+		t, err := buildTable(sh, rows, cfg)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", exp.Address, err)
 		}

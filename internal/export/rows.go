@@ -126,16 +126,19 @@ func sourceRanAt(st *state.State, addr string) time.Time {
 }
 
 // buildTable makes the table of a sheet from its rows and columns.
-func buildTable(sh *config.Sheet, rows sheetRows, tmpl string) (*table, error) {
+func buildTable(sh *config.Sheet, rows sheetRows, cfg *config.Config) (*table, error) {
 	names := sh.Columns
 	if len(names) == 0 {
 		names = config.DefaultColumns
 	}
 	cols := make([]column, len(names))
 	for i, n := range names {
-		c, err := columnFor(n, tmpl)
+		c, err := columnFor(n, cfg.Settings.ProfileURLTemplate)
 		if err != nil {
 			return nil, fmt.Errorf("sheet %q: %w", sh.Name, err)
+		}
+		if n == "foundIn" {
+			c = foundInColumn(cfg) // the sources' labels
 		}
 		cols[i] = c
 	}

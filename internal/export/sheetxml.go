@@ -4,6 +4,7 @@ import (
 	"hash/crc32"
 	"io"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -109,24 +110,35 @@ func needsSpacePreserve(s string) bool {
 // rowEncoder turns rows of a table into <row> elements.
 type rowEncoder struct {
 	kinds []cellKind
-	cols  [][]byte // column letters, "A", "B", ...
-	date  []byte   // ` s="N"` of date cells
-	link  []byte   // ` s="N"` of link cells
-	num   []byte   // ` s="N"` of number cells
-	ref   []byte   // the row number being written
-	cut   int      // cells cut at the cell limit so far
+	// widths are the columns' widths in characters, to count the lines of
+	// a cell that holds a line break (wrapped in a row tall enough).
+	widths []float64
+	wrap   []byte // ` s="N"` of text cells that hold a line break
+	// plain and tall are the cells' styles of a row of one line and of a
+	// taller row (every cell at the top, beside the wrapped lines, so that
+	// nobody reads them as the row above's); cur is the row's.
+	plain, tall cellStyles
+	cur         *cellStyles
+	cols        [][]byte // column letters, "A", "B", ...
+	ref         []byte   // the row number being written
+	cut         int      // cells cut at the cell limit so far
 }
 
-func newRowEncoder(styles xlsxStyles, kinds []cellKind) *rowEncoder {
-	e := &rowEncoder{kinds: kinds, cols: make([][]byte, len(kinds))}
+func newRowEncoder(styles xlsxStyles, kinds []cellKind, widths []float64) *rowEncoder {
+	e := &rowEncoder{kinds: kinds, widths: widths, cols: make([][]byte, len(kinds))}
 	for c := range kinds {
 		e.cols[c] = []byte(colName(c))
 	}
-	e.date = []byte(` s="` + strconv.Itoa(styles.date) + `"`)
-	e.link = []byte(` s="` + strconv.Itoa(styles.link) + `"`)
-	e.num = []byte(` s="` + strconv.Itoa(styles.number) + `"`)
+	attr := func(id int) []byte { return []byte(` s="` + strconv.Itoa(id) + `"`) }
+	e.wrap = attr(styles.wrap)
+	e.plain = cellStyles{date: attr(styles.date), link: attr(styles.link), num: attr(styles.number)}
+	e.tall = cellStyles{text: attr(styles.top), date: attr(styles.topDate), link: attr(styles.topLink), num: attr(styles.topNumber)}
+	e.cur = &e.plain
 	return e
 }
+
+// cellStyles are the ` s="N"` attributes of cells by kind (nil: none).
+type cellStyles struct{ text, date, link, num []byte }
 
 // appendRow appends row r (1-based) of cells to dst. Empty cells are left
 // out, as SetRow leaves out nil values.
@@ -134,6 +146,16 @@ func (e *rowEncoder) appendRow(dst []byte, r int, cells []cellValue) []byte {
 	e.ref = strconv.AppendInt(e.ref[:0], int64(r), 10)
 	dst = append(dst, `<row r="`...)
 	dst = append(dst, e.ref...)
+	e.cur = &e.plain
+	if lines := e.lines(cells); lines > 1 {
+		e.cur = &e.tall
+		// A cell with a line break wraps, and its row is as tall as its
+		// lines: left at the default height, LibreOffice draws the lines
+		// over the rows below.
+		dst = append(dst, `" ht="`...)
+		dst = strconv.AppendInt(dst, int64(rowHeight(lines)), 10)
+		dst = append(dst, `" customHeight="1`...)
+	}
 	dst = append(dst, `">`...)
 	for c, cell := range cells {
 		switch e.kinds[c] {
@@ -143,14 +165,14 @@ func (e *rowEncoder) appendRow(dst []byte, r int, cells []cellValue) []byte {
 			}
 		case kindTime:
 			if !cell.Empty && !cell.Time.IsZero() {
-				dst = e.appendCellStart(dst, c, e.date, "")
+				dst = e.appendCellStart(dst, c, e.cur.date, "")
 				dst = append(dst, `<v>`...)
 				dst = strconv.AppendFloat(dst, excelTime(cell.Time), 'f', -1, 64)
 				dst = append(dst, `</v></c>`...)
 			}
 		case kindBool:
 			if !cell.Empty {
-				dst = e.appendCellStart(dst, c, nil, "b")
+				dst = e.appendCellStart(dst, c, e.cur.text, "b")
 				if cell.Bool {
 					dst = append(dst, `<v>1</v></c>`...)
 				} else {
@@ -159,7 +181,7 @@ func (e *rowEncoder) appendRow(dst []byte, r int, cells []cellValue) []byte {
 			}
 		case kindNumber:
 			if !cell.Empty {
-				dst = e.appendCellStart(dst, c, e.num, "")
+				dst = e.appendCellStart(dst, c, e.cur.num, "")
 				dst = append(dst, `<v>`...)
 				dst = strconv.AppendInt(dst, cell.Num, 10)
 				dst = append(dst, `</v></c>`...)
@@ -175,7 +197,7 @@ func (e *rowEncoder) appendRow(dst []byte, r int, cells []cellValue) []byte {
 			}
 			// The formula's only data is the URL, as a string literal with
 			// its quotes doubled; the cached value is the URL itself.
-			dst = e.appendCellStart(dst, c, e.link, "str")
+			dst = e.appendCellStart(dst, c, e.cur.link, "str")
 			dst = append(dst, `<f>`...)
 			dst = appendXMLText(dst, formula, false)
 			dst = append(dst, `</f><v>`...)
@@ -184,6 +206,31 @@ func (e *rowEncoder) appendRow(dst []byte, r int, cells []cellValue) []byte {
 		}
 	}
 	return append(dst, `</row>`...)
+}
+
+// lines is how many lines the tallest cell of a row takes: a text cell
+// with a line break, wrapped in its column's width; 1 when none has one.
+func (e *rowEncoder) lines(cells []cellValue) int {
+	n := 1
+	for c, cell := range cells {
+		if e.kinds[c] == kindText && strings.IndexByte(cell.Text, '\n') >= 0 {
+			width := 60.0
+			if c < len(e.widths) {
+				width = e.widths[c]
+			}
+			n = max(n, wrappedLines(cell.Text, int(width)-1))
+		}
+	}
+	return n
+}
+
+// maxRowHeight is the tallest row a worksheet holds, in points.
+const maxRowHeight = 409
+
+// rowHeight is the height of a row of lines lines of text, at most the
+// 409 points a row can have (the cell then shows its first lines).
+func rowHeight(lines int) int {
+	return min(lines*sumLineHeight, maxRowHeight)
 }
 
 // appendCellStart appends <c r="REF" s=".." t=".."> for column c.
@@ -207,7 +254,11 @@ func (e *rowEncoder) appendText(dst []byte, c int, s string) []byte {
 	if cut {
 		e.cut++
 	}
-	dst = e.appendCellStart(dst, c, nil, "inlineStr")
+	style := e.cur.text
+	if strings.IndexByte(s, '\n') >= 0 {
+		style = e.wrap
+	}
+	dst = e.appendCellStart(dst, c, style, "inlineStr")
 	if needsSpacePreserve(s) {
 		dst = append(dst, `<is><t xml:space="preserve">`...)
 	} else {
@@ -232,10 +283,10 @@ const flushAt = 64 << 10
 
 // encodeRows writes rows [from, to) of t as <row> elements numbered from 2
 // (under the header), compressed on every core as they are made.
-func encodeRows(styles xlsxStyles, t *table, from, to int) (*sheetRowsXML, error) {
+func encodeRows(styles xlsxStyles, t *table, from, to int, widths []float64) (*sheetRowsXML, error) {
 	out := &sheetRowsXML{data: &spillBuffer{}, level: zipLevel}
 	z := newParallelDeflate(out.data, zipLevel)
-	e := newRowEncoder(styles, t.kinds)
+	e := newRowEncoder(styles, t.kinds, widths)
 	cells := make([]cellValue, len(t.kinds))
 	buf := make([]byte, 0, flushAt+4096)
 	put := func() {

@@ -49,8 +49,10 @@ type sumRow struct {
 const notEnriched = "not enriched"
 
 // summary returns the rows of the Summary sheet (or file): when and what was
-// written, the sheets, each source with its filters and result count,
-// enrichment counts by validation status, credits and quota, warnings.
+// written; what the file holds (the sheets with their rows and the people
+// new since the last file, the e-mails by validation status, the changes
+// seen); each source with its filters and result count; warnings; and at
+// its end, in a small section, the account's credits and quota.
 func (j *job) summary() []sumRow {
 	var b sumRows
 	b.add(styleTitle, "leadsync export")
@@ -62,21 +64,9 @@ func (j *job) summary() []sumRow {
 		b.add(stylePlain, "Suppressed", n, "people erased with leadsync forget: left out of every sheet, dropped from every result")
 	}
 
-	b.gap()
-	b.add(styleTitle, "Sheets")
-	b.add(styleHeader, "Sheet", "Rows", "From", "Written to")
-	for _, s := range j.sheets {
-		b.add(stylePlain, s.conf.Name, s.table.n, strings.Join(s.rows.sources, ", "), s.where)
-	}
-
-	searches, profiles, imports := j.sources()
-	j.searchRows(&b, searches)
-	if leaves := j.splitLeafRows(searches); len(leaves) > 0 {
-		b.gap()
-		b.rows = append(b.rows, leaves...)
-	}
-	j.profileRows(&b, profiles)
-	j.importRows(&b, imports)
+	// What the file holds first: the sheets, the e-mails, the changes;
+	// then where the people come from; the account's figures last.
+	j.sheetRows(&b)
 
 	b.gap()
 	b.add(styleTitle, "Enrichment of the people in this export")
@@ -92,7 +82,14 @@ func (j *job) summary() []sumRow {
 		b.rows = append(b.rows, drift...)
 	}
 
-	j.creditRows(&b)
+	searches, profiles, imports := j.sources()
+	j.searchRows(&b, searches)
+	if leaves := j.splitLeafRows(searches); len(leaves) > 0 {
+		b.gap()
+		b.rows = append(b.rows, leaves...)
+	}
+	j.profileRows(&b, profiles)
+	j.importRows(&b, imports)
 
 	if len(j.warnings) > 0 {
 		b.gap()
@@ -101,7 +98,41 @@ func (j *job) summary() []sumRow {
 			b.add(styleWide, w)
 		}
 	}
+
+	j.creditRows(&b)
 	return b.rows
+}
+
+// sheetRows adds the section of the sheets: the rows of each, the people
+// new since the file was last written, where the rows come from and
+// which worksheets (or files) hold them.
+func (j *job) sheetRows(b *sumRows) {
+	b.gap()
+	b.add(styleTitle, "Sheets")
+	newHeader := "New since the last file"
+	if j.opts.LastWritten != nil {
+		newHeader = "New since " + j.opts.LastWritten.UTC().Format("2006-01-02 15:04")
+	}
+	b.add(styleHeader, "Sheet", "Rows", newHeader, "From", "Written to")
+	for _, s := range j.sheets {
+		var fresh any = "no earlier file on record"
+		if j.opts.LastWritten != nil {
+			fresh = j.newPeople(s.rows.people)
+		}
+		b.add(stylePlain, s.conf.Name, s.table.n, fresh, strings.Join(s.rows.sources, ", "), s.where)
+	}
+}
+
+// newPeople counts the distinct people of people first seen after the
+// file was last written.
+func (j *job) newPeople(people []*state.Person) int {
+	seen := map[*state.Person]bool{}
+	for _, p := range people {
+		if p.FirstSeen.After(*j.opts.LastWritten) {
+			seen[p] = true
+		}
+	}
+	return len(seen)
 }
 
 // sumRows collects the rows of a summary.
@@ -231,9 +262,9 @@ func (j *job) importRows(b *sumRows, imports []string) {
 	}
 }
 
-// creditRows adds the section of credits and quota: what this run and
-// all runs spent, what was not spent and why, the balance and the
-// requests left.
+// creditRows adds the section of credits and quota, the Summary's last:
+// what this run and all runs spent, what was not spent and why, the
+// balance and the requests left.
 func (j *job) creditRows(b *sumRows) {
 	b.gap()
 	b.add(styleTitle, "Credits and quota")
@@ -317,33 +348,26 @@ func timeOrNil(t *time.Time) any {
 func (j *job) driftCounts() []sumRow {
 	byField := map[string]int{}
 	var changes, left, private, stale, leftEmails int
-	seen := map[*state.Person]bool{}
-	for _, s := range j.sheets {
-		for _, p := range s.rows.people {
-			if seen[p] {
-				continue
+	for _, p := range j.people() {
+		changes += len(p.History)
+		fields := map[string]bool{}
+		for _, d := range p.History {
+			if d.Field != state.DriftStatus && !fields[d.Field] {
+				fields[d.Field] = true
+				byField[d.Field]++
 			}
-			seen[p] = true
-			changes += len(p.History)
-			fields := map[string]bool{}
-			for _, d := range p.History {
-				if d.Field != state.DriftStatus && !fields[d.Field] {
-					fields[d.Field] = true
-					byField[d.Field]++
-				}
-			}
-			switch p.Status {
-			case state.StatusLeft:
-				left++
-			case state.StatusPrivate:
-				private++
-			}
-			switch p.EmailNotCurrent() {
-			case FormerEmployer:
-				stale++
-			case LeftNetwork:
-				leftEmails++
-			}
+		}
+		switch p.Status {
+		case state.StatusLeft:
+			left++
+		case state.StatusPrivate:
+			private++
+		}
+		switch p.EmailNotCurrent() {
+		case FormerEmployer:
+			stale++
+		case LeftNetwork:
+			leftEmails++
 		}
 	}
 	if changes == 0 && left+private == 0 {
@@ -362,6 +386,22 @@ func (j *job) driftCounts() []sumRow {
 	return append(rows, sumRow{stylePlain, []any{"Changes in all", changes, "every change recorded in the history of these people"}})
 }
 
+// people returns the people of the export's sheets, each once (a person
+// on several sheets counts once), in the order of the sheets.
+func (j *job) people() []*state.Person {
+	seen := map[*state.Person]bool{}
+	var out []*state.Person
+	for _, s := range j.sheets {
+		for _, p := range s.rows.people {
+			if !seen[p] {
+				seen[p] = true
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
 type statusCount struct {
 	status string
 	n      int
@@ -373,19 +413,12 @@ type statusCount struct {
 // then the people not enriched.
 func (j *job) statusCounts() []statusCount {
 	counts := map[string]int{}
-	seen := map[*state.Person]bool{}
-	for _, s := range j.sheets {
-		for _, p := range s.rows.people {
-			if seen[p] {
-				continue
-			}
-			seen[p] = true
-			if p.Enrichment == nil {
-				counts[notEnriched]++
-				continue
-			}
-			counts[StatusText(p.Enrichment.Result.ValidationStatus)]++
+	for _, p := range j.people() {
+		if p.Enrichment == nil {
+			counts[notEnriched]++
+			continue
 		}
+		counts[StatusText(p.Enrichment.Result.ValidationStatus)]++
 	}
 	out := []statusCount{
 		{person.StatusValid, counts[person.StatusValid]},

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/leadsync/leadsync/internal/testenv"
 )
 
 // TestLeftoverTempsOfAKilledExportAreRemoved: the temporary file of an
@@ -15,7 +17,7 @@ import (
 func TestLeftoverTempsOfAKilledExportAreRemoved(t *testing.T) {
 	cmd := exec.Command("true")
 	if err := cmd.Run(); err != nil {
-		t.Skip("no true(1) to get the ID of a finished process")
+		testenv.Skip(t, "no true(1) to get the ID of a finished process")
 	}
 	dead := cmd.Process.Pid
 	dir := t.TempDir()

@@ -54,6 +54,9 @@ const widthSamples = 1000
 // xlsxStyles are the style IDs of a workbook.
 type xlsxStyles struct {
 	header, date, link, number, title, sumHeader int
+	// wrap is a data cell's text with a line break: wrapped, at the top;
+	// the others of a row made taller by one are at the top too.
+	wrap, top, topDate, topLink, topNumber int
 	// The Summary's cells: text, wrapped text, whole numbers, dates; at
 	// the top of rows made taller by a wrapped cell.
 	sumText, sumWrap, sumNumber, sumDate int
@@ -86,6 +89,11 @@ func newXLSXStyles(f *excelize.File) (xlsxStyles, error) {
 		a.Vertical = "top"
 		return &a
 	}
+	mk(&s.wrap, &excelize.Style{Alignment: top(excelize.Alignment{WrapText: true})})
+	mk(&s.top, &excelize.Style{Alignment: top(excelize.Alignment{})})
+	mk(&s.topDate, &excelize.Style{CustomNumFmt: &dateFmt, Alignment: top(excelize.Alignment{Horizontal: "left"})})
+	mk(&s.topLink, &excelize.Style{Font: &excelize.Font{Color: "0563C1", Underline: "single"}, Alignment: top(excelize.Alignment{})})
+	mk(&s.topNumber, &excelize.Style{NumFmt: numFmtThousands, Alignment: top(excelize.Alignment{})})
 	mk(&s.sumText, &excelize.Style{Alignment: top(excelize.Alignment{})})
 	mk(&s.sumWrap, &excelize.Style{Alignment: top(excelize.Alignment{WrapText: true})})
 	// Numbers left-aligned: the Summary's sections share columns as wide
@@ -168,8 +176,8 @@ func (xlsxWriter) write(j *job) ([]Written, error) {
 	if err := setDocProps(f, j); err != nil {
 		return nil, err
 	}
-	// The Summary, the first sheet, is the active one as in a new workbook.
-	// (SetActiveSheet would parse every streamed sheet back into memory.)
+	// The first data sheet is the active one (writeDataSheet); the Summary
+	// stays the first tab.
 
 	// excelize builds the whole zip in a memory buffer; write it straight
 	// into the temporary file instead, compressed on every core at the
@@ -220,7 +228,7 @@ func writeDataSheets(f *excelize.File, styles xlsxStyles, namer *sheetNamer, j *
 		}
 		for p, name := range names {
 			from, to := p*perSheet, min(t.n, (p+1)*perSheet)
-			part, rows, err := writeDataSheet(f, styles, name, tableName(t.name, w.Sheets+1), t, from, to)
+			part, rows, err := writeDataSheet(f, styles, name, tableName(t.name, w.Sheets+1), t, from, to, w.Sheets == 0)
 			if rows != nil {
 				sheetRows[part] = rows
 				truncated += rows.cut
@@ -252,13 +260,26 @@ func setDocProps(f *excelize.File, j *job) error {
 	})
 }
 
+// newDataSheet adds the worksheet name; the first one is the sheet the
+// workbook opens on, not the Summary. That is set now, before the
+// StreamWriter copies the sheet's view: only the Summary and this sheet
+// exist, both still in memory (SetActiveSheet reads every sheet back;
+// pinned by TestWorkbookOpensOnThePeople).
+func newDataSheet(f *excelize.File, name string, first bool) error {
+	idx, err := f.NewSheet(name)
+	if err == nil && first {
+		f.SetActiveSheet(idx)
+	}
+	return err
+}
+
 // writeDataSheet makes a worksheet of rows [from, to) of t: a bold, frozen
 // header, an Excel table over the rows, fitted widths. excelize's
 // StreamWriter writes the sheet with its header row; the data rows are
 // written and compressed here (encodeRows), and go into the sheet when the
 // package is written (spliceZip). It returns the sheet's part name and rows.
-func writeDataSheet(f *excelize.File, styles xlsxStyles, name, table string, t *table, from, to int) (string, *sheetRowsXML, error) {
-	if _, err := f.NewSheet(name); err != nil {
+func writeDataSheet(f *excelize.File, styles xlsxStyles, name, table string, t *table, from, to int, first bool) (string, *sheetRowsXML, error) {
+	if err := newDataSheet(f, name, first); err != nil {
 		return "", nil, err
 	}
 	// The used range, header and rows: a new sheet says "A1", which the
@@ -270,7 +291,7 @@ func writeDataSheet(f *excelize.File, styles xlsxStyles, name, table string, t *
 	if err != nil {
 		return "", nil, err
 	}
-	if err := f.SetSheetDimension(name, "A1:"+used); err != nil {
+	if err = f.SetSheetDimension(name, "A1:"+used); err != nil {
 		return "", nil, err
 	}
 	// Print settings go in before the StreamWriter starts, which copies
@@ -311,7 +332,7 @@ func writeDataSheet(f *excelize.File, styles xlsxStyles, name, table string, t *
 		return "", nil, err
 	}
 
-	rows, err := encodeRows(styles, t, from, to)
+	rows, err := encodeRows(styles, t, from, to, widths)
 	if err != nil {
 		return "", nil, err
 	}
@@ -392,7 +413,10 @@ func fitWidths(t *table, from, to int) []float64 {
 			w := 0
 			switch t.kinds[c] {
 			case kindText, kindLink:
-				w = textfmt.Width(cell.Text)
+				// A text with line breaks wraps: its longest line counts.
+				for line := range strings.SplitSeq(cell.Text, "\n") {
+					w = max(w, textfmt.Width(line))
+				}
 			case kindTime:
 				w = len(dateFormat)
 			case kindBool:
@@ -524,7 +548,7 @@ func writeSummarySheet(f *excelize.File, styles xlsxStyles, name string, rows []
 			lines = max(lines, n)
 		}
 		if lines > 1 {
-			if err := f.SetRowHeight(name, r+1, float64(lines*sumLineHeight)); err != nil {
+			if err := f.SetRowHeight(name, r+1, float64(rowHeight(lines))); err != nil {
 				return err
 			}
 		}

@@ -221,8 +221,8 @@ func TestXLSXReadBack(t *testing.T) {
 	}
 	check("Export", "export.marketing")
 	check("Written at", "2026-11-21 08:00")
-	check("CTOs", "5", `search.cto["Berlin"], search.cto["Hamburg"]`, "CTOs")
-	check("All leads", "6", `search.cto["Berlin"], search.cto["Hamburg"], profile.founder`, "All leads")
+	check("CTOs", "5", "no earlier file on record", `search.cto["Berlin"], search.cto["Hamburg"]`, "CTOs")
+	check("All leads", "6", "no earlier file on record", `search.cto["Berlin"], search.cto["Hamburg"], profile.founder`, "All leads")
 	check(berlin, "city=Berlin | industry_filter=Internet and IT | keywords=CTO", "300", "4", "2026-11-20 18:45")
 	if !strings.Contains(flat[berlin][5], "hit the cap of 300") {
 		t.Errorf("Berlin search has no cap warning: %q", flat[berlin])

@@ -5,13 +5,15 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/leadsync/leadsync/internal/testenv"
 )
 
 // Two open files of one path exclude each other as two processes would;
 // closing the holder releases the lock, as the kernel does at its exit.
 func TestTryLock(t *testing.T) {
 	if !Supported {
-		t.Skip("no operating system file lock on this platform")
+		testenv.Skip(t, "no operating system file lock on this platform")
 	}
 	path := filepath.Join(t.TempDir(), "lock")
 	open := func() *os.File {

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/leadsync/leadsync/internal/testenv"
 )
 
 // recT records what Check reports instead of failing the test.
@@ -23,7 +25,7 @@ func (r *recT) Fatalf(format string, args ...any) {
 
 func TestCheck(t *testing.T) {
 	if *update {
-		t.Skip("-update rewrites instead of comparing")
+		testenv.Skip(t, "-update rewrites instead of comparing")
 	}
 	path := filepath.Join(t.TempDir(), "x.golden")
 	if err := os.WriteFile(path, []byte("one\ntwo\n"), 0o644); err != nil {

@@ -28,6 +28,13 @@
 // --replace the targets leave out is refused (replace.go). A plan below
 // min_remaining_requests is refused with how to go on (quota.go).
 //
+// Build (build.go) calls one builder per block kind, each in its own file
+// as config has them (search.go, profile.go, enrich_blocks.go with the
+// bounds of enrich_bounds.go, track.go, imports.go), then the targets
+// (targets.go), the forget changes of retention and removed blocks
+// (forgets.go), the spreadsheets (exports.go), the totals (totals.go) and
+// the quota (quota.go).
+//
 // It imports config, state, api, person (the person model), kind (the
 // table of block kinds: a change's Kind) and address, listfile (company and domain keys), catalog
 // (the nearest address to an unknown --target or --replace) and version;

@@ -208,6 +208,19 @@ func TestEnrichCounts(t *testing.T) {
 			if c.Credits != c.Calls || c.CreditsMax != c.CallsMax {
 				t.Errorf("credits %d..%d for calls %d..%d at 1 credit each", c.Credits, c.CreditsMax, c.Calls, c.CallsMax)
 			}
+			// At 3 credits an enrichment, the same calls cost three times
+			// as much, in the change and in the totals.
+			f.cfg.API.CreditsPerEnrich, f.cfg.API.MaxCredits = 3, 10_000
+			p3 := f.build(t, f.opts())
+			c3 := p3.Change("enrich.e")
+			if c3.Calls != c.Calls || c3.CallsMax != c.CallsMax || c3.Credits != 3*c.Calls || c3.CreditsMax != 3*c.CallsMax {
+				t.Errorf("at 3 credits each: calls %d..%d, credits %d..%d; want calls %d..%d, credits %d..%d",
+					c3.Calls, c3.CallsMax, c3.Credits, c3.CreditsMax, c.Calls, c.CallsMax, 3*c.Calls, 3*c.CallsMax)
+			}
+			if p3.Totals.Credits != c3.Credits || p3.Totals.CreditsMax != c3.CreditsMax {
+				t.Errorf("at 3 credits each: totals %d..%d credits, want the change's %d..%d", p3.Totals.Credits, p3.Totals.CreditsMax, c3.Credits, c3.CreditsMax)
+			}
+			f.cfg.API.CreditsPerEnrich, f.cfg.API.MaxCredits = 1, 500
 			if tt.people == nil {
 				tt.people = []string{}
 			}

@@ -65,6 +65,9 @@ func Apply(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView) (err 
 }
 
 func apply(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView) error {
+	if err := checkAddressesFirst(d, opts); err != nil {
+		return err
+	}
 	lock, err := d.Backend.Lock("apply")
 	if err != nil {
 		return err
@@ -115,6 +118,29 @@ func apply(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView) error
 	}
 	r.aborted = runCtx.Err() != nil && ctx.Err() == nil
 	return finish(d, opts.Config, st, p, r, view, log)
+}
+
+// checkAddressesFirst refuses a --target or --replace that names nothing
+// before anything is locked or written (the lock of a first apply makes
+// the state's folder). Addresses the configuration declares need no
+// state; only when one is not declared is the state read, without the
+// lock as plan reads it, for the addresses it holds. Under the lock,
+// Build checks them again.
+func checkAddressesFirst(d Deps, opts ApplyOptions) error {
+	if opts.PlanFile != "" || len(opts.Targets)+len(opts.Replace) == 0 {
+		return nil
+	}
+	if !plan.CheckAddresses(opts.Config, nil, opts.Targets, opts.Replace).HasErrors() {
+		return nil
+	}
+	st, err := d.Backend.Load()
+	if err != nil {
+		return err
+	}
+	if diags := plan.CheckAddresses(opts.Config, st, opts.Targets, opts.Replace); diags.HasErrors() {
+		return &DiagnosticsError{Diags: diags}
+	}
+	return nil
 }
 
 // applyBudget is the budget an apply keeps to (leadsync { budget }): what
@@ -171,10 +197,11 @@ func applyPlan(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView, s
 	budget.bs, budget.led = budgetState(d, cfg, st, usage, true)
 	popts.Budget = budget.bs
 	p, diags := plan.Build(cfg, st, popts)
-	view.Plan(p)
 	if diags.HasErrors() {
+		// Only the error: no plan, no "No changes" after it.
 		return nil, nil, &DiagnosticsError{Diags: diags}
 	}
+	view.Plan(p)
 	if !p.HasChanges() {
 		return nil, nil, nil
 	}

@@ -68,8 +68,9 @@ func TestConsoleHandle(t *testing.T) {
 		{line: `  search.s["Berlin"].people  `, want: cty.NumberIntVal(2)},
 		{line: `search.s["Hamburg"].people`, want: cty.NumberIntVal(1)},
 		{line: `where person.validationStatus == "valid"`, selected: []string{"ada"}},
-		// The sheet's word of a status is the service's: "empty".
-		{line: `where person.validationStatus == "empty"`, selected: []string{"bob"}},
+		// The sheet's word of a status: the service's "empty" is "not found".
+		{line: `where person.validationStatus == "not found"`, selected: []string{"bob"}},
+		{line: `where person.validationStatus == "empty"`, err: `write person.validationStatus == "not found"`},
 		{line: `where person.validationStatus == ""`, selected: []string{"cem"}},
 		{line: `where person.email != ""`, selected: []string{"ada"}},
 		{line: `where lead.title == "CTO"`, selected: []string{"ada", "cem"}},

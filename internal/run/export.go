@@ -150,7 +150,12 @@ func writeExports(cfg *config.Config, xs []*config.Export, st *state.State, opts
 	var all []export.Written
 	defer log.save()
 	for _, x := range xs {
-		w, err := export.Write(cfg, x, st, opts)
+		o := opts
+		if r := log.read.Exports[log.key(x.Address)]; r != nil {
+			at := r.WrittenAt
+			o.LastWritten = &at // the Summary's "new since the last file"
+		}
+		w, err := export.Write(cfg, x, st, o)
 		all = append(all, w...)
 		for _, f := range w {
 			log.written[log.fileKey(relToConfig(cfg.Dir, f.Path))] = true

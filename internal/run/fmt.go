@@ -158,7 +158,8 @@ func writeFormatted(path, name string, content []byte) error {
 }
 
 // FormatSource checks that src (named name in diagnostics) parses, then
-// formats it with hclwrite. A file with syntax errors is never rewritten:
+// formats it with hclwrite, an object written over several lines one key
+// per line (objectsOnePerLine). A file with syntax errors is never rewritten:
 // its diagnostics say why.
 func FormatSource(src []byte, name string) ([]byte, hcl.Diagnostics) {
 	if d := config.CheckNesting(name, src); d != nil {
@@ -167,5 +168,5 @@ func FormatSource(src []byte, name string) ([]byte, hcl.Diagnostics) {
 	if _, diags := hclsyntax.ParseConfig(src, name, hcl.InitialPos); diags.HasErrors() {
 		return nil, diags
 	}
-	return hclwrite.Format(src), nil
+	return hclwrite.Format(objectsOnePerLine(src, name)), nil
 }

@@ -107,3 +107,42 @@ func TestRefreshFields(t *testing.T) {
 		t.Errorf("n %d, fresh %+v, cached %+v, %v", n, fresh, cached, err)
 	}
 }
+
+// TestFormatObjects: an object written over several lines is written one
+// key per line with the = signs aligned, as terraform fmt leaves them;
+// one on a single line, or one holding a comment, stays as it is; the
+// result is stable.
+func TestFormatObjects(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"two per line",
+			"import \"a\" {\n  file    = \"a.csv\"\n  columns = { profile_url = \"LinkedIn URL\", email = \"Email\",\n              enriched_at = \"Exported\" }\n}\n",
+			"import \"a\" {\n  file = \"a.csv\"\n  columns = {\n    profile_url = \"LinkedIn URL\"\n    email       = \"Email\"\n    enriched_at = \"Exported\"\n  }\n}\n"},
+		{"trailing commas",
+			"x = {\n  a = 1,\n  bb = 2,\n}\n",
+			"x = {\n  a  = 1\n  bb = 2\n}\n"},
+		{"nested",
+			"m = { uk = { city = \"London\", country = \"United Kingdom\" },\n  de = { city = \"Berlin\",\n country = \"Germany\" } }\n",
+			"m = {\n  uk = { city = \"London\", country = \"United Kingdom\" }\n  de = {\n    city    = \"Berlin\"\n    country = \"Germany\"\n  }\n}\n"},
+		{"one line stays",
+			"x = { a = 1, b = 2 }\n",
+			"x = { a = 1, b = 2 }\n"},
+		{"a comment stays",
+			"x = { a = 1, # the first\n  b = 2 }\n",
+			"x = { a = 1, # the first\nb = 2 }\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, diags := FormatSource([]byte(tt.in), "t.leads.hcl")
+			if diags.HasErrors() {
+				t.Fatal(diags)
+			}
+			if string(got) != tt.want {
+				t.Errorf("got:\n%s\nwant:\n%s", got, tt.want)
+			}
+			again, _ := FormatSource(got, "t.leads.hcl")
+			if string(again) != string(got) {
+				t.Errorf("not stable; again:\n%s", again)
+			}
+		})
+	}
+}

@@ -1,6 +1,7 @@
 package run
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -50,7 +51,16 @@ type ForgetOptions struct {
 	// backend keeps none. It runs after the commit, under the lock, and
 	// its error is returned as it is.
 	DropBackup func() error
+	// Confirm is asked, under the locks and before anything is written,
+	// whether to go on: people is what forget will do with each PERSON,
+	// workspaces the backend's other workspaces it erases them in too.
+	// false stops it with ErrForgetCancelled, nothing written. nil asks
+	// nothing (--auto-approve). Not asked when nothing would change.
+	Confirm func(people []Forgotten, workspaces []string) (bool, error)
 }
+
+// ErrForgetCancelled is the answer to Confirm that was not yes.
+var ErrForgetCancelled = errors.New("forget cancelled; nothing was changed")
 
 // ForgetResult is what a Forget did.
 type ForgetResult struct {
@@ -93,11 +103,10 @@ func Forget(d Deps, opts ForgetOptions) (*ForgetResult, error) {
 			return nil, ErrBlankPerson
 		}
 	}
-	u, err := d.Backend.Lock("forget")
+	lock, err := lockState(d, "forget")
 	if err != nil {
 		return nil, err
 	}
-	lock := &heldLock{u: u}
 	defer lock.release()
 	siblings, err := lockSiblings(d.Backend)
 	defer siblings.release()
@@ -117,6 +126,9 @@ func Forget(d Deps, opts ForgetOptions) (*ForgetResult, error) {
 	res := &ForgetResult{}
 	events := forgetEvents(s, opts.People, d.now().UTC(), res)
 	res.Entries = len(events)
+	if err := confirmForget(opts, res.People, siblings, len(events)); err != nil {
+		return nil, err
+	}
 	if err := recordErasures(d, res.People); err != nil {
 		return nil, err
 	}
@@ -142,6 +154,26 @@ func Forget(d Deps, opts ForgetOptions) (*ForgetResult, error) {
 		return nil, err
 	}
 	return res, lock.release()
+}
+
+// confirmForget asks opts.Confirm, when there is one and something would
+// change (an event here, or workspaces to erase in).
+func confirmForget(opts ForgetOptions, people []Forgotten, sibs siblings, events int) error {
+	if opts.Confirm == nil || (events == 0 && len(sibs) == 0) {
+		return nil
+	}
+	var names []string
+	for _, sb := range sibs {
+		names = append(names, sb.name)
+	}
+	ok, err := opts.Confirm(people, names)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return ErrForgetCancelled
+	}
+	return nil
 }
 
 // forgetEvents decides what forgetting each of people does in s, into

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/leadsync/leadsync/internal/testenv"
 )
 
 // TestPlanOutRefusesStateFolders: plan --out never writes into leadsync's
@@ -56,7 +58,7 @@ func TestPlanOutRefusesStateFolders(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if strings.HasPrefix(c.path, "link/") && !linked {
-				t.Skip("no symbolic links here")
+				testenv.Skip(t, "no symbolic links here")
 			}
 			src := testConfig
 			if c.statePath != "" {

@@ -104,6 +104,34 @@ type heldLock struct {
 	done bool
 }
 
+// lockState takes the state's lock for the operation op.
+func lockState(d Deps, op string) (*heldLock, error) {
+	u, err := d.Backend.Lock(op)
+	if err != nil {
+		return nil, err
+	}
+	return &heldLock{u: u}, nil
+}
+
+// lockExisting takes the state's lock for the operation op and loads the
+// state; a state never written is ErrNoState. On an error the lock is
+// released; otherwise the caller releases it.
+func lockExisting(d Deps, op string) (*heldLock, *state.State, error) {
+	lock, err := lockState(d, op)
+	if err != nil {
+		return nil, nil, err
+	}
+	s, err := d.Backend.Load()
+	if err == nil && !d.exists(s) {
+		err = ErrNoState
+	}
+	if err != nil {
+		lock.release()
+		return nil, nil, err
+	}
+	return lock, s, nil
+}
+
 func (h *heldLock) release() error {
 	if h.done {
 		return nil

@@ -3,9 +3,11 @@ package run
 import (
 	"context"
 	"errors"
+	"io/fs"
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -236,12 +238,22 @@ type stopView struct{ recView }
 
 func (v *stopView) Progress(stop func()) engine.Progress { return stopAtFirstCall{stop: stop} }
 
+// TestApplyPlanErrorsAreDiagnostics: a --target that names nothing is only
+// the error: no call, no lock (the lock of a first apply makes the
+// state's folder), no plan drawn, nothing written.
 func TestApplyPlanErrorsAreDiagnostics(t *testing.T) {
-	d, _, n, dir := newDeps(t)
-	err := Apply(context.Background(), d, ApplyOptions{Config: loadConfig(t, dir), AutoApprove: true, Targets: []string{"search.nope"}}, &recView{})
+	d, b, n, dir := newDeps(t)
+	v := &recView{}
+	err := Apply(context.Background(), d, ApplyOptions{Config: loadConfig(t, dir), AutoApprove: true, Targets: []string{"search.nope"}}, v)
 	var de *DiagnosticsError
 	if !errors.As(err, &de) || !de.Diags.HasErrors() || n.searches != 0 {
 		t.Errorf("err = %v, searches %d; want a *DiagnosticsError and no search", err, n.searches)
+	}
+	if slices.ContainsFunc(b.ops, func(op string) bool { return strings.HasPrefix(op, "lock") }) || v.plans != 0 {
+		t.Errorf("backend ops %v, %d plans drawn; want no lock and no plan", b.ops, v.plans)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".leadsync")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf(".leadsync/ was made: %v", err)
 	}
 }
 

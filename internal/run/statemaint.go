@@ -13,11 +13,10 @@ func StatePush(d Deps, from backend.Backend, to backend.Pusher, force bool) (*st
 	if err != nil {
 		return nil, err
 	}
-	u, err := d.Backend.Lock("state push")
+	lock, err := lockState(d, "state push")
 	if err != nil {
 		return nil, err
 	}
-	lock := &heldLock{u: u}
 	defer lock.release()
 	if err := to.Push(s, force); err != nil {
 		return nil, err
@@ -28,11 +27,10 @@ func StatePush(d Deps, from backend.Backend, to backend.Pusher, force bool) (*st
 // StateRecover takes the state's lock ("state recover") and recovers the
 // journal of r with the clock of d.
 func StateRecover(d Deps, r backend.JournalRecoverer) (*backend.RecoverResult, error) {
-	u, err := d.Backend.Lock("state recover")
+	lock, err := lockState(d, "state recover")
 	if err != nil {
 		return nil, err
 	}
-	lock := &heldLock{u: u}
 	defer lock.release()
 	return r.RecoverJournal(d.now())
 }

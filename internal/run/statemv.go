@@ -58,19 +58,11 @@ func StateMv(d Deps, from, to string) ([]state.Move, error) {
 	if err != nil {
 		return nil, &InvalidMoveError{From: from, To: to, Err: err}
 	}
-	u, err := d.Backend.Lock("state mv")
+	lock, s, err := lockExisting(d, "state mv")
 	if err != nil {
 		return nil, err
 	}
-	lock := &heldLock{u: u}
 	defer lock.release()
-	s, err := d.Backend.Load()
-	if err != nil {
-		return nil, err
-	}
-	if !d.exists(s) {
-		return nil, ErrNoState
-	}
 	set := config.NewMoveSet([]*config.Move{m})
 	var moves []state.Move
 	for _, addr := range s.MovableAddresses() {

@@ -36,19 +36,11 @@ type RemovedRecord struct {
 // (module.dach) names every search and profile record of the state inside
 // it.
 func StateRm(d Deps, addresses []string) ([]RemovedRecord, error) {
-	u, err := d.Backend.Lock("state rm")
+	lock, s, err := lockExisting(d, "state rm")
 	if err != nil {
 		return nil, err
 	}
-	lock := &heldLock{u: u}
 	defer lock.release()
-	s, err := d.Backend.Load()
-	if err != nil {
-		return nil, err
-	}
-	if !d.exists(s) {
-		return nil, ErrNoState
-	}
 	var all []string
 	for _, addr := range addresses {
 		if s.Kind(addr) != kind.None {

@@ -227,6 +227,23 @@ func (a *applier) current(id string) string {
 	return id
 }
 
+// distinct returns the people of ids by their current IDs (re-keys later
+// in a list may have renamed people seen earlier), each once, in the
+// order of ids, and the set of them; it reuses ids.
+func (a *applier) distinct(ids []string) ([]string, map[string]struct{}) {
+	seen := make(map[string]struct{}, len(ids))
+	out := ids[:0]
+	for _, id := range ids {
+		id = a.current(id)
+		if _, dup := seen[id]; dup {
+			continue
+		}
+		seen[id] = struct{}{}
+		out = append(out, id)
+	}
+	return out, seen
+}
+
 // Resolve returns the ID a lead is (or would be) kept under in s: its
 // networkId when known, else the person already known by its page name, else
 // PersonID.
@@ -520,19 +537,11 @@ func (a *applier) search(addr string, se *SearchEvent) {
 		}
 	}
 	// Re-keys later in the list may have renamed people seen earlier.
-	seen := make(map[string]struct{}, len(ids))
-	out := ids[:0]
+	ids, seen := a.distinct(ids)
 	for _, id := range ids {
-		id = a.current(id)
-		if _, dup := seen[id]; dup {
-			continue
-		}
-		seen[id] = struct{}{}
-		out = append(out, id)
 		addFoundBy(s.People[id], addr)
 		s.touchPerson(id)
 	}
-	ids = out
 
 	rec := &Search{
 		Address:     addr,

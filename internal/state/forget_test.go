@@ -116,6 +116,21 @@ func TestForgetPeople(t *testing.T) {
 			credits:    1,
 		},
 		{
+			name: "an enrichment that names an erased page name is not kept",
+			events: []Event{
+				searchEv(day(0), "search.a", 0, lead("n1", "", "Ann"), bob),
+				eraseEv(day(1), IdentifierKeys("ann")), // nobody known by it yet
+				enrichEv(day(2), "enrich.e", "n1", person.EnrichedProfile{NetworkID: "n1", PageName: "ann", Email: "a@x.io", CreditBalance: 9}),
+			},
+			want: map[string]string{
+				"person n1":       "found_by=search.a",
+				"person n2":       "found_by=search.a",
+				"search search.a": "leads=n1,n2 added=0 removed=0",
+			},
+			suppressed: 1,
+			credits:    1,
+		},
+		{
 			name: "retention removes without suppressing; a search brings them back",
 			events: []Event{
 				searchEv(day(0), "search.a", 0, ann, bob),
@@ -174,11 +189,14 @@ func TestForgetPeople(t *testing.T) {
 
 // forgetSummary is what TestForgetPeople compares: per person its FoundBy,
 // per search its leads, counts and suppressed results, per profile its
-// person.
+// person; an enrichment kept shows as its e-mail.
 func forgetSummary(s *State) map[string]string {
 	m := map[string]string{}
 	for id, p := range s.People {
 		m["person "+id] = "found_by=" + strings.Join(p.FoundBy, ",")
+		if p.Enrichment != nil {
+			m["person "+id] += " email=" + p.Enrichment.Result.Email
+		}
 	}
 	for addr, sr := range s.Searches {
 		v := fmt.Sprintf("leads=%s added=%d removed=%d", strings.Join(sr.LeadIDs, ","), sr.Added, sr.Removed)

@@ -220,29 +220,19 @@ func (s *State) takeRecords(to map[string]string) addressed {
 		erased:   map[string]int{},
 	}
 	for from := range to {
-		if x := s.Searches[from]; x != nil {
-			r.searches[from] = x
-			delete(s.Searches, from)
+		if takeRecord(s.Searches, r.searches, from) {
 			s.touchSearch(from)
 		}
-		if x := s.Profiles[from]; x != nil {
-			r.profiles[from] = x
-			delete(s.Profiles, from)
+		if takeRecord(s.Profiles, r.profiles, from) {
 			s.touchProfile(from)
 		}
-		if x := s.Failures[from]; x != nil {
-			r.failures[from] = x
-			delete(s.Failures, from)
+		if takeRecord(s.Failures, r.failures, from) {
 			s.touchFailure(from)
 		}
-		if x := s.Splits[from]; x != nil {
-			r.splits[from] = x
-			delete(s.Splits, from)
+		if takeRecord(s.Splits, r.splits, from) {
 			s.touchMeta()
 		}
-		if x := s.Imports[from]; x != nil {
-			r.imports[from] = x
-			delete(s.Imports, from)
+		if takeRecord(s.Imports, r.imports, from) {
 			s.touchMeta()
 		}
 		if n, ok := s.ErasedEnrichments[from]; ok {
@@ -252,6 +242,18 @@ func (s *State) takeRecords(to map[string]string) addressed {
 		}
 	}
 	return r
+}
+
+// takeRecord moves the record m holds at from, if any, to out, and
+// reports whether there was one.
+func takeRecord[T any](m, out map[string]*T, from string) bool {
+	x := m[from]
+	if x == nil {
+		return false
+	}
+	out[from] = x
+	delete(m, from)
+	return true
 }
 
 // putRecords puts the records r took down at their destinations, each

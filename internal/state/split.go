@@ -237,16 +237,7 @@ func (a *applier) split(addr string, ev *SplitEvent) {
 			s.People[id].Raw = r
 		}
 	}
-	seen := make(map[string]struct{}, len(ids))
-	out := ids[:0]
-	for _, id := range ids {
-		id = a.current(id)
-		if _, dup := seen[id]; dup {
-			continue
-		}
-		seen[id] = struct{}{}
-		out = append(out, id)
-	}
+	out, _ := a.distinct(ids)
 	node := &SplitNode{Path: slices.Clone(ev.Path), Results: len(ev.Leads), Saturated: len(ev.Leads) >= api.MaxResults, RanAt: a.at, LeadIDs: out, Suppressed: suppressed}
 	if node.Path == nil {
 		node.Path = []string{}

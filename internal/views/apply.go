@@ -32,8 +32,8 @@ type Streams struct {
 type Apply = run.ApplyView
 
 // NewApply returns the JSON view (progress as JSON lines on Out) or the
-// human one (the plan on Out, progress on ErrOut: a live status line on a
-// terminal, one line per call otherwise).
+// human one (the plan and the run's summary on Out, progress on ErrOut: a
+// live status line on a terminal, one line per call otherwise).
 func NewApply(s Streams, asJSON bool) Apply {
 	if asJSON {
 		return &applyJSON{s: s}
@@ -48,7 +48,7 @@ func NewApplyJSON(s Streams, warnings []plan.Diagnostic) Apply {
 	return &applyJSON{s: s, warnings: warnings}
 }
 
-// applyHuman draws the plan on Out and progress on ErrOut. The end of the
+// applyHuman draws the plan and the summary on Out and progress on ErrOut. The end of the
 // run's summary is held until Apply returns (Done): only then is it known
 // whether the state was saved and the spreadsheets written, so that
 // "Apply complete" is never printed before an error that stops them.
@@ -87,7 +87,9 @@ func (v *applyHuman) Done(err error) {
 	}
 	v.done = true
 	if v.sum != nil {
-		writeSummary(v.s.ErrOut, v.sum, endingOf(v.sum, v.cfg, err))
+		// A result, as Terraform's "Apply complete!": on Out, with the
+		// plan and the files written (apply > apply.log keeps it).
+		writeSummary(v.s.Out, v.sum, endingOf(v.sum, v.cfg, err))
 	}
 	for _, w := range v.written {
 		fmt.Fprintln(v.s.Out, WroteLine(v.cfg, w))

@@ -2,8 +2,9 @@
 // decides it (as terraform's internal/command/views and restic's
 // internal/ui): the plan in its human form (aligned lines, ANSI colour
 // when asked) and its JSON form, the apply's progress printers (a live
-// status line on a terminal, one line per call on a pipe, JSON lines with
-// a message_type for --json), and the state as state list, state show and
+// status line on a terminal, one line per call on a pipe: progress.go,
+// with the summary at the end in progress_summary.go; JSON lines with
+// a message_type for --json: progress_json.go), and the state as state list, state show and
 // show print it.
 //
 // One view interface per command with a human and a JSON implementation:

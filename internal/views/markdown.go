@@ -115,25 +115,7 @@ func mdSummary(p *plan.Plan) string {
 	} else {
 		parts = append(parts, "quota not checked")
 	}
-	var other []string
-	if t.Moves > 0 {
-		other = append(other, count(t.Moves, "move", "moves"))
-	}
-	if t.Imports > 0 {
-		other = append(other, count(t.Imports, "import", "imports"))
-	}
-	if t.Reuses > 0 {
-		other = append(other, count(t.Reuses, "enrichment reused", "enrichments reused"))
-	}
-	if t.Updates > 0 {
-		other = append(other, count(t.Updates, "update", "updates"))
-	}
-	if t.Forgets > 0 {
-		other = append(other, count(t.Forgets, "forget", "forgets"))
-	}
-	if t.Writes > 0 {
-		other = append(other, count(t.Writes, "export write", "export writes"))
-	}
+	other := otherChanges(t)
 	s := "Plan: " + strings.Join(parts, ", ")
 	if len(other) > 0 {
 		s += "; " + strings.Join(other, ", ")

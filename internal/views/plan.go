@@ -150,31 +150,36 @@ func actionText(c *plan.Change) string {
 // columns line up after non-ASCII text).
 func pad(s string, w int) string { return textfmt.PadRight(s, w) }
 
+// otherChanges lists the changes of the plan that make no call (moves,
+// imports, reuses, updates, forgets, export writes), as the summary lines
+// of the text and the Markdown forms say them.
+func otherChanges(t plan.Totals) []string {
+	var other []string
+	for _, c := range []struct {
+		n         int
+		one, many string
+	}{
+		{t.Moves, "move", "moves"},
+		{t.Imports, "import", "imports"},
+		{t.Reuses, "enrichment reused", "enrichments reused"},
+		{t.Updates, "update", "updates"},
+		{t.Forgets, "forget", "forgets"},
+		{t.Writes, "export write", "export writes"},
+	} {
+		if c.n > 0 {
+			other = append(other, count(c.n, c.one, c.many))
+		}
+	}
+	return other
+}
+
 // summaryLine is the "Plan: ..." line.
 func summaryLine(p *plan.Plan) string {
 	t := p.Totals
 	if !p.HasChanges() {
 		return "No changes: everything is up to date."
 	}
-	var other []string
-	if t.Moves > 0 {
-		other = append(other, count(t.Moves, "move", "moves"))
-	}
-	if t.Imports > 0 {
-		other = append(other, count(t.Imports, "import", "imports"))
-	}
-	if t.Reuses > 0 {
-		other = append(other, count(t.Reuses, "enrichment reused", "enrichments reused"))
-	}
-	if t.Updates > 0 {
-		other = append(other, count(t.Updates, "update", "updates"))
-	}
-	if t.Forgets > 0 {
-		other = append(other, count(t.Forgets, "forget", "forgets"))
-	}
-	if t.Writes > 0 {
-		other = append(other, count(t.Writes, "export write", "export writes"))
-	}
+	other := otherChanges(t)
 	if t.CallsMax == 0 {
 		return fmt.Sprintf("Plan: no calls, no credits; %s.", strings.Join(other, ", "))
 	}

@@ -319,8 +319,8 @@ func writePeopleSummary(w *lineWriter, sum *StateSummary) {
 	}
 	w.printf("\n")
 	by := sum.Enrichments.ByStatus
-	w.printf("Enrichments: %s (%s valid, %s catch all, %s empty", textfmt.Thousands(sum.Enrichments.Total),
-		textfmt.Thousands(by[person.StatusValid]), textfmt.Thousands(by[person.StatusCatchAll]), textfmt.Thousands(by[person.StatusEmpty]))
+	w.printf("Enrichments: %s (%s valid, %s catch all, %s %s", textfmt.Thousands(sum.Enrichments.Total),
+		textfmt.Thousands(by[person.StatusValid]), textfmt.Thousands(by[person.StatusCatchAll]), textfmt.Thousands(by[person.StatusEmpty]), export.NotFound)
 	for _, k := range slices.Sorted(maps.Keys(by)) {
 		if k != person.StatusValid && k != person.StatusCatchAll && k != person.StatusEmpty {
 			w.printf(", %s %s", textfmt.Thousands(by[k]), k)

@@ -34,11 +34,7 @@ func writePersonRecord(w *lineWriter, s *state.State, addr string, now time.Time
 
 func searchJSON(out *StateShowJSON, s *state.State, addr string) {
 	out.Search = s.Searches[addr]
-	for _, id := range out.Search.LeadIDs {
-		if p := s.People[id]; p != nil {
-			out.People = append(out.People, p)
-		}
-	}
+	out.addPeople(s, out.Search.LeadIDs)
 }
 
 func profileJSON(out *StateShowJSON, s *state.State, addr string) {
@@ -50,7 +46,12 @@ func profileJSON(out *StateShowJSON, s *state.State, addr string) {
 
 func importJSON(out *StateShowJSON, s *state.State, addr string) {
 	out.Import = s.Imports[addr]
-	for _, id := range out.Import.PersonIDs {
+	out.addPeople(s, out.Import.PersonIDs)
+}
+
+// addPeople adds the people of ids that s holds to out.People, in order.
+func (out *StateShowJSON) addPeople(s *state.State, ids []string) {
+	for _, id := range ids {
 		if p := s.People[id]; p != nil {
 			out.People = append(out.People, p)
 		}

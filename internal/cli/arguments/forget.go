@@ -15,18 +15,22 @@ type Forget struct {
 	// addresses; none is blank.
 	People      []string
 	LockTimeout time.Duration
+	// AutoApprove erases without asking (--auto-approve).
+	AutoApprove bool
 }
 
 // ForgetFlags are the flags of forget as given.
 type ForgetFlags struct {
 	State       State
 	LockTimeout time.Duration
+	AutoApprove bool
 }
 
 // Register declares the flags of forget on fs.
 func (fl *ForgetFlags) Register(fs *pflag.FlagSet) {
 	registerLockTimeout(fs, &fl.LockTimeout)
 	fl.State.Register(fs)
+	fs.BoolVar(&fl.AutoApprove, "auto-approve", false, "erase without asking for confirmation (needed when standard input is no terminal)")
 }
 
 // ErrBlankPerson is a PERSON of forget that is empty (run.ErrBlankPerson
@@ -47,5 +51,5 @@ func ParseForget(fl ForgetFlags, args []string) (*Forget, error) {
 	if err := checkLockTimeout(fl.LockTimeout); err != nil {
 		return nil, err
 	}
-	return &Forget{State: fl.State, People: people, LockTimeout: fl.LockTimeout}, nil
+	return &Forget{State: fl.State, People: people, LockTimeout: fl.LockTimeout, AutoApprove: fl.AutoApprove}, nil
 }

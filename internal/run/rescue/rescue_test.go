@@ -1,14 +1,16 @@
 package rescue
 
 import (
-	"github.com/leadsync/leadsync/internal/filelock"
-	"github.com/leadsync/leadsync/internal/person"
-	"github.com/leadsync/leadsync/internal/state"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/leadsync/leadsync/internal/filelock"
+	"github.com/leadsync/leadsync/internal/person"
+	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/testenv"
 )
 
 var t0 = time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
@@ -104,7 +106,7 @@ func TestTornAndDamagedLines(t *testing.T) {
 // goes on) is not removed; once the writer is done, it is.
 func TestRemoveWaitsForTheWriter(t *testing.T) {
 	if !filelock.Supported {
-		t.Skip("no operating system file lock here")
+		testenv.Skip(t, "no operating system file lock here")
 	}
 	p := PlaceIn(t.TempDir(), "x")
 	w := p.NewWriter(Header{Run: "run-1", Lineage: "L", Created: t0})

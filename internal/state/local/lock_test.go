@@ -11,6 +11,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/filelock"
 	"github.com/leadsync/leadsync/internal/safefile"
+	"github.com/leadsync/leadsync/internal/testenv"
 )
 
 // lockStore returns a store whose lock holders are identified by fakes.
@@ -34,7 +35,7 @@ func die(l *Lock) { l.f.Close() }
 
 func needOSLock(t *testing.T) {
 	if !filelock.Supported {
-		t.Skip("no operating system file lock on this platform: the lock file's existence is the lock")
+		testenv.Skip(t, "no operating system file lock on this platform: the lock file's existence is the lock")
 	}
 }
 

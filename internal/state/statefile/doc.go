@@ -6,7 +6,8 @@
 // has passed state.Check.
 //
 // The bulk of a large file (people and searches) is read by a small
-// purpose-built decoder and written by purpose-built writers; tests and
+// purpose-built decoder (its lexer in decode_fast.go, the state's shape in
+// decode_fast_state.go) and written by purpose-built writers; tests and
 // FuzzLoad check they mean exactly what encoding/json means. Why they are
 // kept, with figures: docs/decisions.md. The reader and the writer of the
 // fields of a lead and of an enrichment (fields_gen.go) are generated from

@@ -50,11 +50,13 @@ func testRoundTrip(t *testing.T, k Kind) {
 // An apply killed after any number of calls loses none of them: the next
 // load holds every call completed and nothing else. Its lock went with
 // it: the next run takes the lock at once, folds the calls in and
-// finishes.
+// finishes. The cuts run side by side, each on a store of its own (a
+// PostgreSQL schema's set-up mostly waits for the server).
 func testKilledAtAnyPoint(t *testing.T, k Kind) {
 	evs := Events()
 	for cut := 0; cut <= len(evs); cut++ {
 		t.Run(fmt.Sprint("after ", cut), func(t *testing.T) {
+			t.Parallel()
 			open := k.New(t)
 			b := open("", Alice)
 			l, _, _ := startApply(t, b, evs[:cut])

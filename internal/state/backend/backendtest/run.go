@@ -73,15 +73,7 @@ func Apply(t TB, b backend.Backend, evs []state.Event) *state.State {
 	l, err := b.Lock("apply")
 	must(t, err, "lock")
 	defer l.Unlock()
-	s, err := b.Load()
-	must(t, err, "load")
-	rec, err := b.OpenJournal(s)
-	must(t, err, "open journal")
-	for i := range evs {
-		e := evs[i]
-		must(t, rec.Append(&e), "append %d", i)
-		must(t, s.Fold(e), "fold %d", i)
-	}
+	rec, s := record(t, b, evs)
 	must(t, rec.Close(), "close")
 	must(t, b.Commit(s), "commit")
 	must(t, l.Unlock(), "unlock")
@@ -94,6 +86,14 @@ func startApply(t TB, b backend.Backend, evs []state.Event) (backend.Unlocker, b
 	t.Helper()
 	l, err := b.Lock("apply")
 	must(t, err, "lock")
+	rec, s := record(t, b, evs)
+	return l, rec, s
+}
+
+// record loads the state of b (whose lock the caller holds), opens its
+// journal, and appends and folds evs, as an apply does.
+func record(t TB, b backend.Backend, evs []state.Event) (backend.Recorder, *state.State) {
+	t.Helper()
 	s, err := b.Load()
 	must(t, err, "load")
 	rec, err := b.OpenJournal(s)
@@ -103,7 +103,7 @@ func startApply(t TB, b backend.Backend, evs []state.Event) (backend.Unlocker, b
 		must(t, rec.Append(&e), "append %d", i)
 		must(t, s.Fold(e), "fold %d", i)
 	}
-	return l, rec, s
+	return rec, s
 }
 
 func must(t TB, err error, what string, args ...any) {

@@ -1,0 +1,3 @@
+search "cto" {
+  keywords = "CTO"
+}
