@@ -52,6 +52,13 @@ func (h *harness) unchanged(s snapshot) {
 func (h *harness) callsSince(s0 sandbox.Stats) int { return h.srv.Stats().Calls - s0.Calls }
 
 // fill writes zeros to a new file in dir until the file system is full.
+// stateFS is the size of the small file system a test mounts on the state
+// folder before it fills it: room for the SQLite database of a few
+// searches with its write-ahead log (up to about 600 KB before it is moved
+// into the database) and shared memory, which a 256 KB one, enough for
+// the JSON state file, is not.
+const stateFS = 2 << 20
+
 func fill(t *testing.T, dir string) string {
 	t.Helper()
 	path := filepath.Join(dir, "ballast")
@@ -85,7 +92,7 @@ func TestStateFolderNotWritable(t *testing.T) {
 		if r := h.run("apply", "--auto-approve", "--target", `search.eng["Berlin"]`); r.code != 0 {
 			t.Fatalf("first apply:\n%s", r)
 		}
-		snap := h.snapshot(".leadsync/state.json", "out/leads.xlsx")
+		snap := h.snapshot(".leadsync/state.db", "out/leads.xlsx")
 		sdir := filepath.Join(h.dir, ".leadsync")
 		testenv.ReadOnly(t, sdir)
 		s0 := h.srv.Stats()
@@ -93,7 +100,7 @@ func TestStateFolderNotWritable(t *testing.T) {
 		if r.code != 1 {
 			t.Fatalf("want exit 1:\n%s", r)
 		}
-		for _, want := range []string{"state.json.lock", "make the folder writable"} {
+		for _, want := range []string{"state.db.lock", "make the folder writable"} {
 			if !strings.Contains(r.stderr, want) {
 				t.Errorf("the error does not say %q:\n%s", want, r)
 			}
@@ -105,13 +112,13 @@ func TestStateFolderNotWritable(t *testing.T) {
 	})
 	t.Run("state folder is a file", func(t *testing.T) {
 		t.Parallel()
-		cfg := strings.Replace(fmt.Sprintf(faultConfig, "10s"), "api {", "leadsync {\n  state_path = \"blocked/state.json\"\n}\n\napi {", 1)
+		cfg := strings.Replace(fmt.Sprintf(faultConfig, "10s"), "api {", "leadsync {\n  state_path = \"blocked/state.db\"\n}\n\napi {", 1)
 		h := newHarness(t, sandbox.Options{Seed: 4}, cfg)
 		writeFile(t, filepath.Join(h.dir, "blocked"), "a file where the state folder should be\n")
 		s0 := h.srv.Stats()
 		r := h.run("apply", "--auto-approve")
-		if r.code != 1 || !strings.Contains(r.stderr, filepath.Join("blocked", "state.json")) || !strings.Contains(r.stderr, "not a directory") {
-			t.Errorf("want exit 1 and an error naming blocked/state.json:\n%s", r)
+		if r.code != 1 || !strings.Contains(r.stderr, filepath.Join("blocked", "state.db")) || !strings.Contains(r.stderr, "not a directory") {
+			t.Errorf("want exit 1 and an error naming blocked/state.db:\n%s", r)
 		}
 		if n := h.callsSince(s0); n != 0 {
 			t.Errorf("%d calls made although no result could be kept", n)
@@ -130,11 +137,14 @@ func TestDiskFullMidRun(t *testing.T) {
 	h := newHarness(t, sandbox.Options{Seed: 6}, fmt.Sprintf(faultConfig, "10s"))
 	h.env = append(h.env, "LEADSYNC_TEST_WRITE_RETRY="+faultRetry) // a full disk stays full
 	sdir := filepath.Join(h.dir, ".leadsync")
-	testenv.MountTmpfs(t, sdir, 256<<10)
+	testenv.MountTmpfs(t, sdir, stateFS)
 	if r := h.run("apply", "--auto-approve", "--target", `search.eng["Berlin"]`); r.code != 0 {
 		t.Fatalf("first apply:\n%s", r)
 	}
-	snap := h.snapshot(".leadsync/state.json", "out/leads.xlsx")
+	// The state database takes each completed call in a transaction of
+	// its own: it changes call by call, and must load afterwards with
+	// every call reported done (checkDoneInState below).
+	snap := h.snapshot("out/leads.xlsx")
 	var ballast string
 	done := 0
 	ar := h.applyJSON(func(ev applyEvent) {
@@ -147,7 +157,7 @@ func TestDiskFullMidRun(t *testing.T) {
 	if ar.code != 1 {
 		t.Fatalf("want exit 1 when the disk is full:\n%s", ar.result)
 	}
-	for _, want := range []string{"the disk is full", "free some space", "state.json"} {
+	for _, want := range []string{"the disk is full", "free some space", "state.db"} {
 		if !strings.Contains(ar.stderr+ar.stdout, want) {
 			t.Errorf("the output does not say %q:\n%s", want, ar.result)
 		}

@@ -552,15 +552,18 @@ func (h *harness) applyKilled(n int) {
 
 // ---- What a run left
 
-// statePath is the local state file of the harness's folder.
-func (h *harness) statePath() string { return filepath.Join(h.dir, ".leadsync", "state.json") }
+// statePath is the local state (the SQLite database) of the harness's
+// folder.
+func (h *harness) statePath() string { return filepath.Join(h.dir, ".leadsync", "state.db") }
 
 // loadState reads a project's state as leadsync would, replaying its
-// journal: the local file .leadsync/state.json under dir or, when schema
+// recorded calls: the local database .leadsync/state.db under dir or, when schema
 // is set, that schema of the database at connStr.
 func loadState(dir, connStr, schema string) (*state.State, error) {
 	if schema == "" {
-		return local.NewStore(filepath.Join(dir, ".leadsync", "state.json")).Load()
+		store := local.NewStore(filepath.Join(dir, ".leadsync", "state.db"))
+		defer store.Close()
+		return store.Load()
 	}
 	b, err := pg.New(pg.Options{ConnStr: connStr, Schema: schema})
 	if err != nil {
@@ -721,6 +724,14 @@ func (h *harness) usePG() string {
 // of the fault matrix runs in a second or two, large enough that a share of
 // 5 or 10 % of calls hits several of them. The timeout (%s) is short in the
 // row where answers are slow, so that they time out quickly.
+// jsonState makes cfg keep its local state in the JSON state file of
+// earlier versions (leadsync { state_path }): the tests of the rescue file
+// use it, as a full disk stops that file's every write, while the SQLite
+// database may go on writing into the space its write-ahead log holds.
+func jsonState(cfg string) string {
+	return "leadsync {\n  state_path = \".leadsync/state.json\"\n}\n" + cfg
+}
+
 const faultConfig = `
 variable "sandbox_url" {
   type = string

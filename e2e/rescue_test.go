@@ -576,7 +576,7 @@ func TestFullStateFolderLosesNothing(t *testing.T) {
 			h := newHarness(t, opts, fmt.Sprintf(faultConfig, "60s"))
 			h.env = append(h.env, "LEADSYNC_TEST_WRITE_RETRY="+faultRetry)
 			sdir := filepath.Join(h.dir, ".leadsync")
-			testenv.MountTmpfs(t, sdir, 256<<10)
+			testenv.MountTmpfs(t, sdir, stateFS)
 			var ballast string
 			ar := h.runFaulted(at, gate, func(*watchedApply) { ballast = fill(t, sdir) })
 			if ar.code != 1 || len(ar.summary.Kept) == 0 && !strings.Contains(ar.summary.Stopped, "not sent") {
@@ -603,10 +603,10 @@ func TestNothingWritablePrintsTheAnswers(t *testing.T) {
 	opts := sandbox.Options{Seed: 21}
 	gate := holdReads(&opts)
 	defer gate.open()
-	h := newHarness(t, opts, fmt.Sprintf(faultConfig, "10s"))
+	h := newHarness(t, opts, jsonState(fmt.Sprintf(faultConfig, "10s")))
 	h.env = append(h.env, "LEADSYNC_TEST_WRITE_RETRY=10ms")
 	sdir := filepath.Join(h.dir, ".leadsync")
-	testenv.MountTmpfs(t, sdir, 256<<10)
+	testenv.MountTmpfs(t, sdir, stateFS)
 	testenv.MountTmpfs(t, h.cache, 64<<10)
 	var ballasts []string
 	enrichments := 0
@@ -686,10 +686,10 @@ func TestRescueFileIsPrivate(t *testing.T) {
 	opts := sandbox.Options{Seed: 21}
 	gate := holdReads(&opts)
 	defer gate.open()
-	h := newHarness(t, opts, fmt.Sprintf(faultConfig, "10s"))
+	h := newHarness(t, opts, jsonState(fmt.Sprintf(faultConfig, "10s")))
 	h.env = append(h.env, "LEADSYNC_TEST_WRITE_RETRY=10ms")
 	sdir := filepath.Join(h.dir, ".leadsync")
-	testenv.MountTmpfs(t, sdir, 256<<10)
+	testenv.MountTmpfs(t, sdir, stateFS)
 	var ballast string
 	w := h.startWatchedApply(h.savedPlan(gate))
 	for ev := range w.events {

@@ -137,7 +137,7 @@ func TestScriptsPG(t *testing.T) {
 			t.Fatal(err)
 		}
 		src := string(b)
-		if strings.Contains(src, "state.json") || strings.Contains(src, ".leadsync/state") || strings.Contains(src, "force-unlock") || strings.Contains(src, "--state") {
+		if strings.Contains(src, "state.json") || strings.Contains(src, "state.db") || strings.Contains(src, ".leadsync/state") || strings.Contains(src, "force-unlock") || strings.Contains(src, "--state") {
 			continue // about the local file itself
 		}
 		files = append(files, f)
@@ -159,7 +159,7 @@ func TestScriptsPG(t *testing.T) {
 		env.Defer(func() {
 			// The state went to the database, not to a file.
 			filepath.WalkDir(workDir, func(path string, d os.DirEntry, err error) error {
-				if err == nil && d.Name() == "state.json" {
+				if err == nil && (d.Name() == "state.json" || d.Name() == "state.db") {
 					env.T().Fatal("a state file was written on the pg backend: " + path)
 				}
 				return nil

@@ -125,11 +125,11 @@ func TestSecretsNeverWritten(t *testing.T) {
 			run(0, "plan", "--out", "leads.plan")
 			run(0, "show", "leads.plan")
 
-			// An apply killed mid-run leaves a journal behind: it must be
-			// 0600 and hold no secret either.
+			// An apply killed mid-run leaves the database's write-ahead
+			// log behind: it must be 0600 and hold no secret either.
 			h.applyKilled(2)
-			if _, err := os.Stat(h.statePath() + ".journal"); err != nil {
-				t.Fatalf("no journal after a killed apply: %v", err)
+			if _, err := os.Stat(h.statePath() + "-wal"); err != nil {
+				t.Fatalf("no write-ahead log after a killed apply: %v", err)
 			}
 			scanTree(t, h.dir, secretKey)
 			checkModes(t, h)
@@ -166,7 +166,7 @@ func TestSecretsNeverWritten(t *testing.T) {
 					}
 				}
 			}
-			for _, f := range []string{"out/leads.xlsx", "out/leads.csv", "leads.plan", ".leadsync/state.json", ".leadsync/state.json.backup", ".leadsync/fields.json"} {
+			for _, f := range []string{"out/leads.xlsx", "out/leads.csv", "leads.plan", ".leadsync/state.db", ".leadsync/fields.json"} {
 				if _, err := os.Stat(filepath.Join(h.dir, f)); err != nil {
 					t.Errorf("%s was not written, so it was not scanned: %v", f, err)
 				}
@@ -297,7 +297,7 @@ func scanTree(t *testing.T, dir string, secrets ...string) {
 // .leadsync has its .gitignore.
 func checkModes(t *testing.T, h *harness) {
 	t.Helper()
-	for _, p := range []string{h.statePath(), h.statePath() + ".journal", h.statePath() + ".backup"} {
+	for _, p := range []string{h.statePath(), h.statePath() + "-wal", h.statePath() + "-shm", h.statePath() + ".backup"} {
 		fi, err := os.Stat(p)
 		if err != nil {
 			continue // not every file exists at every moment

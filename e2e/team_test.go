@@ -237,8 +237,14 @@ func TestStatePushThenNoChanges(t *testing.T) {
 		Lineage string                     `json:"lineage"`
 		People  map[string]json.RawMessage `json:"people"`
 	}
-	lb, _ := os.ReadFile(h.statePath())
-	if json.Unmarshal([]byte(pulled.stdout), &p) != nil || json.Unmarshal(lb, &l) != nil || p.Lineage != l.Lineage || len(p.People) != len(l.People) || len(p.People) == 0 {
+	if ls, err := loadState(h.dir, "", ""); err == nil {
+		l.Lineage = ls.Lineage
+		l.People = make(map[string]json.RawMessage, len(ls.People))
+		for id := range ls.People {
+			l.People[id] = nil
+		}
+	}
+	if json.Unmarshal([]byte(pulled.stdout), &p) != nil || p.Lineage != l.Lineage || len(p.People) != len(l.People) || len(p.People) == 0 {
 		t.Fatalf("pulled state: lineage %q with %d people; local %q with %d\n%.300s", p.Lineage, len(p.People), l.Lineage, len(l.People), pulled.stdout)
 	}
 	// The reading and editing commands work on the workspace.
@@ -301,7 +307,7 @@ func exportsFollowSharedState(t *testing.T, backend string) {
 		cfg = teamConfig(a.usePG(), "Berlin")
 	} else {
 		pgBlock := "leadsync {\n  backend \"pg\" {\n    schema_name = \"unused\"\n  }\n}\n"
-		shared := filepath.Join(t.TempDir(), "state.json")
+		shared := filepath.Join(t.TempDir(), "state.db")
 		cfg = strings.Replace(teamConfig("unused", "Berlin"), pgBlock, fmt.Sprintf("leadsync {\n  state_path = %q\n}\n", shared), 1)
 		if !strings.Contains(cfg, shared) {
 			t.Fatal("could not make the configuration of the shared local state")

@@ -19,6 +19,16 @@
 // -history 0.1 gives a tenth of the people two changes each in their
 // history (a new title, then a new company, seen by a track); -track adds
 // a track block of the searches' people and refresh_on to the enrich block.
+//
+// It writes exactly -people people (the searches share them, the first
+// ones one more when they do not divide evenly; at most 300 a search, a
+// search's most results), into the local state (.leadsync/state.db, or the
+// JSON state file of earlier versions with -json) or, with -pg CONNSTR,
+// into the schema -pg-schema of that PostgreSQL database, whose
+// configuration then names it (the connection string is read from
+// LEADSYNC_PG_CONN_STR when leadsync runs):
+//
+//	go run ./bench/bigplan -out /tmp/bigplan-pg -pg "$LEADSYNC_TEST_PG" -pg-schema bigplan
 package main
 
 import (
@@ -35,7 +45,16 @@ import (
 	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/local"
+	"github.com/leadsync/leadsync/internal/state/pg"
 )
+
+// target is where the state goes: the local store (the SQLite database,
+// or the JSON file with -json) or a PostgreSQL schema.
+type target struct {
+	json     bool
+	pgConn   string
+	pgSchema string
+}
 
 func main() {
 	out := flag.String("out", "", "directory to write (created; its state is replaced)")
@@ -46,16 +65,20 @@ func main() {
 	history := flag.Float64("history", 0, "share of people with two changes in their history")
 	track := flag.Bool("track", false, "add a track block and refresh_on")
 	modules := flag.Bool("modules", false, "write the searches through a module")
+	var to target
+	flag.BoolVar(&to.json, "json", false, "write the JSON state file of earlier versions (.leadsync/state.json)")
+	flag.StringVar(&to.pgConn, "pg", "", "write the state into PostgreSQL at `CONNSTR` instead")
+	flag.StringVar(&to.pgSchema, "pg-schema", "bigplan", "the PostgreSQL schema of -pg (its state is replaced)")
 	flag.Parse()
-	if *out == "" || *searches <= 0 || *people < *searches {
-		fmt.Fprintln(os.Stderr, "usage: bigplan -out DIR [-searches N] [-people P] (P >= N)")
+	if *out == "" || *searches <= 0 || *people < *searches || *people > *searches*api.MaxResults {
+		fmt.Fprintf(os.Stderr, "usage: bigplan -out DIR [-searches N] [-people P] (N <= P <= %d N)\n", api.MaxResults)
 		os.Exit(2)
 	}
 	if *modules && *track {
 		fmt.Fprintln(os.Stderr, "bigplan: -modules and -track do not go together")
 		os.Exit(2)
 	}
-	if err := write(*out, *searches, *people, *history, *track, *modules); err != nil {
+	if err := write(*out, *searches, *people, *history, *track, *modules, to); err != nil {
 		fmt.Fprintln(os.Stderr, "bigplan:", err)
 		os.Exit(1)
 	}
@@ -70,7 +93,7 @@ func key(i int) string { return fmt.Sprintf("c%05d", i) }
 // write writes a configuration of n search instances (a for_each, or a
 // module's for_each when modules) and a state of people people found by
 // them, a third of them enriched.
-func write(dir string, n, people int, history float64, track, modules bool) error {
+func write(dir string, n, people int, history float64, track, modules bool, to target) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -78,14 +101,15 @@ func write(dir string, n, people int, history float64, track, modules bool) erro
 	for i := range keys {
 		keys[i] = fmt.Sprintf("%q", key(i))
 	}
-	cfg := fmt.Sprintf(flatConfig, strings.Join(keys, ", "), trackAttr(track), trackBlock(track))
+	maxResults := max(100, (people+n-1)/n)
+	cfg := fmt.Sprintf(flatConfig, to.settings(), strings.Join(keys, ", "), maxResults, trackAttr(track), trackBlock(track))
 	addr := func(i int) string { return `search.cto["` + key(i) + `"]` }
 	if modules {
-		cfg = fmt.Sprintf(modulesConfig, strings.Join(keys, ", "))
+		cfg = fmt.Sprintf(modulesConfig, to.settings(), strings.Join(keys, ", "))
 		if err := os.MkdirAll(filepath.Join(dir, "persona"), 0o755); err != nil {
 			return err
 		}
-		if err := os.WriteFile(filepath.Join(dir, "persona", "main.leads.hcl"), []byte(personaModule), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, "persona", "main.leads.hcl"), []byte(fmt.Sprintf(personaModule, maxResults)), 0o644); err != nil {
 			return err
 		}
 		addr = func(i int) string { return `module.market["` + key(i) + `"].search.cto` }
@@ -96,32 +120,80 @@ func write(dir string, n, people int, history float64, track, modules bool) erro
 
 	now := time.Now().UTC()
 	st := state.New()
-	per := people / n
+	first := 0 // the number of the search's first person
 	for i := 0; i < n; i++ {
-		if err := foldSearch(st, now, i, per, addr(i)); err != nil {
+		per := people / n
+		if i < people%n {
+			per++
+		}
+		if err := foldSearch(st, now, i, first, per, maxResults, addr(i)); err != nil {
 			return err
 		}
+		first += per
+	}
+	if len(st.People) != people {
+		return fmt.Errorf("the state holds %d people, not the %d asked for", len(st.People), people)
 	}
 	if err := drift(st, now, history); err != nil {
 		return err
 	}
-	store := local.NewStore(filepath.Join(dir, ".leadsync", "state.json"))
-	if err := store.Save(st); err != nil {
-		return err
-	}
-	fi, err := os.Stat(store.Path())
+	where, err := to.save(dir, st)
 	if err != nil {
 		return err
 	}
-	fmt.Printf("wrote %s (%d search instances) and %s (%d people, %.0f MB)\n",
-		filepath.Join(dir, "main.leads.hcl"), n, store.Path(), len(st.People), float64(fi.Size())/1e6)
+	fmt.Printf("wrote %s (%d search instances) and %s (%d people)\n", filepath.Join(dir, "main.leads.hcl"), n, where, len(st.People))
 	return nil
+}
+
+// settings is the leadsync block of the configuration: the JSON state
+// file, or the pg backend (its connection string from the environment).
+func (to target) settings() string {
+	switch {
+	case to.pgConn != "":
+		return fmt.Sprintf("leadsync {\n  backend \"pg\" {\n    schema_name = %q\n  }\n}\n\n", to.pgSchema)
+	case to.json:
+		return "leadsync {\n  state_path = \".leadsync/state.json\"\n}\n\n"
+	}
+	return ""
+}
+
+// save makes st the state of dir's configuration and says where it went.
+func (to target) save(dir string, st *state.State) (string, error) {
+	if to.pgConn != "" {
+		b, err := pg.New(pg.Options{ConnStr: to.pgConn, Schema: to.pgSchema})
+		if err != nil {
+			return "", err
+		}
+		defer b.Close()
+		if err := b.Push(st, true); err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("the PostgreSQL schema %q", to.pgSchema), nil
+	}
+	name := "state.db"
+	if to.json {
+		name = "state.json"
+	}
+	path := filepath.Join(dir, ".leadsync", name)
+	for _, p := range []string{path, path + "-wal", path + "-shm", path + ".backup"} {
+		os.Remove(p)
+	}
+	store := local.NewStore(path)
+	defer store.Close()
+	if err := store.Save(st); err != nil {
+		return "", err
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%s (%.0f MB)", path, float64(fi.Size())/1e6), nil
 }
 
 // flatConfig is the configuration of write: the keys of the for_each, the
 // enrich block's track attribute and the track block (trackAttr,
 // trackBlock).
-const flatConfig = `api {
+const flatConfig = `%sapi {
   base_url    = "https://api.example.com"
   max_credits = 1000000
 }
@@ -130,7 +202,7 @@ search "cto" {
   for_each    = toset([%s])
   keywords    = "CTO"
   city        = each.value
-  max_results = 100
+  max_results = %d
   refresh     = "30d"
 }
 
@@ -150,7 +222,7 @@ export "all" {
 
 // modulesConfig is the configuration of write with modules: the keys of
 // the module's for_each. Each instance of personaModule has one search.
-const modulesConfig = `api {
+const modulesConfig = `%sapi {
   base_url    = "https://api.example.com"
   max_credits = 1000000
 }
@@ -182,7 +254,7 @@ const personaModule = `variable "city" {
 search "cto" {
   keywords    = "CTO"
   city        = var.city
-  max_results = 100
+  max_results = %d
   refresh     = "30d"
 }
 
@@ -192,9 +264,10 @@ output "ctos" {
 `
 
 // foldSearch folds the i-th search's run (at addr) into st: per people
-// found, every third one enriched. A tenth of the searches changed their
-// request since, another tenth are due for refresh.
-func foldSearch(st *state.State, now time.Time, i, per int, addr string) error {
+// found (numbered from first), all kept (maxResults), every third one
+// enriched. A tenth of the searches changed their request since, another
+// tenth are due for refresh.
+func foldSearch(st *state.State, now time.Time, i, first, per, maxResults int, addr string) error {
 	day := 24 * time.Hour
 	params := map[string]any{"keywords": "CTO", "city": key(i)}
 	if i%10 == 1 {
@@ -210,12 +283,12 @@ func foldSearch(st *state.State, now time.Time, i, per int, addr string) error {
 	}
 	leads := make([]person.Lead, per)
 	for j := range leads {
-		id := fmt.Sprintf("%d.%05x", 10000000+i*per+j, j)
+		id := fmt.Sprintf("%d.%05x", 10000000+first+j, j)
 		leads[j] = person.Lead{FirstName: "First", LastName: fmt.Sprint(j), FullName: fmt.Sprintf("First %d", j),
 			Title: "CTO", Company: "Company " + key(i), Location: "Berlin, Germany", NetworkID: id, PageName: "page-" + id}
 	}
 	if err := st.Fold(state.Event{At: ranAt, Kind: state.EventSearch, Address: addr, Search: &state.SearchEvent{
-		Generation: api.Gen1, Request: body, RequestHash: state.RequestHash(api.Gen1, body), Leads: leads, MaxResults: 100,
+		Generation: api.Gen1, Request: body, RequestHash: state.RequestHash(api.Gen1, body), Leads: leads, MaxResults: maxResults,
 	}}); err != nil {
 		return err
 	}

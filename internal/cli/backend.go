@@ -73,7 +73,7 @@ func (s *stateSource) describe(f *Factory) string {
 }
 
 // workspaceDescription names the workspace in use and where it is, for
-// messages: `workspace "uk" (.leadsync/workspaces/uk/state.json)`.
+// messages: `workspace "uk" (.leadsync/workspaces/uk/state.db)`.
 func (s *stateSource) workspaceDescription(f *Factory) string {
 	if path, ok := backend.FilePath(s.backend); ok {
 		return fmt.Sprintf("workspace %q (%s)", s.workspaceName(), stateRelPath(f, path))
@@ -256,11 +256,14 @@ func configSource(f *Factory, vars arguments.Vars) (*config.Config, *stateSource
 }
 
 // mentionsBackend reports whether a configuration file in dir may hold a
-// backend block (a cheap look before the configuration is parsed).
+// backend block or a state_path (a cheap look before the configuration is
+// parsed): the state is then elsewhere than the default, and loading the
+// default one early would read it (or make it from a state.json) for
+// nothing.
 func mentionsBackend(dir string) bool {
 	files, _ := filepath.Glob(filepath.Join(dir, "*.leads.hcl"))
 	for _, name := range files {
-		if b, err := os.ReadFile(name); err != nil || bytes.Contains(b, []byte("backend")) {
+		if b, err := os.ReadFile(name); err != nil || bytes.Contains(b, []byte("backend")) || bytes.Contains(b, []byte("state_path")) {
 			return true
 		}
 	}

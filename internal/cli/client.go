@@ -14,6 +14,7 @@ import (
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/sandbox"
 	"github.com/leadsync/leadsync/internal/state/backend"
+	"github.com/leadsync/leadsync/internal/views"
 )
 
 // errNoAPIKey is returned when neither the configuration nor the environment
@@ -121,21 +122,13 @@ func reportAPIError(f *Factory, doing string, err error) error {
 	if !errors.As(err, &e) {
 		return fmt.Errorf("%s: %w", doing, err)
 	}
-	fmt.Fprintf(f.IO.ErrOut, "Error: %s: %s\n", doing, e.Error())
+	views.APIError(f.IO.ErrOut, doing, e.Error(), e.Hint())
 	msg := doing + ": " + e.Error()
 	if h := e.Hint(); h != "" {
-		fmt.Fprintf(f.IO.ErrOut, "\n%s.\n", upperFirst(h))
 		msg += " (" + h + ")"
 	}
 	f.failures.addMessage(msg)
 	return silentExit(ExitError)
-}
-
-func upperFirst(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 // sharedPace is where the pace of key is shared with other processes: the

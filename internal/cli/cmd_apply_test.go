@@ -141,7 +141,7 @@ func (r *applyRig) start(in string, intr chan os.Signal, args ...string) (<-chan
 
 func (r *applyRig) state(t *testing.T) *state.State {
 	t.Helper()
-	st, err := local.NewStore(filepath.Join(r.dir, ".leadsync", "state.json")).Load()
+	st, err := local.NewStore(filepath.Join(r.dir, ".leadsync", "state.db")).Load()
 	if err != nil {
 		t.Fatalf("state does not load: %v", err)
 	}

@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"fmt"
-
 	"github.com/spf13/cobra"
 
 	"github.com/leadsync/leadsync/internal/cli/arguments"
@@ -62,7 +60,7 @@ func runExport(f *Factory, a *arguments.Export) error {
 			if path, ok := backend.FilePath(src.backend); ok {
 				where = views.RelPath(cfg.Dir, path)
 			}
-			fmt.Fprintf(f.IO.ErrOut, "Note: no state at %s yet, so the spreadsheets have headers only; run leadsync apply to fetch.\n", where)
+			view.NoState(where)
 		}
 	}
 	written, err := run.Export(deps, eopts)

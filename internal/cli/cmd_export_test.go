@@ -82,7 +82,7 @@ func TestExportWritesFromStateWithoutCalls(t *testing.T) {
 		Enrichment: &state.Enrichment{EnrichedAt: seen, Result: person.EnrichedProfile{Email: "j@example.com", ValidationStatus: "valid"}}}
 	st.People["p2"] = &state.Person{ID: "p2", Lead: person.Lead{FullName: "=1+1", NetworkID: "p2"}, FirstSeen: seen, LastSeen: seen, FoundBy: []string{"search.cto"}}
 	st.People["p3"] = &state.Person{ID: "p3", Lead: person.Lead{FullName: "Max Mustermann", PageName: "Max_Mustermann"}, FirstSeen: seen, LastSeen: seen, FoundBy: []string{"profile.founder"}}
-	if err := local.NewStore(filepath.Join(dir, ".leadsync/state.json")).Save(st); err != nil {
+	if err := local.NewStore(filepath.Join(dir, ".leadsync/state.db")).Save(st); err != nil {
 		t.Fatal(err)
 	}
 
@@ -140,10 +140,10 @@ func TestExportWithoutStateAndJSON(t *testing.T) {
 	if code := Run(context.Background(), f, []string{"export"}); code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	if !strings.Contains(errOut.String(), "Note: no state at .leadsync/state.json yet") {
+	if !strings.Contains(errOut.String(), "Note: no state at .leadsync/state.db yet") {
 		t.Errorf("stderr: %s", errOut)
 	}
-	if _, err := os.Stat(filepath.Join(dir, ".leadsync", "state.json")); err == nil {
+	if _, err := os.Stat(filepath.Join(dir, ".leadsync", "state.db")); err == nil {
 		t.Errorf("export created a state file")
 	}
 	// The working copy records what it wrote, from which state (none yet).
@@ -221,7 +221,7 @@ func TestExportJSONErrors(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(dir, ".leadsync"), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, ".leadsync", "state.json"), []byte(`{"format_version":1,`), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, ".leadsync", "state.db"), []byte(`{"format_version":1,`), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	code, out, _ = runIn(t, dir, "export", "--json")

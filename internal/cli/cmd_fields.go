@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"errors"
-	"fmt"
 	"path/filepath"
 	"time"
 
@@ -64,7 +63,7 @@ func runFields(ctx context.Context, f *Factory, a *arguments.Fields) error {
 		if !cfg.API.Sandbox && cfg.API.BaseURL == "" {
 			return silentExit(ExitError)
 		}
-		fmt.Fprintln(f.IO.ErrOut, "The configuration has errors (above); the api block is usable, so the catalog is refreshed anyway.")
+		view.RefreshingDespiteErrors()
 	}
 	client, err := newServiceClient(f, cfg)
 	if err != nil {

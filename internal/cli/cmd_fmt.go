@@ -5,12 +5,11 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/aymanbagabas/go-udiff"
-	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
 
 	"github.com/leadsync/leadsync/internal/cli/arguments"
 	"github.com/leadsync/leadsync/internal/run"
+	"github.com/leadsync/leadsync/internal/views"
 )
 
 func newFmtCmd(f *Factory) *cobra.Command {
@@ -60,24 +59,25 @@ func runFmt(f *Factory, a *arguments.Fmt) error {
 		}
 	}
 	changed, failed := 0, false
+	view := views.NewFmt(f.IO.Out, f.IO.ErrOut, f.IO.ColorErr())
 	for _, r := range run.Fmt(f.Dir, files, a.Check) {
 		if r.Diags.HasErrors() {
-			renderWithFiles(f.IO.ErrOut, map[string]*hcl.File{r.Name: {Bytes: r.Before}}, r.Diags, f.IO.ColorErr())
+			view.Invalid(r.Name, r.Before, r.Diags)
 			failed = true
 			continue
 		}
 		if r.Changed() {
 			changed++
-			fmt.Fprintln(f.IO.Out, r.Name)
+			view.Changed(r.Name)
 			if a.Diff {
-				if err := writeUnifiedDiff(f.IO.Out, r.Name, r.Before, r.After); err != nil {
-					fmt.Fprintf(f.IO.ErrOut, "Error: %v\n", err)
+				if err := view.Diff(r.Name, r.Before, r.After); err != nil {
+					view.Failed(err)
 					failed = true
 				}
 			}
 		}
 		if r.Err != nil {
-			fmt.Fprintf(f.IO.ErrOut, "Error: %v\n", r.Err)
+			view.Failed(r.Err)
 			failed = true
 		}
 	}
@@ -95,17 +95,18 @@ func fmtStdin(f *Factory, opts *arguments.Fmt) error {
 		return fmt.Errorf("fmt: reading standard input: %w", err)
 	}
 	out, diags := run.FormatSource(src, "<stdin>")
+	view := views.NewFmt(f.IO.Out, f.IO.ErrOut, f.IO.ColorErr())
 	if diags.HasErrors() {
-		renderWithFiles(f.IO.ErrOut, map[string]*hcl.File{"<stdin>": {Bytes: src}}, diags, f.IO.ColorErr())
+		view.Invalid("<stdin>", src, diags)
 		return silentExit(ExitError)
 	}
 	switch {
 	case opts.Diff:
-		if err := writeUnifiedDiff(f.IO.Out, "<stdin>", src, out); err != nil {
+		if err := view.Diff("<stdin>", src, out); err != nil {
 			return err
 		}
 	case !opts.Check:
-		if _, err := f.IO.Out.Write(out); err != nil {
+		if err := view.Formatted(out); err != nil {
 			return err
 		}
 	}
@@ -113,18 +114,4 @@ func fmtStdin(f *Factory, opts *arguments.Fmt) error {
 		return silentExit(ExitError)
 	}
 	return nil
-}
-
-// writeUnifiedDiff prints the change from a to b as a unified diff with
-// three lines of context. The diff is go-udiff's (gopls's line diff): it
-// is linear in practice, where a longest-common-subsequence table was
-// quadratic in the number of lines.
-func writeUnifiedDiff(w io.Writer, name string, a, b []byte) error {
-	before, after := string(a), string(b)
-	d, err := udiff.ToUnified("old/"+name, "new/"+name, before, udiff.Lines(before, after), udiff.DefaultContextLines)
-	if err != nil {
-		return fmt.Errorf("cannot compute the diff of %s: %w", name, err)
-	}
-	_, err = io.WriteString(w, d)
-	return err
 }

@@ -67,11 +67,8 @@ func runForceUnlock(f *Factory, a *arguments.ForceUnlock) error {
 	case err != nil:
 		return err
 	}
-	info := res.Lock
-	fmt.Fprintf(f.IO.Out, "Removed the state lock %s (held by %s for %q).\n", info.ID, info.Who, info.Operation)
-	if res.StillRunning {
-		fmt.Fprintf(f.IO.ErrOut, "Warning: that run (pid %d on %s) was still running and goes on without the lock: stop it before the next apply, or two runs may pay for the same calls.\n", info.PID, info.Host)
-	}
+	// Printing is past the point of no return: the lock is gone.
+	_ = views.NewForceUnlock(f.IO.Out, f.IO.ErrOut).Removed(res.Lock, res.StillRunning)
 	return nil
 }
 
@@ -81,12 +78,12 @@ func confirmForceUnlock(f *Factory, info *backend.LockInfo) (bool, error) {
 	if !f.IO.InTTY {
 		return false, errors.New("force-unlock asks for confirmation, and input is not a terminal: run it again with --force")
 	}
-	fmt.Fprintf(f.IO.ErrOut, "The lock is held by %s (pid %d) for %q since %s.\n", info.Who, info.PID, info.Operation, views.When(info.Created, f.Now()))
-	fmt.Fprintf(f.IO.ErrOut, "Remove it only if that run is gone. Remove it? Only 'yes' is accepted: ")
+	view := views.NewForceUnlock(f.IO.Out, f.IO.ErrOut)
+	view.Ask(info, f.Now())
 	answer, err := bufio.NewReader(f.IO.In).ReadString('\n')
 	if err != nil {
 		// Input ended without a newline (Ctrl-D): end the prompt's line.
-		fmt.Fprintln(f.IO.ErrOut)
+		view.InputEnded()
 	}
 	return strings.TrimSpace(answer) == "yes", nil
 }

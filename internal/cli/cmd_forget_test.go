@@ -42,11 +42,11 @@ func TestForget(t *testing.T) {
 		gone []string // person IDs no longer in state
 		n    int      // suppression entries
 	}{
-		{[]string{"ann"}, []string{"ann: removed Ann Albers (person.101.aa) from the state (found by search.cto[\"Berlin\"]; with their enrichment; with their profile; with their history); suppressed from now on.", "Forgot 1 person; 1 person is suppressed in .leadsync/state.json in total."}, []string{"101.aa"}, 1},
+		{[]string{"ann"}, []string{"ann: removed Ann Albers (person.101.aa) from the state (found by search.cto[\"Berlin\"]; with their enrichment; with their profile; with their history); suppressed from now on.", "Forgot 1 person; 1 person is suppressed in .leadsync/state.db in total."}, []string{"101.aa"}, 1},
 		{[]string{"102.bb"}, []string{"removed Bob Brandt (person.102.bb)", "found by search.cto[\"Berlin\"], search.cto[\"Hamburg\"]"}, []string{"102.bb"}, 1},
 		{[]string{"https://network.example/profile/Max_Mustermann"}, []string{"removed Max Mustermann (person.page:Max_Mustermann)", "with their profile"}, []string{"page:Max_Mustermann"}, 1},
-		{[]string{"Zed", "ann", "101.aa"}, []string{"Zed: not in the state", "the same person as above", "Forgot 1 person: removed from the state; 1 person not in it is suppressed from now on; 2 people are suppressed in .leadsync/state.json in total. Spreadsheets"}, []string{"101.aa"}, 2},
-		{[]string{"Zed"}, []string{"Zed: not in the state; suppressed from now on", "Removed nobody from the state: 1 person not in it is suppressed from now on; 1 person is suppressed in .leadsync/state.json in total.\n"}, nil, 1},
+		{[]string{"Zed", "ann", "101.aa"}, []string{"Zed: not in the state", "the same person as above", "Forgot 1 person: removed from the state; 1 person not in it is suppressed from now on; 2 people are suppressed in .leadsync/state.db in total. Spreadsheets"}, []string{"101.aa"}, 2},
+		{[]string{"Zed"}, []string{"Zed: not in the state; suppressed from now on", "Removed nobody from the state: 1 person not in it is suppressed from now on; 1 person is suppressed in .leadsync/state.db in total.\n"}, nil, 1},
 	}
 	for _, tc := range tests {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
@@ -181,7 +181,7 @@ func checkNoBackupHolds(t *testing.T, path string, who ...string) {
 // the configuration folder), not the default one's file name.
 func TestForgetNamesTheWorkspaceFile(t *testing.T) {
 	dir, _ := stateTestDir(t)
-	for _, args := range [][]string{{"workspace", "new", "t"}, {"--workspace", "t", "state", "push", "--from", ".leadsync/state.json"}} {
+	for _, args := range [][]string{{"workspace", "new", "t"}, {"--workspace", "t", "state", "push", "--from", ".leadsync/state.db"}} {
 		if code, _, errOut := runIn(t, dir, args...); code != 0 {
 			t.Fatalf("%v: exit %d: %s", args, code, errOut)
 		}
@@ -190,7 +190,7 @@ func TestForgetNamesTheWorkspaceFile(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	if want := "Forgot 1 person; 1 person is suppressed in .leadsync/workspaces/t/state.json in total."; !strings.Contains(out, want) {
+	if want := "Forgot 1 person; 1 person is suppressed in .leadsync/workspaces/t/state.db in total."; !strings.Contains(out, want) {
 		t.Errorf("output lacks %q:\n%s", want, out)
 	}
 }

@@ -124,7 +124,7 @@ func loadStateEarly(f *Factory) *run.EarlyState {
 	if mentionsBackend(f.Dir) || f.Getenv(envTestPGSchema) != "" {
 		return nil
 	}
-	opts := backend.Options{StatePath: filepath.Join(f.Dir, config.DefaultStatePath), Workspace: f.workspace(), Now: f.Now}
+	opts := backend.Options{StatePath: filepath.Join(f.Dir, config.DefaultStatePath), Workspace: f.workspace(), Now: f.Now, Notify: f.note}
 	_, b, err := backend.Open(nil, opts)
 	if err != nil {
 		return nil

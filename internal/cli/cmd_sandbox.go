@@ -18,7 +18,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/cli/arguments"
 	"github.com/leadsync/leadsync/internal/sandbox"
-	"github.com/leadsync/leadsync/internal/textfmt"
+	"github.com/leadsync/leadsync/internal/views"
 )
 
 func newSandboxCmd(f *Factory) *cobra.Command {
@@ -87,9 +87,10 @@ func runSandbox(ctx context.Context, f *Factory, o *arguments.Sandbox) error {
 	serveCtx, stopServing := context.WithCancel(context.Background())
 	defer stopServing()
 	errOut := &sandboxSyncWriter{w: f.IO.ErrOut}
+	view := views.NewSandbox(f.IO.Out, errOut)
 	var handler http.Handler = s
 	if !o.Quiet {
-		handler = logSandboxCalls(s, errOut, f.Now)
+		handler = logSandboxCalls(s, view, f.Now)
 	}
 	srv := &http.Server{
 		Handler:           handler,
@@ -99,16 +100,10 @@ func runSandbox(ctx context.Context, f *Factory, o *arguments.Sandbox) error {
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 
-	fmt.Fprintf(f.IO.Out, `leadsync sandbox: both generations of the lead service on %s
-
-  base_url    = %q   (first generation, /v1/...)
-  base_url_v2 = %q   (second generation, /search and /scrap)
-  API key       %s   (export LEADSYNC_API_KEY=%s)
-
-%s (seed %d%s); rate limit %s; search latency %s; %s; %s left this month.
-Press Ctrl-C to stop.
-`, base, base, base, o.Key, o.Key, textfmt.Plural(len(s.Population()), "member"), o.Seed, sandboxDriftText(s), sandboxRateText(o.Rate), sandboxLatencyText(o.SearchLatency),
-		textfmt.Plural(o.Credits, "credit"), textfmt.Plural(o.Quota, "request"))
+	drift, epoch := s.Drift()
+	_ = view.Started(views.SandboxStart{BaseURL: base, Key: o.Key, Members: len(s.Population()), Seed: o.Seed,
+		Drift: drift, Epoch: epoch, Changes: len(s.Changes()), Rate: o.Rate, SearchLatency: o.SearchLatency,
+		Credits: o.Credits, Quota: o.Quota})
 
 	interrupt := f.Interrupt
 	if interrupt == nil {
@@ -130,9 +125,8 @@ Press Ctrl-C to stop.
 		srv.Close()
 	}
 	stats := s.Stats()
-	fmt.Fprintf(errOut, "sandbox stopped: %s (%s accepted, %s rate limited, %s forbidden), %s and %s spent\n",
-		textfmt.Plural(stats.Calls, "call"), textfmt.Thousands(stats.Accepted), textfmt.Thousands(stats.RateLimited), textfmt.Thousands(stats.Forbidden),
-		textfmt.Plural(stats.CreditsSpent, "credit"), textfmt.Plural(stats.RequestsSpent, "request"))
+	_ = view.Stopped(views.SandboxStats{Calls: stats.Calls, Accepted: stats.Accepted, RateLimited: stats.RateLimited,
+		Forbidden: stats.Forbidden, CreditsSpent: stats.CreditsSpent, RequestsSpent: stats.RequestsSpent})
 	if serveErr != nil && !errors.Is(serveErr, http.ErrServerClosed) {
 		return fmt.Errorf("sandbox: %w", serveErr)
 	}
@@ -148,35 +142,8 @@ func sandboxCount(n int) int {
 	return n
 }
 
-// sandboxDriftText is ", drift 0.15 at epoch 2: 1,234 changes", or ""
-// without drift.
-func sandboxDriftText(s *sandbox.Server) string {
-	drift, epoch := s.Drift()
-	if drift == 0 || epoch == 0 {
-		return ""
-	}
-	return fmt.Sprintf(", drift %s at epoch %d: %s", strconv.FormatFloat(drift, 'f', -1, 64), epoch, textfmt.Plural(len(s.Changes()), "change"))
-}
-
-func sandboxRateText(r float64) string {
-	if r < 0 {
-		return "off"
-	}
-	return strconv.FormatFloat(r, 'f', -1, 64) + " call/s"
-}
-
-func sandboxLatencyText(l [2]time.Duration) string {
-	switch {
-	case l[1] <= 0:
-		return "none"
-	case l[0] == l[1]:
-		return l[0].String()
-	}
-	return l[0].String() + "-" + l[1].String()
-}
-
 // logSandboxCalls writes one line per call: time, method, path, status, duration.
-func logSandboxCalls(next http.Handler, w io.Writer, now func() time.Time) http.Handler {
+func logSandboxCalls(next http.Handler, view views.Sandbox, now func() time.Time) http.Handler {
 	return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
 		start := now()
 		rec := &sandboxStatusRecorder{ResponseWriter: rw}
@@ -189,7 +156,7 @@ func logSandboxCalls(next http.Handler, w io.Writer, now func() time.Time) http.
 			case rec.status == 0:
 				status = "no answer (client gone)"
 			}
-			fmt.Fprintf(w, "%s %-4s %-18s %s %s\n", start.Format("15:04:05.000"), r.Method, r.URL.Path, status, now().Sub(start).Round(time.Millisecond))
+			view.Call(start, r.Method, r.URL.Path, status, now().Sub(start))
 			if p != nil {
 				panic(p)
 			}

@@ -103,9 +103,7 @@ func showPlan(f *Factory, a *arguments.Show) error {
 	}
 	// Say what the file is and what to do with it: a reviewer reading
 	// "show FILE" should know when it was made and that apply checks it.
-	_, err = fmt.Fprintf(f.IO.Out, "\nSaved plan made %s. \"leadsync apply %s\" runs exactly this plan, and refuses it if the state or the configuration has changed since.\n",
-		p.CreatedAt.UTC().Format("2006-01-02 15:04 UTC"), path)
-	return err
+	return views.SavedPlanNote(f.IO.Out, p.CreatedAt, path)
 }
 
 // planUnwrapPath drops the path of a *fs.PathError (the caller names the file as

@@ -8,8 +8,8 @@ func newStateCmd(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "state",
 		Short: "Read and edit the state: list, show, rm, recover, push, pull",
-		Long: `The state (.leadsync/state.json unless leadsync { state_path } says otherwise,
-or the workspace's rows with a backend "pg" block) records every search
+		Long: `The state (the SQLite database .leadsync/state.db unless leadsync { state_path }
+says otherwise, or the workspace's rows with a backend "pg" block) records every search
 run, profile read and enrichment, and the people they found. These commands
 read it, remove records from it, recover a damaged journal, and copy it
 into a backend (push) or out of it (pull).

@@ -1,13 +1,11 @@
 package cli
 
 import (
-	"fmt"
-
 	"github.com/spf13/cobra"
 
 	"github.com/leadsync/leadsync/internal/cli/arguments"
 	"github.com/leadsync/leadsync/internal/run"
-	"github.com/leadsync/leadsync/internal/textfmt"
+	"github.com/leadsync/leadsync/internal/views"
 )
 
 func newStateMvCmd(f *Factory) *cobra.Command {
@@ -48,10 +46,6 @@ func runStateMv(f *Factory, a *arguments.StateMv) error {
 		if err != nil {
 			return err
 		}
-		for _, m := range moves {
-			fmt.Fprintf(f.IO.Out, "Moved %s to %s\n", m.From, m.To)
-		}
-		fmt.Fprintf(f.IO.Out, "%s moved, no call made.\n", textfmt.Plural(len(moves), "address"))
-		return nil
+		return views.NewStateChange(f.IO.Out).Moved(moves)
 	})
 }

@@ -28,7 +28,7 @@ that holds state is refused unless --force, which replaces what it holds
 (on the local backend the workspace's backup keeps it until its next
 write). Push takes the workspace's lock.`,
 		Example: `  leadsync state push
-  leadsync --workspace uk state push --from uk/.leadsync/state.json
+  leadsync --workspace uk state push --from uk/.leadsync/state.db
   leadsync state pull > copy.json && leadsync --workspace test state push --from copy.json
   leadsync state push --force`,
 	}
@@ -74,9 +74,7 @@ func runStatePush(f *Factory, a *arguments.StatePush) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(f.IO.Out, "Pushed %s (%s, %s) into %s.\n", stateRelPath(f, path),
-		views.Plural(len(s.Searches)+len(s.Profiles), "search and profile record"), views.Plural(len(s.People), "person"), src.workspaceDescription(f))
-	return nil
+	return views.NewStateChange(f.IO.Out).Pushed(stateRelPath(f, path), s, src.workspaceDescription(f))
 }
 
 // sameFile reports whether paths a and b are one file (b may not exist).

@@ -8,7 +8,7 @@ import (
 	"github.com/leadsync/leadsync/internal/cli/arguments"
 	"github.com/leadsync/leadsync/internal/run"
 	"github.com/leadsync/leadsync/internal/state/backend"
-	"github.com/leadsync/leadsync/internal/textfmt"
+	"github.com/leadsync/leadsync/internal/views"
 )
 
 func newStateRecoverCmd(f *Factory) *cobra.Command {
@@ -26,7 +26,8 @@ The journal itself is never deleted: it is moved aside, unchanged, to
 <journal>.damaged-<time>, and the state before is kept as <state>.backup.
 
 Use it when a command says the journal cannot be replayed. Recover takes the
-state lock.`,
+state lock. A state kept in a SQLite database (state.db, the default) records
+each call in a transaction and has no journal file to recover.`,
 		Example: `  leadsync state recover
   leadsync state recover --state backups/state.json`,
 	}
@@ -51,19 +52,5 @@ func runStateRecover(f *Factory, a *arguments.StateRecover) error {
 	if err != nil {
 		return err
 	}
-	if res.MovedTo == "" {
-		fmt.Fprintln(f.IO.Out, "No journal to recover: the state is complete.")
-		return nil
-	}
-	after := ""
-	if res.KeptAfter > 0 {
-		after = fmt.Sprintf(" (%d from after the damaged line: each line carries its own checksum)", res.KeptAfter)
-	}
-	fmt.Fprintf(f.IO.Out, "Kept %s of the journal in the state%s.\n", textfmt.Plural(res.Kept, "recorded call"), after)
-	if res.DamagedLine > 0 {
-		fmt.Fprintf(f.IO.Out, "Line %d is damaged (%s): %s left out; the calls left out may be made again by the next apply.\n",
-			res.DamagedLine, res.Reason, textfmt.Count(max(res.DroppedLines, 1), "line was", "lines were"))
-	}
-	fmt.Fprintf(f.IO.Out, "The journal is kept, unchanged, as %s.\n", stateRelPath(f, res.MovedTo))
-	return nil
+	return views.NewStateChange(f.IO.Out).Recovered(res, stateRelPath(f, res.MovedTo))
 }

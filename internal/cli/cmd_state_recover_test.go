@@ -16,11 +16,15 @@ import (
 // with advice to run state recover (never "move it away"); recover keeps
 // the calls before the damage and keeps the journal aside, unchanged.
 func TestStateRecover(t *testing.T) {
-	dir, _ := stateTestDir(t)
+	// The journal of the JSON state file (the database has none).
+	dir, db := stateTestDir(t)
 	path := filepath.Join(dir, ".leadsync", "state.json")
 	store := local.NewStore(path)
-	s, err := store.Load()
+	s, err := db.Load()
 	if err != nil {
+		t.Fatal(err)
+	}
+	if err := store.Save(s); err != nil {
 		t.Fatal(err)
 	}
 	j, err := store.OpenJournal(s)
@@ -43,11 +47,11 @@ func TestStateRecover(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	code, _, stderr := runIn(t, dir, "state", "list")
+	code, _, stderr := runIn(t, dir, "state", "list", "--state", ".leadsync/state.json")
 	if code != 1 || !strings.Contains(stderr, "leadsync state recover") || strings.Contains(stderr, "move it away") {
 		t.Fatalf("state list on a damaged journal: exit %d\n%s", code, stderr)
 	}
-	code, stdout, stderr := runIn(t, dir, "state", "recover")
+	code, stdout, stderr := runIn(t, dir, "state", "recover", "--state", ".leadsync/state.json")
 	if code != 0 {
 		t.Fatalf("state recover: exit %d\n%s%s", code, stdout, stderr)
 	}

@@ -1,13 +1,11 @@
 package cli
 
 import (
-	"fmt"
-
 	"github.com/spf13/cobra"
 
 	"github.com/leadsync/leadsync/internal/cli/arguments"
 	"github.com/leadsync/leadsync/internal/run"
-	"github.com/leadsync/leadsync/internal/textfmt"
+	"github.com/leadsync/leadsync/internal/views"
 )
 
 func newStateRmCmd(f *Factory) *cobra.Command {
@@ -53,11 +51,7 @@ func runStateRm(f *Factory, a *arguments.StateRm) error {
 		if err != nil {
 			return err
 		}
-		for _, r := range removed {
-			// The words of each kind are its row's (kind.Row.Removed).
-			row := r.Kind.Row()
-			fmt.Fprintf(f.IO.Out, row.Removed+"\n", r.Address, textfmt.Plural(r.Leads, row.Counted))
-		}
-		return nil
+		// The words of each kind are its row's (kind.Row.Removed).
+		return views.NewStateChange(f.IO.Out).Removed(removed)
 	})
 }

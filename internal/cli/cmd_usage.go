@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/spf13/cobra"
 
@@ -66,6 +65,6 @@ func countBillingCall(f *Factory, cfg *config.Config, u *api.Usage) {
 		err = run.CountBillingCall(d, cfg, u)
 	}
 	if err != nil {
-		fmt.Fprintf(f.IO.ErrOut, "Warning: the budget's ledger was not told of this billing call (a request of the monthly quota): %v\n", err)
+		views.BillingCallUncounted(f.IO.ErrOut, err)
 	}
 }

@@ -1,13 +1,10 @@
 package cli
 
 import (
-	"fmt"
-
 	"github.com/spf13/cobra"
 
 	"github.com/leadsync/leadsync/internal/cli/arguments"
-	"github.com/leadsync/leadsync/internal/config"
-	"github.com/leadsync/leadsync/internal/textfmt"
+	"github.com/leadsync/leadsync/internal/views"
 )
 
 func newValidateCmd(f *Factory) *cobra.Command {
@@ -36,9 +33,8 @@ func runValidate(f *Factory, a *arguments.Validate) error {
 	} else {
 		writeDiagnostics(f, cfg, diags)
 		if !diags.HasErrors() {
-			fmt.Fprintf(f.IO.Out, "Success! The configuration is valid: %s.\n", summarize(cfg))
-			if note := liveCatalogNote(cfg); note != "" {
-				fmt.Fprintln(f.IO.Out, note)
+			if err := views.ValidateSuccess(f.IO.Out, cfg); err != nil {
+				return err
 			}
 		}
 	}
@@ -46,26 +42,4 @@ func runValidate(f *Factory, a *arguments.Validate) error {
 		return silentExit(ExitError)
 	}
 	return nil
-}
-
-// summarize counts what a configuration declares, for the success line.
-func summarize(cfg *config.Config) string {
-	blocks := map[string]bool{}
-	for _, s := range cfg.Searches {
-		blocks[s.Block] = true
-	}
-	searchBlocks := len(blocks)
-	tracks := ""
-	if n := len(cfg.Tracks); n > 0 {
-		tracks = ", " + textfmt.Plural(n, "track block")
-	}
-	s := fmt.Sprintf("%s (%s), %s, %s%s, %s",
-		textfmt.Plural(searchBlocks, "search block"), textfmt.Plural(len(cfg.Searches), "search"),
-		textfmt.Plural(len(cfg.Profiles), "profile"), textfmt.Plural(len(cfg.Enriches), "enrich block"), tracks,
-		textfmt.Plural(len(cfg.Exports), "export"))
-	if len(cfg.Modules) > 0 {
-		// Counted across every module instance, which the modules add.
-		s += ", in " + textfmt.Plural(len(cfg.Modules), "module instance") + " and the root"
-	}
-	return s
 }

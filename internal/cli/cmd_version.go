@@ -1,13 +1,10 @@
 package cli
 
 import (
-	"fmt"
-	"runtime"
-
 	"github.com/spf13/cobra"
 
 	"github.com/leadsync/leadsync/internal/cli/arguments"
-	"github.com/leadsync/leadsync/internal/version"
+	"github.com/leadsync/leadsync/internal/views"
 )
 
 func newVersionCmd(f *Factory) *cobra.Command {
@@ -19,13 +16,10 @@ func newVersionCmd(f *Factory) *cobra.Command {
 	}
 	fl.Register(cmd.Flags())
 	parseArgs(cmd, &fl, arguments.ParseVersion, func(*cobra.Command, *arguments.Version) error {
-		_, err := fmt.Fprintln(f.IO.Out, versionLine())
-		return err
+		return views.Version(f.IO.Out)
 	})
 	return cmd
 }
 
-// versionLine is the output of leadsync version and leadsync --version.
-func versionLine() string {
-	return fmt.Sprintf("leadsync %s (%s, %s/%s)", version.String(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
-}
+// versionLine is the output of leadsync --version (views.VersionLine).
+func versionLine() string { return views.VersionLine() }

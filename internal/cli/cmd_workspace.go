@@ -38,9 +38,9 @@ can keep several (a DACH and a UK campaign). Commands use the workspace
 workspace select chose for this working copy (kept in .leadsync/workspace),
 else "default".
 
-On the local backend "default" is the state file (.leadsync/state.json) and
-workspace NAME is the folder .leadsync/workspaces/NAME, with its own state
-file, journal, backup and lock; on the pg backend each workspace is its own
+On the local backend "default" is the state database (.leadsync/state.db)
+and workspace NAME is the folder .leadsync/workspaces/NAME, with its own
+state database and lock; on the pg backend each workspace is its own
 state in the database.`,
 		Example: `  leadsync workspace list
   leadsync workspace new uk

@@ -8,6 +8,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/cli/arguments"
 	"github.com/leadsync/leadsync/internal/run"
+	"github.com/leadsync/leadsync/internal/views"
 )
 
 func newWorkspaceDeleteCmd(f *Factory) *cobra.Command {
@@ -46,6 +47,5 @@ func runWorkspaceDelete(f *Factory, a *arguments.WorkspaceDelete) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(f.IO.Out, "Deleted workspace %q.\n", a.Name)
-	return nil
+	return views.NewWorkspace(f.IO.Out).Deleted(a.Name)
 }

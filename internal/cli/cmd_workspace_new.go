@@ -1,12 +1,11 @@
 package cli
 
 import (
-	"fmt"
-
 	"github.com/spf13/cobra"
 
 	"github.com/leadsync/leadsync/internal/cli/arguments"
 	"github.com/leadsync/leadsync/internal/run"
+	"github.com/leadsync/leadsync/internal/views"
 )
 
 func newWorkspaceNewCmd(f *Factory) *cobra.Command {
@@ -32,6 +31,5 @@ func runWorkspaceNew(f *Factory, a *arguments.WorkspaceNew) error {
 	if err := run.WorkspaceNew(set, a.Name); err != nil {
 		return err
 	}
-	fmt.Fprintf(f.IO.Out, "Created workspace %q. Use it with --workspace %s or %s=%s.\n", a.Name, a.Name, EnvWorkspace, a.Name)
-	return nil
+	return views.NewWorkspace(f.IO.Out).Created(a.Name, EnvWorkspace)
 }

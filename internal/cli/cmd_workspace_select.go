@@ -8,8 +8,8 @@ import (
 
 	"github.com/leadsync/leadsync/internal/cli/arguments"
 	"github.com/leadsync/leadsync/internal/run"
-	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/backend"
+	"github.com/leadsync/leadsync/internal/views"
 )
 
 func newWorkspaceSelectCmd(f *Factory) *cobra.Command {
@@ -52,7 +52,9 @@ func runWorkspaceSelect(f *Factory, a *arguments.WorkspaceSelect) error {
 		if err = run.WorkspaceNew(set, a.Name); err != nil {
 			return err
 		}
-		fmt.Fprintf(f.IO.Out, "Created workspace %q.\n", a.Name)
+		if err = views.NewWorkspace(f.IO.Out).CreatedToSelect(a.Name); err != nil {
+			return err
+		}
 		err = run.SelectWorkspace(f.Dir, a.Name, set)
 	}
 	if ne := (*backend.NoWorkspaceError)(nil); errors.As(err, &ne) {
@@ -61,10 +63,5 @@ func runWorkspaceSelect(f *Factory, a *arguments.WorkspaceSelect) error {
 	if err != nil {
 		return err
 	}
-	if a.Name == state.DefaultWorkspace {
-		fmt.Fprintln(f.IO.Out, "Selected the default workspace.")
-		return nil
-	}
-	fmt.Fprintf(f.IO.Out, "Selected workspace %q: commands in this working copy use it (kept in %s).\n", a.Name, run.SelectionPath)
-	return nil
+	return views.NewWorkspace(f.IO.Out).Selected(a.Name)
 }

@@ -1,12 +1,11 @@
 package cli
 
 import (
-	"fmt"
-
 	"github.com/spf13/cobra"
 
 	"github.com/leadsync/leadsync/internal/cli/arguments"
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/views"
 )
 
 func newWorkspaceShowCmd(f *Factory) *cobra.Command {
@@ -26,8 +25,7 @@ chose, else "default". Only the name, for scripts.`,
 		if name == "" {
 			name = state.DefaultWorkspace
 		}
-		fmt.Fprintln(f.IO.Out, name)
-		return nil
+		return views.NewWorkspace(f.IO.Out).Show(name)
 	})
 	return cmd
 }

@@ -31,7 +31,7 @@ func TestJSONOnEveryFailure(t *testing.T) {
 		},
 		"locked state": func(t *testing.T, dir string) {
 			write(t, dir, "main.leads.hcl", sandboxCfg)
-			st := local.NewStore(filepath.Join(dir, ".leadsync", "state.json"))
+			st := local.NewStore(filepath.Join(dir, ".leadsync", "state.db"))
 			if err := st.Save(state.New()); err != nil {
 				t.Fatal(err)
 			}

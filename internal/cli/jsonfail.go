@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -14,7 +13,6 @@ import (
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/plan"
 	"github.com/leadsync/leadsync/internal/textfmt"
-	"github.com/leadsync/leadsync/internal/version"
 	"github.com/leadsync/leadsync/internal/views"
 )
 
@@ -78,53 +76,14 @@ func jsonRequested(cmd *cobra.Command, args []string) bool {
 	return false
 }
 
-// jsonFailure is the document of a failed command without a schema of its
-// own for failures.
-type jsonFailure struct {
-	FormatVersion string           `json:"format_version"`
-	Error         string           `json:"error"`
-	Diagnostics   []jsonDiagnostic `json:"diagnostics"`
-}
-
 // writeJSONFailure writes the document of a command that failed with err
-// after reporting log on stderr.
+// after reporting log on stderr (views.JSONFailure).
 func writeJSONFailure(w io.Writer, cmd *cobra.Command, err error, log *failureLog, now time.Time) {
-	msg := failureMessage(err, log)
-	diags := log.diags
-	if diags == nil {
-		diags = []jsonDiagnostic{}
-	}
-	if len(diags) == 0 {
-		diags = append(diags, jsonDiagnostic{Severity: "error", Summary: msg})
-	}
 	name := ""
 	if cmd != nil {
 		name = cmd.Name()
 	}
-	switch name {
-	case "plan":
-		p := &plan.Plan{FormatVersion: plan.FormatVersion, LeadsyncVersion: version.String(), CreatedAt: now.UTC()}
-		p.Diagnostics = planDiagnostics(diags)
-		_ = plan.WriteJSON(w, p)
-	case "export":
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		_ = enc.Encode(struct {
-			FormatVersion string              `json:"format_version"`
-			Written       []views.WrittenJSON `json:"written"`
-			Error         string              `json:"error"`
-			Diagnostics   []jsonDiagnostic    `json:"diagnostics"`
-		}{"1", []views.WrittenJSON{}, msg, diags})
-	case "apply":
-		ev := map[string]any{"format_version": "1", "message_type": "error", "timestamp": now.UTC().Format(time.RFC3339Nano),
-			"error": msg, "diagnostics": diags}
-		b, _ := json.Marshal(ev)
-		w.Write(append(b, '\n'))
-	default:
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		_ = enc.Encode(jsonFailure{FormatVersion: "1", Error: msg, Diagnostics: diags})
-	}
+	views.JSONFailure(w, name, failureMessage(err, log), log.diags, now)
 }
 
 // failureMessage is the one-line error of a failed command: the error
@@ -143,23 +102,6 @@ func failureMessage(err error, log *failureLog) string {
 		}
 	}
 	return "the command failed"
-}
-
-// planDiagnostics are diags in the plan's JSON form.
-func planDiagnostics(diags []jsonDiagnostic) []plan.Diagnostic {
-	out := make([]plan.Diagnostic, 0, len(diags))
-	for _, d := range diags {
-		pd := plan.Diagnostic{Severity: d.Severity, Summary: d.Summary, Detail: d.Detail}
-		if r := d.Range; r != nil {
-			pd.Range = &plan.DiagnosticRange{
-				Filename: r.Filename,
-				Start:    plan.DiagnosticPos{Line: r.Start.Line, Column: r.Start.Column, Byte: r.Start.Byte},
-				End:      plan.DiagnosticPos{Line: r.End.Line, Column: r.End.Column, Byte: r.End.Byte},
-			}
-		}
-		out = append(out, pd)
-	}
-	return out
 }
 
 // markdownRequested reports whether the command that ran (plan or show)
@@ -186,7 +128,7 @@ func markdownRequested(cmd *cobra.Command, args []string) bool {
 // failed with err after reporting log on stderr: CI posts it instead of
 // an empty comment.
 func writeMarkdownFailure(w io.Writer, cmd *cobra.Command, err error, log *failureLog) {
-	diags := planDiagnostics(log.diags)
+	diags := views.PlanDiagnostics(log.diags)
 	msg := failureMessage(err, log)
 	if len(diags) > 0 && len(log.messages) == 0 {
 		msg = fmt.Sprintf("the configuration has %s", errorCount(diags))

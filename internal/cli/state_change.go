@@ -9,6 +9,7 @@ import (
 	"github.com/leadsync/leadsync/internal/run"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/backend"
+	"github.com/leadsync/leadsync/internal/views"
 )
 
 // changeState opens the state st names for a command that changes what it
@@ -34,8 +35,8 @@ func changeState(f *Factory, st arguments.State, lockTimeout time.Duration, noth
 	if err != nil {
 		return err
 	}
-	if bk, ok := backend.BackupOf(src.backend); ok {
-		fmt.Fprintf(f.IO.Out, "The state before is kept in %s.\n", stateRelPath(f, bk.BackupPath()))
+	if bk, ok := backend.BackupOf(src.backend); ok && backend.BacksUpEachWrite(src.backend) {
+		return views.NewStateChange(f.IO.Out).BackupKept(stateRelPath(f, bk.BackupPath()))
 	}
 	return nil
 }

@@ -2,10 +2,10 @@ package cli
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/views"
 )
 
 // noteWaits returns ctx under which a call that is retried says on stderr
@@ -15,6 +15,6 @@ import (
 // hook (the live display says it), which takes precedence.
 func noteWaits(ctx context.Context, f *Factory) context.Context {
 	return api.WithWaitHook(ctx, func(d time.Duration, reason string) {
-		fmt.Fprintf(f.IO.ErrOut, "Waiting %s before calling the service again (%s)...\n", d.Round(100*time.Millisecond), reason)
+		views.Waiting(f.IO.ErrOut, d, reason)
 	})
 }

@@ -13,7 +13,7 @@ import (
 )
 
 // DefaultStatePath is where state lives unless leadsync { state_path } says otherwise.
-const DefaultStatePath = ".leadsync/state.json"
+const DefaultStatePath = ".leadsync/state.db"
 
 // Config is a whole, validated configuration: every *.leads.hcl of a
 // directory read as one, with variables resolved and for_each/count expanded.

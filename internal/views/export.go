@@ -15,6 +15,9 @@ type Export interface {
 	// form leaves err to the caller, which prints it as the command's
 	// error.
 	Written(cfg *config.Config, written []export.Written, err error) error
+	// NoState says, in the human form on ErrOut, that there is no state
+	// at where yet, so the spreadsheets have headers only.
+	NoState(where string)
 }
 
 // NewExport returns the JSON or the human view of export: the files on
@@ -47,6 +50,10 @@ func (v exportHuman) Written(cfg *config.Config, written []export.Written, _ err
 	return nil
 }
 
+func (v exportHuman) NoState(where string) {
+	fmt.Fprintf(v.s.ErrOut, "Note: no state at %s yet, so the spreadsheets have headers only; run leadsync apply to fetch.\n", where)
+}
+
 // ExportJSON is the --json form of export.
 type ExportJSON struct {
 	FormatVersion string        `json:"format_version"`
@@ -65,6 +72,8 @@ type WrittenJSON struct {
 }
 
 type exportJSON struct{ w io.Writer }
+
+func (exportJSON) NoState(string) {}
 
 func (v exportJSON) Written(cfg *config.Config, written []export.Written, err error) error {
 	out := ExportJSON{FormatVersion: "1"}

@@ -21,13 +21,17 @@ type Fields interface {
 	Refreshed(old, fresh *catalog.Catalog, fetched int, sandbox bool)
 	// Catalog shows the catalog.
 	Catalog(c *catalog.Catalog) error
+	// RefreshingDespiteErrors says on ErrOut, in both forms, that the
+	// configuration has errors (shown above) but its api block is usable,
+	// so the catalog is refreshed anyway.
+	RefreshingDespiteErrors()
 }
 
 // NewFields returns the JSON or the human view of fields; the human form
 // wraps the accepted values in lines of at most width columns.
 func NewFields(s Streams, asJSON bool, width int) Fields {
 	if asJSON {
-		return fieldsJSON{s.Out}
+		return fieldsJSON{s.Out, s.ErrOut}
 	}
 	return fieldsHuman{s, width}
 }
@@ -112,7 +116,15 @@ type FieldJSON struct {
 	PossibleValues  []string `json:"possible_values"`
 }
 
-type fieldsJSON struct{ w io.Writer }
+type fieldsJSON struct{ w, errOut io.Writer }
+
+func (v fieldsHuman) RefreshingDespiteErrors() { refreshingDespiteErrors(v.s.ErrOut) }
+
+func (v fieldsJSON) RefreshingDespiteErrors() { refreshingDespiteErrors(v.errOut) }
+
+func refreshingDespiteErrors(w io.Writer) {
+	fmt.Fprintln(w, "The configuration has errors (above); the api block is usable, so the catalog is refreshed anyway.")
+}
 
 func (fieldsJSON) Refreshed(_, _ *catalog.Catalog, _ int, _ bool) {}
 

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/leadsync/leadsync/internal/plan"
@@ -317,4 +318,13 @@ func creditsOfCap(p *plan.Plan) string {
 		return fmt.Sprintf("up to %s of max_credits %s", thousands(t.CreditsMax), thousands(q.MaxCredits))
 	}
 	return "max_credits " + thousands(q.MaxCredits)
+}
+
+// SavedPlanNote follows a saved plan that show drew: when it was made,
+// and that apply runs exactly it and refuses it once the state or the
+// configuration changed. A reviewer reading "show FILE" should know both.
+func SavedPlanNote(w io.Writer, createdAt time.Time, path string) error {
+	_, err := fmt.Fprintf(w, "\nSaved plan made %s. \"leadsync apply %s\" runs exactly this plan, and refuses it if the state or the configuration has changed since.\n",
+		createdAt.UTC().Format("2006-01-02 15:04 UTC"), path)
+	return err
 }

@@ -60,3 +60,10 @@ type usageJSON struct{ w io.Writer }
 func (v usageJSON) Usage(u *api.Usage, sandbox bool) error {
 	return writeJSONDoc(v.w, UsageJSON{FormatVersion: "1", RemainingRequests: u.RemainingRequests, InvoicingStartDate: u.InvoicingStartDate, Sandbox: sandbox})
 }
+
+// BillingCallUncounted warns on w that the budget's ledger could not be
+// told of the billing call usage made: the usage was read, and the call
+// is made already.
+func BillingCallUncounted(w io.Writer, err error) {
+	fmt.Fprintf(w, "Warning: the budget's ledger was not told of this billing call (a request of the monthly quota): %v\n", err)
+}

@@ -12,7 +12,7 @@ import (
 // The optional abilities of a backend. Each is a small interface a
 // backend implements when it can; callers never assert them themselves
 // but ask the function beside each, so that every ability is checked in
-// one place. The local backend has all but Closer; the pg backend all but
+// one place. The local backend has all (Closer closes its database); the pg backend all but
 // Exister, File, PendingJournal, BackupKeeper, JournalRecoverer,
 // LiveLockReader and ForceUnlocker (its lock ends with its run's
 // connection). Layers around a backend (Wrapper) have the abilities of the
@@ -233,6 +233,21 @@ func JournalPending(b Backend) (path string, ok bool) {
 type BackupKeeper interface {
 	BackupPath() string
 	RemoveBackup() error
+}
+
+// EachWriteBackup is a BackupKeeper that tells whether every write keeps
+// the state before (the JSON state file) or only some do (the SQLite
+// database: a push --force).
+type EachWriteBackup interface{ BacksUpEachWrite() bool }
+
+// BacksUpEachWrite reports whether each write of b keeps the state before
+// in its backup (what state rm and state mv say).
+func BacksUpEachWrite(b Backend) bool {
+	if w, ok := abilityOf[EachWriteBackup](b); ok {
+		return w.BacksUpEachWrite()
+	}
+	_, ok := BackupOf(b)
+	return ok
 }
 
 // BackupOf returns b as a BackupKeeper, ok false when it keeps no backup.

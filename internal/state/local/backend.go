@@ -36,6 +36,13 @@ func (b localBackend) LockWait(ctx context.Context, op string, timeout time.Dura
 }
 
 func (b localBackend) OpenJournal(s *state.State) (backend.Recorder, error) {
+	if b.db != nil {
+		r, err := b.db.openJournal(s)
+		if err != nil {
+			return nil, err
+		}
+		return r, nil
+	}
 	j, err := b.Store.OpenJournal(s)
 	if err != nil {
 		return nil, err
@@ -43,6 +50,11 @@ func (b localBackend) OpenJournal(s *state.State) (backend.Recorder, error) {
 	return j, nil
 }
 
-func (b localBackend) Describe() string { return "state file " + b.Path() }
+func (b localBackend) Describe() string {
+	if b.db != nil {
+		return "state database " + b.Path()
+	}
+	return "state file " + b.Path()
+}
 
 var _ backend.Backend = localBackend{}

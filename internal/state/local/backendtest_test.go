@@ -9,13 +9,21 @@ import (
 	"github.com/leadsync/leadsync/internal/state/backend/backendtest"
 )
 
-// The local backend passes the conformance suite: each test gets a fresh
+// The local backend passes the conformance suite, on both its files: each test gets a fresh
 // folder; a handle is a workspace of its own Store (a process of its own);
 // a kill closes the lock file, as the kernel does.
 func TestConformance(t *testing.T) {
+	for _, file := range []string{"state.db", "state.json"} {
+		t.Run(file, func(t *testing.T) { conformance(t, file) })
+	}
+}
+
+// conformance runs the suite on the state file of that name: the SQLite
+// database (state.db, the default) or the JSON file of earlier versions.
+func conformance(t *testing.T, file string) {
 	backendtest.Run(t, backendtest.Kind{
 		New: func(t *testing.T) func(ws string, w backendtest.Who) backend.Backend {
-			path := filepath.Join(t.TempDir(), ".leadsync", "state.json")
+			path := filepath.Join(t.TempDir(), ".leadsync", file)
 			return func(ws string, w backendtest.Who) backend.Backend {
 				set := NewWorkspaces(path, func(p string) *Store {
 					st := NewStore(p)

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/statetest"
 )
@@ -144,5 +145,94 @@ func BenchmarkClaimRelease(b *testing.B) {
 		if err := c.Release(keys, true); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// A completed call's commit in the SQLite database (state.db, the
+// default): one transaction that records the call's event and writes the
+// rows the call before it changed (a track read's person and history row,
+// an enrichment's person and enrichment row), synced (synchronous=FULL).
+// The cost must not grow with the state: the same figure at 1,000 and
+// 300,000 people. The JSON store's journal line is AppendTrackChange.
+//
+//	go test ./internal/state/local -run '^$' -bench DBAppend -benchtime 2000x -count 3
+func BenchmarkDBAppend(b *testing.B) {
+	for _, people := range []int{1000, 300000} {
+		s := statetest.BigState(b, max(1, people/60), 60)
+		path := filepath.Join(b.TempDir(), ".leadsync", "state.db")
+		must(b, NewStore(path).Save(s))
+		for _, kind := range []string{"track", "enrich"} {
+			b.Run(fmt.Sprintf("people=%d/%s", people, kind), func(b *testing.B) {
+				benchDBAppend(b, path, kind)
+			})
+		}
+	}
+}
+
+func benchDBAppend(b *testing.B, path, kind string) {
+	store := NewStore(path)
+	defer store.Close()
+	s, err := store.Load()
+	must(b, err)
+	rec, err := store.AsBackend().OpenJournal(s)
+	must(b, err)
+	ids := make([]string, 0, 4096)
+	for id := range s.People {
+		if len(ids) == cap(ids) {
+			break
+		}
+		ids = append(ids, id)
+	}
+	at := time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)
+	b.ResetTimer()
+	defer statetest.CPUMetric(b)()
+	for i := 0; i < b.N; i++ {
+		id := ids[i%len(ids)]
+		e := statetest.TrackChange(at.Add(time.Duration(i)*time.Second), id, i)
+		if kind == "enrich" {
+			e = statetest.EnrichEv(at.Add(time.Duration(i)*time.Second), "enrich.contacts", id,
+				person.EnrichedProfile{NetworkID: id, Email: fmt.Sprintf("p%d@example.com", i), ValidationStatus: person.StatusValid, CreditBalance: 1000 - i})
+		}
+		if err := rec.Append(&e); err != nil {
+			b.Fatal(err)
+		}
+		if err := s.Fold(e); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	must(b, rec.Close())
+	must(b, store.Commit(s))
+}
+
+// Load and Save of the 300,000-person state in the SQLite database, as
+// Load300k and Save300k of the JSON file.
+//
+//	go test ./internal/state/local -run '^$' -bench 'DB(Load|Save)300k' -benchmem -benchtime 3x
+func BenchmarkDBLoad300k(b *testing.B) {
+	s := statetest.BigState(b, 5000, 60)
+	store := NewStore(filepath.Join(b.TempDir(), ".leadsync", "state.db"))
+	must(b, store.Save(s))
+	b.ResetTimer()
+	defer statetest.CPUMetric(b)()
+	if fi, err := os.Stat(store.Path()); err == nil {
+		defer b.ReportMetric(float64(fi.Size())/1e6, "MB-file")
+	}
+	for i := 0; i < b.N; i++ {
+		got, err := store.Load()
+		must(b, err)
+		if len(got.People) != 300000 {
+			b.Fatalf("%d people", len(got.People))
+		}
+	}
+}
+
+func BenchmarkDBSave300k(b *testing.B) {
+	s := statetest.BigState(b, 5000, 60)
+	store := NewStore(filepath.Join(b.TempDir(), ".leadsync", "state.db"))
+	b.ResetTimer()
+	defer statetest.CPUMetric(b)()
+	for i := 0; i < b.N; i++ {
+		must(b, store.Save(s))
 	}
 }

@@ -39,7 +39,7 @@ func open(_ *backend.Block, o backend.Options) (backend.Backend, error) {
 func ownFiles(statePath string) ([]string, map[string]string) {
 	base := filepath.Base(statePath)
 	dir := filepath.Dir(statePath)
-	return []string{filepath.Join(dir, WorkspacesDir), filepath.Join(dir, ClaimsDir)}, map[string]string{
+	files := map[string]string{
 		base:                 "the state file",
 		base + ".journal":    "the state's journal",
 		base + ".lock":       "the state's lock",
@@ -48,6 +48,18 @@ func ownFiles(statePath string) ([]string, map[string]string) {
 		LedgerName:           "the budget ledger",
 		LedgerName + ".lock": "the budget ledger's lock",
 	}
+	if IsDatabase(statePath) {
+		json := filepath.Base(jsonPath(statePath))
+		files[base] = "the state database"
+		files[base+"-wal"] = "the state database's write-ahead log"
+		files[base+"-shm"] = "the state database's shared memory"
+		files[json] = "the state file of earlier versions"
+		files[json+".backup"] = "the state file the database was made from"
+		files[json+".journal.backup"] = "the journal of the state file the database was made from"
+		delete(files, base+".journal")
+		delete(files, base+".backup")
+	}
+	return []string{filepath.Join(dir, WorkspacesDir), filepath.Join(dir, ClaimsDir)}, files
 }
 
 // LockHolder is who holds the lock now (nil when nobody does): the
@@ -70,6 +82,9 @@ func (store *Store) LiveLockHolder() (*backend.LockInfo, error) {
 // load replays and the next apply folds in: the backend.PendingJournal
 // ability.
 func (store *Store) PendingJournal() (string, bool) {
+	if store.db != nil {
+		return store.path, store.db.pending()
+	}
 	_, err := os.Stat(store.JournalPath())
 	return store.JournalPath(), err == nil
 }

@@ -1,7 +1,10 @@
 // Package local is the default backend: the state of a working copy in
-// files. A workspace's state is one file (.leadsync/state.json for the
-// default workspace, .leadsync/workspaces/NAME/state.json for another),
-// written whole and atomically (a temporary file, synced, renamed; the
+// files. A workspace's state is the SQLite database .leadsync/state.db
+// (.leadsync/workspaces/NAME/state.db for another workspace; sqlite.go:
+// internal/state/sqlstate's tables, one transaction per completed call,
+// and migrate.go: a state.json becomes it on first use), or, for a path
+// not ending in .db, one JSON file (state.json, as earlier versions kept
+// it) written whole and atomically (a temporary file, synced, renamed; the
 // state before kept as .backup, except by a write that erases people,
 // which removes it: it still holds them); beside it the journal of the apply under
 // way (one synced, checksummed line per completed call, replayed by the
@@ -15,8 +18,9 @@
 // holds the file lock of its holder file).
 //
 // It registers itself as the default backend (Definition) and runs
-// backendtest.Run in its tests. It imports state (the model), statefile
-// (the codec), backend (the interfaces it implements), safefile, filelock,
+// backendtest.Run in its tests, on both files. It imports state (the
+// model), statefile (the codec), sqlstate (the tables and queries) and
+// modernc.org/sqlite, backend (the interfaces it implements), safefile, filelock,
 // api/pacefile (its shared pace), textfmt and version; it must not import
 // config, plan, run or cli, nor another backend.
 package local

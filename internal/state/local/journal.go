@@ -218,6 +218,9 @@ type Journal struct {
 // folded into the state file. The state file is written first if it does
 // not exist yet, so that the journal always extends a state on disk.
 func (store *Store) OpenJournal(s *state.State) (*Journal, error) {
+	if store.db != nil {
+		return nil, fmt.Errorf("%s is a database: it records calls through AsBackend().OpenJournal, not in a journal file", store.path)
+	}
 	store.mu.Lock()
 	defer store.mu.Unlock()
 	if store.journal != nil {

@@ -59,6 +59,11 @@ func (store *Store) backupSummary() string {
 // deleted) to <journal>.damaged-<time>. The caller holds the lock. A state
 // file that cannot be read is an error: restore it first.
 func (store *Store) RecoverJournal(now time.Time) (*backend.RecoverResult, error) {
+	if store.db != nil {
+		// Each call is a transaction of the database: there is no journal
+		// file to damage.
+		return &backend.RecoverResult{}, nil
+	}
 	store.mu.Lock()
 	defer store.mu.Unlock()
 	if store.journal != nil {

@@ -39,12 +39,33 @@ type Store struct {
 
 	mu      sync.Mutex
 	journal *Journal // the open journal, if any
+
+	// db keeps the state of a path ending in .db in a SQLite database
+	// (sqlite.go); nil for a JSON state file.
+	db *dbStore
 }
 
 // NewStore returns the store of the state file at path, e.g.
 // <dir>/.leadsync/state.json. Nothing is read or written yet.
 func NewStore(path string) *Store {
-	return &Store{path: filepath.Clean(path)}
+	store := &Store{path: filepath.Clean(path)}
+	if IsDatabase(store.path) {
+		store.db = newDBStore(store.path, store.now)
+	}
+	return store
+}
+
+// BacksUpEachWrite reports whether each write keeps the state before as
+// the backup: the JSON state file's do; the database's do not (its
+// transactions are atomic; a push --force keeps one).
+func (store *Store) BacksUpEachWrite() bool { return store.db == nil }
+
+// Close lets go of what the store holds open (its database).
+func (store *Store) Close() error {
+	if store.db != nil {
+		return store.db.close()
+	}
+	return nil
 }
 
 // Path is the state file's path.
@@ -56,7 +77,9 @@ func (store *Store) JournalPath() string { return store.path + ".journal" }
 // LockPath is the lock file's path.
 func (store *Store) LockPath() string { return store.path + ".lock" }
 
-// BackupPath is where the state before the last write is kept.
+// BackupPath is where the state before the last write is kept (for a
+// database, the state before the last push --force: a database keeps no
+// copy of each write, its transactions are atomic).
 func (store *Store) BackupPath() string { return store.path + ".backup" }
 
 func (store *Store) now() time.Time {
@@ -77,6 +100,12 @@ func (store *Store) Exists() bool {
 // newer format gives *NewerFormatError, a damaged one *CorruptError, a
 // journal that cannot be replayed *JournalError; none of them is changed.
 func (store *Store) Load() (*state.State, error) {
+	if store.db != nil {
+		if err := store.migrate(); err != nil {
+			return nil, err
+		}
+		return store.db.load()
+	}
 	s, err := store.read()
 	if err != nil {
 		var ce *statefile.CorruptError
@@ -128,6 +157,9 @@ func (store *Store) read() (*state.State, error) {
 // state before is kept as <path>.backup. On any error the previous file is
 // intact and s keeps its serial.
 func (store *Store) Save(s *state.State) error {
+	if store.db != nil {
+		return store.db.save(s)
+	}
 	store.mu.Lock()
 	defer store.mu.Unlock()
 	return store.save(s)
@@ -210,6 +242,9 @@ func (store *Store) writeState(s *state.State) error {
 // RemoveBackup removes <path>.backup, the state before the last write:
 // after an erasure it still holds the person erased. No backup is no error.
 func (store *Store) RemoveBackup() error {
+	if store.db != nil {
+		return store.removeMigrated()
+	}
 	store.mu.Lock()
 	defer store.mu.Unlock()
 	if err := store.dropBackup(); err != nil {
@@ -279,6 +314,9 @@ func copyFile(from, to string) error {
 // Without an open journal, Commit saves s and removes a leftover journal
 // that s already contains.
 func (store *Store) Commit(s *state.State) error {
+	if store.db != nil {
+		return store.db.commit(s)
+	}
 	store.mu.Lock()
 	defer store.mu.Unlock()
 	j := store.journal

@@ -83,7 +83,11 @@ func (w *Workspaces) Open(name string) (*Workspace, error) {
 	if err := backend.CheckWorkspaceName(name); err != nil {
 		return nil, err
 	}
-	return &Workspace{localBackend: localBackend{w.newStore(w.Path(name))}, name: name, set: w}, nil
+	store := w.newStore(w.Path(name))
+	if store.db != nil {
+		store.db.ws = name
+	}
+	return &Workspace{localBackend: localBackend{store}, name: name, set: w}, nil
 }
 
 // names lists the workspaces' names, the default one first, then the
@@ -215,6 +219,7 @@ func (w *Workspaces) DeleteWorkspace(name string, force bool) error {
 	}
 	// Moved out of the way in one rename first: from then on the
 	// workspace does not exist, even if removing its files fails halfway.
+	ws.Store.Close()
 	dir := filepath.Dir(ws.Store.Path())
 	gone := filepath.Join(w.root(), ".deleted-"+name+"-"+state.NewUUID()[:8])
 	if err := os.Rename(dir, gone); err != nil {
@@ -336,7 +341,11 @@ func (ws *Workspace) Push(s *state.State, force bool) error {
 	if !force && !cur.IsEmpty() {
 		return &backend.NotEmptyError{Where: ws.Describe(), People: len(cur.People), Blocks: len(cur.Searches) + len(cur.Profiles)}
 	}
-	if _, err := os.Stat(store.JournalPath()); err == nil {
+	if store.db != nil {
+		if err := store.db.keepBackup(cur); err != nil {
+			return err
+		}
+	} else if _, err := os.Stat(store.JournalPath()); err == nil {
 		if err := store.Commit(cur); err != nil {
 			return err
 		}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/backend"
+	"github.com/leadsync/leadsync/internal/state/sqlstate"
 	"github.com/leadsync/leadsync/internal/version"
 )
 
@@ -42,6 +43,7 @@ type Backend struct {
 	opts      Options
 	schema    string
 	quoted    string
+	dialect   *sqlstate.Dialect
 	workspace string
 
 	mu    sync.Mutex
@@ -80,6 +82,7 @@ func New(opts Options) (*Backend, error) {
 		opts:      opts,
 		schema:    opts.Schema,
 		quoted:    pgx.Identifier{opts.Schema}.Sanitize(),
+		dialect:   sqlstate.Postgres(pgx.Identifier{opts.Schema}.Sanitize()),
 		workspace: opts.Workspace,
 	}, nil
 }
@@ -318,7 +321,7 @@ func (b *Backend) read(ctx context.Context, q, q2 querier, ws string) (*state.St
 			return nil, false, fmt.Errorf("usage: %w", err)
 		}
 	}
-	if err := stateExtra.decode(extra, s); err != nil {
+	if err := stateExtra.Decode(extra, s); err != nil {
 		return nil, false, err
 	}
 	if err := b.readRows(ctx, q, q2, ws, s); err != nil {
@@ -541,7 +544,7 @@ func (b *Backend) flushTx(ctx context.Context, c *pgx.Conn, s *state.State, ch *
 	}
 	if fo.meta || (ch != nil && ch.Meta) {
 		// State-level fields no column models (the split runs under way).
-		extra, err := stateExtra.encode(stripMaps(s))
+		extra, err := stateExtra.Encode(stripMaps(s))
 		if err != nil {
 			return 0, err
 		}

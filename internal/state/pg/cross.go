@@ -148,7 +148,7 @@ func (b *Backend) enrichmentRows(ctx context.Context, tx pgx.Tx, nids, pages []s
 			return err
 		}
 		e.EnrichedAt = tsUTC(at)
-		if err := enrichmentExtra.decode(extra, &e); err != nil {
+		if err := enrichmentExtra.Decode(extra, &e); err != nil {
 			return fmt.Errorf("the enrichment of %s in workspace %q: %w", id, ws, err)
 		}
 		offer(out, want, &state.Person{ID: id, Lead: person.Lead{NetworkID: nid, PageName: page}}, ws, e)

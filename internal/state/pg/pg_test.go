@@ -168,7 +168,7 @@ func TestLockLost(t *testing.T) {
 // drift; a field added to state.Drift needs one (and a migration), as the
 // table has no extra column to keep it in.
 func TestHistoryColumns(t *testing.T) {
-	if driftExtra.has {
+	if driftExtra.Has {
 		t.Fatal("state.Drift has a field that no column of person_history models")
 	}
 }

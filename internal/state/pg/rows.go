@@ -2,11 +2,8 @@ package pg
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"reflect"
 	"strings"
 	"time"
 
@@ -17,61 +14,30 @@ import (
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/sqlstate"
 )
 
-// Columns model every field the state has today. A field added to the
-// state later (or written by a newer build) that no column models goes,
-// as JSON, into the row's extra column, so that it is kept, never lost;
-// extraCodec finds such fields by reflection, at no cost while there are
-// none.
+// The model both engines share: sqlstate's codecs, columns and values.
 var (
-	stateExtra  = newExtra(reflect.TypeOf(state.State{}), "format_version", "lineage", "serial", "leadsync_version", "service", "configuration", "searches", "profiles", "people", "failures", "usage", "journal")
-	personExtra = newExtra(reflect.TypeOf(state.Person{}), "id", "lead", "first_seen", "last_seen", "found_by", "profile", "profile_read_at", "enrichment", "raw",
-		"history", "status", "status_since", "checked_at")
-	leadExtra       = newExtra(reflect.TypeOf(person.Lead{}), fieldKeys(leadCols)...)
-	searchExtra     = newExtra(reflect.TypeOf(state.Search{}), "address", "generation", "request", "request_hash", "ran_at", "result_count", "max_results", "capped", "lead_ids", "added", "removed", "runs", "changed")
-	driftExtra      = newExtra(reflect.TypeOf(state.Drift{}), "field", "before", "after", "at", "by", "call")
-	profileExtra    = newExtra(reflect.TypeOf(state.ProfileRead{}), "address", "generation", "request", "request_hash", "read_at", "person_id")
-	failureExtra    = newExtra(reflect.TypeOf(state.Failure{}), "at", "message", "status")
-	enrichmentExtra = newExtra(reflect.TypeOf(state.Enrichment{}), "enriched_at", "by", "result")
-	resultExtra     = newExtra(reflect.TypeOf(person.EnrichedProfile{}), fieldKeys(resultCols)...)
+	stateExtra      = sqlstate.StateExtra
+	personExtra     = sqlstate.PersonExtra
+	enrichmentExtra = sqlstate.EnrichmentExtra
+	searchExtra     = sqlstate.SearchExtra
+	driftExtra      = sqlstate.DriftExtra
+	profileExtra    = sqlstate.ProfileExtra
+	failureExtra    = sqlstate.FailureExtra
+	leadCols        = sqlstate.LeadCols
+	resultCols      = sqlstate.ResultCols
+	peopleCols      = sqlstate.PeopleCols
+	enrichmentCols  = sqlstate.EnrichmentCols
+	searchCols      = sqlstate.SearchCols
+	historyCols     = sqlstate.HistoryCols
+	profileReadCols = sqlstate.ProfileReadCols
+	failureCols     = sqlstate.FailureCols
+	fieldColumns    = sqlstate.FieldColumns
+	stripMaps       = sqlstate.StripMaps
+	newID           = sqlstate.NewID
 )
-
-// leadCols and resultCols are the person fields (person.PersonFields) with a
-// column of their own in the people and the enrichments table: those whose
-// row names one (PG). A field without one is kept in the row's extra
-// column, by leadExtra and resultExtra.
-var (
-	leadCols   = pgFields(person.LeadFields)
-	resultCols = pgFields(person.EnrichedFields)
-)
-
-func pgFields(rows []*person.PersonField) []*person.PersonField {
-	var out []*person.PersonField
-	for _, f := range rows {
-		if f.PG != "" {
-			out = append(out, f)
-		}
-	}
-	return out
-}
-
-// fieldKeys are the JSON keys of fields, fieldColumns their columns.
-func fieldKeys(fields []*person.PersonField) []string {
-	out := make([]string, len(fields))
-	for i, f := range fields {
-		out[i] = f.Key
-	}
-	return out
-}
-
-func fieldColumns(fields []*person.PersonField) []string {
-	out := make([]string, len(fields))
-	for i, f := range fields {
-		out[i] = f.PG
-	}
-	return out
-}
 
 // resultTargets are the fields of r that resultCols name, in their order:
 // what a scan of those columns fills.
@@ -85,118 +51,6 @@ func resultTargets(r *person.EnrichedProfile) []any {
 		}
 	}
 	return out
-}
-
-// cat joins lists of column names.
-func cat(lists ...[]string) []string {
-	var out []string
-	for _, l := range lists {
-		out = append(out, l...)
-	}
-	return out
-}
-
-// extraCodec keeps the JSON fields of a type that no column models.
-type extraCodec struct {
-	known map[string]bool
-	has   bool // the type has such fields
-}
-
-func newExtra(t reflect.Type, known ...string) extraCodec {
-	c := extraCodec{known: map[string]bool{}}
-	for _, k := range known {
-		c.known[k] = true
-	}
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		if !f.IsExported() {
-			continue
-		}
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if name == "-" {
-			continue
-		}
-		if name == "" {
-			name = f.Name
-		}
-		if !c.known[name] {
-			c.has = true
-		}
-	}
-	return c
-}
-
-// encode returns the JSON of v's fields no column models; nil when none.
-func (c extraCodec) encode(v any) ([]byte, error) {
-	if !c.has {
-		return nil, nil
-	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		return nil, err
-	}
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(b, &m); err != nil {
-		return nil, err
-	}
-	for k := range m {
-		if c.known[k] {
-			delete(m, k)
-		}
-	}
-	if len(m) == 0 {
-		return nil, nil
-	}
-	return json.Marshal(m)
-}
-
-// decode sets the fields of v that b holds.
-func (c extraCodec) decode(b []byte, v any) error {
-	if len(b) == 0 || string(b) == "null" {
-		return nil
-	}
-	return json.Unmarshal(b, v)
-}
-
-// stripMaps returns a shallow copy of s without its big maps, for encoding
-// its other fields.
-func stripMaps(s *state.State) *state.State {
-	c := &state.State{FormatVersion: s.FormatVersion, Lineage: s.Lineage, Serial: s.Serial, LeadsyncVersion: s.LeadsyncVersion, Service: s.Service, Configuration: s.Configuration, Usage: s.Usage}
-	if stateExtra.has {
-		// Copy every exported field, then drop the maps.
-		rv := reflect.ValueOf(c).Elem()
-		sv := reflect.ValueOf(s).Elem()
-		for i := 0; i < rv.NumField(); i++ {
-			if rv.Type().Field(i).IsExported() {
-				rv.Field(i).Set(sv.Field(i))
-			}
-		}
-		c.Searches, c.Profiles, c.People, c.Failures, c.Journal = nil, nil, nil, nil, nil
-	}
-	return c
-}
-
-func newID() string {
-	var b [16]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		panic("leadsync: crypto/rand: " + err.Error())
-	}
-	return hex.EncodeToString(b[:])
-}
-
-// ts is a time for a timestamptz column: NULL for the zero time.
-func ts(t time.Time) any {
-	if t.IsZero() {
-		return nil
-	}
-	return t
-}
-
-func tsPtr(t *time.Time) any {
-	if t == nil {
-		return nil
-	}
-	return *t
 }
 
 // tsUTC turns a loaded timestamptz into UTC (the zero time for NULL).
@@ -245,65 +99,6 @@ func utc(t *time.Time) time.Time {
 	return t.UTC()
 }
 
-func jsonOrNil(v any, isNil bool) ([]byte, error) {
-	if isNil {
-		return nil, nil
-	}
-	return json.Marshal(v)
-}
-
-// Column lists, in the order of the values personValues etc. return.
-var (
-	peopleCols = cat([]string{"workspace", "id"}, fieldColumns(leadCols), []string{"first_seen", "last_seen", "found_by", "profile", "profile_read_at", "raw", "extra",
-		"status", "status_since", "checked_at"})
-	enrichmentCols  = cat([]string{"workspace", "person_id", "enriched_at", "by_address"}, fieldColumns(resultCols), []string{"extra"})
-	searchCols      = []string{"workspace", "address", "generation", "request", "request_hash", "ran_at", "result_count", "max_results", "capped", "lead_ids", "added", "removed", "runs", "extra", "changed"}
-	historyCols     = []string{"workspace", "person_id", "n", "field", "value_before", "value_after", "at", "by_address", "call"}
-	profileReadCols = []string{"workspace", "address", "generation", "request", "request_hash", "read_at", "person_id", "extra"}
-	failureCols     = []string{"workspace", "address", "at", "message", "status", "extra"}
-)
-
-func personValues(ws string, p *state.Person) ([]any, error) {
-	extra, err := personExtra.encode(p)
-	if err != nil {
-		return nil, err
-	}
-	if lx, err := leadExtra.encode(&p.Lead); err != nil {
-		return nil, err
-	} else if lx != nil {
-		// Lead fields no column models travel inside the person's extra.
-		var m map[string]json.RawMessage
-		if extra != nil {
-			json.Unmarshal(extra, &m)
-		}
-		if m == nil {
-			m = map[string]json.RawMessage{}
-		}
-		m["lead"] = lx
-		extra, _ = json.Marshal(m)
-	}
-	prof, err := jsonOrNil(p.Profile, p.Profile == nil)
-	if err != nil {
-		return nil, err
-	}
-	var raw any
-	if len(p.Raw) > 0 {
-		raw = string(p.Raw)
-	}
-	v := make([]any, 0, len(peopleCols))
-	v = append(v, ws, p.ID)
-	for _, f := range leadCols {
-		v = append(v, *f.Lead(&p.Lead))
-	}
-	return append(v, ts(p.FirstSeen), ts(p.LastSeen), p.FoundBy, prof, tsPtr(p.ProfileReadAt), raw, extra,
-		p.Status, tsPtr(p.StatusSince), tsPtr(p.CheckedAt)), nil
-}
-
-// historyValues are the values of the n-th entry of a person's history.
-func historyValues(ws, id string, n int, d *state.Drift) []any {
-	return []any{ws, id, n, d.Field, d.Before, d.After, d.At, d.By, d.Call}
-}
-
 // queueHistory queues the writes of person id's history that ch names:
 // the entries appended since the last write (n of them), or, for n < 0,
 // the whole history again.
@@ -315,79 +110,13 @@ func (b *Backend) queueHistory(batch *pgx.Batch, ws string, p *state.Person, n i
 	}
 	for i := max(0, from); i < len(p.History); i++ {
 		batch.Queue(b.sql(`INSERT INTO {s}.person_history (`+strings.Join(historyCols, ", ")+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-			ON CONFLICT (workspace, person_id, n) DO NOTHING`), historyValues(ws, p.ID, i, &p.History[i])...)
+			ON CONFLICT (workspace, person_id, n) DO NOTHING`), sqlstate.HistoryValues(b.dialect, ws, p.ID, i, &p.History[i])...)
 	}
 }
 
-func enrichmentValues(ws, id string, e *state.Enrichment) ([]any, error) {
-	extra, err := enrichmentExtra.encode(e)
-	if err != nil {
-		return nil, err
-	}
-	if rx, err := resultExtra.encode(&e.Result); err != nil {
-		return nil, err
-	} else if rx != nil {
-		// Result fields no column models travel inside the extra column.
-		var m map[string]json.RawMessage
-		if extra != nil {
-			json.Unmarshal(extra, &m)
-		}
-		if m == nil {
-			m = map[string]json.RawMessage{}
-		}
-		m["result"] = rx
-		extra, _ = json.Marshal(m)
-	}
-	v := make([]any, 0, len(enrichmentCols))
-	v = append(v, ws, id, e.EnrichedAt, e.By)
-	for _, f := range resultCols {
-		if f.EnrichedInt != nil {
-			v = append(v, *f.EnrichedInt(&e.Result))
-		} else {
-			v = append(v, *f.Enriched(&e.Result))
-		}
-	}
-	return append(v, extra), nil
-}
-
-func searchValues(ws string, sr *state.Search) ([]any, error) {
-	extra, err := searchExtra.encode(sr)
-	if err != nil {
-		return nil, err
-	}
-	ids := sr.LeadIDs
-	return []any{ws, sr.Address, int(sr.Generation), string(sr.Request), sr.RequestHash, ts(sr.RanAt), sr.ResultCount, sr.MaxResults, sr.Capped,
-		ids, sr.Added, sr.Removed, sr.Runs, extra, sr.Changed}, nil
-}
-
-func profileReadValues(ws string, pr *state.ProfileRead) ([]any, error) {
-	extra, err := profileExtra.encode(pr)
-	if err != nil {
-		return nil, err
-	}
-	return []any{ws, pr.Address, int(pr.Generation), string(pr.Request), pr.RequestHash, ts(pr.ReadAt), pr.PersonID, extra}, nil
-}
-
-func failureValues(ws, addr string, f *state.Failure) ([]any, error) {
-	extra, err := failureExtra.encode(f)
-	if err != nil {
-		return nil, err
-	}
-	return []any{ws, addr, ts(f.At), f.Message, f.Status, extra}, nil
-}
-
-// upsertSQL is an INSERT of cols that updates every column but the key
-// (the first two) on conflict.
+// upsertSQL is sqlstate.UpsertSQL in this backend's schema.
 func (b *Backend) upsertSQL(table string, cols []string) string {
-	var ph, set []string
-	for i, c := range cols {
-		ph = append(ph, fmt.Sprintf("$%d", i+1))
-		if i >= 2 {
-			set = append(set, c+" = EXCLUDED."+c)
-		}
-	}
-	return fmt.Sprintf("INSERT INTO %s.%s (%s) VALUES (%s) ON CONFLICT (%s, %s) DO UPDATE SET %s",
-		b.quoted, table, strings.Join(cols, ", "), strings.Join(ph, ", "), cols[0], cols[1], strings.Join(set, ", "))
+	return b.sql(sqlstate.UpsertSQL(table, cols))
 }
 
 // queueChanges queues the writes of the rows ch names: an upsert for a key
@@ -403,7 +132,7 @@ func (b *Backend) queueChanges(batch *pgx.Batch, s *state.State, ch *state.Chang
 			batch.Queue(b.sql(`DELETE FROM {s}.people WHERE workspace = $1 AND id = $2`), ws, id)
 			continue
 		}
-		v, err := personValues(ws, p)
+		v, err := sqlstate.PersonValues(b.dialect, ws, p)
 		if err != nil {
 			return fmt.Errorf("person %s: %w", id, err)
 		}
@@ -415,7 +144,7 @@ func (b *Backend) queueChanges(batch *pgx.Batch, s *state.State, ch *state.Chang
 			batch.Queue(b.sql(`DELETE FROM {s}.enrichments WHERE workspace = $1 AND person_id = $2`), ws, id)
 			continue
 		}
-		v, err = enrichmentValues(ws, id, p.Enrichment)
+		v, err = sqlstate.EnrichmentValues(b.dialect, ws, id, p.Enrichment)
 		if err != nil {
 			return fmt.Errorf("enrichment of %s: %w", id, err)
 		}
@@ -427,7 +156,7 @@ func (b *Backend) queueChanges(batch *pgx.Batch, s *state.State, ch *state.Chang
 			batch.Queue(b.sql(`DELETE FROM {s}.searches WHERE workspace = $1 AND address = $2`), ws, addr)
 			continue
 		}
-		v, err := searchValues(ws, sr)
+		v, err := sqlstate.SearchValues(b.dialect, ws, sr)
 		if err != nil {
 			return fmt.Errorf("search %s: %w", addr, err)
 		}
@@ -439,7 +168,7 @@ func (b *Backend) queueChanges(batch *pgx.Batch, s *state.State, ch *state.Chang
 			batch.Queue(b.sql(`DELETE FROM {s}.profile_reads WHERE workspace = $1 AND address = $2`), ws, addr)
 			continue
 		}
-		v, err := profileReadValues(ws, pr)
+		v, err := sqlstate.ProfileReadValues(b.dialect, ws, pr)
 		if err != nil {
 			return fmt.Errorf("profile %s: %w", addr, err)
 		}
@@ -451,7 +180,7 @@ func (b *Backend) queueChanges(batch *pgx.Batch, s *state.State, ch *state.Chang
 			batch.Queue(b.sql(`DELETE FROM {s}.failures WHERE workspace = $1 AND address = $2`), ws, addr)
 			continue
 		}
-		v, err := failureValues(ws, addr, f)
+		v, err := sqlstate.FailureValues(b.dialect, ws, addr, f)
 		if err != nil {
 			return fmt.Errorf("failure %s: %w", addr, err)
 		}
@@ -526,7 +255,7 @@ func readPeople(ctx context.Context, q querier, b *Backend, ws string, s *state.
 		if raw != nil {
 			p.Raw = json.RawMessage(*raw)
 		}
-		if err := personExtra.decode(extra, p); err != nil {
+		if err := personExtra.Decode(extra, p); err != nil {
 			rows.Close()
 			return fmt.Errorf("person %s: %w", p.ID, err)
 		}
@@ -611,7 +340,7 @@ func readEnrichments(ctx context.Context, q querier, b *Backend, ws string) ([]e
 		}
 		rowStrings(raws, texts...)
 		e.EnrichedAt = tsUTC(at)
-		if err := enrichmentExtra.decode(extra, e); err != nil {
+		if err := enrichmentExtra.Decode(extra, e); err != nil {
 			rows.Close()
 			return nil, fmt.Errorf("enrichment of %s: %w", id, err)
 		}
@@ -643,7 +372,7 @@ func readSearches(ctx context.Context, q querier, b *Backend, ws string, s *stat
 			return fmt.Errorf("searches: %w", err)
 		}
 		sr.Generation, sr.Request, sr.RanAt = api.Generation(gen), json.RawMessage(req), utc(ranAt)
-		if err := searchExtra.decode(extra, sr); err != nil {
+		if err := searchExtra.Decode(extra, sr); err != nil {
 			rows.Close()
 			return fmt.Errorf("search %s: %w", sr.Address, err)
 		}
@@ -673,7 +402,7 @@ func readProfileReads(ctx context.Context, q querier, b *Backend, ws string, s *
 			return fmt.Errorf("profile reads: %w", err)
 		}
 		pr.Generation, pr.Request, pr.ReadAt = api.Generation(gen), json.RawMessage(req), utc(readAt)
-		if err := profileExtra.decode(extra, pr); err != nil {
+		if err := profileExtra.Decode(extra, pr); err != nil {
 			rows.Close()
 			return fmt.Errorf("profile %s: %w", pr.Address, err)
 		}
@@ -702,7 +431,7 @@ func readFailures(ctx context.Context, q querier, b *Backend, ws string, s *stat
 			return fmt.Errorf("failures: %w", err)
 		}
 		f.At = utc(at)
-		if err := failureExtra.decode(extra, f); err != nil {
+		if err := failureExtra.Decode(extra, f); err != nil {
 			rows.Close()
 			return fmt.Errorf("failure %s: %w", addr, err)
 		}

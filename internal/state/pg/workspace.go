@@ -12,6 +12,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/backend"
+	"github.com/leadsync/leadsync/internal/state/sqlstate"
 	"github.com/leadsync/leadsync/internal/version"
 )
 
@@ -58,7 +59,7 @@ func (b *Backend) resetWorkspace(ctx context.Context, tx pgx.Tx, s *state.State)
 	if err != nil {
 		return 0, time.Time{}, err
 	}
-	extra, err := stateExtra.encode(stripMaps(s))
+	extra, err := stateExtra.Encode(stripMaps(s))
 	if err != nil {
 		return 0, time.Time{}, err
 	}
@@ -98,7 +99,7 @@ func (b *Backend) copyState(ctx context.Context, tx pgx.Tx, s *state.State) erro
 		}
 		return nil
 	}
-	if err := copyRows("people", peopleCols, len(ids), func(i int) ([]any, error) { return personValues(ws, s.People[ids[i]]) }); err != nil {
+	if err := copyRows("people", peopleCols, len(ids), func(i int) ([]any, error) { return sqlstate.PersonValues(b.dialect, ws, s.People[ids[i]]) }); err != nil {
 		return err
 	}
 	var enriched []string
@@ -108,7 +109,7 @@ func (b *Backend) copyState(ctx context.Context, tx pgx.Tx, s *state.State) erro
 		}
 	}
 	if err := copyRows("enrichments", enrichmentCols, len(enriched), func(i int) ([]any, error) {
-		return enrichmentValues(ws, enriched[i], s.People[enriched[i]].Enrichment)
+		return sqlstate.EnrichmentValues(b.dialect, ws, enriched[i], s.People[enriched[i]].Enrichment)
 	}); err != nil {
 		return err
 	}
@@ -124,7 +125,7 @@ func (b *Backend) copyState(ctx context.Context, tx pgx.Tx, s *state.State) erro
 	}
 	if err := copyRows("person_history", historyCols, len(history), func(i int) ([]any, error) {
 		h := history[i]
-		return historyValues(ws, h.id, h.n, &s.People[h.id].History[h.n]), nil
+		return sqlstate.HistoryValues(b.dialect, ws, h.id, h.n, &s.People[h.id].History[h.n]), nil
 	}); err != nil {
 		return err
 	}
@@ -132,7 +133,7 @@ func (b *Backend) copyState(ctx context.Context, tx pgx.Tx, s *state.State) erro
 	if err := copyRows("searches", searchCols, len(searches), func(i int) ([]any, error) {
 		sr := *s.Searches[searches[i]]
 		sr.Address = searches[i]
-		return searchValues(ws, &sr)
+		return sqlstate.SearchValues(b.dialect, ws, &sr)
 	}); err != nil {
 		return err
 	}
@@ -140,13 +141,13 @@ func (b *Backend) copyState(ctx context.Context, tx pgx.Tx, s *state.State) erro
 	if err := copyRows("profile_reads", profileReadCols, len(profiles), func(i int) ([]any, error) {
 		pr := *s.Profiles[profiles[i]]
 		pr.Address = profiles[i]
-		return profileReadValues(ws, &pr)
+		return sqlstate.ProfileReadValues(b.dialect, ws, &pr)
 	}); err != nil {
 		return err
 	}
 	failures := sortedKeys(s.Failures)
 	if err := copyRows("failures", failureCols, len(failures), func(i int) ([]any, error) {
-		return failureValues(ws, failures[i], s.Failures[failures[i]])
+		return sqlstate.FailureValues(b.dialect, ws, failures[i], s.Failures[failures[i]])
 	}); err != nil {
 		return err
 	}
@@ -324,7 +325,7 @@ func (b *Backend) DeleteWorkspace(name string, force bool) error {
 	if err := CheckWorkspaceName(name); err != nil {
 		return err
 	}
-	other := &Backend{opts: b.opts, schema: b.schema, quoted: b.quoted, workspace: name}
+	other := &Backend{opts: b.opts, schema: b.schema, quoted: b.quoted, dialect: b.dialect, workspace: name}
 	other.opts.Workspace = name
 	defer other.Close()
 	l, err := other.lock("workspace delete")

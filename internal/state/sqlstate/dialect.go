@@ -1,0 +1,103 @@
+package sqlstate
+
+import (
+	"encoding/json"
+	"regexp"
+	"strings"
+	"time"
+)
+
+// Dialect is what differs between the two engines in the model's values
+// and the queries' text. The queries are written in PostgreSQL's spelling;
+// Rewrite turns them into the engine's.
+type Dialect struct {
+	// Name is the engine's name, for messages.
+	Name string
+	// time is a time's value: a timestamptz on PostgreSQL, a text in
+	// TimeLayout on SQLite (sorted as text, read by sqlite3's date
+	// functions).
+	time func(t time.Time) any
+	// List is a list of texts' value (NULL for nil): text[] on
+	// PostgreSQL, a JSON array on SQLite.
+	List func(l []string) (any, error)
+	// JSON is a JSON document's value (NULL for nil): jsonb on PostgreSQL,
+	// text on SQLite.
+	JSON func(b []byte) any
+	// schema replaces "{s}." (the tables' schema).
+	schema func(q string) string
+	// positional turns $n into the engine's n-th parameter.
+	positional bool
+}
+
+// TimeLayout is how SQLite keeps a time: UTC, nanoseconds, always the same
+// width, so that comparing the texts compares the times.
+const TimeLayout = "2006-01-02T15:04:05.000000000Z"
+
+// Postgres is the dialect of the pg backend; schema is the quoted schema
+// name.
+func Postgres(schema string) *Dialect {
+	return &Dialect{
+		Name: "PostgreSQL",
+		time: func(t time.Time) any { return t },
+		List: func(l []string) (any, error) { return l, nil },
+		JSON: func(b []byte) any {
+			if b == nil {
+				return nil
+			}
+			return b
+		},
+		schema: func(q string) string { return strings.ReplaceAll(q, "{s}", schema) },
+	}
+}
+
+// SQLite is the dialect of the local database: one schema (main), the
+// parameters ?n.
+var SQLite = &Dialect{
+	Name: "SQLite",
+	time: func(t time.Time) any { return t.UTC().Format(TimeLayout) },
+	List: func(l []string) (any, error) {
+		if l == nil {
+			return nil, nil
+		}
+		b, err := json.Marshal(l)
+		return string(b), err
+	},
+	JSON: func(b []byte) any {
+		if b == nil {
+			return nil
+		}
+		return string(b)
+	},
+	schema:     func(q string) string { return strings.ReplaceAll(q, "{s}.", "") },
+	positional: true,
+}
+
+var dollarParam = regexp.MustCompile(`\$([0-9]+)`)
+
+// Rewrite turns a query in PostgreSQL's spelling into d's.
+func (d *Dialect) Rewrite(q string) string {
+	q = d.schema(q)
+	if d.positional {
+		q = dollarParam.ReplaceAllString(q, "?$1")
+	}
+	return q
+}
+
+// Time is a time's value, NULL for the zero time.
+func (d *Dialect) Time(t time.Time) any {
+	if t.IsZero() {
+		return nil
+	}
+	return d.time(t)
+}
+
+// TimePtr is an optional time's value, NULL for nil.
+func (d *Dialect) TimePtr(t *time.Time) any {
+	if t == nil {
+		return nil
+	}
+	return d.time(*t)
+}
+
+// TimeValue is a time's value, the zero time too (a NOT NULL column).
+func (d *Dialect) TimeValue(t time.Time) any { return d.time(t) }

@@ -1,0 +1,50 @@
+package sqlstate
+
+// The queries both engines run, in PostgreSQL's spelling ($n parameters,
+// {s}. before a table): Dialect.Rewrite turns them into SQLite's. A query
+// a command needs later (the searches due, an enrich block's candidates,
+// a sheet's people in order) goes here, with its index in both schemas.
+var (
+	SelectHeader = `SELECT lineage, serial, format_version, leadsync_version, usage, extra FROM {s}.workspaces WHERE name = $1`
+	CountPeople  = `SELECT count(*) FROM {s}.people WHERE workspace = $1`
+	SelectPeople = `SELECT id, ` + selectList(FieldColumns(LeadCols)) + `,
+		first_seen, last_seen, found_by, profile, profile_read_at, raw, extra, status, status_since, checked_at FROM {s}.people WHERE workspace = $1`
+	SelectEnrichments = `SELECT person_id, enriched_at, by_address, ` + selectList(FieldColumns(ResultCols)) + `, extra
+		FROM {s}.enrichments WHERE workspace = $1`
+	SelectHistory = `SELECT person_id, n, field, value_before, value_after, at, by_address, call
+		FROM {s}.person_history WHERE workspace = $1 ORDER BY person_id, n`
+	SelectSearches = `SELECT address, generation, request, request_hash, ran_at, result_count, max_results, capped, lead_ids, added, removed, runs, extra, changed
+		FROM {s}.searches WHERE workspace = $1`
+	SelectProfileReads = `SELECT address, generation, request, request_hash, read_at, person_id, extra FROM {s}.profile_reads WHERE workspace = $1`
+	SelectFailures     = `SELECT address, at, message, status, extra FROM {s}.failures WHERE workspace = $1`
+	SelectEvents       = `SELECT n, event FROM {s}.events WHERE workspace = $1 ORDER BY n`
+
+	InsertWorkspace  = `INSERT INTO {s}.workspaces (name, lineage, serial, format_version, leadsync_version, created_at) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (name) DO NOTHING`
+	WorkspaceLineage = `SELECT lineage FROM {s}.workspaces WHERE name = $1`
+	UpdateMeta       = `UPDATE {s}.workspaces SET extra = $2, format_version = $3, leadsync_version = $4 WHERE name = $1`
+	UpdateUsage      = `UPDATE {s}.workspaces SET usage = $2 WHERE name = $1`
+	RaiseSerial      = `UPDATE {s}.workspaces SET serial = serial + 1 WHERE name = $1 RETURNING serial`
+	SetSerial        = `UPDATE {s}.workspaces SET serial = $2 WHERE name = $1`
+	ReadSerial       = `SELECT serial FROM {s}.workspaces WHERE name = $1`
+
+	InsertEvent      = `INSERT INTO {s}.events (workspace, journal_id, seq, at, kind, address, event) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (workspace, journal_id, seq) DO NOTHING`
+	SelectEvent      = `SELECT event FROM {s}.events WHERE workspace = $1 AND journal_id = $2 AND seq = $3`
+	DeleteEventsUpTo = `DELETE FROM {s}.events WHERE workspace = $1 AND journal_id = $2 AND seq < $3`
+	DeleteSeenEvents = `DELETE FROM {s}.events WHERE workspace = $1 AND n <= $2`
+	DeleteJournal    = `DELETE FROM {s}.events WHERE workspace = $1 AND journal_id = $2`
+
+	DeletePerson      = `DELETE FROM {s}.people WHERE workspace = $1 AND id = $2`
+	DeleteEnrichment  = `DELETE FROM {s}.enrichments WHERE workspace = $1 AND person_id = $2`
+	DeleteHistory     = `DELETE FROM {s}.person_history WHERE workspace = $1 AND person_id = $2`
+	InsertHistory     = `INSERT INTO {s}.person_history (` + selectList(HistoryCols) + `) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (workspace, person_id, n) DO NOTHING`
+	DeleteSearch      = `DELETE FROM {s}.searches WHERE workspace = $1 AND address = $2`
+	DeleteProfileRead = `DELETE FROM {s}.profile_reads WHERE workspace = $1 AND address = $2`
+	DeleteFailure     = `DELETE FROM {s}.failures WHERE workspace = $1 AND address = $2`
+)
+
+// WorkspaceTables are the tables of a workspace's rows, children first:
+// replacing a workspace's state deletes its rows from each.
+var WorkspaceTables = []struct{ Name, Column string }{
+	{"events", "workspace"}, {"person_history", "workspace"}, {"enrichments", "workspace"}, {"people", "workspace"},
+	{"searches", "workspace"}, {"profile_reads", "workspace"}, {"failures", "workspace"}, {"workspaces", "name"},
+}

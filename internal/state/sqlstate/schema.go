@@ -1,0 +1,143 @@
+package sqlstate
+
+// SchemaVersion is the version of the SQLite tables this build reads and
+// writes (its own count, kept in the schema_version table: PRAGMA
+// user_version is left to the user). A newer one is refused.
+const SchemaVersion = 1
+
+// SQLiteSchema makes the tables of a local state: the same tables and
+// columns as the PostgreSQL schema (internal/state/pg, schema version 8;
+// TestSameTablesAsPostgres compares them), in SQLite's types: times are
+// texts in TimeLayout, lists JSON arrays, JSON documents texts. The
+// workspace column names the local workspace the file belongs to (one per
+// file). The tables the local backend keeps in files this version (locks,
+// pace, ledger, ledger_runs, ledger_accounts, erasures, claims) are not here.
+const SQLiteSchema = `
+CREATE TABLE schema_version (
+	version          integer NOT NULL,
+	leadsync_version text NOT NULL,
+	migrated_at      text NOT NULL
+);
+CREATE TABLE workspaces (
+	name             text PRIMARY KEY,
+	lineage          text NOT NULL,
+	serial           integer NOT NULL DEFAULT 0,
+	format_version   integer NOT NULL,
+	leadsync_version text NOT NULL DEFAULT '',
+	created_at       text NOT NULL,
+	usage            text NOT NULL DEFAULT '{}',
+	extra            text
+);
+CREATE TABLE people (
+	workspace       text NOT NULL REFERENCES workspaces (name) ON DELETE CASCADE,
+	id              text NOT NULL,
+	network_id      text NOT NULL DEFAULT '',
+	page_name       text NOT NULL DEFAULT '',
+	first_name      text NOT NULL DEFAULT '',
+	last_name       text NOT NULL DEFAULT '',
+	full_name       text NOT NULL DEFAULT '',
+	title           text NOT NULL DEFAULT '',
+	location        text NOT NULL DEFAULT '',
+	previous_title  text NOT NULL DEFAULT '',
+	company         text NOT NULL DEFAULT '',
+	first_seen      text,
+	last_seen       text,
+	found_by        text,
+	profile         text,
+	profile_read_at text,
+	raw             text,
+	extra           text,
+	status          text NOT NULL DEFAULT '',
+	status_since    text,
+	checked_at      text,
+	PRIMARY KEY (workspace, id)
+);
+CREATE INDEX people_page_name ON people (workspace, page_name);
+CREATE INDEX people_network_id ON people (network_id);
+CREATE TABLE enrichments (
+	workspace         text NOT NULL,
+	person_id         text NOT NULL,
+	enriched_at       text NOT NULL,
+	by_address        text NOT NULL,
+	result_id         text NOT NULL DEFAULT '',
+	page_name         text NOT NULL DEFAULT '',
+	first_name        text NOT NULL DEFAULT '',
+	last_name         text NOT NULL DEFAULT '',
+	full_name         text NOT NULL DEFAULT '',
+	title             text NOT NULL DEFAULT '',
+	location          text NOT NULL DEFAULT '',
+	previous_title    text NOT NULL DEFAULT '',
+	company           text NOT NULL DEFAULT '',
+	network_id        text NOT NULL DEFAULT '',
+	profile_img_url   text NOT NULL DEFAULT '',
+	email             text NOT NULL DEFAULT '',
+	validation_status text NOT NULL DEFAULT '',
+	company_domain    text NOT NULL DEFAULT '',
+	credit_balance    integer NOT NULL DEFAULT 0,
+	extra             text,
+	PRIMARY KEY (workspace, person_id),
+	FOREIGN KEY (workspace, person_id) REFERENCES people (workspace, id) ON DELETE CASCADE
+);
+CREATE TABLE searches (
+	workspace    text NOT NULL REFERENCES workspaces (name) ON DELETE CASCADE,
+	address      text NOT NULL,
+	generation   integer NOT NULL,
+	request      text NOT NULL,
+	request_hash text NOT NULL,
+	ran_at       text,
+	result_count integer NOT NULL,
+	max_results  integer NOT NULL,
+	capped       boolean NOT NULL,
+	lead_ids     text,
+	added        integer NOT NULL,
+	removed      integer NOT NULL,
+	runs         integer NOT NULL,
+	extra        text,
+	changed      integer NOT NULL DEFAULT 0,
+	PRIMARY KEY (workspace, address)
+);
+CREATE TABLE profile_reads (
+	workspace    text NOT NULL REFERENCES workspaces (name) ON DELETE CASCADE,
+	address      text NOT NULL,
+	generation   integer NOT NULL,
+	request      text NOT NULL,
+	request_hash text NOT NULL,
+	read_at      text,
+	person_id    text NOT NULL,
+	extra        text,
+	PRIMARY KEY (workspace, address)
+);
+CREATE TABLE failures (
+	workspace text NOT NULL REFERENCES workspaces (name) ON DELETE CASCADE,
+	address   text NOT NULL,
+	at        text,
+	message   text NOT NULL,
+	status    integer NOT NULL DEFAULT 0,
+	extra     text,
+	PRIMARY KEY (workspace, address)
+);
+CREATE TABLE person_history (
+	workspace    text NOT NULL,
+	person_id    text NOT NULL,
+	n            integer NOT NULL,
+	field        text NOT NULL,
+	value_before text NOT NULL,
+	value_after  text NOT NULL,
+	at           text NOT NULL,
+	by_address   text NOT NULL,
+	call         text NOT NULL,
+	PRIMARY KEY (workspace, person_id, n),
+	FOREIGN KEY (workspace, person_id) REFERENCES people (workspace, id) ON DELETE CASCADE
+);
+CREATE TABLE events (
+	n          integer PRIMARY KEY AUTOINCREMENT,
+	workspace  text NOT NULL REFERENCES workspaces (name) ON DELETE CASCADE,
+	journal_id text NOT NULL,
+	seq        integer NOT NULL,
+	at         text NOT NULL,
+	kind       text NOT NULL,
+	address    text NOT NULL,
+	event      text NOT NULL,
+	UNIQUE (workspace, journal_id, seq)
+);
+`

@@ -1,0 +1,33 @@
+package views
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+)
+
+// Waiting says on w, while a call is retried, what it waits for: the
+// billing read before a plan or an apply, and usage (apply's own calls
+// say it in the live display).
+func Waiting(w io.Writer, d time.Duration, reason string) {
+	fmt.Fprintf(w, "Waiting %s before calling the service again (%s)...\n", d.Round(100*time.Millisecond), reason)
+}
+
+// APIError prints a failed call as one error: what was being done, the
+// service's message, and (when there is one) what to do about it, as a
+// sentence of its own.
+func APIError(w io.Writer, doing, msg, hint string) {
+	fmt.Fprintf(w, "Error: %s: %s\n", doing, msg)
+	if hint != "" {
+		fmt.Fprintf(w, "\n%s.\n", upperFirst(hint))
+	}
+}
+
+// upperFirst returns s with its first byte upper-cased.
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}

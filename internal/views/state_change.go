@@ -1,0 +1,76 @@
+package views
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/leadsync/leadsync/internal/run"
+	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/backend"
+)
+
+// StateChange is the view of the commands that change the state by hand:
+// state mv, state rm, state push and state recover. Paths are given as
+// the command shows them (relative to the working folder where they are
+// inside it).
+type StateChange struct{ w io.Writer }
+
+// NewStateChange returns the view of the state-changing commands, writing
+// to w.
+func NewStateChange(w io.Writer) StateChange { return StateChange{w} }
+
+// Moved says each address state mv moved and how many.
+func (v StateChange) Moved(moves []state.Move) error {
+	w := newLineWriter(v.w)
+	for _, m := range moves {
+		w.printf("Moved %s to %s\n", m.From, m.To)
+	}
+	w.printf("%s moved, no call made.\n", Plural(len(moves), "address"))
+	return w.flush()
+}
+
+// Removed says what state rm removed, each record in its kind's words
+// (kind.Row.Removed, counting kind.Row.Counted).
+func (v StateChange) Removed(removed []run.RemovedRecord) error {
+	w := newLineWriter(v.w)
+	for _, r := range removed {
+		row := r.Kind.Row()
+		w.printf(row.Removed+"\n", r.Address, Plural(r.Leads, row.Counted))
+	}
+	return w.flush()
+}
+
+// BackupKept says where the state before a change by hand is kept.
+func (v StateChange) BackupKept(path string) error {
+	_, err := fmt.Fprintf(v.w, "The state before is kept in %s.\n", path)
+	return err
+}
+
+// Pushed says what state push pushed from the file at path into where.
+func (v StateChange) Pushed(path string, s *state.State, where string) error {
+	_, err := fmt.Fprintf(v.w, "Pushed %s (%s, %s) into %s.\n", path,
+		Plural(len(s.Searches)+len(s.Profiles), "search and profile record"), Plural(len(s.People), "person"), where)
+	return err
+}
+
+// Recovered says what state recover kept of the journal, what it left
+// out and where the journal is kept (movedTo, as shown); res.MovedTo ""
+// means there was no journal.
+func (v StateChange) Recovered(res *backend.RecoverResult, movedTo string) error {
+	w := newLineWriter(v.w)
+	if res.MovedTo == "" {
+		w.printf("No journal to recover: the state is complete.\n")
+		return w.flush()
+	}
+	after := ""
+	if res.KeptAfter > 0 {
+		after = fmt.Sprintf(" (%d from after the damaged line: each line carries its own checksum)", res.KeptAfter)
+	}
+	w.printf("Kept %s of the journal in the state%s.\n", Plural(res.Kept, "recorded call"), after)
+	if res.DamagedLine > 0 {
+		w.printf("Line %d is damaged (%s): %s left out; the calls left out may be made again by the next apply.\n",
+			res.DamagedLine, res.Reason, count(max(res.DroppedLines, 1), "line was", "lines were"))
+	}
+	w.printf("The journal is kept, unchanged, as %s.\n", movedTo)
+	return w.flush()
+}
