@@ -31,3 +31,20 @@ func upperFirst(s string) string {
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
 }
+
+// Error prints the failure of a command as Main reports it: "Error: " and
+// the message, one line.
+func Error(w io.Writer, err error) {
+	fmt.Fprintf(w, "Error: %s\n", err)
+}
+
+// Warning prints a warning that stops nothing as one line.
+func Warning(w io.Writer, msg string) {
+	fmt.Fprintln(w, "Warning: "+msg)
+}
+
+// Confirm asks question as Terraform does: only "yes" approves. The
+// answer is read by the caller.
+func Confirm(w io.Writer, question string) {
+	fmt.Fprint(w, "\n"+question+"\n  Only 'yes' will be accepted to approve.\n\n  Enter a value: ")
+}
