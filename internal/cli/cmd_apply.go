@@ -86,6 +86,7 @@ func runApply(ctx context.Context, f *Factory, a *arguments.Apply) error {
 		Targets:     a.Targets,
 		Replace:     a.Replace,
 		AutoApprove: a.AutoApprove,
+		TakeOver:    a.TakeOver,
 		Confirm:     func() (bool, error) { return confirm(f) },
 		Warn:        func(msg string) { warn(f, msg) },
 	}, applyView(f, cfg, diags, a.View == arguments.ViewJSON))

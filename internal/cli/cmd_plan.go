@@ -143,7 +143,7 @@ func makePlan(ctx context.Context, f *Factory, cfg *config.Config, early *run.Ea
 	defer src.close()
 	deps.Backend = early.For(deps.Backend)
 	p, diags, err := run.Plan(noteWaits(ctx, f), deps, run.PlanOptions{
-		Config: cfg, Targets: a.Targets, Replace: a.Replace, Offline: a.Offline,
+		Config: cfg, Targets: a.Targets, Replace: a.Replace, Offline: a.Offline, TakeOver: a.TakeOver,
 	})
 	var be *run.BillingError
 	if errors.As(err, &be) {

@@ -105,6 +105,9 @@ func PlanText(w io.Writer, p *plan.Plan, color bool) error {
 		b.WriteString("\n")
 	}
 	b.WriteString(paint(ansiBold, summaryLine(p)) + "\n")
+	if p.ForgetsMost != nil {
+		b.WriteString(paint(ansiBold, p.ForgetsMost.Text()) + "\n")
+	}
 	if p.HasChanges() {
 		b.WriteString(quotaLine(p) + "\n")
 	}
