@@ -46,6 +46,7 @@ import (
 	"github.com/leadsync/leadsync/internal/cli"
 	"github.com/leadsync/leadsync/internal/sandbox"
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/backend"
 	"github.com/leadsync/leadsync/internal/state/local"
 	"github.com/leadsync/leadsync/internal/state/pg"
 	"github.com/leadsync/leadsync/internal/testenv"
@@ -67,11 +68,34 @@ const mainEnv = "LEADSYNC_TEST_RUN_MAIN"
 // Otherwise it runs the tests, e2eParallel of them at a time.
 func TestMain(m *testing.M) {
 	if os.Getenv(mainEnv) == "1" {
-		os.Exit(cli.Main())
+		os.Exit(runLeadsync())
 	}
 	testscript.Main(parallelM{m}, map[string]func(){
-		"leadsync": func() { os.Exit(cli.Main()) },
+		"leadsync": func() { os.Exit(runLeadsync()) },
 	})
+}
+
+// runLeadsync is leadsync's main with the two settings only tests make,
+// read from this test binary's environment (the program itself reads no
+// such variable): testBackendEnv runs a configuration without a backend
+// block on pg, and testWriteRetryEnv shortens the waits before a failed
+// state write is tried again.
+func runLeadsync() int {
+	f := cli.NewSystemFactory()
+	if schema := os.Getenv(testBackendEnv); schema != "" {
+		f.DefaultBackend = &backend.Block{Type: "pg", Attrs: map[string]*backend.Attr{"schema_name": {Value: schema, Known: true}}}
+	}
+	if v := os.Getenv(testWriteRetryEnv); v != "" {
+		for _, s := range strings.Split(v, ",") {
+			d, err := time.ParseDuration(strings.TrimSpace(s))
+			if err != nil || d < 0 {
+				fmt.Fprintf(os.Stderr, "%s=%q: not a list of durations\n", testWriteRetryEnv, v)
+				return 2
+			}
+			f.WriteRetryDelays = append(f.WriteRetryDelays, d)
+		}
+	}
+	return cli.Run(context.Background(), f, os.Args[1:])
 }
 
 // e2eParallel is how many tests of this package run at once unless go
@@ -128,9 +152,15 @@ func processEnv() []string {
 
 // testBackendEnv names a pg schema that commands use, with
 // LEADSYNC_PG_CONN_STR, for a configuration without a backend block: the
-// end-to-end tests and scripts run against pg this way (test only; read by
-// internal/cli).
+// end-to-end tests and scripts run against pg this way (read by
+// runLeadsync, in this test binary only).
 const testBackendEnv = "LEADSYNC_TEST_PG_SCHEMA"
+
+// testWriteRetryEnv sets the waits before each new try of a failed write
+// of the state, as Go durations separated by commas ("50ms,100ms"): the
+// fault tests shorten run.WriteRetryDelays (about a minute) this way (read
+// by runLeadsync, in this test binary only).
+const testWriteRetryEnv = "LEADSYNC_TEST_WRITE_RETRY"
 
 // ---- The sandbox
 

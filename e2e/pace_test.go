@@ -159,7 +159,7 @@ func paceThroughOutage(t *testing.T, c *pgCluster, at int) {
 	h := newHarness(t, opts, config)
 	h.pgConnStr, h.pgSchema = c.connStr, schemaName("outage_")
 	h.env = append(h.env, "LEADSYNC_PG_CONN_STR="+c.connStr, testBackendEnv+"="+h.pgSchema,
-		"LEADSYNC_TEST_WRITE_RETRY="+faultRetry, "LEADSYNC_LOG=debug")
+		testWriteRetryEnv+"="+faultRetry, "LEADSYNC_LOG=debug")
 	ar := h.runFaulted(at, gate, func(w *watchedApply) {
 		c.ctl(t, "stop", "-m", "fast")
 		gate.open() // the answers come back to a stopped server

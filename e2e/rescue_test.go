@@ -376,7 +376,7 @@ func TestPGFaultsLoseNothing(t *testing.T) {
 					gate := holdReads(&opts)
 					h := newHarness(t, opts, fmt.Sprintf(faultConfig, "60s"))
 					h.pgConnStr, h.pgSchema = c.connStr, schemaName("fault_")
-					h.env = append(h.env, "LEADSYNC_PG_CONN_STR="+c.connStr, testBackendEnv+"="+h.pgSchema, "LEADSYNC_TEST_WRITE_RETRY="+faultRetry)
+					h.env = append(h.env, "LEADSYNC_PG_CONN_STR="+c.connStr, testBackendEnv+"="+h.pgSchema, testWriteRetryEnv+"="+faultRetry)
 					ar := h.runFaulted(at, gate, func(w *watchedApply) { fault.strike(t, c, w, gate) })
 					if fault.after != nil {
 						fault.after(t, c)
@@ -574,7 +574,7 @@ func TestFullStateFolderLosesNothing(t *testing.T) {
 			opts := sandbox.Options{Seed: 21}
 			gate := holdReads(&opts)
 			h := newHarness(t, opts, fmt.Sprintf(faultConfig, "60s"))
-			h.env = append(h.env, "LEADSYNC_TEST_WRITE_RETRY="+faultRetry)
+			h.env = append(h.env, testWriteRetryEnv+"="+faultRetry)
 			sdir := filepath.Join(h.dir, ".leadsync")
 			testenv.MountTmpfs(t, sdir, stateFS)
 			var ballast string
@@ -604,7 +604,7 @@ func TestNothingWritablePrintsTheAnswers(t *testing.T) {
 	gate := holdReads(&opts)
 	defer gate.open()
 	h := newHarness(t, opts, jsonState(fmt.Sprintf(faultConfig, "10s")))
-	h.env = append(h.env, "LEADSYNC_TEST_WRITE_RETRY=10ms")
+	h.env = append(h.env, testWriteRetryEnv+"=10ms")
 	sdir := filepath.Join(h.dir, ".leadsync")
 	testenv.MountTmpfs(t, sdir, stateFS)
 	testenv.MountTmpfs(t, h.cache, 64<<10)
@@ -687,7 +687,7 @@ func TestRescueFileIsPrivate(t *testing.T) {
 	gate := holdReads(&opts)
 	defer gate.open()
 	h := newHarness(t, opts, jsonState(fmt.Sprintf(faultConfig, "10s")))
-	h.env = append(h.env, "LEADSYNC_TEST_WRITE_RETRY=10ms")
+	h.env = append(h.env, testWriteRetryEnv+"=10ms")
 	sdir := filepath.Join(h.dir, ".leadsync")
 	testenv.MountTmpfs(t, sdir, stateFS)
 	var ballast string

@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/leadsync/leadsync/internal/cli/arguments"
 	"github.com/leadsync/leadsync/internal/config"
@@ -14,17 +13,12 @@ import (
 	"github.com/leadsync/leadsync/internal/run/rescue"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/backend"
+	"github.com/leadsync/leadsync/internal/views"
 
 	// The backends leadsync is built with, registered once for every
 	// command: cli opens them through the registry only.
 	_ "github.com/leadsync/leadsync/internal/state/backend/builtin"
 )
-
-// envTestPGSchema makes a configuration without a backend block use the
-// pg backend with this schema (and LEADSYNC_PG_CONN_STR): the end-to-end
-// and kill tests of the local state run against PostgreSQL this way. Test
-// only; not documented for users.
-const envTestPGSchema = "LEADSYNC_TEST_PG_SCHEMA"
 
 // EnvWorkspace chooses the workspace when --workspace is not given.
 const EnvWorkspace = "LEADSYNC_WORKSPACE"
@@ -127,15 +121,14 @@ func backendOptions(f *Factory, cfg *config.Config) backend.Options {
 
 // note prints a one-line note of a backend (the lock of a run that died
 // was taken over) on stderr.
-func (f *Factory) note(note string) { fmt.Fprintln(f.IO.ErrOut, "Note: "+note+".") }
+func (f *Factory) note(note string) { views.Note(f.IO.ErrOut, note) }
 
 // openBackend is openSource whether the workspace in use exists or not
 // (the workspace commands). The registry opens the kind cfg names.
 func openBackend(f *Factory, cfg *config.Config) (*stateSource, error) {
 	blk := cfg.Settings.Backend
-	if schema := f.Getenv(envTestPGSchema); blk == nil && schema != "" {
-		// Test only: the end-to-end tests of the local state run on pg too.
-		blk = &backend.Block{Type: "pg", Attrs: map[string]*backend.Attr{"schema_name": {Value: schema, Known: true}}}
+	if blk == nil {
+		blk = f.DefaultBackend
 	}
 	def, b, err := backend.Open(blk, backendOptions(f, cfg))
 	if err != nil {
@@ -154,31 +147,7 @@ func rescued(f *Factory, b backend.Backend) backend.Backend {
 	if f.CacheDir != "" {
 		place = rescue.PlaceIn(f.CacheDir, b.Describe())
 	}
-	return run.Rescuing(b, run.RescueOptions{Place: place, Now: f.Now, Delays: writeRetryDelays(f), Notify: f.note})
-}
-
-// envTestWriteRetry sets the waits before each new try of a failed write
-// of the state, as Go durations separated by commas ("50ms,100ms"): the
-// end-to-end fault tests shorten run.WriteRetryDelays (about a minute)
-// this way. Test only; not documented for users.
-const envTestWriteRetry = "LEADSYNC_TEST_WRITE_RETRY"
-
-// writeRetryDelays are the delays envTestWriteRetry sets; nil (the
-// default) when it is unset or not a list of durations.
-func writeRetryDelays(f *Factory) []time.Duration {
-	v := f.Getenv(envTestWriteRetry)
-	if v == "" {
-		return nil
-	}
-	var ds []time.Duration
-	for _, s := range strings.Split(v, ",") {
-		d, err := time.ParseDuration(strings.TrimSpace(s))
-		if err != nil || d < 0 {
-			return nil
-		}
-		ds = append(ds, d)
-	}
-	return ds
+	return run.Rescuing(b, run.RescueOptions{Place: place, Now: f.Now, Delays: f.WriteRetryDelays, Notify: f.note})
 }
 
 // workspaces are the workspaces of s's backend; ok false for one without
@@ -233,11 +202,7 @@ func configForState(f *Factory, vars arguments.Vars, hasStateFlag bool) (*config
 	if !diags.HasErrors() {
 		return cfg, nil
 	}
-	if hasStateFlag {
-		fmt.Fprintln(f.IO.ErrOut, "The state's location comes from the configuration: fix the configuration, or name the state file with --state.")
-	} else {
-		fmt.Fprintln(f.IO.ErrOut, "The state's location comes from the configuration: fix the configuration.")
-	}
+	views.StateLocationBroken(f.IO.ErrOut, hasStateFlag)
 	return nil, silentExit(ExitError)
 }
 

@@ -86,6 +86,7 @@ func runApply(ctx context.Context, f *Factory, a *arguments.Apply) error {
 		Targets:     a.Targets,
 		Replace:     a.Replace,
 		AutoApprove: a.AutoApprove,
+		TakeOver:    a.TakeOver,
 		Confirm:     func() (bool, error) { return confirm(f) },
 		Warn:        func(msg string) { warn(f, msg) },
 	}, applyView(f, cfg, diags, a.View == arguments.ViewJSON))
@@ -100,10 +101,10 @@ func runApply(ctx context.Context, f *Factory, a *arguments.Apply) error {
 	case errors.As(err, &be):
 		return reportAPIError(f, "reading the remaining requests before planning", be.Err)
 	case errors.Is(err, run.ErrCancelled):
-		fmt.Fprintln(f.IO.Out, "\nApply cancelled.")
+		views.ApplyCancelled(f.IO.Out)
 		return silentExit(ExitError)
 	case errors.Is(err, run.ErrAborted):
-		fmt.Fprintf(f.IO.ErrOut, "Aborted. Every call that finished is recorded with the %s; the next command folds it into the state.\n", deps.Backend.Describe())
+		views.ApplyAborted(f.IO.ErrOut, deps.Backend.Describe())
 		return silentExit(ExitError)
 	case errors.Is(err, run.ErrFailed):
 		return silentExit(ExitError)
@@ -173,7 +174,7 @@ func confirm(f *Factory) (bool, error) {
 // askYes asks question on Out as Terraform does and reads the answer: only
 // "yes" approves. cmd names the command in the error of a closed input.
 func askYes(f *Factory, question, cmd string) (bool, error) {
-	fmt.Fprint(f.IO.Out, "\n"+question+"\n  Only 'yes' will be accepted to approve.\n\n  Enter a value: ")
+	views.Confirm(f.IO.Out, question)
 	line, err := bufio.NewReader(f.IO.In).ReadString('\n')
 	if err != nil && line == "" {
 		return false, fmt.Errorf("no answer to the confirmation prompt (standard input closed); use --auto-approve to %s without asking", cmd)
@@ -183,5 +184,5 @@ func askYes(f *Factory, question, cmd string) (bool, error) {
 
 // warn prints a warning that stops nothing as one line on stderr.
 func warn(f *Factory, msg string) {
-	fmt.Fprintln(f.IO.ErrOut, "Warning: "+msg)
+	views.Warning(f.IO.ErrOut, msg)
 }

@@ -18,6 +18,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/sandbox"
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/backend"
 	"github.com/leadsync/leadsync/internal/state/local"
 	"github.com/leadsync/leadsync/internal/testenv"
 )
@@ -104,6 +105,9 @@ type applyRig struct {
 	dir string
 	srv *sandbox.Server
 	env []string
+	// backend is the backend of the configuration, which has no backend
+	// block (Factory.DefaultBackend): nil is the local state.
+	backend *backend.Block
 }
 
 func newApplyRig(t *testing.T, g *gate) *applyRig {
@@ -134,6 +138,7 @@ func (r *applyRig) start(in string, intr chan os.Signal, args ...string) (<-chan
 	out, errOut := &syncBuffer{}, &syncBuffer{}
 	f.IO.Out, f.IO.ErrOut, f.IO.In = out, errOut, strings.NewReader(in)
 	f.Interrupt = intr
+	f.DefaultBackend = r.backend
 	code := make(chan int, 1)
 	go func() { code <- Run(context.Background(), f, args) }()
 	return code, out, errOut
@@ -201,7 +206,7 @@ func TestApplyFirstInterruptFinishesCallsInFlightAndStartsNoMore(t *testing.T) {
 // recorded in the backend's words, never of a journal the PostgreSQL
 // backend does not have.
 func TestApplySecondInterruptExitsAtOnce(t *testing.T) {
-	t.Run("local", func(t *testing.T) { secondInterrupt(t, nil) })
+	t.Run("local", func(t *testing.T) { secondInterrupt(t, nil, nil) })
 	t.Run("pg", func(t *testing.T) {
 		cs := os.Getenv("LEADSYNC_TEST_PG")
 		if cs == "" {
@@ -217,14 +222,16 @@ func TestApplySecondInterruptExitsAtOnce(t *testing.T) {
 				c.Close(ctx)
 			}
 		})
-		secondInterrupt(t, []string{envTestPGSchema + "=" + schema, "LEADSYNC_PG_CONN_STR=" + cs})
+		pg := &backend.Block{Type: "pg", Attrs: map[string]*backend.Attr{"schema_name": {Value: schema, Known: true}}}
+		secondInterrupt(t, []string{"LEADSYNC_PG_CONN_STR=" + cs}, pg)
 	})
 }
 
-func secondInterrupt(t *testing.T, env []string) {
+func secondInterrupt(t *testing.T, env []string, def *backend.Block) {
 	g := newGate()
 	r := newApplyRig(t, g)
 	r.env = append(r.env, env...)
+	r.backend = def
 	intr := make(chan os.Signal, 2)
 	code, out, errOut := r.start("", intr, "apply", "--auto-approve")
 	<-g.inflight

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"fmt"
 	"maps"
 	"path/filepath"
 
@@ -54,7 +53,7 @@ func runConsole(f *Factory, a *arguments.Console) error {
 	cfg, diags := loadConfigNoLists(f, a.State.Vars)
 	writeDiagnostics(f, cfg, diags)
 	if diags.HasErrors() {
-		fmt.Fprintln(f.IO.ErrOut, "The console evaluates the configuration as it is loaded: fix the errors above first.")
+		views.ConsoleConfigErrors(f.IO.ErrOut)
 		return silentExit(ExitError)
 	}
 	src, err := consoleSource(f, a, cfg)

@@ -3,16 +3,13 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"sort"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/leadsync/leadsync/internal/cli/arguments"
 	"github.com/leadsync/leadsync/internal/run"
-	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/backend"
-	"github.com/leadsync/leadsync/internal/textfmt"
+	"github.com/leadsync/leadsync/internal/views"
 )
 
 func newForgetCmd(f *Factory) *cobra.Command {
@@ -91,145 +88,18 @@ func runForget(f *Factory, a *arguments.Forget) error {
 	}
 	res, err := run.Forget(stateDeps(f, src, a.LockTimeout), fopts)
 	if errors.Is(err, run.ErrForgetCancelled) {
-		fmt.Fprintln(f.IO.Out, "\nForget cancelled; nothing was changed.")
+		views.NewForget(f.IO.Out).Cancelled()
 		return silentExit(ExitError)
 	}
 	if err != nil {
 		return err
 	}
-	for _, p := range res.People {
-		fmt.Fprintln(f.IO.Out, forgetLine(p))
-	}
-	for _, w := range res.Workspaces {
-		fmt.Fprintln(f.IO.Out, workspaceErasureLine(w))
-	}
-	if res.Entries == 0 {
-		return nil
-	}
-	// This call's count and the list's total apart: the total includes
-	// earlier erasures.
-	verb := "are"
-	if res.Suppressed == 1 {
-		verb = "is"
-	}
-	fmt.Fprintf(f.IO.Out, "%s; %s %s suppressed in %s in total.%s\n",
-		forgetCount(res.People), textfmt.Plural(res.Suppressed, "person"), verb, src.describe(f), rewriteNote(res.People))
+	views.NewForget(f.IO.Out).Done(res, src.describe(f))
 	return nil
-}
-
-// forgetCount says what this forget did, the people removed from the
-// state apart from those it only suppressed (the state did not hold them).
-func forgetCount(people []run.Forgotten) string {
-	removed, suppressed := 0, 0
-	for _, p := range people {
-		switch p.Outcome {
-		case run.ForgetRemoved:
-			removed++
-		case run.ForgetSuppressed:
-			suppressed++
-		}
-	}
-	switch {
-	case suppressed == 0:
-		return "Forgot " + textfmt.Plural(removed, "person")
-	case removed == 0:
-		return fmt.Sprintf("Removed nobody from the state: %s not in it %s suppressed from now on", textfmt.Plural(suppressed, "person"), isAre(suppressed))
-	}
-	return fmt.Sprintf("Forgot %s: removed from the state; %s not in it %s suppressed from now on", textfmt.Plural(removed, "person"), textfmt.Plural(suppressed, "person"), isAre(suppressed))
-}
-
-// rewriteNote reminds that spreadsheets still list the people removed.
-func rewriteNote(people []run.Forgotten) string {
-	for _, p := range people {
-		if p.Outcome == run.ForgetRemoved {
-			return " Spreadsheets written before still list them: run leadsync export to rewrite them."
-		}
-	}
-	return ""
-}
-
-func isAre(n int) string {
-	if n == 1 {
-		return "is"
-	}
-	return "are"
 }
 
 // confirmForget shows what forget will do and asks for "yes".
 func confirmForget(f *Factory, people []run.Forgotten, workspaces []string) (bool, error) {
-	fmt.Fprintln(f.IO.Out, "leadsync forget will erase for good:")
-	for _, p := range people {
-		switch p.Outcome {
-		case run.ForgetRemoved:
-			fmt.Fprintf(f.IO.Out, "  - %s: remove %s from the state%s, and suppress them\n", p.Ident, personLabel(p.Person), forgetWhat(p.Person))
-		case run.ForgetSuppressed:
-			fmt.Fprintf(f.IO.Out, "  - %s: not in the state; suppress it, so that no search brings them in\n", p.Ident)
-		default:
-			fmt.Fprintln(f.IO.Out, "  "+forgetLine(p))
-		}
-	}
-	if len(workspaces) > 0 {
-		fmt.Fprintf(f.IO.Out, "and the same in the other workspaces: %s.\n", strings.Join(workspaces, ", "))
-	}
+	views.NewForget(f.IO.Out).Confirmation(people, workspaces)
 	return askYes(f, "Do you want to forget them?\n  An erasure cannot be undone.", "forget")
-}
-
-// workspaceErasureLine says what an erasure did in another workspace of
-// the backend: an erasure request is not per campaign.
-func workspaceErasureLine(w run.WorkspaceErasure) string {
-	switch {
-	case len(w.Held) > 0:
-		return fmt.Sprintf("Workspace %q held %s too: removed there, and suppressed.", w.Workspace, strings.Join(w.Held, ", "))
-	case w.Entries > 0:
-		return fmt.Sprintf("Workspace %q did not hold them: suppressed there too.", w.Workspace)
-	}
-	return fmt.Sprintf("Workspace %q: already suppressed there.", w.Workspace)
-}
-
-// forgetLine says what forget did with one PERSON.
-func forgetLine(p run.Forgotten) string {
-	switch p.Outcome {
-	case run.ForgetAlreadyErased:
-		return fmt.Sprintf("%s: already erased and suppressed.", p.Ident)
-	case run.ForgetSuppressed:
-		return fmt.Sprintf("%s: not in the state; suppressed from now on, so no search brings them in.", p.Ident)
-	case run.ForgetSamePerson:
-		return fmt.Sprintf("%s: the same person as above.", p.Ident)
-	}
-	return fmt.Sprintf("%s: removed %s from the state%s; suppressed from now on.", p.Ident, personLabel(p.Person), forgetWhat(p.Person))
-}
-
-// personLabel names a person in forget's output: their name and ID.
-func personLabel(p *state.Person) string {
-	name := p.Lead.FullName
-	if name == "" && p.Profile != nil {
-		name = p.Profile.FullName
-	}
-	if name == "" {
-		return "person." + p.ID
-	}
-	return fmt.Sprintf("%s (person.%s)", name, p.ID)
-}
-
-// forgetWhat says what was known of a person besides the lead.
-func forgetWhat(p *state.Person) string {
-	var parts []string
-	if len(p.FoundBy) > 0 {
-		fb := append([]string(nil), p.FoundBy...)
-		sort.Strings(fb)
-		parts = append(parts, "found by "+strings.Join(fb, ", "))
-	}
-	if p.Enrichment != nil {
-		parts = append(parts, "with their enrichment")
-	}
-	if p.Profile != nil {
-		parts = append(parts, "with their profile")
-	}
-	if len(p.History) > 0 {
-		parts = append(parts, "with their history")
-	}
-	if len(parts) == 0 {
-		return ""
-	}
-	return " (" + strings.Join(parts, "; ") + ")"
 }

@@ -106,7 +106,7 @@ func runPlan(ctx context.Context, f *Factory, a *arguments.Plan) error {
 			return err
 		}
 		if a.View == arguments.ViewHuman {
-			fmt.Fprintf(f.IO.Out, "\nSaved the plan to %s. To run exactly this plan: leadsync apply %s\n", a.Out, a.Out)
+			views.PlanSaved(f.IO.Out, a.Out)
 		}
 	}
 	if a.DetailedExitcode && p.HasChanges() {
@@ -121,7 +121,7 @@ func runPlan(ctx context.Context, f *Factory, a *arguments.Plan) error {
 // a backend: a local file left after state push would be read for nothing
 // (time and memory). Opening the default backend reads nothing yet.
 func loadStateEarly(f *Factory) *run.EarlyState {
-	if mentionsBackend(f.Dir) || f.Getenv(envTestPGSchema) != "" {
+	if mentionsBackend(f.Dir) || f.DefaultBackend != nil {
 		return nil
 	}
 	opts := backend.Options{StatePath: filepath.Join(f.Dir, config.DefaultStatePath), Workspace: f.workspace(), Now: f.Now, Notify: f.note}
@@ -143,7 +143,7 @@ func makePlan(ctx context.Context, f *Factory, cfg *config.Config, early *run.Ea
 	defer src.close()
 	deps.Backend = early.For(deps.Backend)
 	p, diags, err := run.Plan(noteWaits(ctx, f), deps, run.PlanOptions{
-		Config: cfg, Targets: a.Targets, Replace: a.Replace, Offline: a.Offline,
+		Config: cfg, Targets: a.Targets, Replace: a.Replace, Offline: a.Offline, TakeOver: a.TakeOver,
 	})
 	var be *run.BillingError
 	if errors.As(err, &be) {
@@ -160,10 +160,10 @@ func reportPlanBilling(f *Factory, be *run.BillingError) error {
 	if errors.As(be.Err, &ae) {
 		_ = reportAPIError(f, doing, be.Err) // prints the error and its hint
 	} else {
-		fmt.Fprintf(f.IO.ErrOut, "Error: %s: %v\n", doing, be.Err)
+		views.APIError(f.IO.ErrOut, doing, be.Err.Error(), "")
 		f.failures.addMessage(fmt.Sprintf("%s: %v", doing, be.Err))
 	}
-	fmt.Fprintln(f.IO.ErrOut, "\nTo plan without checking the quota: leadsync plan --offline")
+	views.PlanOfflineHint(f.IO.ErrOut)
 	f.failures.addMessage("to plan without checking the quota: leadsync plan --offline")
 	return silentExit(ExitError)
 }
@@ -194,9 +194,7 @@ func showPlanMade(f *Factory, cfg *config.Config, form arguments.ViewType, p, ba
 	if err := views.NewPlan(f.IO.Out, false, f.IO.ColorOut()).Plan(p); err != nil {
 		return err
 	}
-	if note := liveCatalogNote(cfg); note != "" {
-		fmt.Fprintln(f.IO.Out, note)
-	}
+	views.PlanCatalogNote(f.IO.Out, cfg)
 	writeDiagnostics(f, cfg, append(diags, notDrawn(p, pdiags)...))
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/state/backend"
 )
 
 // Factory carries the world a command runs in: streams, environment, clock,
@@ -42,6 +43,14 @@ type Factory struct {
 	// apply could not write into the state are kept in rescue files under
 	// it. "" keeps none there (the answers are then printed).
 	CacheDir string
+	// DefaultBackend is the backend of a configuration without a backend
+	// block; nil is the local state. The end-to-end tests set pg here to
+	// run the scripts of the local state on PostgreSQL too.
+	DefaultBackend *backend.Block
+	// WriteRetryDelays are the waits before each new try of a failed write
+	// of the state; nil is run.WriteRetryDelays (about a minute). The
+	// end-to-end fault tests shorten them.
+	WriteRetryDelays []time.Duration
 
 	// failures collects what the running command reported, for the JSON
 	// document of a failed --json command (set by Run).

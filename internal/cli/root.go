@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/leadsync/leadsync/internal/version"
+	"github.com/leadsync/leadsync/internal/views"
 )
 
 // Exit codes.
@@ -68,7 +69,7 @@ func Run(ctx context.Context, f *Factory, args []string) int {
 		if cmd != nil && strings.HasPrefix(err.Error(), "unknown command ") && !strings.Contains(err.Error(), "--help") {
 			err = unknownCommandHint(cmd, err)
 		}
-		fmt.Fprintf(f.IO.ErrOut, "Error: %s\n", err)
+		views.Error(f.IO.ErrOut, err)
 	}
 	if code == ExitError && stdout.n == 0 && jsonRequested(cmd, args) {
 		now := time.Now

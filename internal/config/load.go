@@ -78,6 +78,7 @@ func Load(opts LoadOptions) (*Config, hcl.Diagnostics) {
 		shared: &shared{
 			opts:          opts,
 			fsys:          fsys,
+			work:          newWork(),
 			parser:        hclparse.NewParser(),
 			cat:           cat,
 			secrets:       map[string]bool{},
@@ -110,9 +111,15 @@ func Load(opts LoadOptions) (*Config, hcl.Diagnostics) {
 	if opts.FS == nil {
 		funcFS = rootFS(opts.Dir)
 	}
-	l.funcs = functions(funcFS, opts.Dir)
+	l.funcs = l.work.metered(functions(funcFS, opts.Dir))
 	l.listFS = funcFS
 	l.load()
+	l.add(nil) // the work spent under try or can, if nothing reported it
+	if l.work.spent && !l.work.reported {
+		l.work.reported = true
+		l.errorf(l.firstFileStart(), "Expression too costly to evaluate", "%s", workDetail())
+	}
+	l.work.finish()
 	l.cfg.secretRanges = l.secretRanges
 	for s := range l.secrets {
 		l.cfg.secretValues = append(l.cfg.secretValues, s)
@@ -189,6 +196,8 @@ type shared struct {
 	unreadable bool
 	cat        *catalog.Catalog
 	funcs      map[string]function.Function
+	// work counts what evaluating the configuration costs (work.go).
+	work *work
 	// listFS is where exclude and import blocks read their files: the
 	// folder through its os.Root, as file() reads.
 	listFS fs.FS
@@ -308,8 +317,9 @@ func (l *loader) warnf(rng *hcl.Range, summary, format string, args ...any) {
 }
 
 func (l *loader) add(ds hcl.Diagnostics) bool {
+	ds, spent := l.work.workDiagnostics(ds)
 	l.diags = append(l.diags, ds...)
-	return !ds.HasErrors()
+	return !ds.HasErrors() && !spent
 }
 
 var topSchema = &hcl.BodySchema{
@@ -398,10 +408,11 @@ func (l *loader) readFiles(fsys fs.FS, dir string, names []string) (hcl.Blocks, 
 			continue
 		}
 		f, ds := l.parser.ParseHCL(src, name)
-		l.add(ds)
+		l.add(unclosedQuote(src, ds))
 		if f == nil {
 			continue
 		}
+		l.work.meter(f)
 		l.cfg.Files[name] = f
 		l.configFiles = append(l.configFiles, name)
 		if !l.blockCount(f) {

@@ -8,7 +8,7 @@ import (
 )
 
 var settingsSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
-	{Name: "state_path"}, {Name: "profile_url_template"}, {Name: "retention"},
+	{Name: "state_path"}, {Name: "profile_url_template"}, {Name: "retention"}, {Name: "name"},
 }, Blocks: []hcl.BlockHeaderSchema{{Type: "backend", LabelNames: []string{"type"}}, {Type: "budget"}}}
 
 func (l *loader) decodeSettings(blocks hcl.Blocks) {
@@ -28,6 +28,15 @@ func (l *loader) decodeSettings(blocks hcl.Blocks) {
 					l.errorf(a.Expr.Range().Ptr(), "Invalid state_path", "state_path must not be empty; remove it for the default %s.", DefaultStatePath)
 				} else {
 					l.cfg.Settings.StatePath = s
+				}
+			}
+		}
+		if a := content.Attributes["name"]; a != nil {
+			if s, _, astate := l.stringAttr(a, l.base, scope{}, false); astate == ok {
+				if strings.TrimSpace(s) == "" {
+					l.errorf(a.Expr.Range().Ptr(), "Invalid name", "name must not be empty; remove it to name the configuration by its folder.")
+				} else {
+					l.cfg.Settings.Name = strings.TrimSpace(s)
 				}
 			}
 		}

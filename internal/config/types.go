@@ -72,6 +72,9 @@ type Config struct {
 // Settings is the leadsync block.
 type Settings struct {
 	StatePath string // relative to Dir unless absolute; DefaultStatePath when unset
+	// Name is leadsync { name }: what the workspaces this configuration
+	// fills record as its identity (see Config.Identity); "" when unset.
+	Name string
 	// ProfileURLTemplate builds a profile link from a page name, e.g.
 	// "https://network.example/profile/{pageName}". The spec gives no URL
 	// scheme for profiles, so it is configurable; empty means: use the
@@ -367,6 +370,20 @@ func concat(lists ...[]string) []string {
 		out = append(out, l...)
 	}
 	return out
+}
+
+// Identity names the configuration in the state it fills
+// (state.State.Configuration): leadsync { name } when set, else where the
+// configuration sits in its git repository, the same in every clone and
+// on every machine: the repository's origin (its address without scheme,
+// user or .git) and the folder's path in it, like
+// "github.com/acme/leads/dach". "" when neither is known (no name, not
+// in a clone with an origin): then no workspace is refused for it.
+func (c *Config) Identity() string {
+	if c.Settings.Name != "" {
+		return c.Settings.Name
+	}
+	return gitIdentity(c.Dir)
 }
 
 // Labels are the labels of the searches and profiles that set one, by

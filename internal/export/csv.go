@@ -154,7 +154,7 @@ func (j *job) writeCSVTable(af *atomicFile, t *table) error {
 // writeCSVSummary writes the Summary as a CSV file; every row has as many
 // fields as the widest one, as RFC 4180 asks.
 func (j *job) writeCSVSummary(af *atomicFile) error {
-	rows := j.summary()
+	rows := j.summary(false)
 	width := 0
 	for _, r := range rows {
 		width = max(width, len(r.cells))

@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"syscall"
 	"time"
 
@@ -122,7 +121,7 @@ func Write(cfg *config.Config, exp *config.Export, st *state.State, opts Options
 	// Summary still marks every source. After it, a source that has not run
 	// (a failed call, a new block) is worth one line.
 	if len(missing) > 0 && len(st.Searches)+len(st.Profiles) > 0 {
-		job.warnf("not run yet, so they add no rows: %s", strings.Join(missing, ", "))
+		job.warnf("not run yet, so they add no rows: %s", someOf(missing))
 	}
 	out, err := w.write(job)
 	if err != nil {

@@ -3,81 +3,30 @@ package export
 import (
 	"fmt"
 	"strings"
-	"unicode"
-	"unicode/utf16"
 
 	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/exportformat"
 )
 
 // maxSheetName is Excel's limit on a sheet name, in UTF-16 code units.
-const maxSheetName = 31
+const maxSheetName = exportformat.MaxSheetName
 
 // summarySheet is the name of the first sheet, unless a configured sheet
 // already uses it.
 const (
-	summarySheet    = "Summary"
-	summaryFallback = "leadsync summary"
+	summarySheet    = exportformat.SummarySheet
+	summaryFallback = exportformat.SummaryFallback
 )
 
-// sheetNamer hands out worksheet names that Excel accepts and that are
-// unique in the workbook (case-insensitively, as Excel compares them).
-type sheetNamer struct {
-	taken map[string]bool
-}
+// sheetNamer hands out valid, unique worksheet names (exportformat.SheetNamer).
+type sheetNamer struct{ *exportformat.SheetNamer }
 
-func newSheetNamer() *sheetNamer { return &sheetNamer{taken: map[string]bool{}} }
+func newSheetNamer() sheetNamer { return sheetNamer{exportformat.NewSheetNamer()} }
 
-// name returns a valid, unique sheet name for want; with part > 1 it is the
-// continuation "<want> (part)". The configuration already checks names; this
-// is the last line of defence, so that no name ever makes a broken file.
-func (n *sheetNamer) name(want string, part int) string {
-	base := cleanSheetName(want)
-	for k := part; ; k++ {
-		suffix := ""
-		if k > 1 {
-			suffix = fmt.Sprintf(" (%d)", k)
-		}
-		cand := truncUTF16(base, maxSheetName-len(suffix))
-		cand = strings.TrimRight(cand, "'") + suffix
-		if !n.taken[strings.ToLower(cand)] {
-			n.taken[strings.ToLower(cand)] = true
-			return cand
-		}
-	}
-}
-
-// cleanSheetName replaces characters Excel forbids in sheet names (: \ / ? *
-// [ ] and control characters), and strips the apostrophes it forbids at
-// either end.
-func cleanSheetName(s string) string {
-	s = strings.Map(func(r rune) rune {
-		if strings.ContainsRune(`:\/?*[]`, r) || unicode.IsControl(r) {
-			return '_'
-		}
-		return r
-	}, s)
-	s = strings.Trim(strings.TrimSpace(s), "'")
-	if s == "" {
-		s = "Sheet"
-	}
-	return s
-}
+func (n sheetNamer) name(want string, part int) string { return n.Name(want, part) }
 
 // truncUTF16 cuts s to at most n UTF-16 code units, never inside a character.
-func truncUTF16(s string, n int) string {
-	units := 0
-	for i, r := range s {
-		w := utf16.RuneLen(r)
-		if w < 0 {
-			w = 1
-		}
-		if units+w > n {
-			return s[:i]
-		}
-		units += w
-	}
-	return s
-}
+func truncUTF16(s string, n int) string { return exportformat.TruncUTF16(s, n) }
 
 // utf16Len is the length of s in UTF-16 code units, as Excel counts.
 func utf16Len(s string) int {

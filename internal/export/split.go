@@ -54,10 +54,10 @@ func (j *job) splitLeafRows(addrs []string) []sumRow {
 		for _, leaf := range rec.SplitSummary().Saturated {
 			if rows == nil {
 				rows = append(rows,
-					sumRow{styleTitle, []any{"Sub-searches still at the cap (incomplete)"}},
-					sumRow{styleHeader, []any{"Search", "Filters added", "Results"}})
+					sumRow{style: styleTitle, cells: []any{"Sub-searches still at the cap (incomplete)"}},
+					sumRow{style: styleHeader, cells: []any{"Search", "Filters added", "Results"}})
 			}
-			rows = append(rows, sumRow{stylePlain, []any{addr, leaf, api.MaxResults}})
+			rows = append(rows, sumRow{style: stylePlain, cells: []any{addr, leaf, api.MaxResults}})
 		}
 	}
 	return rows

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/xuri/excelize/v2"
+
 	"github.com/leadsync/leadsync/internal/address"
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/kind"
@@ -43,6 +45,8 @@ func (s rowStyle) String() string {
 type sumRow struct {
 	style rowStyle
 	cells []any
+	// chart, on a section's title row, is drawn beside the section (XLSX).
+	chart *sumChart
 }
 
 // notEnriched is the status row for people never enriched.
@@ -53,8 +57,8 @@ const notEnriched = "not enriched"
 // new since the last file, the e-mails by validation status, the changes
 // seen); each source with its filters and result count; warnings; and at
 // its end, in a small section, the account's credits and quota.
-func (j *job) summary() []sumRow {
-	var b sumRows
+func (j *job) summary(charts bool) []sumRow {
+	b := sumRows{charts: charts}
 	b.add(styleTitle, "leadsync export")
 	b.add(stylePlain, "Export", j.exp.Address)
 	b.add(stylePlain, "File", j.exp.Path)
@@ -68,11 +72,16 @@ func (j *job) summary() []sumRow {
 	// then where the people come from; the account's figures last.
 	j.sheetRows(&b)
 
-	b.gap()
-	b.add(styleTitle, "Enrichment of the people in this export")
-	b.add(styleHeader, "Validation status", "People")
+	var statuses []sumRow
 	for _, c := range j.statusCounts() {
-		b.add(stylePlain, c.status, c.n)
+		statuses = append(statuses, sumRow{style: stylePlain, cells: []any{c.status, c.n}})
+	}
+	const enrichTitle = "Enrichment of the people in this export"
+	if !b.chartTable(enrichTitle, "E-mails by status", excelize.Pie, []any{"Validation status", "People"}, statuses) {
+		b.gap()
+		b.add(styleTitle, enrichTitle)
+		b.add(styleHeader, "Validation status", "People")
+		b.rows = append(b.rows, statuses...)
 	}
 
 	if drift := j.driftCounts(); len(drift) > 0 {
@@ -81,6 +90,7 @@ func (j *job) summary() []sumRow {
 		b.add(styleHeader, "Change", "People", "Note")
 		b.rows = append(b.rows, drift...)
 	}
+	b.chartTable("Job changes per month", "Job changes per month", excelize.Col, []any{"Month", "People whose title or company changed"}, j.jobChangeMonths())
 
 	searches, profiles, imports := j.sources()
 	j.searchRows(&b, searches)
@@ -90,6 +100,7 @@ func (j *job) summary() []sumRow {
 	}
 	j.profileRows(&b, profiles)
 	j.importRows(&b, imports)
+	b.chartTable("People per source", "People per source", excelize.Bar, []any{"Source", "People"}, j.sourceCounts())
 
 	if len(j.warnings) > 0 {
 		b.gap()
@@ -119,7 +130,7 @@ func (j *job) sheetRows(b *sumRows) {
 		if j.opts.LastWritten != nil {
 			fresh = j.newPeople(s.rows.people)
 		}
-		b.add(stylePlain, s.conf.Name, s.table.n, fresh, strings.Join(s.rows.sources, ", "), s.where)
+		b.add(stylePlain, s.conf.Name, s.table.n, fresh, someOf(s.rows.sources), s.where)
 	}
 }
 
@@ -135,10 +146,16 @@ func (j *job) newPeople(people []*state.Person) int {
 	return len(seen)
 }
 
-// sumRows collects the rows of a summary.
-type sumRows struct{ rows []sumRow }
+// sumRows collects the rows of a summary; charts says whether it carries
+// charts (XLSX) or not (CSV).
+type sumRows struct {
+	rows   []sumRow
+	charts bool
+}
 
-func (b *sumRows) add(style rowStyle, cells ...any) { b.rows = append(b.rows, sumRow{style, cells}) }
+func (b *sumRows) add(style rowStyle, cells ...any) {
+	b.rows = append(b.rows, sumRow{style: style, cells: cells})
+}
 
 // gap adds an empty row between two sections.
 func (b *sumRows) gap() { b.rows = append(b.rows, sumRow{}) }
@@ -310,6 +327,12 @@ func (j *job) creditRows(b *sumRows) {
 	if u.InvoicingStartDate != "" {
 		b.add(stylePlain, "Invoicing start date", u.InvoicingStartDate)
 	}
+	if months, unknown := j.creditMonths(); b.charts {
+		if unknown > 0 {
+			b.add(stylePlain, "Credits charged in an unknown month", unknown, "charged before this state counted credits by month: not drawn in the chart of credits per month")
+		}
+		b.chartTable("", "Credits charged per month", excelize.Col, []any{"Month", "Credits charged"}, months)
+	}
 }
 
 // failureNote tells of the last failed call of addr, when the state holds
@@ -374,16 +397,16 @@ func (j *job) driftCounts() []sumRow {
 		return nil
 	}
 	rows := []sumRow{
-		{stylePlain, []any{"Changed title", byField[state.DriftTitle]}},
-		{stylePlain, []any{"Changed company", byField[state.DriftCompany]}},
-		{stylePlain, []any{"Changed location", byField[state.DriftLocation], "seen by searches and enrichments only: a profile shows no location"}},
-		{stylePlain, []any{"New e-mail", byField[state.DriftEmail], "enriched again; the old e-mail is kept in the history"}},
-		{stylePlain, []any{"Left the network", left, "the last profile read found the page name gone"}},
-		{stylePlain, []any{"Private profile", private, "the last profile read found the profile private"}},
-		{stylePlain, []any{"E-mail of a former employer", stale, "the company changed after the enrichment: the e-mail is not shown as current"}},
-		{stylePlain, []any{"E-mail of someone who left", leftEmails, "the profile was found gone after the enrichment: the e-mail is not shown as current"}},
+		{style: stylePlain, cells: []any{"Changed title", byField[state.DriftTitle]}},
+		{style: stylePlain, cells: []any{"Changed company", byField[state.DriftCompany]}},
+		{style: stylePlain, cells: []any{"Changed location", byField[state.DriftLocation], "seen by searches and enrichments only: a profile shows no location"}},
+		{style: stylePlain, cells: []any{"New e-mail", byField[state.DriftEmail], "enriched again; the old e-mail is kept in the history"}},
+		{style: stylePlain, cells: []any{"Left the network", left, "the last profile read found the page name gone"}},
+		{style: stylePlain, cells: []any{"Private profile", private, "the last profile read found the profile private"}},
+		{style: stylePlain, cells: []any{"E-mail of a former employer", stale, "the company changed after the enrichment: the e-mail is not shown as current"}},
+		{style: stylePlain, cells: []any{"E-mail of someone who left", leftEmails, "the profile was found gone after the enrichment: the e-mail is not shown as current"}},
 	}
-	return append(rows, sumRow{stylePlain, []any{"Changes in all", changes, "every change recorded in the history of these people"}})
+	return append(rows, sumRow{style: stylePlain, cells: []any{"Changes in all", changes, "every change recorded in the history of these people"}})
 }
 
 // people returns the people of the export's sheets, each once (a person

@@ -98,7 +98,7 @@ func TestHyperlinkFormula(t *testing.T) {
 
 func TestSheetNamer(t *testing.T) {
 	n := newSheetNamer()
-	n.taken["summary"] = true
+	n.Take("summary")
 	tests := []struct {
 		want string
 		part int

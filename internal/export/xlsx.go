@@ -12,13 +12,14 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
+	"github.com/leadsync/leadsync/internal/exportformat"
 	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
 // Excel's limits.
 const (
 	// excelMaxRows is the number of rows of a worksheet, header included.
-	excelMaxRows = 1_048_576
+	excelMaxRows = exportformat.XLSXMaxRows
 	// maxCellChars is the most characters (UTF-16 code units) a cell holds.
 	maxCellChars = 32_767
 	// maxFormulaString is the longest string literal a formula may hold;
@@ -136,14 +137,7 @@ func (xlsxWriter) write(j *job) ([]Written, error) {
 		return nil, err
 	}
 
-	namer := newSheetNamer()
-	sumName := summarySheet
-	for _, s := range j.sheets {
-		if strings.EqualFold(strings.TrimSpace(s.conf.Name), summarySheet) {
-			sumName = summaryFallback
-		}
-	}
-	namer.taken[strings.ToLower(sumName)] = true
+	sumName, names := workbookNames(j.sheets)
 	if err := f.SetSheetName("Sheet1", sumName); err != nil {
 		return nil, err
 	}
@@ -157,7 +151,7 @@ func (xlsxWriter) write(j *job) ([]Written, error) {
 			r.data.Close()
 		}
 	}()
-	truncated, err := writeDataSheets(f, styles, namer, j, &w, sheetRows)
+	truncated, err := writeDataSheets(f, styles, names, j, &w, sheetRows)
 	if err != nil {
 		return nil, err
 	}
@@ -170,7 +164,7 @@ func (xlsxWriter) write(j *job) ([]Written, error) {
 			textfmt.Plural(truncated, "cell"), were, were, they, strings.TrimSpace(truncMarker))
 	}
 
-	if err := writeSummarySheet(f, styles, sumName, j.summary()); err != nil {
+	if err := writeSummarySheet(f, styles, sumName, j.summary(true)); err != nil {
 		return nil, fmt.Errorf("writing %s, sheet %q: %w", j.path, sumName, err)
 	}
 	if err := setDocProps(f, j); err != nil {
@@ -203,23 +197,34 @@ func (xlsxWriter) write(j *job) ([]Written, error) {
 	return []Written{w}, nil
 }
 
+// rowsPerSheet is the data rows a worksheet holds under its header.
+func rowsPerSheet() int { return maxRows - 1 }
+
+// sheetParts is how many worksheets n data rows take: 1 at least.
+func sheetParts(n int) int { return max((n+rowsPerSheet()-1)/rowsPerSheet(), 1) }
+
+// workbookNames returns the names of the Summary and of the worksheets
+// of each sheet of j, as exportformat.WorkbookNames gives them to the plan.
+func workbookNames(sheets []sheetJob) (summary string, names [][]string) {
+	conf := make([]string, len(sheets))
+	parts := make([]int, len(sheets))
+	for i, s := range sheets {
+		conf[i], parts[i] = s.table.name, sheetParts(s.table.n)
+	}
+	return exportformat.WorkbookNames(conf, parts)
+}
+
 // writeDataSheets writes the worksheets of every sheet block of j, each
-// continued on "<name> (2)" ... past Excel's row limit, counting them and
-// their rows in w; sheetRows gets their data rows by part name. It
-// returns the number of cells cut to fit a cell.
-func writeDataSheets(f *excelize.File, styles xlsxStyles, namer *sheetNamer, j *job, w *Written, sheetRows map[string]*sheetRowsXML) (truncated int, err error) {
-	perSheet := maxRows - 1 // the header takes a row
+// continued on "<name> (2)" ... past Excel's row limit (their names in
+// names), counting them and their rows in w; sheetRows gets their data
+// rows by part name. It returns the number of cells cut to fit a cell.
+func writeDataSheets(f *excelize.File, styles xlsxStyles, allNames [][]string, j *job, w *Written, sheetRows map[string]*sheetRowsXML) (truncated int, err error) {
+	perSheet := rowsPerSheet()
 	for i := range j.sheets {
 		s := &j.sheets[i]
 		t := s.table
-		parts := (t.n + perSheet - 1) / perSheet
-		if parts == 0 {
-			parts = 1
-		}
-		var names []string
-		for p := 1; p <= parts; p++ {
-			names = append(names, namer.name(t.name, p))
-		}
+		names := allNames[i]
+		parts := len(names)
 		if names[0] != t.name {
 			j.warnf("sheet %q is named %q in the workbook: Excel does not accept the name as written", t.name, names[0])
 		}
@@ -546,6 +551,11 @@ func writeSummarySheet(f *excelize.File, styles xlsxStyles, name string, rows []
 				return err
 			}
 			lines = max(lines, n)
+		}
+		if row.chart != nil {
+			if err := ss.addChart(r, row.chart); err != nil {
+				return err
+			}
 		}
 		if lines > 1 {
 			if err := f.SetRowHeight(name, r+1, float64(rowHeight(lines))); err != nil {

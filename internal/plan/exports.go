@@ -64,6 +64,11 @@ func (b *builder) exports() {
 		default:
 			c.Action, c.Reason, c.Detail = None, ReasonUpToDate, x.Path
 		}
+		if c.Action == Write {
+			if c.Continued = b.continuedSheets(x); c.Continued != nil {
+				c.Detail += "; " + continuedText(c.Continued)
+			}
+		}
 		b.add(c)
 	}
 }

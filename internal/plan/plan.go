@@ -2,6 +2,7 @@ package plan
 
 import (
 	"encoding/json"
+	"fmt"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -128,7 +129,11 @@ type Plan struct {
 	Replace   []string  `json:"replace"`
 	Changes   []*Change `json:"changes"`
 	Totals    Totals    `json:"totals"`
-	Quota     Quota     `json:"quota"`
+	// ForgetsMost is set when the plan forgets more than half of the
+	// searches and profile reads the workspace holds (is the configuration
+	// the one that fills it?); absent otherwise.
+	ForgetsMost *ForgetsMost `json:"forgets_most,omitempty"`
+	Quota       Quota        `json:"quota"`
 	// Credits is the last known enrich credit balance (null when none is
 	// known) and what the plan may leave of it.
 	Credits CreditBalance `json:"credits"`
@@ -165,6 +170,9 @@ type Change struct {
 	PersonIDs []string `json:"person_ids,omitempty"`
 	// Path is an export's file.
 	Path string `json:"path,omitempty"`
+	// Continued are, for an export written as a workbook, the sheets that
+	// may pass a worksheet's row limit and continue on further worksheets.
+	Continued []SheetContinued `json:"continued,omitempty"`
 	// Reuses counts, for an enrich change, the people already known whose
 	// enrichment apply copies from another workspace of the backend (no
 	// call, no credit; see Savings.Reused).
@@ -356,4 +364,16 @@ func JSONDiagnostics(ds hcl.Diagnostics) []Diagnostic {
 		out = append(out, jd)
 	}
 	return out
+}
+
+// ForgetsMost counts the records a plan forgets of those the workspace
+// holds: Forgotten of Held searches and profile reads.
+type ForgetsMost struct {
+	Forgotten int `json:"forgotten"`
+	Held      int `json:"held"`
+}
+
+// Text says it, for the plan's views.
+func (f *ForgetsMost) Text() string {
+	return fmt.Sprintf("This plan forgets %d of the %d searches and profile reads this workspace holds: more than half. Check that this configuration is the one that fills the workspace.", f.Forgotten, f.Held)
 }

@@ -10,8 +10,29 @@ import (
 	"github.com/leadsync/leadsync/internal/kind"
 )
 
+// forgetsMost notes a plan that forgets more than half of the searches
+// and profile reads the state holds.
+func (b *builder) forgetsMost() {
+	held := len(b.st.Searches) + len(b.st.Profiles)
+	forgotten := 0
+	for _, c := range b.p.Changes {
+		if c.Action != Forget {
+			continue
+		}
+		if _, ok := b.st.Searches[c.Address]; ok {
+			forgotten++
+		} else if _, ok := b.st.Profiles[c.Address]; ok {
+			forgotten++
+		}
+	}
+	if held > 0 && 2*forgotten > held {
+		b.p.ForgetsMost = &ForgetsMost{Forgotten: forgotten, Held: held}
+	}
+}
+
 // totals sums the changes and bounds the duration.
 func (b *builder) totals() {
+	b.forgetsMost()
 	t := &b.p.Totals
 	cpe := b.creditsPerEnrich()
 	for _, c := range b.p.Changes {

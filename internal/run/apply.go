@@ -39,6 +39,9 @@ type ApplyView interface {
 // ApplyOptions are the inputs of one apply.
 type ApplyOptions struct {
 	Config *config.Config
+	// TakeOver is --take-over: a workspace filled by another configuration
+	// becomes this one's.
+	TakeOver bool
 	// PlanFile is a saved plan to run exactly; "" plans now.
 	PlanFile string
 	// Targets and Replace are --target and --replace (not with PlanFile).
@@ -76,6 +79,13 @@ func apply(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView) error
 	if err != nil {
 		return err
 	}
+	service := ServiceOf(opts.Config, d.Account)
+	if err := checkService(st, service); err != nil {
+		return err
+	}
+	if err := checkConfiguration(st, opts.Config.Identity(), opts.TakeOver); err != nil {
+		return err
+	}
 	svc, err := d.Service()
 	if err != nil {
 		return err
@@ -84,9 +94,14 @@ func apply(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView) error
 	var budget applyBudget
 	defer func() { settleLedger(budget.led) }()
 	p, usage, err := applyPlan(ctx, d, opts, view, st, svc, log, &budget)
-	if err != nil || p == nil {
+	if err != nil {
 		return err
 	}
+	if p == nil {
+		return takeOver(d, opts, st)
+	}
+	recordService(st, service, opts.Warn)
+	noteTakeOver(st, opts)
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	stop := make(chan struct{})

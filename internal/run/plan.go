@@ -17,6 +17,9 @@ type PlanOptions struct {
 	Replace []string
 	// Offline makes no call: the remaining requests are not checked.
 	Offline bool
+	// TakeOver is --take-over: plan a workspace filled by another
+	// configuration as this one's.
+	TakeOver bool
 }
 
 // Plan loads the state (without a lock: plan writes nothing; a run that
@@ -30,6 +33,12 @@ type PlanOptions struct {
 func Plan(ctx context.Context, d Deps, opts PlanOptions) (*plan.Plan, hcl.Diagnostics, error) {
 	st, err := d.Backend.Load()
 	if err != nil {
+		return nil, nil, err
+	}
+	if err := checkService(st, ServiceOf(opts.Config, d.Account)); err != nil {
+		return nil, nil, err
+	}
+	if err := checkConfiguration(st, opts.Config.Identity(), opts.TakeOver); err != nil {
 		return nil, nil, err
 	}
 	running := RunningOn(d.Backend, st)

@@ -123,6 +123,24 @@ func (s *State) touchFailure(addr string) {
 	}
 }
 
+// SetService records the service the state is filled from (see
+// State.Service), as a change of the state's header.
+func (s *State) SetService(service string) {
+	if s.Service != service {
+		s.Service = service
+		s.touchMeta()
+	}
+}
+
+// SetConfiguration records the configuration that fills the state (see
+// State.Configuration), as a change of the state's header.
+func (s *State) SetConfiguration(name string) {
+	if s.Configuration != name {
+		s.Configuration = name
+		s.touchMeta()
+	}
+}
+
 func (s *State) touchMeta() {
 	if s.changes != nil {
 		s.changes.Meta = true

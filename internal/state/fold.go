@@ -717,6 +717,7 @@ func (a *applier) enrich(addr string, ee *EnrichEvent) {
 	bal, at := res.CreditBalance, a.at
 	s.Usage.CreditBalance, s.Usage.CreditBalanceAt = &bal, &at
 	s.Usage.CreditsSpent += ee.Credits
+	s.Usage.chargeMonth(at, ee.Credits)
 	s.touchUsage()
 	if s.IsSuppressed(rl) || (ee.PersonID != "" && s.Person(ee.PersonID) == nil && s.suppressedID(ee.PersonID)) {
 		s.settlePending(ee.PersonID)

@@ -24,6 +24,15 @@ type State struct {
 	Lineage         string `json:"lineage"` // UUID made when the state is first created
 	Serial          uint64 `json:"serial"`  // raised on every write
 	LeadsyncVersion string `json:"leadsync_version"`
+	// Service names the service the state was filled from: "sandbox", or
+	// the base URL's host and the account (api.AccountID, a hash of the
+	// key, never the key), as "host account". "" in a state written
+	// before it was recorded. See SetService.
+	Service string `json:"service,omitempty"`
+	// Configuration names the configuration that fills the state
+	// (config.Config.Identity: leadsync { name }, else its folder's name).
+	// "" in a state written before it was recorded. See SetConfiguration.
+	Configuration string `json:"configuration,omitempty"`
 
 	// Searches by instance address, e.g. search.cto["Berlin"].
 	Searches map[string]*Search `json:"searches"`
@@ -284,6 +293,10 @@ type Usage struct {
 	// CreditsSpent counts the credits of every enrichment recorded in this
 	// state, all runs: credits the service charged.
 	CreditsSpent int `json:"credits_spent"`
+	// CreditsByMonth counts the same credits by the UTC month ("2006-01")
+	// of the run that was charged them. States written before it was kept
+	// hold fewer here than CreditsSpent: the months of the rest are unknown.
+	CreditsByMonth map[string]int `json:"credits_by_month,omitempty"`
 	// CreditsUnknown counts the credits of enrichments whose outcome was
 	// unknown, all runs: they may have been charged.
 	CreditsUnknown int `json:"credits_unknown,omitempty"`

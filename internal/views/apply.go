@@ -319,3 +319,14 @@ func (v planHuman) Plan(p *plan.Plan) error { return PlanText(v.w, p, v.color) }
 type planJSON struct{ w io.Writer }
 
 func (v planJSON) Plan(p *plan.Plan) error { return plan.WriteJSON(v.w, p) }
+
+// ApplyCancelled says the confirmation was not answered "yes".
+func ApplyCancelled(w io.Writer) {
+	fmt.Fprintln(w, "\nApply cancelled.")
+}
+
+// ApplyAborted says a second interrupt ended apply at once, and where
+// (backend, as the backend describes itself) the finished calls are kept.
+func ApplyAborted(w io.Writer, backend string) {
+	fmt.Fprintf(w, "Aborted. Every call that finished is recorded with the %s; the next command folds it into the state.\n", backend)
+}

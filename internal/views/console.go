@@ -196,3 +196,9 @@ func formatSequence(v cty.Value, indent int) string {
 	b.WriteString("\n" + strings.Repeat(" ", indent) + "]")
 	return b.String()
 }
+
+// ConsoleConfigErrors follows the configuration's errors when the console
+// cannot start: it evaluates the configuration as it is loaded.
+func ConsoleConfigErrors(w io.Writer) {
+	fmt.Fprintln(w, "The console evaluates the configuration as it is loaded: fix the errors above first.")
+}

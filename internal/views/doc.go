@@ -11,7 +11,7 @@
 // Plan (NewPlan) for plan and show FILE, Apply (NewApply, the
 // run.ApplyView that run.Apply drives), StateList, StateShow and
 // ShowState (the summary of show, gathered by SummarizeState), Fields,
-// Usage and Export; Console (the run.ConsoleView of leadsync console,
+// Usage, Export and Forget (the lines of leadsync forget); Console (the run.ConsoleView of leadsync console,
 // whose FormatValue writes a value in the language's syntax, as terraform
 // console does). Every JSON
 // form carries a format_version, and goes through writeJSONDoc, which

@@ -23,6 +23,9 @@ func PlanMarkdown(w io.Writer, p *plan.Plan, base *plan.Plan) error {
 	var b strings.Builder
 	b.WriteString("### leadsync plan\n\n")
 	b.WriteString(mdSummary(p) + "\n")
+	if p.ForgetsMost != nil {
+		b.WriteString("\n**" + p.ForgetsMost.Text() + "**\n")
+	}
 	var diff map[string]mdDelta
 	if base != nil {
 		var total mdDelta

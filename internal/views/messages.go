@@ -31,3 +31,37 @@ func upperFirst(s string) string {
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
 }
+
+// Error prints the failure of a command as Main reports it: "Error: " and
+// the message, one line.
+func Error(w io.Writer, err error) {
+	fmt.Fprintf(w, "Error: %s\n", err)
+}
+
+// Warning prints a warning that stops nothing as one line.
+func Warning(w io.Writer, msg string) {
+	fmt.Fprintln(w, "Warning: "+msg)
+}
+
+// Confirm asks question as Terraform does: only "yes" approves. The
+// answer is read by the caller.
+func Confirm(w io.Writer, question string) {
+	fmt.Fprint(w, "\n"+question+"\n  Only 'yes' will be accepted to approve.\n\n  Enter a value: ")
+}
+
+// Note prints a one-line note of a backend (the lock of a run that died
+// was taken over, a state migrated) as "Note: ...".
+func Note(w io.Writer, note string) {
+	fmt.Fprintln(w, "Note: "+note+".")
+}
+
+// StateLocationBroken says, after the configuration's errors, that the
+// state could not be found because of them; withStateFlag adds that
+// --state names a state file without the configuration.
+func StateLocationBroken(w io.Writer, withStateFlag bool) {
+	if withStateFlag {
+		fmt.Fprintln(w, "The state's location comes from the configuration: fix the configuration, or name the state file with --state.")
+		return
+	}
+	fmt.Fprintln(w, "The state's location comes from the configuration: fix the configuration.")
+}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/leadsync/leadsync/internal/plan"
 	"github.com/leadsync/leadsync/internal/textfmt"
@@ -104,6 +105,9 @@ func PlanText(w io.Writer, p *plan.Plan, color bool) error {
 		b.WriteString("\n")
 	}
 	b.WriteString(paint(ansiBold, summaryLine(p)) + "\n")
+	if p.ForgetsMost != nil {
+		b.WriteString(paint(ansiBold, p.ForgetsMost.Text()) + "\n")
+	}
 	if p.HasChanges() {
 		b.WriteString(quotaLine(p) + "\n")
 	}
@@ -324,4 +328,24 @@ func SavedPlanNote(w io.Writer, createdAt time.Time, path string) error {
 	_, err := fmt.Fprintf(w, "\nSaved plan made %s. \"leadsync apply %s\" runs exactly this plan, and refuses it if the state or the configuration has changed since.\n",
 		createdAt.UTC().Format("2006-01-02 15:04 UTC"), path)
 	return err
+}
+
+// PlanSaved follows the plan that plan --out saved to path: how to run
+// exactly it.
+func PlanSaved(w io.Writer, path string) {
+	fmt.Fprintf(w, "\nSaved the plan to %s. To run exactly this plan: leadsync apply %s\n", path, path)
+}
+
+// PlanCatalogNote follows the drawn plan when its filters were checked
+// against a live field list (LiveCatalogNote); nothing otherwise.
+func PlanCatalogNote(w io.Writer, cfg *config.Config) {
+	if note := LiveCatalogNote(cfg); note != "" {
+		fmt.Fprintln(w, note)
+	}
+}
+
+// PlanOfflineHint follows a failed billing call of plan: how to plan
+// without it.
+func PlanOfflineHint(w io.Writer) {
+	fmt.Fprintln(w, "\nTo plan without checking the quota: leadsync plan --offline")
 }

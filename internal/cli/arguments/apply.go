@@ -24,6 +24,9 @@ type Apply struct {
 	// api.parallelism.
 	Parallelism int
 	LockTimeout time.Duration
+	// TakeOver is --take-over: a workspace another configuration fills
+	// becomes this one's.
+	TakeOver bool
 }
 
 // ApplyFlags are the flags of apply as given.
@@ -35,12 +38,14 @@ type ApplyFlags struct {
 	JSON        bool
 	Parallelism optionalInt
 	LockTimeout time.Duration
+	TakeOver    bool
 }
 
 // Register declares the flags of apply on fs.
 func (fl *ApplyFlags) Register(fs *pflag.FlagSet) {
 	fl.Vars.Register(fs)
 	fs.BoolVar(&fl.AutoApprove, "auto-approve", false, "skip the confirmation prompt")
+	fs.BoolVar(&fl.TakeOver, "take-over", false, "fill a workspace that another configuration fills, from now on with this one (it replaces it)")
 	fs.StringArrayVar(&fl.Targets, "target", nil, "limit the run to `ADDRESS` and what it depends on (repeatable)")
 	fs.StringArrayVar(&fl.Replace, "replace", nil, "run `ADDRESS` again even if state has it (repeatable)")
 	fs.BoolVar(&fl.JSON, "json", false, "stream progress as JSON lines (requires --auto-approve or a plan file)")
@@ -67,6 +72,6 @@ func ParseApply(fl ApplyFlags, args []string) (*Apply, error) {
 	}
 	return &Apply{
 		Vars: fl.Vars, PlanFile: planFile, AutoApprove: fl.AutoApprove, Targets: fl.Targets, Replace: fl.Replace,
-		View: view(fl.JSON), Parallelism: fl.Parallelism.n, LockTimeout: fl.LockTimeout,
+		View: view(fl.JSON), Parallelism: fl.Parallelism.n, LockTimeout: fl.LockTimeout, TakeOver: fl.TakeOver,
 	}, nil
 }

@@ -12,6 +12,7 @@ func TestParseApply(t *testing.T) {
 		{line: []string{"--auto-approve", "--json", "--parallelism", "4", "--lock-timeout", "5m"},
 			want: &Apply{AutoApprove: true, View: ViewJSON, Parallelism: 4, LockTimeout: 5 * time.Minute}},
 		{line: []string{"--json", "leads.plan"}, want: &Apply{PlanFile: "leads.plan", View: ViewJSON}},
+		{line: []string{"--take-over", "leads.plan"}, want: &Apply{PlanFile: "leads.plan", TakeOver: true}},
 		{line: []string{"--target", "search.cto", "--replace", "profile.founder"},
 			want: &Apply{Targets: []string{"search.cto"}, Replace: []string{"profile.founder"}}},
 		{line: []string{"a.plan", "b.plan"}, err: `leadsync apply takes at most 1 argument ([PLANFILE]), got "a.plan" "b.plan"`, usage: true},

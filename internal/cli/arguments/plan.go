@@ -21,6 +21,9 @@ type Plan struct {
 	Offline bool
 	Targets []string
 	Replace []string
+	// TakeOver is --take-over: plan a workspace another configuration
+	// fills as this one's.
+	TakeOver bool
 }
 
 // PlanFlags are the flags of plan as given.
@@ -34,6 +37,7 @@ type PlanFlags struct {
 	Offline          bool
 	Targets          []string
 	Replace          []string
+	TakeOver         bool
 }
 
 // Register declares the flags of plan on fs.
@@ -46,6 +50,7 @@ func (fl *PlanFlags) Register(fs *pflag.FlagSet) {
 	fs.BoolVar(&fl.Offline, "offline", false, "make no call: skip the check of the remaining requests")
 	fs.StringArrayVar(&fl.Targets, "target", nil, "plan only `ADDRESS` and what it reads (repeatable)")
 	fs.StringArrayVar(&fl.Replace, "replace", nil, "run search, read profile or read every person of track `ADDRESS` again even if up to date (repeatable)")
+	fs.BoolVar(&fl.TakeOver, "take-over", false, "plan a workspace that another configuration fills as this one's (it replaces it)")
 	fl.Vars.Register(fs)
 }
 
@@ -60,7 +65,7 @@ func ParsePlan(fl PlanFlags, args []string) (*Plan, error) {
 	}
 	return &Plan{
 		Vars: fl.Vars, Out: fl.Out, View: v, CompareTo: fl.CompareTo, DetailedExitcode: fl.DetailedExitcode,
-		Offline: fl.Offline, Targets: fl.Targets, Replace: fl.Replace,
+		Offline: fl.Offline, Targets: fl.Targets, Replace: fl.Replace, TakeOver: fl.TakeOver,
 	}, nil
 }
 

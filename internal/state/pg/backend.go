@@ -304,8 +304,8 @@ func (b *Backend) read(ctx context.Context, q, q2 querier, ws string) (*state.St
 	s := state.New()
 	var usage, extra []byte
 	var created time.Time
-	err := q.QueryRow(ctx, b.sql(`SELECT lineage, serial, format_version, leadsync_version, usage, extra, created_at FROM {s}.workspaces WHERE name = $1`), ws).
-		Scan(&s.Lineage, &s.Serial, &s.FormatVersion, &s.LeadsyncVersion, &usage, &extra, &created)
+	err := q.QueryRow(ctx, b.sql(`SELECT lineage, serial, format_version, leadsync_version, service, configuration, usage, extra, created_at FROM {s}.workspaces WHERE name = $1`), ws).
+		Scan(&s.Lineage, &s.Serial, &s.FormatVersion, &s.LeadsyncVersion, &s.Service, &s.Configuration, &usage, &extra, &created)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, false, nil
 	}
@@ -548,8 +548,8 @@ func (b *Backend) flushTx(ctx context.Context, c *pgx.Conn, s *state.State, ch *
 		if err != nil {
 			return 0, err
 		}
-		batch.Queue(b.sql(`UPDATE {s}.workspaces SET extra = $2, format_version = $3, leadsync_version = $4 WHERE name = $1`),
-			b.workspace, extra, state.FormatVersion, version.String())
+		batch.Queue(b.sql(`UPDATE {s}.workspaces SET extra = $2, format_version = $3, leadsync_version = $4, service = $5, configuration = $6 WHERE name = $1`),
+			b.workspace, extra, state.FormatVersion, version.String(), s.Service, s.Configuration)
 	}
 	if batch.Len() > 0 {
 		if err := tx.SendBatch(ctx, batch).Close(); err != nil {

@@ -16,7 +16,7 @@ import (
 // SchemaVersion is the version of the tables this build reads and writes.
 // A schema of a newer version is refused; an older one is migrated, in one
 // transaction, by the first command that writes.
-const SchemaVersion = 9
+const SchemaVersion = 10
 
 // migrations[i] takes a schema from version i to i+1. {s} is the schema.
 var migrations = []string{
@@ -244,6 +244,13 @@ CREATE TABLE {s}.ledger_accounts (
 	account text PRIMARY KEY,
 	since   timestamptz NOT NULL DEFAULT now()
 );
+`,
+	// 9 -> 10: the service a workspace's state was filled from
+	// (state.State.Service): "sandbox", or a host and an account hash;
+	// and the configuration that fills it (state.State.Configuration).
+	`
+ALTER TABLE {s}.workspaces ADD COLUMN service text NOT NULL DEFAULT '';
+ALTER TABLE {s}.workspaces ADD COLUMN configuration text NOT NULL DEFAULT '';
 `,
 }
 

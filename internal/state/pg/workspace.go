@@ -73,8 +73,8 @@ func (b *Backend) resetWorkspace(ctx context.Context, tx pgx.Tx, s *state.State)
 		return 0, time.Time{}, b.wrap("emptying the workspace", err)
 	}
 	next = max(int64(s.Serial), serial) + 1
-	if err := tx.QueryRow(ctx, b.sql(`INSERT INTO {s}.workspaces (name, lineage, serial, format_version, leadsync_version, usage, extra, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, COALESCE($8, now())) RETURNING created_at`),
-		ws, s.Lineage, next, state.FormatVersion, version.String(), usage, extra, created).Scan(&createdAt); err != nil {
+	if err := tx.QueryRow(ctx, b.sql(`INSERT INTO {s}.workspaces (name, lineage, serial, format_version, leadsync_version, usage, extra, created_at, service, configuration) VALUES ($1, $2, $3, $4, $5, $6, $7, COALESCE($8, now()), $9, $10) RETURNING created_at`),
+		ws, s.Lineage, next, state.FormatVersion, version.String(), usage, extra, created, s.Service, s.Configuration).Scan(&createdAt); err != nil {
 		return 0, time.Time{}, b.wrap("creating the workspace", err)
 	}
 	return next, createdAt, nil

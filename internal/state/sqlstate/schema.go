@@ -10,7 +10,9 @@ const SchemaVersion = 1
 // TestSameTablesAsPostgres compares them), in SQLite's types: times are
 // texts in TimeLayout, lists JSON arrays, JSON documents texts. The
 // workspace column names the local workspace the file belongs to (one per
-// file). The tables the local backend keeps in files this version (locks,
+// file). The workspaces' service and configuration (pg schema 10) are
+// there for the same columns; this version keeps their values in the
+// row's extra, as StateExtra encodes them. The tables the local backend keeps in files this version (locks,
 // pace, ledger, ledger_runs, ledger_accounts, erasures, claims) are not here.
 const SQLiteSchema = `
 CREATE TABLE schema_version (
@@ -26,7 +28,9 @@ CREATE TABLE workspaces (
 	leadsync_version text NOT NULL DEFAULT '',
 	created_at       text NOT NULL,
 	usage            text NOT NULL DEFAULT '{}',
-	extra            text
+	extra            text,
+	service          text NOT NULL DEFAULT '',
+	configuration    text NOT NULL DEFAULT ''
 );
 CREATE TABLE people (
 	workspace       text NOT NULL REFERENCES workspaces (name) ON DELETE CASCADE,

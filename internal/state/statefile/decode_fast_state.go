@@ -36,6 +36,10 @@ func (d *decoder) state() (*state.State, error) {
 			s.Serial, err = d.uint64()
 		case "leadsync_version":
 			s.LeadsyncVersion, err = d.strOrNull()
+		case "service":
+			s.Service, err = d.strOrNull()
+		case "configuration":
+			s.Configuration, err = d.strOrNull()
 		case "journal":
 			if !d.null() {
 				s.Journal = &state.JournalMark{}

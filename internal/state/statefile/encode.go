@@ -258,6 +258,20 @@ func appendSearch(b []byte, s *state.Search) ([]byte, error) {
 	return append(b, '}'), nil
 }
 
+// encodeHeader writes the opening brace and the header's fields of s
+// (format, lineage, serial, version, service, configuration).
+func encodeHeader(w *bufio.Writer, s *state.State) {
+	str := func(v string) []byte { b, _ := json.Marshal(v); return b }
+	fmt.Fprintf(w, "{\n  \"format_version\": %d,\n  \"lineage\": %s,\n  \"serial\": %d,\n  \"leadsync_version\": %s,\n",
+		s.FormatVersion, str(s.Lineage), s.Serial, str(s.LeadsyncVersion))
+	if s.Service != "" {
+		fmt.Fprintf(w, "  \"service\": %s,\n", str(s.Service))
+	}
+	if s.Configuration != "" {
+		fmt.Fprintf(w, "  \"configuration\": %s,\n", str(s.Configuration))
+	}
+}
+
 // encodeState writes s as JSON: top-level fields one per line and each
 // search, profile, failure and person on a line of its own, keys sorted, so
 // that the file is stable, diffable and quick to write and read.
@@ -269,9 +283,7 @@ func encodeState(w *bufio.Writer, s *state.State) error {
 		_, err = w.Write(b)
 		return err
 	}
-	str := func(v string) []byte { b, _ := json.Marshal(v); return b }
-	fmt.Fprintf(w, "{\n  \"format_version\": %d,\n  \"lineage\": %s,\n  \"serial\": %d,\n  \"leadsync_version\": %s,\n",
-		s.FormatVersion, str(s.Lineage), s.Serial, str(s.LeadsyncVersion))
+	encodeHeader(w, s)
 	if s.Journal != nil {
 		w.WriteString("  \"journal\": ")
 		if err := put(Marshal(s.Journal)); err != nil {

@@ -168,6 +168,60 @@ func testLineageSerial(t *testing.T, k Kind) {
 	}
 }
 
+// The service a state was filled from and the configuration that fills
+// it (State.Service, State.Configuration, set by an apply) are kept by a
+// commit, replaced by a later one, and carried by a push.
+func testServiceHeader(t *testing.T, k Kind) {
+	open := k.New(t)
+	b := open("", Alice)
+	l, err := b.Lock("apply")
+	must(t, err, "lock")
+	s, err := b.Load()
+	must(t, err, "load")
+	s.SetService("sandbox")
+	s.SetConfiguration("team-leads")
+	rec, err := b.OpenJournal(s)
+	must(t, err, "open journal")
+	e := Events()[0]
+	must(t, rec.Append(&e), "append")
+	must(t, s.Fold(e), "fold")
+	must(t, rec.Close(), "close")
+	must(t, b.Commit(s), "commit")
+	must(t, l.Unlock(), "unlock")
+	got, err := open("", Bob).Load()
+	must(t, err, "load")
+	if got.Service != "sandbox" || got.Configuration != "team-leads" {
+		t.Fatalf("service, configuration after a commit: %q, %q", got.Service, got.Configuration)
+	}
+	// A commit of the header alone (no event) keeps the new one.
+	l, err = b.Lock("apply")
+	must(t, err, "lock")
+	s, err = b.Load()
+	must(t, err, "load")
+	s.SetService("api.example.com 0123456789abcdef")
+	must(t, b.Commit(s), "commit")
+	must(t, l.Unlock(), "unlock")
+	got, err = open("", Bob).Load()
+	must(t, err, "load")
+	if got.Service != "api.example.com 0123456789abcdef" {
+		t.Fatalf("service after a second commit: %q", got.Service)
+	}
+	if p, ok := backend.PusherOf(b); ok {
+		pushed := Fold(t, Events()[:2])
+		pushed.SetService("pushed.example.com")
+		pushed.SetConfiguration("pushed")
+		l, err = b.Lock("state push")
+		must(t, err, "lock")
+		must(t, p.Push(pushed, true), "push")
+		must(t, l.Unlock(), "unlock")
+		got, err = open("", Bob).Load()
+		must(t, err, "load")
+		if got.Service != "pushed.example.com" || got.Configuration != "pushed" {
+			t.Fatalf("service, configuration after a push: %q, %q", got.Service, got.Configuration)
+		}
+	}
+}
+
 // The data mark an export records (state.DataMark) is that of the state
 // the apply committed, equal to a reload's; taking and releasing the lock
 // moves it on no backend, and a killed apply's calls move it though

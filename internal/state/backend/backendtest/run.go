@@ -46,6 +46,7 @@ func Run(t *testing.T, k Kind) {
 		{"LockOfADeadHolder", testLockOfADeadHolder},
 		{"SnapshotWhileApplying", testSnapshot},
 		{"LineageSerial", testLineageSerial},
+		{"ServiceHeader", testServiceHeader},
 		{"DataMark", testDataMark},
 		{"Workspaces", testWorkspaces},
 		{"PushPull", testPushPull},
