@@ -2,9 +2,11 @@ package sqlstate
 
 import (
 	"database/sql"
+	"encoding/json"
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestSplitPacked(t *testing.T) {
@@ -37,4 +39,38 @@ func TestSplitPacked(t *testing.T) {
 			t.Errorf("%s: got %v, %v; want %v", tc.row, got, err, tc.want)
 		}
 	}
+}
+
+// FuzzSplitPacked: any texts packed as a JSON array come back exactly as
+// they were (null as null), and no row, however broken, makes splitPacked
+// panic.
+func FuzzSplitPacked(f *testing.F) {
+	f.Add("a", "b\\\"c", false, `["x",null,"y"]`)
+	f.Add("\u00e9\x01", "😀", true, `["a",1,"c"]`)
+	f.Add("", "</>&\u2028", false, `["\ud83d`)
+	f.Fuzz(func(t *testing.T, a, b string, null bool, raw string) {
+		_ = splitPacked(raw, make([]sql.NullString, 3))
+		if !utf8.ValidString(a) || !utf8.ValidString(b) {
+			return // SQLite's texts are UTF-8; json.Marshal would change them
+		}
+		var mid any = b
+		if null {
+			mid = nil
+		}
+		row, err := json.Marshal([]any{a, mid, b})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := make([]sql.NullString, 3)
+		if err := splitPacked(string(row), got); err != nil {
+			t.Fatalf("splitPacked(%s): %v", row, err)
+		}
+		want := []sql.NullString{{String: a, Valid: true}, {String: b, Valid: !null}, {String: b, Valid: true}}
+		if null {
+			want[1] = sql.NullString{}
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("splitPacked(%s) = %+v, want %+v", row, got, want)
+		}
+	})
 }
