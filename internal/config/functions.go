@@ -447,36 +447,13 @@ func fastCollectionFunc(set bool) function.Function {
 	if set {
 		general = stdlib.MakeToFunc(cty.Set(cty.DynamicPseudoType))
 	}
-	// uniform returns the common primitive element type of v, if v
-	// qualifies for the fast path.
-	uniform := func(v cty.Value) (cty.Type, bool) {
-		ty := v.Type()
-		if !ty.IsTupleType() || !v.IsWhollyKnown() || v.IsNull() || v.ContainsMarked() {
-			return cty.NilType, false
-		}
-		elems := ty.TupleElementTypes()
-		if len(elems) == 0 || !elems[0].IsPrimitiveType() {
-			return cty.NilType, false
-		}
-		for _, et := range elems[1:] {
-			if !et.Equals(elems[0]) {
-				return cty.NilType, false
-			}
-		}
-		for it := v.ElementIterator(); it.Next(); {
-			if _, ev := it.Element(); ev.IsNull() {
-				return cty.NilType, false
-			}
-		}
-		return elems[0], true
-	}
 	return function.New(&function.Spec{
 		Params: []function.Parameter{{
 			Name: "v", Type: cty.DynamicPseudoType,
 			AllowNull: true, AllowUnknown: true, AllowDynamicType: true, AllowMarked: true,
 		}},
 		Type: func(args []cty.Value) (cty.Type, error) {
-			if et, ok := uniform(args[0]); ok {
+			if et, ok := uniformTuple(args[0]); ok {
 				if set {
 					return cty.Set(et), nil
 				}
@@ -485,7 +462,7 @@ func fastCollectionFunc(set bool) function.Function {
 			return general.ReturnTypeForValues(args)
 		},
 		Impl: func(args []cty.Value, retType cty.Type) (cty.Value, error) {
-			if _, ok := uniform(args[0]); ok {
+			if _, ok := uniformTuple(args[0]); ok {
 				elems := args[0].AsValueSlice()
 				if set {
 					return cty.SetVal(elems), nil
