@@ -30,12 +30,12 @@ var longSentencesAllowed = map[string]bool{
 	"docs/state.md":        true,
 }
 
-// TestDocsSentencesShort: no sentence of README.md or docs/*.md (outside
-// code blocks and tables) is longer than maxSentenceWords words. Each
-// offender is reported at its file and line, with its length and its
-// first words.
+// TestDocsSentencesShort: no sentence of README.md, CONTRIBUTING.md or
+// docs/*.md (outside code blocks and tables) is longer than
+// maxSentenceWords words. Each offender is reported at its file and line,
+// with its length and its first words.
 func TestDocsSentencesShort(t *testing.T) {
-	for _, f := range append([]string{"README.md"}, docsPages(t)...) {
+	for _, f := range docFiles(t) {
 		var long []sentence
 		for _, s := range docSentences(t, f) {
 			if len(s.words) > maxSentenceWords && !s.nameList() {
