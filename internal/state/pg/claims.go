@@ -67,13 +67,7 @@ var _ backend.Claimer = (*Backend)(nil)
 func (b *Backend) Claims(account string) (backend.Claims, error) {
 	ctx, cancel := opCtx()
 	defer cancel()
-	b.mu.Lock()
-	_, err := b.writable(ctx) // the tables must exist
-	b.mu.Unlock()
-	if err != nil {
-		return nil, err
-	}
-	conn, err := connect(ctx, b.opts.ConnStr)
+	conn, err := b.ownConn(ctx)
 	if err != nil {
 		return nil, err
 	}
