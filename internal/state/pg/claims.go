@@ -19,6 +19,8 @@ import (
 // holds the advisory lock (claimHolderClass, lock_key) for as long as the
 // holder lives: a killed apply's session ends, its lock with it, and its
 // claims count as ended from then on (pg_locks says so to every session).
+// A holder whose connection broke while its apply lives (PostgreSQL
+// restarted) connects again at its next claim or release (reconnect).
 // A claim is one short transaction that first takes the transaction's
 // advisory lock of each key (claimKeyClass, a hash of the key), so that
 // two holders claiming one person at the same moment are taken one after
@@ -128,12 +130,16 @@ func (c *claims) reconnect(ctx context.Context) error {
 	}
 	c.conn.Close(ctx)
 	c.conn = conn
-	if err := c.lock(ctx); err != nil {
+	err = c.lock(ctx)
+	if err == nil {
+		_, err = c.conn.Exec(ctx, c.b.sql(`INSERT INTO {s}.claim_holders (holder, workspace, lock_key, opened) VALUES ($1, $2, $3, $4)
+			ON CONFLICT (holder) DO UPDATE SET lock_key = EXCLUDED.lock_key`), c.id, c.b.workspace, c.lockKey, c.opened)
+	}
+	if err != nil {
+		conn.Close(ctx) // the next claim or release connects again
 		return c.b.wrap("opening the enrichments' claims again", err)
 	}
-	_, err = c.conn.Exec(ctx, c.b.sql(`INSERT INTO {s}.claim_holders (holder, workspace, lock_key, opened) VALUES ($1, $2, $3, $4)
-		ON CONFLICT (holder) DO UPDATE SET lock_key = EXCLUDED.lock_key`), c.id, c.b.workspace, c.lockKey, c.opened)
-	return c.b.wrap("opening the enrichments' claims again", err)
+	return nil
 }
 
 // alive is the SQL condition that the holder named by the expression
