@@ -18,7 +18,7 @@ import (
 // not prose; a code span counts as one word. A sentence whose words are
 // mostly (three quarters) code spans is a list of names to look up (the
 // legal forms a company name drops), not prose, and is not held to it.
-const maxSentenceWords = 45
+const maxSentenceWords = 40
 
 // longSentencesAllowed are the pages not yet rewritten in short
 // sentences (they were being edited for other work when the others
