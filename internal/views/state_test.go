@@ -100,7 +100,7 @@ func TestStateListViews(t *testing.T) {
 	} {
 		for _, asJSON := range []bool{false, true} {
 			var b bytes.Buffer
-			if err := NewStateList(&b, asJSON).List(StateAddresses(s, c.people, c.prefixes)); err != nil {
+			if err := NewStateList(&b, asJSON).List(StateAddresses(state.NewBase(s), c.people, c.prefixes)); err != nil {
 				t.Fatal(err)
 			}
 			golden.Check(t, filepath.Join("testdata", "state", "list_"+c.name+ext(asJSON)), b.Bytes())
@@ -154,7 +154,11 @@ func TestShowStateViews(t *testing.T) {
 	} {
 		for _, asJSON := range []bool{false, true} {
 			var b bytes.Buffer
-			if err := NewShowState(&b, asJSON, func() time.Time { return stateNow }).Show(SummarizeState(c.s, c.where)); err != nil {
+			sum, err := SummarizeState(state.NewBase(c.s), c.where)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := NewShowState(&b, asJSON, func() time.Time { return stateNow }).Show(sum); err != nil {
 				t.Fatal(err)
 			}
 			if asJSON && bytes.Contains(b.Bytes(), []byte("null")) {
