@@ -1,6 +1,7 @@
 package views
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"path/filepath"
@@ -192,4 +193,24 @@ func ext(asJSON bool) string {
 		return ".json"
 	}
 	return ".txt"
+}
+
+// TestStateListJSONString: state list writes an address as encoding/json
+// writes it (without HTML escapes), quotes, escapes and all.
+func TestStateListJSONString(t *testing.T) {
+	for _, addr := range []string{`search.cto["Berlin"]`, "person.page:zoë", "person.a\u2028b", "person.<&>", "person.\x01\t", "person.\xff"} {
+		var want bytes.Buffer
+		enc := json.NewEncoder(&want)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(addr); err != nil {
+			t.Fatal(err)
+		}
+		var got bytes.Buffer
+		w := bufio.NewWriter(&got)
+		writeJSONString(w, addr)
+		w.Flush()
+		if got.String()+"\n" != want.String() {
+			t.Errorf("writeJSONString(%q) = %s, want %s", addr, got.String(), want.String())
+		}
+	}
 }
