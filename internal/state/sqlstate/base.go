@@ -75,7 +75,8 @@ func (w wrapped) Tracks() ([]string, error) {
 
 func (w wrapped) LeadIDs(addr string) ([]string, error) {
 	var ids sql.NullString
-	err := w.p.r.Q.QueryRowContext(w.p.ctx, w.p.r.D.Rewrite(SelectLeadIDs), w.p.r.WS, addr).Scan(&ids)
+	q := strings.Replace(SelectLeadIDs, "lead_ids", w.p.r.D.listText("lead_ids"), 1)
+	err := w.p.r.Q.QueryRowContext(w.p.ctx, w.p.r.D.Rewrite(q), w.p.r.WS, addr).Scan(&ids)
 	if err != nil {
 		return nil, w.err(err)
 	}

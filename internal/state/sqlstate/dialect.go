@@ -34,8 +34,10 @@ type Dialect struct {
 	// compare bytes (a Base's pages go in the order of the IDs' bytes,
 	// whatever the database's collation): PostgreSQL's "C" collation.
 	byteOrder string
-	// listLength is the number of texts in a list column, 0 for NULL.
+	// listLength is the number of texts in a list column, 0 for NULL;
+	// listText the column as a JSON array's text (as SQLite keeps it).
 	listLength func(col string) string
+	listText   func(col string) string
 	// spelled are texts of a query in SQLite's spelling and the engine's:
 	// the empty list of a list column (queries.go's unlisted).
 	spelled []string
@@ -61,7 +63,9 @@ func Postgres(schema string) *Dialect {
 		schema:     func(q string) string { return strings.ReplaceAll(q, "{s}", schema) },
 		byteOrder:  ` COLLATE "C"`,
 		listLength: func(col string) string { return "coalesce(cardinality(" + col + "), 0)" },
-		spelled:    []string{unlisted, `(found_by IS NULL OR cardinality(found_by) = 0)`},
+		listText:   func(col string) string { return "array_to_json(" + col + ")::text" },
+		spelled: []string{unlisted, `(found_by IS NULL OR cardinality(found_by) = 0)`,
+			SelectTracks, pgSelectTracks, SelectTracked, pgSelectTracked},
 	}
 }
 
@@ -87,16 +91,17 @@ var SQLite = &Dialect{
 	positional: true,
 	packRows:   true,
 	listLength: func(col string) string { return "coalesce(json_array_length(" + col + "), 0)" },
+	listText:   func(col string) string { return col },
 }
 
 var dollarParam = regexp.MustCompile(`\$([0-9]+)`)
 
 // Rewrite turns a query in PostgreSQL's spelling into d's.
 func (d *Dialect) Rewrite(q string) string {
-	q = d.schema(q)
 	if len(d.spelled) > 0 {
 		q = strings.NewReplacer(d.spelled...).Replace(q)
 	}
+	q = d.schema(q)
 	if d.positional {
 		q = dollarParam.ReplaceAllString(q, "?$1")
 	}

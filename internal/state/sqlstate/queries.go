@@ -49,6 +49,12 @@ var (
 	SelectTracks  = `SELECT DISTINCT j.key FROM {s}.people p, json_each(p.extra, '$.tracked') j WHERE p.workspace = $1 AND ` + trackedPeople
 	SelectTracked = `SELECT p.id FROM {s}.people p, json_each(p.extra, '$.tracked') j WHERE p.workspace = $1 AND ` + trackedPeople + ` AND j.key = $2`
 
+	// pgSelectTracks and pgSelectTracked are SelectTracks and
+	// SelectTracked in PostgreSQL's spelling (jsonb; the partial index
+	// people_tracked).
+	pgSelectTracks  = `SELECT DISTINCT jsonb_object_keys(p.extra->'tracked') FROM {s}.people p WHERE p.workspace = $1 AND jsonb_exists(p.extra, 'tracked')`
+	pgSelectTracked = `SELECT p.id FROM {s}.people p WHERE p.workspace = $1 AND jsonb_exists(p.extra, 'tracked') AND jsonb_exists(p.extra->'tracked', $2)`
+
 	InsertWorkspace  = `INSERT INTO {s}.workspaces (name, lineage, serial, format_version, leadsync_version, created_at) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (name) DO NOTHING`
 	WorkspaceLineage = `SELECT lineage FROM {s}.workspaces WHERE name = $1`
 	UpdateMeta       = `UPDATE {s}.workspaces SET extra = $2, format_version = $3, leadsync_version = $4 WHERE name = $1`

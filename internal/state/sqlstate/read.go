@@ -135,7 +135,8 @@ func (r *Reader) peopleWhere(ctx context.Context, s *state.State, w where) error
 	if r.D.packRows {
 		return r.peoplePacked(ctx, s, w)
 	}
-	rows, err := r.query(ctx, SelectPeople+w.on("id")+w.tail, append([]any{r.WS}, w.args...)...)
+	query := strings.Replace(SelectPeople, "found_by,", r.D.listText("found_by")+",", 1)
+	rows, err := r.query(ctx, query+w.on("id")+w.tail, append([]any{r.WS}, w.args...)...)
 	if err != nil {
 		return err
 	}
@@ -278,9 +279,9 @@ func (r *Reader) searches(ctx context.Context, s *state.State) error {
 // searchesWith reads the search records; with kept, without their lead
 // IDs, whose number it gets by address instead.
 func (r *Reader) searchesWith(ctx context.Context, s *state.State, kept map[string]int) error {
-	query := SelectSearches
+	query := strings.Replace(SelectSearches, "lead_ids,", r.D.listText("lead_ids")+",", 1)
 	if kept != nil {
-		query = strings.Replace(query, "lead_ids,", r.D.listLength("lead_ids")+",", 1)
+		query = strings.Replace(SelectSearches, "lead_ids,", r.D.listLength("lead_ids")+",", 1)
 	}
 	rows, err := r.query(ctx, query, r.WS)
 	if err != nil {
