@@ -265,15 +265,13 @@ func (p *peopleStore) groups(query string, add func(string, int)) error {
 	return rows.Err()
 }
 
-// idsAfter reads up to n person IDs after id, in ID order: on SQLite as
-// one JSON array (each row read costs calls into the engine).
+// idsAfter reads up to n person IDs after id, in ID order, as one JSON
+// array: each row read costs calls into SQLite, and a round of the
+// protocol's rows on PostgreSQL.
 func (p *peopleStore) idsAfter(after string, n int) ([]string, error) {
 	q := fmt.Sprintf(SelectIDsAfter, p.r.D.byteOrder, p.r.D.byteOrder, n)
-	if !p.r.D.packRows {
-		return p.ids(q, after)
-	}
 	var packed string
-	err := p.r.Q.QueryRowContext(p.ctx, p.r.D.Rewrite(`SELECT coalesce(json_group_array(id), '[]') FROM (`+q+`)`), p.r.WS, after).Scan(&packed)
+	err := p.r.Q.QueryRowContext(p.ctx, p.r.D.Rewrite(p.r.D.packIDs(q)), p.r.WS, after).Scan(&packed)
 	if err != nil {
 		return nil, err
 	}

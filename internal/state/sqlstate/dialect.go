@@ -38,6 +38,9 @@ type Dialect struct {
 	// listText the column as a JSON array's text (as SQLite keeps it).
 	listLength func(col string) string
 	listText   func(col string) string
+	// packIDs is a query of the IDs of q (a query of id, in order) as one
+	// JSON array's text, in the same order.
+	packIDs func(q string) string
 	// spelled are texts of a query in SQLite's spelling and the engine's:
 	// the empty list of a list column (queries.go's unlisted).
 	spelled []string
@@ -64,6 +67,9 @@ func Postgres(schema string) *Dialect {
 		byteOrder:  ` COLLATE "C"`,
 		listLength: func(col string) string { return "coalesce(cardinality(" + col + "), 0)" },
 		listText:   func(col string) string { return "array_to_json(" + col + ")::text" },
+		packIDs: func(q string) string {
+			return `SELECT coalesce(json_agg(id ORDER BY id COLLATE "C"), '[]')::text FROM (` + q + `) AS page`
+		},
 		spelled: []string{unlisted, `(found_by IS NULL OR cardinality(found_by) = 0)`,
 			SelectTracks, pgSelectTracks, SelectTracked, pgSelectTracked},
 	}
@@ -92,6 +98,7 @@ var SQLite = &Dialect{
 	packRows:   true,
 	listLength: func(col string) string { return "coalesce(json_array_length(" + col + "), 0)" },
 	listText:   func(col string) string { return col },
+	packIDs:    func(q string) string { return `SELECT coalesce(json_group_array(id), '[]') FROM (` + q + `)` },
 }
 
 var dollarParam = regexp.MustCompile(`\$([0-9]+)`)
