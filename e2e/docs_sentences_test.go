@@ -20,10 +20,11 @@ import (
 // legal forms a company name drops), not prose, and is not held to it.
 const maxSentenceWords = 40
 
-// longSentencesAllowed are the pages not yet rewritten in short
-// sentences (they were being edited for other work when the others
-// were). The test fails once one of them passes, so that it leaves this
-// list.
+// longSentencesAllowed are the pages not yet wholly in short sentences.
+// docs/state.md has one sentence over the limit, in "Moving a state:
+// push and pull", a section being rewritten for the streaming push. The
+// test fails once a page here passes, so that it leaves this list; once
+// the list is empty, remove it.
 var longSentencesAllowed = map[string]bool{
 	"docs/state.md": true,
 }
