@@ -55,4 +55,3 @@ func loadBase(f *Factory, st arguments.State) (*stateSource, *state.Base, error)
 	}
 	return src, b, nil
 }
-
