@@ -14,6 +14,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 
+	"github.com/leadsync/leadsync/internal/address"
 	"github.com/leadsync/leadsync/internal/catalog"
 	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/leadsync/leadsync/internal/textfmt"
@@ -161,6 +162,9 @@ type loader struct {
 	// (module.dach["de"].), "" in the root: every address the module
 	// declares starts with it.
 	prefix string
+	// module is the same module path, typed: the steps of the addresses
+	// the module declares (address.Address.Module), none in the root.
+	module []address.Step
 	// call is the module call that made this instance; nil in the root.
 	call *callSite
 

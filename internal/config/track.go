@@ -14,8 +14,11 @@ import (
 // profile read each per Every.
 type Track struct {
 	Address string // track.champions; module.dach.track.champions in a module
-	Name    string
-	Module  string // as Search.Module
+	// Addr is Address typed, set once by the loader: what needs the
+	// address's kind or parts asks it, not the text.
+	Addr   address.Address
+	Name   string
+	Module string // as Search.Module
 	// From are the referenced blocks or instances, as addresses, in order:
 	// searches and profiles ("search.cto", "search.cto[\"Berlin\"]",
 	// "profile.founder") and enrich blocks ("enrich.cto_contacts": the
@@ -37,7 +40,7 @@ var trackSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 func (l *loader) decodeTrack(b *hcl.Block) {
 	content, _ := l.content(b, trackSchema, "A track block")
 	l.noRepeat(content, "a track block already reads every person of its from list. To watch groups at different paces, write several track blocks.")
-	t := &Track{Address: l.prefix + "track." + b.Labels[0], Name: b.Labels[0], Module: l.modulePath(), Every: DefaultTrackEvery, DeclRange: b.DefRange}
+	t := &Track{Address: l.prefix + "track." + b.Labels[0], Addr: l.blockAddr(kind.Track, b.Labels[0], ""), Name: b.Labels[0], Module: l.modulePath(), Every: DefaultTrackEvery, DeclRange: b.DefRange}
 	at := content.Attributes
 	if a := at["from"]; a == nil {
 		l.errorf(b.DefRange.Ptr(), "Missing from", "A track block needs from, the search, profile, import and enrich blocks whose people it watches, like from = [enrich.cto_contacts, profile.founder].")
