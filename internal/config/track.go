@@ -120,17 +120,23 @@ func (l *loader) checkTracks() {
 func (c *Config) TrackSources(from []string) []string {
 	var refs []string
 	for _, r := range from {
-		if address.Kind(r) != kind.Enrich {
-			refs = append(refs, r)
+		if e := c.Enrich(r); e != nil {
+			refs = append(refs, e.From...)
 			continue
 		}
-		for _, e := range c.Enriches {
-			if e.Address == r {
-				refs = append(refs, e.From...)
-			}
-		}
+		refs = append(refs, r) // a search, a profile or an import
 	}
 	return c.Resolve(refs)
+}
+
+// Enrich returns the enrich block of an address, nil when none.
+func (c *Config) Enrich(addr string) *Enrich {
+	for _, e := range c.Enriches {
+		if e.Address == addr {
+			return e
+		}
+	}
+	return nil
 }
 
 // Track returns the track block of an address, nil when none.

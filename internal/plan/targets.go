@@ -10,21 +10,36 @@ import (
 	"github.com/leadsync/leadsync/internal/kind"
 )
 
-// targetMatcher reports which addresses an address given with --target or
-// --replace names: itself, every instance of a block, everything inside a
-// module (see address.Address.Contains).
-func targetMatcher(t string) func(addr string) bool {
+// target is an address given with --target or --replace, read once: it
+// names itself, every instance of a block, everything inside a module
+// (see address.Address.Contains).
+type target struct {
+	text string
+	p    address.Address
+	// parsed is false for text that is no address: it names only itself.
+	parsed bool
+}
+
+func newTarget(t string) target {
 	p, err := address.Parse(t)
-	if err != nil {
-		return func(addr string) bool { return addr == t }
+	return target{text: t, p: p, parsed: err == nil}
+}
+
+// names reports whether t names the typed address a (a configuration
+// block's Addr): no text is read again.
+func (t target) names(a address.Address) bool { return t.parsed && t.p.Contains(a) }
+
+// namesText reports whether t names addr, an address of the state (read
+// here, where it comes from the state's keys).
+func (t target) namesText(addr string) bool {
+	if addr == t.text {
+		return true
 	}
-	return func(addr string) bool {
-		if addr == t {
-			return true
-		}
-		a, err := address.Parse(addr)
-		return err == nil && p.Contains(a)
+	if !t.parsed {
+		return false
 	}
+	a, err := address.Parse(addr)
+	return err == nil && t.p.Contains(a)
 }
 
 // selectTargets resolves --target into the set of planned addresses.
@@ -40,15 +55,15 @@ func (b *builder) selectTargets() {
 	}
 	for _, t := range b.opts.Targets {
 		t = strings.TrimSpace(t)
-		match := targetMatcher(t)
+		tg := newTarget(t)
 		found := false
 		for _, s := range b.cfg.Searches {
-			if match(s.Address) {
+			if tg.names(s.Addr) {
 				b.sel[s.Address], found = true, true
 			}
 		}
 		for _, p := range b.cfg.Profiles {
-			if match(p.Address) {
+			if tg.names(p.Addr) {
 				b.sel[p.Address], found = true, true
 			}
 		}
@@ -58,7 +73,7 @@ func (b *builder) selectTargets() {
 			}
 		}
 		for _, e := range b.cfg.Enriches {
-			if match(e.Address) {
+			if tg.names(e.Addr) {
 				b.sel[e.Address], found = true, true
 				addSources(e.From)
 			}
@@ -70,7 +85,7 @@ func (b *builder) selectTargets() {
 			}
 		}
 		for _, x := range b.cfg.Exports {
-			if match(x.Address) {
+			if tg.names(x.Addr) {
 				b.sel[x.Address], found = true, true
 				for _, sh := range x.Sheets {
 					addSources(sh.From)
@@ -78,7 +93,7 @@ func (b *builder) selectTargets() {
 			}
 		}
 		for _, addr := range b.stateAddresses() {
-			if match(addr) {
+			if tg.namesText(addr) {
 				b.sel[addr], found = true, true
 			}
 		}
@@ -138,15 +153,15 @@ func (b *builder) selectReplace() {
 	b.replace = map[string]bool{}
 	for _, r := range b.opts.Replace {
 		r = strings.TrimSpace(r)
-		match := targetMatcher(r)
+		tg := newTarget(r)
 		found := false
 		for _, s := range b.cfg.Searches {
-			if match(s.Address) {
+			if tg.names(s.Addr) {
 				b.replace[s.Address], found = true, true
 			}
 		}
 		for _, p := range b.cfg.Profiles {
-			if match(p.Address) {
+			if tg.names(p.Addr) {
 				b.replace[p.Address], found = true, true
 			}
 		}
