@@ -109,6 +109,9 @@ func checkTypedAddresses(t *testing.T, cfg *Config) {
 		if !cmp.Equal(typed, want) || typed.String() != text {
 			t.Errorf("%s: typed as %#v, reads as %#v", text, typed, want)
 		}
+		if got, ok := cfg.Addr(text); !ok || !cmp.Equal(got, want) {
+			t.Errorf("Addr(%s) = %#v, %v; want %#v", text, got, ok, want)
+		}
 	}
 	n := 0
 	for _, k := range kind.Blocks() {
@@ -122,6 +125,11 @@ func checkTypedAddresses(t *testing.T, cfg *Config) {
 	}
 	if n == 0 {
 		t.Error("no blocks to check")
+	}
+	for _, text := range []string{"search.nothing", "", "module.nowhere"} {
+		if a, ok := cfg.Addr(text); ok {
+			t.Errorf("Addr(%q) = %v: the configuration declares nothing there", text, a)
+		}
 	}
 }
 

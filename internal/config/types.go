@@ -63,6 +63,9 @@ type Config struct {
 	// built by Instances when first needed (nil in a Config not made by
 	// Load: Instances then scans).
 	refs *refCache
+	// blockAddrs are the typed addresses of the search and profile blocks
+	// (without a key), those without instances too: Addr finds them.
+	blockAddrs []address.Address
 	// secretRanges are source ranges holding sensitive literals (api_key,
 	// defaults and file values of sensitive variables); DiagFiles masks them.
 	secretRanges []hcl.Range
