@@ -2,7 +2,7 @@ package plan
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/leadsync/leadsync/internal/address"
@@ -92,9 +92,9 @@ func (b *builder) selectTargets() {
 				}
 			}
 		}
-		for _, addr := range b.stateAddresses() {
-			if tg.namesText(addr) {
-				b.sel[addr], found = true, true
+		for _, sa := range b.stateAddresses() {
+			if tg.namesText(sa.addr) {
+				b.sel[sa.addr], found = true, true
 			}
 		}
 		if !found {
@@ -142,8 +142,8 @@ func (b *builder) targetAddresses() []string {
 	for _, m := range b.cfg.Modules {
 		add(m.Call, m.Address)
 	}
-	for _, a := range b.stateAddresses() {
-		add(a, blockOf(a))
+	for _, sa := range b.stateAddresses() {
+		add(sa.addr, blockOf(sa.addr))
 	}
 	return out
 }
@@ -185,21 +185,29 @@ func (b *builder) selectReplace() {
 	b.checkReplaceTargeted()
 }
 
-// stateAddresses lists the search and profile addresses state knows of.
-func (b *builder) stateAddresses() []string {
-	var out []string
+// stateAddr is an address state knows of, with its kind: known from the
+// record that holds it, read from the address only for a failure.
+type stateAddr struct {
+	addr string
+	kind kind.Kind
+}
+
+// stateAddresses lists the search, profile and import addresses state
+// knows of, in address order.
+func (b *builder) stateAddresses() []stateAddr {
+	var out []stateAddr
 	for a := range b.st.Searches {
-		out = append(out, a)
+		out = append(out, stateAddr{a, kind.Search})
 	}
 	for a := range b.st.Profiles {
-		out = append(out, a)
+		out = append(out, stateAddr{a, kind.Profile})
 	}
 	for a := range b.st.Imports {
-		out = append(out, a)
+		out = append(out, stateAddr{a, kind.Import})
 	}
 	for a := range b.st.Splits {
 		if _, ok := b.st.Searches[a]; !ok {
-			out = append(out, a) // a split run under way, never completed
+			out = append(out, stateAddr{a, kind.Search}) // a split run under way, never completed
 		}
 	}
 	for a := range b.st.Failures {
@@ -212,10 +220,12 @@ func (b *builder) stateAddresses() []string {
 		if _, ok := b.st.Profiles[a]; ok {
 			continue
 		}
+		// A failure is kept by address alone, of any kind: its kind is
+		// read here, once.
 		if k := address.Kind(a); k == kind.Search || k == kind.Profile {
-			out = append(out, a)
+			out = append(out, stateAddr{a, k})
 		}
 	}
-	sort.Strings(out)
+	slices.SortFunc(out, func(x, y stateAddr) int { return strings.Compare(x.addr, y.addr) })
 	return out
 }
