@@ -186,9 +186,6 @@ func TestLeavesImportOnlyTheStandardLibrary(t *testing.T) {
 // of what holds it (a state record, a drift's call). The list only
 // shrinks: an entry with fewer calls than it allows fails too.
 var kindFromText = map[string]int{
-	// A module output's addresses, checked against what the list that
-	// refers to it takes, while the loader decodes references.
-	"internal/config/refs.go": 1,
 	// --replace as typed on the command line (it may be no address), and
 	// a failure the state keeps by address alone, of any kind.
 	"internal/plan/targets.go": 2,

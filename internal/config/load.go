@@ -93,7 +93,7 @@ func Load(opts LoadOptions) (*Config, hcl.Diagnostics) {
 			paths:         map[string]cty.Value{},
 			folderCtx:     map[string]*hcl.EvalContext{},
 			refsChecked:   map[refsKey]hcl.Diagnostics{},
-			staticOutputs: map[*hcl.Attribute][]string{},
+			staticOutputs: map[*hcl.Attribute][]declRef{},
 			cfg: &Config{
 				Dir:       opts.Dir,
 				Workspace: opts.Workspace,
@@ -256,7 +256,7 @@ type shared struct {
 	trackSources []trackSource
 	// staticOutputs are the outputs that give the same blocks in every
 	// instance, relative to the module (see outputValue).
-	staticOutputs map[*hcl.Attribute][]string
+	staticOutputs map[*hcl.Attribute][]declRef
 	workspaceVal  cty.Value
 	// marked is set once a value is marked sensitive: until then no value
 	// can hold a mark, and evaluations skip looking for one.
