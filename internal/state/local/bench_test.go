@@ -12,6 +12,7 @@ import (
 	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/statetest"
+	"github.com/leadsync/leadsync/internal/testenv"
 )
 
 // The goal (issue 4): plan for 5,000 searches and 300,000 people in under
@@ -219,7 +220,7 @@ var appendState = flag.String("append-state", "", "a copy of a state database fo
 //	go test ./internal/state/local -run '^$' -bench DBAppendTo -benchtime 1000x -append-state /tmp/append.db
 func BenchmarkDBAppendTo(b *testing.B) {
 	if *appendState == "" {
-		b.Skip("-append-state names no state database")
+		testenv.Skip(b, "-append-state names no state database")
 	}
 	for _, kind := range []string{"track", "enrich"} {
 		b.Run(kind, func(b *testing.B) { benchDBAppend(b, *appendState, kind) })

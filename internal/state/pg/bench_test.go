@@ -12,6 +12,7 @@ import (
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/testenv"
 )
 
 // bigState is the shape of bench/bigplan: n searches sharing people
@@ -100,7 +101,7 @@ var appendSchema = flag.String("append-schema", "", "a schema of LEADSYNC_TEST_P
 //	go test ./internal/state/pg/ -run '^$' -bench AppendTo -benchtime 1000x -append-schema bp3m
 func BenchmarkAppendTo(b *testing.B) {
 	if *appendSchema == "" {
-		b.Skip("-append-schema names no schema")
+		testenv.Skip(b, "-append-schema names no schema")
 	}
 	benchAppend(b, newPG(b, testConnStr(b), *appendSchema, DefaultWorkspace, alice))
 }
