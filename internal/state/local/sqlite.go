@@ -446,6 +446,12 @@ func (d *dbStore) keepBackup(cur *state.State) error {
 	if cur.IsEmpty() {
 		return nil
 	}
+	return d.copyToBackup()
+}
+
+// copyToBackup copies the database, whole and consistent, to
+// <path>.backup (VACUUM INTO).
+func (d *dbStore) copyToBackup() error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	defer d.closeIdle()
