@@ -1,6 +1,8 @@
 package run
 
 import (
+	"runtime/debug"
+
 	"github.com/leadsync/leadsync/internal/state/backend"
 )
 
@@ -10,6 +12,7 @@ import (
 // that a state of millions of people is copied in bounded memory. It
 // returns what was pushed.
 func StatePush(d Deps, from backend.Backend, to backend.StreamPusher, force bool) (*backend.Pushed, error) {
+	defer collectMore()()
 	src, err := backend.OpenStream(from)
 	if err != nil {
 		return nil, err
@@ -36,4 +39,23 @@ func StateRecover(d Deps, r backend.JournalRecoverer) (*backend.RecoverResult, e
 	}
 	defer lock.release()
 	return r.RecoverJournal(d.now())
+}
+
+// pushGCPercent is the collector's GOGC while a push runs, unless it is
+// lower already.
+const pushGCPercent = 50
+
+// collectMore lowers GOGC to pushGCPercent until the function it returns
+// is called. Why: a push holds the state's header (the searches' lists of
+// people, about 40 bytes a person: 130 MB at 3 million people) and passes
+// the people through a batch at a time, so that nearly all it allocates
+// is garbage at once; at the default 100 the heap grows to twice the
+// header before a collection (330 MB peak at 3 million people), at 50 to
+// one and a half times (260 MB), for about a tenth more CPU.
+func collectMore() (restore func()) {
+	old := debug.SetGCPercent(pushGCPercent)
+	if old >= 0 && old < pushGCPercent {
+		debug.SetGCPercent(old)
+	}
+	return func() { debug.SetGCPercent(old) }
 }

@@ -2,6 +2,7 @@ package state
 
 import (
 	"fmt"
+	"hash/maphash"
 	"slices"
 )
 
@@ -12,10 +13,14 @@ import (
 // at hand; these are their forms for such a state.
 
 // RefCheck is Check for a state whose people pass by in batches: the
-// people the header's records name are kept sorted (they are strings the
-// header holds already), and a bit per name says it passed.
+// people the header's records name are kept as sorted 64-bit hashes of
+// their IDs (8 bytes a name: a state of 3 million people names about as
+// many), and a bit per hash says a person of that hash passed. The seed
+// is random, so that two IDs that share a hash (a chance of about one in
+// 10^12 at 3 million) cannot be made on purpose.
 type RefCheck struct {
-	ids  []string
+	seed maphash.Seed
+	ids  []uint64
 	seen []uint64
 }
 
@@ -33,9 +38,19 @@ func (s *State) CheckHeader() (*RefCheck, error) {
 	if err := s.checkRecords(false); err != nil {
 		return nil, err
 	}
-	var ids []string
+	c := &RefCheck{seed: maphash.MakeSeed()}
+	n := 0
 	for _, v := range s.Searches {
-		ids = append(ids, v.LeadIDs...)
+		n += len(v.LeadIDs)
+	}
+	ids := make([]uint64, 0, n)
+	add := func(names ...string) {
+		for _, id := range names {
+			ids = append(ids, c.hash(id))
+		}
+	}
+	for _, v := range s.Searches {
+		add(v.LeadIDs...)
 	}
 	for k, t := range s.Splits {
 		if t == nil {
@@ -45,24 +60,27 @@ func (s *State) CheckHeader() (*RefCheck, error) {
 			if n == nil {
 				return nil, fmt.Errorf("split run %q has a null node", k)
 			}
-			ids = append(ids, n.LeadIDs...)
+			add(n.LeadIDs...)
 		}
 	}
 	for k, v := range s.Imports {
 		if v == nil {
 			return nil, fmt.Errorf("import %q is null", k)
 		}
-		ids = append(ids, v.PersonIDs...)
+		add(v.PersonIDs...)
 	}
 	for _, v := range s.Profiles {
 		if v.PersonID != "" {
-			ids = append(ids, v.PersonID)
+			add(v.PersonID)
 		}
 	}
 	slices.Sort(ids)
-	ids = slices.Compact(ids)
-	return &RefCheck{ids: slices.Clip(ids), seen: make([]uint64, (len(ids)+63)/64)}, nil
+	c.ids = slices.Clip(slices.Compact(ids))
+	c.seen = make([]uint64, (len(c.ids)+63)/64)
+	return c, nil
 }
+
+func (c *RefCheck) hash(id string) uint64 { return maphash.String(c.seed, id) }
 
 // Reset forgets the people passed so far (a new pass).
 func (c *RefCheck) Reset() { clear(c.seen) }
@@ -72,7 +90,7 @@ func (c *RefCheck) Person(id string, p *Person) error {
 	if err := CheckPerson(id, p); err != nil {
 		return err
 	}
-	if i, ok := slices.BinarySearch(c.ids, p.ID); ok {
+	if i, ok := slices.BinarySearch(c.ids, c.hash(p.ID)); ok {
 		c.seen[i/64] |= 1 << (i % 64)
 	}
 	return nil
@@ -83,7 +101,7 @@ func (c *RefCheck) Person(id string, p *Person) error {
 // words of Check.
 func (c *RefCheck) Done(s *State) error {
 	has := func(id string) bool {
-		i, ok := slices.BinarySearch(c.ids, id)
+		i, ok := slices.BinarySearch(c.ids, c.hash(id))
 		return ok && c.seen[i/64]&(1<<(i%64)) != 0
 	}
 	for k, v := range s.Searches {

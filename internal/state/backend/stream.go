@@ -1,7 +1,9 @@
 package backend
 
 import (
+	"errors"
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/leadsync/leadsync/internal/state"
@@ -149,34 +151,64 @@ func PreparePush(src Stream, erasures []*state.Suppression) (*PushSource, error)
 // People passes the people to push to fn in batches, each checked (as
 // state.Check would) and without the people erased; once all passed, a
 // record that names a person who did not pass is an error. An error
-// means the state must not be written.
+// means the state must not be written. The source reads the next batch
+// while fn writes one (a pipeline: the two sides are often two engines).
 func (p *PushSource) People(fn func([]*state.Person) error) error {
 	p.refs.Reset()
 	p.Pushed = Pushed{Records: len(p.Header.Searches) + len(p.Header.Profiles)}
-	keep := make([]*state.Person, 0, StreamBatch)
-	err := p.src.People(func(batch []*state.Person) error {
-		keep = keep[:0]
-		for _, q := range batch {
-			if q == nil {
-				return broken(p.src, fmt.Errorf("a person is null"))
+	batches := make(chan []*state.Person, 1)
+	stop := make(chan struct{})
+	var srcErr error
+	go func() {
+		defer close(batches)
+		srcErr = p.src.People(func(b []*state.Person) error {
+			select {
+			case batches <- slices.Clone(b):
+				return nil
+			case <-stop:
+				return errStopped
 			}
-			if err := p.refs.Person(q.ID, q); err != nil {
-				return broken(p.src, err)
-			}
-			if !p.erased[q.ID] {
-				keep = append(keep, q)
+		})
+	}()
+	var err error
+	for b := range batches {
+		if err == nil {
+			if err = p.take(b, fn); err != nil {
+				close(stop)
 			}
 		}
-		p.Pushed.People += len(keep)
-		return fn(keep)
-	})
-	if err != nil {
+	}
+	switch {
+	case err != nil:
 		return err
+	case srcErr != nil:
+		return srcErr
 	}
 	if err := p.refs.Done(p.Header); err != nil {
 		return broken(p.src, err)
 	}
 	return nil
+}
+
+// errStopped ends a source's pass when its batches are no longer taken.
+var errStopped = errors.New("stopped")
+
+// take checks batch and passes its people but the erased to fn.
+func (p *PushSource) take(batch []*state.Person, fn func([]*state.Person) error) error {
+	keep := batch[:0]
+	for _, q := range batch {
+		if q == nil {
+			return broken(p.src, fmt.Errorf("a person is null"))
+		}
+		if err := p.refs.Person(q.ID, q); err != nil {
+			return broken(p.src, err)
+		}
+		if !p.erased[q.ID] {
+			keep = append(keep, q)
+		}
+	}
+	p.Pushed.People += len(keep)
+	return fn(keep)
 }
 
 // BrokenStateError is a state read for a push that Check refuses.
