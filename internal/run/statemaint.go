@@ -1,6 +1,7 @@
 package run
 
 import (
+	"errors"
 	"runtime/debug"
 
 	"github.com/leadsync/leadsync/internal/state/backend"
@@ -24,6 +25,15 @@ func StatePush(d Deps, from backend.Backend, to backend.StreamPusher, force bool
 	}
 	defer lock.release()
 	pushed, err := to.PushStream(src, force)
+	if errors.Is(err, backend.ErrReadWhole) {
+		// Nothing was written: the state is read whole, as every command
+		// reads it, and pushed again.
+		s, lerr := from.Load()
+		if lerr != nil {
+			return nil, lerr
+		}
+		pushed, err = to.PushStream(backend.MemoryStream(s, from.Describe()), force)
+	}
 	if err != nil {
 		return nil, err
 	}

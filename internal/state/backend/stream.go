@@ -18,8 +18,8 @@ type Stream interface {
 	Describe() string
 	// Header is the state without its people.
 	Header() *state.State
-	// People passes every person to fn in batches of at most StreamBatch,
-	// in the order of their IDs when the store keeps one; it may be called
+	// People passes every person to fn in batches (StreamBatch), in the
+	// order of their IDs when the store keeps one; it may be called
 	// again for another pass over the same snapshot. fn may keep the
 	// people, not the slice.
 	People(fn func(batch []*state.Person) error) error
@@ -27,8 +27,14 @@ type Stream interface {
 	Close() error
 }
 
-// StreamBatch is the most people a Stream passes at once.
+// StreamBatch is the most people a Stream of a database passes at once (a
+// state file's passes a piece of the file, about a megabyte, at a time).
 const StreamBatch = 5000
+
+// ErrReadWhole is a Stream's error when its state turns out, as its
+// people pass, to be one that must be read whole (a state file in another
+// layout than leadsync's): whoever read it reads it again with Load.
+var ErrReadWhole = errors.New("the state must be read whole")
 
 // Streamer is a backend that reads its state as a Stream.
 type Streamer interface {

@@ -3,12 +3,15 @@ package local
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/backend"
 	"github.com/leadsync/leadsync/internal/state/sqlstate"
+	"github.com/leadsync/leadsync/internal/state/statefile"
 	"github.com/leadsync/leadsync/internal/version"
 )
 
@@ -29,6 +32,12 @@ var (
 // database that holds calls of an interrupted apply not folded in yet,
 // loaded whole.
 func (b localBackend) OpenStream() (backend.Stream, error) {
+	if _, err := os.Stat(b.JournalPath()); b.db == nil && errors.Is(err, fs.ErrNotExist) {
+		st, err := b.openFileStream(b.Describe())
+		if err != nil || st != nil {
+			return st, err
+		}
+	}
 	if b.db != nil {
 		if err := b.Store.migrate(); err != nil {
 			return nil, err
@@ -98,6 +107,47 @@ func (e *erasedStream) People(fn func([]*state.Person) error) error {
 		}
 		return fn(keep)
 	})
+}
+
+// fileStream is a JSON state file read as a backend.Stream (its header,
+// then its people a piece of the file at a time); it holds the file open
+// until Close, so that a write renamed over it meanwhile is not read.
+type fileStream struct {
+	*statefile.FileStream
+	f    *os.File
+	what string
+}
+
+// openFileStream starts the read; nil without error when the file is to
+// be read whole (small, or not in leadsync's layout).
+func (store *Store) openFileStream(what string) (backend.Stream, error) {
+	f, err := os.Open(store.path)
+	if err != nil {
+		return nil, nil // Load says what is wrong
+	}
+	fi, err := f.Stat()
+	var stream *statefile.FileStream
+	if err == nil && !fi.IsDir() {
+		stream, err = statefile.OpenFileStream(f, fi.Size())
+	}
+	if err != nil || stream == nil {
+		f.Close()
+		return nil, nil // read whole by Load, which says what is wrong
+	}
+	return &fileStream{FileStream: stream, f: f, what: what}, nil
+}
+
+func (s *fileStream) Describe() string { return s.what }
+func (s *fileStream) Close() error     { return s.f.Close() }
+
+// People passes the people; a file not in leadsync's layout is to be
+// read whole (backend.ErrReadWhole).
+func (s *fileStream) People(fn func([]*state.Person) error) error {
+	err := s.FileStream.People(fn)
+	if errors.Is(err, statefile.ErrLayout) {
+		return fmt.Errorf("%s: %w: %w", s.what, err, backend.ErrReadWhole)
+	}
+	return err
 }
 
 // dbStream is a database read as a backend.Stream; it holds the store's
