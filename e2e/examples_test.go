@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/xuri/excelize/v2"
+
 	"github.com/leadsync/leadsync/internal/sandbox"
 )
 
@@ -16,7 +18,7 @@ import (
 // LEADSYNC_BASE_URL without an edit, and team's searches find people
 // there. (What each example's apply does is checked by its own test:
 // TestQuickstartWorkbook, TestSpendExample, TestMarketsExampleRefactor,
-// split_complete.txtar.)
+// TestSplitExample.)
 func TestExamplesAsShipped(t *testing.T) {
 	t.Parallel()
 	for _, name := range []string{"quickstart", "split", "spend", "job-changes", "markets", "markets/before", "ci/leads", "team"} {
@@ -72,5 +74,85 @@ func TestTeamExampleFindsPeople(t *testing.T) {
 	h.env = append(h.env, "LEADSYNC_BASE_URL=http://example.com")
 	if r := h.run("plan"); r.code != 1 || !strings.Contains(r.stderr, "Invalid LEADSYNC_BASE_URL") || !strings.Contains(r.stderr, "uses http://") {
 		t.Errorf("an http:// address that is not loopback:\n%s", r)
+	}
+}
+
+// TestSplitExample applies examples/split against the built-in sandbox,
+// as its comment says to, and checks what the README says of it: the
+// plan's bound on the calls, the calls the apply makes, the people it
+// finds and that the result is complete. The people found are exactly
+// those the sandbox matches, and the workbook holds each of them once.
+func TestSplitExample(t *testing.T) {
+	t.Parallel()
+	readme, err := os.ReadFile(repoFile("README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	claim := regexp.MustCompile(`plan bounds it at (\d+) calls, and\s+against the sandbox the apply makes (\d+) and finds ([\d,]+) people, "complete"`).FindSubmatch(readme)
+	if claim == nil {
+		t.Fatal("README.md no longer gives the split example's figures; update this test with it")
+	}
+	bound, calls, people := string(claim[1]), string(claim[2]), string(claim[3])
+
+	h := newProject(t, "")
+	src, err := os.ReadFile(repoFile("examples", "split", "main.leads.hcl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The same calls and people, paced faster than the service's 1 call/s
+	// so that the test takes a second or two, not half a minute.
+	cfg := strings.Replace(string(src), "parallelism = 4", "parallelism = 4\n  rate_limit  = 20", 1)
+	if cfg == string(src) {
+		t.Fatal("examples/split has no parallelism = 4 to pace faster beside")
+	}
+	h.writeConfig(cfg)
+
+	if r := h.run("plan"); r.code != 0 || !strings.Contains(r.stdout, "Plan: "+bound+" calls at most") {
+		t.Errorf("the plan does not bound the calls at %s, as the README says:\n%s", bound, r)
+	}
+	r := h.run("apply", "--auto-approve")
+	if r.code != 0 {
+		t.Fatalf("apply:\n%s", r)
+	}
+	for _, want := range []string{
+		"Apply complete: " + calls + " calls made (at most " + bound + " planned)",
+		people + " people found: complete",
+		"Wrote out/engineers-de.xlsx (1 sheet + Summary, " + people + " rows)",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("apply does not say %q, as the README has it:\n%s", want, r)
+		}
+	}
+
+	st, err := loadState(h.dir, "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := st.Searches["search.engineers_de"]
+	if rec == nil || rec.Split == nil {
+		t.Fatalf("no split search in the state: %+v", rec)
+	}
+	ms, err := sandbox.New(sandbox.Options{}).Matching(rec.Request)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found, truth, err := splitSets(st, rec, ms)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if extra, missing := setDiff(found, truth), setDiff(truth, found); len(extra)+len(missing) > 0 || !rec.SplitSummary().Complete {
+		t.Errorf("%d people found, %d of them not matching; %d matching people missing; complete=%v", len(found), len(extra), len(missing), rec.SplitSummary().Complete)
+	}
+	x, err := excelize.OpenFile(filepath.Join(h.dir, "out", "engineers-de.xlsx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	rows, err := x.GetRows("Engineers in Germany")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows)-1 != len(truth) {
+		t.Errorf("the sheet has %d people, the sandbox matches %d", len(rows)-1, len(truth))
 	}
 }

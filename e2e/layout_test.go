@@ -141,9 +141,11 @@ func TestSkipsGoThroughTestenv(t *testing.T) {
 // standard library, so that every other package can share them without
 // taking in the client, the state or each other: the person model and the
 // one table of person fields (the client, the state, its codec and the
-// writers all read it), and the one table of block kinds (config,
-// address, plan, state, run and views read it).
-var leaves = []string{"internal/person", "internal/kind"}
+// writers all read it), the one table of block kinds (config, address,
+// plan, state, run and views read it), and the sandbox's knobs (its
+// defaults and faults, which both the sandbox and the parser of the
+// sandbox command's line read).
+var leaves = []string{"internal/person", "internal/kind", "internal/sandbox/knobs"}
 
 // TestLeavesImportOnlyTheStandardLibrary: a production file of a leaf
 // that imports a package of leadsync or of another module fails here.

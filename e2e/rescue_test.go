@@ -395,6 +395,34 @@ func TestPGFaultsLoseNothing(t *testing.T) {
 	}
 }
 
+// TestClaimsSurvivePGRestart: PostgreSQL restarts while an apply's reads
+// are in flight (the pg backend, an enrich block: the apply holds claims
+// across the workspaces). The claims' holder connects again, as the
+// state's writes do, and the apply goes on to its end: no halt, every
+// planned call made, nothing left for the next apply.
+func TestClaimsSurvivePGRestart(t *testing.T) {
+	testenv.SkipIfShort(t, "restarts a PostgreSQL cluster of its own")
+	t.Parallel()
+	c := ownPG(t)
+	for _, at := range moments(faultSeed(t)+100, 2) {
+		t.Run(fmt.Sprintf("after %d calls", at), func(t *testing.T) {
+			opts := sandbox.Options{Seed: 21}
+			gate := holdReads(&opts)
+			h := newHarness(t, opts, fmt.Sprintf(faultConfig, "60s"))
+			h.pgConnStr, h.pgSchema = c.connStr, schemaName("restart_")
+			h.env = append(h.env, "LEADSYNC_PG_CONN_STR="+c.connStr, testBackendEnv+"="+h.pgSchema, testWriteRetryEnv+"="+faultRetry)
+			ar := h.runFaulted(at, gate, func(*watchedApply) { c.ctl(t, "restart", "-m", "fast") })
+			c.waitReady(t)
+			if ar.result.code != 0 || strings.Contains(ar.result.stdout+ar.result.stderr, "claims of the enrichments") {
+				t.Errorf("the apply did not go on after PostgreSQL restarted:\n%s", ar.result)
+			}
+			if r := h.run("plan", "--detailed-exitcode"); r.code != 0 {
+				t.Errorf("work left after the apply PostgreSQL restarted under:\n%s", r)
+			}
+		})
+	}
+}
+
 // pgCluster is a PostgreSQL cluster a test starts, restarts and stops:
 // never the shared server of LEADSYNC_TEST_PG.
 type pgCluster struct {

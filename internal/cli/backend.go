@@ -57,6 +57,21 @@ func (s *stateSource) loadExisting(f *Factory) (*state.State, error) {
 	return st, nil
 }
 
+// openExisting opens the state as a Base (state.Base: people read on
+// request) and fails with a hint when there is none; the caller closes
+// it.
+func (s *stateSource) openExisting(f *Factory) (*state.Base, error) {
+	b, err := backend.OpenBase(s.backend)
+	if err != nil {
+		return nil, err
+	}
+	if !s.exists(b.Records) {
+		b.Close()
+		return nil, fmt.Errorf("no state at %s yet: leadsync apply creates it", s.describe(f))
+	}
+	return b, nil
+}
+
 // describe names where the state is: its file relative to the working
 // directory, or what the backend says.
 func (s *stateSource) describe(f *Factory) string {

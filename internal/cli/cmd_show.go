@@ -47,11 +47,13 @@ difference from the base branch's plan --json).`,
 
 // showState is the state branch of `leadsync show`.
 func showState(f *Factory, a *arguments.Show) error {
-	src, s, err := loadState(f, a.State)
+	src, b, err := loadBase(f, a.State)
 	if err != nil {
 		return err
 	}
 	defer src.close()
+	defer b.Close()
+	s := b.Records
 	where := views.StateWhere{Path: src.describe(f), Exists: src.exists(s), Lock: backend.LockHolder(src.backend)}
 	// An apply that holds the lock and is alive is running: its
 	// enrichments in flight are no unknown outcomes, and its journal is no
@@ -65,7 +67,11 @@ func showState(f *Factory, a *arguments.Show) error {
 		where.Journal, where.JournalPending = stateRelPath(f, journal), true
 	}
 	view := views.NewShowState(f.IO.Out, a.View == arguments.ViewJSON, f.Now)
-	return view.Show(views.SummarizeState(s, where))
+	sum, err := views.SummarizeState(b, where)
+	if err != nil {
+		return err
+	}
+	return view.Show(sum)
 }
 
 // showPlan is the saved-plan branch of `leadsync show [--json|--markdown]

@@ -30,11 +30,12 @@ track or person).`,
 }
 
 func runStateList(f *Factory, a *arguments.StateList) error {
-	src, s, err := loadState(f, a.State)
+	src, b, err := loadBase(f, a.State)
 	if err != nil {
 		return err
 	}
 	defer src.close()
+	defer b.Close()
 	view := views.NewStateList(f.IO.Out, a.View == arguments.ViewJSON)
-	return view.List(views.StateAddresses(s, a.People, a.Prefixes))
+	return view.List(views.StateAddresses(b, a.People, a.Prefixes))
 }

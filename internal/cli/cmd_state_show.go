@@ -38,7 +38,12 @@ func runStateShow(f *Factory, a *arguments.StateShow) error {
 		return err
 	}
 	defer src.close()
-	s, err := src.loadExisting(f)
+	b, err := src.openExisting(f)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	s, err := b.Holding(a.Address)
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/leadsync/leadsync/internal/cli/arguments"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/backend"
+	"github.com/leadsync/leadsync/internal/views"
 )
 
 // Shell completion of addresses: --target and --replace offer the
@@ -108,11 +109,21 @@ func stateAddresses(f *Factory, cmd *cobra.Command, dir, toComplete string) []st
 	if !backend.Offline(src.backend) || backend.KnownAbsent(src.backend) {
 		return nil
 	}
-	s, err := src.backend.Load()
+	b, err := backend.OpenBase(src.backend)
 	if err != nil {
 		return nil
 	}
-	return s.Addresses(strings.HasPrefix(toComplete, state.PersonAddressPrefix))
+	defer b.Close()
+	// People only when the word starts like one (their IDs are read from
+	// the store a page at a time, not the whole state).
+	var out []string
+	for a, err := range views.StateAddresses(b, strings.HasPrefix(toComplete, state.PersonAddressPrefix), []string{toComplete}) {
+		if err != nil {
+			return nil
+		}
+		out = append(out, a.Address)
+	}
+	return out
 }
 
 // filterPrefix keeps the candidates that start with prefix, sorted.

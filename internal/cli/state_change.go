@@ -43,6 +43,21 @@ func changeState(f *Factory, st arguments.State, lockTimeout time.Duration, noth
 
 // loadState opens the state st names and loads it, for a command that
 // only reads it; the caller closes the source.
+// loadBase opens the state of st for a command that asks for what it
+// needs (state.Base): the caller closes both.
+func loadBase(f *Factory, st arguments.State) (*stateSource, *state.Base, error) {
+	src, err := openStateSource(f, st)
+	if err != nil {
+		return nil, nil, err
+	}
+	b, err := backend.OpenBase(src.backend)
+	if err != nil {
+		src.close()
+		return nil, nil, err
+	}
+	return src, b, nil
+}
+
 func loadState(f *Factory, st arguments.State) (*stateSource, *state.State, error) {
 	src, err := openStateSource(f, st)
 	if err != nil {

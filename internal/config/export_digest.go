@@ -15,7 +15,8 @@ import (
 // resolved to instances), columns, labels, dedupe and only_new; the
 // profile link template of the leadsync block; what the Summary shows
 // of the sources (each search's filters, each profile's page name); and
-// the labels of the sources when a sheet has the Found in column.
+// the labels of the sources, which the Found in column and the Summary
+// show.
 // Source positions are left out, so moving a block or reformatting a file
 // changes nothing. The working copy's export record keeps it, and a
 // spreadsheet whose digest changed is written again.
@@ -48,9 +49,10 @@ func (c *Config) ExportDigest(x *Export) string {
 		ProfileURLTemplate string   `json:"profile_url_template"`
 		Sources            []source `json:"sources"`
 		Excludes           string   `json:"excludes,omitempty"`
-		// FoundIn are the labels the Found in column shows instead of
-		// addresses (of every source: a person's may be anywhere); empty
-		// without labels or without the column.
+		// FoundIn are the labels the Found in column and the Summary show
+		// instead of addresses (of every source: a person's may be
+		// anywhere, and a label another source shares is shown with the
+		// address); empty without labels.
 		FoundIn map[string]string `json:"found_in,omitempty"`
 	}{Address: x.Address, Name: x.Name, Path: x.Path, Format: x.Format, ProfileURLTemplate: c.Settings.ProfileURLTemplate}
 	used := map[string]bool{}
@@ -74,11 +76,7 @@ func (c *Config) ExportDigest(x *Export) string {
 		}
 	}
 	sort.Slice(d.Sources, func(i, j int) bool { return d.Sources[i].Address < d.Sources[j].Address })
-	for _, s := range x.Sheets {
-		if contains(s.Columns, "foundIn") {
-			d.FoundIn = c.Labels()
-		}
-	}
+	d.FoundIn = c.Labels()
 	// Excluded people leave every export: another list is another content.
 	d.Excludes = excludeHash(c)
 	// json.Marshal writes map keys sorted: the same configuration always

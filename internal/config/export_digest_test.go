@@ -129,3 +129,18 @@ func TestExportDigest(t *testing.T) {
 		}
 	}
 }
+
+// TestExportDigestSourceLabels: the Summary names the sources by their
+// labels, so a changed label changes the digest of an export with no
+// Found in column too.
+func TestExportDigestSourceLabels(t *testing.T) {
+	src := strings.Replace(digestBase, "  sheet \"All\" {\n    from = [search.cto, profile.founder]\n  }\n", "", 1)
+	if src == digestBase {
+		t.Fatal("the base has no sheet All")
+	}
+	base := digestOf(t, src, "export.marketing")
+	labelled := strings.Replace(src, `city     = each.value`, "city     = each.value\n  label    = \"CTOs in ${each.key}\"", 1)
+	if got := digestOf(t, labelled, "export.marketing"); got == base {
+		t.Error("a search's label: the digest did not change")
+	}
+}

@@ -73,7 +73,7 @@ func (j *job) sourceCounts() []sumRow {
 			}
 		}
 		if n > 0 {
-			rows = append(rows, sumRow{style: stylePlain, cells: []any{src, n}})
+			rows = append(rows, sumRow{style: stylePlain, cells: []any{j.sourceName(src), n}})
 		}
 	}
 	return rows

@@ -148,6 +148,9 @@ type job struct {
 	path     string
 	sheets   []sheetJob
 	warnings []string
+	// names are the Summary's names of the sources that set a label
+	// (sourceName), made on first use.
+	names map[string]string
 }
 
 type sheetJob struct {

@@ -55,3 +55,37 @@ func tableName(sheet string, index int) string {
 	}
 	return fmt.Sprintf("Leads_%d_%s", index, s)
 }
+
+// sourceName is how the Summary names a search or profile: by its label
+// where the block sets one (words for the people who read the file), else
+// by its address. A label that another search or profile shares is
+// followed by the address, so that each row still names one source.
+func (j *job) sourceName(addr string) string {
+	if j.names == nil {
+		labels := j.cfg.Labels()
+		uses := make(map[string]int, len(labels))
+		for _, l := range labels {
+			uses[l]++
+		}
+		j.names = make(map[string]string, len(labels))
+		for a, l := range labels {
+			if uses[l] > 1 {
+				l += " (" + a + ")"
+			}
+			j.names[a] = l
+		}
+	}
+	if n, ok := j.names[addr]; ok {
+		return n
+	}
+	return addr
+}
+
+// someSources names addrs by sourceName as someOf lists them.
+func (j *job) someSources(addrs []string) string {
+	names := make([]string, len(addrs))
+	for i, a := range addrs {
+		names[i] = j.sourceName(a)
+	}
+	return someOf(names)
+}

@@ -16,6 +16,17 @@ import (
 // and the Summary sheet say, beside the requests left when they were
 // read, how many calls were made since.
 func QuotaCallsSince(s *state.State, t time.Time) int {
+	n := RecordQuotaCallsSince(s, t)
+	for _, p := range s.People {
+		n += p.QuotaCallsSince(t)
+	}
+	return n
+}
+
+// RecordQuotaCallsSince is QuotaCallsSince of the state's records alone
+// (its searches and profile reads): a Base adds its people's
+// (state.PeopleFacts.QuotaCalls).
+func RecordQuotaCallsSince(s *state.State, t time.Time) int {
 	n := 0
 	for _, sr := range s.Searches {
 		if sr.Generation != api.Gen1 || !sr.RanAt.After(t) {
@@ -37,16 +48,5 @@ func QuotaCallsSince(s *state.State, t time.Time) int {
 			reads[pr.PersonID+" "+pr.ReadAt.String()] = true
 		}
 	}
-	n += len(reads)
-	for _, p := range s.People {
-		if p.Enrichment != nil && p.Enrichment.EnrichedAt.After(t) {
-			n++
-		}
-		// A track read is a profile read of its own: the profile blocks'
-		// reads of this run are never read again by a track.
-		if p.CheckedAt != nil && p.CheckedAt.After(t) && p.CheckedGeneration == api.Gen1 {
-			n++
-		}
-	}
-	return n
+	return n + len(reads)
 }

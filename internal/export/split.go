@@ -57,7 +57,7 @@ func (j *job) splitLeafRows(addrs []string) []sumRow {
 					sumRow{style: styleTitle, cells: []any{"Sub-searches still at the cap (incomplete)"}},
 					sumRow{style: styleHeader, cells: []any{"Search", "Filters added", "Results"}})
 			}
-			rows = append(rows, sumRow{style: stylePlain, cells: []any{addr, leaf, api.MaxResults}})
+			rows = append(rows, sumRow{style: stylePlain, cells: []any{j.sourceName(addr), leaf, api.MaxResults}})
 		}
 	}
 	return rows

@@ -130,7 +130,7 @@ func (j *job) sheetRows(b *sumRows) {
 		if j.opts.LastWritten != nil {
 			fresh = j.newPeople(s.rows.people)
 		}
-		b.add(stylePlain, s.conf.Name, s.table.n, fresh, someOf(s.rows.sources), s.where)
+		b.add(stylePlain, s.conf.Name, s.table.n, fresh, j.someSources(s.rows.sources), s.where)
 	}
 }
 
@@ -205,7 +205,7 @@ func (j *job) searchRows(b *sumRows, searches []string) {
 			if n := splitUnderwayNote(j.st, addr); n != "" {
 				first = n
 			}
-			b.add(stylePlain, addr, filters, nil, nil, nil, joinNotes(first, j.failureNote(addr)))
+			b.add(stylePlain, j.sourceName(addr), filters, nil, nil, nil, joinNotes(first, j.failureNote(addr)))
 			continue
 		}
 		note := ""
@@ -223,7 +223,7 @@ func (j *job) searchRows(b *sumRows, searches []string) {
 			note = joinNotes(note, fmt.Sprintf("hit the cap of %d results: the network probably cut the list off; narrow the filters (city, level_filter, ...) and split the search to see everyone", api.MaxResults))
 		}
 		note = joinNotes(note, splitUnderwayNote(j.st, addr))
-		b.add(stylePlain, addr, filters, rec.ResultCount, len(rec.LeadIDs), rec.RanAt.UTC(), joinNotes(note, j.failureNote(addr)))
+		b.add(stylePlain, j.sourceName(addr), filters, rec.ResultCount, len(rec.LeadIDs), rec.RanAt.UTC(), joinNotes(note, j.failureNote(addr)))
 	}
 }
 
@@ -244,10 +244,10 @@ func (j *job) profileRows(b *sumRows, profiles []string) {
 		}
 		rec := j.st.Profiles[addr]
 		if rec == nil {
-			b.add(stylePlain, addr, page, nil, joinNotes("not read yet", j.failureNote(addr)))
+			b.add(stylePlain, j.sourceName(addr), page, nil, joinNotes("not read yet", j.failureNote(addr)))
 			continue
 		}
-		b.add(stylePlain, addr, page, rec.ReadAt.UTC(), j.failureNote(addr))
+		b.add(stylePlain, j.sourceName(addr), page, rec.ReadAt.UTC(), j.failureNote(addr))
 	}
 }
 

@@ -424,3 +424,20 @@ func oneOr(n int, one, many string) string {
 	}
 	return many
 }
+
+// OpenBase is the backend's Base, or, while rescue files keep results
+// (which fold into the state read whole), the state Load gives.
+func (r *rescuing) OpenBase() (*state.Base, error) {
+	files, err := r.opts.Place.Read()
+	if err != nil {
+		return nil, fmt.Errorf("%w: it holds results that were paid for; keep it, and tell the developers of leadsync", err)
+	}
+	if len(files) == 0 {
+		return backend.OpenBase(r.Backend)
+	}
+	st, err := r.Load()
+	if err != nil {
+		return nil, err
+	}
+	return state.NewBase(st), nil
+}

@@ -4,54 +4,24 @@ import (
 	"encoding/json"
 	"net/http"
 	"strconv"
+
+	"github.com/leadsync/leadsync/internal/sandbox/knobs"
 )
 
 // BadAnswer is a kind of 200 answer that is not the service's answer to the
-// call: what a broken deployment, a proxy or a mixed-up cache may return.
-// The call's work is done and paid (quota, credits) before the body is
-// replaced, as with the real service, so a client that takes it for a
-// success loses what it paid for.
-type BadAnswer int
+// call (knobs.BadAnswer, where the kinds are listed).
+type BadAnswer = knobs.BadAnswer
 
 // Kinds of bad answers (Faults.Bad).
 const (
-	// BadNone answers normally.
-	BadNone BadAnswer = iota
-	// BadEmpty is a 200 with an empty body.
-	BadEmpty
-	// BadNull is a 200 whose body is the JSON null.
-	BadNull
-	// BadEmptyObject is a 200 whose body is {}.
-	BadEmptyObject
-	// BadNullItem is a 200 whose body is [null].
-	BadNullItem
-	// BadNoID removes networkId and pageName from the answer (each lead of
-	// a search, the enriched profile); other answers are left alone.
-	BadNoID
-	// BadOtherPerson answers a profile read or an enrichment with the data
-	// of another member than the one asked for; searches are left alone.
-	BadOtherPerson
+	BadNone        = knobs.BadNone
+	BadEmpty       = knobs.BadEmpty
+	BadNull        = knobs.BadNull
+	BadEmptyObject = knobs.BadEmptyObject
+	BadNullItem    = knobs.BadNullItem
+	BadNoID        = knobs.BadNoID
+	BadOtherPerson = knobs.BadOtherPerson
 )
-
-func (b BadAnswer) String() string {
-	switch b {
-	case BadNone:
-		return "none"
-	case BadEmpty:
-		return "empty"
-	case BadNull:
-		return "null"
-	case BadEmptyObject:
-		return "{}"
-	case BadNullItem:
-		return "[null]"
-	case BadNoID:
-		return "no-id"
-	case BadOtherPerson:
-		return "other-person"
-	}
-	return "BadAnswer(" + strconv.Itoa(int(b)) + ")"
-}
 
 // FaultBad counts answers replaced by Faults.Bad.
 const FaultBad Fault = 100

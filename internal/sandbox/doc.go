@@ -8,7 +8,10 @@
 //
 // It owns the sandbox's behaviour where the spec is silent (error bodies,
 // what counts against the quota, raw in generation 2); docs/sandbox.md
-// lists those choices. It imports only api (wire types), person (the
-// person model it sends) and textfmt, and never
+// lists those choices. Its defaults and its faults (their type, checks and
+// the NAME=VALUE spelling of --faults) are in the leaf knobs, which the
+// command line's parser reads without the sandbox. It imports only api
+// (wire types), person (the person model it sends), knobs and textfmt,
+// and never
 // config, plan, engine, state or export.
 package sandbox

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/leadsync/leadsync/internal/person"
+	"github.com/leadsync/leadsync/internal/sandbox/knobs"
 )
 
 // The sandbox's population drifts with time, as a real network does: people
@@ -29,7 +30,7 @@ import (
 // private moves no more.
 
 // MaxEpoch is the largest epoch Options.Epoch accepts.
-const MaxEpoch = 1000
+const MaxEpoch = knobs.MaxEpoch
 
 // DriftKind is what one change of the ground truth did to a member.
 type DriftKind int
@@ -109,17 +110,6 @@ func (c Change) Fields() []string {
 // Epoch 1 is January 2026, one month per epoch.
 func EpochStart(e int) time.Time {
 	return monthsAfter(2026, max(0, e-1))
-}
-
-// checkDrift reports a drift or epoch out of range.
-func checkDrift(drift float64, epoch int) error {
-	switch {
-	case math.IsNaN(drift) || drift < 0 || drift > 1:
-		return fmt.Errorf("drift %v: want a share of members between 0 and 1, e.g. 0.15", drift)
-	case epoch < 0 || epoch > MaxEpoch:
-		return fmt.Errorf("epoch %d: want 0 to %d", epoch, MaxEpoch)
-	}
-	return nil
 }
 
 // Salts of the drift's draws, apart from the calls' salts in handler.go.

@@ -27,19 +27,7 @@ func EntryKey(keys []string) string {
 // applied (0: s already honoured them all, and nothing was read of its
 // people).
 func (s *State) HonourErasures(entries []*Suppression) (int, error) {
-	set := s.suppressedSet()
-	var todo []*Suppression
-	for _, e := range entries {
-		if e == nil || len(e.Keys) == 0 {
-			continue
-		}
-		for _, k := range e.Keys {
-			if !set[k] {
-				todo = append(todo, e)
-				break
-			}
-		}
-	}
+	todo := s.unhonoured(entries)
 	if len(todo) == 0 {
 		return 0, nil
 	}
@@ -60,6 +48,7 @@ func (s *State) HonourErasures(entries []*Suppression) (int, error) {
 			}
 		}
 	}
+	set := s.suppressedSet()
 	h := &Honoured{Keys: map[string]bool{}}
 	for _, e := range todo {
 		for _, k := range e.Keys {
@@ -89,6 +78,27 @@ func (s *State) HonourErasures(entries []*Suppression) (int, error) {
 	}
 	s.honoured = h
 	return len(todo), nil
+}
+
+// Unhonoured reports whether an entry of the erasure record entries is
+// not on s's suppression list yet (HonourErasures would apply it).
+func (s *State) Unhonoured(entries []*Suppression) bool { return len(s.unhonoured(entries)) > 0 }
+
+func (s *State) unhonoured(entries []*Suppression) []*Suppression {
+	set := s.suppressedSet()
+	var todo []*Suppression
+	for _, e := range entries {
+		if e == nil || len(e.Keys) == 0 {
+			continue
+		}
+		for _, k := range e.Keys {
+			if !set[k] {
+				todo = append(todo, e)
+				break
+			}
+		}
+	}
+	return todo
 }
 
 // Honoured is what HonourErasures applied to a state as it was read: the

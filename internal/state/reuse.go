@@ -3,6 +3,10 @@ package state
 import (
 	"fmt"
 	"strings"
+	"time"
+
+	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/person"
 )
 
 // ReusedPrefix starts the By of an enrichment copied from another
@@ -114,4 +118,32 @@ func (s *State) Unpaid() (imported, reused int) {
 		}
 	}
 	return imported, reused
+}
+
+// QuotaCallsSince counts the calls of p's record made after t that used
+// the monthly quota: their enrichment, and their last track read when it
+// was of the first generation (a track read is a profile read of its own:
+// the profile blocks' reads are never read again by a track).
+func (p *Person) QuotaCallsSince(t time.Time) int {
+	n := 0
+	if p.Enrichment != nil && p.Enrichment.EnrichedAt.After(t) {
+		n++
+	}
+	if p.CheckedAt != nil && p.CheckedAt.After(t) && p.CheckedGeneration == api.Gen1 {
+		n++
+	}
+	return n
+}
+
+// Status is the status of the enrichment's e-mail, person.StatusEmpty
+// when the service gave none.
+func (e *Enrichment) Status() string { return EmailStatus(e.Result.ValidationStatus) }
+
+// EmailStatus is the status of an e-mail the service validated as
+// validation (its validationStatus): person.StatusEmpty for "".
+func EmailStatus(validation string) string {
+	if validation == "" {
+		return person.StatusEmpty
+	}
+	return validation
 }

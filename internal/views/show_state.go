@@ -141,9 +141,12 @@ type FailureSummary struct {
 	Message string    `json:"message"`
 }
 
-// SummarizeState gathers what show prints of s, which lives where says.
-// It holds no personal data.
-func SummarizeState(s *state.State, where StateWhere) *StateSummary {
+// SummarizeState gathers what show prints of the state b, which lives
+// where says: its records, and counts of its people that the store
+// answers (state.PeopleFacts) without reading them all. It holds no
+// personal data.
+func SummarizeState(b *state.Base, where StateWhere) (*StateSummary, error) {
+	s := b.Records
 	sum := &StateSummary{FormatVersion: "1", Searches: []SearchSummary{}, Profiles: []ProfileSummary{}, Failures: []FailureSummary{},
 		SplitsUnderway: []SplitUnderway{}, Lock: where.Lock, InFlight: where.InFlight, journal: where.Journal}
 	sum.State.Path, sum.State.Exists, sum.State.JournalPending = where.Path, where.Exists, where.JournalPending
@@ -151,7 +154,7 @@ func SummarizeState(s *state.State, where StateWhere) *StateSummary {
 		sum.State.Lineage, sum.State.Serial, sum.State.LeadsyncVersion = s.Lineage, s.Serial, s.LeadsyncVersion
 	}
 	for _, addr := range slices.Sorted(maps.Keys(s.Searches)) {
-		sum.Searches = append(sum.Searches, summarizeSearch(addr, s.Searches[addr]))
+		sum.Searches = append(sum.Searches, summarizeSearch(addr, s.Searches[addr], b.Kept(addr)))
 	}
 	for _, addr := range slices.Sorted(maps.Keys(s.Splits)) {
 		sum.SplitsUnderway = append(sum.SplitsUnderway, SplitUnderway{Address: addr, SubSearches: len(s.Splits[addr].Nodes)})
@@ -160,42 +163,37 @@ func SummarizeState(s *state.State, where StateWhere) *StateSummary {
 		pr := s.Profiles[addr]
 		sum.Profiles = append(sum.Profiles, ProfileSummary{Address: addr, Generation: int(pr.Generation), ReadAt: pr.ReadAt})
 	}
-	sum.People.Total = len(s.People)
+	facts, err := b.PeopleFacts(s.Usage.CheckedAt)
+	if err != nil {
+		return nil, err
+	}
+	sum.People.Total, sum.People.Unlisted = facts.Total, facts.Unlisted
+	sum.Enrichments.Total = facts.Enriched
 	sum.Enrichments.ByStatus = map[string]int{person.StatusValid: 0, person.StatusCatchAll: 0, person.StatusEmpty: 0}
-	for _, p := range s.People {
-		if len(p.FoundBy) == 0 {
-			sum.People.Unlisted++
-		}
-		if p.Enrichment != nil {
-			sum.Enrichments.Total++
-			status := p.Enrichment.Result.ValidationStatus
-			if status == "" {
-				status = person.StatusEmpty
-			}
-			sum.Enrichments.ByStatus[status]++
-		}
+	for status, n := range facts.ByStatus {
+		sum.Enrichments.ByStatus[status] += n
 	}
 	for _, addr := range slices.Sorted(maps.Keys(s.Failures)) {
 		fl := s.Failures[addr]
 		sum.Failures = append(sum.Failures, FailureSummary{Address: addr, At: fl.At, Status: fl.Status, Message: fl.Message})
 	}
-	sum.History = s.DriftCounts()
+	sum.History = facts.History
 	sum.Usage = s.Usage
 	if s.Usage.CheckedAt != nil {
-		sum.CallsSinceQuotaCheck = export.QuotaCallsSince(s, *s.Usage.CheckedAt)
+		sum.CallsSinceQuotaCheck = export.RecordQuotaCallsSince(s, *s.Usage.CheckedAt) + facts.QuotaCalls
 	}
 	sum.Suppressed = len(s.Suppressed)
-	sum.NotPaid.Imported, sum.NotPaid.Reused = s.Unpaid()
-	return sum
+	sum.NotPaid.Imported, sum.NotPaid.Reused = facts.Imported, facts.Reused
+	return sum, nil
 }
 
-func summarizeSearch(addr string, sr *state.Search) SearchSummary {
+func summarizeSearch(addr string, sr *state.Search, kept int) SearchSummary {
 	first, added := sr.Runs == 1, sr.Added
 	if first {
-		added = len(sr.LeadIDs) // all new to the search
+		added = kept // all new to the search
 	}
 	return SearchSummary{Address: addr, Generation: int(sr.Generation), RanAt: sr.RanAt,
-		ResultCount: sr.ResultCount, Kept: len(sr.LeadIDs), Capped: sr.Capped, FirstRun: first, Added: added, Removed: sr.Removed,
+		ResultCount: sr.ResultCount, Kept: kept, Capped: sr.Capped, FirstRun: first, Added: added, Removed: sr.Removed,
 		Changed: sr.Changed, Split: sr.SplitSummary()}
 }
 

@@ -1,7 +1,10 @@
 package views
 
 import (
+	"bufio"
+	"encoding/json"
 	"io"
+	"iter"
 	"strings"
 
 	"github.com/leadsync/leadsync/internal/kind"
@@ -15,18 +18,57 @@ type StateAddress struct {
 	Kind    kind.Kind `json:"kind"`
 }
 
-// StateAddresses lists the addresses of s as state list shows them:
-// searches, then profiles, imports and tracks, then (with people) people
-// as person.<id>; with prefixes, only those that start with one of them.
-func StateAddresses(s *state.State, people bool, prefixes []string) []StateAddress {
-	all := s.Addresses(people)
-	out := make([]StateAddress, 0, len(all))
-	for _, addr := range all {
-		if matchesPrefix(addr, prefixes) {
-			out = append(out, StateAddress{Address: addr, Kind: s.Kind(addr)})
+// StateAddresses yields the addresses of the state b as state list shows
+// them: searches, then profiles, imports and tracks, then (with people)
+// people as person.<id>, read from the store a page at a time; with
+// prefixes, only those that start with one of them. A store's error
+// comes last, with an empty address.
+func StateAddresses(b *state.Base, people bool, prefixes []string) iter.Seq2[StateAddress, error] {
+	return func(yield func(StateAddress, error) bool) {
+		s := b.Records
+		for _, addr := range s.Addresses(false) {
+			if matchesPrefix(addr, prefixes) && !yield(StateAddress{Address: addr, Kind: s.Kind(addr)}, nil) {
+				return
+			}
+		}
+		tracks, err := b.TrackAddresses()
+		if err != nil {
+			yield(StateAddress{}, err)
+			return
+		}
+		for _, addr := range tracks {
+			if matchesPrefix(addr, prefixes) && !yield(StateAddress{Address: addr, Kind: kind.Track}, nil) {
+				return
+			}
+		}
+		if !people || !anyPersonPrefix(prefixes) {
+			return
+		}
+		for id, err := range b.PersonIDs() {
+			if err != nil {
+				yield(StateAddress{}, err)
+				return
+			}
+			addr := state.PersonAddressPrefix + id
+			if matchesPrefix(addr, prefixes) && !yield(StateAddress{Address: addr, Kind: kind.Person}, nil) {
+				return
+			}
 		}
 	}
-	return out
+}
+
+// anyPersonPrefix reports whether a person's address can start with one
+// of prefixes (none: every address).
+func anyPersonPrefix(prefixes []string) bool {
+	if len(prefixes) == 0 {
+		return true
+	}
+	for _, p := range prefixes {
+		if strings.HasPrefix(p, state.PersonAddressPrefix) || strings.HasPrefix(state.PersonAddressPrefix, p) {
+			return true
+		}
+	}
+	return false
 }
 
 func matchesPrefix(addr string, prefixes []string) bool {
@@ -43,7 +85,7 @@ func matchesPrefix(addr string, prefixes []string) bool {
 
 // StateList is the view of `leadsync state list`.
 type StateList interface {
-	List(addrs []StateAddress) error
+	List(addrs iter.Seq2[StateAddress, error]) error
 }
 
 // NewStateList returns the JSON or the human view of state list, writing
@@ -63,12 +105,17 @@ var (
 // stateListHuman prints one address per line.
 type stateListHuman struct{ w io.Writer }
 
-func (v stateListHuman) List(addrs []StateAddress) error {
-	w := newLineWriter(v.w)
-	for _, a := range addrs {
-		w.printf("%s\n", a.Address)
+func (v stateListHuman) List(addrs iter.Seq2[StateAddress, error]) error {
+	w := bufio.NewWriter(v.w)
+	for a, err := range addrs {
+		if err != nil {
+			w.Flush()
+			return err
+		}
+		w.WriteString(a.Address)
+		w.WriteByte('\n')
 	}
-	return w.flush()
+	return w.Flush()
 }
 
 // StateListJSON is the --json form of state list.
@@ -79,6 +126,48 @@ type StateListJSON struct {
 
 type stateListJSON struct{ w io.Writer }
 
-func (v stateListJSON) List(addrs []StateAddress) error {
-	return writeJSONDoc(v.w, StateListJSON{FormatVersion: "1", Addresses: addrs})
+// List writes what writeJSONDoc writes of a StateListJSON, one address at
+// a time: a state of millions of people is never one list in memory.
+func (v stateListJSON) List(addrs iter.Seq2[StateAddress, error]) error {
+	w := bufio.NewWriter(v.w)
+	w.WriteString("{\n  \"format_version\": \"1\",\n  \"addresses\": [")
+	n := 0
+	for a, err := range addrs {
+		if err != nil {
+			w.Flush()
+			return err
+		}
+		if n > 0 {
+			w.WriteByte(',')
+		}
+		w.WriteString("\n    {\n      \"address\": ")
+		writeJSONString(w, a.Address)
+		w.WriteString(",\n      \"kind\": ")
+		writeJSONString(w, string(a.Kind))
+		w.WriteString("\n    }")
+		n++
+	}
+	if n > 0 {
+		w.WriteString("\n  ")
+	}
+	w.WriteString("]\n}\n")
+	return w.Flush()
+}
+
+// writeJSONString writes t as encoding/json writes a string without HTML
+// escapes: as it is, quoted, when nothing in it needs an escape.
+func writeJSONString(w *bufio.Writer, t string) {
+	for i := 0; i < len(t); i++ {
+		if c := t[i]; c < 0x20 || c == '"' || c == '\\' || c >= 0x80 {
+			var b strings.Builder
+			enc := json.NewEncoder(&b)
+			enc.SetEscapeHTML(false)
+			enc.Encode(t)
+			w.WriteString(strings.TrimSuffix(b.String(), "\n"))
+			return
+		}
+	}
+	w.WriteByte('"')
+	w.WriteString(t)
+	w.WriteByte('"')
 }

@@ -1,6 +1,7 @@
 package views
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"path/filepath"
@@ -100,7 +101,7 @@ func TestStateListViews(t *testing.T) {
 	} {
 		for _, asJSON := range []bool{false, true} {
 			var b bytes.Buffer
-			if err := NewStateList(&b, asJSON).List(StateAddresses(s, c.people, c.prefixes)); err != nil {
+			if err := NewStateList(&b, asJSON).List(StateAddresses(state.NewBase(s), c.people, c.prefixes)); err != nil {
 				t.Fatal(err)
 			}
 			golden.Check(t, filepath.Join("testdata", "state", "list_"+c.name+ext(asJSON)), b.Bytes())
@@ -154,7 +155,11 @@ func TestShowStateViews(t *testing.T) {
 	} {
 		for _, asJSON := range []bool{false, true} {
 			var b bytes.Buffer
-			if err := NewShowState(&b, asJSON, func() time.Time { return stateNow }).Show(SummarizeState(c.s, c.where)); err != nil {
+			sum, err := SummarizeState(state.NewBase(c.s), c.where)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := NewShowState(&b, asJSON, func() time.Time { return stateNow }).Show(sum); err != nil {
 				t.Fatal(err)
 			}
 			if asJSON && bytes.Contains(b.Bytes(), []byte("null")) {
@@ -188,4 +193,24 @@ func ext(asJSON bool) string {
 		return ".json"
 	}
 	return ".txt"
+}
+
+// TestStateListJSONString: state list writes an address as encoding/json
+// writes it (without HTML escapes), quotes, escapes and all.
+func TestStateListJSONString(t *testing.T) {
+	for _, addr := range []string{`search.cto["Berlin"]`, "person.page:zoë", "person.a\u2028b", "person.<&>", "person.\x01\t", "person.\xff"} {
+		var want bytes.Buffer
+		enc := json.NewEncoder(&want)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(addr); err != nil {
+			t.Fatal(err)
+		}
+		var got bytes.Buffer
+		w := bufio.NewWriter(&got)
+		writeJSONString(w, addr)
+		w.Flush()
+		if got.String()+"\n" != want.String() {
+			t.Errorf("writeJSONString(%q) = %s, want %s", addr, got.String(), want.String())
+		}
+	}
 }

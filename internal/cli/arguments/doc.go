@@ -20,6 +20,7 @@
 //
 // It does no I/O: no files, no environment, no clock, no streams, no calls
 // (TestNoIO checks its imports). It imports pflag, the standard library's
-// pure packages, and internal/sandbox for the type of the sandbox's faults;
-// never cobra, cli, views, run or a backend.
+// pure packages, and internal/sandbox/knobs (a leaf) for the sandbox's
+// defaults and its faults with their parser; never the sandbox itself,
+// cobra, cli, views, run or a backend.
 package arguments

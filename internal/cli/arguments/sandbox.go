@@ -1,17 +1,15 @@
 package arguments
 
 import (
-	"errors"
 	"fmt"
 	"net"
-	"net/http"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
 
-	"github.com/leadsync/leadsync/internal/sandbox"
+	"github.com/leadsync/leadsync/internal/sandbox/knobs"
 )
 
 // Sandbox is the command line of `leadsync sandbox`.
@@ -31,9 +29,9 @@ type Sandbox struct {
 	ReadLatency   [2]time.Duration
 	Credits       int
 	Quota         int
-	Faults        sandbox.Faults
+	Faults        knobs.Faults
 	// Drift is the share of members who move at each epoch, Epoch the
-	// epoch the population is at (sandbox.CheckDrift).
+	// epoch the population is at (knobs.CheckDrift).
 	Drift float64
 	Epoch int
 	// PrivatePositions: private profiles answer with their positions, and
@@ -66,14 +64,14 @@ type SandboxFlags struct {
 func (fl *SandboxFlags) Register(fs *pflag.FlagSet) {
 	fs.StringVar(&fl.Addr, "addr", "127.0.0.1:8787", "listen on `HOST:PORT` (port 0 picks a free one)")
 	fs.BoolVar(&fl.AllowRemote, "allow-remote", false, "allow a non-loopback --addr (the key is well known: anyone who reaches the port can use it)")
-	fs.StringVar(&fl.Key, "key", sandbox.DefaultKey, "the API `KEY` to accept")
+	fs.StringVar(&fl.Key, "key", knobs.DefaultKey, "the API `KEY` to accept")
 	fs.Int64Var(&fl.Seed, "seed", 0, "population seed: the same seed gives the same members and results")
-	fs.IntVar(&fl.People, "people", sandbox.DefaultPeople, "population size")
+	fs.IntVar(&fl.People, "people", knobs.DefaultPeople, "population size")
 	fs.Float64Var(&fl.Rate, "rate", 1, "calls per second before 429 (a negative value disables the limit)")
 	fs.StringVar(&fl.Latency, "latency", "50ms-300ms", "search latency, `MIN-MAX` or one duration (0: none)")
 	fs.StringVar(&fl.ReadLatency, "read-latency", "0", "latency of the other operations, `MIN-MAX` or one duration")
-	fs.IntVar(&fl.Credits, "credits", sandbox.DefaultCredits, "starting enrich credits")
-	fs.IntVar(&fl.Quota, "quota", sandbox.DefaultQuota, "starting remaining requests this month")
+	fs.IntVar(&fl.Credits, "credits", knobs.DefaultCredits, "starting enrich credits")
+	fs.IntVar(&fl.Quota, "quota", knobs.DefaultQuota, "starting remaining requests this month")
 	fs.StringVar(&fl.Faults, "faults", "", "faults to inject, `NAME=VALUE,...` (see above)")
 	fs.Float64Var(&fl.Drift, "drift", 0, "share of members who move at each epoch, from 0 to 1 (see above)")
 	fs.IntVar(&fl.Epoch, "epoch", 0, "the epoch the population is at: 0 is as generated, each one later has moved once more")
@@ -98,7 +96,7 @@ func ParseSandbox(fl SandboxFlags, args []string) (*Sandbox, error) {
 	if o.ReadLatency, err = parseLatency(fl.ReadLatency); err != nil {
 		return nil, fmt.Errorf("--read-latency: %w", err)
 	}
-	if o.Faults, err = parseFaults(fl.Faults); err != nil {
+	if o.Faults, err = knobs.ParseFaults(fl.Faults); err != nil {
 		return nil, fmt.Errorf("--faults: %w", err)
 	}
 	switch {
@@ -113,7 +111,7 @@ func ParseSandbox(fl SandboxFlags, args []string) (*Sandbox, error) {
 	case strings.TrimSpace(o.Key) == "":
 		return nil, fmt.Errorf("--key: want a non-empty key")
 	}
-	if err := sandbox.CheckDrift(o.Drift, o.Epoch); err != nil {
+	if err := knobs.CheckDrift(o.Drift, o.Epoch); err != nil {
 		return nil, fmt.Errorf("--%s", err)
 	}
 	return o, nil
@@ -162,143 +160,4 @@ func parseLatency(s string) ([2]time.Duration, error) {
 		return [2]time.Duration{-1, -1}, nil
 	}
 	return [2]time.Duration{from, to}, nil
-}
-
-// faultSetters read the value of each fault NAME of --faults into the
-// sandbox's Faults: one row a fault.
-var faultSetters = []struct {
-	name string
-	set  func(f *sandbox.Faults, val string) error
-}{
-	{"500", share(func(f *sandbox.Faults) *float64 { return &f.Status500 })},
-	{"html", share(func(f *sandbox.Faults) *float64 { return &f.HTML })},
-	{"drop", share(func(f *sandbox.Faults) *float64 { return &f.Drop })},
-	{"truncate", share(func(f *sandbox.Faults) *float64 { return &f.Truncate })},
-	{"slow", share(func(f *sandbox.Faults) *float64 { return &f.Slow })},
-	{"slowby", func(f *sandbox.Faults, val string) (err error) {
-		if f.SlowBy, err = time.ParseDuration(val); err != nil {
-			return fmt.Errorf("slowby=%s: want a duration, e.g. 40s", val)
-		}
-		return nil
-	}},
-	{"html-status", count("html-status", func(f *sandbox.Faults) *int { return &f.HTMLStatus })},
-	{"storm", count("storm", func(f *sandbox.Faults) *int { return &f.Storm429 })},
-	{"revoke-after", count("revoke-after", func(f *sandbox.Faults) *int { return &f.RevokeKeyAfter })},
-	{"retry-after", func(f *sandbox.Faults, val string) error {
-		f.RetryAfter = val
-		if _, err := strconv.Atoi(val); err == nil {
-			return nil
-		}
-		if _, err := http.ParseTime(val); err != nil {
-			return fmt.Errorf("retry-after=%s: want seconds or an HTTP date (Wed, 21 Oct 2026 07:28:00 GMT)", val)
-		}
-		return nil
-	}},
-	{"seed", func(f *sandbox.Faults, val string) (err error) {
-		if f.Seed, err = strconv.ParseInt(val, 10, 64); err != nil {
-			return fmt.Errorf("seed=%s: want a whole number", val)
-		}
-		return nil
-	}},
-	{"bad", share(func(f *sandbox.Faults) *float64 { return &f.BadShare })},
-	{"bad-kind", func(f *sandbox.Faults, val string) error {
-		for b := sandbox.BadEmpty; b <= sandbox.BadOtherPerson; b++ {
-			if val == b.String() {
-				f.Bad = b
-				return nil
-			}
-		}
-		return fmt.Errorf("bad-kind=%s: want one of empty, null, {}, [null], no-id, other-person", val)
-	}},
-	{"quota-429", func(f *sandbox.Faults, val string) (err error) {
-		if f.QuotaAs429, err = strconv.ParseBool(val); err != nil {
-			return fmt.Errorf("quota-429=%s: want true or false", val)
-		}
-		return nil
-	}},
-	{"overfull", func(f *sandbox.Faults, val string) (err error) {
-		if f.Overfull, err = strconv.ParseBool(val); err != nil {
-			return fmt.Errorf("overfull=%s: want true or false", val)
-		}
-		return nil
-	}},
-}
-
-// share is the setter of a fault whose value is a share of the calls.
-func share(field func(*sandbox.Faults) *float64) func(*sandbox.Faults, string) error {
-	return func(f *sandbox.Faults, val string) error {
-		v, err := strconv.ParseFloat(val, 64)
-		if err != nil {
-			return fmt.Errorf("want a share between 0 and 1, e.g. 0.05")
-		}
-		*field(f) = v
-		return nil
-	}
-}
-
-// count is the setter of the fault name whose value is a whole number.
-func count(name string, field func(*sandbox.Faults) *int) func(*sandbox.Faults, string) error {
-	return func(f *sandbox.Faults, val string) error {
-		v, err := strconv.Atoi(val)
-		if err != nil {
-			return fmt.Errorf("%s=%s: want a whole number", name, val)
-		}
-		*field(f) = v
-		return nil
-	}
-}
-
-// parseFaults reads "NAME=VALUE,...". A part without "=" continues the
-// previous value, so that an HTTP date (which has a comma) can follow
-// retry-after.
-func parseFaults(s string) (sandbox.Faults, error) {
-	var f sandbox.Faults
-	for _, p := range faultParts(s) {
-		name, val, ok := strings.Cut(p, "=")
-		name, val = strings.TrimSpace(name), strings.TrimSpace(val)
-		if !ok || name == "" {
-			return f, fmt.Errorf("%q: want NAME=VALUE", p)
-		}
-		if err := setFault(&f, name, val); err != nil {
-			return f, err
-		}
-	}
-	if (f.BadShare > 0) != (f.Bad != sandbox.BadNone) {
-		return f, errors.New("bad=SHARE and bad-kind=KIND go together, e.g. bad=0.2,bad-kind=null")
-	}
-	return f, f.Validate()
-}
-
-// faultParts splits --faults at its commas, keeping a comma inside a
-// value (an HTTP date) with the value.
-func faultParts(s string) []string {
-	if strings.TrimSpace(s) == "" {
-		return nil
-	}
-	var parts []string
-	for _, p := range strings.Split(s, ",") {
-		if !strings.Contains(p, "=") && len(parts) > 0 {
-			parts[len(parts)-1] += "," + p
-			continue
-		}
-		parts = append(parts, p)
-	}
-	return parts
-}
-
-// setFault sets the fault name to val in f.
-func setFault(f *sandbox.Faults, name, val string) error {
-	var known []string
-	for _, s := range faultSetters {
-		if s.name != name {
-			known = append(known, s.name)
-			continue
-		}
-		err := s.set(f, val)
-		if err != nil && !strings.HasPrefix(err.Error(), name+"=") {
-			err = fmt.Errorf("%s=%s: %w", name, val, err)
-		}
-		return err
-	}
-	return fmt.Errorf("unknown fault %q; known: %s", name, strings.Join(known, ", "))
 }

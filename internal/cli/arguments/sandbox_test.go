@@ -5,13 +5,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/leadsync/leadsync/internal/sandbox"
+	"github.com/leadsync/leadsync/internal/sandbox/knobs"
 )
 
 func TestParseSandbox(t *testing.T) {
-	def := &Sandbox{Addr: "127.0.0.1:8787", Key: sandbox.DefaultKey, People: sandbox.DefaultPeople, Rate: 1,
+	def := &Sandbox{Addr: "127.0.0.1:8787", Key: knobs.DefaultKey, People: knobs.DefaultPeople, Rate: 1,
 		SearchLatency: [2]time.Duration{50 * time.Millisecond, 300 * time.Millisecond}, ReadLatency: [2]time.Duration{-1, -1},
-		Credits: sandbox.DefaultCredits, Quota: sandbox.DefaultQuota}
+		Credits: knobs.DefaultCredits, Quota: knobs.DefaultQuota}
 	with := func(change func(*Sandbox)) *Sandbox {
 		c := *def
 		change(&c)
@@ -23,7 +23,7 @@ func TestParseSandbox(t *testing.T) {
 			"--latency", "2s-10s", "--read-latency", "0", "--faults", "storm=2", "--seed", "3", "--quiet"},
 			want: &Sandbox{Addr: "127.0.0.1:1", Key: "k", People: 10, Rate: 2, Credits: 5, Quota: 6, Seed: 3, Quiet: true,
 				SearchLatency: [2]time.Duration{2 * time.Second, 10 * time.Second}, ReadLatency: [2]time.Duration{-1, -1},
-				Faults: sandbox.Faults{Storm429: 2}}},
+				Faults: knobs.Faults{Storm429: 2}}},
 		{line: []string{"--addr", "0.0.0.0:8787", "--allow-remote"}, want: with(func(s *Sandbox) { s.Addr, s.AllowRemote = "0.0.0.0:8787", true })},
 		{line: []string{"--rate", "-1"}, want: with(func(s *Sandbox) { s.Rate = -1 })},
 		{line: []string{"--private-positions"}, want: with(func(s *Sandbox) { s.PrivatePositions = true })},
@@ -92,49 +92,6 @@ func TestParseSandboxLatency(t *testing.T) {
 	}
 }
 
-func TestParseSandboxFaults(t *testing.T) {
-	for _, c := range []struct {
-		in   string
-		want sandbox.Faults
-		err  string // the whole error; "" for none
-	}{
-		{"", sandbox.Faults{}, ""},
-		{"500=0.05,drop=0.01,truncate=0.02,html=0.01,slow=0.1,slowby=40s",
-			sandbox.Faults{Status500: 0.05, Drop: 0.01, Truncate: 0.02, HTML: 0.01, Slow: 0.1, SlowBy: 40 * time.Second}, ""},
-		{"storm=3, retry-after=1, revoke-after=100, seed=7, html-status=502",
-			sandbox.Faults{Storm429: 3, RetryAfter: "1", RevokeKeyAfter: 100, Seed: 7, HTMLStatus: 502}, ""},
-		{"retry-after=Wed, 21 Oct 2026 07:28:00 GMT,storm=2",
-			sandbox.Faults{RetryAfter: "Wed, 21 Oct 2026 07:28:00 GMT", Storm429: 2}, ""},
-		{"bad=0.2,bad-kind=other-person,quota-429=true",
-			sandbox.Faults{BadShare: 0.2, Bad: sandbox.BadOtherPerson, QuotaAs429: true}, ""},
-		{"bad-kind={},bad=1", sandbox.Faults{BadShare: 1, Bad: sandbox.BadEmptyObject}, ""},
-		{"bad-kind=[null],bad=0.5", sandbox.Faults{BadShare: 0.5, Bad: sandbox.BadNullItem}, ""},
-		{"bad=0.2", sandbox.Faults{}, "bad=SHARE and bad-kind=KIND go together, e.g. bad=0.2,bad-kind=null"},
-		{"bad-kind=null", sandbox.Faults{}, "bad=SHARE and bad-kind=KIND go together, e.g. bad=0.2,bad-kind=null"},
-		{"bad=0.1,bad-kind=garbage", sandbox.Faults{}, "bad-kind=garbage: want one of empty, null, {}, [null], no-id, other-person"},
-		{"quota-429=maybe", sandbox.Faults{}, "quota-429=maybe: want true or false"},
-		{"overfull=true", sandbox.Faults{Overfull: true}, ""},
-		{"drop=2", sandbox.Faults{}, "fault share drop=2: want a fraction between 0 and 1"},
-		{"drop=lots", sandbox.Faults{}, "drop=lots: want a share between 0 and 1, e.g. 0.05"},
-		{"storm=many", sandbox.Faults{}, "storm=many: want a whole number"},
-		{"html-status=x", sandbox.Faults{}, "html-status=x: want a whole number"},
-		{"seed=x", sandbox.Faults{}, "seed=x: want a whole number"},
-		{"slowby=3", sandbox.Faults{}, "slowby=3: want a duration, e.g. 40s"},
-		{"retry-after=soon", sandbox.Faults{}, "retry-after=soon: want seconds or an HTTP date (Wed, 21 Oct 2026 07:28:00 GMT)"},
-		{"boom=1", sandbox.Faults{}, `unknown fault "boom"; known: 500, html, drop, truncate, slow, slowby, html-status, storm, revoke-after, retry-after, seed, bad, bad-kind, quota-429, overfull`},
-		{"drop", sandbox.Faults{}, `"drop": want NAME=VALUE`},
-	} {
-		got, err := parseFaults(c.in)
-		if (err == nil) != (c.err == "") || (err != nil && err.Error() != c.err) {
-			t.Errorf("parseFaults(%q) error %v, want %q", c.in, err, c.err)
-			continue
-		}
-		if err == nil && got != c.want {
-			t.Errorf("parseFaults(%q) = %+v, want %+v", c.in, got, c.want)
-		}
-	}
-}
-
 // FuzzParseSandbox: any --addr, --latency and --faults give a Sandbox or
 // one error, never a panic; what is accepted is what the sandbox accepts
 // (a loopback address, latencies in order, faults that validate).
@@ -166,7 +123,7 @@ func FuzzParseSandbox(f *testing.F) {
 		if err := s.Faults.Validate(); err != nil {
 			t.Errorf("faults %q gave %+v: %v", faults, s.Faults, err)
 		}
-		if (s.Faults.BadShare > 0) != (s.Faults.Bad != sandbox.BadNone) {
+		if (s.Faults.BadShare > 0) != (s.Faults.Bad != knobs.BadNone) {
 			t.Errorf("faults %q: a bad share without a kind, or the other way: %+v", faults, s.Faults)
 		}
 	})

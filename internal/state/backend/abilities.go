@@ -335,3 +335,24 @@ type ErasureKeeper interface {
 func ErasuresOf(b Backend) (ErasureKeeper, bool) {
 	return abilityOf[ErasureKeeper](b)
 }
+
+// BaseOpener is a backend that opens its state for a command that asks
+// for what it needs (state.Base) without reading every person: the local
+// database reads its people on request.
+type BaseOpener interface {
+	OpenBase() (*state.Base, error)
+}
+
+// OpenBase opens b's state as a Base: as b (or a layer around it) opens
+// one when it can, else the state read whole (Load). The caller closes
+// it.
+func OpenBase(b Backend) (*state.Base, error) {
+	if o, ok := abilityOf[BaseOpener](b); ok {
+		return o.OpenBase()
+	}
+	s, err := b.Load()
+	if err != nil {
+		return nil, err
+	}
+	return state.NewBase(s), nil
+}

@@ -142,6 +142,11 @@ func (d *dbStore) ensureSchema(db *sql.DB) error {
 	}
 	defer tx.Rollback()
 	if made, err := d.checkSchema(ctx, tx, true); err != nil || made {
+		if err == nil {
+			// A migration was made (or nothing: another command made
+			// the tables or migrated them first).
+			return d.wrap("migrating the tables", tx.Commit())
+		}
 		return err
 	}
 	if _, err := tx.ExecContext(ctx, sqlstate.SQLiteSchema); err != nil {
@@ -173,6 +178,13 @@ func (d *dbStore) checkSchema(ctx context.Context, q sqlstate.Querier, locked bo
 			return false, fmt.Errorf("the state %s has schema version %d (written by leadsync %s); this leadsync reads version %d or older. Upgrade leadsync to use this state; nothing was changed",
 				d.path, v, by, sqlstate.SchemaVersion)
 		}
+		if v < sqlstate.SchemaVersion && !locked {
+			// Migrated in the write transaction that looks again.
+			return false, nil
+		}
+		if v < sqlstate.SchemaVersion {
+			return true, d.migrate(ctx, q, v)
+		}
 		return true, nil
 	}
 	if err := q.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master`).Scan(&n); err != nil {
@@ -182,6 +194,19 @@ func (d *dbStore) checkSchema(ctx context.Context, q sqlstate.Querier, locked bo
 		return false, fmt.Errorf("cannot read state %s: it is a SQLite database but no leadsync state (it has no schema_version table); nothing was changed", d.path)
 	}
 	return false, nil
+}
+
+// migrate takes the tables of schema version v to this build's, in the
+// write transaction q, which the caller commits.
+func (d *dbStore) migrate(ctx context.Context, q sqlstate.Querier, v int) error {
+	for ; v < sqlstate.SchemaVersion; v++ {
+		if _, err := q.ExecContext(ctx, sqlstate.SQLiteMigrations[v]); err != nil {
+			return d.wrap(fmt.Sprintf("migrating the tables from schema version %d", v), err)
+		}
+	}
+	_, err := q.ExecContext(ctx, `UPDATE schema_version SET version = ?, leadsync_version = ?, migrated_at = ?`,
+		sqlstate.SchemaVersion, version.String(), d.now().UTC().Format(sqlstate.TimeLayout))
+	return d.wrap("migrating the tables", err)
 }
 
 // wrap names the database in an error; a full disk or a folder that
@@ -547,4 +572,75 @@ func (r *dbRecorder) Close() error {
 	r.closed = true
 	_, err := d.flush(r.s, sqlstate.FlushOpts{FoldOwn: true, Journal: r.id})
 	return err
+}
+
+// openBase opens a Base of the database's state (state.Base): its records
+// read now, its people when asked, all in one read transaction (a
+// snapshot) on a connection of its own, which the Base's Close ends. A
+// state with calls of an interrupted apply not folded in yet is read
+// whole instead (folding them needs its people).
+func (d *dbStore) openBase() (*state.Base, error) {
+	d.mu.Lock()
+	db, err := d.handle(false) // makes sure of the schema
+	d.closeIdle()
+	d.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	if db == nil {
+		s := state.New()
+		s.Track()
+		return state.NewBase(s), nil
+	}
+	var base *state.Base
+	err = retryBusy(func() error {
+		var err error
+		base, err = d.readBase()
+		return err
+	})
+	if err != nil || base != nil {
+		return base, err
+	}
+	s, err := d.load()
+	if err != nil {
+		return nil, err
+	}
+	return state.NewBase(s), nil
+}
+
+// readBase reads the records of the state into a Base whose people are
+// read from the same transaction; nil without error when the state holds
+// calls not folded in yet.
+func (d *dbStore) readBase() (*state.Base, error) {
+	db, err := sql.Open("sqlite", d.path+sqliteDSN)
+	if err != nil {
+		return nil, d.cannotRead(err)
+	}
+	db.SetMaxOpenConns(1)
+	ctx := context.Background()
+	tx, err := db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		db.Close()
+		return nil, d.wrap("starting a read", err)
+	}
+	done := func() error {
+		tx.Rollback()
+		return db.Close()
+	}
+	r := &sqlstate.Reader{D: sqlstate.SQLite, Q: tx, WS: d.ws}
+	s, kept, pending, found, err := r.ReadRecords(ctx)
+	if err != nil || pending {
+		done()
+		if err != nil {
+			return nil, d.wrap("reading the state", err)
+		}
+		return nil, nil
+	}
+	if !found {
+		done()
+		s = state.New()
+		s.Track()
+		return state.NewBase(s), nil
+	}
+	return state.NewStoredBase(s, kept, r.People(ctx, done, func(err error) error { return d.wrap("reading the state", err) })), nil
 }

@@ -357,3 +357,20 @@ func (store *Store) removeFoldedJournal(s *state.State) error {
 	}
 	return safefile.SyncDir(filepath.Dir(store.path))
 }
+
+// OpenBase opens the state for a command that asks for what it needs
+// (state.Base): a database's people are read on request, a state file is
+// read whole.
+func (store *Store) OpenBase() (*state.Base, error) {
+	if store.db == nil {
+		s, err := store.Load()
+		if err != nil {
+			return nil, err
+		}
+		return state.NewBase(s), nil
+	}
+	if err := store.migrate(); err != nil {
+		return nil, err
+	}
+	return store.db.openBase()
+}

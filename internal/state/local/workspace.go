@@ -329,3 +329,30 @@ func (ws *Workspace) Describe() string {
 	}
 	return fmt.Sprintf("workspace %q (state file %s)", ws.name, ws.Store.Path())
 }
+
+// OpenBase opens the workspace's state for a command that asks for what
+// it needs (state.Base). An erasure made elsewhere that this state does
+// not honour yet is applied to the state read whole, as Load does.
+func (ws *Workspace) OpenBase() (*state.Base, error) {
+	if !ws.set.Exists(ws.name) {
+		return nil, ws.missing()
+	}
+	b, err := ws.Store.OpenBase()
+	if err != nil {
+		return nil, err
+	}
+	b.Records.Epoch = ws.set.epoch(ws.name)
+	entries, err := ws.Erasures()
+	if err != nil || !b.Records.Unhonoured(entries) {
+		if err != nil {
+			b.Close()
+		}
+		return b, err
+	}
+	b.Close()
+	s, err := ws.Load()
+	if err != nil {
+		return nil, err
+	}
+	return state.NewBase(s), nil
+}

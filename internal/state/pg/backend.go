@@ -148,53 +148,6 @@ func (b *Backend) pid() int {
 	return os.Getpid()
 }
 
-// wrap turns a database error into one that says what leadsync was doing,
-// with every password removed.
-func (b *Backend) wrap(doing string, err error) error {
-	if err == nil {
-		return nil
-	}
-	var ns *NewerSchemaError
-	if errors.As(err, &ns) {
-		return err
-	}
-	return fmt.Errorf("PostgreSQL, %s, %s: %w", b.Describe(), doing, Redact(err, b.opts.ConnStr))
-}
-
-// ctx is the context of one database operation.
-func opCtx() (context.Context, context.CancelFunc) {
-	return context.WithTimeout(context.Background(), 10*time.Minute)
-}
-
-// c returns the backend's connection, connecting when needed (and again
-// after a broken connection). The caller holds b.mu.
-func (b *Backend) c(ctx context.Context) (*pgx.Conn, error) {
-	if b.conn != nil && !b.conn.IsClosed() {
-		return b.conn, nil
-	}
-	c, err := connect(ctx, b.opts.ConnStr)
-	if err != nil {
-		return nil, err
-	}
-	b.conn = c
-	return c, nil
-}
-
-// writable returns the connection with the schema created or migrated.
-func (b *Backend) writable(ctx context.Context) (*pgx.Conn, error) {
-	c, err := b.c(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if !b.migrated {
-		if err := b.ensureSchema(ctx, c); err != nil {
-			return nil, err
-		}
-		b.migrated = true
-	}
-	return c, nil
-}
-
 // Load reads the workspace's state from one consistent snapshot (a
 // read-only REPEATABLE READ transaction: it neither blocks nor waits for an
 // apply), with the calls an interrupted apply recorded applied on top. A
@@ -203,55 +156,39 @@ func (b *Backend) writable(ctx context.Context) (*pgx.Conn, error) {
 // schema's erasure record is applied to it (erasures.go), as to a pushed
 // state.
 func (b *Backend) Load() (*state.State, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	ctx, cancel := opCtx()
-	defer cancel()
-	c, err := b.c(ctx)
-	if err != nil {
+	var s *state.State
+	found, err := b.reading(func(ctx context.Context, c *pgx.Conn) error {
+		return b.inTx(ctx, c, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
+			// A second connection reads the other tables from the same
+			// snapshot while this one reads the people: the two halves
+			// take about as long.
+			var q2 querier
+			if t2 := b.sharedSnapshot(ctx, tx); t2 != nil {
+				defer t2.Rollback(ctx)
+				q2 = t2
+			}
+			st, found, err := b.read(ctx, tx, q2, b.workspace)
+			switch {
+			case err != nil:
+				return b.wrap("reading the state", err)
+			case !found && b.workspace != DefaultWorkspace:
+				return noWorkspace(b.workspace)
+			case !found:
+				st = b.empty()
+			}
+			// An erasure made elsewhere (another workspace, before this
+			// one was made) holds here too.
+			s = st
+			return b.honour(ctx, tx, s)
+		})
+	})
+	switch {
+	case err != nil:
 		return nil, err
-	}
-	v, err := b.checkedVersion(ctx, c)
-	if err != nil {
-		return nil, err
-	}
-	if v == 0 {
-		if b.workspace != DefaultWorkspace {
-			return nil, noWorkspace(b.workspace)
-		}
+	case !found && b.workspace != DefaultWorkspace:
+		return nil, noWorkspace(b.workspace)
+	case !found:
 		return b.empty(), nil
-	}
-	if v < SchemaVersion {
-		if c, err = b.writable(ctx); err != nil {
-			return nil, err
-		}
-	}
-	tx, err := c.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
-	if err != nil {
-		return nil, b.wrap("starting a read", err)
-	}
-	defer tx.Rollback(ctx)
-	// A second connection reads the other tables from the same snapshot
-	// while this one reads the people: the two halves take about as long.
-	var q2 querier
-	if t2 := b.sharedSnapshot(ctx, tx); t2 != nil {
-		defer t2.Rollback(ctx)
-		q2 = t2
-	}
-	s, found, err := b.read(ctx, tx, q2, b.workspace)
-	if err != nil {
-		return nil, b.wrap("reading the state", err)
-	}
-	if !found {
-		if b.workspace != DefaultWorkspace {
-			return nil, noWorkspace(b.workspace)
-		}
-		s = b.empty()
-	}
-	// An erasure made elsewhere (another workspace, before this one was
-	// made) holds here too.
-	if err := b.honour(ctx, tx, s); err != nil {
-		return nil, err
 	}
 	return s, nil
 }
@@ -412,56 +349,58 @@ func (b *Backend) readEvents(ctx context.Context, q querier, ws string) ([]state
 // (from Load, under the lock). Calls a killed apply left, which Load
 // applied to s, are written into the tables first.
 func (b *Backend) OpenJournal(s *state.State) (backend.Recorder, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.rec != nil && !b.rec.closed {
-		return nil, fmt.Errorf("a recording is already open for %s", b.Describe())
-	}
-	if !s.Tracking() {
-		return nil, fmt.Errorf("OpenJournal: the state was not loaded from %s", b.Describe())
-	}
-	ctx, cancel := opCtx()
-	defer cancel()
-	if _, err := b.flush(ctx, s, flushOpts{foldSeen: true}); err != nil {
+	var rec *recorder
+	err := b.locked(func(ctx context.Context) error {
+		if b.rec != nil && !b.rec.closed {
+			return fmt.Errorf("a recording is already open for %s", b.Describe())
+		}
+		if !s.Tracking() {
+			return fmt.Errorf("OpenJournal: the state was not loaded from %s", b.Describe())
+		}
+		if _, err := b.flush(ctx, s, flushOpts{foldSeen: true}); err != nil {
+			return err
+		}
+		rec = &recorder{b: b, s: s, id: newID()}
+		b.rec = rec
+		return nil
+	})
+	if err != nil {
 		return nil, err
 	}
-	b.rec = &recorder{b: b, s: s, id: newID()}
-	return b.rec, nil
+	return rec, nil
 }
 
 // Commit writes what changed in s (never the whole state) and raises the
 // serial. A state that was not loaded from this backend (it does not track
 // its changes) replaces the workspace's state.
 func (b *Backend) Commit(s *state.State) error {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if r := b.rec; r != nil && !r.closed {
-		if r.s != s {
-			return fmt.Errorf("commit: the recording is open for another state value")
+	return b.locked(func(ctx context.Context) error {
+		if r := b.rec; r != nil && !r.closed {
+			if r.s != s {
+				return fmt.Errorf("commit: the recording is open for another state value")
+			}
+			r.closed = true
 		}
-		r.closed = true
-	}
-	ctx, cancel := opCtx()
-	defer cancel()
-	if !s.Tracking() {
-		return b.replace(ctx, s)
-	}
-	fo := flushOpts{foldSeen: true, bump: true, meta: true}
-	if r := b.rec; r != nil && r.s == s {
-		if r.lost {
-			return &LockLostError{Where: b.Describe()}
+		if !s.Tracking() {
+			return b.replace(ctx, s)
 		}
-		fo.journal, fo.foldOwn = r.id, true
-	}
-	serial, err := b.flush(ctx, s, fo)
-	if err != nil {
-		return err
-	}
-	s.Serial = serial
-	s.LeadsyncVersion = version.String()
-	s.FormatVersion = state.FormatVersion
-	s.Journal = nil
-	return nil
+		fo := flushOpts{foldSeen: true, bump: true, meta: true}
+		if r := b.rec; r != nil && r.s == s {
+			if r.lost {
+				return &LockLostError{Where: b.Describe()}
+			}
+			fo.journal, fo.foldOwn = r.id, true
+		}
+		serial, err := b.flush(ctx, s, fo)
+		if err != nil {
+			return err
+		}
+		s.Serial = serial
+		s.LeadsyncVersion = version.String()
+		s.FormatVersion = state.FormatVersion
+		s.Journal = nil
+		return nil
+	})
 }
 
 // flushOpts says what one write transaction does besides the changed rows.
@@ -499,40 +438,41 @@ func (b *Backend) flush(ctx context.Context, s *state.State, fo flushOpts) (uint
 // workspace's serial; it returns the serial.
 func (b *Backend) flushTx(ctx context.Context, c *pgx.Conn, s *state.State, ch *state.Changes, fo flushOpts) (serial uint64, err error) {
 	lost := false
-	defer func() {
-		if err == nil && lost {
-			err = &LockLostError{Where: b.Describe()}
-		}
-	}()
-	tx, err := c.Begin(ctx)
-	if err != nil {
-		return 0, b.wrap("starting a write", err)
+	err = b.inTx(ctx, c, pgx.TxOptions{}, func(tx pgx.Tx) error {
+		var err error
+		serial, lost, err = b.writeTx(ctx, tx, s, ch, fo)
+		return err
+	})
+	if err == nil && lost {
+		return 0, &LockLostError{Where: b.Describe()}
 	}
-	defer tx.Rollback(ctx)
+	return serial, err
+}
+
+// writeTx is the transaction of flushTx. When the lock was lost to
+// another run it records the call's event only (lost).
+func (b *Backend) writeTx(ctx context.Context, tx pgx.Tx, s *state.State, ch *state.Changes, fo flushOpts) (serial uint64, lost bool, err error) {
 	if err := b.ensureWorkspace(ctx, tx, s); err != nil {
-		return 0, err
+		return 0, false, err
 	}
 	batch := &pgx.Batch{}
 	if fo.event != nil && b.lockPID != 0 {
 		if lost, err = b.lockLost(ctx, tx); err != nil {
-			return 0, err
+			return 0, false, err
 		}
 	}
 	if fo.event != nil {
 		if err := b.insertEvent(ctx, tx, fo.event, fo.journal); err != nil {
-			return 0, err
+			return 0, false, err
 		}
 		if lost {
-			if err := tx.Commit(ctx); err != nil {
-				return 0, b.wrap("committing", err)
-			}
-			return 0, nil
+			return 0, true, nil
 		}
 		// The calls before this one are in s now: fold them.
 		batch.Queue(b.sql(`DELETE FROM {s}.events WHERE workspace = $1 AND journal_id = $2 AND seq < $3`), b.workspace, fo.journal, int64(fo.event.Seq))
 	}
 	if err := b.queueChanges(batch, s, ch); err != nil {
-		return 0, err
+		return 0, false, err
 	}
 	if fo.foldSeen && b.seenN > 0 {
 		// The calls the last Load applied to s (left by a killed run).
@@ -546,14 +486,14 @@ func (b *Backend) flushTx(ctx context.Context, c *pgx.Conn, s *state.State, ch *
 		// State-level fields no column models (the split runs under way).
 		extra, err := stateExtra.Encode(stripMaps(s))
 		if err != nil {
-			return 0, err
+			return 0, false, err
 		}
 		batch.Queue(b.sql(`UPDATE {s}.workspaces SET extra = $2, format_version = $3, leadsync_version = $4, service = $5, configuration = $6 WHERE name = $1`),
 			b.workspace, extra, state.FormatVersion, version.String(), s.Service, s.Configuration)
 	}
 	if batch.Len() > 0 {
 		if err := tx.SendBatch(ctx, batch).Close(); err != nil {
-			return 0, b.wrap("writing the state", err)
+			return 0, false, b.wrap("writing the state", err)
 		}
 	}
 	var ser int64
@@ -563,12 +503,9 @@ func (b *Backend) flushTx(ctx context.Context, c *pgx.Conn, s *state.State, ch *
 		err = tx.QueryRow(ctx, b.sql(`SELECT serial FROM {s}.workspaces WHERE name = $1`), b.workspace).Scan(&ser)
 	}
 	if err != nil {
-		return 0, b.wrap("raising the serial", err)
+		return 0, false, b.wrap("raising the serial", err)
 	}
-	if err := tx.Commit(ctx); err != nil {
-		return 0, b.wrap("committing", err)
-	}
-	return uint64(ser), nil
+	return uint64(ser), false, nil
 }
 
 // lockLost reports whether the workspace's lock was lost: a lock whose
@@ -660,31 +597,29 @@ func (r *recorder) Append(e *state.Event) error {
 		return err
 	}
 	b := r.b
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if r.closed {
-		return fmt.Errorf("the recording of %s is closed", b.Describe())
-	}
-	if r.lost {
-		return &LockLostError{Where: b.Describe()}
-	}
-	ctx, cancel := opCtx()
-	defer cancel()
-	e.Seq = r.seq + 1
-	if _, err := b.flush(ctx, r.s, flushOpts{event: e, journal: r.id}); err != nil {
-		var lost *LockLostError
-		if errors.As(err, &lost) {
-			// Recorded, and kept for the next load; this run writes
-			// nothing more.
-			r.seq++
-			r.lost = true
+	return b.locked(func(ctx context.Context) error {
+		if r.closed {
+			return fmt.Errorf("the recording of %s is closed", b.Describe())
+		}
+		if r.lost {
+			return &LockLostError{Where: b.Describe()}
+		}
+		e.Seq = r.seq + 1
+		if _, err := b.flush(ctx, r.s, flushOpts{event: e, journal: r.id}); err != nil {
+			var lost *LockLostError
+			if errors.As(err, &lost) {
+				// Recorded, and kept for the next load; this run writes
+				// nothing more.
+				r.seq++
+				r.lost = true
+				return err
+			}
+			e.Seq = 0
 			return err
 		}
-		e.Seq = 0
-		return err
-	}
-	r.seq++
-	return nil
+		r.seq++
+		return nil
+	})
 }
 
 // LockLostError is returned by Append when this run's workspace lock was
@@ -705,18 +640,15 @@ func (e *LockLostError) Error() string {
 // Close writes what the recorded calls changed and ends the recording.
 // Every appended event must have been folded into the state.
 func (r *recorder) Close() error {
-	b := r.b
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if r.closed {
-		return nil
-	}
-	r.closed = true
-	ctx, cancel := opCtx()
-	defer cancel()
-	if r.lost {
-		return nil
-	}
-	_, err := b.flush(ctx, r.s, flushOpts{foldOwn: true, journal: r.id})
-	return err
+	return r.b.locked(func(ctx context.Context) error {
+		if r.closed {
+			return nil
+		}
+		r.closed = true
+		if r.lost {
+			return nil
+		}
+		_, err := r.b.flush(ctx, r.s, flushOpts{foldOwn: true, journal: r.id})
+		return err
+	})
 }

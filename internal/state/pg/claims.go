@@ -19,6 +19,8 @@ import (
 // holds the advisory lock (claimHolderClass, lock_key) for as long as the
 // holder lives: a killed apply's session ends, its lock with it, and its
 // claims count as ended from then on (pg_locks says so to every session).
+// A holder whose connection broke while its apply lives (PostgreSQL
+// restarted) connects again at its next claim or release (reconnect).
 // A claim is one short transaction that first takes the transaction's
 // advisory lock of each key (claimKeyClass, a hash of the key), so that
 // two holders claiming one person at the same moment are taken one after
@@ -67,13 +69,7 @@ var _ backend.Claimer = (*Backend)(nil)
 func (b *Backend) Claims(account string) (backend.Claims, error) {
 	ctx, cancel := opCtx()
 	defer cancel()
-	b.mu.Lock()
-	_, err := b.writable(ctx) // the tables must exist
-	b.mu.Unlock()
-	if err != nil {
-		return nil, err
-	}
-	conn, err := connect(ctx, b.opts.ConnStr)
+	conn, err := b.ownConn(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -88,6 +84,21 @@ func (b *Backend) Claims(account string) (backend.Claims, error) {
 // open takes the holder's session lock (a free random key), registers
 // the holder and drops what no live holder needs.
 func (c *claims) open(ctx context.Context) error {
+	if err := c.lock(ctx); err != nil {
+		return err
+	}
+	return pgx.BeginFunc(ctx, c.conn, func(tx pgx.Tx) error {
+		if err := tx.QueryRow(ctx, c.b.sql(`INSERT INTO {s}.claim_holders (holder, workspace, lock_key, opened)
+			VALUES ($1, $2, $3, nextval('{s}.claim_seq')) RETURNING opened`), c.id, c.b.workspace, c.lockKey).Scan(&c.opened); err != nil {
+			return err
+		}
+		return c.prune(ctx, tx)
+	})
+}
+
+// lock takes a free random key of the holders' session locks on the
+// holder's connection.
+func (c *claims) lock(ctx context.Context) error {
 	for range 100 {
 		var buf [4]byte
 		rand.Read(buf[:])
@@ -98,19 +109,37 @@ func (c *claims) open(ctx context.Context) error {
 		}
 		if got {
 			c.lockKey = k
-			break
+			return nil
 		}
 	}
-	if c.lockKey == 0 {
-		return errors.New("no free advisory lock for the holder")
+	return errors.New("no free advisory lock for the holder")
+}
+
+// reconnect gives the holder a new connection after its own broke
+// (PostgreSQL restarted, its session was ended), as the backend's
+// connection is made again: the holder's session lock ended with the old
+// session, so the new one takes one and the holder's row names it. The
+// holder lives again, with the claims it held that no other holder took
+// meanwhile (while it had no session they counted as ended: see
+// docs/reliability.md). Nothing is pruned: the other holders may be
+// reconnecting too.
+func (c *claims) reconnect(ctx context.Context) error {
+	conn, err := connect(ctx, c.b.opts.ConnStr)
+	if err != nil {
+		return err
 	}
-	return pgx.BeginFunc(ctx, c.conn, func(tx pgx.Tx) error {
-		if err := tx.QueryRow(ctx, c.b.sql(`INSERT INTO {s}.claim_holders (holder, workspace, lock_key, opened)
-			VALUES ($1, $2, $3, nextval('{s}.claim_seq')) RETURNING opened`), c.id, c.b.workspace, c.lockKey).Scan(&c.opened); err != nil {
-			return err
-		}
-		return c.prune(ctx, tx)
-	})
+	c.conn.Close(ctx)
+	c.conn = conn
+	err = c.lock(ctx)
+	if err == nil {
+		_, err = c.conn.Exec(ctx, c.b.sql(`INSERT INTO {s}.claim_holders (holder, workspace, lock_key, opened) VALUES ($1, $2, $3, $4)
+			ON CONFLICT (holder) DO UPDATE SET lock_key = EXCLUDED.lock_key`), c.id, c.b.workspace, c.lockKey, c.opened)
+	}
+	if err != nil {
+		conn.Close(ctx) // the next claim or release connects again
+		return c.b.wrap("opening the enrichments' claims again", err)
+	}
+	return nil
 }
 
 // alive is the SQL condition that the holder named by the expression
@@ -138,14 +167,26 @@ func (c *claims) prune(ctx context.Context, tx pgx.Tx) error {
 	return err
 }
 
-// do runs f in one transaction on the holder's connection.
+// do runs f in one transaction on the holder's connection. When that
+// connection broke (before or during f), the holder connects again
+// (reconnect) and f runs once more on the new one: a transaction cut off
+// with its connection was not committed.
 func (c *claims) do(doing string, f func(ctx context.Context, tx pgx.Tx) error) error {
 	if c.closed {
 		return errors.New("the claims are closed")
 	}
 	ctx, cancel := opCtx()
 	defer cancel()
-	return c.b.wrap(doing, pgx.BeginFunc(ctx, c.conn, func(tx pgx.Tx) error { return f(ctx, tx) }))
+	run := func() error { return pgx.BeginFunc(ctx, c.conn, func(tx pgx.Tx) error { return f(ctx, tx) }) }
+	if !c.conn.IsClosed() {
+		if err := run(); err == nil || !c.conn.IsClosed() {
+			return c.b.wrap(doing, err)
+		}
+	}
+	if err := c.reconnect(ctx); err != nil {
+		return err
+	}
+	return c.b.wrap(doing, run())
 }
 
 // errHeld rolls back the claim of a person another live holder holds.

@@ -25,6 +25,7 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -294,4 +295,141 @@ func unwrapConnect(err error) error {
 		return u
 	}
 	return err
+}
+
+// wrap turns a database error into one that says what leadsync was doing,
+// with every password removed. An error that says so already (wrapped
+// deeper down) or a schema too new is returned as it is.
+func (b *Backend) wrap(doing string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var ns *NewerSchemaError
+	var done *doingError
+	if errors.As(err, &ns) || errors.As(err, &done) {
+		return err
+	}
+	return &doingError{fmt.Errorf("PostgreSQL, %s, %s: %w", b.Describe(), doing, Redact(err, b.opts.ConnStr))}
+}
+
+// doingError is a database error that says what leadsync was doing (wrap).
+type doingError struct{ err error }
+
+func (e *doingError) Error() string { return e.err.Error() }
+func (e *doingError) Unwrap() error { return e.err }
+
+// opCtx is the context of one database operation.
+func opCtx() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.Background(), 10*time.Minute)
+}
+
+// c returns the backend's connection, connecting when needed (and again
+// after a broken connection). The caller holds b.mu.
+func (b *Backend) c(ctx context.Context) (*pgx.Conn, error) {
+	if b.conn != nil && !b.conn.IsClosed() {
+		return b.conn, nil
+	}
+	c, err := connect(ctx, b.opts.ConnStr)
+	if err != nil {
+		return nil, err
+	}
+	b.conn = c
+	return c, nil
+}
+
+// writable returns the connection with the schema created or migrated.
+// The caller holds b.mu.
+func (b *Backend) writable(ctx context.Context) (*pgx.Conn, error) {
+	c, err := b.c(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if !b.migrated {
+		if err := b.ensureSchema(ctx, c); err != nil {
+			return nil, err
+		}
+		b.migrated = true
+	}
+	return c, nil
+}
+
+// The preamble of the backend's operations, written once: b.mu held, the
+// context of one operation, the connection (made again after a broken
+// one) with the schema's version checked, and a transaction.
+
+// locked runs f under b.mu in the context of one operation.
+func (b *Backend) locked(f func(ctx context.Context) error) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	ctx, cancel := opCtx()
+	defer cancel()
+	return f(ctx)
+}
+
+// writing runs f as locked does, on the backend's connection with the
+// schema created or migrated.
+func (b *Backend) writing(f func(ctx context.Context, c *pgx.Conn) error) error {
+	return b.locked(func(ctx context.Context) error {
+		c, err := b.writable(ctx)
+		if err != nil {
+			return err
+		}
+		return f(ctx, c)
+	})
+}
+
+// reading runs f as locked does, on the backend's connection once the
+// schema's version is checked: a newer schema is refused, an older one
+// migrated. Without a schema (nothing was ever stored) f is not run, and
+// found is false.
+func (b *Backend) reading(f func(ctx context.Context, c *pgx.Conn) error) (found bool, err error) {
+	err = b.locked(func(ctx context.Context) error {
+		c, err := b.c(ctx)
+		if err != nil {
+			return err
+		}
+		v, err := b.checkedVersion(ctx, c)
+		if err != nil || v == 0 {
+			return err
+		}
+		if v < SchemaVersion {
+			if c, err = b.writable(ctx); err != nil {
+				return err
+			}
+		}
+		found = true
+		return f(ctx, c)
+	})
+	return found, err
+}
+
+// inTx runs f in one transaction on c, committed when f returns nil and
+// rolled back otherwise; opts make it a read (pgx.ReadOnly). A failure to
+// start or to commit it says so; what f returns is returned as it is.
+func (b *Backend) inTx(ctx context.Context, c *pgx.Conn, opts pgx.TxOptions, f func(tx pgx.Tx) error) error {
+	starting := "starting a write"
+	if opts.AccessMode == pgx.ReadOnly {
+		starting = "starting a read"
+	}
+	tx, err := c.BeginTx(ctx, opts)
+	if err != nil {
+		return b.wrap(starting, err)
+	}
+	defer tx.Rollback(ctx)
+	if err := f(tx); err != nil {
+		return err
+	}
+	return b.wrap("committing", tx.Commit(ctx))
+}
+
+// ownConn opens a connection of its own (a lock's, a holder of claims'),
+// once the schema is created or migrated.
+func (b *Backend) ownConn(ctx context.Context) (*pgx.Conn, error) {
+	b.mu.Lock()
+	_, err := b.writable(ctx)
+	b.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	return connect(ctx, b.opts.ConnStr)
 }

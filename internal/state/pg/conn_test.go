@@ -2,6 +2,7 @@ package pg
 
 import (
 	"context"
+	"errors"
 	"net/url"
 	"strings"
 	"testing"
@@ -209,4 +210,26 @@ func FuzzConnStr(f *testing.F) {
 			t.Fatalf("%q: Go reads user %q password %q, pgx %q %q", cs, u.User.Username(), pw, cfg.User, cfg.Password)
 		}
 	})
+}
+
+// TestWrapSaysWhatOnce: an error wrapped deeper down (what a transaction's
+// statement was doing) keeps its words when the operation around it wraps
+// it again, its password removed, and errors.Is still finds its cause.
+func TestWrapSaysWhatOnce(t *testing.T) {
+	b, err := New(Options{ConnStr: "postgres://u:hunter22@127.0.0.1/db"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cause := errors.New("connection reset; password hunter22")
+	got := b.wrap("committing", b.wrap("recording the erasure", cause))
+	want := `PostgreSQL, workspace "default" in PostgreSQL (schema leadsync), recording the erasure: connection reset; password ` + textfmt.Redacted
+	if got.Error() != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	if !errors.Is(got, cause) {
+		t.Errorf("errors.Is lost the cause: %v", got)
+	}
+	if b.wrap("committing", nil) != nil {
+		t.Error("wrap(nil) is not nil")
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/backend"
 )
@@ -15,43 +16,32 @@ var _ backend.ErasureKeeper = (*Backend)(nil)
 
 // Erasures returns the schema's erasure record, oldest first.
 func (b *Backend) Erasures() ([]*state.Suppression, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	ctx, cancel := opCtx()
-	defer cancel()
-	c, err := b.writable(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return b.erasures(ctx, c)
+	var out []*state.Suppression
+	err := b.writing(func(ctx context.Context, c *pgx.Conn) error {
+		var err error
+		out, err = b.erasures(ctx, c)
+		return err
+	})
+	return out, err
 }
 
 // RecordErasures adds entries to the schema's erasure record, each once.
 func (b *Backend) RecordErasures(entries []*state.Suppression) error {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	ctx, cancel := opCtx()
-	defer cancel()
-	c, err := b.writable(ctx)
-	if err != nil {
-		return err
-	}
-	tx, err := c.Begin(ctx)
-	if err != nil {
-		return b.wrap("starting a write", err)
-	}
-	defer tx.Rollback(ctx)
-	for _, e := range entries {
-		k := state.EntryKey(e.Keys)
-		if k == "" {
-			continue
-		}
-		if _, err := tx.Exec(ctx, b.sql(`INSERT INTO {s}.erasures (entry, keys, at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`),
-			k, e.Keys, e.At.UTC()); err != nil {
-			return b.wrap("recording the erasure", err)
-		}
-	}
-	return b.wrap("recording the erasure", tx.Commit(ctx))
+	return b.writing(func(ctx context.Context, c *pgx.Conn) error {
+		return b.inTx(ctx, c, pgx.TxOptions{}, func(tx pgx.Tx) error {
+			for _, e := range entries {
+				k := state.EntryKey(e.Keys)
+				if k == "" {
+					continue
+				}
+				if _, err := tx.Exec(ctx, b.sql(`INSERT INTO {s}.erasures (entry, keys, at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`),
+					k, e.Keys, e.At.UTC()); err != nil {
+					return b.wrap("recording the erasure", err)
+				}
+			}
+			return nil
+		})
+	})
 }
 
 // erasures reads the record through q (a schema of the current version).

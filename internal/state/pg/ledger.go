@@ -38,15 +38,7 @@ func (b *Backend) Ledger(account string) (backend.Ledger, error) {
 func (l *ledger) Close() error { return l.b.Close() }
 
 func (l *ledger) do(doing string, f func(ctx context.Context, c *pgx.Conn) error) error {
-	l.b.mu.Lock()
-	defer l.b.mu.Unlock()
-	ctx, cancel := opCtx()
-	defer cancel()
-	c, err := l.b.writable(ctx)
-	if err != nil {
-		return err
-	}
-	return l.b.wrap(doing, f(ctx, c))
+	return l.b.writing(func(ctx context.Context, c *pgx.Conn) error { return l.b.wrap(doing, f(ctx, c)) })
 }
 
 // tx is do in one transaction.

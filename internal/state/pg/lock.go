@@ -77,13 +77,7 @@ func (b *Backend) LockWait(ctx context.Context, op string, timeout time.Duration
 func (b *Backend) lock(op string) (*Lock, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	b.mu.Lock()
-	_, err := b.writable(ctx) // the lock table must exist
-	b.mu.Unlock()
-	if err != nil {
-		return nil, err
-	}
-	c, err := connect(ctx, b.opts.ConnStr)
+	c, err := b.ownConn(ctx) // the lock table must exist
 	if err != nil {
 		return nil, err
 	}
@@ -107,11 +101,7 @@ func (b *Backend) lock(op string) (*Lock, error) {
 		Created:   b.now().UTC().Truncate(time.Second),
 		Version:   version.String(),
 	}
-	if _, err := c.Exec(ctx, b.sql(`INSERT INTO {s}.locks (workspace, id, operation, who, host, pid, since, leadsync_version, backend_pid)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, pg_backend_pid())
-		ON CONFLICT (workspace) DO UPDATE SET id = EXCLUDED.id, operation = EXCLUDED.operation, who = EXCLUDED.who, host = EXCLUDED.host,
-		pid = EXCLUDED.pid, since = EXCLUDED.since, leadsync_version = EXCLUDED.leadsync_version, backend_pid = EXCLUDED.backend_pid`),
-		b.workspace, info.ID, info.Operation, info.Who, info.Host, info.PID, info.Created, info.Version); err != nil {
+	if err := b.recordHolder(ctx, c, info); err != nil {
 		c.Close(ctx)
 		return nil, b.wrap("recording the lock holder", err)
 	}
@@ -148,12 +138,7 @@ func (b *Backend) relock(ctx context.Context) error {
 		}
 		return err
 	}
-	i := l.Info
-	if _, err := c.Exec(ctx, b.sql(`INSERT INTO {s}.locks (workspace, id, operation, who, host, pid, since, leadsync_version, backend_pid)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, pg_backend_pid())
-		ON CONFLICT (workspace) DO UPDATE SET id = EXCLUDED.id, operation = EXCLUDED.operation, who = EXCLUDED.who, host = EXCLUDED.host,
-		pid = EXCLUDED.pid, since = EXCLUDED.since, leadsync_version = EXCLUDED.leadsync_version, backend_pid = EXCLUDED.backend_pid`),
-		b.workspace, i.ID, i.Operation, i.Who, i.Host, i.PID, i.Created, i.Version); err != nil {
+	if err := b.recordHolder(ctx, c, l.Info); err != nil {
 		c.Close(ctx)
 		return err
 	}
@@ -162,6 +147,17 @@ func (b *Backend) relock(ctx context.Context) error {
 	}
 	l.conn, b.lockPID = c, bpid
 	return nil
+}
+
+// recordHolder records, on c (the connection that holds the lock), who
+// holds the workspace's lock: the row holder reads.
+func (b *Backend) recordHolder(ctx context.Context, c *pgx.Conn, i backend.LockInfo) error {
+	_, err := c.Exec(ctx, b.sql(`INSERT INTO {s}.locks (workspace, id, operation, who, host, pid, since, leadsync_version, backend_pid)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, pg_backend_pid())
+		ON CONFLICT (workspace) DO UPDATE SET id = EXCLUDED.id, operation = EXCLUDED.operation, who = EXCLUDED.who, host = EXCLUDED.host,
+		pid = EXCLUDED.pid, since = EXCLUDED.since, leadsync_version = EXCLUDED.leadsync_version, backend_pid = EXCLUDED.backend_pid`),
+		b.workspace, i.ID, i.Operation, i.Who, i.Host, i.PID, i.Created, i.Version)
+	return err
 }
 
 // holder describes who holds the lock now. The row is trusted only when

@@ -76,34 +76,27 @@ func (p *Pace) Reserve(now time.Time, gap time.Duration) (time.Duration, error) 
 		wait = 0
 		now := now.Add(p.offset) // the server's clock
 		start := ceilMicro(now)
-		tx, err := c.Begin(ctx)
-		if err != nil {
-			return err
-		}
-		defer tx.Rollback(ctx)
-		// A key without a row: this call is the first; the insert waits for
-		// a concurrent insert of the same key and then does nothing.
-		var inserted bool
-		err = tx.QueryRow(ctx, p.b.sql(`INSERT INTO {s}.pace (key_hash, last_start) VALUES ($1, $2)
+		return pgx.BeginFunc(ctx, c, func(tx pgx.Tx) error {
+			// A key without a row: this call is the first; the insert
+			// waits for a concurrent insert of the same key and then does
+			// nothing.
+			var inserted bool
+			err := tx.QueryRow(ctx, p.b.sql(`INSERT INTO {s}.pace (key_hash, last_start) VALUES ($1, $2)
 ON CONFLICT (key_hash) DO NOTHING RETURNING true`), p.keyID, start).Scan(&inserted)
-		if err == nil {
-			return tx.Commit(ctx)
-		}
-		if !errors.Is(err, pgx.ErrNoRows) {
+			if !errors.Is(err, pgx.ErrNoRows) {
+				return err // nil: inserted, committed
+			}
+			var last time.Time
+			if err := tx.QueryRow(ctx, p.b.sql(`SELECT last_start FROM {s}.pace WHERE key_hash = $1 FOR UPDATE`), p.keyID).Scan(&last); err != nil {
+				return err
+			}
+			if next := last.Add(gap); now.Before(next) {
+				wait = next.Sub(now)
+				return nil // the end of the transaction releases the row
+			}
+			_, err = tx.Exec(ctx, p.b.sql(`UPDATE {s}.pace SET last_start = $2 WHERE key_hash = $1`), p.keyID, start)
 			return err
-		}
-		var last time.Time
-		if err := tx.QueryRow(ctx, p.b.sql(`SELECT last_start FROM {s}.pace WHERE key_hash = $1 FOR UPDATE`), p.keyID).Scan(&last); err != nil {
-			return err
-		}
-		if next := last.Add(gap); now.Before(next) {
-			wait = next.Sub(now)
-			return nil // the rollback releases the row
-		}
-		if _, err := tx.Exec(ctx, p.b.sql(`UPDATE {s}.pace SET last_start = $2 WHERE key_hash = $1`), p.keyID, start); err != nil {
-			return err
-		}
-		return tx.Commit(ctx)
+		})
 	})
 	if err != nil {
 		return 0, err

@@ -29,52 +29,41 @@ func (b *Backend) Push(s *state.State, force bool) error {
 // applied to the state first; the workspace keeps its created_at (its
 // epoch) and its serial goes past both states'.
 func (b *Backend) PushStream(src backend.Stream, force bool) (*backend.Pushed, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	ctx, cancel := opCtx()
-	defer cancel()
-	c, err := b.writable(ctx)
+	var ps *backend.PushSource
+	err := b.writing(func(ctx context.Context, c *pgx.Conn) error {
+		info, err := b.info(ctx, c, b.workspace)
+		if err != nil {
+			return err
+		}
+		// As plan and apply: a workspace other than the default one is
+		// made with leadsync workspace new, so that a typo in --workspace
+		// does not make a new one.
+		if info == nil && b.workspace != DefaultWorkspace {
+			return noWorkspace(b.workspace)
+		}
+		if !force && info != nil && !info.IsEmpty() {
+			return &NotEmptyError{Where: b.Describe(), People: info.People, Blocks: info.Blocks}
+		}
+		// An old state does not bring back a person erased since.
+		entries, err := b.erasures(ctx, c)
+		if err != nil {
+			return err
+		}
+		if ps, err = backend.PreparePush(src, entries); err != nil {
+			return err
+		}
+		return b.inTx(ctx, c, pgx.TxOptions{}, func(tx pgx.Tx) error { return b.replaceStream(ctx, tx, ps) })
+	})
 	if err != nil {
-		return nil, err
-	}
-	info, err := b.info(ctx, c, b.workspace)
-	if err != nil {
-		return nil, err
-	}
-	// As plan and apply: a workspace other than the default one is made
-	// with leadsync workspace new, so that a typo in --workspace does not
-	// make a new one.
-	if info == nil && b.workspace != DefaultWorkspace {
-		return nil, noWorkspace(b.workspace)
-	}
-	if !force && info != nil && !info.IsEmpty() {
-		return nil, &NotEmptyError{Where: b.Describe(), People: info.People, Blocks: info.Blocks}
-	}
-	// An old state does not bring back a person erased since.
-	entries, err := b.erasures(ctx, c)
-	if err != nil {
-		return nil, err
-	}
-	ps, err := backend.PreparePush(src, entries)
-	if err != nil {
-		return nil, err
-	}
-	if err := b.replaceStream(ctx, c, ps); err != nil {
 		return nil, err
 	}
 	return &ps.Pushed, nil
 }
 
-// replaceStream makes ps the workspace's whole state in one transaction:
-// every row of the workspace is deleted, the header's rows written, then
-// the people a batch at a time. An error of the source is returned as it
-// is.
-func (b *Backend) replaceStream(ctx context.Context, c *pgx.Conn, ps *backend.PushSource) error {
-	tx, err := c.Begin(ctx)
-	if err != nil {
-		return b.wrap("starting a write", err)
-	}
-	defer tx.Rollback(ctx)
+// replaceStream makes ps the workspace's whole state in tx: every row of
+// the workspace is deleted, the header's rows written, then the people a
+// batch at a time. An error of the source is returned as it is.
+func (b *Backend) replaceStream(ctx context.Context, tx pgx.Tx, ps *backend.PushSource) error {
 	h := ps.Header
 	if _, _, err := b.resetWorkspace(ctx, tx, h); err != nil {
 		return err
@@ -82,10 +71,7 @@ func (b *Backend) replaceStream(ctx context.Context, c *pgx.Conn, ps *backend.Pu
 	if err := b.copyState(ctx, tx, h); err != nil {
 		return err
 	}
-	if err := ps.People(func(batch []*state.Person) error { return b.copyPeople(ctx, tx, batch) }); err != nil {
-		return err
-	}
-	return b.wrap("committing", tx.Commit(ctx))
+	return ps.People(func(batch []*state.Person) error { return b.copyPeople(ctx, tx, batch) })
 }
 
 // copyPeople copies the rows of people (COPY): the people, their

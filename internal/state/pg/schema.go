@@ -16,7 +16,7 @@ import (
 // SchemaVersion is the version of the tables this build reads and writes.
 // A schema of a newer version is refused; an older one is migrated, in one
 // transaction, by the first command that writes.
-const SchemaVersion = 10
+const SchemaVersion = 11
 
 // migrations[i] takes a schema from version i to i+1. {s} is the schema.
 var migrations = []string{
@@ -251,6 +251,20 @@ CREATE TABLE {s}.ledger_accounts (
 	`
 ALTER TABLE {s}.workspaces ADD COLUMN service text NOT NULL DEFAULT '';
 ALTER TABLE {s}.workspaces ADD COLUMN configuration text NOT NULL DEFAULT '';
+`,
+	// 10 -> 11: the indexes a command that asks for what it needs reads
+	// from (state.Base; sqlstate's baseIndexes are SQLite's): the people in
+	// the order of their IDs' bytes, by status, the unlisted, those read
+	// by a track, and the enrichments by block, time and status.
+	`
+CREATE INDEX people_id_bytes ON {s}.people (workspace, id COLLATE "C");
+CREATE INDEX people_status ON {s}.people (workspace, status);
+CREATE INDEX people_checked_at ON {s}.people (workspace, checked_at) WHERE checked_at IS NOT NULL;
+CREATE INDEX people_unlisted ON {s}.people (workspace) WHERE (found_by IS NULL OR cardinality(found_by) = 0);
+CREATE INDEX people_tracked ON {s}.people (workspace) WHERE jsonb_exists(extra, 'tracked');
+CREATE INDEX enrichments_by ON {s}.enrichments (workspace, by_address, enriched_at);
+CREATE INDEX enrichments_at ON {s}.enrichments (workspace, enriched_at);
+CREATE INDEX enrichments_status ON {s}.enrichments (workspace, validation_status);
 `,
 }
 

@@ -24,20 +24,17 @@ func (b *Backend) replace(ctx context.Context, s *state.State) error {
 	if err != nil {
 		return err
 	}
-	tx, err := c.Begin(ctx)
-	if err != nil {
-		return b.wrap("starting a write", err)
-	}
-	defer tx.Rollback(ctx)
-	next, createdAt, err := b.resetWorkspace(ctx, tx, s)
+	var next int64
+	var createdAt time.Time
+	err = b.inTx(ctx, c, pgx.TxOptions{}, func(tx pgx.Tx) error {
+		var err error
+		if next, createdAt, err = b.resetWorkspace(ctx, tx, s); err != nil {
+			return err
+		}
+		return b.copyState(ctx, tx, s)
+	})
 	if err != nil {
 		return err
-	}
-	if err := b.copyState(ctx, tx, s); err != nil {
-		return err
-	}
-	if err := tx.Commit(ctx); err != nil {
-		return b.wrap("committing", err)
 	}
 	s.Serial = uint64(next)
 	s.LeadsyncVersion = version.String()
@@ -227,28 +224,14 @@ func (b *Backend) list(ctx context.Context, q querier, only string) ([]Workspace
 // Workspaces lists the workspaces, the default one always included (it
 // exists implicitly until something is written to it).
 func (b *Backend) Workspaces() ([]WorkspaceInfo, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	ctx, cancel := opCtx()
-	defer cancel()
-	c, err := b.c(ctx)
-	if err != nil {
-		return nil, err
-	}
-	v, err := b.checkedVersion(ctx, c)
-	if err != nil {
-		return nil, err
-	}
 	var list []WorkspaceInfo
-	if v > 0 {
-		if v < SchemaVersion {
-			if c, err = b.writable(ctx); err != nil {
-				return nil, err
-			}
-		}
-		if list, err = b.list(ctx, c, ""); err != nil {
-			return nil, err
-		}
+	_, err := b.reading(func(ctx context.Context, c *pgx.Conn) error {
+		var err error
+		list, err = b.list(ctx, c, "")
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
 	for _, w := range list {
 		if w.Name == DefaultWorkspace {
@@ -264,24 +247,18 @@ func (b *Backend) CreateWorkspace(name string) error {
 	if err := CheckWorkspaceName(name); err != nil {
 		return err
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	ctx, cancel := opCtx()
-	defer cancel()
-	c, err := b.writable(ctx)
-	if err != nil {
-		return err
-	}
-	s := state.New()
-	tag, err := c.Exec(ctx, b.sql(`INSERT INTO {s}.workspaces (name, lineage, serial, format_version, leadsync_version) VALUES ($1, $2, 0, $3, $4) ON CONFLICT (name) DO NOTHING`),
-		name, s.Lineage, state.FormatVersion, version.String())
-	if err != nil {
-		return b.wrap("creating workspace "+name, err)
-	}
-	if tag.RowsAffected() == 0 {
-		return fmt.Errorf("workspace %q already exists in PostgreSQL (schema %s)", name, b.schema)
-	}
-	return nil
+	return b.writing(func(ctx context.Context, c *pgx.Conn) error {
+		s := state.New()
+		tag, err := c.Exec(ctx, b.sql(`INSERT INTO {s}.workspaces (name, lineage, serial, format_version, leadsync_version) VALUES ($1, $2, 0, $3, $4) ON CONFLICT (name) DO NOTHING`),
+			name, s.Lineage, state.FormatVersion, version.String())
+		if err != nil {
+			return b.wrap("creating workspace "+name, err)
+		}
+		if tag.RowsAffected() == 0 {
+			return fmt.Errorf("workspace %q already exists in PostgreSQL (schema %s)", name, b.schema)
+		}
+		return nil
+	})
 }
 
 // DeleteWorkspace deletes the workspace name and everything it holds. A
@@ -302,28 +279,22 @@ func (b *Backend) DeleteWorkspace(name string, force bool) error {
 		return err
 	}
 	defer l.Unlock()
-	other.mu.Lock()
-	defer other.mu.Unlock()
-	ctx, cancel := opCtx()
-	defer cancel()
-	c, err := other.writable(ctx)
-	if err != nil {
-		return err
-	}
-	info, err := other.info(ctx, c, name)
-	if err != nil {
-		return err
-	}
-	if info == nil {
-		return noWorkspace(name)
-	}
-	if !force && !info.IsEmpty() {
-		return fmt.Errorf("workspace %q is not empty (%s); nothing was deleted. Use --force to delete it with everything it holds", name, backend.Holdings(info.Blocks, info.People))
-	}
-	if _, err := c.Exec(ctx, other.sql(`DELETE FROM {s}.workspaces WHERE name = $1`), name); err != nil {
-		return other.wrap("deleting the workspace", err)
-	}
-	return nil
+	return other.writing(func(ctx context.Context, c *pgx.Conn) error {
+		info, err := other.info(ctx, c, name)
+		if err != nil {
+			return err
+		}
+		if info == nil {
+			return noWorkspace(name)
+		}
+		if !force && !info.IsEmpty() {
+			return fmt.Errorf("workspace %q is not empty (%s); nothing was deleted. Use --force to delete it with everything it holds", name, backend.Holdings(info.Blocks, info.People))
+		}
+		if _, err := c.Exec(ctx, other.sql(`DELETE FROM {s}.workspaces WHERE name = $1`), name); err != nil {
+			return other.wrap("deleting the workspace", err)
+		}
+		return nil
+	})
 }
 
 // epoch is the state's Epoch for a workspace row made at created: a

@@ -30,6 +30,20 @@ type Dialect struct {
 	// packRows reads each person as one JSON array (packed.go): on
 	// SQLite each column read costs calls into the engine.
 	packRows bool
+	// byteOrder follows a person ID in a comparison or ORDER BY to
+	// compare bytes (a Base's pages go in the order of the IDs' bytes,
+	// whatever the database's collation): PostgreSQL's "C" collation.
+	byteOrder string
+	// listLength is the number of texts in a list column, 0 for NULL;
+	// listText the column as a JSON array's text (as SQLite keeps it).
+	listLength func(col string) string
+	listText   func(col string) string
+	// packIDs is a query of the IDs of q (a query of id, in order) as one
+	// JSON array's text, in the same order.
+	packIDs func(q string) string
+	// spelled are texts of a query in SQLite's spelling and the engine's:
+	// the empty list of a list column (queries.go's unlisted).
+	spelled []string
 }
 
 // TimeLayout is how SQLite keeps a time: UTC, nanoseconds, always the same
@@ -49,7 +63,15 @@ func Postgres(schema string) *Dialect {
 			}
 			return b
 		},
-		schema: func(q string) string { return strings.ReplaceAll(q, "{s}", schema) },
+		schema:     func(q string) string { return strings.ReplaceAll(q, "{s}", schema) },
+		byteOrder:  ` COLLATE "C"`,
+		listLength: func(col string) string { return "coalesce(cardinality(" + col + "), 0)" },
+		listText:   func(col string) string { return "array_to_json(" + col + ")::text" },
+		packIDs: func(q string) string {
+			return `SELECT coalesce(json_agg(id ORDER BY id COLLATE "C"), '[]')::text FROM (` + q + `) AS page`
+		},
+		spelled: []string{unlisted, `(found_by IS NULL OR cardinality(found_by) = 0)`,
+			SelectTracks, pgSelectTracks, SelectTracked, pgSelectTracked},
 	}
 }
 
@@ -74,12 +96,18 @@ var SQLite = &Dialect{
 	schema:     func(q string) string { return strings.ReplaceAll(q, "{s}.", "") },
 	positional: true,
 	packRows:   true,
+	listLength: func(col string) string { return "coalesce(json_array_length(" + col + "), 0)" },
+	listText:   func(col string) string { return col },
+	packIDs:    func(q string) string { return `SELECT coalesce(json_group_array(id), '[]') FROM (` + q + `)` },
 }
 
 var dollarParam = regexp.MustCompile(`\$([0-9]+)`)
 
 // Rewrite turns a query in PostgreSQL's spelling into d's.
 func (d *Dialect) Rewrite(q string) string {
+	if len(d.spelled) > 0 {
+		q = strings.NewReplacer(d.spelled...).Replace(q)
+	}
 	q = d.schema(q)
 	if d.positional {
 		q = dollarParam.ReplaceAllString(q, "?$1")

@@ -74,3 +74,60 @@ func FuzzSplitPacked(f *testing.F) {
 		}
 	})
 }
+
+func TestSplitTexts(t *testing.T) {
+	for _, tc := range []struct {
+		list string
+		want []string
+		bad  bool
+	}{
+		{list: `[]`, want: []string{}},
+		{list: ` [ ] `, want: []string{}},
+		{list: `["a"]`, want: []string{"a"}},
+		{list: `["a", "b\"c" ,"\u00e9\\"]`, want: []string{"a", `b"c`, `é\`}},
+		{list: `["a",]`, bad: true},
+		{list: `["a" "b"]`, bad: true},
+		{list: `["a",null]`, bad: true},
+		{list: `["a"`, bad: true},
+		{list: `"a"`, bad: true},
+		{list: `["a"] x`, bad: true},
+		{list: `[1]`, bad: true},
+	} {
+		got, err := splitTexts(tc.list)
+		if tc.bad != (err != nil) || !tc.bad && !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("splitTexts(%s) = %q, %v; want %q (an error: %v)", tc.list, got, err, tc.want, tc.bad)
+		}
+	}
+}
+
+// FuzzSplitTexts: any list of texts written as a JSON array comes back
+// exactly, no text, however broken, makes splitTexts panic, and on the
+// texts SQLite writes it accepts nothing encoding/json refuses.
+func FuzzSplitTexts(f *testing.F) {
+	f.Add("a", "b\\\"c", `["x","y"]`)
+	f.Add("\u00e9\x01", "😀", `["a",1]`)
+	f.Add("", "</>&\u2028", `["\ud83d`)
+	f.Fuzz(func(t *testing.T, a, b string, raw string) {
+		// SQLite's json_array writes valid UTF-8 and escapes control
+		// characters; on such texts splitTexts reads what encoding/json
+		// reads.
+		oracle := utf8.ValidString(raw) && !strings.ContainsFunc(raw, func(r rune) bool { return r < 0x20 })
+		if got, err := splitTexts(raw); err == nil && oracle {
+			var want []string
+			if json.Unmarshal([]byte(raw), &want) != nil || want == nil || !reflect.DeepEqual(got, want) {
+				t.Fatalf("splitTexts(%q) = %q, but encoding/json reads %q", raw, got, want)
+			}
+		}
+		if !utf8.ValidString(a) || !utf8.ValidString(b) {
+			return
+		}
+		list, err := json.Marshal([]string{a, b})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := splitTexts(string(list))
+		if err != nil || !reflect.DeepEqual(got, []string{a, b}) {
+			t.Fatalf("splitTexts(%s) = %q, %v", list, got, err)
+		}
+	})
+}

@@ -12,12 +12,48 @@ var (
 	SelectEnrichments = `SELECT person_id, enriched_at, by_address, ` + selectList(FieldColumns(ResultCols)) + `, extra
 		FROM {s}.enrichments WHERE workspace = $1`
 	SelectHistory = `SELECT person_id, n, field, value_before, value_after, at, by_address, call
-		FROM {s}.person_history WHERE workspace = $1 ORDER BY person_id, n`
+		FROM {s}.person_history WHERE workspace = $1`
 	SelectSearches = `SELECT address, generation, request, request_hash, ran_at, result_count, max_results, capped, lead_ids, added, removed, runs, extra, changed
 		FROM {s}.searches WHERE workspace = $1`
 	SelectProfileReads = `SELECT address, generation, request, request_hash, read_at, person_id, extra FROM {s}.profile_reads WHERE workspace = $1`
 	SelectFailures     = `SELECT address, at, message, status, extra FROM {s}.failures WHERE workspace = $1`
 	SelectEvents       = `SELECT n, event FROM {s}.events WHERE workspace = $1 ORDER BY n`
+
+	CountEvents = `SELECT count(*) FROM {s}.events WHERE workspace = $1`
+
+	// The questions of a Base (base.go), each answered from an index
+	// (schema.go's baseIndexes).
+	CountUnlisted            = `SELECT count(*) FROM {s}.people WHERE workspace = $1 AND ` + unlisted
+	SelectLeadIDs            = `SELECT lead_ids FROM {s}.searches WHERE workspace = $1 AND address = $2`
+	CountStatus              = `SELECT count(*) FROM {s}.people WHERE workspace = $1 AND status = $2`
+	CountEnrichmentsBy       = `SELECT by_address, count(*) FROM {s}.enrichments WHERE workspace = $1 GROUP BY by_address`
+	CountEnrichmentsByStatus = `SELECT validation_status, count(*) FROM {s}.enrichments WHERE workspace = $1 GROUP BY validation_status`
+	CountHistoryByField      = `SELECT field, count(*) FROM {s}.person_history WHERE workspace = $1 GROUP BY field`
+	CountPeopleWithHistory   = `SELECT count(DISTINCT person_id) FROM {s}.person_history WHERE workspace = $1`
+	CountEnrichedAfter       = `SELECT count(*) FROM {s}.enrichments WHERE workspace = $1 AND enriched_at > $2`
+	SelectCheckedAfter       = `SELECT id FROM {s}.people WHERE workspace = $1 AND checked_at > $2`
+	// SelectChanged and SelectLeft are the people whose e-mail may no
+	// longer be current (state.Person.EmailNotCurrent): those with a
+	// history, those gone from the network (the enriched among them
+	// count). Two queries: SQLite answers their UNION by a merge, in the
+	// order of every person.
+	SelectChanged = `SELECT DISTINCT person_id FROM {s}.person_history WHERE workspace = $1`
+	SelectLeft    = `SELECT id FROM {s}.people WHERE workspace = $1 AND status = 'left'`
+	// SelectIDsAfter pages through the people's IDs: the byte order
+	// (twice) and the page's size go in.
+	SelectIDsAfter = `SELECT id FROM {s}.people WHERE workspace = $1 AND id%[1]s > $2 ORDER BY id%[2]s LIMIT %[3]d`
+	// SelectTracks are the track addresses of the people's records
+	// (state.Person.Tracked, in the person's extra), SelectTracked a
+	// track's people: SQLite's spelling; the partial index people_tracked
+	// finds the people holding some.
+	SelectTracks  = `SELECT DISTINCT j.key FROM {s}.people p, json_each(p.extra, '$.tracked') j WHERE p.workspace = $1 AND ` + trackedPeople
+	SelectTracked = `SELECT p.id FROM {s}.people p, json_each(p.extra, '$.tracked') j WHERE p.workspace = $1 AND ` + trackedPeople + ` AND j.key = $2`
+
+	// pgSelectTracks and pgSelectTracked are SelectTracks and
+	// SelectTracked in PostgreSQL's spelling (jsonb; the partial index
+	// people_tracked).
+	pgSelectTracks  = `SELECT DISTINCT jsonb_object_keys(p.extra->'tracked') FROM {s}.people p WHERE p.workspace = $1 AND jsonb_exists(p.extra, 'tracked')`
+	pgSelectTracked = `SELECT p.id FROM {s}.people p WHERE p.workspace = $1 AND jsonb_exists(p.extra, 'tracked') AND jsonb_exists(p.extra->'tracked', $2)`
 
 	InsertWorkspace  = `INSERT INTO {s}.workspaces (name, lineage, serial, format_version, leadsync_version, created_at) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (name) DO NOTHING`
 	WorkspaceLineage = `SELECT lineage FROM {s}.workspaces WHERE name = $1`
@@ -48,3 +84,12 @@ var WorkspaceTables = []struct{ Name, Column string }{
 	{"events", "workspace"}, {"person_history", "workspace"}, {"enrichments", "workspace"}, {"people", "workspace"},
 	{"searches", "workspace"}, {"profile_reads", "workspace"}, {"failures", "workspace"}, {"workspaces", "name"},
 }
+
+// unlisted is the condition of a person no search, profile, import or
+// track lists (found_by empty): the condition of the index
+// people_unlisted, word for word, so that the index answers it.
+const unlisted = `(found_by IS NULL OR found_by = '[]')`
+
+// trackedPeople is the condition of a person holding a track's read: the
+// condition of the index people_tracked, word for word.
+const trackedPeople = `p.extra LIKE '%"tracked":%'`

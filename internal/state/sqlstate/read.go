@@ -4,8 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -39,26 +39,8 @@ func (r *Reader) query(ctx context.Context, q string, args ...any) (*sql.Rows, e
 // number of the last such call; found is false when the workspace has no
 // row.
 func (r *Reader) Read(ctx context.Context) (s *state.State, lastEvent int64, found bool, err error) {
-	s = state.New()
-	var usage string
-	var extra sql.NullString
-	err = r.Q.QueryRowContext(ctx, r.D.Rewrite(SelectHeader), r.WS).
-		Scan(&s.Lineage, &s.Serial, &s.FormatVersion, &s.LeadsyncVersion, &usage, &extra)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, 0, false, nil
-	}
-	if err != nil {
-		return nil, 0, false, err
-	}
-	if s.FormatVersion > state.FormatVersion {
-		return nil, 0, false, fmt.Errorf("the workspace holds a state of format_version %d (written by leadsync %s); this leadsync reads format_version %d or older: upgrade leadsync", s.FormatVersion, s.LeadsyncVersion, state.FormatVersion)
-	}
-	if usage != "" {
-		if err := json.Unmarshal([]byte(usage), &s.Usage); err != nil {
-			return nil, 0, false, fmt.Errorf("usage: %w", err)
-		}
-	}
-	if err := StateExtra.Decode([]byte(extra.String), s); err != nil {
+	s, found, err = r.header(ctx)
+	if err != nil || !found {
 		return nil, 0, false, err
 	}
 	for _, read := range []func(context.Context, *state.State) error{r.people, r.enrichments, r.history, r.searches, r.profileReads, r.failures} {
@@ -111,8 +93,8 @@ func (l lists) read(v sql.NullString) ([]string, error) {
 	if shared, ok := l[v.String]; ok {
 		return shared, nil
 	}
-	var out []string
-	if err := json.Unmarshal([]byte(v.String), &out); err != nil {
+	out, err := splitTexts(v.String)
+	if err != nil {
 		return nil, fmt.Errorf("a list %q is not a JSON array of texts", v.String)
 	}
 	if len(out) == 1 {
@@ -128,10 +110,33 @@ func (r *Reader) people(ctx context.Context, s *state.State) error {
 		return err
 	}
 	s.People = make(map[string]*state.Person, n)
-	if r.D.packRows {
-		return r.peoplePacked(ctx, s)
+	return r.peopleWhere(ctx, s, where{})
+}
+
+// where narrows a read of people, enrichments or history to some people:
+// a condition on the person's ID (id or person_id) with its parameters
+// from $2 on, and what follows it (ORDER BY, LIMIT). The zero where reads
+// the whole workspace.
+type where struct {
+	person func(col string) string // the condition on the ID column col
+	args   []any
+	tail   string
+}
+
+func (w where) on(col string) string {
+	if w.person == nil {
+		return ""
 	}
-	rows, err := r.query(ctx, SelectPeople, r.WS)
+	return " AND " + w.person(col)
+}
+
+// peopleWhere reads the people w names into s.People.
+func (r *Reader) peopleWhere(ctx context.Context, s *state.State, w where) error {
+	if r.D.packRows {
+		return r.peoplePacked(ctx, s, w)
+	}
+	query := strings.Replace(SelectPeople, "found_by,", r.D.listText("found_by")+",", 1)
+	rows, err := r.query(ctx, query+w.on("id")+w.tail, append([]any{r.WS}, w.args...)...)
 	if err != nil {
 		return err
 	}
@@ -195,7 +200,13 @@ func readPerson(p *state.Person, shared lists, first, last, foundBy, prof, profA
 
 // enrichments reads the enrichments and gives each to its person.
 func (r *Reader) enrichments(ctx context.Context, s *state.State) error {
-	rows, err := r.query(ctx, SelectEnrichments, r.WS)
+	return r.enrichmentsWhere(ctx, s, where{})
+}
+
+// enrichmentsWhere reads the enrichments of the people w names and gives
+// each to its person.
+func (r *Reader) enrichmentsWhere(ctx context.Context, s *state.State, w where) error {
+	rows, err := r.query(ctx, SelectEnrichments+w.on("person_id"), append([]any{r.WS}, w.args...)...)
 	if err != nil {
 		return err
 	}
@@ -232,7 +243,12 @@ func (r *Reader) enrichments(ctx context.Context, s *state.State) error {
 
 // history reads the people's histories, by person and position.
 func (r *Reader) history(ctx context.Context, s *state.State) error {
-	rows, err := r.query(ctx, SelectHistory, r.WS)
+	return r.historyWhere(ctx, s, where{})
+}
+
+// historyWhere reads the histories of the people w names.
+func (r *Reader) historyWhere(ctx context.Context, s *state.State, w where) error {
+	rows, err := r.query(ctx, SelectHistory+w.on("person_id")+" ORDER BY person_id, n", append([]any{r.WS}, w.args...)...)
 	if err != nil {
 		return err
 	}
@@ -257,7 +273,17 @@ func (r *Reader) history(ctx context.Context, s *state.State) error {
 
 // searches reads the search records.
 func (r *Reader) searches(ctx context.Context, s *state.State) error {
-	rows, err := r.query(ctx, SelectSearches, r.WS)
+	return r.searchesWith(ctx, s, nil)
+}
+
+// searchesWith reads the search records; with kept, without their lead
+// IDs, whose number it gets by address instead.
+func (r *Reader) searchesWith(ctx context.Context, s *state.State, kept map[string]int) error {
+	query := strings.Replace(SelectSearches, "lead_ids,", r.D.listText("lead_ids")+",", 1)
+	if kept != nil {
+		query = strings.Replace(SelectSearches, "lead_ids,", r.D.listLength("lead_ids")+",", 1)
+	}
+	rows, err := r.query(ctx, query, r.WS)
 	if err != nil {
 		return err
 	}
@@ -276,7 +302,11 @@ func (r *Reader) searches(ctx context.Context, s *state.State) error {
 		if sr.RanAt, err = parseTime(ranAt); err != nil {
 			return fmt.Errorf("search %s: %w", sr.Address, err)
 		}
-		if sr.LeadIDs, err = shared.read(ids); err != nil {
+		if kept != nil {
+			if kept[sr.Address], err = strconv.Atoi(ids.String); err != nil {
+				return fmt.Errorf("search %s: the number of its leads: %w", sr.Address, err)
+			}
+		} else if sr.LeadIDs, err = shared.read(ids); err != nil {
 			return fmt.Errorf("search %s: %w", sr.Address, err)
 		}
 		if err := SearchExtra.Decode([]byte(extra.String), sr); err != nil {

@@ -3,7 +3,25 @@ package sqlstate
 // SchemaVersion is the version of the SQLite tables this build reads and
 // writes (its own count, kept in the schema_version table: PRAGMA
 // user_version is left to the user). A newer one is refused.
-const SchemaVersion = 1
+const SchemaVersion = 2
+
+// baseIndexes are the indexes a Base's questions are answered from
+// (queries.go), in the schema since version 2.
+const baseIndexes = `
+CREATE INDEX IF NOT EXISTS people_status ON people (workspace, status);
+CREATE INDEX IF NOT EXISTS people_checked_at ON people (workspace, checked_at) WHERE checked_at IS NOT NULL;
+CREATE INDEX IF NOT EXISTS people_unlisted ON people (workspace) WHERE ` + unlisted + `;
+CREATE INDEX IF NOT EXISTS people_tracked ON people (workspace) WHERE extra LIKE '%"tracked":%';
+CREATE INDEX IF NOT EXISTS enrichments_by ON enrichments (workspace, by_address, enriched_at);
+CREATE INDEX IF NOT EXISTS enrichments_at ON enrichments (workspace, enriched_at);
+CREATE INDEX IF NOT EXISTS enrichments_status ON enrichments (workspace, validation_status);
+`
+
+// SQLiteMigrations takes a database of schema version v (the index) to
+// the next one.
+var SQLiteMigrations = map[int]string{
+	1: baseIndexes,
+}
 
 // SQLiteSchema makes the tables of a local state: the same tables and
 // columns as the PostgreSQL schema (internal/state/pg, schema version 8;
@@ -144,4 +162,4 @@ CREATE TABLE events (
 	event      text NOT NULL,
 	UNIQUE (workspace, journal_id, seq)
 );
-`
+` + baseIndexes

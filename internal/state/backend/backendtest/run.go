@@ -39,6 +39,7 @@ func Run(t *testing.T, k Kind) {
 		run  func(*testing.T, Kind)
 	}{
 		{"RoundTrip", testRoundTrip},
+		{"Base", testBase},
 		{"KilledAtAnyPoint", testKilledAtAnyPoint},
 		{"Moves", testMoves},
 		{"LockRefusedNamesHolder", testLockRefused},

@@ -1,0 +1,103 @@
+package backendtest
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/backend"
+)
+
+// testBase: a command that asks the backend for what it needs
+// (backend.OpenBase: the local database reads its people on request)
+// gets what the state read whole gives: the same counts
+// (state.PeopleFacts, with and without a time the quota was read at),
+// the same people in the same order, a page at a time (the fixture's
+// people are fewer than a page, so the page is made small here too), the
+// same track addresses, and for every address the same record and people
+// (Base.Holding, state show).
+func testBase(t *testing.T, k Kind) {
+	open := k.New(t)
+	Apply(t, open("", Alice), Events())
+	whole, err := open("", Bob).Load()
+	must(t, err, "load")
+	want := state.NewBase(whole)
+	got, err := backend.OpenBase(open("", Alice))
+	must(t, err, "open base")
+	defer got.Close()
+	same(t, withoutLeads(want), withoutLeads(got), "the records differ from the state read whole")
+	got.SetPage(2)
+	for _, since := range []*time.Time{nil, ptrTime(At(0)), ptrTime(At(5)), ptrTime(At(30))} {
+		wf, err := want.PeopleFacts(since)
+		must(t, err, "facts")
+		gf, err := got.PeopleFacts(since)
+		must(t, err, "facts of the base")
+		if d := cmp.Diff(wf, gf); d != "" {
+			t.Fatalf("the counts of the people (quota read at %v) differ (-whole +base):\n%s", since, d)
+		}
+	}
+	wantIDs, gotIDs := ids(t, want), ids(t, got)
+	if d := cmp.Diff(wantIDs, gotIDs); d != "" || len(wantIDs) == 0 {
+		t.Fatalf("the people's IDs differ (-whole +base):\n%s", d)
+	}
+	var order []string
+	must(t, got.EachPerson(func(p *state.Person) error {
+		order = append(order, p.ID)
+		one := &state.State{People: map[string]*state.Person{p.ID: p}}
+		same(t, &state.State{People: map[string]*state.Person{p.ID: whole.People[p.ID]}}, one, "person "+p.ID+" read a page at a time differs")
+		return nil
+	}), "each person")
+	if d := cmp.Diff(wantIDs, order); d != "" {
+		t.Fatalf("EachPerson's order differs from the IDs' (-IDs +EachPerson):\n%s", d)
+	}
+	wt, err := want.TrackAddresses()
+	must(t, err, "tracks")
+	gt, err := got.TrackAddresses()
+	must(t, err, "tracks of the base")
+	if d := cmp.Diff(wt, gt); d != "" || len(wt) == 0 {
+		t.Fatalf("the track addresses differ (-whole +base):\n%s", d)
+	}
+	for _, addr := range append(append(whole.Addresses(true), wt...), "person.nobody", "search.nothing") {
+		wh, err := want.Holding(addr)
+		must(t, err, "holding %s", addr)
+		gh, err := got.Holding(addr)
+		must(t, err, "holding of the base %s", addr)
+		same(t, heldBy(wh, addr), heldBy(gh, addr), "the state holding "+addr+" differs")
+	}
+}
+
+func ids(t TB, b *state.Base) []string {
+	var out []string
+	for id, err := range b.PersonIDs() {
+		must(t, err, "person IDs")
+		out = append(out, id)
+	}
+	return out
+}
+
+// withoutLeads is a copy of b's records with each search's lead IDs
+// replaced by their number (a stored Base reads them when asked, and
+// Base.Holding, compared below, holds them).
+func withoutLeads(b *state.Base) *state.State {
+	c := *b.Records
+	c.Searches = map[string]*state.Search{}
+	for addr, sr := range b.Records.Searches {
+		cp := *sr
+		cp.LeadIDs = []string{fmt.Sprintf("%d kept", b.Kept(addr))}
+		c.Searches[addr] = &cp
+	}
+	return &c
+}
+
+// heldBy is what Base.Holding(addr) gives that the records do not: the
+// people, and the search at addr with its lead IDs.
+func heldBy(s *state.State, addr string) *state.State {
+	h := &state.State{People: s.People, Searches: map[string]*state.Search{}}
+	if sr := s.Searches[addr]; sr != nil {
+		h.Searches[addr] = sr
+	}
+	return h
+}

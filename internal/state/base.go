@@ -1,0 +1,342 @@
+package state
+
+import (
+	"iter"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/leadsync/leadsync/internal/address"
+	"github.com/leadsync/leadsync/internal/kind"
+)
+
+// Base is a state read for a command that asks for what it needs, not
+// for every person at once: its records (Records: the searches, profiles,
+// tracks, imports, failures, usage and suppression list; no people) and
+// its people, which a store (the SQLite database, PostgreSQL) reads when
+// asked, a page or a question at a time. A state read whole (a state
+// file) is a Base too (NewBase), so that a command has one way to read.
+//
+// The answers come from one snapshot: a command reading a Base while an
+// apply writes sees the state as it was when the Base was opened. Close
+// ends the snapshot.
+type Base struct {
+	// Records is the state without its people: Records.People is empty,
+	// whatever the store. Read people with Person, People, EachPerson,
+	// and count them with PeopleFacts.
+	Records *State
+	store   PeopleStore
+	mem     map[string]*Person // every person, when the state was read whole
+	page    int                // people read at a time; 0: PeoplePage
+	// kept is the number of people each search kept, by address, when
+	// the records were read without the searches' LeadIDs.
+	kept map[string]int
+}
+
+// Kept is the number of people the search at addr kept (its LeadIDs, which
+// a stored Base reads only for Holding).
+func (b *Base) Kept(addr string) int {
+	if n, ok := b.kept[addr]; ok {
+		return n
+	}
+	if sr := b.Records.Searches[addr]; sr != nil {
+		return len(sr.LeadIDs)
+	}
+	return 0
+}
+
+// SetPage makes a stored Base read n people at a time (tests page
+// through a few people).
+func (b *Base) SetPage(n int) { b.page = n }
+
+func (b *Base) pageSize() int {
+	if b.page > 0 {
+		return b.page
+	}
+	return PeoplePage
+}
+
+// PeopleStore is a store's side of a Base: the people of one snapshot,
+// read on request.
+type PeopleStore interface {
+	// Get reads the people of ids that exist (with their enrichments and
+	// histories), in no order; an ID not in the state is left out.
+	Get(ids []string) ([]*Person, error)
+	// After reads up to n people whose IDs sort after id (byte order),
+	// in that order; fewer than n at the end.
+	After(id string, n int) ([]*Person, error)
+	// Tracks are the addresses of the track blocks whose reads some
+	// person holds (State.TrackAddresses), sorted.
+	Tracks() ([]string, error)
+	// LeadIDs reads the lead IDs of the search record at addr (the
+	// records are read without them: Search.LeadsNotRead).
+	LeadIDs(addr string) ([]string, error)
+	// Tracked are the IDs of the people whose records hold a read of the
+	// track at addr, in no order.
+	Tracked(addr string) ([]string, error)
+	// IDs reads up to n person IDs that sort after id, in that order.
+	IDs(after string, n int) ([]string, error)
+	// Facts counts the people as PeopleFacts says, with QuotaCalls
+	// counted after quotaSince (none when nil).
+	Facts(quotaSince *time.Time) (PeopleFacts, error)
+	// Close ends the snapshot.
+	Close() error
+}
+
+// NewBase is the Base of a state read whole.
+func NewBase(s *State) *Base {
+	rec := *s
+	rec.People = map[string]*Person{}
+	rec.idx = nil
+	return &Base{Records: &rec, mem: s.People}
+}
+
+// NewStoredBase is the Base of a store's snapshot: records (whose People
+// must be empty, and whose searches may be read without their LeadIDs:
+// kept then gives their number by address) and the store that reads the
+// people.
+func NewStoredBase(records *State, kept map[string]int, store PeopleStore) *Base {
+	if records.People == nil {
+		records.People = map[string]*Person{}
+	}
+	return &Base{Records: records, store: store, kept: kept}
+}
+
+// Stored reports whether the people are read from a store on request
+// (false: the state was read whole).
+func (b *Base) Stored() bool { return b.store != nil }
+
+// Close ends the snapshot of a stored Base.
+func (b *Base) Close() error {
+	if b.store == nil {
+		return nil
+	}
+	return b.store.Close()
+}
+
+// Person reads one person, nil when the state has nobody of that ID.
+func (b *Base) Person(id string) (*Person, error) {
+	if b.store == nil {
+		return b.mem[id], nil
+	}
+	ps, err := b.store.Get([]string{id})
+	if err != nil || len(ps) == 0 {
+		return nil, err
+	}
+	return ps[0], nil
+}
+
+// People reads the people of ids that exist, by ID, asking the store in
+// pages of PeoplePage.
+func (b *Base) People(ids []string) (map[string]*Person, error) {
+	out := make(map[string]*Person, len(ids))
+	if b.store == nil {
+		for _, id := range ids {
+			if p := b.mem[id]; p != nil {
+				out[id] = p
+			}
+		}
+		return out, nil
+	}
+	page := b.pageSize()
+	for start := 0; start < len(ids); start += page {
+		ps, err := b.store.Get(ids[start:min(start+page, len(ids))])
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range ps {
+			out[p.ID] = p
+		}
+	}
+	return out, nil
+}
+
+// PeoplePage is how many people a stored Base reads at a time.
+const PeoplePage = 2000
+
+// EachPerson calls fn with every person in ID order (byte order), one page
+// of the store in memory at a time; it stops at fn's first error and
+// returns it.
+func (b *Base) EachPerson(fn func(*Person) error) error {
+	if b.store == nil {
+		for _, id := range slices.Sorted(maps.Keys(b.mem)) {
+			if err := fn(b.mem[id]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	after, page := "", b.pageSize()
+	for {
+		ps, err := b.store.After(after, page)
+		if err != nil {
+			return err
+		}
+		for _, p := range ps {
+			if err := fn(p); err != nil {
+				return err
+			}
+		}
+		if len(ps) < page {
+			return nil
+		}
+		after = ps[len(ps)-1].ID
+	}
+}
+
+// PersonIDs yields every person's ID in ID order (byte order), a page of
+// the store at a time, then the error that stopped it, if any, with "".
+func (b *Base) PersonIDs() iter.Seq2[string, error] {
+	return func(yield func(string, error) bool) {
+		if b.store == nil {
+			for _, id := range slices.Sorted(maps.Keys(b.mem)) {
+				if !yield(id, nil) {
+					return
+				}
+			}
+			return
+		}
+		after, page := "", b.pageSize()*5
+		for {
+			ids, err := b.store.IDs(after, page)
+			if err != nil {
+				yield("", err)
+				return
+			}
+			for _, id := range ids {
+				if !yield(id, nil) {
+					return
+				}
+			}
+			if len(ids) < page {
+				return
+			}
+			after = ids[len(ids)-1]
+		}
+	}
+}
+
+// TrackAddresses are the addresses of the track blocks whose reads some
+// person holds, sorted (State.TrackAddresses of the whole state).
+func (b *Base) TrackAddresses() ([]string, error) {
+	if b.store == nil {
+		return (&State{People: b.mem}).TrackAddresses(), nil
+	}
+	return b.store.Tracks()
+}
+
+// PeopleFacts are the counts over every person that `leadsync show`
+// prints: what a store answers with a few queries instead of reading the
+// people.
+type PeopleFacts struct {
+	// Total counts the people; Unlisted those no search, profile, import
+	// or track lists (FoundBy empty).
+	Total, Unlisted int
+	// Enriched counts the people holding an enrichment; ByStatus those by
+	// the status of its e-mail (person.StatusEmpty for none).
+	Enriched int
+	ByStatus map[string]int
+	// History counts the changes of the people's histories (DriftCounts).
+	History DriftCounts
+	// Imported and Reused count the enrichments no credit was spent on
+	// here (Unpaid).
+	Imported, Reused int
+	// QuotaCalls counts the calls of people's records that used the
+	// monthly quota after the time asked (enrichments and first
+	// generation track reads: QuotaPersonCalls).
+	QuotaCalls int
+}
+
+// Facts counts the people of a state in memory; a store's Facts must give
+// the same (backendtest checks it on each store).
+func (s *State) Facts(quotaSince *time.Time) PeopleFacts {
+	f := PeopleFacts{History: s.DriftCounts(), ByStatus: map[string]int{}}
+	f.Imported, f.Reused = s.Unpaid()
+	f.Total = len(s.People)
+	for _, p := range s.People {
+		if len(p.FoundBy) == 0 {
+			f.Unlisted++
+		}
+		if p.Enrichment != nil {
+			f.Enriched++
+			f.ByStatus[p.Enrichment.Status()]++
+		}
+		if quotaSince != nil {
+			f.QuotaCalls += p.QuotaCallsSince(*quotaSince)
+		}
+	}
+	return f
+}
+
+// PeopleFacts counts the people (see PeopleFacts).
+func (b *Base) PeopleFacts(quotaSince *time.Time) (PeopleFacts, error) {
+	if b.store == nil {
+		return (&State{People: b.mem}).Facts(quotaSince), nil
+	}
+	return b.store.Facts(quotaSince)
+}
+
+// Holding is the state as far as the record at addr goes: the records
+// and the people that record names (a search's leads, a profile's
+// person, an import's people, a track's people, the person of
+// person.<id>), read from the store; every other person is left out. It
+// is a state to show one address of (state show), not to change.
+func (b *Base) Holding(addr string) (*State, error) {
+	s := *b.Records
+	s.People = map[string]*Person{}
+	s.idx = nil
+	var ids []string
+	switch k := address.Kind(addr); k {
+	case kind.Search:
+		if sr := s.Searches[addr]; sr != nil {
+			if _, ok := b.kept[addr]; ok {
+				read, err := b.store.LeadIDs(addr)
+				if err != nil {
+					return nil, err
+				}
+				cp := *sr
+				cp.LeadIDs = read
+				s.Searches = maps.Clone(s.Searches)
+				s.Searches[addr] = &cp
+			}
+			ids = s.Searches[addr].LeadIDs
+		}
+	case kind.Profile:
+		if pr := s.Profiles[addr]; pr != nil {
+			ids = []string{pr.PersonID}
+		}
+	case kind.Import:
+		if im := s.Imports[addr]; im != nil {
+			ids = im.PersonIDs
+		}
+	case kind.Track:
+		var err error
+		if ids, err = b.trackPeople(addr); err != nil {
+			return nil, err
+		}
+	case kind.Person:
+		ids = []string{strings.TrimPrefix(addr, PersonAddressPrefix)}
+	}
+	people, err := b.People(ids)
+	if err != nil {
+		return nil, err
+	}
+	s.People = people
+	return &s, nil
+}
+
+// trackPeople are the IDs of the people whose reads the track at addr
+// holds.
+func (b *Base) trackPeople(addr string) ([]string, error) {
+	if b.store == nil {
+		var ids []string
+		for id, p := range b.mem {
+			if _, ok := p.Tracked[addr]; ok {
+				ids = append(ids, id)
+			}
+		}
+		return ids, nil
+	}
+	return b.store.Tracked(addr)
+}

@@ -1,0 +1,379 @@
+package sqlstate
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/leadsync/leadsync/internal/state"
+)
+
+// ReadRecords reads the workspace's state without its people (a Base's
+// records, state.NewStoredBase): the header, searches (without their lead
+// IDs: kept counts them by address), profile reads and failures. pending is true when an apply recorded calls not folded in
+// yet: folding them needs the people, so the caller reads the state whole
+// (Read) instead. found is false when the workspace has no row.
+func (r *Reader) ReadRecords(ctx context.Context) (s *state.State, kept map[string]int, pending, found bool, err error) {
+	s, found, err = r.header(ctx)
+	if err != nil || !found {
+		return nil, nil, false, found, err
+	}
+	kept = map[string]int{}
+	searches := func(ctx context.Context, s *state.State) error { return r.searchesWith(ctx, s, kept) }
+	for _, read := range []func(context.Context, *state.State) error{searches, r.profileReads, r.failures} {
+		if err := read(ctx, s); err != nil {
+			return nil, nil, false, false, err
+		}
+	}
+	var n int
+	if err := r.Q.QueryRowContext(ctx, r.D.Rewrite(CountEvents), r.WS).Scan(&n); err != nil {
+		return nil, nil, false, false, err
+	}
+	return s, kept, n > 0, true, nil
+}
+
+// People is the state.PeopleStore of a Reader's snapshot: done ends it
+// (rolls its read transaction back), wrap says where an error came from.
+func (r *Reader) People(ctx context.Context, done func() error, wrap func(error) error) state.PeopleStore {
+	return wrapped{&peopleStore{r: r, ctx: ctx, done: done}, wrap}
+}
+
+type peopleStore struct {
+	r    *Reader
+	ctx  context.Context
+	done func() error
+}
+
+func (p *peopleStore) Close() error { return p.done() }
+
+// wrapped wraps the errors of a store.
+type wrapped struct {
+	p    *peopleStore
+	wrap func(error) error
+}
+
+func (w wrapped) Get(ids []string) ([]*state.Person, error) {
+	ps, err := w.p.Get(ids)
+	return ps, w.err(err)
+}
+
+func (w wrapped) After(id string, n int) ([]*state.Person, error) {
+	ps, err := w.p.After(id, n)
+	return ps, w.err(err)
+}
+
+func (w wrapped) Tracks() ([]string, error) {
+	ids, err := w.p.ids(SelectTracks)
+	slices.Sort(ids)
+	return ids, w.err(err)
+}
+
+func (w wrapped) LeadIDs(addr string) ([]string, error) {
+	var ids sql.NullString
+	q := strings.Replace(SelectLeadIDs, "lead_ids", w.p.r.D.listText("lead_ids"), 1)
+	err := w.p.r.Q.QueryRowContext(w.p.ctx, w.p.r.D.Rewrite(q), w.p.r.WS, addr).Scan(&ids)
+	if err != nil {
+		return nil, w.err(err)
+	}
+	out, err := lists{}.read(ids)
+	return out, w.err(err)
+}
+
+func (w wrapped) Tracked(addr string) ([]string, error) {
+	ids, err := w.p.ids(SelectTracked, addr)
+	return ids, w.err(err)
+}
+
+func (w wrapped) IDs(after string, n int) ([]string, error) {
+	ids, err := w.p.idsAfter(after, n)
+	return ids, w.err(err)
+}
+
+func (w wrapped) Facts(quotaSince *time.Time) (state.PeopleFacts, error) {
+	f, err := w.p.Facts(quotaSince)
+	return f, w.err(err)
+}
+
+func (w wrapped) Close() error { return w.p.Close() }
+
+func (w wrapped) err(err error) error {
+	if err == nil {
+		return nil
+	}
+	return w.wrap(err)
+}
+
+// Get reads the people of ids with their enrichments and histories.
+func (p *peopleStore) Get(ids []string) ([]*state.Person, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	args := make([]any, len(ids))
+	marks := make([]string, len(ids))
+	for i, id := range ids {
+		args[i], marks[i] = id, fmt.Sprintf("$%d", i+2)
+	}
+	in := strings.Join(marks, ", ")
+	w := where{person: func(col string) string { return col + " IN (" + in + ")" }, args: args}
+	s, err := p.read(w, w)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*state.Person, 0, len(s.People))
+	for _, id := range ids {
+		if q := s.People[id]; q != nil {
+			out = append(out, q)
+			delete(s.People, id) // an ID asked twice is given once
+		}
+	}
+	return out, nil
+}
+
+// After reads up to n people whose IDs sort after id, in ID order.
+func (p *peopleStore) After(id string, n int) ([]*state.Person, error) {
+	order := p.r.D.byteOrder
+	page := where{person: func(col string) string { return col + order + " > $2" }, args: []any{id},
+		tail: fmt.Sprintf(" ORDER BY id%s LIMIT %d", order, n)}
+	s := &state.State{People: map[string]*state.Person{}}
+	if err := p.r.peopleWhere(p.ctx, s, page); err != nil {
+		return nil, fmt.Errorf("people: %w", err)
+	}
+	if len(s.People) == 0 {
+		return nil, nil
+	}
+	ids := slices.Sorted(func(yield func(string) bool) {
+		for id := range s.People {
+			if !yield(id) {
+				return
+			}
+		}
+	})
+	// The page's enrichments and histories: those of the IDs from its
+	// first to its last.
+	span := where{person: func(col string) string { return col + order + " >= $2 AND " + col + order + " <= $3" },
+		args: []any{ids[0], ids[len(ids)-1]}}
+	if err := p.attach(s, span); err != nil {
+		return nil, err
+	}
+	out := make([]*state.Person, len(ids))
+	for i, id := range ids {
+		out[i] = s.People[id]
+	}
+	return out, nil
+}
+
+// read reads the people w names and attaches what aw names of theirs.
+func (p *peopleStore) read(w, aw where) (*state.State, error) {
+	s := &state.State{People: map[string]*state.Person{}}
+	if err := p.r.peopleWhere(p.ctx, s, w); err != nil {
+		return nil, fmt.Errorf("people: %w", err)
+	}
+	if len(s.People) == 0 {
+		return s, nil
+	}
+	return s, p.attach(s, aw)
+}
+
+// attach gives the people of s the enrichments and histories w names.
+func (p *peopleStore) attach(s *state.State, w where) error {
+	if err := p.r.enrichmentsWhere(p.ctx, s, w); err != nil {
+		return err
+	}
+	return p.r.historyWhere(p.ctx, s, w)
+}
+
+// Facts counts the people with a few queries (grouped counts; the people
+// whose e-mail may no longer be current, and those read by a track since
+// quotaSince, are read to decide as state does).
+func (p *peopleStore) Facts(quotaSince *time.Time) (state.PeopleFacts, error) {
+	f := state.PeopleFacts{ByStatus: map[string]int{}, History: state.DriftCounts{ByField: map[string]int{}}}
+	for _, field := range state.DriftFields {
+		f.History.ByField[field] = 0
+	}
+	q := p.r
+	if err := q.Q.QueryRowContext(p.ctx, q.D.Rewrite(CountPeople), q.WS).Scan(&f.Total); err != nil {
+		return f, err
+	}
+	if err := q.Q.QueryRowContext(p.ctx, q.D.Rewrite(CountUnlisted), q.WS).Scan(&f.Unlisted); err != nil {
+		return f, err
+	}
+	for status, n := range map[string]*int{state.StatusLeft: &f.History.Left, state.StatusPrivate: &f.History.Private} {
+		if err := q.Q.QueryRowContext(p.ctx, q.D.Rewrite(CountStatus), q.WS, status).Scan(n); err != nil {
+			return f, err
+		}
+	}
+	err := p.groups(CountEnrichmentsBy, func(by string, n int) {
+		f.Enriched += n
+		e := state.Enrichment{By: by}
+		switch {
+		case e.ImportedEnrichment():
+			f.Imported += n
+		case e.ReusedFrom() != "":
+			f.Reused += n
+		}
+	})
+	if err != nil {
+		return f, err
+	}
+	err = p.groups(CountEnrichmentsByStatus, func(status string, n int) {
+		f.ByStatus[state.EmailStatus(status)] += n
+	})
+	if err != nil {
+		return f, err
+	}
+	err = p.groups(CountHistoryByField, func(field string, n int) {
+		f.History.ByField[field] += n
+		f.History.Changes += n
+	})
+	if err != nil {
+		return f, err
+	}
+	if err := q.Q.QueryRowContext(p.ctx, q.D.Rewrite(CountPeopleWithHistory), q.WS).Scan(&f.History.People); err != nil {
+		return f, err
+	}
+	if err := p.emails(&f); err != nil {
+		return f, err
+	}
+	if quotaSince != nil {
+		if err := p.quotaCalls(&f, *quotaSince); err != nil {
+			return f, err
+		}
+	}
+	return f, nil
+}
+
+// groups runs a query of (text, count) rows and hands each to add.
+func (p *peopleStore) groups(query string, add func(string, int)) error {
+	rows, err := p.r.query(p.ctx, query, p.r.WS)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var key string
+		var n int
+		if err := rows.Scan(&key, &n); err != nil {
+			return err
+		}
+		add(key, n)
+	}
+	return rows.Err()
+}
+
+// idsAfter reads up to n person IDs after id, in ID order, as one JSON
+// array: each row read costs calls into SQLite, and a round of the
+// protocol's rows on PostgreSQL.
+func (p *peopleStore) idsAfter(after string, n int) ([]string, error) {
+	q := fmt.Sprintf(SelectIDsAfter, p.r.D.byteOrder, p.r.D.byteOrder, n)
+	var packed string
+	err := p.r.Q.QueryRowContext(p.ctx, p.r.D.Rewrite(p.r.D.packIDs(q)), p.r.WS, after).Scan(&packed)
+	if err != nil {
+		return nil, err
+	}
+	return splitTexts(packed)
+}
+
+// ids runs a query of person IDs.
+func (p *peopleStore) ids(query string, args ...any) ([]string, error) {
+	rows, err := p.r.query(p.ctx, query, append([]any{p.r.WS}, args...)...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
+}
+
+// emails counts the e-mails no longer current: only people holding an
+// enrichment who left the network or have a history can have one; they
+// are read and asked (Person.EmailNotCurrent).
+func (p *peopleStore) emails(f *state.PeopleFacts) error {
+	changed, err := p.ids(SelectChanged)
+	if err != nil {
+		return err
+	}
+	left, err := p.ids(SelectLeft)
+	if err != nil {
+		return err
+	}
+	ids := slices.Compact(slices.Sorted(slices.Values(append(changed, left...))))
+	return p.each(ids, func(q *state.Person) {
+		switch q.EmailNotCurrent() {
+		case state.EmailFormerEmployer:
+			f.History.StaleEmails++
+		case state.EmailLeftNetwork:
+			f.History.LeftEmails++
+		}
+	})
+}
+
+// quotaCalls counts the enrichments made after t and the track reads of
+// the first generation after t (Person.QuotaCallsSince).
+func (p *peopleStore) quotaCalls(f *state.PeopleFacts, t time.Time) error {
+	var n int
+	if err := p.r.Q.QueryRowContext(p.ctx, p.r.D.Rewrite(CountEnrichedAfter), p.r.WS, p.r.D.TimeValue(t)).Scan(&n); err != nil {
+		return err
+	}
+	f.QuotaCalls += n
+	ids, err := p.ids(SelectCheckedAfter, p.r.D.TimeValue(t))
+	if err != nil {
+		return err
+	}
+	return p.each(ids, func(q *state.Person) {
+		q.Enrichment = nil // counted above
+		f.QuotaCalls += q.QuotaCallsSince(t)
+	})
+}
+
+// each reads the people of ids a page at a time and hands each to fn.
+func (p *peopleStore) each(ids []string, fn func(*state.Person)) error {
+	for start := 0; start < len(ids); start += state.PeoplePage {
+		ps, err := p.Get(ids[start:min(start+state.PeoplePage, len(ids))])
+		if err != nil {
+			return err
+		}
+		for _, q := range ps {
+			fn(q)
+		}
+	}
+	return nil
+}
+
+// header reads the workspace's row into a new state.
+func (r *Reader) header(ctx context.Context) (*state.State, bool, error) {
+	s := state.New()
+	var usage string
+	var extra sql.NullString
+	err := r.Q.QueryRowContext(ctx, r.D.Rewrite(SelectHeader), r.WS).
+		Scan(&s.Lineage, &s.Serial, &s.FormatVersion, &s.LeadsyncVersion, &usage, &extra)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	if s.FormatVersion > state.FormatVersion {
+		return nil, false, fmt.Errorf("the workspace holds a state of format_version %d (written by leadsync %s); this leadsync reads format_version %d or older: upgrade leadsync", s.FormatVersion, s.LeadsyncVersion, state.FormatVersion)
+	}
+	if usage != "" {
+		if err := json.Unmarshal([]byte(usage), &s.Usage); err != nil {
+			return nil, false, fmt.Errorf("usage: %w", err)
+		}
+	}
+	if err := StateExtra.Decode([]byte(extra.String), s); err != nil {
+		return nil, false, err
+	}
+	return s, true, nil
+}
