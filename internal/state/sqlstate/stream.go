@@ -6,8 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
-	"sync"
 
 	"github.com/leadsync/leadsync/internal/state"
 )
@@ -212,7 +210,14 @@ func (w *Writer) ReplaceStream(ctx context.Context, header *state.State, people 
 	if err := w.ensureWorkspace(ctx, header, created); err != nil {
 		return err
 	}
-	err := people(func(batch []*state.Person) error { return w.insertPeople(ctx, batch) })
+	err := people(func(batch []*state.Person) error {
+		for _, p := range batch {
+			if err := w.insertPerson(ctx, p); err != nil {
+				return fmt.Errorf("person %s: %w", p.ID, err)
+			}
+		}
+		return nil
+	})
 	if err != nil {
 		return err
 	}
@@ -227,103 +232,28 @@ func (w *Writer) ReplaceStream(ctx context.Context, header *state.State, people 
 	return err
 }
 
-// insertPeople writes the rows of people, their enrichments and their
-// histories into a workspace that holds none of them, many rows a
-// statement: a statement a row spends most of its time in database/sql.
-func (w *Writer) insertPeople(ctx context.Context, people []*state.Person) error {
-	var persons, enrichments, history [][]any
-	for _, p := range people {
-		v, err := PersonValues(w.D, w.WS, p)
-		if err != nil {
-			return fmt.Errorf("person %s: %w", p.ID, err)
-		}
-		persons = append(persons, v)
-		if p.Enrichment != nil {
-			if v, err = EnrichmentValues(w.D, w.WS, p.ID, p.Enrichment); err != nil {
-				return fmt.Errorf("person %s: %w", p.ID, err)
-			}
-			enrichments = append(enrichments, v)
-		}
-		for i := range p.History {
-			history = append(history, HistoryValues(w.D, w.WS, p.ID, i, &p.History[i]))
-		}
+// insertPerson writes the rows of p, its enrichment and its history into
+// a workspace that holds none of them.
+func (w *Writer) insertPerson(ctx context.Context, p *state.Person) error {
+	v, err := PersonValues(w.D, w.WS, p)
+	if err != nil {
+		return err
 	}
-	for _, t := range []struct {
-		name string
-		cols []string
-		rows [][]any
-	}{{"people", PeopleCols, persons}, {"enrichments", EnrichmentCols, enrichments}, {"person_history", HistoryCols, history}} {
-		if err := w.insertRows(ctx, t.name, t.cols, t.rows); err != nil {
-			return fmt.Errorf("writing %s: %w", t.name, err)
-		}
+	if _, err := w.exec(ctx, UpsertSQL("people", PeopleCols), v...); err != nil {
+		return err
 	}
-	return nil
-}
-
-// rowsPerInsert is how many rows one INSERT of insertRows writes (at most
-// 32,766 values a statement on SQLite: 200 rows of the people's 21
-// columns are 4,200).
-const rowsPerInsert = 200
-
-// insertRows inserts rows into table, rowsPerInsert a statement.
-func (w *Writer) insertRows(ctx context.Context, table string, cols []string, rows [][]any) error {
-	args := make([]any, 0, min(len(rows), rowsPerInsert)*len(cols))
-	for len(rows) > 0 {
-		n := min(len(rows), rowsPerInsert)
-		args = args[:0]
-		for _, r := range rows[:n] {
-			args = append(args, r...)
-		}
-		var err error
-		if n == rowsPerInsert {
-			_, err = w.exec(ctx, fullInsert(table, cols), args...)
-		} else { // the rest of a batch: not kept prepared
-			_, err = w.Tx.ExecContext(ctx, w.D.Rewrite(insertValues(table, cols, n)), args...)
-		}
-		if err != nil {
+	if p.Enrichment != nil {
+		if v, err = EnrichmentValues(w.D, w.WS, p.ID, p.Enrichment); err != nil {
 			return err
 		}
-		rows = rows[n:]
+		if _, err := w.exec(ctx, UpsertSQL("enrichments", EnrichmentCols), v...); err != nil {
+			return err
+		}
+	}
+	for i := range p.History {
+		if _, err := w.exec(ctx, InsertHistory, HistoryValues(w.D, w.WS, p.ID, i, &p.History[i])...); err != nil {
+			return err
+		}
 	}
 	return nil
-}
-
-// fullInsert is insertValues of rowsPerInsert rows, made once a table.
-func fullInsert(table string, cols []string) string {
-	insertsMu.Lock()
-	defer insertsMu.Unlock()
-	q, ok := inserts[table]
-	if !ok {
-		q = insertValues(table, cols, rowsPerInsert)
-		inserts[table] = q
-	}
-	return q
-}
-
-var (
-	insertsMu sync.Mutex
-	inserts   = map[string]string{}
-)
-
-// insertValues is the INSERT of n rows of cols into table, in
-// PostgreSQL's spelling.
-func insertValues(table string, cols []string, n int) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "INSERT INTO {s}.%s (%s) VALUES ", table, strings.Join(cols, ", "))
-	k := 1
-	for i := range n {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteByte('(')
-		for j := range cols {
-			if j > 0 {
-				b.WriteString(", ")
-			}
-			fmt.Fprintf(&b, "$%d", k)
-			k++
-		}
-		b.WriteByte(')')
-	}
-	return b.String()
 }
