@@ -177,3 +177,78 @@ func TestLeavesImportOnlyTheStandardLibrary(t *testing.T) {
 		}
 	}
 }
+
+// kindFromText are the production files that may read the kind of a
+// block from an address written as text (address.Kind), and how many
+// times: where an address enters as text and no typed address exists
+// yet. Everywhere else a block's kind is asked of its typed address (a
+// configuration block's Addr, config.Config.Addr, a target read once) or
+// of what holds it (a state record, a drift's call). The list only
+// shrinks: an entry with fewer calls than it allows fails too.
+var kindFromText = map[string]int{
+	// --replace as typed on the command line (it may be no address), and
+	// a failure the state keeps by address alone, of any kind.
+	"internal/plan/targets.go": 2,
+	// A move's destination: a state.Move, text of the state's events.
+	"internal/plan/moved.go": 1,
+	// state.IsImport: an enrichment's By and an event's address, text of
+	// the state.
+	"internal/state/imports.go": 1,
+	// What a store holds at an address given to state list or show.
+	"internal/state/base.go": 1,
+	// State.Kind: an address from the command line (state show, state rm).
+	"internal/state/edit.go": 1,
+	// The message for an address the state does not hold, as typed.
+	"internal/run/staterm.go": 1,
+}
+
+// TestAddressKindOnlyWhereTextEnters: a call of address.Kind outside
+// kindFromText (or more of them than it allows) fails here: an address is
+// parsed once where it enters, and its kind asked of the typed value.
+func TestAddressKindOnlyWhereTextEnters(t *testing.T) {
+	root := repoFile()
+	found := map[string]int{}
+	fset := token.NewFileSet()
+	err := filepath.WalkDir(repoFile("internal"), func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && d.Name() == "testdata" {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		file, err := parser.ParseFile(fset, path, nil, 0)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		rel = filepath.ToSlash(rel)
+		ast.Inspect(file, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			if sel, ok := call.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "Kind" {
+				if x, ok := sel.X.(*ast.Ident); ok && x.Name == "address" {
+					found[rel]++
+					if found[rel] > kindFromText[rel] {
+						t.Errorf("%s:%d: address.Kind reads a kind from text: ask the typed address (a block's Addr, config.Config.Addr) or what holds it; a place where text enters goes in kindFromText with its reason",
+							rel, fset.Position(call.Pos()).Line)
+					}
+				}
+			}
+			return true
+		})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for file, n := range kindFromText {
+		if found[file] < n {
+			t.Errorf("%s: kindFromText allows %d calls of address.Kind, it has %d: lower its entry", file, n, found[file])
+		}
+	}
+}

@@ -45,18 +45,6 @@ func (s *stateSource) close() {
 // exists reports whether the state was ever written (s is what Load gave).
 func (s *stateSource) exists(st *state.State) bool { return backend.Exists(s.backend, st) }
 
-// loadExisting loads the state and fails with a hint when there is none.
-func (s *stateSource) loadExisting(f *Factory) (*state.State, error) {
-	st, err := s.backend.Load()
-	if err != nil {
-		return nil, err
-	}
-	if !s.exists(st) {
-		return nil, fmt.Errorf("no state at %s yet: leadsync apply creates it", s.describe(f))
-	}
-	return st, nil
-}
-
 // openExisting opens the state as a Base (state.Base: people read on
 // request) and fails with a hint when there is none; the caller closes
 // it.

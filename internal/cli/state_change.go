@@ -41,8 +41,6 @@ func changeState(f *Factory, st arguments.State, lockTimeout time.Duration, noth
 	return nil
 }
 
-// loadState opens the state st names and loads it, for a command that
-// only reads it; the caller closes the source.
 // loadBase opens the state of st for a command that asks for what it
 // needs (state.Base): the caller closes both.
 func loadBase(f *Factory, st arguments.State) (*stateSource, *state.Base, error) {
@@ -56,17 +54,4 @@ func loadBase(f *Factory, st arguments.State) (*stateSource, *state.Base, error)
 		return nil, nil, err
 	}
 	return src, b, nil
-}
-
-func loadState(f *Factory, st arguments.State) (*stateSource, *state.State, error) {
-	src, err := openStateSource(f, st)
-	if err != nil {
-		return nil, nil, err
-	}
-	s, err := src.backend.Load()
-	if err != nil {
-		src.close()
-		return nil, nil, err
-	}
-	return src, s, nil
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/catalog"
+	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/testenv"
 )
@@ -869,6 +870,11 @@ export "x" {
 			}
 			if got := cfg.Resolve(cfg.Enriches[0].From); len(got) != 0 {
 				t.Errorf("enrich reads %v; want nobody", got)
+			}
+			for text, k := range map[string]kind.Kind{"search.s": kind.Search, "profile.p": kind.Profile} {
+				if a, ok := cfg.Addr(text); !ok || a.Kind != k || a.String() != text {
+					t.Errorf("Addr(%s) = %v, %v: a block without instances is still declared", text, a, ok)
+				}
 			}
 		})
 	}

@@ -4,6 +4,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
@@ -14,7 +15,7 @@ var enrichSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 func (l *loader) decodeEnrich(b *hcl.Block) {
 	content, meant := l.content(b, enrichSchema, "An enrich block")
 	l.noRepeat(content, "an enrich block already works on every lead of its from list. To enrich several groups differently, write several enrich blocks.")
-	e := &Enrich{Address: l.prefix + "enrich." + b.Labels[0], Name: b.Labels[0], Module: l.modulePath(), DeclRange: b.DefRange, ctx: l.base}
+	e := &Enrich{Address: l.prefix + "enrich." + b.Labels[0], Addr: l.blockAddr(kind.Enrich, b.Labels[0], ""), Name: b.Labels[0], Module: l.modulePath(), DeclRange: b.DefRange, ctx: l.base}
 	at := content.Attributes
 	if a := at["from"]; a == nil && meant["from"] {
 		// Misspelt: that error is the one to fix.

@@ -6,6 +6,8 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/leadsync/leadsync/internal/address"
+	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/leadsync/leadsync/internal/listfile"
 )
 
@@ -14,7 +16,10 @@ import (
 // leave the exports.
 type Exclude struct {
 	Address string // exclude.customers
-	Name    string
+	// Addr is Address typed, set once by the loader: what needs the
+	// address's kind or parts asks it, not the text.
+	Addr address.Address
+	Name string
 	ListFile
 	// Column is the column read, as the file's header spells it.
 	Column string
@@ -38,7 +43,7 @@ var excludeSchema = &hcl.BodySchema{Attributes: append([]hcl.AttributeSchema{
 func (l *loader) decodeExclude(b *hcl.Block) {
 	content, meant := l.content(b, excludeSchema, "An exclude block")
 	l.noRepeat(content, "an exclude block reads one list. To exclude several lists, write an exclude block for each.")
-	x := &Exclude{Address: l.prefix + "exclude." + b.Labels[0], Name: b.Labels[0], DeclRange: b.DefRange}
+	x := &Exclude{Address: l.prefix + "exclude." + b.Labels[0], Addr: l.blockAddr(kind.Exclude, b.Labels[0], ""), Name: b.Labels[0], DeclRange: b.DefRange}
 	at := content.Attributes
 	lf, good := l.decodeListFile(b, at, meant, "An exclude block")
 	x.ListFile = lf

@@ -64,6 +64,9 @@ type decoded struct {
 type instance struct {
 	addr string
 	key  string // the for_each key, the count index in decimal, or ""
+	// akey is key as the address writes it, brackets included (["de"],
+	// [0]); "" without for_each or count.
+	akey string
 	ctx  *hcl.EvalContext
 	sc   scope
 }
@@ -88,9 +91,11 @@ func (l *loader) expand(b *hcl.Block, content *hcl.BodyContent, info *blockInfo)
 		var out []instance
 		for _, it := range items {
 			info.keys[it.key] = true
+			akey := address.StringKey(it.key)
 			out = append(out, instance{
-				addr: block + address.StringKey(it.key),
+				addr: block + akey,
 				key:  it.key,
+				akey: akey,
 				ctx:  l.evalContext(map[string]cty.Value{"each": cty.ObjectVal(map[string]cty.Value{"key": cty.StringVal(it.key), "value": it.val})}),
 				sc:   scope{each: true},
 			})
@@ -110,9 +115,11 @@ func (l *loader) expand(b *hcl.Block, content *hcl.BodyContent, info *blockInfo)
 		var out []instance
 		for i := 0; i < n; i++ {
 			info.keys[strconv.Itoa(i)] = true
+			akey := address.IndexKey(i)
 			out = append(out, instance{
-				addr: block + address.IndexKey(i),
+				addr: block + akey,
 				key:  strconv.Itoa(i),
+				akey: akey,
 				ctx:  l.evalContext(map[string]cty.Value{"count": cty.ObjectVal(map[string]cty.Value{"index": cty.NumberIntVal(int64(i))})}),
 				sc:   scope{count: true},
 			})

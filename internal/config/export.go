@@ -10,6 +10,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/leadsync/leadsync/internal/exportformat"
+	"github.com/leadsync/leadsync/internal/kind"
 )
 
 var exportSchema = &hcl.BodySchema{
@@ -26,7 +27,7 @@ func (l *loader) decodeExport(b *hcl.Block, paths map[string]string) {
 	content, ds := b.Body.Content(exportSchema)
 	l.add(ds)
 	l.noRepeat(content, "to write several files, write several export blocks.")
-	x := &Export{Address: l.prefix + "export." + b.Labels[0], Name: b.Labels[0], Module: l.modulePath(), DeclRange: b.DefRange}
+	x := &Export{Address: l.prefix + "export." + b.Labels[0], Addr: l.blockAddr(kind.Export, b.Labels[0], ""), Name: b.Labels[0], Module: l.modulePath(), DeclRange: b.DefRange}
 	if a := content.Attributes["path"]; a == nil {
 		l.errorf(b.DefRange.Ptr(), "Missing path", "An export needs path, the file to write, like path = \"out/leads.xlsx\".")
 	} else if p, _, astate := l.stringAttr(a, l.base, scope{}, true); astate == ok {

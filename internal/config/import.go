@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/leadsync/leadsync/internal/address"
 	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/leadsync/leadsync/internal/listfile"
 	"github.com/leadsync/leadsync/internal/person"
@@ -21,8 +22,11 @@ import (
 // imported with an e-mail counts as enriched, at no credit.
 type Import struct {
 	Address string // import.evaboot; module.dach.import.evaboot in a module
-	Name    string
-	Module  string // as Search.Module
+	// Addr is Address typed, set once by the loader: what needs the
+	// address's kind or parts asks it, not the text.
+	Addr   address.Address
+	Name   string
+	Module string // as Search.Module
 	ListFile
 	// Columns map each field imported (ImportFields) to the header of its
 	// column, as the file spells it.
@@ -82,7 +86,7 @@ func (l *loader) decodeImport(b *hcl.Block) {
 	}
 	content, meant := l.content(b, importSchema, "An import block")
 	l.noRepeat(content, "an import block reads one file. To import several files, write an import block for each.")
-	im := &Import{Address: l.prefix + "import." + b.Labels[0], Name: b.Labels[0], Module: l.modulePath(), DeclRange: b.DefRange}
+	im := &Import{Address: l.prefix + "import." + b.Labels[0], Addr: l.blockAddr(kind.Import, b.Labels[0], ""), Name: b.Labels[0], Module: l.modulePath(), DeclRange: b.DefRange}
 	at := content.Attributes
 	lf, good := l.decodeListFile(b, at, meant, "An import block")
 	im.ListFile = lf

@@ -3,8 +3,16 @@ package config
 import (
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/leadsync/leadsync/internal/address"
 	"github.com/leadsync/leadsync/internal/kind"
 )
+
+// blockAddr is the typed address of the block (or instance, akey its key
+// in brackets) of kind k called name that l's module declares: built from
+// its parts, never read back from text.
+func (l *loader) blockAddr(k kind.Kind, name, akey string) address.Address {
+	return address.Address{Module: l.module, Kind: k, Name: name, Key: akey}
+}
 
 // blockKind is config's part of a row of the table of kinds
 // (internal/kind): how the blocks of the kind are found in a Config and
@@ -25,31 +33,33 @@ type Declared struct {
 	// Address is the instance's (search.cto["Berlin"]); Block its block's
 	// (search.cto), the same for a kind without instances.
 	Address, Block string
-	Range          hcl.Range
+	// Addr is Address typed (the block's Addr).
+	Addr  address.Address
+	Range hcl.Range
 }
 
 // blockKinds is config's entry of each kind of block.
 var blockKinds = map[kind.Kind]blockKind{
 	kind.Search: {declared: func(c *Config) []Declared {
-		return declaredOf(c.Searches, func(s *Search) Declared { return Declared{s.Address, s.Block, s.DeclRange} })
+		return declaredOf(c.Searches, func(s *Search) Declared { return Declared{s.Address, s.Block, s.Addr, s.DeclRange} })
 	}},
 	kind.Profile: {declared: func(c *Config) []Declared {
-		return declaredOf(c.Profiles, func(p *Profile) Declared { return Declared{p.Address, p.Block, p.DeclRange} })
+		return declaredOf(c.Profiles, func(p *Profile) Declared { return Declared{p.Address, p.Block, p.Addr, p.DeclRange} })
 	}},
 	kind.Import: {declared: func(c *Config) []Declared {
-		return declaredOf(c.Imports, func(i *Import) Declared { return Declared{i.Address, i.Address, i.DeclRange} })
+		return declaredOf(c.Imports, func(i *Import) Declared { return Declared{i.Address, i.Address, i.Addr, i.DeclRange} })
 	}},
 	kind.Enrich: {byName: true, declared: func(c *Config) []Declared {
-		return declaredOf(c.Enriches, func(e *Enrich) Declared { return Declared{e.Address, e.Address, e.DeclRange} })
+		return declaredOf(c.Enriches, func(e *Enrich) Declared { return Declared{e.Address, e.Address, e.Addr, e.DeclRange} })
 	}},
 	kind.Track: {byName: true, declared: func(c *Config) []Declared {
-		return declaredOf(c.Tracks, func(t *Track) Declared { return Declared{t.Address, t.Address, t.DeclRange} })
+		return declaredOf(c.Tracks, func(t *Track) Declared { return Declared{t.Address, t.Address, t.Addr, t.DeclRange} })
 	}},
 	kind.Export: {declared: func(c *Config) []Declared {
-		return declaredOf(c.Exports, func(e *Export) Declared { return Declared{e.Address, e.Address, e.DeclRange} })
+		return declaredOf(c.Exports, func(e *Export) Declared { return Declared{e.Address, e.Address, e.Addr, e.DeclRange} })
 	}},
 	kind.Exclude: {declared: func(c *Config) []Declared {
-		return declaredOf(c.Excludes, func(e *Exclude) Declared { return Declared{e.Address, e.Address, e.DeclRange} })
+		return declaredOf(c.Excludes, func(e *Exclude) Declared { return Declared{e.Address, e.Address, e.Addr, e.DeclRange} })
 	}},
 }
 

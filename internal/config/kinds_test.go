@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/leadsync/leadsync/internal/address"
@@ -68,9 +69,9 @@ func TestEveryBlockKindHasItsEntry(t *testing.T) {
 		if len(addrs) == 0 {
 			t.Errorf("%s: Addresses gives none of the configuration's", k)
 		}
-		for _, a := range addrs {
-			if got := address.Kind(a); got != k {
-				t.Errorf("%s: Addresses gives %s, of kind %q", k, a, got)
+		for _, d := range cfg.Declared(k) {
+			if d.Addr.Kind != k {
+				t.Errorf("%s: Declared gives %s, of kind %q", k, d.Address, d.Addr.Kind)
 			}
 		}
 		if k.HasInstances() && len(addrs) < 2 {
@@ -92,4 +93,48 @@ func TestEveryBlockKindHasItsEntry(t *testing.T) {
 	if got := cfg.Addresses(kind.Person); got != nil {
 		t.Errorf("Addresses(person) = %v; no block declares a person", got)
 	}
+}
+
+// checkTypedAddresses fails when a block, an instance or a module of cfg
+// has a typed address (Addr) that is not its address as text reads.
+func checkTypedAddresses(t *testing.T, cfg *Config) {
+	t.Helper()
+	check := func(text string, typed address.Address) {
+		t.Helper()
+		want, err := address.Parse(text)
+		if err != nil {
+			t.Errorf("%s: %v", text, err)
+			return
+		}
+		if !cmp.Equal(typed, want) || typed.String() != text {
+			t.Errorf("%s: typed as %#v, reads as %#v", text, typed, want)
+		}
+		if got, ok := cfg.Addr(text); !ok || !cmp.Equal(got, want) {
+			t.Errorf("Addr(%s) = %#v, %v; want %#v", text, got, ok, want)
+		}
+	}
+	n := 0
+	for _, k := range kind.Blocks() {
+		for _, d := range cfg.Declared(k) {
+			check(d.Address, d.Addr)
+			n++
+		}
+	}
+	for _, m := range cfg.Modules {
+		check(m.Address, m.Addr)
+	}
+	if n == 0 {
+		t.Error("no blocks to check")
+	}
+	for _, text := range []string{"search.nothing", "", "module.nowhere"} {
+		if a, ok := cfg.Addr(text); ok {
+			t.Errorf("Addr(%q) = %v: the configuration declares nothing there", text, a)
+		}
+	}
+}
+
+// TestTypedAddresses checks the typed address the loader gives each
+// block of each kind (and each instance of a search or profile).
+func TestTypedAddresses(t *testing.T) {
+	checkTypedAddresses(t, loadDir(t, everyKindConfig))
 }

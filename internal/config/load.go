@@ -14,6 +14,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 
+	"github.com/leadsync/leadsync/internal/address"
 	"github.com/leadsync/leadsync/internal/catalog"
 	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/leadsync/leadsync/internal/textfmt"
@@ -92,7 +93,7 @@ func Load(opts LoadOptions) (*Config, hcl.Diagnostics) {
 			paths:         map[string]cty.Value{},
 			folderCtx:     map[string]*hcl.EvalContext{},
 			refsChecked:   map[refsKey]hcl.Diagnostics{},
-			staticOutputs: map[*hcl.Attribute][]string{},
+			staticOutputs: map[*hcl.Attribute][]declRef{},
 			cfg: &Config{
 				Dir:       opts.Dir,
 				Workspace: opts.Workspace,
@@ -161,6 +162,9 @@ type loader struct {
 	// (module.dach["de"].), "" in the root: every address the module
 	// declares starts with it.
 	prefix string
+	// module is the same module path, typed: the steps of the addresses
+	// the module declares (address.Address.Module), none in the root.
+	module []address.Step
 	// call is the module call that made this instance; nil in the root.
 	call *callSite
 
@@ -252,7 +256,7 @@ type shared struct {
 	trackSources []trackSource
 	// staticOutputs are the outputs that give the same blocks in every
 	// instance, relative to the module (see outputValue).
-	staticOutputs map[*hcl.Attribute][]string
+	staticOutputs map[*hcl.Attribute][]declRef
 	workspaceVal  cty.Value
 	// marked is set once a value is marked sensitive: until then no value
 	// can hold a mark, and evaluations skip looking for one.

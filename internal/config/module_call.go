@@ -13,6 +13,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/leadsync/leadsync/internal/address"
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -22,6 +23,8 @@ type Module struct {
 	// Address is the instance's module path: module.dach,
 	// module.dach["de"], module.dach.module.team[0].
 	Address string
+	// Addr is Address typed (a module address: Addr.IsModule()).
+	Addr address.Address
 	// Call is the address of its call (without the last key): module.dach.
 	Call string
 	Name string
@@ -116,6 +119,7 @@ func (l *loader) loadModuleCall(b *hcl.Block) {
 	for _, in := range l.expand(b, content, call.info) {
 		child := &loader{shared: l.shared}
 		child.initModule(dir, in.addr+".")
+		child.module = append(append([]address.Step(nil), l.module...), address.Step{Name: name, Key: in.akey})
 		child.call = &callSite{block: b, addr: in.addr, callAddr: callAddr, parent: l, inputs: ordered, sources: sources, in: in, src: call.src}
 		start := len(l.diags)
 		child.loadBody(call.src.byType)
@@ -123,7 +127,7 @@ func (l *loader) loadModuleCall(b *hcl.Block) {
 		call.keys = append(call.keys, in.key)
 		call.instances = append(call.instances, child)
 		l.cfg.Modules = append(l.cfg.Modules, &Module{
-			Address: in.addr, Call: l.prefix + "module." + name, Name: name,
+			Address: in.addr, Addr: address.Address{Module: child.module}, Call: l.prefix + "module." + name, Name: name,
 			Source: src, Dir: dir, DeclRange: b.DefRange,
 		})
 	}

@@ -163,6 +163,7 @@ export "all" {
 	if _, ok := cfg.Files["personas/cto/main.leads.hcl"]; !ok {
 		t.Errorf("the module's file is not kept for diagnostics: %v", cfg.Files)
 	}
+	checkTypedAddresses(t, cfg)
 }
 
 func TestModulesNest(t *testing.T) {
@@ -211,6 +212,7 @@ output "ctos" {
 	if from := cfg.Enriches[0].From; !cmp.Equal(from, []string{"module.region[1].module.team.search.cto"}) {
 		t.Errorf("from = %q", from)
 	}
+	checkTypedAddresses(t, cfg)
 }
 
 // TestModuleHash checks that the configuration's hash covers the module's

@@ -37,10 +37,14 @@ func (l *loader) decodeOutputs(blocks hcl.Blocks) {
 			}
 			continue
 		}
-		if addrs, ok := l.outputValue(a); ok {
-			l.outputs = append(l.outputs, output{b.Labels[0], addrs})
+		if refs, ok := l.outputValue(a); ok {
+			l.outputs = append(l.outputs, output{b.Labels[0], refs})
 			if l.prefix == "" {
 				// The root's: nothing calls it; leadsync output shows them.
+				addrs := make([]string, len(refs))
+				for i, r := range refs {
+					addrs[i] = r.addr
+				}
 				l.cfg.Outputs = append(l.cfg.Outputs, &Output{Name: b.Labels[0], Description: desc, Addresses: addrs, DeclRange: b.DefRange})
 			}
 		}
@@ -48,15 +52,15 @@ func (l *loader) decodeOutputs(blocks hcl.Blocks) {
 }
 
 // output is what one output of a module instance gives: addresses from
-// the root.
+// the root, with their kinds.
 type output struct {
 	name  string
-	addrs []string
+	addrs []declRef
 }
 
 // output returns the addresses the output name gives, nil when there is
 // none (a module has a few outputs: a list is cheaper than a map).
-func (l *loader) output(name string) []string {
+func (l *loader) output(name string) []declRef {
 	for _, o := range l.outputs {
 		if o.name == name {
 			return o.addrs
@@ -71,23 +75,27 @@ func (l *loader) output(name string) []string {
 // first instance, and the others put their own module path before it.
 // A value with instance keys or outputs of nested modules depends on the
 // instance, and is read in each.
-func (l *loader) outputValue(a *hcl.Attribute) ([]string, bool) {
+func (l *loader) outputValue(a *hcl.Attribute) ([]declRef, bool) {
 	if rel, static := l.staticOutputs[a]; static {
-		out := make([]string, len(rel))
+		out := make([]declRef, len(rel))
 		for i, r := range rel {
-			out[i] = l.prefix + r
+			out[i] = declRef{l.prefix + r.addr, r.kind}
 		}
 		return out, true
 	}
-	addrs, ok := l.refs(a, outputRefs)
+	at, ok := l.refsAt(a, outputRefs)
+	refs := make([]declRef, len(at))
+	for i, r := range at {
+		refs[i] = r.declRef
+	}
 	if ok && wholeBlocks(a.Expr) {
-		rel := make([]string, len(addrs))
-		for i, x := range addrs {
-			rel[i] = x[len(l.prefix):]
+		rel := make([]declRef, len(refs))
+		for i, r := range refs {
+			rel[i] = declRef{r.addr[len(l.prefix):], r.kind}
 		}
 		l.staticOutputs[a] = rel
 	}
-	return addrs, ok
+	return refs, ok
 }
 
 // wholeBlocks reports whether expr is a reference to a block, or a list

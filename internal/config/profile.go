@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/leadsync/leadsync/internal/kind"
 )
 
 var profileSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
@@ -19,8 +20,9 @@ func (l *loader) decodeProfile(b *hcl.Block) {
 	content, meant := l.content(b, profileSchema, "A profile block")
 	info := l.blocks["profile."+b.Labels[0]]
 	at := content.Attributes
+	l.cfg.blockAddrs = append(l.cfg.blockAddrs, l.blockAddr(kind.Profile, b.Labels[0], ""))
 	for _, in := range l.expand(b, content, info) {
-		p := &Profile{Address: in.addr, Block: l.prefix + "profile." + b.Labels[0], Name: b.Labels[0], Module: l.modulePath(), DeclRange: b.DefRange}
+		p := &Profile{Address: in.addr, Addr: l.blockAddr(kind.Profile, b.Labels[0], in.akey), Block: l.prefix + "profile." + b.Labels[0], Name: b.Labels[0], Module: l.modulePath(), DeclRange: b.DefRange}
 		pn, _, pnSt := l.stringAttr(at["page_name"], in.ctx, in.sc, true)
 		pu, _, puSt := l.stringAttr(at["profile_url"], in.ctx, in.sc, true)
 		if pnSt == ok && !l.valueLength(at["page_name"], pn, MaxPageName) {

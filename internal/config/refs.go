@@ -239,10 +239,17 @@ func (l *loader) fromList(a *hcl.Attribute) ([]string, bool) {
 	return l.refs(a, fromRefs)
 }
 
+// declRef is an address a reference names, with the kind of its block:
+// known from the reference as it is decoded, never read from the address.
+type declRef struct {
+	addr string
+	kind kind.Kind
+}
+
 // refAt is an address a reference names, with where the reference is.
 type refAt struct {
-	addr string
-	rng  hcl.Range
+	declRef
+	rng hcl.Range
 }
 
 // refs decodes a list of block references (a from list, an output's
@@ -279,15 +286,15 @@ func (l *loader) refsAt(a *hcl.Attribute, spec refList) ([]refAt, bool) {
 	good := true
 	seen := map[string]bool{}
 	for _, e := range exprs {
-		addrs, ok := l.ref(e, spec)
+		refs, ok := l.ref(e, spec)
 		if !ok {
 			good = false
 			continue
 		}
-		for _, addr := range addrs {
-			if !seen[addr] {
-				seen[addr] = true
-				out = append(out, refAt{addr, e.Range()})
+		for _, r := range refs {
+			if !seen[r.addr] {
+				seen[r.addr] = true
+				out = append(out, refAt{r, e.Range()})
 			}
 		}
 	}
@@ -313,7 +320,7 @@ func (l *loader) fromItemError(e hcl.Expression, spec refList) {
 
 // ref resolves one reference of a list: a block or one of its instances
 // (one address), or an output of a module call (the addresses it gives).
-func (l *loader) ref(e hcl.Expression, spec refList) ([]string, bool) {
+func (l *loader) ref(e hcl.Expression, spec refList) ([]declRef, bool) {
 	t, ds := hcl.AbsTraversalForExpr(e)
 	if ds.HasErrors() {
 		l.fromItemError(e, spec)
@@ -345,7 +352,7 @@ func (l *loader) ref(e hcl.Expression, spec refList) ([]string, bool) {
 	}
 	block := root + "." + at.Name
 	if blockKinds[k].byName {
-		return l.namedRef(t, rng, spec, root, at.Name, l.named[k], textWithArticle(k))
+		return l.namedRef(t, rng, spec, k, at.Name, l.named[k], textWithArticle(k))
 	}
 	info := l.blocks[block]
 	if info == nil {
@@ -371,7 +378,7 @@ func (l *loader) ref(e hcl.Expression, spec refList) ([]string, bool) {
 		return nil, false
 	}
 	if len(t) == 2 {
-		return []string{l.prefix + block}, true
+		return []declRef{{l.prefix + block, k}}, true
 	}
 	idx, isIdx := t[2].(hcl.TraverseIndex)
 	if !isIdx || len(t) > 3 {
@@ -382,7 +389,7 @@ func (l *loader) ref(e hcl.Expression, spec refList) ([]string, bool) {
 	if !ok {
 		return nil, false
 	}
-	return []string{l.prefix + block + key}, true
+	return []declRef{{l.prefix + block + key, k}}, true
 }
 
 // instanceKey checks the key of a reference to one instance of a block
@@ -430,11 +437,12 @@ func (l *loader) instanceKey(rng *hcl.Range, block string, info *blockInfo, idx 
 
 // namedRef resolves a reference to a block without instances (an enrich
 // or track block) declared in this module, whose names are declared.
-func (l *loader) namedRef(t hcl.Traversal, rng *hcl.Range, spec refList, root, name string, declared map[string]bool, what string) ([]string, bool) {
+func (l *loader) namedRef(t hcl.Traversal, rng *hcl.Range, spec refList, k kind.Kind, name string, declared map[string]bool, what string) ([]declRef, bool) {
+	root := string(k)
 	if len(t) > 2 {
 		block := root + "." + name
 		why := ""
-		if kind.Kind(root) == kind.Enrich && spec.attr == "from" {
+		if k == kind.Enrich && spec.attr == "from" {
 			why = " (it watches the people the block enriched)"
 		}
 		l.errorf(rng, "Invalid "+spec.attr+" reference", "%s is %s, which has no instances: write %s%s. %s lists %s (or outputs of module calls that give them).",
@@ -454,14 +462,14 @@ func (l *loader) namedRef(t hcl.Traversal, rng *hcl.Range, spec refList, root, n
 		l.errorf(rng, "Reference to undeclared "+root+" block", "No %s block named %q is declared.%s", root, name, hint)
 		return nil, false
 	}
-	return []string{l.prefix + root + "." + name}, true
+	return []declRef{{l.prefix + root + "." + name, k}}, true
 }
 
 // moduleRef resolves a reference to an output of a module call:
 // module.NAME.OUTPUT gives the addresses of the output of every instance
 // of the call, module.NAME["key"].OUTPUT (or [0]) of one. Each address
 // must be of a kind the list takes.
-func (l *loader) moduleRef(t hcl.Traversal, spec refList) ([]string, bool) {
+func (l *loader) moduleRef(t hcl.Traversal, spec refList) ([]declRef, bool) {
 	rng := t.SourceRange().Ptr()
 	form := "module.NAME.OUTPUT, like module.dach.ctos (or module.dach[\"de\"].ctos for one instance)"
 	if len(t) < 2 {
@@ -529,15 +537,15 @@ func (l *loader) moduleRef(t hcl.Traversal, spec refList) ([]string, bool) {
 		l.errorf(rng, "Reference to undeclared output", "The module of %s (%s) has no output %q.%s", callAddr, call.src.dir, out.Name, hint)
 		return nil, false
 	}
-	var addrs []string
+	var refs []declRef
 	for _, child := range instances {
-		for _, a := range child.output(out.Name) {
-			if k := address.Kind(a); !spec.takes(k) {
-				l.errorf(rng, "Invalid "+spec.attr+" reference", "%s.%s gives %s, %s block, and %s lists %s.", callAddr, out.Name, a, textfmt.WithArticle(string(k)), spec.attr, spec.kindsText())
+		for _, r := range child.output(out.Name) {
+			if !spec.takes(r.kind) {
+				l.errorf(rng, "Invalid "+spec.attr+" reference", "%s.%s gives %s, %s block, and %s lists %s.", callAddr, out.Name, r.addr, textfmt.WithArticle(string(r.kind)), spec.attr, spec.kindsText())
 				return nil, false
 			}
-			addrs = append(addrs, a)
+			refs = append(refs, r)
 		}
 	}
-	return addrs, true
+	return refs, true
 }

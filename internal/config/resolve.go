@@ -1,6 +1,11 @@
 package config
 
-import "sync"
+import (
+	"sync"
+
+	"github.com/leadsync/leadsync/internal/address"
+	"github.com/leadsync/leadsync/internal/kind"
+)
 
 // refCache is the index of Instances, with what it was built from: a
 // Config whose lists were replaced since (tests do) gets it built again.
@@ -10,6 +15,10 @@ type refCache struct {
 	profiles []*Profile
 	imports  []*Import
 	index    map[string][]string
+
+	// addrs is the index of Addr, with the lists it was built from.
+	addrs   map[string]address.Address
+	addrsOf blockLists
 }
 
 // Instances returns the instance addresses that a from-reference names, in
@@ -84,4 +93,89 @@ func (c *Config) Resolve(refs []string) []string {
 		}
 	}
 	return out
+}
+
+// Addr returns the typed address of what c declares at the address text:
+// a block (with or without instances: search.cto), one of its instances
+// (search.cto["Berlin"]), a module instance (module.dach). It is the
+// address the loader built (Declared.Addr), so its kind and parts are
+// asked of it rather than read from text again; false when c declares
+// nothing at text. It is safe for concurrent use.
+func (c *Config) Addr(text string) (address.Address, bool) {
+	if c.refs == nil {
+		return c.scanAddr(text)
+	}
+	r := c.refs
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if lists := c.blockLists(); r.addrs == nil || !r.addrsOf.same(lists) {
+		r.addrs, r.addrsOf = c.indexAddrs(), lists
+	}
+	a, ok := r.addrs[text]
+	return a, ok
+}
+
+// blockLists are the lists of blocks indexAddrs reads (blockAddrs, only
+// the loader writes, is left out).
+type blockLists struct {
+	searches []*Search
+	profiles []*Profile
+	imports  []*Import
+	enriches []*Enrich
+	tracks   []*Track
+	exports  []*Export
+	excludes []*Exclude
+	modules  []*Module
+}
+
+func (c *Config) blockLists() blockLists {
+	return blockLists{c.Searches, c.Profiles, c.Imports, c.Enriches, c.Tracks, c.Exports, c.Excludes, c.Modules}
+}
+
+// same reports whether a and b are the same lists (sameList).
+func (a blockLists) same(b blockLists) bool {
+	return sameList(a.searches, b.searches) && sameList(a.profiles, b.profiles) && sameList(a.imports, b.imports) &&
+		sameList(a.enriches, b.enriches) && sameList(a.tracks, b.tracks) && sameList(a.exports, b.exports) &&
+		sameList(a.excludes, b.excludes) && sameList(a.modules, b.modules)
+}
+
+// indexAddrs maps the address of every block, instance and module
+// instance c declares to its typed address.
+func (c *Config) indexAddrs() map[string]address.Address {
+	idx := map[string]address.Address{}
+	for _, k := range kind.Blocks() {
+		for _, d := range c.Declared(k) {
+			idx[d.Address] = d.Addr
+			if d.Block != d.Address {
+				idx[d.Block] = d.Addr.Block()
+			}
+		}
+	}
+	for _, a := range c.blockAddrs {
+		idx[a.String()] = a
+	}
+	for _, m := range c.Modules {
+		idx[m.Address] = m.Addr
+	}
+	return idx
+}
+
+// scanAddr is Addr without the index, for a Config not made by Load.
+func (c *Config) scanAddr(text string) (address.Address, bool) {
+	for _, k := range kind.Blocks() {
+		for _, d := range c.Declared(k) {
+			switch text {
+			case d.Address:
+				return d.Addr, true
+			case d.Block:
+				return d.Addr.Block(), true
+			}
+		}
+	}
+	for _, m := range c.Modules {
+		if m.Address == text {
+			return m.Addr, true
+		}
+	}
+	return address.Address{}, false
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/catalog"
+	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
@@ -60,8 +61,9 @@ func (l *loader) decodeSearch(b *hcl.Block) {
 	content, meant := l.content(b, l.searchBodySchema(), "A search block")
 	info := l.blocks["search."+b.Labels[0]]
 	at := content.Attributes
+	l.cfg.blockAddrs = append(l.cfg.blockAddrs, l.blockAddr(kind.Search, b.Labels[0], ""))
 	for _, in := range l.expand(b, content, info) {
-		s := &Search{Address: in.addr, Block: l.prefix + "search." + b.Labels[0], Name: b.Labels[0], Module: l.modulePath(), DeclRange: b.DefRange,
+		s := &Search{Address: in.addr, Addr: l.blockAddr(kind.Search, b.Labels[0], in.akey), Block: l.prefix + "search." + b.Labels[0], Name: b.Labels[0], Module: l.modulePath(), DeclRange: b.DefRange,
 			Request: api.SearchRequest{Params: map[string]any{}}}
 		kwState := l.searchFilters(s, at, in)
 		urlState, urlArrays := l.searchURL(s, at, in)

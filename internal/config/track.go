@@ -14,8 +14,11 @@ import (
 // profile read each per Every.
 type Track struct {
 	Address string // track.champions; module.dach.track.champions in a module
-	Name    string
-	Module  string // as Search.Module
+	// Addr is Address typed, set once by the loader: what needs the
+	// address's kind or parts asks it, not the text.
+	Addr   address.Address
+	Name   string
+	Module string // as Search.Module
 	// From are the referenced blocks or instances, as addresses, in order:
 	// searches and profiles ("search.cto", "search.cto[\"Berlin\"]",
 	// "profile.founder") and enrich blocks ("enrich.cto_contacts": the
@@ -37,7 +40,7 @@ var trackSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 func (l *loader) decodeTrack(b *hcl.Block) {
 	content, _ := l.content(b, trackSchema, "A track block")
 	l.noRepeat(content, "a track block already reads every person of its from list. To watch groups at different paces, write several track blocks.")
-	t := &Track{Address: l.prefix + "track." + b.Labels[0], Name: b.Labels[0], Module: l.modulePath(), Every: DefaultTrackEvery, DeclRange: b.DefRange}
+	t := &Track{Address: l.prefix + "track." + b.Labels[0], Addr: l.blockAddr(kind.Track, b.Labels[0], ""), Name: b.Labels[0], Module: l.modulePath(), Every: DefaultTrackEvery, DeclRange: b.DefRange}
 	at := content.Attributes
 	if a := at["from"]; a == nil {
 		l.errorf(b.DefRange.Ptr(), "Missing from", "A track block needs from, the search, profile, import and enrich blocks whose people it watches, like from = [enrich.cto_contacts, profile.founder].")
@@ -117,17 +120,23 @@ func (l *loader) checkTracks() {
 func (c *Config) TrackSources(from []string) []string {
 	var refs []string
 	for _, r := range from {
-		if address.Kind(r) != kind.Enrich {
-			refs = append(refs, r)
+		if e := c.Enrich(r); e != nil {
+			refs = append(refs, e.From...)
 			continue
 		}
-		for _, e := range c.Enriches {
-			if e.Address == r {
-				refs = append(refs, e.From...)
-			}
-		}
+		refs = append(refs, r) // a search, a profile or an import
 	}
 	return c.Resolve(refs)
+}
+
+// Enrich returns the enrich block of an address, nil when none.
+func (c *Config) Enrich(addr string) *Enrich {
+	for _, e := range c.Enriches {
+		if e.Address == addr {
+			return e
+		}
+	}
+	return nil
 }
 
 // Track returns the track block of an address, nil when none.

@@ -6,6 +6,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/leadsync/leadsync/internal/address"
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/catalog"
 	"github.com/leadsync/leadsync/internal/person"
@@ -62,6 +63,9 @@ type Config struct {
 	// built by Instances when first needed (nil in a Config not made by
 	// Load: Instances then scans).
 	refs *refCache
+	// blockAddrs are the typed addresses of the search and profile blocks
+	// (without a key), those without instances too: Addr finds them.
+	blockAddrs []address.Address
 	// secretRanges are source ranges holding sensitive literals (api_key,
 	// defaults and file values of sensitive variables); DiagFiles masks them.
 	secretRanges []hcl.Range
@@ -121,8 +125,11 @@ type Variable struct {
 // Search is one instance of a search block.
 type Search struct {
 	Address string // search.cto["Berlin"], search.cto[0] or search.cto; module.dach.search.cto in a module
-	Block   string // search.cto; module.dach.search.cto
-	Name    string // cto
+	// Addr is Address typed, set once by the loader: what needs the
+	// address's kind or parts asks it, not the text.
+	Addr  address.Address
+	Block string // search.cto; module.dach.search.cto
+	Name  string // cto
 	// Module is the module instance that declares it, "" in the root:
 	// module.dach, module.dach["de"].
 	Module string
@@ -159,6 +166,9 @@ const MaxSplitResults = 100000
 // Profile is one instance of a profile block.
 type Profile struct {
 	Address string
+	// Addr is Address typed, set once by the loader: what needs the
+	// address's kind or parts asks it, not the text.
+	Addr    address.Address
 	Block   string
 	Name    string
 	Module  string // as Search.Module
@@ -174,8 +184,11 @@ type Profile struct {
 // Enrich is an enrich block.
 type Enrich struct {
 	Address string // enrich.cto_contacts; module.dach.enrich.cto_contacts in a module
-	Name    string
-	Module  string // as Search.Module
+	// Addr is Address typed, set once by the loader: what needs the
+	// address's kind or parts asks it, not the text.
+	Addr   address.Address
+	Name   string
+	Module string // as Search.Module
 	// From are the referenced blocks or instances, as addresses
 	// ("search.cto", "search.cto[\"Berlin\"]", "profile.founder"), in order.
 	From []string
@@ -199,7 +212,10 @@ var RefreshOnFields = []string{"company", "title"}
 
 // Export is an export block.
 type Export struct {
-	Address   string // export.marketing; module.dach.export.marketing in a module
+	Address string // export.marketing; module.dach.export.marketing in a module
+	// Addr is Address typed, set once by the loader: what needs the
+	// address's kind or parts asks it, not the text.
+	Addr      address.Address
 	Name      string
 	Module    string // as Search.Module
 	Path      string // as written; relative to Config.Dir, in a module too (path.module is the module's folder)

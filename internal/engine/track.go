@@ -80,8 +80,10 @@ func (j Job) String() string {
 type JobChange struct {
 	PersonID, Name string
 	Before, After  Job
-	// By is the address of the call that saw it.
-	By string
+	// By is the address of the call that saw it; Call its kind (the
+	// drift's Call: a track block's read is kind.Track).
+	By   string
+	Call kind.Kind
 }
 
 // PersonSeen names a person a call of this run found gone or private.
@@ -135,7 +137,7 @@ func (d *Drift) add(st *state.State, seen []state.SeenDrift) []JobChange {
 					cur = Job{p.Lead.Title, p.Lead.Company}
 				}
 				// Fields not changed are the same before and after.
-				jobs = append(jobs, JobChange{PersonID: s.PersonID, Name: name, Before: cur, After: cur, By: s.Drift.By})
+				jobs = append(jobs, JobChange{PersonID: s.PersonID, Name: name, Before: cur, After: cur, By: s.Drift.By, Call: kind.Kind(s.Drift.Call)})
 			}
 			j := &jobs[i]
 			if s.Drift.Field == state.DriftTitle {

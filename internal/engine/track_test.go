@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/leadsync/leadsync/internal/address"
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/engine"
@@ -172,6 +173,11 @@ func TestTrackFindsEveryJobChange(t *testing.T) {
 		found, len(sum.Drift.Left), len(sum.Drift.Private), len(wantRefresh))
 	if len(sum.Drift.Jobs) == 0 || len(sum.Failures) != 0 {
 		t.Errorf("summary: %d job changes, failures %+v", len(sum.Drift.Jobs), sum.Failures)
+	}
+	for _, j := range sum.Drift.Jobs {
+		if a, err := address.Parse(j.By); err != nil || j.Call != a.Kind {
+			t.Errorf("job change of %s seen by %s: its call is of kind %q", j.PersonID, j.By, j.Call)
+		}
 	}
 
 	// Run 4: the changes are in state, so the plan counts the

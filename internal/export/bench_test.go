@@ -1,14 +1,15 @@
 package export
 
 import (
-	"github.com/leadsync/leadsync/internal/config"
-	"github.com/leadsync/leadsync/internal/person"
-	"github.com/leadsync/leadsync/internal/state"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strconv"
 	"testing"
+
+	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/person"
+	"github.com/leadsync/leadsync/internal/state"
 )
 
 // BenchmarkXLSXMillionRows writes 1,000,000 rows of 12 columns to XLSX, the
@@ -45,7 +46,7 @@ func BenchmarkXLSXMillionPeopleFromState(b *testing.B) {
 		"networkId", "email", "validationStatus", "profileUrl", "firstSeen", "lastSeen"}
 	cfg, _ := fixture("big.xlsx", &config.Sheet{Name: "Everyone", From: []string{"search.big"}, Dedupe: true, Columns: cols})
 	cfg.Dir = b.TempDir()
-	cfg.Searches = []*config.Search{{Address: "search.big", Block: "search.big", Name: "big"}}
+	cfg.Searches = []*config.Search{{Address: "search.big", Addr: typed("search.big"), Block: "search.big", Name: "big"}}
 	st := &state.State{
 		Searches: map[string]*state.Search{"search.big": {Address: "search.big", RanAt: t1, ResultCount: n}},
 		People:   make(map[string]*state.Person, n),

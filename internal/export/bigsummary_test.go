@@ -22,7 +22,7 @@ func manySearches(path string, n, unrun int) (*config.Config, *state.State) {
 	st.Searches = map[string]*state.Search{}
 	for i := range n {
 		addr := fmt.Sprintf(`search.city["City number %05d"]`, i)
-		cfg.Searches = append(cfg.Searches, &config.Search{Address: addr, Block: "search.city", Name: "city",
+		cfg.Searches = append(cfg.Searches, &config.Search{Address: addr, Addr: typed(addr), Block: "search.city", Name: "city",
 			Request: api.SearchRequest{Params: map[string]any{"keywords": "CTO", "city": fmt.Sprintf("City number %05d", i)}}})
 		if i >= n-unrun {
 			continue

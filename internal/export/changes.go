@@ -7,7 +7,6 @@ import (
 
 	"github.com/zclconf/go-cty/cty"
 
-	"github.com/leadsync/leadsync/internal/address"
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
@@ -37,7 +36,7 @@ func collectChanges(cfg *config.Config, sh *config.Sheet, st *state.State, now t
 	var sources []string
 	for _, ref := range sh.Changes {
 		addrs := []string{ref}
-		if k := address.Kind(ref); k.HasInstances() {
+		if a, _ := cfg.Addr(ref); a.Kind.HasInstances() {
 			addrs = cfg.Resolve([]string{ref}) // a block: each of its instances
 		}
 		for _, a := range addrs {

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/xuri/excelize/v2"
 )
 
@@ -63,20 +64,30 @@ func (j *job) sourceCounts() []sumRow {
 	}
 	searches, profiles, imports := j.sources()
 	var rows []sumRow
-	for _, src := range append(append(searches, profiles...), imports...) {
-		ids, _ := sourceIDs(j.st, src)
-		n, seen := 0, map[string]bool{}
-		for _, id := range ids {
-			if in[id] && !seen[id] {
-				seen[id] = true
-				n++
+	for _, g := range []struct {
+		k    kind.Kind
+		srcs []string
+	}{{kind.Search, searches}, {kind.Profile, profiles}, {kind.Import, imports}} {
+		for _, src := range g.srcs {
+			ids, _ := sourceIDs(j.st, g.k, src)
+			if n := countIn(ids, in); n > 0 {
+				rows = append(rows, sumRow{style: stylePlain, cells: []any{j.sourceName(src), n}})
 			}
-		}
-		if n > 0 {
-			rows = append(rows, sumRow{style: stylePlain, cells: []any{j.sourceName(src), n}})
 		}
 	}
 	return rows
+}
+
+// countIn counts the IDs of ids in in, each once.
+func countIn(ids []string, in map[string]bool) int {
+	n, seen := 0, map[string]bool{}
+	for _, id := range ids {
+		if in[id] && !seen[id] {
+			seen[id] = true
+			n++
+		}
+	}
+	return n
 }
 
 // jobChangeMonths counts, by UTC month, the people of the export whose

@@ -3,13 +3,14 @@ package export
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/leadsync/leadsync/internal/config"
-	"github.com/leadsync/leadsync/internal/person"
-	"github.com/leadsync/leadsync/internal/state"
 	"net/url"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/person"
+	"github.com/leadsync/leadsync/internal/state"
 )
 
 // cellKind is the type of a column's cells; it decides how a cell is written

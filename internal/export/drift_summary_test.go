@@ -1,12 +1,13 @@
 package export
 
 import (
-	"github.com/leadsync/leadsync/internal/config"
-	"github.com/leadsync/leadsync/internal/person"
-	"github.com/leadsync/leadsync/internal/state"
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/person"
+	"github.com/leadsync/leadsync/internal/state"
 )
 
 // TestSummaryCountsChanges: the Summary counts the people of the export

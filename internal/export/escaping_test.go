@@ -25,7 +25,7 @@ var formulaStarts = []string{"=", "+", "-", "@", "\t", "\r"}
 func hostileSource(path string) (*config.Config, *state.State) {
 	const addr = "search.x"
 	cfg := &config.Config{
-		Searches: []*config.Search{{Address: addr, Block: addr, Name: "x", Request: api.SearchRequest{Params: map[string]any{"keywords": "x"}}}},
+		Searches: []*config.Search{{Address: addr, Addr: typed(addr), Block: addr, Name: "x", Request: api.SearchRequest{Params: map[string]any{"keywords": "x"}}}},
 		Exports: []*config.Export{{Address: "export.x", Name: "x", Path: path, Format: formatOf(path), Sheets: []*config.Sheet{{
 			Name: "People", From: []string{addr}, Columns: append(append([]string{}, config.DefaultColumns...), config.ExtraColumns...),
 		}}}},

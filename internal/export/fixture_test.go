@@ -3,6 +3,7 @@ package export
 import (
 	"time"
 
+	"github.com/leadsync/leadsync/internal/address"
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/exportformat"
@@ -42,15 +43,15 @@ func fixture(path string, sheets ...*config.Sheet) (*config.Config, *state.State
 			ProfileURLTemplate: "https://network.example/profile/{pageName}",
 		},
 		Searches: []*config.Search{
-			{Address: berlin, Block: "search.cto", Name: "cto", Request: api.SearchRequest{Params: map[string]any{
+			{Address: berlin, Addr: typed(berlin), Block: "search.cto", Name: "cto", Request: api.SearchRequest{Params: map[string]any{
 				"keywords": "CTO", "city": "Berlin", "industryFilter": []string{"Internet and IT"},
 			}}},
-			{Address: hamburg, Block: "search.cto", Name: "cto", Request: api.SearchRequest{Params: map[string]any{
+			{Address: hamburg, Addr: typed(hamburg), Block: "search.cto", Name: "cto", Request: api.SearchRequest{Params: map[string]any{
 				"keywords": "CTO", "city": "Hamburg",
 			}}},
 		},
 		Profiles: []*config.Profile{
-			{Address: founder, Block: founder, Name: "founder", PageName: "Max_Mustermann"},
+			{Address: founder, Addr: typed(founder), Block: founder, Name: "founder", PageName: "Max_Mustermann"},
 		},
 		Exports: []*config.Export{{
 			Address: "export.marketing", Name: "marketing", Path: path, Format: formatOf(path), Sheets: sheets,
@@ -135,4 +136,14 @@ func marketingSheets() []*config.Sheet {
 		}},
 		{Name: "All leads", From: []string{"search.cto", founder}, Dedupe: true, Columns: config.DefaultColumns},
 	}
+}
+
+// typed is the typed address of a block a test declares by hand (the
+// loader gives each block its own).
+func typed(addr string) address.Address {
+	a, err := address.Parse(addr)
+	if err != nil {
+		panic(err)
+	}
+	return a
 }

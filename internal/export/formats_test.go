@@ -2,16 +2,17 @@ package export
 
 import (
 	"fmt"
-	"github.com/leadsync/leadsync/internal/config"
-	"github.com/leadsync/leadsync/internal/exportformat"
-	"github.com/leadsync/leadsync/internal/person"
-	"github.com/leadsync/leadsync/internal/plan"
-	"github.com/leadsync/leadsync/internal/state"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/exportformat"
+	"github.com/leadsync/leadsync/internal/person"
+	"github.com/leadsync/leadsync/internal/plan"
+	"github.com/leadsync/leadsync/internal/state"
 )
 
 // TestEveryFormatHasAWriter: the table of formats and the writers agree,

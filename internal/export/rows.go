@@ -5,7 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/leadsync/leadsync/internal/address"
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/leadsync/leadsync/internal/state"
@@ -42,7 +41,8 @@ func collectRows(cfg *config.Config, sh *config.Sheet, st *state.State, ex *excl
 	seen := map[string]bool{}
 	out := map[*state.Person]bool{}
 	for _, src := range r.sources {
-		ids, ok := sourceIDs(st, src)
+		a, _ := cfg.Addr(src)
+		ids, ok := sourceIDs(st, a.Kind, src)
 		ranAt := sourceRanAt(st, src)
 		if !ok {
 			r.missing = append(r.missing, src)
@@ -78,13 +78,14 @@ func collectRows(cfg *config.Config, sh *config.Sheet, st *state.State, ex *excl
 	return r
 }
 
-// sourceIDs returns the person IDs a source found in its last run, in
-// result order; ok is false when the source has not run yet.
-func sourceIDs(st *state.State, addr string) (ids []string, ok bool) {
+// sourceIDs returns the person IDs a source (addr, of kind k) found in
+// its last run, in result order; ok is false when the source has not run
+// yet.
+func sourceIDs(st *state.State, k kind.Kind, addr string) (ids []string, ok bool) {
 	if st == nil {
 		return nil, false
 	}
-	switch address.Kind(addr) {
+	switch k {
 	case kind.Search:
 		s := st.Searches[addr]
 		if s == nil {

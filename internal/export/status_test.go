@@ -1,11 +1,12 @@
 package export
 
 import (
+	"path/filepath"
+	"testing"
+
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
-	"path/filepath"
-	"testing"
 )
 
 // TestEmptyStatusReadsNotFound: the service's validation status "empty"

@@ -170,12 +170,13 @@ func (j *job) sources() (searches, profiles, imports []string) {
 				continue
 			}
 			seen[src] = true
-			switch {
-			case address.Kind(src) == kind.Profile:
+			a, _ := j.cfg.Addr(src)
+			switch a.Kind {
+			case kind.Profile:
 				profiles = append(profiles, src)
-			case state.IsImport(src):
+			case kind.Import:
 				imports = append(imports, src)
-			case address.Kind(src) == kind.Search:
+			case kind.Search:
 				searches = append(searches, src)
 			}
 		}

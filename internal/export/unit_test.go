@@ -1,12 +1,13 @@
 package export
 
 import (
-	"github.com/leadsync/leadsync/internal/config"
-	"github.com/leadsync/leadsync/internal/person"
-	"github.com/leadsync/leadsync/internal/state"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/person"
+	"github.com/leadsync/leadsync/internal/state"
 )
 
 func TestEveryKnownColumnHasAValue(t *testing.T) {

@@ -252,7 +252,7 @@ func TestXLSXRunStatsAndWarnings(t *testing.T) {
 	sheets := []*config.Sheet{{Name: "Summary", From: []string{"search.cto", "search.other"}, Dedupe: true, Columns: []string{"fullName"}}}
 	cfg, st := fixture("x.xlsx", sheets...)
 	cfg.Dir = dir
-	cfg.Searches = append(cfg.Searches, &config.Search{Address: "search.other", Block: "search.other", Name: "other"})
+	cfg.Searches = append(cfg.Searches, &config.Search{Address: "search.other", Addr: typed("search.other"), Block: "search.other", Name: "other"})
 	st.Failures = map[string]*state.Failure{
 		"search.other": {At: t1, Message: "service unavailable (HTTP 503)", Status: 503},
 		hamburg:        {At: t1, Message: "timeout after 90s"},

@@ -33,7 +33,7 @@ func benchWorld(n, people int) (*config.Config, *state.State) {
 	for i := range n {
 		key := fmt.Sprintf("k%05d", i)
 		addr := `search.cto["` + key + `"]`
-		s := &config.Search{Address: addr, Block: "search.cto", Name: "cto", MaxResults: 100,
+		s := &config.Search{Address: addr, Addr: typed(addr), Block: "search.cto", Name: "cto", MaxResults: 100,
 			Refresh: 30 * day,
 			Request: api.SearchRequest{Params: map[string]any{
 				"keywords": "CTO", "city": key, "industryFilter": []string{"Internet and IT"}}}}
@@ -63,9 +63,9 @@ func benchWorld(n, people int) (*config.Config, *state.State) {
 		}
 		st.Searches[addr] = rec
 	}
-	cfg.Enriches = []*config.Enrich{{Address: "enrich.contacts", Name: "contacts", From: []string{"search.cto"},
+	cfg.Enriches = []*config.Enrich{{Address: "enrich.contacts", Addr: typed("enrich.contacts"), Name: "contacts", From: []string{"search.cto"},
 		Limit: 250000, Refresh: 180 * day}}
-	cfg.Exports = []*config.Export{{Address: "export.all", Name: "all", Path: "out/all.xlsx", Format: "xlsx",
+	cfg.Exports = []*config.Export{{Address: "export.all", Addr: typed("export.all"), Name: "all", Path: "out/all.xlsx", Format: "xlsx",
 		Sheets: []*config.Sheet{{Name: "All", From: []string{"search.cto"}, Columns: config.DefaultColumns}}}}
 	return cfg, st
 }
@@ -134,7 +134,7 @@ func benchExcludes(cfg *config.Config, rows, n, people int) {
 			hit := i%100 == 0 && k != 0
 			set.Add(kind.value(i*(people/rows)+1, hit))
 		}
-		cfg.Excludes = append(cfg.Excludes, &config.Exclude{Address: fmt.Sprintf("exclude.x%d", k), Name: fmt.Sprintf("x%d", k),
+		cfg.Excludes = append(cfg.Excludes, &config.Exclude{Address: fmt.Sprintf("exclude.x%d", k), Addr: typed(fmt.Sprintf("exclude.x%d", k)), Name: fmt.Sprintf("x%d", k),
 			By: kind.by, Keys: set, Column: "Value", ListFile: config.ListFile{File: "x.csv", Rows: rows}})
 	}
 }

@@ -22,7 +22,7 @@ func (f *fixture) exclude(name string, by listfile.Kind, values ...string) *conf
 			panic("not a " + by.String() + ": " + v)
 		}
 	}
-	x := &config.Exclude{Address: "exclude." + name, Name: name, By: by, Keys: set, Column: "Value",
+	x := &config.Exclude{Address: "exclude." + name, Addr: typed("exclude." + name), Name: name, By: by, Keys: set, Column: "Value",
 		ListFile: config.ListFile{File: name + ".csv", Rows: len(values)}}
 	f.cfg.Excludes = append(f.cfg.Excludes, x)
 	return x

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/leadsync/leadsync/internal/address"
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/exportformat"
@@ -78,7 +77,8 @@ func (b *builder) sheetRowsMax(sh *config.Sheet) int {
 	n := 0
 	for _, src := range b.cfg.Resolve(sh.From) {
 		c := planned[src]
-		switch address.Kind(src) {
+		a, _ := b.cfg.Addr(src)
+		switch a.Kind {
 		case kind.Search:
 			if rec := b.st.Searches[src]; rec != nil {
 				n += len(rec.LeadIDs)

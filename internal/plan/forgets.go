@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/leadsync/leadsync/internal/address"
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/leadsync/leadsync/internal/state"
@@ -57,20 +56,21 @@ func (b *builder) forgets() {
 	for _, im := range b.cfg.Imports {
 		known[im.Address] = true
 	}
-	for _, addr := range b.stateAddresses() {
+	for _, sa := range b.stateAddresses() {
+		addr := sa.addr
 		if known[addr] || !b.selected(addr) {
 			continue
 		}
 		c := &Change{Address: addr, Action: Forget, Reason: ReasonRemoved}
-		switch {
-		case state.IsImport(addr):
+		switch sa.kind {
+		case kind.Import:
 			c.Kind = kind.Import
 			n := 0
 			if rec := b.st.Imports[addr]; rec != nil {
 				n = len(rec.PersonIDs)
 			}
 			c.Detail = fmt.Sprintf("its %s leave the exports; their e-mails are kept", plural(n, "person", "people"))
-		case address.Kind(addr) == kind.Search:
+		case kind.Search:
 			c.Kind = kind.Search
 			n := 0
 			if rec := b.st.Searches[addr]; rec != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/leadsync/leadsync/internal/address"
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/person"
@@ -61,7 +62,7 @@ func newFixture() *fixture {
 // search declares a search instance; addr is its instance address.
 func (f *fixture) search(addr string, params map[string]any, mod ...func(*config.Search)) *config.Search {
 	blk := blockOf(addr)
-	s := &config.Search{Address: addr, Block: blk, Name: strings.TrimPrefix(blk, "search."),
+	s := &config.Search{Address: addr, Addr: typed(addr), Block: blk, Name: strings.TrimPrefix(blk, "search."),
 		Request: api.SearchRequest{Params: params}}
 	for _, m := range mod {
 		m(s)
@@ -82,7 +83,7 @@ func kw(k string, more ...string) map[string]any {
 }
 
 func (f *fixture) profile(addr, page string) *config.Profile {
-	p := &config.Profile{Address: addr, Block: blockOf(addr), Name: strings.TrimPrefix(addr, "profile."),
+	p := &config.Profile{Address: addr, Addr: typed(addr), Block: blockOf(addr), Name: strings.TrimPrefix(addr, "profile."),
 		Request: api.PageRequest{PageName: page}, PageName: page}
 	f.cfg.Profiles = append(f.cfg.Profiles, p)
 	sort.Slice(f.cfg.Profiles, func(i, j int) bool { return f.cfg.Profiles[i].Address < f.cfg.Profiles[j].Address })
@@ -90,13 +91,13 @@ func (f *fixture) profile(addr, page string) *config.Profile {
 }
 
 func (f *fixture) enrich(name string, from []string, limit int, refresh time.Duration) *config.Enrich {
-	e := &config.Enrich{Address: "enrich." + name, Name: name, From: from, Limit: limit, Refresh: refresh}
+	e := &config.Enrich{Address: "enrich." + name, Addr: typed("enrich." + name), Name: name, From: from, Limit: limit, Refresh: refresh}
 	f.cfg.Enriches = append(f.cfg.Enriches, e)
 	return e
 }
 
 func (f *fixture) export(name, path string, from ...string) *config.Export {
-	x := &config.Export{Address: "export." + name, Name: name, Path: path, Format: "xlsx",
+	x := &config.Export{Address: "export." + name, Addr: typed("export." + name), Name: name, Path: path, Format: "xlsx",
 		Sheets: []*config.Sheet{{Name: "Leads", From: from, Columns: config.DefaultColumns, Dedupe: true}}}
 	f.cfg.Exports = append(f.cfg.Exports, x)
 	return x
@@ -249,4 +250,14 @@ func EnrichCandidatesClaimed(cfg *config.Config, st *state.State, e *config.Enri
 func TrackedPeople(cfg *config.Config, st *state.State, t *config.Track, now time.Time) []*state.Person {
 	people, _ := newEnv(cfg, st, now).trackPeople(t)
 	return people
+}
+
+// typed is the typed address of a block a test declares by hand (the
+// loader gives each block its own).
+func typed(addr string) address.Address {
+	a, err := address.Parse(addr)
+	if err != nil {
+		panic(err)
+	}
+	return a
 }

@@ -16,7 +16,7 @@ import (
 // importBlock declares an import whose file names these people: lead
 // i of ids (with an e-mail when email[i]), enriched at at.
 func (f *fixture) importBlock(name, digest string, at time.Time, ids []string, email []bool) *config.Import {
-	im := &config.Import{Address: "import." + name, Name: name, Columns: map[string]string{"network_id": "ID", "email": "Email"},
+	im := &config.Import{Address: "import." + name, Addr: typed("import." + name), Name: name, Columns: map[string]string{"network_id": "ID", "email": "Email"},
 		ListFile: config.ListFile{File: name + ".csv", Rows: len(ids), Digest: digest}}
 	for i, id := range ids {
 		l := lead(id)
@@ -129,7 +129,7 @@ func TestImportPageNameCase(t *testing.T) {
 	f.enrich("all", []string{"search.cto"}, 0, 0)
 	f.enrich("imported", []string{"import.legacy"}, 0, 0)
 	upper := strings.ToUpper(lead(people[0]).PageName)
-	im := &config.Import{Address: "import.legacy", Name: "legacy", Columns: map[string]string{"page_name": "Page"},
+	im := &config.Import{Address: "import.legacy", Addr: typed("import.legacy"), Name: "legacy", Columns: map[string]string{"page_name": "Page"},
 		ListFile: config.ListFile{File: "legacy.csv", Rows: 1, Digest: "d"},
 		People:   []config.ImportPerson{{Line: 2, Result: person.EnrichedProfile{PageName: upper}}}}
 	f.cfg.Imports = append(f.cfg.Imports, im)

@@ -24,12 +24,14 @@ func (b *builder) checkReplaceTargeted() {
 	}
 	for _, r := range b.opts.Replace {
 		r = strings.TrimSpace(r)
-		match := targetMatcher(r)
+		tg := newTarget(r)
 		var named []string
+		var kinds []kind.Kind
 		kept := false
-		for addr := range b.replace {
-			if match(addr) {
-				named = append(named, addr)
+		for _, a := range b.replaced() {
+			if tg.names(a) {
+				addr := a.String()
+				named, kinds = append(named, addr), append(kinds, a.Kind)
 				kept = kept || b.selected(addr)
 			}
 		}
@@ -40,17 +42,38 @@ func (b *builder) checkReplaceTargeted() {
 		targets := "--target " + strings.Join(b.opts.Targets, " --target ")
 		b.errorf(fmt.Sprintf("--replace %s is not among the targets", r),
 			fmt.Sprintf("--replace %s names %s, which %s leaves out of the plan, so %s. Add --target %s, or leave out --replace %s.",
-				r, listAddresses(named), targets, notAgain(named), r, r))
+				r, listAddresses(named), targets, notAgain(kinds), r, r))
 	}
 }
 
+// replaced are the typed addresses of the blocks --replace selected
+// (selectReplace): searches, profiles, tracks.
+func (b *builder) replaced() []address.Address {
+	var out []address.Address
+	for _, s := range b.cfg.Searches {
+		if b.replace[s.Address] {
+			out = append(out, s.Addr)
+		}
+	}
+	for _, p := range b.cfg.Profiles {
+		if b.replace[p.Address] {
+			out = append(out, p.Addr)
+		}
+	}
+	for _, t := range b.cfg.Tracks {
+		if b.replace[t.Address] {
+			out = append(out, t.Addr)
+		}
+	}
+	return out
+}
+
 // notAgain says what would not happen to the addresses of a --replace
-// left out of the plan.
-func notAgain(addrs []string) string {
+// left out of the plan, of these kinds (one per address).
+func notAgain(addrKinds []kind.Kind) string {
 	kinds := map[kind.Kind]bool{}
 	var row kind.Row
-	for _, a := range addrs {
-		k := address.Kind(a)
+	for _, k := range addrKinds {
 		kinds[k] = true
 		row = k.Row()
 	}
@@ -60,7 +83,7 @@ func notAgain(addrs []string) string {
 	if row.NotAgain == "" { // a module: what is in it would run again
 		row = kind.Search.Row()
 	}
-	if len(addrs) == 1 {
+	if len(addrKinds) == 1 {
 		return row.NotAgain
 	}
 	return row.NotAgainMany

@@ -3,12 +3,13 @@ package plan
 import (
 	"encoding/json"
 	"errors"
-	"github.com/leadsync/leadsync/internal/person"
-	"github.com/leadsync/leadsync/internal/state"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/leadsync/leadsync/internal/person"
+	"github.com/leadsync/leadsync/internal/state"
 )
 
 // elsewhere is a ReuseLookup over enrichments other workspaces hold, by

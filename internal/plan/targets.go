@@ -2,7 +2,7 @@ package plan
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/leadsync/leadsync/internal/address"
@@ -10,21 +10,36 @@ import (
 	"github.com/leadsync/leadsync/internal/kind"
 )
 
-// targetMatcher reports which addresses an address given with --target or
-// --replace names: itself, every instance of a block, everything inside a
-// module (see address.Address.Contains).
-func targetMatcher(t string) func(addr string) bool {
+// target is an address given with --target or --replace, read once: it
+// names itself, every instance of a block, everything inside a module
+// (see address.Address.Contains).
+type target struct {
+	text string
+	p    address.Address
+	// parsed is false for text that is no address: it names only itself.
+	parsed bool
+}
+
+func newTarget(t string) target {
 	p, err := address.Parse(t)
-	if err != nil {
-		return func(addr string) bool { return addr == t }
+	return target{text: t, p: p, parsed: err == nil}
+}
+
+// names reports whether t names the typed address a (a configuration
+// block's Addr): no text is read again.
+func (t target) names(a address.Address) bool { return t.parsed && t.p.Contains(a) }
+
+// namesText reports whether t names addr, an address of the state (read
+// here, where it comes from the state's keys).
+func (t target) namesText(addr string) bool {
+	if addr == t.text {
+		return true
 	}
-	return func(addr string) bool {
-		if addr == t {
-			return true
-		}
-		a, err := address.Parse(addr)
-		return err == nil && p.Contains(a)
+	if !t.parsed {
+		return false
 	}
+	a, err := address.Parse(addr)
+	return err == nil && t.p.Contains(a)
 }
 
 // selectTargets resolves --target into the set of planned addresses.
@@ -40,15 +55,15 @@ func (b *builder) selectTargets() {
 	}
 	for _, t := range b.opts.Targets {
 		t = strings.TrimSpace(t)
-		match := targetMatcher(t)
+		tg := newTarget(t)
 		found := false
 		for _, s := range b.cfg.Searches {
-			if match(s.Address) {
+			if tg.names(s.Addr) {
 				b.sel[s.Address], found = true, true
 			}
 		}
 		for _, p := range b.cfg.Profiles {
-			if match(p.Address) {
+			if tg.names(p.Addr) {
 				b.sel[p.Address], found = true, true
 			}
 		}
@@ -58,7 +73,7 @@ func (b *builder) selectTargets() {
 			}
 		}
 		for _, e := range b.cfg.Enriches {
-			if match(e.Address) {
+			if tg.names(e.Addr) {
 				b.sel[e.Address], found = true, true
 				addSources(e.From)
 			}
@@ -70,16 +85,16 @@ func (b *builder) selectTargets() {
 			}
 		}
 		for _, x := range b.cfg.Exports {
-			if match(x.Address) {
+			if tg.names(x.Addr) {
 				b.sel[x.Address], found = true, true
 				for _, sh := range x.Sheets {
 					addSources(sh.From)
 				}
 			}
 		}
-		for _, addr := range b.stateAddresses() {
-			if match(addr) {
-				b.sel[addr], found = true, true
+		for _, sa := range b.stateAddresses() {
+			if tg.namesText(sa.addr) {
+				b.sel[sa.addr], found = true, true
 			}
 		}
 		if !found {
@@ -127,8 +142,8 @@ func (b *builder) targetAddresses() []string {
 	for _, m := range b.cfg.Modules {
 		add(m.Call, m.Address)
 	}
-	for _, a := range b.stateAddresses() {
-		add(a, blockOf(a))
+	for _, sa := range b.stateAddresses() {
+		add(sa.addr, blockOf(sa.addr))
 	}
 	return out
 }
@@ -138,15 +153,15 @@ func (b *builder) selectReplace() {
 	b.replace = map[string]bool{}
 	for _, r := range b.opts.Replace {
 		r = strings.TrimSpace(r)
-		match := targetMatcher(r)
+		tg := newTarget(r)
 		found := false
 		for _, s := range b.cfg.Searches {
-			if match(s.Address) {
+			if tg.names(s.Addr) {
 				b.replace[s.Address], found = true, true
 			}
 		}
 		for _, p := range b.cfg.Profiles {
-			if match(p.Address) {
+			if tg.names(p.Addr) {
 				b.replace[p.Address], found = true, true
 			}
 		}
@@ -170,21 +185,29 @@ func (b *builder) selectReplace() {
 	b.checkReplaceTargeted()
 }
 
-// stateAddresses lists the search and profile addresses state knows of.
-func (b *builder) stateAddresses() []string {
-	var out []string
+// stateAddr is an address state knows of, with its kind: known from the
+// record that holds it, read from the address only for a failure.
+type stateAddr struct {
+	addr string
+	kind kind.Kind
+}
+
+// stateAddresses lists the search, profile and import addresses state
+// knows of, in address order.
+func (b *builder) stateAddresses() []stateAddr {
+	var out []stateAddr
 	for a := range b.st.Searches {
-		out = append(out, a)
+		out = append(out, stateAddr{a, kind.Search})
 	}
 	for a := range b.st.Profiles {
-		out = append(out, a)
+		out = append(out, stateAddr{a, kind.Profile})
 	}
 	for a := range b.st.Imports {
-		out = append(out, a)
+		out = append(out, stateAddr{a, kind.Import})
 	}
 	for a := range b.st.Splits {
 		if _, ok := b.st.Searches[a]; !ok {
-			out = append(out, a) // a split run under way, never completed
+			out = append(out, stateAddr{a, kind.Search}) // a split run under way, never completed
 		}
 	}
 	for a := range b.st.Failures {
@@ -197,10 +220,12 @@ func (b *builder) stateAddresses() []string {
 		if _, ok := b.st.Profiles[a]; ok {
 			continue
 		}
+		// A failure is kept by address alone, of any kind: its kind is
+		// read here, once.
 		if k := address.Kind(a); k == kind.Search || k == kind.Profile {
-			out = append(out, a)
+			out = append(out, stateAddr{a, k})
 		}
 	}
-	sort.Strings(out)
+	slices.SortFunc(out, func(x, y stateAddr) int { return strings.Compare(x.addr, y.addr) })
 	return out
 }

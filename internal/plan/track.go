@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/leadsync/leadsync/internal/address"
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/kind"
@@ -189,18 +188,15 @@ func (v *env) trackPeople(t *config.Track) (out []*state.Person, former int) {
 		}
 	}
 	for _, ref := range t.From {
-		if address.Kind(ref) != kind.Enrich {
+		e := v.cfg.Enrich(ref)
+		if e == nil { // a search, a profile or an import
 			for _, addr := range v.cfg.Resolve([]string{ref}) {
 				add(addr, "")
 			}
 			continue
 		}
-		for _, e := range v.cfg.Enriches {
-			if e.Address == ref {
-				for _, addr := range v.cfg.Resolve(e.From) {
-					add(addr, ref)
-				}
-			}
+		for _, addr := range v.cfg.Resolve(e.From) {
+			add(addr, ref)
 		}
 	}
 	n := len(out)

@@ -16,7 +16,7 @@ import (
 )
 
 func (f *fixture) track(name string, every time.Duration, from ...string) *config.Track {
-	t := &config.Track{Address: "track." + name, Name: name, From: from, Every: every}
+	t := &config.Track{Address: "track." + name, Addr: typed("track." + name), Name: name, From: from, Every: every}
 	f.cfg.Tracks = append(f.cfg.Tracks, t)
 	return t
 }

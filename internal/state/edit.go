@@ -28,6 +28,32 @@ func (s *State) Addresses(withPeople bool) []string {
 	return out
 }
 
+// Held is an address of s with the kind of the record s holds there.
+type Held struct {
+	Address string
+	Kind    kind.Kind
+}
+
+// AddressKinds is Addresses (without people) with the kind of each: known
+// from the records that hold them, not read from the addresses.
+func (s *State) AddressKinds() []Held {
+	out := make([]Held, 0, len(s.Searches)+len(s.Profiles)+len(s.Imports))
+	for _, g := range []struct {
+		k     kind.Kind
+		addrs []string
+	}{
+		{kind.Search, slices.Sorted(maps.Keys(s.Searches))},
+		{kind.Profile, slices.Sorted(maps.Keys(s.Profiles))},
+		{kind.Import, slices.Sorted(maps.Keys(s.Imports))},
+		{kind.Track, s.TrackAddresses()},
+	} {
+		for _, a := range g.addrs {
+			out = append(out, Held{a, g.k})
+		}
+	}
+	return out
+}
+
 // RemovePerson deletes a person and every reference to them: they leave the
 // lead lists of the searches that found them, and a profile record of them
 // is dropped (so a later apply reads the profile again). It reports whether

@@ -1,6 +1,7 @@
 package state
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/leadsync/leadsync/internal/kind"
@@ -54,5 +55,16 @@ func TestEveryKindThatHoldsRecordsIsHeld(t *testing.T) {
 		if got := s.Kind(addr); got != kind.None {
 			t.Errorf("Kind(%s) = %q; the state holds no record there", addr, got)
 		}
+	}
+	// AddressKinds gives each address of Addresses with what Kind says.
+	var addrs []string
+	for _, h := range s.AddressKinds() {
+		addrs = append(addrs, h.Address)
+		if got := s.Kind(h.Address); got != h.Kind || got == kind.None {
+			t.Errorf("AddressKinds: %s is of kind %q, Kind says %q", h.Address, h.Kind, got)
+		}
+	}
+	if want := s.Addresses(false); !slices.Equal(addrs, want) || len(addrs) != 4 {
+		t.Errorf("AddressKinds lists %q, Addresses %q", addrs, want)
 	}
 }

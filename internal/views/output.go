@@ -3,7 +3,6 @@ package views
 import (
 	"io"
 
-	"github.com/leadsync/leadsync/internal/address"
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/leadsync/leadsync/internal/state"
@@ -40,11 +39,12 @@ func OutputValues(cfg *config.Config, st *state.State) []OutputValue {
 		v := OutputValue{Name: o.Name, Description: o.Description, Blocks: []OutputBlock{}}
 		all := map[string]bool{}
 		for _, addr := range instancesOf(cfg, o.Addresses) {
-			ids, recorded := peopleOf(st, addr)
+			a, _ := cfg.Addr(addr)
+			ids, recorded := peopleOf(st, a.Kind, addr)
 			for _, id := range ids {
 				all[id] = true
 			}
-			v.Blocks = append(v.Blocks, OutputBlock{Address: addr, Kind: string(address.Kind(addr)), People: len(ids), Recorded: recorded})
+			v.Blocks = append(v.Blocks, OutputBlock{Address: addr, Kind: string(a.Kind), People: len(ids), Recorded: recorded})
 		}
 		v.People = len(all)
 		out = append(out, v)
@@ -72,10 +72,10 @@ func instancesOf(cfg *config.Config, addrs []string) []string {
 	return out
 }
 
-// peopleOf are the IDs of the people st holds of the instance addr, and
-// whether st holds a record of it at all.
-func peopleOf(st *state.State, addr string) ([]string, bool) {
-	switch address.Kind(addr) {
+// peopleOf are the IDs of the people st holds of the instance addr, of
+// kind k, and whether st holds a record of it at all.
+func peopleOf(st *state.State, k kind.Kind, addr string) ([]string, bool) {
+	switch k {
 	case kind.Search:
 		if s := st.Searches[addr]; s != nil {
 			return s.LeadIDs, true

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/leadsync/leadsync/internal/address"
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/engine"
 	"github.com/leadsync/leadsync/internal/export"
@@ -229,11 +228,11 @@ func writeDrift(w io.Writer, s *engine.Summary) {
 	}
 }
 
-// jobsBy counts the job changes seen by calls of kind k (by address prefix).
+// jobsBy counts the job changes seen by calls of kind k.
 func jobsBy(jobs []engine.JobChange, k kind.Kind) int {
 	n := 0
 	for _, j := range jobs {
-		if address.Kind(j.By) == k {
+		if j.Call == k {
 			n++
 		}
 	}

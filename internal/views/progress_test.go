@@ -146,7 +146,7 @@ func TestJSONProgressCarriesDrift(t *testing.T) {
 	p := &jsonProgress{w: &b, now: c.now}
 	tr := engine.Call{Seq: 1, Kind: kind.Track, Address: "track.champions", Person: "1.a", Page: "Anna_Schmidt", Label: "Anna Schmidt"}
 	job := engine.JobChange{PersonID: "1.a", Name: "Anna Schmidt", Before: engine.Job{Title: "CTO", Company: "Nordlicht"},
-		After: engine.Job{Title: "VP", Company: "Rheinbank"}, By: "track.champions"}
+		After: engine.Job{Title: "VP", Company: "Rheinbank"}, By: "track.champions", Call: kind.Track}
 	p.Start(nil, 1, 0)
 	p.CallStart(tr)
 	p.CallDone(tr, engine.CallResult{Duration: time.Second, Jobs: []engine.JobChange{job}})

@@ -26,8 +26,8 @@ type StateAddress struct {
 func StateAddresses(b *state.Base, people bool, prefixes []string) iter.Seq2[StateAddress, error] {
 	return func(yield func(StateAddress, error) bool) {
 		s := b.Records
-		for _, addr := range s.Addresses(false) {
-			if matchesPrefix(addr, prefixes) && !yield(StateAddress{Address: addr, Kind: s.Kind(addr)}, nil) {
+		for _, h := range s.AddressKinds() {
+			if matchesPrefix(h.Address, prefixes) && !yield(StateAddress{Address: h.Address, Kind: h.Kind}, nil) {
 				return
 			}
 		}

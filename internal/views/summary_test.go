@@ -131,9 +131,9 @@ func TestApplySummaryEndings(t *testing.T) {
 				s.Drift = engine.Drift{
 					Jobs: []engine.JobChange{
 						{PersonID: "1.a", Name: "Anna Schmidt", Before: engine.Job{Title: "CTO", Company: "Nordlicht Software GmbH"},
-							After: engine.Job{Title: "VP Engineering", Company: "Rheinbank"}, By: "track.champions"},
+							After: engine.Job{Title: "VP Engineering", Company: "Rheinbank"}, By: "track.champions", Call: kind.Track},
 						{PersonID: "3.c", Name: "Jürgen Müller", Before: engine.Job{Title: "Engineer", Company: "=SUM(1+1) GmbH"},
-							After: engine.Job{Title: "Senior Engineer", Company: "=SUM(1+1) GmbH"}, By: `search.eng["Hamburg"]`},
+							After: engine.Job{Title: "Senior Engineer", Company: "=SUM(1+1) GmbH"}, By: `search.eng["Hamburg"]`, Call: kind.Search},
 					},
 					Left:    []engine.PersonSeen{{PersonID: "4.d", Name: "Bob Brandt", By: "track.champions"}},
 					Private: []engine.PersonSeen{{PersonID: "5.e", Name: "李磊", By: "track.champions"}},
@@ -210,8 +210,11 @@ func TestSummaryDriftCountsWhatTurned(t *testing.T) {
 // not those a search saw.
 func TestSummaryDriftCountsTheJobChangesOfTracks(t *testing.T) {
 	s := &engine.Summary{Tracked: 3}
-	for i, by := range []string{"track.t", `module.m["de"].track.u`, "search.s"} {
-		s.Drift.Jobs = append(s.Drift.Jobs, engine.JobChange{PersonID: fmt.Sprint(i), Name: fmt.Sprint("P", i), By: by,
+	for i, by := range []struct {
+		addr string
+		call kind.Kind
+	}{{"track.t", kind.Track}, {`module.m["de"].track.u`, kind.Track}, {"search.s", kind.Search}} {
+		s.Drift.Jobs = append(s.Drift.Jobs, engine.JobChange{PersonID: fmt.Sprint(i), Name: fmt.Sprint("P", i), By: by.addr, Call: by.call,
 			Before: engine.Job{Title: "CTO", Company: "A"}, After: engine.Job{Title: "CTO", Company: "B"}})
 	}
 	var b bytes.Buffer

@@ -1,6 +1,7 @@
 package local
 
 import (
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/statetest"
+	"github.com/leadsync/leadsync/internal/testenv"
 )
 
 // The goal (issue 4): plan for 5,000 searches and 300,000 people in under
@@ -203,6 +205,26 @@ func benchDBAppend(b *testing.B, path, kind string) {
 	b.StopTimer()
 	must(b, rec.Close())
 	must(b, store.Commit(s))
+}
+
+// appendState names a state database of any size (a copy: the benchmark
+// records calls into it) for BenchmarkDBAppendTo.
+var appendState = flag.String("append-state", "", "a copy of a state database for BenchmarkDBAppendTo (it is written to)")
+
+// BenchmarkDBAppendTo is DBAppend on the database -append-state names: a
+// commit's cost at the size of a state bench/bigplan wrote, 3,000,000
+// people for instance (its load takes a while and several GB):
+//
+//	go run ./bench/bigplan -out /tmp/bp3m -searches 10000 -people 3000000
+//	cp /tmp/bp3m/.leadsync/state.db /tmp/append.db
+//	go test ./internal/state/local -run '^$' -bench DBAppendTo -benchtime 1000x -append-state /tmp/append.db
+func BenchmarkDBAppendTo(b *testing.B) {
+	if *appendState == "" {
+		testenv.Skip(b, "-append-state names no state database")
+	}
+	for _, kind := range []string{"track", "enrich"} {
+		b.Run(kind, func(b *testing.B) { benchDBAppend(b, *appendState, kind) })
+	}
 }
 
 // Load and Save of the 300,000-person state in the SQLite database, as

@@ -17,7 +17,8 @@ import (
 // it needs (state.Base): its records read now, its people when asked,
 // through sqlstate's queries (the same as the local database's) in one
 // read-only, repeatable-read transaction on a connection of its own,
-// which the Base's Close ends. A workspace with calls of an interrupted
+// which the Base's Close ends; like Load, it writes nothing to a schema of
+// this build's version. A workspace with calls of an interrupted
 // apply not folded in yet, or with an erasure made elsewhere that it does
 // not honour yet, is read whole (Load) instead, as is one never written.
 func (b *Backend) OpenBase() (*state.Base, error) {
@@ -40,7 +41,12 @@ func (b *Backend) OpenBase() (*state.Base, error) {
 		}
 		return b.wholeBase(nil)
 	}
-	entries, err := b.Erasures()
+	var entries []*state.Suppression
+	_, err = b.reading(func(ctx context.Context, c *pgx.Conn) error {
+		var err error
+		entries, err = b.erasures(ctx, c)
+		return err
+	})
 	if err != nil || base.Records.Unhonoured(entries) {
 		base.Close()
 		return b.wholeBase(err)

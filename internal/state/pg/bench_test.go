@@ -2,6 +2,7 @@ package pg
 
 import (
 	"encoding/json"
+	"flag"
 	"fmt"
 	"runtime"
 	"sync"
@@ -11,6 +12,7 @@ import (
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/testenv"
 )
 
 // bigState is the shape of bench/bigplan: n searches sharing people
@@ -81,39 +83,61 @@ func benchBackend(b *testing.B, people int) *Backend {
 //	source .ci/pg-start && go test ./internal/state/pg/ -run '^$' -bench Append -benchtime 2000x
 func BenchmarkAppend(b *testing.B) {
 	for _, people := range []int{1000, 300000} {
-		b.Run(fmt.Sprintf("people=%d", people), func(b *testing.B) {
-			be := benchBackend(b, people)
-			l, err := be.Lock("apply")
-			mustNoErr(b, err, "lock")
-			defer l.Unlock()
-			s, err := be.Load()
-			mustNoErr(b, err, "load")
-			rec, err := be.OpenJournal(s)
-			mustNoErr(b, err, "open")
-			ids := make([]string, 0, 4096)
-			for id := range s.People {
-				if len(ids) == cap(ids) {
-					break
-				}
-				ids = append(ids, id)
-			}
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				id := ids[i%len(ids)]
-				e := state.Event{At: t0.Add(time.Duration(i) * time.Second), Kind: state.EventEnrich, Address: "enrich.contacts", Enrich: &state.EnrichEvent{
-					PersonID: id, Credits: 1, Result: person.EnrichedProfile{NetworkID: id, Email: fmt.Sprintf("p%d@example.com", i), ValidationStatus: person.StatusValid, CreditBalance: 1000 - i}}}
-				if err := rec.Append(&e); err != nil {
-					b.Fatal(err)
-				}
-				if err := s.Fold(e); err != nil {
-					b.Fatal(err)
-				}
-			}
-			b.StopTimer()
-			mustNoErr(b, rec.Close(), "close")
-			mustNoErr(b, be.Commit(s), "commit")
-		})
+		b.Run(fmt.Sprintf("people=%d", people), func(b *testing.B) { benchAppend(b, benchBackend(b, people)) })
 	}
+}
+
+// appendSchema names a schema holding a state of any size (bench/bigplan
+// -pg writes one; the benchmark records calls into it) for
+// BenchmarkAppendTo.
+var appendSchema = flag.String("append-schema", "", "a schema of LEADSYNC_TEST_PG holding a state, for BenchmarkAppendTo (it is written to)")
+
+// BenchmarkAppendTo is Append on the default workspace of the schema
+// -append-schema names: a commit's cost at the size of a state
+// bench/bigplan wrote, 3,000,000 people for instance (its load takes a
+// while and several GB):
+//
+//	go run ./bench/bigplan -out /tmp/bp3mpg -searches 10000 -people 3000000 -pg "$LEADSYNC_TEST_PG" -pg-schema bp3m
+//	go test ./internal/state/pg/ -run '^$' -bench AppendTo -benchtime 1000x -append-schema bp3m
+func BenchmarkAppendTo(b *testing.B) {
+	if *appendSchema == "" {
+		testenv.Skip(b, "-append-schema names no schema")
+	}
+	benchAppend(b, newPG(b, testConnStr(b), *appendSchema, DefaultWorkspace, alice))
+}
+
+// benchAppend records b.N enrichments of people of be's state, each its
+// own transaction, then commits.
+func benchAppend(b *testing.B, be *Backend) {
+	l, err := be.Lock("apply")
+	mustNoErr(b, err, "lock")
+	defer l.Unlock()
+	s, err := be.Load()
+	mustNoErr(b, err, "load")
+	rec, err := be.OpenJournal(s)
+	mustNoErr(b, err, "open")
+	ids := make([]string, 0, 4096)
+	for id := range s.People {
+		if len(ids) == cap(ids) {
+			break
+		}
+		ids = append(ids, id)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		id := ids[i%len(ids)]
+		e := state.Event{At: t0.Add(time.Duration(i) * time.Second), Kind: state.EventEnrich, Address: "enrich.contacts", Enrich: &state.EnrichEvent{
+			PersonID: id, Credits: 1, Result: person.EnrichedProfile{NetworkID: id, Email: fmt.Sprintf("p%d@example.com", i), ValidationStatus: person.StatusValid, CreditBalance: 1000 - i}}}
+		if err := rec.Append(&e); err != nil {
+			b.Fatal(err)
+		}
+		if err := s.Fold(e); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	mustNoErr(b, rec.Close(), "close")
+	mustNoErr(b, be.Commit(s), "commit")
 }
 
 // A track read that finds a new job: its transaction writes the person's

@@ -7,6 +7,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/backend"
 )
@@ -100,4 +102,31 @@ func heldBy(s *state.State, addr string) *state.State {
 		h.Searches[addr] = sr
 	}
 	return h
+}
+
+// testBaseHonoursErasures: an erasure recorded elsewhere after the state
+// was written holds in a Base as in Load: the person erased is neither
+// read nor counted.
+func testBaseHonoursErasures(t *testing.T, k Kind) {
+	open := k.New(t)
+	b := open("", Alice)
+	defer backend.Close(b)
+	keeper, ok := backend.ErasuresOf(b)
+	if !ok {
+		t.Skip("the backend keeps no erasure record")
+	}
+	Apply(t, b, []state.Event{{At: At(1), Kind: state.EventSearch, Address: "search.x", Search: &state.SearchEvent{Generation: api.Gen1,
+		Request: []byte(`{"keywords":"x"}`), Leads: []person.Lead{lead("n1", "anna", "Anna"), lead("n2", "ben", "Ben")}}}})
+	anna := &state.Person{ID: "n1", Lead: lead("n1", "anna", "Anna")}
+	must(t, keeper.RecordErasures([]*state.Suppression{{Keys: append(state.IdentifierKeys("anna"), state.PersonKeys(anna)...), At: At(2)}}), "record the erasure")
+	base, err := backend.OpenBase(open("", Bob))
+	must(t, err, "open base")
+	defer base.Close()
+	p, err := base.Person("n1")
+	must(t, err, "person")
+	f, err := base.PeopleFacts(nil)
+	must(t, err, "facts")
+	if p != nil || f.Total != 1 || !base.Records.IsSuppressed(lead("n1", "", "")) {
+		t.Fatalf("the base holds Anna (%v), counts %d people, or does not suppress her", p != nil, f.Total)
+	}
 }

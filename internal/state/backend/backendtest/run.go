@@ -40,6 +40,7 @@ func Run(t *testing.T, k Kind) {
 	}{
 		{"RoundTrip", testRoundTrip},
 		{"Base", testBase},
+		{"BaseHonoursErasures", testBaseHonoursErasures},
 		{"KilledAtAnyPoint", testKilledAtAnyPoint},
 		{"Moves", testMoves},
 		{"LockRefusedNamesHolder", testLockRefused},
