@@ -54,11 +54,27 @@ func (b *Backend) key() int64 { return lockKey("leadsync/" + b.schema + "/" + b.
 // Lock takes the workspace's lock for op, or fails at once with a
 // *LockedError naming the holder.
 func (b *Backend) Lock(op string) (backend.Unlocker, error) {
-	l, err := b.lock(op)
+	// A holder that was a process of this host and is gone (killed, a
+	// crash) takes its lock with it once PostgreSQL sees its connection
+	// closed: a moment, longer on a busy server. Lock waits for that
+	// (deadHolderWait at most), as a run started just after a kill -9
+	// should not be refused by the run it replaces.
+	l, err := backend.RetryLock(context.Background(), deadHolderWait, func() (*Lock, error) { return b.lock(op) }, b.deadHolder)
 	if err != nil {
 		return nil, err
 	}
 	return l, nil
+}
+
+// deadHolderWait is how long Lock waits for the session of a holder that
+// is no longer running to end.
+const deadHolderWait = 15 * time.Second
+
+// deadHolder reports whether err is a refused lock whose holder was a
+// process of this host that no longer runs.
+func (b *Backend) deadHolder(err error) bool {
+	var le *LockedError
+	return errors.As(err, &le) && le.Info != nil && le.Info.Host == b.host() && le.Info.PID > 0 && !processAlive(le.Info.PID)
 }
 
 // LockWait is Lock that waits up to timeout (or until ctx is done) for the
