@@ -52,6 +52,7 @@ import (
 // or the JSON file with -json) or a PostgreSQL schema.
 type target struct {
 	json     bool
+	stream   bool
 	pgConn   string
 	pgSchema string
 }
@@ -67,6 +68,7 @@ func main() {
 	modules := flag.Bool("modules", false, "write the searches through a module")
 	var to target
 	flag.BoolVar(&to.json, "json", false, "write the JSON state file of earlier versions (.leadsync/state.json)")
+	flag.BoolVar(&to.stream, "stream", false, "write the state a chunk of searches at a time, as state push streams one (bounded memory: 10,000,000 people)")
 	flag.StringVar(&to.pgConn, "pg", "", "write the state into PostgreSQL at `CONNSTR` instead")
 	flag.StringVar(&to.pgSchema, "pg-schema", "bigplan", "the PostgreSQL schema of -pg (its state is replaced)")
 	flag.Parse()
@@ -76,6 +78,10 @@ func main() {
 	}
 	if *modules && *track {
 		fmt.Fprintln(os.Stderr, "bigplan: -modules and -track do not go together")
+		os.Exit(2)
+	}
+	if to.stream && (to.json || *history > 0) {
+		fmt.Fprintln(os.Stderr, "bigplan: -stream writes the database or pg, without -history")
 		os.Exit(2)
 	}
 	if err := write(*out, *searches, *people, *history, *track, *modules, to); err != nil {
@@ -119,6 +125,18 @@ func write(dir string, n, people int, history float64, track, modules bool, to t
 	}
 
 	now := time.Now().UTC()
+	if to.stream {
+		g, err := newGenStream(now, n, people, maxResults, addr)
+		if err != nil {
+			return err
+		}
+		where, err := to.pushStream(dir, g)
+		if err != nil {
+			return err
+		}
+		fmt.Printf("wrote %s (%d search instances) and %s (%d people)\n", filepath.Join(dir, "main.leads.hcl"), n, where, people)
+		return nil
+	}
 	st := state.New()
 	first := 0 // the number of the search's first person
 	for i := 0; i < n; i++ {

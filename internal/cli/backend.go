@@ -193,6 +193,24 @@ func openStateSourceWith(f *Factory, st arguments.State, open func(*Factory, *co
 	return open(f, cfg)
 }
 
+// loadStateOf reads the whole state st names, cfg already loaded: the
+// file of --state alone, or else cfg's backend on the workspace in use.
+// Nothing stays open.
+func loadStateOf(f *Factory, st arguments.State, cfg *config.Config) (*state.State, error) {
+	var src *stateSource
+	var err error
+	if st.Path != "" {
+		src, err = openStateSource(f, st) // --state: that file alone
+	} else {
+		src, err = openSource(f, cfg)
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer src.close()
+	return src.backend.Load()
+}
+
 // configForState loads the configuration for where its state is: its
 // diagnostics are printed, and an error in it stops the command, saying
 // so (and, for a command that has --state, that the flag goes around it).

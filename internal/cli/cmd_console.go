@@ -2,7 +2,6 @@ package cli
 
 import (
 	"maps"
-	"path/filepath"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
@@ -56,12 +55,7 @@ func runConsole(f *Factory, a *arguments.Console) error {
 		views.ConsoleConfigErrors(f.IO.ErrOut)
 		return silentExit(ExitError)
 	}
-	src, err := consoleSource(f, a, cfg)
-	if err != nil {
-		return err
-	}
-	defer src.close()
-	st, err := src.backend.Load()
+	st, err := loadStateOf(f, a.State, cfg)
 	if err != nil {
 		return err
 	}
@@ -81,16 +75,4 @@ func runConsole(f *Factory, a *arguments.Console) error {
 		return silentExit(ExitError)
 	}
 	return nil
-}
-
-// consoleSource is the state console reads: the file of --state, else the
-// configuration's.
-func consoleSource(f *Factory, a *arguments.Console, cfg *config.Config) (*stateSource, error) {
-	if p := a.State.Path; p != "" {
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(f.Dir, p)
-		}
-		return fileSource(f, p)
-	}
-	return openSource(f, cfg)
 }

@@ -47,17 +47,7 @@ func runOutput(f *Factory, a *arguments.Output) error {
 	if a.Name != "" && !contains(names, a.Name) {
 		return unknownOutput(a.Name, names)
 	}
-	var src *stateSource
-	if a.State.Path != "" {
-		src, err = openStateSource(f, a.State) // --state: that file alone
-	} else {
-		src, err = openSource(f, cfg)
-	}
-	if err != nil {
-		return err
-	}
-	defer src.close()
-	st, err := src.backend.Load()
+	st, err := loadStateOf(f, a.State, cfg)
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/leadsync/leadsync/internal/cli/arguments"
+	"github.com/leadsync/leadsync/internal/state/backend"
 	"github.com/leadsync/leadsync/internal/state/statefile"
 )
 
@@ -27,16 +28,18 @@ reads it back.`,
 }
 
 // runStatePull prints the state of the workspace in use, with the calls of
-// an interrupted apply folded in, as a local state file's JSON.
+// an interrupted apply folded in, as a local state file's JSON, written
+// as its people are read a batch at a time (backend.Stream).
 func runStatePull(f *Factory, a *arguments.StatePull) error {
 	_, src, err := configSource(f, a.Vars)
 	if err != nil {
 		return err
 	}
 	defer src.close()
-	s, err := src.backend.Load()
+	st, err := backend.OpenStream(src.backend)
 	if err != nil {
 		return err
 	}
-	return statefile.Encode(f.IO.Out, s)
+	defer st.Close()
+	return statefile.EncodeStream(f.IO.Out, st.Header(), st.People)
 }

@@ -58,7 +58,7 @@ func runStatePush(f *Factory, a *arguments.StatePush) error {
 	if backend.KnownAbsent(from.backend) {
 		return fmt.Errorf("no local state at %s to push", stateRelPath(f, path))
 	}
-	to, ok := backend.PusherOf(src.backend)
+	to, ok := backend.StreamPusherOf(src.backend)
 	if !ok {
 		return fmt.Errorf("%s takes no pushed state", src.describe(f))
 	}
@@ -67,14 +67,14 @@ func runStatePush(f *Factory, a *arguments.StatePush) error {
 		return fmt.Errorf("%s is the state file of workspace %q, the one in use: nothing to push. Name another state file with --from PATH, or push into another workspace with --workspace NAME",
 			stateRelPath(f, path), src.workspaceName())
 	}
-	s, err := run.StatePush(stateDeps(f, src, a.LockTimeout), from.backend, to, a.Force)
+	pushed, err := run.StatePush(stateDeps(f, src, a.LockTimeout), from.backend, to, a.Force)
 	if ne := (*backend.NotEmptyError)(nil); errors.As(err, &ne) && isFile {
 		ne.Where = src.workspaceDescription(f) // relative to the working folder
 	}
 	if err != nil {
 		return err
 	}
-	return views.NewStateChange(f.IO.Out).Pushed(stateRelPath(f, path), s, src.workspaceDescription(f))
+	return views.NewStateChange(f.IO.Out).Pushed(stateRelPath(f, path), pushed.Records, pushed.People, src.workspaceDescription(f))
 }
 
 // sameFile reports whether paths a and b are one file (b may not exist).

@@ -300,39 +300,39 @@ func uniformTuple(v cty.Value) (cty.Type, bool) {
 // expression itself, not its value, so that nothing is evaluated once the
 // work is spent (cty walks every value passed to a function).
 func (w *work) meterFunction() function.Function {
-	return function.New(&function.Spec{
-		Params: []function.Parameter{
-			{Name: "expression", Type: customdecode.ExpressionClosureType},
-			{Name: "site", Type: cty.Number},
-		},
-		Type: function.StaticReturnType(cty.DynamicPseudoType),
-		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-			v, err := w.evaluate(args)
-			if err != nil {
-				return cty.NilVal, err
-			}
-			u, _ := v.Unmark()
-			if !w.charge(size(u)) {
-				w.spend(args[1])
-				return cty.NilVal, errTooMuchWork
-			}
-			return v, nil
-		},
+	return closureFunction(func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+		v, err := w.evaluate(args)
+		if err != nil {
+			return cty.NilVal, err
+		}
+		u, _ := v.Unmark()
+		if !w.charge(size(u)) {
+			w.spend(args[1])
+			return cty.NilVal, errTooMuchWork
+		}
+		return v, nil
 	})
 }
 
 // spentFunction is __spent(expression): the expression's value, unless
 // the work is spent.
 func (w *work) spentFunction() function.Function {
+	return closureFunction(func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+		return w.evaluate(args)
+	})
+}
+
+// closureFunction is a function of the meter's calls: it takes an
+// expression itself, not its value, and its site, and returns what impl
+// makes of them.
+func closureFunction(impl function.ImplFunc) function.Function {
 	return function.New(&function.Spec{
 		Params: []function.Parameter{
 			{Name: "expression", Type: customdecode.ExpressionClosureType},
 			{Name: "site", Type: cty.Number},
 		},
 		Type: function.StaticReturnType(cty.DynamicPseudoType),
-		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-			return w.evaluate(args)
-		},
+		Impl: impl,
 	})
 }
 

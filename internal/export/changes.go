@@ -185,8 +185,8 @@ func WhereValues(cfg *config.Config, names []string, p *state.Person) (map[strin
 	return fields, nil
 }
 
-// whereStatus is person.validationStatus in a sheet's where: the
-// sheet's word (valid, catch all, not found: the service's empty);
+// whereStatus is person.validationStatus in a sheet's where and the
+// validationStatus column: the sheet's word (valid, catch all, not found: the service's empty);
 // FormerEmployer for an e-mail of a former employer, LeftNetwork for one
 // of someone who left the network; "" when never enriched.
 func whereStatus(p *state.Person) string {

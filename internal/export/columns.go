@@ -119,15 +119,7 @@ func columnFor(name, tmpl string) (column, error) {
 		// who left the network) is never shown as current.
 		return text(func(p *state.Person) string { return p.CurrentEmail() }), nil
 	case "validationStatus":
-		return text(func(p *state.Person) string {
-			switch {
-			case p.Enrichment == nil:
-				return ""
-			case p.EmailNotCurrent() != "":
-				return p.EmailNotCurrent()
-			}
-			return StatusText(p.Enrichment.Result.ValidationStatus)
-		}), nil
+		return text(whereStatus), nil
 	case "companyDomain":
 		return text(func(p *state.Person) string {
 			if p.Enrichment == nil || p.EmailStale() {

@@ -56,17 +56,7 @@ func (b *builder) selectTargets() {
 	for _, t := range b.opts.Targets {
 		t = strings.TrimSpace(t)
 		tg := newTarget(t)
-		found := false
-		for _, s := range b.cfg.Searches {
-			if tg.names(s.Addr) {
-				b.sel[s.Address], found = true, true
-			}
-		}
-		for _, p := range b.cfg.Profiles {
-			if tg.names(p.Addr) {
-				b.sel[p.Address], found = true, true
-			}
-		}
+		found := b.markNamed(tg, b.sel)
 		for _, im := range b.cfg.Imports {
 			if im.Address == t {
 				b.sel[im.Address], found = true, true
@@ -76,12 +66,6 @@ func (b *builder) selectTargets() {
 			if tg.names(e.Addr) {
 				b.sel[e.Address], found = true, true
 				addSources(e.From)
-			}
-		}
-		// A track reads the people state holds: its sources need not run.
-		for _, tr := range b.cfg.Tracks {
-			if tr.Address == t {
-				b.sel[tr.Address], found = true, true
 			}
 		}
 		for _, x := range b.cfg.Exports {
@@ -106,6 +90,30 @@ func (b *builder) selectTargets() {
 				fmt.Sprintf("--target %s names nothing in the configuration or the state. %s", t, hint))
 		}
 	}
+}
+
+// markNamed sets into[a] for every search and profile instance tg names
+// and every track it is the address of, and reports whether there was
+// one: what --target and --replace both select. (A track reads the people
+// the state holds: its sources need not run.)
+func (b *builder) markNamed(tg target, into map[string]bool) bool {
+	found := false
+	for _, s := range b.cfg.Searches {
+		if tg.names(s.Addr) {
+			into[s.Address], found = true, true
+		}
+	}
+	for _, p := range b.cfg.Profiles {
+		if tg.names(p.Addr) {
+			into[p.Address], found = true, true
+		}
+	}
+	for _, tr := range b.cfg.Tracks {
+		if tr.Address == tg.text {
+			into[tr.Address], found = true, true
+		}
+	}
+	return found
 }
 
 // targetAddresses are the addresses --target takes: every instance and
@@ -154,23 +162,7 @@ func (b *builder) selectReplace() {
 	for _, r := range b.opts.Replace {
 		r = strings.TrimSpace(r)
 		tg := newTarget(r)
-		found := false
-		for _, s := range b.cfg.Searches {
-			if tg.names(s.Addr) {
-				b.replace[s.Address], found = true, true
-			}
-		}
-		for _, p := range b.cfg.Profiles {
-			if tg.names(p.Addr) {
-				b.replace[p.Address], found = true, true
-			}
-		}
-		for _, t := range b.cfg.Tracks {
-			if t.Address == r {
-				b.replace[t.Address], found = true, true // every person read again
-			}
-		}
-		if found {
+		if b.markNamed(tg, b.replace) { // a track's: every person read again
 			continue
 		}
 		switch k := address.Kind(r); {

@@ -322,21 +322,26 @@ func TestEarlyStateOnlyForItsPath(t *testing.T) {
 // recPusher records what StatePush pushed.
 type recPusher struct {
 	b      *recBackend
-	pushed *state.State
+	header *state.State
+	people int
 	force  bool
 }
 
-func (p *recPusher) Push(s *state.State, force bool) error {
+func (p *recPusher) PushStream(src backend.Stream, force bool) (*backend.Pushed, error) {
 	p.b.note("push")
-	p.pushed, p.force = s, force
-	return nil
+	p.header, p.force = src.Header(), force
+	err := src.People(func(batch []*state.Person) error {
+		p.people += len(batch)
+		return nil
+	})
+	return &backend.Pushed{Records: len(p.header.Searches) + len(p.header.Profiles), People: p.people}, err
 }
 
 func TestStatePushPushesUnderTheLock(t *testing.T) {
 	_, from, _, _ := seededDeps(t)
 	to := &recBackend{Backend: local.Open(filepath.Join(t.TempDir(), "shared.json"))}
 	p := &recPusher{b: to}
-	s, err := StatePush(Deps{Backend: to}, from, p, true)
+	pushed, err := StatePush(Deps{Backend: to}, from, p, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -346,8 +351,8 @@ func TestStatePushPushesUnderTheLock(t *testing.T) {
 	if got, want := strings.Join(to.ops, ", "), "lock state push, push, unlock"; got != want {
 		t.Errorf("target: %s, want %s", got, want)
 	}
-	if p.pushed != s || !p.force || len(s.People) != 3 { // Ann, Bob and the founder
-		t.Errorf("pushed %p (returned %p), force %v, %d people", p.pushed, s, p.force, len(s.People))
+	if !p.force || pushed.People != 3 || p.people != 3 { // Ann, Bob and the founder
+		t.Errorf("pushed %d people (returned %d), force %v", p.people, pushed.People, p.force)
 	}
 }
 
@@ -371,7 +376,11 @@ func TestStatePushIntoLocalWorkspace(t *testing.T) {
 		t.Fatal(err)
 	}
 	b.ops = nil
-	s, err := StatePush(Deps{Backend: b}, from, uk, false)
+	pushed, err := StatePush(Deps{Backend: b}, from, uk, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := from.Load()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -379,7 +388,7 @@ func TestStatePushIntoLocalWorkspace(t *testing.T) {
 		t.Errorf("target: %s, want %s", got, want)
 	}
 	got, err := local.NewStore(filepath.Join(dir, ".leadsync", "workspaces", "uk", "state.json")).Load()
-	if err != nil || got.Lineage != s.Lineage || len(got.People) != len(s.People) {
+	if err != nil || got.Lineage != s.Lineage || len(got.People) != len(s.People) || pushed.People != len(s.People) {
 		t.Fatalf("uk's state file after the push: %v, %v", got, err)
 	}
 }

@@ -166,34 +166,34 @@ func formatString(s string, indent int) string {
 }
 
 // formatMapping writes an object or a map, one key per line.
-func formatMapping(v cty.Value, indent int) string {
+func formatMapping(v cty.Value, indent int) string { return formatElements(v, indent, true) }
+
+// formatSequence writes a tuple, list or set, one element per line.
+func formatSequence(v cty.Value, indent int) string { return formatElements(v, indent, false) }
+
+// formatElements writes v's elements one per line: a mapping's as
+// `"key" = value` between braces, a sequence's as `value,` between
+// brackets.
+func formatElements(v cty.Value, indent int, mapping bool) string {
+	open, end := "[", "]"
+	if mapping {
+		open, end = "{", "}"
+	}
 	if v.LengthInt() == 0 {
-		return "{}"
+		return open + end
 	}
 	var b strings.Builder
-	b.WriteString("{")
+	b.WriteString(open)
 	pad := strings.Repeat(" ", indent+2)
 	for it := v.ElementIterator(); it.Next(); {
 		k, e := it.Element()
-		b.WriteString("\n" + pad + strconv.Quote(k.AsString()) + " = " + FormatValue(e, indent+2))
+		if mapping {
+			b.WriteString("\n" + pad + strconv.Quote(k.AsString()) + " = " + FormatValue(e, indent+2))
+		} else {
+			b.WriteString("\n" + pad + FormatValue(e, indent+2) + ",")
+		}
 	}
-	b.WriteString("\n" + strings.Repeat(" ", indent) + "}")
-	return b.String()
-}
-
-// formatSequence writes a tuple, list or set, one element per line.
-func formatSequence(v cty.Value, indent int) string {
-	if v.LengthInt() == 0 {
-		return "[]"
-	}
-	var b strings.Builder
-	b.WriteString("[")
-	pad := strings.Repeat(" ", indent+2)
-	for it := v.ElementIterator(); it.Next(); {
-		_, e := it.Element()
-		b.WriteString("\n" + pad + FormatValue(e, indent+2) + ",")
-	}
-	b.WriteString("\n" + strings.Repeat(" ", indent) + "]")
+	b.WriteString("\n" + strings.Repeat(" ", indent) + end)
 	return b.String()
 }
 

@@ -46,10 +46,11 @@ func (v StateChange) BackupKept(path string) error {
 	return err
 }
 
-// Pushed says what state push pushed from the file at path into where.
-func (v StateChange) Pushed(path string, s *state.State, where string) error {
+// Pushed says what state push pushed from the file at path into where:
+// records search and profile records, people people.
+func (v StateChange) Pushed(path string, records, people int, where string) error {
 	_, err := fmt.Fprintf(v.w, "Pushed %s (%s, %s) into %s.\n", path,
-		Plural(len(s.Searches)+len(s.Profiles), "search and profile record"), Plural(len(s.People), "person"), where)
+		Plural(records, "search and profile record"), Plural(people, "person"), where)
 	return err
 }
 

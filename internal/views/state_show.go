@@ -76,11 +76,7 @@ func (v stateShowHuman) Show(s *state.State, addr string) error {
 
 func writeSearchRecord(w *lineWriter, s *state.State, addr string, now time.Time) {
 	sr := s.Searches[addr]
-	w.printf("%s\n", addr)
-	w.printf("  generation    %d\n", int(sr.Generation))
-	w.printf("  ran_at        %s\n", When(sr.RanAt, now))
-	w.printf("  request       %s\n", compactJSON(sr.Request))
-	w.printf("  request_hash  %s\n", sr.RequestHash)
+	writeCallHead(w, addr, sr.Generation, "ran_at", When(sr.RanAt, now), sr.Request, sr.RequestHash)
 	w.printf("  results       %s\n", searchResultsText(sr))
 	if sr.Runs == 1 {
 		w.printf("  change        first run\n")
@@ -95,12 +91,19 @@ func writeSearchRecord(w *lineWriter, s *state.State, addr string, now time.Time
 
 func writeProfileRecord(w *lineWriter, s *state.State, addr string, now time.Time) {
 	pr := s.Profiles[addr]
-	w.printf("%s\n", addr)
-	w.printf("  generation    %d\n", int(pr.Generation))
-	w.printf("  read_at       %s\n", When(pr.ReadAt, now))
-	w.printf("  request       %s\n", compactJSON(pr.Request))
-	w.printf("  request_hash  %s\n", pr.RequestHash)
+	writeCallHead(w, addr, pr.Generation, "read_at", When(pr.ReadAt, now), pr.Request, pr.RequestHash)
 	w.printf("  person        %s%s\n", state.PersonAddressPrefix+pr.PersonID, personLine(s.People[pr.PersonID]))
+}
+
+// writeCallHead writes the lines a search's and a profile's records begin
+// with: the address, the generation, when the call was made (under label),
+// the request and its hash.
+func writeCallHead(w *lineWriter, addr string, gen api.Generation, label, when string, request []byte, hash string) {
+	w.printf("%s\n", addr)
+	w.printf("  generation    %d\n", int(gen))
+	w.printf("  %-14s%s\n", label, when)
+	w.printf("  request       %s\n", compactJSON(request))
+	w.printf("  request_hash  %s\n", hash)
 }
 
 func writeImportRecord(w *lineWriter, s *state.State, addr string, now time.Time) {

@@ -1,10 +1,6 @@
 package arguments
 
-import (
-	"time"
-
-	"github.com/spf13/pflag"
-)
+import "time"
 
 // StateMv is the command line of `leadsync state mv`.
 type StateMv struct {
@@ -12,18 +8,6 @@ type StateMv struct {
 	// From and To are addresses (run.StateMv checks them).
 	From, To    string
 	LockTimeout time.Duration
-}
-
-// StateMvFlags are the flags of state mv as given.
-type StateMvFlags struct {
-	State       State
-	LockTimeout time.Duration
-}
-
-// Register declares the flags of state mv on fs.
-func (fl *StateMvFlags) Register(fs *pflag.FlagSet) {
-	registerLockTimeout(fs, &fl.LockTimeout)
-	fl.State.Register(fs)
 }
 
 // ParseStateMv checks the command line of state mv.

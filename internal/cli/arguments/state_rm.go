@@ -1,28 +1,12 @@
 package arguments
 
-import (
-	"time"
-
-	"github.com/spf13/pflag"
-)
+import "time"
 
 // StateRm is the command line of `leadsync state rm`.
 type StateRm struct {
 	State       State
 	Addresses   []string
 	LockTimeout time.Duration
-}
-
-// StateRmFlags are the flags of state rm as given.
-type StateRmFlags struct {
-	State       State
-	LockTimeout time.Duration
-}
-
-// Register declares the flags of state rm on fs.
-func (fl *StateRmFlags) Register(fs *pflag.FlagSet) {
-	registerLockTimeout(fs, &fl.LockTimeout)
-	fl.State.Register(fs)
 }
 
 // ParseStateRm checks the command line of state rm.

@@ -458,19 +458,10 @@ func (d *dbStore) pending() bool {
 	return err == nil && n > 0
 }
 
-// keepBackup, before a push replaces the state cur (from load), folds in
-// the calls an interrupted apply left and copies the database, whole and
-// consistent, to <path>.backup (VACUUM INTO), so that what is replaced is
-// kept until the next erasure removes it.
-func (d *dbStore) keepBackup(cur *state.State) error {
-	if d.pending() {
-		if err := d.commit(cur); err != nil {
-			return err
-		}
-	}
-	if cur.IsEmpty() {
-		return nil
-	}
+// copyToBackup, before a push replaces the state, copies the database,
+// whole and consistent, to <path>.backup (VACUUM INTO), so that what is
+// replaced is kept until the next erasure removes it.
+func (d *dbStore) copyToBackup() error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	defer d.closeIdle()

@@ -322,47 +322,6 @@ func (ws *Workspace) lock(op string) (*Lock, error) {
 	return l, nil
 }
 
-// Push makes s the workspace's state, keeping its lineage (as the pg
-// backend's push does): the workspace must exist (the default one always
-// does) and hold no searches, profiles or people unless force. The caller
-// holds the workspace's lock. A journal the workspace holds is folded into
-// its state first, so that the backup (the state before) keeps every paid
-// call of what is replaced; a workspace whose state cannot be read is
-// refused, force or not. The serial goes past both states' serials.
-func (ws *Workspace) Push(s *state.State, force bool) error {
-	if !ws.set.Exists(ws.name) {
-		return ws.missing()
-	}
-	store := ws.Store
-	cur, err := store.Load()
-	if err != nil {
-		return fmt.Errorf("%w; nothing was copied", err)
-	}
-	if !force && !cur.IsEmpty() {
-		return &backend.NotEmptyError{Where: ws.Describe(), People: len(cur.People), Blocks: len(cur.Searches) + len(cur.Profiles)}
-	}
-	if store.db != nil {
-		if err := store.db.keepBackup(cur); err != nil {
-			return err
-		}
-	} else if _, err := os.Stat(store.JournalPath()); err == nil {
-		if err := store.Commit(cur); err != nil {
-			return err
-		}
-	}
-	// An old state does not bring back a person erased since.
-	if err := ws.honour(s); err != nil {
-		return fmt.Errorf("%w; nothing was copied", err)
-	}
-	serial, mark := s.Serial, s.Journal
-	s.Serial, s.Journal = max(s.Serial, cur.Serial), nil
-	if err := store.Save(s); err != nil {
-		s.Serial, s.Journal = serial, mark
-		return err
-	}
-	return nil
-}
-
 // Describe names the workspace's state for messages.
 func (ws *Workspace) Describe() string {
 	if ws.name == state.DefaultWorkspace {

@@ -212,6 +212,13 @@ func readPeople(ctx context.Context, q querier, b *Backend, ws string, s *state.
 	if err != nil {
 		return err
 	}
+	return scanPeople(rows, func(p *state.Person) { s.People[p.ID] = p })
+}
+
+// scanPeople reads the people of rows (readPeople's columns) and closes
+// rows; put takes each person.
+func scanPeople(rows pgx.Rows, put func(*state.Person)) error {
+	var err error
 	lists := foundByLists{}
 	tm := rows.Conn().TypeMap()
 	// The text columns (the ID and the lead fields) become one string each
@@ -259,7 +266,7 @@ func readPeople(ctx context.Context, q querier, b *Backend, ws string, s *state.
 			rows.Close()
 			return fmt.Errorf("person %s: %w", p.ID, err)
 		}
-		s.People[p.ID] = p
+		put(p)
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
@@ -295,9 +302,15 @@ func readOthers(ctx context.Context, q querier, b *Backend, ws string, s *state.
 // readEnrichments reads the enrichments of ws, to be attached to the
 // people once they are read.
 func readEnrichments(ctx context.Context, q querier, b *Backend, ws string) ([]enrichmentRow, error) {
+	return readEnrichmentsOf(ctx, q, b, ws, nil)
+}
+
+// readEnrichmentsOf is readEnrichments of the people ids only (nil: all).
+func readEnrichmentsOf(ctx context.Context, q querier, b *Backend, ws string, ids []string) ([]enrichmentRow, error) {
 	var enrichments []enrichmentRow
+	cond, args := ofPeople(ws, ids)
 	rows, err := q.Query(ctx, b.sql(`SELECT person_id, enriched_at, by_address, `+strings.Join(fieldColumns(resultCols), ", ")+`, extra
-		FROM {s}.enrichments WHERE workspace = $1`), ws)
+		FROM {s}.enrichments WHERE workspace = $1`+cond), args...)
 	if err != nil {
 		return nil, err
 	}
@@ -482,8 +495,14 @@ type historyRow struct {
 // readHistory reads the people's histories of workspace ws, by person and
 // position.
 func readHistory(ctx context.Context, q querier, b *Backend, ws string) ([]historyRow, error) {
+	return readHistoryOf(ctx, q, b, ws, nil)
+}
+
+// readHistoryOf is readHistory of the people ids only (nil: all).
+func readHistoryOf(ctx context.Context, q querier, b *Backend, ws string, ids []string) ([]historyRow, error) {
+	cond, args := ofPeople(ws, ids)
 	rows, err := q.Query(ctx, b.sql(`SELECT person_id, n, field, value_before, value_after, at, by_address, call
-		FROM {s}.person_history WHERE workspace = $1 ORDER BY person_id, n`), ws)
+		FROM {s}.person_history WHERE workspace = $1`+cond+` ORDER BY person_id, n`), args...)
 	if err != nil {
 		return nil, err
 	}
@@ -512,4 +531,13 @@ func attachHistory(s *state.State, rows []historyRow) {
 			p.History = append(p.History, h.d)
 		}
 	}
+}
+
+// ofPeople is the condition and the arguments of a query of workspace ws
+// that reads the rows of the people ids only (nil: all).
+func ofPeople(ws string, ids []string) (cond string, args []any) {
+	if ids == nil {
+		return "", []any{ws}
+	}
+	return " AND person_id = ANY($2)", []any{ws, ids}
 }

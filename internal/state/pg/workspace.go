@@ -184,31 +184,6 @@ func (c *copySource) Err() error             { return c.err }
 // (the same error on every backend).
 type NotEmptyError = backend.NotEmptyError
 
-// Push copies s (the local state) into the workspace, which must be empty
-// unless force. The caller holds the workspace's lock.
-func (b *Backend) Push(s *state.State, force bool) error {
-	return b.writing(func(ctx context.Context, c *pgx.Conn) error {
-		info, err := b.info(ctx, c, b.workspace)
-		if err != nil {
-			return err
-		}
-		// As plan and apply: a workspace other than the default one is
-		// made with leadsync workspace new, so that a typo in --workspace
-		// does not make a new one.
-		if info == nil && b.workspace != DefaultWorkspace {
-			return noWorkspace(b.workspace)
-		}
-		if !force && info != nil && !info.IsEmpty() {
-			return &NotEmptyError{Where: b.Describe(), People: info.People, Blocks: info.Blocks}
-		}
-		// An old state does not bring back a person erased since.
-		if err := b.honour(ctx, c, s); err != nil {
-			return fmt.Errorf("%w; nothing was copied", err)
-		}
-		return b.replace(ctx, s)
-	})
-}
-
 // WorkspaceInfo is one workspace, as listed (the same on every backend).
 type WorkspaceInfo = backend.WorkspaceInfo
 

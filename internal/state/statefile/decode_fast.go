@@ -422,24 +422,16 @@ func (d *decoder) number() (string, error) {
 	return lit, nil
 }
 
-func (d *decoder) int() (int, error) {
-	if d.null() {
-		return 0, nil
-	}
-	start := d.pos
-	lit, err := d.number()
-	if err != nil {
-		return 0, err
-	}
-	n, err := strconv.Atoi(lit)
-	if err != nil {
-		d.pos = start
-		return 0, d.fail("%s is not a whole number", lit)
-	}
-	return n, nil
-}
+func (d *decoder) int() (int, error) { return whole(d, strconv.Atoi, false) }
 
-func (d *decoder) uint64() (uint64, error) {
+func (d *decoder) uint64() (uint64, error) { return whole(d, parseUint64, true) }
+
+func parseUint64(lit string) (uint64, error) { return strconv.ParseUint(lit, 10, 64) }
+
+// whole reads a whole number with parse, or null (0). A literal parse
+// refuses is reported at its start; a negative one as negative when the
+// number is unsigned.
+func whole[T int | uint64](d *decoder, parse func(string) (T, error), unsigned bool) (T, error) {
 	if d.null() {
 		return 0, nil
 	}
@@ -448,10 +440,10 @@ func (d *decoder) uint64() (uint64, error) {
 	if err != nil {
 		return 0, err
 	}
-	n, err := strconv.ParseUint(lit, 10, 64)
+	n, err := parse(lit)
 	if err != nil {
 		d.pos = start
-		if strings.HasPrefix(lit, "-") {
+		if unsigned && strings.HasPrefix(lit, "-") {
 			return 0, d.fail("%s is negative; expected a whole number of 0 or more", lit)
 		}
 		return 0, d.fail("%s is not a whole number", lit)

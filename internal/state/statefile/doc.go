@@ -19,6 +19,10 @@
 // their strings, so that the file is never held whole beside the state it
 // decodes to, and runs the collector less often while it does
 // (stream.go); Decode and DecodeOwned read bytes already in memory.
+// FileStream hands those pieces over instead of keeping them, and
+// EncodeStream writes a file as its people pass (state push and pull:
+// stream_source.go, encode_stream.go), so that a state of millions of
+// people moves without being held whole.
 //
 // It imports state (the model), person (the person fields, whose reader
 // and writer are generated) and api (generation); it must not import a

@@ -276,6 +276,20 @@ func encodeHeader(w *bufio.Writer, s *state.State) {
 // search, profile, failure and person on a line of its own, keys sorted, so
 // that the file is stable, diffable and quick to write and read.
 func encodeState(w *bufio.Writer, s *state.State) error {
+	if err := encodeRecords(w, s); err != nil {
+		return err
+	}
+	// The people map last in the file.
+	if err := writeMapWith(w, "people", s.People, true, appendPerson); err != nil {
+		return err
+	}
+	_, err := w.WriteString("}\n")
+	return err
+}
+
+// encodeRecords writes the opening brace and every field of s before the
+// people, each followed by a comma.
+func encodeRecords(w *bufio.Writer, s *state.State) error {
 	put := func(b []byte, err error) error {
 		if err != nil {
 			return err
@@ -343,12 +357,7 @@ func encodeState(w *bufio.Writer, s *state.State) error {
 		}
 		w.WriteString(",\n")
 	}
-	// The people map last in the file.
-	if err := writeMapWith(w, "people", s.People, true, appendPerson); err != nil {
-		return err
-	}
-	_, err := w.WriteString("}\n")
-	return err
+	return nil
 }
 
 func writeMap[T any](w *bufio.Writer, name string, m map[string]*T, last bool) error {

@@ -229,6 +229,31 @@ type pieceResult struct {
 // put into the map in file order. ok is false when a piece is not what
 // the cuts assume; the map is then incomplete.
 func (in *pieceReader) people(size int64) (people map[string]*state.Person, tail string, ok bool, err error) {
+	tail, ok, err = in.eachPiece(func(p *piece, entries []personEntry) error {
+		if people == nil {
+			people = make(map[string]*state.Person, peopleHint(size, len(p.buf), len(entries)))
+		}
+		for _, e := range entries {
+			people[e.id] = e.p
+		}
+		return nil
+	})
+	if err != nil || !ok {
+		return nil, "", ok, err
+	}
+	if people == nil {
+		people = map[string]*state.Person{}
+	}
+	return people, tail, ok, nil
+}
+
+// eachPiece cuts the people object from the bytes after its opening brace
+// to the end of the file into pieces, decodes them on every core and
+// gives each piece's entries to put in file order (put must not keep the
+// slice). ok is false when a piece is not what the cuts assume (put then
+// saw only the pieces before it); an error of put stops the pass and is
+// returned.
+func (in *pieceReader) eachPiece(put func(p *piece, entries []personEntry) error) (tail string, ok bool, err error) {
 	workers := min(runtime.GOMAXPROCS(0), 8)
 	work := make(chan *piece, workers)
 	order := make(chan *piece, 2*workers)
@@ -245,9 +270,10 @@ func (in *pieceReader) people(size int64) (people map[string]*state.Person, tail
 		go decodePieces(work, free, spare)
 	}
 	ok = true
+	var putErr error
 	for p := range order {
 		res := <-p.done
-		if !ok {
+		if !ok || putErr != nil {
 			continue // drain: every piece sent has a worker
 		}
 		if !res.ok {
@@ -255,11 +281,9 @@ func (in *pieceReader) people(size int64) (people map[string]*state.Person, tail
 			close(stop)
 			continue
 		}
-		if people == nil {
-			people = make(map[string]*state.Person, peopleHint(size, len(p.buf), len(res.entries)))
-		}
-		for _, e := range res.entries {
-			people[e.id] = e.p
+		if putErr = put(p, res.entries); putErr != nil {
+			close(stop)
+			continue
 		}
 		tail = res.tail
 		select {
@@ -268,12 +292,12 @@ func (in *pieceReader) people(size int64) (people map[string]*state.Person, tail
 		}
 	}
 	if err = <-readErr; err != nil {
-		return nil, "", false, err
+		return "", false, err
 	}
-	if people == nil {
-		people = map[string]*state.Person{}
+	if putErr != nil {
+		return "", false, putErr
 	}
-	return people, tail, ok, nil
+	return tail, ok, nil
 }
 
 // peopleHint is how many people a file of size bytes holds, judged from

@@ -53,6 +53,8 @@ func Run(t *testing.T, k Kind) {
 		{"Workspaces", testWorkspaces},
 		{"PushPull", testPushPull},
 		{"PushNeedsTheWorkspace", testPushNeedsTheWorkspace},
+		{"PushManyPeople", testPushManyPeople},
+		{"PushBrokenHalfWay", testPushBrokenHalfWay},
 		{"DataMarkWorkspaceMadeAgain", testDataMarkMadeAgain},
 		{"CrossWorkspace", testCrossWorkspace},
 		{"Ledger", testLedger},

@@ -1,0 +1,128 @@
+package local
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/backend"
+	"github.com/leadsync/leadsync/internal/state/backend/backendtest"
+)
+
+// countingStream counts the batches of its People passes.
+type countingStream struct {
+	backend.Stream
+	batches int
+}
+
+func (c *countingStream) People(fn func([]*state.Person) error) error {
+	return c.Stream.People(func(b []*state.Person) error {
+		c.batches++
+		return fn(b)
+	})
+}
+
+// A state database is pushed a batch of people at a time, read from one
+// snapshot, and arrives identical in a database and in a JSON state file.
+func TestPushStreamsTheDatabase(t *testing.T) {
+	dir := t.TempDir()
+	s := backendtest.ManyPeople(t, 2*backend.StreamBatch+321)
+	src := filepath.Join(dir, "src", "state.db")
+	must(t, NewStore(src).Save(s))
+	want := backendtest.Canon(t, s)
+	for _, file := range []string{"state.db", "state.json"} {
+		t.Run(file, func(t *testing.T) {
+			st, err := backend.OpenStream(Open(src))
+			must(t, err)
+			defer st.Close()
+			if _, ok := st.(*dbStream); !ok {
+				t.Fatalf("the database is read whole (%T)", st)
+			}
+			counted := &countingStream{Stream: st}
+			ws, err := NewWorkspaces(filepath.Join(dir, file, ".leadsync", file), nil).Open(state.DefaultWorkspace)
+			must(t, err)
+			pushed, err := ws.PushStream(counted, false)
+			must(t, err)
+			if counted.batches < 3 || pushed.People != len(s.People) {
+				t.Fatalf("pushed %d people in %d batches; the state has %d", pushed.People, counted.batches, len(s.People))
+			}
+			got, err := ws.Load()
+			must(t, err)
+			if backendtest.Canon(t, got) != want {
+				t.Fatalf("the state pushed from the database differs")
+			}
+		})
+	}
+}
+
+// A large state file is pushed a piece of the file at a time and arrives
+// identical; one whose people are not laid out as leadsync writes them is
+// read whole, as every command reads it, and arrives identical too.
+func TestPushStreamsTheStateFile(t *testing.T) {
+	dir := t.TempDir()
+	s := backendtest.ManyPeople(t, 5*backend.StreamBatch)
+	src := filepath.Join(dir, "src", "state.json")
+	must(t, NewStore(src).Save(s))
+	want := backendtest.Canon(t, s)
+	st, err := backend.OpenStream(Open(src))
+	must(t, err)
+	defer st.Close()
+	if _, ok := st.(*fileStream); !ok {
+		t.Fatalf("the state file is read whole (%T): make the fixture larger than statefile's minStream", st)
+	}
+	counted := &countingStream{Stream: st}
+	ws, err := NewWorkspaces(filepath.Join(dir, "to", ".leadsync", "state.db"), nil).Open(state.DefaultWorkspace)
+	must(t, err)
+	pushed, err := ws.PushStream(counted, false)
+	must(t, err)
+	if counted.batches < 3 || pushed.People != len(s.People) {
+		t.Fatalf("pushed %d people in %d batches; the state has %d", pushed.People, counted.batches, len(s.People))
+	}
+	got, err := ws.Load()
+	must(t, err)
+	if backendtest.Canon(t, got) != want {
+		t.Fatalf("the state pushed from the state file differs")
+	}
+}
+
+// A state file whose people turn out, half-way, not to be laid out as
+// leadsync writes them (here a null person, which Check refuses) stops the
+// push with backend.ErrReadWhole and nothing written: state push then
+// reads the file whole, whose reader says what is wrong.
+func TestPushOfAStateFileReadWhole(t *testing.T) {
+	dir := t.TempDir()
+	s := backendtest.ManyPeople(t, 5*backend.StreamBatch)
+	src := filepath.Join(dir, "src", "state.json")
+	must(t, NewStore(src).Save(s))
+	b, err := os.ReadFile(src)
+	must(t, err)
+	line := regexp.MustCompile(`(?m)^    "m020000": .*,$`)
+	if len(line.FindAll(b, -1)) != 1 {
+		t.Fatal("the fixture has no line of person m020000")
+	}
+	must(t, os.WriteFile(src, line.ReplaceAll(b, []byte(`    "m020000": null,`)), 0o600))
+	st, err := backend.OpenStream(Open(src))
+	must(t, err)
+	defer st.Close()
+	ws, err := NewWorkspaces(filepath.Join(dir, "to", ".leadsync", "state.db"), nil).Open(state.DefaultWorkspace)
+	must(t, err)
+	counted := &countingStream{Stream: st}
+	if _, err := ws.PushStream(counted, false); !errors.Is(err, backend.ErrReadWhole) {
+		t.Fatalf("push of a state file with a null person: %v", err)
+	}
+	if counted.batches == 0 {
+		t.Fatal("no piece passed before the null person: the test does not test a push stopped half-way")
+	}
+	got, err := ws.Load()
+	must(t, err)
+	if !got.IsEmpty() || got.Serial != 0 {
+		t.Fatalf("the workspace after the stopped push: serial %d, %d people", got.Serial, len(got.People))
+	}
+	if _, err := Open(src).Load(); err == nil || !strings.Contains(err.Error(), "m020000") {
+		t.Fatalf("the file read whole: %v", err)
+	}
+}

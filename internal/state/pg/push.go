@@ -1,0 +1,118 @@
+package pg
+
+import (
+	"context"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/backend"
+	"github.com/leadsync/leadsync/internal/state/sqlstate"
+)
+
+// state push writes the workspace a batch of people at a time (COPY), in
+// one transaction: a state of millions of people is copied in bounded
+// memory, and a source that breaks half-way leaves the workspace as it
+// was.
+
+var _ backend.StreamPusher = (*Backend)(nil)
+
+// Push copies s (the local state) into the workspace (PushStream of s).
+func (b *Backend) Push(s *state.State, force bool) error {
+	_, err := b.PushStream(backend.MemoryStream(s, "the state pushed"), force)
+	return err
+}
+
+// PushStream copies the state src reads into the workspace, which must
+// exist (the default one always does) and be empty unless force. The
+// caller holds the workspace's lock. The schema's erasure record is
+// applied to the state first; the workspace keeps its created_at (its
+// epoch) and its serial goes past both states'.
+func (b *Backend) PushStream(src backend.Stream, force bool) (*backend.Pushed, error) {
+	var ps *backend.PushSource
+	err := b.writing(func(ctx context.Context, c *pgx.Conn) error {
+		info, err := b.info(ctx, c, b.workspace)
+		if err != nil {
+			return err
+		}
+		// As plan and apply: a workspace other than the default one is
+		// made with leadsync workspace new, so that a typo in --workspace
+		// does not make a new one.
+		if info == nil && b.workspace != DefaultWorkspace {
+			return noWorkspace(b.workspace)
+		}
+		if !force && info != nil && !info.IsEmpty() {
+			return &NotEmptyError{Where: b.Describe(), People: info.People, Blocks: info.Blocks}
+		}
+		// An old state does not bring back a person erased since.
+		entries, err := b.erasures(ctx, c)
+		if err != nil {
+			return err
+		}
+		if ps, err = backend.PreparePush(src, entries); err != nil {
+			return err
+		}
+		return b.inTx(ctx, c, pgx.TxOptions{}, func(tx pgx.Tx) error { return b.replaceStream(ctx, tx, ps) })
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &ps.Pushed, nil
+}
+
+// replaceStream makes ps the workspace's whole state in tx: every row of
+// the workspace is deleted, the header's rows written, then the people a
+// batch at a time. An error of the source is returned as it is.
+func (b *Backend) replaceStream(ctx context.Context, tx pgx.Tx, ps *backend.PushSource) error {
+	h := ps.Header
+	if _, _, err := b.resetWorkspace(ctx, tx, h); err != nil {
+		return err
+	}
+	if err := b.copyState(ctx, tx, h); err != nil {
+		return err
+	}
+	return ps.People(func(batch []*state.Person) error { return b.copyPeople(ctx, tx, batch) })
+}
+
+// copyPeople copies the rows of people (COPY): the people, their
+// enrichments and their histories.
+func (b *Backend) copyPeople(ctx context.Context, tx pgx.Tx, people []*state.Person) error {
+	ws := b.workspace
+	copyRows := func(table string, cols []string, n int, row func(i int) ([]any, error)) error {
+		if n == 0 {
+			return nil
+		}
+		if _, err := tx.CopyFrom(ctx, pgx.Identifier{b.schema, table}, cols, &copySource{n: n, row: row}); err != nil {
+			return b.wrap("writing "+table, err)
+		}
+		return nil
+	}
+	if err := copyRows("people", peopleCols, len(people), func(i int) ([]any, error) {
+		return sqlstate.PersonValues(b.dialect, ws, people[i])
+	}); err != nil {
+		return err
+	}
+	var enriched []*state.Person
+	type entry struct {
+		p *state.Person
+		n int
+	}
+	var history []entry
+	for _, p := range people {
+		if p.Enrichment != nil {
+			enriched = append(enriched, p)
+		}
+		for n := range p.History {
+			history = append(history, entry{p, n})
+		}
+	}
+	if err := copyRows("enrichments", enrichmentCols, len(enriched), func(i int) ([]any, error) {
+		return sqlstate.EnrichmentValues(b.dialect, ws, enriched[i].ID, enriched[i].Enrichment)
+	}); err != nil {
+		return err
+	}
+	return copyRows("person_history", historyCols, len(history), func(i int) ([]any, error) {
+		h := history[i]
+		return sqlstate.HistoryValues(b.dialect, ws, h.p.ID, h.n, &h.p.History[h.n]), nil
+	})
+}
