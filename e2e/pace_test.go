@@ -153,7 +153,7 @@ func TestPaceHoldsThroughAPGOutage(t *testing.T) {
 // paceThroughOutage is one run of TestPaceHoldsThroughAPGOutage, the
 // cluster stopped after at calls.
 func paceThroughOutage(t *testing.T, c *pgCluster, at int) {
-	opts := sandbox.Options{Seed: 21, RateLimit: 8, RateWindow: time.Second / 8} // twice the rate, as every e2e sandbox
+	opts := sandbox.Options{Seed: 21, RateLimit: 16, RateWindow: time.Second / 16} // four times the rate, as every e2e sandbox (e2eServerRate)
 	gate := holdReads(&opts)
 	config := strings.Replace(fmt.Sprintf(faultConfig, "60s"), "rate_limit  = 20\n  parallelism = 3", "rate_limit  = 4\n  parallelism = 8", 1)
 	h := newHarness(t, opts, config)

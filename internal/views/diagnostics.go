@@ -119,6 +119,7 @@ func writeSnippet(w io.Writer, src []byte, r hcl.Range, color bool) {
 			line = []byte(strings.ToValidUTF8(string(line), "?"))
 			hs, he = min(hs, len(line)), min(he, len(line))
 		}
+		line, hs, he = clipLine(line, hs, he)
 		prefix := fmt.Sprintf("  %*d: ", width, ln.num)
 		if color {
 			fmt.Fprintf(w, "%s%s%s%s%s%s\n", prefix, line[:hs], ansiUnderline, line[hs:he], ansiReset, line[he:])
@@ -137,6 +138,40 @@ func writeSnippet(w io.Writer, src []byte, r hcl.Range, color bool) {
 		}
 		fmt.Fprintf(w, "%s%s%s\n", strings.Repeat(" ", len(prefix)), pad.String(), strings.Repeat("^", carets))
 	}
+}
+
+// maxSnippetWidth is the most bytes of a line a snippet shows (longer than
+// any line written by hand; a generated one may be far longer): a line of
+// a for_each over 10,000 keys is 100 KB, which no terminal shows.
+const maxSnippetWidth = 400
+
+// clipLine cuts a line longer than maxSnippetWidth to a window of it that
+// starts a little before the marked part [hs, he), "..." where it was cut,
+// and returns the marked part's place in what it returns.
+func clipLine(line []byte, hs, he int) ([]byte, int, int) {
+	if len(line) <= maxSnippetWidth {
+		return line, hs, he
+	}
+	from := max(0, hs-maxSnippetWidth/4)
+	for from > 0 && !utf8.RuneStart(line[from]) {
+		from--
+	}
+	to := min(len(line), from+maxSnippetWidth)
+	for to < len(line) && !utf8.RuneStart(line[to]) {
+		to--
+	}
+	var out []byte
+	lead := 0
+	if from > 0 {
+		out, lead = append(out, "..."...), 3
+	}
+	out = append(out, line[from:to]...)
+	if to < len(line) {
+		out = append(out, "..."...)
+	}
+	hs = min(hs, to) - from + lead
+	he = min(max(he, hs+from-lead), to) - from + lead
+	return out, hs, he
 }
 
 // DiagnosticsJSON is the `--json` form of diagnostics, like Terraform's
