@@ -20,35 +20,16 @@ import (
 // legal forms a company name drops), not prose, and is not held to it.
 const maxSentenceWords = 40
 
-// longSentencesAllowed are the pages not yet wholly in short sentences.
-// docs/state.md's sentences over the limit are in "Moving a state:
-// push and pull", the section of the streaming push (branch
-// docs3-pushpull shortens them and removes this list). The
-// test fails once a page here passes, so that it leaves this list; once
-// the list is empty, remove it.
-var longSentencesAllowed = map[string]bool{
-	"docs/state.md": true,
-}
-
 // TestDocsSentencesShort: no sentence of README.md, CONTRIBUTING.md or
 // docs/*.md (outside code blocks and tables) is longer than
 // maxSentenceWords words. Each offender is reported at its file and line,
 // with its length and its first words.
 func TestDocsSentencesShort(t *testing.T) {
 	for _, f := range docFiles(t) {
-		var long []sentence
 		for _, s := range docSentences(t, f) {
-			if len(s.words) > maxSentenceWords && !s.nameList() {
-				long = append(long, s)
+			if len(s.words) <= maxSentenceWords || s.nameList() {
+				continue
 			}
-		}
-		if longSentencesAllowed[f] {
-			if len(long) == 0 {
-				t.Errorf("%s has no sentence over %d words any more: take it off longSentencesAllowed", f, maxSentenceWords)
-			}
-			continue
-		}
-		for _, s := range long {
 			t.Errorf("%s:%d: a sentence of %d words (at most %d): %s ...", f, s.line, len(s.words), maxSentenceWords, strings.Join(s.words[:12], " "))
 		}
 	}
