@@ -237,6 +237,22 @@ var snapshotRe = regexp.MustCompile(`^[0-9A-Fa-f-]+$`)
 // read builds the state of workspace ws from q (a snapshot), reading all
 // but the people through q2 at the same time when q2 is not nil (the same
 // snapshot).
+// decodeHeader sets what the workspace's row holds beside its plain
+// columns: the epoch (its created_at), the usage and the extra fields; a
+// state of a newer format is refused.
+func decodeHeader(s *state.State, created time.Time, usage, extra []byte) error {
+	s.Epoch = epoch(created)
+	if s.FormatVersion > state.FormatVersion {
+		return fmt.Errorf("the workspace holds a state of format_version %d (written by leadsync %s); this leadsync reads format_version %d or older: upgrade leadsync", s.FormatVersion, s.LeadsyncVersion, state.FormatVersion)
+	}
+	if len(usage) > 0 {
+		if err := json.Unmarshal(usage, &s.Usage); err != nil {
+			return fmt.Errorf("usage: %w", err)
+		}
+	}
+	return stateExtra.Decode(extra, s)
+}
+
 func (b *Backend) read(ctx context.Context, q, q2 querier, ws string) (*state.State, bool, error) {
 	s := state.New()
 	var usage, extra []byte
@@ -249,16 +265,7 @@ func (b *Backend) read(ctx context.Context, q, q2 querier, ws string) (*state.St
 	if err != nil {
 		return nil, false, err
 	}
-	s.Epoch = epoch(created)
-	if s.FormatVersion > state.FormatVersion {
-		return nil, false, fmt.Errorf("the workspace holds a state of format_version %d (written by leadsync %s); this leadsync reads format_version %d or older: upgrade leadsync", s.FormatVersion, s.LeadsyncVersion, state.FormatVersion)
-	}
-	if len(usage) > 0 {
-		if err := json.Unmarshal(usage, &s.Usage); err != nil {
-			return nil, false, fmt.Errorf("usage: %w", err)
-		}
-	}
-	if err := stateExtra.Decode(extra, s); err != nil {
+	if err := decodeHeader(s, created, usage, extra); err != nil {
 		return nil, false, err
 	}
 	if err := b.readRows(ctx, q, q2, ws, s); err != nil {

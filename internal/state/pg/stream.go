@@ -2,7 +2,6 @@ package pg
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -106,16 +105,7 @@ func (b *Backend) readHeader(ctx context.Context, q querier, ws string) (s *stat
 	if err != nil || pending {
 		return nil, pending, err
 	}
-	s.Epoch = epoch(created)
-	if s.FormatVersion > state.FormatVersion {
-		return nil, false, fmt.Errorf("the workspace holds a state of format_version %d (written by leadsync %s); this leadsync reads format_version %d or older: upgrade leadsync", s.FormatVersion, s.LeadsyncVersion, state.FormatVersion)
-	}
-	if len(usage) > 0 {
-		if err := json.Unmarshal(usage, &s.Usage); err != nil {
-			return nil, false, fmt.Errorf("usage: %w", err)
-		}
-	}
-	if err := stateExtra.Decode(extra, s); err != nil {
+	if err := decodeHeader(s, created, usage, extra); err != nil {
 		return nil, false, err
 	}
 	for _, read := range []func(context.Context, querier, *Backend, string, *state.State) error{readSearches, readProfileReads, readFailures} {

@@ -19,11 +19,19 @@ import (
 // yet: folding them needs the people, so the caller reads the state whole
 // (Read) instead. found is false when the workspace has no row.
 func (r *Reader) ReadRecords(ctx context.Context) (s *state.State, kept map[string]int, pending, found bool, err error) {
+	return r.readRecords(ctx, false)
+}
+
+// readRecords is ReadRecords, or ReadHeader with leads (the searches'
+// lead IDs read, kept nil).
+func (r *Reader) readRecords(ctx context.Context, leads bool) (s *state.State, kept map[string]int, pending, found bool, err error) {
 	s, found, err = r.header(ctx)
 	if err != nil || !found {
 		return nil, nil, false, found, err
 	}
-	kept = map[string]int{}
+	if !leads {
+		kept = map[string]int{}
+	}
 	searches := func(ctx context.Context, s *state.State) error { return r.searchesWith(ctx, s, kept) }
 	for _, read := range []func(context.Context, *state.State) error{searches, r.profileReads, r.failures} {
 		if err := read(ctx, s); err != nil {

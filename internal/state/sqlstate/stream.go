@@ -2,9 +2,6 @@ package sqlstate
 
 import (
 	"context"
-	"database/sql"
-	"encoding/json"
-	"errors"
 	"fmt"
 
 	"github.com/leadsync/leadsync/internal/state"
@@ -16,79 +13,24 @@ import (
 // batch is three queries over a range of IDs that the primary keys
 // answer, so that a pass holds one batch at a time.
 
-// Batch queries, in PostgreSQL's spelling. SQLite reads each person as
-// one json_array text (packed.go).
-var (
-	selectPeopleBatchPacked = SelectPeoplePacked + ` AND id > $2 ORDER BY id LIMIT $3`
-	selectEnrichmentsRange  = SelectEnrichments + ` AND person_id >= $2 AND person_id <= $3`
-	selectHistoryRange      = `SELECT person_id, n, field, value_before, value_after, at, by_address, call
-		FROM {s}.person_history WHERE workspace = $1 AND person_id >= $2 AND person_id <= $3 ORDER BY person_id, n`
-	countEvents = `SELECT count(*) FROM {s}.events WHERE workspace = $1`
-)
-
-// ReadHeader reads the state's header: everything but the people (and
-// the calls an apply recorded and did not fold in: pending says there are
-// some, which only a whole Read applies). found is false when the
-// workspace has no row.
+// ReadHeader reads the state's header: everything but the people, the
+// searches with their lead IDs (ReadRecords without them), and pending
+// when an apply recorded calls it did not fold in (only a whole Read
+// applies them). found is false when the workspace has no row.
 func (r *Reader) ReadHeader(ctx context.Context) (s *state.State, pending, found bool, err error) {
-	s = state.New()
-	var usage string
-	var extra sql.NullString
-	err = r.Q.QueryRowContext(ctx, r.D.Rewrite(SelectHeader), r.WS).
-		Scan(&s.Lineage, &s.Serial, &s.FormatVersion, &s.LeadsyncVersion, &usage, &extra)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, false, false, nil
-	}
-	if err != nil {
-		return nil, false, false, err
-	}
-	if s.FormatVersion > state.FormatVersion {
-		return nil, false, false, fmt.Errorf("the workspace holds a state of format_version %d (written by leadsync %s); this leadsync reads format_version %d or older: upgrade leadsync", s.FormatVersion, s.LeadsyncVersion, state.FormatVersion)
-	}
-	if usage != "" {
-		if err := json.Unmarshal([]byte(usage), &s.Usage); err != nil {
-			return nil, false, false, fmt.Errorf("usage: %w", err)
-		}
-	}
-	if err := StateExtra.Decode([]byte(extra.String), s); err != nil {
-		return nil, false, false, err
-	}
-	for _, read := range []func(context.Context, *state.State) error{r.searches, r.profileReads, r.failures} {
-		if err := read(ctx, s); err != nil {
-			return nil, false, false, err
-		}
-	}
-	var n int
-	if err := r.Q.QueryRowContext(ctx, r.D.Rewrite(countEvents), r.WS).Scan(&n); err != nil {
-		return nil, false, false, err
-	}
-	return s, n > 0, true, nil
+	s, _, pending, found, err = r.readRecords(ctx, true)
+	return s, pending, found, err
 }
 
 // PeopleBatches passes the people to fn, n at a time in the order of
-// their IDs, each with their enrichment and history (SQLite only: the
-// rows are read packed).
+// their IDs, each with their enrichment and history: the pages of a
+// Base's store (After), read in the caller's transaction.
 func (r *Reader) PeopleBatches(ctx context.Context, n int, fn func([]*state.Person) error) error {
-	if !r.D.packRows {
-		return fmt.Errorf("PeopleBatches reads %s's packed rows only", SQLite.Name)
-	}
-	batch := make([]*state.Person, 0, n)
-	byID := make(map[string]*state.Person, n)
+	p := &peopleStore{r: r, ctx: ctx}
 	after := ""
 	for {
-		var err error
-		if batch, err = r.peopleAfter(ctx, after, n, batch[:0]); err != nil || len(batch) == 0 {
-			return err
-		}
-		clear(byID)
-		for _, p := range batch {
-			byID[p.ID] = p
-		}
-		first, last := batch[0].ID, batch[len(batch)-1].ID
-		if err := r.enrichmentsIn(ctx, first, last, byID); err != nil {
-			return err
-		}
-		if err := r.historyIn(ctx, first, last, byID); err != nil {
+		batch, err := p.After(after, n)
+		if err != nil || len(batch) == 0 {
 			return err
 		}
 		if err := fn(batch); err != nil {
@@ -97,103 +39,8 @@ func (r *Reader) PeopleBatches(ctx context.Context, n int, fn func([]*state.Pers
 		if len(batch) < n {
 			return nil
 		}
-		after = last
+		after = batch[len(batch)-1].ID
 	}
-}
-
-// peopleAfter appends to out the first n people whose ID sorts after
-// after.
-func (r *Reader) peopleAfter(ctx context.Context, after string, n int, out []*state.Person) ([]*state.Person, error) {
-	rows, err := r.query(ctx, selectPeopleBatchPacked, r.WS, after, n)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	shared := lists{}
-	v := make([]sql.NullString, peopleCols)
-	var row string
-	for rows.Next() {
-		if err := rows.Scan(&row); err != nil {
-			return nil, fmt.Errorf("people: %w", err)
-		}
-		if err := splitPacked(row, v); err != nil {
-			return nil, fmt.Errorf("people: %w", err)
-		}
-		p, err := packedPerson(v)
-		if err != nil {
-			return nil, fmt.Errorf("people: %w", err)
-		}
-		k := 1 + len(LeadCols)
-		if err := readPerson(p, shared, v[k], v[k+1], v[k+2], v[k+3], v[k+4], v[k+5], v[k+6], v[k+8], v[k+9]); err != nil {
-			return nil, fmt.Errorf("person %s: %w", p.ID, err)
-		}
-		out = append(out, p)
-	}
-	return out, rows.Err()
-}
-
-// enrichmentsIn gives the enrichments of the people from first to last
-// to the people of byID.
-func (r *Reader) enrichmentsIn(ctx context.Context, first, last string, byID map[string]*state.Person) error {
-	rows, err := r.query(ctx, selectEnrichmentsRange, r.WS, first, last)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	var at, extra sql.NullString
-	scan := make([]any, 0, 3+len(ResultCols)+1)
-	for rows.Next() {
-		var id string
-		e := &state.Enrichment{}
-		scan = append(scan[:0], &id, &at, &e.By)
-		for _, f := range ResultCols {
-			if f.EnrichedInt != nil {
-				scan = append(scan, f.EnrichedInt(&e.Result))
-			} else {
-				scan = append(scan, f.Enriched(&e.Result))
-			}
-		}
-		scan = append(scan, &extra)
-		if err := rows.Scan(scan...); err != nil {
-			return fmt.Errorf("enrichments: %w", err)
-		}
-		if e.EnrichedAt, err = parseTime(at); err != nil {
-			return fmt.Errorf("enrichment of %s: %w", id, err)
-		}
-		if err := EnrichmentExtra.Decode([]byte(extra.String), e); err != nil {
-			return fmt.Errorf("enrichment of %s: %w", id, err)
-		}
-		if p := byID[id]; p != nil {
-			p.Enrichment = e
-		}
-	}
-	return rows.Err()
-}
-
-// historyIn gives the history entries of the people from first to last
-// to the people of byID, in order.
-func (r *Reader) historyIn(ctx context.Context, first, last string, byID map[string]*state.Person) error {
-	rows, err := r.query(ctx, selectHistoryRange, r.WS, first, last)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var id string
-		var n int
-		var at sql.NullString
-		var d state.Drift
-		if err := rows.Scan(&id, &n, &d.Field, &d.Before, &d.After, &at, &d.By, &d.Call); err != nil {
-			return fmt.Errorf("person history: %w", err)
-		}
-		if d.At, err = parseTime(at); err != nil {
-			return fmt.Errorf("person history of %s: %w", id, err)
-		}
-		if p := byID[id]; p != nil {
-			p.History = append(p.History, d)
-		}
-	}
-	return rows.Err()
 }
 
 // ReplaceStream makes the state of header and people (one pass over the
