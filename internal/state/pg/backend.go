@@ -548,7 +548,7 @@ func (b *Backend) insertEvent(ctx context.Context, tx pgx.Tx, ev *state.Event, j
 	if err != nil {
 		return b.wrap("recording the call", err)
 	}
-	if stored != nil && !sameJSON(stored, raw) {
+	if stored != nil && !sqlstate.SameJSON(stored, raw) {
 		return fmt.Errorf("%s: call %d of this apply is already recorded with other content; nothing was written", b.Describe(), ev.Seq)
 	}
 	return nil
@@ -571,17 +571,6 @@ func (b *Backend) ensureWorkspace(ctx context.Context, tx pgx.Tx, s *state.State
 	}
 	s.Epoch = epoch(created)
 	return nil
-}
-
-// sameJSON compares two JSON texts as values.
-func sameJSON(a, b []byte) bool {
-	var x, y any
-	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
-		return false
-	}
-	xa, _ := json.Marshal(x)
-	ya, _ := json.Marshal(y)
-	return string(xa) == string(ya)
 }
 
 // recorder records each completed call in its own transaction.
