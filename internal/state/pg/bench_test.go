@@ -109,6 +109,16 @@ func BenchmarkAppendTo(b *testing.B) {
 // benchAppend records b.N enrichments of people of be's state, each its
 // own transaction, then commits.
 func benchAppend(b *testing.B, be *Backend) {
+	benchAppendOf(b, be, func(i int, id string) state.Event {
+		return state.Event{At: t0.Add(time.Duration(i) * time.Second), Kind: state.EventEnrich, Address: "enrich.contacts", Enrich: &state.EnrichEvent{
+			PersonID: id, Credits: 1, Result: person.EnrichedProfile{NetworkID: id, Email: fmt.Sprintf("p%d@example.com", i), ValidationStatus: person.StatusValid, CreditBalance: 1000 - i}}}
+	}, nil)
+}
+
+// benchAppendOf records b.N events made by event (the i-th, of a person
+// of be's state), each its own transaction, checked by folded when set,
+// then commits.
+func benchAppendOf(b *testing.B, be *Backend, event func(i int, id string) state.Event, folded func(s *state.State)) {
 	l, err := be.Lock("apply")
 	mustNoErr(b, err, "lock")
 	defer l.Unlock()
@@ -125,14 +135,15 @@ func benchAppend(b *testing.B, be *Backend) {
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		id := ids[i%len(ids)]
-		e := state.Event{At: t0.Add(time.Duration(i) * time.Second), Kind: state.EventEnrich, Address: "enrich.contacts", Enrich: &state.EnrichEvent{
-			PersonID: id, Credits: 1, Result: person.EnrichedProfile{NetworkID: id, Email: fmt.Sprintf("p%d@example.com", i), ValidationStatus: person.StatusValid, CreditBalance: 1000 - i}}}
+		e := event(i, ids[i%len(ids)])
 		if err := rec.Append(&e); err != nil {
 			b.Fatal(err)
 		}
 		if err := s.Fold(e); err != nil {
 			b.Fatal(err)
+		}
+		if folded != nil {
+			folded(s)
 		}
 	}
 	b.StopTimer()
@@ -147,39 +158,15 @@ func benchAppend(b *testing.B, be *Backend) {
 func BenchmarkAppendTrackChange(b *testing.B) {
 	for _, people := range []int{1000, 300000} {
 		b.Run(fmt.Sprintf("people=%d", people), func(b *testing.B) {
-			be := benchBackend(b, people)
-			l, err := be.Lock("apply")
-			mustNoErr(b, err, "lock")
-			defer l.Unlock()
-			s, err := be.Load()
-			mustNoErr(b, err, "load")
-			rec, err := be.OpenJournal(s)
-			mustNoErr(b, err, "open")
-			ids := make([]string, 0, 4096)
-			for id := range s.People {
-				if len(ids) == cap(ids) {
-					break
-				}
-				ids = append(ids, id)
-			}
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				e := state.Event{At: t0.Add(time.Duration(i) * time.Second), Kind: state.EventTrack, Address: "track.champions", Track: &state.TrackEvent{
-					PersonID: ids[i%len(ids)], Generation: api.Gen1, Request: json.RawMessage(`{"pageName":"x"}`),
+			benchAppendOf(b, benchBackend(b, people), func(i int, id string) state.Event {
+				return state.Event{At: t0.Add(time.Duration(i) * time.Second), Kind: state.EventTrack, Address: "track.champions", Track: &state.TrackEvent{
+					PersonID: id, Generation: api.Gen1, Request: json.RawMessage(`{"pageName":"x"}`),
 					Profile: &person.Profile{FullName: "Someone", CurrentPosition: []person.Position{{JobTitle: "CTO", Company: fmt.Sprintf("Company %d (moved)", i)}}}}}
-				if err := rec.Append(&e); err != nil {
-					b.Fatal(err)
-				}
-				if err := s.Fold(e); err != nil {
-					b.Fatal(err)
-				}
+			}, func(s *state.State) {
 				if len(s.LastDrifts()) != 1 {
 					b.Fatalf("the read recorded %d changes, want 1", len(s.LastDrifts()))
 				}
-			}
-			b.StopTimer()
-			mustNoErr(b, rec.Close(), "close")
-			mustNoErr(b, be.Commit(s), "commit")
+			})
 		})
 	}
 }
