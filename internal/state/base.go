@@ -28,6 +28,7 @@ type Base struct {
 	Records *State
 	store   PeopleStore
 	mem     map[string]*Person // every person, when the state was read whole
+	whole   *State             // the state read whole (Writable)
 	page    int                // people read at a time; 0: PeoplePage
 	// kept is the number of people each search kept, by address, when
 	// the records were read without the searches' LeadIDs.
@@ -80,6 +81,13 @@ type PeopleStore interface {
 	// Facts counts the people as PeopleFacts says, with QuotaCalls
 	// counted after quotaSince (none when nil).
 	Facts(quotaSince *time.Time) (PeopleFacts, error)
+	// Names counts the addresses the people's records name (NamesOf of
+	// every person).
+	Names() (Names, error)
+	// Naming are the IDs of the people whose enrichment (its block, or
+	// the block that copied it), history or tracks' reads name one of
+	// addrs, in no order.
+	Naming(addrs []string) ([]string, error)
 	// Close ends the snapshot.
 	Close() error
 }
@@ -89,7 +97,7 @@ func NewBase(s *State) *Base {
 	rec := *s
 	rec.People = map[string]*Person{}
 	rec.idx = nil
-	return &Base{Records: &rec, mem: s.People}
+	return &Base{Records: &rec, mem: s.People, whole: s}
 }
 
 // NewStoredBase is the Base of a store's snapshot: records (whose People

@@ -111,6 +111,11 @@ func (s *State) Fold(e Event) error {
 	if s.folded(&e) {
 		return nil
 	}
+	if s.partial != nil {
+		if err := s.readFor(&e); err != nil {
+			return err
+		}
+	}
 	defer s.noteMark(&e)
 	s.Normalize()
 	s.lastDrifts = s.lastDrifts[:0]
