@@ -55,13 +55,13 @@ var (
 	// the partial index enrichments_copied), a track's read in the
 	// person's (the index people_tracked), the call that saw a change in
 	// the history (the index person_history_by).
-	CountCopiedBy        = `SELECT ` + copiedBy + `, count(*) FROM {s}.enrichments WHERE workspace = $1 AND ` + copiedBy + ` IS NOT NULL GROUP BY ` + copiedBy
-	CountHistoryBy       = `SELECT by_address, count(DISTINCT person_id) FROM {s}.person_history WHERE workspace = $1 GROUP BY by_address`
-	CountTracks          = `SELECT j.key, count(*) FROM {s}.people p, json_each(p.extra, '$.tracked') j WHERE p.workspace = $1 AND ` + trackedPeople + ` GROUP BY j.key`
-	SelectEnrichedBy     = `SELECT person_id FROM {s}.enrichments WHERE workspace = $1 AND by_address = $2`
-	SelectCopiedBy       = `SELECT person_id FROM {s}.enrichments WHERE workspace = $1 AND ` + copiedBy + ` IS NOT NULL AND ` + copiedBy + ` = $2`
-	SelectHistoryBy      = `SELECT DISTINCT person_id FROM {s}.person_history WHERE workspace = $1 AND by_address = $2`
-	pgCountTracks        = `SELECT k.k, count(*) FROM {s}.people p, jsonb_object_keys(p.extra->'tracked') AS k(k) WHERE p.workspace = $1 AND jsonb_exists(p.extra, 'tracked') GROUP BY k.k`
+	CountCopiedBy    = `SELECT ` + copiedBy + `, count(*) FROM {s}.enrichments WHERE workspace = $1 AND ` + copiedBy + ` IS NOT NULL GROUP BY ` + copiedBy
+	CountHistoryBy   = `SELECT by_address, count(DISTINCT person_id) FROM {s}.person_history WHERE workspace = $1 GROUP BY by_address`
+	CountTracks      = `SELECT j.key, count(*) FROM {s}.people p, json_each(p.extra, '$.tracked') j WHERE p.workspace = $1 AND ` + trackedPeople + ` GROUP BY j.key`
+	SelectEnrichedBy = `SELECT person_id FROM {s}.enrichments WHERE workspace = $1 AND by_address = $2`
+	SelectCopiedBy   = `SELECT person_id FROM {s}.enrichments WHERE workspace = $1 AND ` + copiedBy + ` IS NOT NULL AND ` + copiedBy + ` = $2`
+	SelectHistoryBy  = `SELECT DISTINCT person_id FROM {s}.person_history WHERE workspace = $1 AND by_address = $2`
+	pgCountTracks    = `SELECT k.k, count(*) FROM {s}.people p, jsonb_object_keys(p.extra->'tracked') AS k(k) WHERE p.workspace = $1 AND jsonb_exists(p.extra, 'tracked') GROUP BY k.k`
 
 	// pgSelectTracks and pgSelectTracked are SelectTracks and
 	// SelectTracked in PostgreSQL's spelling (jsonb; the partial index
