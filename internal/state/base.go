@@ -85,8 +85,8 @@ type PeopleStore interface {
 	// every person).
 	Names() (Names, error)
 	// Naming are the IDs of the people whose enrichment (its block, or
-	// the block that copied it), history or tracks' reads name one of
-	// addrs, in no order.
+	// the block that copied it) or history names one of addrs, in no
+	// order (a track's people: Tracked).
 	Naming(addrs []string) ([]string, error)
 	// Close ends the snapshot.
 	Close() error

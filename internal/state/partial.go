@@ -220,8 +220,8 @@ func (s *State) ReadRecord(addr string) error {
 }
 
 // ReadMoving reads what a move of the addresses from changes: their
-// records (ReadRecord) and the people whose enrichment, history or
-// track's read names one of them.
+// records (ReadRecord: a track's people too) and the people whose
+// enrichment or history names one of them.
 func (s *State) ReadMoving(from []string) error {
 	if s.partial == nil {
 		return nil
@@ -302,4 +302,13 @@ func (s *State) otherNames(set map[string]bool, tracksOnly bool) {
 	if s.partial != nil {
 		s.partial.others.named(set, tracksOnly)
 	}
+}
+
+// Names counts the addresses the people's records name (NamesOf of every
+// person; a stored Base asks its store).
+func (b *Base) Names() (Names, error) {
+	if b.store == nil {
+		return NamesOf(b.mem), nil
+	}
+	return b.store.Names()
 }

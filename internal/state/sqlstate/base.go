@@ -277,13 +277,13 @@ func (p *peopleStore) Names() (state.Names, error) {
 	return n, nil
 }
 
-// naming are the IDs of the people whose enrichment, history or tracks'
-// reads name one of addrs (PeopleStore.Naming), each once.
+// naming are the IDs of the people whose enrichment or history names one
+// of addrs (PeopleStore.Naming), each once.
 func (p *peopleStore) naming(addrs []string) ([]string, error) {
 	seen := map[string]bool{}
 	var out []string
 	for _, addr := range addrs {
-		for _, q := range []string{SelectEnrichedBy, SelectCopiedBy, SelectHistoryBy, SelectTracked} {
+		for _, q := range []string{SelectEnrichedBy, SelectCopiedBy, SelectHistoryBy} {
 			ids, err := p.ids(q, addr)
 			if err != nil {
 				return nil, err

@@ -51,7 +51,7 @@ var (
 
 	// The questions of a partial state (state.Names, PeopleStore.Naming):
 	// the addresses people's records name, counted, and the people naming
-	// one. The block that copied an enrichment is in its extra (copiedBy:
+	// one (a track's: SelectTracked). The block that copied an enrichment is in its extra (copiedBy:
 	// the partial index enrichments_copied), a track's read in the
 	// person's (the index people_tracked), the call that saw a change in
 	// the history (the index person_history_by).
