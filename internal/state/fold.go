@@ -105,16 +105,11 @@ func (e *Event) Validate() error {
 // A marked event (EventMark) the state holds already is skipped: its copy
 // kept in a rescue file and the one its backend stored count once.
 func (s *State) Fold(e Event) error {
-	if err := e.Validate(); err != nil {
+	if err := s.foldable(&e); err != nil {
 		return err
 	}
 	if s.folded(&e) {
 		return nil
-	}
-	if s.partial != nil {
-		if err := s.readFor(&e); err != nil {
-			return err
-		}
 	}
 	defer s.noteMark(&e)
 	s.Normalize()

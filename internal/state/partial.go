@@ -248,6 +248,18 @@ func (s *State) ReadMoving(from []string) error {
 	return s.ReadPeople(ids)
 }
 
+// foldable validates e and, in a partial state, reads what folding it
+// changes (readFor) unless it was folded already.
+func (s *State) foldable(e *Event) error {
+	if err := e.Validate(); err != nil {
+		return err
+	}
+	if s.partial == nil || s.folded(e) {
+		return nil
+	}
+	return s.readFor(e)
+}
+
 // readFor reads what folding e into a partial state changes: a forget's
 // record, a move's sources. Other events need every person (a search
 // finds people by page name): refused.

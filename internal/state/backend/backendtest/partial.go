@@ -129,7 +129,8 @@ func partialEdit(t *testing.T, k Kind, whole bool, rm []string, from, to string)
 
 // testPartialGuard: a change of a partial state that names a person it
 // never read is refused, never written as a deletion, as is a search
-// whose lead IDs it never read; the state stays as it was.
+// whose lead IDs it never read; the state stays as it was. An event
+// other than a forget or a move is not folded into it.
 func testPartialGuard(t *testing.T, k Kind) {
 	open := k.New(t)
 	Apply(t, open("", Alice), partialFixture())
@@ -150,6 +151,11 @@ func testPartialGuard(t *testing.T, k Kind) {
 		s, err := base.Writable()
 		must(t, err, "writable")
 		must(t, s.ReadRecord("person.n1"), "read n1")
+		search := state.Event{At: At(41), Kind: state.EventSearch, Address: "search.x", Search: &state.SearchEvent{Generation: api.Gen1,
+			Request: json.RawMessage(`{}`), Leads: []person.Lead{lead("", "ben", "Ben")}}}
+		if err := s.Fold(search); err == nil {
+			t.Fatal("a search event was folded into a partial state (finding Ben by his page name needs every person)")
+		}
 		base.Close()
 		s.PutBackChanges(ch)
 		if err := b.Commit(s); err == nil || !strings.Contains(err.Error(), "refusing to write") {
