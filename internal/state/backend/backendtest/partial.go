@@ -55,6 +55,7 @@ var partialEdits = []struct {
 	{From: "import.legacy", To: "import.crm"},
 	{From: "profile.cto", To: "profile.chief"},
 	{From: "search.gone", To: "search.went"},
+	{From: "search.split", To: `search.split["all"]`},
 	{From: "module.m", To: "module.n"},
 	{From: "module.n.enrich.team", To: "module.dach.enrich.contacts"},
 	{From: "search.movers", To: "search.more"},
