@@ -4,9 +4,6 @@ import (
 	"fmt"
 	"maps"
 	"strings"
-
-	"github.com/leadsync/leadsync/internal/address"
-	"github.com/leadsync/leadsync/internal/kind"
 )
 
 // A partial state is a State to change that holds its records and only the
@@ -198,15 +195,14 @@ func (s *State) ReadRecord(addr string) error {
 	if im := s.Imports[addr]; im != nil {
 		ids = append(ids, im.PersonIDs...)
 	}
-	switch address.Kind(addr) {
-	case kind.Track:
+	if s.hasTrack(addr) {
 		tracked, err := s.partial.store.Tracked(addr)
 		if err != nil {
 			return err
 		}
 		ids = append(ids, tracked...)
-	case kind.Person:
-		id := strings.TrimPrefix(addr, PersonAddressPrefix)
+	}
+	if id, ok := strings.CutPrefix(addr, PersonAddressPrefix); ok {
 		if err := s.ReadPeople([]string{id}); err != nil || s.People[id] == nil {
 			return err
 		}
