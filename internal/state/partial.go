@@ -131,20 +131,27 @@ func (s *State) ReadPeople(ids []string) error {
 		return nil
 	}
 	var want []string
+	seen := map[string]bool{}
 	for _, id := range ids {
-		if !pt.asked[id] {
-			pt.asked[id] = true
+		if !pt.asked[id] && !seen[id] {
+			seen[id] = true
 			want = append(want, id)
 		}
 	}
 	for start := 0; start < len(want); start += PeoplePage {
-		ps, err := pt.store.Get(want[start:min(start+PeoplePage, len(want))])
+		page := want[start:min(start+PeoplePage, len(want))]
+		ps, err := pt.store.Get(page)
 		if err != nil {
 			return err
 		}
 		for _, p := range ps {
 			pt.others.add(p, -1)
 			s.People[p.ID] = p
+		}
+		// Asked once read: a person of a page that failed is no one to
+		// write.
+		for _, id := range page {
+			pt.asked[id] = true
 		}
 	}
 	if len(want) > 0 {
