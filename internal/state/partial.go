@@ -9,7 +9,8 @@ import (
 // A partial state is a State to change that holds its records and only the
 // people an operation touches (state rm, state mv): Base.Writable makes
 // it from a stored Base, and the operation reads the people it needs
-// (ReadRecord, ReadMoving; Fold reads those of a forget or a move itself)
+// (ReadRecord, ReadMoving; Fold reads those of an EventForget or an
+// EventMove itself)
 // before it folds, then commits the Changes. What the records do not say
 // (the track addresses, the addresses people's records name: Holds,
 // MovableAddresses) is answered from counts the store gives (Names),
