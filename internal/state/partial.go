@@ -10,8 +10,7 @@ import (
 // people an operation touches (state rm, state mv): Base.Writable makes
 // it from a stored Base, and the operation reads the people it needs
 // (ReadRecord, ReadMoving; Fold reads those of an EventForget or an
-// EventMove itself)
-// before it folds, then commits the Changes. What the records do not say
+// EventMove itself) before it folds, then commits the Changes. What the records do not say
 // (the track addresses, the addresses people's records name: Holds,
 // MovableAddresses) is answered from counts the store gives (Names),
 // less the people read, plus the people read as they are now.
