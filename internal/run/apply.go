@@ -281,7 +281,7 @@ func execute(ctx context.Context, d Deps, opts ApplyOptions, st *state.State, sv
 		Stop:     ctl.stop,
 		Progress: ctl.progress,
 		Reuse:    reuseLookup(d.Backend),
-		Budget:   engineBudget(opts.Config, ctl.budget.bs, ctl.budget.led),
+		Budget:   engineBudget(opts.Config, ctl.budget.bs, ctl.budget.led, ledgerRetry(ctx, d)),
 		Claims:   engineClaims(claims),
 	})
 	if rec != nil {
