@@ -75,6 +75,9 @@ type PeopleStore interface {
 	// Tracked are the IDs of the people whose records hold a read of the
 	// track at addr, in no order.
 	Tracked(addr string) ([]string, error)
+	// Enriched are the IDs of the people holding an enrichment of the
+	// enrich block at addr (Base.Enriched), in no order.
+	Enriched(addr string) ([]string, error)
 	// IDs reads up to n person IDs that sort after id, in that order.
 	IDs(after string, n int) ([]string, error)
 	// Facts counts the people as PeopleFacts says, with QuotaCalls
@@ -291,7 +294,7 @@ func (b *Base) Holding(addr string) (*State, error) {
 	case kind.Search:
 		if sr := s.Searches[addr]; sr != nil {
 			if _, ok := b.kept[addr]; ok {
-				read, err := b.store.LeadIDs(addr)
+				read, err := b.leadIDs(addr)
 				if err != nil {
 					return nil, err
 				}

@@ -2,6 +2,7 @@ package backendtest
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -68,6 +69,34 @@ func testBase(t *testing.T, k Kind) {
 		gh, err := got.Holding(addr)
 		must(t, err, "holding of the base %s", addr)
 		same(t, heldBy(wh, addr), heldBy(gh, addr), "the state holding "+addr+" differs")
+	}
+	sameBlockPeople(t, want, got, append(whole.Addresses(true), "enrich.contacts", "enrich.nothing", "track.nothing"))
+}
+
+// sameBlockPeople: what a stored Base holds of each block instance
+// (leadsync output: BlockPeople, BlockCount) is what the state read whole
+// holds; the fixture's enrich.contacts holds an enrichment it made and
+// one it copied from another workspace.
+func sameBlockPeople(t *testing.T, want, got *state.Base, addrs []string) {
+	t.Helper()
+	for _, addr := range addrs {
+		wids, wrec, err := want.BlockPeople(addr)
+		must(t, err, "people of %s", addr)
+		gids, grec, err := got.BlockPeople(addr)
+		must(t, err, "people of %s in the base", addr)
+		slices.Sort(wids)
+		slices.Sort(gids)
+		if d := cmp.Diff(wids, gids); d != "" || wrec != grec {
+			t.Fatalf("the people of %s differ (recorded %v, %v; -whole +base):\n%s", addr, wrec, grec, d)
+		}
+		n, rec, err := got.BlockCount(addr)
+		must(t, err, "count of %s", addr)
+		if n != len(wids) || rec != wrec {
+			t.Fatalf("the base counts %d people of %s (recorded %v), the state read whole holds %d (%v)", n, addr, rec, len(wids), wrec)
+		}
+	}
+	if ids, _, _ := want.BlockPeople("enrich.contacts"); len(ids) < 2 {
+		t.Fatalf("the fixture's enrich.contacts holds %d people, want its own and a copy", len(ids))
 	}
 }
 
