@@ -193,10 +193,11 @@ func openStateSourceWith(f *Factory, st arguments.State, open func(*Factory, *co
 	return open(f, cfg)
 }
 
-// loadStateOf reads the whole state st names, cfg already loaded: the
-// file of --state alone, or else cfg's backend on the workspace in use.
-// Nothing stays open.
-func loadStateOf(f *Factory, st arguments.State, cfg *config.Config) (*state.State, error) {
+// openBaseOf opens the state st names as a Base (state.Base: people read
+// on request), cfg already loaded: the file of --state alone, or else
+// cfg's backend on the workspace in use. A state never written is an
+// empty one. The caller closes both.
+func openBaseOf(f *Factory, st arguments.State, cfg *config.Config) (*stateSource, *state.Base, error) {
 	var src *stateSource
 	var err error
 	if st.Path != "" {
@@ -205,10 +206,14 @@ func loadStateOf(f *Factory, st arguments.State, cfg *config.Config) (*state.Sta
 		src, err = openSource(f, cfg)
 	}
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	defer src.close()
-	return src.backend.Load()
+	b, err := backend.OpenBase(src.backend)
+	if err != nil {
+		src.close()
+		return nil, nil, err
+	}
+	return src, b, nil
 }
 
 // configForState loads the configuration for where its state is: its

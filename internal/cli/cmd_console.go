@@ -46,8 +46,8 @@ writes nothing.`,
 	return cmd
 }
 
-// runConsole loads the configuration and the state (no lock), then runs
-// the console over standard input.
+// runConsole loads the configuration and opens the state as a Base (no
+// lock), then runs the console over standard input.
 func runConsole(f *Factory, a *arguments.Console) error {
 	cfg, diags := loadConfigNoLists(f, a.State.Vars)
 	writeDiagnostics(f, cfg, diags)
@@ -55,10 +55,12 @@ func runConsole(f *Factory, a *arguments.Console) error {
 		views.ConsoleConfigErrors(f.IO.ErrOut)
 		return silentExit(ExitError)
 	}
-	st, err := loadStateOf(f, a.State, cfg)
+	src, b, err := openBaseOf(f, a.State, cfg)
 	if err != nil {
 		return err
 	}
+	defer src.close()
+	defer b.Close()
 	render := func(diags hcl.Diagnostics, line string, n int) {
 		files := map[string]*hcl.File{}
 		maps.Copy(files, cfg.DiagFiles())
@@ -67,7 +69,7 @@ func runConsole(f *Factory, a *arguments.Console) error {
 		renderWithFiles(f.IO.ErrOut, files, cfg.ScrubDiagnostics(diags), f.IO.ColorErr())
 	}
 	view := views.NewConsole(f.IO.Out, f.IO.Out, render)
-	failed, err := run.Console(run.NewConsoleSession(cfg, st), f.IO.In, view, f.IO.InTTY)
+	failed, err := run.Console(run.NewConsoleSession(cfg, b), f.IO.In, view, f.IO.InTTY)
 	if err != nil {
 		return err
 	}

@@ -54,7 +54,7 @@ func consoleState(t *testing.T) (*state.State, map[string]string) {
 
 func TestConsoleHandle(t *testing.T) {
 	st, ids := consoleState(t)
-	sess := NewConsoleSession(loadConfigText(t, t.TempDir(), consoleSrc), st)
+	sess := NewConsoleSession(loadConfigText(t, t.TempDir(), consoleSrc), state.NewBase(st))
 	all := []string{"ada", "bob", "cem"}
 	cases := []struct {
 		line     string
@@ -141,7 +141,7 @@ func (r *recordingConsole) Diagnostics(d hcl.Diagnostics, line string, n int) {
 
 func TestConsoleLoop(t *testing.T) {
 	st, _ := consoleState(t)
-	sess := NewConsoleSession(loadConfigText(t, t.TempDir(), consoleSrc), st)
+	sess := NewConsoleSession(loadConfigText(t, t.TempDir(), consoleSrc), state.NewBase(st))
 	cases := []struct {
 		name, in    string
 		interactive bool
