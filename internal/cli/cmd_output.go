@@ -54,16 +54,9 @@ func runOutput(f *Factory, a *arguments.Output) error {
 	}
 	defer src.close()
 	defer b.Close()
-	values, err := run.Outputs(cfg, b)
+	values, err := run.Outputs(cfg, b, a.Name)
 	if err != nil {
 		return err
-	}
-	if a.Name != "" {
-		for _, v := range values {
-			if v.Name == a.Name {
-				values = []run.OutputValue{v}
-			}
-		}
 	}
 	return views.NewOutput(f.IO.Out, a.View == arguments.ViewJSON).Outputs(values)
 }

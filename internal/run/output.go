@@ -1,6 +1,9 @@
 package run
 
 import (
+	"hash/maphash"
+	"slices"
+
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/state"
 )
@@ -26,13 +29,17 @@ type OutputBlock struct {
 }
 
 // Outputs are the outputs of cfg's root module with what b holds of
-// their blocks, in declaration order. It makes no call and reads no
-// person: each block's people are counted (a search's from its record),
-// and their IDs are read only for an output of which two blocks or more
-// hold people, whom it counts once each.
-func Outputs(cfg *config.Config, b *state.Base) ([]OutputValue, error) {
+// their blocks, in declaration order; only the one called name, unless
+// name is "". It makes no call and reads no person: each block's people
+// are counted (a search's from its record), and their IDs are read only
+// for an output of which two blocks or more hold people, whom it counts
+// once each (distinctPeople).
+func Outputs(cfg *config.Config, b *state.Base, name string) ([]OutputValue, error) {
 	out := make([]OutputValue, 0, len(cfg.Outputs))
 	for _, o := range cfg.Outputs {
+		if name != "" && o.Name != name {
+			continue
+		}
 		v := OutputValue{Name: o.Name, Description: o.Description, Blocks: []OutputBlock{}}
 		holding := 0
 		for _, addr := range instancesOf(cfg, o.Addresses) {
@@ -60,22 +67,58 @@ func Outputs(cfg *config.Config, b *state.Base) ([]OutputValue, error) {
 }
 
 // distinctPeople counts the people of blocks once each; most is the sum
-// of their counts.
+// of their counts. A set of millions of IDs would cost hundreds of MB, so
+// it keeps a 64-bit hash of each (8 bytes), sorted: the distinct hashes
+// are the distinct people, unless two IDs share a hash. The IDs of the
+// hashes found more than once (a person in two blocks, or such a pair)
+// are then read again and counted one by one, so the count is exact.
 func distinctPeople(b *state.Base, blocks []OutputBlock, most int) (int, error) {
-	all := make(map[string]struct{}, most)
+	seed := maphash.MakeSeed()
+	hashes := make([]uint64, 0, most)
+	err := eachBlockPerson(b, blocks, func(id string) {
+		hashes = append(hashes, maphash.String(seed, id))
+	})
+	if err != nil {
+		return 0, err
+	}
+	slices.Sort(hashes)
+	twice := map[uint64]struct{}{}
+	for i := 1; i < len(hashes); i++ {
+		if hashes[i] == hashes[i-1] {
+			twice[hashes[i]] = struct{}{}
+		}
+	}
+	n := len(slices.Compact(hashes))
+	if len(twice) == 0 {
+		return n, nil
+	}
+	hashes = nil
+	ids := map[string]struct{}{}
+	err = eachBlockPerson(b, blocks, func(id string) {
+		if _, ok := twice[maphash.String(seed, id)]; ok {
+			ids[id] = struct{}{}
+		}
+	})
+	// Each hash found twice was counted once: count its IDs instead.
+	return n - len(twice) + len(ids), err
+}
+
+// eachBlockPerson calls fn with the ID of each person of blocks, once per
+// block that holds them.
+func eachBlockPerson(b *state.Base, blocks []OutputBlock, fn func(id string)) error {
 	for _, blk := range blocks {
 		if blk.People == 0 {
 			continue
 		}
 		ids, _, err := b.BlockPeople(blk.Address)
 		if err != nil {
-			return 0, err
+			return err
 		}
 		for _, id := range ids {
-			all[id] = struct{}{}
+			fn(id)
 		}
 	}
-	return len(all), nil
+	return nil
 }
 
 // instancesOf are the instances addrs name: a search or profile block's

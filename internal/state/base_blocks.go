@@ -40,10 +40,18 @@ func (b *Base) BlockPeople(addr string) (ids []string, recorded bool, err error)
 }
 
 // BlockCount is the number of BlockPeople(addr), and recorded: a
-// search's leads are counted without reading them from the store.
+// search's leads and an enrich block's people are counted without reading
+// them from the store.
 func (b *Base) BlockCount(addr string) (n int, recorded bool, err error) {
-	if address.Kind(addr) == kind.Search {
+	switch address.Kind(addr) {
+	case kind.Search:
 		return b.Kept(addr), b.Records.Searches[addr] != nil, nil
+	case kind.Enrich:
+		if b.store == nil {
+			break
+		}
+		n, err := b.store.CountEnriched(addr)
+		return n, n > 0, err
 	}
 	ids, recorded, err := b.BlockPeople(addr)
 	return len(ids), recorded, err

@@ -43,11 +43,11 @@ output "reachable" {
 		t.Fatal(diags)
 	}
 	b := state.NewBase(viewState(t))
-	all, err := run.Outputs(cfg, b)
+	all, err := run.Outputs(cfg, b, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	none, err := run.Outputs(&config.Config{}, b)
+	none, err := run.Outputs(&config.Config{}, b, "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -102,6 +102,11 @@ func (w wrapped) Enriched(addr string) ([]string, error) {
 	return ids, w.err(err)
 }
 
+func (w wrapped) CountEnriched(addr string) (int, error) {
+	n, err := w.p.countEnriched(addr)
+	return n, w.err(err)
+}
+
 func (w wrapped) IDs(after string, n int) ([]string, error) {
 	ids, err := w.p.idsAfter(after, n)
 	return ids, w.err(err)
@@ -292,14 +297,33 @@ func (p *peopleStore) idsAfter(after string, n int) ([]string, error) {
 }
 
 // enriched are the people holding an enrichment the enrich block at addr
-// made (the index enrichments_by), or copied from another workspace: the
-// copies' by_address starts with state.ReusedPrefix (an index range on
-// SQLite), and their extra names the block that copied them.
+// made (the index enrichments_by), or copied from another workspace
+// (copies).
 func (p *peopleStore) enriched(addr string) ([]string, error) {
 	ids, err := p.ids(SelectEnrichedBy, addr)
 	if err != nil {
 		return nil, err
 	}
+	copied, err := p.copies(addr)
+	return append(ids, copied...), err
+}
+
+// countEnriched counts the people of enriched: those the block enriched
+// from the index alone.
+func (p *peopleStore) countEnriched(addr string) (int, error) {
+	var n int
+	if err := p.r.Q.QueryRowContext(p.ctx, p.r.D.Rewrite(CountEnrichedBy), p.r.WS, addr).Scan(&n); err != nil {
+		return 0, err
+	}
+	copied, err := p.copies(addr)
+	return n + len(copied), err
+}
+
+// copies are the people holding an enrichment the enrich block at addr
+// copied from another workspace: the copies' by_address starts with
+// state.ReusedPrefix (an index range on SQLite), and their extra names
+// the block that copied them.
+func (p *peopleStore) copies(addr string) ([]string, error) {
 	order := p.r.D.byteOrder
 	prefix := state.ReusedPrefix
 	after := prefix[:len(prefix)-1] + string(prefix[len(prefix)-1]+1)
@@ -308,6 +332,7 @@ func (p *peopleStore) enriched(addr string) ([]string, error) {
 		return nil, err
 	}
 	defer rows.Close()
+	var ids []string
 	for rows.Next() {
 		var id string
 		var extra sql.NullString
