@@ -2,6 +2,8 @@ package run
 
 import (
 	"fmt"
+	"hash/maphash"
+	"slices"
 	"testing"
 
 	"github.com/leadsync/leadsync/internal/state"
@@ -60,5 +62,22 @@ func TestOutputs(t *testing.T) {
 				t.Errorf("got  %s\nwant %s", got, c.want)
 			}
 		})
+	}
+}
+
+// TestSortHashes: the buckets' sort gives what one sort gives, for hashes
+// spread evenly, all in one bucket, and none.
+func TestSortHashes(t *testing.T) {
+	seed := maphash.MakeSeed()
+	spread := make([]uint64, 10000)
+	for i := range spread {
+		spread[i] = maphash.String(seed, fmt.Sprint(i%7000)) // some twice
+	}
+	oneBucket := []uint64{5, 3, 3, 1 << 40, 0}
+	for _, hashes := range [][]uint64{spread, oneBucket, nil} {
+		want := slices.Sorted(slices.Values(hashes))
+		if got := sortHashes(slices.Clone(hashes)); !slices.Equal(got, want) {
+			t.Errorf("sortHashes of %d hashes is not sorted as slices.Sort sorts them", len(hashes))
+		}
 	}
 }
