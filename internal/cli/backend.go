@@ -194,17 +194,10 @@ func openStateSourceWith(f *Factory, st arguments.State, open func(*Factory, *co
 }
 
 // openBaseOf opens the state st names as a Base (state.Base: people read
-// on request), cfg already loaded: the file of --state alone, or else
-// cfg's backend on the workspace in use. A state never written is an
+// on request), cfg already loaded (sourceOf). A state never written is an
 // empty one. The caller closes both.
 func openBaseOf(f *Factory, st arguments.State, cfg *config.Config) (*stateSource, *state.Base, error) {
-	var src *stateSource
-	var err error
-	if st.Path != "" {
-		src, err = openStateSource(f, st) // --state: that file alone
-	} else {
-		src, err = openSource(f, cfg)
-	}
+	src, err := sourceOf(f, st, cfg)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -214,6 +207,16 @@ func openBaseOf(f *Factory, st arguments.State, cfg *config.Config) (*stateSourc
 		return nil, nil, err
 	}
 	return src, b, nil
+}
+
+// sourceOf is where the state st names is, cfg already loaded: the file
+// of --state alone, or else cfg's backend on the workspace in use. The
+// caller closes it.
+func sourceOf(f *Factory, st arguments.State, cfg *config.Config) (*stateSource, error) {
+	if st.Path != "" {
+		return openStateSource(f, st) // --state: that file alone
+	}
+	return openSource(f, cfg)
 }
 
 // configForState loads the configuration for where its state is: its

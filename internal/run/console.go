@@ -56,21 +56,30 @@ type ConsoleLine struct {
 	Err       error
 }
 
-// ConsoleSession evaluates lines against a loaded configuration and a
-// state opened without a lock (a Base: nil for none). Its expressions
-// read the records (each search's and profile's people counted from
-// them); a where reads the people, a page of the store at a time. It
-// calls nothing and writes nothing.
+// ConsoleSession evaluates lines against a loaded configuration and the
+// state, which open reads without a lock (nil: no state): its records
+// once, at the start (each search's and profile's people counted from
+// them), its people for each where, a page of the store at a time. No
+// read of a store stays open between lines: a database's snapshot would
+// keep an erasure from emptying its write-ahead log. A state read whole
+// (a state file) is read once. It calls nothing and writes nothing.
 type ConsoleSession struct {
 	cfg   *config.Config
-	base  *state.Base
+	open  func() (*state.Base, error)
+	whole *state.Base
 	scope *config.Scope
 }
 
-// NewConsoleSession returns the session of cfg and b.
-func NewConsoleSession(cfg *config.Config, b *state.Base) *ConsoleSession {
+// NewConsoleSession returns the session of cfg and the state open reads.
+func NewConsoleSession(cfg *config.Config, open func() (*state.Base, error)) (*ConsoleSession, error) {
+	c := &ConsoleSession{cfg: cfg, open: open}
 	found := map[string]int{}
-	if b != nil {
+	if open != nil {
+		b, done, err := c.base()
+		if err != nil {
+			return nil, err
+		}
+		defer done()
 		for addr := range b.Records.Searches {
 			found[addr] = b.Kept(addr)
 		}
@@ -80,7 +89,24 @@ func NewConsoleSession(cfg *config.Config, b *state.Base) *ConsoleSession {
 			}
 		}
 	}
-	return &ConsoleSession{cfg: cfg, base: b, scope: cfg.ConsoleScope(found)}
+	c.scope = cfg.ConsoleScope(found)
+	return c, nil
+}
+
+// base opens the state, and done ends the read: a store's snapshot is
+// closed, a state read whole kept for the next line.
+func (c *ConsoleSession) base() (b *state.Base, done func(), err error) {
+	if c.whole != nil {
+		return c.whole, func() {}, nil
+	}
+	if b, err = c.open(); err != nil {
+		return nil, nil, err
+	}
+	if !b.Stored() {
+		c.whole = b
+		return b, func() {}, nil
+	}
+	return b, func() { b.Close() }, nil
 }
 
 // Handle evaluates one line: "exit", "help", "where EXPR" (whom EXPR
@@ -130,10 +156,15 @@ func (c *ConsoleSession) where(src string, n int) ConsoleLine {
 	}
 	fields = slices.DeleteFunc(fields, func(f string) bool { return !slices.Contains(config.PersonAttributes, f) })
 	sel := &Selection{People: []SelectedPerson{}}
-	if c.base == nil {
+	if c.open == nil {
 		return ConsoleLine{Selection: sel}
 	}
-	err := c.base.EachPerson(func(p *state.Person) error {
+	b, done, err := c.base()
+	if err != nil {
+		return ConsoleLine{Err: err}
+	}
+	defer done()
+	err = b.EachPerson(func(p *state.Person) error {
 		sel.Of++
 		ok, diags := c.match(expr, fields, lead, p)
 		if diags.HasErrors() {
