@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -44,7 +45,7 @@ func Outputs(cfg *config.Config, b *state.Base, name string) ([]OutputValue, err
 		holding := 0
 		for _, addr := range instancesOf(cfg, o.Addresses) {
 			a, _ := cfg.Addr(addr)
-			n, recorded, err := b.BlockCount(addr)
+			n, recorded, err := b.BlockCount(a.Kind, addr)
 			if err != nil {
 				return nil, err
 			}
@@ -136,7 +137,7 @@ func eachBlockPerson(b *state.Base, blocks []OutputBlock, fn func(id string)) er
 		if blk.People == 0 {
 			continue
 		}
-		ids, _, err := b.BlockPeople(blk.Address)
+		ids, _, err := b.BlockPeople(kind.Kind(blk.Kind), blk.Address)
 		if err != nil {
 			return err
 		}

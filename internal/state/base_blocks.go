@@ -1,18 +1,17 @@
 package state
 
 import (
-	"github.com/leadsync/leadsync/internal/address"
 	"github.com/leadsync/leadsync/internal/kind"
 )
 
 // BlockPeople are the IDs of the people the state holds of the block
-// instance at addr (leadsync output): a search's leads, a profile's
+// instance at addr, of kind k (leadsync output): a search's leads, a profile's
 // person, an import's people, the people an enrich block enriched
 // (Enriched) or a track block read. recorded is false when the state
 // holds nothing of it (not run yet; an enrich or track block without
 // people).
-func (b *Base) BlockPeople(addr string) (ids []string, recorded bool, err error) {
-	switch address.Kind(addr) {
+func (b *Base) BlockPeople(k kind.Kind, addr string) (ids []string, recorded bool, err error) {
+	switch k {
 	case kind.Search:
 		if b.Records.Searches[addr] == nil {
 			return nil, false, nil
@@ -42,8 +41,8 @@ func (b *Base) BlockPeople(addr string) (ids []string, recorded bool, err error)
 // BlockCount is the number of BlockPeople(addr), and recorded: a
 // search's leads and an enrich block's people are counted without reading
 // them from the store.
-func (b *Base) BlockCount(addr string) (n int, recorded bool, err error) {
-	switch address.Kind(addr) {
+func (b *Base) BlockCount(k kind.Kind, addr string) (n int, recorded bool, err error) {
+	switch k {
 	case kind.Search:
 		return b.Kept(addr), b.Records.Searches[addr] != nil, nil
 	case kind.Enrich:
@@ -53,7 +52,7 @@ func (b *Base) BlockCount(addr string) (n int, recorded bool, err error) {
 		n, err := b.store.CountEnriched(addr)
 		return n, n > 0, err
 	}
-	ids, recorded, err := b.BlockPeople(addr)
+	ids, recorded, err := b.BlockPeople(k, addr)
 	return len(ids), recorded, err
 }
 
