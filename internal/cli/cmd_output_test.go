@@ -90,7 +90,9 @@ where person.email != ""
 // (Cem's enrichment a copy), the console's counts and a where.
 func TestOutputAndConsoleFromTheStore(t *testing.T) {
 	whole := storedReadDir(t, "", nil)
-	s, err := local.NewStore(filepath.Join(whole, ".leadsync", "state.db")).Load()
+	db := local.NewStore(filepath.Join(whole, ".leadsync", "state.db"))
+	defer db.Close()
+	s, err := db.Load()
 	if err != nil {
 		t.Fatal(err)
 	}
