@@ -281,8 +281,8 @@ func execute(ctx context.Context, d Deps, opts ApplyOptions, st *state.State, sv
 		Stop:     ctl.stop,
 		Progress: ctl.progress,
 		Reuse:    reuseLookup(d.Backend),
-		Budget:   engineBudget(opts.Config, ctl.budget.bs, ctl.budget.led, ledgerRetry(ctx, d)),
-		Claims:   engineClaims(claims),
+		Budget:   engineBudget(opts.Config, ctl.budget.bs, ctl.budget.led, writeRetry(ctx, d)),
+		Claims:   engineClaims(claims, writeRetry(ctx, d)),
 	})
 	if rec != nil {
 		if err := rec.Close(); err != nil && r.err == nil {

@@ -135,10 +135,7 @@ func engineBudget(cfg *config.Config, bs *plan.BudgetState, led backend.Ledger, 
 	if led == nil || bs == nil {
 		return nil
 	}
-	if retry == nil {
-		retry = func(_ string, op func() error) error { return op() }
-	}
-	b := &engine.Budget{Ledger: ledgerAdapter{l: led, run: newRunID(), retry: retry}, Month: plan.MonthKey(bs.Month)}
+	b := &engine.Budget{Ledger: ledgerAdapter{l: led, run: newRunID(), retry: orOnce(retry)}, Month: plan.MonthKey(bs.Month)}
 	if bg := cfg.Settings.Budget; bg != nil {
 		b.Limit, b.Hard = plan.Spending{Credits: bg.CreditsPerMonth, Requests: bg.RequestsPerMonth}, bg.Hard
 	}
@@ -156,9 +153,17 @@ func newRunID() string {
 // wait; what names the write in the notes.
 type retryFunc func(what string, op func() error) error
 
-// ledgerRetry is the retry of the rescue layer d.Backend is within, in
+// orOnce is retry, or one try when it is nil.
+func orOnce(retry retryFunc) retryFunc {
+	if retry == nil {
+		return func(_ string, op func() error) error { return op() }
+	}
+	return retry
+}
+
+// writeRetry is the retry of the rescue layer d.Backend is within, in
 // the run's ctx; nil without the layer.
-func ledgerRetry(ctx context.Context, d Deps) retryFunc {
+func writeRetry(ctx context.Context, d Deps) retryFunc {
 	r := rescuingIn(d.Backend)
 	if r == nil {
 		return nil

@@ -51,13 +51,24 @@ func (l *flakyLedger) Release(month string, sub backend.Spending) error {
 	return errDown
 }
 
-// TestLedgerWritesAreTriedAgain: a hold and a call's sending that fail
-// are tried again after the rescue layer's delays, as a result's
-// recording is, so that a database restarting during a run does not stop
-// it; a write that keeps failing past the delays is the error. A
-// take-back is tried once: made twice, it would count less than was
-// spent.
-func TestLedgerWritesAreTriedAgain(t *testing.T) {
+// flakyClaims fails its first claims, then holds every person claimed.
+type flakyClaims struct {
+	backend.Claims
+	fails, claims int
+}
+
+func (c *flakyClaims) Claim(keys []string) (backend.Claim, error) {
+	if c.fails > 0 {
+		c.fails--
+		return backend.Claim{}, errDown
+	}
+	c.claims++
+	return backend.Claim{Held: true}, nil
+}
+
+// retryingLayer is the rescue layer's retry with delays that pass at
+// once, and the notes it makes.
+func retryingLayer(t *testing.T) (retryFunc, *[]string) {
 	var notes []string
 	now := make(chan time.Time)
 	close(now)
@@ -66,17 +77,44 @@ func TestLedgerWritesAreTriedAgain(t *testing.T) {
 		After:  func(time.Duration) <-chan time.Time { return now },
 		Notify: func(n string) { notes = append(notes, n) },
 	})
-	retry := ledgerRetry(context.Background(), Deps{Backend: layer})
+	retry := writeRetry(context.Background(), Deps{Backend: layer})
 	if retry == nil {
 		t.Fatal("no retry found in the rescue layer")
 	}
+	return retry, &notes
+}
+
+// TestClaimsAreTriedAgain: a claim across the workspaces that fails (the
+// claims' database restarting) is tried again after the rescue layer's
+// delays, instead of stopping the run before the enrichment is sent.
+func TestClaimsAreTriedAgain(t *testing.T) {
+	retry, notes := retryingLayer(t)
+	fc := &flakyClaims{fails: 2}
+	c, err := engineClaims(fc, retry).Claim([]string{"n:1"})
+	if err != nil || !c.Held || fc.claims != 1 || len(*notes) != 2 {
+		t.Errorf("claim after two failures: %+v, err %v, %d claims, notes %q", c, err, fc.claims, *notes)
+	}
+	fc.fails = 4
+	if _, err := engineClaims(fc, retry).Claim([]string{"n:2"}); !errors.Is(err, errDown) {
+		t.Errorf("a claim failing past the delays: err %v, want the failure", err)
+	}
+}
+
+// TestLedgerWritesAreTriedAgain: a hold and a call's sending that fail
+// are tried again after the rescue layer's delays, as a result's
+// recording is, so that a database restarting during a run does not stop
+// it; a write that keeps failing past the delays is the error. A
+// take-back is tried once: made twice, it would count less than was
+// spent.
+func TestLedgerWritesAreTriedAgain(t *testing.T) {
+	retry, notes := retryingLayer(t)
 	fl := &flakyLedger{fails: 2}
 	a := ledgerAdapter{l: fl, run: "r1", retry: retry}
 	if _, ok, err := a.Reserve("2026-11-01", plan.Spending{Credits: 1}, plan.Spending{}); err != nil || !ok {
 		t.Fatalf("reserve after two failures: ok %v, err %v", ok, err)
 	}
-	if fl.holds != 1 || len(notes) != 2 {
-		t.Errorf("holds %d, notes %q; want 1 hold after 2 noted failures", fl.holds, notes)
+	if fl.holds != 1 || len(*notes) != 2 {
+		t.Errorf("holds %d, notes %q; want 1 hold after 2 noted failures", fl.holds, *notes)
 	}
 	fl.fails = 3
 	if err := a.Sending(plan.Spending{Credits: 1}); err != nil || fl.sends != 1 {
