@@ -137,6 +137,8 @@ var errNotAsked = errors.New("a plan does not ask this")
 func (memStore) After(string, int) ([]*state.Person, error)  { return nil, errNotAsked }
 func (memStore) Tracks() ([]string, error)                   { return nil, errNotAsked }
 func (memStore) Tracked(string) ([]string, error)            { return nil, errNotAsked }
+func (memStore) Enriched(string) ([]string, error)           { return nil, errNotAsked }
+func (memStore) CountEnriched(string) (int, error)           { return 0, errNotAsked }
 func (memStore) IDs(string, int) ([]string, error)           { return nil, errNotAsked }
 func (memStore) Facts(*time.Time) (state.PeopleFacts, error) { return state.PeopleFacts{}, errNotAsked }
 func (memStore) Names() (state.Names, error)                 { return state.Names{}, errNotAsked }

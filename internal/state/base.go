@@ -76,6 +76,11 @@ type PeopleStore interface {
 	// Tracked are the IDs of the people whose records hold a read of the
 	// track at addr, in no order.
 	Tracked(addr string) ([]string, error)
+	// Enriched are the IDs of the people holding an enrichment of the
+	// enrich block at addr (Base.Enriched), in no order.
+	Enriched(addr string) ([]string, error)
+	// CountEnriched counts them.
+	CountEnriched(addr string) (int, error)
 	// IDs reads up to n person IDs that sort after id, in that order.
 	IDs(after string, n int) ([]string, error)
 	// Facts counts the people as PeopleFacts says, with QuotaCalls
