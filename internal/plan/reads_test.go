@@ -141,4 +141,6 @@ func (memStore) Enriched(string) ([]string, error)           { return nil, errNo
 func (memStore) CountEnriched(string) (int, error)           { return 0, errNotAsked }
 func (memStore) IDs(string, int) ([]string, error)           { return nil, errNotAsked }
 func (memStore) Facts(*time.Time) (state.PeopleFacts, error) { return state.PeopleFacts{}, errNotAsked }
+func (memStore) Names() (state.Names, error)                 { return state.Names{}, errNotAsked }
+func (memStore) Naming([]string) ([]string, error)           { return nil, errNotAsked }
 func (memStore) Close() error                                { return nil }

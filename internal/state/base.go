@@ -86,6 +86,13 @@ type PeopleStore interface {
 	// Facts counts the people as PeopleFacts says, with QuotaCalls
 	// counted after quotaSince (none when nil).
 	Facts(quotaSince *time.Time) (PeopleFacts, error)
+	// Names counts the addresses the people's records name (NamesOf of
+	// every person).
+	Names() (Names, error)
+	// Naming are the IDs of the people whose enrichment (its block, or
+	// the block that copied it) or history names one of addrs, in no
+	// order (a track's people: Tracked).
+	Naming(addrs []string) ([]string, error)
 	// Close ends the snapshot.
 	Close() error
 }
