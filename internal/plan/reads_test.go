@@ -143,4 +143,5 @@ func (memStore) IDs(string, int) ([]string, error)           { return nil, errNo
 func (memStore) Facts(*time.Time) (state.PeopleFacts, error) { return state.PeopleFacts{}, errNotAsked }
 func (memStore) Names() (state.Names, error)                 { return state.Names{}, errNotAsked }
 func (memStore) Naming([]string) ([]string, error)           { return nil, errNotAsked }
+func (memStore) Paged([]string) ([]string, error)            { return nil, errNotAsked }
 func (memStore) Close() error                                { return nil }

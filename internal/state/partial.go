@@ -89,6 +89,9 @@ type partial struct {
 	// ReadMoving: read once, so that a fold after the reads needs no
 	// store.
 	records, moving map[string]bool
+	// pages are the page keys (PageKey) whose people were read: every
+	// person of the store a page name of the key finds.
+	pages map[string]bool
 }
 
 // Writable is the State to change of the Base: the state read whole
@@ -114,7 +117,7 @@ func (b *Base) Writable() (*State, error) {
 	s.People, s.idx, s.changes = map[string]*Person{}, nil, nil
 	s.Searches = maps.Clone(s.Searches)
 	s.partial = &partial{store: b.store, asked: map[string]bool{}, unread: maps.Clone(b.kept), others: names,
-		records: map[string]bool{}, moving: map[string]bool{}}
+		records: map[string]bool{}, moving: map[string]bool{}, pages: map[string]bool{}}
 	s.Track()
 	return &s, nil
 }
@@ -261,23 +264,6 @@ func (s *State) foldable(e *Event) error {
 		return nil
 	}
 	return s.readFor(e)
-}
-
-// readFor reads what folding e into a partial state changes: a forget's
-// record, a move's sources. Other events need every person (a search
-// finds people by page name): refused.
-func (s *State) readFor(e *Event) error {
-	switch e.Kind {
-	case EventForget:
-		return s.ReadRecord(e.Address)
-	case EventMove:
-		from := make([]string, len(e.Move.Moves))
-		for i, m := range e.Move.Moves {
-			from[i] = m.From
-		}
-		return s.ReadMoving(from)
-	}
-	return fmt.Errorf("a %s event cannot be folded into a state read in part (only forget and move events): nothing was changed", e.Kind)
 }
 
 // CheckWrite is the guard of a partial state's writes: it refuses changes

@@ -45,6 +45,7 @@ func Run(t *testing.T, k Kind) {
 		{"Moves", testMoves},
 		{"PartialEdits", testPartialEdits},
 		{"PartialGuard", testPartialGuard},
+		{"PartialFolds", testPartialFolds},
 		{"LockRefusedNamesHolder", testLockRefused},
 		{"LockWait", testLockWait},
 		{"LockOfADeadHolder", testLockOfADeadHolder},
