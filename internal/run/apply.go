@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os/signal"
 	"path/filepath"
+	"sync"
 	"syscall"
 
 	"github.com/leadsync/leadsync/internal/api"
@@ -73,12 +74,11 @@ func apply(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView) error
 		return err
 	}
 	defer lock.Unlock()
-	// The layer around the backend (Rescuing) folds in, and writes, what
-	// an earlier run kept in a rescue file before the plan is made.
-	st, err := d.Backend.Load()
+	st, release, err := applyState(d, opts)
 	if err != nil {
 		return err
 	}
+	defer release()
 	service := ServiceOf(opts.Config, d.Account)
 	if err := checkService(st, service); err != nil {
 		return err
@@ -98,6 +98,7 @@ func apply(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView) error
 		return err
 	}
 	if p == nil {
+		release()
 		return takeOver(d, opts, st)
 	}
 	recordService(st, service, opts.Warn)
@@ -117,7 +118,64 @@ func apply(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView) error
 		return err
 	}
 	r.aborted = runCtx.Err() != nil && ctx.Err() == nil
+	// Every call is folded in: a partial state reads no more people, its
+	// snapshot ends before the commit.
+	release()
 	return finish(d, opts.Config, st, p, r, view, log)
+}
+
+// applyState is the state an apply plans and runs on, and what ends the
+// snapshot it reads from (before a commit; a second call does nothing).
+// A plan that reads no person in bulk (plan.ReadsOf: searches and
+// profile reads only, no enrich, track, import, export, moved block or
+// retention) runs on a partial state when the backend keeps its people
+// in a store (state.Base.Writable): the records, the lead lists of the
+// searches it plans and the people it names, then, as each call is
+// folded in, the people the call changes (state/partialfold.go). Any
+// other apply, and the apply of a saved plan, loads the state whole; the
+// layer around the backend (Rescuing) folds in, and writes, what an
+// earlier run kept in a rescue file before the plan is made.
+func applyState(d Deps, opts ApplyOptions) (*state.State, func() error, error) {
+	if opts.PlanFile == "" && backend.ReadsInPart(d.Backend) {
+		b, err := backend.OpenBase(d.Backend)
+		if err != nil {
+			return nil, nil, err
+		}
+		reads := plan.ReadsOf(opts.Config, b.Records, plan.Options{Targets: opts.Targets, Replace: opts.Replace})
+		if !reads.People && b.Stored() {
+			st, err := writableReading(b, reads)
+			if err != nil {
+				b.Close()
+				return nil, nil, err
+			}
+			// A read snapshot that fails to end loses nothing.
+			return st, sync.OnceValue(b.Close), nil
+		}
+		if err := b.Close(); err != nil {
+			return nil, nil, err
+		}
+	}
+	st, err := d.Backend.Load()
+	return st, func() error { return nil }, err
+}
+
+// writableReading is the partial state of b holding what the plan reads
+// (as Base.Reading: the lead lists of the searches it plans, the people
+// it names).
+func writableReading(b *state.Base, reads plan.Reads) (*state.State, error) {
+	st, err := b.Writable()
+	if err != nil {
+		return nil, err
+	}
+	for _, addr := range reads.Searches {
+		if err := st.ReadLeads(addr); err != nil {
+			return nil, err
+		}
+	}
+	if err := st.ReadPeople(reads.Persons); err != nil {
+		return nil, err
+	}
+	return st, nil
 }
 
 // checkAddressesFirst refuses a --target or --replace that names nothing
@@ -313,7 +371,11 @@ func finish(d Deps, cfg *config.Config, st *state.State, p *plan.Plan, r *execut
 		return unwritten(cfg, exports, nil, r.err)
 	}
 	if len(exports) > 0 {
-		written, err := writeExports(cfg, exports, st, export.Options{Now: d.clock(),
+		src, err := exportState(d, st)
+		if err != nil {
+			return unwritten(cfg, exports, nil, fmt.Errorf("reading the state for the spreadsheets (state is saved; run leadsync export to try again): %w", err))
+		}
+		written, err := writeExports(cfg, exports, src, export.Options{Now: d.clock(),
 			Stats: &export.RunStats{CreditsSpent: r.sum.Credits, CreditsUnknown: r.sum.CreditsUnknown}}, d.clock(), log)
 		view.Exports(cfg, written)
 		if err != nil {
@@ -324,6 +386,16 @@ func finish(d Deps, cfg *config.Config, st *state.State, p *plan.Plan, r *execut
 		return ErrFailed
 	}
 	return nil
+}
+
+// exportState is the state the spreadsheets are written from: st, or,
+// for a partial state (which holds only the people the run read), the
+// state as committed, read whole.
+func exportState(d Deps, st *state.State) (*state.State, error) {
+	if !st.Partial() {
+		return st, nil
+	}
+	return d.Backend.Load()
 }
 
 // commitError says that the final commit failed, and where what the run
