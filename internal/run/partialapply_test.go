@@ -24,7 +24,7 @@ import (
 // the state whole, as before partial states.
 type wholeReads struct{ backend.Backend }
 
-func (w wholeReads) Unwrap() backend.Backend    { return w.Backend }
+func (w wholeReads) Unwrap() backend.Backend  { return w.Backend }
 func (wholeReads) ReadsPeopleOnRequest() bool { return false }
 
 // loadCounter counts the loads of the state whole.
