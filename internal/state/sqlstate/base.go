@@ -107,6 +107,17 @@ func (w wrapped) Facts(quotaSince *time.Time) (state.PeopleFacts, error) {
 	return f, w.err(err)
 }
 
+func (w wrapped) Changed() ([]string, error) {
+	ids, err := w.p.ids(SelectChanged)
+	slices.Sort(ids)
+	return ids, w.err(err)
+}
+
+func (w wrapped) CompanyDomains() ([]state.CompanyDomain, error) {
+	out, err := w.p.companyDomains()
+	return out, w.err(err)
+}
+
 func (w wrapped) Close() error { return w.p.Close() }
 
 func (w wrapped) err(err error) error {
@@ -284,6 +295,24 @@ func (p *peopleStore) idsAfter(after string, n int) ([]string, error) {
 		return nil, err
 	}
 	return splitTexts(packed)
+}
+
+// companyDomains runs SelectCompanyDomains.
+func (p *peopleStore) companyDomains() ([]state.CompanyDomain, error) {
+	rows, err := p.r.query(p.ctx, SelectCompanyDomains, p.r.WS)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []state.CompanyDomain
+	for rows.Next() {
+		var c state.CompanyDomain
+		if err := rows.Scan(&c.Company, &c.Domain); err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
 }
 
 // ids runs a query of person IDs.

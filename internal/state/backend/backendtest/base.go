@@ -62,12 +62,42 @@ func testBase(t *testing.T, k Kind) {
 	if d := cmp.Diff(wt, gt); d != "" || len(wt) == 0 {
 		t.Fatalf("the track addresses differ (-whole +base):\n%s", d)
 	}
+	sameQuestions(t, want, got)
 	for _, addr := range append(append(whole.Addresses(true), wt...), "person.nobody", "search.nothing") {
 		wh, err := want.Holding(addr)
 		must(t, err, "holding %s", addr)
 		gh, err := got.Holding(addr)
 		must(t, err, "holding of the base %s", addr)
 		same(t, heldBy(wh, addr), heldBy(gh, addr), "the state holding "+addr+" differs")
+	}
+}
+
+// sameQuestions: the questions an export asks (the people with a
+// history, the companies' domains, each search's lead IDs) get the same
+// answers from the store as from the state read whole.
+func sameQuestions(t *testing.T, want, got *state.Base) {
+	wc, err := want.Changed()
+	must(t, err, "changed")
+	gc, err := got.Changed()
+	must(t, err, "changed of the base")
+	if d := cmp.Diff(wc, gc); d != "" || len(wc) == 0 {
+		t.Fatalf("the people with a history differ (-whole +base):\n%s", d)
+	}
+	wd, err := want.CompanyDomains()
+	must(t, err, "company domains")
+	gd, err := got.CompanyDomains()
+	must(t, err, "company domains of the base")
+	if d := cmp.Diff(wd, gd); d != "" || len(wd) == 0 {
+		t.Fatalf("the company domains differ (-whole +base):\n%s", d)
+	}
+	for addr := range want.Records.Searches {
+		wl, err := want.LeadIDs(addr)
+		must(t, err, "lead IDs of %s", addr)
+		gl, err := got.LeadIDs(addr)
+		must(t, err, "lead IDs of %s of the base", addr)
+		if d := cmp.Diff(wl, gl); d != "" {
+			t.Fatalf("the lead IDs of %s differ (-whole +base):\n%s", addr, d)
+		}
 	}
 }
 
