@@ -58,10 +58,7 @@ func (b *sumRows) chartTable(title, chart string, typ excelize.ChartType, header
 // them (a person found by two sources counts under each), in the order
 // of the sources; sources that found nobody of the export are left out.
 func (j *job) sourceCounts() []sumRow {
-	in := map[string]bool{}
-	for _, p := range j.people() {
-		in[p.ID] = true
-	}
+	in := j.facts.people
 	searches, profiles, imports := j.sources()
 	var rows []sumRow
 	for _, g := range []struct {
@@ -69,7 +66,7 @@ func (j *job) sourceCounts() []sumRow {
 		srcs []string
 	}{{kind.Search, searches}, {kind.Profile, profiles}, {kind.Import, imports}} {
 		for _, src := range g.srcs {
-			ids, _ := sourceIDs(j.st, g.k, src)
+			ids, _, _ := j.sourceIDs(g.k, src) // read when the rows were collected
 			if n := countIn(ids, in); n > 0 {
 				rows = append(rows, sumRow{style: stylePlain, cells: []any{j.sourceName(src), n}})
 			}
@@ -95,17 +92,7 @@ func countIn(ids []string, in map[string]bool) int {
 // Only months with a change are listed: a month without one may be a
 // month nobody looked.
 func (j *job) jobChangeMonths() []sumRow {
-	byMonth := map[string]int{}
-	for _, p := range j.people() {
-		months := map[string]bool{}
-		for _, d := range p.History {
-			if m := d.At.UTC().Format("2006-01"); d.JobField() && !months[m] {
-				months[m] = true
-				byMonth[m]++
-			}
-		}
-	}
-	return monthRows(byMonth)
+	return monthRows(j.facts.jobMonths)
 }
 
 // creditMonths are the credits runs were charged, by UTC month, as the

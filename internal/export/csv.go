@@ -147,6 +147,9 @@ func (j *job) writeCSVTable(af *atomicFile, t *table) error {
 			return err
 		}
 	}
+	if err := t.readErr(); err != nil {
+		return err // the people of its rows could not be read
+	}
 	w.Flush()
 	return w.Error()
 }

@@ -238,6 +238,9 @@ func writeDataSheets(f *excelize.File, styles xlsxStyles, allNames [][]string, j
 				sheetRows[part] = rows
 				truncated += rows.cut
 			}
+			if err == nil {
+				err = t.readErr() // the people of its rows could not be read
+			}
 			if err != nil {
 				return truncated, fmt.Errorf("writing %s, sheet %q: %w", j.path, name, err)
 			}

@@ -3,6 +3,7 @@ package run
 import (
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/export"
+	"github.com/leadsync/leadsync/internal/state/backend"
 )
 
 // ExportOptions are the inputs of one export.
@@ -22,12 +23,17 @@ type ExportOptions struct {
 // a lock (it only reads the state) and without a call, and records each
 // one written in the working copy's export record. It returns the files
 // written, also those written before a failure.
+//
+// The state is opened as a Base (backend.OpenBase): the records are read,
+// and the people a page at a time as the sheets' rows are collected and
+// written, never all at once.
 func Export(d Deps, opts ExportOptions) ([]export.Written, error) {
-	s, err := d.Backend.Load()
+	b, err := backend.OpenBase(d.Backend)
 	if err != nil {
 		return nil, err
 	}
-	if opts.NoState != nil && !d.exists(s) {
+	defer b.Close()
+	if opts.NoState != nil && !d.exists(b.Records) {
 		opts.NoState()
 	}
 	cfg := opts.Config
@@ -35,5 +41,5 @@ func Export(d Deps, opts ExportOptions) ([]export.Written, error) {
 		return nil, nil
 	}
 	log := openExportLog(cfg, opts.Warn)
-	return writeExports(cfg, cfg.Exports, s, export.Options{Now: d.clock(), BOM: opts.BOM}, d.clock(), log)
+	return writeExports(cfg, cfg.Exports, b, export.Options{Now: d.clock(), BOM: opts.BOM}, d.clock(), log)
 }

@@ -91,8 +91,11 @@ type PeopleStore interface {
 	Close() error
 }
 
-// NewBase is the Base of a state read whole.
+// NewBase is the Base of a state read whole (of an empty state for nil).
 func NewBase(s *State) *Base {
+	if s == nil {
+		s = &State{}
+	}
 	rec := *s
 	rec.People = map[string]*Person{}
 	rec.idx = nil
