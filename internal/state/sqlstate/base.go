@@ -132,13 +132,11 @@ func (p *peopleStore) Get(ids []string) ([]*state.Person, error) {
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	args := make([]any, len(ids))
-	marks := make([]string, len(ids))
-	for i, id := range ids {
-		args[i], marks[i] = id, fmt.Sprintf("$%d", i+2)
+	list, err := p.r.D.List(ids)
+	if err != nil {
+		return nil, err
 	}
-	in := strings.Join(marks, ", ")
-	w := where{person: func(col string) string { return col + " IN (" + in + ")" }, args: args}
+	w := where{person: func(col string) string { return p.r.D.inList(col, "$2") }, args: []any{list}}
 	s, err := p.read(w, w)
 	if err != nil {
 		return nil, err
