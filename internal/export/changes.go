@@ -28,12 +28,13 @@ type changeRow struct {
 	d  state.Drift
 }
 
-// collectChanges returns the changes a changes sheet lists, oldest first
+// collectChanges returns the changes a changes sheet (the k-th of the
+// export) lists, oldest first
 // (then by person and field, so that the order is stable), and counts the
 // people they are of for the Summary. People an exclude block names are
 // left out, as from every sheet. Only the people with a history are read
 // (Base.Changed), a page at a time.
-func (j *job) collectChanges(sh *config.Sheet) ([]changeRow, sheetRows, error) {
+func (j *job) collectChanges(k int, sh *config.Sheet) ([]changeRow, sheetRows, error) {
 	by := map[string]bool{}
 	rows := sheetRows{}
 	for _, ref := range sh.Changes {
@@ -65,7 +66,7 @@ func (j *job) collectChanges(sh *config.Sheet) ([]changeRow, sheetRows, error) {
 			return nil, rows, err
 		}
 		for _, id := range chunk {
-			if out, err = j.changesOf(sh, people[id], by, since, &rows, out); err != nil {
+			if out, err = j.changesOf(k, sh, people[id], by, since, &rows, out); err != nil {
 				return nil, rows, err
 			}
 		}
@@ -83,10 +84,10 @@ func (j *job) collectChanges(sh *config.Sheet) ([]changeRow, sheetRows, error) {
 	return out, rows, nil
 }
 
-// changesOf appends to out the changes of p's history that the sheet
+// changesOf appends to out the changes of p's history that the k-th sheet
 // lists (made by one of the blocks of by, not before since), when the
 // sheet keeps p, and counts p in rows and for the Summary.
-func (j *job) changesOf(sh *config.Sheet, p *state.Person, by map[string]bool, since time.Time, rows *sheetRows, out []changeRow) ([]changeRow, error) {
+func (j *job) changesOf(k int, sh *config.Sheet, p *state.Person, by map[string]bool, since time.Time, rows *sheetRows, out []changeRow) ([]changeRow, error) {
 	if p == nil {
 		return out, nil
 	}
@@ -111,7 +112,10 @@ func (j *job) changesOf(sh *config.Sheet, p *state.Person, by map[string]bool, s
 		if j.opts.LastWritten != nil && p.FirstSeen.After(*j.opts.LastWritten) {
 			rows.fresh++
 		}
-		j.facts.add(p)
+		if _, in := j.members[p.ID]; !in {
+			j.facts.add(p) // else a people sheet's row counts them
+			j.members[p.ID] = k + 1
+		}
 	}
 	return out, nil
 }

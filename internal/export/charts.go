@@ -5,7 +5,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/xuri/excelize/v2"
 )
 
@@ -58,16 +57,11 @@ func (b *sumRows) chartTable(title, chart string, typ excelize.ChartType, header
 // them (a person found by two sources counts under each), in the order
 // of the sources; sources that found nobody of the export are left out.
 func (j *job) sourceCounts() []sumRow {
-	in := j.facts.people
 	searches, profiles, imports := j.sources()
 	var rows []sumRow
-	for _, g := range []struct {
-		k    kind.Kind
-		srcs []string
-	}{{kind.Search, searches}, {kind.Profile, profiles}, {kind.Import, imports}} {
-		for _, src := range g.srcs {
-			ids, _, _ := j.sourceIDs(g.k, src) // read when the rows were collected
-			if n := countIn(ids, in); n > 0 {
+	for _, srcs := range [][]string{searches, profiles, imports} {
+		for _, src := range srcs {
+			if n := j.bySource[src]; n > 0 {
 				rows = append(rows, sumRow{style: stylePlain, cells: []any{j.sourceName(src), n}})
 			}
 		}
@@ -76,10 +70,10 @@ func (j *job) sourceCounts() []sumRow {
 }
 
 // countIn counts the IDs of ids in in, each once.
-func countIn(ids []string, in map[string]bool) int {
+func countIn(ids []string, in map[string]int) int {
 	n, seen := 0, map[string]bool{}
 	for _, id := range ids {
-		if in[id] && !seen[id] {
+		if _, ok := in[id]; ok && !seen[id] {
 			seen[id] = true
 			n++
 		}

@@ -104,15 +104,16 @@ func Write(cfg *config.Config, exp *config.Export, b *state.Base, opts Options) 
 // newJob is the job of writing exp from b.
 func newJob(cfg *config.Config, exp *config.Export, b *state.Base, opts Options) *job {
 	return &job{
-		cfg:   cfg,
-		exp:   exp,
-		st:    b.Records,
-		base:  b,
-		opts:  opts,
-		now:   opts.now().UTC(),
-		path:  exportPath(cfg.Dir, exp.Path),
-		ex:    newExcluder(cfg, b),
-		facts: newExportFacts(),
+		cfg:     cfg,
+		exp:     exp,
+		st:      b.Records,
+		base:    b,
+		opts:    opts,
+		now:     opts.now().UTC(),
+		path:    exportPath(cfg.Dir, exp.Path),
+		ex:      newExcluder(cfg, b),
+		facts:   newExportFacts(),
+		members: map[string]int{},
 	}
 }
 
@@ -120,16 +121,16 @@ func newJob(cfg *config.Config, exp *config.Export, b *state.Base, opts Options)
 // returns the sources that have not run yet, each once.
 func (j *job) collect() (missing []string, err error) {
 	seen := map[string]bool{}
-	for _, sh := range j.exp.Sheets {
+	for k, sh := range j.exp.Sheets {
 		if sh.Changes != nil {
-			changes, rows, err := j.collectChanges(sh)
+			changes, rows, err := j.collectChanges(k, sh)
 			if err != nil {
 				return nil, err
 			}
 			j.sheets = append(j.sheets, sheetJob{conf: sh, rows: rows, table: j.changesTable(sh, changes)})
 			continue
 		}
-		rows, err := j.collectRows(sh)
+		rows, err := j.collectRows(k, sh)
 		if err != nil {
 			return nil, err
 		}
@@ -145,15 +146,32 @@ func (j *job) collect() (missing []string, err error) {
 			}
 		}
 	}
-	// The Summary counts the people of each search in the export: read
-	// its lead IDs now, where an error can stop the export.
-	searches, _, _ := j.sources()
-	for _, src := range searches {
-		if _, _, err := j.sourceIDs(kind.Search, src); err != nil {
-			return nil, err
+	if err := j.countSources(); err != nil {
+		return nil, err
+	}
+	// What was kept to collect the rows goes before they are written.
+	j.members, j.leadIDs = nil, nil
+	return missing, j.countQuotaCalls()
+}
+
+// countSources counts, for the Summary, the people of the export each of
+// its sources found (a person found by two sources counts under each).
+func (j *job) countSources() error {
+	j.bySource = map[string]int{}
+	searches, profiles, imports := j.sources()
+	for _, g := range []struct {
+		k    kind.Kind
+		srcs []string
+	}{{kind.Search, searches}, {kind.Profile, profiles}, {kind.Import, imports}} {
+		for _, src := range g.srcs {
+			ids, _, err := j.sourceIDs(g.k, src)
+			if err != nil {
+				return err
+			}
+			j.bySource[src] = countIn(ids, j.members)
 		}
 	}
-	return missing, j.countQuotaCalls()
+	return nil
 }
 
 // exportPath joins a configured export path to the configuration directory.
@@ -185,8 +203,13 @@ type job struct {
 	// gathered as their rows are collected.
 	facts exportFacts
 	// leadIDs are the searches' lead IDs read from the store, by
-	// address (sourceIDs).
+	// address (sourceIDs), and members the people of the sheets (by ID:
+	// the number of the last sheet that listed them, from 1), while the
+	// rows are collected.
 	leadIDs map[string][]string
+	members map[string]int
+	// bySource counts the people of the export each source found.
+	bySource map[string]int
 	// quotaCalls counts the calls recorded since the quota was last
 	// read (countQuotaCalls).
 	quotaCalls int

@@ -68,18 +68,20 @@ type sourcePiece struct {
 	// ranAt is when the source last ran (only_new).
 	ranAt time.Time
 	// seen are the people the sheet already lists from this source
-	// (the sheet's own with dedupe).
+	// (nil with dedupe: the sheet's people are job.members').
 	seen map[string]bool
 }
 
 // pieceBatch gathers the pieces of a sheet's sources until they name a
 // page of people, then reads those people in one go (not a query per
-// search of a few hundred) and hands the pieces to keep in order.
+// search of a few hundred), or when read is false only asks which exist,
+// and hands the pieces to keep in order.
 type pieceBatch struct {
 	base   *state.Base
+	read   bool
 	pieces []sourcePiece
 	n      int
-	keep   func(sourcePiece, map[string]*state.Person) error
+	keep   func(pc sourcePiece, people map[string]*state.Person, exist map[string]bool) error
 }
 
 // add queues the IDs of src, reading people each time a page is queued.
@@ -98,23 +100,26 @@ func (b *pieceBatch) add(src string, ids []string, ranAt time.Time, seen map[str
 	return nil
 }
 
-// flush reads the people of the queued pieces the sheet does not list
-// yet and hands each piece to keep.
+// flush reads the people of the queued pieces (or which of them exist)
+// and hands each piece to keep.
 func (b *pieceBatch) flush() error {
 	var want []string
 	for _, pc := range b.pieces {
-		for _, id := range pc.ids {
-			if !pc.seen[id] {
-				want = append(want, id)
-			}
-		}
+		want = append(want, pc.ids...)
 	}
-	people, err := b.base.People(want)
+	var people map[string]*state.Person
+	var exist map[string]bool
+	var err error
+	if b.read {
+		people, err = b.base.People(want)
+	} else {
+		exist, err = b.base.Exist(want)
+	}
 	if err != nil {
 		return err
 	}
 	for _, pc := range b.pieces {
-		if err := b.keep(pc, people); err != nil {
+		if err := b.keep(pc, people, exist); err != nil {
 			return err
 		}
 	}

@@ -39,30 +39,44 @@ type sheetRows struct {
 	sources []string // instance addresses, in order
 	ids     []string // the person of each row, by ID, in row order
 	missing []string // sources with nothing in state yet
-	// fresh counts the sheet's people (each once) first seen after the
-	// file was last written (Options.LastWritten).
+	// tally counts, as a people sheet's rows are filled, what the
+	// Summary says of them.
+	tally *rowTally
+	// fresh counts a changes sheet's people first seen after the file
+	// was last written.
 	fresh int
 }
 
-// collectRows returns the people of a sheet in a stable order: the order of
-// its from-sources, then each source's result order. With dedupe a person
-// appears once (at their first place); without it once per source. With
-// only_new a person is listed by a source only when they were first seen in
-// that source's latest run. People an exclude block names, and those the
-// sheet's where does not keep, are left out. The people are read from the
-// Base a page at a time and counted for the Summary (j.facts) as they go.
-func (j *job) collectRows(sh *config.Sheet) (sheetRows, error) {
-	var r sheetRows
+// newPeople counts the sheet's people (each once) first seen after the
+// file was last written (Options.LastWritten).
+func (r sheetRows) newPeople() int {
+	if r.tally != nil {
+		return r.tally.fresh
+	}
+	return r.fresh
+}
+
+// collectRows returns the people of a sheet (the k-th of the export) in
+// a stable order: the order of its from-sources, then each source's
+// result order. With dedupe a person appears once (at their first place);
+// without it once per source. With only_new a person is listed by a
+// source only when they were first seen in that source's latest run.
+// People an exclude block names, and those the sheet's where does not
+// keep, are left out. The rows are person IDs; the people are read from
+// the Base a page at a time, and only when the sheet needs more than to
+// know that they exist (only_new, exclude blocks, where).
+func (j *job) collectRows(k int, sh *config.Sheet) (sheetRows, error) {
+	r := sheetRows{tally: &rowTally{}}
 	r.sources = j.cfg.Resolve(sh.From)
-	inSheet := map[string]bool{}
-	batch := &pieceBatch{base: j.base, keep: func(pc sourcePiece, people map[string]*state.Person) error {
-		for _, id := range pc.ids {
-			if err := j.keepRow(sh, &r, id, people[id], pc, inSheet); err != nil {
-				return err
+	batch := &pieceBatch{base: j.base, read: sh.OnlyNew || sh.Where != nil || j.ex.x != nil,
+		keep: func(pc sourcePiece, people map[string]*state.Person, exist map[string]bool) error {
+			for _, id := range pc.ids {
+				if err := j.keepRow(k, sh, &r, id, people[id], exist[id], pc); err != nil {
+					return err
+				}
 			}
-		}
-		return nil
-	}}
+			return nil
+		}}
 	for _, src := range r.sources {
 		a, _ := j.cfg.Addr(src)
 		ids, ok, err := j.sourceIDs(a.Kind, src)
@@ -73,10 +87,9 @@ func (j *job) collectRows(sh *config.Sheet) (sheetRows, error) {
 			r.missing = append(r.missing, src)
 			continue
 		}
-		// With dedupe the sheet's people; without, one row per (source,
-		// person): a search never lists a person twice, but be safe
-		// against a state that does.
-		seen := inSheet
+		// Without dedupe one row per (source, person): a search never
+		// lists a person twice, but be safe against a state that does.
+		var seen map[string]bool
 		if !sh.Dedupe {
 			seen = map[string]bool{}
 		}
@@ -87,36 +100,48 @@ func (j *job) collectRows(sh *config.Sheet) (sheetRows, error) {
 	return r, batch.flush()
 }
 
-// keepRow adds the row of id (whose person is p, nil when the state lost
-// them) from the source of pc to r, unless the sheet leaves them out.
-func (j *job) keepRow(sh *config.Sheet, r *sheetRows, id string, p *state.Person, pc sourcePiece, inSheet map[string]bool) error {
-	if pc.seen[id] || p == nil {
-		return nil // listed already, or a state that lost a person: nothing to write
-	}
-	if sh.OnlyNew && p.FirstSeen.Before(pc.ranAt) {
-		return nil // known before this source's latest run
-	}
-	out, err := j.ex.excluded(p)
-	if err != nil {
-		return err
-	}
-	if out {
-		if (p.Enrichment == nil || p.Enrichment.ImportedEnrichment()) && j.enrichCandidate(p) {
-			j.facts.excluded[id] = true
-		}
+// listed reports whether the k-th sheet lists id already.
+func (j *job) listed(k int, id string) bool { return j.members[id] == k+1 }
+
+// keepRow adds the row of id from the source of pc to r (the k-th
+// sheet's), unless the sheet leaves them out. p is the person when the
+// sheet reads them, exists whether they exist (a state that lost a
+// person has nothing to write).
+func (j *job) keepRow(k int, sh *config.Sheet, r *sheetRows, id string, p *state.Person, exists bool, pc sourcePiece) error {
+	if sh.Dedupe && j.listed(k, id) || pc.seen[id] || !exists && p == nil {
 		return nil
 	}
-	pc.seen[id] = true
-	ok, err := matchPerson(j.cfg, sh, p)
-	if err != nil || !ok {
-		return err
+	if p != nil {
+		if sh.OnlyNew && p.FirstSeen.Before(pc.ranAt) {
+			return nil // known before this source's latest run
+		}
+		out, err := j.ex.excluded(p)
+		if err != nil {
+			return err
+		}
+		if out {
+			if (p.Enrichment == nil || p.Enrichment.ImportedEnrichment()) && j.enrichCandidate(p) {
+				j.facts.excluded[id] = true
+			}
+			return nil
+		}
+		if ok, err := matchPerson(j.cfg, sh, p); err != nil || !ok {
+			return err
+		}
 	}
+	if pc.seen != nil {
+		pc.seen[id] = true
+	}
+	i := len(r.ids)
 	r.ids = append(r.ids, id)
-	if first := sh.Dedupe || !inSheet[id]; first && j.opts.LastWritten != nil && p.FirstSeen.After(*j.opts.LastWritten) {
-		r.fresh++ // new since the last file: each person of the sheet once
+	n, inExport := j.members[id]
+	if !inExport {
+		r.tally.firstInExport.set(i)
 	}
-	inSheet[id] = true
-	j.facts.add(p)
+	if n != k+1 {
+		r.tally.first.set(i)
+	}
+	j.members[id] = k + 1
 	return nil
 }
 
@@ -209,6 +234,9 @@ func (j *job) buildTable(sh *config.Sheet, rows sheetRows) (*table, error) {
 	t.err = people.error
 	t.fill = func(i int, row []cellValue) {
 		p := people.person(i)
+		if p != nil {
+			rows.tally.count(j, i, p)
+		}
 		var rc rawCache
 		for c := range cols {
 			row[c] = cellValue{}

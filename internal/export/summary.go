@@ -58,6 +58,7 @@ const notEnriched = "not enriched"
 // seen); each source with its filters and result count; warnings; and at
 // its end, in a small section, the account's credits and quota.
 func (j *job) summary(charts bool) []sumRow {
+	j.tallyRest()
 	b := sumRows{charts: charts}
 	b.add(styleTitle, "leadsync export")
 	b.add(stylePlain, "Export", j.exp.Address)
@@ -128,7 +129,7 @@ func (j *job) sheetRows(b *sumRows) {
 	for _, s := range j.sheets {
 		var fresh any = "no earlier file on record"
 		if j.opts.LastWritten != nil {
-			fresh = s.rows.fresh
+			fresh = s.rows.newPeople()
 		}
 		b.add(stylePlain, s.conf.Name, s.table.n, fresh, j.someSources(s.rows.sources), s.where)
 	}

@@ -167,6 +167,9 @@ func (xlsxWriter) write(j *job) ([]Written, error) {
 	if err := writeSummarySheet(f, styles, sumName, j.summary(true)); err != nil {
 		return nil, fmt.Errorf("writing %s, sheet %q: %w", j.path, sumName, err)
 	}
+	if err := j.readErr(); err != nil {
+		return nil, fmt.Errorf("writing %s: %w", j.path, err)
+	}
 	if err := setDocProps(f, j); err != nil {
 		return nil, err
 	}

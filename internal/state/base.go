@@ -84,6 +84,8 @@ type PeopleStore interface {
 	// Changed are the IDs of the people whose history holds a change,
 	// sorted (byte order).
 	Changed() ([]string, error)
+	// Exist are the IDs of ids that name a person, in no order.
+	Exist(ids []string) ([]string, error)
 	// CompanyDomains are the companies and company domains the people's
 	// enrichments give (CompanyDomain), each pair once, in no order.
 	CompanyDomains() ([]CompanyDomain, error)
@@ -180,6 +182,31 @@ func (b *Base) LeadIDs(addr string) ([]string, error) {
 		return b.store.LeadIDs(addr)
 	}
 	return sr.LeadIDs, nil
+}
+
+// Exist tells which IDs of ids name a person, asking the store in pages
+// of PeoplePage without reading the people.
+func (b *Base) Exist(ids []string) (map[string]bool, error) {
+	out := make(map[string]bool, len(ids))
+	if b.store == nil {
+		for _, id := range ids {
+			if b.mem[id] != nil {
+				out[id] = true
+			}
+		}
+		return out, nil
+	}
+	page := b.pageSize()
+	for start := 0; start < len(ids); start += page {
+		found, err := b.store.Exist(ids[start:min(start+page, len(ids))])
+		if err != nil {
+			return nil, err
+		}
+		for _, id := range found {
+			out[id] = true
+		}
+	}
+	return out, nil
 }
 
 // Changed are the IDs of the people whose history holds a change, sorted

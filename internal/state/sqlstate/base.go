@@ -113,6 +113,24 @@ func (w wrapped) Changed() ([]string, error) {
 	return ids, w.err(err)
 }
 
+func (w wrapped) Exist(ids []string) ([]string, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	list, err := w.p.r.D.List(ids)
+	if err != nil {
+		return nil, err
+	}
+	// One JSON array of the IDs found, as idsAfter reads a page.
+	q := w.p.r.D.packIDs(SelectPeopleIDs + " AND " + w.p.r.D.inList("id", "$2"))
+	var packed string
+	if err := w.p.r.Q.QueryRowContext(w.p.ctx, w.p.r.D.Rewrite(q), w.p.r.WS, list).Scan(&packed); err != nil {
+		return nil, w.err(err)
+	}
+	found, err := splitTexts(packed)
+	return found, w.err(err)
+}
+
 func (w wrapped) CompanyDomains() ([]state.CompanyDomain, error) {
 	out, err := w.p.companyDomains()
 	return out, w.err(err)

@@ -39,6 +39,9 @@ var (
 	// order of every person.
 	SelectChanged = `SELECT DISTINCT person_id FROM {s}.person_history WHERE workspace = $1`
 	SelectLeft    = `SELECT id FROM {s}.people WHERE workspace = $1 AND status = 'left'`
+	// SelectPeopleIDs is the start of a query of people's IDs (Exist adds
+	// the IDs asked for), answered from the people's primary key.
+	SelectPeopleIDs = `SELECT id FROM {s}.people WHERE workspace = $1`
 	// SelectCompanyDomains are the companies and company domains of the
 	// enrichments (state.CompanyDomain: the lead's company, else the
 	// enrichment's), read from the enrichments and each one's person by

@@ -73,7 +73,8 @@ func testBase(t *testing.T, k Kind) {
 }
 
 // sameQuestions: the questions an export asks (the people with a
-// history, the companies' domains, each search's lead IDs) get the same
+// history, the companies' domains, which IDs name a person, each
+// search's lead IDs) get the same
 // answers from the store as from the state read whole.
 func sameQuestions(t *testing.T, want, got *state.Base) {
 	wc, err := want.Changed()
@@ -89,6 +90,14 @@ func sameQuestions(t *testing.T, want, got *state.Base) {
 	must(t, err, "company domains of the base")
 	if d := cmp.Diff(wd, gd); d != "" || len(wd) == 0 {
 		t.Fatalf("the company domains differ (-whole +base):\n%s", d)
+	}
+	asked := append(ids(t, want), "nobody", "")
+	we, err := want.Exist(asked)
+	must(t, err, "exist")
+	ge, err := got.Exist(asked)
+	must(t, err, "exist of the base")
+	if d := cmp.Diff(we, ge); d != "" || len(we) != len(asked)-2 {
+		t.Fatalf("the people that exist differ (-whole +base):\n%s", d)
 	}
 	for addr := range want.Records.Searches {
 		wl, err := want.LeadIDs(addr)
