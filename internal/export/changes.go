@@ -28,13 +28,12 @@ type changeRow struct {
 	d  state.Drift
 }
 
-// collectChanges returns the changes a changes sheet (the k-th of the
-// export) lists, oldest first
+// collectChanges returns the changes a changes sheet lists, oldest first
 // (then by person and field, so that the order is stable), and counts the
 // people they are of for the Summary. People an exclude block names are
 // left out, as from every sheet. Only the people with a history are read
 // (Base.Changed), a page at a time.
-func (j *job) collectChanges(k int, sh *config.Sheet) ([]changeRow, sheetRows, error) {
+func (j *job) collectChanges(sh *config.Sheet) ([]changeRow, sheetRows, error) {
 	by := map[string]bool{}
 	rows := sheetRows{}
 	for _, ref := range sh.Changes {
@@ -66,7 +65,7 @@ func (j *job) collectChanges(k int, sh *config.Sheet) ([]changeRow, sheetRows, e
 			return nil, rows, err
 		}
 		for _, id := range chunk {
-			if out, err = j.changesOf(k, sh, people[id], by, since, &rows, out); err != nil {
+			if out, err = j.changesOf(sh, people[id], by, since, &rows, out); err != nil {
 				return nil, rows, err
 			}
 		}
@@ -84,10 +83,10 @@ func (j *job) collectChanges(k int, sh *config.Sheet) ([]changeRow, sheetRows, e
 	return out, rows, nil
 }
 
-// changesOf appends to out the changes of p's history that the k-th sheet
+// changesOf appends to out the changes of p's history that the sheet
 // lists (made by one of the blocks of by, not before since), when the
 // sheet keeps p, and counts p in rows and for the Summary.
-func (j *job) changesOf(k int, sh *config.Sheet, p *state.Person, by map[string]bool, since time.Time, rows *sheetRows, out []changeRow) ([]changeRow, error) {
+func (j *job) changesOf(sh *config.Sheet, p *state.Person, by map[string]bool, since time.Time, rows *sheetRows, out []changeRow) ([]changeRow, error) {
 	if p == nil {
 		return out, nil
 	}
@@ -114,7 +113,7 @@ func (j *job) changesOf(k int, sh *config.Sheet, p *state.Person, by map[string]
 		}
 		if _, in := j.members[p.ID]; !in {
 			j.facts.add(p) // else a people sheet's row counts them
-			j.members[p.ID] = k + 1
+			j.members[p.ID] = struct{}{}
 		}
 	}
 	return out, nil

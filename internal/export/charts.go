@@ -70,7 +70,7 @@ func (j *job) sourceCounts() []sumRow {
 }
 
 // countIn counts the IDs of ids in in, each once.
-func countIn(ids []string, in map[string]int) int {
+func countIn(ids []string, in map[string]struct{}) int {
 	n, seen := 0, map[string]bool{}
 	for _, id := range ids {
 		if _, ok := in[id]; ok && !seen[id] {

@@ -113,7 +113,7 @@ func newJob(cfg *config.Config, exp *config.Export, b *state.Base, opts Options)
 		path:    exportPath(cfg.Dir, exp.Path),
 		ex:      newExcluder(cfg, b),
 		facts:   newExportFacts(),
-		members: map[string]int{},
+		members: map[string]struct{}{},
 	}
 }
 
@@ -121,16 +121,16 @@ func newJob(cfg *config.Config, exp *config.Export, b *state.Base, opts Options)
 // returns the sources that have not run yet, each once.
 func (j *job) collect() (missing []string, err error) {
 	seen := map[string]bool{}
-	for k, sh := range j.exp.Sheets {
+	for _, sh := range j.exp.Sheets {
 		if sh.Changes != nil {
-			changes, rows, err := j.collectChanges(k, sh)
+			changes, rows, err := j.collectChanges(sh)
 			if err != nil {
 				return nil, err
 			}
 			j.sheets = append(j.sheets, sheetJob{conf: sh, rows: rows, table: j.changesTable(sh, changes)})
 			continue
 		}
-		rows, err := j.collectRows(k, sh)
+		rows, err := j.collectRows(sh)
 		if err != nil {
 			return nil, err
 		}
@@ -150,7 +150,7 @@ func (j *job) collect() (missing []string, err error) {
 		return nil, err
 	}
 	// What was kept to collect the rows goes before they are written.
-	j.members, j.leadIDs = nil, nil
+	j.members = nil
 	return missing, j.countQuotaCalls()
 }
 
@@ -202,12 +202,9 @@ type job struct {
 	// facts are the Summary's counts over the people of the sheets,
 	// gathered as their rows are collected.
 	facts exportFacts
-	// leadIDs are the searches' lead IDs read from the store, by
-	// address (sourceIDs), and members the people of the sheets (by ID:
-	// the number of the last sheet that listed them, from 1), while the
-	// rows are collected.
-	leadIDs map[string][]string
-	members map[string]int
+	// members are the people of the sheets, by ID, while the rows are
+	// collected.
+	members map[string]struct{}
 	// bySource counts the people of the export each source found.
 	bySource map[string]int
 	// quotaCalls counts the calls recorded since the quota was last

@@ -68,7 +68,7 @@ type sourcePiece struct {
 	// ranAt is when the source last ran (only_new).
 	ranAt time.Time
 	// seen are the people the sheet already lists from this source
-	// (nil with dedupe: the sheet's people are job.members').
+	// (nil with dedupe: the sheet's people say).
 	seen map[string]bool
 }
 

@@ -113,7 +113,7 @@ func TestOnlyNew(t *testing.T) {
 // order.
 func sheetIDs(t *testing.T, cfg *config.Config, sh *config.Sheet, st *state.State) []string {
 	t.Helper()
-	rows, err := newJob(cfg, cfg.Exports[0], state.NewBase(st), Options{}).collectRows(0, sh)
+	rows, err := newJob(cfg, cfg.Exports[0], state.NewBase(st), Options{}).collectRows(sh)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -56,8 +56,7 @@ func (r sheetRows) newPeople() int {
 	return r.fresh
 }
 
-// collectRows returns the people of a sheet (the k-th of the export) in
-// a stable order: the order of its from-sources, then each source's
+// collectRows returns the people of a sheet in a stable order: the order of its from-sources, then each source's
 // result order. With dedupe a person appears once (at their first place);
 // without it once per source. With only_new a person is listed by a
 // source only when they were first seen in that source's latest run.
@@ -65,13 +64,23 @@ func (r sheetRows) newPeople() int {
 // keep, are left out. The rows are person IDs; the people are read from
 // the Base a page at a time, and only when the sheet needs more than to
 // know that they exist (only_new, exclude blocks, where).
-func (j *job) collectRows(k int, sh *config.Sheet) (sheetRows, error) {
+func (j *job) collectRows(sh *config.Sheet) (sheetRows, error) {
 	r := sheetRows{tally: &rowTally{}}
 	r.sources = j.cfg.Resolve(sh.From)
+	// Room for every row at once: a million IDs grown by appending
+	// would briefly be held twice.
+	r.ids = make([]string, 0, j.rowsAtMost(r.sources))
+	// The sheet's people: while the export lists nobody else, its own
+	// (the export's are then the sheet's: one set of a million IDs, not
+	// two).
+	in := people{export: j.members}
+	if len(j.members) > 0 {
+		in.sheet = map[string]struct{}{}
+	}
 	batch := &pieceBatch{base: j.base, read: sh.OnlyNew || sh.Where != nil || j.ex.x != nil,
 		keep: func(pc sourcePiece, people map[string]*state.Person, exist map[string]bool) error {
 			for _, id := range pc.ids {
-				if err := j.keepRow(k, sh, &r, id, people[id], exist[id], pc); err != nil {
+				if err := j.keepRow(sh, &r, in, id, people[id], exist[id], pc); err != nil {
 					return err
 				}
 			}
@@ -100,15 +109,57 @@ func (j *job) collectRows(k int, sh *config.Sheet) (sheetRows, error) {
 	return r, batch.flush()
 }
 
-// listed reports whether the k-th sheet lists id already.
-func (j *job) listed(k int, id string) bool { return j.members[id] == k+1 }
+// rowsAtMost is how many rows the sources can give at most: the people
+// each search kept (Base.Kept, without reading its list), profile read
+// and import holds.
+func (j *job) rowsAtMost(sources []string) int {
+	n := 0
+	for _, src := range sources {
+		if im := j.st.Imports[src]; im != nil {
+			n += len(im.PersonIDs)
+		} else if j.st.Profiles[src] != nil {
+			n++
+		} else if j.st.Searches[src] != nil {
+			n += j.kept(src)
+		}
+	}
+	return n
+}
 
-// keepRow adds the row of id from the source of pc to r (the k-th
-// sheet's), unless the sheet leaves them out. p is the person when the
-// sheet reads them, exists whether they exist (a state that lost a
-// person has nothing to write).
-func (j *job) keepRow(k int, sh *config.Sheet, r *sheetRows, id string, p *state.Person, exists bool, pc sourcePiece) error {
-	if sh.Dedupe && j.listed(k, id) || pc.seen[id] || !exists && p == nil {
+// people are the people of the export (by ID) and of the sheet being
+// collected: nil while the export lists nobody but the sheet's.
+type people struct {
+	export, sheet map[string]struct{}
+}
+
+// inSheet reports whether the sheet lists id.
+func (in people) inSheet(id string) bool {
+	s := in.sheet
+	if s == nil {
+		s = in.export
+	}
+	_, ok := s[id]
+	return ok
+}
+
+// add records that the sheet lists id; it reports whether id is new to
+// the export and to the sheet.
+func (in people) add(id string) (newToExport, newToSheet bool) {
+	_, had := in.export[id]
+	newToSheet = !in.inSheet(id)
+	in.export[id] = struct{}{}
+	if in.sheet != nil {
+		in.sheet[id] = struct{}{}
+	}
+	return !had, newToSheet
+}
+
+// keepRow adds the row of id from the source of pc to r, unless the
+// sheet leaves them out. p is the person when the sheet reads them,
+// exists whether they exist (a state that lost a person has nothing to
+// write).
+func (j *job) keepRow(sh *config.Sheet, r *sheetRows, in people, id string, p *state.Person, exists bool, pc sourcePiece) error {
+	if sh.Dedupe && in.inSheet(id) || pc.seen[id] || !exists && p == nil {
 		return nil
 	}
 	if p != nil {
@@ -134,21 +185,20 @@ func (j *job) keepRow(k int, sh *config.Sheet, r *sheetRows, id string, p *state
 	}
 	i := len(r.ids)
 	r.ids = append(r.ids, id)
-	n, inExport := j.members[id]
-	if !inExport {
+	newToExport, newToSheet := in.add(id)
+	if newToExport {
 		r.tally.firstInExport.set(i)
 	}
-	if n != k+1 {
+	if newToSheet {
 		r.tally.first.set(i)
 	}
-	j.members[id] = k + 1
 	return nil
 }
 
 // sourceIDs returns the person IDs a source (addr, of kind k) found in
 // its last run, in result order; ok is false when the source has not run
-// yet. A search's IDs are read from the store once and kept for the
-// Summary's counts by source.
+// yet. A search's IDs are read from the store each time (not kept:
+// a million IDs are 16 MB of slices).
 func (j *job) sourceIDs(k kind.Kind, addr string) (ids []string, ok bool, err error) {
 	st := j.st
 	switch k {
@@ -156,17 +206,10 @@ func (j *job) sourceIDs(k kind.Kind, addr string) (ids []string, ok bool, err er
 		if st.Searches[addr] == nil {
 			return nil, false, nil
 		}
-		if ids, ok := j.leadIDs[addr]; ok {
-			return ids, true, nil
-		}
 		ids, err := j.base.LeadIDs(addr)
 		if err != nil {
 			return nil, false, err
 		}
-		if j.leadIDs == nil {
-			j.leadIDs = map[string][]string{}
-		}
-		j.leadIDs[addr] = ids
 		return ids, true, nil
 	case kind.Profile:
 		p := st.Profiles[addr]
