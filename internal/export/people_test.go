@@ -117,6 +117,9 @@ func sheetIDs(t *testing.T, cfg *config.Config, sh *config.Sheet, st *state.Stat
 	if err != nil {
 		t.Fatal(err)
 	}
+	if len(rows.ids) == 0 {
+		return nil
+	}
 	return rows.ids
 }
 
