@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -231,5 +232,82 @@ func must(t testing.TB, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// failingStore is a store of the state st whose reads of people fail
+// from the failAt-th on.
+type failingStore struct {
+	st     *state.State
+	reads  int
+	failAt int
+}
+
+func (f *failingStore) Get(ids []string) ([]*state.Person, error) {
+	f.reads++
+	if f.reads >= f.failAt {
+		return nil, fmt.Errorf("the database went away")
+	}
+	var out []*state.Person
+	for _, id := range ids {
+		if p := f.st.People[id]; p != nil {
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
+func (f *failingStore) After(string, int) ([]*state.Person, error) { return nil, nil }
+func (f *failingStore) Tracks() ([]string, error)                  { return nil, nil }
+func (f *failingStore) LeadIDs(addr string) ([]string, error) {
+	return f.st.Searches[addr].LeadIDs, nil
+}
+func (f *failingStore) Tracked(string) ([]string, error)  { return nil, nil }
+func (f *failingStore) IDs(string, int) ([]string, error) { return nil, nil }
+func (f *failingStore) Facts(q *time.Time) (state.PeopleFacts, error) {
+	return f.st.Facts(q), nil
+}
+func (f *failingStore) Changed() ([]string, error) { return state.NewBase(f.st).Changed() }
+func (f *failingStore) Exist(ids []string) ([]string, error) {
+	var out []string
+	for _, id := range ids {
+		if f.st.People[id] != nil {
+			out = append(out, id)
+		}
+	}
+	return out, nil
+}
+func (f *failingStore) CompanyDomains() ([]state.CompanyDomain, error) {
+	return state.NewBase(f.st).CompanyDomains()
+}
+func (f *failingStore) Close() error { return nil }
+
+// TestStoreFailingMidExportWritesNothing: when the store fails while the
+// writer reads the people of its rows, Write fails with the store's
+// error and leaves the file as it was (a CSV file and a workbook alike),
+// rather than writing the rows it could not read as empty ones.
+func TestStoreFailingMidExportWritesNothing(t *testing.T) {
+	st := storeState(t)
+	for _, name := range []string{"out/all.csv", "out/all.xlsx"} {
+		for _, failAt := range []int{1, 2, 5} {
+			t.Run(fmt.Sprintf("%s, read %d", name, failAt), func(t *testing.T) {
+				sh := &config.Sheet{Name: "All", From: []string{"search.cto"}, Dedupe: true}
+				cfg, _ := fixture(name, sh)
+				cfg.Dir = t.TempDir()
+				cfg.Searches = []*config.Search{{Address: `search.cto["a"]`, Addr: typed(`search.cto["a"]`), Block: "search.cto", Name: "cto"}}
+				sh.From = []string{`search.cto["a"]`}
+				rec := *st
+				rec.People = nil
+				b := state.NewStoredBase(&rec, nil, &failingStore{st: st, failAt: failAt})
+				b.SetPage(2)
+				_, err := Write(cfg, cfg.Exports[0], b, Options{Now: fixedNow})
+				if err == nil || !strings.Contains(err.Error(), "the database went away") {
+					t.Fatalf("Write: %v, want the store's error", err)
+				}
+				if files, _ := filepath.Glob(filepath.Join(cfg.Dir, "out", "*")); len(files) > 0 {
+					t.Errorf("files written: %v", files)
+				}
+			})
+		}
 	}
 }
