@@ -97,6 +97,16 @@ func (w wrapped) Tracked(addr string) ([]string, error) {
 	return ids, w.err(err)
 }
 
+func (w wrapped) Enriched(addr string) ([]string, error) {
+	ids, err := w.p.enriched(addr)
+	return ids, w.err(err)
+}
+
+func (w wrapped) CountEnriched(addr string) (int, error) {
+	n, err := w.p.countEnriched(addr)
+	return n, w.err(err)
+}
+
 func (w wrapped) IDs(after string, n int) ([]string, error) {
 	ids, err := w.p.idsAfter(after, n)
 	return ids, w.err(err)
@@ -311,6 +321,60 @@ func (p *peopleStore) idsAfter(after string, n int) ([]string, error) {
 		return nil, err
 	}
 	return splitTexts(packed)
+}
+
+// enriched are the people holding an enrichment the enrich block at addr
+// made (the index enrichments_by), or copied from another workspace
+// (copies).
+func (p *peopleStore) enriched(addr string) ([]string, error) {
+	ids, err := p.ids(SelectEnrichedBy, addr)
+	if err != nil {
+		return nil, err
+	}
+	copied, err := p.copies(addr)
+	return append(ids, copied...), err
+}
+
+// countEnriched counts the people of enriched: those the block enriched
+// from the index alone.
+func (p *peopleStore) countEnriched(addr string) (int, error) {
+	var n int
+	if err := p.r.Q.QueryRowContext(p.ctx, p.r.D.Rewrite(CountEnrichedBy), p.r.WS, addr).Scan(&n); err != nil {
+		return 0, err
+	}
+	copied, err := p.copies(addr)
+	return n + len(copied), err
+}
+
+// copies are the people holding an enrichment the enrich block at addr
+// copied from another workspace: the copies' by_address starts with
+// state.ReusedPrefix (an index range on SQLite), and their extra names
+// the block that copied them.
+func (p *peopleStore) copies(addr string) ([]string, error) {
+	order := p.r.D.byteOrder
+	prefix := state.ReusedPrefix
+	after := prefix[:len(prefix)-1] + string(prefix[len(prefix)-1]+1)
+	rows, err := p.r.query(p.ctx, fmt.Sprintf(SelectCopies, order, order), p.r.WS, prefix, after)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var ids []string
+	for rows.Next() {
+		var id string
+		var extra sql.NullString
+		if err := rows.Scan(&id, &extra); err != nil {
+			return nil, err
+		}
+		var e state.Enrichment
+		if err := EnrichmentExtra.Decode([]byte(extra.String), &e); err != nil {
+			return nil, fmt.Errorf("enrichment of %s: %w", id, err)
+		}
+		if e.CopiedBy == addr {
+			ids = append(ids, id)
+		}
+	}
+	return ids, rows.Err()
 }
 
 // companyDomains runs SelectCompanyDomains.

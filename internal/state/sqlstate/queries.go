@@ -32,6 +32,13 @@ var (
 	CountPeopleWithHistory   = `SELECT count(DISTINCT person_id) FROM {s}.person_history WHERE workspace = $1`
 	CountEnrichedAfter       = `SELECT count(*) FROM {s}.enrichments WHERE workspace = $1 AND enriched_at > $2`
 	SelectCheckedAfter       = `SELECT id FROM {s}.people WHERE workspace = $1 AND checked_at > $2`
+	// SelectEnrichedBy are the people an enrich block enriched (their
+	// count from the index alone), SelectCopies the enrichments copied
+	// from other workspaces (their by_address from $2 up to $3 in byte
+	// order: the byte order goes in twice) with their extra.
+	SelectEnrichedBy = `SELECT person_id FROM {s}.enrichments WHERE workspace = $1 AND by_address = $2`
+	CountEnrichedBy  = `SELECT count(*) FROM {s}.enrichments WHERE workspace = $1 AND by_address = $2`
+	SelectCopies     = `SELECT person_id, extra FROM {s}.enrichments WHERE workspace = $1 AND by_address%[1]s >= $2 AND by_address%[2]s < $3`
 	// SelectChanged and SelectLeft are the people whose e-mail may no
 	// longer be current (state.Person.EmailNotCurrent): those with a
 	// history, those gone from the network (the enriched among them
