@@ -56,9 +56,9 @@ func (r sheetRows) newPeople() int {
 	return r.fresh
 }
 
-// collectRows returns the people of a sheet in a stable order: the order of its from-sources, then each source's
-// result order. With dedupe a person appears once (at their first place);
-// without it once per source. With only_new a person is listed by a
+// collectRows returns the people of a sheet in a stable order: the order
+// of its from-sources, then each source's result order. With dedupe a
+// person appears once (at their first place); without it once per source. With only_new a person is listed by a
 // source only when they were first seen in that source's latest run.
 // People an exclude block names, and those the sheet's where does not
 // keep, are left out. The rows are person IDs; the people are read from
