@@ -265,6 +265,8 @@ func (f *failingStore) LeadIDs(addr string) ([]string, error) {
 func (f *failingStore) Tracked(string) ([]string, error)  { return nil, nil }
 func (f *failingStore) Enriched(string) ([]string, error) { return nil, nil }
 func (f *failingStore) CountEnriched(string) (int, error) { return 0, nil }
+func (f *failingStore) Names() (state.Names, error)       { return state.Names{}, nil }
+func (f *failingStore) Naming([]string) ([]string, error) { return nil, nil }
 func (f *failingStore) IDs(string, int) ([]string, error) { return nil, nil }
 func (f *failingStore) Facts(q *time.Time) (state.PeopleFacts, error) {
 	return f.st.Facts(q), nil

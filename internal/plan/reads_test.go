@@ -141,6 +141,8 @@ func (memStore) Enriched(string) ([]string, error)              { return nil, er
 func (memStore) CountEnriched(string) (int, error)              { return 0, errNotAsked }
 func (memStore) IDs(string, int) ([]string, error)              { return nil, errNotAsked }
 func (memStore) Facts(*time.Time) (state.PeopleFacts, error)    { return state.PeopleFacts{}, errNotAsked }
+func (memStore) Names() (state.Names, error)                    { return state.Names{}, errNotAsked }
+func (memStore) Naming([]string) ([]string, error)              { return nil, errNotAsked }
 func (memStore) Changed() ([]string, error)                     { return nil, errNotAsked }
 func (memStore) Exist([]string) ([]string, error)               { return nil, errNotAsked }
 func (memStore) CompanyDomains() ([]state.CompanyDomain, error) { return nil, errNotAsked }

@@ -95,6 +95,13 @@ type PeopleStore interface {
 	// CompanyDomains are the companies and company domains the people's
 	// enrichments give (CompanyDomain), each pair once, in no order.
 	CompanyDomains() ([]CompanyDomain, error)
+	// Names counts the addresses the people's records name (NamesOf of
+	// every person).
+	Names() (Names, error)
+	// Naming are the IDs of the people whose enrichment (its block, or
+	// the block that copied it) or history names one of addrs, in no
+	// order (a track's people: Tracked).
+	Naming(addrs []string) ([]string, error)
 	// Close ends the snapshot.
 	Close() error
 }

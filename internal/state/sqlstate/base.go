@@ -146,6 +146,16 @@ func (w wrapped) CompanyDomains() ([]state.CompanyDomain, error) {
 	return out, w.err(err)
 }
 
+func (w wrapped) Names() (state.Names, error) {
+	n, err := w.p.Names()
+	return n, w.err(err)
+}
+
+func (w wrapped) Naming(addrs []string) ([]string, error) {
+	ids, err := w.p.naming(addrs)
+	return ids, w.err(err)
+}
+
 func (w wrapped) Close() error { return w.p.Close() }
 
 func (w wrapped) err(err error) error {
@@ -290,6 +300,40 @@ func (p *peopleStore) Facts(quotaSince *time.Time) (state.PeopleFacts, error) {
 		}
 	}
 	return f, nil
+}
+
+// Names counts the addresses the people's records name (state.Names),
+// one grouped count each.
+func (p *peopleStore) Names() (state.Names, error) {
+	n := state.Names{Enriched: map[string]int{}, Copied: map[string]int{}, Tracked: map[string]int{}, History: map[string]int{}}
+	for q, m := range map[string]map[string]int{CountEnrichmentsBy: n.Enriched, CountCopiedBy: n.Copied, CountTracks: n.Tracked, CountHistoryBy: n.History} {
+		if err := p.groups(q, func(addr string, c int) { m[addr] += c }); err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+// naming are the IDs of the people whose enrichment or history names one
+// of addrs (PeopleStore.Naming), each once.
+func (p *peopleStore) naming(addrs []string) ([]string, error) {
+	seen := map[string]bool{}
+	var out []string
+	for _, addr := range addrs {
+		for _, q := range []string{SelectEnrichedBy, SelectCopiedBy, SelectHistoryBy} {
+			ids, err := p.ids(q, addr)
+			if err != nil {
+				return nil, err
+			}
+			for _, id := range ids {
+				if !seen[id] {
+					seen[id] = true
+					out = append(out, id)
+				}
+			}
+		}
+	}
+	return out, nil
 }
 
 // groups runs a query of (text, count) rows and hands each to add.
