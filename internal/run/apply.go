@@ -371,9 +371,13 @@ func finish(d Deps, cfg *config.Config, st *state.State, p *plan.Plan, r *execut
 		return unwritten(cfg, exports, nil, r.err)
 	}
 	if len(exports) > 0 {
-		src, err := exportState(d, st)
+		src, err := exportBase(d, st)
 		if err != nil {
 			return unwritten(cfg, exports, nil, fmt.Errorf("reading the state for the spreadsheets (state is saved; run leadsync export to try again): %w", err))
+		}
+		defer src.Close()
+		if src.Stored() {
+			defer exportGC()()
 		}
 		written, err := writeExports(cfg, exports, src, export.Options{Now: d.clock(),
 			Stats: &export.RunStats{CreditsSpent: r.sum.Credits, CreditsUnknown: r.sum.CreditsUnknown}}, d.clock(), log)
@@ -388,14 +392,15 @@ func finish(d Deps, cfg *config.Config, st *state.State, p *plan.Plan, r *execut
 	return nil
 }
 
-// exportState is the state the spreadsheets are written from: st, or,
-// for a partial state (which holds only the people the run read), the
-// state as committed, read whole.
-func exportState(d Deps, st *state.State) (*state.State, error) {
+// exportBase is the Base the spreadsheets are written from: the state in
+// memory (state.NewBase), or, for a partial state (which holds only the
+// people the run read), the state as committed, opened as leadsync export
+// opens it (backend.OpenBase: a store's people read a page at a time).
+func exportBase(d Deps, st *state.State) (*state.Base, error) {
 	if !st.Partial() {
-		return st, nil
+		return state.NewBase(st), nil
 	}
-	return d.Backend.Load()
+	return backend.OpenBase(d.Backend)
 }
 
 // commitError says that the final commit failed, and where what the run
