@@ -52,7 +52,7 @@ func (s *summaryOf) Summary(sum *engine.Summary) { s.sum = sum }
 // max_results (a trim) with a profile read of no one (a failure), a
 // profile read of a person the searches found, by their page name in
 // other letters' case (PAGE is replaced; nothing else of the run reads
-// them), then one search targeted.
+// them), then one search targeted, with a spreadsheet written after it.
 var partialApplySteps = []struct {
 	config  string
 	targets []string
@@ -115,6 +115,12 @@ search "u" {
 }
 profile "p" {
   page_name = "PAGE"
+}
+export "all" {
+  path = "out/all.csv"
+  sheet "s" {
+    from = [search.s, search.u, profile.p]
+  }
 }`, targets: []string{`search.u`}},
 }
 
@@ -137,6 +143,12 @@ func TestPartialApplyIsTheWholeApply(t *testing.T) {
 		}
 		if d := cmp.Diff(canonState(t, want), canonState(t, got)); d != "" {
 			t.Fatalf("step %d: the states differ (-whole +partial):\n%s", i, d)
+		}
+		if last := i == len(partialApplySteps)-1; last && len(filesIn(t, part)) == 0 {
+			t.Errorf("step %d: no spreadsheet written after the partial apply", i)
+		}
+		if d := cmp.Diff(filesIn(t, whole), filesIn(t, part)); d != "" {
+			t.Errorf("step %d: the spreadsheets differ (-whole +partial):\n%s", i, d)
 		}
 		if page == "" {
 			for _, p := range got.People {
@@ -207,4 +219,22 @@ func summaryJSON(t *testing.T, sum *engine.Summary) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// filesIn are the spreadsheets written in dir/out, by name.
+func filesIn(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	entries, err := os.ReadDir(filepath.Join(dir, "out"))
+	if err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join(dir, "out", e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[e.Name()] = string(b)
+	}
+	return out
 }
