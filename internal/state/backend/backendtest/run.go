@@ -46,6 +46,7 @@ func Run(t *testing.T, k Kind) {
 		{"PartialEdits", testPartialEdits},
 		{"PartialGuard", testPartialGuard},
 		{"PartialFolds", testPartialFolds},
+		{"PartialApply", testPartialApply},
 		{"LockRefusedNamesHolder", testLockRefused},
 		{"LockWait", testLockWait},
 		{"LockOfADeadHolder", testLockOfADeadHolder},
