@@ -64,8 +64,8 @@ func (v *applyView) Summary(sum *engine.Summary)              { v.sum = sum }
 // then fewer max_results (a trim) with a profile read of no one (a
 // failure), a profile read of a person the searches found by their page
 // name in other letters' case (PAGE is replaced; nothing else of the run
-// reads them), then one search targeted, with a spreadsheet written
-// after it.
+// reads them), then one search targeted, and a second profile block of
+// the same page (its read shared), with a spreadsheet written after it.
 var partialApplySteps = []struct {
 	blocks  string
 	targets []string
@@ -77,7 +77,10 @@ var partialApplySteps = []struct {
 }
 `},
 	{blocks: searchS(2) + searchT + profileP},
-	{blocks: searchS(2) + profileP + `search "u" {
+	{blocks: searchS(2) + profileP + `profile "q" {
+  page_name = "PAGE"
+}
+search "u" {
   keywords    = "Engineer"
   city        = "Hamburg"
   max_results = 8
@@ -88,7 +91,7 @@ export "all" {
     from = [search.s, search.u, profile.p]
   }
 }
-`, targets: []string{"search.u"}},
+`, targets: []string{"search.u", "profile.q"}},
 }
 
 func searchS(max int) string {
