@@ -92,6 +92,10 @@ type partial struct {
 	// pages are the page keys (PageKey) whose people were read: every
 	// person of the store a page name of the key finds.
 	pages map[string]bool
+	// unfolded is set when an event could not be folded in (its reads
+	// failed, or its kind is not read for): the state lacks a result its
+	// journal holds, so nothing more of it is written (CheckWrite).
+	unfolded error
 }
 
 // Writable is the State to change of the Base: the state read whole
@@ -263,17 +267,31 @@ func (s *State) foldable(e *Event) error {
 	if s.partial == nil || s.folded(e) {
 		return nil
 	}
-	return s.readFor(e)
+	if err := s.readFor(e); err != nil {
+		if s.partial.unfolded == nil {
+			s.partial.unfolded = fmt.Errorf("%s %s: %w", e.Kind, e.Address, err)
+		}
+		return err
+	}
+	return nil
 }
 
 // CheckWrite is the guard of a partial state's writes: it refuses changes
 // that name a person s never asked its store for (writing them would
 // delete the person) or a search whose lead IDs s never read (writing it
-// would drop them). Nil for a state read whole.
+// would drop them), and every change once an event could not be folded
+// in (a write would take the recorded event out of the journal). Nil for
+// a state read whole.
 func (s *State) CheckWrite(ch *Changes) error {
 	pt := s.partial
 	if pt == nil || ch == nil {
 		return nil
+	}
+	if pt.unfolded != nil {
+		// Written, the rows would drop from the journal a result they
+		// do not hold: it stays there, and the next command folds it
+		// into the state read whole.
+		return fmt.Errorf("refusing to write a state read in part that could not fold a recorded result (%v): nothing was written; the result is kept with the state, and the next command folds it in", pt.unfolded)
 	}
 	for id := range ch.People {
 		if !pt.asked[id] {

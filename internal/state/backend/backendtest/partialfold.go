@@ -3,6 +3,7 @@ package backendtest
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/leadsync/leadsync/internal/api"
@@ -119,4 +120,51 @@ func foldStored(t *testing.T, open func(string, Who) backend.Backend, whole bool
 	// ends before the commit.
 	must(t, done(), "close the base")
 	must(t, b.Commit(s), "commit")
+}
+
+// testPartialFoldFails: a result recorded in the journal that a partial
+// state cannot fold in (its store's snapshot is gone: the reads fail) is
+// not lost. The state refuses every later write (the journal's close, the
+// commit), so the recorded event stays, and the next load folds it into
+// the state read whole: the same state as a fold of it read whole.
+func testPartialFoldFails(t *testing.T, k Kind) {
+	open, wholeOpen := k.New(t), k.New(t)
+	Apply(t, open("", Alice), partialFoldSetup())
+	Apply(t, wholeOpen("", Alice), partialFoldSetup())
+	e := partialFolds()[0]
+	Apply(t, wholeOpen("", Alice), []state.Event{e})
+
+	b := open("", Bob)
+	l, err := b.Lock("apply")
+	must(t, err, "lock")
+	base, err := backend.OpenBase(b)
+	must(t, err, "open base")
+	if !base.Stored() {
+		base.Close()
+		l.Unlock()
+		backend.Close(b)
+		t.Skip("the backend reads its state whole")
+	}
+	s, err := base.Writable()
+	must(t, err, "writable")
+	rec, err := b.OpenJournal(s)
+	must(t, err, "open journal")
+	must(t, base.Close(), "end the snapshot") // every read fails from now on
+	must(t, rec.Append(&e), "append")
+	if err := s.Fold(e); err == nil {
+		t.Fatal("a search folded into a partial state whose store is closed")
+	}
+	if err := rec.Close(); err == nil || !strings.Contains(err.Error(), "refusing to write") {
+		t.Errorf("the journal's close after a failed fold: %v, want a refusal", err)
+	}
+	if err := b.Commit(s); err == nil || !strings.Contains(err.Error(), "refusing to write") {
+		t.Errorf("the commit after a failed fold: %v, want a refusal", err)
+	}
+	l.Unlock()
+	backend.Close(b)
+	want, err := wholeOpen("", Alice).Load()
+	must(t, err, "load whole")
+	got, err := open("", Alice).Load()
+	must(t, err, "load after the failed fold")
+	same(t, want, got, "the state after a fold that failed, loaded again (-folded whole +kept in the journal)")
 }

@@ -46,6 +46,7 @@ func Run(t *testing.T, k Kind) {
 		{"PartialEdits", testPartialEdits},
 		{"PartialGuard", testPartialGuard},
 		{"PartialFolds", testPartialFolds},
+		{"PartialFoldFails", testPartialFoldFails},
 		{"PartialApply", testPartialApply},
 		{"LockRefusedNamesHolder", testLockRefused},
 		{"LockWait", testLockWait},
