@@ -306,12 +306,17 @@ func (d *dbStore) write(what string, f func(w *sqlstate.Writer) error) error {
 		return err
 	}
 	ctx := context.Background()
-	tx, err := db.BeginTx(ctx, nil)
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return d.wrap(what, err)
+	}
+	defer conn.Close()
+	tx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
 		return d.wrap(what, err)
 	}
 	defer tx.Rollback()
-	w := &sqlstate.Writer{D: sqlstate.SQLite, Tx: tx, WS: d.ws, Version: version.String()}
+	w := &sqlstate.Writer{D: sqlstate.SQLite, Tx: tx, Conn: conn, WS: d.ws, Version: version.String()}
 	if err := f(w); err != nil {
 		var le *sqlstate.LineageError
 		if errors.As(err, &le) {
