@@ -320,6 +320,7 @@ func (d *dbStore) pushStream(ps *backend.PushSource) error {
 	defer d.closeIdle()
 	var srcErr error
 	people := func(fn func([]*state.Person) error) error {
+		ps.ReleaseLists() // their rows are written
 		var werr error
 		err := ps.People(func(b []*state.Person) error {
 			werr = fn(b)
