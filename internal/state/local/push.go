@@ -331,7 +331,7 @@ func (d *dbStore) pushStream(ps *backend.PushSource) error {
 		}
 		return err
 	}
-	err := d.write("writing the state", func(w *sqlstate.Writer) error {
+	err := d.writeKeyed("writing the state", false, func(w *sqlstate.Writer) error {
 		ctx := context.Background()
 		rebuild, err := dropIndexes(ctx, w.Tx)
 		if err != nil {

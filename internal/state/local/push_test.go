@@ -1,6 +1,7 @@
 package local
 
 import (
+	"context"
 	"database/sql"
 	"errors"
 	"os"
@@ -192,5 +193,25 @@ func TestPushKeepsTheIndexes(t *testing.T) {
 		if got := indexesOf(t, path); !slices.Equal(got, want) {
 			t.Fatalf("indexes after push %d:\n%s\nwant those of a fresh database:\n%s", i, strings.Join(got, "\n"), strings.Join(want, "\n"))
 		}
+	}
+}
+
+// A push writes with the foreign keys off and checks them once at the
+// end: a row that refers to a person who does not exist is refused.
+func TestCheckKeys(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state.db")
+	must(t, NewStore(path).Save(backendtest.Fold(t, backendtest.Events())))
+	db, err := sql.Open("sqlite", path+"?_pragma=foreign_keys(0)")
+	must(t, err)
+	defer db.Close()
+	tx, err := db.Begin()
+	must(t, err)
+	defer tx.Rollback()
+	ctx := context.Background()
+	must(t, checkKeys(ctx, tx))
+	_, err = tx.Exec(`INSERT INTO enrichments (workspace, person_id, enriched_at, by_address) VALUES ('default', 'nobody', '2026-01-01', 'enrich.x')`)
+	must(t, err)
+	if err := checkKeys(ctx, tx); err == nil || !strings.Contains(err.Error(), "a row of enrichments refers to a row of people") {
+		t.Fatalf("checkKeys with an enrichment of nobody: %v", err)
 	}
 }
