@@ -193,22 +193,30 @@ func openStateSourceWith(f *Factory, st arguments.State, open func(*Factory, *co
 	return open(f, cfg)
 }
 
-// loadStateOf reads the whole state st names, cfg already loaded: the
-// file of --state alone, or else cfg's backend on the workspace in use.
-// Nothing stays open.
-func loadStateOf(f *Factory, st arguments.State, cfg *config.Config) (*state.State, error) {
-	var src *stateSource
-	var err error
-	if st.Path != "" {
-		src, err = openStateSource(f, st) // --state: that file alone
-	} else {
-		src, err = openSource(f, cfg)
-	}
+// openBaseOf opens the state st names as a Base (state.Base: people read
+// on request), cfg already loaded (sourceOf). A state never written is an
+// empty one. The caller closes both.
+func openBaseOf(f *Factory, st arguments.State, cfg *config.Config) (*stateSource, *state.Base, error) {
+	src, err := sourceOf(f, st, cfg)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	defer src.close()
-	return src.backend.Load()
+	b, err := backend.OpenBase(src.backend)
+	if err != nil {
+		src.close()
+		return nil, nil, err
+	}
+	return src, b, nil
+}
+
+// sourceOf is where the state st names is, cfg already loaded: the file
+// of --state alone, or else cfg's backend on the workspace in use. The
+// caller closes it.
+func sourceOf(f *Factory, st arguments.State, cfg *config.Config) (*stateSource, error) {
+	if st.Path != "" {
+		return openStateSource(f, st) // --state: that file alone
+	}
+	return openSource(f, cfg)
 }
 
 // configForState loads the configuration for where its state is: its

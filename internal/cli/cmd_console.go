@@ -9,6 +9,8 @@ import (
 	"github.com/leadsync/leadsync/internal/cli/arguments"
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/run"
+	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/backend"
 	"github.com/leadsync/leadsync/internal/views"
 )
 
@@ -46,8 +48,9 @@ writes nothing.`,
 	return cmd
 }
 
-// runConsole loads the configuration and the state (no lock), then runs
-// the console over standard input.
+// runConsole loads the configuration and finds the state, then runs the
+// console over standard input; it reads the state as a Base (no lock)
+// when a line needs it (run.ConsoleSession).
 func runConsole(f *Factory, a *arguments.Console) error {
 	cfg, diags := loadConfigNoLists(f, a.State.Vars)
 	writeDiagnostics(f, cfg, diags)
@@ -55,7 +58,12 @@ func runConsole(f *Factory, a *arguments.Console) error {
 		views.ConsoleConfigErrors(f.IO.ErrOut)
 		return silentExit(ExitError)
 	}
-	st, err := loadStateOf(f, a.State, cfg)
+	src, err := sourceOf(f, a.State, cfg)
+	if err != nil {
+		return err
+	}
+	defer src.close()
+	sess, err := run.NewConsoleSession(cfg, func() (*state.Base, error) { return backend.OpenBase(src.backend) })
 	if err != nil {
 		return err
 	}
@@ -67,7 +75,7 @@ func runConsole(f *Factory, a *arguments.Console) error {
 		renderWithFiles(f.IO.ErrOut, files, cfg.ScrubDiagnostics(diags), f.IO.ColorErr())
 	}
 	view := views.NewConsole(f.IO.Out, f.IO.Out, render)
-	failed, err := run.Console(run.NewConsoleSession(cfg, st), f.IO.In, view, f.IO.InTTY)
+	failed, err := run.Console(sess, f.IO.In, view, f.IO.InTTY)
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/catalog"
 	"github.com/leadsync/leadsync/internal/cli/arguments"
+	"github.com/leadsync/leadsync/internal/run"
 	"github.com/leadsync/leadsync/internal/views"
 )
 
@@ -47,17 +48,15 @@ func runOutput(f *Factory, a *arguments.Output) error {
 	if a.Name != "" && !contains(names, a.Name) {
 		return unknownOutput(a.Name, names)
 	}
-	st, err := loadStateOf(f, a.State, cfg)
+	src, b, err := openBaseOf(f, a.State, cfg)
 	if err != nil {
 		return err
 	}
-	values := views.OutputValues(cfg, st)
-	if a.Name != "" {
-		for _, v := range values {
-			if v.Name == a.Name {
-				values = []views.OutputValue{v}
-			}
-		}
+	defer src.close()
+	defer b.Close()
+	values, err := run.Outputs(cfg, b, a.Name)
+	if err != nil {
+		return err
 	}
 	return views.NewOutput(f.IO.Out, a.View == arguments.ViewJSON).Outputs(values)
 }

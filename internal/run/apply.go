@@ -123,9 +123,9 @@ func apply(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView) error
 // checkAddressesFirst refuses a --target or --replace that names nothing
 // before anything is locked or written (the lock of a first apply makes
 // the state's folder). Addresses the configuration declares need no
-// state; only when one is not declared is the state read, without the
-// lock as plan reads it, for the addresses it holds. Under the lock,
-// Build checks them again.
+// state; only when one is not declared are the state's records read,
+// without the lock as plan reads them, for the addresses they hold.
+// Under the lock, Build checks them again.
 func checkAddressesFirst(d Deps, opts ApplyOptions) error {
 	if opts.PlanFile != "" || len(opts.Targets)+len(opts.Replace) == 0 {
 		return nil
@@ -133,11 +133,13 @@ func checkAddressesFirst(d Deps, opts ApplyOptions) error {
 	if !plan.CheckAddresses(opts.Config, nil, opts.Targets, opts.Replace).HasErrors() {
 		return nil
 	}
-	st, err := d.Backend.Load()
+	// The addresses are the records': no person is read.
+	b, err := backend.OpenBase(d.Backend)
 	if err != nil {
 		return err
 	}
-	if diags := plan.CheckAddresses(opts.Config, st, opts.Targets, opts.Replace); diags.HasErrors() {
+	defer b.Close()
+	if diags := plan.CheckAddresses(opts.Config, b.Records, opts.Targets, opts.Replace); diags.HasErrors() {
 		return &DiagnosticsError{Diags: diags}
 	}
 	return nil
@@ -281,8 +283,8 @@ func execute(ctx context.Context, d Deps, opts ApplyOptions, st *state.State, sv
 		Stop:     ctl.stop,
 		Progress: ctl.progress,
 		Reuse:    reuseLookup(d.Backend),
-		Budget:   engineBudget(opts.Config, ctl.budget.bs, ctl.budget.led),
-		Claims:   engineClaims(claims),
+		Budget:   engineBudget(opts.Config, ctl.budget.bs, ctl.budget.led, writeRetry(ctx, d)),
+		Claims:   engineClaims(claims, writeRetry(ctx, d)),
 	})
 	if rec != nil {
 		if err := rec.Close(); err != nil && r.err == nil {

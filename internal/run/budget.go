@@ -1,6 +1,7 @@
 package run
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
@@ -127,11 +128,14 @@ func closeLedger(l backend.Ledger) {
 // reserved in the ledger before it is made. Without a budget the run
 // records its calls in the ledger all the same, with no limit: a budget
 // added later in the month, or a teammate's, counts them.
-func engineBudget(cfg *config.Config, bs *plan.BudgetState, led backend.Ledger) *engine.Budget {
+// A write of the ledger that fails is tried again as the rescue layer
+// tries a result's (retry; none without the layer): a database that
+// restarts during the run does not end it.
+func engineBudget(cfg *config.Config, bs *plan.BudgetState, led backend.Ledger, retry retryFunc) *engine.Budget {
 	if led == nil || bs == nil {
 		return nil
 	}
-	b := &engine.Budget{Ledger: ledgerAdapter{l: led, run: newRunID()}, Month: plan.MonthKey(bs.Month)}
+	b := &engine.Budget{Ledger: ledgerAdapter{l: led, run: newRunID(), retry: orOnce(retry)}, Month: plan.MonthKey(bs.Month)}
 	if bg := cfg.Settings.Budget; bg != nil {
 		b.Limit, b.Hard = plan.Spending{Credits: bg.CreditsPerMonth, Requests: bg.RequestsPerMonth}, bg.Hard
 	}
@@ -145,22 +149,58 @@ func newRunID() string {
 	return hex.EncodeToString(b[:])
 }
 
+// retryFunc runs op, again while it fails for as long as the run may
+// wait; what names the write in the notes.
+type retryFunc func(what string, op func() error) error
+
+// orOnce is retry, or one try when it is nil.
+func orOnce(retry retryFunc) retryFunc {
+	if retry == nil {
+		return func(_ string, op func() error) error { return op() }
+	}
+	return retry
+}
+
+// writeRetry is the retry of the rescue layer d.Backend is within, in
+// the run's ctx; nil without the layer.
+func writeRetry(ctx context.Context, d Deps) retryFunc {
+	r := rescuingIn(d.Backend)
+	if r == nil {
+		return nil
+	}
+	return func(what string, op func() error) error { return r.retried(ctx, what, op) }
+}
+
 // ledgerAdapter is a backend ledger as the engine sees it: the holds of
-// one run.
+// one run. A hold and a call's sending are tried again while they fail
+// (retry). Made twice when an answer was lost, either counts more as
+// held or spent, never less: the run's surplus hold is given back at its
+// end (settleLedger) or by the next command.
 type ledgerAdapter struct {
-	l   backend.Ledger
-	run string
+	l     backend.Ledger
+	run   string
+	retry retryFunc
 }
 
 func (a ledgerAdapter) Reserve(month string, add, limit plan.Spending) (plan.Spending, bool, error) {
-	held, ok, err := a.l.Hold(a.run, month, backend.Spending(add), backend.Spending(limit))
+	var held backend.Spending
+	var ok bool
+	err := a.retry("reserving a call in the budget's ledger", func() (err error) {
+		held, ok, err = a.l.Hold(a.run, month, backend.Spending(add), backend.Spending(limit))
+		return err
+	})
 	return plan.Spending(held), ok, err
 }
 
 func (a ledgerAdapter) Sending(s plan.Spending) error {
-	return a.l.Sending(a.run, backend.Spending(s))
+	return a.retry("noting a call sent in the budget's ledger", func() error {
+		return a.l.Sending(a.run, backend.Spending(s))
+	})
 }
 
+// Release is tried once: a take-back whose answer was lost, made again,
+// would count less than was spent. The engine counts what it could not
+// take back as spent.
 func (a ledgerAdapter) Release(month string, sub plan.Spending, sent bool) error {
 	if sent {
 		return a.l.Release(month, backend.Spending(sub))

@@ -31,11 +31,21 @@ func openClaims(d Deps, p *plan.Plan) (backend.Claims, error) {
 	return c, nil
 }
 
-// claimsAdapter is the backend's claims as the engine sees them.
-type claimsAdapter struct{ c backend.Claims }
+// claimsAdapter is the backend's claims as the engine sees them. A claim
+// that fails is tried again (retry), as a result's recording is: a
+// database restarting does not end the run. Claiming a person this run
+// holds already holds them still, so a claim made twice is one.
+type claimsAdapter struct {
+	c     backend.Claims
+	retry retryFunc
+}
 
 func (a claimsAdapter) Claim(keys []string) (engine.Claim, error) {
-	c, err := a.c.Claim(keys)
+	var c backend.Claim
+	err := a.retry("claiming an enrichment across the workspaces", func() (err error) {
+		c, err = a.c.Claim(keys)
+		return err
+	})
 	return engine.Claim(c), err
 }
 
@@ -44,9 +54,9 @@ func (a claimsAdapter) Release(keys []string, enriched bool) error {
 }
 
 // engineClaims is claims for the engine, nil when there are none.
-func engineClaims(c backend.Claims) engine.Claims {
+func engineClaims(c backend.Claims, retry retryFunc) engine.Claims {
 	if c == nil {
 		return nil
 	}
-	return claimsAdapter{c}
+	return claimsAdapter{c, orOnce(retry)}
 }

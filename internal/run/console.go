@@ -2,6 +2,7 @@ package run
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -44,39 +45,68 @@ type SelectedPerson struct {
 }
 
 // ConsoleLine is what one line of the console gave: nothing (an empty
-// line), a value, a selection, help, the end (exit), or diagnostics.
+// line), a value, a selection, help, the end (exit), or diagnostics; Err
+// when the state could not be read (which stops the console).
 type ConsoleLine struct {
 	Value     cty.Value
 	Selection *Selection
 	Help      bool
 	Exit      bool
 	Diags     hcl.Diagnostics
+	Err       error
 }
 
-// ConsoleSession evaluates lines against a loaded configuration and a
-// state (loaded without a lock; nil for none). It calls nothing and
-// writes nothing.
+// ConsoleSession evaluates lines against a loaded configuration and the
+// state, which open reads without a lock (nil: no state): its records
+// once, at the start (each search's and profile's people counted from
+// them), its people for each where, a page of the store at a time. No
+// read of a store stays open between lines: a database's snapshot would
+// keep an erasure from emptying its write-ahead log. A state read whole
+// (a state file) is read once. It calls nothing and writes nothing.
 type ConsoleSession struct {
-	cfg    *config.Config
-	st     *state.State
-	scope  *config.Scope
-	people []*state.Person
+	cfg   *config.Config
+	open  func() (*state.Base, error)
+	whole *state.Base
+	scope *config.Scope
 }
 
-// NewConsoleSession returns the session of cfg and st.
-func NewConsoleSession(cfg *config.Config, st *state.State) *ConsoleSession {
+// NewConsoleSession returns the session of cfg and the state open reads.
+func NewConsoleSession(cfg *config.Config, open func() (*state.Base, error)) (*ConsoleSession, error) {
+	c := &ConsoleSession{cfg: cfg, open: open}
 	found := map[string]int{}
-	var people []*state.Person
-	if st != nil {
-		for _, p := range st.People {
-			people = append(people, p)
-			for _, a := range p.FoundBy {
-				found[a]++
+	if open != nil {
+		b, done, err := c.base()
+		if err != nil {
+			return nil, err
+		}
+		defer done()
+		for addr := range b.Records.Searches {
+			found[addr] = b.Kept(addr)
+		}
+		for addr, pr := range b.Records.Profiles {
+			if pr.PersonID != "" {
+				found[addr] = 1
 			}
 		}
 	}
-	slices.SortFunc(people, func(a, b *state.Person) int { return strings.Compare(a.ID, b.ID) })
-	return &ConsoleSession{cfg: cfg, st: st, scope: cfg.ConsoleScope(found), people: people}
+	c.scope = cfg.ConsoleScope(found)
+	return c, nil
+}
+
+// base opens the state, and done ends the read: a store's snapshot is
+// closed, a state read whole kept for the next line.
+func (c *ConsoleSession) base() (b *state.Base, done func(), err error) {
+	if c.whole != nil {
+		return c.whole, func() {}, nil
+	}
+	if b, err = c.open(); err != nil {
+		return nil, nil, err
+	}
+	if !b.Stored() {
+		c.whole = b
+		return b, func() {}, nil
+	}
+	return b, func() { b.Close() }, nil
 }
 
 // Handle evaluates one line: "exit", "help", "where EXPR" (whom EXPR
@@ -125,18 +155,40 @@ func (c *ConsoleSession) where(src string, n int) ConsoleLine {
 		return ConsoleLine{Diags: diags}
 	}
 	fields = slices.DeleteFunc(fields, func(f string) bool { return !slices.Contains(config.PersonAttributes, f) })
-	sel := &Selection{People: []SelectedPerson{}, Of: len(c.people)}
-	for _, p := range c.people {
+	sel := &Selection{People: []SelectedPerson{}}
+	if c.open == nil {
+		return ConsoleLine{Selection: sel}
+	}
+	b, done, err := c.base()
+	if err != nil {
+		return ConsoleLine{Err: err}
+	}
+	defer done()
+	err = b.EachPerson(func(p *state.Person) error {
+		sel.Of++
 		ok, diags := c.match(expr, fields, lead, p)
 		if diags.HasErrors() {
-			return ConsoleLine{Diags: diags}
+			return whereFailed{diags}
 		}
 		if ok {
 			sel.People = append(sel.People, SelectedPerson{ID: p.ID, Name: p.Lead.FullName})
 		}
+		return nil
+	})
+	var failed whereFailed
+	switch {
+	case errors.As(err, &failed):
+		return ConsoleLine{Diags: failed.diags}
+	case err != nil:
+		return ConsoleLine{Err: err}
 	}
 	return ConsoleLine{Selection: sel}
 }
+
+// whereFailed stops a where at the first person it fails for.
+type whereFailed struct{ diags hcl.Diagnostics }
+
+func (w whereFailed) Error() string { return w.diags.Error() }
 
 // match evaluates a where for one person: true or false, or the problem
 // (naming the person when it is theirs alone).
@@ -185,6 +237,8 @@ func Console(sess *ConsoleSession, in io.Reader, view ConsoleView, interactive b
 		line := sc.Text()
 		res := sess.Handle(line, n)
 		switch {
+		case res.Err != nil:
+			return failed, res.Err
 		case res.Exit:
 			return failed, nil
 		case res.Diags.HasErrors():

@@ -3,6 +3,8 @@ package run
 import (
 	"bytes"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 
@@ -54,7 +56,10 @@ func consoleState(t *testing.T) (*state.State, map[string]string) {
 
 func TestConsoleHandle(t *testing.T) {
 	st, ids := consoleState(t)
-	sess := NewConsoleSession(loadConfigText(t, t.TempDir(), consoleSrc), st)
+	sess, err := NewConsoleSession(loadConfigText(t, t.TempDir(), consoleSrc), func() (*state.Base, error) { return state.NewBase(st), nil })
+	if err != nil {
+		t.Fatal(err)
+	}
 	all := []string{"ada", "bob", "cem"}
 	cases := []struct {
 		line     string
@@ -141,7 +146,10 @@ func (r *recordingConsole) Diagnostics(d hcl.Diagnostics, line string, n int) {
 
 func TestConsoleLoop(t *testing.T) {
 	st, _ := consoleState(t)
-	sess := NewConsoleSession(loadConfigText(t, t.TempDir(), consoleSrc), st)
+	sess, err := NewConsoleSession(loadConfigText(t, t.TempDir(), consoleSrc), func() (*state.Base, error) { return state.NewBase(st), nil })
+	if err != nil {
+		t.Fatal(err)
+	}
 	cases := []struct {
 		name, in    string
 		interactive bool
@@ -164,5 +172,63 @@ func TestConsoleLoop(t *testing.T) {
 				t.Errorf("showed\n%s(%d failed), want\n%s(%d failed)", view.String(), failed, c.want, c.failed)
 			}
 		})
+	}
+}
+
+// snapshotStore is a store's snapshot of the people of s for a Base
+// (only what the console asks: a page after an ID, Close), counting the
+// snapshots open.
+type snapshotStore struct {
+	state.PeopleStore
+	s    *state.State
+	open *int
+}
+
+func (p snapshotStore) After(id string, n int) ([]*state.Person, error) {
+	var out []*state.Person
+	for _, pid := range slices.Sorted(maps.Keys(p.s.People)) {
+		if pid > id && len(out) < n {
+			out = append(out, p.s.People[pid])
+		}
+	}
+	return out, nil
+}
+
+func (p snapshotStore) Close() error {
+	*p.open--
+	return nil
+}
+
+// TestConsoleHoldsNoSnapshot: the console reads a store's records at the
+// start and its people for each where, and ends each read before the
+// next line, so that no snapshot of a database stays open while a person
+// types (it would keep an erasure from emptying the write-ahead log).
+func TestConsoleHoldsNoSnapshot(t *testing.T) {
+	st, _ := consoleState(t)
+	open, opened := 0, 0
+	sess, err := NewConsoleSession(loadConfigText(t, t.TempDir(), consoleSrc), func() (*state.Base, error) {
+		open++
+		opened++
+		records := *st
+		records.People = nil
+		kept := map[string]int{}
+		for addr, sr := range st.Searches {
+			kept[addr] = len(sr.LeadIDs)
+		}
+		return state.NewStoredBase(&records, kept, snapshotStore{s: st, open: &open}), nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var view recordingConsole
+	in := "search.s[\"Berlin\"].people\nwhere lead.title == \"CTO\"\nwhere person.email != \"\"\n"
+	if _, err := Console(sess, strings.NewReader(in), &view, false); err != nil {
+		t.Fatal(err)
+	}
+	if want := "value cty.NumberIntVal(2)\nselected 2 of 3\nselected 1 of 3\n"; view.String() != want {
+		t.Errorf("showed\n%swant\n%s", view.String(), want)
+	}
+	if open != 0 || opened != 3 {
+		t.Errorf("%d snapshots opened, %d still open; want 3 (the records, each where), none open", opened, open)
 	}
 }

@@ -61,10 +61,14 @@
 //
 // Console (console.go) is leadsync console's loop: a ConsoleSession
 // evaluates each line against the configuration's config.Scope and a
-// state loaded without a lock (a where against its people, with the
-// values export.WhereValues gives a sheet's where), and a ConsoleView
-// shows the value, the selection or the diagnostics; a line that fails
-// does not stop it. It calls nothing and writes nothing.
+// state opened without a lock as a state.Base (its records at the start;
+// each where opens it again and reads its people a page at a time, with
+// the values export.WhereValues gives a sheet's where; no snapshot stays
+// open between lines), and a ConsoleView shows the value, the
+// selection or the diagnostics; a line that fails does not stop it. It
+// calls nothing and writes nothing. Outputs (output.go) is leadsync
+// output's: the people the Base holds of each output's blocks, counted
+// once each.
 //
 // It imports api, catalog, config, engine, export, plan, state and
 // state/backend, its own exportrec and rescue (and levenshtein for the

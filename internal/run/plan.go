@@ -8,6 +8,8 @@ import (
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/plan"
+	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/backend"
 )
 
 // PlanOptions are the inputs of one plan.
@@ -31,7 +33,7 @@ type PlanOptions struct {
 // *BillingError. Showing and saving the plan is the
 // caller's.
 func Plan(ctx context.Context, d Deps, opts PlanOptions) (*plan.Plan, hcl.Diagnostics, error) {
-	st, err := d.Backend.Load()
+	st, err := planState(d, opts)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -70,4 +72,29 @@ func Plan(ctx context.Context, d Deps, opts PlanOptions) (*plan.Plan, hcl.Diagno
 	// The run's and the record's warnings are the plan's own, drawn with it.
 	p.Diagnostics = append(p.Diagnostics, plan.JSONDiagnostics(warnings)...)
 	return p, append(diags, warnings...), nil
+}
+
+// planState reads what the plan of opts reads of the state (plan.ReadsOf):
+// the records, then the lead lists of the searches it plans and the
+// people it names, or every person when it asks about people in bulk. A
+// plan of one search of a state of millions reads one lead list.
+func planState(d Deps, opts PlanOptions) (*state.State, error) {
+	b, err := backend.OpenBase(d.Backend)
+	if err != nil {
+		return nil, err
+	}
+	r := plan.ReadsOf(opts.Config, b.Records, plan.Options{Targets: opts.Targets, Replace: opts.Replace})
+	whole, readWhole := b.Whole()
+	switch {
+	case !r.People:
+		defer b.Close()
+		return b.Reading(r.Searches, r.Persons)
+	case readWhole:
+		return whole, nil
+	}
+	// The snapshot ends first: a load is a read of its own.
+	if err := b.Close(); err != nil {
+		return nil, err
+	}
+	return d.Backend.Load()
 }

@@ -358,20 +358,53 @@ func (w *rescueRecorder) AppendContext(ctx context.Context, e *state.Event) erro
 // write appends e with the backend's recorder, again after each of the
 // layer's delays while that fails.
 func (w *rescueRecorder) write(ctx context.Context, e *state.Event) error {
-	err := w.inner.Append(e)
-	for _, d := range w.layer.delays() {
-		if err == nil || recordedAnyway(err) || ctx.Err() != nil {
+	var last error
+	err := w.layer.retried(ctx, "recording a result", func() error {
+		if last = w.inner.Append(e); recordedAnyway(last) {
+			return nil
+		}
+		return last
+	})
+	if err == nil {
+		return last // nil, or recorded anyway
+	}
+	return err
+}
+
+// retried runs op, then again after each of the layer's delays while it
+// fails (noting each failure), until ctx is done; it returns op's last
+// error. The caller starts no new call meanwhile: a database that
+// restarts, or a disk being cleaned, does not end the run.
+func (r *rescuing) retried(ctx context.Context, what string, op func() error) error {
+	err := op()
+	for _, d := range r.delays() {
+		if err == nil || ctx.Err() != nil {
 			return err
 		}
-		w.layer.note("recording a result in %s failed (%v); trying again in %s, and starting no new call meanwhile", w.layer.Describe(), err, d)
+		r.note("%s in %s failed (%v); trying again in %s, and starting no new call meanwhile", what, r.Describe(), err, d)
 		select {
-		case <-w.layer.after(d):
+		case <-r.after(d):
 		case <-ctx.Done():
 			return err
 		}
-		err = w.inner.Append(e)
+		err = op()
 	}
 	return err
+}
+
+// rescuingIn is the rescue layer b is within, nil when none.
+func rescuingIn(b backend.Backend) *rescuing {
+	for b != nil {
+		if r, ok := b.(*rescuing); ok {
+			return r
+		}
+		w, ok := b.(backend.Wrapper)
+		if !ok {
+			return nil
+		}
+		b = w.Unwrap()
+	}
+	return nil
 }
 
 // keep writes e to the rescue file.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -113,23 +114,35 @@ func lockState(d Deps, op string) (*heldLock, error) {
 	return &heldLock{u: u}, nil
 }
 
-// lockExisting takes the state's lock for the operation op and loads the
-// state; a state never written is ErrNoState. On an error the lock is
-// released; otherwise the caller releases it.
-func lockExisting(d Deps, op string) (*heldLock, *state.State, error) {
-	lock, err := lockState(d, op)
-	if err != nil {
-		return nil, nil, err
+// lockWritable takes the state's lock for the operation op and opens the
+// state to change as the backend's Base (state.Base.Writable): a stored
+// Base gives a partial state, which reads only the people the operation
+// touches; a state file, a state with calls not folded in yet, rescue
+// files or an erasure not honoured yet give the state read whole. A state
+// never written is ErrNoState. On an error the lock is released;
+// otherwise the caller calls done, which ends the Base's snapshot, before
+// it commits (and once more, deferred: a second call does nothing), and
+// releases the lock.
+func lockWritable(d Deps, op string) (lock *heldLock, s *state.State, done func() error, err error) {
+	if lock, err = lockState(d, op); err != nil {
+		return nil, nil, nil, err
 	}
-	s, err := d.Backend.Load()
+	base, err := backend.OpenBase(d.Backend)
+	if err != nil {
+		lock.release()
+		return nil, nil, nil, err
+	}
+	done = sync.OnceValue(base.Close)
+	s, err = base.Writable()
 	if err == nil && !d.exists(s) {
 		err = ErrNoState
 	}
 	if err != nil {
+		done()
 		lock.release()
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return lock, s, nil
+	return lock, s, done, nil
 }
 
 func (h *heldLock) release() error {

@@ -49,20 +49,23 @@ func (e *MoveConflictError) Error() string {
 // block does when a plan with it is applied: a search, profile or enrich
 // block (every instance of a block keeping its key), one instance, or
 // everything inside a module (module.dach). Under the state's lock it
-// loads the state, checks the move (an address that holds nothing is an
-// *UnknownAddressError, a destination that holds records a
-// *MoveConflictError; nothing is written then), journals one move event,
-// folds it and commits. It returns the moves made, one per address.
+// opens the state (a partial state where it can: the records, and only
+// the people whose records name a moved address), checks the move (an
+// address that holds nothing is an *UnknownAddressError, a destination
+// that holds records a *MoveConflictError; nothing is written then),
+// journals one move event, folds it and commits. It returns the moves
+// made, one per address.
 func StateMv(d Deps, from, to string) ([]state.Move, error) {
 	m, err := config.NewMove(from, to)
 	if err != nil {
 		return nil, &InvalidMoveError{From: from, To: to, Err: err}
 	}
-	lock, s, err := lockExisting(d, "state mv")
+	lock, s, done, err := lockWritable(d, "state mv")
 	if err != nil {
 		return nil, err
 	}
 	defer lock.release()
+	defer done()
 	set := config.NewMoveSet([]*config.Move{m})
 	var moves []state.Move
 	for _, addr := range s.MovableAddresses() {
@@ -75,6 +78,16 @@ func StateMv(d Deps, from, to string) ([]state.Move, error) {
 	}
 	if bad := s.MoveConflicts(moves); len(bad) > 0 {
 		return nil, &MoveConflictError{Moves: bad, Held: s.RecordsAt(bad[0].To, moves)}
+	}
+	froms := make([]string, len(moves))
+	for i, m := range moves {
+		froms[i] = m.From
+	}
+	if err := s.ReadMoving(froms); err != nil {
+		return nil, err
+	}
+	if err := done(); err != nil {
+		return nil, err
 	}
 	ev := &state.Event{At: d.now().UTC(), Kind: state.EventMove, Address: state.MovesAddress, Move: &state.MoveEvent{Moves: moves}}
 	if err := journalAndCommit(d.Backend, s, []*state.Event{ev}); err != nil {

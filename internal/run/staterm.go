@@ -29,20 +29,25 @@ type RemovedRecord struct {
 
 // StateRm removes records from the state as if their blocks had been
 // removed from the configuration (person.<id> removes the person): under
-// the state's lock it loads the state, checks every address before
-// changing anything (an unknown one is an *UnknownAddressError and
-// nothing is written), applies the removals and commits. An address named
-// twice is removed once. A block's address (search.cto) or a module's
-// (module.dach) names every search and profile record of the state inside
-// it.
+// the state's lock it opens the state (a partial state where it can:
+// only the records and the people they name are read), checks every
+// address before changing anything (an unknown one is an
+// *UnknownAddressError and nothing is written), applies the removals and
+// commits. An address named twice is removed once. A block's address
+// (search.cto) or a module's (module.dach) names every search and profile
+// record of the state inside it.
 func StateRm(d Deps, addresses []string) ([]RemovedRecord, error) {
-	lock, s, err := lockExisting(d, "state rm")
+	lock, s, done, err := lockWritable(d, "state rm")
 	if err != nil {
 		return nil, err
 	}
 	defer lock.release()
+	defer done()
 	var all []string
 	for _, addr := range addresses {
+		if err := s.ReadRecord(addr); err != nil {
+			return nil, err
+		}
 		if s.Kind(addr) != kind.None {
 			all = append(all, addr)
 			continue
@@ -54,6 +59,14 @@ func StateRm(d Deps, addresses []string) ([]RemovedRecord, error) {
 			return nil, UnknownAddress(s, addr, ", so nothing was removed")
 		}
 		all = append(all, inside...)
+	}
+	for _, addr := range all {
+		if err := s.ReadRecord(addr); err != nil {
+			return nil, err
+		}
+	}
+	if err := done(); err != nil {
+		return nil, err
 	}
 	var removed []RemovedRecord
 	for _, addr := range all {

@@ -28,6 +28,7 @@ type Base struct {
 	Records *State
 	store   PeopleStore
 	mem     map[string]*Person // every person, when the state was read whole
+	whole   *State             // the state read whole (NewBase), nil for a store
 	page    int                // people read at a time; 0: PeoplePage
 	// kept is the number of people each search kept, by address, when
 	// the records were read without the searches' LeadIDs.
@@ -70,16 +71,28 @@ type PeopleStore interface {
 	// person holds (State.TrackAddresses), sorted.
 	Tracks() ([]string, error)
 	// LeadIDs reads the lead IDs of the search record at addr (the
-	// records are read without them: Search.LeadsNotRead).
+	// records are read without them: Base.Kept counts them).
 	LeadIDs(addr string) ([]string, error)
 	// Tracked are the IDs of the people whose records hold a read of the
 	// track at addr, in no order.
 	Tracked(addr string) ([]string, error)
+	// Enriched are the IDs of the people holding an enrichment of the
+	// enrich block at addr (Base.Enriched), in no order.
+	Enriched(addr string) ([]string, error)
+	// CountEnriched counts them.
+	CountEnriched(addr string) (int, error)
 	// IDs reads up to n person IDs that sort after id, in that order.
 	IDs(after string, n int) ([]string, error)
 	// Facts counts the people as PeopleFacts says, with QuotaCalls
 	// counted after quotaSince (none when nil).
 	Facts(quotaSince *time.Time) (PeopleFacts, error)
+	// Names counts the addresses the people's records name (NamesOf of
+	// every person).
+	Names() (Names, error)
+	// Naming are the IDs of the people whose enrichment (its block, or
+	// the block that copied it) or history names one of addrs, in no
+	// order (a track's people: Tracked).
+	Naming(addrs []string) ([]string, error)
 	// Close ends the snapshot.
 	Close() error
 }
@@ -89,8 +102,12 @@ func NewBase(s *State) *Base {
 	rec := *s
 	rec.People = map[string]*Person{}
 	rec.idx = nil
-	return &Base{Records: &rec, mem: s.People}
+	return &Base{Records: &rec, mem: s.People, whole: s}
 }
+
+// Whole is the state a Base was made of when it was read whole
+// (NewBase); ok is false for a store's Base.
+func (b *Base) Whole() (s *State, ok bool) { return b.whole, b.whole != nil }
 
 // NewStoredBase is the Base of a store's snapshot: records (whose People
 // must be empty, and whose searches may be read without their LeadIDs:
@@ -283,24 +300,15 @@ func (b *Base) PeopleFacts(quotaSince *time.Time) (PeopleFacts, error) {
 // person.<id>), read from the store; every other person is left out. It
 // is a state to show one address of (state show), not to change.
 func (b *Base) Holding(addr string) (*State, error) {
-	s := *b.Records
-	s.People = map[string]*Person{}
-	s.idx = nil
+	s, err := b.withLeads([]string{addr})
+	if err != nil {
+		return nil, err
+	}
 	var ids []string
 	switch k := address.Kind(addr); k {
 	case kind.Search:
 		if sr := s.Searches[addr]; sr != nil {
-			if _, ok := b.kept[addr]; ok {
-				read, err := b.store.LeadIDs(addr)
-				if err != nil {
-					return nil, err
-				}
-				cp := *sr
-				cp.LeadIDs = read
-				s.Searches = maps.Clone(s.Searches)
-				s.Searches[addr] = &cp
-			}
-			ids = s.Searches[addr].LeadIDs
+			ids = sr.LeadIDs
 		}
 	case kind.Profile:
 		if pr := s.Profiles[addr]; pr != nil {
@@ -311,7 +319,6 @@ func (b *Base) Holding(addr string) (*State, error) {
 			ids = im.PersonIDs
 		}
 	case kind.Track:
-		var err error
 		if ids, err = b.trackPeople(addr); err != nil {
 			return nil, err
 		}
@@ -323,6 +330,48 @@ func (b *Base) Holding(addr string) (*State, error) {
 		return nil, err
 	}
 	s.People = people
+	return s, nil
+}
+
+// Reading is the state as far as a plan reads it (plan.Reads): the
+// records, the lead lists of the searches named, and the people of ids;
+// every other person and lead list is left out. A plan made from it is
+// the plan of the whole state; nothing is to be changed in it.
+func (b *Base) Reading(searches, ids []string) (*State, error) {
+	s, err := b.withLeads(searches)
+	if err != nil {
+		return nil, err
+	}
+	if s.People, err = b.People(ids); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// withLeads is a copy of the records, without people, whose searches at
+// addrs hold their lead lists (read from the store when the records were
+// read without them); the others may not.
+func (b *Base) withLeads(addrs []string) (*State, error) {
+	s := *b.Records
+	s.People = map[string]*Person{}
+	s.idx = nil
+	cloned := false
+	for _, addr := range addrs {
+		sr := s.Searches[addr]
+		if _, unread := b.kept[addr]; sr == nil || !unread {
+			continue
+		}
+		read, err := b.store.LeadIDs(addr)
+		if err != nil {
+			return nil, err
+		}
+		if !cloned {
+			s.Searches, cloned = maps.Clone(s.Searches), true
+		}
+		cp := *sr
+		cp.LeadIDs = read
+		s.Searches[addr] = &cp
+	}
 	return &s, nil
 }
 

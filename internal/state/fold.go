@@ -105,7 +105,7 @@ func (e *Event) Validate() error {
 // A marked event (EventMark) the state holds already is skipped: its copy
 // kept in a rescue file and the one its backend stored count once.
 func (s *State) Fold(e Event) error {
-	if err := e.Validate(); err != nil {
+	if err := s.foldable(&e); err != nil {
 		return err
 	}
 	if s.folded(&e) {

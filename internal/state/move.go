@@ -88,6 +88,7 @@ func (s *State) enrichers() map[string]bool {
 	for _, u := range s.UnknownEnrichments {
 		out[u.By] = true
 	}
+	s.otherNames(out, false)
 	for _, p := range s.People {
 		if p.Enrichment != nil {
 			out[p.Enrichment.By] = true

@@ -20,6 +20,7 @@ import (
 // a record of: those that read a person still in state.
 func (s *State) TrackAddresses() []string {
 	seen := map[string]bool{}
+	s.otherNames(seen, true)
 	for _, p := range s.People {
 		for addr := range p.Tracked {
 			seen[addr] = true
@@ -30,6 +31,9 @@ func (s *State) TrackAddresses() []string {
 
 // hasTrack reports whether some person holds a read of the track at addr.
 func (s *State) hasTrack(addr string) bool {
+	if s.partial != nil && s.partial.others.Tracked[addr] > 0 {
+		return true
+	}
 	for _, p := range s.People {
 		if _, ok := p.Tracked[addr]; ok {
 			return true

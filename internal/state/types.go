@@ -106,6 +106,8 @@ type State struct {
 	// honoured is what the erasure record changed when s was read
 	// (HonourErasures).
 	honoured *Honoured
+	// partial is set when s holds only the people it read (partial.go).
+	partial *partial
 }
 
 // Suppression is one erased person on the suppression list.

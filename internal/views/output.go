@@ -3,15 +3,13 @@ package views
 import (
 	"io"
 
-	"github.com/leadsync/leadsync/internal/config"
-	"github.com/leadsync/leadsync/internal/kind"
-	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/run"
 	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
-// OutputValue is one output of the root module as leadsync output shows
-// it: the blocks its value names, each instance with the people the state
-// holds of it, and the distinct people of them all.
+// OutputValue is one output of the root module in leadsync output's JSON
+// form (run.OutputValue): the blocks its value names, each instance with
+// the people the state holds of it, and the distinct people of them all.
 type OutputValue struct {
 	Name        string        `json:"name"`
 	Description string        `json:"description"`
@@ -31,81 +29,22 @@ type OutputBlock struct {
 	Recorded bool   `json:"recorded"`
 }
 
-// OutputValues are the outputs of cfg's root module with what st holds
-// of their blocks, in declaration order.
-func OutputValues(cfg *config.Config, st *state.State) []OutputValue {
-	out := make([]OutputValue, 0, len(cfg.Outputs))
-	for _, o := range cfg.Outputs {
-		v := OutputValue{Name: o.Name, Description: o.Description, Blocks: []OutputBlock{}}
-		all := map[string]bool{}
-		for _, addr := range instancesOf(cfg, o.Addresses) {
-			a, _ := cfg.Addr(addr)
-			ids, recorded := peopleOf(st, a.Kind, addr)
-			for _, id := range ids {
-				all[id] = true
-			}
-			v.Blocks = append(v.Blocks, OutputBlock{Address: addr, Kind: string(a.Kind), People: len(ids), Recorded: recorded})
+// outputValues are values in the form of OutputValue.
+func outputValues(values []run.OutputValue) []OutputValue {
+	out := make([]OutputValue, 0, len(values))
+	for _, v := range values {
+		o := OutputValue{Name: v.Name, Description: v.Description, People: v.People, Blocks: make([]OutputBlock, 0, len(v.Blocks))}
+		for _, b := range v.Blocks {
+			o.Blocks = append(o.Blocks, OutputBlock(b))
 		}
-		v.People = len(all)
-		out = append(out, v)
+		out = append(out, o)
 	}
 	return out
-}
-
-// instancesOf are the instances addrs name: a search or profile block's
-// instances, an enrich, track or import block itself; each once.
-func instancesOf(cfg *config.Config, addrs []string) []string {
-	var out []string
-	seen := map[string]bool{}
-	for _, a := range addrs {
-		insts := cfg.Resolve([]string{a})
-		if len(insts) == 0 {
-			insts = []string{a}
-		}
-		for _, i := range insts {
-			if !seen[i] {
-				seen[i] = true
-				out = append(out, i)
-			}
-		}
-	}
-	return out
-}
-
-// peopleOf are the IDs of the people st holds of the instance addr, of
-// kind k, and whether st holds a record of it at all.
-func peopleOf(st *state.State, k kind.Kind, addr string) ([]string, bool) {
-	switch k {
-	case kind.Search:
-		if s := st.Searches[addr]; s != nil {
-			return s.LeadIDs, true
-		}
-	case kind.Profile:
-		if p := st.Profiles[addr]; p != nil {
-			if p.PersonID == "" {
-				return nil, true
-			}
-			return []string{p.PersonID}, true
-		}
-	case kind.Import:
-		if im := st.Imports[addr]; im != nil {
-			return im.PersonIDs, true
-		}
-	case kind.Enrich, kind.Track:
-		var ids []string
-		for id, p := range st.People {
-			if (p.Enrichment != nil && (p.Enrichment.By == addr || p.Enrichment.CopiedBy == addr)) || !p.Tracked[addr].IsZero() {
-				ids = append(ids, id)
-			}
-		}
-		return ids, len(ids) > 0
-	}
-	return nil, false
 }
 
 // Output is the view of leadsync output.
 type Output interface {
-	Outputs(values []OutputValue) error
+	Outputs(values []run.OutputValue) error
 }
 
 // NewOutput returns the JSON or the human view of leadsync output.
@@ -125,7 +64,8 @@ var (
 // as a comment, and one line per block.
 type outputHuman struct{ w io.Writer }
 
-func (v outputHuman) Outputs(values []OutputValue) error {
+func (v outputHuman) Outputs(runValues []run.OutputValue) error {
+	values := outputValues(runValues)
 	w := newLineWriter(v.w)
 	if len(values) == 0 {
 		w.printf("No outputs: the root module declares no output block (output \"ctos\" { value = [search.cto] }).\n")
@@ -161,6 +101,6 @@ type OutputJSON struct {
 
 type outputJSON struct{ w io.Writer }
 
-func (v outputJSON) Outputs(values []OutputValue) error {
-	return writeJSONDoc(v.w, OutputJSON{FormatVersion: "1", Outputs: values})
+func (v outputJSON) Outputs(values []run.OutputValue) error {
+	return writeJSONDoc(v.w, OutputJSON{FormatVersion: "1", Outputs: outputValues(values)})
 }

@@ -8,6 +8,8 @@ import (
 
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/golden"
+	"github.com/leadsync/leadsync/internal/run"
+	"github.com/leadsync/leadsync/internal/state"
 )
 
 // TestOutputViews: leadsync output in both forms: an output of a search
@@ -40,13 +42,21 @@ output "reachable" {
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	s := viewState(t)
+	b := state.NewBase(viewState(t))
+	all, err := run.Outputs(cfg, b, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	none, err := run.Outputs(&config.Config{}, b, "")
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		name   string
-		values []OutputValue
+		values []run.OutputValue
 	}{
-		{"all", OutputValues(cfg, s)},
-		{"none", OutputValues(&config.Config{}, s)},
+		{"all", all},
+		{"none", none},
 	} {
 		for _, asJSON := range []bool{false, true} {
 			var b bytes.Buffer

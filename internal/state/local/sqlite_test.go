@@ -1,6 +1,7 @@
 package local
 
 import (
+	"database/sql"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state/backend/backendtest"
+	"github.com/leadsync/leadsync/internal/state/sqlstate"
 )
 
 // TestMigrateFromJSON: the JSON state file of earlier versions, with the
@@ -113,5 +115,49 @@ func TestDBKeepsEveryText(t *testing.T) {
 	must(t, err)
 	if canon := backendtest.Canon; canon(t, got) != canon(t, want) {
 		t.Errorf("the database gave another state:\n%s\nwant\n%s", canon(t, got), canon(t, want))
+	}
+}
+
+// TestMigrateSchema2: a database of schema version 2 gets the indexes of
+// a partial state (enrichments_copied, person_history_by) the first time
+// a command opens it, and its version becomes 3; its state is the same.
+func TestMigrateSchema2(t *testing.T) {
+	path := filepath.Join(t.TempDir(), ".leadsync", "state.db")
+	store := NewStore(path)
+	s, err := store.Load()
+	must(t, err)
+	for _, e := range demoEvents() {
+		must(t, s.Fold(e))
+	}
+	must(t, store.Save(s))
+	want, err := store.Load()
+	must(t, err)
+	must(t, store.Close())
+	db, err := sql.Open("sqlite", path+sqliteDSN)
+	must(t, err)
+	_, err = db.Exec(`DROP INDEX enrichments_copied; DROP INDEX person_history_by; UPDATE schema_version SET version = 2`)
+	must(t, err)
+	must(t, db.Close())
+
+	again := NewStore(path)
+	defer again.Close()
+	base, err := again.OpenBase()
+	must(t, err)
+	_, err = base.Names()
+	must(t, err)
+	must(t, base.Close())
+	db, err = sql.Open("sqlite", path+sqliteDSN)
+	must(t, err)
+	defer db.Close()
+	var v, n int
+	must(t, db.QueryRow(`SELECT version FROM schema_version`).Scan(&v))
+	must(t, db.QueryRow(`SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name IN ('enrichments_copied', 'person_history_by')`).Scan(&n))
+	if v != sqlstate.SchemaVersion || n != 2 {
+		t.Fatalf("after opening: schema version %d, %d of the 2 indexes; want version %d and both", v, n, sqlstate.SchemaVersion)
+	}
+	got, err := again.Load()
+	must(t, err)
+	if canon := backendtest.Canon; canon(t, got) != canon(t, want) {
+		t.Errorf("the migrated database holds another state:\n%s\nwant\n%s", canon(t, got), canon(t, want))
 	}
 }

@@ -166,6 +166,9 @@ func (store *Store) Save(s *state.State) error {
 }
 
 func (store *Store) save(s *state.State) error {
+	if err := s.CheckWhole(); err != nil {
+		return err
+	}
 	s.Normalize()
 	prevSerial, prevVersion, prevFormat, prevMark := s.Serial, s.LeadsyncVersion, s.FormatVersion, s.Journal
 	s.Serial++

@@ -125,6 +125,9 @@ func (b *Backend) queueChanges(batch *pgx.Batch, s *state.State, ch *state.Chang
 	if ch == nil {
 		return nil
 	}
+	if err := s.CheckWrite(ch); err != nil {
+		return err
+	}
 	ws := b.workspace
 	for id := range ch.People {
 		p := s.People[id]

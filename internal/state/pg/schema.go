@@ -16,7 +16,7 @@ import (
 // SchemaVersion is the version of the tables this build reads and writes.
 // A schema of a newer version is refused; an older one is migrated, in one
 // transaction, by the first command that writes.
-const SchemaVersion = 11
+const SchemaVersion = 12
 
 // migrations[i] takes a schema from version i to i+1. {s} is the schema.
 var migrations = []string{
@@ -265,6 +265,13 @@ CREATE INDEX people_tracked ON {s}.people (workspace) WHERE jsonb_exists(extra, 
 CREATE INDEX enrichments_by ON {s}.enrichments (workspace, by_address, enriched_at);
 CREATE INDEX enrichments_at ON {s}.enrichments (workspace, enriched_at);
 CREATE INDEX enrichments_status ON {s}.enrichments (workspace, validation_status);
+`,
+	// 11 -> 12: the indexes a partial state (state rm, state mv) reads
+	// from (sqlstate's partialIndexes are SQLite's): the enrichments by
+	// the block that copied them, the history by the call that saw it.
+	`
+CREATE INDEX enrichments_copied ON {s}.enrichments (workspace, (extra->>'copied_by')) WHERE (extra->>'copied_by') IS NOT NULL;
+CREATE INDEX person_history_by ON {s}.person_history (workspace, by_address, person_id);
 `,
 }
 

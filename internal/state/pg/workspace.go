@@ -20,6 +20,9 @@ import (
 // row of the workspace is deleted and s's rows are copied in (COPY). The
 // caller holds b.mu and the workspace's lock.
 func (b *Backend) replace(ctx context.Context, s *state.State) error {
+	if err := s.CheckWhole(); err != nil {
+		return err
+	}
 	c, err := b.writable(ctx)
 	if err != nil {
 		return err

@@ -97,6 +97,16 @@ func (w wrapped) Tracked(addr string) ([]string, error) {
 	return ids, w.err(err)
 }
 
+func (w wrapped) Enriched(addr string) ([]string, error) {
+	ids, err := w.p.enriched(addr)
+	return ids, w.err(err)
+}
+
+func (w wrapped) CountEnriched(addr string) (int, error) {
+	n, err := w.p.countEnriched(addr)
+	return n, w.err(err)
+}
+
 func (w wrapped) IDs(after string, n int) ([]string, error) {
 	ids, err := w.p.idsAfter(after, n)
 	return ids, w.err(err)
@@ -105,6 +115,16 @@ func (w wrapped) IDs(after string, n int) ([]string, error) {
 func (w wrapped) Facts(quotaSince *time.Time) (state.PeopleFacts, error) {
 	f, err := w.p.Facts(quotaSince)
 	return f, w.err(err)
+}
+
+func (w wrapped) Names() (state.Names, error) {
+	n, err := w.p.Names()
+	return n, w.err(err)
+}
+
+func (w wrapped) Naming(addrs []string) ([]string, error) {
+	ids, err := w.p.naming(addrs)
+	return ids, w.err(err)
 }
 
 func (w wrapped) Close() error { return w.p.Close() }
@@ -255,6 +275,40 @@ func (p *peopleStore) Facts(quotaSince *time.Time) (state.PeopleFacts, error) {
 	return f, nil
 }
 
+// Names counts the addresses the people's records name (state.Names),
+// one grouped count each.
+func (p *peopleStore) Names() (state.Names, error) {
+	n := state.Names{Enriched: map[string]int{}, Copied: map[string]int{}, Tracked: map[string]int{}, History: map[string]int{}}
+	for q, m := range map[string]map[string]int{CountEnrichmentsBy: n.Enriched, CountCopiedBy: n.Copied, CountTracks: n.Tracked, CountHistoryBy: n.History} {
+		if err := p.groups(q, func(addr string, c int) { m[addr] += c }); err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+// naming are the IDs of the people whose enrichment or history names one
+// of addrs (PeopleStore.Naming), each once.
+func (p *peopleStore) naming(addrs []string) ([]string, error) {
+	seen := map[string]bool{}
+	var out []string
+	for _, addr := range addrs {
+		for _, q := range []string{SelectEnrichedBy, SelectCopiedBy, SelectHistoryBy} {
+			ids, err := p.ids(q, addr)
+			if err != nil {
+				return nil, err
+			}
+			for _, id := range ids {
+				if !seen[id] {
+					seen[id] = true
+					out = append(out, id)
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
 // groups runs a query of (text, count) rows and hands each to add.
 func (p *peopleStore) groups(query string, add func(string, int)) error {
 	rows, err := p.r.query(p.ctx, query, p.r.WS)
@@ -284,6 +338,60 @@ func (p *peopleStore) idsAfter(after string, n int) ([]string, error) {
 		return nil, err
 	}
 	return splitTexts(packed)
+}
+
+// enriched are the people holding an enrichment the enrich block at addr
+// made (the index enrichments_by), or copied from another workspace
+// (copies).
+func (p *peopleStore) enriched(addr string) ([]string, error) {
+	ids, err := p.ids(SelectEnrichedBy, addr)
+	if err != nil {
+		return nil, err
+	}
+	copied, err := p.copies(addr)
+	return append(ids, copied...), err
+}
+
+// countEnriched counts the people of enriched: those the block enriched
+// from the index alone.
+func (p *peopleStore) countEnriched(addr string) (int, error) {
+	var n int
+	if err := p.r.Q.QueryRowContext(p.ctx, p.r.D.Rewrite(CountEnrichedBy), p.r.WS, addr).Scan(&n); err != nil {
+		return 0, err
+	}
+	copied, err := p.copies(addr)
+	return n + len(copied), err
+}
+
+// copies are the people holding an enrichment the enrich block at addr
+// copied from another workspace: the copies' by_address starts with
+// state.ReusedPrefix (an index range on SQLite), and their extra names
+// the block that copied them.
+func (p *peopleStore) copies(addr string) ([]string, error) {
+	order := p.r.D.byteOrder
+	prefix := state.ReusedPrefix
+	after := prefix[:len(prefix)-1] + string(prefix[len(prefix)-1]+1)
+	rows, err := p.r.query(p.ctx, fmt.Sprintf(SelectCopies, order, order), p.r.WS, prefix, after)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var ids []string
+	for rows.Next() {
+		var id string
+		var extra sql.NullString
+		if err := rows.Scan(&id, &extra); err != nil {
+			return nil, err
+		}
+		var e state.Enrichment
+		if err := EnrichmentExtra.Decode([]byte(extra.String), &e); err != nil {
+			return nil, fmt.Errorf("enrichment of %s: %w", id, err)
+		}
+		if e.CopiedBy == addr {
+			ids = append(ids, id)
+		}
+	}
+	return ids, rows.Err()
 }
 
 // ids runs a query of person IDs.

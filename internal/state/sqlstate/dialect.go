@@ -71,7 +71,7 @@ func Postgres(schema string) *Dialect {
 			return `SELECT coalesce(json_agg(id ORDER BY id COLLATE "C"), '[]')::text FROM (` + q + `) AS page`
 		},
 		spelled: []string{unlisted, `(found_by IS NULL OR cardinality(found_by) = 0)`,
-			SelectTracks, pgSelectTracks, SelectTracked, pgSelectTracked},
+			SelectTracks, pgSelectTracks, SelectTracked, pgSelectTracked, CountTracks, pgCountTracks, copiedBy, pgCopiedBy},
 	}
 }
 

@@ -32,6 +32,13 @@ var (
 	CountPeopleWithHistory   = `SELECT count(DISTINCT person_id) FROM {s}.person_history WHERE workspace = $1`
 	CountEnrichedAfter       = `SELECT count(*) FROM {s}.enrichments WHERE workspace = $1 AND enriched_at > $2`
 	SelectCheckedAfter       = `SELECT id FROM {s}.people WHERE workspace = $1 AND checked_at > $2`
+	// SelectEnrichedBy are the people an enrich block enriched (their
+	// count from the index alone), SelectCopies the enrichments copied
+	// from other workspaces (their by_address from $2 up to $3 in byte
+	// order: the byte order goes in twice) with their extra.
+	SelectEnrichedBy = `SELECT person_id FROM {s}.enrichments WHERE workspace = $1 AND by_address = $2`
+	CountEnrichedBy  = `SELECT count(*) FROM {s}.enrichments WHERE workspace = $1 AND by_address = $2`
+	SelectCopies     = `SELECT person_id, extra FROM {s}.enrichments WHERE workspace = $1 AND by_address%[1]s >= $2 AND by_address%[2]s < $3`
 	// SelectChanged and SelectLeft are the people whose e-mail may no
 	// longer be current (state.Person.EmailNotCurrent): those with a
 	// history, those gone from the network (the enriched among them
@@ -48,6 +55,20 @@ var (
 	// finds the people holding some.
 	SelectTracks  = `SELECT DISTINCT j.key FROM {s}.people p, json_each(p.extra, '$.tracked') j WHERE p.workspace = $1 AND ` + trackedPeople
 	SelectTracked = `SELECT p.id FROM {s}.people p, json_each(p.extra, '$.tracked') j WHERE p.workspace = $1 AND ` + trackedPeople + ` AND j.key = $2`
+
+	// The questions of a partial state (state.Names, PeopleStore.Naming):
+	// the addresses people's records name, counted, and the people naming
+	// one (with SelectEnrichedBy; a track's: SelectTracked). The block
+	// that copied an enrichment is in its extra (copiedBy: the partial
+	// index enrichments_copied), a track's read in the person's (the index
+	// people_tracked), the call that saw a change in the history (the
+	// index person_history_by).
+	CountCopiedBy   = `SELECT ` + copiedBy + `, count(*) FROM {s}.enrichments WHERE workspace = $1 AND ` + copiedBy + ` IS NOT NULL GROUP BY ` + copiedBy
+	CountHistoryBy  = `SELECT by_address, count(DISTINCT person_id) FROM {s}.person_history WHERE workspace = $1 GROUP BY by_address`
+	CountTracks     = `SELECT j.key, count(*) FROM {s}.people p, json_each(p.extra, '$.tracked') j WHERE p.workspace = $1 AND ` + trackedPeople + ` GROUP BY j.key`
+	SelectCopiedBy  = `SELECT person_id FROM {s}.enrichments WHERE workspace = $1 AND ` + copiedBy + ` IS NOT NULL AND ` + copiedBy + ` = $2`
+	SelectHistoryBy = `SELECT DISTINCT person_id FROM {s}.person_history WHERE workspace = $1 AND by_address = $2`
+	pgCountTracks   = `SELECT k.k, count(*) FROM {s}.people p, jsonb_object_keys(p.extra->'tracked') AS k(k) WHERE p.workspace = $1 AND jsonb_exists(p.extra, 'tracked') GROUP BY k.k`
 
 	// pgSelectTracks and pgSelectTracked are SelectTracks and
 	// SelectTracked in PostgreSQL's spelling (jsonb; the partial index
@@ -89,6 +110,14 @@ var WorkspaceTables = []struct{ Name, Column string }{
 // track lists (found_by empty): the condition of the index
 // people_unlisted, word for word, so that the index answers it.
 const unlisted = `(found_by IS NULL OR found_by = '[]')`
+
+// copiedBy is the block that copied an enrichment (state.Enrichment's
+// CopiedBy, in its extra), as SQLite spells it: the expression of the
+// index enrichments_copied, word for word; pgCopiedBy in PostgreSQL's.
+const (
+	copiedBy   = `json_extract(extra, '$.copied_by')`
+	pgCopiedBy = `(extra->>'copied_by')`
+)
 
 // trackedPeople is the condition of a person holding a track's read: the
 // condition of the index people_tracked, word for word.

@@ -3,7 +3,7 @@ package sqlstate
 // SchemaVersion is the version of the SQLite tables this build reads and
 // writes (its own count, kept in the schema_version table: PRAGMA
 // user_version is left to the user). A newer one is refused.
-const SchemaVersion = 2
+const SchemaVersion = 3
 
 // baseIndexes are the indexes a Base's questions are answered from
 // (queries.go), in the schema since version 2.
@@ -17,10 +17,19 @@ CREATE INDEX IF NOT EXISTS enrichments_at ON enrichments (workspace, enriched_at
 CREATE INDEX IF NOT EXISTS enrichments_status ON enrichments (workspace, validation_status);
 `
 
+// partialIndexes are the indexes a partial state's questions are answered
+// from (queries.go: the blocks that copied enrichments, the calls that saw
+// people's changes), in the schema since version 3.
+const partialIndexes = `
+CREATE INDEX IF NOT EXISTS enrichments_copied ON enrichments (workspace, ` + copiedBy + `) WHERE ` + copiedBy + ` IS NOT NULL;
+CREATE INDEX IF NOT EXISTS person_history_by ON person_history (workspace, by_address, person_id);
+`
+
 // SQLiteMigrations takes a database of schema version v (the index) to
 // the next one.
 var SQLiteMigrations = map[int]string{
 	1: baseIndexes,
+	2: partialIndexes,
 }
 
 // SQLiteSchema makes the tables of a local state: the same tables and
@@ -162,4 +171,4 @@ CREATE TABLE events (
 	event      text NOT NULL,
 	UNIQUE (workspace, journal_id, seq)
 );
-` + baseIndexes
+` + baseIndexes + partialIndexes

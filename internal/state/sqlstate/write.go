@@ -187,6 +187,9 @@ func (w *Writer) changes(ctx context.Context, s *state.State, ch *state.Changes)
 	if ch == nil {
 		return nil
 	}
+	if err := s.CheckWrite(ch); err != nil {
+		return err
+	}
 	for id := range ch.People {
 		if err := w.person(ctx, s.People[id], id, ch.History[id]); err != nil {
 			return fmt.Errorf("person %s: %w", id, err)
@@ -314,6 +317,9 @@ func (w *Writer) failure(ctx context.Context, f *state.Failure, addr string) err
 // is deleted, then s written row by row (in key order, so that the file
 // is written in order), with s.Serial as the serial.
 func (w *Writer) Replace(ctx context.Context, s *state.State, created any) error {
+	if err := s.CheckWhole(); err != nil {
+		return err
+	}
 	for _, t := range WorkspaceTables {
 		if _, err := w.Tx.ExecContext(ctx, w.D.Rewrite(`DELETE FROM {s}.`+t.Name+` WHERE `+t.Column+` = $1`), w.WS); err != nil {
 			return err

@@ -2,12 +2,14 @@ package backendtest
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/backend"
@@ -68,6 +70,48 @@ func testBase(t *testing.T, k Kind) {
 		gh, err := got.Holding(addr)
 		must(t, err, "holding of the base %s", addr)
 		same(t, heldBy(wh, addr), heldBy(gh, addr), "the state holding "+addr+" differs")
+	}
+	blocks := map[string]kind.Kind{"enrich.contacts": kind.Enrich, "enrich.nothing": kind.Enrich, "track.nothing": kind.Track,
+		"search.nothing": kind.Search, "profile.nothing": kind.Profile, "import.nothing": kind.Import}
+	for _, addr := range wt {
+		blocks[addr] = kind.Track
+	}
+	for addr := range whole.Searches {
+		blocks[addr] = kind.Search
+	}
+	for addr := range whole.Profiles {
+		blocks[addr] = kind.Profile
+	}
+	for addr := range whole.Imports {
+		blocks[addr] = kind.Import
+	}
+	sameBlockPeople(t, want, got, blocks)
+}
+
+// sameBlockPeople: what a stored Base holds of each block instance
+// (leadsync output: BlockPeople, BlockCount) is what the state read whole
+// holds; the fixture's enrich.contacts holds an enrichment it made and
+// one it copied from another workspace.
+func sameBlockPeople(t *testing.T, want, got *state.Base, blocks map[string]kind.Kind) {
+	t.Helper()
+	for addr, k := range blocks {
+		wids, wrec, err := want.BlockPeople(k, addr)
+		must(t, err, "people of %s", addr)
+		gids, grec, err := got.BlockPeople(k, addr)
+		must(t, err, "people of %s in the base", addr)
+		slices.Sort(wids)
+		slices.Sort(gids)
+		if d := cmp.Diff(wids, gids); d != "" || wrec != grec {
+			t.Fatalf("the people of %s differ (recorded %v, %v; -whole +base):\n%s", addr, wrec, grec, d)
+		}
+		n, rec, err := got.BlockCount(k, addr)
+		must(t, err, "count of %s", addr)
+		if n != len(wids) || rec != wrec {
+			t.Fatalf("the base counts %d people of %s (recorded %v), the state read whole holds %d (%v)", n, addr, rec, len(wids), wrec)
+		}
+	}
+	if ids, _, _ := want.BlockPeople(kind.Enrich, "enrich.contacts"); len(ids) < 2 {
+		t.Fatalf("the fixture's enrich.contacts holds %d people, want its own and a copy", len(ids))
 	}
 }
 

@@ -43,6 +43,8 @@ func Run(t *testing.T, k Kind) {
 		{"BaseHonoursErasures", testBaseHonoursErasures},
 		{"KilledAtAnyPoint", testKilledAtAnyPoint},
 		{"Moves", testMoves},
+		{"PartialEdits", testPartialEdits},
+		{"PartialGuard", testPartialGuard},
 		{"LockRefusedNamesHolder", testLockRefused},
 		{"LockWait", testLockWait},
 		{"LockOfADeadHolder", testLockOfADeadHolder},

@@ -1,0 +1,101 @@
+package plan
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/state"
+)
+
+// Reads is what a plan reads of a state besides its records (the
+// searches, profile reads, imports, failures, splits, usage and
+// suppression list, read without the searches' lead lists and without
+// people). A store gives a plan only these (state.Base.Reading); a plan
+// that needs every person gets them all.
+type Reads struct {
+	// People says the plan reads every person: it plans an enrich block,
+	// a track, an import or an export, or it resolves moved blocks or
+	// leadsync { retention }, all of which ask about people in bulk.
+	People bool
+	// Searches are the searches of the state whose lead lists the plan
+	// reads: those it plans (their number of leads is in the plan).
+	Searches []string
+	// Persons are the people the plan reads by ID: the persons of the
+	// profile reads of the configuration's profile blocks (a read of the
+	// same page by another block is shared only while its person is in
+	// the state).
+	Persons []string
+}
+
+// ReadsOf says what Build reads of a state, given its records, to plan
+// cfg with opts: Build over those records plus what Reads names makes
+// the same plan as Build over the whole state (TestReadsMakeTheSamePlan).
+// Targets and replacements that Build refuses need nothing more: the plan
+// is their errors.
+func ReadsOf(cfg *config.Config, records *state.State, opts Options) Reads {
+	if records == nil {
+		records = &state.State{}
+	}
+	b := &builder{cfg: cfg, st: records, opts: opts}
+	b.selectTargets()
+	b.selectReplace()
+	if b.diags.HasErrors() {
+		return Reads{}
+	}
+	if b.readsEveryone() {
+		return Reads{People: true}
+	}
+	var r Reads
+	for addr := range records.Searches {
+		if b.selected(addr) {
+			r.Searches = append(r.Searches, addr)
+		}
+	}
+	slices.Sort(r.Searches)
+	for _, p := range cfg.Profiles {
+		rec := records.Profiles[p.Address]
+		if rec == nil || rec.PersonID == "" {
+			continue
+		}
+		if strings.HasPrefix(rec.PersonID, state.PagePrefix) {
+			// Known by page name: finding them may need the page-name
+			// index of every person (State.Person).
+			return Reads{People: true}
+		}
+		r.Persons = append(r.Persons, rec.PersonID)
+	}
+	slices.Sort(r.Persons)
+	r.Persons = slices.Compact(r.Persons)
+	return r
+}
+
+// readsEveryone reports whether the plan asks about people in bulk: the
+// blocks whose planning reads people (enrich, track, import, export) are
+// selected, or moved blocks or retention are to be resolved.
+func (b *builder) readsEveryone() bool {
+	if len(b.cfg.Moves) > 0 || (b.cfg.Settings.Retention > 0 && b.sel == nil) {
+		return true
+	}
+	for _, e := range b.cfg.Enriches {
+		if b.selected(e.Address) {
+			return true
+		}
+	}
+	for _, t := range b.cfg.Tracks {
+		if b.selected(t.Address) {
+			return true
+		}
+	}
+	for _, im := range b.cfg.Imports {
+		if b.selected(im.Address) {
+			return true
+		}
+	}
+	for _, x := range b.cfg.Exports {
+		if b.selected(x.Address) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,329 @@
+package state
+
+import (
+	"fmt"
+	"maps"
+	"strings"
+)
+
+// A partial state is a State to change that holds its records and only the
+// people an operation touches (state rm, state mv): Base.Writable makes
+// it from a stored Base, and the operation reads the people it needs
+// (ReadRecord, ReadMoving; Fold reads those of an EventForget or an
+// EventMove itself) before it folds, then commits the Changes. What the records do not say
+// (the track addresses, the addresses people's records name: Holds,
+// MovableAddresses) is answered from counts the store gives (Names),
+// less the people read, plus the people read as they are now.
+//
+// The guard: a change naming a person the state never asked the store for,
+// or a search whose lead IDs it never read, is refused by the writers
+// (CheckWrite) rather than written: a person missing from People would
+// be deleted. A partial state never replaces a whole state (CheckWhole).
+
+// Names counts, by address, the people whose records name the address in
+// each way a move carries: the enrich block of their enrichment, the block
+// that copied it, the tracks that read them, the calls that saw a change
+// of them (a person counts once per address in each).
+type Names struct {
+	Enriched, Copied, Tracked, History map[string]int
+}
+
+// NamesOf counts the people of ps as Names says (a store's Names must
+// give the same over all its people: backendtest checks it).
+func NamesOf(ps map[string]*Person) Names {
+	n := Names{Enriched: map[string]int{}, Copied: map[string]int{}, Tracked: map[string]int{}, History: map[string]int{}}
+	for _, p := range ps {
+		n.add(p, 1)
+	}
+	return n
+}
+
+// add counts p's names d times (-1: takes them out).
+func (n *Names) add(p *Person, d int) {
+	if p.Enrichment != nil {
+		n.Enriched[p.Enrichment.By] += d
+		if p.Enrichment.CopiedBy != "" {
+			n.Copied[p.Enrichment.CopiedBy] += d
+		}
+	}
+	for addr := range p.Tracked {
+		n.Tracked[addr] += d
+	}
+	seen := map[string]bool{}
+	for _, h := range p.History {
+		if !seen[h.By] {
+			seen[h.By] = true
+			n.History[h.By] += d
+		}
+	}
+}
+
+// named adds to set the addresses n counts someone at.
+func (n *Names) named(set map[string]bool, tracksOnly bool) {
+	groups := []map[string]int{n.Tracked}
+	if !tracksOnly {
+		groups = append(groups, n.Enriched, n.Copied, n.History)
+	}
+	for _, g := range groups {
+		for addr, c := range g {
+			if c > 0 {
+				set[addr] = true
+			}
+		}
+	}
+}
+
+// partial is what a partial state knows of the people it did not read.
+type partial struct {
+	store PeopleStore
+	// asked are the person IDs asked of the store: read, or known not to
+	// be in the state.
+	asked map[string]bool
+	// unread counts the lead IDs of the searches whose LeadIDs are not
+	// read yet, by address.
+	unread map[string]int
+	// others counts the names of the people not read (the store's Names
+	// less those of the people read, as they were read).
+	others Names
+	// records and moving are the addresses read by ReadRecord and by
+	// ReadMoving: read once, so that a fold after the reads needs no
+	// store.
+	records, moving map[string]bool
+}
+
+// Writable is the State to change of the Base: the state read whole
+// (the state Load gave) when the Base is not stored, else a partial state
+// of the Base's records (see partial.go) that reads its people from the
+// Base's store, tracking its changes. The Base must stay open while the
+// state reads people; close it before the commit.
+func (b *Base) Writable() (*State, error) {
+	if b.store == nil {
+		if b.whole != nil {
+			b.whole.Epoch = b.Records.Epoch // set by the backend on the Base
+			return b.whole, nil
+		}
+		s := *b.Records
+		s.People, s.idx = b.mem, nil
+		return &s, nil
+	}
+	names, err := b.store.Names()
+	if err != nil {
+		return nil, err
+	}
+	s := *b.Records
+	s.People, s.idx, s.changes = map[string]*Person{}, nil, nil
+	s.Searches = maps.Clone(s.Searches)
+	s.partial = &partial{store: b.store, asked: map[string]bool{}, unread: maps.Clone(b.kept), others: names,
+		records: map[string]bool{}, moving: map[string]bool{}}
+	s.Track()
+	return &s, nil
+}
+
+// Partial reports whether s holds only the people it read (see
+// partial.go).
+func (s *State) Partial() bool { return s.partial != nil }
+
+// ReadPeople reads the people of ids s did not ask for yet from its store
+// (nothing for a state read whole).
+func (s *State) ReadPeople(ids []string) error {
+	pt := s.partial
+	if pt == nil {
+		return nil
+	}
+	var want []string
+	seen := map[string]bool{}
+	for _, id := range ids {
+		if !pt.asked[id] && !seen[id] {
+			seen[id] = true
+			want = append(want, id)
+		}
+	}
+	for start := 0; start < len(want); start += PeoplePage {
+		page := want[start:min(start+PeoplePage, len(want))]
+		ps, err := pt.store.Get(page)
+		if err != nil {
+			return err
+		}
+		for _, p := range ps {
+			pt.others.add(p, -1)
+			s.People[p.ID] = p
+		}
+		// Asked once read: a person of a page that failed is no one to
+		// write.
+		for _, id := range page {
+			pt.asked[id] = true
+		}
+	}
+	if len(want) > 0 {
+		s.idx = nil // the page names of the people read: built again
+	}
+	return nil
+}
+
+// ReadLeads reads the lead IDs of the search at addr when s has not.
+func (s *State) ReadLeads(addr string) error {
+	pt := s.partial
+	if pt == nil {
+		return nil
+	}
+	if _, ok := pt.unread[addr]; !ok || s.Searches[addr] == nil {
+		return nil
+	}
+	ids, err := pt.store.LeadIDs(addr)
+	if err != nil {
+		return err
+	}
+	cp := *s.Searches[addr]
+	cp.LeadIDs = ids
+	s.Searches[addr] = &cp
+	delete(pt.unread, addr)
+	return nil
+}
+
+// ReadRecord reads the people the record at addr names, and what
+// removing it changes: a search's lead IDs and leads, a profile's person,
+// an import's people, a track's people, the person of person.<id> with
+// the lead IDs of the searches that found them.
+func (s *State) ReadRecord(addr string) error {
+	if s.partial == nil || s.partial.records[addr] {
+		return nil
+	}
+	s.partial.records[addr] = true
+	if err := s.ReadLeads(addr); err != nil {
+		return err
+	}
+	var ids []string
+	if sr := s.Searches[addr]; sr != nil {
+		ids = append(ids, sr.LeadIDs...)
+	}
+	if pr := s.Profiles[addr]; pr != nil {
+		ids = append(ids, pr.PersonID)
+	}
+	if im := s.Imports[addr]; im != nil {
+		ids = append(ids, im.PersonIDs...)
+	}
+	if s.hasTrack(addr) {
+		tracked, err := s.partial.store.Tracked(addr)
+		if err != nil {
+			return err
+		}
+		ids = append(ids, tracked...)
+	}
+	if id, ok := strings.CutPrefix(addr, PersonAddressPrefix); ok {
+		if err := s.ReadPeople([]string{id}); err != nil || s.People[id] == nil {
+			return err
+		}
+		for _, a := range s.People[id].FoundBy {
+			if err := s.ReadLeads(a); err != nil {
+				return err
+			}
+		}
+	}
+	return s.ReadPeople(ids)
+}
+
+// ReadMoving reads what a move of the addresses from changes: their
+// records (ReadRecord: a track's people too) and the people whose
+// enrichment or history names one of them.
+func (s *State) ReadMoving(from []string) error {
+	if s.partial == nil {
+		return nil
+	}
+	for _, a := range from {
+		if err := s.ReadRecord(a); err != nil {
+			return err
+		}
+	}
+	var named []string
+	for _, a := range from {
+		if !s.partial.moving[a] {
+			s.partial.moving[a] = true
+			named = append(named, a)
+		}
+	}
+	if len(named) == 0 {
+		return nil
+	}
+	ids, err := s.partial.store.Naming(named)
+	if err != nil {
+		return err
+	}
+	return s.ReadPeople(ids)
+}
+
+// foldable validates e and, in a partial state, reads what folding it
+// changes (readFor) unless it was folded already.
+func (s *State) foldable(e *Event) error {
+	if err := e.Validate(); err != nil {
+		return err
+	}
+	if s.partial == nil || s.folded(e) {
+		return nil
+	}
+	return s.readFor(e)
+}
+
+// readFor reads what folding e into a partial state changes: a forget's
+// record, a move's sources. Other events need every person (a search
+// finds people by page name): refused.
+func (s *State) readFor(e *Event) error {
+	switch e.Kind {
+	case EventForget:
+		return s.ReadRecord(e.Address)
+	case EventMove:
+		from := make([]string, len(e.Move.Moves))
+		for i, m := range e.Move.Moves {
+			from[i] = m.From
+		}
+		return s.ReadMoving(from)
+	}
+	return fmt.Errorf("a %s event cannot be folded into a state read in part (only forget and move events): nothing was changed", e.Kind)
+}
+
+// CheckWrite is the guard of a partial state's writes: it refuses changes
+// that name a person s never asked its store for (writing them would
+// delete the person) or a search whose lead IDs s never read (writing it
+// would drop them). Nil for a state read whole.
+func (s *State) CheckWrite(ch *Changes) error {
+	pt := s.partial
+	if pt == nil || ch == nil {
+		return nil
+	}
+	for id := range ch.People {
+		if !pt.asked[id] {
+			return fmt.Errorf("refusing to write person %s, whom this state read in part never read (writing would delete them): nothing was written", id)
+		}
+	}
+	for addr := range ch.Searches {
+		if _, ok := pt.unread[addr]; ok && s.Searches[addr] != nil {
+			return fmt.Errorf("refusing to write search %s, whose lead IDs this state read in part never read (writing would drop them): nothing was written", addr)
+		}
+	}
+	return nil
+}
+
+// CheckWhole refuses a partial state where a whole state is written (a
+// state file, a replace): its missing people would be lost.
+func (s *State) CheckWhole() error {
+	if s.partial != nil {
+		return fmt.Errorf("a state read in part cannot be written whole (the people it did not read would be lost): nothing was written")
+	}
+	return nil
+}
+
+// otherNames adds to set the addresses the people a partial state did not
+// read name (only tracks' with tracksOnly).
+func (s *State) otherNames(set map[string]bool, tracksOnly bool) {
+	if s.partial != nil {
+		s.partial.others.named(set, tracksOnly)
+	}
+}
+
+// Names counts the addresses the people's records name (NamesOf of every
+// person; a stored Base asks its store).
+func (b *Base) Names() (Names, error) {
+	if b.store == nil {
+		return NamesOf(b.mem), nil
+	}
+	return b.store.Names()
+}
