@@ -21,62 +21,53 @@ import (
 // since keeps the changes of the last while. A sheet's where keeps the
 // people (or the changes of the people) for whom it is true.
 
-// changeRow is one row of a changes sheet.
+// changeRow is one row of a changes sheet: a change of the person of ID
+// id.
 type changeRow struct {
-	p *state.Person
-	d state.Drift
+	id string
+	d  state.Drift
 }
 
 // collectChanges returns the changes a changes sheet lists, oldest first
-// (then by person and field, so that the order is stable), and the people
-// they are of, each once, for the Summary. People an exclude block names
-// are left out, as from every sheet.
-func collectChanges(cfg *config.Config, sh *config.Sheet, st *state.State, now time.Time, ex *excluder) ([]changeRow, sheetRows, error) {
+// (then by person and field, so that the order is stable), and counts the
+// people they are of for the Summary. People an exclude block names are
+// left out, as from every sheet. Only the people with a history are read
+// (Base.Changed), a page at a time.
+func (j *job) collectChanges(sh *config.Sheet) ([]changeRow, sheetRows, error) {
 	by := map[string]bool{}
-	var sources []string
+	rows := sheetRows{}
 	for _, ref := range sh.Changes {
 		addrs := []string{ref}
-		if a, _ := cfg.Addr(ref); a.Kind.HasInstances() {
-			addrs = cfg.Resolve([]string{ref}) // a block: each of its instances
+		if a, _ := j.cfg.Addr(ref); a.Kind.HasInstances() {
+			addrs = j.cfg.Resolve([]string{ref}) // a block: each of its instances
 		}
 		for _, a := range addrs {
 			if !by[a] {
 				by[a] = true
-				sources = append(sources, a)
+				rows.sources = append(rows.sources, a)
 			}
 		}
 	}
 	var since time.Time
 	if sh.Since > 0 {
-		since = now.Add(-sh.Since)
+		since = j.now.Add(-sh.Since)
+	}
+	ids, err := j.base.Changed()
+	if err != nil {
+		return nil, rows, err
 	}
 	var out []changeRow
-	seen := map[*state.Person]bool{}
-	rows := sheetRows{sources: sources}
-	for _, p := range st.People {
-		var kept bool
-		for _, d := range p.History {
-			if !by[d.By] || d.At.Before(since) {
-				continue
-			}
-			if !kept {
-				if ex.excluded(p) {
-					break // an exclude block takes them out of every sheet
-				}
-				ok, err := matchPerson(cfg, sh, p)
-				if err != nil {
-					return nil, rows, err
-				}
-				if !ok {
-					break
-				}
-				kept = true
-			}
-			out = append(out, changeRow{p, d})
+	page := j.base.PageSize()
+	for start := 0; start < len(ids); start += page {
+		chunk := ids[start:min(start+page, len(ids))]
+		people, err := j.base.People(chunk)
+		if err != nil {
+			return nil, rows, err
 		}
-		if kept && !seen[p] {
-			seen[p] = true
-			rows.people = append(rows.people, p)
+		for _, id := range chunk {
+			if out, err = j.changesOf(sh, people[id], by, since, &rows, out); err != nil {
+				return nil, rows, err
+			}
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool {
@@ -84,13 +75,48 @@ func collectChanges(cfg *config.Config, sh *config.Sheet, st *state.State, now t
 		switch {
 		case !a.d.At.Equal(b.d.At):
 			return a.d.At.Before(b.d.At)
-		case a.p.ID != b.p.ID:
-			return a.p.ID < b.p.ID
+		case a.id != b.id:
+			return a.id < b.id
 		}
 		return fieldOrder(a.d.Field) < fieldOrder(b.d.Field)
 	})
-	sort.SliceStable(rows.people, func(i, j int) bool { return rows.people[i].ID < rows.people[j].ID })
 	return out, rows, nil
+}
+
+// changesOf appends to out the changes of p's history that the sheet
+// lists (made by one of the blocks of by, not before since), when the
+// sheet keeps p, and counts p in rows and for the Summary.
+func (j *job) changesOf(sh *config.Sheet, p *state.Person, by map[string]bool, since time.Time, rows *sheetRows, out []changeRow) ([]changeRow, error) {
+	if p == nil {
+		return out, nil
+	}
+	kept := false
+	for _, d := range p.History {
+		if !by[d.By] || d.At.Before(since) {
+			continue
+		}
+		if !kept {
+			if ex, err := j.ex.excluded(p); ex || err != nil {
+				return out, err // an exclude block takes them out of every sheet
+			}
+			ok, err := matchPerson(j.cfg, sh, p)
+			if err != nil || !ok {
+				return out, err
+			}
+			kept = true
+		}
+		out = append(out, changeRow{p.ID, d})
+	}
+	if kept {
+		if j.opts.LastWritten != nil && p.FirstSeen.After(*j.opts.LastWritten) {
+			rows.fresh++
+		}
+		if _, in := j.members[p.ID]; !in {
+			j.facts.add(p) // else a people sheet's row counts them
+			j.members[p.ID] = struct{}{}
+		}
+	}
+	return out, nil
 }
 
 // fieldOrder ranks the fields of a change as state.DriftFields does.
@@ -103,8 +129,10 @@ func fieldOrder(f string) int {
 	return len(state.DriftFields)
 }
 
-// changesTable is the table of a changes sheet.
-func changesTable(sh *config.Sheet, changes []changeRow, tmpl string) *table {
+// changesTable is the table of a changes sheet; the people of its rows
+// are read from the Base as the writer fills the rows.
+func (j *job) changesTable(sh *config.Sheet, changes []changeRow) *table {
+	tmpl := j.cfg.Settings.ProfileURLTemplate
 	t := &table{name: sh.Name, n: len(changes)}
 	for _, c := range config.ChangeColumns {
 		t.header = append(t.header, c.Label)
@@ -118,11 +146,18 @@ func changesTable(sh *config.Sheet, changes []changeRow, tmpl string) *table {
 		t.kinds = append(t.kinds, kind)
 	}
 	fullName := fieldText(person.FieldByColumn("fullName"))
+	people := newRowPeople(j.base, len(changes), func(i int) string { return changes[i].id })
+	t.err = people.error
 	t.fill = func(i int, row []cellValue) {
 		r := changes[i]
-		name := fullName(r.p)
+		p := people.person(i)
+		if p == nil {
+			clear(row)
+			return
+		}
+		name := fullName(p)
 		if name == "" {
-			name = r.p.ID
+			name = p.ID
 		}
 		before, after := changeValue(r.d, r.d.Before), changeValue(r.d, r.d.After)
 		row[0] = cellValue{Text: name}
@@ -131,8 +166,8 @@ func changesTable(sh *config.Sheet, changes []changeRow, tmpl string) *table {
 		row[3] = cellValue{Text: after}
 		row[4] = cellValue{Time: r.d.At}
 		row[5] = cellValue{Text: r.d.By}
-		row[6] = cellValue{Text: r.p.CurrentEmail()}
-		row[7] = cellValue{Text: profileURL(r.p, tmpl)}
+		row[6] = cellValue{Text: p.CurrentEmail()}
+		row[7] = cellValue{Text: profileURL(p, tmpl)}
 	}
 	return t
 }
@@ -218,23 +253,4 @@ func cellCty(kind cellKind, c cellValue, ty cty.Type) cty.Value {
 		return cty.StringVal(c.Time.UTC().Format(time.RFC3339))
 	}
 	return cty.StringVal(c.Text)
-}
-
-// filterPeople keeps the people of rows for whom the sheet's where holds.
-func filterPeople(cfg *config.Config, sh *config.Sheet, rows sheetRows) (sheetRows, error) {
-	if sh.Where == nil {
-		return rows, nil
-	}
-	kept := rows.people[:0:0]
-	for _, p := range rows.people {
-		ok, err := matchPerson(cfg, sh, p)
-		if err != nil {
-			return rows, err
-		}
-		if ok {
-			kept = append(kept, p)
-		}
-	}
-	rows.people = kept
-	return rows, nil
 }

@@ -5,7 +5,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/xuri/excelize/v2"
 )
 
@@ -58,19 +57,11 @@ func (b *sumRows) chartTable(title, chart string, typ excelize.ChartType, header
 // them (a person found by two sources counts under each), in the order
 // of the sources; sources that found nobody of the export are left out.
 func (j *job) sourceCounts() []sumRow {
-	in := map[string]bool{}
-	for _, p := range j.people() {
-		in[p.ID] = true
-	}
 	searches, profiles, imports := j.sources()
 	var rows []sumRow
-	for _, g := range []struct {
-		k    kind.Kind
-		srcs []string
-	}{{kind.Search, searches}, {kind.Profile, profiles}, {kind.Import, imports}} {
-		for _, src := range g.srcs {
-			ids, _ := sourceIDs(j.st, g.k, src)
-			if n := countIn(ids, in); n > 0 {
+	for _, srcs := range [][]string{searches, profiles, imports} {
+		for _, src := range srcs {
+			if n := j.bySource[src]; n > 0 {
 				rows = append(rows, sumRow{style: stylePlain, cells: []any{j.sourceName(src), n}})
 			}
 		}
@@ -79,10 +70,10 @@ func (j *job) sourceCounts() []sumRow {
 }
 
 // countIn counts the IDs of ids in in, each once.
-func countIn(ids []string, in map[string]bool) int {
+func countIn(ids []string, in map[string]struct{}) int {
 	n, seen := 0, map[string]bool{}
 	for _, id := range ids {
-		if in[id] && !seen[id] {
+		if _, ok := in[id]; ok && !seen[id] {
 			seen[id] = true
 			n++
 		}
@@ -95,17 +86,7 @@ func countIn(ids []string, in map[string]bool) int {
 // Only months with a change are listed: a month without one may be a
 // month nobody looked.
 func (j *job) jobChangeMonths() []sumRow {
-	byMonth := map[string]int{}
-	for _, p := range j.people() {
-		months := map[string]bool{}
-		for _, d := range p.History {
-			if m := d.At.UTC().Format("2006-01"); d.JobField() && !months[m] {
-				months[m] = true
-				byMonth[m]++
-			}
-		}
-	}
-	return monthRows(byMonth)
+	return monthRows(j.facts.jobMonths)
 }
 
 // creditMonths are the credits runs were charged, by UTC month, as the

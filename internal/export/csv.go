@@ -77,6 +77,9 @@ func (csvWriter) write(j *job) ([]Written, error) {
 	if err := j.writeCSVSummary(af); err != nil {
 		return nil, fmt.Errorf("writing %s: %w", sumPath, err)
 	}
+	if err := j.readErr(); err != nil {
+		return nil, fmt.Errorf("writing %s: %w", sumPath, err)
+	}
 	out = append(out, Written{Path: sumPath, Export: j.exp.Address, Summary: true})
 	for _, af := range pending {
 		if err := af.finish(); err != nil {
@@ -146,6 +149,9 @@ func (j *job) writeCSVTable(af *atomicFile, t *table) error {
 		if err := w.Write(rec); err != nil {
 			return err
 		}
+	}
+	if err := t.readErr(); err != nil {
+		return err // the people of its rows could not be read
 	}
 	w.Flush()
 	return w.Error()

@@ -4,10 +4,17 @@
 // (which kind of block a sheet's source is) and exportformat, never api's
 // client and never the network: `leadsync export` and the end of
 // `leadsync apply` call Write for each export with the same state and get
-// the same files.
+// the same files. Write reads a state.Base: `leadsync export` the store's
+// (backend.OpenBase), apply the state it holds (state.NewBase).
 //
 // Write collects each sheet's rows and table once, then hands them to the
-// writer of the export's format (formats.go: the writers by the name of
+// writer of the export's format. A sheet's rows are person IDs in sheet
+// order; only_new, exclude blocks and where read the people a page at a
+// time while the rows are collected, and the writer's fill reads the
+// people of the rows it writes a page at a time (rowPeople). The
+// Summary's counts are taken as the rows are filled (rowTally), so a
+// writer writes its sheets' rows before the Summary. It hands them to
+// the writer of the export's format (formats.go: the writers by the name of
 // their exportformat.Format). A new format is a row in exportformat's table
 // (name, extension, layout) and a file here with its writer, added to
 // writers; config, plan and the views learn of it from the table.

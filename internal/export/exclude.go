@@ -12,30 +12,34 @@ import (
 // an import gave it; a domain also by a colleague's).
 type excluder struct {
 	x       *config.Exclusion
-	st      *state.State
+	base    *state.Base
 	learned bool
 }
 
-func newExcluder(cfg *config.Config, st *state.State) *excluder {
-	return &excluder{x: cfg.Exclusion(), st: st}
+func newExcluder(cfg *config.Config, b *state.Base) *excluder {
+	return &excluder{x: cfg.Exclusion(), base: b}
 }
 
-// excluded reports whether p leaves the exports.
-func (e *excluder) excluded(p *state.Person) bool {
+// excluded reports whether p leaves the exports. The first time, when a
+// block matches by domain, it learns the company domains of the people's
+// enrichments from the store (Base.CompanyDomains), not by reading them.
+func (e *excluder) excluded(p *state.Person) (bool, error) {
 	if e == nil || e.x == nil {
-		return false
+		return false, nil
 	}
 	if !e.learned {
 		e.learned = true
 		if e.x.NeedsColleagues() {
-			for _, q := range e.st.People {
-				if q.Enrichment != nil {
-					e.x.LearnValues(valuesOf(q))
-				}
+			known, err := e.base.CompanyDomains()
+			if err != nil {
+				return false, err
+			}
+			for _, c := range known {
+				e.x.Learn(c.Company, c.Domain)
 			}
 		}
 	}
-	return e.x.Match(valuesOf(p)) != nil
+	return e.x.Match(valuesOf(p)) != nil, nil
 }
 
 // valuesOf are what exclude blocks match p by.

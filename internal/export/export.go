@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -69,58 +70,28 @@ func (o Options) now() time.Time {
 
 // Write writes one export in its format (exp.Format, or else the one its
 // path's extension chooses): an XLSX workbook, or one CSV file per sheet
-// plus a summary file. Nothing is fetched; everything comes from st. Each
-// file is written under a temporary name in its folder and renamed into
-// place, so a failure leaves the previous file as it was.
-func Write(cfg *config.Config, exp *config.Export, st *state.State, opts Options) ([]Written, error) {
-	if st == nil {
-		st = &state.State{}
+// plus a summary file. Nothing is fetched; everything comes from b, whose
+// people are read a page at a time: a sheet's rows are kept as person IDs
+// until the writer fills them. Each file is written under a temporary
+// name in its folder and renamed into place, so a failure leaves the
+// previous file as it was.
+func Write(cfg *config.Config, exp *config.Export, b *state.Base, opts Options) ([]Written, error) {
+	if b == nil {
+		b = state.NewBase(&state.State{})
 	}
-	path := exportPath(cfg.Dir, exp.Path)
 	w, err := writerFor(exp)
 	if err != nil {
 		return nil, err
 	}
-	job := &job{
-		cfg:  cfg,
-		exp:  exp,
-		st:   st,
-		opts: opts,
-		now:  opts.now().UTC(),
-		path: path,
-	}
-	var missing []string
-	seen := map[string]bool{}
-	ex := newExcluder(cfg, st)
-	for _, sh := range exp.Sheets {
-		if sh.Changes != nil {
-			changes, rows, err := collectChanges(cfg, sh, st, job.now, ex)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", exp.Address, err)
-			}
-			job.sheets = append(job.sheets, sheetJob{conf: sh, rows: rows, table: changesTable(sh, changes, cfg.Settings.ProfileURLTemplate)})
-			continue
-		}
-		rows, err := filterPeople(cfg, sh, collectRows(cfg, sh, st, ex))
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", exp.Address, err)
-		}
-		t, err := buildTable(sh, rows, cfg)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", exp.Address, err)
-		}
-		job.sheets = append(job.sheets, sheetJob{conf: sh, rows: rows, table: t})
-		for _, m := range rows.missing {
-			if !seen[m] {
-				seen[m] = true
-				missing = append(missing, m)
-			}
-		}
+	job := newJob(cfg, exp, b, opts)
+	missing, err := job.collect()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", exp.Address, err)
 	}
 	// Before the first apply nothing has run: that is no news, and the
 	// Summary still marks every source. After it, a source that has not run
 	// (a failed call, a new block) is worth one line.
-	if len(missing) > 0 && len(st.Searches)+len(st.Profiles) > 0 {
+	if len(missing) > 0 && len(job.st.Searches)+len(job.st.Profiles) > 0 {
 		job.warnf("not run yet, so they add no rows: %s", someOf(missing))
 	}
 	out, err := w.write(job)
@@ -128,6 +99,79 @@ func Write(cfg *config.Config, exp *config.Export, st *state.State, opts Options
 		return nil, fmt.Errorf("%s: %w", exp.Address, err)
 	}
 	return out, nil
+}
+
+// newJob is the job of writing exp from b.
+func newJob(cfg *config.Config, exp *config.Export, b *state.Base, opts Options) *job {
+	return &job{
+		cfg:     cfg,
+		exp:     exp,
+		st:      b.Records,
+		base:    b,
+		opts:    opts,
+		now:     opts.now().UTC(),
+		path:    exportPath(cfg.Dir, exp.Path),
+		ex:      newExcluder(cfg, b),
+		facts:   newExportFacts(),
+		members: map[string]struct{}{},
+	}
+}
+
+// collect collects the rows and table of each sheet of the export, and
+// returns the sources that have not run yet, each once.
+func (j *job) collect() (missing []string, err error) {
+	seen := map[string]bool{}
+	for _, sh := range j.exp.Sheets {
+		if sh.Changes != nil {
+			changes, rows, err := j.collectChanges(sh)
+			if err != nil {
+				return nil, err
+			}
+			j.sheets = append(j.sheets, sheetJob{conf: sh, rows: rows, table: j.changesTable(sh, changes)})
+			continue
+		}
+		rows, err := j.collectRows(sh)
+		if err != nil {
+			return nil, err
+		}
+		t, err := j.buildTable(sh, rows)
+		if err != nil {
+			return nil, err
+		}
+		j.sheets = append(j.sheets, sheetJob{conf: sh, rows: rows, table: t})
+		for _, m := range rows.missing {
+			if !seen[m] {
+				seen[m] = true
+				missing = append(missing, m)
+			}
+		}
+	}
+	if err := j.countSources(); err != nil {
+		return nil, err
+	}
+	// What was kept to collect the rows goes before they are written.
+	j.members = nil
+	return missing, j.countQuotaCalls()
+}
+
+// countSources counts, for the Summary, the people of the export each of
+// its sources found (a person found by two sources counts under each).
+func (j *job) countSources() error {
+	j.bySource = map[string]int{}
+	searches, profiles, imports := j.sources()
+	for _, g := range []struct {
+		k    kind.Kind
+		srcs []string
+	}{{kind.Search, searches}, {kind.Profile, profiles}, {kind.Import, imports}} {
+		for _, src := range g.srcs {
+			ids, _, err := j.sourceIDs(g.k, src)
+			if err != nil {
+				return err
+			}
+			j.bySource[src] = countIn(ids, j.members)
+		}
+	}
+	return nil
 }
 
 // exportPath joins a configured export path to the configuration directory.
@@ -140,9 +184,12 @@ func exportPath(dir, p string) string {
 
 // job is one export being written.
 type job struct {
-	cfg      *config.Config
-	exp      *config.Export
+	cfg *config.Config
+	exp *config.Export
+	// st is the state's records (base.Records: no people); base reads
+	// the people.
 	st       *state.State
+	base     *state.Base
 	opts     Options
 	now      time.Time
 	path     string
@@ -151,6 +198,18 @@ type job struct {
 	// names are the Summary's names of the sources that set a label
 	// (sourceName), made on first use.
 	names map[string]string
+	ex    *excluder
+	// facts are the Summary's counts over the people of the sheets,
+	// gathered as their rows are collected.
+	facts exportFacts
+	// members are the people of the sheets, by ID, while the rows are
+	// collected.
+	members map[string]struct{}
+	// bySource counts the people of the export each source found.
+	bySource map[string]int
+	// quotaCalls counts the calls recorded since the quota was last
+	// read (countQuotaCalls).
+	quotaCalls int
 }
 
 type sheetJob struct {

@@ -119,7 +119,7 @@ func formatOf(path string) string {
 func writeExports(cfg *config.Config, st *state.State, opts Options) ([]Written, error) {
 	var all []Written
 	for _, exp := range cfg.Exports {
-		w, err := Write(cfg, exp, st, opts)
+		w, err := Write(cfg, exp, state.NewBase(st), opts)
 		all = append(all, w...)
 		if err != nil {
 			return all, err

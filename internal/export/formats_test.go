@@ -144,7 +144,7 @@ func TestRegisteredFormatEndToEnd(t *testing.T) {
 		t.Fatalf("plan before the write: %+v", c)
 	}
 
-	written, err := Write(cfg, x, st, Options{Now: fixedNow})
+	written, err := Write(cfg, x, state.NewBase(st), Options{Now: fixedNow})
 	if err != nil {
 		t.Fatal(err)
 	}

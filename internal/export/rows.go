@@ -19,93 +19,212 @@ type table struct {
 	kinds  []cellKind
 	n      int
 	fill   func(i int, row []cellValue)
+	// err, when set, is the error of a read of the rows' people that
+	// failed while fill ran (fill then leaves rows empty): a writer checks
+	// it before the file is renamed into place.
+	err func() error
+}
+
+// readErr is the error of a read of the rows' people, nil when none
+// failed.
+func (t *table) readErr() error {
+	if t.err == nil {
+		return nil
+	}
+	return t.err()
 }
 
 // sheetRows is what a sheet's from-sources give, before columns.
 type sheetRows struct {
-	sources []string        // instance addresses, in order
-	people  []*state.Person // one per row, in row order
-	missing []string        // sources with nothing in state yet
-	// excluded are the people the exclude blocks took out (each once).
-	excluded []*state.Person
+	sources []string // instance addresses, in order
+	ids     []string // the person of each row, by ID, in row order
+	missing []string // sources with nothing in state yet
+	// tally counts, as a people sheet's rows are filled, what the
+	// Summary says of them.
+	tally *rowTally
+	// fresh counts a changes sheet's people first seen after the file
+	// was last written.
+	fresh int
 }
 
-// collectRows returns the people of a sheet in a stable order: the order of
-// its from-sources, then each source's result order. With dedupe a person
-// appears once (at their first place); without it once per source. With
-// only_new a person is listed by a source only when they were first seen in
-// that source's latest run. People an exclude block names are left out.
-func collectRows(cfg *config.Config, sh *config.Sheet, st *state.State, ex *excluder) sheetRows {
-	var r sheetRows
-	r.sources = cfg.Resolve(sh.From)
-	seen := map[string]bool{}
-	out := map[*state.Person]bool{}
+// newPeople counts the sheet's people (each once) first seen after the
+// file was last written (Options.LastWritten).
+func (r sheetRows) newPeople() int {
+	if r.tally != nil {
+		return r.tally.fresh
+	}
+	return r.fresh
+}
+
+// collectRows returns the people of a sheet in a stable order: the order
+// of its from-sources, then each source's result order. With dedupe a
+// person appears once (at their first place); without it once per source. With only_new a person is listed by a
+// source only when they were first seen in that source's latest run.
+// People an exclude block names, and those the sheet's where does not
+// keep, are left out. The rows are person IDs; the people are read from
+// the Base a page at a time, and only when the sheet needs more than to
+// know that they exist (only_new, exclude blocks, where).
+func (j *job) collectRows(sh *config.Sheet) (sheetRows, error) {
+	r := sheetRows{tally: &rowTally{}}
+	r.sources = j.cfg.Resolve(sh.From)
+	// Room for every row at once: a million IDs grown by appending
+	// would briefly be held twice.
+	r.ids = make([]string, 0, j.rowsAtMost(r.sources))
+	// The sheet's people: while the export lists nobody else, its own
+	// (the export's are then the sheet's: one set of a million IDs, not
+	// two).
+	in := people{export: j.members}
+	if len(j.members) > 0 {
+		in.sheet = map[string]struct{}{}
+	}
+	batch := &pieceBatch{base: j.base, read: sh.OnlyNew || sh.Where != nil || j.ex.x != nil,
+		keep: func(pc sourcePiece, people map[string]*state.Person, exist map[string]bool) error {
+			for _, id := range pc.ids {
+				if err := j.keepRow(sh, &r, in, id, people[id], exist[id], pc); err != nil {
+					return err
+				}
+			}
+			return nil
+		}}
 	for _, src := range r.sources {
-		a, _ := cfg.Addr(src)
-		ids, ok := sourceIDs(st, a.Kind, src)
-		ranAt := sourceRanAt(st, src)
+		a, _ := j.cfg.Addr(src)
+		ids, ok, err := j.sourceIDs(a.Kind, src)
+		if err != nil {
+			return r, err
+		}
 		if !ok {
 			r.missing = append(r.missing, src)
 			continue
 		}
+		// Without dedupe one row per (source, person): a search never
+		// lists a person twice, but be safe against a state that does.
+		var seen map[string]bool
 		if !sh.Dedupe {
-			// One row per (source, person): a search never lists a person
-			// twice, but be safe against a state that does.
 			seen = map[string]bool{}
 		}
-		for _, id := range ids {
-			if seen[id] {
-				continue
-			}
-			p := st.People[id]
-			if p == nil {
-				continue // a state that lost a person: nothing to write
-			}
-			if sh.OnlyNew && p.FirstSeen.Before(ranAt) {
-				continue // known before this source's latest run
-			}
-			if ex.excluded(p) {
-				if !out[p] {
-					out[p] = true
-					r.excluded = append(r.excluded, p)
-				}
-				continue
-			}
-			seen[id] = true
-			r.people = append(r.people, p)
+		if err := batch.add(src, ids, sourceRanAt(j.st, src), seen); err != nil {
+			return r, err
 		}
 	}
-	return r
+	return r, batch.flush()
+}
+
+// rowsAtMost is how many rows the sources can give at most: the people
+// each search kept (Base.Kept, without reading its list), profile read
+// and import holds.
+func (j *job) rowsAtMost(sources []string) int {
+	n := 0
+	for _, src := range sources {
+		if im := j.st.Imports[src]; im != nil {
+			n += len(im.PersonIDs)
+		} else if j.st.Profiles[src] != nil {
+			n++
+		} else if j.st.Searches[src] != nil {
+			n += j.kept(src)
+		}
+	}
+	return n
+}
+
+// people are the people of the export (by ID) and of the sheet being
+// collected: nil while the export lists nobody but the sheet's.
+type people struct {
+	export, sheet map[string]struct{}
+}
+
+// inSheet reports whether the sheet lists id.
+func (in people) inSheet(id string) bool {
+	s := in.sheet
+	if s == nil {
+		s = in.export
+	}
+	_, ok := s[id]
+	return ok
+}
+
+// add records that the sheet lists id; it reports whether id is new to
+// the export and to the sheet.
+func (in people) add(id string) (newToExport, newToSheet bool) {
+	_, had := in.export[id]
+	newToSheet = !in.inSheet(id)
+	in.export[id] = struct{}{}
+	if in.sheet != nil {
+		in.sheet[id] = struct{}{}
+	}
+	return !had, newToSheet
+}
+
+// keepRow adds the row of id from the source of pc to r, unless the
+// sheet leaves them out. p is the person when the sheet reads them,
+// exists whether they exist (a state that lost a person has nothing to
+// write).
+func (j *job) keepRow(sh *config.Sheet, r *sheetRows, in people, id string, p *state.Person, exists bool, pc sourcePiece) error {
+	if sh.Dedupe && in.inSheet(id) || pc.seen[id] || !exists && p == nil {
+		return nil
+	}
+	if p != nil {
+		if sh.OnlyNew && p.FirstSeen.Before(pc.ranAt) {
+			return nil // known before this source's latest run
+		}
+		out, err := j.ex.excluded(p)
+		if err != nil {
+			return err
+		}
+		if out {
+			if (p.Enrichment == nil || p.Enrichment.ImportedEnrichment()) && j.enrichCandidate(p) {
+				j.facts.excluded[id] = true
+			}
+			return nil
+		}
+		if ok, err := matchPerson(j.cfg, sh, p); err != nil || !ok {
+			return err
+		}
+	}
+	if pc.seen != nil {
+		pc.seen[id] = true
+	}
+	i := len(r.ids)
+	r.ids = append(r.ids, id)
+	newToExport, newToSheet := in.add(id)
+	if newToExport {
+		r.tally.firstInExport.set(i)
+	}
+	if newToSheet {
+		r.tally.first.set(i)
+	}
+	return nil
 }
 
 // sourceIDs returns the person IDs a source (addr, of kind k) found in
 // its last run, in result order; ok is false when the source has not run
-// yet.
-func sourceIDs(st *state.State, k kind.Kind, addr string) (ids []string, ok bool) {
-	if st == nil {
-		return nil, false
-	}
+// yet. A search's IDs are read from the store each time (not kept:
+// a million IDs are 16 MB of slices).
+func (j *job) sourceIDs(k kind.Kind, addr string) (ids []string, ok bool, err error) {
+	st := j.st
 	switch k {
 	case kind.Search:
-		s := st.Searches[addr]
-		if s == nil {
-			return nil, false
+		if st.Searches[addr] == nil {
+			return nil, false, nil
 		}
-		return s.LeadIDs, true
+		ids, err := j.base.LeadIDs(addr)
+		if err != nil {
+			return nil, false, err
+		}
+		return ids, true, nil
 	case kind.Profile:
 		p := st.Profiles[addr]
 		if p == nil || p.PersonID == "" {
-			return nil, false
+			return nil, false, nil
 		}
-		return []string{p.PersonID}, true
+		return []string{p.PersonID}, true, nil
 	case kind.Import:
 		im := st.Imports[addr]
 		if im == nil {
-			return nil, false
+			return nil, false, nil
 		}
-		return im.PersonIDs, true
+		return im.PersonIDs, true, nil
 	}
-	return nil, false
+	return nil, false, nil
 }
 
 // sourceRanAt returns when a source's latest run was: the search's run or
@@ -126,8 +245,10 @@ func sourceRanAt(st *state.State, addr string) time.Time {
 	return time.Time{}
 }
 
-// buildTable makes the table of a sheet from its rows and columns.
-func buildTable(sh *config.Sheet, rows sheetRows, cfg *config.Config) (*table, error) {
+// buildTable makes the table of a sheet from its rows and columns; its
+// rows' people are read from the Base as the writer fills the rows.
+func (j *job) buildTable(sh *config.Sheet, rows sheetRows) (*table, error) {
+	cfg := j.cfg
 	names := sh.Columns
 	if len(names) == 0 {
 		names = config.DefaultColumns
@@ -147,17 +268,24 @@ func buildTable(sh *config.Sheet, rows sheetRows, cfg *config.Config) (*table, e
 	for i, n := range names {
 		labels[i] = sh.Label(n)
 	}
-	t := &table{name: sh.Name, header: uniqueHeader(labels), kinds: make([]cellKind, len(cols)), n: len(rows.people)}
+	ids := rows.ids
+	t := &table{name: sh.Name, header: uniqueHeader(labels), kinds: make([]cellKind, len(cols)), n: len(ids)}
 	for i, c := range cols {
 		t.kinds[i] = c.kind
 	}
-	people := rows.people
+	people := newRowPeople(j.base, len(ids), func(i int) string { return ids[i] })
+	t.err = people.error
 	t.fill = func(i int, row []cellValue) {
-		p := people[i]
+		p := people.person(i)
+		if p != nil {
+			rows.tally.count(j, i, p)
+		}
 		var rc rawCache
-		for j := range cols {
-			row[j] = cellValue{}
-			cols[j].fill(p, &rc, &row[j])
+		for c := range cols {
+			row[c] = cellValue{}
+			if p != nil {
+				cols[c].fill(p, &rc, &row[c])
+			}
 		}
 	}
 	return t, nil

@@ -58,6 +58,7 @@ const notEnriched = "not enriched"
 // seen); each source with its filters and result count; warnings; and at
 // its end, in a small section, the account's credits and quota.
 func (j *job) summary(charts bool) []sumRow {
+	j.tallyRest()
 	b := sumRows{charts: charts}
 	b.add(styleTitle, "leadsync export")
 	b.add(stylePlain, "Export", j.exp.Address)
@@ -128,22 +129,10 @@ func (j *job) sheetRows(b *sumRows) {
 	for _, s := range j.sheets {
 		var fresh any = "no earlier file on record"
 		if j.opts.LastWritten != nil {
-			fresh = j.newPeople(s.rows.people)
+			fresh = s.rows.newPeople()
 		}
 		b.add(stylePlain, s.conf.Name, s.table.n, fresh, j.someSources(s.rows.sources), s.where)
 	}
-}
-
-// newPeople counts the distinct people of people first seen after the
-// file was last written.
-func (j *job) newPeople(people []*state.Person) int {
-	seen := map[*state.Person]bool{}
-	for _, p := range people {
-		if p.FirstSeen.After(*j.opts.LastWritten) {
-			seen[p] = true
-		}
-	}
-	return len(seen)
 }
 
 // sumRows collects the rows of a summary; charts says whether it carries
@@ -224,7 +213,7 @@ func (j *job) searchRows(b *sumRows, searches []string) {
 			note = joinNotes(note, fmt.Sprintf("hit the cap of %d results: the network probably cut the list off; narrow the filters (city, level_filter, ...) and split the search to see everyone", api.MaxResults))
 		}
 		note = joinNotes(note, splitUnderwayNote(j.st, addr))
-		b.add(stylePlain, j.sourceName(addr), filters, rec.ResultCount, len(rec.LeadIDs), rec.RanAt.UTC(), joinNotes(note, j.failureNote(addr)))
+		b.add(stylePlain, j.sourceName(addr), filters, rec.ResultCount, j.kept(addr), rec.RanAt.UTC(), joinNotes(note, j.failureNote(addr)))
 	}
 }
 
@@ -316,7 +305,7 @@ func (j *job) creditRows(b *sumRows) {
 		// The service's figure, read before the calls made since (as show
 		// says it): at least that many fewer now.
 		var note any
-		if n := QuotaCallsSince(j.st, *u.CheckedAt); n > 0 {
+		if n := j.quotaCalls; n > 0 {
 			note = fmt.Sprintf("%s recorded since, so at least %s fewer now", textfmt.Plural(n, "call"), textfmt.Thousands(n))
 		}
 		b.add(stylePlain, "Remaining requests this month", *u.RemainingRequests, "as of", u.CheckedAt.UTC(), note)
@@ -370,31 +359,9 @@ func timeOrNil(t *time.Time) any {
 // e-mail is not current (of a former employer, of someone who left the
 // network); no rows when none of them changed.
 func (j *job) driftCounts() []sumRow {
-	byField := map[string]int{}
-	var changes, left, private, stale, leftEmails int
-	for _, p := range j.people() {
-		changes += len(p.History)
-		fields := map[string]bool{}
-		for _, d := range p.History {
-			if d.Field != state.DriftStatus && !fields[d.Field] {
-				fields[d.Field] = true
-				byField[d.Field]++
-			}
-		}
-		switch p.Status {
-		case state.StatusLeft:
-			left++
-		case state.StatusPrivate:
-			private++
-		}
-		switch p.EmailNotCurrent() {
-		case FormerEmployer:
-			stale++
-		case LeftNetwork:
-			leftEmails++
-		}
-	}
-	if changes == 0 && left+private == 0 {
+	f := &j.facts
+	byField := f.byField
+	if f.changes == 0 && f.left+f.private == 0 {
 		return nil
 	}
 	rows := []sumRow{
@@ -402,28 +369,34 @@ func (j *job) driftCounts() []sumRow {
 		{style: stylePlain, cells: []any{"Changed company", byField[state.DriftCompany]}},
 		{style: stylePlain, cells: []any{"Changed location", byField[state.DriftLocation], "seen by searches and enrichments only: a profile shows no location"}},
 		{style: stylePlain, cells: []any{"New e-mail", byField[state.DriftEmail], "enriched again; the old e-mail is kept in the history"}},
-		{style: stylePlain, cells: []any{"Left the network", left, "the last profile read found the page name gone"}},
-		{style: stylePlain, cells: []any{"Private profile", private, "the last profile read found the profile private"}},
-		{style: stylePlain, cells: []any{"E-mail of a former employer", stale, "the company changed after the enrichment: the e-mail is not shown as current"}},
-		{style: stylePlain, cells: []any{"E-mail of someone who left", leftEmails, "the profile was found gone after the enrichment: the e-mail is not shown as current"}},
+		{style: stylePlain, cells: []any{"Left the network", f.left, "the last profile read found the page name gone"}},
+		{style: stylePlain, cells: []any{"Private profile", f.private, "the last profile read found the profile private"}},
+		{style: stylePlain, cells: []any{"E-mail of a former employer", f.stale, "the company changed after the enrichment: the e-mail is not shown as current"}},
+		{style: stylePlain, cells: []any{"E-mail of someone who left", f.leftEmails, "the profile was found gone after the enrichment: the e-mail is not shown as current"}},
 	}
-	return append(rows, sumRow{style: stylePlain, cells: []any{"Changes in all", changes, "every change recorded in the history of these people"}})
+	return append(rows, sumRow{style: stylePlain, cells: []any{"Changes in all", f.changes, "every change recorded in the history of these people"}})
 }
 
-// people returns the people of the export's sheets, each once (a person
-// on several sheets counts once), in the order of the sheets.
-func (j *job) people() []*state.Person {
-	seen := map[*state.Person]bool{}
-	var out []*state.Person
-	for _, s := range j.sheets {
-		for _, p := range s.rows.people {
-			if !seen[p] {
-				seen[p] = true
-				out = append(out, p)
-			}
-		}
+// kept is the number of people the search at addr kept.
+func (j *job) kept(addr string) int {
+	if j.base == nil {
+		return len(j.st.Searches[addr].LeadIDs)
 	}
-	return out
+	return j.base.Kept(addr)
+}
+
+// countQuotaCalls sets j.quotaCalls: QuotaCallsSince of the export's
+// state when the quota was last read, its records' calls and its
+// people's, which the store counts.
+func (j *job) countQuotaCalls() error {
+	u := j.st.Usage
+	if u.RemainingRequests == nil || u.CheckedAt == nil {
+		return nil
+	}
+	j.quotaCalls = RecordQuotaCallsSince(j.st, *u.CheckedAt)
+	f, err := j.base.PeopleFacts(u.CheckedAt)
+	j.quotaCalls += f.QuotaCalls
+	return err
 }
 
 type statusCount struct {
@@ -436,14 +409,7 @@ type statusCount struct {
 // empty) first (always shown), then any other status the service sent,
 // then the people not enriched.
 func (j *job) statusCounts() []statusCount {
-	counts := map[string]int{}
-	for _, p := range j.people() {
-		if p.Enrichment == nil {
-			counts[notEnriched]++
-			continue
-		}
-		counts[StatusText(p.Enrichment.Result.ValidationStatus)]++
-	}
+	counts := j.facts.status
 	out := []statusCount{
 		{person.StatusValid, counts[person.StatusValid]},
 		{person.StatusCatchAll, counts[person.StatusCatchAll]},
@@ -516,30 +482,10 @@ func formatFilters(params map[string]any) string {
 // workspace), and the people of its sources the exclude blocks left out
 // who hold no paid enrichment (none, or only an imported e-mail) and whom
 // an enrich block would have enriched: each person once, an excluded one
-// as excluded (not imported), as plan and apply count them.
+// as excluded (not imported), as plan and apply count them (counted as
+// the rows were collected: exportFacts).
 func (j *job) notSpent() (imported, reused, excluded int) {
-	seen := map[*state.Person]bool{}
-	out := map[*state.Person]bool{}
-	for _, s := range j.sheets {
-		for _, p := range s.rows.excluded {
-			if (p.Enrichment == nil || p.Enrichment.ImportedEnrichment()) && j.enrichCandidate(p) {
-				out[p] = true
-			}
-		}
-		for _, p := range s.rows.people {
-			if seen[p] || p.Enrichment == nil {
-				continue
-			}
-			seen[p] = true
-			switch {
-			case p.Enrichment.ImportedEnrichment():
-				imported++
-			case p.Enrichment.ReusedFrom() != "":
-				reused++
-			}
-		}
-	}
-	return imported, reused, len(out)
+	return j.facts.imported, j.facts.reused, len(j.facts.excluded)
 }
 
 // enrichCandidate reports whether an enrich block would enrich p but for

@@ -167,6 +167,9 @@ func (xlsxWriter) write(j *job) ([]Written, error) {
 	if err := writeSummarySheet(f, styles, sumName, j.summary(true)); err != nil {
 		return nil, fmt.Errorf("writing %s, sheet %q: %w", j.path, sumName, err)
 	}
+	if err := j.readErr(); err != nil {
+		return nil, fmt.Errorf("writing %s: %w", j.path, err)
+	}
 	if err := setDocProps(f, j); err != nil {
 		return nil, err
 	}
@@ -237,6 +240,9 @@ func writeDataSheets(f *excelize.File, styles xlsxStyles, allNames [][]string, j
 			if rows != nil {
 				sheetRows[part] = rows
 				truncated += rows.cut
+			}
+			if err == nil {
+				err = t.readErr() // the people of its rows could not be read
 			}
 			if err != nil {
 				return truncated, fmt.Errorf("writing %s, sheet %q: %w", j.path, name, err)

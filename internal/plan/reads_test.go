@@ -134,13 +134,16 @@ func (m memStore) LeadIDs(addr string) ([]string, error) {
 
 var errNotAsked = errors.New("a plan does not ask this")
 
-func (memStore) After(string, int) ([]*state.Person, error)  { return nil, errNotAsked }
-func (memStore) Tracks() ([]string, error)                   { return nil, errNotAsked }
-func (memStore) Tracked(string) ([]string, error)            { return nil, errNotAsked }
-func (memStore) Enriched(string) ([]string, error)           { return nil, errNotAsked }
-func (memStore) CountEnriched(string) (int, error)           { return 0, errNotAsked }
-func (memStore) IDs(string, int) ([]string, error)           { return nil, errNotAsked }
-func (memStore) Facts(*time.Time) (state.PeopleFacts, error) { return state.PeopleFacts{}, errNotAsked }
-func (memStore) Names() (state.Names, error)                 { return state.Names{}, errNotAsked }
-func (memStore) Naming([]string) ([]string, error)           { return nil, errNotAsked }
-func (memStore) Close() error                                { return nil }
+func (memStore) After(string, int) ([]*state.Person, error)     { return nil, errNotAsked }
+func (memStore) Tracks() ([]string, error)                      { return nil, errNotAsked }
+func (memStore) Tracked(string) ([]string, error)               { return nil, errNotAsked }
+func (memStore) Enriched(string) ([]string, error)              { return nil, errNotAsked }
+func (memStore) CountEnriched(string) (int, error)              { return 0, errNotAsked }
+func (memStore) IDs(string, int) ([]string, error)              { return nil, errNotAsked }
+func (memStore) Facts(*time.Time) (state.PeopleFacts, error)    { return state.PeopleFacts{}, errNotAsked }
+func (memStore) Names() (state.Names, error)                    { return state.Names{}, errNotAsked }
+func (memStore) Naming([]string) ([]string, error)              { return nil, errNotAsked }
+func (memStore) Changed() ([]string, error)                     { return nil, errNotAsked }
+func (memStore) Exist([]string) ([]string, error)               { return nil, errNotAsked }
+func (memStore) CompanyDomains() ([]state.CompanyDomain, error) { return nil, errNotAsked }
+func (memStore) Close() error                                   { return nil }

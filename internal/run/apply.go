@@ -313,7 +313,9 @@ func finish(d Deps, cfg *config.Config, st *state.State, p *plan.Plan, r *execut
 		return unwritten(cfg, exports, nil, r.err)
 	}
 	if len(exports) > 0 {
-		written, err := writeExports(cfg, exports, st, export.Options{Now: d.clock(),
+		// The state is in memory: its Base (state.NewBase) serves the
+		// one export path of leadsync export.
+		written, err := writeExports(cfg, exports, state.NewBase(st), export.Options{Now: d.clock(),
 			Stats: &export.RunStats{CreditsSpent: r.sum.Credits, CreditsUnknown: r.sum.CreditsUnknown}}, d.clock(), log)
 		view.Exports(cfg, written)
 		if err != nil {

@@ -140,13 +140,13 @@ func (l *exportLog) save() {
 	}
 }
 
-// writeExports writes the exports xs of cfg from st, in order, stopping at
+// writeExports writes the exports xs of cfg from b, in order, stopping at
 // the first that fails, and records each one written whole as written from
-// st's data mark and the configuration's digest of it; the one that failed
+// b's data mark and the configuration's digest of it; the one that failed
 // loses its record (some of its files may be new, some old). It returns
 // every file written.
-func writeExports(cfg *config.Config, xs []*config.Export, st *state.State, opts export.Options, now func() time.Time, log *exportLog) ([]export.Written, error) {
-	mark := st.DataMarkIn(cfg.Workspace)
+func writeExports(cfg *config.Config, xs []*config.Export, b *state.Base, opts export.Options, now func() time.Time, log *exportLog) ([]export.Written, error) {
+	mark := b.Records.DataMarkIn(cfg.Workspace)
 	var all []export.Written
 	defer log.save()
 	for _, x := range xs {
@@ -155,7 +155,7 @@ func writeExports(cfg *config.Config, xs []*config.Export, st *state.State, opts
 			at := r.WrittenAt
 			o.LastWritten = &at // the Summary's "new since the last file"
 		}
-		w, err := export.Write(cfg, x, st, o)
+		w, err := export.Write(cfg, x, b, o)
 		all = append(all, w...)
 		for _, f := range w {
 			log.written[log.fileKey(relToConfig(cfg.Dir, f.Path))] = true

@@ -1,6 +1,7 @@
 package state
 
 import (
+	"cmp"
 	"iter"
 	"maps"
 	"slices"
@@ -86,6 +87,14 @@ type PeopleStore interface {
 	// Facts counts the people as PeopleFacts says, with QuotaCalls
 	// counted after quotaSince (none when nil).
 	Facts(quotaSince *time.Time) (PeopleFacts, error)
+	// Changed are the IDs of the people whose history holds a change,
+	// sorted (byte order).
+	Changed() ([]string, error)
+	// Exist are the IDs of ids that name a person, in no order.
+	Exist(ids []string) ([]string, error)
+	// CompanyDomains are the companies and company domains the people's
+	// enrichments give (CompanyDomain), each pair once, in no order.
+	CompanyDomains() ([]CompanyDomain, error)
 	// Names counts the addresses the people's records name (NamesOf of
 	// every person).
 	Names() (Names, error)
@@ -97,8 +106,11 @@ type PeopleStore interface {
 	Close() error
 }
 
-// NewBase is the Base of a state read whole.
+// NewBase is the Base of a state read whole (of an empty state for nil).
 func NewBase(s *State) *Base {
+	if s == nil {
+		s = &State{}
+	}
 	rec := *s
 	rec.People = map[string]*Person{}
 	rec.idx = nil
@@ -171,6 +183,100 @@ func (b *Base) People(ids []string) (map[string]*Person, error) {
 
 // PeoplePage is how many people a stored Base reads at a time.
 const PeoplePage = 2000
+
+// PageSize is how many people b reads from its store at a time.
+func (b *Base) PageSize() int { return b.pageSize() }
+
+// LeadIDs are the lead IDs of the search at addr, read from the store
+// when the records were read without them; nil when there is no such
+// search.
+func (b *Base) LeadIDs(addr string) ([]string, error) {
+	sr := b.Records.Searches[addr]
+	if sr == nil {
+		return nil, nil
+	}
+	if _, ok := b.kept[addr]; ok && b.store != nil {
+		return b.store.LeadIDs(addr)
+	}
+	return sr.LeadIDs, nil
+}
+
+// Exist tells which IDs of ids name a person, asking the store in pages
+// of PeoplePage without reading the people.
+func (b *Base) Exist(ids []string) (map[string]bool, error) {
+	out := make(map[string]bool, len(ids))
+	if b.store == nil {
+		for _, id := range ids {
+			if b.mem[id] != nil {
+				out[id] = true
+			}
+		}
+		return out, nil
+	}
+	page := b.pageSize()
+	for start := 0; start < len(ids); start += page {
+		found, err := b.store.Exist(ids[start:min(start+page, len(ids))])
+		if err != nil {
+			return nil, err
+		}
+		for _, id := range found {
+			out[id] = true
+		}
+	}
+	return out, nil
+}
+
+// Changed are the IDs of the people whose history holds a change, sorted
+// (byte order).
+func (b *Base) Changed() ([]string, error) {
+	if b.store != nil {
+		return b.store.Changed()
+	}
+	var ids []string
+	for id, p := range b.mem {
+		if len(p.History) > 0 {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	return ids, nil
+}
+
+// CompanyDomain is what a person's enrichment tells of their company:
+// its domain, and the company's name (the person's lead's, else the
+// enrichment's). An exclude block by domain matches a colleague of the
+// same company by it.
+type CompanyDomain struct {
+	Company, Domain string
+}
+
+// CompanyDomains are the companies and domains the enrichments give, each
+// pair once, sorted; a pair with no company or no domain is left out.
+func (b *Base) CompanyDomains() ([]CompanyDomain, error) {
+	var out []CompanyDomain
+	if b.store != nil {
+		var err error
+		if out, err = b.store.CompanyDomains(); err != nil {
+			return nil, err
+		}
+	} else {
+		for _, p := range b.mem {
+			if p.Enrichment == nil {
+				continue
+			}
+			c := CompanyDomain{Company: p.Lead.Company, Domain: p.Enrichment.Result.CompanyDomain}
+			if c.Company == "" {
+				c.Company = p.Enrichment.Result.Company
+			}
+			out = append(out, c)
+		}
+	}
+	out = slices.DeleteFunc(out, func(c CompanyDomain) bool { return c.Company == "" || c.Domain == "" })
+	slices.SortFunc(out, func(x, y CompanyDomain) int {
+		return cmp.Or(strings.Compare(x.Company, y.Company), strings.Compare(x.Domain, y.Domain))
+	})
+	return slices.Compact(out), nil
+}
 
 // EachPerson calls fn with every person in ID order (byte order), one page
 // of the store in memory at a time; it stops at fn's first error and

@@ -117,6 +117,35 @@ func (w wrapped) Facts(quotaSince *time.Time) (state.PeopleFacts, error) {
 	return f, w.err(err)
 }
 
+func (w wrapped) Changed() ([]string, error) {
+	ids, err := w.p.ids(SelectChanged)
+	slices.Sort(ids)
+	return ids, w.err(err)
+}
+
+func (w wrapped) Exist(ids []string) ([]string, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	list, err := w.p.r.D.List(ids)
+	if err != nil {
+		return nil, err
+	}
+	// One JSON array of the IDs found, as idsAfter reads a page.
+	q := w.p.r.D.packIDs(SelectPeopleIDs + " AND " + w.p.r.D.inList("id", "$2"))
+	var packed string
+	if err := w.p.r.Q.QueryRowContext(w.p.ctx, w.p.r.D.Rewrite(q), w.p.r.WS, list).Scan(&packed); err != nil {
+		return nil, w.err(err)
+	}
+	found, err := splitTexts(packed)
+	return found, w.err(err)
+}
+
+func (w wrapped) CompanyDomains() ([]state.CompanyDomain, error) {
+	out, err := w.p.companyDomains()
+	return out, w.err(err)
+}
+
 func (w wrapped) Names() (state.Names, error) {
 	n, err := w.p.Names()
 	return n, w.err(err)
@@ -141,13 +170,11 @@ func (p *peopleStore) Get(ids []string) ([]*state.Person, error) {
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	args := make([]any, len(ids))
-	marks := make([]string, len(ids))
-	for i, id := range ids {
-		args[i], marks[i] = id, fmt.Sprintf("$%d", i+2)
+	list, err := p.r.D.List(ids)
+	if err != nil {
+		return nil, err
 	}
-	in := strings.Join(marks, ", ")
-	w := where{person: func(col string) string { return col + " IN (" + in + ")" }, args: args}
+	w := where{person: func(col string) string { return p.r.D.inList(col, "$2") }, args: []any{list}}
 	s, err := p.read(w, w)
 	if err != nil {
 		return nil, err
@@ -392,6 +419,24 @@ func (p *peopleStore) copies(addr string) ([]string, error) {
 		}
 	}
 	return ids, rows.Err()
+}
+
+// companyDomains runs SelectCompanyDomains.
+func (p *peopleStore) companyDomains() ([]state.CompanyDomain, error) {
+	rows, err := p.r.query(p.ctx, SelectCompanyDomains, p.r.WS)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []state.CompanyDomain
+	for rows.Next() {
+		var c state.CompanyDomain
+		if err := rows.Scan(&c.Company, &c.Domain); err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
 }
 
 // ids runs a query of person IDs.

@@ -41,6 +41,11 @@ type Dialect struct {
 	// packIDs is a query of the IDs of q (a query of id, in order) as one
 	// JSON array's text, in the same order.
 	packIDs func(q string) string
+	// inList is the condition that col is one of the texts of the list
+	// (List's value) in the parameter param: one parameter, however long
+	// the list (SQLite's driver names each parameter of a statement at a
+	// cost that grows with their number).
+	inList func(col, param string) string
 	// spelled are texts of a query in SQLite's spelling and the engine's:
 	// the empty list of a list column (queries.go's unlisted).
 	spelled []string
@@ -70,6 +75,7 @@ func Postgres(schema string) *Dialect {
 		packIDs: func(q string) string {
 			return `SELECT coalesce(json_agg(id ORDER BY id COLLATE "C"), '[]')::text FROM (` + q + `) AS page`
 		},
+		inList: func(col, param string) string { return col + " = ANY(" + param + ")" },
 		spelled: []string{unlisted, `(found_by IS NULL OR cardinality(found_by) = 0)`,
 			SelectTracks, pgSelectTracks, SelectTracked, pgSelectTracked, CountTracks, pgCountTracks, copiedBy, pgCopiedBy},
 	}
@@ -99,6 +105,7 @@ var SQLite = &Dialect{
 	listLength: func(col string) string { return "coalesce(json_array_length(" + col + "), 0)" },
 	listText:   func(col string) string { return col },
 	packIDs:    func(q string) string { return `SELECT coalesce(json_group_array(id), '[]') FROM (` + q + `)` },
+	inList:     func(col, param string) string { return col + " IN (SELECT value FROM json_each(" + param + "))" },
 }
 
 var dollarParam = regexp.MustCompile(`\$([0-9]+)`)

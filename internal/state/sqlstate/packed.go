@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/leadsync/leadsync/internal/state"
@@ -253,4 +254,75 @@ func unescape(t string) (string, bool) {
 		}
 	}
 	return string(b), true
+}
+
+// SelectEnrichmentsPacked is SelectEnrichments' columns, in that order,
+// as one JSON array per row; the whole numbers as texts.
+var SelectEnrichmentsPacked = `SELECT json_array(person_id, enriched_at, by_address, ` + packedResultCols() + `, extra)
+	FROM {s}.enrichments WHERE workspace = $1`
+
+// packedResultCols are the enrichments' result columns, each a text.
+func packedResultCols() string {
+	cols := make([]string, len(ResultCols))
+	for i, f := range ResultCols {
+		cols[i] = f.PG
+		if f.EnrichedInt != nil {
+			cols[i] = "CAST(" + f.PG + " AS TEXT)"
+		}
+	}
+	return strings.Join(cols, ", ")
+}
+
+// enrichmentsPacked is enrichmentsWhere on SQLite: each enrichment one
+// text (SelectEnrichmentsPacked), cut apart by splitPacked.
+func (r *Reader) enrichmentsPacked(ctx context.Context, s *state.State, w where) error {
+	rows, err := r.query(ctx, SelectEnrichmentsPacked+w.on("person_id"), append([]any{r.WS}, w.args...)...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	v := make([]sql.NullString, 3+len(ResultCols)+1)
+	var row string
+	for rows.Next() {
+		if err := rows.Scan(&row); err != nil {
+			return fmt.Errorf("enrichments: %w", err)
+		}
+		if err := splitPacked(row, v); err != nil {
+			return fmt.Errorf("enrichments: %w", err)
+		}
+		id := v[0].String
+		e, err := packedEnrichment(v)
+		if err != nil {
+			return fmt.Errorf("enrichment of %s: %w", id, err)
+		}
+		if p := s.People[id]; p != nil {
+			p.Enrichment = e
+		}
+	}
+	return rows.Err()
+}
+
+// packedEnrichment is the enrichment of the values v
+// (SelectEnrichmentsPacked's columns); its texts are copies, so that the
+// row is not kept with them.
+func packedEnrichment(v []sql.NullString) (*state.Enrichment, error) {
+	e := &state.Enrichment{By: strings.Clone(v[2].String)}
+	var err error
+	if e.EnrichedAt, err = parseTime(v[1]); err != nil {
+		return nil, err
+	}
+	for i, f := range ResultCols {
+		t := v[3+i].String
+		if f.EnrichedInt != nil {
+			if *f.EnrichedInt(&e.Result), err = strconv.Atoi(t); err != nil {
+				return nil, fmt.Errorf("%s: %w", f.PG, err)
+			}
+			continue
+		}
+		*f.Enriched(&e.Result) = strings.Clone(t)
+	}
+	if err := EnrichmentExtra.Decode([]byte(v[3+len(ResultCols)].String), e); err != nil {
+		return nil, err
+	}
+	return e, nil
 }

@@ -46,6 +46,16 @@ var (
 	// order of every person.
 	SelectChanged = `SELECT DISTINCT person_id FROM {s}.person_history WHERE workspace = $1`
 	SelectLeft    = `SELECT id FROM {s}.people WHERE workspace = $1 AND status = 'left'`
+	// SelectPeopleIDs is the start of a query of people's IDs (Exist adds
+	// the IDs asked for), answered from the people's primary key.
+	SelectPeopleIDs = `SELECT id FROM {s}.people WHERE workspace = $1`
+	// SelectCompanyDomains are the companies and company domains of the
+	// enrichments (state.CompanyDomain: the lead's company, else the
+	// enrichment's), read from the enrichments and each one's person by
+	// their primary keys.
+	SelectCompanyDomains = `SELECT DISTINCT CASE WHEN p.company = '' THEN e.company ELSE p.company END, e.company_domain
+		FROM {s}.enrichments e JOIN {s}.people p ON p.workspace = e.workspace AND p.id = e.person_id
+		WHERE e.workspace = $1 AND e.company_domain <> ''`
 	// SelectIDsAfter pages through the people's IDs: the byte order
 	// (twice) and the page's size go in.
 	SelectIDsAfter = `SELECT id FROM {s}.people WHERE workspace = $1 AND id%[1]s > $2 ORDER BY id%[2]s LIMIT %[3]d`

@@ -206,6 +206,9 @@ func (r *Reader) enrichments(ctx context.Context, s *state.State) error {
 // enrichmentsWhere reads the enrichments of the people w names and gives
 // each to its person.
 func (r *Reader) enrichmentsWhere(ctx context.Context, s *state.State, w where) error {
+	if r.D.packRows {
+		return r.enrichmentsPacked(ctx, s, w)
+	}
 	rows, err := r.query(ctx, SelectEnrichments+w.on("person_id"), append([]any{r.WS}, w.args...)...)
 	if err != nil {
 		return err

@@ -64,6 +64,7 @@ func testBase(t *testing.T, k Kind) {
 	if d := cmp.Diff(wt, gt); d != "" || len(wt) == 0 {
 		t.Fatalf("the track addresses differ (-whole +base):\n%s", d)
 	}
+	sameQuestions(t, want, got)
 	for _, addr := range append(append(whole.Addresses(true), wt...), "person.nobody", "search.nothing") {
 		wh, err := want.Holding(addr)
 		must(t, err, "holding %s", addr)
@@ -112,6 +113,44 @@ func sameBlockPeople(t *testing.T, want, got *state.Base, blocks map[string]kind
 	}
 	if ids, _, _ := want.BlockPeople(kind.Enrich, "enrich.contacts"); len(ids) < 2 {
 		t.Fatalf("the fixture's enrich.contacts holds %d people, want its own and a copy", len(ids))
+	}
+}
+
+// sameQuestions: the questions an export asks (the people with a
+// history, the companies' domains, which IDs name a person, each
+// search's lead IDs) get the same
+// answers from the store as from the state read whole.
+func sameQuestions(t *testing.T, want, got *state.Base) {
+	wc, err := want.Changed()
+	must(t, err, "changed")
+	gc, err := got.Changed()
+	must(t, err, "changed of the base")
+	if d := cmp.Diff(wc, gc); d != "" || len(wc) == 0 {
+		t.Fatalf("the people with a history differ (-whole +base):\n%s", d)
+	}
+	wd, err := want.CompanyDomains()
+	must(t, err, "company domains")
+	gd, err := got.CompanyDomains()
+	must(t, err, "company domains of the base")
+	if d := cmp.Diff(wd, gd); d != "" || len(wd) == 0 {
+		t.Fatalf("the company domains differ (-whole +base):\n%s", d)
+	}
+	asked := append(ids(t, want), "nobody", "")
+	we, err := want.Exist(asked)
+	must(t, err, "exist")
+	ge, err := got.Exist(asked)
+	must(t, err, "exist of the base")
+	if d := cmp.Diff(we, ge); d != "" || len(we) != len(asked)-2 {
+		t.Fatalf("the people that exist differ (-whole +base):\n%s", d)
+	}
+	for addr := range want.Records.Searches {
+		wl, err := want.LeadIDs(addr)
+		must(t, err, "lead IDs of %s", addr)
+		gl, err := got.LeadIDs(addr)
+		must(t, err, "lead IDs of %s of the base", addr)
+		if d := cmp.Diff(wl, gl); d != "" {
+			t.Fatalf("the lead IDs of %s differ (-whole +base):\n%s", addr, d)
+		}
 	}
 }
 
