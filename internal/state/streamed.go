@@ -96,6 +96,21 @@ func (c *RefCheck) Person(id string, p *Person) error {
 	return nil
 }
 
+// Complete reports whether every person the header names passed: Done
+// then finds nothing.
+func (c *RefCheck) Complete() bool {
+	for i, w := range c.seen {
+		full := ^uint64(0)
+		if rest := len(c.ids) - 64*i; rest < 64 {
+			full = 1<<rest - 1
+		}
+		if w != full {
+			return false
+		}
+	}
+	return true
+}
+
 // Done reports, once every person passed, a record of s (the header the
 // RefCheck was made from) that names a person who did not pass, in the
 // words of Check.

@@ -134,6 +134,9 @@ type PushSource struct {
 	erased map[string]bool
 	// Pushed counts what the last pass of People passed.
 	Pushed Pushed
+	// packed holds the searches' lists of people ReleaseLists let go
+	// of, by address.
+	packed map[string]string
 }
 
 // PreparePush checks src's header and applies the erasure record to it
@@ -190,6 +193,10 @@ func (p *PushSource) People(fn func([]*state.Person) error) error {
 	case srcErr != nil:
 		return srcErr
 	}
+	if p.refs.Complete() {
+		return nil
+	}
+	p.restoreLists()
 	if err := p.refs.Done(p.Header); err != nil {
 		return broken(p.src, err)
 	}

@@ -320,6 +320,7 @@ func (d *dbStore) pushStream(ps *backend.PushSource) error {
 	defer d.closeIdle()
 	var srcErr error
 	people := func(fn func([]*state.Person) error) error {
+		ps.ReleaseLists() // their rows are written
 		var werr error
 		err := ps.People(func(b []*state.Person) error {
 			werr = fn(b)
@@ -330,7 +331,7 @@ func (d *dbStore) pushStream(ps *backend.PushSource) error {
 		}
 		return err
 	}
-	err := d.write("writing the state", func(w *sqlstate.Writer) error {
+	err := d.writeKeyed("writing the state", false, func(w *sqlstate.Writer) error {
 		ctx := context.Background()
 		rebuild, err := dropIndexes(ctx, w.Tx)
 		if err != nil {

@@ -1,10 +1,13 @@
 package local
 
 import (
+	"context"
+	"database/sql"
 	"errors"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -124,5 +127,91 @@ func TestPushOfAStateFileReadWhole(t *testing.T) {
 	}
 	if _, err := Open(src).Load(); err == nil || !strings.Contains(err.Error(), "m020000") {
 		t.Fatalf("the file read whole: %v", err)
+	}
+}
+
+// indexesOf lists the indexes of the database at path as sqlite_master
+// has them: name, table and definition.
+func indexesOf(t *testing.T, path string) []string {
+	t.Helper()
+	db, err := sql.Open("sqlite", path+"?mode=ro")
+	must(t, err)
+	defer db.Close()
+	rows, err := db.Query(`SELECT name || ' ' || tbl_name || ' ' || COALESCE(sql, '') FROM sqlite_master WHERE type = 'index' ORDER BY name`)
+	must(t, err)
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var s string
+		must(t, rows.Scan(&s))
+		out = append(out, s)
+	}
+	must(t, rows.Err())
+	return out
+}
+
+// halfWay fails its People pass after one batch.
+type halfWay struct{ backend.Stream }
+
+func (h halfWay) People(fn func([]*state.Person) error) error {
+	n := 0
+	return h.Stream.People(func(b []*state.Person) error {
+		if n++; n > 1 {
+			return errors.New("the source went away")
+		}
+		return fn(b)
+	})
+}
+
+// A push drops the people's indexes and makes them again in its
+// transaction: after a push, a push --force and a push that fails
+// half-way, the database has the indexes of a fresh one, word for word.
+func TestPushKeepsTheIndexes(t *testing.T) {
+	dir := t.TempDir()
+	fresh := filepath.Join(dir, "fresh", "state.db")
+	must(t, NewStore(fresh).Save(state.New()))
+	want := indexesOf(t, fresh)
+	if len(want) < 10 {
+		t.Fatalf("a fresh database has the indexes %q", want)
+	}
+	path := filepath.Join(dir, "to", ".leadsync", "state.db")
+	ws, err := NewWorkspaces(path, nil).Open(state.DefaultWorkspace)
+	must(t, err)
+	s := backendtest.ManyPeople(t, backend.StreamBatch+10)
+	for i, push := range []struct {
+		src   backend.Stream
+		force bool
+	}{
+		{backend.MemoryStream(s, "the state"), false},
+		{backend.MemoryStream(s, "the state again"), true},
+		{halfWay{backend.MemoryStream(s, "a failing state")}, true},
+	} {
+		_, err := ws.PushStream(push.src, push.force)
+		if (err != nil) != (i == 2) {
+			t.Fatalf("push %d: %v", i, err)
+		}
+		if got := indexesOf(t, path); !slices.Equal(got, want) {
+			t.Fatalf("indexes after push %d:\n%s\nwant those of a fresh database:\n%s", i, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+	}
+}
+
+// A push writes with the foreign keys off and checks them once at the
+// end: a row that refers to a person who does not exist is refused.
+func TestCheckKeys(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state.db")
+	must(t, NewStore(path).Save(backendtest.Fold(t, backendtest.Events())))
+	db, err := sql.Open("sqlite", path+"?_pragma=foreign_keys(0)")
+	must(t, err)
+	defer db.Close()
+	tx, err := db.Begin()
+	must(t, err)
+	defer tx.Rollback()
+	ctx := context.Background()
+	must(t, checkKeys(ctx, tx))
+	_, err = tx.Exec(`INSERT INTO enrichments (workspace, person_id, enriched_at, by_address) VALUES ('default', 'nobody', '2026-01-01', 'enrich.x')`)
+	must(t, err)
+	if err := checkKeys(ctx, tx); err == nil || !strings.Contains(err.Error(), "a row of enrichments refers to a row of people") {
+		t.Fatalf("checkKeys with an enrichment of nobody: %v", err)
 	}
 }

@@ -3,6 +3,7 @@ package local
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -301,18 +302,41 @@ func retryBusy(f func() error) error {
 
 // write runs one write transaction; on error nothing is written.
 func (d *dbStore) write(what string, f func(w *sqlstate.Writer) error) error {
+	return d.writeKeyed(what, true, f)
+}
+
+// writeKeyed is write with the foreign keys enforced row by row when
+// keyed; else they are off for the transaction and checked once at its
+// end (a push: deleting a person made SQLite look up their enrichment
+// and history, 3,000,000 times).
+func (d *dbStore) writeKeyed(what string, keyed bool, f func(w *sqlstate.Writer) error) error {
 	db, err := d.handle(true)
 	if err != nil {
 		return err
 	}
 	ctx := context.Background()
-	tx, err := db.BeginTx(ctx, nil)
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return d.wrap(what, err)
+	}
+	defer conn.Close()
+	if !keyed {
+		// Set outside the transaction: inside one the pragma does nothing.
+		if _, err := conn.ExecContext(ctx, `PRAGMA foreign_keys = OFF`); err != nil {
+			return d.wrap(what, err)
+		}
+		defer keysOn(ctx, conn)
+	}
+	tx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
 		return d.wrap(what, err)
 	}
 	defer tx.Rollback()
-	w := &sqlstate.Writer{D: sqlstate.SQLite, Tx: tx, WS: d.ws, Version: version.String()}
-	if err := f(w); err != nil {
+	w := &sqlstate.Writer{D: sqlstate.SQLite, Tx: tx, Conn: conn, WS: d.ws, Version: version.String()}
+	if err = f(w); err == nil && !keyed {
+		err = checkKeys(ctx, tx)
+	}
+	if err != nil {
 		var le *sqlstate.LineageError
 		if errors.As(err, &le) {
 			return fmt.Errorf("%s %s", d.path, err)
@@ -320,6 +344,29 @@ func (d *dbStore) write(what string, f func(w *sqlstate.Writer) error) error {
 		return d.wrap(what, err)
 	}
 	return d.wrap(what, tx.Commit())
+}
+
+// keysOn enforces the foreign keys on conn again, or has database/sql
+// discard the connection.
+func keysOn(ctx context.Context, conn *sql.Conn) {
+	if _, err := conn.ExecContext(ctx, `PRAGMA foreign_keys = ON`); err != nil {
+		conn.Raw(func(any) error { return driver.ErrBadConn })
+	}
+}
+
+// checkKeys fails when a row of tx refers to a row that does not exist.
+func checkKeys(ctx context.Context, tx *sql.Tx) error {
+	var table, parent string
+	var rowid sql.NullInt64
+	var fk int
+	err := tx.QueryRowContext(ctx, `PRAGMA foreign_key_check`).Scan(&table, &rowid, &parent, &fk)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return nil
+	case err != nil:
+		return err
+	}
+	return fmt.Errorf("a row of %s refers to a row of %s that does not exist; nothing was written", table, parent)
 }
 
 // flush writes what s changed since the last flush plus what fo asks, in

@@ -52,7 +52,8 @@ func (b *Backend) PushStream(src backend.Stream, force bool) (*backend.Pushed, e
 		if ps, err = backend.PreparePush(src, entries); err != nil {
 			return err
 		}
-		return b.inTx(ctx, c, pgx.TxOptions{}, func(tx pgx.Tx) error { return b.replaceStream(ctx, tx, ps) })
+		replacing := info != nil && info.People > 0
+		return b.inTx(ctx, c, pgx.TxOptions{}, func(tx pgx.Tx) error { return b.replaceStream(ctx, tx, ps, replacing) })
 	})
 	if err != nil {
 		return nil, err
@@ -61,9 +62,17 @@ func (b *Backend) PushStream(src backend.Stream, force bool) (*backend.Pushed, e
 }
 
 // replaceStream makes ps the workspace's whole state in tx: every row of
-// the workspace is deleted, the header's rows written, then the people a
-// batch at a time. An error of the source is returned as it is.
-func (b *Backend) replaceStream(ctx context.Context, tx pgx.Tx, ps *backend.PushSource) error {
+// the workspace is deleted (when replacing people, a table at a time if
+// it can: takeOffPersonKeys), the header's rows written, then the people
+// a batch at a time. An error of the source is returned as it is.
+func (b *Backend) replaceStream(ctx context.Context, tx pgx.Tx, ps *backend.PushSource, replacing bool) error {
+	var restore func() error
+	if replacing {
+		var err error
+		if restore, err = b.takeOffPersonKeys(ctx, tx); err != nil {
+			return err
+		}
+	}
 	h := ps.Header
 	if _, _, err := b.resetWorkspace(ctx, tx, h); err != nil {
 		return err
@@ -71,7 +80,11 @@ func (b *Backend) replaceStream(ctx context.Context, tx pgx.Tx, ps *backend.Push
 	if err := b.copyState(ctx, tx, h); err != nil {
 		return err
 	}
-	return ps.People(func(batch []*state.Person) error { return b.copyPeople(ctx, tx, batch) })
+	ps.ReleaseLists() // their rows are written
+	if err := ps.People(func(batch []*state.Person) error { return b.copyPeople(ctx, tx, batch) }); err != nil || restore == nil {
+		return err
+	}
+	return restore()
 }
 
 // copyPeople copies the rows of people (COPY): the people, their

@@ -266,6 +266,11 @@ func withExtra(extra []byte, key string, sub []byte) []byte {
 
 // PersonValues are the values of p's row of PeopleCols in workspace ws.
 func PersonValues(d *Dialect, ws string, p *state.Person) ([]any, error) {
+	return AppendPersonValues(make([]any, 0, len(PeopleCols)), d, ws, p)
+}
+
+// AppendPersonValues appends PersonValues to v.
+func AppendPersonValues(v []any, d *Dialect, ws string, p *state.Person) ([]any, error) {
 	extra, err := PersonExtra.Encode(p)
 	if err != nil {
 		return nil, err
@@ -288,7 +293,6 @@ func PersonValues(d *Dialect, ws string, p *state.Person) ([]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	v := make([]any, 0, len(PeopleCols))
 	v = append(v, ws, p.ID)
 	for _, f := range LeadCols {
 		v = append(v, *f.Lead(&p.Lead))
@@ -304,6 +308,11 @@ func HistoryValues(d *Dialect, ws, id string, n int, h *state.Drift) []any {
 
 // EnrichmentValues are the values of the enrichment row of person id.
 func EnrichmentValues(d *Dialect, ws, id string, e *state.Enrichment) ([]any, error) {
+	return AppendEnrichmentValues(make([]any, 0, len(EnrichmentCols)), d, ws, id, e)
+}
+
+// AppendEnrichmentValues appends EnrichmentValues to v.
+func AppendEnrichmentValues(v []any, d *Dialect, ws, id string, e *state.Enrichment) ([]any, error) {
 	extra, err := EnrichmentExtra.Encode(e)
 	if err != nil {
 		return nil, err
@@ -314,7 +323,6 @@ func EnrichmentValues(d *Dialect, ws, id string, e *state.Enrichment) ([]any, er
 	}
 	// Result fields no column models travel inside the extra column.
 	extra = withExtra(extra, "result", rx)
-	v := make([]any, 0, len(EnrichmentCols))
 	v = append(v, ws, id, d.TimeValue(e.EnrichedAt), e.By)
 	for _, f := range ResultCols {
 		if f.EnrichedInt != nil {

@@ -45,9 +45,10 @@ func (r *Reader) PeopleBatches(ctx context.Context, n int, fn func([]*state.Pers
 
 // ReplaceStream makes the state of header and people (one pass over the
 // people, in batches) the workspace's whole state, as Replace does:
-// every row of the workspace is deleted, then header's rows and the
-// people's written, with header.Serial as the serial. An error from
-// people leaves the transaction to be rolled back.
+// every row of the workspace is deleted, then header's rows written, with
+// header.Serial as the serial, then the people's (people is called once
+// the header's rows are written). An error from people leaves the
+// transaction to be rolled back.
 func (w *Writer) ReplaceStream(ctx context.Context, header *state.State, people func(fn func([]*state.Person) error) error, created any) error {
 	for _, t := range WorkspaceTables {
 		if _, err := w.Tx.ExecContext(ctx, w.D.Rewrite(`DELETE FROM {s}.`+t.Name+` WHERE `+t.Column+` = $1`), w.WS); err != nil {
@@ -57,17 +58,6 @@ func (w *Writer) ReplaceStream(ctx context.Context, header *state.State, people 
 	if err := w.ensureWorkspace(ctx, header, created); err != nil {
 		return err
 	}
-	err := people(func(batch []*state.Person) error {
-		for _, p := range batch {
-			if err := w.insertPerson(ctx, p); err != nil {
-				return fmt.Errorf("person %s: %w", p.ID, err)
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
 	ch := &state.Changes{Searches: keySet(header.Searches), Profiles: keySet(header.Profiles), Failures: keySet(header.Failures), Usage: true}
 	if err := w.changes(ctx, header, ch); err != nil {
 		return err
@@ -75,8 +65,23 @@ func (w *Writer) ReplaceStream(ctx context.Context, header *state.State, people 
 	if err := w.meta(ctx, header); err != nil {
 		return err
 	}
-	_, err = w.exec(ctx, SetSerial, w.WS, int64(header.Serial))
-	return err
+	if _, err := w.exec(ctx, SetSerial, w.WS, int64(header.Serial)); err != nil {
+		return err
+	}
+	insert := func(batch []*state.Person) error {
+		for _, p := range batch {
+			if err := w.insertPerson(ctx, p); err != nil {
+				return fmt.Errorf("person %s: %w", p.ID, err)
+			}
+		}
+		return nil
+	}
+	if w.Conn != nil {
+		b := &bulk{conn: w.Conn, d: w.D, ws: w.WS}
+		defer b.close()
+		insert = func(batch []*state.Person) error { return b.insertBatch(ctx, batch) }
+	}
+	return people(insert)
 }
 
 // insertPerson writes the rows of p, its enrichment and its history into

@@ -18,6 +18,9 @@ type Writer struct {
 	WS string
 	// Version is the leadsync version recorded in the header.
 	Version string
+	// Conn, when set, is the connection Tx runs on: ReplaceStream then
+	// writes the people through the driver's connection (bulk).
+	Conn *sql.Conn
 
 	stmts map[string]*sql.Stmt
 }
