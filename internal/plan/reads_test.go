@@ -146,5 +146,4 @@ func (memStore) Naming([]string) ([]string, error)              { return nil, er
 func (memStore) Changed() ([]string, error)                     { return nil, errNotAsked }
 func (memStore) Exist([]string) ([]string, error)               { return nil, errNotAsked }
 func (memStore) CompanyDomains() ([]state.CompanyDomain, error) { return nil, errNotAsked }
-func (memStore) Paged([]string) ([]string, error)               { return nil, errNotAsked }
 func (memStore) Close() error                                   { return nil }

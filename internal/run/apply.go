@@ -165,7 +165,7 @@ func applyState(d Deps, opts ApplyOptions) (*state.State, func() error, error) {
 // partialCallsMax is the most calls a plan run on a partial state may
 // make: the fold of each search or profile read asks the store for the
 // people its leads' page names find, which reads every page name once
-// (PeopleStore.Paged: about a second at 3,000,000 people); more calls
+// (PageFinder.Paged: about a second at 3,000,000 people); more calls
 // cost more than reading every person.
 const partialCallsMax = 10
 

@@ -102,10 +102,6 @@ type PeopleStore interface {
 	// the block that copied it) or history names one of addrs, in no
 	// order (a track's people: Tracked).
 	Naming(addrs []string) ([]string, error)
-	// Paged are the IDs of the people whose page name, in lower case
-	// (PageKey), is one of keys, in no order: those a page name finds
-	// (State.Resolve).
-	Paged(keys []string) ([]string, error)
 	// Close ends the snapshot.
 	Close() error
 }

@@ -15,6 +15,15 @@ import (
 // searches that found them), the search's lead list and leads before the
 // call, a split run's people, a profile read's person before it.
 
+// PageFinder is a PeopleStore that finds people by page name: a partial
+// state folds a search or a profile read only with one.
+type PageFinder interface {
+	// Paged are the IDs of the people whose page name, in lower case
+	// (PageKey), is one of keys, in no order: those a page name finds
+	// (State.Resolve).
+	Paged(keys []string) ([]string, error)
+}
+
 // readFor reads what folding e into a partial state changes. An event of
 // a kind not listed (an enrichment, a track read, an import, a reuse, a
 // forget of people, an unknown outcome) is refused: nothing is changed.
@@ -114,7 +123,11 @@ func (s *State) readLeads(leads []person.Lead) error {
 		}
 	}
 	if len(keys) > 0 {
-		paged, err := pt.store.Paged(keys)
+		pf, ok := pt.store.(PageFinder)
+		if !ok {
+			return fmt.Errorf("this state's store cannot find people by page name")
+		}
+		paged, err := pf.Paged(keys)
 		if err != nil {
 			return err
 		}

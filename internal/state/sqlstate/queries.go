@@ -81,7 +81,7 @@ var (
 	pgCountTracks   = `SELECT k.k, count(*) FROM {s}.people p, jsonb_object_keys(p.extra->'tracked') AS k(k) WHERE p.workspace = $1 AND jsonb_exists(p.extra, 'tracked') GROUP BY k.k`
 
 	// SelectPaged are the people whose page name may be, in lower case,
-	// one of the texts of the JSON array $2 (PeopleStore.Paged): those
+	// one of the texts of the JSON array $2 (PageFinder.Paged): those
 	// whose page name in lower case ASCII is one, and every page name
 	// with a letter outside ASCII (the engines lower those otherwise than
 	// Go's strings.ToLower, the state's page-name index: the caller keeps
