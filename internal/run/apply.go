@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os/signal"
 	"path/filepath"
+	"sync"
 	"syscall"
 
 	"github.com/leadsync/leadsync/internal/api"
@@ -73,12 +74,11 @@ func apply(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView) error
 		return err
 	}
 	defer lock.Unlock()
-	// The layer around the backend (Rescuing) folds in, and writes, what
-	// an earlier run kept in a rescue file before the plan is made.
-	st, err := d.Backend.Load()
+	st, release, err := applyState(d, opts)
 	if err != nil {
 		return err
 	}
+	defer release()
 	service := ServiceOf(opts.Config, d.Account)
 	if err := checkService(st, service); err != nil {
 		return err
@@ -98,7 +98,11 @@ func apply(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView) error
 		return err
 	}
 	if p == nil {
+		release()
 		return takeOver(d, opts, st)
+	}
+	if st, err = wholeForMany(d, st, p, release); err != nil {
+		return err
 	}
 	recordService(st, service, opts.Warn)
 	noteTakeOver(st, opts)
@@ -117,7 +121,83 @@ func apply(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView) error
 		return err
 	}
 	r.aborted = runCtx.Err() != nil && ctx.Err() == nil
+	// Every call is folded in: a partial state reads no more people, its
+	// snapshot ends before the commit.
+	release()
 	return finish(d, opts.Config, st, p, r, view, log)
+}
+
+// applyState is the state an apply plans and runs on, and what ends the
+// snapshot it reads from (before a commit; a second call does nothing).
+// A plan that reads no person in bulk (plan.ReadsOf: searches and
+// profile reads only, no enrich, track, import, export, moved block or
+// retention) runs on a partial state when the backend keeps its people
+// in a store (state.Base.Writable): the records, the lead lists of the
+// searches it plans and the people it names, then, as each call is
+// folded in, the people the call changes (state/partialfold.go). Any
+// other apply, and the apply of a saved plan, loads the state whole; the
+// layer around the backend (Rescuing) folds in, and writes, what an
+// earlier run kept in a rescue file before the plan is made.
+func applyState(d Deps, opts ApplyOptions) (*state.State, func() error, error) {
+	if opts.PlanFile == "" && backend.ReadsInPart(d.Backend) {
+		b, err := backend.OpenBase(d.Backend)
+		if err != nil {
+			return nil, nil, err
+		}
+		reads := plan.ReadsOf(opts.Config, b.Records, plan.Options{Targets: opts.Targets, Replace: opts.Replace})
+		if !reads.People && b.Stored() {
+			st, err := writableReading(b, reads)
+			if err != nil {
+				b.Close()
+				return nil, nil, err
+			}
+			// A read snapshot that fails to end loses nothing.
+			return st, sync.OnceValue(b.Close), nil
+		}
+		if err := b.Close(); err != nil {
+			return nil, nil, err
+		}
+	}
+	st, err := d.Backend.Load()
+	return st, func() error { return nil }, err
+}
+
+// partialCallsMax is the most calls a plan run on a partial state may
+// make: the fold of each search or profile read asks the store for the
+// people its leads' page names find, which reads every page name once
+// (PageFinder.Paged: about a second at 3,000,000 people); more calls
+// cost more than reading every person.
+const partialCallsMax = 10
+
+// wholeForMany is the state to run p on: st, or, when st is partial and
+// p may make more than partialCallsMax calls, the state loaded whole
+// (the plan made on st is the plan of the whole state: plan.ReadsOf).
+// release ends st's snapshot first.
+func wholeForMany(d Deps, st *state.State, p *plan.Plan, release func() error) (*state.State, error) {
+	if !st.Partial() || p.Totals.CallsMax <= partialCallsMax {
+		return st, nil
+	}
+	release()
+	return d.Backend.Load()
+}
+
+// writableReading is the partial state of b holding what the plan reads
+// (as Base.Reading: the lead lists of the searches it plans, the people
+// it names).
+func writableReading(b *state.Base, reads plan.Reads) (*state.State, error) {
+	st, err := b.Writable()
+	if err != nil {
+		return nil, err
+	}
+	for _, addr := range reads.Searches {
+		if err := st.ReadLeads(addr); err != nil {
+			return nil, err
+		}
+	}
+	if err := st.ReadPeople(reads.Persons); err != nil {
+		return nil, err
+	}
+	return st, nil
 }
 
 // checkAddressesFirst refuses a --target or --replace that names nothing
@@ -313,9 +393,15 @@ func finish(d Deps, cfg *config.Config, st *state.State, p *plan.Plan, r *execut
 		return unwritten(cfg, exports, nil, r.err)
 	}
 	if len(exports) > 0 {
-		// The state is in memory: its Base (state.NewBase) serves the
-		// one export path of leadsync export.
-		written, err := writeExports(cfg, exports, state.NewBase(st), export.Options{Now: d.clock(),
+		src, err := exportBase(d, st)
+		if err != nil {
+			return unwritten(cfg, exports, nil, fmt.Errorf("reading the state for the spreadsheets (state is saved; run leadsync export to try again): %w", err))
+		}
+		defer src.Close()
+		if src.Stored() {
+			defer exportGC()()
+		}
+		written, err := writeExports(cfg, exports, src, export.Options{Now: d.clock(),
 			Stats: &export.RunStats{CreditsSpent: r.sum.Credits, CreditsUnknown: r.sum.CreditsUnknown}}, d.clock(), log)
 		view.Exports(cfg, written)
 		if err != nil {
@@ -326,6 +412,17 @@ func finish(d Deps, cfg *config.Config, st *state.State, p *plan.Plan, r *execut
 		return ErrFailed
 	}
 	return nil
+}
+
+// exportBase is the Base the spreadsheets are written from: the state in
+// memory (state.NewBase), or, for a partial state (which holds only the
+// people the run read), the state as committed, opened as leadsync export
+// opens it (backend.OpenBase: a store's people read a page at a time).
+func exportBase(d Deps, st *state.State) (*state.Base, error) {
+	if !st.Partial() {
+		return state.NewBase(st), nil
+	}
+	return backend.OpenBase(d.Backend)
 }
 
 // commitError says that the final commit failed, and where what the run

@@ -56,6 +56,11 @@ func preferID(a, b string) bool {
 // (without a copy when it is already).
 func pageIndexKey(page string) string { return strings.ToLower(page) }
 
+// PageKey is the key a page name is found by, in any letter case: the
+// page name in lower case (strings.ToLower). A store's
+// PageFinder.Paged finds people by it.
+func PageKey(page string) string { return pageIndexKey(page) }
+
 // byPage returns the ID of the person with page name page (in any letter
 // case), or "".
 func (s *State) byPage(page string) string {

@@ -89,6 +89,13 @@ type partial struct {
 	// ReadMoving: read once, so that a fold after the reads needs no
 	// store.
 	records, moving map[string]bool
+	// pages are the page keys (PageKey) whose people were read: every
+	// person of the store a page name of the key finds.
+	pages map[string]bool
+	// unfolded is set when an event could not be folded in (its reads
+	// failed, or its kind is not read for): the state lacks a result its
+	// journal holds, so nothing more of it is written (CheckWrite).
+	unfolded error
 }
 
 // Writable is the State to change of the Base: the state read whole
@@ -114,7 +121,7 @@ func (b *Base) Writable() (*State, error) {
 	s.People, s.idx, s.changes = map[string]*Person{}, nil, nil
 	s.Searches = maps.Clone(s.Searches)
 	s.partial = &partial{store: b.store, asked: map[string]bool{}, unread: maps.Clone(b.kept), others: names,
-		records: map[string]bool{}, moving: map[string]bool{}}
+		records: map[string]bool{}, moving: map[string]bool{}, pages: map[string]bool{}}
 	s.Track()
 	return &s, nil
 }
@@ -260,34 +267,31 @@ func (s *State) foldable(e *Event) error {
 	if s.partial == nil || s.folded(e) {
 		return nil
 	}
-	return s.readFor(e)
-}
-
-// readFor reads what folding e into a partial state changes: a forget's
-// record, a move's sources. Other events need every person (a search
-// finds people by page name): refused.
-func (s *State) readFor(e *Event) error {
-	switch e.Kind {
-	case EventForget:
-		return s.ReadRecord(e.Address)
-	case EventMove:
-		from := make([]string, len(e.Move.Moves))
-		for i, m := range e.Move.Moves {
-			from[i] = m.From
+	if err := s.readFor(e); err != nil {
+		if s.partial.unfolded == nil {
+			s.partial.unfolded = fmt.Errorf("%s %s: %w", e.Kind, e.Address, err)
 		}
-		return s.ReadMoving(from)
+		return err
 	}
-	return fmt.Errorf("a %s event cannot be folded into a state read in part (only forget and move events): nothing was changed", e.Kind)
+	return nil
 }
 
 // CheckWrite is the guard of a partial state's writes: it refuses changes
 // that name a person s never asked its store for (writing them would
 // delete the person) or a search whose lead IDs s never read (writing it
-// would drop them). Nil for a state read whole.
+// would drop them), and every change once an event could not be folded
+// in (a write would take the recorded event out of the journal). Nil for
+// a state read whole.
 func (s *State) CheckWrite(ch *Changes) error {
 	pt := s.partial
 	if pt == nil || ch == nil {
 		return nil
+	}
+	if pt.unfolded != nil {
+		// Written, the rows would drop from the journal a result they
+		// do not hold: it stays there, and the next command folds it
+		// into the state read whole.
+		return fmt.Errorf("refusing to write a state read in part that could not fold a recorded result (%v): nothing was written; the result is kept with the state, and the next command folds it in", pt.unfolded)
 	}
 	for id := range ch.People {
 		if !pt.asked[id] {

@@ -343,6 +343,23 @@ type BaseOpener interface {
 	OpenBase() (*state.Base, error)
 }
 
+// PartReader is a backend whose Base reads people from a store on
+// request (OpenBase), unless the state is then read whole (calls of an
+// interrupted apply not folded in, an erasure not honoured): the local
+// database, PostgreSQL. A state file is read whole.
+type PartReader interface {
+	ReadsPeopleOnRequest() bool
+}
+
+// ReadsInPart reports whether b (or a layer around it) is a PartReader
+// that reads people on request: a command may then open its Base before
+// it decides to load the state whole, at the cost of reading the
+// records (a state file would be read twice).
+func ReadsInPart(b Backend) bool {
+	r, ok := abilityOf[PartReader](b)
+	return ok && r.ReadsPeopleOnRequest()
+}
+
 // OpenBase opens b's state as a Base: as b (or a layer around it) opens
 // one when it can, else the state read whole (Load). The caller closes
 // it.

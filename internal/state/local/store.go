@@ -361,6 +361,11 @@ func (store *Store) removeFoldedJournal(s *state.State) error {
 	return safefile.SyncDir(filepath.Dir(store.path))
 }
 
+// ReadsPeopleOnRequest reports whether the store's Base reads its people
+// on request (backend.PartReader): a database's does, a state file is
+// read whole.
+func (store *Store) ReadsPeopleOnRequest() bool { return store.db != nil }
+
 // OpenBase opens the state for a command that asks for what it needs
 // (state.Base): a database's people are read on request, a state file is
 // read whole.

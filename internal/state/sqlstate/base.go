@@ -156,6 +156,11 @@ func (w wrapped) Naming(addrs []string) ([]string, error) {
 	return ids, w.err(err)
 }
 
+func (w wrapped) Paged(keys []string) ([]string, error) {
+	ids, err := w.p.paged(keys)
+	return ids, w.err(err)
+}
+
 func (w wrapped) Close() error { return w.p.Close() }
 
 func (w wrapped) err(err error) error {
@@ -334,6 +339,38 @@ func (p *peopleStore) naming(addrs []string) ([]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// paged are the people whose page name, in lower case (state.PageKey),
+// is one of keys: SelectPaged gives a superset, kept here exactly.
+func (p *peopleStore) paged(keys []string) ([]string, error) {
+	if len(keys) == 0 {
+		return nil, nil
+	}
+	want := make(map[string]bool, len(keys))
+	for _, k := range keys {
+		want[k] = true
+	}
+	arg, err := json.Marshal(keys)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := p.r.query(p.ctx, SelectPaged, p.r.WS, string(arg))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var id, page string
+		if err := rows.Scan(&id, &page); err != nil {
+			return nil, err
+		}
+		if want[state.PageKey(page)] {
+			out = append(out, id)
+		}
+	}
+	return out, rows.Err()
 }
 
 // groups runs a query of (text, count) rows and hands each to add.

@@ -139,7 +139,8 @@ func partialEdit(t *testing.T, open func(string, Who) backend.Backend, whole boo
 // testPartialGuard: a change of a partial state that names a person it
 // never read is refused, never written as a deletion, as is a search
 // whose lead IDs it never read; the state stays as it was. An event
-// other than a forget or a move is not folded into it.
+// of a kind a partial state does not read for (an enrichment) is not
+// folded into it.
 func testPartialGuard(t *testing.T, k Kind) {
 	open := k.New(t)
 	Apply(t, open("", Alice), partialFixture())
@@ -160,10 +161,10 @@ func testPartialGuard(t *testing.T, k Kind) {
 		s, err := base.Writable()
 		must(t, err, "writable")
 		must(t, s.ReadRecord("person.n1"), "read n1")
-		search := state.Event{At: At(41), Kind: state.EventSearch, Address: "search.x", Search: &state.SearchEvent{Generation: api.Gen1,
-			Request: json.RawMessage(`{}`), Leads: []person.Lead{lead("", "ben", "Ben")}}}
-		if err := s.Fold(search); err == nil {
-			t.Fatal("a search event was folded into a partial state (finding Ben by his page name needs every person)")
+		enrich := state.Event{At: At(41), Kind: state.EventEnrich, Address: "enrich.contacts", Enrich: &state.EnrichEvent{PersonID: "n2", Credits: 1,
+			Result: person.EnrichedProfile{NetworkID: "n2", PageName: "ben", FullName: "Ben"}}}
+		if err := s.Fold(enrich); err == nil {
+			t.Fatal("an enrich event was folded into a partial state (it reads people no partial state reads)")
 		}
 		base.Close()
 		s.PutBackChanges(ch)

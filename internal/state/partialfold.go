@@ -1,0 +1,162 @@
+package state
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/leadsync/leadsync/internal/person"
+)
+
+// What folding an event into a partial state reads first (foldable), so
+// that the fold changes the people it would change in the state read
+// whole: the people the event's leads resolve to (by networkId, by the ID
+// a lead without one is kept under, by page name in any letter case:
+// Paged), what a re-key of one of them changes (the lead lists of the
+// searches that found them), the search's lead list and leads before the
+// call, a split run's people, a profile read's person before it.
+
+// PageFinder is a PeopleStore that finds people by page name: a partial
+// state folds a search or a profile read only with one.
+type PageFinder interface {
+	// Paged are the IDs of the people whose page name, in lower case
+	// (PageKey), is one of keys, in no order: those a page name finds
+	// (State.Resolve).
+	Paged(keys []string) ([]string, error)
+}
+
+// readFor reads what folding e into a partial state changes. An event of
+// a kind not listed (an enrichment, a track read, an import, a reuse, a
+// forget of people, an unknown outcome) is refused: nothing is changed.
+func (s *State) readFor(e *Event) error {
+	switch e.Kind {
+	case EventForget:
+		return s.ReadRecord(e.Address)
+	case EventMove:
+		from := make([]string, len(e.Move.Moves))
+		for i, m := range e.Move.Moves {
+			from[i] = m.From
+		}
+		return s.ReadMoving(from)
+	case EventBilling, EventFailure:
+		return nil // the records' alone
+	case EventSearch:
+		if err := s.readSearch(e.Address); err != nil {
+			return err
+		}
+		return s.readLeads(e.Search.Leads)
+	case EventSplit:
+		return s.readSplit(e.Address, e.Split.Leads)
+	case EventTrim:
+		return s.readSearch(e.Address)
+	case EventProfile:
+		if err := s.readProfile(e.Address); err != nil {
+			return err
+		}
+		return s.readLeads([]person.Lead{{PageName: profilePage(e.Profile)}})
+	case EventProfileShare:
+		if err := s.readProfile(e.Address); err != nil {
+			return err
+		}
+		return s.readProfile(e.Share.From)
+	}
+	return fmt.Errorf("a %s event cannot be folded into a state read in part (only searches, profile reads, their failures, forgets and moves): nothing was changed", e.Kind)
+}
+
+// readSearch reads the lead list of the search at addr and its people.
+func (s *State) readSearch(addr string) error {
+	if err := s.ReadLeads(addr); err != nil {
+		return err
+	}
+	if sr := s.Searches[addr]; sr != nil {
+		return s.ReadPeople(sr.LeadIDs)
+	}
+	return nil
+}
+
+// readProfile reads the person of the profile read at addr.
+func (s *State) readProfile(addr string) error {
+	if pr := s.Profiles[addr]; pr != nil && pr.PersonID != "" {
+		return s.ReadPeople([]string{pr.PersonID})
+	}
+	return nil
+}
+
+// readSplit reads what a sub-search of the search at addr changes: its
+// leads, and for the run it may complete the people of the run so far
+// and the search's lead list and people.
+func (s *State) readSplit(addr string, leads []person.Lead) error {
+	if err := s.readSearch(addr); err != nil {
+		return err
+	}
+	if t := s.Splits[addr]; t != nil {
+		for _, n := range t.Nodes {
+			if err := s.ReadPeople(n.LeadIDs); err != nil {
+				return err
+			}
+		}
+	}
+	return s.readLeads(leads)
+}
+
+// readLeads reads the people leads resolve to (State.Resolve, upsert):
+// by networkId, by the ID a lead is kept under without one (PersonID:
+// "page:" and the page name as given, or the anonymous hash), every
+// person a page name finds in any letter case; then what re-keying one
+// known by page name only changes: the lead lists of the searches that
+// found them.
+func (s *State) readLeads(leads []person.Lead) error {
+	pt := s.partial
+	var ids, keys []string
+	seen := map[string]bool{}
+	for _, l := range leads {
+		if l.NetworkID != "" {
+			ids = append(ids, l.NetworkID)
+		}
+		ids = append(ids, PersonID(l))
+		if l.PageName == "" {
+			continue
+		}
+		ids = append(ids, PagePrefix+l.PageName)
+		if k := PageKey(l.PageName); !pt.pages[k] && !seen[k] {
+			seen[k] = true
+			keys = append(keys, k)
+		}
+	}
+	if len(keys) > 0 {
+		pf, ok := pt.store.(PageFinder)
+		if !ok {
+			return fmt.Errorf("this state's store cannot find people by page name")
+		}
+		paged, err := pf.Paged(keys)
+		if err != nil {
+			return err
+		}
+		ids = append(ids, paged...)
+	}
+	if err := s.ReadPeople(ids); err != nil {
+		return err
+	}
+	// Known once their people are read: after a failed read, the next
+	// fold asks again.
+	for _, k := range keys {
+		pt.pages[k] = true
+	}
+	return s.readRekeyed()
+}
+
+// readRekeyed reads the lead lists of the searches that found a person
+// read who is known by page name only (a re-key replaces the person's ID
+// in them).
+func (s *State) readRekeyed() error {
+	for id, p := range s.People {
+		if p == nil || !strings.HasPrefix(id, PagePrefix) {
+			continue
+		}
+		for _, addr := range p.FoundBy {
+			if err := s.ReadLeads(addr); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
