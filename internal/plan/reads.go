@@ -77,25 +77,18 @@ func (b *builder) readsEveryone() bool {
 	if len(b.cfg.Moves) > 0 || (b.cfg.Settings.Retention > 0 && b.sel == nil) {
 		return true
 	}
+	var bulk []string // the blocks whose planning reads people
 	for _, e := range b.cfg.Enriches {
-		if b.selected(e.Address) {
-			return true
-		}
+		bulk = append(bulk, e.Address)
 	}
 	for _, t := range b.cfg.Tracks {
-		if b.selected(t.Address) {
-			return true
-		}
+		bulk = append(bulk, t.Address)
 	}
 	for _, im := range b.cfg.Imports {
-		if b.selected(im.Address) {
-			return true
-		}
+		bulk = append(bulk, im.Address)
 	}
 	for _, x := range b.cfg.Exports {
-		if b.selected(x.Address) {
-			return true
-		}
+		bulk = append(bulk, x.Address)
 	}
-	return false
+	return slices.ContainsFunc(bulk, b.selected)
 }

@@ -148,18 +148,7 @@ func testPartialGuard(t *testing.T, k Kind) {
 	must(t, err, "load")
 	for _, ch := range []*state.Changes{{People: map[string]struct{}{"n2": {}}}, {Searches: map[string]struct{}{"search.more": {}}}} {
 		b := open("", Bob)
-		l, err := b.Lock("state rm")
-		must(t, err, "lock")
-		base, err := backend.OpenBase(b)
-		must(t, err, "open base")
-		if !base.Stored() {
-			base.Close()
-			l.Unlock()
-			backend.Close(b)
-			t.Skip("the backend reads its state whole")
-		}
-		s, err := base.Writable()
-		must(t, err, "writable")
+		l, base, s := lockedPartial(t, b, "state rm")
 		must(t, s.ReadRecord("person.n1"), "read n1")
 		enrich := state.Event{At: At(41), Kind: state.EventEnrich, Address: "enrich.contacts", Enrich: &state.EnrichEvent{PersonID: "n2", Credits: 1,
 			Result: person.EnrichedProfile{NetworkID: "n2", PageName: "ben", FullName: "Ben"}}}
@@ -180,4 +169,23 @@ func testPartialGuard(t *testing.T, k Kind) {
 		must(t, err, "load after")
 		same(t, before, after, "the state after a refused commit")
 	}
+}
+
+// lockedPartial takes b's lock for op and opens its state as a partial
+// state (Base.Writable), with the Base it reads from; the test is skipped,
+// all let go, when the backend reads its state whole.
+func lockedPartial(t TB, b backend.Backend, op string) (backend.Unlocker, *state.Base, *state.State) {
+	l, err := b.Lock(op)
+	must(t, err, "lock")
+	base, err := backend.OpenBase(b)
+	must(t, err, "open base")
+	if !base.Stored() {
+		base.Close()
+		l.Unlock()
+		backend.Close(b)
+		t.Skip("the backend reads its state whole")
+	}
+	s, err := base.Writable()
+	must(t, err, "writable")
+	return l, base, s
 }

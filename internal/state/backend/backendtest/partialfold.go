@@ -135,18 +135,7 @@ func testPartialFoldFails(t *testing.T, k Kind) {
 	Apply(t, wholeOpen("", Alice), []state.Event{e})
 
 	b := open("", Bob)
-	l, err := b.Lock("apply")
-	must(t, err, "lock")
-	base, err := backend.OpenBase(b)
-	must(t, err, "open base")
-	if !base.Stored() {
-		base.Close()
-		l.Unlock()
-		backend.Close(b)
-		t.Skip("the backend reads its state whole")
-	}
-	s, err := base.Writable()
-	must(t, err, "writable")
+	l, base, s := lockedPartial(t, b, "apply")
 	rec, err := b.OpenJournal(s)
 	must(t, err, "open journal")
 	must(t, base.Close(), "end the snapshot") // every read fails from now on
