@@ -85,7 +85,11 @@ var legalForms = func() map[string][][]string {
 //     "ag").
 //  5. The words are joined by one space.
 func CompanyKey(v string) string {
-	words := companyWords(norm.NFKC.String(v))
+	// A byte that is no UTF-8 separates words, as any other character
+	// that is neither letter nor digit does; made a space before the
+	// normalisation, it cannot keep the letters after it from being
+	// normalised (the key of a key is itself).
+	words := companyWords(norm.NFKC.String(strings.ToValidUTF8(v, " ")))
 	if len(words) > 1 && words[0] == "the" {
 		words = words[1:]
 	}
