@@ -84,3 +84,9 @@ func (k Kind) Key(v string) (string, error) {
 	}
 	return "", fmt.Errorf("unknown kind %d", int(k))
 }
+
+// validUTF8 is v with each byte that is no UTF-8 made U+FFFD before a
+// normalisation: left in, it keeps the normalisation from reaching the
+// characters after it, and strings.ToLower replaces it afterwards, so the
+// key of a key would differ (FuzzKeys).
+func validUTF8(v string) string { return strings.ToValidUTF8(v, "\uFFFD") }
