@@ -85,10 +85,27 @@ var legalForms = func() map[string][][]string {
 //     "ag").
 //  5. The words are joined by one space.
 func CompanyKey(v string) string {
+	// The rules are applied again until the key is its own key: a letter
+	// lower-cased may compose anew ("T" and U+0308 have no precomposed
+	// form, "t" and U+0308 have), and a leading "the" dropped may uncover
+	// another. Two passes settle every name met so far; four are allowed.
+	key := companyKeyOnce(v)
+	for range 3 {
+		again := companyKeyOnce(key)
+		if again == key {
+			break
+		}
+		key = again
+	}
+	return key
+}
+
+// companyKeyOnce applies CompanyKey's rules once.
+func companyKeyOnce(v string) string {
 	// A byte that is no UTF-8 separates words, as any other character
 	// that is neither letter nor digit does; made a space before the
 	// normalisation, it cannot keep the letters after it from being
-	// normalised (the key of a key is itself).
+	// normalised.
 	words := companyWords(norm.NFKC.String(strings.ToValidUTF8(v, " ")))
 	if len(words) > 1 && words[0] == "the" {
 		words = words[1:]

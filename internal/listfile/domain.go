@@ -112,7 +112,7 @@ func EmailKey(v string) (string, error) {
 	if at <= 0 || at == len(s)-1 || strings.ContainsAny(s, " \t,;") {
 		return "", fmt.Errorf("expected an e-mail address such as max@acme.de, got %q", v)
 	}
-	local := strings.ToLower(norm.NFC.String(validUTF8(s[:at])))
+	local := norm.NFC.String(strings.ToLower(validUTF8(s[:at])))
 	domain, err := asciiHost(strings.ToLower(strings.TrimSuffix(s[at+1:], ".")))
 	if err != nil || !strings.Contains(domain, ".") {
 		return "", fmt.Errorf("expected an e-mail address such as max@acme.de, got %q (the part after @ is not a domain)", v)

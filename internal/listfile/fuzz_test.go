@@ -71,7 +71,8 @@ func FuzzReadXLSX(f *testing.F) {
 // profile URL's key is a page name, whose key it is).
 func FuzzKeys(f *testing.F) {
 	for _, s := range []string{"Acme GmbH & Co. KG", "S.à r.l.", "www.Acme.co.uk", "Max <MAX@müller.de>",
-		"https://network.example/de/profile/Max_Mustermann/cv?x=1", "12345.ABCDEF", "ｇｍｂｈ", "a.b.c", "xn--", "@@", "/in/"} {
+		"https://network.example/de/profile/Max_Mustermann/cv?x=1", "12345.ABCDEF", "ｇｍｂｈ", "a.b.c", "xn--", "@@", "/in/",
+		"The The Acme", "T\u0308", "T\u0344", "\xf3\u0677"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, v string) {

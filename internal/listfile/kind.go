@@ -86,7 +86,8 @@ func (k Kind) Key(v string) (string, error) {
 }
 
 // validUTF8 is v with each byte that is no UTF-8 made U+FFFD before a
-// normalisation: left in, it keeps the normalisation from reaching the
-// characters after it, and strings.ToLower replaces it afterwards, so the
-// key of a key would differ (FuzzKeys).
+// normalisation: left in, it would keep the normalisation from reaching
+// the characters after it, so the key of a key would differ (FuzzKeys).
+// Keys are lower-cased before NFC for the same reason: a lower-case letter
+// may compose with a mark where its capital does not.
 func validUTF8(v string) string { return strings.ToValidUTF8(v, "\uFFFD") }

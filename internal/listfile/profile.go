@@ -95,7 +95,7 @@ func PageKey(v string) (string, error) {
 	if page == "" || strings.IndexFunc(page, unicode.IsSpace) >= 0 {
 		return "", fmt.Errorf("expected a page name such as Max_Mustermann (no spaces), got %q", v)
 	}
-	return strings.ToLower(norm.NFC.String(validUTF8(page))), nil
+	return norm.NFC.String(strings.ToLower(validUTF8(page))), nil
 }
 
 // profileURLKey is the key of a profile URL: its page name's (PageKey).
