@@ -197,7 +197,12 @@ func openStateSourceWith(f *Factory, st arguments.State, open func(*Factory, *co
 // on request), cfg already loaded (sourceOf). A state never written is an
 // empty one. The caller closes both.
 func openBaseOf(f *Factory, st arguments.State, cfg *config.Config) (*stateSource, *state.Base, error) {
-	src, err := sourceOf(f, st, cfg)
+	return baseOn(sourceOf(f, st, cfg))
+}
+
+// baseOn opens src's state as a Base; src is closed when that fails (or
+// when err, src's own error, is set).
+func baseOn(src *stateSource, err error) (*stateSource, *state.Base, error) {
 	if err != nil {
 		return nil, nil, err
 	}

@@ -44,14 +44,5 @@ func changeState(f *Factory, st arguments.State, lockTimeout time.Duration, noth
 // loadBase opens the state of st for a command that asks for what it
 // needs (state.Base): the caller closes both.
 func loadBase(f *Factory, st arguments.State) (*stateSource, *state.Base, error) {
-	src, err := openStateSource(f, st)
-	if err != nil {
-		return nil, nil, err
-	}
-	b, err := backend.OpenBase(src.backend)
-	if err != nil {
-		src.close()
-		return nil, nil, err
-	}
-	return src, b, nil
+	return baseOn(openStateSource(f, st))
 }
