@@ -12,27 +12,40 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/kind"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
 // TestReadsMakeTheSamePlan plans random worlds (randomWorld, some without
 // the blocks that read people in bulk, many with an export: worldExport)
-// with random targets twice: over
+// with random targets, some of them tracks and the import, twice: over
 // the whole state, and over what a store gives for ReadsOf through
-// state.Base.Reading (the records, read without the searches' lead lists,
-// then the lead lists of Reads.Searches and the people of Reads.Persons).
+// Reads.Read (the records, read without the searches' lead lists, then
+// the lead lists of Reads.Searches and Reads.Sources, the people of
+// Reads.Persons, of the sources' lead lists and of the tracks' records).
 // The plans must be the same, byte for byte.
 func TestReadsMakeTheSamePlan(t *testing.T) {
 	useTestMatch(t)
 	defer func(n int) { sheetRowLimit = n }(sheetRowLimit)
-	partial, continued := 0, 0
-	for seed := range 400 {
+	partial, continued, tracks, imports := 0, 0, 0, 0
+	for seed := range 800 {
 		rng := rand.New(rand.NewPCG(uint64(seed), 0x2ead))
 		f, o := randomWorld(rng)
 		if rng.IntN(3) == 0 {
 			// Only searches and profiles: a whole plan reads no person.
 			f.cfg.Enriches, f.cfg.Tracks, f.cfg.Exports, f.cfg.Imports = nil, nil, nil, nil
 			o.Targets, o.Replace = nil, nil
+		}
+		if len(f.cfg.Imports) == 0 && rng.IntN(2) == 0 {
+			im := worldImport(rng, f, 40) // some of the state's people, some not
+			if len(f.cfg.Tracks) > 0 {
+				t := f.cfg.Tracks[0] // watches the file's people
+				t.From = append(t.From, im)
+				if rng.IntN(2) == 0 {
+					pageOnly(f.cfg.Imports[0], f.st)
+				}
+			}
 		}
 		if rng.IntN(3) != 0 {
 			// A few rows a worksheet: the sheets of people are continued.
@@ -45,6 +58,9 @@ func TestReadsMakeTheSamePlan(t *testing.T) {
 			f.profile("profile.same", f.cfg.Profiles[0].PageName)
 		}
 		o.Targets = append(o.Targets, randomTargets(rng, f)...)
+		if rng.IntN(3) != 0 {
+			o.Targets = append(o.Targets, blockTargets(rng, f)...)
+		}
 		if CheckAddresses(f.cfg, f.st, o.Targets, o.Replace).HasErrors() {
 			o.Targets = append(o.Targets, o.Replace...)
 		}
@@ -54,27 +70,85 @@ func TestReadsMakeTheSamePlan(t *testing.T) {
 		}
 		partial++
 		b := storedBase(f.st)
-		st, err := b.Reading(r.Searches, r.Persons)
+		st, err := r.Read(b)
 		if err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
 		}
-		if len(st.People) > len(r.Persons) {
-			t.Fatalf("seed %d: %d people read for %d asked", seed, len(st.People), len(r.Persons))
+		if asked := askedOf(f.st, r); len(st.People) > asked {
+			t.Fatalf("seed %d: %d people read for %d asked", seed, len(st.People), asked)
 		}
 		got, _ := Build(f.cfg, st, o)
 		want, _ := Build(f.cfg, f.st, o)
 		if c := want.Change("export.x"); c != nil && c.Continued != nil {
 			continued++
 		}
+		for _, c := range want.Changes {
+			if c.Kind == kind.Track && c.Action == Track {
+				tracks++ // reads someone (due), some read before
+			}
+			if c.Kind == kind.Import && c.Action == Import {
+				imports++
+			}
+		}
 		if d := cmp.Diff(planJSON(t, want), planJSON(t, got)); d != "" {
 			t.Fatalf("seed %d (targets %q, replace %q, reads %+v): the plan over what ReadsOf names differs (-whole +read):\n%s",
 				seed, o.Targets, o.Replace, r, d)
 		}
 	}
-	t.Logf("%d of 400 worlds planned from what ReadsOf names, %d of them an export of continued sheets", partial, continued)
-	if partial < 150 || continued < 50 {
-		t.Fatalf("only %d of 400 worlds planned without every person, %d with continued sheets: the test no longer tests ReadsOf", partial, continued)
+	t.Logf("%d of 800 worlds planned from what ReadsOf names, %d of them an export of continued sheets; %d tracks read, %d imports run",
+		partial, continued, tracks, imports)
+	if partial < 300 || continued < 100 || tracks < 100 || imports < 40 {
+		t.Fatalf("only %d of 800 worlds planned without every person, %d with continued sheets, %d tracks read, %d imports run: the test no longer tests ReadsOf",
+			partial, continued, tracks, imports)
 	}
+}
+
+// pageOnly makes a member of im whom st holds known by page name only
+// (found by the page-name index of every person): the one fewest
+// searches found, whom a track reads through the import alone.
+func pageOnly(im *config.Import, st *state.State) {
+	var pick *person.EnrichedProfile
+	for i := range im.People {
+		r := &im.People[i].Result
+		if p := st.People[r.NetworkID]; p != nil && (pick == nil || len(p.FoundBy) < len(st.People[pick.NetworkID].FoundBy)) {
+			pick = r
+		}
+	}
+	if pick != nil {
+		pick.NetworkID = ""
+	}
+}
+
+// blockTargets are some of f's tracks and its import: planned without an
+// enrich block, they read their people, not everyone (trackReads,
+// importReads).
+func blockTargets(rng *rand.Rand, f *fixture) []string {
+	var out []string
+	for _, t := range f.cfg.Tracks {
+		if rng.IntN(3) > 0 {
+			out = append(out, t.Address)
+		}
+	}
+	for _, im := range f.cfg.Imports {
+		if rng.IntN(2) == 0 {
+			out = append(out, im.Address)
+		}
+	}
+	return out
+}
+
+// askedOf is how many people r names: its persons, the leads of its
+// sources, the people its tracks read before (some of them the same).
+func askedOf(st *state.State, r Reads) int {
+	n := len(r.Persons)
+	for _, a := range r.Sources {
+		n += len(st.Searches[a].LeadIDs)
+	}
+	for _, a := range r.Tracks {
+		ids, _ := memStore{st}.Tracked(a)
+		n += len(ids)
+	}
+	return n
 }
 
 // worldExport declares export.x: one to three sheets of random sources
@@ -194,11 +268,21 @@ func (m memStore) LeadIDs(addr string) ([]string, error) {
 	return m.st.Searches[addr].LeadIDs, nil
 }
 
+// Tracked are the people holding a read of the track at addr.
+func (m memStore) Tracked(addr string) ([]string, error) {
+	var ids []string
+	for id, p := range m.st.People {
+		if _, ok := p.Tracked[addr]; ok {
+			ids = append(ids, id)
+		}
+	}
+	return ids, nil
+}
+
 var errNotAsked = errors.New("a plan does not ask this")
 
 func (memStore) After(string, int) ([]*state.Person, error)     { return nil, errNotAsked }
 func (memStore) Tracks() ([]string, error)                      { return nil, errNotAsked }
-func (memStore) Tracked(string) ([]string, error)               { return nil, errNotAsked }
 func (memStore) Enriched(string) ([]string, error)              { return nil, errNotAsked }
 func (memStore) CountEnriched(string) (int, error)              { return 0, errNotAsked }
 func (memStore) IDs(string, int) ([]string, error)              { return nil, errNotAsked }

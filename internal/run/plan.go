@@ -76,8 +76,9 @@ func Plan(ctx context.Context, d Deps, opts PlanOptions) (*plan.Plan, hcl.Diagno
 
 // planState reads what the plan of opts reads of the state (plan.ReadsOf):
 // the records, then the lead lists of the searches it plans and the
-// people it names, or every person when it asks about people in bulk. A
-// plan of one search of a state of millions reads one lead list.
+// people it names (its tracks' and imports' too: Reads.Read), or every
+// person when it asks about people in bulk. A plan of one search of a
+// state of millions reads one lead list.
 func planState(d Deps, opts PlanOptions) (*state.State, error) {
 	b, err := backend.OpenBase(d.Backend)
 	if err != nil {
@@ -88,7 +89,7 @@ func planState(d Deps, opts PlanOptions) (*state.State, error) {
 	switch {
 	case !r.People:
 		defer b.Close()
-		return b.Reading(r.Searches, r.Persons)
+		return r.Read(b)
 	case readWhole:
 		return whole, nil
 	}
