@@ -2,6 +2,7 @@ package plan
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/kind"
@@ -103,7 +104,10 @@ func (b *builder) learnsColleagues() bool {
 // Read is the state as far as a plan reads it (r is ReadsOf's, People
 // false) from b: Base.Reading of r's searches and persons, then the
 // people of the lead lists of r's sources and those r's tracks read
-// before (the store's Tracked), a page of the store at a time.
+// before (the store's Tracked), a page of the store at a time. An ID kept
+// by page name ("page:") that names nobody is followed to the person of
+// that page name (State.Person), which only every person's page names
+// tell: then every person is read.
 func (r Reads) Read(b *state.Base) (*state.State, error) {
 	st, err := b.Reading(append(slices.Clone(r.Searches), r.Sources...), r.Persons)
 	if err != nil || len(r.Sources)+len(r.Tracks) == 0 {
@@ -128,6 +132,11 @@ func (r Reads) Read(b *state.Base) (*state.State, error) {
 	}
 	for id, p := range more {
 		st.People[id] = p
+	}
+	if slices.ContainsFunc(append(ids, r.Persons...), func(id string) bool {
+		return strings.HasPrefix(id, state.PagePrefix) && st.People[id] == nil
+	}) {
+		return st, b.EachPerson(func(p *state.Person) error { st.People[p.ID] = p; return nil })
 	}
 	return st, nil
 }
