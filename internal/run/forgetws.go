@@ -44,10 +44,11 @@ func openForget(b backend.Backend) (*forgetState, error) {
 	return &forgetState{s: s, base: base, done: sync.OnceValue(base.Close)}, nil
 }
 
-// readNamed reads the people names may name (state.ReadNamed), or has
-// the state read whole (b's Load) when it cannot ask for them.
+// readNamed reads the people FindPerson may find by names
+// (state.ReadNamedByID), or has the state read whole (b's Load) when it
+// cannot ask for them.
 func (ws *forgetState) readNamed(b backend.Backend, names []string) error {
-	err := ws.s.ReadNamed(names)
+	err := ws.s.ReadNamedByID(names)
 	if !errors.Is(err, state.ErrTooManyCases) {
 		return err
 	}

@@ -89,6 +89,41 @@ func (s *State) ReadNamed(idents []string) error {
 	return nil
 }
 
+// ReadNamedByID is ReadNamed for FindPerson alone: the people named by
+// ID are read first, and only the identifiers that name nobody by ID
+// (FindPerson's first steps) are looked for by page name.
+func (s *State) ReadNamedByID(idents []string) error {
+	if s.partial == nil {
+		return nil
+	}
+	var ids []string
+	for _, v := range idents {
+		if id, ok := namingID(v); ok {
+			ids = append(ids, id)
+		}
+	}
+	if err := s.ReadPeople(ids); err != nil {
+		return err
+	}
+	var rest []string
+	for _, v := range idents {
+		if id, ok := namingID(v); !ok || s.People[id] == nil {
+			rest = append(rest, v)
+		}
+	}
+	return s.ReadNamed(rest)
+}
+
+// namingID is the ID FindPerson first finds ident by (person.<id>, or
+// ident itself when it is no profile URL); ok is false for a URL.
+func namingID(ident string) (string, bool) {
+	v := strings.TrimSpace(ident)
+	if id, ok := strings.CutPrefix(v, PersonAddressPrefix); ok {
+		return id, true
+	}
+	return v, v != "" && PageFromURL(v) == ""
+}
+
 // foldedKeys are the page keys (PageKey) of every page name that
 // strings.EqualFold finds equal to one of pages, each once.
 func foldedKeys(pages []string) ([]string, error) {
