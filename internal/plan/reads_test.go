@@ -14,6 +14,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/kind"
+	"github.com/leadsync/leadsync/internal/listfile"
 	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 )
@@ -60,6 +61,9 @@ func TestReadsMakeTheSamePlan(t *testing.T) {
 		}
 		if rng.IntN(4) == 0 {
 			pageLead(rng, f.st)
+		}
+		if rng.IntN(3) == 0 {
+			worldExcludes(rng, f)
 		}
 		o.Targets = append(o.Targets, randomTargets(rng, f)...)
 		if rng.IntN(3) != 0 {
@@ -135,6 +139,38 @@ func pageLead(rng *rand.Rand, st *state.State) {
 		if p := st.People[ids[0]]; p != nil && p.Lead.PageName != "" {
 			ids[0] = state.PagePrefix + p.Lead.PageName
 			return
+		}
+	}
+}
+
+// worldExcludes declares an exclude block by company of some people of
+// f's state (a track counts them excluded), and sometimes one by company
+// domain: a person of the state holds an enrichment of that domain, and
+// another person a lead of their company, as does the import's first
+// member (excluded as their colleagues).
+func worldExcludes(rng *rand.Rand, f *fixture) {
+	ids := sortedPeople(f.st)
+	if len(ids) < 2 {
+		return
+	}
+	var companies []string
+	for range 3 {
+		if c := f.st.People[ids[rng.IntN(len(ids))]].Lead.Company; c != "" {
+			companies = append(companies, c)
+		}
+	}
+	f.exclude("customers", listfile.Company, companies...)
+	if rng.IntN(2) == 0 {
+		a, b := ids[rng.IntN(len(ids))], ids[rng.IntN(len(ids))]
+		if a == b || f.st.People[a].Lead.PageName == "" {
+			return
+		}
+		f.st.People[a].Lead.Company = "Shared Co " + a
+		f.st.People[b].Lead.Company = "Shared Co " + a
+		f.enrichedWith(a, "enrich.gone", t0.Add(-day), "x@excluded.example", "excluded.example")
+		f.exclude("domains", listfile.Domain, "excluded.example")
+		for _, im := range f.cfg.Imports {
+			im.People[0].Result.Company = "Shared Co " + a // a colleague too
 		}
 	}
 }
