@@ -78,6 +78,14 @@ var (
 	CountTracks     = `SELECT j.key, count(*) FROM {s}.people p, json_each(p.extra, '$.tracked') j WHERE p.workspace = $1 AND ` + trackedPeople + ` GROUP BY j.key`
 	SelectCopiedBy  = `SELECT person_id FROM {s}.enrichments WHERE workspace = $1 AND ` + copiedBy + ` IS NOT NULL AND ` + copiedBy + ` = $2`
 	SelectHistoryBy = `SELECT DISTINCT person_id FROM {s}.person_history WHERE workspace = $1 AND by_address = $2`
+
+	// The questions of a plan of enrich blocks (state.EnrichIndex): an
+	// enrich block's enrichments made up to a time (an index range on
+	// enrichments_by) and the people without a page name (the index
+	// people_page_name); those who left: SelectLeft.
+	SelectEnrichedBefore = `SELECT person_id FROM {s}.enrichments WHERE workspace = $1 AND by_address = $2 AND enriched_at <= $3`
+	CountEnrichedBefore  = `SELECT count(*) FROM {s}.enrichments WHERE workspace = $1 AND by_address = $2 AND enriched_at <= $3`
+	SelectPageless       = `SELECT id FROM {s}.people WHERE workspace = $1 AND page_name = ''`
 	pgCountTracks   = `SELECT k.k, count(*) FROM {s}.people p, jsonb_object_keys(p.extra->'tracked') AS k(k) WHERE p.workspace = $1 AND jsonb_exists(p.extra, 'tracked') GROUP BY k.k`
 
 	// SelectPaged are the people whose page name may be, in lower case,

@@ -1,0 +1,286 @@
+package plan
+
+import (
+	"hash/maphash"
+	"maps"
+	"slices"
+	"time"
+
+	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/state"
+)
+
+// EnrichFacts are what a store's indexes tell a plan of one enrich block
+// instead of every person (EnrichReadsOf): per block, the enrichments it
+// made and copied, and how many of the former are at least so old. Build
+// given them (Options.Enrich) plans over a state holding only the people
+// EnrichReadsOf names, and says so when that is not enough
+// (Plan.NeedsEveryone).
+type EnrichFacts struct {
+	blocks map[string]*enrichCounts
+}
+
+type enrichCounts struct {
+	owned, copies int
+	aged          map[time.Duration]int // owned enrichments at least that old
+}
+
+// EnrichReadsOf says what the plan of cfg reads of a store instead of every
+// person when ReadsOf asks for every person only for one enrich block of
+// the common kind: a limit, a refresh (or none), no where, no refresh_on
+// in any block, no exclude block, sources that are searches and profiles,
+// no other workspace to reuse from (opts.Reuse nil), and opts.Now set.
+// It reads the lead lists ReadsOf would, the people a refresh or the
+// limit may concern (the block's stale enrichments, its copies, the
+// enrichments of an unknown outcome), the people who are not plain (left
+// the network, no page name), and counts from the indexes. ok is false for
+// any other plan: it reads every person.
+func EnrichReadsOf(cfg *config.Config, records *state.State, opts Options, ix state.EnrichIndex) (r Reads, facts *EnrichFacts, ok bool, err error) {
+	e, base, ok := enrichAlone(cfg, records, opts)
+	if !ok {
+		return Reads{}, nil, false, nil
+	}
+	ids := slices.Clone(base.Persons)
+	add := func(found []string, err error) error {
+		ids = append(ids, found...)
+		return err
+	}
+	if e.Refresh > 0 {
+		if err := add(ix.EnrichedBefore(e.Address, opts.Now.Add(-e.Refresh))); err != nil {
+			return Reads{}, nil, false, err
+		}
+	}
+	copied, err := ix.CopiedBy(e.Address)
+	if err != nil {
+		return Reads{}, nil, false, err
+	}
+	ids = append(ids, copied...)
+	if err := add(ix.Left()); err != nil {
+		return Reads{}, nil, false, err
+	}
+	if err := add(ix.Pageless()); err != nil {
+		return Reads{}, nil, false, err
+	}
+	ids = append(ids, slices.Collect(maps.Keys(records.UnknownEnrichments))...)
+	counts := &enrichCounts{copies: len(copied), aged: map[time.Duration]int{}}
+	if counts.owned, err = ix.CountEnrichedBefore(e.Address, time.Time{}); err != nil {
+		return Reads{}, nil, false, err
+	}
+	for _, d := range agesAsked(cfg, e) {
+		if counts.aged[d], err = ix.CountEnrichedBefore(e.Address, opts.Now.Add(-d)); err != nil {
+			return Reads{}, nil, false, err
+		}
+	}
+	slices.Sort(ids)
+	base.Persons = slices.Compact(ids)
+	return base, &EnrichFacts{blocks: map[string]*enrichCounts{e.Address: counts}}, true, nil
+}
+
+// enrichAlone returns the one enrich block the plan of cfg reads every
+// person for, and what ReadsOf names besides, when EnrichReadsOf can
+// answer that block (see there).
+func enrichAlone(cfg *config.Config, records *state.State, opts Options) (*config.Enrich, Reads, bool) {
+	if records == nil || opts.Reuse != nil || opts.Now.IsZero() || len(cfg.Excludes) > 0 {
+		return nil, Reads{}, false
+	}
+	b := &builder{cfg: cfg, st: records, opts: opts}
+	b.selectTargets()
+	b.selectReplace()
+	if b.diags.HasErrors() {
+		return nil, Reads{}, false
+	}
+	var e *config.Enrich
+	for _, x := range cfg.Enriches {
+		if len(x.RefreshOn) > 0 {
+			return nil, Reads{}, false
+		}
+		if b.selected(x.Address) {
+			if e != nil {
+				return nil, Reads{}, false
+			}
+			e = x
+		}
+	}
+	if e == nil || e.Limit <= 0 || e.Where != nil {
+		return nil, Reads{}, false
+	}
+	// Without the enrich blocks, the plan must read no person in bulk.
+	rest := *cfg
+	rest.Enriches = nil
+	nb := *b
+	nb.cfg = &rest
+	if nb.readsEveryone() {
+		return nil, Reads{}, false
+	}
+	r := b.partReads(records)
+	return e, r, !r.People
+}
+
+// agesAsked are the ages ownedCapCounted counts e's enrichments by: its
+// refresh and the shortest refresh of the other blocks, the shorter of the
+// two when e's is set.
+func agesAsked(cfg *config.Config, e *config.Enrich) []time.Duration {
+	other := otherRefresh(cfg, e)
+	var out []time.Duration
+	if other > 0 {
+		out = append(out, other)
+	}
+	if e.Refresh > 0 {
+		out = append(out, e.Refresh)
+		if other > 0 {
+			out = append(out, min(e.Refresh, other))
+		}
+	}
+	return out
+}
+
+// otherRefresh is the shortest refresh of the enrich blocks of cfg but e
+// (0: none has one), as ownedCap takes it.
+func otherRefresh(cfg *config.Config, e *config.Enrich) time.Duration {
+	other := time.Duration(0)
+	for _, o := range cfg.Enriches {
+		if o != e && o.Refresh > 0 && (other == 0 || o.Refresh < other) {
+			other = o.Refresh
+		}
+	}
+	return other
+}
+
+// NeedsEveryone reports whether a plan built over a state read in part
+// for its enrich block (Options.Enrich) found that it needs every person:
+// the plan is to be built again over the whole state.
+func (p *Plan) NeedsEveryone() bool { return p.needsEveryone }
+
+// counted returns the store's counts of block addr, nil when the plan
+// reads every person; a block without them makes the plan need everyone.
+func (v *env) counted(addr string) *enrichCounts {
+	if v.facts == nil {
+		return nil
+	}
+	c := v.facts.blocks[addr]
+	if c == nil {
+		v.missed = true
+		return &enrichCounts{}
+	}
+	return c
+}
+
+// ownedCapCounted is ownedCap from the store's counts: e's enrichments old
+// enough for e's refresh or another block's, or, with todo, those in todo
+// and those old enough for another block's refresh. e's people in todo
+// are among the people read (stale for e).
+func (b *builder) ownedCapCounted(e *config.Enrich, c *enrichCounts, todo map[string]bool) int {
+	other := otherRefresh(b.cfg, e)
+	if todo == nil {
+		switch {
+		case e.Refresh > 0 && other > 0:
+			return c.aged[min(e.Refresh, other)]
+		case e.Refresh > 0:
+			return c.aged[e.Refresh]
+		case other > 0:
+			return c.aged[other]
+		}
+		return 0
+	}
+	n, oldIn := 0, 0
+	for o := range b.v.ownedList(e.Address).all {
+		if todo[o.p.ID] {
+			n++
+			if other > 0 && b.now.Sub(o.at) >= other {
+				oldIn++
+			}
+		}
+	}
+	if other > 0 {
+		n += c.aged[other] - oldIn
+	}
+	return n
+}
+
+// collectRead is collect over a state read in part (EnrichReadsOf): the
+// people read are counted as collectEach counts them, the others (plain
+// people: fresh, or to enrich when a place is free) only as members, each
+// once. With the limit reached, those take no place and change nothing
+// else the plan says (checkRead).
+func (v *env) collectRead(e *config.Enrich, sources []source, where bool) (blockPeople, error) {
+	var bp blockPeople
+	seen := map[*state.Person]struct{}{}
+	for _, src := range sources {
+		for _, id := range src.ids {
+			p := v.st.People[id]
+			if p == nil {
+				continue
+			}
+			if _, dup := seen[p]; dup {
+				continue
+			}
+			seen[p] = struct{}{}
+			if err := v.count(&bp, e, v.look(e, p), src.addr, where); err != nil {
+				return bp, err
+			}
+		}
+	}
+	bp.members = distinctIDs(sources)
+	return bp, nil
+}
+
+// checkRead tells Build over a state read in part whether the plan of e
+// is the one the whole state gives (else the plan needs everyone): the
+// limit leaves no place (so the people not read take none: certain holds
+// only people read), something is to be enriched (an up-to-date block's
+// text counts people not read), and the bound is the limit's (the people
+// not read only add to the sum it is the minimum of).
+func (b *builder) checkRead(e *config.Enrich, bp blockPeople, bound int, changing []*state.Person, unknown, flips int, bounded bool) {
+	if b.v.facts == nil {
+		return
+	}
+	ok := e.Limit-b.v.used(e) <= 0 && bound > 0
+	if ok && bounded {
+		sum := len(bp.todo) + flips + unknown + len(changing)
+		ok = sum >= b.limitBound(e, bp, changing, unknown == 0 && flips == 0)
+	}
+	if !ok || b.v.missed {
+		b.p.needsEveryone = true
+	}
+}
+
+// distinctIDs counts the distinct IDs of sources (a person is one ID in a
+// state: checkLeadIDs) without a set of millions of strings: their hashes
+// sorted, the strings compared only where two hashes are equal.
+func distinctIDs(sources []source) int {
+	n := 0
+	for _, s := range sources {
+		n += len(s.ids)
+	}
+	seed := maphash.MakeSeed()
+	hashes := make([]uint64, 0, n)
+	for _, s := range sources {
+		for _, id := range s.ids {
+			hashes = append(hashes, maphash.String(seed, id))
+		}
+	}
+	slices.Sort(hashes)
+	dups := map[uint64]bool{}
+	distinct := 0
+	for i, h := range hashes {
+		switch {
+		case i > 0 && hashes[i-1] == h:
+			dups[h] = true
+		default:
+			distinct++
+		}
+	}
+	if len(dups) == 0 {
+		return distinct
+	}
+	distinct -= len(dups)
+	same := map[string]struct{}{}
+	for _, s := range sources {
+		for _, id := range s.ids {
+			if dups[maphash.String(seed, id)] {
+				same[id] = struct{}{}
+			}
+		}
+	}
+	return distinct + len(same)
+}

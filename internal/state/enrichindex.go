@@ -1,0 +1,101 @@
+package state
+
+import (
+	"time"
+)
+
+// EnrichIndex is what a store answers of the enrichments and the people
+// who are not plain (left the network, no page name) from its indexes,
+// without reading a person: what a plan of enrich blocks asks instead of
+// every person (plan.EnrichReadsOf). The SQL stores give it.
+type EnrichIndex interface {
+	// EnrichedBefore are the IDs of the people holding an enrichment the
+	// enrich block at addr made at or before the time (the index
+	// enrichments_by), in no order; copies are not among them.
+	EnrichedBefore(addr string, before time.Time) ([]string, error)
+	// CountEnrichedBefore counts them; a zero time counts every one.
+	CountEnrichedBefore(addr string, before time.Time) (int, error)
+	// CopiedBy are the IDs of the people holding an enrichment the block
+	// at addr copied from another workspace (Enrichment.CopiedBy).
+	CopiedBy(addr string) ([]string, error)
+	// Left are the IDs of the people who left the network (StatusLeft).
+	Left() ([]string, error)
+	// Pageless are the IDs of the people without a page name.
+	Pageless() ([]string, error)
+}
+
+// EnrichIndexed reports whether b answers EnrichIndex's questions without
+// reading every person: a state read whole does (in memory), a store when
+// it gives them.
+func (b *Base) EnrichIndexed() bool {
+	if b.store == nil {
+		return true
+	}
+	_, ok := b.store.(EnrichIndex)
+	return ok
+}
+
+// index is b's store as an EnrichIndex, or the state in memory.
+func (b *Base) index() EnrichIndex {
+	if ix, ok := b.store.(EnrichIndex); ok && b.store != nil {
+		return ix
+	}
+	return memIndex(b.mem)
+}
+
+// EnrichedBefore: see EnrichIndex.
+func (b *Base) EnrichedBefore(addr string, before time.Time) ([]string, error) {
+	return b.index().EnrichedBefore(addr, before)
+}
+
+// CountEnrichedBefore: see EnrichIndex.
+func (b *Base) CountEnrichedBefore(addr string, before time.Time) (int, error) {
+	return b.index().CountEnrichedBefore(addr, before)
+}
+
+// CopiedBy: see EnrichIndex.
+func (b *Base) CopiedBy(addr string) ([]string, error) { return b.index().CopiedBy(addr) }
+
+// Left: see EnrichIndex.
+func (b *Base) Left() ([]string, error) { return b.index().Left() }
+
+// Pageless: see EnrichIndex.
+func (b *Base) Pageless() ([]string, error) { return b.index().Pageless() }
+
+// memIndex answers EnrichIndex from people in memory: what a store's
+// answers must equal (backendtest EnrichIndex).
+type memIndex map[string]*Person
+
+func (m memIndex) EnrichedBefore(addr string, before time.Time) ([]string, error) {
+	return m.ids(func(p *Person) bool {
+		return p.Enrichment != nil && p.Enrichment.By == addr && !p.Enrichment.EnrichedAt.After(before)
+	}), nil
+}
+
+func (m memIndex) CountEnrichedBefore(addr string, before time.Time) (int, error) {
+	return len(m.ids(func(p *Person) bool {
+		return p.Enrichment != nil && p.Enrichment.By == addr && (before.IsZero() || !p.Enrichment.EnrichedAt.After(before))
+	})), nil
+}
+
+func (m memIndex) CopiedBy(addr string) ([]string, error) {
+	return m.ids(func(p *Person) bool { return p.Enrichment != nil && p.Enrichment.CopiedBy == addr }), nil
+}
+
+func (m memIndex) Left() ([]string, error) {
+	return m.ids(func(p *Person) bool { return p.Status == StatusLeft }), nil
+}
+
+func (m memIndex) Pageless() ([]string, error) {
+	return m.ids(func(p *Person) bool { return p.Lead.PageName == "" }), nil
+}
+
+func (m memIndex) ids(keep func(*Person) bool) []string {
+	var out []string
+	for id, p := range m {
+		if keep(p) {
+			out = append(out, id)
+		}
+	}
+	return out
+}

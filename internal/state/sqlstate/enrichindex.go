@@ -1,0 +1,36 @@
+package sqlstate
+
+import "time"
+
+// The store's answers to state.EnrichIndex, each from an index.
+
+func (w wrapped) EnrichedBefore(addr string, before time.Time) ([]string, error) {
+	ids, err := w.p.ids(SelectEnrichedBefore, addr, w.p.r.D.TimeValue(before))
+	return ids, w.err(err)
+}
+
+func (w wrapped) CountEnrichedBefore(addr string, before time.Time) (int, error) {
+	if before.IsZero() {
+		var n int
+		err := w.p.r.Q.QueryRowContext(w.p.ctx, w.p.r.D.Rewrite(CountEnrichedBy), w.p.r.WS, addr).Scan(&n)
+		return n, w.err(err)
+	}
+	var n int
+	err := w.p.r.Q.QueryRowContext(w.p.ctx, w.p.r.D.Rewrite(CountEnrichedBefore), w.p.r.WS, addr, w.p.r.D.TimeValue(before)).Scan(&n)
+	return n, w.err(err)
+}
+
+func (w wrapped) CopiedBy(addr string) ([]string, error) {
+	ids, err := w.p.copies(addr)
+	return ids, w.err(err)
+}
+
+func (w wrapped) Left() ([]string, error) {
+	ids, err := w.p.ids(SelectLeft)
+	return ids, w.err(err)
+}
+
+func (w wrapped) Pageless() ([]string, error) {
+	ids, err := w.p.ids(SelectPageless)
+	return ids, w.err(err)
+}
