@@ -33,8 +33,8 @@ type enrichCounts struct {
 // It reads the lead lists ReadsOf would, the people a refresh or the
 // limit may concern (the block's stale enrichments, its copies, the
 // enrichments of an unknown outcome), the people who are not plain (left
-// the network, no page name), and counts from the indexes. ok is false for
-// any other plan: it reads every person.
+// the network, no page name, an imported e-mail), and counts from the
+// indexes. ok is false for any other plan: it reads every person.
 func EnrichReadsOf(cfg *config.Config, records *state.State, opts Options, ix state.EnrichIndex) (r Reads, facts *EnrichFacts, ok bool, err error) {
 	e, base, ok := enrichAlone(cfg, records, opts)
 	if !ok {
@@ -62,6 +62,18 @@ func EnrichReadsOf(cfg *config.Config, records *state.State, opts Options, ix st
 		return Reads{}, nil, false, err
 	}
 	ids = append(ids, slices.Collect(maps.Keys(records.UnknownEnrichments))...)
+	// An imported e-mail saves an enrichment (importGives): its people.
+	enrichers, err := ix.Enrichers()
+	if err != nil {
+		return Reads{}, nil, false, err
+	}
+	for _, by := range enrichers {
+		if state.IsImport(by) {
+			if err := add(ix.EnrichedBefore(by, endOfTime)); err != nil {
+				return Reads{}, nil, false, err
+			}
+		}
+	}
 	counts := &enrichCounts{copies: len(copied), aged: map[time.Duration]int{}}
 	if counts.owned, err = ix.CountEnrichedBefore(e.Address, time.Time{}); err != nil {
 		return Reads{}, nil, false, err
@@ -75,6 +87,9 @@ func EnrichReadsOf(cfg *config.Config, records *state.State, opts Options, ix st
 	base.Persons = slices.Compact(ids)
 	return base, &EnrichFacts{blocks: map[string]*enrichCounts{e.Address: counts}}, true, nil
 }
+
+// endOfTime is after every enrichment's time.
+var endOfTime = time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // enrichAlone returns the one enrich block the plan of cfg reads every
 // person for, and what ReadsOf names besides, when EnrichReadsOf can

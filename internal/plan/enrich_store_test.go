@@ -126,9 +126,12 @@ func worldPeople(rng *rand.Rand, f *fixture, blocks []string) {
 		p := f.st.People[id]
 		if rng.IntN(2) == 0 {
 			f.enriched(id, blocks[rng.IntN(len(blocks))], t0.Add(-ages[rng.IntN(len(ages))]))
-			if rng.IntN(8) == 0 {
+			switch rng.IntN(8) {
+			case 0:
 				p.Enrichment.By = state.ReusedPrefix + "other"
 				p.Enrichment.CopiedBy = blocks[0]
+			case 1:
+				p.Enrichment.By = "import.crm" // an e-mail an import gave
 			}
 		}
 		switch rng.IntN(8) {
@@ -156,3 +159,4 @@ func (m memStore) CountEnrichedBefore(addr string, before time.Time) (int, error
 func (m memStore) CopiedBy(addr string) ([]string, error) { return state.NewBase(m.st).CopiedBy(addr) }
 func (m memStore) Left() ([]string, error)                { return state.NewBase(m.st).Left() }
 func (m memStore) Pageless() ([]string, error)            { return state.NewBase(m.st).Pageless() }
+func (m memStore) Enrichers() ([]string, error)           { return state.NewBase(m.st).Enrichers() }

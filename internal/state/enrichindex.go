@@ -22,6 +22,9 @@ type EnrichIndex interface {
 	Left() ([]string, error)
 	// Pageless are the IDs of the people without a page name.
 	Pageless() ([]string, error)
+	// Enrichers are the addresses the enrichments were made by
+	// (Enrichment.By), each once, in no order.
+	Enrichers() ([]string, error)
 }
 
 // EnrichIndexed reports whether b answers EnrichIndex's questions without
@@ -62,6 +65,9 @@ func (b *Base) Left() ([]string, error) { return b.index().Left() }
 // Pageless: see EnrichIndex.
 func (b *Base) Pageless() ([]string, error) { return b.index().Pageless() }
 
+// Enrichers: see EnrichIndex.
+func (b *Base) Enrichers() ([]string, error) { return b.index().Enrichers() }
+
 // memIndex answers EnrichIndex from people in memory: what a store's
 // answers must equal (backendtest EnrichIndex).
 type memIndex map[string]*Person
@@ -88,6 +94,18 @@ func (m memIndex) Left() ([]string, error) {
 
 func (m memIndex) Pageless() ([]string, error) {
 	return m.ids(func(p *Person) bool { return p.Lead.PageName == "" }), nil
+}
+
+func (m memIndex) Enrichers() ([]string, error) {
+	seen := map[string]bool{}
+	var out []string
+	for _, p := range m {
+		if p.Enrichment != nil && !seen[p.Enrichment.By] {
+			seen[p.Enrichment.By] = true
+			out = append(out, p.Enrichment.By)
+		}
+	}
+	return out, nil
 }
 
 func (m memIndex) ids(keep func(*Person) bool) []string {

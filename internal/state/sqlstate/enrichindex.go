@@ -34,3 +34,8 @@ func (w wrapped) Pageless() ([]string, error) {
 	ids, err := w.p.ids(SelectPageless)
 	return ids, w.err(err)
 }
+
+func (w wrapped) Enrichers() ([]string, error) {
+	addrs, err := w.p.ids(SelectEnrichers)
+	return addrs, w.err(err)
+}

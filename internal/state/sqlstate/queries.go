@@ -86,7 +86,13 @@ var (
 	SelectEnrichedBefore = `SELECT person_id FROM {s}.enrichments WHERE workspace = $1 AND by_address = $2 AND enriched_at <= $3`
 	CountEnrichedBefore  = `SELECT count(*) FROM {s}.enrichments WHERE workspace = $1 AND by_address = $2 AND enriched_at <= $3`
 	SelectPageless       = `SELECT id FROM {s}.people WHERE workspace = $1 AND page_name = ''`
-	pgCountTracks        = `SELECT k.k, count(*) FROM {s}.people p, jsonb_object_keys(p.extra->'tracked') AS k(k) WHERE p.workspace = $1 AND jsonb_exists(p.extra, 'tracked') GROUP BY k.k`
+	// SelectEnrichers are the enrichments' by_address values, each once:
+	// a walk of the index enrichments_by from one value to the next (a
+	// DISTINCT would read every entry).
+	SelectEnrichers = `WITH RECURSIVE b(a) AS (SELECT min(by_address) FROM {s}.enrichments WHERE workspace = $1
+		UNION ALL SELECT (SELECT min(by_address) FROM {s}.enrichments WHERE workspace = $1 AND by_address > b.a) FROM b WHERE b.a IS NOT NULL)
+		SELECT a FROM b WHERE a IS NOT NULL`
+	pgCountTracks = `SELECT k.k, count(*) FROM {s}.people p, jsonb_object_keys(p.extra->'tracked') AS k(k) WHERE p.workspace = $1 AND jsonb_exists(p.extra, 'tracked') GROUP BY k.k`
 
 	// SelectPaged are the people whose page name may be, in lower case,
 	// one of the texts of the JSON array $2 (PageFinder.Paged): those

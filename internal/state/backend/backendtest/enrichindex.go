@@ -61,6 +61,7 @@ func testEnrichIndex(t *testing.T, k Kind) {
 		check("the copies of "+addr, sorted(want.CopiedBy(addr)), sorted(got.CopiedBy(addr)))
 	}
 	check("the people who left", sorted(want.Left()), sorted(got.Left()))
+	check("the addresses enrichments were made by", sorted(want.Enrichers()), sorted(got.Enrichers()))
 	check("the people without a page name", sorted(want.Pageless()), sorted(got.Pageless()))
 	if answered == 0 {
 		t.Fatal("every answer is empty: the fixture no longer tests the enrich index")
