@@ -18,6 +18,20 @@ import (
 // (Plan.NeedsEveryone).
 type EnrichFacts struct {
 	blocks map[string]*enrichCounts
+	// sketches are the people of enrichments read as state.Sketch gives
+	// them (Fill).
+	sketches []*state.Person
+}
+
+// Fill gives st, read as EnrichReadsOf says, the people it reads in
+// sketch (state.Sketch): those holding a stale enrichment of the block or
+// an imported e-mail, unless st holds them read whole.
+func (f *EnrichFacts) Fill(st *state.State) {
+	for _, p := range f.sketches {
+		if st.People[p.ID] == nil {
+			st.People[p.ID] = p
+		}
+	}
 }
 
 type enrichCounts struct {
@@ -31,7 +45,7 @@ type enrichCounts struct {
 // in any block, no exclude block, sources that are searches and profiles,
 // no other workspace to reuse from (opts.Reuse nil), and opts.Now set.
 // It reads the lead lists ReadsOf would, the people a refresh or the
-// limit may concern (the block's stale enrichments, its copies, the
+// limit may concern (some only in sketch: EnrichFacts.Fill) (the block's stale enrichments, its copies, the
 // enrichments of an unknown outcome), the people who are not plain (left
 // the network, no page name, an imported e-mail), and counts from the
 // indexes. ok is false for any other plan: it reads every person.
@@ -45,8 +59,14 @@ func EnrichReadsOf(cfg *config.Config, records *state.State, opts Options, ix st
 		ids = append(ids, found...)
 		return err
 	}
+	var sketches []*state.Person
+	sketch := func(addr string, before time.Time) error {
+		found, err := ix.Sketched(addr, before)
+		sketches = append(sketches, found...)
+		return err
+	}
 	if e.Refresh > 0 {
-		if err := add(ix.EnrichedBefore(e.Address, opts.Now.Add(-e.Refresh))); err != nil {
+		if err := sketch(e.Address, opts.Now.Add(-e.Refresh)); err != nil {
 			return Reads{}, nil, false, err
 		}
 	}
@@ -69,7 +89,7 @@ func EnrichReadsOf(cfg *config.Config, records *state.State, opts Options, ix st
 	}
 	for _, by := range enrichers {
 		if state.IsImport(by) {
-			if err := add(ix.EnrichedBefore(by, endOfTime)); err != nil {
+			if err := sketch(by, endOfTime); err != nil {
 				return Reads{}, nil, false, err
 			}
 		}
@@ -85,7 +105,7 @@ func EnrichReadsOf(cfg *config.Config, records *state.State, opts Options, ix st
 	}
 	slices.Sort(ids)
 	base.Persons = slices.Compact(ids)
-	return base, &EnrichFacts{blocks: map[string]*enrichCounts{e.Address: counts}}, true, nil
+	return base, &EnrichFacts{blocks: map[string]*enrichCounts{e.Address: counts}, sketches: sketches}, true, nil
 }
 
 // endOfTime is after every enrichment's time.

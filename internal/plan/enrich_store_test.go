@@ -36,6 +36,7 @@ func TestEnrichReadsMakeTheSamePlan(t *testing.T) {
 		if err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
 		}
+		facts.Fill(st)
 		po := o
 		po.Enrich = facts
 		got, _ := Build(f.cfg, st, po)
@@ -150,6 +151,10 @@ func worldPeople(rng *rand.Rand, f *fixture, blocks []string) {
 
 func (m memStore) EnrichedBefore(addr string, before time.Time) ([]string, error) {
 	return state.NewBase(m.st).EnrichedBefore(addr, before)
+}
+
+func (m memStore) Sketched(addr string, before time.Time) ([]*state.Person, error) {
+	return state.NewBase(m.st).Sketched(addr, before)
 }
 
 func (m memStore) CountEnrichedBefore(addr string, before time.Time) (int, error) {

@@ -114,6 +114,9 @@ func planState(d Deps, opts PlanOptions, now time.Time, reuse plan.ReuseLookup) 
 		if err == nil && ok {
 			defer b.Close()
 			st, err := b.Reading(er.Searches, er.Persons)
+			if err == nil {
+				facts.Fill(st)
+			}
 			return st, facts, err
 		}
 		if err != nil {

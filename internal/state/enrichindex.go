@@ -13,6 +13,8 @@ type EnrichIndex interface {
 	// enrich block at addr made at or before the time (the index
 	// enrichments_by), in no order; copies are not among them.
 	EnrichedBefore(addr string, before time.Time) ([]string, error)
+	// Sketched are those people, each as Sketch gives them, in no order.
+	Sketched(addr string, before time.Time) ([]*Person, error)
 	// CountEnrichedBefore counts them; a zero time counts every one.
 	CountEnrichedBefore(addr string, before time.Time) (int, error)
 	// CopiedBy are the IDs of the people holding an enrichment the block
@@ -51,6 +53,11 @@ func (b *Base) EnrichedBefore(addr string, before time.Time) ([]string, error) {
 	return b.index().EnrichedBefore(addr, before)
 }
 
+// Sketched: see EnrichIndex.
+func (b *Base) Sketched(addr string, before time.Time) ([]*Person, error) {
+	return b.index().Sketched(addr, before)
+}
+
 // CountEnrichedBefore: see EnrichIndex.
 func (b *Base) CountEnrichedBefore(addr string, before time.Time) (int, error) {
 	return b.index().CountEnrichedBefore(addr, before)
@@ -76,6 +83,28 @@ func (m memIndex) EnrichedBefore(addr string, before time.Time) ([]string, error
 	return m.ids(func(p *Person) bool {
 		return p.Enrichment != nil && p.Enrichment.By == addr && !p.Enrichment.EnrichedAt.After(before)
 	}), nil
+}
+
+func (m memIndex) Sketched(addr string, before time.Time) ([]*Person, error) {
+	ids, _ := m.EnrichedBefore(addr, before)
+	var out []*Person
+	for _, id := range ids {
+		out = append(out, Sketch(m[id]))
+	}
+	return out, nil
+}
+
+// Sketch is what a plan of an enrich block reads of a person holding an
+// enrichment made by a block (a copy is read whole): their ID, page name
+// and status, and the enrichment's block and time. A person of millions
+// read so takes a fifth of the memory (plan.EnrichReadsOf).
+func Sketch(p *Person) *Person {
+	s := &Person{ID: p.ID, Status: p.Status}
+	s.Lead.PageName = p.Lead.PageName
+	if e := p.Enrichment; e != nil {
+		s.Enrichment = &Enrichment{By: e.By, EnrichedAt: e.EnrichedAt}
+	}
+	return s
 }
 
 func (m memIndex) CountEnrichedBefore(addr string, before time.Time) (int, error) {

@@ -1,6 +1,12 @@
 package sqlstate
 
-import "time"
+import (
+	"database/sql"
+	"fmt"
+	"time"
+
+	"github.com/leadsync/leadsync/internal/state"
+)
 
 // The store's answers to state.EnrichIndex, each from an index.
 
@@ -38,4 +44,31 @@ func (w wrapped) Pageless() ([]string, error) {
 func (w wrapped) Enrichers() ([]string, error) {
 	addrs, err := w.p.ids(SelectEnrichers)
 	return addrs, w.err(err)
+}
+
+func (w wrapped) Sketched(addr string, before time.Time) ([]*state.Person, error) {
+	ps, err := w.p.sketched(addr, before)
+	return ps, w.err(err)
+}
+
+// sketched runs SelectSketched.
+func (p *peopleStore) sketched(addr string, before time.Time) ([]*state.Person, error) {
+	rows, err := p.r.query(p.ctx, SelectSketched, p.r.WS, addr, p.r.D.TimeValue(before))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []*state.Person
+	var at sql.NullString
+	for rows.Next() {
+		q := &state.Person{Enrichment: &state.Enrichment{By: addr}}
+		if err := rows.Scan(&q.ID, &at, &q.Lead.PageName, &q.Status); err != nil {
+			return nil, err
+		}
+		if q.Enrichment.EnrichedAt, err = parseTime(at); err != nil {
+			return nil, fmt.Errorf("enrichment of %s: %w", q.ID, err)
+		}
+		out = append(out, q)
+	}
+	return out, rows.Err()
 }

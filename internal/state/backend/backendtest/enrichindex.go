@@ -2,6 +2,7 @@ package backendtest
 
 import (
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -44,6 +45,7 @@ func testEnrichIndex(t *testing.T, k Kind) {
 	for _, addr := range []string{"enrich.contacts", "enrich.dach", "enrich.nothing"} {
 		for _, at := range []time.Time{At(4), At(5), At(5).Add(-time.Nanosecond), At(12), At(16).Add(time.Microsecond), At(99)} {
 			check("the enrichments of "+addr+" up to "+at.String(), sorted(want.EnrichedBefore(addr, at)), sorted(got.EnrichedBefore(addr, at)))
+			sameSketches(t, want, got, addr, at)
 			wn, err := want.CountEnrichedBefore(addr, at)
 			must(t, err, "count")
 			gn, err := got.CountEnrichedBefore(addr, at)
@@ -65,5 +67,21 @@ func testEnrichIndex(t *testing.T, k Kind) {
 	check("the people without a page name", sorted(want.Pageless()), sorted(got.Pageless()))
 	if answered == 0 {
 		t.Fatal("every answer is empty: the fixture no longer tests the enrich index")
+	}
+}
+
+// sameSketches checks the store's sketches of the people of addr's
+// enrichments up to at against state.Sketch of the people read whole.
+func sameSketches(t *testing.T, want, got *state.Base, addr string, at time.Time) {
+	t.Helper()
+	ws, err := want.Sketched(addr, at)
+	must(t, err, "sketches")
+	gs, err := got.Sketched(addr, at)
+	must(t, err, "sketches of the base")
+	byID := func(a, b *state.Person) int { return strings.Compare(a.ID, b.ID) }
+	slices.SortFunc(ws, byID)
+	slices.SortFunc(gs, byID)
+	if d := cmp.Diff(ws, gs); d != "" {
+		t.Fatalf("the sketches of the people of %s up to %v differ (-whole +base):\n%s", addr, at, d)
 	}
 }
