@@ -165,3 +165,32 @@ func (m memStore) CopiedBy(addr string) ([]string, error) { return state.NewBase
 func (m memStore) Left() ([]string, error)                { return state.NewBase(m.st).Left() }
 func (m memStore) Pageless() ([]string, error)            { return state.NewBase(m.st).Pageless() }
 func (m memStore) Enrichers() ([]string, error)           { return state.NewBase(m.st).Enrichers() }
+
+// TestDistinctIDs counts the distinct IDs of sources that share some
+// (radix-sorted from 16,384 on), with the hash and with one under which
+// different IDs meet (their length).
+func TestDistinctIDs(t *testing.T) {
+	var many []string
+	for i := range 100000 {
+		many = append(many, fmt.Sprintf("n%d", i))
+	}
+	cases := []struct {
+		sources []source
+		want    int
+	}{
+		{nil, 0},
+		{[]source{{ids: []string{"a", "b", "a"}}, {ids: []string{"b", "cc"}}, {}}, 3},
+		{[]source{{ids: many}, {ids: many[:500]}, {ids: []string{"x"}}}, 100001},
+	}
+	for _, byLength := range []bool{false, true} {
+		if byLength {
+			defer func(h func() func(string) uint32) { idHash = h }(idHash)
+			idHash = func() func(string) uint32 { return func(id string) uint32 { return uint32(len(id)) } }
+		}
+		for _, c := range cases {
+			if got := distinctIDs(c.sources); got != c.want {
+				t.Errorf("distinctIDs of %d sources (hashed by length: %v) = %d, want %d", len(c.sources), byLength, got, c.want)
+			}
+		}
+	}
+}
