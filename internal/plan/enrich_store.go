@@ -15,9 +15,11 @@ import (
 // made and copied, and how many of the former are at least so old. Build
 // given them (Options.Enrich) plans over a state holding only the people
 // EnrichReadsOf names, and says so when that is not enough
-// (Plan.NeedsEveryone).
+// (NeedsEveryone).
 type EnrichFacts struct {
 	blocks map[string]*enrichCounts
+	// needsEveryone: Build found the people read do not decide the plan.
+	needsEveryone bool
 	// sketches are the people of enrichments read as state.Sketch gives
 	// them (Fill).
 	sketches []*state.Person
@@ -181,10 +183,10 @@ func otherRefresh(cfg *config.Config, e *config.Enrich) time.Duration {
 	return other
 }
 
-// NeedsEveryone reports whether a plan built over a state read in part
-// for its enrich block (Options.Enrich) found that it needs every person:
-// the plan is to be built again over the whole state.
-func (p *Plan) NeedsEveryone() bool { return p.needsEveryone }
+// NeedsEveryone reports whether the plan Build made with f (Options.Enrich)
+// over a state read in part found that it needs every person: the plan is
+// to be built again over the whole state, without f.
+func (f *EnrichFacts) NeedsEveryone() bool { return f != nil && f.needsEveryone }
 
 // counted returns the store's counts of block addr, nil when the plan
 // reads every person; a block without them makes the plan need everyone.
@@ -275,7 +277,7 @@ func (b *builder) checkRead(e *config.Enrich, bp blockPeople, bound int, changin
 		ok = sum >= b.limitBound(e, bp, changing, unknown == 0 && flips == 0)
 	}
 	if !ok || b.v.missed {
-		b.p.needsEveryone = true
+		b.v.facts.needsEveryone = true
 	}
 }
 

@@ -150,9 +150,6 @@ type Plan struct {
 	// apply drops them.
 	Suppressed  int          `json:"suppressed"`
 	Diagnostics []Diagnostic `json:"diagnostics"`
-	// needsEveryone: built over a state read in part (Options.Enrich),
-	// the plan found it needs every person (NeedsEveryone).
-	needsEveryone bool
 }
 
 // Change is the action planned for one address.

@@ -72,7 +72,7 @@ func Plan(ctx context.Context, d Deps, opts PlanOptions) (*plan.Plan, hcl.Diagno
 		ExportRecord: log.lookup, Reuse: reuse, Budget: bs, Enrich: facts,
 	}
 	p, diags := plan.Build(opts.Config, st, popts)
-	if p.NeedsEveryone() {
+	if facts.NeedsEveryone() {
 		// The people read for the enrich block do not decide its plan:
 		// the plan of the state read whole.
 		if st, err = d.Backend.Load(); err != nil {
