@@ -164,10 +164,6 @@ func worldPeople(rng *rand.Rand, f *fixture, blocks []string) {
 	}
 }
 
-func (m memStore) EnrichedBefore(addr string, before time.Time) ([]string, error) {
-	return state.NewBase(m.st).EnrichedBefore(addr, before)
-}
-
 func (m memStore) Sketched(addr string, before time.Time) ([]*state.Person, error) {
 	return state.NewBase(m.st).Sketched(addr, before)
 }

@@ -9,11 +9,9 @@ import (
 // without reading a person: what a plan of enrich blocks asks instead of
 // every person (plan.EnrichReadsOf). The SQL stores give it.
 type EnrichIndex interface {
-	// EnrichedBefore are the IDs of the people holding an enrichment the
-	// enrich block at addr made at or before the time (the index
-	// enrichments_by), in no order; copies are not among them.
-	EnrichedBefore(addr string, before time.Time) ([]string, error)
-	// Sketched are those people, each as Sketch gives them, in no order.
+	// Sketched are the people holding an enrichment the enrich block at
+	// addr made at or before the time (the index enrichments_by), each as
+	// Sketch gives them, in no order; copies are not among them.
 	Sketched(addr string, before time.Time) ([]*Person, error)
 	// CountEnrichedBefore counts them; a zero time counts every one.
 	CountEnrichedBefore(addr string, before time.Time) (int, error)
@@ -29,6 +27,24 @@ type EnrichIndex interface {
 	Enrichers() ([]string, error)
 }
 
+// PageUnread is the page name of a person read in sketch (Sketch).
+const PageUnread = "(not read)"
+
+// Sketch is what a plan of an enrich block reads of a person holding an
+// enrichment made by a block, when it reads in full the people who left
+// the network and those without a page name: their ID and the
+// enrichment's block and time. The page name is PageUnread, the status
+// none. A person of millions read so costs one index entry and a fifth of
+// the memory (plan.EnrichReadsOf).
+func Sketch(p *Person) *Person {
+	s := &Person{ID: p.ID}
+	s.Lead.PageName = PageUnread
+	if e := p.Enrichment; e != nil {
+		s.Enrichment = &Enrichment{By: e.By, EnrichedAt: e.EnrichedAt}
+	}
+	return s
+}
+
 // EnrichIndexed reports whether b answers EnrichIndex's questions without
 // reading every person: a state read whole does (in memory), a store when
 // it gives them.
@@ -42,15 +58,10 @@ func (b *Base) EnrichIndexed() bool {
 
 // index is b's store as an EnrichIndex, or the state in memory.
 func (b *Base) index() EnrichIndex {
-	if ix, ok := b.store.(EnrichIndex); ok && b.store != nil {
+	if ix, ok := b.store.(EnrichIndex); ok {
 		return ix
 	}
 	return memIndex(b.mem)
-}
-
-// EnrichedBefore: see EnrichIndex.
-func (b *Base) EnrichedBefore(addr string, before time.Time) ([]string, error) {
-	return b.index().EnrichedBefore(addr, before)
 }
 
 // Sketched: see EnrichIndex.
@@ -79,38 +90,22 @@ func (b *Base) Enrichers() ([]string, error) { return b.index().Enrichers() }
 // answers must equal (backendtest EnrichIndex).
 type memIndex map[string]*Person
 
-func (m memIndex) EnrichedBefore(addr string, before time.Time) ([]string, error) {
-	return m.ids(func(p *Person) bool {
-		return p.Enrichment != nil && p.Enrichment.By == addr && !p.Enrichment.EnrichedAt.After(before)
-	}), nil
-}
-
 func (m memIndex) Sketched(addr string, before time.Time) ([]*Person, error) {
-	ids, _ := m.EnrichedBefore(addr, before)
 	var out []*Person
-	for _, id := range ids {
+	for _, id := range m.ids(func(p *Person) bool { return madeBy(p, addr, before) }) {
 		out = append(out, Sketch(m[id]))
 	}
 	return out, nil
 }
 
-// Sketch is what a plan of an enrich block reads of a person holding an
-// enrichment made by a block (a copy is read whole): their ID, page name
-// and status, and the enrichment's block and time. A person of millions
-// read so takes a fifth of the memory (plan.EnrichReadsOf).
-func Sketch(p *Person) *Person {
-	s := &Person{ID: p.ID, Status: p.Status}
-	s.Lead.PageName = p.Lead.PageName
-	if e := p.Enrichment; e != nil {
-		s.Enrichment = &Enrichment{By: e.By, EnrichedAt: e.EnrichedAt}
-	}
-	return s
+// madeBy reports whether p holds an enrichment made by addr at or before
+// the time (any time for the zero time).
+func madeBy(p *Person, addr string, before time.Time) bool {
+	return p.Enrichment != nil && p.Enrichment.By == addr && (before.IsZero() || !p.Enrichment.EnrichedAt.After(before))
 }
 
 func (m memIndex) CountEnrichedBefore(addr string, before time.Time) (int, error) {
-	return len(m.ids(func(p *Person) bool {
-		return p.Enrichment != nil && p.Enrichment.By == addr && (before.IsZero() || !p.Enrichment.EnrichedAt.After(before))
-	})), nil
+	return len(m.ids(func(p *Person) bool { return madeBy(p, addr, before) })), nil
 }
 
 func (m memIndex) CopiedBy(addr string) ([]string, error) {

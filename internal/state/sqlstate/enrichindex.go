@@ -10,11 +10,6 @@ import (
 
 // The store's answers to state.EnrichIndex, each from an index.
 
-func (w wrapped) EnrichedBefore(addr string, before time.Time) ([]string, error) {
-	ids, err := w.p.ids(SelectEnrichedBefore, addr, w.p.r.D.TimeValue(before))
-	return ids, w.err(err)
-}
-
 func (w wrapped) CountEnrichedBefore(addr string, before time.Time) (int, error) {
 	if before.IsZero() {
 		var n int
@@ -62,7 +57,8 @@ func (p *peopleStore) sketched(addr string, before time.Time) ([]*state.Person, 
 	var at sql.NullString
 	for rows.Next() {
 		q := &state.Person{Enrichment: &state.Enrichment{By: addr}}
-		if err := rows.Scan(&q.ID, &at, &q.Lead.PageName, &q.Status); err != nil {
+		q.Lead.PageName = state.PageUnread
+		if err := rows.Scan(&q.ID, &at); err != nil {
 			return nil, err
 		}
 		if q.Enrichment.EnrichedAt, err = parseTime(at); err != nil {

@@ -83,14 +83,11 @@ var (
 	// enrich block's enrichments made up to a time (an index range on
 	// enrichments_by) and the people without a page name (the index
 	// people_page_name); those who left: SelectLeft.
-	SelectEnrichedBefore = `SELECT person_id FROM {s}.enrichments WHERE workspace = $1 AND by_address = $2 AND enriched_at <= $3`
-	CountEnrichedBefore  = `SELECT count(*) FROM {s}.enrichments WHERE workspace = $1 AND by_address = $2 AND enriched_at <= $3`
-	SelectPageless       = `SELECT id FROM {s}.people WHERE workspace = $1 AND page_name = ''`
-	// SelectSketched is SelectEnrichedBefore with what state.Sketch keeps
-	// of each person (each found by the people's primary key).
-	SelectSketched = `SELECT e.person_id, e.enriched_at, p.page_name, p.status FROM {s}.enrichments e
-		JOIN {s}.people p ON p.workspace = e.workspace AND p.id = e.person_id
-		WHERE e.workspace = $1 AND e.by_address = $2 AND e.enriched_at <= $3`
+	CountEnrichedBefore = `SELECT count(*) FROM {s}.enrichments WHERE workspace = $1 AND by_address = $2 AND enriched_at <= $3`
+	SelectPageless      = `SELECT id FROM {s}.people WHERE workspace = $1 AND page_name = ''`
+	// SelectSketched are the people of an enrich block's enrichments up
+	// to a time, as state.Sketch keeps them.
+	SelectSketched = `SELECT person_id, enriched_at FROM {s}.enrichments WHERE workspace = $1 AND by_address = $2 AND enriched_at <= $3`
 	// SelectEnrichers are the enrichments' by_address values, each once:
 	// a walk of the index enrichments_by from one value to the next (a
 	// DISTINCT would read every entry).

@@ -44,8 +44,7 @@ func testEnrichIndex(t *testing.T, k Kind) {
 	}
 	for _, addr := range []string{"enrich.contacts", "enrich.dach", "enrich.nothing"} {
 		for _, at := range []time.Time{At(4), At(5), At(5).Add(-time.Nanosecond), At(12), At(16).Add(time.Microsecond), At(99)} {
-			check("the enrichments of "+addr+" up to "+at.String(), sorted(want.EnrichedBefore(addr, at)), sorted(got.EnrichedBefore(addr, at)))
-			sameSketches(t, want, got, addr, at)
+			answered += sameSketches(t, want, got, addr, at)
 			wn, err := want.CountEnrichedBefore(addr, at)
 			must(t, err, "count")
 			gn, err := got.CountEnrichedBefore(addr, at)
@@ -71,8 +70,9 @@ func testEnrichIndex(t *testing.T, k Kind) {
 }
 
 // sameSketches checks the store's sketches of the people of addr's
-// enrichments up to at against state.Sketch of the people read whole.
-func sameSketches(t *testing.T, want, got *state.Base, addr string, at time.Time) {
+// enrichments up to at against state.Sketch of the people read whole, and
+// returns how many there are.
+func sameSketches(t *testing.T, want, got *state.Base, addr string, at time.Time) int {
 	t.Helper()
 	ws, err := want.Sketched(addr, at)
 	must(t, err, "sketches")
@@ -84,4 +84,5 @@ func sameSketches(t *testing.T, want, got *state.Base, addr string, at time.Time
 	if d := cmp.Diff(ws, gs); d != "" {
 		t.Fatalf("the sketches of the people of %s up to %v differ (-whole +base):\n%s", addr, at, d)
 	}
+	return len(ws)
 }
