@@ -46,68 +46,93 @@ type enrichCounts struct {
 // the common kind: a limit, a refresh (or none), no where, no refresh_on
 // in any block, no exclude block, sources that are searches and profiles,
 // no other workspace to reuse from (opts.Reuse nil), and opts.Now set.
-// It reads the lead lists ReadsOf would, the people a refresh or the
-// limit may concern (some only in sketch: EnrichFacts.Fill) (the block's stale enrichments, its copies, the
-// enrichments of an unknown outcome), the people who are not plain (left
-// the network, no page name, an imported e-mail), and counts from the
-// indexes. ok is false for any other plan: it reads every person.
+// It reads the lead lists ReadsOf would, the people who may decide the
+// block's plan (enrichReads), and counts from the indexes. ok is false for
+// any other plan, and when the counts show the limit leaves a place (the
+// plan would need everyone: checkRead): it reads every person.
 func EnrichReadsOf(cfg *config.Config, records *state.State, opts Options, ix state.EnrichIndex) (r Reads, facts *EnrichFacts, ok bool, err error) {
 	e, base, ok := enrichAlone(cfg, records, opts)
 	if !ok {
 		return Reads{}, nil, false, nil
 	}
-	ids := slices.Clone(base.Persons)
-	add := func(found []string, err error) error {
-		ids = append(ids, found...)
-		return err
+	counts, copied, err := countEnrich(cfg, e, opts.Now, ix)
+	if err != nil {
+		return Reads{}, nil, false, err
 	}
-	var sketches []*state.Person
+	// The most places the limit may hold (env.used): more than it has
+	// leave a place, and the plan reads everyone.
+	held := counts.owned + counts.copies + records.ErasedEnrichments[e.Address]
+	for _, u := range records.UnknownEnrichments {
+		if u.By == e.Address {
+			held++
+		}
+	}
+	if held < e.Limit {
+		return Reads{}, nil, false, nil
+	}
+	facts = &EnrichFacts{blocks: map[string]*enrichCounts{e.Address: counts}}
+	if base.Persons, facts.sketches, err = enrichReads(e, base.Persons, copied, records, opts.Now, ix); err != nil {
+		return Reads{}, nil, false, err
+	}
+	return base, facts, true, nil
+}
+
+// countEnrich counts e's enrichments (every one, and those at least as old
+// as agesAsked) and its copies, whose IDs it returns.
+func countEnrich(cfg *config.Config, e *config.Enrich, now time.Time, ix state.EnrichIndex) (*enrichCounts, []string, error) {
+	copied, err := ix.CopiedBy(e.Address)
+	if err != nil {
+		return nil, nil, err
+	}
+	c := &enrichCounts{copies: len(copied), aged: map[time.Duration]int{}}
+	if c.owned, err = ix.CountEnrichedBefore(e.Address, time.Time{}); err != nil {
+		return nil, nil, err
+	}
+	for _, d := range agesAsked(cfg, e) {
+		if c.aged[d], err = ix.CountEnrichedBefore(e.Address, now.Add(-d)); err != nil {
+			return nil, nil, err
+		}
+	}
+	return c, copied, nil
+}
+
+// enrichReads are the people who may decide the plan of e besides persons
+// (ReadsOf's): read whole, its copies, the people of an enrichment of an
+// unknown outcome, those who left the network or have no page name; in
+// sketch (EnrichFacts.Fill), the people of its stale enrichments and of
+// imported e-mails (importGives).
+func enrichReads(e *config.Enrich, persons, copied []string, records *state.State, now time.Time, ix state.EnrichIndex) (ids []string, sketches []*state.Person, err error) {
+	ids = slices.Concat(persons, copied, slices.Collect(maps.Keys(records.UnknownEnrichments)))
+	for _, ask := range []func() ([]string, error){ix.Left, ix.Pageless} {
+		found, err := ask()
+		if err != nil {
+			return nil, nil, err
+		}
+		ids = append(ids, found...)
+	}
 	sketch := func(addr string, before time.Time) error {
 		found, err := ix.Sketched(addr, before)
 		sketches = append(sketches, found...)
 		return err
 	}
 	if e.Refresh > 0 {
-		if err := sketch(e.Address, opts.Now.Add(-e.Refresh)); err != nil {
-			return Reads{}, nil, false, err
+		if err := sketch(e.Address, now.Add(-e.Refresh)); err != nil {
+			return nil, nil, err
 		}
 	}
-	copied, err := ix.CopiedBy(e.Address)
-	if err != nil {
-		return Reads{}, nil, false, err
-	}
-	ids = append(ids, copied...)
-	if err := add(ix.Left()); err != nil {
-		return Reads{}, nil, false, err
-	}
-	if err := add(ix.Pageless()); err != nil {
-		return Reads{}, nil, false, err
-	}
-	ids = append(ids, slices.Collect(maps.Keys(records.UnknownEnrichments))...)
-	// An imported e-mail saves an enrichment (importGives): its people.
 	enrichers, err := ix.Enrichers()
 	if err != nil {
-		return Reads{}, nil, false, err
+		return nil, nil, err
 	}
 	for _, by := range enrichers {
 		if state.IsImport(by) {
 			if err := sketch(by, endOfTime); err != nil {
-				return Reads{}, nil, false, err
+				return nil, nil, err
 			}
 		}
 	}
-	counts := &enrichCounts{copies: len(copied), aged: map[time.Duration]int{}}
-	if counts.owned, err = ix.CountEnrichedBefore(e.Address, time.Time{}); err != nil {
-		return Reads{}, nil, false, err
-	}
-	for _, d := range agesAsked(cfg, e) {
-		if counts.aged[d], err = ix.CountEnrichedBefore(e.Address, opts.Now.Add(-d)); err != nil {
-			return Reads{}, nil, false, err
-		}
-	}
 	slices.Sort(ids)
-	base.Persons = slices.Compact(ids)
-	return base, &EnrichFacts{blocks: map[string]*enrichCounts{e.Address: counts}, sketches: sketches}, true, nil
+	return slices.Compact(ids), sketches, nil
 }
 
 // endOfTime is after every enrichment's time.
