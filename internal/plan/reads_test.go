@@ -26,11 +26,12 @@ import (
 // Reads.Read (the records, read without the searches' lead lists, then
 // the lead lists of Reads.Searches and Reads.Sources, the people of
 // Reads.Persons, of the sources' lead lists and of the tracks' records).
-// The plans must be the same, byte for byte.
+// The plans must be the same, byte for byte. A world whose plan reads
+// every person goes through EnrichReadsOf too (samePlanOfEnrich).
 func TestReadsMakeTheSamePlan(t *testing.T) {
 	useTestMatch(t)
 	defer func(n int) { sheetRowLimit = n }(sheetRowLimit)
-	partial, continued, tracks, imports := 0, 0, 0, 0
+	partial, continued, enriched, tracks, imports := 0, 0, 0, 0, 0
 	for seed := range 800 {
 		rng := rand.New(rand.NewPCG(uint64(seed), 0x2ead))
 		f, o := randomWorld(rng)
@@ -74,6 +75,7 @@ func TestReadsMakeTheSamePlan(t *testing.T) {
 		}
 		r := ReadsOf(f.cfg, state.NewBase(f.st).Records, o)
 		if r.People {
+			enriched += samePlanOfEnrich(t, seed, f, o)
 			continue
 		}
 		partial++
@@ -103,8 +105,8 @@ func TestReadsMakeTheSamePlan(t *testing.T) {
 				seed, o.Targets, o.Replace, r, d)
 		}
 	}
-	t.Logf("%d of 800 worlds planned from what ReadsOf names, %d of them an export of continued sheets; %d tracks read, %d imports run",
-		partial, continued, tracks, imports)
+	t.Logf("%d of 800 worlds planned from what ReadsOf names, %d of them an export of continued sheets; %d tracks read, %d imports run; %d from what EnrichReadsOf names",
+		partial, continued, tracks, imports, enriched)
 	if partial < 300 || continued < 100 || tracks < 100 || imports < 40 {
 		t.Fatalf("only %d of 800 worlds planned without every person, %d with continued sheets, %d tracks read, %d imports run: the test no longer tests ReadsOf",
 			partial, continued, tracks, imports)
@@ -360,3 +362,41 @@ func (memStore) Changed() ([]string, error)                     { return nil, er
 func (memStore) Exist([]string) ([]string, error)               { return nil, errNotAsked }
 func (memStore) CompanyDomains() ([]state.CompanyDomain, error) { return nil, errNotAsked }
 func (memStore) Close() error                                   { return nil }
+
+// TestEnrichReadsWithATrackOrAnImport plans worlds of an enrich block
+// EnrichReadsOf answers, with a track of the searches (some of their
+// people read before) and sometimes an import it watches, planned too:
+// the plan is the whole state's (EnrichReadsOf reads every person for
+// it, as the track's people and the file's are not among what it names).
+func TestEnrichReadsWithATrackOrAnImport(t *testing.T) {
+	n := 0
+	for seed := range 300 {
+		rng := rand.New(rand.NewPCG(uint64(seed), 0x7ac4))
+		f, o := enrichWorld(rng)
+		b := storedBase(f.st)
+		if _, _, ok, _ := EnrichReadsOf(f.cfg, b.Records, o, b); !ok {
+			continue
+		}
+		var from []string
+		for _, s := range f.cfg.Searches {
+			from = append(from, s.Address)
+		}
+		tr := f.track("w", 30*day, from...)
+		if rng.IntN(2) == 0 {
+			tr.From = append(tr.From, worldImport(rng, f, 20))
+		}
+		if o.Targets != nil {
+			o.Targets = append(o.Targets, blockTargets(rng, f)...)
+		}
+		for _, id := range sortedPeople(f.st) {
+			if f.st.People[id].Lead.PageName != "" && rng.IntN(3) == 0 {
+				f.trackRead(tr.Address, id, t0.Add(-10*day), "CTO", f.st.People[id].Lead.Company, false)
+			}
+		}
+		n++
+		samePlanOfEnrich(t, seed, f, o)
+	}
+	if n < 50 {
+		t.Fatalf("only %d worlds EnrichReadsOf answers: the test no longer tests it", n)
+	}
+}
