@@ -145,7 +145,7 @@ func applyState(d Deps, opts ApplyOptions) (*state.State, func() error, error) {
 			return nil, nil, err
 		}
 		reads := plan.ReadsOf(opts.Config, b.Records, plan.Options{Targets: opts.Targets, Replace: opts.Replace})
-		if !reads.People && b.Stored() {
+		if reads.Foldable() && b.Stored() {
 			st, err := writableReading(b, reads)
 			if err != nil {
 				b.Close()
