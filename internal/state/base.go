@@ -487,9 +487,10 @@ type LeadLister interface {
 // its LeadIDs says why).
 func (b *Base) leadLists(addrs []string) (map[string][]string, error) {
 	var unread []string
+	seen := map[string]bool{}
 	for _, addr := range addrs {
-		if _, ok := b.kept[addr]; ok && b.Records.Searches[addr] != nil {
-			unread = append(unread, addr)
+		if _, ok := b.kept[addr]; ok && b.Records.Searches[addr] != nil && !seen[addr] {
+			unread, seen[addr] = append(unread, addr), true
 		}
 	}
 	if len(unread) == 0 {

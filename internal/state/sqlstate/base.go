@@ -92,6 +92,8 @@ func (w wrapped) LeadIDs(addr string) ([]string, error) {
 	return out, w.err(err)
 }
 
+var _ state.LeadLister = wrapped{}
+
 func (w wrapped) LeadLists(addrs []string) (map[string][]string, error) {
 	out, err := w.p.leadLists(addrs)
 	return out, w.err(err)

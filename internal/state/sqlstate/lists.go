@@ -3,9 +3,12 @@ package sqlstate
 import (
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 )
+
+var errNotTexts = errors.New("not a JSON array of texts")
 
 // splitTexts reads a JSON array of texts (a list column: SQLite keeps it
 // as Dialect.List writes it, PostgreSQL's array_to_json writes its
@@ -15,7 +18,7 @@ import (
 // of the unescaped texts. A list costs its slice and at most that string,
 // however many texts it holds. null is nil, [] an empty slice.
 func splitTexts(list string) ([]string, error) {
-	bad := fmt.Errorf("not a JSON array of texts")
+	bad := errNotTexts
 	i := skipSpace(list, 0)
 	if strings.HasPrefix(list[i:], "null") && skipSpace(list, i+4) == len(list) {
 		return nil, nil
@@ -70,7 +73,7 @@ func unescapeAll(out []string, size int) error {
 			u, ok := unescape(t)
 			if !ok {
 				if err := json.Unmarshal([]byte(`"`+t+`"`), &u); err != nil {
-					return fmt.Errorf("not a JSON array of texts")
+					return errNotTexts
 				}
 			}
 			t = u
