@@ -482,32 +482,41 @@ type LeadLister interface {
 }
 
 // leadLists reads the lead lists of the searches at addrs that the
-// records were read without, by address: at once when the store is a
+// records were read without, by address.
+func (b *Base) leadLists(addrs []string) (map[string][]string, error) {
+	return readLeadLists(b.store, addrs, func(addr string) bool {
+		_, ok := b.kept[addr]
+		return ok && b.Records.Searches[addr] != nil
+	})
+}
+
+// readLeadLists reads from store the lead lists of the addresses of addrs
+// that unread reports, each once, by address: at once when store is a
 // LeadLister, else one by one (and for an address it left out, so that
 // its LeadIDs says why).
-func (b *Base) leadLists(addrs []string) (map[string][]string, error) {
-	var unread []string
+func readLeadLists(store PeopleStore, addrs []string, unread func(addr string) bool) (map[string][]string, error) {
+	var asked []string
 	seen := map[string]bool{}
 	for _, addr := range addrs {
-		if _, ok := b.kept[addr]; ok && b.Records.Searches[addr] != nil && !seen[addr] {
-			unread, seen[addr] = append(unread, addr), true
+		if !seen[addr] && unread(addr) {
+			asked, seen[addr] = append(asked, addr), true
 		}
 	}
-	if len(unread) == 0 {
+	if len(asked) == 0 {
 		return nil, nil
 	}
 	read := map[string][]string{}
-	if l, ok := b.store.(LeadLister); ok {
+	if l, ok := store.(LeadLister); ok {
 		var err error
-		if read, err = l.LeadLists(unread); err != nil {
+		if read, err = l.LeadLists(asked); err != nil {
 			return nil, err
 		}
 	}
-	for _, addr := range unread {
+	for _, addr := range asked {
 		if _, ok := read[addr]; ok {
 			continue
 		}
-		ids, err := b.store.LeadIDs(addr)
+		ids, err := store.LeadIDs(addr)
 		if err != nil {
 			return nil, err
 		}

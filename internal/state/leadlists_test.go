@@ -30,6 +30,8 @@ func (s *listStore) LeadIDs(addr string) ([]string, error) {
 	return s.lists[addr], nil
 }
 
+func (s *listStore) Names() (state.Names, error) { return state.Names{}, nil }
+
 type batchStore struct{ *listStore }
 
 func (s batchStore) LeadLists(addrs []string) (map[string][]string, error) {
@@ -43,7 +45,8 @@ func (s batchStore) LeadLists(addrs []string) (map[string][]string, error) {
 	return out, nil
 }
 
-// A plan's reading of many searches asks a store that reads lead lists at
+// A plan's reading of many searches (and a partial state's ReadLeadsOf)
+// asks a store that reads lead lists at
 // once one question for all of them, only for the searches the records
 // were read without, each once; another store is asked search by search;
 // a list the store leaves out is asked alone, and its error returned.
@@ -80,6 +83,24 @@ func TestReadingReadsLeadListsAtOnce(t *testing.T) {
 	check(t, single)
 	if single.one != 3 {
 		t.Errorf("a store without LeadLists was asked %d times, want 3", single.one)
+	}
+	partial := batchStore{&listStore{lists: lists}}
+	st, err := state.NewStoredBase(records, kept, partial).Writable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if err := st.ReadLeadsOf(asked); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for addr, want := range lists {
+		if d := cmp.Diff(want, st.Searches[addr].LeadIDs); d != "" {
+			t.Errorf("ReadLeadsOf: %s (-want +got):\n%s", addr, d)
+		}
+	}
+	if d := cmp.Diff([][]string{{"search.a", "search.b", "search.c"}}, partial.asked); d != "" || partial.one != 0 {
+		t.Errorf("ReadLeadsOf asked LeadLists (-want +got):\n%s\nand LeadIDs %d times", d, partial.one)
 	}
 	skipping := batchStore{&listStore{lists: lists, skip: "search.c"}}
 	if _, err := state.NewStoredBase(records, kept, skipping).Reading(asked, nil); !errors.Is(err, errNoRow) || skipping.one != 1 {
