@@ -84,6 +84,7 @@ func Write(cfg *config.Config, exp *config.Export, b *state.Base, opts Options) 
 		return nil, err
 	}
 	job := newJob(cfg, exp, b, opts)
+	defer job.stopReads()
 	missing, err := job.collect()
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", exp.Address, err)

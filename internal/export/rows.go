@@ -23,6 +23,9 @@ type table struct {
 	// failed while fill ran (fill then leaves rows empty): a writer checks
 	// it before the file is renamed into place.
 	err func() error
+	// stop, when set, waits for a read of the rows' people still under
+	// way (rowPeople's read ahead) and drops it.
+	stop func()
 }
 
 // readErr is the error of a read of the rows' people, nil when none
@@ -32,6 +35,17 @@ func (t *table) readErr() error {
 		return nil
 	}
 	return t.err()
+}
+
+// stopReads waits for the reads of the tables' people still under way
+// and drops them: the Base is then free for other reads, and for its
+// Close once Write has returned.
+func (j *job) stopReads() {
+	for _, s := range j.sheets {
+		if s.table != nil && s.table.stop != nil {
+			s.table.stop()
+		}
+	}
 }
 
 // sheetRows is what a sheet's from-sources give, before columns.
@@ -274,7 +288,7 @@ func (j *job) buildTable(sh *config.Sheet, rows sheetRows) (*table, error) {
 		t.kinds[i] = c.kind
 	}
 	people := newRowPeople(j.base, len(ids), func(i int) string { return ids[i] })
-	t.err = people.error
+	t.err, t.stop = people.error, people.stop
 	t.fill = func(i int, row []cellValue) {
 		p := people.person(i)
 		if p != nil {
