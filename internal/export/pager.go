@@ -18,10 +18,11 @@ type rowPeople struct {
 	base *state.Base
 	n    int
 	id   func(i int) string
-	// from and to are the rows whose people held holds; last the row
-	// asked for last.
+	// from and to are the rows whose people held holds, by ID, and
+	// heldIDs their IDs; last the row asked for last.
 	from, to, last int
 	held           map[string]*state.Person
+	heldIDs        []string
 	err            error
 	// ahead is the read of the page after held, nil when none is under
 	// way or done and not yet taken.
@@ -32,6 +33,7 @@ type rowPeople struct {
 // of its own: people and err are set when done is closed.
 type pageRead struct {
 	from, to int
+	ids      []string
 	done     chan struct{}
 	people   map[string]*state.Person
 	err      error
@@ -63,7 +65,10 @@ func (r *rowPeople) person(i int) *state.Person {
 		}
 	}
 	r.last = i
-	return r.held[r.id(i)]
+	if r.err != nil {
+		return nil
+	}
+	return r.held[r.heldIDs[i-r.from]]
 }
 
 // ids are the person IDs of rows [from, to).
@@ -78,30 +83,29 @@ func (r *rowPeople) ids(from, to int) []string {
 // load reads the people of rows [from, to).
 func (r *rowPeople) load(from, to int) {
 	ids := r.ids(from, to)
-	r.held, r.from, r.to = nil, 0, 0 // the last page goes before the next is read
+	r.held, r.heldIDs, r.from, r.to = nil, nil, 0, 0 // the last page goes before the next is read
 	held, err := r.base.People(ids)
-	r.keep(from, to, held, err)
+	r.keep(from, to, ids, held, err)
 }
 
-// keep makes the people read of rows [from, to) the ones held, or err
-// the error of every later row.
-func (r *rowPeople) keep(from, to int, held map[string]*state.Person, err error) {
+// keep makes the people read of rows [from, to), whose IDs are ids, the
+// ones held, or err the error of every later row.
+func (r *rowPeople) keep(from, to int, ids []string, held map[string]*state.Person, err error) {
 	if err != nil {
-		r.held, r.from, r.to, r.err = nil, 0, 0, err
+		r.held, r.heldIDs, r.from, r.to, r.err = nil, nil, 0, 0, err
 		return
 	}
-	r.held, r.from, r.to = held, from, to
+	r.held, r.heldIDs, r.from, r.to = held, ids, from, to
 }
 
 // readAhead starts reading the people of rows [from, to) on a goroutine
 // of its own. Nothing else reads the Base until it is taken or stopped:
 // the writer only fills rows meanwhile.
 func (r *rowPeople) readAhead(from, to int) {
-	a := &pageRead{from: from, to: to, done: make(chan struct{})}
-	ids := r.ids(from, to)
+	a := &pageRead{from: from, to: to, ids: r.ids(from, to), done: make(chan struct{})}
 	go func() {
 		defer close(a.done)
-		a.people, a.err = r.base.People(ids)
+		a.people, a.err = r.base.People(a.ids)
 	}()
 	r.ahead = a
 }
@@ -110,9 +114,9 @@ func (r *rowPeople) readAhead(from, to int) {
 func (r *rowPeople) take() {
 	a := r.ahead
 	r.ahead = nil
-	r.held = nil // the last page goes as soon as the next is there
+	r.held, r.heldIDs = nil, nil // the last page goes as soon as the next is there
 	<-a.done
-	r.keep(a.from, a.to, a.people, a.err)
+	r.keep(a.from, a.to, a.ids, a.people, a.err)
 }
 
 // stop waits for a read ahead still under way and drops it: the Base is
