@@ -174,7 +174,7 @@ func (b *pieceBatch) add(src string, ids []string, ranAt time.Time, seen map[str
 // flush reads the people of the queued pieces (or which of them exist)
 // and hands each piece to keep.
 func (b *pieceBatch) flush() error {
-	var want []string
+	want := make([]string, 0, b.n)
 	for _, pc := range b.pieces {
 		want = append(want, pc.ids...)
 	}
