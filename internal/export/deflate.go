@@ -28,7 +28,7 @@ type parallelDeflate struct {
 	// (most entries of a workbook are a few KB: one block, grown to fit).
 	made int
 	done chan struct{} // closed when the writer goroutine ends
-	wg    sync.WaitGroup
+	wg   sync.WaitGroup
 
 	mu  sync.Mutex
 	err error // the first error writing out
