@@ -305,9 +305,7 @@ func eachPersonAhead(b *state.Base, fn func(*state.Person) error) error {
 		read <- err
 	}()
 	err := eachOfPages(pages, fn)
-	close(stop)
-	for range pages {
-	}
+	close(stop) // a page under way is not sent: nobody takes it now
 	if rerr := <-read; err == nil && !errors.Is(rerr, errStopped) {
 		err = rerr
 	}
