@@ -342,7 +342,9 @@ func (p *peopleStore) naming(addrs []string) ([]string, error) {
 }
 
 // paged are the people whose page name, in lower case (state.PageKey),
-// is one of keys: SelectPaged gives a superset, kept here exactly.
+// is one of keys: SelectPaged finds them by their stored page key; the
+// key is computed again here, so that a row whose page_key was not
+// written by leadsync (an edit with sqlite3) finds no one wrongly.
 func (p *peopleStore) paged(keys []string) ([]string, error) {
 	if len(keys) == 0 {
 		return nil, nil
