@@ -101,9 +101,6 @@ func apply(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView) error
 		release()
 		return takeOver(d, opts, st)
 	}
-	if st, err = wholeForMany(d, st, p, release); err != nil {
-		return err
-	}
 	recordService(st, service, opts.Warn)
 	noteTakeOver(st, opts)
 	runCtx, cancel := context.WithCancel(ctx)
@@ -160,25 +157,6 @@ func applyState(d Deps, opts ApplyOptions) (*state.State, func() error, error) {
 	}
 	st, err := d.Backend.Load()
 	return st, func() error { return nil }, err
-}
-
-// partialCallsMax is the most calls a plan run on a partial state may
-// make: the fold of each search or profile read asks the store for the
-// people its leads' page names find, which reads every page name once
-// (PageFinder.Paged: about a second at 3,000,000 people); more calls
-// cost more than reading every person.
-const partialCallsMax = 10
-
-// wholeForMany is the state to run p on: st, or, when st is partial and
-// p may make more than partialCallsMax calls, the state loaded whole
-// (the plan made on st is the plan of the whole state: plan.ReadsOf).
-// release ends st's snapshot first.
-func wholeForMany(d Deps, st *state.State, p *plan.Plan, release func() error) (*state.State, error) {
-	if !st.Partial() || p.Totals.CallsMax <= partialCallsMax {
-		return st, nil
-	}
-	release()
-	return d.Backend.Load()
 }
 
 // writableReading is the partial state of b holding what the plan reads

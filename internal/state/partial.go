@@ -123,7 +123,24 @@ func (b *Base) Writable() (*State, error) {
 	s.partial = &partial{store: b.store, asked: map[string]bool{}, unread: maps.Clone(b.kept), others: names,
 		records: map[string]bool{}, moving: map[string]bool{}, pages: map[string]bool{}}
 	s.Track()
+	if u, ok := b.store.(Unpinner); ok {
+		if err := u.Unpin(); err != nil {
+			return nil, err
+		}
+	}
 	return &s, nil
+}
+
+// Unpinner is a PeopleStore that can end its snapshot and read each
+// later question from the state as committed. Writable asks it to: the
+// caller holds the workspace's lock, so only its own writes change the
+// state meanwhile, and a partial state never asks again for a person or
+// a lead list it read (and only those it changes). A snapshot kept open
+// while an apply of many calls commits each one would keep SQLite from
+// emptying its write-ahead log, and PostgreSQL from cleaning up the rows
+// the calls replaced.
+type Unpinner interface {
+	Unpin() error
 }
 
 // Partial reports whether s holds only the people it read (see

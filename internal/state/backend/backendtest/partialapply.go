@@ -61,7 +61,7 @@ func (v *applyView) Summary(sum *engine.Summary)              { v.sum = sum }
 
 // partialApplySteps are the configurations applied one after the other
 // (after the api block): a search and its copy (people shared), eleven
-// searches (too many calls for a partial state), more and then fewer
+// searches (a partial state runs plans of any size), more and then fewer
 // max_results (a trim) with a profile read of no one (a
 // failure), a profile read of a person the searches found by their page
 // name in other letters' case (PAGE is replaced; nothing else of the run
@@ -71,8 +71,7 @@ var partialApplySteps = []struct {
 	blocks  string
 	targets []string
 	// loads is how often the apply loads the state whole: once for a
-	// state never written (no store yet) and for a plan of more calls
-	// than a partial state is for (run's partialCallsMax, 10).
+	// state never written (no store yet).
 	loads int
 }{
 	{blocks: searchS(3), loads: 1},
@@ -83,7 +82,7 @@ var partialApplySteps = []struct {
   city        = each.value
   max_results = 2
 }
-`, targets: []string{"search.m"}, loads: 1},
+`, targets: []string{"search.m"}},
 	{blocks: searchS(2) + searchT + `profile "nobody" {
   page_name = "no-such-member-anywhere"
 }
