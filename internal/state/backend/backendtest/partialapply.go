@@ -66,13 +66,16 @@ func (v *applyView) Summary(sum *engine.Summary)              { v.sum = sum }
 // failure), a profile read of a person the searches found by their page
 // name in other letters' case (PAGE is replaced; nothing else of the run
 // reads them), then one search targeted, and a second profile block of
-// the same page (its read shared), with a spreadsheet written after it.
+// the same page (its read shared), with a spreadsheet written after it,
+// and a saved plan of a new search made with the export block there.
 var partialApplySteps = []struct {
 	blocks  string
 	targets []string
 	// loads is how often the apply loads the state whole: once for a
 	// state never written (no store yet).
 	loads int
+	// saved applies a plan saved by plan --out (with targets) instead.
+	saved bool
 }{
 	{blocks: searchS(3), loads: 1},
 	{blocks: searchS(6) + searchT},
@@ -96,14 +99,30 @@ search "u" {
   city        = "Hamburg"
   max_results = 8
 }
-export "all" {
+` + exportAll, targets: []string{"search.u", "profile.q"}},
+	{blocks: searchS(2) + profileP + `profile "q" {
+  page_name = "PAGE"
+}
+search "u" {
+  keywords    = "Engineer"
+  city        = "Hamburg"
+  max_results = 8
+}
+search "v" {
+  keywords    = "Manager"
+  city        = "Berlin"
+  max_results = 5
+}
+` + exportAll, targets: []string{"search.v"}, saved: true},
+}
+
+const exportAll = `export "all" {
   path = "out/all.csv"
   sheet "s" {
     from = [search.s, search.u, profile.p]
   }
 }
-`, targets: []string{"search.u", "profile.q"}},
-}
+`
 
 func searchS(max int) string {
 	return `search "s" {
@@ -144,10 +163,13 @@ func testPartialApply(t *testing.T, k Kind) {
 	page := ""
 	for i, step := range partialApplySteps {
 		text := "api {\n  sandbox = true\n  rate_limit = 50\n  parallelism = 2\n}\n" + strings.ReplaceAll(step.blocks, "PAGE", page)
-		wantSum, want, _ := partialApplyStep(t, whole, wholeDir, text, step.targets, true)
-		gotSum, got, loads := partialApplyStep(t, part, partDir, text, step.targets, false)
+		wantSum, want, _ := partialApplyStep(t, whole, wholeDir, text, step.targets, step.saved, true)
+		gotSum, got, loads := partialApplyStep(t, part, partDir, text, step.targets, step.saved, false)
 		if loads != step.loads {
 			t.Errorf("step %d: the apply loaded the state whole %d times, want %d", i, loads, step.loads)
+		}
+		if step.saved && (gotSum == nil || gotSum.Calls == 0) {
+			t.Errorf("step %d: the saved plan made no call", i)
 		}
 		if d := cmp.Diff(summaryJSON(t, wantSum), summaryJSON(t, gotSum)); d != "" {
 			t.Errorf("step %d: the summaries differ (-whole +partial):\n%s", i, d)
@@ -177,9 +199,10 @@ func pageOfSomeone(st *state.State) string {
 }
 
 // partialApplyStep applies text from dir to the state open opens, read
-// whole or not, and returns the run's summary, the state stored after it
-// and the number of times the apply loaded the state whole.
-func partialApplyStep(t *testing.T, open func(string, Who) backend.Backend, dir, text string, targets []string, whole bool) (*engine.Summary, *state.State, int) {
+// whole or not (a plan saved first when saved), and returns the run's
+// summary, the state stored after it and the number of times the apply
+// loaded the state whole.
+func partialApplyStep(t *testing.T, open func(string, Who) backend.Backend, dir, text string, targets []string, saved, whole bool) (*engine.Summary, *state.State, int) {
 	t.Helper()
 	cfg, diags := config.Load(config.LoadOptions{Dir: dir, FS: fstest.MapFS{"main.leads.hcl": {Data: []byte(text)}}})
 	if diags.HasErrors() {
@@ -195,14 +218,33 @@ func partialApplyStep(t *testing.T, open func(string, Who) backend.Backend, dir,
 	svc := sandboxClient(t)
 	d := run.Deps{Backend: b, Service: func() (api.Service, error) { return svc, nil }, Now: func() time.Time { return At(60) },
 		Interrupt: make(chan os.Signal)}
+	opts := run.ApplyOptions{Config: cfg, AutoApprove: true, Targets: targets}
+	if saved {
+		opts.PlanFile, opts.Targets = savedPlan(t, d, cfg, targets), nil
+		lc.loads = 0 // the apply's loads alone
+	}
 	v := &applyView{}
-	err := run.Apply(context.Background(), d, run.ApplyOptions{Config: cfg, AutoApprove: true, Targets: targets}, v)
+	err := run.Apply(context.Background(), d, opts, v)
 	if err != nil && !errors.Is(err, run.ErrFailed) {
 		t.Fatalf("apply: %v", err)
 	}
 	st, err := open("", Alice).Load()
 	must(t, err, "load after the apply")
 	return v.sum, st, lc.loads
+}
+
+// savedPlan is the plan of cfg and targets, saved as plan --out saves
+// it, in a folder of its own (not among the spreadsheets).
+func savedPlan(t *testing.T, d run.Deps, cfg *config.Config, targets []string) string {
+	t.Helper()
+	p, diags, err := run.Plan(context.Background(), d, run.PlanOptions{Config: cfg, Targets: targets})
+	must(t, err, "plan")
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	path := filepath.Join(t.TempDir(), "saved.plan")
+	must(t, plan.Save(path, p), "save the plan")
+	return path
 }
 
 // sandboxClient is a client of an in-process sandbox (no network).
