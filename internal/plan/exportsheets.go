@@ -34,7 +34,7 @@ type SheetContinued struct {
 // The count comes from state and the changes planned so far, never from
 // the people themselves: it costs a length per source.
 func (b *builder) continuedSheets(x *config.Export) []SheetContinued {
-	if f, _ := exportformat.Lookup(x.Format); f.Layout != exportformat.Workbook {
+	if !workbook(x) {
 		return nil
 	}
 	perSheet := sheetRowLimit - 1 // the header takes a row
@@ -63,6 +63,13 @@ func (b *builder) continuedSheets(x *config.Export) []SheetContinued {
 		}
 	}
 	return out
+}
+
+// workbook reports whether x is written as a workbook, whose sheets'
+// rows the plan counts (ReadsOf reads their sources' lead lists).
+func workbook(x *config.Export) bool {
+	f, _ := exportformat.Lookup(x.Format)
+	return f.Layout == exportformat.Workbook
 }
 
 // sheetRowsMax bounds the rows of a sheet of people: for each source, the

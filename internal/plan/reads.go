@@ -15,11 +15,13 @@ import (
 // that needs every person gets them all.
 type Reads struct {
 	// People says the plan reads every person: it plans an enrich block,
-	// a track, an import or an export, or it resolves moved blocks or
-	// leadsync { retention }, all of which ask about people in bulk.
+	// a track or an import, or it resolves moved blocks or leadsync {
+	// retention }, all of which ask about people in bulk.
 	People bool
 	// Searches are the searches of the state whose lead lists the plan
-	// reads: those it plans (their number of leads is in the plan).
+	// reads: those it plans (their number of leads is in the plan), and
+	// the sources of the sheets of the workbooks it writes, planned or
+	// not (a sheet's row bound counts their leads: continuedSheets).
 	Searches []string
 	// Persons are the people the plan reads by ID: the persons of the
 	// profile reads of the configuration's profile blocks (a read of the
@@ -52,7 +54,9 @@ func ReadsOf(cfg *config.Config, records *state.State, opts Options) Reads {
 			r.Searches = append(r.Searches, addr)
 		}
 	}
+	r.Searches = append(r.Searches, b.exportSearches()...)
 	slices.Sort(r.Searches)
+	r.Searches = slices.Compact(r.Searches)
 	for _, p := range cfg.Profiles {
 		rec := records.Profiles[p.Address]
 		if rec == nil || rec.PersonID == "" {
@@ -71,8 +75,9 @@ func ReadsOf(cfg *config.Config, records *state.State, opts Options) Reads {
 }
 
 // readsEveryone reports whether the plan asks about people in bulk: the
-// blocks whose planning reads people (enrich, track, import, export) are
-// selected, or moved blocks or retention are to be resolved.
+// blocks whose planning reads people (enrich, track, import) are
+// selected, or moved blocks or retention are to be resolved. An export
+// reads no person: exportSearches.
 func (b *builder) readsEveryone() bool {
 	if len(b.cfg.Moves) > 0 || (b.cfg.Settings.Retention > 0 && b.sel == nil) {
 		return true
@@ -87,8 +92,31 @@ func (b *builder) readsEveryone() bool {
 	for _, im := range b.cfg.Imports {
 		bulk = append(bulk, im.Address)
 	}
-	for _, x := range b.cfg.Exports {
-		bulk = append(bulk, x.Address)
-	}
 	return slices.ContainsFunc(bulk, b.selected)
+}
+
+// exportSearches are the searches of the state whose lead lists the
+// selected exports' plans count: the sources of each sheet of people of
+// a workbook (sheetRowsMax), whether the plan runs them or not. A
+// targeted export selects its sources (selectTargets), so they are among
+// the selected searches too; this keeps the bound's reads explicit. The
+// rest of an export's plan reads records: the data mark, splits, imports.
+func (b *builder) exportSearches() []string {
+	var out []string
+	for _, x := range b.cfg.Exports {
+		if !b.selected(x.Address) || !workbook(x) {
+			continue
+		}
+		for _, sh := range x.Sheets {
+			if len(sh.Changes) > 0 {
+				continue // a sheet of changes: not counted
+			}
+			for _, src := range b.cfg.Resolve(sh.From) {
+				if b.st.Searches[src] != nil {
+					out = append(out, src)
+				}
+			}
+		}
+	}
+	return out
 }

@@ -3,6 +3,7 @@ package plan
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -10,18 +11,21 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
 // TestReadsMakeTheSamePlan plans random worlds (randomWorld, some without
-// the blocks that read people in bulk) with random targets twice: over
+// the blocks that read people in bulk, many with an export: worldExport)
+// with random targets twice: over
 // the whole state, and over what a store gives for ReadsOf through
 // state.Base.Reading (the records, read without the searches' lead lists,
 // then the lead lists of Reads.Searches and the people of Reads.Persons).
 // The plans must be the same, byte for byte.
 func TestReadsMakeTheSamePlan(t *testing.T) {
 	useTestMatch(t)
-	partial := 0
+	defer func(n int) { sheetRowLimit = n }(sheetRowLimit)
+	partial, continued := 0, 0
 	for seed := range 400 {
 		rng := rand.New(rand.NewPCG(uint64(seed), 0x2ead))
 		f, o := randomWorld(rng)
@@ -29,6 +33,11 @@ func TestReadsMakeTheSamePlan(t *testing.T) {
 			// Only searches and profiles: a whole plan reads no person.
 			f.cfg.Enriches, f.cfg.Tracks, f.cfg.Exports, f.cfg.Imports = nil, nil, nil, nil
 			o.Targets, o.Replace = nil, nil
+		}
+		if rng.IntN(3) != 0 {
+			// A few rows a worksheet: the sheets of people are continued.
+			sheetRowLimit = 2 + rng.IntN(20)
+			worldExport(rng, f, &o)
 		}
 		if len(f.cfg.Profiles) > 0 && rng.IntN(2) == 0 {
 			// A second block of a page read before shares its read while
@@ -54,18 +63,68 @@ func TestReadsMakeTheSamePlan(t *testing.T) {
 		}
 		got, _ := Build(f.cfg, st, o)
 		want, _ := Build(f.cfg, f.st, o)
+		if c := want.Change("export.x"); c != nil && c.Continued != nil {
+			continued++
+		}
 		if d := cmp.Diff(planJSON(t, want), planJSON(t, got)); d != "" {
 			t.Fatalf("seed %d (targets %q, replace %q, reads %+v): the plan over what ReadsOf names differs (-whole +read):\n%s",
 				seed, o.Targets, o.Replace, r, d)
 		}
 	}
-	t.Logf("%d of 400 worlds planned from what ReadsOf names", partial)
-	if partial < 150 {
-		t.Fatalf("only %d of 400 worlds planned without every person: the test no longer tests ReadsOf", partial)
+	t.Logf("%d of 400 worlds planned from what ReadsOf names, %d of them an export of continued sheets", partial, continued)
+	if partial < 150 || continued < 50 {
+		t.Fatalf("only %d of 400 worlds planned without every person, %d with continued sheets: the test no longer tests ReadsOf", partial, continued)
 	}
 }
 
-// randomTargets are none, or a few searches, profiles and imports of f's
+// worldExport declares export.x: one to three sheets of random sources
+// (searches that ran and did not, blocks, a split search, profiles, the
+// import, an enrich block), some a sheet of changes, written as a
+// workbook mostly, sometimes as CSV; some worlds wrote it already, some
+// target it.
+func worldExport(rng *rand.Rand, f *fixture, o *Options) {
+	var refs []string
+	for _, s := range f.cfg.Searches {
+		refs = append(refs, s.Address, blockOf(s.Address))
+	}
+	for _, p := range f.cfg.Profiles {
+		refs = append(refs, p.Address)
+	}
+	for _, im := range f.cfg.Imports {
+		refs = append(refs, im.Address)
+	}
+	for _, e := range f.cfg.Enriches {
+		refs = append(refs, e.Address)
+	}
+	x := f.export("x", "out/x.xlsx")
+	x.Sheets = nil
+	for i := range 1 + rng.IntN(3) {
+		sh := &config.Sheet{Name: fmt.Sprintf("S%d", i), Columns: config.DefaultColumns, Dedupe: true}
+		for len(sh.From) == 0 {
+			for _, r := range refs {
+				if rng.IntN(3) == 0 {
+					sh.From = append(sh.From, r)
+				}
+			}
+		}
+		if rng.IntN(5) == 0 {
+			sh.Changes, sh.From = sh.From, nil
+		}
+		x.Sheets = append(x.Sheets, sh)
+	}
+	if rng.IntN(5) == 0 {
+		x.Format, x.Path = "csv", "out/x.csv"
+	}
+	if rng.IntN(4) == 0 {
+		f.wrote(x.Address)
+		o.ExportRecord = func(a string) *ExportRecord { return f.records[a] }
+	}
+	if rng.IntN(2) == 0 {
+		o.Targets = append(o.Targets, x.Address) // with its sources
+	}
+}
+
+// randomTargets are none, or a few searches, profiles, imports and exports of f's
 // configuration and state.
 func randomTargets(rng *rand.Rand, f *fixture) []string {
 	var pool []string
@@ -77,6 +136,9 @@ func randomTargets(rng *rand.Rand, f *fixture) []string {
 	}
 	for _, im := range f.cfg.Imports {
 		pool = append(pool, im.Address)
+	}
+	for _, x := range f.cfg.Exports {
+		pool = append(pool, x.Address)
 	}
 	for a := range f.st.Searches {
 		pool = append(pool, a)

@@ -126,9 +126,9 @@ func apply(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView) error
 
 // applyState is the state an apply plans and runs on, and what ends the
 // snapshot it reads from (before a commit; a second call does nothing).
-// A plan that reads no person in bulk (plan.ReadsOf: searches and
-// profile reads only, no enrich, track, import, export, moved block or
-// retention) runs on a partial state when the backend keeps its people
+// A plan that reads no person in bulk (plan.ReadsOf: searches, profile
+// reads and exports, no enrich, track, import, moved block or retention)
+// runs on a partial state when the backend keeps its people
 // in a store (state.Base.Writable): the records, the lead lists of the
 // searches it plans and the people it names, then, as each call is
 // folded in, the people the call changes (state/partialfold.go). A saved

@@ -1,13 +1,17 @@
 package backendtest
 
 import (
+	"archive/zip"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -66,8 +70,10 @@ func (v *applyView) Summary(sum *engine.Summary)              { v.sum = sum }
 // failure), a profile read of a person the searches found by their page
 // name in other letters' case (PAGE is replaced; nothing else of the run
 // reads them), then one search targeted, and a second profile block of
-// the same page (its read shared), with a spreadsheet written after it,
-// and a saved plan of a new search made with the export block there.
+// the same page (its read shared), with a spreadsheet written after it;
+// then the whole configuration with a workbook (its plan reads no person
+// in bulk), the workbook targeted with a search it adds, and a saved plan
+// of a new search.
 var partialApplySteps = []struct {
 	blocks  string
 	targets []string
@@ -99,30 +105,67 @@ search "u" {
   city        = "Hamburg"
   max_results = 8
 }
-` + exportAll, targets: []string{"search.u", "profile.q"}},
-	{blocks: searchS(2) + profileP + `profile "q" {
-  page_name = "PAGE"
+export "all" {
+  path = "out/all.csv"
+  sheet "s" {
+    from = [search.s, search.u, profile.p]
+  }
 }
-search "u" {
-  keywords    = "Engineer"
-  city        = "Hamburg"
-  max_results = 8
-}
-search "v" {
+`, targets: []string{"search.u", "profile.q"}},
+	{blocks: searchS(2) + profileP + searchU + searchV + exportBook(""), loads: 0},
+	{blocks: searchS(2) + profileP + searchU + searchV + searchW + exportBook(", search.w"), targets: []string{"export.book"}},
+	{blocks: searchS(2) + profileP + searchU + searchV + searchW + `search "x" {
   keywords    = "Manager"
   city        = "Berlin"
   max_results = 5
 }
-` + exportAll, targets: []string{"search.v"}, saved: true},
+` + exportBook(", search.w"), targets: []string{"search.x"}, saved: true},
 }
 
-const exportAll = `export "all" {
+const searchW = `search "w" {
+  keywords    = "Engineer"
+  city        = "Cologne"
+  max_results = 4
+}
+`
+
+// searchU and searchV are searches of the steps that write a workbook
+// (exportBook): search.u ran before, search.v did not.
+const searchU = `search "u" {
+  keywords    = "Engineer"
+  city        = "Hamburg"
+  max_results = 8
+}
+`
+
+const searchV = `search "v" {
+  keywords    = "Engineer"
+  city        = "Munich"
+  max_results = 5
+}
+`
+
+// exportBook is export.book, a workbook of the people of the searches
+// and profile.p (and of more), a sheet of their changes, and the CSV
+// export.all: planned with the searches, it reads no person in bulk.
+func exportBook(more string) string {
+	return `export "book" {
+  path = "out/book.xlsx"
+  sheet "people" {
+    from = [search.s, search.u, search.v, profile.p` + more + `]
+  }
+  sheet "changes" {
+    changes = [search.s, search.u]
+  }
+}
+export "all" {
   path = "out/all.csv"
   sheet "s" {
     from = [search.s, search.u, profile.p]
   }
 }
 `
+}
 
 func searchS(max int) string {
 	return `search "s" {
@@ -218,12 +261,12 @@ func partialApplyStep(t *testing.T, open func(string, Who) backend.Backend, dir,
 	svc := sandboxClient(t)
 	d := run.Deps{Backend: b, Service: func() (api.Service, error) { return svc, nil }, Now: func() time.Time { return At(60) },
 		Interrupt: make(chan os.Signal)}
+	v := &applyView{}
 	opts := run.ApplyOptions{Config: cfg, AutoApprove: true, Targets: targets}
 	if saved {
 		opts.PlanFile, opts.Targets = savedPlan(t, d, cfg, targets), nil
 		lc.loads = 0 // the apply's loads alone
 	}
-	v := &applyView{}
 	err := run.Apply(context.Background(), d, opts, v)
 	if err != nil && !errors.Is(err, run.ErrFailed) {
 		t.Fatalf("apply: %v", err)
@@ -273,7 +316,10 @@ func summaryJSON(t *testing.T, sum *engine.Summary) string {
 	return string(b)
 }
 
-// filesIn are the spreadsheets written in dir/out, by name.
+// filesIn are the spreadsheets written in dir/out, by name; a workbook
+// by the names of its parts ("book.xlsx:xl/worksheets/sheet2.xml"), whose
+// order in the ZIP file varies from one write to the next (as does the
+// order of the content types: they are compared sorted).
 func filesIn(t *testing.T, dir string) map[string]string {
 	t.Helper()
 	out := map[string]string{}
@@ -284,7 +330,26 @@ func filesIn(t *testing.T, dir string) map[string]string {
 	for _, e := range entries {
 		b, err := os.ReadFile(filepath.Join(dir, "out", e.Name()))
 		must(t, err, "read %s", e.Name())
-		out[e.Name()] = string(b)
+		if filepath.Ext(e.Name()) != ".xlsx" {
+			out[e.Name()] = string(b)
+			continue
+		}
+		z, err := zip.NewReader(bytes.NewReader(b), int64(len(b)))
+		must(t, err, "open %s", e.Name())
+		for _, f := range z.File {
+			r, err := f.Open()
+			must(t, err, "open %s in %s", f.Name, e.Name())
+			part, err := io.ReadAll(r)
+			must(t, err, "read %s in %s", f.Name, e.Name())
+			text := string(part)
+			if f.Name == "[Content_Types].xml" {
+				// Its elements come in the order of a Go map.
+				elems := strings.Split(text, "><")
+				slices.Sort(elems)
+				text = strings.Join(elems, "\n")
+			}
+			out[e.Name()+":"+f.Name] = text
+		}
 	}
 	return out
 }
