@@ -80,13 +80,12 @@ var (
 	SelectHistoryBy = `SELECT DISTINCT person_id FROM {s}.person_history WHERE workspace = $1 AND by_address = $2`
 	pgCountTracks   = `SELECT k.k, count(*) FROM {s}.people p, jsonb_object_keys(p.extra->'tracked') AS k(k) WHERE p.workspace = $1 AND jsonb_exists(p.extra, 'tracked') GROUP BY k.k`
 
-	// SelectPaged are the people whose page key (page_key:
-	// state.PageKey of the page name, written with every row) is one of
+	// SelectPaged are the people whose page key (PageKeyOf) is one of
 	// the texts of the JSON array $2 (PageFinder.Paged), found through
 	// the index people_page_key; pgSelectPaged is PostgreSQL's spelling
 	// (an array, so that the keys are the index's condition).
-	SelectPaged   = `SELECT id, page_name FROM {s}.people WHERE workspace = $1 AND page_key IN (SELECT value FROM json_each($2))`
-	pgSelectPaged = `SELECT id, page_name FROM {s}.people WHERE workspace = $1 AND page_key = ANY(ARRAY(SELECT jsonb_array_elements_text(CAST($2 AS jsonb))))`
+	SelectPaged   = `SELECT id, page_name FROM {s}.people WHERE workspace = $1 AND ` + PageKeyOf + ` IN (SELECT value FROM json_each($2))`
+	pgSelectPaged = `SELECT id, page_name FROM {s}.people WHERE workspace = $1 AND ` + PGPageKey + ` = ANY(ARRAY(SELECT jsonb_array_elements_text(CAST($2 AS jsonb))))`
 
 	// pgSelectTracks and pgSelectTracked are SelectTracks and
 	// SelectTracked in PostgreSQL's spelling (jsonb; the partial index
@@ -123,6 +122,17 @@ var WorkspaceTables = []struct{ Name, Column string }{
 	{"events", "workspace"}, {"person_history", "workspace"}, {"enrichments", "workspace"}, {"people", "workspace"},
 	{"searches", "workspace"}, {"profile_reads", "workspace"}, {"failures", "workspace"}, {"workspaces", "name"},
 }
+
+// PageKeyOf is a person's page key (state.PageKey of the page name), the
+// expression of the index people_page_key, word for word: page_key,
+// which every writer sets, or, for a row written before it was (schema
+// 4, pg 13) whose page name the engine lowers as Go does, that name in
+// lower case: the migration leaves such rows as they are. PGPageKey is
+// PostgreSQL's spelling, in the "C" collation (ASCII).
+const (
+	PageKeyOf = `coalesce(nullif(page_key, ''), lower(page_name))`
+	PGPageKey = `coalesce(nullif(page_key, ''), lower(page_name COLLATE "C"))`
+)
 
 // unlisted is the condition of a person no search, profile, import or
 // track lists (found_by empty): the condition of the index
