@@ -88,15 +88,17 @@ type WorkspaceErasure struct {
 	Entries int
 }
 
-// Forget erases people for good: under the state's lock it loads the
-// state, journals one forget event per PERSON that changes something,
-// applies them, commits and drops the backup. When every PERSON is
-// already erased it writes nothing (no journal, no commit). A backend
-// whose workspaces share one account (backend.CrossWorkspace) has every
-// other workspace locked before anything is written, and erased the same
-// way: the person is removed where they are held and suppressed
-// everywhere. A workspace that cannot be locked stops the erasure before
-// anything is written anywhere.
+// Forget erases people for good: under the state's lock it opens the
+// state (a partial state where the backend reads people on request: only
+// the people the PERSONs may name, and what removing them changes, are
+// read; see openForget), journals one forget event per PERSON that
+// changes something, applies them, commits and drops the backup. When
+// every PERSON is already erased it writes nothing (no journal, no
+// commit). A backend whose workspaces share one account
+// (backend.CrossWorkspace) has every other workspace locked before
+// anything is written, and erased the same way: the person is removed
+// where they are held and suppressed everywhere. A workspace that cannot
+// be locked stops the erasure before anything is written anywhere.
 func Forget(d Deps, opts ForgetOptions) (*ForgetResult, error) {
 	for _, p := range opts.People {
 		if strings.TrimSpace(p) == "" {
@@ -113,23 +115,20 @@ func Forget(d Deps, opts ForgetOptions) (*ForgetResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := d.Backend.Load()
+	res := &ForgetResult{}
+	s, events, err := decideForget(d, opts.People, res)
 	if err != nil {
 		return nil, err
 	}
-	for _, p := range opts.People {
-		if err := checkPersonForm(s, p); err != nil {
-			return nil, err // nothing written
-		}
-	}
-
-	res := &ForgetResult{}
-	events := forgetEvents(s, opts.People, d.now().UTC(), res)
 	res.Entries = len(events)
 	if err := confirmForget(opts, res.People, siblings, len(events)); err != nil {
 		return nil, err
 	}
-	if err := recordErasures(d, res.People); err != nil {
+	if err := siblings.open(); err != nil {
+		return nil, err // nothing written
+	}
+	ours, err := recordErasures(d, res.People)
+	if err != nil {
 		return nil, err
 	}
 	if len(events) > 0 {
@@ -144,7 +143,7 @@ func Forget(d Deps, opts ForgetOptions) (*ForgetResult, error) {
 	}
 	res.Suppressed = len(s.Suppressed)
 	for _, sib := range siblings {
-		we, err := forgetIn(d, sib, res.People, opts.People)
+		we, err := forgetIn(d, sib, res.People, opts.People, ours)
 		if err != nil {
 			return nil, err
 		}
@@ -154,6 +153,40 @@ func Forget(d Deps, opts ForgetOptions) (*ForgetResult, error) {
 		return nil, err
 	}
 	return res, lock.release()
+}
+
+// decideForget opens the workspace's state (openForget), checks every
+// PERSON's form, reads the people they may name and decides what
+// forgetting each does (into res.People), reads what the events change,
+// and ends the state's reads: the state returned is ready to fold them.
+func decideForget(d Deps, people []string, res *ForgetResult) (*state.State, []*state.Event, error) {
+	ws, err := openForget(d.Backend)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer ws.done()
+	for _, p := range people {
+		if err := checkPersonForm(ws.base, p); err != nil {
+			return nil, nil, err // nothing written
+		}
+	}
+	if err := ws.readNamed(d.Backend, people); err != nil {
+		return nil, nil, err
+	}
+	events := forgetEvents(ws.s, people, d.now().UTC(), res)
+	if err := ws.s.ReadForgetting(eventPeople(events)); err != nil {
+		return nil, nil, err
+	}
+	return ws.s, events, ws.done()
+}
+
+// eventPeople are the IDs of the people forget_people events remove.
+func eventPeople(events []*state.Event) []string {
+	var ids []string
+	for _, ev := range events {
+		ids = append(ids, ev.People.PersonIDs...)
+	}
+	return ids
 }
 
 // confirmForget asks opts.Confirm, when there is one and something would
@@ -207,24 +240,27 @@ func forgetEvents(s *state.State, people []string, now time.Time, res *ForgetRes
 // recordErasures writes the backend's erasure record of people, before
 // anything else is written: whatever happens next, no workspace, made now
 // or later, and no state pushed later, brings them back
-// (backend.ErasureKeeper). Hashes only.
-func recordErasures(d Deps, people []Forgotten) error {
+// (backend.ErasureKeeper). Hashes only. It returns the entries' keys
+// (state.EntryKey); nil when the backend keeps no record.
+func recordErasures(d Deps, people []Forgotten) (map[string]bool, error) {
 	k, ok := backend.ErasuresOf(d.Backend)
 	if !ok {
-		return nil
+		return nil, nil
 	}
 	var entries []*state.Suppression
+	ours := map[string]bool{}
 	for _, f := range people {
 		keys := state.IdentifierKeys(f.Ident)
 		if f.Person != nil {
 			keys = append(keys, state.PersonKeys(f.Person)...)
 		}
 		entries = append(entries, &state.Suppression{Keys: keys, At: d.now().UTC()})
+		ours[state.EntryKey(keys)] = true
 	}
 	if err := k.RecordErasures(entries); err != nil {
-		return fmt.Errorf("recording the erasure for every workspace; nothing was erased: %w", err)
+		return nil, fmt.Errorf("recording the erasure for every workspace; nothing was erased: %w", err)
 	}
-	return nil
+	return ours, nil
 }
 
 // journalAndCommit journals events, folds them into s and commits s.
@@ -244,132 +280,6 @@ func journalAndCommit(b backend.Backend, s *state.State, events []*state.Event) 
 		}
 	}
 	return b.Commit(s)
-}
-
-// sibling is another workspace of the backend, locked.
-type sibling struct {
-	name string
-	b    backend.Backend
-	lock *heldLock
-}
-
-type siblings []*sibling
-
-// release unlocks and closes the siblings; the first error is returned.
-func (ss siblings) release() error {
-	var first error
-	for _, sb := range ss {
-		if sb.lock != nil {
-			if err := sb.lock.release(); err != nil && first == nil {
-				first = err
-			}
-		}
-		if err := backend.Close(sb.b); err != nil && first == nil {
-			first = err
-		}
-	}
-	return first
-}
-
-// lockSiblings opens and locks every other workspace of b (none when its
-// workspaces share nothing). On an error the ones locked are returned, to
-// be released.
-func lockSiblings(b backend.Backend) (siblings, error) {
-	cw, ok := backend.CrossWorkspaceOf(b)
-	if !ok {
-		return nil, nil
-	}
-	names, err := cw.OtherWorkspaces()
-	if err != nil {
-		return nil, err
-	}
-	var out siblings
-	for _, n := range names {
-		sb, err := cw.Sibling(n)
-		if err != nil {
-			return out, err
-		}
-		u, err := sb.Lock("forget")
-		if err != nil {
-			backend.Close(sb)
-			return out, fmt.Errorf("workspace %q cannot be locked, and an erasure applies to every workspace of the backend; nothing was erased anywhere: %w", n, err)
-		}
-		out = append(out, &sibling{name: n, b: sb, lock: &heldLock{u: u}})
-	}
-	return out, nil
-}
-
-// forgetIn erases in another workspace what the erasure of this one did:
-// each PERSON (or the person this workspace held under it, by their
-// network ID and page name) is removed where held, and suppressed.
-func forgetIn(d Deps, sib *sibling, done []Forgotten, idents []string) (*WorkspaceErasure, error) {
-	s, err := sib.b.Load()
-	if err != nil {
-		return nil, err
-	}
-	we := &WorkspaceErasure{Workspace: sib.name}
-	var events []*state.Event
-	seen := map[string]bool{}
-	// Reading the workspace applied the erasure record, which this
-	// erasure wrote first: what it removed there was held there, and is
-	// written below.
-	h := s.Honoured()
-	for i, ident := range idents {
-		keys := state.IdentifierKeys(ident)
-		names := []string{ident}
-		if p := done[i].Person; p != nil {
-			keys = append(keys, state.PersonKeys(p)...)
-			names = append([]string{p.ID, p.Lead.NetworkID, p.Lead.PageName}, names...)
-		}
-		var p *state.Person
-		for _, n := range names {
-			if n == "" {
-				continue
-			}
-			if p = s.FindPerson(n); p != nil {
-				break
-			}
-		}
-		fe := &state.ForgetPeopleEvent{Reason: state.ForgetErasure, PersonIDs: []string{}, Keys: keys}
-		if p == nil {
-			if hp := h.Find(keys); hp != nil {
-				if !seen[hp.ID] {
-					seen[hp.ID] = true
-					we.Held = append(we.Held, ident)
-					we.Entries++
-				}
-				continue
-			}
-			if h.AddedAny(keys) {
-				we.Entries++
-				continue
-			}
-		}
-		switch {
-		case p != nil && seen[p.ID]:
-			continue
-		case p != nil:
-			seen[p.ID] = true
-			fe.PersonIDs = append(fe.PersonIDs, p.ID)
-			we.Held = append(we.Held, ident)
-		case s.SuppressesAny(keys):
-			continue
-		}
-		events = append(events, &state.Event{At: d.now().UTC(), Kind: state.EventForgetPeople, Address: state.PeopleAddress, People: fe})
-	}
-	we.Entries += len(events)
-	if len(events) == 0 && h == nil {
-		return we, nil
-	}
-	if err := journalAndCommit(sib.b, s, events); err != nil {
-		return nil, fmt.Errorf("workspace %q: %w", sib.name, err)
-	}
-	if bk, ok := backend.BackupOf(sib.b); ok {
-		if err := bk.RemoveBackup(); err != nil {
-			return nil, fmt.Errorf("the person is erased from workspace %q, but its backup %s could not be removed and still holds them: %w", sib.name, bk.BackupPath(), err)
-		}
-	}
-	return we, nil
 }
 
 // NotAPersonError is a PERSON of forget that cannot name anyone: not a
@@ -396,8 +306,9 @@ func (e *NotAPersonError) Error() string {
 }
 
 // checkPersonForm refuses a PERSON that cannot be an identifier, naming
-// the people of s whose name it is.
-func checkPersonForm(s *state.State, ident string) error {
+// the people of the state whose name it is (read a page at a time: only
+// then).
+func checkPersonForm(base *state.Base, ident string) error {
 	v := strings.TrimSpace(ident)
 	if id, ok := strings.CutPrefix(v, state.PersonAddressPrefix); ok && id != "" && !strings.ContainsFunc(id, unicode.IsSpace) {
 		return nil
@@ -408,27 +319,32 @@ func checkPersonForm(s *state.State, ident string) error {
 	if _, err := listfile.PageKey(v); err == nil {
 		return nil
 	}
-	return &NotAPersonError{Value: ident, Matches: peopleNamed(s, v)}
+	matches, err := peopleNamed(base, v)
+	if err != nil {
+		return err
+	}
+	return &NotAPersonError{Value: ident, Matches: matches}
 }
 
-// peopleNamed are the page names (else the addresses) of the people of s
-// whose full name, or first and last name, is name (case and spaces
-// aside), sorted.
-func peopleNamed(s *state.State, name string) []string {
+// peopleNamed are the page names (else the addresses) of the people of
+// base whose full name, or first and last name, is name (case and
+// spaces aside), sorted.
+func peopleNamed(base *state.Base, name string) ([]string, error) {
 	norm := func(v string) string { return strings.ToLower(strings.Join(strings.Fields(v), " ")) }
 	want := norm(name)
 	var out []string
-	for id, p := range s.People {
+	err := base.EachPerson(func(p *state.Person) error {
 		l := p.Lead
 		if norm(l.FullName) != want && norm(l.FirstName+" "+l.LastName) != want {
-			continue
+			return nil
 		}
 		if l.PageName != "" {
 			out = append(out, l.PageName)
 		} else {
-			out = append(out, state.PersonAddressPrefix+id)
+			out = append(out, state.PersonAddressPrefix+p.ID)
 		}
-	}
+		return nil
+	})
 	sort.Strings(out)
-	return out
+	return out, err
 }

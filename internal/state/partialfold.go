@@ -25,8 +25,8 @@ type PageFinder interface {
 }
 
 // readFor reads what folding e into a partial state changes. An event of
-// a kind not listed (an enrichment, a track read, an import, a reuse, a
-// forget of people, an unknown outcome) is refused: nothing is changed.
+// a kind not listed (an enrichment, a track read, an import, a reuse, an
+// unknown outcome) is refused: nothing is changed.
 func (s *State) readFor(e *Event) error {
 	switch e.Kind {
 	case EventForget:
@@ -37,6 +37,8 @@ func (s *State) readFor(e *Event) error {
 			from[i] = m.From
 		}
 		return s.ReadMoving(from)
+	case EventForgetPeople:
+		return s.ReadForgetting(e.People.PersonIDs)
 	case EventBilling, EventFailure:
 		return nil // the records' alone
 	case EventSearch:

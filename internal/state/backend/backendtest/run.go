@@ -48,6 +48,7 @@ func Run(t *testing.T, k Kind) {
 		{"PartialFolds", testPartialFolds},
 		{"PartialFoldFails", testPartialFoldFails},
 		{"PartialApply", testPartialApply},
+		{"PartialForget", testPartialForget},
 		{"LockRefusedNamesHolder", testLockRefused},
 		{"LockWait", testLockWait},
 		{"LockOfADeadHolder", testLockOfADeadHolder},
