@@ -148,7 +148,7 @@ func applyState(d Deps, opts ApplyOptions) (*state.State, func() error, error) {
 			return nil, nil, err
 		}
 		reads := plan.ReadsOf(opts.Config, b.Records, sel)
-		if !reads.People && b.Stored() {
+		if reads.Foldable() && b.Stored() {
 			st, err := writableReading(b, reads)
 			if err != nil {
 				b.Close()
