@@ -129,6 +129,35 @@ func TestMigrateSchema3(t *testing.T) {
 		t.Errorf("the migrated database holds another state:\n%s\nwant\n%s", canon(t, got), canon(t, want))
 	}
 	checkPaged(t, db)
+	checkPageless(t, db)
+}
+
+// checkPageless: SelectPageless finds the people of oddPages without a
+// page name, and SQLite answers it from the index people_page_key (an
+// enrich block's plan asks it of millions of people).
+func checkPageless(t *testing.T, db *sql.DB) {
+	t.Helper()
+	q := sqlstate.SQLite.Rewrite(sqlstate.SelectPageless)
+	rows, err := db.Query(q, state.DefaultWorkspace)
+	must(t, err)
+	var got []string
+	for rows.Next() {
+		var id string
+		must(t, rows.Scan(&id))
+		got = append(got, id)
+	}
+	must(t, rows.Err())
+	rows.Close()
+	var want string
+	must(t, db.QueryRow(`SELECT group_concat(id, ',') FROM (SELECT id FROM people WHERE page_name = '' ORDER BY id)`).Scan(&want))
+	sort.Strings(got)
+	if strings.Join(got, ",") != want || !strings.Contains(want, fmt.Sprintf("odd%d", len(oddPages)-1)) {
+		t.Errorf("SelectPageless found %q, want %s", got, want)
+	}
+	plan := explain(t, db, q, state.DefaultWorkspace)
+	if !strings.Contains(plan, "USING INDEX people_page_key (workspace=? AND <expr>=?)") || strings.Contains(plan, "SCAN people") {
+		t.Errorf("SelectPageless is not answered from the index people_page_key:\n%s", plan)
+	}
 }
 
 // checkPaged: SelectPaged finds by their keys exactly the people of

@@ -106,6 +106,37 @@ func TestMigrateSchema12(t *testing.T) {
 		SELECT 'default', 'f' || i, 'Filler-' || i, 'filler-' || i FROM generate_series(1, 5000) AS i; ANALYZE {s}.people`))
 	mustNoErr(t, err, "insert")
 	checkPaged(t, old)
+	checkPageless(t, old)
+}
+
+// checkPageless: SelectPageless finds the people without a page name,
+// and PostgreSQL answers it from the index people_page_key (an enrich
+// block's plan asks it of millions of people).
+func checkPageless(t *testing.T, b *Backend) {
+	t.Helper()
+	ctx := context.Background()
+	c, err := connect(ctx, testConnStr(t))
+	mustNoErr(t, err, "connect")
+	defer c.Close(ctx)
+	q := b.sql(b.dialect.Rewrite(sqlstate.SelectPageless))
+	rows, err := c.Query(ctx, q, "default")
+	mustNoErr(t, err, "pageless")
+	var got []string
+	for rows.Next() {
+		var id string
+		mustNoErr(t, rows.Scan(&id), "scan")
+		got = append(got, id)
+	}
+	mustNoErr(t, rows.Err(), "pageless")
+	var want string
+	mustNoErr(t, c.QueryRow(ctx, b.sql(`SELECT string_agg(id, ',' ORDER BY id COLLATE "C") FROM {s}.people WHERE workspace = 'default' AND page_name = ''`)).Scan(&want), "want")
+	sort.Strings(got)
+	if strings.Join(got, ",") != want || want == "" {
+		t.Errorf("SelectPageless found %q, want %s", got, want)
+	}
+	if plan := explain(t, c, q, "default"); !strings.Contains(plan, "people_page_key") {
+		t.Errorf("SelectPageless is not answered from the index people_page_key:\n%s", plan)
+	}
 }
 
 // checkPaged: SelectPaged finds by their keys exactly the people of

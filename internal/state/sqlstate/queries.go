@@ -82,9 +82,12 @@ var (
 	// The questions of a plan of enrich blocks (state.EnrichIndex): an
 	// enrich block's enrichments made up to a time (an index range on
 	// enrichments_by) and the people without a page name (the index
-	// people_page_name); those who left: SelectLeft.
+	// people_page_key: an empty key is an empty page name, as lower()
+	// empties no text); those who left: SelectLeft. pgSelectPageless is
+	// PostgreSQL's spelling of the index's key.
 	CountEnrichedBefore = `SELECT count(*) FROM {s}.enrichments WHERE workspace = $1 AND by_address = $2 AND enriched_at <= $3`
-	SelectPageless      = `SELECT id FROM {s}.people WHERE workspace = $1 AND page_name = ''`
+	SelectPageless      = `SELECT id FROM {s}.people WHERE workspace = $1 AND ` + PageKeyOf + ` = ''`
+	pgSelectPageless    = `SELECT id FROM {s}.people WHERE workspace = $1 AND ` + PGPageKey + ` = ''`
 	// SelectSketched are the people of an enrich block's enrichments up
 	// to a time, as state.Sketch keeps them.
 	SelectSketched = `SELECT person_id, enriched_at FROM {s}.enrichments WHERE workspace = $1 AND by_address = $2 AND enriched_at <= $3`
