@@ -51,7 +51,9 @@ func splitTexts(list string) ([]string, error) {
 			i = skipSpace(list, i+1)
 		case i < len(list) && list[i] == ']' && skipSpace(list, i+1) == len(list):
 			if escaped {
-				return out, unescapeAll(out, len(list))
+				if err := unescapeAll(out, len(list)); err != nil {
+					return nil, err
+				}
 			}
 			return out, nil
 		default:
