@@ -58,8 +58,9 @@ func (s idStreamStore) StreamIDs(fn func(id string) bool) error {
 		return s.wrap(err)
 	}
 	// The snapshot's name is the server's; as a parameter of the simple
-	// protocol it is sent as a quoted literal.
-	if _, err := tx.Exec(ctx, `SET TRANSACTION SNAPSHOT $1`, pgx.QueryExecModeSimpleProtocol, snapshot); err != nil {
+	// protocol it is sent as a quoted literal. JIT compiling the scan of
+	// one column cost the server 10-30 ms and saved nothing.
+	if _, err := tx.Exec(ctx, `SET TRANSACTION SNAPSHOT $1; SET LOCAL jit = off`, pgx.QueryExecModeSimpleProtocol, snapshot); err != nil {
 		return s.wrap(err)
 	}
 	rows, err := tx.Query(ctx, s.b.sql(idStreamQuery), s.b.workspace)
