@@ -38,6 +38,7 @@ func Build(cfg *config.Config, st *state.State, opts Options) (*Plan, hcl.Diagno
 		running: map[string]int{}, diags: moveDiags}
 	defer b.v.settle()
 	b.v.lookup = opts.Reuse
+	b.v.facts = opts.Enrich
 	p := &Plan{
 		FormatVersion:   FormatVersion,
 		LeadsyncVersion: version.String(),

@@ -45,10 +45,16 @@ func (v *env) collect(e *config.Enrich, skipSource func(string) bool, where bool
 	}
 	var bp blockPeople
 	var err error
-	looks := v.lookUp(e, sources, n)
-	if looks != nil {
+	var looks [][]look
+	if v.facts == nil {
+		looks = v.lookUp(e, sources, n)
+	}
+	switch {
+	case v.facts != nil:
+		bp, err = v.collectRead(e, sources, where)
+	case looks != nil:
 		bp, err = v.collectLooked(e, sources, looks, n, where)
-	} else {
+	default:
 		bp, err = v.collectEach(e, sources, n, where)
 	}
 	if err == nil && len(e.RefreshOn) > 0 {

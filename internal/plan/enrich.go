@@ -171,6 +171,11 @@ type env struct {
 	// keepMet makes collect list the people each block meets
 	// (blockPeople.met): the plan's candidates over several blocks.
 	keepMet bool
+	// facts are the store's counts when the state holds only the people
+	// EnrichReadsOf names (collectRead); missed says a block was asked
+	// about that they do not count.
+	facts  *EnrichFacts
+	missed bool
 }
 
 func newEnv(cfg *config.Config, st *state.State, now time.Time) *env {
@@ -370,7 +375,21 @@ func changedSinceEnriched(e *config.Enrich, p *state.Person) bool {
 // ownedBy counts the people whose enrichment enrich block addr made and
 // keeps: not those an import of this plan gives a newer e-mail (apply
 // records the import first, which frees their places).
-func (v *env) ownedBy(addr string) int { return v.ownedList(addr).n - v.replaced[addr] }
+func (v *env) ownedBy(addr string) int {
+	if c := v.counted(addr); c != nil {
+		return c.owned - v.replaced[addr]
+	}
+	return v.ownedList(addr).n - v.replaced[addr]
+}
+
+// copiedBy counts the people whose enrichment enrich block addr copied
+// from another workspace (ownedPeople.copies).
+func (v *env) copiedBy(addr string) int {
+	if c := v.counted(addr); c != nil {
+		return c.copies
+	}
+	return v.ownedList(addr).copies
+}
 
 // ownedPerson is a person whose enrichment an enrich block made, with the
 // time of that enrichment (read once, while the person is at hand).
@@ -529,7 +548,7 @@ func (v *env) used(e *config.Enrich) int {
 	if e.Limit <= 0 {
 		return 0
 	}
-	return v.ownedBy(e.Address) + v.ownedList(e.Address).copies + v.copies[e.Address] +
+	return v.ownedBy(e.Address) + v.copiedBy(e.Address) + v.copies[e.Address] +
 		len(v.st.UnknownBy(e.Address)) + v.erasedBy(e.Address)
 }
 

@@ -62,9 +62,11 @@ func (b *builder) enriches() {
 		// no call may show a change, nothing apply learns can change who
 		// is enriched: the bound is the certain count itself.
 		bound := len(certain)
-		if u.runningAll > 0 || src.people > 0 || len(changing) > 0 || flips > 0 {
+		bounded := u.runningAll > 0 || src.people > 0 || len(changing) > 0 || flips > 0
+		if bounded {
 			bound = b.enrichBound(e, bp, changing, len(certain), src.people, flips)
 		}
+		b.checkRead(e, bp, bound, changing, src.people, flips, bounded)
 		u.add(bp, changing, slices.Concat(restFresh, restFormer), flips, src.addrs, bound)
 		b.add(b.enrichChange(e, bp, certain, bound, src.addrs, len(changing)))
 	}

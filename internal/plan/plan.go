@@ -98,6 +98,10 @@ type Options struct {
 	// read by the caller), nil when it has none. Nil: no export has a
 	// record, so every export is written.
 	ExportRecord func(address string) *ExportRecord
+	// Enrich are the store's counts of an enrich block when the state
+	// holds only the people EnrichReadsOf names; nil: the state holds
+	// every person.
+	Enrich *EnrichFacts
 }
 
 // ExportRecord is what the plan reads of the record of an export's last

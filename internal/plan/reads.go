@@ -48,6 +48,12 @@ func ReadsOf(cfg *config.Config, records *state.State, opts Options) Reads {
 	if b.readsEveryone() {
 		return Reads{People: true}
 	}
+	return b.partReads(records)
+}
+
+// partReads are the lead lists and people a plan that reads no person in
+// bulk reads (ReadsOf).
+func (b *builder) partReads(records *state.State) Reads {
 	var r Reads
 	for addr := range records.Searches {
 		if b.selected(addr) {
@@ -57,7 +63,7 @@ func ReadsOf(cfg *config.Config, records *state.State, opts Options) Reads {
 	r.Searches = append(r.Searches, b.exportSearches()...)
 	slices.Sort(r.Searches)
 	r.Searches = slices.Compact(r.Searches)
-	for _, p := range cfg.Profiles {
+	for _, p := range b.cfg.Profiles {
 		rec := records.Profiles[p.Address]
 		if rec == nil || rec.PersonID == "" {
 			continue

@@ -21,11 +21,12 @@ import (
 // the whole state, and over what a store gives for ReadsOf through
 // state.Base.Reading (the records, read without the searches' lead lists,
 // then the lead lists of Reads.Searches and the people of Reads.Persons).
-// The plans must be the same, byte for byte.
+// The plans must be the same, byte for byte. A world whose plan reads
+// every person goes through EnrichReadsOf too (samePlanOfEnrich).
 func TestReadsMakeTheSamePlan(t *testing.T) {
 	useTestMatch(t)
 	defer func(n int) { sheetRowLimit = n }(sheetRowLimit)
-	partial, continued := 0, 0
+	partial, continued, enriched := 0, 0, 0
 	for seed := range 400 {
 		rng := rand.New(rand.NewPCG(uint64(seed), 0x2ead))
 		f, o := randomWorld(rng)
@@ -50,6 +51,7 @@ func TestReadsMakeTheSamePlan(t *testing.T) {
 		}
 		r := ReadsOf(f.cfg, state.NewBase(f.st).Records, o)
 		if r.People {
+			enriched += samePlanOfEnrich(t, seed, f, o)
 			continue
 		}
 		partial++
@@ -71,7 +73,8 @@ func TestReadsMakeTheSamePlan(t *testing.T) {
 				seed, o.Targets, o.Replace, r, d)
 		}
 	}
-	t.Logf("%d of 400 worlds planned from what ReadsOf names, %d of them an export of continued sheets", partial, continued)
+	t.Logf("%d of 400 worlds planned from what ReadsOf names, %d of them an export of continued sheets; %d from what EnrichReadsOf names",
+		partial, continued, enriched)
 	if partial < 150 || continued < 50 {
 		t.Fatalf("only %d of 400 worlds planned without every person, %d with continued sheets: the test no longer tests ReadsOf", partial, continued)
 	}

@@ -2,6 +2,7 @@ package run
 
 import (
 	"context"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -33,7 +34,8 @@ type PlanOptions struct {
 // *BillingError. Showing and saving the plan is the
 // caller's.
 func Plan(ctx context.Context, d Deps, opts PlanOptions) (*plan.Plan, hcl.Diagnostics, error) {
-	st, err := planState(d, opts)
+	now, reuse := d.now(), reuseLookup(d.Backend)
+	st, facts, err := planState(d, opts, now, reuse)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -65,10 +67,20 @@ func Plan(ctx context.Context, d Deps, opts PlanOptions) (*plan.Plan, hcl.Diagno
 	})
 	bs, led := budgetState(d, opts.Config, st, usage, false)
 	closeLedger(led)
-	p, diags := plan.Build(opts.Config, st, plan.Options{
-		Now: d.now(), Targets: opts.Targets, Replace: opts.Replace, Usage: usage, Offline: opts.Offline,
-		ExportRecord: log.lookup, Reuse: reuseLookup(d.Backend), Budget: bs,
-	})
+	popts := plan.Options{
+		Now: now, Targets: opts.Targets, Replace: opts.Replace, Usage: usage, Offline: opts.Offline,
+		ExportRecord: log.lookup, Reuse: reuse, Budget: bs, Enrich: facts,
+	}
+	p, diags := plan.Build(opts.Config, st, popts)
+	if facts.NeedsEveryone() {
+		// The people read for the enrich block do not decide its plan:
+		// the plan of the state read whole.
+		if st, err = d.Backend.Load(); err != nil {
+			return nil, nil, err
+		}
+		popts.Enrich = nil
+		p, diags = plan.Build(opts.Config, st, popts)
+	}
 	// The run's and the record's warnings are the plan's own, drawn with it.
 	p.Diagnostics = append(p.Diagnostics, plan.JSONDiagnostics(warnings)...)
 	return p, append(diags, warnings...), nil
@@ -78,23 +90,44 @@ func Plan(ctx context.Context, d Deps, opts PlanOptions) (*plan.Plan, hcl.Diagno
 // the records, then the lead lists of the searches it plans and the
 // people it names, or every person when it asks about people in bulk. A
 // plan of one search of a state of millions reads one lead list.
-func planState(d Deps, opts PlanOptions) (*state.State, error) {
+//
+// A plan that reads every person only for an enrich block of the common
+// kind (plan.EnrichReadsOf) reads the people the store's indexes name
+// instead, and gets the store's counts (facts) for Build.
+func planState(d Deps, opts PlanOptions, now time.Time, reuse plan.ReuseLookup) (*state.State, *plan.EnrichFacts, error) {
 	b, err := backend.OpenBase(d.Backend)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	r := plan.ReadsOf(opts.Config, b.Records, plan.Options{Targets: opts.Targets, Replace: opts.Replace})
+	popts := plan.Options{Now: now, Targets: opts.Targets, Replace: opts.Replace, Reuse: reuse}
+	r := plan.ReadsOf(opts.Config, b.Records, popts)
 	whole, readWhole := b.Whole()
 	switch {
 	case !r.People:
 		defer b.Close()
-		return b.Reading(r.Searches, r.Persons)
+		st, err := b.Reading(r.Searches, r.Persons)
+		return st, nil, err
 	case readWhole:
-		return whole, nil
+		return whole, nil, nil
+	case b.EnrichIndexed():
+		er, facts, ok, err := plan.EnrichReadsOf(opts.Config, b.Records, popts, b)
+		if err == nil && ok {
+			defer b.Close()
+			st, err := b.Reading(er.Searches, er.Persons)
+			if err == nil {
+				facts.Fill(st)
+			}
+			return st, facts, err
+		}
+		if err != nil {
+			b.Close()
+			return nil, nil, err
+		}
 	}
 	// The snapshot ends first: a load is a read of its own.
 	if err := b.Close(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return d.Backend.Load()
+	st, err := d.Backend.Load()
+	return st, nil, err
 }

@@ -78,7 +78,23 @@ var (
 	CountTracks     = `SELECT j.key, count(*) FROM {s}.people p, json_each(p.extra, '$.tracked') j WHERE p.workspace = $1 AND ` + trackedPeople + ` GROUP BY j.key`
 	SelectCopiedBy  = `SELECT person_id FROM {s}.enrichments WHERE workspace = $1 AND ` + copiedBy + ` IS NOT NULL AND ` + copiedBy + ` = $2`
 	SelectHistoryBy = `SELECT DISTINCT person_id FROM {s}.person_history WHERE workspace = $1 AND by_address = $2`
-	pgCountTracks   = `SELECT k.k, count(*) FROM {s}.people p, jsonb_object_keys(p.extra->'tracked') AS k(k) WHERE p.workspace = $1 AND jsonb_exists(p.extra, 'tracked') GROUP BY k.k`
+
+	// The questions of a plan of enrich blocks (state.EnrichIndex): an
+	// enrich block's enrichments made up to a time (an index range on
+	// enrichments_by) and the people without a page name (the index
+	// people_page_name); those who left: SelectLeft.
+	CountEnrichedBefore = `SELECT count(*) FROM {s}.enrichments WHERE workspace = $1 AND by_address = $2 AND enriched_at <= $3`
+	SelectPageless      = `SELECT id FROM {s}.people WHERE workspace = $1 AND page_name = ''`
+	// SelectSketched are the people of an enrich block's enrichments up
+	// to a time, as state.Sketch keeps them.
+	SelectSketched = `SELECT person_id, enriched_at FROM {s}.enrichments WHERE workspace = $1 AND by_address = $2 AND enriched_at <= $3`
+	// SelectEnrichers are the enrichments' by_address values, each once:
+	// a walk of the index enrichments_by from one value to the next (a
+	// DISTINCT would read every entry).
+	SelectEnrichers = `WITH RECURSIVE b(a) AS (SELECT min(by_address) FROM {s}.enrichments WHERE workspace = $1
+		UNION ALL SELECT (SELECT min(by_address) FROM {s}.enrichments WHERE workspace = $1 AND by_address > b.a) FROM b WHERE b.a IS NOT NULL)
+		SELECT a FROM b WHERE a IS NOT NULL`
+	pgCountTracks = `SELECT k.k, count(*) FROM {s}.people p, jsonb_object_keys(p.extra->'tracked') AS k(k) WHERE p.workspace = $1 AND jsonb_exists(p.extra, 'tracked') GROUP BY k.k`
 
 	// SelectPaged are the people whose page name may be, in lower case,
 	// one of the texts of the JSON array $2 (PageFinder.Paged): those

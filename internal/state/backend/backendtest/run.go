@@ -41,6 +41,7 @@ func Run(t *testing.T, k Kind) {
 		{"RoundTrip", testRoundTrip},
 		{"Base", testBase},
 		{"BaseHonoursErasures", testBaseHonoursErasures},
+		{"EnrichIndex", testEnrichIndex},
 		{"KilledAtAnyPoint", testKilledAtAnyPoint},
 		{"Moves", testMoves},
 		{"PartialEdits", testPartialEdits},

@@ -1,0 +1,382 @@
+package plan
+
+import (
+	"hash/maphash"
+	"maps"
+	"slices"
+	"time"
+
+	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/state"
+)
+
+// EnrichFacts are what a store's indexes tell a plan of one enrich block
+// instead of every person (EnrichReadsOf): per block, the enrichments it
+// made and copied, and how many of the former are at least so old. Build
+// given them (Options.Enrich) plans over a state holding only the people
+// EnrichReadsOf names, and says so when that is not enough
+// (NeedsEveryone).
+type EnrichFacts struct {
+	blocks map[string]*enrichCounts
+	// needsEveryone: Build found the people read do not decide the plan.
+	needsEveryone bool
+	// sketches are the people of enrichments read as state.Sketch gives
+	// them (Fill).
+	sketches []*state.Person
+}
+
+// Fill gives st, read as EnrichReadsOf says, the people it reads in
+// sketch (state.Sketch): those holding a stale enrichment of the block or
+// an imported e-mail, unless st holds them read whole.
+func (f *EnrichFacts) Fill(st *state.State) {
+	for _, p := range f.sketches {
+		if st.People[p.ID] == nil {
+			st.People[p.ID] = p
+		}
+	}
+}
+
+type enrichCounts struct {
+	owned, copies int
+	aged          map[time.Duration]int // owned enrichments at least that old
+}
+
+// EnrichReadsOf says what the plan of cfg reads of a store instead of every
+// person when ReadsOf asks for every person only for one enrich block of
+// the common kind: a limit, a refresh (or none), no where, no refresh_on
+// in any block, no exclude block, sources that are searches and profiles,
+// no other workspace to reuse from (opts.Reuse nil), and opts.Now set.
+// It reads the lead lists ReadsOf would, the people who may decide the
+// block's plan (enrichReads), and counts from the indexes. ok is false for
+// any other plan, and when the counts show the limit leaves a place (the
+// plan would need everyone: checkRead): it reads every person.
+func EnrichReadsOf(cfg *config.Config, records *state.State, opts Options, ix state.EnrichIndex) (r Reads, facts *EnrichFacts, ok bool, err error) {
+	e, base, ok := enrichAlone(cfg, records, opts)
+	if !ok {
+		return Reads{}, nil, false, nil
+	}
+	counts, copied, err := countEnrich(cfg, e, opts.Now, ix)
+	if err != nil {
+		return Reads{}, nil, false, err
+	}
+	// The most places the limit may hold (env.used): more than it has
+	// leave a place, and the plan reads everyone.
+	held := counts.owned + counts.copies + records.ErasedEnrichments[e.Address]
+	for _, u := range records.UnknownEnrichments {
+		if u.By == e.Address {
+			held++
+		}
+	}
+	if held < e.Limit {
+		return Reads{}, nil, false, nil
+	}
+	facts = &EnrichFacts{blocks: map[string]*enrichCounts{e.Address: counts}}
+	if base.Persons, facts.sketches, err = enrichReads(e, base.Persons, copied, records, opts.Now, ix); err != nil {
+		return Reads{}, nil, false, err
+	}
+	return base, facts, true, nil
+}
+
+// countEnrich counts e's enrichments (every one, and those at least as old
+// as agesAsked) and its copies, whose IDs it returns.
+func countEnrich(cfg *config.Config, e *config.Enrich, now time.Time, ix state.EnrichIndex) (*enrichCounts, []string, error) {
+	copied, err := ix.CopiedBy(e.Address)
+	if err != nil {
+		return nil, nil, err
+	}
+	c := &enrichCounts{copies: len(copied), aged: map[time.Duration]int{}}
+	if c.owned, err = ix.CountEnrichedBefore(e.Address, time.Time{}); err != nil {
+		return nil, nil, err
+	}
+	for _, d := range agesAsked(cfg, e) {
+		if c.aged[d], err = ix.CountEnrichedBefore(e.Address, now.Add(-d)); err != nil {
+			return nil, nil, err
+		}
+	}
+	return c, copied, nil
+}
+
+// enrichReads are the people who may decide the plan of e besides persons
+// (ReadsOf's): read whole, its copies, the people of an enrichment of an
+// unknown outcome, those who left the network or have no page name; in
+// sketch (EnrichFacts.Fill), the people of its stale enrichments and of
+// imported e-mails (importGives).
+func enrichReads(e *config.Enrich, persons, copied []string, records *state.State, now time.Time, ix state.EnrichIndex) (ids []string, sketches []*state.Person, err error) {
+	ids = slices.Concat(persons, copied, slices.Collect(maps.Keys(records.UnknownEnrichments)))
+	for _, ask := range []func() ([]string, error){ix.Left, ix.Pageless} {
+		found, err := ask()
+		if err != nil {
+			return nil, nil, err
+		}
+		ids = append(ids, found...)
+	}
+	sketch := func(addr string, before time.Time) error {
+		found, err := ix.Sketched(addr, before)
+		sketches = append(sketches, found...)
+		return err
+	}
+	if e.Refresh > 0 {
+		if err := sketch(e.Address, now.Add(-e.Refresh)); err != nil {
+			return nil, nil, err
+		}
+	}
+	enrichers, err := ix.Enrichers()
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, by := range enrichers {
+		if state.IsImport(by) {
+			if err := sketch(by, endOfTime); err != nil {
+				return nil, nil, err
+			}
+		}
+	}
+	slices.Sort(ids)
+	return slices.Compact(ids), sketches, nil
+}
+
+// endOfTime is after every enrichment's time.
+var endOfTime = time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// enrichAlone returns the one enrich block the plan of cfg reads every
+// person for, and what ReadsOf names besides, when EnrichReadsOf can
+// answer that block (see there).
+func enrichAlone(cfg *config.Config, records *state.State, opts Options) (*config.Enrich, Reads, bool) {
+	if records == nil || opts.Reuse != nil || opts.Now.IsZero() || len(cfg.Excludes) > 0 {
+		return nil, Reads{}, false
+	}
+	b := &builder{cfg: cfg, st: records, opts: opts}
+	b.selectTargets()
+	b.selectReplace()
+	if b.diags.HasErrors() {
+		return nil, Reads{}, false
+	}
+	var e *config.Enrich
+	for _, x := range cfg.Enriches {
+		if len(x.RefreshOn) > 0 {
+			return nil, Reads{}, false
+		}
+		if b.selected(x.Address) {
+			if e != nil {
+				return nil, Reads{}, false
+			}
+			e = x
+		}
+	}
+	if e == nil || e.Limit <= 0 || e.Where != nil {
+		return nil, Reads{}, false
+	}
+	// Without the enrich blocks, the plan must read no person in bulk.
+	rest := *cfg
+	rest.Enriches = nil
+	nb := *b
+	nb.cfg = &rest
+	if nb.readsEveryone() {
+		return nil, Reads{}, false
+	}
+	r := b.partReads(records)
+	return e, r, !r.People
+}
+
+// agesAsked are the ages ownedCapCounted counts e's enrichments by: its
+// refresh and the shortest refresh of the other blocks, the shorter of the
+// two when e's is set.
+func agesAsked(cfg *config.Config, e *config.Enrich) []time.Duration {
+	other := otherRefresh(cfg, e)
+	var out []time.Duration
+	if other > 0 {
+		out = append(out, other)
+	}
+	if e.Refresh > 0 {
+		out = append(out, e.Refresh)
+		if other > 0 {
+			out = append(out, min(e.Refresh, other))
+		}
+	}
+	return out
+}
+
+// otherRefresh is the shortest refresh of the enrich blocks of cfg but e
+// (0: none has one), as ownedCap takes it.
+func otherRefresh(cfg *config.Config, e *config.Enrich) time.Duration {
+	other := time.Duration(0)
+	for _, o := range cfg.Enriches {
+		if o != e && o.Refresh > 0 && (other == 0 || o.Refresh < other) {
+			other = o.Refresh
+		}
+	}
+	return other
+}
+
+// NeedsEveryone reports whether the plan Build made with f (Options.Enrich)
+// over a state read in part found that it needs every person: the plan is
+// to be built again over the whole state, without f.
+func (f *EnrichFacts) NeedsEveryone() bool { return f != nil && f.needsEveryone }
+
+// counted returns the store's counts of block addr, nil when the plan
+// reads every person; a block without them makes the plan need everyone.
+func (v *env) counted(addr string) *enrichCounts {
+	if v.facts == nil {
+		return nil
+	}
+	c := v.facts.blocks[addr]
+	if c == nil {
+		v.missed = true
+		return &enrichCounts{}
+	}
+	return c
+}
+
+// ownedCapCounted is ownedCap from the store's counts: e's enrichments old
+// enough for e's refresh or another block's, or, with todo, those in todo
+// and those old enough for another block's refresh. e's people in todo
+// are among the people read (stale for e).
+func (b *builder) ownedCapCounted(e *config.Enrich, c *enrichCounts, todo map[string]bool) int {
+	other := otherRefresh(b.cfg, e)
+	if todo == nil {
+		switch {
+		case e.Refresh > 0 && other > 0:
+			return c.aged[min(e.Refresh, other)]
+		case e.Refresh > 0:
+			return c.aged[e.Refresh]
+		case other > 0:
+			return c.aged[other]
+		}
+		return 0
+	}
+	n, oldIn := 0, 0
+	for o := range b.v.ownedList(e.Address).all {
+		if todo[o.p.ID] {
+			n++
+			if other > 0 && b.now.Sub(o.at) >= other {
+				oldIn++
+			}
+		}
+	}
+	if other > 0 {
+		n += c.aged[other] - oldIn
+	}
+	return n
+}
+
+// collectRead is collect over a state read in part (EnrichReadsOf): the
+// people read are counted as collectEach counts them, the others (plain
+// people: fresh, or to enrich when a place is free) only as members, each
+// once. With the limit reached, those take no place and change nothing
+// else the plan says (checkRead).
+func (v *env) collectRead(e *config.Enrich, sources []source, where bool) (blockPeople, error) {
+	var bp blockPeople
+	seen := map[*state.Person]struct{}{}
+	for _, src := range sources {
+		for _, id := range src.ids {
+			p := v.st.People[id]
+			if p == nil {
+				continue
+			}
+			if _, dup := seen[p]; dup {
+				continue
+			}
+			seen[p] = struct{}{}
+			if err := v.count(&bp, e, v.look(e, p), src.addr, where); err != nil {
+				return bp, err
+			}
+		}
+	}
+	bp.members = distinctIDs(sources)
+	return bp, nil
+}
+
+// checkRead tells Build over a state read in part whether the plan of e
+// is the one the whole state gives (else the plan needs everyone): the
+// limit leaves no place (so the people not read take none: certain holds
+// only people read), something is to be enriched (an up-to-date block's
+// text counts people not read), and the bound is the limit's (the people
+// not read only add to the sum it is the minimum of).
+func (b *builder) checkRead(e *config.Enrich, bp blockPeople, bound int, changing []*state.Person, unknown, flips int, bounded bool) {
+	if b.v.facts == nil {
+		return
+	}
+	ok := e.Limit-b.v.used(e) <= 0 && bound > 0
+	if ok && bounded {
+		sum := len(bp.todo) + flips + unknown + len(changing)
+		ok = sum >= b.limitBound(e, bp, changing, unknown == 0 && flips == 0)
+	}
+	if !ok || b.v.missed {
+		b.v.facts.needsEveryone = true
+	}
+}
+
+// distinctIDs counts the distinct IDs of sources (a person is one ID in a
+// state: checkLeadIDs) without a set of millions of strings: their 32-bit
+// hashes sorted (radixSort), the strings compared only where two hashes
+// are equal. At 3,000,000 IDs: 24 MB, 0.1 s.
+func distinctIDs(sources []source) int {
+	n := 0
+	for _, s := range sources {
+		n += len(s.ids)
+	}
+	hash := idHash()
+	hashes := make([]uint32, 0, n)
+	for _, s := range sources {
+		for _, id := range s.ids {
+			hashes = append(hashes, hash(id))
+		}
+	}
+	if n < 1<<14 {
+		slices.Sort(hashes)
+	} else {
+		hashes = radixSort(hashes)
+	}
+	dups := map[uint32]bool{}
+	distinct := 0
+	for i, h := range hashes {
+		if i > 0 && hashes[i-1] == h {
+			dups[h] = true
+		} else {
+			distinct++
+		}
+	}
+	if len(dups) == 0 {
+		return distinct
+	}
+	distinct -= len(dups)
+	same := map[string]struct{}{}
+	for _, s := range sources {
+		for _, id := range s.ids {
+			if dups[hash(id)] {
+				same[id] = struct{}{}
+			}
+		}
+	}
+	return distinct + len(same)
+}
+
+// idHash makes the hash distinctIDs counts by (a variable for tests).
+var idHash = func() func(string) uint32 {
+	seed := maphash.MakeSeed()
+	return func(id string) uint32 { return uint32(maphash.String(seed, id)) }
+}
+
+// radixSort sorts xs in two passes of 16 bits, returning the sorted slice
+// (xs or a buffer of its length).
+func radixSort(xs []uint32) []uint32 {
+	buf := make([]uint32, len(xs))
+	for shift := 0; shift < 32; shift += 16 {
+		var count [1 << 16]int
+		for _, x := range xs {
+			count[x>>shift&0xffff]++
+		}
+		at := 0
+		for i, c := range count {
+			count[i] = at
+			at += c
+		}
+		for _, x := range xs {
+			d := x >> shift & 0xffff
+			buf[count[d]] = x
+			count[d]++
+		}
+		xs, buf = buf, xs
+	}
+	return xs
+}

@@ -1,0 +1,207 @@
+package plan
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/state"
+)
+
+// TestEnrichReadsMakeTheSamePlan plans 1,000 random worlds of enrich blocks of
+// the kind EnrichReadsOf answers (limits reached and not, stale and fresh
+// enrichments, people who left, without a page name, unknown outcomes,
+// erased and copied enrichments, several blocks, sources that run) twice:
+// over the whole state, and over what a store gives for EnrichReadsOf
+// with its counts. Unless Build says it needs everyone, the plans must be
+// the same, byte for byte.
+func TestEnrichReadsMakeTheSamePlan(t *testing.T) {
+	read, whole := 0, 0
+	for seed := range 1000 {
+		rng := rand.New(rand.NewPCG(uint64(seed), 0xe4c4))
+		f, o := enrichWorld(rng)
+		b := storedBase(f.st)
+		if _, _, ok, _ := EnrichReadsOf(f.cfg, b.Records, o, b); !ok {
+			continue
+		}
+		if samePlanOfEnrich(t, seed, f, o) == 0 {
+			whole++
+			continue
+		}
+		read++
+	}
+	t.Logf("1000 worlds: %d planned from what EnrichReadsOf names, %d needed everyone", read, whole)
+	if read < 200 || whole < 100 {
+		t.Fatalf("%d worlds planned in part, %d needing everyone: the test no longer tests EnrichReadsOf", read, whole)
+	}
+}
+
+// samePlanOfEnrich plans f with o over what EnrichReadsOf names, when it
+// answers, and compares the plan with the whole state's unless Build says
+// it needs everyone; 1 when it compared.
+func samePlanOfEnrich(t *testing.T, seed int, f *fixture, o Options) int {
+	t.Helper()
+	b := storedBase(f.st)
+	r, facts, ok, err := EnrichReadsOf(f.cfg, b.Records, o, b)
+	if err != nil {
+		t.Fatalf("seed %d: %v", seed, err)
+	}
+	if !ok {
+		return 0
+	}
+	st, err := b.Reading(r.Searches, r.Persons)
+	if err != nil {
+		t.Fatalf("seed %d: %v", seed, err)
+	}
+	facts.Fill(st)
+	po := o
+	po.Enrich = facts
+	got, _ := Build(f.cfg, st, po)
+	if facts.NeedsEveryone() {
+		return 0
+	}
+	want, _ := Build(f.cfg, f.st, o)
+	if d := cmp.Diff(planJSON(t, want), planJSON(t, got)); d != "" {
+		t.Fatalf("seed %d (targets %q, %d people read of %d): the plan over what EnrichReadsOf names differs (-whole +read):\n%s",
+			seed, o.Targets, len(st.People), len(f.st.People), d)
+	}
+	return 1
+}
+
+// enrichWorld is a random world of the enrich blocks EnrichReadsOf answers.
+func enrichWorld(rng *rand.Rand) (*fixture, Options) {
+	f := newFixture()
+	f.cfg.API.MaxCredits = 1 << 30
+	pool := 15 + rng.IntN(50)
+	pick := func(xs ...int) int { return xs[rng.IntN(len(xs))] }
+	var refs []string
+	// In a quiet world no source runs: only the people known count.
+	quiet := rng.IntN(2) == 0
+	for i := range 1 + rng.IntN(4) {
+		addr := fmt.Sprintf(`search.a["%d"]`, i)
+		every := refresh(time.Duration(pick(0, 5)) * day)
+		if quiet {
+			every = refresh(0)
+		}
+		s := f.search(addr, kw("a", "city", fmt.Sprint(i)), maxResults(pick(0, 3, 10)), every)
+		refs = append(refs, addr)
+		n := rng.IntN(25)
+		ids := make([]string, n)
+		for j := range ids {
+			ids[j] = fmt.Sprintf("%d.p", rng.IntN(pool))
+		}
+		switch k := rng.IntN(5); {
+		case k == 0 && !quiet: // never ran: it runs
+		case k == 1 && !quiet: // ran with another request
+			f.ranRequest(addr, t0.Add(-day), api.SearchRequest{Params: kw("old")}, 0, ids...)
+		default:
+			f.ranRequest(addr, t0.Add(-time.Duration(rng.IntN(10))*day), s.Request, s.MaxResults, ids...)
+		}
+	}
+	if rng.IntN(3) == 0 {
+		f.profile("profile.p0", fmt.Sprintf("page-%d.p", rng.IntN(pool)))
+		refs = append(refs, "profile.p0")
+		if rng.IntN(2) == 0 {
+			f.read("profile.p0", t0.Add(-day))
+		}
+	}
+	if rng.IntN(2) == 0 {
+		// A search no enrich block reads runs: the plan runs a source.
+		f.search("search.x", kw("x"), maxResults(5))
+	}
+	e := f.enrich("e0", refs[:1+rng.IntN(len(refs))], pick(1, 3, 8, 20), time.Duration(pick(0, 30, 30))*day)
+	blocks := []string{e.Address, "enrich.gone"}
+	if rng.IntN(2) == 0 {
+		o := f.enrich("e1", refs[rng.IntN(len(refs)):], pick(0, 4), time.Duration(pick(0, 10, 60))*day)
+		blocks = append(blocks, o.Address)
+	}
+	worldPeople(rng, f, blocks)
+	o := Options{Now: t0, Offline: true, FileExists: func(string) bool { return true }}
+	if len(f.cfg.Enriches) == 1 || rng.IntN(2) == 0 {
+		o.Targets = []string{e.Address}
+	}
+	return f, o
+}
+
+// worldPeople makes some people leave the network or lose their page
+// name, and gives some enrichments by blocks (of various ages, copied,
+// of an unknown outcome) and erased ones.
+func worldPeople(rng *rand.Rand, f *fixture, blocks []string) {
+	ages := []time.Duration{day, 7 * day, 20 * day, 40 * day, 400 * day}
+	if f.st.UnknownEnrichments == nil {
+		f.st.UnknownEnrichments = map[string]*state.UnknownEnrichment{}
+	}
+	if f.st.ErasedEnrichments == nil {
+		f.st.ErasedEnrichments = map[string]int{}
+	}
+	for _, id := range sortedPeople(f.st) {
+		p := f.st.People[id]
+		if rng.IntN(2) == 0 {
+			f.enriched(id, blocks[rng.IntN(len(blocks))], t0.Add(-ages[rng.IntN(len(ages))]))
+			switch rng.IntN(8) {
+			case 0:
+				p.Enrichment.By = state.ReusedPrefix + "other"
+				p.Enrichment.CopiedBy = blocks[0]
+			case 1:
+				p.Enrichment.By = "import.crm" // an e-mail an import gave
+			}
+		}
+		switch rng.IntN(8) {
+		case 0:
+			p.Status = state.StatusLeft
+		case 1:
+			p.Lead.PageName = ""
+		case 2:
+			f.st.UnknownEnrichments[id] = &state.UnknownEnrichment{At: t0.Add(-day), By: blocks[0], Credits: 1}
+		}
+	}
+	if rng.IntN(3) == 0 {
+		f.st.ErasedEnrichments[blocks[0]] = 1 + rng.IntN(3)
+	}
+}
+
+func (m memStore) Sketched(addr string, before time.Time) ([]*state.Person, error) {
+	return state.NewBase(m.st).Sketched(addr, before)
+}
+
+func (m memStore) CountEnrichedBefore(addr string, before time.Time) (int, error) {
+	return state.NewBase(m.st).CountEnrichedBefore(addr, before)
+}
+
+func (m memStore) CopiedBy(addr string) ([]string, error) { return state.NewBase(m.st).CopiedBy(addr) }
+func (m memStore) Left() ([]string, error)                { return state.NewBase(m.st).Left() }
+func (m memStore) Pageless() ([]string, error)            { return state.NewBase(m.st).Pageless() }
+func (m memStore) Enrichers() ([]string, error)           { return state.NewBase(m.st).Enrichers() }
+
+// TestDistinctIDs counts the distinct IDs of sources that share some
+// (radix-sorted from 16,384 on), with the hash and with one under which
+// different IDs meet (their length).
+func TestDistinctIDs(t *testing.T) {
+	var many []string
+	for i := range 100000 {
+		many = append(many, fmt.Sprintf("n%d", i))
+	}
+	cases := []struct {
+		sources []source
+		want    int
+	}{
+		{nil, 0},
+		{[]source{{ids: []string{"a", "b", "a"}}, {ids: []string{"b", "cc"}}, {}}, 3},
+		{[]source{{ids: many}, {ids: many[:500]}, {ids: []string{"x"}}}, 100001},
+	}
+	for _, byLength := range []bool{false, true} {
+		if byLength {
+			defer func(h func() func(string) uint32) { idHash = h }(idHash)
+			idHash = func() func(string) uint32 { return func(id string) uint32 { return uint32(len(id)) } }
+		}
+		for _, c := range cases {
+			if got := distinctIDs(c.sources); got != c.want {
+				t.Errorf("distinctIDs of %d sources (hashed by length: %v) = %d, want %d", len(c.sources), byLength, got, c.want)
+			}
+		}
+	}
+}

@@ -1,0 +1,88 @@
+package backendtest
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/backend"
+)
+
+// testEnrichIndex checks a Base's answers to state.EnrichIndex (what a
+// plan of an enrich block asks instead of every person: plan.EnrichReadsOf)
+// against the state read whole: an enrich block's enrichments made up to a
+// time (at it exactly, a nanosecond before, every one), its copies, the
+// people who left and those without a page name.
+func testEnrichIndex(t *testing.T, k Kind) {
+	open := k.New(t)
+	Apply(t, open("", Alice), Events())
+	whole, err := open("", Bob).Load()
+	must(t, err, "load")
+	want := state.NewBase(whole)
+	got, err := backend.OpenBase(open("", Alice))
+	must(t, err, "open base")
+	defer got.Close()
+	if _, stored := got.Whole(); stored || !got.EnrichIndexed() {
+		t.Skip("the backend reads its state whole: it answers from memory")
+	}
+	sorted := func(ids []string, err error) []string {
+		must(t, err, "enrich index")
+		slices.Sort(ids)
+		return ids
+	}
+	answered := 0
+	check := func(what string, w, g []string) {
+		t.Helper()
+		if d := cmp.Diff(w, g); d != "" {
+			t.Fatalf("%s differ (-whole +base):\n%s", what, d)
+		}
+		answered += len(w)
+	}
+	for _, addr := range []string{"enrich.contacts", "enrich.dach", "enrich.nothing"} {
+		for _, at := range []time.Time{At(4), At(5), At(5).Add(-time.Nanosecond), At(12), At(16).Add(time.Microsecond), At(99)} {
+			answered += sameSketches(t, want, got, addr, at)
+			wn, err := want.CountEnrichedBefore(addr, at)
+			must(t, err, "count")
+			gn, err := got.CountEnrichedBefore(addr, at)
+			must(t, err, "count of the base")
+			if wn != gn {
+				t.Fatalf("the enrichments of %s up to %v: %d, the base counts %d", addr, at, wn, gn)
+			}
+		}
+		wn, _ := want.CountEnrichedBefore(addr, time.Time{})
+		gn, err := got.CountEnrichedBefore(addr, time.Time{})
+		must(t, err, "count of the base")
+		if wn != gn {
+			t.Fatalf("every enrichment of %s: %d, the base counts %d", addr, wn, gn)
+		}
+		check("the copies of "+addr, sorted(want.CopiedBy(addr)), sorted(got.CopiedBy(addr)))
+	}
+	check("the people who left", sorted(want.Left()), sorted(got.Left()))
+	check("the addresses enrichments were made by", sorted(want.Enrichers()), sorted(got.Enrichers()))
+	check("the people without a page name", sorted(want.Pageless()), sorted(got.Pageless()))
+	if answered == 0 {
+		t.Fatal("every answer is empty: the fixture no longer tests the enrich index")
+	}
+}
+
+// sameSketches checks the store's sketches of the people of addr's
+// enrichments up to at against state.Sketch of the people read whole, and
+// returns how many there are.
+func sameSketches(t *testing.T, want, got *state.Base, addr string, at time.Time) int {
+	t.Helper()
+	ws, err := want.Sketched(addr, at)
+	must(t, err, "sketches")
+	gs, err := got.Sketched(addr, at)
+	must(t, err, "sketches of the base")
+	byID := func(a, b *state.Person) int { return strings.Compare(a.ID, b.ID) }
+	slices.SortFunc(ws, byID)
+	slices.SortFunc(gs, byID)
+	if d := cmp.Diff(ws, gs); d != "" {
+		t.Fatalf("the sketches of the people of %s up to %v differ (-whole +base):\n%s", addr, at, d)
+	}
+	return len(ws)
+}

@@ -1,0 +1,143 @@
+package state
+
+import (
+	"time"
+)
+
+// EnrichIndex is what a store answers of the enrichments and the people
+// who are not plain (left the network, no page name) from its indexes,
+// without reading a person: what a plan of enrich blocks asks instead of
+// every person (plan.EnrichReadsOf). The SQL stores give it.
+type EnrichIndex interface {
+	// Sketched are the people holding an enrichment the enrich block at
+	// addr made at or before the time (the index enrichments_by), each as
+	// Sketch gives them, in no order; copies are not among them.
+	Sketched(addr string, before time.Time) ([]*Person, error)
+	// CountEnrichedBefore counts them; a zero time counts every one.
+	CountEnrichedBefore(addr string, before time.Time) (int, error)
+	// CopiedBy are the IDs of the people holding an enrichment the block
+	// at addr copied from another workspace (Enrichment.CopiedBy).
+	CopiedBy(addr string) ([]string, error)
+	// Left are the IDs of the people who left the network (StatusLeft).
+	Left() ([]string, error)
+	// Pageless are the IDs of the people without a page name.
+	Pageless() ([]string, error)
+	// Enrichers are the addresses the enrichments were made by
+	// (Enrichment.By), each once, in no order.
+	Enrichers() ([]string, error)
+}
+
+// PageUnread is the page name of a person read in sketch (Sketch).
+const PageUnread = "(not read)"
+
+// Sketch is what a plan of an enrich block reads of a person holding an
+// enrichment made by a block, when it reads in full the people who left
+// the network and those without a page name: their ID and the
+// enrichment's block and time. The page name is PageUnread, the status
+// none. A person of millions read so costs one index entry and a fifth of
+// the memory (plan.EnrichReadsOf).
+func Sketch(p *Person) *Person {
+	s := &Person{ID: p.ID}
+	s.Lead.PageName = PageUnread
+	if e := p.Enrichment; e != nil {
+		s.Enrichment = &Enrichment{By: e.By, EnrichedAt: e.EnrichedAt}
+	}
+	return s
+}
+
+// EnrichIndexed reports whether b answers EnrichIndex's questions without
+// reading every person: a state read whole does (in memory), a store when
+// it gives them.
+func (b *Base) EnrichIndexed() bool {
+	if b.store == nil {
+		return true
+	}
+	_, ok := b.store.(EnrichIndex)
+	return ok
+}
+
+// index is b's store as an EnrichIndex, or the state in memory.
+func (b *Base) index() EnrichIndex {
+	if ix, ok := b.store.(EnrichIndex); ok {
+		return ix
+	}
+	return memIndex(b.mem)
+}
+
+// Sketched: see EnrichIndex.
+func (b *Base) Sketched(addr string, before time.Time) ([]*Person, error) {
+	return b.index().Sketched(addr, before)
+}
+
+// CountEnrichedBefore: see EnrichIndex.
+func (b *Base) CountEnrichedBefore(addr string, before time.Time) (int, error) {
+	return b.index().CountEnrichedBefore(addr, before)
+}
+
+// CopiedBy: see EnrichIndex.
+func (b *Base) CopiedBy(addr string) ([]string, error) { return b.index().CopiedBy(addr) }
+
+// Left: see EnrichIndex.
+func (b *Base) Left() ([]string, error) { return b.index().Left() }
+
+// Pageless: see EnrichIndex.
+func (b *Base) Pageless() ([]string, error) { return b.index().Pageless() }
+
+// Enrichers: see EnrichIndex.
+func (b *Base) Enrichers() ([]string, error) { return b.index().Enrichers() }
+
+// memIndex answers EnrichIndex from people in memory: what a store's
+// answers must equal (backendtest EnrichIndex).
+type memIndex map[string]*Person
+
+func (m memIndex) Sketched(addr string, before time.Time) ([]*Person, error) {
+	var out []*Person
+	for _, id := range m.ids(func(p *Person) bool { return madeBy(p, addr, before) }) {
+		out = append(out, Sketch(m[id]))
+	}
+	return out, nil
+}
+
+// madeBy reports whether p holds an enrichment made by addr at or before
+// the time (any time for the zero time).
+func madeBy(p *Person, addr string, before time.Time) bool {
+	return p.Enrichment != nil && p.Enrichment.By == addr && (before.IsZero() || !p.Enrichment.EnrichedAt.After(before))
+}
+
+func (m memIndex) CountEnrichedBefore(addr string, before time.Time) (int, error) {
+	return len(m.ids(func(p *Person) bool { return madeBy(p, addr, before) })), nil
+}
+
+func (m memIndex) CopiedBy(addr string) ([]string, error) {
+	return m.ids(func(p *Person) bool { return p.Enrichment != nil && p.Enrichment.CopiedBy == addr }), nil
+}
+
+func (m memIndex) Left() ([]string, error) {
+	return m.ids(func(p *Person) bool { return p.Status == StatusLeft }), nil
+}
+
+func (m memIndex) Pageless() ([]string, error) {
+	return m.ids(func(p *Person) bool { return p.Lead.PageName == "" }), nil
+}
+
+func (m memIndex) Enrichers() ([]string, error) {
+	seen := map[string]bool{}
+	var out []string
+	for _, p := range m {
+		if p.Enrichment != nil && !seen[p.Enrichment.By] {
+			seen[p.Enrichment.By] = true
+			out = append(out, p.Enrichment.By)
+		}
+	}
+	return out, nil
+}
+
+func (m memIndex) ids(keep func(*Person) bool) []string {
+	var out []string
+	for id, p := range m {
+		if keep(p) {
+			out = append(out, id)
+		}
+	}
+	return out
+}

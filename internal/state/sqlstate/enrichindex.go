@@ -1,0 +1,70 @@
+package sqlstate
+
+import (
+	"database/sql"
+	"fmt"
+	"time"
+
+	"github.com/leadsync/leadsync/internal/state"
+)
+
+// The store's answers to state.EnrichIndex, each from an index.
+
+func (w wrapped) CountEnrichedBefore(addr string, before time.Time) (int, error) {
+	if before.IsZero() {
+		var n int
+		err := w.p.r.Q.QueryRowContext(w.p.ctx, w.p.r.D.Rewrite(CountEnrichedBy), w.p.r.WS, addr).Scan(&n)
+		return n, w.err(err)
+	}
+	var n int
+	err := w.p.r.Q.QueryRowContext(w.p.ctx, w.p.r.D.Rewrite(CountEnrichedBefore), w.p.r.WS, addr, w.p.r.D.TimeValue(before)).Scan(&n)
+	return n, w.err(err)
+}
+
+func (w wrapped) CopiedBy(addr string) ([]string, error) {
+	ids, err := w.p.copies(addr)
+	return ids, w.err(err)
+}
+
+func (w wrapped) Left() ([]string, error) {
+	ids, err := w.p.ids(SelectLeft)
+	return ids, w.err(err)
+}
+
+func (w wrapped) Pageless() ([]string, error) {
+	ids, err := w.p.ids(SelectPageless)
+	return ids, w.err(err)
+}
+
+func (w wrapped) Enrichers() ([]string, error) {
+	addrs, err := w.p.ids(SelectEnrichers)
+	return addrs, w.err(err)
+}
+
+func (w wrapped) Sketched(addr string, before time.Time) ([]*state.Person, error) {
+	ps, err := w.p.sketched(addr, before)
+	return ps, w.err(err)
+}
+
+// sketched runs SelectSketched.
+func (p *peopleStore) sketched(addr string, before time.Time) ([]*state.Person, error) {
+	rows, err := p.r.query(p.ctx, SelectSketched, p.r.WS, addr, p.r.D.TimeValue(before))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []*state.Person
+	var at sql.NullString
+	for rows.Next() {
+		q := &state.Person{Enrichment: &state.Enrichment{By: addr}}
+		q.Lead.PageName = state.PageUnread
+		if err := rows.Scan(&q.ID, &at); err != nil {
+			return nil, err
+		}
+		if q.Enrichment.EnrichedAt, err = parseTime(at); err != nil {
+			return nil, fmt.Errorf("enrichment of %s: %w", q.ID, err)
+		}
+		out = append(out, q)
+	}
+	return out, rows.Err()
+}
