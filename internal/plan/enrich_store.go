@@ -175,7 +175,9 @@ func enrichAlone(cfg *config.Config, records *state.State, opts Options) (*confi
 		return nil, Reads{}, false
 	}
 	r := b.partReads(records)
-	return e, r, !r.People
+	// A track or an import planned with the block reads everyone: their
+	// plans and the block's meet (trackPeople, importGives).
+	return e, r, !r.People && len(r.Tracks)+len(r.Imports) == 0
 }
 
 // agesAsked are the ages ownedCapCounted counts e's enrichments by: its

@@ -15,8 +15,9 @@ import (
 // that needs every person gets them all.
 type Reads struct {
 	// People says the plan reads every person: it plans an enrich block,
-	// a track or an import, or it resolves moved blocks or leadsync {
-	// retention }, all of which ask about people in bulk.
+	// or it resolves moved blocks or leadsync { retention }, all of which
+	// ask about people in bulk; or a track or an import asks what no
+	// index answers (trackReads, importReads).
 	People bool
 	// Searches are the searches of the state whose lead lists the plan
 	// reads: those it plans (their number of leads is in the plan), and
@@ -26,9 +27,24 @@ type Reads struct {
 	// Persons are the people the plan reads by ID: the persons of the
 	// profile reads of the configuration's profile blocks (a read of the
 	// same page by another block is shared only while its person is in
-	// the state).
+	// the state), the people of the imports the selected tracks watch:
+	// the record's, and those a file to import names (importReads).
 	Persons []string
+	// Sources are the searches of the state whose lead lists and people
+	// the plan reads: the sources of the selected tracks (trackReads).
+	Sources []string
+	// Tracks are the selected track blocks: the plan reads the people
+	// each read before (Person.Tracked: the store's index people_tracked).
+	Tracks []string
+	// Imports are the selected import blocks (their people are among
+	// Persons).
+	Imports []string
 }
+
+// Foldable reports whether an apply of the plan may run on a partial
+// state: it reads no person in bulk, and plans no track or import, whose
+// results a partial state does not fold (state/partialfold.go).
+func (r Reads) Foldable() bool { return !r.People && len(r.Tracks)+len(r.Imports) == 0 }
 
 // ReadsOf says what Build reads of a state, given its records, to plan
 // cfg with opts: Build over those records plus what Reads names makes
@@ -63,6 +79,9 @@ func (b *builder) partReads(records *state.State) Reads {
 	r.Searches = append(r.Searches, b.exportSearches()...)
 	slices.Sort(r.Searches)
 	r.Searches = slices.Compact(r.Searches)
+	if !b.trackReads(&r) || !b.importReads(&r) {
+		return Reads{People: true}
+	}
 	for _, p := range b.cfg.Profiles {
 		rec := records.Profiles[p.Address]
 		if rec == nil || rec.PersonID == "" {
@@ -81,9 +100,10 @@ func (b *builder) partReads(records *state.State) Reads {
 }
 
 // readsEveryone reports whether the plan asks about people in bulk: the
-// blocks whose planning reads people (enrich, track, import) are
-// selected, or moved blocks or retention are to be resolved. An export
-// reads no person: exportSearches.
+// blocks whose planning reads people (enrich) are selected, or moved
+// blocks or retention are to be resolved. An export reads no person
+// (exportSearches); a track or an import reads some (trackReads,
+// importReads).
 func (b *builder) readsEveryone() bool {
 	if len(b.cfg.Moves) > 0 || (b.cfg.Settings.Retention > 0 && b.sel == nil) {
 		return true
@@ -91,12 +111,6 @@ func (b *builder) readsEveryone() bool {
 	var bulk []string // the blocks whose planning reads people
 	for _, e := range b.cfg.Enriches {
 		bulk = append(bulk, e.Address)
-	}
-	for _, t := range b.cfg.Tracks {
-		bulk = append(bulk, t.Address)
-	}
-	for _, im := range b.cfg.Imports {
-		bulk = append(bulk, im.Address)
 	}
 	return slices.ContainsFunc(bulk, b.selected)
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -12,28 +13,42 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/kind"
+	"github.com/leadsync/leadsync/internal/listfile"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
 // TestReadsMakeTheSamePlan plans random worlds (randomWorld, some without
 // the blocks that read people in bulk, many with an export: worldExport)
-// with random targets twice: over
+// with random targets, some of them tracks and the import, twice: over
 // the whole state, and over what a store gives for ReadsOf through
-// state.Base.Reading (the records, read without the searches' lead lists,
-// then the lead lists of Reads.Searches and the people of Reads.Persons).
+// Reads.Read (the records, read without the searches' lead lists, then
+// the lead lists of Reads.Searches and Reads.Sources, the people of
+// Reads.Persons, of the sources' lead lists and of the tracks' records).
 // The plans must be the same, byte for byte. A world whose plan reads
 // every person goes through EnrichReadsOf too (samePlanOfEnrich).
 func TestReadsMakeTheSamePlan(t *testing.T) {
 	useTestMatch(t)
 	defer func(n int) { sheetRowLimit = n }(sheetRowLimit)
-	partial, continued, enriched := 0, 0, 0
-	for seed := range 400 {
+	partial, continued, enriched, tracks, imports := 0, 0, 0, 0, 0
+	for seed := range 800 {
 		rng := rand.New(rand.NewPCG(uint64(seed), 0x2ead))
 		f, o := randomWorld(rng)
 		if rng.IntN(3) == 0 {
 			// Only searches and profiles: a whole plan reads no person.
 			f.cfg.Enriches, f.cfg.Tracks, f.cfg.Exports, f.cfg.Imports = nil, nil, nil, nil
 			o.Targets, o.Replace = nil, nil
+		}
+		if len(f.cfg.Imports) == 0 && rng.IntN(2) == 0 {
+			im := worldImport(rng, f, 40) // some of the state's people, some not
+			if len(f.cfg.Tracks) > 0 {
+				t := f.cfg.Tracks[0] // watches the file's people
+				t.From = append(t.From, im)
+				if rng.IntN(2) == 0 {
+					pageOnly(f.cfg.Imports[0], f.st)
+				}
+			}
 		}
 		if rng.IntN(3) != 0 {
 			// A few rows a worksheet: the sheets of people are continued.
@@ -45,7 +60,16 @@ func TestReadsMakeTheSamePlan(t *testing.T) {
 			// its person is in the state.
 			f.profile("profile.same", f.cfg.Profiles[0].PageName)
 		}
+		if rng.IntN(4) == 0 {
+			pageLead(rng, f.st)
+		}
+		if rng.IntN(3) == 0 {
+			worldExcludes(rng, f)
+		}
 		o.Targets = append(o.Targets, randomTargets(rng, f)...)
+		if rng.IntN(3) != 0 {
+			o.Targets = append(o.Targets, blockTargets(rng, f)...)
+		}
 		if CheckAddresses(f.cfg, f.st, o.Targets, o.Replace).HasErrors() {
 			o.Targets = append(o.Targets, o.Replace...)
 		}
@@ -56,28 +80,133 @@ func TestReadsMakeTheSamePlan(t *testing.T) {
 		}
 		partial++
 		b := storedBase(f.st)
-		st, err := b.Reading(r.Searches, r.Persons)
+		st, err := r.Read(b)
 		if err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
 		}
-		if len(st.People) > len(r.Persons) {
-			t.Fatalf("seed %d: %d people read for %d asked", seed, len(st.People), len(r.Persons))
+		if asked := askedOf(f.st, r); len(st.People) > asked && len(st.People) < len(f.st.People) {
+			t.Fatalf("seed %d: %d people read for %d asked", seed, len(st.People), asked)
 		}
 		got, _ := Build(f.cfg, st, o)
 		want, _ := Build(f.cfg, f.st, o)
 		if c := want.Change("export.x"); c != nil && c.Continued != nil {
 			continued++
 		}
+		for _, c := range want.Changes {
+			if c.Kind == kind.Track && c.Action == Track {
+				tracks++ // reads someone (due), some read before
+			}
+			if c.Kind == kind.Import && c.Action == Import {
+				imports++
+			}
+		}
 		if d := cmp.Diff(planJSON(t, want), planJSON(t, got)); d != "" {
 			t.Fatalf("seed %d (targets %q, replace %q, reads %+v): the plan over what ReadsOf names differs (-whole +read):\n%s",
 				seed, o.Targets, o.Replace, r, d)
 		}
 	}
-	t.Logf("%d of 400 worlds planned from what ReadsOf names, %d of them an export of continued sheets; %d from what EnrichReadsOf names",
-		partial, continued, enriched)
-	if partial < 150 || continued < 50 {
-		t.Fatalf("only %d of 400 worlds planned without every person, %d with continued sheets: the test no longer tests ReadsOf", partial, continued)
+	t.Logf("%d of 800 worlds planned from what ReadsOf names, %d of them an export of continued sheets; %d tracks read, %d imports run; %d from what EnrichReadsOf names",
+		partial, continued, tracks, imports, enriched)
+	if partial < 300 || continued < 100 || tracks < 100 || imports < 40 {
+		t.Fatalf("only %d of 800 worlds planned without every person, %d with continued sheets, %d tracks read, %d imports run: the test no longer tests ReadsOf",
+			partial, continued, tracks, imports)
 	}
+}
+
+// pageOnly makes a member of im whom st holds known by page name only
+// (found by the page-name index of every person): the one fewest
+// searches found, whom a track reads through the import alone.
+func pageOnly(im *config.Import, st *state.State) {
+	var pick *person.EnrichedProfile
+	for i := range im.People {
+		r := &im.People[i].Result
+		if p := st.People[r.NetworkID]; p != nil && (pick == nil || len(p.FoundBy) < len(st.People[pick.NetworkID].FoundBy)) {
+			pick = r
+		}
+	}
+	if pick != nil {
+		pick.NetworkID = ""
+	}
+}
+
+// pageLead keeps a lead of a search by page name ("page:"), whose person
+// st keeps under their network ID: the plan follows it to them
+// (State.Person), which only every person's page names tell.
+func pageLead(rng *rand.Rand, st *state.State) {
+	for _, a := range slices.Sorted(maps.Keys(st.Searches)) {
+		ids := st.Searches[a].LeadIDs
+		if len(ids) == 0 || rng.IntN(2) == 0 {
+			continue
+		}
+		if p := st.People[ids[0]]; p != nil && p.Lead.PageName != "" {
+			ids[0] = state.PagePrefix + p.Lead.PageName
+			return
+		}
+	}
+}
+
+// worldExcludes declares an exclude block by company of some people of
+// f's state (a track counts them excluded), and sometimes one by company
+// domain: a person of the state holds an enrichment of that domain, and
+// another person a lead of their company, as does the import's first
+// member (excluded as their colleagues).
+func worldExcludes(rng *rand.Rand, f *fixture) {
+	ids := sortedPeople(f.st)
+	if len(ids) < 2 {
+		return
+	}
+	var companies []string
+	for range 3 {
+		if c := f.st.People[ids[rng.IntN(len(ids))]].Lead.Company; c != "" {
+			companies = append(companies, c)
+		}
+	}
+	f.exclude("customers", listfile.Company, companies...)
+	if rng.IntN(2) == 0 {
+		a, b := ids[rng.IntN(len(ids))], ids[rng.IntN(len(ids))]
+		if a == b || f.st.People[a].Lead.PageName == "" {
+			return
+		}
+		f.st.People[a].Lead.Company = "Shared Co " + a
+		f.st.People[b].Lead.Company = "Shared Co " + a
+		f.enrichedWith(a, "enrich.gone", t0.Add(-day), "x@excluded.example", "excluded.example")
+		f.exclude("domains", listfile.Domain, "excluded.example")
+		for _, im := range f.cfg.Imports {
+			im.People[0].Result.Company = "Shared Co " + a // a colleague too
+		}
+	}
+}
+
+// blockTargets are some of f's tracks and its import: planned without an
+// enrich block, they read their people, not everyone (trackReads,
+// importReads).
+func blockTargets(rng *rand.Rand, f *fixture) []string {
+	var out []string
+	for _, t := range f.cfg.Tracks {
+		if rng.IntN(3) > 0 {
+			out = append(out, t.Address)
+		}
+	}
+	for _, im := range f.cfg.Imports {
+		if rng.IntN(2) == 0 {
+			out = append(out, im.Address)
+		}
+	}
+	return out
+}
+
+// askedOf is how many people r names: its persons, the leads of its
+// sources, the people its tracks read before (some of them the same).
+func askedOf(st *state.State, r Reads) int {
+	n := len(r.Persons)
+	for _, a := range r.Sources {
+		n += len(st.Searches[a].LeadIDs)
+	}
+	for _, a := range r.Tracks {
+		ids, _ := memStore{st}.Tracked(a)
+		n += len(ids)
+	}
+	return n
 }
 
 // worldExport declares export.x: one to three sheets of random sources
@@ -197,11 +326,32 @@ func (m memStore) LeadIDs(addr string) ([]string, error) {
 	return m.st.Searches[addr].LeadIDs, nil
 }
 
+// Tracked are the people holding a read of the track at addr.
+func (m memStore) Tracked(addr string) ([]string, error) {
+	var ids []string
+	for id, p := range m.st.People {
+		if _, ok := p.Tracked[addr]; ok {
+			ids = append(ids, id)
+		}
+	}
+	return ids, nil
+}
+
+// After reads up to n people whose IDs sort after id (Reads.Read reads
+// every person this way when a lead ID kept by page name names nobody).
+func (m memStore) After(id string, n int) ([]*state.Person, error) {
+	var out []*state.Person
+	for _, k := range slices.Sorted(maps.Keys(m.st.People)) {
+		if k > id && len(out) < n {
+			out = append(out, m.st.People[k])
+		}
+	}
+	return out, nil
+}
+
 var errNotAsked = errors.New("a plan does not ask this")
 
-func (memStore) After(string, int) ([]*state.Person, error)     { return nil, errNotAsked }
 func (memStore) Tracks() ([]string, error)                      { return nil, errNotAsked }
-func (memStore) Tracked(string) ([]string, error)               { return nil, errNotAsked }
 func (memStore) Enriched(string) ([]string, error)              { return nil, errNotAsked }
 func (memStore) CountEnriched(string) (int, error)              { return 0, errNotAsked }
 func (memStore) IDs(string, int) ([]string, error)              { return nil, errNotAsked }
@@ -212,3 +362,41 @@ func (memStore) Changed() ([]string, error)                     { return nil, er
 func (memStore) Exist([]string) ([]string, error)               { return nil, errNotAsked }
 func (memStore) CompanyDomains() ([]state.CompanyDomain, error) { return nil, errNotAsked }
 func (memStore) Close() error                                   { return nil }
+
+// TestEnrichReadsWithATrackOrAnImport plans worlds of an enrich block
+// EnrichReadsOf answers, with a track of the searches (some of their
+// people read before) and sometimes an import it watches, planned too:
+// the plan is the whole state's (EnrichReadsOf reads every person for
+// it, as the track's people and the file's are not among what it names).
+func TestEnrichReadsWithATrackOrAnImport(t *testing.T) {
+	n := 0
+	for seed := range 300 {
+		rng := rand.New(rand.NewPCG(uint64(seed), 0x7ac4))
+		f, o := enrichWorld(rng)
+		b := storedBase(f.st)
+		if _, _, ok, _ := EnrichReadsOf(f.cfg, b.Records, o, b); !ok {
+			continue
+		}
+		var from []string
+		for _, s := range f.cfg.Searches {
+			from = append(from, s.Address)
+		}
+		tr := f.track("w", 30*day, from...)
+		if rng.IntN(2) == 0 {
+			tr.From = append(tr.From, worldImport(rng, f, 20))
+		}
+		if o.Targets != nil {
+			o.Targets = append(o.Targets, blockTargets(rng, f)...)
+		}
+		for _, id := range sortedPeople(f.st) {
+			if f.st.People[id].Lead.PageName != "" && rng.IntN(3) == 0 {
+				f.trackRead(tr.Address, id, t0.Add(-10*day), "CTO", f.st.People[id].Lead.Company, false)
+			}
+		}
+		n++
+		samePlanOfEnrich(t, seed, f, o)
+	}
+	if n < 50 {
+		t.Fatalf("only %d worlds EnrichReadsOf answers: the test no longer tests it", n)
+	}
+}

@@ -101,9 +101,6 @@ func apply(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView) error
 		release()
 		return takeOver(d, opts, st)
 	}
-	if st, err = wholeForMany(d, st, p, release); err != nil {
-		return err
-	}
 	recordService(st, service, opts.Warn)
 	noteTakeOver(st, opts)
 	runCtx, cancel := context.WithCancel(ctx)
@@ -134,18 +131,24 @@ func apply(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView) error
 // runs on a partial state when the backend keeps its people
 // in a store (state.Base.Writable): the records, the lead lists of the
 // searches it plans and the people it names, then, as each call is
-// folded in, the people the call changes (state/partialfold.go). Any
-// other apply, and the apply of a saved plan, loads the state whole; the
+// folded in, the people the call changes (state/partialfold.go). A saved
+// plan is judged by the targets and replacements it was made with: it
+// runs only within the plan made again from them (plan.Within). Any
+// other apply loads the state whole; the
 // layer around the backend (Rescuing) folds in, and writes, what an
 // earlier run kept in a rescue file before the plan is made.
 func applyState(d Deps, opts ApplyOptions) (*state.State, func() error, error) {
-	if opts.PlanFile == "" && backend.ReadsInPart(d.Backend) {
+	if backend.ReadsInPart(d.Backend) {
+		sel, err := selection(opts)
+		if err != nil {
+			return nil, nil, err
+		}
 		b, err := backend.OpenBase(d.Backend)
 		if err != nil {
 			return nil, nil, err
 		}
-		reads := plan.ReadsOf(opts.Config, b.Records, plan.Options{Targets: opts.Targets, Replace: opts.Replace})
-		if !reads.People && b.Stored() {
+		reads := plan.ReadsOf(opts.Config, b.Records, sel)
+		if reads.Foldable() && b.Stored() {
 			st, err := writableReading(b, reads)
 			if err != nil {
 				b.Close()
@@ -162,23 +165,17 @@ func applyState(d Deps, opts ApplyOptions) (*state.State, func() error, error) {
 	return st, func() error { return nil }, err
 }
 
-// partialCallsMax is the most calls a plan run on a partial state may
-// make: the fold of each search or profile read asks the store for the
-// people its leads' page names find, which reads every page name once
-// (PageFinder.Paged: about a second at 3,000,000 people); more calls
-// cost more than reading every person.
-const partialCallsMax = 10
-
-// wholeForMany is the state to run p on: st, or, when st is partial and
-// p may make more than partialCallsMax calls, the state loaded whole
-// (the plan made on st is the plan of the whole state: plan.ReadsOf).
-// release ends st's snapshot first.
-func wholeForMany(d Deps, st *state.State, p *plan.Plan, release func() error) (*state.State, error) {
-	if !st.Partial() || p.Totals.CallsMax <= partialCallsMax {
-		return st, nil
+// selection is what the plan to apply covers: --target and --replace,
+// or those of the saved plan.
+func selection(opts ApplyOptions) (plan.Options, error) {
+	if opts.PlanFile == "" {
+		return plan.Options{Targets: opts.Targets, Replace: opts.Replace}, nil
 	}
-	release()
-	return d.Backend.Load()
+	p, err := plan.Load(opts.PlanFile)
+	if err != nil {
+		return plan.Options{}, err
+	}
+	return plan.Options{Targets: p.Targets, Replace: p.Replace}, nil
 }
 
 // writableReading is the partial state of b holding what the plan reads

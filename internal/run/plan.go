@@ -88,8 +88,9 @@ func Plan(ctx context.Context, d Deps, opts PlanOptions) (*plan.Plan, hcl.Diagno
 
 // planState reads what the plan of opts reads of the state (plan.ReadsOf):
 // the records, then the lead lists of the searches it plans and the
-// people it names, or every person when it asks about people in bulk. A
-// plan of one search of a state of millions reads one lead list.
+// people it names (its tracks' and imports' too: Reads.Read), or every
+// person when it asks about people in bulk. A plan of one search of a
+// state of millions reads one lead list.
 //
 // A plan that reads every person only for an enrich block of the common
 // kind (plan.EnrichReadsOf) reads the people the store's indexes name
@@ -105,7 +106,7 @@ func planState(d Deps, opts PlanOptions, now time.Time, reuse plan.ReuseLookup) 
 	switch {
 	case !r.People:
 		defer b.Close()
-		st, err := b.Reading(r.Searches, r.Persons)
+		st, err := r.Read(b)
 		return st, nil, err
 	case readWhole:
 		return whole, nil, nil

@@ -308,13 +308,13 @@ func (b *Base) EachPerson(fn func(*Person) error) error {
 	}
 }
 
-// IDStreamer is a PeopleStore that can read every person's ID in one pass,
+// IDStreamer is a PeopleStore that may read every person's ID in one pass,
 // sooner than by pages of IDs.
 type IDStreamer interface {
 	// StreamIDs calls fn with each person's ID in ID order (byte order),
-	// as of the store's snapshot, until fn returns false; the people can
-	// be read (PeopleStore) while it runs. An error ends it, after the
-	// IDs it gave.
+	// as the store's other answers see them, until fn returns false; the
+	// people can be read (PeopleStore) while it runs. An error ends it,
+	// after the IDs it gave (none where the store cannot stream).
 	StreamIDs(fn func(id string) bool) error
 }
 

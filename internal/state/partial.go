@@ -92,6 +92,9 @@ type partial struct {
 	// pages are the page keys (PageKey) whose people were read: every
 	// person of the store a page name of the key finds.
 	pages map[string]bool
+	// pageOnly are the people read, known by page name only, whose
+	// searches' lead lists readRekeyed has not read yet.
+	pageOnly map[string]bool
 	// unfolded is set when an event could not be folded in (its reads
 	// failed, or its kind is not read for): the state lacks a result its
 	// journal holds, so nothing more of it is written (CheckWrite).
@@ -121,9 +124,26 @@ func (b *Base) Writable() (*State, error) {
 	s.People, s.idx, s.changes = map[string]*Person{}, nil, nil
 	s.Searches = maps.Clone(s.Searches)
 	s.partial = &partial{store: b.store, asked: map[string]bool{}, unread: maps.Clone(b.kept), others: names,
-		records: map[string]bool{}, moving: map[string]bool{}, pages: map[string]bool{}}
+		records: map[string]bool{}, moving: map[string]bool{}, pages: map[string]bool{}, pageOnly: map[string]bool{}}
 	s.Track()
+	if u, ok := b.store.(Unpinner); ok {
+		if err := u.Unpin(); err != nil {
+			return nil, err
+		}
+	}
 	return &s, nil
+}
+
+// Unpinner is a PeopleStore that can end its snapshot and read each
+// later question from the state as committed. Writable asks it to: the
+// caller holds the workspace's lock, so only its own writes change the
+// state meanwhile, and a partial state never asks again for a person or
+// a lead list it read (and only those it changes). A snapshot kept open
+// while an apply of many calls commits each one would keep SQLite from
+// emptying its write-ahead log, and PostgreSQL from cleaning up the rows
+// the calls replaced.
+type Unpinner interface {
+	Unpin() error
 }
 
 // Partial reports whether s holds only the people it read (see
@@ -153,7 +173,10 @@ func (s *State) ReadPeople(ids []string) error {
 		}
 		for _, p := range ps {
 			pt.others.add(p, -1)
-			s.People[p.ID] = p
+			s.addRead(p)
+			if strings.HasPrefix(p.ID, PagePrefix) {
+				pt.pageOnly[p.ID] = true
+			}
 		}
 		// Asked once read: a person of a page that failed is no one to
 		// write.
@@ -161,10 +184,22 @@ func (s *State) ReadPeople(ids []string) error {
 			pt.asked[id] = true
 		}
 	}
-	if len(want) > 0 {
-		s.idx = nil // the page names of the people read: built again
-	}
 	return nil
+}
+
+// addRead puts a person read from the store into People and, when the
+// page-name index is built, into it, as Fold keeps it up to date: built
+// again after every read, it made each fold cost in proportion to the
+// people read so far.
+func (s *State) addRead(p *Person) {
+	_, had := s.People[p.ID]
+	s.People[p.ID] = p
+	if ix := s.idx; ix != nil && !had && ix.people == len(s.People)-1 {
+		ix.people = len(s.People)
+		s.indexPage(p)
+		return
+	}
+	s.idx = nil // built again on first use
 }
 
 // ReadLeads reads the lead IDs of the search at addr when s has not.

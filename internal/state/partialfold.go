@@ -2,7 +2,6 @@ package state
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/leadsync/leadsync/internal/person"
 )
@@ -148,17 +147,20 @@ func (s *State) readLeads(leads []person.Lead) error {
 
 // readRekeyed reads the lead lists of the searches that found a person
 // read who is known by page name only (a re-key replaces the person's ID
-// in them).
+// in them): those read since the last time (partial.pageOnly). A person
+// a fold adds or finds again is found by searches whose lead lists were
+// read before it.
 func (s *State) readRekeyed() error {
-	for id, p := range s.People {
-		if p == nil || !strings.HasPrefix(id, PagePrefix) {
-			continue
-		}
-		for _, addr := range p.FoundBy {
-			if err := s.ReadLeads(addr); err != nil {
-				return err
+	pt := s.partial
+	for id := range pt.pageOnly {
+		if p := s.People[id]; p != nil {
+			for _, addr := range p.FoundBy {
+				if err := s.ReadLeads(addr); err != nil {
+					return err
+				}
 			}
 		}
+		delete(pt.pageOnly, id)
 	}
 	return nil
 }

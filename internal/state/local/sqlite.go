@@ -674,5 +674,5 @@ func (d *dbStore) readBase() (*state.Base, error) {
 		s.Track()
 		return state.NewBase(s), nil
 	}
-	return state.NewStoredBase(s, kept, r.People(ctx, done, func(err error) error { return d.wrap("reading the state", err) })), nil
+	return state.NewStoredBase(s, kept, r.People(ctx, db, done, func(err error) error { return d.wrap("reading the state", err) })), nil
 }

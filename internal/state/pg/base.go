@@ -93,7 +93,8 @@ func (b *Backend) readBase(ctx context.Context, db *sql.DB) (*state.Base, error)
 		return db.Close()
 	}
 	wrap := func(err error) error { return b.wrap("reading the state", Redact(err, b.opts.ConnStr)) }
-	return state.NewStoredBase(s, kept, b.withIDStream(ctx, r.People(ctx, done, wrap), tx)), nil
+	r.IDStream = b.streamIDs
+	return state.NewStoredBase(s, kept, r.People(ctx, db, done, wrap)), nil
 }
 
 // ReadsPeopleOnRequest is true: a workspace's Base reads its people on

@@ -54,4 +54,18 @@ func TestPersonIDsInOneQueryOfTheBasesSnapshot(t *testing.T) {
 	if p, err := base.Person(got[1]); err != nil || p == nil {
 		t.Fatalf("reading a person after the IDs stopped: %v, %v", p, err)
 	}
+
+	// Unpinned (a writable state of the Base), the store reads the state
+	// as committed: the IDs too.
+	_, err = base.Writable()
+	mustNoErr(t, err, "unpin the base")
+	got = got[:0]
+	for id, err := range base.PersonIDs() {
+		mustNoErr(t, err, "person IDs as committed")
+		got = append(got, id)
+	}
+	want := append([]string{"0 written after the base"}, slices.Sorted(maps.Keys(s.People))...)
+	if !slices.Equal(got, want) {
+		t.Fatalf("person IDs as committed:\n got %q\nwant %q", got, want)
+	}
 }

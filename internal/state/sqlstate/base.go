@@ -47,17 +47,54 @@ func (r *Reader) readRecords(ctx context.Context, leads bool) (s *state.State, k
 
 // People is the state.PeopleStore of a Reader's snapshot: done ends it
 // (rolls its read transaction back), wrap says where an error came from.
-func (r *Reader) People(ctx context.Context, done func() error, wrap func(error) error) state.PeopleStore {
-	return wrapped{&peopleStore{r: r, ctx: ctx, done: done}, wrap}
+// live is the database the snapshot's transaction was begun on: once
+// unpinned (state.Unpinner), the store reads every question from it.
+func (r *Reader) People(ctx context.Context, live Querier, done func() error, wrap func(error) error) state.PeopleStore {
+	return wrapped{&peopleStore{r: r, ctx: ctx, live: live, done: done}, wrap}
 }
 
 type peopleStore struct {
 	r    *Reader
 	ctx  context.Context
+	live Querier
 	done func() error
 }
 
+// Unpin ends the snapshot (state.Unpinner): each later question is
+// read from the database as committed, in a transaction of its own.
+func (w wrapped) Unpin() error {
+	p := w.p
+	if p.live == nil || p.r.Q == p.live {
+		return nil
+	}
+	if tx, ok := p.r.Q.(interface{ Rollback() error }); ok {
+		if err := tx.Rollback(); err != nil {
+			return w.err(err)
+		}
+	}
+	p.r.Q = p.live
+	return nil
+}
+
 func (p *peopleStore) Close() error { return p.done() }
+
+// errNoIDStream is StreamIDs' when the Reader has no IDStream: the IDs
+// are then read in pages (IDs).
+var errNoIDStream = errors.New("no stream of IDs on this database")
+
+// StreamIDs reads every ID in one pass through the Reader's IDStream
+// (state.IDStreamer), in the store's snapshot until Unpin ends it.
+func (w wrapped) StreamIDs(fn func(id string) bool) error {
+	p := w.p
+	if p.r.IDStream == nil {
+		return errNoIDStream
+	}
+	pinned := p.r.Q
+	if p.live != nil && pinned == p.live {
+		pinned = nil
+	}
+	return w.err(p.r.IDStream(p.ctx, pinned, fn))
+}
 
 // wrapped wraps the errors of a store.
 type wrapped struct {
@@ -342,7 +379,9 @@ func (p *peopleStore) naming(addrs []string) ([]string, error) {
 }
 
 // paged are the people whose page name, in lower case (state.PageKey),
-// is one of keys: SelectPaged gives a superset, kept here exactly.
+// is one of keys: SelectPaged finds them by their stored page key; the
+// key is computed again here, so that a row whose page_key was not
+// written by leadsync (an edit with sqlite3) finds no one wrongly.
 func (p *peopleStore) paged(keys []string) ([]string, error) {
 	if len(keys) == 0 {
 		return nil, nil

@@ -238,7 +238,7 @@ func jsonOrNil(v any, isNil bool) ([]byte, error) {
 // Column lists, in the order of the values PersonValues etc. return.
 var (
 	PeopleCols = cat([]string{"workspace", "id"}, FieldColumns(LeadCols), []string{"first_seen", "last_seen", "found_by", "profile", "profile_read_at", "raw", "extra",
-		"status", "status_since", "checked_at"})
+		"status", "status_since", "checked_at", "page_key"})
 	EnrichmentCols  = cat([]string{"workspace", "person_id", "enriched_at", "by_address"}, FieldColumns(ResultCols), []string{"extra"})
 	SearchCols      = []string{"workspace", "address", "generation", "request", "request_hash", "ran_at", "result_count", "max_results", "capped", "lead_ids", "added", "removed", "runs", "extra", "changed"}
 	HistoryCols     = []string{"workspace", "person_id", "n", "field", "value_before", "value_after", "at", "by_address", "call"}
@@ -298,7 +298,7 @@ func AppendPersonValues(v []any, d *Dialect, ws string, p *state.Person) ([]any,
 		v = append(v, *f.Lead(&p.Lead))
 	}
 	return append(v, d.Time(p.FirstSeen), d.Time(p.LastSeen), fb, d.JSON(prof), d.TimePtr(p.ProfileReadAt), raw, d.JSON(extra),
-		p.Status, d.TimePtr(p.StatusSince), d.TimePtr(p.CheckedAt)), nil
+		p.Status, d.TimePtr(p.StatusSince), d.TimePtr(p.CheckedAt), state.PageKey(p.Lead.PageName)), nil
 }
 
 // HistoryValues are the values of the n-th entry of a person's history.

@@ -82,9 +82,12 @@ var (
 	// The questions of a plan of enrich blocks (state.EnrichIndex): an
 	// enrich block's enrichments made up to a time (an index range on
 	// enrichments_by) and the people without a page name (the index
-	// people_page_name); those who left: SelectLeft.
+	// people_page_key: an empty key is an empty page name, as lower()
+	// empties no text); those who left: SelectLeft. pgSelectPageless is
+	// PostgreSQL's spelling of the index's key.
 	CountEnrichedBefore = `SELECT count(*) FROM {s}.enrichments WHERE workspace = $1 AND by_address = $2 AND enriched_at <= $3`
-	SelectPageless      = `SELECT id FROM {s}.people WHERE workspace = $1 AND page_name = ''`
+	SelectPageless      = `SELECT id FROM {s}.people WHERE workspace = $1 AND ` + PageKeyOf + ` = ''`
+	pgSelectPageless    = `SELECT id FROM {s}.people WHERE workspace = $1 AND ` + PGPageKey + ` = ''`
 	// SelectSketched are the people of an enrich block's enrichments up
 	// to a time, as state.Sketch keeps them.
 	SelectSketched = `SELECT person_id, enriched_at FROM {s}.enrichments WHERE workspace = $1 AND by_address = $2 AND enriched_at <= $3`
@@ -96,15 +99,12 @@ var (
 		SELECT a FROM b WHERE a IS NOT NULL`
 	pgCountTracks = `SELECT k.k, count(*) FROM {s}.people p, jsonb_object_keys(p.extra->'tracked') AS k(k) WHERE p.workspace = $1 AND jsonb_exists(p.extra, 'tracked') GROUP BY k.k`
 
-	// SelectPaged are the people whose page name may be, in lower case,
-	// one of the texts of the JSON array $2 (PageFinder.Paged): those
-	// whose page name in lower case ASCII is one, and every page name
-	// with a letter outside ASCII (the engines lower those otherwise than
-	// Go's strings.ToLower, the state's page-name index: the caller keeps
-	// the exact ones). It reads the index people_page_name whole, not a
-	// table's rows; pgSelectPaged is PostgreSQL's spelling ("C": ASCII).
-	SelectPaged   = `SELECT id, page_name FROM {s}.people WHERE workspace = $1 AND page_name <> '' AND (lower(page_name) IN (SELECT value FROM json_each($2)) OR length(CAST(page_name AS BLOB)) <> length(page_name))`
-	pgSelectPaged = `SELECT id, page_name FROM {s}.people WHERE workspace = $1 AND page_name <> '' AND (lower(page_name COLLATE "C") IN (SELECT jsonb_array_elements_text(CAST($2 AS jsonb))) OR octet_length(page_name) <> char_length(page_name))`
+	// SelectPaged are the people whose page key (PageKeyOf) is one of
+	// the texts of the JSON array $2 (PageFinder.Paged), found through
+	// the index people_page_key; pgSelectPaged is PostgreSQL's spelling
+	// (an array, so that the keys are the index's condition).
+	SelectPaged   = `SELECT id, page_name FROM {s}.people WHERE workspace = $1 AND ` + PageKeyOf + ` IN (SELECT value FROM json_each($2))`
+	pgSelectPaged = `SELECT id, page_name FROM {s}.people WHERE workspace = $1 AND ` + PGPageKey + ` = ANY(ARRAY(SELECT jsonb_array_elements_text(CAST($2 AS jsonb))))`
 
 	// pgSelectTracks and pgSelectTracked are SelectTracks and
 	// SelectTracked in PostgreSQL's spelling (jsonb; the partial index
@@ -141,6 +141,17 @@ var WorkspaceTables = []struct{ Name, Column string }{
 	{"events", "workspace"}, {"person_history", "workspace"}, {"enrichments", "workspace"}, {"people", "workspace"},
 	{"searches", "workspace"}, {"profile_reads", "workspace"}, {"failures", "workspace"}, {"workspaces", "name"},
 }
+
+// PageKeyOf is a person's page key (state.PageKey of the page name), the
+// expression of the index people_page_key, word for word: page_key,
+// which every writer sets, or, for a row written before it was (schema
+// 4, pg 13) whose page name the engine lowers as Go does, that name in
+// lower case: the migration leaves such rows as they are. PGPageKey is
+// PostgreSQL's spelling, in the "C" collation (ASCII).
+const (
+	PageKeyOf = `coalesce(nullif(page_key, ''), lower(page_name))`
+	PGPageKey = `coalesce(nullif(page_key, ''), lower(page_name COLLATE "C"))`
+)
 
 // unlisted is the condition of a person no search, profile, import or
 // track lists (found_by empty): the condition of the index

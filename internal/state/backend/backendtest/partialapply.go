@@ -65,21 +65,23 @@ func (v *applyView) Summary(sum *engine.Summary)              { v.sum = sum }
 
 // partialApplySteps are the configurations applied one after the other
 // (after the api block): a search and its copy (people shared), eleven
-// searches (too many calls for a partial state), more and then fewer
+// searches (a partial state runs plans of any size), more and then fewer
 // max_results (a trim) with a profile read of no one (a
 // failure), a profile read of a person the searches found by their page
 // name in other letters' case (PAGE is replaced; nothing else of the run
 // reads them), then one search targeted, and a second profile block of
 // the same page (its read shared), with a spreadsheet written after it;
 // then the whole configuration with a workbook (its plan reads no person
-// in bulk), and the workbook targeted with a search it adds.
+// in bulk), the workbook targeted with a search it adds, and a saved plan
+// of a new search.
 var partialApplySteps = []struct {
 	blocks  string
 	targets []string
 	// loads is how often the apply loads the state whole: once for a
-	// state never written (no store yet) and for a plan of more calls
-	// than a partial state is for (run's partialCallsMax, 10).
+	// state never written (no store yet).
 	loads int
+	// saved applies a plan saved by plan --out (with targets) instead.
+	saved bool
 }{
 	{blocks: searchS(3), loads: 1},
 	{blocks: searchS(6) + searchT},
@@ -89,7 +91,7 @@ var partialApplySteps = []struct {
   city        = each.value
   max_results = 2
 }
-`, targets: []string{"search.m"}, loads: 1},
+`, targets: []string{"search.m"}},
 	{blocks: searchS(2) + searchT + `profile "nobody" {
   page_name = "no-such-member-anywhere"
 }
@@ -111,13 +113,21 @@ export "all" {
 }
 `, targets: []string{"search.u", "profile.q"}},
 	{blocks: searchS(2) + profileP + searchU + searchV + exportBook(""), loads: 0},
-	{blocks: searchS(2) + profileP + searchU + searchV + `search "w" {
+	{blocks: searchS(2) + profileP + searchU + searchV + searchW + exportBook(", search.w"), targets: []string{"export.book"}},
+	{blocks: searchS(2) + profileP + searchU + searchV + searchW + `search "x" {
+  keywords    = "Manager"
+  city        = "Berlin"
+  max_results = 5
+}
+` + exportBook(", search.w"), targets: []string{"search.x"}, saved: true},
+}
+
+const searchW = `search "w" {
   keywords    = "Engineer"
   city        = "Cologne"
   max_results = 4
 }
-` + exportBook(", search.w"), targets: []string{"export.book"}},
-}
+`
 
 // searchU and searchV are searches of the steps that write a workbook
 // (exportBook): search.u ran before, search.v did not.
@@ -196,10 +206,13 @@ func testPartialApply(t *testing.T, k Kind) {
 	page := ""
 	for i, step := range partialApplySteps {
 		text := "api {\n  sandbox = true\n  rate_limit = 50\n  parallelism = 2\n}\n" + strings.ReplaceAll(step.blocks, "PAGE", page)
-		wantSum, want, _ := partialApplyStep(t, whole, wholeDir, text, step.targets, true)
-		gotSum, got, loads := partialApplyStep(t, part, partDir, text, step.targets, false)
+		wantSum, want, _ := partialApplyStep(t, whole, wholeDir, text, step.targets, step.saved, true)
+		gotSum, got, loads := partialApplyStep(t, part, partDir, text, step.targets, step.saved, false)
 		if loads != step.loads {
 			t.Errorf("step %d: the apply loaded the state whole %d times, want %d", i, loads, step.loads)
+		}
+		if step.saved && (gotSum == nil || gotSum.Calls == 0) {
+			t.Errorf("step %d: the saved plan made no call", i)
 		}
 		if d := cmp.Diff(summaryJSON(t, wantSum), summaryJSON(t, gotSum)); d != "" {
 			t.Errorf("step %d: the summaries differ (-whole +partial):\n%s", i, d)
@@ -229,9 +242,10 @@ func pageOfSomeone(st *state.State) string {
 }
 
 // partialApplyStep applies text from dir to the state open opens, read
-// whole or not, and returns the run's summary, the state stored after it
-// and the number of times the apply loaded the state whole.
-func partialApplyStep(t *testing.T, open func(string, Who) backend.Backend, dir, text string, targets []string, whole bool) (*engine.Summary, *state.State, int) {
+// whole or not (a plan saved first when saved), and returns the run's
+// summary, the state stored after it and the number of times the apply
+// loaded the state whole.
+func partialApplyStep(t *testing.T, open func(string, Who) backend.Backend, dir, text string, targets []string, saved, whole bool) (*engine.Summary, *state.State, int) {
 	t.Helper()
 	cfg, diags := config.Load(config.LoadOptions{Dir: dir, FS: fstest.MapFS{"main.leads.hcl": {Data: []byte(text)}}})
 	if diags.HasErrors() {
@@ -248,13 +262,32 @@ func partialApplyStep(t *testing.T, open func(string, Who) backend.Backend, dir,
 	d := run.Deps{Backend: b, Service: func() (api.Service, error) { return svc, nil }, Now: func() time.Time { return At(60) },
 		Interrupt: make(chan os.Signal)}
 	v := &applyView{}
-	err := run.Apply(context.Background(), d, run.ApplyOptions{Config: cfg, AutoApprove: true, Targets: targets}, v)
+	opts := run.ApplyOptions{Config: cfg, AutoApprove: true, Targets: targets}
+	if saved {
+		opts.PlanFile, opts.Targets = savedPlan(t, d, cfg, targets), nil
+		lc.loads = 0 // the apply's loads alone
+	}
+	err := run.Apply(context.Background(), d, opts, v)
 	if err != nil && !errors.Is(err, run.ErrFailed) {
 		t.Fatalf("apply: %v", err)
 	}
 	st, err := open("", Alice).Load()
 	must(t, err, "load after the apply")
 	return v.sum, st, lc.loads
+}
+
+// savedPlan is the plan of cfg and targets, saved as plan --out saves
+// it, in a folder of its own (not among the spreadsheets).
+func savedPlan(t *testing.T, d run.Deps, cfg *config.Config, targets []string) string {
+	t.Helper()
+	p, diags, err := run.Plan(context.Background(), d, run.PlanOptions{Config: cfg, Targets: targets})
+	must(t, err, "plan")
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	path := filepath.Join(t.TempDir(), "saved.plan")
+	must(t, plan.Save(path, p), "save the plan")
+	return path
 }
 
 // sandboxClient is a client of an in-process sandbox (no network).

@@ -50,6 +50,7 @@ func Run(t *testing.T, k Kind) {
 		{"PartialFoldFails", testPartialFoldFails},
 		{"PartialApply", testPartialApply},
 		{"PartialForget", testPartialForget},
+		{"TrackPlan", testTrackPlan},
 		{"LockRefusedNamesHolder", testLockRefused},
 		{"LockWait", testLockWait},
 		{"LockOfADeadHolder", testLockOfADeadHolder},

@@ -1,0 +1,142 @@
+package plan
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/kind"
+	"github.com/leadsync/leadsync/internal/state"
+)
+
+// trackReads adds to r what the selected tracks read of people
+// (trackPeople): the lead lists and people of their sources' searches
+// (Sources), the people of the imports they watch (the record's; a file
+// to import is importReads'), and the people each read before (Tracks).
+// The persons of the profile reads are read for every plan (ReadsOf). It
+// reports false when a track reads every person: an exclude block that
+// learns the company domains of the state's enrichments (excludedBy).
+func (b *builder) trackReads(r *Reads) bool {
+	for _, t := range b.cfg.Tracks {
+		if !b.selected(t.Address) {
+			continue
+		}
+		if b.learnsColleagues() {
+			return false
+		}
+		r.Tracks = append(r.Tracks, t.Address)
+		for _, addr := range b.trackSources(t) {
+			if b.st.Searches[addr] != nil {
+				r.Sources = append(r.Sources, addr)
+			}
+			if rec := b.st.Imports[addr]; rec != nil {
+				r.Persons = append(r.Persons, rec.PersonIDs...)
+			}
+		}
+	}
+	slices.Sort(r.Sources)
+	r.Sources = slices.Compact(r.Sources)
+	return true
+}
+
+// trackSources are the source instances whose people t watches: those
+// its from names, and for an enrich block there, the block's sources.
+func (b *builder) trackSources(t *config.Track) []string {
+	var refs []string
+	for _, ref := range t.From {
+		if e := b.cfg.Enrich(ref); e != nil {
+			refs = append(refs, e.From...) // the people it enriched of them
+		} else {
+			refs = append(refs, ref)
+		}
+	}
+	return b.cfg.Resolve(refs)
+}
+
+// importReads adds to r the selected imports. An import's plan reads no
+// person (its change counts the file's members against the records'
+// suppression list); a selected track watching a file to import reads
+// the people its members resolve to (importPeople, State.Resolve): by
+// network ID, or by the ID a member without a page name is kept under.
+// It reports false when an import reads every person: a member a track
+// watches known by page name only (the state's person of that page name,
+// in any letter case, is found by an index of page names in lower case,
+// which the stores do not keep yet), or an exclude block that learns
+// company domains (importText matches every member).
+func (b *builder) importReads(r *Reads) bool {
+	watched := map[string]bool{}
+	for _, t := range b.cfg.Tracks {
+		if b.selected(t.Address) {
+			for _, addr := range b.trackSources(t) {
+				watched[addr] = true
+			}
+		}
+	}
+	for _, im := range b.cfg.Imports {
+		if !b.selected(im.Address) {
+			continue
+		}
+		if b.learnsColleagues() {
+			return false
+		}
+		r.Imports = append(r.Imports, im.Address)
+		if !watched[im.Address] || importCurrent(im, b.st.Imports[im.Address]) {
+			continue
+		}
+		for i := range im.People {
+			l := im.People[i].Result.Lead()
+			if l.NetworkID == "" && l.PageName != "" {
+				return false
+			}
+			r.Persons = append(r.Persons, state.PersonID(l))
+		}
+	}
+	return true
+}
+
+// learnsColleagues reports whether an exclude block matches by company
+// domain: it learns the domains of every person's enrichment first.
+func (b *builder) learnsColleagues() bool {
+	x := b.cfg.Exclusion()
+	return x != nil && x.NeedsColleagues()
+}
+
+// Read is the state as far as a plan reads it (r is ReadsOf's, People
+// false) from b: Base.Reading of r's searches and persons, then the
+// people of the lead lists of r's sources and those r's tracks read
+// before (the store's Tracked), a page of the store at a time. An ID kept
+// by page name ("page:") that names nobody is followed to the person of
+// that page name (State.Person), which only every person's page names
+// tell: then every person is read.
+func (r Reads) Read(b *state.Base) (*state.State, error) {
+	st, err := b.Reading(append(slices.Clone(r.Searches), r.Sources...), r.Persons)
+	if err != nil || len(r.Sources)+len(r.Tracks) == 0 {
+		return st, err
+	}
+	var ids []string
+	for _, addr := range r.Sources {
+		ids = append(ids, st.Searches[addr].LeadIDs...)
+	}
+	for _, addr := range r.Tracks {
+		tracked, _, err := b.BlockPeople(kind.Track, addr)
+		if err != nil {
+			return nil, err
+		}
+		ids = append(ids, tracked...)
+	}
+	slices.Sort(ids)
+	ids = slices.DeleteFunc(slices.Compact(ids), func(id string) bool { return st.People[id] != nil })
+	more, err := b.People(ids)
+	if err != nil {
+		return nil, err
+	}
+	for id, p := range more {
+		st.People[id] = p
+	}
+	if slices.ContainsFunc(append(ids, r.Persons...), func(id string) bool {
+		return strings.HasPrefix(id, state.PagePrefix) && st.People[id] == nil
+	}) {
+		return st, b.EachPerson(func(p *state.Person) error { st.People[p.ID] = p; return nil })
+	}
+	return st, nil
+}
