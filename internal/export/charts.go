@@ -69,9 +69,12 @@ func (j *job) sourceCounts() []sumRow {
 	return rows
 }
 
-// countIn counts the IDs of ids in in, each once.
-func countIn(ids []string, in map[string]struct{}) int {
-	n, seen := 0, map[string]bool{}
+// countIn counts the IDs of ids in in, each once; seen is emptied and
+// used to know them (one map for the 10,000 searches of an export, not
+// one each).
+func countIn(ids []string, in map[string]struct{}, seen map[string]bool) int {
+	clear(seen)
+	n := 0
 	for _, id := range ids {
 		if _, ok := in[id]; ok && !seen[id] {
 			seen[id] = true

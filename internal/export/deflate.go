@@ -24,8 +24,11 @@ type parallelDeflate struct {
 	jobs  chan *pdBlock
 	order chan *pdBlock
 	free  chan *pdBlock
-	done  chan struct{} // closed when the writer goroutine ends
-	wg    sync.WaitGroup
+	// made counts the blocks made: up to cap(free), as they are needed
+	// (most entries of a workbook are a few KB: one block, grown to fit).
+	made int
+	done chan struct{} // closed when the writer goroutine ends
+	wg   sync.WaitGroup
 
 	mu  sync.Mutex
 	err error // the first error writing out
@@ -49,23 +52,38 @@ func newParallelDeflate(out io.Writer, level int) *parallelDeflate {
 		free:  make(chan *pdBlock, inFlight+1),
 		done:  make(chan struct{}),
 	}
-	for range inFlight + 1 {
-		z.free <- &pdBlock{in: make([]byte, 0, deflateBlock)}
-	}
 	for range workers {
 		z.wg.Add(1)
 		go z.work()
 	}
 	go z.write(out)
-	z.cur = <-z.free
+	z.cur = z.block()
 	return z
+}
+
+// block is a free block, or a new one while fewer than cap(free) were
+// made.
+func (z *parallelDeflate) block() *pdBlock {
+	select {
+	case b := <-z.free:
+		return b
+	default:
+	}
+	if z.made < cap(z.free) {
+		z.made++
+		return &pdBlock{}
+	}
+	return <-z.free
 }
 
 func (z *parallelDeflate) work() {
 	defer z.wg.Done()
-	fw, _ := flate.NewWriter(io.Discard, z.level) // the level is valid: set by this package
+	var fw *flate.Writer // made for the first block: most entries have one
 	for b := range z.jobs {
 		b.out.Reset()
+		if fw == nil {
+			fw, _ = flate.NewWriter(&b.out, z.level) // the level is valid: set by this package
+		}
 		fw.Reset(&b.out)
 		_, _ = fw.Write(b.in) // writes to a bytes.Buffer do not fail
 		if b.final {
@@ -108,7 +126,7 @@ func (z *parallelDeflate) submit(final, last bool) {
 	z.order <- b
 	z.jobs <- b
 	if !last {
-		z.cur = <-z.free
+		z.cur = z.block()
 	}
 }
 

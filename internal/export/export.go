@@ -84,6 +84,7 @@ func Write(cfg *config.Config, exp *config.Export, b *state.Base, opts Options) 
 		return nil, err
 	}
 	job := newJob(cfg, exp, b, opts)
+	defer job.stopReads()
 	missing, err := job.collect()
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", exp.Address, err)
@@ -159,6 +160,7 @@ func (j *job) collect() (missing []string, err error) {
 func (j *job) countSources() error {
 	j.bySource = map[string]int{}
 	searches, profiles, imports := j.sources()
+	seen := map[string]bool{}
 	for _, g := range []struct {
 		k    kind.Kind
 		srcs []string
@@ -168,7 +170,10 @@ func (j *job) countSources() error {
 			if err != nil {
 				return err
 			}
-			j.bySource[src] = countIn(ids, j.members)
+			j.bySource[src] = countIn(ids, j.members, seen)
+			if len(seen) > 1024 {
+				seen = map[string]bool{} // clear costs what the map grew to
+			}
 		}
 	}
 	return nil

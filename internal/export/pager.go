@@ -9,21 +9,38 @@ import (
 // rowPeople reads the people of a table's rows from the Base as the
 // writer asks for the rows: a page of rows (Base.PageSize) at a time while
 // it reads them in order, the one row asked for when it jumps (fitWidths'
-// samples). At most a page of people is in memory; the rows are held as
-// person IDs.
+// samples). While the writer writes the rows of a page read in order, the
+// next page is read on a goroutine of its own (ahead): the store's read
+// and the rows' making overlap, on two cores. At most two pages of people
+// are in memory, and one read is under way at a time; the rows are held
+// as person IDs.
 type rowPeople struct {
 	base *state.Base
 	n    int
 	id   func(i int) string
-	// from and to are the rows whose people held holds; last the row
-	// asked for last.
+	// from and to are the rows whose people held holds, by ID, and
+	// heldIDs their IDs; last the row asked for last.
 	from, to, last int
 	held           map[string]*state.Person
+	heldIDs        []string
 	err            error
+	// ahead is the read of the page after held, nil when none is under
+	// way or done and not yet taken.
+	ahead *pageRead
+}
+
+// pageRead is the read of the people of rows [from, to) on a goroutine
+// of its own: people and err are set when done is closed.
+type pageRead struct {
+	from, to int
+	ids      []string
+	done     chan struct{}
+	people   map[string]*state.Person
+	err      error
 }
 
 func newRowPeople(b *state.Base, n int, id func(i int) string) *rowPeople {
-	return &rowPeople{base: b, n: n, id: id, last: -2}
+	return &rowPeople{base: b, n: n, id: id, last: -1}
 }
 
 // person is the person of row i; nil once a read failed (error says why).
@@ -32,29 +49,83 @@ func (r *rowPeople) person(i int) *state.Person {
 		return nil
 	}
 	if i < r.from || i >= r.to {
-		end := i + 1
-		if i == r.last+1 {
-			end = min(i+r.base.PageSize(), r.n)
+		inOrder := i == r.last+1
+		if inOrder && r.ahead != nil && r.ahead.from == i {
+			r.take()
+		} else {
+			end := i + 1
+			if inOrder {
+				end = min(i+r.base.PageSize(), r.n)
+			}
+			r.stop()
+			r.load(i, end)
 		}
-		r.load(i, end)
+		if inOrder && r.err == nil && r.to < r.n {
+			r.readAhead(r.to, min(r.to+r.base.PageSize(), r.n))
+		}
 	}
 	r.last = i
-	return r.held[r.id(i)]
+	if r.err != nil {
+		return nil
+	}
+	return r.held[r.heldIDs[i-r.from]]
 }
 
-// load reads the people of rows [from, to).
-func (r *rowPeople) load(from, to int) {
+// ids are the person IDs of rows [from, to).
+func (r *rowPeople) ids(from, to int) []string {
 	ids := make([]string, 0, to-from)
 	for i := from; i < to; i++ {
 		ids = append(ids, r.id(i))
 	}
-	r.held, r.from, r.to = nil, 0, 0 // the last page goes before the next is read
+	return ids
+}
+
+// load reads the people of rows [from, to).
+func (r *rowPeople) load(from, to int) {
+	ids := r.ids(from, to)
+	r.held, r.heldIDs, r.from, r.to = nil, nil, 0, 0 // the last page goes before the next is read
 	held, err := r.base.People(ids)
+	r.keep(from, to, ids, held, err)
+}
+
+// keep makes the people read of rows [from, to), whose IDs are ids, the
+// ones held, or err the error of every later row.
+func (r *rowPeople) keep(from, to int, ids []string, held map[string]*state.Person, err error) {
 	if err != nil {
-		r.err = err
+		r.held, r.heldIDs, r.from, r.to, r.err = nil, nil, 0, 0, err
 		return
 	}
-	r.held, r.from, r.to = held, from, to
+	r.held, r.heldIDs, r.from, r.to = held, ids, from, to
+}
+
+// readAhead starts reading the people of rows [from, to) on a goroutine
+// of its own. Nothing else reads the Base until it is taken or stopped:
+// the writer only fills rows meanwhile.
+func (r *rowPeople) readAhead(from, to int) {
+	a := &pageRead{from: from, to: to, ids: r.ids(from, to), done: make(chan struct{})}
+	go func() {
+		defer close(a.done)
+		a.people, a.err = r.base.People(a.ids)
+	}()
+	r.ahead = a
+}
+
+// take waits for the read ahead and holds its people.
+func (r *rowPeople) take() {
+	a := r.ahead
+	r.ahead = nil
+	r.held, r.heldIDs = nil, nil // the last page goes as soon as the next is there
+	<-a.done
+	r.keep(a.from, a.to, a.ids, a.people, a.err)
+}
+
+// stop waits for a read ahead still under way and drops it: the Base is
+// then free for other reads (a jump, the Summary's, its Close).
+func (r *rowPeople) stop() {
+	if r.ahead != nil {
+		<-r.ahead.done
+		r.ahead = nil
+	}
 }
 
 // error is the error of the read that failed, nil when none did.
@@ -103,7 +174,7 @@ func (b *pieceBatch) add(src string, ids []string, ranAt time.Time, seen map[str
 // flush reads the people of the queued pieces (or which of them exist)
 // and hands each piece to keep.
 func (b *pieceBatch) flush() error {
-	var want []string
+	want := make([]string, 0, b.n)
 	for _, pc := range b.pieces {
 		want = append(want, pc.ids...)
 	}

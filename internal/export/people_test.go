@@ -117,10 +117,10 @@ func sheetIDs(t *testing.T, cfg *config.Config, sh *config.Sheet, st *state.Stat
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rows.ids) == 0 {
+	if rows.ids.len() == 0 {
 		return nil
 	}
-	return rows.ids
+	return rows.ids.all()
 }
 
 func TestFormatFilters(t *testing.T) {

@@ -23,6 +23,9 @@ type table struct {
 	// failed while fill ran (fill then leaves rows empty): a writer checks
 	// it before the file is renamed into place.
 	err func() error
+	// stop, when set, waits for a read of the rows' people still under
+	// way (rowPeople's read ahead) and drops it.
+	stop func()
 }
 
 // readErr is the error of a read of the rows' people, nil when none
@@ -34,10 +37,21 @@ func (t *table) readErr() error {
 	return t.err()
 }
 
+// stopReads waits for the reads of the tables' people still under way
+// and drops them: the Base is then free for other reads, and for its
+// Close once Write has returned.
+func (j *job) stopReads() {
+	for _, s := range j.sheets {
+		if s.table != nil && s.table.stop != nil {
+			s.table.stop()
+		}
+	}
+}
+
 // sheetRows is what a sheet's from-sources give, before columns.
 type sheetRows struct {
 	sources []string // instance addresses, in order
-	ids     []string // the person of each row, by ID, in row order
+	ids     idList   // the person of each row, by ID, in row order
 	missing []string // sources with nothing in state yet
 	// tally counts, as a people sheet's rows are filled, what the
 	// Summary says of them.
@@ -69,7 +83,7 @@ func (j *job) collectRows(sh *config.Sheet) (sheetRows, error) {
 	r.sources = j.cfg.Resolve(sh.From)
 	// Room for every row at once: a million IDs grown by appending
 	// would briefly be held twice.
-	r.ids = make([]string, 0, j.rowsAtMost(r.sources))
+	r.ids = newIDList(j.rowsAtMost(r.sources))
 	// The sheet's people: while the export lists nobody else, its own
 	// (the export's are then the sheet's: one set of a million IDs, not
 	// two).
@@ -183,8 +197,8 @@ func (j *job) keepRow(sh *config.Sheet, r *sheetRows, in people, id string, p *s
 	if pc.seen != nil {
 		pc.seen[id] = true
 	}
-	i := len(r.ids)
-	r.ids = append(r.ids, id)
+	i := r.ids.len()
+	r.ids.add(id)
 	newToExport, newToSheet := in.add(id)
 	if newToExport {
 		r.tally.firstInExport.set(i)
@@ -269,12 +283,12 @@ func (j *job) buildTable(sh *config.Sheet, rows sheetRows) (*table, error) {
 		labels[i] = sh.Label(n)
 	}
 	ids := rows.ids
-	t := &table{name: sh.Name, header: uniqueHeader(labels), kinds: make([]cellKind, len(cols)), n: len(ids)}
+	t := &table{name: sh.Name, header: uniqueHeader(labels), kinds: make([]cellKind, len(cols)), n: ids.len()}
 	for i, c := range cols {
 		t.kinds[i] = c.kind
 	}
-	people := newRowPeople(j.base, len(ids), func(i int) string { return ids[i] })
-	t.err = people.error
+	people := newRowPeople(j.base, ids.len(), ids.at)
+	t.err, t.stop = people.error, people.stop
 	t.fill = func(i int, row []cellValue) {
 		p := people.person(i)
 		if p != nil {

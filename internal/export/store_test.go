@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -238,12 +239,15 @@ func must(t testing.TB, err error) {
 // failingStore is a store of the state st whose reads of people fail
 // from the failAt-th on.
 type failingStore struct {
-	st     *state.State
-	reads  int
-	failAt int
+	st       *state.State
+	reads    int
+	failAt   int
+	underway atomic.Int32 // reads of people under way
 }
 
 func (f *failingStore) Get(ids []string) ([]*state.Person, error) {
+	f.underway.Add(1)
+	defer f.underway.Add(-1)
 	f.reads++
 	if f.reads >= f.failAt {
 		return nil, fmt.Errorf("the database went away")
@@ -289,7 +293,10 @@ func (f *failingStore) Close() error { return nil }
 // TestStoreFailingMidExportWritesNothing: when the store fails while the
 // writer reads the people of its rows, Write fails with the store's
 // error and leaves the file as it was (a CSV file and a workbook alike),
-// rather than writing the rows it could not read as empty ones.
+// rather than writing the rows it could not read as empty ones. The
+// people are read two at a time: the second and fifth reads are reads
+// ahead (rowPeople), made while the rows of the page before are
+// written. Once Write has returned no read is under way.
 func TestStoreFailingMidExportWritesNothing(t *testing.T) {
 	st := storeState(t)
 	for _, name := range []string{"out/all.csv", "out/all.xlsx"} {
@@ -302,11 +309,15 @@ func TestStoreFailingMidExportWritesNothing(t *testing.T) {
 				sh.From = []string{`search.cto["a"]`}
 				rec := *st
 				rec.People = nil
-				b := state.NewStoredBase(&rec, nil, &failingStore{st: st, failAt: failAt})
+				store := &failingStore{st: st, failAt: failAt}
+				b := state.NewStoredBase(&rec, nil, store)
 				b.SetPage(2)
 				_, err := Write(cfg, cfg.Exports[0], b, Options{Now: fixedNow})
 				if err == nil || !strings.Contains(err.Error(), "the database went away") {
 					t.Fatalf("Write: %v, want the store's error", err)
+				}
+				if n := store.underway.Load(); n != 0 {
+					t.Errorf("%d reads under way once Write returned", n)
 				}
 				if files, _ := filepath.Glob(filepath.Join(cfg.Dir, "out", "*")); len(files) > 0 {
 					t.Errorf("files written: %v", files)

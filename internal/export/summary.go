@@ -59,6 +59,7 @@ const notEnriched = "not enriched"
 // its end, in a small section, the account's credits and quota.
 func (j *job) summary(charts bool) []sumRow {
 	j.tallyRest()
+	j.stopReads() // the Summary reads the Base itself (PeopleFacts)
 	b := sumRows{charts: charts}
 	b.add(styleTitle, "leadsync export")
 	b.add(stylePlain, "Export", j.exp.Address)

@@ -60,9 +60,10 @@ const (
 
 // exportGC lowers GOGC to exportGCPercent, and sets a soft memory limit,
 // until the function it returns is called. Why: an export from the store
-// holds its rows' IDs (about 70 bytes a row while they are collected, 35
-// after) and passes the people through a page at a time, so that nearly
-// all it allocates is garbage at once. At the default 100 the heap grows
+// holds its rows' IDs (about 70 bytes a row while they are collected, 18
+// after: export's idList) and passes the people through a page at a
+// time (the next page read ahead), so that nearly all it allocates is
+// garbage at once. At the default 100 the heap grows
 // to twice what it holds before a collection: 260-270 MB of peak RSS for
 // a sheet of 1,000,000 rows, 207-213 MB at 50, 185 MB with the limit,
 // for a tenth more CPU (docs/performance.md). Past about 1,800,000 rows
