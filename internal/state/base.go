@@ -308,8 +308,20 @@ func (b *Base) EachPerson(fn func(*Person) error) error {
 	}
 }
 
-// PersonIDs yields every person's ID in ID order (byte order), a page of
-// the store at a time, then the error that stopped it, if any, with "".
+// IDStreamer is a PeopleStore that may read every person's ID in one pass,
+// sooner than by pages of IDs.
+type IDStreamer interface {
+	// StreamIDs calls fn with each person's ID in ID order (byte order),
+	// as the store's other answers see them, until fn returns false; the
+	// people can be read (PeopleStore) while it runs. An error ends it,
+	// after the IDs it gave (none where the store cannot stream).
+	StreamIDs(fn func(id string) bool) error
+}
+
+// PersonIDs yields every person's ID in ID order (byte order), then the
+// error that stopped it, if any, with "". It reads them in one pass from
+// a store that can (IDStreamer), otherwise (or from where that pass
+// failed) a page of the store at a time.
 func (b *Base) PersonIDs() iter.Seq2[string, error] {
 	return func(yield func(string, error) bool) {
 		if b.store == nil {
@@ -321,6 +333,17 @@ func (b *Base) PersonIDs() iter.Seq2[string, error] {
 			return
 		}
 		after, page := "", b.pageSize()*5
+		if st, ok := b.store.(IDStreamer); ok {
+			stopped := false
+			err := st.StreamIDs(func(id string) bool {
+				after, stopped = id, !yield(id, nil)
+				return !stopped
+			})
+			if stopped || err == nil {
+				return
+			}
+			// The pages report the error if it stays.
+		}
 		for {
 			ids, err := b.store.IDs(after, page)
 			if err != nil {

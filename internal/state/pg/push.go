@@ -53,7 +53,11 @@ func (b *Backend) PushStream(src backend.Stream, force bool) (*backend.Pushed, e
 			return err
 		}
 		replacing := info != nil && info.People > 0
-		return b.inTx(ctx, c, pgx.TxOptions{}, func(tx pgx.Tx) error { return b.replaceStream(ctx, tx, ps, replacing) })
+		if err := b.inTx(ctx, c, pgx.TxOptions{}, func(tx pgx.Tx) error { return b.replaceStream(ctx, tx, ps, replacing) }); err != nil {
+			return err
+		}
+		analyzePeople(ctx, c, b.sql)
+		return nil
 	})
 	if err != nil {
 		return nil, err
@@ -128,4 +132,14 @@ func (b *Backend) copyPeople(ctx context.Context, tx pgx.Tx, people []*state.Per
 		h := history[i]
 		return sqlstate.HistoryValues(b.dialect, ws, h.p.ID, h.n, &h.p.History[h.n]), nil
 	})
+}
+
+// analyzePeople updates the planner's statistics of the people table
+// after a push wrote it, before autovacuum does (within a minute or so).
+// Without them, state list read 3,000,000 IDs through a sort on disk
+// (1.7-2.0 s) instead of the index (0.9 s); the ANALYZE takes 0.8-1.0 s.
+// The push is committed: an error here (a role that does not own the
+// table) changes nothing of it.
+func analyzePeople(ctx context.Context, c *pgx.Conn, sql func(string) string) {
+	c.Exec(ctx, sql(`ANALYZE {s}.people`))
 }

@@ -118,3 +118,22 @@ func TestForcePushRemakesTheKeysToPeople(t *testing.T) {
 		t.Fatalf("keys to people after a push beside another workspace: %q (oids %v), want them untouched: %q (oids %v)", defs4, oids4, defs, oids2)
 	}
 }
+
+// A push leaves the planner statistics of the people it wrote: without
+// them the first state list after it sorted every ID on disk.
+func TestPushAnalyzesThePeople(t *testing.T) {
+	cs := testConnStr(t)
+	b := newPG(t, cs, testSchema(t, cs), "", alice)
+	mustNoErr(t, b.Push(backendtest.ManyPeople(t, 30), false), "push")
+	ctx := context.Background()
+	c, err := connect(ctx, cs)
+	mustNoErr(t, err, "connect")
+	defer c.Close(ctx)
+	var analyzed bool
+	err = c.QueryRow(ctx, `SELECT last_analyze IS NOT NULL FROM pg_stat_user_tables WHERE relid = $1::regclass`,
+		b.schema+".people").Scan(&analyzed)
+	mustNoErr(t, err, "statistics of the people")
+	if !analyzed {
+		t.Error("the people are not analyzed after the push")
+	}
+}

@@ -78,6 +78,24 @@ func (w wrapped) Unpin() error {
 
 func (p *peopleStore) Close() error { return p.done() }
 
+// errNoIDStream is StreamIDs' when the Reader has no IDStream: the IDs
+// are then read in pages (IDs).
+var errNoIDStream = errors.New("no stream of IDs on this database")
+
+// StreamIDs reads every ID in one pass through the Reader's IDStream
+// (state.IDStreamer), in the store's snapshot until Unpin ends it.
+func (w wrapped) StreamIDs(fn func(id string) bool) error {
+	p := w.p
+	if p.r.IDStream == nil {
+		return errNoIDStream
+	}
+	pinned := p.r.Q
+	if p.live != nil && pinned == p.live {
+		pinned = nil
+	}
+	return w.err(p.r.IDStream(p.ctx, pinned, fn))
+}
+
 // wrapped wraps the errors of a store.
 type wrapped struct {
 	p    *peopleStore

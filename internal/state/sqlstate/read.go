@@ -27,6 +27,11 @@ type Reader struct {
 	D  *Dialect
 	Q  Querier
 	WS string
+	// IDStream, when set, reads every person's ID of the workspace in ID
+	// order (byte order) in one pass, calling fn until it returns false:
+	// in the snapshot of the transaction pinned (nil: as committed). A
+	// backend that can sets it (pg: state.IDStreamer).
+	IDStream func(ctx context.Context, pinned Querier, fn func(id string) bool) error
 }
 
 func (r *Reader) query(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
