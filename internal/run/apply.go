@@ -179,17 +179,15 @@ func selection(opts ApplyOptions) (plan.Options, error) {
 }
 
 // writableReading is the partial state of b holding what the plan reads
-// (as Base.Reading: the lead lists of the searches it plans, the people
-// it names).
+// (as Base.Reading: the lead lists of the searches it plans, at once, the
+// people it names).
 func writableReading(b *state.Base, reads plan.Reads) (*state.State, error) {
 	st, err := b.Writable()
 	if err != nil {
 		return nil, err
 	}
-	for _, addr := range reads.Searches {
-		if err := st.ReadLeads(addr); err != nil {
-			return nil, err
-		}
+	if err := st.ReadLeadsOf(reads.Searches); err != nil {
+		return nil, err
 	}
 	if err := st.ReadPeople(reads.Persons); err != nil {
 		return nil, err

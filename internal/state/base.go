@@ -484,24 +484,68 @@ func (b *Base) withLeads(addrs []string) (*State, error) {
 	s := *b.Records
 	s.People = map[string]*Person{}
 	s.idx = nil
-	cloned := false
-	for _, addr := range addrs {
-		sr := s.Searches[addr]
-		if _, unread := b.kept[addr]; sr == nil || !unread {
-			continue
-		}
-		read, err := b.store.LeadIDs(addr)
-		if err != nil {
-			return nil, err
-		}
-		if !cloned {
-			s.Searches, cloned = maps.Clone(s.Searches), true
-		}
-		cp := *sr
-		cp.LeadIDs = read
+	read, err := b.leadLists(addrs)
+	if err != nil || len(read) == 0 {
+		return &s, err
+	}
+	s.Searches = maps.Clone(s.Searches)
+	for addr, ids := range read {
+		cp := *s.Searches[addr]
+		cp.LeadIDs = ids
 		s.Searches[addr] = &cp
 	}
 	return &s, nil
+}
+
+// LeadLister is a PeopleStore that reads the lead lists of many searches
+// at once: LeadIDs of each address of addrs that has a search record, by
+// address.
+type LeadLister interface {
+	LeadLists(addrs []string) (map[string][]string, error)
+}
+
+// leadLists reads the lead lists of the searches at addrs that the
+// records were read without, by address.
+func (b *Base) leadLists(addrs []string) (map[string][]string, error) {
+	return readLeadLists(b.store, addrs, func(addr string) bool {
+		_, ok := b.kept[addr]
+		return ok && b.Records.Searches[addr] != nil
+	})
+}
+
+// readLeadLists reads from store the lead lists of the addresses of addrs
+// that unread reports, each once, by address: at once when store is a
+// LeadLister, else one by one (and for an address it left out, so that
+// its LeadIDs says why).
+func readLeadLists(store PeopleStore, addrs []string, unread func(addr string) bool) (map[string][]string, error) {
+	var asked []string
+	seen := map[string]bool{}
+	for _, addr := range addrs {
+		if !seen[addr] && unread(addr) {
+			asked, seen[addr] = append(asked, addr), true
+		}
+	}
+	if len(asked) == 0 {
+		return nil, nil
+	}
+	read := map[string][]string{}
+	if l, ok := store.(LeadLister); ok {
+		var err error
+		if read, err = l.LeadLists(asked); err != nil {
+			return nil, err
+		}
+	}
+	for _, addr := range asked {
+		if _, ok := read[addr]; ok {
+			continue
+		}
+		ids, err := store.LeadIDs(addr)
+		if err != nil {
+			return nil, err
+		}
+		read[addr] = ids
+	}
+	return read, nil
 }
 
 // trackPeople are the IDs of the people whose reads the track at addr

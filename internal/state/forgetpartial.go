@@ -172,16 +172,11 @@ func (s *State) ReadForgetting(ids []string) error {
 	if err := s.ReadPeople(ids); err != nil {
 		return err
 	}
+	var found []string
 	for _, id := range ids {
-		p := s.People[id]
-		if p == nil {
-			continue
-		}
-		for _, addr := range p.FoundBy {
-			if err := s.ReadLeads(addr); err != nil {
-				return err
-			}
+		if p := s.People[id]; p != nil {
+			found = append(found, p.FoundBy...)
 		}
 	}
-	return nil
+	return s.ReadLeadsOf(found)
 }

@@ -222,6 +222,30 @@ func (s *State) ReadLeads(addr string) error {
 	return nil
 }
 
+// ReadLeadsOf reads the lead IDs of the searches at addrs that s has
+// not read, in one question to a store that reads lead lists at once
+// (LeadLister).
+func (s *State) ReadLeadsOf(addrs []string) error {
+	pt := s.partial
+	if pt == nil {
+		return nil
+	}
+	read, err := readLeadLists(pt.store, addrs, func(addr string) bool {
+		_, ok := pt.unread[addr]
+		return ok && s.Searches[addr] != nil
+	})
+	if err != nil {
+		return err
+	}
+	for addr, ids := range read {
+		cp := *s.Searches[addr]
+		cp.LeadIDs = ids
+		s.Searches[addr] = &cp
+		delete(pt.unread, addr)
+	}
+	return nil
+}
+
 // ReadRecord reads the people the record at addr names, and what
 // removing it changes: a search's lead IDs and leads, a profile's person,
 // an import's people, a track's people, the person of person.<id> with
@@ -255,10 +279,8 @@ func (s *State) ReadRecord(addr string) error {
 		if err := s.ReadPeople([]string{id}); err != nil || s.People[id] == nil {
 			return err
 		}
-		for _, a := range s.People[id].FoundBy {
-			if err := s.ReadLeads(a); err != nil {
-				return err
-			}
+		if err := s.ReadLeadsOf(s.People[id].FoundBy); err != nil {
+			return err
 		}
 	}
 	return s.ReadPeople(ids)

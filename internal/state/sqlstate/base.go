@@ -125,7 +125,14 @@ func (w wrapped) LeadIDs(addr string) ([]string, error) {
 	if err != nil {
 		return nil, w.err(err)
 	}
-	out, err := lists{}.read(ids)
+	out, err := readList(ids)
+	return out, w.err(err)
+}
+
+var _ state.LeadLister = wrapped{}
+
+func (w wrapped) LeadLists(addrs []string) (map[string][]string, error) {
+	out, err := w.p.leadLists(addrs)
 	return out, w.err(err)
 }
 

@@ -149,54 +149,6 @@ func splitPacked(row string, out []sql.NullString) error {
 	return nil
 }
 
-// splitTexts reads a JSON array of texts (a list column on SQLite, as
-// Dialect.List writes it) as splitPacked reads a row: a search's 300 lead
-// IDs, 10,000 searches, without encoding/json's reflection.
-func splitTexts(list string) ([]string, error) {
-	bad := fmt.Errorf("not a JSON array of texts")
-	i := skipSpace(list, 0)
-	if i >= len(list) || list[i] != '[' {
-		return nil, bad
-	}
-	out := make([]string, 0, strings.Count(list, ","))
-	i = skipSpace(list, i+1)
-	if i < len(list) && list[i] == ']' {
-		if skipSpace(list, i+1) != len(list) {
-			return nil, bad
-		}
-		return out, nil
-	}
-	for {
-		if i >= len(list) || list[i] != '"' {
-			return nil, bad
-		}
-		end, escaped := textEnd(list, i+1)
-		if end < 0 {
-			return nil, bad
-		}
-		t := list[i+1 : end]
-		if escaped {
-			u, ok := unescape(t)
-			if !ok {
-				if err := json.Unmarshal([]byte(list[i:end+1]), &u); err != nil {
-					return nil, bad
-				}
-			}
-			t = u
-		}
-		out = append(out, t)
-		i = skipSpace(list, end+1)
-		switch {
-		case i < len(list) && list[i] == ',':
-			i = skipSpace(list, i+1)
-		case i < len(list) && list[i] == ']' && skipSpace(list, i+1) == len(list):
-			return out, nil
-		default:
-			return nil, bad
-		}
-	}
-}
-
 // textEnd is the index of the quote that ends the JSON text starting at
 // i (after its opening quote), -1 for none, and whether it holds an
 // escape.

@@ -92,9 +92,20 @@ func TestSplitTexts(t *testing.T) {
 		{list: `"a"`, bad: true},
 		{list: `["a"] x`, bad: true},
 		{list: `[1]`, bad: true},
+		{list: `null`, want: nil},
+		{list: ` null `, want: nil},
+		{list: `nul`, bad: true},
+		{list: `null]`, bad: true},
+		{list: `[null]`, bad: true},
+		{list: ``, bad: true},
+		{list: `["\u003c\u0026\u003e","\ud83d\ude00","\u2028",""]`, want: []string{"<&>", "😀", "\u2028", ""}},
+		{list: `["a\/b","\b\f\n\r\t","plain","\"","日本"]`, want: []string{"a/b", "\b\f\n\r\t", "plain", `"`, "日本"}},
+		{list: `["a\x"]`, bad: true},
+		{list: `["a\u12"]`, bad: true},
+		{list: `["a\"]`, bad: true},
 	} {
 		got, err := splitTexts(tc.list)
-		if tc.bad != (err != nil) || !tc.bad && !reflect.DeepEqual(got, tc.want) {
+		if tc.bad != (err != nil) || !tc.bad && (!reflect.DeepEqual(got, tc.want) || (got == nil) != (tc.want == nil)) {
 			t.Errorf("splitTexts(%s) = %q, %v; want %q (an error: %v)", tc.list, got, err, tc.want, tc.bad)
 		}
 	}
@@ -102,7 +113,8 @@ func TestSplitTexts(t *testing.T) {
 
 // FuzzSplitTexts: any list of texts written as a JSON array comes back
 // exactly, no text, however broken, makes splitTexts panic, and on the
-// texts SQLite writes it accepts nothing encoding/json refuses.
+// texts SQLite writes it accepts nothing encoding/json refuses and reads
+// what it reads (null as nil, [] as empty).
 func FuzzSplitTexts(f *testing.F) {
 	f.Add("a", "b\\\"c", `["x","y"]`)
 	f.Add("\u00e9\x01", "😀", `["a",1]`)
@@ -114,7 +126,7 @@ func FuzzSplitTexts(f *testing.F) {
 		oracle := utf8.ValidString(raw) && !strings.ContainsFunc(raw, func(r rune) bool { return r < 0x20 })
 		if got, err := splitTexts(raw); err == nil && oracle {
 			var want []string
-			if json.Unmarshal([]byte(raw), &want) != nil || want == nil || !reflect.DeepEqual(got, want) {
+			if json.Unmarshal([]byte(raw), &want) != nil || (want == nil) != (got == nil) || !reflect.DeepEqual(got, want) {
 				t.Fatalf("splitTexts(%q) = %q, but encoding/json reads %q", raw, got, want)
 			}
 		}

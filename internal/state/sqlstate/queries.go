@@ -25,6 +25,7 @@ var (
 	// (schema.go's baseIndexes).
 	CountUnlisted            = `SELECT count(*) FROM {s}.people WHERE workspace = $1 AND ` + unlisted
 	SelectLeadIDs            = `SELECT lead_ids FROM {s}.searches WHERE workspace = $1 AND address = $2`
+	SelectLeadLists          = `SELECT address, lead_ids FROM {s}.searches WHERE workspace = $1`
 	CountStatus              = `SELECT count(*) FROM {s}.people WHERE workspace = $1 AND status = $2`
 	CountEnrichmentsBy       = `SELECT by_address, count(*) FROM {s}.enrichments WHERE workspace = $1 GROUP BY by_address`
 	CountEnrichmentsByStatus = `SELECT validation_status, count(*) FROM {s}.enrichments WHERE workspace = $1 GROUP BY validation_status`

@@ -98,12 +98,24 @@ func (l lists) read(v sql.NullString) ([]string, error) {
 	if shared, ok := l[v.String]; ok {
 		return shared, nil
 	}
-	out, err := splitTexts(v.String)
+	out, err := readList(v)
 	if err != nil {
-		return nil, fmt.Errorf("a list %q is not a JSON array of texts", v.String)
+		return nil, err
 	}
 	if len(out) == 1 {
 		l[v.String] = out
+	}
+	return out, nil
+}
+
+// readList reads a list column's text (Dialect.listText), nil for NULL.
+func readList(v sql.NullString) ([]string, error) {
+	if !v.Valid {
+		return nil, nil
+	}
+	out, err := splitTexts(v.String)
+	if err != nil {
+		return nil, fmt.Errorf("a list %q is not a JSON array of texts", v.String)
 	}
 	return out, nil
 }
