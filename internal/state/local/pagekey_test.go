@@ -130,6 +130,30 @@ func TestMigrateSchema3(t *testing.T) {
 	}
 	checkPaged(t, db)
 	checkPageless(t, db)
+	checkPartialIndexes(t, db)
+}
+
+// checkPartialIndexes: in a database migrated to schema 4, SQLite
+// answers the questions of the partial indexes from them, not from
+// people_page_key (made last), which reads every person of the
+// workspace.
+func checkPartialIndexes(t *testing.T, db *sql.DB) {
+	t.Helper()
+	for _, c := range []struct{ query, index string }{
+		{sqlstate.CountUnlisted, "people_unlisted"},
+		{sqlstate.SelectTracks, "people_tracked"},
+		{sqlstate.SelectTracked, "people_tracked"},
+		{sqlstate.CountTracks, "people_tracked"},
+	} {
+		q := sqlstate.SQLite.Rewrite(c.query)
+		args := []any{state.DefaultWorkspace}
+		if strings.Contains(q, "?2") {
+			args = append(args, "track.x")
+		}
+		if plan := explain(t, db, q, args...); !strings.Contains(plan, "INDEX "+c.index+" ") {
+			t.Errorf("%s is not answered from the index %s:\n%s", q, c.index, plan)
+		}
+	}
 }
 
 // checkPageless: SelectPageless finds the people of oddPages without a

@@ -76,7 +76,7 @@ func Postgres(schema string) *Dialect {
 			return `SELECT coalesce(json_agg(id ORDER BY id COLLATE "C"), '[]')::text FROM (` + q + `) AS page`
 		},
 		inList: func(col, param string) string { return col + " = ANY(" + param + ")" },
-		spelled: []string{unlisted, `(found_by IS NULL OR cardinality(found_by) = 0)`,
+		spelled: []string{CountUnlisted, pgCountUnlisted, unlisted, `(found_by IS NULL OR cardinality(found_by) = 0)`,
 			SelectTracks, pgSelectTracks, SelectTracked, pgSelectTracked, CountTracks, pgCountTracks, copiedBy, pgCopiedBy, SelectPaged, pgSelectPaged, SelectPageless, pgSelectPageless},
 	}
 }
