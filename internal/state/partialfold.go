@@ -152,15 +152,16 @@ func (s *State) readLeads(leads []person.Lead) error {
 // read before it.
 func (s *State) readRekeyed() error {
 	pt := s.partial
+	var addrs []string
 	for id := range pt.pageOnly {
 		if p := s.People[id]; p != nil {
-			for _, addr := range p.FoundBy {
-				if err := s.ReadLeads(addr); err != nil {
-					return err
-				}
-			}
+			addrs = append(addrs, p.FoundBy...)
 		}
-		delete(pt.pageOnly, id)
 	}
+	// One question for all their searches' lead lists (ReadLeadsOf).
+	if err := s.ReadLeadsOf(addrs); err != nil {
+		return err
+	}
+	clear(pt.pageOnly)
 	return nil
 }
