@@ -398,7 +398,7 @@ func (d *decoder) peopleParallel(into map[string]*state.Person) bool {
 	}
 	wg.Wait()
 	for k := range cuts {
-		if !oks[k] {
+		if !oks[k] || (k < len(cuts)-1 && ends[k] != cuts[k+1]) {
 			return false
 		}
 	}
@@ -421,7 +421,9 @@ func (d *decoder) peopleEntries(last bool, out []personEntry) ([]personEntry, bo
 	}
 	out = out[:0]
 	for {
-		if !last && d.peek() == 0 {
+		// The end of a piece is the end of src, not a NUL byte in it
+		// (which peek gives as it gives the end).
+		if !last && d.peek() == 0 && d.pos >= len(d.src) {
 			return out, true
 		}
 		if last && d.peek() == '}' {
