@@ -24,13 +24,7 @@ import (
 // same track addresses, and for every address the same record and people
 // (Base.Holding, state show).
 func testBase(t *testing.T, k Kind) {
-	open := k.New(t)
-	Apply(t, open("", Alice), Events())
-	whole, err := open("", Bob).Load()
-	must(t, err, "load")
-	want := state.NewBase(whole)
-	got, err := backend.OpenBase(open("", Alice))
-	must(t, err, "open base")
+	whole, want, got := basesOfEvents(t, k)
 	defer got.Close()
 	same(t, withoutLeads(want), withoutLeads(got), "the records differ from the state read whole")
 	got.SetPage(2)
@@ -212,4 +206,18 @@ func testBaseHonoursErasures(t *testing.T, k Kind) {
 	if p != nil || f.Total != 1 || !base.Records.IsSuppressed(lead("n1", "", "")) {
 		t.Fatalf("the base holds Anna (%v), counts %d people, or does not suppress her", p != nil, f.Total)
 	}
+}
+
+// basesOfEvents applies Events on a new backend of k and returns the
+// state read whole, its Base (want) and the Base the backend opens (got,
+// to be closed by the caller).
+func basesOfEvents(t *testing.T, k Kind) (whole *state.State, want, got *state.Base) {
+	t.Helper()
+	open := k.New(t)
+	Apply(t, open("", Alice), Events())
+	whole, err := open("", Bob).Load()
+	must(t, err, "load")
+	got, err = backend.OpenBase(open("", Alice))
+	must(t, err, "open base")
+	return whole, state.NewBase(whole), got
 }

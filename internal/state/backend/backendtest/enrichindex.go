@@ -9,7 +9,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/leadsync/leadsync/internal/state"
-	"github.com/leadsync/leadsync/internal/state/backend"
 )
 
 // testEnrichIndex checks a Base's answers to state.EnrichIndex (what a
@@ -18,13 +17,7 @@ import (
 // time (at it exactly, a nanosecond before, every one), its copies, the
 // people who left and those without a page name.
 func testEnrichIndex(t *testing.T, k Kind) {
-	open := k.New(t)
-	Apply(t, open("", Alice), Events())
-	whole, err := open("", Bob).Load()
-	must(t, err, "load")
-	want := state.NewBase(whole)
-	got, err := backend.OpenBase(open("", Alice))
-	must(t, err, "open base")
+	_, want, got := basesOfEvents(t, k)
 	defer got.Close()
 	if _, stored := got.Whole(); stored || !got.EnrichIndexed() {
 		t.Skip("the backend reads its state whole: it answers from memory")
