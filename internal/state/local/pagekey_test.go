@@ -13,22 +13,15 @@ import (
 	"github.com/leadsync/leadsync/internal/state/backend"
 	"github.com/leadsync/leadsync/internal/state/backend/backendtest"
 	"github.com/leadsync/leadsync/internal/state/sqlstate"
+	"github.com/leadsync/leadsync/internal/state/statetest"
 )
 
-// oddPages are page names whose key (state.PageKey, Go's lower case)
-// SQLite's lower() does not give: letters outside ASCII in capitals, the
-// Kelvin sign (lowered to an ASCII k), a title-case digraph; and ASCII
-// ones in mixed case, and none.
-var oddPages = []string{"Anna_Mueller", "ÉLISE", "\u212Aim", "ZOË_B", "İlker", "\u01C5emal", "plain", ""}
-
-// oddSearch is a search finding a person of each of oddPages.
-func oddSearch(addr string, from int) state.Event {
-	ev := searchEv(day(2), addr, 0)
-	for i, page := range oddPages {
-		ev.Search.Leads = append(ev.Search.Leads, lead(fmt.Sprintf("odd%d", from+i), page, fmt.Sprintf("Odd %d", from+i)))
-	}
-	return ev
-}
+// oddPages and oddSearch: page names whose key the engine's lower() does
+// not give, and a search finding a person of each.
+var (
+	oddPages  = statetest.OddPages
+	oddSearch = statetest.OddSearch
+)
 
 // checkPageKeys fails unless every person's row of the database at path
 // has the page key of its page name: in page_key (column "page_key"), or

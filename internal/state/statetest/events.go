@@ -95,3 +95,19 @@ func TrackChange(at time.Time, id string, n int) state.Event {
 		PersonID: id, Generation: api.Gen1, Request: json.RawMessage(`{"pageName":"x"}`),
 		Profile: &person.Profile{FullName: "Someone", CurrentPosition: []person.Position{{JobTitle: "Chief Technology Officer & Co-Founder", Company: fmt.Sprintf("Company %d (moved)", n)}}}}}
 }
+
+// OddPages are page names whose key (state.PageKey, Go's lower case)
+// neither SQLite's lower() nor PostgreSQL's in the "C" collation gives:
+// letters outside ASCII in capitals, the Kelvin sign (lowered to an ASCII
+// k), a title-case digraph; and ASCII ones in mixed case, and none.
+var OddPages = []string{"Anna_Mueller", "ÉLISE", "\u212Aim", "ZOË_B", "İlker", "\u01C5emal", "plain", ""}
+
+// OddSearch is a search of addr finding a person of each of OddPages,
+// their networkIds "odd<from+i>".
+func OddSearch(addr string, from int) state.Event {
+	ev := SearchEv(Day(2), addr, 0)
+	for i, page := range OddPages {
+		ev.Search.Leads = append(ev.Search.Leads, Lead(fmt.Sprintf("odd%d", from+i), page, fmt.Sprintf("Odd %d", from+i)))
+	}
+	return ev
+}
