@@ -44,7 +44,7 @@ func (s *State) check(people bool) error {
 // checkRecords checks that each record is there and keyed by its own
 // address or ID, filling in one left out; the people only with people.
 func (s *State) checkRecords(people bool) error {
-	for k, v := range s.Searches {
+	err := firstByKey(s.Searches, func(k string, v *Search) error {
 		if v == nil {
 			return fmt.Errorf("search %q is null", k)
 		}
@@ -53,8 +53,12 @@ func (s *State) checkRecords(people bool) error {
 		} else if v.Address != k {
 			return fmt.Errorf("search %q has address %q", k, v.Address)
 		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
-	for k, v := range s.Profiles {
+	err = firstByKey(s.Profiles, func(k string, v *ProfileRead) error {
 		if v == nil {
 			return fmt.Errorf("profile %q is null", k)
 		}
@@ -63,20 +67,40 @@ func (s *State) checkRecords(people bool) error {
 		} else if v.Address != k {
 			return fmt.Errorf("profile %q has address %q", k, v.Address)
 		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	if people {
-		for k, v := range s.People {
-			if err := CheckPerson(k, v); err != nil {
-				return err
-			}
+		if err := firstByKey(s.People, CheckPerson); err != nil {
+			return err
 		}
 	}
-	for k, v := range s.Failures {
+	return firstByKey(s.Failures, func(k string, v *Failure) error {
 		if v == nil {
 			return fmt.Errorf("failure %q is null", k)
 		}
+		return nil
+	})
+}
+
+// firstByKey checks every entry of m and returns the error of the smallest
+// key that has one: a file with two faults names the same one on every
+// run, whatever order the map gives (entries after a fault's key are not
+// checked).
+func firstByKey[V any](m map[string]V, check func(k string, v V) error) error {
+	var first error
+	var firstKey string
+	for k, v := range m {
+		if first != nil && k >= firstKey {
+			continue
+		}
+		if err := check(k, v); err != nil {
+			first, firstKey = err, k
+		}
 	}
-	return nil
+	return first
 }
 
 // CheckPerson checks a person read under the key id, as Check does: there,
@@ -107,7 +131,7 @@ func (s *State) checkReferences() error {
 	if err := s.checkLeadIDs(); err != nil {
 		return err
 	}
-	for k, t := range s.Splits {
+	err := firstByKey(s.Splits, func(k string, t *SplitTree) error {
 		if t == nil {
 			return fmt.Errorf("split run %q is null", k)
 		}
@@ -121,8 +145,12 @@ func (s *State) checkReferences() error {
 				}
 			}
 		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
-	for k, v := range s.Imports {
+	err = firstByKey(s.Imports, func(k string, v *ImportRecord) error {
 		if v == nil {
 			return fmt.Errorf("import %q is null", k)
 		}
@@ -131,16 +159,20 @@ func (s *State) checkReferences() error {
 				return fmt.Errorf("imports.%s.person_ids[%d]: person %q is not in people (remove it from person_ids, or restore the person)", k, i, id)
 			}
 		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
-	for k, v := range s.Profiles {
+	return firstByKey(s.Profiles, func(k string, v *ProfileRead) error {
 		if v == nil || v.PersonID == "" {
-			continue
+			return nil
 		}
 		if _, ok := s.People[v.PersonID]; !ok {
 			return fmt.Errorf("profiles.%s.person_id: person %q is not in people (remove the profile with leadsync state rm %s to read it again)", k, v.PersonID, k)
 		}
-	}
-	return nil
+		return nil
+	})
 }
 
 // minParallelLeadIDs is the number of lead IDs from which checkLeadIDs
@@ -159,6 +191,8 @@ func (s *State) checkLeadIDs() error {
 			n += len(v.LeadIDs)
 		}
 	}
+	// In key order, so that of two faults the same is named on every run.
+	sort.Strings(keys)
 	check := func(keys []string) error {
 		for _, k := range keys {
 			for i, id := range s.Searches[k].LeadIDs {

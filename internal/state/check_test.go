@@ -91,3 +91,47 @@ func TestCheckManyLeadIDs(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+// TestCheckNamesTheSameFaultEveryTime: of several faults in one kind of
+// record, Check names the one of the smallest key, whatever order the map
+// gives; a state file with two broken people got one message on one run
+// and another on the next (CI's fuzzing found it: the parallel and the
+// sequential reader disagreed).
+func TestCheckNamesTheSameFaultEveryTime(t *testing.T) {
+	tests := []struct {
+		name  string
+		state func() *State
+		want  string
+	}{
+		{"people", func() *State {
+			people := map[string]*Person{"1": {ID: "2"}, "8": nil}
+			for i := range 30 {
+				people[fmt.Sprintf("p%02d", i)] = nil
+			}
+			return &State{FormatVersion: 1, Lineage: "l", People: people}
+		}, `person "1" has id "2"`},
+		{"searches", func() *State {
+			return &State{FormatVersion: 1, Lineage: "l", Searches: map[string]*Search{
+				"search.b": nil, "search.a": {Address: "search.z"}, "search.c": nil, "search.d": nil}}
+		}, `search "search.a" has address "search.z"`},
+		{"lead ids", func() *State {
+			return &State{FormatVersion: 1, Lineage: "l", Searches: map[string]*Search{
+				"search.b": {LeadIDs: []string{"x"}}, "search.a": {LeadIDs: []string{"y"}},
+				"search.c": {LeadIDs: []string{"z"}}, "search.d": {LeadIDs: []string{"w"}}}}
+		}, `searches.search.a.lead_ids[0]: person "y" is not in people`},
+		{"imports", func() *State {
+			return &State{FormatVersion: 1, Lineage: "l", Imports: map[string]*ImportRecord{
+				"import.b": nil, "import.a": nil, "import.c": nil, "import.d": nil}}
+		}, `import "import.a" is null`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for range 50 {
+				err := tt.state().Check()
+				if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
+					t.Fatalf("got %v, want %q", err, tt.want)
+				}
+			}
+		})
+	}
+}
