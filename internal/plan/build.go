@@ -138,6 +138,9 @@ type builder struct {
 	held map[string][]string
 	// tracked maps each person a track reads in this run to its address.
 	tracked map[*state.Person]string
+	// idx is what --target and --replace look their addresses up in
+	// (index).
+	idx *targetIndex
 }
 
 func (b *builder) add(c *Change) { b.p.Changes = append(b.p.Changes, c) }
