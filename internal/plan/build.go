@@ -39,6 +39,7 @@ func Build(cfg *config.Config, st *state.State, opts Options) (*Plan, hcl.Diagno
 	defer b.v.settle()
 	b.v.lookup = opts.Reuse
 	b.v.facts = opts.Enrich
+	b.v.colleagues = opts.Colleagues
 	p := &Plan{
 		FormatVersion:   FormatVersion,
 		LeadsyncVersion: version.String(),
