@@ -90,7 +90,7 @@ func TestReadsMakeTheSamePlan(t *testing.T) {
 		if asked := askedOf(f.st, r); len(st.People) > asked && len(st.People) < len(f.st.People) {
 			t.Fatalf("seed %d: %d people read for %d asked", seed, len(st.People), asked)
 		}
-		col, err := r.ReadColleagues(b)
+		col, err := r.ReadColleagues(b, f.cfg)
 		if err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
 		}
@@ -364,13 +364,14 @@ func (m memStore) After(id string, n int) ([]*state.Person, error) {
 	return out, nil
 }
 
-// CompanyDomains are the companies and domains of st's enrichments, as a
-// store's query gives them (unsorted, a pair perhaps twice).
-func (m memStore) CompanyDomains() ([]state.CompanyDomain, error) {
+// CompanyDomains are the companies and domains of st's enrichments (of
+// the domains keep keeps), as a store's query gives them (unsorted, a
+// pair perhaps twice).
+func (m memStore) CompanyDomains(keep func(string) bool) ([]state.CompanyDomain, error) {
 	var out []state.CompanyDomain
 	for _, id := range slices.Sorted(maps.Keys(m.st.People)) {
 		p := m.st.People[id]
-		if p.Enrichment == nil || p.Enrichment.Result.CompanyDomain == "" {
+		if p.Enrichment == nil || p.Enrichment.Result.CompanyDomain == "" || (keep != nil && !keep(p.Enrichment.Result.CompanyDomain)) {
 			continue
 		}
 		c := state.CompanyDomain{Company: p.Lead.Company, Domain: p.Enrichment.Result.CompanyDomain}

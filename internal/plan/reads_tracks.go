@@ -99,13 +99,14 @@ func (b *builder) learnsColleagues() bool {
 }
 
 // ReadColleagues asks b for the companies and company domains of the
-// state's enrichments when the plan learns them (Colleagues): the
+// state's enrichments when the plan of cfg learns them (Colleagues), of
+// the domains its exclude blocks list only (what Learn keeps): the
 // Options.Colleagues of a plan over Read's state; nil when it does not.
-func (r Reads) ReadColleagues(b *state.Base) (*Colleagues, error) {
+func (r Reads) ReadColleagues(b *state.Base, cfg *config.Config) (*Colleagues, error) {
 	if !r.Colleagues {
 		return nil, nil
 	}
-	known, err := b.CompanyDomains()
+	known, err := b.CompanyDomainsOf(cfg.Exclusion().ListsDomain)
 	if err != nil {
 		return nil, err
 	}

@@ -107,7 +107,7 @@ func planState(d Deps, opts PlanOptions, popts *plan.Options) (*state.State, err
 		if err != nil {
 			return nil, err
 		}
-		popts.Colleagues, err = r.ReadColleagues(b)
+		popts.Colleagues, err = r.ReadColleagues(b, opts.Config)
 		return st, err
 	case readWhole:
 		return whole, nil
