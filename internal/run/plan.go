@@ -72,6 +72,9 @@ func Plan(ctx context.Context, d Deps, opts PlanOptions) (*plan.Plan, hcl.Diagno
 		ExportRecord: log.lookup, Reuse: reuse, Budget: bs, Enrich: facts,
 	}
 	p, diags := plan.Build(opts.Config, st, popts)
+	if err := facts.Err(); err != nil {
+		return nil, nil, err
+	}
 	if facts.NeedsEveryone() {
 		// The people read for the enrich block do not decide its plan:
 		// the plan of the state read whole.
