@@ -2,6 +2,7 @@ package run
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -35,10 +36,11 @@ type PlanOptions struct {
 // caller's.
 func Plan(ctx context.Context, d Deps, opts PlanOptions) (*plan.Plan, hcl.Diagnostics, error) {
 	now, reuse := d.now(), reuseLookup(d.Backend)
-	st, facts, err := planState(d, opts, now, reuse)
+	st, facts, done, err := planState(d, opts, now, reuse)
 	if err != nil {
 		return nil, nil, err
 	}
+	defer done()
 	if err := checkService(st, ServiceOf(opts.Config, d.Account)); err != nil {
 		return nil, nil, err
 	}
@@ -72,6 +74,8 @@ func Plan(ctx context.Context, d Deps, opts PlanOptions) (*plan.Plan, hcl.Diagno
 		ExportRecord: log.lookup, Reuse: reuse, Budget: bs, Enrich: facts,
 	}
 	p, diags := plan.Build(opts.Config, st, popts)
+	// The snapshot ends first: a load is a read of its own.
+	done()
 	if err := facts.Err(); err != nil {
 		return nil, nil, err
 	}
@@ -97,11 +101,24 @@ func Plan(ctx context.Context, d Deps, opts PlanOptions) (*plan.Plan, hcl.Diagno
 //
 // A plan that reads every person only for an enrich block of the common
 // kind (plan.EnrichReadsOf) reads the people the store's indexes name
-// instead, and gets the store's counts (facts) for Build.
-func planState(d Deps, opts PlanOptions, now time.Time, reuse plan.ReuseLookup) (*state.State, *plan.EnrichFacts, error) {
+// instead, and gets the store's counts (facts) for Build, which asks the
+// store more (who takes the places the block's limit leaves): done ends
+// the store's snapshot once Build is done (it may be called again).
+func planState(d Deps, opts PlanOptions, now time.Time, reuse plan.ReuseLookup) (st *state.State, facts *plan.EnrichFacts, done func() error, err error) {
+	done = func() error { return nil }
+	st, facts, kept, err := readPlanState(d, opts, now, reuse)
+	if kept != nil {
+		done = sync.OnceValue(kept.Close)
+	}
+	return st, facts, done, err
+}
+
+// readPlanState is planState; kept is the Base whose snapshot Build still
+// reads (facts), nil when none is.
+func readPlanState(d Deps, opts PlanOptions, now time.Time, reuse plan.ReuseLookup) (*state.State, *plan.EnrichFacts, *state.Base, error) {
 	b, err := backend.OpenBase(d.Backend)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	popts := plan.Options{Now: now, Targets: opts.Targets, Replace: opts.Replace, Reuse: reuse}
 	r := plan.ReadsOf(opts.Config, b.Records, popts)
@@ -110,28 +127,29 @@ func planState(d Deps, opts PlanOptions, now time.Time, reuse plan.ReuseLookup) 
 	case !r.People:
 		defer b.Close()
 		st, err := r.Read(b)
-		return st, nil, err
+		return st, nil, nil, err
 	case readWhole:
-		return whole, nil, nil
+		return whole, nil, nil, nil
 	case b.EnrichIndexed():
 		er, facts, ok, err := plan.EnrichReadsOf(opts.Config, b.Records, popts, b)
 		if err == nil && ok {
-			defer b.Close()
 			st, err := b.Reading(er.Searches, er.Persons)
-			if err == nil {
-				facts.Fill(st)
+			if err != nil {
+				b.Close()
+				return nil, nil, nil, err
 			}
-			return st, facts, err
+			facts.Fill(st)
+			return st, facts, b, nil
 		}
 		if err != nil {
 			b.Close()
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 	}
 	// The snapshot ends first: a load is a read of its own.
 	if err := b.Close(); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	st, err := d.Backend.Load()
-	return st, nil, err
+	return st, nil, nil, err
 }
