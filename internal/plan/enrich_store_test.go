@@ -229,3 +229,35 @@ func TestDistinctIDs(t *testing.T) {
 		}
 	}
 }
+
+// TestManyPlacesLeftReadEveryone: a block with more places left than
+// maxPlacesRead is not answered from the store (each place would be a
+// person read whole); with as many, it is.
+func TestManyPlacesLeftReadEveryone(t *testing.T) {
+	defer func(n int) { maxPlacesRead = n }(maxPlacesRead)
+	for seed := range 1000 {
+		rng := rand.New(rand.NewPCG(uint64(seed), 0xe4c4))
+		rng.IntN(4) // the walk's chunk (TestEnrichReadsMakeTheSamePlan)
+		f, o := enrichWorld(rng)
+		maxPlacesRead = 1 << 30
+		b := storedBase(f.st)
+		// Without unknown outcomes, the places the counts show are the
+		// places left (with them, EnrichReadsOf counts each as held).
+		if compared, walked := planOfEnrich(t, seed, f, o); !compared || !walked || len(f.st.UnknownEnrichments) > 0 {
+			continue
+		}
+		e := f.cfg.Enriches[0]
+		places := e.Limit - newEnv(f.cfg, f.st, o.Now).used(e)
+		for _, c := range []struct {
+			max int
+			ok  bool
+		}{{places, true}, {places - 1, false}} {
+			maxPlacesRead = c.max
+			if _, _, ok, _ := EnrichReadsOf(f.cfg, b.Records, o, b); ok != c.ok {
+				t.Fatalf("seed %d: %d places left, at most %d read: answered %v, want %v", seed, places, c.max, ok, c.ok)
+			}
+		}
+		return
+	}
+	t.Fatal("no world with places left planned from the store")
+}
