@@ -27,6 +27,7 @@ type EnrichFacts struct {
 	// walked says the plan asked it which people take them, err why it
 	// could not.
 	store  EnrichStore
+	walk   *placesWalk
 	walked bool
 	err    error
 }
@@ -314,7 +315,7 @@ func (v *env) collectRead(e *config.Enrich, sources []source, where bool) (block
 				return bp, err
 			}
 			if len(bp.todo) > n {
-				walk.took(p)
+				walk.took(p, i, j)
 			}
 		}
 	}
@@ -334,12 +335,27 @@ func (b *builder) checkRead(e *config.Enrich, bp blockPeople, bound int, changin
 		return
 	}
 	ok := (e.Limit-b.v.used(e) <= 0 || b.v.facts.walked) && bound > 0
-	if ok && bounded {
-		sum := len(bp.todo) + flips + unknown + len(changing)
+	if ok && bounded && !bp.unreadAll {
+		sum := len(bp.todo) + bp.unread + flips + unknown + len(changing)
 		ok = sum >= b.limitBound(e, bp, changing, unknown == 0 && flips == 0)
 	}
 	if !ok || b.v.missed {
 		b.v.facts.needsEveryone = true
+	}
+}
+
+// countUnread counts, over a state read in part, the people not read whom
+// e would enrich once its places are taken (bp.unread), as far as its
+// bound needs them: so many that the people to enrich add up to the
+// limit's bound, or every one (bp.unreadAll).
+func (b *builder) countUnread(e *config.Enrich, bp *blockPeople, changing []*state.Person, unknown, flips int) {
+	if b.v.facts == nil || b.v.facts.walk == nil || e.Limit <= 0 {
+		return
+	}
+	sum := len(bp.todo) + flips + unknown + len(changing)
+	need := b.limitBound(e, *bp, changing, unknown == 0 && flips == 0) - sum
+	if need > 0 {
+		bp.unread, bp.unreadAll = b.v.facts.walk.count(need)
 	}
 }
 

@@ -12,21 +12,24 @@ import (
 	"github.com/leadsync/leadsync/internal/state"
 )
 
-// TestEnrichReadsMakeTheSamePlan plans 1,000 random worlds of enrich blocks of
+// TestEnrichReadsMakeTheSamePlan plans 3,000 random worlds of enrich blocks of
 // the kind EnrichReadsOf answers (limits reached and not, stale and fresh
 // enrichments, people who left, without a page name, unknown outcomes,
 // erased and copied enrichments, several blocks, sources that run) twice:
 // over the whole state, and over what a store gives for EnrichReadsOf
 // with its counts. Unless Build says it needs everyone, the plans must be
 // the same, byte for byte. A block with places left under its limit
-// asks the store who takes them (placesWalk), a few people at a time in
-// some worlds, so that the walk asks again and again.
+// asks the store who takes them (placesWalk), and how many more people
+// are to enrich when its bound needs them: a few people at a time in
+// some worlds, so that the walk asks again and again, and giving up
+// after a few in some.
 func TestEnrichReadsMakeTheSamePlan(t *testing.T) {
-	defer func(n int) { walkChunk = n }(walkChunk)
+	defer func(n, m int) { walkChunk, maxCounted = n, m }(walkChunk, maxCounted)
 	var read, whole [2]int // by places left: 0 none, 1 some
-	for seed := range 1000 {
+	for seed := range 3000 {
 		rng := rand.New(rand.NewPCG(uint64(seed), 0xe4c4))
 		walkChunk = []int{1, 2, 3, 4096}[rng.IntN(4)]
+		maxCounted = []int{1, 4, 1 << 20}[seed%3]
 		f, o := enrichWorld(rng)
 		b := storedBase(f.st)
 		if _, _, ok, _ := EnrichReadsOf(f.cfg, b.Records, o, b); !ok {
@@ -40,9 +43,9 @@ func TestEnrichReadsMakeTheSamePlan(t *testing.T) {
 			whole[k]++
 		}
 	}
-	t.Logf("1000 worlds: at the limit %d planned from what EnrichReadsOf names, %d needed everyone; with places left %d and %d",
+	t.Logf("3000 worlds: at the limit %d planned from what EnrichReadsOf names, %d needed everyone; with places left %d and %d",
 		read[0], whole[0], read[1], whole[1])
-	if read[0] < 150 || whole[0] < 80 || read[1] < 250 || whole[1] < 20 {
+	if read[0] < 700 || whole[0] < 180 || read[1] < 650 || whole[1] < 20 {
 		t.Fatalf("worlds planned in part and needing everyone (at the limit, with places left): %v, %v: the test no longer tests EnrichReadsOf", read, whole)
 	}
 }
@@ -62,7 +65,7 @@ func samePlanOfEnrich(t *testing.T, seed int, f *fixture, o Options) int {
 // whose people the plan asked the store for.
 func planOfEnrich(t *testing.T, seed int, f *fixture, o Options) (compared, walked bool) {
 	t.Helper()
-	b := storedBase(f.st)
+	b := enrichBase(f.st)
 	r, facts, ok, err := EnrichReadsOf(f.cfg, b.Records, o, b)
 	if err != nil {
 		t.Fatalf("seed %d: %v", seed, err)
@@ -93,10 +96,16 @@ func planOfEnrich(t *testing.T, seed int, f *fixture, o Options) (compared, walk
 }
 
 // enrichWorld is a random world of the enrich blocks EnrichReadsOf answers.
+// A crowded world's searches keep more people, so that many plain people
+// come after the places its limit leaves.
 func enrichWorld(rng *rand.Rand) (*fixture, Options) {
 	f := newFixture()
 	f.cfg.API.MaxCredits = 1 << 30
-	pool := 15 + rng.IntN(50)
+	crowded := rng.IntN(3) == 0
+	pool, most := 15+rng.IntN(50), 25
+	if crowded {
+		pool, most = 60+rng.IntN(100), 80
+	}
 	pick := func(xs ...int) int { return xs[rng.IntN(len(xs))] }
 	var refs []string
 	// In a quiet world no source runs: only the people known count.
@@ -107,9 +116,9 @@ func enrichWorld(rng *rand.Rand) (*fixture, Options) {
 		if quiet {
 			every = refresh(0)
 		}
-		s := f.search(addr, kw("a", "city", fmt.Sprint(i)), maxResults(pick(0, 3, 10)), every)
+		s := f.search(addr, kw("a", "city", fmt.Sprint(i)), maxResults(pick(0, 3, 10, 3*most)), every)
 		refs = append(refs, addr)
-		n := rng.IntN(25)
+		n := rng.IntN(most)
 		ids := make([]string, n)
 		for j := range ids {
 			ids[j] = fmt.Sprintf("%d.p", rng.IntN(pool))
@@ -133,6 +142,16 @@ func enrichWorld(rng *rand.Rand) (*fixture, Options) {
 		// A search no enrich block reads runs: the plan runs a source.
 		f.search("search.x", kw("x"), maxResults(5))
 	}
+	if crowded {
+		// People no source of the blocks holds (some of whom a block
+		// enriched): they count under the limit, not in its sources.
+		s := f.search("search.b", kw("b"))
+		ids := make([]string, rng.IntN(40))
+		for j := range ids {
+			ids[j] = fmt.Sprintf("%d.q", j)
+		}
+		f.ranRequest(s.Address, t0.Add(-day), s.Request, 0, ids...)
+	}
 	e := f.enrich("e0", refs[:1+rng.IntN(len(refs))], pick(1, 3, 8, 20), time.Duration(pick(0, 30, 30))*day)
 	blocks := []string{e.Address, "enrich.gone"}
 	if rng.IntN(2) == 0 {
@@ -140,6 +159,16 @@ func enrichWorld(rng *rand.Rand) (*fixture, Options) {
 		blocks = append(blocks, o.Address)
 	}
 	worldPeople(rng, f, blocks)
+	if crowded && rng.IntN(2) == 0 {
+		// The block enriched many of them long ago: its bound (the
+		// enrichments it may refresh and its places) may be more than
+		// the people of its sources to enrich, all of whom then count.
+		for _, id := range f.st.Searches["search.b"].LeadIDs {
+			if p := f.st.People[id]; p.Enrichment == nil && p.Status == "" && rng.IntN(4) > 0 {
+				f.enriched(id, e.Address, t0.Add(-400*day))
+			}
+		}
+	}
 	o := Options{Now: t0, Offline: true, FileExists: func(string) bool { return true }}
 	if len(f.cfg.Enriches) == 1 || rng.IntN(2) == 0 {
 		o.Targets = []string{e.Address}
@@ -182,6 +211,29 @@ func worldPeople(rng *rand.Rand, f *fixture, blocks []string) {
 	if rng.IntN(3) == 0 {
 		f.st.ErasedEnrichments[blocks[0]] = 1 + rng.IntN(3)
 	}
+}
+
+// enrichBase is storedBase whose store also tells which people exist, as
+// the plan of an enrich block asks (placesWalk.count).
+func enrichBase(st *state.State) *state.Base {
+	b := storedBase(st)
+	kept := map[string]int{}
+	for a := range b.Records.Searches {
+		kept[a] = b.Kept(a)
+	}
+	return state.NewStoredBase(b.Records, kept, enrichMemStore{memStore{st}})
+}
+
+type enrichMemStore struct{ memStore }
+
+func (m enrichMemStore) Exist(ids []string) ([]string, error) {
+	var out []string
+	for _, id := range ids {
+		if m.st.People[id] != nil {
+			out = append(out, id)
+		}
+	}
+	return out, nil
 }
 
 func (m memStore) Sketched(addr string, before time.Time) ([]*state.Person, error) {
