@@ -313,3 +313,73 @@ func TestManyPlacesLeftReadEveryone(t *testing.T) {
 	}
 	t.Fatal("no world with places left planned from the store")
 }
+
+// TestPlacesLeftCostThePlaces plans a block with 5 places left under its
+// limit over 3,000 people, every third of them enriched, from the store:
+// the plan is the whole state's, and it asks about the first people in
+// order only (twice the places and 16) and reads 5 of them whole.
+func TestPlacesLeftCostThePlaces(t *testing.T) {
+	f := newFixture()
+	var refs, ids []string
+	kept := map[string]int{}
+	for k := range 10 { // a search keeps 300 people
+		s := f.search(fmt.Sprintf(`search.a["%d"]`, k), kw("a", "city", fmt.Sprint(k)))
+		var leads []string
+		for i := range 300 {
+			leads = append(leads, fmt.Sprintf("%04d.p", 300*k+i))
+		}
+		f.ranRequest(s.Address, t0.Add(-day), s.Request, 0, leads...)
+		refs, ids, kept[s.Address] = append(refs, s.Address), append(ids, leads...), len(leads)
+	}
+	e := f.enrich("e0", refs, 1005, 30*day)
+	for i := 0; i < len(ids); i += 3 {
+		f.enriched(ids[i], e.Address, t0.Add(-day))
+	}
+	o := Options{Now: t0, Offline: true, Targets: []string{e.Address}, FileExists: func(string) bool { return true }}
+	store := &countingStore{enrichMemStore: enrichMemStore{memStore{f.st}}}
+	b := state.NewStoredBase(storedBase(f.st).Records, kept, store)
+	r, facts, ok, err := EnrichReadsOf(f.cfg, b.Records, o, b)
+	if err != nil || !ok {
+		t.Fatalf("EnrichReadsOf: %v, %v", ok, err)
+	}
+	st, err := b.Reading(r.Searches, r.Persons)
+	if err != nil {
+		t.Fatal(err)
+	}
+	facts.Fill(st)
+	store.asked, store.read = 0, 0
+	po := o
+	po.Enrich = facts
+	got, _ := Build(f.cfg, st, po)
+	if facts.NeedsEveryone() || facts.Err() != nil {
+		t.Fatalf("the plan needs everyone (%v)", facts.Err())
+	}
+	want, _ := Build(f.cfg, f.st, o)
+	if d := cmp.Diff(planJSON(t, want), planJSON(t, got)); d != "" {
+		t.Fatalf("the plan differs (-whole +read):\n%s", d)
+	}
+	c := got.Changes[len(got.Changes)-1]
+	if c.Address != e.Address || c.Calls != 5 || c.PersonIDs[0] != "0001.p" || c.PersonIDs[4] != "0007.p" {
+		t.Fatalf("%s enriches %d people %v, want 0001.p to 0007.p", c.Address, c.Calls, c.PersonIDs)
+	}
+	if store.asked != 2*5+16 || store.read != 5 {
+		t.Fatalf("the plan asked about %d people and read %d whole, want %d and 5", store.asked, store.read, 2*5+16)
+	}
+}
+
+// countingStore counts the people a plan asks the store about
+// (SketchedAmong) and reads whole (Get).
+type countingStore struct {
+	enrichMemStore
+	asked, read int
+}
+
+func (c *countingStore) SketchedAmong(ids []string) ([]*state.Person, error) {
+	c.asked += len(ids)
+	return c.enrichMemStore.SketchedAmong(ids)
+}
+
+func (c *countingStore) Get(ids []string) ([]*state.Person, error) {
+	c.read += len(ids)
+	return c.enrichMemStore.Get(ids)
+}
