@@ -3,7 +3,6 @@ package run
 import (
 	"context"
 	"sync"
-	"time"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -35,8 +34,8 @@ type PlanOptions struct {
 // *BillingError. Showing and saving the plan is the
 // caller's.
 func Plan(ctx context.Context, d Deps, opts PlanOptions) (*plan.Plan, hcl.Diagnostics, error) {
-	now, reuse := d.now(), reuseLookup(d.Backend)
-	st, facts, done, err := planState(d, opts, now, reuse)
+	popts := plan.Options{Now: d.now(), Targets: opts.Targets, Replace: opts.Replace, Reuse: reuseLookup(d.Backend)}
+	st, done, err := planState(d, opts, &popts)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -69,17 +68,14 @@ func Plan(ctx context.Context, d Deps, opts PlanOptions) (*plan.Plan, hcl.Diagno
 	})
 	bs, led := budgetState(d, opts.Config, st, usage, false)
 	closeLedger(led)
-	popts := plan.Options{
-		Now: now, Targets: opts.Targets, Replace: opts.Replace, Usage: usage, Offline: opts.Offline,
-		ExportRecord: log.lookup, Reuse: reuse, Budget: bs, Enrich: facts,
-	}
+	popts.Usage, popts.Offline, popts.ExportRecord, popts.Budget = usage, opts.Offline, log.lookup, bs
 	p, diags := plan.Build(opts.Config, st, popts)
 	// The snapshot ends first: a load is a read of its own.
 	done()
-	if err := facts.Err(); err != nil {
+	if err := popts.Enrich.Err(); err != nil {
 		return nil, nil, err
 	}
-	if facts.NeedsEveryone() {
+	if popts.Enrich.NeedsEveryone() {
 		// The people read for the enrich block do not decide its plan:
 		// the plan of the state read whole.
 		if st, err = d.Backend.Load(); err != nil {
@@ -97,59 +93,66 @@ func Plan(ctx context.Context, d Deps, opts PlanOptions) (*plan.Plan, hcl.Diagno
 // the records, then the lead lists of the searches it plans and the
 // people it names (its tracks' and imports' too: Reads.Read), or every
 // person when it asks about people in bulk. A plan of one search of a
-// state of millions reads one lead list.
+// state of millions reads one lead list. A plan whose tracks or imports
+// an exclude block by domain matches asks the store for the company
+// domains of the enrichments (popts.Colleagues: Reads.ReadColleagues).
 //
 // A plan that reads every person only for an enrich block of the common
 // kind (plan.EnrichReadsOf) reads the people the store's indexes name
-// instead, and gets the store's counts (facts) for Build, which asks the
-// store more (who takes the places the block's limit leaves): done ends
-// the store's snapshot once Build is done (it may be called again).
-func planState(d Deps, opts PlanOptions, now time.Time, reuse plan.ReuseLookup) (st *state.State, facts *plan.EnrichFacts, done func() error, err error) {
+// instead, and gets the store's counts (popts.Enrich) for Build, which
+// asks the store more (who takes the places the block's limit leaves):
+// done ends the store's snapshot once Build is done (it may be called
+// again).
+func planState(d Deps, opts PlanOptions, popts *plan.Options) (st *state.State, done func() error, err error) {
+	st, kept, err := readPlanState(d, opts, popts)
 	done = func() error { return nil }
-	st, facts, kept, err := readPlanState(d, opts, now, reuse)
 	if kept != nil {
 		done = sync.OnceValue(kept.Close)
 	}
-	return st, facts, done, err
+	return st, done, err
 }
 
 // readPlanState is planState; kept is the Base whose snapshot Build still
-// reads (facts), nil when none is.
-func readPlanState(d Deps, opts PlanOptions, now time.Time, reuse plan.ReuseLookup) (*state.State, *plan.EnrichFacts, *state.Base, error) {
+// reads (popts.Enrich), nil when none is.
+func readPlanState(d Deps, opts PlanOptions, popts *plan.Options) (*state.State, *state.Base, error) {
 	b, err := backend.OpenBase(d.Backend)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
-	popts := plan.Options{Now: now, Targets: opts.Targets, Replace: opts.Replace, Reuse: reuse}
-	r := plan.ReadsOf(opts.Config, b.Records, popts)
+	r := plan.ReadsOf(opts.Config, b.Records, *popts)
 	whole, readWhole := b.Whole()
 	switch {
 	case !r.People:
 		defer b.Close()
 		st, err := r.Read(b)
-		return st, nil, nil, err
+		if err != nil {
+			return nil, nil, err
+		}
+		popts.Colleagues, err = r.ReadColleagues(b, opts.Config)
+		return st, nil, err
 	case readWhole:
-		return whole, nil, nil, nil
+		return whole, nil, nil
 	case b.EnrichIndexed():
-		er, facts, ok, err := plan.EnrichReadsOf(opts.Config, b.Records, popts, b)
+		er, facts, ok, err := plan.EnrichReadsOf(opts.Config, b.Records, *popts, b)
 		if err == nil && ok {
 			st, err := b.Reading(er.Searches, er.Persons)
 			if err != nil {
 				b.Close()
-				return nil, nil, nil, err
+				return nil, nil, err
 			}
 			facts.Fill(st)
-			return st, facts, b, nil
+			popts.Enrich = facts
+			return st, b, nil
 		}
 		if err != nil {
 			b.Close()
-			return nil, nil, nil, err
+			return nil, nil, err
 		}
 	}
 	// The snapshot ends first: a load is a read of its own.
 	if err := b.Close(); err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
 	st, err := d.Backend.Load()
-	return st, nil, nil, err
+	return st, nil, err
 }

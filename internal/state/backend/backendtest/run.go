@@ -51,6 +51,7 @@ func Run(t *testing.T, k Kind) {
 		{"PartialApply", testPartialApply},
 		{"PartialForget", testPartialForget},
 		{"TrackPlan", testTrackPlan},
+		{"TrackPlanColleagues", testTrackPlanColleagues},
 		{"LeadLists", testLeadLists},
 		{"LockRefusedNamesHolder", testLockRefused},
 		{"LockWait", testLockWait},
