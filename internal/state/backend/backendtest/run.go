@@ -39,7 +39,9 @@ type Kind struct {
 }
 
 // Run runs the conformance suite on k. Every backend runs it from its own
-// tests; a backend without workspaces or push skips those parts.
+// tests; a backend without workspaces or push skips those parts. With
+// k.Parallel (pg) the cases run side by side: a new case uses only the
+// places New gives it.
 func Run(t *testing.T, k Kind) {
 	for _, c := range []struct {
 		name string
