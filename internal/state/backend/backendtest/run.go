@@ -48,6 +48,7 @@ func Run(t *testing.T, k Kind) {
 		{"PartialGuard", testPartialGuard},
 		{"PartialFolds", testPartialFolds},
 		{"PartialFoldFails", testPartialFoldFails},
+		{"PartialEnrichFolds", testPartialEnrichFolds},
 		{"PartialApply", testPartialApply},
 		{"PartialForget", testPartialForget},
 		{"TrackPlan", testTrackPlan},
