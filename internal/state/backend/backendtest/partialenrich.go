@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -123,4 +124,94 @@ func nonZero(m map[string]int) map[string]int {
 		}
 	}
 	return out
+}
+
+// partialEnrichSteps are the configurations applied one after the other
+// (after the api block), each that long after the first: an enrich block
+// of two searches' people at its limit, whose enrichments are refreshed
+// once stale (targeted: the plan of an enrich block the store's indexes
+// answer, plan.EnrichReadsOf), the block planned when nothing is stale
+// (the plan over the people read needs everyone: the state is loaded
+// whole), the block with a new search among its sources (its people,
+// read as the search is folded in, take no place: the block's places
+// are counted from the store's counts, not from the people read) and
+// with places left under a larger limit.
+var partialEnrichSteps = []struct {
+	limit int
+	// more is a search added to the configuration and the block's from.
+	more    bool
+	targets []string
+	after   time.Duration
+	// loads is how often the apply loads the state whole: once for a
+	// state never written (no store yet), once when the block's plan
+	// has places left or needs every person.
+	loads int
+}{
+	{limit: 2, loads: 1},
+	{limit: 3, after: 20 * day, loads: 1},
+	{limit: 3, targets: []string{"enrich.contacts"}, after: 31 * day},
+	{limit: 3, targets: []string{"enrich.contacts"}, after: 32 * day, loads: 1},
+	{limit: 3, more: true, after: 52 * day},
+	{limit: 5, more: true, targets: []string{"enrich.contacts"}, after: 63 * day, loads: 1},
+}
+
+const day = 24 * time.Hour
+
+// enrichBlocks are the searches and the enrich block of a step.
+func enrichBlocks(limit int, more bool) string {
+	from, u := "search.t, search.s", ""
+	if more {
+		from, u = from+", search.u", searchU
+	}
+	return searchS(3) + searchT + u + fmt.Sprintf(`enrich "contacts" {
+  from    = [%s]
+  limit   = %d
+  refresh = "30d"
+}
+`, from, limit)
+}
+
+// testPartialEnrichApply: an apply of an enrich block at its limit runs
+// on a partial state on a backend that reads people on request (it loads
+// nothing whole), refreshes the same people, and leaves the same stored
+// state and shows the same summary as the apply that loads the state
+// whole, against the same sandbox.
+func testPartialEnrichApply(t *testing.T, k Kind) {
+	whole, part := k.New(t), k.New(t)
+	probe := part("", Alice)
+	inPart := backend.ReadsInPart(probe)
+	backend.Close(probe)
+	if !inPart {
+		t.Skip("the backend reads its state whole")
+	}
+	wholeDir, partDir := t.TempDir(), t.TempDir()
+	for i, step := range partialEnrichSteps {
+		// One call at a time: the sandbox's answers (an ID, the credit
+		// balance) follow the order of the calls.
+		text := "api {\n  sandbox = true\n  rate_limit = 50\n  parallelism = 1\n}\n" + enrichBlocks(step.limit, step.more)
+		at := At(60).Add(step.after)
+		wantSum, want, _ := partialApplyAt(t, whole, wholeDir, text, step.targets, false, true, at)
+		gotSum, got, loads := partialApplyAt(t, part, partDir, text, step.targets, false, false, at)
+		if loads != step.loads {
+			t.Errorf("step %d: the apply loaded the state whole %d times, want %d", i, loads, step.loads)
+		}
+		if d := cmp.Diff(summaryJSON(t, wantSum), summaryJSON(t, gotSum)); d != "" {
+			t.Errorf("step %d: the summaries differ (-whole +partial):\n%s", i, d)
+		}
+		same(t, want, got, fmt.Sprintf("step %d: the state after the apply differs (-whole +partial)", i))
+		if n := enrichedAt(got, at); step.after > 0 && step.loads == 0 && n == 0 {
+			t.Errorf("step %d: no enrichment refreshed", i)
+		}
+	}
+}
+
+// enrichedAt counts the people of st enriched at at.
+func enrichedAt(st *state.State, at time.Time) int {
+	n := 0
+	for _, p := range st.People {
+		if p.Enrichment != nil && p.Enrichment.EnrichedAt.Equal(at) {
+			n++
+		}
+	}
+	return n
 }

@@ -50,6 +50,7 @@ func Run(t *testing.T, k Kind) {
 		{"PartialFoldFails", testPartialFoldFails},
 		{"PartialEnrichFolds", testPartialEnrichFolds},
 		{"PartialApply", testPartialApply},
+		{"PartialEnrichApply", testPartialEnrichApply},
 		{"PartialForget", testPartialForget},
 		{"TrackPlan", testTrackPlan},
 		{"LeadLists", testLeadLists},

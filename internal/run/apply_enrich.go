@@ -1,0 +1,93 @@
+package run
+
+import (
+	"sync"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/plan"
+	"github.com/leadsync/leadsync/internal/state"
+)
+
+// applyRead is the state an apply plans and runs on (applyState), with
+// what goes with it.
+type applyRead struct {
+	st *state.State
+	// release ends the snapshot a partial state reads from (before a
+	// commit; a second call does nothing).
+	release func() error
+	// facts are the store's counts of the enrich block the plan is built
+	// with (plan.EnrichReadsOf), nil when the state holds every person
+	// the plan reads; now is the time they were counted at, the plan's.
+	facts *plan.EnrichFacts
+	now   time.Time
+}
+
+func noRelease() error { return nil }
+
+// partialEnrich is the partial state of b an apply runs on when its plan
+// reads every person only for an enrich block the store's indexes answer
+// (plan.EnrichReadsOf, as plan reads it: typically the refreshes of a
+// block at its limit): the records, the lead lists and people the plan
+// reads, and whole (not in sketch, as plan reads them: the apply may
+// enrich them) the people of the block's stale enrichments and of
+// imported e-mails. The engine reads what each call changes as it folds
+// it in (state/partialfold.go), and chooses the people to enrich from the
+// partial state's counts (plan.Candidates). Nil when the plan is of
+// another kind, or the counts show the limit leaves a place.
+func partialEnrich(d Deps, opts ApplyOptions, b *state.Base, sel plan.Options) (*applyRead, error) {
+	if !b.EnrichIndexed() {
+		return nil, nil
+	}
+	now := d.now()
+	popts := sel
+	popts.Now, popts.Reuse = now, reuseLookup(d.Backend)
+	er, facts, ok, err := plan.EnrichReadsOf(opts.Config, b.Records, popts, b)
+	if err != nil || !ok {
+		return nil, err
+	}
+	st, err := writableReading(b, er)
+	if err != nil {
+		return nil, err
+	}
+	if err := st.ReadPeople(facts.SketchedIDs()); err != nil {
+		return nil, err
+	}
+	return &applyRead{st: st, release: sync.OnceValue(b.Close), facts: facts, now: now}, nil
+}
+
+// planTime is the time the plan is made at: the one the store's counts
+// were taken at, else now.
+func (in *applyRead) planTime(d Deps) time.Time {
+	if in.facts != nil {
+		return in.now
+	}
+	return d.now()
+}
+
+// build builds the plan of cfg over the state in use, with the store's
+// counts when it holds them. When the plan over the people read needs
+// every person (EnrichFacts.NeedsEveryone), as plan does, the partial
+// state is let go and the state loaded whole, and the plan is made over
+// it: in.st is then that state.
+func (in *applyRead) build(d Deps, cfg *config.Config, popts plan.Options) (*plan.Plan, hcl.Diagnostics, error) {
+	popts.Enrich = in.facts
+	p, diags := plan.Build(cfg, in.st, popts)
+	if !in.facts.NeedsEveryone() {
+		return p, diags, nil
+	}
+	// The snapshot ends first: a load is a read of its own.
+	if err := in.release(); err != nil {
+		return nil, nil, err
+	}
+	st, err := d.Backend.Load()
+	if err != nil {
+		return nil, nil, err
+	}
+	in.st, in.release, in.facts = st, noRelease, nil
+	popts.Enrich = nil
+	p, diags = plan.Build(cfg, st, popts)
+	return p, diags, nil
+}
