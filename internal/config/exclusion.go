@@ -101,6 +101,12 @@ func (x *Exclusion) Learn(company, domain string) {
 	x.colleagues[ck] = append(x.colleagues[ck], d.key)
 }
 
+// ListsDomain reports whether a block by domain lists domain (its key,
+// listfile.DomainKey): the only domains Learn keeps.
+func (x *Exclusion) ListsDomain(domain string) bool {
+	return x != nil && x.need[listfile.Domain] && x.domain(domain).listed
+}
+
 // domainKey is a domain's key, and whether a block by domain lists it.
 type domainKey struct {
 	key    string

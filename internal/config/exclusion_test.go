@@ -61,3 +61,37 @@ func TestColleaguesOrderFree(t *testing.T) {
 		}
 	}
 }
+
+// TestListsDomain: the domains Learn keeps are those whose key a block by
+// domain lists, written in any form of the key; none without such a block.
+func TestListsDomain(t *testing.T) {
+	keys := listfile.NewSet(listfile.Domain)
+	keys.Add("acme.de")
+	byDomain := &Config{Excludes: []*Exclude{{Address: "exclude.rivals", By: listfile.Domain, Keys: keys}}}
+	byCompany := &Config{Excludes: []*Exclude{{Address: "exclude.rivals", By: listfile.Company, Keys: keys}}}
+	for _, tt := range []struct {
+		cfg    *Config
+		domain string
+		want   bool
+	}{
+		{byDomain, "acme.de", true},
+		{byDomain, "Mail.ACME.de", true},
+		{byDomain, "https://www.acme.de/", true},
+		{byDomain, "acme-holding.com", false},
+		{byDomain, "de", false},
+		{byDomain, "", false},
+		{byCompany, "acme.de", false},
+		{&Config{}, "acme.de", false},
+	} {
+		x := tt.cfg.Exclusion()
+		if got := x.ListsDomain(tt.domain); got != tt.want {
+			t.Errorf("ListsDomain(%q) with %d blocks = %v, want %v", tt.domain, len(tt.cfg.Excludes), got, tt.want)
+		}
+		if x != nil {
+			x.Learn("Acme", tt.domain)
+			if learned := x.Match(PersonValues{Company: "Acme"}) != nil; learned != tt.want {
+				t.Errorf("Learn(%q) with %d blocks: a colleague excluded %v, want %v (ListsDomain)", tt.domain, len(tt.cfg.Excludes), learned, tt.want)
+			}
+		}
+	}
+}

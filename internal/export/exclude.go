@@ -22,7 +22,8 @@ func newExcluder(cfg *config.Config, b *state.Base) *excluder {
 
 // excluded reports whether p leaves the exports. The first time, when a
 // block matches by domain, it learns the company domains of the people's
-// enrichments from the store (Base.CompanyDomains), not by reading them.
+// enrichments from the store (Base.CompanyDomainsOf the domains a block
+// lists), not by reading them.
 func (e *excluder) excluded(p *state.Person) (bool, error) {
 	if e == nil || e.x == nil {
 		return false, nil
@@ -30,7 +31,7 @@ func (e *excluder) excluded(p *state.Person) (bool, error) {
 	if !e.learned {
 		e.learned = true
 		if e.x.NeedsColleagues() {
-			known, err := e.base.CompanyDomains()
+			known, err := e.base.CompanyDomainsOf(e.x.ListsDomain)
 			if err != nil {
 				return false, err
 			}

@@ -285,8 +285,8 @@ func (f *failingStore) Exist(ids []string) ([]string, error) {
 	}
 	return out, nil
 }
-func (f *failingStore) CompanyDomains() ([]state.CompanyDomain, error) {
-	return state.NewBase(f.st).CompanyDomains()
+func (f *failingStore) CompanyDomains(keep func(string) bool) ([]state.CompanyDomain, error) {
+	return state.NewBase(f.st).CompanyDomainsOf(keep)
 }
 func (f *failingStore) Close() error { return nil }
 

@@ -170,3 +170,45 @@ func BenchmarkBuildExcludes(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkTargets plans 1, 100 and 1,000 --target flags, each one
+// instance, over benchWorld's 10,000 instances: what run.Plan asks of
+// this package (CheckAddresses, ReadsOf, Build). Each flag is looked up
+// (targetIndex), so the time grows with the instances planned, not with
+// flags times the addresses of the configuration and the state.
+//
+//	go test ./internal/plan -run '^$' -bench Targets -benchmem -benchtime 5x
+func BenchmarkTargets(b *testing.B) {
+	cfg, st := benchWorld(10000, 100000)
+	for _, n := range []int{1, 100, 1000} {
+		b.Run(fmt.Sprintf("targets=%d", n), func(b *testing.B) {
+			var targets []string
+			for i := range n {
+				targets = append(targets, fmt.Sprintf(`search.cto["k%05d"]`, i*10000/n))
+			}
+			opts := Options{Now: t0, Usage: &api.Usage{RemainingRequests: 1 << 30}, FileExists: func(string) bool { return true },
+				Targets: targets}
+			b.ReportAllocs()
+			runtime.GC()
+			cpu0 := cputime.Self()
+			b.ResetTimer()
+			for range b.N {
+				if diags := CheckAddresses(cfg, st, targets, nil); diags.HasErrors() {
+					b.Fatal(diags)
+				}
+				if r := ReadsOf(cfg, st, opts); len(r.Searches) != n {
+					b.Fatalf("the plan reads %d lead lists, want %d", len(r.Searches), n)
+				}
+				p, diags := Build(cfg, st, opts)
+				if diags.HasErrors() {
+					b.Fatal(diags)
+				}
+				if len(p.Targets) != n {
+					b.Fatalf("%d targets, want %d", len(p.Targets), n)
+				}
+			}
+			b.StopTimer()
+			b.ReportMetric(float64(cputime.Self()-cpu0)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
+		})
+	}
+}

@@ -39,6 +39,7 @@ func Build(cfg *config.Config, st *state.State, opts Options) (*Plan, hcl.Diagno
 	defer b.v.settle()
 	b.v.lookup = opts.Reuse
 	b.v.facts = opts.Enrich
+	b.v.colleagues = opts.Colleagues
 	p := &Plan{
 		FormatVersion:   FormatVersion,
 		LeadsyncVersion: version.String(),
@@ -138,6 +139,9 @@ type builder struct {
 	held map[string][]string
 	// tracked maps each person a track reads in this run to its address.
 	tracked map[*state.Person]string
+	// idx is what --target and --replace look their addresses up in
+	// (index).
+	idx *targetIndex
 }
 
 func (b *builder) add(c *Change) { b.p.Changes = append(b.p.Changes, c) }

@@ -168,6 +168,9 @@ type env struct {
 	// exclude blocks the company domains as it goes (one pass over the
 	// people, not two).
 	learnWhileIndexing bool
+	// colleagues, when not nil, teach the exclude blocks the company
+	// domains instead of the state's people (Options.Colleagues).
+	colleagues *Colleagues
 	// keepMet makes collect list the people each block meets
 	// (blockPeople.met): the plan's candidates over several blocks.
 	keepMet bool
@@ -465,7 +468,7 @@ func (v *env) prefetchOwned() {
 	if v.owned != nil || v.ownedDone != nil {
 		return
 	}
-	learn := v.excl != nil && v.excl.NeedsColleagues()
+	learn := v.excl != nil && v.excl.NeedsColleagues() && v.colleagues == nil
 	done := make(chan struct{})
 	v.ownedDone = done
 	go func() {

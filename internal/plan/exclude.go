@@ -126,7 +126,8 @@ func personValues(p *state.Person) config.PersonValues {
 // excludedBy returns the exclude block that removes p, nil when none does.
 // The company domains the state's enrichments give are learned on first
 // need (a block by domain matches a person without one of their own by a
-// colleague's).
+// colleague's): from the store's answer when the plan was given it
+// (Options.Colleagues), else from the state's people.
 func (v *env) excludedBy(p *state.Person) *config.Exclude {
 	if v.excl == nil {
 		return nil
@@ -136,7 +137,13 @@ func (v *env) excludedBy(p *state.Person) *config.Exclude {
 	}
 	if !*v.learned {
 		*v.learned = true
-		if v.excl.NeedsColleagues() {
+		switch {
+		case !v.excl.NeedsColleagues():
+		case v.colleagues != nil:
+			for _, c := range v.colleagues.Known {
+				v.excl.Learn(c.Company, c.Domain)
+			}
+		default:
 			// One pass over the people with the index of owned
 			// enrichments, which the limits need anyway.
 			v.learnWhileIndexing = true
@@ -145,4 +152,12 @@ func (v *env) excludedBy(p *state.Person) *config.Exclude {
 		}
 	}
 	return v.excl.Match(personValues(p))
+}
+
+// Colleagues are the companies and company domains the enrichments of a
+// state give, each pair once (state.Base.CompanyDomains, asked of the
+// store): what an exclude block by domain matches a colleague by
+// (config.Exclusion.Learn), without reading every person.
+type Colleagues struct {
+	Known []state.CompanyDomain
 }

@@ -102,6 +102,11 @@ type Options struct {
 	// holds only the people EnrichReadsOf names; nil: the state holds
 	// every person.
 	Enrich *EnrichFacts
+	// Colleagues are the companies and company domains of the state's
+	// enrichments, read from the store (Reads.ReadColleagues) when the
+	// state holds only the people ReadsOf names: an exclude block by
+	// domain learns them from these. Nil: from the state's people.
+	Colleagues *Colleagues
 }
 
 // ExportRecord is what the plan reads of the record of an export's last

@@ -417,6 +417,7 @@ func TestTargets(t *testing.T) {
 	f.profile("profile.founder", "Max")
 	f.enrich("cto", []string{`search.cto["Berlin"]`}, 0, 0)
 	f.ranRequest("search.old", t0, api.SearchRequest{Params: kw("old")}, 0, ids(1, 2)...)
+	f.ranRequest(`search.cto["Munich"]`, t0, api.SearchRequest{Params: kw("CTO", "city", "Munich")}, 0, ids(3, 4)...)
 	addrs := func(p *Plan) []string {
 		var out []string
 		for _, c := range p.Changes {
@@ -428,8 +429,11 @@ func TestTargets(t *testing.T) {
 		targets []string
 		want    []string
 	}{
-		{[]string{"search.cto"}, []string{`search.cto["Berlin"]`, `search.cto["Hamburg"]`}},
+		// The block names its instances of the state too: one the
+		// configuration no longer has is forgotten.
+		{[]string{"search.cto"}, []string{`search.cto["Berlin"]`, `search.cto["Hamburg"]`, `search.cto["Munich"]`}},
 		{[]string{`search.cto["Hamburg"]`}, []string{`search.cto["Hamburg"]`}},
+		{[]string{`search.cto["Munich"]`, `search.cto["Hamburg"]`}, []string{`search.cto["Hamburg"]`, `search.cto["Munich"]`}},
 		{[]string{"enrich.cto"}, []string{`search.cto["Berlin"]`, "enrich.cto"}},
 		{[]string{"search.old", "profile.founder"}, []string{"profile.founder", "search.old"}},
 	}

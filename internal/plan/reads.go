@@ -39,12 +39,21 @@ type Reads struct {
 	// Imports are the selected import blocks (their people are among
 	// Persons).
 	Imports []string
+	// Colleagues says the plan matches the people of its tracks or
+	// imports against an exclude block by domain, which learns the
+	// companies and domains of every enrichment first: the plan asks the
+	// store for them (ReadColleagues), not for every person.
+	Colleagues bool
 }
 
 // Foldable reports whether an apply of the plan may run on a partial
 // state: it reads no person in bulk, and plans no track or import, whose
-// results a partial state does not fold (state/partialfold.go).
-func (r Reads) Foldable() bool { return !r.People && len(r.Tracks)+len(r.Imports) == 0 }
+// results a partial state does not fold (state/partialfold.go), nor
+// needs the store's company domains (Colleagues, which only a track or
+// an import needs).
+func (r Reads) Foldable() bool {
+	return !r.People && len(r.Tracks)+len(r.Imports) == 0 && !r.Colleagues
+}
 
 // ReadsOf says what Build reads of a state, given its records, to plan
 // cfg with opts: Build over those records plus what Reads names makes

@@ -13,17 +13,15 @@ import (
 // (trackPeople): the lead lists and people of their sources' searches
 // (Sources), the people of the imports they watch (the record's; a file
 // to import is importReads'), and the people each read before (Tracks).
-// The persons of the profile reads are read for every plan (ReadsOf). It
-// reports false when a track reads every person: an exclude block that
-// learns the company domains of the state's enrichments (excludedBy).
+// The persons of the profile reads are read for every plan (ReadsOf). An
+// exclude block by domain learns the company domains of the state's
+// enrichments from the store (Colleagues), not from every person.
 func (b *builder) trackReads(r *Reads) bool {
 	for _, t := range b.cfg.Tracks {
 		if !b.selected(t.Address) {
 			continue
 		}
-		if b.learnsColleagues() {
-			return false
-		}
+		r.Colleagues = r.Colleagues || b.learnsColleagues()
 		r.Tracks = append(r.Tracks, t.Address)
 		for _, addr := range b.trackSources(t) {
 			if b.st.Searches[addr] != nil {
@@ -61,8 +59,9 @@ func (b *builder) trackSources(t *config.Track) []string {
 // It reports false when an import reads every person: a member a track
 // watches known by page name only (the state's person of that page name,
 // in any letter case, is found by an index of page names in lower case,
-// which the stores do not keep yet), or an exclude block that learns
-// company domains (importText matches every member).
+// which the stores do not keep yet). An exclude block by domain, which
+// importText matches every member against, learns the company domains
+// from the store (Colleagues).
 func (b *builder) importReads(r *Reads) bool {
 	watched := map[string]bool{}
 	for _, t := range b.cfg.Tracks {
@@ -76,9 +75,7 @@ func (b *builder) importReads(r *Reads) bool {
 		if !b.selected(im.Address) {
 			continue
 		}
-		if b.learnsColleagues() {
-			return false
-		}
+		r.Colleagues = r.Colleagues || b.learnsColleagues()
 		r.Imports = append(r.Imports, im.Address)
 		if !watched[im.Address] || importCurrent(im, b.st.Imports[im.Address]) {
 			continue
@@ -99,6 +96,21 @@ func (b *builder) importReads(r *Reads) bool {
 func (b *builder) learnsColleagues() bool {
 	x := b.cfg.Exclusion()
 	return x != nil && x.NeedsColleagues()
+}
+
+// ReadColleagues asks b for the companies and company domains of the
+// state's enrichments when the plan of cfg learns them (Colleagues), of
+// the domains its exclude blocks list only (what Learn keeps): the
+// Options.Colleagues of a plan over Read's state; nil when it does not.
+func (r Reads) ReadColleagues(b *state.Base, cfg *config.Config) (*Colleagues, error) {
+	if !r.Colleagues {
+		return nil, nil
+	}
+	known, err := b.CompanyDomainsOf(cfg.Exclusion().ListsDomain)
+	if err != nil {
+		return nil, err
+	}
+	return &Colleagues{Known: known}, nil
 }
 
 // Read is the state as far as a plan reads it (r is ReadsOf's, People

@@ -29,19 +29,6 @@ func newTarget(t string) target {
 // block's Addr): no text is read again.
 func (t target) names(a address.Address) bool { return t.parsed && t.p.Contains(a) }
 
-// namesText reports whether t names addr, an address of the state (read
-// here, where it comes from the state's keys).
-func (t target) namesText(addr string) bool {
-	if addr == t.text {
-		return true
-	}
-	if !t.parsed {
-		return false
-	}
-	a, err := address.Parse(addr)
-	return err == nil && t.p.Contains(a)
-}
-
 // selectTargets resolves --target into the set of planned addresses.
 func (b *builder) selectTargets() {
 	if len(b.opts.Targets) == 0 {
@@ -76,10 +63,8 @@ func (b *builder) selectTargets() {
 				}
 			}
 		}
-		for _, sa := range b.stateAddresses() {
-			if tg.namesText(sa.addr) {
-				b.sel[sa.addr], found = true, true
-			}
+		for _, addr := range b.index().stateNamed(tg) {
+			b.sel[addr], found = true, true
 		}
 		if !found {
 			hint := addressHelp
@@ -98,14 +83,13 @@ func (b *builder) selectTargets() {
 // the state holds: its sources need not run.)
 func (b *builder) markNamed(tg target, into map[string]bool) bool {
 	found := false
-	for _, s := range b.cfg.Searches {
-		if tg.names(s.Addr) {
-			into[s.Address], found = true, true
+	if tg.parsed {
+		x := b.index()
+		for _, i := range x.searches.Named(tg.p) {
+			into[b.cfg.Searches[i].Address], found = true, true
 		}
-	}
-	for _, p := range b.cfg.Profiles {
-		if tg.names(p.Addr) {
-			into[p.Address], found = true, true
+		for _, i := range x.profiles.Named(tg.p) {
+			into[b.cfg.Profiles[i].Address], found = true, true
 		}
 	}
 	for _, tr := range b.cfg.Tracks {
@@ -119,6 +103,10 @@ func (b *builder) markNamed(tg target, into map[string]bool) bool {
 // targetAddresses are the addresses --target takes: every instance and
 // block of the configuration and of the state, each once.
 func (b *builder) targetAddresses() []string {
+	x := b.index()
+	if x.names != nil {
+		return x.names
+	}
 	seen := map[string]bool{}
 	var out []string
 	add := func(as ...string) {
@@ -150,9 +138,10 @@ func (b *builder) targetAddresses() []string {
 	for _, m := range b.cfg.Modules {
 		add(m.Call, m.Address)
 	}
-	for _, sa := range b.stateAddresses() {
+	for _, sa := range x.state {
 		add(sa.addr, blockOf(sa.addr))
 	}
+	x.names = out
 	return out
 }
 

@@ -20,20 +20,22 @@ var errBrokenStore = errors.New("the store broke")
 // read of a person.
 type brokenStore struct{}
 
-func (brokenStore) Get([]string) ([]*state.Person, error)          { return nil, errBrokenStore }
-func (brokenStore) After(string, int) ([]*state.Person, error)     { return nil, errBrokenStore }
-func (brokenStore) Tracks() ([]string, error)                      { return nil, errBrokenStore }
-func (brokenStore) LeadIDs(string) ([]string, error)               { return nil, errBrokenStore }
-func (brokenStore) Tracked(string) ([]string, error)               { return nil, errBrokenStore }
-func (brokenStore) Enriched(string) ([]string, error)              { return nil, errBrokenStore }
-func (brokenStore) CountEnriched(string) (int, error)              { return 0, errBrokenStore }
-func (brokenStore) IDs(string, int) ([]string, error)              { return nil, errBrokenStore }
-func (brokenStore) Changed() ([]string, error)                     { return nil, errBrokenStore }
-func (brokenStore) Exist([]string) ([]string, error)               { return nil, errBrokenStore }
-func (brokenStore) CompanyDomains() ([]state.CompanyDomain, error) { return nil, errBrokenStore }
-func (brokenStore) Naming([]string) ([]string, error)              { return nil, errBrokenStore }
-func (brokenStore) Paged([]string) ([]string, error)               { return nil, errBrokenStore }
-func (brokenStore) Close() error                                   { return nil }
+func (brokenStore) Get([]string) ([]*state.Person, error)      { return nil, errBrokenStore }
+func (brokenStore) After(string, int) ([]*state.Person, error) { return nil, errBrokenStore }
+func (brokenStore) Tracks() ([]string, error)                  { return nil, errBrokenStore }
+func (brokenStore) LeadIDs(string) ([]string, error)           { return nil, errBrokenStore }
+func (brokenStore) Tracked(string) ([]string, error)           { return nil, errBrokenStore }
+func (brokenStore) Enriched(string) ([]string, error)          { return nil, errBrokenStore }
+func (brokenStore) CountEnriched(string) (int, error)          { return 0, errBrokenStore }
+func (brokenStore) IDs(string, int) ([]string, error)          { return nil, errBrokenStore }
+func (brokenStore) Changed() ([]string, error)                 { return nil, errBrokenStore }
+func (brokenStore) Exist([]string) ([]string, error)           { return nil, errBrokenStore }
+func (brokenStore) CompanyDomains(func(string) bool) ([]state.CompanyDomain, error) {
+	return nil, errBrokenStore
+}
+func (brokenStore) Naming([]string) ([]string, error) { return nil, errBrokenStore }
+func (brokenStore) Paged([]string) ([]string, error)  { return nil, errBrokenStore }
+func (brokenStore) Close() error                      { return nil }
 func (brokenStore) Facts(*time.Time) (state.PeopleFacts, error) {
 	return state.PeopleFacts{}, errBrokenStore
 }

@@ -2,7 +2,6 @@ package run
 
 import (
 	"context"
-	"time"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -34,8 +33,8 @@ type PlanOptions struct {
 // *BillingError. Showing and saving the plan is the
 // caller's.
 func Plan(ctx context.Context, d Deps, opts PlanOptions) (*plan.Plan, hcl.Diagnostics, error) {
-	now, reuse := d.now(), reuseLookup(d.Backend)
-	st, facts, err := planState(d, opts, now, reuse)
+	popts := plan.Options{Now: d.now(), Targets: opts.Targets, Replace: opts.Replace, Reuse: reuseLookup(d.Backend)}
+	st, err := planState(d, opts, &popts)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -67,12 +66,9 @@ func Plan(ctx context.Context, d Deps, opts PlanOptions) (*plan.Plan, hcl.Diagno
 	})
 	bs, led := budgetState(d, opts.Config, st, usage, false)
 	closeLedger(led)
-	popts := plan.Options{
-		Now: now, Targets: opts.Targets, Replace: opts.Replace, Usage: usage, Offline: opts.Offline,
-		ExportRecord: log.lookup, Reuse: reuse, Budget: bs, Enrich: facts,
-	}
+	popts.Usage, popts.Offline, popts.ExportRecord, popts.Budget = usage, opts.Offline, log.lookup, bs
 	p, diags := plan.Build(opts.Config, st, popts)
-	if facts.NeedsEveryone() {
+	if popts.Enrich.NeedsEveryone() {
 		// The people read for the enrich block do not decide its plan:
 		// the plan of the state read whole.
 		if st, err = d.Backend.Load(); err != nil {
@@ -90,45 +86,50 @@ func Plan(ctx context.Context, d Deps, opts PlanOptions) (*plan.Plan, hcl.Diagno
 // the records, then the lead lists of the searches it plans and the
 // people it names (its tracks' and imports' too: Reads.Read), or every
 // person when it asks about people in bulk. A plan of one search of a
-// state of millions reads one lead list.
+// state of millions reads one lead list. A plan whose tracks or imports
+// an exclude block by domain matches asks the store for the company
+// domains of the enrichments (popts.Colleagues: Reads.ReadColleagues).
 //
 // A plan that reads every person only for an enrich block of the common
 // kind (plan.EnrichReadsOf) reads the people the store's indexes name
-// instead, and gets the store's counts (facts) for Build.
-func planState(d Deps, opts PlanOptions, now time.Time, reuse plan.ReuseLookup) (*state.State, *plan.EnrichFacts, error) {
+// instead, and gets the store's counts (popts.Enrich) for Build.
+func planState(d Deps, opts PlanOptions, popts *plan.Options) (*state.State, error) {
 	b, err := backend.OpenBase(d.Backend)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	popts := plan.Options{Now: now, Targets: opts.Targets, Replace: opts.Replace, Reuse: reuse}
-	r := plan.ReadsOf(opts.Config, b.Records, popts)
+	r := plan.ReadsOf(opts.Config, b.Records, *popts)
 	whole, readWhole := b.Whole()
 	switch {
 	case !r.People:
 		defer b.Close()
 		st, err := r.Read(b)
-		return st, nil, err
+		if err != nil {
+			return nil, err
+		}
+		popts.Colleagues, err = r.ReadColleagues(b, opts.Config)
+		return st, err
 	case readWhole:
-		return whole, nil, nil
+		return whole, nil
 	case b.EnrichIndexed():
-		er, facts, ok, err := plan.EnrichReadsOf(opts.Config, b.Records, popts, b)
+		er, facts, ok, err := plan.EnrichReadsOf(opts.Config, b.Records, *popts, b)
 		if err == nil && ok {
 			defer b.Close()
 			st, err := b.Reading(er.Searches, er.Persons)
 			if err == nil {
 				facts.Fill(st)
 			}
-			return st, facts, err
+			popts.Enrich = facts
+			return st, err
 		}
 		if err != nil {
 			b.Close()
-			return nil, nil, err
+			return nil, err
 		}
 	}
 	// The snapshot ends first: a load is a read of its own.
 	if err := b.Close(); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	st, err := d.Backend.Load()
-	return st, nil, err
+	return d.Backend.Load()
 }

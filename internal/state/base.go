@@ -93,8 +93,10 @@ type PeopleStore interface {
 	// Exist are the IDs of ids that name a person, in no order.
 	Exist(ids []string) ([]string, error)
 	// CompanyDomains are the companies and company domains the people's
-	// enrichments give (CompanyDomain), each pair once, in no order.
-	CompanyDomains() ([]CompanyDomain, error)
+	// enrichments give (CompanyDomain), each pair once, in no order; with
+	// keep, only the pairs of the domains keep keeps (asked of each
+	// domain once).
+	CompanyDomains(keep func(domain string) bool) ([]CompanyDomain, error)
 	// Names counts the addresses the people's records name (NamesOf of
 	// every person).
 	Names() (Names, error)
@@ -252,16 +254,22 @@ type CompanyDomain struct {
 
 // CompanyDomains are the companies and domains the enrichments give, each
 // pair once, sorted; a pair with no company or no domain is left out.
-func (b *Base) CompanyDomains() ([]CompanyDomain, error) {
+func (b *Base) CompanyDomains() ([]CompanyDomain, error) { return b.CompanyDomainsOf(nil) }
+
+// CompanyDomainsOf are CompanyDomains of the domains keep keeps (every
+// domain for nil): an exclude block by domain learns only the domains it
+// lists (config.Exclusion.ListsDomain), and a store then reads the
+// companies of only those (the people of every enrichment else).
+func (b *Base) CompanyDomainsOf(keep func(domain string) bool) ([]CompanyDomain, error) {
 	var out []CompanyDomain
 	if b.store != nil {
 		var err error
-		if out, err = b.store.CompanyDomains(); err != nil {
+		if out, err = b.store.CompanyDomains(keep); err != nil {
 			return nil, err
 		}
 	} else {
 		for _, p := range b.mem {
-			if p.Enrichment == nil {
+			if p.Enrichment == nil || (keep != nil && !keep(p.Enrichment.Result.CompanyDomain)) {
 				continue
 			}
 			c := CompanyDomain{Company: p.Lead.Company, Domain: p.Enrichment.Result.CompanyDomain}

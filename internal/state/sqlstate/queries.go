@@ -57,6 +57,9 @@ var (
 	SelectCompanyDomains = `SELECT DISTINCT CASE WHEN p.company = '' THEN e.company ELSE p.company END, e.company_domain
 		FROM {s}.enrichments e JOIN {s}.people p ON p.workspace = e.workspace AND p.id = e.person_id
 		WHERE e.workspace = $1 AND e.company_domain <> ''`
+	// SelectEnrichedDomains are the distinct company domains of the
+	// enrichments, read without their people.
+	SelectEnrichedDomains = `SELECT DISTINCT company_domain FROM {s}.enrichments WHERE workspace = $1 AND company_domain <> ''`
 	// SelectIDsAfter pages through the people's IDs: the byte order
 	// (twice) and the page's size go in.
 	SelectIDsAfter = `SELECT id FROM {s}.people WHERE workspace = $1 AND id%[1]s > $2 ORDER BY id%[2]s LIMIT %[3]d`

@@ -129,6 +129,15 @@ func sameQuestions(t *testing.T, want, got *state.Base) {
 	if d := cmp.Diff(wd, gd); d != "" || len(wd) == 0 {
 		t.Fatalf("the company domains differ (-whole +base):\n%s", d)
 	}
+	// Of one domain only, as an exclude block by domain asks.
+	keep := func(d string) bool { return d == wd[0].Domain }
+	wk, err := want.CompanyDomainsOf(keep)
+	must(t, err, "company domains of one domain")
+	gk, err := got.CompanyDomainsOf(keep)
+	must(t, err, "company domains of one domain of the base")
+	if d := cmp.Diff(wk, gk); d != "" || len(wk) == 0 || len(wk) == len(wd) {
+		t.Fatalf("the company domains of %s differ (-whole +base), or are all of them (%d):\n%s", wd[0].Domain, len(wd), d)
+	}
 	asked := append(ids(t, want), "nobody", "")
 	we, err := want.Exist(asked)
 	must(t, err, "exist")

@@ -53,6 +53,7 @@ func Run(t *testing.T, k Kind) {
 		{"PartialEnrichApply", testPartialEnrichApply},
 		{"PartialForget", testPartialForget},
 		{"TrackPlan", testTrackPlan},
+		{"TrackPlanColleagues", testTrackPlanColleagues},
 		{"LeadLists", testLeadLists},
 		{"LockRefusedNamesHolder", testLockRefused},
 		{"LockWait", testLockWait},

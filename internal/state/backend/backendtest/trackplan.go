@@ -89,6 +89,13 @@ func trackPlanStep(t *testing.T, open func(string, Who) backend.Backend, dir, fr
 		text += "import \"crm\" {\n  file    = \"crm.csv\"\n  columns = { network_id = \"ID\", email = \"Email\" }\n}\n"
 		fsys["crm.csv"] = &fstest.MapFile{Data: []byte(csv)}
 	}
+	return trackPlanFiles(t, open, dir, text, fsys, targets, apply)
+}
+
+// trackPlanFiles is trackPlanStep of the configuration text, with the
+// files of fsys beside it.
+func trackPlanFiles(t *testing.T, open func(string, Who) backend.Backend, dir, text string, fsys fstest.MapFS, targets []string, apply bool) (*plan.Plan, *config.Config, int) {
+	t.Helper()
 	fsys["main.leads.hcl"] = &fstest.MapFile{Data: []byte(text)}
 	cfg, diags := config.Load(config.LoadOptions{Dir: dir, FS: fsys})
 	if diags.HasErrors() {
@@ -119,4 +126,67 @@ func planText(t *testing.T, p *plan.Plan) string {
 	b, err := json.MarshalIndent(p, "", " ")
 	must(t, err, "plan as JSON")
 	return string(b)
+}
+
+// colleagueImport imports crm.csv (a person new to the state, with a
+// company and its domain); colleagueExclude excludes by domain the domains
+// of domains.csv.
+const (
+	colleagueImport = `import "crm" {
+  file    = "crm.csv"
+  columns = { network_id = "ID", email = "Email", company = "Company", company_domain = "Domain" }
+}
+`
+	colleagueExclude = `exclude "rivals" {
+  file   = "domains.csv"
+  column = "Domain"
+  by     = "domain"
+}
+`
+)
+
+// testTrackPlanColleagues: an exclude block by domain matches a person of
+// a planned track by a colleague's company domain (the same company),
+// which the enrichment of someone the plan reads not gives: a person an
+// import brought. The plan asks the store for the company domains of the
+// enrichments (Base.CompanyDomains) and loads no state whole; it is the
+// plan of the state loaded whole, the colleague excluded.
+func testTrackPlanColleagues(t *testing.T, k Kind) {
+	open := k.New(t)
+	probe := open("", Alice)
+	inPart := backend.ReadsInPart(probe)
+	backend.Close(probe)
+	if !inPart {
+		t.Skip("the backend reads its state whole")
+	}
+	dir := t.TempDir()
+	trackPlanStep(t, open, dir, `search.s["Hamburg"]`, "", nil, true)
+	before, err := open("", Alice).Load()
+	must(t, err, "load")
+	berlin := before.People[before.Searches[`search.s["Berlin"]`].LeadIDs[0]]
+	company := `"` + strings.ReplaceAll(berlin.Lead.Company, `"`, `""`) + `"`
+	text := strings.Replace(trackPlanConfig, "FROM", `search.s["Hamburg"]`, 1) + colleagueImport
+	fsys := fstest.MapFS{"crm.csv": &fstest.MapFile{Data: []byte(
+		"ID,Email,Company,Domain\n99999.abc,new@rival.example," + company + ",rival.example\n")}}
+	trackPlanFiles(t, open, dir, text, fsys, []string{"import.crm"}, true)
+	whole, err := open("", Alice).Load()
+	must(t, err, "load")
+	if p := whole.People["99999.abc"]; p == nil || p.Enrichment == nil || p.Enrichment.Result.CompanyDomain != "rival.example" {
+		t.Fatalf("the import recorded no company domain: %+v", p)
+	}
+	text = strings.Replace(trackPlanConfig, "FROM", `search.s["Berlin"]`, 1) + colleagueImport + colleagueExclude
+	for _, targets := range [][]string{nil, {"track.t"}} {
+		fsys["domains.csv"] = &fstest.MapFile{Data: []byte("Domain\nrival.example\n")}
+		p, cfg, loads := trackPlanFiles(t, open, dir, text, fsys, targets, false)
+		if loads != 0 {
+			t.Errorf("targets %q: the plan loaded the state whole %d times", targets, loads)
+		}
+		want, _ := plan.Build(cfg, whole, plan.Options{Now: At(120), Targets: targets, Offline: true})
+		if d := cmp.Diff(planText(t, want), planText(t, p)); d != "" {
+			t.Errorf("targets %q: the plan differs from the plan of the state loaded whole (-whole +read):\n%s", targets, d)
+		}
+		if c := p.Change("track.t"); c == nil || !strings.Contains(c.Detail, "excluded") {
+			t.Errorf("targets %q: the colleague of the imported person is not excluded: %+v", targets, c)
+		}
+	}
 }
