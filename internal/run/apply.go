@@ -137,7 +137,8 @@ func apply(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView) error
 // a plan that reads every person only for an enrich block the store's
 // indexes answer (plan.EnrichReadsOf, as plan reads it: partialEnrich).
 // A saved plan is judged by the targets and replacements it was made
-// with: it runs only within the plan made again from them (plan.Within).
+// with, at the time it was made: it runs only within the plan made again
+// from them (plan.Within).
 // Any other apply loads the state whole; the
 // layer around the backend (Rescuing) folds in, and writes, what an
 // earlier run kept in a rescue file before the plan is made.
@@ -181,16 +182,16 @@ func partialRead(d Deps, opts ApplyOptions, b *state.Base, sel plan.Options) (*a
 		// A read snapshot that fails to end loses nothing.
 		return &applyRead{st: st, release: sync.OnceValue(b.Close)}, nil
 	}
-	if opts.PlanFile != "" {
-		// plan.Within plans again over the state without the store's
-		// counts: a saved plan of an enrich block loads the state whole.
+	if opts.PlanFile != "" && sel.Now.IsZero() {
+		// A plan saved without its time: plan.Within plans it again over
+		// the state read whole.
 		return nil, nil
 	}
 	return partialEnrich(d, opts, b, sel)
 }
 
 // selection is what the plan to apply covers: --target and --replace,
-// or those of the saved plan.
+// or those of the saved plan and the time it was made at (Now).
 func selection(opts ApplyOptions) (plan.Options, error) {
 	if opts.PlanFile == "" {
 		return plan.Options{Targets: opts.Targets, Replace: opts.Replace}, nil
@@ -199,7 +200,7 @@ func selection(opts ApplyOptions) (plan.Options, error) {
 	if err != nil {
 		return plan.Options{}, err
 	}
-	return plan.Options{Targets: p.Targets, Replace: p.Replace}, nil
+	return plan.Options{Targets: p.Targets, Replace: p.Replace, Now: p.CreatedAt}, nil
 }
 
 // writableReading is the partial state of b holding what the plan reads
@@ -270,9 +271,10 @@ func applyPlan(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView, i
 		// The checksum shows an accidental edit, not a deliberate one:
 		// whatever the file says, apply spends no more than the
 		// configuration and state allow.
-		if err := p.Within(opts.PlanFile, cfg, st); err != nil {
+		if err := in.within(d, opts.PlanFile, cfg, p); err != nil {
 			return nil, nil, err
 		}
+		st = in.st
 		if !p.HasChanges() {
 			// As a plain apply with nothing to do: say so, make no call.
 			view.Plan(p)

@@ -29,8 +29,8 @@ func noRelease() error { return nil }
 
 // partialEnrich is the partial state of b an apply runs on when its plan
 // reads every person only for an enrich block the store's indexes answer
-// (plan.EnrichReadsOf, as plan reads it: typically the refreshes of a
-// block at its limit): the records, the lead lists and people the plan
+// (plan.EnrichReadsOf, as plan reads it, at the time a saved plan was
+// made: typically the refreshes of a block at its limit): the records, the lead lists and people the plan
 // reads, and whole (not in sketch, as plan reads them: the apply may
 // enrich them) the people of the block's stale enrichments and of
 // imported e-mails. The engine reads what each call changes as it folds
@@ -41,7 +41,10 @@ func partialEnrich(d Deps, opts ApplyOptions, b *state.Base, sel plan.Options) (
 	if !b.EnrichIndexed() {
 		return nil, nil
 	}
-	now := d.now()
+	now := sel.Now // a saved plan's time
+	if now.IsZero() {
+		now = d.now()
+	}
 	popts := sel
 	popts.Now, popts.Reuse = now, reuseLookup(d.Backend)
 	er, facts, ok, err := plan.EnrichReadsOf(opts.Config, b.Records, popts, b)
@@ -78,16 +81,41 @@ func (in *applyRead) build(d Deps, cfg *config.Config, popts plan.Options) (*pla
 	if !in.facts.NeedsEveryone() {
 		return p, diags, nil
 	}
+	if err := in.loadWhole(d); err != nil {
+		return nil, nil, err
+	}
+	popts.Enrich = nil
+	p, diags = plan.Build(cfg, in.st, popts)
+	return p, diags, nil
+}
+
+// within checks the saved plan p, from the file name, against the plan
+// made again (plan.Within) over the state in use, with the store's counts
+// when it holds them: made at the time p was made (partialEnrich). When
+// the people read cannot decide it, the state is loaded whole (in.st)
+// and p checked against it.
+func (in *applyRead) within(d Deps, name string, cfg *config.Config, p *plan.Plan) error {
+	decided, err := p.WithinRead(name, cfg, in.st, in.facts)
+	if err != nil || decided {
+		return err
+	}
+	if err := in.loadWhole(d); err != nil {
+		return err
+	}
+	return p.Within(name, cfg, in.st)
+}
+
+// loadWhole lets the partial state go and puts the state loaded whole in
+// its place.
+func (in *applyRead) loadWhole(d Deps) error {
 	// The snapshot ends first: a load is a read of its own.
 	if err := in.release(); err != nil {
-		return nil, nil, err
+		return err
 	}
 	st, err := d.Backend.Load()
 	if err != nil {
-		return nil, nil, err
+		return err
 	}
 	in.st, in.release, in.facts = st, noRelease, nil
-	popts.Enrich = nil
-	p, diags = plan.Build(cfg, st, popts)
-	return p, diags, nil
+	return nil
 }

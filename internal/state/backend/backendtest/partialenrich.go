@@ -134,14 +134,17 @@ func nonZero(m map[string]int) map[string]int {
 // (the plan over the people read needs everyone: the state is loaded
 // whole), the block with a new search among its sources (its people,
 // read as the search is folded in, take no place: the block's places
-// are counted from the store's counts, not from the people read) and
-// with places left under a larger limit.
+// are counted from the store's counts, not from the people read), with
+// places left under a larger limit, and saved plans of its refreshes
+// and of nothing to do (made again at the time they were made).
 var partialEnrichSteps = []struct {
 	limit int
 	// more is a search added to the configuration and the block's from.
 	more    bool
 	targets []string
 	after   time.Duration
+	// saved applies a plan saved by plan --out (with targets) instead.
+	saved bool
 	// loads is how often the apply loads the state whole: once for a
 	// state never written (no store yet), once when the block's plan
 	// has places left or needs every person.
@@ -153,6 +156,8 @@ var partialEnrichSteps = []struct {
 	{limit: 3, targets: []string{"enrich.contacts"}, after: 32 * day, loads: 1},
 	{limit: 3, more: true, after: 52 * day},
 	{limit: 5, more: true, targets: []string{"enrich.contacts"}, after: 63 * day, loads: 1},
+	{limit: 5, more: true, targets: []string{"enrich.contacts"}, after: 100 * day, saved: true},
+	{limit: 5, more: true, targets: []string{"enrich.contacts"}, after: 101 * day, saved: true, loads: 1},
 }
 
 const day = 24 * time.Hour
@@ -190,8 +195,8 @@ func testPartialEnrichApply(t *testing.T, k Kind) {
 		// balance) follow the order of the calls.
 		text := "api {\n  sandbox = true\n  rate_limit = 50\n  parallelism = 1\n}\n" + enrichBlocks(step.limit, step.more)
 		at := At(60).Add(step.after)
-		wantSum, want, _ := partialApplyAt(t, whole, wholeDir, text, step.targets, false, true, at)
-		gotSum, got, loads := partialApplyAt(t, part, partDir, text, step.targets, false, false, at)
+		wantSum, want, _ := partialApplyAt(t, whole, wholeDir, text, step.targets, step.saved, true, at)
+		gotSum, got, loads := partialApplyAt(t, part, partDir, text, step.targets, step.saved, false, at)
 		if loads != step.loads {
 			t.Errorf("step %d: the apply loaded the state whole %d times, want %d", i, loads, step.loads)
 		}
