@@ -308,6 +308,10 @@ type blockPeople struct {
 	met     []*state.Person
 	// enriched is how many of them hold an enrichment that is not stale.
 	enriched int
+	// unread counts, over a state read in part, the people not read who
+	// would be in todo (countUnread); unreadAll says every one is.
+	unread    int
+	unreadAll bool
 	// excluded need enrichment (and have a page name), or hold an e-mail
 	// an import gives them, but an exclude block removes them, with the
 	// block that does.

@@ -64,6 +64,7 @@ func (b *builder) enriches() {
 		bound := len(certain)
 		bounded := u.runningAll > 0 || src.people > 0 || len(changing) > 0 || flips > 0
 		if bounded {
+			b.countUnread(e, &bp, changing, src.people, flips)
 			bound = b.enrichBound(e, bp, changing, len(certain), src.people, flips)
 		}
 		b.checkRead(e, bp, bound, changing, src.people, flips, bounded)

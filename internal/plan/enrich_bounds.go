@@ -30,7 +30,7 @@ import (
 //     could take from it by enriching them again (each of those frees a
 //     place): limitBound.
 func (b *builder) enrichBound(e *config.Enrich, bp blockPeople, changing []*state.Person, certain, unknown, flips int) int {
-	bound := len(bp.todo) + flips + unknown + len(changing)
+	bound := len(bp.todo) + bp.unread + flips + unknown + len(changing)
 	if e.Limit > 0 {
 		bound = min(bound, b.limitBound(e, bp, changing, unknown == 0 && flips == 0))
 	}
@@ -121,7 +121,7 @@ func (u *enrichUnion) add(bp blockPeople, changing, restFresh []*state.Person, f
 			u.fresh[p] = true
 		}
 	} else {
-		u.todoN, u.flipsN = len(bp.todo)+len(changing), flips
+		u.todoN, u.flipsN = len(bp.todo)+bp.unread+len(changing), flips
 	}
 	u.sumMax += bound
 }

@@ -23,6 +23,13 @@ type EnrichFacts struct {
 	// sketches are the people of enrichments read as state.Sketch gives
 	// them (Fill).
 	sketches []*state.Person
+	// store answers the plan of a block with places left (placesWalk);
+	// walked says the plan asked it which people take them, err why it
+	// could not.
+	store  EnrichStore
+	walk   *placesWalk
+	walked bool
+	err    error
 }
 
 // Fill gives st, read as EnrichReadsOf says, the people it reads in
@@ -47,10 +54,12 @@ type enrichCounts struct {
 // in any block, no exclude block, sources that are searches and profiles,
 // no other workspace to reuse from (opts.Reuse nil), and opts.Now set.
 // It reads the lead lists ReadsOf would, the people who may decide the
-// block's plan (enrichReads), and counts from the indexes. ok is false for
-// any other plan, and when the counts show the limit leaves a place (the
-// plan would need everyone: checkRead): it reads every person.
-func EnrichReadsOf(cfg *config.Config, records *state.State, opts Options, ix state.EnrichIndex) (r Reads, facts *EnrichFacts, ok bool, err error) {
+// block's plan (enrichReads), and counts from the indexes. When the
+// counts show the limit leaves places, the plan asks the store, in the
+// order it picks people, for the first who take them (placesWalk). ok is
+// false for any other plan, and when more than maxPlacesRead places are
+// left: it reads every person.
+func EnrichReadsOf(cfg *config.Config, records *state.State, opts Options, ix EnrichStore) (r Reads, facts *EnrichFacts, ok bool, err error) {
 	e, base, ok := enrichAlone(cfg, records, opts)
 	if !ok {
 		return Reads{}, nil, false, nil
@@ -59,18 +68,18 @@ func EnrichReadsOf(cfg *config.Config, records *state.State, opts Options, ix st
 	if err != nil {
 		return Reads{}, nil, false, err
 	}
-	// The most places the limit may hold (env.used): more than it has
-	// leave a place, and the plan reads everyone.
+	// The places the limit holds (env.used): each place left is read
+	// whole, and beyond maxPlacesRead a read of everyone costs less.
 	held := counts.owned + counts.copies + records.ErasedEnrichments[e.Address]
 	for _, u := range records.UnknownEnrichments {
 		if u.By == e.Address {
 			held++
 		}
 	}
-	if held < e.Limit {
+	if e.Limit-held > maxPlacesRead {
 		return Reads{}, nil, false, nil
 	}
-	facts = &EnrichFacts{blocks: map[string]*enrichCounts{e.Address: counts}}
+	facts = &EnrichFacts{blocks: map[string]*enrichCounts{e.Address: counts}, store: ix}
 	if base.Persons, facts.sketches, err = enrichReads(e, base.Persons, copied, records, opts.Now, ix); err != nil {
 		return Reads{}, nil, false, err
 	}
@@ -215,6 +224,24 @@ func otherRefresh(cfg *config.Config, e *config.Enrich) time.Duration {
 // to be built again over the whole state, without f.
 func (f *EnrichFacts) NeedsEveryone() bool { return f != nil && f.needsEveryone }
 
+// Err is why the store could not say who takes the places the limit
+// leaves (placesWalk): the plan Build made with f is not to be used.
+func (f *EnrichFacts) Err() error {
+	if f == nil {
+		return nil
+	}
+	return f.err
+}
+
+// fail records the store's error: the plan needs everyone, and Err says
+// why.
+func (f *EnrichFacts) fail(err error) {
+	if f.err == nil {
+		f.err = err
+	}
+	f.needsEveryone = true
+}
+
 // counted returns the store's counts of block addr, nil when the plan
 // reads every person; a block without them makes the plan need everyone.
 func (v *env) counted(addr string) *enrichCounts {
@@ -264,23 +291,31 @@ func (b *builder) ownedCapCounted(e *config.Enrich, c *enrichCounts, todo map[st
 // collectRead is collect over a state read in part (EnrichReadsOf): the
 // people read are counted as collectEach counts them, the others (plain
 // people: fresh, or to enrich when a place is free) only as members, each
-// once. With the limit reached, those take no place and change nothing
-// else the plan says (checkRead).
+// once, but for those who take the places the limit leaves (placesWalk).
+// Once its places are taken, the people not read take none and change
+// nothing else the plan says (checkRead).
 func (v *env) collectRead(e *config.Enrich, sources []source, where bool) (blockPeople, error) {
 	var bp blockPeople
 	seen := map[*state.Person]struct{}{}
-	for _, src := range sources {
-		for _, id := range src.ids {
+	walk := v.walkPlaces(e, sources)
+	for i, src := range sources {
+		for j, id := range src.ids {
 			p := v.st.People[id]
 			if p == nil {
-				continue
+				if p = walk.person(i, j, id); p == nil {
+					continue
+				}
 			}
 			if _, dup := seen[p]; dup {
 				continue
 			}
 			seen[p] = struct{}{}
+			n := len(bp.todo)
 			if err := v.count(&bp, e, v.look(e, p), src.addr, where); err != nil {
 				return bp, err
+			}
+			if len(bp.todo) > n {
+				walk.took(p, i, j)
 			}
 		}
 	}
@@ -290,21 +325,37 @@ func (v *env) collectRead(e *config.Enrich, sources []source, where bool) (block
 
 // checkRead tells Build over a state read in part whether the plan of e
 // is the one the whole state gives (else the plan needs everyone): the
-// limit leaves no place (so the people not read take none: certain holds
-// only people read), something is to be enriched (an up-to-date block's
-// text counts people not read), and the bound is the limit's (the people
-// not read only add to the sum it is the minimum of).
+// limit leaves no place, or the store said who takes those it leaves
+// (placesWalk), so that the people not read take none (certain holds only
+// people read), something is to be enriched (an up-to-date block's text
+// counts people not read), and the bound is the limit's (the people not
+// read only add to the sum it is the minimum of).
 func (b *builder) checkRead(e *config.Enrich, bp blockPeople, bound int, changing []*state.Person, unknown, flips int, bounded bool) {
 	if b.v.facts == nil {
 		return
 	}
-	ok := e.Limit-b.v.used(e) <= 0 && bound > 0
-	if ok && bounded {
-		sum := len(bp.todo) + flips + unknown + len(changing)
+	ok := (e.Limit-b.v.used(e) <= 0 || b.v.facts.walked) && bound > 0
+	if ok && bounded && !bp.unreadAll {
+		sum := len(bp.todo) + bp.unread + flips + unknown + len(changing)
 		ok = sum >= b.limitBound(e, bp, changing, unknown == 0 && flips == 0)
 	}
 	if !ok || b.v.missed {
 		b.v.facts.needsEveryone = true
+	}
+}
+
+// countUnread counts, over a state read in part, the people not read whom
+// e would enrich once its places are taken (bp.unread), as far as its
+// bound needs them: so many that the people to enrich add up to the
+// limit's bound, or every one (bp.unreadAll).
+func (b *builder) countUnread(e *config.Enrich, bp *blockPeople, changing []*state.Person, unknown, flips int) {
+	if b.v.facts == nil || b.v.facts.walk == nil || e.Limit <= 0 {
+		return
+	}
+	sum := len(bp.todo) + flips + unknown + len(changing)
+	need := b.limitBound(e, *bp, changing, unknown == 0 && flips == 0) - sum
+	if need > 0 {
+		bp.unread, bp.unreadAll = b.v.facts.walk.count(need)
 	}
 }
 

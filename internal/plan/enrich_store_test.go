@@ -12,31 +12,41 @@ import (
 	"github.com/leadsync/leadsync/internal/state"
 )
 
-// TestEnrichReadsMakeTheSamePlan plans 1,000 random worlds of enrich blocks of
+// TestEnrichReadsMakeTheSamePlan plans 3,000 random worlds of enrich blocks of
 // the kind EnrichReadsOf answers (limits reached and not, stale and fresh
 // enrichments, people who left, without a page name, unknown outcomes,
 // erased and copied enrichments, several blocks, sources that run) twice:
 // over the whole state, and over what a store gives for EnrichReadsOf
 // with its counts. Unless Build says it needs everyone, the plans must be
-// the same, byte for byte.
+// the same, byte for byte. A block with places left under its limit
+// asks the store who takes them (placesWalk), and how many more people
+// are to enrich when its bound needs them: a few people at a time in
+// some worlds, so that the walk asks again and again, and giving up
+// after a few in some.
 func TestEnrichReadsMakeTheSamePlan(t *testing.T) {
-	read, whole := 0, 0
-	for seed := range 1000 {
+	defer func(n, m int) { walkChunk, maxCounted = n, m }(walkChunk, maxCounted)
+	var read, whole [2]int // by places left: 0 none, 1 some
+	for seed := range 3000 {
 		rng := rand.New(rand.NewPCG(uint64(seed), 0xe4c4))
+		walkChunk = []int{1, 2, 3, 4096}[rng.IntN(4)]
+		maxCounted = []int{1, 4, 1 << 20}[seed%3]
 		f, o := enrichWorld(rng)
 		b := storedBase(f.st)
 		if _, _, ok, _ := EnrichReadsOf(f.cfg, b.Records, o, b); !ok {
 			continue
 		}
-		if samePlanOfEnrich(t, seed, f, o) == 0 {
-			whole++
-			continue
+		compared, walked := planOfEnrich(t, seed, f, o)
+		k := map[bool]int{false: 0, true: 1}[walked]
+		if compared {
+			read[k]++
+		} else {
+			whole[k]++
 		}
-		read++
 	}
-	t.Logf("1000 worlds: %d planned from what EnrichReadsOf names, %d needed everyone", read, whole)
-	if read < 200 || whole < 100 {
-		t.Fatalf("%d worlds planned in part, %d needing everyone: the test no longer tests EnrichReadsOf", read, whole)
+	t.Logf("3000 worlds: at the limit %d planned from what EnrichReadsOf names, %d needed everyone; with places left %d and %d",
+		read[0], whole[0], read[1], whole[1])
+	if read[0] < 700 || whole[0] < 180 || read[1] < 650 || whole[1] < 20 {
+		t.Fatalf("worlds planned in part and needing everyone (at the limit, with places left): %v, %v: the test no longer tests EnrichReadsOf", read, whole)
 	}
 }
 
@@ -45,13 +55,23 @@ func TestEnrichReadsMakeTheSamePlan(t *testing.T) {
 // it needs everyone; 1 when it compared.
 func samePlanOfEnrich(t *testing.T, seed int, f *fixture, o Options) int {
 	t.Helper()
-	b := storedBase(f.st)
+	if compared, _ := planOfEnrich(t, seed, f, o); compared {
+		return 1
+	}
+	return 0
+}
+
+// planOfEnrich is samePlanOfEnrich; walked says the block had places left
+// whose people the plan asked the store for.
+func planOfEnrich(t *testing.T, seed int, f *fixture, o Options) (compared, walked bool) {
+	t.Helper()
+	b := enrichBase(f.st)
 	r, facts, ok, err := EnrichReadsOf(f.cfg, b.Records, o, b)
 	if err != nil {
 		t.Fatalf("seed %d: %v", seed, err)
 	}
 	if !ok {
-		return 0
+		return false, false
 	}
 	st, err := b.Reading(r.Searches, r.Persons)
 	if err != nil {
@@ -61,22 +81,31 @@ func samePlanOfEnrich(t *testing.T, seed int, f *fixture, o Options) int {
 	po := o
 	po.Enrich = facts
 	got, _ := Build(f.cfg, st, po)
+	if err := facts.Err(); err != nil {
+		t.Fatalf("seed %d: %v", seed, err)
+	}
 	if facts.NeedsEveryone() {
-		return 0
+		return false, facts.walked
 	}
 	want, _ := Build(f.cfg, f.st, o)
 	if d := cmp.Diff(planJSON(t, want), planJSON(t, got)); d != "" {
 		t.Fatalf("seed %d (targets %q, %d people read of %d): the plan over what EnrichReadsOf names differs (-whole +read):\n%s",
 			seed, o.Targets, len(st.People), len(f.st.People), d)
 	}
-	return 1
+	return true, facts.walked
 }
 
 // enrichWorld is a random world of the enrich blocks EnrichReadsOf answers.
+// A crowded world's searches keep more people, so that many plain people
+// come after the places its limit leaves.
 func enrichWorld(rng *rand.Rand) (*fixture, Options) {
 	f := newFixture()
 	f.cfg.API.MaxCredits = 1 << 30
-	pool := 15 + rng.IntN(50)
+	crowded := rng.IntN(3) == 0
+	pool, most := 15+rng.IntN(50), 25
+	if crowded {
+		pool, most = 60+rng.IntN(100), 80
+	}
 	pick := func(xs ...int) int { return xs[rng.IntN(len(xs))] }
 	var refs []string
 	// In a quiet world no source runs: only the people known count.
@@ -87,9 +116,9 @@ func enrichWorld(rng *rand.Rand) (*fixture, Options) {
 		if quiet {
 			every = refresh(0)
 		}
-		s := f.search(addr, kw("a", "city", fmt.Sprint(i)), maxResults(pick(0, 3, 10)), every)
+		s := f.search(addr, kw("a", "city", fmt.Sprint(i)), maxResults(pick(0, 3, 10, 3*most)), every)
 		refs = append(refs, addr)
-		n := rng.IntN(25)
+		n := rng.IntN(most)
 		ids := make([]string, n)
 		for j := range ids {
 			ids[j] = fmt.Sprintf("%d.p", rng.IntN(pool))
@@ -113,6 +142,16 @@ func enrichWorld(rng *rand.Rand) (*fixture, Options) {
 		// A search no enrich block reads runs: the plan runs a source.
 		f.search("search.x", kw("x"), maxResults(5))
 	}
+	if crowded {
+		// People no source of the blocks holds (some of whom a block
+		// enriched): they count under the limit, not in its sources.
+		s := f.search("search.b", kw("b"))
+		ids := make([]string, rng.IntN(40))
+		for j := range ids {
+			ids[j] = fmt.Sprintf("%d.q", j)
+		}
+		f.ranRequest(s.Address, t0.Add(-day), s.Request, 0, ids...)
+	}
 	e := f.enrich("e0", refs[:1+rng.IntN(len(refs))], pick(1, 3, 8, 20), time.Duration(pick(0, 30, 30))*day)
 	blocks := []string{e.Address, "enrich.gone"}
 	if rng.IntN(2) == 0 {
@@ -120,6 +159,16 @@ func enrichWorld(rng *rand.Rand) (*fixture, Options) {
 		blocks = append(blocks, o.Address)
 	}
 	worldPeople(rng, f, blocks)
+	if crowded && rng.IntN(2) == 0 {
+		// The block enriched many of them long ago: its bound (the
+		// enrichments it may refresh and its places) may be more than
+		// the people of its sources to enrich, all of whom then count.
+		for _, id := range f.st.Searches["search.b"].LeadIDs {
+			if p := f.st.People[id]; p.Enrichment == nil && p.Status == "" && rng.IntN(4) > 0 {
+				f.enriched(id, e.Address, t0.Add(-400*day))
+			}
+		}
+	}
 	o := Options{Now: t0, Offline: true, FileExists: func(string) bool { return true }}
 	if len(f.cfg.Enriches) == 1 || rng.IntN(2) == 0 {
 		o.Targets = []string{e.Address}
@@ -164,6 +213,29 @@ func worldPeople(rng *rand.Rand, f *fixture, blocks []string) {
 	}
 }
 
+// enrichBase is storedBase whose store also tells which people exist, as
+// the plan of an enrich block asks (placesWalk.count).
+func enrichBase(st *state.State) *state.Base {
+	b := storedBase(st)
+	kept := map[string]int{}
+	for a := range b.Records.Searches {
+		kept[a] = b.Kept(a)
+	}
+	return state.NewStoredBase(b.Records, kept, enrichMemStore{memStore{st}})
+}
+
+type enrichMemStore struct{ memStore }
+
+func (m enrichMemStore) Exist(ids []string) ([]string, error) {
+	var out []string
+	for _, id := range ids {
+		if m.st.People[id] != nil {
+			out = append(out, id)
+		}
+	}
+	return out, nil
+}
+
 func (m memStore) Sketched(addr string, before time.Time) ([]*state.Person, error) {
 	return state.NewBase(m.st).Sketched(addr, before)
 }
@@ -176,6 +248,10 @@ func (m memStore) CopiedBy(addr string) ([]string, error) { return state.NewBase
 func (m memStore) Left() ([]string, error)                { return state.NewBase(m.st).Left() }
 func (m memStore) Pageless() ([]string, error)            { return state.NewBase(m.st).Pageless() }
 func (m memStore) Enrichers() ([]string, error)           { return state.NewBase(m.st).Enrichers() }
+
+func (m memStore) SketchedAmong(ids []string) ([]*state.Person, error) {
+	return state.NewBase(m.st).SketchedAmong(ids)
+}
 
 // TestDistinctIDs counts the distinct IDs of sources that share some
 // (radix-sorted from 16,384 on), with the hash and with one under which
@@ -204,4 +280,106 @@ func TestDistinctIDs(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestManyPlacesLeftReadEveryone: a block with more places left than
+// maxPlacesRead is not answered from the store (each place would be a
+// person read whole); with as many, it is.
+func TestManyPlacesLeftReadEveryone(t *testing.T) {
+	defer func(n int) { maxPlacesRead = n }(maxPlacesRead)
+	for seed := range 1000 {
+		rng := rand.New(rand.NewPCG(uint64(seed), 0xe4c4))
+		rng.IntN(4) // the walk's chunk (TestEnrichReadsMakeTheSamePlan)
+		f, o := enrichWorld(rng)
+		maxPlacesRead = 1 << 30
+		b := storedBase(f.st)
+		// Without unknown outcomes, the places the counts show are the
+		// places left (with them, EnrichReadsOf counts each as held).
+		if compared, walked := planOfEnrich(t, seed, f, o); !compared || !walked || len(f.st.UnknownEnrichments) > 0 {
+			continue
+		}
+		e := f.cfg.Enriches[0]
+		places := e.Limit - newEnv(f.cfg, f.st, o.Now).used(e)
+		for _, c := range []struct {
+			max int
+			ok  bool
+		}{{places, true}, {places - 1, false}} {
+			maxPlacesRead = c.max
+			if _, _, ok, _ := EnrichReadsOf(f.cfg, b.Records, o, b); ok != c.ok {
+				t.Fatalf("seed %d: %d places left, at most %d read: answered %v, want %v", seed, places, c.max, ok, c.ok)
+			}
+		}
+		return
+	}
+	t.Fatal("no world with places left planned from the store")
+}
+
+// TestPlacesLeftCostThePlaces plans a block with 5 places left under its
+// limit over 3,000 people, every third of them enriched, from the store:
+// the plan is the whole state's, and it asks about the first people in
+// order only (twice the places and 16) and reads 5 of them whole.
+func TestPlacesLeftCostThePlaces(t *testing.T) {
+	f := newFixture()
+	var refs, ids []string
+	kept := map[string]int{}
+	for k := range 10 { // a search keeps 300 people
+		s := f.search(fmt.Sprintf(`search.a["%d"]`, k), kw("a", "city", fmt.Sprint(k)))
+		var leads []string
+		for i := range 300 {
+			leads = append(leads, fmt.Sprintf("%04d.p", 300*k+i))
+		}
+		f.ranRequest(s.Address, t0.Add(-day), s.Request, 0, leads...)
+		refs, ids, kept[s.Address] = append(refs, s.Address), append(ids, leads...), len(leads)
+	}
+	e := f.enrich("e0", refs, 1005, 30*day)
+	for i := 0; i < len(ids); i += 3 {
+		f.enriched(ids[i], e.Address, t0.Add(-day))
+	}
+	o := Options{Now: t0, Offline: true, Targets: []string{e.Address}, FileExists: func(string) bool { return true }}
+	store := &countingStore{enrichMemStore: enrichMemStore{memStore{f.st}}}
+	b := state.NewStoredBase(storedBase(f.st).Records, kept, store)
+	r, facts, ok, err := EnrichReadsOf(f.cfg, b.Records, o, b)
+	if err != nil || !ok {
+		t.Fatalf("EnrichReadsOf: %v, %v", ok, err)
+	}
+	st, err := b.Reading(r.Searches, r.Persons)
+	if err != nil {
+		t.Fatal(err)
+	}
+	facts.Fill(st)
+	store.asked, store.read = 0, 0
+	po := o
+	po.Enrich = facts
+	got, _ := Build(f.cfg, st, po)
+	if facts.NeedsEveryone() || facts.Err() != nil {
+		t.Fatalf("the plan needs everyone (%v)", facts.Err())
+	}
+	want, _ := Build(f.cfg, f.st, o)
+	if d := cmp.Diff(planJSON(t, want), planJSON(t, got)); d != "" {
+		t.Fatalf("the plan differs (-whole +read):\n%s", d)
+	}
+	c := got.Changes[len(got.Changes)-1]
+	if c.Address != e.Address || c.Calls != 5 || c.PersonIDs[0] != "0001.p" || c.PersonIDs[4] != "0007.p" {
+		t.Fatalf("%s enriches %d people %v, want 0001.p to 0007.p", c.Address, c.Calls, c.PersonIDs)
+	}
+	if store.asked != 2*5+16 || store.read != 5 {
+		t.Fatalf("the plan asked about %d people and read %d whole, want %d and 5", store.asked, store.read, 2*5+16)
+	}
+}
+
+// countingStore counts the people a plan asks the store about
+// (SketchedAmong) and reads whole (Get).
+type countingStore struct {
+	enrichMemStore
+	asked, read int
+}
+
+func (c *countingStore) SketchedAmong(ids []string) ([]*state.Person, error) {
+	c.asked += len(ids)
+	return c.enrichMemStore.SketchedAmong(ids)
+}
+
+func (c *countingStore) Get(ids []string) ([]*state.Person, error) {
+	c.read += len(ids)
+	return c.enrichMemStore.Get(ids)
 }

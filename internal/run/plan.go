@@ -2,6 +2,7 @@ package run
 
 import (
 	"context"
+	"sync"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -34,10 +35,11 @@ type PlanOptions struct {
 // caller's.
 func Plan(ctx context.Context, d Deps, opts PlanOptions) (*plan.Plan, hcl.Diagnostics, error) {
 	popts := plan.Options{Now: d.now(), Targets: opts.Targets, Replace: opts.Replace, Reuse: reuseLookup(d.Backend)}
-	st, err := planState(d, opts, &popts)
+	st, done, err := planState(d, opts, &popts)
 	if err != nil {
 		return nil, nil, err
 	}
+	defer done()
 	if err := checkService(st, ServiceOf(opts.Config, d.Account)); err != nil {
 		return nil, nil, err
 	}
@@ -68,6 +70,11 @@ func Plan(ctx context.Context, d Deps, opts PlanOptions) (*plan.Plan, hcl.Diagno
 	closeLedger(led)
 	popts.Usage, popts.Offline, popts.ExportRecord, popts.Budget = usage, opts.Offline, log.lookup, bs
 	p, diags := plan.Build(opts.Config, st, popts)
+	// The snapshot ends first: a load is a read of its own.
+	done()
+	if err := popts.Enrich.Err(); err != nil {
+		return nil, nil, err
+	}
 	if popts.Enrich.NeedsEveryone() {
 		// The people read for the enrich block do not decide its plan:
 		// the plan of the state read whole.
@@ -92,11 +99,25 @@ func Plan(ctx context.Context, d Deps, opts PlanOptions) (*plan.Plan, hcl.Diagno
 //
 // A plan that reads every person only for an enrich block of the common
 // kind (plan.EnrichReadsOf) reads the people the store's indexes name
-// instead, and gets the store's counts (popts.Enrich) for Build.
-func planState(d Deps, opts PlanOptions, popts *plan.Options) (*state.State, error) {
+// instead, and gets the store's counts (popts.Enrich) for Build, which
+// asks the store more (who takes the places the block's limit leaves):
+// done ends the store's snapshot once Build is done (it may be called
+// again).
+func planState(d Deps, opts PlanOptions, popts *plan.Options) (st *state.State, done func() error, err error) {
+	st, kept, err := readPlanState(d, opts, popts)
+	done = func() error { return nil }
+	if kept != nil {
+		done = sync.OnceValue(kept.Close)
+	}
+	return st, done, err
+}
+
+// readPlanState is planState; kept is the Base whose snapshot Build still
+// reads (popts.Enrich), nil when none is.
+func readPlanState(d Deps, opts PlanOptions, popts *plan.Options) (*state.State, *state.Base, error) {
 	b, err := backend.OpenBase(d.Backend)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	r := plan.ReadsOf(opts.Config, b.Records, *popts)
 	whole, readWhole := b.Whole()
@@ -105,31 +126,33 @@ func planState(d Deps, opts PlanOptions, popts *plan.Options) (*state.State, err
 		defer b.Close()
 		st, err := r.Read(b)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		popts.Colleagues, err = r.ReadColleagues(b, opts.Config)
-		return st, err
+		return st, nil, err
 	case readWhole:
-		return whole, nil
+		return whole, nil, nil
 	case b.EnrichIndexed():
 		er, facts, ok, err := plan.EnrichReadsOf(opts.Config, b.Records, *popts, b)
 		if err == nil && ok {
-			defer b.Close()
 			st, err := b.Reading(er.Searches, er.Persons)
-			if err == nil {
-				facts.Fill(st)
+			if err != nil {
+				b.Close()
+				return nil, nil, err
 			}
+			facts.Fill(st)
 			popts.Enrich = facts
-			return st, err
+			return st, b, nil
 		}
 		if err != nil {
 			b.Close()
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	// The snapshot ends first: a load is a read of its own.
 	if err := b.Close(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return d.Backend.Load()
+	st, err := d.Backend.Load()
+	return st, nil, err
 }

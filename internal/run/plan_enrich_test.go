@@ -16,8 +16,9 @@ import (
 
 // TestPlanOfAnEnrichBlockAsksTheStore plans an enrich block of the common
 // kind over a state in the local database (plan.EnrichReadsOf): at its
-// limit, with stale enrichments to refresh, the plan reads no whole
-// state; with nothing to refresh, or places left under a larger limit, it
+// limit, with stale enrichments to refresh, or with places left under a
+// larger limit (the first people without an enrichment take them), the
+// plan reads no whole state; with nothing to refresh at the limit it
 // loads the state whole. Each plan is the plan of the whole state.
 func TestPlanOfAnEnrichBlockAsksTheStore(t *testing.T) {
 	for _, tt := range []struct {
@@ -25,9 +26,11 @@ func TestPlanOfAnEnrichBlockAsksTheStore(t *testing.T) {
 		after time.Duration
 		loads bool
 	}{
-		{2, 31 * 24 * time.Hour, false}, // two refreshes, the limit reached
-		{2, 24 * time.Hour, true},       // nothing to refresh: up to date
-		{10, 31 * 24 * time.Hour, true}, // places left
+		{2, 31 * 24 * time.Hour, false},  // two refreshes, the limit reached
+		{2, 24 * time.Hour, true},        // nothing to refresh: up to date
+		{3, 24 * time.Hour, false},       // one place left: the first of four
+		{3, 31 * 24 * time.Hour, false},  // two refreshes and one place
+		{10, 31 * 24 * time.Hour, false}, // places for everyone
 	} {
 		dir := t.TempDir()
 		rec := &recBackend{Backend: local.Open(filepath.Join(dir, ".leadsync", "state.db"))}

@@ -25,6 +25,12 @@ type EnrichIndex interface {
 	// Enrichers are the addresses the enrichments were made by
 	// (Enrichment.By), each once, in no order.
 	Enrichers() ([]string, error)
+	// SketchedAmong are the people of ids holding an enrichment (made by
+	// any block, imported, or copied), each as Sketch gives them, in no
+	// order: one look into the enrichments' primary key per ID, so that
+	// the plan of a block with places left under its limit finds the
+	// plain people among its sources' first ones without reading them.
+	SketchedAmong(ids []string) ([]*Person, error)
 }
 
 // PageUnread is the page name of a person read in sketch (Sketch).
@@ -86,6 +92,21 @@ func (b *Base) Pageless() ([]string, error) { return b.index().Pageless() }
 // Enrichers: see EnrichIndex.
 func (b *Base) Enrichers() ([]string, error) { return b.index().Enrichers() }
 
+// SketchedAmong: see EnrichIndex; a store is asked in pages of
+// PeoplePage.
+func (b *Base) SketchedAmong(ids []string) ([]*Person, error) {
+	var out []*Person
+	page := b.pageSize()
+	for start := 0; start < len(ids); start += page {
+		found, err := b.index().SketchedAmong(ids[start:min(start+page, len(ids))])
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, found...)
+	}
+	return out, nil
+}
+
 // memIndex answers EnrichIndex from people in memory: what a store's
 // answers must equal (backendtest EnrichIndex).
 type memIndex map[string]*Person
@@ -127,6 +148,18 @@ func (m memIndex) Enrichers() ([]string, error) {
 		if p.Enrichment != nil && !seen[p.Enrichment.By] {
 			seen[p.Enrichment.By] = true
 			out = append(out, p.Enrichment.By)
+		}
+	}
+	return out, nil
+}
+
+func (m memIndex) SketchedAmong(ids []string) ([]*Person, error) {
+	var out []*Person
+	seen := map[string]bool{}
+	for _, id := range ids {
+		if p := m[id]; p != nil && p.Enrichment != nil && !seen[id] {
+			seen[id] = true
+			out = append(out, Sketch(p))
 		}
 	}
 	return out, nil

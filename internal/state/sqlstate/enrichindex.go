@@ -46,6 +46,41 @@ func (w wrapped) Sketched(addr string, before time.Time) ([]*state.Person, error
 	return ps, w.err(err)
 }
 
+func (w wrapped) SketchedAmong(ids []string) ([]*state.Person, error) {
+	ps, err := w.p.sketchedAmong(ids)
+	return ps, w.err(err)
+}
+
+// sketchedAmong runs SelectSketchedAmong for ids.
+func (p *peopleStore) sketchedAmong(ids []string) ([]*state.Person, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	list, err := p.r.D.List(ids)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := p.r.query(p.ctx, SelectSketchedAmong+" AND "+p.r.D.inList("person_id", "$2"), p.r.WS, list)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []*state.Person
+	var at sql.NullString
+	for rows.Next() {
+		q := &state.Person{Enrichment: &state.Enrichment{}}
+		q.Lead.PageName = state.PageUnread
+		if err := rows.Scan(&q.ID, &q.Enrichment.By, &at); err != nil {
+			return nil, err
+		}
+		if q.Enrichment.EnrichedAt, err = parseTime(at); err != nil {
+			return nil, fmt.Errorf("enrichment of %s: %w", q.ID, err)
+		}
+		out = append(out, q)
+	}
+	return out, rows.Err()
+}
+
 // sketched runs SelectSketched.
 func (p *peopleStore) sketched(addr string, before time.Time) ([]*state.Person, error) {
 	rows, err := p.r.query(p.ctx, SelectSketched, p.r.WS, addr, p.r.D.TimeValue(before))

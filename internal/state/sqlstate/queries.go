@@ -95,6 +95,10 @@ var (
 	// SelectSketched are the people of an enrich block's enrichments up
 	// to a time, as state.Sketch keeps them.
 	SelectSketched = `SELECT person_id, enriched_at FROM {s}.enrichments WHERE workspace = $1 AND by_address = $2 AND enriched_at <= $3`
+	// SelectSketchedAmong is the start of a query of the enrichments of
+	// the people asked for (SketchedAmong adds them): a look into the
+	// enrichments' primary key per ID.
+	SelectSketchedAmong = `SELECT person_id, by_address, enriched_at FROM {s}.enrichments WHERE workspace = $1`
 	// SelectEnrichers are the enrichments' by_address values, each once:
 	// a walk of the index enrichments_by from one value to the next (a
 	// DISTINCT would read every entry).

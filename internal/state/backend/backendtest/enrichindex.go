@@ -1,6 +1,7 @@
 package backendtest
 
 import (
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -15,9 +16,10 @@ import (
 // plan of an enrich block asks instead of every person: plan.EnrichReadsOf)
 // against the state read whole: an enrich block's enrichments made up to a
 // time (at it exactly, a nanosecond before, every one), its copies, the
-// people who left and those without a page name.
+// people who left and those without a page name, and the enrichments
+// among a list of people (SketchedAmong).
 func testEnrichIndex(t *testing.T, k Kind) {
-	_, want, got := basesOfEvents(t, k)
+	whole, want, got := basesOfEvents(t, k)
 	defer got.Close()
 	if _, stored := got.Whole(); stored || !got.EnrichIndexed() {
 		t.Skip("the backend reads its state whole: it answers from memory")
@@ -57,9 +59,43 @@ func testEnrichIndex(t *testing.T, k Kind) {
 	check("the people who left", sorted(want.Left()), sorted(got.Left()))
 	check("the addresses enrichments were made by", sorted(want.Enrichers()), sorted(got.Enrichers()))
 	check("the people without a page name", sorted(want.Pageless()), sorted(got.Pageless()))
+	answered += sameSketchesAmong(t, whole, want, got)
 	if answered == 0 {
 		t.Fatal("every answer is empty: the fixture no longer tests the enrich index")
 	}
+}
+
+// sameSketchesAmong checks the store's sketches of the enrichments among
+// lists of people (every person, some twice, with IDs of nobody; half of
+// them; none) against those of the people read whole, and returns how
+// many there are.
+func sameSketchesAmong(t *testing.T, whole *state.State, want, got *state.Base) int {
+	t.Helper()
+	all := slices.Sorted(maps.Keys(whole.People))
+	lists := [][]string{append(slices.Clone(all), "nobody", all[0]), all[:len(all)/2], nil}
+	byID := func(a, b *state.Person) int { return strings.Compare(a.ID, b.ID) }
+	n, enriched := 0, 0
+	for _, ids := range lists {
+		ws, err := want.SketchedAmong(ids)
+		must(t, err, "sketches among")
+		gs, err := got.SketchedAmong(ids)
+		must(t, err, "sketches among of the base")
+		slices.SortFunc(ws, byID)
+		slices.SortFunc(gs, byID)
+		if d := cmp.Diff(ws, gs); d != "" {
+			t.Fatalf("the sketches of the enrichments among %d people differ (-whole +base):\n%s", len(ids), d)
+		}
+		n += len(ws)
+	}
+	for _, p := range whole.People {
+		if p.Enrichment != nil {
+			enriched++
+		}
+	}
+	if enriched == 0 || enriched == len(whole.People) {
+		t.Fatalf("%d of %d people hold an enrichment: the fixture no longer tells the enriched from the others", enriched, len(whole.People))
+	}
+	return n
 }
 
 // sameSketches checks the store's sketches of the people of addr's
