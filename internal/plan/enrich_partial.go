@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"slices"
 	"time"
 
 	"github.com/leadsync/leadsync/internal/config"
@@ -9,10 +10,12 @@ import (
 
 // An apply of a plan EnrichReadsOf answers runs on a partial state
 // (state.Base.Writable): it reads whole the people the plan reads in
-// sketch (SketchedIDs), since it may enrich and write them, and the
+// sketch (SketchedIDs), since it may enrich and write them, and those
+// the plan's walk found for the places the limit leaves (WalkedIDs). The
 // engine's choice of the people to enrich (Candidates.Claimed) counts
 // each block's places from the partial state's counts (partialFacts),
-// which follow every enrichment folded in.
+// which follow every enrichment folded in; the people not read take no
+// place.
 
 // SketchedIDs are the IDs of the people f reads in sketch (Fill): the
 // people of the block's stale enrichments and of imported e-mails. An
@@ -26,6 +29,24 @@ func (f *EnrichFacts) SketchedIDs() []string {
 	for i, p := range f.sketches {
 		ids[i] = p.ID
 	}
+	return ids
+}
+
+// WalkedIDs are the IDs of the people not read whom the plan Build made
+// with f read whole for the places the block's limit leaves (placesWalk):
+// an apply reads them into its partial state, so that the engine's
+// passes, which count only the people read, find them where the walk did.
+func (f *EnrichFacts) WalkedIDs() []string {
+	if f == nil || f.walk == nil {
+		return nil
+	}
+	var ids []string
+	for id, p := range f.walk.known {
+		if p != nil {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
 	return ids
 }
 

@@ -78,8 +78,13 @@ func (in *applyRead) planTime(d Deps) time.Time {
 func (in *applyRead) build(d Deps, cfg *config.Config, popts plan.Options) (*plan.Plan, hcl.Diagnostics, error) {
 	popts.Enrich = in.facts
 	p, diags := plan.Build(cfg, in.st, popts)
+	if err := in.facts.Err(); err != nil {
+		return nil, nil, err
+	}
 	if !in.facts.NeedsEveryone() {
-		return p, diags, nil
+		// The people who take the places the limit leaves, read whole
+		// by the plan: the engine chooses among the people read.
+		return p, diags, in.st.ReadPeople(in.facts.WalkedIDs())
 	}
 	if err := in.loadWhole(d); err != nil {
 		return nil, nil, err
@@ -96,8 +101,14 @@ func (in *applyRead) build(d Deps, cfg *config.Config, popts plan.Options) (*pla
 // and p checked against it.
 func (in *applyRead) within(d Deps, name string, cfg *config.Config, p *plan.Plan) error {
 	decided, err := p.WithinRead(name, cfg, in.st, in.facts)
-	if err != nil || decided {
+	if err == nil {
+		err = in.facts.Err()
+	}
+	if err != nil {
 		return err
+	}
+	if decided {
+		return in.st.ReadPeople(in.facts.WalkedIDs())
 	}
 	if err := in.loadWhole(d); err != nil {
 		return err

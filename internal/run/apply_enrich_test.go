@@ -27,16 +27,20 @@ func (v *planView) Plan(p *plan.Plan) { v.shown = p }
 // TestPlanOfAnEnrichBlockAsksTheStore plans it: at its limit, with stale
 // enrichments to refresh, the apply runs on a partial state (it loads no
 // whole state) and refreshes them; with places left under a larger limit
-// it loads the state whole. The plan it shows is the plan of the whole
-// state, and its people are enriched at the apply's time.
+// it enriches the people the store names for them too; with nothing to
+// refresh it loads the state whole (the plan needs everyone). The plan
+// it shows is the plan of the whole state, and its people are enriched at
+// the apply's time.
 func TestApplyOfAnEnrichBlockReadsInPart(t *testing.T) {
 	for _, tt := range []struct {
 		limit    int
+		after    time.Duration
 		loads    bool
 		enriched int // at the apply's time
 	}{
-		{2, false, 2}, // two refreshes, the limit reached
-		{10, true, 6}, // places left: every person read, each enriched
+		{2, 31 * 24 * time.Hour, false, 2},  // two refreshes, the limit reached
+		{10, 31 * 24 * time.Hour, false, 6}, // places left, taken by the people the store names
+		{2, 24 * time.Hour, true, 0},        // nothing to refresh: up to date
 	} {
 		dir := t.TempDir()
 		rec := &recBackend{Backend: local.Open(filepath.Join(dir, ".leadsync", "state.db"))}
@@ -49,7 +53,7 @@ func TestApplyOfAnEnrichBlockReadsInPart(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		now := t0.Add(31 * 24 * time.Hour)
+		now := t0.Add(tt.after)
 		d.Now = func() time.Time { return now }
 		cfg := loadConfigText(t, dir, enrichConfig(tt.limit))
 		want, _ := plan.Build(cfg, whole, plan.Options{Now: now, Targets: []string{"enrich.contacts"}})
@@ -59,7 +63,7 @@ func TestApplyOfAnEnrichBlockReadsInPart(t *testing.T) {
 			t.Fatal(err)
 		}
 		if loaded := slices.Contains(rec.ops, "load"); loaded != tt.loads {
-			t.Errorf("limit %d: the whole state loaded: %v, want %v (%v)", tt.limit, loaded, tt.loads, rec.ops)
+			t.Errorf("limit %d, %v later: the whole state loaded: %v, want %v (%v)", tt.limit, tt.after, loaded, tt.loads, rec.ops)
 		}
 		if v.shown == nil {
 			t.Fatalf("limit %d: no plan shown", tt.limit)

@@ -128,15 +128,17 @@ func nonZero(m map[string]int) map[string]int {
 
 // partialEnrichSteps are the configurations applied one after the other
 // (after the api block), each that long after the first: an enrich block
-// of two searches' people at its limit, whose enrichments are refreshed
-// once stale (targeted: the plan of an enrich block the store's indexes
-// answer, plan.EnrichReadsOf), the block planned when nothing is stale
-// (the plan over the people read needs everyone: the state is loaded
-// whole), the block with a new search among its sources (its people,
-// read as the search is folded in, take no place: the block's places
-// are counted from the store's counts, not from the people read), with
-// places left under a larger limit, and saved plans of its refreshes
-// and of nothing to do (made again at the time they were made).
+// of two searches' people at its limit, with places left under a larger
+// limit (taken by the people the store names: placesWalk), its
+// enrichments refreshed once stale (targeted: the plan of an enrich block
+// the store's indexes answer, plan.EnrichReadsOf), the block planned
+// when nothing is stale (the plan over the people read needs everyone:
+// the state is loaded whole), the block with a new search among its
+// sources (its people, read as the search is folded in, take no place:
+// the block's places are counted from the store's counts, not from the
+// people read), places left and refreshes at once, and saved plans of
+// refreshes and of nothing to do (made again at the time they were
+// made).
 var partialEnrichSteps = []struct {
 	limit int
 	// more is a search added to the configuration and the block's from.
@@ -147,15 +149,15 @@ var partialEnrichSteps = []struct {
 	saved bool
 	// loads is how often the apply loads the state whole: once for a
 	// state never written (no store yet), once when the block's plan
-	// has places left or needs every person.
+	// needs every person.
 	loads int
 }{
 	{limit: 2, loads: 1},
-	{limit: 3, after: 20 * day, loads: 1},
+	{limit: 3, after: 20 * day},
 	{limit: 3, targets: []string{"enrich.contacts"}, after: 31 * day},
 	{limit: 3, targets: []string{"enrich.contacts"}, after: 32 * day, loads: 1},
 	{limit: 3, more: true, after: 52 * day},
-	{limit: 5, more: true, targets: []string{"enrich.contacts"}, after: 63 * day, loads: 1},
+	{limit: 5, more: true, targets: []string{"enrich.contacts"}, after: 63 * day},
 	{limit: 5, more: true, targets: []string{"enrich.contacts"}, after: 100 * day, saved: true},
 	{limit: 5, more: true, targets: []string{"enrich.contacts"}, after: 101 * day, saved: true, loads: 1},
 }
