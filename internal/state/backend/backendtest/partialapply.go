@@ -21,6 +21,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/api/apitest"
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/engine"
 	"github.com/leadsync/leadsync/internal/export"
@@ -296,14 +297,18 @@ func savedPlan(t *testing.T, d run.Deps, cfg *config.Config, targets []string) s
 	return path
 }
 
-// sandboxClient is a client of an in-process sandbox (no network).
+// sandboxClient is a client of an in-process sandbox (no network). Its
+// pace (50 calls a second) runs on a fake clock: the sandbox limits no
+// rate, and waiting for it in real time took a second of each
+// PartialApply.
 func sandboxClient(t *testing.T) api.Service {
 	t.Helper()
 	sb := sandbox.New(sandbox.Options{Seed: 5, RateLimit: -1, NoLatency: true})
+	clock := apitest.NewAutoClock(Now)
 	c, err := api.New(api.Options{
 		Key: sandbox.DefaultKey, BaseURL: sandbox.BaseURL, BaseURLV2: sandbox.BaseURLV2,
 		HTTPClient: &http.Client{Transport: sb.Transport()}, RateLimit: 50, Parallelism: 2,
-		Pacer: api.NewPacer(50, 2, nil),
+		Pacer: api.NewPacer(50, 2, clock), Clock: clock,
 	})
 	must(t, err, "sandbox client")
 	return c
