@@ -248,6 +248,12 @@ func pageOfSomeone(st *state.State) string {
 // loaded the state whole.
 func partialApplyStep(t *testing.T, open func(string, Who) backend.Backend, dir, text string, targets []string, saved, whole bool) (*engine.Summary, *state.State, int) {
 	t.Helper()
+	return partialApplyAt(t, open, dir, text, targets, saved, whole, At(60))
+}
+
+// partialApplyAt is partialApplyStep at the time at.
+func partialApplyAt(t *testing.T, open func(string, Who) backend.Backend, dir, text string, targets []string, saved, whole bool, at time.Time) (*engine.Summary, *state.State, int) {
+	t.Helper()
 	cfg, diags := config.Load(config.LoadOptions{Dir: dir, FS: fstest.MapFS{"main.leads.hcl": {Data: []byte(text)}}})
 	if diags.HasErrors() {
 		t.Fatal(diags.Error())
@@ -260,7 +266,7 @@ func partialApplyStep(t *testing.T, open func(string, Who) backend.Backend, dir,
 		b = wholeReads{lc}
 	}
 	svc := sandboxClient(t)
-	d := run.Deps{Backend: b, Service: func() (api.Service, error) { return svc, nil }, Now: func() time.Time { return At(60) },
+	d := run.Deps{Backend: b, Service: func() (api.Service, error) { return svc, nil }, Now: func() time.Time { return at },
 		Interrupt: make(chan os.Signal)}
 	v := &applyView{}
 	opts := run.ApplyOptions{Config: cfg, AutoApprove: true, Targets: targets}
