@@ -3,6 +3,7 @@ package plan
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
@@ -317,25 +318,60 @@ func TestManyPlacesLeftReadEveryone(t *testing.T) {
 // TestPlacesLeftCostThePlaces plans a block with 5 places left under its
 // limit over 3,000 people, every third of them enriched, from the store:
 // the plan is the whole state's, and it asks about the first people in
-// order only (twice the places and 16) and reads 5 of them whole.
+// order only (twice the places and 16) and reads 5 of them whole, those
+// who take the places. A person holding the block's own enrichment, or
+// another block's that the block's refresh finds fresh, takes none and
+// is not read; one holding another block's stale enrichment takes one.
 func TestPlacesLeftCostThePlaces(t *testing.T) {
-	f := newFixture()
-	var refs, ids []string
-	kept := map[string]int{}
-	for k := range 10 { // a search keeps 300 people
-		s := f.search(fmt.Sprintf(`search.a["%d"]`, k), kw("a", "city", fmt.Sprint(k)))
-		var leads []string
-		for i := range 300 {
-			leads = append(leads, fmt.Sprintf("%04d.p", 300*k+i))
-		}
-		f.ranRequest(s.Address, t0.Add(-day), s.Request, 0, leads...)
-		refs, ids, kept[s.Address] = append(refs, s.Address), append(ids, leads...), len(leads)
+	for _, tc := range []struct {
+		name   string
+		by     string        // the block of every third person's enrichment
+		age    time.Duration // its age (the block's refresh is 30 days)
+		enrich []string      // the people the plan enriches
+	}{
+		{"its own enrichments", "enrich.e0", day, []string{"0001.p", "0002.p", "0004.p", "0005.p", "0007.p"}},
+		{"another block's fresh enrichments", "enrich.gone", day, []string{"0001.p", "0002.p", "0004.p", "0005.p", "0007.p"}},
+		{"another block's stale enrichments", "enrich.gone", 40 * day, []string{"0000.p", "0001.p", "0002.p", "0003.p", "0004.p"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture()
+			var refs, ids []string
+			kept := map[string]int{}
+			for k := range 10 { // a search keeps 300 people
+				s := f.search(fmt.Sprintf(`search.a["%d"]`, k), kw("a", "city", fmt.Sprint(k)))
+				var leads []string
+				for i := range 300 {
+					leads = append(leads, fmt.Sprintf("%04d.p", 300*k+i))
+				}
+				f.ranRequest(s.Address, t0.Add(-day), s.Request, 0, leads...)
+				refs, ids, kept[s.Address] = append(refs, s.Address), append(ids, leads...), len(leads)
+			}
+			e := f.enrich("e0", refs, 1005, 30*day)
+			for i := 0; i < len(ids); i += 3 {
+				f.enriched(ids[i], tc.by, t0.Add(-tc.age))
+			}
+			if tc.by != e.Address {
+				// The places the limit leaves stay 5.
+				f.st.ErasedEnrichments = map[string]int{e.Address: 1000}
+			}
+			got, store := planOfPlacesLeft(t, f, kept, e.Address)
+			c := got.Changes[len(got.Changes)-1]
+			if c.Address != e.Address || c.Calls != 5 || !slices.Equal(c.PersonIDs, tc.enrich) {
+				t.Fatalf("%s enriches %d people %v, want %v", c.Address, c.Calls, c.PersonIDs, tc.enrich)
+			}
+			if store.asked != 2*5+16 || store.read != 5 {
+				t.Fatalf("the plan asked about %d people and read %d whole, want %d and 5", store.asked, store.read, 2*5+16)
+			}
+		})
 	}
-	e := f.enrich("e0", refs, 1005, 30*day)
-	for i := 0; i < len(ids); i += 3 {
-		f.enriched(ids[i], e.Address, t0.Add(-day))
-	}
-	o := Options{Now: t0, Offline: true, Targets: []string{e.Address}, FileExists: func(string) bool { return true }}
+}
+
+// planOfPlacesLeft plans the enrich block at addr of f from a store of
+// f's state that counts what the plan asks of it (the lead lists of kept
+// read first), checking the plan is the whole state's.
+func planOfPlacesLeft(t *testing.T, f *fixture, kept map[string]int, addr string) (*Plan, *countingStore) {
+	t.Helper()
+	o := Options{Now: t0, Offline: true, Targets: []string{addr}, FileExists: func(string) bool { return true }}
 	store := &countingStore{enrichMemStore: enrichMemStore{memStore{f.st}}}
 	b := state.NewStoredBase(storedBase(f.st).Records, kept, store)
 	r, facts, ok, err := EnrichReadsOf(f.cfg, b.Records, o, b)
@@ -358,13 +394,7 @@ func TestPlacesLeftCostThePlaces(t *testing.T) {
 	if d := cmp.Diff(planJSON(t, want), planJSON(t, got)); d != "" {
 		t.Fatalf("the plan differs (-whole +read):\n%s", d)
 	}
-	c := got.Changes[len(got.Changes)-1]
-	if c.Address != e.Address || c.Calls != 5 || c.PersonIDs[0] != "0001.p" || c.PersonIDs[4] != "0007.p" {
-		t.Fatalf("%s enriches %d people %v, want 0001.p to 0007.p", c.Address, c.Calls, c.PersonIDs)
-	}
-	if store.asked != 2*5+16 || store.read != 5 {
-		t.Fatalf("the plan asked about %d people and read %d whole, want %d and 5", store.asked, store.read, 2*5+16)
-	}
+	return got, store
 }
 
 // countingStore counts the people a plan asks the store about
