@@ -371,6 +371,17 @@ func TestPlacesLeftCostThePlaces(t *testing.T) {
 // read first), checking the plan is the whole state's.
 func planOfPlacesLeft(t *testing.T, f *fixture, kept map[string]int, addr string) (*Plan, *countingStore) {
 	t.Helper()
+	got, store, facts := planFromStore(t, f, kept, addr)
+	if facts.NeedsEveryone() {
+		t.Fatal("the plan needs everyone")
+	}
+	return got, store
+}
+
+// planFromStore is planOfPlacesLeft, whose plan may need everyone: facts
+// say so (the plan is then not compared).
+func planFromStore(t *testing.T, f *fixture, kept map[string]int, addr string) (*Plan, *countingStore, *EnrichFacts) {
+	t.Helper()
 	o := Options{Now: t0, Offline: true, Targets: []string{addr}, FileExists: func(string) bool { return true }}
 	store := &countingStore{enrichMemStore: enrichMemStore{memStore{f.st}}}
 	b := state.NewStoredBase(storedBase(f.st).Records, kept, store)
@@ -387,14 +398,70 @@ func planOfPlacesLeft(t *testing.T, f *fixture, kept map[string]int, addr string
 	po := o
 	po.Enrich = facts
 	got, _ := Build(f.cfg, st, po)
-	if facts.NeedsEveryone() || facts.Err() != nil {
-		t.Fatalf("the plan needs everyone (%v)", facts.Err())
+	if err := facts.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if facts.NeedsEveryone() {
+		return got, store, facts
 	}
 	want, _ := Build(f.cfg, f.st, o)
 	if d := cmp.Diff(planJSON(t, want), planJSON(t, got)); d != "" {
 		t.Fatalf("the plan differs (-whole +read):\n%s", d)
 	}
-	return got, store
+	return got, store, facts
+}
+
+// TestCountGivenUpNeedsEveryone: a block at its limit whose source runs
+// is bounded by its limit (5: the people it enriched may be taken from it
+// by a refresh, each freeing a place) or by the people it may enrich, the
+// 3 its running source may bring and those of its sources not read
+// (plain: none holds an enrichment), whichever is less. The store counts
+// those people as far as the limit's bound needs them (2 of 10); when it
+// gives up before (past maxCounted), the plan's bound is not known and
+// the plan needs everyone, even one person short: the bound would say 4
+// calls and credits at most where the whole state says 5.
+func TestCountGivenUpNeedsEveryone(t *testing.T) {
+	defer func(n, m int) { walkChunk, maxCounted = n, m }(walkChunk, maxCounted)
+	for _, tc := range []struct {
+		name          string
+		chunk, most   int
+		needsEveryone bool
+	}{
+		{"counted in one question", 4096, 1 << 20, false},
+		{"counted one at a time", 1, 1 << 20, false},
+		{"given up one short", 1, 1, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			walkChunk, maxCounted = tc.chunk, tc.most
+			f := newFixture()
+			f.cfg.API.MaxCredits = 1 << 30
+			a := f.search("search.a", kw("a"))
+			var leads []string
+			for i := range 10 {
+				leads = append(leads, fmt.Sprintf("%d.p", i))
+			}
+			f.ranRequest(a.Address, t0.Add(-day), a.Request, 0, leads...)
+			f.search("search.r", kw("r"), maxResults(3)) // never ran: it runs
+			other := f.search("search.b", kw("b"))
+			var owned []string
+			for i := range 5 {
+				owned = append(owned, fmt.Sprintf("%d.q", i))
+			}
+			f.ranRequest(other.Address, t0.Add(-day), other.Request, 0, owned...)
+			e := f.enrich("e0", []string{a.Address, "search.r"}, 5, 30*day)
+			for _, id := range owned {
+				f.enriched(id, e.Address, t0.Add(-400*day)) // stale: at the limit
+			}
+			kept := map[string]int{a.Address: len(leads), other.Address: len(owned)}
+			got, _, facts := planFromStore(t, f, kept, e.Address)
+			if facts.NeedsEveryone() != tc.needsEveryone {
+				t.Fatalf("the plan needs everyone: %v, want %v", facts.NeedsEveryone(), tc.needsEveryone)
+			}
+			if c := got.Changes[len(got.Changes)-1]; !tc.needsEveryone && (c.Address != e.Address || c.CallsMax != 5) {
+				t.Fatalf("%s: at most %d calls, want 5", c.Address, c.CallsMax)
+			}
+		})
+	}
 }
 
 // countingStore counts the people a plan asks the store about
