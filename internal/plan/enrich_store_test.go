@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -329,31 +330,12 @@ func TestPlacesLeftCostThePlaces(t *testing.T) {
 		age    time.Duration // its age (the block's refresh is 30 days)
 		enrich []string      // the people the plan enriches
 	}{
-		{"its own enrichments", "enrich.e0", day, []string{"0001.p", "0002.p", "0004.p", "0005.p", "0007.p"}},
+		{"its own enrichments", placesBlock, day, []string{"0001.p", "0002.p", "0004.p", "0005.p", "0007.p"}},
 		{"another block's fresh enrichments", "enrich.gone", day, []string{"0001.p", "0002.p", "0004.p", "0005.p", "0007.p"}},
 		{"another block's stale enrichments", "enrich.gone", 40 * day, []string{"0000.p", "0001.p", "0002.p", "0003.p", "0004.p"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f := newFixture()
-			var refs, ids []string
-			kept := map[string]int{}
-			for k := range 10 { // a search keeps 300 people
-				s := f.search(fmt.Sprintf(`search.a["%d"]`, k), kw("a", "city", fmt.Sprint(k)))
-				var leads []string
-				for i := range 300 {
-					leads = append(leads, fmt.Sprintf("%04d.p", 300*k+i))
-				}
-				f.ranRequest(s.Address, t0.Add(-day), s.Request, 0, leads...)
-				refs, ids, kept[s.Address] = append(refs, s.Address), append(ids, leads...), len(leads)
-			}
-			e := f.enrich("e0", refs, 1005, 30*day)
-			for i := 0; i < len(ids); i += 3 {
-				f.enriched(ids[i], tc.by, t0.Add(-tc.age))
-			}
-			if tc.by != e.Address {
-				// The places the limit leaves stay 5.
-				f.st.ErasedEnrichments = map[string]int{e.Address: 1000}
-			}
+			f, kept, e := placesLeft(tc.by, tc.age)
 			got, store := planOfPlacesLeft(t, f, kept, e.Address)
 			c := got.Changes[len(got.Changes)-1]
 			if c.Address != e.Address || c.Calls != 5 || !slices.Equal(c.PersonIDs, tc.enrich) {
@@ -363,6 +345,58 @@ func TestPlacesLeftCostThePlaces(t *testing.T) {
 				t.Fatalf("the plan asked about %d people and read %d whole, want %d and 5", store.asked, store.read, 2*5+16)
 			}
 		})
+	}
+}
+
+// placesLeft is a block with 5 places left under its limit (1,005) over
+// 3,000 people, every third enriched by block by, age ago; kept are the
+// lead lists of its sources.
+func placesLeft(by string, age time.Duration) (*fixture, map[string]int, *config.Enrich) {
+	f := newFixture()
+	var refs, ids []string
+	kept := map[string]int{}
+	for k := range 10 { // a search keeps 300 people
+		s := f.search(fmt.Sprintf(`search.a["%d"]`, k), kw("a", "city", fmt.Sprint(k)))
+		var leads []string
+		for i := range 300 {
+			leads = append(leads, fmt.Sprintf("%04d.p", 300*k+i))
+		}
+		f.ranRequest(s.Address, t0.Add(-day), s.Request, 0, leads...)
+		refs, ids, kept[s.Address] = append(refs, s.Address), append(ids, leads...), len(leads)
+	}
+	e := f.enrich("e0", refs, 1005, 30*day)
+	for i := 0; i < len(ids); i += 3 {
+		f.enriched(ids[i], by, t0.Add(-age))
+	}
+	if by != e.Address {
+		// The places the limit leaves stay 5.
+		f.st.ErasedEnrichments = map[string]int{e.Address: 1000}
+	}
+	return f, kept, e
+}
+
+// TestBlockNotCountedNeedsEveryone: a plan over a state read in part
+// whose store's counts miss the block it plans (facts of another block)
+// needs everyone: planned with no enrichment counted, the block would
+// take as places the 1,000 its enrichments hold.
+func TestBlockNotCountedNeedsEveryone(t *testing.T) {
+	f, kept, e := placesLeft(placesBlock, day)
+	o := Options{Now: t0, Offline: true, Targets: []string{e.Address}, FileExists: func(string) bool { return true }}
+	b := state.NewStoredBase(storedBase(f.st).Records, kept, enrichMemStore{memStore{f.st}})
+	r, facts, ok, err := EnrichReadsOf(f.cfg, b.Records, o, b)
+	if err != nil || !ok {
+		t.Fatalf("EnrichReadsOf: %v, %v", ok, err)
+	}
+	st, err := b.Reading(r.Searches, r.Persons)
+	if err != nil {
+		t.Fatal(err)
+	}
+	facts.Fill(st)
+	facts.blocks = map[string]*enrichCounts{"enrich.other": facts.blocks[e.Address]}
+	o.Enrich = facts
+	Build(f.cfg, st, o)
+	if !facts.NeedsEveryone() {
+		t.Fatal("a block the store did not count was planned over a state read in part")
 	}
 }
 
@@ -463,6 +497,9 @@ func TestCountGivenUpNeedsEveryone(t *testing.T) {
 		})
 	}
 }
+
+// placesBlock is the address of the block placesLeft plans.
+const placesBlock = "enrich.e0"
 
 // countingStore counts the people a plan asks the store about
 // (SketchedAmong) and reads whole (Get).
