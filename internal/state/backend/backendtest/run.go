@@ -58,6 +58,7 @@ func Run(t *testing.T, k Kind) {
 		{"PartialFolds", testPartialFolds},
 		{"PartialFoldFails", testPartialFoldFails},
 		{"PartialEnrichFolds", testPartialEnrichFolds},
+		{"PartialTrackFolds", testPartialTrackFolds},
 		{"PartialApply", testPartialApply},
 		{"PartialEnrichApply", testPartialEnrichApply},
 		{"PartialForget", testPartialForget},
