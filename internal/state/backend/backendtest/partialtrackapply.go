@@ -18,8 +18,9 @@ import (
 // people), the track targeted once its people are due again, an import
 // it watches too (of people of another search and a new one: the file's
 // people are adopted, and read by the track), the import targeted with
-// another file (people dropped, one added) from a saved plan, and the
-// whole configuration once the track is due again.
+// another file (people dropped, one added) from a saved plan, the whole
+// configuration once the track is due again, and a saved plan of the
+// track a month later.
 var partialTrackSteps = []struct {
 	track   bool
 	csv     int // the import of csvOf(n), when n > 0
@@ -38,6 +39,7 @@ var partialTrackSteps = []struct {
 	{track: true, csv: 1, after: 33 * day, reads: true},
 	{track: true, csv: 2, targets: []string{"import.crm"}, after: 34 * day, saved: true},
 	{track: true, csv: 2, after: 70 * day, reads: true},
+	{track: true, csv: 2, targets: []string{"track.t"}, after: 101 * day, saved: true, reads: true},
 }
 
 // trackBlocks are the blocks of a step: three searches, the track of
