@@ -17,14 +17,14 @@ import (
 // TestApplyOfATrackReadsInPart applies a track of a search and of an
 // import it watches (a CSV file of people of another search by network
 // ID, and one new to the state) over a state in the local database, as
-// TestPlanOfATrackAndAnImportLoadsNoState plans it, a month after a track
-// of another search read its people: the apply runs on a partial state
-// (it loads no whole state), imports the file and reads every person the
-// plan names with a page name to read, those it read before and no
-// longer in its sources among them, at the apply's time; then the track alone (targeted) a month
-// later likewise. A file of page names the track watches loads the
-// state whole, as plan does. The plan shown is the plan of the whole
-// state each time.
+// TestPlanOfATrackAndAnImportLoadsNoState plans it, a month after a
+// track of another search read its people: the apply runs on a partial
+// state (it loads no whole state), imports the file and reads every
+// person the plan names with a page name to read, those it read before
+// and no longer in its sources among them, at the apply's time; then the
+// track alone (targeted) a month later likewise. A file of page names the
+// track watches loads the state whole, as plan does. The plan shown is
+// the plan of the whole state each time.
 func TestApplyOfATrackReadsInPart(t *testing.T) {
 	dir := t.TempDir()
 	rec := &recBackend{Backend: local.Open(filepath.Join(dir, ".leadsync", "state.db"))}
