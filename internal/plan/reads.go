@@ -47,12 +47,14 @@ type Reads struct {
 }
 
 // Foldable reports whether an apply of the plan may run on a partial
-// state: it reads no person in bulk, and plans no track or import, whose
-// results a partial state does not fold (state/partialfold.go), nor
-// needs the store's company domains (Colleagues, which only a track or
-// an import needs).
+// state holding what the plan reads (the people of its tracks and
+// imports too), whose folds read what each call changes
+// (state/partialfold.go): it reads no person in bulk, and needs no
+// company domains of the store (Colleagues: the engine's count of the
+// people an import adopted that an exclude block by domain names, and a
+// saved plan's check, learn them from the people the state holds).
 func (r Reads) Foldable() bool {
-	return !r.People && len(r.Tracks)+len(r.Imports) == 0 && !r.Colleagues
+	return !r.People && !r.Colleagues
 }
 
 // ReadsOf says what Build reads of a state, given its records, to plan

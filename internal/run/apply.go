@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"sync"
 	"syscall"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/engine"
 	"github.com/leadsync/leadsync/internal/export"
+	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/leadsync/leadsync/internal/plan"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/backend"
@@ -129,11 +131,16 @@ func apply(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView) error
 // applyState is the state an apply plans and runs on, and what ends the
 // snapshot it reads from (before a commit; a second call does nothing).
 // A plan that reads no person in bulk (plan.ReadsOf: searches, profile
-// reads and exports, no enrich, track, import, moved block or retention)
-// runs on a partial state when the backend keeps its people
-// in a store (state.Base.Writable): the records, the lead lists of the
-// searches it plans and the people it names, then, as each call is
-// folded in, the people the call changes (state/partialfold.go). So does
+// reads, tracks, imports and exports, no enrich, moved block or
+// retention, no exclude block by domain matching a track's or an
+// import's people: Reads.Foldable) runs on a partial state when the
+// backend keeps its people in a store (state.Base.Writable): the
+// records, the lead lists of the searches it plans and of its tracks'
+// sources, the people it names and those its tracks read before
+// (writableReading), then, as each call is folded in, the people the
+// call changes (state/partialfold.go: a track read's person, an import's
+// people). The engine reads the people the plan's track changes name
+// (all read). So does
 // a plan that reads every person only for an enrich block the store's
 // indexes answer (plan.EnrichReadsOf, as plan reads it: partialEnrich).
 // A saved plan is judged by the targets and replacements it was made
@@ -204,17 +211,33 @@ func selection(opts ApplyOptions) (plan.Options, error) {
 }
 
 // writableReading is the partial state of b holding what the plan reads
-// (as Base.Reading: the lead lists of the searches it plans, at once, the
-// people it names).
+// (as Reads.Read: the lead lists of the searches it plans and of its
+// tracks' sources, at once, the people it names, its sources' people and
+// those its tracks read before). An ID of a page name ("page:") is
+// followed to every person the page name finds (State.ReadRefs), where
+// Reads.Read, which has no index of page names, reads every person.
 func writableReading(b *state.Base, reads plan.Reads) (*state.State, error) {
 	st, err := b.Writable()
 	if err != nil {
 		return nil, err
 	}
-	if err := st.ReadLeadsOf(reads.Searches); err != nil {
+	if err := st.ReadLeadsOf(append(slices.Clone(reads.Searches), reads.Sources...)); err != nil {
 		return nil, err
 	}
-	if err := st.ReadPeople(reads.Persons); err != nil {
+	ids := slices.Clone(reads.Persons)
+	for _, addr := range reads.Sources {
+		if sr := st.Searches[addr]; sr != nil {
+			ids = append(ids, sr.LeadIDs...)
+		}
+	}
+	for _, addr := range reads.Tracks {
+		tracked, _, err := b.BlockPeople(kind.Track, addr)
+		if err != nil {
+			return nil, err
+		}
+		ids = append(ids, tracked...)
+	}
+	if err := st.ReadRefs(ids); err != nil {
 		return nil, err
 	}
 	return st, nil

@@ -14,7 +14,8 @@ import (
 // Paged), what a re-key of one of them changes (the lead lists of the
 // searches that found them), the search's lead list and leads before the
 // call, a split run's people, a profile read's person before it, an
-// enrichment's (or a copy's) person.
+// enrichment's (or a copy's) person, a track read's person, an import's
+// people: those its file names, and those of the block's import before.
 
 // PageFinder is a PeopleStore that finds people by page name: a partial
 // state folds a search or a profile read only with one.
@@ -26,10 +27,17 @@ type PageFinder interface {
 }
 
 // readFor reads what folding e into a partial state changes. An event of
-// a kind not listed (a track read, an import) is refused: nothing is
-// changed.
+// a kind not listed (none that Validate lets through) is refused: nothing
+// is changed.
 func (s *State) readFor(e *Event) error {
 	switch e.Kind {
+	case EventTrack:
+		// The person read, as State.Person finds them: a track read
+		// changes no one else (its answer carries no networkId or page
+		// name to re-key by).
+		return s.readPersonRef(e.Track.PersonID)
+	case EventImport:
+		return s.readImport(e.Address, e.Import)
 	case EventEnrich:
 		// The person named, then the one the result's networkId or
 		// page name finds (it may be another, or a re-key of them).
@@ -73,7 +81,47 @@ func (s *State) readFor(e *Event) error {
 		}
 		return s.readProfile(e.Share.From)
 	}
-	return fmt.Errorf("a %s event cannot be folded into a state read in part (only searches, profile reads, enrichments, their failures, forgets and moves): nothing was changed", e.Kind)
+	return fmt.Errorf("a %s event cannot be folded into a state read in part: nothing was changed", e.Kind)
+}
+
+// ReadRefs reads the people of ids as State.Person finds them: an ID of
+// a page name ("page:") reads every person that page name finds in any
+// letter case (readPersonRef), so that a person re-keyed since is found.
+// Nothing for a state read whole.
+func (s *State) ReadRefs(ids []string) error {
+	if s.partial == nil {
+		return nil
+	}
+	var plain []string
+	var pages []person.Lead
+	for _, id := range ids {
+		if page, ok := strings.CutPrefix(id, PagePrefix); ok {
+			pages = append(pages, person.Lead{PageName: page})
+		} else {
+			plain = append(plain, id)
+		}
+	}
+	if err := s.ReadPeople(plain); err != nil || len(pages) == 0 {
+		return err
+	}
+	return s.readLeads(pages)
+}
+
+// readImport reads what an import of the block at addr changes: the
+// people its file's members resolve to (readLeads, as a search's leads:
+// a member may re-key a person known by page name), and the people of the
+// block's import before, who lose it when the file names them no more.
+func (s *State) readImport(addr string, ie *ImportEvent) error {
+	if rec := s.Imports[addr]; rec != nil {
+		if err := s.ReadPeople(rec.PersonIDs); err != nil {
+			return err
+		}
+	}
+	leads := make([]person.Lead, len(ie.People))
+	for i := range ie.People {
+		leads[i] = ie.People[i].Result.Lead()
+	}
+	return s.readLeads(leads)
 }
 
 // readPersonRef reads the person an enrichment names by id (State.Person):

@@ -254,7 +254,14 @@ func partialApplyStep(t *testing.T, open func(string, Who) backend.Backend, dir,
 // partialApplyAt is partialApplyStep at the time at.
 func partialApplyAt(t *testing.T, open func(string, Who) backend.Backend, dir, text string, targets []string, saved, whole bool, at time.Time) (*engine.Summary, *state.State, int) {
 	t.Helper()
-	cfg, diags := config.Load(config.LoadOptions{Dir: dir, FS: fstest.MapFS{"main.leads.hcl": {Data: []byte(text)}}})
+	return partialApplyFiles(t, open, dir, fstest.MapFS{"main.leads.hcl": {Data: []byte(text)}}, targets, saved, whole, at)
+}
+
+// partialApplyFiles is partialApplyAt of the configuration main.leads.hcl
+// of fsys, with the files beside it (an import's).
+func partialApplyFiles(t *testing.T, open func(string, Who) backend.Backend, dir string, fsys fstest.MapFS, targets []string, saved, whole bool, at time.Time) (*engine.Summary, *state.State, int) {
+	t.Helper()
+	cfg, diags := config.Load(config.LoadOptions{Dir: dir, FS: fsys})
 	if diags.HasErrors() {
 		t.Fatal(diags.Error())
 	}
