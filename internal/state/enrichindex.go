@@ -33,6 +33,20 @@ type EnrichIndex interface {
 	SketchedAmong(ids []string) ([]*Person, error)
 }
 
+// EnrichmentLister is a store that lists every enrichment narrowly: the
+// plan of an enrich block whose limit leaves more places than it reads
+// people for (plan.EnrichReadsOf: a limit as a safety cap), or with
+// nothing to enrich, tells its members apart from it in memory rather
+// than reading them. The SQL stores give it.
+type EnrichmentLister interface {
+	// EachEnrichment calls each with the person ID, the address that
+	// made it (Enrichment.By) and the time of every enrichment (copies
+	// and imported ones too), in no order: one pass over the
+	// enrichments' rows, no person read. An error of each ends the pass
+	// and is returned.
+	EachEnrichment(each func(id, by string, at time.Time) error) error
+}
+
 // PageUnread is the page name of a person read in sketch (Sketch).
 const PageUnread = "(not read)"
 
@@ -107,6 +121,37 @@ func (b *Base) SketchedAmong(ids []string) ([]*Person, error) {
 	return out, nil
 }
 
+// EachEnrichment: see EnrichmentLister. A store that does not list them
+// answers from its index (Enrichers, then Sketched of each).
+func (b *Base) EachEnrichment(each func(id, by string, at time.Time) error) error {
+	if l, ok := b.store.(EnrichmentLister); ok {
+		return l.EachEnrichment(each)
+	}
+	ix := b.index()
+	if m, ok := ix.(memIndex); ok {
+		return m.EachEnrichment(each)
+	}
+	addrs, err := ix.Enrichers()
+	if err != nil {
+		return err
+	}
+	for _, by := range addrs {
+		ps, err := ix.Sketched(by, endOfTime)
+		if err != nil {
+			return err
+		}
+		for _, p := range ps {
+			if err := each(p.ID, by, p.Enrichment.EnrichedAt); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// endOfTime is after every enrichment's time.
+var endOfTime = time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)
+
 // memIndex answers EnrichIndex from people in memory: what a store's
 // answers must equal (backendtest EnrichIndex).
 type memIndex map[string]*Person
@@ -163,6 +208,17 @@ func (m memIndex) SketchedAmong(ids []string) ([]*Person, error) {
 		}
 	}
 	return out, nil
+}
+
+func (m memIndex) EachEnrichment(each func(id, by string, at time.Time) error) error {
+	for id, p := range m {
+		if p.Enrichment != nil {
+			if err := each(id, p.Enrichment.By, p.Enrichment.EnrichedAt); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 func (m memIndex) ids(keep func(*Person) bool) []string {

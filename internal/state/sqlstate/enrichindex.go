@@ -51,6 +51,34 @@ func (w wrapped) SketchedAmong(ids []string) ([]*state.Person, error) {
 	return ps, w.err(err)
 }
 
+func (w wrapped) EachEnrichment(each func(id, by string, at time.Time) error) error {
+	return w.err(w.p.eachEnrichment(each))
+}
+
+// eachEnrichment runs SelectEnrichedAll.
+func (p *peopleStore) eachEnrichment(each func(id, by string, at time.Time) error) error {
+	rows, err := p.r.query(p.ctx, SelectEnrichedAll, p.r.WS)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	var id, by string
+	var at sql.NullString
+	for rows.Next() {
+		if err := rows.Scan(&id, &by, &at); err != nil {
+			return err
+		}
+		t, err := parseTime(at)
+		if err != nil {
+			return fmt.Errorf("enrichment of %s: %w", id, err)
+		}
+		if err := each(id, by, t); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
 // sketchedAmong runs SelectSketchedAmong for ids.
 func (p *peopleStore) sketchedAmong(ids []string) ([]*state.Person, error) {
 	if len(ids) == 0 {

