@@ -23,9 +23,12 @@ import (
 // where they are met, the candidates as read, the others counted.
 
 // maxCensusRead is the most candidates the census reads whole (a
-// variable for tests): past it, reading every person costs about as
-// much, and the plan needs everyone.
-var maxCensusRead = 1_000_000
+// variable for tests; none by default). The census reads whole no more
+// than three quarters of its sources' people either: a person read by ID
+// costs more than one of a read of everyone (1,656,000 candidates of
+// 3,000,000 people: 15.0 s and 1.78 GB, against 19.6 s and 3.1 GB), so
+// past that share the plan needs everyone.
+var maxCensusRead = 1 << 62
 
 // enrichCensus is every enrichment of a store: per enrichment its
 // person's ID (packed in ids), the address that made it (an index into
@@ -151,7 +154,8 @@ func (v *env) collectCensus(e *config.Enrich, sources []source, where bool) (blo
 }
 
 // censusRead takes the census and reads whole the candidates among the
-// members not read, by ID; a nil census: more than maxCensusRead of them.
+// members not read, by ID; a nil census: too many of them to read so
+// (maxCensusRead).
 func (v *env) censusRead(e *config.Enrich, sources []source) (*enrichCensus, map[string]*state.Person, error) {
 	l, ok := v.facts.store.(state.EnrichmentLister)
 	if !ok {
@@ -161,6 +165,11 @@ func (v *env) censusRead(e *config.Enrich, sources []source) (*enrichCensus, map
 	if err != nil {
 		return nil, nil, err
 	}
+	most := 0
+	for _, src := range sources {
+		most += len(src.ids)
+	}
+	most = min(most*3/4, maxCensusRead)
 	in := map[string]bool{}
 	var ids []string
 	for _, src := range sources {
@@ -168,7 +177,7 @@ func (v *env) censusRead(e *config.Enrich, sources []source) (*enrichCensus, map
 			if v.st.People[id] != nil || in[id] || !v.censusCandidate(e, c, c.lookUp(id)) {
 				continue
 			}
-			if len(ids) == maxCensusRead {
+			if len(ids) == most {
 				return nil, nil, nil
 			}
 			in[id] = true

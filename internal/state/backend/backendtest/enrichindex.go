@@ -1,6 +1,7 @@
 package backendtest
 
 import (
+	"errors"
 	"maps"
 	"slices"
 	"strings"
@@ -16,8 +17,9 @@ import (
 // plan of an enrich block asks instead of every person: plan.EnrichReadsOf)
 // against the state read whole: an enrich block's enrichments made up to a
 // time (at it exactly, a nanosecond before, every one), its copies, the
-// people who left and those without a page name, and the enrichments
-// among a list of people (SketchedAmong).
+// people who left and those without a page name, the enrichments
+// among a list of people (SketchedAmong), and every enrichment
+// (EachEnrichment).
 func testEnrichIndex(t *testing.T, k Kind) {
 	whole, want, got := basesOfEvents(t, k)
 	defer got.Close()
@@ -60,6 +62,7 @@ func testEnrichIndex(t *testing.T, k Kind) {
 	check("the addresses enrichments were made by", sorted(want.Enrichers()), sorted(got.Enrichers()))
 	check("the people without a page name", sorted(want.Pageless()), sorted(got.Pageless()))
 	answered += sameSketchesAmong(t, whole, want, got)
+	answered += sameEnrichments(t, want, got)
 	if answered == 0 {
 		t.Fatal("every answer is empty: the fixture no longer tests the enrich index")
 	}
@@ -114,4 +117,30 @@ func sameSketches(t *testing.T, want, got *state.Base, addr string, at time.Time
 		t.Fatalf("the sketches of the people of %s up to %v differ (-whole +base):\n%s", addr, at, d)
 	}
 	return len(ws)
+}
+
+// sameEnrichments checks the store's list of every enrichment (ID, block,
+// time: state.EnrichmentLister) against the people read whole, and that
+// an error of the caller ends it; it returns how many there are.
+func sameEnrichments(t *testing.T, want, got *state.Base) int {
+	t.Helper()
+	list := func(b *state.Base) []string {
+		var out []string
+		must(t, b.EachEnrichment(func(id, by string, at time.Time) error {
+			out = append(out, id+" "+by+" "+at.UTC().Format(time.RFC3339Nano))
+			return nil
+		}), "every enrichment")
+		slices.Sort(out)
+		return out
+	}
+	w, g := list(want), list(got)
+	if d := cmp.Diff(w, g); d != "" {
+		t.Fatalf("every enrichment differs (-whole +base):\n%s", d)
+	}
+	stop := errors.New("enough")
+	calls := 0
+	if err := got.EachEnrichment(func(string, string, time.Time) error { calls++; return stop }); !errors.Is(err, stop) || calls != 1 {
+		t.Fatalf("an error of the first call: %v after %d calls, want it after 1", err, calls)
+	}
+	return len(w)
 }
