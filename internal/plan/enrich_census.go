@@ -1,10 +1,9 @@
 package plan
 
 import (
-	"cmp"
 	"errors"
 	"hash/maphash"
-	"slices"
+	"math"
 	"time"
 
 	"github.com/leadsync/leadsync/internal/config"
@@ -30,84 +29,100 @@ import (
 // past that share the plan needs everyone.
 var maxCensusRead = 1 << 62
 
-// enrichCensus is every enrichment of a store: per enrichment its
-// person's ID (packed in ids), the address that made it (an index into
-// addrs) and its time, sorted by the ID's 64-bit hash for lookUp. At
-// 1,000,000 enrichments: 32 MB and the IDs.
+// enrichCensus is every enrichment of a store as the plan of one block e
+// needs it: its person's ID and whether e's refresh finds it stale, in
+// pages of censusPage (a list grown by append to millions would copy
+// itself into hundreds of MB of garbage on the way), found by ID through
+// an open-addressing table of their indexes (slots). At 3,000,000
+// enrichments: about 90 MB.
 type enrichCensus struct {
-	keys  []censusKey
-	ids   []byte
-	addrs []string
+	pages []*censusPage
+	n     int
+	slots []int32 // index+1 of an enrichment, 0: none; a power of two long
 	seed  maphash.Seed
 }
 
-type censusKey struct {
-	hash uint64
-	sec  int64 // the time: Unix seconds and nanoseconds
-	off  uint32
-	nsec int32
-	n    uint16 // the ID's length
-	by   uint16
+// censusPage holds censusPageSize enrichments: their IDs packed in ids,
+// the one of j ending at ends[j].
+type censusPage struct {
+	ids   []byte
+	ends  []uint32
+	stale []bool
 }
 
-// errCensusTooLarge: an ID or a count the census cannot hold.
-var errCensusTooLarge = errors.New("the enrichments do not fit the census")
+const censusPageSize = 1 << 16
 
-// takeCensus reads every enrichment of l.
-func takeCensus(l state.EnrichmentLister) (*enrichCensus, error) {
+// takeCensus reads every enrichment of l for the plan of e at now.
+func takeCensus(l state.EnrichmentLister, e *config.Enrich, now time.Time) (*enrichCensus, error) {
 	c := &enrichCensus{seed: maphash.MakeSeed()}
-	byIndex := map[string]uint16{}
-	err := l.EachEnrichment(func(id, by string, at time.Time) error {
-		k, ok := byIndex[by]
-		if !ok {
-			if len(c.addrs) > 0xffff {
+	var page *censusPage
+	err := l.EachEnrichment(func(id, _ string, at time.Time) error {
+		if c.n%censusPageSize == 0 {
+			if c.n == math.MaxInt32 {
 				return errCensusTooLarge
 			}
-			k = uint16(len(c.addrs))
-			byIndex[by] = k
-			c.addrs = append(c.addrs, by)
+			page = &censusPage{ids: make([]byte, 0, 16*censusPageSize), ends: make([]uint32, 0, censusPageSize), stale: make([]bool, 0, censusPageSize)}
+			c.pages = append(c.pages, page)
 		}
-		if len(id) > 0xffff || len(c.ids)+len(id) > 0xffffffff {
-			return errCensusTooLarge
-		}
-		c.keys = append(c.keys, censusKey{hash: maphash.String(c.seed, id), sec: at.Unix(), nsec: int32(at.Nanosecond()),
-			off: uint32(len(c.ids)), n: uint16(len(id)), by: k})
-		c.ids = append(c.ids, id...)
+		page.ids = append(page.ids, id...)
+		page.ends = append(page.ends, uint32(len(page.ids)))
+		page.stale = append(page.stale, e.Refresh > 0 && now.Sub(at) >= e.Refresh)
+		c.n++
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	slices.SortFunc(c.keys, func(a, b censusKey) int { return cmp.Compare(a.hash, b.hash) })
+	size := 1
+	for size < 2*c.n {
+		size *= 2
+	}
+	c.slots = make([]int32, size)
+	for i := range c.n {
+		h := int(maphash.Bytes(c.seed, c.id(i))) & (len(c.slots) - 1)
+		for c.slots[h] != 0 {
+			h = (h + 1) & (len(c.slots) - 1)
+		}
+		c.slots[h] = int32(i + 1)
+	}
 	return c, nil
 }
 
-// lookUp returns the index of id's enrichment in c.keys, -1 for none.
+// errCensusTooLarge: more enrichments than the census holds.
+var errCensusTooLarge = errors.New("the enrichments do not fit the census")
+
+// id is the person's ID of enrichment i.
+func (c *enrichCensus) id(i int) []byte {
+	p, j := c.pages[i/censusPageSize], i%censusPageSize
+	start := uint32(0)
+	if j > 0 {
+		start = p.ends[j-1]
+	}
+	return p.ids[start:p.ends[j]]
+}
+
+// lookUp returns the index of id's enrichment, -1 for none.
 func (c *enrichCensus) lookUp(id string) int {
-	h := maphash.String(c.seed, id)
-	i, _ := slices.BinarySearchFunc(c.keys, h, func(k censusKey, h uint64) int { return cmp.Compare(k.hash, h) })
-	for ; i < len(c.keys) && c.keys[i].hash == h; i++ {
-		k := c.keys[i]
-		if string(c.ids[k.off:k.off+uint32(k.n)]) == id {
+	if c.n == 0 {
+		return -1
+	}
+	for h := int(maphash.String(c.seed, id)) & (len(c.slots) - 1); c.slots[h] != 0; h = (h + 1) & (len(c.slots) - 1) {
+		if i := int(c.slots[h] - 1); string(c.id(i)) == id {
 			return i
 		}
 	}
 	return -1
 }
 
-// at is the time of enrichment i.
-func (c *enrichCensus) at(i int) time.Time {
-	return time.Unix(c.keys[i].sec, int64(c.keys[i].nsec)).UTC()
-}
-
 // candidate reports whether a member not read, whose enrichment is the
-// census' i (-1: none), is to be enriched by e: none, or one e's refresh
-// finds stale (stale). A member not read has a page name, is on the
-// network, holds no enrichment of an unknown outcome, no copy of e's, no
-// import's e-mail and, with a refresh, no enrichment of e's that is stale
-// (enrichReads reads those).
-func (v *env) censusCandidate(e *config.Enrich, c *enrichCensus, i int) bool {
-	return i < 0 || e.Refresh > 0 && v.now.Sub(c.at(i)) >= e.Refresh
+// census' i (-1: none), is to be enriched by the census' block: none, or
+// one its refresh finds stale. A member not read has a page name, is on
+// the network, holds no enrichment of an unknown outcome, no copy of the
+// block's, no import's e-mail and, with a refresh, no enrichment of the
+// block's that is stale (enrichReads reads those): what else collectEach
+// knows of them changes nothing.
+func (c *enrichCensus) candidate(i int) bool {
+	return i < 0 || c.pages[i/censusPageSize].stale[i%censusPageSize]
 }
 
 // collectCensus is collectRead from the census: every member not read
@@ -125,7 +140,7 @@ func (v *env) collectCensus(e *config.Enrich, sources []source, where bool) (blo
 		return bp, nil
 	}
 	seen := map[*state.Person]struct{}{}
-	counted := make([]bool, len(c.keys))
+	counted := make([]bool, c.n)
 	for _, src := range sources {
 		for _, id := range src.ids {
 			p := v.st.People[id]
@@ -134,7 +149,7 @@ func (v *env) collectCensus(e *config.Enrich, sources []source, where bool) (blo
 			}
 			if p == nil {
 				// Enriched and fresh, or no person (a candidate not read).
-				if i := c.lookUp(id); i >= 0 && !counted[i] && !v.censusCandidate(e, c, i) {
+				if i := c.lookUp(id); i >= 0 && !counted[i] && !c.candidate(i) {
 					counted[i] = true
 					bp.enriched++
 				}
@@ -161,7 +176,7 @@ func (v *env) censusRead(e *config.Enrich, sources []source) (*enrichCensus, map
 	if !ok {
 		return nil, nil, nil
 	}
-	c, err := takeCensus(l)
+	c, err := takeCensus(l, e, v.now)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -174,7 +189,7 @@ func (v *env) censusRead(e *config.Enrich, sources []source) (*enrichCensus, map
 	var ids []string
 	for _, src := range sources {
 		for _, id := range src.ids {
-			if v.st.People[id] != nil || in[id] || !v.censusCandidate(e, c, c.lookUp(id)) {
+			if v.st.People[id] != nil || in[id] || !c.candidate(c.lookUp(id)) {
 				continue
 			}
 			if len(ids) == most {

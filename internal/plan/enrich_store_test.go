@@ -448,3 +448,32 @@ func (c *countingStore) Get(ids []string) ([]*state.Person, error) {
 	c.read += len(ids)
 	return c.enrichMemStore.Get(ids)
 }
+
+// TestCensusFindsEveryEnrichment takes the census of 70,000 enrichments (two pages)
+// (and none) and finds each by its ID, stale when older than the
+// block's refresh, and no other ID.
+func TestCensusFindsEveryEnrichment(t *testing.T) {
+	e := &config.Enrich{Address: "enrich.e0", Refresh: 30 * day}
+	for _, n := range []int{0, 1, 70000} {
+		st := state.New()
+		for i := range n {
+			id := fmt.Sprintf("%d.p", i)
+			st.People[id] = &state.Person{ID: id, Enrichment: &state.Enrichment{By: "enrich.e0", EnrichedAt: t0.Add(-time.Duration(i%60) * day)}}
+		}
+		c, err := takeCensus(state.NewBase(st), e, t0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range n {
+			k := c.lookUp(fmt.Sprintf("%d.p", i))
+			if k < 0 || string(c.id(k)) != fmt.Sprintf("%d.p", i) || c.candidate(k) != (i%60 >= 30) {
+				t.Fatalf("%d enrichments: %d.p found at %d (stale: %v)", n, i, k, k >= 0 && c.candidate(k))
+			}
+		}
+		for _, id := range []string{"", "x", fmt.Sprintf("%d.p", n), "1.p "} {
+			if k := c.lookUp(id); k >= 0 || !c.candidate(k) {
+				t.Fatalf("%d enrichments: %q found at %d", n, id, k)
+			}
+		}
+	}
+}
