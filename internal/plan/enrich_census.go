@@ -52,26 +52,30 @@ type censusPage struct {
 
 const censusPageSize = 1 << 16
 
-// takeCensus reads every enrichment of l for the plan of e at now.
-func takeCensus(l state.EnrichmentLister, e *config.Enrich, now time.Time) (*enrichCensus, error) {
+// censusAsk is how many IDs takeCensus asks the store for at once.
+var censusAsk = 1 << 16
+
+// takeCensus reads the IDs of every enrichment from l, in pages, and
+// then, with a refresh, which of them another block (or an import, or a
+// copy) made before the refresh (store.Sketched: e's own are read, by
+// enrichReads): those are stale.
+func takeCensus(store state.EnrichIndex, l state.EnrichmentLister, e *config.Enrich, now time.Time) (*enrichCensus, error) {
 	c := &enrichCensus{seed: maphash.MakeSeed()}
-	var page *censusPage
-	err := l.EachEnrichment(func(id, _ string, at time.Time) error {
-		if c.n%censusPageSize == 0 {
-			if c.n == math.MaxInt32 {
-				return errCensusTooLarge
-			}
-			page = &censusPage{ids: make([]byte, 0, 16*censusPageSize), ends: make([]uint32, 0, censusPageSize), stale: make([]bool, 0, censusPageSize)}
-			c.pages = append(c.pages, page)
+	for after := ""; ; {
+		ids, err := l.EnrichedAfter(after, censusAsk)
+		if err != nil {
+			return nil, err
 		}
-		page.ids = append(page.ids, id...)
-		page.ends = append(page.ends, uint32(len(page.ids)))
-		page.stale = append(page.stale, e.Refresh > 0 && now.Sub(at) >= e.Refresh)
-		c.n++
-		return nil
-	})
-	if err != nil {
-		return nil, err
+		for _, id := range ids {
+			if id <= after || c.n == math.MaxInt32 {
+				return nil, errCensusTooLarge
+			}
+			c.add(id)
+			after = id
+		}
+		if len(ids) < censusAsk {
+			break
+		}
 	}
 	size := 1
 	for size < 2*c.n {
@@ -85,10 +89,45 @@ func takeCensus(l state.EnrichmentLister, e *config.Enrich, now time.Time) (*enr
 		}
 		c.slots[h] = int32(i + 1)
 	}
+	if e.Refresh <= 0 {
+		return c, nil
+	}
+	addrs, err := store.Enrichers()
+	if err != nil {
+		return nil, err
+	}
+	for _, by := range addrs {
+		if by == e.Address {
+			continue
+		}
+		stale, err := store.Sketched(by, now.Add(-e.Refresh))
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range stale {
+			if i := c.lookUp(p.ID); i >= 0 {
+				c.pages[i/censusPageSize].stale[i%censusPageSize] = true
+			}
+		}
+	}
 	return c, nil
 }
 
-// errCensusTooLarge: more enrichments than the census holds.
+// add adds the ID of an enrichment, not stale.
+func (c *enrichCensus) add(id string) {
+	if c.n%censusPageSize == 0 {
+		c.pages = append(c.pages, &censusPage{ids: make([]byte, 0, 16*censusPageSize),
+			ends: make([]uint32, 0, censusPageSize), stale: make([]bool, 0, censusPageSize)})
+	}
+	page := c.pages[len(c.pages)-1]
+	page.ids = append(page.ids, id...)
+	page.ends = append(page.ends, uint32(len(page.ids)))
+	page.stale = append(page.stale, false)
+	c.n++
+}
+
+// errCensusTooLarge: more enrichments than the census holds, or IDs the
+// store gave out of order.
 var errCensusTooLarge = errors.New("the enrichments do not fit the census")
 
 // id is the person's ID of enrichment i.
@@ -176,7 +215,7 @@ func (v *env) censusRead(e *config.Enrich, sources []source) (*enrichCensus, map
 	if !ok {
 		return nil, nil, nil
 	}
-	c, err := takeCensus(l, e, v.now)
+	c, err := takeCensus(v.facts.store, l, e, v.now)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -458,9 +458,10 @@ func TestCensusFindsEveryEnrichment(t *testing.T) {
 		st := state.New()
 		for i := range n {
 			id := fmt.Sprintf("%d.p", i)
-			st.People[id] = &state.Person{ID: id, Enrichment: &state.Enrichment{By: "enrich.e0", EnrichedAt: t0.Add(-time.Duration(i%60) * day)}}
+			st.People[id] = &state.Person{ID: id, Enrichment: &state.Enrichment{By: []string{"enrich.e1", "import.crm"}[i%2], EnrichedAt: t0.Add(-time.Duration(i%60) * day)}}
 		}
-		c, err := takeCensus(state.NewBase(st), e, t0)
+		b := state.NewBase(st)
+		c, err := takeCensus(b, b, e, t0)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,6 +1,7 @@
 package state
 
 import (
+	"slices"
 	"time"
 )
 
@@ -33,18 +34,17 @@ type EnrichIndex interface {
 	SketchedAmong(ids []string) ([]*Person, error)
 }
 
-// EnrichmentLister is a store that lists every enrichment narrowly: the
-// plan of an enrich block whose limit leaves more places than it reads
-// people for (plan.EnrichReadsOf: a limit as a safety cap), or with
-// nothing to enrich, tells its members apart from it in memory rather
-// than reading them. The SQL stores give it.
+// EnrichmentLister is a store that lists the people holding an
+// enrichment by ID alone, in pages: the plan of an enrich block whose
+// limit leaves more places than it reads people for (plan.EnrichReadsOf:
+// a limit as a safety cap), or with nothing to enrich, tells its members
+// apart from them in memory rather than reading them. The SQL stores give
+// it, from the enrichments' primary key alone.
 type EnrichmentLister interface {
-	// EachEnrichment calls each with the person ID, the address that
-	// made it (Enrichment.By) and the time of every enrichment (copies
-	// and imported ones too), in no order: one pass over the
-	// enrichments' rows, no person read. An error of each ends the pass
-	// and is returned.
-	EachEnrichment(each func(id, by string, at time.Time) error) error
+	// EnrichedAfter are the IDs of the people holding an enrichment
+	// (made by a block, imported or copied), in byte order, the first n
+	// after the ID after ("" from the first).
+	EnrichedAfter(after string, n int) ([]string, error)
 }
 
 // PageUnread is the page name of a person read in sketch (Sketch).
@@ -121,32 +121,33 @@ func (b *Base) SketchedAmong(ids []string) ([]*Person, error) {
 	return out, nil
 }
 
-// EachEnrichment: see EnrichmentLister. A store that does not list them
-// answers from its index (Enrichers, then Sketched of each).
-func (b *Base) EachEnrichment(each func(id, by string, at time.Time) error) error {
+// EnrichedAfter: see EnrichmentLister. A store that does not list them
+// answers from its index (Enrichers, then Sketched of each, every time:
+// for tests and small states).
+func (b *Base) EnrichedAfter(after string, n int) ([]string, error) {
 	if l, ok := b.store.(EnrichmentLister); ok {
-		return l.EachEnrichment(each)
+		return l.EnrichedAfter(after, n)
 	}
 	ix := b.index()
-	if m, ok := ix.(memIndex); ok {
-		return m.EachEnrichment(each)
-	}
 	addrs, err := ix.Enrichers()
 	if err != nil {
-		return err
+		return nil, err
 	}
+	var ids []string
 	for _, by := range addrs {
 		ps, err := ix.Sketched(by, endOfTime)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		for _, p := range ps {
-			if err := each(p.ID, by, p.Enrichment.EnrichedAt); err != nil {
-				return err
+			if p.ID > after {
+				ids = append(ids, p.ID)
 			}
 		}
 	}
-	return nil
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	return ids[:min(n, len(ids))], nil
 }
 
 // endOfTime is after every enrichment's time.
@@ -208,17 +209,6 @@ func (m memIndex) SketchedAmong(ids []string) ([]*Person, error) {
 		}
 	}
 	return out, nil
-}
-
-func (m memIndex) EachEnrichment(each func(id, by string, at time.Time) error) error {
-	for id, p := range m {
-		if p.Enrichment != nil {
-			if err := each(id, p.Enrichment.By, p.Enrichment.EnrichedAt); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
 }
 
 func (m memIndex) ids(keep func(*Person) bool) []string {

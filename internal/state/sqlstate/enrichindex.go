@@ -51,32 +51,15 @@ func (w wrapped) SketchedAmong(ids []string) ([]*state.Person, error) {
 	return ps, w.err(err)
 }
 
-func (w wrapped) EachEnrichment(each func(id, by string, at time.Time) error) error {
-	return w.err(w.p.eachEnrichment(each))
-}
-
-// eachEnrichment runs SelectEnrichedAll.
-func (p *peopleStore) eachEnrichment(each func(id, by string, at time.Time) error) error {
-	rows, err := p.r.query(p.ctx, SelectEnrichedAll, p.r.WS)
+func (w wrapped) EnrichedAfter(after string, n int) ([]string, error) {
+	q := fmt.Sprintf(SelectEnrichedAfter, w.p.r.D.byteOrder, w.p.r.D.byteOrder, n)
+	var packed string
+	err := w.p.r.Q.QueryRowContext(w.p.ctx, w.p.r.D.Rewrite(w.p.r.D.packIDs(q)), w.p.r.WS, after).Scan(&packed)
 	if err != nil {
-		return err
+		return nil, w.err(err)
 	}
-	defer rows.Close()
-	var id, by string
-	var at sql.NullString
-	for rows.Next() {
-		if err := rows.Scan(&id, &by, &at); err != nil {
-			return err
-		}
-		t, err := parseTime(at)
-		if err != nil {
-			return fmt.Errorf("enrichment of %s: %w", id, err)
-		}
-		if err := each(id, by, t); err != nil {
-			return err
-		}
-	}
-	return rows.Err()
+	ids, err := splitTexts(packed)
+	return ids, w.err(err)
 }
 
 // sketchedAmong runs SelectSketchedAmong for ids.

@@ -1,7 +1,6 @@
 package backendtest
 
 import (
-	"errors"
 	"maps"
 	"slices"
 	"strings"
@@ -19,7 +18,7 @@ import (
 // time (at it exactly, a nanosecond before, every one), its copies, the
 // people who left and those without a page name, the enrichments
 // among a list of people (SketchedAmong), and every enrichment
-// (EachEnrichment).
+// (EnrichedAfter).
 func testEnrichIndex(t *testing.T, k Kind) {
 	whole, want, got := basesOfEvents(t, k)
 	defer got.Close()
@@ -62,7 +61,7 @@ func testEnrichIndex(t *testing.T, k Kind) {
 	check("the addresses enrichments were made by", sorted(want.Enrichers()), sorted(got.Enrichers()))
 	check("the people without a page name", sorted(want.Pageless()), sorted(got.Pageless()))
 	answered += sameSketchesAmong(t, whole, want, got)
-	answered += sameEnrichments(t, want, got)
+	answered += sameEnrichments(t, whole, got)
 	if answered == 0 {
 		t.Fatal("every answer is empty: the fixture no longer tests the enrich index")
 	}
@@ -119,28 +118,41 @@ func sameSketches(t *testing.T, want, got *state.Base, addr string, at time.Time
 	return len(ws)
 }
 
-// sameEnrichments checks the store's list of every enrichment (ID, block,
-// time: state.EnrichmentLister) against the people read whole, and that
-// an error of the caller ends it; it returns how many there are.
-func sameEnrichments(t *testing.T, want, got *state.Base) int {
+// sameEnrichments checks the store's pages of the IDs of the people
+// holding an enrichment (EnrichedAfter: state.EnrichmentLister) against
+// the people read whole, in pages of 1, 2 and all of them, and from an
+// ID between two; it returns how many there are.
+func sameEnrichments(t *testing.T, whole *state.State, got *state.Base) int {
 	t.Helper()
-	list := func(b *state.Base) []string {
-		var out []string
-		must(t, b.EachEnrichment(func(id, by string, at time.Time) error {
-			out = append(out, id+" "+by+" "+at.UTC().Format(time.RFC3339Nano))
-			return nil
-		}), "every enrichment")
-		slices.Sort(out)
-		return out
+	var want []string
+	for id, p := range whole.People {
+		if p.Enrichment != nil {
+			want = append(want, id)
+		}
 	}
-	w, g := list(want), list(got)
-	if d := cmp.Diff(w, g); d != "" {
-		t.Fatalf("every enrichment differs (-whole +base):\n%s", d)
+	slices.Sort(want)
+	for _, n := range []int{1, 2, len(want) + 1} {
+		var pages []string
+		for after := ""; ; {
+			ids, err := got.EnrichedAfter(after, n)
+			must(t, err, "the enriched people after %q", after)
+			pages = append(pages, ids...)
+			if len(ids) < n {
+				break
+			}
+			after = ids[len(ids)-1]
+		}
+		if d := cmp.Diff(want, pages); d != "" {
+			t.Fatalf("the enriched people in pages of %d differ (-whole +base):\n%s", n, d)
+		}
 	}
-	stop := errors.New("enough")
-	calls := 0
-	if err := got.EachEnrichment(func(string, string, time.Time) error { calls++; return stop }); !errors.Is(err, stop) || calls != 1 {
-		t.Fatalf("an error of the first call: %v after %d calls, want it after 1", err, calls)
+	if len(want) > 1 {
+		between := want[0] + "\x01" // PostgreSQL takes no NUL
+		ids, err := got.EnrichedAfter(between, len(want))
+		must(t, err, "the enriched people after %q", between)
+		if d := cmp.Diff(want[1:], ids); d != "" {
+			t.Fatalf("the enriched people after %q differ (-whole +base):\n%s", between, d)
+		}
 	}
-	return len(w)
+	return len(want)
 }
