@@ -36,6 +36,7 @@ func newServiceClient(f *Factory, cfg *config.Config) (*api.Client, error) {
 		RateLimit:   a.RateLimit,
 		Parallelism: a.Parallelism,
 		Timeout:     a.Timeout,
+		Clock:       f.APIClock,
 		Logger:      debugLogger(f),
 	}
 	if a.Sandbox {

@@ -29,6 +29,14 @@ var apiTestNow = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 // apiRun runs leadsync in dir with the environment env (KEY=VALUE).
 func apiRun(t *testing.T, dir string, env []string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
+	return apiRunOn(t, nil, dir, env, args...)
+}
+
+// apiRunOn is apiRun with the service's client on clock (nil: the
+// system's), so that its pacing and retries take no real time; the key of
+// LEADSYNC_API_KEY in env must not leak either.
+func apiRunOn(t *testing.T, clock api.Clock, dir string, env []string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
 	ios, _, out, errOut := TestStreams()
 	f := &Factory{
 		IO: ios,
@@ -40,12 +48,16 @@ func apiRun(t *testing.T, dir string, env []string, args ...string) (code int, s
 			}
 			return ""
 		},
-		Environ: func() []string { return env },
-		Now:     func() time.Time { return apiTestNow },
-		Dir:     dir,
+		Environ:  func() []string { return env },
+		Now:      func() time.Time { return apiTestNow },
+		Dir:      dir,
+		APIClock: clock,
 	}
 	code = Run(context.Background(), f, args)
 	if strings.Contains(out.String()+errOut.String(), apiTestKey) {
+		t.Fatalf("the API key leaked into the output:\n%s%s", out, errOut)
+	}
+	if key := f.Getenv("LEADSYNC_API_KEY"); key != "" && strings.Contains(out.String()+errOut.String(), key) {
 		t.Fatalf("the API key leaked into the output:\n%s%s", out, errOut)
 	}
 	return code, out.String(), errOut.String()

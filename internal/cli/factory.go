@@ -21,6 +21,10 @@ type Factory struct {
 	Environ func() []string
 	// Now is the clock.
 	Now func() time.Time
+	// APIClock is the time the service's client paces its calls and waits
+	// between retries on; nil is the system clock. Tests set a fake one so
+	// that a retried call takes no real time.
+	APIClock api.Clock
 	// Dir is the working directory, after --chdir.
 	Dir string
 	// HTTPClient is used for every call to the service; nil means a default

@@ -7,13 +7,21 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/leadsync/leadsync/internal/api/apitest"
 )
 
 // A billing read that is retried says what it waits for, on plan, apply
-// and usage, instead of going silent until the last attempt.
+// and usage, instead of going silent until the last attempt. The waits
+// pass on a fake clock (each about 1.7 s of real time before); the key is
+// one of this test's own, as the client's pacer is shared by every client
+// of a key in the process and keeps the clock of the first.
 func TestBillingRetrySaysWhatItWaitsFor(t *testing.T) {
+	const key = "lk-test-WAIT-N0TE-D0NT-LEAK"
+	clock := apitest.NewAutoClock(apiTestNow)
 	for _, args := range [][]string{{"plan"}, {"apply", "--auto-approve"}, {"usage"}} {
 		t.Run(args[0], func(t *testing.T) {
+			slept := clock.Slept()
 			var n atomic.Int32
 			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				if r.URL.Path == "/v1/billing" && n.Add(1) == 1 {
@@ -26,7 +34,7 @@ func TestBillingRetrySaysWhatItWaitsFor(t *testing.T) {
 			}))
 			defer srv.Close()
 			dir := writeConfig(t, remoteConfig(srv.URL))
-			code, _, errOut := apiRun(t, dir, []string{"LEADSYNC_API_KEY=" + apiTestKey}, args...)
+			code, _, errOut := apiRunOn(t, clock, dir, []string{"LEADSYNC_API_KEY=" + key}, args...)
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, errOut)
 			}
@@ -35,6 +43,9 @@ func TestBillingRetrySaysWhatItWaitsFor(t *testing.T) {
 			}
 			if !strings.Contains(errOut, "before calling the service again (retry after server error)") {
 				t.Errorf("stderr does not say what the retry waits for:\n%s", errOut)
+			}
+			if clock.Slept() == slept {
+				t.Errorf("the retry did not wait")
 			}
 		})
 	}

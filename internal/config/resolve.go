@@ -160,6 +160,17 @@ func (c *Config) indexAddrs() map[string]address.Address {
 	return idx
 }
 
+// Indexed makes Instances and Addr of a Config built by hand (tests,
+// benchmarks) answer from the index a loaded Config's answer from,
+// rather than scan every block for each question, and returns c. Call it
+// before c is shared.
+func (c *Config) Indexed() *Config {
+	if c.refs == nil {
+		c.refs = &refCache{}
+	}
+	return c
+}
+
 // scanAddr is Addr without the index, for a Config not made by Load.
 func (c *Config) scanAddr(text string) (address.Address, bool) {
 	for _, k := range kind.Blocks() {

@@ -14,10 +14,13 @@ import (
 
 // manySearches returns a configuration whose one sheet reads n instances
 // of search.city, of which the last `unrun` have not run, and a state
-// where each run one found one person.
+// where each run one found one person. The configuration finds its
+// addresses through an index, as a loaded one does: scanning all n
+// searches for each of them took 3 of the 5.6 s of an export of 4,000.
 func manySearches(path string, n, unrun int) (*config.Config, *state.State) {
 	sheet := &config.Sheet{Name: "CTOs", From: []string{"search.city"}, Dedupe: true, Columns: []string{"fullName", "networkId"}}
 	cfg, st := fixture(path, sheet)
+	cfg.Indexed()
 	cfg.Searches = nil
 	st.Searches = map[string]*state.Search{}
 	for i := range n {

@@ -178,6 +178,7 @@ func (v *env) collectCensus(e *config.Enrich, sources []source, where bool) (blo
 		v.facts.needsEveryone = true
 		return bp, nil
 	}
+	v.facts.censusRead = whole
 	seen := map[*state.Person]struct{}{}
 	counted := make([]bool, c.n)
 	for _, src := range sources {

@@ -32,8 +32,9 @@ type EnrichFacts struct {
 	err    error
 	// census: the plan tells the members not read apart from every
 	// enrichment, read narrowly (collectCensus), instead of walking the
-	// places.
-	census bool
+	// places; censusRead are the people to enrich it read whole.
+	census     bool
+	censusRead map[string]*state.Person
 }
 
 // Fill gives st, read as EnrichReadsOf says, the people it reads in

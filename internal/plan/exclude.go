@@ -41,6 +41,9 @@ func (c *Candidates) env(st *state.State, now time.Time) *env {
 	v := newEnv(c.cfg, st, now)
 	v.excl, v.learned = c.excl, &c.learned
 	v.lookup, v.reuse, v.asked, v.emp = c.lookup, c.reuse, c.asked, c.emp
+	// A partial state (an apply of a plan EnrichReadsOf answers) counts
+	// the blocks' places from the store's counts.
+	v.facts = partialFacts(c.cfg, st)
 	return v
 }
 

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/hashicorp/hcl/v2"
+
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/textfmt"
@@ -26,7 +28,26 @@ var ErrBeyondConfig = errors.New("the saved plan asks for more than the configur
 // however edited, within the configuration's limits.
 // name is the plan file, for the error.
 func (p *Plan) Within(name string, cfg *config.Config, st *state.State) error {
-	again, diags := Build(cfg, st, Options{Now: p.CreatedAt, Targets: p.Targets, Replace: p.Replace, Offline: true})
+	_, err := p.WithinRead(name, cfg, st, nil)
+	return err
+}
+
+// WithinRead is Within over a state read as EnrichReadsOf says, at the
+// moment the saved plan was made, with the store's counts it gave (nil:
+// st holds every person the plan reads). decided is false, with no
+// error, when the people read cannot decide the plan
+// (EnrichFacts.NeedsEveryone): check it with Within over the state read
+// whole.
+func (p *Plan) WithinRead(name string, cfg *config.Config, st *state.State, facts *EnrichFacts) (decided bool, err error) {
+	again, diags := Build(cfg, st, Options{Now: p.CreatedAt, Targets: p.Targets, Replace: p.Replace, Offline: true, Enrich: facts})
+	if facts.NeedsEveryone() {
+		return false, nil
+	}
+	return true, p.within(name, again, diags)
+}
+
+// within checks p against again, the plan made again (Within).
+func (p *Plan) within(name string, again *Plan, diags hcl.Diagnostics) error {
 	if diags.HasErrors() {
 		return fmt.Errorf("%s: %w: the configuration does not plan as it did (%s); make the plan again with \"leadsync plan --out %s\"", name, ErrBeyondConfig, diags.Errs()[0], filepath.Base(name))
 	}

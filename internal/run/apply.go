@@ -74,16 +74,17 @@ func apply(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView) error
 		return err
 	}
 	defer lock.Unlock()
-	st, release, err := applyState(d, opts)
+	in, err := applyState(d, opts)
 	if err != nil {
 		return err
 	}
-	defer release()
+	// applyPlan may load the state whole instead: release the one in use.
+	defer func() { in.release() }()
 	service := ServiceOf(opts.Config, d.Account)
-	if err := checkService(st, service); err != nil {
+	if err := checkService(in.st, service); err != nil {
 		return err
 	}
-	if err := checkConfiguration(st, opts.Config.Identity(), opts.TakeOver); err != nil {
+	if err := checkConfiguration(in.st, opts.Config.Identity(), opts.TakeOver); err != nil {
 		return err
 	}
 	svc, err := d.Service()
@@ -93,12 +94,13 @@ func apply(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView) error
 	log := openExportLog(opts.Config, opts.Warn)
 	var budget applyBudget
 	defer func() { settleLedger(budget.led) }()
-	p, usage, err := applyPlan(ctx, d, opts, view, st, svc, log, &budget)
+	p, usage, err := applyPlan(ctx, d, opts, view, in, svc, log, &budget)
 	if err != nil {
 		return err
 	}
+	st := in.st
 	if p == nil {
-		release()
+		in.release()
 		return takeOver(d, opts, st)
 	}
 	recordService(st, service, opts.Warn)
@@ -120,7 +122,7 @@ func apply(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView) error
 	r.aborted = runCtx.Err() != nil && ctx.Err() == nil
 	// Every call is folded in: a partial state reads no more people, its
 	// snapshot ends before the commit.
-	release()
+	in.release()
 	return finish(d, opts.Config, st, p, r, view, log)
 }
 
@@ -131,42 +133,65 @@ func apply(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView) error
 // runs on a partial state when the backend keeps its people
 // in a store (state.Base.Writable): the records, the lead lists of the
 // searches it plans and the people it names, then, as each call is
-// folded in, the people the call changes (state/partialfold.go). A saved
-// plan is judged by the targets and replacements it was made with: it
-// runs only within the plan made again from them (plan.Within). Any
-// other apply loads the state whole; the
+// folded in, the people the call changes (state/partialfold.go). So does
+// a plan that reads every person only for an enrich block the store's
+// indexes answer (plan.EnrichReadsOf, as plan reads it: partialEnrich).
+// A saved plan is judged by the targets and replacements it was made
+// with, at the time it was made: it runs only within the plan made again
+// from them (plan.Within).
+// Any other apply loads the state whole; the
 // layer around the backend (Rescuing) folds in, and writes, what an
 // earlier run kept in a rescue file before the plan is made.
-func applyState(d Deps, opts ApplyOptions) (*state.State, func() error, error) {
+func applyState(d Deps, opts ApplyOptions) (*applyRead, error) {
 	if backend.ReadsInPart(d.Backend) {
 		sel, err := selection(opts)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		b, err := backend.OpenBase(d.Backend)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
-		reads := plan.ReadsOf(opts.Config, b.Records, sel)
-		if reads.Foldable() && b.Stored() {
-			st, err := writableReading(b, reads)
+		in, err := partialRead(d, opts, b, sel)
+		if err != nil || in != nil {
 			if err != nil {
 				b.Close()
-				return nil, nil, err
 			}
-			// A read snapshot that fails to end loses nothing.
-			return st, sync.OnceValue(b.Close), nil
+			return in, err
 		}
 		if err := b.Close(); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 	}
 	st, err := d.Backend.Load()
-	return st, func() error { return nil }, err
+	return &applyRead{st: st, release: noRelease}, err
+}
+
+// partialRead is the partial state of b an apply of sel runs on (see
+// applyState), nil when it loads the state whole.
+func partialRead(d Deps, opts ApplyOptions, b *state.Base, sel plan.Options) (*applyRead, error) {
+	if !b.Stored() {
+		return nil, nil
+	}
+	reads := plan.ReadsOf(opts.Config, b.Records, sel)
+	if reads.Foldable() {
+		st, err := writableReading(b, reads)
+		if err != nil {
+			return nil, err
+		}
+		// A read snapshot that fails to end loses nothing.
+		return &applyRead{st: st, release: sync.OnceValue(b.Close)}, nil
+	}
+	if opts.PlanFile != "" && sel.Now.IsZero() {
+		// A plan saved without its time: plan.Within plans it again over
+		// the state read whole.
+		return nil, nil
+	}
+	return partialEnrich(d, opts, b, sel)
 }
 
 // selection is what the plan to apply covers: --target and --replace,
-// or those of the saved plan.
+// or those of the saved plan and the time it was made at (Now).
 func selection(opts ApplyOptions) (plan.Options, error) {
 	if opts.PlanFile == "" {
 		return plan.Options{Targets: opts.Targets, Replace: opts.Replace}, nil
@@ -175,7 +200,7 @@ func selection(opts ApplyOptions) (plan.Options, error) {
 	if err != nil {
 		return plan.Options{}, err
 	}
-	return plan.Options{Targets: p.Targets, Replace: p.Replace}, nil
+	return plan.Options{Targets: p.Targets, Replace: p.Replace, Now: p.CreatedAt}, nil
 }
 
 // writableReading is the partial state of b holding what the plan reads
@@ -233,8 +258,8 @@ type applyBudget struct {
 // billing call) within the budget and confirmed. A nil plan with a nil
 // error means there is nothing to do (the view said so). budget is set
 // even when an error is returned: its ledger is to be closed.
-func applyPlan(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView, st *state.State, svc api.Service, log *exportLog, budget *applyBudget) (*plan.Plan, *api.Usage, error) {
-	cfg := opts.Config
+func applyPlan(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView, in *applyRead, svc api.Service, log *exportLog, budget *applyBudget) (*plan.Plan, *api.Usage, error) {
+	cfg, st := opts.Config, in.st
 	if opts.PlanFile != "" {
 		p, err := plan.Load(opts.PlanFile)
 		if err != nil {
@@ -246,9 +271,10 @@ func applyPlan(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView, s
 		// The checksum shows an accidental edit, not a deliberate one:
 		// whatever the file says, apply spends no more than the
 		// configuration and state allow.
-		if err := p.Within(opts.PlanFile, cfg, st); err != nil {
+		if err := in.within(d, opts.PlanFile, cfg, p); err != nil {
 			return nil, nil, err
 		}
+		st = in.st
 		if !p.HasChanges() {
 			// As a plain apply with nothing to do: say so, make no call.
 			view.Plan(p)
@@ -260,7 +286,7 @@ func applyPlan(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView, s
 		}
 		return p, nil, nil
 	}
-	popts := plan.Options{Now: d.now(), Targets: opts.Targets, Replace: opts.Replace, ExportRecord: log.lookup, Reuse: reuseLookup(d.Backend)}
+	popts := plan.Options{Now: in.planTime(d), Targets: opts.Targets, Replace: opts.Replace, ExportRecord: log.lookup, Reuse: reuseLookup(d.Backend)}
 	var usage *api.Usage
 	// An unknown target costs no call: Build reports it.
 	addrErr := plan.CheckAddresses(cfg, st, opts.Targets, opts.Replace).HasErrors()
@@ -273,7 +299,10 @@ func applyPlan(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView, s
 	}
 	budget.bs, budget.led = budgetState(d, cfg, st, usage, true)
 	popts.Budget = budget.bs
-	p, diags := plan.Build(cfg, st, popts)
+	p, diags, err := in.build(d, cfg, popts)
+	if err != nil {
+		return nil, nil, err
+	}
 	if diags.HasErrors() {
 		// Only the error: no plan, no "No changes" after it.
 		return nil, nil, &DiagnosticsError{Diags: diags}

@@ -32,9 +32,11 @@ func openClaims(d Deps, p *plan.Plan) (backend.Claims, error) {
 }
 
 // claimsAdapter is the backend's claims as the engine sees them. A claim
-// that fails is tried again (retry), as a result's recording is: a
-// database restarting does not end the run. Claiming a person this run
-// holds already holds them still, so a claim made twice is one.
+// or a release that fails is tried again (retry), as a result's
+// recording is: a database restarting does not end the run. Claiming a
+// person this run holds already holds them still, so a claim made twice
+// is one; a release ends only a claim this run still holds, so a release
+// made twice is one.
 type claimsAdapter struct {
 	c     backend.Claims
 	retry retryFunc
@@ -50,7 +52,9 @@ func (a claimsAdapter) Claim(keys []string) (engine.Claim, error) {
 }
 
 func (a claimsAdapter) Release(keys []string, enriched bool) error {
-	return a.c.Release(keys, enriched)
+	return a.retry("releasing an enrichment across the workspaces", func() error {
+		return a.c.Release(keys, enriched)
+	})
 }
 
 // engineClaims is claims for the engine, nil when there are none.

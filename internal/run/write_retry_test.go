@@ -51,10 +51,20 @@ func (l *flakyLedger) Release(month string, sub backend.Spending) error {
 	return errDown
 }
 
-// flakyClaims fails its first claims, then holds every person claimed.
+// flakyClaims fails its first claims and releases, then holds every
+// person claimed and releases every claim.
 type flakyClaims struct {
 	backend.Claims
-	fails, claims int
+	fails, claims, releases int
+}
+
+func (c *flakyClaims) Release(keys []string, enriched bool) error {
+	if c.fails > 0 {
+		c.fails--
+		return errDown
+	}
+	c.releases++
+	return nil
 }
 
 func (c *flakyClaims) Claim(keys []string) (backend.Claim, error) {
@@ -84,7 +94,7 @@ func retryingLayer(t *testing.T) (retryFunc, *[]string) {
 	return retry, &notes
 }
 
-// TestClaimsAreTriedAgain: a claim across the workspaces that fails (the
+// TestClaimsAreTriedAgain: a claim or a release across the workspaces that fails (the
 // claims' database restarting) is tried again after the rescue layer's
 // delays, instead of stopping the run before the enrichment is sent.
 func TestClaimsAreTriedAgain(t *testing.T) {
@@ -97,6 +107,17 @@ func TestClaimsAreTriedAgain(t *testing.T) {
 	fc.fails = 4
 	if _, err := engineClaims(fc, retry).Claim([]string{"n:2"}); !errors.Is(err, errDown) {
 		t.Errorf("a claim failing past the delays: err %v, want the failure", err)
+	}
+	// A release too: PostgreSQL restarting as an enrichment's outcome is
+	// recorded stopped the run (TestClaimsSurvivePGRestart, on a loaded
+	// machine).
+	fc.fails, *notes = 2, nil
+	if err := engineClaims(fc, retry).Release([]string{"n:1"}, true); err != nil || fc.releases != 1 || len(*notes) != 2 {
+		t.Errorf("release after two failures: err %v, %d releases, notes %q", err, fc.releases, *notes)
+	}
+	fc.fails = 4
+	if err := engineClaims(fc, retry).Release([]string{"n:1"}, true); !errors.Is(err, errDown) {
+		t.Errorf("a release failing past the delays: err %v, want the failure", err)
 	}
 }
 

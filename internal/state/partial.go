@@ -380,6 +380,31 @@ func (s *State) otherNames(set map[string]bool, tracksOnly bool) {
 	}
 }
 
+// EnrichedCounts counts, by enrich block, the people holding an
+// enrichment the block made (Enrichment.By) and those holding one it
+// copied (CopiedBy), as NamesOf counts them: in a partial state, the
+// people read as they are now and the others as the store counted them
+// (Names), so that the counts follow every fold without a person more
+// read. ok is false for a state read whole (count its people).
+func (s *State) EnrichedCounts() (made, copied map[string]int, ok bool) {
+	pt := s.partial
+	if pt == nil {
+		return nil, nil, false
+	}
+	made, copied = map[string]int{}, map[string]int{}
+	maps.Copy(made, pt.others.Enriched)
+	maps.Copy(copied, pt.others.Copied)
+	for _, p := range s.People {
+		if e := p.Enrichment; e != nil {
+			made[e.By]++
+			if e.CopiedBy != "" {
+				copied[e.CopiedBy]++
+			}
+		}
+	}
+	return made, copied, true
+}
+
 // Names counts the addresses the people's records name (NamesOf of every
 // person; a stored Base asks its store).
 func (b *Base) Names() (Names, error) {

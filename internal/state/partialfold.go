@@ -2,6 +2,7 @@ package state
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/leadsync/leadsync/internal/person"
 )
@@ -12,7 +13,8 @@ import (
 // a lead without one is kept under, by page name in any letter case:
 // Paged), what a re-key of one of them changes (the lead lists of the
 // searches that found them), the search's lead list and leads before the
-// call, a split run's people, a profile read's person before it.
+// call, a split run's people, a profile read's person before it, an
+// enrichment's (or a copy's) person.
 
 // PageFinder is a PeopleStore that finds people by page name: a partial
 // state folds a search or a profile read only with one.
@@ -24,10 +26,21 @@ type PageFinder interface {
 }
 
 // readFor reads what folding e into a partial state changes. An event of
-// a kind not listed (an enrichment, a track read, an import, a reuse, an
-// unknown outcome) is refused: nothing is changed.
+// a kind not listed (a track read, an import) is refused: nothing is
+// changed.
 func (s *State) readFor(e *Event) error {
 	switch e.Kind {
+	case EventEnrich:
+		// The person named, then the one the result's networkId or
+		// page name finds (it may be another, or a re-key of them).
+		if err := s.readPersonRef(e.Enrich.PersonID); err != nil {
+			return err
+		}
+		return s.readLeads([]person.Lead{e.Enrich.Result.Lead()})
+	case EventReuse:
+		return s.readPersonRef(e.Reuse.PersonID)
+	case EventEnrichUnknown, EventEnrichPending, EventEnrichVoid:
+		return nil // the records' alone: the unknown enrichments, the usage
 	case EventForget:
 		return s.ReadRecord(e.Address)
 	case EventMove:
@@ -60,7 +73,21 @@ func (s *State) readFor(e *Event) error {
 		}
 		return s.readProfile(e.Share.From)
 	}
-	return fmt.Errorf("a %s event cannot be folded into a state read in part (only searches, profile reads, their failures, forgets and moves): nothing was changed", e.Kind)
+	return fmt.Errorf("a %s event cannot be folded into a state read in part (only searches, profile reads, enrichments, their failures, forgets and moves): nothing was changed", e.Kind)
+}
+
+// readPersonRef reads the person an enrichment names by id (State.Person):
+// the person of that ID, or, for an ID of a page name ("page:"), every
+// person that page name finds in any letter case and what re-keying them
+// changes (readLeads).
+func (s *State) readPersonRef(id string) error {
+	if page, ok := strings.CutPrefix(id, PagePrefix); ok {
+		return s.readLeads([]person.Lead{{PageName: page}})
+	}
+	if id == "" {
+		return nil
+	}
+	return s.ReadPeople([]string{id})
 }
 
 // readSearch reads the lead list of the search at addr and its people.

@@ -190,12 +190,11 @@ func (c *fileClaims) Release(keys []string, enriched bool) error {
 		return errors.New("the claims are closed")
 	}
 	hks := backend.ClaimKeys(c.account, keys)
-	return c.update(func(d *claimsData, _ *liveness) bool {
+	err := c.update(func(d *claimsData, _ *liveness) bool {
 		others := len(d.Holders) > 1
 		for _, k := range hks {
 			e, ok := d.Claims[k]
 			prev := c.prev[k]
-			delete(c.prev, k)
 			if !ok || e.Holder != c.id || e.State != claimHeld {
 				continue // taken over: this holder was taken for dead
 			}
@@ -213,6 +212,14 @@ func (c *fileClaims) Release(keys []string, enriched bool) error {
 		}
 		return true
 	})
+	if err == nil {
+		// Forgotten once written: a release tried again after a failed
+		// write gives the claim back as the first try would have.
+		for _, k := range hks {
+			delete(c.prev, k)
+		}
+	}
+	return err
 }
 
 // Close ends this holder: its claims still held end with it, and what no

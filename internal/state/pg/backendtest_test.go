@@ -12,10 +12,12 @@ import (
 // The pg backend passes the conformance suite: each test gets a fresh
 // schema; a handle is a Backend of its own (a process of its own, with its
 // connections); a kill closes its connections, the lock's included, as the
-// kernel does to a killed process's sockets.
+// kernel does to a killed process's sockets. The cases run side by side:
+// each waits on the server most of its time.
 func TestConformance(t *testing.T) {
 	cs := testConnStr(t)
 	backendtest.Run(t, backendtest.Kind{
+		Parallel: true,
 		New: func(t *testing.T) func(ws string, w backendtest.Who) backend.Backend {
 			schema := testSchema(t, cs)
 			return func(ws string, w backendtest.Who) backend.Backend {

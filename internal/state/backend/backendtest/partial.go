@@ -139,7 +139,7 @@ func partialEdit(t *testing.T, open func(string, Who) backend.Backend, whole boo
 // testPartialGuard: a change of a partial state that names a person it
 // never read is refused, never written as a deletion, as is a search
 // whose lead IDs it never read; the state stays as it was. An event
-// of a kind a partial state does not read for (an enrichment) is not
+// of a kind a partial state does not read for (a track read) is not
 // folded into it.
 func testPartialGuard(t *testing.T, k Kind) {
 	open := k.New(t)
@@ -150,10 +150,10 @@ func testPartialGuard(t *testing.T, k Kind) {
 		b := open("", Bob)
 		l, base, s := lockedPartial(t, b, "state rm")
 		must(t, s.ReadRecord("person.n1"), "read n1")
-		enrich := state.Event{At: At(41), Kind: state.EventEnrich, Address: "enrich.contacts", Enrich: &state.EnrichEvent{PersonID: "n2", Credits: 1,
-			Result: person.EnrichedProfile{NetworkID: "n2", PageName: "ben", FullName: "Ben"}}}
-		if err := s.Fold(enrich); err == nil {
-			t.Fatal("an enrich event was folded into a partial state (it reads people no partial state reads)")
+		track := state.Event{At: At(41), Kind: state.EventTrack, Address: "track.champions", Track: &state.TrackEvent{PersonID: "n2", Generation: api.Gen1,
+			Request: json.RawMessage(`{"pageName":"ben"}`), Profile: &person.Profile{FullName: "Ben"}}}
+		if err := s.Fold(track); err == nil {
+			t.Fatal("a track read was folded into a partial state (it reads people no partial state reads)")
 		}
 		base.Close()
 		s.PutBackChanges(ch)

@@ -21,6 +21,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/api/apitest"
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/engine"
 	"github.com/leadsync/leadsync/internal/export"
@@ -247,6 +248,12 @@ func pageOfSomeone(st *state.State) string {
 // loaded the state whole.
 func partialApplyStep(t *testing.T, open func(string, Who) backend.Backend, dir, text string, targets []string, saved, whole bool) (*engine.Summary, *state.State, int) {
 	t.Helper()
+	return partialApplyAt(t, open, dir, text, targets, saved, whole, At(60))
+}
+
+// partialApplyAt is partialApplyStep at the time at.
+func partialApplyAt(t *testing.T, open func(string, Who) backend.Backend, dir, text string, targets []string, saved, whole bool, at time.Time) (*engine.Summary, *state.State, int) {
+	t.Helper()
 	cfg, diags := config.Load(config.LoadOptions{Dir: dir, FS: fstest.MapFS{"main.leads.hcl": {Data: []byte(text)}}})
 	if diags.HasErrors() {
 		t.Fatal(diags.Error())
@@ -259,7 +266,7 @@ func partialApplyStep(t *testing.T, open func(string, Who) backend.Backend, dir,
 		b = wholeReads{lc}
 	}
 	svc := sandboxClient(t)
-	d := run.Deps{Backend: b, Service: func() (api.Service, error) { return svc, nil }, Now: func() time.Time { return At(60) },
+	d := run.Deps{Backend: b, Service: func() (api.Service, error) { return svc, nil }, Now: func() time.Time { return at },
 		Interrupt: make(chan os.Signal)}
 	v := &applyView{}
 	opts := run.ApplyOptions{Config: cfg, AutoApprove: true, Targets: targets}
@@ -290,14 +297,18 @@ func savedPlan(t *testing.T, d run.Deps, cfg *config.Config, targets []string) s
 	return path
 }
 
-// sandboxClient is a client of an in-process sandbox (no network).
+// sandboxClient is a client of an in-process sandbox (no network). Its
+// pace (50 calls a second) runs on a fake clock: the sandbox limits no
+// rate, and waiting for it in real time took a second of each
+// PartialApply.
 func sandboxClient(t *testing.T) api.Service {
 	t.Helper()
 	sb := sandbox.New(sandbox.Options{Seed: 5, RateLimit: -1, NoLatency: true})
+	clock := apitest.NewAutoClock(Now)
 	c, err := api.New(api.Options{
 		Key: sandbox.DefaultKey, BaseURL: sandbox.BaseURL, BaseURLV2: sandbox.BaseURLV2,
 		HTTPClient: &http.Client{Transport: sb.Transport()}, RateLimit: 50, Parallelism: 2,
-		Pacer: api.NewPacer(50, 2, nil),
+		Pacer: api.NewPacer(50, 2, clock), Clock: clock,
 	})
 	must(t, err, "sandbox client")
 	return c
