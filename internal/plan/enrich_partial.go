@@ -33,18 +33,24 @@ func (f *EnrichFacts) SketchedIDs() []string {
 }
 
 // WalkedIDs are the IDs of the people not read whom the plan Build made
-// with f read whole for the places the block's limit leaves (placesWalk):
-// an apply reads them into its partial state, so that the engine's
-// passes, which count only the people read, find them where the walk did.
+// with f read whole for the places the block's limit leaves (placesWalk),
+// or, from the census, to enrich (collectCensus): an apply reads them
+// into its partial state, so that the engine's passes, which count only
+// the people read, find them where the plan did.
 func (f *EnrichFacts) WalkedIDs() []string {
-	if f == nil || f.walk == nil {
+	if f == nil || f.walk == nil && f.censusRead == nil {
 		return nil
 	}
 	var ids []string
-	for id, p := range f.walk.known {
-		if p != nil {
-			ids = append(ids, id)
+	if f.walk != nil {
+		for id, p := range f.walk.known {
+			if p != nil {
+				ids = append(ids, id)
+			}
 		}
+	}
+	for id := range f.censusRead {
+		ids = append(ids, id)
 	}
 	slices.Sort(ids)
 	return ids

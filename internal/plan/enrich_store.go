@@ -30,6 +30,11 @@ type EnrichFacts struct {
 	walk   *placesWalk
 	walked bool
 	err    error
+	// census: the plan tells the members not read apart from every
+	// enrichment, read narrowly (collectCensus), instead of walking the
+	// places; censusRead are the people to enrich it read whole.
+	census     bool
+	censusRead map[string]*state.Person
 }
 
 // Fill gives st, read as EnrichReadsOf says, the people it reads in
@@ -56,9 +61,12 @@ type enrichCounts struct {
 // It reads the lead lists ReadsOf would, the people who may decide the
 // block's plan (enrichReads), and counts from the indexes. When the
 // counts show the limit leaves places, the plan asks the store, in the
-// order it picks people, for the first who take them (placesWalk). ok is
-// false for any other plan, and when more than maxPlacesRead places are
-// left: it reads every person.
+// order it picks people, for the first who take them (placesWalk); when
+// more than maxPlacesRead places are left (a limit as a safety cap), it
+// asks the store for every enrichment narrowly and reads whole only the
+// people to enrich (collectCensus), when the store lists them
+// (state.EnrichmentLister). ok is false for any other plan: it reads
+// every person.
 func EnrichReadsOf(cfg *config.Config, records *state.State, opts Options, ix EnrichStore) (r Reads, facts *EnrichFacts, ok bool, err error) {
 	e, base, ok := enrichAlone(cfg, records, opts)
 	if !ok {
@@ -76,10 +84,12 @@ func EnrichReadsOf(cfg *config.Config, records *state.State, opts Options, ix En
 			held++
 		}
 	}
-	if e.Limit-held > maxPlacesRead {
+	_, lists := ix.(state.EnrichmentLister)
+	census := e.Limit-held > maxPlacesRead
+	if census && !lists {
 		return Reads{}, nil, false, nil
 	}
-	facts = &EnrichFacts{blocks: map[string]*enrichCounts{e.Address: counts}, store: ix}
+	facts = &EnrichFacts{blocks: map[string]*enrichCounts{e.Address: counts}, store: ix, census: census}
 	if base.Persons, facts.sketches, err = enrichReads(e, base.Persons, copied, records, opts.Now, ix); err != nil {
 		return Reads{}, nil, false, err
 	}
@@ -224,6 +234,22 @@ func otherRefresh(cfg *config.Config, e *config.Enrich) time.Duration {
 // to be built again over the whole state, without f.
 func (f *EnrichFacts) NeedsEveryone() bool { return f != nil && f.needsEveryone }
 
+// Recount returns, when the plan Build made with f needs everyone only
+// because the places walk cannot decide it (nothing to enrich: the text
+// counts every member; or the people to enrich past the places are too
+// many to count), the facts to build it again with over the same state:
+// the census of every enrichment (collectCensus). nil when Build is not
+// to be run again so: the plan needs everyone, or f is a census already.
+func (f *EnrichFacts) Recount() *EnrichFacts {
+	if f == nil || !f.needsEveryone || f.err != nil || f.census {
+		return nil
+	}
+	if _, ok := f.store.(state.EnrichmentLister); !ok {
+		return nil
+	}
+	return &EnrichFacts{blocks: f.blocks, sketches: f.sketches, store: f.store, census: true}
+}
+
 // Err is why the store could not say who takes the places the limit
 // leaves (placesWalk): the plan Build made with f is not to be used.
 func (f *EnrichFacts) Err() error {
@@ -295,6 +321,9 @@ func (b *builder) ownedCapCounted(e *config.Enrich, c *enrichCounts, todo map[st
 // Once its places are taken, the people not read take none and change
 // nothing else the plan says (checkRead).
 func (v *env) collectRead(e *config.Enrich, sources []source, where bool) (blockPeople, error) {
+	if v.facts.census {
+		return v.collectCensus(e, sources, where)
+	}
 	var bp blockPeople
 	seen := map[*state.Person]struct{}{}
 	walk := v.walkPlaces(e, sources)
@@ -332,6 +361,13 @@ func (v *env) collectRead(e *config.Enrich, sources []source, where bool) (block
 // read only add to the sum it is the minimum of).
 func (b *builder) checkRead(e *config.Enrich, bp blockPeople, bound int, changing []*state.Person, unknown, flips int, bounded bool) {
 	if b.v.facts == nil {
+		return
+	}
+	if b.v.facts.census {
+		// Every member is known (collectCensus).
+		if b.v.missed {
+			b.v.facts.needsEveryone = true
+		}
 		return
 	}
 	ok := (e.Limit-b.v.used(e) <= 0 || b.v.facts.walked) && bound > 0

@@ -24,31 +24,49 @@ import (
 // asks the store who takes them (placesWalk), and how many more people
 // are to enrich when its bound needs them: a few people at a time in
 // some worlds, so that the walk asks again and again, and giving up
-// after a few in some.
+// after a few in some. A block whose limit is a safety cap (more places
+// left than maxPlacesRead, which some worlds make 2), and one the walk
+// cannot decide (every member enriched: nothing to enrich), tell the
+// members apart from the census of every enrichment (collectCensus),
+// giving up past a few candidates in some worlds.
 func TestEnrichReadsMakeTheSamePlan(t *testing.T) {
-	defer func(n, m int) { walkChunk, maxCounted = n, m }(walkChunk, maxCounted)
-	var read, whole [2]int // by places left: 0 none, 1 some
+	defer func(n, m, p, c int) { walkChunk, maxCounted, maxPlacesRead, maxCensusRead = n, m, p, c }(walkChunk, maxCounted, maxPlacesRead, maxCensusRead)
+	nothing := 0           // from the census with nothing to enrich
+	var read, whole [4]int // by places left: 0 none, 1 some (the walk); 2 the census, 3 the census after the walk
 	for seed := range 3000 {
 		rng := rand.New(rand.NewPCG(uint64(seed), 0xe4c4))
 		walkChunk = []int{1, 2, 3, 4096}[rng.IntN(4)]
 		maxCounted = []int{1, 4, 1 << 20}[seed%3]
+		maxPlacesRead = []int{100_000, 100_000, 2}[seed%3]
+		maxCensusRead = []int{1 << 30, 1 << 30, 1 << 30, 3}[seed%4]
 		f, o := enrichWorld(rng)
 		b := storedBase(f.st)
 		if _, _, ok, _ := EnrichReadsOf(f.cfg, b.Records, o, b); !ok {
 			continue
 		}
-		compared, walked := planOfEnrich(t, seed, f, o)
-		k := map[bool]int{false: 0, true: 1}[walked]
-		if compared {
+		r := planOfEnrich(t, seed, f, o)
+		k := 0
+		switch {
+		case r.census && r.recounted:
+			k = 3
+		case r.census:
+			k = 2
+		case r.walked:
+			k = 1
+		}
+		if r.compared && r.census && r.nothing {
+			nothing++
+		}
+		if r.compared {
 			read[k]++
 		} else {
 			whole[k]++
 		}
 	}
-	t.Logf("3000 worlds: at the limit %d planned from what EnrichReadsOf names, %d needed everyone; with places left %d and %d",
-		read[0], whole[0], read[1], whole[1])
-	if read[0] < 700 || whole[0] < 180 || read[1] < 650 || whole[1] < 20 {
-		t.Fatalf("worlds planned in part and needing everyone (at the limit, with places left): %v, %v: the test no longer tests EnrichReadsOf", read, whole)
+	t.Logf("3000 worlds: at the limit %d planned from what EnrichReadsOf names, %d needed everyone; with places left %d and %d; from the census %d and %d, and after the walk %d and %d (%d with nothing to enrich)",
+		read[0], whole[0], read[1], whole[1], read[2], whole[2], read[3], whole[3], nothing)
+	if read[0] < 500 || read[1] < 300 || read[2] < 400 || whole[2] < 20 || read[3] < 200 || whole[3] < 10 || nothing < 100 {
+		t.Fatalf("worlds planned in part and needing everyone (at the limit, with places left, from the census): %v, %v: the test no longer tests EnrichReadsOf", read, whole)
 	}
 }
 
@@ -57,15 +75,23 @@ func TestEnrichReadsMakeTheSamePlan(t *testing.T) {
 // it needs everyone; 1 when it compared.
 func samePlanOfEnrich(t *testing.T, seed int, f *fixture, o Options) int {
 	t.Helper()
-	if compared, _ := planOfEnrich(t, seed, f, o); compared {
+	if planOfEnrich(t, seed, f, o).compared {
 		return 1
 	}
 	return 0
 }
 
-// planOfEnrich is samePlanOfEnrich; walked says the block had places left
-// whose people the plan asked the store for.
-func planOfEnrich(t *testing.T, seed int, f *fixture, o Options) (compared, walked bool) {
+// enrichPlanned is how planOfEnrich planned: compared with the whole
+// state's plan (else it needed everyone); walked: the block had places
+// left whose people the plan asked the store for; census: the plan was
+// made from the census of every enrichment (EnrichReadsOf chose it, or
+// Recount after the walk could not decide: recounted).
+// nothing: the block has nothing to enrich (its bound is 0).
+type enrichPlanned struct{ compared, walked, census, recounted, nothing bool }
+
+// planOfEnrich is samePlanOfEnrich, building the plan again from the
+// census when Recount says so, as run.Plan does.
+func planOfEnrich(t *testing.T, seed int, f *fixture, o Options) enrichPlanned {
 	t.Helper()
 	b := enrichBase(f.st)
 	r, facts, ok, err := EnrichReadsOf(f.cfg, b.Records, o, b)
@@ -73,7 +99,7 @@ func planOfEnrich(t *testing.T, seed int, f *fixture, o Options) (compared, walk
 		t.Fatalf("seed %d: %v", seed, err)
 	}
 	if !ok {
-		return false, false
+		return enrichPlanned{}
 	}
 	st, err := b.Reading(r.Searches, r.Persons)
 	if err != nil {
@@ -83,18 +109,30 @@ func planOfEnrich(t *testing.T, seed int, f *fixture, o Options) (compared, walk
 	po := o
 	po.Enrich = facts
 	got, _ := Build(f.cfg, st, po)
+	out := enrichPlanned{walked: facts.walked, census: facts.census}
+	if again := facts.Recount(); again != nil {
+		facts, out.census, out.recounted = again, true, true
+		po.Enrich = facts
+		got, _ = Build(f.cfg, st, po)
+	}
 	if err := facts.Err(); err != nil {
 		t.Fatalf("seed %d: %v", seed, err)
 	}
 	if facts.NeedsEveryone() {
-		return false, facts.walked
+		return out
 	}
 	want, _ := Build(f.cfg, f.st, o)
 	if d := cmp.Diff(planJSON(t, want), planJSON(t, got)); d != "" {
-		t.Fatalf("seed %d (targets %q, %d people read of %d): the plan over what EnrichReadsOf names differs (-whole +read):\n%s",
-			seed, o.Targets, len(st.People), len(f.st.People), d)
+		t.Fatalf("seed %d (targets %q, %d people read of %d, census %v): the plan over what EnrichReadsOf names differs (-whole +read):\n%s",
+			seed, o.Targets, len(st.People), len(f.st.People), out.census, d)
 	}
-	return true, facts.walked
+	out.compared = true
+	for _, c := range got.Changes {
+		if c.Address == f.cfg.Enriches[0].Address && c.CallsMax == 0 {
+			out.nothing = true
+		}
+	}
+	return out
 }
 
 // enrichWorld is a random world of the enrich blocks EnrichReadsOf answers.
@@ -171,11 +209,29 @@ func enrichWorld(rng *rand.Rand) (*fixture, Options) {
 			}
 		}
 	}
+	capWorld(rng, f, e)
 	o := Options{Now: t0, Offline: true, FileExists: func(string) bool { return true }}
 	if len(f.cfg.Enriches) == 1 || rng.IntN(2) == 0 {
 		o.Targets = []string{e.Address}
 	}
 	return f, o
+}
+
+// capWorld makes some worlds' limit a safety cap (far above the people),
+// and some worlds' people all enriched by e, fresh or not (nothing may
+// be left to enrich).
+func capWorld(rng *rand.Rand, f *fixture, e *config.Enrich) {
+	if rng.IntN(3) == 0 {
+		e.Limit = 5_000_000
+	}
+	if rng.IntN(4) == 0 {
+		age := []time.Duration{day, 400 * day}[rng.IntN(2)]
+		for _, id := range sortedPeople(f.st) {
+			if f.st.People[id].Enrichment == nil && rng.IntN(10) > 0 {
+				f.enriched(id, e.Address, t0.Add(-age))
+			}
+		}
+	}
 }
 
 // worldPeople makes some people leave the network or lose their page
@@ -284,10 +340,12 @@ func TestDistinctIDs(t *testing.T) {
 	}
 }
 
-// TestManyPlacesLeftReadEveryone: a block with more places left than
-// maxPlacesRead is not answered from the store (each place would be a
-// person read whole); with as many, it is.
-func TestManyPlacesLeftReadEveryone(t *testing.T) {
+// TestManyPlacesLeftTakeTheCensus: a block with more places left than
+// maxPlacesRead is answered from the census of every enrichment
+// (collectCensus), not by walking its places (each would be a person
+// read whole), and not at all by a store that does not list the
+// enrichments (it reads every person); with as many, the walk answers.
+func TestManyPlacesLeftTakeTheCensus(t *testing.T) {
 	defer func(n int) { maxPlacesRead = n }(maxPlacesRead)
 	for seed := range 1000 {
 		rng := rand.New(rand.NewPCG(uint64(seed), 0xe4c4))
@@ -297,24 +355,30 @@ func TestManyPlacesLeftReadEveryone(t *testing.T) {
 		b := storedBase(f.st)
 		// Without unknown outcomes, the places the counts show are the
 		// places left (with them, EnrichReadsOf counts each as held).
-		if compared, walked := planOfEnrich(t, seed, f, o); !compared || !walked || len(f.st.UnknownEnrichments) > 0 {
+		if r := planOfEnrich(t, seed, f, o); !r.compared || !r.walked || r.census || len(f.st.UnknownEnrichments) > 0 {
 			continue
 		}
 		e := f.cfg.Enriches[0]
 		places := e.Limit - newEnv(f.cfg, f.st, o.Now).used(e)
 		for _, c := range []struct {
-			max int
-			ok  bool
-		}{{places, true}, {places - 1, false}} {
+			max        int
+			store      EnrichStore
+			ok, census bool
+		}{{places, b, true, false}, {places - 1, b, true, true}, {places, noLister{b}, true, false}, {places - 1, noLister{b}, false, false}} {
 			maxPlacesRead = c.max
-			if _, _, ok, _ := EnrichReadsOf(f.cfg, b.Records, o, b); ok != c.ok {
-				t.Fatalf("seed %d: %d places left, at most %d read: answered %v, want %v", seed, places, c.max, ok, c.ok)
+			_, facts, ok, err := EnrichReadsOf(f.cfg, b.Records, o, c.store)
+			if err != nil || ok != c.ok || ok && facts.census != c.census {
+				t.Fatalf("seed %d: %d places left, at most %d walked (%T): answered %v (census %v), want %v (census %v)", seed, places, c.max, c.store, ok, facts != nil && facts.census, c.ok, c.census)
 			}
 		}
 		return
 	}
 	t.Fatal("no world with places left planned from the store")
 }
+
+// noLister is a store that does not list its enrichments
+// (state.EnrichmentLister).
+type noLister struct{ EnrichStore }
 
 // TestPlacesLeftCostThePlaces plans a block with 5 places left under its
 // limit over 3,000 people, every third of them enriched, from the store:
@@ -516,4 +580,34 @@ func (c *countingStore) SketchedAmong(ids []string) ([]*state.Person, error) {
 func (c *countingStore) Get(ids []string) ([]*state.Person, error) {
 	c.read += len(ids)
 	return c.enrichMemStore.Get(ids)
+}
+
+// TestCensusFindsEveryEnrichment takes the census of 70,000 enrichments (two pages)
+// (and none) and finds each by its ID, stale when older than the
+// block's refresh, and no other ID.
+func TestCensusFindsEveryEnrichment(t *testing.T) {
+	e := &config.Enrich{Address: "enrich.e0", Refresh: 30 * day}
+	for _, n := range []int{0, 1, 70000} {
+		st := state.New()
+		for i := range n {
+			id := fmt.Sprintf("%d.p", i)
+			st.People[id] = &state.Person{ID: id, Enrichment: &state.Enrichment{By: []string{"enrich.e1", "import.crm"}[i%2], EnrichedAt: t0.Add(-time.Duration(i%60) * day)}}
+		}
+		b := state.NewBase(st)
+		c, err := takeCensus(b, b, e, t0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range n {
+			k := c.lookUp(fmt.Sprintf("%d.p", i))
+			if k < 0 || string(c.id(k)) != fmt.Sprintf("%d.p", i) || c.candidate(k) != (i%60 >= 30) {
+				t.Fatalf("%d enrichments: %d.p found at %d (stale: %v)", n, i, k, k >= 0 && c.candidate(k))
+			}
+		}
+		for _, id := range []string{"", "x", fmt.Sprintf("%d.p", n), "1.p "} {
+			if k := c.lookUp(id); k >= 0 || !c.candidate(k) {
+				t.Fatalf("%d enrichments: %q found at %d", n, id, k)
+			}
+		}
+	}
 }

@@ -78,6 +78,13 @@ func (in *applyRead) planTime(d Deps) time.Time {
 func (in *applyRead) build(d Deps, cfg *config.Config, popts plan.Options) (*plan.Plan, hcl.Diagnostics, error) {
 	popts.Enrich = in.facts
 	p, diags := plan.Build(cfg, in.st, popts)
+	if f := in.facts.Recount(); f != nil {
+		// The places walk could not decide the block's plan (nothing
+		// to enrich, say): the census of every enrichment can, over the
+		// same people read, as plan builds it.
+		in.facts, popts.Enrich = f, f
+		p, diags = plan.Build(cfg, in.st, popts)
+	}
 	if err := in.facts.Err(); err != nil {
 		return nil, nil, err
 	}

@@ -27,8 +27,9 @@ func (v *planView) Plan(p *plan.Plan) { v.shown = p }
 // TestPlanOfAnEnrichBlockAsksTheStore plans it: at its limit, with stale
 // enrichments to refresh, the apply runs on a partial state (it loads no
 // whole state) and refreshes them; with places left under a larger limit
-// it enriches the people the store names for them too; with nothing to
-// refresh it loads the state whole (the plan needs everyone). The plan
+// it enriches the people the store names for them too, and so with a
+// limit as a safety cap (the census); with nothing to refresh the census
+// tells the up-to-date members apart, as plan does. The plan
 // it shows is the plan of the whole state, and its people are enriched at
 // the apply's time.
 func TestApplyOfAnEnrichBlockReadsInPart(t *testing.T) {
@@ -38,9 +39,10 @@ func TestApplyOfAnEnrichBlockReadsInPart(t *testing.T) {
 		loads    bool
 		enriched int // at the apply's time
 	}{
-		{2, 31 * 24 * time.Hour, false, 2},  // two refreshes, the limit reached
-		{10, 31 * 24 * time.Hour, false, 6}, // places left, taken by the people the store names
-		{2, 24 * time.Hour, true, 0},        // nothing to refresh: up to date
+		{2, 31 * 24 * time.Hour, false, 2},         // two refreshes, the limit reached
+		{10, 31 * 24 * time.Hour, false, 6},        // places left, taken by the people the store names
+		{5_000_000, 31 * 24 * time.Hour, false, 6}, // a limit as a safety cap: the census reads the people to enrich
+		{2, 24 * time.Hour, false, 0},              // nothing to refresh: up to date, the census counts
 	} {
 		dir := t.TempDir()
 		rec := &recBackend{Backend: local.Open(filepath.Join(dir, ".leadsync", "state.db"))}

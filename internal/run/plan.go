@@ -70,6 +70,12 @@ func Plan(ctx context.Context, d Deps, opts PlanOptions) (*plan.Plan, hcl.Diagno
 	closeLedger(led)
 	popts.Usage, popts.Offline, popts.ExportRecord, popts.Budget = usage, opts.Offline, log.lookup, bs
 	p, diags := plan.Build(opts.Config, st, popts)
+	if f := popts.Enrich.Recount(); f != nil {
+		// The places walk could not decide the enrich block's plan: the
+		// census of every enrichment can, over the same people read.
+		popts.Enrich = f
+		p, diags = plan.Build(opts.Config, st, popts)
+	}
 	// The snapshot ends first: a load is a read of its own.
 	done()
 	if err := popts.Enrich.Err(); err != nil {

@@ -18,19 +18,22 @@ import (
 // kind over a state in the local database (plan.EnrichReadsOf): at its
 // limit, with stale enrichments to refresh, or with places left under a
 // larger limit (the first people without an enrichment take them), the
-// plan reads no whole state; with nothing to refresh at the limit it
-// loads the state whole. Each plan is the plan of the whole state.
+// plan reads no whole state; nor with nothing to refresh at the limit,
+// or a limit as a safety cap: it tells the members apart from the census
+// of the enrichments (EnrichFacts.Recount). Each plan is the plan of the
+// whole state.
 func TestPlanOfAnEnrichBlockAsksTheStore(t *testing.T) {
 	for _, tt := range []struct {
 		limit int
 		after time.Duration
 		loads bool
 	}{
-		{2, 31 * 24 * time.Hour, false},  // two refreshes, the limit reached
-		{2, 24 * time.Hour, true},        // nothing to refresh: up to date
-		{3, 24 * time.Hour, false},       // one place left: the first of four
-		{3, 31 * 24 * time.Hour, false},  // two refreshes and one place
-		{10, 31 * 24 * time.Hour, false}, // places for everyone
+		{2, 31 * 24 * time.Hour, false},    // two refreshes, the limit reached
+		{2, 24 * time.Hour, false},         // nothing to refresh: up to date, from the census
+		{5_000_000, 24 * time.Hour, false}, // a limit as a safety cap: the census
+		{3, 24 * time.Hour, false},         // one place left: the first of four
+		{3, 31 * 24 * time.Hour, false},    // two refreshes and one place
+		{10, 31 * 24 * time.Hour, false},   // places for everyone
 	} {
 		dir := t.TempDir()
 		rec := &recBackend{Backend: local.Open(filepath.Join(dir, ".leadsync", "state.db"))}

@@ -1,6 +1,7 @@
 package state
 
 import (
+	"slices"
 	"time"
 )
 
@@ -31,6 +32,19 @@ type EnrichIndex interface {
 	// the plan of a block with places left under its limit finds the
 	// plain people among its sources' first ones without reading them.
 	SketchedAmong(ids []string) ([]*Person, error)
+}
+
+// EnrichmentLister is a store that lists the people holding an
+// enrichment by ID alone, in pages: the plan of an enrich block whose
+// limit leaves more places than it reads people for (plan.EnrichReadsOf:
+// a limit as a safety cap), or with nothing to enrich, tells its members
+// apart from them in memory rather than reading them. The SQL stores give
+// it, from the enrichments' primary key alone.
+type EnrichmentLister interface {
+	// EnrichedAfter are the IDs of the people holding an enrichment
+	// (made by a block, imported or copied), in byte order, the first n
+	// after the ID after ("" from the first).
+	EnrichedAfter(after string, n int) ([]string, error)
 }
 
 // PageUnread is the page name of a person read in sketch (Sketch).
@@ -106,6 +120,38 @@ func (b *Base) SketchedAmong(ids []string) ([]*Person, error) {
 	}
 	return out, nil
 }
+
+// EnrichedAfter: see EnrichmentLister. A store that does not list them
+// answers from its index (Enrichers, then Sketched of each, every time:
+// for tests and small states).
+func (b *Base) EnrichedAfter(after string, n int) ([]string, error) {
+	if l, ok := b.store.(EnrichmentLister); ok {
+		return l.EnrichedAfter(after, n)
+	}
+	ix := b.index()
+	addrs, err := ix.Enrichers()
+	if err != nil {
+		return nil, err
+	}
+	var ids []string
+	for _, by := range addrs {
+		ps, err := ix.Sketched(by, endOfTime)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range ps {
+			if p.ID > after {
+				ids = append(ids, p.ID)
+			}
+		}
+	}
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	return ids[:min(n, len(ids))], nil
+}
+
+// endOfTime is after every enrichment's time.
+var endOfTime = time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // memIndex answers EnrichIndex from people in memory: what a store's
 // answers must equal (backendtest EnrichIndex).

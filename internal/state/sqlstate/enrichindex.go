@@ -51,6 +51,17 @@ func (w wrapped) SketchedAmong(ids []string) ([]*state.Person, error) {
 	return ps, w.err(err)
 }
 
+func (w wrapped) EnrichedAfter(after string, n int) ([]string, error) {
+	q := fmt.Sprintf(SelectEnrichedAfter, w.p.r.D.byteOrder, w.p.r.D.byteOrder, n)
+	var packed string
+	err := w.p.r.Q.QueryRowContext(w.p.ctx, w.p.r.D.Rewrite(w.p.r.D.packIDs(q)), w.p.r.WS, after).Scan(&packed)
+	if err != nil {
+		return nil, w.err(err)
+	}
+	ids, err := splitTexts(packed)
+	return ids, w.err(err)
+}
+
 // sketchedAmong runs SelectSketchedAmong for ids.
 func (p *peopleStore) sketchedAmong(ids []string) ([]*state.Person, error) {
 	if len(ids) == 0 {

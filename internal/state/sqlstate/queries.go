@@ -99,6 +99,12 @@ var (
 	// the people asked for (SketchedAmong adds them): a look into the
 	// enrichments' primary key per ID.
 	SelectSketchedAmong = `SELECT person_id, by_address, enriched_at FROM {s}.enrichments WHERE workspace = $1`
+	// SelectEnrichedAfter pages through the IDs of the people holding an
+	// enrichment (state.EnrichmentLister), as SelectIDsAfter through the
+	// people's: the enrichments' primary key alone (a covering index in
+	// SQLite), no join with the people. The byte order (twice) and the
+	// page's size go in.
+	SelectEnrichedAfter = `SELECT person_id AS id FROM {s}.enrichments WHERE workspace = $1 AND person_id%[1]s > $2 ORDER BY person_id%[2]s LIMIT %[3]d`
 	// SelectEnrichers are the enrichments' by_address values, each once:
 	// a walk of the index enrichments_by from one value to the next (a
 	// DISTINCT would read every entry).

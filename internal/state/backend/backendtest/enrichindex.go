@@ -16,8 +16,9 @@ import (
 // plan of an enrich block asks instead of every person: plan.EnrichReadsOf)
 // against the state read whole: an enrich block's enrichments made up to a
 // time (at it exactly, a nanosecond before, every one), its copies, the
-// people who left and those without a page name, and the enrichments
-// among a list of people (SketchedAmong).
+// people who left and those without a page name, the enrichments
+// among a list of people (SketchedAmong), and every enrichment
+// (EnrichedAfter).
 func testEnrichIndex(t *testing.T, k Kind) {
 	whole, want, got := basesOfEvents(t, k)
 	defer got.Close()
@@ -60,6 +61,7 @@ func testEnrichIndex(t *testing.T, k Kind) {
 	check("the addresses enrichments were made by", sorted(want.Enrichers()), sorted(got.Enrichers()))
 	check("the people without a page name", sorted(want.Pageless()), sorted(got.Pageless()))
 	answered += sameSketchesAmong(t, whole, want, got)
+	answered += sameEnrichments(t, whole, got)
 	if answered == 0 {
 		t.Fatal("every answer is empty: the fixture no longer tests the enrich index")
 	}
@@ -114,4 +116,43 @@ func sameSketches(t *testing.T, want, got *state.Base, addr string, at time.Time
 		t.Fatalf("the sketches of the people of %s up to %v differ (-whole +base):\n%s", addr, at, d)
 	}
 	return len(ws)
+}
+
+// sameEnrichments checks the store's pages of the IDs of the people
+// holding an enrichment (EnrichedAfter: state.EnrichmentLister) against
+// the people read whole, in pages of 1, 2 and all of them, and from an
+// ID between two; it returns how many there are.
+func sameEnrichments(t *testing.T, whole *state.State, got *state.Base) int {
+	t.Helper()
+	var want []string
+	for id, p := range whole.People {
+		if p.Enrichment != nil {
+			want = append(want, id)
+		}
+	}
+	slices.Sort(want)
+	for _, n := range []int{1, 2, len(want) + 1} {
+		var pages []string
+		for after := ""; ; {
+			ids, err := got.EnrichedAfter(after, n)
+			must(t, err, "the enriched people after %q", after)
+			pages = append(pages, ids...)
+			if len(ids) < n {
+				break
+			}
+			after = ids[len(ids)-1]
+		}
+		if d := cmp.Diff(want, pages); d != "" {
+			t.Fatalf("the enriched people in pages of %d differ (-whole +base):\n%s", n, d)
+		}
+	}
+	if len(want) > 1 {
+		between := want[0] + "\x01" // PostgreSQL takes no NUL
+		ids, err := got.EnrichedAfter(between, len(want))
+		must(t, err, "the enriched people after %q", between)
+		if d := cmp.Diff(want[1:], ids); d != "" {
+			t.Fatalf("the enriched people after %q differ (-whole +base):\n%s", between, d)
+		}
+	}
+	return len(want)
 }
