@@ -3,6 +3,7 @@ package plan
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
@@ -382,8 +383,39 @@ type noLister struct{ EnrichStore }
 // TestPlacesLeftCostThePlaces plans a block with 5 places left under its
 // limit over 3,000 people, every third of them enriched, from the store:
 // the plan is the whole state's, and it asks about the first people in
-// order only (twice the places and 16) and reads 5 of them whole.
+// order only (twice the places and 16) and reads 5 of them whole, those
+// who take the places. A person holding the block's own enrichment, or
+// another block's that the block's refresh finds fresh, takes none and
+// is not read; one holding another block's stale enrichment takes one.
 func TestPlacesLeftCostThePlaces(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		by     string        // the block of every third person's enrichment
+		age    time.Duration // its age (the block's refresh is 30 days)
+		enrich []string      // the people the plan enriches
+	}{
+		{"its own enrichments", placesBlock, day, []string{"0001.p", "0002.p", "0004.p", "0005.p", "0007.p"}},
+		{"another block's fresh enrichments", "enrich.gone", day, []string{"0001.p", "0002.p", "0004.p", "0005.p", "0007.p"}},
+		{"another block's stale enrichments", "enrich.gone", 40 * day, []string{"0000.p", "0001.p", "0002.p", "0003.p", "0004.p"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f, kept, e := placesLeft(tc.by, tc.age)
+			got, store := planOfPlacesLeft(t, f, kept, e.Address)
+			c := got.Changes[len(got.Changes)-1]
+			if c.Address != e.Address || c.Calls != 5 || !slices.Equal(c.PersonIDs, tc.enrich) {
+				t.Fatalf("%s enriches %d people %v, want %v", c.Address, c.Calls, c.PersonIDs, tc.enrich)
+			}
+			if store.asked != 2*5+16 || store.read != 5 {
+				t.Fatalf("the plan asked about %d people and read %d whole, want %d and 5", store.asked, store.read, 2*5+16)
+			}
+		})
+	}
+}
+
+// placesLeft is a block with 5 places left under its limit (1,005) over
+// 3,000 people, every third enriched by block by, age ago; kept are the
+// lead lists of its sources.
+func placesLeft(by string, age time.Duration) (*fixture, map[string]int, *config.Enrich) {
 	f := newFixture()
 	var refs, ids []string
 	kept := map[string]int{}
@@ -398,9 +430,57 @@ func TestPlacesLeftCostThePlaces(t *testing.T) {
 	}
 	e := f.enrich("e0", refs, 1005, 30*day)
 	for i := 0; i < len(ids); i += 3 {
-		f.enriched(ids[i], e.Address, t0.Add(-day))
+		f.enriched(ids[i], by, t0.Add(-age))
 	}
+	if by != e.Address {
+		// The places the limit leaves stay 5.
+		f.st.ErasedEnrichments = map[string]int{e.Address: 1000}
+	}
+	return f, kept, e
+}
+
+// TestBlockNotCountedNeedsEveryone: a plan over a state read in part
+// whose store's counts miss the block it plans (facts of another block)
+// needs everyone: planned with no enrichment counted, the block would
+// take as places the 1,000 its enrichments hold.
+func TestBlockNotCountedNeedsEveryone(t *testing.T) {
+	f, kept, e := placesLeft(placesBlock, day)
 	o := Options{Now: t0, Offline: true, Targets: []string{e.Address}, FileExists: func(string) bool { return true }}
+	b := state.NewStoredBase(storedBase(f.st).Records, kept, enrichMemStore{memStore{f.st}})
+	r, facts, ok, err := EnrichReadsOf(f.cfg, b.Records, o, b)
+	if err != nil || !ok {
+		t.Fatalf("EnrichReadsOf: %v, %v", ok, err)
+	}
+	st, err := b.Reading(r.Searches, r.Persons)
+	if err != nil {
+		t.Fatal(err)
+	}
+	facts.Fill(st)
+	facts.blocks = map[string]*enrichCounts{"enrich.other": facts.blocks[e.Address]}
+	o.Enrich = facts
+	Build(f.cfg, st, o)
+	if !facts.NeedsEveryone() {
+		t.Fatal("a block the store did not count was planned over a state read in part")
+	}
+}
+
+// planOfPlacesLeft plans the enrich block at addr of f from a store of
+// f's state that counts what the plan asks of it (the lead lists of kept
+// read first), checking the plan is the whole state's.
+func planOfPlacesLeft(t *testing.T, f *fixture, kept map[string]int, addr string) (*Plan, *countingStore) {
+	t.Helper()
+	got, store, facts := planFromStore(t, f, kept, addr)
+	if facts.NeedsEveryone() {
+		t.Fatal("the plan needs everyone")
+	}
+	return got, store
+}
+
+// planFromStore is planOfPlacesLeft, whose plan may need everyone: facts
+// say so (the plan is then not compared).
+func planFromStore(t *testing.T, f *fixture, kept map[string]int, addr string) (*Plan, *countingStore, *EnrichFacts) {
+	t.Helper()
+	o := Options{Now: t0, Offline: true, Targets: []string{addr}, FileExists: func(string) bool { return true }}
 	store := &countingStore{enrichMemStore: enrichMemStore{memStore{f.st}}}
 	b := state.NewStoredBase(storedBase(f.st).Records, kept, store)
 	r, facts, ok, err := EnrichReadsOf(f.cfg, b.Records, o, b)
@@ -416,21 +496,74 @@ func TestPlacesLeftCostThePlaces(t *testing.T) {
 	po := o
 	po.Enrich = facts
 	got, _ := Build(f.cfg, st, po)
-	if facts.NeedsEveryone() || facts.Err() != nil {
-		t.Fatalf("the plan needs everyone (%v)", facts.Err())
+	if err := facts.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if facts.NeedsEveryone() {
+		return got, store, facts
 	}
 	want, _ := Build(f.cfg, f.st, o)
 	if d := cmp.Diff(planJSON(t, want), planJSON(t, got)); d != "" {
 		t.Fatalf("the plan differs (-whole +read):\n%s", d)
 	}
-	c := got.Changes[len(got.Changes)-1]
-	if c.Address != e.Address || c.Calls != 5 || c.PersonIDs[0] != "0001.p" || c.PersonIDs[4] != "0007.p" {
-		t.Fatalf("%s enriches %d people %v, want 0001.p to 0007.p", c.Address, c.Calls, c.PersonIDs)
-	}
-	if store.asked != 2*5+16 || store.read != 5 {
-		t.Fatalf("the plan asked about %d people and read %d whole, want %d and 5", store.asked, store.read, 2*5+16)
+	return got, store, facts
+}
+
+// TestCountGivenUpNeedsEveryone: a block at its limit whose source runs
+// is bounded by its limit (5: the people it enriched may be taken from it
+// by a refresh, each freeing a place) or by the people it may enrich, the
+// 3 its running source may bring and those of its sources not read
+// (plain: none holds an enrichment), whichever is less. The store counts
+// those people as far as the limit's bound needs them (2 of 10); when it
+// gives up before (past maxCounted), the plan's bound is not known and
+// the plan needs everyone, even one person short: the bound would say 4
+// calls and credits at most where the whole state says 5.
+func TestCountGivenUpNeedsEveryone(t *testing.T) {
+	defer func(n, m int) { walkChunk, maxCounted = n, m }(walkChunk, maxCounted)
+	for _, tc := range []struct {
+		name          string
+		chunk, most   int
+		needsEveryone bool
+	}{
+		{"counted in one question", 4096, 1 << 20, false},
+		{"counted one at a time", 1, 1 << 20, false},
+		{"given up one short", 1, 1, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			walkChunk, maxCounted = tc.chunk, tc.most
+			f := newFixture()
+			f.cfg.API.MaxCredits = 1 << 30
+			a := f.search("search.a", kw("a"))
+			var leads []string
+			for i := range 10 {
+				leads = append(leads, fmt.Sprintf("%d.p", i))
+			}
+			f.ranRequest(a.Address, t0.Add(-day), a.Request, 0, leads...)
+			f.search("search.r", kw("r"), maxResults(3)) // never ran: it runs
+			other := f.search("search.b", kw("b"))
+			var owned []string
+			for i := range 5 {
+				owned = append(owned, fmt.Sprintf("%d.q", i))
+			}
+			f.ranRequest(other.Address, t0.Add(-day), other.Request, 0, owned...)
+			e := f.enrich("e0", []string{a.Address, "search.r"}, 5, 30*day)
+			for _, id := range owned {
+				f.enriched(id, e.Address, t0.Add(-400*day)) // stale: at the limit
+			}
+			kept := map[string]int{a.Address: len(leads), other.Address: len(owned)}
+			got, _, facts := planFromStore(t, f, kept, e.Address)
+			if facts.NeedsEveryone() != tc.needsEveryone {
+				t.Fatalf("the plan needs everyone: %v, want %v", facts.NeedsEveryone(), tc.needsEveryone)
+			}
+			if c := got.Changes[len(got.Changes)-1]; !tc.needsEveryone && (c.Address != e.Address || c.CallsMax != 5) {
+				t.Fatalf("%s: at most %d calls, want 5", c.Address, c.CallsMax)
+			}
+		})
 	}
 }
+
+// placesBlock is the address of the block placesLeft plans.
+const placesBlock = "enrich.e0"
 
 // countingStore counts the people a plan asks the store about
 // (SketchedAmong) and reads whole (Get).

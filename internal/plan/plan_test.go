@@ -418,6 +418,10 @@ func TestTargets(t *testing.T) {
 	f.enrich("cto", []string{`search.cto["Berlin"]`}, 0, 0)
 	f.ranRequest("search.old", t0, api.SearchRequest{Params: kw("old")}, 0, ids(1, 2)...)
 	f.ranRequest(`search.cto["Munich"]`, t0, api.SearchRequest{Params: kw("CTO", "city", "Munich")}, 0, ids(3, 4)...)
+	// A record whose address does not parse (a state file edited by
+	// hand), before the others in address order: named by its text
+	// alone, it takes no other record's place in the index.
+	f.ranRequest("search.a.b", t0, api.SearchRequest{Params: kw("ab")}, 0, ids(5, 6)...)
 	addrs := func(p *Plan) []string {
 		var out []string
 		for _, c := range p.Changes {
@@ -436,6 +440,7 @@ func TestTargets(t *testing.T) {
 		{[]string{`search.cto["Munich"]`, `search.cto["Hamburg"]`}, []string{`search.cto["Hamburg"]`, `search.cto["Munich"]`}},
 		{[]string{"enrich.cto"}, []string{`search.cto["Berlin"]`, "enrich.cto"}},
 		{[]string{"search.old", "profile.founder"}, []string{"profile.founder", "search.old"}},
+		{[]string{"search.a.b"}, []string{"search.a.b"}},
 	}
 	for _, tt := range tests {
 		o := f.opts()

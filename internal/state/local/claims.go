@@ -377,5 +377,9 @@ func (c *fileClaims) update(change func(*claimsData, *liveness) bool) error {
 	if err != nil {
 		return err
 	}
-	return safefile.WriteFile(path, append(out, '\n'))
+	return writeClaims(path, append(out, '\n'))
 }
+
+// writeClaims writes the claims file (a variable for tests: a failed
+// write needs a full disk under the claims folder otherwise).
+var writeClaims = safefile.WriteFile

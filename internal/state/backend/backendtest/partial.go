@@ -138,32 +138,47 @@ func partialEdit(t *testing.T, open func(string, Who) backend.Backend, whole boo
 
 // testPartialGuard: a change of a partial state that names a person it
 // never read is refused, never written as a deletion, as is a search
-// whose lead IDs it never read; the state stays as it was. (Every kind
-// of event is folded into a partial state now, which reads what it
-// changes first: the track read this test once saw refused is among
-// PartialTrackFolds.)
+// whose lead IDs it never read, each by the guard of its own (the error
+// names it; the same state's change of what it read passes the guard);
+// the state stays as it was. (Every kind of event is folded into a
+// partial state now, which reads what it changes first: the track read
+// this test once saw refused is among PartialTrackFolds; a result not
+// folded, which refuses every write, is PartialFoldFails'.)
 func testPartialGuard(t *testing.T, k Kind) {
 	open := k.New(t)
 	Apply(t, open("", Alice), partialFixture())
 	before, err := open("", Bob).Load()
 	must(t, err, "load")
-	for _, ch := range []*state.Changes{{People: map[string]struct{}{"n2": {}}}, {Searches: map[string]struct{}{"search.more": {}}}} {
-		b := open("", Bob)
-		l, base, s := lockedPartial(t, b, "state rm")
-		must(t, s.ReadRecord("person.n1"), "read n1")
-		base.Close()
-		s.PutBackChanges(ch)
-		if err := b.Commit(s); err == nil || !strings.Contains(err.Error(), "refusing to write") {
-			t.Fatalf("a commit of %+v never read: %v, want a refusal", ch, err)
-		}
-		if err := s.CheckWhole(); err == nil {
-			t.Fatal("a partial state may be written whole")
-		}
-		l.Unlock()
-		backend.Close(b)
-		after, err := open("", Alice).Load()
-		must(t, err, "load after")
-		same(t, before, after, "the state after a refused commit")
+	for _, tc := range []struct {
+		name   string
+		change *state.Changes
+		want   string
+	}{
+		{"a person never read", &state.Changes{People: map[string]struct{}{"n2": {}}}, "refusing to write person n2"},
+		{"a search whose lead IDs were never read", &state.Changes{Searches: map[string]struct{}{"search.more": {}}}, "refusing to write search search.more"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := open("", Bob)
+			l, base, s := lockedPartial(t, b, "state rm")
+			must(t, s.ReadRecord("person.n1"), "read n1")
+			must(t, s.ReadLeads("search.movers"), "read the lead IDs of search.movers")
+			if err := s.CheckWrite(&state.Changes{People: map[string]struct{}{"n1": {}}, Searches: map[string]struct{}{"search.movers": {}}}); err != nil {
+				t.Fatalf("a change of the person and the lead IDs read is refused: %v", err)
+			}
+			base.Close()
+			s.PutBackChanges(tc.change)
+			if err := b.Commit(s); err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("a commit of %+v: %v, want a refusal %q", tc.change, err, tc.want)
+			}
+			if err := s.CheckWhole(); err == nil {
+				t.Fatal("a partial state may be written whole")
+			}
+			l.Unlock()
+			backend.Close(b)
+			after, err := open("", Alice).Load()
+			must(t, err, "load after")
+			same(t, before, after, "the state after a refused commit")
+		})
 	}
 }
 
