@@ -49,7 +49,9 @@ func runPlanCmd(t *testing.T, dir string, remaining int, args ...string) (code i
 		Now:     func() time.Time { return time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC) },
 		Service: func(*config.Config) (api.Service, error) { return billingOnly(billing), nil }}
 	cmd := newPlanCmd(f)
-	cmd.SetArgs(args)
+	// Never nil: cobra reads os.Args for nil, the test binary's own
+	// arguments (-test.run X gave "plan takes no arguments").
+	cmd.SetArgs(append([]string{}, args...))
 	cmd.SetOut(out)
 	cmd.SetErr(errOut)
 	cmd.SilenceErrors, cmd.SilenceUsage = true, true
