@@ -103,11 +103,17 @@ func (in *applyRead) build(d Deps, cfg *config.Config, popts plan.Options) (*pla
 
 // within checks the saved plan p, from the file name, against the plan
 // made again (plan.Within) over the state in use, with the store's counts
-// when it holds them: made at the time p was made (partialEnrich). When
-// the people read cannot decide it, the state is loaded whole (in.st)
-// and p checked against it.
+// when it holds them: made at the time p was made (partialEnrich), from
+// the census when the places walk cannot decide it (as build). When the
+// people read cannot decide it, the state is loaded whole (in.st) and p
+// checked against it.
 func (in *applyRead) within(d Deps, name string, cfg *config.Config, p *plan.Plan) error {
 	decided, err := p.WithinRead(name, cfg, in.st, in.facts)
+	if f := in.facts.Recount(); err == nil && !decided && f != nil {
+		// The places walk could not decide it: the census can (build).
+		in.facts = f
+		decided, err = p.WithinRead(name, cfg, in.st, f)
+	}
 	if err == nil {
 		err = in.facts.Err()
 	}

@@ -161,7 +161,7 @@ var partialEnrichSteps = []struct {
 	{limit: 3, more: true, after: 52 * day},
 	{limit: 5, more: true, targets: []string{"enrich.contacts"}, after: 63 * day},
 	{limit: 5, more: true, targets: []string{"enrich.contacts"}, after: 100 * day, saved: true},
-	{limit: 5, more: true, targets: []string{"enrich.contacts"}, after: 101 * day, saved: true, loads: 1},
+	{limit: 5, more: true, targets: []string{"enrich.contacts"}, after: 101 * day, saved: true, idle: true},
 }
 
 const day = 24 * time.Hour
