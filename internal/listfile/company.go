@@ -78,7 +78,8 @@ var legalForms = func() map[string][][]string {
 //     separates words ("Coca-Cola" -> "coca cola", "Co.KG" -> "co kg").
 //     Then a run of single letters is one word: "S.A." -> "sa",
 //     "A/S" -> "as", "J. P. Morgan" -> "jp morgan", as "JP Morgan" is.
-//  3. A leading "the" is dropped.
+//  3. Leading "the"s are dropped (a name is never dropped to nothing:
+//     "The The" is "the").
 //  4. Legal forms (LegalForms) are stripped from the end, again and again
 //     ("Acme Holding GmbH & Co. KG" -> "acme holding"), as are words "&"
 //     left at the end; a name is never stripped to nothing ("AG" stays
@@ -87,8 +88,9 @@ var legalForms = func() map[string][][]string {
 func CompanyKey(v string) string {
 	// The rules are applied again until the key is its own key: a letter
 	// lower-cased may compose anew ("T" and U+0308 have no precomposed
-	// form, "t" and U+0308 have), and a leading "the" dropped may uncover
-	// another. Two passes settle every name met so far; four are allowed.
+	// form, "t" and U+0308 have), and a "the" dropped may uncover a legal
+	// form or another "the" after composing. Two passes settle every name
+	// met so far; four are allowed.
 	key := companyKeyOnce(v)
 	for range 3 {
 		again := companyKeyOnce(key)
@@ -107,7 +109,7 @@ func companyKeyOnce(v string) string {
 	// normalisation, it cannot keep the letters after it from being
 	// normalised.
 	words := companyWords(norm.NFKC.String(strings.ToValidUTF8(v, " ")))
-	if len(words) > 1 && words[0] == "the" {
+	for len(words) > 1 && words[0] == "the" {
 		words = words[1:]
 	}
 	for stripped := len(words) > 1; stripped; {

@@ -32,6 +32,8 @@ func TestKeys(t *testing.T) {
 		{Company, "Acme S.p.A.", "acme", ""},
 		{Company, "Acme e.V.", "acme", ""},
 		{Company, "The Coca-Cola Company", "coca cola", ""},
+		{Company, "The The The The The 0", "0", ""}, // every leading "the" (FuzzKeys found five kept one)
+		{Company, "The The", "the", ""},
 		{Company, "Coca Cola", "coca cola", ""},
 		{Company, "McDonald’s Corporation", "mcdonalds", ""},
 		{Company, "Müller GmbH", "müller", ""},
