@@ -371,3 +371,22 @@ func filesIn(t *testing.T, dir string) map[string]string {
 	}
 	return out
 }
+
+// sandboxOneCallAtATime is the api block of the partial applies: one
+// call at a time, as the sandbox's answers (an ID, the credit balance)
+// follow the order of the calls.
+const sandboxOneCallAtATime = "api {\n  sandbox = true\n  rate_limit = 50\n  parallelism = 1\n}\n"
+
+// sameApply checks step i's apply on a partial state against the apply of
+// the state read whole: the loads of the whole state it made, its
+// summary and the state it left.
+func sameApply(t *testing.T, i, wantLoads, loads int, wantSum, gotSum *engine.Summary, want, got *state.State) {
+	t.Helper()
+	if loads != wantLoads {
+		t.Errorf("step %d: the apply loaded the state whole %d times, want %d", i, loads, wantLoads)
+	}
+	if d := cmp.Diff(summaryJSON(t, wantSum), summaryJSON(t, gotSum)); d != "" {
+		t.Errorf("step %d: the summaries differ (-whole +partial):\n%s", i, d)
+	}
+	same(t, want, got, fmt.Sprintf("step %d: the state after the apply differs (-whole +partial)", i))
+}

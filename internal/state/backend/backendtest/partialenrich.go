@@ -66,16 +66,7 @@ func testPartialEnrichFolds(t *testing.T, k Kind) {
 	setup := append(partialFoldSetup(), partialFolds()...)
 	Apply(t, open("", Alice), setup)
 	Apply(t, wholeOpen("", Alice), setup)
-	for i, e := range partialEnrichFolds() {
-		name := fmt.Sprintf("event %d (%s %s)", i, e.Kind, e.Address)
-		foldStored(t, wholeOpen, true, e)
-		foldStored(t, open, false, e)
-		want, err := wholeOpen("", Alice).Load()
-		must(t, err, "load whole")
-		got, err := open("", Alice).Load()
-		must(t, err, "load partial")
-		same(t, want, got, name+": the state after the fold differs (-whole +partial)")
-	}
+	foldEachAlike(t, open, wholeOpen, partialEnrichFolds())
 	enrichCountsFollow(t, k.New(t), setup)
 }
 
@@ -195,19 +186,11 @@ func testPartialEnrichApply(t *testing.T, k Kind) {
 	}
 	wholeDir, partDir := t.TempDir(), t.TempDir()
 	for i, step := range partialEnrichSteps {
-		// One call at a time: the sandbox's answers (an ID, the credit
-		// balance) follow the order of the calls.
-		text := "api {\n  sandbox = true\n  rate_limit = 50\n  parallelism = 1\n}\n" + enrichBlocks(step.limit, step.more)
+		text := sandboxOneCallAtATime + enrichBlocks(step.limit, step.more)
 		at := At(60).Add(step.after)
 		wantSum, want, _ := partialApplyAt(t, whole, wholeDir, text, step.targets, step.saved, true, at)
 		gotSum, got, loads := partialApplyAt(t, part, partDir, text, step.targets, step.saved, false, at)
-		if loads != step.loads {
-			t.Errorf("step %d: the apply loaded the state whole %d times, want %d", i, loads, step.loads)
-		}
-		if d := cmp.Diff(summaryJSON(t, wantSum), summaryJSON(t, gotSum)); d != "" {
-			t.Errorf("step %d: the summaries differ (-whole +partial):\n%s", i, d)
-		}
-		same(t, want, got, fmt.Sprintf("step %d: the state after the apply differs (-whole +partial)", i))
+		sameApply(t, i, step.loads, loads, wantSum, gotSum, want, got)
 		switch n := enrichedAt(got, at); {
 		case step.idle && n != 0:
 			t.Errorf("step %d: %d enrichments refreshed, want none", i, n)

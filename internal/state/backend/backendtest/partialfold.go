@@ -157,3 +157,20 @@ func testPartialFoldFails(t *testing.T, k Kind) {
 	must(t, err, "load after the failed fold")
 	same(t, want, got, "the state after a fold that failed, loaded again (-folded whole +kept in the journal)")
 }
+
+// foldEachAlike folds each of events into the stored state of wholeOpen
+// read whole and into that of open read in part, and checks after each
+// that the two stored states are the same.
+func foldEachAlike(t *testing.T, open, wholeOpen func(string, Who) backend.Backend, events []state.Event) {
+	t.Helper()
+	for i, e := range events {
+		name := fmt.Sprintf("event %d (%s %s)", i, e.Kind, e.Address)
+		foldStored(t, wholeOpen, true, e)
+		foldStored(t, open, false, e)
+		want, err := wholeOpen("", Alice).Load()
+		must(t, err, "load whole")
+		got, err := open("", Alice).Load()
+		must(t, err, "load partial")
+		same(t, want, got, name+": the state after the fold differs (-whole +partial)")
+	}
+}

@@ -77,16 +77,7 @@ func testPartialTrackFolds(t *testing.T, k Kind) {
 	setup := append(partialFoldSetup(), partialFolds()...)
 	Apply(t, open("", Alice), setup)
 	Apply(t, wholeOpen("", Alice), setup)
-	for i, e := range partialTrackFolds() {
-		name := fmt.Sprintf("event %d (%s %s)", i, e.Kind, e.Address)
-		foldStored(t, wholeOpen, true, e)
-		foldStored(t, open, false, e)
-		want, err := wholeOpen("", Alice).Load()
-		must(t, err, "load whole")
-		got, err := open("", Alice).Load()
-		must(t, err, "load partial")
-		same(t, want, got, name+": the state after the fold differs (-whole +partial)")
-	}
+	foldEachAlike(t, open, wholeOpen, partialTrackFolds())
 	foldsInOnePartial(t, k.New(t), setup, partialTrackFolds())
 }
 

@@ -6,8 +6,6 @@ import (
 	"testing/fstest"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/backend"
 )
@@ -87,7 +85,7 @@ func testPartialTrackApply(t *testing.T, k Kind) {
 	for i, step := range partialTrackSteps {
 		// One call at a time: the sandbox's answers follow the order of
 		// the calls.
-		text := "api {\n  sandbox = true\n  rate_limit = 50\n  parallelism = 1\n}\n" + trackBlocks(step.track, step.csv > 0)
+		text := sandboxOneCallAtATime + trackBlocks(step.track, step.csv > 0)
 		fsys := fstest.MapFS{"main.leads.hcl": {Data: []byte(text)}}
 		if step.csv > 0 {
 			fsys["crm.csv"] = &fstest.MapFile{Data: []byte(csvOf(last, step.csv))}
@@ -95,13 +93,7 @@ func testPartialTrackApply(t *testing.T, k Kind) {
 		at := At(60).Add(step.after)
 		wantSum, want, _ := partialApplyFiles(t, whole, wholeDir, fsys, step.targets, step.saved, true, at)
 		gotSum, got, loads := partialApplyFiles(t, part, partDir, fsys, step.targets, step.saved, false, at)
-		if loads != step.loads {
-			t.Errorf("step %d: the apply loaded the state whole %d times, want %d", i, loads, step.loads)
-		}
-		if d := cmp.Diff(summaryJSON(t, wantSum), summaryJSON(t, gotSum)); d != "" {
-			t.Errorf("step %d: the summaries differ (-whole +partial):\n%s", i, d)
-		}
-		same(t, want, got, fmt.Sprintf("step %d: the state after the apply differs (-whole +partial)", i))
+		sameApply(t, i, step.loads, loads, wantSum, gotSum, want, got)
 		if n := trackedAt(got, "track.t", at); step.reads && n == 0 {
 			t.Errorf("step %d: the track read no one", i)
 		}
