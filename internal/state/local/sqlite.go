@@ -310,6 +310,13 @@ func (d *dbStore) write(what string, f func(w *sqlstate.Writer) error) error {
 // end (a push: deleting a person made SQLite look up their enrichment
 // and history, 3,000,000 times).
 func (d *dbStore) writeKeyed(what string, keyed bool, f func(w *sqlstate.Writer) error) error {
+	return d.writeAttached(what, keyed, "", f)
+}
+
+// writeAttached is writeKeyed with the database of the URI attach (when
+// not "") attached as the schema srcSchema for the transaction: outside
+// a transaction, as SQLite requires, and detached after it.
+func (d *dbStore) writeAttached(what string, keyed bool, attach string, f func(w *sqlstate.Writer) error) error {
 	db, err := d.handle(true)
 	if err != nil {
 		return err
@@ -326,6 +333,12 @@ func (d *dbStore) writeKeyed(what string, keyed bool, f func(w *sqlstate.Writer)
 			return d.wrap(what, err)
 		}
 		defer keysOn(ctx, conn)
+	}
+	if attach != "" {
+		if _, err := conn.ExecContext(ctx, `ATTACH DATABASE ? AS `+srcSchema, attach); err != nil {
+			return fmt.Errorf("%w: %v", errNotCopied, err)
+		}
+		defer detach(ctx, conn)
 	}
 	tx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
