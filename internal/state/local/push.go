@@ -286,8 +286,18 @@ func (ws *Workspace) PushStream(src backend.Stream, force bool) (*backend.Pushed
 			return nil, err
 		}
 	}
+	if !exists(d.path) {
+		return ws.pushNew(d, src)
+	}
+	return ws.pushInto(d, src, serial)
+}
+
+// pushInto writes the state src reads into the database d of ws (whose
+// serial is serial): copied in SQLite when src is a database too
+// (pushCopied), else a batch of people at a time.
+func (ws *Workspace) pushInto(d *dbStore, src backend.Stream, serial uint64) (*backend.Pushed, error) {
 	if ds, ok := src.(*dbStream); ok {
-		pushed, err := ws.pushCopied(ds, serial)
+		pushed, err := ws.pushCopied(d, ds, serial)
 		if !errors.Is(err, errNotCopied) {
 			return pushed, err
 		}

@@ -40,11 +40,10 @@ const srcSchema = "leadsync_src"
 // says what is wrong with the source if anything is.
 var errNotCopied = errors.New("the state is not copied row by row in SQLite")
 
-// pushCopied is PushStream of src, a SQLite database, into the database
-// d of ws: errNotCopied when it cannot be copied in SQLite. serial is the
+// pushCopied is pushInto of src, a SQLite database, into the database d
+// of ws: errNotCopied when it cannot be copied in SQLite. serial is the
 // workspace's serial.
-func (ws *Workspace) pushCopied(src *dbStream, serial uint64) (*backend.Pushed, error) {
-	d := ws.Store.db
+func (ws *Workspace) pushCopied(d *dbStore, src *dbStream, serial uint64) (*backend.Pushed, error) {
 	uri, ok := attachURI(src.d.path, d.path)
 	if !ok {
 		return nil, errNotCopied

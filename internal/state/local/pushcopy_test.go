@@ -3,9 +3,12 @@ package local
 import (
 	"bytes"
 	"database/sql"
+	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/backend"
@@ -169,5 +172,74 @@ func TestPushCopyNumbersTheHistory(t *testing.T) {
 		WHERE o.person_id = h.person_id AND o.n < h.n)) FROM person_history h`).Scan(&rows, &bad))
 	if rows == 0 || bad != 0 {
 		t.Fatalf("%d history rows, %d not numbered from 0 in order", rows, bad)
+	}
+}
+
+// A push into a workspace without a database builds it beside and links
+// it into place once complete: a push that fails half-way leaves no
+// database and no file beside; one a killed push left is removed by the
+// next push; the database pushed is the state, in the write-ahead log's
+// mode once opened.
+func TestPushIntoANewDatabase(t *testing.T) {
+	dir := t.TempDir()
+	s := backendtest.ManyPeople(t, backend.StreamBatch+10)
+	ws := pushTarget(t, dir, state.DefaultWorkspace, nil, nil)
+	sdir := filepath.Join(dir, ".leadsync")
+	if _, err := ws.PushStream(halfWay{backend.MemoryStream(s, "a failing state")}, false); err == nil {
+		t.Fatal("the failing push succeeded")
+	}
+	if got := files(t, sdir); !slices.Equal(got, []string{".gitignore"}) {
+		t.Fatalf("after a failed push into a new database the folder holds %q", got)
+	}
+	abandoned := filepath.Join(sdir, pushingPrefix(ws.Store.path)+"killed00")
+	must(t, os.WriteFile(abandoned, []byte("half a database"), 0o600))
+	old := time.Now().Add(-2 * time.Minute)
+	must(t, os.Chtimes(abandoned, old, old))
+	if _, err := ws.PushStream(backend.MemoryStream(s, "the state"), false); err != nil {
+		t.Fatal(err)
+	}
+	if got := files(t, sdir); !slices.Equal(got, []string{".gitignore", "state.db"}) {
+		t.Fatalf("after the push the folder holds %q", got)
+	}
+	got, err := ws.Load()
+	must(t, err)
+	if backendtest.Canon(t, got) != backendtest.Canon(t, s) {
+		t.Fatal("the state pushed into a new database differs")
+	}
+	db, err := sql.Open("sqlite", ws.Store.path)
+	must(t, err)
+	defer db.Close()
+	var mode string
+	must(t, db.QueryRow(`PRAGMA journal_mode`).Scan(&mode))
+	if mode != "wal" {
+		t.Fatalf("the database pushed is in journal mode %q", mode)
+	}
+}
+
+// The write-ahead log of a database removed by hand is not read into the
+// database a push makes in its place.
+func TestPushIntoANewDatabaseIgnoresAStaleLog(t *testing.T) {
+	dir := t.TempDir()
+	ws := pushTarget(t, dir, state.DefaultWorkspace, nil, nil)
+	path := ws.Store.path
+	must(t, ws.Push(backendtest.Fold(t, backendtest.Events()), false))
+	// A log left by a database with other rows: copied while a
+	// connection holds it, before SQLite moves it into the database.
+	db, err := sql.Open("sqlite", path+"?_pragma=journal_mode(WAL)")
+	must(t, err)
+	db.SetMaxOpenConns(1)
+	_, err = db.Exec(`DELETE FROM people`)
+	must(t, err)
+	log, err := os.ReadFile(path + "-wal")
+	must(t, err)
+	must(t, db.Close())
+	removeDB(path)
+	must(t, os.WriteFile(path+"-wal", log, 0o600))
+	s := backendtest.ManyPeople(t, 300)
+	must(t, ws.Push(s, false))
+	got, err := ws.Load()
+	must(t, err)
+	if backendtest.Canon(t, got) != backendtest.Canon(t, s) {
+		t.Fatalf("the state pushed over a stale log holds %d people, want %d", len(got.People), len(s.People))
 	}
 }
