@@ -3,6 +3,7 @@ package local
 import (
 	"bytes"
 	"database/sql"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,10 +11,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/leadsync/leadsync/internal/safefile"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/backend"
 	"github.com/leadsync/leadsync/internal/state/backend/backendtest"
 	"github.com/leadsync/leadsync/internal/state/statefile"
+	"github.com/leadsync/leadsync/internal/testenv"
 )
 
 // pushTarget is a working copy in dir to push into: its workspace ws
@@ -241,5 +244,43 @@ func TestPushIntoANewDatabaseIgnoresAStaleLog(t *testing.T) {
 	must(t, err)
 	if backendtest.Canon(t, got) != backendtest.Canon(t, s) {
 		t.Fatalf("the state pushed over a stale log holds %d people, want %d", len(got.People), len(s.People))
+	}
+}
+
+// A push on a full disk, copied in SQLite, says the disk is full and
+// names the state file (not the file it builds beside), and leaves the
+// workspace as it was: no database and no file beside when it had none,
+// its state when it had one (--force).
+func TestPushOnAFullDisk(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "src", "state.db")
+	must(t, NewStore(src).Save(backendtest.ManyPeople(t, 3*backend.StreamBatch)))
+	sdir := filepath.Join(dir, "to", ".leadsync")
+	testenv.MountTmpfs(t, sdir, 2<<20)
+	ws := pushTarget(t, filepath.Join(dir, "to"), state.DefaultWorkspace, nil, nil)
+	small := backendtest.Fold(t, backendtest.Events())
+	for _, prior := range []*state.State{nil, small} {
+		if prior != nil {
+			must(t, ws.Push(prior, false))
+		}
+		st, err := backend.OpenStream(Open(src))
+		must(t, err)
+		_, err = ws.PushStream(st, prior != nil)
+		st.Close()
+		var we *safefile.WriteError
+		if !errors.As(err, &we) || !strings.Contains(err.Error(), "disk is full") || we.Path != ws.Store.path {
+			t.Fatalf("push on a full disk (over a state: %v): %v; want a disk-full error naming %s", prior != nil, err, ws.Store.path)
+		}
+		if prior == nil {
+			if got := files(t, sdir); !slices.Equal(got, []string{".gitignore"}) {
+				t.Fatalf("after a push on a full disk the folder holds %q", got)
+			}
+			continue
+		}
+		got, err := ws.Load()
+		must(t, err)
+		if backendtest.Canon(t, got) != backendtest.Canon(t, prior) {
+			t.Fatal("the push on a full disk changed the state")
+		}
 	}
 }
