@@ -137,3 +137,74 @@ func TestPushAnalyzesThePeople(t *testing.T) {
 		t.Error("the people are not analyzed after the push")
 	}
 }
+
+// personIndexes lists the secondary indexes of schema's people's tables
+// (those no constraint uses): each index's oid, then its definition.
+func personIndexes(t *testing.T, cs, schema string) (oids, defs []string) {
+	t.Helper()
+	ctx := context.Background()
+	c, err := connect(ctx, cs)
+	mustNoErr(t, err, "connect")
+	defer c.Close(ctx)
+	rows, err := c.Query(ctx, `SELECT i.oid::text, pg_get_indexdef(i.oid) FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid
+		WHERE x.indrelid = ANY($1::regclass[]) AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = x.indexrelid)
+		ORDER BY i.relname`, []string{schema + ".people", schema + ".enrichments", schema + ".person_history"})
+	mustNoErr(t, err, "list the indexes")
+	for rows.Next() {
+		var oid, def string
+		mustNoErr(t, rows.Scan(&oid, &def), "read the indexes")
+		oids, defs = append(oids, oid), append(defs, def)
+	}
+	mustNoErr(t, rows.Err(), "list the indexes")
+	return oids, defs
+}
+
+// A push into a workspace alone in its schema drops the people's
+// secondary indexes and makes them again, word for word, before its
+// commit (new oids), into an empty workspace and with --force. A push
+// that fails half-way leaves them as they were; beside another workspace
+// they are left alone.
+func TestPushRemakesThePeoplesIndexes(t *testing.T) {
+	cs := testConnStr(t)
+	schema := testSchema(t, cs)
+	b := newPG(t, cs, schema, "", alice)
+	// The indexes of a schema that no push made again.
+	ref := testSchema(t, cs)
+	mustNoErr(t, newPG(t, cs, ref, "", alice).CreateWorkspace("other"), "workspace new")
+	_, defs := personIndexes(t, cs, ref)
+	if len(defs) < 8 {
+		t.Fatalf("the people's indexes: %q", defs)
+	}
+	for i := range defs {
+		defs[i] = strings.ReplaceAll(defs[i], ref+".", schema+".")
+	}
+	var oids []string
+	for i, force := range []bool{false, true} {
+		s := backendtest.ManyPeople(t, backend.StreamBatch+100*i)
+		_, err := b.PushStream(backend.MemoryStream(s, "the state"), force)
+		mustNoErr(t, err, "push %d", i)
+		got, err := newPG(t, cs, schema, "", bob).Load()
+		mustNoErr(t, err, "load")
+		if backendtest.Canon(t, got) != backendtest.Canon(t, s) {
+			t.Fatalf("the state of push %d differs", i)
+		}
+		oids2, defs2 := personIndexes(t, cs, schema)
+		if !slices.Equal(defs2, defs) || slices.ContainsFunc(oids2, func(o string) bool { return slices.Contains(oids, o) }) {
+			t.Fatalf("indexes after push %d: %q (oids %v), want %q made again (oids before %v)", i, defs2, oids2, defs, oids)
+		}
+		oids = oids2
+	}
+	_, err := b.PushStream(halfWay{backend.MemoryStream(backendtest.ManyPeople(t, 2*backend.StreamBatch), "the failing state")}, true)
+	if err == nil || !strings.Contains(err.Error(), "went away") {
+		t.Fatalf("push of a source failing half-way: %v", err)
+	}
+	if oids3, defs3 := personIndexes(t, cs, schema); !slices.Equal(defs3, defs) || !slices.Equal(oids3, oids) {
+		t.Fatalf("indexes after a push failing half-way: %q (oids %v), want %q (oids %v)", defs3, oids3, defs, oids)
+	}
+	mustNoErr(t, b.CreateWorkspace("other"), "workspace new")
+	_, err = b.PushStream(backend.MemoryStream(backendtest.ManyPeople(t, 300), "the third state"), true)
+	mustNoErr(t, err, "push --force beside another workspace")
+	if oids4, defs4 := personIndexes(t, cs, schema); !slices.Equal(defs4, defs) || !slices.Equal(oids4, oids) {
+		t.Fatalf("indexes after a push beside another workspace: %q (oids %v), want them untouched: %q (oids %v)", defs4, oids4, defs, oids)
+	}
+}
