@@ -40,9 +40,10 @@ func takeCensus(store state.EnrichIndex, l state.EnrichmentLister, e *config.Enr
 	if !ok {
 		return nil, errCensusTooLarge
 	}
+	var ids []string
 	for after := ""; ; {
-		ids, err := l.EnrichedAfter(after, censusAsk)
-		if err != nil {
+		var err error
+		if ids, err = enrichedAfter(l, ids[:0], after); err != nil {
 			return nil, err
 		}
 		for _, id := range ids {
@@ -76,6 +77,16 @@ func takeCensus(store state.EnrichIndex, l state.EnrichmentLister, e *config.Enr
 		}
 	}
 	return c, nil
+}
+
+// enrichedAfter is the page of l's enrichments after the ID after, in
+// dst when l is a state.EnrichmentPager (a page of 65,536 IDs is 1 MB of
+// slice: 48 MB of garbage at 3,000,000 enrichments, else).
+func enrichedAfter(l state.EnrichmentLister, dst []string, after string) ([]string, error) {
+	if p, ok := l.(state.EnrichmentPager); ok {
+		return p.AppendEnrichedAfter(dst, after, censusAsk)
+	}
+	return l.EnrichedAfter(after, censusAsk)
 }
 
 // errCensusTooLarge: more members than the census holds, or IDs the
