@@ -108,7 +108,7 @@ func (v *env) collectCensus(e *config.Enrich, sources []source, where bool) (blo
 		return bp, nil
 	}
 	v.facts.censusRead = whole
-	seen := map[*state.Person]struct{}{}
+	seen := make(map[*state.Person]struct{}, len(v.st.People)+len(whole))
 	counted := make([]bool, c.n)
 	k := -1
 	for _, src := range sources {
@@ -156,19 +156,18 @@ func (v *env) censusRead(e *config.Enrich, sources []source) (*enrichCensus, map
 		most += len(src.ids)
 	}
 	most = min(most*3/4, maxCensusRead)
-	in := map[string]bool{}
 	var ids []string
 	k := -1
 	for _, src := range sources {
 		for _, id := range src.ids {
 			k++
-			if v.st.People[id] != nil || in[id] || !c.candidate(c.member(k)) {
+			// A member met again (member(k) < k) is asked for once.
+			if i := c.member(k); i < k || v.st.People[id] != nil || !c.candidate(i) {
 				continue
 			}
 			if len(ids) == most {
 				return nil, nil, nil
 			}
-			in[id] = true
 			ids = append(ids, id)
 		}
 	}
