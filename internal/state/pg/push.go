@@ -68,9 +68,7 @@ func (b *Backend) PushStream(src backend.Stream, force bool) (*backend.Pushed, e
 // replaceStream makes ps the workspace's whole state in tx: every row of
 // the workspace is deleted (when replacing people, a table at a time if
 // it can: takeOffPersonKeys), the header's rows written, then the people
-// a batch at a time, the people's indexes made again at the end if they
-// could be dropped (takeOffIndexes). An error of the source is returned
-// as it is.
+// a batch at a time. An error of the source is returned as it is.
 func (b *Backend) replaceStream(ctx context.Context, tx pgx.Tx, ps *backend.PushSource, replacing bool) error {
 	var restore func() error
 	if replacing {
@@ -78,10 +76,6 @@ func (b *Backend) replaceStream(ctx context.Context, tx pgx.Tx, ps *backend.Push
 		if restore, err = b.takeOffPersonKeys(ctx, tx); err != nil {
 			return err
 		}
-	}
-	remake, err := b.takeOffIndexes(ctx, tx)
-	if err != nil {
-		return err
 	}
 	h := ps.Header
 	if _, _, err := b.resetWorkspace(ctx, tx, h); err != nil {
@@ -91,17 +85,10 @@ func (b *Backend) replaceStream(ctx context.Context, tx pgx.Tx, ps *backend.Push
 		return err
 	}
 	ps.ReleaseLists() // their rows are written
-	if err := ps.People(func(batch []*state.Person) error { return b.copyPeople(ctx, tx, batch) }); err != nil {
+	if err := ps.People(func(batch []*state.Person) error { return b.copyPeople(ctx, tx, batch) }); err != nil || restore == nil {
 		return err
 	}
-	for _, f := range []func() error{remake, restore} {
-		if f != nil {
-			if err := f(); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
+	return restore()
 }
 
 // copyPeople copies the rows of people (COPY): the people, their
