@@ -76,7 +76,14 @@ func apply(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView) error
 		return err
 	}
 	defer lock.Unlock()
-	in, err := applyState(d, opts)
+	// Built, and the billing call made, while the state is read.
+	ahead := startService(ctx, d)
+	defer ahead.stop()
+	in, err := applyState(d, opts, func(records *state.State) {
+		if billingSure(d, opts, records) {
+			ahead.bill()
+		}
+	})
 	if err != nil {
 		return err
 	}
@@ -89,14 +96,14 @@ func apply(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView) error
 	if err := checkConfiguration(in.st, opts.Config.Identity(), opts.TakeOver); err != nil {
 		return err
 	}
-	svc, err := d.Service()
+	svc, err := ahead.service()
 	if err != nil {
 		return err
 	}
 	log := openExportLog(opts.Config, opts.Warn)
 	var budget applyBudget
 	defer func() { settleLedger(budget.led) }()
-	p, usage, err := applyPlan(ctx, d, opts, view, in, svc, log, &budget)
+	p, usage, err := applyPlan(ctx, d, opts, view, in, ahead, log, &budget)
 	if err != nil {
 		return err
 	}
@@ -149,7 +156,9 @@ func apply(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView) error
 // Any other apply loads the state whole; the
 // layer around the backend (Rescuing) folds in, and writes, what an
 // earlier run kept in a rescue file before the plan is made.
-func applyState(d Deps, opts ApplyOptions) (*applyRead, error) {
+// onRecords is given the records read (a backend that reads in part)
+// before anything more is read.
+func applyState(d Deps, opts ApplyOptions, onRecords func(*state.State)) (*applyRead, error) {
 	if backend.ReadsInPart(d.Backend) {
 		sel, err := selection(opts)
 		if err != nil {
@@ -159,6 +168,7 @@ func applyState(d Deps, opts ApplyOptions) (*applyRead, error) {
 		if err != nil {
 			return nil, err
 		}
+		onRecords(b.Records)
 		in, err := partialRead(d, opts, b, sel)
 		if err != nil || in != nil {
 			if err != nil {
@@ -281,7 +291,7 @@ type applyBudget struct {
 // billing call) within the budget and confirmed. A nil plan with a nil
 // error means there is nothing to do (the view said so). budget is set
 // even when an error is returned: its ledger is to be closed.
-func applyPlan(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView, in *applyRead, svc api.Service, log *exportLog, budget *applyBudget) (*plan.Plan, *api.Usage, error) {
+func applyPlan(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView, in *applyRead, ahead *serviceAhead, log *exportLog, budget *applyBudget) (*plan.Plan, *api.Usage, error) {
 	cfg, st := opts.Config, in.st
 	if opts.PlanFile != "" {
 		p, err := plan.Load(opts.PlanFile)
@@ -314,7 +324,7 @@ func applyPlan(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView, i
 	// An unknown target costs no call: Build reports it.
 	addrErr := plan.CheckAddresses(cfg, st, opts.Targets, opts.Replace).HasErrors()
 	if HasBilling(cfg) && !addrErr {
-		u, err := svc.Billing(ctx)
+		u, err := ahead.billing(ctx)
 		if err != nil {
 			return nil, nil, &BillingError{Err: err}
 		}
