@@ -16,8 +16,7 @@ import (
 type Reads struct {
 	// People says the plan reads every person: it plans an enrich block,
 	// or it resolves moved blocks or leadsync { retention }, all of which
-	// ask about people in bulk; or a track or an import asks what no
-	// index answers (trackReads, importReads).
+	// ask about people in bulk.
 	People bool
 	// Searches are the searches of the state whose lead lists the plan
 	// reads: those it plans (their number of leads is in the plan), and
@@ -37,8 +36,14 @@ type Reads struct {
 	// each read before (Person.Tracked: the store's index people_tracked).
 	Tracks []string
 	// Imports are the selected import blocks (their people are among
-	// Persons).
+	// Persons, or Pages).
 	Imports []string
+	// Pages are the page names of the members known by page name only
+	// of a file to import that a selected track watches (importReads).
+	// The state's people of such a name, in any letter case, are found by
+	// a store's index of page names (State.ReadRefs, for an apply); Read,
+	// which has none, reads every person for them.
+	Pages []string
 	// Colleagues says the plan matches the people of its tracks or
 	// imports against an exclude block by domain, which learns the
 	// companies and domains of every enrichment first: the plan asks the
@@ -90,9 +95,8 @@ func (b *builder) partReads(records *state.State) Reads {
 	r.Searches = append(r.Searches, b.exportSearches()...)
 	slices.Sort(r.Searches)
 	r.Searches = slices.Compact(r.Searches)
-	if !b.trackReads(&r) || !b.importReads(&r) {
-		return Reads{People: true}
-	}
+	b.trackReads(&r)
+	b.importReads(&r)
 	for _, p := range b.cfg.Profiles {
 		rec := records.Profiles[p.Address]
 		if rec == nil || rec.PersonID == "" {

@@ -223,9 +223,10 @@ func selection(opts ApplyOptions) (plan.Options, error) {
 // writableReading is the partial state of b holding what the plan reads
 // (as Reads.Read: the lead lists of the searches it plans and of its
 // tracks' sources, at once, the people it names, its sources' people and
-// those its tracks read before). An ID of a page name ("page:") is
-// followed to every person the page name finds (State.ReadRefs), where
-// Reads.Read, which has no index of page names, reads every person.
+// those its tracks read before). An ID of a page name ("page:"), and a
+// page name of a file to import (Reads.Pages), is followed to every
+// person the page name finds (State.ReadRefs), where Reads.Read, which
+// has no index of page names, reads every person.
 func writableReading(b *state.Base, reads plan.Reads) (*state.State, error) {
 	st, err := b.Writable()
 	if err != nil {
@@ -235,6 +236,9 @@ func writableReading(b *state.Base, reads plan.Reads) (*state.State, error) {
 		return nil, err
 	}
 	ids := slices.Clone(reads.Persons)
+	for _, page := range reads.Pages {
+		ids = append(ids, state.PagePrefix+page)
+	}
 	for _, addr := range reads.Sources {
 		if sr := st.Searches[addr]; sr != nil {
 			ids = append(ids, sr.LeadIDs...)
