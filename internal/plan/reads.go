@@ -54,12 +54,12 @@ type Reads struct {
 // Foldable reports whether an apply of the plan may run on a partial
 // state holding what the plan reads (the people of its tracks and
 // imports too), whose folds read what each call changes
-// (state/partialfold.go): it reads no person in bulk, and needs no
-// company domains of the store (Colleagues: the engine's count of the
-// people an import adopted that an exclude block by domain names, and a
-// saved plan's check, learn them from the people the state holds).
+// (state/partialfold.go): it reads no person in bulk. The company domains
+// an exclude block by domain learns (Colleagues) are then the store's,
+// with the partial state's people (Candidates.WithColleagues), for the
+// plan, a saved plan's check and the run.
 func (r Reads) Foldable() bool {
-	return !r.People && !r.Colleagues
+	return !r.People
 }
 
 // ReadsOf says what Build reads of a state, given its records, to plan

@@ -76,7 +76,7 @@ func (b *builder) importReads(r *Reads) {
 		}
 		r.Colleagues = r.Colleagues || b.learnsColleagues()
 		r.Imports = append(r.Imports, im.Address)
-		if !watched[im.Address] || importCurrent(im, b.st.Imports[im.Address]) {
+		if !watched[im.Address] || ImportCurrent(im, b.st.Imports[im.Address]) {
 			continue
 		}
 		for i := range im.People {

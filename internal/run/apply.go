@@ -124,7 +124,7 @@ func apply(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView) error
 	// A closed standard output must not kill a run that is spending money:
 	// with SIGPIPE ignored, writes fail instead, and the run stops cleanly.
 	signal.Ignore(syscall.SIGPIPE)
-	r, err := execute(runCtx, d, opts, st, svc, p, usage, engineControl{stop: stop, progress: view.Progress(stopNow), budget: budget})
+	r, err := execute(runCtx, d, opts, st, svc, p, usage, engineControl{stop: stop, progress: view.Progress(stopNow), budget: budget, colleagues: in.colleagues})
 	if err != nil {
 		return err
 	}
@@ -139,15 +139,18 @@ func apply(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView) error
 // snapshot it reads from (before a commit; a second call does nothing).
 // A plan that reads no person in bulk (plan.ReadsOf: searches, profile
 // reads, tracks, imports and exports, no enrich, moved block or
-// retention, no exclude block by domain matching a track's or an
-// import's people: Reads.Foldable) runs on a partial state when the
+// retention: Reads.Foldable) runs on a partial state when the
 // backend keeps its people in a store (state.Base.Writable): the
 // records, the lead lists of the searches it plans and of its tracks'
 // sources, the people it names and those its tracks read before
 // (writableReading), then, as each call is folded in, the people the
 // call changes (state/partialfold.go: a track read's person, an import's
 // people). The engine reads the people the plan's track changes name
-// (all read). So does
+// (all read). An exclude block by domain over the people of its tracks
+// or imports learns the company domains from the store
+// (Reads.ReadColleagues: the plan, its check and the engine), unless an
+// import may change a person holding a listed domain
+// (importsKeepColleagues): then the state is loaded whole. So does
 // a plan that reads every person only for an enrich block the store's
 // indexes answer (plan.EnrichReadsOf, as plan reads it: partialEnrich).
 // A saved plan is judged by the targets and replacements it was made
@@ -192,12 +195,21 @@ func partialRead(d Deps, opts ApplyOptions, b *state.Base, sel plan.Options) (*a
 	}
 	reads := plan.ReadsOf(opts.Config, b.Records, sel)
 	if reads.Foldable() {
+		col, err := reads.ReadColleagues(b, opts.Config)
+		if err != nil {
+			return nil, err
+		}
 		st, err := writableReading(b, reads)
 		if err != nil {
 			return nil, err
 		}
+		if col != nil && len(reads.Imports) > 0 {
+			if keep, err := importsKeepColleagues(st, opts.Config, reads.Imports); err != nil || !keep {
+				return nil, err // !keep: the state read whole
+			}
+		}
 		// A read snapshot that fails to end loses nothing.
-		return &applyRead{st: st, release: sync.OnceValue(b.Close)}, nil
+		return &applyRead{st: st, release: sync.OnceValue(b.Close), colleagues: col}, nil
 	}
 	if opts.PlanFile != "" && sel.Now.IsZero() {
 		// A plan saved without its time: plan.Within plans it again over
@@ -376,11 +388,14 @@ type executed struct {
 }
 
 // engineControl is how the apply steers the engine: stop closes at the
-// first interrupt; progress shows the run; budget bounds its spending.
+// first interrupt; progress shows the run; budget bounds its spending;
+// colleagues are the store's company domains of a partial state
+// (applyRead.colleagues).
 type engineControl struct {
-	stop     <-chan struct{}
-	progress engine.Progress
-	budget   applyBudget
+	stop       <-chan struct{}
+	progress   engine.Progress
+	budget     applyBudget
+	colleagues *plan.Colleagues
 }
 
 // execute runs p through the engine. A plan that only writes
@@ -415,17 +430,18 @@ func execute(ctx context.Context, d Deps, opts ApplyOptions, st *state.State, sv
 		journal = rec
 	}
 	r.sum, r.err = engine.Run(ctx, engine.Options{
-		Config:   opts.Config,
-		Plan:     p,
-		State:    st,
-		Journal:  journal,
-		Service:  svc,
-		Now:      d.clock(),
-		Stop:     ctl.stop,
-		Progress: ctl.progress,
-		Reuse:    reuseLookup(d.Backend),
-		Budget:   engineBudget(opts.Config, ctl.budget.bs, ctl.budget.led, writeRetry(ctx, d)),
-		Claims:   engineClaims(claims, writeRetry(ctx, d)),
+		Config:     opts.Config,
+		Plan:       p,
+		State:      st,
+		Journal:    journal,
+		Service:    svc,
+		Now:        d.clock(),
+		Stop:       ctl.stop,
+		Progress:   ctl.progress,
+		Reuse:      reuseLookup(d.Backend),
+		Budget:     engineBudget(opts.Config, ctl.budget.bs, ctl.budget.led, writeRetry(ctx, d)),
+		Claims:     engineClaims(claims, writeRetry(ctx, d)),
+		Colleagues: ctl.colleagues,
 	})
 	if rec != nil {
 		if err := rec.Close(); err != nil && r.err == nil {
