@@ -45,9 +45,13 @@ func importsKeepColleagues(st *state.State, cfg *config.Config, imports []string
 	if err := st.ReadRefs(ids); err != nil {
 		return false, err
 	}
+	named := map[string]bool{}
+	for _, id := range ids {
+		named[id] = true
+	}
 	x := cfg.Exclusion()
 	for _, p := range st.People {
-		found := slices.Contains(ids, p.ID) || (p.Lead.PageName != "" && pages[state.PageKey(p.Lead.PageName)])
+		found := named[p.ID] || (p.Lead.PageName != "" && pages[state.PageKey(p.Lead.PageName)])
 		if found && p.Enrichment != nil && x.ListsDomain(p.Enrichment.Result.CompanyDomain) {
 			return false, nil
 		}
