@@ -62,6 +62,7 @@ func Run(t *testing.T, k Kind) {
 		{"PartialApply", testPartialApply},
 		{"PartialEnrichApply", testPartialEnrichApply},
 		{"PartialTrackApply", testPartialTrackApply},
+		{"PartialTrackApplyColleagues", testPartialTrackApplyColleagues},
 		{"PartialForget", testPartialForget},
 		{"TrackPlan", testTrackPlan},
 		{"TrackPlanColleagues", testTrackPlanColleagues},
