@@ -22,16 +22,11 @@ import (
 // once: a person is enriched at most once per run (afterwards their
 // enrichment is fresh); enrichUnion keeps the figures it needs.
 func (b *builder) enriches() {
-	blocks, people, ok := b.enrichPeople()
+	blocks, people, certains, ok := b.enrichClaims()
 	if !ok {
 		return
 	}
-	todos := make([][]*state.Person, len(blocks))
-	for i := range blocks {
-		todos[i] = people[i].todo
-	}
 	cpe := b.creditsPerEnrich()
-	certains := b.v.claimRounds(blocks, todos)
 	// What a block could have spent bounds what it saves: the copies take
 	// their places first (placeCopies), the people it pays for theirs;
 	// the imports' e-mails, then the people excluded, save at most the
@@ -71,7 +66,7 @@ func (b *builder) enriches() {
 		u.add(bp, changing, slices.Concat(restFresh, restFormer), flips, src.addrs, bound)
 		b.add(b.enrichChange(e, bp, certain, bound, src.addrs, len(changing)))
 	}
-	b.enrichMax = u.bound(b)
+	b.enrichMax = b.unionBound(u, blocks, people)
 }
 
 // enrichPeople gathers the people of each selected enrich block's sources

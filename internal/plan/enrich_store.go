@@ -27,9 +27,15 @@ type EnrichFacts struct {
 	// walked says the plan asked it which people take them, err why it
 	// could not.
 	store  EnrichStore
-	walk   *placesWalk
+	walks  map[string]*placesWalk // by block address
 	walked bool
 	err    error
+	// many: the plan has several enrich blocks (enrichMany); their walks
+	// share the people they read whole (whole), and each may read extra
+	// people past its places (claimsRead).
+	many  bool
+	whole map[string]*state.Person
+	extra map[string]int
 	// census: the plan tells the members not read apart from every
 	// enrichment, read narrowly (collectCensus), instead of walking the
 	// places; censusRead are the people to enrich it read whole.
@@ -70,7 +76,7 @@ type enrichCounts struct {
 func EnrichReadsOf(cfg *config.Config, records *state.State, opts Options, ix EnrichStore) (r Reads, facts *EnrichFacts, ok bool, err error) {
 	e, base, ok := enrichAlone(cfg, records, opts)
 	if !ok {
-		return Reads{}, nil, false, nil
+		return enrichReadsMany(cfg, records, opts, ix)
 	}
 	counts, copied, err := countEnrich(cfg, e, opts.Now, ix)
 	if err != nil {
@@ -241,7 +247,7 @@ func (f *EnrichFacts) NeedsEveryone() bool { return f != nil && f.needsEveryone 
 // the census of every enrichment (collectCensus). nil when Build is not
 // to be run again so: the plan needs everyone, or f is a census already.
 func (f *EnrichFacts) Recount() *EnrichFacts {
-	if f == nil || !f.needsEveryone || f.err != nil || f.census {
+	if f == nil || !f.needsEveryone || f.err != nil || f.census || f.many {
 		return nil
 	}
 	if _, ok := f.store.(state.EnrichmentLister); !ok {
@@ -349,6 +355,9 @@ func (v *env) collectRead(e *config.Enrich, sources []source, where bool) (block
 		}
 	}
 	bp.members = distinctIDs(sources)
+	if v.keepMet {
+		bp.sources = sources
+	}
 	return bp, nil
 }
 
@@ -370,7 +379,8 @@ func (b *builder) checkRead(e *config.Enrich, bp blockPeople, bound int, changin
 		}
 		return
 	}
-	ok := (e.Limit-b.v.used(e) <= 0 || b.v.facts.walked) && bound > 0
+	w := b.v.facts.walks[e.Address]
+	ok := (e.Limit-b.v.used(e) <= 0 || w != nil && w.leaves) && bound > 0
 	if ok && bounded && !bp.unreadAll {
 		sum := len(bp.todo) + bp.unread + flips + unknown + len(changing)
 		ok = sum >= b.limitBound(e, bp, changing, unknown == 0 && flips == 0)
@@ -385,13 +395,13 @@ func (b *builder) checkRead(e *config.Enrich, bp blockPeople, bound int, changin
 // bound needs them: so many that the people to enrich add up to the
 // limit's bound, or every one (bp.unreadAll).
 func (b *builder) countUnread(e *config.Enrich, bp *blockPeople, changing []*state.Person, unknown, flips int) {
-	if b.v.facts == nil || b.v.facts.walk == nil || e.Limit <= 0 {
+	if b.v.facts == nil || b.v.facts.walks[e.Address] == nil || e.Limit <= 0 {
 		return
 	}
 	sum := len(bp.todo) + flips + unknown + len(changing)
 	need := b.limitBound(e, *bp, changing, unknown == 0 && flips == 0) - sum
 	if need > 0 {
-		bp.unread, bp.unreadAll = b.v.facts.walk.count(need)
+		bp.unread, bp.unreadAll = b.v.facts.walks[e.Address].count(need)
 	}
 }
 

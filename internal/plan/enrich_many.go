@@ -1,0 +1,311 @@
+package plan
+
+import (
+	"slices"
+
+	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/state"
+)
+
+// A plan of several enrich blocks of the common kind (enrichMany) reads
+// what a plan of each reads (enrichReads), and each block walks its own
+// places (placesWalk). The walks read whole no person twice (readWhole):
+// a person several blocks meet is one person, claimed once
+// (claimRounds). Each walk reads, past the places its limit leaves,
+// extra people: those other blocks may claim first, whom its block then
+// skips. After the claims, claimsRead checks that no block claimed past
+// the people its walk read with a place still free; if one did, the
+// blocks are collected again with more extra people (enrichClaims),
+// and past maxClaimAttempts the plan needs everyone. The bound over all
+// blocks counts the people not read whom the walks counted
+// (unionBound).
+
+// maxClaimAttempts is how many times enrichClaims collects the blocks
+// over a state read in part before the plan needs everyone.
+const maxClaimAttempts = 3
+
+// enrichMany returns the enrich blocks the plan of cfg reads every person
+// for, and what ReadsOf names besides, when EnrichReadsOf can answer them
+// together: two or more blocks selected, each with a limit and no where,
+// and otherwise as enrichAlone asks.
+func enrichMany(cfg *config.Config, records *state.State, opts Options) ([]*config.Enrich, Reads, bool) {
+	if records == nil || opts.Reuse != nil || opts.Now.IsZero() || len(cfg.Excludes) > 0 {
+		return nil, Reads{}, false
+	}
+	b := &builder{cfg: cfg, st: records, opts: opts}
+	b.selectTargets()
+	b.selectReplace()
+	if b.diags.HasErrors() {
+		return nil, Reads{}, false
+	}
+	var blocks []*config.Enrich
+	for _, x := range cfg.Enriches {
+		if len(x.RefreshOn) > 0 {
+			return nil, Reads{}, false
+		}
+		if !b.selected(x.Address) {
+			continue
+		}
+		if x.Limit <= 0 || x.Where != nil {
+			return nil, Reads{}, false
+		}
+		blocks = append(blocks, x)
+	}
+	if len(blocks) < 2 {
+		return nil, Reads{}, false
+	}
+	rest := *cfg
+	rest.Enriches = nil
+	nb := *b
+	nb.cfg = &rest
+	if nb.readsEveryone() {
+		return nil, Reads{}, false
+	}
+	r := b.partReads(records)
+	return blocks, r, !r.People && len(r.Tracks)+len(r.Imports) == 0
+}
+
+// enrichReadsMany is EnrichReadsOf for several blocks (enrichMany): the
+// store's counts of each, and the people of each block's plan. ok is
+// false when a block's limit leaves more than maxPlacesRead places (the
+// census plans one block only).
+func enrichReadsMany(cfg *config.Config, records *state.State, opts Options, ix EnrichStore) (Reads, *EnrichFacts, bool, error) {
+	blocks, base, ok := enrichMany(cfg, records, opts)
+	if !ok {
+		return Reads{}, nil, false, nil
+	}
+	f := &EnrichFacts{blocks: map[string]*enrichCounts{}, store: ix, many: true,
+		whole: map[string]*state.Person{}, extra: map[string]int{}}
+	places := make([]int, len(blocks))
+	var copies []string
+	for i, e := range blocks {
+		counts, copied, err := countEnrich(cfg, e, opts.Now, ix)
+		if err != nil {
+			return Reads{}, nil, false, err
+		}
+		held := counts.owned + counts.copies + records.ErasedEnrichments[e.Address] + len(records.UnknownBy(e.Address))
+		if e.Limit-held > maxPlacesRead {
+			return Reads{}, nil, false, nil
+		}
+		places[i] = max(e.Limit-held, 0)
+		f.blocks[e.Address] = counts
+		copies = append(copies, copied...)
+	}
+	// The first block's reads include what every block's plan reads (the
+	// people who left, have no page name, an unknown outcome, an imported
+	// e-mail); the others add their copies and stale enrichments.
+	var err error
+	if base.Persons, f.sketches, err = enrichReads(blocks[0], base.Persons, copies, records, opts.Now, ix); err != nil {
+		return Reads{}, nil, false, err
+	}
+	for i, e := range blocks {
+		for k, p := range places {
+			if k != i {
+				f.extra[e.Address] += p
+			}
+		}
+		if i == 0 || e.Refresh <= 0 {
+			continue
+		}
+		stale, err := ix.Sketched(e.Address, opts.Now.Add(-e.Refresh))
+		if err != nil {
+			return Reads{}, nil, false, err
+		}
+		f.sketches = append(f.sketches, stale...)
+	}
+	return base, f, true, nil
+}
+
+// readWhole reads the people of ids whole, by ID; with several blocks,
+// each person once for all their walks.
+func (f *EnrichFacts) readWhole(ids []string) (map[string]*state.Person, error) {
+	if !f.many {
+		return f.store.People(ids)
+	}
+	out := make(map[string]*state.Person, len(ids))
+	var ask []string
+	for _, id := range ids {
+		if p, ok := f.whole[id]; ok {
+			out[id] = p
+		} else {
+			ask = append(ask, id)
+		}
+	}
+	read, err := f.store.People(ask)
+	if err != nil {
+		return nil, err
+	}
+	for _, id := range ask {
+		f.whole[id] = read[id]
+		out[id] = read[id]
+	}
+	return out, nil
+}
+
+// enrichClaims gathers the people of the selected enrich blocks
+// (enrichPeople) and the people each enriches for sure (claimRounds).
+// Over a state read in part with several blocks, it collects them again
+// with more extra people while a block claims past its walk
+// (claimsRead), and the plan needs everyone when that does not end.
+func (b *builder) enrichClaims() (blocks []*config.Enrich, people []blockPeople, certains [][]*state.Person, ok bool) {
+	for attempt := 1; ; attempt++ {
+		blocks, people, ok = b.enrichPeople()
+		if !ok {
+			return nil, nil, nil, false
+		}
+		todos := make([][]*state.Person, len(blocks))
+		for i := range blocks {
+			todos[i] = people[i].todo
+		}
+		certains = b.v.claimRounds(blocks, todos)
+		f := b.v.facts
+		if f == nil || f.store == nil || f.census || f.needsEveryone {
+			return blocks, people, certains, true
+		}
+		widen := b.claimsRead(blocks, people, certains)
+		if len(widen) == 0 {
+			return blocks, people, certains, true
+		}
+		if attempt == maxClaimAttempts || !f.widen(widen) {
+			f.needsEveryone = true
+			return blocks, people, certains, true
+		}
+	}
+}
+
+// widen gives the walks of the blocks of more (by address) that many
+// extra people more; false when a walk would read more than
+// maxPlacesRead people.
+func (f *EnrichFacts) widen(more map[string]int) bool {
+	if f.extra == nil {
+		return false
+	}
+	for addr, n := range more {
+		f.extra[addr] = 2*f.extra[addr] + n
+		if f.extra[addr] > maxPlacesRead {
+			return false
+		}
+	}
+	return true
+}
+
+// claimsRead returns the blocks (with how many extra people their walks
+// should read) whose claims the people read do not decide: their walk
+// stopped before the people not read were all asked about, and they
+// claimed a person who takes a place after the last the walk read, or
+// have a place left once every block claimed (the people the walk did
+// not read would have taken it). Empty when every block's claims are the
+// whole state's.
+func (b *builder) claimsRead(blocks []*config.Enrich, people []blockPeople, certains [][]*state.Person) map[string]int {
+	claims := 0
+	for _, c := range certains {
+		claims += len(c)
+	}
+	var widen map[string]int
+	for i, e := range blocks {
+		w := b.v.facts.walks[e.Address]
+		if w == nil || w.places > 0 {
+			continue // every person not read was asked about
+		}
+		cut := -1
+		for k, p := range people[i].todo {
+			if p == w.last {
+				cut = k
+			}
+		}
+		after := map[*state.Person]bool{}
+		for _, p := range people[i].todo[cut+1:] {
+			after[p] = true
+		}
+		held, past := 0, false
+		for _, p := range certains[i] {
+			if b.v.takesPlace(e, p) {
+				held++
+				past = past || after[p]
+			}
+		}
+		freed := 0
+		for k, c := range certains {
+			for _, p := range c {
+				if k != i && b.v.holdsPlace(e, p) {
+					freed++
+				}
+			}
+		}
+		if (w.last != nil && cut < 0) || past || e.Limit-b.v.used(e)+freed-held > 0 {
+			if widen == nil {
+				widen = map[string]int{}
+			}
+			widen[e.Address] = freed + claims + 16
+		}
+	}
+	return widen
+}
+
+// unionBound is the bound over all blocks (enrichUnion.bound): over a
+// state read in part with several blocks, the people not read whom the
+// walks counted to enrich count too, each once. Unless every walk asked
+// about every person not read, or the blocks' bounds are less than the
+// people so found, the plan needs everyone.
+func (b *builder) unionBound(u *enrichUnion, blocks []*config.Enrich, people []blockPeople) int {
+	f := b.v.facts
+	if f == nil || f.store == nil || f.census || len(blocks) < 2 {
+		return u.bound(b)
+	}
+	all := make([]bool, len(blocks))
+	for i, e := range blocks {
+		w := f.walks[e.Address]
+		all[i] = w != nil && (w.places > 0 || people[i].unreadAll)
+	}
+	bound := b.unionRead(u, blocks, all)
+	for i, e := range blocks {
+		if bound >= u.sumMax {
+			return bound
+		}
+		if w := f.walks[e.Address]; w != nil && !all[i] {
+			// Count every person not read the block would enrich.
+			_, all[i] = w.count(maxCounted)
+		}
+	}
+	bound = b.unionRead(u, blocks, all)
+	if bound < u.sumMax && slices.Contains(all, false) {
+		f.needsEveryone = true
+	}
+	return bound
+}
+
+// unionRead is enrichUnion.bound with the people not read whom the walks
+// of blocks counted to enrich (each once); all says the walk of each
+// block counted every one.
+func (b *builder) unionRead(u *enrichUnion, blocks []*config.Enrich, all []bool) int {
+	unread := map[string]bool{}
+	for _, e := range blocks {
+		if w := b.v.facts.walks[e.Address]; w != nil {
+			for _, id := range w.counted {
+				if !u.todo[id] {
+					unread[id] = true
+				}
+			}
+		}
+	}
+	u.unread = len(unread)
+	return u.bound(b)
+}
+
+// metCount is how many distinct people the blocks of people meet: over a
+// state read in part, the distinct IDs of their sources (a person is one
+// ID in a state, as collectRead counts its members).
+func metCount(people []blockPeople) int {
+	var sources []source
+	met := map[*state.Person]struct{}{}
+	for _, bp := range people {
+		sources = append(sources, bp.sources...)
+		for _, p := range bp.met {
+			met[p] = struct{}{}
+		}
+	}
+	if sources != nil {
+		return distinctIDs(sources)
+	}
+	return len(met)
+}

@@ -1,0 +1,145 @@
+package plan
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/state"
+)
+
+// TestManyEnrichBlocksMakeTheSamePlan plans 3,000 random worlds of two or
+// three enrich blocks over disjoint or overlapping searches, each block
+// at its limit or with a few places left, the enrichments shared between
+// them (of every age, copied, of an unknown outcome), twice: over the
+// whole state, and over what EnrichReadsOf names (enrichMany). Unless
+// Build says it needs everyone, the plans must be the same, byte for
+// byte: the blocks claim the same people in the same rounds
+// (claimRounds), each walk reading the people it needs (claimsRead).
+func TestManyEnrichBlocksMakeTheSamePlan(t *testing.T) {
+	defer func(n, m int) { walkChunk, maxCounted = n, m }(walkChunk, maxCounted)
+	var read, whole [2]int // 0: every block at its limit; 1: places left
+	widened := 0
+	for seed := range 3000 {
+		rng := rand.New(rand.NewPCG(uint64(seed), 0x3a7e))
+		walkChunk = []int{1, 2, 3, 4096}[rng.IntN(4)]
+		maxCounted = []int{1, 4, 1 << 20}[seed%3]
+		f, o, left := manyWorld(rng)
+		b := enrichBase(f.st)
+		_, facts, ok, err := EnrichReadsOf(f.cfg, b.Records, o, b)
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		if !ok {
+			continue
+		}
+		if !facts.many {
+			t.Fatalf("seed %d: %d blocks selected, answered as one", seed, len(f.cfg.Enriches))
+		}
+		r := planOfEnrich(t, seed, f, o)
+		k := 0
+		if left {
+			k = 1
+		}
+		if r.compared {
+			read[k]++
+		} else {
+			whole[k]++
+		}
+		if r.compared && widenedIn(t, f, o) {
+			widened++
+		}
+	}
+	t.Logf("3000 worlds of several blocks: at the limit %d planned from what EnrichReadsOf names, %d needed everyone; with places left %d and %d; %d read more people past their places",
+		read[0], whole[0], read[1], whole[1], widened)
+	if read[0] < 300 || read[1] < 300 || widened < 10 {
+		t.Fatalf("worlds planned in part and needing everyone (at the limit, with places left): %v, %v, %d widened: the test no longer tests several blocks", read, whole, widened)
+	}
+}
+
+// widenedIn reports whether the plan of f over what EnrichReadsOf names
+// collected the blocks more than once (enrichClaims).
+func widenedIn(t *testing.T, f *fixture, o Options) bool {
+	t.Helper()
+	b := enrichBase(f.st)
+	r, facts, _, _ := EnrichReadsOf(f.cfg, b.Records, o, b)
+	first := map[string]int{}
+	for a, n := range facts.extra {
+		first[a] = n
+	}
+	st, err := b.Reading(r.Searches, r.Persons)
+	if err != nil {
+		t.Fatal(err)
+	}
+	facts.Fill(st)
+	po := o
+	po.Enrich = facts
+	Build(f.cfg, st, po)
+	for a, n := range facts.extra {
+		if n != first[a] {
+			return true
+		}
+	}
+	return false
+}
+
+// manyWorld is a world of enrichWorld with two or three enrich blocks of
+// limits at or near what they use, all selected but for one block in some
+// worlds; left says some block has places left.
+func manyWorld(rng *rand.Rand) (*fixture, Options, bool) {
+	f, o := enrichWorld(rng)
+	o.Targets = nil
+	var refs []string
+	for _, s := range f.cfg.Searches {
+		if strings.HasPrefix(s.Address, "search.a[") {
+			refs = append(refs, s.Address)
+		}
+	}
+	if len(f.cfg.Enriches) == 1 {
+		f.enrich("e1", refs[rng.IntN(len(refs)):], 1, time.Duration([]int{0, 10, 60}[rng.IntN(3)])*day)
+	}
+	if rng.IntN(3) == 0 {
+		f.enrich("e2", refs[:1+rng.IntN(len(refs))], 1, time.Duration([]int{0, 5, 30, 400}[rng.IntN(4)])*day)
+	}
+	shareEnrichments(rng, f)
+	left := false
+	v := newEnv(f.cfg, f.st, o.Now)
+	for _, e := range f.cfg.Enriches {
+		e.Limit = 1
+		used := v.used(e)
+		e.Limit = max(used+[]int{-2, 0, 0, 0, 1, 2, 5}[rng.IntN(7)], 1)
+		left = left || e.Limit > used
+	}
+	if len(f.cfg.Enriches) == 3 && rng.IntN(4) == 0 {
+		for _, e := range f.cfg.Enriches[:2] {
+			o.Targets = append(o.Targets, e.Address)
+		}
+	}
+	return f, o, left
+}
+
+// shareEnrichments gives some people enrichments by the blocks after the
+// first, of various ages, and some enrichments of an unknown outcome by
+// them.
+func shareEnrichments(rng *rand.Rand, f *fixture) {
+	ages := []time.Duration{day, 7 * day, 20 * day, 40 * day, 400 * day}
+	var others []*config.Enrich
+	others = append(others, f.cfg.Enriches[1:]...)
+	for i, id := range sortedPeople(f.st) {
+		p := f.st.People[id]
+		e := others[i%len(others)]
+		switch rng.IntN(6) {
+		case 0, 1:
+			f.enriched(id, e.Address, t0.Add(-ages[rng.IntN(len(ages))]))
+		case 2:
+			if f.st.UnknownEnrichments[id] == nil && p.Enrichment == nil {
+				f.st.UnknownEnrichments[id] = &state.UnknownEnrichment{At: t0.Add(-day), By: e.Address, Credits: 1}
+			}
+		}
+	}
+	if rng.IntN(3) == 0 {
+		f.st.ErasedEnrichments[others[0].Address] = 1 + rng.IntN(2)
+	}
+}
