@@ -178,7 +178,12 @@ func (v *env) collectCensus(e *config.Enrich, sources []source, where bool) (blo
 		v.facts.needsEveryone = true
 		return bp, nil
 	}
-	v.facts.censusRead = whole
+	if v.facts.censusRead == nil {
+		v.facts.censusRead = map[string]*state.Person{}
+	}
+	for id, p := range whole {
+		v.facts.censusRead[id] = p
+	}
 	seen := map[*state.Person]struct{}{}
 	counted := make([]bool, c.n)
 	for _, src := range sources {
@@ -205,6 +210,9 @@ func (v *env) collectCensus(e *config.Enrich, sources []source, where bool) (blo
 		}
 	}
 	bp.members = distinctIDs(sources)
+	if v.keepMet {
+		bp.sources = sources
+	}
 	return bp, nil
 }
 
@@ -239,6 +247,6 @@ func (v *env) censusRead(e *config.Enrich, sources []source) (*enrichCensus, map
 			ids = append(ids, id)
 		}
 	}
-	whole, err := v.facts.store.People(ids)
+	whole, err := v.facts.readWhole(ids)
 	return c, whole, err
 }

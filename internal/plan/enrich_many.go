@@ -66,9 +66,10 @@ func enrichMany(cfg *config.Config, records *state.State, opts Options) ([]*conf
 }
 
 // enrichReadsMany is EnrichReadsOf for several blocks (enrichMany): the
-// store's counts of each, and the people of each block's plan. ok is
-// false when a block's limit leaves more than maxPlacesRead places (the
-// census plans one block only).
+// store's counts of each, and the people of each block's plan. When a
+// block's limit leaves more than maxPlacesRead places, every block is
+// planned from the census (collectCensus, one census a block), if the
+// store lists the enrichments (else ok is false).
 func enrichReadsMany(cfg *config.Config, records *state.State, opts Options, ix EnrichStore) (Reads, *EnrichFacts, bool, error) {
 	blocks, base, ok := enrichMany(cfg, records, opts)
 	if !ok {
@@ -85,7 +86,11 @@ func enrichReadsMany(cfg *config.Config, records *state.State, opts Options, ix 
 		}
 		held := counts.owned + counts.copies + records.ErasedEnrichments[e.Address] + len(records.UnknownBy(e.Address))
 		if e.Limit-held > maxPlacesRead {
-			return Reads{}, nil, false, nil
+			// A safety cap: every block is planned from the census.
+			if _, lists := ix.(state.EnrichmentLister); !lists {
+				return Reads{}, nil, false, nil
+			}
+			f.census = true
 		}
 		places[i] = max(e.Limit-held, 0)
 		f.blocks[e.Address] = counts

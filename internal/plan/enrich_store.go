@@ -247,13 +247,17 @@ func (f *EnrichFacts) NeedsEveryone() bool { return f != nil && f.needsEveryone 
 // the census of every enrichment (collectCensus). nil when Build is not
 // to be run again so: the plan needs everyone, or f is a census already.
 func (f *EnrichFacts) Recount() *EnrichFacts {
-	if f == nil || !f.needsEveryone || f.err != nil || f.census || f.many {
+	if f == nil || !f.needsEveryone || f.err != nil || f.census {
 		return nil
 	}
 	if _, ok := f.store.(state.EnrichmentLister); !ok {
 		return nil
 	}
-	return &EnrichFacts{blocks: f.blocks, sketches: f.sketches, store: f.store, census: true}
+	again := &EnrichFacts{blocks: f.blocks, sketches: f.sketches, store: f.store, census: true, many: f.many}
+	if f.many {
+		again.whole = map[string]*state.Person{}
+	}
+	return again
 }
 
 // Err is why the store could not say who takes the places the limit
