@@ -176,6 +176,7 @@ func (v *env) collectCensus(e *config.Enrich, sources []source, where bool) (blo
 	}
 	if c == nil {
 		v.facts.needsEveryone = true
+		v.facts.undecide(e.Address)
 		return bp, nil
 	}
 	if v.facts.censusRead == nil {

@@ -66,10 +66,10 @@ func enrichMany(cfg *config.Config, records *state.State, opts Options) ([]*conf
 }
 
 // enrichReadsMany is EnrichReadsOf for several blocks (enrichMany): the
-// store's counts of each, and the people of each block's plan. When a
-// block's limit leaves more than maxPlacesRead places, every block is
-// planned from the census (collectCensus, one census a block), if the
-// store lists the enrichments (else ok is false).
+// store's counts of each, and the people of each block's plan. A block
+// whose limit leaves more than maxPlacesRead places is planned from the
+// census (collectCensus, a census of its own), if the store lists the
+// enrichments (else ok is false); the others walk their places.
 func enrichReadsMany(cfg *config.Config, records *state.State, opts Options, ix EnrichStore) (Reads, *EnrichFacts, bool, error) {
 	blocks, base, ok := enrichMany(cfg, records, opts)
 	if !ok {
@@ -86,11 +86,14 @@ func enrichReadsMany(cfg *config.Config, records *state.State, opts Options, ix 
 		}
 		held := counts.owned + counts.copies + records.ErasedEnrichments[e.Address] + len(records.UnknownBy(e.Address))
 		if e.Limit-held > maxPlacesRead {
-			// A safety cap: every block is planned from the census.
+			// A safety cap: the block is planned from the census.
 			if _, lists := ix.(state.EnrichmentLister); !lists {
 				return Reads{}, nil, false, nil
 			}
-			f.census = true
+			if f.censusOf == nil {
+				f.censusOf = map[string]bool{}
+			}
+			f.censusOf[e.Address] = true
 		}
 		places[i] = max(e.Limit-held, 0)
 		f.blocks[e.Address] = counts
@@ -104,9 +107,11 @@ func enrichReadsMany(cfg *config.Config, records *state.State, opts Options, ix 
 		return Reads{}, nil, false, err
 	}
 	for i, e := range blocks {
-		for k, p := range places {
-			if k != i {
-				f.extra[e.Address] += p
+		// The blocks before it claim first: up to their places of its
+		// people (a census block's claims are counted once made: claimsRead).
+		for k, p := range places[:i] {
+			if !f.censusOf[blocks[k].Address] {
+				f.extra[e.Address] = min(f.extra[e.Address]+p, maxPlacesRead)
 			}
 		}
 		if i == 0 || e.Refresh <= 0 {
@@ -260,7 +265,7 @@ func (b *builder) unionBound(u *enrichUnion, blocks []*config.Enrich, people []b
 	all := make([]bool, len(blocks))
 	for i, e := range blocks {
 		w := f.walks[e.Address]
-		all[i] = w != nil && (w.places > 0 || people[i].unreadAll)
+		all[i] = f.censusOf[e.Address] || w != nil && (w.places > 0 || people[i].unreadAll)
 	}
 	bound := b.unionRead(u, blocks, all)
 	for i, e := range blocks {
@@ -313,4 +318,45 @@ func metCount(people []blockPeople) int {
 		return distinctIDs(sources)
 	}
 	return len(met)
+}
+
+// censused reports whether block addr is planned from the census.
+func (f *EnrichFacts) censused(addr string) bool { return f.census || f.censusOf[addr] }
+
+// undecide records that the people read do not decide block addr's plan.
+func (f *EnrichFacts) undecide(addr string) {
+	if f.many {
+		if f.undecided == nil {
+			f.undecided = map[string]bool{}
+		}
+		f.undecided[addr] = true
+	}
+}
+
+// recountMany is Recount for several blocks: the blocks the people read
+// did not decide are planned from the census too, the others walk their
+// places again; when none was undecided (the claims or the bound over all
+// needed everyone), every block is. nil when a block planned from the
+// census was undecided, or every block was planned so.
+func (f *EnrichFacts) recountMany() *EnrichFacts {
+	census := map[string]bool{}
+	for a := range f.censusOf {
+		census[a] = true
+	}
+	for a := range f.undecided {
+		if census[a] {
+			return nil
+		}
+		census[a] = true
+	}
+	if len(f.undecided) == 0 {
+		for a := range f.blocks {
+			census[a] = true
+		}
+	}
+	if len(census) == len(f.censusOf) {
+		return nil
+	}
+	return &EnrichFacts{blocks: f.blocks, sketches: f.sketches, store: f.store, many: true,
+		whole: map[string]*state.Person{}, extra: f.extra, censusOf: census}
 }

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/state"
 )
@@ -153,5 +155,53 @@ func shareEnrichments(rng *rand.Rand, f *fixture) {
 	}
 	if rng.IntN(3) == 0 {
 		f.st.ErasedEnrichments[others[0].Address] = 1 + rng.IntN(2)
+	}
+}
+
+// TestManyBlocksTakeTheCensusWhereNeeded plans the block of placesLeft (5
+// places left among 3,000 people, 1,000 of them enriched by it) with a
+// second block over the first search's 300 people that the places walk
+// cannot plan: a safety cap (planned from the census at once), or at its
+// limit with nothing to enrich (from the census once the walk could not
+// decide it). Only the second block is planned from the census: the
+// people read whole are the first block's 5 and the second's people to
+// enrich (200), not the 2,000 the first block's census would read.
+func TestManyBlocksTakeTheCensusWhereNeeded(t *testing.T) {
+	for _, limit := range []int{5_000_000, 1} {
+		f, kept, e := placesLeft(placesBlock, day)
+		cap := f.enrich("cap", []string{`search.a["0"]`}, limit, 0)
+		if limit == 1 {
+			f.enriched("0299.p", cap.Address, t0.Add(-day))
+		}
+		o := Options{Now: t0, Offline: true, FileExists: func(string) bool { return true }}
+		store := &countingStore{enrichMemStore: enrichMemStore{memStore{f.st}}}
+		b := state.NewStoredBase(storedBase(f.st).Records, kept, store)
+		r, facts, ok, err := EnrichReadsOf(f.cfg, b.Records, o, b)
+		if err != nil || !ok {
+			t.Fatalf("limit %d: EnrichReadsOf: %v, %v", limit, ok, err)
+		}
+		st, err := b.Reading(r.Searches, r.Persons)
+		if err != nil {
+			t.Fatal(err)
+		}
+		facts.Fill(st)
+		store.read = 0
+		po := o
+		po.Enrich = facts
+		got, _ := Build(f.cfg, st, po)
+		if again := facts.Recount(); again != nil {
+			facts, po.Enrich = again, again
+			got, _ = Build(f.cfg, st, po)
+		}
+		if facts.NeedsEveryone() || facts.Err() != nil {
+			t.Fatalf("limit %d: the plan needs everyone (%v)", limit, facts.Err())
+		}
+		want, _ := Build(f.cfg, f.st, o)
+		if d := cmp.Diff(planJSON(t, want), planJSON(t, got)); d != "" {
+			t.Fatalf("limit %d: the plan differs (-whole +read):\n%s", limit, d)
+		}
+		if !facts.censusOf[cap.Address] || facts.censusOf[e.Address] || store.read > 2*205 {
+			t.Fatalf("limit %d: planned from the census: %v; %d people read whole, want the second block only and at most %d", limit, facts.censusOf, store.read, 2*205)
+		}
 	}
 }

@@ -36,6 +36,11 @@ type EnrichFacts struct {
 	many  bool
 	whole map[string]*state.Person
 	extra map[string]int
+	// censusOf are the blocks of several planned from the census, the
+	// others walk their places; undecided are those whose plan the people
+	// read did not decide (checkRead).
+	censusOf  map[string]bool
+	undecided map[string]bool
 	// census: the plan tells the members not read apart from every
 	// enrichment, read narrowly (collectCensus), instead of walking the
 	// places; censusRead are the people to enrich it read whole.
@@ -253,11 +258,10 @@ func (f *EnrichFacts) Recount() *EnrichFacts {
 	if _, ok := f.store.(state.EnrichmentLister); !ok {
 		return nil
 	}
-	again := &EnrichFacts{blocks: f.blocks, sketches: f.sketches, store: f.store, census: true, many: f.many}
 	if f.many {
-		again.whole = map[string]*state.Person{}
+		return f.recountMany()
 	}
-	return again
+	return &EnrichFacts{blocks: f.blocks, sketches: f.sketches, store: f.store, census: true}
 }
 
 // Err is why the store could not say who takes the places the limit
@@ -331,7 +335,7 @@ func (b *builder) ownedCapCounted(e *config.Enrich, c *enrichCounts, todo map[st
 // Once its places are taken, the people not read take none and change
 // nothing else the plan says (checkRead).
 func (v *env) collectRead(e *config.Enrich, sources []source, where bool) (blockPeople, error) {
-	if v.facts.census {
+	if v.facts.censused(e.Address) {
 		return v.collectCensus(e, sources, where)
 	}
 	var bp blockPeople
@@ -376,7 +380,7 @@ func (b *builder) checkRead(e *config.Enrich, bp blockPeople, bound int, changin
 	if b.v.facts == nil {
 		return
 	}
-	if b.v.facts.census {
+	if b.v.facts.censused(e.Address) {
 		// Every member is known (collectCensus).
 		if b.v.missed {
 			b.v.facts.needsEveryone = true
@@ -391,6 +395,7 @@ func (b *builder) checkRead(e *config.Enrich, bp blockPeople, bound int, changin
 	}
 	if !ok || b.v.missed {
 		b.v.facts.needsEveryone = true
+		b.v.facts.undecide(e.Address)
 	}
 }
 

@@ -109,7 +109,7 @@ func planOfEnrich(t *testing.T, seed int, f *fixture, o Options) enrichPlanned {
 	po := o
 	po.Enrich = facts
 	got, _ := Build(f.cfg, st, po)
-	out := enrichPlanned{walked: facts.walked, census: facts.census}
+	out := enrichPlanned{walked: facts.walked, census: facts.census || len(facts.censusOf) > 0}
 	if again := facts.Recount(); again != nil {
 		facts, out.census, out.recounted = again, true, true
 		po.Enrich = facts
