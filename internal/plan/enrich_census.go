@@ -214,6 +214,9 @@ func (v *env) collectCensus(e *config.Enrich, sources []source, where bool) (blo
 	if v.keepMet {
 		bp.sources = sources
 	}
+	if ids, ok := v.facts.counted[e.Address]; ok {
+		bp.unread, bp.unreadAll = len(ids), true
+	}
 	return bp, nil
 }
 
@@ -247,6 +250,9 @@ func (v *env) censusRead(e *config.Enrich, sources []source) (*enrichCensus, map
 			in[id] = true
 			ids = append(ids, id)
 		}
+	}
+	if v.countOnly(e) {
+		return c, nil, v.facts.countCandidates(e, ids)
 	}
 	whole, err := v.facts.readWhole(ids)
 	return c, whole, err

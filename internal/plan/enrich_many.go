@@ -290,11 +290,13 @@ func (b *builder) unionBound(u *enrichUnion, blocks []*config.Enrich, people []b
 func (b *builder) unionRead(u *enrichUnion, blocks []*config.Enrich, all []bool) int {
 	unread := map[string]bool{}
 	for _, e := range blocks {
+		ids := b.v.facts.counted[e.Address]
 		if w := b.v.facts.walks[e.Address]; w != nil {
-			for _, id := range w.counted {
-				if !u.todo[id] {
-					unread[id] = true
-				}
+			ids = w.counted
+		}
+		for _, id := range ids {
+			if !u.todo[id] {
+				unread[id] = true
 			}
 		}
 	}
@@ -359,4 +361,41 @@ func (f *EnrichFacts) recountMany() *EnrichFacts {
 	}
 	return &EnrichFacts{blocks: f.blocks, sketches: f.sketches, store: f.store, many: true,
 		whole: map[string]*state.Person{}, extra: f.extra, censusOf: census}
+}
+
+// countOnly reports whether block e of several, planned from the census,
+// can claim no one who takes a place: its limit leaves none, and no other
+// block can give one back by enriching one of its people again (none of
+// its enrichments is as old as another block's refresh; it copied none
+// and has none of an unknown outcome). Its people to enrich are then
+// counted, not read whole (countCandidates): they change only counts.
+func (v *env) countOnly(e *config.Enrich) bool {
+	f := v.facts
+	c := f.blocks[e.Address]
+	if !f.many || c == nil || e.Limit-v.used(e) > 0 || c.copies > 0 || len(v.st.UnknownBy(e.Address)) > 0 {
+		return false
+	}
+	other := otherRefresh(v.cfg, e)
+	n, ok := c.aged[other]
+	return other == 0 || ok && n == 0
+}
+
+// countCandidates keeps the IDs of ids (the census' people to enrich of
+// block e, not read) that name a person, as the people e would enrich.
+func (f *EnrichFacts) countCandidates(e *config.Enrich, ids []string) error {
+	exist, err := f.store.Exist(ids)
+	if err != nil {
+		return err
+	}
+	var found []string
+	for _, id := range ids {
+		if exist[id] {
+			found = append(found, id)
+		}
+	}
+	if f.counted == nil {
+		f.counted = map[string][]string{}
+	}
+	f.counted[e.Address] = found
+	return nil
 }

@@ -41,6 +41,9 @@ type EnrichFacts struct {
 	// read did not decide (checkRead).
 	censusOf  map[string]bool
 	undecided map[string]bool
+	// counted are, by block, the people to enrich its census counted
+	// without reading them (countOnly).
+	counted map[string][]string
 	// census: the plan tells the members not read apart from every
 	// enrichment, read narrowly (collectCensus), instead of walking the
 	// places; censusRead are the people to enrich it read whole.
