@@ -78,7 +78,6 @@ type enrichUnion struct {
 	flipsN     int                    // one block: its flips (failing, refresh_on)
 	sources    map[string]bool        // the running sources of any block
 	sumMax     int                    // the sum of the blocks' bounds
-	unread     int                    // several blocks: people not read to enrich, not in todo (unionBound)
 }
 
 func newEnrichUnion(running, importNew map[string]int, shared bool) *enrichUnion {
@@ -134,7 +133,7 @@ func (u *enrichUnion) add(bp blockPeople, changing, restFresh []*state.Person, f
 func (u *enrichUnion) bound(b *builder) int {
 	union := u.todoN + u.flipsN
 	if u.shared {
-		union = len(u.todo) + u.unread
+		union = len(u.todo)
 		read, rest := 0, 0
 		for p := range u.failing {
 			if !u.todo[p.ID] {

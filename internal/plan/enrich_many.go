@@ -26,8 +26,8 @@ const maxClaimAttempts = 3
 
 // enrichMany returns the enrich blocks the plan of cfg reads every person
 // for, and what ReadsOf names besides, when EnrichReadsOf can answer them
-// together: two or more blocks selected, each with a limit and no where,
-// and otherwise as enrichAlone asks.
+// together: two or more blocks selected, or one with a where, each with a
+// limit, and otherwise as enrichAlone asks.
 func enrichMany(cfg *config.Config, records *state.State, opts Options) ([]*config.Enrich, Reads, bool) {
 	if records == nil || opts.Reuse != nil || opts.Now.IsZero() || len(cfg.Excludes) > 0 {
 		return nil, Reads{}, false
@@ -46,12 +46,12 @@ func enrichMany(cfg *config.Config, records *state.State, opts Options) ([]*conf
 		if !b.selected(x.Address) {
 			continue
 		}
-		if x.Limit <= 0 || x.Where != nil {
+		if x.Limit <= 0 {
 			return nil, Reads{}, false
 		}
 		blocks = append(blocks, x)
 	}
-	if len(blocks) < 2 {
+	if len(blocks) == 0 || len(blocks) == 1 && blocks[0].Where == nil {
 		return nil, Reads{}, false
 	}
 	rest := *cfg
@@ -85,7 +85,9 @@ func enrichReadsMany(cfg *config.Config, records *state.State, opts Options, ix 
 			return Reads{}, nil, false, err
 		}
 		held := counts.owned + counts.copies + records.ErasedEnrichments[e.Address] + len(records.UnknownBy(e.Address))
-		if e.Limit-held > maxPlacesRead {
+		if e.Limit-held > maxPlacesRead || e.Where != nil {
+			// A where is evaluated on every person to enrich, in order:
+			// the census reads them all whole.
 			// A safety cap: the block is planned from the census.
 			if _, lists := ix.(state.EnrichmentLister); !lists {
 				return Reads{}, nil, false, nil
@@ -123,7 +125,22 @@ func enrichReadsMany(cfg *config.Config, records *state.State, opts Options, ix 
 		}
 		f.sketches = append(f.sketches, stale...)
 	}
+	if wheres(blocks) {
+		// A where is evaluated on the lead of each person to enrich, and
+		// the people read in sketch may be: they are read whole.
+		for _, p := range f.sketches {
+			base.Persons = append(base.Persons, p.ID)
+		}
+		f.sketches = nil
+		slices.Sort(base.Persons)
+		base.Persons = slices.Compact(base.Persons)
+	}
 	return base, f, true, nil
+}
+
+// wheres reports whether a block of blocks has a where.
+func wheres(blocks []*config.Enrich) bool {
+	return slices.ContainsFunc(blocks, func(e *config.Enrich) bool { return e.Where != nil })
 }
 
 // readWhole reads the people of ids whole, by ID; with several blocks,
@@ -267,7 +284,7 @@ func (b *builder) unionBound(u *enrichUnion, blocks []*config.Enrich, people []b
 		w := f.walks[e.Address]
 		all[i] = f.censusOf[e.Address] || w != nil && (w.places > 0 || people[i].unreadAll)
 	}
-	bound := b.unionRead(u, blocks, all)
+	bound := b.unionRead(u, blocks)
 	for i, e := range blocks {
 		if bound >= u.sumMax {
 			return bound
@@ -277,7 +294,7 @@ func (b *builder) unionBound(u *enrichUnion, blocks []*config.Enrich, people []b
 			_, all[i] = w.count(maxCounted)
 		}
 	}
-	bound = b.unionRead(u, blocks, all)
+	bound = b.unionRead(u, blocks)
 	if bound < u.sumMax && slices.Contains(all, false) {
 		f.needsEveryone = true
 	}
@@ -285,22 +302,19 @@ func (b *builder) unionBound(u *enrichUnion, blocks []*config.Enrich, people []b
 }
 
 // unionRead is enrichUnion.bound with the people not read whom the walks
-// of blocks counted to enrich (each once); all says the walk of each
-// block counted every one.
-func (b *builder) unionRead(u *enrichUnion, blocks []*config.Enrich, all []bool) int {
-	unread := map[string]bool{}
+// of blocks (or their census: countOnly) counted to enrich among the
+// people to enrich, each once: a person failing another block's where is
+// then no flip of its.
+func (b *builder) unionRead(u *enrichUnion, blocks []*config.Enrich) int {
 	for _, e := range blocks {
 		ids := b.v.facts.counted[e.Address]
 		if w := b.v.facts.walks[e.Address]; w != nil {
 			ids = w.counted
 		}
 		for _, id := range ids {
-			if !u.todo[id] {
-				unread[id] = true
-			}
+			u.todo[id] = true
 		}
 	}
-	u.unread = len(unread)
 	return u.bound(b)
 }
 
@@ -372,7 +386,7 @@ func (f *EnrichFacts) recountMany() *EnrichFacts {
 func (v *env) countOnly(e *config.Enrich) bool {
 	f := v.facts
 	c := f.blocks[e.Address]
-	if !f.many || c == nil || e.Limit-v.used(e) > 0 || c.copies > 0 || len(v.st.UnknownBy(e.Address)) > 0 {
+	if !f.many || c == nil || e.Where != nil || e.Limit-v.used(e) > 0 || c.copies > 0 || len(v.st.UnknownBy(e.Address)) > 0 {
 		return false
 	}
 	other := otherRefresh(v.cfg, e)

@@ -1,7 +1,9 @@
 package plan
 
 import (
+	"fmt"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -9,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -25,7 +28,8 @@ func TestManyEnrichBlocksMakeTheSamePlan(t *testing.T) {
 	defer func(n, m, p, c int) { walkChunk, maxCounted, maxPlacesRead, maxCensusRead = n, m, p, c }(walkChunk, maxCounted, maxPlacesRead, maxCensusRead)
 	var read, whole [2]int // 0: every block at its limit; 1: places left
 	var census [2]int      // from the census (planned, needed everyone)
-	widened := 0
+	widened, where, whereErr := 0, 0, 0
+	defer func(m func(*config.Config, *config.Enrich, person.Lead) (bool, error)) { match = m }(match)
 	for seed := range 2000 {
 		rng := rand.New(rand.NewPCG(uint64(seed), 0x3a7e))
 		walkChunk = []int{1, 2, 3, 4096}[rng.IntN(4)]
@@ -33,6 +37,7 @@ func TestManyEnrichBlocksMakeTheSamePlan(t *testing.T) {
 		maxPlacesRead = []int{100_000, 100_000, 2}[seed%3]
 		maxCensusRead = []int{1 << 30, 1 << 30, 1 << 30, 3}[seed%4]
 		f, o, left := manyWorld(rng)
+		whereWorld(rng, f, &o)
 		b := enrichBase(f.st)
 		_, facts, ok, err := EnrichReadsOf(f.cfg, b.Records, o, b)
 		if err != nil {
@@ -62,10 +67,16 @@ func TestManyEnrichBlocksMakeTheSamePlan(t *testing.T) {
 		if r.compared && widenedIn(t, f, o) {
 			widened++
 		}
+		if r.compared && wheres(f.cfg.Enriches) {
+			where++
+			if r.failed {
+				whereErr++
+			}
+		}
 	}
-	t.Logf("2000 worlds of several blocks: at the limit %d planned from what EnrichReadsOf names, %d needed everyone; with places left %d and %d; from the census %d and %d; %d read more people past their places",
-		read[0], whole[0], read[1], whole[1], census[0], census[1], widened)
-	if read[0] < 150 || read[1] < 400 || census[0] < 700 || census[1] < 40 || widened < 100 {
+	t.Logf("2000 worlds of several blocks: at the limit %d planned from what EnrichReadsOf names, %d needed everyone; with places left %d and %d; from the census %d and %d; %d read more people past their places; %d with a where (%d failing alike to evaluate it)",
+		read[0], whole[0], read[1], whole[1], census[0], census[1], widened, where, whereErr)
+	if read[0] < 100 || read[1] < 300 || census[0] < 700 || census[1] < 40 || widened < 100 || where < 200 || whereErr < 20 {
 		t.Fatalf("worlds planned in part and needing everyone (at the limit, with places left, from the census): %v, %v, %v, %d widened: the test no longer tests several blocks", read, whole, census, widened)
 	}
 }
@@ -208,4 +219,33 @@ func TestManyBlocksTakeTheCensusWhereNeeded(t *testing.T) {
 			t.Fatalf("limit %d: planned from the census: %v; %d people read whole, want the second block only and at most %d", limit, facts.censusOf, store.read, 2*tc.read)
 		}
 	}
+}
+
+// whereWorld gives a block of some worlds a where (through match: a lead
+// passes when its person's number is not a multiple of 3), alone among
+// the targets in some; errs says the where fails to evaluate on the
+// numbers that are 16 modulo 17 in this world. A lead without a last
+// name (a person read in sketch) fails to evaluate too: the plan must
+// never evaluate one.
+func whereWorld(rng *rand.Rand, f *fixture, o *Options) (errs bool) {
+	errs = rng.IntN(4) == 0
+	match = func(_ *config.Config, e *config.Enrich, l person.Lead) (bool, error) {
+		if e.Where == nil {
+			return true, nil
+		}
+		n, err := strconv.Atoi(strings.TrimSuffix(strings.TrimSuffix(l.LastName, ".p"), ".q"))
+		if err != nil || errs && n%17 == 16 {
+			return false, fmt.Errorf("no number in %q", l.LastName)
+		}
+		return n%3 != 0, nil
+	}
+	if rng.IntN(3) > 0 {
+		return errs
+	}
+	e := f.cfg.Enriches[rng.IntN(len(f.cfg.Enriches))]
+	whereCompany(e)
+	if rng.IntN(3) == 0 {
+		o.Targets = []string{e.Address}
+	}
+	return errs
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -100,17 +101,20 @@ func enrichedAt(st *state.State, addr string, at time.Time) int {
 // overlapping searches (plan.EnrichReadsOf: enrichMany) as
 // TestApplyOfAnEnrichBlockReadsInPart applies one: at their limits, each
 // refreshing its stale enrichments, and with places left, which the
-// people the store names take. The apply loads no whole state, the plan
+// people the store names take; and the second with a where (its census
+// reads its people to enrich whole). The apply loads no whole state, the plan
 // it shows is the whole state's, and it enriches the people that plan
 // names.
 func TestApplyOfSeveralEnrichBlocksReadsInPart(t *testing.T) {
 	for _, tt := range []struct {
 		contacts, leaders int // the limits
+		where             string
 		enriched          [2]int
 	}{
-		{2, 1, [2]int{2, 1}}, // at the limits: every enrichment is stale
-		{4, 2, [2]int{4, 2}}, // places left in both
-		{2, 3, [2]int{2, 3}}, // places left in the second only
+		{2, 1, "", [2]int{2, 1}}, // at the limits: every enrichment is stale
+		{4, 2, "", [2]int{4, 2}}, // places left in both
+		{2, 3, "", [2]int{2, 3}}, // places left in the second only
+		{4, 2, `lead.fullName != ""`, [2]int{4, 2}},
 	} {
 		dir := t.TempDir()
 		rec := &recBackend{Backend: local.Open(filepath.Join(dir, ".leadsync", "state.db"))}
@@ -125,7 +129,12 @@ func TestApplyOfSeveralEnrichBlocksReadsInPart(t *testing.T) {
 		}
 		now := t0.Add(31 * 24 * time.Hour)
 		d.Now = func() time.Time { return now }
-		cfg := loadConfigText(t, dir, twoEnrichConfig(tt.contacts, tt.leaders))
+		text := twoEnrichConfig(tt.contacts, tt.leaders)
+		if tt.where != "" {
+			text = strings.Replace(text, `refresh = "10d"`, `refresh = "10d"
+  where   = `+tt.where, 1)
+		}
+		cfg := loadConfigText(t, dir, text)
 		targets := []string{"enrich.contacts", "enrich.leaders"}
 		want, _ := plan.Build(cfg, whole, plan.Options{Now: now, Targets: targets})
 		rec.ops = nil
