@@ -600,29 +600,47 @@ func (c *countingStore) Get(ids []string) ([]*state.Person, error) {
 	return c.enrichMemStore.Get(ids)
 }
 
-// TestCensusFindsEveryEnrichment takes the census of 70,000 enrichments (two pages)
-// (and none) and finds each by its ID, stale when older than the
-// block's refresh, and no other ID.
+// TestCensusFindsEveryEnrichment takes the census of 70,000 enrichments
+// (two pages) (and none) for members who are every other enriched person
+// and some who are not enriched, one of them met twice. It finds each
+// member by its ID, enriched or not, stale when older than the block's
+// refresh; the same member at the index of its first meeting; and no
+// other ID.
 func TestCensusFindsEveryEnrichment(t *testing.T) {
 	e := &config.Enrich{Address: "enrich.e0", Refresh: 30 * day}
 	for _, n := range []int{0, 1, 70000} {
 		st := state.New()
+		var members []string
 		for i := range n {
 			id := fmt.Sprintf("%d.p", i)
-			st.People[id] = &state.Person{ID: id, Enrichment: &state.Enrichment{By: []string{"enrich.e1", "import.crm"}[i%2], EnrichedAt: t0.Add(-time.Duration(i%60) * day)}}
+			st.People[id] = &state.Person{ID: id, Enrichment: &state.Enrichment{By: []string{"enrich.e1", "import.crm"}[i/2%2], EnrichedAt: t0.Add(-time.Duration(i%60) * day)}}
+			if i%2 == 0 {
+				members = append(members, id)
+			}
 		}
+		plain := []string{fmt.Sprintf("%d.p", n), "y", "1.p0"}
+		sources := []source{{ids: members}, {ids: nil}, {ids: append(plain, plain[1])}}
 		b := state.NewBase(st)
-		c, err := takeCensus(b, b, e, t0)
+		c, err := takeCensus(b, b, e, t0, sources)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for i := range n {
-			k := c.lookUp(fmt.Sprintf("%d.p", i))
-			if k < 0 || string(c.id(k)) != fmt.Sprintf("%d.p", i) || c.candidate(k) != (i%60 >= 30) {
-				t.Fatalf("%d enrichments: %d.p found at %d (stale: %v)", n, i, k, k >= 0 && c.candidate(k))
+		for k, id := range members {
+			i := k * 2
+			if got := c.lookUp(id); got != k || c.id(got) != id || c.member(k) != k || c.candidate(got) != (i%60 >= 30) {
+				t.Fatalf("%d enrichments: %s found at %d of %d (candidate: %v)", n, id, got, k, got >= 0 && c.candidate(got))
 			}
 		}
-		for _, id := range []string{"", "x", fmt.Sprintf("%d.p", n), "1.p "} {
+		for j, id := range plain {
+			k := len(members) + j
+			if got := c.lookUp(id); got != k || c.id(got) != id || !c.candidate(got) {
+				t.Fatalf("%d enrichments: %s found at %d of %d", n, id, got, k)
+			}
+		}
+		if k := len(members) + len(plain); c.member(k) != len(members)+1 || c.n-len(c.dups) != k {
+			t.Fatalf("%d enrichments: the second y is member %d; %d members in all", n, c.member(k), c.n-len(c.dups))
+		}
+		for _, id := range []string{"", "x", "3.p", fmt.Sprintf("%d.p", n+1), "0.p "} {
 			if k := c.lookUp(id); k >= 0 || !c.candidate(k) {
 				t.Fatalf("%d enrichments: %q found at %d", n, id, k)
 			}
