@@ -18,7 +18,10 @@ import (
 // blocks are collected again with more extra people (enrichClaims),
 // and past maxClaimAttempts the plan needs everyone. The bound over all
 // blocks counts the people not read whom the walks counted
-// (unionBound).
+// (unionBound). A block the walk cannot decide (a safety cap, nothing to
+// enrich) or with a where is planned from a census of its own
+// (censusOf, recountMany); one that can take no place only counts its
+// people to enrich there (countOnly).
 
 // maxClaimAttempts is how many times enrichClaims collects the blocks
 // over a state read in part before the plan needs everyone.
