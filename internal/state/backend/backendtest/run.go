@@ -61,6 +61,7 @@ func Run(t *testing.T, k Kind) {
 		{"PartialTrackFolds", testPartialTrackFolds},
 		{"PartialApply", testPartialApply},
 		{"PartialEnrichApply", testPartialEnrichApply},
+		{"PartialManyEnrichApply", testPartialManyEnrichApply},
 		{"PartialTrackApply", testPartialTrackApply},
 		{"PartialTrackApplyColleagues", testPartialTrackApplyColleagues},
 		{"PartialForget", testPartialForget},
