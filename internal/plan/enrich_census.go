@@ -105,9 +105,15 @@ func (v *env) collectCensus(e *config.Enrich, sources []source, where bool) (blo
 	}
 	if c == nil {
 		v.facts.needsEveryone = true
+		v.facts.undecide(e.Address)
 		return bp, nil
 	}
-	v.facts.censusRead = whole
+	if v.facts.censusRead == nil {
+		v.facts.censusRead = map[string]*state.Person{}
+	}
+	for id, p := range whole {
+		v.facts.censusRead[id] = p
+	}
 	seen := make(map[*state.Person]struct{}, len(v.st.People)+len(whole))
 	counted := make([]bool, c.n)
 	k := -1
@@ -136,6 +142,12 @@ func (v *env) collectCensus(e *config.Enrich, sources []source, where bool) (blo
 		}
 	}
 	bp.members = c.n - len(c.dups)
+	if v.keepMet {
+		bp.sources = sources
+	}
+	if ids, ok := v.facts.counted[e.Address]; ok {
+		bp.unread, bp.unreadAll = len(ids), true
+	}
 	return bp, nil
 }
 
@@ -171,6 +183,9 @@ func (v *env) censusRead(e *config.Enrich, sources []source) (*enrichCensus, map
 			ids = append(ids, id)
 		}
 	}
-	whole, err := v.facts.store.People(ids)
+	if v.countOnly(e) {
+		return c, nil, v.facts.countCandidates(e, ids)
+	}
+	whole, err := v.facts.readWhole(ids)
 	return c, whole, err
 }

@@ -86,8 +86,9 @@ func samePlanOfEnrich(t *testing.T, seed int, f *fixture, o Options) int {
 // left whose people the plan asked the store for; census: the plan was
 // made from the census of every enrichment (EnrichReadsOf chose it, or
 // Recount after the walk could not decide: recounted).
-// nothing: the block has nothing to enrich (its bound is 0).
-type enrichPlanned struct{ compared, walked, census, recounted, nothing bool }
+// nothing: the block has nothing to enrich (its bound is 0); failed: the
+// plans failed alike (a where that cannot be evaluated).
+type enrichPlanned struct{ compared, walked, census, recounted, nothing, failed bool }
 
 // planOfEnrich is samePlanOfEnrich, building the plan again from the
 // census when Recount says so, as run.Plan does.
@@ -108,12 +109,12 @@ func planOfEnrich(t *testing.T, seed int, f *fixture, o Options) enrichPlanned {
 	facts.Fill(st)
 	po := o
 	po.Enrich = facts
-	got, _ := Build(f.cfg, st, po)
-	out := enrichPlanned{walked: facts.walked, census: facts.census}
+	got, diags := Build(f.cfg, st, po)
+	out := enrichPlanned{walked: facts.walked, census: facts.census || len(facts.censusOf) > 0}
 	if again := facts.Recount(); again != nil {
 		facts, out.census, out.recounted = again, true, true
 		po.Enrich = facts
-		got, _ = Build(f.cfg, st, po)
+		got, diags = Build(f.cfg, st, po)
 	}
 	if err := facts.Err(); err != nil {
 		t.Fatalf("seed %d: %v", seed, err)
@@ -121,11 +122,15 @@ func planOfEnrich(t *testing.T, seed int, f *fixture, o Options) enrichPlanned {
 	if facts.NeedsEveryone() {
 		return out
 	}
-	want, _ := Build(f.cfg, f.st, o)
+	want, wantDiags := Build(f.cfg, f.st, o)
 	if d := cmp.Diff(planJSON(t, want), planJSON(t, got)); d != "" {
 		t.Fatalf("seed %d (targets %q, %d people read of %d, census %v): the plan over what EnrichReadsOf names differs (-whole +read):\n%s",
 			seed, o.Targets, len(st.People), len(f.st.People), out.census, d)
 	}
+	if w, g := wantDiags.Error(), diags.Error(); w != g {
+		t.Fatalf("seed %d: the plan over what EnrichReadsOf names says %q, the whole state's %q", seed, g, w)
+	}
+	out.failed = wantDiags.HasErrors()
 	out.compared = true
 	for _, c := range got.Changes {
 		if c.Address == f.cfg.Enriches[0].Address && c.CallsMax == 0 {
@@ -283,6 +288,19 @@ func enrichBase(st *state.State) *state.Base {
 }
 
 type enrichMemStore struct{ memStore }
+
+// Get reads people as a store does: each call gives new copies, so that
+// a person read twice is two people in memory (readWhole).
+func (m enrichMemStore) Get(ids []string) ([]*state.Person, error) {
+	var out []*state.Person
+	for _, id := range ids {
+		if p := m.st.People[id]; p != nil {
+			c := *p
+			out = append(out, &c)
+		}
+	}
+	return out, nil
+}
 
 func (m enrichMemStore) Exist(ids []string) ([]string, error) {
 	var out []string
