@@ -203,6 +203,10 @@ func (p *PushSource) People(fn func([]*state.Person) error) error {
 	return nil
 }
 
+// Erased are the IDs of the people the erasure record erased, whom a
+// push leaves out (nil for none).
+func (p *PushSource) Erased() map[string]bool { return p.erased }
+
 // errStopped ends a source's pass when its batches are no longer taken.
 var errStopped = errors.New("stopped")
 

@@ -158,6 +158,9 @@ type dbStream struct {
 	r      *sqlstate.Reader
 	header *state.State
 	what   string
+	// passes counts the passes of People (a push copied in SQLite makes
+	// none).
+	passes int
 }
 
 // openStream starts the read; nil without error when the state must be
@@ -197,7 +200,22 @@ func (d *dbStore) openStream(what string) (backend.Stream, error) {
 func (s *dbStream) Describe() string     { return s.what }
 func (s *dbStream) Header() *state.State { return s.header }
 
+// rereadHeader reads the header again, from the stream's snapshot,
+// when pushCopied let go of it.
+func (s *dbStream) rereadHeader() error {
+	if s.header != nil {
+		return nil
+	}
+	h, _, _, err := s.r.ReadHeader(context.Background())
+	if err != nil {
+		return s.d.wrap("reading the state", err)
+	}
+	s.header = h
+	return nil
+}
+
 func (s *dbStream) People(fn func([]*state.Person) error) error {
+	s.passes++
 	var ferr error
 	err := s.r.PeopleBatches(context.Background(), backend.StreamBatch, func(b []*state.Person) error {
 		ferr = fn(b)
@@ -265,6 +283,25 @@ func (ws *Workspace) PushStream(src backend.Stream, force bool) (*backend.Pushed
 	}
 	if people+records > 0 {
 		if err := d.copyToBackup(); err != nil {
+			return nil, err
+		}
+	}
+	if !exists(d.path) {
+		return ws.pushNew(d, src)
+	}
+	return ws.pushInto(d, src, serial)
+}
+
+// pushInto writes the state src reads into the database d of ws (whose
+// serial is serial): copied in SQLite when src is a database too
+// (pushCopied), else a batch of people at a time.
+func (ws *Workspace) pushInto(d *dbStore, src backend.Stream, serial uint64) (*backend.Pushed, error) {
+	if ds, ok := src.(*dbStream); ok {
+		pushed, err := ws.pushCopied(d, ds, serial)
+		if !errors.Is(err, errNotCopied) {
+			return pushed, err
+		}
+		if err := ds.rereadHeader(); err != nil {
 			return nil, err
 		}
 	}

@@ -1,6 +1,7 @@
 package local
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"database/sql/driver"
@@ -58,6 +59,11 @@ type dbStore struct {
 	ws  string
 	now func() time.Time
 
+	// dsn, when not "", replaces sqliteDSN (a push into a new file:
+	// bulkDSN); shown, when not "", is the path messages name (the file
+	// such a push renames into place).
+	dsn, shown string
+
 	mu    sync.Mutex
 	db    *sql.DB
 	seenN int64 // the last recorded call the last Load applied
@@ -88,7 +94,7 @@ func (d *dbStore) handle(create bool) (*sql.DB, error) {
 	case fi.IsDir():
 		return nil, d.cannotRead(syscall.EISDIR)
 	}
-	db, err := sql.Open("sqlite", d.path+sqliteDSN)
+	db, err := sql.Open("sqlite", d.path+cmp.Or(d.dsn, sqliteDSN))
 	if err != nil {
 		return nil, d.cannotRead(err)
 	}
@@ -216,20 +222,21 @@ func (d *dbStore) wrap(what string, err error) error {
 	if err == nil {
 		return nil
 	}
+	path := cmp.Or(d.shown, d.path)
 	var se *sqlite.Error
 	if errors.As(err, &se) {
 		switch se.Code() & 0xff {
 		case sqlite3.SQLITE_FULL:
-			return &safefile.WriteError{Path: d.path, Err: syscall.ENOSPC}
+			return &safefile.WriteError{Path: path, Err: syscall.ENOSPC}
 		case sqlite3.SQLITE_READONLY, sqlite3.SQLITE_PERM, sqlite3.SQLITE_CANTOPEN:
-			return &safefile.WriteError{Path: d.path, Err: fmt.Errorf("%s: %w", strings.TrimSpace(se.Error()), syscall.EACCES)}
+			return &safefile.WriteError{Path: path, Err: fmt.Errorf("%s: %w", strings.TrimSpace(se.Error()), syscall.EACCES)}
 		case sqlite3.SQLITE_IOERR:
-			return &safefile.WriteError{Path: d.path, Err: err}
+			return &safefile.WriteError{Path: path, Err: err}
 		case sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB:
-			return fmt.Errorf("cannot read state %s: it is damaged or no SQLite database (%s); leadsync did not change it. Restore it from a copy", d.path, sqlite.ErrorCodeString[se.Code()])
+			return fmt.Errorf("cannot read state %s: it is damaged or no SQLite database (%s); leadsync did not change it. Restore it from a copy", path, sqlite.ErrorCodeString[se.Code()])
 		}
 	}
-	return fmt.Errorf("%s: %s: %w", d.path, what, err)
+	return fmt.Errorf("%s: %s: %w", path, what, err)
 }
 
 // load reads the state; a missing database gives an empty state (and
@@ -310,6 +317,13 @@ func (d *dbStore) write(what string, f func(w *sqlstate.Writer) error) error {
 // end (a push: deleting a person made SQLite look up their enrichment
 // and history, 3,000,000 times).
 func (d *dbStore) writeKeyed(what string, keyed bool, f func(w *sqlstate.Writer) error) error {
+	return d.writeAttached(what, keyed, "", f)
+}
+
+// writeAttached is writeKeyed with the database of the URI attach (when
+// not "") attached as the schema srcSchema for the transaction: outside
+// a transaction, as SQLite requires, and detached after it.
+func (d *dbStore) writeAttached(what string, keyed bool, attach string, f func(w *sqlstate.Writer) error) error {
 	db, err := d.handle(true)
 	if err != nil {
 		return err
@@ -326,6 +340,12 @@ func (d *dbStore) writeKeyed(what string, keyed bool, f func(w *sqlstate.Writer)
 			return d.wrap(what, err)
 		}
 		defer keysOn(ctx, conn)
+	}
+	if attach != "" {
+		if _, err := conn.ExecContext(ctx, `ATTACH DATABASE ? AS `+srcSchema, attach); err != nil {
+			return fmt.Errorf("%w: %v", errNotCopied, err)
+		}
+		defer detach(ctx, conn)
 	}
 	tx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
@@ -405,8 +425,8 @@ func (d *dbStore) afterErasure(s *state.State) error {
 	}
 	// The copies of the state before (push --force, the state.json the
 	// database was made from) still hold them.
-	if err := removeCopies(d.path); err != nil {
-		return &safefile.WriteError{Path: d.path + ".backup", Err: err}
+	if err := removeCopies(cmp.Or(d.shown, d.path)); err != nil {
+		return &safefile.WriteError{Path: cmp.Or(d.shown, d.path) + ".backup", Err: err}
 	}
 	s.ErasureWritten()
 	return nil

@@ -140,3 +140,11 @@ func (d *Dialect) TimePtr(t *time.Time) any {
 
 // TimeValue is a time's value, the zero time too (a NOT NULL column).
 func (d *Dialect) TimeValue(t time.Time) any { return d.time(t) }
+
+// InSchema is d with its tables in the schema name (an attached SQLite
+// database: state push copies from one): "{s}." becomes "name.".
+func (d *Dialect) InSchema(name string) *Dialect {
+	c := *d
+	c.schema = func(q string) string { return strings.ReplaceAll(q, "{s}.", name+".") }
+	return &c
+}
