@@ -31,7 +31,8 @@ import (
 // giving up past a few candidates in some worlds.
 func TestEnrichReadsMakeTheSamePlan(t *testing.T) {
 	defer func(n, m, p, c int) { walkChunk, maxCounted, maxPlacesRead, maxCensusRead = n, m, p, c }(walkChunk, maxCounted, maxPlacesRead, maxCensusRead)
-	nothing := 0           // from the census with nothing to enrich
+	nothing := 0 // from the census with nothing to enrich
+	excluded, unlimited := 0, 0
 	var read, whole [4]int // by places left: 0 none, 1 some (the walk); 2 the census, 3 the census after the walk
 	for seed := range 3000 {
 		rng := rand.New(rand.NewPCG(uint64(seed), 0xe4c4))
@@ -57,15 +58,21 @@ func TestEnrichReadsMakeTheSamePlan(t *testing.T) {
 		if r.compared && r.census && r.nothing {
 			nothing++
 		}
+		if r.compared && r.excluded {
+			excluded++
+		}
+		if r.compared && r.unlimited {
+			unlimited++
+		}
 		if r.compared {
 			read[k]++
 		} else {
 			whole[k]++
 		}
 	}
-	t.Logf("3000 worlds: at the limit %d planned from what EnrichReadsOf names, %d needed everyone; with places left %d and %d; from the census %d and %d, and after the walk %d and %d (%d with nothing to enrich)",
-		read[0], whole[0], read[1], whole[1], read[2], whole[2], read[3], whole[3], nothing)
-	if read[0] < 500 || read[1] < 300 || read[2] < 400 || whole[2] < 20 || read[3] < 200 || whole[3] < 10 || nothing < 100 {
+	t.Logf("3000 worlds: at the limit %d planned from what EnrichReadsOf names, %d needed everyone; with places left %d and %d; from the census %d and %d, and after the walk %d and %d (%d with nothing to enrich); %d with people excluded, %d without a limit",
+		read[0], whole[0], read[1], whole[1], read[2], whole[2], read[3], whole[3], nothing, excluded, unlimited)
+	if read[0] < 400 || read[1] < 200 || read[2] < 400 || whole[2] < 20 || read[3] < 150 || whole[3] < 10 || nothing < 100 || excluded < 300 || unlimited < 200 {
 		t.Fatalf("worlds planned in part and needing everyone (at the limit, with places left, from the census): %v, %v: the test no longer tests EnrichReadsOf", read, whole)
 	}
 }
@@ -87,7 +94,9 @@ func samePlanOfEnrich(t *testing.T, seed int, f *fixture, o Options) int {
 // made from the census of every enrichment (EnrichReadsOf chose it, or
 // Recount after the walk could not decide: recounted).
 // nothing: the block has nothing to enrich (its bound is 0).
-type enrichPlanned struct{ compared, walked, census, recounted, nothing bool }
+// excluded: an exclude block named people of the plan; unlimited: the
+// block has no limit.
+type enrichPlanned struct{ compared, walked, census, recounted, nothing, excluded, unlimited bool }
 
 // planOfEnrich is samePlanOfEnrich, building the plan again from the
 // census when Recount says so, as run.Plan does.
@@ -127,6 +136,8 @@ func planOfEnrich(t *testing.T, seed int, f *fixture, o Options) enrichPlanned {
 			seed, o.Targets, len(st.People), len(f.st.People), out.census, d)
 	}
 	out.compared = true
+	out.excluded = got.Savings.Excluded.People > 0
+	out.unlimited = f.cfg.Enriches[0].Limit <= 0
 	for _, c := range got.Changes {
 		if c.Address == f.cfg.Enriches[0].Address && c.CallsMax == 0 {
 			out.nothing = true
@@ -210,6 +221,7 @@ func enrichWorld(rng *rand.Rand) (*fixture, Options) {
 		}
 	}
 	capWorld(rng, f, e)
+	excludeWorld(rng, f)
 	o := Options{Now: t0, Offline: true, FileExists: func(string) bool { return true }}
 	if len(f.cfg.Enriches) == 1 || rng.IntN(2) == 0 {
 		o.Targets = []string{e.Address}
@@ -221,8 +233,11 @@ func enrichWorld(rng *rand.Rand) (*fixture, Options) {
 // and some worlds' people all enriched by e, fresh or not (nothing may
 // be left to enrich).
 func capWorld(rng *rand.Rand, f *fixture, e *config.Enrich) {
-	if rng.IntN(3) == 0 {
+	switch rng.IntN(6) {
+	case 0, 1:
 		e.Limit = 5_000_000
+	case 2:
+		e.Limit = 0 // none: every candidate
 	}
 	if rng.IntN(4) == 0 {
 		age := []time.Duration{day, 400 * day}[rng.IntN(2)]
