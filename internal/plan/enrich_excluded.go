@@ -4,6 +4,7 @@ import (
 	"unsafe"
 
 	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/listfile"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -44,14 +45,9 @@ func excludedReads(cfg *config.Config, ix EnrichStore) (ids []string, ok bool, e
 	if b, isBase := ix.(*state.Base); isBase && !b.ValuesListed() {
 		return nil, false, nil
 	}
-	if x.NeedsColleagues() {
-		known, err := vs.CompanyDomainsOf(x.ListsDomain)
-		if err != nil {
-			return nil, false, err
-		}
-		for _, c := range known {
-			x.Learn(c.Company, c.Domain)
-		}
+	byPeople, byEnrichments, err := listsAsked(cfg, x, vs)
+	if err != nil {
+		return nil, false, err
 	}
 	texts := map[string]string{} // companies and domains, each kept once
 	keep := func(b []byte) string {
@@ -62,7 +58,14 @@ func excludedReads(cfg *config.Config, ix EnrichStore) (ids []string, ok bool, e
 		texts[s] = s
 		return s
 	}
-	err = vs.EnrichmentValues(func(id, company, email, domain []byte) {
+	enrichments, people := vs.EnrichmentValues, vs.PeopleValues
+	if !byEnrichments {
+		enrichments = func(func(a, b, c, d []byte)) error { return nil }
+	}
+	if !byPeople {
+		people = func(func(a, b, c, d []byte)) error { return nil }
+	}
+	err = enrichments(func(id, company, email, domain []byte) {
 		v := config.PersonValues{Company: keep(company), Email: string(email), Domain: keep(domain)}
 		if x.Match(v) != nil {
 			ids = append(ids, string(id))
@@ -71,7 +74,7 @@ func excludedReads(cfg *config.Config, ix EnrichStore) (ids []string, ok bool, e
 	if err != nil {
 		return nil, false, err
 	}
-	err = vs.PeopleValues(func(id, company, page, nid []byte) {
+	err = people(func(id, company, page, nid []byte) {
 		// Match keeps no page name nor network ID (its memos are of
 		// companies and domains): they are looked at in place.
 		v := config.PersonValues{Company: keep(company), PageName: view(page), NetworkID: view(nid)}
@@ -91,6 +94,29 @@ func excludedReads(cfg *config.Config, ix EnrichStore) (ids []string, ok bool, e
 		return nil, false, err
 	}
 	return ids, true, nil
+}
+
+// listsAsked says which of the store's lists excludedReads asks (what
+// each can tell: the people's, a company, page name or network ID, or a
+// colleague's domain; the enrichments', a company, e-mail or domain),
+// having taught x the company domains of the enrichments when a block
+// matches by domain.
+func listsAsked(cfg *config.Config, x *config.Exclusion, vs valueStore) (byPeople, byEnrichments bool, err error) {
+	for _, b := range cfg.Excludes {
+		byPeople = byPeople || b.By != listfile.Email && b.By != listfile.Domain
+		byEnrichments = byEnrichments || b.By == listfile.Company || b.By == listfile.Email || b.By == listfile.Domain
+	}
+	if x.NeedsColleagues() {
+		known, err := vs.CompanyDomainsOf(x.ListsDomain)
+		if err != nil {
+			return false, false, err
+		}
+		for _, c := range known {
+			x.Learn(c.Company, c.Domain)
+		}
+		byPeople = byPeople || len(known) > 0
+	}
+	return byPeople, byEnrichments, nil
 }
 
 // view is b as a string, without a copy: valid while b is.
