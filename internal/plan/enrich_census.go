@@ -192,6 +192,9 @@ func (v *env) collectCensus(e *config.Enrich, sources []source, where bool) (blo
 				if i := c.lookUp(id); i >= 0 && !counted[i] && !c.candidate(i) {
 					counted[i] = true
 					bp.enriched++
+					if len(e.RefreshOn) > 0 {
+						bp.freshUnread++ // a search that runs may show them changed
+					}
 				}
 				continue
 			}
@@ -205,6 +208,11 @@ func (v *env) collectCensus(e *config.Enrich, sources []source, where bool) (blo
 		}
 	}
 	bp.members = distinctIDs(sources)
+	if len(e.RefreshOn) > 0 {
+		if bp.formerUnread, err = v.formerUnread(e, sources); err != nil {
+			v.facts.fail(err)
+		}
+	}
 	return bp, nil
 }
 

@@ -95,6 +95,11 @@ func EnrichReadsOf(cfg *config.Config, records *state.State, opts Options, ix En
 	if err != nil || !ok {
 		return Reads{}, nil, false, err
 	}
+	changed, ok, err := refreshOnReads(cfg, ix)
+	if err != nil || !ok {
+		return Reads{}, nil, false, err
+	}
+	named = append(named, changed...)
 	facts = &EnrichFacts{blocks: map[string]*enrichCounts{e.Address: counts}, store: ix, census: census}
 	if base.Persons, facts.sketches, err = enrichReads(e, append(base.Persons, named...), copied, records, opts.Now, ix); err != nil {
 		return Reads{}, nil, false, err
@@ -178,9 +183,6 @@ func enrichAlone(cfg *config.Config, records *state.State, opts Options) (*confi
 	}
 	var e *config.Enrich
 	for _, x := range cfg.Enriches {
-		if len(x.RefreshOn) > 0 {
-			return nil, Reads{}, false
-		}
 		if b.selected(x.Address) {
 			if e != nil {
 				return nil, Reads{}, false
@@ -377,7 +379,9 @@ func (b *builder) checkRead(e *config.Enrich, bp blockPeople, bound int, changin
 		return
 	}
 	ok := (e.Limit-b.v.used(e) <= 0 || b.v.facts.walked) && bound > 0
-	if ok && bounded && !bp.unreadAll {
+	// With refresh_on the walk does not count the enriched people not
+	// read whom a search may show changed: the bound must be the limit's.
+	if ok && bounded && (!bp.unreadAll || len(e.RefreshOn) > 0) {
 		sum := len(bp.todo) + bp.unread + flips + unknown + len(changing)
 		ok = sum >= b.limitBound(e, bp, changing, unknown == 0 && flips == 0)
 	}

@@ -14,7 +14,7 @@ import (
 	"github.com/leadsync/leadsync/internal/state"
 )
 
-// TestEnrichReadsMakeTheSamePlan plans 3,000 random worlds of enrich blocks of
+// TestEnrichReadsMakeTheSamePlan plans 3,200 random worlds of enrich blocks of
 // the kind EnrichReadsOf answers (limits reached and not, stale and fresh
 // enrichments, people who left, without a page name, unknown outcomes,
 // erased and copied enrichments, several blocks, sources that run) twice:
@@ -28,20 +28,25 @@ import (
 // left than maxPlacesRead, which some worlds make 2), and one the walk
 // cannot decide (every member enriched: nothing to enrich), tell the
 // members apart from the census of every enrichment (collectCensus),
-// giving up past a few candidates in some worlds.
+// giving up past a few candidates in some worlds. Some worlds have
+// exclude blocks of every kind (excludeWorld), no limit, or refresh_on
+// with people whose company or title changed (refreshOnWorld).
 func TestEnrichReadsMakeTheSamePlan(t *testing.T) {
+	// 3,200 worlds: world 3,108 is one whose walk counts every person not
+	// read to enrich with refresh_on, whose bound then needs the census.
+	const worlds = 3200
 	defer func(n, m, p, c int) { walkChunk, maxCounted, maxPlacesRead, maxCensusRead = n, m, p, c }(walkChunk, maxCounted, maxPlacesRead, maxCensusRead)
 	nothing := 0 // from the census with nothing to enrich
-	excluded, unlimited := 0, 0
+	excluded, unlimited, refreshOn := 0, 0, 0
 	var read, whole [4]int // by places left: 0 none, 1 some (the walk); 2 the census, 3 the census after the walk
-	for seed := range 3000 {
+	for seed := range worlds {
 		rng := rand.New(rand.NewPCG(uint64(seed), 0xe4c4))
 		walkChunk = []int{1, 2, 3, 4096}[rng.IntN(4)]
 		maxCounted = []int{1, 4, 1 << 20}[seed%3]
 		maxPlacesRead = []int{100_000, 100_000, 2}[seed%3]
 		maxCensusRead = []int{1 << 30, 1 << 30, 1 << 30, 3}[seed%4]
 		f, o := enrichWorld(rng)
-		b := storedBase(f.st)
+		b := enrichBase(f.st)
 		if _, _, ok, _ := EnrichReadsOf(f.cfg, b.Records, o, b); !ok {
 			continue
 		}
@@ -64,15 +69,18 @@ func TestEnrichReadsMakeTheSamePlan(t *testing.T) {
 		if r.compared && r.unlimited {
 			unlimited++
 		}
+		if r.compared && r.refreshOn {
+			refreshOn++
+		}
 		if r.compared {
 			read[k]++
 		} else {
 			whole[k]++
 		}
 	}
-	t.Logf("3000 worlds: at the limit %d planned from what EnrichReadsOf names, %d needed everyone; with places left %d and %d; from the census %d and %d, and after the walk %d and %d (%d with nothing to enrich); %d with people excluded, %d without a limit",
-		read[0], whole[0], read[1], whole[1], read[2], whole[2], read[3], whole[3], nothing, excluded, unlimited)
-	if read[0] < 400 || read[1] < 200 || read[2] < 400 || whole[2] < 20 || read[3] < 150 || whole[3] < 10 || nothing < 100 || excluded < 300 || unlimited < 200 {
+	t.Logf("%d worlds: at the limit %d planned from what EnrichReadsOf names, %d needed everyone; with places left %d and %d; from the census %d and %d, and after the walk %d and %d (%d with nothing to enrich); %d with people excluded, %d without a limit, %d with refresh_on",
+		worlds, read[0], whole[0], read[1], whole[1], read[2], whole[2], read[3], whole[3], nothing, excluded, unlimited, refreshOn)
+	if read[0] < 250 || read[1] < 150 || read[2] < 400 || whole[2] < 20 || read[3] < 120 || whole[3] < 5 || nothing < 100 || excluded < 300 || unlimited < 200 || refreshOn < 300 {
 		t.Fatalf("worlds planned in part and needing everyone (at the limit, with places left, from the census): %v, %v: the test no longer tests EnrichReadsOf", read, whole)
 	}
 }
@@ -96,7 +104,8 @@ func samePlanOfEnrich(t *testing.T, seed int, f *fixture, o Options) int {
 // nothing: the block has nothing to enrich (its bound is 0).
 // excluded: an exclude block named people of the plan; unlimited: the
 // block has no limit.
-type enrichPlanned struct{ compared, walked, census, recounted, nothing, excluded, unlimited bool }
+// refreshOn: a block has refresh_on.
+type enrichPlanned struct{ compared, walked, census, recounted, nothing, excluded, unlimited, refreshOn bool }
 
 // planOfEnrich is samePlanOfEnrich, building the plan again from the
 // census when Recount says so, as run.Plan does.
@@ -138,6 +147,7 @@ func planOfEnrich(t *testing.T, seed int, f *fixture, o Options) enrichPlanned {
 	out.compared = true
 	out.excluded = got.Savings.Excluded.People > 0
 	out.unlimited = f.cfg.Enriches[0].Limit <= 0
+	out.refreshOn = anyRefreshOn(f.cfg)
 	for _, c := range got.Changes {
 		if c.Address == f.cfg.Enriches[0].Address && c.CallsMax == 0 {
 			out.nothing = true
@@ -222,6 +232,7 @@ func enrichWorld(rng *rand.Rand) (*fixture, Options) {
 	}
 	capWorld(rng, f, e)
 	excludeWorld(rng, f)
+	refreshOnWorld(rng, f)
 	o := Options{Now: t0, Offline: true, FileExists: func(string) bool { return true }}
 	if len(f.cfg.Enriches) == 1 || rng.IntN(2) == 0 {
 		o.Targets = []string{e.Address}
@@ -369,8 +380,9 @@ func TestManyPlacesLeftTakeTheCensus(t *testing.T) {
 		maxPlacesRead = 1 << 30
 		b := storedBase(f.st)
 		// Without unknown outcomes, the places the counts show are the
-		// places left (with them, EnrichReadsOf counts each as held).
-		if r := planOfEnrich(t, seed, f, o); !r.compared || !r.walked || r.census || len(f.st.UnknownEnrichments) > 0 {
+		// places left (with them, EnrichReadsOf counts each as held);
+		// noLister lists no values for exclude blocks.
+		if r := planOfEnrich(t, seed, f, o); !r.compared || !r.walked || r.census || len(f.st.UnknownEnrichments) > 0 || len(f.cfg.Excludes) > 0 {
 			continue
 		}
 		e := f.cfg.Enriches[0]

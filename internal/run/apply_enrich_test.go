@@ -45,14 +45,18 @@ func TestApplyOfAnEnrichBlockReadsInPart(t *testing.T) {
 		loads    bool
 		enriched int // at the apply's time
 		exclude  bool
+		// refreshOn adds refresh_on = ["company"] to the block.
+		refreshOn bool
 	}{
-		{2, 31 * 24 * time.Hour, false, 2, false},         // two refreshes, the limit reached
-		{10, 31 * 24 * time.Hour, false, 6, false},        // places left, taken by the people the store names
-		{5_000_000, 31 * 24 * time.Hour, false, 6, false}, // a limit as a safety cap: the census reads the people to enrich
-		{2, 24 * time.Hour, false, 0, false},              // nothing to refresh: up to date, the census counts
-		{2, 31 * 24 * time.Hour, false, 1, true},          // at the limit: the excluded person is not refreshed
-		{10, 31 * 24 * time.Hour, false, 4, true},         // places left: neither excluded person is enriched
-		{0, 31 * 24 * time.Hour, false, 4, true},          // no limit: the census, less the excluded
+		{2, 31 * 24 * time.Hour, false, 2, false, false},         // two refreshes, the limit reached
+		{10, 31 * 24 * time.Hour, false, 6, false, false},        // places left, taken by the people the store names
+		{5_000_000, 31 * 24 * time.Hour, false, 6, false, false}, // a limit as a safety cap: the census reads the people to enrich
+		{2, 24 * time.Hour, false, 0, false, false},              // nothing to refresh: up to date, the census counts
+		{2, 31 * 24 * time.Hour, false, 1, true, false},          // at the limit: the excluded person is not refreshed
+		{10, 31 * 24 * time.Hour, false, 4, true, false},         // places left: neither excluded person is enriched
+		{0, 31 * 24 * time.Hour, false, 4, true, false},          // no limit: the census, less the excluded
+		{2, 31 * 24 * time.Hour, false, 2, false, true},          // refresh_on: the census
+		{10, 31 * 24 * time.Hour, false, 6, false, true},         // refresh_on with places left
 	} {
 		dir := t.TempDir()
 		rec := &recBackend{Backend: local.Open(filepath.Join(dir, ".leadsync", "state.db"))}
@@ -68,9 +72,12 @@ func TestApplyOfAnEnrichBlockReadsInPart(t *testing.T) {
 		now := t0.Add(tt.after)
 		d.Now = func() time.Time { return now }
 		var cfg *config.Config
-		if tt.exclude {
+		switch {
+		case tt.exclude:
 			cfg = excludeTwo(t, dir, whole, tt.limit)
-		} else {
+		case tt.refreshOn:
+			cfg = loadConfigText(t, dir, strings.Replace(enrichConfig(tt.limit), "  refresh = ", "  refresh_on = [\"company\"]\n  refresh = ", 1))
+		default:
 			cfg = loadConfigText(t, dir, enrichConfig(tt.limit))
 		}
 		want, _ := plan.Build(cfg, whole, plan.Options{Now: now, Targets: []string{"enrich.contacts"}})

@@ -148,8 +148,8 @@ var partialEnrichSteps = []struct {
 	// idle: nothing is stale, the apply enriches no one.
 	idle bool
 	// exclude adds exclude blocks (excludeFiles) naming people of the
-	// state the step before left.
-	exclude bool
+	// state the step before left; refreshOn, refresh_on = ["company"].
+	exclude, refreshOn bool
 }{
 	{limit: 2, loads: 1},
 	{limit: 3, after: 20 * day},
@@ -162,6 +162,8 @@ var partialEnrichSteps = []struct {
 	{limit: 5, more: true, targets: []string{"enrich.contacts"}, after: 140 * day, exclude: true},
 	{limit: 9, more: true, targets: []string{"enrich.contacts"}, after: 175 * day, saved: true, exclude: true},
 	{limit: 9, more: true, after: 215 * day, exclude: true},
+	{limit: 9, more: true, targets: []string{"enrich.contacts"}, after: 250 * day, refreshOn: true},
+	{limit: 12, more: true, targets: []string{"enrich.contacts"}, after: 290 * day, saved: true, refreshOn: true, exclude: true},
 }
 
 const day = 24 * time.Hour
@@ -196,7 +198,11 @@ func testPartialEnrichApply(t *testing.T, k Kind) {
 	wholeDir, partDir := t.TempDir(), t.TempDir()
 	var before *state.State
 	for i, step := range partialEnrichSteps {
-		files := fstest.MapFS{"main.leads.hcl": {Data: []byte(sandboxOneCallAtATime + enrichBlocks(step.limit, step.more))}}
+		text := sandboxOneCallAtATime + enrichBlocks(step.limit, step.more)
+		if step.refreshOn {
+			text = strings.Replace(text, "  refresh = ", "  refresh_on = [\"company\"]\n  refresh = ", 1)
+		}
+		files := fstest.MapFS{"main.leads.hcl": {Data: []byte(text)}}
 		if step.exclude {
 			excludeFiles(files, before)
 		}
