@@ -3,7 +3,6 @@ package plan
 import (
 	"fmt"
 	"math/rand/v2"
-	"time"
 
 	"github.com/leadsync/leadsync/internal/listfile"
 	"github.com/leadsync/leadsync/internal/state"
@@ -67,33 +66,4 @@ func (m memStore) PeopleValues(fn func(id, company, pageName, networkID []byte))
 
 func (m memStore) EnrichmentValues(fn func(id, company, email, domain []byte)) error {
 	return state.NewBase(m.st).EnrichmentValues(fn)
-}
-
-// refreshOnWorld gives some worlds refresh_on (the block's, or another
-// block's) and people whose company or title changed, before or after
-// their enrichment.
-func refreshOnWorld(rng *rand.Rand, f *fixture) {
-	if rng.IntN(3) > 0 {
-		return
-	}
-	fields := [][]string{{state.DriftCompany}, {state.DriftTitle, state.DriftCompany}}[rng.IntN(2)]
-	blocks := f.cfg.Enriches
-	blocks[rng.IntN(len(blocks))].RefreshOn = fields
-	if rng.IntN(3) == 0 {
-		blocks[0].RefreshOn = fields
-	}
-	for _, id := range sortedPeople(f.st) {
-		p := f.st.People[id]
-		if rng.IntN(3) > 0 {
-			continue
-		}
-		at := t0.Add(-time.Duration(rng.IntN(500)) * day)
-		p.History = append(p.History, state.Drift{Field: fields[rng.IntN(len(fields))], Before: "Co " + id, After: "New Co", At: at, By: "search.a", Call: "search"})
-	}
-}
-
-func (m enrichMemStore) Changed() ([]string, error) { return state.NewBase(m.st).Changed() }
-
-func (m enrichMemStore) Enriched(addr string) ([]string, error) {
-	return state.NewBase(m.st).Enriched(addr)
 }

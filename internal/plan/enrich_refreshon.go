@@ -166,3 +166,31 @@ func (b *builder) ownedCapRead(e *config.Enrich, todo map[string]bool, searching
 	}
 	return n
 }
+
+// countUnreadOn counts, over a state read in part whose places the walk
+// took (collectRead), what the census counts with refresh_on: the
+// enriched members not read (freshUnread, from the census of the
+// enrichments, none of them read whole) and formerUnread.
+func (v *env) countUnreadOn(bp *blockPeople, e *config.Enrich, sources []source) {
+	l, ok := v.facts.store.(state.EnrichmentLister)
+	if !ok {
+		v.facts.needsEveryone = true
+		return
+	}
+	c, err := takeCensus(v.facts.store, l, e, v.now)
+	if err == nil {
+		counted := make([]bool, c.n)
+		for _, src := range sources {
+			for _, id := range src.ids {
+				if i := c.lookUp(id); i >= 0 && !counted[i] && v.st.People[id] == nil && !c.candidate(i) {
+					counted[i] = true
+					bp.freshUnread++
+				}
+			}
+		}
+		bp.formerUnread, err = v.formerUnread(e, sources)
+	}
+	if err != nil {
+		v.facts.fail(err)
+	}
+}

@@ -357,6 +357,9 @@ func (v *env) collectRead(e *config.Enrich, sources []source, where bool) (block
 		}
 	}
 	bp.members = distinctIDs(sources)
+	if len(e.RefreshOn) > 0 {
+		v.countUnreadOn(&bp, e, sources)
+	}
 	return bp, nil
 }
 
