@@ -209,9 +209,7 @@ func (v *env) collectCensus(e *config.Enrich, sources []source, where bool) (blo
 	}
 	bp.members = distinctIDs(sources)
 	if len(e.RefreshOn) > 0 {
-		if bp.formerUnread, err = v.formerUnread(e, sources); err != nil {
-			v.facts.fail(err)
-		}
+		bp.countFormer = v.formerCounter(e, sources)
 	}
 	return bp, nil
 }

@@ -170,7 +170,7 @@ func (b *builder) ownedCapRead(e *config.Enrich, todo map[string]bool, searching
 // countUnreadOn counts, over a state read in part whose places the walk
 // took (collectRead), what the census counts with refresh_on: the
 // enriched members not read (freshUnread, from the census of the
-// enrichments, none of them read whole) and formerUnread.
+// enrichments, none of them read whole) and, when asked, formerUnread.
 func (v *env) countUnreadOn(bp *blockPeople, e *config.Enrich, sources []source) {
 	l, ok := v.facts.store.(state.EnrichmentLister)
 	if !ok {
@@ -188,9 +188,21 @@ func (v *env) countUnreadOn(bp *blockPeople, e *config.Enrich, sources []source)
 				}
 			}
 		}
-		bp.formerUnread, err = v.formerUnread(e, sources)
 	}
 	if err != nil {
 		v.facts.fail(err)
+	}
+	bp.countFormer = v.formerCounter(e, sources)
+}
+
+// formerCounter counts formerUnread when asked: only while the people a
+// search may show changed are fewer than the running sources bring.
+func (v *env) formerCounter(e *config.Enrich, sources []source) func() int {
+	return func() int {
+		n, err := v.formerUnread(e, sources)
+		if err != nil {
+			v.facts.fail(err)
+		}
+		return n
 	}
 }
