@@ -47,7 +47,7 @@ func (m enrichMemStore) Enriched(addr string) ([]string, error) {
 // the limit's bound of 3,000. The walk counts the enriched
 // members not read from the census of the enrichments (countUnreadOn),
 // so the plan is the whole state's without reading them or the census
-// reading anyone whole.
+// reading anyone whole, nor listing the block's enrichments.
 func TestRefreshOnWalkCountsTheEnriched(t *testing.T) {
 	f := newFixture()
 	f.cfg.API.MaxCredits = 1 << 30
@@ -80,5 +80,10 @@ func TestRefreshOnWalkCountsTheEnriched(t *testing.T) {
 	c := got.Changes[len(got.Changes)-1]
 	if c.Address != e.Address || c.Calls != 5 || c.CallsMax != 3000 || store.read != 5 {
 		t.Fatalf("%s: %d calls, at most %d, %d people read whole; want 5, 3,000 and 5", c.Address, c.Calls, c.CallsMax, store.read)
+	}
+	// The 2,995 enriched members are more than the 1,800 the running
+	// searches bring: the block's former people change nothing.
+	if store.listed != 0 {
+		t.Fatalf("the block's enrichments listed %d times, want none", store.listed)
 	}
 }

@@ -600,6 +600,13 @@ const placesBlock = "enrich.e0"
 type countingStore struct {
 	enrichMemStore
 	asked, read int
+	// listed counts the lists of a block's enrichments asked for.
+	listed int
+}
+
+func (c *countingStore) Enriched(addr string) ([]string, error) {
+	c.listed++
+	return c.enrichMemStore.Enriched(addr)
 }
 
 func (c *countingStore) SketchedAmong(ids []string) ([]*state.Person, error) {
