@@ -47,6 +47,11 @@ type Options struct {
 	// from the API settings (claims.go).
 	Claims               Claims
 	ClaimWait, ClaimPoll time.Duration
+	// Colleagues are the store's company domains, read before the run,
+	// when State is a partial state whose plan an exclude block by domain
+	// matches (plan.Candidates.WithColleagues); nil learns them from
+	// State's people.
+	Colleagues *plan.Colleagues
 }
 
 // ErrJournal wraps a failure to record a completed call. The run stops at
@@ -200,7 +205,7 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 		st:          opts.State,
 		pending:     map[string]int{},
 		claimed:     plan.Claims{},
-		cands:       plan.NewCandidates(opts.Config, opts.Reuse),
+		cands:       plan.NewCandidates(opts.Config, opts.Reuse).WithColleagues(opts.Colleagues),
 		ranSearches: map[string]bool{},
 		hadRun:      map[string]bool{},
 		cpe:         opts.Config.API.CreditsPerEnrich,

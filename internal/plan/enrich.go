@@ -306,6 +306,9 @@ type blockPeople struct {
 	// the candidates of them all once.
 	members int
 	met     []*state.Person
+	// sources are, over a state read in part (collectRead), the block's
+	// sources, whose people count as met (metCount).
+	sources []source
 	// enriched is how many of them hold an enrichment that is not stale.
 	enriched int
 	// unread counts, over a state read in part, the people not read who

@@ -22,16 +22,11 @@ import (
 // once: a person is enriched at most once per run (afterwards their
 // enrichment is fresh); enrichUnion keeps the figures it needs.
 func (b *builder) enriches() {
-	blocks, people, ok := b.enrichPeople()
+	blocks, people, certains, ok := b.enrichClaims()
 	if !ok {
 		return
 	}
-	todos := make([][]*state.Person, len(blocks))
-	for i := range blocks {
-		todos[i] = people[i].todo
-	}
 	cpe := b.creditsPerEnrich()
-	certains := b.v.claimRounds(blocks, todos)
 	// What a block could have spent bounds what it saves: the copies take
 	// their places first (placeCopies), the people it pays for theirs;
 	// the imports' e-mails, then the people excluded, save at most the
@@ -76,7 +71,7 @@ func (b *builder) enriches() {
 		u.add(bp, changing, slices.Concat(restFresh, restFormer), flips, src.addrs, bound)
 		b.add(b.enrichChange(e, bp, certain, bound, src.addrs, len(changing)))
 	}
-	b.enrichMax = u.bound(b)
+	b.enrichMax = b.unionBound(u, blocks, people)
 }
 
 // enrichPeople gathers the people of each selected enrich block's sources
@@ -166,7 +161,7 @@ func (b *builder) enrichChange(e *config.Enrich, bp blockPeople, certain []*stat
 	if bound == 0 && c.Reuses == 0 {
 		c.Action = None
 		c.Reason = ReasonUpToDate
-		if e.Limit > 0 && b.v.ownedBy(e.Address)+b.v.erasedBy(e.Address) >= e.Limit && len(bp.todo) > 0 {
+		if e.Limit > 0 && b.v.ownedBy(e.Address)+b.v.erasedBy(e.Address) >= e.Limit && len(bp.todo)+bp.unread > 0 {
 			c.Reason = ReasonLimitReached
 		}
 	}
@@ -275,8 +270,9 @@ func (b *builder) readNow(p *state.Person) bool {
 func enrichDetail(e *config.Enrich, bp blockPeople, c *Change, runSources []string, owned, changing int) string {
 	var parts []string
 	switch {
-	case c.CallsMax == 0 && e.Limit > 0 && owned >= e.Limit && len(bp.todo) > 0:
-		parts = append(parts, fmt.Sprintf("limit %s reached (%s not enriched)", thousands(e.Limit), plural(len(bp.todo), "person", "people")))
+	case c.CallsMax == 0 && e.Limit > 0 && owned >= e.Limit && len(bp.todo)+bp.unread > 0:
+		// unread: the people to enrich a census counted (countOnly).
+		parts = append(parts, fmt.Sprintf("limit %s reached (%s not enriched)", thousands(e.Limit), plural(len(bp.todo)+bp.unread, "person", "people")))
 	case c.CallsMax == 0 && bp.enriched > len(bp.reused):
 		parts = append(parts, fmt.Sprintf("%s of its sources enriched", plural(bp.enriched-len(bp.reused), "person", "people")))
 	case c.CallsMax == 0 && len(bp.reused) == 0:

@@ -2,8 +2,6 @@ package plan
 
 import (
 	"errors"
-	"hash/maphash"
-	"math"
 	"time"
 
 	"github.com/leadsync/leadsync/internal/config"
@@ -29,65 +27,35 @@ import (
 // past that share the plan needs everyone.
 var maxCensusRead = 1 << 62
 
-// enrichCensus is every enrichment of a store as the plan of one block e
-// needs it: its person's ID and whether e's refresh finds it stale, in
-// pages of censusPage (a list grown by append to millions would copy
-// itself into hundreds of MB of garbage on the way), found by ID through
-// an open-addressing table of their indexes (slots). At 3,000,000
-// enrichments: about 90 MB.
-type enrichCensus struct {
-	pages []*censusPage
-	n     int
-	slots []int32 // index+1 of an enrichment, 0: none; a power of two long
-	seed  maphash.Seed
-}
-
-// censusPage holds censusPageSize enrichments: their IDs packed in ids,
-// the one of j ending at ends[j].
-type censusPage struct {
-	ids   []byte
-	ends  []uint32
-	stale []bool
-}
-
-const censusPageSize = 1 << 16
-
 // censusAsk is how many IDs takeCensus asks the store for at once.
 var censusAsk = 1 << 16
 
 // takeCensus reads the IDs of every enrichment from l, in pages, and
-// then, with a refresh, which of them another block (or an import, or a
-// copy) made before the refresh (store.Sketched: e's own are read, by
-// enrichReads): those are stale.
-func takeCensus(store state.EnrichIndex, l state.EnrichmentLister, e *config.Enrich, now time.Time) (*enrichCensus, error) {
-	c := &enrichCensus{seed: maphash.MakeSeed()}
+// records which of the members of sources hold one; then, with a
+// refresh, which of those another block (or an import, or a copy) made
+// before the refresh (store.Sketched: e's own are read, by enrichReads):
+// those are stale.
+func takeCensus(store state.EnrichIndex, l state.EnrichmentLister, e *config.Enrich, now time.Time, sources []source) (*enrichCensus, error) {
+	c, ok := newEnrichCensus(sources)
+	if !ok {
+		return nil, errCensusTooLarge
+	}
+	var ids []string
 	for after := ""; ; {
-		ids, err := l.EnrichedAfter(after, censusAsk)
-		if err != nil {
+		var err error
+		if ids, err = enrichedAfter(l, ids[:0], after); err != nil {
 			return nil, err
 		}
 		for _, id := range ids {
-			if id <= after || c.n == math.MaxInt32 {
+			if id <= after {
 				return nil, errCensusTooLarge
 			}
-			c.add(id)
+			c.enriched(id)
 			after = id
 		}
 		if len(ids) < censusAsk {
 			break
 		}
-	}
-	size := 1
-	for size < 2*c.n {
-		size *= 2
-	}
-	c.slots = make([]int32, size)
-	for i := range c.n {
-		h := int(maphash.Bytes(c.seed, c.id(i))) & (len(c.slots) - 1)
-		for c.slots[h] != 0 {
-			h = (h + 1) & (len(c.slots) - 1)
-		}
-		c.slots[h] = int32(i + 1)
 	}
 	if e.Refresh <= 0 {
 		return c, nil
@@ -105,64 +73,25 @@ func takeCensus(store state.EnrichIndex, l state.EnrichmentLister, e *config.Enr
 			return nil, err
 		}
 		for _, p := range stale {
-			if i := c.lookUp(p.ID); i >= 0 {
-				c.pages[i/censusPageSize].stale[i%censusPageSize] = true
-			}
+			c.stale(p.ID)
 		}
 	}
 	return c, nil
 }
 
-// add adds the ID of an enrichment, not stale.
-func (c *enrichCensus) add(id string) {
-	if c.n%censusPageSize == 0 {
-		c.pages = append(c.pages, &censusPage{ids: make([]byte, 0, 16*censusPageSize),
-			ends: make([]uint32, 0, censusPageSize), stale: make([]bool, 0, censusPageSize)})
+// enrichedAfter is the page of l's enrichments after the ID after, in
+// dst when l is a state.EnrichmentPager (a page of 65,536 IDs is 1 MB of
+// slice: 48 MB of garbage at 3,000,000 enrichments, else).
+func enrichedAfter(l state.EnrichmentLister, dst []string, after string) ([]string, error) {
+	if p, ok := l.(state.EnrichmentPager); ok {
+		return p.AppendEnrichedAfter(dst, after, censusAsk)
 	}
-	page := c.pages[len(c.pages)-1]
-	page.ids = append(page.ids, id...)
-	page.ends = append(page.ends, uint32(len(page.ids)))
-	page.stale = append(page.stale, false)
-	c.n++
+	return l.EnrichedAfter(after, censusAsk)
 }
 
-// errCensusTooLarge: more enrichments than the census holds, or IDs the
+// errCensusTooLarge: more members than the census holds, or IDs the
 // store gave out of order.
 var errCensusTooLarge = errors.New("the enrichments do not fit the census")
-
-// id is the person's ID of enrichment i.
-func (c *enrichCensus) id(i int) []byte {
-	p, j := c.pages[i/censusPageSize], i%censusPageSize
-	start := uint32(0)
-	if j > 0 {
-		start = p.ends[j-1]
-	}
-	return p.ids[start:p.ends[j]]
-}
-
-// lookUp returns the index of id's enrichment, -1 for none.
-func (c *enrichCensus) lookUp(id string) int {
-	if c.n == 0 {
-		return -1
-	}
-	for h := int(maphash.String(c.seed, id)) & (len(c.slots) - 1); c.slots[h] != 0; h = (h + 1) & (len(c.slots) - 1) {
-		if i := int(c.slots[h] - 1); string(c.id(i)) == id {
-			return i
-		}
-	}
-	return -1
-}
-
-// candidate reports whether a member not read, whose enrichment is the
-// census' i (-1: none), is to be enriched by the census' block: none, or
-// one its refresh finds stale. A member not read has a page name, is on
-// the network, holds no enrichment of an unknown outcome, no copy of the
-// block's, no import's e-mail and, with a refresh, no enrichment of the
-// block's that is stale (enrichReads reads those): what else collectEach
-// knows of them changes nothing.
-func (c *enrichCensus) candidate(i int) bool {
-	return i < 0 || c.pages[i/censusPageSize].stale[i%censusPageSize]
-}
 
 // collectCensus is collectRead from the census: every member not read
 // is either a candidate, read whole (censusRead), or holds an enrichment
@@ -176,20 +105,28 @@ func (v *env) collectCensus(e *config.Enrich, sources []source, where bool) (blo
 	}
 	if c == nil {
 		v.facts.needsEveryone = true
+		v.facts.undecide(e.Address)
 		return bp, nil
 	}
-	v.facts.censusRead = whole
-	seen := map[*state.Person]struct{}{}
+	if v.facts.censusRead == nil {
+		v.facts.censusRead = map[string]*state.Person{}
+	}
+	for id, p := range whole {
+		v.facts.censusRead[id] = p
+	}
+	seen := make(map[*state.Person]struct{}, len(v.st.People)+len(whole))
 	counted := make([]bool, c.n)
+	k := -1
 	for _, src := range sources {
 		for _, id := range src.ids {
+			k++
 			p := v.st.People[id]
 			if p == nil {
 				p = whole[id]
 			}
 			if p == nil {
 				// Enriched and fresh, or no person (a candidate not read).
-				if i := c.lookUp(id); i >= 0 && !counted[i] && !c.candidate(i) {
+				if i := c.member(k); !counted[i] && !c.candidate(i) {
 					counted[i] = true
 					bp.enriched++
 					if len(e.RefreshOn) > 0 {
@@ -207,7 +144,13 @@ func (v *env) collectCensus(e *config.Enrich, sources []source, where bool) (blo
 			}
 		}
 	}
-	bp.members = distinctIDs(sources)
+	bp.members = c.n - len(c.dups)
+	if v.keepMet {
+		bp.sources = sources
+	}
+	if ids, ok := v.facts.counted[e.Address]; ok {
+		bp.unread, bp.unreadAll = len(ids), true
+	}
 	if len(e.RefreshOn) > 0 {
 		bp.countFormer = v.formerCounter(e, sources)
 	}
@@ -222,7 +165,7 @@ func (v *env) censusRead(e *config.Enrich, sources []source) (*enrichCensus, map
 	if !ok {
 		return nil, nil, nil
 	}
-	c, err := takeCensus(v.facts.store, l, e, v.now)
+	c, err := takeCensus(v.facts.store, l, e, v.now, sources)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -231,20 +174,24 @@ func (v *env) censusRead(e *config.Enrich, sources []source) (*enrichCensus, map
 		most += len(src.ids)
 	}
 	most = min(most*3/4, maxCensusRead)
-	in := map[string]bool{}
 	var ids []string
+	k := -1
 	for _, src := range sources {
 		for _, id := range src.ids {
-			if v.st.People[id] != nil || in[id] || !c.candidate(c.lookUp(id)) {
+			k++
+			// A member met again (member(k) < k) is asked for once.
+			if i := c.member(k); i < k || v.st.People[id] != nil || !c.candidate(i) {
 				continue
 			}
 			if len(ids) == most {
 				return nil, nil, nil
 			}
-			in[id] = true
 			ids = append(ids, id)
 		}
 	}
-	whole, err := v.facts.store.People(ids)
+	if v.countOnly(e) {
+		return c, nil, v.facts.countCandidates(e, ids)
+	}
+	whole, err := v.facts.readWhole(ids)
 	return c, whole, err
 }

@@ -38,12 +38,12 @@ func (f *EnrichFacts) SketchedIDs() []string {
 // into its partial state, so that the engine's passes, which count only
 // the people read, find them where the plan did.
 func (f *EnrichFacts) WalkedIDs() []string {
-	if f == nil || f.walk == nil && f.censusRead == nil {
+	if f == nil {
 		return nil
 	}
 	var ids []string
-	if f.walk != nil {
-		for id, p := range f.walk.known {
+	for _, w := range f.walks {
+		for id, p := range w.known {
 			if p != nil {
 				ids = append(ids, id)
 			}
@@ -53,7 +53,7 @@ func (f *EnrichFacts) WalkedIDs() []string {
 		ids = append(ids, id)
 	}
 	slices.Sort(ids)
-	return ids
+	return slices.Compact(ids)
 }
 
 // partialFacts are the counts of every enrich block of cfg in st, a

@@ -50,10 +50,15 @@ type placesWalk struct {
 	// (or are no person); given are those handed to collectRead.
 	known map[string]*state.Person
 	given map[string]bool
+	// counted are the people not read whom count found to enrich.
+	counted []string
 	// at is where the last place was taken (sources[at[0]].ids[at[1]]),
 	// or where the walk started when the limit leaves none: every person
-	// not read before it is known.
-	at [2]int
+	// not read before it is known. last is the person who took it (nil:
+	// none); leaves says the limit leaves places.
+	at     [2]int
+	last   *state.Person
+	leaves bool
 }
 
 // walkPlaces starts the walk of e's places over sources when the plan
@@ -63,9 +68,13 @@ func (v *env) walkPlaces(e *config.Enrich, sources []source) *placesWalk {
 		return nil
 	}
 	places := max(e.Limit-v.used(e), 0)
-	v.facts.walked = places > 0
-	w := &placesWalk{v: v, e: e, sources: sources, places: places, known: map[string]*state.Person{}, given: map[string]bool{}}
-	v.facts.walk = w
+	v.facts.walked = v.facts.walked || places > 0
+	w := &placesWalk{v: v, e: e, sources: sources, places: places + v.facts.extra[e.Address], leaves: places > 0,
+		known: map[string]*state.Person{}, given: map[string]bool{}}
+	if v.facts.walks == nil {
+		v.facts.walks = map[string]*placesWalk{}
+	}
+	v.facts.walks[e.Address] = w
 	return w
 }
 
@@ -95,6 +104,7 @@ func (w *placesWalk) took(p *state.Person, i, j int) {
 	if w != nil && w.places > 0 && w.v.takesPlace(w.e, p) {
 		w.places--
 		w.at = [2]int{i, j}
+		w.last = p
 	}
 }
 
@@ -124,7 +134,7 @@ func (w *placesWalk) ask(i, j int) error {
 			takers = append(takers, id)
 		}
 	}
-	people, err := w.v.facts.store.People(takers)
+	people, err := w.v.facts.readWhole(takers)
 	if err != nil {
 		return err
 	}
@@ -164,12 +174,13 @@ func (w *placesWalk) count(need int) (n int, all bool) {
 	var chunk []string
 	asked := 0
 	flush := func() bool {
-		k, err := w.countAmong(chunk)
+		found, err := w.countAmong(chunk)
 		if err != nil {
 			w.v.facts.fail(err)
 			return false
 		}
-		n, asked, chunk = n+k, asked+len(chunk), chunk[:0]
+		w.counted = append(w.counted, found...)
+		n, asked, chunk = n+len(found), asked+len(chunk), chunk[:0]
 		return true
 	}
 	for i := w.at[0]; i < len(w.sources); i++ {
@@ -193,6 +204,7 @@ func (w *placesWalk) count(need int) (n int, all bool) {
 				}
 			case p != nil && !w.given[id]:
 				w.given[id] = true // read whole for a place, met with none left
+				w.counted = append(w.counted, id)
 				n++
 			}
 		}
@@ -203,20 +215,20 @@ func (w *placesWalk) count(need int) (n int, all bool) {
 	return n, true
 }
 
-// countAmong counts the people of ids (not read) who would take a place:
+// countAmong returns the people of ids (not read) who would take a place:
 // holding no enrichment (and a person), or one by another block that e's
 // refresh finds stale.
-func (w *placesWalk) countAmong(ids []string) (int, error) {
+func (w *placesWalk) countAmong(ids []string) ([]string, error) {
 	sketches, err := w.v.facts.store.SketchedAmong(ids)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
-	n := 0
+	var found []string
 	enriched := make(map[string]bool, len(sketches))
 	for _, s := range sketches {
 		enriched[s.ID] = true
 		if w.v.needsEnrich(w.e, s) && w.v.takesPlace(w.e, s) {
-			n++
+			found = append(found, s.ID)
 		}
 	}
 	var plain []string
@@ -226,5 +238,10 @@ func (w *placesWalk) countAmong(ids []string) (int, error) {
 		}
 	}
 	exist, err := w.v.facts.store.Exist(plain)
-	return n + len(exist), err
+	for _, id := range plain {
+		if exist[id] {
+			found = append(found, id)
+		}
+	}
+	return found, err
 }

@@ -177,12 +177,14 @@ func (v *env) countUnreadOn(bp *blockPeople, e *config.Enrich, sources []source)
 		v.facts.needsEveryone = true
 		return
 	}
-	c, err := takeCensus(v.facts.store, l, e, v.now)
+	c, err := takeCensus(v.facts.store, l, e, v.now, sources)
 	if err == nil {
 		counted := make([]bool, c.n)
+		k := -1
 		for _, src := range sources {
 			for _, id := range src.ids {
-				if i := c.lookUp(id); i >= 0 && !counted[i] && v.st.People[id] == nil && !c.candidate(i) {
+				k++
+				if i := c.member(k); !counted[i] && v.st.People[id] == nil && !c.candidate(i) {
 					counted[i] = true
 					bp.freshUnread++
 				}

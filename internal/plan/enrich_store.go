@@ -27,9 +27,23 @@ type EnrichFacts struct {
 	// walked says the plan asked it which people take them, err why it
 	// could not.
 	store  EnrichStore
-	walk   *placesWalk
+	walks  map[string]*placesWalk // by block address
 	walked bool
 	err    error
+	// many: the plan has several enrich blocks (enrichMany); their walks
+	// share the people they read whole (whole), and each may read extra
+	// people past its places (claimsRead).
+	many  bool
+	whole map[string]*state.Person
+	extra map[string]int
+	// censusOf are the blocks of several planned from the census, the
+	// others walk their places; undecided are those whose plan the people
+	// read did not decide (checkRead).
+	censusOf  map[string]bool
+	undecided map[string]bool
+	// counted are, by block, the people to enrich its census counted
+	// without reading them (countOnly).
+	counted map[string][]string
 	// census: the plan tells the members not read apart from every
 	// enrichment, read narrowly (collectCensus), instead of walking the
 	// places; censusRead are the people to enrich it read whole.
@@ -71,7 +85,7 @@ type enrichCounts struct {
 func EnrichReadsOf(cfg *config.Config, records *state.State, opts Options, ix EnrichStore) (r Reads, facts *EnrichFacts, ok bool, err error) {
 	e, base, ok := enrichAlone(cfg, records, opts)
 	if !ok {
-		return Reads{}, nil, false, nil
+		return enrichReadsMany(cfg, records, opts, ix)
 	}
 	counts, copied, err := countEnrich(cfg, e, opts.Now, ix)
 	if err != nil {
@@ -255,6 +269,9 @@ func (f *EnrichFacts) Recount() *EnrichFacts {
 	if _, ok := f.store.(state.EnrichmentLister); !ok {
 		return nil
 	}
+	if f.many {
+		return f.recountMany()
+	}
 	return &EnrichFacts{blocks: f.blocks, sketches: f.sketches, store: f.store, census: true}
 }
 
@@ -329,7 +346,7 @@ func (b *builder) ownedCapCounted(e *config.Enrich, c *enrichCounts, todo map[st
 // Once its places are taken, the people not read take none and change
 // nothing else the plan says (checkRead).
 func (v *env) collectRead(e *config.Enrich, sources []source, where bool) (blockPeople, error) {
-	if v.facts.census {
+	if v.facts.censused(e.Address) {
 		return v.collectCensus(e, sources, where)
 	}
 	var bp blockPeople
@@ -357,6 +374,9 @@ func (v *env) collectRead(e *config.Enrich, sources []source, where bool) (block
 		}
 	}
 	bp.members = distinctIDs(sources)
+	if v.keepMet {
+		bp.sources = sources
+	}
 	if len(e.RefreshOn) > 0 {
 		v.countUnreadOn(&bp, e, sources)
 	}
@@ -374,22 +394,22 @@ func (b *builder) checkRead(e *config.Enrich, bp blockPeople, bound int, changin
 	if b.v.facts == nil {
 		return
 	}
-	if b.v.facts.census {
+	if b.v.facts.censused(e.Address) {
 		// Every member is known (collectCensus).
 		if b.v.missed {
 			b.v.facts.needsEveryone = true
 		}
 		return
 	}
-	ok := (e.Limit-b.v.used(e) <= 0 || b.v.facts.walked) && bound > 0
-	// With refresh_on the walk does not count the enriched people not
-	// read whom a search may show changed: the bound must be the limit's.
-	if ok && bounded && (!bp.unreadAll || len(e.RefreshOn) > 0) {
+	w := b.v.facts.walks[e.Address]
+	ok := (e.Limit-b.v.used(e) <= 0 || w != nil && w.leaves) && bound > 0
+	if ok && bounded && !bp.unreadAll {
 		sum := len(bp.todo) + bp.unread + flips + unknown + len(changing)
 		ok = sum >= b.limitBound(e, bp, changing, unknown == 0 && flips == 0)
 	}
 	if !ok || b.v.missed {
 		b.v.facts.needsEveryone = true
+		b.v.facts.undecide(e.Address)
 	}
 }
 
@@ -398,13 +418,13 @@ func (b *builder) checkRead(e *config.Enrich, bp blockPeople, bound int, changin
 // bound needs them: so many that the people to enrich add up to the
 // limit's bound, or every one (bp.unreadAll).
 func (b *builder) countUnread(e *config.Enrich, bp *blockPeople, changing []*state.Person, unknown, flips int) {
-	if b.v.facts == nil || b.v.facts.walk == nil || e.Limit <= 0 {
+	if b.v.facts == nil || b.v.facts.walks[e.Address] == nil || e.Limit <= 0 {
 		return
 	}
 	sum := len(bp.todo) + flips + unknown + len(changing)
 	need := b.limitBound(e, *bp, changing, unknown == 0 && flips == 0) - sum
 	if need > 0 {
-		bp.unread, bp.unreadAll = b.v.facts.walk.count(need)
+		bp.unread, bp.unreadAll = b.v.facts.walks[e.Address].count(need)
 	}
 }
 

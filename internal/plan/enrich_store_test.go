@@ -32,8 +32,6 @@ import (
 // exclude blocks of every kind (excludeWorld), no limit, or refresh_on
 // with people whose company or title changed (refreshOnWorld).
 func TestEnrichReadsMakeTheSamePlan(t *testing.T) {
-	// 3,200 worlds: world 3,108 is one whose walk counts every person not
-	// read to enrich with refresh_on, whose bound then needs the census.
 	const worlds = 3200
 	defer func(n, m, p, c int) { walkChunk, maxCounted, maxPlacesRead, maxCensusRead = n, m, p, c }(walkChunk, maxCounted, maxPlacesRead, maxCensusRead)
 	nothing := 0 // from the census with nothing to enrich
@@ -104,11 +102,14 @@ func samePlanOfEnrich(t *testing.T, seed int, f *fixture, o Options) int {
 // left whose people the plan asked the store for; census: the plan was
 // made from the census of every enrichment (EnrichReadsOf chose it, or
 // Recount after the walk could not decide: recounted).
-// nothing: the block has nothing to enrich (its bound is 0).
+// nothing: the block has nothing to enrich (its bound is 0); failed: the
+// plans failed alike (a where that cannot be evaluated).
 // excluded: an exclude block named people of the plan; unlimited: the
-// block has no limit.
-// refreshOn: a block has refresh_on.
-type enrichPlanned struct{ compared, walked, census, recounted, nothing, excluded, unlimited, refreshOn bool }
+// block has no limit; refreshOn: a block has refresh_on.
+type enrichPlanned struct {
+	compared, walked, census, recounted, nothing, failed bool
+	excluded, unlimited, refreshOn                       bool
+}
 
 // planOfEnrich is samePlanOfEnrich, building the plan again from the
 // census when Recount says so, as run.Plan does.
@@ -129,12 +130,12 @@ func planOfEnrich(t *testing.T, seed int, f *fixture, o Options) enrichPlanned {
 	facts.Fill(st)
 	po := o
 	po.Enrich = facts
-	got, _ := Build(f.cfg, st, po)
-	out := enrichPlanned{walked: facts.walked, census: facts.census}
+	got, diags := Build(f.cfg, st, po)
+	out := enrichPlanned{walked: facts.walked, census: facts.census || len(facts.censusOf) > 0}
 	if again := facts.Recount(); again != nil {
 		facts, out.census, out.recounted = again, true, true
 		po.Enrich = facts
-		got, _ = Build(f.cfg, st, po)
+		got, diags = Build(f.cfg, st, po)
 	}
 	if err := facts.Err(); err != nil {
 		t.Fatalf("seed %d: %v", seed, err)
@@ -142,11 +143,15 @@ func planOfEnrich(t *testing.T, seed int, f *fixture, o Options) enrichPlanned {
 	if facts.NeedsEveryone() {
 		return out
 	}
-	want, _ := Build(f.cfg, f.st, o)
+	want, wantDiags := Build(f.cfg, f.st, o)
 	if d := cmp.Diff(planJSON(t, want), planJSON(t, got)); d != "" {
 		t.Fatalf("seed %d (targets %q, %d people read of %d, census %v): the plan over what EnrichReadsOf names differs (-whole +read):\n%s",
 			seed, o.Targets, len(st.People), len(f.st.People), out.census, d)
 	}
+	if w, g := wantDiags.Error(), diags.Error(); w != g {
+		t.Fatalf("seed %d: the plan over what EnrichReadsOf names says %q, the whole state's %q", seed, g, w)
+	}
+	out.failed = wantDiags.HasErrors()
 	out.compared = true
 	out.excluded = got.Savings.Excluded.People > 0
 	out.unlimited = f.cfg.Enriches[0].Limit <= 0
@@ -313,6 +318,19 @@ func enrichBase(st *state.State) *state.Base {
 
 type enrichMemStore struct{ memStore }
 
+// Get reads people as a store does: each call gives new copies, so that
+// a person read twice is two people in memory (readWhole).
+func (m enrichMemStore) Get(ids []string) ([]*state.Person, error) {
+	var out []*state.Person
+	for _, id := range ids {
+		if p := m.st.People[id]; p != nil {
+			c := *p
+			out = append(out, &c)
+		}
+	}
+	return out, nil
+}
+
 func (m enrichMemStore) Exist(ids []string) ([]string, error) {
 	var out []string
 	for _, id := range ids {
@@ -384,8 +402,9 @@ func TestManyPlacesLeftTakeTheCensus(t *testing.T) {
 		b := storedBase(f.st)
 		// Without unknown outcomes, the places the counts show are the
 		// places left (with them, EnrichReadsOf counts each as held);
-		// noLister lists no values for exclude blocks.
-		if r := planOfEnrich(t, seed, f, o); !r.compared || !r.walked || r.census || len(f.st.UnknownEnrichments) > 0 || len(f.cfg.Excludes) > 0 {
+		// noLister lists no values for exclude blocks, nor the changes
+		// refresh_on reads.
+		if r := planOfEnrich(t, seed, f, o); !r.compared || !r.walked || r.census || len(f.st.UnknownEnrichments) > 0 || len(f.cfg.Excludes) > 0 || anyRefreshOn(f.cfg) {
 			continue
 		}
 		e := f.cfg.Enriches[0]
@@ -619,29 +638,47 @@ func (c *countingStore) Get(ids []string) ([]*state.Person, error) {
 	return c.enrichMemStore.Get(ids)
 }
 
-// TestCensusFindsEveryEnrichment takes the census of 70,000 enrichments (two pages)
-// (and none) and finds each by its ID, stale when older than the
-// block's refresh, and no other ID.
+// TestCensusFindsEveryEnrichment takes the census of 70,000 enrichments
+// (two pages) (and none) for members who are every other enriched person
+// and some who are not enriched, one of them met twice. It finds each
+// member by its ID, enriched or not, stale when older than the block's
+// refresh; the same member at the index of its first meeting; and no
+// other ID.
 func TestCensusFindsEveryEnrichment(t *testing.T) {
 	e := &config.Enrich{Address: "enrich.e0", Refresh: 30 * day}
 	for _, n := range []int{0, 1, 70000} {
 		st := state.New()
+		var members []string
 		for i := range n {
 			id := fmt.Sprintf("%d.p", i)
-			st.People[id] = &state.Person{ID: id, Enrichment: &state.Enrichment{By: []string{"enrich.e1", "import.crm"}[i%2], EnrichedAt: t0.Add(-time.Duration(i%60) * day)}}
+			st.People[id] = &state.Person{ID: id, Enrichment: &state.Enrichment{By: []string{"enrich.e1", "import.crm"}[i/2%2], EnrichedAt: t0.Add(-time.Duration(i%60) * day)}}
+			if i%2 == 0 {
+				members = append(members, id)
+			}
 		}
+		plain := []string{fmt.Sprintf("%d.p", n), "y", "1.p0"}
+		sources := []source{{ids: members}, {ids: nil}, {ids: append(plain, plain[1])}}
 		b := state.NewBase(st)
-		c, err := takeCensus(b, b, e, t0)
+		c, err := takeCensus(b, b, e, t0, sources)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for i := range n {
-			k := c.lookUp(fmt.Sprintf("%d.p", i))
-			if k < 0 || string(c.id(k)) != fmt.Sprintf("%d.p", i) || c.candidate(k) != (i%60 >= 30) {
-				t.Fatalf("%d enrichments: %d.p found at %d (stale: %v)", n, i, k, k >= 0 && c.candidate(k))
+		for k, id := range members {
+			i := k * 2
+			if got := c.lookUp(id); got != k || c.id(got) != id || c.member(k) != k || c.candidate(got) != (i%60 >= 30) {
+				t.Fatalf("%d enrichments: %s found at %d of %d (candidate: %v)", n, id, got, k, got >= 0 && c.candidate(got))
 			}
 		}
-		for _, id := range []string{"", "x", fmt.Sprintf("%d.p", n), "1.p "} {
+		for j, id := range plain {
+			k := len(members) + j
+			if got := c.lookUp(id); got != k || c.id(got) != id || !c.candidate(got) {
+				t.Fatalf("%d enrichments: %s found at %d of %d", n, id, got, k)
+			}
+		}
+		if k := len(members) + len(plain); c.member(k) != len(members)+1 || c.n-len(c.dups) != k {
+			t.Fatalf("%d enrichments: the second y is member %d; %d members in all", n, c.member(k), c.n-len(c.dups))
+		}
+		for _, id := range []string{"", "x", "3.p", fmt.Sprintf("%d.p", n+1), "0.p "} {
 			if k := c.lookUp(id); k >= 0 || !c.candidate(k) {
 				t.Fatalf("%d enrichments: %q found at %d", n, id, k)
 			}

@@ -25,6 +25,9 @@ type Candidates struct {
 	// excluded are the people the exclude blocks took out of a pass, over
 	// the run.
 	excluded map[string]bool
+	// colleagues are the store's company domains when the run holds a
+	// partial state (WithColleagues).
+	colleagues *Colleagues
 }
 
 // NewCandidates returns the chooser of cfg's enrich blocks for one apply;
@@ -35,12 +38,22 @@ func NewCandidates(cfg *config.Config, lookup ReuseLookup) *Candidates {
 		reuse: map[string]state.Reusable{}, asked: map[string]bool{}, emp: &employers{}}
 }
 
+// WithColleagues makes c learn the company domains from the store's
+// answer (Reads.ReadColleagues, read before the run) and from the people
+// a partial state holds as they are then, instead of from the state's
+// people alone (Options.Colleagues): c is returned.
+func (c *Candidates) WithColleagues(col *Colleagues) *Candidates {
+	c.colleagues = col
+	return c
+}
+
 // env is the planning environment of one pass, with what earlier passes
 // learned.
 func (c *Candidates) env(st *state.State, now time.Time) *env {
 	v := newEnv(c.cfg, st, now)
 	v.excl, v.learned = c.excl, &c.learned
 	v.lookup, v.reuse, v.asked, v.emp = c.lookup, c.reuse, c.asked, c.emp
+	v.colleagues = c.colleagues
 	// A partial state (an apply of a plan EnrichReadsOf answers) counts
 	// the blocks' places from the store's counts.
 	v.facts = partialFacts(c.cfg, st)
@@ -127,7 +140,9 @@ func personValues(p *state.Person) config.PersonValues {
 // The company domains the state's enrichments give are learned on first
 // need (a block by domain matches a person without one of their own by a
 // colleague's): from the store's answer when the plan was given it
-// (Options.Colleagues), else from the state's people.
+// (Options.Colleagues), with those of the people a partial state holds
+// as they are now (a run's folds changed them since the store answered:
+// an import's e-mails), else from the state's people.
 func (v *env) excludedBy(p *state.Person) *config.Exclude {
 	if v.excl == nil {
 		return nil
@@ -142,6 +157,11 @@ func (v *env) excludedBy(p *state.Person) *config.Exclude {
 		case v.colleagues != nil:
 			for _, c := range v.colleagues.Known {
 				v.excl.Learn(c.Company, c.Domain)
+			}
+			if v.st.Partial() {
+				for _, p := range v.st.People {
+					learnPerson(v.excl, p)
+				}
 			}
 		default:
 			// One pass over the people with the index of owned

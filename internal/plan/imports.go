@@ -28,9 +28,10 @@ type ImportedSaving struct {
 	Credits int `json:"credits"`
 }
 
-// importCurrent reports whether the state's record of an import was made
-// from the file and columns configured now.
-func importCurrent(im *config.Import, rec *state.ImportRecord) bool {
+// ImportCurrent reports whether the state's record of an import was made
+// from the file and columns configured now: a plan has no import change
+// of it.
+func ImportCurrent(im *config.Import, rec *state.ImportRecord) bool {
 	return rec != nil && rec.Digest == im.Digest && maps.Equal(rec.Columns, im.Columns)
 }
 
@@ -49,7 +50,7 @@ func (b *builder) imports() {
 		switch {
 		case rec == nil:
 			c.Detail = what
-		case !importCurrent(im, rec):
+		case !ImportCurrent(im, rec):
 			c.Reason = ReasonFileChanged
 			c.Detail = what + "; " + im.File + " changed since the last import"
 		default:
@@ -297,7 +298,7 @@ func (v *env) importPeople(addr string) []string {
 	}
 	for _, im := range v.cfg.Imports {
 		if im.Address == addr {
-			if rec := v.st.Imports[addr]; importCurrent(im, rec) {
+			if rec := v.st.Imports[addr]; ImportCurrent(im, rec) {
 				return rec.PersonIDs
 			}
 		}

@@ -16,8 +16,7 @@ import (
 type Reads struct {
 	// People says the plan reads every person: it plans an enrich block,
 	// or it resolves moved blocks or leadsync { retention }, all of which
-	// ask about people in bulk; or a track or an import asks what no
-	// index answers (trackReads, importReads).
+	// ask about people in bulk.
 	People bool
 	// Searches are the searches of the state whose lead lists the plan
 	// reads: those it plans (their number of leads is in the plan), and
@@ -37,8 +36,14 @@ type Reads struct {
 	// each read before (Person.Tracked: the store's index people_tracked).
 	Tracks []string
 	// Imports are the selected import blocks (their people are among
-	// Persons).
+	// Persons, or Pages).
 	Imports []string
+	// Pages are the page names of the members known by page name only
+	// of a file to import that a selected track watches (importReads).
+	// The state's people of such a name, in any letter case, are found by
+	// a store's index of page names (State.ReadRefs, for an apply); Read,
+	// which has none, reads every person for them.
+	Pages []string
 	// Colleagues says the plan matches the people of its tracks or
 	// imports against an exclude block by domain, which learns the
 	// companies and domains of every enrichment first: the plan asks the
@@ -49,12 +54,12 @@ type Reads struct {
 // Foldable reports whether an apply of the plan may run on a partial
 // state holding what the plan reads (the people of its tracks and
 // imports too), whose folds read what each call changes
-// (state/partialfold.go): it reads no person in bulk, and needs no
-// company domains of the store (Colleagues: the engine's count of the
-// people an import adopted that an exclude block by domain names, and a
-// saved plan's check, learn them from the people the state holds).
+// (state/partialfold.go): it reads no person in bulk. The company domains
+// an exclude block by domain learns (Colleagues) are then the store's,
+// with the partial state's people (Candidates.WithColleagues), for the
+// plan, a saved plan's check and the run.
 func (r Reads) Foldable() bool {
-	return !r.People && !r.Colleagues
+	return !r.People
 }
 
 // ReadsOf says what Build reads of a state, given its records, to plan
@@ -90,9 +95,8 @@ func (b *builder) partReads(records *state.State) Reads {
 	r.Searches = append(r.Searches, b.exportSearches()...)
 	slices.Sort(r.Searches)
 	r.Searches = slices.Compact(r.Searches)
-	if !b.trackReads(&r) || !b.importReads(&r) {
-		return Reads{People: true}
-	}
+	b.trackReads(&r)
+	b.importReads(&r)
 	for _, p := range b.cfg.Profiles {
 		rec := records.Profiles[p.Address]
 		if rec == nil || rec.PersonID == "" {

@@ -16,7 +16,7 @@ import (
 // The persons of the profile reads are read for every plan (ReadsOf). An
 // exclude block by domain learns the company domains of the state's
 // enrichments from the store (Colleagues), not from every person.
-func (b *builder) trackReads(r *Reads) bool {
+func (b *builder) trackReads(r *Reads) {
 	for _, t := range b.cfg.Tracks {
 		if !b.selected(t.Address) {
 			continue
@@ -34,7 +34,6 @@ func (b *builder) trackReads(r *Reads) bool {
 	}
 	slices.Sort(r.Sources)
 	r.Sources = slices.Compact(r.Sources)
-	return true
 }
 
 // trackSources are the source instances whose people t watches: those
@@ -56,13 +55,13 @@ func (b *builder) trackSources(t *config.Track) []string {
 // suppression list); a selected track watching a file to import reads
 // the people its members resolve to (importPeople, State.Resolve): by
 // network ID, or by the ID a member without a page name is kept under.
-// It reports false when an import reads every person: a member a track
-// watches known by page name only (the state's person of that page name,
-// in any letter case, is found by an index of page names in lower case,
-// which the stores do not keep yet). An exclude block by domain, which
+// A member known by page name only is named in Pages: the state's
+// people of that page name, in any letter case, are found by an index of
+// page names in lower case (an apply's State.ReadRefs; Read reads every
+// person for them). An exclude block by domain, which
 // importText matches every member against, learns the company domains
 // from the store (Colleagues).
-func (b *builder) importReads(r *Reads) bool {
+func (b *builder) importReads(r *Reads) {
 	watched := map[string]bool{}
 	for _, t := range b.cfg.Tracks {
 		if b.selected(t.Address) {
@@ -77,18 +76,18 @@ func (b *builder) importReads(r *Reads) bool {
 		}
 		r.Colleagues = r.Colleagues || b.learnsColleagues()
 		r.Imports = append(r.Imports, im.Address)
-		if !watched[im.Address] || importCurrent(im, b.st.Imports[im.Address]) {
+		if !watched[im.Address] || ImportCurrent(im, b.st.Imports[im.Address]) {
 			continue
 		}
 		for i := range im.People {
 			l := im.People[i].Result.Lead()
 			if l.NetworkID == "" && l.PageName != "" {
-				return false
+				r.Pages = append(r.Pages, l.PageName)
+				continue
 			}
 			r.Persons = append(r.Persons, state.PersonID(l))
 		}
 	}
-	return true
 }
 
 // learnsColleagues reports whether an exclude block matches by company
@@ -119,10 +118,10 @@ func (r Reads) ReadColleagues(b *state.Base, cfg *config.Config) (*Colleagues, e
 // before (the store's Tracked), a page of the store at a time. An ID kept
 // by page name ("page:") that names nobody is followed to the person of
 // that page name (State.Person), which only every person's page names
-// tell: then every person is read.
+// tell: then every person is read, as for Pages.
 func (r Reads) Read(b *state.Base) (*state.State, error) {
 	st, err := b.Reading(append(slices.Clone(r.Searches), r.Sources...), r.Persons)
-	if err != nil || len(r.Sources)+len(r.Tracks) == 0 {
+	if err != nil || len(r.Sources)+len(r.Tracks)+len(r.Pages) == 0 {
 		return st, err
 	}
 	var ids []string
@@ -145,7 +144,7 @@ func (r Reads) Read(b *state.Base) (*state.State, error) {
 	for id, p := range more {
 		st.People[id] = p
 	}
-	if slices.ContainsFunc(append(ids, r.Persons...), func(id string) bool {
+	if len(r.Pages) > 0 || slices.ContainsFunc(append(ids, r.Persons...), func(id string) bool {
 		return strings.HasPrefix(id, state.PagePrefix) && st.People[id] == nil
 	}) {
 		return st, b.EachPerson(func(p *state.Person) error { st.People[p.ID] = p; return nil })

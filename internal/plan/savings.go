@@ -118,13 +118,7 @@ func (b *builder) excludedSavings(people []blockPeople, places []int, cpe int) {
 		saved += takePlaces(places, i, k)
 	}
 	if len(people) > 1 {
-		met := map[*state.Person]struct{}{}
-		for _, bp := range people {
-			for _, p := range bp.met {
-				met[p] = struct{}{}
-			}
-		}
-		ex.Candidates = len(met)
+		ex.Candidates = metCount(people)
 	}
 	ex.CreditsMax = saved * cpe
 	for _, x := range b.cfg.Excludes {

@@ -76,7 +76,14 @@ func apply(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView) error
 		return err
 	}
 	defer lock.Unlock()
-	in, err := applyState(d, opts)
+	// Built, and the billing call made, while the state is read.
+	ahead := startService(ctx, d)
+	defer ahead.stop()
+	in, err := applyState(d, opts, func(records *state.State) {
+		if billingSure(d, opts, records) {
+			ahead.bill()
+		}
+	})
 	if err != nil {
 		return err
 	}
@@ -89,14 +96,14 @@ func apply(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView) error
 	if err := checkConfiguration(in.st, opts.Config.Identity(), opts.TakeOver); err != nil {
 		return err
 	}
-	svc, err := d.Service()
+	svc, err := ahead.service()
 	if err != nil {
 		return err
 	}
 	log := openExportLog(opts.Config, opts.Warn)
 	var budget applyBudget
 	defer func() { settleLedger(budget.led) }()
-	p, usage, err := applyPlan(ctx, d, opts, view, in, svc, log, &budget)
+	p, usage, err := applyPlan(ctx, d, opts, view, in, ahead, log, &budget)
 	if err != nil {
 		return err
 	}
@@ -117,7 +124,7 @@ func apply(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView) error
 	// A closed standard output must not kill a run that is spending money:
 	// with SIGPIPE ignored, writes fail instead, and the run stops cleanly.
 	signal.Ignore(syscall.SIGPIPE)
-	r, err := execute(runCtx, d, opts, st, svc, p, usage, engineControl{stop: stop, progress: view.Progress(stopNow), budget: budget})
+	r, err := execute(runCtx, d, opts, st, svc, p, usage, engineControl{stop: stop, progress: view.Progress(stopNow), budget: budget, colleagues: in.colleagues})
 	if err != nil {
 		return err
 	}
@@ -132,15 +139,18 @@ func apply(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView) error
 // snapshot it reads from (before a commit; a second call does nothing).
 // A plan that reads no person in bulk (plan.ReadsOf: searches, profile
 // reads, tracks, imports and exports, no enrich, moved block or
-// retention, no exclude block by domain matching a track's or an
-// import's people: Reads.Foldable) runs on a partial state when the
+// retention: Reads.Foldable) runs on a partial state when the
 // backend keeps its people in a store (state.Base.Writable): the
 // records, the lead lists of the searches it plans and of its tracks'
 // sources, the people it names and those its tracks read before
 // (writableReading), then, as each call is folded in, the people the
 // call changes (state/partialfold.go: a track read's person, an import's
 // people). The engine reads the people the plan's track changes name
-// (all read). So does
+// (all read). An exclude block by domain over the people of its tracks
+// or imports learns the company domains from the store
+// (Reads.ReadColleagues: the plan, its check and the engine), unless an
+// import may change a person holding a listed domain
+// (importsKeepColleagues): then the state is loaded whole. So does
 // a plan that reads every person only for an enrich block the store's
 // indexes answer (plan.EnrichReadsOf, as plan reads it: partialEnrich).
 // A saved plan is judged by the targets and replacements it was made
@@ -149,7 +159,9 @@ func apply(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView) error
 // Any other apply loads the state whole; the
 // layer around the backend (Rescuing) folds in, and writes, what an
 // earlier run kept in a rescue file before the plan is made.
-func applyState(d Deps, opts ApplyOptions) (*applyRead, error) {
+// onRecords is given the records read (a backend that reads in part)
+// before anything more is read.
+func applyState(d Deps, opts ApplyOptions, onRecords func(*state.State)) (*applyRead, error) {
 	if backend.ReadsInPart(d.Backend) {
 		sel, err := selection(opts)
 		if err != nil {
@@ -159,6 +171,7 @@ func applyState(d Deps, opts ApplyOptions) (*applyRead, error) {
 		if err != nil {
 			return nil, err
 		}
+		onRecords(b.Records)
 		in, err := partialRead(d, opts, b, sel)
 		if err != nil || in != nil {
 			if err != nil {
@@ -182,12 +195,21 @@ func partialRead(d Deps, opts ApplyOptions, b *state.Base, sel plan.Options) (*a
 	}
 	reads := plan.ReadsOf(opts.Config, b.Records, sel)
 	if reads.Foldable() {
+		col, err := reads.ReadColleagues(b, opts.Config)
+		if err != nil {
+			return nil, err
+		}
 		st, err := writableReading(b, reads)
 		if err != nil {
 			return nil, err
 		}
+		if col != nil && len(reads.Imports) > 0 {
+			if keep, err := importsKeepColleagues(st, opts.Config, reads.Imports); err != nil || !keep {
+				return nil, err // !keep: the state read whole
+			}
+		}
 		// A read snapshot that fails to end loses nothing.
-		return &applyRead{st: st, release: sync.OnceValue(b.Close)}, nil
+		return &applyRead{st: st, release: sync.OnceValue(b.Close), colleagues: col}, nil
 	}
 	if opts.PlanFile != "" && sel.Now.IsZero() {
 		// A plan saved without its time: plan.Within plans it again over
@@ -213,9 +235,10 @@ func selection(opts ApplyOptions) (plan.Options, error) {
 // writableReading is the partial state of b holding what the plan reads
 // (as Reads.Read: the lead lists of the searches it plans and of its
 // tracks' sources, at once, the people it names, its sources' people and
-// those its tracks read before). An ID of a page name ("page:") is
-// followed to every person the page name finds (State.ReadRefs), where
-// Reads.Read, which has no index of page names, reads every person.
+// those its tracks read before). An ID of a page name ("page:"), and a
+// page name of a file to import (Reads.Pages), is followed to every
+// person the page name finds (State.ReadRefs), where Reads.Read, which
+// has no index of page names, reads every person.
 func writableReading(b *state.Base, reads plan.Reads) (*state.State, error) {
 	st, err := b.Writable()
 	if err != nil {
@@ -225,6 +248,9 @@ func writableReading(b *state.Base, reads plan.Reads) (*state.State, error) {
 		return nil, err
 	}
 	ids := slices.Clone(reads.Persons)
+	for _, page := range reads.Pages {
+		ids = append(ids, state.PagePrefix+page)
+	}
 	for _, addr := range reads.Sources {
 		if sr := st.Searches[addr]; sr != nil {
 			ids = append(ids, sr.LeadIDs...)
@@ -281,7 +307,7 @@ type applyBudget struct {
 // billing call) within the budget and confirmed. A nil plan with a nil
 // error means there is nothing to do (the view said so). budget is set
 // even when an error is returned: its ledger is to be closed.
-func applyPlan(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView, in *applyRead, svc api.Service, log *exportLog, budget *applyBudget) (*plan.Plan, *api.Usage, error) {
+func applyPlan(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView, in *applyRead, ahead *serviceAhead, log *exportLog, budget *applyBudget) (*plan.Plan, *api.Usage, error) {
 	cfg, st := opts.Config, in.st
 	if opts.PlanFile != "" {
 		p, err := plan.Load(opts.PlanFile)
@@ -314,7 +340,7 @@ func applyPlan(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView, i
 	// An unknown target costs no call: Build reports it.
 	addrErr := plan.CheckAddresses(cfg, st, opts.Targets, opts.Replace).HasErrors()
 	if HasBilling(cfg) && !addrErr {
-		u, err := svc.Billing(ctx)
+		u, err := ahead.billing(ctx)
 		if err != nil {
 			return nil, nil, &BillingError{Err: err}
 		}
@@ -362,11 +388,14 @@ type executed struct {
 }
 
 // engineControl is how the apply steers the engine: stop closes at the
-// first interrupt; progress shows the run; budget bounds its spending.
+// first interrupt; progress shows the run; budget bounds its spending;
+// colleagues are the store's company domains of a partial state
+// (applyRead.colleagues).
 type engineControl struct {
-	stop     <-chan struct{}
-	progress engine.Progress
-	budget   applyBudget
+	stop       <-chan struct{}
+	progress   engine.Progress
+	budget     applyBudget
+	colleagues *plan.Colleagues
 }
 
 // execute runs p through the engine. A plan that only writes
@@ -401,17 +430,18 @@ func execute(ctx context.Context, d Deps, opts ApplyOptions, st *state.State, sv
 		journal = rec
 	}
 	r.sum, r.err = engine.Run(ctx, engine.Options{
-		Config:   opts.Config,
-		Plan:     p,
-		State:    st,
-		Journal:  journal,
-		Service:  svc,
-		Now:      d.clock(),
-		Stop:     ctl.stop,
-		Progress: ctl.progress,
-		Reuse:    reuseLookup(d.Backend),
-		Budget:   engineBudget(opts.Config, ctl.budget.bs, ctl.budget.led, writeRetry(ctx, d)),
-		Claims:   engineClaims(claims, writeRetry(ctx, d)),
+		Config:     opts.Config,
+		Plan:       p,
+		State:      st,
+		Journal:    journal,
+		Service:    svc,
+		Now:        d.clock(),
+		Stop:       ctl.stop,
+		Progress:   ctl.progress,
+		Reuse:      reuseLookup(d.Backend),
+		Budget:     engineBudget(opts.Config, ctl.budget.bs, ctl.budget.led, writeRetry(ctx, d)),
+		Claims:     engineClaims(claims, writeRetry(ctx, d)),
+		Colleagues: ctl.colleagues,
 	})
 	if rec != nil {
 		if err := rec.Close(); err != nil && r.err == nil {

@@ -23,6 +23,10 @@ type applyRead struct {
 	// the plan reads; now is the time they were counted at, the plan's.
 	facts *plan.EnrichFacts
 	now   time.Time
+	// colleagues are the store's company domains of the people of the
+	// plan's tracks and imports that an exclude block by domain matches
+	// (plan.Reads.ReadColleagues), nil when the state's people tell them.
+	colleagues *plan.Colleagues
 }
 
 func noRelease() error { return nil }
@@ -76,7 +80,7 @@ func (in *applyRead) planTime(d Deps) time.Time {
 // state is let go and the state loaded whole, and the plan is made over
 // it: in.st is then that state.
 func (in *applyRead) build(d Deps, cfg *config.Config, popts plan.Options) (*plan.Plan, hcl.Diagnostics, error) {
-	popts.Enrich = in.facts
+	popts.Enrich, popts.Colleagues = in.facts, in.colleagues
 	p, diags := plan.Build(cfg, in.st, popts)
 	if f := in.facts.Recount(); f != nil {
 		// The places walk could not decide the block's plan (nothing
@@ -96,7 +100,7 @@ func (in *applyRead) build(d Deps, cfg *config.Config, popts plan.Options) (*pla
 	if err := in.loadWhole(d); err != nil {
 		return nil, nil, err
 	}
-	popts.Enrich = nil
+	popts.Enrich, popts.Colleagues = nil, nil
 	p, diags = plan.Build(cfg, in.st, popts)
 	return p, diags, nil
 }
@@ -108,11 +112,11 @@ func (in *applyRead) build(d Deps, cfg *config.Config, popts plan.Options) (*pla
 // people read cannot decide it, the state is loaded whole (in.st) and p
 // checked against it.
 func (in *applyRead) within(d Deps, name string, cfg *config.Config, p *plan.Plan) error {
-	decided, err := p.WithinRead(name, cfg, in.st, in.facts)
+	decided, err := p.WithinRead(name, cfg, in.st, in.facts, in.colleagues)
 	if f := in.facts.Recount(); err == nil && !decided && f != nil {
 		// The places walk could not decide it: the census can (build).
 		in.facts = f
-		decided, err = p.WithinRead(name, cfg, in.st, f)
+		decided, err = p.WithinRead(name, cfg, in.st, f, in.colleagues)
 	}
 	if err == nil {
 		err = in.facts.Err()
@@ -140,6 +144,6 @@ func (in *applyRead) loadWhole(d Deps) error {
 	if err != nil {
 		return err
 	}
-	in.st, in.release, in.facts = st, noRelease, nil
+	in.st, in.release, in.facts, in.colleagues = st, noRelease, nil, nil
 	return nil
 }

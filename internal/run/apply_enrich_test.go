@@ -2,6 +2,7 @@ package run
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"path/filepath"
 	"slices"
@@ -146,4 +147,81 @@ func excludeTwo(t *testing.T, dir string, whole *state.State, limit int) *config
 		t.Fatal(diags.Errs())
 	}
 	return cfg
+}
+
+// TestApplyOfSeveralEnrichBlocksReadsInPart applies two enrich blocks over
+// overlapping searches (plan.EnrichReadsOf: enrichMany) as
+// TestApplyOfAnEnrichBlockReadsInPart applies one: at their limits, each
+// refreshing its stale enrichments, and with places left, which the
+// people the store names take; and the second with a where (its census
+// reads its people to enrich whole). The apply loads no whole state, the plan
+// it shows is the whole state's, and it enriches the people that plan
+// names.
+func TestApplyOfSeveralEnrichBlocksReadsInPart(t *testing.T) {
+	for _, tt := range []struct {
+		contacts, leaders int // the limits
+		where             string
+		enriched          [2]int
+	}{
+		{2, 1, "", [2]int{2, 1}}, // at the limits: every enrichment is stale
+		{4, 2, "", [2]int{4, 2}}, // places left in both
+		{2, 3, "", [2]int{2, 3}}, // places left in the second only
+		{4, 2, `lead.fullName != ""`, [2]int{4, 2}},
+	} {
+		dir := t.TempDir()
+		rec := &recBackend{Backend: local.Open(filepath.Join(dir, ".leadsync", "state.db"))}
+		d, _, _, _ := newDeps(t)
+		d.Backend = seeThrough{rec}
+		if err := Apply(context.Background(), d, ApplyOptions{Config: loadConfigText(t, dir, twoEnrichConfig(2, 1)), AutoApprove: true}, &recView{}); err != nil {
+			t.Fatal(err)
+		}
+		whole, err := rec.Backend.Load()
+		if err != nil {
+			t.Fatal(err)
+		}
+		now := t0.Add(31 * 24 * time.Hour)
+		d.Now = func() time.Time { return now }
+		text := twoEnrichConfig(tt.contacts, tt.leaders)
+		if tt.where != "" {
+			text = strings.Replace(text, `refresh = "10d"`, `refresh = "10d"
+  where   = `+tt.where, 1)
+		}
+		cfg := loadConfigText(t, dir, text)
+		targets := []string{"enrich.contacts", "enrich.leaders"}
+		want, _ := plan.Build(cfg, whole, plan.Options{Now: now, Targets: targets})
+		rec.ops = nil
+		v := &planView{}
+		if err := Apply(context.Background(), d, ApplyOptions{Config: cfg, Targets: targets, AutoApprove: true}, v); err != nil {
+			t.Fatal(err)
+		}
+		if slices.Contains(rec.ops, "load") {
+			t.Errorf("limits %d and %d: the whole state loaded (%v)", tt.contacts, tt.leaders, rec.ops)
+		}
+		if v.shown == nil {
+			t.Fatalf("limits %d and %d: no plan shown", tt.contacts, tt.leaders)
+		}
+		if diff := cmp.Diff(jsonOf(t, want.Changes), jsonOf(t, v.shown.Changes)); diff != "" {
+			t.Errorf("limits %d and %d: the plan shown differs from the plan of the whole state (-whole +applied):\n%s", tt.contacts, tt.leaders, diff)
+		}
+		after, err := rec.Backend.Load()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := [2]int{enrichedAt(after, "enrich.contacts", now), enrichedAt(after, "enrich.leaders", now)}
+		if got != tt.enriched {
+			t.Errorf("limits %d and %d: %v people enriched at the apply's time, want %v", tt.contacts, tt.leaders, got, tt.enriched)
+		}
+	}
+}
+
+// twoEnrichConfig is enrichConfig with a second block, over the people of
+// Hamburg, whose refresh is shorter.
+func twoEnrichConfig(contacts, leaders int) string {
+	return enrichConfig(contacts) + fmt.Sprintf(`
+enrich "leaders" {
+  from    = [search.s["Hamburg"]]
+  limit   = %d
+  refresh = "10d"
+}
+`, leaders)
 }

@@ -20,7 +20,8 @@ type Deps struct {
 	// Backend is where the state lives.
 	Backend backend.Backend
 	// Service builds the client of the service; it is called once, when the
-	// operation first needs a call.
+	// operation first needs a call (apply: once it holds the lock, in the
+	// background while it reads the state, serviceAhead).
 	Service func() (api.Service, error)
 	// Now is the clock; time.Now when nil.
 	Now func() time.Time

@@ -85,7 +85,7 @@ func withoutIDs(body []byte) []byte {
 // named), keeping every other field.
 func (s *Server) otherPerson(body []byte, n uint64) []byte {
 	var obj map[string]any
-	members := s.pop.Load().members
+	members := s.population().members
 	if json.Unmarshal(body, &obj) != nil || len(members) < 2 {
 		return body
 	}

@@ -16,7 +16,7 @@ func TestNoDriftIsTheGeneratedPopulation(t *testing.T) {
 	base := New(Options{People: 1500})
 	for _, o := range []Options{{People: 1500, Epoch: 7}, {People: 1500, Drift: 0.3}, {People: 1500, Drift: 0, Epoch: MaxEpoch}} {
 		s := New(o)
-		if s.pop.Load() != base.pop.Load() {
+		if s.population() != base.population() {
 			t.Errorf("drift %v epoch %d: not the generated population", o.Drift, o.Epoch)
 		}
 		if len(s.Changes()) != 0 {

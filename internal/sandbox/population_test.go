@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"net/http"
 	"reflect"
 	"regexp"
 	"slices"
@@ -8,6 +9,7 @@ import (
 	"testing"
 	"unicode"
 
+	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/person"
 )
 
@@ -213,5 +215,30 @@ func TestHighlight(t *testing.T) {
 		if got != c.want || ok != c.ok {
 			t.Errorf("highlight(%q, %q) = %q, %v; want %q, %v", c.in, c.terms, got, ok, c.want, c.ok)
 		}
+	}
+}
+
+// TestBillingAnswersWhileThePopulationIsGenerated: New generates the
+// population in the background, so that a billing call (which reads
+// none) answers at once; a call that reads members waits for it and
+// finds them. The generation here waits for the billing call's answer:
+// without the background generation, New would wait for ever (go test's
+// -timeout says where).
+func TestBillingAnswersWhileThePopulationIsGenerated(t *testing.T) {
+	release := make(chan struct{})
+	defer func(f func(int64, int, float64, int, bool) *population) { generatePopulation = f }(generatePopulation)
+	generatePopulation = func(seed int64, people int, drift float64, epoch int, private bool) *population {
+		<-release
+		return populationAt(seed, people, drift, epoch, private)
+	}
+	h := newHarness(t, nil)
+	var u api.Usage
+	h.ok(http.MethodGet, "/v1/billing", nil, &u)
+	close(release)
+	if m := h.s.Population(); len(m) == 0 {
+		t.Fatal("no members once generated")
+	}
+	if _, ok := h.s.Member(h.s.Population()[0].PageName); !ok {
+		t.Error("the first member is not found by page name")
 	}
 }

@@ -218,12 +218,15 @@ type Stats struct {
 // Options.Now at arrival; calls answered 429 or 403 do not count. One window
 // serves all operations and both generations, as in the spec.
 type Server struct {
-	opts   Options
-	key    string
-	pop    atomic.Pointer[population] // the population at the current epoch
-	limit  int                        // k: calls per window
-	window time.Duration              // k/r
-	cost   int
+	opts Options
+	key  string
+	pop  atomic.Pointer[population] // the population at the current epoch
+	// popReady is closed once New's population is generated (population
+	// waits for it).
+	popReady chan struct{}
+	limit    int           // k: calls per window
+	window   time.Duration // k/r
+	cost     int
 
 	mu       sync.Mutex
 	faults   Faults
@@ -237,7 +240,10 @@ type Server struct {
 	stats    Stats
 }
 
-// New builds a sandbox. The population is generated here, once.
+// New builds a sandbox. The population is generated once, in the
+// background from here: the calls that read it wait for it (population),
+// the others (billing, fields) answer at once, so that a client's first
+// call is not held up by it.
 func New(opts Options) *Server {
 	if opts.Key == "" {
 		opts.Key = DefaultKey
@@ -282,7 +288,11 @@ func New(opts Options) *Server {
 	}
 	opts.Epoch = min(MaxEpoch, max(0, opts.Epoch))
 	s.opts = opts
-	s.pop.Store(populationAt(opts.Seed, opts.People, opts.Drift, opts.Epoch, opts.PrivatePositions))
+	s.popReady = make(chan struct{})
+	go func() {
+		defer close(s.popReady)
+		s.pop.Store(generatePopulation(opts.Seed, opts.People, opts.Drift, opts.Epoch, opts.PrivatePositions))
+	}()
 	s.stats = Stats{ByOp: map[Op]int{}, Status: map[int]int{}, Faults: map[Fault]int{}, Enriched: map[string]int{}}
 	s.setFaultsLocked(opts.Faults)
 	return s
@@ -408,16 +418,27 @@ func (s *Server) Stats() Stats {
 	return stats
 }
 
+// generatePopulation is New's populationAt (a variable for the test of
+// the calls that answer while it runs).
+var generatePopulation = populationAt
+
+// population is the population at the current epoch, once New's is
+// generated.
+func (s *Server) population() *population {
+	<-s.popReady
+	return s.pop.Load()
+}
+
 // Population returns the members at the current epoch, in their fixed
 // order (those who left the network are not among them). The members are
 // shared: callers must not modify them.
-func (s *Server) Population() []*Member { return slices.Clone(s.pop.Load().members) }
+func (s *Server) Population() []*Member { return slices.Clone(s.population().members) }
 
 // Member returns the member with the given page name, in any case, as of
 // the current epoch; false for a page name nobody has, or a member who left
 // the network.
 func (s *Server) Member(pageName string) (*Member, bool) {
-	m, ok := s.pop.Load().byPage[pageKey(pageName)]
+	m, ok := s.population().byPage[pageKey(pageName)]
 	return m, ok
 }
 
@@ -436,6 +457,7 @@ func (s *Server) SetDrift(drift float64, epoch int) error {
 	s.opts.Drift, s.opts.Epoch = drift, epoch
 	private := s.opts.PrivatePositions
 	s.mu.Unlock()
+	<-s.popReady // New's is stored first
 	s.pop.Store(populationAt(s.opts.Seed, s.opts.People, drift, epoch, private))
 	return nil
 }
@@ -448,6 +470,7 @@ func (s *Server) SetPrivatePositions(on bool) {
 	s.opts.PrivatePositions = on
 	drift, epoch := s.opts.Drift, s.opts.Epoch
 	s.mu.Unlock()
+	<-s.popReady // New's is stored first
 	s.pop.Store(populationAt(s.opts.Seed, s.opts.People, drift, epoch, on))
 }
 
@@ -470,4 +493,4 @@ func (s *Server) Drift() (drift float64, epoch int) {
 // order. A member's job at epoch e is the After of their last change up to
 // e, or (with none) the Before of their first change, or (with no change
 // at all) what Member shows.
-func (s *Server) Changes() []Change { return slices.Clone(s.pop.Load().changes) }
+func (s *Server) Changes() []Change { return slices.Clone(s.population().changes) }

@@ -255,7 +255,7 @@ func (s *Server) search(q *query) any {
 // limit of them (0: all).
 func (s *Server) matching(q *query, limit int) []*Member {
 	var found []*Member
-	for _, m := range s.pop.Load().members {
+	for _, m := range s.population().members {
 		if q.matches(m) {
 			found = append(found, m)
 			if len(found) == limit {

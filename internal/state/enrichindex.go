@@ -47,6 +47,14 @@ type EnrichmentLister interface {
 	EnrichedAfter(after string, n int) ([]string, error)
 }
 
+// EnrichmentPager is an EnrichmentLister that appends a page of
+// EnrichedAfter to dst, so that a caller reading millions of IDs a page
+// at a time reuses one slice (the census: plan.takeCensus) instead of
+// making one a page for the collector. The SQL stores give it.
+type EnrichmentPager interface {
+	AppendEnrichedAfter(dst []string, after string, n int) ([]string, error)
+}
+
 // PageUnread is the page name of a person read in sketch (Sketch).
 const PageUnread = "(not read)"
 
@@ -119,6 +127,19 @@ func (b *Base) SketchedAmong(ids []string) ([]*Person, error) {
 		out = append(out, found...)
 	}
 	return out, nil
+}
+
+// AppendEnrichedAfter: see EnrichmentPager; a store that is none
+// appends its EnrichedAfter.
+func (b *Base) AppendEnrichedAfter(dst []string, after string, n int) ([]string, error) {
+	if p, ok := b.store.(EnrichmentPager); ok {
+		return p.AppendEnrichedAfter(dst, after, n)
+	}
+	ids, err := b.EnrichedAfter(after, n)
+	if err != nil {
+		return nil, err
+	}
+	return append(dst, ids...), nil
 }
 
 // EnrichedAfter: see EnrichmentLister. A store that does not list them

@@ -52,13 +52,19 @@ func (w wrapped) SketchedAmong(ids []string) ([]*state.Person, error) {
 }
 
 func (w wrapped) EnrichedAfter(after string, n int) ([]string, error) {
+	return w.AppendEnrichedAfter(nil, after, n)
+}
+
+var _ state.EnrichmentPager = wrapped{}
+
+func (w wrapped) AppendEnrichedAfter(dst []string, after string, n int) ([]string, error) {
 	q := fmt.Sprintf(SelectEnrichedAfter, w.p.r.D.byteOrder, w.p.r.D.byteOrder, n)
 	var packed string
 	err := w.p.r.Q.QueryRowContext(w.p.ctx, w.p.r.D.Rewrite(w.p.r.D.packIDs(q)), w.p.r.WS, after).Scan(&packed)
 	if err != nil {
 		return nil, w.err(err)
 	}
-	ids, err := splitTexts(packed)
+	ids, err := appendTexts(dst, packed)
 	return ids, w.err(err)
 }
 

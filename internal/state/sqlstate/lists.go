@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -18,15 +19,21 @@ var errNotTexts = errors.New("not a JSON array of texts")
 // of the unescaped texts. A list costs its slice and at most that string,
 // however many texts it holds. null is nil, [] an empty slice.
 func splitTexts(list string) ([]string, error) {
+	return appendTexts(nil, list)
+}
+
+// appendTexts appends the texts of list (see splitTexts) to dst; null
+// appends none.
+func appendTexts(dst []string, list string) ([]string, error) {
 	bad := errNotTexts
 	i := skipSpace(list, 0)
 	if strings.HasPrefix(list[i:], "null") && skipSpace(list, i+4) == len(list) {
-		return nil, nil
+		return dst, nil
 	}
 	if i >= len(list) || list[i] != '[' {
 		return nil, bad
 	}
-	out := make([]string, 0, strings.Count(list, ",")+1)
+	out := slices.Grow(dst, strings.Count(list, ",")+1)
 	escaped := false
 	i = skipSpace(list, i+1)
 	if i < len(list) && list[i] == ']' {
@@ -51,7 +58,7 @@ func splitTexts(list string) ([]string, error) {
 			i = skipSpace(list, i+1)
 		case i < len(list) && list[i] == ']' && skipSpace(list, i+1) == len(list):
 			if escaped {
-				if err := unescapeAll(out, len(list)); err != nil {
+				if err := unescapeAll(out[len(dst):], len(list)); err != nil {
 					return nil, err
 				}
 			}

@@ -118,6 +118,24 @@ func sameSketches(t *testing.T, want, got *state.Base, addr string, at time.Time
 	return len(ws)
 }
 
+// appendedEnrichments reads the IDs of the people holding an enrichment
+// in pages of n appended to one slice (AppendEnrichedAfter:
+// state.EnrichmentPager) that holds "kept" first.
+func appendedEnrichments(t *testing.T, got *state.Base, n int) []string {
+	t.Helper()
+	all := []string{"kept"}
+	for after := ""; ; {
+		before := len(all)
+		var err error
+		all, err = got.AppendEnrichedAfter(all, after, n)
+		must(t, err, "the enriched people appended after %q", after)
+		if len(all)-before < n {
+			return all
+		}
+		after = all[len(all)-1]
+	}
+}
+
 // sameEnrichments checks the store's pages of the IDs of the people
 // holding an enrichment (EnrichedAfter: state.EnrichmentLister) against
 // the people read whole, in pages of 1, 2 and all of them, and from an
@@ -144,6 +162,9 @@ func sameEnrichments(t *testing.T, whole *state.State, got *state.Base) int {
 		}
 		if d := cmp.Diff(want, pages); d != "" {
 			t.Fatalf("the enriched people in pages of %d differ (-whole +base):\n%s", n, d)
+		}
+		if d := cmp.Diff(append([]string{"kept"}, want...), appendedEnrichments(t, got, n)); d != "" {
+			t.Fatalf("the enriched people appended in pages of %d differ (-whole +base):\n%s", n, d)
 		}
 	}
 	if len(want) > 1 {

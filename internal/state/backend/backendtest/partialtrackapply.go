@@ -2,6 +2,7 @@ package backendtest
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -17,11 +18,12 @@ import (
 // it watches too (of people of another search and a new one: the file's
 // people are adopted, and read by the track), the import targeted with
 // another file (people dropped, one added) from a saved plan, the whole
-// configuration once the track is due again, and a saved plan of the
-// track a month later.
+// configuration once the track is due again, a saved plan of the track a
+// month later, and a file of page names the track watches (pagesOf).
 var partialTrackSteps = []struct {
 	track   bool
 	csv     int // the import of csvOf(n), when n > 0
+	pages   bool
 	targets []string
 	after   time.Duration
 	saved   bool
@@ -38,16 +40,22 @@ var partialTrackSteps = []struct {
 	{track: true, csv: 2, targets: []string{"import.crm"}, after: 34 * day, saved: true},
 	{track: true, csv: 2, after: 70 * day, reads: true},
 	{track: true, csv: 2, targets: []string{"track.t"}, after: 101 * day, saved: true, reads: true},
+	{track: true, csv: 3, pages: true, after: 132 * day, reads: true},
 }
 
 // trackBlocks are the blocks of a step: three searches, the track of
-// two (and of import.crm with an import).
-func trackBlocks(track, imports bool) string {
+// two (and of import.crm with an import, of network IDs or of page
+// names).
+func trackBlocks(track, imports, pages bool) string {
 	text := searchS(3) + searchT
 	from := `search.s["Berlin"], search.t`
 	if imports {
 		from += ", import.crm"
-		text += "import \"crm\" {\n  file    = \"crm.csv\"\n  columns = { network_id = \"ID\", email = \"Email\" }\n}\n"
+		id := `network_id = "ID"`
+		if pages {
+			id = `page_name = "Page"`
+		}
+		text += "import \"crm\" {\n  file    = \"crm.csv\"\n  columns = { " + id + ", email = \"Email\" }\n}\n"
 	}
 	if track {
 		text += fmt.Sprintf("track \"t\" {\n  from  = [%s]\n  every = \"30d\"\n}\n", from)
@@ -67,9 +75,21 @@ func csvOf(st *state.State, n int) string {
 	return csv
 }
 
+// pagesOf is a file import.crm reads by page name: the people of
+// search.s["Hamburg"], their page names in upper case (found in any
+// letter case: the store's index of page names), and a page name new to
+// the state, with e-mails.
+func pagesOf(st *state.State) string {
+	csv := "Page,Email\nnew-page-9999,page9999@crm.example\n"
+	for _, id := range st.Searches[`search.s["Hamburg"]`].LeadIDs {
+		csv += fmt.Sprintf("%s,p%s@crm.example\n", strings.ToUpper(st.People[id].Lead.PageName), id)
+	}
+	return csv
+}
+
 // testPartialTrackApply: an apply of a track and of an import runs on a
 // partial state on a backend that reads people on request (it loads
-// nothing whole), reads the same people, records the same changes and
+// nothing whole, a file of page names included), reads the same people, records the same changes and
 // shows the same summary as the apply that loads the state whole,
 // against the same sandbox.
 func testPartialTrackApply(t *testing.T, k Kind) {
@@ -85,9 +105,12 @@ func testPartialTrackApply(t *testing.T, k Kind) {
 	for i, step := range partialTrackSteps {
 		// One call at a time: the sandbox's answers follow the order of
 		// the calls.
-		text := sandboxOneCallAtATime + trackBlocks(step.track, step.csv > 0)
+		text := sandboxOneCallAtATime + trackBlocks(step.track, step.csv > 0, step.pages)
 		fsys := fstest.MapFS{"main.leads.hcl": {Data: []byte(text)}}
-		if step.csv > 0 {
+		switch {
+		case step.pages:
+			fsys["crm.csv"] = &fstest.MapFile{Data: []byte(pagesOf(last))}
+		case step.csv > 0:
 			fsys["crm.csv"] = &fstest.MapFile{Data: []byte(csvOf(last, step.csv))}
 		}
 		at := At(60).Add(step.after)

@@ -1,0 +1,418 @@
+package plan
+
+import (
+	"slices"
+
+	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/state"
+)
+
+// A plan of several enrich blocks of the common kind (enrichMany) reads
+// what a plan of each reads (enrichReads), and each block walks its own
+// places (placesWalk). The walks read whole no person twice (readWhole):
+// a person several blocks meet is one person, claimed once
+// (claimRounds). Each walk reads, past the places its limit leaves,
+// extra people: those other blocks may claim first, whom its block then
+// skips. After the claims, claimsRead checks that no block claimed past
+// the people its walk read with a place still free; if one did, the
+// blocks are collected again with more extra people (enrichClaims),
+// and past maxClaimAttempts the plan needs everyone. The bound over all
+// blocks counts the people not read whom the walks counted
+// (unionBound). A block the walk cannot decide (a safety cap, nothing to
+// enrich) or with a where is planned from a census of its own
+// (censusOf, recountMany); one that can take no place only counts its
+// people to enrich there (countOnly).
+
+// maxClaimAttempts is how many times enrichClaims collects the blocks
+// over a state read in part before the plan needs everyone.
+const maxClaimAttempts = 3
+
+// enrichMany returns the enrich blocks the plan of cfg reads every person
+// for, and what ReadsOf names besides, when EnrichReadsOf can answer them
+// together: two or more blocks selected, or one with a where, each with a
+// limit, and otherwise as enrichAlone asks.
+func enrichMany(cfg *config.Config, records *state.State, opts Options) ([]*config.Enrich, Reads, bool) {
+	if records == nil || opts.Reuse != nil || opts.Now.IsZero() || len(cfg.Excludes) > 0 {
+		return nil, Reads{}, false
+	}
+	b := &builder{cfg: cfg, st: records, opts: opts}
+	b.selectTargets()
+	b.selectReplace()
+	if b.diags.HasErrors() {
+		return nil, Reads{}, false
+	}
+	var blocks []*config.Enrich
+	for _, x := range cfg.Enriches {
+		if len(x.RefreshOn) > 0 {
+			return nil, Reads{}, false
+		}
+		if !b.selected(x.Address) {
+			continue
+		}
+		if x.Limit <= 0 {
+			return nil, Reads{}, false
+		}
+		blocks = append(blocks, x)
+	}
+	if len(blocks) == 0 || len(blocks) == 1 && blocks[0].Where == nil {
+		return nil, Reads{}, false
+	}
+	rest := *cfg
+	rest.Enriches = nil
+	nb := *b
+	nb.cfg = &rest
+	if nb.readsEveryone() {
+		return nil, Reads{}, false
+	}
+	r := b.partReads(records)
+	return blocks, r, !r.People && len(r.Tracks)+len(r.Imports) == 0
+}
+
+// enrichReadsMany is EnrichReadsOf for several blocks (enrichMany): the
+// store's counts of each, and the people of each block's plan. A block
+// whose limit leaves more than maxPlacesRead places is planned from the
+// census (collectCensus, a census of its own), if the store lists the
+// enrichments (else ok is false); the others walk their places.
+func enrichReadsMany(cfg *config.Config, records *state.State, opts Options, ix EnrichStore) (Reads, *EnrichFacts, bool, error) {
+	blocks, base, ok := enrichMany(cfg, records, opts)
+	if !ok {
+		return Reads{}, nil, false, nil
+	}
+	f := &EnrichFacts{blocks: map[string]*enrichCounts{}, store: ix, many: true,
+		whole: map[string]*state.Person{}, extra: map[string]int{}}
+	places := make([]int, len(blocks))
+	var copies []string
+	for i, e := range blocks {
+		counts, copied, err := countEnrich(cfg, e, opts.Now, ix)
+		if err != nil {
+			return Reads{}, nil, false, err
+		}
+		held := counts.owned + counts.copies + records.ErasedEnrichments[e.Address] + len(records.UnknownBy(e.Address))
+		if e.Limit-held > maxPlacesRead || e.Where != nil {
+			// A where is evaluated on every person to enrich, in order:
+			// the census reads them all whole.
+			// A safety cap: the block is planned from the census.
+			if _, lists := ix.(state.EnrichmentLister); !lists {
+				return Reads{}, nil, false, nil
+			}
+			if f.censusOf == nil {
+				f.censusOf = map[string]bool{}
+			}
+			f.censusOf[e.Address] = true
+		}
+		places[i] = max(e.Limit-held, 0)
+		f.blocks[e.Address] = counts
+		copies = append(copies, copied...)
+	}
+	// The first block's reads include what every block's plan reads (the
+	// people who left, have no page name, an unknown outcome, an imported
+	// e-mail); the others add their copies and stale enrichments.
+	var err error
+	if base.Persons, f.sketches, err = enrichReads(blocks[0], base.Persons, copies, records, opts.Now, ix); err != nil {
+		return Reads{}, nil, false, err
+	}
+	for i, e := range blocks {
+		// The blocks before it claim first: up to their places of its
+		// people (a census block's claims are counted once made: claimsRead).
+		for k, p := range places[:i] {
+			if !f.censusOf[blocks[k].Address] {
+				f.extra[e.Address] = min(f.extra[e.Address]+p, maxPlacesRead)
+			}
+		}
+		if i == 0 || e.Refresh <= 0 {
+			continue
+		}
+		stale, err := ix.Sketched(e.Address, opts.Now.Add(-e.Refresh))
+		if err != nil {
+			return Reads{}, nil, false, err
+		}
+		f.sketches = append(f.sketches, stale...)
+	}
+	if wheres(blocks) {
+		// A where is evaluated on the lead of each person to enrich, and
+		// the people read in sketch may be: they are read whole.
+		for _, p := range f.sketches {
+			base.Persons = append(base.Persons, p.ID)
+		}
+		f.sketches = nil
+		slices.Sort(base.Persons)
+		base.Persons = slices.Compact(base.Persons)
+	}
+	return base, f, true, nil
+}
+
+// wheres reports whether a block of blocks has a where.
+func wheres(blocks []*config.Enrich) bool {
+	return slices.ContainsFunc(blocks, func(e *config.Enrich) bool { return e.Where != nil })
+}
+
+// readWhole reads the people of ids whole, by ID; with several blocks,
+// each person once for all their walks.
+func (f *EnrichFacts) readWhole(ids []string) (map[string]*state.Person, error) {
+	if !f.many {
+		return f.store.People(ids)
+	}
+	out := make(map[string]*state.Person, len(ids))
+	var ask []string
+	for _, id := range ids {
+		if p, ok := f.whole[id]; ok {
+			out[id] = p
+		} else {
+			ask = append(ask, id)
+		}
+	}
+	read, err := f.store.People(ask)
+	if err != nil {
+		return nil, err
+	}
+	for _, id := range ask {
+		f.whole[id] = read[id]
+		out[id] = read[id]
+	}
+	return out, nil
+}
+
+// enrichClaims gathers the people of the selected enrich blocks
+// (enrichPeople) and the people each enriches for sure (claimRounds).
+// Over a state read in part with several blocks, it collects them again
+// with more extra people while a block claims past its walk
+// (claimsRead), and the plan needs everyone when that does not end.
+func (b *builder) enrichClaims() (blocks []*config.Enrich, people []blockPeople, certains [][]*state.Person, ok bool) {
+	for attempt := 1; ; attempt++ {
+		blocks, people, ok = b.enrichPeople()
+		if !ok {
+			return nil, nil, nil, false
+		}
+		todos := make([][]*state.Person, len(blocks))
+		for i := range blocks {
+			todos[i] = people[i].todo
+		}
+		certains = b.v.claimRounds(blocks, todos)
+		f := b.v.facts
+		if f == nil || f.store == nil || f.census || f.needsEveryone {
+			return blocks, people, certains, true
+		}
+		widen := b.claimsRead(blocks, people, certains)
+		if len(widen) == 0 {
+			return blocks, people, certains, true
+		}
+		if attempt == maxClaimAttempts || !f.widen(widen) {
+			f.needsEveryone = true
+			return blocks, people, certains, true
+		}
+	}
+}
+
+// widen gives the walks of the blocks of more (by address) that many
+// extra people more; false when a walk would read more than
+// maxPlacesRead people.
+func (f *EnrichFacts) widen(more map[string]int) bool {
+	if f.extra == nil {
+		return false
+	}
+	for addr, n := range more {
+		f.extra[addr] = 2*f.extra[addr] + n
+		if f.extra[addr] > maxPlacesRead {
+			return false
+		}
+	}
+	return true
+}
+
+// claimsRead returns the blocks (with how many extra people their walks
+// should read) whose claims the people read do not decide: their walk
+// stopped before the people not read were all asked about, and they
+// claimed a person who takes a place after the last the walk read, or
+// have a place left once every block claimed (the people the walk did
+// not read would have taken it). Empty when every block's claims are the
+// whole state's.
+func (b *builder) claimsRead(blocks []*config.Enrich, people []blockPeople, certains [][]*state.Person) map[string]int {
+	claims := 0
+	for _, c := range certains {
+		claims += len(c)
+	}
+	var widen map[string]int
+	for i, e := range blocks {
+		w := b.v.facts.walks[e.Address]
+		if w == nil || w.places > 0 {
+			continue // every person not read was asked about
+		}
+		cut := -1
+		for k, p := range people[i].todo {
+			if p == w.last {
+				cut = k
+			}
+		}
+		after := map[*state.Person]bool{}
+		for _, p := range people[i].todo[cut+1:] {
+			after[p] = true
+		}
+		held, past := 0, false
+		for _, p := range certains[i] {
+			if b.v.takesPlace(e, p) {
+				held++
+				past = past || after[p]
+			}
+		}
+		freed := 0
+		for k, c := range certains {
+			for _, p := range c {
+				if k != i && b.v.holdsPlace(e, p) {
+					freed++
+				}
+			}
+		}
+		if (w.last != nil && cut < 0) || past || e.Limit-b.v.used(e)+freed-held > 0 {
+			if widen == nil {
+				widen = map[string]int{}
+			}
+			widen[e.Address] = freed + claims + 16
+		}
+	}
+	return widen
+}
+
+// unionBound is the bound over all blocks (enrichUnion.bound): over a
+// state read in part with several blocks, the people not read whom the
+// walks counted to enrich count too, each once. Unless every walk asked
+// about every person not read, or the blocks' bounds are less than the
+// people so found, the plan needs everyone.
+func (b *builder) unionBound(u *enrichUnion, blocks []*config.Enrich, people []blockPeople) int {
+	f := b.v.facts
+	if f == nil || f.store == nil || f.census || len(blocks) < 2 {
+		return u.bound(b)
+	}
+	all := make([]bool, len(blocks))
+	for i, e := range blocks {
+		w := f.walks[e.Address]
+		all[i] = f.censusOf[e.Address] || w != nil && (w.places > 0 || people[i].unreadAll)
+	}
+	bound := b.unionRead(u, blocks)
+	for i, e := range blocks {
+		if bound >= u.sumMax {
+			return bound
+		}
+		if w := f.walks[e.Address]; w != nil && !all[i] {
+			// Count every person not read the block would enrich.
+			_, all[i] = w.count(maxCounted)
+		}
+	}
+	bound = b.unionRead(u, blocks)
+	if bound < u.sumMax && slices.Contains(all, false) {
+		f.needsEveryone = true
+	}
+	return bound
+}
+
+// unionRead is enrichUnion.bound with the people not read whom the walks
+// of blocks (or their census: countOnly) counted to enrich among the
+// people to enrich, each once: a person failing another block's where is
+// then no flip of its.
+func (b *builder) unionRead(u *enrichUnion, blocks []*config.Enrich) int {
+	for _, e := range blocks {
+		ids := b.v.facts.counted[e.Address]
+		if w := b.v.facts.walks[e.Address]; w != nil {
+			ids = w.counted
+		}
+		for _, id := range ids {
+			u.todo[id] = true
+		}
+	}
+	return u.bound(b)
+}
+
+// metCount is how many distinct people the blocks of people meet: over a
+// state read in part, the distinct IDs of their sources (a person is one
+// ID in a state, as collectRead counts its members).
+func metCount(people []blockPeople) int {
+	var sources []source
+	met := map[*state.Person]struct{}{}
+	for _, bp := range people {
+		sources = append(sources, bp.sources...)
+		for _, p := range bp.met {
+			met[p] = struct{}{}
+		}
+	}
+	if sources != nil {
+		return distinctIDs(sources)
+	}
+	return len(met)
+}
+
+// censused reports whether block addr is planned from the census.
+func (f *EnrichFacts) censused(addr string) bool { return f.census || f.censusOf[addr] }
+
+// undecide records that the people read do not decide block addr's plan.
+func (f *EnrichFacts) undecide(addr string) {
+	if f.many {
+		if f.undecided == nil {
+			f.undecided = map[string]bool{}
+		}
+		f.undecided[addr] = true
+	}
+}
+
+// recountMany is Recount for several blocks: the blocks the people read
+// did not decide are planned from the census too, the others walk their
+// places again; when none was undecided (the claims or the bound over all
+// needed everyone), every block is. nil when a block planned from the
+// census was undecided, or every block was planned so.
+func (f *EnrichFacts) recountMany() *EnrichFacts {
+	census := map[string]bool{}
+	for a := range f.censusOf {
+		census[a] = true
+	}
+	for a := range f.undecided {
+		if census[a] {
+			return nil
+		}
+		census[a] = true
+	}
+	if len(f.undecided) == 0 {
+		for a := range f.blocks {
+			census[a] = true
+		}
+	}
+	if len(census) == len(f.censusOf) {
+		return nil
+	}
+	return &EnrichFacts{blocks: f.blocks, sketches: f.sketches, store: f.store, many: true,
+		whole: map[string]*state.Person{}, extra: f.extra, censusOf: census}
+}
+
+// countOnly reports whether block e of several, planned from the census,
+// can claim no one who takes a place: its limit leaves none, and no other
+// block can give one back by enriching one of its people again (none of
+// its enrichments is as old as another block's refresh; it copied none
+// and has none of an unknown outcome). Its people to enrich are then
+// counted, not read whole (countCandidates): they change only counts.
+func (v *env) countOnly(e *config.Enrich) bool {
+	f := v.facts
+	c := f.blocks[e.Address]
+	if !f.many || c == nil || e.Where != nil || e.Limit-v.used(e) > 0 || c.copies > 0 || len(v.st.UnknownBy(e.Address)) > 0 {
+		return false
+	}
+	other := otherRefresh(v.cfg, e)
+	n, ok := c.aged[other]
+	return other == 0 || ok && n == 0
+}
+
+// countCandidates keeps the IDs of ids (the census' people to enrich of
+// block e, not read) that name a person, as the people e would enrich.
+func (f *EnrichFacts) countCandidates(e *config.Enrich, ids []string) error {
+	exist, err := f.store.Exist(ids)
+	if err != nil {
+		return err
+	}
+	var found []string
+	for _, id := range ids {
+		if exist[id] {
+			found = append(found, id)
+		}
+	}
+	if f.counted == nil {
+		f.counted = map[string][]string{}
+	}
+	f.counted[e.Address] = found
+	return nil
+}

@@ -1,0 +1,257 @@
+package plan
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/person"
+	"github.com/leadsync/leadsync/internal/state"
+)
+
+// TestManyEnrichBlocksMakeTheSamePlan plans 2,000 random worlds of two or
+// three enrich blocks over disjoint or overlapping searches, each block
+// at its limit, with a few places left or a safety cap (planned from the
+// census, as a block with nothing to enrich is), the enrichments shared between
+// them (of every age, copied, of an unknown outcome), twice: over the
+// whole state, and over what EnrichReadsOf names (enrichMany). Unless
+// Build says it needs everyone, the plans must be the same, byte for
+// byte: the blocks claim the same people in the same rounds
+// (claimRounds), each walk reading the people it needs (claimsRead).
+func TestManyEnrichBlocksMakeTheSamePlan(t *testing.T) {
+	defer func(n, m, p, c int) { walkChunk, maxCounted, maxPlacesRead, maxCensusRead = n, m, p, c }(walkChunk, maxCounted, maxPlacesRead, maxCensusRead)
+	var read, whole [2]int // 0: every block at its limit; 1: places left
+	var census [2]int      // from the census (planned, needed everyone)
+	widened, where, whereErr := 0, 0, 0
+	defer func(m func(*config.Config, *config.Enrich, person.Lead) (bool, error)) { match = m }(match)
+	for seed := range 2000 {
+		rng := rand.New(rand.NewPCG(uint64(seed), 0x3a7e))
+		walkChunk = []int{1, 2, 3, 4096}[rng.IntN(4)]
+		maxCounted = []int{1, 4, 1 << 20}[seed%3]
+		maxPlacesRead = []int{100_000, 100_000, 2}[seed%3]
+		maxCensusRead = []int{1 << 30, 1 << 30, 1 << 30, 3}[seed%4]
+		f, o, left := manyWorld(rng)
+		whereWorld(rng, f, &o)
+		b := enrichBase(f.st)
+		_, facts, ok, err := EnrichReadsOf(f.cfg, b.Records, o, b)
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		if !ok {
+			continue
+		}
+		if !facts.many {
+			t.Fatalf("seed %d: %d blocks selected, answered as one", seed, len(f.cfg.Enriches))
+		}
+		r := planOfEnrich(t, seed, f, o)
+		k := 0
+		if left {
+			k = 1
+		}
+		switch {
+		case r.census && r.compared:
+			census[0]++
+		case r.census:
+			census[1]++
+		case r.compared:
+			read[k]++
+		default:
+			whole[k]++
+		}
+		if r.compared && widenedIn(t, f, o) {
+			widened++
+		}
+		if r.compared && wheres(f.cfg.Enriches) {
+			where++
+			if r.failed {
+				whereErr++
+			}
+		}
+	}
+	t.Logf("2000 worlds of several blocks: at the limit %d planned from what EnrichReadsOf names, %d needed everyone; with places left %d and %d; from the census %d and %d; %d read more people past their places; %d with a where (%d failing alike to evaluate it)",
+		read[0], whole[0], read[1], whole[1], census[0], census[1], widened, where, whereErr)
+	if read[0] < 100 || read[1] < 300 || census[0] < 700 || census[1] < 40 || widened < 100 || where < 200 || whereErr < 20 {
+		t.Fatalf("worlds planned in part and needing everyone (at the limit, with places left, from the census): %v, %v, %v, %d widened: the test no longer tests several blocks", read, whole, census, widened)
+	}
+}
+
+// widenedIn reports whether the plan of f over what EnrichReadsOf names
+// collected the blocks more than once (enrichClaims).
+func widenedIn(t *testing.T, f *fixture, o Options) bool {
+	t.Helper()
+	b := enrichBase(f.st)
+	r, facts, _, _ := EnrichReadsOf(f.cfg, b.Records, o, b)
+	first := map[string]int{}
+	for a, n := range facts.extra {
+		first[a] = n
+	}
+	st, err := b.Reading(r.Searches, r.Persons)
+	if err != nil {
+		t.Fatal(err)
+	}
+	facts.Fill(st)
+	po := o
+	po.Enrich = facts
+	Build(f.cfg, st, po)
+	for a, n := range facts.extra {
+		if n != first[a] {
+			return true
+		}
+	}
+	return false
+}
+
+// manyWorld is a world of enrichWorld with two or three enrich blocks of
+// limits at or near what they use, all selected but for one block in some
+// worlds; left says some block has places left.
+func manyWorld(rng *rand.Rand) (*fixture, Options, bool) {
+	f, o := enrichWorld(rng)
+	o.Targets = nil
+	// Several blocks are planned in part without exclude blocks and
+	// refresh_on (enrichMany).
+	f.cfg.Excludes = nil
+	for _, e := range f.cfg.Enriches {
+		e.RefreshOn = nil
+	}
+	var refs []string
+	for _, s := range f.cfg.Searches {
+		if strings.HasPrefix(s.Address, "search.a[") {
+			refs = append(refs, s.Address)
+		}
+	}
+	if len(f.cfg.Enriches) == 1 {
+		f.enrich("e1", refs[rng.IntN(len(refs)):], 1, time.Duration([]int{0, 10, 60}[rng.IntN(3)])*day)
+	}
+	if rng.IntN(3) == 0 {
+		f.enrich("e2", refs[:1+rng.IntN(len(refs))], 1, time.Duration([]int{0, 5, 30, 400}[rng.IntN(4)])*day)
+	}
+	shareEnrichments(rng, f)
+	left := false
+	v := newEnv(f.cfg, f.st, o.Now)
+	for _, e := range f.cfg.Enriches {
+		e.Limit = 1
+		used := v.used(e)
+		e.Limit = max(used+[]int{-2, 0, 0, 0, 1, 2, 5}[rng.IntN(7)], 1)
+		if rng.IntN(8) == 0 {
+			e.Limit = 5_000_000 // a safety cap
+		}
+		left = left || e.Limit > used
+	}
+	if len(f.cfg.Enriches) == 3 && rng.IntN(4) == 0 {
+		for _, e := range f.cfg.Enriches[:2] {
+			o.Targets = append(o.Targets, e.Address)
+		}
+	}
+	return f, o, left
+}
+
+// shareEnrichments gives some people enrichments by the blocks after the
+// first, of various ages, and some enrichments of an unknown outcome by
+// them.
+func shareEnrichments(rng *rand.Rand, f *fixture) {
+	ages := []time.Duration{day, 7 * day, 20 * day, 40 * day, 400 * day}
+	var others []*config.Enrich
+	others = append(others, f.cfg.Enriches[1:]...)
+	for i, id := range sortedPeople(f.st) {
+		p := f.st.People[id]
+		e := others[i%len(others)]
+		switch rng.IntN(6) {
+		case 0, 1:
+			f.enriched(id, e.Address, t0.Add(-ages[rng.IntN(len(ages))]))
+		case 2:
+			if f.st.UnknownEnrichments[id] == nil && p.Enrichment == nil {
+				f.st.UnknownEnrichments[id] = &state.UnknownEnrichment{At: t0.Add(-day), By: e.Address, Credits: 1}
+			}
+		}
+	}
+	if rng.IntN(3) == 0 {
+		f.st.ErasedEnrichments[others[0].Address] = 1 + rng.IntN(2)
+	}
+}
+
+// TestManyBlocksTakeTheCensusWhereNeeded plans the block of placesLeft (5
+// places left among 3,000 people, 1,000 of them enriched by it) with a
+// second block over the first search's 300 people that the places walk
+// cannot plan: a safety cap (planned from the census at once), or at its
+// limit with nothing to enrich (from the census once the walk could not
+// decide it). Only the second block is planned from the census: the
+// people read whole are the first block's 5 and, under the cap, the
+// second's people to enrich (200), not the 2,000 the first block's
+// census would read. At its limit the second block can take no place
+// (countOnly): its 199 people to enrich are counted, not read.
+func TestManyBlocksTakeTheCensusWhereNeeded(t *testing.T) {
+	for _, tc := range []struct{ limit, read int }{{5_000_000, 205}, {1, 5}} {
+		limit := tc.limit
+		f, kept, e := placesLeft(placesBlock, day)
+		cap := f.enrich("cap", []string{`search.a["0"]`}, limit, 0)
+		if limit == 1 {
+			f.enriched("0299.p", cap.Address, t0.Add(-day))
+		}
+		o := Options{Now: t0, Offline: true, FileExists: func(string) bool { return true }}
+		store := &countingStore{enrichMemStore: enrichMemStore{memStore{f.st}}}
+		b := state.NewStoredBase(storedBase(f.st).Records, kept, store)
+		r, facts, ok, err := EnrichReadsOf(f.cfg, b.Records, o, b)
+		if err != nil || !ok {
+			t.Fatalf("limit %d: EnrichReadsOf: %v, %v", limit, ok, err)
+		}
+		st, err := b.Reading(r.Searches, r.Persons)
+		if err != nil {
+			t.Fatal(err)
+		}
+		facts.Fill(st)
+		store.read = 0
+		po := o
+		po.Enrich = facts
+		got, _ := Build(f.cfg, st, po)
+		if again := facts.Recount(); again != nil {
+			facts, po.Enrich = again, again
+			got, _ = Build(f.cfg, st, po)
+		}
+		if facts.NeedsEveryone() || facts.Err() != nil {
+			t.Fatalf("limit %d: the plan needs everyone (%v)", limit, facts.Err())
+		}
+		want, _ := Build(f.cfg, f.st, o)
+		if d := cmp.Diff(planJSON(t, want), planJSON(t, got)); d != "" {
+			t.Fatalf("limit %d: the plan differs (-whole +read):\n%s", limit, d)
+		}
+		// Once a build: the first that needs the census, and the second.
+		if !facts.censusOf[cap.Address] || facts.censusOf[e.Address] || store.read > 2*tc.read {
+			t.Fatalf("limit %d: planned from the census: %v; %d people read whole, want the second block only and at most %d", limit, facts.censusOf, store.read, 2*tc.read)
+		}
+	}
+}
+
+// whereWorld gives a block of some worlds a where (through match: a lead
+// passes when its person's number is not a multiple of 3), alone among
+// the targets in some; errs says the where fails to evaluate on the
+// numbers that are 16 modulo 17 in this world. A lead without a last
+// name (a person read in sketch) fails to evaluate too: the plan must
+// never evaluate one.
+func whereWorld(rng *rand.Rand, f *fixture, o *Options) (errs bool) {
+	errs = rng.IntN(4) == 0
+	match = func(_ *config.Config, e *config.Enrich, l person.Lead) (bool, error) {
+		if e.Where == nil {
+			return true, nil
+		}
+		n, err := strconv.Atoi(strings.TrimSuffix(strings.TrimSuffix(l.LastName, ".p"), ".q"))
+		if err != nil || errs && n%17 == 16 {
+			return false, fmt.Errorf("no number in %q", l.LastName)
+		}
+		return n%3 != 0, nil
+	}
+	if rng.IntN(3) > 0 {
+		return errs
+	}
+	e := f.cfg.Enriches[rng.IntN(len(f.cfg.Enriches))]
+	whereCompany(e)
+	if rng.IntN(3) == 0 {
+		o.Targets = []string{e.Address}
+	}
+	return errs
+}

@@ -1,0 +1,70 @@
+package backendtest
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/leadsync/leadsync/internal/state/backend"
+)
+
+// partialManySteps are the configurations testPartialManyEnrichApply
+// applies one after the other: two enrich blocks over overlapping
+// searches (plan.EnrichReadsOf answers them together), at their limits
+// and refreshing, with places left in one or both (taken by the people
+// the store names), the second block's people claimed by the first, and
+// a saved plan made again at the time it was made.
+var partialManySteps = []struct {
+	contacts, leaders int // the limits
+	targets           []string
+	after             time.Duration
+	saved             bool
+	loads             int
+}{
+	{contacts: 2, leaders: 1, loads: 1},
+	{contacts: 2, leaders: 1, after: 11 * day},
+	{contacts: 3, leaders: 3, after: 31 * day},
+	{contacts: 5, leaders: 3, after: 62 * day, targets: []string{"enrich.contacts", "enrich.leaders"}},
+	{contacts: 5, leaders: 4, after: 93 * day, saved: true, targets: []string{"enrich.contacts", "enrich.leaders"}},
+}
+
+// manyBlocks are the searches and the two enrich blocks of a step.
+func manyBlocks(contacts, leaders int) string {
+	return searchS(3) + searchT + searchU + fmt.Sprintf(`enrich "contacts" {
+  from    = [search.t, search.s]
+  limit   = %d
+  refresh = "30d"
+}
+enrich "leaders" {
+  from    = [search.s["Hamburg"], search.u]
+  limit   = %d
+  refresh = "10d"
+}
+`, contacts, leaders)
+}
+
+// testPartialManyEnrichApply: an apply of two enrich blocks runs on a
+// partial state on a backend that reads people on request (it loads
+// nothing whole), and leaves the same stored state and shows the same
+// summary as the apply that loads the state whole, against the same
+// sandbox; each step enriches someone.
+func testPartialManyEnrichApply(t *testing.T, k Kind) {
+	whole, part := k.New(t), k.New(t)
+	probe := part("", Alice)
+	inPart := backend.ReadsInPart(probe)
+	backend.Close(probe)
+	if !inPart {
+		t.Skip("the backend reads its state whole")
+	}
+	wholeDir, partDir := t.TempDir(), t.TempDir()
+	for i, step := range partialManySteps {
+		text := sandboxOneCallAtATime + manyBlocks(step.contacts, step.leaders)
+		at := At(60).Add(step.after)
+		wantSum, want, _ := partialApplyAt(t, whole, wholeDir, text, step.targets, step.saved, true, at)
+		gotSum, got, loads := partialApplyAt(t, part, partDir, text, step.targets, step.saved, false, at)
+		sameApply(t, i, step.loads, loads, wantSum, gotSum, want, got)
+		if n := enrichedAt(got, at); n == 0 {
+			t.Errorf("step %d: no one enriched", i)
+		}
+	}
+}
