@@ -315,6 +315,11 @@ type blockPeople struct {
 	// would be in todo (countUnread); unreadAll says every one is.
 	unread    int
 	unreadAll bool
+	// freshUnread and formerUnread count, over a state read in part, the
+	// people not read who would be in fresh and formerFresh
+	// (enrich_refreshon.go); countFormer counts the latter when asked.
+	freshUnread, formerUnread int
+	countFormer               func() int
 	// excluded need enrichment (and have a page name), or hold an e-mail
 	// an import gives them, but an exclude block removes them, with the
 	// block that does.

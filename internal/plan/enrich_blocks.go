@@ -52,7 +52,12 @@ func (b *builder) enriches() {
 		// changed, and so may any search that runs and finds them.
 		formerChanging, restFormer := b.mayChange(e, bp.formerFresh)
 		changing = append(changing, formerChanging...)
-		flips := readFlips + u.flips(restFailing+len(restFresh)+len(restFormer))
+		rest := restFailing + len(restFresh) + len(restFormer) + bp.freshUnread
+		if bp.countFormer != nil && rest < u.runningAll {
+			// Past what the running sources bring they change nothing.
+			bp.formerUnread = bp.countFormer()
+		}
+		flips := readFlips + u.flips(rest+bp.formerUnread)
 		// When no source of the plan runs, no import brings anyone new and
 		// no call may show a change, nothing apply learns can change who
 		// is enriched: the bound is the certain count itself.

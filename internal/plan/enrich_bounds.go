@@ -168,7 +168,9 @@ func (u *enrichUnion) bound(b *builder) int {
 // call of e at most. The people whose enrichment an import of this plan
 // replaces are e's no more.
 func (b *builder) ownedCap(e *config.Enrich, todo map[string]bool, searching bool) int {
-	if c := b.v.counted(e.Address); c != nil {
+	if c := b.v.counted(e.Address); c != nil && anyRefreshOn(b.cfg) {
+		return b.ownedCapOn(e, c, todo, searching)
+	} else if c != nil {
 		return b.ownedCapCounted(e, c, todo)
 	}
 	other := time.Duration(0) // the shortest refresh of any other block

@@ -129,6 +129,9 @@ func (v *env) collectCensus(e *config.Enrich, sources []source, where bool) (blo
 				if i := c.member(k); !counted[i] && !c.candidate(i) {
 					counted[i] = true
 					bp.enriched++
+					if len(e.RefreshOn) > 0 {
+						bp.freshUnread++ // a search that runs may show them changed
+					}
 				}
 				continue
 			}
@@ -147,6 +150,9 @@ func (v *env) collectCensus(e *config.Enrich, sources []source, where bool) (blo
 	}
 	if ids, ok := v.facts.counted[e.Address]; ok {
 		bp.unread, bp.unreadAll = len(ids), true
+	}
+	if len(e.RefreshOn) > 0 {
+		bp.countFormer = v.formerCounter(e, sources)
 	}
 	return bp, nil
 }

@@ -113,6 +113,12 @@ func widenedIn(t *testing.T, f *fixture, o Options) bool {
 func manyWorld(rng *rand.Rand) (*fixture, Options, bool) {
 	f, o := enrichWorld(rng)
 	o.Targets = nil
+	// Several blocks are planned in part without exclude blocks and
+	// refresh_on (enrichMany).
+	f.cfg.Excludes = nil
+	for _, e := range f.cfg.Enriches {
+		e.RefreshOn = nil
+	}
 	var refs []string
 	for _, s := range f.cfg.Searches {
 		if strings.HasPrefix(s.Address, "search.a[") {

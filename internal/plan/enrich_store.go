@@ -69,16 +69,17 @@ type enrichCounts struct {
 
 // EnrichReadsOf says what the plan of cfg reads of a store instead of every
 // person when ReadsOf asks for every person only for one enrich block of
-// the common kind: a limit, a refresh (or none), no where, no refresh_on
-// in any block, no exclude block, sources that are searches and profiles,
-// no other workspace to reuse from (opts.Reuse nil), and opts.Now set.
+// the common kind: a limit or none, a refresh (or none), no where, no
+// refresh_on in any block, sources that are searches and profiles, no
+// other workspace to reuse from (opts.Reuse nil), and opts.Now set.
 // It reads the lead lists ReadsOf would, the people who may decide the
-// block's plan (enrichReads), and counts from the indexes. When the
-// counts show the limit leaves places, the plan asks the store, in the
-// order it picks people, for the first who take them (placesWalk); when
-// more than maxPlacesRead places are left (a limit as a safety cap), it
-// asks the store for every enrichment narrowly and reads whole only the
-// people to enrich (collectCensus), when the store lists them
+// block's plan (enrichReads), the people an exclude block may name
+// (excludedReads), and counts from the indexes. When the counts show the
+// limit leaves places, the plan asks the store, in the order it picks
+// people, for the first who take them (placesWalk); without a limit, or
+// when more than maxPlacesRead places are left (a limit as a safety
+// cap), it asks the store for every enrichment narrowly and reads whole
+// only the people to enrich (collectCensus), when the store lists them
 // (state.EnrichmentLister). ok is false for any other plan: it reads
 // every person.
 func EnrichReadsOf(cfg *config.Config, records *state.State, opts Options, ix EnrichStore) (r Reads, facts *EnrichFacts, ok bool, err error) {
@@ -99,12 +100,22 @@ func EnrichReadsOf(cfg *config.Config, records *state.State, opts Options, ix En
 		}
 	}
 	_, lists := ix.(state.EnrichmentLister)
-	census := e.Limit-held > maxPlacesRead
+	// Without a limit every candidate is to enrich: the census.
+	census := e.Limit <= 0 || e.Limit-held > maxPlacesRead
 	if census && !lists {
 		return Reads{}, nil, false, nil
 	}
+	named, ok, err := excludedReads(cfg, ix)
+	if err != nil || !ok {
+		return Reads{}, nil, false, err
+	}
+	changed, ok, err := refreshOnReads(cfg, ix)
+	if err != nil || !ok {
+		return Reads{}, nil, false, err
+	}
+	named = append(named, changed...)
 	facts = &EnrichFacts{blocks: map[string]*enrichCounts{e.Address: counts}, store: ix, census: census}
-	if base.Persons, facts.sketches, err = enrichReads(e, base.Persons, copied, records, opts.Now, ix); err != nil {
+	if base.Persons, facts.sketches, err = enrichReads(e, append(base.Persons, named...), copied, records, opts.Now, ix); err != nil {
 		return Reads{}, nil, false, err
 	}
 	return base, facts, true, nil
@@ -175,7 +186,7 @@ var endOfTime = time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)
 // person for, and what ReadsOf names besides, when EnrichReadsOf can
 // answer that block (see there).
 func enrichAlone(cfg *config.Config, records *state.State, opts Options) (*config.Enrich, Reads, bool) {
-	if records == nil || opts.Reuse != nil || opts.Now.IsZero() || len(cfg.Excludes) > 0 {
+	if records == nil || opts.Reuse != nil || opts.Now.IsZero() {
 		return nil, Reads{}, false
 	}
 	b := &builder{cfg: cfg, st: records, opts: opts}
@@ -186,9 +197,6 @@ func enrichAlone(cfg *config.Config, records *state.State, opts Options) (*confi
 	}
 	var e *config.Enrich
 	for _, x := range cfg.Enriches {
-		if len(x.RefreshOn) > 0 {
-			return nil, Reads{}, false
-		}
 		if b.selected(x.Address) {
 			if e != nil {
 				return nil, Reads{}, false
@@ -196,7 +204,7 @@ func enrichAlone(cfg *config.Config, records *state.State, opts Options) (*confi
 			e = x
 		}
 	}
-	if e == nil || e.Limit <= 0 || e.Where != nil {
+	if e == nil || e.Where != nil {
 		return nil, Reads{}, false
 	}
 	// Without the enrich blocks, the plan must read no person in bulk.
@@ -368,6 +376,9 @@ func (v *env) collectRead(e *config.Enrich, sources []source, where bool) (block
 	bp.members = distinctIDs(sources)
 	if v.keepMet {
 		bp.sources = sources
+	}
+	if len(e.RefreshOn) > 0 {
+		v.countUnreadOn(&bp, e, sources)
 	}
 	return bp, nil
 }

@@ -14,7 +14,7 @@ import (
 	"github.com/leadsync/leadsync/internal/state"
 )
 
-// TestEnrichReadsMakeTheSamePlan plans 3,000 random worlds of enrich blocks of
+// TestEnrichReadsMakeTheSamePlan plans 3,200 random worlds of enrich blocks of
 // the kind EnrichReadsOf answers (limits reached and not, stale and fresh
 // enrichments, people who left, without a page name, unknown outcomes,
 // erased and copied enrichments, several blocks, sources that run) twice:
@@ -28,19 +28,23 @@ import (
 // left than maxPlacesRead, which some worlds make 2), and one the walk
 // cannot decide (every member enriched: nothing to enrich), tell the
 // members apart from the census of every enrichment (collectCensus),
-// giving up past a few candidates in some worlds.
+// giving up past a few candidates in some worlds. Some worlds have
+// exclude blocks of every kind (excludeWorld), no limit, or refresh_on
+// with people whose company or title changed (refreshOnWorld).
 func TestEnrichReadsMakeTheSamePlan(t *testing.T) {
+	const worlds = 3200
 	defer func(n, m, p, c int) { walkChunk, maxCounted, maxPlacesRead, maxCensusRead = n, m, p, c }(walkChunk, maxCounted, maxPlacesRead, maxCensusRead)
-	nothing := 0           // from the census with nothing to enrich
+	nothing := 0 // from the census with nothing to enrich
+	excluded, unlimited, refreshOn, refreshOnWalked := 0, 0, 0, 0
 	var read, whole [4]int // by places left: 0 none, 1 some (the walk); 2 the census, 3 the census after the walk
-	for seed := range 3000 {
+	for seed := range worlds {
 		rng := rand.New(rand.NewPCG(uint64(seed), 0xe4c4))
 		walkChunk = []int{1, 2, 3, 4096}[rng.IntN(4)]
 		maxCounted = []int{1, 4, 1 << 20}[seed%3]
 		maxPlacesRead = []int{100_000, 100_000, 2}[seed%3]
 		maxCensusRead = []int{1 << 30, 1 << 30, 1 << 30, 3}[seed%4]
 		f, o := enrichWorld(rng)
-		b := storedBase(f.st)
+		b := enrichBase(f.st)
 		if _, _, ok, _ := EnrichReadsOf(f.cfg, b.Records, o, b); !ok {
 			continue
 		}
@@ -57,15 +61,27 @@ func TestEnrichReadsMakeTheSamePlan(t *testing.T) {
 		if r.compared && r.census && r.nothing {
 			nothing++
 		}
+		if r.compared && r.excluded {
+			excluded++
+		}
+		if r.compared && r.unlimited {
+			unlimited++
+		}
+		if r.compared && r.refreshOn {
+			refreshOn++
+			if !r.census {
+				refreshOnWalked++
+			}
+		}
 		if r.compared {
 			read[k]++
 		} else {
 			whole[k]++
 		}
 	}
-	t.Logf("3000 worlds: at the limit %d planned from what EnrichReadsOf names, %d needed everyone; with places left %d and %d; from the census %d and %d, and after the walk %d and %d (%d with nothing to enrich)",
-		read[0], whole[0], read[1], whole[1], read[2], whole[2], read[3], whole[3], nothing)
-	if read[0] < 500 || read[1] < 300 || read[2] < 400 || whole[2] < 20 || read[3] < 200 || whole[3] < 10 || nothing < 100 {
+	t.Logf("%d worlds: at the limit %d planned from what EnrichReadsOf names, %d needed everyone; with places left %d and %d; from the census %d and %d, and after the walk %d and %d (%d with nothing to enrich); %d with people excluded, %d without a limit, %d with refresh_on (%d without the census)",
+		worlds, read[0], whole[0], read[1], whole[1], read[2], whole[2], read[3], whole[3], nothing, excluded, unlimited, refreshOn, refreshOnWalked)
+	if read[0] < 250 || read[1] < 150 || read[2] < 400 || whole[2] < 20 || read[3] < 120 || whole[3] < 5 || nothing < 100 || excluded < 300 || unlimited < 200 || refreshOn < 300 || refreshOnWalked < 150 {
 		t.Fatalf("worlds planned in part and needing everyone (at the limit, with places left, from the census): %v, %v: the test no longer tests EnrichReadsOf", read, whole)
 	}
 }
@@ -88,7 +104,12 @@ func samePlanOfEnrich(t *testing.T, seed int, f *fixture, o Options) int {
 // Recount after the walk could not decide: recounted).
 // nothing: the block has nothing to enrich (its bound is 0); failed: the
 // plans failed alike (a where that cannot be evaluated).
-type enrichPlanned struct{ compared, walked, census, recounted, nothing, failed bool }
+// excluded: an exclude block named people of the plan; unlimited: the
+// block has no limit; refreshOn: a block has refresh_on.
+type enrichPlanned struct {
+	compared, walked, census, recounted, nothing, failed bool
+	excluded, unlimited, refreshOn                       bool
+}
 
 // planOfEnrich is samePlanOfEnrich, building the plan again from the
 // census when Recount says so, as run.Plan does.
@@ -132,6 +153,9 @@ func planOfEnrich(t *testing.T, seed int, f *fixture, o Options) enrichPlanned {
 	}
 	out.failed = wantDiags.HasErrors()
 	out.compared = true
+	out.excluded = got.Savings.Excluded.People > 0
+	out.unlimited = f.cfg.Enriches[0].Limit <= 0
+	out.refreshOn = anyRefreshOn(f.cfg)
 	for _, c := range got.Changes {
 		if c.Address == f.cfg.Enriches[0].Address && c.CallsMax == 0 {
 			out.nothing = true
@@ -215,6 +239,8 @@ func enrichWorld(rng *rand.Rand) (*fixture, Options) {
 		}
 	}
 	capWorld(rng, f, e)
+	excludeWorld(rng, f)
+	refreshOnWorld(rng, f)
 	o := Options{Now: t0, Offline: true, FileExists: func(string) bool { return true }}
 	if len(f.cfg.Enriches) == 1 || rng.IntN(2) == 0 {
 		o.Targets = []string{e.Address}
@@ -226,8 +252,11 @@ func enrichWorld(rng *rand.Rand) (*fixture, Options) {
 // and some worlds' people all enriched by e, fresh or not (nothing may
 // be left to enrich).
 func capWorld(rng *rand.Rand, f *fixture, e *config.Enrich) {
-	if rng.IntN(3) == 0 {
+	switch rng.IntN(6) {
+	case 0, 1:
 		e.Limit = 5_000_000
+	case 2:
+		e.Limit = 0 // none: every candidate
 	}
 	if rng.IntN(4) == 0 {
 		age := []time.Duration{day, 400 * day}[rng.IntN(2)]
@@ -372,8 +401,10 @@ func TestManyPlacesLeftTakeTheCensus(t *testing.T) {
 		maxPlacesRead = 1 << 30
 		b := storedBase(f.st)
 		// Without unknown outcomes, the places the counts show are the
-		// places left (with them, EnrichReadsOf counts each as held).
-		if r := planOfEnrich(t, seed, f, o); !r.compared || !r.walked || r.census || len(f.st.UnknownEnrichments) > 0 {
+		// places left (with them, EnrichReadsOf counts each as held);
+		// noLister lists no values for exclude blocks, nor the changes
+		// refresh_on reads.
+		if r := planOfEnrich(t, seed, f, o); !r.compared || !r.walked || r.census || len(f.st.UnknownEnrichments) > 0 || len(f.cfg.Excludes) > 0 || anyRefreshOn(f.cfg) {
 			continue
 		}
 		e := f.cfg.Enriches[0]
@@ -588,6 +619,13 @@ const placesBlock = "enrich.e0"
 type countingStore struct {
 	enrichMemStore
 	asked, read int
+	// listed counts the lists of a block's enrichments asked for.
+	listed int
+}
+
+func (c *countingStore) Enriched(addr string) ([]string, error) {
+	c.listed++
+	return c.enrichMemStore.Enriched(addr)
 }
 
 func (c *countingStore) SketchedAmong(ids []string) ([]*state.Person, error) {

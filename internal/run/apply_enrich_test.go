@@ -3,14 +3,17 @@ package run
 import (
 	"context"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/plan"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/local"
@@ -31,20 +34,30 @@ func (v *planView) Plan(p *plan.Plan) { v.shown = p }
 // whole state) and refreshes them; with places left under a larger limit
 // it enriches the people the store names for them too, and so with a
 // limit as a safety cap (the census); with nothing to refresh the census
-// tells the up-to-date members apart, as plan does. The plan
-// it shows is the plan of the whole state, and its people are enriched at
-// the apply's time.
+// tells the up-to-date members apart, as plan does. With an exclude
+// block naming a person to refresh and one to enrich, and without a
+// limit (the census), it reads in part too and enriches neither. The
+// plan it shows is the plan of the whole state, and its people are
+// enriched at the apply's time.
 func TestApplyOfAnEnrichBlockReadsInPart(t *testing.T) {
 	for _, tt := range []struct {
 		limit    int
 		after    time.Duration
 		loads    bool
 		enriched int // at the apply's time
+		exclude  bool
+		// refreshOn adds refresh_on = ["company"] to the block.
+		refreshOn bool
 	}{
-		{2, 31 * 24 * time.Hour, false, 2},         // two refreshes, the limit reached
-		{10, 31 * 24 * time.Hour, false, 6},        // places left, taken by the people the store names
-		{5_000_000, 31 * 24 * time.Hour, false, 6}, // a limit as a safety cap: the census reads the people to enrich
-		{2, 24 * time.Hour, false, 0},              // nothing to refresh: up to date, the census counts
+		{2, 31 * 24 * time.Hour, false, 2, false, false},         // two refreshes, the limit reached
+		{10, 31 * 24 * time.Hour, false, 6, false, false},        // places left, taken by the people the store names
+		{5_000_000, 31 * 24 * time.Hour, false, 6, false, false}, // a limit as a safety cap: the census reads the people to enrich
+		{2, 24 * time.Hour, false, 0, false, false},              // nothing to refresh: up to date, the census counts
+		{2, 31 * 24 * time.Hour, false, 1, true, false},          // at the limit: the excluded person is not refreshed
+		{10, 31 * 24 * time.Hour, false, 4, true, false},         // places left: neither excluded person is enriched
+		{0, 31 * 24 * time.Hour, false, 4, true, false},          // no limit: the census, less the excluded
+		{2, 31 * 24 * time.Hour, false, 2, false, true},          // refresh_on: the census
+		{10, 31 * 24 * time.Hour, false, 6, false, true},         // refresh_on with places left
 	} {
 		dir := t.TempDir()
 		rec := &recBackend{Backend: local.Open(filepath.Join(dir, ".leadsync", "state.db"))}
@@ -59,7 +72,15 @@ func TestApplyOfAnEnrichBlockReadsInPart(t *testing.T) {
 		}
 		now := t0.Add(tt.after)
 		d.Now = func() time.Time { return now }
-		cfg := loadConfigText(t, dir, enrichConfig(tt.limit))
+		var cfg *config.Config
+		switch {
+		case tt.exclude:
+			cfg = excludeTwo(t, dir, whole, tt.limit)
+		case tt.refreshOn:
+			cfg = loadConfigText(t, dir, strings.Replace(enrichConfig(tt.limit), "  refresh = ", "  refresh_on = [\"company\"]\n  refresh = ", 1))
+		default:
+			cfg = loadConfigText(t, dir, enrichConfig(tt.limit))
+		}
 		want, _ := plan.Build(cfg, whole, plan.Options{Now: now, Targets: []string{"enrich.contacts"}})
 		rec.ops = nil
 		v := &planView{}
@@ -83,6 +104,9 @@ func TestApplyOfAnEnrichBlockReadsInPart(t *testing.T) {
 		if got := enrichedAt(after, "enrich.contacts", now); got != tt.enriched {
 			t.Errorf("limit %d: %d people enriched at the apply's time, want %d", tt.limit, got, tt.enriched)
 		}
+		if n := want.Savings.Excluded.People; tt.exclude && n != 2 {
+			t.Errorf("limit %d: %d people excluded, want 2", tt.limit, n)
+		}
 	}
 }
 
@@ -95,6 +119,34 @@ func enrichedAt(st *state.State, addr string, at time.Time) int {
 		}
 	}
 	return n
+}
+
+// excludeTwo is enrichConfig(limit) (no limit line for 0) with an exclude
+// block by page name of two people of whole: the first holding an
+// enrichment and the first holding none.
+func excludeTwo(t *testing.T, dir string, whole *state.State, limit int) *config.Config {
+	t.Helper()
+	var enriched, plain string
+	for _, id := range slices.Sorted(maps.Keys(whole.People)) {
+		p := whole.People[id]
+		switch {
+		case p.Enrichment != nil && enriched == "":
+			enriched = p.Lead.PageName
+		case p.Enrichment == nil && plain == "":
+			plain = p.Lead.PageName
+		}
+	}
+	src := enrichConfig(limit)
+	if limit == 0 {
+		src = strings.Replace(src, "  limit   = 0\n", "", 1)
+	}
+	src += "exclude \"two\" {\n  file = \"two.csv\"\n  column = \"Page\"\n  by = \"page_name\"\n}\n"
+	fs := fstest.MapFS{"main.leads.hcl": {Data: []byte(src)}, "two.csv": {Data: []byte("Page\n" + enriched + "\n" + plain + "\n")}}
+	cfg, diags := config.Load(config.LoadOptions{Dir: dir, FS: fs})
+	if diags.HasErrors() {
+		t.Fatal(diags.Errs())
+	}
+	return cfg
 }
 
 // TestApplyOfSeveralEnrichBlocksReadsInPart applies two enrich blocks over

@@ -2,8 +2,11 @@ package backendtest
 
 import (
 	"fmt"
+	"maps"
 	"slices"
+	"strings"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
@@ -144,6 +147,9 @@ var partialEnrichSteps = []struct {
 	loads int
 	// idle: nothing is stale, the apply enriches no one.
 	idle bool
+	// exclude adds exclude blocks (excludeFiles) naming people of the
+	// state the step before left; refreshOn, refresh_on = ["company"].
+	exclude, refreshOn bool
 }{
 	{limit: 2, loads: 1},
 	{limit: 3, after: 20 * day},
@@ -153,6 +159,11 @@ var partialEnrichSteps = []struct {
 	{limit: 5, more: true, targets: []string{"enrich.contacts"}, after: 63 * day},
 	{limit: 5, more: true, targets: []string{"enrich.contacts"}, after: 100 * day, saved: true},
 	{limit: 5, more: true, targets: []string{"enrich.contacts"}, after: 101 * day, saved: true, idle: true},
+	{limit: 5, more: true, targets: []string{"enrich.contacts"}, after: 140 * day, exclude: true},
+	{limit: 9, more: true, targets: []string{"enrich.contacts"}, after: 175 * day, saved: true, exclude: true},
+	{limit: 9, more: true, after: 215 * day, exclude: true},
+	{limit: 9, more: true, targets: []string{"enrich.contacts"}, after: 250 * day, refreshOn: true},
+	{limit: 12, more: true, targets: []string{"enrich.contacts"}, after: 290 * day, saved: true, refreshOn: true, exclude: true},
 }
 
 const day = 24 * time.Hour
@@ -185,12 +196,24 @@ func testPartialEnrichApply(t *testing.T, k Kind) {
 		t.Skip("the backend reads its state whole")
 	}
 	wholeDir, partDir := t.TempDir(), t.TempDir()
+	var before *state.State
 	for i, step := range partialEnrichSteps {
 		text := sandboxOneCallAtATime + enrichBlocks(step.limit, step.more)
+		if step.refreshOn {
+			text = strings.Replace(text, "  refresh = ", "  refresh_on = [\"company\"]\n  refresh = ", 1)
+		}
+		files := fstest.MapFS{"main.leads.hcl": {Data: []byte(text)}}
+		if step.exclude {
+			excludeFiles(files, before)
+		}
 		at := At(60).Add(step.after)
-		wantSum, want, _ := partialApplyAt(t, whole, wholeDir, text, step.targets, step.saved, true, at)
-		gotSum, got, loads := partialApplyAt(t, part, partDir, text, step.targets, step.saved, false, at)
+		wantSum, want, _ := partialApplyFiles(t, whole, wholeDir, files, step.targets, step.saved, true, at)
+		gotSum, got, loads := partialApplyFiles(t, part, partDir, files, step.targets, step.saved, false, at)
 		sameApply(t, i, step.loads, loads, wantSum, gotSum, want, got)
+		if step.exclude && wantSum.NotSpent.Excluded == 0 {
+			t.Errorf("step %d: nobody excluded", i)
+		}
+		before = want
 		switch n := enrichedAt(got, at); {
 		case step.idle && n != 0:
 			t.Errorf("step %d: %d enrichments refreshed, want none", i, n)
@@ -209,4 +232,42 @@ func enrichedAt(st *state.State, at time.Time) int {
 		}
 	}
 	return n
+}
+
+// excludeFiles adds to files exclude blocks naming people of st: by page
+// name the first person holding no enrichment and the first holding
+// one, and by domain the company domain of the second person holding
+// one (which names the colleagues of the same company too).
+func excludeFiles(files fstest.MapFS, st *state.State) {
+	var pages []string
+	var domain string
+	enriched := 0
+	for _, id := range slices.Sorted(maps.Keys(st.People)) {
+		p := st.People[id]
+		if p.Enrichment == nil {
+			if len(pages) == 0 && p.Lead.PageName != "" {
+				pages = append(pages, p.Lead.PageName)
+			}
+			continue
+		}
+		if enriched++; enriched == 1 && p.Lead.PageName != "" {
+			pages = append(pages, p.Lead.PageName)
+		} else if domain == "" && enriched > 1 {
+			domain = p.Enrichment.Result.CompanyDomain
+		}
+	}
+	files["pages.csv"] = &fstest.MapFile{Data: []byte("Page\n" + strings.Join(pages, "\n") + "\n")}
+	files["domains.csv"] = &fstest.MapFile{Data: []byte("Domain\nnobody.example\n" + domain + "\n")}
+	text := string(files["main.leads.hcl"].Data) + `exclude "pages" {
+  file   = "pages.csv"
+  column = "Page"
+  by     = "page_name"
+}
+exclude "rivals" {
+  file   = "domains.csv"
+  column = "Domain"
+  by     = "domain"
+}
+`
+	files["main.leads.hcl"] = &fstest.MapFile{Data: []byte(text)}
 }

@@ -51,6 +51,7 @@ func Run(t *testing.T, k Kind) {
 		{"Base", testBase},
 		{"BaseHonoursErasures", testBaseHonoursErasures},
 		{"EnrichIndex", testEnrichIndex},
+		{"ValueLists", testValueLists},
 		{"KilledAtAnyPoint", testKilledAtAnyPoint},
 		{"Moves", testMoves},
 		{"PartialEdits", testPartialEdits},

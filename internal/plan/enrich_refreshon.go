@@ -1,0 +1,210 @@
+package plan
+
+import (
+	"errors"
+	"slices"
+	"time"
+
+	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/state"
+)
+
+// refresh_on over a state read in part (EnrichReadsOf): a block with
+// refresh_on enriches again a person a field of it changed for since
+// their enrichment (their history says so), also when its sources no
+// longer hold them (collectFormer), and counts every enriched member a
+// call of this run may show changed (bp.fresh). The plan then reads
+// whole every person whose history holds a change (refreshOnReads), and
+// is made from the census: a person not read changed nothing since their
+// enrichment, is on the network, and no read of this run reads them
+// (the configuration has no profile block, no track is planned). The
+// census counts the enriched members not read (bp.freshUnread), and
+// formerUnread the people the block enriched whom neither its sources
+// hold nor the plan read; ownedCapOn bounds the limit's calls from the
+// store's counts.
+
+// changeLister is what refreshOnReads and formerUnread ask of a store
+// (state.Base gives both).
+type changeLister interface {
+	// Changed are the IDs of the people whose history holds a change.
+	Changed() ([]string, error)
+	// Enriched are the IDs of the people holding an enrichment the block
+	// at addr made or copied.
+	Enriched(addr string) ([]string, error)
+}
+
+// anyRefreshOn reports whether a block of cfg has refresh_on.
+func anyRefreshOn(cfg *config.Config) bool {
+	return slices.ContainsFunc(cfg.Enriches, func(e *config.Enrich) bool { return len(e.RefreshOn) > 0 })
+}
+
+// refreshOnReads are the people a plan with refresh_on reads whole: every
+// person whose history holds a change. ok is false when a block has
+// refresh_on and the store lists no such people, or a profile block may
+// read a person not read in this run (and show them changed).
+func refreshOnReads(cfg *config.Config, ix EnrichStore) (ids []string, ok bool, err error) {
+	if !anyRefreshOn(cfg) {
+		return nil, true, nil
+	}
+	cl, listed := ix.(changeLister)
+	if !listed || len(cfg.Profiles) > 0 {
+		return nil, false, nil
+	}
+	ids, err = cl.Changed()
+	return ids, err == nil, err
+}
+
+// formerUnread counts the people e made an enrichment of whom sources do
+// not hold and the plan did not read (collectFormer meets those read):
+// each is former and fresh (nothing changed since their enrichment).
+func (v *env) formerUnread(e *config.Enrich, sources []source) (int, error) {
+	cl, ok := v.facts.store.(changeLister)
+	if !ok {
+		return 0, errNoChanges
+	}
+	all, err := cl.Enriched(e.Address)
+	if err != nil {
+		return 0, err
+	}
+	copied, err := v.facts.store.CopiedBy(e.Address)
+	if err != nil {
+		return 0, err
+	}
+	made := make(map[string]bool, len(all))
+	for _, id := range all {
+		if v.st.People[id] == nil {
+			made[id] = false
+		}
+	}
+	for _, id := range copied {
+		delete(made, id)
+	}
+	n := len(made)
+	for _, src := range sources {
+		for _, id := range src.ids {
+			if held, ok := made[id]; ok && !held {
+				made[id] = true
+				n--
+			}
+		}
+	}
+	return n, nil
+}
+
+// errNoChanges: the store lists no enrichments by block.
+var errNoChanges = errors.New("the store does not list the enrichments of a block")
+
+// ownedCapOn is ownedCap from the store's counts when a block has
+// refresh_on: the people read as ownedCap counts them, and the others
+// (on the network, changed nothing since their enrichment, read by no
+// read of this run: only a search that runs may show them changed) by
+// their number and ages.
+func (b *builder) ownedCapOn(e *config.Enrich, c *enrichCounts, todo map[string]bool, searching bool) int {
+	other := otherRefresh(b.cfg, e)
+	var otherOn []*config.Enrich
+	for _, o := range b.cfg.Enriches {
+		if o != e && len(o.RefreshOn) > 0 {
+			otherOn = append(otherOn, o)
+		}
+	}
+	n, read := b.ownedCapRead(e, todo, searching, other, otherOn), 0
+	readAged := map[time.Duration]int{}
+	for o := range b.v.ownedList(e.Address).all {
+		read++
+		for d := range c.aged {
+			if b.now.Sub(o.at) >= d {
+				readAged[d]++
+			}
+		}
+	}
+	aged := func(d time.Duration) int { return c.aged[d] - readAged[d] }
+	switch {
+	case searching && (len(otherOn) > 0 || todo == nil && len(e.RefreshOn) > 0):
+		n += c.owned - read
+	case todo != nil:
+		if other > 0 {
+			n += aged(other)
+		}
+	case e.Refresh > 0 && other > 0:
+		n += aged(min(e.Refresh, other))
+	case e.Refresh > 0:
+		n += aged(e.Refresh)
+	case other > 0:
+		n += aged(other)
+	}
+	return n
+}
+
+// ownedCapRead is ownedCap's count of the people read.
+func (b *builder) ownedCapRead(e *config.Enrich, todo map[string]bool, searching bool, other time.Duration, otherOn []*config.Enrich) int {
+	mayChange := func(p *state.Person) bool {
+		by := b.changedBy(p)
+		return by == byRead || searching && by == bySearch
+	}
+	n := 0
+	for o := range b.v.ownedList(e.Address).all {
+		if b.v.replacedSet[o.p] {
+			continue
+		}
+		age := b.now.Sub(o.at)
+		var again bool
+		if todo != nil {
+			again = todo[o.p.ID]
+		} else {
+			again = e.Refresh > 0 && age >= e.Refresh || len(e.RefreshOn) > 0 && (mayChange(o.p) || changedSinceEnriched(e, o.p))
+		}
+		freed := other > 0 && age >= other
+		for _, x := range otherOn {
+			if freed {
+				break
+			}
+			freed = mayChange(o.p) || changedSinceEnriched(x, o.p)
+		}
+		if again || freed {
+			n++
+		}
+	}
+	return n
+}
+
+// countUnreadOn counts, over a state read in part whose places the walk
+// took (collectRead), what the census counts with refresh_on: the
+// enriched members not read (freshUnread, from the census of the
+// enrichments, none of them read whole) and, when asked, formerUnread.
+func (v *env) countUnreadOn(bp *blockPeople, e *config.Enrich, sources []source) {
+	l, ok := v.facts.store.(state.EnrichmentLister)
+	if !ok {
+		v.facts.needsEveryone = true
+		return
+	}
+	c, err := takeCensus(v.facts.store, l, e, v.now, sources)
+	if err == nil {
+		counted := make([]bool, c.n)
+		k := -1
+		for _, src := range sources {
+			for _, id := range src.ids {
+				k++
+				if i := c.member(k); !counted[i] && v.st.People[id] == nil && !c.candidate(i) {
+					counted[i] = true
+					bp.freshUnread++
+				}
+			}
+		}
+	}
+	if err != nil {
+		v.facts.fail(err)
+	}
+	bp.countFormer = v.formerCounter(e, sources)
+}
+
+// formerCounter counts formerUnread when asked: only while the people a
+// search may show changed are fewer than the running sources bring.
+func (v *env) formerCounter(e *config.Enrich, sources []source) func() int {
+	return func() int {
+		n, err := v.formerUnread(e, sources)
+		if err != nil {
+			v.facts.fail(err)
+		}
+		return n
+	}
+}
