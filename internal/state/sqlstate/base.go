@@ -226,7 +226,7 @@ func (p *peopleStore) Get(ids []string) ([]*state.Person, error) {
 		return nil, err
 	}
 	w := where{person: func(col string) string { return p.r.D.inList(col, "$2") }, args: []any{list}}
-	s, err := p.read(w, w, slices.Min(ids), slices.Max(ids))
+	s, err := p.read(w, w, len(ids), slices.Min(ids), slices.Max(ids))
 	if err != nil {
 		return nil, err
 	}
@@ -273,10 +273,10 @@ func (p *peopleStore) After(id string, n int) ([]*state.Person, error) {
 	return out, nil
 }
 
-// read reads the people w names and attaches what aw names of theirs;
-// lo and hi bound their IDs (attach).
-func (p *peopleStore) read(w, aw where, lo, hi string) (*state.State, error) {
-	s := &state.State{People: map[string]*state.Person{}}
+// read reads the people w names (about n) and attaches what aw names of
+// theirs; lo and hi bound their IDs (attach).
+func (p *peopleStore) read(w, aw where, n int, lo, hi string) (*state.State, error) {
+	s := &state.State{People: make(map[string]*state.Person, n)}
 	if err := p.r.peopleWhere(p.ctx, s, w, p.dec); err != nil {
 		return nil, fmt.Errorf("people: %w", err)
 	}
