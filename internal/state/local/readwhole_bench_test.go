@@ -69,3 +69,29 @@ func everyOther(b *testing.B, path string) []string {
 	}
 	return ids
 }
+
+// BenchmarkPeopleValues lists every person's values of the state.db
+// named by LEADSYNC_BENCH_DB (state.ValueLister), as a plan with exclude
+// blocks does.
+func BenchmarkPeopleValues(b *testing.B) {
+	path := os.Getenv("LEADSYNC_BENCH_DB")
+	if path == "" {
+		b.Skip("LEADSYNC_BENCH_DB names no state.db")
+	}
+	base, err := NewStore(path).OpenBase()
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer base.Close()
+	b.ResetTimer()
+	defer statetest.CPUMetric(b)()
+	for i := 0; i < b.N; i++ {
+		n := 0
+		if err := base.PeopleValues(func(id, company, pageName, networkID []byte) { n++ }); err != nil {
+			b.Fatal(err)
+		}
+		if n == 0 {
+			b.Fatal("no people")
+		}
+	}
+}
