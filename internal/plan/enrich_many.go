@@ -21,7 +21,9 @@ import (
 // (unionBound). A block the walk cannot decide (a safety cap, nothing to
 // enrich) or with a where is planned from a census of its own
 // (censusOf, recountMany); one that can take no place only counts its
-// people to enrich there (countOnly).
+// people to enrich there (countOnly). With exclude blocks, every person
+// they may name is read whole (excludedReads), as for one block: a person
+// not read is never excluded.
 
 // maxClaimAttempts is how many times enrichClaims collects the blocks
 // over a state read in part before the plan needs everyone.
@@ -32,7 +34,7 @@ const maxClaimAttempts = 3
 // together: two or more blocks selected, or one with a where, each with a
 // limit, and otherwise as enrichAlone asks.
 func enrichMany(cfg *config.Config, records *state.State, opts Options) ([]*config.Enrich, Reads, bool) {
-	if records == nil || opts.Reuse != nil || opts.Now.IsZero() || len(cfg.Excludes) > 0 {
+	if records == nil || opts.Reuse != nil || opts.Now.IsZero() {
 		return nil, Reads{}, false
 	}
 	b := &builder{cfg: cfg, st: records, opts: opts}
@@ -107,8 +109,13 @@ func enrichReadsMany(cfg *config.Config, records *state.State, opts Options, ix 
 	// The first block's reads include what every block's plan reads (the
 	// people who left, have no page name, an unknown outcome, an imported
 	// e-mail); the others add their copies and stale enrichments.
-	var err error
-	if base.Persons, f.sketches, err = enrichReads(blocks[0], base.Persons, copies, records, opts.Now, ix); err != nil {
+	// Every person an exclude block may name is read whole: a person not
+	// read is never excluded (excludedReads).
+	named, ok, err := excludedReads(cfg, ix)
+	if err != nil || !ok {
+		return Reads{}, nil, false, err
+	}
+	if base.Persons, f.sketches, err = enrichReads(blocks[0], append(base.Persons, named...), copies, records, opts.Now, ix); err != nil {
 		return Reads{}, nil, false, err
 	}
 	for i, e := range blocks {

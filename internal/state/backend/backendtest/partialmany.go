@@ -3,8 +3,10 @@ package backendtest
 import (
 	"fmt"
 	"testing"
+	"testing/fstest"
 	"time"
 
+	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/backend"
 )
 
@@ -13,19 +15,23 @@ import (
 // searches (plan.EnrichReadsOf answers them together), at their limits
 // and refreshing, with places left in one or both (taken by the people
 // the store names), the second block's people claimed by the first, and
-// a saved plan made again at the time it was made.
+// a saved plan made again at the time it was made; and with exclude
+// blocks (excludeFiles) naming people of the state the step before left.
 var partialManySteps = []struct {
 	contacts, leaders int // the limits
 	targets           []string
 	after             time.Duration
 	saved             bool
 	loads             int
+	exclude           bool
 }{
 	{contacts: 2, leaders: 1, loads: 1},
 	{contacts: 2, leaders: 1, after: 11 * day},
 	{contacts: 3, leaders: 3, after: 31 * day},
 	{contacts: 5, leaders: 3, after: 62 * day, targets: []string{"enrich.contacts", "enrich.leaders"}},
 	{contacts: 5, leaders: 4, after: 93 * day, saved: true, targets: []string{"enrich.contacts", "enrich.leaders"}},
+	{contacts: 5, leaders: 4, after: 124 * day, targets: []string{"enrich.contacts", "enrich.leaders"}, exclude: true},
+	{contacts: 7, leaders: 5, after: 155 * day, saved: true, targets: []string{"enrich.contacts", "enrich.leaders"}, exclude: true},
 }
 
 // manyBlocks are the searches and the two enrich blocks of a step.
@@ -57,12 +63,21 @@ func testPartialManyEnrichApply(t *testing.T, k Kind) {
 		t.Skip("the backend reads its state whole")
 	}
 	wholeDir, partDir := t.TempDir(), t.TempDir()
+	var before *state.State
 	for i, step := range partialManySteps {
 		text := sandboxOneCallAtATime + manyBlocks(step.contacts, step.leaders)
+		files := fstest.MapFS{"main.leads.hcl": {Data: []byte(text)}}
+		if step.exclude {
+			excludeFiles(files, before)
+		}
 		at := At(60).Add(step.after)
-		wantSum, want, _ := partialApplyAt(t, whole, wholeDir, text, step.targets, step.saved, true, at)
-		gotSum, got, loads := partialApplyAt(t, part, partDir, text, step.targets, step.saved, false, at)
+		wantSum, want, _ := partialApplyFiles(t, whole, wholeDir, files, step.targets, step.saved, true, at)
+		gotSum, got, loads := partialApplyFiles(t, part, partDir, files, step.targets, step.saved, false, at)
 		sameApply(t, i, step.loads, loads, wantSum, gotSum, want, got)
+		if step.exclude && wantSum.NotSpent.Excluded == 0 {
+			t.Errorf("step %d: nobody excluded", i)
+		}
+		before = want
 		if n := enrichedAt(got, at); n == 0 {
 			t.Errorf("step %d: no one enriched", i)
 		}
