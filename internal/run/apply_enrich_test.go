@@ -179,6 +179,10 @@ func TestApplyOfSeveralEnrichBlocksReadsInPart(t *testing.T) {
 		// and enriches no one, as the whole state's plan says.
 		{2, 1, "", [2]int{2, 0}, true},
 		{4, 2, "", [2]int{4, 0}, true},
+		// No limit (0: the line removed): the first block enriches every
+		// candidate, from its census; the second claims none of them.
+		{0, 1, "", [2]int{6, 0}, false},
+		{0, 2, "", [2]int{4, 0}, true},
 	} {
 		dir := t.TempDir()
 		rec := &recBackend{Backend: local.Open(filepath.Join(dir, ".leadsync", "state.db"))}
@@ -194,6 +198,9 @@ func TestApplyOfSeveralEnrichBlocksReadsInPart(t *testing.T) {
 		now := t0.Add(31 * 24 * time.Hour)
 		d.Now = func() time.Time { return now }
 		text := twoEnrichConfig(tt.contacts, tt.leaders)
+		if tt.contacts == 0 {
+			text = strings.Replace(text, "  limit   = 0\n", "", 1)
+		}
 		if tt.where != "" {
 			text = strings.Replace(text, `refresh = "10d"`, `refresh = "10d"
   where   = `+tt.where, 1)

@@ -2,6 +2,7 @@ package backendtest
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -16,7 +17,8 @@ import (
 // and refreshing, with places left in one or both (taken by the people
 // the store names), the second block's people claimed by the first, and
 // a saved plan made again at the time it was made; and with exclude
-// blocks (excludeFiles) naming people of the state the step before left.
+// blocks (excludeFiles) naming people of the state the step before left,
+// the first block without a limit in the last (contacts 0).
 var partialManySteps = []struct {
 	contacts, leaders int // the limits
 	targets           []string
@@ -32,6 +34,7 @@ var partialManySteps = []struct {
 	{contacts: 5, leaders: 4, after: 93 * day, saved: true, targets: []string{"enrich.contacts", "enrich.leaders"}},
 	{contacts: 5, leaders: 4, after: 124 * day, targets: []string{"enrich.contacts", "enrich.leaders"}, exclude: true},
 	{contacts: 7, leaders: 5, after: 155 * day, saved: true, targets: []string{"enrich.contacts", "enrich.leaders"}, exclude: true},
+	{contacts: 0, leaders: 5, after: 186 * day, targets: []string{"enrich.contacts", "enrich.leaders"}, exclude: true},
 }
 
 // manyBlocks are the searches and the two enrich blocks of a step.
@@ -66,6 +69,9 @@ func testPartialManyEnrichApply(t *testing.T, k Kind) {
 	var before *state.State
 	for i, step := range partialManySteps {
 		text := sandboxOneCallAtATime + manyBlocks(step.contacts, step.leaders)
+		if step.contacts == 0 {
+			text = strings.Replace(text, "  limit   = 0\n", "", 1) // no limit
+		}
 		files := fstest.MapFS{"main.leads.hcl": {Data: []byte(text)}}
 		if step.exclude {
 			excludeFiles(files, before)
