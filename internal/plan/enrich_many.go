@@ -23,7 +23,10 @@ import (
 // (censusOf, recountMany); one that can take no place only counts its
 // people to enrich there (countOnly). With exclude blocks, every person
 // they may name is read whole (excludedReads), as for one block: a person
-// not read is never excluded.
+// not read is never excluded. With refresh_on, every person whose history
+// holds a change is read whole (refreshOnReads); the bound over all
+// blocks counts each enriched person not read whom a search may show
+// changed once (enrichUnion.unreadRest).
 
 // maxClaimAttempts is how many times enrichClaims collects the blocks
 // over a state read in part before the plan needs everyone.
@@ -45,9 +48,6 @@ func enrichMany(cfg *config.Config, records *state.State, opts Options) ([]*conf
 	}
 	var blocks []*config.Enrich
 	for _, x := range cfg.Enriches {
-		if len(x.RefreshOn) > 0 {
-			return nil, Reads{}, false
-		}
 		if b.selected(x.Address) {
 			blocks = append(blocks, x)
 		}
@@ -113,6 +113,12 @@ func enrichReadsMany(cfg *config.Config, records *state.State, opts Options, ix 
 	if err != nil || !ok {
 		return Reads{}, nil, false, err
 	}
+	// refresh_on: every person whose history holds a change too.
+	changed, ok, err := refreshOnReads(cfg, ix)
+	if err != nil || !ok {
+		return Reads{}, nil, false, err
+	}
+	named = append(named, changed...)
 	if base.Persons, f.sketches, err = enrichReads(blocks[0], append(base.Persons, named...), copies, records, opts.Now, ix); err != nil {
 		return Reads{}, nil, false, err
 	}
@@ -388,13 +394,13 @@ func (f *EnrichFacts) recountMany() *EnrichFacts {
 // countOnly reports whether block e of several, planned from the census,
 // can claim no one who takes a place: its limit leaves none, and no other
 // block can give one back by enriching one of its people again (none of
-// its enrichments is as old as another block's refresh; it copied none
-// and has none of an unknown outcome). Its people to enrich are then
+// its enrichments is as old as another block's refresh; it copied none,
+// has none of an unknown outcome, and no block has refresh_on). Its people to enrich are then
 // counted, not read whole (countCandidates): they change only counts.
 func (v *env) countOnly(e *config.Enrich) bool {
 	f := v.facts
 	c := f.blocks[e.Address]
-	if !f.many || c == nil || e.Where != nil || e.Limit <= 0 || e.Limit-v.used(e) > 0 || c.copies > 0 || len(v.st.UnknownBy(e.Address)) > 0 {
+	if !f.many || c == nil || e.Where != nil || e.Limit <= 0 || e.Limit-v.used(e) > 0 || c.copies > 0 || len(v.st.UnknownBy(e.Address)) > 0 || anyRefreshOn(v.cfg) {
 		return false
 	}
 	other := otherRefresh(v.cfg, e)

@@ -161,7 +161,8 @@ func excludeTwoIn(t *testing.T, dir string, whole *state.State, src string) *con
 // refreshing its stale enrichments, and with places left, which the
 // people the store names take; and the second with a where (its census
 // reads its people to enrich whole); and with excludeTwo's exclude block
-// (the people it may name read whole). The apply loads no whole state, the plan
+// (the people it may name read whole), no limit (a census), and
+// refresh_on. The apply loads no whole state, the plan
 // it shows is the whole state's, and it enriches the people that plan
 // names.
 func TestApplyOfSeveralEnrichBlocksReadsInPart(t *testing.T) {
@@ -170,19 +171,23 @@ func TestApplyOfSeveralEnrichBlocksReadsInPart(t *testing.T) {
 		where             string
 		enriched          [2]int
 		exclude           bool // excludeTwo's block
+		refreshOn         bool // refresh_on = ["company"] in the first block
 	}{
-		{2, 1, "", [2]int{2, 1}, false}, // at the limits: every enrichment is stale
-		{4, 2, "", [2]int{4, 2}, false}, // places left in both
-		{2, 3, "", [2]int{2, 3}, false}, // places left in the second only
-		{4, 2, `lead.fullName != ""`, [2]int{4, 2}, false},
+		{2, 1, "", [2]int{2, 1}, false, false}, // at the limits: every enrichment is stale
+		{4, 2, "", [2]int{4, 2}, false, false}, // places left in both
+		{2, 3, "", [2]int{2, 3}, false, false}, // places left in the second only
+		{4, 2, `lead.fullName != ""`, [2]int{4, 2}, false, false},
 		// Both people excluded are of Hamburg: the second block refreshes
 		// and enriches no one, as the whole state's plan says.
-		{2, 1, "", [2]int{2, 0}, true},
-		{4, 2, "", [2]int{4, 0}, true},
+		{2, 1, "", [2]int{2, 0}, true, false},
+		{4, 2, "", [2]int{4, 0}, true, false},
 		// No limit (0: the line removed): the first block enriches every
 		// candidate, from its census; the second claims none of them.
-		{0, 1, "", [2]int{6, 0}, false},
-		{0, 2, "", [2]int{4, 0}, true},
+		{0, 1, "", [2]int{6, 0}, false, false},
+		{0, 2, "", [2]int{4, 0}, true, false},
+		// refresh_on: the census of the first block, as for one.
+		{2, 1, "", [2]int{2, 1}, false, true},
+		{4, 2, "", [2]int{4, 0}, true, true},
 	} {
 		dir := t.TempDir()
 		rec := &recBackend{Backend: local.Open(filepath.Join(dir, ".leadsync", "state.db"))}
@@ -200,6 +205,9 @@ func TestApplyOfSeveralEnrichBlocksReadsInPart(t *testing.T) {
 		text := twoEnrichConfig(tt.contacts, tt.leaders)
 		if tt.contacts == 0 {
 			text = strings.Replace(text, "  limit   = 0\n", "", 1)
+		}
+		if tt.refreshOn {
+			text = strings.Replace(text, "  refresh = ", "  refresh_on = [\"company\"]\n  refresh = ", 1)
 		}
 		if tt.where != "" {
 			text = strings.Replace(text, `refresh = "10d"`, `refresh = "10d"

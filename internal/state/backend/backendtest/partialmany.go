@@ -18,7 +18,8 @@ import (
 // the store names), the second block's people claimed by the first, and
 // a saved plan made again at the time it was made; and with exclude
 // blocks (excludeFiles) naming people of the state the step before left,
-// the first block without a limit in the last (contacts 0).
+// the first block without a limit (contacts 0) in the last three, and
+// with refresh_on in the last two.
 var partialManySteps = []struct {
 	contacts, leaders int // the limits
 	targets           []string
@@ -26,6 +27,7 @@ var partialManySteps = []struct {
 	saved             bool
 	loads             int
 	exclude           bool
+	refreshOn         bool // refresh_on = ["company"] in the first block
 }{
 	{contacts: 2, leaders: 1, loads: 1},
 	{contacts: 2, leaders: 1, after: 11 * day},
@@ -35,6 +37,8 @@ var partialManySteps = []struct {
 	{contacts: 5, leaders: 4, after: 124 * day, targets: []string{"enrich.contacts", "enrich.leaders"}, exclude: true},
 	{contacts: 7, leaders: 5, after: 155 * day, saved: true, targets: []string{"enrich.contacts", "enrich.leaders"}, exclude: true},
 	{contacts: 0, leaders: 5, after: 186 * day, targets: []string{"enrich.contacts", "enrich.leaders"}, exclude: true},
+	{contacts: 0, leaders: 6, after: 217 * day, targets: []string{"enrich.contacts", "enrich.leaders"}, refreshOn: true},
+	{contacts: 0, leaders: 7, after: 248 * day, saved: true, targets: []string{"enrich.contacts", "enrich.leaders"}, exclude: true, refreshOn: true},
 }
 
 // manyBlocks are the searches and the two enrich blocks of a step.
@@ -71,6 +75,9 @@ func testPartialManyEnrichApply(t *testing.T, k Kind) {
 		text := sandboxOneCallAtATime + manyBlocks(step.contacts, step.leaders)
 		if step.contacts == 0 {
 			text = strings.Replace(text, "  limit   = 0\n", "", 1) // no limit
+		}
+		if step.refreshOn {
+			text = strings.Replace(text, "  refresh = ", "  refresh_on = [\"company\"]\n  refresh = ", 1)
 		}
 		files := fstest.MapFS{"main.leads.hcl": {Data: []byte(text)}}
 		if step.exclude {
