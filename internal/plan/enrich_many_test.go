@@ -137,9 +137,6 @@ func manyWorld(rng *rand.Rand) (*fixture, Options, bool) {
 		f.enrich("e2", refs[:1+rng.IntN(len(refs))], 1, time.Duration([]int{0, 5, 30, 400}[rng.IntN(4)])*day)
 	}
 	shareEnrichments(rng, f)
-	if !anyRefreshOn(f.cfg) {
-		refreshOnWorld(rng, f) // among the blocks added too
-	}
 	left := false
 	v := newEnv(f.cfg, f.st, o.Now)
 	for _, e := range f.cfg.Enriches {
