@@ -317,9 +317,11 @@ type blockPeople struct {
 	unreadAll bool
 	// freshUnread and formerUnread count, over a state read in part, the
 	// people not read who would be in fresh and formerFresh
-	// (enrich_refreshon.go); countFormer counts the latter when asked.
-	freshUnread, formerUnread int
-	countFormer               func() int
+	// (enrich_refreshon.go); countFormer lists the latter when asked.
+	// With several blocks, freshUnreadIDs and formerUnreadIDs are they.
+	freshUnread, formerUnread       int
+	countFormer                     func() []string
+	freshUnreadIDs, formerUnreadIDs []string
 	// excluded need enrichment (and have a page name), or hold an e-mail
 	// an import gives them, but an exclude block removes them, with the
 	// block that does.

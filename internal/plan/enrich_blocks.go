@@ -55,7 +55,8 @@ func (b *builder) enriches() {
 		rest := restFailing + len(restFresh) + len(restFormer) + bp.freshUnread
 		if bp.countFormer != nil && rest < u.runningAll {
 			// Past what the running sources bring they change nothing.
-			bp.formerUnread = bp.countFormer()
+			bp.formerUnreadIDs = bp.countFormer()
+			bp.formerUnread, bp.countFormer = len(bp.formerUnreadIDs), nil
 		}
 		flips := readFlips + u.flips(rest+bp.formerUnread)
 		// When no source of the plan runs, no import brings anyone new and

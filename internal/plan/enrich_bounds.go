@@ -78,6 +78,11 @@ type enrichUnion struct {
 	flipsN     int                    // one block: its flips (failing, refresh_on)
 	sources    map[string]bool        // the running sources of any block
 	sumMax     int                    // the sum of the blocks' bounds
+	// unread are the IDs of the enriched people not read whom a search
+	// may show changed (freshUnreadIDs, formerUnreadIDs); formers list
+	// the latter of the blocks that did not ask (countFormer).
+	unread  [][]string
+	formers []func() []string
 }
 
 func newEnrichUnion(running, importNew map[string]int, shared bool) *enrichUnion {
@@ -120,6 +125,10 @@ func (u *enrichUnion) add(bp blockPeople, changing, restFresh []*state.Person, f
 		for _, p := range restFresh {
 			u.fresh[p] = true
 		}
+		u.unread = append(u.unread, bp.freshUnreadIDs, bp.formerUnreadIDs)
+		if bp.countFormer != nil {
+			u.formers = append(u.formers, bp.countFormer)
+		}
 	} else {
 		u.todoN, u.flipsN = len(bp.todo)+bp.unread+len(changing), flips
 	}
@@ -150,7 +159,7 @@ func (u *enrichUnion) bound(b *builder) int {
 				rest++
 			}
 		}
-		union += read + u.flips(rest)
+		union += read + u.flips(rest+u.unreadRest(rest))
 	}
 	for a := range u.sources {
 		union += u.running[a] + u.importNew[a]
@@ -212,6 +221,46 @@ func (b *builder) ownedCap(e *config.Enrich, todo map[string]bool, searching boo
 		}
 		if again || freed {
 			n++
+		}
+	}
+	return n
+}
+
+// unreadRest counts, with several blocks over a state read in part, the
+// distinct people not read whom a search may show changed (u.unread, then
+// u.formers) and who are neither to enrich nor counted among the rest of
+// the people read: as many as the running sources bring past rest.
+func (u *enrichUnion) unreadRest(rest int) int {
+	if rest >= u.runningAll || len(u.unread)+len(u.formers) == 0 {
+		return 0
+	}
+	seen := map[string]bool{}
+	for p := range u.fresh {
+		seen[p.ID] = true
+	}
+	for p := range u.failing {
+		seen[p.ID] = true
+	}
+	n := 0
+	count := func(ids []string) bool {
+		for _, id := range ids {
+			if !u.todo[id] && !seen[id] {
+				seen[id] = true
+				if n++; rest+n >= u.runningAll {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	for _, ids := range u.unread {
+		if count(ids) {
+			return n
+		}
+	}
+	for _, f := range u.formers {
+		if count(f()) {
+			return n
 		}
 	}
 	return n

@@ -131,6 +131,7 @@ func (v *env) collectCensus(e *config.Enrich, sources []source, where bool) (blo
 					bp.enriched++
 					if len(e.RefreshOn) > 0 {
 						bp.freshUnread++ // a search that runs may show them changed
+						v.keepUnread(&bp, id)
 					}
 				}
 				continue

@@ -18,10 +18,15 @@ import (
 // blocks are collected again with more extra people (enrichClaims),
 // and past maxClaimAttempts the plan needs everyone. The bound over all
 // blocks counts the people not read whom the walks counted
-// (unionBound). A block the walk cannot decide (a safety cap, nothing to
-// enrich) or with a where is planned from a census of its own
+// (unionBound). A block the walk cannot decide (no limit, a safety cap,
+// nothing to enrich) or with a where is planned from a census of its own
 // (censusOf, recountMany); one that can take no place only counts its
-// people to enrich there (countOnly).
+// people to enrich there (countOnly). With exclude blocks, every person
+// they may name is read whole (excludedReads), as for one block: a person
+// not read is never excluded. With refresh_on, every person whose history
+// holds a change is read whole (refreshOnReads); the bound over all
+// blocks counts each enriched person not read whom a search may show
+// changed once (enrichUnion.unreadRest).
 
 // maxClaimAttempts is how many times enrichClaims collects the blocks
 // over a state read in part before the plan needs everyone.
@@ -29,10 +34,10 @@ const maxClaimAttempts = 3
 
 // enrichMany returns the enrich blocks the plan of cfg reads every person
 // for, and what ReadsOf names besides, when EnrichReadsOf can answer them
-// together: two or more blocks selected, or one with a where, each with a
-// limit, and otherwise as enrichAlone asks.
+// together: two or more blocks selected, or one with a where, and
+// otherwise as enrichAlone asks.
 func enrichMany(cfg *config.Config, records *state.State, opts Options) ([]*config.Enrich, Reads, bool) {
-	if records == nil || opts.Reuse != nil || opts.Now.IsZero() || len(cfg.Excludes) > 0 {
+	if records == nil || opts.Reuse != nil || opts.Now.IsZero() {
 		return nil, Reads{}, false
 	}
 	b := &builder{cfg: cfg, st: records, opts: opts}
@@ -43,16 +48,9 @@ func enrichMany(cfg *config.Config, records *state.State, opts Options) ([]*conf
 	}
 	var blocks []*config.Enrich
 	for _, x := range cfg.Enriches {
-		if len(x.RefreshOn) > 0 {
-			return nil, Reads{}, false
+		if b.selected(x.Address) {
+			blocks = append(blocks, x)
 		}
-		if !b.selected(x.Address) {
-			continue
-		}
-		if x.Limit <= 0 {
-			return nil, Reads{}, false
-		}
-		blocks = append(blocks, x)
 	}
 	if len(blocks) == 0 || len(blocks) == 1 && blocks[0].Where == nil {
 		return nil, Reads{}, false
@@ -70,7 +68,8 @@ func enrichMany(cfg *config.Config, records *state.State, opts Options) ([]*conf
 
 // enrichReadsMany is EnrichReadsOf for several blocks (enrichMany): the
 // store's counts of each, and the people of each block's plan. A block
-// whose limit leaves more than maxPlacesRead places is planned from the
+// without a limit, with a where, or whose limit leaves more than
+// maxPlacesRead places is planned from the
 // census (collectCensus, a census of its own), if the store lists the
 // enrichments (else ok is false); the others walk their places.
 func enrichReadsMany(cfg *config.Config, records *state.State, opts Options, ix EnrichStore) (Reads, *EnrichFacts, bool, error) {
@@ -88,10 +87,11 @@ func enrichReadsMany(cfg *config.Config, records *state.State, opts Options, ix 
 			return Reads{}, nil, false, err
 		}
 		held := counts.owned + counts.copies + records.ErasedEnrichments[e.Address] + len(records.UnknownBy(e.Address))
-		if e.Limit-held > maxPlacesRead || e.Where != nil {
+		if e.Limit <= 0 || e.Limit-held > maxPlacesRead || e.Where != nil {
 			// A where is evaluated on every person to enrich, in order:
 			// the census reads them all whole.
-			// A safety cap: the block is planned from the census.
+			// No limit, or a safety cap: every candidate is to enrich, the
+			// block is planned from the census.
 			if _, lists := ix.(state.EnrichmentLister); !lists {
 				return Reads{}, nil, false, nil
 			}
@@ -107,8 +107,19 @@ func enrichReadsMany(cfg *config.Config, records *state.State, opts Options, ix 
 	// The first block's reads include what every block's plan reads (the
 	// people who left, have no page name, an unknown outcome, an imported
 	// e-mail); the others add their copies and stale enrichments.
-	var err error
-	if base.Persons, f.sketches, err = enrichReads(blocks[0], base.Persons, copies, records, opts.Now, ix); err != nil {
+	// Every person an exclude block may name is read whole: a person not
+	// read is never excluded (excludedReads).
+	named, ok, err := excludedReads(cfg, ix)
+	if err != nil || !ok {
+		return Reads{}, nil, false, err
+	}
+	// refresh_on: every person whose history holds a change too.
+	changed, ok, err := refreshOnReads(cfg, ix)
+	if err != nil || !ok {
+		return Reads{}, nil, false, err
+	}
+	named = append(named, changed...)
+	if base.Persons, f.sketches, err = enrichReads(blocks[0], append(base.Persons, named...), copies, records, opts.Now, ix); err != nil {
 		return Reads{}, nil, false, err
 	}
 	for i, e := range blocks {
@@ -383,13 +394,13 @@ func (f *EnrichFacts) recountMany() *EnrichFacts {
 // countOnly reports whether block e of several, planned from the census,
 // can claim no one who takes a place: its limit leaves none, and no other
 // block can give one back by enriching one of its people again (none of
-// its enrichments is as old as another block's refresh; it copied none
-// and has none of an unknown outcome). Its people to enrich are then
+// its enrichments is as old as another block's refresh; it copied none,
+// has none of an unknown outcome, and no block has refresh_on). Its people to enrich are then
 // counted, not read whole (countCandidates): they change only counts.
 func (v *env) countOnly(e *config.Enrich) bool {
 	f := v.facts
 	c := f.blocks[e.Address]
-	if !f.many || c == nil || e.Where != nil || e.Limit-v.used(e) > 0 || c.copies > 0 || len(v.st.UnknownBy(e.Address)) > 0 {
+	if !f.many || c == nil || e.Where != nil || e.Limit <= 0 || e.Limit-v.used(e) > 0 || c.copies > 0 || len(v.st.UnknownBy(e.Address)) > 0 || anyRefreshOn(v.cfg) {
 		return false
 	}
 	other := otherRefresh(v.cfg, e)

@@ -3,6 +3,7 @@ package plan
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -16,10 +17,11 @@ import (
 )
 
 // TestManyEnrichBlocksMakeTheSamePlan plans 2,000 random worlds of two or
-// three enrich blocks over disjoint or overlapping searches, each block
-// at its limit, with a few places left or a safety cap (planned from the
-// census, as a block with nothing to enrich is), the enrichments shared between
-// them (of every age, copied, of an unknown outcome), twice: over the
+// three enrich blocks over disjoint or overlapping searches, with exclude
+// blocks of every kind in some (excludeWorld), each block at its limit,
+// with a few places left, a safety cap or no limit (planned from the
+// census, as a block with nothing to enrich is), the enrichments shared
+// between them (of every age, copied, of an unknown outcome), twice: over the
 // whole state, and over what EnrichReadsOf names (enrichMany). Unless
 // Build says it needs everyone, the plans must be the same, byte for
 // byte: the blocks claim the same people in the same rounds
@@ -28,7 +30,7 @@ func TestManyEnrichBlocksMakeTheSamePlan(t *testing.T) {
 	defer func(n, m, p, c int) { walkChunk, maxCounted, maxPlacesRead, maxCensusRead = n, m, p, c }(walkChunk, maxCounted, maxPlacesRead, maxCensusRead)
 	var read, whole [2]int // 0: every block at its limit; 1: places left
 	var census [2]int      // from the census (planned, needed everyone)
-	widened, where, whereErr := 0, 0, 0
+	widened, where, whereErr, excluded, unlimited, refreshOn := 0, 0, 0, 0, 0, 0
 	defer func(m func(*config.Config, *config.Enrich, person.Lead) (bool, error)) { match = m }(match)
 	for seed := range 2000 {
 		rng := rand.New(rand.NewPCG(uint64(seed), 0x3a7e))
@@ -64,6 +66,15 @@ func TestManyEnrichBlocksMakeTheSamePlan(t *testing.T) {
 		default:
 			whole[k]++
 		}
+		if r.compared && r.excluded {
+			excluded++
+		}
+		if r.compared && r.refreshOn {
+			refreshOn++
+		}
+		if r.compared && slices.ContainsFunc(f.cfg.Enriches, func(e *config.Enrich) bool { return e.Limit <= 0 }) {
+			unlimited++
+		}
 		if r.compared && widenedIn(t, f, o) {
 			widened++
 		}
@@ -74,10 +85,10 @@ func TestManyEnrichBlocksMakeTheSamePlan(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("2000 worlds of several blocks: at the limit %d planned from what EnrichReadsOf names, %d needed everyone; with places left %d and %d; from the census %d and %d; %d read more people past their places; %d with a where (%d failing alike to evaluate it)",
-		read[0], whole[0], read[1], whole[1], census[0], census[1], widened, where, whereErr)
-	if read[0] < 100 || read[1] < 300 || census[0] < 700 || census[1] < 40 || widened < 100 || where < 200 || whereErr < 20 {
-		t.Fatalf("worlds planned in part and needing everyone (at the limit, with places left, from the census): %v, %v, %v, %d widened: the test no longer tests several blocks", read, whole, census, widened)
+	t.Logf("2000 worlds of several blocks: at the limit %d planned from what EnrichReadsOf names, %d needed everyone; with places left %d and %d; from the census %d and %d; %d read more people past their places; %d with a where (%d failing alike to evaluate it); %d with people excluded; %d with a block without a limit; %d with refresh_on",
+		read[0], whole[0], read[1], whole[1], census[0], census[1], widened, where, whereErr, excluded, unlimited, refreshOn)
+	if read[0] < 80 || read[1] < 220 || census[0] < 700 || census[1] < 40 || widened < 100 || where < 200 || whereErr < 12 || excluded < 300 || unlimited < 150 || refreshOn < 300 {
+		t.Fatalf("worlds planned in part and needing everyone (at the limit, with places left, from the census): %v, %v, %v, %d widened, %d with people excluded, %d without a limit, %d with refresh_on: the test no longer tests several blocks", read, whole, census, widened, excluded, unlimited, refreshOn)
 	}
 }
 
@@ -113,12 +124,6 @@ func widenedIn(t *testing.T, f *fixture, o Options) bool {
 func manyWorld(rng *rand.Rand) (*fixture, Options, bool) {
 	f, o := enrichWorld(rng)
 	o.Targets = nil
-	// Several blocks are planned in part without exclude blocks and
-	// refresh_on (enrichMany).
-	f.cfg.Excludes = nil
-	for _, e := range f.cfg.Enriches {
-		e.RefreshOn = nil
-	}
 	var refs []string
 	for _, s := range f.cfg.Searches {
 		if strings.HasPrefix(s.Address, "search.a[") {
@@ -138,8 +143,11 @@ func manyWorld(rng *rand.Rand) (*fixture, Options, bool) {
 		e.Limit = 1
 		used := v.used(e)
 		e.Limit = max(used+[]int{-2, 0, 0, 0, 1, 2, 5}[rng.IntN(7)], 1)
-		if rng.IntN(8) == 0 {
+		switch rng.IntN(16) {
+		case 0, 1:
 			e.Limit = 5_000_000 // a safety cap
+		case 2:
+			e.Limit = 0 // none: every candidate
 		}
 		left = left || e.Limit > used
 	}

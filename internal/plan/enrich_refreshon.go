@@ -54,21 +54,21 @@ func refreshOnReads(cfg *config.Config, ix EnrichStore) (ids []string, ok bool, 
 	return ids, err == nil, err
 }
 
-// formerUnread counts the people e made an enrichment of whom sources do
+// formerUnread lists the people e made an enrichment of whom sources do
 // not hold and the plan did not read (collectFormer meets those read):
 // each is former and fresh (nothing changed since their enrichment).
-func (v *env) formerUnread(e *config.Enrich, sources []source) (int, error) {
+func (v *env) formerUnread(e *config.Enrich, sources []source) ([]string, error) {
 	cl, ok := v.facts.store.(changeLister)
 	if !ok {
-		return 0, errNoChanges
+		return nil, errNoChanges
 	}
 	all, err := cl.Enriched(e.Address)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	copied, err := v.facts.store.CopiedBy(e.Address)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	made := make(map[string]bool, len(all))
 	for _, id := range all {
@@ -79,16 +79,20 @@ func (v *env) formerUnread(e *config.Enrich, sources []source) (int, error) {
 	for _, id := range copied {
 		delete(made, id)
 	}
-	n := len(made)
 	for _, src := range sources {
 		for _, id := range src.ids {
-			if held, ok := made[id]; ok && !held {
+			if _, ok := made[id]; ok {
 				made[id] = true
-				n--
 			}
 		}
 	}
-	return n, nil
+	ids := make([]string, 0, len(made))
+	for id, held := range made {
+		if !held {
+			ids = append(ids, id)
+		}
+	}
+	return ids, nil
 }
 
 // errNoChanges: the store lists no enrichments by block.
@@ -187,6 +191,7 @@ func (v *env) countUnreadOn(bp *blockPeople, e *config.Enrich, sources []source)
 				if i := c.member(k); !counted[i] && v.st.People[id] == nil && !c.candidate(i) {
 					counted[i] = true
 					bp.freshUnread++
+					v.keepUnread(bp, id)
 				}
 			}
 		}
@@ -197,14 +202,24 @@ func (v *env) countUnreadOn(bp *blockPeople, e *config.Enrich, sources []source)
 	bp.countFormer = v.formerCounter(e, sources)
 }
 
-// formerCounter counts formerUnread when asked: only while the people a
-// search may show changed are fewer than the running sources bring.
-func (v *env) formerCounter(e *config.Enrich, sources []source) func() int {
-	return func() int {
-		n, err := v.formerUnread(e, sources)
+// formerCounter lists formerUnread's people when asked: only while the
+// people a search may show changed are fewer than the running sources
+// bring.
+func (v *env) formerCounter(e *config.Enrich, sources []source) func() []string {
+	return func() []string {
+		ids, err := v.formerUnread(e, sources)
 		if err != nil {
 			v.facts.fail(err)
 		}
-		return n
+		return ids
+	}
+}
+
+// keepUnread keeps, with several enrich blocks, the ID of a person not
+// read whom bp counts in freshUnread: the bound over all blocks counts
+// each such person once (enrichUnion.unreadRest).
+func (v *env) keepUnread(bp *blockPeople, id string) {
+	if v.facts.many {
+		bp.freshUnreadIDs = append(bp.freshUnreadIDs, id)
 	}
 }

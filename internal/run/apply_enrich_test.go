@@ -126,6 +126,16 @@ func enrichedAt(st *state.State, addr string, at time.Time) int {
 // enrichment and the first holding none.
 func excludeTwo(t *testing.T, dir string, whole *state.State, limit int) *config.Config {
 	t.Helper()
+	src := enrichConfig(limit)
+	if limit == 0 {
+		src = strings.Replace(src, "  limit   = 0\n", "", 1)
+	}
+	return excludeTwoIn(t, dir, whole, src)
+}
+
+// excludeTwoIn is the configuration src with excludeTwo's exclude block.
+func excludeTwoIn(t *testing.T, dir string, whole *state.State, src string) *config.Config {
+	t.Helper()
 	var enriched, plain string
 	for _, id := range slices.Sorted(maps.Keys(whole.People)) {
 		p := whole.People[id]
@@ -135,10 +145,6 @@ func excludeTwo(t *testing.T, dir string, whole *state.State, limit int) *config
 		case p.Enrichment == nil && plain == "":
 			plain = p.Lead.PageName
 		}
-	}
-	src := enrichConfig(limit)
-	if limit == 0 {
-		src = strings.Replace(src, "  limit   = 0\n", "", 1)
 	}
 	src += "exclude \"two\" {\n  file = \"two.csv\"\n  column = \"Page\"\n  by = \"page_name\"\n}\n"
 	fs := fstest.MapFS{"main.leads.hcl": {Data: []byte(src)}, "two.csv": {Data: []byte("Page\n" + enriched + "\n" + plain + "\n")}}
@@ -154,7 +160,9 @@ func excludeTwo(t *testing.T, dir string, whole *state.State, limit int) *config
 // TestApplyOfAnEnrichBlockReadsInPart applies one: at their limits, each
 // refreshing its stale enrichments, and with places left, which the
 // people the store names take; and the second with a where (its census
-// reads its people to enrich whole). The apply loads no whole state, the plan
+// reads its people to enrich whole); and with excludeTwo's exclude block
+// (the people it may name read whole), no limit (a census), and
+// refresh_on. The apply loads no whole state, the plan
 // it shows is the whole state's, and it enriches the people that plan
 // names.
 func TestApplyOfSeveralEnrichBlocksReadsInPart(t *testing.T) {
@@ -162,11 +170,24 @@ func TestApplyOfSeveralEnrichBlocksReadsInPart(t *testing.T) {
 		contacts, leaders int // the limits
 		where             string
 		enriched          [2]int
+		exclude           bool // excludeTwo's block
+		refreshOn         bool // refresh_on = ["company"] in the first block
 	}{
-		{2, 1, "", [2]int{2, 1}}, // at the limits: every enrichment is stale
-		{4, 2, "", [2]int{4, 2}}, // places left in both
-		{2, 3, "", [2]int{2, 3}}, // places left in the second only
-		{4, 2, `lead.fullName != ""`, [2]int{4, 2}},
+		{2, 1, "", [2]int{2, 1}, false, false}, // at the limits: every enrichment is stale
+		{4, 2, "", [2]int{4, 2}, false, false}, // places left in both
+		{2, 3, "", [2]int{2, 3}, false, false}, // places left in the second only
+		{4, 2, `lead.fullName != ""`, [2]int{4, 2}, false, false},
+		// Both people excluded are of Hamburg: the second block refreshes
+		// and enriches no one, as the whole state's plan says.
+		{2, 1, "", [2]int{2, 0}, true, false},
+		{4, 2, "", [2]int{4, 0}, true, false},
+		// No limit (0: the line removed): the first block enriches every
+		// candidate, from its census; the second claims none of them.
+		{0, 1, "", [2]int{6, 0}, false, false},
+		{0, 2, "", [2]int{4, 0}, true, false},
+		// refresh_on: the census of the first block, as for one.
+		{2, 1, "", [2]int{2, 1}, false, true},
+		{4, 2, "", [2]int{4, 0}, true, true},
 	} {
 		dir := t.TempDir()
 		rec := &recBackend{Backend: local.Open(filepath.Join(dir, ".leadsync", "state.db"))}
@@ -182,11 +203,20 @@ func TestApplyOfSeveralEnrichBlocksReadsInPart(t *testing.T) {
 		now := t0.Add(31 * 24 * time.Hour)
 		d.Now = func() time.Time { return now }
 		text := twoEnrichConfig(tt.contacts, tt.leaders)
+		if tt.contacts == 0 {
+			text = strings.Replace(text, "  limit   = 0\n", "", 1)
+		}
+		if tt.refreshOn {
+			text = strings.Replace(text, "  refresh = ", "  refresh_on = [\"company\"]\n  refresh = ", 1)
+		}
 		if tt.where != "" {
 			text = strings.Replace(text, `refresh = "10d"`, `refresh = "10d"
   where   = `+tt.where, 1)
 		}
 		cfg := loadConfigText(t, dir, text)
+		if tt.exclude {
+			cfg = excludeTwoIn(t, dir, whole, text)
+		}
 		targets := []string{"enrich.contacts", "enrich.leaders"}
 		want, _ := plan.Build(cfg, whole, plan.Options{Now: now, Targets: targets})
 		rec.ops = nil
@@ -210,6 +240,9 @@ func TestApplyOfSeveralEnrichBlocksReadsInPart(t *testing.T) {
 		got := [2]int{enrichedAt(after, "enrich.contacts", now), enrichedAt(after, "enrich.leaders", now)}
 		if got != tt.enriched {
 			t.Errorf("limits %d and %d: %v people enriched at the apply's time, want %v", tt.contacts, tt.leaders, got, tt.enriched)
+		}
+		if n := want.Savings.Excluded.People; tt.exclude && n != 2 {
+			t.Errorf("limits %d and %d: %d people excluded, want 2", tt.contacts, tt.leaders, n)
 		}
 	}
 }

@@ -50,7 +50,7 @@ func (r *Reader) readRecords(ctx context.Context, leads bool) (s *state.State, k
 // live is the database the snapshot's transaction was begun on: once
 // unpinned (state.Unpinner), the store reads every question from it.
 func (r *Reader) People(ctx context.Context, live Querier, done func() error, wrap func(error) error) state.PeopleStore {
-	return wrapped{&peopleStore{r: r, ctx: ctx, live: live, done: done}, wrap}
+	return wrapped{&peopleStore{r: r, ctx: ctx, live: live, done: done, dec: newPersonDecoder()}, wrap}
 }
 
 type peopleStore struct {
@@ -58,6 +58,8 @@ type peopleStore struct {
 	ctx  context.Context
 	live Querier
 	done func() error
+	// dec decodes the people of every read (nil: each read its own).
+	dec *personDecoder
 }
 
 // Unpin ends the snapshot (state.Unpinner): each later question is
@@ -224,7 +226,7 @@ func (p *peopleStore) Get(ids []string) ([]*state.Person, error) {
 		return nil, err
 	}
 	w := where{person: func(col string) string { return p.r.D.inList(col, "$2") }, args: []any{list}}
-	s, err := p.read(w, w)
+	s, err := p.read(w, w, len(ids), slices.Min(ids), slices.Max(ids))
 	if err != nil {
 		return nil, err
 	}
@@ -244,7 +246,7 @@ func (p *peopleStore) After(id string, n int) ([]*state.Person, error) {
 	page := where{person: func(col string) string { return col + order + " > $2" }, args: []any{id},
 		tail: fmt.Sprintf(" ORDER BY id%s LIMIT %d", order, n)}
 	s := &state.State{People: map[string]*state.Person{}}
-	if err := p.r.peopleWhere(p.ctx, s, page); err != nil {
+	if err := p.r.peopleWhere(p.ctx, s, page, p.dec); err != nil {
 		return nil, fmt.Errorf("people: %w", err)
 	}
 	if len(s.People) == 0 {
@@ -261,7 +263,7 @@ func (p *peopleStore) After(id string, n int) ([]*state.Person, error) {
 	// first to its last.
 	span := where{person: func(col string) string { return col + order + " >= $2 AND " + col + order + " <= $3" },
 		args: []any{ids[0], ids[len(ids)-1]}}
-	if err := p.attach(s, span); err != nil {
+	if err := p.attach(s, span, "", ""); err != nil {
 		return nil, err
 	}
 	out := make([]*state.Person, len(ids))
@@ -271,25 +273,39 @@ func (p *peopleStore) After(id string, n int) ([]*state.Person, error) {
 	return out, nil
 }
 
-// read reads the people w names and attaches what aw names of theirs.
-func (p *peopleStore) read(w, aw where) (*state.State, error) {
-	s := &state.State{People: map[string]*state.Person{}}
-	if err := p.r.peopleWhere(p.ctx, s, w); err != nil {
+// read reads the people w names (about n) and attaches what aw names of
+// theirs; lo and hi bound their IDs (attach).
+func (p *peopleStore) read(w, aw where, n int, lo, hi string) (*state.State, error) {
+	s := &state.State{People: make(map[string]*state.Person, n)}
+	if err := p.r.peopleWhere(p.ctx, s, w, p.dec); err != nil {
 		return nil, fmt.Errorf("people: %w", err)
 	}
 	if len(s.People) == 0 {
 		return s, nil
 	}
-	return s, p.attach(s, aw)
+	return s, p.attach(s, aw, lo, hi)
 }
 
 // attach gives the people of s the enrichments and histories w names.
-func (p *peopleStore) attach(s *state.State, w where) error {
+// When lo and hi bound the people's IDs, SQLite first asks whether any
+// history lies between them: its IN list of w is made into a table even
+// when no row is then looked up (0.11 s for 150,000 people).
+func (p *peopleStore) attach(s *state.State, w where, lo, hi string) error {
 	if err := p.r.enrichmentsWhere(p.ctx, s, w); err != nil {
 		return err
 	}
+	if lo != "" && p.r.D.packRows {
+		var some bool
+		if err := p.r.Q.QueryRowContext(p.ctx, p.r.D.Rewrite(SomeHistoryBetween), p.r.WS, lo, hi).Scan(&some); err != nil || !some {
+			return err
+		}
+	}
 	return p.r.historyWhere(p.ctx, s, w)
 }
+
+// SomeHistoryBetween: whether the workspace holds a change of a person
+// whose ID is from $2 to $3 (byte order: SQLite's).
+const SomeHistoryBetween = `SELECT EXISTS (SELECT 1 FROM {s}.person_history WHERE workspace = $1 AND person_id >= $2 AND person_id <= $3)`
 
 // Facts counts the people with a few queries (grouped counts; the people
 // whose e-mail may no longer be current, and those read by a track since

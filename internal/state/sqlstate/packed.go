@@ -26,29 +26,34 @@ var SelectPeoplePacked = `SELECT json_array(id, ` + selectList(FieldColumns(Lead
 // peopleCols is the number of columns SelectPeople reads.
 var peopleCols = 1 + len(LeadCols) + 10
 
-// peoplePacked reads the people from SelectPeoplePacked into s.People.
-func (r *Reader) peoplePacked(ctx context.Context, s *state.State, w where) error {
+// peoplePacked reads the people from SelectPeoplePacked into s.People,
+// decoded by d.
+func (r *Reader) peoplePacked(ctx context.Context, s *state.State, w where, d *personDecoder) error {
 	rows, err := r.query(ctx, SelectPeoplePacked+w.on("id")+w.tail, append([]any{r.WS}, w.args...)...)
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
-	shared := lists{}
 	v := make([]sql.NullString, peopleCols)
+	n := 1 + len(LeadCols)
 	var row string
 	for rows.Next() {
 		if err := rows.Scan(&row); err != nil {
 			return fmt.Errorf("people: %w", err)
 		}
-		if err := splitPacked(row, v); err != nil {
+		// found_by is left as the row holds it: d shares its list by that text.
+		escaped, err := cutPacked(row, v, n+2)
+		if err != nil {
 			return fmt.Errorf("people: %w", err)
 		}
 		p, err := packedPerson(v)
 		if err != nil {
 			return fmt.Errorf("people: %w", err)
 		}
-		n := 1 + len(LeadCols)
-		if err := readPerson(p, shared, v[n], v[n+1], v[n+2], v[n+3], v[n+4], v[n+5], v[n+6], v[n+8], v[n+9]); err != nil {
+		if p.FoundBy, err = d.foundBy(v[n+2], true, escaped); err != nil {
+			return fmt.Errorf("person %s: %w", p.ID, err)
+		}
+		if err := readPerson(p, d, v[n], v[n+1], v[n+3], v[n+4], v[n+5], v[n+6], v[n+8], v[n+9]); err != nil {
 			return fmt.Errorf("person %s: %w", p.ID, err)
 		}
 		s.People[p.ID] = p
@@ -100,22 +105,28 @@ func packedPerson(v []sql.NullString) (*state.Person, error) {
 
 // splitPacked cuts a JSON array of texts and nulls, as json_array writes
 // it, into out, which must be as long: a text without escapes is a part of
-// row, one with escapes is unescaped (by encoding/json when it holds a
-// \u escape).
+// row, one with escapes is unescaped (unescapePacked).
 func splitPacked(row string, out []sql.NullString) error {
+	_, err := cutPacked(row, out, -1)
+	return err
+}
+
+// cutPacked is splitPacked but for the value at index raw, left as row
+// holds it (without its quotes), and whether that value holds an escape.
+func cutPacked(row string, out []sql.NullString, raw int) (rawEscaped bool, err error) {
 	bad := func(what string) error {
 		return fmt.Errorf("a packed row %.40q is not a JSON array of %d texts: %s", row, len(out), what)
 	}
 	i := skipSpace(row, 0)
 	if i >= len(row) || row[i] != '[' {
-		return bad("no [")
+		return false, bad("no [")
 	}
 	i++
 	for k := range out {
 		i = skipSpace(row, i)
 		if k > 0 {
 			if i >= len(row) || row[i] != ',' {
-				return bad("too few values")
+				return false, bad("too few values")
 			}
 			i = skipSpace(row, i+1)
 		}
@@ -126,27 +137,36 @@ func splitPacked(row string, out []sql.NullString) error {
 		case i < len(row) && row[i] == '"':
 			end, escaped := textEnd(row, i+1)
 			if end < 0 {
-				return bad("an unterminated text")
+				return false, bad("an unterminated text")
 			}
 			out[k] = sql.NullString{String: row[i+1 : end], Valid: true}
-			if escaped {
-				t, ok := unescape(out[k].String)
-				if !ok {
-					if err := json.Unmarshal([]byte(row[i:end+1]), &t); err != nil {
-						return bad(err.Error())
-					}
+			if k == raw {
+				rawEscaped = escaped
+			} else if escaped {
+				if out[k].String, err = unescapePacked(out[k].String); err != nil {
+					return false, bad(err.Error())
 				}
-				out[k].String = t
 			}
 			i = end + 1
 		default:
-			return bad(fmt.Sprintf("value %d is neither a text nor null", k+1))
+			return false, bad(fmt.Sprintf("value %d is neither a text nor null", k+1))
 		}
 	}
 	if i = skipSpace(row, i); i >= len(row) || row[i] != ']' || skipSpace(row, i+1) != len(row) {
-		return bad("too many values")
+		return false, bad("too many values")
 	}
-	return nil
+	return rawEscaped, nil
+}
+
+// unescapePacked is the JSON text t (without its quotes) unescaped, by
+// encoding/json when it holds a \u escape.
+func unescapePacked(t string) (string, error) {
+	if u, ok := unescape(t); ok {
+		return u, nil
+	}
+	var u string
+	err := json.Unmarshal([]byte(`"`+t+`"`), &u)
+	return u, err
 }
 
 // textEnd is the index of the quote that ends the JSON text starting at
@@ -178,11 +198,13 @@ func skipSpace(row string, i int) int {
 // false when t holds a \u escape (or an unknown one), left to
 // encoding/json.
 func unescape(t string) (string, bool) {
-	b := make([]byte, 0, len(t))
+	// One allocation: the Builder's bytes become the string.
+	var b strings.Builder
+	b.Grow(len(t))
 	for i := 0; i < len(t); i++ {
 		c := t[i]
 		if c != '\\' {
-			b = append(b, c)
+			b.WriteByte(c)
 			continue
 		}
 		if i++; i == len(t) {
@@ -190,22 +212,22 @@ func unescape(t string) (string, bool) {
 		}
 		switch t[i] {
 		case '"', '\\', '/':
-			b = append(b, t[i])
+			b.WriteByte(t[i])
 		case 'b':
-			b = append(b, '\b')
+			b.WriteByte('\b')
 		case 'f':
-			b = append(b, '\f')
+			b.WriteByte('\f')
 		case 'n':
-			b = append(b, '\n')
+			b.WriteByte('\n')
 		case 'r':
-			b = append(b, '\r')
+			b.WriteByte('\r')
 		case 't':
-			b = append(b, '\t')
+			b.WriteByte('\t')
 		default:
 			return "", false
 		}
 	}
-	return string(b), true
+	return b.String(), true
 }
 
 // SelectEnrichmentsPacked is SelectEnrichments' columns, in that order,

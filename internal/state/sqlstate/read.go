@@ -127,7 +127,7 @@ func (r *Reader) people(ctx context.Context, s *state.State) error {
 		return err
 	}
 	s.People = make(map[string]*state.Person, n)
-	return r.peopleWhere(ctx, s, where{})
+	return r.peopleWhere(ctx, s, where{}, nil)
 }
 
 // where narrows a read of people, enrichments or history to some people:
@@ -147,10 +147,16 @@ func (w where) on(col string) string {
 	return " AND " + w.person(col)
 }
 
-// peopleWhere reads the people w names into s.People.
-func (r *Reader) peopleWhere(ctx context.Context, s *state.State, w where) error {
+// peopleWhere reads the people w names into s.People, decoded by d (nil:
+// a decoder of this read's own), which it holds meanwhile.
+func (r *Reader) peopleWhere(ctx context.Context, s *state.State, w where, d *personDecoder) error {
+	if d == nil {
+		d = newPersonDecoder()
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
 	if r.D.packRows {
-		return r.peoplePacked(ctx, s, w)
+		return r.peoplePacked(ctx, s, w, d)
 	}
 	query := strings.Replace(SelectPeople, "found_by,", r.D.listText("found_by")+",", 1)
 	rows, err := r.query(ctx, query+w.on("id")+w.tail, append([]any{r.WS}, w.args...)...)
@@ -158,7 +164,6 @@ func (r *Reader) peopleWhere(ctx context.Context, s *state.State, w where) error
 		return err
 	}
 	defer rows.Close()
-	shared := lists{}
 	var first, last, foundBy, prof, profAt, raw, extra, since, checked sql.NullString
 	scan := make([]any, 0, 1+len(LeadCols)+10)
 	for rows.Next() {
@@ -171,7 +176,11 @@ func (r *Reader) peopleWhere(ctx context.Context, s *state.State, w where) error
 		if err := rows.Scan(scan...); err != nil {
 			return fmt.Errorf("people: %w", err)
 		}
-		if err := readPerson(p, shared, first, last, foundBy, prof, profAt, raw, extra, since, checked); err != nil {
+		var err error
+		if p.FoundBy, err = d.foundBy(foundBy, false, false); err != nil {
+			return fmt.Errorf("person %s: %w", p.ID, err)
+		}
+		if err := readPerson(p, d, first, last, prof, profAt, raw, extra, since, checked); err != nil {
 			return fmt.Errorf("person %s: %w", p.ID, err)
 		}
 		s.People[p.ID] = p
@@ -179,16 +188,14 @@ func (r *Reader) peopleWhere(ctx context.Context, s *state.State, w where) error
 	return rows.Err()
 }
 
-// readPerson sets the fields of p that are not plain texts.
-func readPerson(p *state.Person, shared lists, first, last, foundBy, prof, profAt, raw, extra, since, checked sql.NullString) error {
+// readPerson sets the fields of p that are neither plain texts nor
+// FoundBy.
+func readPerson(p *state.Person, d *personDecoder, first, last, prof, profAt, raw, extra, since, checked sql.NullString) error {
 	var err error
-	if p.FirstSeen, err = parseTime(first); err != nil {
+	if p.FirstSeen, err = d.first.parse(first); err != nil {
 		return err
 	}
-	if p.LastSeen, err = parseTime(last); err != nil {
-		return err
-	}
-	if p.FoundBy, err = shared.read(foundBy); err != nil {
+	if p.LastSeen, err = d.last.parse(last); err != nil {
 		return err
 	}
 	if prof.Valid {

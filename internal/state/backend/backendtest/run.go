@@ -49,6 +49,7 @@ func Run(t *testing.T, k Kind) {
 	}{
 		{"RoundTrip", testRoundTrip},
 		{"Base", testBase},
+		{"PeopleByID", testPeopleByID},
 		{"BaseHonoursErasures", testBaseHonoursErasures},
 		{"EnrichIndex", testEnrichIndex},
 		{"ValueLists", testValueLists},
