@@ -32,10 +32,7 @@ func importsKeepColleagues(st *state.State, cfg *config.Config, imports []string
 		}
 		for i := range im.People {
 			l := im.People[i].Result.Lead()
-			if l.NetworkID != "" {
-				ids = append(ids, l.NetworkID)
-			}
-			ids = append(ids, state.PersonID(l))
+			ids = append(ids, state.PersonID(l)) // the network ID when it has one
 			if l.PageName != "" {
 				ids = append(ids, state.PagePrefix+l.PageName)
 				pages[state.PageKey(l.PageName)] = true
