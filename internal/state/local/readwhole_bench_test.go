@@ -8,6 +8,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/statetest"
+	"github.com/leadsync/leadsync/internal/testenv"
 )
 
 // BenchmarkReadWhole reads whole every other person of the state.db
@@ -18,7 +19,7 @@ import (
 func BenchmarkReadWhole(b *testing.B) {
 	path := os.Getenv("LEADSYNC_BENCH_DB")
 	if path == "" {
-		b.Skip("LEADSYNC_BENCH_DB names no state.db")
+		testenv.Skip(b, "LEADSYNC_BENCH_DB names no state.db")
 	}
 	ids := everyOther(b, path)
 	store := NewStore(path)
@@ -76,7 +77,7 @@ func everyOther(b *testing.B, path string) []string {
 func BenchmarkPeopleValues(b *testing.B) {
 	path := os.Getenv("LEADSYNC_BENCH_DB")
 	if path == "" {
-		b.Skip("LEADSYNC_BENCH_DB names no state.db")
+		testenv.Skip(b, "LEADSYNC_BENCH_DB names no state.db")
 	}
 	base, err := NewStore(path).OpenBase()
 	if err != nil {
