@@ -68,10 +68,12 @@ type enrichCounts struct {
 }
 
 // EnrichReadsOf says what the plan of cfg reads of a store instead of every
-// person when ReadsOf asks for every person only for one enrich block of
-// the common kind: a limit or none, a refresh (or none), no where, no
-// refresh_on in any block, sources that are searches and profiles, no
-// other workspace to reuse from (opts.Reuse nil), and opts.Now set.
+// person when ReadsOf asks for every person only for one enrich block:
+// a limit or none, a refresh (or none), no where, sources that are
+// searches and profiles, no other workspace to reuse from (opts.Reuse
+// nil), no track or import planned with it, and opts.Now set; refresh_on
+// as refreshOnReads allows. Any other enrich blocks (several, or one
+// with a where) are asked of enrichReadsMany.
 // It reads the lead lists ReadsOf would, the people who may decide the
 // block's plan (enrichReads), the people an exclude block may name
 // (excludedReads), and counts from the indexes. When the counts show the
