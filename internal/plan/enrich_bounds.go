@@ -1,8 +1,6 @@
 package plan
 
 import (
-	"time"
-
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/state"
 )
@@ -182,48 +180,7 @@ func (b *builder) ownedCap(e *config.Enrich, todo map[string]bool, searching boo
 	} else if c != nil {
 		return b.ownedCapCounted(e, c, todo)
 	}
-	other := time.Duration(0) // the shortest refresh of any other block
-	var otherOn []*config.Enrich
-	for _, o := range b.cfg.Enriches {
-		if o == e {
-			continue
-		}
-		if o.Refresh > 0 && (other == 0 || o.Refresh < other) {
-			other = o.Refresh
-		}
-		if len(o.RefreshOn) > 0 {
-			otherOn = append(otherOn, o)
-		}
-	}
-	mayChange := func(p *state.Person) bool {
-		by := b.changedBy(p)
-		return by == byRead || searching && by == bySearch
-	}
-	n := 0
-	for o := range b.v.ownedList(e.Address).all {
-		if b.v.replacedSet[o.p] {
-			continue
-		}
-		age := b.now.Sub(o.at)
-		var again bool
-		if todo != nil {
-			again = todo[o.p.ID]
-		} else {
-			// Cheapest first: changedSinceEnriched reads the history.
-			again = e.Refresh > 0 && age >= e.Refresh || len(e.RefreshOn) > 0 && (mayChange(o.p) || changedSinceEnriched(e, o.p))
-		}
-		freed := other > 0 && age >= other
-		for _, x := range otherOn {
-			if freed {
-				break
-			}
-			freed = mayChange(o.p) || changedSinceEnriched(x, o.p)
-		}
-		if again || freed {
-			n++
-		}
-	}
-	return n
+	return b.ownedCapRead(e, todo, searching, otherRefresh(b.cfg, e), refreshOnOthers(b.cfg, e))
 }
 
 // unreadRest counts, with several blocks over a state read in part, the

@@ -37,33 +37,9 @@ const maxClaimAttempts = 3
 // together: two or more blocks selected, or one with a where, and
 // otherwise as enrichAlone asks.
 func enrichMany(cfg *config.Config, records *state.State, opts Options) ([]*config.Enrich, Reads, bool) {
-	if records == nil || opts.Reuse != nil || opts.Now.IsZero() {
-		return nil, Reads{}, false
-	}
-	b := &builder{cfg: cfg, st: records, opts: opts}
-	b.selectTargets()
-	b.selectReplace()
-	if b.diags.HasErrors() {
-		return nil, Reads{}, false
-	}
-	var blocks []*config.Enrich
-	for _, x := range cfg.Enriches {
-		if b.selected(x.Address) {
-			blocks = append(blocks, x)
-		}
-	}
-	if len(blocks) == 0 || len(blocks) == 1 && blocks[0].Where == nil {
-		return nil, Reads{}, false
-	}
-	rest := *cfg
-	rest.Enriches = nil
-	nb := *b
-	nb.cfg = &rest
-	if nb.readsEveryone() {
-		return nil, Reads{}, false
-	}
-	r := b.partReads(records)
-	return blocks, r, !r.People && len(r.Tracks)+len(r.Imports) == 0
+	return enrichSelected(cfg, records, opts, func(blocks []*config.Enrich) bool {
+		return len(blocks) > 1 || len(blocks) == 1 && blocks[0].Where != nil
+	})
 }
 
 // enrichReadsMany is EnrichReadsOf for several blocks (enrichMany): the

@@ -104,13 +104,7 @@ var errNoChanges = errors.New("the store does not list the enrichments of a bloc
 // read of this run: only a search that runs may show them changed) by
 // their number and ages.
 func (b *builder) ownedCapOn(e *config.Enrich, c *enrichCounts, todo map[string]bool, searching bool) int {
-	other := otherRefresh(b.cfg, e)
-	var otherOn []*config.Enrich
-	for _, o := range b.cfg.Enriches {
-		if o != e && len(o.RefreshOn) > 0 {
-			otherOn = append(otherOn, o)
-		}
-	}
+	other, otherOn := otherRefresh(b.cfg, e), refreshOnOthers(b.cfg, e)
 	n, read := b.ownedCapRead(e, todo, searching, other, otherOn), 0
 	readAged := map[time.Duration]int{}
 	for o := range b.v.ownedList(e.Address).all {
@@ -139,7 +133,19 @@ func (b *builder) ownedCapOn(e *config.Enrich, c *enrichCounts, todo map[string]
 	return n
 }
 
-// ownedCapRead is ownedCap's count of the people read.
+// refreshOnOthers are the enrich blocks of cfg but e with refresh_on.
+func refreshOnOthers(cfg *config.Config, e *config.Enrich) []*config.Enrich {
+	var out []*config.Enrich
+	for _, o := range cfg.Enriches {
+		if o != e && len(o.RefreshOn) > 0 {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// ownedCapRead is ownedCap's count of the people read: other is the
+// shortest refresh of the other blocks, otherOn those with refresh_on.
 func (b *builder) ownedCapRead(e *config.Enrich, todo map[string]bool, searching bool, other time.Duration, otherOn []*config.Enrich) int {
 	mayChange := func(p *state.Person) bool {
 		by := b.changedBy(p)
@@ -155,6 +161,7 @@ func (b *builder) ownedCapRead(e *config.Enrich, todo map[string]bool, searching
 		if todo != nil {
 			again = todo[o.p.ID]
 		} else {
+			// Cheapest first: changedSinceEnriched reads the history.
 			again = e.Refresh > 0 && age >= e.Refresh || len(e.RefreshOn) > 0 && (mayChange(o.p) || changedSinceEnriched(e, o.p))
 		}
 		freed := other > 0 && age >= other

@@ -188,6 +188,19 @@ var endOfTime = time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)
 // person for, and what ReadsOf names besides, when EnrichReadsOf can
 // answer that block (see there).
 func enrichAlone(cfg *config.Config, records *state.State, opts Options) (*config.Enrich, Reads, bool) {
+	blocks, r, ok := enrichSelected(cfg, records, opts, func(blocks []*config.Enrich) bool {
+		return len(blocks) == 1 && blocks[0].Where == nil
+	})
+	if !ok {
+		return nil, Reads{}, false
+	}
+	return blocks[0], r, true
+}
+
+// enrichSelected returns the enrich blocks the plan of cfg selects, when
+// want takes them, and what ReadsOf names besides: ok is false when the
+// rest of the plan reads every person.
+func enrichSelected(cfg *config.Config, records *state.State, opts Options, want func([]*config.Enrich) bool) ([]*config.Enrich, Reads, bool) {
 	if records == nil || opts.Reuse != nil || opts.Now.IsZero() {
 		return nil, Reads{}, false
 	}
@@ -197,16 +210,13 @@ func enrichAlone(cfg *config.Config, records *state.State, opts Options) (*confi
 	if b.diags.HasErrors() {
 		return nil, Reads{}, false
 	}
-	var e *config.Enrich
+	var blocks []*config.Enrich
 	for _, x := range cfg.Enriches {
 		if b.selected(x.Address) {
-			if e != nil {
-				return nil, Reads{}, false
-			}
-			e = x
+			blocks = append(blocks, x)
 		}
 	}
-	if e == nil || e.Where != nil {
+	if !want(blocks) {
 		return nil, Reads{}, false
 	}
 	// Without the enrich blocks, the plan must read no person in bulk.
@@ -218,9 +228,9 @@ func enrichAlone(cfg *config.Config, records *state.State, opts Options) (*confi
 		return nil, Reads{}, false
 	}
 	r := b.partReads(records)
-	// A track or an import planned with the block reads everyone: their
-	// plans and the block's meet (trackPeople, importGives).
-	return e, r, !r.People && len(r.Tracks)+len(r.Imports) == 0
+	// A track or an import planned with the blocks reads everyone: their
+	// plans and the blocks' meet (trackPeople, importGives).
+	return blocks, r, !r.People && len(r.Tracks)+len(r.Imports) == 0
 }
 
 // agesAsked are the ages ownedCapCounted counts e's enrichments by: its
