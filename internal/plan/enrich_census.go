@@ -108,12 +108,7 @@ func (v *env) collectCensus(e *config.Enrich, sources []source, where bool) (blo
 		v.facts.undecide(e.Address)
 		return bp, nil
 	}
-	if v.facts.censusRead == nil {
-		v.facts.censusRead = map[string]*state.Person{}
-	}
-	for id, p := range whole {
-		v.facts.censusRead[id] = p
-	}
+	v.facts.readByCensus(whole)
 	seen := make(map[*state.Person]struct{}, len(v.st.People)+len(whole))
 	counted := make([]bool, c.n)
 	k := -1
@@ -150,9 +145,7 @@ func (v *env) collectCensus(e *config.Enrich, sources []source, where bool) (blo
 				if err := v.count(&bp, e, v.look(e, p), src.addr, where); err != nil {
 					return bp, err
 				}
-				if pages.took(&bp, p, todo, id) {
-					v.facts.censusRead[id] = p
-				}
+				pages.took(&bp, p, todo, id)
 				continue
 			}
 			if _, dup := seen[p]; dup {
@@ -178,6 +171,17 @@ func (v *env) collectCensus(e *config.Enrich, sources []source, where bool) (blo
 		bp.countFormer = v.formerCounter(e, sources)
 	}
 	return bp, nil
+}
+
+// readByCensus records the people to enrich the census read whole
+// (censusRead: WalkedIDs).
+func (f *EnrichFacts) readByCensus(whole map[string]*state.Person) {
+	if f.censusRead == nil {
+		f.censusRead = map[string]*state.Person{}
+	}
+	for id, p := range whole {
+		f.censusRead[id] = p
+	}
 }
 
 // censusRead takes the census and reads whole the candidates among the

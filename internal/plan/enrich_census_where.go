@@ -77,20 +77,20 @@ func (c *candidatePages) read() error {
 
 // took counts p, of ID id, just counted into bp by collectCensus, by ID
 // when it went to bp.todo (it passes where: the block only counts it),
-// and releases it; it reports whether it kept p (failing where,
-// excluded). The ID kept is the lead list's: p.ID may hold on to the
-// text p was decoded from.
-func (c *candidatePages) took(bp *blockPeople, p *state.Person, todo int, id string) bool {
+// and releases it; else (failing where, excluded) it keeps p as read
+// by the census. The ID kept is the lead list's: p.ID may hold on to
+// the text p was decoded from.
+func (c *candidatePages) took(bp *blockPeople, p *state.Person, todo int, id string) {
 	if len(bp.todo) == todo+1 && bp.todo[todo] == p {
 		bp.todo = bp.todo[:todo]
 		if n := len(bp.met); n > 0 && bp.met[n-1] == p {
 			bp.met = bp.met[:n-1]
 		}
 		c.counted = append(c.counted, id)
-		return false
+		return
 	}
 	if c.f.many {
-		c.f.whole[p.ID] = p
+		c.f.whole[id] = p
 	}
-	return true
+	c.f.censusRead[id] = p // made by collectCensus (readByCensus)
 }
