@@ -511,14 +511,29 @@ func addPostgresUser() ([]byte, error) {
 	return exec.Command("useradd", "--system", "--no-create-home", "postgres").CombinedOutput()
 }
 
-// freePort is a TCP port of 127.0.0.1 free a moment ago.
+// portsGiven are the ports freePort gave in this process.
+var portsGiven sync.Map
+
+// freePort is a TCP port of 127.0.0.1 free a moment ago, below the
+// kernel's ephemeral range (32768 and up on Linux) and given once: a port
+// the kernel gave to listen on :0 and took back went to another test's
+// connection as its local port while clusters started together, and
+// PostgreSQL could not bind it ("Address already in use").
 func freePort(t *testing.T) string {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	for range 1000 {
+		port := 20000 + rand.IntN(12000)
+		if _, given := portsGiven.LoadOrStore(port, true); given {
+			continue
+		}
+		l, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
+		if err != nil {
+			continue
+		}
+		l.Close()
+		return strconv.Itoa(port)
 	}
-	defer l.Close()
-	return strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
+	t.Fatal("no free port of 127.0.0.1 between 20000 and 32000")
+	return ""
 }
 
 // command is one of the cluster's programs, as its owner.
