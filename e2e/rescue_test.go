@@ -755,10 +755,7 @@ func TestRescueFileIsPrivate(t *testing.T) {
 	opts := sandbox.Options{Seed: 21}
 	gate := holdReads(&opts)
 	defer gate.open()
-	// Searches may take 60 s: at load average 20-30 one took 24 s, the run
-	// went on without it, and the enrichment's answer then fit in the last
-	// page of the journal on the full disk, leaving no rescue file.
-	h := newHarness(t, opts, jsonState(fmt.Sprintf(faultConfig, "60s")))
+	h := newHarness(t, opts, jsonState(fmt.Sprintf(faultConfig, "10s")))
 	h.env = append(h.env, testWriteRetryEnv+"=10ms")
 	sdir := filepath.Join(h.dir, ".leadsync")
 	testenv.MountTmpfs(t, sdir, stateFS)
