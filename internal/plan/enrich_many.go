@@ -95,6 +95,11 @@ func enrichReadsMany(cfg *config.Config, records *state.State, opts Options, ix 
 		return Reads{}, nil, false, err
 	}
 	named = append(named, changed...)
+	keyed, reuse, ok, err := reuseReads(opts, ix)
+	if err != nil || !ok {
+		return Reads{}, nil, false, err
+	}
+	named, f.reuse = append(named, keyed...), reuse
 	if base.Persons, f.sketches, err = enrichReads(blocks[0], append(base.Persons, named...), copies, records, opts.Now, ix); err != nil {
 		return Reads{}, nil, false, err
 	}
@@ -364,7 +369,7 @@ func (f *EnrichFacts) recountMany() *EnrichFacts {
 		return nil
 	}
 	return &EnrichFacts{blocks: f.blocks, sketches: f.sketches, store: f.store, many: true,
-		whole: map[string]*state.Person{}, extra: f.extra, censusOf: census}
+		whole: map[string]*state.Person{}, extra: f.extra, censusOf: census, reuse: f.reuse}
 }
 
 // countOnly reports whether block e of several, planned from the census,

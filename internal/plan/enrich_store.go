@@ -49,6 +49,9 @@ type EnrichFacts struct {
 	// places; censusRead are the people to enrich it read whole.
 	census     bool
 	censusRead map[string]*state.Person
+	// reuse: what the plan learned of the other workspaces (reuseReads),
+	// nil without any.
+	reuse *reuseFacts
 }
 
 // Fill gives st, read as EnrichReadsOf says, the people it reads in
@@ -116,7 +119,12 @@ func EnrichReadsOf(cfg *config.Config, records *state.State, opts Options, ix En
 		return Reads{}, nil, false, err
 	}
 	named = append(named, changed...)
-	facts = &EnrichFacts{blocks: map[string]*enrichCounts{e.Address: counts}, store: ix, census: census}
+	keyed, reuse, ok, err := reuseReads(opts, ix)
+	if err != nil || !ok {
+		return Reads{}, nil, false, err
+	}
+	named = append(named, keyed...)
+	facts = &EnrichFacts{blocks: map[string]*enrichCounts{e.Address: counts}, store: ix, census: census, reuse: reuse}
 	if base.Persons, facts.sketches, err = enrichReads(e, append(base.Persons, named...), copied, records, opts.Now, ix); err != nil {
 		return Reads{}, nil, false, err
 	}
@@ -201,7 +209,7 @@ func enrichAlone(cfg *config.Config, records *state.State, opts Options) (*confi
 // want takes them, and what ReadsOf names besides: ok is false when the
 // rest of the plan reads every person.
 func enrichSelected(cfg *config.Config, records *state.State, opts Options, want func([]*config.Enrich) bool) ([]*config.Enrich, Reads, bool) {
-	if records == nil || opts.Reuse != nil || opts.Now.IsZero() {
+	if records == nil || opts.Reuse != nil && opts.ReuseHeld == nil || opts.Now.IsZero() {
 		return nil, Reads{}, false
 	}
 	b := &builder{cfg: cfg, st: records, opts: opts}
@@ -284,7 +292,7 @@ func (f *EnrichFacts) Recount() *EnrichFacts {
 	if f.many {
 		return f.recountMany()
 	}
-	return &EnrichFacts{blocks: f.blocks, sketches: f.sketches, store: f.store, census: true}
+	return &EnrichFacts{blocks: f.blocks, sketches: f.sketches, store: f.store, census: true, reuse: f.reuse}
 }
 
 // Err is why the store could not say who takes the places the limit
