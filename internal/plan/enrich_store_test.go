@@ -36,7 +36,7 @@ func TestEnrichReadsMakeTheSamePlan(t *testing.T) {
 	defer func(n, m, p, c, r int) {
 		walkChunk, maxCounted, maxPlacesRead, maxCensusRead, maxReuseRead = n, m, p, c, r
 	}(walkChunk, maxCounted, maxPlacesRead, maxCensusRead, maxReuseRead)
-	nothing := 0 // from the census with nothing to enrich
+	nothing := 0     // from the census with nothing to enrich
 	var reuse [4]int // worlds with other workspaces (compared), copying (walked, from the census)
 	excluded, unlimited, refreshOn, refreshOnWalked := 0, 0, 0, 0
 	var read, whole [4]int // by places left: 0 none, 1 some (the walk); 2 the census, 3 the census after the walk
