@@ -2,8 +2,11 @@ package sqlstate
 
 // SelectNetworked are the people whose network ID is one of the list $2
 // (state.NetworkFinder), through the index people_network_id: the people
-// of this workspace another workspace holds an enrichment of.
-var SelectNetworked = SelectPeopleIDs + " AND network_id <> ''"
+// of this workspace another workspace holds an enrichment of. The
+// workspace is compared as an expression: SQLite otherwise walks the
+// people's page keys by workspace, every row (0.74 s at 3,000,000
+// people, against 0.1 s).
+const SelectNetworked = `SELECT id FROM {s}.people WHERE workspace || '' = $1 AND network_id <> ''`
 
 func (w wrapped) Networked(nids []string) ([]string, error) {
 	if len(nids) == 0 {
