@@ -84,22 +84,12 @@ func enrichReadsMany(cfg *config.Config, records *state.State, opts Options, ix 
 	// people who left, have no page name, an unknown outcome, an imported
 	// e-mail); the others add their copies and stale enrichments.
 	// Every person an exclude block may name is read whole: a person not
-	// read is never excluded (excludedReads).
-	named, ok, err := excludedReads(cfg, ix)
+	// read is never excluded (excludedReads); and so on (namedReads).
+	named, reuse, ok, err := namedReads(cfg, opts, ix)
 	if err != nil || !ok {
 		return Reads{}, nil, false, err
 	}
-	// refresh_on: every person whose history holds a change too.
-	changed, ok, err := refreshOnReads(cfg, ix)
-	if err != nil || !ok {
-		return Reads{}, nil, false, err
-	}
-	named = append(named, changed...)
-	keyed, reuse, ok, err := reuseReads(opts, ix)
-	if err != nil || !ok {
-		return Reads{}, nil, false, err
-	}
-	named, f.reuse = append(named, keyed...), reuse
+	f.reuse = reuse
 	if base.Persons, f.sketches, err = enrichReads(blocks[0], append(base.Persons, named...), copies, records, opts.Now, ix); err != nil {
 		return Reads{}, nil, false, err
 	}
