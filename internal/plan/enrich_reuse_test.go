@@ -6,6 +6,7 @@ import (
 	"maps"
 	"math/rand/v2"
 	"slices"
+	"testing"
 	"time"
 
 	"github.com/leadsync/leadsync/internal/state"
@@ -113,4 +114,46 @@ func countReuse(n [4]int, r enrichPlanned, others bool) [4]int {
 		}
 	}
 	return n
+}
+
+// TestReuseAsksOnlyThePeopleHeld: over a state read in part, the plan
+// of a block with places left asks the other workspaces about the people
+// their keys find (2 of 40), and no other, not even the people it read
+// whole for the places or in sketch (whose page name is not read). It
+// copies and pays for the people the whole state's plan does.
+func TestReuseAsksOnlyThePeopleHeld(t *testing.T) {
+	people := ids(1, 40)
+	f := newFixture()
+	f.search("search.cto", kw("CTO"))
+	f.ran("search.cto", t0.Add(-time.Hour), people...)
+	f.enrich("all", []string{"search.cto"}, 12, 30*day)
+	for _, id := range people[:10] {
+		f.enriched(id, "enrich.all", t0.Add(-40*day)) // stale: read in sketch
+	}
+	ew := &elsewhere{held: map[string]state.Reusable{
+		"n:" + people[20]:      heldIn("dach", t0.Add(-day), "u@x.example", people[20]),
+		"p:page-" + people[30]: heldIn("uk", t0.Add(-day), "v@x.example", people[30]),
+		"n:nobody":             heldIn("uk", t0.Add(-day), "w@x.example", "nobody"),
+	}}
+	var calls [][]string // the keys of each lookup
+	lookup := func(keys []string) (map[string]state.Reusable, error) {
+		calls = append(calls, slices.Sorted(slices.Values(keys)))
+		return ew.lookup(keys)
+	}
+	o := Options{Now: t0, Offline: true, Targets: []string{"enrich.all"}, Reuse: lookup,
+		ReuseHeld: func() ([]string, error) { return slices.Collect(maps.Keys(ew.held)), nil }}
+	r := planOfEnrich(t, 0, f, o)
+	if !r.compared || !r.reused {
+		t.Fatalf("planned in part: %v, copied: %v", r.compared, r.reused)
+	}
+	var want []string
+	for _, id := range []string{people[20], people[30]} {
+		want = append(want, state.LookupKeys(f.st.People[id])...)
+	}
+	// The plan over the people read asks first, the whole state's plan
+	// then about everyone to enrich.
+	slices.Sort(want)
+	if len(calls) != 2 || !slices.Equal(calls[0], want) {
+		t.Errorf("the lookups %v, the first (the plan read in part) want %v", calls, want)
+	}
 }
