@@ -50,7 +50,7 @@ func partialEnrich(d Deps, opts ApplyOptions, b *state.Base, sel plan.Options) (
 		now = d.now()
 	}
 	popts := sel
-	popts.Now, popts.Reuse = now, reuseLookup(d.Backend)
+	popts.Now, popts.Reuse, popts.ReuseHeld = now, reuseLookup(d.Backend), reuseHeld(d.Backend)
 	er, facts, ok, err := plan.EnrichReadsOf(opts.Config, b.Records, popts, b)
 	if err != nil || !ok {
 		return nil, err

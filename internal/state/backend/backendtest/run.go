@@ -64,6 +64,8 @@ func Run(t *testing.T, k Kind) {
 		{"PartialApply", testPartialApply},
 		{"PartialEnrichApply", testPartialEnrichApply},
 		{"PartialManyEnrichApply", testPartialManyEnrichApply},
+		{"ReuseKeys", testReuseKeys},
+		{"PartialReuseApply", testPartialReuseApply},
 		{"PartialTrackApply", testPartialTrackApply},
 		{"PartialTrackApplyColleagues", testPartialTrackApplyColleagues},
 		{"PartialForget", testPartialForget},
