@@ -122,6 +122,9 @@ func (c *rowCopy) write(w *sqlstate.Writer) error {
 	h.Serial = max(h.Serial, c.serial) + 1
 	h.LeadsyncVersion, h.FormatVersion, h.Journal = version.String(), state.FormatVersion, nil
 	rebuild, err := dropIndexes(ctx, w.Tx)
+	if err == nil {
+		c.d.emptied, err = emptyPeopleAlone(ctx, w.Tx, w.WS)
+	}
 	if err != nil {
 		return err
 	}

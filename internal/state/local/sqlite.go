@@ -68,6 +68,9 @@ type dbStore struct {
 	db    *sql.DB
 	seenN int64 // the last recorded call the last Load applied
 	rec   *dbRecorder
+	// emptied says the last push emptied the people's tables a page at a
+	// time (emptyPeopleAlone).
+	emptied bool
 }
 
 func newDBStore(path string, now func() time.Time) *dbStore {
