@@ -2,7 +2,9 @@ package local
 
 import (
 	"database/sql"
+	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/leadsync/leadsync/internal/state"
@@ -69,5 +71,36 @@ func TestPushForceEmptiesThePeoplesTables(t *testing.T) {
 	push(true, false)
 	if n := count(); n != others {
 		t.Fatalf("the other workspace holds %d rows after the pushes; it held %d", n, others)
+	}
+}
+
+// A push --force over a database keeps the database it replaces as its
+// backup, whole (a copy page by page), and nothing else beside it.
+func TestPushForceKeepsTheReplacedDatabase(t *testing.T) {
+	dir := t.TempDir()
+	first, second := backendtest.ManyPeople(t, 700), backendtest.ManyPeople(t, 500)
+	ws := pushTarget(t, dir, state.DefaultWorkspace, first, nil)
+	second.ErasureWritten() // as read from a file: a push of an erasure removes the backup
+	must(t, ws.Push(second, true))
+	kept := filepath.Join(t.TempDir(), "kept.db") // read as a database
+	must(t, os.Link(ws.Store.BackupPath(), kept))
+	old, err := Open(kept).Load()
+	must(t, err)
+	if backendtest.Canon(t, old) != backendtest.Canon(t, first) {
+		t.Fatal("the backup is not the state replaced")
+	}
+	got, err := ws.Load()
+	must(t, err)
+	if backendtest.Canon(t, got) != backendtest.Canon(t, second) {
+		t.Fatal("the state pushed with --force differs")
+	}
+	entries, err := os.ReadDir(filepath.Dir(ws.db.path))
+	must(t, err)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	if want := []string{".gitignore", "state.db", "state.db.backup"}; !slices.Equal(names, want) {
+		t.Fatalf("beside the state: %q; want %q", names, want)
 	}
 }
