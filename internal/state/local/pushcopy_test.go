@@ -75,7 +75,7 @@ func timesNotInLayout(t *testing.T, path string) string {
 	for table, cols := range timeColumns {
 		for _, c := range cols {
 			var v sql.NullString
-			err := db.QueryRow(`SELECT ` + c + ` FROM ` + table + ` WHERE ` + c + ` NOT GLOB '` + timeGlob + `' LIMIT 1`).Scan(&v)
+			err := db.QueryRow(`SELECT ` + c + ` FROM ` + table + ` WHERE ` + c + ` NOT GLOB '` + layoutGlob("[0-9]") + `' LIMIT 1`).Scan(&v)
 			if !errors.Is(err, sql.ErrNoRows) {
 				must(t, err)
 				return table + "." + c + " " + v.String

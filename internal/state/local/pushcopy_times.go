@@ -22,18 +22,25 @@ var timeColumns = map[string][]string{
 	"person_history": {"at"},
 }
 
-// timeGlob is the GLOB pattern of a time in sqlstate.TimeLayout.
-var timeGlob = func() string {
+// timeGlob is the GLOB pattern of a time in sqlstate.TimeLayout, each
+// digit any character: the push's check parsed each time as RFC 3339
+// before the copy, so a text of this shape is in that layout. A class
+// "[0-9]" a digit cost 1.4 s of CPU at 3,000,000 people in the sqlite3
+// shell, "?" 0.3 s.
+var timeGlob = layoutGlob("?")
+
+// layoutGlob is sqlstate.TimeLayout with each digit replaced by digit.
+func layoutGlob(digit string) string {
 	var b strings.Builder
 	for _, r := range sqlstate.TimeLayout {
 		if r >= '0' && r <= '9' {
-			b.WriteString("[0-9]")
+			b.WriteString(digit)
 		} else {
 			b.WriteRune(r)
 		}
 	}
 	return b.String()
-}()
+}
 
 // canonicalTimes is the condition (" AND ...") that each time of a row of
 // table is NULL or in sqlstate.TimeLayout.
