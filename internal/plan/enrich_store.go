@@ -224,7 +224,9 @@ func enrichSelected(cfg *config.Config, records *state.State, opts Options, want
 	rest.Enriches = nil
 	nb := *b
 	nb.cfg = &rest
-	if nb.readsEveryone() {
+	if nb.readsEveryone() || nb.expiredRead() && len(opts.Expired.IDs) > 0 {
+		// (The store's counts and places do not leave out the people
+		// retention removes: the plan of the state read whole does.)
 		return nil, Reads{}, false
 	}
 	r := b.partReads(records)

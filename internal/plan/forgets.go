@@ -16,10 +16,10 @@ import (
 // nobody.
 func (b *builder) retention() {
 	r := b.cfg.Settings.Retention
-	if r <= 0 || b.sel != nil {
+	if !b.retains() {
 		return
 	}
-	ids := b.st.Expired(r, b.now)
+	ids := b.expired()
 	if len(ids) == 0 {
 		return
 	}
