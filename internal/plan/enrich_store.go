@@ -49,6 +49,9 @@ type EnrichFacts struct {
 	// places; censusRead are the people to enrich it read whole.
 	census     bool
 	censusRead map[string]*state.Person
+	// expired: a person retention removes may count among the blocks'
+	// people (expiredEnrich): no census decides the plan.
+	expired bool
 }
 
 // Fill gives st, read as EnrichReadsOf says, the people it reads in
@@ -224,9 +227,7 @@ func enrichSelected(cfg *config.Config, records *state.State, opts Options, want
 	rest.Enriches = nil
 	nb := *b
 	nb.cfg = &rest
-	if nb.readsEveryone() || nb.expiredRead() && len(opts.Expired.IDs) > 0 {
-		// (The store's counts and places do not leave out the people
-		// retention removes: the plan of the state read whole does.)
+	if nb.readsEveryone() {
 		return nil, Reads{}, false
 	}
 	r := b.partReads(records)
@@ -277,7 +278,7 @@ func (f *EnrichFacts) NeedsEveryone() bool { return f != nil && f.needsEveryone 
 // the census of every enrichment (collectCensus). nil when Build is not
 // to be run again so: the plan needs everyone, or f is a census already.
 func (f *EnrichFacts) Recount() *EnrichFacts {
-	if f == nil || !f.needsEveryone || f.err != nil || f.census {
+	if f == nil || !f.needsEveryone || f.err != nil || f.census || f.expired {
 		return nil
 	}
 	if _, ok := f.store.(state.EnrichmentLister); !ok {
