@@ -55,6 +55,9 @@ type EnrichFacts struct {
 	// reuse: what the plan learned of the other workspaces (reuseReads),
 	// nil without any.
 	reuse *reuseFacts
+	// expired: a person retention removes may count among the blocks'
+	// people (expiredEnrich): no census decides the plan.
+	expired bool
 }
 
 // Fill gives st, read as EnrichReadsOf says, the people it reads in
@@ -298,7 +301,7 @@ func (f *EnrichFacts) NeedsEveryone() bool { return f != nil && f.needsEveryone 
 // the census of every enrichment (collectCensus). nil when Build is not
 // to be run again so: the plan needs everyone, or f is a census already.
 func (f *EnrichFacts) Recount() *EnrichFacts {
-	if f == nil || !f.needsEveryone || f.err != nil || f.census {
+	if f == nil || !f.needsEveryone || f.err != nil || f.census || f.expired {
 		return nil
 	}
 	if _, ok := f.store.(state.EnrichmentLister); !ok {

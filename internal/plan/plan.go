@@ -112,6 +112,10 @@ type Options struct {
 	// state holds only the people ReadsOf names: an exclude block by
 	// domain learns them from these. Nil: from the state's people.
 	Colleagues *Colleagues
+	// Expired are the people leadsync { retention } removes, found by the
+	// store at Now (ExpiredOf) when the state holds only the people
+	// ReadsOf names; nil: the state's people tell them.
+	Expired *Expired
 }
 
 // ExportRecord is what the plan reads of the record of an export's last

@@ -193,6 +193,14 @@ func partialRead(d Deps, opts ApplyOptions, b *state.Base, sel plan.Options) (*a
 	if !b.Stored() {
 		return nil, nil
 	}
+	if opts.PlanFile == "" {
+		sel.Now = d.now() // the plan's time, as the store is asked at it
+	}
+	exp, err := plan.ExpiredOf(opts.Config, sel, b)
+	if err != nil {
+		return nil, err
+	}
+	sel.Expired = exp
 	reads := plan.ReadsOf(opts.Config, b.Records, sel)
 	if reads.Foldable() {
 		col, err := reads.ReadColleagues(b, opts.Config)
@@ -209,7 +217,7 @@ func partialRead(d Deps, opts ApplyOptions, b *state.Base, sel plan.Options) (*a
 			}
 		}
 		// A read snapshot that fails to end loses nothing.
-		return &applyRead{st: st, release: sync.OnceValue(b.Close), colleagues: col}, nil
+		return &applyRead{st: st, release: sync.OnceValue(b.Close), colleagues: col, expired: exp, now: sel.Now}, nil
 	}
 	if opts.PlanFile != "" && sel.Now.IsZero() {
 		// A plan saved without its time: plan.Within plans it again over

@@ -126,6 +126,11 @@ func readPlanState(d Deps, opts PlanOptions, popts *plan.Options) (*state.State,
 	if err != nil {
 		return nil, nil, err
 	}
+	// The people retention removes, from the store's index: read whole.
+	if popts.Expired, err = plan.ExpiredOf(opts.Config, *popts, b); err != nil {
+		b.Close()
+		return nil, nil, err
+	}
 	r := plan.ReadsOf(opts.Config, b.Records, *popts)
 	whole, readWhole := b.Whole()
 	switch {

@@ -69,6 +69,7 @@ func Run(t *testing.T, k Kind) {
 		{"PartialTrackApply", testPartialTrackApply},
 		{"PartialTrackApplyColleagues", testPartialTrackApplyColleagues},
 		{"PartialForget", testPartialForget},
+		{"PartialRetention", testPartialRetention},
 		{"TrackPlan", testTrackPlan},
 		{"TrackPlanColleagues", testTrackPlanColleagues},
 		{"LeadLists", testLeadLists},
