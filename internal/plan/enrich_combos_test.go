@@ -1,0 +1,237 @@
+package plan
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/person"
+	"github.com/leadsync/leadsync/internal/state"
+)
+
+// comboWorlds is how many worlds TestPartialReadsTogetherMakeTheSamePlan
+// plans: LEADSYNC_COMBO_WORLDS for a long run (20,000 take a few minutes).
+func comboWorlds(t *testing.T) int {
+	t.Helper()
+	s := os.Getenv("LEADSYNC_COMBO_WORLDS")
+	if s == "" {
+		return 800
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n <= 0 {
+		t.Fatalf("LEADSYNC_COMBO_WORLDS=%q: want a number of worlds above 0", s)
+	}
+	return n
+}
+
+// comboSeen counts the worlds that had each feature, among those
+// compared.
+type comboSeen struct {
+	compared, expired, expiredHeld, expiredEnrich, readsOf, reused, where, excluded, refreshOn, census, walked, paged, unlimited int
+}
+
+// TestPartialReadsTogetherMakeTheSamePlan plans random worlds that may
+// hold, at once, several enrich blocks (manyWorld: limits reached and
+// not, safety caps, no limit, exclude blocks, refresh_on), a where
+// (whereWorld), other workspaces to reuse from (reuseWorld), and
+// leadsync { retention } removing people, some holding enrichments, some
+// still listed (ageWorld), with pages and chunks of a few people. The
+// plan over what ReadsOf or EnrichReadsOf names must be the whole
+// state's, byte for byte (every field, and the JSON plan shown), and
+// never plan more calls or credits. Seeds of comboSeed are worlds
+// (LEADSYNC_COMBO_SEED replays one).
+func TestPartialReadsTogetherMakeTheSamePlan(t *testing.T) {
+	defer func(n, m, p, c, r, g, x int) {
+		walkChunk, maxCounted, maxPlacesRead, maxCensusRead, maxReuseRead, censusPage, maxExpiredRead = n, m, p, c, r, g, x
+	}(walkChunk, maxCounted, maxPlacesRead, maxCensusRead, maxReuseRead, censusPage, maxExpiredRead)
+	defer func(m func(*config.Config, *config.Enrich, person.Lead) (bool, error)) { match = m }(match)
+	first, worlds := 0, comboWorlds(t)
+	if s := os.Getenv("LEADSYNC_COMBO_SEED"); s != "" {
+		first, _ = strconv.Atoi(s)
+		worlds = first + 1
+	}
+	var seen comboSeen
+	for seed := first; seed < worlds; seed++ {
+		comboPlan(t, seed, &seen)
+	}
+	t.Logf("%d worlds, %+v", worlds-first, seen)
+	if worlds-first < 800 {
+		return
+	}
+	n := worlds - first
+	if seen.compared < n/3 || seen.expired < n/20 || seen.expiredHeld < n/50 || seen.expiredEnrich < n/50 || seen.readsOf < n/20 ||
+		seen.reused < n/25 || seen.where < n/10 || seen.excluded < n/16 || seen.refreshOn < n/16 || seen.census < n/10 ||
+		seen.walked < n/50 || seen.paged < n/200 || seen.unlimited < n/25 {
+		t.Fatalf("worlds compared with each feature %+v: the test no longer tests them together", seen)
+	}
+}
+
+// comboWorld is a world of comboPlan: o plans it with the store's lists
+// (Expired), whole without them.
+func comboWorld(rng *rand.Rand, seed int) (f *fixture, o, whole Options, b *state.Base) {
+	walkChunk = []int{1, 2, 3, 4096}[rng.IntN(4)]
+	maxCounted = []int{1, 4, 1 << 20}[seed%3]
+	maxPlacesRead = []int{100_000, 100_000, 2}[seed%3]
+	maxCensusRead = []int{1 << 30, 1 << 30, 1 << 30, 3}[seed%4]
+	censusPage = []int{1, 2, 5, state.PeoplePage}[seed/4%4]
+	maxReuseRead = []int{100_000, 100_000, 100_000, 2}[seed/16%4]
+	maxExpiredRead = []int{200_000, 200_000, 200_000, 1}[seed/64%4]
+	f, o, _ = manyWorld(rng)
+	if rng.IntN(4) > 0 {
+		o.Targets = nil // retention removes people only in a plan of everything
+		f.cfg.Settings.Retention = 180 * day
+		ageWorld(rng, f.st, f.cfg.Settings.Retention, []int{0, 1, 2, 2}[rng.IntN(4)])
+	}
+	useNumberMatch(rng.IntN(4) == 0)
+	if rng.IntN(2) == 0 {
+		whereAtLimit(rng, f, &o)
+	}
+	reuseWorld(rng, f, &o)
+	if rng.IntN(8) == 0 {
+		f.cfg.Enriches, o.Targets = nil, nil // planned from what ReadsOf names
+	}
+	whole = o
+	b = enrichBase(f.st)
+	return f, o, whole, b
+}
+
+// comboPlan plans world seed over the whole state and over what the
+// store gives, as run.Plan does, and compares them.
+func comboPlan(t *testing.T, seed int, seen *comboSeen) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(uint64(seed), 0xc0b0))
+	f, o, whole, b := comboWorld(rng, seed)
+	exp, err := ExpiredOf(f.cfg, o, b)
+	if err != nil {
+		t.Fatalf("seed %d: %v", seed, err)
+	}
+	o.Expired = exp
+	want, wantDiags := Build(f.cfg, f.st, whole)
+	var got *Plan
+	var diags hcl.Diagnostics
+	var facts *EnrichFacts
+	if r := ReadsOf(f.cfg, b.Records, o); !r.People {
+		st, err := r.Read(b)
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		got, diags = Build(f.cfg, st, o)
+		seen.readsOf++
+	} else if got, diags, facts = comboEnrich(t, seed, f, o, b); got == nil {
+		return
+	}
+	comboSame(t, seed, want, got, wantDiags, diags)
+	comboCount(f, o, want, facts, seen)
+}
+
+// comboEnrich is the plan over what EnrichReadsOf names, built again
+// from the census when Recount says so; nil when it answers not or
+// needs everyone.
+func comboEnrich(t *testing.T, seed int, f *fixture, o Options, b *state.Base) (*Plan, hcl.Diagnostics, *EnrichFacts) {
+	t.Helper()
+	r, facts, ok, err := EnrichReadsOf(f.cfg, b.Records, o, b)
+	if err != nil {
+		t.Fatalf("seed %d: %v", seed, err)
+	}
+	if !ok {
+		return nil, nil, nil
+	}
+	st, err := b.Reading(r.Searches, r.Persons)
+	if err != nil {
+		t.Fatalf("seed %d: %v", seed, err)
+	}
+	facts.Fill(st)
+	po := o
+	po.Enrich = facts
+	got, diags := Build(f.cfg, st, po)
+	if again := facts.Recount(); again != nil {
+		facts, po.Enrich = again, again
+		got, diags = Build(f.cfg, st, po)
+	}
+	if err := facts.Err(); err != nil {
+		t.Fatalf("seed %d: %v", seed, err)
+	}
+	if facts.NeedsEveryone() {
+		return nil, nil, nil
+	}
+	return got, diags, facts
+}
+
+// comboSame fails unless got is want: every field, the JSON shown, the
+// messages, and never more calls or credits.
+func comboSame(t *testing.T, seed int, want, got *Plan, wantDiags, diags hcl.Diagnostics) {
+	t.Helper()
+	wt, gt := want.Totals, got.Totals
+	if gt.Calls > wt.Calls || gt.CallsMax > wt.CallsMax || gt.Credits > wt.Credits || gt.CreditsMax > wt.CreditsMax {
+		t.Errorf("seed %d: the plan read in part spends more: %+v, the whole state's %+v", seed, gt, wt)
+	}
+	if d := cmp.Diff(planJSON(t, want), planJSON(t, got)); d != "" {
+		t.Fatalf("seed %d: the plan read in part differs (-whole +read):\n%s", seed, d)
+	}
+	var wj, gj bytes.Buffer
+	if err := WriteJSON(&wj, want); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteJSON(&gj, got); err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(wj.String(), gj.String()); d != "" {
+		t.Fatalf("seed %d: the JSON plan read in part differs (-whole +read):\n%s", seed, d)
+	}
+	if w, g := wantDiags.Error(), diags.Error(); w != g {
+		t.Fatalf("seed %d: the plan read in part says %q, the whole state's %q", seed, g, w)
+	}
+}
+
+// comboCount notes the features of a world compared.
+func comboCount(f *fixture, o Options, p *Plan, facts *EnrichFacts, seen *comboSeen) {
+	seen.compared++
+	if o.Expired != nil && p.Change(state.PeopleAddress) != nil {
+		seen.expired++
+		if facts != nil {
+			seen.expiredEnrich++
+		}
+		for _, id := range o.Expired.IDs {
+			if q := f.st.People[id]; q != nil && q.Enrichment != nil && o.Now.Sub(q.LastSeen) > f.cfg.Settings.Retention {
+				seen.expiredHeld++
+				break
+			}
+		}
+	}
+	if p.Savings.Reused.People > 0 {
+		seen.reused++
+	}
+	if p.Savings.Excluded.People > 0 {
+		seen.excluded++
+	}
+	if wheres(f.cfg.Enriches) {
+		seen.where++
+	}
+	if anyRefreshOn(f.cfg) {
+		seen.refreshOn++
+	}
+	for _, e := range f.cfg.Enriches {
+		if e.Limit <= 0 {
+			seen.unlimited++
+			break
+		}
+	}
+	if facts == nil {
+		return
+	}
+	if facts.census || len(facts.censusOf) > 0 {
+		seen.census++
+	}
+	if facts.walked {
+		seen.walked++
+	}
+	if facts.pages > 0 {
+		seen.paged++
+	}
+}
