@@ -16,7 +16,8 @@ import (
 )
 
 // comboWorlds is how many worlds TestPartialReadsTogetherMakeTheSamePlan
-// plans: LEADSYNC_COMBO_WORLDS for a long run (20,000 take a few minutes).
+// plans: LEADSYNC_COMBO_WORLDS for a long run (20,000 take about a
+// minute), from seed LEADSYNC_COMBO_FROM.
 func comboWorlds(t *testing.T) int {
 	t.Helper()
 	s := os.Getenv("LEADSYNC_COMBO_WORLDS")
@@ -33,7 +34,7 @@ func comboWorlds(t *testing.T) int {
 // comboSeen counts the worlds that had each feature, among those
 // compared.
 type comboSeen struct {
-	compared, expired, expiredHeld, expiredEnrich, readsOf, reused, where, excluded, refreshOn, census, walked, paged, unlimited int
+	compared, expired, expiredHeld, expiredEnrich, expiredUnknown, readsOf, reused, where, excluded, refreshOn, census, walked, paged, unlimited int
 }
 
 // TestPartialReadsTogetherMakeTheSamePlan plans random worlds that may
@@ -44,14 +45,15 @@ type comboSeen struct {
 // still listed (ageWorld), with pages and chunks of a few people. The
 // plan over what ReadsOf or EnrichReadsOf names must be the whole
 // state's, byte for byte (every field, and the JSON plan shown), and
-// never plan more calls or credits. Seeds of comboSeed are worlds
-// (LEADSYNC_COMBO_SEED replays one).
+// never plan more calls or credits. LEADSYNC_COMBO_SEED replays the
+// world of one seed.
 func TestPartialReadsTogetherMakeTheSamePlan(t *testing.T) {
 	defer func(n, m, p, c, r, g, x int) {
 		walkChunk, maxCounted, maxPlacesRead, maxCensusRead, maxReuseRead, censusPage, maxExpiredRead = n, m, p, c, r, g, x
 	}(walkChunk, maxCounted, maxPlacesRead, maxCensusRead, maxReuseRead, censusPage, maxExpiredRead)
 	defer func(m func(*config.Config, *config.Enrich, person.Lead) (bool, error)) { match = m }(match)
-	first, worlds := 0, comboWorlds(t)
+	first, _ := strconv.Atoi(os.Getenv("LEADSYNC_COMBO_FROM"))
+	worlds := first + comboWorlds(t)
 	if s := os.Getenv("LEADSYNC_COMBO_SEED"); s != "" {
 		first, _ = strconv.Atoi(s)
 		worlds = first + 1
@@ -65,7 +67,7 @@ func TestPartialReadsTogetherMakeTheSamePlan(t *testing.T) {
 		return
 	}
 	n := worlds - first
-	if seen.compared < n/3 || seen.expired < n/20 || seen.expiredHeld < n/50 || seen.expiredEnrich < n/50 || seen.readsOf < n/20 ||
+	if seen.compared < n/3 || seen.expired < n/20 || seen.expiredHeld < n/50 || seen.expiredEnrich < n/50 || seen.expiredUnknown < n/200 || seen.readsOf < n/20 ||
 		seen.reused < n/25 || seen.where < n/10 || seen.excluded < n/16 || seen.refreshOn < n/16 || seen.census < n/10 ||
 		seen.walked < n/50 || seen.paged < n/200 || seen.unlimited < n/25 {
 		t.Fatalf("worlds compared with each feature %+v: the test no longer tests them together", seen)
@@ -197,11 +199,9 @@ func comboCount(f *fixture, o Options, p *Plan, facts *EnrichFacts, seen *comboS
 		if facts != nil {
 			seen.expiredEnrich++
 		}
-		for _, id := range o.Expired.IDs {
-			if q := f.st.People[id]; q != nil && q.Enrichment != nil && o.Now.Sub(q.LastSeen) > f.cfg.Settings.Retention {
-				seen.expiredHeld++
-				break
-			}
+		seen.expiredHeld += comboHeld(f, o, func(q *state.Person) bool { return q.Enrichment != nil })
+		if facts != nil {
+			seen.expiredUnknown += comboHeld(f, o, func(q *state.Person) bool { return f.st.UnknownEnrichments[q.ID] != nil })
 		}
 	}
 	if p.Savings.Reused.People > 0 {
@@ -234,4 +234,15 @@ func comboCount(f *fixture, o Options, p *Plan, facts *EnrichFacts, seen *comboS
 	if facts.pages > 0 {
 		seen.paged++
 	}
+}
+
+// comboHeld is 1 when someone retention removes in the plan of f and o
+// is held.
+func comboHeld(f *fixture, o Options, held func(*state.Person) bool) int {
+	for _, id := range o.Expired.IDs {
+		if q := f.st.People[id]; q != nil && held(q) && o.Now.Sub(q.LastSeen) > f.cfg.Settings.Retention {
+			return 1
+		}
+	}
+	return 0
 }
