@@ -34,7 +34,7 @@ func comboWorlds(t *testing.T) int {
 // comboSeen counts the worlds that had each feature, among those
 // compared.
 type comboSeen struct {
-	compared, expired, expiredHeld, expiredEnrich, expiredUnknown, readsOf, reused, where, excluded, refreshOn, census, walked, paged, unlimited int
+	compared, expired, expiredHeld, expiredEnrich, expiredUnknown, readsOf, replaced, reused, where, excluded, refreshOn, census, walked, paged, unlimited int
 }
 
 // TestPartialReadsTogetherMakeTheSamePlan plans random worlds that may
@@ -67,9 +67,9 @@ func TestPartialReadsTogetherMakeTheSamePlan(t *testing.T) {
 		return
 	}
 	n := worlds - first
-	if seen.compared < n/3 || seen.expired < n/20 || seen.expiredHeld < n/50 || seen.expiredEnrich < n/50 || seen.expiredUnknown < n/200 || seen.readsOf < n/20 ||
+	if seen.compared < n/3 || seen.expired < n/20 || seen.expiredHeld < n/50 || seen.expiredEnrich < n/50 || seen.expiredUnknown < n/200 || seen.readsOf < n/20 || seen.replaced < n/25 ||
 		seen.reused < n/25 || seen.where < n/10 || seen.excluded < n/16 || seen.refreshOn < n/16 || seen.census < n/10 ||
-		seen.walked < n/50 || seen.paged < n/200 || seen.unlimited < n/25 {
+		seen.walked < n/50 || seen.paged < n/400 || seen.unlimited < n/25 {
 		t.Fatalf("worlds compared with each feature %+v: the test no longer tests them together", seen)
 	}
 }
@@ -95,6 +95,12 @@ func comboWorld(rng *rand.Rand, seed int) (f *fixture, o, whole Options, b *stat
 		whereAtLimit(rng, f, &o)
 	}
 	reuseWorld(rng, f, &o)
+	if rng.IntN(6) == 0 {
+		// A source run again (--replace); targeted, it may be left out
+		// of the plan: both plans refuse it alike.
+		srcs := f.cfg.Enriches[rng.IntN(len(f.cfg.Enriches))].From
+		o.Replace = []string{srcs[rng.IntN(len(srcs))]}
+	}
 	if rng.IntN(8) == 0 {
 		f.cfg.Enriches, o.Targets = nil, nil // planned from what ReadsOf names
 	}
@@ -203,6 +209,9 @@ func comboCount(f *fixture, o Options, p *Plan, facts *EnrichFacts, seen *comboS
 		if facts != nil {
 			seen.expiredUnknown += comboHeld(f, o, func(q *state.Person) bool { return f.st.UnknownEnrichments[q.ID] != nil })
 		}
+	}
+	if len(o.Replace) > 0 && len(p.Changes) > 0 {
+		seen.replaced++
 	}
 	if p.Savings.Reused.People > 0 {
 		seen.reused++
