@@ -160,71 +160,69 @@ func TestClaimsEnrichedOnceAcrossWorkspacesAtOnce(t *testing.T) {
 	testenv.SkipIfShort(t, "runs real processes")
 	t.Parallel()
 	seed := claimsSeed(t)
-	for _, be := range []string{"local", "pg"} {
-		t.Run(be, func(t *testing.T) {
-			h, _ := claimsHarness(t, be, false)
-			rng := rand.New(rand.NewPCG(seed, 0xc1a1))
-			copiedByClaim := 0
-			for round, kw := range []string{"Engineer", "Manager", "Developer", "Consultant"} {
-				n := map[string]int{"dach": 4 + rng.IntN(9), "uk": 4 + rng.IntN(9)}
-				par := map[string]int{"dach": 1 + rng.IntN(4), "uk": 1 + rng.IntN(4)}
-				before, spentBefore := h.enrichCounts(), h.srv.Stats().CreditsSpent
-				results := map[string]result{}
-				var mu sync.Mutex
-				var wg sync.WaitGroup
-				for _, ws := range []string{"dach", "uk"} {
-					s := h.startApply(append([]string{"--workspace", ws}, claimsVars(kw, n[ws], par[ws])...)...)
-					wg.Add(1)
-					go func() {
-						defer wg.Done()
-						r := s.wait()
-						mu.Lock()
-						results[ws] = r
-						mu.Unlock()
-					}()
+	onBothBackends(t, func(t *testing.T, be string) {
+		h, _ := claimsHarness(t, be, false)
+		rng := rand.New(rand.NewPCG(seed, 0xc1a1))
+		copiedByClaim := 0
+		for round, kw := range []string{"Engineer", "Manager", "Developer", "Consultant"} {
+			n := map[string]int{"dach": 4 + rng.IntN(9), "uk": 4 + rng.IntN(9)}
+			par := map[string]int{"dach": 1 + rng.IntN(4), "uk": 1 + rng.IntN(4)}
+			before, spentBefore := h.enrichCounts(), h.srv.Stats().CreditsSpent
+			results := map[string]result{}
+			var mu sync.Mutex
+			var wg sync.WaitGroup
+			for _, ws := range []string{"dach", "uk"} {
+				s := h.startApply(append([]string{"--workspace", ws}, claimsVars(kw, n[ws], par[ws])...)...)
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					r := s.wait()
+					mu.Lock()
+					results[ws] = r
+					mu.Unlock()
+				}()
+			}
+			wg.Wait()
+			credits := 0
+			for ws, r := range results {
+				if r.code != 0 {
+					t.Fatalf("round %d (%s, %v, parallel %v): apply in %s failed:\n%s", round, kw, n, par, ws, r)
 				}
-				wg.Wait()
-				credits := 0
-				for ws, r := range results {
-					if r.code != 0 {
-						t.Fatalf("round %d (%s, %v, parallel %v): apply in %s failed:\n%s", round, kw, n, par, ws, r)
-					}
-					s := summaryOf(t, r)
-					credits += s.Credits
-					for _, c := range s.ClaimedElsewhere {
-						copiedByClaim += c.Copied
-						if c.Left > 0 {
-							t.Errorf("round %d: %s left %d people of %s's apply for the next apply; its calls take milliseconds", round, ws, c.Left, c.Workspace)
-						}
-					}
-				}
-				after := h.enrichCounts()
-				if spent := h.srv.Stats().CreditsSpent - spentBefore; spent != credits {
-					t.Errorf("round %d (%s, %v, parallel %v): the sandbox charged %d credits, the summaries say %d", round, kw, n, par, spent, credits)
-				}
-				people := 0
-				for page, k := range after {
-					if d := k - before[page]; d > 0 {
-						people++
-						if d != 1 {
-							t.Errorf("round %d (%s, %v, parallel %v): the sandbox enriched %s %d times", round, kw, n, par, page, d)
-						}
-					}
-				}
-				union := max(n["dach"], n["uk"])
-				if people != union || credits != union {
-					t.Errorf("round %d (%s, %v, parallel %v): %d people enriched by the sandbox, %d credits in the summaries; want %d (every person of either, once)\n%s\n%s",
-						round, kw, n, par, people, credits, union, results["dach"], results["uk"])
-				}
-				for _, ws := range []string{"dach", "uk"} {
-					if r := h.run(append([]string{"plan", "--detailed-exitcode", "--workspace", ws}, claimsVars(kw, n[ws], par[ws])...)...); r.code != 0 {
-						t.Errorf("round %d: %s has more to do after the race (exit %d):\n%s", round, ws, r.code, r)
+				s := summaryOf(t, r)
+				credits += s.Credits
+				for _, c := range s.ClaimedElsewhere {
+					copiedByClaim += c.Copied
+					if c.Left > 0 {
+						t.Errorf("round %d: %s left %d people of %s's apply for the next apply; its calls take milliseconds", round, ws, c.Left, c.Workspace)
 					}
 				}
 			}
-			t.Logf("seed %d: %d people copied after waiting for the other workspace's call", seed, copiedByClaim)
-		})
-	}
+			after := h.enrichCounts()
+			if spent := h.srv.Stats().CreditsSpent - spentBefore; spent != credits {
+				t.Errorf("round %d (%s, %v, parallel %v): the sandbox charged %d credits, the summaries say %d", round, kw, n, par, spent, credits)
+			}
+			people := 0
+			for page, k := range after {
+				if d := k - before[page]; d > 0 {
+					people++
+					if d != 1 {
+						t.Errorf("round %d (%s, %v, parallel %v): the sandbox enriched %s %d times", round, kw, n, par, page, d)
+					}
+				}
+			}
+			union := max(n["dach"], n["uk"])
+			if people != union || credits != union {
+				t.Errorf("round %d (%s, %v, parallel %v): %d people enriched by the sandbox, %d credits in the summaries; want %d (every person of either, once)\n%s\n%s",
+					round, kw, n, par, people, credits, union, results["dach"], results["uk"])
+			}
+			for _, ws := range []string{"dach", "uk"} {
+				if r := h.run(append([]string{"plan", "--detailed-exitcode", "--workspace", ws}, claimsVars(kw, n[ws], par[ws])...)...); r.code != 0 {
+					t.Errorf("round %d: %s has more to do after the race (exit %d):\n%s", round, ws, r.code, r)
+				}
+			}
+		}
+		t.Logf("seed %d: %d people copied after waiting for the other workspace's call", seed, copiedByClaim)
+	})
 }
 
 // claimRace starts, in dach, an apply whose enrichment of the one person
@@ -265,28 +263,26 @@ func claimRace(t *testing.T, h *harness, g *answerGate) (dach, uk *applyStream) 
 func TestClaimsPersonCopiedOnceRecorded(t *testing.T) {
 	testenv.SkipIfShort(t, "runs real processes")
 	t.Parallel()
-	for _, be := range []string{"local", "pg"} {
-		t.Run(be, func(t *testing.T) {
-			h, g := claimsHarness(t, be, true)
-			dach, uk := claimRace(t, h, g)
-			g.open()
-			rd, ru := dach.wait(), uk.wait()
-			if rd.code != 0 || ru.code != 0 {
-				t.Fatalf("applies failed:\n%s\n%s", rd, ru)
-			}
-			s := summaryOf(t, ru)
-			if s.Credits != 0 || s.Reused["dach"] != 1 || len(s.ClaimedElsewhere) != 1 || s.ClaimedElsewhere[0].Workspace != "dach" || s.ClaimedElsewhere[0].Copied != 1 {
-				t.Errorf("uk's summary %+v: want the one person copied from dach's running apply, no credit\n%s", s, ru)
-			}
-			if got := h.enrichCounts(); len(got) != 1 || total(got) != 1 {
-				t.Errorf("the sandbox enriched %v; want one person once", got)
-			}
-			r := h.run(append([]string{"apply", "--auto-approve", "--workspace", "uk"}, claimsVars("Engineer", 1, 1)...)...)
-			if r.code != 0 || !strings.Contains(r.stdout+r.stderr, "No changes") {
-				t.Errorf("uk after the copy:\n%s", r)
-			}
-		})
-	}
+	onBothBackends(t, func(t *testing.T, be string) {
+		h, g := claimsHarness(t, be, true)
+		dach, uk := claimRace(t, h, g)
+		g.open()
+		rd, ru := dach.wait(), uk.wait()
+		if rd.code != 0 || ru.code != 0 {
+			t.Fatalf("applies failed:\n%s\n%s", rd, ru)
+		}
+		s := summaryOf(t, ru)
+		if s.Credits != 0 || s.Reused["dach"] != 1 || len(s.ClaimedElsewhere) != 1 || s.ClaimedElsewhere[0].Workspace != "dach" || s.ClaimedElsewhere[0].Copied != 1 {
+			t.Errorf("uk's summary %+v: want the one person copied from dach's running apply, no credit\n%s", s, ru)
+		}
+		if got := h.enrichCounts(); len(got) != 1 || total(got) != 1 {
+			t.Errorf("the sandbox enriched %v; want one person once", got)
+		}
+		r := h.run(append([]string{"apply", "--auto-approve", "--workspace", "uk"}, claimsVars("Engineer", 1, 1)...)...)
+		if r.code != 0 || !strings.Contains(r.stdout+r.stderr, "No changes") {
+			t.Errorf("uk after the copy:\n%s", r)
+		}
+	})
 }
 
 // TestClaimsOfAKilledApply: dach's apply is killed while its enrichment of
@@ -298,36 +294,34 @@ func TestClaimsPersonCopiedOnceRecorded(t *testing.T) {
 func TestClaimsOfAKilledApply(t *testing.T) {
 	testenv.SkipIfShort(t, "runs real processes")
 	t.Parallel()
-	for _, be := range []string{"local", "pg"} {
-		t.Run(be, func(t *testing.T) {
-			h, g := claimsHarness(t, be, true)
-			dach, uk := claimRace(t, h, g)
-			dach.kill()
-			dach.wait()
-			g.open()
-			ru := uk.wait()
-			if ru.code != 0 {
-				t.Fatalf("uk after dach was killed:\n%s", ru)
-			}
-			if s := summaryOf(t, ru); s.Credits != 1 || len(s.ClaimedElsewhere) != 0 {
-				t.Errorf("uk's summary %+v: want the person enriched here\n%s", s, ru)
-			}
-			counts := h.enrichCounts()
-			if len(counts) != 1 || total(counts) != 2 {
-				t.Fatalf("the sandbox enriched %v; want one person twice (dach's call, killed in flight, and uk's)", counts)
-			}
-			rd := h.run(append([]string{"apply", "--auto-approve", "--json", "--workspace", "dach"}, claimsVars("Engineer", 1, 1)...)...)
-			if rd.code != 0 {
-				t.Fatalf("dach's next apply:\n%s", rd)
-			}
-			if s := summaryOf(t, rd); s.Credits != 0 || s.Reused["uk"] != 1 {
-				t.Errorf("dach's next apply %+v: want uk's enrichment copied\n%s", s, rd)
-			}
-			if got := total(h.enrichCounts()); got != 2 {
-				t.Errorf("the sandbox enriched %d times in all; want 2", got)
-			}
-		})
-	}
+	onBothBackends(t, func(t *testing.T, be string) {
+		h, g := claimsHarness(t, be, true)
+		dach, uk := claimRace(t, h, g)
+		dach.kill()
+		dach.wait()
+		g.open()
+		ru := uk.wait()
+		if ru.code != 0 {
+			t.Fatalf("uk after dach was killed:\n%s", ru)
+		}
+		if s := summaryOf(t, ru); s.Credits != 1 || len(s.ClaimedElsewhere) != 0 {
+			t.Errorf("uk's summary %+v: want the person enriched here\n%s", s, ru)
+		}
+		counts := h.enrichCounts()
+		if len(counts) != 1 || total(counts) != 2 {
+			t.Fatalf("the sandbox enriched %v; want one person twice (dach's call, killed in flight, and uk's)", counts)
+		}
+		rd := h.run(append([]string{"apply", "--auto-approve", "--json", "--workspace", "dach"}, claimsVars("Engineer", 1, 1)...)...)
+		if rd.code != 0 {
+			t.Fatalf("dach's next apply:\n%s", rd)
+		}
+		if s := summaryOf(t, rd); s.Credits != 0 || s.Reused["uk"] != 1 {
+			t.Errorf("dach's next apply %+v: want uk's enrichment copied\n%s", s, rd)
+		}
+		if got := total(h.enrichCounts()); got != 2 {
+			t.Errorf("the sandbox enriched %d times in all; want 2", got)
+		}
+	})
 }
 
 // TestClaimsOfAKilledApplyBlockNobodyAfter: dach's apply is killed
@@ -341,45 +335,43 @@ func TestClaimsOfAKilledApply(t *testing.T) {
 func TestClaimsOfAKilledApplyBlockNobodyAfter(t *testing.T) {
 	testenv.SkipIfShort(t, "runs real processes")
 	t.Parallel()
-	for _, be := range []string{"local", "pg"} {
-		t.Run(be, func(t *testing.T) {
-			h, g := claimsHarness(t, be, true)
-			vars := claimsVars("Engineer", 1, 1)
-			if r := h.run(append([]string{"plan", "--workspace", "dach", "--out", "dach.plan"}, vars...)...); r.code != 0 {
-				t.Fatal(r)
+	onBothBackends(t, func(t *testing.T, be string) {
+		h, g := claimsHarness(t, be, true)
+		vars := claimsVars("Engineer", 1, 1)
+		if r := h.run(append([]string{"plan", "--workspace", "dach", "--out", "dach.plan"}, vars...)...); r.code != 0 {
+			t.Fatal(r)
+		}
+		g.arm()
+		dach := h.startApply(append([]string{"--workspace", "dach"}, append(vars, "dach.plan")...)...)
+		if !g.holding() {
+			t.Fatal("dach's enrichment never reached the sandbox")
+		}
+		dach.kill()
+		if r := dach.wait(); r.code != -1 {
+			t.Fatalf("dach was not killed:\n%s", r)
+		}
+		if be == "local" {
+			holders, _ := filepath.Glob(filepath.Join(h.dir, ".leadsync", local.ClaimsDir, "holder-*.lock"))
+			if len(holders) != 1 {
+				t.Fatalf("after the kill the claims folder holds %v; want the killed apply's holder file, left behind", holders)
 			}
-			g.arm()
-			dach := h.startApply(append([]string{"--workspace", "dach"}, append(vars, "dach.plan")...)...)
-			if !g.holding() {
-				t.Fatal("dach's enrichment never reached the sandbox")
-			}
-			dach.kill()
-			if r := dach.wait(); r.code != -1 {
-				t.Fatalf("dach was not killed:\n%s", r)
-			}
-			if be == "local" {
-				holders, _ := filepath.Glob(filepath.Join(h.dir, ".leadsync", local.ClaimsDir, "holder-*.lock"))
-				if len(holders) != 1 {
-					t.Fatalf("after the kill the claims folder holds %v; want the killed apply's holder file, left behind", holders)
-				}
-			}
-			g.open()
-			ru := h.run(append([]string{"apply", "--auto-approve", "--json", "--workspace", "uk"}, vars...)...)
-			if ru.code != 0 {
-				t.Fatalf("uk after dach was killed:\n%s", ru)
-			}
-			if s := summaryOf(t, ru); s.Credits != 1 || len(s.Reused) != 0 || len(s.ClaimedElsewhere) != 0 {
-				t.Errorf("uk's summary %+v: want the person enriched here for 1 credit\n%s", s, ru)
-			}
-			counts := h.enrichCounts()
-			if len(counts) != 1 || total(counts) != 2 || h.srv.Stats().CreditsSpent != 2 {
-				t.Errorf("the sandbox enriched %v for %d credits; want one person twice (dach's killed call and uk's)", counts, h.srv.Stats().CreditsSpent)
-			}
-			if r := h.run(append([]string{"plan", "--detailed-exitcode", "--workspace", "uk"}, vars...)...); r.code != 0 {
-				t.Errorf("uk has more to do after its apply (exit %d):\n%s", r.code, r)
-			}
-		})
-	}
+		}
+		g.open()
+		ru := h.run(append([]string{"apply", "--auto-approve", "--json", "--workspace", "uk"}, vars...)...)
+		if ru.code != 0 {
+			t.Fatalf("uk after dach was killed:\n%s", ru)
+		}
+		if s := summaryOf(t, ru); s.Credits != 1 || len(s.Reused) != 0 || len(s.ClaimedElsewhere) != 0 {
+			t.Errorf("uk's summary %+v: want the person enriched here for 1 credit\n%s", s, ru)
+		}
+		counts := h.enrichCounts()
+		if len(counts) != 1 || total(counts) != 2 || h.srv.Stats().CreditsSpent != 2 {
+			t.Errorf("the sandbox enriched %v for %d credits; want one person twice (dach's killed call and uk's)", counts, h.srv.Stats().CreditsSpent)
+		}
+		if r := h.run(append([]string{"plan", "--detailed-exitcode", "--workspace", "uk"}, vars...)...); r.code != 0 {
+			t.Errorf("uk has more to do after its apply (exit %d):\n%s", r.code, r)
+		}
+	})
 }
 
 // total adds the counts of m.

@@ -135,7 +135,7 @@ func TestDiskFullMidRun(t *testing.T) {
 	testenv.SkipIfShort(t, "runs real processes against a sandbox")
 	t.Parallel()
 	h := newHarness(t, sandbox.Options{Seed: 6}, fmt.Sprintf(faultConfig, "10s"))
-	h.env = append(h.env, testWriteRetryEnv+"="+faultRetry) // a full disk stays full
+	h.env = append(h.env, testWriteRetryEnv+"="+faultRetryStuck) // a full disk stays full
 	sdir := filepath.Join(h.dir, ".leadsync")
 	testenv.MountTmpfs(t, sdir, stateFS)
 	if r := h.run("apply", "--auto-approve", "--target", `search.eng["Berlin"]`); r.code != 0 {

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"os"
+	"sort"
 	"strings"
 	"testing"
 	"unicode"
@@ -80,6 +81,15 @@ func docSentences(t *testing.T, path string) []sentence {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The line of an offset, found among the offsets of the file's
+	// newlines (counting them in src[:off] for each word took seconds).
+	var newlines []int
+	for i, b := range src {
+		if b == '\n' {
+			newlines = append(newlines, i)
+		}
+	}
+	lineAt := func(off int) int { return 1 + sort.SearchInts(newlines, off) }
 	root := goldmark.New(goldmark.WithExtensions(extension.GFM)).Parser().Parse(text.NewReader(src))
 	var out []sentence
 	err = ast.Walk(root, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
@@ -90,7 +100,7 @@ func docSentences(t *testing.T, path string) []sentence {
 		case *extast.Table, *ast.Heading, *ast.FencedCodeBlock, *ast.CodeBlock, *ast.HTMLBlock:
 			return ast.WalkSkipChildren, nil
 		case *ast.Paragraph, *ast.TextBlock:
-			out = append(out, splitSentences(proseWords(n, src))...)
+			out = append(out, splitSentences(proseWords(n, src, lineAt))...)
 			return ast.WalkSkipChildren, nil
 		}
 		return ast.WalkContinue, nil
@@ -108,10 +118,9 @@ type word struct {
 }
 
 // proseWords are the words of a block's inline text, in order; a code span
-// is one word.
-func proseWords(n ast.Node, src []byte) []word {
+// is one word. lineAt is the line of an offset of src.
+func proseWords(n ast.Node, src []byte, lineAt func(off int) int) []word {
 	var ws []word
-	lineAt := func(off int) int { return 1 + strings.Count(string(src[:off]), "\n") }
 	var walk func(n ast.Node)
 	walk = func(n ast.Node) {
 		for c := n.FirstChild(); c != nil; c = c.NextSibling() {

@@ -4,7 +4,8 @@ package e2e
 // A helper used by one test file stays in that file.
 //
 //   - leadsync: TestMain, leadsyncBinary, processEnv (the real CLI as a
-//     process of its own, in a scrubbed environment);
+//     process of its own, in a scrubbed environment); together and
+//     onBothBackends (a test's long cases started at once);
 //   - the sandbox: e2eRate, e2eServerRate, serveSandbox, holdReads (an
 //     answerGate: reads answered when the test says);
 //   - a project: harness, newProject, newHarness, workingCopy and their
@@ -117,6 +118,34 @@ func (p parallelM) Run() int {
 		_ = flag.Set("test.parallel", strconv.Itoa(e2eParallel))
 	}
 	return p.m.Run()
+}
+
+// together runs the subtests named names, fn(t, i) for the i-th, all at
+// once within the slot of the test t, and returns when they have ended.
+// A test whose cases wait long (a PostgreSQL cluster restarted, writes
+// tried again, an apply killed) uses it rather than t.Parallel in its
+// cases: a parallel case waits for a slot behind every case queued before
+// it, the scripts' 130 among them, so the longest cases started last and
+// the package ended with one of them running alone for 20 s.
+func together(t *testing.T, names []string, fn func(t *testing.T, i int)) {
+	t.Helper()
+	var wg sync.WaitGroup
+	for i, name := range names {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			t.Run(name, func(t *testing.T) { fn(t, i) })
+		}()
+	}
+	wg.Wait()
+}
+
+// onBothBackends runs fn(t, "local") and fn(t, "pg") as the subtests
+// local and pg, together.
+func onBothBackends(t *testing.T, fn func(t *testing.T, backend string)) {
+	t.Helper()
+	backends := []string{"local", "pg"}
+	together(t, backends, func(t *testing.T, i int) { fn(t, backends[i]) })
 }
 
 // leadsyncBinary is the program a test runs as leadsync: this test binary,

@@ -57,10 +57,9 @@ export "out" {
 func TestKillAnywhere(t *testing.T) {
 	testenv.SkipIfShort(t, "kills real processes")
 	t.Parallel()
-	t.Run("local", func(t *testing.T) { killAnywhere(t, false) })
 	// The same on the pg backend: there the lock goes with the killed
 	// process's connection, so every next apply must start at once.
-	t.Run("pg", func(t *testing.T) { killAnywhere(t, true) })
+	together(t, []string{"local", "pg"}, func(t *testing.T, i int) { killAnywhere(t, i == 1) })
 }
 
 // killAnywhere is TestKillAnywhere on the local state file, or on a fresh
@@ -217,7 +216,14 @@ func TestKillWhileSaving(t *testing.T) {
 	// moments. Nothing is asserted about when the kill landed: every
 	// moment, a loaded machine's included, must leave a state that loads
 	// with every result, so the test holds whatever the machine's speed.
-	for i, delay := range []time.Duration{0, time.Millisecond, 5 * time.Millisecond} {
+	// The moments run side by side, each in a folder of its own.
+	delays := []time.Duration{0, time.Millisecond, 5 * time.Millisecond}
+	var names []string
+	for _, d := range delays {
+		names = append(names, d.String()+" into the save")
+	}
+	together(t, names, func(t *testing.T, i int) {
+		delay := delays[i]
 		h := newHarness(t, sandbox.Options{Seed: 9, RateLimit: 20, RateWindow: time.Second / 20, NoLatency: true}, killConfig)
 		s := h.startApply()
 		for ev := range s.events {
@@ -249,5 +255,5 @@ func TestKillWhileSaving(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(h.dir, "out", "leads.csv")); err != nil {
 			t.Errorf("kill %d: the spreadsheet is not there after the next apply: %v", i, err)
 		}
-	}
+	})
 }

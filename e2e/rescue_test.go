@@ -10,6 +10,7 @@ package e2e
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -38,6 +39,13 @@ import (
 // database restart, short enough that a database stopped until the apply
 // ends sends its answers to the rescue file quickly.
 const faultRetry = "100ms,200ms,400ms,800ms,1600ms"
+
+// faultRetryStuck is faultRetry's five tries ten times sooner (0.3 s in
+// all), for a fault that lasts until the apply ends (a database stopped
+// till the end, a full state folder): no wait sees it end, and with
+// faultRetry each answer of such a run waited 3 s for nothing before
+// going to the rescue file (14 s a run).
+const faultRetryStuck = "10ms,20ms,40ms,80ms,160ms"
 
 // faultSeed seeds the moments of the faults; FAULT_SEED=n tries others.
 func faultSeed(t *testing.T) uint64 {
@@ -346,6 +354,7 @@ func TestPGFaultsLoseNothing(t *testing.T) {
 		moments int
 		strike  func(t *testing.T, c *pgCluster, w *watchedApply, gate *answerGate)
 		after   func(t *testing.T, c *pgCluster) // once the faulted apply ended
+		retry   string                           // the waits before a write is tried again
 	}{
 		{name: "restarted", moments: 3, strike: func(t *testing.T, c *pgCluster, _ *watchedApply, _ *answerGate) { c.ctl(t, "restart", "-m", "fast") }},
 		{name: "stopped, then started", moments: 2, strike: func(t *testing.T, c *pgCluster, w *watchedApply, gate *answerGate) {
@@ -356,7 +365,7 @@ func TestPGFaultsLoseNothing(t *testing.T) {
 		}},
 		{name: "stopped till the end", moments: 2,
 			strike: func(t *testing.T, c *pgCluster, _ *watchedApply, _ *answerGate) { c.ctl(t, "stop", "-m", "fast") },
-			after:  func(t *testing.T, c *pgCluster) { c.ctl(t, "start") }},
+			after:  func(t *testing.T, c *pgCluster) { c.ctl(t, "start") }, retry: faultRetryStuck},
 		{name: "sessions terminated", moments: 3, strike: func(t *testing.T, c *pgCluster, _ *watchedApply, _ *answerGate) { c.terminate(t) }},
 	}
 	var mu sync.Mutex
@@ -366,33 +375,36 @@ func TestPGFaultsLoseNothing(t *testing.T) {
 			t.Log(f)
 		}
 	})
-	for i, fault := range faults {
-		t.Run(fault.name, func(t *testing.T) {
-			t.Parallel()
-			c := ownPG(t)
-			for _, at := range moments(seed+uint64(i), fault.moments) {
-				t.Run(fmt.Sprintf("after %d calls", at), func(t *testing.T) {
-					opts := sandbox.Options{Seed: 21}
-					gate := holdReads(&opts)
-					h := newHarness(t, opts, fmt.Sprintf(faultConfig, "60s"))
-					h.pgConnStr, h.pgSchema = c.connStr, schemaName("fault_")
-					h.env = append(h.env, "LEADSYNC_PG_CONN_STR="+c.connStr, testBackendEnv+"="+h.pgSchema, testWriteRetryEnv+"="+faultRetry)
-					ar := h.runFaulted(at, gate, func(w *watchedApply) { fault.strike(t, c, w, gate) })
-					if fault.after != nil {
-						fault.after(t, c)
-					}
-					c.waitReady(t)
-					f := checkNothingLost(t, h, fault.name, at, ar)
-					mu.Lock()
-					report = append(report, f)
-					mu.Unlock()
-					if t.Failed() {
-						t.Logf("the faulted run:\n%s", ar.result)
-					}
-				})
-			}
-		})
+	var names []string
+	for _, fault := range faults {
+		names = append(names, fault.name)
 	}
+	together(t, names, func(t *testing.T, i int) {
+		fault := faults[i]
+		retry := cmp.Or(fault.retry, faultRetry)
+		c := ownPG(t)
+		for _, at := range moments(seed+uint64(i), fault.moments) {
+			t.Run(fmt.Sprintf("after %d calls", at), func(t *testing.T) {
+				opts := sandbox.Options{Seed: 21}
+				gate := holdReads(&opts)
+				h := newHarness(t, opts, fmt.Sprintf(faultConfig, "60s"))
+				h.pgConnStr, h.pgSchema = c.connStr, schemaName("fault_")
+				h.env = append(h.env, "LEADSYNC_PG_CONN_STR="+c.connStr, testBackendEnv+"="+h.pgSchema, testWriteRetryEnv+"="+retry)
+				ar := h.runFaulted(at, gate, func(w *watchedApply) { fault.strike(t, c, w, gate) })
+				if fault.after != nil {
+					fault.after(t, c)
+				}
+				c.waitReady(t)
+				f := checkNothingLost(t, h, fault.name, at, ar)
+				mu.Lock()
+				report = append(report, f)
+				mu.Unlock()
+				if t.Failed() {
+					t.Logf("the faulted run:\n%s", ar.result)
+				}
+			})
+		}
+	})
 }
 
 // TestClaimsSurvivePGRestart: PostgreSQL restarts while an apply's reads
@@ -499,14 +511,29 @@ func addPostgresUser() ([]byte, error) {
 	return exec.Command("useradd", "--system", "--no-create-home", "postgres").CombinedOutput()
 }
 
-// freePort is a TCP port of 127.0.0.1 free a moment ago.
+// portsGiven are the ports freePort gave in this process.
+var portsGiven sync.Map
+
+// freePort is a TCP port of 127.0.0.1 free a moment ago, below the
+// kernel's ephemeral range (32768 and up on Linux) and given once: a port
+// the kernel gave to listen on :0 and took back went to another test's
+// connection as its local port while clusters started together, and
+// PostgreSQL could not bind it ("Address already in use").
 func freePort(t *testing.T) string {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	for range 1000 {
+		port := 20000 + rand.IntN(12000)
+		if _, given := portsGiven.LoadOrStore(port, true); given {
+			continue
+		}
+		l, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
+		if err != nil {
+			continue
+		}
+		l.Close()
+		return strconv.Itoa(port)
 	}
-	defer l.Close()
-	return strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
+	t.Fatal("no free port of 127.0.0.1 between 20000 and 32000")
+	return ""
 }
 
 // command is one of the cluster's programs, as its owner.
@@ -592,35 +619,44 @@ func (c *pgCluster) terminate(t *testing.T) {
 // back is kept in the rescue file of the cache directory (another file
 // system), and nothing is lost or paid twice (checkNothingLost). Without
 // mounting (not root), internal/run's TestApplyOnAFullDiskLosesNothing
-// does the same with an injected write error.
+// does the same with an injected write error. The moments run side by
+// side, each in a folder of its own.
 func TestFullStateFolderLosesNothing(t *testing.T) {
 	testenv.SkipIfShort(t, "runs real processes on a small file system")
 	t.Parallel()
+	var mu sync.Mutex
 	var report []figures
-	for _, at := range moments(faultSeed(t), 3) {
-		t.Run(fmt.Sprintf("full after %d calls", at), func(t *testing.T) {
-			opts := sandbox.Options{Seed: 21}
-			gate := holdReads(&opts)
-			h := newHarness(t, opts, fmt.Sprintf(faultConfig, "60s"))
-			h.env = append(h.env, testWriteRetryEnv+"="+faultRetry)
-			sdir := filepath.Join(h.dir, ".leadsync")
-			testenv.MountTmpfs(t, sdir, stateFS)
-			var ballast string
-			ar := h.runFaulted(at, gate, func(*watchedApply) { ballast = fill(t, sdir) })
-			// The full disk stops the run where it is first written: a
-			// result kept in the rescue file, the next call not sent, or
-			// the budget's ledger (in the same folder) not written, so no
-			// more calls made.
-			stopped := strings.Contains(ar.summary.Stopped, "not sent") || strings.Contains(ar.summary.Stopped, "no more calls are made")
-			if ar.code != 1 || len(ar.summary.Kept) == 0 && !stopped {
-				t.Errorf("want exit 1, and results kept or the next call not sent:\n%s", ar.result)
-			}
-			if err := os.Remove(ballast); err != nil {
-				t.Fatal(err)
-			}
-			report = append(report, checkNothingLost(t, h, "state folder full", at, ar))
-		})
+	ats := moments(faultSeed(t), 3)
+	var names []string
+	for _, at := range ats {
+		names = append(names, fmt.Sprintf("full after %d calls", at))
 	}
+	together(t, names, func(t *testing.T, i int) {
+		at := ats[i]
+		opts := sandbox.Options{Seed: 21}
+		gate := holdReads(&opts)
+		h := newHarness(t, opts, fmt.Sprintf(faultConfig, "60s"))
+		h.env = append(h.env, testWriteRetryEnv+"="+faultRetryStuck)
+		sdir := filepath.Join(h.dir, ".leadsync")
+		testenv.MountTmpfs(t, sdir, stateFS)
+		var ballast string
+		ar := h.runFaulted(at, gate, func(*watchedApply) { ballast = fill(t, sdir) })
+		// The full disk stops the run where it is first written: a
+		// result kept in the rescue file, the next call not sent, or
+		// the budget's ledger (in the same folder) not written, so no
+		// more calls made.
+		stopped := strings.Contains(ar.summary.Stopped, "not sent") || strings.Contains(ar.summary.Stopped, "no more calls are made")
+		if ar.code != 1 || len(ar.summary.Kept) == 0 && !stopped {
+			t.Errorf("want exit 1, and results kept or the next call not sent:\n%s", ar.result)
+		}
+		if err := os.Remove(ballast); err != nil {
+			t.Fatal(err)
+		}
+		f := checkNothingLost(t, h, "state folder full", at, ar)
+		mu.Lock()
+		report = append(report, f)
+		mu.Unlock()
+	})
 	for _, f := range report {
 		t.Log(f)
 	}

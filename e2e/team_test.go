@@ -295,9 +295,7 @@ func TestStatePushThenNoChanges(t *testing.T) {
 func TestTeamExportsFollowSharedState(t *testing.T) {
 	testenv.SkipIfShort(t, "runs real processes")
 	t.Parallel()
-	for _, backend := range []string{"local", "pg"} {
-		t.Run(backend, func(t *testing.T) { exportsFollowSharedState(t, backend) })
-	}
+	onBothBackends(t, exportsFollowSharedState)
 }
 
 func exportsFollowSharedState(t *testing.T, backend string) {

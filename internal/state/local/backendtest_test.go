@@ -22,6 +22,7 @@ func TestConformance(t *testing.T) {
 // database (state.db, the default) or the JSON file of earlier versions.
 func conformance(t *testing.T, file string) {
 	backendtest.Run(t, backendtest.Kind{
+		Parallel: true,
 		New: func(t *testing.T) func(ws string, w backendtest.Who) backend.Backend {
 			path := filepath.Join(t.TempDir(), ".leadsync", file)
 			return func(ws string, w backendtest.Who) backend.Backend {
