@@ -67,8 +67,8 @@ func TestPartialReadsTogetherMakeTheSamePlan(t *testing.T) {
 		return
 	}
 	n := worlds - first
-	if seen.compared < n/3 || seen.expired < n/20 || seen.expiredHeld < n/50 || seen.expiredEnrich < n/50 || seen.expiredUnknown < n/200 || seen.readsOf < n/20 || seen.replaced < n/25 ||
-		seen.reused < n/25 || seen.where < n/10 || seen.excluded < n/16 || seen.refreshOn < n/16 || seen.census < n/10 ||
+	if seen.compared < n/3 || seen.expired < n/20 || seen.expiredHeld < n/50 || seen.expiredEnrich < n/60 || seen.expiredUnknown < n/200 || seen.readsOf < n/20 || seen.replaced < n/25 ||
+		seen.reused < n/30 || seen.where < n/10 || seen.excluded < n/16 || seen.refreshOn < n/16 || seen.census < n/10 ||
 		seen.walked < n/50 || seen.paged < n/400 || seen.unlimited < n/25 {
 		t.Fatalf("worlds compared with each feature %+v: the test no longer tests them together", seen)
 	}
@@ -85,6 +85,11 @@ func comboWorld(rng *rand.Rand, seed int) (f *fixture, o, whole Options, b *stat
 	maxReuseRead = []int{100_000, 100_000, 100_000, 2}[seed/16%4]
 	maxExpiredRead = []int{200_000, 200_000, 200_000, 1}[seed/64%4]
 	f, o, _ = manyWorld(rng)
+	if rng.IntN(3) == 0 {
+		// refresh_on on any block, not only the first (enrichWorld):
+		// a block may give another one's place back.
+		refreshOnWorld(rng, f)
+	}
 	if rng.IntN(4) > 0 {
 		o.Targets = nil // retention removes people only in a plan of everything
 		f.cfg.Settings.Retention = 180 * day
