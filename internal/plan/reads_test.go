@@ -34,7 +34,7 @@ import (
 func TestReadsMakeTheSamePlan(t *testing.T) {
 	useTestMatch(t)
 	defer func(n int) { sheetRowLimit = n }(sheetRowLimit)
-	partial, continued, enriched, tracks, imports, colleagues := 0, 0, 0, 0, 0, 0
+	partial, continued, enriched, tracks, imports, colleagues, paged := 0, 0, 0, 0, 0, 0, 0
 	for seed := range 800 {
 		rng := rand.New(rand.NewPCG(uint64(seed), 0x2ead))
 		f, o := randomWorld(rng)
@@ -90,6 +90,9 @@ func TestReadsMakeTheSamePlan(t *testing.T) {
 		if asked := askedOf(f.st, r); len(st.People) > asked && len(st.People) < len(f.st.People) {
 			t.Fatalf("seed %d: %d people read for %d asked", seed, len(st.People), asked)
 		}
+		if len(r.Pages) > 0 && len(st.People) < len(f.st.People) {
+			paged++ // a file of page names read through the index of page keys
+		}
 		col, err := r.ReadColleagues(b, f.cfg)
 		if err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
@@ -120,11 +123,11 @@ func TestReadsMakeTheSamePlan(t *testing.T) {
 				seed, o.Targets, o.Replace, r, d)
 		}
 	}
-	t.Logf("%d of 800 worlds planned from what ReadsOf names, %d of them an export of continued sheets; %d tracks read, %d imports run, %d decided by a colleague's domain; %d from what EnrichReadsOf names",
-		partial, continued, tracks, imports, colleagues, enriched)
-	if partial < 300 || continued < 100 || tracks < 100 || imports < 40 || colleagues < 5 {
-		t.Fatalf("only %d of 800 worlds planned without every person, %d with continued sheets, %d tracks read, %d imports run, %d decided by a colleague's domain: the test no longer tests ReadsOf",
-			partial, continued, tracks, imports, colleagues)
+	t.Logf("%d of 800 worlds planned from what ReadsOf names, %d of them an export of continued sheets; %d tracks read, %d imports run, %d decided by a colleague's domain, %d page names found by key; %d from what EnrichReadsOf names",
+		partial, continued, tracks, imports, colleagues, paged, enriched)
+	if partial < 300 || continued < 100 || tracks < 100 || imports < 40 || colleagues < 5 || paged < 3 {
+		t.Fatalf("only %d of 800 worlds planned without every person, %d with continued sheets, %d tracks read, %d imports run, %d decided by a colleague's domain, %d page names found by key: the test no longer tests ReadsOf",
+			partial, continued, tracks, imports, colleagues, paged)
 	}
 }
 
@@ -211,9 +214,10 @@ func blockTargets(rng *rand.Rand, f *fixture) []string {
 }
 
 // askedOf is how many people r names: its persons, the leads of its
-// sources, the people its tracks read before (some of them the same).
+// sources, the people its tracks read before, those its page names find
+// (some of them the same).
 func askedOf(st *state.State, r Reads) int {
-	n := len(r.Persons)
+	n := len(r.Persons) + pagedOf(st, r)
 	for _, a := range r.Sources {
 		n += len(st.Searches[a].LeadIDs)
 	}

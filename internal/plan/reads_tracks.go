@@ -115,10 +115,11 @@ func (r Reads) ReadColleagues(b *state.Base, cfg *config.Config) (*Colleagues, e
 // Read is the state as far as a plan reads it (r is ReadsOf's, People
 // false) from b: Base.Reading of r's searches and persons, then the
 // people of the lead lists of r's sources and those r's tracks read
-// before (the store's Tracked), a page of the store at a time. An ID kept
-// by page name ("page:") that names nobody is followed to the person of
-// that page name (State.Person), which only every person's page names
-// tell: then every person is read, as for Pages.
+// before (the store's Tracked), a page of the store at a time. The page
+// names of Pages, and an ID kept by page name ("page:") that names
+// nobody, are followed to every person of that page name in any letter
+// case (State.Person): through the store's index of page keys
+// (Base.Paged), or, for a store without one, by reading every person.
 func (r Reads) Read(b *state.Base) (*state.State, error) {
 	st, err := b.Reading(append(slices.Clone(r.Searches), r.Sources...), r.Persons)
 	if err != nil || len(r.Sources)+len(r.Tracks)+len(r.Pages) == 0 {
@@ -135,19 +136,39 @@ func (r Reads) Read(b *state.Base) (*state.State, error) {
 		}
 		ids = append(ids, tracked...)
 	}
+	if err := readMore(b, st, ids); err != nil {
+		return nil, err
+	}
+	pages := slices.Clone(r.Pages)
+	for _, id := range append(ids, r.Persons...) {
+		if page, ok := strings.CutPrefix(id, state.PagePrefix); ok && st.People[id] == nil {
+			pages = append(pages, page)
+		}
+	}
+	switch {
+	case len(pages) == 0:
+		return st, nil
+	case !b.FindsPages():
+		return st, b.EachPerson(func(p *state.Person) error { st.People[p.ID] = p; return nil })
+	}
+	paged, err := b.Paged(pages)
+	if err != nil {
+		return nil, err
+	}
+	return st, readMore(b, st, paged)
+}
+
+// readMore reads into st the people of ids it does not hold yet.
+func readMore(b *state.Base, st *state.State, ids []string) error {
+	ids = slices.Clone(ids)
 	slices.Sort(ids)
 	ids = slices.DeleteFunc(slices.Compact(ids), func(id string) bool { return st.People[id] != nil })
 	more, err := b.People(ids)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	for id, p := range more {
 		st.People[id] = p
 	}
-	if len(r.Pages) > 0 || slices.ContainsFunc(append(ids, r.Persons...), func(id string) bool {
-		return strings.HasPrefix(id, state.PagePrefix) && st.People[id] == nil
-	}) {
-		return st, b.EachPerson(func(p *state.Person) error { st.People[p.ID] = p; return nil })
-	}
-	return st, nil
+	return nil
 }
