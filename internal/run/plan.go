@@ -145,7 +145,7 @@ func readPlanState(d Deps, opts PlanOptions, popts *plan.Options) (*state.State,
 	case b.EnrichIndexed():
 		er, facts, ok, err := plan.EnrichReadsOf(opts.Config, b.Records, *popts, b)
 		if err == nil && ok {
-			st, err := b.Reading(er.Searches, er.Persons)
+			st, err := er.Read(b) // a track's and an import's people too
 			if err != nil {
 				b.Close()
 				return nil, nil, err

@@ -65,6 +65,7 @@ func Run(t *testing.T, k Kind) {
 		{"PartialEnrichApply", testPartialEnrichApply},
 		{"PartialManyEnrichApply", testPartialManyEnrichApply},
 		{"PartialTrackApply", testPartialTrackApply},
+		{"PartialEnrichTrackApply", testPartialEnrichTrackApply},
 		{"PartialTrackApplyColleagues", testPartialTrackApplyColleagues},
 		{"PartialForget", testPartialForget},
 		{"TrackPlan", testTrackPlan},
