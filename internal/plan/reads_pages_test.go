@@ -43,3 +43,29 @@ func pagedOf(st *state.State, r Reads) int {
 	}
 	return n
 }
+
+// Enriched are the people holding an enrichment the block at addr made
+// or copied, as a store's index gives them (Reads.EnrichedIDs).
+func (m memStore) Enriched(addr string) ([]string, error) {
+	return state.NewBase(m.st).Enriched(addr)
+}
+
+// enrichedOf is how many people r reads for the enrich blocks its
+// tracks watch (Reads.EnrichedIDs), some of them counted twice.
+func enrichedOf(st *state.State, r Reads) int {
+	ids, _ := r.EnrichedIDs(state.NewBase(st), st)
+	return len(ids)
+}
+
+// unreadOf reports whether st, read in part, lacks a person of a lead
+// list of addrs whom whole holds.
+func unreadOf(st, whole *state.State, addrs []string) bool {
+	for _, a := range addrs {
+		for _, id := range whole.Searches[a].LeadIDs {
+			if whole.People[id] != nil && st.People[id] == nil {
+				return true
+			}
+		}
+	}
+	return false
+}

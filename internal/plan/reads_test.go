@@ -34,7 +34,7 @@ import (
 func TestReadsMakeTheSamePlan(t *testing.T) {
 	useTestMatch(t)
 	defer func(n int) { sheetRowLimit = n }(sheetRowLimit)
-	partial, continued, enriched, tracks, imports, colleagues, paged := 0, 0, 0, 0, 0, 0, 0
+	partial, continued, enriched, tracks, imports, colleagues, paged, ofEnriched := 0, 0, 0, 0, 0, 0, 0, 0
 	for seed := range 800 {
 		rng := rand.New(rand.NewPCG(uint64(seed), 0x2ead))
 		f, o := randomWorld(rng)
@@ -93,6 +93,9 @@ func TestReadsMakeTheSamePlan(t *testing.T) {
 		if len(r.Pages) > 0 && len(st.People) < len(f.st.People) {
 			paged++ // a file of page names read through the index of page keys
 		}
+		if unreadOf(st, f.st, r.EnrichedFrom) {
+			ofEnriched++ // a track of the enriched: their sources not read whole
+		}
 		col, err := r.ReadColleagues(b, f.cfg)
 		if err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
@@ -123,11 +126,11 @@ func TestReadsMakeTheSamePlan(t *testing.T) {
 				seed, o.Targets, o.Replace, r, d)
 		}
 	}
-	t.Logf("%d of 800 worlds planned from what ReadsOf names, %d of them an export of continued sheets; %d tracks read, %d imports run, %d decided by a colleague's domain, %d page names found by key; %d from what EnrichReadsOf names",
-		partial, continued, tracks, imports, colleagues, paged, enriched)
-	if partial < 300 || continued < 100 || tracks < 100 || imports < 40 || colleagues < 5 || paged < 3 {
-		t.Fatalf("only %d of 800 worlds planned without every person, %d with continued sheets, %d tracks read, %d imports run, %d decided by a colleague's domain, %d page names found by key: the test no longer tests ReadsOf",
-			partial, continued, tracks, imports, colleagues, paged)
+	t.Logf("%d of 800 worlds planned from what ReadsOf names, %d of them an export of continued sheets; %d tracks read, %d imports run, %d decided by a colleague's domain, %d page names found by key, %d tracks of the enriched; %d from what EnrichReadsOf names",
+		partial, continued, tracks, imports, colleagues, paged, ofEnriched, enriched)
+	if partial < 300 || continued < 100 || tracks < 100 || imports < 40 || colleagues < 5 || paged < 3 || ofEnriched < 20 {
+		t.Fatalf("only %d of 800 worlds planned without every person, %d with continued sheets, %d tracks read, %d imports run, %d decided by a colleague's domain, %d page names found by key, %d tracks of the enriched: the test no longer tests ReadsOf",
+			partial, continued, tracks, imports, colleagues, paged, ofEnriched)
 	}
 }
 
@@ -217,7 +220,7 @@ func blockTargets(rng *rand.Rand, f *fixture) []string {
 // sources, the people its tracks read before, those its page names find
 // (some of them the same).
 func askedOf(st *state.State, r Reads) int {
-	n := len(r.Persons) + pagedOf(st, r)
+	n := len(r.Persons) + pagedOf(st, r) + enrichedOf(st, r)
 	for _, a := range r.Sources {
 		n += len(st.Searches[a].LeadIDs)
 	}
@@ -390,7 +393,6 @@ func (m memStore) CompanyDomains(keep func(string) bool) ([]state.CompanyDomain,
 var errNotAsked = errors.New("a plan does not ask this")
 
 func (memStore) Tracks() ([]string, error)                   { return nil, errNotAsked }
-func (memStore) Enriched(string) ([]string, error)           { return nil, errNotAsked }
 func (memStore) CountEnriched(string) (int, error)           { return 0, errNotAsked }
 func (memStore) IDs(string, int) ([]string, error)           { return nil, errNotAsked }
 func (memStore) Facts(*time.Time) (state.PeopleFacts, error) { return state.PeopleFacts{}, errNotAsked }

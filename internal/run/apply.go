@@ -247,7 +247,11 @@ func writableReading(b *state.Base, reads plan.Reads) (*state.State, error) {
 	if err := st.ReadLeadsOf(append(slices.Clone(reads.Searches), reads.Sources...)); err != nil {
 		return nil, err
 	}
-	ids := slices.Clone(reads.Persons)
+	ids, err := reads.EnrichedIDs(b, st)
+	if err != nil {
+		return nil, err
+	}
+	ids = append(ids, reads.Persons...)
 	for _, page := range reads.Pages {
 		ids = append(ids, state.PagePrefix+page)
 	}
