@@ -75,12 +75,41 @@ func profileReads(cfg *config.Config, ix EnrichStore) (ids []string, ok bool, er
 			keys[k] = true
 		}
 	}
+	var buf []byte
 	err = vs.PeopleValues(func(id, _, page, _ []byte) {
-		if len(page) > 0 && keys[api.PageKey(string(page))] {
+		if len(page) == 0 {
+			return
+		}
+		var ok bool
+		if buf, ok = asciiPageKey(buf[:0], page); ok {
+			ok = keys[string(buf)]
+		} else {
+			ok = keys[api.PageKey(string(page))]
+		}
+		if ok {
 			ids = append(ids, string(id))
 		}
 	})
 	return ids, err == nil, err
+}
+
+// asciiPageKey appends api.PageKey of page to dst when page is ASCII
+// with no space at either end: its letters in upper case (the least of
+// each letter's case folds). ok is false for any other page.
+func asciiPageKey(dst, page []byte) (key []byte, ok bool) {
+	if page[0] <= ' ' || page[len(page)-1] <= ' ' {
+		return dst, false
+	}
+	for _, c := range page {
+		switch {
+		case c >= 0x80:
+			return dst, false
+		case 'a' <= c && c <= 'z':
+			c -= 'a' - 'A'
+		}
+		dst = append(dst, c)
+	}
+	return dst, true
 }
 
 // formerUnread lists the people e made an enrichment of whom sources do

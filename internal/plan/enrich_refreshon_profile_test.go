@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -57,5 +58,19 @@ func TestEnrichReadsWithAProfileAndRefreshOn(t *testing.T) {
 	t.Logf("%d worlds compared, %d with the profile read in the run", compared, reading)
 	if compared < 150 || reading < 50 {
 		t.Fatalf("%d worlds compared, %d with the profile read in the run: the test no longer tests refresh_on with a profile block", compared, reading)
+	}
+}
+
+// TestASCIIPageKey: the page key of an ASCII page name without spaces at
+// its ends is api.PageKey's; any other is left to api.PageKey.
+func TestASCIIPageKey(t *testing.T) {
+	for _, page := range []string{"max-mustermann_1", "Max.Mustermann", "KS", "a", " x", "x ", "\\tx", "ſam", "Kelvin\u212a", "ümit"} {
+		got, ok := asciiPageKey(nil, []byte(page))
+		if ascii := strings.TrimSpace(page) == page && !strings.ContainsFunc(page, func(r rune) bool { return r >= 0x80 }); ok != ascii {
+			t.Errorf("%q: ok %v, want %v", page, ok, ascii)
+		}
+		if ok && string(got) != api.PageKey(page) {
+			t.Errorf("%q: key %q, want api.PageKey's %q", page, got, api.PageKey(page))
+		}
 	}
 }
