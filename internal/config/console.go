@@ -209,7 +209,7 @@ func (c *Config) instanceValue(in consoleInstance, found map[string]int) cty.Val
 
 // LeadValue is `lead` of an enrich block's where for l: the lead fields
 // every search result has.
-func LeadValue(l person.Lead) cty.Value { return leadValue(l) }
+func LeadValue(l person.Lead) cty.Value { return leadValue(l, nil, false) }
 
 // PersonValue is `person` of a sheet's where: the values given by field
 // (as the person's cells show them), null for the others.

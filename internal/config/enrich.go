@@ -27,6 +27,7 @@ func (l *loader) decodeEnrich(b *hcl.Block) {
 	if a := at["where"]; a != nil {
 		if l.checkWhere(a) {
 			e.Where = a.Expr
+			e.leadKeys, e.narrow = whereLeadKeys(a.Expr)
 		}
 	}
 	if n, astate := l.intAttr(at["limit"], l.base, scope{}, 1, -1); astate == ok {

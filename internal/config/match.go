@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -11,15 +12,45 @@ import (
 )
 
 // leadValue is `lead` for a where expression: the lead fields whose row in
-// person.PersonFields has Where (LeadFields).
-func leadValue(lead person.Lead) cty.Value {
-	m := make(map[string]cty.Value, len(LeadFields))
+// person.PersonFields has Where (LeadFields); with narrow, only those of
+// keys (whereLeadKeys).
+func leadValue(lead person.Lead, keys []string, narrow bool) cty.Value {
+	n := len(LeadFields)
+	if narrow {
+		n = len(keys)
+	}
+	m := make(map[string]cty.Value, n)
 	for _, f := range person.LeadFields {
-		if f.Where {
+		if f.Where && (!narrow || slices.Contains(keys, f.Key)) {
 			m[f.Key] = cty.StringVal(*f.Lead(&lead))
 		}
 	}
 	return cty.ObjectVal(m)
+}
+
+// whereLeadKeys are the keys of the lead fields expr reads, and true,
+// when it reads lead only by the name of such a field (lead.company, as
+// checkRefs allows): the other fields cannot change what it gives or how
+// it fails, so Match leaves them out (a plan evaluates where on millions
+// of leads). False when it reads lead otherwise (lead whole, lead["x"]).
+func whereLeadKeys(expr hcl.Expression) ([]string, bool) {
+	var keys []string
+	for _, t := range expr.Variables() {
+		if t.RootName() != "lead" {
+			continue
+		}
+		if len(t) < 2 {
+			return nil, false
+		}
+		a, ok := t[1].(hcl.TraverseAttr)
+		if !ok || !slices.ContainsFunc(person.LeadFields, func(f *person.PersonField) bool { return f.Where && f.Key == a.Name }) {
+			return nil, false
+		}
+		if !slices.Contains(keys, a.Name) {
+			keys = append(keys, a.Name)
+		}
+	}
+	return keys, true
 }
 
 // Match reports whether lead passes the where expression of e (true when e
@@ -38,7 +69,7 @@ func (c *Config) Match(e *Enrich, lead person.Lead) (bool, error) {
 		base = &hcl.EvalContext{}
 	}
 	ctx := base.NewChild()
-	ctx.Variables = map[string]cty.Value{"lead": leadValue(lead)}
+	ctx.Variables = map[string]cty.Value{"lead": leadValue(lead, e.leadKeys, e.narrow)}
 	v, ds := e.Where.Value(ctx)
 	where := e.Where.Range()
 	if ds.HasErrors() {

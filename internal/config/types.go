@@ -205,6 +205,10 @@ type Enrich struct {
 	// ctx is the evaluation context of where: the module's variables and
 	// locals.
 	ctx *hcl.EvalContext
+	// leadKeys, when narrow, are the lead fields where reads, each only
+	// by name (lead.company): Match gives lead only those (whereLeadKeys).
+	leadKeys []string
+	narrow   bool
 }
 
 // RefreshOnFields are the values of an enrich block's refresh_on.

@@ -98,7 +98,7 @@ var errCensusTooLarge = errors.New("the enrichments do not fit the census")
 // fresh for e, counted as collectEach counts them (enriched), once.
 func (v *env) collectCensus(e *config.Enrich, sources []source, where bool) (blockPeople, error) {
 	var bp blockPeople
-	c, whole, err := v.censusRead(e, sources)
+	c, whole, pages, err := v.censusRead(e, sources)
 	if err != nil {
 		v.facts.fail(err)
 		return bp, nil
@@ -108,12 +108,7 @@ func (v *env) collectCensus(e *config.Enrich, sources []source, where bool) (blo
 		v.facts.undecide(e.Address)
 		return bp, nil
 	}
-	if v.facts.censusRead == nil {
-		v.facts.censusRead = map[string]*state.Person{}
-	}
-	for id, p := range whole {
-		v.facts.censusRead[id] = p
-	}
+	v.facts.readByCensus(whole)
 	seen := make(map[*state.Person]struct{}, len(v.st.People)+len(whole))
 	counted := make([]bool, c.n)
 	k := -1
@@ -123,6 +118,14 @@ func (v *env) collectCensus(e *config.Enrich, sources []source, where bool) (blo
 			p := v.st.People[id]
 			if p == nil {
 				p = whole[id]
+			}
+			paged := false
+			if p == nil && pages != nil {
+				if p, err = pages.at(c, k, id); err != nil {
+					v.facts.fail(err)
+					return bp, nil
+				}
+				paged = p != nil
 			}
 			if p == nil {
 				// Enriched and fresh, or no person (a candidate not read).
@@ -136,6 +139,15 @@ func (v *env) collectCensus(e *config.Enrich, sources []source, where bool) (blo
 				}
 				continue
 			}
+			if paged {
+				// Met once (the census' members): no need of seen.
+				todo := len(bp.todo)
+				if err := v.count(&bp, e, v.look(e, p), src.addr, where); err != nil {
+					return bp, err
+				}
+				pages.took(&bp, p, todo, id)
+				continue
+			}
 			if _, dup := seen[p]; dup {
 				continue
 			}
@@ -144,6 +156,9 @@ func (v *env) collectCensus(e *config.Enrich, sources []source, where bool) (blo
 				return bp, err
 			}
 		}
+	}
+	if pages != nil {
+		v.facts.countedBy(e, pages.counted)
 	}
 	bp.members = c.n - len(c.dups)
 	if v.keepMet {
@@ -158,17 +173,30 @@ func (v *env) collectCensus(e *config.Enrich, sources []source, where bool) (blo
 	return bp, nil
 }
 
+// readByCensus records the people to enrich the census read whole
+// (censusRead: WalkedIDs).
+func (f *EnrichFacts) readByCensus(whole map[string]*state.Person) {
+	if f.censusRead == nil {
+		f.censusRead = map[string]*state.Person{}
+	}
+	for id, p := range whole {
+		f.censusRead[id] = p
+	}
+}
+
 // censusRead takes the census and reads whole the candidates among the
 // members not read, by ID; a nil census: too many of them to read so
-// (maxCensusRead).
-func (v *env) censusRead(e *config.Enrich, sources []source) (*enrichCensus, map[string]*state.Person, error) {
+// (maxCensusRead). A block that can take no place (countOnly) counts
+// them instead; with a where, collectCensus reads them in pages as it
+// meets them.
+func (v *env) censusRead(e *config.Enrich, sources []source) (*enrichCensus, map[string]*state.Person, *candidatePages, error) {
 	l, ok := v.facts.store.(state.EnrichmentLister)
 	if !ok {
-		return nil, nil, nil
+		return nil, nil, nil, nil
 	}
 	c, err := takeCensus(v.facts.store, l, e, v.now, sources)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	most := 0
 	for _, src := range sources {
@@ -185,14 +213,17 @@ func (v *env) censusRead(e *config.Enrich, sources []source) (*enrichCensus, map
 				continue
 			}
 			if len(ids) == most {
-				return nil, nil, nil
+				return nil, nil, nil, nil
 			}
 			ids = append(ids, id)
 		}
 	}
-	if v.countOnly(e) {
-		return c, nil, v.facts.countCandidates(e, ids)
+	switch {
+	case v.countOnly(e) && e.Where != nil:
+		return c, nil, &candidatePages{f: v.facts, ids: ids, page: map[string]*state.Person{}}, nil
+	case v.countOnly(e):
+		return c, nil, nil, v.facts.countCandidates(e, ids)
 	}
 	whole, err := v.facts.readWhole(ids)
-	return c, whole, err
+	return c, whole, nil, err
 }

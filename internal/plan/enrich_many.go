@@ -164,8 +164,11 @@ func (f *EnrichFacts) readWhole(ids []string) (map[string]*state.Person, error) 
 // Over a state read in part with several blocks, it collects them again
 // with more extra people while a block claims past its walk
 // (claimsRead), and the plan needs everyone when that does not end.
+// Each collection reports anew a where that cannot be evaluated.
 func (b *builder) enrichClaims() (blocks []*config.Enrich, people []blockPeople, certains [][]*state.Person, ok bool) {
+	diags := len(b.diags)
 	for attempt := 1; ; attempt++ {
+		b.diags = b.diags[:diags]
 		blocks, people, ok = b.enrichPeople()
 		if !ok {
 			return nil, nil, nil, false
@@ -373,10 +376,12 @@ func (f *EnrichFacts) recountMany() *EnrichFacts {
 // its enrichments is as old as another block's refresh; it copied none,
 // has none of an unknown outcome, and no block has refresh_on). Its people to enrich are then
 // counted, not read whole (countCandidates): they change only counts.
+// With a where, each is read whole to evaluate it, a page at a time, and
+// released once counted (candidatePages).
 func (v *env) countOnly(e *config.Enrich) bool {
 	f := v.facts
 	c := f.blocks[e.Address]
-	if !f.many || c == nil || e.Where != nil || e.Limit <= 0 || e.Limit-v.used(e) > 0 || c.copies > 0 || len(v.st.UnknownBy(e.Address)) > 0 || anyRefreshOn(v.cfg) {
+	if !f.many || c == nil || e.Limit <= 0 || e.Limit-v.used(e) > 0 || c.copies > 0 || len(v.st.UnknownBy(e.Address)) > 0 || anyRefreshOn(v.cfg) {
 		return false
 	}
 	other := otherRefresh(v.cfg, e)
@@ -397,9 +402,14 @@ func (f *EnrichFacts) countCandidates(e *config.Enrich, ids []string) error {
 			found = append(found, id)
 		}
 	}
+	f.countedBy(e, found)
+	return nil
+}
+
+// countedBy keeps ids as the people block e would enrich, counted.
+func (f *EnrichFacts) countedBy(e *config.Enrich, ids []string) {
 	if f.counted == nil {
 		f.counted = map[string][]string{}
 	}
-	f.counted[e.Address] = found
-	return nil
+	f.counted[e.Address] = ids
 }

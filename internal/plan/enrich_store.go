@@ -44,6 +44,9 @@ type EnrichFacts struct {
 	// counted are, by block, the people to enrich its census counted
 	// without reading them (countOnly).
 	counted map[string][]string
+	// pages counts the pages of people to enrich read for a where
+	// (candidatePages).
+	pages int
 	// census: the plan tells the members not read apart from every
 	// enrichment, read narrowly (collectCensus), instead of walking the
 	// places; censusRead are the people to enrich it read whole.

@@ -105,10 +105,12 @@ func samePlanOfEnrich(t *testing.T, seed int, f *fixture, o Options) int {
 // nothing: the block has nothing to enrich (its bound is 0); failed: the
 // plans failed alike (a where that cannot be evaluated).
 // excluded: an exclude block named people of the plan; unlimited: the
-// block has no limit; refreshOn: a block has refresh_on.
+// block has no limit; refreshOn: a block has refresh_on; paged: a block
+// with a where counted its people to enrich, read in pages
+// (candidatePages).
 type enrichPlanned struct {
 	compared, walked, census, recounted, nothing, failed bool
-	excluded, unlimited, refreshOn                       bool
+	excluded, unlimited, refreshOn, paged                bool
 }
 
 // planOfEnrich is samePlanOfEnrich, building the plan again from the
@@ -156,6 +158,7 @@ func planOfEnrich(t *testing.T, seed int, f *fixture, o Options) enrichPlanned {
 	out.excluded = got.Savings.Excluded.People > 0
 	out.unlimited = f.cfg.Enriches[0].Limit <= 0
 	out.refreshOn = anyRefreshOn(f.cfg)
+	out.paged = facts.pages > 0
 	for _, c := range got.Changes {
 		if c.Address == f.cfg.Enriches[0].Address && c.CallsMax == 0 {
 			out.nothing = true

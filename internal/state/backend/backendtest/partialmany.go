@@ -18,8 +18,10 @@ import (
 // the store names), the second block's people claimed by the first, and
 // a saved plan made again at the time it was made; and with exclude
 // blocks (excludeFiles) naming people of the state the step before left,
-// the first block without a limit (contacts 0) in the last three, and
-// with refresh_on in the last two.
+// the first block without a limit (contacts 0) in three, with
+// refresh_on in two; in the last, both blocks have a where, and the
+// second, at its limit, counts its people to enrich read in pages
+// (plan's candidatePages).
 var partialManySteps = []struct {
 	contacts, leaders int // the limits
 	targets           []string
@@ -28,6 +30,7 @@ var partialManySteps = []struct {
 	loads             int
 	exclude           bool
 	refreshOn         bool // refresh_on = ["company"] in the first block
+	where             bool // a where in the second block
 }{
 	{contacts: 2, leaders: 1, loads: 1},
 	{contacts: 2, leaders: 1, after: 11 * day},
@@ -39,6 +42,7 @@ var partialManySteps = []struct {
 	{contacts: 0, leaders: 5, after: 186 * day, targets: []string{"enrich.contacts", "enrich.leaders"}, exclude: true},
 	{contacts: 0, leaders: 6, after: 217 * day, targets: []string{"enrich.contacts", "enrich.leaders"}, refreshOn: true},
 	{contacts: 0, leaders: 7, after: 248 * day, saved: true, targets: []string{"enrich.contacts", "enrich.leaders"}, exclude: true, refreshOn: true},
+	{contacts: 9, leaders: 1, after: 279 * day, targets: []string{"enrich.contacts", "enrich.leaders"}, where: true},
 }
 
 // manyBlocks are the searches and the two enrich blocks of a step.
@@ -75,6 +79,10 @@ func testPartialManyEnrichApply(t *testing.T, k Kind) {
 		text := sandboxOneCallAtATime + manyBlocks(step.contacts, step.leaders)
 		if step.contacts == 0 {
 			text = strings.Replace(text, "  limit   = 0\n", "", 1) // no limit
+		}
+		if step.where {
+			text = strings.Replace(text, "  limit   = ", "  where   = lead.company != \"\"\n  limit   = ", 2)
+			text = strings.Replace(text, "  refresh = \"30d\"\n", "", 1)
 		}
 		if step.refreshOn {
 			text = strings.Replace(text, "  refresh = ", "  refresh_on = [\"company\"]\n  refresh = ", 1)

@@ -1,0 +1,82 @@
+package plan
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/person"
+	"github.com/leadsync/leadsync/internal/state"
+)
+
+// TestWhereCountedInPagesMakesTheSamePlan plans 3,000 random worlds of
+// several blocks (manyWorld), one of them with a where that fails to
+// evaluate on some people in a quarter of them, over the whole state and
+// over what EnrichReadsOf names, with pages of 1 to 2,000 people. A
+// block with a where that can take no place counts its people to enrich
+// read a page at a time (candidatePages): its plan, and the message of a
+// where that fails, must be the whole state's, byte for byte.
+func TestWhereCountedInPagesMakesTheSamePlan(t *testing.T) {
+	defer func(n, m, p, c, g int) {
+		walkChunk, maxCounted, maxPlacesRead, maxCensusRead, censusPage = n, m, p, c, g
+	}(walkChunk, maxCounted, maxPlacesRead, maxCensusRead, censusPage)
+	defer func(m func(*config.Config, *config.Enrich, person.Lead) (bool, error)) { match = m }(match)
+	paged, failed, compared := 0, 0, 0
+	for seed := range 3000 {
+		rng := rand.New(rand.NewPCG(uint64(seed), 0x9a6e))
+		walkChunk = []int{1, 3, 4096}[rng.IntN(3)]
+		maxCounted = []int{4, 1 << 20}[seed%2]
+		maxPlacesRead = 100_000
+		maxCensusRead = 1 << 30
+		censusPage = []int{1, 2, 5, state.PeoplePage}[seed%4]
+		f, o, _ := manyWorld(rng)
+		useNumberMatch(rng.IntN(2) == 0)
+		if rng.IntN(2) == 0 {
+			for _, e := range f.cfg.Enriches {
+				e.RefreshOn = nil
+			}
+		}
+		whereAtLimit(rng, f, &o)
+		r := planOfEnrich(t, seed, f, o)
+		if !r.compared {
+			continue
+		}
+		compared++
+		if r.paged {
+			paged++
+			if r.failed {
+				failed++
+			}
+		}
+	}
+	t.Logf("3000 worlds with a where: %d compared, %d counted its people to enrich in pages (%d failing alike to evaluate it)", compared, paged, failed)
+	if paged < 80 || failed < 5 {
+		t.Fatalf("%d worlds counted a where's people to enrich in pages, %d failing: the test no longer tests candidatePages", paged, failed)
+	}
+}
+
+// whereAtLimit gives a where to a block of f at its limit, if one is,
+// and targets it in a third of the worlds; else to any block (whereOn).
+func whereAtLimit(rng *rand.Rand, f *fixture, o *Options) {
+	var full []*config.Enrich
+	for _, e := range f.cfg.Enriches {
+		held := 0
+		for _, p := range f.st.People {
+			if p.Enrichment != nil && (p.Enrichment.By == e.Address || p.Enrichment.CopiedBy == e.Address) {
+				held++
+			}
+		}
+		if e.Limit > 0 && held >= e.Limit {
+			full = append(full, e)
+		}
+	}
+	if len(full) == 0 {
+		whereOn(rng, f, o)
+		return
+	}
+	e := full[rng.IntN(len(full))]
+	whereCompany(e)
+	if rng.IntN(3) == 0 {
+		o.Targets = []string{e.Address}
+	}
+}
