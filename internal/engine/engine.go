@@ -52,6 +52,10 @@ type Options struct {
 	// matches (plan.Candidates.WithColleagues); nil learns them from
 	// State's people.
 	Colleagues *plan.Colleagues
+	// Enrich are the store's answers the plan of a partial state was made
+	// with (the company domains a copy from another workspace must match:
+	// plan.Candidates.WithFacts); nil for a state read whole.
+	Enrich *plan.EnrichFacts
 }
 
 // ErrJournal wraps a failure to record a completed call. The run stops at
@@ -205,7 +209,7 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 		st:          opts.State,
 		pending:     map[string]int{},
 		claimed:     plan.Claims{},
-		cands:       plan.NewCandidates(opts.Config, opts.Reuse).WithColleagues(opts.Colleagues),
+		cands:       plan.NewCandidates(opts.Config, opts.Reuse).WithColleagues(opts.Colleagues).WithFacts(opts.Enrich),
 		ranSearches: map[string]bool{},
 		hadRun:      map[string]bool{},
 		cpe:         opts.Config.API.CreditsPerEnrich,

@@ -84,17 +84,12 @@ func enrichReadsMany(cfg *config.Config, records *state.State, opts Options, ix 
 	// people who left, have no page name, an unknown outcome, an imported
 	// e-mail); the others add their copies and stale enrichments.
 	// Every person an exclude block may name is read whole: a person not
-	// read is never excluded (excludedReads).
-	named, ok, err := excludedReads(cfg, ix)
+	// read is never excluded (excludedReads); and so on (namedReads).
+	named, reuse, ok, err := namedReads(cfg, opts, ix)
 	if err != nil || !ok {
 		return Reads{}, nil, false, err
 	}
-	// refresh_on: every person whose history holds a change too.
-	changed, ok, err := refreshOnReads(cfg, ix)
-	if err != nil || !ok {
-		return Reads{}, nil, false, err
-	}
-	named = append(named, changed...)
+	f.reuse = reuse
 	if base.Persons, f.sketches, err = enrichReads(blocks[0], append(base.Persons, named...), copies, records, opts.Now, ix); err != nil {
 		return Reads{}, nil, false, err
 	}
@@ -367,7 +362,7 @@ func (f *EnrichFacts) recountMany() *EnrichFacts {
 		return nil
 	}
 	return &EnrichFacts{blocks: f.blocks, sketches: f.sketches, store: f.store, many: true,
-		whole: map[string]*state.Person{}, extra: f.extra, censusOf: census}
+		whole: map[string]*state.Person{}, extra: f.extra, censusOf: census, reuse: f.reuse}
 }
 
 // countOnly reports whether block e of several, planned from the census,

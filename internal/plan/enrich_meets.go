@@ -22,7 +22,8 @@ import (
 
 // meetsRead reports whether EnrichReadsOf answers blocks planned with a
 // track or an import: one block without a where. Several blocks, or a
-// where, read every person then.
+// where, read every person then; so does a plan that reuses other
+// workspaces' enrichments (enrichSelected).
 func meetsRead(blocks []*config.Enrich) bool {
 	return len(blocks) == 1 && blocks[0].Where == nil
 }

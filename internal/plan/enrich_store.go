@@ -52,6 +52,12 @@ type EnrichFacts struct {
 	// places; censusRead are the people to enrich it read whole.
 	census     bool
 	censusRead map[string]*state.Person
+	// reuse: what the plan learned of the other workspaces (reuseReads),
+	// nil without any.
+	reuse *reuseFacts
+	// expired: a person retention removes may count among the blocks'
+	// people (expiredEnrich): no census decides the plan.
+	expired bool
 }
 
 // Fill gives st, read as EnrichReadsOf says, the people it reads in
@@ -73,9 +79,10 @@ type enrichCounts struct {
 // EnrichReadsOf says what the plan of cfg reads of a store instead of every
 // person when ReadsOf asks for every person only for one enrich block:
 // a limit or none, a refresh (or none), no where, sources that are
-// searches and profiles, no other workspace to reuse from (opts.Reuse
-// nil), and opts.Now set; refresh_on as refreshOnReads allows. A track
-// or an import planned with it adds its people (enrich_meets.go). Any other enrich blocks (several, or one
+// searches and profiles, other workspaces to reuse from only when they
+// list their keys (opts.ReuseHeld: reuseReads), and opts.Now set;
+// refresh_on as refreshOnReads allows. A track or an import planned with
+// it adds its people (enrich_meets.go). Any other enrich blocks (several, or one
 // with a where) are asked of enrichReadsMany.
 // It reads the lead lists ReadsOf would, the people who may decide the
 // block's plan (enrichReads), the people an exclude block may name
@@ -110,20 +117,36 @@ func EnrichReadsOf(cfg *config.Config, records *state.State, opts Options, ix En
 	if census && !lists {
 		return Reads{}, nil, false, nil
 	}
-	named, ok, err := excludedReads(cfg, ix)
+	named, reuse, ok, err := namedReads(cfg, opts, ix)
 	if err != nil || !ok {
 		return Reads{}, nil, false, err
 	}
-	changed, ok, err := refreshOnReads(cfg, ix)
-	if err != nil || !ok {
-		return Reads{}, nil, false, err
-	}
-	named = append(named, changed...)
-	facts = &EnrichFacts{blocks: map[string]*enrichCounts{e.Address: counts}, store: ix, census: census}
+	facts = &EnrichFacts{blocks: map[string]*enrichCounts{e.Address: counts}, store: ix, census: census, reuse: reuse}
 	if base.Persons, facts.sketches, err = enrichReads(e, append(base.Persons, named...), copied, records, opts.Now, ix); err != nil {
 		return Reads{}, nil, false, err
 	}
 	return base, facts, true, nil
+}
+
+// namedReads are the people the plan of enrich blocks reads whole
+// besides what each block's plan reads: every person an exclude block
+// may name (excludedReads), with refresh_on every person whose history
+// holds a change (refreshOnReads), and with other workspaces the people
+// they may give an enrichment of (reuseReads, whose facts it returns).
+func namedReads(cfg *config.Config, opts Options, ix EnrichStore) ([]string, *reuseFacts, bool, error) {
+	named, ok, err := excludedReads(cfg, ix)
+	if err != nil || !ok {
+		return nil, nil, false, err
+	}
+	changed, ok, err := refreshOnReads(cfg, ix)
+	if err != nil || !ok {
+		return nil, nil, false, err
+	}
+	keyed, reuse, ok, err := reuseReads(opts, ix)
+	if err != nil || !ok {
+		return nil, nil, false, err
+	}
+	return slices.Concat(named, changed, keyed), reuse, true, nil
 }
 
 // countEnrich counts e's enrichments (every one, and those at least as old
@@ -204,7 +227,7 @@ func enrichAlone(cfg *config.Config, records *state.State, opts Options) (*confi
 // want takes them, and what ReadsOf names besides: ok is false when the
 // rest of the plan reads every person.
 func enrichSelected(cfg *config.Config, records *state.State, opts Options, want func([]*config.Enrich) bool) ([]*config.Enrich, Reads, bool) {
-	if records == nil || opts.Reuse != nil || opts.Now.IsZero() {
+	if records == nil || opts.Reuse != nil && opts.ReuseHeld == nil || opts.Now.IsZero() {
 		return nil, Reads{}, false
 	}
 	b := &builder{cfg: cfg, st: records, opts: opts}
@@ -237,7 +260,7 @@ func enrichSelected(cfg *config.Config, records *state.State, opts Options, want
 	// A track or an import planned with the blocks: their plans and the
 	// blocks' meet (enrich_meets.go).
 	if len(r.Tracks)+len(r.Imports) > 0 {
-		if !meetsRead(blocks) {
+		if !meetsRead(blocks) || opts.Reuse != nil {
 			return nil, Reads{}, false
 		}
 		b.meetImports(&r)
@@ -287,7 +310,7 @@ func (f *EnrichFacts) NeedsEveryone() bool { return f != nil && f.needsEveryone 
 // the census of every enrichment (collectCensus). nil when Build is not
 // to be run again so: the plan needs everyone, or f is a census already.
 func (f *EnrichFacts) Recount() *EnrichFacts {
-	if f == nil || !f.needsEveryone || f.err != nil || f.census {
+	if f == nil || !f.needsEveryone || f.err != nil || f.census || f.expired {
 		return nil
 	}
 	if _, ok := f.store.(state.EnrichmentLister); !ok {
@@ -296,7 +319,7 @@ func (f *EnrichFacts) Recount() *EnrichFacts {
 	if f.many {
 		return f.recountMany()
 	}
-	return &EnrichFacts{blocks: f.blocks, sketches: f.sketches, store: f.store, census: true}
+	return &EnrichFacts{blocks: f.blocks, sketches: f.sketches, store: f.store, census: true, reuse: f.reuse}
 }
 
 // Err is why the store could not say who takes the places the limit

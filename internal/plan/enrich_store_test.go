@@ -33,8 +33,11 @@ import (
 // with people whose company or title changed (refreshOnWorld).
 func TestEnrichReadsMakeTheSamePlan(t *testing.T) {
 	const worlds = 3200
-	defer func(n, m, p, c int) { walkChunk, maxCounted, maxPlacesRead, maxCensusRead = n, m, p, c }(walkChunk, maxCounted, maxPlacesRead, maxCensusRead)
-	nothing := 0 // from the census with nothing to enrich
+	defer func(n, m, p, c, r int) {
+		walkChunk, maxCounted, maxPlacesRead, maxCensusRead, maxReuseRead = n, m, p, c, r
+	}(walkChunk, maxCounted, maxPlacesRead, maxCensusRead, maxReuseRead)
+	nothing := 0     // from the census with nothing to enrich
+	var reuse [4]int // worlds with other workspaces (compared), copying (walked, from the census)
 	excluded, unlimited, refreshOn, refreshOnWalked := 0, 0, 0, 0
 	var read, whole [4]int // by places left: 0 none, 1 some (the walk); 2 the census, 3 the census after the walk
 	for seed := range worlds {
@@ -44,11 +47,14 @@ func TestEnrichReadsMakeTheSamePlan(t *testing.T) {
 		maxPlacesRead = []int{100_000, 100_000, 2}[seed%3]
 		maxCensusRead = []int{1 << 30, 1 << 30, 1 << 30, 3}[seed%4]
 		f, o := enrichWorld(rng)
+		maxReuseRead = []int{100_000, 100_000, 100_000, 2}[seed%4]
+		others := reuseWorld(rng, f, &o)
 		b := enrichBase(f.st)
 		if _, _, ok, _ := EnrichReadsOf(f.cfg, b.Records, o, b); !ok {
 			continue
 		}
 		r := planOfEnrich(t, seed, f, o)
+		reuse = countReuse(reuse, r, others)
 		k := 0
 		switch {
 		case r.census && r.recounted:
@@ -79,6 +85,10 @@ func TestEnrichReadsMakeTheSamePlan(t *testing.T) {
 			whole[k]++
 		}
 	}
+	t.Logf("reuse across workspaces: %d worlds with other workspaces planned in part, %d copying (%d walked, %d from the census)", reuse[0], reuse[1], reuse[2], reuse[3])
+	if reuse[0] < 600 || reuse[1] < 300 || reuse[2] < 25 || reuse[3] < 250 {
+		t.Fatalf("worlds with other workspaces %v: the test no longer tests reuse", reuse)
+	}
 	t.Logf("%d worlds: at the limit %d planned from what EnrichReadsOf names, %d needed everyone; with places left %d and %d; from the census %d and %d, and after the walk %d and %d (%d with nothing to enrich); %d with people excluded, %d without a limit, %d with refresh_on (%d without the census)",
 		worlds, read[0], whole[0], read[1], whole[1], read[2], whole[2], read[3], whole[3], nothing, excluded, unlimited, refreshOn, refreshOnWalked)
 	if read[0] < 250 || read[1] < 150 || read[2] < 400 || whole[2] < 20 || read[3] < 120 || whole[3] < 5 || nothing < 100 || excluded < 300 || unlimited < 200 || refreshOn < 300 || refreshOnWalked < 150 {
@@ -107,10 +117,10 @@ func samePlanOfEnrich(t *testing.T, seed int, f *fixture, o Options) int {
 // excluded: an exclude block named people of the plan; unlimited: the
 // block has no limit; refreshOn: a block has refresh_on; paged: a block
 // with a where counted its people to enrich, read in pages
-// (candidatePages).
+// (candidatePages); reused: another workspace gave enrichments.
 type enrichPlanned struct {
 	compared, walked, census, recounted, nothing, failed bool
-	excluded, unlimited, refreshOn, paged                bool
+	excluded, unlimited, refreshOn, paged, reused        bool
 }
 
 // planOfEnrich is samePlanOfEnrich, building the plan again from the
@@ -156,6 +166,7 @@ func planOfEnrich(t *testing.T, seed int, f *fixture, o Options) enrichPlanned {
 	out.failed = wantDiags.HasErrors()
 	out.compared = true
 	out.excluded = got.Savings.Excluded.People > 0
+	out.reused = got.Savings.Reused.People > 0
 	out.unlimited = f.cfg.Enriches[0].Limit <= 0
 	out.refreshOn = anyRefreshOn(f.cfg)
 	out.paged = facts.pages > 0

@@ -16,10 +16,10 @@ import (
 // nobody.
 func (b *builder) retention() {
 	r := b.cfg.Settings.Retention
-	if r <= 0 || b.sel != nil {
+	if !b.retains() {
 		return
 	}
-	ids := b.st.Expired(r, b.now)
+	ids := b.expired()
 	if len(ids) == 0 {
 		return
 	}
@@ -27,6 +27,7 @@ func (b *builder) retention() {
 	for _, id := range ids {
 		b.v.gone[b.st.People[id]] = true
 	}
+	b.expiredEnrich()
 	b.add(&Change{
 		Address: state.PeopleAddress, Kind: kind.People, Action: Forget, Reason: ReasonRetention,
 		PersonIDs: ids,

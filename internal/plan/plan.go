@@ -93,6 +93,11 @@ type Options struct {
 	// Reuse finds the enrichments other workspaces of the backend hold
 	// (backend.CrossWorkspace); nil when they share nothing.
 	Reuse ReuseLookup
+	// ReuseHeld lists the lookup keys of every person the other
+	// workspaces hold an enrichment of (backend.ReuseKeys): with it,
+	// EnrichReadsOf reads whole the people those keys find rather than
+	// every person. Nil: a plan with Reuse reads every person.
+	ReuseHeld func() ([]string, error)
 	// ExportRecord returns the working copy's record of the last write of
 	// the export at address in Config's workspace (.leadsync/exports.json,
 	// read by the caller), nil when it has none. Nil: no export has a
@@ -107,6 +112,10 @@ type Options struct {
 	// state holds only the people ReadsOf names: an exclude block by
 	// domain learns them from these. Nil: from the state's people.
 	Colleagues *Colleagues
+	// Expired are the people leadsync { retention } removes, found by the
+	// store at Now (ExpiredOf) when the state holds only the people
+	// ReadsOf names; nil: the state's people tell them.
+	Expired *Expired
 }
 
 // ExportRecord is what the plan reads of the record of an export's last

@@ -115,6 +115,10 @@ func (b *builder) partReads(records *state.State) Reads {
 		}
 		r.Persons = append(r.Persons, rec.PersonID)
 	}
+	if b.expiredRead() {
+		// The people retention removes: read whole, asked each.
+		r.Persons = append(r.Persons, b.opts.Expired.IDs...)
+	}
 	slices.Sort(r.Persons)
 	r.Persons = slices.Compact(r.Persons)
 	return r
@@ -122,11 +126,12 @@ func (b *builder) partReads(records *state.State) Reads {
 
 // readsEveryone reports whether the plan asks about people in bulk: the
 // blocks whose planning reads people (enrich) are selected, or moved
-// blocks or retention are to be resolved. An export reads no person
+// blocks or retention are to be resolved (retention does not when the
+// store named the people it removes: Options.Expired). An export reads no person
 // (exportSearches); a track or an import reads some (trackReads,
 // importReads).
 func (b *builder) readsEveryone() bool {
-	if len(b.cfg.Moves) > 0 || (b.cfg.Settings.Retention > 0 && b.sel == nil) {
+	if len(b.cfg.Moves) > 0 || (b.retains() && !b.expiredRead()) {
 		return true
 	}
 	var bulk []string // the blocks whose planning reads people

@@ -165,6 +165,7 @@ func (v *env) lookupReuse(blocks []*config.Enrich, skipSource func(string) bool)
 		v.reuse = map[string]state.Reusable{}
 		v.asked = map[string]bool{}
 	}
+	v.reuseEmployers()
 	var keys []string
 	for _, e := range blocks {
 		for _, addr := range v.cfg.Resolve(e.From) {
@@ -173,7 +174,7 @@ func (v *env) lookupReuse(blocks []*config.Enrich, skipSource func(string) bool)
 			}
 			for _, id := range v.sourcePeople(addr) {
 				p := v.person(id)
-				if p == nil || p.Lead.PageName == "" || !v.needsEnrich(e, p) {
+				if p == nil || p.Lead.PageName == "" || !v.needsEnrich(e, p) || !v.reuseAsk(p) {
 					continue
 				}
 				for _, k := range state.LookupKeys(p) {

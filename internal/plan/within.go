@@ -28,19 +28,21 @@ var ErrBeyondConfig = errors.New("the saved plan asks for more than the configur
 // however edited, within the configuration's limits.
 // name is the plan file, for the error.
 func (p *Plan) Within(name string, cfg *config.Config, st *state.State) error {
-	_, err := p.WithinRead(name, cfg, st, nil, nil)
+	_, err := p.WithinRead(name, cfg, st, nil, nil, nil)
 	return err
 }
 
 // WithinRead is Within over a state read as EnrichReadsOf or ReadsOf
 // says, at the moment the saved plan was made, with the store's counts it
 // gave (nil: st holds every person the plan reads) and the store's
-// company domains (Reads.ReadColleagues; nil: st's people tell them). decided is false, with no
+// company domains (Reads.ReadColleagues; nil: st's people tell them), and
+// the people retention removes the store found (ExpiredOf; nil: st's
+// people tell them). decided is false, with no
 // error, when the people read cannot decide the plan
 // (EnrichFacts.NeedsEveryone): check it with Within over the state read
 // whole.
-func (p *Plan) WithinRead(name string, cfg *config.Config, st *state.State, facts *EnrichFacts, col *Colleagues) (decided bool, err error) {
-	again, diags := Build(cfg, st, Options{Now: p.CreatedAt, Targets: p.Targets, Replace: p.Replace, Offline: true, Enrich: facts, Colleagues: col})
+func (p *Plan) WithinRead(name string, cfg *config.Config, st *state.State, facts *EnrichFacts, col *Colleagues, exp *Expired) (decided bool, err error) {
+	again, diags := Build(cfg, st, Options{Now: p.CreatedAt, Targets: p.Targets, Replace: p.Replace, Offline: true, Enrich: facts, Colleagues: col, Expired: exp})
 	if facts.NeedsEveryone() {
 		return false, nil
 	}

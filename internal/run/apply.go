@@ -124,7 +124,7 @@ func apply(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView) error
 	// A closed standard output must not kill a run that is spending money:
 	// with SIGPIPE ignored, writes fail instead, and the run stops cleanly.
 	signal.Ignore(syscall.SIGPIPE)
-	r, err := execute(runCtx, d, opts, st, svc, p, usage, engineControl{stop: stop, progress: view.Progress(stopNow), budget: budget, colleagues: in.colleagues})
+	r, err := execute(runCtx, d, opts, st, svc, p, usage, engineControl{stop: stop, progress: view.Progress(stopNow), budget: budget, colleagues: in.colleagues, facts: in.facts})
 	if err != nil {
 		return err
 	}
@@ -195,6 +195,14 @@ func partialRead(d Deps, opts ApplyOptions, b *state.Base, sel plan.Options) (*a
 	if !b.Stored() {
 		return nil, nil
 	}
+	if opts.PlanFile == "" {
+		sel.Now = d.now() // the plan's time, as the store is asked at it
+	}
+	exp, err := plan.ExpiredOf(opts.Config, sel, b)
+	if err != nil {
+		return nil, err
+	}
+	sel.Expired = exp
 	reads := plan.ReadsOf(opts.Config, b.Records, sel)
 	if reads.Foldable() {
 		col, err := reads.ReadColleagues(b, opts.Config)
@@ -220,7 +228,7 @@ func partialRead(d Deps, opts ApplyOptions, b *state.Base, sel plan.Options) (*a
 			}
 		}
 		// A read snapshot that fails to end loses nothing.
-		return &applyRead{st: st, release: sync.OnceValue(b.Close), colleagues: col}, nil
+		return &applyRead{st: st, release: sync.OnceValue(b.Close), colleagues: col, expired: exp, now: sel.Now}, nil
 	}
 	if opts.PlanFile != "" && sel.Now.IsZero() {
 		// A plan saved without its time: plan.Within plans it again over
@@ -350,7 +358,7 @@ func applyPlan(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView, i
 		}
 		return p, nil, nil
 	}
-	popts := plan.Options{Now: in.planTime(d), Targets: opts.Targets, Replace: opts.Replace, ExportRecord: log.lookup, Reuse: reuseLookup(d.Backend)}
+	popts := plan.Options{Now: in.planTime(d), Targets: opts.Targets, Replace: opts.Replace, ExportRecord: log.lookup, Reuse: reuseLookup(d.Backend), ReuseHeld: reuseHeld(d.Backend)}
 	var usage *api.Usage
 	// An unknown target costs no call: Build reports it.
 	addrErr := plan.CheckAddresses(cfg, st, opts.Targets, opts.Replace).HasErrors()
@@ -405,12 +413,14 @@ type executed struct {
 // engineControl is how the apply steers the engine: stop closes at the
 // first interrupt; progress shows the run; budget bounds its spending;
 // colleagues are the store's company domains of a partial state
-// (applyRead.colleagues).
+// (applyRead.colleagues); facts the store's answers its plan was made
+// with (applyRead.facts).
 type engineControl struct {
 	stop       <-chan struct{}
 	progress   engine.Progress
 	budget     applyBudget
 	colleagues *plan.Colleagues
+	facts      *plan.EnrichFacts
 }
 
 // execute runs p through the engine. A plan that only writes
@@ -457,6 +467,7 @@ func execute(ctx context.Context, d Deps, opts ApplyOptions, st *state.State, sv
 		Budget:     engineBudget(opts.Config, ctl.budget.bs, ctl.budget.led, writeRetry(ctx, d)),
 		Claims:     engineClaims(claims, writeRetry(ctx, d)),
 		Colleagues: ctl.colleagues,
+		Enrich:     ctl.facts,
 	})
 	if rec != nil {
 		if err := rec.Close(); err != nil && r.err == nil {

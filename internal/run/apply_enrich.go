@@ -27,6 +27,9 @@ type applyRead struct {
 	// plan's tracks and imports that an exclude block by domain matches
 	// (plan.Reads.ReadColleagues), nil when the state's people tell them.
 	colleagues *plan.Colleagues
+	// expired are the people retention removes, found by the store at
+	// now (plan.ExpiredOf), nil when the state's people tell them.
+	expired *plan.Expired
 }
 
 func noRelease() error { return nil }
@@ -50,7 +53,7 @@ func partialEnrich(d Deps, opts ApplyOptions, b *state.Base, sel plan.Options) (
 		now = d.now()
 	}
 	popts := sel
-	popts.Now, popts.Reuse = now, reuseLookup(d.Backend)
+	popts.Now, popts.Reuse, popts.ReuseHeld = now, reuseLookup(d.Backend), reuseHeld(d.Backend)
 	er, facts, ok, err := plan.EnrichReadsOf(opts.Config, b.Records, popts, b)
 	if err != nil || !ok {
 		return nil, err
@@ -62,13 +65,13 @@ func partialEnrich(d Deps, opts ApplyOptions, b *state.Base, sel plan.Options) (
 	if err := st.ReadPeople(facts.SketchedIDs()); err != nil {
 		return nil, err
 	}
-	return &applyRead{st: st, release: sync.OnceValue(b.Close), facts: facts, now: now}, nil
+	return &applyRead{st: st, release: sync.OnceValue(b.Close), facts: facts, now: now, expired: sel.Expired}, nil
 }
 
 // planTime is the time the plan is made at: the one the store's counts
-// were taken at, else now.
+// were taken at, or the people retention removes found, else now.
 func (in *applyRead) planTime(d Deps) time.Time {
-	if in.facts != nil {
+	if in.facts != nil || in.expired != nil {
 		return in.now
 	}
 	return d.now()
@@ -80,7 +83,7 @@ func (in *applyRead) planTime(d Deps) time.Time {
 // state is let go and the state loaded whole, and the plan is made over
 // it: in.st is then that state.
 func (in *applyRead) build(d Deps, cfg *config.Config, popts plan.Options) (*plan.Plan, hcl.Diagnostics, error) {
-	popts.Enrich, popts.Colleagues = in.facts, in.colleagues
+	popts.Enrich, popts.Colleagues, popts.Expired = in.facts, in.colleagues, in.expired
 	p, diags := plan.Build(cfg, in.st, popts)
 	if f := in.facts.Recount(); f != nil {
 		// The places walk could not decide the block's plan (nothing
@@ -112,11 +115,11 @@ func (in *applyRead) build(d Deps, cfg *config.Config, popts plan.Options) (*pla
 // people read cannot decide it, the state is loaded whole (in.st) and p
 // checked against it.
 func (in *applyRead) within(d Deps, name string, cfg *config.Config, p *plan.Plan) error {
-	decided, err := p.WithinRead(name, cfg, in.st, in.facts, in.colleagues)
+	decided, err := p.WithinRead(name, cfg, in.st, in.facts, in.colleagues, in.expired)
 	if f := in.facts.Recount(); err == nil && !decided && f != nil {
 		// The places walk could not decide it: the census can (build).
 		in.facts = f
-		decided, err = p.WithinRead(name, cfg, in.st, f, in.colleagues)
+		decided, err = p.WithinRead(name, cfg, in.st, f, in.colleagues, in.expired)
 	}
 	if err == nil {
 		err = in.facts.Err()

@@ -34,7 +34,7 @@ type PlanOptions struct {
 // *BillingError. Showing and saving the plan is the
 // caller's.
 func Plan(ctx context.Context, d Deps, opts PlanOptions) (*plan.Plan, hcl.Diagnostics, error) {
-	popts := plan.Options{Now: d.now(), Targets: opts.Targets, Replace: opts.Replace, Reuse: reuseLookup(d.Backend)}
+	popts := plan.Options{Now: d.now(), Targets: opts.Targets, Replace: opts.Replace, Reuse: reuseLookup(d.Backend), ReuseHeld: reuseHeld(d.Backend)}
 	st, done, err := planState(d, opts, &popts)
 	if err != nil {
 		return nil, nil, err
@@ -125,6 +125,11 @@ func planState(d Deps, opts PlanOptions, popts *plan.Options) (st *state.State, 
 func readPlanState(d Deps, opts PlanOptions, popts *plan.Options) (*state.State, *state.Base, error) {
 	b, err := backend.OpenBase(d.Backend)
 	if err != nil {
+		return nil, nil, err
+	}
+	// The people retention removes, from the store's index: read whole.
+	if popts.Expired, err = plan.ExpiredOf(opts.Config, *popts, b); err != nil {
+		b.Close()
 		return nil, nil, err
 	}
 	r := plan.ReadsOf(opts.Config, b.Records, *popts)

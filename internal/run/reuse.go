@@ -20,3 +20,16 @@ func reuseLookup(b backend.Backend) plan.ReuseLookup {
 	}
 	return cw.EnrichmentsElsewhere
 }
+
+// reuseHeld lists the lookup keys of every person the backend's other
+// workspaces hold an enrichment of (backend.ReuseKeys), so that a plan
+// with reuse reads whole only the people they name
+// (plan.Options.ReuseHeld); nil when reuseLookup is, or the backend does
+// not list them.
+func reuseHeld(b backend.Backend) func() ([]string, error) {
+	rk, ok := backend.ReuseKeysOf(b)
+	if !ok || reuseLookup(b) == nil {
+		return nil
+	}
+	return rk.EnrichedKeysElsewhere
+}

@@ -3,6 +3,7 @@ package state
 import (
 	"fmt"
 	"hash/maphash"
+	"math/bits"
 	"slices"
 )
 
@@ -22,6 +23,12 @@ type RefCheck struct {
 	seed maphash.Seed
 	ids  []uint64
 	seen []uint64
+	// starts[b] is the index in ids of the first hash whose top bits are
+	// b (about 8 hashes a bucket, 2 MB at 3 million names, 4 MB at most): a search of
+	// the whole list took 1.4 s of a push's CPU at 3,000,000 people, most
+	// of it waiting for memory.
+	starts []uint32
+	shift  uint
 }
 
 // CheckHeader is Check of s's header (s.People is not looked at): what
@@ -77,10 +84,35 @@ func (s *State) CheckHeader() (*RefCheck, error) {
 	slices.Sort(ids)
 	c.ids = slices.Clip(slices.Compact(ids))
 	c.seen = make([]uint64, (len(c.ids)+63)/64)
+	c.index()
 	return c, nil
 }
 
 func (c *RefCheck) hash(id string) uint64 { return maphash.String(c.seed, id) }
+
+// index makes starts from the sorted ids.
+func (c *RefCheck) index() {
+	k := max(0, min(20, bits.Len(uint(len(c.ids)))-3))
+	c.shift = uint(64 - k)
+	c.starts = make([]uint32, 1<<k+1)
+	b := 0
+	for i, h := range c.ids {
+		for ; b <= int(h>>c.shift); b++ {
+			c.starts[b] = uint32(i)
+		}
+	}
+	for ; b < len(c.starts); b++ {
+		c.starts[b] = uint32(len(c.ids))
+	}
+}
+
+// find is slices.BinarySearch(c.ids, h), in h's bucket only.
+func (c *RefCheck) find(h uint64) (int, bool) {
+	b := h >> c.shift
+	lo, hi := c.starts[b], c.starts[b+1]
+	i, ok := slices.BinarySearch(c.ids[lo:hi], h)
+	return int(lo) + i, ok
+}
 
 // Reset forgets the people passed so far (a new pass).
 func (c *RefCheck) Reset() { clear(c.seen) }
@@ -90,7 +122,7 @@ func (c *RefCheck) Person(id string, p *Person) error {
 	if err := CheckPerson(id, p); err != nil {
 		return err
 	}
-	if i, ok := slices.BinarySearch(c.ids, c.hash(p.ID)); ok {
+	if i, ok := c.find(c.hash(p.ID)); ok {
 		c.seen[i/64] |= 1 << (i % 64)
 	}
 	return nil
@@ -116,7 +148,7 @@ func (c *RefCheck) Complete() bool {
 // words of Check.
 func (c *RefCheck) Done(s *State) error {
 	has := func(id string) bool {
-		i, ok := slices.BinarySearch(c.ids, c.hash(id))
+		i, ok := c.find(c.hash(id))
 		return ok && c.seen[i/64]&(1<<(i%64)) != 0
 	}
 	for k, v := range s.Searches {

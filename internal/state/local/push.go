@@ -371,6 +371,9 @@ func (d *dbStore) pushStream(ps *backend.PushSource) error {
 	err := d.writeKeyed("writing the state", false, func(w *sqlstate.Writer) error {
 		ctx := context.Background()
 		rebuild, err := dropIndexes(ctx, w.Tx)
+		if err == nil {
+			d.emptied, err = emptyPeopleAlone(ctx, w.Tx, w.WS)
+		}
 		if err != nil {
 			return err
 		}

@@ -122,19 +122,23 @@ func (c *rowCopy) write(w *sqlstate.Writer) error {
 	h.Serial = max(h.Serial, c.serial) + 1
 	h.LeadsyncVersion, h.FormatVersion, h.Journal = version.String(), state.FormatVersion, nil
 	rebuild, err := dropIndexes(ctx, w.Tx)
+	if err == nil {
+		c.d.emptied, err = emptyPeopleAlone(ctx, w.Tx, w.WS)
+	}
 	if err != nil {
 		return err
 	}
 	people := func(func([]*state.Person) error) error {
 		c.ps.ReleaseLists() // their rows are written
-		if err := c.ps.People(func([]*state.Person) error { return nil }); err != nil {
+		var want rowCounts
+		if err := c.ps.People(want.add); err != nil {
 			return c.source(err)
 		}
 		// The people read are garbage: returned to the system before
 		// SQLite's copy and its indexes' sorts take memory of their own
 		// (at 3,000,000 people 137 MB during the copy instead of 180).
 		debug.FreeOSMemory()
-		return copyPeopleRows(ctx, w.Tx, w.WS, c.srcWS, c.ps.Erased())
+		return copyPeopleRows(ctx, w.Tx, w.WS, c.srcWS, c.ps.Erased(), want)
 	}
 	if err := w.ReplaceStream(ctx, h, people, sqlstate.SQLite.TimeValue(c.d.now())); err != nil {
 		return err
@@ -190,8 +194,11 @@ func (s *attachedStream) People(fn func([]*state.Person) error) error {
 // copyPeopleRows copies the rows of the people of the source's workspace
 // srcWS, their enrichments and their histories, into the workspace ws,
 // but the people erased. The histories are numbered from 0, as a push
-// that writes each person numbers them.
-func copyPeopleRows(ctx context.Context, tx *sql.Tx, ws, srcWS string, erased map[string]bool) error {
+// that writes each person numbers them. Only rows whose times are
+// written as leadsync writes them are copied (canonicalTimes); want
+// counts the rows the check passed: fewer copied is errNotCopied, and
+// the people pass through Go, which writes each time in that form.
+func copyPeopleRows(ctx context.Context, tx *sql.Tx, ws, srcWS string, erased map[string]bool, want rowCounts) error {
 	ids := make([]string, 0, len(erased))
 	for id := range erased {
 		ids = append(ids, id)
@@ -202,7 +209,7 @@ func copyPeopleRows(ctx context.Context, tx *sql.Tx, ws, srcWS string, erased ma
 	}
 	hist := slices.Clone(sqlstate.HistoryCols)
 	hist[slices.Index(hist, "n")] = "row_number() OVER (PARTITION BY person_id ORDER BY n) - 1"
-	for _, t := range []struct {
+	for i, t := range []struct {
 		table, id string
 		cols, sel []string
 	}{
@@ -212,9 +219,13 @@ func copyPeopleRows(ctx context.Context, tx *sql.Tx, ws, srcWS string, erased ma
 	} {
 		q := `INSERT INTO main.` + t.table + ` (` + strings.Join(t.cols, ", ") + `) SELECT ?1, ` + strings.Join(t.sel[1:], ", ") +
 			` FROM ` + srcSchema + `.` + t.table + ` WHERE workspace = ?2 AND ` + t.id + ` NOT IN (SELECT value FROM json_each(?3))` +
-			` ORDER BY ` + t.id
-		if _, err := tx.ExecContext(ctx, q, ws, srcWS, string(leftOut)); err != nil {
+			canonicalTimes(t.table) + ` ORDER BY ` + t.id
+		res, err := tx.ExecContext(ctx, q, ws, srcWS, string(leftOut))
+		if err != nil {
 			return fmt.Errorf("copying %s: %w", t.table, err)
+		}
+		if n, err := res.RowsAffected(); err != nil || n != int64(want[i]) {
+			return fmt.Errorf("%w: %d rows of %s copied, %d checked (%v)", errNotCopied, n, t.table, want[i], err)
 		}
 	}
 	return nil

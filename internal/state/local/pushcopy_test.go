@@ -65,13 +65,34 @@ func execSQL(t *testing.T, path string, stmts ...string) {
 	}
 }
 
+// timesNotInLayout is a time of the database at path not kept in
+// sqlstate.TimeLayout, "" when there is none.
+func timesNotInLayout(t *testing.T, path string) string {
+	t.Helper()
+	db, err := sql.Open("sqlite", path+"?mode=ro")
+	must(t, err)
+	defer db.Close()
+	for table, cols := range timeColumns {
+		for _, c := range cols {
+			var v sql.NullString
+			err := db.QueryRow(`SELECT ` + c + ` FROM ` + table + ` WHERE ` + c + ` NOT GLOB '` + layoutGlob("[0-9]") + `' LIMIT 1`).Scan(&v)
+			if !errors.Is(err, sql.ErrNoRows) {
+				must(t, err)
+				return table + "." + c + " " + v.String
+			}
+		}
+	}
+	return ""
+}
+
 // A push from a SQLite database into another copies the people's rows in
 // SQLite (no pass of the stream's people) and gives, pulled, byte for
 // byte the state a push through Go gives: into a new database, into
 // another workspace, over a state with --force, with an erasure record
 // that leaves a person out. A source that cannot be copied as it is (a
-// found_by out of order, a row that cannot be read) is pushed through Go,
-// and a broken one refused; nothing is written then.
+// found_by out of order, a row that cannot be read, a time not in the
+// form leadsync writes) is pushed through Go, and a broken one refused;
+// nothing is written then.
 func TestPushCopiesInSQLite(t *testing.T) {
 	s := backendtest.ManyPeople(t, backend.StreamBatch+321)
 	gone := s.People["m000007"]
@@ -94,6 +115,12 @@ func TestPushCopiesInSQLite(t *testing.T) {
 		{name: "erasure record", ws: state.DefaultWorkspace, erased: gone, wantGone: true},
 		{name: "found_by out of order", ws: state.DefaultWorkspace, through: true, change: []string{
 			`UPDATE people SET found_by = '["search.many[\"0\"]x","search.many[\"0\"]"]' WHERE id = 'm000005'`}},
+		{name: "a person's time in another form", ws: state.DefaultWorkspace, through: true, change: []string{
+			`UPDATE people SET last_seen = '2026-01-02T08:30:00.5+05:00' WHERE id = 'm000011'`}},
+		{name: "an enrichment's time in another form", ws: state.DefaultWorkspace, through: true, change: []string{
+			`UPDATE enrichments SET enriched_at = '2026-01-02T03:30:00Z' WHERE person_id = 'm000007'`}},
+		{name: "a change's time in another form", ws: state.DefaultWorkspace, through: true, change: []string{
+			`UPDATE person_history SET at = substr(at, 1, 19) || '+01:00' WHERE rowid = (SELECT min(rowid) FROM person_history)`}},
 		{name: "a row that cannot be read", ws: state.DefaultWorkspace, through: true, wantErr: "m000010", change: []string{
 			`UPDATE people SET first_seen = 'yesterday' WHERE id = 'm000010'`}},
 		{name: "a person missing", ws: state.DefaultWorkspace, wantErr: "not a valid leadsync state", change: []string{
@@ -137,6 +164,9 @@ func TestPushCopiesInSQLite(t *testing.T) {
 			}
 			other, _, err := push("through Go", true)
 			must(t, err)
+			if bad := timesNotInLayout(t, ws.db.path); bad != "" {
+				t.Fatalf("the push kept the time %s as the source wrote it", bad)
+			}
 			got, want := pull(t, ws), pull(t, other)
 			if got != want {
 				t.Fatalf("the state copied in SQLite, pulled, differs from the one pushed through Go:\n%.2000s\nwant\n%.2000s", got, want)

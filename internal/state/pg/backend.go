@@ -57,6 +57,9 @@ type Backend struct {
 	seenN    int64 // the last recorded call the last Load applied
 	rec      *recorder
 	migrated bool
+	// unchecked says the last push wrote its rows without their keys'
+	// checks (skipKeyChecks).
+	unchecked bool
 }
 
 var _ backend.Backend = (*Backend)(nil)

@@ -108,15 +108,16 @@ func (b *Backend) EnrichmentsElsewhere(keys []string) (map[string]state.Reusable
 }
 
 // offer adds the enrichment e of person p, held in workspace ws, to out
-// for each of p's keys asked for, where newer than what out holds. One
-// copied there from a third workspace is named by the workspace that paid.
+// for each of p's keys asked for (every key for a nil want), where newer
+// than what out holds. One copied there from a third workspace is named
+// by the workspace that paid.
 func offer(out map[string]state.Reusable, want map[string]bool, p *state.Person, ws string, e state.Enrichment) {
 	from := ws
 	if rf := e.ReusedFrom(); rf != "" {
 		from = rf
 	}
 	for _, k := range state.LookupKeys(p) {
-		if !want[k] {
+		if want != nil && !want[k] {
 			continue
 		}
 		if cur, ok := out[k]; !ok || e.EnrichedAt.After(cur.Enrichment.EnrichedAt) {

@@ -68,17 +68,21 @@ func (b *Backend) PushStream(src backend.Stream, force bool) (*backend.Pushed, e
 // replaceStream makes ps the workspace's whole state in tx: every row of
 // the workspace is deleted (when replacing people, a table at a time if
 // it can: takeOffPersonKeys), the header's rows written, then the people
-// a batch at a time. An error of the source is returned as it is.
+// a batch at a time, without their keys' checks if it can
+// (skipKeyChecks). An error of the source is returned as it is.
 func (b *Backend) replaceStream(ctx context.Context, tx pgx.Tx, ps *backend.PushSource, replacing bool) error {
 	var restore func() error
+	var err error
 	if replacing {
-		var err error
 		if restore, err = b.takeOffPersonKeys(ctx, tx); err != nil {
 			return err
 		}
 	}
 	h := ps.Header
 	if _, _, err := b.resetWorkspace(ctx, tx, h); err != nil {
+		return err
+	}
+	if b.unchecked, err = b.skipKeyChecks(ctx, tx); err != nil {
 		return err
 	}
 	if err := b.copyState(ctx, tx, h); err != nil {

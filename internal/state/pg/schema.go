@@ -18,7 +18,7 @@ import (
 // SchemaVersion is the version of the tables this build reads and writes.
 // A schema of a newer version is refused; an older one is migrated, in one
 // transaction, by the first command that writes.
-const SchemaVersion = 13
+const SchemaVersion = 14
 
 // migrations[i] takes a schema from version i to i+1. {s} is the schema.
 var migrations = []string{
@@ -289,6 +289,14 @@ CREATE INDEX person_history_by ON {s}.person_history (workspace, by_address, per
 ALTER TABLE {s}.people ADD COLUMN page_key text NOT NULL DEFAULT '';
 DROP INDEX IF EXISTS {s}.people_page_name;
 CREATE INDEX people_page_key ON {s}.people (workspace, (` + sqlstate.PGPageKey + `));
+ANALYZE {s}.people;
+`,
+	// 13 -> 14: the people by the time a search last saw them, which
+	// retention asks (sqlstate.SelectSeenBefore; sqlstate's seenIndex is
+	// SQLite's). ANALYZE gives the planner its statistics: without them it
+	// took the index of page keys and read every person of the workspace.
+	`
+CREATE INDEX people_last_seen ON {s}.people (workspace, last_seen);
 ANALYZE {s}.people;
 `,
 }

@@ -207,6 +207,11 @@ func (w wrapped) Paged(keys []string) ([]string, error) {
 	return ids, w.err(err)
 }
 
+func (w wrapped) SeenBefore(t time.Time, n int) ([]string, error) {
+	ids, err := w.p.ids(SelectSeenBefore, w.p.r.D.TimeValue(t), n)
+	return ids, w.err(err)
+}
+
 func (w wrapped) Close() error { return w.p.Close() }
 
 func (w wrapped) err(err error) error {

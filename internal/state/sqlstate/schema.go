@@ -3,7 +3,7 @@ package sqlstate
 // SchemaVersion is the version of the SQLite tables this build reads and
 // writes (its own count, kept in the schema_version table: PRAGMA
 // user_version is left to the user). A newer one is refused.
-const SchemaVersion = 4
+const SchemaVersion = 5
 
 // baseIndexes are the indexes a Base's questions are answered from
 // (queries.go), in the schema since version 2.
@@ -44,12 +44,21 @@ DROP INDEX IF EXISTS people_page_name;
 CREATE INDEX people_page_key ON people (workspace, (` + PageKeyOf + `));
 `
 
+// seenIndex is the index of the people by the time a search last saw
+// them, which retention asks (SelectSeenBefore), in the schema since
+// version 5: without it, finding the few people to remove read all of
+// them.
+const seenIndex = `
+CREATE INDEX IF NOT EXISTS people_last_seen ON people (workspace, last_seen);
+`
+
 // SQLiteMigrations takes a database of schema version v (the index) to
 // the next one.
 var SQLiteMigrations = map[int]string{
 	1: baseIndexes,
 	2: partialIndexes,
 	3: pageKeys,
+	4: seenIndex,
 }
 
 // SQLiteSchema makes the tables of a local state: the same tables and
@@ -192,4 +201,4 @@ CREATE TABLE events (
 	event      text NOT NULL,
 	UNIQUE (workspace, journal_id, seq)
 );
-` + baseIndexes + partialIndexes
+` + baseIndexes + partialIndexes + seenIndex

@@ -1,0 +1,159 @@
+package plan
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/leadsync/leadsync/internal/state"
+)
+
+// reuseWorld gives about half of the worlds other workspaces holding
+// enrichments (a ReuseLookup over a random map, Options.ReuseHeld its
+// keys): of some of the people, by network ID or page name, fresh or
+// old, made at the company they work at now, at another, or at another
+// domain of it; and of people this workspace does not hold. Some of this
+// workspace's enrichments name their company's domain (sameEmployer then
+// asks for it). In some worlds the keys cannot be listed, or find more
+// people than maxReuseRead (set to 2): those plans read every person.
+// It reports whether the world has other workspaces.
+func reuseWorld(rng *rand.Rand, f *fixture, o *Options) bool {
+	if rng.IntN(2) == 0 {
+		return false
+	}
+	ew := &elsewhere{held: map[string]state.Reusable{}}
+	ages := []time.Duration{day, 5 * day, 20 * day, 100 * day, 400 * day}
+	// A few companies, each known here by one or two domains (or none).
+	company := func(g int) string { return fmt.Sprintf("Co %d", g) }
+	domain := func(g, k int) string { return fmt.Sprintf("co-%d-%d.example", g, k) }
+	for _, id := range sortedPeople(f.st) {
+		p := f.st.People[id]
+		g := rng.IntN(4)
+		p.Lead.Company = company(g)
+		if e := p.Enrichment; e != nil && g > 0 && rng.IntN(3) == 0 {
+			e.Result.Company, e.Result.CompanyDomain = company(g), domain(g, rng.IntN(2))
+		}
+		keys := state.LookupKeys(p)
+		if len(keys) == 0 || rng.IntN(3) == 0 {
+			continue
+		}
+		at := t0.Add(-ages[rng.IntN(len(ages))])
+		ws := []string{"dach", "uk"}[rng.IntN(2)]
+		r := heldAt(ws, at, "r-"+id+"@x.example", company(g), domain(g, rng.IntN(3)))
+		switch rng.IntN(6) {
+		case 0: // made at a former employer
+			r = heldAt(ws, at, r.Enrichment.Result.Email, company((g+1)%4), domain((g+1)%4, 0))
+		case 1: // the same company, by a domain nobody here knows
+			r.Enrichment.Result.CompanyDomain = "elsewhere.example"
+		}
+		ew.held[keys[rng.IntN(len(keys))]] = r
+	}
+	for i := range rng.IntN(4) {
+		ew.held["n:nobody-"+string(rune('a'+i))] = heldIn("uk", t0.Add(-day), "n@x.example", "nobody")
+	}
+	o.Reuse = ew.lookup
+	fails := rng.IntN(12) == 0
+	o.ReuseHeld = func() ([]string, error) {
+		if fails {
+			return nil, errors.New("the other workspaces cannot be read")
+		}
+		return slices.Collect(maps.Keys(ew.held)), nil
+	}
+	return true
+}
+
+// Networked finds people by network ID, as a store's index does
+// (state.NetworkFinder).
+func (m enrichMemStore) Networked(nids []string) ([]string, error) {
+	want := map[string]bool{}
+	for _, n := range nids {
+		want[n] = true
+	}
+	var out []string
+	for id, p := range m.st.People {
+		if p.Lead.NetworkID != "" && want[p.Lead.NetworkID] {
+			out = append(out, id)
+		}
+	}
+	return out, nil
+}
+
+// Paged finds people by page key (state.PageFinder).
+func (m enrichMemStore) Paged(keys []string) ([]string, error) {
+	want := map[string]bool{}
+	for _, k := range keys {
+		want[k] = true
+	}
+	var out []string
+	for id, p := range m.st.People {
+		if p.Lead.PageName != "" && want[state.PageKey(p.Lead.PageName)] {
+			out = append(out, id)
+		}
+	}
+	return out, nil
+}
+
+// countReuse adds r to the counts of worlds with other workspaces
+// (others): planned in part, copying, of them walked and from the census.
+func countReuse(n [4]int, r enrichPlanned, others bool) [4]int {
+	if !others || !r.compared {
+		return n
+	}
+	n[0]++
+	if r.reused {
+		n[1]++
+		switch {
+		case r.census:
+			n[3]++
+		case r.walked:
+			n[2]++
+		}
+	}
+	return n
+}
+
+// TestReuseAsksOnlyThePeopleHeld: over a state read in part, the plan
+// of a block with places left asks the other workspaces about the people
+// their keys find (2 of 40), and no other, not even the people it read
+// whole for the places or in sketch (whose page name is not read). It
+// copies and pays for the people the whole state's plan does.
+func TestReuseAsksOnlyThePeopleHeld(t *testing.T) {
+	people := ids(1, 40)
+	f := newFixture()
+	f.search("search.cto", kw("CTO"))
+	f.ran("search.cto", t0.Add(-time.Hour), people...)
+	f.enrich("all", []string{"search.cto"}, 12, 30*day)
+	for _, id := range people[:10] {
+		f.enriched(id, "enrich.all", t0.Add(-40*day)) // stale: read in sketch
+	}
+	ew := &elsewhere{held: map[string]state.Reusable{
+		"n:" + people[20]:      heldIn("dach", t0.Add(-day), "u@x.example", people[20]),
+		"p:page-" + people[30]: heldIn("uk", t0.Add(-day), "v@x.example", people[30]),
+		"n:nobody":             heldIn("uk", t0.Add(-day), "w@x.example", "nobody"),
+	}}
+	var calls [][]string // the keys of each lookup
+	lookup := func(keys []string) (map[string]state.Reusable, error) {
+		calls = append(calls, slices.Sorted(slices.Values(keys)))
+		return ew.lookup(keys)
+	}
+	o := Options{Now: t0, Offline: true, Targets: []string{"enrich.all"}, Reuse: lookup,
+		ReuseHeld: func() ([]string, error) { return slices.Collect(maps.Keys(ew.held)), nil }}
+	r := planOfEnrich(t, 0, f, o)
+	if !r.compared || !r.reused {
+		t.Fatalf("planned in part: %v, copied: %v", r.compared, r.reused)
+	}
+	var want []string
+	for _, id := range []string{people[20], people[30]} {
+		want = append(want, state.LookupKeys(f.st.People[id])...)
+	}
+	// The plan over the people read asks first, the whole state's plan
+	// then about everyone to enrich.
+	slices.Sort(want)
+	if len(calls) != 2 || !slices.Equal(calls[0], want) {
+		t.Errorf("the lookups %v, the first (the plan read in part) want %v", calls, want)
+	}
+}

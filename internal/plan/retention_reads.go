@@ -1,0 +1,96 @@
+package plan
+
+import (
+	"slices"
+	"time"
+
+	"github.com/leadsync/leadsync/internal/config"
+)
+
+// maxExpiredRead is the most people leadsync { retention } removes that a
+// plan reads whole instead of every person: each read whole costs about
+// what a thousandth of 1,000,000 people loaded costs; beyond, the plan
+// reads everyone (the first plan after retention is set on an old base).
+var maxExpiredRead = 200_000
+
+// Expired are the people a store found that leadsync { retention }
+// removes at the plan's time (ExpiredOf): Build asks each of them, read
+// whole, instead of every person (state.Expired).
+type Expired struct {
+	// IDs may hold a few people seen just after the limit (a store keeps
+	// microseconds): Build asks each person.
+	IDs []string
+}
+
+// ExpiredStore finds the people retention removes (state.Base).
+type ExpiredStore interface {
+	ExpiredIDs(retention time.Duration, now time.Time, n int) ([]string, bool, error)
+}
+
+// ExpiredOf asks ix for the people leadsync { retention } removes in the
+// plan of opts (no target: a targeted plan removes nobody) at opts.Now,
+// so that the plan reads them whole and nobody else for them (ReadsOf):
+// nil when retention plans nothing, opts.Now is unset, or more than
+// maxExpiredRead are to go or the store cannot list them. Build must then
+// be given the same opts.Now.
+func ExpiredOf(cfg *config.Config, opts Options, ix ExpiredStore) (*Expired, error) {
+	if cfg.Settings.Retention <= 0 || len(opts.Targets) > 0 || opts.Now.IsZero() {
+		return nil, nil
+	}
+	ids, ok, err := ix.ExpiredIDs(cfg.Settings.Retention, opts.Now, maxExpiredRead)
+	if err != nil || !ok {
+		return nil, err
+	}
+	return &Expired{IDs: ids}, nil
+}
+
+// retains reports whether the plan removes the people leadsync
+// { retention } names: no target limits it.
+func (b *builder) retains() bool {
+	return b.cfg.Settings.Retention > 0 && b.sel == nil
+}
+
+// expiredRead says a plan that removes people for retention knows them
+// from its store (Options.Expired), so reads them alone.
+func (b *builder) expiredRead() bool {
+	return b.retains() && b.opts.Expired != nil
+}
+
+// expired are the people retention removes (state.Expired): of those the
+// store named (Options.Expired), read whole, the ones that are, else of
+// every person.
+func (b *builder) expired() []string {
+	r := b.cfg.Settings.Retention
+	if b.opts.Expired == nil {
+		return b.st.Expired(r, b.now)
+	}
+	var out []string
+	for _, id := range b.opts.Expired.IDs {
+		if p := b.st.People[id]; p != nil && b.now.Sub(p.LastSeen) > r {
+			out = append(out, id)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// expiredEnrich says the store's counts of the enrich blocks do not decide
+// the plan (EnrichFacts.NeedsEveryone) when a person retention removes
+// holds an enrichment or a record lists them (FoundBy): the store counts
+// them among a block's places, members or former members, where the plan
+// of the state read whole leaves them out (gone). Someone no record lists
+// and holding no enrichment is none of a block's people: the plan reads
+// in part. (Only enrich blocks the store answers are planned with such
+// counts: no track or import.)
+func (b *builder) expiredEnrich() {
+	f := b.v.facts
+	if f == nil {
+		return
+	}
+	for p := range b.v.gone {
+		if p == nil || p.Enrichment != nil || len(p.FoundBy) > 0 {
+			f.needsEveryone, f.expired = true, true
+			return
+		}
+	}
+}

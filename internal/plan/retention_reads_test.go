@@ -1,0 +1,180 @@
+package plan
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/leadsync/leadsync/internal/state"
+)
+
+// SeenBefore are up to n people last seen before t, or never, as the
+// store's index people_last_seen gives them (in no order).
+func (m memStore) SeenBefore(t time.Time, n int) ([]string, error) {
+	var out []string
+	for _, id := range sortedPeople(m.st) {
+		if p := m.st.People[id]; (p.LastSeen.IsZero() || p.LastSeen.Before(t)) && len(out) < n {
+			out = append(out, id)
+		}
+	}
+	return out, nil
+}
+
+// ageWorld makes some of st's people last seen long ago (one never, one
+// exactly at the limit of retention r, who stays), or, with mode 0, sees
+// everyone within r. Some of those who go first dropped out of every
+// lead list, holding no enrichment (dropOut); with mode 2 only they go.
+func ageWorld(rng *rand.Rand, st *state.State, r time.Duration, mode int) {
+	for i, id := range sortedPeople(st) {
+		p := st.People[id]
+		recent := t0.Add(-time.Duration(rng.IntN(int(r/day))) * day)
+		switch {
+		case mode == 0:
+			p.LastSeen = recent
+		case i == 0:
+			p.LastSeen = t0.Add(-r) // not more than r ago: kept
+		case rng.IntN(4) == 0 && dropOut(st, p, rng.IntN(2) == 0):
+			p.LastSeen = t0.Add(-time.Duration(200+rng.IntN(200)) * day)
+		case mode == 2:
+			p.LastSeen = recent
+		case i == 1 && rng.IntN(2) == 0:
+			p.LastSeen = time.Time{}
+		case rng.IntN(3) == 0:
+			p.LastSeen = t0.Add(-time.Duration(rng.IntN(400)) * day)
+		}
+	}
+}
+
+// dropOut takes p out of every lead list, as when the searches that
+// found them no longer do, with their enrichment unless keep (no block
+// enriched them): false, unchanged, for someone a profile read, an import
+// or a track holds, or holding a copy.
+func dropOut(st *state.State, p *state.Person, keep bool) bool {
+	if len(p.Tracked) > 0 || p.Enrichment != nil && p.Enrichment.CopiedBy != "" {
+		return false
+	}
+	for _, a := range p.FoundBy {
+		if st.Searches[a] == nil {
+			return false
+		}
+	}
+	for _, im := range st.Imports {
+		if slices.Contains(im.PersonIDs, p.ID) {
+			return false
+		}
+	}
+	for _, a := range p.FoundBy {
+		sr := st.Searches[a]
+		sr.LeadIDs = slices.DeleteFunc(slices.Clone(sr.LeadIDs), func(id string) bool { return id == p.ID })
+	}
+	p.FoundBy = nil
+	if !keep {
+		p.Enrichment = nil
+	}
+	return true
+}
+
+// TestRetentionReadsMakeTheSamePlan plans random worlds with leadsync
+// { retention }: with the store's list of the people it removes
+// (ExpiredOf), ReadsOf reads them whole and nobody else for them, and the
+// plan over what it names is the whole state's, byte for byte. So is the
+// plan of an enrich block the store answers (EnrichReadsOf) when those to
+// go hold no enrichment and no record lists them; else it reads every
+// person (expiredEnrich).
+func TestRetentionReadsMakeTheSamePlan(t *testing.T) {
+	useTestMatch(t)
+	partial, removed, enriched, enrichGone, wholeEnrich := 0, 0, 0, 0, 0
+	for seed := range 600 {
+		rng := rand.New(rand.NewPCG(uint64(seed), 0x7e7e))
+		var f *fixture
+		var o Options
+		if seed%2 == 0 {
+			f, o = enrichWorld(rng)
+		} else {
+			f, o = randomWorld(rng)
+			if rng.IntN(2) == 0 {
+				f.cfg.Enriches = nil
+			}
+		}
+		o.Targets, o.Replace = nil, nil
+		f.cfg.Settings.Retention = 180 * day
+		ageWorld(rng, f.st, f.cfg.Settings.Retention, rng.IntN(3))
+		want, wantDiags := Build(f.cfg, f.st, o)
+		b := enrichBase(f.st)
+		exp, err := ExpiredOf(f.cfg, o, b)
+		if err != nil || exp == nil {
+			t.Fatalf("seed %d: the store's list of the people retention removes: %v, %v", seed, exp, err)
+		}
+		o.Expired = exp
+		if whole, _ := Build(f.cfg, f.st, o); planJSON(t, whole) != planJSON(t, want) {
+			t.Fatalf("seed %d: the whole state's plan differs given the store's list", seed)
+		}
+		gone := want.Change(state.PeopleAddress) != nil
+		r := ReadsOf(f.cfg, b.Records, o)
+		if r.People {
+			if planOfEnrich(t, seed, f, o).compared {
+				enriched++
+				if gone {
+					enrichGone++
+				}
+			} else if !gone {
+				wholeEnrich++
+			}
+			continue
+		}
+		st, err := r.Read(b)
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		got, diags := Build(f.cfg, st, o)
+		if d := cmp.Diff(planJSON(t, want), planJSON(t, got)); d != "" {
+			t.Fatalf("seed %d (reads %+v): the plan over what ReadsOf names differs (-whole +read):\n%s", seed, r, d)
+		}
+		if wantDiags.Error() != diags.Error() {
+			t.Fatalf("seed %d: %q, the whole state's %q", seed, diags.Error(), wantDiags.Error())
+		}
+		partial++
+		if gone {
+			removed++
+		}
+	}
+	t.Logf("600 worlds: %d planned from what ReadsOf names (%d removing people), %d from what EnrichReadsOf names (%d removing people); %d removing nobody needed everyone",
+		partial, removed, enriched, enrichGone, wholeEnrich)
+	if partial < 100 || removed < 60 || enriched < 80 || enrichGone < 30 {
+		t.Fatalf("too few worlds planned in part: the test no longer tests retention's reads")
+	}
+}
+
+// TestExpiredOf: the store's list is asked only for a plan that removes
+// people (retention set, no target, a time), and a plan of more people
+// to remove than maxExpiredRead reads everyone (nil).
+func TestExpiredOf(t *testing.T) {
+	f := newFixture()
+	f.search("search.old", kw("CTO"))
+	f.ran("search.old", t0.Add(-200*day), "a", "b", "c")
+	b := storedBase(f.st)
+	o := f.opts()
+	if e, err := ExpiredOf(f.cfg, o, b); e != nil || err != nil {
+		t.Fatalf("without retention: %v, %v", e, err)
+	}
+	f.cfg.Settings.Retention = 180 * day
+	if e, _ := ExpiredOf(f.cfg, o, b); e == nil || !cmp.Equal(e.IDs, []string{"a", "b", "c"}) {
+		t.Fatalf("ExpiredOf = %+v, want a, b and c", e)
+	}
+	if r := ReadsOf(f.cfg, b.Records, o); !r.People {
+		t.Errorf("ReadsOf without the store's list = %+v, want every person", r)
+	}
+	for _, x := range []Options{{Now: t0, Targets: []string{"search.old"}}, {}} {
+		if e, _ := ExpiredOf(f.cfg, x, b); e != nil {
+			t.Errorf("ExpiredOf(%+v) = %+v, want nil", x, e)
+		}
+	}
+	defer func(n int) { maxExpiredRead = n }(maxExpiredRead)
+	maxExpiredRead = 2
+	if e, _ := ExpiredOf(f.cfg, o, b); e != nil {
+		t.Errorf("3 people to remove of at most 2 read: ExpiredOf = %+v, want nil", e)
+	}
+}
