@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 )
@@ -34,7 +35,7 @@ func comboWorlds(t *testing.T) int {
 // comboSeen counts the worlds that had each feature, among those
 // compared.
 type comboSeen struct {
-	compared, expired, expiredHeld, expiredEnrich, expiredUnknown, readsOf, replaced, reused, where, excluded, refreshOn, census, walked, paged, unlimited int
+	compared, expired, expiredHeld, expiredEnrich, expiredUnknown, readsOf, replaced, tracked, imported, reused, where, excluded, refreshOn, census, walked, paged, unlimited int
 }
 
 // TestPartialReadsTogetherMakeTheSamePlan plans random worlds that may
@@ -67,8 +68,8 @@ func TestPartialReadsTogetherMakeTheSamePlan(t *testing.T) {
 		return
 	}
 	n := worlds - first
-	if seen.compared < n/3 || seen.expired < n/20 || seen.expiredHeld < n/50 || seen.expiredEnrich < n/60 || seen.expiredUnknown < n/200 || seen.readsOf < n/20 || seen.replaced < n/25 ||
-		seen.reused < n/30 || seen.where < n/10 || seen.excluded < n/16 || seen.refreshOn < n/16 || seen.census < n/10 ||
+	if seen.compared < n/3 || seen.expired < n/20 || seen.expiredHeld < n/50 || seen.expiredEnrich < n/60 || seen.expiredUnknown < n/200 || seen.readsOf < n/20 || seen.replaced < n/25 || seen.tracked < n/100 || seen.imported < n/100 ||
+		seen.reused < n/40 || seen.where < n/10 || seen.excluded < n/16 || seen.refreshOn < n/16 || seen.census < n/10 ||
 		seen.walked < n/50 || seen.paged < n/400 || seen.unlimited < n/25 {
 		t.Fatalf("worlds compared with each feature %+v: the test no longer tests them together", seen)
 	}
@@ -89,6 +90,9 @@ func comboWorld(rng *rand.Rand, seed int) (f *fixture, o, whole Options, b *stat
 		// refresh_on on any block, not only the first (enrichWorld):
 		// a block may give another one's place back.
 		refreshOnWorld(rng, f)
+	}
+	if rng.IntN(4) == 0 {
+		comboMeets(rng, f, &o)
 	}
 	if rng.IntN(4) > 0 {
 		o.Targets = nil // retention removes people only in a plan of everything
@@ -134,6 +138,11 @@ func comboPlan(t *testing.T, seed int, seen *comboSeen) {
 		if err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
 		}
+		// The company domains an exclude block by domain needs, as
+		// run.Plan reads them.
+		if o.Colleagues, err = r.ReadColleagues(b, f.cfg); err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
 		got, diags = Build(f.cfg, st, o)
 		seen.readsOf++
 	} else if got, diags, facts = comboEnrich(t, seed, f, o, b); got == nil {
@@ -155,7 +164,7 @@ func comboEnrich(t *testing.T, seed int, f *fixture, o Options, b *state.Base) (
 	if !ok {
 		return nil, nil, nil
 	}
-	st, err := b.Reading(r.Searches, r.Persons)
+	st, err := r.Read(b) // a track's and an import's people too, as run.Plan reads them
 	if err != nil {
 		t.Fatalf("seed %d: %v", seed, err)
 	}
@@ -218,6 +227,10 @@ func comboCount(f *fixture, o Options, p *Plan, facts *EnrichFacts, seen *comboS
 	if len(o.Replace) > 0 && len(p.Changes) > 0 {
 		seen.replaced++
 	}
+	for _, c := range p.Changes {
+		seen.tracked += btoi(c.Kind == kind.Track && c.Action == Track)
+		seen.imported += btoi(c.Kind == kind.Import && c.Action == Import)
+	}
 	if p.Savings.Reused.People > 0 {
 		seen.reused++
 	}
@@ -259,4 +272,34 @@ func comboHeld(f *fixture, o Options, held func(*state.Person) bool) int {
 		}
 	}
 	return 0
+}
+
+// comboMeets plans a track with the blocks (of the searches, or of the
+// people the first block enriched), some of whose people it read, and
+// in most worlds an import it may watch, as
+// TestEnrichReadsWithATrackOrAnImport does.
+func comboMeets(rng *rand.Rand, f *fixture, o *Options) {
+	var from []string
+	for _, s := range f.cfg.Searches {
+		from = append(from, s.Address)
+	}
+	if rng.IntN(3) == 0 {
+		from = []string{f.cfg.Enriches[0].Address}
+	}
+	tr := f.track("w", 30*day, from...)
+	if rng.IntN(4) > 0 {
+		im := worldImport(rng, f, 20)
+		if rng.IntN(2) == 0 {
+			tr.From = append(tr.From, im)
+		}
+		meetPages(rng, f)
+	}
+	if o.Targets != nil {
+		o.Targets = append(o.Targets, blockTargets(rng, f)...)
+	}
+	for _, id := range sortedPeople(f.st) {
+		if f.st.People[id].Lead.PageName != "" && rng.IntN(3) == 0 {
+			f.trackRead(tr.Address, id, t0.Add(-10*day), "CTO", f.st.People[id].Lead.Company, false)
+		}
+	}
 }
