@@ -51,6 +51,7 @@ func (v *env) collect(e *config.Enrich, skipSource func(string) bool, where bool
 	}
 	switch {
 	case v.facts != nil:
+		v.facts.pageRefs(v.st, e, sources)
 		bp, err = v.collectRead(e, sources, where)
 	case looks != nil:
 		bp, err = v.collectLooked(e, sources, looks, n, where)

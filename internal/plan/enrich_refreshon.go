@@ -5,6 +5,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/state"
 )
@@ -14,10 +15,11 @@ import (
 // their enrichment (their history says so), also when its sources no
 // longer hold them (collectFormer), and counts every enriched member a
 // call of this run may show changed (bp.fresh). The plan then reads
-// whole every person whose history holds a change (refreshOnReads), and
-// is made from the census: a person not read changed nothing since their
-// enrichment, is on the network, and no read of this run reads them
-// (the configuration has no profile block, no track is planned). The
+// whole every person whose history holds a change and every person a
+// profile block names (refreshOnReads), and is made from the census: a
+// person not read changed nothing since their enrichment, is on the
+// network, and no read of this run reads them (a track's people are
+// read, as its plan reads them: enrich_meets.go). The
 // census counts the enriched members not read (bp.freshUnread), and
 // formerUnread the people the block enriched whom neither its sources
 // hold nor the plan read; ownedCapOn bounds the limit's calls from the
@@ -39,19 +41,75 @@ func anyRefreshOn(cfg *config.Config) bool {
 }
 
 // refreshOnReads are the people a plan with refresh_on reads whole: every
-// person whose history holds a change. ok is false when a block has
-// refresh_on and the store lists no such people, or a profile block may
-// read a person not read in this run (and show them changed).
+// person whose history holds a change, and every person a profile block
+// of the configuration may read in this run (profileReads), whom the
+// read may show changed. ok is false when a block has refresh_on and the
+// store lists no such people, or, with profile blocks, no values.
 func refreshOnReads(cfg *config.Config, ix EnrichStore) (ids []string, ok bool, err error) {
 	if !anyRefreshOn(cfg) {
 		return nil, true, nil
 	}
 	cl, listed := ix.(changeLister)
-	if !listed || len(cfg.Profiles) > 0 {
+	if !listed {
 		return nil, false, nil
 	}
-	ids, err = cl.Changed()
+	if ids, err = cl.Changed(); err != nil || len(cfg.Profiles) == 0 {
+		return ids, err == nil, err
+	}
+	read, ok, err := profileReads(cfg, ix)
+	return append(ids, read...), ok, err
+}
+
+// profileReads are the IDs of the people whose page name is one a profile
+// block of cfg names, as the network compares them (api.PageKey, which a
+// read of this run is keyed by: builder.reads), from one pass over the
+// store's list of the people's values. ok is false when it lists none.
+func profileReads(cfg *config.Config, ix EnrichStore) (ids []string, ok bool, err error) {
+	vs, listed := ix.(valueStore)
+	if b, isBase := ix.(*state.Base); !listed || isBase && !b.ValuesListed() {
+		return nil, false, nil
+	}
+	keys := map[string]bool{}
+	for _, pr := range cfg.Profiles {
+		if k := api.PageKey(pr.PageName); k != "" {
+			keys[k] = true
+		}
+	}
+	var buf []byte
+	err = vs.PeopleValues(func(id, _, page, _ []byte) {
+		if len(page) == 0 {
+			return
+		}
+		var ok bool
+		if buf, ok = asciiPageKey(buf[:0], page); ok {
+			ok = keys[string(buf)]
+		} else {
+			ok = keys[api.PageKey(string(page))]
+		}
+		if ok {
+			ids = append(ids, string(id))
+		}
+	})
 	return ids, err == nil, err
+}
+
+// asciiPageKey appends api.PageKey of page to dst when page is ASCII
+// with no space at either end: its letters in upper case (the least of
+// each letter's case folds). ok is false for any other page.
+func asciiPageKey(dst, page []byte) (key []byte, ok bool) {
+	if page[0] <= ' ' || page[len(page)-1] <= ' ' {
+		return dst, false
+	}
+	for _, c := range page {
+		switch {
+		case c >= 0x80:
+			return dst, false
+		case 'a' <= c && c <= 'z':
+			c -= 'a' - 'A'
+		}
+		dst = append(dst, c)
+	}
+	return dst, true
 }
 
 // formerUnread lists the people e made an enrichment of whom sources do

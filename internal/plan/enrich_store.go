@@ -80,9 +80,9 @@ type enrichCounts struct {
 // person when ReadsOf asks for every person only for one enrich block:
 // a limit or none, a refresh (or none), no where, sources that are
 // searches and profiles, other workspaces to reuse from only when they
-// list their keys (opts.ReuseHeld: reuseReads), no track or import
-// planned with it, and opts.Now set; refresh_on
-// as refreshOnReads allows. Any other enrich blocks (several, or one
+// list their keys (opts.ReuseHeld: reuseReads), and opts.Now set;
+// refresh_on as refreshOnReads allows. A track or an import planned with
+// it adds its people (enrich_meets.go). Any other enrich blocks (several, or one
 // with a where) are asked of enrichReadsMany.
 // It reads the lead lists ReadsOf would, the people who may decide the
 // block's plan (enrichReads), the people an exclude block may name
@@ -254,9 +254,18 @@ func enrichSelected(cfg *config.Config, records *state.State, opts Options, want
 		return nil, Reads{}, false
 	}
 	r := b.partReads(records)
-	// A track or an import planned with the blocks reads everyone: their
-	// plans and the blocks' meet (trackPeople, importGives).
-	return blocks, r, !r.People && len(r.Tracks)+len(r.Imports) == 0
+	if r.People {
+		return nil, Reads{}, false
+	}
+	// A track or an import planned with the blocks: their plans and the
+	// blocks' meet (enrich_meets.go).
+	if len(r.Tracks)+len(r.Imports) > 0 {
+		if !meetsRead(blocks) || opts.Reuse != nil {
+			return nil, Reads{}, false
+		}
+		b.meetImports(&r)
+	}
+	return blocks, r, true
 }
 
 // agesAsked are the ages ownedCapCounted counts e's enrichments by: its
@@ -348,23 +357,35 @@ func (v *env) counted(addr string) *enrichCounts {
 // ownedCapCounted is ownedCap from the store's counts: e's enrichments old
 // enough for e's refresh or another block's, or, with todo, those in todo
 // and those old enough for another block's refresh. e's people in todo
-// are among the people read (stale for e).
+// are among the people read (stale for e). Those whose enrichment an
+// import of this plan replaces (env.replacedSet, read whole: meetImports)
+// are not counted, as ownedCapRead leaves them out.
 func (b *builder) ownedCapCounted(e *config.Enrich, c *enrichCounts, todo map[string]bool) int {
 	other := otherRefresh(b.cfg, e)
+	// aged are the enrichments of e at least d old but those replaced.
+	aged := func(d time.Duration) int {
+		n := c.aged[d]
+		for o := range b.v.ownedList(e.Address).all {
+			if b.v.replacedSet[o.p] && b.now.Sub(o.at) >= d {
+				n--
+			}
+		}
+		return n
+	}
 	if todo == nil {
 		switch {
 		case e.Refresh > 0 && other > 0:
-			return c.aged[min(e.Refresh, other)]
+			return aged(min(e.Refresh, other))
 		case e.Refresh > 0:
-			return c.aged[e.Refresh]
+			return aged(e.Refresh)
 		case other > 0:
-			return c.aged[other]
+			return aged(other)
 		}
 		return 0
 	}
 	n, oldIn := 0, 0
 	for o := range b.v.ownedList(e.Address).all {
-		if todo[o.p.ID] {
+		if todo[o.p.ID] && !b.v.replacedSet[o.p] {
 			n++
 			if other > 0 && b.now.Sub(o.at) >= other {
 				oldIn++
@@ -372,7 +393,7 @@ func (b *builder) ownedCapCounted(e *config.Enrich, c *enrichCounts, todo map[st
 		}
 	}
 	if other > 0 {
-		n += c.aged[other] - oldIn
+		n += aged(other) - oldIn
 	}
 	return n
 }

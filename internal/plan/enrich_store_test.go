@@ -135,7 +135,7 @@ func planOfEnrich(t *testing.T, seed int, f *fixture, o Options) enrichPlanned {
 	if !ok {
 		return enrichPlanned{}
 	}
-	st, err := b.Reading(r.Searches, r.Persons)
+	st, err := r.Read(b)
 	if err != nil {
 		t.Fatalf("seed %d: %v", seed, err)
 	}

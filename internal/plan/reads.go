@@ -35,6 +35,12 @@ type Reads struct {
 	// Tracks are the selected track blocks: the plan reads the people
 	// each read before (Person.Tracked: the store's index people_tracked).
 	Tracks []string
+	// Enriched are the enrich blocks the selected tracks watch (a track
+	// of the enriched): the plan reads the people each enriched or
+	// copied, and those of an enrichment no credit was spent on
+	// (EnrichedIDs), not every person of EnrichedFrom, the searches of
+	// their sources, whose lead lists it reads (Searches).
+	Enriched, EnrichedFrom []string
 	// Imports are the selected import blocks (their people are among
 	// Persons, or Pages).
 	Imports []string

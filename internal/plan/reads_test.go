@@ -34,7 +34,7 @@ import (
 func TestReadsMakeTheSamePlan(t *testing.T) {
 	useTestMatch(t)
 	defer func(n int) { sheetRowLimit = n }(sheetRowLimit)
-	partial, continued, enriched, tracks, imports, colleagues := 0, 0, 0, 0, 0, 0
+	partial, continued, enriched, tracks, imports, colleagues, paged, ofEnriched := 0, 0, 0, 0, 0, 0, 0, 0
 	for seed := range 800 {
 		rng := rand.New(rand.NewPCG(uint64(seed), 0x2ead))
 		f, o := randomWorld(rng)
@@ -90,6 +90,12 @@ func TestReadsMakeTheSamePlan(t *testing.T) {
 		if asked := askedOf(f.st, r); len(st.People) > asked && len(st.People) < len(f.st.People) {
 			t.Fatalf("seed %d: %d people read for %d asked", seed, len(st.People), asked)
 		}
+		if len(r.Pages) > 0 && len(st.People) < len(f.st.People) {
+			paged++ // a file of page names read through the index of page keys
+		}
+		if unreadOf(st, f.st, r.EnrichedFrom) {
+			ofEnriched++ // a track of the enriched: their sources not read whole
+		}
 		col, err := r.ReadColleagues(b, f.cfg)
 		if err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
@@ -120,11 +126,11 @@ func TestReadsMakeTheSamePlan(t *testing.T) {
 				seed, o.Targets, o.Replace, r, d)
 		}
 	}
-	t.Logf("%d of 800 worlds planned from what ReadsOf names, %d of them an export of continued sheets; %d tracks read, %d imports run, %d decided by a colleague's domain; %d from what EnrichReadsOf names",
-		partial, continued, tracks, imports, colleagues, enriched)
-	if partial < 300 || continued < 100 || tracks < 100 || imports < 40 || colleagues < 5 {
-		t.Fatalf("only %d of 800 worlds planned without every person, %d with continued sheets, %d tracks read, %d imports run, %d decided by a colleague's domain: the test no longer tests ReadsOf",
-			partial, continued, tracks, imports, colleagues)
+	t.Logf("%d of 800 worlds planned from what ReadsOf names, %d of them an export of continued sheets; %d tracks read, %d imports run, %d decided by a colleague's domain, %d page names found by key, %d tracks of the enriched; %d from what EnrichReadsOf names",
+		partial, continued, tracks, imports, colleagues, paged, ofEnriched, enriched)
+	if partial < 300 || continued < 100 || tracks < 100 || imports < 40 || colleagues < 5 || paged < 3 || ofEnriched < 20 {
+		t.Fatalf("only %d of 800 worlds planned without every person, %d with continued sheets, %d tracks read, %d imports run, %d decided by a colleague's domain, %d page names found by key, %d tracks of the enriched: the test no longer tests ReadsOf",
+			partial, continued, tracks, imports, colleagues, paged, ofEnriched)
 	}
 }
 
@@ -211,9 +217,10 @@ func blockTargets(rng *rand.Rand, f *fixture) []string {
 }
 
 // askedOf is how many people r names: its persons, the leads of its
-// sources, the people its tracks read before (some of them the same).
+// sources, the people its tracks read before, those its page names find
+// (some of them the same).
 func askedOf(st *state.State, r Reads) int {
-	n := len(r.Persons)
+	n := len(r.Persons) + pagedOf(st, r) + enrichedOf(st, r)
 	for _, a := range r.Sources {
 		n += len(st.Searches[a].LeadIDs)
 	}
@@ -386,7 +393,6 @@ func (m memStore) CompanyDomains(keep func(string) bool) ([]state.CompanyDomain,
 var errNotAsked = errors.New("a plan does not ask this")
 
 func (memStore) Tracks() ([]string, error)                   { return nil, errNotAsked }
-func (memStore) Enriched(string) ([]string, error)           { return nil, errNotAsked }
 func (memStore) CountEnriched(string) (int, error)           { return 0, errNotAsked }
 func (memStore) IDs(string, int) ([]string, error)           { return nil, errNotAsked }
 func (memStore) Facts(*time.Time) (state.PeopleFacts, error) { return state.PeopleFacts{}, errNotAsked }
@@ -395,41 +401,3 @@ func (memStore) Naming([]string) ([]string, error)           { return nil, errNo
 func (memStore) Changed() ([]string, error)                  { return nil, errNotAsked }
 func (memStore) Exist([]string) ([]string, error)            { return nil, errNotAsked }
 func (memStore) Close() error                                { return nil }
-
-// TestEnrichReadsWithATrackOrAnImport plans worlds of an enrich block
-// EnrichReadsOf answers, with a track of the searches (some of their
-// people read before) and sometimes an import it watches, planned too:
-// the plan is the whole state's (EnrichReadsOf reads every person for
-// it, as the track's people and the file's are not among what it names).
-func TestEnrichReadsWithATrackOrAnImport(t *testing.T) {
-	n := 0
-	for seed := range 300 {
-		rng := rand.New(rand.NewPCG(uint64(seed), 0x7ac4))
-		f, o := enrichWorld(rng)
-		b := storedBase(f.st)
-		if _, _, ok, _ := EnrichReadsOf(f.cfg, b.Records, o, b); !ok {
-			continue
-		}
-		var from []string
-		for _, s := range f.cfg.Searches {
-			from = append(from, s.Address)
-		}
-		tr := f.track("w", 30*day, from...)
-		if rng.IntN(2) == 0 {
-			tr.From = append(tr.From, worldImport(rng, f, 20))
-		}
-		if o.Targets != nil {
-			o.Targets = append(o.Targets, blockTargets(rng, f)...)
-		}
-		for _, id := range sortedPeople(f.st) {
-			if f.st.People[id].Lead.PageName != "" && rng.IntN(3) == 0 {
-				f.trackRead(tr.Address, id, t0.Add(-10*day), "CTO", f.st.People[id].Lead.Company, false)
-			}
-		}
-		n++
-		samePlanOfEnrich(t, seed, f, o)
-	}
-	if n < 50 {
-		t.Fatalf("only %d worlds EnrichReadsOf answers: the test no longer tests it", n)
-	}
-}

@@ -13,6 +13,9 @@ import (
 // (trackPeople): the lead lists and people of their sources' searches
 // (Sources), the people of the imports they watch (the record's; a file
 // to import is importReads'), and the people each read before (Tracks).
+// For an enrich block they watch, the lead lists of its sources'
+// searches, and only the people it enriched or holding an enrichment no
+// credit was spent on (Enriched: trackPeople takes no one else of them).
 // The persons of the profile reads are read for every plan (ReadsOf). An
 // exclude block by domain learns the company domains of the state's
 // enrichments from the store (Colleagues), not from every person.
@@ -23,17 +26,64 @@ func (b *builder) trackReads(r *Reads) {
 		}
 		r.Colleagues = r.Colleagues || b.learnsColleagues()
 		r.Tracks = append(r.Tracks, t.Address)
-		for _, addr := range b.trackSources(t) {
-			if b.st.Searches[addr] != nil {
-				r.Sources = append(r.Sources, addr)
+		for _, ref := range t.From {
+			e := b.cfg.Enrich(ref)
+			refs := []string{ref}
+			if e != nil {
+				refs = e.From
+				r.Enriched = append(r.Enriched, e.Address)
 			}
-			if rec := b.st.Imports[addr]; rec != nil {
-				r.Persons = append(r.Persons, rec.PersonIDs...)
+			for _, addr := range b.cfg.Resolve(refs) {
+				switch {
+				case b.st.Searches[addr] != nil && e != nil:
+					r.Searches = append(r.Searches, addr)
+					r.EnrichedFrom = append(r.EnrichedFrom, addr)
+				case b.st.Searches[addr] != nil:
+					r.Sources = append(r.Sources, addr)
+				case b.st.Imports[addr] != nil:
+					r.Persons = append(r.Persons, b.st.Imports[addr].PersonIDs...)
+				}
 			}
 		}
 	}
-	slices.Sort(r.Sources)
-	r.Sources = slices.Compact(r.Sources)
+	for _, xs := range []*[]string{&r.Sources, &r.Searches, &r.Enriched, &r.EnrichedFrom} {
+		slices.Sort(*xs)
+		*xs = slices.Compact(*xs)
+	}
+}
+
+// EnrichedIDs are the people r reads for the enrich blocks its tracks
+// watch (Enriched): those each block enriched or copied, and those
+// holding an enrichment by an import or copied from another workspace
+// (Enrichment.Unpaid), from the store's index. A store without that index
+// gives the people of the lead lists of EnrichedFrom instead (from st,
+// which holds those lists).
+func (r Reads) EnrichedIDs(b *state.Base, st *state.State) ([]string, error) {
+	if len(r.Enriched) == 0 {
+		return nil, nil
+	}
+	var ids []string
+	if !b.EnrichIndexed() {
+		for _, addr := range r.EnrichedFrom {
+			ids = append(ids, st.Searches[addr].LeadIDs...)
+		}
+		return ids, nil
+	}
+	by, err := b.Enrichers()
+	if err != nil {
+		return nil, err
+	}
+	by = slices.DeleteFunc(by, func(a string) bool {
+		return !state.IsImport(a) && !strings.HasPrefix(a, state.ReusedPrefix)
+	})
+	for _, addr := range append(by, r.Enriched...) {
+		found, err := b.Enriched(addr)
+		if err != nil {
+			return nil, err
+		}
+		ids = append(ids, found...)
+	}
+	return ids, nil
 }
 
 // trackSources are the source instances whose people t watches: those
@@ -115,16 +165,20 @@ func (r Reads) ReadColleagues(b *state.Base, cfg *config.Config) (*Colleagues, e
 // Read is the state as far as a plan reads it (r is ReadsOf's, People
 // false) from b: Base.Reading of r's searches and persons, then the
 // people of the lead lists of r's sources and those r's tracks read
-// before (the store's Tracked), a page of the store at a time. An ID kept
-// by page name ("page:") that names nobody is followed to the person of
-// that page name (State.Person), which only every person's page names
-// tell: then every person is read, as for Pages.
+// before (the store's Tracked), a page of the store at a time. The page
+// names of Pages, and an ID kept by page name ("page:") that names
+// nobody, are followed to every person of that page name in any letter
+// case (State.Person): through the store's index of page keys
+// (Base.Paged), or, for a store without one, by reading every person.
 func (r Reads) Read(b *state.Base) (*state.State, error) {
 	st, err := b.Reading(append(slices.Clone(r.Searches), r.Sources...), r.Persons)
-	if err != nil || len(r.Sources)+len(r.Tracks)+len(r.Pages) == 0 {
+	if err != nil || len(r.Sources)+len(r.Tracks)+len(r.Pages)+len(r.Enriched) == 0 {
 		return st, err
 	}
-	var ids []string
+	ids, err := r.EnrichedIDs(b, st)
+	if err != nil {
+		return nil, err
+	}
 	for _, addr := range r.Sources {
 		ids = append(ids, st.Searches[addr].LeadIDs...)
 	}
@@ -135,19 +189,39 @@ func (r Reads) Read(b *state.Base) (*state.State, error) {
 		}
 		ids = append(ids, tracked...)
 	}
+	if err := readMore(b, st, ids); err != nil {
+		return nil, err
+	}
+	pages := slices.Clone(r.Pages)
+	for _, id := range append(ids, r.Persons...) {
+		if page, ok := strings.CutPrefix(id, state.PagePrefix); ok && st.People[id] == nil {
+			pages = append(pages, page)
+		}
+	}
+	switch {
+	case len(pages) == 0:
+		return st, nil
+	case !b.FindsPages():
+		return st, b.EachPerson(func(p *state.Person) error { st.People[p.ID] = p; return nil })
+	}
+	paged, err := b.Paged(pages)
+	if err != nil {
+		return nil, err
+	}
+	return st, readMore(b, st, paged)
+}
+
+// readMore reads into st the people of ids it does not hold yet.
+func readMore(b *state.Base, st *state.State, ids []string) error {
+	ids = slices.Clone(ids)
 	slices.Sort(ids)
 	ids = slices.DeleteFunc(slices.Compact(ids), func(id string) bool { return st.People[id] != nil })
 	more, err := b.People(ids)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	for id, p := range more {
 		st.People[id] = p
 	}
-	if len(r.Pages) > 0 || slices.ContainsFunc(append(ids, r.Persons...), func(id string) bool {
-		return strings.HasPrefix(id, state.PagePrefix) && st.People[id] == nil
-	}) {
-		return st, b.EachPerson(func(p *state.Person) error { st.People[p.ID] = p; return nil })
-	}
-	return st, nil
+	return nil
 }

@@ -150,9 +150,11 @@ func apply(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView) error
 // or imports learns the company domains from the store
 // (Reads.ReadColleagues: the plan, its check and the engine), unless an
 // import may change a person holding a listed domain
-// (importsKeepColleagues): then the state is loaded whole. So does
-// a plan that reads every person only for an enrich block the store's
-// indexes answer (plan.EnrichReadsOf, as plan reads it: partialEnrich).
+// (importsKeepColleagues): then every holder of a listed domain is read
+// and their pairs are learned instead (readDomainHolders). A plan that
+// reads every person only for an enrich block the store's indexes answer
+// (plan.EnrichReadsOf, as plan reads it, with a track or an import
+// beside it: partialEnrich) runs on a partial state too.
 // A saved plan is judged by the targets and replacements it was made
 // with, at the time it was made: it runs only within the plan made again
 // from them (plan.Within).
@@ -212,8 +214,17 @@ func partialRead(d Deps, opts ApplyOptions, b *state.Base, sel plan.Options) (*a
 			return nil, err
 		}
 		if col != nil && len(reads.Imports) > 0 {
-			if keep, err := importsKeepColleagues(st, opts.Config, reads.Imports); err != nil || !keep {
-				return nil, err // !keep: the state read whole
+			keep, err := importsKeepColleagues(st, opts.Config, reads.Imports)
+			if err != nil {
+				return nil, err
+			}
+			if !keep {
+				// Every holder of a listed domain read: their pairs, not
+				// the store's, as they are when first asked.
+				if ok, err := readDomainHolders(b, st, opts.Config); err != nil || !ok {
+					return nil, err // !ok: the state read whole
+				}
+				col = &plan.Colleagues{}
 			}
 		}
 		// A read snapshot that fails to end loses nothing.
@@ -255,7 +266,11 @@ func writableReading(b *state.Base, reads plan.Reads) (*state.State, error) {
 	if err := st.ReadLeadsOf(append(slices.Clone(reads.Searches), reads.Sources...)); err != nil {
 		return nil, err
 	}
-	ids := slices.Clone(reads.Persons)
+	ids, err := reads.EnrichedIDs(b, st)
+	if err != nil {
+		return nil, err
+	}
+	ids = append(ids, reads.Persons...)
 	for _, page := range reads.Pages {
 		ids = append(ids, state.PagePrefix+page)
 	}

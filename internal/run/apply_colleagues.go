@@ -19,7 +19,8 @@ import (
 // re-key): a pair only such a person held would be gone from the state
 // then, and only every person tells whether a colleague keeps it. So it
 // reports false when one of those people holds an enrichment of a domain
-// a block lists: the apply then loads the state whole. (An import whose
+// a block lists: the apply then reads every holder of a listed domain
+// (readDomainHolders). (An import whose
 // file is imported already is no change of the plan.) It reads them
 // first, as the import's fold reads them (State.ReadRefs: by network ID,
 // by ID, by page name in any letter case).
@@ -54,4 +55,28 @@ func importsKeepColleagues(st *state.State, cfg *config.Config, imports []string
 		}
 	}
 	return true, nil
+}
+
+// readDomainHolders reads into st every person holding an enrichment of
+// a domain an exclude block of cfg lists, found by one pass over the
+// store's enrichments (state.ValueLister), when importsKeepColleagues
+// cannot keep the store's pairs. The pairs the run learns are then those
+// of st's people as they are when first asked, as over the whole state:
+// no person left unread holds a listed domain. ok is false when the store
+// lists no values (the state is then loaded whole).
+func readDomainHolders(b *state.Base, st *state.State, cfg *config.Config) (ok bool, err error) {
+	if !b.ValuesListed() {
+		return false, nil
+	}
+	x := cfg.Exclusion()
+	var ids []string
+	err = b.EnrichmentValues(func(id, _, _, domain []byte) {
+		if len(domain) > 0 && x.ListsDomain(string(domain)) {
+			ids = append(ids, string(id))
+		}
+	})
+	if err != nil {
+		return false, err
+	}
+	return true, st.ReadPeople(ids)
 }

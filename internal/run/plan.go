@@ -97,9 +97,10 @@ func Plan(ctx context.Context, d Deps, opts PlanOptions) (*plan.Plan, hcl.Diagno
 
 // planState reads what the plan of opts reads of the state (plan.ReadsOf):
 // the records, then the lead lists of the searches it plans and the
-// people it names (its tracks' and imports' too: Reads.Read), or every
-// person when it asks about people in bulk, or for a page name of a file
-// to import (Reads.Pages: no index of page names is asked). A plan of one search of a
+// people it names (its tracks' and imports' too: Reads.Read, which finds
+// the page names of a file to import through the store's index of page
+// keys), or every person when it asks about people in bulk, or for such a
+// page name when the store has no such index. A plan of one search of a
 // state of millions reads one lead list. A plan whose tracks or imports
 // an exclude block by domain matches asks the store for the company
 // domains of the enrichments (popts.Colleagues: Reads.ReadColleagues).
@@ -134,8 +135,9 @@ func readPlanState(d Deps, opts PlanOptions, popts *plan.Options) (*state.State,
 	r := plan.ReadsOf(opts.Config, b.Records, *popts)
 	whole, readWhole := b.Whole()
 	switch {
-	case !r.People && len(r.Pages) == 0:
-		// (Reads.Read would read every person for Pages: Load does.)
+	case !r.People && (len(r.Pages) == 0 || b.FindsPages()):
+		// (Without the store's index of page keys, Reads.Read would read
+		// every person for Pages: Load does.)
 		defer b.Close()
 		st, err := r.Read(b)
 		if err != nil {
@@ -148,7 +150,7 @@ func readPlanState(d Deps, opts PlanOptions, popts *plan.Options) (*state.State,
 	case b.EnrichIndexed():
 		er, facts, ok, err := plan.EnrichReadsOf(opts.Config, b.Records, *popts, b)
 		if err == nil && ok {
-			st, err := b.Reading(er.Searches, er.Persons)
+			st, err := er.Read(b) // a track's and an import's people too
 			if err != nil {
 				b.Close()
 				return nil, nil, err

@@ -148,8 +148,10 @@ var partialEnrichSteps = []struct {
 	// idle: nothing is stale, the apply enriches no one.
 	idle bool
 	// exclude adds exclude blocks (excludeFiles) naming people of the
-	// state the step before left; refreshOn, refresh_on = ["company"].
-	exclude, refreshOn bool
+	// state the step before left; refreshOn, refresh_on = ["company"];
+	// profile, a profile block of an enriched person's page name in upper
+	// case (profileOf).
+	exclude, refreshOn, profile bool
 }{
 	{limit: 2, loads: 1},
 	{limit: 3, after: 20 * day},
@@ -164,6 +166,7 @@ var partialEnrichSteps = []struct {
 	{limit: 9, more: true, after: 215 * day, exclude: true},
 	{limit: 9, more: true, targets: []string{"enrich.contacts"}, after: 250 * day, refreshOn: true},
 	{limit: 12, more: true, targets: []string{"enrich.contacts"}, after: 290 * day, saved: true, refreshOn: true, exclude: true},
+	{limit: 12, more: true, after: 330 * day, refreshOn: true, profile: true},
 }
 
 const day = 24 * time.Hour
@@ -205,6 +208,10 @@ func testPartialEnrichApply(t *testing.T, k Kind) {
 		files := fstest.MapFS{"main.leads.hcl": {Data: []byte(text)}}
 		if step.exclude {
 			excludeFiles(files, before)
+		}
+		if step.profile {
+			text += profileOf(before)
+			files["main.leads.hcl"] = &fstest.MapFile{Data: []byte(text)}
 		}
 		at := At(60).Add(step.after)
 		wantSum, want, _ := partialApplyFiles(t, whole, wholeDir, files, step.targets, step.saved, true, at)
@@ -270,4 +277,16 @@ exclude "rivals" {
 }
 `
 	files["main.leads.hcl"] = &fstest.MapFile{Data: []byte(text)}
+}
+
+// profileOf is a profile block of the first person of st holding an
+// enrichment, by their page name in upper case: its read in the run may
+// show them changed (refresh_on), and the plan reads them whole.
+func profileOf(st *state.State) string {
+	for _, id := range slices.Sorted(maps.Keys(st.People)) {
+		if p := st.People[id]; p.Enrichment != nil && p.Lead.PageName != "" {
+			return fmt.Sprintf("profile \"watched\" {\n  page_name = %q\n}\n", strings.ToUpper(p.Lead.PageName))
+		}
+	}
+	return ""
 }

@@ -55,7 +55,14 @@ var colleagueSteps = []struct {
 	// might keep it), so 99997.abc is not excluded. The state is loaded
 	// whole (run.importsKeepColleagues): the store's pairs, read before
 	// the run, would exclude them (1, not 0).
-	{[]string{"99999.abc other.example", "99997.abc "}, []string{"99998.abc "}, 34, 1, map[string]int{"import.old": 0}, false},
+	{[]string{"99999.abc other.example", "99997.abc "}, []string{"99998.abc "}, 34, 0, map[string]int{"import.old": 0}, false},
+	// Two people given the listed domain by import.crm.
+	{[]string{"99999.abc other.example", "99997.abc "}, []string{"99998.abc rival.example", "99994.abc rival.example"}, 35, 0, map[string]int{"import.crm": 2}, false},
+	// One of them given another domain by import.old, with a new
+	// colleague without one: the other, whom no import names, keeps the
+	// pair, and only reading every holder of a listed domain tells it
+	// (run.readDomainHolders): the new colleague 99995.abc is excluded.
+	{[]string{"99998.abc other.example", "99995.abc "}, []string{"99998.abc rival.example", "99994.abc rival.example"}, 36, 0, map[string]int{"import.old": 1}, false},
 }
 
 // colleagueFile is an import's file of rows ("ID domain") at company.
@@ -81,7 +88,7 @@ func colleagueFile(company string, rows []string) string {
 // state holds. It records the same changes and shows the same summary
 // (the people it excluded counted alike) as the apply that loads the
 // state whole. An import that changes the domain of someone holding a
-// listed one loads the state whole.
+// listed one reads every holder of a listed domain first.
 func testPartialTrackApplyColleagues(t *testing.T, k Kind) {
 	whole, part := k.New(t), k.New(t)
 	probe := part("", Alice)

@@ -67,6 +67,7 @@ func Run(t *testing.T, k Kind) {
 		{"ReuseKeys", testReuseKeys},
 		{"PartialReuseApply", testPartialReuseApply},
 		{"PartialTrackApply", testPartialTrackApply},
+		{"PartialEnrichTrackApply", testPartialEnrichTrackApply},
 		{"PartialTrackApplyColleagues", testPartialTrackApplyColleagues},
 		{"PartialForget", testPartialForget},
 		{"PartialRetention", testPartialRetention},

@@ -1,0 +1,305 @@
+package plan
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/kind"
+	"github.com/leadsync/leadsync/internal/person"
+	"github.com/leadsync/leadsync/internal/state"
+)
+
+// comboWorlds is how many worlds TestPartialReadsTogetherMakeTheSamePlan
+// plans: LEADSYNC_COMBO_WORLDS for a long run (20,000 take about a
+// minute), from seed LEADSYNC_COMBO_FROM.
+func comboWorlds(t *testing.T) int {
+	t.Helper()
+	s := os.Getenv("LEADSYNC_COMBO_WORLDS")
+	if s == "" {
+		return 800
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n <= 0 {
+		t.Fatalf("LEADSYNC_COMBO_WORLDS=%q: want a number of worlds above 0", s)
+	}
+	return n
+}
+
+// comboSeen counts the worlds that had each feature, among those
+// compared.
+type comboSeen struct {
+	compared, expired, expiredHeld, expiredEnrich, expiredUnknown, readsOf, replaced, tracked, imported, reused, where, excluded, refreshOn, census, walked, paged, unlimited int
+}
+
+// TestPartialReadsTogetherMakeTheSamePlan plans random worlds that may
+// hold, at once, several enrich blocks (manyWorld: limits reached and
+// not, safety caps, no limit, exclude blocks, refresh_on), a where
+// (whereWorld), other workspaces to reuse from (reuseWorld), and
+// leadsync { retention } removing people, some holding enrichments, some
+// still listed (ageWorld), with pages and chunks of a few people. The
+// plan over what ReadsOf or EnrichReadsOf names must be the whole
+// state's, byte for byte (every field, and the JSON plan shown), and
+// never plan more calls or credits. LEADSYNC_COMBO_SEED replays the
+// world of one seed.
+func TestPartialReadsTogetherMakeTheSamePlan(t *testing.T) {
+	defer func(n, m, p, c, r, g, x int) {
+		walkChunk, maxCounted, maxPlacesRead, maxCensusRead, maxReuseRead, censusPage, maxExpiredRead = n, m, p, c, r, g, x
+	}(walkChunk, maxCounted, maxPlacesRead, maxCensusRead, maxReuseRead, censusPage, maxExpiredRead)
+	defer func(m func(*config.Config, *config.Enrich, person.Lead) (bool, error)) { match = m }(match)
+	first, _ := strconv.Atoi(os.Getenv("LEADSYNC_COMBO_FROM"))
+	worlds := first + comboWorlds(t)
+	if s := os.Getenv("LEADSYNC_COMBO_SEED"); s != "" {
+		first, _ = strconv.Atoi(s)
+		worlds = first + 1
+	}
+	var seen comboSeen
+	for seed := first; seed < worlds; seed++ {
+		comboPlan(t, seed, &seen)
+	}
+	t.Logf("%d worlds, %+v", worlds-first, seen)
+	if worlds-first < 800 {
+		return
+	}
+	n := worlds - first
+	if seen.compared < n/3 || seen.expired < n/20 || seen.expiredHeld < n/50 || seen.expiredEnrich < n/60 || seen.expiredUnknown < n/200 || seen.readsOf < n/20 || seen.replaced < n/25 || seen.tracked < n/100 || seen.imported < n/100 ||
+		seen.reused < n/40 || seen.where < n/10 || seen.excluded < n/16 || seen.refreshOn < n/16 || seen.census < n/10 ||
+		seen.walked < n/50 || seen.paged < n/400 || seen.unlimited < n/25 {
+		t.Fatalf("worlds compared with each feature %+v: the test no longer tests them together", seen)
+	}
+}
+
+// comboWorld is a world of comboPlan: o plans it with the store's lists
+// (Expired), whole without them.
+func comboWorld(rng *rand.Rand, seed int) (f *fixture, o, whole Options, b *state.Base) {
+	walkChunk = []int{1, 2, 3, 4096}[rng.IntN(4)]
+	maxCounted = []int{1, 4, 1 << 20}[seed%3]
+	maxPlacesRead = []int{100_000, 100_000, 2}[seed%3]
+	maxCensusRead = []int{1 << 30, 1 << 30, 1 << 30, 3}[seed%4]
+	censusPage = []int{1, 2, 5, state.PeoplePage}[seed/4%4]
+	maxReuseRead = []int{100_000, 100_000, 100_000, 2}[seed/16%4]
+	maxExpiredRead = []int{200_000, 200_000, 200_000, 1}[seed/64%4]
+	f, o, _ = manyWorld(rng)
+	if rng.IntN(3) == 0 {
+		// refresh_on on any block, not only the first (enrichWorld):
+		// a block may give another one's place back.
+		refreshOnWorld(rng, f)
+	}
+	if rng.IntN(4) == 0 {
+		comboMeets(rng, f, &o)
+	}
+	if rng.IntN(4) > 0 {
+		o.Targets = nil // retention removes people only in a plan of everything
+		f.cfg.Settings.Retention = 180 * day
+		ageWorld(rng, f.st, f.cfg.Settings.Retention, []int{0, 1, 2, 2}[rng.IntN(4)])
+	}
+	useNumberMatch(rng.IntN(4) == 0)
+	if rng.IntN(2) == 0 {
+		whereAtLimit(rng, f, &o)
+	}
+	reuseWorld(rng, f, &o)
+	if rng.IntN(6) == 0 {
+		// A source run again (--replace); targeted, it may be left out
+		// of the plan: both plans refuse it alike.
+		srcs := f.cfg.Enriches[rng.IntN(len(f.cfg.Enriches))].From
+		o.Replace = []string{srcs[rng.IntN(len(srcs))]}
+	}
+	if rng.IntN(8) == 0 {
+		f.cfg.Enriches, o.Targets = nil, nil // planned from what ReadsOf names
+	}
+	whole = o
+	b = enrichBase(f.st)
+	return f, o, whole, b
+}
+
+// comboPlan plans world seed over the whole state and over what the
+// store gives, as run.Plan does, and compares them.
+func comboPlan(t *testing.T, seed int, seen *comboSeen) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(uint64(seed), 0xc0b0))
+	f, o, whole, b := comboWorld(rng, seed)
+	exp, err := ExpiredOf(f.cfg, o, b)
+	if err != nil {
+		t.Fatalf("seed %d: %v", seed, err)
+	}
+	o.Expired = exp
+	want, wantDiags := Build(f.cfg, f.st, whole)
+	var got *Plan
+	var diags hcl.Diagnostics
+	var facts *EnrichFacts
+	if r := ReadsOf(f.cfg, b.Records, o); !r.People {
+		st, err := r.Read(b)
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		// The company domains an exclude block by domain needs, as
+		// run.Plan reads them.
+		if o.Colleagues, err = r.ReadColleagues(b, f.cfg); err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		got, diags = Build(f.cfg, st, o)
+		seen.readsOf++
+	} else if got, diags, facts = comboEnrich(t, seed, f, o, b); got == nil {
+		return
+	}
+	comboSame(t, seed, want, got, wantDiags, diags)
+	comboCount(f, o, want, facts, seen)
+}
+
+// comboEnrich is the plan over what EnrichReadsOf names, built again
+// from the census when Recount says so; nil when it answers not or
+// needs everyone.
+func comboEnrich(t *testing.T, seed int, f *fixture, o Options, b *state.Base) (*Plan, hcl.Diagnostics, *EnrichFacts) {
+	t.Helper()
+	r, facts, ok, err := EnrichReadsOf(f.cfg, b.Records, o, b)
+	if err != nil {
+		t.Fatalf("seed %d: %v", seed, err)
+	}
+	if !ok {
+		return nil, nil, nil
+	}
+	st, err := r.Read(b) // a track's and an import's people too, as run.Plan reads them
+	if err != nil {
+		t.Fatalf("seed %d: %v", seed, err)
+	}
+	facts.Fill(st)
+	po := o
+	po.Enrich = facts
+	got, diags := Build(f.cfg, st, po)
+	if again := facts.Recount(); again != nil {
+		facts, po.Enrich = again, again
+		got, diags = Build(f.cfg, st, po)
+	}
+	if err := facts.Err(); err != nil {
+		t.Fatalf("seed %d: %v", seed, err)
+	}
+	if facts.NeedsEveryone() {
+		return nil, nil, nil
+	}
+	return got, diags, facts
+}
+
+// comboSame fails unless got is want: every field, the JSON shown, the
+// messages, and never more calls or credits.
+func comboSame(t *testing.T, seed int, want, got *Plan, wantDiags, diags hcl.Diagnostics) {
+	t.Helper()
+	wt, gt := want.Totals, got.Totals
+	if gt.Calls > wt.Calls || gt.CallsMax > wt.CallsMax || gt.Credits > wt.Credits || gt.CreditsMax > wt.CreditsMax {
+		t.Errorf("seed %d: the plan read in part spends more: %+v, the whole state's %+v", seed, gt, wt)
+	}
+	if d := cmp.Diff(planJSON(t, want), planJSON(t, got)); d != "" {
+		t.Fatalf("seed %d: the plan read in part differs (-whole +read):\n%s", seed, d)
+	}
+	var wj, gj bytes.Buffer
+	if err := WriteJSON(&wj, want); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteJSON(&gj, got); err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(wj.String(), gj.String()); d != "" {
+		t.Fatalf("seed %d: the JSON plan read in part differs (-whole +read):\n%s", seed, d)
+	}
+	if w, g := wantDiags.Error(), diags.Error(); w != g {
+		t.Fatalf("seed %d: the plan read in part says %q, the whole state's %q", seed, g, w)
+	}
+}
+
+// comboCount notes the features of a world compared.
+func comboCount(f *fixture, o Options, p *Plan, facts *EnrichFacts, seen *comboSeen) {
+	seen.compared++
+	if o.Expired != nil && p.Change(state.PeopleAddress) != nil {
+		seen.expired++
+		if facts != nil {
+			seen.expiredEnrich++
+		}
+		seen.expiredHeld += comboHeld(f, o, func(q *state.Person) bool { return q.Enrichment != nil })
+		if facts != nil {
+			seen.expiredUnknown += comboHeld(f, o, func(q *state.Person) bool { return f.st.UnknownEnrichments[q.ID] != nil })
+		}
+	}
+	if len(o.Replace) > 0 && len(p.Changes) > 0 {
+		seen.replaced++
+	}
+	for _, c := range p.Changes {
+		seen.tracked += btoi(c.Kind == kind.Track && c.Action == Track)
+		seen.imported += btoi(c.Kind == kind.Import && c.Action == Import)
+	}
+	if p.Savings.Reused.People > 0 {
+		seen.reused++
+	}
+	if p.Savings.Excluded.People > 0 {
+		seen.excluded++
+	}
+	if wheres(f.cfg.Enriches) {
+		seen.where++
+	}
+	if anyRefreshOn(f.cfg) {
+		seen.refreshOn++
+	}
+	for _, e := range f.cfg.Enriches {
+		if e.Limit <= 0 {
+			seen.unlimited++
+			break
+		}
+	}
+	if facts == nil {
+		return
+	}
+	if facts.census || len(facts.censusOf) > 0 {
+		seen.census++
+	}
+	if facts.walked {
+		seen.walked++
+	}
+	if facts.pages > 0 {
+		seen.paged++
+	}
+}
+
+// comboHeld is 1 when someone retention removes in the plan of f and o
+// is held.
+func comboHeld(f *fixture, o Options, held func(*state.Person) bool) int {
+	for _, id := range o.Expired.IDs {
+		if q := f.st.People[id]; q != nil && held(q) && o.Now.Sub(q.LastSeen) > f.cfg.Settings.Retention {
+			return 1
+		}
+	}
+	return 0
+}
+
+// comboMeets plans a track with the blocks (of the searches, or of the
+// people the first block enriched), some of whose people it read, and
+// in most worlds an import it may watch, as
+// TestEnrichReadsWithATrackOrAnImport does.
+func comboMeets(rng *rand.Rand, f *fixture, o *Options) {
+	var from []string
+	for _, s := range f.cfg.Searches {
+		from = append(from, s.Address)
+	}
+	if rng.IntN(3) == 0 {
+		from = []string{f.cfg.Enriches[0].Address}
+	}
+	tr := f.track("w", 30*day, from...)
+	if rng.IntN(4) > 0 {
+		im := worldImport(rng, f, 20)
+		if rng.IntN(2) == 0 {
+			tr.From = append(tr.From, im)
+		}
+		meetPages(rng, f)
+	}
+	if o.Targets != nil {
+		o.Targets = append(o.Targets, blockTargets(rng, f)...)
+	}
+	for _, id := range sortedPeople(f.st) {
+		if f.st.People[id].Lead.PageName != "" && rng.IntN(3) == 0 {
+			f.trackRead(tr.Address, id, t0.Add(-10*day), "CTO", f.st.People[id].Lead.Company, false)
+		}
+	}
+}
