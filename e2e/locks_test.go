@@ -61,12 +61,29 @@ func TestConcurrentApplies(t *testing.T) {
 
 	t.Run("second while the first runs", func(t *testing.T) {
 		t.Parallel()
-		h := newHarness(t, slow, fmt.Sprintf(faultConfig, "10s"))
+		// The first run's searches are answered only once the second has
+		// ended: it holds the lock however long the second takes to
+		// start (at load average 20 its searches of 300-400 ms once all
+		// ended, and the run with them, before the second asked).
+		opts, secondDone := slow, make(chan struct{})
+		opts.ReadLatency = [2]time.Duration{-1, -1} // only searches wait
+		opts.Sleep = func(ctx context.Context, d time.Duration) error {
+			select {
+			case <-secondDone:
+				return nil
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+		h := newHarness(t, opts, fmt.Sprintf(faultConfig, "10s"))
 		var second result
 		var once sync.Once
 		first := h.applyJSON(func(ev applyEvent) {
 			if ev.MessageType == "call_start" {
-				once.Do(func() { second = h.run("apply", "--auto-approve") })
+				once.Do(func() {
+					second = h.run("apply", "--auto-approve")
+					close(secondDone)
+				})
 			}
 		})
 		if first.code != 0 {

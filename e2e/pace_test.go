@@ -92,12 +92,12 @@ func clientStarts(t *testing.T, log string) []time.Time {
 // note429 logs the calls the sandbox answered 429. They are no failure by
 // themselves: every attempt, a 429 one too, is logged and checked by
 // checkSpaced at the source, so a 429 here means two calls that left the
-// pacers a second apart arrived less than the sandbox's half second apart,
-// delayed on their way by a busy machine, which no pacer controls.
+// pacers a gap apart arrived closer than the sandbox's window, delayed on
+// their way by a busy machine, which no pacer controls.
 func note429(t *testing.T, st sandbox.Stats) {
 	t.Helper()
 	if st.RateLimited != 0 {
-		t.Logf("%d calls were answered 429 although they left the pacers at least a second apart (a busy machine delayed them on their way)", st.RateLimited)
+		t.Logf("%d calls were answered 429 although they left the pacers at least a gap apart (a busy machine delayed them on their way)", st.RateLimited)
 	}
 }
 
@@ -135,8 +135,8 @@ func checkSpacedBy(t *testing.T, starts []time.Time, n int, gap time.Duration) {
 // in the middle of an apply at 4 calls/s, with 8 calls at once allowed,
 // until the apply has tried to write an answer again four times (about
 // 1.5 s), then starts it again. No two calls leave closer than the rate
-// allows, the sandbox answers none 429, and no call starts after the run
-// said it stops: before, every call that left the pacer meanwhile waited
+// allows (checked where they leave the pacer, see clientStarts), and no
+// call starts after the run said it stops: before, every call that left the pacer meanwhile waited
 // at its start hook for the state, and all were sent together when the
 // database came back (16 in 34 ms at 1 call/s), after the run had said
 // the calls not yet started are not sent.
@@ -176,9 +176,11 @@ func paceThroughOutage(t *testing.T, c *pgCluster, at int) {
 	c.waitReady(t)
 	starts := clientStarts(t, ar.stderr)
 	checkSpacedBy(t, starts, at+1, time.Second/4)
-	if st := h.srv.Stats(); st.RateLimited != 0 {
-		t.Errorf("the sandbox answered %d calls 429 (it refuses a second call within %s)", st.RateLimited, opts.RateWindow)
-	}
+	// The sandbox's 429s are only noted: it reads its clock when its
+	// handler runs in this test process, which a loaded machine may hold
+	// back longer than the gap. At load average 24 two calls that left
+	// the pacer a gap apart reached it 3 ms apart, and were answered 429.
+	note429(t, h.srv.Stats())
 	// What the run says it will not send, it does not send.
 	stopped := ""
 	for _, ev := range ar.events {

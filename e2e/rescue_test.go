@@ -755,6 +755,14 @@ func TestRescueFileIsPrivate(t *testing.T) {
 	opts := sandbox.Options{Seed: 21}
 	gate := holdReads(&opts)
 	defer gate.open()
+	// The searches are held too, and the disk filled while the first one's
+	// answer waits: a search of this config (126 to 300 people) never fits
+	// in what is left of the journal's last page. An enrichment's answer
+	// may: filled while the first enrichment was held, at load average
+	// 15-30 no other call was then in flight, its answer fit in that page,
+	// the claims' release could not be written, the run stopped with the
+	// answer recorded, and no rescue file was needed (1 of 20 runs).
+	opts.SearchLatency = opts.ReadLatency
 	h := newHarness(t, opts, jsonState(fmt.Sprintf(faultConfig, "10s")))
 	h.env = append(h.env, testWriteRetryEnv+"=10ms")
 	sdir := filepath.Join(h.dir, ".leadsync")
@@ -762,7 +770,10 @@ func TestRescueFileIsPrivate(t *testing.T) {
 	var ballast string
 	w := h.startWatchedApply(h.savedPlan(gate))
 	for ev := range w.events {
-		if ev.MessageType == "call_start" && ev.Call.Kind == "enrich" && ballast == "" {
+		if ev.MessageType == "call_start" && ev.Call.Kind == "search" && ballast == "" {
+			if !gate.holding() {
+				t.Fatal("no search was held")
+			}
 			ballast = fill(t, sdir)
 			gate.open()
 		}
