@@ -685,7 +685,7 @@ func serviceMessage(data []byte, contentType string) string {
 	}
 	if looksHTML(t, contentType) {
 		if m := htmlTitle.FindSubmatch(t); m != nil {
-			return "an HTML page: " + shorten(html.UnescapeString(string(m[1])))
+			return shorten("an HTML page: " + html.UnescapeString(string(m[1])))
 		}
 		return "an HTML page"
 	}

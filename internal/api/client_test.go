@@ -844,6 +844,8 @@ func TestServiceMessage(t *testing.T) {
 		{"<p>no title</p>", "text/html", "an HTML page"},
 		{"plain\n\n text", "text/plain", "plain text"},
 		{strings.Repeat("é", 300), "", strings.Repeat("é", 200) + "…"},
+		// A long title is cut with its prefix: the message stays within 200 runes.
+		{"<title>" + strings.Repeat("0", 190) + "</title>", "", "an HTML page: " + strings.Repeat("0", 186) + "…"},
 	}
 	for _, tt := range tests {
 		if got := serviceMessage([]byte(tt.body), tt.ct); got != tt.want {
