@@ -196,13 +196,7 @@ const profileP = `profile "p" {
 // summary and writes the same spreadsheet as the apply that loads the
 // state whole, against the same sandbox.
 func testPartialApply(t *testing.T, k Kind) {
-	whole, part := k.New(t), k.New(t)
-	probe := part("", Alice)
-	inPart := backend.ReadsInPart(probe)
-	backend.Close(probe)
-	if !inPart {
-		t.Skip("the backend reads its state whole")
-	}
+	whole, part := partialPair(t, k)
 	wholeDir, partDir := t.TempDir(), t.TempDir()
 	page := ""
 	for i, step := range partialApplySteps {
@@ -389,4 +383,18 @@ func sameApply(t *testing.T, i, wantLoads, loads int, wantSum, gotSum *engine.Su
 		t.Errorf("step %d: the summaries differ (-whole +partial):\n%s", i, d)
 	}
 	same(t, want, got, fmt.Sprintf("step %d: the state after the apply differs (-whole +partial)", i))
+}
+
+// partialPair makes two empty places of k, one for the apply that loads
+// the state whole and one for the apply on a partial state, and skips
+// the test on a backend that reads its state whole.
+func partialPair(t *testing.T, k Kind) (whole, part func(ws string, w Who) backend.Backend) {
+	whole, part = k.New(t), k.New(t)
+	probe := part("", Alice)
+	inPart := backend.ReadsInPart(probe)
+	backend.Close(probe)
+	if !inPart {
+		t.Skip("the backend reads its state whole")
+	}
+	return whole, part
 }

@@ -191,13 +191,7 @@ func enrichBlocks(limit int, more bool) string {
 // state and shows the same summary as the apply that loads the state
 // whole, against the same sandbox.
 func testPartialEnrichApply(t *testing.T, k Kind) {
-	whole, part := k.New(t), k.New(t)
-	probe := part("", Alice)
-	inPart := backend.ReadsInPart(probe)
-	backend.Close(probe)
-	if !inPart {
-		t.Skip("the backend reads its state whole")
-	}
+	whole, part := partialPair(t, k)
 	wholeDir, partDir := t.TempDir(), t.TempDir()
 	var before *state.State
 	for i, step := range partialEnrichSteps {

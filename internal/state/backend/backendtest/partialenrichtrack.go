@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/leadsync/leadsync/internal/state"
-	"github.com/leadsync/leadsync/internal/state/backend"
 )
 
 // partialEnrichTrackSteps are the configurations applied one after the
@@ -57,13 +56,7 @@ func enrichTrackBlocks(limit int, imports, pages bool) string {
 // state and shows the same summary as the apply that loads the state
 // whole, against the same sandbox.
 func testPartialEnrichTrackApply(t *testing.T, k Kind) {
-	whole, part := k.New(t), k.New(t)
-	probe := part("", Alice)
-	inPart := backend.ReadsInPart(probe)
-	backend.Close(probe)
-	if !inPart {
-		t.Skip("the backend reads its state whole")
-	}
+	whole, part := partialPair(t, k)
 	wholeDir, partDir := t.TempDir(), t.TempDir()
 	var last *state.State
 	imported, read := 0, 0

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/leadsync/leadsync/internal/state"
-	"github.com/leadsync/leadsync/internal/state/backend"
 )
 
 // partialManySteps are the configurations testPartialManyEnrichApply
@@ -66,13 +65,7 @@ enrich "leaders" {
 // summary as the apply that loads the state whole, against the same
 // sandbox; each step enriches someone.
 func testPartialManyEnrichApply(t *testing.T, k Kind) {
-	whole, part := k.New(t), k.New(t)
-	probe := part("", Alice)
-	inPart := backend.ReadsInPart(probe)
-	backend.Close(probe)
-	if !inPart {
-		t.Skip("the backend reads its state whole")
-	}
+	whole, part := partialPair(t, k)
 	wholeDir, partDir := t.TempDir(), t.TempDir()
 	var before *state.State
 	for i, step := range partialManySteps {

@@ -48,13 +48,7 @@ const retentionBlocks = "leadsync {\n  retention = \"90m\"\n}\n" + `search "s" {
 // and spreadsheet as the apply that loads the state whole.
 func testPartialRetention(t *testing.T, k Kind) {
 	for _, saved := range []bool{false, true} {
-		whole, part := k.New(t), k.New(t)
-		probe := part("", Alice)
-		inPart := backend.ReadsInPart(probe)
-		backend.Close(probe)
-		if !inPart {
-			t.Skip("the backend reads its state whole")
-		}
+		whole, part := partialPair(t, k)
 		wholeDir, partDir := t.TempDir(), t.TempDir()
 		const api = "api {\n  sandbox = true\n  rate_limit = 50\n  parallelism = 2\n}\n"
 		for _, step := range retentionSteps {

@@ -64,13 +64,7 @@ func testReuseKeys(t *testing.T, k Kind) {
 // and pays for the same people as the apply that loads the state whole,
 // against the same sandbox.
 func testPartialReuseApply(t *testing.T, k Kind) {
-	whole, part := k.New(t), k.New(t)
-	probe := part("", Alice)
-	inPart := backend.ReadsInPart(probe)
-	backend.Close(probe)
-	if !inPart {
-		t.Skip("the backend reads its state whole")
-	}
+	whole, part := partialPair(t, k)
 	wholeDir, partDir := t.TempDir(), t.TempDir()
 	files := func(limit int) fstest.MapFS {
 		return fstest.MapFS{"main.leads.hcl": {Data: []byte(sandboxOneCallAtATime + enrichBlocks(limit, true))}}

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/leadsync/leadsync/internal/state"
-	"github.com/leadsync/leadsync/internal/state/backend"
 )
 
 // partialTrackSteps are the configurations applied one after the other
@@ -93,13 +92,7 @@ func pagesOf(st *state.State) string {
 // shows the same summary as the apply that loads the state whole,
 // against the same sandbox.
 func testPartialTrackApply(t *testing.T, k Kind) {
-	whole, part := k.New(t), k.New(t)
-	probe := part("", Alice)
-	inPart := backend.ReadsInPart(probe)
-	backend.Close(probe)
-	if !inPart {
-		t.Skip("the backend reads its state whole")
-	}
+	whole, part := partialPair(t, k)
 	wholeDir, partDir := t.TempDir(), t.TempDir()
 	var last *state.State
 	for i, step := range partialTrackSteps {
