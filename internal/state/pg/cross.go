@@ -81,30 +81,44 @@ func (b *Backend) EnrichmentsElsewhere(keys []string) (map[string]state.Reusable
 	for _, k := range keys {
 		want[k] = true
 	}
+	err := b.elsewhereSnapshot(func(ctx context.Context, tx pgx.Tx) error {
+		if err := b.enrichmentRows(ctx, tx, nids, pages, want, out); err != nil {
+			return err
+		}
+		return b.enrichmentEvents(ctx, tx, want, out)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// elsewhereSnapshot runs read in one read-only, repeatable-read
+// transaction, so that the other workspaces' rows and the events of an
+// apply running there are read as of one moment; not on a schema not
+// made yet.
+func (b *Backend) elsewhereSnapshot(read func(context.Context, pgx.Tx) error) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	ctx, cancel := opCtx()
 	defer cancel()
 	c, err := b.c(ctx)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if v, err := b.checkedVersion(ctx, c); err != nil || v == 0 {
-		return out, err
+		return err
 	}
 	const doing = "reading the enrichments of the other workspaces"
 	tx, err := c.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
 	if err != nil {
-		return nil, b.wrap(doing, err)
+		return b.wrap(doing, err)
 	}
 	defer tx.Rollback(ctx)
-	if err := b.enrichmentRows(ctx, tx, nids, pages, want, out); err != nil {
-		return nil, b.wrap(doing, err)
+	if err := read(ctx, tx); err != nil {
+		return b.wrap(doing, err)
 	}
-	if err := b.enrichmentEvents(ctx, tx, want, out); err != nil {
-		return nil, b.wrap(doing, err)
-	}
-	return out, nil
+	return nil
 }
 
 // offer adds the enrichment e of person p, held in workspace ws, to out

@@ -15,33 +15,23 @@ var _ backend.ReuseKeys = (*Backend)(nil)
 // recorded by an apply running there (its events), read in one snapshot
 // as EnrichmentsElsewhere reads them.
 func (b *Backend) EnrichedKeysElsewhere() ([]string, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	ctx, cancel := opCtx()
-	defer cancel()
-	c, err := b.c(ctx)
+	var keys []string
+	err := b.elsewhereSnapshot(func(ctx context.Context, tx pgx.Tx) error {
+		var err error
+		if keys, err = b.enrichedKeyRows(ctx, tx); err != nil {
+			return err
+		}
+		running := map[string]state.Reusable{}
+		if err := b.enrichmentEvents(ctx, tx, nil, running); err != nil {
+			return err
+		}
+		for k := range running {
+			keys = append(keys, k)
+		}
+		return nil
+	})
 	if err != nil {
 		return nil, err
-	}
-	if v, err := b.checkedVersion(ctx, c); err != nil || v == 0 {
-		return nil, err
-	}
-	const doing = "reading the enrichments of the other workspaces"
-	tx, err := c.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
-	if err != nil {
-		return nil, b.wrap(doing, err)
-	}
-	defer tx.Rollback(ctx)
-	keys, err := b.enrichedKeyRows(ctx, tx)
-	if err != nil {
-		return nil, b.wrap(doing, err)
-	}
-	running := map[string]state.Reusable{}
-	if err := b.enrichmentEvents(ctx, tx, nil, running); err != nil {
-		return nil, b.wrap(doing, err)
-	}
-	for k := range running {
-		keys = append(keys, k)
 	}
 	return keys, nil
 }
