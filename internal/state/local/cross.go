@@ -49,22 +49,34 @@ func (ws *Workspace) EnrichmentsElsewhere(keys []string) (map[string]state.Reusa
 	for _, k := range keys {
 		want[k] = true
 	}
-	others, err := ws.OtherWorkspaces()
+	err := ws.eachOtherState(func(name string, s *state.State) {
+		collectReusable(s, name, want, out)
+	})
 	if err != nil {
 		return nil, err
+	}
+	return out, nil
+}
+
+// eachOtherState loads each other workspace's state whole, as settled by
+// any apply ending there (loadSettled), and gives it to do with its name.
+func (ws *Workspace) eachOtherState(do func(name string, s *state.State)) error {
+	others, err := ws.OtherWorkspaces()
+	if err != nil {
+		return err
 	}
 	for _, name := range others {
 		sib, err := ws.set.Open(name)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		s, err := sib.loadSettled()
 		if err != nil {
-			return nil, err
+			return err
 		}
-		collectReusable(s, name, want, out)
+		do(name, s)
 	}
-	return out, nil
+	return nil
 }
 
 // loadSettled loads the workspace while another process may be ending an

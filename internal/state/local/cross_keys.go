@@ -11,25 +11,16 @@ var _ backend.ReuseKeys = (*Workspace)(nil)
 // EnrichmentsElsewhere does, and returns the lookup keys of the people
 // holding an enrichment there.
 func (ws *Workspace) EnrichedKeysElsewhere() ([]string, error) {
-	others, err := ws.OtherWorkspaces()
-	if err != nil {
-		return nil, err
-	}
 	var keys []string
-	for _, name := range others {
-		sib, err := ws.set.Open(name)
-		if err != nil {
-			return nil, err
-		}
-		s, err := sib.loadSettled()
-		if err != nil {
-			return nil, err
-		}
+	err := ws.eachOtherState(func(_ string, s *state.State) {
 		for _, p := range s.People {
 			if p != nil && p.Enrichment != nil {
 				keys = append(keys, state.LookupKeys(p)...)
 			}
 		}
+	})
+	if err != nil {
+		return nil, err
 	}
 	return keys, nil
 }
