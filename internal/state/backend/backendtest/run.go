@@ -3,6 +3,7 @@ package backendtest
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"sync"
 	"testing"
 
@@ -108,11 +109,30 @@ func Run(t *testing.T, k Kind) {
 	} {
 		cases = append(cases, c)
 	}
+	if k.Together > 0 {
+		// The longest cases first: started last, one of them would end
+		// the suite alone.
+		slices.SortStableFunc(cases, func(a, b tc) int { return longFirst(a.name) - longFirst(b.name) })
+	}
 	names := make([]string, len(cases))
 	for i, c := range cases {
 		names[i] = c.name
 	}
 	each(t, k.Together, k.Parallel, names, func(t *testing.T, i int) { cases[i].run(t, k) })
+}
+
+// longCases are the cases that take longest on pg (10-48 s each at
+// load average 20), longest first.
+var longCases = []string{"PartialForget", "PartialEdits", "PartialManyEnrichApply", "PartialEnrichFolds",
+	"PartialEnrichApply", "PartialTrackFolds", "PartialFolds", "PartialApply", "KilledAtAnyPoint"}
+
+// longFirst orders name among the cases: the long ones by their place in
+// longCases, the rest after them.
+func longFirst(name string) int {
+	if i := slices.Index(longCases, name); i >= 0 {
+		return i
+	}
+	return len(longCases)
 }
 
 // each runs fn(t, i) as the subtest names[i] for each name: together of
