@@ -49,15 +49,14 @@ type Kind struct {
 
 // Run runs the conformance suite on k. Every backend runs it from its own
 // tests; a backend without workspaces or push skips those parts. With
-// k.Parallel (pg) the cases run side by side: a new case uses only the
-// places New gives it.
+// k.Parallel the cases run side by side, with k.Together (pg) that many
+// at a time: a new case uses only the places New gives it.
 func Run(t *testing.T, k Kind) {
 	type tc struct {
 		name string
 		run  func(*testing.T, Kind)
 	}
-	var cases []tc
-	for _, c := range []tc{
+	cases := []tc{
 		{"RoundTrip", testRoundTrip},
 		{"Base", testBase},
 		{"PeopleByID", testPeopleByID},
@@ -107,8 +106,6 @@ func Run(t *testing.T, k Kind) {
 		{"Claims", testClaims},
 		{"ClaimsAtOnce", testClaimsAtOnce},
 		{"EnrichmentOfARunningApply", testEnrichmentOfARunningApply},
-	} {
-		cases = append(cases, c)
 	}
 	if k.Together > 0 {
 		// The longest cases first: started last, one of them would end
