@@ -1,0 +1,31 @@
+package plan
+
+import "runtime/debug"
+
+// While the census reads its people to enrich a page at a time
+// (candidatePages), the heap holds what the plan read (the lead lists, the
+// people read whole, the census) and each page becomes garbage once
+// counted. A plan lets the heap grow to three times what the last
+// collection kept (GOGC 200, cli.planGC), which pays while a state loads.
+// Here it lets the pages' garbage grow to twice what the plan holds: at
+// 3,000,000 people, 240 MB kept and 720 MB in all. pagesGC lowers GOGC to
+// censusGCPercent for the pages: the heap then grows to 1.5 times what
+// the plan holds, for a few more collections (docs/performance.md, "A
+// where counted a page at a time").
+
+// censusGCPercent is the collector's GOGC from the census of such a
+// block to the end of the plan (env.settle): what follows the census
+// (the counts of the people met, the plan's text) makes garbage beside
+// what the plan holds too.
+var censusGCPercent = 50
+
+// pagesGC lowers GOGC to censusGCPercent unless it is lower already, or
+// the collector is off, and returns what sets it back.
+func pagesGC() (restore func()) {
+	old := debug.SetGCPercent(censusGCPercent)
+	if old >= 0 && old <= censusGCPercent || old < 0 {
+		debug.SetGCPercent(old)
+		return func() {}
+	}
+	return func() { debug.SetGCPercent(old) }
+}
