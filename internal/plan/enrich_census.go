@@ -80,10 +80,10 @@ func takeCensus(store state.EnrichIndex, l state.EnrichmentLister, e *config.Enr
 }
 
 // staleIDs are the IDs of the people of store.Sketched(by, before), from
-// the store's narrow list when it has one (state.SketchedIDLister).
+// the store's narrow list when it has one (state.EnrichedBeforeLister).
 func staleIDs(store state.EnrichIndex, by string, before time.Time) ([]string, error) {
-	if l, ok := store.(state.SketchedIDLister); ok {
-		return l.SketchedIDs(by, before)
+	if l, ok := store.(state.EnrichedBeforeLister); ok {
+		return l.EnrichedIDsBefore(by, before)
 	}
 	ps, err := store.Sketched(by, before)
 	if err != nil {

@@ -46,10 +46,10 @@ func (w wrapped) Sketched(addr string, before time.Time) ([]*state.Person, error
 	return ps, w.err(err)
 }
 
-var _ state.SketchedIDLister = wrapped{}
+var _ state.EnrichedBeforeLister = wrapped{}
 
-func (w wrapped) SketchedIDs(addr string, before time.Time) ([]string, error) {
-	ids, err := w.p.ids(SelectSketchedIDs, addr, w.p.r.D.TimeValue(before))
+func (w wrapped) EnrichedIDsBefore(addr string, before time.Time) ([]string, error) {
+	ids, err := w.p.ids(SelectEnrichedIDsBefore, addr, w.p.r.D.TimeValue(before))
 	return ids, w.err(err)
 }
 

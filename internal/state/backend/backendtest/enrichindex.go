@@ -18,7 +18,7 @@ import (
 // time (at it exactly, a nanosecond before, every one), its copies, the
 // people who left and those without a page name, the enrichments
 // among a list of people (SketchedAmong), the IDs alone of an enrich
-// block's (SketchedIDs), and every enrichment (EnrichedAfter).
+// block's (EnrichedIDsBefore), and every enrichment (EnrichedAfter).
 func testEnrichIndex(t *testing.T, k Kind) {
 	whole, want, got := basesOfEvents(t, k)
 	defer got.Close()
@@ -115,9 +115,9 @@ func sameSketches(t *testing.T, want, got *state.Base, addr string, at time.Time
 	if d := cmp.Diff(ws, gs); d != "" {
 		t.Fatalf("the sketches of the people of %s up to %v differ (-whole +base):\n%s", addr, at, d)
 	}
-	// Their IDs alone (SketchedIDs: the store's narrow list).
-	ids, err := got.SketchedIDs(addr, at)
-	must(t, err, "sketched IDs of the base")
+	// Their IDs alone (EnrichedIDsBefore: the store's narrow list).
+	ids, err := got.EnrichedIDsBefore(addr, at)
+	must(t, err, "IDs before of the base")
 	slices.Sort(ids)
 	var wantIDs []string
 	for _, p := range ws {
