@@ -115,11 +115,7 @@ var errCensusTooLarge = errors.New("the enrichments do not fit the census")
 // fresh for e, counted as collectEach counts them (enriched), once.
 func (v *env) collectCensus(e *config.Enrich, sources []source, where bool) (blockPeople, error) {
 	var bp blockPeople
-	if v.gcBack == nil && (e.Where != nil && v.countOnly(e) || members(sources) >= censusGCMembers) {
-		// Its census, its pages or its people read whole grow the heap
-		// beside what the plan holds, to the end of the plan (pagesGC).
-		v.gcBack = pagesGC()
-	}
+	v.censusGC(e, sources)
 	c, whole, pages, err := v.censusRead(e, sources)
 	if err != nil {
 		v.facts.fail(err)

@@ -1,6 +1,10 @@
 package plan
 
-import "runtime/debug"
+import (
+	"runtime/debug"
+
+	"github.com/leadsync/leadsync/internal/config"
+)
 
 // While the census reads its people to enrich a page at a time
 // (candidatePages), the heap holds what the plan read (the lead lists, the
@@ -37,6 +41,17 @@ func pagesGC() (restore func()) {
 // 0.15 s of CPU more. Below, the plan keeps GOGC 200: at 300,000 people
 // (150,000 read whole) GOGC 50 cost 20 % of its CPU for 20 MB.
 var censusGCMembers = 1_000_000
+
+// censusGC lowers GOGC (pagesGC) until the plan is built (env.settle)
+// for the census of e over sources when e counts its people in pages (a
+// where, countOnly) or sources hold censusGCMembers members: its census,
+// its pages or its people read whole grow the heap beside what the plan
+// holds.
+func (v *env) censusGC(e *config.Enrich, sources []source) {
+	if v.gcBack == nil && (e.Where != nil && v.countOnly(e) || members(sources) >= censusGCMembers) {
+		v.gcBack = pagesGC()
+	}
+}
 
 // members counts the IDs of sources' lead lists.
 func members(sources []source) int {
