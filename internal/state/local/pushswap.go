@@ -38,6 +38,10 @@ import (
 // database to close before it copies the new database into it instead.
 var swapWait = 10 * time.Second
 
+// renameOverOpen renames the new database over the one open (a test
+// fails it, as a system that cannot rename over an open file does).
+var renameOverOpen = os.Rename
+
 // pushSwapped is pushInto d (which exists, under --force) built beside
 // and swapped in; done is false when d holds another workspace's rows:
 // nothing was written then, and the push writes in place.
@@ -113,7 +117,8 @@ func (d *dbStore) swapIn(tmp string, dropBackup bool) error {
 }
 
 // renameOver renames tmp over d's file when it can have the database to
-// itself (false when another connection keeps it open for swapWait).
+// itself (false when another connection keeps it open for swapWait, or
+// the rename cannot be made).
 func (d *dbStore) renameOver(tmp string) (bool, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -138,7 +143,7 @@ func (d *dbStore) renameOver(tmp string) (bool, error) {
 		return false, d.wrap("writing the state", err)
 	}
 	defer conn.ExecContext(ctx, `ROLLBACK`)
-	return true, renameKeeping(tmp, d.path)
+	return renameKeeping(tmp, d.path)
 }
 
 // outOfWAL takes the database of conn out of WAL mode, which moves its
@@ -167,25 +172,27 @@ func outOfWAL(ctx context.Context, conn *sql.Conn) (bool, error) {
 
 // renameKeeping renames tmp over path, the file there kept as
 // path.backup, and syncs the folder. A link keeps the file replaced
-// until it has its name: path always names a complete database.
-func renameKeeping(tmp, path string) error {
+// until it has its name: path always names a complete database. False
+// without error when tmp could not take its place (a system that does
+// not rename over an open file): nothing changed.
+func renameKeeping(tmp, path string) (bool, error) {
 	kept := path + ".backup.tmp"
 	os.Remove(kept)
 	if err := os.Link(path, kept); err != nil {
-		return &safefile.WriteError{Path: path + ".backup", Err: err}
+		return false, nil
 	}
-	if err := os.Rename(tmp, path); err != nil {
+	if err := renameOverOpen(tmp, path); err != nil {
 		os.Remove(kept)
-		return &safefile.WriteError{Path: path, Err: err}
+		return false, nil
 	}
 	err := os.Rename(kept, path+".backup")
 	if serr := safefile.SyncDir(filepath.Dir(path)); err == nil {
 		err = serr
 	}
 	if err != nil {
-		return fmt.Errorf("the state is pushed, but its backup is not kept: %w", &safefile.WriteError{Path: path + ".backup", Err: err})
+		return true, fmt.Errorf("the state is pushed, but its backup is not kept: %w", &safefile.WriteError{Path: path + ".backup", Err: err})
 	}
-	return nil
+	return true, nil
 }
 
 // restoreFrom copies the database tmp into d's, page by page, in one

@@ -3,6 +3,7 @@ package local
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -143,5 +144,36 @@ func TestPushForceWhileTheStateIsRead(t *testing.T) {
 	}
 	if backendtest.Canon(t, loadFile(t, ws.Store.BackupPath())) != backendtest.Canon(t, first) {
 		t.Fatal("the backup is not the state replaced")
+	}
+}
+
+// A push --force whose new database cannot be renamed into place (as on
+// a system that does not rename over an open file) copies it in instead:
+// the state pushed, the backup the state replaced, no file left beside.
+func TestPushForceCopiesInWhatItCannotRename(t *testing.T) {
+	dir := t.TempDir()
+	first, second := backendtest.ManyPeople(t, 700), backendtest.ManyPeople(t, 500)
+	second.ErasureWritten()
+	ws := pushTarget(t, dir, state.DefaultWorkspace, first, nil)
+	path := ws.Store.path
+	before := stat(t, path)
+	defer func(f func(string, string) error) { renameOverOpen = f }(renameOverOpen)
+	renameOverOpen = func(string, string) error { return errors.New("the file is open") }
+	if _, err := ws.PushStream(backend.MemoryStream(second, "the second state"), true); err != nil {
+		t.Fatal(err)
+	}
+	if !os.SameFile(before, stat(t, path)) {
+		t.Fatal("the database was swapped")
+	}
+	got, err := ws.Load()
+	must(t, err)
+	if backendtest.Canon(t, got) != backendtest.Canon(t, second) {
+		t.Fatal("the state pushed with --force differs")
+	}
+	if backendtest.Canon(t, loadFile(t, ws.Store.BackupPath())) != backendtest.Canon(t, first) {
+		t.Fatal("the backup is not the state replaced")
+	}
+	if got := files(t, filepath.Dir(path)); !slices.Equal(got, []string{".gitignore", "state.db", "state.db.backup"}) {
+		t.Fatalf("beside the state after the copy: %q", got)
 	}
 }
