@@ -124,8 +124,11 @@ func (d *dbStore) renameOver(tmp string) (bool, error) {
 	defer d.mu.Unlock()
 	defer d.close0()
 	db, err := d.handle(false)
-	if err != nil || db == nil {
+	switch {
+	case err != nil:
 		return false, err
+	case db == nil: // removed meanwhile
+		return true, linkInPlace(tmp, d.path)
 	}
 	ctx := context.Background()
 	conn, err := db.Conn(ctx)
@@ -137,10 +140,11 @@ func (d *dbStore) renameOver(tmp string) (bool, error) {
 	if err != nil || !alone {
 		return false, d.wrap("writing the state", err)
 	}
-	// A connection opened since waits on this lock, and reads the new
-	// file when it opens it after the rename.
+	// A command that opens the file from now on waits on this lock: after
+	// the rename it opens the new file. Without the lock (a reader came
+	// first after all), the pages are copied in instead.
 	if _, err := conn.ExecContext(ctx, `BEGIN EXCLUSIVE`); err != nil {
-		return false, d.wrap("writing the state", err)
+		return false, nil
 	}
 	defer conn.ExecContext(ctx, `ROLLBACK`)
 	return renameKeeping(tmp, d.path)

@@ -177,3 +177,32 @@ func TestPushForceCopiesInWhatItCannotRename(t *testing.T) {
 		t.Fatalf("beside the state after the copy: %q", got)
 	}
 }
+
+// removing is a stream that removes the database at path while its
+// people are read.
+type removing struct {
+	backend.Stream
+	path string
+}
+
+func (r removing) People(fn func([]*state.Person) error) error {
+	removeDB(r.path)
+	return r.Stream.People(fn)
+}
+
+// A push --force over a database removed by hand while it builds the new
+// one puts the new one in place all the same.
+func TestPushForceOverADatabaseRemovedMeanwhile(t *testing.T) {
+	dir := t.TempDir()
+	first, second := backendtest.ManyPeople(t, 700), backendtest.ManyPeople(t, 500)
+	second.ErasureWritten()
+	ws := pushTarget(t, dir, state.DefaultWorkspace, first, nil)
+	if _, err := ws.PushStream(removing{backend.MemoryStream(second, "the second state"), ws.Store.path}, true); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ws.Load()
+	must(t, err)
+	if backendtest.Canon(t, got) != backendtest.Canon(t, backendtest.ManyPeople(t, 500)) {
+		t.Fatal("the state pushed differs")
+	}
+}
