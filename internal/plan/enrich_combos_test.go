@@ -36,6 +36,11 @@ func comboWorlds(t *testing.T) int {
 // compared.
 type comboSeen struct {
 	compared, expired, expiredHeld, expiredEnrich, expiredUnknown, readsOf, replaced, tracked, imported, reused, where, excluded, refreshOn, census, walked, paged, unlimited int
+	// expiredCounted: worlds compared whose enrich blocks were planned
+	// from the store's counts while someone retention removes holds an
+	// enrichment or is listed; expiredWhole: such worlds whose plan read
+	// in part needed everyone.
+	expiredCounted, expiredWhole int
 }
 
 // TestPartialReadsTogetherMakeTheSamePlan plans random worlds that may
@@ -68,7 +73,7 @@ func TestPartialReadsTogetherMakeTheSamePlan(t *testing.T) {
 		return
 	}
 	n := worlds - first
-	if seen.compared < n/3 || seen.expired < n/20 || seen.expiredHeld < n/50 || seen.expiredEnrich < n/60 || seen.expiredUnknown < n/200 || seen.readsOf < n/20 || seen.replaced < n/25 || seen.tracked < n/100 || seen.imported < n/100 ||
+	if seen.compared < n/3 || seen.expired < n/20 || seen.expiredCounted < n/10 || seen.expiredHeld < n/50 || seen.expiredEnrich < n/60 || seen.expiredUnknown < n/200 || seen.readsOf < n/20 || seen.replaced < n/25 || seen.tracked < n/100 || seen.imported < n/100 ||
 		seen.reused < n/40 || seen.where < n/10 || seen.excluded < n/16 || seen.refreshOn < n/16 || seen.census < n/10 ||
 		seen.walked < n/50 || seen.paged < n/400 || seen.unlimited < n/25 {
 		t.Fatalf("worlds compared with each feature %+v: the test no longer tests them together", seen)
@@ -146,6 +151,9 @@ func comboPlan(t *testing.T, seed int, seen *comboSeen) {
 		got, diags = Build(f.cfg, st, o)
 		seen.readsOf++
 	} else if got, diags, facts = comboEnrich(t, seed, f, o, b); got == nil {
+		if facts != nil && comboGoneCounted(f, o) {
+			seen.expiredWhole++
+		}
 		return
 	}
 	comboSame(t, seed, want, got, wantDiags, diags)
@@ -153,8 +161,8 @@ func comboPlan(t *testing.T, seed int, seen *comboSeen) {
 }
 
 // comboEnrich is the plan over what EnrichReadsOf names, built again
-// from the census when Recount says so; nil when it answers not or
-// needs everyone.
+// from the census when Recount says so; a nil plan when it answers not
+// or needs everyone (then with the facts that said so).
 func comboEnrich(t *testing.T, seed int, f *fixture, o Options, b *state.Base) (*Plan, hcl.Diagnostics, *EnrichFacts) {
 	t.Helper()
 	r, facts, ok, err := EnrichReadsOf(f.cfg, b.Records, o, b)
@@ -180,9 +188,16 @@ func comboEnrich(t *testing.T, seed int, f *fixture, o Options, b *state.Base) (
 		t.Fatalf("seed %d: %v", seed, err)
 	}
 	if facts.NeedsEveryone() {
-		return nil, nil, nil
+		return nil, nil, facts
 	}
 	return got, diags, facts
+}
+
+// comboGoneCounted reports whether someone retention removes in the plan
+// of f and o holds an enrichment or is listed by a record (FoundBy): the
+// store's counts of the blocks count them.
+func comboGoneCounted(f *fixture, o Options) bool {
+	return o.Expired != nil && comboHeld(f, o, func(q *state.Person) bool { return q.Enrichment != nil || len(q.FoundBy) > 0 }) > 0
 }
 
 // comboSame fails unless got is want: every field, the JSON shown, the
@@ -218,6 +233,7 @@ func comboCount(f *fixture, o Options, p *Plan, facts *EnrichFacts, seen *comboS
 		seen.expired++
 		if facts != nil {
 			seen.expiredEnrich++
+			seen.expiredCounted += btoi(comboGoneCounted(f, o))
 		}
 		seen.expiredHeld += comboHeld(f, o, func(q *state.Person) bool { return q.Enrichment != nil })
 		if facts != nil {

@@ -73,24 +73,3 @@ func (b *builder) expired() []string {
 	slices.Sort(out)
 	return slices.Compact(out)
 }
-
-// expiredEnrich says the store's counts of the enrich blocks do not decide
-// the plan (EnrichFacts.NeedsEveryone) when a person retention removes
-// holds an enrichment or a record lists them (FoundBy): the store counts
-// them among a block's places, members or former members, where the plan
-// of the state read whole leaves them out (gone). Someone no record lists
-// and holding no enrichment is none of a block's people: the plan reads
-// in part. (Only enrich blocks the store answers are planned with such
-// counts: no track or import.)
-func (b *builder) expiredEnrich() {
-	f := b.v.facts
-	if f == nil {
-		return
-	}
-	for p := range b.v.gone {
-		if p == nil || p.Enrichment != nil || len(p.FoundBy) > 0 {
-			f.needsEveryone, f.expired = true, true
-			return
-		}
-	}
-}
