@@ -39,8 +39,9 @@ type comboSeen struct {
 	// expiredCounted: worlds compared whose enrich blocks were planned
 	// from the store's counts while someone retention removes holds an
 	// enrichment or is listed; expiredWhole: such worlds whose plan read
-	// in part needed everyone.
-	expiredCounted, expiredWhole int
+	// in part needed everyone; expiredKept: worlds compared whose people
+	// to go were read in the kept form (past maxExpiredRead).
+	expiredCounted, expiredWhole, expiredKept int
 }
 
 // TestPartialReadsTogetherMakeTheSamePlan plans random worlds that may
@@ -73,7 +74,7 @@ func TestPartialReadsTogetherMakeTheSamePlan(t *testing.T) {
 		return
 	}
 	n := worlds - first
-	if seen.compared < n/3 || seen.expired < n/20 || seen.expiredCounted < n/10 || seen.expiredHeld < n/50 || seen.expiredEnrich < n/60 || seen.expiredUnknown < n/200 || seen.readsOf < n/20 || seen.replaced < n/25 || seen.tracked < n/100 || seen.imported < n/100 ||
+	if seen.compared < n/3 || seen.expired < n/20 || seen.expiredCounted < n/10 || seen.expiredKept < n/40 || seen.expiredHeld < n/50 || seen.expiredEnrich < n/60 || seen.expiredUnknown < n/200 || seen.readsOf < n/20 || seen.replaced < n/25 || seen.tracked < n/100 || seen.imported < n/100 ||
 		seen.reused < n/40 || seen.where < n/10 || seen.excluded < n/16 || seen.refreshOn < n/16 || seen.census < n/10 ||
 		seen.walked < n/50 || seen.paged < n/400 || seen.unlimited < n/25 {
 		t.Fatalf("worlds compared with each feature %+v: the test no longer tests them together", seen)
@@ -140,6 +141,9 @@ func comboPlan(t *testing.T, seed int, seen *comboSeen) {
 	var facts *EnrichFacts
 	if r := ReadsOf(f.cfg, b.Records, o); !r.People {
 		st, err := r.Read(b)
+		if err == nil {
+			err = o.Expired.ReadKept(b, st) // the kept form, as run.Plan reads them
+		}
 		if err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
 		}
@@ -173,6 +177,9 @@ func comboEnrich(t *testing.T, seed int, f *fixture, o Options, b *state.Base) (
 		return nil, nil, nil
 	}
 	st, err := r.Read(b) // a track's and an import's people too, as run.Plan reads them
+	if err == nil {
+		err = o.Expired.ReadKept(b, st) // the kept form, as run.Plan reads them
+	}
 	if err != nil {
 		t.Fatalf("seed %d: %v", seed, err)
 	}
@@ -231,6 +238,7 @@ func comboCount(f *fixture, o Options, p *Plan, facts *EnrichFacts, seen *comboS
 	seen.compared++
 	if o.Expired != nil && p.Change(state.PeopleAddress) != nil {
 		seen.expired++
+		seen.expiredKept += btoi(o.Expired.Kept)
 		if facts != nil {
 			seen.expiredEnrich++
 			seen.expiredCounted += btoi(comboGoneCounted(f, o))

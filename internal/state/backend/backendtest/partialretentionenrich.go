@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/leadsync/leadsync/internal/plan"
 )
 
 // retentionEnrich is an enrich block of the people of search.s and
@@ -27,9 +29,15 @@ func retentionEnrich(limit int) string {
 // state (it loads nothing whole): the plan takes them out of the store's
 // counts. With the limit raised by two, the places left are those of the
 // whole state's plan. It leaves the same state and summary as the apply
-// that loads the state whole.
+// that loads the state whole. So it does when more people go than a plan
+// reads whole (plan.SetMaxExpiredRead): the plan, saved or the apply's,
+// reads them in the kept form (Expired.ReadKept), the apply whole
+// (Expired.ReadWhole).
 func testPartialRetentionEnrich(t *testing.T, k Kind) {
-	for _, saved := range []bool{false, true} {
+	for i, saved := range []bool{false, true, false, true} {
+		if i == 2 {
+			defer plan.SetMaxExpiredRead(0)()
+		}
 		whole, part := partialPair(t, k)
 		wholeDir, partDir := t.TempDir(), t.TempDir()
 		for _, step := range retentionSteps {
@@ -50,7 +58,7 @@ func testPartialRetentionEnrich(t *testing.T, k Kind) {
 		text := sandboxOneCallAtATime + retentionBlocks + retentionEnrich(5)
 		wantSum, want, _ := partialApplyAt(t, whole, wholeDir, text, nil, saved, true, At(240))
 		gotSum, got, loads := partialApplyAt(t, part, partDir, text, nil, saved, false, At(240))
-		what := fmt.Sprintf("with an enrich block, saved plan %v", saved)
+		what := fmt.Sprintf("with an enrich block, saved plan %v, kept %v", saved, i >= 2)
 		if loads != 0 {
 			t.Errorf("%s: the apply of retention loaded the state whole %d times, want 0", what, loads)
 		}
