@@ -117,8 +117,7 @@ func (v *env) collectCensus(e *config.Enrich, sources []source, where bool) (blo
 		for _, id := range src.ids {
 			k++
 			p := v.st.People[id]
-			if v.isGone(p) {
-				gone[id] = true
+			if v.skipGone(p, id, gone) {
 				continue
 			}
 			if p == nil {

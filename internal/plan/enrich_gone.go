@@ -72,6 +72,13 @@ func (v *env) goneIn(sources []source) int {
 	return len(met)
 }
 
-// isGone reports whether p, a person read, is one the plan removes first
-// (env.gone): no enrich block counts them.
-func (v *env) isGone(p *state.Person) bool { return p != nil && v.gone[p] }
+// skipGone reports whether p, a person read (met at id in a source), is
+// one the plan removes first (env.gone), whom no enrich block counts:
+// id is then noted in met, the IDs the members' count leaves out.
+func (v *env) skipGone(p *state.Person, id string, met map[string]bool) bool {
+	if p == nil || !v.gone[p] {
+		return false
+	}
+	met[id] = true
+	return true
+}

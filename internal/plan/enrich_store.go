@@ -413,8 +413,7 @@ func (v *env) collectRead(e *config.Enrich, sources []source, where bool) (block
 		for j, id := range src.ids {
 			p := v.st.People[id]
 			switch {
-			case v.isGone(p):
-				gone[id] = true
+			case v.skipGone(p, id, gone):
 				continue
 			case p == nil:
 				if p = walk.person(i, j, id); p == nil {
