@@ -1,6 +1,9 @@
 package plan
 
 import (
+	"runtime/debug"
+	"time"
+
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -22,7 +25,16 @@ func (e *Expired) ReadKept(b *state.Base, st *state.State) error {
 	if e == nil || !e.Kept {
 		return nil
 	}
+	// Each page is decoded whole and little of it kept: mostly garbage,
+	// collected at GOGC 100 (a plan runs at 200: cli.planGC), unless the
+	// collector is set lower or off.
+	if old := debug.SetGCPercent(100); old < 100 {
+		debug.SetGCPercent(old)
+	} else {
+		defer debug.SetGCPercent(old)
+	}
 	page := b.PageSize()
+	shared := map[keptEnrichment]*state.Enrichment{}
 	ids := make([]string, 0, page)
 	flush := func() error {
 		read, err := b.People(ids)
@@ -36,7 +48,7 @@ func (e *Expired) ReadKept(b *state.Base, st *state.State) error {
 			case e.now.Sub(p.LastSeen) <= e.retention:
 				st.People[id] = p // seen just after the limit: stays, whole
 			default:
-				slab = append(slab, keptPerson(p))
+				slab = append(slab, keptPerson(p, shared))
 				st.People[id] = &slab[len(slab)-1]
 			}
 		}
@@ -62,13 +74,25 @@ func (e *Expired) ReadKept(b *state.Base, st *state.State) error {
 // keptPerson is what a plan asks of someone retention removes, read in
 // the kept form: the ID, when last seen (who goes: builder.expired), and
 // what they count in (their enrichment's block, copy and time: erasedBy,
-// lessGone). Every plan of them but that skips them (env.gone).
-func keptPerson(p *state.Person) state.Person {
+// lessGone). Every plan of them but that skips them (env.gone). People
+// whose enrichments are alike share one (shared): nothing changes it.
+func keptPerson(p *state.Person, shared map[keptEnrichment]*state.Enrichment) state.Person {
 	k := state.Person{ID: p.ID, LastSeen: p.LastSeen}
 	if e := p.Enrichment; e != nil {
-		k.Enrichment = &state.Enrichment{By: e.By, CopiedBy: e.CopiedBy, EnrichedAt: e.EnrichedAt}
+		key := keptEnrichment{e.By, e.CopiedBy, e.EnrichedAt}
+		if k.Enrichment = shared[key]; k.Enrichment == nil {
+			k.Enrichment = &state.Enrichment{By: e.By, CopiedBy: e.CopiedBy, EnrichedAt: e.EnrichedAt}
+			shared[key] = k.Enrichment
+		}
 	}
 	return k
+}
+
+// keptEnrichment is what a kept person's enrichment holds: its block,
+// the block that copied it, and its time.
+type keptEnrichment struct {
+	by, copiedBy string
+	at           time.Time
 }
 
 // ReadWhole is e for an apply, which removes the people and writes what
