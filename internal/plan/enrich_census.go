@@ -150,15 +150,7 @@ func (v *env) collectCensus(e *config.Enrich, sources []source, where bool) (blo
 				paged = p != nil
 			}
 			if p == nil {
-				// Enriched and fresh, or no person (a candidate not read).
-				if i := c.member(k); !counted[i] && !c.candidate(i) {
-					counted[i] = true
-					bp.enriched++
-					if len(e.RefreshOn) > 0 {
-						bp.freshUnread++ // a search that runs may show them changed
-						v.keepUnread(&bp, id)
-					}
-				}
+				v.countUnread(&bp, e, c, counted, k, id)
 				continue
 			}
 			if paged {
@@ -193,6 +185,19 @@ func (v *env) collectCensus(e *config.Enrich, sources []source, where bool) (blo
 		bp.countFormer = v.formerCounter(e, sources)
 	}
 	return bp, nil
+}
+
+// countUnread counts the census member k not read (id) once: enriched
+// and fresh, or no person (a candidate not read).
+func (v *env) countUnread(bp *blockPeople, e *config.Enrich, c *enrichCensus, counted []bool, k int, id string) {
+	if i := c.member(k); !counted[i] && !c.candidate(i) {
+		counted[i] = true
+		bp.enriched++
+		if len(e.RefreshOn) > 0 {
+			bp.freshUnread++ // a search that runs may show them changed
+			v.keepUnread(bp, id)
+		}
+	}
 }
 
 // readByCensus records the people to enrich the census read whole
