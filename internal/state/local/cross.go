@@ -109,7 +109,8 @@ func sameFile(a, b os.FileInfo) bool {
 }
 
 // collectReusable adds to out the enrichments of s (workspace name) of the
-// people named by want, where newer than what out holds.
+// people named by want (every one when want is nil), where newer than
+// what out holds.
 func collectReusable(s *state.State, name string, want map[string]bool, out map[string]state.Reusable) {
 	for _, p := range s.People {
 		if p == nil || p.Enrichment == nil {
@@ -120,7 +121,7 @@ func collectReusable(s *state.State, name string, want map[string]bool, out map[
 			from = rf
 		}
 		for _, k := range state.LookupKeys(p) {
-			if !want[k] {
+			if want != nil && !want[k] {
 				continue
 			}
 			if cur, ok := out[k]; !ok || p.Enrichment.EnrichedAt.After(cur.Enrichment.EnrichedAt) {
