@@ -38,13 +38,13 @@ func TestOneBlockAtItsLimitCountsItsPeople(t *testing.T) {
 	store.read = 0
 	po := o
 	po.Enrich = facts
-	got, _ := Build(f.cfg, st, po)
+	Build(f.cfg, st, po)
 	again := facts.Recount()
 	if again == nil {
 		t.Fatal("the walk decided a plan with nothing to enrich")
 	}
 	po.Enrich = again
-	got, _ = Build(f.cfg, st, po)
+	got, _ := Build(f.cfg, st, po)
 	if again.NeedsEveryone() || again.Err() != nil {
 		t.Fatalf("the census needs everyone (%v)", again.Err())
 	}
