@@ -50,7 +50,7 @@ func (ws *Workspace) EnrichmentsElsewhere(keys []string) (map[string]state.Reusa
 		want[k] = true
 	}
 	err := ws.eachOtherState(func(name string, s *state.State) {
-		collectReusable(s, name, want, out)
+		collectReusable(s.People, name, want, out)
 	})
 	if err != nil {
 		return nil, err
@@ -108,11 +108,11 @@ func sameFile(a, b os.FileInfo) bool {
 	return os.SameFile(a, b) && a.Size() == b.Size() && a.ModTime().Equal(b.ModTime())
 }
 
-// collectReusable adds to out the enrichments of s (workspace name) of the
-// people named by want (every one when want is nil), where newer than
+// collectReusable adds to out the enrichments of people (workspace name)
+// of the people named by want (every one when want is nil), where newer than
 // what out holds.
-func collectReusable(s *state.State, name string, want map[string]bool, out map[string]state.Reusable) {
-	for _, p := range s.People {
+func collectReusable(people map[string]*state.Person, name string, want map[string]bool, out map[string]state.Reusable) {
+	for _, p := range people {
 		if p == nil || p.Enrichment == nil {
 			continue
 		}

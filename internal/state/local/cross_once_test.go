@@ -2,6 +2,7 @@ package local
 
 import (
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -47,6 +48,51 @@ func TestElsewhereOnceKeepsNoLargeRead(t *testing.T) {
 		}
 		if lookup != nil && lookup([]string{"p:anna"})["p:anna"].Workspace != "dach" {
 			t.Fatalf("at most %d: p:anna not found in dach", tc.most)
+		}
+	}
+}
+
+// TestElsewhereOnceReadsTheEnrichedPeople: of another workspace in a
+// database, eachOtherEnriched reads only the people holding an
+// enrichment (1 of 3), whose keys ElsewhereOnce lists; of a state file,
+// every person (loaded whole).
+func TestElsewhereOnceReadsTheEnrichedPeople(t *testing.T) {
+	for _, tc := range []struct {
+		file string
+		read int
+	}{{"state.db", 1}, {"state.json", 3}} {
+		set := NewWorkspaces(filepath.Join(t.TempDir(), ".leadsync", tc.file), nil)
+		if err := set.CreateWorkspace("dach"); err != nil {
+			t.Fatal(err)
+		}
+		dach, err := set.Open("dach")
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := state.New()
+		for _, id := range []string{"n1", "n2", "n3"} {
+			s.People[id] = &state.Person{ID: id, Lead: person.Lead{NetworkID: id, PageName: "page-" + id}}
+		}
+		s.People["n2"].Enrichment = &state.Enrichment{EnrichedAt: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC), By: "enrich.e"}
+		if err := dach.Save(s); err != nil {
+			t.Fatal(err)
+		}
+		def, err := set.Open("default")
+		if err != nil {
+			t.Fatal(err)
+		}
+		read := 0
+		err = def.eachOtherEnriched(func(name string, people map[string]*state.Person) { read += len(people) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys, _, err := def.ElsewhereOnce()
+		if err != nil {
+			t.Fatal(err)
+		}
+		slices.Sort(keys)
+		if read != tc.read || !slices.Equal(keys, []string{"n:n2", "p:page-n2"}) {
+			t.Errorf("%s: %d people read, keys %v; want %d, n2's", tc.file, read, keys, tc.read)
 		}
 	}
 }

@@ -18,7 +18,8 @@ import (
 // and its lookup gives what EnrichmentsElsewhere gives: the newest
 // enrichment of each key, named by the workspace that paid for it, and
 // nothing for a key no other workspace holds. Checked with two other
-// workspaces, one holding a newer enrichment and a copy.
+// workspaces, one holding a newer enrichment and a copy, and while an
+// apply runs in one (its calls not folded in: read whole).
 func testReuseOnce(t *testing.T, k Kind) {
 	open := k.New(t)
 	set := workspaces(t, open, Alice)
@@ -61,4 +62,19 @@ func testReuseOnce(t *testing.T, k Kind) {
 			Enrichment: state.Enrichment{EnrichedAt: At(29), By: "enrich.e", Result: person.EnrichedProfile{NetworkID: "n2", Email: "ben@copy.example"}}}},
 	})
 	same("with the default workspace's newer one and a copy")
+	// An apply running in dach: its calls are not folded in yet.
+	dach := open("dach", Alice)
+	defer backend.Close(dach)
+	l, rec, _ := startApply(t, dach, []state.Event{
+		{At: At(40), Kind: state.EventEnrich, Address: "enrich.e", Enrich: &state.EnrichEvent{PersonID: "n1", Credits: 1,
+			Result: person.EnrichedProfile{NetworkID: "n1", PageName: "anna", Email: "anna@later.example"}}},
+	})
+	defer l.Unlock()
+	defer rec.Close()
+	same("while dach's apply runs")
+	_, lookup, err := ro.ElsewhereOnce()
+	must(t, err, "read once while dach's apply runs")
+	if r := lookup([]string{"n:n1"})["n:n1"]; r.Workspace != "dach" || r.Enrichment.Result.Email != "anna@later.example" {
+		t.Errorf("n1 while dach's apply runs: %+v, want its newer enrichment in dach", r)
+	}
 }
