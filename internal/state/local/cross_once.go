@@ -14,7 +14,8 @@ var _ backend.ReuseOnce = (*Workspace)(nil)
 var maxOnceKeys = 1 << 19
 
 // ElsewhereOnce reads the people each other workspace holds an
-// enrichment of (eachOtherEnriched) and keeps, per lookup key, the
+// enrichment of (eachOtherEnriched), as EnrichedKeysElsewhere does, and
+// keeps, per lookup key, the
 // newest enrichment one of them holds (collectReusable over every key):
 // the answers EnrichmentsElsewhere would give from that read.
 func (ws *Workspace) ElsewhereOnce() ([]string, func([]string) map[string]state.Reusable, error) {
