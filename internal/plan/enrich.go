@@ -131,6 +131,9 @@ type env struct {
 	// gone are the people the plan removes first (retention): no enrich
 	// block counts them.
 	gone map[*state.Person]bool
+	// goneCounts are the store's counts of each block without them
+	// (lessGone).
+	goneCounts map[string]*enrichCounts
 	// shared maps a profile address to the profile address whose read in
 	// state it will share (a plan's update, ReasonSamePerson): its person
 	// is that read's.

@@ -308,8 +308,9 @@ func (b *builder) unionRead(u *enrichUnion, blocks []*config.Enrich) int {
 
 // metCount is how many distinct people the blocks of people meet: over a
 // state read in part, the distinct IDs of their sources (a person is one
-// ID in a state, as collectRead counts its members).
-func metCount(people []blockPeople) int {
+// ID in a state, as collectRead counts its members) but those of the
+// people the plan removes first (goneIn).
+func (v *env) metCount(people []blockPeople) int {
 	var sources []source
 	met := map[*state.Person]struct{}{}
 	for _, bp := range people {
@@ -319,7 +320,7 @@ func metCount(people []blockPeople) int {
 		}
 	}
 	if sources != nil {
-		return distinctIDs(sources)
+		return distinctIDs(sources) - v.goneIn(sources)
 	}
 	return len(met)
 }

@@ -55,9 +55,6 @@ type EnrichFacts struct {
 	// reuse: what the plan learned of the other workspaces (reuseReads),
 	// nil without any.
 	reuse *reuseFacts
-	// expired: a person retention removes may count among the blocks'
-	// people (expiredEnrich): no census decides the plan.
-	expired bool
 }
 
 // Fill gives st, read as EnrichReadsOf says, the people it reads in
@@ -309,7 +306,7 @@ func (f *EnrichFacts) NeedsEveryone() bool { return f != nil && f.needsEveryone 
 // the census of every enrichment (collectCensus). nil when Build is not
 // to be run again so: the plan needs everyone, or f is a census already.
 func (f *EnrichFacts) Recount() *EnrichFacts {
-	if f == nil || !f.needsEveryone || f.err != nil || f.census || f.expired {
+	if f == nil || !f.needsEveryone || f.err != nil || f.census {
 		return nil
 	}
 	if _, ok := f.store.(state.EnrichmentLister); !ok {
@@ -341,6 +338,7 @@ func (f *EnrichFacts) fail(err error) {
 
 // counted returns the store's counts of block addr, nil when the plan
 // reads every person; a block without them makes the plan need everyone.
+// The people the plan removes first are not counted (lessGone).
 func (v *env) counted(addr string) *enrichCounts {
 	if v.facts == nil {
 		return nil
@@ -350,7 +348,7 @@ func (v *env) counted(addr string) *enrichCounts {
 		v.missed = true
 		return &enrichCounts{}
 	}
-	return c
+	return v.lessGone(addr, c)
 }
 
 // ownedCapCounted is ownedCap from the store's counts: e's enrichments old
@@ -409,11 +407,15 @@ func (v *env) collectRead(e *config.Enrich, sources []source, where bool) (block
 	}
 	var bp blockPeople
 	seen := map[*state.Person]struct{}{}
+	gone := map[string]bool{} // the IDs of people the plan removes first
 	walk := v.walkPlaces(e, sources)
 	for i, src := range sources {
 		for j, id := range src.ids {
 			p := v.st.People[id]
-			if p == nil {
+			switch {
+			case v.skipGone(p, id, gone):
+				continue
+			case p == nil:
 				if p = walk.person(i, j, id); p == nil {
 					continue
 				}
@@ -431,7 +433,7 @@ func (v *env) collectRead(e *config.Enrich, sources []source, where bool) (block
 			}
 		}
 	}
-	bp.members = distinctIDs(sources)
+	bp.members = distinctIDs(sources) - len(gone)
 	if v.keepMet {
 		bp.sources = sources
 	}

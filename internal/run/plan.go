@@ -128,7 +128,8 @@ func readPlanState(d Deps, opts PlanOptions, popts *plan.Options) (*state.State,
 	if err != nil {
 		return nil, nil, err
 	}
-	// The people retention removes, from the store's index: read whole.
+	// The people retention removes, from the store's index: read whole,
+	// or in the kept form when many (Expired.ReadKept).
 	if popts.Expired, err = plan.ExpiredOf(opts.Config, *popts, b); err != nil {
 		b.Close()
 		return nil, nil, err
@@ -141,6 +142,9 @@ func readPlanState(d Deps, opts PlanOptions, popts *plan.Options) (*state.State,
 		// every person for Pages: Load does.)
 		defer b.Close()
 		st, err := r.Read(b)
+		if err == nil {
+			err = popts.Expired.ReadKept(b, st)
+		}
 		if err != nil {
 			return nil, nil, err
 		}
@@ -152,6 +156,9 @@ func readPlanState(d Deps, opts PlanOptions, popts *plan.Options) (*state.State,
 		er, facts, ok, err := plan.EnrichReadsOf(opts.Config, b.Records, *popts, b)
 		if err == nil && ok {
 			st, err := er.Read(b) // a track's and an import's people too
+			if err == nil {
+				err = popts.Expired.ReadKept(b, st)
+			}
 			if err != nil {
 				b.Close()
 				return nil, nil, err
