@@ -34,7 +34,8 @@ type PlanOptions struct {
 // *BillingError. Showing and saving the plan is the
 // caller's.
 func Plan(ctx context.Context, d Deps, opts PlanOptions) (*plan.Plan, hcl.Diagnostics, error) {
-	popts := plan.Options{Now: d.now(), Targets: opts.Targets, Replace: opts.Replace, Reuse: reuseLookup(d.Backend), ReuseHeld: reuseHeld(d.Backend)}
+	popts := plan.Options{Now: d.now(), Targets: opts.Targets, Replace: opts.Replace}
+	popts.Reuse, popts.ReuseHeld = reuseOnce(d.Backend)
 	st, done, err := planState(d, opts, &popts)
 	if err != nil {
 		return nil, nil, err

@@ -65,6 +65,7 @@ func Run(t *testing.T, k Kind) {
 		{"PartialEnrichApply", testPartialEnrichApply},
 		{"PartialManyEnrichApply", testPartialManyEnrichApply},
 		{"ReuseKeys", testReuseKeys},
+		{"ReuseOnce", testReuseOnce},
 		{"PartialReuseApply", testPartialReuseApply},
 		{"PartialTrackApply", testPartialTrackApply},
 		{"PartialEnrichTrackApply", testPartialEnrichTrackApply},
