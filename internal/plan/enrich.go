@@ -108,6 +108,8 @@ func ReadySources(cfg *config.Config, e *config.Enrich, done func(addr string) b
 // env is what the plan reads, with the instances by address and the
 // request hashes computed once.
 type env struct {
+	// gcBack sets the collector back once the plan is built (pagesGC).
+	gcBack   func()
 	cfg      *config.Config
 	st       *state.State
 	now      time.Time
@@ -129,6 +131,9 @@ type env struct {
 	// gone are the people the plan removes first (retention): no enrich
 	// block counts them.
 	gone map[*state.Person]bool
+	// goneCounts are the store's counts of each block without them
+	// (lessGone).
+	goneCounts map[string]*enrichCounts
 	// shared maps a profile address to the profile address whose read in
 	// state it will share (a plan's update, ReasonSamePerson): its person
 	// is that read's.
@@ -496,6 +501,10 @@ func (v *env) prefetchOwned() {
 func (v *env) settle() {
 	if v.ownedDone != nil {
 		<-v.ownedDone
+	}
+	if v.gcBack != nil {
+		v.gcBack()
+		v.gcBack = nil
 	}
 }
 

@@ -68,15 +68,32 @@ func takeCensus(store state.EnrichIndex, l state.EnrichmentLister, e *config.Enr
 		if by == e.Address {
 			continue
 		}
-		stale, err := store.Sketched(by, now.Add(-e.Refresh))
+		stale, err := staleIDs(store, by, now.Add(-e.Refresh))
 		if err != nil {
 			return nil, err
 		}
-		for _, p := range stale {
-			c.stale(p.ID)
+		for _, id := range stale {
+			c.stale(id)
 		}
 	}
 	return c, nil
+}
+
+// staleIDs are the IDs of the people of store.Sketched(by, before), from
+// the store's narrow list when it has one (state.EnrichedBeforeLister).
+func staleIDs(store state.EnrichIndex, by string, before time.Time) ([]string, error) {
+	if l, ok := store.(state.EnrichedBeforeLister); ok {
+		return l.EnrichedIDsBefore(by, before)
+	}
+	ps, err := store.Sketched(by, before)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]string, len(ps))
+	for i, p := range ps {
+		ids[i] = p.ID
+	}
+	return ids, nil
 }
 
 // enrichedAfter is the page of l's enrichments after the ID after, in
@@ -98,6 +115,7 @@ var errCensusTooLarge = errors.New("the enrichments do not fit the census")
 // fresh for e, counted as collectEach counts them (enriched), once.
 func (v *env) collectCensus(e *config.Enrich, sources []source, where bool) (blockPeople, error) {
 	var bp blockPeople
+	v.censusGC(e, sources)
 	c, whole, pages, err := v.censusRead(e, sources)
 	if err != nil {
 		v.facts.fail(err)
@@ -111,11 +129,15 @@ func (v *env) collectCensus(e *config.Enrich, sources []source, where bool) (blo
 	v.facts.readByCensus(whole)
 	seen := make(map[*state.Person]struct{}, len(v.st.People)+len(whole))
 	counted := make([]bool, c.n)
+	gone := map[string]bool{} // the IDs of people the plan removes first
 	k := -1
 	for _, src := range sources {
 		for _, id := range src.ids {
 			k++
 			p := v.st.People[id]
+			if v.skipGone(p, id, gone) {
+				continue
+			}
 			if p == nil {
 				p = whole[id]
 			}
@@ -128,15 +150,7 @@ func (v *env) collectCensus(e *config.Enrich, sources []source, where bool) (blo
 				paged = p != nil
 			}
 			if p == nil {
-				// Enriched and fresh, or no person (a candidate not read).
-				if i := c.member(k); !counted[i] && !c.candidate(i) {
-					counted[i] = true
-					bp.enriched++
-					if len(e.RefreshOn) > 0 {
-						bp.freshUnread++ // a search that runs may show them changed
-						v.keepUnread(&bp, id)
-					}
-				}
+				v.countUnread(&bp, e, c, counted, k, id)
 				continue
 			}
 			if paged {
@@ -160,7 +174,7 @@ func (v *env) collectCensus(e *config.Enrich, sources []source, where bool) (blo
 	if pages != nil {
 		v.facts.countedBy(e, pages.counted)
 	}
-	bp.members = c.n - len(c.dups)
+	bp.members = c.n - len(c.dups) - len(gone)
 	if v.keepMet {
 		bp.sources = sources
 	}
@@ -171,6 +185,19 @@ func (v *env) collectCensus(e *config.Enrich, sources []source, where bool) (blo
 		bp.countFormer = v.formerCounter(e, sources)
 	}
 	return bp, nil
+}
+
+// countUnread counts the census member k not read (id) once: enriched
+// and fresh, or no person (a candidate not read).
+func (v *env) countUnread(bp *blockPeople, e *config.Enrich, c *enrichCensus, counted []bool, k int, id string) {
+	if i := c.member(k); !counted[i] && !c.candidate(i) {
+		counted[i] = true
+		bp.enriched++
+		if len(e.RefreshOn) > 0 {
+			bp.freshUnread++ // a search that runs may show them changed
+			v.keepUnread(bp, id)
+		}
+	}
 }
 
 // readByCensus records the people to enrich the census read whole

@@ -36,6 +36,12 @@ func comboWorlds(t *testing.T) int {
 // compared.
 type comboSeen struct {
 	compared, expired, expiredHeld, expiredEnrich, expiredUnknown, readsOf, replaced, tracked, imported, reused, where, excluded, refreshOn, census, walked, paged, unlimited int
+	// expiredCounted: worlds compared whose enrich blocks were planned
+	// from the store's counts while someone retention removes holds an
+	// enrichment or is listed; expiredWhole: such worlds whose plan read
+	// in part needed everyone; expiredKept: worlds compared whose people
+	// to go were read in the kept form (past maxExpiredRead).
+	expiredCounted, expiredWhole, expiredKept int
 	// meets are the worlds planning a track with enrich blocks;
 	// meetsWhole those of them that read every person (not compared),
 	// meetsMany those compared with several blocks, a where or reuse.
@@ -72,7 +78,7 @@ func TestPartialReadsTogetherMakeTheSamePlan(t *testing.T) {
 		return
 	}
 	n := worlds - first
-	if seen.compared < n/3 || seen.expired < n/20 || seen.expiredHeld < n/50 || seen.expiredEnrich < n/60 || seen.expiredUnknown < n/200 || seen.readsOf < n/20 || seen.replaced < n/25 || seen.tracked < n/100 || seen.imported < n/100 ||
+	if seen.compared < n/3 || seen.expired < n/20 || seen.expiredCounted < n/10 || seen.expiredKept < n/40 || seen.expiredHeld < n/50 || seen.expiredEnrich < n/60 || seen.expiredUnknown < n/200 || seen.readsOf < n/20 || seen.replaced < n/25 || seen.tracked < n/100 || seen.imported < n/100 ||
 		seen.reused < n/40 || seen.where < n/10 || seen.excluded < n/16 || seen.refreshOn < n/16 || seen.census < n/10 ||
 		seen.walked < n/50 || seen.paged < n/400 || seen.unlimited < n/25 || seen.meetsMany < n/16 {
 		t.Fatalf("worlds compared with each feature %+v: the test no longer tests them together", seen)
@@ -144,6 +150,9 @@ func comboPlan(t *testing.T, seed int, seen *comboSeen) {
 	var facts *EnrichFacts
 	if r := ReadsOf(f.cfg, b.Records, o); !r.People {
 		st, err := r.Read(b)
+		if err == nil {
+			err = o.Expired.ReadKept(b, st) // the kept form, as run.Plan reads them
+		}
 		if err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
 		}
@@ -155,6 +164,9 @@ func comboPlan(t *testing.T, seed int, seen *comboSeen) {
 		got, diags = Build(f.cfg, st, o)
 		seen.readsOf++
 	} else if got, diags, facts = comboEnrich(t, seed, f, o, b); got == nil {
+		if facts != nil && comboGoneCounted(f, o) {
+			seen.expiredWhole++
+		}
 		return
 	}
 	comboSame(t, seed, want, got, wantDiags, diags)
@@ -166,8 +178,8 @@ func comboPlan(t *testing.T, seed int, seen *comboSeen) {
 }
 
 // comboEnrich is the plan over what EnrichReadsOf names, built again
-// from the census when Recount says so; nil when it answers not or
-// needs everyone.
+// from the census when Recount says so; a nil plan when it answers not
+// or needs everyone (then with the facts that said so).
 func comboEnrich(t *testing.T, seed int, f *fixture, o Options, b *state.Base) (*Plan, hcl.Diagnostics, *EnrichFacts) {
 	t.Helper()
 	r, facts, ok, err := EnrichReadsOf(f.cfg, b.Records, o, b)
@@ -178,6 +190,9 @@ func comboEnrich(t *testing.T, seed int, f *fixture, o Options, b *state.Base) (
 		return nil, nil, nil
 	}
 	st, err := r.Read(b) // a track's and an import's people too, as run.Plan reads them
+	if err == nil {
+		err = o.Expired.ReadKept(b, st) // the kept form, as run.Plan reads them
+	}
 	if err != nil {
 		t.Fatalf("seed %d: %v", seed, err)
 	}
@@ -193,9 +208,16 @@ func comboEnrich(t *testing.T, seed int, f *fixture, o Options, b *state.Base) (
 		t.Fatalf("seed %d: %v", seed, err)
 	}
 	if facts.NeedsEveryone() {
-		return nil, nil, nil
+		return nil, nil, facts
 	}
 	return got, diags, facts
+}
+
+// comboGoneCounted reports whether someone retention removes in the plan
+// of f and o holds an enrichment or is listed by a record (FoundBy): the
+// store's counts of the blocks count them.
+func comboGoneCounted(f *fixture, o Options) bool {
+	return o.Expired != nil && comboHeld(f, o, func(q *state.Person) bool { return q.Enrichment != nil || len(q.FoundBy) > 0 }) > 0
 }
 
 // comboSame fails unless got is want: every field, the JSON shown, the
@@ -229,8 +251,10 @@ func comboCount(f *fixture, o Options, p *Plan, facts *EnrichFacts, seen *comboS
 	seen.compared++
 	if o.Expired != nil && p.Change(state.PeopleAddress) != nil {
 		seen.expired++
+		seen.expiredKept += btoi(o.Expired.Kept)
 		if facts != nil {
 			seen.expiredEnrich++
+			seen.expiredCounted += btoi(comboGoneCounted(f, o))
 		}
 		seen.expiredHeld += comboHeld(f, o, func(q *state.Person) bool { return q.Enrichment != nil })
 		if facts != nil {

@@ -308,8 +308,9 @@ func (b *builder) unionRead(u *enrichUnion, blocks []*config.Enrich) int {
 
 // metCount is how many distinct people the blocks of people meet: over a
 // state read in part, the distinct IDs of their sources (a person is one
-// ID in a state, as collectRead counts its members).
-func metCount(people []blockPeople) int {
+// ID in a state, as collectRead counts its members) but those of the
+// people the plan removes first (goneIn).
+func (v *env) metCount(people []blockPeople) int {
 	var sources []source
 	met := map[*state.Person]struct{}{}
 	for _, bp := range people {
@@ -319,7 +320,7 @@ func metCount(people []blockPeople) int {
 		}
 	}
 	if sources != nil {
-		return distinctIDs(sources)
+		return distinctIDs(sources) - v.goneIn(sources)
 	}
 	return len(met)
 }
@@ -365,18 +366,19 @@ func (f *EnrichFacts) recountMany() *EnrichFacts {
 		whole: map[string]*state.Person{}, extra: f.extra, censusOf: census, reuse: f.reuse}
 }
 
-// countOnly reports whether block e of several, planned from the census,
-// can claim no one who takes a place: its limit leaves none, and no other
+// countOnly reports whether block e, alone or among several, planned from
+// the census, can claim no one who takes a place: its limit leaves none, and no other
 // block can give one back by enriching one of its people again (none of
 // its enrichments is as old as another block's refresh; it copied none,
 // has none of an unknown outcome, and no block has refresh_on). Its people to enrich are then
 // counted, not read whole (countCandidates): they change only counts.
 // With a where, each is read whole to evaluate it, a page at a time, and
-// released once counted (candidatePages).
+// released once counted (candidatePages). Alone, such a block read them
+// whole before, and its apply read them again (WalkedIDs).
 func (v *env) countOnly(e *config.Enrich) bool {
 	f := v.facts
 	c := f.blocks[e.Address]
-	if !f.many || c == nil || e.Limit <= 0 || e.Limit-v.used(e) > 0 || c.copies > 0 || len(v.st.UnknownBy(e.Address)) > 0 || anyRefreshOn(v.cfg) {
+	if c == nil || e.Limit <= 0 || e.Limit-v.used(e) > 0 || c.copies > 0 || len(v.st.UnknownBy(e.Address)) > 0 || anyRefreshOn(v.cfg) {
 		return false
 	}
 	other := otherRefresh(v.cfg, e)

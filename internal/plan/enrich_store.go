@@ -55,9 +55,6 @@ type EnrichFacts struct {
 	// reuse: what the plan learned of the other workspaces (reuseReads),
 	// nil without any.
 	reuse *reuseFacts
-	// expired: a person retention removes may count among the blocks'
-	// people (expiredEnrich): no census decides the plan.
-	expired bool
 }
 
 // Fill gives st, read as EnrichReadsOf says, the people it reads in
@@ -309,7 +306,7 @@ func (f *EnrichFacts) NeedsEveryone() bool { return f != nil && f.needsEveryone 
 // the census of every enrichment (collectCensus). nil when Build is not
 // to be run again so: the plan needs everyone, or f is a census already.
 func (f *EnrichFacts) Recount() *EnrichFacts {
-	if f == nil || !f.needsEveryone || f.err != nil || f.census || f.expired {
+	if f == nil || !f.needsEveryone || f.err != nil || f.census {
 		return nil
 	}
 	if _, ok := f.store.(state.EnrichmentLister); !ok {
@@ -341,6 +338,7 @@ func (f *EnrichFacts) fail(err error) {
 
 // counted returns the store's counts of block addr, nil when the plan
 // reads every person; a block without them makes the plan need everyone.
+// The people the plan removes first are not counted (lessGone).
 func (v *env) counted(addr string) *enrichCounts {
 	if v.facts == nil {
 		return nil
@@ -350,7 +348,7 @@ func (v *env) counted(addr string) *enrichCounts {
 		v.missed = true
 		return &enrichCounts{}
 	}
-	return c
+	return v.lessGone(addr, c)
 }
 
 // ownedCapCounted is ownedCap from the store's counts: e's enrichments old
@@ -409,11 +407,15 @@ func (v *env) collectRead(e *config.Enrich, sources []source, where bool) (block
 	}
 	var bp blockPeople
 	seen := map[*state.Person]struct{}{}
+	gone := map[string]bool{} // the IDs of people the plan removes first
 	walk := v.walkPlaces(e, sources)
 	for i, src := range sources {
 		for j, id := range src.ids {
 			p := v.st.People[id]
-			if p == nil {
+			switch {
+			case v.skipGone(p, id, gone):
+				continue
+			case p == nil:
 				if p = walk.person(i, j, id); p == nil {
 					continue
 				}
@@ -431,7 +433,7 @@ func (v *env) collectRead(e *config.Enrich, sources []source, where bool) (block
 			}
 		}
 	}
-	bp.members = distinctIDs(sources)
+	bp.members = distinctIDs(sources) - len(gone)
 	if v.keepMet {
 		bp.sources = sources
 	}
@@ -486,77 +488,8 @@ func (b *builder) countUnread(e *config.Enrich, bp *blockPeople, changing []*sta
 	}
 }
 
-// distinctIDs counts the distinct IDs of sources (a person is one ID in a
-// state: checkLeadIDs) without a set of millions of strings: their 32-bit
-// hashes sorted (radixSort), the strings compared only where two hashes
-// are equal. At 3,000,000 IDs: 24 MB, 0.1 s.
-func distinctIDs(sources []source) int {
-	n := 0
-	for _, s := range sources {
-		n += len(s.ids)
-	}
-	hash := idHash()
-	hashes := make([]uint32, 0, n)
-	for _, s := range sources {
-		for _, id := range s.ids {
-			hashes = append(hashes, hash(id))
-		}
-	}
-	if n < 1<<14 {
-		slices.Sort(hashes)
-	} else {
-		hashes = radixSort(hashes)
-	}
-	dups := map[uint32]bool{}
-	distinct := 0
-	for i, h := range hashes {
-		if i > 0 && hashes[i-1] == h {
-			dups[h] = true
-		} else {
-			distinct++
-		}
-	}
-	if len(dups) == 0 {
-		return distinct
-	}
-	distinct -= len(dups)
-	same := map[string]struct{}{}
-	for _, s := range sources {
-		for _, id := range s.ids {
-			if dups[hash(id)] {
-				same[id] = struct{}{}
-			}
-		}
-	}
-	return distinct + len(same)
-}
-
 // idHash makes the hash distinctIDs counts by (a variable for tests).
 var idHash = func() func(string) uint32 {
 	seed := maphash.MakeSeed()
 	return func(id string) uint32 { return uint32(maphash.String(seed, id)) }
-}
-
-// radixSort sorts xs in two passes of 16 bits, returning the sorted slice
-// (xs or a buffer of its length).
-func radixSort(xs []uint32) []uint32 {
-	buf := make([]uint32, len(xs))
-	for shift := 0; shift < 32; shift += 16 {
-		var count [1 << 16]int
-		for _, x := range xs {
-			count[x>>shift&0xffff]++
-		}
-		at := 0
-		for i, c := range count {
-			count[i] = at
-			at += c
-		}
-		for _, x := range xs {
-			d := x >> shift & 0xffff
-			buf[count[d]] = x
-			count[d]++
-		}
-		xs, buf = buf, xs
-	}
-	return xs
 }

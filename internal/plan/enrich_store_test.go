@@ -136,6 +136,9 @@ func planOfEnrich(t *testing.T, seed int, f *fixture, o Options) enrichPlanned {
 		return enrichPlanned{}
 	}
 	st, err := r.Read(b)
+	if err == nil {
+		err = o.Expired.ReadKept(b, st) // the kept form, as run.Plan reads them
+	}
 	if err != nil {
 		t.Fatalf("seed %d: %v", seed, err)
 	}

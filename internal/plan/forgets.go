@@ -27,7 +27,6 @@ func (b *builder) retention() {
 	for _, id := range ids {
 		b.v.gone[b.st.People[id]] = true
 	}
-	b.expiredEnrich()
 	b.add(&Change{
 		Address: state.PeopleAddress, Kind: kind.People, Action: Forget, Reason: ReasonRetention,
 		PersonIDs: ids,

@@ -115,8 +115,9 @@ func (b *builder) partReads(records *state.State) Reads {
 		}
 		r.Persons = append(r.Persons, rec.PersonID)
 	}
-	if b.expiredRead() {
-		// The people retention removes: read whole, asked each.
+	if b.expiredRead() && !b.opts.Expired.Kept {
+		// The people retention removes: read whole, asked each (else
+		// Expired.ReadKept reads them).
 		r.Persons = append(r.Persons, b.opts.Expired.IDs...)
 	}
 	slices.Sort(r.Persons)

@@ -20,6 +20,12 @@ type Expired struct {
 	// IDs may hold a few people seen just after the limit (a store keeps
 	// microseconds): Build asks each person.
 	IDs []string
+	// Kept: more than maxExpiredRead: a plan reads them in the kept form
+	// (ReadKept), not whole; an apply reads them whole (ReadWhole).
+	Kept bool
+	// retention and now tell ReadKept who goes.
+	retention time.Duration
+	now       time.Time
 }
 
 // ExpiredStore finds the people retention removes (state.Base).
@@ -29,19 +35,20 @@ type ExpiredStore interface {
 
 // ExpiredOf asks ix for the people leadsync { retention } removes in the
 // plan of opts (no target: a targeted plan removes nobody) at opts.Now,
-// so that the plan reads them whole and nobody else for them (ReadsOf):
-// nil when retention plans nothing, opts.Now is unset, or more than
-// maxExpiredRead are to go or the store cannot list them. Build must then
-// be given the same opts.Now.
+// so that the plan reads them whole and nobody else for them (ReadsOf),
+// or, more than maxExpiredRead, in the kept form (Expired.Kept): nil when
+// retention plans nothing, opts.Now is unset, or more than maxExpiredKept
+// are to go or the store cannot list them. Build must then be given the
+// same opts.Now.
 func ExpiredOf(cfg *config.Config, opts Options, ix ExpiredStore) (*Expired, error) {
 	if cfg.Settings.Retention <= 0 || len(opts.Targets) > 0 || opts.Now.IsZero() {
 		return nil, nil
 	}
-	ids, ok, err := ix.ExpiredIDs(cfg.Settings.Retention, opts.Now, maxExpiredRead)
+	ids, ok, err := ix.ExpiredIDs(cfg.Settings.Retention, opts.Now, max(maxExpiredRead, maxExpiredKept))
 	if err != nil || !ok {
 		return nil, err
 	}
-	return &Expired{IDs: ids}, nil
+	return &Expired{IDs: ids, Kept: len(ids) > maxExpiredRead, retention: cfg.Settings.Retention, now: opts.Now}, nil
 }
 
 // retains reports whether the plan removes the people leadsync
@@ -72,25 +79,4 @@ func (b *builder) expired() []string {
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
-}
-
-// expiredEnrich says the store's counts of the enrich blocks do not decide
-// the plan (EnrichFacts.NeedsEveryone) when a person retention removes
-// holds an enrichment or a record lists them (FoundBy): the store counts
-// them among a block's places, members or former members, where the plan
-// of the state read whole leaves them out (gone). Someone no record lists
-// and holding no enrichment is none of a block's people: the plan reads
-// in part. (Only enrich blocks the store answers are planned with such
-// counts: no track or import.)
-func (b *builder) expiredEnrich() {
-	f := b.v.facts
-	if f == nil {
-		return
-	}
-	for p := range b.v.gone {
-		if p == nil || p.Enrichment != nil || len(p.FoundBy) > 0 {
-			f.needsEveryone, f.expired = true, true
-			return
-		}
-	}
 }

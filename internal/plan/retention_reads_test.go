@@ -81,14 +81,17 @@ func dropOut(st *state.State, p *state.Person, keep bool) bool {
 // { retention }: with the store's list of the people it removes
 // (ExpiredOf), ReadsOf reads them whole and nobody else for them, and the
 // plan over what it names is the whole state's, byte for byte. So is the
-// plan of an enrich block the store answers (EnrichReadsOf) when those to
-// go hold no enrichment and no record lists them; else it reads every
-// person (expiredEnrich).
+// plan of an enrich block the store answers (EnrichReadsOf), also when
+// those to go hold enrichments or a record lists them: the plan takes
+// them out of the store's counts (lessGone, goneIn).
 func TestRetentionReadsMakeTheSamePlan(t *testing.T) {
 	useTestMatch(t)
-	partial, removed, enriched, enrichGone, wholeEnrich := 0, 0, 0, 0, 0
+	defer func(n int) { maxExpiredRead = n }(maxExpiredRead)
+	partial, removed, enriched, enrichGone, enrichHeld, wholeEnrich, kept := 0, 0, 0, 0, 0, 0, 0
 	for seed := range 600 {
 		rng := rand.New(rand.NewPCG(uint64(seed), 0x7e7e))
+		// Past maxExpiredRead, the people to go are read in the kept form.
+		maxExpiredRead = []int{200_000, 200_000, 1, 0}[seed/2%4]
 		var f *fixture
 		var o Options
 		if seed%2 == 0 {
@@ -119,6 +122,8 @@ func TestRetentionReadsMakeTheSamePlan(t *testing.T) {
 				enriched++
 				if gone {
 					enrichGone++
+					enrichHeld += btoi(heldOrListed(f, o))
+					kept += btoi(exp.Kept)
 				}
 			} else if !gone {
 				wholeEnrich++
@@ -126,6 +131,9 @@ func TestRetentionReadsMakeTheSamePlan(t *testing.T) {
 			continue
 		}
 		st, err := r.Read(b)
+		if err == nil {
+			err = o.Expired.ReadKept(b, st) // the kept form, as run.Plan reads them
+		}
 		if err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
 		}
@@ -139,18 +147,32 @@ func TestRetentionReadsMakeTheSamePlan(t *testing.T) {
 		partial++
 		if gone {
 			removed++
+			kept += btoi(exp.Kept)
 		}
 	}
-	t.Logf("600 worlds: %d planned from what ReadsOf names (%d removing people), %d from what EnrichReadsOf names (%d removing people); %d removing nobody needed everyone",
-		partial, removed, enriched, enrichGone, wholeEnrich)
-	if partial < 100 || removed < 60 || enriched < 80 || enrichGone < 30 {
+	t.Logf("600 worlds: %d planned from what ReadsOf names (%d removing people), %d from what EnrichReadsOf names (%d removing people, %d of them someone enriched or listed); %d removing nobody needed everyone; %d removing people read in the kept form",
+		partial, removed, enriched, enrichGone, enrichHeld, wholeEnrich, kept)
+	if partial < 100 || removed < 60 || enriched < 200 || enrichGone < 150 || enrichHeld < 120 || kept < 100 {
 		t.Fatalf("too few worlds planned in part: the test no longer tests retention's reads")
 	}
 }
 
+// heldOrListed reports whether someone retention removes in the plan of
+// f and o holds an enrichment or is listed by a record (FoundBy).
+func heldOrListed(f *fixture, o Options) bool {
+	for _, id := range o.Expired.IDs {
+		q := f.st.People[id]
+		if q != nil && o.Now.Sub(q.LastSeen) > f.cfg.Settings.Retention && (q.Enrichment != nil || len(q.FoundBy) > 0) {
+			return true
+		}
+	}
+	return false
+}
+
 // TestExpiredOf: the store's list is asked only for a plan that removes
-// people (retention set, no target, a time), and a plan of more people
-// to remove than maxExpiredRead reads everyone (nil).
+// people (retention set, no target, a time); a plan of more people to
+// remove than maxExpiredRead reads them in the kept form, and of more
+// than maxExpiredKept reads everyone (nil). An apply reads them whole.
 func TestExpiredOf(t *testing.T) {
 	f := newFixture()
 	f.search("search.old", kw("CTO"))
@@ -172,8 +194,22 @@ func TestExpiredOf(t *testing.T) {
 			t.Errorf("ExpiredOf(%+v) = %+v, want nil", x, e)
 		}
 	}
-	defer func(n int) { maxExpiredRead = n }(maxExpiredRead)
+	defer func(n, k int) { maxExpiredRead, maxExpiredKept = n, k }(maxExpiredRead, maxExpiredKept)
 	maxExpiredRead = 2
+	e, _ := ExpiredOf(f.cfg, o, b)
+	if e == nil || !e.Kept || !cmp.Equal(e.IDs, []string{"a", "b", "c"}) {
+		t.Errorf("3 people to remove of at most 2 read whole: ExpiredOf = %+v, want them kept", e)
+	}
+	if r := ReadsOf(f.cfg, b.Records, Options{Now: t0, Expired: e}); r.People || len(r.Persons) > 0 {
+		t.Errorf("ReadsOf with the people kept = %+v, want none read whole", r)
+	}
+	if w := e.ReadWhole(); w.Kept || e.ReadWhole() == e || !cmp.Equal(w.IDs, e.IDs) {
+		t.Errorf("ReadWhole = %+v, want the IDs read whole", w)
+	}
+	if r := ReadsOf(f.cfg, b.Records, Options{Now: t0, Expired: e.ReadWhole()}); !cmp.Equal(r.Persons, e.IDs) {
+		t.Errorf("ReadsOf with the people read whole names %q, want %q", r.Persons, e.IDs)
+	}
+	maxExpiredKept = 2
 	if e, _ := ExpiredOf(f.cfg, o, b); e != nil {
 		t.Errorf("3 people to remove of at most 2 read: ExpiredOf = %+v, want nil", e)
 	}

@@ -118,7 +118,7 @@ func (b *builder) excludedSavings(people []blockPeople, places []int, cpe int) {
 		saved += takePlaces(places, i, k)
 	}
 	if len(people) > 1 {
-		ex.Candidates = metCount(people)
+		ex.Candidates = b.v.metCount(people)
 	}
 	ex.CreditsMax = saved * cpe
 	for _, x := range b.cfg.Excludes {

@@ -202,6 +202,7 @@ func partialRead(d Deps, opts ApplyOptions, b *state.Base, sel plan.Options) (*a
 	if err != nil {
 		return nil, err
 	}
+	exp = exp.ReadWhole() // removed, so written: read whole
 	sel.Expired = exp
 	reads := plan.ReadsOf(opts.Config, b.Records, sel)
 	if reads.Foldable() {

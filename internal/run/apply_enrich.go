@@ -30,6 +30,9 @@ type applyRead struct {
 	// expired are the people retention removes, found by the store at
 	// now (plan.ExpiredOf), nil when the state's people tell them.
 	expired *plan.Expired
+	// reuse answers the plan's questions to the other workspaces from
+	// the read that listed their keys (reuseOnce), nil when none did.
+	reuse plan.ReuseLookup
 }
 
 func noRelease() error { return nil }
@@ -53,7 +56,8 @@ func partialEnrich(d Deps, opts ApplyOptions, b *state.Base, sel plan.Options) (
 		now = d.now()
 	}
 	popts := sel
-	popts.Now, popts.Reuse, popts.ReuseHeld = now, reuseLookup(d.Backend), reuseHeld(d.Backend)
+	popts.Now = now
+	popts.Reuse, popts.ReuseHeld = reuseOnce(d.Backend)
 	er, facts, ok, err := plan.EnrichReadsOf(opts.Config, b.Records, popts, b)
 	if err != nil || !ok {
 		return nil, err
@@ -65,7 +69,7 @@ func partialEnrich(d Deps, opts ApplyOptions, b *state.Base, sel plan.Options) (
 	if err := st.ReadPeople(facts.SketchedIDs()); err != nil {
 		return nil, err
 	}
-	return &applyRead{st: st, release: sync.OnceValue(b.Close), facts: facts, now: now, expired: sel.Expired}, nil
+	return &applyRead{st: st, release: sync.OnceValue(b.Close), facts: facts, now: now, expired: sel.Expired, reuse: popts.Reuse}, nil
 }
 
 // planTime is the time the plan is made at: the one the store's counts
@@ -84,6 +88,9 @@ func (in *applyRead) planTime(d Deps) time.Time {
 // it: in.st is then that state.
 func (in *applyRead) build(d Deps, cfg *config.Config, popts plan.Options) (*plan.Plan, hcl.Diagnostics, error) {
 	popts.Enrich, popts.Colleagues, popts.Expired = in.facts, in.colleagues, in.expired
+	if in.reuse != nil && popts.Reuse != nil {
+		popts.Reuse = in.reuse
+	}
 	p, diags := plan.Build(cfg, in.st, popts)
 	if f := in.facts.Recount(); f != nil {
 		// The places walk could not decide the block's plan (nothing

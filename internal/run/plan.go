@@ -34,7 +34,8 @@ type PlanOptions struct {
 // *BillingError. Showing and saving the plan is the
 // caller's.
 func Plan(ctx context.Context, d Deps, opts PlanOptions) (*plan.Plan, hcl.Diagnostics, error) {
-	popts := plan.Options{Now: d.now(), Targets: opts.Targets, Replace: opts.Replace, Reuse: reuseLookup(d.Backend), ReuseHeld: reuseHeld(d.Backend)}
+	popts := plan.Options{Now: d.now(), Targets: opts.Targets, Replace: opts.Replace}
+	popts.Reuse, popts.ReuseHeld = reuseOnce(d.Backend)
 	st, done, err := planState(d, opts, &popts)
 	if err != nil {
 		return nil, nil, err
@@ -127,7 +128,8 @@ func readPlanState(d Deps, opts PlanOptions, popts *plan.Options) (*state.State,
 	if err != nil {
 		return nil, nil, err
 	}
-	// The people retention removes, from the store's index: read whole.
+	// The people retention removes, from the store's index: read whole,
+	// or in the kept form when many (Expired.ReadKept).
 	if popts.Expired, err = plan.ExpiredOf(opts.Config, *popts, b); err != nil {
 		b.Close()
 		return nil, nil, err
@@ -140,6 +142,9 @@ func readPlanState(d Deps, opts PlanOptions, popts *plan.Options) (*state.State,
 		// every person for Pages: Load does.)
 		defer b.Close()
 		st, err := r.Read(b)
+		if err == nil {
+			err = popts.Expired.ReadKept(b, st)
+		}
 		if err != nil {
 			return nil, nil, err
 		}
@@ -151,6 +156,9 @@ func readPlanState(d Deps, opts PlanOptions, popts *plan.Options) (*state.State,
 		er, facts, ok, err := plan.EnrichReadsOf(opts.Config, b.Records, *popts, b)
 		if err == nil && ok {
 			st, err := er.Read(b) // a track's and an import's people too
+			if err == nil {
+				err = popts.Expired.ReadKept(b, st)
+			}
 			if err != nil {
 				b.Close()
 				return nil, nil, err

@@ -36,8 +36,9 @@ func (ws *Workspace) OtherWorkspaces() ([]string, error) {
 // Sibling opens workspace name of the same working copy.
 func (ws *Workspace) Sibling(name string) (backend.Backend, error) { return ws.set.Open(name) }
 
-// EnrichmentsElsewhere reads every other workspace's state (with the calls
-// of an interrupted apply) and returns, per key asked for, the newest
+// EnrichmentsElsewhere reads the people every other workspace holds an
+// enrichment of (eachOtherEnriched: with the calls of an interrupted
+// apply) and returns, per key asked for, the newest
 // enrichment one of them holds. An enrichment copied there from a third
 // workspace is named by the workspace that paid for it.
 func (ws *Workspace) EnrichmentsElsewhere(keys []string) (map[string]state.Reusable, error) {
@@ -49,34 +50,13 @@ func (ws *Workspace) EnrichmentsElsewhere(keys []string) (map[string]state.Reusa
 	for _, k := range keys {
 		want[k] = true
 	}
-	err := ws.eachOtherState(func(name string, s *state.State) {
-		collectReusable(s, name, want, out)
+	err := ws.eachOtherEnriched(func(name string, people map[string]*state.Person) {
+		collectReusable(people, name, want, out)
 	})
 	if err != nil {
 		return nil, err
 	}
 	return out, nil
-}
-
-// eachOtherState loads each other workspace's state whole, as settled by
-// any apply ending there (loadSettled), and gives it to do with its name.
-func (ws *Workspace) eachOtherState(do func(name string, s *state.State)) error {
-	others, err := ws.OtherWorkspaces()
-	if err != nil {
-		return err
-	}
-	for _, name := range others {
-		sib, err := ws.set.Open(name)
-		if err != nil {
-			return err
-		}
-		s, err := sib.loadSettled()
-		if err != nil {
-			return err
-		}
-		do(name, s)
-	}
-	return nil
 }
 
 // loadSettled loads the workspace while another process may be ending an
@@ -108,10 +88,11 @@ func sameFile(a, b os.FileInfo) bool {
 	return os.SameFile(a, b) && a.Size() == b.Size() && a.ModTime().Equal(b.ModTime())
 }
 
-// collectReusable adds to out the enrichments of s (workspace name) of the
-// people named by want, where newer than what out holds.
-func collectReusable(s *state.State, name string, want map[string]bool, out map[string]state.Reusable) {
-	for _, p := range s.People {
+// collectReusable adds to out the enrichments of people (workspace name)
+// of the people named by want (every one when want is nil), where newer than
+// what out holds.
+func collectReusable(people map[string]*state.Person, name string, want map[string]bool, out map[string]state.Reusable) {
+	for _, p := range people {
 		if p == nil || p.Enrichment == nil {
 			continue
 		}
@@ -120,7 +101,7 @@ func collectReusable(s *state.State, name string, want map[string]bool, out map[
 			from = rf
 		}
 		for _, k := range state.LookupKeys(p) {
-			if !want[k] {
+			if want != nil && !want[k] {
 				continue
 			}
 			if cur, ok := out[k]; !ok || p.Enrichment.EnrichedAt.After(cur.Enrichment.EnrichedAt) {

@@ -7,13 +7,13 @@ import (
 
 var _ backend.ReuseKeys = (*Workspace)(nil)
 
-// EnrichedKeysElsewhere reads every other workspace's state, as
-// EnrichmentsElsewhere does, and returns the lookup keys of the people
+// EnrichedKeysElsewhere reads the people every other workspace holds an
+// enrichment of, as EnrichmentsElsewhere does, and returns the lookup keys of the people
 // holding an enrichment there.
 func (ws *Workspace) EnrichedKeysElsewhere() ([]string, error) {
 	var keys []string
-	err := ws.eachOtherState(func(_ string, s *state.State) {
-		for _, p := range s.People {
+	err := ws.eachOtherEnriched(func(_ string, people map[string]*state.Person) {
+		for _, p := range people {
 			if p != nil && p.Enrichment != nil {
 				keys = append(keys, state.LookupKeys(p)...)
 			}

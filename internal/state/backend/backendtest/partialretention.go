@@ -45,7 +45,8 @@ const retentionBlocks = "leadsync {\n  retention = \"90m\"\n}\n" + `search "s" {
 // State.Expired finds them, and an apply with leadsync { retention },
 // from the configuration or a saved plan, runs on a partial state that
 // reads them (it loads nothing whole): it leaves the same state, summary
-// and spreadsheet as the apply that loads the state whole.
+// and spreadsheet as the apply that loads the state whole. So does one
+// with an enrich block (testPartialRetentionEnrich).
 func testPartialRetention(t *testing.T, k Kind) {
 	for _, saved := range []bool{false, true} {
 		whole, part := partialPair(t, k)
@@ -73,6 +74,7 @@ func testPartialRetention(t *testing.T, k Kind) {
 			t.Errorf("%s: the spreadsheets differ (-whole +partial):\n%s", what, d)
 		}
 	}
+	testPartialRetentionEnrich(t, k)
 }
 
 // checkExpiredIDs: the Base of open's state lists, at minute 240, the

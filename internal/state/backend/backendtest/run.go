@@ -75,6 +75,7 @@ func Run(t *testing.T, k Kind) {
 		{"PartialEnrichApply", testPartialEnrichApply},
 		{"PartialManyEnrichApply", testPartialManyEnrichApply},
 		{"ReuseKeys", testReuseKeys},
+		{"ReuseOnce", testReuseOnce},
 		{"PartialReuseApply", testPartialReuseApply},
 		{"PartialTrackApply", testPartialTrackApply},
 		{"PartialEnrichTrackApply", testPartialEnrichTrackApply},

@@ -1,0 +1,84 @@
+package plan
+
+import (
+	"maps"
+
+	"github.com/leadsync/leadsync/internal/state"
+)
+
+// The people leadsync { retention } removes in a plan of enrich blocks
+// planned from the store's counts (EnrichFacts). The store counts them
+// among each block's enrichments (owned and aged, by Enrichment.By),
+// copies (by CopiedBy) and members (the IDs of its sources' lead lists),
+// where the plan of the state read whole leaves them out (env.gone):
+// findOwned skips them, erasedBy counts their enrichments instead, and
+// collect meets them nowhere. They are read whole (ReadsOf names
+// Options.Expired), so the plan takes them out of the counts itself:
+// lessGone for the enrichments, goneIn for the members, and the
+// collections skip them where they meet them.
+
+// lessGone returns c, the store's counts of block addr, without the
+// people the plan removes first (env.gone): their enrichments made by
+// addr, at every age asked (at or before now less the age, as the store
+// counts them), and their copies made by addr. Without anyone removed,
+// c itself.
+func (v *env) lessGone(addr string, c *enrichCounts) *enrichCounts {
+	if len(v.gone) == 0 {
+		return c
+	}
+	if g := v.goneCounts[addr]; g != nil {
+		return g
+	}
+	g := &enrichCounts{owned: c.owned, copies: c.copies, aged: maps.Clone(c.aged)}
+	for p := range v.gone {
+		if p == nil || p.Enrichment == nil {
+			continue
+		}
+		e := p.Enrichment
+		if e.By == addr {
+			g.owned--
+			for d := range g.aged {
+				if !e.EnrichedAt.After(v.now.Add(-d)) {
+					g.aged[d]--
+				}
+			}
+		}
+		if e.CopiedBy == addr {
+			g.copies--
+		}
+	}
+	if v.goneCounts == nil {
+		v.goneCounts = map[string]*enrichCounts{}
+	}
+	v.goneCounts[addr] = g
+	return g
+}
+
+// goneIn counts the distinct IDs of sources that name someone the plan
+// removes first (env.gone): distinctIDs counts them among the members,
+// which the plan of the state read whole leaves them out of.
+func (v *env) goneIn(sources []source) int {
+	if len(v.gone) == 0 {
+		return 0
+	}
+	met := map[string]bool{}
+	for _, src := range sources {
+		for _, id := range src.ids {
+			if p := v.st.People[id]; p != nil && v.gone[p] {
+				met[id] = true
+			}
+		}
+	}
+	return len(met)
+}
+
+// skipGone reports whether p, a person read (met at id in a source), is
+// one the plan removes first (env.gone), whom no enrich block counts:
+// id is then noted in met, the IDs the members' count leaves out.
+func (v *env) skipGone(p *state.Person, id string, met map[string]bool) bool {
+	if p == nil || !v.gone[p] {
+		return false
+	}
+	met[id] = true
+	return true
+}

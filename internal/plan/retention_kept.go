@@ -1,0 +1,115 @@
+package plan
+
+import (
+	"runtime/debug"
+	"time"
+
+	"github.com/leadsync/leadsync/internal/state"
+)
+
+// maxExpiredKept is the most people leadsync { retention } removes that a
+// plan reads in the kept form (keptPerson) instead of every person: past
+// maxExpiredRead, as in the first plan after retention is set on an old
+// base. Each costs an ID and a small Person in memory; the reads go a
+// page of the store at a time.
+var maxExpiredKept = 20_000_000
+
+// ReadKept puts into st, read as ReadsOf or EnrichReadsOf names, the
+// people e lists in the kept form (keptPerson) when there are more than
+// maxExpiredRead of them (Expired.Kept): a page of the store at a time,
+// each page let go once kept. Someone among them who stays (seen just
+// after the limit: a store keeps microseconds) is kept whole, as Build
+// asks each. Those st holds already stay as read. It is
+// to be called before EnrichFacts.Fill, whose sketches hold less.
+func (e *Expired) ReadKept(b *state.Base, st *state.State) error {
+	if e == nil || !e.Kept {
+		return nil
+	}
+	// Each page is decoded whole and little of it kept: mostly garbage,
+	// collected at GOGC 100 (a plan runs at 200: cli.planGC), unless the
+	// collector is set lower or off.
+	if old := debug.SetGCPercent(100); old < 100 {
+		debug.SetGCPercent(old)
+	} else {
+		defer debug.SetGCPercent(old)
+	}
+	page := b.PageSize()
+	shared := map[keptEnrichment]*state.Enrichment{}
+	ids := make([]string, 0, page)
+	flush := func() error {
+		read, err := b.People(ids)
+		if err != nil {
+			return err
+		}
+		slab := make([]state.Person, 0, len(read))
+		for _, id := range ids {
+			switch p := read[id]; {
+			case p == nil:
+			case e.now.Sub(p.LastSeen) <= e.retention:
+				st.People[id] = p // seen just after the limit: stays, whole
+			default:
+				slab = append(slab, keptPerson(p, shared))
+				st.People[id] = &slab[len(slab)-1]
+			}
+		}
+		ids = ids[:0]
+		return nil
+	}
+	for _, id := range e.IDs {
+		if st.People[id] != nil {
+			continue
+		}
+		if ids = append(ids, id); len(ids) == page {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	return flush()
+}
+
+// keptPerson is what a plan asks of someone retention removes, read in
+// the kept form: the ID, when last seen (who goes: builder.expired), and
+// what they count in (their enrichment's block, copy and time: erasedBy,
+// lessGone). Every plan of them but that skips them (env.gone). People
+// whose enrichments are alike share one (shared): nothing changes it.
+func keptPerson(p *state.Person, shared map[keptEnrichment]*state.Enrichment) state.Person {
+	k := state.Person{ID: p.ID, LastSeen: p.LastSeen}
+	if e := p.Enrichment; e != nil {
+		key := keptEnrichment{e.By, e.CopiedBy, e.EnrichedAt}
+		if k.Enrichment = shared[key]; k.Enrichment == nil {
+			k.Enrichment = &state.Enrichment{By: e.By, CopiedBy: e.CopiedBy, EnrichedAt: e.EnrichedAt}
+			shared[key] = k.Enrichment
+		}
+	}
+	return k
+}
+
+// keptEnrichment is what a kept person's enrichment holds: its block,
+// the block that copied it, and its time.
+type keptEnrichment struct {
+	by, copiedBy string
+	at           time.Time
+}
+
+// ReadWhole is e for an apply, which removes the people and writes what
+// it read: every one read whole (ReadsOf names them), however many.
+func (e *Expired) ReadWhole() *Expired {
+	if e == nil || !e.Kept {
+		return e
+	}
+	return &Expired{IDs: e.IDs, retention: e.retention, now: e.now}
+}
+
+// SetMaxExpiredRead makes a plan read the people retention removes in the
+// kept form past n of them (maxExpiredRead), for the tests of the
+// packages that read a state for a plan (run, backendtest), until the
+// function it returns restores the limit. Not for concurrent use.
+func SetMaxExpiredRead(n int) (restore func()) {
+	was := maxExpiredRead
+	maxExpiredRead = n
+	return func() { maxExpiredRead = was }
+}

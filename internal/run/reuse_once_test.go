@@ -1,0 +1,108 @@
+package run
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/leadsync/leadsync/internal/plan"
+	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/local"
+)
+
+// localWorkspace names the embedded field of elsewhereCounter: as
+// Workspace, it would hide the method Workspace (backend.Workspaced).
+type localWorkspace = local.Workspace
+
+// elsewhereCounter is a local workspace that counts its reads of the
+// other workspaces (each loads every other workspace whole).
+type elsewhereCounter struct {
+	*localWorkspace
+	keys, lookups, once int
+}
+
+func (c *elsewhereCounter) EnrichedKeysElsewhere() ([]string, error) {
+	c.keys++
+	return c.localWorkspace.EnrichedKeysElsewhere()
+}
+
+func (c *elsewhereCounter) EnrichmentsElsewhere(keys []string) (map[string]state.Reusable, error) {
+	c.lookups++
+	return c.localWorkspace.EnrichmentsElsewhere(keys)
+}
+
+func (c *elsewhereCounter) ElsewhereOnce() ([]string, func([]string) map[string]state.Reusable, error) {
+	c.once++
+	return c.localWorkspace.ElsewhereOnce()
+}
+
+// TestReuseReadsTheOtherWorkspacesOnce: workspace dach enriched four
+// people, default two of them; a plan of default with places left copies
+// the other two. It reads dach once, for the keys and the lookups
+// (ElsewhereOnce), where it read it twice (EnrichedKeysElsewhere, then
+// EnrichmentsElsewhere), and the plan is the whole state's, made with
+// the lookup that reads dach again. So is an apply's plan, whose run
+// asks dach again for the people a search brings (reuseLookup).
+func TestReuseReadsTheOtherWorkspacesOnce(t *testing.T) {
+	dir := t.TempDir()
+	set := local.NewWorkspaces(filepath.Join(dir, ".leadsync", "state.db"), nil)
+	if err := set.CreateWorkspace("dach"); err != nil {
+		t.Fatal(err)
+	}
+	d, _, _, _ := newDeps(t)
+	for _, ws := range []struct {
+		name  string
+		limit int
+	}{{"dach", 4}, {"default", 2}} {
+		b, err := set.Open(ws.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d.Backend = b
+		if err := Apply(context.Background(), d, ApplyOptions{Config: loadConfigText(t, dir, enrichConfig(ws.limit)), AutoApprove: true}, &recView{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ws, err := set.Open("default")
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole, err := ws.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := t0.Add(24 * time.Hour)
+	d.Now = func() time.Time { return now }
+	cfg := loadConfigText(t, dir, enrichConfig(6))
+	o := plan.Options{Now: now, Targets: []string{"enrich.contacts"}, Offline: true, Reuse: ws.EnrichmentsElsewhere}
+	want, _ := plan.Build(cfg, whole, o)
+	if c := want.Changes[len(want.Changes)-1]; c.Reuses != 2 {
+		t.Fatalf("the whole state's plan copies %d enrichments, want 2: %+v", c.Reuses, c)
+	}
+	c := &elsewhereCounter{localWorkspace: ws}
+	d.Backend = c
+	got, diags, err := Plan(context.Background(), d, PlanOptions{Config: cfg, Targets: []string{"enrich.contacts"}, Offline: true})
+	if err != nil || diags.HasErrors() {
+		t.Fatal(err, diags)
+	}
+	if diff := cmp.Diff(jsonOf(t, want), jsonOf(t, got)); diff != "" {
+		t.Errorf("the plan differs from the whole state's (-whole +read):\n%s", diff)
+	}
+	if c.once != 1 || c.keys+c.lookups != 0 {
+		t.Errorf("the plan read dach %d times at once, %d for its keys and %d for lookups; want once, 0 and 0", c.once, c.keys, c.lookups)
+	}
+	*c = elsewhereCounter{localWorkspace: ws}
+	v := &planView{}
+	if err := Apply(context.Background(), d, ApplyOptions{Config: cfg, Targets: []string{"enrich.contacts"}, AutoApprove: true}, v); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(jsonOf(t, want.Changes), jsonOf(t, v.shown.Changes)); diff != "" {
+		t.Errorf("the apply's plan differs from the whole state's (-whole +applied):\n%s", diff)
+	}
+	if c.once != 1 || c.keys != 0 {
+		t.Errorf("the apply read dach %d times at once and %d for its keys; want once and 0", c.once, c.keys)
+	}
+}
