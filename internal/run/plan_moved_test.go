@@ -1,0 +1,58 @@
+package run
+
+import (
+	"context"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/leadsync/leadsync/internal/plan"
+	"github.com/leadsync/leadsync/internal/state/local"
+)
+
+// TestPlanWithMovedBlocksLoadsNoState plans moved blocks over a state in
+// the local database: a renamed search block (both instances) and one
+// instance given another key. The plan resolves the moves from the
+// store's counts (plan.MovesOf) and reads the lead lists under their old
+// addresses, never the whole state, and is the whole state's plan.
+func TestPlanWithMovedBlocksLoadsNoState(t *testing.T) {
+	dir := t.TempDir()
+	rec := &recBackend{Backend: local.Open(filepath.Join(dir, ".leadsync", "state.db"))}
+	d, _, _, _ := newDeps(t)
+	d.Backend = seeThrough{rec}
+	if err := Apply(context.Background(), d, ApplyOptions{Config: loadConfig(t, dir), AutoApprove: true}, &recView{}); err != nil {
+		t.Fatal(err)
+	}
+	whole, err := rec.Backend.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range map[string]string{
+		"block renamed": strings.ReplaceAll(testConfig, "search.s", "search.t") + "moved {\n  from = search.s\n  to   = search.t\n}\n",
+		"instance":      strings.Replace(testConfig, `"Hamburg"`, `"Munich"`, 1) + "moved {\n  from = search.s[\"Hamburg\"]\n  to   = search.s[\"Munich\"]\n}\n",
+	} {
+		if name == "block renamed" {
+			text = strings.Replace(text, `search "s"`, `search "t"`, 1)
+		}
+		cfg := loadConfigText(t, dir, text)
+		rec.ops = nil
+		p, diags, err := Plan(context.Background(), d, PlanOptions{Config: cfg, Offline: true})
+		if err != nil || diags.HasErrors() {
+			t.Fatal(name, err, diags)
+		}
+		if slices.Contains(rec.ops, "load") {
+			t.Errorf("%s: the whole state loaded (%v)", name, rec.ops)
+		}
+		log := openExportLog(cfg, func(string) {})
+		want, _ := plan.Build(cfg, whole, plan.Options{Now: d.now(), Offline: true, ExportRecord: log.lookup})
+		if diff := cmp.Diff(jsonOf(t, want), jsonOf(t, p)); diff != "" {
+			t.Errorf("%s: the plan differs from the plan of the whole state (-whole +read):\n%s", name, diff)
+		}
+		if want.Totals.Moves == 0 {
+			t.Errorf("%s: nothing moved", name)
+		}
+	}
+}
