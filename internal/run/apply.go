@@ -203,7 +203,10 @@ func partialRead(d Deps, opts ApplyOptions, b *state.Base, sel plan.Options) (*a
 		return nil, err
 	}
 	sel.Expired = exp
-	reads := plan.ReadsOf(opts.Config, b.Records, sel)
+	reads, err := foldableReads(opts.Config, b, sel)
+	if err != nil {
+		return nil, err
+	}
 	if reads.Foldable() {
 		col, err := reads.ReadColleagues(b, opts.Config)
 		if err != nil {
