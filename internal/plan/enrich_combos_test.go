@@ -36,6 +36,10 @@ func comboWorlds(t *testing.T) int {
 // compared.
 type comboSeen struct {
 	compared, expired, expiredHeld, expiredEnrich, expiredUnknown, readsOf, replaced, tracked, imported, reused, where, excluded, refreshOn, census, walked, paged, unlimited, moved int
+	// meets are the worlds planning a track with enrich blocks;
+	// meetsWhole those of them that read every person (not compared),
+	// meetsMany those compared with several blocks, a where or reuse.
+	meets, meetsWhole, meetsMany int
 }
 
 // TestPartialReadsTogetherMakeTheSamePlan plans random worlds that may
@@ -70,7 +74,7 @@ func TestPartialReadsTogetherMakeTheSamePlan(t *testing.T) {
 	n := worlds - first
 	if seen.compared < n/3 || seen.expired < n/20 || seen.expiredHeld < n/50 || seen.expiredEnrich < n/60 || seen.expiredUnknown < n/200 || seen.readsOf < n/20 || seen.replaced < n/25 || seen.tracked < n/100 || seen.imported < n/100 ||
 		seen.reused < n/40 || seen.where < n/10 || seen.excluded < n/16 || seen.refreshOn < n/16 || seen.census < n/10 ||
-		seen.walked < n/50 || seen.paged < n/400 || seen.unlimited < n/25 || seen.moved < n/50 {
+		seen.walked < n/50 || seen.paged < n/400 || seen.unlimited < n/25 || seen.meetsMany < n/16 || seen.moved < n/50 {
 		t.Fatalf("worlds compared with each feature %+v: the test no longer tests them together", seen)
 	}
 }
@@ -131,6 +135,11 @@ func comboPlan(t *testing.T, seed int, seen *comboSeen) {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(uint64(seed), 0xc0b0))
 	f, o, whole, b := comboWorld(t, rng, seed)
+	meets := len(f.cfg.Tracks) > 0 && len(f.cfg.Enriches) > 0
+	if meets {
+		seen.meets++
+		seen.meetsWhole++ // until compared
+	}
 	exp, err := ExpiredOf(f.cfg, o, b)
 	if err != nil {
 		t.Fatalf("seed %d: %v", seed, err)
@@ -157,6 +166,10 @@ func comboPlan(t *testing.T, seed int, seen *comboSeen) {
 	}
 	comboSame(t, seed, want, got, wantDiags, diags)
 	comboCount(f, o, want, facts, seen)
+	if meets {
+		seen.meetsWhole--
+		seen.meetsMany += btoi(len(f.cfg.Enriches) > 1 || wheres(f.cfg.Enriches) || o.Reuse != nil)
+	}
 }
 
 // comboEnrich is the plan over what EnrichReadsOf names, built again

@@ -8,25 +8,22 @@ import (
 	"github.com/leadsync/leadsync/internal/state"
 )
 
-// An enrich block planned with a track or an import, over a state read
-// in part (EnrichReadsOf): their plans meet the block's where a track
-// reads someone (changedBy: a read of this run may change them) and
+// Enrich blocks planned with a track or an import, over a state read in
+// part (EnrichReadsOf: one block or several, a where or none, other
+// workspaces to copy from or none): their plans meet the blocks' where a
+// track reads someone (changedBy: a read of this run may change them) and
 // where an import gives someone an e-mail (importGives), names them
 // (importNames) or frees a place (env.replaced). The track's people are
 // read as its plan alone reads them (trackReads), so every person it
 // reads in this run is read whole. The import's members are read whole
 // too (meetImports): every person a member's network ID, ID or page name
 // in any letter case finds, the people importGives and importNames ask
-// about. The places walk and the census then meet only people neither
-// touches, as without them.
-
-// meetsRead reports whether EnrichReadsOf answers blocks planned with a
-// track or an import: one block without a where. Several blocks, or a
-// where, read every person then; so does a plan that reuses other
-// workspaces' enrichments (enrichSelected).
-func meetsRead(blocks []*config.Enrich) bool {
-	return len(blocks) == 1 && blocks[0].Where == nil
-}
+// about. The places walks, the censuses (a where's included) and the
+// copies from other workspaces then meet only people neither touches, as
+// without them: a person read whole is one person to every block
+// (readWhole), and the people other workspaces may give an enrichment of
+// are read whole by their keys (reuseReads), whether a track reads them
+// or not.
 
 // meetImports adds to r the members of the selected imports the plan
 // imports (not current): by network ID and ID (Persons), and by page

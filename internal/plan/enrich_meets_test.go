@@ -2,23 +2,27 @@ package plan
 
 import (
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/kind"
 )
 
-// TestEnrichReadsWithATrackOrAnImport plans worlds of an enrich block
-// EnrichReadsOf answers, with a track (of the searches, or of the people
-// the block enriched), some of whose people it read before, and an
+// TestEnrichReadsWithATrackOrAnImport plans worlds of enrich blocks
+// EnrichReadsOf answers (one, or several in half of them: manyWorld; a
+// where in some: whereAtLimit; other workspaces to copy from in some:
+// reuseWorld), with a track (of the searches, or of the people the
+// first block enriched), some of whose people it read before, and an
 // import, which the track watches or not, of members by network ID, by
 // page name only, and by a page name in other letters: planned together,
 // the plan over what EnrichReadsOf names is the whole state's.
 func TestEnrichReadsWithATrackOrAnImport(t *testing.T) {
-	compared, tracked, imported, gives := 0, 0, 0, 0
+	compared, tracked, imported, gives, many, where, reused := 0, 0, 0, 0, 0, 0, 0
 	for seed := range 600 {
 		rng := rand.New(rand.NewPCG(uint64(seed), 0x7ac4))
-		f, o := enrichWorld(rng)
+		f, o := meetWorld(rng)
 		b := enrichBase(f.st)
 		if _, _, ok, _ := EnrichReadsOf(f.cfg, b.Records, o, b); !ok {
 			continue
@@ -46,10 +50,14 @@ func TestEnrichReadsWithATrackOrAnImport(t *testing.T) {
 				f.trackRead(tr.Address, id, t0.Add(-10*day), "CTO", f.st.People[id].Lead.Company, false)
 			}
 		}
-		if !planOfEnrich(t, seed, f, o).compared {
+		planned := planOfEnrich(t, seed, f, o)
+		if !planned.compared {
 			continue
 		}
 		compared++
+		many += btoi(len(selectedEnriches(f, o)) > 1)
+		where += btoi(wheres(selectedEnriches(f, o)))
+		reused += btoi(planned.reused)
 		got, _ := Build(f.cfg, f.st, o)
 		for _, c := range got.Changes {
 			tracked += btoi(c.Kind == kind.Track && c.Action == Track)
@@ -57,11 +65,44 @@ func TestEnrichReadsWithATrackOrAnImport(t *testing.T) {
 		}
 		gives += btoi(got.Savings.Imported.People > 0)
 	}
-	t.Logf("%d worlds compared: %d tracks read, %d imports run, %d with e-mails imported", compared, tracked, imported, gives)
-	if compared < 150 || tracked < 50 || imported < 50 || gives < 20 {
-		t.Fatalf("%d worlds compared, %d tracks read, %d imports run, %d with e-mails imported: the test no longer tests EnrichReadsOf with a track or an import",
-			compared, tracked, imported, gives)
+	t.Logf("%d worlds compared: %d tracks read, %d imports run, %d with e-mails imported; %d with several blocks, %d with a where, %d copying from another workspace",
+		compared, tracked, imported, gives, many, where, reused)
+	if compared < 150 || tracked < 50 || imported < 50 || gives < 20 || many < 60 || where < 30 || reused < 15 {
+		t.Fatalf("%d worlds compared, %d tracks read, %d imports run, %d with e-mails imported, %d with several blocks, %d with a where, %d copying: the test no longer tests EnrichReadsOf with a track or an import",
+			compared, tracked, imported, gives, many, where, reused)
 	}
+}
+
+// meetWorld is a world of enrichWorld (one block), or, in half of the
+// worlds, of manyWorld (several); a where on a block in a quarter
+// (whereAtLimit), and other workspaces in half (reuseWorld).
+func meetWorld(rng *rand.Rand) (*fixture, Options) {
+	var f *fixture
+	var o Options
+	if rng.IntN(2) == 0 {
+		f, o = enrichWorld(rng)
+	} else {
+		f, o, _ = manyWorld(rng)
+	}
+	if rng.IntN(4) == 0 {
+		whereAtLimit(rng, f, &o)
+	}
+	reuseWorld(rng, f, &o)
+	return f, o
+}
+
+// selectedEnriches are the enrich blocks of f the plan of o selects.
+func selectedEnriches(f *fixture, o Options) []*config.Enrich {
+	if o.Targets == nil {
+		return f.cfg.Enriches
+	}
+	var out []*config.Enrich
+	for _, e := range f.cfg.Enriches {
+		if slices.Contains(o.Targets, e.Address) {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // meetPages makes members of the import known by page name only, or by

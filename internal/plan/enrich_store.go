@@ -85,8 +85,9 @@ type enrichCounts struct {
 // searches and profiles, other workspaces to reuse from only when they
 // list their keys (opts.ReuseHeld: reuseReads), and opts.Now set;
 // refresh_on as refreshOnReads allows. A track or an import planned with
-// it adds its people (enrich_meets.go). Any other enrich blocks (several, or one
-// with a where) are asked of enrichReadsMany.
+// it adds its people (enrich_meets.go). Any other enrich blocks (several,
+// or one with a where) are asked of enrichReadsMany, a track or an import
+// beside them alike.
 // It reads the lead lists ReadsOf would, the people who may decide the
 // block's plan (enrichReads), the people an exclude block may name
 // (excludedReads), and counts from the indexes. When the counts show the
@@ -268,12 +269,10 @@ func enrichSelected(cfg *config.Config, records *state.State, opts Options, want
 	if r.People {
 		return nil, Reads{}, false
 	}
-	// A track or an import planned with the blocks: their plans and the
-	// blocks' meet (enrich_meets.go).
+	// A track or an import planned with the blocks (one or several, a
+	// where, other workspaces to copy from): their plans and the blocks'
+	// meet (enrich_meets.go).
 	if len(r.Tracks)+len(r.Imports) > 0 {
-		if !meetsRead(blocks) || opts.Reuse != nil {
-			return nil, Reads{}, false
-		}
 		b.meetImports(&r)
 	}
 	return blocks, r, true

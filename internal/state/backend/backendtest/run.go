@@ -68,6 +68,7 @@ func Run(t *testing.T, k Kind) {
 		{"PartialReuseApply", testPartialReuseApply},
 		{"PartialTrackApply", testPartialTrackApply},
 		{"PartialEnrichTrackApply", testPartialEnrichTrackApply},
+		{"PartialManyTrackApply", testPartialManyTrackApply},
 		{"PartialTrackApplyColleagues", testPartialTrackApplyColleagues},
 		{"PartialForget", testPartialForget},
 		{"PartialRetention", testPartialRetention},
