@@ -282,6 +282,9 @@ func (ws *Workspace) PushStream(src backend.Stream, force bool) (*backend.Pushed
 		return nil, &backend.NotEmptyError{Where: ws.Describe(), People: people, Blocks: records}
 	}
 	if people+records > 0 {
+		if pushed, done, err := ws.pushSwapped(d, src, serial); done {
+			return pushed, err
+		}
 		if err := d.copyToBackup(); err != nil {
 			return nil, err
 		}

@@ -12,17 +12,17 @@ import (
 	"github.com/leadsync/leadsync/internal/state/backend/backendtest"
 )
 
-// A push --force, through Go or copied in SQLite, empties the people's
-// tables a page at a time when they hold only its workspace's rows, and
+// A push --force, through Go or copied in SQLite, builds a new database
+// and swaps it in when the database holds only its workspace's rows, and
 // arrives identical; beside another workspace's rows it deletes its own
-// and keeps the others.
+// in place and keeps the others.
 func TestPushForceEmptiesThePeoplesTables(t *testing.T) {
 	dir := t.TempDir()
 	first, second := backendtest.ManyPeople(t, 700), backendtest.ManyPeople(t, 500)
 	src := filepath.Join(dir, "src", "state.db")
 	must(t, NewStore(src).Save(second))
 	ws := pushTarget(t, filepath.Join(dir, "to"), state.DefaultWorkspace, first, nil)
-	push := func(copied, wantEmptied bool) {
+	push := func(copied, wantSwapped, wantEmptied bool) {
 		t.Helper()
 		var st backend.Stream = backend.MemoryStream(second, "the second state")
 		if copied {
@@ -31,8 +31,15 @@ func TestPushForceEmptiesThePeoplesTables(t *testing.T) {
 			must(t, err)
 			defer st.Close()
 		}
-		_, err := ws.PushStream(st, true)
+		before, err := os.Stat(ws.db.path)
 		must(t, err)
+		_, err = ws.PushStream(st, true)
+		must(t, err)
+		after, err := os.Stat(ws.db.path)
+		must(t, err)
+		if swapped := !os.SameFile(before, after); swapped != wantSwapped {
+			t.Fatalf("copied %v: the database was swapped: %v; want %v", copied, swapped, wantSwapped)
+		}
 		if ws.db.emptied != wantEmptied {
 			t.Fatalf("copied %v: the push emptied the people's tables: %v; want %v", copied, ws.db.emptied, wantEmptied)
 		}
@@ -43,8 +50,8 @@ func TestPushForceEmptiesThePeoplesTables(t *testing.T) {
 		}
 		first = second
 	}
-	push(false, true)
-	push(true, true)
+	push(false, true, false)
+	push(true, true, false)
 
 	db, err := sql.Open("sqlite", ws.db.path+"?_pragma=foreign_keys(0)")
 	must(t, err)
@@ -67,8 +74,8 @@ func TestPushForceEmptiesThePeoplesTables(t *testing.T) {
 	if others < len(second.People) {
 		t.Fatalf("the other workspace holds %d rows", others)
 	}
-	push(false, false)
-	push(true, false)
+	push(false, false, false)
+	push(true, false, false)
 	if n := count(); n != others {
 		t.Fatalf("the other workspace holds %d rows after the pushes; it held %d", n, others)
 	}

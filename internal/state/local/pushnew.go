@@ -32,6 +32,14 @@ func pushingPrefix(path string) string { return "." + filepath.Base(path) + ".pu
 // pushNew is pushInto a database d that does not exist: built beside it,
 // synced, then linked into place. The caller holds the workspace's lock.
 func (ws *Workspace) pushNew(d *dbStore, src backend.Stream) (*backend.Pushed, error) {
+	return ws.pushBeside(d, src, 0, func(tmp string, _ bool) error { return linkInPlace(tmp, d.path) })
+}
+
+// pushBeside is pushInto a database built beside d's (whose serial is
+// serial), synced, then put in place by install (told whether the push
+// erased people and removed the copies of the state before); the
+// temporary file is removed in any case.
+func (ws *Workspace) pushBeside(d *dbStore, src backend.Stream, serial uint64, install func(tmp string, erased bool) error) (*backend.Pushed, error) {
 	dir := filepath.Dir(d.path)
 	if err := safefile.EnsureDir(dir); err != nil {
 		return nil, &safefile.WriteError{Path: d.path, Err: err}
@@ -40,7 +48,7 @@ func (ws *Workspace) pushNew(d *dbStore, src backend.Stream) (*backend.Pushed, e
 	tmp := filepath.Join(dir, pushingPrefix(d.path)+state.NewUUID()[:8])
 	nd := newDBStore(tmp, d.now)
 	nd.ws, nd.dsn, nd.shown = d.ws, bulkDSN, d.path
-	pushed, err := ws.pushInto(nd, src, 0)
+	pushed, err := ws.pushInto(nd, src, serial)
 	if cerr := nd.close(); err == nil {
 		err = nd.wrap("writing the state", cerr)
 	}
@@ -48,7 +56,7 @@ func (ws *Workspace) pushNew(d *dbStore, src backend.Stream) (*backend.Pushed, e
 		err = syncFile(tmp, d.path)
 	}
 	if err == nil {
-		err = linkInPlace(tmp, d.path)
+		err = install(tmp, nd.copiesRemoved)
 	}
 	removeDB(tmp)
 	if err != nil {

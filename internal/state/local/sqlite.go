@@ -71,6 +71,9 @@ type dbStore struct {
 	// emptied says the last push emptied the people's tables a page at a
 	// time (emptyPeopleAlone).
 	emptied bool
+	// copiesRemoved says a write erased people and removed the copies of
+	// the state before (afterErasure).
+	copiesRemoved bool
 }
 
 func newDBStore(path string, now func() time.Time) *dbStore {
@@ -431,6 +434,7 @@ func (d *dbStore) afterErasure(s *state.State) error {
 	if err := removeCopies(cmp.Or(d.shown, d.path)); err != nil {
 		return &safefile.WriteError{Path: cmp.Or(d.shown, d.path) + ".backup", Err: err}
 	}
+	d.copiesRemoved = true
 	s.ErasureWritten()
 	return nil
 }

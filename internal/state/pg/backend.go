@@ -60,6 +60,9 @@ type Backend struct {
 	// unchecked says the last push wrote its rows without their keys'
 	// checks (skipKeyChecks).
 	unchecked bool
+	// keyOff says the last push checked the people's key to their
+	// workspace once at its end (takeOffWorkspaceKey).
+	keyOff bool
 }
 
 var _ backend.Backend = (*Backend)(nil)

@@ -69,7 +69,9 @@ func (b *Backend) PushStream(src backend.Stream, force bool) (*backend.Pushed, e
 // the workspace is deleted (when replacing people, a table at a time if
 // it can: takeOffPersonKeys), the header's rows written, then the people
 // a batch at a time, without their keys' checks if it can
-// (skipKeyChecks). An error of the source is returned as it is.
+// (skipKeyChecks), else with the people's key to their workspace checked
+// once at the end if it can (takeOffWorkspaceKey). An error of the
+// source is returned as it is.
 func (b *Backend) replaceStream(ctx context.Context, tx pgx.Tx, ps *backend.PushSource, replacing bool) error {
 	var restore func() error
 	var err error
@@ -85,14 +87,29 @@ func (b *Backend) replaceStream(ctx context.Context, tx pgx.Tx, ps *backend.Push
 	if b.unchecked, err = b.skipKeyChecks(ctx, tx); err != nil {
 		return err
 	}
+	var putBack func() error
+	if !b.unchecked {
+		if putBack, err = b.takeOffWorkspaceKey(ctx, tx); err != nil {
+			return err
+		}
+	}
+	b.keyOff = putBack != nil
 	if err := b.copyState(ctx, tx, h); err != nil {
 		return err
 	}
 	ps.ReleaseLists() // their rows are written
-	if err := ps.People(func(batch []*state.Person) error { return b.copyPeople(ctx, tx, batch) }); err != nil || restore == nil {
+	if err := ps.People(func(batch []*state.Person) error { return b.copyPeople(ctx, tx, batch) }); err != nil {
 		return err
 	}
-	return restore()
+	for _, f := range []func() error{putBack, restore} {
+		if f == nil {
+			continue
+		}
+		if err := f(); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // copyPeople copies the rows of people (COPY): the people, their

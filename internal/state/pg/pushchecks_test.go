@@ -14,17 +14,28 @@ import (
 // A push by a role that may set session_replication_role writes its rows
 // without their keys' checks and arrives identical; beside a trigger
 // leadsync did not make it keeps them (the trigger sees every person);
-// a role that may not keeps them and pushes as before.
+// a role that may not keeps them. Alone in its schema, a push that keeps
+// them takes the people's key to their workspace off and puts it back,
+// checked once, before its commit.
 func TestPushSkipsTheKeyChecksWhenItMay(t *testing.T) {
 	cs := testConnStr(t)
 	ctx := context.Background()
 	s := backendtest.ManyPeople(t, backend.StreamBatch+321)
-	push := func(b *Backend, want bool) {
+	push := func(b *Backend, want, wantKeyOff bool) {
 		t.Helper()
 		_, err := b.PushStream(backend.MemoryStream(s, "the state pushed"), true)
 		mustNoErr(t, err, "push")
 		if b.unchecked != want {
 			t.Fatalf("the push wrote its rows without their keys' checks: %v; want %v", b.unchecked, want)
+		}
+		if b.keyOff != wantKeyOff {
+			t.Fatalf("the push checked the people's key to their workspace at its end: %v; want %v", b.keyOff, wantKeyOff)
+		}
+		var keys int
+		mustNoErr(t, b.conn.QueryRow(context.Background(), `SELECT count(*) FROM pg_constraint WHERE contype = 'f' AND convalidated
+			AND conrelid = $1::regclass AND confrelid = $2::regclass`, b.quoted+".people", b.quoted+".workspaces").Scan(&keys), "count the keys")
+		if keys != 1 {
+			t.Fatalf("after the push the people have %d keys to their workspace", keys)
 		}
 		got, err := newPG(t, cs, b.schema, "", bob).Load()
 		mustNoErr(t, err, "load")
@@ -32,7 +43,7 @@ func TestPushSkipsTheKeyChecksWhenItMay(t *testing.T) {
 			t.Fatal("the state pushed differs")
 		}
 	}
-	push(newPG(t, cs, testSchema(t, cs), "", alice), true)
+	push(newPG(t, cs, testSchema(t, cs), "", alice), true, false)
 
 	b := newPG(t, cs, testSchema(t, cs), "", alice)
 	mustNoErr(t, b.Push(backendtest.ManyPeople(t, 3), false), "the first push")
@@ -43,7 +54,7 @@ func TestPushSkipsTheKeyChecksWhenItMay(t *testing.T) {
 		CREATE FUNCTION {s}.count_people() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN UPDATE `+b.quoted+`.counted SET n = n + 1; RETURN NEW; END $$;
 		CREATE TRIGGER counted AFTER INSERT ON {s}.people FOR EACH ROW EXECUTE FUNCTION {s}.count_people()`))
 	mustNoErr(t, err, "make a trigger")
-	push(b, false)
+	push(b, false, true)
 	var n int
 	mustNoErr(t, c.QueryRow(ctx, b.sql(`SELECT n FROM {s}.counted`)).Scan(&n), "read the count")
 	if n != len(s.People) {
@@ -67,5 +78,8 @@ func TestPushSkipsTheKeyChecksWhenItMay(t *testing.T) {
 	u, err := url.Parse(cs)
 	mustNoErr(t, err, "read the connection string")
 	u.User = url.User(role)
-	push(newPG(t, u.String(), schema, "", alice), false)
+	push(newPG(t, u.String(), schema, "", alice), false, true)
+	other := newPG(t, u.String(), schema, "", alice)
+	mustNoErr(t, other.CreateWorkspace("other"), "make another workspace")
+	push(other, false, false)
 }
