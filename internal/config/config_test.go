@@ -643,13 +643,21 @@ func BenchmarkLoadTeam(b *testing.B) {
 	}
 }
 
-// BenchmarkMatch measures one where evaluation, which apply runs per lead.
+// BenchmarkMatch measures one where evaluation, which apply runs per lead:
+// evaluated, and remembered for a lead of the same values (whereMemo).
 func BenchmarkMatch(b *testing.B) {
 	cfg, _ := Load(LoadOptions{Dir: "../../examples/team"})
 	e, lead := cfg.Enriches[0], apiLead()
-	for b.Loop() {
-		cfg.Match(e, lead)
-	}
+	b.Run("evaluated", func(b *testing.B) {
+		for b.Loop() {
+			cfg.match(e, lead)
+		}
+	})
+	b.Run("remembered", func(b *testing.B) {
+		for b.Loop() {
+			cfg.Match(e, lead)
+		}
+	})
 }
 
 func TestSheetLabelsAndOnlyNew(t *testing.T) {

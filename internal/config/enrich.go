@@ -28,6 +28,7 @@ func (l *loader) decodeEnrich(b *hcl.Block) {
 		if l.checkWhere(a) {
 			e.Where = a.Expr
 			e.leadKeys, e.narrow = whereLeadKeys(a.Expr)
+			e.memo = newWhereMemo(e.narrow)
 		}
 	}
 	if n, astate := l.intAttr(at["limit"], l.base, scope{}, 1, -1); astate == ok {

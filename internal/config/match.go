@@ -61,6 +61,19 @@ func (c *Config) Match(e *Enrich, lead person.Lead) (bool, error) {
 	if e == nil || e.Where == nil {
 		return true, nil
 	}
+	if e.memo == nil || !e.narrow {
+		return c.match(e, lead)
+	}
+	if r, found := e.memo.get(&lead, e.leadKeys); found {
+		return r.ok, r.err
+	}
+	ok, err := c.match(e, lead)
+	e.memo.put(&lead, e.leadKeys, ok, err)
+	return ok, err
+}
+
+// match is Match without its memo: where evaluated on lead.
+func (c *Config) match(e *Enrich, lead person.Lead) (bool, error) {
 	base := e.ctx
 	if base == nil {
 		base = c.evalCtx

@@ -209,6 +209,8 @@ type Enrich struct {
 	// by name (lead.company): Match gives lead only those (whereLeadKeys).
 	leadKeys []string
 	narrow   bool
+	// memo is what where gave, by the values of leadKeys (whereMemo).
+	memo *whereMemo
 }
 
 // RefreshOnFields are the values of an enrich block's refresh_on.

@@ -108,6 +108,8 @@ func ReadySources(cfg *config.Config, e *config.Enrich, done func(addr string) b
 // env is what the plan reads, with the instances by address and the
 // request hashes computed once.
 type env struct {
+	// gcBack sets the collector back once the plan is built (pagesGC).
+	gcBack   func()
 	cfg      *config.Config
 	st       *state.State
 	now      time.Time
@@ -496,6 +498,10 @@ func (v *env) prefetchOwned() {
 func (v *env) settle() {
 	if v.ownedDone != nil {
 		<-v.ownedDone
+	}
+	if v.gcBack != nil {
+		v.gcBack()
+		v.gcBack = nil
 	}
 }
 

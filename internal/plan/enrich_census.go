@@ -68,15 +68,32 @@ func takeCensus(store state.EnrichIndex, l state.EnrichmentLister, e *config.Enr
 		if by == e.Address {
 			continue
 		}
-		stale, err := store.Sketched(by, now.Add(-e.Refresh))
+		stale, err := staleIDs(store, by, now.Add(-e.Refresh))
 		if err != nil {
 			return nil, err
 		}
-		for _, p := range stale {
-			c.stale(p.ID)
+		for _, id := range stale {
+			c.stale(id)
 		}
 	}
 	return c, nil
+}
+
+// staleIDs are the IDs of the people of store.Sketched(by, before), from
+// the store's narrow list when it has one (state.EnrichedBeforeLister).
+func staleIDs(store state.EnrichIndex, by string, before time.Time) ([]string, error) {
+	if l, ok := store.(state.EnrichedBeforeLister); ok {
+		return l.EnrichedIDsBefore(by, before)
+	}
+	ps, err := store.Sketched(by, before)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]string, len(ps))
+	for i, p := range ps {
+		ids[i] = p.ID
+	}
+	return ids, nil
 }
 
 // enrichedAfter is the page of l's enrichments after the ID after, in
@@ -98,6 +115,7 @@ var errCensusTooLarge = errors.New("the enrichments do not fit the census")
 // fresh for e, counted as collectEach counts them (enriched), once.
 func (v *env) collectCensus(e *config.Enrich, sources []source, where bool) (blockPeople, error) {
 	var bp blockPeople
+	v.censusGC(e, sources)
 	c, whole, pages, err := v.censusRead(e, sources)
 	if err != nil {
 		v.facts.fail(err)

@@ -55,6 +55,30 @@ type EnrichmentPager interface {
 	AppendEnrichedAfter(dst []string, after string, n int) ([]string, error)
 }
 
+// EnrichedBeforeLister gives the IDs of the people Sketched gives, alone:
+// the census (plan.takeCensus) needs only those, and at 3,000,000 people
+// 136,000 sketches take 91 MB. The SQL stores give it.
+type EnrichedBeforeLister interface {
+	EnrichedIDsBefore(addr string, before time.Time) ([]string, error)
+}
+
+// EnrichedIDsBefore: see EnrichedBeforeLister; a store that is none
+// gives the IDs of its Sketched.
+func (b *Base) EnrichedIDsBefore(addr string, before time.Time) ([]string, error) {
+	if l, ok := b.store.(EnrichedBeforeLister); ok {
+		return l.EnrichedIDsBefore(addr, before)
+	}
+	ps, err := b.Sketched(addr, before)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]string, len(ps))
+	for i, p := range ps {
+		ids[i] = p.ID
+	}
+	return ids, nil
+}
+
 // PageUnread is the page name of a person read in sketch (Sketch).
 const PageUnread = "(not read)"
 

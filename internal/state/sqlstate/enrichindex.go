@@ -46,6 +46,13 @@ func (w wrapped) Sketched(addr string, before time.Time) ([]*state.Person, error
 	return ps, w.err(err)
 }
 
+var _ state.EnrichedBeforeLister = wrapped{}
+
+func (w wrapped) EnrichedIDsBefore(addr string, before time.Time) ([]string, error) {
+	ids, err := w.p.ids(SelectEnrichedIDsBefore, addr, w.p.r.D.TimeValue(before))
+	return ids, w.err(err)
+}
+
 func (w wrapped) SketchedAmong(ids []string) ([]*state.Person, error) {
 	ps, err := w.p.sketchedAmong(ids)
 	return ps, w.err(err)

@@ -95,6 +95,9 @@ var (
 	// SelectSketched are the people of an enrich block's enrichments up
 	// to a time, as state.Sketch keeps them.
 	SelectSketched = `SELECT person_id, enriched_at FROM {s}.enrichments WHERE workspace = $1 AND by_address = $2 AND enriched_at <= $3`
+	// SelectEnrichedIDsBefore are the IDs alone of SelectSketched's people
+	// (state.EnrichedBeforeLister).
+	SelectEnrichedIDsBefore = `SELECT person_id FROM {s}.enrichments WHERE workspace = $1 AND by_address = $2 AND enriched_at <= $3`
 	// SelectSketchedAmong is the start of a query of the enrichments of
 	// the people asked for (SketchedAmong adds them): a look into the
 	// enrichments' primary key per ID.

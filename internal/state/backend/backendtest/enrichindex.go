@@ -17,8 +17,8 @@ import (
 // against the state read whole: an enrich block's enrichments made up to a
 // time (at it exactly, a nanosecond before, every one), its copies, the
 // people who left and those without a page name, the enrichments
-// among a list of people (SketchedAmong), and every enrichment
-// (EnrichedAfter).
+// among a list of people (SketchedAmong), the IDs alone of an enrich
+// block's (EnrichedIDsBefore), and every enrichment (EnrichedAfter).
 func testEnrichIndex(t *testing.T, k Kind) {
 	whole, want, got := basesOfEvents(t, k)
 	defer got.Close()
@@ -114,6 +114,17 @@ func sameSketches(t *testing.T, want, got *state.Base, addr string, at time.Time
 	slices.SortFunc(gs, byID)
 	if d := cmp.Diff(ws, gs); d != "" {
 		t.Fatalf("the sketches of the people of %s up to %v differ (-whole +base):\n%s", addr, at, d)
+	}
+	// Their IDs alone (EnrichedIDsBefore: the store's narrow list).
+	ids, err := got.EnrichedIDsBefore(addr, at)
+	must(t, err, "IDs before of the base")
+	slices.Sort(ids)
+	var wantIDs []string
+	for _, p := range ws {
+		wantIDs = append(wantIDs, p.ID)
+	}
+	if d := cmp.Diff(wantIDs, ids); d != "" {
+		t.Fatalf("the IDs of the people of %s up to %v differ (-sketches +base):\n%s", addr, at, d)
 	}
 	return len(ws)
 }

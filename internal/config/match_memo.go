@@ -1,0 +1,108 @@
+package config
+
+import (
+	"strconv"
+	"sync"
+
+	"github.com/leadsync/leadsync/internal/person"
+)
+
+// A where that reads lead only by the names of its fields (narrow) gives
+// the same for the same values of those fields: its context (variables,
+// locals) is fixed for the configuration, and its functions are pure
+// (functions: no clock). Match remembers what it gave, true, false or
+// the error, by those values (whereMemo): a plan evaluates where on
+// hundreds of thousands of leads, which share few companies or titles.
+// Each evaluation builds the lead's object, its type and the context:
+// about 2.4 KB of garbage a lead.
+
+// maxWhereMemo is the most values a whereMemo keeps; when full it starts
+// again empty (a variable for tests).
+var maxWhereMemo = 1 << 16
+
+// whereMemo is what a narrow where gave, by the values it reads
+// (memoKey). Safe for concurrent use.
+type whereMemo struct {
+	mu    sync.Mutex
+	m     map[string]whereResult
+	evals int // where evaluations made (tests)
+}
+
+type whereResult struct {
+	ok  bool
+	err error
+}
+
+// newWhereMemo is the memo of a where reading keys; nil when it does not
+// read lead only by field names.
+func newWhereMemo(narrow bool) *whereMemo {
+	if !narrow {
+		return nil
+	}
+	return &whereMemo{m: map[string]whereResult{}}
+}
+
+// memoKey is the key of lead's values of keys: the value itself for one
+// key, else each value after its length (no two leads' values share it).
+func memoKey(buf []byte, lead *person.Lead, keys []string) []byte {
+	for _, k := range keys {
+		v := leadField(lead, k)
+		if len(keys) > 1 {
+			buf = strconv.AppendInt(buf, int64(len(v)), 10)
+			buf = append(buf, ':')
+		}
+		buf = append(buf, v...)
+	}
+	return buf
+}
+
+// leadField is the value of lead's field of key k ("" for none: keys come
+// from whereLeadKeys, which knows only the lead's fields). A switch, not
+// person.LeadFields' accessors: through a func value, lead would escape
+// to the heap at each Match (TestLeadFieldReadsEveryField).
+func leadField(lead *person.Lead, k string) string {
+	switch k {
+	case "firstName":
+		return lead.FirstName
+	case "lastName":
+		return lead.LastName
+	case "fullName":
+		return lead.FullName
+	case "title":
+		return lead.Title
+	case "location":
+		return lead.Location
+	case "previousTitle":
+		return lead.PreviousTitle
+	case "company":
+		return lead.Company
+	case "networkId":
+		return lead.NetworkID
+	case "pageName":
+		return lead.PageName
+	}
+	return ""
+}
+
+// get is what where gave for lead's values of keys, if remembered.
+func (w *whereMemo) get(lead *person.Lead, keys []string) (whereResult, bool) {
+	var arr [128]byte
+	key := memoKey(arr[:0], lead, keys)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	r, found := w.m[string(key)]
+	return r, found
+}
+
+// put remembers that where gave ok and err for lead's values of keys.
+func (w *whereMemo) put(lead *person.Lead, keys []string, ok bool, err error) {
+	var arr [128]byte
+	key := memoKey(arr[:0], lead, keys)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if len(w.m) >= maxWhereMemo {
+		clear(w.m)
+	}
+	w.m[string(key)] = whereResult{ok, err}
+	w.evals++
+}

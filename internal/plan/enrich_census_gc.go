@@ -1,0 +1,63 @@
+package plan
+
+import (
+	"runtime/debug"
+
+	"github.com/leadsync/leadsync/internal/config"
+)
+
+// While the census reads its people to enrich a page at a time
+// (candidatePages), the heap holds what the plan read (the lead lists, the
+// people read whole, the census) and each page becomes garbage once
+// counted. A plan lets the heap grow to three times what the last
+// collection kept (GOGC 200, cli.planGC), which pays while a state loads.
+// Here it lets the pages' garbage grow to twice what the plan holds: at
+// 3,000,000 people, 240 MB kept and 720 MB in all. pagesGC lowers GOGC to
+// censusGCPercent for the pages: the heap then grows to 1.5 times what
+// the plan holds, for a few more collections (docs/performance.md, "A
+// where counted a page at a time").
+
+// censusGCPercent is the collector's GOGC from the census of such a
+// block to the end of the plan (env.settle): what follows the census
+// (the counts of the people met, the plan's text) makes garbage beside
+// what the plan holds too.
+var censusGCPercent = 50
+
+// pagesGC lowers GOGC to censusGCPercent unless it is lower already, or
+// the collector is off, and returns what sets it back.
+func pagesGC() (restore func()) {
+	old := debug.SetGCPercent(censusGCPercent)
+	if old <= censusGCPercent { // lower, or off (negative)
+		debug.SetGCPercent(old)
+		return func() {}
+	}
+	return func() { debug.SetGCPercent(old) }
+}
+
+// censusGCMembers is the members from which any census lowers GOGC
+// (pagesGC). Its lead lists then hold 35 MB a million members at least,
+// and the people to enrich read whole about 1 KB each: at 3,000,000
+// members and 136,000 read whole, 278-290 MB against 352-364 MB, for
+// 0.15 s of CPU more. Below, the plan keeps GOGC 200: at 300,000 people
+// (150,000 read whole) GOGC 50 cost 20 % of its CPU for 20 MB.
+var censusGCMembers = 1_000_000
+
+// censusGC lowers GOGC (pagesGC) until the plan is built (env.settle)
+// for the census of e over sources when e counts its people in pages (a
+// where, countOnly) or sources hold censusGCMembers members: its census,
+// its pages or its people read whole grow the heap beside what the plan
+// holds.
+func (v *env) censusGC(e *config.Enrich, sources []source) {
+	if v.gcBack == nil && (e.Where != nil && v.countOnly(e) || members(sources) >= censusGCMembers) {
+		v.gcBack = pagesGC()
+	}
+}
+
+// members counts the IDs of sources' lead lists.
+func members(sources []source) int {
+	n := 0
+	for _, src := range sources {
+		n += len(src.ids)
+	}
+	return n
+}

@@ -1,0 +1,102 @@
+package plan
+
+import (
+	"math/rand/v2"
+	"runtime/debug"
+	"testing"
+
+	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/person"
+)
+
+// gcPercent is the collector's GOGC now.
+func gcPercent() int {
+	p := debug.SetGCPercent(100)
+	debug.SetGCPercent(p)
+	return p
+}
+
+// TestCensusPagesLowerTheCollectorsGoal plans worlds where a block with a
+// where counts its people to enrich in pages (candidatePages): while it
+// evaluates where there, GOGC is censusGCPercent (pagesGC), and the
+// plan, once built, sets it back. A plan of the whole state leaves it.
+func TestCensusPagesLowerTheCollectorsGoal(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	before := gcPercent()
+	defer func(n, m, p, c int) {
+		walkChunk, maxCounted, maxPlacesRead, maxCensusRead = n, m, p, c
+	}(walkChunk, maxCounted, maxPlacesRead, maxCensusRead)
+	defer func(m func(*config.Config, *config.Enrich, person.Lead) (bool, error)) { match = m }(match)
+	for seed := range 3000 {
+		rng := rand.New(rand.NewPCG(uint64(seed), 0x9a6e))
+		walkChunk, maxCounted, maxPlacesRead, maxCensusRead = 4096, 1<<20, 100_000, 1<<30
+		f, o, _ := manyWorld(rng)
+		useNumberMatch(false)
+		numbers := match
+		seen := map[int]int{}
+		match = func(cfg *config.Config, e *config.Enrich, l person.Lead) (bool, error) {
+			seen[gcPercent()]++
+			return numbers(cfg, e, l)
+		}
+		for _, e := range f.cfg.Enriches {
+			e.RefreshOn = nil
+		}
+		whereAtLimit(rng, f, &o)
+		r := planOfEnrich(t, seed, f, o)
+		if now := gcPercent(); now != before {
+			t.Fatalf("seed %d: GOGC %d after the plans, %d before", seed, now, before)
+		}
+		if !r.paged {
+			continue
+		}
+		if seen[censusGCPercent] == 0 || seen[before] == 0 {
+			t.Fatalf("seed %d: where evaluated at GOGC %v: want %d in the census' pages and %d over the whole state", seed, seen, censusGCPercent, before)
+		}
+		return
+	}
+	t.Fatal("no world counted its people to enrich in pages")
+}
+
+// TestLargeCensusLowersTheCollectorsGoal plans worlds whose block with a
+// where takes a census and reads its people to enrich whole (no pages):
+// from censusGCMembers members, where is evaluated at censusGCPercent;
+// below, at GOGC as it was. The plan sets it back either way.
+func TestLargeCensusLowersTheCollectorsGoal(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	before := gcPercent()
+	defer func(n, m, p, c, g int) {
+		walkChunk, maxCounted, maxPlacesRead, maxCensusRead, censusGCMembers = n, m, p, c, g
+	}(walkChunk, maxCounted, maxPlacesRead, maxCensusRead, censusGCMembers)
+	defer func(m func(*config.Config, *config.Enrich, person.Lead) (bool, error)) { match = m }(match)
+	for _, from := range []int{1, 1 << 40} {
+		censusGCMembers = from
+		found := false
+		for seed := 0; seed < 3000 && !found; seed++ {
+			rng := rand.New(rand.NewPCG(uint64(seed), 0x6c0b))
+			walkChunk, maxCounted, maxPlacesRead, maxCensusRead = 4096, 1<<20, 100_000, 1<<30
+			f, o, _ := manyWorld(rng)
+			useNumberMatch(false)
+			numbers := match
+			seen := map[int]int{}
+			match = func(cfg *config.Config, e *config.Enrich, l person.Lead) (bool, error) {
+				seen[gcPercent()]++
+				return numbers(cfg, e, l)
+			}
+			whereOn(rng, f, &o)
+			r := planOfEnrich(t, seed, f, o)
+			if now := gcPercent(); now != before {
+				t.Fatalf("seed %d: GOGC %d after the plans, %d before", seed, now, before)
+			}
+			if !r.compared || !r.census || r.paged || r.recounted || len(seen) == 0 {
+				continue
+			}
+			found = true
+			if lowered := seen[censusGCPercent] > 0; lowered != (from == 1) {
+				t.Fatalf("seed %d, censusGCMembers %d: where evaluated at GOGC %v", seed, from, seen)
+			}
+		}
+		if !found {
+			t.Fatalf("censusGCMembers %d: no world read its census' people whole", from)
+		}
+	}
+}
