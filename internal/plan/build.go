@@ -30,7 +30,7 @@ func Build(cfg *config.Config, st *state.State, opts Options) (*Plan, hcl.Diagno
 	}
 	// Moved blocks: the plan is made on the state as it will be once
 	// apply has recorded the moves, which it does first.
-	moves, moveDiags := Moves(cfg, st)
+	moves, moveDiags := movesOf(cfg, st, opts)
 	if len(moves) > 0 {
 		st = st.Moved(moves)
 	}
@@ -39,6 +39,7 @@ func Build(cfg *config.Config, st *state.State, opts Options) (*Plan, hcl.Diagno
 	defer b.v.settle()
 	b.v.lookup = opts.Reuse
 	b.v.facts = opts.Enrich
+	opts.Enrich.movedBy(opts.Moved)
 	b.v.colleagues = opts.Colleagues
 	p := &Plan{
 		FormatVersion:   FormatVersion,

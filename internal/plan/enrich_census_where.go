@@ -65,7 +65,7 @@ func (c *candidatePages) read() error {
 			ask = append(ask, id)
 		}
 	}
-	read, err := c.f.store.People(ask)
+	read, err := c.f.people(ask)
 	if err != nil {
 		return err
 	}

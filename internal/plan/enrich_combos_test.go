@@ -35,7 +35,7 @@ func comboWorlds(t *testing.T) int {
 // comboSeen counts the worlds that had each feature, among those
 // compared.
 type comboSeen struct {
-	compared, expired, expiredHeld, expiredEnrich, expiredUnknown, readsOf, replaced, tracked, imported, reused, where, excluded, refreshOn, census, walked, paged, unlimited int
+	compared, expired, expiredHeld, expiredEnrich, expiredUnknown, readsOf, replaced, tracked, imported, reused, where, excluded, refreshOn, census, walked, paged, unlimited, moved int
 	// expiredCounted: worlds compared whose enrich blocks were planned
 	// from the store's counts while someone retention removes holds an
 	// enrichment or is listed; expiredWhole: such worlds whose plan read
@@ -80,14 +80,14 @@ func TestPartialReadsTogetherMakeTheSamePlan(t *testing.T) {
 	n := worlds - first
 	if seen.compared < n/3 || seen.expired < n/20 || seen.expiredCounted < n/10 || seen.expiredKept < n/40 || seen.expiredHeld < n/50 || seen.expiredEnrich < n/60 || seen.expiredUnknown < n/200 || seen.readsOf < n/20 || seen.replaced < n/25 || seen.tracked < n/100 || seen.imported < n/100 ||
 		seen.reused < n/40 || seen.where < n/10 || seen.excluded < n/16 || seen.refreshOn < n/16 || seen.census < n/10 ||
-		seen.walked < n/50 || seen.paged < n/400 || seen.unlimited < n/25 || seen.meetsMany < n/16 {
+		seen.walked < n/50 || seen.paged < n/400 || seen.unlimited < n/25 || seen.meetsMany < n/16 || seen.moved < n/50 {
 		t.Fatalf("worlds compared with each feature %+v: the test no longer tests them together", seen)
 	}
 }
 
 // comboWorld is a world of comboPlan: o plans it with the store's lists
 // (Expired), whole without them.
-func comboWorld(rng *rand.Rand, seed int) (f *fixture, o, whole Options, b *state.Base) {
+func comboWorld(t *testing.T, rng *rand.Rand, seed int) (f *fixture, o, whole Options, b *state.Base) {
 	walkChunk = []int{1, 2, 3, 4096}[rng.IntN(4)]
 	maxCounted = []int{1, 4, 1 << 20}[seed%3]
 	maxPlacesRead = []int{100_000, 100_000, 2}[seed%3]
@@ -123,8 +123,15 @@ func comboWorld(rng *rand.Rand, seed int) (f *fixture, o, whole Options, b *stat
 	if rng.IntN(8) == 0 {
 		f.cfg.Enriches, o.Targets = nil, nil // planned from what ReadsOf names
 	}
-	whole = o
+	mrng := rand.New(rand.NewPCG(uint64(seed), 0x30ed)) // the worlds are otherwise those before
+	if mrng.IntN(6) == 0 {
+		// Searches and profiles: a move of an enrich block, or of a track
+		// of its people, reads every person (movedEnrichReads).
+		moveWorld(t, mrng, f, kind.Search, kind.Profile)
+	}
+	whole = o // the whole state's moves are its own
 	b = enrichBase(f.st)
+	o, _ = movedOptions(t, seed, f, b, o)
 	return f, o, whole, b
 }
 
@@ -133,7 +140,7 @@ func comboWorld(rng *rand.Rand, seed int) (f *fixture, o, whole Options, b *stat
 func comboPlan(t *testing.T, seed int, seen *comboSeen) {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(uint64(seed), 0xc0b0))
-	f, o, whole, b := comboWorld(rng, seed)
+	f, o, whole, b := comboWorld(t, rng, seed)
 	meets := len(f.cfg.Tracks) > 0 && len(f.cfg.Enriches) > 0
 	if meets {
 		seen.meets++
@@ -270,6 +277,9 @@ func comboCount(f *fixture, o Options, p *Plan, facts *EnrichFacts, seen *comboS
 	}
 	if p.Savings.Reused.People > 0 {
 		seen.reused++
+	}
+	if o.Moved != nil && len(o.Moved.Moves) > 0 {
+		seen.moved++
 	}
 	if p.Savings.Excluded.People > 0 {
 		seen.excluded++

@@ -132,7 +132,7 @@ func wheres(blocks []*config.Enrich) bool {
 // each person once for all their walks.
 func (f *EnrichFacts) readWhole(ids []string) (map[string]*state.Person, error) {
 	if !f.many {
-		return f.store.People(ids)
+		return f.people(ids)
 	}
 	out := make(map[string]*state.Person, len(ids))
 	var ask []string
@@ -143,7 +143,7 @@ func (f *EnrichFacts) readWhole(ids []string) (map[string]*state.Person, error) 
 			ask = append(ask, id)
 		}
 	}
-	read, err := f.store.People(ask)
+	read, err := f.people(ask)
 	if err != nil {
 		return nil, err
 	}

@@ -55,6 +55,9 @@ type EnrichFacts struct {
 	// reuse: what the plan learned of the other workspaces (reuseReads),
 	// nil without any.
 	reuse *reuseFacts
+	// moved are the moves the state read was given (Options.Moved): the
+	// people read whole while Build runs are moved alike (people).
+	moved *Moving
 }
 
 // Fill gives st, read as EnrichReadsOf says, the people it reads in
@@ -93,6 +96,14 @@ type enrichCounts struct {
 // (state.EnrichmentLister). ok is false for any other plan: it reads
 // every person.
 func EnrichReadsOf(cfg *config.Config, records *state.State, opts Options, ix EnrichStore) (r Reads, facts *EnrichFacts, ok bool, err error) {
+	if opts.Moved != nil {
+		return movedEnrichReads(cfg, records, opts, ix)
+	}
+	return enrichReadsOf(cfg, records, opts, ix)
+}
+
+// enrichReadsOf is EnrichReadsOf of a plan without moves to make.
+func enrichReadsOf(cfg *config.Config, records *state.State, opts Options, ix EnrichStore) (r Reads, facts *EnrichFacts, ok bool, err error) {
 	e, base, ok := enrichAlone(cfg, records, opts)
 	if !ok {
 		return enrichReadsMany(cfg, records, opts, ix)

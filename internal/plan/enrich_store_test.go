@@ -39,6 +39,7 @@ func TestEnrichReadsMakeTheSamePlan(t *testing.T) {
 	nothing := 0     // from the census with nothing to enrich
 	var reuse [4]int // worlds with other workspaces (compared), copying (walked, from the census)
 	excluded, unlimited, refreshOn, refreshOnWalked := 0, 0, 0, 0
+	moved := 0             // compared, with moves
 	var read, whole [4]int // by places left: 0 none, 1 some (the walk); 2 the census, 3 the census after the walk
 	for seed := range worlds {
 		rng := rand.New(rand.NewPCG(uint64(seed), 0xe4c4))
@@ -49,11 +50,19 @@ func TestEnrichReadsMakeTheSamePlan(t *testing.T) {
 		f, o := enrichWorld(rng)
 		maxReuseRead = []int{100_000, 100_000, 100_000, 2}[seed%4]
 		others := reuseWorld(rng, f, &o)
+		mrng := rand.New(rand.NewPCG(uint64(seed), 0x30ed)) // the worlds are otherwise those before
+		if mrng.IntN(5) == 0 {
+			moveWorld(t, mrng, f)
+		}
 		b := enrichBase(f.st)
+		o, mv := movedOptions(t, seed, f, b, o)
 		if _, _, ok, _ := EnrichReadsOf(f.cfg, b.Records, o, b); !ok {
 			continue
 		}
 		r := planOfEnrich(t, seed, f, o)
+		if r.compared && mv {
+			moved++
+		}
 		reuse = countReuse(reuse, r, others)
 		k := 0
 		switch {
@@ -93,6 +102,10 @@ func TestEnrichReadsMakeTheSamePlan(t *testing.T) {
 		worlds, read[0], whole[0], read[1], whole[1], read[2], whole[2], read[3], whole[3], nothing, excluded, unlimited, refreshOn, refreshOnWalked)
 	if read[0] < 250 || read[1] < 150 || read[2] < 400 || whole[2] < 20 || read[3] < 120 || whole[3] < 5 || nothing < 100 || excluded < 300 || unlimited < 200 || refreshOn < 300 || refreshOnWalked < 150 {
 		t.Fatalf("worlds planned in part and needing everyone (at the limit, with places left, from the census): %v, %v: the test no longer tests EnrichReadsOf", read, whole)
+	}
+	t.Logf("%d worlds with moves planned in part", moved)
+	if moved < 60 {
+		t.Fatalf("%d worlds with moves planned in part: the test no longer tests moved blocks", moved)
 	}
 }
 
@@ -158,7 +171,9 @@ func planOfEnrich(t *testing.T, seed int, f *fixture, o Options) enrichPlanned {
 	if facts.NeedsEveryone() {
 		return out
 	}
-	want, wantDiags := Build(f.cfg, f.st, o)
+	wo := o
+	wo.Moved = nil // the whole state's moves are its own
+	want, wantDiags := Build(f.cfg, f.st, wo)
 	if d := cmp.Diff(planJSON(t, want), planJSON(t, got)); d != "" {
 		t.Fatalf("seed %d (targets %q, %d people read of %d, census %v): the plan over what EnrichReadsOf names differs (-whole +read):\n%s",
 			seed, o.Targets, len(st.People), len(f.st.People), out.census, d)

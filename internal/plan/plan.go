@@ -116,6 +116,11 @@ type Options struct {
 	// store at Now (ExpiredOf) when the state holds only the people
 	// ReadsOf names; nil: the state's people tell them.
 	Expired *Expired
+	// Moved are the moves of the configuration's moved blocks resolved
+	// against the store (MovesOf) when the state holds only the people
+	// ReadsOf or EnrichReadsOf names: Build makes them. Nil: Build
+	// resolves them against the state (Moves).
+	Moved *Moving
 }
 
 // ExportRecord is what the plan reads of the record of an export's last

@@ -77,6 +77,9 @@ func ReadsOf(cfg *config.Config, records *state.State, opts Options) Reads {
 	if records == nil {
 		records = &state.State{}
 	}
+	// With moves given, what the state will hold once they are made,
+	// read where it is held now (Moving.back).
+	records = opts.Moved.records(records)
 	b := &builder{cfg: cfg, st: records, opts: opts}
 	b.selectTargets()
 	b.selectReplace()
@@ -86,7 +89,11 @@ func ReadsOf(cfg *config.Config, records *state.State, opts Options) Reads {
 	if b.readsEveryone() {
 		return Reads{People: true}
 	}
-	return b.partReads(records)
+	r := b.partReads(records)
+	if r.People {
+		return r
+	}
+	return opts.Moved.back(r)
 }
 
 // partReads are the lead lists and people a plan that reads no person in
@@ -127,12 +134,13 @@ func (b *builder) partReads(records *state.State) Reads {
 
 // readsEveryone reports whether the plan asks about people in bulk: the
 // blocks whose planning reads people (enrich) are selected, or moved
-// blocks or retention are to be resolved (retention does not when the
+// blocks or retention are to be resolved (moved blocks do not when the
+// store resolved them, Options.Moved; retention does not when the
 // store named the people it removes: Options.Expired). An export reads no person
 // (exportSearches); a track or an import reads some (trackReads,
 // importReads).
 func (b *builder) readsEveryone() bool {
-	if len(b.cfg.Moves) > 0 || (b.retains() && !b.expiredRead()) {
+	if (len(b.cfg.Moves) > 0 && b.opts.Moved == nil) || (b.retains() && !b.expiredRead()) {
 		return true
 	}
 	var bulk []string // the blocks whose planning reads people

@@ -204,7 +204,10 @@ func partialRead(d Deps, opts ApplyOptions, b *state.Base, sel plan.Options) (*a
 	}
 	exp = exp.ReadWhole() // removed, so written: read whole
 	sel.Expired = exp
-	reads := plan.ReadsOf(opts.Config, b.Records, sel)
+	reads, err := foldableReads(opts.Config, b, sel)
+	if err != nil {
+		return nil, err
+	}
 	if reads.Foldable() {
 		col, err := reads.ReadColleagues(b, opts.Config)
 		if err != nil {

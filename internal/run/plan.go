@@ -88,7 +88,7 @@ func Plan(ctx context.Context, d Deps, opts PlanOptions) (*plan.Plan, hcl.Diagno
 		if st, err = d.Backend.Load(); err != nil {
 			return nil, nil, err
 		}
-		popts.Enrich = nil
+		popts.Enrich, popts.Moved = nil, nil
 		p, diags = plan.Build(opts.Config, st, popts)
 	}
 	// The run's and the record's warnings are the plan's own, drawn with it.
@@ -134,6 +134,14 @@ func readPlanState(d Deps, opts PlanOptions, popts *plan.Options) (*state.State,
 		b.Close()
 		return nil, nil, err
 	}
+	// The moves of moved blocks, from the store's counts: the plan reads
+	// what it reads of the state as they leave it.
+	if b.Stored() {
+		if popts.Moved, err = plan.MovesOf(opts.Config, b); err != nil {
+			b.Close()
+			return nil, nil, err
+		}
+	}
 	r := plan.ReadsOf(opts.Config, b.Records, *popts)
 	whole, readWhole := b.Whole()
 	switch {
@@ -151,6 +159,7 @@ func readPlanState(d Deps, opts PlanOptions, popts *plan.Options) (*state.State,
 		popts.Colleagues, err = r.ReadColleagues(b, opts.Config)
 		return st, nil, err
 	case readWhole:
+		popts.Moved = nil
 		return whole, nil, nil
 	case b.EnrichIndexed():
 		er, facts, ok, err := plan.EnrichReadsOf(opts.Config, b.Records, *popts, b)
@@ -176,6 +185,7 @@ func readPlanState(d Deps, opts PlanOptions, popts *plan.Options) (*state.State,
 	if err := b.Close(); err != nil {
 		return nil, nil, err
 	}
+	popts.Moved = nil
 	st, err := d.Backend.Load()
 	return st, nil, err
 }

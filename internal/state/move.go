@@ -393,5 +393,16 @@ func (s *State) Moved(ms []Move) *State {
 	c.idx, c.changes, c.sup, c.supLen = nil, nil, nil, 0
 	c.Normalize()
 	c.foldMove(&MoveEvent{Moves: ms})
+	if s.partial != nil {
+		// The people not read are counted under the addresses they will
+		// be named by (the people read were moved above).
+		to := make(map[string]string, len(ms))
+		for _, m := range ms {
+			to[m.From] = m.To
+		}
+		pt := *s.partial
+		pt.others = s.partial.others.movedNames(to)
+		c.partial = &pt
+	}
 	return &c
 }

@@ -86,6 +86,7 @@ func testPartialEdits(t *testing.T, k Kind) {
 		name := "rm " + strings.Join(e.Rm, " ")
 		if e.To != "" {
 			name = "mv " + e.From + " " + e.To
+			checkMovedNames(t, open, e.From, e.To)
 		}
 		wantOut, want := partialEdit(t, wholeOpen, true, i, e.Rm, e.From, e.To)
 		gotOut, got := partialEdit(t, open, false, i, e.Rm, e.From, e.To)

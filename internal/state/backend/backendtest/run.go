@@ -83,6 +83,7 @@ func Run(t *testing.T, k Kind) {
 		{"PartialTrackApplyColleagues", testPartialTrackApplyColleagues},
 		{"PartialForget", testPartialForget},
 		{"PartialRetention", testPartialRetention},
+		{"PartialMove", testPartialMove},
 		{"TrackPlan", testTrackPlan},
 		{"TrackPlanColleagues", testTrackPlanColleagues},
 		{"LeadLists", testLeadLists},
