@@ -75,7 +75,11 @@ func TestConcurrentApplies(t *testing.T) {
 				return ctx.Err()
 			}
 		}
-		h := newHarness(t, opts, fmt.Sprintf(faultConfig, "10s"))
+		// The searches wait for that event alone: the request timeout is
+		// far beyond it (at 10 s, a second run that took longer to start
+		// and end at load average 25 made the first's searches time out
+		// and be made again).
+		h := newHarness(t, opts, fmt.Sprintf(faultConfig, "30m"))
 		var second result
 		var once sync.Once
 		first := h.applyJSON(func(ev applyEvent) {

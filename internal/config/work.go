@@ -26,6 +26,14 @@ import (
 // the configuration as a whole evaluates, modules and instances included.
 const MaxWork = 1_000_000
 
+// maxWork is the bound in force: MaxWork, lowered by a test that scales
+// its inputs down with it (work_test.go).
+var maxWork int64 = MaxWork
+
+// workDone, set by tests only, is given each configuration's work once
+// it is loaded: what it used, and what was charged after it was spent.
+var workDone func(used, late int64)
+
 // meterFunc is the name of the function that counts what a for
 // expression, a splat, an operator or a template is about to go through
 // (see meter). Its name is no identifier a configuration can write.
@@ -54,6 +62,9 @@ type work struct {
 	spentAt  int
 	spent    bool
 	reported bool
+	// late counts the charges made once the work was spent: each is a
+	// function reached, or an expression evaluated, after the bound.
+	late int64
 	// funcs is the loader's function map, orig its functions before they
 	// were metered, undo what puts the metered expressions back.
 	funcs, orig map[string]function.Function
@@ -69,8 +80,11 @@ func (w *work) charge(n int64) bool {
 	if w == nil || w.off {
 		return true
 	}
+	if w.spent {
+		w.late++
+	}
 	w.used += n
-	if w.used > MaxWork {
+	if w.used > maxWork {
 		w.spent = true
 	}
 	return !w.spent
@@ -161,6 +175,9 @@ func (w *work) metered(fns map[string]function.Function) map[string]function.Fun
 // each of 600,000 people pays nothing for it.
 func (w *work) finish() {
 	w.off = true
+	if workDone != nil {
+		workDone(w.used, w.late)
+	}
 	for name, fn := range w.orig {
 		w.funcs[name] = fn
 	}

@@ -18,6 +18,7 @@ func TestConformance(t *testing.T) {
 	cs := testConnStr(t)
 	backendtest.Run(t, backendtest.Kind{
 		Parallel: true,
+		Together: 6,
 		New: func(t *testing.T) func(ws string, w backendtest.Who) backend.Backend {
 			schema := testSchema(t, cs)
 			return func(ws string, w backendtest.Who) backend.Backend {

@@ -224,7 +224,7 @@ func basesOfEvents(t *testing.T, k Kind) (whole *state.State, want, got *state.B
 	t.Helper()
 	open := k.New(t)
 	Apply(t, open("", Alice), Events())
-	whole, err := open("", Bob).Load()
+	whole, err := loadOnce(open("", Bob))
 	must(t, err, "load")
 	got, err = backend.OpenBase(open("", Alice))
 	must(t, err, "open base")

@@ -21,7 +21,7 @@ func testRoundTrip(t *testing.T, k Kind) {
 	covers(t, want)
 	s := Apply(t, open("", Alice), Events())
 	same(t, want, s, "applied state differs from the reference")
-	again, err := open("", Bob).Load()
+	again, err := loadOnce(open("", Bob))
 	must(t, err, "reload")
 	same(t, s, again, "reloaded state differs from the committed one")
 	if n := again.ErasedEnrichments["enrich.contacts"]; n != 1 {
@@ -36,7 +36,7 @@ func testRoundTrip(t *testing.T, k Kind) {
 		must(t, want.Fold(e), "fold")
 	}
 	s2 := Apply(t, open("", Bob), more)
-	again, err = open("", Alice).Load()
+	again, err = loadOnce(open("", Alice))
 	must(t, err, "reload")
 	same(t, want, again, "state after a second run differs")
 	if r := again.Searches["search.split"]; r == nil || r.Split == nil || len(again.Splits) != 0 {
@@ -54,24 +54,25 @@ func testRoundTrip(t *testing.T, k Kind) {
 // PostgreSQL schema's set-up mostly waits for the server).
 func testKilledAtAnyPoint(t *testing.T, k Kind) {
 	evs := Events()
-	for cut := 0; cut <= len(evs); cut++ {
-		t.Run(fmt.Sprint("after ", cut), func(t *testing.T) {
-			t.Parallel()
-			open := k.New(t)
-			b := open("", Alice)
-			l, _, _ := startApply(t, b, evs[:cut])
-			k.Kill(t, b, l)
-			next := open("", Bob)
-			got, err := next.Load()
-			must(t, err, "load after the kill")
-			same(t, Fold(t, evs[:cut]), got, "state after the kill lost or changed calls")
-			s := Apply(t, next, evs[cut:]) // the dead run's lock: taken at once
-			same(t, Fold(t, evs), s, "resumed state differs")
-			again, err := open("", Alice).Load()
-			must(t, err, "reload")
-			same(t, s, again, "reloaded resumed state differs")
-		})
+	names := make([]string, len(evs)+1)
+	for cut := range names {
+		names[cut] = fmt.Sprint("after ", cut)
 	}
+	each(t, k.Together, true, names, func(t *testing.T, cut int) {
+		open := k.New(t)
+		b := open("", Alice)
+		l, _, _ := startApply(t, b, evs[:cut])
+		k.Kill(t, b, l)
+		next := open("", Bob)
+		got, err := next.Load()
+		must(t, err, "load after the kill")
+		same(t, Fold(t, evs[:cut]), got, "state after the kill lost or changed calls")
+		s := Apply(t, next, evs[cut:]) // the dead run's lock: taken at once
+		same(t, Fold(t, evs), s, "resumed state differs")
+		again, err := loadOnce(open("", Alice))
+		must(t, err, "reload")
+		same(t, s, again, "reloaded resumed state differs")
+	})
 }
 
 // A second run is refused at once, with the holder named; once the holder
@@ -143,7 +144,7 @@ func testSnapshot(t *testing.T, k Kind) {
 	b := open("", Alice)
 	l, rec, s := startApply(t, b, evs[:3])
 	defer l.Unlock()
-	got, err := open("", Bob).Load()
+	got, err := loadOnce(open("", Bob))
 	must(t, err, "load while locked")
 	same(t, Fold(t, evs[:3]), got, "a read during the apply")
 	must(t, rec.Close(), "close")
@@ -155,10 +156,10 @@ func testSnapshot(t *testing.T, k Kind) {
 func testLineageSerial(t *testing.T, k Kind) {
 	open := k.New(t)
 	first := Apply(t, open("", Alice), Events()[:2])
-	planned, err := open("", Bob).Load() // a plan saved now records this
+	planned, err := loadOnce(open("", Bob)) // a plan saved now records this
 	must(t, err, "load")
 	Apply(t, open("", Alice), Events()[2:4])
-	now, err := open("", Bob).Load()
+	now, err := loadOnce(open("", Bob))
 	must(t, err, "load")
 	if now.Lineage != first.Lineage || planned.Lineage != first.Lineage {
 		t.Fatalf("lineage changed: %s, %s, %s", first.Lineage, planned.Lineage, now.Lineage)
@@ -188,7 +189,7 @@ func testServiceHeader(t *testing.T, k Kind) {
 	must(t, rec.Close(), "close")
 	must(t, b.Commit(s), "commit")
 	must(t, l.Unlock(), "unlock")
-	got, err := open("", Bob).Load()
+	got, err := loadOnce(open("", Bob))
 	must(t, err, "load")
 	if got.Service != "sandbox" || got.Configuration != "team-leads" {
 		t.Fatalf("service, configuration after a commit: %q, %q", got.Service, got.Configuration)
@@ -201,7 +202,7 @@ func testServiceHeader(t *testing.T, k Kind) {
 	s.SetService("api.example.com 0123456789abcdef")
 	must(t, b.Commit(s), "commit")
 	must(t, l.Unlock(), "unlock")
-	got, err = open("", Bob).Load()
+	got, err = loadOnce(open("", Bob))
 	must(t, err, "load")
 	if got.Service != "api.example.com 0123456789abcdef" {
 		t.Fatalf("service after a second commit: %q", got.Service)
@@ -214,7 +215,7 @@ func testServiceHeader(t *testing.T, k Kind) {
 		must(t, err, "lock")
 		must(t, p.Push(pushed, true), "push")
 		must(t, l.Unlock(), "unlock")
-		got, err = open("", Bob).Load()
+		got, err = loadOnce(open("", Bob))
 		must(t, err, "load")
 		if got.Service != "pushed.example.com" || got.Configuration != "pushed" {
 			t.Fatalf("service, configuration after a push: %q, %q", got.Service, got.Configuration)
@@ -229,7 +230,7 @@ func testServiceHeader(t *testing.T, k Kind) {
 func testDataMark(t *testing.T, k Kind) {
 	open := k.New(t)
 	committed := Apply(t, open("", Alice), Events()[:2]).DataMark()
-	reloaded, err := open("", Bob).Load()
+	reloaded, err := loadOnce(open("", Bob))
 	must(t, err, "reload")
 	if m := reloaded.DataMark(); !m.Equal(committed) {
 		t.Fatalf("reload's mark %+v, the committed state's %+v", m, committed)
@@ -237,7 +238,7 @@ func testDataMark(t *testing.T, k Kind) {
 	l, err := open("", Alice).Lock("state rm")
 	must(t, err, "lock")
 	must(t, l.Unlock(), "unlock")
-	again, err := open("", Bob).Load()
+	again, err := loadOnce(open("", Bob))
 	must(t, err, "reload")
 	if m := again.DataMark(); !m.Equal(committed) {
 		t.Fatalf("a lock taken and released moved the mark: %+v, was %+v", m, committed)
@@ -245,7 +246,7 @@ func testDataMark(t *testing.T, k Kind) {
 	b := open("", Alice)
 	l, _, _ = startApply(t, b, Events()[2:3])
 	k.Kill(t, b, l)
-	killed, err := open("", Bob).Load()
+	killed, err := loadOnce(open("", Bob))
 	must(t, err, "load after the kill")
 	if m := killed.DataMark(); m.Equal(committed) {
 		t.Fatalf("a killed apply's call left the mark as it was: %+v", m)

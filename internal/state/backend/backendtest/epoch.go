@@ -44,7 +44,7 @@ func testDataMarkMadeAgain(t *testing.T, k Kind) {
 	if rec.Epoch == "" {
 		t.Fatal("a workspace made by workspace new has no epoch")
 	}
-	again, err := open("cp", Bob).Load()
+	again, err := loadOnce(open("cp", Bob))
 	must(t, err, "load")
 	if !again.DataMark().Equal(rec) {
 		t.Fatalf("the same state reloaded: mark %+v, recorded %+v", again.DataMark(), rec)

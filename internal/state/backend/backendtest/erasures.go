@@ -53,7 +53,7 @@ func testErasureRecord(t *testing.T, k Kind) {
 	if s.People["n1"] != nil || s.People["n2"] == nil {
 		t.Fatalf("uk after its search holds %v: Anna is erased", keysOf(s.People))
 	}
-	s, err = open("uk", Alice).Load()
+	s, err = loadOnce(open("uk", Alice))
 	must(t, err, "load uk")
 	if s.People["n1"] != nil || !s.IsSuppressed(lead("n1", "", "")) {
 		t.Fatalf("uk as stored holds Anna, or does not suppress her")
@@ -65,7 +65,7 @@ func testErasureRecord(t *testing.T, k Kind) {
 	must(t, err, "lock dach")
 	must(t, p.Push(old, true), "push the old state")
 	must(t, u.Unlock(), "unlock")
-	s, err = open("dach", Bob).Load()
+	s, err = loadOnce(open("dach", Bob))
 	must(t, err, "load dach")
 	if s.People["n1"] != nil || s.People["n2"] == nil || !s.IsSuppressed(lead("n1", "", "")) {
 		t.Fatalf("dach after the push of an old state holds %v", keysOf(s.People))

@@ -191,12 +191,26 @@ func Fold(t TB, evs []state.Event) *state.State {
 // content blanked: serial, version, journal mark, lineage.
 func Canon(t TB, s *state.State) string {
 	t.Helper()
+	return canonOf(t, canonJSON(t, s))
+}
+
+// canonJSON is s as compact JSON, with what Canon blanks blanked. Canon is
+// a function of it: equal bytes make equal Canons (unequal ones may not:
+// a database keeps JSON of its own, which Canon then decides).
+func canonJSON(t TB, s *state.State) []byte {
+	t.Helper()
 	c := *s
 	c.Serial, c.LeadsyncVersion, c.Journal, c.Lineage = 0, "", nil, "x"
 	b, err := json.Marshal(&c)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return b
+}
+
+// canonOf is Canon of the JSON canonJSON made.
+func canonOf(t TB, b []byte) string {
+	t.Helper()
 	var v any
 	if err := json.Unmarshal(b, &v); err != nil {
 		t.Fatal(err)

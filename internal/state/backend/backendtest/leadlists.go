@@ -41,7 +41,7 @@ func testLeadLists(t *testing.T, k Kind) {
 	evs = append(evs, state.Event{At: At(41), Kind: state.EventSearch, Address: "search.none",
 		Search: &state.SearchEvent{Generation: api.Gen1, Request: req}})
 	Apply(t, open("", Alice), evs)
-	whole, err := open("", Bob).Load()
+	whole, err := loadOnce(open("", Bob))
 	must(t, err, "load")
 	got, err := backend.OpenBase(open("", Alice))
 	must(t, err, "open base")

@@ -45,14 +45,14 @@ func testMoves(t *testing.T, k Kind) {
 			b := open("", Bob)
 			l, _, _ := startApply(t, b, evs[:1])
 			k.Kill(t, b, l)
-			got, err := open("", Alice).Load()
+			got, err := loadOnce(open("", Alice))
 			must(t, err, "load after the kill")
 			same(t, Fold(t, append(Events(), evs[:1]...)), got, "state after a kill after the move")
 			Apply(t, open("", Alice), evs[1:])
 		} else {
 			Apply(t, open("", Bob), evs)
 		}
-		got, err := open("", Alice).Load()
+		got, err := loadOnce(open("", Alice))
 		must(t, err, "reload")
 		same(t, want, got, "state after the moves")
 	}

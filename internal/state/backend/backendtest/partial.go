@@ -132,7 +132,7 @@ func partialEdit(t *testing.T, open func(string, Who) backend.Backend, whole boo
 		out, err = run.StateRm(d, rm)
 	}
 	answer := fmt.Sprintf("%+v %v", out, err)
-	s, lerr := open("", Alice).Load()
+	s, lerr := loadOnce(open("", Alice))
 	must(t, lerr, "load after the edit")
 	return answer, s
 }
@@ -148,7 +148,7 @@ func partialEdit(t *testing.T, open func(string, Who) backend.Backend, whole boo
 func testPartialGuard(t *testing.T, k Kind) {
 	open := k.New(t)
 	Apply(t, open("", Alice), partialFixture())
-	before, err := open("", Bob).Load()
+	before, err := loadOnce(open("", Bob))
 	must(t, err, "load")
 	for _, tc := range []struct {
 		name   string
@@ -176,7 +176,7 @@ func testPartialGuard(t *testing.T, k Kind) {
 			}
 			l.Unlock()
 			backend.Close(b)
-			after, err := open("", Alice).Load()
+			after, err := loadOnce(open("", Alice))
 			must(t, err, "load after")
 			same(t, before, after, "the state after a refused commit")
 		})

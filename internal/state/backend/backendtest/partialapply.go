@@ -279,7 +279,7 @@ func partialApplyFiles(t *testing.T, open func(string, Who) backend.Backend, dir
 	if err != nil && !errors.Is(err, run.ErrFailed) {
 		t.Fatalf("apply: %v", err)
 	}
-	st, err := open("", Alice).Load()
+	st, err := loadOnce(open("", Alice))
 	must(t, err, "load after the apply")
 	return v.sum, st, lc.loads
 }

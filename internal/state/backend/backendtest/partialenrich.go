@@ -104,7 +104,7 @@ func enrichCountsFollow(t *testing.T, open func(string, Who) backend.Backend, se
 	must(t, rec.Close(), "close the journal")
 	must(t, base.Close(), "close the base")
 	must(t, b.Commit(s), "commit")
-	got, err := open("", Alice).Load()
+	got, err := loadOnce(open("", Alice))
 	must(t, err, "load")
 	same(t, Fold(t, append(slices.Clone(setup), evs...)), got, "the state after one apply of every enrichment (-folded whole +partial)")
 }

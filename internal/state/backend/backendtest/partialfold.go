@@ -78,9 +78,9 @@ func testPartialFolds(t *testing.T, k Kind) {
 		name := fmt.Sprintf("event %d (%s %s)", i, e.Kind, e.Address)
 		foldStored(t, wholeOpen, true, e)
 		foldStored(t, open, false, e)
-		want, err := wholeOpen("", Alice).Load()
+		want, err := loadOnce(wholeOpen("", Alice))
 		must(t, err, "load whole")
-		got, err := open("", Alice).Load()
+		got, err := loadOnce(open("", Alice))
 		must(t, err, "load partial")
 		same(t, want, got, name+": the state after the fold differs (-whole +partial)")
 	}
@@ -151,9 +151,9 @@ func testPartialFoldFails(t *testing.T, k Kind) {
 	}
 	l.Unlock()
 	backend.Close(b)
-	want, err := wholeOpen("", Alice).Load()
+	want, err := loadOnce(wholeOpen("", Alice))
 	must(t, err, "load whole")
-	got, err := open("", Alice).Load()
+	got, err := loadOnce(open("", Alice))
 	must(t, err, "load after the failed fold")
 	same(t, want, got, "the state after a fold that failed, loaded again (-folded whole +kept in the journal)")
 }
@@ -167,9 +167,9 @@ func foldEachAlike(t *testing.T, open, wholeOpen func(string, Who) backend.Backe
 		name := fmt.Sprintf("event %d (%s %s)", i, e.Kind, e.Address)
 		foldStored(t, wholeOpen, true, e)
 		foldStored(t, open, false, e)
-		want, err := wholeOpen("", Alice).Load()
+		want, err := loadOnce(wholeOpen("", Alice))
 		must(t, err, "load whole")
-		got, err := open("", Alice).Load()
+		got, err := loadOnce(open("", Alice))
 		must(t, err, "load partial")
 		same(t, want, got, name+": the state after the fold differs (-whole +partial)")
 	}

@@ -99,7 +99,7 @@ func foldsInOnePartial(t *testing.T, open func(string, Who) backend.Backend, set
 	must(t, rec.Close(), "close the journal")
 	must(t, base.Close(), "close the base")
 	must(t, b.Commit(s), "commit")
-	got, err := open("", Alice).Load()
+	got, err := loadOnce(open("", Alice))
 	must(t, err, "load")
 	same(t, Fold(t, append(slices.Clone(setup), evs...)), got, "the state after one apply of every event (-folded whole +partial)")
 }

@@ -1,7 +1,10 @@
 package backendtest
 
 import (
+	"bytes"
 	"fmt"
+	"slices"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -36,17 +39,24 @@ type Kind struct {
 	// gets from New and to handles of its own: nothing it checks may
 	// depend on another case's stores, locks or sessions.
 	Parallel bool
+	// Together, when more than 0, runs that many cases at once, and as
+	// many of KilledAtAnyPoint's cuts, each in a goroutine of its own
+	// (not bound by go test's -parallel, the number of cores). The pg
+	// cases mostly wait for the server: two at a time took 122 s at load
+	// average 13, six at a time 74 s.
+	Together int
 }
 
 // Run runs the conformance suite on k. Every backend runs it from its own
 // tests; a backend without workspaces or push skips those parts. With
-// k.Parallel (pg) the cases run side by side: a new case uses only the
-// places New gives it.
+// k.Parallel the cases run side by side, with k.Together (pg) that many
+// at a time: a new case uses only the places New gives it.
 func Run(t *testing.T, k Kind) {
-	for _, c := range []struct {
+	type tc struct {
 		name string
 		run  func(*testing.T, Kind)
-	}{
+	}
+	cases := []tc{
 		{"RoundTrip", testRoundTrip},
 		{"Base", testBase},
 		{"PeopleByID", testPeopleByID},
@@ -98,14 +108,60 @@ func Run(t *testing.T, k Kind) {
 		{"Claims", testClaims},
 		{"ClaimsAtOnce", testClaimsAtOnce},
 		{"EnrichmentOfARunningApply", testEnrichmentOfARunningApply},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			if k.Parallel {
-				t.Parallel()
-			}
-			c.run(t, k)
-		})
 	}
+	if k.Together > 0 {
+		// The longest cases first: started last, one of them would end
+		// the suite alone.
+		slices.SortStableFunc(cases, func(a, b tc) int { return longFirst(a.name) - longFirst(b.name) })
+	}
+	names := make([]string, len(cases))
+	for i, c := range cases {
+		names[i] = c.name
+	}
+	each(t, k.Together, k.Parallel, names, func(t *testing.T, i int) { cases[i].run(t, k) })
+}
+
+// longCases are the cases that take longest on pg (10-48 s each at
+// load average 20), longest first.
+var longCases = []string{"PartialForget", "PartialEdits", "PartialManyEnrichApply", "PartialEnrichFolds",
+	"PartialEnrichApply", "PartialTrackFolds", "PartialFolds", "PartialApply", "KilledAtAnyPoint"}
+
+// longFirst orders name among the cases: the long ones by their place in
+// longCases, the rest after them.
+func longFirst(name string) int {
+	if i := slices.Index(longCases, name); i >= 0 {
+		return i
+	}
+	return len(longCases)
+}
+
+// each runs fn(t, i) as the subtest names[i] for each name: together of
+// them at a time, in the order given, when together is more than 0; else
+// one after the other, or side by side under go test's -parallel when
+// parallel is set.
+func each(t *testing.T, together int, parallel bool, names []string, fn func(t *testing.T, i int)) {
+	if together <= 0 {
+		for i, name := range names {
+			t.Run(name, func(t *testing.T) {
+				if parallel {
+					t.Parallel()
+				}
+				fn(t, i)
+			})
+		}
+		return
+	}
+	slots := make(chan struct{}, together)
+	var wg sync.WaitGroup
+	for i, name := range names {
+		slots <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer func() { <-slots; wg.Done() }()
+			t.Run(name, func(t *testing.T) { fn(t, i) })
+		}()
+	}
+	wg.Wait()
 }
 
 // Apply runs the life of one apply on b: lock, load, record each event
@@ -160,7 +216,19 @@ func must(t TB, err error, what string, args ...any) {
 // aside).
 func same(t TB, want, got *state.State, what string) {
 	t.Helper()
-	if d := cmp.Diff(Canon(t, want), Canon(t, got)); d != "" {
+	w, g := canonJSON(t, want), canonJSON(t, got)
+	if bytes.Equal(w, g) {
+		return // equal Canons, without sorting and indenting them
+	}
+	if d := cmp.Diff(canonOf(t, w), canonOf(t, g)); d != "" {
 		t.Fatalf("%s (-want +got):\n%s", what, d)
 	}
+}
+
+// loadOnce loads b's state and closes b: a handle opened for one read
+// keeps no connection (two on pg) open to the end of its test, where
+// several cases at once would reach the server's limit.
+func loadOnce(b backend.Backend) (*state.State, error) {
+	defer backend.Close(b)
+	return b.Load()
 }

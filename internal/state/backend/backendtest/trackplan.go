@@ -57,7 +57,7 @@ func testTrackPlan(t *testing.T, k Kind) {
 	for range 2 { // the searches, then the track's reads
 		trackPlanStep(t, open, dir, `search.s["Hamburg"]`, "", nil, true)
 	}
-	whole, err := open("", Alice).Load()
+	whole, err := loadOnce(open("", Alice))
 	must(t, err, "load")
 	csv := "ID,Email\n99999.abc,new@crm.example\n"
 	for _, id := range whole.Searches[`search.s["Munich"]`].LeadIDs[:2] {
@@ -161,7 +161,7 @@ func testTrackPlanColleagues(t *testing.T, k Kind) {
 	}
 	dir := t.TempDir()
 	trackPlanStep(t, open, dir, `search.s["Hamburg"]`, "", nil, true)
-	before, err := open("", Alice).Load()
+	before, err := loadOnce(open("", Alice))
 	must(t, err, "load")
 	berlin := before.People[before.Searches[`search.s["Berlin"]`].LeadIDs[0]]
 	company := `"` + strings.ReplaceAll(berlin.Lead.Company, `"`, `""`) + `"`
@@ -169,7 +169,7 @@ func testTrackPlanColleagues(t *testing.T, k Kind) {
 	fsys := fstest.MapFS{"crm.csv": &fstest.MapFile{Data: []byte(
 		"ID,Email,Company,Domain\n99999.abc,new@rival.example," + company + ",rival.example\n")}}
 	trackPlanFiles(t, open, dir, text, fsys, []string{"import.crm"}, true)
-	whole, err := open("", Alice).Load()
+	whole, err := loadOnce(open("", Alice))
 	must(t, err, "load")
 	if p := whole.People["99999.abc"]; p == nil || p.Enrichment == nil || p.Enrichment.Result.CompanyDomain != "rival.example" {
 		t.Fatalf("the import recorded no company domain: %+v", p)

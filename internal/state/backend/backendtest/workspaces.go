@@ -40,7 +40,7 @@ func isNoWorkspace(err error) bool { return errors.As(err, new(*backend.NoWorksp
 func testWorkspaces(t *testing.T, k Kind) {
 	open := k.New(t)
 	set := workspaces(t, open, Alice)
-	if _, err := open("uk", Alice).Load(); !isNoWorkspace(err) || !strings.Contains(err.Error(), "leadsync workspace new uk") {
+	if _, err := loadOnce(open("uk", Alice)); !isNoWorkspace(err) || !strings.Contains(err.Error(), "leadsync workspace new uk") {
 		t.Fatalf("load of a workspace never created: %v", err)
 	}
 	must(t, set.CreateWorkspace("uk"), "create uk")
@@ -53,9 +53,9 @@ func testWorkspaces(t *testing.T, k Kind) {
 	evs := Events()
 	Apply(t, open("", Alice), evs[:2])
 	Apply(t, open("uk", Alice), evs[2:3])
-	d, err := open("", Bob).Load()
+	d, err := loadOnce(open("", Bob))
 	must(t, err, "load default")
-	u, err := open("uk", Bob).Load()
+	u, err := loadOnce(open("uk", Bob))
 	must(t, err, "load uk")
 	if got := d.Addresses(false); !cmp.Equal(got, []string{`search.cto["Berlin"]`}) {
 		t.Fatalf("default holds %v", got)
@@ -103,13 +103,13 @@ func deleteWorkspaces(t *testing.T, open func(string, Who) backend.Backend, set 
 	}
 	must(t, l.Unlock(), "unlock")
 	must(t, set.DeleteWorkspace("uk", true), "delete --force")
-	if _, err := open("uk", Bob).Load(); !isNoWorkspace(err) {
+	if _, err := loadOnce(open("uk", Bob)); !isNoWorkspace(err) {
 		t.Fatalf("load of a deleted workspace: %v", err)
 	}
 	if err := set.DeleteWorkspace("uk", true); !isNoWorkspace(err) {
 		t.Fatalf("delete of a deleted workspace: %v", err)
 	}
-	again, err := open("", Bob).Load()
+	again, err := loadOnce(open("", Bob))
 	must(t, err, "load default")
 	same(t, d, again, "default changed by the other workspace's life")
 	if again.Lineage != d.Lineage {
@@ -131,7 +131,7 @@ func testPushPull(t *testing.T, k Kind) {
 	must(t, err, "lock")
 	must(t, p.Push(local, false), "push")
 	must(t, l.Unlock(), "unlock")
-	got, err := open("", Bob).Load()
+	got, err := loadOnce(open("", Bob))
 	must(t, err, "load")
 	same(t, local, got, "pushed state differs")
 	if got.Lineage != local.Lineage || got.Serial <= 41 {
@@ -147,7 +147,7 @@ func testPushPull(t *testing.T, k Kind) {
 	same(t, local, back, "pulled state differs")
 	small := Fold(t, Events()[2:3])
 	must(t, p.Push(small, true), "push --force")
-	got2, err := open("", Bob).Load()
+	got2, err := loadOnce(open("", Bob))
 	must(t, err, "load")
 	same(t, small, got2, "force-pushed state differs")
 	if got2.Lineage != small.Lineage || got2.Serial <= got.Serial {
@@ -176,7 +176,7 @@ func testPushNeedsTheWorkspace(t *testing.T, k Kind) {
 	}
 	must(t, set.CreateWorkspace("ukk"), "workspace new")
 	must(t, p.Push(local, false), "push into the new workspace")
-	got, err := open("ukk", Bob).Load()
+	got, err := loadOnce(open("ukk", Bob))
 	must(t, err, "load")
 	same(t, local, got, "pushed state differs")
 }
