@@ -645,9 +645,19 @@ func TestFullStateFolderLosesNothing(t *testing.T) {
 		// result kept in the rescue file, the next call not sent, or
 		// the budget's ledger (in the same folder) not written, so no
 		// more calls made.
+		// Filled after the database's first checkpoint, the writes may
+		// all find room: the log's frames written again from its start,
+		// the ledger's lines in its last page (a file's last page is
+		// not the ballast's to fill). Such a run (exit 0, no write
+		// failed) must lose nothing all the same; one filled before it
+		// always meets the full disk.
 		stopped := strings.Contains(ar.summary.Stopped, "not sent") || strings.Contains(ar.summary.Stopped, "no more calls are made")
-		if ar.code != 1 || len(ar.summary.Kept) == 0 && !stopped {
+		roomy := at > firstCheckpoint && ar.code == 0 && !strings.Contains(ar.stderr, "trying again in")
+		if !roomy && (ar.code != 1 || len(ar.summary.Kept) == 0 && !stopped) {
 			t.Errorf("want exit 1, and results kept or the next call not sent:\n%s", ar.result)
+		}
+		if roomy {
+			t.Logf("full after %d calls: every write found room, the run ended without meeting the full disk", at)
 		}
 		if err := os.Remove(ballast); err != nil {
 			t.Fatal(err)
@@ -661,6 +671,13 @@ func TestFullStateFolderLosesNothing(t *testing.T) {
 		t.Log(f)
 	}
 }
+
+// firstCheckpoint: faultConfig's three searches (633 people) fill the
+// state database's log past 128 pages, so it is first moved into the
+// database, and then written again from its start, after the third call
+// at the earliest (measured: 79 pages after two calls, 147 after five).
+// A state folder full before that fails the next write.
+const firstCheckpoint = 2
 
 // TestNothingWritablePrintsTheAnswers: the state folder and the cache
 // directory are both full: an answer that comes back can be neither
