@@ -129,3 +129,33 @@ func btoi(b bool) int {
 	}
 	return 0
 }
+
+// TestEnrichReadsFindImportMembersByPageName: the worlds of
+// TestEnrichReadsWithATrackOrAnImport narrowed to the case its random
+// draws meet about once in a thousand: a targeted enrich block and
+// import, not current, whose members are known by page name alone. The
+// people those page names find must be read whole (meetImports' Pages):
+// the import's e-mail goes to them.
+func TestEnrichReadsFindImportMembersByPageName(t *testing.T) {
+	compared := 0
+	for seed := range 200 {
+		rng := rand.New(rand.NewPCG(uint64(seed), 0x9a9e))
+		f, o := enrichWorld(rng)
+		im := worldImport(rng, f, 20)
+		if f.st.Imports[im] != nil {
+			f.cfg.Imports[len(f.cfg.Imports)-1].ListFile.Digest = "d2" // imported again
+		}
+		for i := range f.cfg.Imports[len(f.cfg.Imports)-1].People {
+			if r := &f.cfg.Imports[len(f.cfg.Imports)-1].People[i].Result; r.PageName != "" {
+				r.NetworkID = ""
+			}
+		}
+		o.Targets = []string{f.cfg.Enriches[0].Address, im}
+		if planOfEnrich(t, seed, f, o).compared {
+			compared++
+		}
+	}
+	if compared < 50 {
+		t.Fatalf("%d worlds compared: the test no longer plans an import of page names beside an enrich block", compared)
+	}
+}
