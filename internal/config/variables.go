@@ -145,7 +145,9 @@ func (l *loader) literalString(a *hcl.Attribute) (string, bool) {
 		return "", false
 	}
 	val, err := convert.Convert(val, cty.String)
-	if err != nil || val.IsNull() {
+	// Unknown: an expression the parser could not read (its error is
+	// reported already) evaluates so, without a diagnostic of its own.
+	if err != nil || val.IsNull() || !val.IsKnown() {
 		l.errorf(a.Expr.Range().Ptr(), "Invalid "+a.Name, "%s must be a string.", a.Name)
 		return "", false
 	}
