@@ -209,29 +209,7 @@ func (d *dbStore) restoreFrom(tmp string) error {
 	if err != nil || db == nil {
 		return err
 	}
-	ctx := context.Background()
-	conn, err := db.Conn(ctx)
-	if err != nil {
-		return d.wrap("writing the state", err)
-	}
-	defer conn.Close()
-	err = conn.Raw(func(dc any) error {
-		dst, ok := dc.(interface {
-			NewRestore(string) (*sqlite.Backup, error)
-		})
-		if !ok {
-			return fmt.Errorf("the database driver cannot copy a database (%T)", dc)
-		}
-		b, err := dst.NewRestore(tmp)
-		if err != nil {
-			return err
-		}
-		for more := true; more && err == nil; {
-			more, err = b.Step(-1)
-		}
-		return errors.Join(err, b.Finish())
-	})
-	return d.wrap("writing the state", err)
+	return d.wrap("writing the state", pageCopy(db, tmp, true))
 }
 
 // close0 closes d's database whatever holds it: after a swap the handle

@@ -569,7 +569,12 @@ func (d *dbStore) copyToBackup() error {
 
 // copyPages copies the database of db into the empty file at path, page
 // by page.
-func copyPages(db *sql.DB, path string) error {
+func copyPages(db *sql.DB, path string) error { return pageCopy(db, path, false) }
+
+// pageCopy copies the database of db into the file at path page by page
+// (SQLite's online backup), or, restore, the database at path into db's,
+// in one transaction.
+func pageCopy(db *sql.DB, path string, restore bool) error {
 	ctx := context.Background()
 	conn, err := db.Conn(ctx)
 	if err != nil {
@@ -577,13 +582,18 @@ func copyPages(db *sql.DB, path string) error {
 	}
 	defer conn.Close()
 	return conn.Raw(func(dc any) error {
-		src, ok := dc.(interface {
+		c, ok := dc.(interface {
 			NewBackup(string) (*sqlite.Backup, error)
+			NewRestore(string) (*sqlite.Backup, error)
 		})
 		if !ok {
 			return fmt.Errorf("the database driver cannot copy a database (%T)", dc)
 		}
-		b, err := src.NewBackup(path)
+		open := c.NewBackup
+		if restore {
+			open = c.NewRestore
+		}
+		b, err := open(path)
 		if err != nil {
 			return err
 		}
