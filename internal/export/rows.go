@@ -100,7 +100,11 @@ func (j *job) collectRows(sh *config.Sheet) (sheetRows, error) {
 			}
 			return nil
 		}}
-	for _, src := range r.sources {
+	defer func() { j.leads = nil }()
+	for i, src := range r.sources {
+		if err := j.readLeadsAhead(r.sources, i); err != nil {
+			return r, err
+		}
 		a, _ := j.cfg.Addr(src)
 		ids, ok, err := j.sourceIDs(a.Kind, src)
 		if err != nil {
@@ -219,6 +223,9 @@ func (j *job) sourceIDs(k kind.Kind, addr string) (ids []string, ok bool, err er
 	case kind.Search:
 		if st.Searches[addr] == nil {
 			return nil, false, nil
+		}
+		if ids, ok := j.leads[addr]; ok {
+			return ids, true, nil
 		}
 		ids, err := j.base.LeadIDs(addr)
 		if err != nil {
