@@ -31,6 +31,9 @@ type rowPeople struct {
 	// (pagerstream.go); streamFailed once one failed.
 	stream       *pageStream
 	streamFailed bool
+	// samples are the people of the rows prefetch read, by row, until a
+	// row not among them is asked for.
+	samples map[int]*state.Person
 }
 
 // pageRead is the read of the people of rows [from, to) on a goroutine
@@ -51,6 +54,9 @@ func newRowPeople(b *state.Base, n int, id func(i int) string) *rowPeople {
 func (r *rowPeople) person(i int) *state.Person {
 	if r.err != nil {
 		return nil
+	}
+	if p, ok := r.sampled(i); ok {
+		return p
 	}
 	if i < r.from || i >= r.to {
 		inOrder := i == r.last+1

@@ -91,3 +91,41 @@ func (r *rowPeople) stopStream() {
 	close(s.stop)
 	<-s.done
 }
+
+// prefetch reads the people of rows (fitWidths' samples, out of order) in
+// one read of the Base, not a read a row: person gives them without a
+// read until it is asked for a row not among them.
+func (r *rowPeople) prefetch(rows []int) {
+	if r.err != nil || len(rows) == 0 {
+		return
+	}
+	r.stop()
+	ids := make([]string, len(rows))
+	for k, i := range rows {
+		ids[k] = r.id(i)
+	}
+	people, err := r.base.People(ids)
+	if err != nil {
+		r.keep(0, 0, nil, nil, err)
+		return
+	}
+	r.samples = make(map[int]*state.Person, len(rows))
+	for k, i := range rows {
+		r.samples[i] = people[ids[k]]
+	}
+}
+
+// sampled is the person of row i when prefetch read it; the samples are
+// dropped at the first row not among them.
+func (r *rowPeople) sampled(i int) (*state.Person, bool) {
+	if r.samples == nil {
+		return nil, false
+	}
+	p, ok := r.samples[i]
+	if !ok {
+		r.samples = nil
+		return nil, false
+	}
+	r.last = i
+	return p, true
+}

@@ -134,3 +134,42 @@ func TestRowPeopleStreamFailsThenReadsPages(t *testing.T) {
 		t.Errorf("%d streams, want 1: none after one failed", store.streams)
 	}
 }
+
+// TestRowPeoplePrefetchReadsTheSamplesTogether: the rows prefetch names
+// (fitWidths' samples) are read together (Base.People: a page of three
+// at a time here), and asking for them reads nothing more; the first row asked for that is not among them is read
+// as before (x5 is nobody, in the samples and after).
+func TestRowPeoplePrefetchReadsTheSamplesTogether(t *testing.T) {
+	ids := []string{"p0", "p1", "p2", "p3", "p4", "x5", "p6", "p7", "p8"}
+	r, store := rowPeopleOf(ids, 100)
+	r.prefetch([]int{2, 5, 7, 8})
+	askAll(t, r, ids, []int{2, 5, 7, 8})
+	if d := cmp.Diff([]string{"p2,x5,p7", "p8"}, store.read()); d != "" {
+		t.Errorf("reads of the samples (-want +got):\n%s", d)
+	}
+	askAll(t, r, ids, []int{0, 1, 2, 3})
+	if d := cmp.Diff([]string{"p2,x5,p7", "p8", "p0", "p1,p2,p3", "p4,x5,p6"}, store.read()); d != "" {
+		t.Errorf("reads after the samples (-want +got):\n%s", d)
+	}
+}
+
+// TestFitWidthsPrefetchesItsJumps: fitWidths hands the rows it samples
+// out of order to the table's prefetch before it asks for them, in one
+// call.
+func TestFitWidthsPrefetchesItsJumps(t *testing.T) {
+	var asked [][]int
+	var filled []int
+	tb := &table{header: []string{"Name"}, kinds: []cellKind{kindText}, n: 3 * widthSamples,
+		fill: func(i int, row []cellValue) {
+			filled = append(filled, i)
+			row[0] = cellValue{Text: "x"}
+		},
+		prefetch: func(rows []int) { asked = append(asked, slices.Clone(rows)) }}
+	fitWidths(tb, 0, tb.n)
+	if len(asked) != 1 {
+		t.Fatalf("prefetch called %d times, want once", len(asked))
+	}
+	if d := cmp.Diff(filled[widthSamples/2:], asked[0]); d != "" {
+		t.Errorf("rows prefetched (-sampled out of order +prefetched):\n%s", d)
+	}
+}

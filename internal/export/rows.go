@@ -26,6 +26,9 @@ type table struct {
 	// stop, when set, waits for a read of the rows' people still under
 	// way (rowPeople's read ahead) and drops it.
 	stop func()
+	// prefetch, when set, reads the people of rows (fitWidths' samples
+	// out of order) in one go before fill asks for them.
+	prefetch func(rows []int)
 }
 
 // readErr is the error of a read of the rows' people, nil when none
@@ -295,7 +298,7 @@ func (j *job) buildTable(sh *config.Sheet, rows sheetRows) (*table, error) {
 		t.kinds[i] = c.kind
 	}
 	people := newRowPeople(j.base, ids.len(), ids.at)
-	t.err, t.stop = people.error, people.stop
+	t.err, t.stop, t.prefetch = people.error, people.stop, people.prefetch
 	t.fill = func(i int, row []cellValue) {
 		p := people.person(i)
 		if p != nil {
