@@ -33,8 +33,13 @@ func (p *peopleStore) trackSketched(by string) ([]*state.Person, error) {
 	e := &state.Enrichment{By: by}
 	var out []*state.Person
 	var checked, read sql.NullString
+	var slab []state.Person // a few allocations, not one a person
 	for rows.Next() {
-		q := &state.Person{Enrichment: e}
+		if len(slab) == cap(slab) {
+			slab = make([]state.Person, 0, 4096)
+		}
+		slab = append(slab, state.Person{Enrichment: e})
+		q := &slab[len(slab)-1]
 		if err := rows.Scan(&q.ID, &q.Lead.PageName, &q.Status, &checked, &read); err != nil {
 			return nil, err
 		}
