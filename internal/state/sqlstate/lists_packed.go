@@ -4,7 +4,6 @@ import (
 	"database/sql"
 	"fmt"
 	"strings"
-	"unsafe"
 
 	"github.com/leadsync/leadsync/internal/state"
 )
@@ -17,8 +16,7 @@ func (w wrapped) PackedLeadLists(addrs []string) (map[string]state.IDList, error
 }
 
 // packedLeadLists reads the lead lists of the search records at addrs as
-// leadLists does, each packed (state.IDList) straight from its row: the
-// row's bytes are the driver's, reused from row to row, so a list costs
+// leadLists does, each packed (state.IDList) from its row: a list costs
 // its IDs' text and their ends, not a string of JSON and a slice of
 // strings. An address without a record is left out; a search without a
 // list maps to an empty list.
@@ -37,30 +35,28 @@ func (p *peopleStore) packedLeadLists(addrs []string) (map[string]state.IDList, 
 		return nil, err
 	}
 	defer rows.Close()
-	var raw sql.RawBytes
 	for rows.Next() {
 		var addr string
-		if err := rows.Scan(&addr, &raw); err != nil {
+		var list sql.NullString
+		if err := rows.Scan(&addr, &list); err != nil {
 			return nil, err
 		}
-		if out[addr], err = packList(raw); err != nil {
+		if out[addr], err = packList(list); err != nil {
 			return nil, fmt.Errorf("search %s: %w", addr, err)
 		}
 	}
 	return out, rows.Err()
 }
 
-// packList packs the JSON array of texts raw (a list column; NULL and
+// packList packs the JSON array of texts list (a list column; NULL and
 // null are the empty list). Its texts without escapes are copied end to
 // end into one new string; a list with an escape is read by splitTexts
-// first. raw is not kept.
-func packList(raw []byte) (state.IDList, error) {
-	if len(raw) == 0 { // NULL (database/sql gives no bytes for it)
+// first. The row's string is not kept: it becomes garbage at once.
+func packList(list sql.NullString) (state.IDList, error) {
+	if !list.Valid {
 		return state.PackedIDs("", nil), nil
 	}
-	// The string shares raw's bytes only while packList runs: every text
-	// kept is copied into the new one.
-	row := unsafe.String(unsafe.SliceData(raw), len(raw))
+	row := list.String
 	if strings.IndexByte(row, '\\') >= 0 {
 		ids, err := splitTexts(row)
 		if err != nil {
