@@ -63,6 +63,7 @@ func Run(t *testing.T, k Kind) {
 		{"BaseHonoursErasures", testBaseHonoursErasures},
 		{"EnrichIndex", testEnrichIndex},
 		{"ValueLists", testValueLists},
+		{"EnrichmentCompanies", testEnrichmentCompanies},
 		{"KilledAtAnyPoint", testKilledAtAnyPoint},
 		{"Moves", testMoves},
 		{"PartialEdits", testPartialEdits},
