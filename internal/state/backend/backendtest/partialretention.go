@@ -105,6 +105,7 @@ func checkExpiredIDs(t *testing.T, open func(string, Who) backend.Backend) *stat
 			}
 		}
 	}
+	checkKept(t, base, st)
 	if n := len(st.Expired(90*time.Minute, now)); n == 0 || n == len(st.People) {
 		t.Fatalf("%d of %d people expire: the test checks no list", n, len(st.People))
 	}
