@@ -2,6 +2,7 @@ package plan
 
 import (
 	"runtime/debug"
+	"slices"
 	"time"
 
 	"github.com/leadsync/leadsync/internal/state"
@@ -33,8 +34,11 @@ func (e *Expired) ReadKept(b *state.Base, st *state.State) error {
 	} else {
 		defer debug.SetGCPercent(old)
 	}
-	page := b.PageSize()
 	shared := map[keptEnrichment]*state.Enrichment{}
+	if done, err := e.keepAll(b, st, shared); done || err != nil {
+		return err
+	}
+	page := b.PageSize()
 	ids := make([]string, 0, page)
 	flush := func() error {
 		err := e.keepPage(b, st, ids, shared)
@@ -55,6 +59,45 @@ func (e *Expired) ReadKept(b *state.Base, st *state.State) error {
 		return nil
 	}
 	return flush()
+}
+
+// keepAll puts into st in the kept form the people of e.IDs that st does
+// not hold, in one pass of the store (Base.KeptExpired); those seen after
+// the limit are read whole. done is false when the store cannot, or did
+// not give each person of e.IDs: ReadKept reads by ID those st does not
+// hold then.
+func (e *Expired) keepAll(b *state.Base, st *state.State, shared map[keptEnrichment]*state.Enrichment) (done bool, err error) {
+	var slab []state.Person
+	var stay []string
+	met := 0
+	asked, err := b.KeptExpired(e.retention, e.now, func(k state.KeptPerson) {
+		if _, listed := slices.BinarySearch(e.IDs, k.ID); !listed {
+			return
+		}
+		switch met++; {
+		case st.People[k.ID] != nil:
+		case e.now.Sub(k.LastSeen) <= e.retention:
+			stay = append(stay, k.ID)
+		default:
+			if len(slab) == cap(slab) {
+				slab = make([]state.Person, 0, 4096) // pointers into it stay
+			}
+			p := state.Person{ID: k.ID, LastSeen: k.LastSeen}
+			if k.Enriched {
+				p.Enrichment = sharedEnrichment(keptEnrichment{k.By, k.CopiedBy, k.EnrichedAt}, shared)
+			}
+			slab = append(slab, p)
+			st.People[k.ID] = &slab[len(slab)-1]
+		}
+	})
+	if err != nil || !asked || met != len(e.IDs) {
+		return false, err // keepPage reads those not kept
+	}
+	read, err := b.People(stay) // seen just after the limit: stay, whole
+	for _, p := range read {
+		st.People[p.ID] = p
+	}
+	return true, err
 }
 
 // keepPage puts the people of ids into st in the kept form, as the store

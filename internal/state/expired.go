@@ -56,6 +56,9 @@ type KeptPerson struct {
 type KeptLister interface {
 	// Kept calls fn with each person of ids that exists, in no order.
 	Kept(ids []string, fn func(KeptPerson)) error
+	// KeptBefore calls fn with each person SeenBefore(t) lists, in no
+	// order, in one pass of the index.
+	KeptBefore(t time.Time, fn func(KeptPerson)) error
 }
 
 // KeptPeople calls fn with the kept form of each person of ids that
@@ -81,6 +84,28 @@ func (b *Base) KeptPeople(ids []string, fn func(KeptPerson)) (ok bool, err error
 		}
 	}
 	return true, nil
+}
+
+// KeptExpired calls fn with the kept form of each person ExpiredIDs
+// lists at retention and now, and perhaps a few more (a store keeps
+// microseconds), in no order, with no list of IDs asked: one pass of
+// the store's index. ok is false, and fn not called, when the store
+// cannot.
+func (b *Base) KeptExpired(retention time.Duration, now time.Time, fn func(KeptPerson)) (ok bool, err error) {
+	limit := now.Add(-retention).Add(time.Microsecond)
+	if b.store == nil {
+		for _, p := range b.mem {
+			if p.LastSeen.Before(limit) {
+				fn(keptOf(p))
+			}
+		}
+		return true, nil
+	}
+	kl, lists := b.store.(KeptLister)
+	if !lists {
+		return false, nil
+	}
+	return true, kl.KeptBefore(limit, fn)
 }
 
 // keptOf is the kept form of p.

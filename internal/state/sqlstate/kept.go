@@ -4,46 +4,55 @@ import (
 	"database/sql"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/leadsync/leadsync/internal/state"
 )
 
-// SelectKept is what a plan keeps of the people of the list $2 whom
-// retention removes (state.KeptLister): the ID, last_seen, and the
-// enrichment's block, copy and time, from the primary keys of people and
-// enrichments, with nobody decoded whole.
-// keptCopiedBy is the copy's block as SQLite reads it; pgKeptCopiedBy in
-// PostgreSQL's spelling.
+// The kept form of the people retention removes (state.KeptLister): the
+// ID, last_seen, and the enrichment's block, copy and time, with nobody
+// decoded whole. SelectKept reads those of the list $2 by the primary
+// keys; SelectKeptBefore those seen before $2 (or never), as
+// SelectSeenBefore lists them, in one pass of the index people_last_seen.
+// keptCopiedBy is the copy's block as SQLite reads it, pgKeptCopiedBy in
+// PostgreSQL's spelling; keptSeen names the index in SQLite's (PostgreSQL
+// has no such words).
 const (
-	SelectKept = `SELECT ` + keptCols + ` FROM {s}.people p LEFT JOIN {s}.enrichments e
-		ON e.workspace = p.workspace AND e.person_id = p.id WHERE p.workspace = $1 AND `
+	SelectKept       = `SELECT ` + keptCols + ` FROM {s}.people p` + keptJoin + `WHERE p.workspace = $1 AND `
+	SelectKeptBefore = `SELECT ` + keptCols + ` FROM {s}.people p ` + keptSeen + keptJoin + `WHERE p.workspace = $1 AND p.last_seen < $2
+		UNION ALL SELECT ` + keptCols + ` FROM {s}.people p ` + keptSeen + keptJoin + `WHERE p.workspace = $1 AND p.last_seen IS NULL`
 	keptCols       = `p.id, p.last_seen, e.by_address, ` + keptCopiedBy + `, e.enriched_at`
+	keptJoin       = ` LEFT JOIN {s}.enrichments e ON e.workspace = p.workspace AND e.person_id = p.id `
 	keptCopiedBy   = `json_extract(e.extra, '$.copied_by')`
 	pgKeptCopiedBy = `(e.extra->>'copied_by')`
+	keptSeen       = `INDEXED BY people_last_seen`
 )
 
 func (w wrapped) Kept(ids []string, fn func(state.KeptPerson)) error {
 	if len(ids) == 0 {
 		return nil
 	}
-	return w.err(w.p.kept(ids, fn))
-}
-
-// kept runs SelectKept for ids. SQLite gives each row as one JSON array
-// (packedValues says why).
-func (p *peopleStore) kept(ids []string, fn func(state.KeptPerson)) error {
-	list, err := p.r.D.List(ids)
+	list, err := w.p.r.D.List(ids)
 	if err != nil {
 		return err
 	}
-	q := SelectKept + p.r.D.inList("p.id", "$2")
+	return w.err(w.p.kept(SelectKept+w.p.r.D.inList("p.id", "$2"), fn, list))
+}
+
+func (w wrapped) KeptBefore(t time.Time, fn func(state.KeptPerson)) error {
+	return w.err(w.p.kept(SelectKeptBefore, fn, w.p.r.D.TimeValue(t)))
+}
+
+// kept runs q, a query of keptCols, with the workspace and arg. SQLite
+// gives each row as one JSON array (packedValues says why).
+func (p *peopleStore) kept(q string, fn func(state.KeptPerson), arg any) error {
 	v := make([]sql.NullString, 5)
 	scan := []any{&v[0], &v[1], &v[2], &v[3], &v[4]}
 	var row string
 	if p.r.D.packRows {
-		q, scan = "SELECT json_array("+keptCols+")"+strings.TrimPrefix(q, "SELECT "+keptCols), []any{&row}
+		q, scan = strings.ReplaceAll(q, "SELECT "+keptCols, "SELECT json_array("+keptCols+")"), []any{&row}
 	}
-	rows, err := p.r.query(p.ctx, q, p.r.WS, list)
+	rows, err := p.r.query(p.ctx, q, p.r.WS, arg)
 	if err != nil {
 		return err
 	}

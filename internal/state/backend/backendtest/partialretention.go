@@ -99,6 +99,7 @@ func checkExpiredIDs(t *testing.T, open func(string, Who) backend.Backend) *stat
 		if !ok || !slices.IsSorted(got) || !isSubset(want, got) || !isSubset(got, most) {
 			t.Fatalf("retention %s: ExpiredIDs = %q (ok %v), want %q", r, got, ok, want)
 		}
+		checkKeptExpired(t, base, st, r, now, got)
 		if len(want) > 0 {
 			if _, ok, _ := base.ExpiredIDs(r, now, len(want)-1); ok {
 				t.Errorf("retention %s: %d people listed for at most %d", r, len(want), len(want)-1)

@@ -2,6 +2,7 @@ package backendtest
 
 import (
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -18,11 +19,7 @@ func checkKept(t *testing.T, base *state.Base, st *state.State) {
 	want := map[string]state.KeptPerson{}
 	for id, p := range st.People {
 		ids = append(ids, id)
-		k := state.KeptPerson{ID: id, LastSeen: p.LastSeen}
-		if e := p.Enrichment; e != nil {
-			k.Enriched, k.By, k.CopiedBy, k.EnrichedAt = true, e.By, e.CopiedBy, e.EnrichedAt
-		}
-		want[id] = k
+		want[id] = keptIn(p)
 	}
 	got := map[string]state.KeptPerson{}
 	ok, err := base.KeptPeople(ids, func(k state.KeptPerson) { got[k.ID] = k })
@@ -36,4 +33,39 @@ func checkKept(t *testing.T, base *state.Base, st *state.State) {
 	if len(want) == 0 {
 		t.Error("nobody in the state: the test checks no kept form")
 	}
+}
+
+// checkKeptExpired: one pass of the store's index (Base.KeptExpired) at
+// retention r and now gives the kept form of the people ExpiredIDs
+// listed, ids, as st holds them, each once.
+func checkKeptExpired(t *testing.T, base *state.Base, st *state.State, r time.Duration, now time.Time, ids []string) {
+	t.Helper()
+	want := map[string]state.KeptPerson{}
+	for _, id := range ids {
+		want[id] = keptIn(st.People[id])
+	}
+	got := map[string]state.KeptPerson{}
+	twice := 0
+	ok, err := base.KeptExpired(r, now, func(k state.KeptPerson) {
+		if _, met := got[k.ID]; met {
+			twice++
+		}
+		got[k.ID] = k
+	})
+	must(t, err, "KeptExpired")
+	if !ok {
+		t.Fatal("the store gives no kept form of people (state.KeptLister)")
+	}
+	if d := cmp.Diff(want, got); d != "" || twice > 0 {
+		t.Errorf("retention %s: the kept form of the people to go differs from ExpiredIDs' (-listed +kept, %d met twice):\n%s", r, twice, d)
+	}
+}
+
+// keptIn is the kept form of p, as the state loaded holds it.
+func keptIn(p *state.Person) state.KeptPerson {
+	k := state.KeptPerson{ID: p.ID, LastSeen: p.LastSeen}
+	if e := p.Enrichment; e != nil {
+		k.Enriched, k.By, k.CopiedBy, k.EnrichedAt = true, e.By, e.CopiedBy, e.EnrichedAt
+	}
+	return k
 }
