@@ -71,9 +71,13 @@ func (e *Expired) keepAll(b *state.Base, st *state.State, shared map[keptEnrichm
 	var stay []string
 	met := 0
 	asked, err := b.KeptExpired(e.retention, e.now, func(k state.KeptPerson) {
-		if _, listed := slices.BinarySearch(e.IDs, k.ID); !listed {
+		i, listed := slices.BinarySearch(e.IDs, k.ID)
+		if !listed {
 			return
 		}
+		// The ID listed, not the store's text: SQLite's is cut from the
+		// row it packed, which it would keep (150 MB at 1,000,000).
+		k.ID = e.IDs[i]
 		switch met++; {
 		case st.People[k.ID] != nil:
 		case e.now.Sub(k.LastSeen) <= e.retention:
