@@ -18,7 +18,7 @@ func (b *Base) Addressed() (*State, error) {
 	s := *b.Records
 	s.People, s.idx, s.changes = map[string]*Person{}, nil, nil
 	s.partial = &partial{store: b.store, asked: map[string]bool{}, others: names,
-		records: map[string]bool{}, moving: map[string]bool{}, pages: map[string]bool{}, pageOnly: map[string]bool{}}
+		records: map[string]bool{}, pages: map[string]bool{}, pageOnly: map[string]bool{}}
 	return &s, nil
 }
 

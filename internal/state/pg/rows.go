@@ -129,6 +129,13 @@ func (b *Backend) queueChanges(batch *pgx.Batch, s *state.State, ch *state.Chang
 		return err
 	}
 	ws := b.workspace
+	renames, err := sqlstate.RenameStmts(b.dialect, ws, s, ch.Renames)
+	if err != nil {
+		return err
+	}
+	for _, st := range renames {
+		batch.Queue(b.dialect.Rewrite(st.Q), st.Args...)
+	}
 	for id := range ch.People {
 		p := s.People[id]
 		if p == nil {
