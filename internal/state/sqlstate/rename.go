@@ -30,10 +30,10 @@ const (
 		WHERE workspace = $1 AND id IN (SELECT value FROM json_each($4)) AND EXISTS (SELECT 1 FROM json_each(people.found_by) WHERE value = $2)`
 	pgFoundByRename = `UPDATE {s}.people SET found_by = ARRAY(SELECT CASE WHEN v = $2 THEN $3 ELSE v END FROM unnest(found_by) AS v ORDER BY (CASE WHEN v = $2 THEN $3 ELSE v END) COLLATE "C")
 		WHERE workspace = $1 AND id = ANY($4) AND $2 = ANY(found_by)`
-	enrichedRename = `UPDATE {s}.enrichments SET by_address = $3 WHERE workspace = $1 AND by_address = $2`
-	copiedRename   = `UPDATE enrichments SET extra = json_set(extra, '$.copied_by', $3) WHERE workspace = $1 AND ` + copiedBy + ` IS NOT NULL AND ` + copiedBy + ` = $2`
-	pgCopiedRename = `UPDATE {s}.enrichments SET extra = jsonb_set(extra, '{copied_by}', to_jsonb($3::text)) WHERE workspace = $1 AND ` + pgCopiedBy + ` IS NOT NULL AND ` + pgCopiedBy + ` = $2`
-	historyRename  = `UPDATE {s}.person_history SET by_address = $3 WHERE workspace = $1 AND by_address = $2`
+	enrichedRename  = `UPDATE {s}.enrichments SET by_address = $3 WHERE workspace = $1 AND by_address = $2`
+	copiedRename    = `UPDATE enrichments SET extra = json_set(extra, '$.copied_by', $3) WHERE workspace = $1 AND ` + copiedBy + ` IS NOT NULL AND ` + copiedBy + ` = $2`
+	pgCopiedRename  = `UPDATE {s}.enrichments SET extra = jsonb_set(extra, '{copied_by}', to_jsonb($3::text)) WHERE workspace = $1 AND ` + pgCopiedBy + ` IS NOT NULL AND ` + pgCopiedBy + ` = $2`
+	historyRename   = `UPDATE {s}.person_history SET by_address = $3 WHERE workspace = $1 AND by_address = $2`
 	pgTrackedRename = `UPDATE {s}.people SET extra = jsonb_set(extra, '{tracked}', ((extra->'tracked') - $2::text) || jsonb_build_object($3::text, extra->'tracked'->$2::text))
 		WHERE workspace = $1 AND jsonb_exists(extra, 'tracked') AND jsonb_exists(extra->'tracked', $2::text)`
 )
