@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/leadsync/leadsync/internal/engine"
 	"github.com/leadsync/leadsync/internal/run/rescue"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/backend"
@@ -353,6 +354,19 @@ func (w *rescueRecorder) AppendContext(ctx context.Context, e *state.Event) erro
 		w.cause = err
 	}
 	return w.keep(e)
+}
+
+// Checkpoint writes what the recorded calls changed with the backend's
+// recorder, when it can (engine.Checkpointer); nothing once events go to
+// the rescue file.
+func (w *rescueRecorder) Checkpoint(ctx context.Context) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	cp, ok := w.inner.(engine.Checkpointer)
+	if w.cause != nil || !ok {
+		return nil
+	}
+	return cp.Checkpoint(ctx)
 }
 
 // write appends e with the backend's recorder, again after each of the
