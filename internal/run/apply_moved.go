@@ -1,9 +1,12 @@
 package run
 
 import (
+	"context"
+
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/plan"
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/backend"
 )
 
 // foldableReads are what the plan of sel reads of b (plan.ReadsOf). With
@@ -25,4 +28,18 @@ func foldableReads(cfg *config.Config, b *state.Base, sel plan.Options) (plan.Re
 		sel.Moved = moved
 	}
 	return plan.ReadsOf(cfg, b.Records, sel), nil
+}
+
+// closeRecorder ends an apply's recording: what the recorded calls
+// changed is written, and, by a recorder that can (CloseContext), not
+// once ctx is done. After a second interrupt the apply exits at once:
+// every call is recorded, and the next command folds them in, so that
+// writing the moves of 3,000,000 people does not hold the exit.
+func closeRecorder(ctx context.Context, rec backend.Recorder) error {
+	if c, ok := rec.(interface {
+		CloseContext(ctx context.Context) error
+	}); ok {
+		return c.CloseContext(ctx)
+	}
+	return rec.Close()
 }

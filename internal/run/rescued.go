@@ -450,7 +450,13 @@ func (w *rescueRecorder) settled(s *state.State) {
 // Close ends the backend's recording and lets the rescue file go (it
 // stays for the next command).
 func (w *rescueRecorder) Close() error {
-	err := w.inner.Close()
+	return w.CloseContext(context.Background())
+}
+
+// CloseContext is Close whose write stops when ctx is done, when the
+// backend's recorder can (closeRecorder).
+func (w *rescueRecorder) CloseContext(ctx context.Context) error {
+	err := closeRecorder(ctx, w.inner)
 	if cerr := w.file.Close(); err == nil {
 		err = cerr
 	}

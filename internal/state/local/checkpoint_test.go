@@ -82,3 +82,46 @@ func TestStoppedCheckpointWritesNothing(t *testing.T) {
 		t.Errorf("the state committed: the search not moved, or the people (-whole +partial):\n%s", d)
 	}
 }
+
+// TestStoppedCloseLeavesTheMoveRecorded: an apply's recording closed
+// after the second interrupt (CloseContext, the context done) writes
+// nothing; the move stays recorded, and the next load folds it in.
+func TestStoppedCloseLeavesTheMoveRecorded(t *testing.T) {
+	path := filepath.Join(t.TempDir(), ".leadsync", "state.db")
+	store := NewStore(path)
+	defer store.Close()
+	whole := backendtest.Fold(t, demoEvents())
+	must(t, store.Save(whole))
+	var from string
+	for a := range whole.Searches {
+		from = a
+	}
+	ev := state.Event{At: time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC), Kind: state.EventMove, Address: state.MovesAddress,
+		Move: &state.MoveEvent{Moves: []state.Move{{From: from, To: "search.moved"}}}}
+	b := store.AsBackend()
+	base, err := backend.OpenBase(b)
+	must(t, err)
+	s, err := base.Writable()
+	must(t, err)
+	rec, err := b.OpenJournal(s)
+	must(t, err)
+	must(t, rec.Append(&ev))
+	must(t, s.Fold(ev))
+	stopped, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := rec.(interface{ CloseContext(context.Context) error }).CloseContext(stopped); !errors.Is(err, context.Canceled) {
+		t.Fatalf("close after the interrupt: %v, want it stopped", err)
+	}
+	must(t, base.Close())
+	must(t, whole.Fold(ev))
+	got, err := NewStore(path).AsBackend().Load()
+	must(t, err)
+	if got.Searches["search.moved"] == nil || got.Searches[from] != nil {
+		t.Fatalf("the next load did not fold the recorded move")
+	}
+	for id, p := range whole.People {
+		if d := cmp.Diff(p.FoundBy, got.People[id].FoundBy); d != "" {
+			t.Errorf("person %s (-whole +loaded):\n%s", id, d)
+		}
+	}
+}

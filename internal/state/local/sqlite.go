@@ -680,6 +680,21 @@ func (r *dbRecorder) Close() error {
 	return err
 }
 
+// CloseContext is Close whose write stops when ctx is done (a second
+// interrupt): the recording ends, the rows as they were, and the
+// recorded calls are left for the next command to fold in.
+func (r *dbRecorder) CloseContext(ctx context.Context) error {
+	d := r.d
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if r.closed {
+		return nil
+	}
+	r.closed = true
+	_, err := d.flushCtx(ctx, r.s, sqlstate.FlushOpts{FoldOwn: true, Journal: r.id})
+	return err
+}
+
 // Checkpoint writes what the recorded calls changed, and folds them in,
 // without ending the recording (engine.Checkpointer); ctx done stops it
 // and writes nothing.
