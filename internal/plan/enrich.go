@@ -249,42 +249,42 @@ func (v *env) profileCurrent(p *config.Profile, rec *state.ProfileRead) bool {
 }
 
 // keptLeads returns the leads of a search run that its max_results keeps.
-func keptLeads(s *config.Search, rec *state.Search) []string {
-	ids := rec.LeadIDs
-	if s.MaxResults > 0 && len(ids) > s.MaxResults {
-		ids = ids[:s.MaxResults]
+func keptLeads(s *config.Search, rec *state.Search) state.IDList {
+	ids := rec.Leads()
+	if s.MaxResults > 0 && ids.Len() > s.MaxResults {
+		ids = ids.Head(s.MaxResults)
 	}
 	return ids
 }
 
 // sourcePeople returns the people a source instance holds in state, nil when
 // it has no record matching the configuration.
-func (v *env) sourcePeople(addr string) []string {
+func (v *env) sourcePeople(addr string) state.IDList {
 	if s := v.searches[addr]; s != nil {
 		rec := v.st.Searches[addr]
 		if !v.searchCurrent(s, rec) {
-			return nil
+			return state.IDList{}
 		}
 		return keptLeads(s, rec)
 	}
 	if state.IsImport(addr) {
-		return v.importPeople(addr)
+		return state.IDsOf(v.importPeople(addr))
 	}
 	if p := v.profiles[addr]; p != nil {
 		rec := v.st.Profiles[addr]
 		if from, ok := v.shared[addr]; ok {
 			rec = v.st.Profiles[from]
 			if rec == nil || rec.PersonID == "" {
-				return nil
+				return state.IDList{}
 			}
-			return []string{rec.PersonID}
+			return state.IDsOf([]string{rec.PersonID})
 		}
 		if !v.profileCurrent(p, rec) || rec.PersonID == "" {
-			return nil
+			return state.IDList{}
 		}
-		return []string{rec.PersonID}
+		return state.IDsOf([]string{rec.PersonID})
 	}
-	return nil
+	return state.IDList{}
 }
 
 // blockPeople are the people of an enrich block's sources in state.

@@ -63,7 +63,7 @@ func (v *env) goneIn(sources []source) int {
 	}
 	met := map[string]bool{}
 	for _, src := range sources {
-		for _, id := range src.ids {
+		for _, id := range src.ids.All() {
 			if p := v.st.People[id]; p != nil && v.gone[p] {
 				met[id] = true
 			}
