@@ -134,6 +134,8 @@ type env struct {
 	// goneCounts are the store's counts of each block without them
 	// (lessGone).
 	goneCounts map[string]*enrichCounts
+	// goneBy counts their enrichments by block (goneEnrichedBy).
+	goneBy map[string]int
 	// shared maps a profile address to the profile address whose read in
 	// state it will share (a plan's update, ReasonSamePerson): its person
 	// is that read's.
@@ -557,13 +559,7 @@ func (v *env) findOwned(learn bool) map[string]*ownedPeople {
 // spent, so they hold their places under the limit for good; forgetting a
 // person must not buy an enrichment of someone new.
 func (v *env) erasedBy(addr string) int {
-	n := v.st.ErasedEnrichments[addr]
-	for p := range v.gone {
-		if p != nil && p.Enrichment != nil && p.Enrichment.By == addr {
-			n++
-		}
-	}
-	return n
+	return v.st.ErasedEnrichments[addr] + v.goneEnrichedBy(addr)
 }
 
 // used counts the places of e's limit taken: the people holding an

@@ -82,3 +82,21 @@ func (v *env) skipGone(p *state.Person, id string, met map[string]bool) bool {
 	met[id] = true
 	return true
 }
+
+// goneEnrichedBy counts the enrichments made by addr of the people the
+// plan removes first (env.gone), counted for every block at the first
+// question: erasedBy asks it for each block, often.
+func (v *env) goneEnrichedBy(addr string) int {
+	if len(v.gone) == 0 {
+		return 0
+	}
+	if v.goneBy == nil {
+		v.goneBy = map[string]int{}
+		for p := range v.gone {
+			if p != nil && p.Enrichment != nil {
+				v.goneBy[p.Enrichment.By]++
+			}
+		}
+	}
+	return v.goneBy[addr]
+}
