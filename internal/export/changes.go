@@ -147,7 +147,7 @@ func (j *job) changesTable(sh *config.Sheet, changes []changeRow) *table {
 	}
 	fullName := fieldText(person.FieldByColumn("fullName"))
 	people := newRowPeople(j.base, len(changes), func(i int) string { return changes[i].id })
-	t.err, t.stop = people.error, people.stop
+	t.err, t.stop, t.prefetch = people.error, people.stop, people.prefetch
 	t.fill = func(i int, row []cellValue) {
 		r := changes[i]
 		p := people.person(i)

@@ -159,13 +159,17 @@ func (j *job) collect() (missing []string, err error) {
 // its sources found (a person found by two sources counts under each).
 func (j *job) countSources() error {
 	j.bySource = map[string]int{}
+	defer func() { j.leads = nil }()
 	searches, profiles, imports := j.sources()
 	seen := map[string]bool{}
 	for _, g := range []struct {
 		k    kind.Kind
 		srcs []string
 	}{{kind.Search, searches}, {kind.Profile, profiles}, {kind.Import, imports}} {
-		for _, src := range g.srcs {
+		for i, src := range g.srcs {
+			if err := j.readLeadsAhead(g.srcs, i); err != nil {
+				return err
+			}
 			ids, _, err := j.sourceIDs(g.k, src)
 			if err != nil {
 				return err
@@ -215,6 +219,9 @@ type job struct {
 	// quotaCalls counts the calls recorded since the quota was last
 	// read (countQuotaCalls).
 	quotaCalls int
+	// leads are lead lists read ahead, by search address
+	// (readLeadsAhead).
+	leads map[string][]string
 }
 
 type sheetJob struct {

@@ -27,6 +27,13 @@ type rowPeople struct {
 	// ahead is the read of the page after held, nil when none is under
 	// way or done and not yet taken.
 	ahead *pageRead
+	// stream reads the pages after held in one pass when the Base can
+	// (pagerstream.go); streamFailed once one failed.
+	stream       *pageStream
+	streamFailed bool
+	// samples are the people of the rows prefetch read, by row, until a
+	// row not among them is asked for.
+	samples map[int]*state.Person
 }
 
 // pageRead is the read of the people of rows [from, to) on a goroutine
@@ -48,19 +55,34 @@ func (r *rowPeople) person(i int) *state.Person {
 	if r.err != nil {
 		return nil
 	}
+	if p, ok := r.sampled(i); ok {
+		return p
+	}
 	if i < r.from || i >= r.to {
 		inOrder := i == r.last+1
-		if inOrder && r.ahead != nil && r.ahead.from == i {
+		end := i + 1
+		if inOrder {
+			end = min(i+r.base.PageSize(), r.n)
+		}
+		// Pages read in order twice running: the rest is streamed when
+		// the Base can (not after the one page fitWidths' first samples
+		// read).
+		twice := false
+		switch {
+		case inOrder && r.stream != nil && r.stream.at == i:
+			r.takeStreamed(i, end)
+		case inOrder && r.ahead != nil && r.ahead.from == i:
 			r.take()
-		} else {
-			end := i + 1
-			if inOrder {
-				end = min(i+r.base.PageSize(), r.n)
-			}
+			twice = true
+		default:
 			r.stop()
 			r.load(i, end)
 		}
-		if inOrder && r.err == nil && r.to < r.n {
+		switch {
+		case !inOrder || r.err != nil || r.to >= r.n || r.stream != nil:
+		case twice && r.base.StreamsPages() && !r.streamFailed:
+			r.startStream(r.to)
+		default:
 			r.readAhead(r.to, min(r.to+r.base.PageSize(), r.n))
 		}
 	}
@@ -122,6 +144,7 @@ func (r *rowPeople) take() {
 // stop waits for a read ahead still under way and drops it: the Base is
 // then free for other reads (a jump, the Summary's, its Close).
 func (r *rowPeople) stop() {
+	r.stopStream()
 	if r.ahead != nil {
 		<-r.ahead.done
 		r.ahead = nil
@@ -157,12 +180,15 @@ type pieceBatch struct {
 
 // add queues the IDs of src, reading people each time a page is queued.
 func (b *pieceBatch) add(src string, ids []string, ranAt time.Time, seen map[string]bool) error {
-	page := b.base.PageSize()
+	page, batch := b.base.PageSize(), b.base.PageSize()
+	if !b.read {
+		batch = b.base.ExistPage()
+	}
 	for start := 0; start < len(ids); start += page {
 		piece := ids[start:min(start+page, len(ids))]
 		b.pieces = append(b.pieces, sourcePiece{src: src, ids: piece, ranAt: ranAt, seen: seen})
 		b.n += len(piece)
-		if b.n >= page {
+		if b.n >= batch {
 			if err := b.flush(); err != nil {
 				return err
 			}

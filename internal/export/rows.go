@@ -26,6 +26,9 @@ type table struct {
 	// stop, when set, waits for a read of the rows' people still under
 	// way (rowPeople's read ahead) and drops it.
 	stop func()
+	// prefetch, when set, reads the people of rows (fitWidths' samples
+	// out of order) in one go before fill asks for them.
+	prefetch func(rows []int)
 }
 
 // readErr is the error of a read of the rows' people, nil when none
@@ -100,7 +103,11 @@ func (j *job) collectRows(sh *config.Sheet) (sheetRows, error) {
 			}
 			return nil
 		}}
-	for _, src := range r.sources {
+	defer func() { j.leads = nil }()
+	for i, src := range r.sources {
+		if err := j.readLeadsAhead(r.sources, i); err != nil {
+			return r, err
+		}
 		a, _ := j.cfg.Addr(src)
 		ids, ok, err := j.sourceIDs(a.Kind, src)
 		if err != nil {
@@ -220,6 +227,9 @@ func (j *job) sourceIDs(k kind.Kind, addr string) (ids []string, ok bool, err er
 		if st.Searches[addr] == nil {
 			return nil, false, nil
 		}
+		if ids, ok := j.leads[addr]; ok {
+			return ids, true, nil
+		}
 		ids, err := j.base.LeadIDs(addr)
 		if err != nil {
 			return nil, false, err
@@ -288,7 +298,7 @@ func (j *job) buildTable(sh *config.Sheet, rows sheetRows) (*table, error) {
 		t.kinds[i] = c.kind
 	}
 	people := newRowPeople(j.base, ids.len(), ids.at)
-	t.err, t.stop = people.error, people.stop
+	t.err, t.stop, t.prefetch = people.error, people.stop, people.prefetch
 	t.fill = func(i int, row []cellValue) {
 		p := people.person(i)
 		if p != nil {

@@ -451,7 +451,14 @@ func fitWidths(t *table, from, to int) []float64 {
 			sample(i)
 		}
 		step := (n - head) / (widthSamples - head)
+		var jumps []int
 		for i := from + head; i < to; i += step {
+			jumps = append(jumps, i)
+		}
+		if t.prefetch != nil {
+			t.prefetch(jumps) // one read, not a question a row
+		}
+		for _, i := range jumps {
 			sample(i)
 		}
 	}

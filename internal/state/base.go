@@ -204,7 +204,7 @@ func (b *Base) LeadIDs(addr string) ([]string, error) {
 }
 
 // Exist tells which IDs of ids name a person, asking the store in pages
-// of PeoplePage without reading the people.
+// of ExistPage without reading the people.
 func (b *Base) Exist(ids []string) (map[string]bool, error) {
 	out := make(map[string]bool, len(ids))
 	if b.store == nil {
@@ -215,7 +215,7 @@ func (b *Base) Exist(ids []string) (map[string]bool, error) {
 		}
 		return out, nil
 	}
-	page := b.pageSize()
+	page := b.ExistPage()
 	for start := 0; start < len(ids); start += page {
 		found, err := b.store.Exist(ids[start:min(start+page, len(ids))])
 		if err != nil {

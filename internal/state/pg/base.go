@@ -93,7 +93,7 @@ func (b *Backend) readBase(ctx context.Context, db *sql.DB) (*state.Base, error)
 		return db.Close()
 	}
 	wrap := func(err error) error { return b.wrap("reading the state", Redact(err, b.opts.ConnStr)) }
-	r.IDStream = b.streamIDs
+	r.IDStream, r.PageStream = b.streamIDs, b.streamPages
 	return state.NewStoredBase(s, kept, r.People(ctx, db, done, wrap)), nil
 }
 

@@ -20,37 +20,15 @@ const idStreamQuery = `SELECT id FROM {s}.people WHERE workspace = $1 ORDER BY i
 // Base's transaction, exports its snapshot, which that connection
 // imports.
 func (b *Backend) streamIDs(ctx context.Context, pinned sqlstate.Querier, fn func(id string) bool) error {
-	snapshot := ""
-	if pinned != nil {
-		if err := pinned.QueryRowContext(ctx, `SELECT pg_export_snapshot()`).Scan(&snapshot); err != nil {
-			return err
-		}
-	}
 	ctx, cancel := context.WithCancel(ctx)
 	// Cancelled first when fn stops early: the connection is closed rather
 	// than read to the end of the query.
 	defer cancel()
-	c, err := connect(ctx, b.opts.ConnStr)
+	c, tx, err := b.inSnapshot(ctx, pinned)
 	if err != nil {
 		return err
 	}
 	defer c.Close(context.Background())
-	tx, err := c.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
-	if err != nil {
-		return err
-	}
-	// The snapshot's name is the server's; as a parameter of the simple
-	// protocol it is sent as a quoted literal. JIT compiling the scan of
-	// one column took the server 12-21 ms (EXPLAIN ANALYZE) and saved
-	// nothing.
-	set := `SET LOCAL jit = off`
-	var args []any
-	if snapshot != "" {
-		set, args = `SET TRANSACTION SNAPSHOT $1; `+set, []any{snapshot}
-	}
-	if _, err := tx.Exec(ctx, set, append([]any{pgx.QueryExecModeSimpleProtocol}, args...)...); err != nil {
-		return err
-	}
 	rows, err := tx.Query(ctx, b.sql(idStreamQuery), b.workspace)
 	if err != nil {
 		return err
@@ -63,4 +41,39 @@ func (b *Backend) streamIDs(ctx context.Context, pinned sqlstate.Querier, fn fun
 		}
 	}
 	return rows.Err()
+}
+
+// inSnapshot connects anew and begins a read-only transaction there in
+// the snapshot of pinned (a transaction, which exports it; nil: as
+// committed), JIT off; the caller closes the connection.
+func (b *Backend) inSnapshot(ctx context.Context, pinned sqlstate.Querier) (*pgx.Conn, pgx.Tx, error) {
+	snapshot := ""
+	if pinned != nil {
+		if err := pinned.QueryRowContext(ctx, `SELECT pg_export_snapshot()`).Scan(&snapshot); err != nil {
+			return nil, nil, err
+		}
+	}
+	c, err := connect(ctx, b.opts.ConnStr)
+	if err != nil {
+		return nil, nil, err
+	}
+	tx, err := c.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
+	if err != nil {
+		c.Close(context.Background())
+		return nil, nil, err
+	}
+	// The snapshot's name is the server's; as a parameter of the simple
+	// protocol it is sent as a quoted literal. JIT compiling the scan of
+	// one column took the server 12-21 ms (EXPLAIN ANALYZE) and saved
+	// nothing.
+	set := `SET LOCAL jit = off`
+	var args []any
+	if snapshot != "" {
+		set, args = `SET TRANSACTION SNAPSHOT $1; `+set, []any{snapshot}
+	}
+	if _, err := tx.Exec(ctx, set, append([]any{pgx.QueryExecModeSimpleProtocol}, args...)...); err != nil {
+		c.Close(context.Background())
+		return nil, nil, err
+	}
+	return c, tx, nil
 }

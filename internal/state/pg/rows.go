@@ -323,13 +323,19 @@ func readEnrichments(ctx context.Context, q querier, b *Backend, ws string) ([]e
 
 // readEnrichmentsOf is readEnrichments of the people ids only (nil: all).
 func readEnrichmentsOf(ctx context.Context, q querier, b *Backend, ws string, ids []string) ([]enrichmentRow, error) {
-	var enrichments []enrichmentRow
 	cond, args := ofPeople(ws, ids)
 	rows, err := q.Query(ctx, b.sql(`SELECT person_id, enriched_at, by_address, `+strings.Join(fieldColumns(resultCols), ", ")+`, extra
 		FROM {s}.enrichments WHERE workspace = $1`+cond), args...)
 	if err != nil {
 		return nil, err
 	}
+	return scanEnrichments(rows)
+}
+
+// scanEnrichments reads the enrichments of rows (readEnrichmentsOf's
+// columns) and closes rows.
+func scanEnrichments(rows pgx.Rows) ([]enrichmentRow, error) {
+	var enrichments []enrichmentRow
 	// As for people: the text columns (the person's ID, the block, the
 	// result's text fields) are read from the raw values into one string;
 	// whole numbers are scanned.
@@ -522,6 +528,12 @@ func readHistoryOf(ctx context.Context, q querier, b *Backend, ws string, ids []
 	if err != nil {
 		return nil, err
 	}
+	return scanHistory(rows)
+}
+
+// scanHistory reads the changes of rows (readHistoryOf's columns) and
+// closes rows.
+func scanHistory(rows pgx.Rows) ([]historyRow, error) {
 	defer rows.Close()
 	var out []historyRow
 	for rows.Next() {

@@ -32,6 +32,9 @@ type Reader struct {
 	// in the snapshot of the transaction pinned (nil: as committed). A
 	// backend that can sets it (pg: state.IDStreamer).
 	IDStream func(ctx context.Context, pinned Querier, fn func(id string) bool) error
+	// PageStream, when set, reads the people of pages of IDs in one pass
+	// (state.PageStreamer), in the snapshot of pinned as IDStream.
+	PageStream func(ctx context.Context, pinned Querier, next func() ([]string, bool), fn func([]*state.Person) bool) error
 }
 
 func (r *Reader) query(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
