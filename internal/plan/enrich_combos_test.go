@@ -46,6 +46,9 @@ type comboSeen struct {
 	// meetsWhole those of them that read every person (not compared),
 	// meetsMany those compared with several blocks, a where or reuse.
 	meets, meetsWhole, meetsMany int
+	// sketched are the worlds of a track of the enriched planned on its
+	// own whose plan read the block's people in sketch (Reads.Sketched).
+	sketched int
 }
 
 // TestPartialReadsTogetherMakeTheSamePlan plans random worlds that may
@@ -80,7 +83,7 @@ func TestPartialReadsTogetherMakeTheSamePlan(t *testing.T) {
 	n := worlds - first
 	if seen.compared < n/3 || seen.expired < n/20 || seen.expiredCounted < n/10 || seen.expiredKept < n/40 || seen.expiredHeld < n/50 || seen.expiredEnrich < n/60 || seen.expiredUnknown < n/200 || seen.readsOf < n/20 || seen.replaced < n/25 || seen.tracked < n/100 || seen.imported < n/100 ||
 		seen.reused < n/40 || seen.where < n/10 || seen.excluded < n/16 || seen.refreshOn < n/16 || seen.census < n/10 ||
-		seen.walked < n/50 || seen.paged < n/400 || seen.unlimited < n/25 || seen.meetsMany < n/16 || seen.moved < n/50 {
+		seen.walked < n/50 || seen.paged < n/400 || seen.unlimited < n/25 || seen.meetsMany < n/16 || seen.moved < n/50 || seen.sketched < n/200 {
 		t.Fatalf("worlds compared with each feature %+v: the test no longer tests them together", seen)
 	}
 }
@@ -129,6 +132,11 @@ func comboWorld(t *testing.T, rng *rand.Rand, seed int) (f *fixture, o, whole Op
 		// of its people, reads every person (movedEnrichReads).
 		moveWorld(t, mrng, f, kind.Search, kind.Profile)
 	}
+	if tr := f.cfg.Track("track.w"); tr != nil && f.cfg.Enrich(tr.From[0]) != nil && rand.New(rand.NewPCG(uint64(seed), 0x7eac)).IntN(2) == 0 {
+		// The track of the enriched planned on its own (--target): the
+		// block's people read in sketch, when nothing asks more of them.
+		o.Targets, o.Replace = []string{tr.Address}, nil
+	}
 	whole = o // the whole state's moves are its own
 	b = enrichBase(f.st)
 	o, _ = movedOptions(t, seed, f, b, o)
@@ -170,6 +178,7 @@ func comboPlan(t *testing.T, seed int, seen *comboSeen) {
 		}
 		got, diags = Build(f.cfg, st, o)
 		seen.readsOf++
+		seen.sketched += btoi(r.Sketched)
 	} else if got, diags, facts = comboEnrich(t, seed, f, o, b); got == nil {
 		if facts != nil && comboGoneCounted(f, o) {
 			seen.expiredWhole++

@@ -41,6 +41,10 @@ type Reads struct {
 	// (EnrichedIDs), not every person of EnrichedFrom, the searches of
 	// their sources, whose lead lists it reads (Searches).
 	Enriched, EnrichedFrom []string
+	// Sketched says the people of Enriched whom nothing else names are
+	// read as state.TrackSketch keeps them, not whole: all the plan asks
+	// of them (sketchesEnriched). An apply reads them whole.
+	Sketched bool
 	// Imports are the selected import blocks (their people are among
 	// Persons, or Pages).
 	Imports []string
@@ -93,6 +97,7 @@ func ReadsOf(cfg *config.Config, records *state.State, opts Options) Reads {
 	if r.People {
 		return r
 	}
+	r.Sketched = b.sketchesEnriched(r)
 	return opts.Moved.back(r)
 }
 

@@ -69,3 +69,18 @@ func unreadOf(st, whole *state.State, addrs []string) bool {
 	}
 	return false
 }
+
+func (m memStore) TrackSketched(by string) ([]*state.Person, error) {
+	return state.NewBase(m.st).TrackSketched(by)
+}
+
+// sketchedIn reports whether st holds a person of whole in sketch
+// (state.TrackSketch): read without their first time seen.
+func sketchedIn(st, whole *state.State) bool {
+	for id, p := range st.People {
+		if q := whole.People[id]; q != nil && p.FirstSeen.IsZero() && !q.FirstSeen.IsZero() {
+			return true
+		}
+	}
+	return false
+}

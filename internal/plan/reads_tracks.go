@@ -175,7 +175,7 @@ func (r Reads) Read(b *state.Base) (*state.State, error) {
 	if err != nil || len(r.Sources)+len(r.Tracks)+len(r.Pages)+len(r.Enriched) == 0 {
 		return st, err
 	}
-	ids, err := r.EnrichedIDs(b, st)
+	ids, sketch, err := r.enrichedOrSketched(b, st)
 	if err != nil {
 		return nil, err
 	}
@@ -190,6 +190,9 @@ func (r Reads) Read(b *state.Base) (*state.State, error) {
 		ids = append(ids, tracked...)
 	}
 	if err := readMore(b, st, ids); err != nil {
+		return nil, err
+	}
+	if err := sketch(); err != nil {
 		return nil, err
 	}
 	pages := slices.Clone(r.Pages)

@@ -62,6 +62,7 @@ func Run(t *testing.T, k Kind) {
 		{"PeopleByID", testPeopleByID},
 		{"BaseHonoursErasures", testBaseHonoursErasures},
 		{"EnrichIndex", testEnrichIndex},
+		{"TrackSketches", testTrackSketches},
 		{"ValueLists", testValueLists},
 		{"KilledAtAnyPoint", testKilledAtAnyPoint},
 		{"Moves", testMoves},

@@ -1,0 +1,61 @@
+package plan
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/leadsync/leadsync/internal/state"
+)
+
+// A track of the enriched at 3,000,000 people watches the 1,000,000 an
+// enrich block enriched: read whole, they took 2.1 GB and most of the
+// plan's time. Its plan asks of each only the page name, the status,
+// when a read last looked at them and the enrichment's block
+// (trackPeople, track): the store reads those columns alone
+// (state.TrackSketch), when nothing else the plan does asks more.
+
+// sketchesEnriched reports whether the plan reads the people of
+// r.Enriched as state.TrackSketch keeps them (Reads.Sketched): it plans
+// a track of the enriched, and nothing that asks more of a person.
+// An exclude block matches names, companies and domains; an import its
+// members; retention the times people were seen; moves make the plan
+// over the state as they leave it. With any of those they are read whole.
+func (b *builder) sketchesEnriched(r Reads) bool {
+	return len(r.Enriched) > 0 && len(r.Imports) == 0 && len(r.Pages) == 0 &&
+		b.cfg.Exclusion() == nil && !b.retains() && b.opts.Moved == nil
+}
+
+// enrichedOrSketched are the IDs Read reads whole for r.Enriched
+// (EnrichedIDs), and what it does once the others are read: nothing.
+// With r.Sketched, no ID: sketch then reads the people of each address
+// EnrichedIDs reads as state.TrackSketch keeps them, but those st holds
+// whole by then (the people of the sources and records of its tracks,
+// and those read by ID: read whole, they say all the plan asks).
+func (r Reads) enrichedOrSketched(b *state.Base, st *state.State) (ids []string, sketch func() error, err error) {
+	if !r.Sketched || !b.TrackSketches() || !b.EnrichIndexed() {
+		ids, err := r.EnrichedIDs(b, st)
+		return ids, func() error { return nil }, err
+	}
+	by, err := b.Enrichers()
+	if err != nil {
+		return nil, nil, err
+	}
+	by = slices.DeleteFunc(by, func(a string) bool {
+		return !state.IsImport(a) && !strings.HasPrefix(a, state.ReusedPrefix)
+	})
+	by = append(by, r.Enriched...)
+	return nil, func() error {
+		for _, addr := range by {
+			ps, err := b.TrackSketched(addr)
+			if err != nil {
+				return err
+			}
+			for _, p := range ps {
+				if st.People[p.ID] == nil {
+					st.People[p.ID] = p
+				}
+			}
+		}
+		return nil
+	}, nil
+}

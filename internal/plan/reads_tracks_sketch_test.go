@@ -1,0 +1,92 @@
+package plan
+
+import (
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/leadsync/leadsync/internal/state"
+)
+
+// TestTrackOfTheEnrichedReadInSketch plans random worlds with a track of
+// the enriched (track.enr, watching an enrich block, some of its people
+// read by it before, some by a profile block or another track of the
+// run, some gone from the network or without a page name, some read
+// before checked_at was kept): the plan
+// over the people of the block read in sketch (Reads.Sketched,
+// state.TrackSketch) is the whole state's, byte for byte.
+func TestTrackOfTheEnrichedReadInSketch(t *testing.T) {
+	useTestMatch(t)
+	sketched, due := 0, 0
+	for seed := range 400 {
+		rng := rand.New(rand.NewPCG(uint64(seed), 0x5ce7))
+		f, o := randomWorld(rng)
+		if len(f.cfg.Imports) > 0 {
+			continue // an import's members are read whole
+		}
+		e := f.cfg.Enriches[rng.IntN(len(f.cfg.Enriches))]
+		every := []time.Duration{5 * day, 30 * day}[rng.IntN(2)]
+		tr := f.track("enr", every, e.Address)
+		for _, id := range sortedPeople(f.st) {
+			p := f.st.People[id]
+			if p.Enrichment != nil && p.Lead.PageName != "" && rng.IntN(3) == 0 {
+				age := []time.Duration{day, 10 * day, 40 * day}[rng.IntN(3)]
+				f.apply(randomTrackRead(rng, f.st, tr.Address, id, t0.Add(-age)))
+			}
+		}
+		for _, id := range sortedPeople(f.st) {
+			p := f.st.People[id]
+			switch {
+			case p.Enrichment == nil:
+			case rng.IntN(10) == 0:
+				p.Lead.PageName = "" // not readable since
+			case p.CheckedAt != nil && rng.IntN(4) == 0:
+				// A state written before checked_at was kept.
+				p.ProfileReadAt, p.CheckedAt = p.CheckedAt, nil
+			}
+		}
+		o.Targets = []string{tr.Address}
+		for _, t := range f.cfg.Tracks[:len(f.cfg.Tracks)-1] {
+			if rng.IntN(2) == 0 {
+				o.Targets = append(o.Targets, t.Address) // planned first
+			}
+		}
+		for _, p := range f.cfg.Profiles {
+			if rng.IntN(2) == 0 {
+				o.Targets = append(o.Targets, p.Address) // shares its read
+			}
+		}
+		o.Replace = nil
+		if rng.IntN(4) == 0 {
+			o.Replace = []string{tr.Address}
+		}
+		r := ReadsOf(f.cfg, state.NewBase(f.st).Records, o)
+		if r.People {
+			continue // a profile read kept by page name: every person read
+		}
+		if !r.Sketched {
+			t.Fatalf("seed %d: a track of the enriched alone is not read in sketch: %+v (targets %q, replace %q)", seed, r, o.Targets, o.Replace)
+		}
+		st, err := r.Read(storedBase(f.st))
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		if sketchedIn(st, f.st) {
+			sketched++
+		}
+		got, _ := Build(f.cfg, st, o)
+		want, _ := Build(f.cfg, f.st, o)
+		if c := want.Change(tr.Address); c != nil && c.Action == Track {
+			due++
+		}
+		if d := cmp.Diff(planJSON(t, want), planJSON(t, got)); d != "" {
+			t.Fatalf("seed %d (targets %q, replace %q): the plan over the sketches differs (-whole +read):\n%s", seed, o.Targets, o.Replace, d)
+		}
+	}
+	t.Logf("%d worlds read in sketch, %d with people due", sketched, due)
+	if sketched < 100 || due < 100 {
+		t.Fatalf("only %d worlds read in sketch, %d with people due: the test no longer tests Reads.Sketched", sketched, due)
+	}
+}
