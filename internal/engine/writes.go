@@ -31,7 +31,7 @@ func (r *runner) move() error {
 		return err
 	}
 	r.sum.Moved = moves
-	return nil
+	return r.checkpoint()
 }
 
 // forget records the forget changes: no call, only state.

@@ -16,7 +16,7 @@ import (
 // people it holds in state (sourcePeople).
 type source struct {
 	addr string
-	ids  []string
+	ids  state.IDList
 }
 
 // collect gathers the people of e's sources, skipping the sources for which
@@ -41,7 +41,7 @@ func (v *env) collect(e *config.Enrich, skipSource func(string) bool, where bool
 		}
 		ids := v.sourcePeople(addr)
 		sources = append(sources, source{addr, ids})
-		n += len(ids)
+		n += ids.Len()
 	}
 	var bp blockPeople
 	var err error
@@ -102,7 +102,7 @@ func (v *env) collectFormer(bp *blockPeople, e *config.Enrich, sources []source,
 		}
 	} else {
 		for _, src := range sources {
-			for _, id := range src.ids {
+			for _, id := range src.ids.All() {
 				delete(former, v.person(id))
 			}
 		}
@@ -169,7 +169,7 @@ func (v *env) collectEach(e *config.Enrich, sources []source, n int, where bool)
 	// People are deduplicated by pointer: cheaper to hash than IDs.
 	seen := make(map[*state.Person]struct{}, n)
 	for _, src := range sources {
-		for _, id := range src.ids {
+		for _, id := range src.ids.All() {
 			p := v.person(id)
 			if p == nil || v.gone[p] {
 				continue
@@ -320,7 +320,7 @@ func (v *env) lookUp(e *config.Enrich, sources []source, n int) [][]look {
 	looks := make([][]look, len(sources))
 	all := make([]look, n)
 	for i, src := range sources {
-		looks[i], all = all[:len(src.ids):len(src.ids)], all[len(src.ids):]
+		looks[i], all = all[:src.ids.Len():src.ids.Len()], all[src.ids.Len():]
 	}
 	workers := 1
 	if n >= minLookUpParallel {
@@ -332,7 +332,7 @@ func (v *env) lookUp(e *config.Enrich, sources []source, n int) [][]look {
 	ok := make([]bool, workers)
 	start, k, run := 0, 0, 0
 	for i, src := range sources {
-		run += len(src.ids)
+		run += src.ids.Len()
 		if k < workers-1 && run >= n/workers {
 			wg.Add(1)
 			go func(k, from, to int) {
@@ -358,7 +358,7 @@ func (v *env) lookSources(e *config.Enrich, sources []source, looks [][]look) bo
 	here := map[*state.Person]struct{}{} // the people only this source meets, met so far
 	for i, src := range sources {
 		clear(here)
-		for j, id := range src.ids {
+		for j, id := range src.ids.All() {
 			p := v.st.People[id]
 			switch {
 			case p == nil:

@@ -44,7 +44,7 @@ func TestCollectAgrees(t *testing.T) {
 					if !skip(addr) {
 						ids := v.sourcePeople(addr)
 						sources = append(sources, source{addr, ids})
-						n += len(ids)
+						n += ids.Len()
 					}
 				}
 				if v.lookUp(e, sources, n) != nil {

@@ -134,6 +134,8 @@ type env struct {
 	// goneCounts are the store's counts of each block without them
 	// (lessGone).
 	goneCounts map[string]*enrichCounts
+	// goneBy counts their enrichments by block (goneEnrichedBy).
+	goneBy map[string]int
 	// shared maps a profile address to the profile address whose read in
 	// state it will share (a plan's update, ReasonSamePerson): its person
 	// is that read's.
@@ -249,42 +251,42 @@ func (v *env) profileCurrent(p *config.Profile, rec *state.ProfileRead) bool {
 }
 
 // keptLeads returns the leads of a search run that its max_results keeps.
-func keptLeads(s *config.Search, rec *state.Search) []string {
-	ids := rec.LeadIDs
-	if s.MaxResults > 0 && len(ids) > s.MaxResults {
-		ids = ids[:s.MaxResults]
+func keptLeads(s *config.Search, rec *state.Search) state.IDList {
+	ids := rec.Leads()
+	if s.MaxResults > 0 && ids.Len() > s.MaxResults {
+		ids = ids.Head(s.MaxResults)
 	}
 	return ids
 }
 
 // sourcePeople returns the people a source instance holds in state, nil when
 // it has no record matching the configuration.
-func (v *env) sourcePeople(addr string) []string {
+func (v *env) sourcePeople(addr string) state.IDList {
 	if s := v.searches[addr]; s != nil {
 		rec := v.st.Searches[addr]
 		if !v.searchCurrent(s, rec) {
-			return nil
+			return state.IDList{}
 		}
 		return keptLeads(s, rec)
 	}
 	if state.IsImport(addr) {
-		return v.importPeople(addr)
+		return state.IDsOf(v.importPeople(addr))
 	}
 	if p := v.profiles[addr]; p != nil {
 		rec := v.st.Profiles[addr]
 		if from, ok := v.shared[addr]; ok {
 			rec = v.st.Profiles[from]
 			if rec == nil || rec.PersonID == "" {
-				return nil
+				return state.IDList{}
 			}
-			return []string{rec.PersonID}
+			return state.IDsOf([]string{rec.PersonID})
 		}
 		if !v.profileCurrent(p, rec) || rec.PersonID == "" {
-			return nil
+			return state.IDList{}
 		}
-		return []string{rec.PersonID}
+		return state.IDsOf([]string{rec.PersonID})
 	}
-	return nil
+	return state.IDList{}
 }
 
 // blockPeople are the people of an enrich block's sources in state.
@@ -557,13 +559,7 @@ func (v *env) findOwned(learn bool) map[string]*ownedPeople {
 // spent, so they hold their places under the limit for good; forgetting a
 // person must not buy an enrichment of someone new.
 func (v *env) erasedBy(addr string) int {
-	n := v.st.ErasedEnrichments[addr]
-	for p := range v.gone {
-		if p != nil && p.Enrichment != nil && p.Enrichment.By == addr {
-			n++
-		}
-	}
-	return n
+	return v.st.ErasedEnrichments[addr] + v.goneEnrichedBy(addr)
 }
 
 // used counts the places of e's limit taken: the people holding an

@@ -132,7 +132,7 @@ func (v *env) collectCensus(e *config.Enrich, sources []source, where bool) (blo
 	gone := map[string]bool{} // the IDs of people the plan removes first
 	k := -1
 	for _, src := range sources {
-		for _, id := range src.ids {
+		for _, id := range src.ids.All() {
 			k++
 			p := v.st.People[id]
 			if v.skipGone(p, id, gone) {
@@ -227,13 +227,13 @@ func (v *env) censusRead(e *config.Enrich, sources []source) (*enrichCensus, map
 	}
 	most := 0
 	for _, src := range sources {
-		most += len(src.ids)
+		most += src.ids.Len()
 	}
 	most = min(most*3/4, maxCensusRead)
 	var ids []string
 	k := -1
 	for _, src := range sources {
-		for _, id := range src.ids {
+		for _, id := range src.ids.All() {
 			k++
 			// A member met again (member(k) < k) is asked for once.
 			if i := c.member(k); i < k || v.st.People[id] != nil || !c.candidate(i) {

@@ -57,7 +57,7 @@ func (v *env) censusGC(e *config.Enrich, sources []source) {
 func members(sources []source) int {
 	n := 0
 	for _, src := range sources {
-		n += len(src.ids)
+		n += src.ids.Len()
 	}
 	return n
 }

@@ -4,6 +4,8 @@ import (
 	"hash/maphash"
 	"math/bits"
 	"slices"
+
+	"github.com/leadsync/leadsync/internal/state"
 )
 
 // enrichCensus is the census of an enrich block e (takeCensus) as its
@@ -19,9 +21,9 @@ import (
 // other (member); the same person met again in a later source has the
 // index of the first meeting.
 type enrichCensus struct {
-	n      int        // the members, counted in every source
-	lists  [][]string // the sources' IDs, the empty ones left out
-	starts []int      // the index of each list's first member, increasing
+	n      int            // the members, counted in every source
+	lists  []state.IDList // the sources' IDs, the empty ones left out
+	starts []int          // the index of each list's first member, increasing
 	dups   map[int32]int32
 	flags  []uint8 // by member (first meetings only): censusEnriched, censusStale
 	slots  []uint32
@@ -43,15 +45,15 @@ const maxCensusMembers = 1<<31 - 1
 func newEnrichCensus(sources []source) (*enrichCensus, bool) {
 	c := &enrichCensus{seed: maphash.MakeSeed()}
 	for _, src := range sources {
-		if len(src.ids) == 0 {
+		if src.ids.Len() == 0 {
 			continue
 		}
-		if len(src.ids) > maxCensusMembers-c.n {
+		if src.ids.Len() > maxCensusMembers-c.n {
 			return nil, false
 		}
 		c.lists = append(c.lists, src.ids)
 		c.starts = append(c.starts, c.n)
-		c.n += len(src.ids)
+		c.n += src.ids.Len()
 	}
 	size := 1
 	for size < c.n+c.n/3+1 {
@@ -62,7 +64,7 @@ func newEnrichCensus(sources []source) (*enrichCensus, bool) {
 	c.flags = make([]uint8, c.n)
 	k := 0
 	for _, ids := range c.lists {
-		for _, id := range ids {
+		for _, id := range ids.All() {
 			if i := c.insert(id, k); i != k {
 				if c.dups == nil {
 					c.dups = map[int32]int32{}
@@ -128,7 +130,7 @@ func (c *enrichCensus) id(k int) string {
 	if !found {
 		l--
 	}
-	return c.lists[l][k-c.starts[l]]
+	return c.lists[l].At(k - c.starts[l])
 }
 
 // member is the index of the k-th ID of the sources taken one after the

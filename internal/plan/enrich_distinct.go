@@ -15,12 +15,12 @@ import (
 func distinctIDs(sources []source) int {
 	n := 0
 	for _, s := range sources {
-		n += len(s.ids)
+		n += s.ids.Len()
 	}
 	hash := idHash()
 	hashes := make([]uint32, 0, n)
 	for _, s := range sources {
-		for _, id := range s.ids {
+		for _, id := range s.ids.All() {
 			hashes = append(hashes, hash(id))
 		}
 	}
@@ -70,7 +70,7 @@ func distinctShared(sources []source, hash func(string) uint32, dups []uint32, s
 	k := 0
 	for _, s := range sources {
 		starts = append(starts, k)
-		for _, id := range s.ids {
+		for _, id := range s.ids.All() {
 			h := hash(id)
 			if filter[h>>6&(1<<14-1)]&(1<<(h&63)) != 0 {
 				if _, found := slices.BinarySearch(dups, h); found {
@@ -87,10 +87,10 @@ func distinctShared(sources []source, hash func(string) uint32, dups []uint32, s
 		if !found {
 			s--
 		}
-		for k-starts[s] >= len(sources[s].ids) {
+		for k-starts[s] >= sources[s].ids.Len() {
 			s++ // an empty source shares its start with the next
 		}
-		return sources[s].ids[k-starts[s]]
+		return sources[s].ids.At(k - starts[s])
 	}
 	distinct := 0
 	for i := 0; i < len(keys); {

@@ -3,6 +3,8 @@ package plan
 import (
 	"fmt"
 	"testing"
+
+	"github.com/leadsync/leadsync/internal/state"
 )
 
 // TestDistinctIDsKeepNoSetOfIDs: counting 200,000 IDs met twice each
@@ -14,7 +16,7 @@ func TestDistinctIDsKeepNoSetOfIDs(t *testing.T) {
 	for i := range 100000 {
 		ids = append(ids, fmt.Sprintf("1%07d.%05d", i, i%7))
 	}
-	sources := []source{{ids: ids}, {}, {ids: ids}, {ids: []string{"x"}}}
+	sources := []source{{ids: state.PackIDs(ids)}, {}, {ids: state.IDsOf(ids)}, {ids: state.PackIDs([]string{"x"})}}
 	if got := distinctIDs(sources); got != 100001 {
 		t.Fatalf("distinctIDs = %d, want 100001", got)
 	}

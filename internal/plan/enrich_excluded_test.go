@@ -67,3 +67,7 @@ func (m memStore) PeopleValues(fn func(id, company, pageName, networkID []byte))
 func (m memStore) EnrichmentValues(fn func(id, company, email, domain []byte)) error {
 	return state.NewBase(m.st).EnrichmentValues(fn)
 }
+
+func (m memStore) EnrichmentCompanies(fn func(company, domain []byte)) error {
+	return state.NewBase(m.st).EnrichmentCompanies(fn)
+}

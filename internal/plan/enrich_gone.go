@@ -63,7 +63,7 @@ func (v *env) goneIn(sources []source) int {
 	}
 	met := map[string]bool{}
 	for _, src := range sources {
-		for _, id := range src.ids {
+		for _, id := range src.ids.All() {
 			if p := v.st.People[id]; p != nil && v.gone[p] {
 				met[id] = true
 			}
@@ -81,4 +81,22 @@ func (v *env) skipGone(p *state.Person, id string, met map[string]bool) bool {
 	}
 	met[id] = true
 	return true
+}
+
+// goneEnrichedBy counts the enrichments made by addr of the people the
+// plan removes first (env.gone), counted for every block at the first
+// question: erasedBy asks it for each block, often.
+func (v *env) goneEnrichedBy(addr string) int {
+	if len(v.gone) == 0 {
+		return 0
+	}
+	if v.goneBy == nil {
+		v.goneBy = map[string]int{}
+		for p := range v.gone {
+			if p != nil && p.Enrichment != nil {
+				v.goneBy[p.Enrichment.By]++
+			}
+		}
+	}
+	return v.goneBy[addr]
 }

@@ -60,7 +60,7 @@ func (b *builder) meetImports(r *Reads) {
 // the census, which take people by ID, would not find (State.Person).
 func (f *EnrichFacts) pageRefs(st *state.State, e *config.Enrich, sources []source) {
 	for _, src := range sources {
-		for _, id := range src.ids {
+		for _, id := range src.ids.All() {
 			if strings.HasPrefix(id, state.PagePrefix) && st.People[id] == nil {
 				f.needsEveryone = true
 				f.undecide(e.Address)

@@ -150,7 +150,7 @@ func (w *placesWalk) unasked(i, j, n int) []string {
 	var ids []string
 	in := map[string]bool{}
 	for ; i < len(w.sources) && len(ids) < n; i, j = i+1, 0 {
-		for _, id := range w.sources[i].ids[j:] {
+		for _, id := range w.sources[i].ids.Tail(j).All() {
 			if len(ids) == n {
 				break
 			}
@@ -186,9 +186,9 @@ func (w *placesWalk) count(need int) (n int, all bool) {
 	for i := w.at[0]; i < len(w.sources); i++ {
 		ids := w.sources[i].ids
 		if i == w.at[0] {
-			ids = ids[w.at[1]:]
+			ids = ids.Tail(w.at[1])
 		}
-		for _, id := range ids {
+		for _, id := range ids.All() {
 			if n >= need || asked >= maxCounted {
 				return n, false
 			}

@@ -138,7 +138,7 @@ func (v *env) formerUnread(e *config.Enrich, sources []source) ([]string, error)
 		delete(made, id)
 	}
 	for _, src := range sources {
-		for _, id := range src.ids {
+		for _, id := range src.ids.All() {
 			if _, ok := made[id]; ok {
 				made[id] = true
 			}
@@ -251,7 +251,7 @@ func (v *env) countUnreadOn(bp *blockPeople, e *config.Enrich, sources []source)
 		counted := make([]bool, c.n)
 		k := -1
 		for _, src := range sources {
-			for _, id := range src.ids {
+			for _, id := range src.ids.All() {
 				k++
 				if i := c.member(k); !counted[i] && v.st.People[id] == nil && !c.candidate(i) {
 					counted[i] = true

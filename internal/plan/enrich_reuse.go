@@ -47,10 +47,10 @@ type keyFinder interface {
 	Keyed(keys []string) ([]string, bool, error)
 }
 
-// valueLister lists the enrichments' companies and domains
-// (state.Base).
+// valueLister lists the pairs of company and domain the enrichments name
+// (state.Base, state.CompanyLister).
 type valueLister interface {
-	EnrichmentValues(fn func(id, company, email, domain []byte)) error
+	EnrichmentCompanies(fn func(company, domain []byte)) error
 	ValuesListed() bool
 }
 
@@ -101,14 +101,13 @@ func reuseReads(opts Options, ix EnrichStore) (ids []string, facts *reuseFacts, 
 }
 
 // storeDomains gathers the company domains of the store's enrichments by
-// company key, as employers.domains gathers them from the people.
+// company key, as employers.domains gathers them from the people. A SQL
+// store gives each pair of company and domain once, grouped by its
+// engine: not a row for each enrichment.
 func storeDomains(vl valueLister) (map[string][]string, error) {
 	m := &employers{byCompany: map[string][]string{}}
 	seen := map[string]bool{}
-	err := vl.EnrichmentValues(func(_, company, _, domain []byte) {
-		if len(company) == 0 || len(domain) == 0 {
-			return
-		}
+	err := vl.EnrichmentCompanies(func(company, domain []byte) {
 		pair := string(company) + "\x00" + string(domain)
 		if seen[pair] {
 			return

@@ -421,7 +421,7 @@ func (v *env) collectRead(e *config.Enrich, sources []source, where bool) (block
 	gone := map[string]bool{} // the IDs of people the plan removes first
 	walk := v.walkPlaces(e, sources)
 	for i, src := range sources {
-		for j, id := range src.ids {
+		for j, id := range src.ids.All() {
 			p := v.st.People[id]
 			switch {
 			case v.skipGone(p, id, gone):

@@ -403,8 +403,8 @@ func TestDistinctIDs(t *testing.T) {
 		want    int
 	}{
 		{nil, 0},
-		{[]source{{ids: []string{"a", "b", "a"}}, {ids: []string{"b", "cc"}}, {}}, 3},
-		{[]source{{ids: many}, {ids: many[:500]}, {ids: []string{"x"}}}, 100001},
+		{[]source{{ids: state.PackIDs([]string{"a", "b", "a"})}, {ids: state.IDsOf([]string{"b", "cc"})}, {}}, 3},
+		{[]source{{ids: state.IDsOf(many)}, {ids: state.PackIDs(many[:500])}, {ids: state.PackIDs([]string{"x"})}}, 100001},
 	}
 	for _, byLength := range []bool{false, true} {
 		if byLength {
@@ -689,7 +689,7 @@ func TestCensusFindsEveryEnrichment(t *testing.T) {
 			}
 		}
 		plain := []string{fmt.Sprintf("%d.p", n), "y", "1.p0"}
-		sources := []source{{ids: members}, {ids: nil}, {ids: append(plain, plain[1])}}
+		sources := []source{{ids: state.PackIDs(members)}, {}, {ids: state.IDsOf(append(plain, plain[1]))}}
 		b := state.NewBase(st)
 		c, err := takeCensus(b, b, e, t0, sources)
 		if err != nil {

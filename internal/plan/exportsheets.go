@@ -88,7 +88,7 @@ func (b *builder) sheetRowsMax(sh *config.Sheet) int {
 		switch a.Kind {
 		case kind.Search:
 			if rec := b.st.Searches[src]; rec != nil {
-				n += len(rec.LeadIDs)
+				n += rec.Kept()
 			}
 			if c != nil {
 				n += c.CallsMax * api.MaxResults

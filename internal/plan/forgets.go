@@ -74,7 +74,7 @@ func (b *builder) forgets() {
 			c.Kind = kind.Search
 			n := 0
 			if rec := b.st.Searches[addr]; rec != nil {
-				n = len(rec.LeadIDs)
+				n = rec.Kept()
 			}
 			c.Detail = fmt.Sprintf("its %s leave the exports; enrichments are kept", plural(n, "lead", "leads"))
 		default:

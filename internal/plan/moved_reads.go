@@ -25,18 +25,6 @@ type Moving struct {
 	names bool
 	// to maps each move's source to its destination, from the reverse.
 	to, from map[string]string
-	// touches bounds the people the moves change: those the lead lists
-	// of their sources hold, and those whose records name a source.
-	touches int
-}
-
-// Touches bounds the people the moves change (an apply's fold of them
-// reads each: state.ReadMoving).
-func (m *Moving) Touches() int {
-	if m == nil {
-		return 0
-	}
-	return m.touches
 }
 
 // MovesOf resolves the moved blocks of cfg against the records of b and
@@ -58,7 +46,6 @@ func MovesOf(cfg *config.Config, b *state.Base) (*Moving, error) {
 	m := &Moving{Moves: moves, names: st.MovesNames(moves), to: map[string]string{}, from: map[string]string{}}
 	for _, mv := range moves {
 		m.to[mv.From], m.from[mv.To] = mv.To, mv.From
-		m.touches += b.Kept(mv.From) + st.NamedCount(mv.From)
 	}
 	return m, nil
 }

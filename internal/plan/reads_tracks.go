@@ -65,7 +65,7 @@ func (r Reads) EnrichedIDs(b *state.Base, st *state.State) ([]string, error) {
 	var ids []string
 	if !b.EnrichIndexed() {
 		for _, addr := range r.EnrichedFrom {
-			ids = append(ids, st.Searches[addr].LeadIDs...)
+			ids = st.Searches[addr].Leads().AppendTo(ids)
 		}
 		return ids, nil
 	}
@@ -180,7 +180,7 @@ func (r Reads) Read(b *state.Base) (*state.State, error) {
 		return nil, err
 	}
 	for _, addr := range r.Sources {
-		ids = append(ids, st.Searches[addr].LeadIDs...)
+		ids = st.Searches[addr].Leads().AppendTo(ids)
 	}
 	for _, addr := range r.Tracks {
 		tracked, _, err := b.BlockPeople(kind.Track, addr)

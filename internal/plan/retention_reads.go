@@ -71,7 +71,7 @@ func (b *builder) expired() []string {
 	if b.opts.Expired == nil {
 		return b.st.Expired(r, b.now)
 	}
-	var out []string
+	out := make([]string, 0, len(b.opts.Expired.IDs))
 	for _, id := range b.opts.Expired.IDs {
 		if p := b.st.People[id]; p != nil && b.now.Sub(p.LastSeen) > r {
 			out = append(out, id)

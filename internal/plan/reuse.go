@@ -172,7 +172,7 @@ func (v *env) lookupReuse(blocks []*config.Enrich, skipSource func(string) bool)
 			if skipSource != nil && skipSource(addr) {
 				continue
 			}
-			for _, id := range v.sourcePeople(addr) {
+			for _, id := range v.sourcePeople(addr).All() {
 				p := v.person(id)
 				if p == nil || p.Lead.PageName == "" || !v.needsEnrich(e, p) || !v.reuseAsk(p) {
 					continue

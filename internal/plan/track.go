@@ -175,7 +175,7 @@ func until(now, t time.Time) string {
 func (v *env) trackPeople(t *config.Track) (out []*state.Person, former int) {
 	seen := map[*state.Person]bool{}
 	add := func(addr, enrichedBy string) {
-		for _, id := range v.sourcePeople(addr) {
+		for _, id := range v.sourcePeople(addr).All() {
 			p := v.person(id)
 			if p == nil || seen[p] || v.gone[p] {
 				continue

@@ -474,7 +474,7 @@ func execute(ctx context.Context, d Deps, opts ApplyOptions, st *state.State, sv
 		Enrich:     ctl.facts,
 	})
 	if rec != nil {
-		if err := rec.Close(); err != nil && r.err == nil {
+		if err := closeRecorder(ctx, rec); err != nil && r.err == nil {
 			r.err = err
 		}
 	}

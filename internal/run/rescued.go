@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/leadsync/leadsync/internal/engine"
 	"github.com/leadsync/leadsync/internal/run/rescue"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/backend"
@@ -355,6 +356,19 @@ func (w *rescueRecorder) AppendContext(ctx context.Context, e *state.Event) erro
 	return w.keep(e)
 }
 
+// Checkpoint writes what the recorded calls changed with the backend's
+// recorder, when it can (engine.Checkpointer); nothing once events go to
+// the rescue file.
+func (w *rescueRecorder) Checkpoint(ctx context.Context) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	cp, ok := w.inner.(engine.Checkpointer)
+	if w.cause != nil || !ok {
+		return nil
+	}
+	return cp.Checkpoint(ctx)
+}
+
 // write appends e with the backend's recorder, again after each of the
 // layer's delays while that fails.
 func (w *rescueRecorder) write(ctx context.Context, e *state.Event) error {
@@ -436,7 +450,13 @@ func (w *rescueRecorder) settled(s *state.State) {
 // Close ends the backend's recording and lets the rescue file go (it
 // stays for the next command).
 func (w *rescueRecorder) Close() error {
-	err := w.inner.Close()
+	return w.CloseContext(context.Background())
+}
+
+// CloseContext is Close whose write stops when ctx is done, when the
+// backend's recorder can (closeRecorder).
+func (w *rescueRecorder) CloseContext(ctx context.Context) error {
+	err := closeRecorder(ctx, w.inner)
 	if cerr := w.file.Close(); err == nil {
 		err = cerr
 	}

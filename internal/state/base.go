@@ -471,11 +471,12 @@ func (b *Base) Holding(addr string) (*State, error) {
 }
 
 // Reading is the state as far as a plan reads it (plan.Reads): the
-// records, the lead lists of the searches named, and the people of ids;
+// records, the lead lists of the searches named (packed from a store:
+// Search.Leads), and the people of ids;
 // every other person and lead list is left out. A plan made from it is
 // the plan of the whole state; nothing is to be changed in it.
 func (b *Base) Reading(searches, ids []string) (*State, error) {
-	s, err := b.withLeads(searches)
+	s, err := b.withPackedLeads(searches)
 	if err != nil {
 		return nil, err
 	}

@@ -20,6 +20,10 @@ type Changes struct {
 	// Meta is true when a state-level field other than these maps and
 	// Usage changed (the split runs under way).
 	Meta bool
+	// Renames are the moves of the move events a partial state folded,
+	// one list per event, in order: the store makes them in the rows of
+	// the people it did not read, before it writes People (renames.go).
+	Renames [][]Move
 }
 
 func newChanges() *Changes {
@@ -34,7 +38,7 @@ func newChanges() *Changes {
 
 // Empty reports whether nothing changed.
 func (c *Changes) Empty() bool {
-	return c == nil || len(c.Searches)+len(c.Profiles)+len(c.People)+len(c.Failures) == 0 && !c.Usage && !c.Meta
+	return c == nil || len(c.Searches)+len(c.Profiles)+len(c.People)+len(c.Failures)+len(c.Renames) == 0 && !c.Usage && !c.Meta
 }
 
 // Track starts recording changes (see TakeChanges). Tracking costs a map
@@ -80,6 +84,8 @@ func (s *State) PutBackChanges(c *Changes) {
 	for k, n := range c.History {
 		s.touchHistory(k, n)
 	}
+	// Renames put back go first: the store makes them in order.
+	s.changes.Renames = append(c.Renames, s.changes.Renames...)
 	s.changes.Usage = s.changes.Usage || c.Usage
 	s.changes.Meta = s.changes.Meta || c.Meta
 }

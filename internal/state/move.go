@@ -197,6 +197,7 @@ func (s *State) foldMove(ev *MoveEvent) {
 			s.touchPerson(id)
 		}
 	}
+	s.renameStored(to)
 }
 
 // addressed are the records of a move's sources, by source address,
@@ -391,18 +392,13 @@ func (s *State) Moved(ms []Move) *State {
 	c.ErasedEnrichments = maps.Clone(s.ErasedEnrichments)
 	c.UnknownEnrichments = maps.Clone(s.UnknownEnrichments)
 	c.idx, c.changes, c.sup, c.supLen = nil, nil, nil, 0
-	c.Normalize()
-	c.foldMove(&MoveEvent{Moves: ms})
 	if s.partial != nil {
-		// The people not read are counted under the addresses they will
-		// be named by (the people read were moved above).
-		to := make(map[string]string, len(ms))
-		for _, m := range ms {
-			to[m.From] = m.To
-		}
+		// foldMove counts the people not read under the addresses they
+		// will be named by, in the copy's own partial.
 		pt := *s.partial
-		pt.others = s.partial.others.movedNames(to)
 		c.partial = &pt
 	}
+	c.Normalize()
+	c.foldMove(&MoveEvent{Moves: ms})
 	return &c
 }

@@ -18,7 +18,7 @@ func (b *Base) Addressed() (*State, error) {
 	s := *b.Records
 	s.People, s.idx, s.changes = map[string]*Person{}, nil, nil
 	s.partial = &partial{store: b.store, asked: map[string]bool{}, others: names,
-		records: map[string]bool{}, moving: map[string]bool{}, pages: map[string]bool{}, pageOnly: map[string]bool{}}
+		records: map[string]bool{}, pages: map[string]bool{}, pageOnly: map[string]bool{}}
 	return &s, nil
 }
 
@@ -95,21 +95,4 @@ func MovePeople(ps map[string]*Person, to map[string]string) map[string]*Person 
 		}
 	}
 	return ps
-}
-
-// NamedCount counts the people whose records name addr in any way Names
-// counts (a person may count more than once), as the store counted them,
-// plus the people read who do: a bound of the people a move of addr
-// changes besides those its lead list names.
-func (s *State) NamedCount(addr string) int {
-	n := 0
-	if pt := s.partial; pt != nil {
-		n = pt.others.Enriched[addr] + pt.others.Copied[addr] + pt.others.Tracked[addr] + pt.others.History[addr]
-	}
-	for _, p := range s.People {
-		if personMoves(p, map[string]string{addr: addr}) {
-			n++
-		}
-	}
-	return n
 }

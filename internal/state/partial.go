@@ -85,10 +85,9 @@ type partial struct {
 	// others counts the names of the people not read (the store's Names
 	// less those of the people read, as they were read).
 	others Names
-	// records and moving are the addresses read by ReadRecord and by
-	// ReadMoving: read once, so that a fold after the reads needs no
-	// store.
-	records, moving map[string]bool
+	// records are the addresses read by ReadRecord: read once, so that
+	// a fold after the reads needs no store.
+	records map[string]bool
 	// pages are the page keys (PageKey) whose people were read: every
 	// person of the store a page name of the key finds.
 	pages map[string]bool
@@ -124,7 +123,7 @@ func (b *Base) Writable() (*State, error) {
 	s.People, s.idx, s.changes = map[string]*Person{}, nil, nil
 	s.Searches = maps.Clone(s.Searches)
 	s.partial = &partial{store: b.store, asked: map[string]bool{}, unread: maps.Clone(b.kept), others: names,
-		records: map[string]bool{}, moving: map[string]bool{}, pages: map[string]bool{}, pageOnly: map[string]bool{}}
+		records: map[string]bool{}, pages: map[string]bool{}, pageOnly: map[string]bool{}}
 	s.Track()
 	if u, ok := b.store.(Unpinner); ok {
 		if err := u.Unpin(); err != nil {
@@ -172,6 +171,7 @@ func (s *State) ReadPeople(ids []string) error {
 			return err
 		}
 		for _, p := range ps {
+			p = s.pendingMoved(p)
 			pt.others.add(p, -1)
 			s.addRead(p)
 			if strings.HasPrefix(p.ID, PagePrefix) {
@@ -286,33 +286,16 @@ func (s *State) ReadRecord(addr string) error {
 	return s.ReadPeople(ids)
 }
 
-// ReadMoving reads what a move of the addresses from changes: their
-// records (ReadRecord: a track's people too) and the people whose
-// enrichment or history names one of them.
+// ReadMoving reads what a move of the addresses from changes that the
+// store does not rename itself: the lead lists of their searches, whose
+// records move (written again whole). The people the moves name are not
+// read: the fold moves those read, and the store renames the others'
+// rows when the changes are written (renames.go).
 func (s *State) ReadMoving(from []string) error {
 	if s.partial == nil {
 		return nil
 	}
-	for _, a := range from {
-		if err := s.ReadRecord(a); err != nil {
-			return err
-		}
-	}
-	var named []string
-	for _, a := range from {
-		if !s.partial.moving[a] {
-			s.partial.moving[a] = true
-			named = append(named, a)
-		}
-	}
-	if len(named) == 0 {
-		return nil
-	}
-	ids, err := s.partial.store.Naming(named)
-	if err != nil {
-		return err
-	}
-	return s.ReadPeople(ids)
+	return s.ReadLeadsOf(from)
 }
 
 // foldable validates e and, in a partial state, reads what folding it

@@ -22,7 +22,7 @@ type record struct {
 var records = map[kind.Kind]record{
 	kind.Search: {
 		holds:  func(s *State, addr string) bool { return s.Searches[addr] != nil },
-		people: func(s *State, addr string) int { return len(s.Searches[addr].LeadIDs) },
+		people: func(s *State, addr string) int { return s.Searches[addr].Kept() },
 	},
 	kind.Profile: {holds: func(s *State, addr string) bool { return s.Profiles[addr] != nil }},
 	kind.Import: {

@@ -399,12 +399,18 @@ func checkKeys(ctx context.Context, tx *sql.Tx) error {
 // one transaction, and returns the serial; on error the changes are kept
 // for the next flush. The caller holds d.mu.
 func (d *dbStore) flush(s *state.State, fo sqlstate.FlushOpts) (uint64, error) {
+	return d.flushCtx(context.Background(), s, fo)
+}
+
+// flushCtx is flush whose statements stop when ctx is done (the
+// transaction is rolled back, the changes kept).
+func (d *dbStore) flushCtx(ctx context.Context, s *state.State, fo sqlstate.FlushOpts) (uint64, error) {
 	ch := s.TakeChanges()
 	fo.Created = sqlstate.SQLite.TimeValue(d.now())
 	var serial uint64
 	err := d.write("writing the state", func(w *sqlstate.Writer) error {
 		var err error
-		serial, err = w.Flush(context.Background(), s, ch, fo)
+		serial, err = w.Flush(ctx, s, ch, fo)
 		return err
 	})
 	if err != nil {
@@ -671,6 +677,35 @@ func (r *dbRecorder) Close() error {
 	}
 	r.closed = true
 	_, err := d.flush(r.s, sqlstate.FlushOpts{FoldOwn: true, Journal: r.id})
+	return err
+}
+
+// CloseContext is Close whose write stops when ctx is done (a second
+// interrupt): the recording ends, the rows as they were, and the
+// recorded calls are left for the next command to fold in.
+func (r *dbRecorder) CloseContext(ctx context.Context) error {
+	d := r.d
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if r.closed {
+		return nil
+	}
+	r.closed = true
+	_, err := d.flushCtx(ctx, r.s, sqlstate.FlushOpts{FoldOwn: true, Journal: r.id})
+	return err
+}
+
+// Checkpoint writes what the recorded calls changed, and folds them in,
+// without ending the recording (engine.Checkpointer); ctx done stops it
+// and writes nothing.
+func (r *dbRecorder) Checkpoint(ctx context.Context) error {
+	d := r.d
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if r.closed {
+		return fmt.Errorf("the recording of %s is closed", d.path)
+	}
+	_, err := d.flushCtx(ctx, r.s, sqlstate.FlushOpts{FoldOwn: true, Journal: r.id})
 	return err
 }
 

@@ -624,6 +624,45 @@ func (r *recorder) Append(e *state.Event) error {
 	})
 }
 
+// CloseContext is Close whose write stops when ctx is done (a second
+// interrupt): the recording ends, the rows as they were, and the
+// recorded calls are left for the next command to fold in.
+func (r *recorder) CloseContext(ctx context.Context) error {
+	return r.b.locked(func(opCtx context.Context) error {
+		if r.closed {
+			return nil
+		}
+		r.closed = true
+		if r.lost {
+			return nil
+		}
+		ctx, stop := context.WithCancel(ctx)
+		defer stop()
+		context.AfterFunc(opCtx, stop)
+		_, err := r.b.flush(ctx, r.s, flushOpts{foldOwn: true, journal: r.id})
+		return err
+	})
+}
+
+// Checkpoint writes what the recorded calls changed, and folds them in,
+// without ending the recording (engine.Checkpointer); ctx done stops it
+// and writes nothing.
+func (r *recorder) Checkpoint(ctx context.Context) error {
+	return r.b.locked(func(opCtx context.Context) error {
+		if r.closed {
+			return fmt.Errorf("the recording of %s is closed", r.b.Describe())
+		}
+		if r.lost {
+			return nil
+		}
+		ctx, stop := context.WithCancel(ctx)
+		defer stop()
+		context.AfterFunc(opCtx, stop)
+		_, err := r.b.flush(ctx, r.s, flushOpts{foldOwn: true, journal: r.id})
+		return err
+	})
+}
+
 // LockLostError is returned by Append when this run's workspace lock was
 // lost (its connection closed) and another run holds it now. The call was
 // recorded all the same (it was paid for); the run must stop.

@@ -119,6 +119,16 @@ func (b *Backend) upsertSQL(table string, cols []string) string {
 	return b.sql(sqlstate.UpsertSQL(table, cols))
 }
 
+// queueRenames queues the renames of the moves a partial state folded
+// (state.Changes.Renames), before the people read are written.
+func (b *Backend) queueRenames(batch *pgx.Batch, s *state.State, ch *state.Changes) error {
+	renames, err := sqlstate.RenameStmts(b.dialect, b.workspace, s, ch.Renames)
+	for _, st := range renames {
+		batch.Queue(b.dialect.Rewrite(st.Q), st.Args...)
+	}
+	return err
+}
+
 // queueChanges queues the writes of the rows ch names: an upsert for a key
 // s has, a delete for one it does not.
 func (b *Backend) queueChanges(batch *pgx.Batch, s *state.State, ch *state.Changes) error {
@@ -129,6 +139,9 @@ func (b *Backend) queueChanges(batch *pgx.Batch, s *state.State, ch *state.Chang
 		return err
 	}
 	ws := b.workspace
+	if err := b.queueRenames(batch, s, ch); err != nil {
+		return err
+	}
 	for id := range ch.People {
 		p := s.People[id]
 		if p == nil {

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"strings"
+	"sync"
 
 	"github.com/leadsync/leadsync/internal/state"
 )
@@ -29,44 +31,115 @@ type bulk struct {
 }
 
 // insertBatch writes the rows of batch's people, their enrichments and
-// their histories, into a workspace that holds none of them.
+// their histories, into a workspace that holds none of them: bulkRows
+// people at a time, each table's rows in statements of up to bulkRows
+// rows (rowsSQL). At 300,000 people that took 12 % less CPU than a
+// statement a row (docs/performance.md).
 func (b *bulk) insertBatch(ctx context.Context, batch []*state.Person) error {
 	return b.conn.Raw(func(dc any) error {
-		for _, p := range batch {
-			if err := b.insertPerson(ctx, dc, p); err != nil {
-				return fmt.Errorf("person %s: %w", p.ID, err)
+		for len(batch) > 0 {
+			n := min(len(batch), bulkRows)
+			if err := b.insertRows(ctx, dc, batch[:n]); err != nil {
+				return err
 			}
+			batch = batch[n:]
 		}
 		return nil
 	})
 }
 
-// insertPerson writes p's rows (insertPerson of the Writer, through dc).
-func (b *bulk) insertPerson(ctx context.Context, dc any, p *state.Person) error {
-	v, err := AppendPersonValues(b.vals[:0], b.d, b.ws, p)
-	if err != nil {
-		return err
-	}
-	if err := b.exec(ctx, dc, UpsertSQL("people", PeopleCols), v); err != nil {
-		return err
-	}
-	if p.Enrichment != nil {
-		if v, err = AppendEnrichmentValues(v[:0], b.d, b.ws, p.ID, p.Enrichment); err != nil {
-			return err
-		}
-		if err := b.exec(ctx, dc, UpsertSQL("enrichments", EnrichmentCols), v); err != nil {
-			return err
+// bulkRows is the most rows one statement writes: of 22 columns at most,
+// far below SQLite's bound of 32,766 values a statement.
+const bulkRows = 32
+
+// insertRows writes the rows of people: theirs, then their enrichments',
+// then their histories' (bulkRows a statement), the order the foreign
+// keys need.
+func (b *bulk) insertRows(ctx context.Context, dc any, people []*state.Person) error {
+	v := b.vals[:0]
+	var err error
+	for _, p := range people {
+		if v, err = AppendPersonValues(v, b.d, b.ws, p); err != nil {
+			return fmt.Errorf("person %s: %w", p.ID, err)
 		}
 	}
-	for i := range p.History {
-		v = append(v[:0], HistoryValues(b.d, b.ws, p.ID, i, &p.History[i])...)
-		if err := b.exec(ctx, dc, InsertHistory, v); err != nil {
-			return err
+	if err := b.execRows(ctx, dc, UpsertSQL("people", PeopleCols), len(PeopleCols), v); err != nil {
+		return err
+	}
+	v = v[:0]
+	for _, p := range people {
+		if p.Enrichment != nil {
+			if v, err = AppendEnrichmentValues(v, b.d, b.ws, p.ID, p.Enrichment); err != nil {
+				return fmt.Errorf("person %s: %w", p.ID, err)
+			}
+		}
+	}
+	if err := b.execRows(ctx, dc, UpsertSQL("enrichments", EnrichmentCols), len(EnrichmentCols), v); err != nil {
+		return err
+	}
+	v = v[:0]
+	for _, p := range people {
+		for i := range p.History {
+			v = append(v, HistoryValues(b.d, b.ws, p.ID, i, &p.History[i])...)
 		}
 	}
 	b.vals = v[:0]
+	return b.execRows(ctx, dc, InsertHistory, len(HistoryCols), v)
+}
+
+// execRows runs q, a statement of one row of k values, for the rows of
+// vals: up to bulkRows in one statement (rowsSQL). An error names the
+// rows' first two values (workspace and person).
+func (b *bulk) execRows(ctx context.Context, dc any, q string, k int, vals []any) error {
+	for len(vals) > 0 {
+		n := min(len(vals)/k, bulkRows)
+		if err := b.exec(ctx, dc, rowsSQL(q, n), vals[:n*k]); err != nil {
+			return fmt.Errorf("the rows from person %v: %w", vals[1], err)
+		}
+		vals = vals[n*k:]
+	}
 	return nil
 }
+
+// rowsSQL is q, an INSERT of one row whose VALUES list holds $1 to $k in
+// order, writing n rows: the list repeated with $k+1 on. Memoised.
+func rowsSQL(q string, n int) string {
+	if n == 1 {
+		return q
+	}
+	key := fmt.Sprintf("%d\x00%s", n, q)
+	rowsMu.Lock()
+	defer rowsMu.Unlock()
+	if s, ok := rowsMemo[key]; ok {
+		return s
+	}
+	head, rest, _ := strings.Cut(q, " VALUES (")
+	list, tail, _ := strings.Cut(rest, ")")
+	k := strings.Count(list, "$")
+	var sb strings.Builder
+	sb.WriteString(head + " VALUES ")
+	for r := range n {
+		if r > 0 {
+			sb.WriteString(", ")
+		}
+		sb.WriteString("(")
+		for c := range k {
+			if c > 0 {
+				sb.WriteString(", ")
+			}
+			sb.WriteString("$" + strconv.Itoa(r*k+c+1))
+		}
+		sb.WriteString(")")
+	}
+	sb.WriteString(tail)
+	rowsMemo[key] = sb.String()
+	return rowsMemo[key]
+}
+
+var (
+	rowsMu   sync.Mutex
+	rowsMemo = map[string]string{}
+)
 
 // exec runs q (in PostgreSQL's spelling) with the values vals, converted
 // as database/sql converts them.

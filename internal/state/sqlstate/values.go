@@ -18,6 +18,11 @@ const (
 	// SelectEnrichmentValues are every enrichment's person, company,
 	// e-mail and company domain.
 	SelectEnrichmentValues = `SELECT person_id, company, email, company_domain FROM {s}.enrichments WHERE workspace = $1`
+	// SelectEnrichmentCompanies are the distinct pairs of company and
+	// company domain of the enrichments, both set (state.CompanyLister):
+	// the engine groups them, so only the pairs cross to leadsync.
+	SelectEnrichmentCompanies = `SELECT company, company_domain, '', '' FROM {s}.enrichments
+		WHERE workspace = $1 AND company <> '' AND company_domain <> '' GROUP BY company, company_domain`
 )
 
 func (w wrapped) PeopleValues(fn func(id, company, pageName, networkID []byte)) error {
@@ -26,6 +31,10 @@ func (w wrapped) PeopleValues(fn func(id, company, pageName, networkID []byte)) 
 
 func (w wrapped) EnrichmentValues(fn func(id, company, email, domain []byte)) error {
 	return w.err(w.p.values(SelectEnrichmentValues, fn))
+}
+
+func (w wrapped) EnrichmentCompanies(fn func(company, domain []byte)) error {
+	return w.err(w.p.values(SelectEnrichmentCompanies, func(company, domain, _, _ []byte) { fn(company, domain) }))
 }
 
 // values runs q, a query of four texts a row, calling fn with each row.
@@ -76,4 +85,7 @@ func (p *peopleStore) packedValues(q string, fn func(a, b, c, d []byte)) error {
 // bytesOf views s as bytes, without a copy: not to be written to.
 func bytesOf(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
 
-var _ state.ValueLister = wrapped{}
+var (
+	_ state.ValueLister   = wrapped{}
+	_ state.CompanyLister = wrapped{}
+)

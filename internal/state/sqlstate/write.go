@@ -190,6 +190,15 @@ func (w *Writer) changes(ctx context.Context, s *state.State, ch *state.Changes)
 	if err := s.CheckWrite(ch); err != nil {
 		return err
 	}
+	renames, err := RenameStmts(w.D, w.WS, s, ch.Renames)
+	if err != nil {
+		return err
+	}
+	for _, st := range renames {
+		if _, err := w.exec(ctx, st.Q, st.Args...); err != nil {
+			return fmt.Errorf("renaming moved addresses: %w", err)
+		}
+	}
 	for id := range ch.People {
 		if err := w.person(ctx, s.People[id], id, ch.History[id]); err != nil {
 			return fmt.Errorf("person %s: %w", id, err)

@@ -63,6 +63,15 @@ func partialFolds() []state.Event {
 		search(55, "search.zed", 0, person.Lead{FullName: "Nemo", Company: "Nowhere", Title: "CEO"}),
 		// A page name the databases do not lower as Go does.
 		search(56, "search.anon", 0, person.Lead{NetworkID: "n24", PageName: "élise", FullName: "Élise"}),
+		// Moves the store makes in the rows of the people not read: two
+		// searches that both found Élise swapped, an enrich block, a
+		// track and the search whose call saw a change renamed
+		// (renames.go).
+		search(57, "search.zed", 0, person.Lead{NetworkID: "n24", PageName: "élise", FullName: "Élise"}, person.Lead{FullName: "Nemo", Company: "Nowhere", Title: "CEO"}),
+		{At: At(57), Kind: state.EventMove, Address: state.MovesAddress, Move: &state.MoveEvent{Moves: []state.Move{
+			{From: "search.anon", To: "search.zed"}, {From: "search.zed", To: "search.anon"}, {From: "enrich.contacts", To: "enrich.people"},
+			{From: "track.champions", To: "track.watch"}, {From: `module.m.search.team["a"]`, To: `module.m.search.team["b"]`}}}},
+		search(58, "search.zed", 0, person.Lead{NetworkID: "n24", PageName: "élise", FullName: "Élise", Title: "CFO"}),
 	}
 }
 

@@ -99,12 +99,14 @@ func checkExpiredIDs(t *testing.T, open func(string, Who) backend.Backend) *stat
 		if !ok || !slices.IsSorted(got) || !isSubset(want, got) || !isSubset(got, most) {
 			t.Fatalf("retention %s: ExpiredIDs = %q (ok %v), want %q", r, got, ok, want)
 		}
+		checkKeptExpired(t, base, st, r, now, got)
 		if len(want) > 0 {
 			if _, ok, _ := base.ExpiredIDs(r, now, len(want)-1); ok {
 				t.Errorf("retention %s: %d people listed for at most %d", r, len(want), len(want)-1)
 			}
 		}
 	}
+	checkKept(t, base, st)
 	if n := len(st.Expired(90*time.Minute, now)); n == 0 || n == len(st.People) {
 		t.Fatalf("%d of %d people expire: the test checks no list", n, len(st.People))
 	}

@@ -64,6 +64,7 @@ func Run(t *testing.T, k Kind) {
 		{"EnrichIndex", testEnrichIndex},
 		{"TrackSketches", testTrackSketches},
 		{"ValueLists", testValueLists},
+		{"EnrichmentCompanies", testEnrichmentCompanies},
 		{"KilledAtAnyPoint", testKilledAtAnyPoint},
 		{"Moves", testMoves},
 		{"PartialEdits", testPartialEdits},

@@ -1,0 +1,82 @@
+package state
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// TestPackedIDsGiveWhatStringsGive: a packed list answers Len, At, All,
+// Head, Tail, AppendTo and Strings as the slice it was packed from, at
+// every cut, empty IDs and an empty list included.
+func TestPackedIDsGiveWhatStringsGive(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for n := range 40 {
+		ids := make([]string, n)
+		for i := range ids {
+			ids[i] = fmt.Sprintf("%0*d", r.IntN(4), r.IntN(1000)) // some empty
+		}
+		plain, packed := IDsOf(ids), PackIDs(ids)
+		if !packed.Packed() || plain.Packed() {
+			t.Fatalf("%d IDs: packed %v and %v", n, packed.Packed(), plain.Packed())
+		}
+		for j := 0; j <= n; j++ {
+			for k := j; k <= n; k++ {
+				want := ids[j:k]
+				for _, l := range []IDList{plain.Tail(j).Head(k - j), packed.Tail(j).Head(k - j), packed.Head(k).Tail(j)} {
+					check(t, l, want)
+				}
+			}
+		}
+	}
+}
+
+func check(t *testing.T, l IDList, want []string) {
+	t.Helper()
+	if !l.Equal(IDsOf(want)) || !PackIDs(want).Equal(l) || l.Len() != len(want) || !slices.Equal(l.Strings(), want) || !slices.Equal(l.AppendTo([]string{"x"})[1:], want) {
+		t.Fatalf("the list gives %d IDs %q, want %q", l.Len(), l.Strings(), want)
+	}
+	for i, id := range l.All() {
+		if id != want[i] || l.At(i) != want[i] {
+			t.Fatalf("ID %d is %q (At %q), want %q", i, id, l.At(i), want[i])
+		}
+	}
+}
+
+// TestPackedIDsHoldNoPointerAnID: a packed list of 10,000 IDs is two
+// allocations (its text and its ends), not a string header an ID.
+func TestPackedIDsHoldNoPointerAnID(t *testing.T) {
+	ids := make([]string, 10000)
+	for i := range ids {
+		ids[i] = fmt.Sprintf("%08d.%05x", 10000000+i, i)
+	}
+	if n := testing.AllocsPerRun(10, func() { PackIDs(ids) }); n > 2 {
+		t.Fatalf("packing 10,000 IDs made %v allocations, want 2", n)
+	}
+	var s Search
+	s.Packed = new(PackIDs(ids))
+	if s.Kept() != len(ids) || s.Leads().At(9999) != ids[9999] {
+		t.Fatalf("the search keeps %d leads, the last %q", s.Kept(), s.Leads().At(9999))
+	}
+}
+
+// TestIDListsEqualByTheirIDs: lists are equal when they hold the same IDs
+// in order, whatever their form; a different ID, order or length is not.
+func TestIDListsEqualByTheirIDs(t *testing.T) {
+	ab := PackIDs([]string{"a", "b"})
+	for _, tc := range []struct {
+		l    IDList
+		want bool
+	}{
+		{IDsOf([]string{"a", "b"}), true},
+		{PackIDs([]string{"ab"}), false},
+		{IDsOf([]string{"b", "a"}), false},
+		{PackIDs([]string{"a", "b", ""}), false},
+		{IDsOf([]string{"a", "c"}), false},
+	} {
+		if ab.Equal(tc.l) != tc.want || tc.l.Equal(ab) != tc.want {
+			t.Errorf("[a b] equal to %q: %v, want %v", tc.l.Strings(), ab.Equal(tc.l), tc.want)
+		}
+	}
+}

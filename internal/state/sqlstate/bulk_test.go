@@ -1,0 +1,32 @@
+package sqlstate
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestRowsSQL spells a statement of one row as one of n rows, the
+// placeholders numbered on, the clause after VALUES kept.
+func TestRowsSQL(t *testing.T) {
+	one := `INSERT INTO {s}.t (a, b) VALUES ($1, $2) ON CONFLICT (a, b) DO NOTHING`
+	cases := []struct {
+		n    int
+		want string
+	}{
+		{1, one},
+		{3, `INSERT INTO {s}.t (a, b) VALUES ($1, $2), ($3, $4), ($5, $6) ON CONFLICT (a, b) DO NOTHING`},
+	}
+	for _, c := range cases {
+		if got := rowsSQL(one, c.n); got != c.want {
+			t.Errorf("rowsSQL(%d) = %s, want %s", c.n, got, c.want)
+		}
+	}
+	people := rowsSQL(UpsertSQL("people", PeopleCols), 2)
+	if want := "$" + strconv.Itoa(2*len(PeopleCols)) + ") ON CONFLICT (workspace, id) DO UPDATE SET"; !strings.Contains(people, want) {
+		t.Errorf("the people's statement of two rows %q holds no %q", people, want)
+	}
+	if got := anonymous(SQLite.Rewrite(people)); strings.Contains(got, "?1") {
+		t.Errorf("the people's statement of two rows keeps numbered placeholders: %s", got)
+	}
+}

@@ -1,0 +1,129 @@
+package sqlstate
+
+import (
+	"database/sql"
+	"fmt"
+	"strings"
+
+	"github.com/leadsync/leadsync/internal/state"
+)
+
+var _ state.LeadPacker = wrapped{}
+
+func (w wrapped) PackedLeadLists(addrs []string) (map[string]state.IDList, error) {
+	out, err := w.p.packedLeadLists(addrs)
+	return out, w.err(err)
+}
+
+// packedLeadLists reads the lead lists of the search records at addrs as
+// leadLists does, each packed (state.IDList) from its row: a list costs
+// its IDs' text and their ends, not a string of JSON and a slice of
+// strings. An address without a record is left out; a search without a
+// list maps to an empty list.
+func (p *peopleStore) packedLeadLists(addrs []string) (map[string]state.IDList, error) {
+	out := make(map[string]state.IDList, len(addrs))
+	if len(addrs) == 0 {
+		return out, nil
+	}
+	list, err := p.r.D.List(addrs)
+	if err != nil {
+		return nil, err
+	}
+	q := strings.Replace(SelectLeadLists, "lead_ids", p.r.D.listText("lead_ids"), 1) + " AND " + p.r.D.inList("address", "$2")
+	rows, err := p.r.query(p.ctx, q, p.r.WS, list)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var addr string
+		var list sql.NullString
+		if err := rows.Scan(&addr, &list); err != nil {
+			return nil, err
+		}
+		if out[addr], err = packList(list); err != nil {
+			return nil, fmt.Errorf("search %s: %w", addr, err)
+		}
+	}
+	return out, rows.Err()
+}
+
+// packList packs the JSON array of texts list (a list column; NULL and
+// null are the empty list). Its texts without escapes are copied end to
+// end into one new string; a list with an escape is read by splitTexts
+// first. The row's string is not kept: it becomes garbage at once.
+func packList(list sql.NullString) (state.IDList, error) {
+	if !list.Valid {
+		return state.PackedIDs("", nil), nil
+	}
+	row := list.String
+	if strings.IndexByte(row, '\\') >= 0 {
+		ids, err := splitTexts(row)
+		if err != nil {
+			return state.IDList{}, fmt.Errorf("a list %q is not a JSON array of texts", row)
+		}
+		return state.PackIDs(ids), nil
+	}
+	l, ok := packPlain(row)
+	if !ok {
+		return state.IDList{}, fmt.Errorf("a list %q is not a JSON array of texts", row)
+	}
+	return l, nil
+}
+
+// packPlain packs row, a JSON array of texts without an escape (or
+// null), as splitTexts reads it; false when it is not one.
+func packPlain(row string) (state.IDList, bool) {
+	i := skipSpace(row, 0)
+	if strings.HasPrefix(row[i:], "null") && skipSpace(row, i+4) == len(row) {
+		return state.PackedIDs("", nil), true
+	}
+	if i >= len(row) || row[i] != '[' {
+		return state.IDList{}, false
+	}
+	// The size of the texts: the row less its quotes, commas, brackets
+	// and spaces, counted on a first pass that checks the form too.
+	n, size, ok := plainTexts(row, i+1, nil, nil)
+	if !ok {
+		return state.IDList{}, false
+	}
+	var b strings.Builder
+	b.Grow(size)
+	ends := make([]uint32, 0, n)
+	plainTexts(row, i+1, &b, &ends)
+	return state.PackedIDs(b.String(), ends), true
+}
+
+// plainTexts walks the texts of row from i (after its '['): their number,
+// the size of their characters, and whether row is a JSON array of texts
+// to its end. With b, it writes each text to b and its end to ends.
+func plainTexts(row string, i int, b *strings.Builder, ends *[]uint32) (n, size int, ok bool) {
+	i = skipSpace(row, i)
+	if i < len(row) && row[i] == ']' {
+		return 0, 0, skipSpace(row, i+1) == len(row)
+	}
+	for {
+		if i >= len(row) || row[i] != '"' {
+			return 0, 0, false
+		}
+		end := strings.IndexByte(row[i+1:], '"')
+		if end < 0 {
+			return 0, 0, false
+		}
+		end += i + 1
+		n, size = n+1, size+end-i-1
+		if b != nil {
+			b.WriteString(row[i+1 : end])
+			*ends = append(*ends, uint32(size))
+		}
+		i = skipSpace(row, end+1)
+		switch {
+		case i < len(row) && row[i] == ',':
+			i = skipSpace(row, i+1)
+		case i < len(row) && row[i] == ']' && skipSpace(row, i+1) == len(row):
+			return n, size, true
+		default:
+			return 0, 0, false
+		}
+	}
+}
