@@ -489,7 +489,10 @@ func ownPG(t *testing.T) *pgCluster {
 		owner = u.Username
 	}
 	c.port = freePort(t)
-	c.run(t, "initdb", "-D", filepath.Join(dir, "data"), "-U", owner, "--auth=trust", "-E", "UTF8", "--no-locale")
+	// --no-sync: the cluster runs with fsync=off, so nothing it tests
+	// needs its files on the disk. initdb took 25.9 s with its flush of
+	// 39 MB at load average 28, 6.6 s without it at 31.
+	c.run(t, "initdb", "--no-sync", "-D", filepath.Join(dir, "data"), "-U", owner, "--auth=trust", "-E", "UTF8", "--no-locale")
 	c.ctl(t, "start")
 	t.Cleanup(func() { c.quiet("stop", "-m", "immediate") })
 	c.run(t, "createdb", "-h", "127.0.0.1", "-p", c.port, "-U", owner, "leadsync_test")

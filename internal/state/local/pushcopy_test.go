@@ -99,6 +99,10 @@ func TestPushCopiesInSQLite(t *testing.T) {
 	if gone == nil || gone.Enrichment == nil {
 		t.Fatal("the fixture has no enriched person m000007")
 	}
+	// The state saved once, copied for each case: ten saves of 5,321
+	// people were a third of the test's CPU.
+	saved := filepath.Join(t.TempDir(), "saved")
+	must(t, NewStore(filepath.Join(saved, "state.db")).Save(s))
 	for _, c := range []struct {
 		name     string
 		ws       string
@@ -129,7 +133,7 @@ func TestPushCopiesInSQLite(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
 			src := filepath.Join(dir, "src", "state.db")
-			must(t, NewStore(src).Save(s))
+			copyFiles(t, saved, filepath.Dir(src))
 			execSQL(t, src, c.change...)
 			push := func(target string, wrap bool) (*Workspace, *dbStream, error) {
 				ws := pushTarget(t, filepath.Join(dir, target), c.ws, c.prior, c.erased)
@@ -312,5 +316,18 @@ func TestPushOnAFullDisk(t *testing.T) {
 		if backendtest.Canon(t, got) != backendtest.Canon(t, prior) {
 			t.Fatal("the push on a full disk changed the state")
 		}
+	}
+}
+
+// copyFiles copies the files of folder from into folder to, made.
+func copyFiles(t *testing.T, from, to string) {
+	t.Helper()
+	must(t, os.MkdirAll(to, 0o700))
+	entries, err := os.ReadDir(from)
+	must(t, err)
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join(from, e.Name()))
+		must(t, err)
+		must(t, os.WriteFile(filepath.Join(to, e.Name()), b, 0o600))
 	}
 }

@@ -106,13 +106,13 @@ func (b *Backend) Close() error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.conn2 != nil {
-		b.conn2.Close(context.Background())
+		b.closeDataConn(b.conn2)
 		b.conn2 = nil
 	}
 	if b.conn == nil {
 		return nil
 	}
-	err := b.conn.Close(context.Background())
+	err := b.closeDataConn(b.conn)
 	b.conn = nil
 	return err
 }
@@ -217,7 +217,7 @@ func (b *Backend) empty() *state.State {
 // (the caller then reads everything through tx).
 func (b *Backend) sharedSnapshot(ctx context.Context, tx pgx.Tx) pgx.Tx {
 	if b.conn2 == nil || b.conn2.IsClosed() {
-		c, err := connect(ctx, b.opts.ConnStr)
+		c, err := b.dataConn(ctx)
 		if err != nil {
 			return nil
 		}

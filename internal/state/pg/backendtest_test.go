@@ -13,14 +13,18 @@ import (
 // schema; a handle is a Backend of its own (a process of its own, with its
 // connections); a kill closes its connections, the lock's included, as the
 // kernel does to a killed process's sockets. The cases run side by side:
-// each waits on the server most of its time.
+// each waits on the server most of its time. A closed handle's
+// connections serve the next handle (reuseConns), as a pool would, and
+// an ended case's schema, emptied, the next case (schemaPool).
 func TestConformance(t *testing.T) {
 	cs := testConnStr(t)
+	reuseConns(t, cs)
+	schemas := newSchemaPool(t, cs)
 	backendtest.Run(t, backendtest.Kind{
 		Parallel: true,
 		Together: 6,
 		New: func(t *testing.T) func(ws string, w backendtest.Who) backend.Backend {
-			schema := testSchema(t, cs)
+			schema := schemas.schema(t)
 			return func(ws string, w backendtest.Who) backend.Backend {
 				return newPG(t, cs, schema, ws, w)
 			}

@@ -329,7 +329,7 @@ func (b *Backend) c(ctx context.Context) (*pgx.Conn, error) {
 	if b.conn != nil && !b.conn.IsClosed() {
 		return b.conn, nil
 	}
-	c, err := connect(ctx, b.opts.ConnStr)
+	c, err := b.dataConn(ctx)
 	if err != nil {
 		return nil, err
 	}
