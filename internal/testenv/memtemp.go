@@ -21,6 +21,9 @@ const DiskTempEnv = "LEADSYNC_TEST_DISK_TMP"
 func RunInMemory(m interface{ Run() int }) int {
 	dir, err := memoryDir()
 	if err != nil || dir == "" {
+		if dir != "" {
+			os.RemoveAll(dir)
+		}
 		return m.Run()
 	}
 	defer os.RemoveAll(dir)
@@ -45,5 +48,11 @@ func memoryDir() (string, error) {
 	if st, err := os.Stat(memoryTemp); err != nil || !st.IsDir() {
 		return "", nil
 	}
-	return os.MkdirTemp(memoryTemp, "leadsync-test-")
+	dir, err := os.MkdirTemp(memoryTemp, "leadsync-test-")
+	if err != nil {
+		return "", err
+	}
+	// Open to all, as /tmp is: a test run as root starts PostgreSQL as
+	// the user postgres, its cluster in a folder of this one.
+	return dir, os.Chmod(dir, os.ModeSticky|0o777)
 }

@@ -12,7 +12,8 @@ type runFunc func() int
 func (f runFunc) Run() int { return f() }
 
 // TestRunInMemory: the tests run with TMPDIR in a fresh folder of the
-// file system in memory, removed after, TMPDIR given back; with
+// file system in memory, open to all as /tmp is, removed after, TMPDIR
+// given back; with
 // DiskTempEnv=1 or no such file system, where they were.
 func TestRunInMemory(t *testing.T) {
 	mem := t.TempDir()
@@ -30,13 +31,24 @@ func TestRunInMemory(t *testing.T) {
 			t.Setenv(DiskTempEnv, c.disk)
 			memoryTemp = c.mem
 			var during string
-			if got := RunInMemory(runFunc(func() int { during = os.TempDir(); return 3 })); got != 3 {
+			var mode os.FileMode
+			run := func() int {
+				during = os.TempDir()
+				if st, err := os.Stat(during); err == nil {
+					mode = st.Mode()
+				}
+				return 3
+			}
+			if got := RunInMemory(runFunc(run)); got != 3 {
 				t.Fatalf("RunInMemory returned %d, want m.Run's 3", got)
 			}
 			if c.inMem != (filepath.Dir(during) == mem) {
 				t.Fatalf("the tests ran with TMPDIR %q, want a folder in %q: %v", during, mem, c.inMem)
 			}
 			if c.inMem {
+				if mode != os.ModeDir|os.ModeSticky|0o777 {
+					t.Fatalf("the folder's mode: %v, want /tmp's (PostgreSQL runs as another user)", mode)
+				}
 				if _, err := os.Stat(during); !os.IsNotExist(err) {
 					t.Fatalf("the folder %s is still there (%v)", during, err)
 				}
