@@ -472,10 +472,15 @@ func (b *Backend) writeTx(ctx context.Context, tx pgx.Tx, s *state.State, ch *st
 		return 0, false, err
 	}
 	batch := &pgx.Batch{}
-	if fo.event != nil && b.lockPID != 0 {
+	if (fo.event != nil || fo.foldOwn) && b.lockPID != 0 {
 		if lost, err = b.lockLost(ctx, tx); err != nil {
 			return 0, false, err
 		}
+	}
+	if lost && fo.event == nil {
+		// Nothing paid for to keep: no row is written under the other
+		// run's feet.
+		return 0, true, nil
 	}
 	if fo.event != nil {
 		if err := b.insertEvent(ctx, tx, fo.event, fo.journal); err != nil {
