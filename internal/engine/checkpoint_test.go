@@ -3,6 +3,7 @@ package engine_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -17,6 +18,7 @@ import (
 type checkpointJournal struct {
 	memJournal
 	hold    bool
+	fail    error // what Checkpoint returns
 	started chan struct{}
 	at      []int
 }
@@ -24,7 +26,7 @@ type checkpointJournal struct {
 func (j *checkpointJournal) Checkpoint(ctx context.Context) error {
 	j.at = append(j.at, len(j.events))
 	if !j.hold {
-		return nil
+		return j.fail
 	}
 	close(j.started)
 	<-ctx.Done()
@@ -104,5 +106,28 @@ func TestSecondInterruptStopsWritingTheMoves(t *testing.T) {
 	}
 	if len(j.events) != 1 || j.events[0].Kind != state.EventMove || st.Searches["search.a"] == nil {
 		t.Errorf("the move is not recorded and folded: %d events", len(j.events))
+	}
+}
+
+// TestFailedWriteOfTheMovesStopsTheRun: a write of the moves that fails
+// (Checkpointer), whatever the cause, stops the run before any call with
+// one error naming it; the move stays recorded.
+func TestFailedWriteOfTheMovesStopsTheRun(t *testing.T) {
+	cfg := load(t, movedConfig)
+	st := movedState(t)
+	svc := newFake()
+	cause := errors.New("disk I/O error")
+	j := &checkpointJournal{fail: cause}
+	_, err := engine.Run(context.Background(), engine.Options{Config: cfg, Plan: build(t, cfg, st), State: st, Journal: j, Service: svc,
+		Now: func() time.Time { return t0 }})
+	var moves *engine.MovesError
+	if !errors.As(err, &moves) || !errors.Is(err, cause) || !strings.HasPrefix(err.Error(), "writing the moves: disk I/O error") {
+		t.Fatalf("run: %v, want it stopped by the failed write of the moves", err)
+	}
+	if len(svc.calls) != 0 {
+		t.Errorf("calls started after the failed write: %v", svc.calls)
+	}
+	if len(j.events) != 1 || j.events[0].Kind != state.EventMove {
+		t.Errorf("the move is not recorded: %d events", len(j.events))
 	}
 }

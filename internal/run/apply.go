@@ -2,6 +2,7 @@ package run
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os/signal"
 	"path/filepath"
@@ -488,6 +489,11 @@ func finish(d Deps, cfg *config.Config, st *state.State, p *plan.Plan, r *execut
 	if r.aborted {
 		// Exit at once; every finished call is recorded.
 		return unwritten(cfg, exports, nil, ErrAborted)
+	}
+	if _, ok := errors.AsType[*engine.MovesError](r.err); ok {
+		// Nothing more is written (the moves' write may have committed):
+		// the next command folds the recorded moves in.
+		return unwritten(cfg, exports, nil, r.err)
 	}
 	if r.commit {
 		if err := d.Backend.Commit(st); err != nil {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -16,61 +17,61 @@ import (
 	"github.com/leadsync/leadsync/internal/state/backend/backendtest"
 )
 
-// TestStoppedCheckpointWritesNothing: the write of a move folded into a
-// partial state (the recorder's Checkpoint) stopped by the run's context
-// writes nothing, the rows as before; written again, the store renames
-// the moved search in its people's rows, and the state committed is the
-// move folded into the state read whole.
-func TestStoppedCheckpointWritesNothing(t *testing.T) {
-	path := filepath.Join(t.TempDir(), ".leadsync", "state.db")
-	store := NewStore(path)
-	defer store.Close()
-	whole := backendtest.Fold(t, demoEvents())
-	must(t, store.Save(whole))
-	from := slices.Sorted(func(yield func(string) bool) {
-		for a := range whole.Searches {
+// movedRecording is a stored state whose partial state has a move of
+// its first search to search.moved recorded and folded in, not written.
+type movedRecording struct {
+	path  string
+	whole *state.State // the state before the move
+	from  string
+	ev    state.Event
+	b     backend.Backend
+	base  *state.Base
+	s     *state.State
+	rec   backend.Recorder
+	db    *sql.DB
+}
+
+func newMovedRecording(t *testing.T) *movedRecording {
+	m := &movedRecording{path: filepath.Join(t.TempDir(), ".leadsync", "state.db")}
+	store := NewStore(m.path)
+	t.Cleanup(func() { store.Close() })
+	m.whole = backendtest.Fold(t, demoEvents())
+	must(t, store.Save(m.whole))
+	m.from = slices.Sorted(func(yield func(string) bool) {
+		for a := range m.whole.Searches {
 			if !yield(a) {
 				return
 			}
 		}
 	})[0]
-	ev := state.Event{At: time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC), Kind: state.EventMove, Address: state.MovesAddress,
-		Move: &state.MoveEvent{Moves: []state.Move{{From: from, To: "search.moved"}}}}
-	b := store.AsBackend()
-	base, err := backend.OpenBase(b)
+	m.ev = state.Event{At: time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC), Kind: state.EventMove, Address: state.MovesAddress,
+		Move: &state.MoveEvent{Moves: []state.Move{{From: m.from, To: "search.moved"}}}}
+	m.b = store.AsBackend()
+	var err error
+	m.base, err = backend.OpenBase(m.b)
 	must(t, err)
-	s, err := base.Writable()
+	m.s, err = m.base.Writable()
 	must(t, err)
-	rec, err := b.OpenJournal(s)
+	m.rec, err = m.b.OpenJournal(m.s)
 	must(t, err)
-	must(t, rec.Append(&ev))
-	must(t, s.Fold(ev))
-	cp := rec.(interface{ Checkpoint(context.Context) error })
-	stopped, cancel := context.WithCancel(context.Background())
-	cancel()
-	if err := cp.Checkpoint(stopped); !errors.Is(err, context.Canceled) {
-		t.Fatalf("checkpoint after the interrupt: %v, want it stopped", err)
-	}
-	db, err := sql.Open("sqlite", path+sqliteDSN)
+	must(t, m.rec.Append(&m.ev))
+	must(t, m.s.Fold(m.ev))
+	m.db, err = sql.Open("sqlite", m.path+sqliteDSN)
 	must(t, err)
-	defer db.Close()
-	named := func(addr string) (n int) {
-		must(t, db.QueryRow(`SELECT count(*) FROM people, json_each(people.found_by) WHERE value = ?`, addr).Scan(&n))
-		return n
-	}
-	if n := named(from); n != len(whole.Searches[from].LeadIDs) || n == 0 {
-		t.Fatalf("after the stopped write, %d people found by %s, want %d: written in part", n, from, len(whole.Searches[from].LeadIDs))
-	}
-	must(t, cp.Checkpoint(context.Background()))
-	if named(from) != 0 || named("search.moved") != len(whole.Searches[from].LeadIDs) {
-		t.Errorf("after the write, %d people found by %s and %d by search.moved", named(from), from, named("search.moved"))
-	}
-	must(t, rec.Close())
-	must(t, base.Close())
-	must(t, b.Commit(s))
-	must(t, whole.Fold(ev))
-	got, err := b.Load()
-	must(t, err)
+	t.Cleanup(func() { m.db.Close() })
+	return m
+}
+
+// named is how many people's rows name addr among their searches.
+func (m *movedRecording) named(t *testing.T, addr string) (n int) {
+	must(t, m.db.QueryRow(`SELECT count(*) FROM people, json_each(people.found_by) WHERE value = ?`, addr).Scan(&n))
+	return n
+}
+
+// sameAsWhole fails t unless got is the move folded into the state read
+// whole.
+func (m *movedRecording) sameAsWhole(t *testing.T, got *state.State) {
+	must(t, m.whole.Fold(m.ev))
 	foundBy := func(s *state.State) map[string][]string {
 		out := map[string][]string{}
 		for id, p := range s.People {
@@ -78,9 +79,63 @@ func TestStoppedCheckpointWritesNothing(t *testing.T) {
 		}
 		return out
 	}
-	if d := cmp.Diff(foundBy(whole), foundBy(got)); d != "" || got.Searches["search.moved"] == nil || got.Searches[from] != nil {
-		t.Errorf("the state committed: the search not moved, or the people (-whole +partial):\n%s", d)
+	if d := cmp.Diff(foundBy(m.whole), foundBy(got)); d != "" || got.Searches["search.moved"] == nil || got.Searches[m.from] != nil {
+		t.Errorf("the state: the search not moved, or the people (-whole +got):\n%s", d)
 	}
+}
+
+// TestStoppedCheckpointWritesNothing: the write of a move folded into a
+// partial state (the recorder's Checkpoint) stopped by the run's context
+// writes nothing, the rows as before; the recording then writes nothing
+// more (the write may have committed): no Checkpoint, no rows at Close,
+// no Commit. The next load folds the recorded move in.
+func TestStoppedCheckpointWritesNothing(t *testing.T) {
+	m := newMovedRecording(t)
+	cp := m.rec.(interface{ Checkpoint(context.Context) error })
+	stopped, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := cp.Checkpoint(stopped); !errors.Is(err, context.Canceled) {
+		t.Fatalf("checkpoint after the interrupt: %v, want it stopped", err)
+	}
+	n := len(m.whole.Searches[m.from].LeadIDs)
+	if got := m.named(t, m.from); got != n || n == 0 {
+		t.Fatalf("after the stopped write, %d people found by %s, want %d: written in part", got, m.from, n)
+	}
+	if err := cp.Checkpoint(context.Background()); err == nil {
+		t.Errorf("a checkpoint after a failed one wrote again")
+	}
+	must(t, m.rec.Close())
+	if got := m.named(t, m.from); got != n {
+		t.Errorf("after Close, %d people found by %s, want %d: the failed write was made again", got, m.from, n)
+	}
+	must(t, m.base.Close())
+	if err := m.b.Commit(m.s); err == nil || !strings.Contains(err.Error(), "the write of the moves failed") {
+		t.Errorf("commit after a failed write of the moves: %v, want it refused", err)
+	}
+	if got := m.named(t, m.from); got != n {
+		t.Errorf("after Commit, %d people found by %s, want %d", got, m.from, n)
+	}
+	got, err := NewStore(m.path).AsBackend().Load()
+	must(t, err)
+	m.sameAsWhole(t, got)
+}
+
+// TestCheckpointRenamesInSQL: the recorder's Checkpoint renames the moved
+// search in its people's rows, and the state committed is the move
+// folded into the state read whole.
+func TestCheckpointRenamesInSQL(t *testing.T) {
+	m := newMovedRecording(t)
+	n := len(m.whole.Searches[m.from].LeadIDs)
+	must(t, m.rec.(interface{ Checkpoint(context.Context) error }).Checkpoint(context.Background()))
+	if m.named(t, m.from) != 0 || m.named(t, "search.moved") != n {
+		t.Errorf("after the write, %d people found by %s and %d by search.moved", m.named(t, m.from), m.from, m.named(t, "search.moved"))
+	}
+	must(t, m.rec.Close())
+	must(t, m.base.Close())
+	must(t, m.b.Commit(m.s))
+	got, err := m.b.Load()
+	must(t, err)
+	m.sameAsWhole(t, got)
 }
 
 // TestStoppedCloseLeavesTheMoveRecorded: an apply's recording closed

@@ -458,6 +458,9 @@ func (d *dbStore) commit(s *state.State) error {
 		}
 		r.closed = true
 	}
+	if r := d.rec; r != nil && r.s == s && r.failed {
+		return errCheckpointFailed(d.path)
+	}
 	if !s.Tracking() {
 		return d.replace(s)
 	}
@@ -640,6 +643,7 @@ type dbRecorder struct {
 	id     string
 	seq    uint64
 	closed bool
+	failed bool // a Checkpoint failed: nothing more is written
 }
 
 // Append commits e before it returns, with the rows the calls before it
@@ -668,45 +672,46 @@ func (r *dbRecorder) Append(e *state.Event) error {
 
 // Close writes what the recorded calls changed and ends the recording.
 // Every appended event must have been folded into the state.
-func (r *dbRecorder) Close() error {
-	d := r.d
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if r.closed {
-		return nil
-	}
-	r.closed = true
-	_, err := d.flush(r.s, sqlstate.FlushOpts{FoldOwn: true, Journal: r.id})
-	return err
-}
+func (r *dbRecorder) Close() error { return r.CloseContext(context.Background()) }
 
 // CloseContext is Close whose write stops when ctx is done (a second
 // interrupt): the recording ends, the rows as they were, and the
 // recorded calls are left for the next command to fold in.
-func (r *dbRecorder) CloseContext(ctx context.Context) error {
-	d := r.d
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if r.closed {
-		return nil
-	}
-	r.closed = true
-	_, err := d.flushCtx(ctx, r.s, sqlstate.FlushOpts{FoldOwn: true, Journal: r.id})
-	return err
-}
+func (r *dbRecorder) CloseContext(ctx context.Context) error { return r.flushOwn(ctx, true) }
 
 // Checkpoint writes what the recorded calls changed, and folds them in,
 // without ending the recording (engine.Checkpointer); ctx done stops it
-// and writes nothing.
-func (r *dbRecorder) Checkpoint(ctx context.Context) error {
+// and writes nothing. After it failed, the recording writes nothing more
+// (errCheckpointFailed).
+func (r *dbRecorder) Checkpoint(ctx context.Context) error { return r.flushOwn(ctx, false) }
+
+// flushOwn writes what the recorded calls changed and folds them in; end
+// ends the recording. A failed Checkpoint ends it too, with nothing
+// more written: its write may have committed (an unknown outcome), and
+// its renames written twice would swap moved blocks back. The recorded
+// calls stay for the next command to fold in.
+func (r *dbRecorder) flushOwn(ctx context.Context, end bool) error {
 	d := r.d
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if r.closed {
+	switch {
+	case r.closed && end:
+		return nil
+	case r.closed:
 		return fmt.Errorf("the recording of %s is closed", d.path)
 	}
+	r.closed = end
 	_, err := d.flushCtx(ctx, r.s, sqlstate.FlushOpts{FoldOwn: true, Journal: r.id})
+	if err != nil && !end {
+		r.closed, r.failed = true, true
+	}
 	return err
+}
+
+// errCheckpointFailed refuses to commit a state whose recording's
+// Checkpoint failed: its write may have committed.
+func errCheckpointFailed(where string) error {
+	return fmt.Errorf("%s: the write of the moves failed, so this run writes nothing more; the next command folds its recorded calls in", where)
 }
 
 // openBase opens a Base of the database's state (state.Base): its records

@@ -402,6 +402,9 @@ func (b *Backend) Commit(s *state.State) error {
 			if r.lost {
 				return &LockLostError{Where: b.Describe()}
 			}
+			if r.failed {
+				return errCheckpointFailed(b.Describe())
+			}
 			fo.journal, fo.foldOwn = r.id, true
 		}
 		serial, err := b.flush(ctx, s, fo)
@@ -469,10 +472,15 @@ func (b *Backend) writeTx(ctx context.Context, tx pgx.Tx, s *state.State, ch *st
 		return 0, false, err
 	}
 	batch := &pgx.Batch{}
-	if fo.event != nil && b.lockPID != 0 {
+	if (fo.event != nil || fo.foldOwn) && b.lockPID != 0 {
 		if lost, err = b.lockLost(ctx, tx); err != nil {
 			return 0, false, err
 		}
+	}
+	if lost && fo.event == nil {
+		// Nothing paid for to keep: no row is written under the other
+		// run's feet.
+		return 0, true, nil
 	}
 	if fo.event != nil {
 		if err := b.insertEvent(ctx, tx, fo.event, fo.journal); err != nil {
@@ -586,6 +594,7 @@ type recorder struct {
 	id     string
 	seq    uint64
 	lost   bool // the lock was lost: record nothing more
+	failed bool // a Checkpoint failed: write nothing more
 	closed bool
 }
 
@@ -624,43 +633,10 @@ func (r *recorder) Append(e *state.Event) error {
 	})
 }
 
-// CloseContext is Close whose write stops when ctx is done (a second
-// interrupt): the recording ends, the rows as they were, and the
-// recorded calls are left for the next command to fold in.
-func (r *recorder) CloseContext(ctx context.Context) error {
-	return r.b.locked(func(opCtx context.Context) error {
-		if r.closed {
-			return nil
-		}
-		r.closed = true
-		if r.lost {
-			return nil
-		}
-		ctx, stop := context.WithCancel(ctx)
-		defer stop()
-		context.AfterFunc(opCtx, stop)
-		_, err := r.b.flush(ctx, r.s, flushOpts{foldOwn: true, journal: r.id})
-		return err
-	})
-}
-
-// Checkpoint writes what the recorded calls changed, and folds them in,
-// without ending the recording (engine.Checkpointer); ctx done stops it
-// and writes nothing.
-func (r *recorder) Checkpoint(ctx context.Context) error {
-	return r.b.locked(func(opCtx context.Context) error {
-		if r.closed {
-			return fmt.Errorf("the recording of %s is closed", r.b.Describe())
-		}
-		if r.lost {
-			return nil
-		}
-		ctx, stop := context.WithCancel(ctx)
-		defer stop()
-		context.AfterFunc(opCtx, stop)
-		_, err := r.b.flush(ctx, r.s, flushOpts{foldOwn: true, journal: r.id})
-		return err
-	})
+// errCheckpointFailed refuses to commit a state whose recording's
+// Checkpoint failed: its write may have committed.
+func errCheckpointFailed(where string) error {
+	return fmt.Errorf("%s: the write of the moves failed, so this run writes nothing more; the next command folds its recorded calls in", where)
 }
 
 // LockLostError is returned by Append when this run's workspace lock was
@@ -680,16 +656,46 @@ func (e *LockLostError) Error() string {
 
 // Close writes what the recorded calls changed and ends the recording.
 // Every appended event must have been folded into the state.
-func (r *recorder) Close() error {
-	return r.b.locked(func(ctx context.Context) error {
-		if r.closed {
+func (r *recorder) Close() error { return r.CloseContext(context.Background()) }
+
+// CloseContext is Close whose write stops when ctx is done (a second
+// interrupt): the recording ends, the rows as they were, and the
+// recorded calls are left for the next command to fold in.
+func (r *recorder) CloseContext(ctx context.Context) error { return r.flushOwn(ctx, true) }
+
+// Checkpoint writes what the recorded calls changed, and folds them in,
+// without ending the recording (engine.Checkpointer); ctx done stops it
+// and writes nothing. After it failed, the recording writes nothing more.
+func (r *recorder) Checkpoint(ctx context.Context) error { return r.flushOwn(ctx, false) }
+
+// flushOwn writes what the recorded calls changed and folds them in; end
+// ends the recording. A failed Checkpoint ends it too, with nothing more
+// written: its write may have committed (an unknown outcome), and its
+// renames written twice would swap moved blocks back. The recorded calls
+// stay for the next command to fold in. A lost lock writes nothing.
+func (r *recorder) flushOwn(ctx context.Context, end bool) error {
+	return r.b.locked(func(opCtx context.Context) error {
+		switch {
+		case r.closed && end:
 			return nil
+		case r.closed:
+			return fmt.Errorf("the recording of %s is closed", r.b.Describe())
 		}
-		r.closed = true
+		r.closed = end
 		if r.lost {
 			return nil
 		}
+		ctx, stop := context.WithCancel(ctx)
+		defer stop()
+		context.AfterFunc(opCtx, stop)
 		_, err := r.b.flush(ctx, r.s, flushOpts{foldOwn: true, journal: r.id})
+		var lost *LockLostError
+		if errors.As(err, &lost) {
+			r.lost = true
+		}
+		if err != nil && !end {
+			r.closed, r.failed = true, true
+		}
 		return err
 	})
 }

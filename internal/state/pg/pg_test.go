@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -160,6 +162,40 @@ func TestLockLost(t *testing.T) {
 		mustNoErr(t, err, "load")
 		if got.Profiles["profile.founder"] == nil {
 			t.Fatal("the call recorded when the lock was lost is gone")
+		}
+	})
+	t.Run("checkpoint with the lock taken by another run", func(t *testing.T) {
+		b := newPG(t, cs, schema, "", alice)
+		l, err := b.Lock("apply")
+		mustNoErr(t, err, "lock")
+		defer l.Unlock()
+		s, err := b.Load()
+		mustNoErr(t, err, "load")
+		rec, err := b.OpenJournal(s)
+		mustNoErr(t, err, "open")
+		e := evs[3]
+		mustNoErr(t, rec.Append(&e), "append")
+		mustNoErr(t, s.Fold(e), "apply")
+		kill(t, b)
+		other, err := newPG(t, cs, schema, "", bob).Lock("apply")
+		mustNoErr(t, err, "the other run's lock")
+		defer other.Unlock()
+		var lost *LockLostError
+		if err := rec.(*recorder).Checkpoint(context.Background()); !errors.As(err, &lost) {
+			t.Fatalf("checkpoint with the lock taken by another run: %v, want the lock lost", err)
+		}
+		c, err := connect(context.Background(), cs)
+		mustNoErr(t, err, "connect")
+		defer c.Close(context.Background())
+		var n int
+		mustNoErr(t, c.QueryRow(context.Background(), `SELECT count(*) FROM `+pgx.Identifier{schema, "events"}.Sanitize()+` WHERE journal_id = $1`,
+			rec.(*recorder).id).Scan(&n), "count")
+		if n != 1 {
+			t.Errorf("%d events of the run left, want its call kept: the checkpoint wrote under the other run", n)
+		}
+		rec.Close()
+		if err := b.Commit(s); !errors.As(err, &lost) {
+			t.Errorf("commit after the lock was lost: %v", err)
 		}
 	})
 }

@@ -89,8 +89,12 @@ func (b *bulk) insertRows(ctx context.Context, dc any, people []*state.Person) e
 
 // execRows runs q, a statement of one row of k values, for the rows of
 // vals: up to bulkRows in one statement (rowsSQL). An error names the
-// rows' first two values (workspace and person).
+// rows' first two values (workspace and person). Values that are not
+// whole rows are refused: a part row would never be written.
 func (b *bulk) execRows(ctx context.Context, dc any, q string, k int, vals []any) error {
+	if k <= 0 || len(vals)%k != 0 {
+		return fmt.Errorf("%d values are not whole rows of %d", len(vals), k)
+	}
 	for len(vals) > 0 {
 		n := min(len(vals)/k, bulkRows)
 		if err := b.exec(ctx, dc, rowsSQL(q, n), vals[:n*k]); err != nil {

@@ -1,6 +1,7 @@
 package sqlstate
 
 import (
+	"context"
 	"strconv"
 	"strings"
 	"testing"
@@ -28,5 +29,19 @@ func TestRowsSQL(t *testing.T) {
 	}
 	if got := anonymous(SQLite.Rewrite(people)); strings.Contains(got, "?1") {
 		t.Errorf("the people's statement of two rows keeps numbered placeholders: %s", got)
+	}
+}
+
+// TestExecRowsRefusesPartRows: values that are not whole rows are
+// refused before any statement, not looped over without end.
+func TestExecRowsRefusesPartRows(t *testing.T) {
+	for _, c := range []struct {
+		k    int
+		vals []any
+	}{{3, []any{1, 2}}, {2, []any{1, 2, 3}}, {0, []any{1}}} {
+		var b bulk
+		if err := b.execRows(context.Background(), nil, "INSERT INTO t VALUES ($1)", c.k, c.vals); err == nil {
+			t.Errorf("execRows of %d values in rows of %d: no error", len(c.vals), c.k)
+		}
 	}
 }

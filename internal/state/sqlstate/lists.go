@@ -103,7 +103,14 @@ func unescapeAll(out []string, size int) error {
 // address without a record is left out; one of a search without a list
 // maps to nil.
 func (p *peopleStore) leadLists(addrs []string) (map[string][]string, error) {
-	out := make(map[string][]string, len(addrs))
+	return readLeadLists(p, addrs, readList)
+}
+
+// readLeadLists reads the lead lists of the search records at addrs, by
+// address, in one query, each decoded by decode from its list column
+// (leadLists, packedLeadLists). An address without a record is left out.
+func readLeadLists[T any](p *peopleStore, addrs []string, decode func(sql.NullString) (T, error)) (map[string]T, error) {
+	out := make(map[string]T, len(addrs))
 	if len(addrs) == 0 {
 		return out, nil
 	}
@@ -123,7 +130,7 @@ func (p *peopleStore) leadLists(addrs []string) (map[string][]string, error) {
 		if err := rows.Scan(&addr, &ids); err != nil {
 			return nil, err
 		}
-		if out[addr], err = readList(ids); err != nil {
+		if out[addr], err = decode(ids); err != nil {
 			return nil, fmt.Errorf("search %s: %w", addr, err)
 		}
 	}

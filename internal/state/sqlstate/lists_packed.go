@@ -21,31 +21,7 @@ func (w wrapped) PackedLeadLists(addrs []string) (map[string]state.IDList, error
 // strings. An address without a record is left out; a search without a
 // list maps to an empty list.
 func (p *peopleStore) packedLeadLists(addrs []string) (map[string]state.IDList, error) {
-	out := make(map[string]state.IDList, len(addrs))
-	if len(addrs) == 0 {
-		return out, nil
-	}
-	list, err := p.r.D.List(addrs)
-	if err != nil {
-		return nil, err
-	}
-	q := strings.Replace(SelectLeadLists, "lead_ids", p.r.D.listText("lead_ids"), 1) + " AND " + p.r.D.inList("address", "$2")
-	rows, err := p.r.query(p.ctx, q, p.r.WS, list)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var addr string
-		var list sql.NullString
-		if err := rows.Scan(&addr, &list); err != nil {
-			return nil, err
-		}
-		if out[addr], err = packList(list); err != nil {
-			return nil, fmt.Errorf("search %s: %w", addr, err)
-		}
-	}
-	return out, rows.Err()
+	return readLeadLists(p, addrs, packList)
 }
 
 // packList packs the JSON array of texts list (a list column; NULL and

@@ -67,6 +67,7 @@ func Run(t *testing.T, k Kind) {
 		{"EnrichmentCompanies", testEnrichmentCompanies},
 		{"KilledAtAnyPoint", testKilledAtAnyPoint},
 		{"Moves", testMoves},
+		{"MovesWriteFails", testMovesWriteFails},
 		{"PartialEdits", testPartialEdits},
 		{"PartialGuard", testPartialGuard},
 		{"PartialFolds", testPartialFolds},
