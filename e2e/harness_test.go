@@ -107,7 +107,8 @@ func runLeadsync() int {
 const e2eParallel = 8
 
 // parallelM runs the tests with -parallel e2eParallel when the command
-// line does not set it.
+// line does not set it, their temporary folders (the workspaces, states
+// and clusters of every test and script) in memory (testenv.RunInMemory).
 type parallelM struct{ m *testing.M }
 
 func (p parallelM) Run() int {
@@ -117,7 +118,7 @@ func (p parallelM) Run() int {
 	if !set {
 		_ = flag.Set("test.parallel", strconv.Itoa(e2eParallel))
 	}
-	return p.m.Run()
+	return testenv.RunInMemory(p.m)
 }
 
 // together runs the subtests named names, fn(t, i) for the i-th, all at
