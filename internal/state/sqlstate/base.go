@@ -91,11 +91,16 @@ func (w wrapped) StreamIDs(fn func(id string) bool) error {
 	if p.r.IDStream == nil {
 		return errNoIDStream
 	}
-	pinned := p.r.Q
-	if p.live != nil && pinned == p.live {
-		pinned = nil
+	return w.err(p.r.IDStream(p.ctx, p.pinned(), fn))
+}
+
+// pinned is the Querier of the store's snapshot a stream reads in
+// (IDStream, PageStream): nil when the store reads live, not pinned.
+func (p *peopleStore) pinned() Querier {
+	if p.live != nil && p.r.Q == p.live {
+		return nil
 	}
-	return w.err(p.r.IDStream(p.ctx, pinned, fn))
+	return p.r.Q
 }
 
 // wrapped wraps the errors of a store.

@@ -22,9 +22,5 @@ func (w wrapped) StreamPages(next func() ([]string, bool), fn func([]*state.Pers
 	if p.r.PageStream == nil {
 		return errNoPageStream
 	}
-	pinned := p.r.Q
-	if p.live != nil && pinned == p.live {
-		pinned = nil
-	}
-	return w.err(p.r.PageStream(p.ctx, pinned, next, fn))
+	return w.err(p.r.PageStream(p.ctx, p.pinned(), next, fn))
 }
