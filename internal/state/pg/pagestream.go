@@ -26,6 +26,8 @@ const streamBatch = 8
 // streamIDs does.
 func (b *Backend) streamPages(ctx context.Context, pinned sqlstate.Querier, next func() ([]string, bool), fn func([]*state.Person) bool) error {
 	ctx, cancel := context.WithCancel(ctx)
+	// Cancelled first when fn stops early, as streamIDs does: the
+	// connection is closed rather than the batch read to its end.
 	defer cancel()
 	c, tx, err := b.inSnapshot(ctx, pinned)
 	if err != nil {
@@ -50,7 +52,13 @@ func (b *Backend) streamPages(ctx context.Context, pinned sqlstate.Querier, next
 		if len(pages) == 0 {
 			return nil
 		}
-		more, err := b.readPages(ctx, tx, pages, history, fn)
+		more, err := b.readPages(ctx, tx, pages, history, func(people []*state.Person) bool {
+			if !fn(people) {
+				cancel()
+				return false
+			}
+			return true
+		})
 		if err != nil || !more {
 			return err
 		}
