@@ -126,7 +126,7 @@ func (b *Backend) copyPeople(ctx context.Context, tx pgx.Tx, people []*state.Per
 		return nil
 	}
 	if err := copyRows("people", peopleCols, len(people), func(i int) ([]any, error) {
-		return sqlstate.PersonValues(b.dialect, ws, people[i])
+		return sqlstate.PersonValues(b.dialect, ws, people[i], nil)
 	}); err != nil {
 		return err
 	}

@@ -148,7 +148,7 @@ func (b *Backend) queueChanges(batch *pgx.Batch, s *state.State, ch *state.Chang
 			batch.Queue(b.sql(`DELETE FROM {s}.people WHERE workspace = $1 AND id = $2`), ws, id)
 			continue
 		}
-		v, err := sqlstate.PersonValues(b.dialect, ws, p)
+		v, err := sqlstate.PersonValues(b.dialect, ws, p, nil)
 		if err != nil {
 			return fmt.Errorf("person %s: %w", id, err)
 		}

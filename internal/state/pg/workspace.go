@@ -99,7 +99,7 @@ func (b *Backend) copyState(ctx context.Context, tx pgx.Tx, s *state.State) erro
 		}
 		return nil
 	}
-	if err := copyRows("people", peopleCols, len(ids), func(i int) ([]any, error) { return sqlstate.PersonValues(b.dialect, ws, s.People[ids[i]]) }); err != nil {
+	if err := copyRows("people", peopleCols, len(ids), func(i int) ([]any, error) { return sqlstate.PersonValues(b.dialect, ws, s.People[ids[i]], nil) }); err != nil {
 		return err
 	}
 	var enriched []string

@@ -19,6 +19,11 @@ import (
 type Stmt struct {
 	Q    string
 	Args []any
+	// If, when set, is a query of a boolean (of Args' first three): the
+	// statement runs only when it is true. IDs, when set, are given in
+	// $4, renameBatch at a time, one run a batch (addrs.go).
+	If  string
+	IDs []string
 }
 
 // The statements of a rename of $2 to $3 in workspace $1 (RenameStmts).
@@ -144,6 +149,9 @@ func listedBy(s *state.State, addr string) []string {
 // ids, then what the people's enrichments, tracks and histories name.
 func renameStmts(d *Dialect, ws string, m state.Move, ids []string) ([]Stmt, error) {
 	pg := !d.positional
+	if d.numbered {
+		return numberedRenameStmts(ws, m, ids), nil
+	}
 	var out []Stmt
 	for start := 0; start < len(ids); start += renameBatch {
 		list, err := d.List(ids[start:min(start+renameBatch, len(ids))])
