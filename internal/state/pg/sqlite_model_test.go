@@ -49,6 +49,9 @@ func TestSameTablesAsSQLite(t *testing.T) {
 	// The schema_version tables differ in their time column only.
 	delete(pgCols, "schema_version")
 	delete(liteCols, "schema_version")
+	// SQLite numbers the addresses of found_by (its schema 6,
+	// sqlstate/addrs.go); PostgreSQL keeps them as texts this version.
+	delete(liteCols, "addresses")
 	if d := cmp.Diff(pgCols, liteCols); d != "" {
 		t.Errorf("the tables differ (-PostgreSQL +SQLite):\n%s", d)
 	}
