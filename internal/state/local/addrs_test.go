@@ -1,6 +1,7 @@
 package local
 
 import (
+	"context"
 	"database/sql"
 	"path/filepath"
 	"testing"
@@ -56,4 +57,25 @@ func TestMigrateSchema5(t *testing.T) {
 	if canon := backendtest.Canon; canon(t, got) != canon(t, want) {
 		t.Errorf("the migrated database holds another state:\n%.2000s\nwant\n%.2000s", canon(t, got), canon(t, want))
 	}
+}
+
+// TestCheckpointRenamesOntoANumberedAddress: a move onto an address that
+// has a number already (a block removed earlier left it) gives the people
+// the moved record lists that number, and the state committed is the
+// move folded into the state read whole.
+func TestCheckpointRenamesOntoANumberedAddress(t *testing.T) {
+	m := newMovedRecording(t)
+	n := len(m.whole.Searches[m.from].LeadIDs)
+	_, err := m.db.Exec(`INSERT INTO addresses (workspace, n, address) SELECT workspace, max(n) + 100, 'search.moved' FROM addresses GROUP BY workspace`)
+	must(t, err)
+	must(t, m.rec.(interface{ Checkpoint(context.Context) error }).Checkpoint(context.Background()))
+	if m.named(t, m.from) != 0 || m.named(t, "search.moved") != n {
+		t.Errorf("after the write, %d people found by %s and %d by search.moved, want 0 and %d", m.named(t, m.from), m.from, m.named(t, "search.moved"), n)
+	}
+	must(t, m.rec.Close())
+	must(t, m.base.Close())
+	must(t, m.b.Commit(m.s))
+	got, err := m.b.Load()
+	must(t, err)
+	m.sameAsWhole(t, got)
 }
