@@ -421,6 +421,7 @@ func (v *env) collectRead(e *config.Enrich, sources []source, where bool) (block
 	if v.facts.censused(e.Address) {
 		return v.collectCensus(e, sources, where)
 	}
+	v.readGC(sources)
 	var bp blockPeople
 	seen := map[*state.Person]struct{}{}
 	gone := map[string]bool{} // the IDs of people the plan removes first
