@@ -246,7 +246,8 @@ func reusedText(rs []reusedPerson) string {
 // another workspace now, before it claims anyone: those of e's sources
 // who need an enrichment, pass where and are not excluded, and whom
 // another workspace holds a fresh enrichment of. The other workspaces are
-// asked about each person once per run.
+// asked about each person once per run. Only the people they answered for
+// are looked at (collectReused).
 func (c *Candidates) Reuses(st *state.State, e *config.Enrich, now time.Time) ([]Reuse, error) {
 	if c.lookup == nil {
 		return nil, nil
@@ -255,7 +256,10 @@ func (c *Candidates) Reuses(st *state.State, e *config.Enrich, now time.Time) ([
 	if err := v.lookupReuse([]*config.Enrich{e}, nil); err != nil {
 		return nil, err
 	}
-	bp, err := v.collect(e, nil, true)
+	bp, ok, err := v.collectReused(e)
+	if err == nil && !ok {
+		bp, err = v.collect(e, nil, true)
+	}
 	if err != nil {
 		return nil, err
 	}
