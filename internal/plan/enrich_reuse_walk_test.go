@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -52,7 +53,7 @@ func TestReusesLookAtThePeopleAnswered(t *testing.T) {
 // TestReusesMakeTheCopiesOfTheWholeBlock: in random worlds (enrichWorld,
 // reuseWorld), every enrich block's copies (Reuses, collectReused where it
 // walks) are those collect gives of the whole block, in the same order,
-// from the same workspaces.
+// from the same workspaces, and the keys asked about are lookupReuse's.
 func TestReusesMakeTheCopiesOfTheWholeBlock(t *testing.T) {
 	const worlds = 800
 	walked, copied, failed := 0, 0, 0
@@ -77,6 +78,9 @@ func TestReusesMakeTheCopiesOfTheWholeBlock(t *testing.T) {
 				}
 				failed++
 				continue
+			}
+			if !maps.Equal(got.asked, want.asked) {
+				t.Fatalf("seed %d %s: asked about %d keys, the whole block %d", seed, e.Address, len(got.asked), len(want.asked))
 			}
 			if _, ok, _ := want.env(f.st, t0).collectReused(e); ok {
 				walked++

@@ -253,12 +253,11 @@ func (c *Candidates) Reuses(st *state.State, e *config.Enrich, now time.Time) ([
 		return nil, nil
 	}
 	v := c.env(st, now)
-	if err := v.lookupReuse([]*config.Enrich{e}, nil); err != nil {
-		return nil, err
-	}
 	bp, ok, err := v.collectReused(e)
 	if err == nil && !ok {
-		bp, err = v.collect(e, nil, true)
+		if err = v.lookupReuse([]*config.Enrich{e}, nil); err == nil {
+			bp, err = v.collect(e, nil, true)
+		}
 	}
 	if err != nil {
 		return nil, err
