@@ -76,6 +76,9 @@ func (v *env) claimed(e *config.Enrich, claims Claims) ([]string, error) {
 	for id, by := range claims {
 		p := v.person(id)
 		if p == nil {
+			p = v.goneKept.person(id) // gone: their place, as when read
+		}
+		if p == nil {
 			continue
 		}
 		claimed[p] = true
@@ -132,6 +135,8 @@ type env struct {
 	// gone are the people the plan removes first (retention): no enrich
 	// block counts them.
 	gone map[*state.Person]bool
+	// goneKept are those read in the kept form, by ID (keptGone).
+	goneKept *keptGone
 	// goneCounts are the store's counts of each block without them
 	// (lessGone).
 	goneCounts map[string]*enrichCounts
@@ -356,6 +361,9 @@ type excludedPerson struct {
 func (v *env) person(id string) *state.Person {
 	if p := v.st.People[id]; p != nil || !strings.HasPrefix(id, state.PagePrefix) {
 		return p // State.Person would look the ID up again
+	}
+	if v.goneKept.has(id) {
+		return nil // gone, read in the kept form
 	}
 	return v.st.Person(id)
 }
