@@ -257,6 +257,9 @@ func (v *env) candidate(bp *blockPeople, e *config.Enrich, p *state.Person, page
 	if ok && where && e.Where != nil {
 		var err error
 		ok, err = match(v.cfg, e, p.Lead)
+		if v.sketchWhere(e, p, err) {
+			return nil // the plan needs everyone
+		}
 		if err != nil {
 			return fmt.Errorf("%s: where cannot be evaluated for %s (%s, %s): %w", e.Address, displayName(p), p.ID, from, err)
 		}
@@ -361,10 +364,10 @@ func (v *env) lookSources(e *config.Enrich, sources []source, looks [][]look) bo
 		for j, id := range src.ids.All() {
 			p := v.st.People[id]
 			switch {
+			case p == nil && v.goneKept.has(id), v.gone[p]:
+				continue
 			case p == nil:
 				return false
-			case v.gone[p]:
-				continue
 			}
 			shared := len(p.FoundBy) != 1 || p.FoundBy[0] != src.addr
 			if shared && !foundBy(p, src.addr) {

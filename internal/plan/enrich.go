@@ -3,6 +3,7 @@ package plan
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"time"
 
 	"github.com/leadsync/leadsync/internal/api"
@@ -75,6 +76,9 @@ func (v *env) claimed(e *config.Enrich, claims Claims) ([]string, error) {
 	for id, by := range claims {
 		p := v.person(id)
 		if p == nil {
+			p = v.goneKept.person(id) // gone: their place, as when read
+		}
+		if p == nil {
 			continue
 		}
 		claimed[p] = true
@@ -131,6 +135,8 @@ type env struct {
 	// gone are the people the plan removes first (retention): no enrich
 	// block counts them.
 	gone map[*state.Person]bool
+	// goneKept are those read in the kept form, by ID (keptGone).
+	goneKept *keptGone
 	// goneCounts are the store's counts of each block without them
 	// (lessGone).
 	goneCounts map[string]*enrichCounts
@@ -353,8 +359,11 @@ type excludedPerson struct {
 
 // person returns the person of an ID, following re-keys.
 func (v *env) person(id string) *state.Person {
-	if p := v.st.People[id]; p != nil {
-		return p
+	if p := v.st.People[id]; p != nil || !strings.HasPrefix(id, state.PagePrefix) {
+		return p // State.Person would look the ID up again
+	}
+	if v.goneKept.has(id) {
+		return nil // gone, read in the kept form
 	}
 	return v.st.Person(id)
 }
