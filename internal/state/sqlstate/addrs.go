@@ -2,6 +2,8 @@ package sqlstate
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
@@ -54,13 +56,15 @@ UPDATE people SET found_by = (SELECT json_group_array((SELECT a.n FROM addresses
 const (
 	selectAddresses = `SELECT n, address FROM {s}.addresses WHERE workspace = $1`
 	insertAddress   = `INSERT INTO {s}.addresses (workspace, n, address) VALUES ($1, $2, $3)`
+	selectNumber    = `SELECT n FROM {s}.addresses WHERE workspace = $1 AND address = $2`
+	lastNumber      = `SELECT coalesce(max(n), 0) FROM {s}.addresses WHERE workspace = $1`
 	// addressesSig changes whenever a row of the workspace's addresses is
 	// added, renamed or removed.
 	addressesSig = `SELECT count(*), coalesce(max(n), 0), coalesce(sum(renamed), 0) FROM {s}.addresses WHERE workspace = $1`
 )
 
-// Numbers are the numbers of a workspace's addresses as one write
-// transaction sees them.
+// Numbers are the numbers of the addresses one write transaction wrote,
+// and the last number given (-1 until read).
 type Numbers struct {
 	byAddr map[string]int64
 	last   int64
@@ -89,50 +93,50 @@ func (n *Numbers) List(l []string) (any, error) {
 
 // number gives every address of lists a number, inserting the new ones
 // in the Writer's transaction (nothing on an engine that keeps texts).
+// Only the addresses it writes are looked up, each once a transaction:
+// a call's write reads a few rows, not the whole table.
 func (w *Writer) number(ctx context.Context, lists ...[]string) error {
 	if !w.D.numbered {
 		return nil
 	}
 	if w.nums == nil {
-		nums, err := w.loadNumbers(ctx)
-		if err != nil {
-			return err
-		}
-		w.nums = nums
+		w.nums = &Numbers{byAddr: map[string]int64{}, last: -1}
 	}
 	for _, l := range lists {
 		for _, a := range l {
 			if _, ok := w.nums.byAddr[a]; ok {
 				continue
 			}
-			w.nums.last++
-			if _, err := w.exec(ctx, insertAddress, w.WS, w.nums.last, a); err != nil {
+			if err := w.numberOne(ctx, a); err != nil {
 				return fmt.Errorf("numbering the address %s: %w", a, err)
 			}
-			w.nums.byAddr[a] = w.nums.last
 		}
 	}
 	return nil
 }
 
-// loadNumbers reads the workspace's numbers.
-func (w *Writer) loadNumbers(ctx context.Context) (*Numbers, error) {
-	rows, err := w.Tx.QueryContext(ctx, w.D.Rewrite(selectAddresses), w.WS)
-	if err != nil {
-		return nil, fmt.Errorf("reading the addresses' numbers: %w", err)
+// numberOne finds a's number, or gives it the next one.
+func (w *Writer) numberOne(ctx context.Context, a string) error {
+	var n int64
+	err := w.Tx.QueryRowContext(ctx, w.D.Rewrite(selectNumber), w.WS, a).Scan(&n)
+	if err == nil {
+		w.nums.byAddr[a] = n
+		return nil
 	}
-	defer rows.Close()
-	nums := &Numbers{byAddr: map[string]int64{}}
-	for rows.Next() {
-		var n int64
-		var a string
-		if err := rows.Scan(&n, &a); err != nil {
-			return nil, err
+	if !errors.Is(err, sql.ErrNoRows) {
+		return err
+	}
+	if w.nums.last < 0 {
+		if err := w.Tx.QueryRowContext(ctx, w.D.Rewrite(lastNumber), w.WS).Scan(&w.nums.last); err != nil {
+			return err
 		}
-		nums.byAddr[a] = n
-		nums.last = max(nums.last, n)
 	}
-	return nums, rows.Err()
+	w.nums.last++
+	if _, err := w.exec(ctx, insertAddress, w.WS, w.nums.last, a); err != nil {
+		return err
+	}
+	w.nums.byAddr[a] = w.nums.last
+	return nil
 }
 
 // numbersFor are the Numbers of the person values a Writer writes: nil
