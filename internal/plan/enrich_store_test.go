@@ -40,7 +40,7 @@ func TestEnrichReadsMakeTheSamePlan(t *testing.T) {
 	var reuse [4]int // worlds with other workspaces (compared), copying (walked, from the census)
 	excluded, unlimited, refreshOn, refreshOnWalked := 0, 0, 0, 0
 	moved, movedNames := 0, 0 // compared, with moves; of them renaming what people's records name
-	var read, whole [4]int // by places left: 0 none, 1 some (the walk); 2 the census, 3 the census after the walk
+	var read, whole [4]int    // by places left: 0 none, 1 some (the walk); 2 the census, 3 the census after the walk
 	for seed := range worlds {
 		rng := rand.New(rand.NewPCG(uint64(seed), 0xe4c4))
 		walkChunk = []int{1, 2, 3, 4096}[rng.IntN(4)]
