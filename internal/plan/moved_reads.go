@@ -20,8 +20,8 @@ type Moving struct {
 	Moves []state.Move
 	// names: a move renames an address that a person's record other
 	// than found_by names (state.MovesNames). The store's counts of
-	// enrichments are kept by such addresses: EnrichReadsOf does not
-	// answer then.
+	// enrichments are kept by such addresses: EnrichReadsOf asks them
+	// as moved (movedStore).
 	names bool
 	// to maps each move's source to its destination, from the reverse.
 	to, from map[string]string
