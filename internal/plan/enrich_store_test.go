@@ -134,6 +134,9 @@ func samePlanOfEnrich(t *testing.T, seed int, f *fixture, o Options) int {
 type enrichPlanned struct {
 	compared, walked, census, recounted, nothing, failed bool
 	excluded, unlimited, refreshOn, paged, reused        bool
+	// sketchWhere: a where was evaluated on people read in sketch
+	// (whereSketches); sketchFailed: it failed on one, needing everyone.
+	sketchWhere, sketchFailed bool
 }
 
 // planOfEnrich is samePlanOfEnrich, building the plan again from the
@@ -168,6 +171,7 @@ func planOfEnrich(t *testing.T, seed int, f *fixture, o Options) enrichPlanned {
 	if err := facts.Err(); err != nil {
 		t.Fatalf("seed %d: %v", seed, err)
 	}
+	out.sketchFailed = facts.sketchFailed
 	if facts.NeedsEveryone() {
 		return out
 	}
@@ -188,6 +192,7 @@ func planOfEnrich(t *testing.T, seed int, f *fixture, o Options) enrichPlanned {
 	out.unlimited = f.cfg.Enriches[0].Limit <= 0
 	out.refreshOn = anyRefreshOn(f.cfg)
 	out.paged = facts.pages > 0
+	out.sketchWhere = facts.sketchWheres > 0
 	for _, c := range got.Changes {
 		if c.Address == f.cfg.Enriches[0].Address && c.CallsMax == 0 {
 			out.nothing = true
