@@ -20,7 +20,9 @@ import (
 // writes (inserting the new ones in its transaction); the Reader gives
 // each list back as texts, in byte order, as state.Person.FoundBy is
 // kept. The view people_found_by shows the lists as texts to sqlite3's
-// users. PostgreSQL keeps found_by as text[] this version.
+// users. PostgreSQL (its schema version 15) keeps the same table, found_by
+// as integer[] and the same view (its migration: pg's numberAddresses);
+// pg's own readers and bulk writers map the numbers (pg/addrs.go).
 
 // addressesSchema is the table of the numbered addresses and the view of
 // the people's found_by as texts, in the schema since version 6.
@@ -69,6 +71,10 @@ type Numbers struct {
 	byAddr map[string]int64
 	last   int64
 }
+
+// NumbersOf are the Numbers of the addresses byAddr (a backend that
+// numbers them itself: pg).
+func NumbersOf(byAddr map[string]int64) *Numbers { return &Numbers{byAddr: byAddr, last: -1} }
 
 // List is the value of found_by l: the JSON array of its addresses'
 // numbers, in l's order (NULL for nil).
@@ -148,7 +154,8 @@ func (w *Writer) numbersFor(ctx context.Context, lists ...[]string) (*Numbers, e
 	return w.nums, nil
 }
 
-// foundByValue is the value of the found_by column of l.
+// foundByValue is the value of the found_by column of l: SQLite's
+// JSON array, PostgreSQL's integer[].
 func foundByValue(d *Dialect, nums *Numbers, l []string) (any, error) {
 	if !d.numbered {
 		return d.List(l)
@@ -156,7 +163,26 @@ func foundByValue(d *Dialect, nums *Numbers, l []string) (any, error) {
 	if nums == nil {
 		return nil, fmt.Errorf("found_by written without the addresses' numbers")
 	}
-	return nums.List(l)
+	if d.positional {
+		return nums.List(l)
+	}
+	return nums.ints(l)
+}
+
+// ints are the numbers of l's addresses, in l's order (nil for nil).
+func (n *Numbers) ints(l []string) ([]int32, error) {
+	if l == nil {
+		return nil, nil
+	}
+	out := make([]int32, len(l))
+	for i, a := range l {
+		num, ok := n.byAddr[a]
+		if !ok {
+			return nil, fmt.Errorf("the address %s has no number", a)
+		}
+		out[i] = int32(num)
+	}
+	return out, nil
 }
 
 // addressNames are a workspace's addresses by number, as a read sees
@@ -267,22 +293,25 @@ func (w *Writer) rename(ctx context.Context, renames []Stmt) error {
 // then numberedFoundByRename gives the people the moved record lists
 // (the IDs in $4) the number of $3 instead, as the rename of texts did.
 const (
-	renameAddress = `UPDATE addresses SET address = $3, renamed = renamed + 1
-		WHERE workspace = $1 AND address = $2 AND NOT EXISTS (SELECT 1 FROM addresses WHERE workspace = $1 AND address = $3)`
-	bothNumbered          = `SELECT EXISTS (SELECT 1 FROM addresses WHERE workspace = $1 AND address = $2) AND EXISTS (SELECT 1 FROM addresses WHERE workspace = $1 AND address = $3)`
-	numberOf              = `(SELECT n FROM addresses WHERE workspace = $1 AND address = `
+	renameAddress = `UPDATE {s}.addresses SET address = $3, renamed = renamed + 1
+		WHERE workspace = $1 AND address = $2 AND NOT EXISTS (SELECT 1 FROM {s}.addresses WHERE workspace = $1 AND address = $3)`
+	bothNumbered          = `SELECT EXISTS (SELECT 1 FROM {s}.addresses WHERE workspace = $1 AND address = $2) AND EXISTS (SELECT 1 FROM {s}.addresses WHERE workspace = $1 AND address = $3)`
+	numberOf              = `(SELECT n FROM {s}.addresses WHERE workspace = $1 AND address = `
 	numberedFoundByRename = `UPDATE people SET found_by = (SELECT json_group_array(CASE WHEN value = ` + numberOf + `$2) THEN ` + numberOf + `$3) ELSE value END) FROM json_each(people.found_by))
 		WHERE workspace = $1 AND id IN (SELECT value FROM json_each($4)) AND EXISTS (SELECT 1 FROM json_each(people.found_by) WHERE value = ` + numberOf + `$2))`
+	pgNumberedFoundByRename = `UPDATE {s}.people SET found_by = ARRAY(SELECT CASE WHEN v = ` + numberOf + `$2) THEN ` + numberOf + `$3) ELSE v END FROM unnest(found_by) WITH ORDINALITY AS u(v, o) ORDER BY o)
+		WHERE workspace = $1 AND id = ANY($4) AND ` + numberOf + `$2) = ANY(found_by)`
 )
 
 // numberedRenameStmts are renameStmts where found_by holds numbers.
-func numberedRenameStmts(ws string, m state.Move, ids []string) []Stmt {
+func numberedRenameStmts(d *Dialect, ws string, m state.Move, ids []string) []Stmt {
+	pg := !d.positional
 	args := []any{ws, m.From, m.To}
 	out := []Stmt{
-		{Q: numberedFoundByRename, Args: args, If: bothNumbered, IDs: ids},
+		{Q: pick(pg, pgNumberedFoundByRename, numberedFoundByRename), Args: args, If: bothNumbered, IDs: ids},
 		{Q: renameAddress, Args: args},
 	}
-	for _, q := range []string{enrichedRename, copiedRename, historyRename, trackedRename} {
+	for _, q := range []string{enrichedRename, pick(pg, pgCopiedRename, copiedRename), historyRename, pick(pg, pgTrackedRename, trackedRename)} {
 		out = append(out, Stmt{Q: q, Args: args})
 	}
 	return out

@@ -265,8 +265,7 @@ func withExtra(extra []byte, key string, sub []byte) []byte {
 }
 
 // PersonValues are the values of p's row of PeopleCols in workspace ws;
-// nums numbers its found_by on an engine that numbers addresses (nil on
-// PostgreSQL: addrs.go).
+// nums number its found_by (addrs.go).
 func PersonValues(d *Dialect, ws string, p *state.Person, nums *Numbers) ([]any, error) {
 	return AppendPersonValues(make([]any, 0, len(PeopleCols)), d, ws, p, nums)
 }

@@ -150,7 +150,7 @@ func listedBy(s *state.State, addr string) []string {
 func renameStmts(d *Dialect, ws string, m state.Move, ids []string) ([]Stmt, error) {
 	pg := !d.positional
 	if d.numbered {
-		return numberedRenameStmts(ws, m, ids), nil
+		return numberedRenameStmts(d, ws, m, ids), nil
 	}
 	var out []Stmt
 	for start := 0; start < len(ids); start += renameBatch {
