@@ -149,17 +149,14 @@ func (b *Backend) runRename(ctx context.Context, tx pgx.Tx, st sqlstate.Stmt) er
 		_, err := tx.Exec(ctx, b.dialect.Rewrite(st.Q), st.Args...)
 		return err
 	}
-	for start := 0; start < len(st.IDs); start += renameBatch {
-		ids := st.IDs[start:min(start+renameBatch, len(st.IDs))]
+	for start := 0; start < len(st.IDs); start += sqlstate.RenameBatch {
+		ids := st.IDs[start:min(start+sqlstate.RenameBatch, len(st.IDs))]
 		if _, err := tx.Exec(ctx, b.dialect.Rewrite(st.Q), append(st.Args[:3:3], ids)...); err != nil {
 			return err
 		}
 	}
 	return nil
 }
-
-// renameBatch bounds the IDs of one statement of a rename.
-const renameBatch = 20_000
 
 // prepareWrite checks ch against s and makes its renames, then gives the
 // numbers of the addresses of the people ch names.

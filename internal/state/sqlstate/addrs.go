@@ -323,8 +323,8 @@ func (w *Writer) runStmt(ctx context.Context, st Stmt) error {
 		_, err := w.exec(ctx, st.Q, st.Args...)
 		return err
 	}
-	for start := 0; start < len(st.IDs); start += renameBatch {
-		list, err := w.D.List(st.IDs[start:min(start+renameBatch, len(st.IDs))])
+	for start := 0; start < len(st.IDs); start += RenameBatch {
+		list, err := w.D.List(st.IDs[start:min(start+RenameBatch, len(st.IDs))])
 		if err != nil {
 			return err
 		}
