@@ -307,7 +307,8 @@ ANALYZE {s}.people;
 // numberAddresses numbers the addresses the people's found_by name (in
 // byte order, per workspace) and makes found_by the integer[] of their
 // numbers, in its order: one rewrite of the table (ALTER ... TYPE, its
-// USING a function of this session), its indexes made again. The view
+// USING a function of the schema, dropped after: pg_temp needs the TEMP
+// privilege, which a role may lack), its indexes made again. The view
 // people_found_by shows the lists as texts, in byte order.
 const numberAddresses = `
 CREATE TABLE {s}.addresses (
@@ -321,11 +322,11 @@ CREATE TABLE {s}.addresses (
 INSERT INTO {s}.addresses (workspace, n, address)
 	SELECT workspace, row_number() OVER (PARTITION BY workspace ORDER BY address COLLATE "C"), address
 	FROM (SELECT DISTINCT workspace, unnest(found_by) AS address FROM {s}.people WHERE found_by IS NOT NULL) AS x;
-CREATE FUNCTION pg_temp.leadsync_numbers(ws text, l text[]) RETURNS integer[] LANGUAGE sql STABLE AS
+CREATE FUNCTION {s}.leadsync_numbers(ws text, l text[]) RETURNS integer[] LANGUAGE sql STABLE AS
 	'SELECT CASE WHEN l IS NULL THEN NULL ELSE ARRAY(SELECT a.n FROM unnest(l) WITH ORDINALITY AS u(address, o)
 		JOIN {s}.addresses a ON a.workspace = ws AND a.address = u.address ORDER BY u.o) END';
-ALTER TABLE {s}.people ALTER COLUMN found_by TYPE integer[] USING pg_temp.leadsync_numbers(workspace, found_by);
-DROP FUNCTION pg_temp.leadsync_numbers(text, text[]);
+ALTER TABLE {s}.people ALTER COLUMN found_by TYPE integer[] USING {s}.leadsync_numbers(workspace, found_by);
+DROP FUNCTION {s}.leadsync_numbers(text, text[]);
 CREATE VIEW {s}.people_found_by AS SELECT p.workspace, p.id, CASE WHEN p.found_by IS NULL THEN NULL ELSE
 	ARRAY(SELECT a.address FROM unnest(p.found_by) AS u(n) JOIN {s}.addresses a ON a.workspace = p.workspace AND a.n = u.n ORDER BY a.address COLLATE "C") END AS found_by
 	FROM {s}.people p;
