@@ -364,7 +364,7 @@ func (f *EnrichFacts) recountMany() *EnrichFacts {
 	if len(census) == len(f.censusOf) {
 		return nil
 	}
-	return &EnrichFacts{blocks: f.blocks, sketches: f.sketches, leadSketches: f.leadSketches, store: f.store, many: true,
+	return &EnrichFacts{blocks: f.blocks, sketches: f.sketches, leadSketches: f.leadSketches, store: f.store, many: true, moved: f.moved,
 		whole: map[string]*state.Person{}, extra: f.extra, censusOf: census, reuse: f.reuse}
 }
 

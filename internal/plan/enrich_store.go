@@ -331,7 +331,7 @@ func (f *EnrichFacts) Recount() *EnrichFacts {
 	if f.many {
 		return f.recountMany()
 	}
-	return &EnrichFacts{blocks: f.blocks, sketches: f.sketches, store: f.store, census: true, reuse: f.reuse}
+	return &EnrichFacts{blocks: f.blocks, sketches: f.sketches, store: f.store, census: true, reuse: f.reuse, moved: f.moved}
 }
 
 // Err is why the store could not say who takes the places the limit
