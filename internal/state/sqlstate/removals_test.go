@@ -18,12 +18,16 @@ import (
 // fewer go one by one. The rows of the people kept stay, whatever page
 // size.
 func TestRemovingManyPeopleDeletesInPages(t *testing.T) {
-	for _, c := range []struct{ remove, page int }{{bulkRemoval + 6, removalPage}, {bulkRemoval + 6, 7}, {3, removalPage}} {
-		t.Run(fmt.Sprintf("remove %d in pages of %d", c.remove, c.page), func(t *testing.T) {
-			was := removalPageSize
-			removalPageSize = c.page
-			defer func() { removalPageSize = was }()
+	for _, c := range []struct{ remove, page, rebuild int }{
+		{bulkRemoval + 6, removalPage, removalRebuild}, {bulkRemoval + 6, 7, removalRebuild},
+		{bulkRemoval + 6, 7, bulkRemoval}, {3, removalPage, 1},
+	} {
+		t.Run(fmt.Sprintf("remove %d in pages of %d, indexes made again from %d", c.remove, c.page, c.rebuild), func(t *testing.T) {
+			was, wasRebuild := removalPageSize, removalRebuild
+			removalPageSize, removalRebuild = c.page, c.rebuild
+			defer func() { removalPageSize, removalRebuild = was, wasRebuild }()
 			db := removalDB(t)
+			indexes := removalIndexes(t, db)
 			s := &state.State{Lineage: "l", People: map[string]*state.Person{}}
 			at := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
 			ch := &state.Changes{People: map[string]struct{}{}, History: map[string]int{}}
@@ -58,6 +62,13 @@ func TestRemovingManyPeopleDeletesInPages(t *testing.T) {
 					col = "person_id"
 				}
 				checkRemovalRows(t, db, table, col, kept)
+			}
+			if got := removalIndexes(t, db); got != indexes {
+				t.Errorf("the indexes after the removal are\n%s\nwant\n%s", got, indexes)
+			}
+			var check string
+			if err := db.QueryRow(`PRAGMA integrity_check`).Scan(&check); err != nil || check != "ok" {
+				t.Errorf("integrity_check: %q, %v", check, err)
 			}
 		})
 	}
@@ -123,5 +134,49 @@ func checkRemovalRows(t *testing.T, db *sql.DB, table, col string, kept map[stri
 	}
 	if table != "enrichments" && seen != len(kept) {
 		t.Errorf("%s holds %d of the %d people kept", table, seen, len(kept))
+	}
+}
+
+// removalIndexes are the indexes of db, as sqlite_master makes them.
+func removalIndexes(t *testing.T, db *sql.DB) string {
+	t.Helper()
+	var out string
+	if err := db.QueryRow(`SELECT group_concat(sql, ';' || char(10)) FROM (SELECT sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name)`).Scan(&out); err != nil {
+		t.Fatal(err)
+	}
+	if out == "" {
+		t.Fatal("the schema makes no index: the test compares none")
+	}
+	return out
+}
+
+// TestDropPeopleIndexes: the secondary indexes of the people's tables
+// are gone within the transaction, and made again as they were.
+func TestDropPeopleIndexes(t *testing.T) {
+	db := removalDB(t)
+	before := removalIndexes(t, db)
+	ctx := context.Background()
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	w := &Writer{D: SQLite, Tx: tx, WS: "default"}
+	rebuild, err := w.dropPeopleIndexes(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n int
+	if err := tx.QueryRow(`SELECT count(*) FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN ('people', 'enrichments', 'person_history')`).Scan(&n); err != nil || n != 0 {
+		t.Fatalf("%d indexes of the people's tables left after dropping them (%v)", n, err)
+	}
+	if err := rebuild(); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if got := removalIndexes(t, db); got != before {
+		t.Errorf("the indexes made again are\n%s\nwant\n%s", got, before)
 	}
 }
