@@ -35,8 +35,9 @@ const removalCacheKiB = 64 << 10
 // and makes them again after (dropPeopleIndexes): each delete otherwise
 // changes each index at a place of its own, and 1,000,000 of them
 // spilled the cache to the write-ahead log again and again (68 GB
-// written to make a log of 1.4 GB). A variable for the tests.
-var removalRebuild = 50_000
+// written to make a log of 1.4 GB). 100,000 of 300,000 went quicker
+// without (the indexes fit the cache). A variable for the tests.
+var removalRebuild = 300_000
 
 // removalStmts delete, for a page of IDs (the list in $2), their history,
 // their enrichments and then the people, as Writer.person does for one.
