@@ -255,8 +255,15 @@ func EnrichCandidatesClaimed(cfg *config.Config, st *state.State, e *config.Enri
 // TrackedPeople returns the people track block t watches in st, in the
 // order the plan reads them (env.trackPeople).
 func TrackedPeople(cfg *config.Config, st *state.State, t *config.Track, now time.Time) []*state.Person {
-	people, _ := newEnv(cfg, st, now).trackPeople(t)
-	return people
+	v := newEnv(cfg, st, now)
+	var out []*state.Person
+	v.trackPeople(t, func(tp trackee) {
+		if tp.p == nil {
+			tp.p = st.TrackSketches().Person(int(tp.i))
+		}
+		out = append(out, tp.p)
+	})
+	return out
 }
 
 // typed is the typed address of a block a test declares by hand (the
