@@ -361,10 +361,10 @@ func (v *env) lookSources(e *config.Enrich, sources []source, looks [][]look) bo
 		for j, id := range src.ids.All() {
 			p := v.st.People[id]
 			switch {
+			case p == nil && v.goneKept.has(id), v.gone[p]:
+				continue
 			case p == nil:
 				return false
-			case v.gone[p]:
-				continue
 			}
 			shared := len(p.FoundBy) != 1 || p.FoundBy[0] != src.addr
 			if shared && !foundBy(p, src.addr) {

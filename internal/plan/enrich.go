@@ -75,6 +75,9 @@ func (v *env) claimed(e *config.Enrich, claims Claims) ([]string, error) {
 	for id, by := range claims {
 		p := v.person(id)
 		if p == nil {
+			p = v.goneKept.person(id) // gone: their place, as when read
+		}
+		if p == nil {
 			continue
 		}
 		claimed[p] = true
@@ -131,6 +134,8 @@ type env struct {
 	// gone are the people the plan removes first (retention): no enrich
 	// block counts them.
 	gone map[*state.Person]bool
+	// goneKept are those read in the kept form, by ID (keptGone).
+	goneKept *keptGone
 	// goneCounts are the store's counts of each block without them
 	// (lessGone).
 	goneCounts map[string]*enrichCounts
@@ -355,6 +360,9 @@ type excludedPerson struct {
 func (v *env) person(id string) *state.Person {
 	if p := v.st.People[id]; p != nil {
 		return p
+	}
+	if v.goneKept.has(id) {
+		return nil // gone, read in the kept form
 	}
 	return v.st.Person(id)
 }

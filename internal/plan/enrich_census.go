@@ -236,7 +236,7 @@ func (v *env) censusRead(e *config.Enrich, sources []source) (*enrichCensus, map
 		for _, id := range src.ids.All() {
 			k++
 			// A member met again (member(k) < k) is asked for once.
-			if i := c.member(k); i < k || v.st.People[id] != nil || !c.candidate(i) {
+			if i := c.member(k); i < k || v.known(id) || !c.candidate(i) {
 				continue
 			}
 			if len(ids) == most {

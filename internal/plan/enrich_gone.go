@@ -23,30 +23,32 @@ import (
 // counts them), and their copies made by addr. Without anyone removed,
 // c itself.
 func (v *env) lessGone(addr string, c *enrichCounts) *enrichCounts {
-	if len(v.gone) == 0 {
+	if !v.anyGone() {
 		return c
 	}
 	if g := v.goneCounts[addr]; g != nil {
 		return g
 	}
 	g := &enrichCounts{owned: c.owned, copies: c.copies, aged: maps.Clone(c.aged)}
-	for p := range v.gone {
-		if p == nil || p.Enrichment == nil {
-			continue
-		}
-		e := p.Enrichment
-		if e.By == addr {
-			g.owned--
+	less := func(e keptEnrichment, n int) {
+		if e.by == addr {
+			g.owned -= n
 			for d := range g.aged {
-				if !e.EnrichedAt.After(v.now.Add(-d)) {
-					g.aged[d]--
+				if !e.at.After(v.now.Add(-d)) {
+					g.aged[d] -= n
 				}
 			}
 		}
-		if e.CopiedBy == addr {
-			g.copies--
+		if e.copiedBy == addr {
+			g.copies -= n
 		}
 	}
+	for p := range v.gone {
+		if e := p.Enrichment; e != nil && !v.goneKept.has(p.ID) {
+			less(keptEnrichment{e.By, e.CopiedBy, e.EnrichedAt}, 1)
+		}
+	}
+	v.goneKept.each(less)
 	if v.goneCounts == nil {
 		v.goneCounts = map[string]*enrichCounts{}
 	}
@@ -58,25 +60,24 @@ func (v *env) lessGone(addr string, c *enrichCounts) *enrichCounts {
 // removes first (env.gone): distinctIDs counts them among the members,
 // which the plan of the state read whole leaves them out of.
 func (v *env) goneIn(sources []source) int {
-	if len(v.gone) == 0 {
+	if !v.anyGone() {
 		return 0
 	}
 	met := map[string]bool{}
 	for _, src := range sources {
 		for _, id := range src.ids.All() {
-			if p := v.st.People[id]; p != nil && v.gone[p] {
-				met[id] = true
-			}
+			v.skipGone(v.st.People[id], id, met)
 		}
 	}
 	return len(met)
 }
 
-// skipGone reports whether p, a person read (met at id in a source), is
-// one the plan removes first (env.gone), whom no enrich block counts:
+// skipGone reports whether p, a person read (met at id in a source), or
+// nil for one read in the kept form (keptGone), is one the plan removes
+// first (env.gone), whom no enrich block counts:
 // id is then noted in met, the IDs the members' count leaves out.
 func (v *env) skipGone(p *state.Person, id string, met map[string]bool) bool {
-	if p == nil || !v.gone[p] {
+	if p != nil && !v.gone[p] || p == nil && !v.goneKept.has(id) {
 		return false
 	}
 	met[id] = true
@@ -87,16 +88,17 @@ func (v *env) skipGone(p *state.Person, id string, met map[string]bool) bool {
 // plan removes first (env.gone), counted for every block at the first
 // question: erasedBy asks it for each block, often.
 func (v *env) goneEnrichedBy(addr string) int {
-	if len(v.gone) == 0 {
+	if !v.anyGone() {
 		return 0
 	}
 	if v.goneBy == nil {
 		v.goneBy = map[string]int{}
 		for p := range v.gone {
-			if p != nil && p.Enrichment != nil {
+			if p.Enrichment != nil && !v.goneKept.has(p.ID) {
 				v.goneBy[p.Enrichment.By]++
 			}
 		}
+		v.goneKept.each(func(e keptEnrichment, n int) { v.goneBy[e.by] += n })
 	}
 	return v.goneBy[addr]
 }

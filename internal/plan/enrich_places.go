@@ -154,7 +154,7 @@ func (w *placesWalk) unasked(i, j, n int) []string {
 			if len(ids) == n {
 				break
 			}
-			if _, ok := w.known[id]; ok || in[id] || w.v.st.People[id] != nil {
+			if _, ok := w.known[id]; ok || in[id] || w.v.known(id) {
 				continue
 			}
 			in[id] = true
@@ -192,7 +192,7 @@ func (w *placesWalk) count(need int) (n int, all bool) {
 			if n >= need || asked >= maxCounted {
 				return n, false
 			}
-			if w.v.st.People[id] != nil {
+			if w.v.known(id) {
 				continue // read: counted where met
 			}
 			switch p, ok := w.known[id]; {

@@ -130,7 +130,7 @@ func (v *env) formerUnread(e *config.Enrich, sources []source) ([]string, error)
 	}
 	made := make(map[string]bool, len(all))
 	for _, id := range all {
-		if v.st.People[id] == nil {
+		if !v.known(id) {
 			made[id] = false
 		}
 	}
@@ -253,7 +253,7 @@ func (v *env) countUnreadOn(bp *blockPeople, e *config.Enrich, sources []source)
 		for _, src := range sources {
 			for _, id := range src.ids.All() {
 				k++
-				if i := c.member(k); !counted[i] && v.st.People[id] == nil && !c.candidate(i) {
+				if i := c.member(k); !counted[i] && !v.known(id) && !c.candidate(i) {
 					counted[i] = true
 					bp.freshUnread++
 					v.keepUnread(bp, id)

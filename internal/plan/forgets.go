@@ -23,9 +23,14 @@ func (b *builder) retention() {
 	if len(ids) == 0 {
 		return
 	}
-	b.v.gone = make(map[*state.Person]bool, len(ids))
+	b.v.gone = map[*state.Person]bool{}
 	for _, id := range ids {
-		b.v.gone[b.st.People[id]] = true
+		if p := b.st.People[id]; p != nil { // else only in the kept form
+			b.v.gone[p] = true
+		}
+	}
+	if b.opts.Expired != nil {
+		b.v.goneKept = b.opts.Expired.gone
 	}
 	b.add(&Change{
 		Address: state.PeopleAddress, Kind: kind.People, Action: Forget, Reason: ReasonRetention,

@@ -15,38 +15,40 @@ import (
 // page of the store at a time.
 var maxExpiredKept = 20_000_000
 
-// ReadKept puts into st, read as ReadsOf or EnrichReadsOf names, the
-// people e lists in the kept form (keptPerson) when there are more than
-// maxExpiredRead of them (Expired.Kept): a page of the store at a time,
-// each page let go once kept. Someone among them who stays (seen just
-// after the limit: a store keeps microseconds) is kept whole, as Build
-// asks each. Those st holds already stay as read. It is
-// to be called before EnrichFacts.Fill, whose sketches hold less.
+// ReadKept notes, past maxExpiredRead people leadsync { retention }
+// removes (Expired.Kept), those e lists in the kept form (keptGone): by
+// ID, not as people of st. Someone among them who stays (seen just after
+// the limit: a store keeps microseconds) is read whole into st, as Build
+// asks each. Those st holds already stay as read. It is to be called
+// after st is read as ReadsOf or EnrichReadsOf names, before
+// EnrichFacts.Fill.
 func (e *Expired) ReadKept(b *state.Base, st *state.State) error {
 	if e == nil || !e.Kept {
 		return nil
 	}
-	// Each page is decoded whole and little of it kept: mostly garbage,
-	// collected at GOGC 100 (a plan runs at 200: cli.planGC), unless the
-	// collector is set lower or off.
+	// The fallback's pages are decoded whole and little of them kept:
+	// mostly garbage, collected at GOGC 100 (a plan runs at 200:
+	// cli.planGC), unless the collector is set lower or off.
 	if old := debug.SetGCPercent(100); old < 100 {
 		debug.SetGCPercent(old)
 	} else {
 		defer debug.SetGCPercent(old)
 	}
-	shared := map[keptEnrichment]*state.Enrichment{}
-	if done, err := e.keepAll(b, st, shared); done || err != nil {
+	if e.gone == nil {
+		e.gone = newKeptGone(e.IDs)
+	}
+	if done, err := e.keepAll(b, st); done || err != nil {
 		return err
 	}
 	page := b.PageSize()
 	ids := make([]string, 0, page)
 	flush := func() error {
-		err := e.keepPage(b, st, ids, shared)
+		err := e.keepPage(b, st, ids)
 		ids = ids[:0]
 		return err
 	}
 	for _, id := range e.IDs {
-		if st.People[id] != nil {
+		if st.People[id] != nil || e.gone.has(id) {
 			continue
 		}
 		if ids = append(ids, id); len(ids) == page {
@@ -61,13 +63,12 @@ func (e *Expired) ReadKept(b *state.Base, st *state.State) error {
 	return flush()
 }
 
-// keepAll puts into st in the kept form the people of e.IDs that st does
-// not hold, in one pass of the store (Base.KeptExpired); those seen after
-// the limit are read whole. done is false when the store cannot, or did
-// not give each person of e.IDs: ReadKept reads by ID those st does not
-// hold then.
-func (e *Expired) keepAll(b *state.Base, st *state.State, shared map[keptEnrichment]*state.Enrichment) (done bool, err error) {
-	var slab []state.Person
+// keepAll notes in the kept form the people of e.IDs that st does not
+// hold, in one pass of the store (Base.KeptExpired); those seen after the
+// limit are read whole into st. done is false when the store cannot, or
+// did not give each person of e.IDs: ReadKept reads by ID those not
+// noted then.
+func (e *Expired) keepAll(b *state.Base, st *state.State) (done bool, err error) {
 	var stay []string
 	met := 0
 	asked, err := b.KeptExpired(e.retention, e.now, func(k state.KeptPerson) {
@@ -75,23 +76,15 @@ func (e *Expired) keepAll(b *state.Base, st *state.State, shared map[keptEnrichm
 		if !listed {
 			return
 		}
-		// The ID listed, not the store's text: SQLite's is cut from the
-		// row it packed, which it would keep (150 MB at 1,000,000).
-		k.ID = e.IDs[i]
 		switch met++; {
 		case st.People[k.ID] != nil:
 		case e.now.Sub(k.LastSeen) <= e.retention:
-			stay = append(stay, k.ID)
+			stay = append(stay, e.IDs[i])
 		default:
-			if len(slab) == cap(slab) {
-				slab = make([]state.Person, 0, 4096) // pointers into it stay
-			}
-			p := state.Person{ID: k.ID, LastSeen: k.LastSeen}
-			if k.Enriched {
-				p.Enrichment = sharedEnrichment(keptEnrichment{k.By, k.CopiedBy, k.EnrichedAt}, shared)
-			}
-			slab = append(slab, p)
-			st.People[k.ID] = &slab[len(slab)-1]
+			// Noted by its place in the IDs listed, not by the store's
+			// text: SQLite's is cut from the row it packed, which it would
+			// keep (150 MB at 1,000,000).
+			e.gone.add(i, k)
 		}
 	})
 	if err != nil || !asked || met != len(e.IDs) {
@@ -104,23 +97,20 @@ func (e *Expired) keepAll(b *state.Base, st *state.State, shared map[keptEnrichm
 	return true, err
 }
 
-// keepPage puts the people of ids into st in the kept form, as the store
-// gives it (Base.KeptPeople: nobody decoded whole), else from the people
-// read whole. Someone seen after the limit is read whole.
-func (e *Expired) keepPage(b *state.Base, st *state.State, ids []string, shared map[keptEnrichment]*state.Enrichment) error {
-	slab := make([]state.Person, 0, len(ids))
+// keepPage notes the people of ids in the kept form, as the store gives
+// it (Base.KeptPeople: nobody decoded whole), else from the people read
+// whole. Someone seen after the limit is read whole into st.
+func (e *Expired) keepPage(b *state.Base, st *state.State, ids []string) error {
 	var stay []string
 	asked, err := b.KeptPeople(ids, func(k state.KeptPerson) {
-		if e.now.Sub(k.LastSeen) <= e.retention {
-			stay = append(stay, k.ID)
-			return
+		i, listed := slices.BinarySearch(e.IDs, k.ID)
+		switch {
+		case !listed:
+		case e.now.Sub(k.LastSeen) <= e.retention:
+			stay = append(stay, e.IDs[i])
+		default:
+			e.gone.add(i, k)
 		}
-		p := state.Person{ID: k.ID, LastSeen: k.LastSeen}
-		if k.Enriched {
-			p.Enrichment = sharedEnrichment(keptEnrichment{k.By, k.CopiedBy, k.EnrichedAt}, shared)
-		}
-		slab = append(slab, p)
-		st.People[k.ID] = &slab[len(slab)-1]
 	})
 	if err != nil {
 		return err
@@ -138,34 +128,12 @@ func (e *Expired) keepPage(b *state.Base, st *state.State, ids []string, shared 
 		case e.now.Sub(p.LastSeen) <= e.retention:
 			st.People[id] = p // seen just after the limit: stays, whole
 		default:
-			slab = append(slab, keptPerson(p, shared))
-			st.People[id] = &slab[len(slab)-1]
+			if i, listed := slices.BinarySearch(e.IDs, id); listed {
+				e.gone.add(i, keptOf(p))
+			}
 		}
 	}
 	return nil
-}
-
-// keptPerson is what a plan asks of someone retention removes, read in
-// the kept form: the ID, when last seen (who goes: builder.expired), and
-// what they count in (their enrichment's block, copy and time: erasedBy,
-// lessGone). Every plan of them but that skips them (env.gone). People
-// whose enrichments are alike share one (shared): nothing changes it.
-func keptPerson(p *state.Person, shared map[keptEnrichment]*state.Enrichment) state.Person {
-	k := state.Person{ID: p.ID, LastSeen: p.LastSeen}
-	if e := p.Enrichment; e != nil {
-		k.Enrichment = sharedEnrichment(keptEnrichment{e.By, e.CopiedBy, e.EnrichedAt}, shared)
-	}
-	return k
-}
-
-// sharedEnrichment is the kept enrichment of key, one for all alike.
-func sharedEnrichment(key keptEnrichment, shared map[keptEnrichment]*state.Enrichment) *state.Enrichment {
-	e := shared[key]
-	if e == nil {
-		e = &state.Enrichment{By: key.by, CopiedBy: key.copiedBy, EnrichedAt: key.at}
-		shared[key] = e
-	}
-	return e
 }
 
 // keptEnrichment is what a kept person's enrichment holds: its block,
