@@ -5,7 +5,8 @@
 // the issue's size. With -modules the same searches are written through a
 // module (one module block with for_each over the cities, a search in each
 // instance), and the state keeps them at the module's addresses, to compare
-// the two:
+// the two. Past 10,000 searches, the most one for_each holds, the
+// searches (or modules) are split into blocks of 10,000 (blocks.go):
 //
 //	go run ./bench/bigplan -out /tmp/bigplan -searches 5000 -people 300000
 //	go run ./bench/bigplan -out /tmp/bigplan-modules -modules
@@ -103,22 +104,15 @@ func write(dir string, n, people int, history float64, track, modules bool, to t
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	keys := make([]string, n)
-	for i := range keys {
-		keys[i] = fmt.Sprintf("%q", key(i))
-	}
 	maxResults := max(100, (people+n-1)/n)
-	cfg := fmt.Sprintf(flatConfig, to.settings(), strings.Join(keys, ", "), maxResults, trackAttr(track), trackBlock(track))
-	addr := func(i int) string { return `search.cto["` + key(i) + `"]` }
+	cfg, addr := configOf(n, maxResults, track, modules, to)
 	if modules {
-		cfg = fmt.Sprintf(modulesConfig, to.settings(), strings.Join(keys, ", "))
 		if err := os.MkdirAll(filepath.Join(dir, "persona"), 0o755); err != nil {
 			return err
 		}
 		if err := os.WriteFile(filepath.Join(dir, "persona", "main.leads.hcl"), []byte(fmt.Sprintf(personaModule, maxResults)), 0o644); err != nil {
 			return err
 		}
-		addr = func(i int) string { return `module.market["` + key(i) + `"].search.cto` }
 	}
 	if err := os.WriteFile(filepath.Join(dir, "main.leads.hcl"), []byte(cfg), 0o644); err != nil {
 		return err
@@ -208,24 +202,17 @@ func (to target) save(dir string, st *state.State) (string, error) {
 	return fmt.Sprintf("%s (%.0f MB)", path, float64(fi.Size())/1e6), nil
 }
 
-// flatConfig is the configuration of write: the keys of the for_each, the
-// enrich block's track attribute and the track block (trackAttr,
-// trackBlock).
+// flatConfig is the configuration of write: its search blocks
+// (searchBlock), the references to them of the enrich block, its track
+// attribute, the track block (trackAttr, trackBlock) and the export.
 const flatConfig = `%sapi {
   base_url    = "https://api.example.com"
   max_credits = 1000000
 }
 
-search "cto" {
-  for_each    = toset([%s])
-  keywords    = "CTO"
-  city        = each.value
-  max_results = %d
-  refresh     = "30d"
-}
-
+%s
 enrich "contacts" {
-  from    = [search.cto]
+  from    = [%s]
   limit   = 250000
   refresh = "180d"
 %s}
@@ -233,26 +220,22 @@ enrich "contacts" {
 export "all" {
   path = "out/all.xlsx"
   sheet "All" {
-    from = [search.cto]
+    from = [%s]
   }
 }
 `
 
-// modulesConfig is the configuration of write with modules: the keys of
-// the module's for_each. Each instance of personaModule has one search.
+// modulesConfig is the configuration of write with modules: its module
+// blocks (moduleBlock) and the references to their outputs of the enrich
+// block and the export. Each instance of personaModule has one search.
 const modulesConfig = `%sapi {
   base_url    = "https://api.example.com"
   max_credits = 1000000
 }
 
-module "market" {
-  for_each = toset([%s])
-  source   = "./persona"
-  city     = each.value
-}
-
+%s
 enrich "contacts" {
-  from    = [module.market.ctos]
+  from    = [%s]
   limit   = 250000
   refresh = "180d"
 }
@@ -260,7 +243,7 @@ enrich "contacts" {
 export "all" {
   path = "out/all.xlsx"
   sheet "All" {
-    from = [module.market.ctos]
+    from = [%s]
   }
 }
 `
@@ -392,11 +375,11 @@ func trackAttr(track bool) string {
 	return "  refresh_on = [\"company\"]\n"
 }
 
-func trackBlock(track bool) string {
+func trackBlock(track bool, refs string) string {
 	if !track {
 		return ""
 	}
-	return "\ntrack \"cto\" {\n  from = [search.cto]\n}\n"
+	return "\ntrack \"cto\" {\n  from = [" + refs + "]\n}\n"
 }
 
 // drift gives every person whose number falls in the share two changes in

@@ -140,6 +140,8 @@ type builder struct {
 	held map[string][]string
 	// tracked maps each person a track reads in this run to its address.
 	tracked map[*state.Person]string
+	// trackedSketch are those of them held in sketch (trackNow).
+	trackedSketch []bool
 	// idx is what --target and --replace look their addresses up in
 	// (index).
 	idx *targetIndex

@@ -257,6 +257,9 @@ func (v *env) candidate(bp *blockPeople, e *config.Enrich, p *state.Person, page
 	if ok && where && e.Where != nil {
 		var err error
 		ok, err = match(v.cfg, e, p.Lead)
+		if v.sketchWhere(e, p, err) {
+			return nil // the plan needs everyone
+		}
 		if err != nil {
 			return fmt.Errorf("%s: where cannot be evaluated for %s (%s, %s): %w", e.Address, displayName(p), p.ID, from, err)
 		}

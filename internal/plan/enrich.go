@@ -3,6 +3,7 @@ package plan
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"time"
 
 	"github.com/leadsync/leadsync/internal/api"
@@ -358,8 +359,8 @@ type excludedPerson struct {
 
 // person returns the person of an ID, following re-keys.
 func (v *env) person(id string) *state.Person {
-	if p := v.st.People[id]; p != nil {
-		return p
+	if p := v.st.People[id]; p != nil || !strings.HasPrefix(id, state.PagePrefix) {
+		return p // State.Person would look the ID up again
 	}
 	if v.goneKept.has(id) {
 		return nil // gone, read in the kept form

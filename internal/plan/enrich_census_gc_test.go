@@ -7,6 +7,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/person"
+	"github.com/leadsync/leadsync/internal/state"
 )
 
 // gcPercent is the collector's GOGC now.
@@ -97,6 +98,36 @@ func TestLargeCensusLowersTheCollectorsGoal(t *testing.T) {
 		}
 		if !found {
 			t.Fatalf("censusGCMembers %d: no world read its census' people whole", from)
+		}
+	}
+}
+
+// TestManyBlocksWalkingLowerTheCollectorsGoal checks readGC: a block of
+// several (EnrichFacts.many) walking its places over censusGCMembers
+// members lowers GOGC to censusGCPercent until the plan is built
+// (settle); one block alone, or fewer members, leaves it.
+func TestManyBlocksWalkingLowerTheCollectorsGoal(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	defer func(g int) { censusGCMembers = g }(censusGCMembers)
+	censusGCMembers = 3
+	sources := []source{{addr: "search.a", ids: state.IDsOf([]string{"1", "2"})}, {addr: "search.b", ids: state.IDsOf([]string{"2"})}}
+	for _, c := range []struct {
+		many    bool
+		sources []source
+		want    int
+	}{
+		{true, sources, censusGCPercent},
+		{false, sources, 100},
+		{true, sources[:1], 100},
+	} {
+		v := &env{facts: &EnrichFacts{many: c.many}}
+		v.readGC(c.sources)
+		if got := gcPercent(); got != c.want {
+			t.Errorf("many %v, %d sources: GOGC %d while the block walks, want %d", c.many, len(c.sources), got, c.want)
+		}
+		v.settle()
+		if got := gcPercent(); got != 100 {
+			t.Errorf("many %v: GOGC %d once the plan is built, want 100", c.many, got)
 		}
 	}
 }

@@ -21,7 +21,7 @@ func TestWhereCountedInPagesMakesTheSamePlan(t *testing.T) {
 		walkChunk, maxCounted, maxPlacesRead, maxCensusRead, censusPage = n, m, p, c, g
 	}(walkChunk, maxCounted, maxPlacesRead, maxCensusRead, censusPage)
 	defer func(m func(*config.Config, *config.Enrich, person.Lead) (bool, error)) { match = m }(match)
-	paged, failed, compared := 0, 0, 0
+	paged, failed, compared, sketched, sketchFailed := 0, 0, 0, 0, 0
 	for seed := range 1500 {
 		rng := rand.New(rand.NewPCG(uint64(seed), 0x9a6e))
 		walkChunk = []int{1, 3, 4096}[rng.IntN(3)]
@@ -38,10 +38,16 @@ func TestWhereCountedInPagesMakesTheSamePlan(t *testing.T) {
 		}
 		whereAtLimit(rng, f, &o)
 		r := planOfEnrich(t, seed, f, o)
+		if r.sketchFailed {
+			sketchFailed++
+		}
 		if !r.compared {
 			continue
 		}
 		compared++
+		if r.sketchWhere {
+			sketched++
+		}
 		if r.paged {
 			paged++
 			if r.failed {
@@ -49,9 +55,12 @@ func TestWhereCountedInPagesMakesTheSamePlan(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("1500 worlds with a where: %d compared, %d counted its people to enrich in pages (%d failing alike to evaluate it)", compared, paged, failed)
+	t.Logf("1500 worlds with a where: %d compared, %d counted its people to enrich in pages (%d failing alike to evaluate it); %d evaluated it on people read in sketch, %d failed on one (needed everyone)", compared, paged, failed, sketched, sketchFailed)
 	if paged < 40 || failed < 3 {
 		t.Fatalf("%d worlds counted a where's people to enrich in pages, %d failing: the test no longer tests candidatePages", paged, failed)
+	}
+	if sketched < 100 || sketchFailed < 3 {
+		t.Fatalf("%d worlds evaluated a where on sketches, %d failed on one: the test no longer tests whereSketches", sketched, sketchFailed)
 	}
 }
 

@@ -35,7 +35,7 @@ func comboWorlds(t *testing.T) int {
 // comboSeen counts the worlds that had each feature, among those
 // compared.
 type comboSeen struct {
-	compared, expired, expiredHeld, expiredEnrich, expiredUnknown, readsOf, replaced, tracked, imported, reused, where, excluded, refreshOn, census, walked, paged, unlimited, moved int
+	compared, expired, expiredHeld, expiredEnrich, expiredUnknown, readsOf, replaced, tracked, imported, reused, where, excluded, refreshOn, census, walked, paged, unlimited, moved, movedNames int
 	// expiredCounted: worlds compared whose enrich blocks were planned
 	// from the store's counts while someone retention removes holds an
 	// enrichment or is listed; expiredWhole: such worlds whose plan read
@@ -83,7 +83,7 @@ func TestPartialReadsTogetherMakeTheSamePlan(t *testing.T) {
 	n := worlds - first
 	if seen.compared < n/3 || seen.expired < n/20 || seen.expiredCounted < n/10 || seen.expiredKept < n/40 || seen.expiredHeld < n/50 || seen.expiredEnrich < n/60 || seen.expiredUnknown < n/200 || seen.readsOf < n/20 || seen.replaced < n/25 || seen.tracked < n/100 || seen.imported < n/100 ||
 		seen.reused < n/40 || seen.where < n/10 || seen.excluded < n/16 || seen.refreshOn < n/16 || seen.census < n/10 ||
-		seen.walked < n/50 || seen.paged < n/400 || seen.unlimited < n/25 || seen.meetsMany < n/16 || seen.moved < n/50 || seen.sketched < n/200 {
+		seen.walked < n/50 || seen.paged < n/400 || seen.unlimited < n/25 || seen.meetsMany < n/16 || seen.moved < n/50 || seen.movedNames < n/200 || seen.sketched < n/200 {
 		t.Fatalf("worlds compared with each feature %+v: the test no longer tests them together", seen)
 	}
 }
@@ -128,9 +128,10 @@ func comboWorld(t *testing.T, rng *rand.Rand, seed int) (f *fixture, o, whole Op
 	}
 	mrng := rand.New(rand.NewPCG(uint64(seed), 0x30ed)) // the worlds are otherwise those before
 	if mrng.IntN(6) == 0 {
-		// Searches and profiles: a move of an enrich block, or of a track
-		// of its people, reads every person (movedEnrichReads).
-		moveWorld(t, mrng, f, kind.Search, kind.Profile)
+		// Of every kind: a move of an enrich block, or of a track of its
+		// people, is asked of the store under the old addresses
+		// (movedStore).
+		moveWorld(t, mrng, f)
 	}
 	if tr := f.cfg.Track("track.w"); tr != nil && f.cfg.Enrich(tr.From[0]) != nil && rand.New(rand.NewPCG(uint64(seed), 0x7eac)).IntN(2) == 0 {
 		// The track of the enriched planned on its own (--target): the
@@ -289,6 +290,7 @@ func comboCount(f *fixture, o Options, p *Plan, facts *EnrichFacts, seen *comboS
 	}
 	if o.Moved != nil && len(o.Moved.Moves) > 0 {
 		seen.moved++
+		seen.movedNames += btoi(o.Moved.names)
 	}
 	if p.Savings.Excluded.People > 0 {
 		seen.excluded++

@@ -42,7 +42,7 @@ func excludedReads(cfg *config.Config, ix EnrichStore) (ids []string, ok bool, e
 	if !listed || x.Match(config.PersonValues{PageName: state.PageUnread}) != nil {
 		return nil, false, nil
 	}
-	if b, isBase := ix.(*state.Base); isBase && !b.ValuesListed() {
+	if b := baseOf(ix); b != nil && !b.ValuesListed() {
 		return nil, false, nil
 	}
 	byPeople, byEnrichments, err := listsAsked(cfg, x, vs)

@@ -110,7 +110,9 @@ func enrichReadsMany(cfg *config.Config, records *state.State, opts Options, ix 
 		}
 		f.sketches = append(f.sketches, stale...)
 	}
-	if wheres(blocks) {
+	if sketched, err := f.whereSketches(blocks, ix); err != nil {
+		return Reads{}, nil, false, err
+	} else if wheres(blocks) && !sketched {
 		// A where is evaluated on the lead of each person to enrich, and
 		// the people read in sketch may be: they are read whole.
 		for _, p := range f.sketches {
@@ -362,7 +364,7 @@ func (f *EnrichFacts) recountMany() *EnrichFacts {
 	if len(census) == len(f.censusOf) {
 		return nil
 	}
-	return &EnrichFacts{blocks: f.blocks, sketches: f.sketches, store: f.store, many: true,
+	return &EnrichFacts{blocks: f.blocks, sketches: f.sketches, leadSketches: f.leadSketches, store: f.store, many: true, moved: f.moved,
 		whole: map[string]*state.Person{}, extra: f.extra, censusOf: census, reuse: f.reuse}
 }
 

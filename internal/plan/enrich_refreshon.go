@@ -66,7 +66,7 @@ func refreshOnReads(cfg *config.Config, ix EnrichStore) (ids []string, ok bool, 
 // store's list of the people's values. ok is false when it lists none.
 func profileReads(cfg *config.Config, ix EnrichStore) (ids []string, ok bool, err error) {
 	vs, listed := ix.(valueStore)
-	if b, isBase := ix.(*state.Base); !listed || isBase && !b.ValuesListed() {
+	if b := baseOf(ix); !listed || b != nil && !b.ValuesListed() {
 		return nil, false, nil
 	}
 	keys := map[string]bool{}

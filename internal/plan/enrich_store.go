@@ -21,8 +21,13 @@ type EnrichFacts struct {
 	// needsEveryone: Build found the people read do not decide the plan.
 	needsEveryone bool
 	// sketches are the people of enrichments read as state.Sketch gives
-	// them (Fill).
-	sketches []*state.Person
+	// them (Fill); leadSketches: given the lead fields the wheres read
+	// (whereSketches), on which a where was evaluated sketchWheres times,
+	// and failed (sketchFailed: the plan needs everyone).
+	sketches     []*state.Person
+	leadSketches bool
+	sketchWheres int
+	sketchFailed bool
 	// store answers the plan of a block with places left (placesWalk);
 	// walked says the plan asked it which people take them, err why it
 	// could not.
@@ -326,7 +331,7 @@ func (f *EnrichFacts) Recount() *EnrichFacts {
 	if f.many {
 		return f.recountMany()
 	}
-	return &EnrichFacts{blocks: f.blocks, sketches: f.sketches, store: f.store, census: true, reuse: f.reuse}
+	return &EnrichFacts{blocks: f.blocks, sketches: f.sketches, store: f.store, census: true, reuse: f.reuse, moved: f.moved}
 }
 
 // Err is why the store could not say who takes the places the limit
@@ -416,6 +421,7 @@ func (v *env) collectRead(e *config.Enrich, sources []source, where bool) (block
 	if v.facts.censused(e.Address) {
 		return v.collectCensus(e, sources, where)
 	}
+	v.readGC(sources)
 	var bp blockPeople
 	seen := map[*state.Person]struct{}{}
 	gone := map[string]bool{} // the IDs of people the plan removes first

@@ -39,8 +39,8 @@ func TestEnrichReadsMakeTheSamePlan(t *testing.T) {
 	nothing := 0     // from the census with nothing to enrich
 	var reuse [4]int // worlds with other workspaces (compared), copying (walked, from the census)
 	excluded, unlimited, refreshOn, refreshOnWalked := 0, 0, 0, 0
-	moved := 0             // compared, with moves
-	var read, whole [4]int // by places left: 0 none, 1 some (the walk); 2 the census, 3 the census after the walk
+	moved, movedNames := 0, 0 // compared, with moves; of them renaming what people's records name
+	var read, whole [4]int    // by places left: 0 none, 1 some (the walk); 2 the census, 3 the census after the walk
 	for seed := range worlds {
 		rng := rand.New(rand.NewPCG(uint64(seed), 0xe4c4))
 		walkChunk = []int{1, 2, 3, 4096}[rng.IntN(4)]
@@ -62,6 +62,7 @@ func TestEnrichReadsMakeTheSamePlan(t *testing.T) {
 		r := planOfEnrich(t, seed, f, o)
 		if r.compared && mv {
 			moved++
+			movedNames += btoi(o.Moved.names)
 		}
 		reuse = countReuse(reuse, r, others)
 		k := 0
@@ -103,8 +104,8 @@ func TestEnrichReadsMakeTheSamePlan(t *testing.T) {
 	if read[0] < 250 || read[1] < 150 || read[2] < 400 || whole[2] < 20 || read[3] < 120 || whole[3] < 5 || nothing < 100 || excluded < 300 || unlimited < 200 || refreshOn < 300 || refreshOnWalked < 150 {
 		t.Fatalf("worlds planned in part and needing everyone (at the limit, with places left, from the census): %v, %v: the test no longer tests EnrichReadsOf", read, whole)
 	}
-	t.Logf("%d worlds with moves planned in part", moved)
-	if moved < 60 {
+	t.Logf("%d worlds with moves planned in part, %d of them renaming an enrich block, a track or a history's address", moved, movedNames)
+	if moved < 60 || movedNames < 30 {
 		t.Fatalf("%d worlds with moves planned in part: the test no longer tests moved blocks", moved)
 	}
 }
@@ -134,6 +135,9 @@ func samePlanOfEnrich(t *testing.T, seed int, f *fixture, o Options) int {
 type enrichPlanned struct {
 	compared, walked, census, recounted, nothing, failed bool
 	excluded, unlimited, refreshOn, paged, reused        bool
+	// sketchWhere: a where was evaluated on people read in sketch
+	// (whereSketches); sketchFailed: it failed on one, needing everyone.
+	sketchWhere, sketchFailed bool
 }
 
 // planOfEnrich is samePlanOfEnrich, building the plan again from the
@@ -168,6 +172,7 @@ func planOfEnrich(t *testing.T, seed int, f *fixture, o Options) enrichPlanned {
 	if err := facts.Err(); err != nil {
 		t.Fatalf("seed %d: %v", seed, err)
 	}
+	out.sketchFailed = facts.sketchFailed
 	if facts.NeedsEveryone() {
 		return out
 	}
@@ -188,6 +193,7 @@ func planOfEnrich(t *testing.T, seed int, f *fixture, o Options) enrichPlanned {
 	out.unlimited = f.cfg.Enriches[0].Limit <= 0
 	out.refreshOn = anyRefreshOn(f.cfg)
 	out.paged = facts.pages > 0
+	out.sketchWhere = facts.sketchWheres > 0
 	for _, c := range got.Changes {
 		if c.Address == f.cfg.Enriches[0].Address && c.CallsMax == 0 {
 			out.nothing = true

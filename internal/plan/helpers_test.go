@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/zclconf/go-cty/cty"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"github.com/leadsync/leadsync/internal/address"
 	"github.com/leadsync/leadsync/internal/api"
@@ -214,10 +214,17 @@ func ids(from, n int) []string {
 	return out
 }
 
-// whereCompany makes e's where "lead.company != \"\"" for tests: the plan
-// only needs Match, which the config package implements.
+// whereCompany gives e a where for tests: the plan only needs Match,
+// which the config package implements and the tests replace (match:
+// useTestMatch reads the company, useNumberMatch the last name). It
+// names both fields, so that the people read in sketch are given both
+// (whereSketches).
 func whereCompany(e *config.Enrich) {
-	e.Where = hcl.StaticExpr(cty.True, hcl.Range{})
+	x, diags := hclsyntax.ParseExpression([]byte(`lead.company != "" || lead.lastName != ""`), "where.hcl", hcl.InitialPos)
+	if diags.HasErrors() {
+		panic(diags.Error())
+	}
+	e.Where = x
 }
 
 // useTestMatch replaces the where evaluation for the test: a lead passes
@@ -248,8 +255,15 @@ func EnrichCandidatesClaimed(cfg *config.Config, st *state.State, e *config.Enri
 // TrackedPeople returns the people track block t watches in st, in the
 // order the plan reads them (env.trackPeople).
 func TrackedPeople(cfg *config.Config, st *state.State, t *config.Track, now time.Time) []*state.Person {
-	people, _ := newEnv(cfg, st, now).trackPeople(t)
-	return people
+	v := newEnv(cfg, st, now)
+	var out []*state.Person
+	v.trackPeople(t, func(tp trackee) {
+		if tp.p == nil {
+			tp.p = st.TrackSketches().Person(int(tp.i))
+		}
+		out = append(out, tp.p)
+	})
+	return out
 }
 
 // typed is the typed address of a block a test declares by hand (the

@@ -20,8 +20,8 @@ type Moving struct {
 	Moves []state.Move
 	// names: a move renames an address that a person's record other
 	// than found_by names (state.MovesNames). The store's counts of
-	// enrichments are kept by such addresses: EnrichReadsOf does not
-	// answer then.
+	// enrichments are kept by such addresses: EnrichReadsOf asks them
+	// as moved (movedStore).
 	names bool
 	// to maps each move's source to its destination, from the reverse.
 	to, from map[string]string
@@ -105,23 +105,28 @@ func (f *EnrichFacts) people(ids []string) (map[string]*state.Person, error) {
 
 // movedEnrichReads is EnrichReadsOf of a plan that makes the moves given
 // (Options.Moved): what the plan of the state as the moves leave it reads,
-// under the addresses the store holds it at now. ok is false when a move
-// renames an address the store counts people's enrichments, tracks or
-// history under (Moving.names): the plan reads every person.
+// under the addresses the store holds it at now. When a move renames an
+// address the store counts people's enrichments, tracks or history under
+// (Moving.names), the store is asked as moved (movedStore). The facts
+// move the people they read while Build runs, in plan and in apply.
 func movedEnrichReads(cfg *config.Config, records *state.State, opts Options, ix EnrichStore) (Reads, *EnrichFacts, bool, error) {
-	if opts.Moved.names {
+	ix, ok := opts.Moved.storeOf(ix)
+	if !ok {
 		return Reads{}, nil, false, nil
 	}
 	r, f, ok, err := enrichReadsOf(cfg, opts.Moved.records(records), opts, ix)
 	if err != nil || !ok {
 		return r, f, ok, err
 	}
+	f.movedBy(opts.Moved)
 	return opts.Moved.back(r), f, true, nil
 }
 
-// movedBy tells f the moves Build makes over the state read (nil: none).
+// movedBy tells f the moves Build makes over the state read; nil keeps
+// those f was made with (an apply builds its plan without Options.Moved
+// over the state read before the moves are folded in).
 func (f *EnrichFacts) movedBy(m *Moving) {
-	if f != nil {
+	if f != nil && m != nil {
 		f.moved = m
 	}
 }

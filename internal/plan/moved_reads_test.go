@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -123,24 +124,107 @@ func TestMovedSearchesReadInPart(t *testing.T) {
 }
 
 // A move of an address that people's records name besides found_by (an
-// enrich block renamed) is not planned from the store's counts of
-// enrichments, which are kept by the old address: EnrichReadsOf reads
-// every person.
-func TestMovedEnrichBlockReadsEveryone(t *testing.T) {
+// enrich block renamed) is planned from the store's counts asked under
+// the old address (movedStore): EnrichReadsOf answers, reads no person
+// in bulk, and the plan is the whole state's.
+func TestMovedEnrichBlockReadsInPart(t *testing.T) {
 	f := newFixture()
 	f.search("search.a", kw("CTO"))
 	f.ran("search.a", t0.Add(-day), ids(1, 5)...)
-	f.enrich("contacts", []string{"search.a"}, 3, 0)
+	f.enrich("contacts", []string{"search.a"}, 3, 30*day)
 	f.enriched(ids(1, 1)[0], "enrich.old", t0.Add(-day))
+	f.enriched(ids(2, 1)[0], "enrich.old", t0.Add(-40*day))
 	f.move(t, "enrich.old", "enrich.contacts")
 	b := enrichBase(f.st)
 	o, ok := movedOptions(t, 0, f, b, f.opts())
 	if !ok || !o.Moved.names {
 		t.Fatalf("moves %+v: want the enrich block's, naming people", o.Moved)
 	}
-	if _, _, ok, _ := EnrichReadsOf(f.cfg, b.Records, o, b); ok {
-		t.Error("EnrichReadsOf answered a plan that renames an enrich block")
+	r, facts, ok, err := EnrichReadsOf(f.cfg, b.Records, o, b)
+	if err != nil || !ok || r.People {
+		t.Fatalf("EnrichReadsOf = %+v, %v, %v: want an answer that reads no person in bulk", r, ok, err)
 	}
+	st, err := r.Read(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	facts.Fill(st)
+	o.Enrich = facts
+	got, _ := Build(f.cfg, st, o)
+	want, _ := Build(f.cfg, f.st, f.opts())
+	if facts.NeedsEveryone() {
+		t.Fatal("the plan read in part needs everyone")
+	}
+	if d := cmp.Diff(planJSON(t, want), planJSON(t, got)); d != "" {
+		t.Fatalf("the plan read in part differs (-whole +read):\n%s", d)
+	}
+	if want.Totals.Moves != 1 || want.Totals.Enrichments != 2 {
+		t.Errorf("totals %+v: want the move, the stale enrichment refreshed and one place taken", want.Totals)
+	}
+}
+
+// movedStore answers as a store of the state once moved would: each
+// question about an address, and each answer naming one.
+func TestMovedStoreAnswersAsMoved(t *testing.T) {
+	f := newFixture()
+	f.search("search.a", kw("CTO"))
+	f.ran("search.a", t0.Add(-day), ids(1, 6)...)
+	f.enrich("contacts", []string{"search.a"}, 3, 30*day)
+	f.enrich("old", []string{"search.a"}, 3, 30*day) // configured again where a move leaves
+	f.enriched(ids(1, 1)[0], "enrich.old", t0.Add(-day))
+	f.enriched(ids(2, 1)[0], "enrich.old", t0.Add(-40*day))
+	f.enriched(ids(3, 1)[0], "enrich.other", t0.Add(-40*day))
+	f.enriched(ids(4, 1)[0], "enrich.contacts", t0.Add(-40*day))
+	moves := []state.Move{{From: "enrich.old", To: "enrich.new"}, {From: "enrich.contacts", To: "enrich.old"}}
+	m := &Moving{Moves: moves, names: true, to: map[string]string{}, from: map[string]string{}}
+	for _, mv := range moves {
+		m.to[mv.From], m.from[mv.To] = mv.To, mv.From
+	}
+	ix, ok := m.storeOf(enrichBase(f.st))
+	if !ok {
+		t.Fatal("no movedStore over a state.Base")
+	}
+	moved := enrichBase(f.st.Moved(moves))
+	for _, addr := range []string{"enrich.new", "enrich.old", "enrich.contacts", "enrich.other"} {
+		for _, before := range []time.Time{{}, t0.Add(-30 * day)} {
+			wn, _ := moved.CountEnrichedBefore(addr, before)
+			gn, _ := ix.CountEnrichedBefore(addr, before)
+			ws, _ := moved.Sketched(addr, before)
+			gs, _ := ix.Sketched(addr, before)
+			if wn != gn || !slices.Equal(sketchIDs(ws), sketchIDs(gs)) {
+				t.Errorf("%s before %v: %d enrichments %v, want %d %v", addr, before, gn, sketchIDs(gs), wn, sketchIDs(ws))
+			}
+		}
+	}
+	wb, _ := moved.Enrichers()
+	gb, _ := ix.Enrichers()
+	slices.Sort(wb)
+	slices.Sort(gb)
+	if !slices.Equal(wb, gb) {
+		t.Errorf("Enrichers %v, want %v", gb, wb)
+	}
+	ga, _ := ix.SketchedAmong(ids(1, 6))
+	for _, p := range ga {
+		if want := f.st.Moved(moves).People[p.ID].Enrichment.By; p.Enrichment.By != want {
+			t.Errorf("SketchedAmong: %s enriched by %s, want %s", p.ID, p.Enrichment.By, want)
+		}
+	}
+	if len(ga) != 4 {
+		t.Errorf("SketchedAmong gave %d people, want 4", len(ga))
+	}
+	if f.st.People[ids(1, 1)[0]].Enrichment.By != "enrich.old" {
+		t.Error("the store's person moved in place")
+	}
+}
+
+// sketchIDs are the sorted IDs of ps.
+func sketchIDs(ps []*state.Person) []string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = p.ID
+	}
+	slices.Sort(out)
+	return out
 }
 
 // The people a plan reads whole while Build runs (the places walk, the

@@ -59,7 +59,7 @@ func (b *builder) trackWays() []string {
 		}
 		reading = append(reading, t.Address)
 		every = append(every, fmt.Sprintf("%s reads each person once per %s", t.Address, formatDuration(t.Every)))
-		if _, former := b.v.trackPeople(t); former > 0 {
+		if former := b.v.trackPeople(t, func(trackee) {}); former > 0 {
 			stop = append(stop, fmt.Sprintf("stop %s watching the %s its sources no longer hold (leadsync state rm %s: its sources' people are then its only people, and fall due again)",
 				t.Address, plural(former, "person", "people"), t.Address))
 		}

@@ -45,6 +45,10 @@ type Reads struct {
 	// read as state.TrackSketch keeps them, not whole: all the plan asks
 	// of them (sketchesEnriched). An apply reads them whole.
 	Sketched bool
+	// Pageless says the sketches keep whether each has a page name, not
+	// the name: no profile block is planned, whose reads a track shares
+	// by page name (state.TrackSketchBuilder.Pageless).
+	Pageless bool
 	// Imports are the selected import blocks (their people are among
 	// Persons, or Pages).
 	Imports []string
@@ -98,6 +102,7 @@ func ReadsOf(cfg *config.Config, records *state.State, opts Options) Reads {
 		return r
 	}
 	r.Sketched = b.sketchesEnriched(r)
+	r.Pageless = r.Sketched && !b.readsProfiles()
 	return opts.Moved.back(r)
 }
 

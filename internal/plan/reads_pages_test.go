@@ -70,13 +70,16 @@ func unreadOf(st, whole *state.State, addrs []string) bool {
 	return false
 }
 
-func (m memStore) TrackSketched(by string) ([]*state.Person, error) {
-	return state.NewBase(m.st).TrackSketched(by)
+func (m memStore) TrackSketchEach(by string, fn func(state.TrackSketch) error) error {
+	return state.NewBase(m.st).TrackSketchEach(by, fn)
 }
 
 // sketchedIn reports whether st holds a person of whole in sketch
-// (state.TrackSketch): read without their first time seen.
+// (state.TrackSketches, or a Person without their first time seen).
 func sketchedIn(st, whole *state.State) bool {
+	if st.TrackSketches().Len() > 0 {
+		return true
+	}
 	for id, p := range st.People {
 		if q := whole.People[id]; q != nil && p.FirstSeen.IsZero() && !q.FirstSeen.IsZero() {
 			return true

@@ -28,9 +28,10 @@ func (b *builder) sketchesEnriched(r Reads) bool {
 // enrichedOrSketched are the IDs Read reads whole for r.Enriched
 // (EnrichedIDs), and what it does once the others are read: nothing.
 // With r.Sketched, no ID: sketch then reads the people of each address
-// EnrichedIDs reads as state.TrackSketch keeps them, but those st holds
-// whole by then (the people of the sources and records of its tracks,
-// and those read by ID: read whole, they say all the plan asks).
+// EnrichedIDs reads as a state.TrackSketch, but those st holds whole by
+// then (the people of the sources and records of its tracks, and those
+// read by ID: read whole, they say all the plan asks). It packs them
+// (state.TrackSketches, st.TrackSketches) as the store gives them.
 func (r Reads) enrichedOrSketched(b *state.Base, st *state.State) (ids []string, sketch func() error, err error) {
 	if !r.Sketched || !b.TrackSketches() || !b.EnrichIndexed() {
 		ids, err := r.EnrichedIDs(b, st)
@@ -45,17 +46,61 @@ func (r Reads) enrichedOrSketched(b *state.Base, st *state.State) (ids []string,
 	})
 	by = append(by, r.Enriched...)
 	return nil, func() error {
+		// Each row read is garbage once packed (trackSketchGC).
+		defer pagesGC()()
+		paged := r.pagedLeads(st)
+		k := state.TrackSketchBuilder{Pageless: r.Pageless && !paged}
 		for _, addr := range by {
-			ps, err := b.TrackSketched(addr)
+			err := b.TrackSketchEach(addr, func(s state.TrackSketch) error {
+				if st.People[s.ID] == nil {
+					k.Add(s)
+				}
+				return nil
+			})
 			if err != nil {
 				return err
 			}
-			for _, p := range ps {
-				if st.People[p.ID] == nil {
-					st.People[p.ID] = p
-				}
+		}
+		switch t := k.Done(); {
+		case t == nil: // too many to pack: read whole
+			ids, err := r.EnrichedIDs(b, st)
+			if err != nil {
+				return err
 			}
+			return readMore(b, st, ids)
+		case paged:
+			for i := range t.Len() {
+				st.People[t.ID(i)] = t.Person(i)
+			}
+		default:
+			st.SetTrackSketches(t)
 		}
 		return nil
 	}, nil
+}
+
+// pagedLeads reports whether a lead list of r.EnrichedFrom holds an ID
+// kept by page name ("page:"): State.Person follows it to the person
+// of that page name among the people st holds, sketches too, so they
+// are held as people (unpack).
+func (r Reads) pagedLeads(st *state.State) bool {
+	for _, addr := range r.EnrichedFrom {
+		for _, id := range st.Searches[addr].Leads().All() {
+			if strings.HasPrefix(id, state.PagePrefix) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// readsProfiles reports whether the plan plans a profile block: a track
+// shares its read by page name (track).
+func (b *builder) readsProfiles() bool {
+	for _, p := range b.cfg.Profiles {
+		if b.selected(p.Address) {
+			return true
+		}
+	}
+	return false
 }

@@ -19,7 +19,7 @@ import (
 // state.TrackSketch) is the whole state's, byte for byte.
 func TestTrackOfTheEnrichedReadInSketch(t *testing.T) {
 	useTestMatch(t)
-	sketched, due := 0, 0
+	sketched, packed, pageless, due := 0, 0, 0, 0
 	for seed := range 400 {
 		rng := rand.New(rand.NewPCG(uint64(seed), 0x5ce7))
 		f, o := randomWorld(rng)
@@ -76,6 +76,12 @@ func TestTrackOfTheEnrichedReadInSketch(t *testing.T) {
 		if sketchedIn(st, f.st) {
 			sketched++
 		}
+		if st.TrackSketches().Len() > 0 {
+			packed++ // no Person each (state.TrackSketches)
+			if st.TrackSketches().Pageless() {
+				pageless++ // no profile block planned: no page name kept
+			}
+		}
 		got, _ := Build(f.cfg, st, o)
 		want, _ := Build(f.cfg, f.st, o)
 		if c := want.Change(tr.Address); c != nil && c.Action == Track {
@@ -85,8 +91,8 @@ func TestTrackOfTheEnrichedReadInSketch(t *testing.T) {
 			t.Fatalf("seed %d (targets %q, replace %q): the plan over the sketches differs (-whole +read):\n%s", seed, o.Targets, o.Replace, d)
 		}
 	}
-	t.Logf("%d worlds read in sketch, %d with people due", sketched, due)
-	if sketched < 100 || due < 100 {
-		t.Fatalf("only %d worlds read in sketch, %d with people due: the test no longer tests Reads.Sketched", sketched, due)
+	t.Logf("%d worlds read in sketch (%d packed, %d without page names), %d with people due", sketched, packed, pageless, due)
+	if sketched < 100 || packed < 100 || pageless < 20 || packed-pageless < 20 || due < 100 {
+		t.Fatalf("only %d worlds read in sketch (%d packed, %d without page names), %d with people due: the test no longer tests Reads.Sketched", sketched, packed, pageless, due)
 	}
 }

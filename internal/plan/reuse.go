@@ -246,16 +246,19 @@ func reusedText(rs []reusedPerson) string {
 // another workspace now, before it claims anyone: those of e's sources
 // who need an enrichment, pass where and are not excluded, and whom
 // another workspace holds a fresh enrichment of. The other workspaces are
-// asked about each person once per run.
+// asked about each person once per run. Only the people they answered for
+// are looked at (collectReused).
 func (c *Candidates) Reuses(st *state.State, e *config.Enrich, now time.Time) ([]Reuse, error) {
 	if c.lookup == nil {
 		return nil, nil
 	}
 	v := c.env(st, now)
-	if err := v.lookupReuse([]*config.Enrich{e}, nil); err != nil {
-		return nil, err
+	bp, ok, err := v.collectReused(e)
+	if err == nil && !ok {
+		if err = v.lookupReuse([]*config.Enrich{e}, nil); err == nil {
+			bp, err = v.collect(e, nil, true)
+		}
 	}
-	bp, err := v.collect(e, nil, true)
 	if err != nil {
 		return nil, err
 	}

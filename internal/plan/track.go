@@ -57,33 +57,33 @@ func (b *builder) track(t *config.Track) *Change {
 		b.tracked = map[*state.Person]string{}
 	}
 	var n trackCount
-	people, former := b.v.trackPeople(t)
-	n.former = former
-	for _, p := range people {
+	b.v.trackSketchGC()
+	n.former = b.v.trackPeople(t, func(tp trackee) {
 		n.people++
+		paged, page, status, checked := b.v.trackeeSketch(tp)
 		switch {
-		case p.Lead.PageName == "":
+		case !paged:
 			n.noPage++ // a profile read needs a page name
-		case b.v.excludedBy(p) != nil:
+		case tp.p != nil && b.v.excludedBy(tp.p) != nil:
 			n.excluded++ // an exclude block names them: never read
-		case !b.replace[t.Address] && !b.trackDue(t, p):
+		case !b.replace[t.Address] && !b.trackDue(t, checked):
 			n.fresh++
-			if next := p.Checked().Add(t.Every); n.next.IsZero() || next.Before(n.next) {
+			if next := checked.Add(t.Every); n.next.IsZero() || next.Before(n.next) {
 				n.next = next
 			}
-		case b.reads[api.PageKey(p.Lead.PageName)] != "":
+		case len(b.reads) > 0 && b.reads[api.PageKey(page)] != "":
 			n.byProfile++ // read by a profile block of this run
-		case b.tracked[p] != "":
+		case b.trackedNow(tp):
 			n.byTrack++ // read by an earlier track of this run
 		default:
 			n.due++
-			if p.Status == state.StatusLeft {
+			if status == state.StatusLeft {
 				n.left++
 			}
-			b.tracked[p] = t.Address
-			c.PersonIDs = append(c.PersonIDs, p.ID)
+			b.trackNow(tp, t.Address)
+			c.PersonIDs = append(c.PersonIDs, b.v.trackeeID(tp))
 		}
-	}
+	})
 	c.Calls, c.CallsMax = n.due, n.due
 	c.Detail = trackDetail(b, t, n)
 	if n.due == 0 {
@@ -94,10 +94,10 @@ func (b *builder) track(t *config.Track) *Change {
 	return c
 }
 
-// trackDue reports whether p is due for a read of t: never read by a
-// profile or track read, or not for t.Every.
-func (b *builder) trackDue(t *config.Track, p *state.Person) bool {
-	at := p.Checked()
+// trackDue reports whether a person last read at (Person.Checked) is due
+// for a read of t: never read by a profile or track read, or not for
+// t.Every.
+func (b *builder) trackDue(t *config.Track, at *time.Time) bool {
 	return at == nil || b.now.Sub(*at) >= t.Every
 }
 
@@ -164,27 +164,29 @@ func until(now, t time.Time) string {
 	return "in " + plural(int(d/(24*time.Hour)), "day", "days")
 }
 
-// trackPeople returns the people a track watches, each once: the people
+// trackPeople gives fn the people a track watches, each once: the people
 // its sources hold, in from order (those of its searches and profiles,
 // and those an enrich block it lists enriched, among that block's sources,
 // or holds enriched at no credit: imported with an e-mail, or copied from
 // another workspace, which the block counts as enriched), then the people
 // it read before whom its sources hold no more (its record, by ID; their
 // number is former). People the plan removes first (retention) are left
-// out.
-func (v *env) trackPeople(t *config.Track) (out []*state.Person, former int) {
-	seen := map[*state.Person]bool{}
+// out. No list of them is held: at 1,000,000 people in sketch, 16 MB.
+func (v *env) trackPeople(t *config.Track, fn func(trackee)) (former int) {
+	seen := trackSeen{whole: map[*state.Person]bool{}}
 	add := func(addr, enrichedBy string) {
 		for _, id := range v.sourcePeople(addr).All() {
-			p := v.person(id)
-			if p == nil || seen[p] || v.gone[p] {
+			tp := trackee{p: v.person(id)}
+			if tp.p == nil {
+				var ok bool
+				if tp, ok = v.sketchOf(id); !ok {
+					continue
+				}
+			}
+			if tp.p != nil && v.gone[tp.p] || enrichedBy != "" && !v.enrichedBy(tp, enrichedBy) || !seen.add(v, tp) {
 				continue
 			}
-			if enrichedBy != "" && (p.Enrichment == nil || p.Enrichment.By != enrichedBy && !p.Enrichment.Unpaid()) {
-				continue
-			}
-			seen[p] = true
-			out = append(out, p)
+			fn(tp)
 		}
 	}
 	for _, ref := range t.From {
@@ -199,15 +201,17 @@ func (v *env) trackPeople(t *config.Track) (out []*state.Person, former int) {
 			add(addr, ref)
 		}
 	}
-	n := len(out)
+	var rest []*state.Person
 	for _, p := range v.watchedBy(t.Address) {
-		if !seen[p] && !v.gone[p] {
-			seen[p] = true
-			out = append(out, p)
+		if !v.gone[p] && seen.add(v, trackee{p: p}) {
+			rest = append(rest, p)
 		}
 	}
-	slices.SortFunc(out[n:], func(x, y *state.Person) int { return strings.Compare(x.ID, y.ID) })
-	return out, len(out) - n
+	slices.SortFunc(rest, func(x, y *state.Person) int { return strings.Compare(x.ID, y.ID) })
+	for _, p := range rest {
+		fn(trackee{p: p})
+	}
+	return len(rest)
 }
 
 // watchedBy returns the people the track at addr read before, in no

@@ -205,7 +205,7 @@ func partialRead(d Deps, opts ApplyOptions, b *state.Base, sel plan.Options) (*a
 	}
 	exp = exp.ReadWhole() // removed, so written: read whole
 	sel.Expired = exp
-	reads, err := foldableReads(opts.Config, b, sel)
+	reads, err := foldableReads(opts.Config, b, &sel)
 	if err != nil {
 		return nil, err
 	}

@@ -108,6 +108,8 @@ type State struct {
 	honoured *Honoured
 	// partial is set when s holds only the people it read (partial.go).
 	partial *partial
+	// sketches are people read as TrackSketches keeps them (tracksketch.go).
+	sketches *TrackSketches
 }
 
 // Suppression is one erased person on the suppression list.

@@ -1,8 +1,10 @@
 package sqlstate
 
 import (
-	"database/sql"
 	"fmt"
+	"time"
+
+	"database/sql"
 
 	"github.com/leadsync/leadsync/internal/state"
 )
@@ -16,40 +18,39 @@ const SelectTrackSketched = `SELECT p.id, p.page_name, p.status, p.checked_at, p
 
 var _ state.TrackSketcher = wrapped{}
 
-func (w wrapped) TrackSketched(by string) ([]*state.Person, error) {
-	ps, err := w.p.trackSketched(by)
-	return ps, w.err(err)
+func (w wrapped) TrackSketchEach(by string, fn func(state.TrackSketch) error) error {
+	return w.err(w.p.trackSketchEach(by, fn))
 }
 
-// trackSketched runs SelectTrackSketched. The sketches share one
-// Enrichment (By alone): at 1,000,000 people, 1,000,000 allocations
-// fewer.
-func (p *peopleStore) trackSketched(by string) ([]*state.Person, error) {
+// trackSketchEach runs SelectTrackSketched, one sketch at a time: none
+// is held here (the caller packs them, state.TrackSketchBuilder).
+func (p *peopleStore) trackSketchEach(by string, fn func(state.TrackSketch) error) error {
 	rows, err := p.r.query(p.ctx, SelectTrackSketched, p.r.WS, by)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer rows.Close()
-	e := &state.Enrichment{By: by}
-	var out []*state.Person
 	var checked, read sql.NullString
-	var slab []state.Person // a few allocations, not one a person
+	s := state.TrackSketch{By: by}
 	for rows.Next() {
-		if len(slab) == cap(slab) {
-			slab = make([]state.Person, 0, 4096)
+		if err := rows.Scan(&s.ID, &s.PageName, &s.Status, &checked, &read); err != nil {
+			return err
 		}
-		slab = append(slab, state.Person{Enrichment: e})
-		q := &slab[len(slab)-1]
-		if err := rows.Scan(&q.ID, &q.Lead.PageName, &q.Status, &checked, &read); err != nil {
-			return nil, err
+		c, err := parseTimePtr(checked)
+		if err != nil {
+			return fmt.Errorf("checked_at of %s: %w", s.ID, err)
 		}
-		if q.CheckedAt, err = parseTimePtr(checked); err != nil {
-			return nil, fmt.Errorf("checked_at of %s: %w", q.ID, err)
+		r, err := parseTimePtr(read)
+		if err != nil {
+			return fmt.Errorf("profile_read_at of %s: %w", s.ID, err)
 		}
-		if q.ProfileReadAt, err = parseTimePtr(read); err != nil {
-			return nil, fmt.Errorf("profile_read_at of %s: %w", q.ID, err)
+		s.Checked = time.Time{}
+		if at := (&state.Person{CheckedAt: c, ProfileReadAt: r}).Checked(); at != nil {
+			s.Checked = *at
 		}
-		out = append(out, q)
+		if err := fn(s); err != nil {
+			return err
+		}
 	}
-	return out, rows.Err()
+	return rows.Err()
 }

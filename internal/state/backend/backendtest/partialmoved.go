@@ -78,6 +78,7 @@ func testPartialMove(t *testing.T, k Kind) {
 			}
 		}
 	}
+	testPartialMoveEnrich(t, k)
 }
 
 // checkMovedNames fails t unless what moves ask of the state's people is

@@ -63,6 +63,7 @@ func Run(t *testing.T, k Kind) {
 		{"BaseHonoursErasures", testBaseHonoursErasures},
 		{"EnrichIndex", testEnrichIndex},
 		{"TrackSketches", testTrackSketches},
+		{"SketchLeads", testSketchLeads},
 		{"ValueLists", testValueLists},
 		{"EnrichmentCompanies", testEnrichmentCompanies},
 		{"KilledAtAnyPoint", testKilledAtAnyPoint},

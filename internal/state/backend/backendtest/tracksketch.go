@@ -22,20 +22,14 @@ func testTrackSketches(t *testing.T, k Kind) {
 	}
 	by, err := want.Enrichers()
 	must(t, err, "enrichers")
-	byID := func(a, b *state.Person) int { return strings.Compare(a.ID, b.ID) }
 	n, read := 0, 0
 	for _, addr := range append(by, "enrich.nothing") {
-		ws, err := want.TrackSketched(addr)
-		must(t, err, "track sketches")
-		gs, err := got.TrackSketched(addr)
-		must(t, err, "track sketches of the base")
-		slices.SortFunc(ws, byID)
-		slices.SortFunc(gs, byID)
+		ws, gs := sketchesOf(t, want, addr), sketchesOf(t, got, addr)
 		if d := cmp.Diff(ws, gs); d != "" {
 			t.Fatalf("the track sketches of the people of %s differ (-whole +base):\n%s", addr, d)
 		}
-		for _, p := range ws {
-			if p.Checked() != nil {
+		for _, s := range ws {
+			if !s.Checked.IsZero() {
 				read++
 			}
 		}
@@ -50,4 +44,16 @@ func testTrackSketches(t *testing.T, k Kind) {
 	if n != enriched || read == 0 {
 		t.Fatalf("%d sketches of %d people enriched, %d of them read: the fixture no longer tests TrackSketched", n, enriched, read)
 	}
+}
+
+// sketchesOf are b's track sketches of the people of an enrichment by
+// by (Base.TrackSketchEach), in the order of their IDs.
+func sketchesOf(t *testing.T, b *state.Base, by string) []state.TrackSketch {
+	var out []state.TrackSketch
+	must(t, b.TrackSketchEach(by, func(s state.TrackSketch) error {
+		out = append(out, s)
+		return nil
+	}), "track sketches")
+	slices.SortFunc(out, func(a, b state.TrackSketch) int { return strings.Compare(a.ID, b.ID) })
+	return out
 }

@@ -1,0 +1,121 @@
+package plan
+
+import (
+	"time"
+
+	"github.com/leadsync/leadsync/internal/state"
+)
+
+// A track of the enriched planned on its own reads the block's people in
+// sketch (Reads.Sketched): packed (state.TrackSketches, no Person each),
+// those held whole aside. trackPeople gives each person a track watches
+// as a trackee: held whole, or the index of their sketch.
+
+// trackee is a person a track watches: p when held whole, else the
+// sketch at index i of the state's TrackSketches.
+type trackee struct {
+	p *state.Person
+	i int32
+}
+
+// sketchOf is the trackee of the person of id held in sketch by v's
+// state, ok false when none is.
+func (v *env) sketchOf(id string) (trackee, bool) {
+	sk := v.st.TrackSketches()
+	if sk == nil {
+		return trackee{}, false
+	}
+	i := sk.Find(id)
+	return trackee{i: int32(i)}, i >= 0
+}
+
+// ID is the person's ID.
+func (v *env) trackeeID(t trackee) string {
+	if t.p != nil {
+		return t.p.ID
+	}
+	return v.st.TrackSketches().ID(int(t.i))
+}
+
+// trackeeSketch is what a track asks of t: whether it has a page name,
+// the name (none from sketches kept Pageless: the plan then reads no
+// profile, which asks it), the status and the last read.
+func (v *env) trackeeSketch(t trackee) (paged bool, page, status string, checked *time.Time) {
+	if t.p != nil {
+		return t.p.Lead.PageName != "", t.p.Lead.PageName, t.p.Status, t.p.Checked()
+	}
+	sk, i := v.st.TrackSketches(), int(t.i)
+	return sk.HasPage(i), sk.PageName(i), sk.Status(i), sk.Checked(i)
+}
+
+// enrichedBy reports whether t holds an enrichment the block at by made,
+// or one no credit was spent on (Enrichment.Unpaid).
+func (v *env) enrichedBy(t trackee, by string) bool {
+	e := (*state.Enrichment)(nil)
+	if t.p != nil {
+		e = t.p.Enrichment
+	} else {
+		e = &state.Enrichment{By: v.st.TrackSketches().By(int(t.i))}
+	}
+	return e != nil && (e.By == by || e.Unpaid())
+}
+
+// trackSeen marks the people a track's sources give it, each once: those
+// held whole by pointer, those in sketch by index.
+type trackSeen struct {
+	whole  map[*state.Person]bool
+	sketch []bool
+}
+
+// add marks t, false when it was marked already.
+func (s *trackSeen) add(v *env, t trackee) bool {
+	if t.p != nil {
+		if s.whole[t.p] {
+			return false
+		}
+		s.whole[t.p] = true
+		return true
+	}
+	if s.sketch == nil {
+		s.sketch = make([]bool, v.st.TrackSketches().Len())
+	}
+	if s.sketch[t.i] {
+		return false
+	}
+	s.sketch[t.i] = true
+	return true
+}
+
+// trackedNow reports whether an earlier track of this run reads t
+// (builder.tracked; those in sketch: trackedSketch).
+func (b *builder) trackedNow(t trackee) bool {
+	if t.p != nil {
+		return b.tracked[t.p] != ""
+	}
+	return b.trackedSketch != nil && b.trackedSketch[t.i]
+}
+
+// trackNow records that the track at addr reads t in this run.
+func (b *builder) trackNow(t trackee, addr string) {
+	if t.p != nil {
+		b.tracked[t.p] = addr
+		return
+	}
+	if b.trackedSketch == nil {
+		b.trackedSketch = make([]bool, b.v.st.TrackSketches().Len())
+	}
+	b.trackedSketch[t.i] = true
+}
+
+// trackSketchGCPeople is the people in sketch from which a track's plan
+// lowers GOGC (pagesGC) until the plan is built (env.settle): the list
+// of those due and the sketches' lookups grow the heap beside what the
+// plan holds (the lead lists, the sketches), three times it at GOGC 200.
+var trackSketchGCPeople = 250_000
+
+// trackSketchGC lowers GOGC for a plan of many people in sketch.
+func (v *env) trackSketchGC() {
+	if v.gcBack == nil && v.st.TrackSketches().Len() >= trackSketchGCPeople {
+		v.gcBack = pagesGC()
+	}
+}
