@@ -154,10 +154,7 @@ func TestConcurrentApplies(t *testing.T) {
 			}
 			return nil
 		}
-		// The held searches wait for the kill alone: at a timeout of 10
-		// s, beside four CPU burners at load average 25, they timed out
-		// and were made again until the kill came (24 searches for 3).
-		h := newHarness(t, opts, fmt.Sprintf(faultConfig, "30m"))
+		h := newHarness(t, opts, fmt.Sprintf(faultConfig, "10s"))
 		h.applyKilled(1)
 		close(killed)
 		h.lockLeft()
