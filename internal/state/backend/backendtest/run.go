@@ -87,6 +87,7 @@ func Run(t *testing.T, k Kind) {
 		{"PartialTrackApplyColleagues", testPartialTrackApplyColleagues},
 		{"PartialForget", testPartialForget},
 		{"PartialRetention", testPartialRetention},
+		{"RemovesManyPeople", testRemovesManyPeople},
 		{"PartialMove", testPartialMove},
 		{"TrackPlan", testTrackPlan},
 		{"TrackPlanColleagues", testTrackPlanColleagues},
