@@ -103,7 +103,10 @@ func TestConcurrentApplies(t *testing.T) {
 	t.Run("both at the same instant", func(t *testing.T) {
 		t.Parallel()
 		for round := 0; round < 3; round++ {
-			h := newHarness(t, slow, fmt.Sprintf(faultConfig, "10s"))
+			// No search may time out and be made again: at 10 s, beside
+			// four CPU burners at load average 25, the winner made 6
+			// searches for 3.
+			h := newHarness(t, slow, fmt.Sprintf(faultConfig, "30m"))
 			cmds := []*exec.Cmd{h.command("apply", "--auto-approve"), h.command("apply", "--auto-approve")}
 			outs := make([]*bytes.Buffer, 2)
 			errs := make([]*bytes.Buffer, 2)
