@@ -2,6 +2,7 @@ package sqlstate
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"slices"
 
@@ -38,6 +39,10 @@ const removalCacheKiB = 64 << 10
 // written to make a log of 1.4 GB). 100,000 of 300,000 went quicker
 // without (the indexes fit the cache). A variable for the tests.
 var removalRebuild = 300_000
+
+// removalPageDone, when set (by the tests), is called in the removal's
+// transaction after each page of people is deleted.
+var removalPageDone func(ctx context.Context, tx *sql.Tx)
 
 // removalStmts delete, for a page of IDs (the list in $2), their history,
 // their enrichments and then the people, as Writer.person does for one.
@@ -92,6 +97,9 @@ func (w *Writer) removePeople(ctx context.Context, ids []string) error {
 			if _, err := w.exec(ctx, q, w.WS, list); err != nil {
 				return fmt.Errorf("removing %d people from %s: %w", len(page), st.table, err)
 			}
+		}
+		if removalPageDone != nil {
+			removalPageDone(ctx, w.Tx)
 		}
 	}
 	if err := rebuild(); err != nil {
