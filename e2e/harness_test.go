@@ -724,6 +724,8 @@ func (h *harness) lockLeft() string {
 // pgConnStr returns the test database's connection string. Without
 // LEADSYNC_TEST_PG the test skips, saying how to run it; under CI
 // (CI=true) it fails instead, so that a missing server is never a pass.
+// Its sessions commit without waiting for the disk (testenv.LazyCommits):
+// the tests that stop or kill a server run clusters of their own.
 func pgConnStr(t *testing.T) string {
 	t.Helper()
 	cs := os.Getenv("LEADSYNC_TEST_PG")
@@ -731,7 +733,7 @@ func pgConnStr(t *testing.T) string {
 		const how = "needs PostgreSQL: run `source .ci/pg-start` (it sets LEADSYNC_TEST_PG) and go test again"
 		testenv.Skip(t, "LEADSYNC_TEST_PG is not set: "+how)
 	}
-	return cs
+	return testenv.LazyCommits(cs)
 }
 
 // schemaName is a new schema name, prefix and random hex, so that tests

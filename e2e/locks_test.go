@@ -103,7 +103,10 @@ func TestConcurrentApplies(t *testing.T) {
 	t.Run("both at the same instant", func(t *testing.T) {
 		t.Parallel()
 		for round := 0; round < 3; round++ {
-			h := newHarness(t, slow, fmt.Sprintf(faultConfig, "10s"))
+			// No search may time out and be made again: at 10 s, beside
+			// four CPU burners at load average 25, the winner made 6
+			// searches for 3.
+			h := newHarness(t, slow, fmt.Sprintf(faultConfig, "30m"))
 			cmds := []*exec.Cmd{h.command("apply", "--auto-approve"), h.command("apply", "--auto-approve")}
 			outs := make([]*bytes.Buffer, 2)
 			errs := make([]*bytes.Buffer, 2)
@@ -134,26 +137,39 @@ func TestConcurrentApplies(t *testing.T) {
 
 	t.Run("lock of a killed run", func(t *testing.T) {
 		t.Parallel()
-		// Every search after the first waits until the kill: no search
-		// can end, and so no enrichment start, between the first call
-		// done and the kill, however loaded the machine (a kill that
-		// came late once let an enrichment in flight be charged twice).
-		opts, killed := slow, make(chan struct{})
+		// Every search waits until the kill, and the kill comes once all
+		// three are held: none ends in the killed run, so no enrichment
+		// can start (profile.founder comes after search.eng in from, and
+		// people are enriched in from order), however late a loaded
+		// machine delivers the kill. When the first search was answered,
+		// search.eng["Berlin"]'s people were enriched at once, and a late
+		// kill left Kaethe_Mustermann's enrichment in flight: an unknown
+		// outcome the next apply pays again, as designed. The timeout is
+		// far beyond the wait: at 10 s the held searches timed out and
+		// were made again (24 searches for 3, beside four CPU burners).
+		opts, killed, held := slow, make(chan struct{}), make(chan struct{})
 		opts.ReadLatency = [2]time.Duration{-1, -1} // only searches wait
 		var searches atomic.Int32
 		opts.Sleep = func(ctx context.Context, d time.Duration) error {
-			if searches.Add(1) > 1 {
-				select {
-				case <-killed:
-				case <-ctx.Done():
-					return ctx.Err()
-				}
+			if d <= 0 { // a read whose client has gone
+				return ctx.Err()
 			}
-			return nil
+			if searches.Add(1) == 3 {
+				close(held)
+			}
+			select {
+			case <-killed:
+				return nil
+			case <-ctx.Done():
+				return ctx.Err()
+			}
 		}
-		h := newHarness(t, opts, fmt.Sprintf(faultConfig, "10s"))
-		h.applyKilled(1)
+		h := newHarness(t, opts, fmt.Sprintf(faultConfig, "30m"))
+		h.applyKilledWhen(held)
 		close(killed)
+		if n := h.srv.Stats().ByOp[sandbox.OpEnrich]; n != 0 {
+			t.Fatalf("the killed run sent %d enrichments: a search ended before the kill", n)
+		}
 		h.lockLeft()
 		// The holder is known dead (this host, its pid gone): the next
 		// apply removes its lock with a one-line note and finishes the work.
@@ -164,10 +180,30 @@ func TestConcurrentApplies(t *testing.T) {
 		if strings.Count(r.stderr, "stale state lock") != 1 {
 			t.Errorf("the note is not one line:\n%s", r.stderr)
 		}
-		// The searches in flight at the kill (parallelism 3, one done) may
-		// be made again; nobody is enriched before the searches end.
-		checkEnd(t, h, 2)
+		// The three searches held at the kill are made again; nobody was
+		// enriched before the kill, so nobody may be charged twice.
+		checkEnd(t, h, 3)
 	})
+}
+
+// applyKilledWhen starts apply --json and kills it with SIGKILL once
+// ready is closed; the run ending first fails the test.
+func (h *harness) applyKilledWhen(ready <-chan struct{}) {
+	h.t.Helper()
+	s := h.startApply()
+	ended := make(chan struct{})
+	go func() {
+		for range s.events {
+		}
+		close(ended)
+	}()
+	select {
+	case <-ready:
+		s.kill()
+	case <-ended:
+		h.t.Fatalf("apply ended before the kill:\n%s", s.wait())
+	}
+	s.wait()
 }
 
 // firstPID is the pid of an apply run, from its lock as the refusal of the

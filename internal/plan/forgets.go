@@ -30,7 +30,7 @@ func (b *builder) retention() {
 		}
 	}
 	if b.opts.Expired != nil {
-		b.v.goneKept = b.opts.Expired.gone
+		b.v.goneKept = b.opts.Expired.gone.moved(b.opts.Moved)
 	}
 	b.add(&Change{
 		Address: state.PeopleAddress, Kind: kind.People, Action: Forget, Reason: ReasonRetention,

@@ -68,6 +68,29 @@ func (g *keptGone) add(i int, k state.KeptPerson) {
 	g.n++
 }
 
+// moved is g as the moves of m leave it: each kind's block and copying
+// block under its new address, as Build moves the people it reads (the
+// store keeps them under the old ones). A copy with kinds of its own,
+// since Build may plan twice over one Expired; not to be added to.
+func (g *keptGone) moved(m *Moving) *keptGone {
+	if g == nil || m == nil || len(m.to) == 0 {
+		return g
+	}
+	c := *g
+	c.of = nil
+	c.kinds = make([]keptEnrichment, len(g.kinds))
+	for j, k := range g.kinds {
+		if to := m.to[k.by]; to != "" {
+			k.by = to
+		}
+		if to := m.to[k.copiedBy]; to != "" {
+			k.copiedBy = to
+		}
+		c.kinds[j] = k
+	}
+	return &c
+}
+
 // at is the place in ids of the person of id when noted, else -1.
 func (g *keptGone) at(id string) int {
 	if g == nil || g.n == 0 {

@@ -111,6 +111,9 @@ func apply(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView) error
 	st := in.st
 	if p == nil {
 		in.release()
+		if err := foldUnfolded(d, st); err != nil {
+			return err
+		}
 		return takeOver(d, opts, st)
 	}
 	recordService(st, service, opts.Warn)
@@ -435,7 +438,9 @@ type engineControl struct {
 // plan records every call (the billing figures first, kept for show and
 // the Summary sheet) and is committed at the end.
 func execute(ctx context.Context, d Deps, opts ApplyOptions, st *state.State, svc api.Service, p *plan.Plan, usage *api.Usage, ctl engineControl) (*executed, error) {
-	r := &executed{commit: changesState(p)}
+	// Calls a killed apply left are folded in, also by a plan that only
+	// writes spreadsheets.
+	r := &executed{commit: changesState(p) || backend.Unfolded(d.Backend)}
 	claims, err := openClaims(d, p)
 	if err != nil {
 		return nil, err

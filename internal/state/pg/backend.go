@@ -373,6 +373,7 @@ func (b *Backend) OpenJournal(s *state.State) (backend.Recorder, error) {
 		if _, err := b.flush(ctx, s, flushOpts{foldSeen: true}); err != nil {
 			return err
 		}
+		b.seenN = 0
 		rec = &recorder{b: b, s: s, id: newID()}
 		b.rec = rec
 		return nil
@@ -411,6 +412,7 @@ func (b *Backend) Commit(s *state.State) error {
 		if err != nil {
 			return err
 		}
+		b.seenN = 0
 		s.Serial = serial
 		s.LeadsyncVersion = version.String()
 		s.FormatVersion = state.FormatVersion

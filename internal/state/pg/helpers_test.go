@@ -15,6 +15,7 @@ import (
 // testConnStr returns the test server's connection string. Without
 // LEADSYNC_TEST_PG the test skips, saying how to run it; under CI (CI=true)
 // a skipped pg test would hide a missing server, so it fails instead.
+// Its sessions commit without waiting for the disk (testenv.LazyCommits).
 func testConnStr(t testing.TB) string {
 	t.Helper()
 	cs := os.Getenv("LEADSYNC_TEST_PG")
@@ -22,7 +23,7 @@ func testConnStr(t testing.TB) string {
 		const how = "pg tests need a PostgreSQL server: run `source .ci/pg-start` (it sets LEADSYNC_TEST_PG) and go test again"
 		testenv.Skip(t, "LEADSYNC_TEST_PG is not set: "+how)
 	}
-	return cs
+	return testenv.LazyCommits(cs)
 }
 
 // testSchema makes a fresh schema name for one test and drops it at the end.

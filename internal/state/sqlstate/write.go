@@ -200,7 +200,14 @@ func (w *Writer) changes(ctx context.Context, s *state.State, ch *state.Changes)
 	if err := w.rename(ctx, renames); err != nil {
 		return fmt.Errorf("renaming moved addresses: %w", err)
 	}
+	gone := removedIDs(s, ch) // many removed: deleted in pages
+	if err := w.removePeople(ctx, gone); err != nil {
+		return err
+	}
 	for id := range ch.People {
+		if gone != nil && s.People[id] == nil {
+			continue
+		}
 		if err := w.person(ctx, s.People[id], id, ch.History[id]); err != nil {
 			return fmt.Errorf("person %s: %w", id, err)
 		}

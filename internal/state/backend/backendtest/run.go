@@ -87,6 +87,8 @@ func Run(t *testing.T, k Kind) {
 		{"PartialTrackApplyColleagues", testPartialTrackApplyColleagues},
 		{"PartialForget", testPartialForget},
 		{"PartialRetention", testPartialRetention},
+		{"RemovesManyPeople", testRemovesManyPeople},
+		{"KilledRemovalFolded", testKilledRemovalFolded},
 		{"PartialMove", testPartialMove},
 		{"TrackPlan", testTrackPlan},
 		{"TrackPlanColleagues", testTrackPlanColleagues},

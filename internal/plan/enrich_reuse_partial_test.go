@@ -1,0 +1,130 @@
+package plan
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/leadsync/leadsync/internal/state"
+)
+
+// TestReusesOverThePartialStateOfAnApply: in the random worlds of
+// TestEnrichReadsMakeTheSamePlan, an apply of a plan
+// EnrichReadsOf answers runs on a partial state (applyPartial, as
+// run.partialEnrich reads it). Every planned enrich block's copies
+// (Reuses, with that state's counts, partialFacts, and the company
+// domains of the plan's facts, WithFacts) are those over the whole state, in the same order, from the same workspaces.
+func TestReusesOverThePartialStateOfAnApply(t *testing.T) {
+	const worlds = 3200
+	defer func(n, m, p, c, r int) {
+		walkChunk, maxCounted, maxPlacesRead, maxCensusRead, maxReuseRead = n, m, p, c, r
+	}(walkChunk, maxCounted, maxPlacesRead, maxCensusRead, maxReuseRead)
+	compared, copied, limited := 0, 0, 0
+	for seed := range worlds {
+		// The worlds and knobs of TestEnrichReadsMakeTheSamePlan.
+		rng := rand.New(rand.NewPCG(uint64(seed), 0xe4c4))
+		walkChunk = []int{1, 2, 3, 4096}[rng.IntN(4)]
+		maxCounted = []int{1, 4, 1 << 20}[seed%3]
+		maxPlacesRead = []int{100_000, 100_000, 2}[seed%3]
+		maxCensusRead = []int{1 << 30, 1 << 30, 1 << 30, 3}[seed%4]
+		f, o := enrichWorld(rng)
+		maxReuseRead = []int{100_000, 100_000, 100_000, 2}[seed%4]
+		if !reuseWorld(rng, f, &o) {
+			continue
+		}
+		st, p, facts := applyPartial(t, seed, f, o)
+		if st == nil {
+			continue
+		}
+		// As the engine makes them (its Options.Enrich: the plan's facts).
+		got, want := NewCandidates(f.cfg, o.Reuse).WithFacts(facts), NewCandidates(f.cfg, o.Reuse)
+		for _, e := range f.cfg.Enriches {
+			if c := p.Change(e.Address); c == nil || c.Action == None {
+				continue
+			}
+			ws, werr := want.Reuses(f.st, e, t0)
+			rs, err := got.Reuses(st, e, t0)
+			if werr != nil || err != nil {
+				if (werr == nil) != (err == nil) {
+					t.Fatalf("seed %d %s: Reuses over the partial state: %v, over the whole state: %v", seed, e.Address, err, werr)
+				}
+				continue
+			}
+			compared++
+			if len(rs) != len(ws) {
+				t.Fatalf("seed %d %s: %d copies over the partial state (%d people read of %d), %d over the whole state", seed, e.Address, len(rs), len(st.People), len(f.st.People), len(ws))
+			}
+			for i := range ws {
+				if rs[i].PersonID != ws[i].PersonID || rs[i].From.Workspace != ws[i].From.Workspace || !rs[i].From.Enrichment.EnrichedAt.Equal(ws[i].From.Enrichment.EnrichedAt) {
+					t.Fatalf("seed %d %s: copy %d is %s from %s over the partial state, %s from %s over the whole", seed, e.Address, i, rs[i].PersonID, rs[i].From.Workspace, ws[i].PersonID, ws[i].From.Workspace)
+				}
+			}
+			if len(rs) > 0 {
+				copied++
+				limited += btoi(e.Limit > 0 && e.Limit < 1000)
+			}
+		}
+	}
+	t.Logf("%d planned blocks compared, %d copying (%d under a limit)", compared, copied, limited)
+	if compared < 400 || copied < 200 || limited < 50 {
+		t.Errorf("only %d blocks compared and %d copying: the worlds no longer test Reuses over a partial state", compared, copied)
+	}
+}
+
+// applyPartial is the partial state an apply of f's plan runs on when
+// EnrichReadsOf answers (run.partialEnrich, writableReading): the records,
+// the people the reads name, those read in sketch, and, once the plan is
+// made, those its walk found; with the plan. nil when the plan needs
+// everyone (the apply loads the state whole). The facts are the plan's
+// (after Recount), which the engine is given.
+func applyPartial(t *testing.T, seed int, f *fixture, o Options) (*state.State, *Plan, *EnrichFacts) {
+	t.Helper()
+	b := enrichBase(f.st)
+	r, facts, ok, err := EnrichReadsOf(f.cfg, b.Records, o, b)
+	if err != nil {
+		t.Fatalf("seed %d: %v", seed, err)
+	}
+	if !ok {
+		return nil, nil, nil
+	}
+	st, err := b.Writable()
+	if err == nil {
+		err = st.ReadLeadsOf(append(slices.Clone(r.Searches), r.Sources...))
+	}
+	var ids []string
+	if err == nil {
+		ids, err = r.EnrichedIDs(b, st)
+	}
+	if err != nil {
+		t.Fatalf("seed %d: %v", seed, err)
+	}
+	ids = append(ids, r.Persons...)
+	for _, page := range r.Pages {
+		ids = append(ids, state.PagePrefix+page)
+	}
+	for _, addr := range r.Sources {
+		if sr := st.Searches[addr]; sr != nil {
+			ids = append(ids, sr.LeadIDs...)
+		}
+	}
+	if err := st.ReadRefs(ids); err != nil {
+		t.Fatalf("seed %d: %v", seed, err)
+	}
+	if err := st.ReadPeople(facts.SketchedIDs()); err != nil {
+		t.Fatalf("seed %d: %v", seed, err)
+	}
+	po := o
+	po.Enrich = facts
+	p, _ := Build(f.cfg, st, po)
+	if again := facts.Recount(); again != nil {
+		facts, po.Enrich = again, again
+		p, _ = Build(f.cfg, st, po)
+	}
+	if facts.Err() != nil || facts.NeedsEveryone() {
+		return nil, nil, nil
+	}
+	if err := st.ReadPeople(facts.WalkedIDs()); err != nil {
+		t.Fatalf("seed %d: %v", seed, err)
+	}
+	return st, p, facts
+}
