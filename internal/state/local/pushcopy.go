@@ -207,6 +207,9 @@ func copyPeopleRows(ctx context.Context, tx *sql.Tx, ws, srcWS string, erased ma
 	if err != nil {
 		return err
 	}
+	if err := copyAddresses(ctx, tx, ws, srcWS); err != nil {
+		return err
+	}
 	hist := slices.Clone(sqlstate.HistoryCols)
 	hist[slices.Index(hist, "n")] = "row_number() OVER (PARTITION BY person_id ORDER BY n) - 1"
 	for i, t := range []struct {
@@ -227,6 +230,19 @@ func copyPeopleRows(ctx context.Context, tx *sql.Tx, ws, srcWS string, erased ma
 		if n, err := res.RowsAffected(); err != nil || n != int64(want[i]) {
 			return fmt.Errorf("%w: %d rows of %s copied, %d checked (%v)", errNotCopied, n, t.table, want[i], err)
 		}
+	}
+	return nil
+}
+
+// copyAddresses copies the numbers of the source's addresses, which the
+// people's found_by hold, into the workspace ws, whose people are gone.
+func copyAddresses(ctx context.Context, tx *sql.Tx, ws, srcWS string) error {
+	if _, err := tx.ExecContext(ctx, `DELETE FROM main.addresses WHERE workspace = ?1`, ws); err != nil {
+		return fmt.Errorf("copying addresses: %w", err)
+	}
+	q := `INSERT INTO main.addresses (workspace, n, address) SELECT ?1, n, address FROM ` + srcSchema + `.addresses WHERE workspace = ?2`
+	if _, err := tx.ExecContext(ctx, q, ws, srcWS); err != nil {
+		return fmt.Errorf("copying addresses: %w", err)
 	}
 	return nil
 }

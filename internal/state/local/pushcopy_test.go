@@ -90,9 +90,10 @@ func timesNotInLayout(t *testing.T, path string) string {
 // byte the state a push through Go gives: into a new database, into
 // another workspace, over a state with --force, with an erasure record
 // that leaves a person out. A source that cannot be copied as it is (a
-// found_by out of order, a row that cannot be read, a time not in the
-// form leadsync writes) is pushed through Go, and a broken one refused;
-// nothing is written then.
+// row that cannot be read, a time not in the form leadsync writes) is
+// pushed through Go, and a broken one refused; nothing is written then.
+// A found_by whose numbers are out of order is copied: it is read in
+// order.
 func TestPushCopiesInSQLite(t *testing.T) {
 	s := backendtest.ManyPeople(t, backend.StreamBatch+321)
 	gone := s.People["m000007"]
@@ -117,8 +118,8 @@ func TestPushCopiesInSQLite(t *testing.T) {
 		{name: "another workspace", ws: "team"},
 		{name: "force over a state", ws: state.DefaultWorkspace, prior: backendtest.Fold(t, backendtest.Events())},
 		{name: "erasure record", ws: state.DefaultWorkspace, erased: gone, wantGone: true},
-		{name: "found_by out of order", ws: state.DefaultWorkspace, through: true, change: []string{
-			`UPDATE people SET found_by = '["search.many[\"0\"]x","search.many[\"0\"]"]' WHERE id = 'm000005'`}},
+		{name: "found_by out of order", ws: state.DefaultWorkspace, change: []string{
+			`UPDATE people SET found_by = (SELECT json_group_array(n) FROM (SELECT n FROM addresses WHERE address IN ('search.many["0"]x', 'search.many["0"]') ORDER BY n DESC)) WHERE id = 'm000005'`}},
 		{name: "a person's time in another form", ws: state.DefaultWorkspace, through: true, change: []string{
 			`UPDATE people SET last_seen = '2026-01-02T08:30:00.5+05:00' WHERE id = 'm000011'`}},
 		{name: "an enrichment's time in another form", ws: state.DefaultWorkspace, through: true, change: []string{

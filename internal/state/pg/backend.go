@@ -494,7 +494,7 @@ func (b *Backend) writeTx(ctx context.Context, tx pgx.Tx, s *state.State, ch *st
 		// The calls before this one are in s now: fold them.
 		batch.Queue(b.sql(`DELETE FROM {s}.events WHERE workspace = $1 AND journal_id = $2 AND seq < $3`), b.workspace, fo.journal, int64(fo.event.Seq))
 	}
-	if err := b.queueChanges(batch, s, ch); err != nil {
+	if err := b.queueChanges(ctx, tx, batch, s, ch); err != nil {
 		return 0, false, err
 	}
 	if fo.foldSeen && b.seenN > 0 {

@@ -40,6 +40,11 @@ func (b *Backend) streamPages(ctx context.Context, pinned sqlstate.Querier, next
 	if err := tx.QueryRow(ctx, b.sql(someHistoryQuery), b.workspace).Scan(&history); err != nil {
 		return err
 	}
+	// The addresses by number, once: the snapshot's.
+	names, err := addressNames(ctx, tx, b, b.workspace)
+	if err != nil {
+		return err
+	}
 	for {
 		var pages [][]string
 		for len(pages) < streamBatch {
@@ -52,7 +57,7 @@ func (b *Backend) streamPages(ctx context.Context, pinned sqlstate.Querier, next
 		if len(pages) == 0 {
 			return nil
 		}
-		more, err := b.readPages(ctx, tx, pages, history, func(people []*state.Person) bool {
+		more, err := b.readPages(ctx, tx, names, pages, history, func(people []*state.Person) bool {
 			if !fn(people) {
 				cancel()
 				return false
@@ -65,10 +70,11 @@ func (b *Backend) streamPages(ctx context.Context, pinned sqlstate.Querier, next
 	}
 }
 
-// readPages sends the queries of pages in one batch (those of their
+// readPages sends the queries of pages in one batch (names: the
+// addresses by number) (those of their
 // histories when history) and hands fn each page's people in order; more
 // is false when fn stopped.
-func (b *Backend) readPages(ctx context.Context, tx pgx.Tx, pages [][]string, history bool, fn func([]*state.Person) bool) (more bool, err error) {
+func (b *Backend) readPages(ctx context.Context, tx pgx.Tx, names map[int32]string, pages [][]string, history bool, fn func([]*state.Person) bool) (more bool, err error) {
 	batch := &pgx.Batch{}
 	for _, ids := range pages {
 		args := []any{b.workspace, ids}
@@ -81,7 +87,7 @@ func (b *Backend) readPages(ctx context.Context, tx pgx.Tx, pages [][]string, hi
 	br := tx.SendBatch(ctx, batch)
 	defer br.Close()
 	for _, ids := range pages {
-		people, err := readPage(br, len(ids), history)
+		people, err := readPage(br, names, len(ids), history)
 		if err != nil {
 			return false, err
 		}
@@ -93,14 +99,14 @@ func (b *Backend) readPages(ctx context.Context, tx pgx.Tx, pages [][]string, hi
 }
 
 // readPage reads the results of one page's queries from br.
-func readPage(br pgx.BatchResults, n int, history bool) ([]*state.Person, error) {
+func readPage(br pgx.BatchResults, names map[int32]string, n int, history bool) ([]*state.Person, error) {
 	rows, err := br.Query()
 	if err != nil {
 		return nil, err
 	}
 	byID := make(map[string]*state.Person, n)
 	people := make([]*state.Person, 0, n)
-	if err := scanPeople(rows, func(p *state.Person) {
+	if err := scanPeople(rows, names, func(p *state.Person) {
 		byID[p.ID] = p
 		people = append(people, p)
 	}); err != nil {

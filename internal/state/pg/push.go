@@ -125,8 +125,12 @@ func (b *Backend) copyPeople(ctx context.Context, tx pgx.Tx, people []*state.Per
 		}
 		return nil
 	}
+	nums, err := b.numbers(ctx, tx, ws, people)
+	if err != nil {
+		return b.wrap("writing people", err)
+	}
 	if err := copyRows("people", peopleCols, len(people), func(i int) ([]any, error) {
-		return sqlstate.PersonValues(b.dialect, ws, people[i])
+		return sqlstate.PersonValues(b.dialect, ws, people[i], nums)
 	}); err != nil {
 		return err
 	}

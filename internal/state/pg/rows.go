@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgtype"
 
 	"github.com/leadsync/leadsync/internal/api"
@@ -119,27 +118,71 @@ func (b *Backend) upsertSQL(table string, cols []string) string {
 	return b.sql(sqlstate.UpsertSQL(table, cols))
 }
 
-// queueRenames queues the renames of the moves a partial state folded
-// (state.Changes.Renames), before the people read are written.
-func (b *Backend) queueRenames(batch *pgx.Batch, s *state.State, ch *state.Changes) error {
+// renames runs, in tx, the renames of the moves a partial state folded
+// (state.Changes.Renames), before the people read are numbered and
+// written: each statement whose If holds, once a batch of its IDs.
+func (b *Backend) renames(ctx context.Context, tx pgx.Tx, s *state.State, ch *state.Changes) error {
 	renames, err := sqlstate.RenameStmts(b.dialect, b.workspace, s, ch.Renames)
-	for _, st := range renames {
-		batch.Queue(b.dialect.Rewrite(st.Q), st.Args...)
+	if err != nil {
+		return err
 	}
-	return err
+	for _, st := range renames {
+		if st.If != "" {
+			var ok bool
+			if err := tx.QueryRow(ctx, b.dialect.Rewrite(st.If), st.Args[:3]...).Scan(&ok); err != nil {
+				return fmt.Errorf("renaming moved addresses: %w", err)
+			}
+			if !ok {
+				continue
+			}
+		}
+		if err := b.runRename(ctx, tx, st); err != nil {
+			return fmt.Errorf("renaming moved addresses: %w", err)
+		}
+	}
+	return nil
+}
+
+// runRename runs st once, or once a batch of its IDs (given in $4).
+func (b *Backend) runRename(ctx context.Context, tx pgx.Tx, st sqlstate.Stmt) error {
+	if st.IDs == nil {
+		_, err := tx.Exec(ctx, b.dialect.Rewrite(st.Q), st.Args...)
+		return err
+	}
+	for start := 0; start < len(st.IDs); start += sqlstate.RenameBatch {
+		ids := st.IDs[start:min(start+sqlstate.RenameBatch, len(st.IDs))]
+		if _, err := tx.Exec(ctx, b.dialect.Rewrite(st.Q), append(st.Args[:3:3], ids)...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// prepareWrite checks ch against s and makes its renames, then gives the
+// numbers of the addresses of the people ch names.
+func (b *Backend) prepareWrite(ctx context.Context, tx pgx.Tx, s *state.State, ch *state.Changes) (*sqlstate.Numbers, error) {
+	if err := s.CheckWrite(ch); err != nil {
+		return nil, err
+	}
+	if err := b.renames(ctx, tx, s, ch); err != nil {
+		return nil, err
+	}
+	people := make([]*state.Person, 0, len(ch.People))
+	for id := range ch.People {
+		people = append(people, s.People[id])
+	}
+	return b.numbers(ctx, tx, b.workspace, people)
 }
 
 // queueChanges queues the writes of the rows ch names: an upsert for a key
 // s has, a delete for one it does not.
-func (b *Backend) queueChanges(batch *pgx.Batch, s *state.State, ch *state.Changes) error {
+func (b *Backend) queueChanges(ctx context.Context, tx pgx.Tx, batch *pgx.Batch, s *state.State, ch *state.Changes) error {
 	if ch == nil {
 		return nil
 	}
-	if err := s.CheckWrite(ch); err != nil {
-		return err
-	}
 	ws := b.workspace
-	if err := b.queueRenames(batch, s, ch); err != nil {
+	nums, err := b.prepareWrite(ctx, tx, s, ch)
+	if err != nil {
 		return err
 	}
 	for id := range ch.People {
@@ -148,7 +191,7 @@ func (b *Backend) queueChanges(batch *pgx.Batch, s *state.State, ch *state.Chang
 			batch.Queue(b.sql(`DELETE FROM {s}.people WHERE workspace = $1 AND id = $2`), ws, id)
 			continue
 		}
-		v, err := sqlstate.PersonValues(b.dialect, ws, p)
+		v, err := sqlstate.PersonValues(b.dialect, ws, p, nums)
 		if err != nil {
 			return fmt.Errorf("person %s: %w", id, err)
 		}
@@ -222,20 +265,24 @@ func readPeople(ctx context.Context, q querier, b *Backend, ws string, s *state.
 		return err
 	}
 	s.People = make(map[string]*state.Person, nPeople)
+	names, err := addressNames(ctx, q, b, ws)
+	if err != nil {
+		return err
+	}
 	// People first: the other tables refer to them.
 	rows, err := q.Query(ctx, b.sql(`SELECT id, `+strings.Join(fieldColumns(leadCols), ", ")+`,
 		first_seen, last_seen, found_by, profile, profile_read_at, raw, extra, status, status_since, checked_at FROM {s}.people WHERE workspace = $1`), ws)
 	if err != nil {
 		return err
 	}
-	return scanPeople(rows, func(p *state.Person) { s.People[p.ID] = p })
+	return scanPeople(rows, names, func(p *state.Person) { s.People[p.ID] = p })
 }
 
 // scanPeople reads the people of rows (readPeople's columns) and closes
 // rows; put takes each person.
-func scanPeople(rows pgx.Rows, put func(*state.Person)) error {
+func scanPeople(rows pgx.Rows, names map[int32]string, put func(*state.Person)) error {
 	var err error
-	lists := foundByLists{}
+	lists := newFoundByLists(names)
 	tm := rows.Conn().TypeMap()
 	// The text columns (the ID and the lead fields) become one string each
 	// row shares (one allocation instead of ten); lists of one address are
@@ -474,30 +521,6 @@ func readFailures(ctx context.Context, q querier, b *Backend, ws string, s *stat
 	}
 	rows.Close()
 	return rows.Err()
-}
-
-// foundByLists are the lists of one address read so far, by their raw
-// value: identical FoundBy lists are shared, as the file loader does (most
-// people are found by one search).
-type foundByLists map[string][]string
-
-// read reads a found_by value (nil for NULL), shared when it is a list of
-// one address read before.
-func (l foundByLists) read(tm *pgtype.Map, fd pgconn.FieldDescription, raw []byte) ([]string, error) {
-	if raw == nil {
-		return nil, nil
-	}
-	if shared, ok := l[string(raw)]; ok {
-		return shared, nil
-	}
-	var fb []string
-	if err := tm.Scan(fd.DataTypeOID, fd.Format, raw, &fb); err != nil {
-		return nil, err
-	}
-	if len(fb) == 1 {
-		l[string(raw)] = fb
-	}
-	return fb, nil
 }
 
 // enrichmentRow is an enrichment read before its person.

@@ -15,7 +15,7 @@ import (
 )
 
 // TestSameTablesAsSQLite: the local SQLite database (sqlstate.SQLiteSchema)
-// has the tables and columns of a PostgreSQL schema made by this build,
+// has the tables, views and columns of a PostgreSQL schema made by this build,
 // but for the tables the local backend keeps in files, so that both
 // engines share one relational model and its queries.
 func TestSameTablesAsSQLite(t *testing.T) {
@@ -61,7 +61,7 @@ func sqliteColumns(t *testing.T) map[string][]string {
 	defer db.Close()
 	_, err = db.Exec(sqlstate.SQLiteSchema)
 	mustNoErr(t, err, "schema")
-	rows, err := db.Query(`SELECT m.name, p.name FROM sqlite_master m, pragma_table_info(m.name) p WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%'`)
+	rows, err := db.Query(`SELECT m.name, p.name FROM sqlite_master m, pragma_table_info(m.name) p WHERE m.type IN ('table', 'view') AND m.name NOT LIKE 'sqlite_%'`)
 	mustNoErr(t, err, "columns")
 	defer rows.Close()
 	out := map[string][]string{}

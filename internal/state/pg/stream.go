@@ -141,6 +141,10 @@ func (st *pgStream) People(fn func([]*state.Person) error) error {
 
 func (st *pgStream) people(fn func([]*state.Person) error) error {
 	b, ctx, tx := st.b, st.ctx, st.tx
+	names, err := addressNames(ctx, tx, b, b.workspace)
+	if err != nil {
+		return err
+	}
 	if _, err := tx.Exec(ctx, b.sql(`DECLARE leadsync_people NO SCROLL CURSOR FOR SELECT id, `+strings.Join(fieldColumns(leadCols), ", ")+`,
 		first_seen, last_seen, found_by, profile, profile_read_at, raw, extra, status, status_since, checked_at FROM {s}.people
 		WHERE workspace = $1 ORDER BY id COLLATE "C"`), b.workspace); err != nil {
@@ -154,7 +158,7 @@ func (st *pgStream) people(fn func([]*state.Person) error) error {
 			return err
 		}
 		batch = batch[:0]
-		if err := scanPeople(rows, func(p *state.Person) { batch = append(batch, p) }); err != nil {
+		if err := scanPeople(rows, names, func(p *state.Person) { batch = append(batch, p) }); err != nil {
 			return err
 		}
 		if len(batch) == 0 {

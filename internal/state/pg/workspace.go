@@ -99,7 +99,11 @@ func (b *Backend) copyState(ctx context.Context, tx pgx.Tx, s *state.State) erro
 		}
 		return nil
 	}
-	if err := copyRows("people", peopleCols, len(ids), func(i int) ([]any, error) { return sqlstate.PersonValues(b.dialect, ws, s.People[ids[i]]) }); err != nil {
+	nums, err := b.numbersOfAll(ctx, tx, s, ids)
+	if err != nil {
+		return b.wrap("writing people", err)
+	}
+	if err := copyRows("people", peopleCols, len(ids), func(i int) ([]any, error) { return sqlstate.PersonValues(b.dialect, ws, s.People[ids[i]], nums) }); err != nil {
 		return err
 	}
 	var enriched []string

@@ -25,6 +25,7 @@ type bulk struct {
 	conn  *sql.Conn
 	d     *Dialect
 	ws    string
+	nums  *Numbers // the numbers of the batch's addresses (addrs.go)
 	stmts map[string]driver.Stmt
 	vals  []any
 	args  []driver.NamedValue
@@ -59,7 +60,7 @@ func (b *bulk) insertRows(ctx context.Context, dc any, people []*state.Person) e
 	v := b.vals[:0]
 	var err error
 	for _, p := range people {
-		if v, err = AppendPersonValues(v, b.d, b.ws, p); err != nil {
+		if v, err = AppendPersonValues(v, b.d, b.ws, p, b.nums); err != nil {
 			return fmt.Errorf("person %s: %w", p.ID, err)
 		}
 	}

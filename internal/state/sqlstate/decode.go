@@ -22,6 +22,9 @@ type personDecoder struct {
 	mu          sync.Mutex // held by a read while it decodes its rows
 	lists       lists      // by the list's text as the row gives it
 	first, last timeMemo
+	// addrs are the names of the numbered addresses (addrs.go): nil on
+	// an engine that keeps found_by as texts.
+	addrs *addressNames
 }
 
 func newPersonDecoder() *personDecoder { return &personDecoder{lists: lists{}} }
@@ -43,7 +46,13 @@ func (d *personDecoder) foundBy(v sql.NullString, packed, escaped bool) ([]strin
 			return nil, err
 		}
 	}
-	out, err := readList(sql.NullString{String: text, Valid: true})
+	var out []string
+	var err error
+	if d.addrs != nil {
+		out, err = d.numberedList(text)
+	} else {
+		out, err = readList(sql.NullString{String: text, Valid: true})
+	}
 	if err != nil {
 		return nil, err
 	}

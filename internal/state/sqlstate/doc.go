@@ -7,8 +7,9 @@
 // the other engine's by a small Dialect (dialect.go), the SQLite schema
 // (schema.go, the same tables and columns as pg's schema version 8, minus
 // the tables that stay files on the local backend this version: locks,
-// pace, ledger, erasures, claims), and the reading and writing of a state
-// over database/sql (db.go).
+// pace, ledger, erasures, claims; plus, since SQLite schema 6, the
+// numbered addresses of found_by, addrs.go), and the reading and writing
+// of a state over database/sql (db.go).
 //
 // A query a command needs later (the searches due, an enrich block's
 // candidates) goes into queries.go, beside an index in both schemas when

@@ -264,13 +264,14 @@ func withExtra(extra []byte, key string, sub []byte) []byte {
 	return out
 }
 
-// PersonValues are the values of p's row of PeopleCols in workspace ws.
-func PersonValues(d *Dialect, ws string, p *state.Person) ([]any, error) {
-	return AppendPersonValues(make([]any, 0, len(PeopleCols)), d, ws, p)
+// PersonValues are the values of p's row of PeopleCols in workspace ws;
+// nums number its found_by (addrs.go).
+func PersonValues(d *Dialect, ws string, p *state.Person, nums *Numbers) ([]any, error) {
+	return AppendPersonValues(make([]any, 0, len(PeopleCols)), d, ws, p, nums)
 }
 
 // AppendPersonValues appends PersonValues to v.
-func AppendPersonValues(v []any, d *Dialect, ws string, p *state.Person) ([]any, error) {
+func AppendPersonValues(v []any, d *Dialect, ws string, p *state.Person, nums *Numbers) ([]any, error) {
 	extra, err := PersonExtra.Encode(p)
 	if err != nil {
 		return nil, err
@@ -289,7 +290,7 @@ func AppendPersonValues(v []any, d *Dialect, ws string, p *state.Person) ([]any,
 	if len(p.Raw) > 0 {
 		raw = string(p.Raw)
 	}
-	fb, err := d.List(p.FoundBy)
+	fb, err := foundByValue(d, nums, p.FoundBy)
 	if err != nil {
 		return nil, err
 	}

@@ -13,23 +13,22 @@ import (
 // those it copied (enrichments_copied), the people a track read
 // (people_tracked), the history of the calls it made
 // (person_history_by). No person is read: a renamed block of 3,000,000
-// people's found_by is rewritten in SQL alone.
+// people is one row of the table addresses (addrs.go).
 
 // Stmt is one statement, in PostgreSQL's spelling, and its arguments.
 type Stmt struct {
 	Q    string
 	Args []any
+	// If, when set, is a query of a boolean (of Args' first three): the
+	// statement runs only when it is true. IDs, when set, are given in
+	// $4, RenameBatch at a time, one run a batch (addrs.go).
+	If  string
+	IDs []string
 }
 
-// The statements of a rename of $2 to $3 in workspace $1 (RenameStmts).
-// foundByRename takes the IDs of the people to rename in $4 (SQLite's
-// spelling; pgFoundByRename PostgreSQL's): each renamed list sorted
-// again, in byte order, as state.Person.FoundBy is kept.
+// The statements of a rename of $2 to $3 in workspace $1 (RenameStmts)
+// that found_by's numbers leave (addrs.go: numberedRenameStmts).
 const (
-	foundByRename = `UPDATE people SET found_by = (SELECT json_group_array(w) FROM (SELECT CASE WHEN value = $2 THEN $3 ELSE value END AS w FROM json_each(people.found_by) ORDER BY 1))
-		WHERE workspace = $1 AND id IN (SELECT value FROM json_each($4)) AND EXISTS (SELECT 1 FROM json_each(people.found_by) WHERE value = $2)`
-	pgFoundByRename = `UPDATE {s}.people SET found_by = ARRAY(SELECT CASE WHEN v = $2 THEN $3 ELSE v END FROM unnest(found_by) AS v ORDER BY (CASE WHEN v = $2 THEN $3 ELSE v END) COLLATE "C")
-		WHERE workspace = $1 AND id = ANY($4) AND $2 = ANY(found_by)`
 	enrichedRename  = `UPDATE {s}.enrichments SET by_address = $3 WHERE workspace = $1 AND by_address = $2`
 	copiedRename    = `UPDATE enrichments SET extra = json_set(extra, '$.copied_by', $3) WHERE workspace = $1 AND ` + copiedBy + ` IS NOT NULL AND ` + copiedBy + ` = $2`
 	pgCopiedRename  = `UPDATE {s}.enrichments SET extra = jsonb_set(extra, '{copied_by}', to_jsonb($3::text)) WHERE workspace = $1 AND ` + pgCopiedBy + ` IS NOT NULL AND ` + pgCopiedBy + ` = $2`
@@ -46,8 +45,8 @@ var trackedRename = `UPDATE people SET extra = json_set(extra, '$.tracked', json
 	(SELECT CASE WHEN key = $2 THEN $3 ELSE key END AS k, value AS v FROM json_each(people.extra, '$.tracked') ORDER BY 1))))
 	WHERE workspace = $1 AND id IN (` + SelectTracked + `)`
 
-// renameBatch bounds the IDs of one found_by statement.
-const renameBatch = 20_000
+// RenameBatch bounds the IDs of one found_by statement (both backends).
+const RenameBatch = 20_000
 
 // movingPrefix names an address on its way in a move event that moves
 // onto an address another of its moves leaves (a chain, a swap): every
@@ -140,22 +139,11 @@ func listedBy(s *state.State, addr string) []string {
 	return ids
 }
 
-// renameStmts are the statements of one move: found_by of the people of
-// ids, then what the people's enrichments, tracks and histories name.
+// renameStmts are the statements of one move: the address's row, the
+// found_by of the people of ids when it moves onto a numbered one, then
+// what the people's enrichments, tracks and histories name.
 func renameStmts(d *Dialect, ws string, m state.Move, ids []string) ([]Stmt, error) {
-	pg := !d.positional
-	var out []Stmt
-	for start := 0; start < len(ids); start += renameBatch {
-		list, err := d.List(ids[start:min(start+renameBatch, len(ids))])
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, Stmt{Q: pick(pg, pgFoundByRename, foundByRename), Args: []any{ws, m.From, m.To, list}})
-	}
-	for _, q := range []string{enrichedRename, pick(pg, pgCopiedRename, copiedRename), historyRename, pick(pg, pgTrackedRename, trackedRename)} {
-		out = append(out, Stmt{Q: q, Args: []any{ws, m.From, m.To}})
-	}
-	return out, nil
+	return numberedRenameStmts(d, ws, m, ids), nil
 }
 
 func pick(pg bool, pgQ, sqliteQ string) string {

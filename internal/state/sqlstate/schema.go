@@ -3,7 +3,7 @@ package sqlstate
 // SchemaVersion is the version of the SQLite tables this build reads and
 // writes (its own count, kept in the schema_version table: PRAGMA
 // user_version is left to the user). A newer one is refused.
-const SchemaVersion = 5
+const SchemaVersion = 6
 
 // baseIndexes are the indexes a Base's questions are answered from
 // (queries.go), in the schema since version 2.
@@ -59,6 +59,7 @@ var SQLiteMigrations = map[int]string{
 	2: partialIndexes,
 	3: pageKeys,
 	4: seenIndex,
+	5: numberAddresses,
 }
 
 // SQLiteSchema makes the tables of a local state: the same tables and
@@ -201,4 +202,4 @@ CREATE TABLE events (
 	event      text NOT NULL,
 	UNIQUE (workspace, journal_id, seq)
 );
-` + baseIndexes + partialIndexes + seenIndex
+` + baseIndexes + partialIndexes + seenIndex + addressesSchema

@@ -79,7 +79,13 @@ func (w *Writer) ReplaceStream(ctx context.Context, header *state.State, people 
 	if w.Conn != nil {
 		b := &bulk{conn: w.Conn, d: w.D, ws: w.WS}
 		defer b.close()
-		insert = func(batch []*state.Person) error { return b.insertBatch(ctx, batch) }
+		insert = func(batch []*state.Person) error {
+			if err := w.numberBatch(ctx, batch); err != nil {
+				return err
+			}
+			b.nums = w.nums
+			return b.insertBatch(ctx, batch)
+		}
 	}
 	return people(insert)
 }
@@ -87,7 +93,11 @@ func (w *Writer) ReplaceStream(ctx context.Context, header *state.State, people 
 // insertPerson writes the rows of p, its enrichment and its history into
 // a workspace that holds none of them.
 func (w *Writer) insertPerson(ctx context.Context, p *state.Person) error {
-	v, err := PersonValues(w.D, w.WS, p)
+	nums, err := w.numbersFor(ctx, p.FoundBy)
+	if err != nil {
+		return err
+	}
+	v, err := PersonValues(w.D, w.WS, p, nums)
 	if err != nil {
 		return err
 	}

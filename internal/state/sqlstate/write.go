@@ -23,6 +23,9 @@ type Writer struct {
 	Conn *sql.Conn
 
 	stmts map[string]*sql.Stmt
+	// nums are the addresses' numbers, read at the first person written
+	// after the renames (addrs.go).
+	nums *Numbers
 }
 
 // exec runs q (in PostgreSQL's spelling) with args, prepared once.
@@ -194,10 +197,8 @@ func (w *Writer) changes(ctx context.Context, s *state.State, ch *state.Changes)
 	if err != nil {
 		return err
 	}
-	for _, st := range renames {
-		if _, err := w.exec(ctx, st.Q, st.Args...); err != nil {
-			return fmt.Errorf("renaming moved addresses: %w", err)
-		}
+	if err := w.rename(ctx, renames); err != nil {
+		return fmt.Errorf("renaming moved addresses: %w", err)
 	}
 	gone := removedIDs(s, ch) // many removed: deleted in pages
 	if err := w.removePeople(ctx, gone); err != nil {
@@ -249,7 +250,11 @@ func (w *Writer) person(ctx context.Context, p *state.Person, id string, history
 		}
 		return nil
 	}
-	v, err := PersonValues(w.D, w.WS, p)
+	nums, err := w.numbersFor(ctx, p.FoundBy)
+	if err != nil {
+		return err
+	}
+	v, err := PersonValues(w.D, w.WS, p, nums)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,81 @@
+package local
+
+import (
+	"context"
+	"database/sql"
+	"path/filepath"
+	"testing"
+
+	"github.com/leadsync/leadsync/internal/state/backend/backendtest"
+	"github.com/leadsync/leadsync/internal/state/sqlstate"
+)
+
+// toSchema5 turns the numbered found_by of the database at path back into
+// lists of texts, as schema version 5 kept them.
+func toSchema5(t *testing.T, db *sql.DB) {
+	t.Helper()
+	_, err := db.Exec(`UPDATE people SET found_by = (SELECT v.found_by FROM people_found_by v WHERE v.workspace = people.workspace AND v.id = people.id);
+		DROP VIEW people_found_by; DROP TABLE addresses; UPDATE schema_version SET version = 5`)
+	must(t, err)
+}
+
+// TestMigrateSchema5: a database of schema version 5 gets its addresses
+// numbered the first time a command opens it: its version becomes 6,
+// every found_by holds numbers, the view people_found_by shows the lists
+// as they were, and the state read is the same.
+func TestMigrateSchema5(t *testing.T) {
+	path := filepath.Join(t.TempDir(), ".leadsync", "state.db")
+	store := NewStore(path)
+	must(t, store.Save(backendtest.ManyPeople(t, 300)))
+	want, err := store.Load()
+	must(t, err)
+	must(t, store.Close())
+	db, err := sql.Open("sqlite", path+sqliteDSN)
+	must(t, err)
+	defer db.Close()
+	toSchema5(t, db)
+	var texts string
+	must(t, db.QueryRow(`SELECT group_concat(found_by, ';') FROM (SELECT found_by FROM people ORDER BY id)`).Scan(&texts))
+
+	again := NewStore(path)
+	defer again.Close()
+	got, err := again.Load()
+	must(t, err)
+	var v, named, unnumbered int
+	var shown string
+	must(t, db.QueryRow(`SELECT version FROM schema_version`).Scan(&v))
+	must(t, db.QueryRow(`SELECT count(*) FROM addresses`).Scan(&named))
+	must(t, db.QueryRow(`SELECT count(*) FROM people, json_each(people.found_by) j WHERE j.type <> 'integer'`).Scan(&unnumbered))
+	must(t, db.QueryRow(`SELECT group_concat(found_by, ';') FROM (SELECT found_by FROM people_found_by ORDER BY id)`).Scan(&shown))
+	if v != sqlstate.SchemaVersion || named == 0 || unnumbered != 0 {
+		t.Fatalf("after opening: schema version %d, %d addresses numbered, %d found_by entries not numbers; want version %d, all numbered",
+			v, named, unnumbered, sqlstate.SchemaVersion)
+	}
+	if shown != texts {
+		t.Errorf("people_found_by shows\n%.500s\nwant the lists of schema 5\n%.500s", shown, texts)
+	}
+	if canon := backendtest.Canon; canon(t, got) != canon(t, want) {
+		t.Errorf("the migrated database holds another state:\n%.2000s\nwant\n%.2000s", canon(t, got), canon(t, want))
+	}
+}
+
+// TestCheckpointRenamesOntoANumberedAddress: a move onto an address that
+// has a number already (a block removed earlier left it) gives the people
+// the moved record lists that number, and the state committed is the
+// move folded into the state read whole.
+func TestCheckpointRenamesOntoANumberedAddress(t *testing.T) {
+	m := newMovedRecording(t)
+	n := len(m.whole.Searches[m.from].LeadIDs)
+	_, err := m.db.Exec(`INSERT INTO addresses (workspace, n, address) SELECT workspace, max(n) + 100, 'search.moved' FROM addresses GROUP BY workspace`)
+	must(t, err)
+	must(t, m.rec.(interface{ Checkpoint(context.Context) error }).Checkpoint(context.Background()))
+	if m.named(t, m.from) != 0 || m.named(t, "search.moved") != n {
+		t.Errorf("after the write, %d people found by %s and %d by search.moved, want 0 and %d", m.named(t, m.from), m.from, m.named(t, "search.moved"), n)
+	}
+	must(t, m.rec.Close())
+	must(t, m.base.Close())
+	must(t, m.b.Commit(m.s))
+	got, err := m.b.Load()
+	must(t, err)
+	m.sameAsWhole(t, got)
+}

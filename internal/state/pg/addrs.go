@@ -1,0 +1,153 @@
+package pg
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgtype"
+
+	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/sqlstate"
+)
+
+// A person's found_by holds the numbers of the rows of the table
+// addresses (schema version 15, as SQLite's schema 6: sqlstate/addrs.go).
+// A reader reads the workspace's addresses once (addressNames) and turns
+// each list back into texts, in byte order; a writer numbers the
+// addresses it writes (numbers) in its transaction first.
+
+// addressNames are the addresses of workspace ws by number.
+func addressNames(ctx context.Context, q querier, b *Backend, ws string) (map[int32]string, error) {
+	rows, err := q.Query(ctx, b.sql(`SELECT n, address FROM {s}.addresses WHERE workspace = $1`), ws)
+	if err != nil {
+		return nil, fmt.Errorf("reading the addresses: %w", err)
+	}
+	defer rows.Close()
+	out := map[int32]string{}
+	for rows.Next() {
+		var n int32
+		var a string
+		if err := rows.Scan(&n, &a); err != nil {
+			return nil, fmt.Errorf("reading the addresses: %w", err)
+		}
+		out[n] = a
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("reading the addresses: %w", err)
+	}
+	return out, nil
+}
+
+// foundByLists are the lists of one address read so far, by their raw
+// value: identical FoundBy lists are shared, as the file loader does
+// (most people are found by one search). names are the addresses by
+// number.
+type foundByLists struct {
+	names map[int32]string
+	seen  map[string][]string
+}
+
+func newFoundByLists(names map[int32]string) *foundByLists {
+	return &foundByLists{names: names, seen: map[string][]string{}}
+}
+
+// read reads a found_by value (nil for NULL): the addresses of its
+// numbers, in byte order.
+func (l *foundByLists) read(tm *pgtype.Map, fd pgconn.FieldDescription, raw []byte) ([]string, error) {
+	if raw == nil {
+		return nil, nil
+	}
+	if shared, ok := l.seen[string(raw)]; ok {
+		return shared, nil
+	}
+	var nums []int32
+	if err := tm.Scan(fd.DataTypeOID, fd.Format, raw, &nums); err != nil {
+		return nil, err
+	}
+	fb := make([]string, len(nums))
+	for i, n := range nums {
+		a, ok := l.names[n]
+		if !ok {
+			return nil, fmt.Errorf("found_by names the address number %d, which the table addresses does not hold", n)
+		}
+		fb[i] = a
+	}
+	slices.Sort(fb)
+	if len(fb) == 1 {
+		l.seen[string(raw)] = fb
+	}
+	return fb, nil
+}
+
+// numbers are the numbers of the addresses the people found_by name in
+// workspace ws, those without one given the next, in q's transaction:
+// only the addresses written are looked up.
+func (b *Backend) numbers(ctx context.Context, q querier, ws string, people []*state.Person) (*sqlstate.Numbers, error) {
+	var want []string
+	seen := map[string]bool{}
+	for _, p := range people {
+		if p == nil {
+			continue
+		}
+		for _, a := range p.FoundBy {
+			if !seen[a] {
+				seen[a] = true
+				want = append(want, a)
+			}
+		}
+	}
+	byAddr := make(map[string]int64, len(want))
+	if len(want) == 0 {
+		return sqlstate.NumbersOf(byAddr), nil
+	}
+	if err := b.lookUpNumbers(ctx, q, ws, want, byAddr); err != nil {
+		return nil, err
+	}
+	var missing []string
+	for _, a := range want {
+		if _, ok := byAddr[a]; !ok {
+			missing = append(missing, a)
+		}
+	}
+	if len(missing) > 0 {
+		slices.Sort(missing)
+		if _, err := q.Exec(ctx, b.sql(`INSERT INTO {s}.addresses (workspace, n, address)
+			SELECT $1, (SELECT coalesce(max(n), 0) FROM {s}.addresses WHERE workspace = $1) + o, a FROM unnest($2::text[]) WITH ORDINALITY AS u(a, o)`), ws, missing); err != nil {
+			return nil, fmt.Errorf("numbering the addresses: %w", err)
+		}
+		if err := b.lookUpNumbers(ctx, q, ws, missing, byAddr); err != nil {
+			return nil, err
+		}
+	}
+	return sqlstate.NumbersOf(byAddr), nil
+}
+
+// lookUpNumbers puts the numbers of the addresses of want that have one
+// into byAddr.
+func (b *Backend) lookUpNumbers(ctx context.Context, q querier, ws string, want []string, byAddr map[string]int64) error {
+	rows, err := q.Query(ctx, b.sql(`SELECT n, address FROM {s}.addresses WHERE workspace = $1 AND address = ANY($2)`), ws, want)
+	if err != nil {
+		return fmt.Errorf("numbering the addresses: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var n int64
+		var a string
+		if err := rows.Scan(&n, &a); err != nil {
+			return fmt.Errorf("numbering the addresses: %w", err)
+		}
+		byAddr[a] = n
+	}
+	return rows.Err()
+}
+
+// numbersOfAll are the numbers of the addresses of s's people ids.
+func (b *Backend) numbersOfAll(ctx context.Context, q querier, s *state.State, ids []string) (*sqlstate.Numbers, error) {
+	people := make([]*state.Person, len(ids))
+	for i, id := range ids {
+		people[i] = s.People[id]
+	}
+	return b.numbers(ctx, q, b.workspace, people)
+}

@@ -1,0 +1,118 @@
+package pg
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/backend"
+	"github.com/leadsync/leadsync/internal/state/backend/backendtest"
+)
+
+// TestMigrateSchema14: a schema of version 14 (found_by as text[]) gets
+// the numbered addresses when a command opens it (version 15): each
+// workspace's addresses numbered in byte order, found_by the integer[]
+// of their numbers, the view people_found_by giving the texts, and the
+// state read the same.
+func TestMigrateSchema14(t *testing.T) {
+	cs := testConnStr(t)
+	schema := testSchema(t, cs)
+	old := newPG(t, cs, schema, "", alice)
+	ctx := context.Background()
+	old.mu.Lock()
+	c, err := old.c(ctx)
+	mustNoErr(t, err, "connect")
+	mustNoErr(t, old.migrate(ctx, c, 14), "make a version 14 schema")
+	for _, q := range []string{
+		`INSERT INTO {s}.workspaces (name, lineage, serial, format_version, created_at) VALUES ('default', 'lin-1', 7, 1, now()), ('other', 'lin-2', 1, 1, now())`,
+		`INSERT INTO {s}.people (workspace, id, full_name, found_by) VALUES
+			('default', 'p1', 'A', '{search.b,search.a}'), ('default', 'p2', 'B', '{search.b}'), ('default', 'p3', 'C', '{}'),
+			('default', 'p4', 'D', NULL), ('other', 'q1', 'E', '{search.z}')`,
+	} {
+		_, err = c.Exec(ctx, old.sql(q))
+		mustNoErr(t, err, "insert")
+	}
+	old.mu.Unlock()
+	s, err := newPG(t, cs, schema, "", bob).Load()
+	mustNoErr(t, err, "load of a version 14 schema")
+	want := map[string][]string{"p1": {"search.a", "search.b"}, "p2": {"search.b"}, "p3": {}, "p4": nil}
+	for id, fb := range want {
+		p := s.People[id]
+		if p == nil || !slices.Equal(p.FoundBy, fb) || (fb == nil) != (p.FoundBy == nil) {
+			t.Errorf("person %s after the migration: %+v, want found_by %q", id, p, fb)
+		}
+	}
+	var v int
+	mustNoErr(t, c.QueryRow(ctx, old.sql(`SELECT version FROM {s}.schema_version`)).Scan(&v), "version")
+	if v != SchemaVersion {
+		t.Fatalf("schema version %d after migration, want %d", v, SchemaVersion)
+	}
+	var addrs, nums, view []string
+	mustNoErr(t, c.QueryRow(ctx, old.sql(`SELECT array_agg(workspace || ':' || n || '=' || address ORDER BY workspace, n) FROM {s}.addresses`)).Scan(&addrs), "addresses")
+	if w := []string{"default:1=search.a", "default:2=search.b", "other:1=search.z"}; !slices.Equal(addrs, w) {
+		t.Errorf("addresses %q, want %q", addrs, w)
+	}
+	mustNoErr(t, c.QueryRow(ctx, old.sql(`SELECT array_agg(id || coalesce(found_by::text, '-') ORDER BY id) FROM {s}.people`)).Scan(&nums), "found_by")
+	if w := []string{"p1{2,1}", "p2{2}", "p3{}", "p4-", "q1{1}"}; !slices.Equal(nums, w) {
+		t.Errorf("found_by %q, want the numbers in the lists' order %q", nums, w)
+	}
+	mustNoErr(t, c.QueryRow(ctx, old.sql(`SELECT array_agg(id || coalesce(found_by::text, '-') ORDER BY id) FROM {s}.people_found_by`)).Scan(&view), "view")
+	if w := []string{`p1{search.a,search.b}`, `p2{search.b}`, "p3{}", "p4-", `q1{search.z}`}; !slices.Equal(view, w) {
+		t.Errorf("people_found_by %q, want %q", view, w)
+	}
+}
+
+// TestMoveRenamesOneAddressRow: a move folded into a partial state and
+// written (the recorder's Checkpoint) renames the moved search's one row
+// of the table addresses: no person's found_by changes, and the state
+// read after names the new address.
+func TestMoveRenamesOneAddressRow(t *testing.T) {
+	cs := testConnStr(t)
+	schema := testSchema(t, cs)
+	ctx := context.Background()
+	whole := backendtest.ManyPeople(t, 500)
+	b := newPG(t, cs, schema, "", alice)
+	mustNoErr(t, b.Push(whole, false), "push")
+	from := `search.many["0"]`
+	n := len(whole.Searches[from].LeadIDs)
+	c, err := b.writable(ctx)
+	mustNoErr(t, err, "connect")
+	foundBy := func() (out string) {
+		mustNoErr(t, c.QueryRow(ctx, b.sql(`SELECT string_agg(id || found_by::text, ';' ORDER BY id) FROM {s}.people`)).Scan(&out), "found_by")
+		return out
+	}
+	before := foundBy()
+	ev := state.Event{At: backendtest.At(30), Kind: state.EventMove, Address: state.MovesAddress,
+		Move: &state.MoveEvent{Moves: []state.Move{{From: from, To: "search.moved"}}}}
+	base, err := backend.OpenBase(b)
+	mustNoErr(t, err, "open base")
+	defer base.Close()
+	s, err := base.Writable()
+	mustNoErr(t, err, "writable")
+	rec, err := b.OpenJournal(s)
+	mustNoErr(t, err, "journal")
+	mustNoErr(t, rec.Append(&ev), "append")
+	mustNoErr(t, s.Fold(ev), "fold")
+	mustNoErr(t, rec.(interface{ Checkpoint(context.Context) error }).Checkpoint(ctx), "checkpoint")
+	var renamed int
+	mustNoErr(t, c.QueryRow(ctx, b.sql(`SELECT coalesce(sum(renamed), -1) FROM {s}.addresses WHERE address = 'search.moved'`)).Scan(&renamed), "addresses")
+	if after := foundBy(); renamed != 1 || after != before {
+		t.Errorf("after the move: the row of search.moved renamed %d times (want 1); found_by changed: %v", renamed, after != before)
+	}
+	mustNoErr(t, rec.Close(), "close")
+	got, err := newPG(t, cs, schema, "", bob).Load()
+	mustNoErr(t, err, "load")
+	moved := 0
+	for _, p := range got.People {
+		if slices.Contains(p.FoundBy, "search.moved") {
+			moved++
+		}
+		if slices.Contains(p.FoundBy, from) {
+			t.Fatalf("person %s still found by %s: %q", p.ID, from, p.FoundBy)
+		}
+	}
+	if moved != n {
+		t.Errorf("%d people found by search.moved after the move, want %d", moved, n)
+	}
+}

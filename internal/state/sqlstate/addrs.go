@@ -1,0 +1,336 @@
+package sqlstate
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/leadsync/leadsync/internal/state"
+)
+
+// On SQLite (schema version 6) a person's found_by holds numbers, a JSON
+// array such as [3,17]: each is the number of an address in the table
+// addresses, one row per address a workspace's people were found by. A
+// move renames that one row (RenameStmts), not the rows of the millions
+// of people the address names. The Writer numbers the addresses it
+// writes (inserting the new ones in its transaction); the Reader gives
+// each list back as texts, in byte order, as state.Person.FoundBy is
+// kept. The view people_found_by shows the lists as texts to sqlite3's
+// users. PostgreSQL (its schema version 15) keeps the same table, found_by
+// as integer[] and the same view (its migration: pg's numberAddresses);
+// pg's own readers and bulk writers map the numbers (pg/addrs.go).
+
+// addressesSchema is the table of the numbered addresses and the view of
+// the people's found_by as texts, in the schema since version 6.
+// renamed counts the renames of the row (a read checks whether the
+// names it knows are still the table's: addressesSig).
+const addressesSchema = `
+CREATE TABLE addresses (
+	workspace text NOT NULL REFERENCES workspaces (name) ON DELETE CASCADE,
+	n         integer NOT NULL,
+	address   text NOT NULL,
+	renamed   integer NOT NULL DEFAULT 0,
+	PRIMARY KEY (workspace, n),
+	UNIQUE (workspace, address)
+);
+CREATE VIEW people_found_by AS SELECT p.workspace, p.id, CASE WHEN p.found_by IS NULL THEN NULL ELSE
+	(SELECT json_group_array(address) FROM (SELECT (SELECT a.address FROM addresses a WHERE a.workspace = p.workspace AND a.n = j.value) AS address FROM json_each(p.found_by) j ORDER BY 1)) END AS found_by
+	FROM people p;
+`
+
+// numberAddresses is the migration to schema version 6: the addresses
+// the people's found_by name are numbered (in byte order, per
+// workspace), then each list written as their numbers, in its order.
+// Only lists of texts are numbered, and only addresses without a number:
+// made again over a numbered database, it changes nothing.
+var numberAddresses = strings.NewReplacer("CREATE TABLE", "CREATE TABLE IF NOT EXISTS", "CREATE VIEW", "CREATE VIEW IF NOT EXISTS").Replace(addressesSchema) + `
+INSERT INTO addresses (workspace, n, address) SELECT workspace, (SELECT coalesce(max(n), 0) FROM addresses a WHERE a.workspace = x.workspace) + row_number() OVER (PARTITION BY workspace ORDER BY address), address
+	FROM (SELECT DISTINCT p.workspace, j.value AS address FROM people p, json_each(p.found_by) j WHERE p.found_by IS NOT NULL AND j.type = 'text'
+		AND NOT EXISTS (SELECT 1 FROM addresses a WHERE a.workspace = p.workspace AND a.address = j.value)) AS x;
+UPDATE people SET found_by = (SELECT json_group_array((SELECT a.n FROM addresses a WHERE a.workspace = people.workspace AND a.address = j.value)) FROM json_each(people.found_by) j)
+	WHERE found_by IS NOT NULL AND found_by <> '[]' AND json_type(found_by, '$[0]') = 'text';
+`
+
+const (
+	selectAddresses = `SELECT n, address FROM {s}.addresses WHERE workspace = $1`
+	insertAddress   = `INSERT INTO {s}.addresses (workspace, n, address) VALUES ($1, $2, $3)`
+	selectNumber    = `SELECT n FROM {s}.addresses WHERE workspace = $1 AND address = $2`
+	lastNumber      = `SELECT coalesce(max(n), 0) FROM {s}.addresses WHERE workspace = $1`
+	// addressesSig changes whenever a row of the workspace's addresses is
+	// added, renamed or removed.
+	addressesSig = `SELECT count(*), coalesce(max(n), 0), coalesce(sum(renamed), 0) FROM {s}.addresses WHERE workspace = $1`
+)
+
+// Numbers are the numbers of the addresses one write transaction wrote,
+// and the last number given (-1 until read).
+type Numbers struct {
+	byAddr map[string]int64
+	last   int64
+}
+
+// NumbersOf are the Numbers of the addresses byAddr (a backend that
+// numbers them itself: pg).
+func NumbersOf(byAddr map[string]int64) *Numbers { return &Numbers{byAddr: byAddr, last: -1} }
+
+// List is the value of found_by l: the JSON array of its addresses'
+// numbers, in l's order (NULL for nil).
+func (n *Numbers) List(l []string) (any, error) {
+	if l == nil {
+		return nil, nil
+	}
+	b := make([]byte, 0, 2+6*len(l))
+	b = append(b, '[')
+	for i, a := range l {
+		num, ok := n.byAddr[a]
+		if !ok {
+			return nil, fmt.Errorf("the address %s has no number", a)
+		}
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, num, 10)
+	}
+	return string(append(b, ']')), nil
+}
+
+// number gives every address of lists a number, inserting the new ones
+// in the Writer's transaction (nothing on an engine that keeps texts).
+// Only the addresses it writes are looked up, each once a transaction:
+// a call's write reads a few rows, not the whole table.
+func (w *Writer) number(ctx context.Context, lists ...[]string) error {
+	if !w.D.numbered {
+		return nil
+	}
+	if w.nums == nil {
+		w.nums = &Numbers{byAddr: map[string]int64{}, last: -1}
+	}
+	for _, l := range lists {
+		for _, a := range l {
+			if _, ok := w.nums.byAddr[a]; ok {
+				continue
+			}
+			if err := w.numberOne(ctx, a); err != nil {
+				return fmt.Errorf("numbering the address %s: %w", a, err)
+			}
+		}
+	}
+	return nil
+}
+
+// numberOne finds a's number, or gives it the next one.
+func (w *Writer) numberOne(ctx context.Context, a string) error {
+	var n int64
+	err := w.Tx.QueryRowContext(ctx, w.D.Rewrite(selectNumber), w.WS, a).Scan(&n)
+	if err == nil {
+		w.nums.byAddr[a] = n
+		return nil
+	}
+	if !errors.Is(err, sql.ErrNoRows) {
+		return err
+	}
+	if w.nums.last < 0 {
+		if err := w.Tx.QueryRowContext(ctx, w.D.Rewrite(lastNumber), w.WS).Scan(&w.nums.last); err != nil {
+			return err
+		}
+	}
+	w.nums.last++
+	if _, err := w.exec(ctx, insertAddress, w.WS, w.nums.last, a); err != nil {
+		return err
+	}
+	w.nums.byAddr[a] = w.nums.last
+	return nil
+}
+
+// numbersFor are the Numbers of the person values a Writer writes: nil
+// on an engine that keeps texts.
+func (w *Writer) numbersFor(ctx context.Context, lists ...[]string) (*Numbers, error) {
+	if err := w.number(ctx, lists...); err != nil {
+		return nil, err
+	}
+	return w.nums, nil
+}
+
+// foundByValue is the value of the found_by column of l: SQLite's
+// JSON array, PostgreSQL's integer[].
+func foundByValue(d *Dialect, nums *Numbers, l []string) (any, error) {
+	if !d.numbered {
+		return d.List(l)
+	}
+	if nums == nil {
+		return nil, fmt.Errorf("found_by written without the addresses' numbers")
+	}
+	if d.positional {
+		return nums.List(l)
+	}
+	return nums.ints(l)
+}
+
+// ints are the numbers of l's addresses, in l's order (nil for nil).
+func (n *Numbers) ints(l []string) ([]int32, error) {
+	if l == nil {
+		return nil, nil
+	}
+	out := make([]int32, len(l))
+	for i, a := range l {
+		num, ok := n.byAddr[a]
+		if !ok {
+			return nil, fmt.Errorf("the address %s has no number", a)
+		}
+		out[i] = int32(num)
+	}
+	return out, nil
+}
+
+// addressNames are a workspace's addresses by number, as a read sees
+// them, and the table's addressesSig when read.
+type addressNames struct {
+	byN map[int64]string
+	sig [3]int64
+}
+
+// names makes d's addresses those of the Reader's table: read again
+// when the table changed since (its lists forgotten with them).
+func (d *personDecoder) names(ctx context.Context, r *Reader) error {
+	var sig [3]int64
+	if err := r.Q.QueryRowContext(ctx, r.D.Rewrite(addressesSig), r.WS).Scan(&sig[0], &sig[1], &sig[2]); err != nil {
+		return fmt.Errorf("reading the addresses: %w", err)
+	}
+	if d.addrs != nil && d.addrs.sig == sig {
+		return nil
+	}
+	rows, err := r.query(ctx, selectAddresses, r.WS)
+	if err != nil {
+		return fmt.Errorf("reading the addresses: %w", err)
+	}
+	defer rows.Close()
+	an := &addressNames{byN: make(map[int64]string, sig[0]), sig: sig}
+	for rows.Next() {
+		var n int64
+		var a string
+		if err := rows.Scan(&n, &a); err != nil {
+			return err
+		}
+		an.byN[n] = a
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	d.addrs = an
+	clear(d.lists)
+	return nil
+}
+
+// numberedList is the list of addresses of text, a JSON array of
+// numbers, sorted in byte order.
+func (d *personDecoder) numberedList(text string) ([]string, error) {
+	body := strings.TrimSpace(text)
+	if len(body) < 2 || body[0] != '[' || body[len(body)-1] != ']' {
+		return nil, fmt.Errorf("a list %q is not a JSON array of numbers", text)
+	}
+	body = body[1 : len(body)-1]
+	out := []string{}
+	if strings.TrimSpace(body) == "" {
+		return out, nil
+	}
+	for f := range strings.SplitSeq(body, ",") {
+		n, err := strconv.ParseInt(strings.TrimSpace(f), 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("a list %q is not a JSON array of numbers", text)
+		}
+		a, ok := d.addrs.byN[n]
+		if !ok {
+			return nil, fmt.Errorf("found_by names the address number %d, which the table addresses does not hold", n)
+		}
+		out = append(out, a)
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// numberBatch numbers the addresses of batch's found_by (before the
+// driver's connection is taken to write them: bulk).
+func (w *Writer) numberBatch(ctx context.Context, batch []*state.Person) error {
+	for _, p := range batch {
+		if p != nil {
+			if err := w.number(ctx, p.FoundBy); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// rename runs the statements of the renames (RenameStmts), each whose If
+// holds; the numbers read before are read again after.
+func (w *Writer) rename(ctx context.Context, renames []Stmt) error {
+	for _, st := range renames {
+		if st.If != "" {
+			var ok bool
+			if err := w.Tx.QueryRowContext(ctx, w.D.Rewrite(st.If), st.Args[:3]...).Scan(&ok); err != nil {
+				return err
+			}
+			if !ok {
+				continue
+			}
+		}
+		if err := w.runStmt(ctx, st); err != nil {
+			return err
+		}
+	}
+	if len(renames) > 0 {
+		w.nums = nil
+	}
+	return nil
+}
+
+// The statements of a move of $2 to $3 in workspace $1 where found_by
+// holds numbers. renameAddress renames the row of $2, unless $3 has a
+// row already (an address a workspace's people were found by before):
+// then numberedFoundByRename gives the people the moved record lists
+// (the IDs in $4) the number of $3 instead, as the rename of texts did.
+const (
+	renameAddress = `UPDATE {s}.addresses SET address = $3, renamed = renamed + 1
+		WHERE workspace = $1 AND address = $2 AND NOT EXISTS (SELECT 1 FROM {s}.addresses WHERE workspace = $1 AND address = $3)`
+	bothNumbered          = `SELECT EXISTS (SELECT 1 FROM {s}.addresses WHERE workspace = $1 AND address = $2) AND EXISTS (SELECT 1 FROM {s}.addresses WHERE workspace = $1 AND address = $3)`
+	numberOf              = `(SELECT n FROM {s}.addresses WHERE workspace = $1 AND address = `
+	numberedFoundByRename = `UPDATE people SET found_by = (SELECT json_group_array(CASE WHEN value = ` + numberOf + `$2) THEN ` + numberOf + `$3) ELSE value END) FROM json_each(people.found_by))
+		WHERE workspace = $1 AND id IN (SELECT value FROM json_each($4)) AND EXISTS (SELECT 1 FROM json_each(people.found_by) WHERE value = ` + numberOf + `$2))`
+	pgNumberedFoundByRename = `UPDATE {s}.people SET found_by = ARRAY(SELECT CASE WHEN v = ` + numberOf + `$2) THEN ` + numberOf + `$3) ELSE v END FROM unnest(found_by) WITH ORDINALITY AS u(v, o) ORDER BY o)
+		WHERE workspace = $1 AND id = ANY($4) AND ` + numberOf + `$2) = ANY(found_by)`
+)
+
+// numberedRenameStmts are renameStmts where found_by holds numbers.
+func numberedRenameStmts(d *Dialect, ws string, m state.Move, ids []string) []Stmt {
+	pg := !d.positional
+	args := []any{ws, m.From, m.To}
+	out := []Stmt{
+		{Q: pick(pg, pgNumberedFoundByRename, numberedFoundByRename), Args: args, If: bothNumbered, IDs: ids},
+		{Q: renameAddress, Args: args},
+	}
+	for _, q := range []string{enrichedRename, pick(pg, pgCopiedRename, copiedRename), historyRename, pick(pg, pgTrackedRename, trackedRename)} {
+		out = append(out, Stmt{Q: q, Args: args})
+	}
+	return out
+}
+
+// runStmt runs st: once, or once a batch of its IDs.
+func (w *Writer) runStmt(ctx context.Context, st Stmt) error {
+	if st.IDs == nil {
+		_, err := w.exec(ctx, st.Q, st.Args...)
+		return err
+	}
+	for start := 0; start < len(st.IDs); start += RenameBatch {
+		list, err := w.D.List(st.IDs[start:min(start+RenameBatch, len(st.IDs))])
+		if err != nil {
+			return err
+		}
+		if _, err := w.exec(ctx, st.Q, append(st.Args[:3:3], list)...); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,57 @@
+package sqlstate
+
+import (
+	"context"
+	"database/sql"
+	"slices"
+	"testing"
+
+	_ "modernc.org/sqlite"
+
+	"github.com/leadsync/leadsync/internal/state"
+)
+
+// A person's found_by holds the numbers of the table addresses, read
+// back as texts in byte order; a store's decoder reads the table again
+// once an address is renamed in it (a move), so that the same store's
+// next read gives the new name.
+func TestNumberedFoundByFollowsARename(t *testing.T) {
+	ctx := context.Background()
+	db, err := sql.Open("sqlite", ":memory:")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	for _, q := range []string{SQLiteSchema,
+		`INSERT INTO workspaces (name, lineage, format_version, created_at) VALUES ('w', 'l', 1, '2026-01-01T00:00:00.000000000Z')`,
+		`INSERT INTO addresses (workspace, n, address) VALUES ('w', 1, 'search.b'), ('w', 2, 'search.a')`,
+		`INSERT INTO people (workspace, id, found_by) VALUES ('w', 'p1', '[1,2]'), ('w', 'p2', '[1]')`,
+	} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := &Reader{D: SQLite, Q: db, WS: "w"}
+	d := newPersonDecoder()
+	read := func() map[string][]string {
+		s := &state.State{People: map[string]*state.Person{}}
+		if err := r.peopleWhere(ctx, s, where{}, d); err != nil {
+			t.Fatal(err)
+		}
+		out := map[string][]string{}
+		for id, p := range s.People {
+			out[id] = p.FoundBy
+		}
+		return out
+	}
+	if got := read(); !slices.Equal(got["p1"], []string{"search.a", "search.b"}) || !slices.Equal(got["p2"], []string{"search.b"}) {
+		t.Fatalf("found_by read as %v, want the numbers' addresses in byte order", got)
+	}
+	if _, err := db.Exec(SQLite.Rewrite(renameAddress), "w", "search.b", "search.0"); err != nil {
+		t.Fatal(err)
+	}
+	if got := read(); !slices.Equal(got["p1"], []string{"search.0", "search.a"}) || !slices.Equal(got["p2"], []string{"search.0"}) {
+		t.Errorf("after the rename, found_by read as %v, want search.b renamed search.0, in byte order", got)
+	}
+}
