@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/backend"
@@ -114,5 +115,28 @@ func TestMoveRenamesOneAddressRow(t *testing.T) {
 	}
 	if moved != n {
 		t.Errorf("%d people found by search.moved after the move, want %d", moved, n)
+	}
+}
+
+// TestMigrationOutlivesTheOperationsDeadline: a migration given a context
+// whose deadline has passed (one operation's ten minutes spent, as a
+// schema 15 migration of ten million people could) still completes: cut
+// short, it would roll back and start again at every command.
+func TestMigrationOutlivesTheOperationsDeadline(t *testing.T) {
+	cs := testConnStr(t)
+	old := newPG(t, cs, testSchema(t, cs), "", alice)
+	ctx := context.Background()
+	old.mu.Lock()
+	defer old.mu.Unlock()
+	c, err := old.c(ctx)
+	mustNoErr(t, err, "connect")
+	mustNoErr(t, old.migrate(ctx, c, 14), "make a version 14 schema")
+	spent, cancel := context.WithDeadline(ctx, time.Now().Add(-time.Second))
+	defer cancel()
+	mustNoErr(t, old.migrate(spent, c, SchemaVersion), "a migration past the operation's deadline")
+	var v int
+	mustNoErr(t, c.QueryRow(ctx, old.sql(`SELECT version FROM {s}.schema_version`)).Scan(&v), "version")
+	if v != SchemaVersion {
+		t.Fatalf("schema version %d, want %d", v, SchemaVersion)
 	}
 }

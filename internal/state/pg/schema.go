@@ -459,7 +459,14 @@ func (b *Backend) ensureSchema(ctx context.Context, c *pgx.Conn) error {
 
 // migrate brings the schema to version to (tests use a lower one to make
 // an old schema).
+//
+// A migration is not bound by one operation's deadline (opCtx): it may
+// rewrite every person's row once (schema 15 took 178 s at 3,000,000
+// people), and one cut short rolls back and would start again at every
+// command. It ends with its transaction, or with the process
+// (PostgreSQL then rolls it back).
 func (b *Backend) migrate(ctx context.Context, c *pgx.Conn, to int) error {
+	ctx = context.WithoutCancel(ctx)
 	v, err := b.checkedVersion(ctx, c)
 	if err != nil {
 		return err
