@@ -106,6 +106,18 @@ func (f figures) String() string {
 type watchedApply struct {
 	*applyStream
 	notes <-chan string
+	// read is closed once every line of stderr is read: Wait closes the
+	// pipe, and lines not read by then were lost (a loaded machine once
+	// lost the answer an apply printed last).
+	read <-chan struct{}
+}
+
+// wait is applyStream's, once stderr is read to its end.
+func (w *watchedApply) wait() result {
+	for range w.events {
+	}
+	<-w.read
+	return w.applyStream.wait()
 }
 
 // startWatchedApply starts apply --auto-approve --json (with extra
@@ -127,8 +139,10 @@ func (h *harness) startWatchedApply(extra ...string) *watchedApply {
 		h.t.Fatal(err)
 	}
 	notes := make(chan string, 64)
+	read := make(chan struct{})
 	var mu sync.Mutex
 	go func() {
+		defer close(read)
 		defer close(notes)
 		sc := bufio.NewScanner(stderr)
 		for sc.Scan() {
@@ -142,7 +156,7 @@ func (h *harness) startWatchedApply(extra ...string) *watchedApply {
 		}
 	}()
 	s.readEvents(stdout)
-	return &watchedApply{applyStream: s, notes: notes}
+	return &watchedApply{applyStream: s, notes: notes, read: read}
 }
 
 // savedPlan saves the plan of the harness's folder (as leads.plan) while
