@@ -440,42 +440,19 @@ func (ws *Workspace) pushWhole(src backend.Stream, force bool) (*backend.Pushed,
 const pushCacheKiB = 8 << 10
 
 // dropIndexes drops, in tx, the secondary indexes of the people's tables
-// (as sqlite_master has them) and returns the function that makes them
-// again: an index made once over the rows written is several times
-// quicker than one kept up to date row by row, and readers see neither
-// (a transaction).
+// (sqlstate.DropPeopleIndexes) with the push's page cache, and returns
+// the function that makes them again and gives the cache back.
 func dropIndexes(ctx context.Context, tx *sql.Tx) (rebuild func() error, err error) {
 	if _, err := tx.ExecContext(ctx, fmt.Sprintf(`PRAGMA cache_size = -%d`, pushCacheKiB)); err != nil {
 		return nil, err
 	}
-	rows, err := tx.QueryContext(ctx, `SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL
-		AND tbl_name IN ('people', 'enrichments', 'person_history') ORDER BY name`)
+	remake, err := sqlstate.DropPeopleIndexes(ctx, tx)
 	if err != nil {
 		return nil, err
 	}
-	var names, makes []string
-	for rows.Next() {
-		var name, stmt string
-		if err := rows.Scan(&name, &stmt); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		names, makes = append(names, name), append(makes, stmt)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	for _, name := range names {
-		if _, err := tx.ExecContext(ctx, `DROP INDEX "`+name+`"`); err != nil {
-			return nil, err
-		}
-	}
 	return func() error {
-		for _, m := range makes {
-			if _, err := tx.ExecContext(ctx, m); err != nil {
-				return err
-			}
+		if err := remake(); err != nil {
+			return err
 		}
 		_, err := tx.ExecContext(ctx, `PRAGMA cache_size = -2000`)
 		return err

@@ -115,12 +115,18 @@ func (w *Writer) removePeople(ctx context.Context, ids []string) error {
 }
 
 // dropPeopleIndexes drops, in w's transaction, the secondary indexes of
-// the people's tables (as sqlite_master has them) and returns the
-// function that makes them again, as a push does: an index made once
-// over the rows left is quicker than one changed row by row, and readers
-// see neither (a transaction).
+// the people's tables (DropPeopleIndexes), as a push does.
 func (w *Writer) dropPeopleIndexes(ctx context.Context) (rebuild func() error, err error) {
-	rows, err := w.Tx.QueryContext(ctx, `SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL
+	return DropPeopleIndexes(ctx, w.Tx)
+}
+
+// DropPeopleIndexes drops, in tx, the secondary indexes of the people's
+// tables (as sqlite_master has them) and returns the function that makes
+// them again: an index made once over the rows left or written is
+// quicker than one changed row by row, and readers see neither (a
+// transaction). A removal of many people and a push both use it.
+func DropPeopleIndexes(ctx context.Context, tx *sql.Tx) (rebuild func() error, err error) {
+	rows, err := tx.QueryContext(ctx, `SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL
 		AND tbl_name IN ('people', 'enrichments', 'person_history') ORDER BY name`)
 	if err != nil {
 		return nil, err
@@ -139,7 +145,7 @@ func (w *Writer) dropPeopleIndexes(ctx context.Context) (rebuild func() error, e
 		return nil, err
 	}
 	for _, name := range names {
-		if _, err := w.Tx.ExecContext(ctx, `DROP INDEX "`+name+`"`); err != nil {
+		if _, err := tx.ExecContext(ctx, `DROP INDEX "`+name+`"`); err != nil {
 			return nil, err
 		}
 	}
@@ -147,7 +153,7 @@ func (w *Writer) dropPeopleIndexes(ctx context.Context) (rebuild func() error, e
 	// prepares them again itself.
 	return func() error {
 		for _, m := range makes {
-			if _, err := w.Tx.ExecContext(ctx, m); err != nil {
+			if _, err := tx.ExecContext(ctx, m); err != nil {
 				return err
 			}
 		}
