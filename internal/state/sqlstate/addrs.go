@@ -98,13 +98,10 @@ func (n *Numbers) List(l []string) (any, error) {
 }
 
 // number gives every address of lists a number, inserting the new ones
-// in the Writer's transaction (nothing on an engine that keeps texts).
+// in the Writer's transaction.
 // Only the addresses it writes are looked up, each once a transaction:
 // a call's write reads a few rows, not the whole table.
 func (w *Writer) number(ctx context.Context, lists ...[]string) error {
-	if !w.D.numbered {
-		return nil
-	}
 	if w.nums == nil {
 		w.nums = &Numbers{byAddr: map[string]int64{}, last: -1}
 	}
@@ -145,8 +142,7 @@ func (w *Writer) numberOne(ctx context.Context, a string) error {
 	return nil
 }
 
-// numbersFor are the Numbers of the person values a Writer writes: nil
-// on an engine that keeps texts.
+// numbersFor are the Numbers of the person values a Writer writes.
 func (w *Writer) numbersFor(ctx context.Context, lists ...[]string) (*Numbers, error) {
 	if err := w.number(ctx, lists...); err != nil {
 		return nil, err
@@ -157,9 +153,6 @@ func (w *Writer) numbersFor(ctx context.Context, lists ...[]string) (*Numbers, e
 // foundByValue is the value of the found_by column of l: SQLite's
 // JSON array, PostgreSQL's integer[].
 func foundByValue(d *Dialect, nums *Numbers, l []string) (any, error) {
-	if !d.numbered {
-		return d.List(l)
-	}
 	if nums == nil {
 		return nil, fmt.Errorf("found_by written without the addresses' numbers")
 	}

@@ -30,9 +30,6 @@ type Dialect struct {
 	// packRows reads each person as one JSON array (packed.go): on
 	// SQLite each column read costs calls into the engine.
 	packRows bool
-	// numbered keeps found_by as the numbers of the table addresses
-	// (addrs.go): SQLite since schema version 6, PostgreSQL since 15.
-	numbered bool
 	// byteOrder follows a person ID in a comparison or ORDER BY to
 	// compare bytes (a Base's pages go in the order of the IDs' bytes,
 	// whatever the database's collation): PostgreSQL's "C" collation.
@@ -73,7 +70,6 @@ func Postgres(schema string) *Dialect {
 		},
 		schema:     func(q string) string { return strings.ReplaceAll(q, "{s}", schema) },
 		byteOrder:  ` COLLATE "C"`,
-		numbered:   true,
 		listLength: func(col string) string { return "coalesce(cardinality(" + col + "), 0)" },
 		listText:   func(col string) string { return "array_to_json(" + col + ")::text" },
 		packIDs: func(q string) string {
@@ -107,7 +103,6 @@ var SQLite = &Dialect{
 	schema:     func(q string) string { return strings.ReplaceAll(q, "{s}.", "") },
 	positional: true,
 	packRows:   true,
-	numbered:   true,
 	listLength: func(col string) string { return "coalesce(json_array_length(" + col + "), 0)" },
 	listText:   func(col string) string { return col },
 	packIDs:    func(q string) string { return `SELECT coalesce(json_group_array(id), '[]') FROM (` + q + `)` },

@@ -158,10 +158,8 @@ func (r *Reader) peopleWhere(ctx context.Context, s *state.State, w where, d *pe
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if r.D.numbered {
-		if err := d.names(ctx, r); err != nil {
-			return err
-		}
+	if err := d.names(ctx, r); err != nil {
+		return err
 	}
 	if r.D.packRows {
 		return r.peoplePacked(ctx, s, w, d)
