@@ -1,8 +1,11 @@
 package plan
 
 import (
+	"maps"
 	"slices"
+	"time"
 
+	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -29,16 +32,31 @@ var maxReuseRead = 100_000
 
 // maxReuseKeys is the most lookup keys of the other workspaces the store
 // is asked to find people by: two a person, of people who are mostly not
-// in this workspace.
-func maxReuseKeys() int { return 4 * maxReuseRead }
+// in this workspace, or mostly not to enrich (mayCopy).
+func maxReuseKeys() int { return 40 * maxReuseRead }
 
 // reuseFacts are what EnrichReadsOf learned of the other workspaces:
-// held are the IDs of the people read whom their keys name; domains the
-// company domains of this workspace's enrichments by company key (as
-// employers.domains gathers them), nil when held is empty.
+// held are the IDs of the people whom their keys name (those read, or
+// every one when unread); domains the company domains of this
+// workspace's enrichments by company key (as employers.domains gathers
+// them), nil when held is empty. unread says the people held were not
+// read for the copies, as the block's limit leaves no place to copy to
+// (reuseScope.noPlace): only those the plan reads anyway are asked about
+// (reuseAsk), and a plan that finds a place needs everyone (reuseUnread).
 type reuseFacts struct {
 	held    map[string]bool
 	domains map[string][]string
+	unread  bool
+}
+
+// reuseScope is what reuseReads is told of the enrich blocks planned: a
+// person none of them would enrich is copied by none (candidate), and
+// noPlace says the store's counts leave the one block no place under its
+// limit, so that it copies no one (placeCopies).
+type reuseScope struct {
+	blocks  []*config.Enrich
+	now     time.Time
+	noPlace bool
 }
 
 // keyFinder is a store that finds people by their lookup keys
@@ -57,11 +75,14 @@ type valueLister interface {
 // reuseReads returns the people of this workspace the other workspaces
 // may give an enrichment of, to be read whole, and what the plan needs
 // to tell whom it copies (reuseFacts); nil facts without other
-// workspaces (opts.Reuse nil). ok is false when the plan is to read every
-// person: the keys cannot be listed or found (an error reading the
-// other workspaces included: the plan of every person reports it), or
-// they find more than maxReuseRead people.
-func reuseReads(opts Options, ix EnrichStore) (ids []string, facts *reuseFacts, ok bool, err error) {
+// workspaces (opts.Reuse nil). Past maxReuseRead people found, only
+// those the blocks may enrich are kept (mayCopy), and none is read when
+// the block's limit leaves no place (scope.noPlace: reuseFacts.unread).
+// ok is false when the plan is to read every person: the keys cannot be
+// listed or found (an error reading the other workspaces included: the
+// plan of every person reports it), or they find more than maxReuseRead
+// people to read.
+func reuseReads(opts Options, ix EnrichStore, scope reuseScope) (ids []string, facts *reuseFacts, ok bool, err error) {
 	if opts.Reuse == nil {
 		return nil, nil, true, nil
 	}
@@ -78,16 +99,14 @@ func reuseReads(opts Options, ix EnrichStore) (ids []string, facts *reuseFacts, 
 	if len(keys) == 0 {
 		return nil, facts, true, nil
 	}
-	slices.Sort(keys)
-	keys = slices.Compact(keys)
-	found, finds, err := kf.Keyed(keys)
-	if err != nil || !finds {
+	found, err := keyedPeople(kf, keys)
+	if err != nil || found == nil {
 		return nil, nil, false, err
 	}
-	slices.Sort(found)
-	found = slices.Compact(found)
-	if len(found) > maxReuseRead {
-		return nil, nil, false, nil
+	if len(found) > maxReuseRead && !scope.noPlace {
+		if found, err = scope.mayCopy(found, ix); err != nil || len(found) > maxReuseRead {
+			return nil, nil, false, err
+		}
 	}
 	for _, id := range found {
 		facts.held[id] = true
@@ -97,7 +116,115 @@ func reuseReads(opts Options, ix EnrichStore) (ids []string, facts *reuseFacts, 
 			return nil, nil, false, err
 		}
 	}
+	if len(found) > maxReuseRead {
+		facts.unread = true
+		return nil, facts, true, nil
+	}
 	return found, facts, true, nil
+}
+
+// heldSketches are the IDs of the people of sketches whom the other
+// workspaces hold when f left them unread (reuseFacts.unread): read
+// whole, so that the plan tells whether they are copied as the whole
+// state's plan does (sameEmployer reads their company).
+func (f *reuseFacts) heldSketches(sketches []*state.Person) []string {
+	if f == nil || !f.unread {
+		return nil
+	}
+	var ids []string
+	for _, p := range sketches {
+		if f.held[p.ID] {
+			ids = append(ids, p.ID)
+		}
+	}
+	return ids
+}
+
+// keyedPeople are the IDs of the people keys name (state.Base.Keyed),
+// sorted, each once; nil (and no error) when the store cannot find them
+// so.
+func keyedPeople(kf keyFinder, keys []string) ([]string, error) {
+	slices.Sort(keys)
+	keys = slices.Compact(keys)
+	found, finds, err := kf.Keyed(keys)
+	if err != nil || !finds {
+		return nil, err
+	}
+	slices.Sort(found)
+	return slices.Compact(found), nil
+}
+
+// mayCopy leaves out of ids (sorted) the people no block of s would
+// enrich, whom no block copies either (candidate): those who left the
+// network (needsEnrich), have no page name, or hold an enrichment fresh
+// for every block, as the store's indexes tell (Left, Pageless,
+// SketchedAmong: ID, block and time), without reading a person. Past
+// maxReuseRead of them, it stops: the plan reads every person.
+func (s reuseScope) mayCopy(ids []string, ix EnrichStore) ([]string, error) {
+	out := map[string]bool{}
+	for _, id := range ids {
+		out[id] = true
+	}
+	for _, ask := range []func() ([]string, error){ix.Left, ix.Pageless} {
+		gone, err := ask()
+		if err != nil {
+			return nil, err
+		}
+		for _, id := range gone {
+			delete(out, id)
+		}
+	}
+	enriched, err := ix.SketchedAmong(ids)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range enriched {
+		if !s.staleForSome(p) {
+			delete(out, p.ID)
+		}
+	}
+	return slices.Sorted(maps.Keys(out)), nil
+}
+
+// staleForSome reports whether p (a sketch: its enrichment's block and
+// time) holds an enrichment some block of s finds stale (env.stale): too
+// old for its refresh, or perhaps changed for its refresh_on (the sketch
+// holds no history).
+func (s reuseScope) staleForSome(p *state.Person) bool {
+	for _, e := range s.blocks {
+		if p.Enrichment == nil || len(e.RefreshOn) > 0 || e.Refresh > 0 && s.now.Sub(p.Enrichment.EnrichedAt) >= e.Refresh {
+			return true
+		}
+	}
+	return false
+}
+
+// reuseUnread makes the plan of e need everyone when reuseReads left the
+// people the other workspaces may give an enrichment of unread
+// (reuseFacts.unread), because e's limit left no place, and the plan
+// finds one (its copies aside) or counts the members not read (the
+// census): the whole state's plan may copy to it, or tell those people
+// from the others not read.
+func (v *env) reuseUnread(e *config.Enrich) {
+	if !v.facts.reuseUnread() {
+		return
+	}
+	if v.facts.censused(e.Address) || e.Limit <= 0 || e.Limit-(v.used(e)-v.copies[e.Address]) > 0 {
+		v.facts.needUnread(e.Address)
+	}
+}
+
+// reuseUnread reports whether f left the people the other workspaces
+// hold unread (reuseFacts.unread).
+func (f *EnrichFacts) reuseUnread() bool {
+	return f != nil && f.reuse != nil && f.reuse.unread
+}
+
+// needUnread makes the plan of the block at addr need everyone: the
+// people not read are to be told apart, and some are held elsewhere.
+func (f *EnrichFacts) needUnread(addr string) {
+	f.needsEveryone = true
+	f.undecide(addr)
 }
 
 // storeDomains gathers the company domains of the store's enrichments by
