@@ -1,6 +1,8 @@
 package plan
 
 import (
+	"errors"
+	"fmt"
 	"maps"
 	"slices"
 	"time"
@@ -91,6 +93,9 @@ func reuseReads(opts Options, ix EnrichStore, scope reuseScope) (ids []string, f
 	if opts.ReuseHeld == nil || !finds || !lists || !vl.ValuesListed() {
 		return nil, nil, false, nil
 	}
+	if scope.noPlace {
+		return unreadReuse(vl)
+	}
 	keys, err := opts.ReuseHeld()
 	if err != nil || len(keys) > maxReuseKeys() {
 		return nil, nil, false, nil
@@ -103,7 +108,7 @@ func reuseReads(opts Options, ix EnrichStore, scope reuseScope) (ids []string, f
 	if err != nil || found == nil {
 		return nil, nil, false, err
 	}
-	if len(found) > maxReuseRead && !scope.noPlace {
+	if len(found) > maxReuseRead {
 		if found, err = scope.mayCopy(found, ix); err != nil || len(found) > maxReuseRead {
 			return nil, nil, false, err
 		}
@@ -116,29 +121,63 @@ func reuseReads(opts Options, ix EnrichStore, scope reuseScope) (ids []string, f
 			return nil, nil, false, err
 		}
 	}
-	if len(found) > maxReuseRead {
-		facts.unread = true
-		return nil, facts, true, nil
-	}
 	return found, facts, true, nil
 }
 
-// heldSketches are the IDs of the people of sketches whom the other
-// workspaces hold when f left them unread (reuseFacts.unread): read
-// whole, so that the plan tells whether they are copied as the whole
-// state's plan does (sameEmployer reads their company).
-func (f *reuseFacts) heldSketches(sketches []*state.Person) []string {
-	if f == nil || !f.unread {
-		return nil
+// unreadReuse are the facts of reuse when the block's limit leaves no
+// place (reuseScope.noPlace): the other workspaces' keys are not listed
+// nor their people found; the plan asks about the people it reads
+// (reuseAsk), and reads whole those of its sketches the other
+// workspaces answer for (heldSketches).
+func unreadReuse(vl valueLister) ([]string, *reuseFacts, bool, error) {
+	domains, err := storeDomains(vl)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	return nil, &reuseFacts{unread: true, domains: domains}, true, nil
+}
+
+// heldSketches are the IDs of the people of sketches the other
+// workspaces answer for (lookup) when f left them unread
+// (reuseFacts.unread): read whole, so that the plan tells whether they
+// are copied as the whole state's plan does (sameEmployer reads their
+// company). Their page names and network IDs are read alone (state.Base.SketchLeads)
+// to ask by their keys.
+func (f *reuseFacts) heldSketches(lookup ReuseLookup, ix EnrichStore, sketches []*state.Person) ([]string, error) {
+	s, ok := ix.(leadSketcher)
+	if f == nil || !f.unread || len(sketches) == 0 {
+		return nil, nil
+	}
+	if !ok {
+		return nil, errNoLeadSketcher
+	}
+	keyed := make([]*state.Person, len(sketches))
+	for i, p := range sketches {
+		keyed[i] = &state.Person{ID: p.ID}
+	}
+	if err := s.SketchLeads(keyed, []string{"pageName", "networkId"}); err != nil {
+		return nil, err
+	}
+	var keys []string
+	for _, p := range keyed {
+		keys = append(keys, state.LookupKeys(p)...)
+	}
+	found, err := lookup(keys)
+	if err != nil {
+		return nil, fmt.Errorf("reading the enrichments of the other workspaces: %w", err)
 	}
 	var ids []string
-	for _, p := range sketches {
-		if f.held[p.ID] {
+	for _, p := range keyed {
+		if slices.ContainsFunc(state.LookupKeys(p), func(k string) bool { _, ok := found[k]; return ok }) {
 			ids = append(ids, p.ID)
 		}
 	}
-	return ids
+	return ids, nil
 }
+
+// errNoLeadSketcher: a store that reads people by ID reads their page
+// names alone too (state.Base gives both).
+var errNoLeadSketcher = errors.New("the store reads no lead field alone")
 
 // keyedPeople are the IDs of the people keys name (state.Base.Keyed),
 // sorted, each once; nil (and no error) when the store cannot find them
@@ -261,7 +300,7 @@ func (f *reuseFacts) employers() *employers {
 // reuseAsk reports whether lookupReuse asks the other workspaces about p:
 // over a state read in part, only about the people their keys name.
 func (v *env) reuseAsk(p *state.Person) bool {
-	if v.facts == nil || v.facts.reuse == nil {
+	if v.facts == nil || v.facts.reuse == nil || v.facts.reuse.unread {
 		return true
 	}
 	return v.facts.reuse.held[p.ID]

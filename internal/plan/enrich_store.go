@@ -140,7 +140,11 @@ func enrichReadsOf(cfg *config.Config, records *state.State, opts Options, ix En
 	if base.Persons, facts.sketches, err = enrichReads(e, append(base.Persons, named...), copied, records, opts.Now, ix); err != nil {
 		return Reads{}, nil, false, err
 	}
-	base.Persons = append(base.Persons, reuse.heldSketches(facts.sketches)...)
+	kept, err := reuse.heldSketches(opts.Reuse, ix, facts.sketches)
+	if err != nil {
+		return Reads{}, nil, false, err
+	}
+	base.Persons = append(base.Persons, kept...)
 	return base, facts, true, nil
 }
 
