@@ -26,10 +26,21 @@ import (
 // person works at now (sameEmployer), which this workspace's
 // enrichments tell: their companies and domains are read from the store
 // (state.ValueLister) when a person read may be copied.
+//
+// Past maxReuseRead people found, only those one of the blocks may
+// enrich are read (mayCopy): a person who left the network, has no page
+// name or holds an enrichment fresh for every block is copied by none.
+// When the one block's limit leaves no place (reuseScope.noPlace) the
+// copies take none: the keys are not listed, nobody is read for them,
+// and the people the plan reads anyway are asked about (reuseAsk), its
+// sketches by their keys (heldSketches). A plan that then finds a place,
+// counts the people not read, or takes the census, needs everyone
+// (reuseUnread): a copy past the places is no person to enrich.
 
 // maxReuseRead is the most people EnrichReadsOf reads whole because
 // another workspace holds an enrichment of them (a variable for tests):
-// past it the plan reads every person.
+// past it, the people who may be copied (mayCopy); past that too, the
+// plan reads every person.
 var maxReuseRead = 100_000
 
 // maxReuseKeys is the most lookup keys of the other workspaces the store
