@@ -309,10 +309,15 @@ func (f *reuseFacts) employers() *employers {
 }
 
 // reuseAsk reports whether lookupReuse asks the other workspaces about p:
-// over a state read in part, only about the people their keys name.
+// over a state read in part, only about the people their keys name, or,
+// when those were left unread, about the people read whole.
 func (v *env) reuseAsk(p *state.Person) bool {
-	if v.facts == nil || v.facts.reuse == nil || v.facts.reuse.unread {
+	switch {
+	case v.facts == nil || v.facts.reuse == nil:
 		return true
+	case v.facts.reuse.unread:
+		// A sketch left so was asked about by its keys (heldSketches).
+		return p.Lead.PageName != state.PageUnread
 	}
 	return v.facts.reuse.held[p.ID]
 }
