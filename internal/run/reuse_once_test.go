@@ -47,33 +47,7 @@ func (c *elsewhereCounter) ElsewhereOnce() ([]string, func([]string) map[string]
 // the lookup that reads dach again. So is an apply's plan, whose run
 // asks dach again for the people a search brings (reuseLookup).
 func TestReuseReadsTheOtherWorkspacesOnce(t *testing.T) {
-	dir := t.TempDir()
-	set := local.NewWorkspaces(filepath.Join(dir, ".leadsync", "state.db"), nil)
-	if err := set.CreateWorkspace("dach"); err != nil {
-		t.Fatal(err)
-	}
-	d, _, _, _ := newDeps(t)
-	for _, ws := range []struct {
-		name  string
-		limit int
-	}{{"dach", 4}, {"default", 2}} {
-		b, err := set.Open(ws.name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		d.Backend = b
-		if err := Apply(context.Background(), d, ApplyOptions{Config: loadConfigText(t, dir, enrichConfig(ws.limit)), AutoApprove: true}, &recView{}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	ws, err := set.Open("default")
-	if err != nil {
-		t.Fatal(err)
-	}
-	whole, err := ws.Load()
-	if err != nil {
-		t.Fatal(err)
-	}
+	d, ws, whole, dir := twoEnrichedWorkspaces(t)
 	now := t0.Add(24 * time.Hour)
 	d.Now = func() time.Time { return now }
 	cfg := loadConfigText(t, dir, enrichConfig(6))
@@ -104,5 +78,65 @@ func TestReuseReadsTheOtherWorkspacesOnce(t *testing.T) {
 	}
 	if c.once != 1 || c.keys != 0 {
 		t.Errorf("the apply read dach %d times at once and %d for its keys; want once and 0", c.once, c.keys)
+	}
+}
+
+// twoEnrichedWorkspaces are the deps of an apply in workspace default,
+// which enriched two people, beside dach, which enriched those and two
+// more (TestReuseReadsTheOtherWorkspacesOnce), with default's state
+// loaded whole and the directory of their configurations.
+func twoEnrichedWorkspaces(t *testing.T) (Deps, *local.Workspace, *state.State, string) {
+	t.Helper()
+	dir := t.TempDir()
+	set := local.NewWorkspaces(filepath.Join(dir, ".leadsync", "state.db"), nil)
+	if err := set.CreateWorkspace("dach"); err != nil {
+		t.Fatal(err)
+	}
+	d, _, _, _ := newDeps(t)
+	for _, ws := range []struct {
+		name  string
+		limit int
+	}{{"dach", 4}, {"default", 2}} {
+		b, err := set.Open(ws.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d.Backend = b
+		if err := Apply(context.Background(), d, ApplyOptions{Config: loadConfigText(t, dir, enrichConfig(ws.limit)), AutoApprove: true}, &recView{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ws, err := set.Open("default")
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole, err := ws.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d, ws, whole, dir
+}
+
+// TestReuseAtTheLimitListsNoKeys: a plan of default at its limit (2 of
+// 2) can copy nothing, so it neither lists dach's keys nor reads dach
+// once for them (ElsewhereOnce): it asks dach about the people it reads
+// (EnrichmentsElsewhere), and the plan is the whole state's.
+func TestReuseAtTheLimitListsNoKeys(t *testing.T) {
+	d, ws, whole, dir := twoEnrichedWorkspaces(t)
+	now := t0.Add(24 * time.Hour)
+	d.Now = func() time.Time { return now }
+	cfg := loadConfigText(t, dir, enrichConfig(2))
+	want, _ := plan.Build(cfg, whole, plan.Options{Now: now, Targets: []string{"enrich.contacts"}, Offline: true, Reuse: ws.EnrichmentsElsewhere})
+	c := &elsewhereCounter{localWorkspace: ws}
+	d.Backend = c
+	got, diags, err := Plan(context.Background(), d, PlanOptions{Config: cfg, Targets: []string{"enrich.contacts"}, Offline: true})
+	if err != nil || diags.HasErrors() {
+		t.Fatal(err, diags)
+	}
+	if diff := cmp.Diff(jsonOf(t, want), jsonOf(t, got)); diff != "" {
+		t.Errorf("the plan differs from the whole state's (-whole +read):\n%s", diff)
+	}
+	if c.once+c.keys != 0 {
+		t.Errorf("the plan at the limit read dach %d times at once and %d for its keys; want neither", c.once, c.keys)
 	}
 }
