@@ -76,7 +76,6 @@ func TestMoveRenamesOneAddressRow(t *testing.T) {
 	b := newPG(t, cs, schema, "", alice)
 	mustNoErr(t, b.Push(whole, false), "push")
 	from := `search.many["0"]`
-	n := len(whole.Searches[from].LeadIDs)
 	c, err := b.writable(ctx)
 	mustNoErr(t, err, "connect")
 	foundBy := func() (out string) {
@@ -84,8 +83,42 @@ func TestMoveRenamesOneAddressRow(t *testing.T) {
 		return out
 	}
 	before := foundBy()
+	checkpointMove(t, b, from, "search.moved")
+	var renamed int
+	mustNoErr(t, c.QueryRow(ctx, b.sql(`SELECT coalesce(sum(renamed), -1) FROM {s}.addresses WHERE address = 'search.moved'`)).Scan(&renamed), "addresses")
+	if after := foundBy(); renamed != 1 || after != before {
+		t.Errorf("after the move: the row of search.moved renamed %d times (want 1); found_by changed: %v", renamed, after != before)
+	}
+	foundAfterMove(t, newPG(t, cs, schema, "", bob), from, "search.moved", len(whole.Searches[from].LeadIDs))
+}
+
+// TestMoveOntoANumberedAddress: a move onto an address that has a number
+// already (a block removed earlier left it) gives every person found by
+// the moved address that number, those the moved record does not list
+// too (one kept after its lead list dropped them), as the fold does.
+func TestMoveOntoANumberedAddress(t *testing.T) {
+	cs := testConnStr(t)
+	schema := testSchema(t, cs)
+	ctx := context.Background()
+	whole := backendtest.ManyPeople(t, 500)
+	b := newPG(t, cs, schema, "", alice)
+	mustNoErr(t, b.Push(whole, false), "push")
+	from := `search.many["0"]`
+	c, err := b.writable(ctx)
+	mustNoErr(t, err, "connect")
+	_, err = c.Exec(ctx, b.sql(`INSERT INTO {s}.addresses (workspace, n, address) SELECT workspace, max(n) + 100, 'search.moved' FROM {s}.addresses GROUP BY workspace;
+		INSERT INTO {s}.people (workspace, id, found_by) SELECT workspace, 'unlisted', ARRAY[n] FROM {s}.addresses WHERE address = '`+from+`'`))
+	mustNoErr(t, err, "an address numbered, a person not listed")
+	checkpointMove(t, b, from, "search.moved")
+	foundAfterMove(t, newPG(t, cs, schema, "", bob), from, "search.moved", len(whole.Searches[from].LeadIDs)+1)
+}
+
+// checkpointMove folds a move of from to to into a partial state of b
+// and writes it (the recorder's Checkpoint), then closes the recording.
+func checkpointMove(t *testing.T, b *Backend, from, to string) {
+	t.Helper()
 	ev := state.Event{At: backendtest.At(30), Kind: state.EventMove, Address: state.MovesAddress,
-		Move: &state.MoveEvent{Moves: []state.Move{{From: from, To: "search.moved"}}}}
+		Move: &state.MoveEvent{Moves: []state.Move{{From: from, To: to}}}}
 	base, err := backend.OpenBase(b)
 	mustNoErr(t, err, "open base")
 	defer base.Close()
@@ -95,18 +128,19 @@ func TestMoveRenamesOneAddressRow(t *testing.T) {
 	mustNoErr(t, err, "journal")
 	mustNoErr(t, rec.Append(&ev), "append")
 	mustNoErr(t, s.Fold(ev), "fold")
-	mustNoErr(t, rec.(interface{ Checkpoint(context.Context) error }).Checkpoint(ctx), "checkpoint")
-	var renamed int
-	mustNoErr(t, c.QueryRow(ctx, b.sql(`SELECT coalesce(sum(renamed), -1) FROM {s}.addresses WHERE address = 'search.moved'`)).Scan(&renamed), "addresses")
-	if after := foundBy(); renamed != 1 || after != before {
-		t.Errorf("after the move: the row of search.moved renamed %d times (want 1); found_by changed: %v", renamed, after != before)
-	}
+	mustNoErr(t, rec.(interface{ Checkpoint(context.Context) error }).Checkpoint(context.Background()), "checkpoint")
 	mustNoErr(t, rec.Close(), "close")
-	got, err := newPG(t, cs, schema, "", bob).Load()
+}
+
+// foundAfterMove fails t unless the state b loads has no person found by
+// from and n found by to.
+func foundAfterMove(t *testing.T, b *Backend, from, to string, n int) {
+	t.Helper()
+	got, err := b.Load()
 	mustNoErr(t, err, "load")
 	moved := 0
 	for _, p := range got.People {
-		if slices.Contains(p.FoundBy, "search.moved") {
+		if slices.Contains(p.FoundBy, to) {
 			moved++
 		}
 		if slices.Contains(p.FoundBy, from) {
@@ -114,7 +148,7 @@ func TestMoveRenamesOneAddressRow(t *testing.T) {
 		}
 	}
 	if moved != n {
-		t.Errorf("%d people found by search.moved after the move, want %d", moved, n)
+		t.Errorf("%d people found by %s after the move, want %d", moved, to, n)
 	}
 }
 

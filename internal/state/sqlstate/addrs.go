@@ -263,14 +263,14 @@ func (w *Writer) rename(ctx context.Context, renames []Stmt) error {
 	for _, st := range renames {
 		if st.If != "" {
 			var ok bool
-			if err := w.Tx.QueryRowContext(ctx, w.D.Rewrite(st.If), st.Args[:3]...).Scan(&ok); err != nil {
+			if err := w.Tx.QueryRowContext(ctx, w.D.Rewrite(st.If), st.Args...).Scan(&ok); err != nil {
 				return err
 			}
 			if !ok {
 				continue
 			}
 		}
-		if err := w.runStmt(ctx, st); err != nil {
+		if _, err := w.exec(ctx, st.Q, st.Args...); err != nil {
 			return err
 		}
 	}
@@ -283,47 +283,33 @@ func (w *Writer) rename(ctx context.Context, renames []Stmt) error {
 // The statements of a move of $2 to $3 in workspace $1 where found_by
 // holds numbers. renameAddress renames the row of $2, unless $3 has a
 // row already (an address a workspace's people were found by before):
-// then numberedFoundByRename gives the people the moved record lists
-// (the IDs in $4) the number of $3 instead, as the rename of texts did.
+// then numberedFoundByRename gives every person whose found_by names
+// the number of $2 the number of $3 instead, as the fold of the move
+// does (state.Moved). That reads every person of the workspace (no
+// index holds the numbers of the lists), but only in that case.
 const (
 	renameAddress = `UPDATE {s}.addresses SET address = $3, renamed = renamed + 1
 		WHERE workspace = $1 AND address = $2 AND NOT EXISTS (SELECT 1 FROM {s}.addresses WHERE workspace = $1 AND address = $3)`
 	bothNumbered          = `SELECT EXISTS (SELECT 1 FROM {s}.addresses WHERE workspace = $1 AND address = $2) AND EXISTS (SELECT 1 FROM {s}.addresses WHERE workspace = $1 AND address = $3)`
 	numberOf              = `(SELECT n FROM {s}.addresses WHERE workspace = $1 AND address = `
 	numberedFoundByRename = `UPDATE people SET found_by = (SELECT json_group_array(CASE WHEN value = ` + numberOf + `$2) THEN ` + numberOf + `$3) ELSE value END) FROM json_each(people.found_by))
-		WHERE workspace = $1 AND id IN (SELECT value FROM json_each($4)) AND EXISTS (SELECT 1 FROM json_each(people.found_by) WHERE value = ` + numberOf + `$2))`
+		WHERE workspace = $1 AND found_by IS NOT NULL AND EXISTS (SELECT 1 FROM json_each(people.found_by) WHERE value = ` + numberOf + `$2))`
 	pgNumberedFoundByRename = `UPDATE {s}.people SET found_by = ARRAY(SELECT CASE WHEN v = ` + numberOf + `$2) THEN ` + numberOf + `$3) ELSE v END FROM unnest(found_by) WITH ORDINALITY AS u(v, o) ORDER BY o)
-		WHERE workspace = $1 AND id = ANY($4) AND ` + numberOf + `$2) = ANY(found_by)`
+		WHERE workspace = $1 AND ` + numberOf + `$2) = ANY(found_by)`
 )
 
-// numberedRenameStmts are renameStmts where found_by holds numbers.
-func numberedRenameStmts(d *Dialect, ws string, m state.Move, ids []string) []Stmt {
+// numberedRenameStmts are the statements of one move: the found_by of
+// the people when it moves onto a numbered address, the address's row,
+// then what the people's enrichments, tracks and histories name.
+func numberedRenameStmts(d *Dialect, ws string, m state.Move) []Stmt {
 	pg := !d.positional
 	args := []any{ws, m.From, m.To}
 	out := []Stmt{
-		{Q: pick(pg, pgNumberedFoundByRename, numberedFoundByRename), Args: args, If: bothNumbered, IDs: ids},
+		{Q: pick(pg, pgNumberedFoundByRename, numberedFoundByRename), Args: args, If: bothNumbered},
 		{Q: renameAddress, Args: args},
 	}
 	for _, q := range []string{enrichedRename, pick(pg, pgCopiedRename, copiedRename), historyRename, pick(pg, pgTrackedRename, trackedRename)} {
 		out = append(out, Stmt{Q: q, Args: args})
 	}
 	return out
-}
-
-// runStmt runs st: once, or once a batch of its IDs.
-func (w *Writer) runStmt(ctx context.Context, st Stmt) error {
-	if st.IDs == nil {
-		_, err := w.exec(ctx, st.Q, st.Args...)
-		return err
-	}
-	for start := 0; start < len(st.IDs); start += RenameBatch {
-		list, err := w.D.List(st.IDs[start:min(start+RenameBatch, len(st.IDs))])
-		if err != nil {
-			return err
-		}
-		if _, err := w.exec(ctx, st.Q, append(st.Args[:3:3], list)...); err != nil {
-			return err
-		}
-	}
-	return nil
 }
