@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/backend"
 	"github.com/leadsync/leadsync/internal/state/backend/backendtest"
@@ -172,5 +174,60 @@ func TestMigrationOutlivesTheOperationsDeadline(t *testing.T) {
 	mustNoErr(t, c.QueryRow(ctx, old.sql(`SELECT version FROM {s}.schema_version`)).Scan(&v), "version")
 	if v != SchemaVersion {
 		t.Fatalf("schema version %d, want %d", v, SchemaVersion)
+	}
+}
+
+// TestTwoWritersNumberAtOnce: two transactions numbering new addresses of
+// one workspace at once both commit, each address with a number of its
+// own: the second waits for the first (the workspace row's lock), then
+// numbers after it. Numbered from the highest number each had read, the
+// second failed on the primary key.
+func TestTwoWritersNumberAtOnce(t *testing.T) {
+	cs := testConnStr(t)
+	schema := testSchema(t, cs)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	b := newPG(t, cs, schema, "", alice)
+	mustNoErr(t, b.Push(backendtest.ManyPeople(t, 10), false), "push")
+	c1, err := b.writable(ctx)
+	mustNoErr(t, err, "connect")
+	c2, err := connect(ctx, cs)
+	mustNoErr(t, err, "connect")
+	defer c2.Close(ctx)
+	found := func(a string) []*state.Person { return []*state.Person{{ID: a, FoundBy: []string{a}}} }
+	tx1, err := c1.Begin(ctx)
+	mustNoErr(t, err, "begin")
+	defer tx1.Rollback(ctx)
+	first, err := b.numbers(ctx, tx1, b.workspace, found("search.first"))
+	mustNoErr(t, err, "the first writer's numbers")
+	second := make(chan error, 1)
+	var n2 any
+	go func() {
+		second <- pgx.BeginFunc(ctx, c2, func(tx pgx.Tx) error {
+			nums, err := b.numbers(ctx, tx, b.workspace, found("search.second"))
+			if err == nil {
+				n2, err = nums.List([]string{"search.second"})
+			}
+			return err
+		})
+	}()
+	waitForLock(ctx, t, cs, c2.PgConn().PID())
+	mustNoErr(t, tx1.Commit(ctx), "the first commit")
+	mustNoErr(t, <-second, "the second writer")
+	n1, err := first.List([]string{"search.first"})
+	mustNoErr(t, err, "the first number")
+	if n1 == n2 {
+		t.Errorf("both addresses numbered %v", n1)
+	}
+}
+
+// waitForLock returns once the backend pid waits for a lock.
+func waitForLock(ctx context.Context, t *testing.T, cs string, pid uint32) {
+	t.Helper()
+	c, err := connect(ctx, cs)
+	mustNoErr(t, err, "connect")
+	defer c.Close(ctx)
+	for waiting := false; !waiting; {
+		mustNoErr(t, c.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND wait_event_type = 'Lock')`, int64(pid)).Scan(&waiting), "waiting for the second writer's lock")
 	}
 }
