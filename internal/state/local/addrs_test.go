@@ -11,12 +11,17 @@ import (
 	"github.com/leadsync/leadsync/internal/state/sqlstate"
 )
 
+// beforeSchema7 removes the count of the addresses' changes (schema
+// version 7), which no migration before it knows.
+const beforeSchema7 = `DROP TRIGGER addresses_added; DROP TRIGGER addresses_renamed; DROP TRIGGER addresses_removed;
+	ALTER TABLE workspaces DROP COLUMN addresses_changed;`
+
 // toSchema5 turns the numbered found_by of the database at path back into
 // lists of texts, as schema version 5 kept them.
 func toSchema5(t *testing.T, db *sql.DB) {
 	t.Helper()
 	_, err := db.Exec(`UPDATE people SET found_by = (SELECT v.found_by FROM people_found_by v WHERE v.workspace = people.workspace AND v.id = people.id);
-		DROP VIEW people_found_by; DROP TABLE addresses; UPDATE schema_version SET version = 5`)
+		`+beforeSchema7+` DROP VIEW people_found_by; DROP TABLE addresses; UPDATE schema_version SET version = 5`)
 	must(t, err)
 }
 

@@ -231,3 +231,32 @@ func waitForLock(ctx context.Context, t *testing.T, cs string, pid uint32) {
 		mustNoErr(t, c.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND wait_event_type = 'Lock')`, int64(pid)).Scan(&waiting), "waiting for the second writer's lock")
 	}
 }
+
+// TestAddressChangesCounted: every statement that adds, renames or
+// removes rows of addresses raises the count of its workspace's changes
+// (schema 16), which tells a reader to read the names again.
+func TestAddressChangesCounted(t *testing.T) {
+	cs := testConnStr(t)
+	schema := testSchema(t, cs)
+	ctx := context.Background()
+	b := newPG(t, cs, schema, "", alice)
+	mustNoErr(t, b.Push(backendtest.ManyPeople(t, 10), false), "push")
+	c, err := b.writable(ctx)
+	mustNoErr(t, err, "connect")
+	last := int64(-1)
+	for _, q := range []string{
+		`SELECT 1`,
+		`INSERT INTO {s}.addresses (workspace, n, address) SELECT workspace, max(n) + 1, 'search.new' FROM {s}.addresses GROUP BY workspace`,
+		`UPDATE {s}.addresses SET address = 'search.newer' WHERE address = 'search.new'`,
+		`DELETE FROM {s}.addresses WHERE address = 'search.newer'`,
+	} {
+		_, err := c.Exec(ctx, b.sql(q))
+		mustNoErr(t, err, "%s", q)
+		var n int64
+		mustNoErr(t, c.QueryRow(ctx, b.sql(`SELECT addresses_changed FROM {s}.workspaces WHERE name = $1`), b.workspace).Scan(&n), "the count")
+		if n <= last {
+			t.Errorf("after %s, the count of the addresses' changes is %d, was %d", q, n, last)
+		}
+		last = n
+	}
+}

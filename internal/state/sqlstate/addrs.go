@@ -12,7 +12,7 @@ import (
 	"github.com/leadsync/leadsync/internal/state"
 )
 
-// On SQLite (schema version 6) a person's found_by holds numbers, a JSON
+// On SQLite (schema version 6 on) a person's found_by holds numbers, a JSON
 // array such as [3,17]: each is the number of an address in the table
 // addresses, one row per address a workspace's people were found by. A
 // move renames that one row (RenameStmts), not the rows of the millions
@@ -26,8 +26,7 @@ import (
 
 // addressesSchema is the table of the numbered addresses and the view of
 // the people's found_by as texts, in the schema since version 6.
-// renamed counts the renames of the row (a read checks whether the
-// names it knows are still the table's: addressesSig).
+// renamed counts the renames of the row.
 const addressesSchema = `
 CREATE TABLE addresses (
 	workspace text NOT NULL REFERENCES workspaces (name) ON DELETE CASCADE,
@@ -55,14 +54,35 @@ UPDATE people SET found_by = (SELECT json_group_array((SELECT a.n FROM addresses
 	WHERE found_by IS NOT NULL AND found_by <> '[]' AND json_type(found_by, '$[0]') = 'text';
 `
 
+// addressChanges counts the changes of a workspace's addresses in its
+// row of workspaces (addresses_changed), in the schema since version 7:
+// every row added, renamed or removed raises it, by whatever statement,
+// so that a reader's names are read again exactly when the table changed
+// (addressesSig). A count of the rows, their highest number and their
+// renames missed a copy that gave the same numbers other names
+// (local/pushcopy.go: copyAddresses).
+const addressChanges = `
+CREATE TRIGGER addresses_added AFTER INSERT ON addresses BEGIN
+	UPDATE workspaces SET addresses_changed = addresses_changed + 1 WHERE name = NEW.workspace; END;
+CREATE TRIGGER addresses_renamed AFTER UPDATE ON addresses BEGIN
+	UPDATE workspaces SET addresses_changed = addresses_changed + 1 WHERE name = NEW.workspace; END;
+CREATE TRIGGER addresses_removed AFTER DELETE ON addresses BEGIN
+	UPDATE workspaces SET addresses_changed = addresses_changed + 1 WHERE name = OLD.workspace; END;
+`
+
+// countAddressChanges is the migration to schema version 7: the count
+// and its triggers (addressChanges); no row is rewritten.
+const countAddressChanges = `ALTER TABLE workspaces ADD COLUMN addresses_changed integer NOT NULL DEFAULT 0;` + addressChanges
+
 const (
 	selectAddresses = `SELECT n, address FROM {s}.addresses WHERE workspace = $1`
 	insertAddress   = `INSERT INTO {s}.addresses (workspace, n, address) VALUES ($1, $2, $3)`
 	selectNumber    = `SELECT n FROM {s}.addresses WHERE workspace = $1 AND address = $2`
 	lastNumber      = `SELECT coalesce(max(n), 0) FROM {s}.addresses WHERE workspace = $1`
-	// addressesSig changes whenever a row of the workspace's addresses is
-	// added, renamed or removed.
-	addressesSig = `SELECT count(*), coalesce(max(n), 0), coalesce(sum(renamed), 0) FROM {s}.addresses WHERE workspace = $1`
+	// addressesSig is the count of the changes of the workspace's
+	// addresses (addressChanges): a read checks whether the names it
+	// knows are still the table's (-1 without the workspace's row).
+	addressesSig = `SELECT coalesce((SELECT addresses_changed FROM {s}.workspaces WHERE name = $1), -1)`
 )
 
 // Numbers are the numbers of the addresses one write transaction wrote,
@@ -182,14 +202,14 @@ func (n *Numbers) ints(l []string) ([]int32, error) {
 // them, and the table's addressesSig when read.
 type addressNames struct {
 	byN map[int64]string
-	sig [3]int64
+	sig int64
 }
 
 // names makes d's addresses those of the Reader's table: read again
 // when the table changed since (its lists forgotten with them).
 func (d *personDecoder) names(ctx context.Context, r *Reader) error {
-	var sig [3]int64
-	if err := r.Q.QueryRowContext(ctx, r.D.Rewrite(addressesSig), r.WS).Scan(&sig[0], &sig[1], &sig[2]); err != nil {
+	var sig int64
+	if err := r.Q.QueryRowContext(ctx, r.D.Rewrite(addressesSig), r.WS).Scan(&sig); err != nil {
 		return fmt.Errorf("reading the addresses: %w", err)
 	}
 	if d.addrs != nil && d.addrs.sig == sig {
@@ -200,7 +220,7 @@ func (d *personDecoder) names(ctx context.Context, r *Reader) error {
 		return fmt.Errorf("reading the addresses: %w", err)
 	}
 	defer rows.Close()
-	an := &addressNames{byN: make(map[int64]string, sig[0]), sig: sig}
+	an := &addressNames{byN: map[int64]string{}, sig: sig}
 	for rows.Next() {
 		var n int64
 		var a string
