@@ -21,7 +21,7 @@ const beforeSchema7 = `DROP TRIGGER addresses_added; DROP TRIGGER addresses_rena
 func toSchema5(t *testing.T, db *sql.DB) {
 	t.Helper()
 	_, err := db.Exec(`UPDATE people SET found_by = (SELECT v.found_by FROM people_found_by v WHERE v.workspace = people.workspace AND v.id = people.id);
-		`+beforeSchema7+` DROP VIEW people_found_by; DROP TABLE addresses; UPDATE schema_version SET version = 5`)
+		` + beforeSchema7 + ` DROP VIEW people_found_by; DROP TABLE addresses; UPDATE schema_version SET version = 5`)
 	must(t, err)
 }
 
