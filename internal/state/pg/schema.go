@@ -345,12 +345,14 @@ ANALYZE {s}.people;
 // addresses raises addresses_changed of their workspaces once (a
 // trigger a statement, over its transition table), so that a reader's
 // names are read again exactly when the table changed
-// (sqlstate.addressesSig). No row is rewritten.
+// (sqlstate.addressesSig). The function names the workspaces of its
+// table's schema when it runs, so that a schema renamed keeps it. No row
+// is rewritten.
 const countAddressChanges = `
 ALTER TABLE {s}.workspaces ADD COLUMN addresses_changed bigint NOT NULL DEFAULT 0;
 CREATE FUNCTION {s}.leadsync_addresses_changed() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-	UPDATE {s}.workspaces w SET addresses_changed = w.addresses_changed + 1 WHERE w.name IN (SELECT workspace FROM changed);
+	EXECUTE format('UPDATE %I.workspaces w SET addresses_changed = w.addresses_changed + 1 WHERE w.name IN (SELECT workspace FROM changed)', TG_TABLE_SCHEMA);
 	RETURN NULL;
 END $$;
 CREATE TRIGGER addresses_added AFTER INSERT ON {s}.addresses REFERENCING NEW TABLE AS changed
