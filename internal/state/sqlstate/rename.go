@@ -24,7 +24,7 @@ type Stmt struct {
 }
 
 // The statements of a rename of $2 to $3 in workspace $1 (RenameStmts)
-// that found_by's numbers leave (addrs.go: numberedRenameStmts).
+// that found_by's numbers leave (addrs.go: stepStmts).
 const (
 	enrichedRename  = `UPDATE {s}.enrichments SET by_address = $3 WHERE workspace = $1 AND by_address = $2`
 	copiedRename    = `UPDATE enrichments SET extra = json_set(extra, '$.copied_by', $3) WHERE workspace = $1 AND ` + copiedBy + ` IS NOT NULL AND ` + copiedBy + ` = $2`
@@ -55,9 +55,7 @@ func RenameStmts(d *Dialect, ws string, renames [][]state.Move) []Stmt {
 	var out []Stmt
 	for _, ms := range renames {
 		for _, step := range renameSteps(ms) {
-			for _, m := range step {
-				out = append(out, numberedRenameStmts(d, ws, m)...)
-			}
+			out = append(out, stepStmts(d, ws, step)...)
 		}
 	}
 	return out
