@@ -71,27 +71,20 @@ func TestMigrateSchema14(t *testing.T) {
 // of the table addresses: no person's found_by changes, and the state
 // read after names the new address.
 func TestMoveRenamesOneAddressRow(t *testing.T) {
-	cs := testConnStr(t)
-	schema := testSchema(t, cs)
+	f := newMoveFixture(t)
 	ctx := context.Background()
-	whole := backendtest.ManyPeople(t, 500)
-	b := newPG(t, cs, schema, "", alice)
-	mustNoErr(t, b.Push(whole, false), "push")
-	from := `search.many["0"]`
-	c, err := b.writable(ctx)
-	mustNoErr(t, err, "connect")
 	foundBy := func() (out string) {
-		mustNoErr(t, c.QueryRow(ctx, b.sql(`SELECT string_agg(id || found_by::text, ';' ORDER BY id) FROM {s}.people`)).Scan(&out), "found_by")
+		mustNoErr(t, f.c.QueryRow(ctx, f.b.sql(`SELECT string_agg(id || found_by::text, ';' ORDER BY id) FROM {s}.people`)).Scan(&out), "found_by")
 		return out
 	}
 	before := foundBy()
-	checkpointMove(t, b, from, "search.moved")
+	checkpointMove(t, f.b, f.from, "search.moved")
 	var renamed int
-	mustNoErr(t, c.QueryRow(ctx, b.sql(`SELECT coalesce(sum(renamed), -1) FROM {s}.addresses WHERE address = 'search.moved'`)).Scan(&renamed), "addresses")
+	mustNoErr(t, f.c.QueryRow(ctx, f.b.sql(`SELECT coalesce(sum(renamed), -1) FROM {s}.addresses WHERE address = 'search.moved'`)).Scan(&renamed), "addresses")
 	if after := foundBy(); renamed != 1 || after != before {
 		t.Errorf("after the move: the row of search.moved renamed %d times (want 1); found_by changed: %v", renamed, after != before)
 	}
-	foundAfterMove(t, newPG(t, cs, schema, "", bob), from, "search.moved", len(whole.Searches[from].LeadIDs))
+	foundAfterMove(t, f.reader(t), f.from, "search.moved", f.listed)
 }
 
 // TestMoveOntoANumberedAddress: a move onto an address that has a number
@@ -99,21 +92,41 @@ func TestMoveRenamesOneAddressRow(t *testing.T) {
 // the moved address that number, those the moved record does not list
 // too (one kept after its lead list dropped them), as the fold does.
 func TestMoveOntoANumberedAddress(t *testing.T) {
-	cs := testConnStr(t)
-	schema := testSchema(t, cs)
-	ctx := context.Background()
-	whole := backendtest.ManyPeople(t, 500)
-	b := newPG(t, cs, schema, "", alice)
-	mustNoErr(t, b.Push(whole, false), "push")
-	from := `search.many["0"]`
-	c, err := b.writable(ctx)
-	mustNoErr(t, err, "connect")
-	_, err = c.Exec(ctx, b.sql(`INSERT INTO {s}.addresses (workspace, n, address) SELECT workspace, max(n) + 100, 'search.moved' FROM {s}.addresses GROUP BY workspace;
-		INSERT INTO {s}.people (workspace, id, found_by) SELECT workspace, 'unlisted', ARRAY[n] FROM {s}.addresses WHERE address = '`+from+`'`))
+	f := newMoveFixture(t)
+	_, err := f.c.Exec(context.Background(), f.b.sql(`INSERT INTO {s}.addresses (workspace, n, address) SELECT workspace, max(n) + 100, 'search.moved' FROM {s}.addresses GROUP BY workspace;
+		INSERT INTO {s}.people (workspace, id, found_by) SELECT workspace, 'unlisted', ARRAY[n] FROM {s}.addresses WHERE address = '`+f.from+`'`))
 	mustNoErr(t, err, "an address numbered, a person not listed")
-	checkpointMove(t, b, from, "search.moved")
-	foundAfterMove(t, newPG(t, cs, schema, "", bob), from, "search.moved", len(whole.Searches[from].LeadIDs)+1)
+	checkpointMove(t, f.b, f.from, "search.moved")
+	foundAfterMove(t, f.reader(t), f.from, "search.moved", f.listed+1)
 }
+
+// moveFixture is a schema of its own holding backendtest.ManyPeople(t,
+// 500), pushed by b, a connection c to it, and the search to move (from)
+// with the count of people its lead list holds.
+type moveFixture struct {
+	cs, schema string
+	b          *Backend
+	c          *pgx.Conn
+	from       string
+	listed     int
+}
+
+func newMoveFixture(t *testing.T) *moveFixture {
+	t.Helper()
+	f := &moveFixture{cs: testConnStr(t), from: `search.many["0"]`}
+	f.schema = testSchema(t, f.cs)
+	whole := backendtest.ManyPeople(t, 500)
+	f.b = newPG(t, f.cs, f.schema, "", alice)
+	mustNoErr(t, f.b.Push(whole, false), "push")
+	f.listed = len(whole.Searches[f.from].LeadIDs)
+	var err error
+	f.c, err = f.b.writable(context.Background())
+	mustNoErr(t, err, "connect")
+	return f
+}
+
+// reader is another backend on f's schema.
+func (f *moveFixture) reader(t *testing.T) *Backend { return newPG(t, f.cs, f.schema, "", bob) }
 
 // checkpointMove folds a move of from to to into a partial state of b
 // and writes it (the recorder's Checkpoint), then closes the recording.
