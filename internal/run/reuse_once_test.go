@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/plan"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/local"
@@ -58,13 +59,7 @@ func TestReuseReadsTheOtherWorkspacesOnce(t *testing.T) {
 	}
 	c := &elsewhereCounter{localWorkspace: ws}
 	d.Backend = c
-	got, diags, err := Plan(context.Background(), d, PlanOptions{Config: cfg, Targets: []string{"enrich.contacts"}, Offline: true})
-	if err != nil || diags.HasErrors() {
-		t.Fatal(err, diags)
-	}
-	if diff := cmp.Diff(jsonOf(t, want), jsonOf(t, got)); diff != "" {
-		t.Errorf("the plan differs from the whole state's (-whole +read):\n%s", diff)
-	}
+	samePlan(t, d, cfg, want)
 	if c.once != 1 || c.keys+c.lookups != 0 {
 		t.Errorf("the plan read dach %d times at once, %d for its keys and %d for lookups; want once, 0 and 0", c.once, c.keys, c.lookups)
 	}
@@ -129,14 +124,21 @@ func TestReuseAtTheLimitListsNoKeys(t *testing.T) {
 	want, _ := plan.Build(cfg, whole, plan.Options{Now: now, Targets: []string{"enrich.contacts"}, Offline: true, Reuse: ws.EnrichmentsElsewhere})
 	c := &elsewhereCounter{localWorkspace: ws}
 	d.Backend = c
+	samePlan(t, d, cfg, want)
+	if c.once+c.keys != 0 {
+		t.Errorf("the plan at the limit read dach %d times at once and %d for its keys; want neither", c.once, c.keys)
+	}
+}
+
+// samePlan plans enrich.contacts of cfg with d (Plan, offline) and
+// compares the plan with want, the whole state's.
+func samePlan(t *testing.T, d Deps, cfg *config.Config, want *plan.Plan) {
+	t.Helper()
 	got, diags, err := Plan(context.Background(), d, PlanOptions{Config: cfg, Targets: []string{"enrich.contacts"}, Offline: true})
 	if err != nil || diags.HasErrors() {
 		t.Fatal(err, diags)
 	}
 	if diff := cmp.Diff(jsonOf(t, want), jsonOf(t, got)); diff != "" {
 		t.Errorf("the plan differs from the whole state's (-whole +read):\n%s", diff)
-	}
-	if c.once+c.keys != 0 {
-		t.Errorf("the plan at the limit read dach %d times at once and %d for its keys; want neither", c.once, c.keys)
 	}
 }
