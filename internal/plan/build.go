@@ -89,6 +89,7 @@ func Build(cfg *config.Config, st *state.State, opts Options) (*Plan, hcl.Diagno
 		b.creditBalance()
 	}
 	redact(cfg, p)
+	p.unpack()
 	p.Diagnostics = JSONDiagnostics(b.diags)
 	p.normalize()
 	return p, b.diags

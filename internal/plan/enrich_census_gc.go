@@ -73,3 +73,15 @@ func (v *env) readGC(sources []source) {
 		v.gcBack = pagesGC()
 	}
 }
+
+// keptGC lowers GOGC (pagesGC) until the plan is built (env.settle) when
+// e read the people retention removes in the kept form (Expired.ReadKept,
+// past 200,000 of them): the plan then holds their IDs and index beside
+// the lead lists and the sketches (152 MB at 1,000,000 of 3,000,000
+// people), and GOGC 200 let the enrich blocks' counts grow the heap to
+// three times that.
+func (v *env) keptGC(e *Expired) {
+	if v.gcBack == nil && e != nil && e.gone.len() > 0 {
+		v.gcBack = pagesGC()
+	}
+}

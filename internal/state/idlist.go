@@ -161,3 +161,30 @@ func (l IDList) Equal(o IDList) bool {
 	}
 	return true
 }
+
+// Search is the index of id in l, sorted, and whether l holds it there;
+// else where it would go (slices.BinarySearch over Strings, without the
+// slice: a plan of retention holds 1,000,000 IDs so).
+func (l IDList) Search(id string) (int, bool) {
+	n := l.Len()
+	i, j := 0, n
+	for i < j {
+		h := int(uint(i+j) >> 1)
+		if l.At(h) < id {
+			i = h + 1
+		} else {
+			j = h
+		}
+	}
+	return i, i < n && l.At(i) == id
+}
+
+// Sorted reports whether l is sorted, each ID once.
+func (l IDList) Sorted() bool {
+	for i := 1; i < l.Len(); i++ {
+		if l.At(i) <= l.At(i-1) {
+			return false
+		}
+	}
+	return true
+}
