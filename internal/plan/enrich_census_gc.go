@@ -23,11 +23,14 @@ import (
 // what the plan holds too.
 var censusGCPercent = 50
 
-// pagesGC lowers GOGC to censusGCPercent unless it is lower already, or
-// the collector is off, and returns what sets it back.
-func pagesGC() (restore func()) {
-	old := debug.SetGCPercent(censusGCPercent)
-	if old <= censusGCPercent { // lower, or off (negative)
+// pagesGC lowers GOGC to censusGCPercent (lowerGC).
+func pagesGC() (restore func()) { return lowerGC(censusGCPercent) }
+
+// lowerGC lowers GOGC to percent unless it is lower already, or the
+// collector is off, and returns what sets it back.
+func lowerGC(percent int) (restore func()) {
+	old := debug.SetGCPercent(percent)
+	if old <= percent { // lower, or off (negative)
 		debug.SetGCPercent(old)
 		return func() {}
 	}
@@ -74,14 +77,14 @@ func (v *env) readGC(sources []source) {
 	}
 }
 
-// keptGC lowers GOGC (pagesGC) until the plan is built (env.settle) when
-// e read the people retention removes in the kept form (Expired.ReadKept,
-// past 200,000 of them): the plan then holds their IDs and index beside
-// the lead lists and the sketches (152 MB at 1,000,000 of 3,000,000
-// people), and GOGC 200 let the enrich blocks' counts grow the heap to
-// three times that.
+// keptGC lowers GOGC to keptGCPercent until the plan is built
+// (env.settle) when e read the people retention removes in the kept form
+// (Expired.ReadKept, past 200,000 of them): the plan then holds their IDs
+// and index beside the lead lists and the sketches (152 MB at 1,000,000
+// of 3,000,000 people), and GOGC 200 let the enrich blocks' counts grow
+// the heap to three times that.
 func (v *env) keptGC(e *Expired) {
 	if v.gcBack == nil && e != nil && e.gone.len() > 0 {
-		v.gcBack = pagesGC()
+		v.gcBack = lowerGC(keptGCPercent)
 	}
 }

@@ -133,7 +133,7 @@ func TestManyBlocksWalkingLowerTheCollectorsGoal(t *testing.T) {
 }
 
 // A plan that read people retention removes in the kept form holds their
-// IDs and index: it lowers GOGC to censusGCPercent until it is built
+// IDs and index: it lowers GOGC to keptGCPercent until it is built
 // (keptGC), and a plan that read nobody so keeps it.
 func TestKeptPeopleLowerTheCollectorsGoal(t *testing.T) {
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
@@ -144,7 +144,7 @@ func TestKeptPeopleLowerTheCollectorsGoal(t *testing.T) {
 		e    *Expired
 		want int
 	}{
-		{kept, censusGCPercent},
+		{kept, keptGCPercent},
 		{&Expired{IDs: kept.IDs, Kept: true, gone: newKeptGone(kept.IDs)}, 100},
 		{nil, 100},
 	} {

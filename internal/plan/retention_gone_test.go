@@ -117,3 +117,18 @@ func TestReadKeptHoldsNobody(t *testing.T) {
 		t.Errorf("removed %q: want the IDs listed themselves, not copies", ids)
 	}
 }
+
+// goneMet counts each ID once, whether noted by its place among the
+// people read in the kept form or by ID for someone read whole.
+func TestGoneMetCountsEachOnce(t *testing.T) {
+	var m goneMet
+	for _, i := range []int{0, 63, 64, 129, 63, 0} {
+		m.kept(i, 130)
+	}
+	for _, id := range []string{"a", "b", "a"} {
+		m.whole(id)
+	}
+	if m.len() != 6 {
+		t.Fatalf("len = %d, want 6 (4 kept, 2 whole)", m.len())
+	}
+}
