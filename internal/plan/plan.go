@@ -215,18 +215,6 @@ type Change struct {
 	// MovedFrom is, for a moved change, the address the record moves
 	// from (Address is where it goes).
 	MovedFrom string `json:"moved_from,omitempty"`
-	// packedIDs are PersonIDs packed while Build runs (the retention
-	// change's 1,000,000 IDs), set as PersonIDs as it returns (unpack).
-	packedIDs state.IDList
-}
-
-// unpack sets the PersonIDs of the changes that hold them packed.
-func (p *Plan) unpack() {
-	for _, c := range p.Changes {
-		if c != nil && c.packedIDs.Len() > 0 {
-			c.PersonIDs, c.packedIDs = c.packedIDs.Strings(), state.IDList{}
-		}
-	}
 }
 
 // MarshalJSON writes person_ids for every enrich change, [] when it has
