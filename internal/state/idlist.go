@@ -2,6 +2,7 @@ package state
 
 import (
 	"iter"
+	"sort"
 	"strings"
 )
 
@@ -167,15 +168,7 @@ func (l IDList) Equal(o IDList) bool {
 // slice: a plan of retention holds 1,000,000 IDs so).
 func (l IDList) Search(id string) (int, bool) {
 	n := l.Len()
-	i, j := 0, n
-	for i < j {
-		h := int(uint(i+j) >> 1)
-		if l.At(h) < id {
-			i = h + 1
-		} else {
-			j = h
-		}
-	}
+	i := sort.Search(n, func(h int) bool { return l.At(h) >= id })
 	return i, i < n && l.At(i) == id
 }
 
