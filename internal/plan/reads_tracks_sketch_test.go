@@ -148,14 +148,7 @@ func TestTrackBesideItsEnrichBlockReadInSketch(t *testing.T) {
 			t.Fatalf("seed %d: %v", seed, err)
 		}
 		masked += btoi(sketchesMet(st, facts))
-		facts.Fill(st)
-		po := o
-		po.Enrich = facts
-		got, _ := Build(f.cfg, st, po)
-		if again := facts.Recount(); again != nil {
-			facts, po.Enrich = again, again
-			got, _ = Build(f.cfg, st, po)
-		}
+		got, _, facts := buildFilled(f.cfg, st, o, facts)
 		if facts.Err() != nil || facts.NeedsEveryone() {
 			continue
 		}
