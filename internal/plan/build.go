@@ -37,6 +37,7 @@ func Build(cfg *config.Config, st *state.State, opts Options) (*Plan, hcl.Diagno
 	b := &builder{cfg: cfg, st: st, opts: opts, v: newEnv(cfg, st, now), now: now,
 		running: map[string]int{}, diags: moveDiags}
 	defer b.v.settle()
+	b.v.trackSketchGC()
 	b.v.lookup = opts.Reuse
 	b.v.facts = opts.Enrich
 	opts.Enrich.movedBy(opts.Moved)

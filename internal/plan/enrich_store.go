@@ -283,6 +283,8 @@ func enrichSelected(cfg *config.Config, records *state.State, opts Options, want
 	if len(r.Tracks)+len(r.Imports) > 0 {
 		b.meetImports(&r)
 	}
+	r.Sketched = b.sketchesEnriched(r) && sketchesBeside(blocks)
+	r.Pageless = r.Sketched && !b.readsProfiles()
 	return blocks, r, true
 }
 
