@@ -77,14 +77,13 @@ func apply(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView) error
 		return err
 	}
 	defer lock.Unlock()
-	// Built, and the billing call made, while the state is read.
+	// Built, and the billing call made, while the state is read: decided
+	// on the workspace's row when the backend reads it alone, else on the
+	// records.
 	ahead := startService(ctx, d)
 	defer ahead.stop()
-	in, err := applyState(d, opts, func(records *state.State) {
-		if billingSure(d, opts, records) {
-			ahead.bill()
-		}
-	})
+	ahead.billOnRow(d, opts)
+	in, err := applyState(d, opts, func(records *state.State) { ahead.billIfSure(d, opts, records) })
 	if err != nil {
 		return err
 	}

@@ -748,6 +748,24 @@ func (d *dbStore) openBase() (*state.Base, error) {
 	return state.NewBase(s), nil
 }
 
+// readWorkspaceRow reads the workspace's row alone (Store.ReadWorkspaceRow):
+// nil when the database or the row does not exist yet.
+func (d *dbStore) readWorkspaceRow() (*state.State, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	db, err := d.handle(false) // makes sure of the schema
+	if err != nil || db == nil {
+		return nil, err
+	}
+	var s *state.State
+	err = retryBusy(func() error {
+		var err error
+		s, _, err = sqlstate.ScanWorkspaceRow(db.QueryRowContext(context.Background(), sqlstate.SQLite.Rewrite(sqlstate.SelectHeader), d.ws).Scan)
+		return err
+	})
+	return s, d.wrap("reading the state", err)
+}
+
 // readBase reads the records of the state into a Base whose people are
 // read from the same transaction; nil without error when the state holds
 // calls not folded in yet.

@@ -366,6 +366,19 @@ func (store *Store) removeFoldedJournal(s *state.State) error {
 // read whole.
 func (store *Store) ReadsPeopleOnRequest() bool { return store.db != nil }
 
+// ReadWorkspaceRow reads the workspace's row alone, its service and
+// configuration (backend.WorkspaceRowReader): nil for a state file, or a
+// database not written yet.
+func (store *Store) ReadWorkspaceRow() (*state.State, error) {
+	if store.db == nil {
+		return nil, nil
+	}
+	if err := store.migrate(); err != nil {
+		return nil, err
+	}
+	return store.db.readWorkspaceRow()
+}
+
 // OpenBase opens the state for a command that asks for what it needs
 // (state.Base): a database's people are read on request, a state file is
 // read whole.
