@@ -39,6 +39,9 @@ type Store struct {
 
 	mu      sync.Mutex
 	journal *Journal // the open journal, if any
+	// replayed is how many of its journal's events the last Load of a
+	// JSON state applied (UnfoldedCalls).
+	replayed int
 
 	// db keeps the state of a path ending in .db in a SQLite database
 	// (sqlite.go); nil for a JSON state file.
