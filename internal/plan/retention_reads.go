@@ -20,8 +20,9 @@ type Expired struct {
 	// IDs may hold a few people seen just after the limit (a store keeps
 	// microseconds): Build asks each person.
 	IDs []string
-	// Kept: more than maxExpiredRead: a plan reads them in the kept form
-	// (ReadKept), not whole; an apply reads them whole (ReadWhole).
+	// Kept: more than maxExpiredRead: a plan, and an apply, read them in
+	// the kept form (ReadKept), not whole; the apply's fold of their
+	// removal reads what it changes (state.State.Fold).
 	Kept bool
 	// retention and now tell ReadKept who goes.
 	retention time.Duration

@@ -227,6 +227,9 @@ func (a *applier) forgetPeople(fe *ForgetPeopleEvent) {
 	for _, id := range fe.PersonIDs {
 		p := s.Person(id)
 		if p == nil {
+			p = s.removed(id) // read for the removal alone
+		}
+		if p == nil {
 			continue
 		}
 		if erase {

@@ -58,6 +58,9 @@ func (s *State) readFor(e *Event) error {
 		}
 		return s.ReadMoving(from)
 	case EventForgetPeople:
+		if e.People.Reason == ForgetRetention {
+			return s.readRemoval(e.People.PersonIDs)
+		}
 		return s.ReadForgetting(e.People.PersonIDs)
 	case EventBilling, EventFailure:
 		return nil // the records' alone
