@@ -185,8 +185,16 @@ func (b *Backend) queueChanges(ctx context.Context, tx pgx.Tx, batch *pgx.Batch,
 	if err != nil {
 		return err
 	}
+	gone := sqlstate.RemovedIDs(s, ch) // many removed: deleted in pages
+	for page := range sqlstate.RemovalPages(gone) {
+		// Their enrichments and history go with them (ON DELETE CASCADE).
+		batch.Queue(b.sql(`DELETE FROM {s}.people WHERE workspace = $1 AND id = ANY($2)`), ws, page)
+	}
 	for id := range ch.People {
 		p := s.People[id]
+		if p == nil && gone != nil {
+			continue // deleted in its page
+		}
 		if p == nil {
 			batch.Queue(b.sql(`DELETE FROM {s}.people WHERE workspace = $1 AND id = $2`), ws, id)
 			continue

@@ -200,7 +200,7 @@ func (w *Writer) changes(ctx context.Context, s *state.State, ch *state.Changes)
 	if err := w.rename(ctx, renames); err != nil {
 		return fmt.Errorf("renaming moved addresses: %w", err)
 	}
-	gone := removedIDs(s, ch) // many removed: deleted in pages
+	gone := RemovedIDs(s, ch) // many removed: deleted in pages
 	if err := w.removePeople(ctx, gone); err != nil {
 		return err
 	}
