@@ -260,6 +260,7 @@ func (a *applier) forgetPeople(fe *ForgetPeopleEvent) {
 		// message may name them, and nobody is left to enrich again.
 		s.resolveUnknown(id, p.ID)
 	}
+	s.removedAll()
 	if erase && len(keys) > 0 {
 		sort.Strings(keys)
 		keys = dedupSorted(keys)

@@ -110,3 +110,11 @@ func (s *State) removed(id string) *Person {
 	delete(s.partial.gone, id)
 	return g.person(id)
 }
+
+// removedAll lets go of the removal forms once the removal is folded: a
+// map keeps its room when emptied (64 MB at 1,000,000 people).
+func (s *State) removedAll() {
+	if s.partial != nil && len(s.partial.gone) == 0 {
+		s.partial.gone = map[string]goneForm{}
+	}
+}
