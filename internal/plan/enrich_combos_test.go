@@ -348,7 +348,7 @@ func comboCount(f *fixture, o Options, p *Plan, facts *EnrichFacts, seen *comboS
 // comboHeld is 1 when someone retention removes in the plan of f and o
 // is held.
 func comboHeld(f *fixture, o Options, held func(*state.Person) bool) int {
-	for _, id := range o.Expired.IDs {
+	for _, id := range o.Expired.IDs.All() {
 		if q := f.st.People[id]; q != nil && held(q) && o.Now.Sub(q.LastSeen) > f.cfg.Settings.Retention {
 			return 1
 		}

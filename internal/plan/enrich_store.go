@@ -424,13 +424,13 @@ func (v *env) collectRead(e *config.Enrich, sources []source, where bool) (block
 	v.readGC(sources)
 	var bp blockPeople
 	seen := map[*state.Person]struct{}{}
-	gone := map[string]bool{} // the IDs of people the plan removes first
+	var gone goneMet // the IDs of people the plan removes first
 	walk := v.walkPlaces(e, sources)
 	for i, src := range sources {
 		for j, id := range src.ids.All() {
 			p := v.st.People[id]
 			switch {
-			case v.skipGone(p, id, gone):
+			case v.skipGone(p, id, &gone):
 				continue
 			case p == nil:
 				if p = walk.person(i, j, id); p == nil {
@@ -450,7 +450,7 @@ func (v *env) collectRead(e *config.Enrich, sources []source, where bool) (block
 			}
 		}
 	}
-	bp.members = distinctIDs(sources) - len(gone)
+	bp.members = distinctIDs(sources) - gone.len()
 	if v.keepMet {
 		bp.sources = sources
 	}

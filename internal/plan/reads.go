@@ -135,7 +135,7 @@ func (b *builder) partReads(records *state.State) Reads {
 	if b.expiredRead() && !b.opts.Expired.Kept {
 		// The people retention removes: read whole, asked each (else
 		// Expired.ReadKept reads them).
-		r.Persons = append(r.Persons, b.opts.Expired.IDs...)
+		r.Persons = b.opts.Expired.IDs.AppendTo(r.Persons)
 	}
 	slices.Sort(r.Persons)
 	r.Persons = slices.Compact(r.Persons)
