@@ -208,7 +208,9 @@ func partialRead(d Deps, opts ApplyOptions, b *state.Base, sel plan.Options) (*a
 	if err != nil {
 		return nil, err
 	}
-	exp = exp.ReadWhole() // removed, so written: read whole
+	// Many people to remove are read in the kept form (ReadKept), and
+	// the fold of their removal reads what it changes a page at a time
+	// (state/removal.go): nobody is read whole for it.
 	sel.Expired = exp
 	reads, err := foldableReads(opts.Config, b, &sel)
 	if err != nil {
@@ -220,6 +222,9 @@ func partialRead(d Deps, opts ApplyOptions, b *state.Base, sel plan.Options) (*a
 			return nil, err
 		}
 		st, err := writableReading(b, reads)
+		if err == nil {
+			err = exp.ReadKept(b, st)
+		}
 		if err != nil {
 			return nil, err
 		}
