@@ -6,16 +6,22 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/backend/backendtest"
 	"github.com/leadsync/leadsync/internal/state/sqlstate"
 )
+
+// beforeSchema7 removes the count of the addresses' changes (schema
+// version 7), which no migration before it knows.
+const beforeSchema7 = `DROP TRIGGER addresses_added; DROP TRIGGER addresses_renamed; DROP TRIGGER addresses_removed;
+	ALTER TABLE workspaces DROP COLUMN addresses_changed;`
 
 // toSchema5 turns the numbered found_by of the database at path back into
 // lists of texts, as schema version 5 kept them.
 func toSchema5(t *testing.T, db *sql.DB) {
 	t.Helper()
 	_, err := db.Exec(`UPDATE people SET found_by = (SELECT v.found_by FROM people_found_by v WHERE v.workspace = people.workspace AND v.id = people.id);
-		DROP VIEW people_found_by; DROP TABLE addresses; UPDATE schema_version SET version = 5`)
+		` + beforeSchema7 + ` DROP VIEW people_found_by; DROP TABLE addresses; UPDATE schema_version SET version = 5`)
 	must(t, err)
 }
 
@@ -60,14 +66,17 @@ func TestMigrateSchema5(t *testing.T) {
 }
 
 // TestCheckpointRenamesOntoANumberedAddress: a move onto an address that
-// has a number already (a block removed earlier left it) gives the people
-// the moved record lists that number, and the state committed is the
-// move folded into the state read whole.
+// has a number already (a block removed earlier left it) gives every
+// person found by the moved address that number, those the moved record
+// does not list too (one kept after its lead list dropped them), and the
+// state committed is the move folded into the state read whole.
 func TestCheckpointRenamesOntoANumberedAddress(t *testing.T) {
 	m := newMovedRecording(t)
-	n := len(m.whole.Searches[m.from].LeadIDs)
-	_, err := m.db.Exec(`INSERT INTO addresses (workspace, n, address) SELECT workspace, max(n) + 100, 'search.moved' FROM addresses GROUP BY workspace`)
+	n := len(m.whole.Searches[m.from].LeadIDs) + 1
+	_, err := m.db.Exec(`INSERT INTO addresses (workspace, n, address) SELECT workspace, max(n) + 100, 'search.moved' FROM addresses GROUP BY workspace;
+		INSERT INTO people (workspace, id, found_by) SELECT workspace, 'unlisted', json_array(n) FROM addresses WHERE address = ?`, m.from)
 	must(t, err)
+	m.whole.People["unlisted"] = &state.Person{ID: "unlisted", FoundBy: []string{m.from}}
 	must(t, m.rec.(interface{ Checkpoint(context.Context) error }).Checkpoint(context.Background()))
 	if m.named(t, m.from) != 0 || m.named(t, "search.moved") != n {
 		t.Errorf("after the write, %d people found by %s and %d by search.moved, want 0 and %d", m.named(t, m.from), m.from, m.named(t, "search.moved"), n)

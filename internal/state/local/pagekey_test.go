@@ -77,7 +77,7 @@ func toSchema3(t *testing.T, path string) {
 	must(t, err)
 	defer db.Close()
 	_, err = db.Exec(`DROP INDEX people_page_key; ALTER TABLE people DROP COLUMN page_key;
-		CREATE INDEX people_page_name ON people (workspace, page_name); UPDATE schema_version SET version = 3`)
+		CREATE INDEX people_page_name ON people (workspace, page_name); ` + beforeSchema7 + ` UPDATE schema_version SET version = 3`)
 	must(t, err)
 }
 

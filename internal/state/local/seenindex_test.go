@@ -26,7 +26,7 @@ func TestMigrateSchema4(t *testing.T) {
 	db, err := sql.Open("sqlite", path+sqliteDSN)
 	must(t, err)
 	defer db.Close()
-	_, err = db.Exec(`DROP INDEX people_last_seen; UPDATE schema_version SET version = 4`)
+	_, err = db.Exec(`DROP INDEX people_last_seen; ` + beforeSchema7 + ` UPDATE schema_version SET version = 4`)
 	must(t, err)
 
 	again := NewStore(path)

@@ -105,23 +105,49 @@ func (b *Backend) numbers(ctx context.Context, q querier, ws string, people []*s
 	if err := b.lookUpNumbers(ctx, q, ws, want, byAddr); err != nil {
 		return nil, err
 	}
-	var missing []string
-	for _, a := range want {
-		if _, ok := byAddr[a]; !ok {
-			missing = append(missing, a)
-		}
-	}
-	if len(missing) > 0 {
-		slices.Sort(missing)
-		if _, err := q.Exec(ctx, b.sql(`INSERT INTO {s}.addresses (workspace, n, address)
-			SELECT $1, (SELECT coalesce(max(n), 0) FROM {s}.addresses WHERE workspace = $1) + o, a FROM unnest($2::text[]) WITH ORDINALITY AS u(a, o)`), ws, missing); err != nil {
-			return nil, fmt.Errorf("numbering the addresses: %w", err)
-		}
-		if err := b.lookUpNumbers(ctx, q, ws, missing, byAddr); err != nil {
+	if missing := unnumbered(want, byAddr); len(missing) > 0 {
+		if err := b.numberMissing(ctx, q, ws, missing, byAddr); err != nil {
 			return nil, err
 		}
 	}
 	return sqlstate.NumbersOf(byAddr), nil
+}
+
+// unnumbered are the addresses of want that byAddr has no number of.
+func unnumbered(want []string, byAddr map[string]int64) []string {
+	var out []string
+	for _, a := range want {
+		if _, ok := byAddr[a]; !ok {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// numberMissing gives the addresses of missing the next numbers of
+// workspace ws, under the lock of the workspace's row (held to the end
+// of q's transaction): two writers numbering at once would both take
+// the highest number read and one would fail on the primary key. The
+// second waits for the first, then looks up again (each statement reads
+// what committed before it): the first may have numbered the same
+// addresses.
+func (b *Backend) numberMissing(ctx context.Context, q querier, ws string, missing []string, byAddr map[string]int64) error {
+	if _, err := q.Exec(ctx, b.sql(`SELECT 1 FROM {s}.workspaces WHERE name = $1 FOR UPDATE`), ws); err != nil {
+		return fmt.Errorf("numbering the addresses: %w", err)
+	}
+	if err := b.lookUpNumbers(ctx, q, ws, missing, byAddr); err != nil {
+		return err
+	}
+	missing = unnumbered(missing, byAddr)
+	if len(missing) == 0 {
+		return nil
+	}
+	slices.Sort(missing)
+	if _, err := q.Exec(ctx, b.sql(`INSERT INTO {s}.addresses (workspace, n, address)
+		SELECT $1, (SELECT coalesce(max(n), 0) FROM {s}.addresses WHERE workspace = $1) + o, a FROM unnest($2::text[]) WITH ORDINALITY AS u(a, o)`), ws, missing); err != nil {
+		return fmt.Errorf("numbering the addresses: %w", err)
+	}
+	return b.lookUpNumbers(ctx, q, ws, missing, byAddr)
 }
 
 // lookUpNumbers puts the numbers of the addresses of want that have one

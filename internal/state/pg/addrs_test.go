@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/backend"
 	"github.com/leadsync/leadsync/internal/state/backend/backendtest"
@@ -69,23 +71,69 @@ func TestMigrateSchema14(t *testing.T) {
 // of the table addresses: no person's found_by changes, and the state
 // read after names the new address.
 func TestMoveRenamesOneAddressRow(t *testing.T) {
-	cs := testConnStr(t)
-	schema := testSchema(t, cs)
+	f := newMoveFixture(t)
 	ctx := context.Background()
-	whole := backendtest.ManyPeople(t, 500)
-	b := newPG(t, cs, schema, "", alice)
-	mustNoErr(t, b.Push(whole, false), "push")
-	from := `search.many["0"]`
-	n := len(whole.Searches[from].LeadIDs)
-	c, err := b.writable(ctx)
-	mustNoErr(t, err, "connect")
 	foundBy := func() (out string) {
-		mustNoErr(t, c.QueryRow(ctx, b.sql(`SELECT string_agg(id || found_by::text, ';' ORDER BY id) FROM {s}.people`)).Scan(&out), "found_by")
+		mustNoErr(t, f.c.QueryRow(ctx, f.b.sql(`SELECT string_agg(id || found_by::text, ';' ORDER BY id) FROM {s}.people`)).Scan(&out), "found_by")
 		return out
 	}
 	before := foundBy()
+	checkpointMove(t, f.b, f.from, "search.moved")
+	var renamed int
+	mustNoErr(t, f.c.QueryRow(ctx, f.b.sql(`SELECT coalesce(sum(renamed), -1) FROM {s}.addresses WHERE address = 'search.moved'`)).Scan(&renamed), "addresses")
+	if after := foundBy(); renamed != 1 || after != before {
+		t.Errorf("after the move: the row of search.moved renamed %d times (want 1); found_by changed: %v", renamed, after != before)
+	}
+	foundAfterMove(t, f.reader(t), f.from, "search.moved", f.listed)
+}
+
+// TestMoveOntoANumberedAddress: a move onto an address that has a number
+// already (a block removed earlier left it) gives every person found by
+// the moved address that number, those the moved record does not list
+// too (one kept after its lead list dropped them), as the fold does.
+func TestMoveOntoANumberedAddress(t *testing.T) {
+	f := newMoveFixture(t)
+	_, err := f.c.Exec(context.Background(), f.b.sql(`INSERT INTO {s}.addresses (workspace, n, address) SELECT workspace, max(n) + 100, 'search.moved' FROM {s}.addresses GROUP BY workspace;
+		INSERT INTO {s}.people (workspace, id, found_by) SELECT workspace, 'unlisted', ARRAY[n] FROM {s}.addresses WHERE address = '`+f.from+`'`))
+	mustNoErr(t, err, "an address numbered, a person not listed")
+	checkpointMove(t, f.b, f.from, "search.moved")
+	foundAfterMove(t, f.reader(t), f.from, "search.moved", f.listed+1)
+}
+
+// moveFixture is a schema of its own holding backendtest.ManyPeople(t,
+// 500), pushed by b, a connection c to it, and the search to move (from)
+// with the count of people its lead list holds.
+type moveFixture struct {
+	cs, schema string
+	b          *Backend
+	c          *pgx.Conn
+	from       string
+	listed     int
+}
+
+func newMoveFixture(t *testing.T) *moveFixture {
+	t.Helper()
+	f := &moveFixture{cs: testConnStr(t), from: `search.many["0"]`}
+	f.schema = testSchema(t, f.cs)
+	whole := backendtest.ManyPeople(t, 500)
+	f.b = newPG(t, f.cs, f.schema, "", alice)
+	mustNoErr(t, f.b.Push(whole, false), "push")
+	f.listed = len(whole.Searches[f.from].LeadIDs)
+	var err error
+	f.c, err = f.b.writable(context.Background())
+	mustNoErr(t, err, "connect")
+	return f
+}
+
+// reader is another backend on f's schema.
+func (f *moveFixture) reader(t *testing.T) *Backend { return newPG(t, f.cs, f.schema, "", bob) }
+
+// checkpointMove folds a move of from to to into a partial state of b
+// and writes it (the recorder's Checkpoint), then closes the recording.
+func checkpointMove(t *testing.T, b *Backend, from, to string) {
+	t.Helper()
 	ev := state.Event{At: backendtest.At(30), Kind: state.EventMove, Address: state.MovesAddress,
-		Move: &state.MoveEvent{Moves: []state.Move{{From: from, To: "search.moved"}}}}
+		Move: &state.MoveEvent{Moves: []state.Move{{From: from, To: to}}}}
 	base, err := backend.OpenBase(b)
 	mustNoErr(t, err, "open base")
 	defer base.Close()
@@ -95,18 +143,19 @@ func TestMoveRenamesOneAddressRow(t *testing.T) {
 	mustNoErr(t, err, "journal")
 	mustNoErr(t, rec.Append(&ev), "append")
 	mustNoErr(t, s.Fold(ev), "fold")
-	mustNoErr(t, rec.(interface{ Checkpoint(context.Context) error }).Checkpoint(ctx), "checkpoint")
-	var renamed int
-	mustNoErr(t, c.QueryRow(ctx, b.sql(`SELECT coalesce(sum(renamed), -1) FROM {s}.addresses WHERE address = 'search.moved'`)).Scan(&renamed), "addresses")
-	if after := foundBy(); renamed != 1 || after != before {
-		t.Errorf("after the move: the row of search.moved renamed %d times (want 1); found_by changed: %v", renamed, after != before)
-	}
+	mustNoErr(t, rec.(interface{ Checkpoint(context.Context) error }).Checkpoint(context.Background()), "checkpoint")
 	mustNoErr(t, rec.Close(), "close")
-	got, err := newPG(t, cs, schema, "", bob).Load()
+}
+
+// foundAfterMove fails t unless the state b loads has no person found by
+// from and n found by to.
+func foundAfterMove(t *testing.T, b *Backend, from, to string, n int) {
+	t.Helper()
+	got, err := b.Load()
 	mustNoErr(t, err, "load")
 	moved := 0
 	for _, p := range got.People {
-		if slices.Contains(p.FoundBy, "search.moved") {
+		if slices.Contains(p.FoundBy, to) {
 			moved++
 		}
 		if slices.Contains(p.FoundBy, from) {
@@ -114,7 +163,7 @@ func TestMoveRenamesOneAddressRow(t *testing.T) {
 		}
 	}
 	if moved != n {
-		t.Errorf("%d people found by search.moved after the move, want %d", moved, n)
+		t.Errorf("%d people found by %s after the move, want %d", moved, to, n)
 	}
 }
 
@@ -138,5 +187,89 @@ func TestMigrationOutlivesTheOperationsDeadline(t *testing.T) {
 	mustNoErr(t, c.QueryRow(ctx, old.sql(`SELECT version FROM {s}.schema_version`)).Scan(&v), "version")
 	if v != SchemaVersion {
 		t.Fatalf("schema version %d, want %d", v, SchemaVersion)
+	}
+}
+
+// TestTwoWritersNumberAtOnce: two transactions numbering new addresses of
+// one workspace at once both commit, each address with a number of its
+// own: the second waits for the first (the workspace row's lock), then
+// numbers after it. Numbered from the highest number each had read, the
+// second failed on the primary key.
+func TestTwoWritersNumberAtOnce(t *testing.T) {
+	cs := testConnStr(t)
+	schema := testSchema(t, cs)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	b := newPG(t, cs, schema, "", alice)
+	mustNoErr(t, b.Push(backendtest.ManyPeople(t, 10), false), "push")
+	c1, err := b.writable(ctx)
+	mustNoErr(t, err, "connect")
+	c2, err := connect(ctx, cs)
+	mustNoErr(t, err, "connect")
+	defer c2.Close(ctx)
+	found := func(a string) []*state.Person { return []*state.Person{{ID: a, FoundBy: []string{a}}} }
+	tx1, err := c1.Begin(ctx)
+	mustNoErr(t, err, "begin")
+	defer tx1.Rollback(ctx)
+	first, err := b.numbers(ctx, tx1, b.workspace, found("search.first"))
+	mustNoErr(t, err, "the first writer's numbers")
+	second := make(chan error, 1)
+	var n2 any
+	go func() {
+		second <- pgx.BeginFunc(ctx, c2, func(tx pgx.Tx) error {
+			nums, err := b.numbers(ctx, tx, b.workspace, found("search.second"))
+			if err == nil {
+				n2, err = nums.List([]string{"search.second"})
+			}
+			return err
+		})
+	}()
+	waitForLock(ctx, t, cs, c2.PgConn().PID())
+	mustNoErr(t, tx1.Commit(ctx), "the first commit")
+	mustNoErr(t, <-second, "the second writer")
+	n1, err := first.List([]string{"search.first"})
+	mustNoErr(t, err, "the first number")
+	if n1 == n2 {
+		t.Errorf("both addresses numbered %v", n1)
+	}
+}
+
+// waitForLock returns once the backend pid waits for a lock.
+func waitForLock(ctx context.Context, t *testing.T, cs string, pid uint32) {
+	t.Helper()
+	c, err := connect(ctx, cs)
+	mustNoErr(t, err, "connect")
+	defer c.Close(ctx)
+	for waiting := false; !waiting; {
+		mustNoErr(t, c.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND wait_event_type = 'Lock')`, int64(pid)).Scan(&waiting), "waiting for the second writer's lock")
+	}
+}
+
+// TestAddressChangesCounted: every statement that adds, renames or
+// removes rows of addresses raises the count of its workspace's changes
+// (schema 16), which tells a reader to read the names again.
+func TestAddressChangesCounted(t *testing.T) {
+	cs := testConnStr(t)
+	schema := testSchema(t, cs)
+	ctx := context.Background()
+	b := newPG(t, cs, schema, "", alice)
+	mustNoErr(t, b.Push(backendtest.ManyPeople(t, 10), false), "push")
+	c, err := b.writable(ctx)
+	mustNoErr(t, err, "connect")
+	last := int64(-1)
+	for _, q := range []string{
+		`SELECT 1`,
+		`INSERT INTO {s}.addresses (workspace, n, address) SELECT workspace, max(n) + 1, 'search.new' FROM {s}.addresses GROUP BY workspace`,
+		`UPDATE {s}.addresses SET address = 'search.newer' WHERE address = 'search.new'`,
+		`DELETE FROM {s}.addresses WHERE address = 'search.newer'`,
+	} {
+		_, err := c.Exec(ctx, b.sql(q))
+		mustNoErr(t, err, "%s", q)
+		var n int64
+		mustNoErr(t, c.QueryRow(ctx, b.sql(`SELECT addresses_changed FROM {s}.workspaces WHERE name = $1`), b.workspace).Scan(&n), "the count")
+		if n <= last {
+			t.Errorf("after %s, the count of the addresses' changes is %d, was %d", q, n, last)
+		}
+		last = n
 	}
 }

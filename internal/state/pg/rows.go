@@ -120,39 +120,20 @@ func (b *Backend) upsertSQL(table string, cols []string) string {
 
 // renames runs, in tx, the renames of the moves a partial state folded
 // (state.Changes.Renames), before the people read are numbered and
-// written: each statement whose If holds, once a batch of its IDs.
-func (b *Backend) renames(ctx context.Context, tx pgx.Tx, s *state.State, ch *state.Changes) error {
-	renames, err := sqlstate.RenameStmts(b.dialect, b.workspace, s, ch.Renames)
-	if err != nil {
-		return err
-	}
-	for _, st := range renames {
+// written: each statement whose If holds.
+func (b *Backend) renames(ctx context.Context, tx pgx.Tx, ch *state.Changes) error {
+	for _, st := range sqlstate.RenameStmts(b.dialect, b.workspace, ch.Renames) {
 		if st.If != "" {
 			var ok bool
-			if err := tx.QueryRow(ctx, b.dialect.Rewrite(st.If), st.Args[:3]...).Scan(&ok); err != nil {
+			if err := tx.QueryRow(ctx, b.dialect.Rewrite(st.If), st.Args...).Scan(&ok); err != nil {
 				return fmt.Errorf("renaming moved addresses: %w", err)
 			}
 			if !ok {
 				continue
 			}
 		}
-		if err := b.runRename(ctx, tx, st); err != nil {
+		if _, err := tx.Exec(ctx, b.dialect.Rewrite(st.Q), st.Args...); err != nil {
 			return fmt.Errorf("renaming moved addresses: %w", err)
-		}
-	}
-	return nil
-}
-
-// runRename runs st once, or once a batch of its IDs (given in $4).
-func (b *Backend) runRename(ctx context.Context, tx pgx.Tx, st sqlstate.Stmt) error {
-	if st.IDs == nil {
-		_, err := tx.Exec(ctx, b.dialect.Rewrite(st.Q), st.Args...)
-		return err
-	}
-	for start := 0; start < len(st.IDs); start += sqlstate.RenameBatch {
-		ids := st.IDs[start:min(start+sqlstate.RenameBatch, len(st.IDs))]
-		if _, err := tx.Exec(ctx, b.dialect.Rewrite(st.Q), append(st.Args[:3:3], ids)...); err != nil {
-			return err
 		}
 	}
 	return nil
@@ -164,7 +145,7 @@ func (b *Backend) prepareWrite(ctx context.Context, tx pgx.Tx, s *state.State, c
 	if err := s.CheckWrite(ch); err != nil {
 		return nil, err
 	}
-	if err := b.renames(ctx, tx, s, ch); err != nil {
+	if err := b.renames(ctx, tx, ch); err != nil {
 		return nil, err
 	}
 	people := make([]*state.Person, 0, len(ch.People))

@@ -18,7 +18,7 @@ import (
 // SchemaVersion is the version of the tables this build reads and writes.
 // A schema of a newer version is refused; an older one is migrated, in one
 // transaction, by the first command that writes.
-const SchemaVersion = 15
+const SchemaVersion = 16
 
 // migrations[i] takes a schema from version i to i+1. {s} is the schema.
 var migrations = []string{
@@ -302,6 +302,9 @@ ANALYZE {s}.people;
 	// 14 -> 15: the numbered addresses of found_by (sqlstate/addrs.go,
 	// SQLite's schema 6): numberAddresses.
 	numberAddresses,
+	// 15 -> 16: the count of the changes of a workspace's addresses
+	// (sqlstate's addressChanges are SQLite's): countAddressChanges.
+	countAddressChanges,
 }
 
 // numberAddresses numbers the addresses the people's found_by name (in
@@ -335,6 +338,29 @@ CREATE VIEW {s}.people_found_by AS SELECT p.workspace, p.id, CASE WHEN p.found_b
 	ARRAY(SELECT a.address FROM unnest(p.found_by) AS u(n) JOIN {s}.addresses a ON a.workspace = p.workspace AND a.n = u.n ORDER BY a.address COLLATE "C") END AS found_by
 	FROM {s}.people p;
 ANALYZE {s}.people;
+`
+
+// countAddressChanges counts, in the workspace's row, the changes of
+// its addresses: every statement that adds, renames or removes rows of
+// addresses raises addresses_changed of their workspaces once (a
+// trigger a statement, over its transition table), so that a reader's
+// names are read again exactly when the table changed
+// (sqlstate.addressesSig). The function names the workspaces of its
+// table's schema when it runs, so that a schema renamed keeps it. No row
+// is rewritten.
+const countAddressChanges = `
+ALTER TABLE {s}.workspaces ADD COLUMN addresses_changed bigint NOT NULL DEFAULT 0;
+CREATE FUNCTION {s}.leadsync_addresses_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+	EXECUTE format('UPDATE %I.workspaces w SET addresses_changed = w.addresses_changed + 1 WHERE w.name IN (SELECT workspace FROM changed)', TG_TABLE_SCHEMA);
+	RETURN NULL;
+END $$;
+CREATE TRIGGER addresses_added AFTER INSERT ON {s}.addresses REFERENCING NEW TABLE AS changed
+	FOR EACH STATEMENT EXECUTE FUNCTION {s}.leadsync_addresses_changed();
+CREATE TRIGGER addresses_renamed AFTER UPDATE ON {s}.addresses REFERENCING NEW TABLE AS changed
+	FOR EACH STATEMENT EXECUTE FUNCTION {s}.leadsync_addresses_changed();
+CREATE TRIGGER addresses_removed AFTER DELETE ON {s}.addresses REFERENCING OLD TABLE AS changed
+	FOR EACH STATEMENT EXECUTE FUNCTION {s}.leadsync_addresses_changed();
 `
 
 // migrationSteps are what a migration does in Go after its SQL, by the

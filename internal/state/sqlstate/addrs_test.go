@@ -13,8 +13,10 @@ import (
 
 // A person's found_by holds the numbers of the table addresses, read
 // back as texts in byte order; a store's decoder reads the table again
-// once an address is renamed in it (a move), so that the same store's
-// next read gives the new name.
+// once an address is renamed in it (a move), or the table is copied
+// again with the same numbers, count and renames under other names (a
+// push's copyAddresses), so that the same store's next read gives the
+// new names.
 func TestNumberedFoundByFollowsARename(t *testing.T) {
 	ctx := context.Background()
 	db, err := sql.Open("sqlite", ":memory:")
@@ -53,5 +55,11 @@ func TestNumberedFoundByFollowsARename(t *testing.T) {
 	}
 	if got := read(); !slices.Equal(got["p1"], []string{"search.0", "search.a"}) || !slices.Equal(got["p2"], []string{"search.0"}) {
 		t.Errorf("after the rename, found_by read as %v, want search.b renamed search.0, in byte order", got)
+	}
+	if _, err := db.Exec(`DELETE FROM addresses; INSERT INTO addresses (workspace, n, address, renamed) VALUES ('w', 1, 'search.a', 1), ('w', 2, 'search.0', 0)`); err != nil {
+		t.Fatal(err)
+	}
+	if got := read(); !slices.Equal(got["p1"], []string{"search.0", "search.a"}) || !slices.Equal(got["p2"], []string{"search.a"}) {
+		t.Errorf("after a copy of the table, found_by read as %v, want the copy's names", got)
 	}
 }

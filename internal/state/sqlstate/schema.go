@@ -3,7 +3,7 @@ package sqlstate
 // SchemaVersion is the version of the SQLite tables this build reads and
 // writes (its own count, kept in the schema_version table: PRAGMA
 // user_version is left to the user). A newer one is refused.
-const SchemaVersion = 6
+const SchemaVersion = 7
 
 // baseIndexes are the indexes a Base's questions are answered from
 // (queries.go), in the schema since version 2.
@@ -60,6 +60,7 @@ var SQLiteMigrations = map[int]string{
 	3: pageKeys,
 	4: seenIndex,
 	5: numberAddresses,
+	6: countAddressChanges,
 }
 
 // SQLiteSchema makes the tables of a local state: the same tables and
@@ -87,7 +88,8 @@ CREATE TABLE workspaces (
 	usage            text NOT NULL DEFAULT '{}',
 	extra            text,
 	service          text NOT NULL DEFAULT '',
-	configuration    text NOT NULL DEFAULT ''
+	configuration    text NOT NULL DEFAULT '',
+	addresses_changed integer NOT NULL DEFAULT 0
 );
 CREATE TABLE people (
 	workspace       text NOT NULL REFERENCES workspaces (name) ON DELETE CASCADE,
@@ -202,4 +204,4 @@ CREATE TABLE events (
 	event      text NOT NULL,
 	UNIQUE (workspace, journal_id, seq)
 );
-` + baseIndexes + partialIndexes + seenIndex + addressesSchema
+` + baseIndexes + partialIndexes + seenIndex + addressesSchema + addressChanges

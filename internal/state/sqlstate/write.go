@@ -193,11 +193,7 @@ func (w *Writer) changes(ctx context.Context, s *state.State, ch *state.Changes)
 	if err := s.CheckWrite(ch); err != nil {
 		return err
 	}
-	renames, err := RenameStmts(w.D, w.WS, s, ch.Renames)
-	if err != nil {
-		return err
-	}
-	if err := w.rename(ctx, renames); err != nil {
+	if err := w.rename(ctx, RenameStmts(w.D, w.WS, ch.Renames)); err != nil {
 		return fmt.Errorf("renaming moved addresses: %w", err)
 	}
 	gone := removedIDs(s, ch) // many removed: deleted in pages
