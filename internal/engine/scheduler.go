@@ -89,6 +89,10 @@ func (r *runner) dispatch(ctx context.Context, par int, done chan<- outcome) {
 			r.halt("the plan's bound of " + textfmt.Plural(r.sum.CallsPlannedMax, "call") + " is reached")
 			return
 		}
+		if len(r.queue[0].unread) > 0 {
+			r.readTrackHead()
+			continue
+		}
 		if r.excludedNow(r.queue[0]) {
 			r.queue = r.queue[1:]
 			continue

@@ -18,25 +18,83 @@ import (
 // profile gone (the service refuses the page name) or private is recorded
 // as such, and is no failure that stops the run.
 
-// prepareTrack queues the reads of a track change.
+// prepareTrack queues the reads of a track change. When the state holds
+// people in sketch (the plan read a track of the enriched so:
+// plan.Reads.Sketched), the reads are queued as one task of their people
+// (task.unread), read whole a page at a time as the reads come to the
+// head of the queue (readTrackHead): the first call waits neither for
+// 1,000,000 people read whole nor for a task each.
 func (r *runner) prepareTrack(c *plan.Change) error {
 	if r.opts.Config.Track(c.Address) == nil {
 		return fmt.Errorf("the plan names %s, which the configuration does not declare; run plan again", c.Address)
 	}
+	if r.st.TrackSketches() != nil && len(c.PersonIDs) > 0 {
+		r.push(task{call: Call{Kind: kind.Track, Address: c.Address}, unread: c.PersonIDs})
+		r.pending[c.Address] += len(c.PersonIDs)
+		return nil
+	}
 	for _, id := range c.PersonIDs {
-		p := r.st.Person(id)
-		if p == nil || p.Lead.PageName == "" {
-			// Gone from state since the plan (state rm): nobody to read.
-			continue
+		if t, ok := r.trackTask(c.Address, id); ok {
+			r.push(t)
+			r.pending[c.Address]++
 		}
-		r.push(task{
-			call:      Call{Kind: kind.Track, Address: c.Address, Person: p.ID, Page: p.Lead.PageName, Label: p.Lead.FullName},
-			page:      api.PageRequest{PageName: p.Lead.PageName},
-			networkID: p.Lead.NetworkID,
-		})
-		r.pending[c.Address]++
 	}
 	return nil
+}
+
+// trackTask is the read of the person of id by the track at addr; ok is
+// false when the state holds no such person, or one without a page name:
+// gone from state since the plan (state rm), nobody to read.
+func (r *runner) trackTask(addr, id string) (task, bool) {
+	p := r.st.Person(id)
+	if p == nil || p.Lead.PageName == "" {
+		return task{}, false
+	}
+	return task{
+		call:      Call{Kind: kind.Track, Address: addr, Person: p.ID, Page: p.Lead.PageName, Label: p.Lead.FullName},
+		page:      api.PageRequest{PageName: p.Lead.PageName},
+		networkID: p.Lead.NetworkID,
+	}, true
+}
+
+// trackHeadPage is how many people of the task of unread reads at the
+// head of the queue readTrackHead reads at once: one question to the
+// store a page of reads, at most a page of people ahead of the calls.
+var trackHeadPage = state.PeoplePage
+
+// readTrackHead reads whole the next people (up to trackHeadPage) of the
+// task of unread reads at the head of the queue and queues a read of
+// each before the rest of them, as prepareTrack queues a person held
+// whole (those the state read already are not read again). A person the
+// store no longer holds is dropped, as prepareTrack drops them. A failed
+// read of the store stops the run: no call of those reads was made.
+func (r *runner) readTrackHead() {
+	rest := r.queue[0]
+	ids := rest.unread[:min(trackHeadPage, len(rest.unread))]
+	rest.unread = rest.unread[len(ids):]
+	head := make([]task, 0, len(ids)+len(r.queue))
+	r.mu.Lock()
+	err := r.st.ReadPeople(ids)
+	for _, id := range ids {
+		if err != nil {
+			break
+		}
+		if t, ok := r.trackTask(rest.call.Address, id); ok {
+			head = append(head, t)
+		} else {
+			r.pending[rest.call.Address]--
+		}
+	}
+	r.mu.Unlock()
+	if err != nil {
+		r.fatal = fmt.Errorf("reading the people of %s: %w", rest.call.Address, err)
+		r.halt(r.fatal.Error())
+		return
+	}
+	if len(rest.unread) > 0 {
+		head = append(head, rest)
+	}
+	r.queue = append(head, r.queue[1:]...)
 }
 
 // readTrack makes one track read: the event to record, or the error.

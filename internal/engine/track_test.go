@@ -241,3 +241,46 @@ func TestTrackAndReEnrichInOneRun(t *testing.T) {
 		t.Errorf("%d contacts changed company, %d enriched, %d calls (want 80 reads + them)", changed, sum.Enriched, calls)
 	}
 }
+
+// TestTrackReadsInSketchQueuedAPageAtATime runs a track's plan over a
+// state holding its people in sketch as well (plan.Reads.Sketched): the
+// reads are queued as one task of their people, read a page at a time as
+// they come to the head of the queue (7 here). Each person the plan lists
+// is read once, but those gone from the state since the plan (state rm):
+// the calls are the plan's less theirs, never more.
+func TestTrackReadsInSketchQueuedAPageAtATime(t *testing.T) {
+	defer engine.SetTrackHeadPage(7)()
+	w := newDriftWorld(t)
+	w.apply(t0)
+	now := t0.Add(24 * time.Hour)
+	p, diags := plan.Build(w.cfg, w.st, plan.Options{Now: now, Offline: true, Targets: []string{"track.champions"}})
+	if diags.HasErrors() {
+		t.Fatalf("plan: %s", diags.Error())
+	}
+	ids := p.Change("track.champions").PersonIDs
+	var sketches []state.TrackSketch
+	for _, p := range w.st.People {
+		sketches = append(sketches, state.SketchOf(p))
+	}
+	w.st.SetTrackSketches(state.TrackSketchesOf(sketches))
+	gone := map[string]bool{ids[0]: true, ids[7]: true, ids[len(ids)-1]: true}
+	for id := range gone {
+		delete(w.st.People, id)
+	}
+	before := w.sb.Stats().ByOp[sandbox.OpPage]
+	sum, err := engine.Run(context.Background(), engine.Options{Config: w.cfg, Plan: p, State: w.st, Journal: &memJournal{},
+		Service: w.svc, Now: func() time.Time { return now }})
+	if err != nil || sum.Failed() {
+		t.Fatalf("run: %v %+v", err, sum.Failures)
+	}
+	reads := w.sb.Stats().ByOp[sandbox.OpPage] - before
+	if want := len(ids) - len(gone); reads != want || sum.Tracked != want {
+		t.Fatalf("%d reads, %d tracked, of the plan's %d (%d gone): want %d", reads, sum.Tracked, len(ids), len(gone), want)
+	}
+	for _, id := range ids {
+		q := w.st.People[id]
+		if read := q != nil && !q.Tracked["track.champions"].IsZero(); read == gone[id] {
+			t.Fatalf("person %s (gone %v) read %v", id, gone[id], read)
+		}
+	}
+}

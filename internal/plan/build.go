@@ -37,6 +37,7 @@ func Build(cfg *config.Config, st *state.State, opts Options) (*Plan, hcl.Diagno
 	b := &builder{cfg: cfg, st: st, opts: opts, v: newEnv(cfg, st, now), now: now,
 		running: map[string]int{}, diags: moveDiags}
 	defer b.v.settle()
+	b.v.trackSketchGC()
 	b.v.lookup = opts.Reuse
 	b.v.facts = opts.Enrich
 	opts.Enrich.movedBy(opts.Moved)
@@ -89,6 +90,7 @@ func Build(cfg *config.Config, st *state.State, opts Options) (*Plan, hcl.Diagno
 		b.creditBalance()
 	}
 	redact(cfg, p)
+	b.removed.unpack()
 	p.Diagnostics = JSONDiagnostics(b.diags)
 	p.normalize()
 	return p, b.diags
@@ -138,6 +140,8 @@ type builder struct {
 	// held maps a page (api.PageKey) to the profile addresses of the
 	// configuration whose reads of it state holds; built on first use.
 	held map[string][]string
+	// removed is the retention change, its IDs packed (unpack).
+	removed *removal
 	// tracked maps each person a track reads in this run to its address.
 	tracked map[*state.Person]string
 	// trackedSketch are those of them held in sketch (trackNow).

@@ -242,7 +242,7 @@ func (b *builder) byRead(people []*state.Person) (read, rest []*state.Person) {
 // countByRead counts what byRead would return, without the lists: cheap
 // when nothing of this run reads anyone.
 func (b *builder) countByRead(people []*state.Person) (read, rest int) {
-	quiet := len(b.tracked) == 0 && len(b.reads) == 0 && len(b.v.pendingIDs) == 0
+	quiet := len(b.tracked) == 0 && b.trackedSketch == nil && len(b.reads) == 0 && len(b.v.pendingIDs) == 0
 	for _, p := range people {
 		by := bySearch
 		if !quiet {
@@ -261,9 +261,9 @@ func (b *builder) countByRead(people []*state.Person) (read, rest int) {
 }
 
 // readNow reports whether a read of this run (a track's or a profile
-// block's) reads p.
+// block's) reads p: held whole, or in sketch by a track (trackedSketchOf).
 func (b *builder) readNow(p *state.Person) bool {
-	return b.tracked[p] != "" || (len(b.reads) > 0 && p.Lead.PageName != "" && b.reads[api.PageKey(p.Lead.PageName)] != "")
+	return b.tracked[p] != "" || b.trackedSketchOf(p.ID) || (len(b.reads) > 0 && p.Lead.PageName != "" && b.reads[api.PageKey(p.Lead.PageName)] != "")
 }
 
 // enrichDetail explains an enrich change; changing are the people a read

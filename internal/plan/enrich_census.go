@@ -129,13 +129,13 @@ func (v *env) collectCensus(e *config.Enrich, sources []source, where bool) (blo
 	v.facts.readByCensus(whole)
 	seen := make(map[*state.Person]struct{}, len(v.st.People)+len(whole))
 	counted := make([]bool, c.n)
-	gone := map[string]bool{} // the IDs of people the plan removes first
+	var gone goneMet // the IDs of people the plan removes first
 	k := -1
 	for _, src := range sources {
 		for _, id := range src.ids.All() {
 			k++
 			p := v.st.People[id]
-			if v.skipGone(p, id, gone) {
+			if v.skipGone(p, id, &gone) {
 				continue
 			}
 			if p == nil {
@@ -174,7 +174,7 @@ func (v *env) collectCensus(e *config.Enrich, sources []source, where bool) (blo
 	if pages != nil {
 		v.facts.countedBy(e, pages.counted)
 	}
-	bp.members = c.n - len(c.dups) - len(gone)
+	bp.members = c.n - len(c.dups) - gone.len()
 	if v.keepMet {
 		bp.sources = sources
 	}

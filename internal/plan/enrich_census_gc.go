@@ -23,11 +23,14 @@ import (
 // what the plan holds too.
 var censusGCPercent = 50
 
-// pagesGC lowers GOGC to censusGCPercent unless it is lower already, or
-// the collector is off, and returns what sets it back.
-func pagesGC() (restore func()) {
-	old := debug.SetGCPercent(censusGCPercent)
-	if old <= censusGCPercent { // lower, or off (negative)
+// pagesGC lowers GOGC to censusGCPercent (lowerGC).
+func pagesGC() (restore func()) { return lowerGC(censusGCPercent) }
+
+// lowerGC lowers GOGC to percent unless it is lower already, or the
+// collector is off, and returns what sets it back.
+func lowerGC(percent int) (restore func()) {
+	old := debug.SetGCPercent(percent)
+	if old <= percent { // lower, or off (negative)
 		debug.SetGCPercent(old)
 		return func() {}
 	}
@@ -71,5 +74,17 @@ func members(sources []source) int {
 func (v *env) readGC(sources []source) {
 	if v.gcBack == nil && v.facts != nil && v.facts.many && members(sources) >= censusGCMembers {
 		v.gcBack = pagesGC()
+	}
+}
+
+// keptGC lowers GOGC to keptGCPercent until the plan is built
+// (env.settle) when e read the people retention removes in the kept form
+// (Expired.ReadKept, past 200,000 of them): the plan then holds their IDs
+// and index beside the lead lists and the sketches (152 MB at 1,000,000
+// of 3,000,000 people), and GOGC 200 let the enrich blocks' counts grow
+// the heap to three times that.
+func (v *env) keptGC(e *Expired) {
+	if v.gcBack == nil && e != nil && e.gone.len() > 0 {
+		v.gcBack = lowerGC(keptGCPercent)
 	}
 }

@@ -131,3 +131,31 @@ func TestManyBlocksWalkingLowerTheCollectorsGoal(t *testing.T) {
 		}
 	}
 }
+
+// A plan that read people retention removes in the kept form holds their
+// IDs and index: it lowers GOGC to keptGCPercent until it is built
+// (keptGC), and a plan that read nobody so keeps it.
+func TestKeptPeopleLowerTheCollectorsGoal(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	kept := &Expired{IDs: state.PackIDs([]string{"a", "b"}), Kept: true}
+	kept.gone = newKeptGone(kept.IDs)
+	kept.gone.add(1, state.KeptPerson{ID: "b"})
+	for _, c := range []struct {
+		e    *Expired
+		want int
+	}{
+		{kept, keptGCPercent},
+		{&Expired{IDs: kept.IDs, Kept: true, gone: newKeptGone(kept.IDs)}, 100},
+		{nil, 100},
+	} {
+		v := &env{}
+		v.keptGC(c.e)
+		if got := gcPercent(); got != c.want {
+			t.Errorf("%+v: GOGC %d while the plan is built, want %d", c.e, got, c.want)
+		}
+		v.settle()
+		if got := gcPercent(); got != 100 {
+			t.Errorf("GOGC %d once the plan is built, want 100", got)
+		}
+	}
+}

@@ -47,8 +47,10 @@ type comboSeen struct {
 	// meetsMany those compared with several blocks, a where or reuse.
 	meets, meetsWhole, meetsMany int
 	// sketched are the worlds of a track of the enriched planned on its
-	// own whose plan read the block's people in sketch (Reads.Sketched).
-	sketched int
+	// own whose plan read the block's people in sketch (Reads.Sketched);
+	// sketchedBeside those planned beside the enrich blocks
+	// (EnrichReadsOf).
+	sketched, sketchedBeside int
 	// movedKept are the worlds whose people to go were read in the kept
 	// form while a move renames what a person's record names.
 	movedKept int
@@ -86,7 +88,7 @@ func TestPartialReadsTogetherMakeTheSamePlan(t *testing.T) {
 	n := worlds - first
 	if seen.compared < n/3 || seen.expired < n/20 || seen.expiredCounted < n/10 || seen.expiredKept < n/40 || seen.expiredHeld < n/50 || seen.expiredEnrich < n/60 || seen.expiredUnknown < n/200 || seen.readsOf < n/20 || seen.replaced < n/25 || seen.tracked < n/100 || seen.imported < n/100 ||
 		seen.reused < n/40 || seen.where < n/10 || seen.excluded < n/16 || seen.refreshOn < n/16 || seen.census < n/10 ||
-		seen.walked < n/50 || seen.paged < n/400 || seen.unlimited < n/25 || seen.meetsMany < n/16 || seen.moved < n/50 || seen.movedNames < n/200 || seen.sketched < n/200 {
+		seen.walked < n/50 || seen.paged < n/400 || seen.unlimited < n/25 || seen.meetsMany < n/16 || seen.moved < n/50 || seen.movedNames < n/200 || seen.sketched < n/200 || seen.sketchedBeside < n/800 {
 		t.Fatalf("worlds compared with each feature %+v: the test no longer tests them together", seen)
 	}
 }
@@ -156,15 +158,28 @@ func comboWorld(t *testing.T, rng *rand.Rand, seed int) (f *fixture, o, whole Op
 		// (movedStore).
 		moveWorld(t, mrng, f)
 	}
-	if tr := f.cfg.Track("track.w"); tr != nil && f.cfg.Enrich(tr.From[0]) != nil && rand.New(rand.NewPCG(uint64(seed), 0x7eac)).IntN(2) == 0 {
-		// The track of the enriched planned on its own (--target): the
-		// block's people read in sketch, when nothing asks more of them.
-		o.Targets, o.Replace = []string{tr.Address}, nil
+	if tr := f.cfg.Track("track.w"); tr != nil && f.cfg.Enrich(tr.From[0]) != nil {
+		sketchWorld(rand.New(rand.NewPCG(uint64(seed), 0x7eac)), f, &o, tr)
 	}
 	whole = o // the whole state's moves are its own
 	b = enrichBase(f.st)
 	o, _ = movedOptions(t, seed, f, b, o)
 	return f, o, whole, b
+}
+
+// sketchWorld plans the track of the enriched tr on its own (--target)
+// in half of its worlds: the block's people read in sketch, when nothing
+// asks more of them. In half of the others it plans it beside the
+// enrich blocks without an import, which would read them whole: read
+// in sketch too, beside the blocks' own reads (EnrichReadsOf).
+func sketchWorld(rng *rand.Rand, f *fixture, o *Options, tr *config.Track) {
+	switch rng.IntN(4) {
+	case 0, 1:
+		o.Targets, o.Replace = []string{tr.Address}, nil
+	case 2:
+		f.cfg.Imports = nil
+		tr.From = tr.From[:1]
+	}
 }
 
 // comboPlan plans world seed over the whole state and over what the
@@ -203,7 +218,7 @@ func comboPlan(t *testing.T, seed int, seen *comboSeen) {
 		got, diags = Build(f.cfg, st, o)
 		seen.readsOf++
 		seen.sketched += btoi(r.Sketched)
-	} else if got, diags, facts = comboEnrich(t, seed, f, o, b); got == nil {
+	} else if got, diags, facts = comboEnrich(t, seed, f, o, b, seen); got == nil {
 		if facts != nil && comboGoneCounted(f, o) {
 			seen.expiredWhole++
 		}
@@ -220,7 +235,7 @@ func comboPlan(t *testing.T, seed int, seen *comboSeen) {
 // comboEnrich is the plan over what EnrichReadsOf names, built again
 // from the census when Recount says so; a nil plan when it answers not
 // or needs everyone (then with the facts that said so).
-func comboEnrich(t *testing.T, seed int, f *fixture, o Options, b *state.Base) (*Plan, hcl.Diagnostics, *EnrichFacts) {
+func comboEnrich(t *testing.T, seed int, f *fixture, o Options, b *state.Base, seen *comboSeen) (*Plan, hcl.Diagnostics, *EnrichFacts) {
 	t.Helper()
 	r, facts, ok, err := EnrichReadsOf(f.cfg, b.Records, o, b)
 	if err != nil {
@@ -236,19 +251,27 @@ func comboEnrich(t *testing.T, seed int, f *fixture, o Options, b *state.Base) (
 	if err != nil {
 		t.Fatalf("seed %d: %v", seed, err)
 	}
-	facts.Fill(st)
-	po := o
-	po.Enrich = facts
-	got, diags := Build(f.cfg, st, po)
-	if again := facts.Recount(); again != nil {
-		facts, po.Enrich = again, again
-		got, diags = Build(f.cfg, st, po)
-	}
+	got, diags, facts := buildFilled(f.cfg, st, o, facts)
 	if err := facts.Err(); err != nil {
 		t.Fatalf("seed %d: %v", seed, err)
 	}
 	if facts.NeedsEveryone() {
 		return nil, nil, facts
+	}
+	seen.sketchedBeside += btoi(r.Sketched)
+	return got, diags, facts
+}
+
+// buildFilled is the plan of cfg over st, given the people facts read
+// in sketch (Fill), with facts, built again from the census when Recount
+// says so, as run.Plan builds it; with the facts it was built with.
+func buildFilled(cfg *config.Config, st *state.State, o Options, facts *EnrichFacts) (*Plan, hcl.Diagnostics, *EnrichFacts) {
+	facts.Fill(st)
+	o.Enrich = facts
+	got, diags := Build(cfg, st, o)
+	if again := facts.Recount(); again != nil {
+		facts, o.Enrich = again, again
+		got, diags = Build(cfg, st, o)
 	}
 	return got, diags, facts
 }
@@ -348,7 +371,7 @@ func comboCount(f *fixture, o Options, p *Plan, facts *EnrichFacts, seen *comboS
 // comboHeld is 1 when someone retention removes in the plan of f and o
 // is held.
 func comboHeld(f *fixture, o Options, held func(*state.Person) bool) int {
-	for _, id := range o.Expired.IDs {
+	for _, id := range o.Expired.IDs.All() {
 		if q := f.st.People[id]; q != nil && held(q) && o.Now.Sub(q.LastSeen) > f.cfg.Settings.Retention {
 			return 1
 		}

@@ -277,6 +277,8 @@ func enrichSelected(cfg *config.Config, records *state.State, opts Options, want
 	if len(r.Tracks)+len(r.Imports) > 0 {
 		b.meetImports(&r)
 	}
+	r.Sketched = b.sketchesEnriched(r) && sketchesBeside(blocks)
+	r.Pageless = r.Sketched && !b.readsProfiles()
 	return blocks, r, true
 }
 
@@ -424,13 +426,13 @@ func (v *env) collectRead(e *config.Enrich, sources []source, where bool) (block
 	v.readGC(sources)
 	var bp blockPeople
 	seen := map[*state.Person]struct{}{}
-	gone := map[string]bool{} // the IDs of people the plan removes first
+	var gone goneMet // the IDs of people the plan removes first
 	walk := v.walkPlaces(e, sources)
 	for i, src := range sources {
 		for j, id := range src.ids.All() {
 			p := v.st.People[id]
 			switch {
-			case v.skipGone(p, id, gone):
+			case v.skipGone(p, id, &gone):
 				continue
 			case p == nil:
 				if p = walk.person(i, j, id); p == nil {
@@ -450,7 +452,7 @@ func (v *env) collectRead(e *config.Enrich, sources []source, where bool) (block
 			}
 		}
 	}
-	bp.members = distinctIDs(sources) - len(gone)
+	bp.members = distinctIDs(sources) - gone.len()
 	if v.keepMet {
 		bp.sources = sources
 	}

@@ -43,7 +43,9 @@ type Reads struct {
 	Enriched, EnrichedFrom []string
 	// Sketched says the people of Enriched whom nothing else names are
 	// read as state.TrackSketch keeps them, not whole: all the plan asks
-	// of them (sketchesEnriched). An apply reads them whole.
+	// of them (sketchesEnriched; beside the enrich blocks, sketchesBeside
+	// too). An apply holds them so (EnrichedInto), and its engine reads
+	// whole those its track reads, a page at a time as the reads come.
 	Sketched bool
 	// Pageless says the sketches keep whether each has a page name, not
 	// the name: no profile block is planned, whose reads a track shares
@@ -135,7 +137,7 @@ func (b *builder) partReads(records *state.State) Reads {
 	if b.expiredRead() && !b.opts.Expired.Kept {
 		// The people retention removes: read whole, asked each (else
 		// Expired.ReadKept reads them).
-		r.Persons = append(r.Persons, b.opts.Expired.IDs...)
+		r.Persons = b.opts.Expired.IDs.AppendTo(r.Persons)
 	}
 	slices.Sort(r.Persons)
 	r.Persons = slices.Compact(r.Persons)

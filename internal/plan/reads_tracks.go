@@ -175,7 +175,7 @@ func (r Reads) Read(b *state.Base) (*state.State, error) {
 	if err != nil || len(r.Sources)+len(r.Tracks)+len(r.Pages)+len(r.Enriched) == 0 {
 		return st, err
 	}
-	ids, sketch, err := r.enrichedOrSketched(b, st)
+	ids, sketch, err := r.enrichedOrSketched(b, st, func(ids []string) error { return readMore(b, st, ids) }, unpackInto(st))
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -31,8 +32,11 @@ func (b *builder) sketchesEnriched(r Reads) bool {
 // EnrichedIDs reads as a state.TrackSketch, but those st holds whole by
 // then (the people of the sources and records of its tracks, and those
 // read by ID: read whole, they say all the plan asks). It packs them
-// (state.TrackSketches, st.TrackSketches) as the store gives them.
-func (r Reads) enrichedOrSketched(b *state.Base, st *state.State) (ids []string, sketch func() error, err error) {
+// (state.TrackSketches, st.TrackSketches) as the store gives them. Too
+// many to pack, it reads EnrichedIDs whole (whole); when a lead list
+// holds an ID kept by page name (pagedLeads), unpack holds them as
+// people, or, nil, whole reads them.
+func (r Reads) enrichedOrSketched(b *state.Base, st *state.State, whole func([]string) error, unpack func(*state.TrackSketches)) (ids []string, sketch func() error, err error) {
 	if !r.Sketched || !b.TrackSketches() || !b.EnrichIndexed() {
 		ids, err := r.EnrichedIDs(b, st)
 		return ids, func() error { return nil }, err
@@ -67,16 +71,46 @@ func (r Reads) enrichedOrSketched(b *state.Base, st *state.State) (ids []string,
 			if err != nil {
 				return err
 			}
-			return readMore(b, st, ids)
+			return whole(ids)
+		case paged && unpack != nil:
+			unpack(t)
 		case paged:
-			for i := range t.Len() {
-				st.People[t.ID(i)] = t.Person(i)
-			}
+			return whole(packedIDs(t))
 		default:
 			st.SetTrackSketches(t)
 		}
 		return nil
 	}, nil
+}
+
+// unpackInto holds the sketches of t in st as people (State.Person
+// follows an ID kept by page name among them).
+func unpackInto(st *state.State) func(*state.TrackSketches) {
+	return func(t *state.TrackSketches) {
+		for i := range t.Len() {
+			st.People[t.ID(i)] = t.Person(i)
+		}
+	}
+}
+
+// packedIDs are the IDs of the people t holds.
+func packedIDs(t *state.TrackSketches) []string {
+	ids := make([]string, t.Len())
+	for i := range ids {
+		ids[i] = t.ID(i)
+	}
+	return ids
+}
+
+// EnrichedInto reads into st, an apply's partial state, the people of
+// the enrich blocks its tracks watch (Enriched) as Read reads them for
+// its plan: in sketch with Sketched (the engine reads the people of a
+// track's reads whole as each comes, engine.prepareTrack), else whole.
+// It reads whole by read (State.ReadRefs: the state then asked the store
+// for them) the people it returns the IDs of, then sketch packs the
+// others once read has read the rest of the plan's people.
+func (r Reads) EnrichedInto(b *state.Base, st *state.State, read func([]string) error) (ids []string, sketch func() error, err error) {
+	return r.enrichedOrSketched(b, st, read, nil)
 }
 
 // pagedLeads reports whether a lead list of r.EnrichedFrom holds an ID
@@ -103,4 +137,13 @@ func (b *builder) readsProfiles() bool {
 		}
 	}
 	return false
+}
+
+// sketchesBeside reports whether a track of the enriched planned with
+// the enrich blocks (EnrichReadsOf) may read the block's people in
+// sketch: none of the blocks has refresh_on, whose plan asks of every
+// person a read of this run may change (mayChange) more than a sketch
+// holds.
+func sketchesBeside(blocks []*config.Enrich) bool {
+	return !slices.ContainsFunc(blocks, func(e *config.Enrich) bool { return len(e.RefreshOn) > 0 })
 }

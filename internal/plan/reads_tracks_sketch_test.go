@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -26,27 +27,7 @@ func TestTrackOfTheEnrichedReadInSketch(t *testing.T) {
 		if len(f.cfg.Imports) > 0 {
 			continue // an import's members are read whole
 		}
-		e := f.cfg.Enriches[rng.IntN(len(f.cfg.Enriches))]
-		every := []time.Duration{5 * day, 30 * day}[rng.IntN(2)]
-		tr := f.track("enr", every, e.Address)
-		for _, id := range sortedPeople(f.st) {
-			p := f.st.People[id]
-			if p.Enrichment != nil && p.Lead.PageName != "" && rng.IntN(3) == 0 {
-				age := []time.Duration{day, 10 * day, 40 * day}[rng.IntN(3)]
-				f.apply(randomTrackRead(rng, f.st, tr.Address, id, t0.Add(-age)))
-			}
-		}
-		for _, id := range sortedPeople(f.st) {
-			p := f.st.People[id]
-			switch {
-			case p.Enrichment == nil:
-			case rng.IntN(10) == 0:
-				p.Lead.PageName = "" // not readable since
-			case p.CheckedAt != nil && rng.IntN(4) == 0:
-				// A state written before checked_at was kept.
-				p.ProfileReadAt, p.CheckedAt = p.CheckedAt, nil
-			}
-		}
+		tr := enrichedTrackWorld(rng, f)
 		o.Targets = []string{tr.Address}
 		for _, t := range f.cfg.Tracks[:len(f.cfg.Tracks)-1] {
 			if rng.IntN(2) == 0 {
@@ -95,4 +76,104 @@ func TestTrackOfTheEnrichedReadInSketch(t *testing.T) {
 	if sketched < 100 || packed < 100 || pageless < 20 || packed-pageless < 20 || due < 100 {
 		t.Fatalf("only %d worlds read in sketch (%d packed, %d without page names), %d with people due: the test no longer tests Reads.Sketched", sketched, packed, pageless, due)
 	}
+}
+
+// enrichedTrackWorld declares in f a track of the enriched (track.enr,
+// watching one of its enrich blocks) and reads some of the block's
+// people by it before; some lose their page name, some were read before
+// checked_at was kept.
+func enrichedTrackWorld(rng *rand.Rand, f *fixture) *config.Track {
+	e := f.cfg.Enriches[rng.IntN(len(f.cfg.Enriches))]
+	every := []time.Duration{5 * day, 30 * day}[rng.IntN(2)]
+	tr := f.track("enr", every, e.Address)
+	for _, id := range sortedPeople(f.st) {
+		p := f.st.People[id]
+		if p.Enrichment != nil && p.Lead.PageName != "" && rng.IntN(3) == 0 {
+			age := []time.Duration{day, 10 * day, 40 * day}[rng.IntN(3)]
+			f.apply(randomTrackRead(rng, f.st, tr.Address, id, t0.Add(-age)))
+		}
+	}
+	for _, id := range sortedPeople(f.st) {
+		p := f.st.People[id]
+		switch {
+		case p.Enrichment == nil:
+		case rng.IntN(10) == 0:
+			p.Lead.PageName = "" // not readable since
+		case p.CheckedAt != nil && rng.IntN(4) == 0:
+			// A state written before checked_at was kept.
+			p.ProfileReadAt, p.CheckedAt = p.CheckedAt, nil
+		}
+	}
+	return tr
+}
+
+// TestTrackBesideItsEnrichBlockReadInSketch plans random worlds with a
+// track of the enriched beside the enrich blocks (the whole plan, or
+// the block and the track targeted): over what EnrichReadsOf names, the
+// block's people read in sketch (Reads.Sketched), the plan is the whole
+// state's, byte for byte. The blocks' own reads meet the sketches: the
+// people of stale enrichments, read as state.Sketch keeps them (no page
+// name, status nor read: a track is to ask the track's sketch), and
+// those a read of this run changes (readNow, asked by ID).
+func TestTrackBesideItsEnrichBlockReadInSketch(t *testing.T) {
+	useTestMatch(t)
+	var sketched, masked, due int
+	for seed := range 600 {
+		rng := rand.New(rand.NewPCG(uint64(seed), 0xbe51))
+		f, o := randomWorld(rng)
+		f.cfg.Imports = nil // an import's members are read whole
+		tr := enrichedTrackWorld(rng, f)
+		if rng.IntN(4) > 0 {
+			for _, e := range f.cfg.Enriches {
+				e.RefreshOn = nil // refresh_on: read whole (sketchesBeside)
+			}
+		}
+		if rng.IntN(2) == 0 {
+			whereAtLimit(rng, f, &o) // failing a where, a track may change them
+		}
+		o.Targets, o.Replace = nil, nil
+		if rng.IntN(3) == 0 {
+			o.Targets = []string{tr.Address, tr.From[0]}
+		}
+		b := enrichBase(f.st)
+		r, facts, ok, err := EnrichReadsOf(f.cfg, b.Records, o, b)
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		if !ok || !r.Sketched {
+			continue
+		}
+		st, err := r.Read(b)
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		masked += btoi(sketchesMet(st, facts))
+		got, _, facts := buildFilled(f.cfg, st, o, facts)
+		if facts.Err() != nil || facts.NeedsEveryone() {
+			continue
+		}
+		sketched++
+		want, _ := Build(f.cfg, f.st, o)
+		if c := want.Change(tr.Address); c != nil && c.Action == Track {
+			due++
+		}
+		if d := cmp.Diff(planJSON(t, want), planJSON(t, got)); d != "" {
+			t.Fatalf("seed %d (targets %q): the plan beside the block over the sketches differs (-whole +read):\n%s", seed, o.Targets, d)
+		}
+	}
+	t.Logf("%d worlds read in sketch beside the block (%d whose stale enrichments are sketched too), %d with people due", sketched, masked, due)
+	if sketched < 100 || masked < 30 || due < 60 {
+		t.Fatalf("only %d worlds read in sketch beside the block (%d whose stale enrichments are sketched too), %d with people due: the test no longer tests them", sketched, masked, due)
+	}
+}
+
+// sketchesMet reports whether the enrich blocks' facts read in sketch
+// (EnrichFacts.Fill) someone st holds in a track's sketch.
+func sketchesMet(st *state.State, facts *EnrichFacts) bool {
+	for _, id := range facts.SketchedIDs() {
+		if st.TrackSketches().Find(id) >= 0 {
+			return true
+		}
+	}
+	return false
 }

@@ -15,7 +15,7 @@ import (
 // and what they count in: their enrichment's block, copy and time
 // (lessGone, goneEnrichedBy), one for all alike.
 type keptGone struct {
-	ids []string // sorted: Expired.IDs
+	ids state.IDList // sorted: Expired.IDs
 	// slots is an open-addressed index of the people noted: one more
 	// than their place in ids, 0 for a free slot; twice as many slots as
 	// ids, at least, a power of two.
@@ -32,12 +32,12 @@ type keptGone struct {
 }
 
 // newKeptGone is an empty keptGone of the people of ids, sorted.
-func newKeptGone(ids []string) *keptGone {
+func newKeptGone(ids state.IDList) *keptGone {
 	n := 1
-	for n < 2*len(ids) {
+	for n < 2*ids.Len() {
 		n *= 2
 	}
-	return &keptGone{ids: ids, slots: make([]uint32, n), seed: maphash.MakeSeed(), kind: make([]int32, len(ids)), of: map[keptEnrichment]int32{}}
+	return &keptGone{ids: ids, slots: make([]uint32, n), seed: maphash.MakeSeed(), kind: make([]int32, ids.Len()), of: map[keptEnrichment]int32{}}
 }
 
 // add notes k, who goes, at their place i in ids.
@@ -59,7 +59,7 @@ func (g *keptGone) add(i int, k state.KeptPerson) {
 		g.kind[i] = j + 2
 	}
 	mask := uint64(len(g.slots) - 1)
-	for h := maphash.String(g.seed, g.ids[i]) & mask; ; h = (h + 1) & mask {
+	for h := maphash.String(g.seed, g.ids.At(i)) & mask; ; h = (h + 1) & mask {
 		if g.slots[h] == 0 {
 			g.slots[h] = uint32(i) + 1
 			break
@@ -101,7 +101,7 @@ func (g *keptGone) at(id string) int {
 		switch i := g.slots[h]; {
 		case i == 0:
 			return -1
-		case g.ids[i-1] == id:
+		case g.ids.At(int(i-1)) == id:
 			return int(i - 1)
 		}
 	}

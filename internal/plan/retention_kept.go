@@ -2,7 +2,6 @@ package plan
 
 import (
 	"runtime/debug"
-	"slices"
 	"time"
 
 	"github.com/leadsync/leadsync/internal/state"
@@ -15,6 +14,12 @@ import (
 // page of the store at a time.
 var maxExpiredKept = 20_000_000
 
+// keptGCPercent is the collector's GOGC while ReadKept reads: the store's
+// pass of 1,000,000 people makes a text a row (110 MB of garbage) beside
+// the lead lists and sketches read before (155 MB). At GOGC 100 the heap
+// grew to twice those, 470 MB in all; at 25, to 1.25 times.
+var keptGCPercent = 25
+
 // ReadKept notes, past maxExpiredRead people leadsync { retention }
 // removes (Expired.Kept), those e lists in the kept form (keptGone): by
 // ID, not as people of st. Someone among them who stays (seen just after
@@ -26,10 +31,10 @@ func (e *Expired) ReadKept(b *state.Base, st *state.State) error {
 	if e == nil || !e.Kept {
 		return nil
 	}
-	// The fallback's pages are decoded whole and little of them kept:
-	// mostly garbage, collected at GOGC 100 (a plan runs at 200:
+	// The store's pass, or the fallback's pages, are garbage but for the
+	// kept form: collected at keptGCPercent (a plan runs at 200:
 	// cli.planGC), unless the collector is set lower or off.
-	if old := debug.SetGCPercent(100); old < 100 {
+	if old := debug.SetGCPercent(keptGCPercent); old < keptGCPercent {
 		debug.SetGCPercent(old)
 	} else {
 		defer debug.SetGCPercent(old)
@@ -47,7 +52,7 @@ func (e *Expired) ReadKept(b *state.Base, st *state.State) error {
 		ids = ids[:0]
 		return err
 	}
-	for _, id := range e.IDs {
+	for _, id := range e.IDs.All() {
 		if st.People[id] != nil || e.gone.has(id) {
 			continue
 		}
@@ -72,14 +77,14 @@ func (e *Expired) keepAll(b *state.Base, st *state.State) (done bool, err error)
 	var stay []string
 	met := 0
 	asked, err := b.KeptExpired(e.retention, e.now, func(k state.KeptPerson) {
-		i, listed := slices.BinarySearch(e.IDs, k.ID)
+		i, listed := e.IDs.Search(k.ID)
 		if !listed {
 			return
 		}
 		switch met++; {
 		case st.People[k.ID] != nil:
 		case e.now.Sub(k.LastSeen) <= e.retention:
-			stay = append(stay, e.IDs[i])
+			stay = append(stay, e.IDs.At(i))
 		default:
 			// Noted by its place in the IDs listed, not by the store's
 			// text: SQLite's is cut from the row it packed, which it would
@@ -87,7 +92,7 @@ func (e *Expired) keepAll(b *state.Base, st *state.State) (done bool, err error)
 			e.gone.add(i, k)
 		}
 	})
-	if err != nil || !asked || met != len(e.IDs) {
+	if err != nil || !asked || met != e.IDs.Len() {
 		return false, err // keepPage reads those not kept
 	}
 	read, err := b.People(stay) // seen just after the limit: stay, whole
@@ -103,11 +108,11 @@ func (e *Expired) keepAll(b *state.Base, st *state.State) (done bool, err error)
 func (e *Expired) keepPage(b *state.Base, st *state.State, ids []string) error {
 	var stay []string
 	asked, err := b.KeptPeople(ids, func(k state.KeptPerson) {
-		i, listed := slices.BinarySearch(e.IDs, k.ID)
+		i, listed := e.IDs.Search(k.ID)
 		switch {
 		case !listed:
 		case e.now.Sub(k.LastSeen) <= e.retention:
-			stay = append(stay, e.IDs[i])
+			stay = append(stay, e.IDs.At(i))
 		default:
 			e.gone.add(i, k)
 		}
@@ -128,7 +133,7 @@ func (e *Expired) keepPage(b *state.Base, st *state.State, ids []string) error {
 		case e.now.Sub(p.LastSeen) <= e.retention:
 			st.People[id] = p // seen just after the limit: stays, whole
 		default:
-			if i, listed := slices.BinarySearch(e.IDs, id); listed {
+			if i, listed := e.IDs.Search(id); listed {
 				e.gone.add(i, keptOf(p))
 			}
 		}

@@ -160,7 +160,7 @@ func TestRetentionReadsMakeTheSamePlan(t *testing.T) {
 // heldOrListed reports whether someone retention removes in the plan of
 // f and o holds an enrichment or is listed by a record (FoundBy).
 func heldOrListed(f *fixture, o Options) bool {
-	for _, id := range o.Expired.IDs {
+	for _, id := range o.Expired.IDs.All() {
 		q := f.st.People[id]
 		if q != nil && o.Now.Sub(q.LastSeen) > f.cfg.Settings.Retention && (q.Enrichment != nil || len(q.FoundBy) > 0) {
 			return true
@@ -183,7 +183,7 @@ func TestExpiredOf(t *testing.T) {
 		t.Fatalf("without retention: %v, %v", e, err)
 	}
 	f.cfg.Settings.Retention = 180 * day
-	if e, _ := ExpiredOf(f.cfg, o, b); e == nil || !cmp.Equal(e.IDs, []string{"a", "b", "c"}) {
+	if e, _ := ExpiredOf(f.cfg, o, b); e == nil || !e.IDs.Packed() || !cmp.Equal(e.IDs.Strings(), []string{"a", "b", "c"}) {
 		t.Fatalf("ExpiredOf = %+v, want a, b and c", e)
 	}
 	if r := ReadsOf(f.cfg, b.Records, o); !r.People {
@@ -197,7 +197,7 @@ func TestExpiredOf(t *testing.T) {
 	defer func(n, k int) { maxExpiredRead, maxExpiredKept = n, k }(maxExpiredRead, maxExpiredKept)
 	maxExpiredRead = 2
 	e, _ := ExpiredOf(f.cfg, o, b)
-	if e == nil || !e.Kept || !cmp.Equal(e.IDs, []string{"a", "b", "c"}) {
+	if e == nil || !e.Kept || !cmp.Equal(e.IDs.Strings(), []string{"a", "b", "c"}) {
 		t.Errorf("3 people to remove of at most 2 read whole: ExpiredOf = %+v, want them kept", e)
 	}
 	if r := ReadsOf(f.cfg, b.Records, Options{Now: t0, Expired: e}); r.People || len(r.Persons) > 0 {
@@ -206,8 +206,8 @@ func TestExpiredOf(t *testing.T) {
 	if w := e.ReadWhole(); w.Kept || e.ReadWhole() == e || !cmp.Equal(w.IDs, e.IDs) {
 		t.Errorf("ReadWhole = %+v, want the IDs read whole", w)
 	}
-	if r := ReadsOf(f.cfg, b.Records, Options{Now: t0, Expired: e.ReadWhole()}); !cmp.Equal(r.Persons, e.IDs) {
-		t.Errorf("ReadsOf with the people read whole names %q, want %q", r.Persons, e.IDs)
+	if r := ReadsOf(f.cfg, b.Records, Options{Now: t0, Expired: e.ReadWhole()}); !cmp.Equal(r.Persons, e.IDs.Strings()) {
+		t.Errorf("ReadsOf with the people read whole names %q, want %q", r.Persons, e.IDs.Strings())
 	}
 	maxExpiredKept = 2
 	if e, _ := ExpiredOf(f.cfg, o, b); e != nil {

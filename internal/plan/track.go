@@ -57,7 +57,7 @@ func (b *builder) track(t *config.Track) *Change {
 		b.tracked = map[*state.Person]string{}
 	}
 	var n trackCount
-	b.v.trackSketchGC()
+	var due dueList
 	n.former = b.v.trackPeople(t, func(tp trackee) {
 		n.people++
 		paged, page, status, checked := b.v.trackeeSketch(tp)
@@ -81,9 +81,10 @@ func (b *builder) track(t *config.Track) *Change {
 				n.left++
 			}
 			b.trackNow(tp, t.Address)
-			c.PersonIDs = append(c.PersonIDs, b.v.trackeeID(tp))
+			due.add(tp)
 		}
 	})
+	c.PersonIDs = due.ids(b.v)
 	c.Calls, c.CallsMax = n.due, n.due
 	c.Detail = trackDetail(b, t, n)
 	if n.due == 0 {
@@ -176,12 +177,9 @@ func (v *env) trackPeople(t *config.Track, fn func(trackee)) (former int) {
 	seen := trackSeen{whole: map[*state.Person]bool{}}
 	add := func(addr, enrichedBy string) {
 		for _, id := range v.sourcePeople(addr).All() {
-			tp := trackee{p: v.person(id)}
-			if tp.p == nil {
-				var ok bool
-				if tp, ok = v.sketchOf(id); !ok {
-					continue
-				}
+			tp, ok := v.trackee(id)
+			if !ok {
+				continue
 			}
 			if tp.p != nil && v.gone[tp.p] || enrichedBy != "" && !v.enrichedBy(tp, enrichedBy) || !seen.add(v, tp) {
 				continue

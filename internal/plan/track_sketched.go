@@ -29,6 +29,21 @@ func (v *env) sketchOf(id string) (trackee, bool) {
 	return trackee{i: int32(i)}, i >= 0
 }
 
+// trackee is the trackee of the person of id: in sketch when the state
+// holds them so, else held whole (ok false: neither). The sketch comes
+// first: the people an enrich block's plan reads beside it (its stale
+// enrichments, EnrichFacts.Fill; those it reads whole while it plans)
+// were not held whole when the sketches were read, so the sketch says
+// all a track asks of them, where an enrichment's sketch (state.Sketch)
+// knows no page name, status nor read.
+func (v *env) trackee(id string) (trackee, bool) {
+	if tp, ok := v.sketchOf(id); ok {
+		return tp, true
+	}
+	p := v.person(id)
+	return trackee{p: p}, p != nil
+}
+
 // ID is the person's ID.
 func (v *env) trackeeID(t trackee) string {
 	if t.p != nil {
@@ -58,6 +73,39 @@ func (v *env) enrichedBy(t trackee, by string) bool {
 		e = &state.Enrichment{By: v.st.TrackSketches().By(int(t.i))}
 	}
 	return e != nil && (e.By == by || e.Unpaid())
+}
+
+// dueList lists the people a track reads, in order, without a string
+// each while it grows: a sketch by its index, a person held whole by
+// ID. Appended to one by one, a list of 900,000 IDs took 84 MB in all
+// and twice its size at its last growth, the plan's peak (ids: one list
+// of its size).
+type dueList struct {
+	at    []int32 // a sketch's index, or -1-i for whole[i]
+	whole []string
+}
+
+// add lists t.
+func (d *dueList) add(t trackee) {
+	if t.p == nil {
+		d.at = append(d.at, t.i)
+		return
+	}
+	d.at = append(d.at, int32(-1-len(d.whole)))
+	d.whole = append(d.whole, t.p.ID)
+}
+
+// ids are the IDs of the people listed, in order (never nil).
+func (d *dueList) ids(v *env) []string {
+	out := make([]string, len(d.at))
+	for k, i := range d.at {
+		if i < 0 {
+			out[k] = d.whole[-1-i]
+		} else {
+			out[k] = v.trackeeID(trackee{i: i})
+		}
+	}
+	return out
 }
 
 // trackSeen marks the people a track's sources give it, each once: those
@@ -95,6 +143,17 @@ func (b *builder) trackedNow(t trackee) bool {
 	return b.trackedSketch != nil && b.trackedSketch[t.i]
 }
 
+// trackedSketchOf reports whether a track of this run reads the person
+// of id held in sketch: the enrich blocks' plans ask it of the people
+// they read (readNow), who are other objects than the sketches.
+func (b *builder) trackedSketchOf(id string) bool {
+	if b.trackedSketch == nil {
+		return false
+	}
+	i := b.v.st.TrackSketches().Find(id)
+	return i >= 0 && b.trackedSketch[i]
+}
+
 // trackNow records that the track at addr reads t in this run.
 func (b *builder) trackNow(t trackee, addr string) {
 	if t.p != nil {
@@ -107,10 +166,12 @@ func (b *builder) trackNow(t trackee, addr string) {
 	b.trackedSketch[t.i] = true
 }
 
-// trackSketchGCPeople is the people in sketch from which a track's plan
-// lowers GOGC (pagesGC) until the plan is built (env.settle): the list
-// of those due and the sketches' lookups grow the heap beside what the
-// plan holds (the lead lists, the sketches), three times it at GOGC 200.
+// trackSketchGCPeople is the people in sketch from which a plan lowers
+// GOGC (pagesGC) from its start until it is built (env.settle): the
+// list of those due, the sketches' lookups and, beside an enrich block,
+// its plan grow the heap beside what the plan holds (the lead lists,
+// the sketches), three times it at GOGC 200. Lowered at the track, the
+// plan of the blocks before it had grown the heap already.
 var trackSketchGCPeople = 250_000
 
 // trackSketchGC lowers GOGC for a plan of many people in sketch.

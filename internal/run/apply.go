@@ -274,7 +274,7 @@ func writableReading(b *state.Base, reads plan.Reads) (*state.State, error) {
 	if err := st.ReadLeadsOf(append(slices.Clone(reads.Searches), reads.Sources...)); err != nil {
 		return nil, err
 	}
-	ids, err := reads.EnrichedIDs(b, st)
+	ids, sketch, err := reads.EnrichedInto(b, st, st.ReadRefs)
 	if err != nil {
 		return nil, err
 	}
@@ -297,7 +297,7 @@ func writableReading(b *state.Base, reads plan.Reads) (*state.State, error) {
 	if err := st.ReadRefs(ids); err != nil {
 		return nil, err
 	}
-	return st, nil
+	return st, sketch()
 }
 
 // checkAddressesFirst refuses a --target or --replace that names nothing

@@ -2,6 +2,7 @@ package state
 
 import (
 	"iter"
+	"sort"
 	"strings"
 )
 
@@ -156,6 +157,25 @@ func (l IDList) Equal(o IDList) bool {
 	}
 	for i, id := range l.All() {
 		if o.At(i) != id {
+			return false
+		}
+	}
+	return true
+}
+
+// Search is the index of id in l, sorted, and whether l holds it there;
+// else where it would go (slices.BinarySearch over Strings, without the
+// slice: a plan of retention holds 1,000,000 IDs so).
+func (l IDList) Search(id string) (int, bool) {
+	n := l.Len()
+	i := sort.Search(n, func(h int) bool { return l.At(h) >= id })
+	return i, i < n && l.At(i) == id
+}
+
+// Sorted reports whether l is sorted, each ID once.
+func (l IDList) Sorted() bool {
+	for i := 1; i < l.Len(); i++ {
+		if l.At(i) <= l.At(i-1) {
 			return false
 		}
 	}

@@ -80,3 +80,29 @@ func TestIDListsEqualByTheirIDs(t *testing.T) {
 		}
 	}
 }
+
+// TestPackedIDsSearchAsSlices: Search over a sorted list, packed or not,
+// finds what slices.BinarySearch finds over its strings, IDs held or
+// not, and Sorted says whether each ID comes once, in order.
+func TestPackedIDsSearchAsSlices(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for n := range 30 {
+		ids := make([]string, n)
+		for i := range ids {
+			ids[i] = fmt.Sprint(r.IntN(50))
+		}
+		slices.Sort(ids)
+		for _, l := range []IDList{IDsOf(ids), PackIDs(ids)} {
+			for k := range 52 {
+				id := fmt.Sprint(k)
+				wi, wok := slices.BinarySearch(ids, id)
+				if i, ok := l.Search(id); i != wi || ok != wok {
+					t.Fatalf("%q in %q: %d %v, want %d %v", id, ids, i, ok, wi, wok)
+				}
+			}
+			if got, want := l.Sorted(), len(slices.Compact(slices.Clone(ids))) == n; got != want {
+				t.Fatalf("Sorted(%q) = %v, want %v", ids, got, want)
+			}
+		}
+	}
+}
