@@ -95,11 +95,21 @@ func (e *Expired) keepAll(b *state.Base, st *state.State) (done bool, err error)
 	if err != nil || !asked || met != e.IDs.Len() {
 		return false, err // keepPage reads those not kept
 	}
-	read, err := b.People(stay) // seen just after the limit: stay, whole
+	return true, readStaying(b, st, stay) // seen just after the limit
+}
+
+// readStaying reads the people of ids whole into st: those listed who
+// stay (seen just after the limit). A partial state an apply changes
+// reads them itself (State.ReadPeople), so that it may write them.
+func readStaying(b *state.Base, st *state.State, ids []string) error {
+	if st.Partial() {
+		return st.ReadPeople(ids)
+	}
+	read, err := b.People(ids)
 	for _, p := range read {
 		st.People[p.ID] = p
 	}
-	return true, err
+	return err
 }
 
 // keepPage notes the people of ids in the kept form, as the store gives
@@ -121,7 +131,7 @@ func (e *Expired) keepPage(b *state.Base, st *state.State, ids []string) error {
 		return err
 	}
 	if asked {
-		ids = stay // seen just after the limit: stays, whole
+		return readStaying(b, st, stay) // seen just after the limit
 	}
 	read, err := b.People(ids)
 	if err != nil {
@@ -131,14 +141,14 @@ func (e *Expired) keepPage(b *state.Base, st *state.State, ids []string) error {
 		switch p := read[id]; {
 		case p == nil:
 		case e.now.Sub(p.LastSeen) <= e.retention:
-			st.People[id] = p // seen just after the limit: stays, whole
+			stay = append(stay, id) // seen just after the limit: stays, whole
 		default:
 			if i, listed := e.IDs.Search(id); listed {
 				e.gone.add(i, keptOf(p))
 			}
 		}
 	}
-	return nil
+	return readStaying(b, st, stay)
 }
 
 // keptEnrichment is what a kept person's enrichment holds: its block,
@@ -146,15 +156,6 @@ func (e *Expired) keepPage(b *state.Base, st *state.State, ids []string) error {
 type keptEnrichment struct {
 	by, copiedBy string
 	at           time.Time
-}
-
-// ReadWhole is e for an apply, which removes the people and writes what
-// it read: every one read whole (ReadsOf names them), however many.
-func (e *Expired) ReadWhole() *Expired {
-	if e == nil || !e.Kept {
-		return e
-	}
-	return &Expired{IDs: e.IDs, retention: e.retention, now: e.now}
 }
 
 // SetMaxExpiredRead makes a plan read the people retention removes in the

@@ -22,8 +22,9 @@ type Expired struct {
 	// limit (a store keeps microseconds): Build asks each person. Packed:
 	// 1,000,000 IDs take 18 MB, not 32 MB of strings.
 	IDs state.IDList
-	// Kept: more than maxExpiredRead: a plan reads them in the kept form
-	// (ReadKept), not whole; an apply reads them whole (ReadWhole).
+	// Kept: more than maxExpiredRead: a plan, and an apply, read them in
+	// the kept form (ReadKept), not whole; the apply's fold of their
+	// removal reads what it changes (state.State.Fold).
 	Kept bool
 	// retention and now tell ReadKept who goes.
 	retention time.Duration

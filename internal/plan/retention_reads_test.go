@@ -203,12 +203,6 @@ func TestExpiredOf(t *testing.T) {
 	if r := ReadsOf(f.cfg, b.Records, Options{Now: t0, Expired: e}); r.People || len(r.Persons) > 0 {
 		t.Errorf("ReadsOf with the people kept = %+v, want none read whole", r)
 	}
-	if w := e.ReadWhole(); w.Kept || e.ReadWhole() == e || !cmp.Equal(w.IDs, e.IDs) {
-		t.Errorf("ReadWhole = %+v, want the IDs read whole", w)
-	}
-	if r := ReadsOf(f.cfg, b.Records, Options{Now: t0, Expired: e.ReadWhole()}); !cmp.Equal(r.Persons, e.IDs.Strings()) {
-		t.Errorf("ReadsOf with the people read whole names %q, want %q", r.Persons, e.IDs.Strings())
-	}
 	maxExpiredKept = 2
 	if e, _ := ExpiredOf(f.cfg, o, b); e != nil {
 		t.Errorf("3 people to remove of at most 2 read: ExpiredOf = %+v, want nil", e)

@@ -33,6 +33,9 @@ type ApplyView interface {
 	Progress(stop func()) engine.Progress
 	// Interrupted says that the first interrupt was received.
 	Interrupted()
+	// Folded says that the state was committed with calls an interrupted
+	// apply had recorded and no write had folded in yet (calls > 0).
+	Folded(calls int)
 	// Exports shows the files written (and their warnings).
 	Exports(cfg *config.Config, written []export.Written)
 	// Done is called once when Apply returns, with its error: the JSON
@@ -77,14 +80,13 @@ func apply(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView) error
 		return err
 	}
 	defer lock.Unlock()
-	// Built, and the billing call made, while the state is read.
+	// Built, and the billing call made, while the state is read: decided
+	// on the workspace's row when the backend reads it alone, else on the
+	// records.
 	ahead := startService(ctx, d)
 	defer ahead.stop()
-	in, err := applyState(d, opts, func(records *state.State) {
-		if billingSure(d, opts, records) {
-			ahead.bill()
-		}
-	})
+	ahead.billOnRow(d, opts)
+	in, err := applyState(d, opts, func(records *state.State) { ahead.billIfSure(d, opts, records) })
 	if err != nil {
 		return err
 	}
@@ -111,7 +113,7 @@ func apply(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView) error
 	st := in.st
 	if p == nil {
 		in.release()
-		if err := foldUnfolded(d, st); err != nil {
+		if err := foldUnfolded(d, st, view); err != nil {
 			return err
 		}
 		return takeOver(d, opts, st)
@@ -206,7 +208,9 @@ func partialRead(d Deps, opts ApplyOptions, b *state.Base, sel plan.Options) (*a
 	if err != nil {
 		return nil, err
 	}
-	exp = exp.ReadWhole() // removed, so written: read whole
+	// Many people to remove are read in the kept form (ReadKept), and
+	// the fold of their removal reads what it changes a page at a time
+	// (state/removal.go): nobody is read whole for it.
 	sel.Expired = exp
 	reads, err := foldableReads(opts.Config, b, &sel)
 	if err != nil {
@@ -218,6 +222,9 @@ func partialRead(d Deps, opts ApplyOptions, b *state.Base, sel plan.Options) (*a
 			return nil, err
 		}
 		st, err := writableReading(b, reads)
+		if err == nil {
+			err = exp.ReadKept(b, st)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -416,6 +423,9 @@ type executed struct {
 	commit bool
 	// aborted is set after a second interrupt.
 	aborted bool
+	// folded counts the calls of an interrupted apply the state loaded
+	// held and the commit writes (backend.UnfoldedCalls).
+	folded int
 }
 
 // engineControl is how the apply steers the engine: stop closes at the
@@ -440,7 +450,7 @@ type engineControl struct {
 func execute(ctx context.Context, d Deps, opts ApplyOptions, st *state.State, svc api.Service, p *plan.Plan, usage *api.Usage, ctl engineControl) (*executed, error) {
 	// Calls a killed apply left are folded in, also by a plan that only
 	// writes spreadsheets.
-	r := &executed{commit: changesState(p) || backend.Unfolded(d.Backend)}
+	r := &executed{commit: changesState(p) || backend.Unfolded(d.Backend), folded: backend.UnfoldedCalls(d.Backend)}
 	claims, err := openClaims(d, p)
 	if err != nil {
 		return nil, err
@@ -504,6 +514,7 @@ func finish(d Deps, cfg *config.Config, st *state.State, p *plan.Plan, r *execut
 		if err := d.Backend.Commit(st); err != nil {
 			return unwritten(cfg, exports, nil, commitError(d, r.sum, err))
 		}
+		showFolded(view, r.folded)
 		// After the commit: the record names the state as committed.
 		exports = cfg.Exports
 	}

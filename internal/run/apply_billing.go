@@ -7,6 +7,7 @@ import (
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/plan"
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/backend"
 )
 
 // serviceAhead builds the client of the service, and makes the billing
@@ -14,10 +15,11 @@ import (
 // limit spaces the first paid call a second after the billing call, so
 // the earlier that call, the earlier the first paid one (when the plan
 // is ready by then). Neither costs credits; the billing call is made only
-// when the apply, as it reads its records under the lock, is sure to make
-// it (billingSure), and its answer is taken where apply would have made
-// it. The client is built once: the billing call and the run share its
-// pacer. No call is sent by it after apply returns (stop).
+// when the apply, as it reads its workspace's row or its records under
+// the lock, is sure to make it (billingSure), and its answer is taken
+// where apply would have made it. The client is built once: the billing
+// call and the run share its pacer. No call is sent by it after apply
+// returns (stop).
 type serviceAhead struct {
 	built  chan struct{} // closed when svc and svcErr are set
 	svc    api.Service
@@ -65,6 +67,29 @@ func billingSure(d Deps, opts ApplyOptions, records *state.State) bool {
 		checkService(records, ServiceOf(cfg, d.Account)) == nil &&
 		checkConfiguration(records, cfg.Identity(), opts.TakeOver) == nil &&
 		!plan.CheckAddresses(cfg, records, opts.Targets, opts.Replace).HasErrors()
+}
+
+// billOnRow starts the billing call (billIfSure) when the workspace's row
+// alone, read before the records (backend.ReadWorkspaceRow: one query),
+// shows that the apply makes it: the service and the configuration the
+// state belongs to are in the row, and the addresses of --target and
+// --replace in the configuration. The records of a large state take
+// longer to read, and the first paid call starts a second after the
+// billing call. A row that cannot be read, or that decides nothing,
+// leaves the decision to the records.
+func (a *serviceAhead) billOnRow(d Deps, opts ApplyOptions) {
+	if row, err := backend.ReadWorkspaceRow(d.Backend); err == nil {
+		a.billIfSure(d, opts, row)
+	}
+}
+
+// billIfSure starts the billing call (bill) when an apply over a state of
+// these records is sure to make it (billingSure); nil records, or a call
+// already started, decide nothing.
+func (a *serviceAhead) billIfSure(d Deps, opts ApplyOptions, records *state.State) {
+	if records != nil && a.billed == nil && billingSure(d, opts, records) {
+		a.bill()
+	}
 }
 
 // bill starts the billing call once the client is built (none when it

@@ -63,10 +63,13 @@ func partialEnrich(d Deps, opts ApplyOptions, b *state.Base, sel plan.Options) (
 		return nil, err
 	}
 	st, err := writableReading(b, er)
-	if err != nil {
-		return nil, err
+	if err == nil {
+		err = sel.Expired.ReadKept(b, st)
 	}
-	if err := st.ReadPeople(facts.SketchedIDs()); err != nil {
+	if err == nil {
+		err = st.ReadPeople(facts.SketchedIDs())
+	}
+	if err != nil {
 		return nil, err
 	}
 	return &applyRead{st: st, release: sync.OnceValue(b.Close), facts: facts, now: now, expired: sel.Expired, reuse: popts.Reuse}, nil

@@ -18,8 +18,9 @@ import (
 // removal was recorded and before the rows were written leaves the event
 // in the database. The next plan shows the people gone; the next apply,
 // with only spreadsheets to write or nothing to do at all, writes the
-// removal into the rows and empties the events table. Before, an apply
-// with nothing to do left both, and every command read the state whole.
+// removal into the rows and empties the events table, and says that it
+// folded one recorded call in (ApplyView.Folded). Before, an apply with
+// nothing to do left both, and every command read the state whole.
 func TestApplyFoldsAKilledRemoval(t *testing.T) {
 	noExport, _, _ := strings.Cut(testConfig, "export \"all\"")
 	for name, src := range map[string]string{"spreadsheets only": testConfig, "nothing to do": noExport} {
@@ -42,8 +43,12 @@ func TestApplyFoldsAKilledRemoval(t *testing.T) {
 			if p.Change(state.PeopleAddress) != nil || changesState(p) {
 				t.Errorf("the plan after the kill: %s", jsonOf(t, p))
 			}
-			if err := Apply(context.Background(), d, ApplyOptions{Config: cfg, AutoApprove: true}, &recView{}); err != nil {
+			view := &recView{}
+			if err := Apply(context.Background(), d, ApplyOptions{Config: cfg, AutoApprove: true}, view); err != nil {
 				t.Fatal(err)
+			}
+			if view.folded != 1 {
+				t.Errorf("the apply said it folded %d recorded calls in; want 1", view.folded)
 			}
 			if _, ok := backend.JournalPending(local.Open(path)); ok {
 				t.Error("the recorded removal is still pending after the apply")

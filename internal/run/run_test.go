@@ -136,6 +136,7 @@ type recView struct {
 	written  []export.Written
 	progress engine.Progress
 	done     []error // each Done call's error
+	folded   int     // the calls of Folded
 }
 
 func (v *recView) Plan(*plan.Plan) { v.plans++ }
@@ -146,6 +147,7 @@ func (v *recView) Progress(stop func()) engine.Progress {
 	return engine.NopProgress{}
 }
 func (v *recView) Interrupted()   {}
+func (v *recView) Folded(n int)   { v.folded += n }
 func (v *recView) Done(err error) { v.done = append(v.done, err) }
 func (v *recView) Exports(_ *config.Config, w []export.Written) {
 	v.written = append(v.written, w...)

@@ -227,6 +227,9 @@ func (a *applier) forgetPeople(fe *ForgetPeopleEvent) {
 	for _, id := range fe.PersonIDs {
 		p := s.Person(id)
 		if p == nil {
+			p = s.removed(id) // read for the removal alone
+		}
+		if p == nil {
 			continue
 		}
 		if erase {
@@ -257,6 +260,7 @@ func (a *applier) forgetPeople(fe *ForgetPeopleEvent) {
 		// message may name them, and nobody is left to enrich again.
 		s.resolveUnknown(id, p.ID)
 	}
+	s.removedAll()
 	if erase && len(keys) > 0 {
 		sort.Strings(keys)
 		keys = dedupSorted(keys)

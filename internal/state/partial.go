@@ -94,6 +94,9 @@ type partial struct {
 	// pageOnly are the people read, known by page name only, whose
 	// searches' lead lists readRekeyed has not read yet.
 	pageOnly map[string]bool
+	// gone are the people read for a retention removal alone, in the
+	// form the removal needs (readRemoval), until it folds.
+	gone map[string]goneForm
 	// unfolded is set when an event could not be folded in (its reads
 	// failed, or its kind is not read for): the state lacks a result its
 	// journal holds, so nothing more of it is written (CheckWrite).
@@ -123,7 +126,7 @@ func (b *Base) Writable() (*State, error) {
 	s.People, s.idx, s.changes = map[string]*Person{}, nil, nil
 	s.Searches = maps.Clone(s.Searches)
 	s.partial = &partial{store: b.store, asked: map[string]bool{}, unread: maps.Clone(b.kept), others: names,
-		records: map[string]bool{}, pages: map[string]bool{}, pageOnly: map[string]bool{}}
+		records: map[string]bool{}, pages: map[string]bool{}, pageOnly: map[string]bool{}, gone: map[string]goneForm{}}
 	s.Track()
 	if u, ok := b.store.(Unpinner); ok {
 		if err := u.Unpin(); err != nil {

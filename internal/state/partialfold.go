@@ -15,7 +15,10 @@ import (
 // searches that found them), the search's lead list and leads before the
 // call, a split run's people, a profile read's person before it, an
 // enrichment's (or a copy's) person, a track read's person, an import's
-// people: those its file names, and those of the block's import before.
+// people: those its file names, and those of the block's import before;
+// for a retention removal, the people not read in the form the removal
+// needs alone (removal.go), and the lead lists of the searches that
+// found them.
 
 // PageFinder is a PeopleStore that finds people by page name: a partial
 // state folds a search or a profile read only with one.
@@ -58,6 +61,9 @@ func (s *State) readFor(e *Event) error {
 		}
 		return s.ReadMoving(from)
 	case EventForgetPeople:
+		if e.People.Reason == ForgetRetention {
+			return s.readRemoval(e.People.PersonIDs)
+		}
 		return s.ReadForgetting(e.People.PersonIDs)
 	case EventBilling, EventFailure:
 		return nil // the records' alone

@@ -14,6 +14,7 @@ import (
 	"github.com/leadsync/leadsync/internal/exportformat"
 	"github.com/leadsync/leadsync/internal/plan"
 	"github.com/leadsync/leadsync/internal/run"
+	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
 // Streams are the outputs a view writes to, and what they are: results go
@@ -71,6 +72,17 @@ func (v *applyHuman) Progress(func()) engine.Progress {
 }
 
 func (v *applyHuman) Interrupted() { interrupted(v.s.ErrOut) }
+
+// Folded says, on Out beside the plan, that the state now holds the calls
+// of an interrupted apply.
+func (v *applyHuman) Folded(calls int) { fmt.Fprintln(v.s.Out, FoldedLine(calls)) }
+
+// FoldedLine is the line of an apply that wrote the recorded calls of an
+// interrupted one into the state: "Folded 3 recorded calls of an
+// interrupted apply into the state."
+func FoldedLine(calls int) string {
+	return fmt.Sprintf("Folded %s of an interrupted apply into the state.", textfmt.Plural(calls, "recorded call"))
+}
 
 // Exports keeps the files written: they are listed after the summary.
 func (v *applyHuman) Exports(cfg *config.Config, written []export.Written) {
@@ -154,6 +166,7 @@ type applyJSON struct {
 	sum      *engine.Summary
 	cfg      *config.Config
 	written  []export.Written
+	folded   int // Folded's calls
 	done     bool
 }
 
@@ -169,6 +182,9 @@ func (v *applyJSON) Progress(stop func()) engine.Progress {
 }
 
 func (v *applyJSON) Interrupted() { interrupted(v.s.ErrOut) }
+
+// Folded keeps the calls for the summary line (folded_calls).
+func (v *applyJSON) Folded(calls int) { v.folded = calls }
 
 // Exports keeps the files for the summary line.
 func (v *applyJSON) Exports(cfg *config.Config, written []export.Written) {
@@ -221,6 +237,7 @@ func (v *applyJSON) Done(err error) {
 		}
 	}
 	ev["not_written"] = notWritten
+	ev["folded_calls"] = v.folded
 	if err != nil && !errors.Is(err, run.ErrFailed) {
 		ev["error"] = err.Error()
 	}

@@ -2,6 +2,7 @@ package views
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -64,5 +65,41 @@ func TestApplyViews(t *testing.T) {
 	pr.CallStart(engine.Call{Seq: 1, Kind: kind.Search, Address: "search.a"})
 	if stops != 1 || fw.writes != 1 {
 		t.Errorf("stops %d, writes %d; want 1 and 1", stops, fw.writes)
+	}
+}
+
+// TestApplyViewsSayTheCallsFolded: an apply that wrote the recorded calls
+// of an interrupted one into the state says how many, after its "No
+// changes" in the human view and as folded_calls in the JSON summary (0
+// when it wrote none).
+func TestApplyViewsSayTheCallsFolded(t *testing.T) {
+	now := func() time.Time { return time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC) }
+	p := &plan.Plan{Totals: plan.Totals{RateLimit: 1}}
+	var out bytes.Buffer
+	h := NewApply(Streams{Out: &out, ErrOut: &bytes.Buffer{}, Now: now}, false)
+	h.Plan(p)
+	h.Folded(3)
+	h.Done(nil)
+	if got := out.String(); !strings.HasSuffix(got, "No changes: everything is up to date.\nFolded 3 recorded calls of an interrupted apply into the state.\n") {
+		t.Errorf("human stdout:\n%s", got)
+	}
+	if got := FoldedLine(1); got != "Folded 1 recorded call of an interrupted apply into the state." {
+		t.Errorf("one call: %q", got)
+	}
+	for _, calls := range []int{0, 2} {
+		out.Reset()
+		j := NewApply(Streams{Out: &out, ErrOut: &bytes.Buffer{}, Now: now}, true)
+		j.Plan(p)
+		if calls > 0 {
+			j.Folded(calls)
+		}
+		j.Done(nil)
+		var sum struct {
+			NoChanges   bool `json:"no_changes"`
+			FoldedCalls *int `json:"folded_calls"`
+		}
+		if err := json.Unmarshal(out.Bytes(), &sum); err != nil || !sum.NoChanges || sum.FoldedCalls == nil || *sum.FoldedCalls != calls {
+			t.Errorf("JSON summary after %d calls folded (%v):\n%s", calls, err, out.String())
+		}
 	}
 }

@@ -343,6 +343,24 @@ type BaseOpener interface {
 	OpenBase() (*state.Base, error)
 }
 
+// WorkspaceRowReader is a backend that reads the workspace's row alone,
+// without a record (the local database, PostgreSQL): the service and the
+// configuration the state belongs to, in one query.
+type WorkspaceRowReader interface {
+	ReadWorkspaceRow() (*state.State, error)
+}
+
+// ReadWorkspaceRow is the workspace's row of b as a state with no record
+// (its service, configuration, serial and usage), for an apply that
+// decides on them before its records are read. nil without an error when
+// b cannot read it alone or holds no row.
+func ReadWorkspaceRow(b Backend) (*state.State, error) {
+	if r, ok := abilityOf[WorkspaceRowReader](b); ok {
+		return r.ReadWorkspaceRow()
+	}
+	return nil, nil
+}
+
 // PartReader is a backend whose Base reads people from a store on
 // request (OpenBase), unless the state is then read whole (calls of an
 // interrupted apply not folded in, an erasure not honoured): the local

@@ -150,6 +150,7 @@ func (jr *journalRead) take(line []byte) error {
 // replay folds the journal next to the state, if any, into s. Events the
 // state already holds (State.Journal) are skipped.
 func (store *Store) replay(s *state.State) error {
+	store.setReplayed(0)
 	path := store.JournalPath()
 	b, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -193,7 +194,15 @@ func (store *Store) replay(s *state.State) error {
 		last = e.Seq
 	}
 	s.Journal = &state.JournalMark{ID: jr.header.ID, Seq: last}
+	store.setReplayed(int(last - skip))
 	return nil
+}
+
+// setReplayed notes how many journal events the last Load applied.
+func (store *Store) setReplayed(n int) {
+	store.mu.Lock()
+	defer store.mu.Unlock()
+	store.replayed = n
 }
 
 // Journal records the calls of one apply as they complete. Append is safe

@@ -67,7 +67,10 @@ type dbStore struct {
 	mu    sync.Mutex
 	db    *sql.DB
 	seenN int64 // the last recorded call the last Load applied
-	rec   *dbRecorder
+	// seenCalls is how many recorded calls the last Load applied (while
+	// seenN is not 0).
+	seenCalls int
+	rec       *dbRecorder
 	// emptied says the last push emptied the people's tables a page at a
 	// time (emptyPeopleAlone).
 	emptied bool
@@ -261,11 +264,11 @@ func (d *dbStore) load() (*state.State, error) {
 		return nil, err
 	}
 	var s *state.State
-	var last int64
+	var folded sqlstate.Folded
 	var found bool
 	err = retryBusy(func() error {
 		var err error
-		s, last, found, err = d.read(db)
+		s, folded, found, err = d.read(db)
 		return err
 	})
 	if err != nil {
@@ -275,24 +278,24 @@ func (d *dbStore) load() (*state.State, error) {
 		s = state.New()
 		s.Track()
 	}
-	d.seenN = last
+	d.seenN, d.seenCalls = folded.Last, folded.Calls
 	return s, nil
 }
 
 // read reads the state in one read transaction (a snapshot).
-func (d *dbStore) read(db *sql.DB) (*state.State, int64, bool, error) {
+func (d *dbStore) read(db *sql.DB) (*state.State, sqlstate.Folded, bool, error) {
 	ctx := context.Background()
 	tx, err := db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
-		return nil, 0, false, d.wrap("starting a read", err)
+		return nil, sqlstate.Folded{}, false, d.wrap("starting a read", err)
 	}
 	defer tx.Rollback()
 	r := &sqlstate.Reader{D: sqlstate.SQLite, Q: tx, WS: d.ws}
-	s, last, found, err := r.Read(ctx)
+	s, folded, found, err := r.Read(ctx)
 	if err != nil {
-		return nil, 0, false, d.wrap("reading the state", err)
+		return nil, sqlstate.Folded{}, false, d.wrap("reading the state", err)
 	}
-	return s, last, found, nil
+	return s, folded, found, nil
 }
 
 // retryBusy runs f again while it fails with SQLITE_BUSY, for up to 10
@@ -746,6 +749,24 @@ func (d *dbStore) openBase() (*state.Base, error) {
 		return nil, err
 	}
 	return state.NewBase(s), nil
+}
+
+// readWorkspaceRow reads the workspace's row alone (Store.ReadWorkspaceRow):
+// nil when the database or the row does not exist yet.
+func (d *dbStore) readWorkspaceRow() (*state.State, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	db, err := d.handle(false) // makes sure of the schema
+	if err != nil || db == nil {
+		return nil, err
+	}
+	var s *state.State
+	err = retryBusy(func() error {
+		var err error
+		s, _, err = sqlstate.ScanWorkspaceRow(db.QueryRowContext(context.Background(), sqlstate.SQLite.Rewrite(sqlstate.SelectHeader), d.ws).Scan)
+		return err
+	})
+	return s, d.wrap("reading the state", err)
 }
 
 // readBase reads the records of the state into a Base whose people are

@@ -39,6 +39,9 @@ type Store struct {
 
 	mu      sync.Mutex
 	journal *Journal // the open journal, if any
+	// replayed is how many of its journal's events the last Load of a
+	// JSON state applied (UnfoldedCalls).
+	replayed int
 
 	// db keeps the state of a path ending in .db in a SQLite database
 	// (sqlite.go); nil for a JSON state file.
@@ -365,6 +368,19 @@ func (store *Store) removeFoldedJournal(s *state.State) error {
 // on request (backend.PartReader): a database's does, a state file is
 // read whole.
 func (store *Store) ReadsPeopleOnRequest() bool { return store.db != nil }
+
+// ReadWorkspaceRow reads the workspace's row alone, its service and
+// configuration (backend.WorkspaceRowReader): nil for a state file, or a
+// database not written yet.
+func (store *Store) ReadWorkspaceRow() (*state.State, error) {
+	if store.db == nil {
+		return nil, nil
+	}
+	if err := store.migrate(); err != nil {
+		return nil, err
+	}
+	return store.db.readWorkspaceRow()
+}
 
 // OpenBase opens the state for a command that asks for what it needs
 // (state.Base): a database's people are read on request, a state file is

@@ -8,16 +8,31 @@ import "os"
 // state's journal.
 func (store *Store) Unfolded() bool {
 	if store.db != nil {
-		return store.db.unfolded()
+		return store.db.unfolded() > 0
 	}
 	_, err := os.Stat(store.JournalPath())
 	return err == nil
 }
 
-// unfolded reports whether the last load applied recorded calls that no
+// UnfoldedCalls is how many such calls the last Load applied (the
+// backend.Unfolder ability): the database's recorded calls, or the
+// journal's events the state file did not hold yet.
+func (store *Store) UnfoldedCalls() int {
+	if store.db != nil {
+		return store.db.unfolded()
+	}
+	store.mu.Lock()
+	defer store.mu.Unlock()
+	return store.replayed
+}
+
+// unfolded is how many recorded calls the last load applied that no
 // write has folded in since.
-func (d *dbStore) unfolded() bool {
+func (d *dbStore) unfolded() int {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	return d.seenN > 0
+	if d.seenN == 0 {
+		return 0
+	}
+	return d.seenCalls
 }

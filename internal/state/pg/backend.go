@@ -52,11 +52,14 @@ type Backend struct {
 	// lockPID is the database session that holds this backend's workspace
 	// lock, 0 when this process holds none: each recorded call checks that
 	// the lock is still held.
-	lockPID  int
-	held     *Lock // the lock this backend holds, nil when none
-	seenN    int64 // the last recorded call the last Load applied
-	rec      *recorder
-	migrated bool
+	lockPID int
+	held    *Lock // the lock this backend holds, nil when none
+	seenN   int64 // the last recorded call the last Load applied
+	// seenCalls is how many recorded calls the last Load applied (while
+	// seenN is not 0).
+	seenCalls int
+	rec       *recorder
+	migrated  bool
 	// unchecked says the last push wrote its rows without their keys'
 	// checks (skipKeyChecks).
 	unchecked bool
@@ -288,7 +291,7 @@ func (b *Backend) read(ctx context.Context, q, q2 querier, ws string) (*state.St
 			return nil, false, fmt.Errorf("a recorded call (%s %s) cannot be applied: %w", events[i].Kind, events[i].Address, err)
 		}
 	}
-	b.seenN = maxN
+	b.seenN, b.seenCalls = maxN, len(events)
 	return s, true, nil
 }
 

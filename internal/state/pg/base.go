@@ -54,6 +54,19 @@ func (b *Backend) OpenBase() (*state.Base, error) {
 	return base, nil
 }
 
+// ReadWorkspaceRow reads the workspace's row alone, its service and
+// configuration (backend.WorkspaceRowReader): nil when the schema or the
+// row does not exist yet.
+func (b *Backend) ReadWorkspaceRow() (*state.State, error) {
+	var s *state.State
+	_, err := b.reading(func(ctx context.Context, c *pgx.Conn) error {
+		var err error
+		s, _, err = sqlstate.ScanWorkspaceRow(c.QueryRow(ctx, b.dialect.Rewrite(sqlstate.SelectHeader), b.workspace).Scan)
+		return b.wrap("reading the state", err)
+	})
+	return s, err
+}
+
 // wholeBase is the Base of the state Load reads, or err.
 func (b *Backend) wholeBase(err error) (*state.Base, error) {
 	if err != nil {

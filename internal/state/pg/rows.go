@@ -166,29 +166,8 @@ func (b *Backend) queueChanges(ctx context.Context, tx pgx.Tx, batch *pgx.Batch,
 	if err != nil {
 		return err
 	}
-	for id := range ch.People {
-		p := s.People[id]
-		if p == nil {
-			batch.Queue(b.sql(`DELETE FROM {s}.people WHERE workspace = $1 AND id = $2`), ws, id)
-			continue
-		}
-		v, err := sqlstate.PersonValues(b.dialect, ws, p, nums)
-		if err != nil {
-			return fmt.Errorf("person %s: %w", id, err)
-		}
-		batch.Queue(b.upsertSQL("people", peopleCols), v...)
-		if n := ch.History[id]; n != 0 {
-			b.queueHistory(batch, ws, p, n)
-		}
-		if p.Enrichment == nil {
-			batch.Queue(b.sql(`DELETE FROM {s}.enrichments WHERE workspace = $1 AND person_id = $2`), ws, id)
-			continue
-		}
-		v, err = sqlstate.EnrichmentValues(b.dialect, ws, id, p.Enrichment)
-		if err != nil {
-			return fmt.Errorf("enrichment of %s: %w", id, err)
-		}
-		batch.Queue(b.upsertSQL("enrichments", enrichmentCols), v...)
+	if err := b.queuePeople(batch, s, ch, nums); err != nil {
+		return err
 	}
 	for addr := range ch.Searches {
 		sr := s.Searches[addr]
@@ -232,6 +211,45 @@ func (b *Backend) queueChanges(ctx context.Context, tx pgx.Tx, batch *pgx.Batch,
 			return err
 		}
 		batch.Queue(b.sql(`UPDATE {s}.workspaces SET usage = $2 WHERE name = $1`), ws, u)
+	}
+	return nil
+}
+
+// queuePeople queues the rows of the people ch names: many removed are
+// deleted in pages (sqlstate.RemovalPages), the others one by one.
+func (b *Backend) queuePeople(batch *pgx.Batch, s *state.State, ch *state.Changes, nums *sqlstate.Numbers) error {
+	ws := b.workspace
+	gone := sqlstate.RemovedIDs(s, ch) // many removed: deleted in pages
+	for page := range sqlstate.RemovalPages(gone) {
+		// Their enrichments and history go with them (ON DELETE CASCADE).
+		batch.Queue(b.sql(`DELETE FROM {s}.people WHERE workspace = $1 AND id = ANY($2)`), ws, page)
+	}
+	for id := range ch.People {
+		p := s.People[id]
+		if p == nil && gone != nil {
+			continue // deleted in its page
+		}
+		if p == nil {
+			batch.Queue(b.sql(`DELETE FROM {s}.people WHERE workspace = $1 AND id = $2`), ws, id)
+			continue
+		}
+		v, err := sqlstate.PersonValues(b.dialect, ws, p, nums)
+		if err != nil {
+			return fmt.Errorf("person %s: %w", id, err)
+		}
+		batch.Queue(b.upsertSQL("people", peopleCols), v...)
+		if n := ch.History[id]; n != 0 {
+			b.queueHistory(batch, ws, p, n)
+		}
+		if p.Enrichment == nil {
+			batch.Queue(b.sql(`DELETE FROM {s}.enrichments WHERE workspace = $1 AND person_id = $2`), ws, id)
+			continue
+		}
+		v, err = sqlstate.EnrichmentValues(b.dialect, ws, id, p.Enrichment)
+		if err != nil {
+			return fmt.Errorf("enrichment of %s: %w", id, err)
+		}
+		batch.Queue(b.upsertSQL("enrichments", enrichmentCols), v...)
 	}
 	return nil
 }

@@ -8,3 +8,14 @@ func (b *Backend) Unfolded() bool {
 	defer b.mu.Unlock()
 	return b.seenN > 0
 }
+
+// UnfoldedCalls is how many such calls the last Load applied (the
+// backend.Unfolder ability); 0 once a write folded them in.
+func (b *Backend) UnfoldedCalls() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.seenN == 0 {
+		return 0
+	}
+	return b.seenCalls
+}

@@ -653,11 +653,18 @@ func (p *peopleStore) each(ids []string, fn func(*state.Person)) error {
 
 // header reads the workspace's row into a new state.
 func (r *Reader) header(ctx context.Context) (*state.State, bool, error) {
-	s := state.New()
+	return ScanWorkspaceRow(r.Q.QueryRowContext(ctx, r.D.Rewrite(SelectHeader), r.WS).Scan)
+}
+
+// ScanWorkspaceRow makes a new state of the workspace's row, the answer
+// of SelectHeader, that scan reads (sql.Row's, or a driver's own): its
+// serial, usage, service and configuration, no record. found is false
+// when there is no row (sql.ErrNoRows).
+func ScanWorkspaceRow(scan func(dest ...any) error) (s *state.State, found bool, err error) {
+	s = state.New()
 	var usage string
 	var extra sql.NullString
-	err := r.Q.QueryRowContext(ctx, r.D.Rewrite(SelectHeader), r.WS).
-		Scan(&s.Lineage, &s.Serial, &s.FormatVersion, &s.LeadsyncVersion, &usage, &extra)
+	err = scan(&s.Lineage, &s.Serial, &s.FormatVersion, &s.LeadsyncVersion, &usage, &extra)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, false, nil
 	}

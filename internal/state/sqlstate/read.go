@@ -41,32 +41,39 @@ func (r *Reader) query(ctx context.Context, q string, args ...any) (*sql.Rows, e
 	return r.Q.QueryContext(ctx, r.D.Rewrite(q), args...)
 }
 
+// Folded are the calls an apply recorded but did not fold in yet that a
+// Read applied: Last is the number of the last one (0: none), Calls how
+// many there were.
+type Folded struct {
+	Last  int64
+	Calls int
+}
+
 // Read builds the state of the workspace, with the calls an apply
 // recorded but did not fold in yet folded (s tracks its changes from
-// before them, so that the next write stores them), and returns the
-// number of the last such call; found is false when the workspace has no
-// row.
-func (r *Reader) Read(ctx context.Context) (s *state.State, lastEvent int64, found bool, err error) {
+// before them, so that the next write stores them), and says which it
+// folded; found is false when the workspace has no row.
+func (r *Reader) Read(ctx context.Context) (s *state.State, folded Folded, found bool, err error) {
 	s, found, err = r.header(ctx)
 	if err != nil || !found {
-		return nil, 0, false, err
+		return nil, Folded{}, false, err
 	}
 	for _, read := range []func(context.Context, *state.State) error{r.people, r.enrichments, r.history, r.searches, r.profileReads, r.failures} {
 		if err := read(ctx, s); err != nil {
-			return nil, 0, false, err
+			return nil, Folded{}, false, err
 		}
 	}
 	events, last, err := r.events(ctx)
 	if err != nil {
-		return nil, 0, false, err
+		return nil, Folded{}, false, err
 	}
 	s.Track()
 	for i := range events {
 		if err := s.Fold(events[i]); err != nil {
-			return nil, 0, false, fmt.Errorf("a recorded call (%s %s) cannot be applied: %w", events[i].Kind, events[i].Address, err)
+			return nil, Folded{}, false, fmt.Errorf("a recorded call (%s %s) cannot be applied: %w", events[i].Kind, events[i].Address, err)
 		}
 	}
-	return s, last, true, nil
+	return s, Folded{Last: last, Calls: len(events)}, true, nil
 }
 
 // parseTime reads a time kept in TimeLayout (or any RFC 3339 time); the

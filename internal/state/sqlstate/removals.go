@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"iter"
 	"slices"
 
 	"github.com/leadsync/leadsync/internal/state"
@@ -16,6 +17,9 @@ import (
 // cache is raised meanwhile, as a push does (pushCacheKiB): with SQLite's
 // 2 MB, the deletes spilled pages to the write-ahead log again and again
 // (80% of the CPU of an apply removing 100,000 of 300,000 people).
+// PostgreSQL's store deletes the people in the same pages, one statement
+// a page in its batch, their rows in the other tables going with them
+// (ON DELETE CASCADE), where it sent a statement a person.
 
 // bulkRemoval is the least number of people one write removes that it
 // deletes in pages (removePeople); fewer go one by one (Writer.person).
@@ -52,9 +56,10 @@ var removalStmts = []struct{ table, col string }{
 	{"people", "id"},
 }
 
-// removedIDs are the people ch names whom s no longer holds (to delete),
-// sorted, when there are at least bulkRemoval of them; nil otherwise.
-func removedIDs(s *state.State, ch *state.Changes) []string {
+// RemovedIDs are the people ch names whom s no longer holds (to delete),
+// sorted, when there are at least bulkRemoval of them; nil otherwise:
+// both stores delete those in pages (RemovalPages).
+func RemovedIDs(s *state.State, ch *state.Changes) []string {
 	var ids []string
 	for id := range ch.People {
 		if s.People[id] == nil {
@@ -86,8 +91,7 @@ func (w *Writer) removePeople(ctx context.Context, ids []string) error {
 			}
 		}
 	}
-	for start := 0; start < len(ids); start += removalPageSize {
-		page := ids[start:min(start+removalPageSize, len(ids))]
+	for page := range RemovalPages(ids) {
 		list, err := w.D.List(page)
 		if err != nil {
 			return err
@@ -112,6 +116,12 @@ func (w *Writer) removePeople(ctx context.Context, ids []string) error {
 		return err
 	}
 	return nil
+}
+
+// RemovalPages are the pages of ids (sorted) that one statement
+// deletes, in order.
+func RemovalPages(ids []string) iter.Seq[[]string] {
+	return slices.Chunk(ids, removalPageSize)
 }
 
 // dropPeopleIndexes drops, in w's transaction, the secondary indexes of

@@ -196,7 +196,7 @@ func (w *Writer) changes(ctx context.Context, s *state.State, ch *state.Changes)
 	if err := w.rename(ctx, RenameStmts(w.D, w.WS, ch.Renames)); err != nil {
 		return fmt.Errorf("renaming moved addresses: %w", err)
 	}
-	gone := removedIDs(s, ch) // many removed: deleted in pages
+	gone := RemovedIDs(s, ch) // many removed: deleted in pages
 	if err := w.removePeople(ctx, gone); err != nil {
 		return err
 	}

@@ -171,7 +171,9 @@ func testLineageSerial(t *testing.T, k Kind) {
 
 // The service a state was filled from and the configuration that fills
 // it (State.Service, State.Configuration, set by an apply) are kept by a
-// commit, replaced by a later one, and carried by a push.
+// commit, replaced by a later one, and carried by a push. A backend that
+// reads the workspace's row alone (backend.ReadWorkspaceRow) gives them
+// too.
 func testServiceHeader(t *testing.T, k Kind) {
 	open := k.New(t)
 	b := open("", Alice)
@@ -193,6 +195,11 @@ func testServiceHeader(t *testing.T, k Kind) {
 	must(t, err, "load")
 	if got.Service != "sandbox" || got.Configuration != "team-leads" {
 		t.Fatalf("service, configuration after a commit: %q, %q", got.Service, got.Configuration)
+	}
+	row, err := rowOnce(open("", Bob))
+	must(t, err, "read the workspace's row")
+	if (row == nil) == backend.ReadsInPart(b) || row != nil && (row.Service != "sandbox" || row.Configuration != "team-leads") {
+		t.Fatalf("the workspace's row read alone: %+v; want the service and configuration committed (a database's)", row)
 	}
 	// A commit of the header alone (no event) keeps the new one.
 	l, err = b.Lock("apply")

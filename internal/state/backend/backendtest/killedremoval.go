@@ -31,9 +31,12 @@ func testKilledRemovalFolded(t *testing.T, k Kind) {
 	if !backend.Unfolded(next) {
 		t.Error("the load after the kill applied the recorded removal, but the backend does not say so")
 	}
+	if n := backend.UnfoldedCalls(next); n != 1 {
+		t.Errorf("the load after the kill applied %d recorded calls, says the backend; want 1", n)
+	}
 	must(t, next.Commit(s), "commit")
 	must(t, l.Unlock(), "unlock")
-	if backend.Unfolded(next) {
+	if backend.Unfolded(next) || backend.UnfoldedCalls(next) != 0 {
 		t.Error("after the commit, the backend still says the removal is not folded in")
 	}
 

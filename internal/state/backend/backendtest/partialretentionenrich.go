@@ -31,8 +31,9 @@ func retentionEnrich(limit int) string {
 // whole state's plan. It leaves the same state and summary as the apply
 // that loads the state whole. So it does when more people go than a plan
 // reads whole (plan.SetMaxExpiredRead): the plan, saved or the apply's,
-// reads them in the kept form (Expired.ReadKept), the apply whole
-// (Expired.ReadWhole).
+// reads them in the kept form (Expired.ReadKept), and the apply's fold
+// of their removal reads them a page at a time, none whole
+// (state/removal.go).
 func testPartialRetentionEnrich(t *testing.T, k Kind) {
 	for i, saved := range []bool{false, true, false, true} {
 		if i == 2 {

@@ -238,3 +238,9 @@ func loadOnce(b backend.Backend) (*state.State, error) {
 	defer backend.Close(b)
 	return b.Load()
 }
+
+// rowOnce reads the workspace's row of b alone, then closes b.
+func rowOnce(b backend.Backend) (*state.State, error) {
+	defer backend.Close(b)
+	return backend.ReadWorkspaceRow(b)
+}
