@@ -242,12 +242,37 @@ func TestTrackAndReEnrichInOneRun(t *testing.T) {
 	}
 }
 
+// sizedStore is the store of a partial state over the people of a state
+// read whole: it records the size of each Get and how often each person
+// was read.
+type sizedStore struct {
+	state.PeopleStore // unused questions panic
+	s                 *state.State
+	gets              []int
+	reads             map[string]int
+}
+
+func (m *sizedStore) Get(ids []string) ([]*state.Person, error) {
+	m.gets = append(m.gets, len(ids))
+	var out []*state.Person
+	for _, id := range ids {
+		if p := m.s.People[id]; p != nil {
+			m.reads[id]++
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
+func (m *sizedStore) LeadIDs(addr string) ([]string, error) { return m.s.Searches[addr].LeadIDs, nil }
+func (m *sizedStore) Names() (state.Names, error)           { return state.NamesOf(m.s.People), nil }
+
 // TestTrackReadsInSketchQueuedAPageAtATime runs a track's plan over a
-// state holding its people in sketch as well (plan.Reads.Sketched): the
-// reads are queued as one task of their people, read a page at a time as
-// they come to the head of the queue (7 here). Each person the plan lists
-// is read once, but those gone from the state since the plan (state rm):
-// the calls are the plan's less theirs, never more.
+// partial state holding its people in sketch (plan.Reads.Sketched): the
+// reads are queued as one task of their people, read from the store a
+// page at a time as they come to the head of the queue (7 here). Each
+// person the plan lists is read once, but those gone from the state since
+// the plan (state rm): the calls are the plan's less theirs, never more.
 func TestTrackReadsInSketchQueuedAPageAtATime(t *testing.T) {
 	defer engine.SetTrackHeadPage(7)()
 	w := newDriftWorld(t)
@@ -262,13 +287,20 @@ func TestTrackReadsInSketchQueuedAPageAtATime(t *testing.T) {
 	for _, p := range w.st.People {
 		sketches = append(sketches, state.SketchOf(p))
 	}
-	w.st.SetTrackSketches(state.TrackSketchesOf(sketches))
 	gone := map[string]bool{ids[0]: true, ids[7]: true, ids[len(ids)-1]: true}
 	for id := range gone {
 		delete(w.st.People, id)
 	}
+	records := *w.st
+	records.People = map[string]*state.Person{}
+	store := &sizedStore{s: w.st, reads: map[string]int{}}
+	st, err := state.NewStoredBase(&records, nil, store).Writable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.SetTrackSketches(state.TrackSketchesOf(sketches))
 	before := w.sb.Stats().ByOp[sandbox.OpPage]
-	sum, err := engine.Run(context.Background(), engine.Options{Config: w.cfg, Plan: p, State: w.st, Journal: &memJournal{},
+	sum, err := engine.Run(context.Background(), engine.Options{Config: w.cfg, Plan: p, State: st, Journal: &memJournal{},
 		Service: w.svc, Now: func() time.Time { return now }})
 	if err != nil || sum.Failed() {
 		t.Fatalf("run: %v %+v", err, sum.Failures)
@@ -277,10 +309,13 @@ func TestTrackReadsInSketchQueuedAPageAtATime(t *testing.T) {
 	if want := len(ids) - len(gone); reads != want || sum.Tracked != want {
 		t.Fatalf("%d reads, %d tracked, of the plan's %d (%d gone): want %d", reads, sum.Tracked, len(ids), len(gone), want)
 	}
+	if len(store.gets) < len(ids)/7 || slices.Max(store.gets) > 7 {
+		t.Errorf("the store was asked %v people at a time, want pages of at most 7", store.gets)
+	}
 	for _, id := range ids {
-		q := w.st.People[id]
-		if read := q != nil && !q.Tracked["track.champions"].IsZero(); read == gone[id] {
-			t.Fatalf("person %s (gone %v) read %v", id, gone[id], read)
+		q := st.People[id]
+		if read := q != nil && !q.Tracked["track.champions"].IsZero(); read == gone[id] || store.reads[id] > 1 {
+			t.Fatalf("person %s (gone %v) tracked %v, read from the store %d times", id, gone[id], read, store.reads[id])
 		}
 	}
 }
