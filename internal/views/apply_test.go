@@ -69,9 +69,9 @@ func TestApplyViews(t *testing.T) {
 }
 
 // TestApplyViewsSayTheEventsFolded: an apply that wrote the recorded
-// events of an interrupted command into the state says how many, after its "No
-// changes" in the human view and as folded_calls in the JSON summary (0
-// when it wrote none).
+// events of an interrupted command into the state says how many, after
+// its "No changes" in the human view and as folded_calls in the JSON
+// summary (0 when it wrote none).
 func TestApplyViewsSayTheEventsFolded(t *testing.T) {
 	now := func() time.Time { return time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC) }
 	p := &plan.Plan{Totals: plan.Totals{RateLimit: 1}}
