@@ -247,7 +247,8 @@ func waitForLock(ctx context.Context, t *testing.T, cs string, pid uint32) {
 
 // TestAddressChangesCounted: every statement that adds, renames or
 // removes rows of addresses raises the count of its workspace's changes
-// (schema 16), which tells a reader to read the names again.
+// (schema 16), which tells a reader to read the names again; under a
+// push's session_replication_role = replica too.
 func TestAddressChangesCounted(t *testing.T) {
 	cs := testConnStr(t)
 	schema := testSchema(t, cs)
@@ -262,6 +263,8 @@ func TestAddressChangesCounted(t *testing.T) {
 		`INSERT INTO {s}.addresses (workspace, n, address) SELECT workspace, max(n) + 1, 'search.new' FROM {s}.addresses GROUP BY workspace`,
 		`UPDATE {s}.addresses SET address = 'search.newer' WHERE address = 'search.new'`,
 		`DELETE FROM {s}.addresses WHERE address = 'search.newer'`,
+		`BEGIN; SET LOCAL session_replication_role = replica;
+		INSERT INTO {s}.addresses (workspace, n, address) SELECT workspace, max(n) + 1, 'search.pushed' FROM {s}.addresses GROUP BY workspace; COMMIT`,
 	} {
 		_, err := c.Exec(ctx, b.sql(q))
 		mustNoErr(t, err, "%s", q)
@@ -271,5 +274,28 @@ func TestAddressChangesCounted(t *testing.T) {
 			t.Errorf("after %s, the count of the addresses' changes is %d, was %d", q, n, last)
 		}
 		last = n
+	}
+}
+
+// TestPushGoesOnCounting: a push (force) writes the workspace's row and
+// its addresses again; the count of the addresses' changes goes on from
+// the row's, not from 0, so that a reader who knew the old names (their
+// count) reads the pushed ones.
+func TestPushGoesOnCounting(t *testing.T) {
+	cs := testConnStr(t)
+	schema := testSchema(t, cs)
+	ctx := context.Background()
+	b := newPG(t, cs, schema, "", alice)
+	mustNoErr(t, b.Push(backendtest.ManyPeople(t, 300), false), "push")
+	c, err := b.writable(ctx)
+	mustNoErr(t, err, "connect")
+	const before = 1000
+	_, err = c.Exec(ctx, b.sql(`UPDATE {s}.workspaces SET addresses_changed = $1`), before)
+	mustNoErr(t, err, "the count")
+	mustNoErr(t, b.Push(backendtest.Fold(t, backendtest.Events()), true), "push again")
+	var n int64
+	mustNoErr(t, c.QueryRow(ctx, b.sql(`SELECT addresses_changed FROM {s}.workspaces WHERE name = $1`), b.workspace).Scan(&n), "the count")
+	if n <= before {
+		t.Errorf("after a push, the count of the addresses' changes is %d, was %d", n, before)
 	}
 }
