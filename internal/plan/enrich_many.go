@@ -85,7 +85,7 @@ func enrichReadsMany(cfg *config.Config, records *state.State, opts Options, ix 
 	// e-mail); the others add their copies and stale enrichments.
 	// Every person an exclude block may name is read whole: a person not
 	// read is never excluded (excludedReads); and so on (namedReads).
-	named, reuse, ok, err := namedReads(cfg, opts, ix)
+	named, reuse, ok, err := namedReads(cfg, opts, ix, reuseScope{blocks: blocks, now: opts.Now})
 	if err != nil || !ok {
 		return Reads{}, nil, false, err
 	}

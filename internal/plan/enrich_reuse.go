@@ -1,8 +1,13 @@
 package plan
 
 import (
+	"errors"
+	"fmt"
+	"maps"
 	"slices"
+	"time"
 
+	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -21,24 +26,50 @@ import (
 // person works at now (sameEmployer), which this workspace's
 // enrichments tell: their companies and domains are read from the store
 // (state.ValueLister) when a person read may be copied.
+//
+// Past maxReuseRead people found, only those one of the blocks may
+// enrich are read (mayCopy): a person who left the network, has no page
+// name or holds an enrichment fresh for every block is copied by none.
+// When the one block's limit leaves no place (reuseScope.noPlace) the
+// copies take none: the keys are not listed, nobody is read for them,
+// and the people the plan reads anyway are asked about (reuseAsk), its
+// sketches by their keys (heldSketches). A plan that then finds a place,
+// counts the people not read, or takes the census, needs everyone
+// (reuseUnread): a copy past the places is no person to enrich.
 
 // maxReuseRead is the most people EnrichReadsOf reads whole because
 // another workspace holds an enrichment of them (a variable for tests):
-// past it the plan reads every person.
+// past it, the people who may be copied (mayCopy); past that too, the
+// plan reads every person.
 var maxReuseRead = 100_000
 
 // maxReuseKeys is the most lookup keys of the other workspaces the store
 // is asked to find people by: two a person, of people who are mostly not
-// in this workspace.
-func maxReuseKeys() int { return 4 * maxReuseRead }
+// in this workspace, or mostly not to enrich (mayCopy).
+func maxReuseKeys() int { return 40 * maxReuseRead }
 
 // reuseFacts are what EnrichReadsOf learned of the other workspaces:
-// held are the IDs of the people read whom their keys name; domains the
-// company domains of this workspace's enrichments by company key (as
-// employers.domains gathers them), nil when held is empty.
+// held are the IDs of the people whom their keys name (those read, or
+// every one when unread); domains the company domains of this
+// workspace's enrichments by company key (as employers.domains gathers
+// them), nil when held is empty. unread says the people held were not
+// read for the copies, as the block's limit leaves no place to copy to
+// (reuseScope.noPlace): only those the plan reads anyway are asked about
+// (reuseAsk), and a plan that finds a place needs everyone (reuseUnread).
 type reuseFacts struct {
 	held    map[string]bool
 	domains map[string][]string
+	unread  bool
+}
+
+// reuseScope is what reuseReads is told of the enrich blocks planned: a
+// person none of them would enrich is copied by none (candidate), and
+// noPlace says the store's counts leave the one block no place under its
+// limit, so that it copies no one (placeCopies).
+type reuseScope struct {
+	blocks  []*config.Enrich
+	now     time.Time
+	noPlace bool
 }
 
 // keyFinder is a store that finds people by their lookup keys
@@ -57,11 +88,14 @@ type valueLister interface {
 // reuseReads returns the people of this workspace the other workspaces
 // may give an enrichment of, to be read whole, and what the plan needs
 // to tell whom it copies (reuseFacts); nil facts without other
-// workspaces (opts.Reuse nil). ok is false when the plan is to read every
-// person: the keys cannot be listed or found (an error reading the
-// other workspaces included: the plan of every person reports it), or
-// they find more than maxReuseRead people.
-func reuseReads(opts Options, ix EnrichStore) (ids []string, facts *reuseFacts, ok bool, err error) {
+// workspaces (opts.Reuse nil). Past maxReuseRead people found, only
+// those the blocks may enrich are kept (mayCopy), and none is read when
+// the block's limit leaves no place (scope.noPlace: reuseFacts.unread).
+// ok is false when the plan is to read every person: the keys cannot be
+// listed or found (an error reading the other workspaces included: the
+// plan of every person reports it), or they find more than maxReuseRead
+// people to read.
+func reuseReads(opts Options, ix EnrichStore, scope reuseScope) (ids []string, facts *reuseFacts, ok bool, err error) {
 	if opts.Reuse == nil {
 		return nil, nil, true, nil
 	}
@@ -69,6 +103,9 @@ func reuseReads(opts Options, ix EnrichStore) (ids []string, facts *reuseFacts, 
 	vl, lists := ix.(valueLister)
 	if opts.ReuseHeld == nil || !finds || !lists || !vl.ValuesListed() {
 		return nil, nil, false, nil
+	}
+	if scope.noPlace {
+		return unreadReuse(vl)
 	}
 	keys, err := opts.ReuseHeld()
 	if err != nil || len(keys) > maxReuseKeys() {
@@ -78,16 +115,14 @@ func reuseReads(opts Options, ix EnrichStore) (ids []string, facts *reuseFacts, 
 	if len(keys) == 0 {
 		return nil, facts, true, nil
 	}
-	slices.Sort(keys)
-	keys = slices.Compact(keys)
-	found, finds, err := kf.Keyed(keys)
-	if err != nil || !finds {
+	found, err := keyedPeople(kf, keys)
+	if err != nil || found == nil {
 		return nil, nil, false, err
 	}
-	slices.Sort(found)
-	found = slices.Compact(found)
 	if len(found) > maxReuseRead {
-		return nil, nil, false, nil
+		if found, err = scope.mayCopy(found, ix); err != nil || len(found) > maxReuseRead {
+			return nil, nil, false, err
+		}
 	}
 	for _, id := range found {
 		facts.held[id] = true
@@ -98,6 +133,148 @@ func reuseReads(opts Options, ix EnrichStore) (ids []string, facts *reuseFacts, 
 		}
 	}
 	return found, facts, true, nil
+}
+
+// unreadReuse are the facts of reuse when the block's limit leaves no
+// place (reuseScope.noPlace): the other workspaces' keys are not listed
+// nor their people found; the plan asks about the people it reads
+// (reuseAsk), and reads whole those of its sketches the other
+// workspaces answer for (heldSketches).
+func unreadReuse(vl valueLister) ([]string, *reuseFacts, bool, error) {
+	domains, err := storeDomains(vl)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	return nil, &reuseFacts{unread: true, domains: domains}, true, nil
+}
+
+// heldSketches are the IDs of the people of sketches the other
+// workspaces answer for (lookup) when f left them unread
+// (reuseFacts.unread): read whole, so that the plan tells whether they
+// are copied as the whole state's plan does (sameEmployer reads their
+// company). Their page names and network IDs are read alone (state.Base.SketchLeads)
+// to ask by their keys.
+func (f *reuseFacts) heldSketches(lookup ReuseLookup, ix EnrichStore, sketches []*state.Person) ([]string, error) {
+	s, ok := ix.(leadSketcher)
+	if f == nil || !f.unread || len(sketches) == 0 {
+		return nil, nil
+	}
+	if !ok {
+		return nil, errNoLeadSketcher
+	}
+	keyed := make([]*state.Person, len(sketches))
+	for i, p := range sketches {
+		keyed[i] = &state.Person{ID: p.ID}
+	}
+	if err := s.SketchLeads(keyed, []string{"pageName", "networkId"}); err != nil {
+		return nil, err
+	}
+	var keys []string
+	for _, p := range keyed {
+		keys = append(keys, state.LookupKeys(p)...)
+	}
+	found, err := lookup(keys)
+	if err != nil {
+		return nil, fmt.Errorf("reading the enrichments of the other workspaces: %w", err)
+	}
+	var ids []string
+	for _, p := range keyed {
+		if slices.ContainsFunc(state.LookupKeys(p), func(k string) bool { _, ok := found[k]; return ok }) {
+			ids = append(ids, p.ID)
+		}
+	}
+	return ids, nil
+}
+
+// errNoLeadSketcher: a store that reads people by ID reads their page
+// names alone too (state.Base gives both).
+var errNoLeadSketcher = errors.New("the store reads no lead field alone")
+
+// keyedPeople are the IDs of the people keys name (state.Base.Keyed),
+// sorted, each once; nil (and no error) when the store cannot find them
+// so.
+func keyedPeople(kf keyFinder, keys []string) ([]string, error) {
+	slices.Sort(keys)
+	keys = slices.Compact(keys)
+	found, finds, err := kf.Keyed(keys)
+	if err != nil || !finds {
+		return nil, err
+	}
+	slices.Sort(found)
+	return slices.Compact(found), nil
+}
+
+// mayCopy leaves out of ids (sorted) the people no block of s would
+// enrich, whom no block copies either (candidate): those who left the
+// network (needsEnrich), have no page name, or hold an enrichment fresh
+// for every block, as the store's indexes tell (Left, Pageless,
+// SketchedAmong: ID, block and time), without reading a person. Past
+// maxReuseRead of them, it stops: the plan reads every person.
+func (s reuseScope) mayCopy(ids []string, ix EnrichStore) ([]string, error) {
+	out := map[string]bool{}
+	for _, id := range ids {
+		out[id] = true
+	}
+	for _, ask := range []func() ([]string, error){ix.Left, ix.Pageless} {
+		gone, err := ask()
+		if err != nil {
+			return nil, err
+		}
+		for _, id := range gone {
+			delete(out, id)
+		}
+	}
+	enriched, err := ix.SketchedAmong(ids)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range enriched {
+		if !s.staleForSome(p) {
+			delete(out, p.ID)
+		}
+	}
+	return slices.Sorted(maps.Keys(out)), nil
+}
+
+// staleForSome reports whether p (a sketch: its enrichment's block and
+// time) holds an enrichment some block of s finds stale (env.stale): too
+// old for its refresh, or perhaps changed for its refresh_on (the sketch
+// holds no history).
+func (s reuseScope) staleForSome(p *state.Person) bool {
+	for _, e := range s.blocks {
+		if p.Enrichment == nil || len(e.RefreshOn) > 0 || e.Refresh > 0 && s.now.Sub(p.Enrichment.EnrichedAt) >= e.Refresh {
+			return true
+		}
+	}
+	return false
+}
+
+// reuseUnread makes the plan of e need everyone when reuseReads left the
+// people the other workspaces may give an enrichment of unread
+// (reuseFacts.unread), because e's limit left no place, and the plan
+// finds one (its copies aside) or counts the members not read (the
+// census): the whole state's plan may copy to it, or tell those people
+// from the others not read.
+func (v *env) reuseUnread(e *config.Enrich) {
+	if !v.facts.reuseUnread() {
+		return
+	}
+	if v.facts.censused(e.Address) || e.Limit <= 0 || e.Limit-(v.used(e)-v.copies[e.Address]) > 0 {
+		v.facts.needUnread(e.Address)
+	}
+}
+
+// reuseUnread reports whether f left the people the other workspaces
+// hold unread (reuseFacts.unread).
+func (f *EnrichFacts) reuseUnread() bool {
+	return f != nil && f.reuse != nil && f.reuse.unread
+}
+
+// needUnread makes the plan of the block at addr need everyone: the
+// people not read are to be told apart, and some are held elsewhere.
+func (f *EnrichFacts) needUnread(addr string) {
+	f.needsEveryone = true
+	f.undecide(addr)
 }
 
 // storeDomains gathers the company domains of the store's enrichments by
@@ -132,10 +309,15 @@ func (f *reuseFacts) employers() *employers {
 }
 
 // reuseAsk reports whether lookupReuse asks the other workspaces about p:
-// over a state read in part, only about the people their keys name.
+// over a state read in part, only about the people their keys name, or,
+// when those were left unread, about the people read whole.
 func (v *env) reuseAsk(p *state.Person) bool {
-	if v.facts == nil || v.facts.reuse == nil {
+	switch {
+	case v.facts == nil || v.facts.reuse == nil:
 		return true
+	case v.facts.reuse.unread:
+		// A sketch left so was asked about by its keys (heldSketches).
+		return p.Lead.PageName != state.PageUnread
 	}
 	return v.facts.reuse.held[p.ID]
 }

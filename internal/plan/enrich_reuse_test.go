@@ -116,6 +116,21 @@ func countReuse(n [4]int, r enrichPlanned, others bool) [4]int {
 	return n
 }
 
+// countPast counts a world compared with the whole state's plan whose
+// other workspaces EnrichReadsOf read past maxReuseRead: at the limit,
+// reading no one for the copies (n[0], reuseFacts.unread), or, with a
+// tiny maxReuseRead, the people who may be copied alone (n[1], mayCopy).
+func countPast(n [2]int, r enrichPlanned, facts *EnrichFacts) [2]int {
+	switch {
+	case !r.compared || facts == nil || facts.reuse == nil:
+	case facts.reuse.unread:
+		n[0]++
+	case maxReuseRead < 10 && len(facts.reuse.held) > 0:
+		n[1]++
+	}
+	return n
+}
+
 // TestReuseAsksOnlyThePeopleHeld: over a state read in part, the plan
 // of a block with places left asks the other workspaces about the people
 // their keys find (2 of 40), and no other, not even the people it read

@@ -131,7 +131,8 @@ func enrichReadsOf(cfg *config.Config, records *state.State, opts Options, ix En
 	if census && !lists {
 		return Reads{}, nil, false, nil
 	}
-	named, reuse, ok, err := namedReads(cfg, opts, ix)
+	scope := reuseScope{blocks: []*config.Enrich{e}, now: opts.Now, noPlace: e.Limit > 0 && e.Limit <= held}
+	named, reuse, ok, err := namedReads(cfg, opts, ix, scope)
 	if err != nil || !ok {
 		return Reads{}, nil, false, err
 	}
@@ -139,6 +140,11 @@ func enrichReadsOf(cfg *config.Config, records *state.State, opts Options, ix En
 	if base.Persons, facts.sketches, err = enrichReads(e, append(base.Persons, named...), copied, records, opts.Now, ix); err != nil {
 		return Reads{}, nil, false, err
 	}
+	kept, err := reuse.heldSketches(opts.Reuse, ix, facts.sketches)
+	if err != nil {
+		return Reads{}, nil, false, err
+	}
+	base.Persons = append(base.Persons, kept...)
 	return base, facts, true, nil
 }
 
@@ -147,7 +153,7 @@ func enrichReadsOf(cfg *config.Config, records *state.State, opts Options, ix En
 // may name (excludedReads), with refresh_on every person whose history
 // holds a change (refreshOnReads), and with other workspaces the people
 // they may give an enrichment of (reuseReads, whose facts it returns).
-func namedReads(cfg *config.Config, opts Options, ix EnrichStore) ([]string, *reuseFacts, bool, error) {
+func namedReads(cfg *config.Config, opts Options, ix EnrichStore, scope reuseScope) ([]string, *reuseFacts, bool, error) {
 	named, ok, err := excludedReads(cfg, ix)
 	if err != nil || !ok {
 		return nil, nil, false, err
@@ -156,7 +162,7 @@ func namedReads(cfg *config.Config, opts Options, ix EnrichStore) ([]string, *re
 	if err != nil || !ok {
 		return nil, nil, false, err
 	}
-	keyed, reuse, ok, err := reuseReads(opts, ix)
+	keyed, reuse, ok, err := reuseReads(opts, ix, scope)
 	if err != nil || !ok {
 		return nil, nil, false, err
 	}
@@ -420,6 +426,7 @@ func (b *builder) ownedCapCounted(e *config.Enrich, c *enrichCounts, todo map[st
 // Once its places are taken, the people not read take none and change
 // nothing else the plan says (checkRead).
 func (v *env) collectRead(e *config.Enrich, sources []source, where bool) (blockPeople, error) {
+	v.reuseUnread(e)
 	if v.facts.censused(e.Address) {
 		return v.collectCensus(e, sources, where)
 	}
@@ -502,7 +509,12 @@ func (b *builder) countUnread(e *config.Enrich, bp *blockPeople, changing []*sta
 	}
 	sum := len(bp.todo) + flips + unknown + len(changing)
 	need := b.limitBound(e, *bp, changing, unknown == 0 && flips == 0) - sum
-	if need > 0 {
+	switch {
+	case need > 0 && b.v.facts.reuseUnread():
+		// A copy past the places is not to enrich: those not read
+		// are not told apart from the people held elsewhere.
+		b.v.facts.needUnread(e.Address)
+	case need > 0:
 		bp.unread, bp.unreadAll = b.v.facts.walks[e.Address].count(need)
 	}
 }

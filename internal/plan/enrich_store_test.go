@@ -38,6 +38,7 @@ func TestEnrichReadsMakeTheSamePlan(t *testing.T) {
 	}(walkChunk, maxCounted, maxPlacesRead, maxCensusRead, maxReuseRead)
 	nothing := 0     // from the census with nothing to enrich
 	var reuse [4]int // worlds with other workspaces (compared), copying (walked, from the census)
+	var past [2]int  // worlds with other workspaces past maxReuseRead (reuseUnread, mayCopy)
 	excluded, unlimited, refreshOn, refreshOnWalked := 0, 0, 0, 0
 	moved, movedNames := 0, 0 // compared, with moves; of them renaming what people's records name
 	var read, whole [4]int    // by places left: 0 none, 1 some (the walk); 2 the census, 3 the census after the walk
@@ -56,10 +57,12 @@ func TestEnrichReadsMakeTheSamePlan(t *testing.T) {
 		}
 		b := enrichBase(f.st)
 		o, mv := movedOptions(t, seed, f, b, o)
-		if _, _, ok, _ := EnrichReadsOf(f.cfg, b.Records, o, b); !ok {
+		_, facts, ok, _ := EnrichReadsOf(f.cfg, b.Records, o, b)
+		if !ok {
 			continue
 		}
 		r := planOfEnrich(t, seed, f, o)
+		past = countPast(past, r, facts)
 		if r.compared && mv {
 			moved++
 			movedNames += btoi(o.Moved.names)
@@ -98,6 +101,10 @@ func TestEnrichReadsMakeTheSamePlan(t *testing.T) {
 	t.Logf("reuse across workspaces: %d worlds with other workspaces planned in part, %d copying (%d walked, %d from the census)", reuse[0], reuse[1], reuse[2], reuse[3])
 	if reuse[0] < 600 || reuse[1] < 300 || reuse[2] < 25 || reuse[3] < 250 {
 		t.Fatalf("worlds with other workspaces %v: the test no longer tests reuse", reuse)
+	}
+	t.Logf("reuse past maxReuseRead: %d worlds at the limit read no one for the copies, %d with places read those who may be copied", past[0], past[1])
+	if past[0] < 150 || past[1] < 30 {
+		t.Fatalf("worlds reusing past maxReuseRead %v: the test no longer tests reading them in part", past)
 	}
 	t.Logf("%d worlds: at the limit %d planned from what EnrichReadsOf names, %d needed everyone; with places left %d and %d; from the census %d and %d, and after the walk %d and %d (%d with nothing to enrich); %d with people excluded, %d without a limit, %d with refresh_on (%d without the census)",
 		worlds, read[0], whole[0], read[1], whole[1], read[2], whole[2], read[3], whole[3], nothing, excluded, unlimited, refreshOn, refreshOnWalked)

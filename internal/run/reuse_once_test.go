@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/plan"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/local"
@@ -47,6 +48,40 @@ func (c *elsewhereCounter) ElsewhereOnce() ([]string, func([]string) map[string]
 // the lookup that reads dach again. So is an apply's plan, whose run
 // asks dach again for the people a search brings (reuseLookup).
 func TestReuseReadsTheOtherWorkspacesOnce(t *testing.T) {
+	d, ws, whole, dir := twoEnrichedWorkspaces(t)
+	now := t0.Add(24 * time.Hour)
+	d.Now = func() time.Time { return now }
+	cfg := loadConfigText(t, dir, enrichConfig(6))
+	o := plan.Options{Now: now, Targets: []string{"enrich.contacts"}, Offline: true, Reuse: ws.EnrichmentsElsewhere}
+	want, _ := plan.Build(cfg, whole, o)
+	if c := want.Changes[len(want.Changes)-1]; c.Reuses != 2 {
+		t.Fatalf("the whole state's plan copies %d enrichments, want 2: %+v", c.Reuses, c)
+	}
+	c := &elsewhereCounter{localWorkspace: ws}
+	d.Backend = c
+	samePlan(t, d, cfg, want)
+	if c.once != 1 || c.keys+c.lookups != 0 {
+		t.Errorf("the plan read dach %d times at once, %d for its keys and %d for lookups; want once, 0 and 0", c.once, c.keys, c.lookups)
+	}
+	*c = elsewhereCounter{localWorkspace: ws}
+	v := &planView{}
+	if err := Apply(context.Background(), d, ApplyOptions{Config: cfg, Targets: []string{"enrich.contacts"}, AutoApprove: true}, v); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(jsonOf(t, want.Changes), jsonOf(t, v.shown.Changes)); diff != "" {
+		t.Errorf("the apply's plan differs from the whole state's (-whole +applied):\n%s", diff)
+	}
+	if c.once != 1 || c.keys != 0 {
+		t.Errorf("the apply read dach %d times at once and %d for its keys; want once and 0", c.once, c.keys)
+	}
+}
+
+// twoEnrichedWorkspaces are the deps of an apply in workspace default,
+// which enriched two people, beside dach, which enriched those and two
+// more (TestReuseReadsTheOtherWorkspacesOnce), with default's state
+// loaded whole and the directory of their configurations.
+func twoEnrichedWorkspaces(t *testing.T) (Deps, *local.Workspace, *state.State, string) {
+	t.Helper()
 	dir := t.TempDir()
 	set := local.NewWorkspaces(filepath.Join(dir, ".leadsync", "state.db"), nil)
 	if err := set.CreateWorkspace("dach"); err != nil {
@@ -74,35 +109,36 @@ func TestReuseReadsTheOtherWorkspacesOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return d, ws, whole, dir
+}
+
+// TestReuseAtTheLimitListsNoKeys: a plan of default at its limit (2 of
+// 2) can copy nothing, so it neither lists dach's keys nor reads dach
+// once for them (ElsewhereOnce): it asks dach about the people it reads
+// (EnrichmentsElsewhere), and the plan is the whole state's.
+func TestReuseAtTheLimitListsNoKeys(t *testing.T) {
+	d, ws, whole, dir := twoEnrichedWorkspaces(t)
 	now := t0.Add(24 * time.Hour)
 	d.Now = func() time.Time { return now }
-	cfg := loadConfigText(t, dir, enrichConfig(6))
-	o := plan.Options{Now: now, Targets: []string{"enrich.contacts"}, Offline: true, Reuse: ws.EnrichmentsElsewhere}
-	want, _ := plan.Build(cfg, whole, o)
-	if c := want.Changes[len(want.Changes)-1]; c.Reuses != 2 {
-		t.Fatalf("the whole state's plan copies %d enrichments, want 2: %+v", c.Reuses, c)
-	}
+	cfg := loadConfigText(t, dir, enrichConfig(2))
+	want, _ := plan.Build(cfg, whole, plan.Options{Now: now, Targets: []string{"enrich.contacts"}, Offline: true, Reuse: ws.EnrichmentsElsewhere})
 	c := &elsewhereCounter{localWorkspace: ws}
 	d.Backend = c
+	samePlan(t, d, cfg, want)
+	if c.once+c.keys != 0 {
+		t.Errorf("the plan at the limit read dach %d times at once and %d for its keys; want neither", c.once, c.keys)
+	}
+}
+
+// samePlan plans enrich.contacts of cfg with d (Plan, offline) and
+// compares the plan with want, the whole state's.
+func samePlan(t *testing.T, d Deps, cfg *config.Config, want *plan.Plan) {
+	t.Helper()
 	got, diags, err := Plan(context.Background(), d, PlanOptions{Config: cfg, Targets: []string{"enrich.contacts"}, Offline: true})
 	if err != nil || diags.HasErrors() {
 		t.Fatal(err, diags)
 	}
 	if diff := cmp.Diff(jsonOf(t, want), jsonOf(t, got)); diff != "" {
 		t.Errorf("the plan differs from the whole state's (-whole +read):\n%s", diff)
-	}
-	if c.once != 1 || c.keys+c.lookups != 0 {
-		t.Errorf("the plan read dach %d times at once, %d for its keys and %d for lookups; want once, 0 and 0", c.once, c.keys, c.lookups)
-	}
-	*c = elsewhereCounter{localWorkspace: ws}
-	v := &planView{}
-	if err := Apply(context.Background(), d, ApplyOptions{Config: cfg, Targets: []string{"enrich.contacts"}, AutoApprove: true}, v); err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(jsonOf(t, want.Changes), jsonOf(t, v.shown.Changes)); diff != "" {
-		t.Errorf("the apply's plan differs from the whole state's (-whole +applied):\n%s", diff)
-	}
-	if c.once != 1 || c.keys != 0 {
-		t.Errorf("the apply read dach %d times at once and %d for its keys; want once and 0", c.once, c.keys)
 	}
 }

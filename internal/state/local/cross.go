@@ -36,9 +36,10 @@ func (ws *Workspace) OtherWorkspaces() ([]string, error) {
 // Sibling opens workspace name of the same working copy.
 func (ws *Workspace) Sibling(name string) (backend.Backend, error) { return ws.set.Open(name) }
 
-// EnrichmentsElsewhere reads the people every other workspace holds an
-// enrichment of (eachOtherEnriched: with the calls of an interrupted
-// apply) and returns, per key asked for, the newest
+// EnrichmentsElsewhere reads the people of every other workspace the
+// keys name (keyedPeople: by their indexes; past maxKeyedAsk keys, those
+// holding an enrichment; with the calls of an interrupted apply) and
+// returns, per key asked for, the newest
 // enrichment one of them holds. An enrichment copied there from a third
 // workspace is named by the workspace that paid for it.
 func (ws *Workspace) EnrichmentsElsewhere(keys []string) (map[string]state.Reusable, error) {
@@ -50,7 +51,11 @@ func (ws *Workspace) EnrichmentsElsewhere(keys []string) (map[string]state.Reusa
 	for _, k := range keys {
 		want[k] = true
 	}
-	err := ws.eachOtherEnriched(func(name string, people map[string]*state.Person) {
+	read := enrichedPeople
+	if len(keys) <= maxKeyedAsk {
+		read = keyedPeople(keys)
+	}
+	err := ws.eachOther(read, func(name string, people map[string]*state.Person) {
 		collectReusable(people, name, want, out)
 	})
 	if err != nil {

@@ -52,6 +52,13 @@ func (ws *Workspace) ElsewhereOnce() ([]string, func([]string) map[string]state.
 // reads it whole when it holds calls not folded in or erasures not
 // honoured. A state file is loaded whole (loadSettled).
 func (ws *Workspace) eachOtherEnriched(do func(name string, people map[string]*state.Person)) error {
+	return ws.eachOther(enrichedPeople, do)
+}
+
+// eachOther gives do, for each other workspace, the people read reads
+// of its database (one read transaction), or every person of a state
+// file or of a database OpenBase reads whole (eachOtherEnriched).
+func (ws *Workspace) eachOther(read func(*state.Base) (map[string]*state.Person, error), do func(name string, people map[string]*state.Person)) error {
 	others, err := ws.OtherWorkspaces()
 	if err != nil {
 		return err
@@ -73,7 +80,7 @@ func (ws *Workspace) eachOtherEnriched(do func(name string, people map[string]*s
 		if err != nil {
 			return err
 		}
-		people, err := enrichedPeople(b)
+		people, err := read(b)
 		b.Close()
 		if err != nil {
 			return err
