@@ -93,8 +93,8 @@ func (b *builder) expired() state.IDList {
 	if out == nil && ids.Sorted() {
 		return ids // all go: the IDs listed, not a copy
 	}
-	if out == nil {
-		out = ids.Strings()
+	if out == nil { // all go, out of order: sorted in a copy, not the caller's list
+		out = ids.AppendTo(make([]string, 0, ids.Len()))
 	}
 	slices.Sort(out)
 	return state.IDsOf(slices.Compact(out))

@@ -208,3 +208,19 @@ func TestExpiredOf(t *testing.T) {
 		t.Errorf("3 people to remove of at most 2 read: ExpiredOf = %+v, want nil", e)
 	}
 }
+
+// TestExpiredLeavesTheListAlone: the people retention removes are sorted
+// in a list of the plan's own, not in the list of strings it was given.
+func TestExpiredLeavesTheListAlone(t *testing.T) {
+	f := newFixture()
+	f.search("search.old", kw("CTO"))
+	f.ran("search.old", t0.Add(-200*day), "a", "b", "c")
+	f.cfg.Settings.Retention = 180 * day
+	o := f.opts()
+	given := []string{"c", "a", "b"}
+	o.Expired = &Expired{IDs: state.IDsOf(given), retention: f.cfg.Settings.Retention, now: o.Now}
+	Build(f.cfg, f.st, o)
+	if !slices.Equal(given, []string{"c", "a", "b"}) {
+		t.Errorf("the list given is %q after the plan, want c, a, b as given", given)
+	}
+}

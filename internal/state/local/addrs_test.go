@@ -5,8 +5,10 @@ import (
 	"database/sql"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/backend"
 	"github.com/leadsync/leadsync/internal/state/backend/backendtest"
 	"github.com/leadsync/leadsync/internal/state/sqlstate"
 )
@@ -87,4 +89,91 @@ func TestCheckpointRenamesOntoANumberedAddress(t *testing.T) {
 	got, err := m.b.Load()
 	must(t, err)
 	m.sameAsWhole(t, got)
+}
+
+// TestMigrateSchema6: a database of schema version 6 gets the count of
+// its addresses' changes the first time a command opens it: the column
+// and the triggers of a new database, every one of them.
+func TestMigrateSchema6(t *testing.T) {
+	triggers := func(db *sql.DB) string {
+		var s string
+		must(t, db.QueryRow(`SELECT coalesce(group_concat(sql, ';'), '') FROM (SELECT sql FROM sqlite_master WHERE type = 'trigger' ORDER BY name)`).Scan(&s))
+		return s
+	}
+	dir := t.TempDir()
+	fresh, old := filepath.Join(dir, "fresh.db"), filepath.Join(dir, "old.db")
+	for _, path := range []string{fresh, old} {
+		store := NewStore(path)
+		must(t, store.Save(backendtest.ManyPeople(t, 20)))
+		must(t, store.Close())
+	}
+	db, err := sql.Open("sqlite", old+sqliteDSN)
+	must(t, err)
+	defer db.Close()
+	_, err = db.Exec(beforeSchema7 + ` UPDATE schema_version SET version = 6`)
+	must(t, err)
+	again := NewStore(old)
+	defer again.Close()
+	_, err = again.Load()
+	must(t, err)
+	want, err := sql.Open("sqlite", fresh+sqliteDSN)
+	must(t, err)
+	defer want.Close()
+	var changed int
+	must(t, db.QueryRow(`SELECT addresses_changed FROM workspaces`).Scan(&changed)) // the column
+	if got, w := triggers(db), triggers(want); got != w || w == "" {
+		t.Errorf("the migrated database's triggers:\n%s\nwant a new database's:\n%s", got, w)
+	}
+}
+
+// TestPushGoesOnCounting: a push (force), copied in SQLite or passed
+// through Go, into the database or built beside it and copied in (a
+// reader keeps it open), goes on counting the addresses' changes from
+// the workspace's count, so that a reader who knew the old names reads
+// the pushed ones.
+func TestPushGoesOnCounting(t *testing.T) {
+	defer func(w time.Duration) { swapWait = w }(swapWait)
+	swapWait = 50 * time.Millisecond
+	dir := t.TempDir()
+	src := filepath.Join(dir, "src", "state.db")
+	must(t, NewStore(src).Save(backendtest.Fold(t, backendtest.Events())))
+	path := filepath.Join(dir, "to", ".leadsync", "state.db")
+	ws, err := NewWorkspaces(path, nil).Open(state.DefaultWorkspace)
+	must(t, err)
+	_, err = ws.PushStream(backend.MemoryStream(backendtest.ManyPeople(t, 300), "the state"), false)
+	must(t, err)
+	db, err := sql.Open("sqlite", path+sqliteDSN)
+	must(t, err)
+	defer db.Close()
+	_, err = db.Exec(`UPDATE workspaces SET addresses_changed = 1000`)
+	must(t, err)
+	last := int64(1000)
+	push := func(open func() (backend.Stream, error)) func() error {
+		return func() error {
+			st, err := open()
+			if err == nil {
+				_, err = ws.PushStream(st, true)
+				must(t, st.Close())
+			}
+			return err
+		}
+	}
+	for _, write := range []struct {
+		what string
+		do   func() error
+	}{
+		{"a push copied in SQLite", push(func() (backend.Stream, error) { return backend.OpenStream(Open(src)) })},
+		{"a push passed through Go", push(func() (backend.Stream, error) {
+			return backend.MemoryStream(backendtest.ManyPeople(t, 300), "the state"), nil
+		})},
+		{"a state saved whole", func() error { return NewStore(path).Save(backendtest.Fold(t, backendtest.Events())) }},
+	} {
+		must(t, write.do())
+		var n int64
+		must(t, db.QueryRow(`SELECT addresses_changed FROM workspaces`).Scan(&n))
+		if n <= last {
+			t.Errorf("after %s, the count of the addresses' changes is %d, was %d", write.what, n, last)
+		}
+		last = n
+	}
 }

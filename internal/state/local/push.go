@@ -351,6 +351,23 @@ func (d *dbStore) holdings() (people, records int, serial uint64, err error) {
 	return people, records, uint64(s), d.wrap("reading the state", err)
 }
 
+// addressChanges is the workspace's count of the addresses' changes (-1
+// without its database or row).
+func (d *dbStore) addressChanges() (int64, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	defer d.closeIdle()
+	db, err := d.handle(false)
+	if err != nil || db == nil {
+		return -1, err
+	}
+	var n int64
+	err = retryBusy(func() error {
+		return db.QueryRowContext(context.Background(), `SELECT coalesce((SELECT addresses_changed FROM workspaces WHERE name = ?1), -1)`, d.ws).Scan(&n)
+	})
+	return n, d.wrap("reading the state", err)
+}
+
 // pushStream writes ps as the whole state in one transaction. An error
 // of the source (a broken state) is returned as it is; nothing is
 // written.

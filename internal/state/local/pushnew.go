@@ -1,6 +1,7 @@
 package local
 
 import (
+	"context"
 	"errors"
 	"io/fs"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"github.com/leadsync/leadsync/internal/safefile"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/backend"
+	"github.com/leadsync/leadsync/internal/state/sqlstate"
 )
 
 // A push into a workspace whose database does not exist yet builds it
@@ -49,6 +51,9 @@ func (ws *Workspace) pushBeside(d *dbStore, src backend.Stream, serial uint64, i
 	nd := newDBStore(tmp, d.now)
 	nd.ws, nd.dsn, nd.shown = d.ws, bulkDSN, d.path
 	pushed, err := ws.pushInto(nd, src, serial)
+	if err == nil {
+		err = nd.goOnCounting(d)
+	}
 	if cerr := nd.close(); err == nil {
 		err = nd.wrap("writing the state", cerr)
 	}
@@ -97,4 +102,19 @@ func linkInPlace(tmp, path string) error {
 		return &safefile.WriteError{Path: path, Err: err}
 	}
 	return nil
+}
+
+// goOnCounting raises nd's count of the addresses' changes, a database
+// built for d's workspace, past d's: a reader of d who knew its names
+// reads nd's again, as after a push in place (sqlstate's
+// resetWorkspace).
+func (nd *dbStore) goOnCounting(d *dbStore) error {
+	was, err := d.addressChanges()
+	if err != nil || was < 0 {
+		return err
+	}
+	return nd.write("writing the state", func(w *sqlstate.Writer) error {
+		_, err := w.Tx.ExecContext(context.Background(), `UPDATE workspaces SET addresses_changed = addresses_changed + ?2 WHERE name = ?1`, w.WS, was+1)
+		return err
+	})
 }

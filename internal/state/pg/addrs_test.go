@@ -247,29 +247,59 @@ func waitForLock(ctx context.Context, t *testing.T, cs string, pid uint32) {
 
 // TestAddressChangesCounted: every statement that adds, renames or
 // removes rows of addresses raises the count of its workspace's changes
-// (schema 16), which tells a reader to read the names again.
+// (schema 16), which tells a reader to read the names again; under a
+// push's session_replication_role = replica too.
 func TestAddressChangesCounted(t *testing.T) {
-	cs := testConnStr(t)
-	schema := testSchema(t, cs)
 	ctx := context.Background()
-	b := newPG(t, cs, schema, "", alice)
-	mustNoErr(t, b.Push(backendtest.ManyPeople(t, 10), false), "push")
-	c, err := b.writable(ctx)
-	mustNoErr(t, err, "connect")
+	b, c, count := countedSchema(t, 10)
 	last := int64(-1)
 	for _, q := range []string{
 		`SELECT 1`,
 		`INSERT INTO {s}.addresses (workspace, n, address) SELECT workspace, max(n) + 1, 'search.new' FROM {s}.addresses GROUP BY workspace`,
 		`UPDATE {s}.addresses SET address = 'search.newer' WHERE address = 'search.new'`,
 		`DELETE FROM {s}.addresses WHERE address = 'search.newer'`,
+		`BEGIN; SET LOCAL session_replication_role = replica;
+		INSERT INTO {s}.addresses (workspace, n, address) SELECT workspace, max(n) + 1, 'search.pushed' FROM {s}.addresses GROUP BY workspace; COMMIT`,
 	} {
 		_, err := c.Exec(ctx, b.sql(q))
 		mustNoErr(t, err, "%s", q)
-		var n int64
-		mustNoErr(t, c.QueryRow(ctx, b.sql(`SELECT addresses_changed FROM {s}.workspaces WHERE name = $1`), b.workspace).Scan(&n), "the count")
+		n := count()
 		if n <= last {
 			t.Errorf("after %s, the count of the addresses' changes is %d, was %d", q, n, last)
 		}
 		last = n
+	}
+}
+
+// TestPushGoesOnCounting: a push (force) writes the workspace's row and
+// its addresses again; the count of the addresses' changes goes on from
+// the row's, not from 0, so that a reader who knew the old names (their
+// count) reads the pushed ones.
+func TestPushGoesOnCounting(t *testing.T) {
+	b, c, count := countedSchema(t, 300)
+	const before = 1000
+	_, err := c.Exec(context.Background(), b.sql(`UPDATE {s}.workspaces SET addresses_changed = $1`), before)
+	mustNoErr(t, err, "the count")
+	mustNoErr(t, b.Push(backendtest.Fold(t, backendtest.Events()), true), "push again")
+	if n := count(); n <= before {
+		t.Errorf("after a push, the count of the addresses' changes is %d, was %d", n, before)
+	}
+}
+
+// countedSchema is a schema of its own holding backendtest.ManyPeople(n),
+// its backend, a connection to it, and the workspace's count of the
+// addresses' changes.
+func countedSchema(t *testing.T, n int) (*Backend, *pgx.Conn, func() int64) {
+	t.Helper()
+	cs := testConnStr(t)
+	b := newPG(t, cs, testSchema(t, cs), "", alice)
+	mustNoErr(t, b.Push(backendtest.ManyPeople(t, n), false), "push")
+	ctx := context.Background()
+	c, err := b.writable(ctx)
+	mustNoErr(t, err, "connect")
+	return b, c, func() int64 {
+		var n int64
+		mustNoErr(t, c.QueryRow(ctx, b.sql(`SELECT addresses_changed FROM {s}.workspaces WHERE name = $1`), b.workspace).Scan(&n), "the count")
+		return n
 	}
 }

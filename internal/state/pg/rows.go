@@ -120,7 +120,10 @@ func (b *Backend) upsertSQL(table string, cols []string) string {
 
 // renames runs, in tx, the renames of the moves a partial state folded
 // (state.Changes.Renames), before the people read are numbered and
-// written: each statement whose If holds.
+// written: each statement whose If holds. Workspace row first: tx holds
+// the workspace's row (writeTx's ensureWorkspace) before a rename locks
+// rows of addresses, whose trigger then updates that row
+// (countAddressChanges).
 func (b *Backend) renames(ctx context.Context, tx pgx.Tx, ch *state.Changes) error {
 	for _, st := range sqlstate.RenameStmts(b.dialect, b.workspace, ch.Renames) {
 		if st.If != "" {

@@ -346,8 +346,16 @@ ANALYZE {s}.people;
 // trigger a statement, over its transition table), so that a reader's
 // names are read again exactly when the table changed
 // (sqlstate.addressesSig). The function names the workspaces of its
-// table's schema when it runs, so that a schema renamed keeps it. No row
-// is rewritten.
+// table's schema when it runs, so that a schema renamed keeps it. The
+// triggers fire always, also under a push's session_replication_role =
+// replica (skipKeyChecks), which skips ordinary ones. No row is
+// rewritten.
+//
+// Workspace row first: the trigger updates the workspace's row after its
+// statement locked rows of addresses, so every writer of addresses locks
+// that row before (writeTx by ensureWorkspace, numbers by FOR UPDATE, a
+// push by deleting it in resetWorkspace), or two writers could each wait
+// on the other.
 const countAddressChanges = `
 ALTER TABLE {s}.workspaces ADD COLUMN addresses_changed bigint NOT NULL DEFAULT 0;
 CREATE FUNCTION {s}.leadsync_addresses_changed() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -361,6 +369,9 @@ CREATE TRIGGER addresses_renamed AFTER UPDATE ON {s}.addresses REFERENCING NEW T
 	FOR EACH STATEMENT EXECUTE FUNCTION {s}.leadsync_addresses_changed();
 CREATE TRIGGER addresses_removed AFTER DELETE ON {s}.addresses REFERENCING OLD TABLE AS changed
 	FOR EACH STATEMENT EXECUTE FUNCTION {s}.leadsync_addresses_changed();
+ALTER TABLE {s}.addresses ENABLE ALWAYS TRIGGER addresses_added;
+ALTER TABLE {s}.addresses ENABLE ALWAYS TRIGGER addresses_renamed;
+ALTER TABLE {s}.addresses ENABLE ALWAYS TRIGGER addresses_removed;
 `
 
 // migrationSteps are what a migration does in Go after its SQL, by the

@@ -50,9 +50,11 @@ func (b *Backend) replace(ctx context.Context, s *state.State) error {
 }
 
 // resetWorkspace empties the workspace in tx and writes its row anew for
-// s, keeping its created_at (its epoch: see state.DataMark); it returns
-// the workspace's next serial and its created_at. Deleting the workspace
-// row removes every row of it (ON DELETE CASCADE).
+// s, keeping its created_at (its epoch: see state.DataMark) and raising
+// its count of the addresses' changes (its addresses are written again:
+// a reader's names must not match); it returns the workspace's next
+// serial and its created_at. Deleting the workspace row removes every
+// row of it (ON DELETE CASCADE).
 func (b *Backend) resetWorkspace(ctx context.Context, tx pgx.Tx, s *state.State) (next int64, createdAt time.Time, err error) {
 	ws := b.workspace
 	usage, err := json.Marshal(&s.Usage)
@@ -63,9 +65,9 @@ func (b *Backend) resetWorkspace(ctx context.Context, tx pgx.Tx, s *state.State)
 	if err != nil {
 		return 0, time.Time{}, err
 	}
-	var serial int64
+	var serial, changed int64
 	var created *time.Time
-	err = tx.QueryRow(ctx, b.sql(`SELECT serial, created_at FROM {s}.workspaces WHERE name = $1`), ws).Scan(&serial, &created)
+	err = tx.QueryRow(ctx, b.sql(`SELECT serial, created_at, addresses_changed FROM {s}.workspaces WHERE name = $1`), ws).Scan(&serial, &created, &changed)
 	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
 		return 0, time.Time{}, b.wrap("reading the workspace", err)
 	}
@@ -73,8 +75,8 @@ func (b *Backend) resetWorkspace(ctx context.Context, tx pgx.Tx, s *state.State)
 		return 0, time.Time{}, b.wrap("emptying the workspace", err)
 	}
 	next = max(int64(s.Serial), serial) + 1
-	if err := tx.QueryRow(ctx, b.sql(`INSERT INTO {s}.workspaces (name, lineage, serial, format_version, leadsync_version, usage, extra, created_at, service, configuration) VALUES ($1, $2, $3, $4, $5, $6, $7, COALESCE($8, now()), $9, $10) RETURNING created_at`),
-		ws, s.Lineage, next, state.FormatVersion, version.String(), usage, extra, created, s.Service, s.Configuration).Scan(&createdAt); err != nil {
+	if err := tx.QueryRow(ctx, b.sql(`INSERT INTO {s}.workspaces (name, lineage, serial, format_version, leadsync_version, usage, extra, created_at, service, configuration, addresses_changed) VALUES ($1, $2, $3, $4, $5, $6, $7, COALESCE($8, now()), $9, $10, $11) RETURNING created_at`),
+		ws, s.Lineage, next, state.FormatVersion, version.String(), usage, extra, created, s.Service, s.Configuration, changed+1).Scan(&createdAt); err != nil {
 		return 0, time.Time{}, b.wrap("creating the workspace", err)
 	}
 	return next, createdAt, nil

@@ -85,6 +85,10 @@ const (
 	addressesSig = `SELECT coalesce((SELECT addresses_changed FROM {s}.workspaces WHERE name = $1), -1)`
 )
 
+// SetAddressChanges sets the workspace's count of the addresses' changes
+// (addressChanges): a workspace written again goes on from its count.
+const SetAddressChanges = `UPDATE {s}.workspaces SET addresses_changed = $2 WHERE name = $1`
+
 // Numbers are the numbers of the addresses one write transaction wrote,
 // and the last number given (-1 until read).
 type Numbers struct {
@@ -361,4 +365,26 @@ func renameAddressesStmts(pg bool, ws string, step []state.Move) []Stmt {
 		from[i], to[i] = m.From, m.To
 	}
 	return []Stmt{{Q: pgRenameAddresses, Args: []any{ws, from, to}}}
+}
+
+// resetWorkspace deletes every row of the workspace, its own row last,
+// and writes its row again for s (ensureWorkspace), its count of the
+// addresses' changes one more than before: the addresses are written
+// again, and a reader who knew the old names must read them again. A
+// count started again at 0 could meet the one the reader knew.
+func (w *Writer) resetWorkspace(ctx context.Context, s *state.State, created any) error {
+	var changed int64
+	if err := w.Tx.QueryRowContext(ctx, w.D.Rewrite(addressesSig), w.WS).Scan(&changed); err != nil {
+		return fmt.Errorf("reading the addresses' changes: %w", err)
+	}
+	for _, t := range WorkspaceTables {
+		if _, err := w.Tx.ExecContext(ctx, w.D.Rewrite(`DELETE FROM {s}.`+t.Name+` WHERE `+t.Column+` = $1`), w.WS); err != nil {
+			return err
+		}
+	}
+	if err := w.ensureWorkspace(ctx, s, created); err != nil {
+		return err
+	}
+	_, err := w.exec(ctx, SetAddressChanges, w.WS, changed+1)
+	return err
 }

@@ -63,3 +63,35 @@ func TestNumberedFoundByFollowsARename(t *testing.T) {
 		t.Errorf("after a copy of the table, found_by read as %v, want the copy's names", got)
 	}
 }
+
+// TestAddressChangesCounted: every statement that adds, renames or
+// removes rows of addresses raises the count of its workspace's changes
+// (schema 7), which tells a reader to read the names again (pg's test of
+// the same name).
+func TestAddressChangesCounted(t *testing.T) {
+	db, err := sql.Open("sqlite", ":memory:")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	last := int64(-2) // addressesSig is -1 without the workspace's row
+	for _, q := range []string{SQLiteSchema,
+		`INSERT INTO workspaces (name, lineage, format_version, created_at) VALUES ('w', 'l', 1, '2026-01-01T00:00:00.000000000Z')`,
+		`INSERT INTO addresses (workspace, n, address) VALUES ('w', 1, 'search.new')`,
+		`UPDATE addresses SET address = 'search.newer' WHERE address = 'search.new'`,
+		`DELETE FROM addresses WHERE address = 'search.newer'`,
+	} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+		var n int64
+		if err := db.QueryRow(SQLite.Rewrite(addressesSig), "w").Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if n <= last {
+			t.Errorf("after %.60s, the count of the addresses' changes is %d, was %d", q, n, last)
+		}
+		last = n
+	}
+}

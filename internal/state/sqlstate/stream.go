@@ -45,17 +45,12 @@ func (r *Reader) PeopleBatches(ctx context.Context, n int, fn func([]*state.Pers
 
 // ReplaceStream makes the state of header and people (one pass over the
 // people, in batches) the workspace's whole state, as Replace does:
-// every row of the workspace is deleted, then header's rows written, with
-// header.Serial as the serial, then the people's (people is called once
-// the header's rows are written). An error from people leaves the
+// every row of the workspace is deleted (resetWorkspace), then header's
+// rows written, with header.Serial as the serial, then the people's
+// (people is called once the header's rows are written). An error from people leaves the
 // transaction to be rolled back.
 func (w *Writer) ReplaceStream(ctx context.Context, header *state.State, people func(fn func([]*state.Person) error) error, created any) error {
-	for _, t := range WorkspaceTables {
-		if _, err := w.Tx.ExecContext(ctx, w.D.Rewrite(`DELETE FROM {s}.`+t.Name+` WHERE `+t.Column+` = $1`), w.WS); err != nil {
-			return err
-		}
-	}
-	if err := w.ensureWorkspace(ctx, header, created); err != nil {
+	if err := w.resetWorkspace(ctx, header, created); err != nil {
 		return err
 	}
 	ch := &state.Changes{Searches: keySet(header.Searches), Profiles: keySet(header.Profiles), Failures: keySet(header.Failures), Usage: true}

@@ -330,19 +330,15 @@ func (w *Writer) failure(ctx context.Context, f *state.Failure, addr string) err
 	return err
 }
 
-// Replace makes s the workspace's whole state: every row of the workspace
-// is deleted, then s written row by row (in key order, so that the file
-// is written in order), with s.Serial as the serial.
+// Replace makes s the workspace's whole state: every row of the
+// workspace is deleted (resetWorkspace), then s written row by row (in
+// key order, so that the file is written in order), with s.Serial as the
+// serial.
 func (w *Writer) Replace(ctx context.Context, s *state.State, created any) error {
 	if err := s.CheckWhole(); err != nil {
 		return err
 	}
-	for _, t := range WorkspaceTables {
-		if _, err := w.Tx.ExecContext(ctx, w.D.Rewrite(`DELETE FROM {s}.`+t.Name+` WHERE `+t.Column+` = $1`), w.WS); err != nil {
-			return err
-		}
-	}
-	if err := w.ensureWorkspace(ctx, s, created); err != nil {
+	if err := w.resetWorkspace(ctx, s, created); err != nil {
 		return err
 	}
 	ch := &state.Changes{People: keySet(s.People), Searches: keySet(s.Searches), Profiles: keySet(s.Profiles), Failures: keySet(s.Failures),
