@@ -14,12 +14,12 @@ import (
 	"github.com/leadsync/leadsync/internal/testenv"
 )
 
-// TestApplySaysTheCallsItFolded: an apply with nothing to do after a run
+// TestApplySaysTheEventsItFolded: an apply with nothing to do after a run
 // killed with a recorded call not folded in says so in one line after
 // "No changes", and apply --json says it in its summary (folded_calls).
 // The killed run is a recording left open: a billing call recorded, the
 // process gone before its commit.
-func TestApplySaysTheCallsItFolded(t *testing.T) {
+func TestApplySaysTheEventsItFolded(t *testing.T) {
 	testenv.SkipIfShort(t, "runs real processes against a sandbox")
 	t.Parallel()
 	noExport, _, _ := strings.Cut(killConfig, `export "out"`)
@@ -29,7 +29,7 @@ func TestApplySaysTheCallsItFolded(t *testing.T) {
 	}
 	leaveARecordedCall(t, h.statePath())
 	r := h.run("apply", "--auto-approve")
-	if r.code != 0 || !strings.Contains(r.stdout, "No changes: everything is up to date.\nFolded 1 recorded call of an interrupted apply into the state.\n") {
+	if r.code != 0 || !strings.Contains(r.stdout, "No changes: everything is up to date.\nFolded 1 recorded event of an interrupted command into the state.\n") {
 		t.Fatalf("apply after the kill:\n%s", r)
 	}
 	leaveARecordedCall(t, h.statePath())

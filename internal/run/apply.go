@@ -33,9 +33,10 @@ type ApplyView interface {
 	Progress(stop func()) engine.Progress
 	// Interrupted says that the first interrupt was received.
 	Interrupted()
-	// Folded says that the state was committed with calls an interrupted
-	// apply had recorded and no write had folded in yet (calls > 0).
-	Folded(calls int)
+	// Folded says that the state was committed with events an
+	// interrupted command had recorded (calls, removals, moves) and no
+	// write had folded in yet (events > 0).
+	Folded(events int)
 	// Exports shows the files written (and their warnings).
 	Exports(cfg *config.Config, written []export.Written)
 	// Done is called once when Apply returns, with its error: the JSON
@@ -423,8 +424,8 @@ type executed struct {
 	commit bool
 	// aborted is set after a second interrupt.
 	aborted bool
-	// folded counts the calls of an interrupted apply the state loaded
-	// held and the commit writes (backend.UnfoldedCalls).
+	// folded counts the events of an interrupted command the state
+	// loaded held and the commit writes (backend.UnfoldedCalls).
 	folded int
 }
 

@@ -5,8 +5,8 @@ import (
 	"github.com/leadsync/leadsync/internal/state/backend"
 )
 
-// foldUnfolded commits st when its load applied calls an interrupted apply
-// recorded that the stored state does not hold yet (backend.Unfolded): an
+// foldUnfolded commits st when its load applied events an interrupted
+// command recorded that the stored state does not hold yet (backend.Unfolded): an
 // apply with nothing to do folds them in as one with calls does, and says
 // so (view.Folded). Otherwise a kill during the write of a removal would
 // leave the removed people in the rows, and every later command reading
@@ -23,10 +23,10 @@ func foldUnfolded(d Deps, st *state.State, view ApplyView) error {
 	return nil
 }
 
-// showFolded tells view how many calls of an interrupted apply a commit
-// just wrote into the stored state, when there were any.
-func showFolded(view ApplyView, calls int) {
-	if calls > 0 {
-		view.Folded(calls)
+// showFolded tells view how many events of an interrupted command a
+// commit just wrote into the stored state, when there were any.
+func showFolded(view ApplyView, events int) {
+	if events > 0 {
+		view.Folded(events)
 	}
 }

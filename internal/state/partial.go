@@ -167,8 +167,22 @@ func (s *State) ReadPeople(ids []string) error {
 			want = append(want, id)
 		}
 	}
-	for start := 0; start < len(want); start += PeoplePage {
-		page := want[start:min(start+PeoplePage, len(want))]
+	return s.readPages(want, func(p *Person) {
+		s.addRead(p)
+		if strings.HasPrefix(p.ID, PagePrefix) {
+			pt.pageOnly[p.ID] = true
+		}
+	})
+}
+
+// readPages reads the people of ids (none asked before, each named once)
+// from the store a page at a time, takes each out of the names the store
+// counts (partial.others) and hands them to take, moved as the journal's
+// pending moves say (pendingMoved).
+func (s *State) readPages(ids []string, take func(p *Person)) error {
+	pt := s.partial
+	for start := 0; start < len(ids); start += PeoplePage {
+		page := ids[start:min(start+PeoplePage, len(ids))]
 		ps, err := pt.store.Get(page)
 		if err != nil {
 			return err
@@ -176,10 +190,7 @@ func (s *State) ReadPeople(ids []string) error {
 		for _, p := range ps {
 			p = s.pendingMoved(p)
 			pt.others.add(p, -1)
-			s.addRead(p)
-			if strings.HasPrefix(p.ID, PagePrefix) {
-				pt.pageOnly[p.ID] = true
-			}
+			take(p)
 		}
 		// Asked once read: a person of a page that failed is no one to
 		// write.

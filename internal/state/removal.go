@@ -1,6 +1,9 @@
 package state
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // What a partial state reads to fold a retention removal (readRemoval):
 // the people it did not read are not kept whole, only what removing
@@ -47,12 +50,13 @@ func (s *State) readRemoval(ids []string) error {
 	if err := s.ReadForgetting(whole); err != nil {
 		return err
 	}
+	slices.Sort(rest)            // sorted already when retention wrote the event
 	found := map[string]string{} // each address once, and one text of it
-	for start := 0; start < len(rest); start += PeoplePage {
-		page := rest[start:min(start+PeoplePage, len(rest))]
-		if err := s.readGonePage(page, found); err != nil {
-			return err
-		}
+	err := s.readPages(slices.Compact(rest), func(p *Person) {
+		s.partial.gone[p.ID] = goneFormOf(p, found)
+	})
+	if err != nil {
+		return err
 	}
 	addrs := make([]string, 0, len(found))
 	for addr := range found {
@@ -61,39 +65,22 @@ func (s *State) readRemoval(ids []string) error {
 	return s.ReadLeadsOf(addrs)
 }
 
-// readGonePage reads the people of page (none read before) in their
-// removal form into partial.gone; found gathers the addresses that found
-// them, each held once.
-func (s *State) readGonePage(page []string, found map[string]string) error {
-	pt := s.partial
-	ps, err := pt.store.Get(page)
-	if err != nil {
-		return err
-	}
-	for _, p := range ps {
-		if _, twice := pt.gone[p.ID]; twice || pt.asked[p.ID] {
-			continue // named twice in the removal
+// goneFormOf is the removal form of p; found gathers the addresses that
+// found them, each held once.
+func goneFormOf(p *Person, found map[string]string) goneForm {
+	g := goneForm{foundBy: make([]string, len(p.FoundBy))}
+	for i, addr := range p.FoundBy {
+		if held, ok := found[addr]; ok {
+			addr = held
+		} else {
+			found[addr] = addr
 		}
-		p = s.pendingMoved(p)
-		pt.others.add(p, -1)
-		g := goneForm{foundBy: make([]string, len(p.FoundBy))}
-		for i, addr := range p.FoundBy {
-			if held, ok := found[addr]; ok {
-				addr = held
-			} else {
-				found[addr] = addr
-			}
-			g.foundBy[i] = addr
-		}
-		if p.Enrichment != nil {
-			g.by = p.Enrichment.By
-		}
-		pt.gone[p.ID] = g
+		g.foundBy[i] = addr
 	}
-	for _, id := range page {
-		pt.asked[id] = true
+	if p.Enrichment != nil {
+		g.by = p.Enrichment.By
 	}
-	return nil
+	return g
 }
 
 // removed is the person of id whom a partial state read in the removal

@@ -73,15 +73,16 @@ func (v *applyHuman) Progress(func()) engine.Progress {
 
 func (v *applyHuman) Interrupted() { interrupted(v.s.ErrOut) }
 
-// Folded says, on Out beside the plan, that the state now holds the calls
-// of an interrupted apply.
-func (v *applyHuman) Folded(calls int) { fmt.Fprintln(v.s.Out, FoldedLine(calls)) }
+// Folded says, on Out beside the plan, that the state now holds the
+// recorded events of an interrupted command.
+func (v *applyHuman) Folded(events int) { fmt.Fprintln(v.s.Out, FoldedLine(events)) }
 
-// FoldedLine is the line of an apply that wrote the recorded calls of an
-// interrupted one into the state: "Folded 3 recorded calls of an
-// interrupted apply into the state."
-func FoldedLine(calls int) string {
-	return fmt.Sprintf("Folded %s of an interrupted apply into the state.", textfmt.Plural(calls, "recorded call"))
+// FoldedLine is the line of an apply that wrote the recorded events of an
+// interrupted command into the state: "Folded 3 recorded events of an
+// interrupted command into the state." The events are an apply's calls,
+// and the removals and moves an apply, forget or state mv recorded.
+func FoldedLine(events int) string {
+	return fmt.Sprintf("Folded %s of an interrupted command into the state.", textfmt.Plural(events, "recorded event"))
 }
 
 // Exports keeps the files written: they are listed after the summary.
@@ -166,7 +167,7 @@ type applyJSON struct {
 	sum      *engine.Summary
 	cfg      *config.Config
 	written  []export.Written
-	folded   int // Folded's calls
+	folded   int // Folded's events
 	done     bool
 }
 
@@ -183,8 +184,8 @@ func (v *applyJSON) Progress(stop func()) engine.Progress {
 
 func (v *applyJSON) Interrupted() { interrupted(v.s.ErrOut) }
 
-// Folded keeps the calls for the summary line (folded_calls).
-func (v *applyJSON) Folded(calls int) { v.folded = calls }
+// Folded keeps the events for the summary line (folded_calls).
+func (v *applyJSON) Folded(events int) { v.folded = events }
 
 // Exports keeps the files for the summary line.
 func (v *applyJSON) Exports(cfg *config.Config, written []export.Written) {

@@ -68,11 +68,11 @@ func TestApplyViews(t *testing.T) {
 	}
 }
 
-// TestApplyViewsSayTheCallsFolded: an apply that wrote the recorded calls
-// of an interrupted one into the state says how many, after its "No
-// changes" in the human view and as folded_calls in the JSON summary (0
-// when it wrote none).
-func TestApplyViewsSayTheCallsFolded(t *testing.T) {
+// TestApplyViewsSayTheEventsFolded: an apply that wrote the recorded
+// events of an interrupted command into the state says how many, after
+// its "No changes" in the human view and as folded_calls in the JSON
+// summary (0 when it wrote none).
+func TestApplyViewsSayTheEventsFolded(t *testing.T) {
 	now := func() time.Time { return time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC) }
 	p := &plan.Plan{Totals: plan.Totals{RateLimit: 1}}
 	var out bytes.Buffer
@@ -80,10 +80,10 @@ func TestApplyViewsSayTheCallsFolded(t *testing.T) {
 	h.Plan(p)
 	h.Folded(3)
 	h.Done(nil)
-	if got := out.String(); !strings.HasSuffix(got, "No changes: everything is up to date.\nFolded 3 recorded calls of an interrupted apply into the state.\n") {
+	if got := out.String(); !strings.HasSuffix(got, "No changes: everything is up to date.\nFolded 3 recorded events of an interrupted command into the state.\n") {
 		t.Errorf("human stdout:\n%s", got)
 	}
-	if got := FoldedLine(1); got != "Folded 1 recorded call of an interrupted apply into the state." {
+	if got := FoldedLine(1); got != "Folded 1 recorded event of an interrupted command into the state." {
 		t.Errorf("one call: %q", got)
 	}
 	for _, calls := range []int{0, 2} {

@@ -1,0 +1,50 @@
+package state
+
+import (
+	"slices"
+	"testing"
+)
+
+// A retention removal of people a partial state never read reads them in
+// their removal form alone: no Person of them is held (removal.go), and
+// the fold still takes them out of the lead lists it had not read (which
+// it then writes) and out of the enrich block's count.
+func TestRetentionOfUnreadPeopleReadsNoneWhole(t *testing.T) {
+	whole := New()
+	whole.People = map[string]*Person{
+		"n1": {ID: "n1", FoundBy: []string{"search.s"}, Enrichment: &Enrichment{By: "enrich.e"}},
+		"n2": {ID: "n2", FoundBy: []string{"search.s", "search.t"}},
+		"n3": {ID: "n3", FoundBy: []string{"search.s"}},
+	}
+	records := New()
+	for addr, ids := range map[string][]string{"search.s": {"n1", "n2", "n3"}, "search.t": {"n2"}} {
+		whole.Searches[addr] = &Search{Address: addr, LeadIDs: ids}
+		records.Searches[addr] = &Search{Address: addr}
+	}
+	st, err := NewStoredBase(records, map[string]int{"search.s": 3, "search.t": 1}, &memPeople{s: whole}).Writable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := Event{At: day(14), Kind: EventForgetPeople, Address: PeopleAddress, People: &ForgetPeopleEvent{
+		Reason: ForgetRetention, PersonIDs: []string{"n1", "n2", "n2"}}}
+	if err := st.readFor(&e); err != nil {
+		t.Fatal(err)
+	}
+	if len(st.People) != 0 || len(st.partial.gone) != 2 {
+		t.Fatalf("reading the removal held %d people whole and %d removal forms, want 0 and 2", len(st.People), len(st.partial.gone))
+	}
+	if err := st.Fold(e); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.CheckWrite(st.TakeChanges()); err != nil {
+		t.Fatalf("the fold's changes cannot be written: %v", err)
+	}
+	for addr, want := range map[string][]string{"search.s": {"n3"}, "search.t": {}} {
+		if got := st.Searches[addr].LeadIDs; !slices.Equal(got, want) {
+			t.Errorf("%s lists %v after the removal, want %v", addr, got, want)
+		}
+	}
+	if n := st.partial.others.Enriched["enrich.e"]; len(st.People) != 0 || n != 0 {
+		t.Errorf("after the fold: %d people held, enrich.e counts %d of the others, want 0 and 0", len(st.People), n)
+	}
+}
