@@ -16,7 +16,7 @@ import (
 
 // TestApplySaysTheEventsItFolded: an apply with nothing to do after a run
 // killed with a recorded call not folded in says so in one line after
-// "No changes", and apply --json says it in its summary (folded_calls).
+// "No changes", and apply --json says it in its summary (folded_events).
 // The killed run is a recording left open: a billing call recorded, the
 // process gone before its commit.
 func TestApplySaysTheEventsItFolded(t *testing.T) {
@@ -36,10 +36,10 @@ func TestApplySaysTheEventsItFolded(t *testing.T) {
 	r = h.run("apply", "--auto-approve", "--json")
 	var sum struct {
 		NoChanges   bool `json:"no_changes"`
-		FoldedCalls int  `json:"folded_calls"`
+		FoldedEvents int  `json:"folded_events"`
 	}
 	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
-	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &sum); err != nil || r.code != 0 || !sum.NoChanges || sum.FoldedCalls != 1 {
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &sum); err != nil || r.code != 0 || !sum.NoChanges || sum.FoldedEvents != 1 {
 		t.Fatalf("apply --json after the kill (%v):\n%s", err, r)
 	}
 	if r := h.run("apply", "--auto-approve"); r.code != 0 || strings.Contains(r.stdout, "Folded") {

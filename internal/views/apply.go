@@ -184,7 +184,7 @@ func (v *applyJSON) Progress(stop func()) engine.Progress {
 
 func (v *applyJSON) Interrupted() { interrupted(v.s.ErrOut) }
 
-// Folded keeps the events for the summary line (folded_calls).
+// Folded keeps the events for the summary line (folded_events).
 func (v *applyJSON) Folded(events int) { v.folded = events }
 
 // Exports keeps the files for the summary line.
@@ -238,7 +238,7 @@ func (v *applyJSON) Done(err error) {
 		}
 	}
 	ev["not_written"] = notWritten
-	ev["folded_calls"] = v.folded
+	ev["folded_events"] = v.folded
 	if err != nil && !errors.Is(err, run.ErrFailed) {
 		ev["error"] = err.Error()
 	}

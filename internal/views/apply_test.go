@@ -70,7 +70,7 @@ func TestApplyViews(t *testing.T) {
 
 // TestApplyViewsSayTheEventsFolded: an apply that wrote the recorded
 // events of an interrupted command into the state says how many, after
-// its "No changes" in the human view and as folded_calls in the JSON
+// its "No changes" in the human view and as folded_events in the JSON
 // summary (0 when it wrote none).
 func TestApplyViewsSayTheEventsFolded(t *testing.T) {
 	now := func() time.Time { return time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC) }
@@ -96,9 +96,9 @@ func TestApplyViewsSayTheEventsFolded(t *testing.T) {
 		j.Done(nil)
 		var sum struct {
 			NoChanges   bool `json:"no_changes"`
-			FoldedCalls *int `json:"folded_calls"`
+			FoldedEvents *int `json:"folded_events"`
 		}
-		if err := json.Unmarshal(out.Bytes(), &sum); err != nil || !sum.NoChanges || sum.FoldedCalls == nil || *sum.FoldedCalls != calls {
+		if err := json.Unmarshal(out.Bytes(), &sum); err != nil || !sum.NoChanges || sum.FoldedEvents == nil || *sum.FoldedEvents != calls {
 			t.Errorf("JSON summary after %d calls folded (%v):\n%s", calls, err, out.String())
 		}
 	}
