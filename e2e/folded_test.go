@@ -35,7 +35,7 @@ func TestApplySaysTheEventsItFolded(t *testing.T) {
 	leaveARecordedCall(t, h.statePath())
 	r = h.run("apply", "--auto-approve", "--json")
 	var sum struct {
-		NoChanges   bool `json:"no_changes"`
+		NoChanges    bool `json:"no_changes"`
 		FoldedEvents int  `json:"folded_events"`
 	}
 	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")

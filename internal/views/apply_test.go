@@ -95,7 +95,7 @@ func TestApplyViewsSayTheEventsFolded(t *testing.T) {
 		}
 		j.Done(nil)
 		var sum struct {
-			NoChanges   bool `json:"no_changes"`
+			NoChanges    bool `json:"no_changes"`
 			FoldedEvents *int `json:"folded_events"`
 		}
 		if err := json.Unmarshal(out.Bytes(), &sum); err != nil || !sum.NoChanges || sum.FoldedEvents == nil || *sum.FoldedEvents != calls {
