@@ -14,7 +14,7 @@ func newStatePullCmd(f *Factory) *cobra.Command {
 		Use:   "pull",
 		Short: "Print the workspace's state as the local state file's JSON",
 		Long: `Pull prints the state of the workspace in use as the JSON of a local state
-file, with the calls an interrupted apply recorded folded in (it holds
+file, with the events an interrupted command recorded folded in (it holds
 personal data: write it only where it belongs). leadsync state push --from
 reads it back.`,
 		Example: `  leadsync state pull > backup.json

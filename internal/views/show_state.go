@@ -252,7 +252,7 @@ func writeStateHeader(w *lineWriter, sum *StateSummary, now time.Time) {
 	w.printf("State %s: serial %d, lineage %s, written by leadsync %s.\n",
 		sum.State.Path, sum.State.Serial, sum.State.Lineage, sum.State.LeadsyncVersion)
 	if sum.State.JournalPending {
-		w.printf("It includes the calls an interrupted apply recorded in %s; the next apply folds them in.\n", sum.journal)
+		w.printf("It includes the events an interrupted command recorded in %s; the next apply folds them in.\n", sum.journal)
 	}
 	if l := sum.Lock; l != nil {
 		w.printf("Locked by %s (pid %d) for %q since %s; lock ID %s.\n", l.Who, l.PID, l.Operation, When(l.Created, now), l.ID)

@@ -288,7 +288,7 @@ func (b *Backend) read(ctx context.Context, q, q2 querier, ws string) (*state.St
 	s.Track()
 	for i := range events {
 		if err := s.Fold(events[i]); err != nil {
-			return nil, false, fmt.Errorf("a recorded call (%s %s) cannot be applied: %w", events[i].Kind, events[i].Address, err)
+			return nil, false, fmt.Errorf("a recorded event (%s %s) cannot be applied: %w", events[i].Kind, events[i].Address, err)
 		}
 	}
 	b.seenN, b.seenCalls = maxN, len(events)
@@ -354,7 +354,7 @@ func (b *Backend) readEvents(ctx context.Context, q querier, ws string) ([]state
 		}
 		var e state.Event
 		if err := json.Unmarshal(raw, &e); err != nil {
-			return nil, 0, fmt.Errorf("a recorded call cannot be read: %w", err)
+			return nil, 0, fmt.Errorf("a recorded event cannot be read: %w", err)
 		}
 		events = append(events, e)
 	}

@@ -70,7 +70,7 @@ func (r *Reader) Read(ctx context.Context) (s *state.State, folded Folded, found
 	s.Track()
 	for i := range events {
 		if err := s.Fold(events[i]); err != nil {
-			return nil, Folded{}, false, fmt.Errorf("a recorded call (%s %s) cannot be applied: %w", events[i].Kind, events[i].Address, err)
+			return nil, Folded{}, false, fmt.Errorf("a recorded event (%s %s) cannot be applied: %w", events[i].Kind, events[i].Address, err)
 		}
 	}
 	return s, Folded{Last: last, Calls: len(events)}, true, nil
@@ -426,7 +426,7 @@ func (r *Reader) events(ctx context.Context) ([]state.Event, int64, error) {
 		}
 		var e state.Event
 		if err := json.Unmarshal([]byte(raw), &e); err != nil {
-			return nil, 0, fmt.Errorf("a recorded call cannot be read: %w", err)
+			return nil, 0, fmt.Errorf("a recorded event cannot be read: %w", err)
 		}
 		events = append(events, e)
 	}
