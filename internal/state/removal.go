@@ -41,9 +41,10 @@ func (s *State) readRemoval(ids []string) error {
 	pt := s.partial
 	var whole, rest []string
 	for _, id := range ids {
+		// A person in the removal form was asked when read (readPages).
 		if pt.asked[id] || strings.HasPrefix(id, PagePrefix) {
 			whole = append(whole, id)
-		} else if _, listed := pt.gone[id]; !listed {
+		} else {
 			rest = append(rest, id)
 		}
 	}
