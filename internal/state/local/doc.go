@@ -1,8 +1,10 @@
 // Package local is the default backend: the state of a working copy in
 // files. A workspace's state is the SQLite database .leadsync/state.db
 // (.leadsync/workspaces/NAME/state.db for another workspace; sqlite.go:
-// internal/state/sqlstate's tables, one transaction per completed call,
-// and migrate.go: a state.json becomes it on first use), or, for a path
+// internal/state/sqlstate's tables, written and checked; sqlite_record.go:
+// one transaction per completed call; sqlite_read.go: the reads in part;
+// sqlite_backup.go: its backup copied by pages; and migrate.go: a
+// state.json becomes it on first use), or, for a path
 // not ending in .db, one JSON file (state.json, as earlier versions kept
 // it) written whole and atomically (a temporary file, synced, renamed; the
 // state before kept as .backup, except by a write that erases people,
