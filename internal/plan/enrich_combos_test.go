@@ -116,10 +116,7 @@ func TestPartialReadsTogetherMoveWhatTheKeptNames(t *testing.T) {
 // comboWorld is a world of comboPlan: o plans it with the store's lists
 // (Expired), whole without them.
 func comboWorld(t *testing.T, rng *rand.Rand, seed int) (f *fixture, o, whole Options, b *state.Base) {
-	walkChunk = []int{1, 2, 3, 4096}[rng.IntN(4)]
-	maxCounted = []int{1, 4, 1 << 20}[seed%3]
-	maxPlacesRead = []int{100_000, 100_000, 2}[seed%3]
-	maxCensusRead = []int{1 << 30, 1 << 30, 1 << 30, 3}[seed%4]
+	setReadKnobs(rng, seed)
 	censusPage = []int{1, 2, 5, state.PeoplePage}[seed/4%4]
 	maxReuseRead = []int{100_000, 100_000, 100_000, 2}[seed/16%4]
 	maxExpiredRead = []int{200_000, 200_000, 200_000, 1}[seed/64%4]

@@ -27,9 +27,7 @@ import (
 // byte: the blocks claim the same people in the same rounds
 // (claimRounds), each walk reading the people it needs (claimsRead).
 func TestManyEnrichBlocksMakeTheSamePlan(t *testing.T) {
-	defer func(n, m, p, c, r int) {
-		walkChunk, maxCounted, maxPlacesRead, maxCensusRead, maxReuseRead = n, m, p, c, r
-	}(walkChunk, maxCounted, maxPlacesRead, maxCensusRead, maxReuseRead)
+	defer keepReadKnobs()()
 	defer func(n int) { censusPage = n }(censusPage)
 	var reuse [4]int       // worlds with other workspaces (countReuse)
 	var read, whole [2]int // 0: every block at its limit; 1: places left
@@ -38,10 +36,7 @@ func TestManyEnrichBlocksMakeTheSamePlan(t *testing.T) {
 	defer func(m func(*config.Config, *config.Enrich, person.Lead) (bool, error)) { match = m }(match)
 	for seed := range 2000 {
 		rng := rand.New(rand.NewPCG(uint64(seed), 0x3a7e))
-		walkChunk = []int{1, 2, 3, 4096}[rng.IntN(4)]
-		maxCounted = []int{1, 4, 1 << 20}[seed%3]
-		maxPlacesRead = []int{100_000, 100_000, 2}[seed%3]
-		maxCensusRead = []int{1 << 30, 1 << 30, 1 << 30, 3}[seed%4]
+		setReadKnobs(rng, seed)
 		censusPage = []int{1, 2, 5, state.PeoplePage}[seed/4%4]
 		f, o, left := manyWorld(rng)
 		whereWorld(rng, f, &o)

@@ -16,17 +16,12 @@ import (
 // domains of the plan's facts, WithFacts) are those over the whole state, in the same order, from the same workspaces.
 func TestReusesOverThePartialStateOfAnApply(t *testing.T) {
 	const worlds = 3200
-	defer func(n, m, p, c, r int) {
-		walkChunk, maxCounted, maxPlacesRead, maxCensusRead, maxReuseRead = n, m, p, c, r
-	}(walkChunk, maxCounted, maxPlacesRead, maxCensusRead, maxReuseRead)
+	defer keepReadKnobs()()
 	compared, copied, limited := 0, 0, 0
 	for seed := range worlds {
 		// The worlds and knobs of TestEnrichReadsMakeTheSamePlan.
 		rng := rand.New(rand.NewPCG(uint64(seed), 0xe4c4))
-		walkChunk = []int{1, 2, 3, 4096}[rng.IntN(4)]
-		maxCounted = []int{1, 4, 1 << 20}[seed%3]
-		maxPlacesRead = []int{100_000, 100_000, 2}[seed%3]
-		maxCensusRead = []int{1 << 30, 1 << 30, 1 << 30, 3}[seed%4]
+		setReadKnobs(rng, seed)
 		f, o := enrichWorld(rng)
 		maxReuseRead = []int{100_000, 100_000, 100_000, 2}[seed%4]
 		if !reuseWorld(rng, f, &o) {

@@ -33,9 +33,7 @@ import (
 // with people whose company or title changed (refreshOnWorld).
 func TestEnrichReadsMakeTheSamePlan(t *testing.T) {
 	const worlds = 3200
-	defer func(n, m, p, c, r int) {
-		walkChunk, maxCounted, maxPlacesRead, maxCensusRead, maxReuseRead = n, m, p, c, r
-	}(walkChunk, maxCounted, maxPlacesRead, maxCensusRead, maxReuseRead)
+	defer keepReadKnobs()()
 	nothing := 0     // from the census with nothing to enrich
 	var reuse [4]int // worlds with other workspaces (compared), copying (walked, from the census)
 	var past [2]int  // worlds with other workspaces past maxReuseRead (reuseUnread, mayCopy)
@@ -44,10 +42,7 @@ func TestEnrichReadsMakeTheSamePlan(t *testing.T) {
 	var read, whole [4]int    // by places left: 0 none, 1 some (the walk); 2 the census, 3 the census after the walk
 	for seed := range worlds {
 		rng := rand.New(rand.NewPCG(uint64(seed), 0xe4c4))
-		walkChunk = []int{1, 2, 3, 4096}[rng.IntN(4)]
-		maxCounted = []int{1, 4, 1 << 20}[seed%3]
-		maxPlacesRead = []int{100_000, 100_000, 2}[seed%3]
-		maxCensusRead = []int{1 << 30, 1 << 30, 1 << 30, 3}[seed%4]
+		setReadKnobs(rng, seed)
 		f, o := enrichWorld(rng)
 		maxReuseRead = []int{100_000, 100_000, 100_000, 2}[seed%4]
 		others := reuseWorld(rng, f, &o)
@@ -207,6 +202,23 @@ func planOfEnrich(t *testing.T, seed int, f *fixture, o Options) enrichPlanned {
 		}
 	}
 	return out
+}
+
+// setReadKnobs sets the knobs of the reads in part that the random worlds
+// vary by seed: walkChunk (drawn from rng), maxCounted, maxPlacesRead and
+// maxCensusRead.
+func setReadKnobs(rng *rand.Rand, seed int) {
+	walkChunk = []int{1, 2, 3, 4096}[rng.IntN(4)]
+	maxCounted = []int{1, 4, 1 << 20}[seed%3]
+	maxPlacesRead = []int{100_000, 100_000, 2}[seed%3]
+	maxCensusRead = []int{1 << 30, 1 << 30, 1 << 30, 3}[seed%4]
+}
+
+// keepReadKnobs returns what puts back the knobs the random worlds set
+// (setReadKnobs, and maxReuseRead).
+func keepReadKnobs() func() {
+	n, m, p, c, r := walkChunk, maxCounted, maxPlacesRead, maxCensusRead, maxReuseRead
+	return func() { walkChunk, maxCounted, maxPlacesRead, maxCensusRead, maxReuseRead = n, m, p, c, r }
 }
 
 // enrichWorld is a random world of the enrich blocks EnrichReadsOf answers.
