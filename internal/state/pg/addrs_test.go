@@ -20,13 +20,9 @@ import (
 // state read the same.
 func TestMigrateSchema14(t *testing.T) {
 	cs := testConnStr(t)
-	schema := testSchema(t, cs)
-	old := newPG(t, cs, schema, "", alice)
+	old, schema, c := schemaAt(t, cs, 14)
 	ctx := context.Background()
-	old.mu.Lock()
-	c, err := old.c(ctx)
-	mustNoErr(t, err, "connect")
-	mustNoErr(t, old.migrate(ctx, c, 14), "make a version 14 schema")
+	var err error
 	for _, q := range []string{
 		`INSERT INTO {s}.workspaces (name, lineage, serial, format_version, created_at) VALUES ('default', 'lin-1', 7, 1, now()), ('other', 'lin-2', 1, 1, now())`,
 		`INSERT INTO {s}.people (workspace, id, full_name, found_by) VALUES

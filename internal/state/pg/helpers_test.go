@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/leadsync/leadsync/internal/state/backend/backendtest"
 	"github.com/leadsync/leadsync/internal/state/statetest"
 	"github.com/leadsync/leadsync/internal/testenv"
@@ -72,4 +73,19 @@ func mustNoErr(t testing.TB, err error, what string, args ...any) {
 	if err != nil {
 		t.Fatalf("%s: %v", fmt.Sprintf(what, args...), err)
 	}
+}
+
+// schemaAt makes a new schema of version v (the migrations up to it) and
+// gives the backend on it, the schema's name and its connection, the
+// backend's lock held (a test unlocks old.mu when done with c).
+func schemaAt(t testing.TB, cs string, v int) (old *Backend, schema string, c *pgx.Conn) {
+	t.Helper()
+	schema = testSchema(t, cs)
+	old = newPG(t, cs, schema, "", alice)
+	ctx := context.Background()
+	old.mu.Lock()
+	c, err := old.c(ctx)
+	mustNoErr(t, err, "connect")
+	mustNoErr(t, old.migrate(ctx, c, v), "make a version %d schema", v)
+	return old, schema, c
 }

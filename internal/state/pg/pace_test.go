@@ -138,13 +138,9 @@ func TestPaceOneStartPerGap(t *testing.T) {
 // never the key.
 func TestPaceMigratesAndKeepsNoKey(t *testing.T) {
 	cs := testConnStr(t)
-	schema := testSchema(t, cs)
-	old := newPG(t, cs, schema, "", alice)
+	old, schema, c := schemaAt(t, cs, 2)
 	ctx := context.Background()
-	old.mu.Lock()
-	c, err := old.c(ctx)
-	mustNoErr(t, err, "connect")
-	mustNoErr(t, old.migrate(ctx, c, 2), "make a version 2 schema")
+	var err error
 	old.mu.Unlock()
 
 	const key = "sk_live_do-not-store-me"

@@ -67,13 +67,9 @@ func TestPageKeysWritten(t *testing.T) {
 // same, and SelectPaged finds people by key through the index.
 func TestMigrateSchema12(t *testing.T) {
 	cs := testConnStr(t)
-	schema := testSchema(t, cs)
-	old := newPG(t, cs, schema, "", alice)
+	old, schema, c := schemaAt(t, cs, 12)
 	ctx := context.Background()
-	old.mu.Lock()
-	c, err := old.c(ctx)
-	mustNoErr(t, err, "connect")
-	mustNoErr(t, old.migrate(ctx, c, 12), "make a version 12 schema")
+	var err error
 	_, err = c.Exec(ctx, old.sql(`INSERT INTO {s}.workspaces (name, lineage, serial, format_version, created_at) VALUES ('default', 'lin-1', 7, 1, now())`))
 	mustNoErr(t, err, "insert")
 	for i, page := range oddPages {

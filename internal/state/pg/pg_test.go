@@ -66,13 +66,9 @@ func TestSchemaVersion(t *testing.T) {
 		}
 	})
 	t.Run("older migrated", func(t *testing.T) {
-		schema := testSchema(t, cs)
-		old := newPG(t, cs, schema, "", alice)
+		old, schema, c := schemaAt(t, cs, 1)
 		ctx := context.Background()
-		old.mu.Lock()
-		c, err := old.c(ctx)
-		mustNoErr(t, err, "connect")
-		mustNoErr(t, old.migrate(ctx, c, 1), "make a version 1 schema")
+		var err error
 		_, err = c.Exec(ctx, old.sql(`INSERT INTO {s}.workspaces (name, lineage, serial, format_version) VALUES ('default', 'lin-1', 7, 1)`))
 		mustNoErr(t, err, "insert")
 		_, err = c.Exec(ctx, old.sql(`INSERT INTO {s}.people (workspace, id, full_name, found_by) VALUES ('default', 'n1', 'Anna', '{search.a}')`))

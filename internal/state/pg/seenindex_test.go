@@ -15,13 +15,9 @@ import (
 // (SelectSeenBefore) from the index, with sequential scans turned off.
 func TestMigrateSchema13(t *testing.T) {
 	cs := testConnStr(t)
-	schema := testSchema(t, cs)
-	old := newPG(t, cs, schema, "", alice)
+	old, schema, c := schemaAt(t, cs, 13)
 	ctx := context.Background()
-	old.mu.Lock()
-	c, err := old.c(ctx)
-	mustNoErr(t, err, "connect")
-	mustNoErr(t, old.migrate(ctx, c, 13), "make a version 13 schema")
+	var err error
 	_, err = c.Exec(ctx, old.sql(`INSERT INTO {s}.workspaces (name, lineage, serial, format_version, created_at) VALUES ('default', 'lin-1', 7, 1, now())`))
 	mustNoErr(t, err, "insert")
 	_, err = c.Exec(ctx, old.sql(`INSERT INTO {s}.people (workspace, id, full_name, found_by, last_seen)
