@@ -104,14 +104,19 @@ var keyFields = []string{"pageName", "networkId"}
 // of another workspace this held 1.47 GB read whole.
 func enrichedKeys(b *state.Base) ([]string, error) {
 	var keys, ids []string
+	// One page of people, given their fields again page after page: a
+	// person each held 310 MB of garbage at 600,000.
+	people := make([]state.Person, enrichedAsk)
+	page := make([]*state.Person, 0, enrichedAsk)
 	for after := ""; ; {
 		var err error
 		if ids, err = b.AppendEnrichedAfter(ids[:0], after, enrichedAsk); err != nil {
 			return nil, err
 		}
-		page := make([]*state.Person, len(ids))
+		page = page[:0]
 		for i, id := range ids {
-			page[i] = &state.Person{ID: id}
+			people[i] = state.Person{ID: id}
+			page = append(page, &people[i])
 		}
 		if err := b.SketchLeads(page, keyFields); err != nil {
 			return nil, err
