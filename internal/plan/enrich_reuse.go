@@ -138,19 +138,22 @@ func reuseReads(opts Options, ix EnrichStore, scope reuseScope) (ids []string, f
 	if err != nil || found == nil {
 		return nil, nil, false, err
 	}
-	if len(found) > maxReuseRead {
-		if found, err = scope.mayCopy(found, ix); err != nil {
-			return nil, nil, false, err
-		}
-	}
 	for _, id := range found {
 		facts.held[id] = true
 	}
 	if len(found) > maxReuseRead {
+		if err = scope.mayCopy(facts.held, found, ix); err != nil {
+			return nil, nil, false, err
+		}
+	}
+	switch {
+	case len(facts.held) > maxReuseRead:
 		if found, ok, err = scope.firstHeld(facts.held, ix); err != nil || !ok {
 			return nil, nil, false, err
 		}
 		facts.partial = true
+	case len(facts.held) < len(found):
+		found = slices.Sorted(maps.Keys(facts.held))
 	}
 	if len(found) > 0 {
 		if facts.domains, err = storeDomains(vl); err != nil {
@@ -239,36 +242,32 @@ func keyedPeople(kf keyFinder, keys []string) ([]string, error) {
 	return slices.Compact(found), nil
 }
 
-// mayCopy leaves out of ids (sorted) the people no block of s would
-// enrich, whom no block copies either (candidate): those who left the
-// network (needsEnrich), have no page name, or hold an enrichment fresh
-// for every block, as the store's indexes tell (Left, Pageless,
-// SketchedAmong: ID, block and time), without reading a person. Past
-// maxReuseRead of them, it stops: the plan reads every person.
-func (s reuseScope) mayCopy(ids []string, ix EnrichStore) ([]string, error) {
-	out := map[string]bool{}
-	for _, id := range ids {
-		out[id] = true
-	}
+// mayCopy leaves out of held (the people of ids, sorted) those no block
+// of s would enrich, whom no block copies either (candidate): those who
+// left the network (needsEnrich), have no page name, or hold an
+// enrichment fresh for every block, as the store's indexes tell (Left,
+// Pageless, SketchedAmong: ID, block and time), without reading a
+// person. Past maxReuseRead of them, only the first are read (firstHeld).
+func (s reuseScope) mayCopy(held map[string]bool, ids []string, ix EnrichStore) error {
 	for _, ask := range []func() ([]string, error){ix.Left, ix.Pageless} {
 		gone, err := ask()
 		if err != nil {
-			return nil, err
+			return err
 		}
 		for _, id := range gone {
-			delete(out, id)
+			delete(held, id)
 		}
 	}
 	enriched, err := ix.SketchedAmong(ids)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	for _, p := range enriched {
 		if !s.staleForSome(p) {
-			delete(out, p.ID)
+			delete(held, p.ID)
 		}
 	}
-	return slices.Sorted(maps.Keys(out)), nil
+	return nil
 }
 
 // maxReusePrefix is the most people held firstHeld reads (a variable
