@@ -63,6 +63,10 @@ type EnrichFacts struct {
 	// moved are the moves the state read was given (Options.Moved): the
 	// people read whole while Build runs are moved alike (people).
 	moved *Moving
+	// trackedSketch are the people in sketch a track of this run reads
+	// (builder.trackNow); metSketch those of them the block collected
+	// met among its members (unreadFresh, formerSketched).
+	trackedSketch, metSketch []bool
 }
 
 // Fill gives st, read as EnrichReadsOf says, the people it reads in
@@ -283,7 +287,7 @@ func enrichSelected(cfg *config.Config, records *state.State, opts Options, want
 	if len(r.Tracks)+len(r.Imports) > 0 {
 		b.meetImports(&r)
 	}
-	r.Sketched = b.sketchesEnriched(r) && sketchesBeside(blocks)
+	r.Sketched = b.sketchesEnriched(r)
 	r.Pageless = r.Sketched && !b.readsProfiles()
 	return blocks, r, true
 }

@@ -4,7 +4,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -137,13 +136,4 @@ func (b *builder) readsProfiles() bool {
 		}
 	}
 	return false
-}
-
-// sketchesBeside reports whether a track of the enriched planned with
-// the enrich blocks (EnrichReadsOf) may read the block's people in
-// sketch: none of the blocks has refresh_on, whose plan asks of every
-// person a read of this run may change (mayChange) more than a sketch
-// holds.
-func sketchesBeside(blocks []*config.Enrich) bool {
-	return !slices.ContainsFunc(blocks, func(e *config.Enrich) bool { return len(e.RefreshOn) > 0 })
 }
