@@ -194,7 +194,7 @@ func (v *env) countUnread(bp *blockPeople, e *config.Enrich, c *enrichCensus, co
 		counted[i] = true
 		bp.enriched++
 		if len(e.RefreshOn) > 0 {
-			v.unreadFresh(bp, id) // a read or a search may show them changed
+			v.unreadFresh(bp, e, id) // a read or a search may show them changed
 		}
 	}
 }

@@ -116,6 +116,9 @@ func asciiPageKey(dst, page []byte) (key []byte, ok bool) {
 // not hold and the plan did not read (collectFormer meets those read):
 // each is former and fresh (nothing changed since their enrichment).
 func (v *env) formerUnread(e *config.Enrich, sources []source) ([]string, error) {
+	if ids, ok, err := v.formerUnreadSketched(e); ok || err != nil {
+		return ids, err
+	}
 	cl, ok := v.facts.store.(changeLister)
 	if !ok {
 		return nil, errNoChanges
@@ -258,7 +261,7 @@ func (v *env) countUnreadOn(bp *blockPeople, e *config.Enrich, sources []source)
 				k++
 				if i := c.member(k); !counted[i] && !v.known(id) && !c.candidate(i) {
 					counted[i] = true
-					v.unreadFresh(bp, id)
+					v.unreadFresh(bp, e, id)
 				}
 			}
 		}
@@ -273,7 +276,7 @@ func (v *env) countUnreadOn(bp *blockPeople, e *config.Enrich, sources []source)
 // longer hold, read by a track of this run in sketch (formerSketched),
 // and counts the others not read when asked (formerCounter).
 func (v *env) countFormerOn(bp *blockPeople, e *config.Enrich, sources []source) {
-	if err := v.formerSketched(bp, e); err != nil {
+	if err := v.formerSketched(e); err != nil {
 		v.facts.fail(err)
 	}
 	bp.countFormer = v.formerCounter(e, sources)

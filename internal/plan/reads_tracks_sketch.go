@@ -76,6 +76,7 @@ func (r Reads) enrichedOrSketched(b *state.Base, st *state.State, whole func([]s
 		case paged:
 			return whole(packedIDs(t))
 		default:
+			t.ReadOf(by)
 			st.SetTrackSketches(t)
 		}
 		return nil
