@@ -114,7 +114,10 @@ func enrichedTrackWorld(rng *rand.Rand, f *fixture) *config.Track {
 // state's, byte for byte. The blocks' own reads meet the sketches: the
 // people of stale enrichments, read as state.Sketch keeps them (no page
 // name, status nor read: a track is to ask the track's sketch), and
-// those a read of this run changes (readNow, asked by ID).
+// those a read of this run changes (readNow, asked by ID). Half the
+// worlds keep refresh_on: the people a track reads in sketch are then
+// among those a read may show changed (enrich_refreshon_sketch.go). The
+// knobs of the reads in part vary by seed (setReadKnobs).
 func TestTrackBesideItsEnrichBlockReadInSketch(t *testing.T) {
 	useTestMatch(t)
 	defer keepReadKnobs()()
