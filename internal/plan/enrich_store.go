@@ -138,7 +138,10 @@ func enrichReadsOf(cfg *config.Config, records *state.State, opts Options, ix En
 	if census && !lists {
 		return Reads{}, nil, false, nil
 	}
-	scope := reuseScope{blocks: []*config.Enrich{e}, now: opts.Now, noPlace: e.Limit > 0 && e.Limit <= held}
+	scope := reuseScope{blocks: []*config.Enrich{e}, now: opts.Now, noPlace: e.Limit > 0 && e.Limit <= held, from: cfg.Resolve(e.From)}
+	if e.Limit > 0 && !census {
+		scope.places = e.Limit - held
+	}
 	named, reuse, ok, err := namedReads(cfg, opts, ix, scope)
 	if err != nil || !ok {
 		return Reads{}, nil, false, err
@@ -449,6 +452,9 @@ func (v *env) collectRead(e *config.Enrich, sources []source, where bool) (block
 			case v.skipGone(p, id, &gone):
 				continue
 			case p == nil:
+				if v.heldUnread(e, id, &bp) {
+					continue
+				}
 				if p = walk.person(i, j, id); p == nil {
 					continue
 				}
