@@ -155,8 +155,13 @@ func (c *enrichCensus) placed() *placedIDs { return &placedIDs{lists: c.lists, s
 // add appends the k-th ID of the sources.
 func (p *placedIDs) add(k int) { p.ks = append(p.ks, int32(k)) }
 
-// len is the number of IDs held.
-func (p *placedIDs) len() int { return len(p.ks) }
+// len is the number of IDs held (none when p is nil).
+func (p *placedIDs) len() int {
+	if p == nil {
+		return 0
+	}
+	return len(p.ks)
+}
 
 // at is the i-th ID held.
 func (p *placedIDs) at(i int) string { return idAt(p.lists, p.starts, int(p.ks[i])) }

@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"iter"
 	"slices"
 
 	"github.com/leadsync/leadsync/internal/config"
@@ -293,18 +294,29 @@ func (b *builder) unionBound(u *enrichUnion, blocks []*config.Enrich, people []b
 
 // unionRead is enrichUnion.bound with the people not read whom the walks
 // of blocks (or their census: countOnly) counted to enrich among the
-// people to enrich, each once: a person failing another block's where is
-// then no flip of its.
+// people to enrich, each once (enrichUnion.counted): a person failing
+// another block's where is then no flip of its.
 func (b *builder) unionRead(u *enrichUnion, blocks []*config.Enrich) int {
-	for _, e := range blocks {
-		ids := b.v.facts.counted[e.Address].all
+	lists := make([]iter.Seq[string], len(blocks))
+	n := 0
+	for i, e := range blocks {
 		if w := b.v.facts.walks[e.Address]; w != nil {
-			ids = slices.Values(w.counted)
+			lists[i], n = slices.Values(w.counted), n+len(w.counted)
+			continue
 		}
+		ids := b.v.facts.counted[e.Address]
+		lists[i], n = ids.all, n+ids.len()
+	}
+	counted := make([]string, 0, n)
+	for _, ids := range lists {
 		for id := range ids {
-			u.todo[id] = true
+			if !u.todo[id] {
+				counted = append(counted, id)
+			}
 		}
 	}
+	slices.Sort(counted)
+	u.counted = slices.Compact(counted)
 	return u.bound(b)
 }
 
