@@ -354,7 +354,7 @@ func (s *State) CheckWrite(ch *Changes) error {
 		}
 	}
 	for _, id := range ch.Removed {
-		if !pt.asked[id] {
+		if _, read := pt.asked[id]; !read {
 			return fmt.Errorf("refusing to remove person %s, whom this state read in part never read: nothing was written", id)
 		}
 	}
