@@ -140,7 +140,6 @@ func (t transport) RoundTrip(req *http.Request) (*http.Response, error) {
 // handle runs one call through the rules, the faults and the operation.
 func (s *Server) handle(ctx context.Context, method, path string, h http.Header, body []byte, readErr error) reply {
 	start := s.opts.Now()
-	s.startPopulation()
 	s.mu.Lock()
 	s.stats.Calls++
 	s.mu.Unlock()

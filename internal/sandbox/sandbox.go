@@ -222,9 +222,10 @@ type Server struct {
 	key  string
 	pop  atomic.Pointer[population] // the population at the current epoch
 	// popReady is closed once New's population is generated (population
-	// waits for it). The first call starts it (startPopulation), in the
-	// background: a process that makes no call (an apply of a removal
-	// alone) holds no member (57 MB at the default size).
+	// waits for it). The first call that reads members starts it
+	// (startPopulation): a process whose calls read none (an apply of a
+	// removal alone: its billing call) holds no member (57 MB at the
+	// default size).
 	popReady chan struct{}
 	popStart sync.Once
 	firstPop func() *population
@@ -433,7 +434,8 @@ func (s *Server) population() *population {
 }
 
 // startPopulation starts generating New's population in the background,
-// once: a call that reads none (billing) answers meanwhile.
+// once: a call that reads none (billing) answers meanwhile, and never
+// waits for it.
 func (s *Server) startPopulation() {
 	s.popStart.Do(func() {
 		go func() {
