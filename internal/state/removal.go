@@ -20,25 +20,17 @@ import (
 // goneForm is what removing a person a partial state read for that alone
 // changes: the records that found them (lead lists, profile reads,
 // imports) and the enrich block their enrichment counts against once
-// they are gone ("" for none). held is false for someone the store did
-// not have, or whom the fold has removed already.
+// they are gone, as indexes of the removal's texts (removalTexts: 12
+// bytes a form, where the texts' own headers took 48). held is false
+// for someone the store did not have, or whom the fold has removed
+// already.
 type goneForm struct {
-	foundBy []string
-	by      string
+	foundBy int32 // of removalTexts.lists
+	by      int32 // of removalTexts.blocks; 0: no enrichment
 	held    bool
 	// removed is set when the fold took the form to remove its person
 	// (take): Changes.Removed names them once the fold is done (flush).
 	removed bool
-}
-
-// person is the person of ID id as the removal sees them: no Person of
-// the state, only what forgetPeople asks.
-func (g goneForm) person(id string) *Person {
-	p := &Person{ID: id, FoundBy: g.foundBy}
-	if g.by != "" {
-		p.Enrichment = &Enrichment{By: g.by}
-	}
-	return p
 }
 
 // goneForms are the removal forms of one removal read: forms[i] is the
@@ -49,6 +41,7 @@ func (g goneForm) person(id string) *Person {
 type goneForms struct {
 	ids   []string
 	forms []goneForm
+	texts *removalTexts
 	left  int
 	taken int
 }
@@ -61,19 +54,26 @@ func (gf *goneForms) put(id string, g goneForm) {
 	}
 }
 
-// take is the form of id, dropped from gf; ok is false when gf holds none.
-func (gf *goneForms) take(id string) (g goneForm, ok bool) {
+// take is the person of id as the removal sees them (no Person of the
+// state, only what forgetPeople asks), their form dropped from gf; nil
+// when gf holds none.
+func (gf *goneForms) take(id string) *Person {
 	if gf.left == 0 { // none held, or flushed
-		return goneForm{}, false
+		return nil
 	}
 	i, ok := slices.BinarySearch(gf.ids, id)
 	if !ok || !gf.forms[i].held {
-		return goneForm{}, false
+		return nil
 	}
-	g, gf.forms[i] = gf.forms[i], goneForm{removed: true}
+	g := gf.forms[i]
+	gf.forms[i] = goneForm{removed: true}
 	gf.left--
 	gf.taken++
-	return g, true
+	p := &Person{ID: id, FoundBy: gf.texts.lists[g.foundBy]}
+	if g.by != 0 {
+		p.Enrichment = &Enrichment{By: gf.texts.blocks[g.by]}
+	}
+	return p
 }
 
 // has reports whether id is one of the removal's IDs.
@@ -102,7 +102,7 @@ func (gf *goneForms) flush() []string {
 			}
 		}
 	}
-	gf.forms, gf.left, gf.taken = nil, 0, 0
+	gf.forms, gf.texts, gf.left, gf.taken = nil, nil, 0, 0
 	return slices.Clip(removed)
 }
 
@@ -118,8 +118,8 @@ func (s *State) readRemoval(ids []string) error {
 	if err := s.ReadForgetting(whole); err != nil {
 		return err
 	}
-	gf := &goneForms{ids: rest, forms: make([]goneForm, len(rest))}
-	tx := removalTexts{found: map[string][]string{}, blocks: map[string]string{}}
+	tx := newRemovalTexts()
+	gf := &goneForms{ids: rest, forms: make([]goneForm, len(rest)), texts: tx}
 	err := s.readPages(rest, func(p *Person) {
 		gf.put(p.ID, tx.formOf(p))
 	}, nil)
@@ -171,40 +171,55 @@ func SortedOnce(ids []string) bool {
 }
 
 // removalTexts hold each text the removal forms name once, not cut from
-// the rows read (which they would keep alive): the addresses that found
-// someone, each with the list of it alone that the people it alone
-// found share, and the enrich blocks.
+// the rows read (which they would keep alive): the lists of addresses
+// that found someone, that of one address alone shared by the people it
+// alone found, and the enrich blocks (blocks[0] is none).
 type removalTexts struct {
-	found  map[string][]string
-	blocks map[string]string
+	found  map[string]int32 // the list of the address alone
+	lists  [][]string
+	blocks []string
+	block  map[string]int32
+}
+
+func newRemovalTexts() *removalTexts {
+	return &removalTexts{found: map[string]int32{}, blocks: []string{""}, block: map[string]int32{}}
 }
 
 // alone is the list of addr alone, held once.
-func (tx removalTexts) alone(addr string) []string {
+func (tx *removalTexts) alone(addr string) int32 {
 	l, ok := tx.found[addr]
 	if !ok {
-		l = []string{addr}
+		addr = strings.Clone(addr) // not the row's text
+		l = tx.list([]string{addr})
 		tx.found[addr] = l
 	}
 	return l
 }
 
+// list holds l, found by the index returned.
+func (tx *removalTexts) list(l []string) int32 {
+	tx.lists = append(tx.lists, l)
+	return int32(len(tx.lists) - 1)
+}
+
 // formOf is the removal form of p, its texts held once.
-func (tx removalTexts) formOf(p *Person) goneForm {
+func (tx *removalTexts) formOf(p *Person) goneForm {
 	g := goneForm{held: true}
 	if len(p.FoundBy) == 1 {
 		g.foundBy = tx.alone(p.FoundBy[0])
 	} else {
-		g.foundBy = make([]string, len(p.FoundBy))
+		l := make([]string, len(p.FoundBy))
 		for i, addr := range p.FoundBy {
-			g.foundBy[i] = tx.alone(addr)[0]
+			l[i] = tx.lists[tx.alone(addr)][0]
 		}
+		g.foundBy = tx.list(l)
 	}
 	if e := p.Enrichment; e != nil {
-		by, ok := tx.blocks[e.By]
+		by, ok := tx.block[e.By]
 		if !ok {
-			by = e.By
-			tx.blocks[by] = by
+			tx.blocks = append(tx.blocks, strings.Clone(e.By))
+			by = int32(len(tx.blocks) - 1)
+			tx.block[tx.blocks[by]] = by
 		}
 		g.by = by
 	}
@@ -219,8 +234,8 @@ func (s *State) removed(id string) *Person {
 		return nil
 	}
 	for _, gf := range s.partial.gone {
-		if g, ok := gf.take(id); ok {
-			return g.person(id)
+		if p := gf.take(id); p != nil {
+			return p
 		}
 	}
 	return nil
