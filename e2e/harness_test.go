@@ -108,9 +108,12 @@ const e2eParallel = 8
 // parallelM runs the tests with -parallel e2eParallel when the command
 // line does not set it, their temporary folders (the workspaces, states
 // and clusters of every test and script) in memory (testenv.RunInMemory).
+// The collector of the tests' own process (the sandboxes, the harness,
+// not the leadsync processes) runs less often (testenv.CollectLess).
 type parallelM struct{ m *testing.M }
 
 func (p parallelM) Run() int {
+	testenv.CollectLess()
 	flag.Parse()
 	set := false
 	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
