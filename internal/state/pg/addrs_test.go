@@ -3,6 +3,7 @@ package pg
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -297,5 +298,49 @@ func countedSchema(t *testing.T, n int) (*Backend, *pgx.Conn, func() int64) {
 		var n int64
 		mustNoErr(t, c.QueryRow(ctx, b.sql(`SELECT addresses_changed FROM {s}.workspaces WHERE name = $1`), b.workspace).Scan(&n), "the count")
 		return n
+	}
+}
+
+// TestNamesOfAWorkspaceMadeAgain: a store that reads live (unpinned by
+// Writable) keeps the names it read; the workspace deleted and made
+// again under its name, its count of the addresses' changes brought to
+// the one the store knew, the store's next read gives the new
+// workspace's names (sqlstate's namesKey: the count and created_at).
+func TestNamesOfAWorkspaceMadeAgain(t *testing.T) {
+	cs := testConnStr(t)
+	b := newPG(t, cs, testSchema(t, cs), "again", alice)
+	whole := backendtest.ManyPeople(t, 20)
+	mustNoErr(t, b.CreateWorkspace(b.workspace), "create")
+	mustNoErr(t, b.Push(whole, false), "push")
+	var id string
+	for _, p := range whole.People {
+		if len(p.FoundBy) > 0 {
+			id = p.ID
+			break
+		}
+	}
+	base, err := backend.OpenBase(b)
+	mustNoErr(t, err, "open base")
+	defer base.Close()
+	_, err = base.Writable()
+	mustNoErr(t, err, "writable")
+	first, err := base.Person(id)
+	mustNoErr(t, err, "read")
+	ctx := context.Background()
+	c, err := b.writable(ctx)
+	mustNoErr(t, err, "connect")
+	var changed int64
+	mustNoErr(t, c.QueryRow(ctx, b.sql(`SELECT addresses_changed FROM {s}.workspaces WHERE name = $1`), b.workspace).Scan(&changed), "the count")
+	mustNoErr(t, b.DeleteWorkspace(b.workspace, true), "delete")
+	mustNoErr(t, b.CreateWorkspace(b.workspace), "create again")
+	mustNoErr(t, b.Push(whole, false), "push again")
+	_, err = c.Exec(ctx, b.sql(`UPDATE {s}.addresses SET address = address || '_again' WHERE workspace = $1`), b.workspace)
+	mustNoErr(t, err, "rename")
+	_, err = c.Exec(ctx, b.sql(`UPDATE {s}.workspaces SET addresses_changed = $2 WHERE name = $1`), b.workspace, changed)
+	mustNoErr(t, err, "the count")
+	again, err := base.Person(id)
+	mustNoErr(t, err, "read again")
+	if len(again.FoundBy) != len(first.FoundBy) || !strings.HasSuffix(again.FoundBy[0], "_again") {
+		t.Errorf("the workspace made again, %s found by %q, want the new names (%q with _again)", id, again.FoundBy, first.FoundBy)
 	}
 }

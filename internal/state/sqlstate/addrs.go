@@ -58,7 +58,7 @@ UPDATE people SET found_by = (SELECT json_group_array((SELECT a.n FROM addresses
 // row of workspaces (addresses_changed), in the schema since version 7:
 // every row added, renamed or removed raises it, by whatever statement,
 // so that a reader's names are read again exactly when the table changed
-// (addressesSig). A count of the rows, their highest number and their
+// (namesKey). A count of the rows, their highest number and their
 // renames missed a copy that gave the same numbers other names
 // (local/pushcopy.go: copyAddresses).
 const addressChanges = `
@@ -80,10 +80,33 @@ const (
 	selectNumber    = `SELECT n FROM {s}.addresses WHERE workspace = $1 AND address = $2`
 	lastNumber      = `SELECT coalesce(max(n), 0) FROM {s}.addresses WHERE workspace = $1`
 	// addressesSig is the count of the changes of the workspace's
-	// addresses (addressChanges): a read checks whether the names it
-	// knows are still the table's (-1 without the workspace's row).
+	// addresses (addressChanges), -1 without the workspace's row.
 	addressesSig = `SELECT coalesce((SELECT addresses_changed FROM {s}.workspaces WHERE name = $1), -1)`
+	// addressesKey is what a read's names are kept under (namesKey).
+	addressesKey = `SELECT created_at, addresses_changed FROM {s}.workspaces WHERE name = $1`
 )
+
+// namesKey tells whether the names a read knows are still the table's:
+// the workspace's count of the addresses' changes (addressChanges) and
+// the created_at of its row. A workspace deleted and made again under
+// the same name counts from 0 again, so the count alone could meet the
+// one a reader knew of the old workspace; its created_at differs. A
+// push in place keeps created_at and raises the count (resetWorkspace).
+// The zero key, changed -1, is that of no row.
+type namesKey struct {
+	created string
+	changed int64
+}
+
+// readNamesKey reads the namesKey of the Reader's workspace.
+func (r *Reader) readNamesKey(ctx context.Context) (namesKey, error) {
+	var k namesKey
+	err := r.Q.QueryRowContext(ctx, r.D.Rewrite(addressesKey), r.WS).Scan(&k.created, &k.changed)
+	if errors.Is(err, sql.ErrNoRows) {
+		return namesKey{changed: -1}, nil
+	}
+	return k, err
+}
 
 // SetAddressChanges sets the workspace's count of the addresses' changes
 // (addressChanges): a workspace written again goes on from its count.
@@ -203,20 +226,20 @@ func (n *Numbers) ints(l []string) ([]int32, error) {
 }
 
 // addressNames are a workspace's addresses by number, as a read sees
-// them, and the table's addressesSig when read.
+// them, and the table's namesKey when read.
 type addressNames struct {
 	byN map[int64]string
-	sig int64
+	key namesKey
 }
 
 // names makes d's addresses those of the Reader's table: read again
 // when the table changed since (its lists forgotten with them).
 func (d *personDecoder) names(ctx context.Context, r *Reader) error {
-	var sig int64
-	if err := r.Q.QueryRowContext(ctx, r.D.Rewrite(addressesSig), r.WS).Scan(&sig); err != nil {
+	key, err := r.readNamesKey(ctx)
+	if err != nil {
 		return fmt.Errorf("reading the addresses: %w", err)
 	}
-	if d.addrs != nil && d.addrs.sig == sig {
+	if d.addrs != nil && d.addrs.key == key {
 		return nil
 	}
 	rows, err := r.query(ctx, selectAddresses, r.WS)
@@ -224,7 +247,7 @@ func (d *personDecoder) names(ctx context.Context, r *Reader) error {
 		return fmt.Errorf("reading the addresses: %w", err)
 	}
 	defer rows.Close()
-	an := &addressNames{byN: map[int64]string{}, sig: sig}
+	an := &addressNames{byN: map[int64]string{}, key: key}
 	for rows.Next() {
 		var n int64
 		var a string

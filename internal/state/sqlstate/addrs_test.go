@@ -15,8 +15,9 @@ import (
 // back as texts in byte order; a store's decoder reads the table again
 // once an address is renamed in it (a move), or the table is copied
 // again with the same numbers, count and renames under other names (a
-// push's copyAddresses), so that the same store's next read gives the
-// new names.
+// push's copyAddresses), or the workspace is deleted and made again
+// with the same count (namesKey), so that the same store's next read
+// gives the new names.
 func TestNumberedFoundByFollowsARename(t *testing.T) {
 	ctx := context.Background()
 	db, err := sql.Open("sqlite", ":memory:")
@@ -61,6 +62,24 @@ func TestNumberedFoundByFollowsARename(t *testing.T) {
 	}
 	if got := read(); !slices.Equal(got["p1"], []string{"search.0", "search.a"}) || !slices.Equal(got["p2"], []string{"search.a"}) {
 		t.Errorf("after a copy of the table, found_by read as %v, want the copy's names", got)
+	}
+	var changed int64
+	if err := db.QueryRow(`SELECT addresses_changed FROM workspaces`).Scan(&changed); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{`DELETE FROM addresses`, `DELETE FROM workspaces`,
+		`INSERT INTO workspaces (name, lineage, format_version, created_at) VALUES ('w', 'l', 1, '2026-02-01T00:00:00.000000000Z')`,
+		`INSERT INTO addresses (workspace, n, address) VALUES ('w', 1, 'search.z'), ('w', 2, 'search.y')`,
+	} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := db.Exec(`UPDATE workspaces SET addresses_changed = ?`, changed); err != nil {
+		t.Fatal(err)
+	}
+	if got := read(); !slices.Equal(got["p1"], []string{"search.y", "search.z"}) || !slices.Equal(got["p2"], []string{"search.z"}) {
+		t.Errorf("after the workspace was made again, its count the same, found_by read as %v, want the new workspace's names", got)
 	}
 }
 
