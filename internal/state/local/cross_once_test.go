@@ -16,24 +16,10 @@ import (
 // EnrichmentsElsewhere, which reads the other workspaces again); at
 // maxOnceKeys it keeps them.
 func TestElsewhereOnceKeepsNoLargeRead(t *testing.T) {
-	set := NewWorkspaces(filepath.Join(t.TempDir(), ".leadsync", "state.json"), nil)
-	if err := set.CreateWorkspace("dach"); err != nil {
-		t.Fatal(err)
-	}
-	dach, err := set.Open("dach")
-	if err != nil {
-		t.Fatal(err)
-	}
 	s := state.New()
 	s.People["n1"] = &state.Person{ID: "n1", Lead: person.Lead{NetworkID: "n1", PageName: "anna"},
 		Enrichment: &state.Enrichment{EnrichedAt: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC), By: "enrich.e"}}
-	if err := dach.Save(s); err != nil {
-		t.Fatal(err)
-	}
-	def, err := set.Open("default")
-	if err != nil {
-		t.Fatal(err)
-	}
+	def := withElsewhere(t, "state.json", s)
 	defer func(n int) { maxOnceKeys = n }(maxOnceKeys)
 	for _, tc := range []struct {
 		most int
@@ -120,10 +106,25 @@ func TestEnrichedKeysHoldsAPageOfTheirSize(t *testing.T) {
 	}
 }
 
-// withEnrichedElsewhere makes the workspaces of a state file named file
-// (state.db: a database), whose other workspace "dach" holds four
-// people, n2 and page:bob (network ID n9) enriched, and returns default.
+// withEnrichedElsewhere is withElsewhere of four people, n2 and page:bob
+// (network ID n9) enriched.
 func withEnrichedElsewhere(t *testing.T, file string) *Workspace {
+	t.Helper()
+	s := state.New()
+	for _, id := range []string{"n1", "n2", "n3"} {
+		s.People[id] = &state.Person{ID: id, Lead: person.Lead{NetworkID: id, PageName: "page-" + id}}
+	}
+	s.People["page:bob"] = &state.Person{ID: "page:bob", Lead: person.Lead{NetworkID: "n9", PageName: "Bob"}}
+	for _, id := range []string{"n2", "page:bob"} {
+		s.People[id].Enrichment = &state.Enrichment{EnrichedAt: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC), By: "enrich.e"}
+	}
+	return withElsewhere(t, file, s)
+}
+
+// withElsewhere makes the workspaces of a state file named file
+// (state.db: a database), whose other workspace "dach" holds s, and
+// returns default.
+func withElsewhere(t *testing.T, file string, s *state.State) *Workspace {
 	t.Helper()
 	set := NewWorkspaces(filepath.Join(t.TempDir(), ".leadsync", file), nil)
 	if err := set.CreateWorkspace("dach"); err != nil {
@@ -132,14 +133,6 @@ func withEnrichedElsewhere(t *testing.T, file string) *Workspace {
 	dach, err := set.Open("dach")
 	if err != nil {
 		t.Fatal(err)
-	}
-	s := state.New()
-	for _, id := range []string{"n1", "n2", "n3"} {
-		s.People[id] = &state.Person{ID: id, Lead: person.Lead{NetworkID: id, PageName: "page-" + id}}
-	}
-	s.People["page:bob"] = &state.Person{ID: "page:bob", Lead: person.Lead{NetworkID: "n9", PageName: "Bob"}}
-	for _, id := range []string{"n2", "page:bob"} {
-		s.People[id].Enrichment = &state.Enrichment{EnrichedAt: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC), By: "enrich.e"}
 	}
 	if err := dach.Save(s); err != nil {
 		t.Fatal(err)
