@@ -13,9 +13,28 @@ import (
 	"github.com/leadsync/leadsync/internal/state/sqlstate"
 )
 
+// beforeSchema8 takes the enrichments' and histories' addresses back to
+// texts (schema version 7): the blocks and calls as texts, the copying
+// block in the enrichment's extra, their indexes, and only the addresses
+// found_by names numbered.
+const beforeSchema8 = `DROP INDEX enrichments_by; DROP INDEX enrichments_copied; DROP INDEX person_history_by;
+	ALTER TABLE enrichments ADD COLUMN by_address text NOT NULL DEFAULT '';
+	UPDATE enrichments SET by_address = (SELECT a.address FROM addresses a WHERE a.workspace = enrichments.workspace AND a.n = enrichments.by_n),
+		extra = CASE WHEN copied_n IS NULL THEN extra ELSE json_set(coalesce(extra, '{}'), '$.copied_by',
+			(SELECT a.address FROM addresses a WHERE a.workspace = enrichments.workspace AND a.n = enrichments.copied_n)) END;
+	ALTER TABLE enrichments DROP COLUMN by_n; ALTER TABLE enrichments DROP COLUMN copied_n;
+	ALTER TABLE person_history ADD COLUMN by_address text NOT NULL DEFAULT '';
+	UPDATE person_history SET by_address = (SELECT a.address FROM addresses a WHERE a.workspace = person_history.workspace AND a.n = person_history.by_n);
+	ALTER TABLE person_history DROP COLUMN by_n;
+	DELETE FROM addresses WHERE NOT EXISTS (SELECT 1 FROM people p, json_each(p.found_by) j WHERE p.workspace = addresses.workspace AND j.value = addresses.n);
+	CREATE INDEX enrichments_by ON enrichments (workspace, by_address, enriched_at);
+	CREATE INDEX enrichments_copied ON enrichments (workspace, json_extract(extra, '$.copied_by')) WHERE json_extract(extra, '$.copied_by') IS NOT NULL;
+	CREATE INDEX person_history_by ON person_history (workspace, by_address, person_id);
+`
+
 // beforeSchema7 removes the count of the addresses' changes (schema
-// version 7), which no migration before it knows.
-const beforeSchema7 = `DROP TRIGGER addresses_added; DROP TRIGGER addresses_renamed; DROP TRIGGER addresses_removed;
+// version 7), which no migration before it knows, after beforeSchema8.
+const beforeSchema7 = beforeSchema8 + `DROP TRIGGER addresses_added; DROP TRIGGER addresses_renamed; DROP TRIGGER addresses_removed;
 	ALTER TABLE workspaces DROP COLUMN addresses_changed;`
 
 // toSchema5 turns the numbered found_by of the database at path back into

@@ -101,16 +101,20 @@ func utc(t *time.Time) time.Time {
 // queueHistory queues the writes of person id's history that ch names:
 // the entries appended since the last write (n of them), or, for n < 0,
 // the whole history again.
-func (b *Backend) queueHistory(batch *pgx.Batch, ws string, p *state.Person, n int) {
+func (b *Backend) queueHistory(batch *pgx.Batch, ws string, p *state.Person, n int, nums *sqlstate.Numbers) error {
 	from := len(p.History) - n
 	if n < 0 {
 		batch.Queue(b.sql(`DELETE FROM {s}.person_history WHERE workspace = $1 AND person_id = $2`), ws, p.ID)
 		from = 0
 	}
 	for i := max(0, from); i < len(p.History); i++ {
-		batch.Queue(b.sql(`INSERT INTO {s}.person_history (`+strings.Join(historyCols, ", ")+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-			ON CONFLICT (workspace, person_id, n) DO NOTHING`), sqlstate.HistoryValues(b.dialect, ws, p.ID, i, &p.History[i])...)
+		v, err := sqlstate.HistoryValues(b.dialect, ws, p.ID, i, &p.History[i], nums)
+		if err != nil {
+			return err
+		}
+		batch.Queue(b.sql(sqlstate.InsertHistory), v...)
 	}
+	return nil
 }
 
 // upsertSQL is sqlstate.UpsertSQL in this backend's schema.
@@ -242,13 +246,15 @@ func (b *Backend) queuePeople(batch *pgx.Batch, s *state.State, ch *state.Change
 		}
 		batch.Queue(b.upsertSQL("people", peopleCols), v...)
 		if n := ch.History[id]; n != 0 {
-			b.queueHistory(batch, ws, p, n)
+			if err := b.queueHistory(batch, ws, p, n, nums); err != nil {
+				return fmt.Errorf("history of %s: %w", id, err)
+			}
 		}
 		if p.Enrichment == nil {
 			batch.Queue(b.sql(`DELETE FROM {s}.enrichments WHERE workspace = $1 AND person_id = $2`), ws, id)
 			continue
 		}
-		v, err = sqlstate.EnrichmentValues(b.dialect, ws, id, p.Enrichment)
+		v, err = sqlstate.EnrichmentValues(b.dialect, ws, id, p.Enrichment, nums)
 		if err != nil {
 			return fmt.Errorf("enrichment of %s: %w", id, err)
 		}
@@ -373,7 +379,7 @@ func readEnrichments(ctx context.Context, q querier, b *Backend, ws string) ([]e
 // readEnrichmentsOf is readEnrichments of the people ids only (nil: all).
 func readEnrichmentsOf(ctx context.Context, q querier, b *Backend, ws string, ids []string) ([]enrichmentRow, error) {
 	cond, args := ofPeople(ws, ids)
-	rows, err := q.Query(ctx, b.sql(`SELECT person_id, enriched_at, by_address, `+strings.Join(fieldColumns(resultCols), ", ")+`, extra
+	rows, err := q.Query(ctx, b.sql(`SELECT person_id, enriched_at, `+sqlstate.EnrichmentBlocks+`, `+strings.Join(fieldColumns(resultCols), ", ")+`, extra
 		FROM {s}.enrichments WHERE workspace = $1`+cond), args...)
 	if err != nil {
 		return nil, err
@@ -387,28 +393,29 @@ func scanEnrichments(rows pgx.Rows) ([]enrichmentRow, error) {
 	var enrichments []enrichmentRow
 	// As for people: the text columns (the person's ID, the block, the
 	// result's text fields) are read from the raw values into one string;
-	// whole numbers are scanned.
+	// whole numbers are scanned. The block that copied it may be NULL.
 	var at pgtype.Timestamptz
+	var copied pgtype.Text
 	var extra []byte
-	scan := make([]any, 3+len(resultCols)+1)
-	scan[1], scan[len(scan)-1] = &at, &extra
+	scan := make([]any, 4+len(resultCols)+1)
+	scan[1], scan[3], scan[len(scan)-1] = &at, &copied, &extra
 	textAt := []int{0, 2}
 	for i, f := range resultCols {
 		if f.EnrichedInt == nil {
-			textAt = append(textAt, 3+i)
+			textAt = append(textAt, 4+i)
 		}
 	}
 	raws, texts := make([][]byte, len(textAt)), make([]*string, len(textAt))
 	for rows.Next() {
 		var id string
-		at, extra = pgtype.Timestamptz{}, nil
+		at, copied, extra = pgtype.Timestamptz{}, pgtype.Text{}, nil
 		e := &state.Enrichment{}
 		r := &e.Result
 		texts[0], texts[1] = &id, &e.By
 		k := 2
 		for i, f := range resultCols {
 			if f.EnrichedInt != nil {
-				scan[3+i] = f.EnrichedInt(r)
+				scan[4+i] = f.EnrichedInt(r)
 			} else {
 				texts[k] = f.Enriched(r)
 				k++
@@ -428,6 +435,7 @@ func scanEnrichments(rows pgx.Rows) ([]enrichmentRow, error) {
 			rows.Close()
 			return nil, fmt.Errorf("enrichment of %s: %w", id, err)
 		}
+		e.CopiedBy = copied.String
 		enrichments = append(enrichments, enrichmentRow{id, e})
 	}
 	rows.Close()
@@ -548,7 +556,7 @@ func readHistory(ctx context.Context, q querier, b *Backend, ws string) ([]histo
 // readHistoryOf is readHistory of the people ids only (nil: all).
 func readHistoryOf(ctx context.Context, q querier, b *Backend, ws string, ids []string) ([]historyRow, error) {
 	cond, args := ofPeople(ws, ids)
-	rows, err := q.Query(ctx, b.sql(`SELECT person_id, n, field, value_before, value_after, at, by_address, call
+	rows, err := q.Query(ctx, b.sql(`SELECT person_id, n, field, value_before, value_after, at, `+sqlstate.NameOf("$1", "by_n")+`, call
 		FROM {s}.person_history WHERE workspace = $1`+cond+` ORDER BY person_id, n`), args...)
 	if err != nil {
 		return nil, err

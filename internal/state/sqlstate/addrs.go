@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -122,6 +123,43 @@ type Numbers struct {
 // NumbersOf are the Numbers of the addresses byAddr (a backend that
 // numbers them itself: pg).
 func NumbersOf(byAddr map[string]int64) *Numbers { return &Numbers{byAddr: byAddr, last: -1} }
+
+// Of is the number of the address a.
+func (n *Numbers) Of(a string) (int64, error) {
+	if n == nil {
+		return 0, fmt.Errorf("the address %s written without the addresses' numbers", a)
+	}
+	num, ok := n.byAddr[a]
+	if !ok {
+		return 0, fmt.Errorf("the address %s has no number", a)
+	}
+	return num, nil
+}
+
+// OfOptional is the number of the address a, NULL for none.
+func (n *Numbers) OfOptional(a string) (any, error) {
+	if a == "" {
+		return nil, nil
+	}
+	return n.Of(a)
+}
+
+// AddressesOf are the addresses p's rows name, each a number in them:
+// its found_by, its enrichment's block and the block that copied it,
+// and its history's calls. Some may repeat.
+func AddressesOf(p *state.Person) []string {
+	out := slices.Clone(p.FoundBy)
+	if e := p.Enrichment; e != nil {
+		out = append(out, e.By)
+		if e.CopiedBy != "" {
+			out = append(out, e.CopiedBy)
+		}
+	}
+	for i := range p.History {
+		out = append(out, p.History[i].By)
+	}
+	return out
+}
 
 // List is the value of found_by l: the JSON array of its addresses'
 // numbers, in l's order (NULL for nil).
@@ -296,7 +334,7 @@ func (d *personDecoder) numberedList(text string) ([]string, error) {
 func (w *Writer) numberBatch(ctx context.Context, batch []*state.Person) error {
 	for _, p := range batch {
 		if p != nil {
-			if err := w.number(ctx, p.FoundBy); err != nil {
+			if err := w.number(ctx, AddressesOf(p)); err != nil {
 				return err
 			}
 		}
@@ -355,20 +393,31 @@ const (
 		WHERE workspace = $1 AND ` + numberOf + `$2) = ANY(found_by)`
 )
 
-// stepStmts are the statements of the moves of one step: the found_by of
-// the people of each that moves onto a numbered address, the addresses'
-// rows, then what the people's enrichments, tracks and histories name.
+// numberedRenames give the enrichments' blocks, the blocks that copied
+// them and the histories' calls numbered as $2 the number of $3, when
+// both are numbered (bothNumbered), as numberedFoundByRename does
+// found_by's: each finds its rows by an index.
+var numberedRenames = []string{
+	`UPDATE {s}.enrichments SET by_n = ` + numberOf + `$3) WHERE workspace = $1 AND by_n = ` + numberOf + `$2)`,
+	`UPDATE {s}.enrichments SET copied_n = ` + numberOf + `$3) WHERE workspace = $1 AND copied_n IS NOT NULL AND copied_n = ` + numberOf + `$2)`,
+	`UPDATE {s}.person_history SET by_n = ` + numberOf + `$3) WHERE workspace = $1 AND by_n = ` + numberOf + `$2)`,
+}
+
+// stepStmts are the statements of the moves of one step: the found_by,
+// enrichments and histories of the people of each that moves onto a
+// numbered address, the addresses' rows, then the tracks' reads the
+// people's extra names.
 func stepStmts(d *Dialect, ws string, step []state.Move) []Stmt {
 	pg := !d.positional
 	var out []Stmt
 	for _, m := range step {
-		out = append(out, Stmt{Q: pick(pg, pgNumberedFoundByRename, numberedFoundByRename), Args: []any{ws, m.From, m.To}, If: bothNumbered})
+		for _, q := range append([]string{pick(pg, pgNumberedFoundByRename, numberedFoundByRename)}, numberedRenames...) {
+			out = append(out, Stmt{Q: q, Args: []any{ws, m.From, m.To}, If: bothNumbered})
+		}
 	}
 	out = append(out, renameAddressesStmts(pg, ws, step)...)
 	for _, m := range step {
-		for _, q := range []string{enrichedRename, pick(pg, pgCopiedRename, copiedRename), historyRename, pick(pg, pgTrackedRename, trackedRename)} {
-			out = append(out, Stmt{Q: q, Args: []any{ws, m.From, m.To}})
-		}
+		out = append(out, Stmt{Q: pick(pg, pgTrackedRename, trackedRename), Args: []any{ws, m.From, m.To}})
 	}
 	return out
 }

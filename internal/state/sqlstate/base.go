@@ -510,35 +510,8 @@ func (p *peopleStore) countEnriched(addr string) (int, error) {
 }
 
 // copies are the people holding an enrichment the enrich block at addr
-// copied from another workspace: the copies' by_address starts with
-// state.ReusedPrefix (an index range on SQLite), and their extra names
-// the block that copied them.
-func (p *peopleStore) copies(addr string) ([]string, error) {
-	order := p.r.D.byteOrder
-	prefix := state.ReusedPrefix
-	after := prefix[:len(prefix)-1] + string(prefix[len(prefix)-1]+1)
-	rows, err := p.r.query(p.ctx, fmt.Sprintf(SelectCopies, order, order), p.r.WS, prefix, after)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var ids []string
-	for rows.Next() {
-		var id string
-		var extra sql.NullString
-		if err := rows.Scan(&id, &extra); err != nil {
-			return nil, err
-		}
-		var e state.Enrichment
-		if err := EnrichmentExtra.Decode([]byte(extra.String), &e); err != nil {
-			return nil, fmt.Errorf("enrichment of %s: %w", id, err)
-		}
-		if e.CopiedBy == addr {
-			ids = append(ids, id)
-		}
-	}
-	return ids, rows.Err()
-}
+// copied from another workspace (the index enrichments_copied).
+func (p *peopleStore) copies(addr string) ([]string, error) { return p.ids(SelectCopiedBy, addr) }
 
 // companyDomains runs SelectCompanyDomains. With keep, it reads the
 // distinct domains first (SelectEnrichedDomains: the enrichments alone),

@@ -232,7 +232,7 @@ func unescape(t string) (string, bool) {
 
 // SelectEnrichmentsPacked is SelectEnrichments' columns, in that order,
 // as one JSON array per row; the whole numbers as texts.
-var SelectEnrichmentsPacked = `SELECT json_array(person_id, enriched_at, by_address, ` + packedResultCols() + `, extra)
+var SelectEnrichmentsPacked = `SELECT json_array(person_id, enriched_at, ` + EnrichmentBlocks + `, ` + packedResultCols() + `, extra)
 	FROM {s}.enrichments WHERE workspace = $1`
 
 // packedResultCols are the enrichments' result columns, each a text.
@@ -255,7 +255,7 @@ func (r *Reader) enrichmentsPacked(ctx context.Context, s *state.State, w where)
 		return err
 	}
 	defer rows.Close()
-	v := make([]sql.NullString, 3+len(ResultCols)+1)
+	v := make([]sql.NullString, 4+len(ResultCols)+1)
 	var row string
 	for rows.Next() {
 		if err := rows.Scan(&row); err != nil {
@@ -286,7 +286,7 @@ func packedEnrichment(v []sql.NullString) (*state.Enrichment, error) {
 		return nil, err
 	}
 	for i, f := range ResultCols {
-		t := v[3+i].String
+		t := v[4+i].String
 		if f.EnrichedInt != nil {
 			if *f.EnrichedInt(&e.Result), err = strconv.Atoi(t); err != nil {
 				return nil, fmt.Errorf("%s: %w", f.PG, err)
@@ -295,8 +295,9 @@ func packedEnrichment(v []sql.NullString) (*state.Enrichment, error) {
 		}
 		*f.Enriched(&e.Result) = strings.Clone(t)
 	}
-	if err := EnrichmentExtra.Decode([]byte(v[3+len(ResultCols)].String), e); err != nil {
+	if err := EnrichmentExtra.Decode([]byte(v[4+len(ResultCols)].String), e); err != nil {
 		return nil, err
 	}
+	e.CopiedBy = strings.Clone(v[3].String)
 	return e, nil
 }

@@ -251,12 +251,12 @@ func (r *Reader) enrichmentsWhere(ctx context.Context, s *state.State, w where) 
 		return err
 	}
 	defer rows.Close()
-	var at, extra sql.NullString
-	scan := make([]any, 0, 3+len(ResultCols)+1)
+	var at, copied, extra sql.NullString
+	scan := make([]any, 0, 4+len(ResultCols)+1)
 	for rows.Next() {
 		var id string
 		e := &state.Enrichment{}
-		scan = append(scan[:0], &id, &at, &e.By)
+		scan = append(scan[:0], &id, &at, &e.By, &copied)
 		for _, f := range ResultCols {
 			if f.EnrichedInt != nil {
 				scan = append(scan, f.EnrichedInt(&e.Result))
@@ -274,6 +274,7 @@ func (r *Reader) enrichmentsWhere(ctx context.Context, s *state.State, w where) 
 		if err := EnrichmentExtra.Decode([]byte(extra.String), e); err != nil {
 			return fmt.Errorf("enrichment of %s: %w", id, err)
 		}
+		e.CopiedBy = copied.String
 		if p := s.People[id]; p != nil {
 			p.Enrichment = e
 		}

@@ -88,7 +88,7 @@ func (w *Writer) ReplaceStream(ctx context.Context, header *state.State, people 
 // insertPerson writes the rows of p, its enrichment and its history into
 // a workspace that holds none of them.
 func (w *Writer) insertPerson(ctx context.Context, p *state.Person) error {
-	nums, err := w.numbersFor(ctx, p.FoundBy)
+	nums, err := w.numbersFor(ctx, AddressesOf(p))
 	if err != nil {
 		return err
 	}
@@ -100,17 +100,12 @@ func (w *Writer) insertPerson(ctx context.Context, p *state.Person) error {
 		return err
 	}
 	if p.Enrichment != nil {
-		if v, err = EnrichmentValues(w.D, w.WS, p.ID, p.Enrichment); err != nil {
+		if v, err = EnrichmentValues(w.D, w.WS, p.ID, p.Enrichment, nums); err != nil {
 			return err
 		}
 		if _, err := w.exec(ctx, UpsertSQL("enrichments", EnrichmentCols), v...); err != nil {
 			return err
 		}
 	}
-	for i := range p.History {
-		if _, err := w.exec(ctx, InsertHistory, HistoryValues(w.D, w.WS, p.ID, i, &p.History[i])...); err != nil {
-			return err
-		}
-	}
-	return nil
+	return w.insertHistory(ctx, p, 0, nums)
 }
