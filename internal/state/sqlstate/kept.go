@@ -20,9 +20,9 @@ var (
 	SelectKept       = `SELECT ` + keptCols + ` FROM {s}.people p` + keptJoin + `WHERE p.workspace = $1 AND `
 	SelectKeptBefore = `SELECT ` + keptCols + ` FROM {s}.people p ` + keptSeen + keptJoin + `WHERE p.workspace = $1 AND p.last_seen < $2
 		UNION ALL SELECT ` + keptCols + ` FROM {s}.people p ` + keptSeen + keptJoin + `WHERE p.workspace = $1 AND p.last_seen IS NULL`
-	keptCols       = `p.id, p.last_seen, ` + NameOf("$1", "e.by_n") + `, ` + NameOf("$1", "e.copied_n") + `, e.enriched_at`
-	keptJoin       = ` LEFT JOIN {s}.enrichments e ON e.workspace = p.workspace AND e.person_id = p.id `
-	keptSeen       = `INDEXED BY people_last_seen`
+	keptCols = `p.id, p.last_seen, ` + NameOf("$1", "e.by_n") + `, ` + NameOf("$1", "e.copied_n") + `, e.enriched_at`
+	keptJoin = ` LEFT JOIN {s}.enrichments e ON e.workspace = p.workspace AND e.person_id = p.id `
+	keptSeen = `INDEXED BY people_last_seen`
 )
 
 func (w wrapped) Kept(ids []string, fn func(state.KeptPerson)) error {
