@@ -196,3 +196,67 @@ func TestPushGoesOnCounting(t *testing.T) {
 		last = n
 	}
 }
+
+// TestMigrateSchema7: a database of schema version 7 (the enrichments'
+// and histories' addresses as texts, the copying block in extra) gets
+// them numbered the first time a command opens it: the commonest block
+// numbered 0 (the column's default), the others after found_by's, the
+// copying block out of extra, the columns and indexes those of a new
+// database, and the state read the same.
+func TestMigrateSchema7(t *testing.T) {
+	dir := t.TempDir()
+	fresh, old := filepath.Join(dir, "fresh.db"), filepath.Join(dir, "old.db")
+	s := backendtest.Fold(t, backendtest.Events())
+	for _, path := range []string{fresh, old} {
+		must(t, NewStore(path).Save(s))
+	}
+	want, err := NewStore(fresh).Load()
+	must(t, err)
+	db, err := sql.Open("sqlite", old+sqliteDSN)
+	must(t, err)
+	defer db.Close()
+	_, err = db.Exec(beforeSchema8 + ` UPDATE schema_version SET version = 7`)
+	must(t, err)
+	var copies int
+	must(t, db.QueryRow(`SELECT count(*) FROM enrichments WHERE json_extract(extra, '$.copied_by') IS NOT NULL`).Scan(&copies))
+	if copies == 0 {
+		t.Fatal("the version 7 database holds no copy to migrate")
+	}
+	again := NewStore(old)
+	defer again.Close()
+	got, err := again.Load()
+	must(t, err)
+	if canon := backendtest.Canon; canon(t, got) != canon(t, want) {
+		t.Errorf("the migrated database holds another state:\n%.2000s\nwant\n%.2000s", canon(t, got), canon(t, want))
+	}
+	var v, inExtra int
+	var zero, common string
+	must(t, db.QueryRow(`SELECT version FROM schema_version`).Scan(&v))
+	must(t, db.QueryRow(`SELECT count(*) FROM enrichments WHERE extra LIKE '%copied_by%'`).Scan(&inExtra))
+	must(t, db.QueryRow(`SELECT address FROM addresses WHERE n = 0`).Scan(&zero))
+	must(t, db.QueryRow(`SELECT a.address FROM enrichments e JOIN addresses a ON a.workspace = e.workspace AND a.n = e.by_n
+		GROUP BY a.address ORDER BY count(*) DESC, a.address LIMIT 1`).Scan(&common))
+	if v != sqlstate.SchemaVersion || inExtra != 0 || zero != common {
+		t.Errorf("after opening: version %d (want %d), %d copying blocks left in extra, address 0 %q, the commonest block %q",
+			v, sqlstate.SchemaVersion, inExtra, zero, common)
+	}
+	wantDB, err := sql.Open("sqlite", fresh+sqliteDSN)
+	must(t, err)
+	defer wantDB.Close()
+	for _, table := range []string{"enrichments", "person_history"} {
+		if g, w := tableShape(t, db, table), tableShape(t, wantDB, table); g != w {
+			t.Errorf("the migrated %s:\n%s\nwant a new database's:\n%s", table, g, w)
+		}
+	}
+}
+
+// tableShape is the columns of table (name, type, NOT NULL, default) and
+// the SQL of its indexes.
+func tableShape(t *testing.T, db *sql.DB, table string) string {
+	t.Helper()
+	var s string
+	must(t, db.QueryRow(`SELECT group_concat(name || ' ' || type || ' ' || "notnull" || ' ' || coalesce(dflt_value, '-'), ', ') FROM pragma_table_info(?)`, table).Scan(&s))
+	var idx sql.NullString
+	must(t, db.QueryRow(`SELECT group_concat(sql, '; ') FROM (SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL ORDER BY name)`, table).Scan(&idx))
+	return s + "\n" + idx.String
+}
