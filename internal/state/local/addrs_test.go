@@ -260,3 +260,42 @@ func tableShape(t *testing.T, db *sql.DB, table string) string {
 	must(t, db.QueryRow(`SELECT group_concat(sql, '; ') FROM (SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL ORDER BY name)`, table).Scan(&idx))
 	return s + "\n" + idx.String
 }
+
+// TestEnrichMoveRenamesOneRow: a move of an enrich block or of a call
+// its people's histories name, folded into a partial state and written
+// (the recorder's Checkpoint), renames the address's one row, the
+// enrichments' and histories' rows as they were; onto an address
+// numbered already, their rows take its number. Either way the state
+// read after is the move folded into the state read whole.
+func TestEnrichMoveRenamesOneRow(t *testing.T) {
+	rows := func(db *sql.DB) (out string) {
+		must(t, db.QueryRow(`SELECT group_concat(r, ';') FROM (SELECT person_id || ':' || by_n || '/' || coalesce(copied_n, '-') AS r FROM enrichments
+			UNION ALL SELECT person_id || '#' || n || ':' || by_n FROM person_history ORDER BY 1)`).Scan(&out))
+		return out
+	}
+	for _, c := range []struct{ from, to string }{{"enrich.contacts", "enrich.leads"}, {"search.movers", "search.shakers"}} {
+		for _, numbered := range []bool{false, true} {
+			var before string
+			m := movedRecordingOf(t, backendtest.Fold(t, backendtest.Events()), c.from, c.to, func(db *sql.DB) {
+				if numbered {
+					_, err := db.Exec(`INSERT INTO addresses (workspace, n, address) SELECT workspace, max(n) + 100, ? FROM addresses GROUP BY workspace`, c.to)
+					must(t, err)
+				}
+				before = rows(db)
+			})
+			must(t, m.rec.(interface{ Checkpoint(context.Context) error }).Checkpoint(context.Background()))
+			if after := rows(m.db); (after == before) == numbered {
+				t.Errorf("%s onto a numbered address %v: the rows changed %v:\n%s\nbefore\n%s", c.from, numbered, after != before, after, before)
+			}
+			must(t, m.rec.Close())
+			must(t, m.base.Close())
+			must(t, m.b.Commit(m.s))
+			got, err := m.b.Load()
+			must(t, err)
+			must(t, m.whole.Fold(m.ev))
+			if canon := backendtest.Canon; canon(t, got) != canon(t, m.whole) {
+				t.Errorf("%s onto a numbered address %v: the state read\n%.3000s\nwant the move folded in\n%.3000s", c.from, numbered, canon(t, got), canon(t, m.whole))
+			}
+		}
+	}
+}
