@@ -41,6 +41,7 @@ func Build(cfg *config.Config, st *state.State, opts Options) (*Plan, hcl.Diagno
 	b.v.lookup = opts.Reuse
 	b.v.facts = opts.Enrich
 	opts.Enrich.movedBy(opts.Moved)
+	opts.Enrich.forgetReads()
 	b.v.colleagues = opts.Colleagues
 	p := &Plan{
 		FormatVersion:   FormatVersion,

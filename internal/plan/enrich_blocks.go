@@ -51,7 +51,8 @@ func (b *builder) enriches() {
 		// (collectFormer): a read of this run (or an import) may show them
 		// changed, and so may any search that runs and finds them.
 		formerChanging, restFormer := b.mayChange(e, bp.formerFresh)
-		changing = append(changing, formerChanging...)
+		changing.people = append(changing.people, formerChanging.people...)
+		changing.sketched = b.v.readSketched(e)
 		rest := restFailing + len(restFresh) + len(restFormer) + bp.freshUnread
 		if bp.countFormer != nil && rest < u.runningAll {
 			// Past what the running sources bring they change nothing.
@@ -63,14 +64,14 @@ func (b *builder) enriches() {
 		// no call may show a change, nothing apply learns can change who
 		// is enriched: the bound is the certain count itself.
 		bound := len(certain)
-		bounded := u.runningAll > 0 || src.people > 0 || len(changing) > 0 || flips > 0
+		bounded := u.runningAll > 0 || src.people > 0 || changing.len() > 0 || flips > 0
 		if bounded {
 			b.countUnread(e, &bp, changing, src.people, flips)
 			bound = b.enrichBound(e, bp, changing, len(certain), src.people, flips)
 		}
 		b.checkRead(e, bp, bound, changing, src.people, flips, bounded)
-		u.add(bp, changing, slices.Concat(restFresh, restFormer), flips, src.addrs, bound)
-		b.add(b.enrichChange(e, bp, certain, bound, src.addrs, len(changing)))
+		u.add(b, bp, changing, slices.Concat(restFresh, restFormer), flips, src.addrs, bound)
+		b.add(b.enrichChange(e, bp, certain, bound, src.addrs, changing.len()))
 	}
 	b.enrichMax = b.unionBound(u, blocks, people)
 }
@@ -193,11 +194,12 @@ func (b *builder) creditsPerEnrich() int {
 // of this run reads or an import of this plan names (read), and the
 // others, whom a search that runs may find changed (rest: at most as many
 // as the running sources bring, which the caller bounds).
-func (b *builder) mayChange(e *config.Enrich, fresh []*state.Person) (read, rest []*state.Person) {
+func (b *builder) mayChange(e *config.Enrich, fresh []*state.Person) (read changing, rest []*state.Person) {
 	if len(e.RefreshOn) == 0 {
-		return nil, nil
+		return changing{}, nil
 	}
-	return b.byRead(fresh)
+	read.people, rest = b.byRead(fresh)
+	return read, rest
 }
 
 // What may change a person in this run (changedBy).

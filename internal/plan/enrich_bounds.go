@@ -27,8 +27,8 @@ import (
 //     and may refresh, plus its free places, plus the people other blocks
 //     could take from it by enriching them again (each of those frees a
 //     place): limitBound.
-func (b *builder) enrichBound(e *config.Enrich, bp blockPeople, changing []*state.Person, certain, unknown, flips int) int {
-	bound := len(bp.todo) + bp.unread + flips + unknown + len(changing)
+func (b *builder) enrichBound(e *config.Enrich, bp blockPeople, changing changing, certain, unknown, flips int) int {
+	bound := len(bp.todo) + bp.unread + flips + unknown + changing.len()
 	if e.Limit > 0 {
 		bound = min(bound, b.limitBound(e, bp, changing, unknown == 0 && flips == 0))
 	}
@@ -44,14 +44,17 @@ func (b *builder) enrichBound(e *config.Enrich, bp blockPeople, changing []*stat
 // and no person who may come to pass where), e can only enrich again, of
 // its own people, those known to need it and those a read of this run
 // may show changed.
-func (b *builder) limitBound(e *config.Enrich, bp blockPeople, changing []*state.Person, nothingNew bool) int {
+//
+// todo holds no one read in sketch: ownedCapRead asks it of the people
+// held whole, and sketchedAgain counts the others.
+func (b *builder) limitBound(e *config.Enrich, bp blockPeople, changing changing, nothingNew bool) int {
 	var todoSet map[string]bool
 	if nothingNew {
-		todoSet = make(map[string]bool, len(bp.todo)+len(changing))
+		todoSet = make(map[string]bool, len(bp.todo)+len(changing.people))
 		for _, p := range bp.todo {
 			todoSet[p.ID] = true
 		}
-		for _, p := range changing {
+		for _, p := range changing.people {
 			todoSet[p.ID] = true
 		}
 	}
@@ -106,7 +109,7 @@ func (u *enrichUnion) flips(failing int) int {
 // add counts one block: its known people (to enrich, or that a read may
 // show changed), the enriched people only a search may show changed
 // (restFresh), its flips, its running sources and its bound.
-func (u *enrichUnion) add(bp blockPeople, changing, restFresh []*state.Person, flips int, runSources []string, bound int) {
+func (u *enrichUnion) add(b *builder, bp blockPeople, changing changing, restFresh []*state.Person, flips int, runSources []string, bound int) {
 	for _, a := range runSources {
 		u.sources[a] = true
 	}
@@ -114,8 +117,11 @@ func (u *enrichUnion) add(bp blockPeople, changing, restFresh []*state.Person, f
 		for _, p := range bp.todo {
 			u.todo[p.ID] = true
 		}
-		for _, p := range changing {
+		for _, p := range changing.people {
 			u.todo[p.ID] = true
+		}
+		for _, i := range changing.sketched {
+			u.todo[b.v.st.TrackSketches().ID(int(i))] = true
 		}
 		for _, p := range bp.failing {
 			u.failing[p] = true
@@ -128,7 +134,7 @@ func (u *enrichUnion) add(bp blockPeople, changing, restFresh []*state.Person, f
 			u.formers = append(u.formers, bp.countFormer)
 		}
 	} else {
-		u.todoN, u.flipsN = len(bp.todo)+bp.unread+len(changing), flips
+		u.todoN, u.flipsN = len(bp.todo)+bp.unread+changing.len(), flips
 	}
 	u.sumMax += bound
 }
@@ -222,3 +228,15 @@ func (u *enrichUnion) unreadRest(rest int) int {
 	}
 	return n
 }
+
+// changing are the people of an enrich block a call of this run may show
+// changed (mayChange): those held whole, and those a track of this run
+// reads in sketch, by their index in the state's TrackSketches
+// (readSketched: no Person each).
+type changing struct {
+	people   []*state.Person
+	sketched []int32
+}
+
+// len is how many people c holds.
+func (c changing) len() int { return len(c.people) + len(c.sketched) }

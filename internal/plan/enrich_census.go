@@ -182,7 +182,7 @@ func (v *env) collectCensus(e *config.Enrich, sources []source, where bool) (blo
 		bp.unread, bp.unreadAll = len(ids), true
 	}
 	if len(e.RefreshOn) > 0 {
-		bp.countFormer = v.formerCounter(e, sources)
+		v.countFormerOn(&bp, e, sources)
 	}
 	return bp, nil
 }
@@ -194,8 +194,7 @@ func (v *env) countUnread(bp *blockPeople, e *config.Enrich, c *enrichCensus, co
 		counted[i] = true
 		bp.enriched++
 		if len(e.RefreshOn) > 0 {
-			bp.freshUnread++ // a search that runs may show them changed
-			v.keepUnread(bp, id)
+			v.unreadFresh(bp, e, id) // a read or a search may show them changed
 		}
 	}
 }

@@ -70,6 +70,7 @@ func TestPartialReadsTogetherMakeTheSamePlan(t *testing.T) {
 	defer func(n, m, p, c, r, g, x int) {
 		walkChunk, maxCounted, maxPlacesRead, maxCensusRead, maxReuseRead, censusPage, maxExpiredRead = n, m, p, c, r, g, x
 	}(walkChunk, maxCounted, maxPlacesRead, maxCensusRead, maxReuseRead, censusPage, maxExpiredRead)
+	defer keepReadKnobs()()
 	defer func(m func(*config.Config, *config.Enrich, person.Lead) (bool, error)) { match = m }(match)
 	first, _ := strconv.Atoi(os.Getenv("LEADSYNC_COMBO_FROM"))
 	worlds := first + comboWorlds(t)
@@ -102,6 +103,7 @@ func TestPartialReadsTogetherMoveWhatTheKeptNames(t *testing.T) {
 	defer func(n, m, p, c, r, g, x int) {
 		walkChunk, maxCounted, maxPlacesRead, maxCensusRead, maxReuseRead, censusPage, maxExpiredRead = n, m, p, c, r, g, x
 	}(walkChunk, maxCounted, maxPlacesRead, maxCensusRead, maxReuseRead, censusPage, maxExpiredRead)
+	defer keepReadKnobs()()
 	defer func(m func(*config.Config, *config.Enrich, person.Lead) (bool, error)) { match = m }(match)
 	var seen comboSeen
 	seeds := []int{5098, 31688}
@@ -118,7 +120,7 @@ func TestPartialReadsTogetherMoveWhatTheKeptNames(t *testing.T) {
 func comboWorld(t *testing.T, rng *rand.Rand, seed int) (f *fixture, o, whole Options, b *state.Base) {
 	setReadKnobs(rng, seed)
 	censusPage = []int{1, 2, 5, state.PeoplePage}[seed/4%4]
-	maxReuseRead = []int{100_000, 100_000, 100_000, 2}[seed/16%4]
+	setReuseKnobs(seed / 16)
 	maxExpiredRead = []int{200_000, 200_000, 200_000, 1}[seed/64%4]
 	f, o, _ = manyWorld(rng)
 	if rng.IntN(3) == 0 {

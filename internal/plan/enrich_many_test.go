@@ -40,7 +40,7 @@ func TestManyEnrichBlocksMakeTheSamePlan(t *testing.T) {
 		censusPage = []int{1, 2, 5, state.PeoplePage}[seed/4%4]
 		f, o, left := manyWorld(rng)
 		whereWorld(rng, f, &o)
-		maxReuseRead = []int{100_000, 100_000, 100_000, 2}[seed%4]
+		setReuseKnobs(seed)
 		others := reuseWorld(rng, f, &o)
 		b := enrichBase(f.st)
 		_, facts, ok, err := EnrichReadsOf(f.cfg, b.Records, o, b)

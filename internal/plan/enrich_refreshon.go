@@ -116,6 +116,9 @@ func asciiPageKey(dst, page []byte) (key []byte, ok bool) {
 // not hold and the plan did not read (collectFormer meets those read):
 // each is former and fresh (nothing changed since their enrichment).
 func (v *env) formerUnread(e *config.Enrich, sources []source) ([]string, error) {
+	if ids, ok, err := v.formerUnreadSketched(e); ok || err != nil {
+		return ids, err
+	}
 	cl, ok := v.facts.store.(changeLister)
 	if !ok {
 		return nil, errNoChanges
@@ -130,7 +133,7 @@ func (v *env) formerUnread(e *config.Enrich, sources []source) ([]string, error)
 	}
 	made := make(map[string]bool, len(all))
 	for _, id := range all {
-		if !v.known(id) {
+		if !v.known(id) && v.readInSketch(id) < 0 {
 			made[id] = false
 		}
 	}
@@ -181,12 +184,15 @@ func (b *builder) ownedCapOn(e *config.Enrich, c *enrichCounts, todo map[string]
 		if other > 0 {
 			n += aged(other)
 		}
+		n += b.sketchedAgain(e, other)
 	case e.Refresh > 0 && other > 0:
-		n += aged(min(e.Refresh, other))
+		n += aged(min(e.Refresh, other)) + b.sketchedAgain(e, min(e.Refresh, other))
 	case e.Refresh > 0:
-		n += aged(e.Refresh)
+		n += aged(e.Refresh) + b.sketchedAgain(e, e.Refresh)
 	case other > 0:
-		n += aged(other)
+		n += aged(other) + b.sketchedAgain(e, other)
+	default:
+		n += b.sketchedAgain(e, 0)
 	}
 	return n
 }
@@ -255,13 +261,22 @@ func (v *env) countUnreadOn(bp *blockPeople, e *config.Enrich, sources []source)
 				k++
 				if i := c.member(k); !counted[i] && !v.known(id) && !c.candidate(i) {
 					counted[i] = true
-					bp.freshUnread++
-					v.keepUnread(bp, id)
+					v.unreadFresh(bp, e, id)
 				}
 			}
 		}
 	}
 	if err != nil {
+		v.facts.fail(err)
+	}
+	v.countFormerOn(bp, e, sources)
+}
+
+// countFormerOn takes into bp the people e enriched whom its sources no
+// longer hold, read by a track of this run in sketch (formerSketched),
+// and counts the others not read when asked (formerCounter).
+func (v *env) countFormerOn(bp *blockPeople, e *config.Enrich, sources []source) {
+	if err := v.formerSketched(e); err != nil {
 		v.facts.fail(err)
 	}
 	bp.countFormer = v.formerCounter(e, sources)

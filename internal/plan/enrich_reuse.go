@@ -36,6 +36,12 @@ import (
 // sketches by their keys (heldSketches). A plan that then finds a place,
 // counts the people not read, or takes the census, needs everyone
 // (reuseUnread): a copy past the places is no person to enrich.
+// With places left and still more than maxReuseRead of them, only the
+// first the block meets in from order are read (firstHeld), enough to
+// fill the places twice over (reuseScope.prefix): the other people held
+// are known by ID alone (reuseFacts.partial). The plan needs everyone
+// when it meets one of those before its copies took every place
+// (heldUnread), counts the people not read, or takes the census.
 
 // maxReuseRead is the most people EnrichReadsOf reads whole because
 // another workspace holds an enrichment of them (a variable for tests):
@@ -60,6 +66,9 @@ type reuseFacts struct {
 	held    map[string]bool
 	domains map[string][]string
 	unread  bool
+	// partial: held are every person the keys name, of whom only the
+	// first the block meets were read (firstHeld).
+	partial bool
 }
 
 // reuseScope is what reuseReads is told of the enrich blocks planned: a
@@ -70,6 +79,16 @@ type reuseScope struct {
 	blocks  []*config.Enrich
 	now     time.Time
 	noPlace bool
+	// from are the one block's sources, in from order, and places those
+	// its limit leaves by the store's counts (0: no limit, or a census).
+	from   []string
+	places int
+}
+
+// leadLister is a store that reads the lead IDs of a search
+// (state.Base).
+type leadLister interface {
+	LeadIDs(addr string) ([]string, error)
 }
 
 // keyFinder is a store that finds people by their lookup keys
@@ -119,13 +138,22 @@ func reuseReads(opts Options, ix EnrichStore, scope reuseScope) (ids []string, f
 	if err != nil || found == nil {
 		return nil, nil, false, err
 	}
+	for _, id := range found {
+		facts.held[id] = true
+	}
 	if len(found) > maxReuseRead {
-		if found, err = scope.mayCopy(found, ix); err != nil || len(found) > maxReuseRead {
+		if err = scope.mayCopy(facts.held, found, ix); err != nil {
 			return nil, nil, false, err
 		}
 	}
-	for _, id := range found {
-		facts.held[id] = true
+	switch {
+	case len(facts.held) > maxReuseRead:
+		if found, ok, err = scope.firstHeld(facts.held, ix); err != nil || !ok {
+			return nil, nil, false, err
+		}
+		facts.partial = true
+	case len(facts.held) < len(found):
+		found = slices.Sorted(maps.Keys(facts.held))
 	}
 	if len(found) > 0 {
 		if facts.domains, err = storeDomains(vl); err != nil {
@@ -150,11 +178,21 @@ func unreadReuse(vl valueLister) ([]string, *reuseFacts, bool, error) {
 
 // heldSketches are the IDs of the people of sketches the other
 // workspaces answer for (lookup) when f left them unread
-// (reuseFacts.unread): read whole, so that the plan tells whether they
+// (reuseFacts.unread), or may answer for when it read only some of them
+// (reuseFacts.partial): read whole, so that the plan tells whether they
 // are copied as the whole state's plan does (sameEmployer reads their
-// company). Their page names and network IDs are read alone (state.Base.SketchLeads)
-// to ask by their keys.
+// company). Unread, their page names and network IDs are read alone
+// (state.Base.SketchLeads) to ask by their keys.
 func (f *reuseFacts) heldSketches(lookup ReuseLookup, ix EnrichStore, sketches []*state.Person) ([]string, error) {
+	if f != nil && f.partial {
+		var ids []string
+		for _, p := range sketches {
+			if f.held[p.ID] {
+				ids = append(ids, p.ID)
+			}
+		}
+		return ids, nil
+	}
 	s, ok := ix.(leadSketcher)
 	if f == nil || !f.unread || len(sketches) == 0 {
 		return nil, nil
@@ -204,36 +242,76 @@ func keyedPeople(kf keyFinder, keys []string) ([]string, error) {
 	return slices.Compact(found), nil
 }
 
-// mayCopy leaves out of ids (sorted) the people no block of s would
-// enrich, whom no block copies either (candidate): those who left the
-// network (needsEnrich), have no page name, or hold an enrichment fresh
-// for every block, as the store's indexes tell (Left, Pageless,
-// SketchedAmong: ID, block and time), without reading a person. Past
-// maxReuseRead of them, it stops: the plan reads every person.
-func (s reuseScope) mayCopy(ids []string, ix EnrichStore) ([]string, error) {
-	out := map[string]bool{}
-	for _, id := range ids {
-		out[id] = true
-	}
+// mayCopy leaves out of held (the people of ids, sorted) those no block
+// of s would enrich, whom no block copies either (candidate): those who
+// left the network (needsEnrich), have no page name, or hold an
+// enrichment fresh for every block, as the store's indexes tell (Left,
+// Pageless, SketchedAmong: ID, block and time), without reading a
+// person. Past maxReuseRead of them, only the first are read (firstHeld).
+func (s reuseScope) mayCopy(held map[string]bool, ids []string, ix EnrichStore) error {
 	for _, ask := range []func() ([]string, error){ix.Left, ix.Pageless} {
 		gone, err := ask()
 		if err != nil {
-			return nil, err
+			return err
 		}
 		for _, id := range gone {
-			delete(out, id)
+			delete(held, id)
 		}
 	}
 	enriched, err := ix.SketchedAmong(ids)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	for _, p := range enriched {
 		if !s.staleForSome(p) {
-			delete(out, p.ID)
+			delete(held, p.ID)
 		}
 	}
-	return slices.Sorted(maps.Keys(out)), nil
+	return nil
+}
+
+// maxReusePrefix is the most people held firstHeld reads (a variable
+// for tests).
+var maxReusePrefix = 100_000
+
+// prefix is how many of the people held firstHeld reads: twice the
+// places left and a hundredth of maxReusePrefix, which they must not
+// pass; 0 when there is no place, or too many.
+func (s reuseScope) prefix() int {
+	n := 2*s.places + maxReusePrefix/100
+	if s.places <= 0 || n > maxReusePrefix {
+		return 0
+	}
+	return n
+}
+
+// firstHeld are the first people of held the block meets in from order,
+// its lead lists read one at a time (state.Base.LeadIDs), as many as
+// prefix says: the copies among them take the places first (heldUnread
+// checks it). ok is false without a prefix, or a store that lists leads.
+func (s reuseScope) firstHeld(held map[string]bool, ix EnrichStore) (ids []string, ok bool, err error) {
+	n := s.prefix()
+	ll, lists := ix.(leadLister)
+	if n == 0 || !lists {
+		return nil, false, nil
+	}
+	seen := map[string]bool{}
+	for _, addr := range s.from {
+		leads, err := ll.LeadIDs(addr)
+		if err != nil {
+			return nil, false, err
+		}
+		for _, id := range leads {
+			if !held[id] || seen[id] {
+				continue
+			}
+			seen[id] = true
+			if ids = append(ids, id); len(ids) == n {
+				return ids, true, nil
+			}
+		}
+	}
+	return ids, true, nil
 }
 
 // staleForSome reports whether p (a sketch: its enrichment's block and
@@ -259,15 +337,36 @@ func (v *env) reuseUnread(e *config.Enrich) {
 	if !v.facts.reuseUnread() {
 		return
 	}
-	if v.facts.censused(e.Address) || e.Limit <= 0 || e.Limit-(v.used(e)-v.copies[e.Address]) > 0 {
+	if v.facts.censused(e.Address) || e.Limit <= 0 || v.facts.reuse.unread && v.placesForCopies(e) > 0 {
 		v.facts.needUnread(e.Address)
 	}
 }
 
-// reuseUnread reports whether f left the people the other workspaces
-// hold unread (reuseFacts.unread).
+// placesForCopies are the places e's limit leaves its copies
+// (placeCopies).
+func (v *env) placesForCopies(e *config.Enrich) int {
+	return max(e.Limit-(v.used(e)-v.copies[e.Address]), 0)
+}
+
+// heldUnread reports whether collectRead meets at id a person the other
+// workspaces may give an enrichment of whom reuseReads left unread
+// (reuseFacts.partial): not to be read for the places. Met before e's
+// copies so far (bp.reused) take every place, they may be copied: the
+// plan needs everyone.
+func (v *env) heldUnread(e *config.Enrich, id string, bp *blockPeople) bool {
+	if v.facts.reuse == nil || !v.facts.reuse.partial || !v.facts.reuse.held[id] {
+		return false
+	}
+	if len(bp.reused) < v.placesForCopies(e) {
+		v.facts.needUnread(e.Address)
+	}
+	return true
+}
+
+// reuseUnread reports whether f left some of the people the other
+// workspaces hold unread (reuseFacts.unread, partial).
 func (f *EnrichFacts) reuseUnread() bool {
-	return f != nil && f.reuse != nil && f.reuse.unread
+	return f != nil && f.reuse != nil && (f.reuse.unread || f.reuse.partial)
 }
 
 // needUnread makes the plan of the block at addr need everyone: the

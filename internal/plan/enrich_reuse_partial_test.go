@@ -23,7 +23,7 @@ func TestReusesOverThePartialStateOfAnApply(t *testing.T) {
 		rng := rand.New(rand.NewPCG(uint64(seed), 0xe4c4))
 		setReadKnobs(rng, seed)
 		f, o := enrichWorld(rng)
-		maxReuseRead = []int{100_000, 100_000, 100_000, 2}[seed%4]
+		setReuseKnobs(seed)
 		if !reuseWorld(rng, f, &o) {
 			continue
 		}

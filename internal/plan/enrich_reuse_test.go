@@ -116,15 +116,26 @@ func countReuse(n [4]int, r enrichPlanned, others bool) [4]int {
 	return n
 }
 
+// setReuseKnobs sets maxReuseRead in the random worlds of seed: mostly
+// the default, else 2 (past it in most worlds reusing); and
+// maxReusePrefix, which a few places left pass at 8 or 64 (firstHeld).
+func setReuseKnobs(seed int) {
+	maxReuseRead = []int{100_000, 100_000, 100_000, 2}[seed%4]
+	maxReusePrefix = []int{100_000, 8, 64}[seed/4%3]
+}
+
 // countPast counts a world compared with the whole state's plan whose
 // other workspaces EnrichReadsOf read past maxReuseRead: at the limit,
 // reading no one for the copies (n[0], reuseFacts.unread), or, with a
-// tiny maxReuseRead, the people who may be copied alone (n[1], mayCopy).
-func countPast(n [2]int, r enrichPlanned, facts *EnrichFacts) [2]int {
+// tiny maxReuseRead, the people who may be copied alone (n[1], mayCopy),
+// or only the first of them the block meets (n[2], firstHeld).
+func countPast(n [3]int, r enrichPlanned, facts *EnrichFacts) [3]int {
 	switch {
 	case !r.compared || facts == nil || facts.reuse == nil:
 	case facts.reuse.unread:
 		n[0]++
+	case facts.reuse.partial:
+		n[2]++
 	case maxReuseRead < 10 && len(facts.reuse.held) > 0:
 		n[1]++
 	}
@@ -170,5 +181,41 @@ func TestReuseAsksOnlyThePeopleHeld(t *testing.T) {
 	slices.Sort(want)
 	if len(calls) != 2 || !slices.Equal(calls[0], want) {
 		t.Errorf("the lookups %v, the first (the plan read in part) want %v", calls, want)
+	}
+}
+
+// TestReuseFirstHeldMakesTheSamePlan: in the random worlds of
+// TestEnrichReadsMakeTheSamePlan with other workspaces, maxReuseRead 2
+// and maxReusePrefix 8 or 64, a block with a few places left reads only
+// the first people held it meets (firstHeld): every plan made so is the
+// whole state's, byte for byte, and some copy; the others need
+// everyone (heldUnread).
+func TestReuseFirstHeldMakesTheSamePlan(t *testing.T) {
+	defer keepReadKnobs()()
+	read, copied, everyone := 0, 0, 0
+	for seed := range 6400 {
+		rng := rand.New(rand.NewPCG(uint64(seed), 0xe4c4))
+		setReadKnobs(rng, seed)
+		f, o := enrichWorld(rng)
+		maxReuseRead, maxReusePrefix = 2, []int{8, 64}[seed%2]
+		if !reuseWorld(rng, f, &o) {
+			continue
+		}
+		b := enrichBase(f.st)
+		_, facts, ok, _ := EnrichReadsOf(f.cfg, b.Records, o, b)
+		if !ok || facts.reuse == nil || !facts.reuse.partial {
+			continue
+		}
+		r := planOfEnrich(t, seed, f, o)
+		if !r.compared {
+			everyone++
+			continue
+		}
+		read++
+		copied += btoi(r.reused)
+	}
+	t.Logf("%d worlds read the first people held: %d planned so (%d copying), %d needed everyone", read+everyone, read, copied, everyone)
+	if read < 30 || copied < 10 || everyone < 10 {
+		t.Fatalf("%d worlds planned from the first people held (%d copying), %d needing everyone: the test no longer tests firstHeld", read, copied, everyone)
 	}
 }

@@ -63,6 +63,13 @@ type EnrichFacts struct {
 	// moved are the moves the state read was given (Options.Moved): the
 	// people read whole while Build runs are moved alike (people).
 	moved *Moving
+	// trackedSketch are the people in sketch a track of this run reads
+	// (builder.trackNow); metSketch, by block, the people in sketch met
+	// among its members (unreadFresh, formerSketched); readSketched those
+	// of each block a read may show changed (refresh_on).
+	trackedSketch []bool
+	metSketch     map[string][]bool
+	readSketched  map[string][]int32
 }
 
 // Fill gives st, read as EnrichReadsOf says, the people it reads in
@@ -131,7 +138,10 @@ func enrichReadsOf(cfg *config.Config, records *state.State, opts Options, ix En
 	if census && !lists {
 		return Reads{}, nil, false, nil
 	}
-	scope := reuseScope{blocks: []*config.Enrich{e}, now: opts.Now, noPlace: e.Limit > 0 && e.Limit <= held}
+	scope := reuseScope{blocks: []*config.Enrich{e}, now: opts.Now, noPlace: e.Limit > 0 && e.Limit <= held, from: cfg.Resolve(e.From)}
+	if e.Limit > 0 && !census {
+		scope.places = e.Limit - held
+	}
 	named, reuse, ok, err := namedReads(cfg, opts, ix, scope)
 	if err != nil || !ok {
 		return Reads{}, nil, false, err
@@ -283,7 +293,7 @@ func enrichSelected(cfg *config.Config, records *state.State, opts Options, want
 	if len(r.Tracks)+len(r.Imports) > 0 {
 		b.meetImports(&r)
 	}
-	r.Sketched = b.sketchesEnriched(r) && sketchesBeside(blocks)
+	r.Sketched = b.sketchesEnriched(r)
 	r.Pageless = r.Sketched && !b.readsProfiles()
 	return blocks, r, true
 }
@@ -442,6 +452,9 @@ func (v *env) collectRead(e *config.Enrich, sources []source, where bool) (block
 			case v.skipGone(p, id, &gone):
 				continue
 			case p == nil:
+				if v.heldUnread(e, id, &bp) {
+					continue
+				}
 				if p = walk.person(i, j, id); p == nil {
 					continue
 				}
@@ -476,7 +489,7 @@ func (v *env) collectRead(e *config.Enrich, sources []source, where bool) (block
 // people read), something is to be enriched (an up-to-date block's text
 // counts people not read), and the bound is the limit's (the people not
 // read only add to the sum it is the minimum of).
-func (b *builder) checkRead(e *config.Enrich, bp blockPeople, bound int, changing []*state.Person, unknown, flips int, bounded bool) {
+func (b *builder) checkRead(e *config.Enrich, bp blockPeople, bound int, changing changing, unknown, flips int, bounded bool) {
 	if b.v.facts == nil {
 		return
 	}
@@ -490,7 +503,7 @@ func (b *builder) checkRead(e *config.Enrich, bp blockPeople, bound int, changin
 	w := b.v.facts.walks[e.Address]
 	ok := (e.Limit-b.v.used(e) <= 0 || w != nil && w.leaves) && bound > 0
 	if ok && bounded && !bp.unreadAll {
-		sum := len(bp.todo) + bp.unread + flips + unknown + len(changing)
+		sum := len(bp.todo) + bp.unread + flips + unknown + changing.len()
 		ok = sum >= b.limitBound(e, bp, changing, unknown == 0 && flips == 0)
 	}
 	if !ok || b.v.missed {
@@ -503,11 +516,11 @@ func (b *builder) checkRead(e *config.Enrich, bp blockPeople, bound int, changin
 // e would enrich once its places are taken (bp.unread), as far as its
 // bound needs them: so many that the people to enrich add up to the
 // limit's bound, or every one (bp.unreadAll).
-func (b *builder) countUnread(e *config.Enrich, bp *blockPeople, changing []*state.Person, unknown, flips int) {
+func (b *builder) countUnread(e *config.Enrich, bp *blockPeople, changing changing, unknown, flips int) {
 	if b.v.facts == nil || b.v.facts.walks[e.Address] == nil || e.Limit <= 0 {
 		return
 	}
-	sum := len(bp.todo) + flips + unknown + len(changing)
+	sum := len(bp.todo) + flips + unknown + changing.len()
 	need := b.limitBound(e, *bp, changing, unknown == 0 && flips == 0) - sum
 	switch {
 	case need > 0 && b.v.facts.reuseUnread():

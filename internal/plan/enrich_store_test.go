@@ -36,7 +36,7 @@ func TestEnrichReadsMakeTheSamePlan(t *testing.T) {
 	defer keepReadKnobs()()
 	nothing := 0     // from the census with nothing to enrich
 	var reuse [4]int // worlds with other workspaces (compared), copying (walked, from the census)
-	var past [2]int  // worlds with other workspaces past maxReuseRead (reuseUnread, mayCopy)
+	var past [3]int  // worlds with other workspaces past maxReuseRead (reuseUnread, mayCopy, firstHeld)
 	excluded, unlimited, refreshOn, refreshOnWalked := 0, 0, 0, 0
 	moved, movedNames := 0, 0 // compared, with moves; of them renaming what people's records name
 	var read, whole [4]int    // by places left: 0 none, 1 some (the walk); 2 the census, 3 the census after the walk
@@ -44,7 +44,7 @@ func TestEnrichReadsMakeTheSamePlan(t *testing.T) {
 		rng := rand.New(rand.NewPCG(uint64(seed), 0xe4c4))
 		setReadKnobs(rng, seed)
 		f, o := enrichWorld(rng)
-		maxReuseRead = []int{100_000, 100_000, 100_000, 2}[seed%4]
+		setReuseKnobs(seed)
 		others := reuseWorld(rng, f, &o)
 		mrng := rand.New(rand.NewPCG(uint64(seed), 0x30ed)) // the worlds are otherwise those before
 		if mrng.IntN(5) == 0 {
@@ -97,8 +97,8 @@ func TestEnrichReadsMakeTheSamePlan(t *testing.T) {
 	if reuse[0] < 600 || reuse[1] < 300 || reuse[2] < 25 || reuse[3] < 250 {
 		t.Fatalf("worlds with other workspaces %v: the test no longer tests reuse", reuse)
 	}
-	t.Logf("reuse past maxReuseRead: %d worlds at the limit read no one for the copies, %d with places read those who may be copied", past[0], past[1])
-	if past[0] < 150 || past[1] < 30 {
+	t.Logf("reuse past maxReuseRead: %d worlds at the limit read no one for the copies, %d with places read those who may be copied, %d only the first of them", past[0], past[1], past[2])
+	if past[0] < 150 || past[1] < 30 || past[2] < 4 {
 		t.Fatalf("worlds reusing past maxReuseRead %v: the test no longer tests reading them in part", past)
 	}
 	t.Logf("%d worlds: at the limit %d planned from what EnrichReadsOf names, %d needed everyone; with places left %d and %d; from the census %d and %d, and after the walk %d and %d (%d with nothing to enrich); %d with people excluded, %d without a limit, %d with refresh_on (%d without the census)",
@@ -217,8 +217,10 @@ func setReadKnobs(rng *rand.Rand, seed int) {
 // keepReadKnobs returns what puts back the knobs the random worlds set
 // (setReadKnobs, and maxReuseRead).
 func keepReadKnobs() func() {
-	n, m, p, c, r := walkChunk, maxCounted, maxPlacesRead, maxCensusRead, maxReuseRead
-	return func() { walkChunk, maxCounted, maxPlacesRead, maxCensusRead, maxReuseRead = n, m, p, c, r }
+	n, m, p, c, r, f := walkChunk, maxCounted, maxPlacesRead, maxCensusRead, maxReuseRead, maxReusePrefix
+	return func() {
+		walkChunk, maxCounted, maxPlacesRead, maxCensusRead, maxReuseRead, maxReusePrefix = n, m, p, c, r, f
+	}
 }
 
 // enrichWorld is a random world of the enrich blocks EnrichReadsOf answers.

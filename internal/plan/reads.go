@@ -43,8 +43,8 @@ type Reads struct {
 	Enriched, EnrichedFrom []string
 	// Sketched says the people of Enriched whom nothing else names are
 	// read as state.TrackSketch keeps them, not whole: all the plan asks
-	// of them (sketchesEnriched; beside the enrich blocks, sketchesBeside
-	// too). An apply holds them so (EnrichedInto), and its engine reads
+	// of them (sketchesEnriched; beside enrich blocks with refresh_on,
+	// enrich_refreshon_sketch.go). An apply holds them so (EnrichedInto), and its engine reads
 	// whole those its track reads, a page at a time as the reads come.
 	Sketched bool
 	// Pageless says the sketches keep whether each has a page name, not

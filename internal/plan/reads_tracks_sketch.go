@@ -4,7 +4,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -77,6 +76,7 @@ func (r Reads) enrichedOrSketched(b *state.Base, st *state.State, whole func([]s
 		case paged:
 			return whole(packedIDs(t))
 		default:
+			t.ReadOf(by)
 			st.SetTrackSketches(t)
 		}
 		return nil
@@ -137,13 +137,4 @@ func (b *builder) readsProfiles() bool {
 		}
 	}
 	return false
-}
-
-// sketchesBeside reports whether a track of the enriched planned with
-// the enrich blocks (EnrichReadsOf) may read the block's people in
-// sketch: none of the blocks has refresh_on, whose plan asks of every
-// person a read of this run may change (mayChange) more than a sketch
-// holds.
-func sketchesBeside(blocks []*config.Enrich) bool {
-	return !slices.ContainsFunc(blocks, func(e *config.Enrich) bool { return len(e.RefreshOn) > 0 })
 }

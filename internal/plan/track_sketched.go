@@ -162,6 +162,9 @@ func (b *builder) trackNow(t trackee, addr string) {
 	}
 	if b.trackedSketch == nil {
 		b.trackedSketch = make([]bool, b.v.st.TrackSketches().Len())
+		if b.v.facts != nil {
+			b.v.facts.trackedSketch = b.trackedSketch // refresh_on asks (readInSketch)
+		}
 	}
 	b.trackedSketch[t.i] = true
 }

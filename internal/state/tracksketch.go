@@ -56,6 +56,8 @@ type TrackSketches struct {
 	order []int32
 	// pageless: pages hold "+" for a page name (HasPage), not the name.
 	pageless bool
+	// of are the blocks whose enrichments they were read for (ReadOf).
+	of []string
 }
 
 const noTime = -1 << 63
@@ -167,6 +169,15 @@ func (t *TrackSketches) HasPage(i int) bool { return span(t.pages, t.pageEnd, in
 // Pageless reports whether t keeps whether each has a page name, not the
 // name (TrackSketchBuilder.Pageless).
 func (t *TrackSketches) Pageless() bool { return t.pageless }
+
+// ReadOf records that t holds every person holding an enrichment of a
+// block of addrs who was not held whole when t was read (Holds).
+func (t *TrackSketches) ReadOf(addrs []string) { t.of = slices.Clone(addrs) }
+
+// Holds reports whether t holds every person holding an enrichment of
+// the block at addr whom the state did not hold whole when t was read
+// (ReadOf).
+func (t *TrackSketches) Holds(addr string) bool { return slices.Contains(t.of, addr) }
 
 // Status is the i-th person's Status.
 func (t *TrackSketches) Status(i int) string { return t.statuses[t.status[t.order[i]]] }

@@ -7,17 +7,14 @@ import (
 
 var _ backend.ReuseKeys = (*Workspace)(nil)
 
-// EnrichedKeysElsewhere reads the people every other workspace holds an
-// enrichment of, as EnrichmentsElsewhere does, and returns the lookup keys of the people
-// holding an enrichment there.
+// EnrichedKeysElsewhere lists the lookup keys of the people every other
+// workspace holds an enrichment of (eachOtherKeys): of a database
+// narrowly, its enrichments' IDs and those people's page names and
+// network IDs alone, as a PostgreSQL backend's query does.
 func (ws *Workspace) EnrichedKeysElsewhere() ([]string, error) {
 	var keys []string
-	err := ws.eachOtherEnriched(func(_ string, people map[string]*state.Person) {
-		for _, p := range people {
-			if p != nil && p.Enrichment != nil {
-				keys = append(keys, state.LookupKeys(p)...)
-			}
-		}
+	err := ws.eachOtherKeys(func(_ string, listed []string, _ map[string]*state.Person) {
+		keys = append(keys, listed...)
 	})
 	if err != nil {
 		return nil, err

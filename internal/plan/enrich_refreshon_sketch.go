@@ -1,0 +1,200 @@
+package plan
+
+import (
+	"time"
+
+	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/state"
+)
+
+// refresh_on beside a track of the enriched read in sketch
+// (Reads.Sketched): the people a track of this run reads are read whole
+// by the apply only, and by the plan in sketch. With refresh_on the
+// whole state's plan takes each of them the block enriched, fresh, among
+// those a read may show changed (mayChange), from bp.fresh, or from
+// bp.formerFresh when its sources no longer hold them. The plan over the
+// sketches takes them alike, by the index of their sketch (readSketched,
+// changing.sketched: no Person each), where it counts the people not
+// read as a search may change them (freshUnread, formerUnread). None of
+// them has a change since their enrichment: the people whose history
+// holds one are read whole (refreshOnReads).
+
+// forgetReads forgets what an earlier Build with f learned of the reads
+// in sketch of its run: a Build learns them anew (builder.trackNow).
+func (f *EnrichFacts) forgetReads() {
+	if f != nil {
+		f.trackedSketch, f.metSketch, f.readSketched = nil, nil, nil
+	}
+}
+
+// readInSketch is the index of the sketch of the person of id whom a
+// track of this run reads (builder.trackNow), -1 when none is.
+func (v *env) readInSketch(id string) int {
+	f := v.facts
+	if f == nil || f.trackedSketch == nil {
+		return -1
+	}
+	i := v.st.TrackSketches().Find(id)
+	if i < 0 || !f.trackedSketch[i] {
+		return -1
+	}
+	return i
+}
+
+// unreadFresh takes into bp an enriched member of e's sources not read
+// whole who needs no enrichment: read in sketch by a track of this run,
+// one a read may show changed (readSketched), else one a search that
+// runs may show changed (freshUnread). A member held in sketch is met
+// (metBy: not e's former).
+func (v *env) unreadFresh(bp *blockPeople, e *config.Enrich, id string) {
+	if f, sk := v.facts, v.st.TrackSketches(); f != nil && sk != nil {
+		if i := sk.Find(id); i >= 0 {
+			f.metBy(e, sk)[i] = true
+			if f.trackedSketch != nil && f.trackedSketch[i] {
+				f.sketchRead(e, i)
+				return
+			}
+		}
+	}
+	bp.freshUnread++
+	v.keepUnread(bp, id)
+}
+
+// metBy are the sketches of sk met among the members of e's sources not
+// read whole (unreadFresh), by index.
+func (f *EnrichFacts) metBy(e *config.Enrich, sk *state.TrackSketches) []bool {
+	if f.metSketch == nil {
+		f.metSketch = map[string][]bool{}
+	}
+	met := f.metSketch[e.Address]
+	if met == nil {
+		met = make([]bool, sk.Len())
+		f.metSketch[e.Address] = met
+	}
+	return met
+}
+
+// sketchRead adds the sketch i to the people of e a read of this run
+// may show changed (readSketched).
+// The first takes room for every person a track reads in sketch: at
+// 900,000, growing by appends made 11 MB of garbage.
+func (f *EnrichFacts) sketchRead(e *config.Enrich, i int) {
+	if f.readSketched == nil {
+		f.readSketched = map[string][]int32{}
+	}
+	read := f.readSketched[e.Address]
+	if read == nil {
+		read = make([]int32, 0, trues(f.trackedSketch))
+	}
+	f.readSketched[e.Address] = append(read, int32(i))
+}
+
+// trues counts the true values of bs.
+func trues(bs []bool) int {
+	n := 0
+	for _, b := range bs {
+		if b {
+			n++
+		}
+	}
+	return n
+}
+
+// readSketched are the sketches of the people of e a read of this run
+// may show changed (unreadFresh, formerSketched), by index.
+func (v *env) readSketched(e *config.Enrich) []int32 {
+	if v.facts == nil {
+		return nil
+	}
+	return v.facts.readSketched[e.Address]
+}
+
+// formerSketched takes among the people of e a read may show changed
+// (readSketched) those e enriched whom a track of this run reads in
+// sketch and its sources no longer hold, as collectFormer takes them
+// into bp.formerFresh read whole.
+func (v *env) formerSketched(e *config.Enrich) error {
+	f := v.facts
+	if f == nil || f.trackedSketch == nil {
+		return nil
+	}
+	return v.eachFormerSketch(e, func(i int) bool { return f.trackedSketch[i] }, func(i int) { f.sketchRead(e, i) })
+}
+
+// formerUnreadSketched lists formerUnread's people from the sketches
+// when they hold e's enrichments (a track of e's people beside it: every
+// one not held whole), without listing every enrichment of e; ok is
+// false when they do not.
+func (v *env) formerUnreadSketched(e *config.Enrich) (ids []string, ok bool, err error) {
+	sk := v.st.TrackSketches()
+	if sk == nil || !sk.Holds(e.Address) {
+		return nil, false, nil
+	}
+	read := v.facts.trackedSketch
+	err = v.eachFormerSketch(e, func(i int) bool { return read == nil || !read[i] }, func(i int) { ids = append(ids, sk.ID(i)) })
+	return ids, err == nil, err
+}
+
+// eachFormerSketch calls fn with the index of each sketch of a person e
+// enriched, not held whole, whom its sources do not hold (none met among
+// them: metBy) and of whom take is true; a copy from another workspace
+// is not e's former (formerUnread).
+func (v *env) eachFormerSketch(e *config.Enrich, take func(int) bool, fn func(int)) error {
+	f, sk := v.facts, v.st.TrackSketches()
+	met := f.metSketch[e.Address]
+	var former []int32
+	for i := range sk.Len() {
+		if (met == nil || !met[i]) && take(i) && sk.By(i) == e.Address && !v.known(sk.ID(i)) {
+			former = append(former, int32(i))
+		}
+	}
+	if len(former) == 0 {
+		return nil
+	}
+	copied, err := f.store.CopiedBy(e.Address)
+	if err != nil {
+		return err
+	}
+	isCopy := make(map[string]bool, len(copied))
+	for _, id := range copied {
+		isCopy[id] = true
+	}
+	for _, i := range former {
+		if !isCopy[sk.ID(int(i))] {
+			fn(int(i))
+		}
+	}
+	return nil
+}
+
+// sketchedAgain counts, for ownedCapOn, the people e enriched whom a
+// track of this run reads in sketch and whose enrichment is younger than
+// age (every one with age 0): the store's counts take them as people no
+// read reads, whom only their age makes due, where the whole state's
+// plan counts each once (ownedCapRead: a read of this run may show them
+// changed, for e's refresh_on or another block's).
+func (b *builder) sketchedAgain(e *config.Enrich, age time.Duration) int {
+	f := b.v.facts
+	if f == nil || f.trackedSketch == nil {
+		return 0
+	}
+	var old map[string]bool
+	if age > 0 {
+		ids, err := staleIDs(f.store, e.Address, b.now.Add(-age))
+		if err != nil {
+			f.fail(err)
+			return 0
+		}
+		old = make(map[string]bool, len(ids))
+		for _, id := range ids {
+			old[id] = true
+		}
+	}
+	sk, n := b.v.st.TrackSketches(), 0
+	for i, read := range f.trackedSketch {
+		if read && sk.By(i) == e.Address && !b.v.known(sk.ID(i)) && !old[sk.ID(i)] {
+			n++
+		}
+	}
+	return n
+}
