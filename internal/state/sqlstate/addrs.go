@@ -17,7 +17,10 @@ import (
 // array such as [3,17]: each is the number of an address in the table
 // addresses, one row per address a workspace's people were found by. A
 // move renames that one row (RenameStmts), not the rows of the millions
-// of people the address names. The Writer numbers the addresses it
+// of people the address names. Since schema version 8 (pg 17) the
+// enrichments' blocks and the blocks that copied them (by_n, copied_n)
+// and the histories' calls (by_n) hold numbers of the same table, which
+// the queries name (NameOf). The Writer numbers the addresses it
 // writes (inserting the new ones in its transaction); the Reader gives
 // each list back as texts, in byte order, as state.Person.FoundBy is
 // kept. The view people_found_by shows the lists as texts to sqlite3's
