@@ -463,3 +463,58 @@ func (w *Writer) resetWorkspace(ctx context.Context, s *state.State, created any
 	_, err := w.exec(ctx, SetAddressChanges, w.WS, changed+1)
 	return err
 }
+
+// blockNames name the numbers of the enrichments' blocks and the
+// histories' calls of one read (by_n, copied_n), in Go, as found_by's
+// are named: a name a row in SQL cost 0.55 s of CPU more a million rows.
+// They are read at the first number (byN nil), and read again once when
+// a number is not among them (a writer numbered an address since).
+type blockNames struct {
+	ctx    context.Context
+	r      *Reader
+	byN    map[int64]string
+	reread bool
+}
+
+// blockNames are the names the store's decoder keeps (read again when
+// the table changed: namesKey).
+func (p *peopleStore) blockNames() (*blockNames, error) {
+	p.dec.mu.Lock()
+	defer p.dec.mu.Unlock()
+	if err := p.dec.names(p.ctx, p.r); err != nil {
+		return nil, err
+	}
+	return &blockNames{ctx: p.ctx, r: p.r, byN: p.dec.addrs.byN}, nil
+}
+
+// of is the address numbered n ("" for NULL).
+func (b *blockNames) of(n sql.NullInt64) (string, error) {
+	if !n.Valid {
+		return "", nil
+	}
+	if a, ok := b.byN[n.Int64]; ok {
+		return a, nil
+	}
+	if b.byN != nil && b.reread {
+		return "", fmt.Errorf("the address number %d is not in the table addresses", n.Int64)
+	}
+	b.reread = b.byN != nil
+	d := &personDecoder{}
+	if err := d.names(b.ctx, b.r); err != nil {
+		return "", err
+	}
+	b.byN = d.addrs.byN
+	return b.of(n)
+}
+
+// text is of for a number as a packed row gives it.
+func (b *blockNames) text(v sql.NullString) (string, error) {
+	if !v.Valid {
+		return "", nil
+	}
+	n, err := strconv.ParseInt(v.String, 10, 64)
+	if err != nil {
+		return "", fmt.Errorf("the address number %q is no number", v.String)
+	}
+	return b.of(sql.NullInt64{Int64: n, Valid: true})
+}

@@ -301,7 +301,11 @@ func (p *peopleStore) read(w, aw where, n int, lo, hi string) (*state.State, err
 // history lies between them: its IN list of w is made into a table even
 // when no row is then looked up (0.11 s for 150,000 people).
 func (p *peopleStore) attach(s *state.State, w where, lo, hi string) error {
-	if err := p.r.enrichmentsWhere(p.ctx, s, w); err != nil {
+	names, err := p.blockNames()
+	if err != nil {
+		return err
+	}
+	if err := p.r.enrichmentsWhere(p.ctx, s, w, names); err != nil {
 		return err
 	}
 	if lo != "" && p.r.D.packRows {
@@ -310,7 +314,7 @@ func (p *peopleStore) attach(s *state.State, w where, lo, hi string) error {
 			return err
 		}
 	}
-	return p.r.historyWhere(p.ctx, s, w)
+	return p.r.historyWhere(p.ctx, s, w, names)
 }
 
 // SomeHistoryBetween: whether the workspace holds a change of a person

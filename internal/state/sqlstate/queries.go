@@ -9,9 +9,9 @@ var (
 	CountPeople  = `SELECT count(*) FROM {s}.people WHERE workspace = $1`
 	SelectPeople = `SELECT id, ` + selectList(FieldColumns(LeadCols)) + `,
 		first_seen, last_seen, found_by, profile, profile_read_at, raw, extra, status, status_since, checked_at FROM {s}.people WHERE workspace = $1`
-	SelectEnrichments = `SELECT person_id, enriched_at, ` + EnrichmentBlocks + `, ` + selectList(FieldColumns(ResultCols)) + `, extra
+	SelectEnrichments = `SELECT person_id, enriched_at, by_n, copied_n, ` + selectList(FieldColumns(ResultCols)) + `, extra
 		FROM {s}.enrichments WHERE workspace = $1`
-	SelectHistory = `SELECT person_id, n, field, value_before, value_after, at, ` + NameOf("$1", "by_n") + `, call
+	SelectHistory = `SELECT person_id, n, field, value_before, value_after, at, by_n, call
 		FROM {s}.person_history WHERE workspace = $1`
 	SelectSearches = `SELECT address, generation, request, request_hash, ran_at, result_count, max_results, capped, lead_ids, added, removed, runs, extra, changed
 		FROM {s}.searches WHERE workspace = $1`
@@ -183,14 +183,12 @@ const unlisted = `(found_by IS NULL OR found_by = '[]')`
 // NameOf is the address numbered col in workspace ws (the table
 // addresses, addrs.go), in a query's columns: an enrichment's block
 // (by_n), the block that copied it (copied_n, NULL when none), a
-// history's call (by_n).
+// history's call (by_n). The readers of whole rows name the numbers in
+// Go instead (blockNames; pg's nameOf); a query of few rows or groups
+// names them here.
 func NameOf(ws, col string) string {
 	return `(SELECT a.address FROM {s}.addresses a WHERE a.workspace = ` + ws + ` AND a.n = ` + col + `)`
 }
-
-// EnrichmentBlocks are an enrichment's block and the block that copied
-// it, named (NameOf), as SelectEnrichments reads them.
-var EnrichmentBlocks = NameOf("$1", "by_n") + `, ` + NameOf("$1", "copied_n")
 
 // trackedPeople is the condition of a person holding a track's read: the
 // condition of the index people_tracked, word for word.

@@ -26,7 +26,7 @@ func (r *Reader) ReadHeader(ctx context.Context) (s *state.State, pending, found
 // their IDs, each with their enrichment and history: the pages of a
 // Base's store (After), read in the caller's transaction.
 func (r *Reader) PeopleBatches(ctx context.Context, n int, fn func([]*state.Person) error) error {
-	p := &peopleStore{r: r, ctx: ctx}
+	p := &peopleStore{r: r, ctx: ctx, dec: newPersonDecoder()}
 	after := ""
 	for {
 		batch, err := p.After(after, n)
