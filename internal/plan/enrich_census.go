@@ -2,6 +2,7 @@ package plan
 
 import (
 	"errors"
+	"slices"
 	"time"
 
 	"github.com/leadsync/leadsync/internal/config"
@@ -159,7 +160,7 @@ func (v *env) collectCensus(e *config.Enrich, sources []source, where bool) (blo
 				if err := v.count(&bp, e, v.look(e, p), src.addr, where); err != nil {
 					return bp, err
 				}
-				pages.took(&bp, p, todo, id)
+				pages.took(&bp, p, todo, k, id)
 				continue
 			}
 			if _, dup := seen[p]; dup {
@@ -179,7 +180,7 @@ func (v *env) collectCensus(e *config.Enrich, sources []source, where bool) (blo
 		bp.sources = sources
 	}
 	if ids, ok := v.facts.counted[e.Address]; ok {
-		bp.unread, bp.unreadAll = len(ids), true
+		bp.unread, bp.unreadAll = ids.len(), true
 	}
 	if len(e.RefreshOn) > 0 {
 		v.countFormerOn(&bp, e, sources)
@@ -229,7 +230,7 @@ func (v *env) censusRead(e *config.Enrich, sources []source) (*enrichCensus, map
 		most += src.ids.Len()
 	}
 	most = min(most*3/4, maxCensusRead)
-	var ids []string
+	todo := c.placed()
 	k := -1
 	for _, src := range sources {
 		for _, id := range src.ids.All() {
@@ -238,18 +239,18 @@ func (v *env) censusRead(e *config.Enrich, sources []source) (*enrichCensus, map
 			if i := c.member(k); i < k || v.known(id) || !c.candidate(i) {
 				continue
 			}
-			if len(ids) == most {
+			if todo.len() == most {
 				return nil, nil, nil, nil
 			}
-			ids = append(ids, id)
+			todo.add(k)
 		}
 	}
 	switch {
 	case v.countOnly(e) && e.Where != nil:
-		return c, nil, &candidatePages{f: v.facts, ids: ids, page: map[string]*state.Person{}}, nil
+		return c, nil, &candidatePages{f: v.facts, ids: todo, page: map[string]*state.Person{}, counted: c.placed()}, nil
 	case v.countOnly(e):
-		return c, nil, nil, v.facts.countCandidates(e, ids)
+		return c, nil, nil, v.facts.countCandidates(e, todo)
 	}
-	whole, err := v.facts.readWhole(ids)
+	whole, err := v.facts.readWhole(slices.Collect(todo.all))
 	return c, whole, nil, err
 }

@@ -24,11 +24,11 @@ var censusPage = state.PeoplePage
 // a block that only counts them (countOnly) but has a where.
 type candidatePages struct {
 	f       *EnrichFacts
-	ids     []string // the people to enrich not read, in the plan's order
-	next    int      // the index in ids of the next one met
-	end     int      // the end in ids of the page read
+	ids     *placedIDs // the people to enrich not read, in the plan's order
+	next    int        // the index in ids of the next one met
+	end     int        // the end in ids of the page read
 	page    map[string]*state.Person
-	counted []string // those who pass where, counted, not kept
+	counted *placedIDs // those who pass where, counted, not kept
 }
 
 // at is the person of the k-th ID of the census' sources (id), when it
@@ -39,7 +39,7 @@ func (c *candidatePages) at(census *enrichCensus, k int, id string) (*state.Pers
 	if census.member(k) != k || !census.candidate(k) {
 		return nil, nil
 	}
-	if c.next >= len(c.ids) || c.ids[c.next] != id {
+	if c.next >= c.ids.len() || c.ids.ks[c.next] != int32(k) {
 		return nil, fmt.Errorf("the census met %s out of the order of its people to enrich", id)
 	}
 	if c.next == c.end {
@@ -54,11 +54,12 @@ func (c *candidatePages) at(census *enrichCensus, k int, id string) (*state.Pers
 // read reads the next page of ids whole; a person the walks of other
 // blocks read already is that one (EnrichFacts.whole).
 func (c *candidatePages) read() error {
-	c.end = min(c.next+censusPage, len(c.ids))
+	c.end = min(c.next+censusPage, c.ids.len())
 	c.f.pages++
 	var ask []string
 	clear(c.page)
-	for _, id := range c.ids[c.next:c.end] {
+	for i := c.next; i < c.end; i++ {
+		id := c.ids.at(i)
 		if p := c.f.whole[id]; p != nil {
 			c.page[id] = p
 		} else {
@@ -75,18 +76,17 @@ func (c *candidatePages) read() error {
 	return nil
 }
 
-// took counts p, of ID id, just counted into bp by collectCensus, by ID
-// when it went to bp.todo (it passes where: the block only counts it),
-// and releases it; else (failing where, excluded) it keeps p as read
-// by the census. The ID kept is the lead list's: p.ID may hold on to
-// the text p was decoded from.
-func (c *candidatePages) took(bp *blockPeople, p *state.Person, todo int, id string) {
+// took counts p, the k-th ID of the census' sources (id), just counted
+// into bp by collectCensus, by its index when it went to bp.todo (it
+// passes where: the block only counts it), and releases it; else
+// (failing where, excluded) it keeps p as read by the census.
+func (c *candidatePages) took(bp *blockPeople, p *state.Person, todo, k int, id string) {
 	if len(bp.todo) == todo+1 && bp.todo[todo] == p {
 		bp.todo = bp.todo[:todo]
 		if n := len(bp.met); n > 0 && bp.met[n-1] == p {
 			bp.met = bp.met[:n-1]
 		}
-		c.counted = append(c.counted, id)
+		c.counted.add(k)
 		return
 	}
 	if c.f.many {

@@ -2,6 +2,8 @@ package plan
 
 import (
 	"fmt"
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/leadsync/leadsync/internal/state"
@@ -22,5 +24,28 @@ func TestDistinctIDsKeepNoSetOfIDs(t *testing.T) {
 	}
 	if n := testing.AllocsPerRun(3, func() { distinctIDs(sources) }); n > 8 {
 		t.Errorf("distinctIDs of 200,001 IDs: %v allocations, want 8 at most", n)
+	}
+}
+
+// TestRadixSortSortsInPlace compares radixSort with slices.Sort on lists
+// of random values, of values sharing their top bits, and of few values.
+func TestRadixSortSortsInPlace(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	for _, n := range []int{0, 1, 2, 17, 1000, 300000} {
+		for _, top := range []uint32{0, 3, 1<<16 - 1} {
+			xs := make([]uint32, n)
+			for i := range xs {
+				xs[i] = rng.Uint32()
+				if top < 1<<16-1 {
+					xs[i] = rng.Uint32N(top+1)<<16 | xs[i]&0xffff
+				}
+			}
+			want := slices.Clone(xs)
+			slices.Sort(want)
+			radixSort(xs)
+			if !slices.Equal(xs, want) {
+				t.Fatalf("%d values, top bits up to %d: radixSort differs from slices.Sort", n, top)
+			}
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"iter"
 	"slices"
 
 	"github.com/leadsync/leadsync/internal/config"
@@ -293,18 +294,29 @@ func (b *builder) unionBound(u *enrichUnion, blocks []*config.Enrich, people []b
 
 // unionRead is enrichUnion.bound with the people not read whom the walks
 // of blocks (or their census: countOnly) counted to enrich among the
-// people to enrich, each once: a person failing another block's where is
-// then no flip of its.
+// people to enrich, each once (enrichUnion.counted): a person failing
+// another block's where is then no flip of its.
 func (b *builder) unionRead(u *enrichUnion, blocks []*config.Enrich) int {
-	for _, e := range blocks {
-		ids := b.v.facts.counted[e.Address]
+	lists := make([]iter.Seq[string], len(blocks))
+	n := 0
+	for i, e := range blocks {
 		if w := b.v.facts.walks[e.Address]; w != nil {
-			ids = w.counted
+			lists[i], n = slices.Values(w.counted), n+len(w.counted)
+			continue
 		}
-		for _, id := range ids {
-			u.todo[id] = true
+		ids := b.v.facts.counted[e.Address]
+		lists[i], n = ids.all, n+ids.len()
+	}
+	counted := make([]string, 0, n)
+	for _, ids := range lists {
+		for id := range ids {
+			if !u.todo[id] {
+				counted = append(counted, id)
+			}
 		}
 	}
+	slices.Sort(counted)
+	u.counted = slices.Compact(counted)
 	return u.bound(b)
 }
 
@@ -388,17 +400,17 @@ func (v *env) countOnly(e *config.Enrich) bool {
 	return other == 0 || ok && n == 0
 }
 
-// countCandidates keeps the IDs of ids (the census' people to enrich of
+// countCandidates keeps those of todo (the census' people to enrich of
 // block e, not read) that name a person, as the people e would enrich.
-func (f *EnrichFacts) countCandidates(e *config.Enrich, ids []string) error {
-	exist, err := f.store.Exist(ids)
+func (f *EnrichFacts) countCandidates(e *config.Enrich, todo *placedIDs) error {
+	exist, err := f.store.Exist(slices.Collect(todo.all))
 	if err != nil {
 		return err
 	}
-	var found []string
-	for _, id := range ids {
-		if exist[id] {
-			found = append(found, id)
+	found := &placedIDs{lists: todo.lists, starts: todo.starts}
+	for i, k := range todo.ks {
+		if exist[todo.at(i)] {
+			found.add(int(k))
 		}
 	}
 	f.countedBy(e, found)
@@ -406,9 +418,9 @@ func (f *EnrichFacts) countCandidates(e *config.Enrich, ids []string) error {
 }
 
 // countedBy keeps ids as the people block e would enrich, counted.
-func (f *EnrichFacts) countedBy(e *config.Enrich, ids []string) {
+func (f *EnrichFacts) countedBy(e *config.Enrich, ids *placedIDs) {
 	if f.counted == nil {
-		f.counted = map[string][]string{}
+		f.counted = map[string]*placedIDs{}
 	}
 	f.counted[e.Address] = ids
 }

@@ -48,7 +48,7 @@ type EnrichFacts struct {
 	undecided map[string]bool
 	// counted are, by block, the people to enrich its census counted
 	// without reading them (countOnly).
-	counted map[string][]string
+	counted map[string]*placedIDs
 	// pages counts the pages of people to enrich read for a where
 	// (candidatePages).
 	pages int

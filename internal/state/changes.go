@@ -16,6 +16,12 @@ type Changes struct {
 	// whole history is to be written again (a person re-keyed or merged).
 	// Its people are in People too.
 	History map[string]int
+	// Removed are the people a retention removal took out whom the
+	// state read in the removal form alone (removal.go), in no order:
+	// the store deletes their rows. They are not keys of People and
+	// History, two map entries a person (102 MB at 1,000,000); one made
+	// again since is in People too, its history written whole.
+	Removed []string
 	Usage   bool
 	// Meta is true when a state-level field other than these maps and
 	// Usage changed (the split runs under way).
@@ -38,7 +44,7 @@ func newChanges() *Changes {
 
 // Empty reports whether nothing changed.
 func (c *Changes) Empty() bool {
-	return c == nil || len(c.Searches)+len(c.Profiles)+len(c.People)+len(c.Failures)+len(c.Renames) == 0 && !c.Usage && !c.Meta
+	return c == nil || len(c.Searches)+len(c.Profiles)+len(c.People)+len(c.Failures)+len(c.Renames)+len(c.Removed) == 0 && !c.Usage && !c.Meta
 }
 
 // Track starts recording changes (see TakeChanges). Tracking costs a map
@@ -57,9 +63,22 @@ func (s *State) Tracking() bool { return s.changes != nil }
 func (s *State) TakeChanges() *Changes {
 	c := s.changes
 	if c != nil {
+		s.remadeAfterRemoval(c)
 		s.changes = newChanges()
 	}
 	return c
+}
+
+// remadeAfterRemoval names in c's People, their history written whole, the
+// people of c.Removed whom s holds again (a search found them after the
+// removal): the store deletes their rows, then writes them anew.
+func (s *State) remadeAfterRemoval(c *Changes) {
+	for _, id := range c.Removed {
+		if s.People[id] != nil {
+			c.People[id] = struct{}{}
+			c.History[id] = -1
+		}
+	}
 }
 
 // PutBackChanges merges c into the changes recorded now: a backend that
@@ -84,6 +103,7 @@ func (s *State) PutBackChanges(c *Changes) {
 	for k, n := range c.History {
 		s.touchHistory(k, n)
 	}
+	s.changes.Removed = append(s.changes.Removed, c.Removed...)
 	// Renames put back go first: the store makes them in order.
 	s.changes.Renames = append(c.Renames, s.changes.Renames...)
 	s.changes.Usage = s.changes.Usage || c.Usage

@@ -226,7 +226,8 @@ func (a *applier) forgetPeople(fe *ForgetPeopleEvent) {
 	keys := append([]string(nil), fe.Keys...)
 	for _, id := range fe.PersonIDs {
 		p := s.Person(id)
-		if p == nil {
+		formOnly := p == nil
+		if formOnly {
 			p = s.removed(id) // read for the removal alone
 		}
 		if p == nil {
@@ -254,7 +255,11 @@ func (a *applier) forgetPeople(fe *ForgetPeopleEvent) {
 			s.dropImported(addr, p.ID, erase)
 		}
 		s.countErased(p)
-		s.removePerson(p.ID)
+		if formOnly {
+			s.removeForm(p.ID)
+		} else {
+			s.removePerson(p.ID)
+		}
 		s.erased = true
 		// An enrichment of theirs with an unknown outcome goes too: its
 		// message may name them, and nobody is left to enrich again.

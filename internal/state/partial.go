@@ -95,8 +95,9 @@ type partial struct {
 	// searches' lead lists readRekeyed has not read yet.
 	pageOnly map[string]bool
 	// gone are the people read for a retention removal alone, in the
-	// form the removal needs (readRemoval), until it folds.
-	gone map[string]goneForm
+	// form the removal needs (readRemoval), until it folds: one batch
+	// for each removal read.
+	gone []*goneForms
 	// unfolded is set when an event could not be folded in (its reads
 	// failed, or its kind is not read for): the state lacks a result its
 	// journal holds, so nothing more of it is written (CheckWrite).
@@ -126,7 +127,7 @@ func (b *Base) Writable() (*State, error) {
 	s.People, s.idx, s.changes = map[string]*Person{}, nil, nil
 	s.Searches = maps.Clone(s.Searches)
 	s.partial = &partial{store: b.store, asked: map[string]bool{}, unread: maps.Clone(b.kept), others: names,
-		records: map[string]bool{}, pages: map[string]bool{}, pageOnly: map[string]bool{}, gone: map[string]goneForm{}}
+		records: map[string]bool{}, pages: map[string]bool{}, pageOnly: map[string]bool{}}
 	s.Track()
 	if u, ok := b.store.(Unpinner); ok {
 		if err := u.Unpin(); err != nil {
@@ -350,6 +351,11 @@ func (s *State) CheckWrite(ch *Changes) error {
 	for id := range ch.People {
 		if !pt.asked[id] {
 			return fmt.Errorf("refusing to write person %s, whom this state read in part never read (writing would delete them): nothing was written", id)
+		}
+	}
+	for _, id := range ch.Removed {
+		if _, read := pt.asked[id]; !read {
+			return fmt.Errorf("refusing to remove person %s, whom this state read in part never read: nothing was written", id)
 		}
 	}
 	for addr := range ch.Searches {

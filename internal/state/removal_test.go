@@ -30,14 +30,22 @@ func TestRetentionOfUnreadPeopleReadsNoneWhole(t *testing.T) {
 	if err := st.readFor(&e); err != nil {
 		t.Fatal(err)
 	}
-	if len(st.People) != 0 || len(st.partial.gone) != 2 {
-		t.Fatalf("reading the removal held %d people whole and %d removal forms, want 0 and 2", len(st.People), len(st.partial.gone))
+	if n := heldForms(st); len(st.People) != 0 || n != 2 {
+		t.Fatalf("reading the removal held %d people whole and %d removal forms, want 0 and 2", len(st.People), n)
 	}
 	if err := st.Fold(e); err != nil {
 		t.Fatal(err)
 	}
-	if err := st.CheckWrite(st.TakeChanges()); err != nil {
+	if len(st.partial.gone) != 0 {
+		t.Errorf("the fold kept %d batches of removal forms, want none", len(st.partial.gone))
+	}
+	ch := st.TakeChanges()
+	if err := st.CheckWrite(ch); err != nil {
 		t.Fatalf("the fold's changes cannot be written: %v", err)
+	}
+	// The store deletes them by ID; no entry of the change's maps each.
+	if !slices.Equal(ch.Removed, []string{"n1", "n2"}) || len(ch.People)+len(ch.History) != 0 {
+		t.Errorf("the change removes %v and names people %v, history %v; want [n1 n2] and none", ch.Removed, ch.People, ch.History)
 	}
 	for addr, want := range map[string][]string{"search.s": {"n3"}, "search.t": {}} {
 		if got := st.Searches[addr].LeadIDs; !slices.Equal(got, want) {
@@ -46,5 +54,32 @@ func TestRetentionOfUnreadPeopleReadsNoneWhole(t *testing.T) {
 	}
 	if n := st.partial.others.Enriched["enrich.e"]; len(st.People) != 0 || n != 0 {
 		t.Errorf("after the fold: %d people held, enrich.e counts %d of the others, want 0 and 0", len(st.People), n)
+	}
+}
+
+// heldForms counts the removal forms st holds.
+func heldForms(st *State) int {
+	n := 0
+	for _, gf := range st.partial.gone {
+		n += gf.left
+	}
+	return n
+}
+
+// A person removed in the removal form and made again before the write
+// (a search found them again) is deleted by the store, then written anew
+// with their whole history: the change names them in People too.
+func TestRemovedPersonMadeAgainIsWrittenWhole(t *testing.T) {
+	st := New()
+	st.Track()
+	st.removeForm("n1")
+	st.removeForm("n2")
+	st.addPerson(&Person{ID: "n1"})
+	ch := st.TakeChanges()
+	if _, ok := ch.People["n1"]; !ok || ch.History["n1"] != -1 {
+		t.Errorf("n1, made again, is in the change's people: %v, history %d; want true and -1", ok, ch.History["n1"])
+	}
+	if _, ok := ch.People["n2"]; ok || !slices.Equal(ch.Removed, []string{"n1", "n2"}) {
+		t.Errorf("the change names n2 in People: %v, removes %v; want false and [n1 n2]", ok, ch.Removed)
 	}
 }

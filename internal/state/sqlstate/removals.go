@@ -57,20 +57,24 @@ var removalStmts = []struct{ table, col string }{
 }
 
 // RemovedIDs are the people ch names whom s no longer holds (to delete),
-// sorted, when there are at least bulkRemoval of them; nil otherwise:
-// both stores delete those in pages (RemovalPages).
+// sorted, when there are at least bulkRemoval of them or ch lists any
+// removed in the removal form (Changes.Removed, all of which go, even
+// one made again since: its row is written anew after); nil otherwise:
+// both stores delete those in pages (RemovalPages), the writers the
+// others one by one.
 func RemovedIDs(s *state.State, ch *state.Changes) []string {
-	var ids []string
+	// A copy: ch is put back whole when the write fails.
+	ids := slices.Clone(ch.Removed)
 	for id := range ch.People {
 		if s.People[id] == nil {
 			ids = append(ids, id)
 		}
 	}
-	if len(ids) < bulkRemoval {
+	if len(ids) < bulkRemoval && len(ch.Removed) == 0 {
 		return nil
 	}
 	slices.Sort(ids)
-	return ids
+	return slices.Compact(ids)
 }
 
 // removePeople deletes the people of ids (sorted) with their history and

@@ -156,6 +156,7 @@ func testPartialGuard(t *testing.T, k Kind) {
 		want   string
 	}{
 		{"a person never read", &state.Changes{People: map[string]struct{}{"n2": {}}}, "refusing to write person n2"},
+		{"a person never read, removed", &state.Changes{Removed: []string{"n2"}}, "refusing to remove person n2"},
 		{"a search whose lead IDs were never read", &state.Changes{Searches: map[string]struct{}{"search.more": {}}}, "refusing to write search search.more"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
