@@ -299,3 +299,32 @@ func TestEnrichMoveRenamesOneRow(t *testing.T) {
 		}
 	}
 }
+
+// TestPushFromSchema7: a push from a database of schema version 7 (the
+// enrichments' and histories' addresses as texts) writes the same state.
+func TestPushFromSchema7(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "src", "state.db")
+	s := backendtest.Fold(t, backendtest.Events())
+	must(t, NewStore(src).Save(s))
+	want, err := NewStore(src).Load()
+	must(t, err)
+	db, err := sql.Open("sqlite", src+sqliteDSN)
+	must(t, err)
+	_, err = db.Exec(beforeSchema8 + ` UPDATE schema_version SET version = 7`)
+	must(t, err)
+	db.Close()
+	st, err := backend.OpenStream(Open(src))
+	must(t, err)
+	to := filepath.Join(dir, "b", ".leadsync", "state.db")
+	ws, err := NewWorkspaces(to, nil).Open(state.DefaultWorkspace)
+	must(t, err)
+	_, err = ws.PushStream(st, false)
+	st.Close()
+	must(t, err)
+	got, err := NewStore(to).Load()
+	must(t, err)
+	if canon := backendtest.Canon; canon(t, got) != canon(t, want) {
+		t.Errorf("pushed:\n%.1500s\nwant\n%.1500s", canon(t, got), canon(t, want))
+	}
+}
