@@ -13,7 +13,7 @@ package e2e
 //     sandbox and its processes), result;
 //   - what a run left: loadState, checkDoneInState, enrichedTwice, lockID,
 //     lockLeft;
-//   - PostgreSQL: pgConnStr, freshSchema, schemaName, dropSchema, usePG;
+//   - PostgreSQL: pgConnStr, freshSchema, schemaName, migrateSchema, usePG;
 //   - fixtures: faultConfig, writeFile, repoFile, and the split search
 //     comparison of splitSets, setDiff and sample.
 
@@ -41,7 +41,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/leadsync/leadsync/internal/cli"
@@ -109,9 +108,12 @@ const e2eParallel = 8
 // parallelM runs the tests with -parallel e2eParallel when the command
 // line does not set it, their temporary folders (the workspaces, states
 // and clusters of every test and script) in memory (testenv.RunInMemory).
+// The collector of the tests' own process (the sandboxes, the harness,
+// not the leadsync processes) runs less often (testenv.CollectLess).
 type parallelM struct{ m *testing.M }
 
 func (p parallelM) Run() int {
+	testenv.CollectLess()
 	flag.Parse()
 	set := false
 	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
@@ -744,16 +746,19 @@ func schemaName(prefix string) string {
 	return prefix + hex.EncodeToString(b[:])
 }
 
-// dropSchema drops a test's schema and all it holds.
-func dropSchema(cs, name string) error {
-	ctx := context.Background()
-	c, err := pgx.Connect(ctx, cs)
+// migrateSchema creates schema name at the current version, as a
+// command's first write would: taking the workspace's lock migrates it.
+func migrateSchema(cs, name string) error {
+	b, err := pg.New(pg.Options{ConnStr: cs, Schema: name})
 	if err != nil {
 		return err
 	}
-	defer c.Close(ctx)
-	_, err = c.Exec(ctx, "DROP SCHEMA IF EXISTS "+name+" CASCADE")
-	return err
+	defer b.Close()
+	l, err := b.Lock("migrate")
+	if err != nil {
+		return err
+	}
+	return l.Unlock()
 }
 
 // freshSchema returns a schema name of its own for one test, dropped at
@@ -762,7 +767,7 @@ func freshSchema(t *testing.T, cs string) string {
 	t.Helper()
 	name := schemaName("e2e_")
 	t.Cleanup(func() {
-		if err := dropSchema(cs, name); err != nil {
+		if err := testenv.DropSchema(cs, name); err != nil {
 			t.Errorf("cleanup: %v", err)
 		}
 	})

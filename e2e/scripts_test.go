@@ -23,6 +23,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/sandbox"
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/testenv"
 )
 
 // scriptsDir holds the scripts, one .txtar file each.
@@ -123,6 +124,8 @@ func scriptParams() testscript.Params {
 // file itself (its path, journal or lock) against the pg backend: each
 // script gets a schema of its own (LEADSYNC_TEST_PG_SCHEMA, test only), so
 // plan, apply, saved plans, faults and exports behave the same on both.
+// The schemas come migrated from a pool (testenv.SchemaPool): an ended
+// script's schema, emptied, serves the next.
 func TestScriptsPG(t *testing.T) {
 	t.Parallel()
 	cs := pgConnStr(t)
@@ -145,6 +148,7 @@ func TestScriptsPG(t *testing.T) {
 	if len(files) == 0 {
 		t.Fatal("no script to run on pg")
 	}
+	schemas := testenv.NewSchemaPool(t, cs, "script_", func(schema string) error { return migrateSchema(cs, schema) })
 	p := scriptParams()
 	p.Dir, p.Files = "", files
 	setup := p.Setup
@@ -152,7 +156,10 @@ func TestScriptsPG(t *testing.T) {
 		if err := setup(env); err != nil {
 			return err
 		}
-		schema := schemaName("script_")
+		schema, err := schemas.Take()
+		if err != nil {
+			return err
+		}
 		env.Setenv(testBackendEnv, schema)
 		env.Setenv("LEADSYNC_PG_CONN_STR", cs)
 		workDir := env.WorkDir
@@ -164,7 +171,9 @@ func TestScriptsPG(t *testing.T) {
 				}
 				return nil
 			})
-			_ = dropSchema(cs, schema)
+			if err := schemas.Give(schema); err != nil {
+				env.T().Log(err)
+			}
 		})
 		return nil
 	}

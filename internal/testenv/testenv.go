@@ -1,8 +1,11 @@
 // Package testenv is what a test says when it cannot run here: the one
 // way a test of this repository skips. Outside CI a skip is a skip, with
 // its reason; under CI (CI=true, which .ci/run exports) it is a failure,
-// so that a check CI cannot run never passes unnoticed. Imported by tests
-// only.
+// so that a check CI cannot run never passes unnoticed. It also holds
+// what tests of several packages share about their surroundings: the
+// shared PostgreSQL server's lazy commits (LazyCommits) and its pool of
+// migrated schemas (SchemaPool), temporary folders in memory. Imported by
+// tests only.
 package testenv
 
 import (

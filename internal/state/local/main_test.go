@@ -8,5 +8,9 @@ import (
 )
 
 // TestMain keeps this package's temporary folders, and the states in
-// them, in memory (testenv.RunInMemory): no test here needs a disk.
-func TestMain(m *testing.M) { os.Exit(testenv.RunInMemory(m)) }
+// them, in memory (testenv.RunInMemory): no test here needs a disk. The
+// collector runs less often (testenv.CollectLess).
+func TestMain(m *testing.M) {
+	testenv.CollectLess()
+	os.Exit(testenv.RunInMemory(m))
+}

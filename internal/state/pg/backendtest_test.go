@@ -24,7 +24,7 @@ func TestConformance(t *testing.T) {
 		Parallel: true,
 		Together: 6,
 		New: func(t *testing.T) func(ws string, w backendtest.Who) backend.Backend {
-			schema := schemas.schema(t)
+			schema := schemas.Schema(t)
 			return func(ws string, w backendtest.Who) backend.Backend {
 				return newPG(t, cs, schema, ws, w)
 			}
