@@ -138,15 +138,24 @@ func enrichedDach() *state.State {
 func withElsewhere(t *testing.T, file string, s *state.State) *Workspace {
 	t.Helper()
 	set := NewWorkspaces(filepath.Join(t.TempDir(), ".leadsync", file), nil)
-	if err := set.CreateWorkspace("dach"); err != nil {
-		t.Fatal(err)
-	}
-	dach, err := set.Open("dach")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := dach.Save(s); err != nil {
-		t.Fatal(err)
+	return withWorkspaces(t, set, map[string]*state.State{"dach": s})
+}
+
+// withWorkspaces makes the workspaces of set named in states, each
+// holding its state, and returns default.
+func withWorkspaces(t *testing.T, set *Workspaces, states map[string]*state.State) *Workspace {
+	t.Helper()
+	for name, s := range states {
+		if err := set.CreateWorkspace(name); err != nil {
+			t.Fatal(err)
+		}
+		ws, err := set.Open(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := ws.Save(s); err != nil {
+			t.Fatal(err)
+		}
 	}
 	def, err := set.Open("default")
 	if err != nil {
@@ -237,22 +246,7 @@ func mixedWorkspaces(t *testing.T) (*Workspace, *int) {
 		}
 		return NewStore(p)
 	})
-	for name, s := range map[string]*state.State{"dach": enrichedDach(), "uk": enrichedUK()} {
-		if err := set.CreateWorkspace(name); err != nil {
-			t.Fatal(err)
-		}
-		ws, err := set.Open(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := ws.Save(s); err != nil {
-			t.Fatal(err)
-		}
-	}
-	def, err := set.Open("default")
-	if err != nil {
-		t.Fatal(err)
-	}
+	def := withWorkspaces(t, set, map[string]*state.State{"dach": enrichedDach(), "uk": enrichedUK()})
 	*loads = 0
 	return def, loads
 }
