@@ -276,7 +276,7 @@ func (v *env) countUnreadOn(bp *blockPeople, e *config.Enrich, sources []source)
 // longer hold, read by a track of this run in sketch (formerSketched),
 // and counts the others not read when asked (formerCounter).
 func (v *env) countFormerOn(bp *blockPeople, e *config.Enrich, sources []source) {
-	if err := v.formerSketched(e); err != nil {
+	if err := v.formerSketched(bp, e); err != nil {
 		v.facts.fail(err)
 	}
 	bp.countFormer = v.formerCounter(e, sources)
