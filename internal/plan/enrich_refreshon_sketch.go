@@ -101,58 +101,41 @@ func trues(bs []bool) int {
 // may show changed, those e enriched whom a track of this run reads in
 // sketch and its sources no longer hold, as collectFormer takes them
 // into bp.formerFresh read whole.
-func (v *env) formerSketched(bp *blockPeople, e *config.Enrich) error {
+func (v *env) formerSketched(bp *blockPeople, e *config.Enrich) {
 	f := v.facts
 	if f == nil || f.trackedSketch == nil {
-		return nil
+		return
 	}
-	return v.eachFormerSketch(e, func(i int) bool { return f.trackedSketch[i] }, func(i int) { bp.sketchRead(f, i) })
+	v.eachFormerSketch(e, func(i int) bool { return f.trackedSketch[i] }, func(i int) { bp.sketchRead(f, i) })
 }
 
 // formerUnreadSketched lists formerUnread's people from the sketches
 // when they hold e's enrichments (a track of e's people beside it: every
 // one not held whole), without listing every enrichment of e; ok is
 // false when they do not.
-func (v *env) formerUnreadSketched(e *config.Enrich) (ids []string, ok bool, err error) {
+func (v *env) formerUnreadSketched(e *config.Enrich) (ids []string, ok bool) {
 	sk := v.st.TrackSketches()
 	if sk == nil || !sk.Holds(e.Address) {
-		return nil, false, nil
+		return nil, false
 	}
 	read := v.facts.trackedSketch
-	err = v.eachFormerSketch(e, func(i int) bool { return read == nil || !read[i] }, func(i int) { ids = append(ids, sk.ID(i)) })
-	return ids, err == nil, err
+	v.eachFormerSketch(e, func(i int) bool { return read == nil || !read[i] }, func(i int) { ids = append(ids, sk.ID(i)) })
+	return ids, true
 }
 
 // eachFormerSketch calls fn with the index of each sketch of a person e
 // enriched, not held whole, whom its sources do not hold (none met among
-// them: metBy) and of whom take is true; a copy from another workspace
-// is not e's former (formerUnread).
-func (v *env) eachFormerSketch(e *config.Enrich, take func(int) bool, fn func(int)) error {
+// them: metBy) and of whom take is true. A sketch holds the enrichment's
+// By, which for a copy from another workspace names that workspace: no
+// copy is e's former here (formerUnread leaves them out).
+func (v *env) eachFormerSketch(e *config.Enrich, take func(int) bool, fn func(int)) {
 	f, sk := v.facts, v.st.TrackSketches()
 	met := f.metSketch[e.Address]
-	var former []int32
 	for i := range sk.Len() {
 		if (met == nil || !met[i]) && take(i) && sk.By(i) == e.Address && !v.known(sk.ID(i)) {
-			former = append(former, int32(i))
+			fn(i)
 		}
 	}
-	if len(former) == 0 {
-		return nil
-	}
-	copied, err := f.store.CopiedBy(e.Address)
-	if err != nil {
-		return err
-	}
-	isCopy := make(map[string]bool, len(copied))
-	for _, id := range copied {
-		isCopy[id] = true
-	}
-	for _, i := range former {
-		if !isCopy[sk.ID(int(i))] {
-			fn(int(i))
-		}
-	}
-	return nil
 }
 
 // sketchedAgain counts, for ownedCapOn, the people e enriched whom a
@@ -166,21 +149,29 @@ func (b *builder) sketchedAgain(e *config.Enrich, age time.Duration) int {
 	if f == nil || f.trackedSketch == nil {
 		return 0
 	}
-	var old map[string]bool
-	if age > 0 {
-		ids, err := staleIDs(f.store, e.Address, b.now.Add(-age))
-		if err != nil {
-			f.fail(err)
-			return 0
-		}
-		old = make(map[string]bool, len(ids))
-		for _, id := range ids {
-			old[id] = true
+	sk := b.v.st.TrackSketches()
+	var again []string
+	for i, read := range f.trackedSketch {
+		if read && sk.By(i) == e.Address && !b.v.known(sk.ID(i)) {
+			again = append(again, sk.ID(i))
 		}
 	}
-	sk, n := b.v.st.TrackSketches(), 0
-	for i, read := range f.trackedSketch {
-		if read && sk.By(i) == e.Address && !b.v.known(sk.ID(i)) && !old[sk.ID(i)] {
+	if age == 0 || len(again) == 0 {
+		return len(again)
+	}
+	// The store's counts hold the older ones already.
+	ids, err := staleIDs(f.store, e.Address, b.now.Add(-age))
+	if err != nil {
+		f.fail(err)
+		return 0
+	}
+	old := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		old[id] = true
+	}
+	n := 0
+	for _, id := range again {
+		if !old[id] {
 			n++
 		}
 	}
