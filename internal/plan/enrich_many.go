@@ -111,7 +111,7 @@ func enrichReadsMany(cfg *config.Config, records *state.State, opts Options, ix 
 		}
 		f.sketches = append(f.sketches, stale...)
 	}
-	if sketched, err := f.whereSketches(blocks, ix); err != nil {
+	if sketched, err := f.whereSketches(blocks, ix, profilesPlanned(cfg, records, opts)); err != nil {
 		return Reads{}, nil, false, err
 	} else if wheres(blocks) && !sketched {
 		// A where is evaluated on the lead of each person to enrich, and

@@ -17,7 +17,10 @@ import (
 // name them by what a sketch does not hold (displayName): the plan then
 // needs everyone (sketchWhere), and the whole state's plan fails
 // as it does. A where naming the page name or the network ID reads them
-// whole, as before: a sketch's page name says it was not read.
+// whole, as before: a sketch's page name says it was not read. So does a
+// plan with a profile block: a sketch failing where may come to pass it
+// when a read of this run finds its page (changedBy, by page name), so
+// its bound needs the page name (profilesPlanned).
 
 // leadSketcher gives sketches lead fields (state.Base.SketchLeads).
 type leadSketcher interface {
@@ -53,12 +56,12 @@ func sketchKeys(blocks []*config.Enrich) ([]string, bool) {
 }
 
 // whereSketches gives f's sketches the lead fields the wheres of blocks
-// read, when ix can (leadSketcher) and they read lead only so
-// (sketchKeys), and reports whether it did: else the caller reads them
-// whole.
-func (f *EnrichFacts) whereSketches(blocks []*config.Enrich, ix EnrichStore) (bool, error) {
+// read, when ix can (leadSketcher), they read lead only so (sketchKeys)
+// and the plan reads no profile (profiles: profilesPlanned), and reports
+// whether it did: else the caller reads them whole.
+func (f *EnrichFacts) whereSketches(blocks []*config.Enrich, ix EnrichStore, profiles bool) (bool, error) {
 	s, ok := ix.(leadSketcher)
-	if !ok || !wheres(blocks) {
+	if !ok || !wheres(blocks) || profiles {
 		return false, nil
 	}
 	keys, ok := sketchKeys(blocks)
@@ -72,6 +75,14 @@ func (f *EnrichFacts) whereSketches(blocks []*config.Enrich, ix EnrichStore) (bo
 	}
 	f.leadSketches = true
 	return true, nil
+}
+
+// profilesPlanned reports whether the plan of cfg with opts selects a
+// profile block, whose read finds its person by page name (readNow).
+func profilesPlanned(cfg *config.Config, records *state.State, opts Options) bool {
+	b := &builder{cfg: cfg, st: records, opts: opts}
+	b.selectTargets()
+	return b.readsProfiles()
 }
 
 // sketchWhere counts an evaluation of e's where on p (err: how it

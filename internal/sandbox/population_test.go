@@ -218,8 +218,8 @@ func TestHighlight(t *testing.T) {
 	}
 }
 
-// TestBillingAnswersWhileThePopulationIsGenerated: New generates the
-// population in the background, so that a billing call (which reads
+// TestBillingAnswersWhileThePopulationIsGenerated: the population is
+// generated in the background, so that a billing call (which reads
 // none) answers at once; a call that reads members waits for it and
 // finds them. The generation here waits for the billing call's answer:
 // without the background generation, New would wait for ever (go test's
@@ -240,5 +240,28 @@ func TestBillingAnswersWhileThePopulationIsGenerated(t *testing.T) {
 	}
 	if _, ok := h.s.Member(h.s.Population()[0].PageName); !ok {
 		t.Error("the first member is not found by page name")
+	}
+}
+
+// A sandbox answering no call that reads members generates no
+// population: an apply that removes people alone (a billing call) holds
+// no member.
+func TestBillingAloneGeneratesNoPopulation(t *testing.T) {
+	generated := 0
+	defer func(f func(int64, int, float64, int, bool) *population) { generatePopulation = f }(generatePopulation)
+	generatePopulation = func(seed int64, people int, drift float64, epoch int, private bool) *population {
+		generated++
+		return populationAt(seed, people, drift, epoch, private)
+	}
+	billed := newHarness(t, nil)
+	var u api.Usage
+	billed.ok(http.MethodGet, "/v1/billing", nil, &u)
+	started := true
+	billed.s.popStart.Do(func() { started = false })
+	if generated != 0 || started {
+		t.Fatalf("a billing call generated the population %d times (started: %v), want none", generated, started)
+	}
+	if len(newHarness(t, nil).s.Population()) == 0 || generated != 1 {
+		t.Errorf("reading the members generated the population %d times, want once", generated)
 	}
 }

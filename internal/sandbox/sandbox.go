@@ -222,8 +222,13 @@ type Server struct {
 	key  string
 	pop  atomic.Pointer[population] // the population at the current epoch
 	// popReady is closed once New's population is generated (population
-	// waits for it).
+	// waits for it). The first call that reads members starts it
+	// (startPopulation): a process whose calls read none (an apply of a
+	// removal alone: its billing call) holds no member (57 MB at the
+	// default size).
 	popReady chan struct{}
+	popStart sync.Once
+	firstPop func() *population
 	limit    int           // k: calls per window
 	window   time.Duration // k/r
 	cost     int
@@ -289,10 +294,9 @@ func New(opts Options) *Server {
 	opts.Epoch = min(MaxEpoch, max(0, opts.Epoch))
 	s.opts = opts
 	s.popReady = make(chan struct{})
-	go func() {
-		defer close(s.popReady)
-		s.pop.Store(generatePopulation(opts.Seed, opts.People, opts.Drift, opts.Epoch, opts.PrivatePositions))
-	}()
+	s.firstPop = func() *population {
+		return generatePopulation(opts.Seed, opts.People, opts.Drift, opts.Epoch, opts.PrivatePositions)
+	}
 	s.stats = Stats{ByOp: map[Op]int{}, Status: map[int]int{}, Faults: map[Fault]int{}, Enriched: map[string]int{}}
 	s.setFaultsLocked(opts.Faults)
 	return s
@@ -425,8 +429,26 @@ var generatePopulation = populationAt
 // population is the population at the current epoch, once New's is
 // generated.
 func (s *Server) population() *population {
-	<-s.popReady
+	s.waitPopulation()
 	return s.pop.Load()
+}
+
+// startPopulation starts generating New's population in the background,
+// once: a call that reads none (billing) answers meanwhile, and never
+// waits for it.
+func (s *Server) startPopulation() {
+	s.popStart.Do(func() {
+		go func() {
+			defer close(s.popReady)
+			s.pop.Store(s.firstPop())
+		}()
+	})
+}
+
+// waitPopulation waits for New's population, started if it was not.
+func (s *Server) waitPopulation() {
+	s.startPopulation()
+	<-s.popReady
 }
 
 // Population returns the members at the current epoch, in their fixed
@@ -457,7 +479,7 @@ func (s *Server) SetDrift(drift float64, epoch int) error {
 	s.opts.Drift, s.opts.Epoch = drift, epoch
 	private := s.opts.PrivatePositions
 	s.mu.Unlock()
-	<-s.popReady // New's is stored first
+	s.waitPopulation() // New's is stored first
 	s.pop.Store(populationAt(s.opts.Seed, s.opts.People, drift, epoch, private))
 	return nil
 }
@@ -470,7 +492,7 @@ func (s *Server) SetPrivatePositions(on bool) {
 	s.opts.PrivatePositions = on
 	drift, epoch := s.opts.Drift, s.opts.Epoch
 	s.mu.Unlock()
-	<-s.popReady // New's is stored first
+	s.waitPopulation() // New's is stored first
 	s.pop.Store(populationAt(s.opts.Seed, s.opts.People, drift, epoch, on))
 }
 

@@ -255,9 +255,7 @@ func (a *applier) forgetPeople(fe *ForgetPeopleEvent) {
 			s.dropImported(addr, p.ID, erase)
 		}
 		s.countErased(p)
-		if formOnly {
-			s.removeForm(p.ID)
-		} else {
+		if !formOnly { // else an ID of Changes.Removed (removedAll)
 			s.removePerson(p.ID)
 		}
 		s.erased = true

@@ -3,6 +3,7 @@ package state
 import (
 	"fmt"
 	"maps"
+	"slices"
 	"strings"
 )
 
@@ -77,7 +78,7 @@ func (n *Names) named(set map[string]bool, tracksOnly bool) {
 type partial struct {
 	store PeopleStore
 	// asked are the person IDs asked of the store: read, or known not to
-	// be in the state.
+	// be in the state; with those of gone (isAsked).
 	asked map[string]bool
 	// unread counts the lead IDs of the searches whose LeadIDs are not
 	// read yet, by address.
@@ -95,8 +96,8 @@ type partial struct {
 	// searches' lead lists readRekeyed has not read yet.
 	pageOnly map[string]bool
 	// gone are the people read for a retention removal alone, in the
-	// form the removal needs (readRemoval), until it folds: one batch
-	// for each removal read.
+	// form the removal needs (readRemoval) until it folds, then their
+	// sorted IDs alone: one batch for each removal read.
 	gone []*goneForms
 	// unfolded is set when an event could not be folded in (its reads
 	// failed, or its kind is not read for): the state lacks a result its
@@ -163,7 +164,7 @@ func (s *State) ReadPeople(ids []string) error {
 	var want []string
 	seen := map[string]bool{}
 	for _, id := range ids {
-		if !pt.asked[id] && !seen[id] {
+		if !pt.isAsked(id) && !seen[id] {
 			seen[id] = true
 			want = append(want, id)
 		}
@@ -173,14 +174,25 @@ func (s *State) ReadPeople(ids []string) error {
 		if strings.HasPrefix(p.ID, PagePrefix) {
 			pt.pageOnly[p.ID] = true
 		}
-	})
+	}, pt.asked)
+}
+
+// isAsked reports whether the person of id was asked of the store: in
+// asked, or one of the people a retention removal read in its form
+// (their sorted IDs answer).
+func (pt *partial) isAsked(id string) bool {
+	if pt.asked[id] {
+		return true
+	}
+	return slices.ContainsFunc(pt.gone, func(gf *goneForms) bool { return gf.has(id) })
 }
 
 // readPages reads the people of ids (none asked before, each named once)
 // from the store a page at a time, takes each out of the names the store
 // counts (partial.others) and hands them to take, moved as the journal's
-// pending moves say (pendingMoved).
-func (s *State) readPages(ids []string, take func(p *Person)) error {
+// pending moves say (pendingMoved), and notes each page's IDs in asked
+// (unless nil: a removal's IDs answer for themselves).
+func (s *State) readPages(ids []string, take func(p *Person), asked map[string]bool) error {
 	pt := s.partial
 	for start := 0; start < len(ids); start += PeoplePage {
 		page := ids[start:min(start+PeoplePage, len(ids))]
@@ -195,8 +207,10 @@ func (s *State) readPages(ids []string, take func(p *Person)) error {
 		}
 		// Asked once read: a person of a page that failed is no one to
 		// write.
-		for _, id := range page {
-			pt.asked[id] = true
+		if asked != nil {
+			for _, id := range page {
+				asked[id] = true
+			}
 		}
 	}
 	return nil
@@ -349,12 +363,12 @@ func (s *State) CheckWrite(ch *Changes) error {
 		return fmt.Errorf("refusing to write a state read in part that could not fold a recorded result (%v): nothing was written; the result is kept with the state, and the next command folds it in", pt.unfolded)
 	}
 	for id := range ch.People {
-		if !pt.asked[id] {
+		if !pt.isAsked(id) {
 			return fmt.Errorf("refusing to write person %s, whom this state read in part never read (writing would delete them): nothing was written", id)
 		}
 	}
 	for _, id := range ch.Removed {
-		if _, read := pt.asked[id]; !read {
+		if read := pt.isAsked(id); !read {
 			return fmt.Errorf("refusing to remove person %s, whom this state read in part never read: nothing was written", id)
 		}
 	}

@@ -20,30 +20,30 @@ import (
 // goneForm is what removing a person a partial state read for that alone
 // changes: the records that found them (lead lists, profile reads,
 // imports) and the enrich block their enrichment counts against once
-// they are gone ("" for none). held is false for someone the store did
-// not have, or whom the fold has removed already.
+// they are gone, as indexes of the removal's texts (removalTexts: 12
+// bytes a form, where the texts' own headers took 48). held is false
+// for someone the store did not have, or whom the fold has removed
+// already.
 type goneForm struct {
-	foundBy []string
-	by      string
+	foundBy int32 // of removalTexts.lists
+	by      int32 // of removalTexts.blocks; 0: no enrichment
 	held    bool
-}
-
-// person is the person of ID id as the removal sees them: no Person of
-// the state, only what forgetPeople asks.
-func (g goneForm) person(id string) *Person {
-	p := &Person{ID: id, FoundBy: g.foundBy}
-	if g.by != "" {
-		p.Enrichment = &Enrichment{By: g.by}
-	}
-	return p
+	// removed is set when the fold took the form to remove its person
+	// (take): Changes.Removed names them once the fold is done (flush).
+	removed bool
 }
 
 // goneForms are the removal forms of one removal read: forms[i] is the
-// form of ids[i] (sorted); left counts those held.
+// form of ids[i] (sorted); left counts those held, taken those the fold
+// removed. The IDs outlive the forms: they are the people the removal
+// asked of the store (partial.isAsked), in place of 1,000,000 entries
+// of partial.asked (50 MB), and Changes.Removed shares them (flush).
 type goneForms struct {
 	ids   []string
 	forms []goneForm
+	texts *removalTexts
 	left  int
+	taken int
 }
 
 // put keeps g as the form of id, when id is one of the removal's.
@@ -54,15 +54,56 @@ func (gf *goneForms) put(id string, g goneForm) {
 	}
 }
 
-// take is the form of id, dropped from gf; ok is false when gf holds none.
-func (gf *goneForms) take(id string) (g goneForm, ok bool) {
+// take is the person of id as the removal sees them (no Person of the
+// state, only what forgetPeople asks), their form dropped from gf; nil
+// when gf holds none.
+func (gf *goneForms) take(id string) *Person {
+	if gf.left == 0 { // none held, or flushed
+		return nil
+	}
 	i, ok := slices.BinarySearch(gf.ids, id)
 	if !ok || !gf.forms[i].held {
-		return goneForm{}, false
+		return nil
 	}
-	g, gf.forms[i] = gf.forms[i], goneForm{}
+	g := gf.forms[i]
+	gf.forms[i] = goneForm{removed: true}
 	gf.left--
-	return g, true
+	gf.taken++
+	p := &Person{ID: id, FoundBy: gf.texts.lists[g.foundBy]}
+	if g.by != 0 {
+		p.Enrichment = &Enrichment{By: gf.texts.blocks[g.by]}
+	}
+	return p
+}
+
+// has reports whether id is one of the removal's IDs.
+func (gf *goneForms) has(id string) bool {
+	_, ok := slices.BinarySearch(gf.ids, id)
+	return ok
+}
+
+// flush lets go of the forms once the fold took some (the fold of a
+// removal takes all it will at once) and returns the IDs of the people
+// it removed: the removal's IDs themselves, not a copy, when it removed
+// them all.
+func (gf *goneForms) flush() []string {
+	if gf.taken == 0 {
+		if gf.left == 0 {
+			gf.forms = nil // none held
+		}
+		return nil
+	}
+	removed := gf.ids
+	if gf.taken < len(gf.ids) {
+		removed = make([]string, 0, gf.taken)
+		for i, g := range gf.forms {
+			if g.removed {
+				removed = append(removed, gf.ids[i])
+			}
+		}
+	}
+	gf.forms, gf.texts, gf.left, gf.taken = nil, nil, 0, 0
+	return slices.Clip(removed)
 }
 
 // readRemoval reads what a retention removal of ids changes in a partial
@@ -73,32 +114,20 @@ func (gf *goneForms) take(id string) (g goneForm, ok bool) {
 // the lead lists of the searches that found them all.
 func (s *State) readRemoval(ids []string) error {
 	pt := s.partial
-	var whole, rest []string
-	for _, id := range ids {
-		// A person in the removal form was asked when read (readPages).
-		if pt.asked[id] || strings.HasPrefix(id, PagePrefix) {
-			whole = append(whole, id)
-		} else {
-			rest = append(rest, id)
-		}
-	}
+	whole, rest := pt.splitRemoval(ids)
 	if err := s.ReadForgetting(whole); err != nil {
 		return err
 	}
-	slices.Sort(rest) // sorted already when retention wrote the event
-	rest = slices.Compact(rest)
-	gf := &goneForms{ids: rest, forms: make([]goneForm, len(rest))}
-	pt.gone = append(pt.gone, gf)
-	if s.changes != nil { // room for their IDs once (removeForm)
-		s.changes.Removed = slices.Grow(s.changes.Removed, len(rest))
-	}
-	tx := removalTexts{found: map[string][]string{}, blocks: map[string]string{}}
+	tx := newRemovalTexts()
+	gf := &goneForms{ids: rest, forms: make([]goneForm, len(rest)), texts: tx}
 	err := s.readPages(rest, func(p *Person) {
 		gf.put(p.ID, tx.formOf(p))
-	})
+	}, nil)
 	if err != nil {
 		return err
 	}
+	// Asked once read whole: its IDs answer isAsked from now on.
+	pt.gone = append(pt.gone, gf)
 	addrs := make([]string, 0, len(tx.found))
 	for addr := range tx.found {
 		addrs = append(addrs, addr)
@@ -106,41 +135,91 @@ func (s *State) readRemoval(ids []string) error {
 	return s.ReadLeadsOf(addrs)
 }
 
+// splitRemoval splits a removal's IDs into those read whole (asked
+// before, or named by page name, whom State.Person may find by another
+// ID) and the rest, sorted and each once. The rest is ids itself when
+// it is all of them, sorted and each once (as retention writes the
+// event): not a copy of 1,000,000 IDs.
+func (pt *partial) splitRemoval(ids []string) (whole, rest []string) {
+	readWhole := func(id string) bool {
+		// A person in the removal form was asked when read (readPages).
+		return pt.isAsked(id) || strings.HasPrefix(id, PagePrefix)
+	}
+	if !slices.ContainsFunc(ids, readWhole) && SortedOnce(ids) {
+		return nil, ids
+	}
+	for _, id := range ids {
+		if readWhole(id) {
+			whole = append(whole, id)
+		} else {
+			rest = append(rest, id)
+		}
+	}
+	slices.Sort(rest)
+	return whole, slices.Compact(rest)
+}
+
+// SortedOnce reports whether ids are sorted, each once (a list of
+// people to remove that need not be sorted again, nor copied to be).
+func SortedOnce(ids []string) bool {
+	for i := 1; i < len(ids); i++ {
+		if ids[i-1] >= ids[i] {
+			return false
+		}
+	}
+	return true
+}
+
 // removalTexts hold each text the removal forms name once, not cut from
-// the rows read (which they would keep alive): the addresses that found
-// someone, each with the list of it alone that the people it alone
-// found share, and the enrich blocks.
+// the rows read (which they would keep alive): the lists of addresses
+// that found someone, that of one address alone shared by the people it
+// alone found, and the enrich blocks (blocks[0] is none).
 type removalTexts struct {
-	found  map[string][]string
-	blocks map[string]string
+	found  map[string]int32 // the list of the address alone
+	lists  [][]string
+	blocks []string
+	block  map[string]int32
+}
+
+func newRemovalTexts() *removalTexts {
+	return &removalTexts{found: map[string]int32{}, blocks: []string{""}, block: map[string]int32{}}
 }
 
 // alone is the list of addr alone, held once.
-func (tx removalTexts) alone(addr string) []string {
+func (tx *removalTexts) alone(addr string) int32 {
 	l, ok := tx.found[addr]
 	if !ok {
-		l = []string{addr}
+		addr = strings.Clone(addr) // not the row's text
+		l = tx.list([]string{addr})
 		tx.found[addr] = l
 	}
 	return l
 }
 
+// list holds l, found by the index returned.
+func (tx *removalTexts) list(l []string) int32 {
+	tx.lists = append(tx.lists, l)
+	return int32(len(tx.lists) - 1)
+}
+
 // formOf is the removal form of p, its texts held once.
-func (tx removalTexts) formOf(p *Person) goneForm {
+func (tx *removalTexts) formOf(p *Person) goneForm {
 	g := goneForm{held: true}
 	if len(p.FoundBy) == 1 {
 		g.foundBy = tx.alone(p.FoundBy[0])
 	} else {
-		g.foundBy = make([]string, len(p.FoundBy))
+		l := make([]string, len(p.FoundBy))
 		for i, addr := range p.FoundBy {
-			g.foundBy[i] = tx.alone(addr)[0]
+			l[i] = tx.lists[tx.alone(addr)][0]
 		}
+		g.foundBy = tx.list(l)
 	}
 	if e := p.Enrichment; e != nil {
-		by, ok := tx.blocks[e.By]
+		by, ok := tx.block[e.By]
 		if !ok {
-			by = e.By
-			tx.blocks[by] = by
+			tx.blocks = append(tx.blocks, strings.Clone(e.By))
+			by = int32(len(tx.blocks) - 1)
+			tx.block[tx.blocks[by]] = by
 		}
 		g.by = by
 	}
@@ -155,27 +234,31 @@ func (s *State) removed(id string) *Person {
 		return nil
 	}
 	for _, gf := range s.partial.gone {
-		if g, ok := gf.take(id); ok {
-			return g.person(id)
+		if p := gf.take(id); p != nil {
+			return p
 		}
 	}
 	return nil
 }
 
-// removedAll lets go of the removal forms the fold has taken all of.
+// removedAll notes, once the fold of a removal is done, the people it
+// removed whom a partial state read in the removal form alone: no entry
+// of the change's maps, only IDs of Changes.Removed (the store deletes
+// their rows), shared with the removal's own when it removed them all.
+// Their forms are dropped: the state never had the people.
 func (s *State) removedAll() {
-	if s.partial != nil {
-		s.partial.gone = slices.DeleteFunc(s.partial.gone, func(gf *goneForms) bool { return gf.left == 0 })
+	if s.partial == nil {
+		return
 	}
-}
-
-// removeForm notes the removal of the person of id whom a partial state
-// read in the removal form alone: no entry of the change's maps, only an
-// ID of Changes.Removed (the store deletes their rows). Nothing else
-// holds them: the form is dropped (removed), and the state never had
-// the person.
-func (s *State) removeForm(id string) {
-	if s.changes != nil {
-		s.changes.Removed = append(s.changes.Removed, id)
+	for _, gf := range s.partial.gone {
+		removed := gf.flush()
+		if s.changes == nil || len(removed) == 0 {
+			continue
+		}
+		if len(s.changes.Removed) == 0 {
+			s.changes.Removed = removed
+		} else {
+			s.changes.Removed = append(s.changes.Removed, removed...)
+		}
 	}
 }

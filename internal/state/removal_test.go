@@ -10,21 +10,7 @@ import (
 // the fold still takes them out of the lead lists it had not read (which
 // it then writes) and out of the enrich block's count.
 func TestRetentionOfUnreadPeopleReadsNoneWhole(t *testing.T) {
-	whole := New()
-	whole.People = map[string]*Person{
-		"n1": {ID: "n1", FoundBy: []string{"search.s"}, Enrichment: &Enrichment{By: "enrich.e"}},
-		"n2": {ID: "n2", FoundBy: []string{"search.s", "search.t"}},
-		"n3": {ID: "n3", FoundBy: []string{"search.s"}},
-	}
-	records := New()
-	for addr, ids := range map[string][]string{"search.s": {"n1", "n2", "n3"}, "search.t": {"n2"}} {
-		whole.Searches[addr] = &Search{Address: addr, LeadIDs: ids}
-		records.Searches[addr] = &Search{Address: addr}
-	}
-	st, err := NewStoredBase(records, map[string]int{"search.s": 3, "search.t": 1}, &memPeople{s: whole}).Writable()
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := unreadPeople(t)
 	e := Event{At: day(14), Kind: EventForgetPeople, Address: PeopleAddress, People: &ForgetPeopleEvent{
 		Reason: ForgetRetention, PersonIDs: []string{"n1", "n2", "n2"}}}
 	if err := st.readFor(&e); err != nil {
@@ -36,8 +22,10 @@ func TestRetentionOfUnreadPeopleReadsNoneWhole(t *testing.T) {
 	if err := st.Fold(e); err != nil {
 		t.Fatal(err)
 	}
-	if len(st.partial.gone) != 0 {
-		t.Errorf("the fold kept %d batches of removal forms, want none", len(st.partial.gone))
+	for _, gf := range st.partial.gone {
+		if gf.forms != nil {
+			t.Errorf("the fold kept %d removal forms, want none", len(gf.forms))
+		}
 	}
 	ch := st.TakeChanges()
 	if err := st.CheckWrite(ch); err != nil {
@@ -57,6 +45,56 @@ func TestRetentionOfUnreadPeopleReadsNoneWhole(t *testing.T) {
 	}
 }
 
+// A removal listing its people sorted, each once (as retention writes
+// it), holds their IDs once: the removal's list is the one its forms
+// are kept beside and the one Changes.Removed names, and no ID of it is
+// an entry of partial.asked (which its sorted IDs answer).
+func TestRetentionHoldsTheRemovalsIDsOnce(t *testing.T) {
+	st := unreadPeople(t)
+	ids := []string{"n1", "n2", "n3"}
+	e := Event{At: day(14), Kind: EventForgetPeople, Address: PeopleAddress, People: &ForgetPeopleEvent{
+		Reason: ForgetRetention, PersonIDs: ids}}
+	if err := st.readFor(&e); err != nil {
+		t.Fatal(err)
+	}
+	if len(st.partial.asked) != 0 || !st.partial.isAsked("n2") || st.partial.isAsked("n4") {
+		t.Errorf("asked holds %d IDs, n2 asked %v, n4 asked %v; want 0, true and false",
+			len(st.partial.asked), st.partial.isAsked("n2"), st.partial.isAsked("n4"))
+	}
+	if err := st.Fold(e); err != nil {
+		t.Fatal(err)
+	}
+	ch := st.TakeChanges()
+	if err := st.CheckWrite(ch); err != nil {
+		t.Fatalf("the fold's changes cannot be written: %v", err)
+	}
+	if !slices.Equal(ch.Removed, ids) || &ch.Removed[0] != &ids[0] {
+		t.Errorf("the change removes %v, a copy of the removal's list: %v; want %v, not a copy", ch.Removed, &ch.Removed[0] != &ids[0], ids)
+	}
+}
+
+// unreadPeople is a partial state of three people it has not read, n1
+// enriched, found by search.s and (n2) search.t.
+func unreadPeople(t *testing.T) *State {
+	t.Helper()
+	whole := New()
+	whole.People = map[string]*Person{
+		"n1": {ID: "n1", FoundBy: []string{"search.s"}, Enrichment: &Enrichment{By: "enrich.e"}},
+		"n2": {ID: "n2", FoundBy: []string{"search.s", "search.t"}},
+		"n3": {ID: "n3", FoundBy: []string{"search.s"}},
+	}
+	records := New()
+	for addr, ids := range map[string][]string{"search.s": {"n1", "n2", "n3"}, "search.t": {"n2"}} {
+		whole.Searches[addr] = &Search{Address: addr, LeadIDs: ids}
+		records.Searches[addr] = &Search{Address: addr}
+	}
+	st, err := NewStoredBase(records, map[string]int{"search.s": 3, "search.t": 1}, &memPeople{s: whole}).Writable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
 // heldForms counts the removal forms st holds.
 func heldForms(st *State) int {
 	n := 0
@@ -72,8 +110,7 @@ func heldForms(st *State) int {
 func TestRemovedPersonMadeAgainIsWrittenWhole(t *testing.T) {
 	st := New()
 	st.Track()
-	st.removeForm("n1")
-	st.removeForm("n2")
+	st.changes.Removed = []string{"n1", "n2"} // removed in the removal form
 	st.addPerson(&Person{ID: "n1"})
 	ch := st.TakeChanges()
 	if _, ok := ch.People["n1"]; !ok || ch.History["n1"] != -1 {

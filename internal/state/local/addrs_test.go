@@ -13,9 +13,28 @@ import (
 	"github.com/leadsync/leadsync/internal/state/sqlstate"
 )
 
+// beforeSchema8 takes the enrichments' and histories' addresses back to
+// texts (schema version 7): the blocks and calls as texts, the copying
+// block in the enrichment's extra, their indexes, and only the addresses
+// found_by names numbered.
+const beforeSchema8 = `DROP INDEX enrichments_by; DROP INDEX enrichments_copied; DROP INDEX person_history_by;
+	ALTER TABLE enrichments ADD COLUMN by_address text NOT NULL DEFAULT '';
+	UPDATE enrichments SET by_address = (SELECT a.address FROM addresses a WHERE a.workspace = enrichments.workspace AND a.n = enrichments.by_n),
+		extra = CASE WHEN copied_n IS NULL THEN extra ELSE json_set(coalesce(extra, '{}'), '$.copied_by',
+			(SELECT a.address FROM addresses a WHERE a.workspace = enrichments.workspace AND a.n = enrichments.copied_n)) END;
+	ALTER TABLE enrichments DROP COLUMN by_n; ALTER TABLE enrichments DROP COLUMN copied_n;
+	ALTER TABLE person_history ADD COLUMN by_address text NOT NULL DEFAULT '';
+	UPDATE person_history SET by_address = (SELECT a.address FROM addresses a WHERE a.workspace = person_history.workspace AND a.n = person_history.by_n);
+	ALTER TABLE person_history DROP COLUMN by_n;
+	DELETE FROM addresses WHERE NOT EXISTS (SELECT 1 FROM people p, json_each(p.found_by) j WHERE p.workspace = addresses.workspace AND j.value = addresses.n);
+	CREATE INDEX enrichments_by ON enrichments (workspace, by_address, enriched_at);
+	CREATE INDEX enrichments_copied ON enrichments (workspace, json_extract(extra, '$.copied_by')) WHERE json_extract(extra, '$.copied_by') IS NOT NULL;
+	CREATE INDEX person_history_by ON person_history (workspace, by_address, person_id);
+`
+
 // beforeSchema7 removes the count of the addresses' changes (schema
-// version 7), which no migration before it knows.
-const beforeSchema7 = `DROP TRIGGER addresses_added; DROP TRIGGER addresses_renamed; DROP TRIGGER addresses_removed;
+// version 7), which no migration before it knows, after beforeSchema8.
+const beforeSchema7 = beforeSchema8 + `DROP TRIGGER addresses_added; DROP TRIGGER addresses_renamed; DROP TRIGGER addresses_removed;
 	ALTER TABLE workspaces DROP COLUMN addresses_changed;`
 
 // toSchema5 turns the numbered found_by of the database at path back into
@@ -175,5 +194,137 @@ func TestPushGoesOnCounting(t *testing.T) {
 			t.Errorf("after %s, the count of the addresses' changes is %d, was %d", write.what, n, last)
 		}
 		last = n
+	}
+}
+
+// TestMigrateSchema7: a database of schema version 7 (the enrichments'
+// and histories' addresses as texts, the copying block in extra) gets
+// them numbered the first time a command opens it: the commonest block
+// numbered 0 (the column's default), the others after found_by's, the
+// copying block out of extra, the columns and indexes those of a new
+// database, and the state read the same.
+func TestMigrateSchema7(t *testing.T) {
+	dir := t.TempDir()
+	fresh, old := filepath.Join(dir, "fresh.db"), filepath.Join(dir, "old.db")
+	s := backendtest.Fold(t, backendtest.Events())
+	for _, path := range []string{fresh, old} {
+		must(t, NewStore(path).Save(s))
+	}
+	want, err := NewStore(fresh).Load()
+	must(t, err)
+	db, err := sql.Open("sqlite", old+sqliteDSN)
+	must(t, err)
+	defer db.Close()
+	_, err = db.Exec(beforeSchema8 + ` UPDATE schema_version SET version = 7`)
+	must(t, err)
+	var copies int
+	must(t, db.QueryRow(`SELECT count(*) FROM enrichments WHERE json_extract(extra, '$.copied_by') IS NOT NULL`).Scan(&copies))
+	if copies == 0 {
+		t.Fatal("the version 7 database holds no copy to migrate")
+	}
+	again := NewStore(old)
+	defer again.Close()
+	got, err := again.Load()
+	must(t, err)
+	if canon := backendtest.Canon; canon(t, got) != canon(t, want) {
+		t.Errorf("the migrated database holds another state:\n%.2000s\nwant\n%.2000s", canon(t, got), canon(t, want))
+	}
+	var v, inExtra int
+	var zero, common string
+	must(t, db.QueryRow(`SELECT version FROM schema_version`).Scan(&v))
+	must(t, db.QueryRow(`SELECT count(*) FROM enrichments WHERE extra LIKE '%copied_by%'`).Scan(&inExtra))
+	must(t, db.QueryRow(`SELECT address FROM addresses WHERE n = 0`).Scan(&zero))
+	must(t, db.QueryRow(`SELECT a.address FROM enrichments e JOIN addresses a ON a.workspace = e.workspace AND a.n = e.by_n
+		GROUP BY a.address ORDER BY count(*) DESC, a.address LIMIT 1`).Scan(&common))
+	if v != sqlstate.SchemaVersion || inExtra != 0 || zero != common {
+		t.Errorf("after opening: version %d (want %d), %d copying blocks left in extra, address 0 %q, the commonest block %q",
+			v, sqlstate.SchemaVersion, inExtra, zero, common)
+	}
+	wantDB, err := sql.Open("sqlite", fresh+sqliteDSN)
+	must(t, err)
+	defer wantDB.Close()
+	for _, table := range []string{"enrichments", "person_history"} {
+		if g, w := tableShape(t, db, table), tableShape(t, wantDB, table); g != w {
+			t.Errorf("the migrated %s:\n%s\nwant a new database's:\n%s", table, g, w)
+		}
+	}
+}
+
+// tableShape is the columns of table (name, type, NOT NULL, default) and
+// the SQL of its indexes.
+func tableShape(t *testing.T, db *sql.DB, table string) string {
+	t.Helper()
+	var s string
+	must(t, db.QueryRow(`SELECT group_concat(name || ' ' || type || ' ' || "notnull" || ' ' || coalesce(dflt_value, '-'), ', ') FROM pragma_table_info(?)`, table).Scan(&s))
+	var idx sql.NullString
+	must(t, db.QueryRow(`SELECT group_concat(sql, '; ') FROM (SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL ORDER BY name)`, table).Scan(&idx))
+	return s + "\n" + idx.String
+}
+
+// TestEnrichMoveRenamesOneRow: a move of an enrich block or of a call
+// its people's histories name, folded into a partial state and written
+// (the recorder's Checkpoint), renames the address's one row, the
+// enrichments' and histories' rows as they were; onto an address
+// numbered already, their rows take its number. Either way the state
+// read after is the move folded into the state read whole.
+func TestEnrichMoveRenamesOneRow(t *testing.T) {
+	rows := func(db *sql.DB) (out string) {
+		must(t, db.QueryRow(`SELECT group_concat(r, ';') FROM (SELECT person_id || ':' || by_n || '/' || coalesce(copied_n, '-') AS r FROM enrichments
+			UNION ALL SELECT person_id || '#' || n || ':' || by_n FROM person_history ORDER BY 1)`).Scan(&out))
+		return out
+	}
+	for _, c := range []struct{ from, to string }{{"enrich.contacts", "enrich.leads"}, {"search.movers", "search.shakers"}} {
+		for _, numbered := range []bool{false, true} {
+			var before string
+			m := movedRecordingOf(t, backendtest.Fold(t, backendtest.Events()), c.from, c.to, func(db *sql.DB) {
+				if numbered {
+					_, err := db.Exec(`INSERT INTO addresses (workspace, n, address) SELECT workspace, max(n) + 100, ? FROM addresses GROUP BY workspace`, c.to)
+					must(t, err)
+				}
+				before = rows(db)
+			})
+			must(t, m.rec.(interface{ Checkpoint(context.Context) error }).Checkpoint(context.Background()))
+			if after := rows(m.db); (after == before) == numbered {
+				t.Errorf("%s onto a numbered address %v: the rows changed %v:\n%s\nbefore\n%s", c.from, numbered, after != before, after, before)
+			}
+			must(t, m.rec.Close())
+			must(t, m.base.Close())
+			must(t, m.b.Commit(m.s))
+			got, err := m.b.Load()
+			must(t, err)
+			must(t, m.whole.Fold(m.ev))
+			if canon := backendtest.Canon; canon(t, got) != canon(t, m.whole) {
+				t.Errorf("%s onto a numbered address %v: the state read\n%.3000s\nwant the move folded in\n%.3000s", c.from, numbered, canon(t, got), canon(t, m.whole))
+			}
+		}
+	}
+}
+
+// TestPushFromSchema7: a push from a database of schema version 7 (the
+// enrichments' and histories' addresses as texts) writes the same state.
+func TestPushFromSchema7(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "src", "state.db")
+	s := backendtest.Fold(t, backendtest.Events())
+	must(t, NewStore(src).Save(s))
+	want, err := NewStore(src).Load()
+	must(t, err)
+	db, err := sql.Open("sqlite", src+sqliteDSN)
+	must(t, err)
+	_, err = db.Exec(beforeSchema8 + ` UPDATE schema_version SET version = 7`)
+	must(t, err)
+	db.Close()
+	st, err := backend.OpenStream(Open(src))
+	must(t, err)
+	to := filepath.Join(dir, "b", ".leadsync", "state.db")
+	ws, err := NewWorkspaces(to, nil).Open(state.DefaultWorkspace)
+	must(t, err)
+	_, err = ws.PushStream(st, false)
+	st.Close()
+	must(t, err)
+	got, err := NewStore(to).Load()
+	must(t, err)
+	if canon := backendtest.Canon; canon(t, got) != canon(t, want) {
+		t.Errorf("pushed:\n%.1500s\nwant\n%.1500s", canon(t, got), canon(t, want))
 	}
 }

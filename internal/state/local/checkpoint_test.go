@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -32,22 +33,28 @@ type movedRecording struct {
 }
 
 func newMovedRecording(t *testing.T) *movedRecording {
-	m := &movedRecording{path: filepath.Join(t.TempDir(), ".leadsync", "state.db")}
+	whole := backendtest.Fold(t, demoEvents())
+	return movedRecordingOf(t, whole, slices.Sorted(maps.Keys(whole.Searches))[0], "search.moved", nil)
+}
+
+// movedRecordingOf is the movedRecording of whole stored, its address
+// from moved to to; before runs on the database before the move is
+// recorded (nil: nothing).
+func movedRecordingOf(t *testing.T, whole *state.State, from, to string, before func(*sql.DB)) *movedRecording {
+	m := &movedRecording{path: filepath.Join(t.TempDir(), ".leadsync", "state.db"), whole: whole, from: from}
 	store := NewStore(m.path)
 	t.Cleanup(func() { store.Close() })
-	m.whole = backendtest.Fold(t, demoEvents())
 	must(t, store.Save(m.whole))
-	m.from = slices.Sorted(func(yield func(string) bool) {
-		for a := range m.whole.Searches {
-			if !yield(a) {
-				return
-			}
-		}
-	})[0]
 	m.ev = state.Event{At: time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC), Kind: state.EventMove, Address: state.MovesAddress,
-		Move: &state.MoveEvent{Moves: []state.Move{{From: m.from, To: "search.moved"}}}}
-	m.b = store.AsBackend()
+		Move: &state.MoveEvent{Moves: []state.Move{{From: from, To: to}}}}
 	var err error
+	m.db, err = sql.Open("sqlite", m.path+sqliteDSN)
+	must(t, err)
+	t.Cleanup(func() { m.db.Close() })
+	if before != nil {
+		before(m.db)
+	}
+	m.b = store.AsBackend()
 	m.base, err = backend.OpenBase(m.b)
 	must(t, err)
 	m.s, err = m.base.Writable()
@@ -56,9 +63,6 @@ func newMovedRecording(t *testing.T) *movedRecording {
 	must(t, err)
 	must(t, m.rec.Append(&m.ev))
 	must(t, m.s.Fold(m.ev))
-	m.db, err = sql.Open("sqlite", m.path+sqliteDSN)
-	must(t, err)
-	t.Cleanup(func() { m.db.Close() })
 	return m
 }
 

@@ -26,6 +26,6 @@ func keyedPeople(keys []string) func(*state.Base) (map[string]*state.Person, err
 		if !ok {
 			return enrichedPeople(b)
 		}
-		return b.People(ids)
+		return readWhole(b, ids)
 	}
 }

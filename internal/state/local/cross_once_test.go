@@ -2,6 +2,7 @@ package local
 
 import (
 	"path/filepath"
+	"runtime"
 	"slices"
 	"testing"
 	"time"
@@ -15,24 +16,10 @@ import (
 // EnrichmentsElsewhere, which reads the other workspaces again); at
 // maxOnceKeys it keeps them.
 func TestElsewhereOnceKeepsNoLargeRead(t *testing.T) {
-	set := NewWorkspaces(filepath.Join(t.TempDir(), ".leadsync", "state.json"), nil)
-	if err := set.CreateWorkspace("dach"); err != nil {
-		t.Fatal(err)
-	}
-	dach, err := set.Open("dach")
-	if err != nil {
-		t.Fatal(err)
-	}
 	s := state.New()
 	s.People["n1"] = &state.Person{ID: "n1", Lead: person.Lead{NetworkID: "n1", PageName: "anna"},
 		Enrichment: &state.Enrichment{EnrichedAt: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC), By: "enrich.e"}}
-	if err := dach.Save(s); err != nil {
-		t.Fatal(err)
-	}
-	def, err := set.Open("default")
-	if err != nil {
-		t.Fatal(err)
-	}
+	def := withElsewhere(t, "state.json", s)
 	defer func(n int) { maxOnceKeys = n }(maxOnceKeys)
 	for _, tc := range []struct {
 		most int
@@ -53,42 +40,118 @@ func TestElsewhereOnceKeepsNoLargeRead(t *testing.T) {
 }
 
 // TestElsewhereOnceListsADatabaseNarrowly: of another workspace in a
-// database, ElsewhereOnce lists the keys of the people holding an
-// enrichment (1 of 3) from their columns (enrichedKeys) and keeps no
-// answers (a nil lookup: EnrichmentsElsewhere finds the people asked
-// about by their indexes); of a state file, loaded whole, it keeps them.
+// database, ElsewhereOnce and EnrichedKeysElsewhere list the keys of the
+// people holding an enrichment (2 of 4) from their columns
+// (enrichedKeys), reading no person whole (readWhole), and ElsewhereOnce
+// keeps no answers (a nil lookup: EnrichmentsElsewhere finds the people
+// asked about by their indexes); of a state file, loaded whole, it keeps
+// them. One of them is kept under its page ID: its network ID is listed
+// from its column, not from its ID.
 func TestElsewhereOnceListsADatabaseNarrowly(t *testing.T) {
+	wholeReads := countWholeReads(t)
+	want := []string{"n:n2", "n:n9", "p:bob", "p:page-n2"}
 	for _, tc := range []struct {
 		file string
 		kept bool
 	}{{"state.db", false}, {"state.json", true}} {
-		set := NewWorkspaces(filepath.Join(t.TempDir(), ".leadsync", tc.file), nil)
-		if err := set.CreateWorkspace("dach"); err != nil {
-			t.Fatal(err)
-		}
-		dach, err := set.Open("dach")
-		if err != nil {
-			t.Fatal(err)
-		}
-		s := state.New()
-		for _, id := range []string{"n1", "n2", "n3"} {
-			s.People[id] = &state.Person{ID: id, Lead: person.Lead{NetworkID: id, PageName: "page-" + id}}
-		}
-		s.People["n2"].Enrichment = &state.Enrichment{EnrichedAt: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC), By: "enrich.e"}
-		if err := dach.Save(s); err != nil {
-			t.Fatal(err)
-		}
-		def, err := set.Open("default")
-		if err != nil {
-			t.Fatal(err)
-		}
+		def := withEnrichedElsewhere(t, tc.file)
+		*wholeReads = 0
 		keys, lookup, err := def.ElsewhereOnce()
 		if err != nil {
 			t.Fatal(err)
 		}
 		slices.Sort(keys)
-		if (lookup != nil) != tc.kept || !slices.Equal(keys, []string{"n:n2", "p:page-n2"}) {
-			t.Errorf("%s: answers kept %v, keys %v; want %v, n2's", tc.file, lookup != nil, keys, tc.kept)
+		if (lookup != nil) != tc.kept || !slices.Equal(keys, want) {
+			t.Errorf("%s: answers kept %v, keys %v; want %v, %v", tc.file, lookup != nil, keys, tc.kept, want)
+		}
+		if keys, err = def.EnrichedKeysElsewhere(); err != nil {
+			t.Fatal(err)
+		}
+		slices.Sort(keys)
+		if !slices.Equal(keys, want) {
+			t.Errorf("%s: EnrichedKeysElsewhere listed %v, want %v", tc.file, keys, want)
+		}
+		if *wholeReads != 0 {
+			t.Errorf("%s: the keys listed with %d reads of people whole, want none", tc.file, *wholeReads)
 		}
 	}
+}
+
+// TestEnrichedKeysHoldsAPageOfTheirSize: listing the keys of a few
+// enriched people allocates for those few, not for a full page of
+// enrichedAsk people (23 MB).
+func TestEnrichedKeysHoldsAPageOfTheirSize(t *testing.T) {
+	def := withEnrichedElsewhere(t, "state.db")
+	dach, err := def.set.Open("dach")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := dach.OpenBase()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	keys, err := enrichedKeys(b)
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const most = 1 << 20
+	n := after.TotalAlloc - before.TotalAlloc
+	t.Logf("%d keys listed allocating %d bytes", len(keys), n)
+	if n > most || len(keys) != 4 {
+		t.Errorf("%d keys listed allocating %d bytes; want 4, at most %d", len(keys), n, most)
+	}
+}
+
+// withEnrichedElsewhere is withElsewhere of four people, n2 and page:bob
+// (network ID n9) enriched.
+func withEnrichedElsewhere(t *testing.T, file string) *Workspace {
+	t.Helper()
+	s := state.New()
+	for _, id := range []string{"n1", "n2", "n3"} {
+		s.People[id] = &state.Person{ID: id, Lead: person.Lead{NetworkID: id, PageName: "page-" + id}}
+	}
+	s.People["page:bob"] = &state.Person{ID: "page:bob", Lead: person.Lead{NetworkID: "n9", PageName: "Bob"}}
+	for _, id := range []string{"n2", "page:bob"} {
+		s.People[id].Enrichment = &state.Enrichment{EnrichedAt: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC), By: "enrich.e"}
+	}
+	return withElsewhere(t, file, s)
+}
+
+// withElsewhere makes the workspaces of a state file named file
+// (state.db: a database), whose other workspace "dach" holds s, and
+// returns default.
+func withElsewhere(t *testing.T, file string, s *state.State) *Workspace {
+	t.Helper()
+	set := NewWorkspaces(filepath.Join(t.TempDir(), ".leadsync", file), nil)
+	if err := set.CreateWorkspace("dach"); err != nil {
+		t.Fatal(err)
+	}
+	dach, err := set.Open("dach")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := dach.Save(s); err != nil {
+		t.Fatal(err)
+	}
+	def, err := set.Open("default")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return def
+}
+
+// countWholeReads counts the calls of readWhole until the test ends.
+func countWholeReads(t *testing.T) *int {
+	n := new(int)
+	read := readWhole
+	t.Cleanup(func() { readWhole = read })
+	readWhole = func(b *state.Base, ids []string) (map[string]*state.Person, error) {
+		*n++
+		return read(b, ids)
+	}
+	return n
 }

@@ -209,7 +209,7 @@ func TestCheckKeys(t *testing.T) {
 	defer tx.Rollback()
 	ctx := context.Background()
 	must(t, checkKeys(ctx, tx))
-	_, err = tx.Exec(`INSERT INTO enrichments (workspace, person_id, enriched_at, by_address) VALUES ('default', 'nobody', '2026-01-01', 'enrich.x')`)
+	_, err = tx.Exec(`INSERT INTO enrichments (workspace, person_id, enriched_at, by_n) VALUES ('default', 'nobody', '2026-01-01', 1)`)
 	must(t, err)
 	if err := checkKeys(ctx, tx); err == nil || !strings.Contains(err.Error(), "a row of enrichments refers to a row of people") {
 		t.Fatalf("checkKeys with an enrichment of nobody: %v", err)

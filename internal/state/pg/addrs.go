@@ -91,7 +91,7 @@ func (b *Backend) numbers(ctx context.Context, q querier, ws string, people []*s
 		if p == nil {
 			continue
 		}
-		for _, a := range p.FoundBy {
+		for _, a := range sqlstate.AddressesOf(p) {
 			if !seen[a] {
 				seen[a] = true
 				want = append(want, a)

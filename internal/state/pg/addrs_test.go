@@ -344,3 +344,65 @@ func TestNamesOfAWorkspaceMadeAgain(t *testing.T) {
 		t.Errorf("the workspace made again, %s found by %q, want the new names (%q with _again)", id, again.FoundBy, first.FoundBy)
 	}
 }
+
+// TestMigrateSchema16: a schema of version 16 (the enrichments' and
+// histories' addresses as texts, the copying block in extra) gets them
+// numbered when a command opens it (version 17): each workspace's
+// commonest block numbered 0 (the column's default), the other
+// addresses after found_by's, the copying block out of extra, and the
+// state read the same.
+func TestMigrateSchema16(t *testing.T) {
+	cs := testConnStr(t)
+	old, schema, c := schemaAt(t, cs, 16)
+	ctx := context.Background()
+	for _, q := range []string{
+		`INSERT INTO {s}.workspaces (name, lineage, serial, format_version, created_at) VALUES ('default', 'lin-1', 7, 1, now()), ('other', 'lin-2', 1, 1, now())`,
+		`INSERT INTO {s}.addresses (workspace, n, address) VALUES ('default', 1, 'search.a')`,
+		`INSERT INTO {s}.people (workspace, id, found_by) VALUES ('default', 'd1', '{1}'), ('default', 'd2', '{1}'), ('default', 'd3', '{1}'),
+			('default', 'd4', '{1}'), ('other', 'o1', NULL)`,
+		`INSERT INTO {s}.enrichments (workspace, person_id, enriched_at, by_address, email, extra) VALUES
+			('default', 'd1', now(), 'enrich.contacts', 'd1@x.example', NULL), ('default', 'd2', now(), 'enrich.contacts', '', NULL),
+			('default', 'd3', now(), 'enrich.contacts', '', '{"kept": 1}'), ('default', 'd4', now(), 'reused:dach', '', '{"copied_by": "enrich.contacts"}'),
+			('other', 'o1', now(), 'enrich.other', '', NULL)`,
+		`INSERT INTO {s}.person_history (workspace, person_id, n, field, value_before, value_after, at, by_address, call) VALUES
+			('default', 'd1', 0, 'title', 'CTO', 'CEO', now(), 'search.a', 'c1'), ('default', 'd2', 0, 'title', 'A', 'B', now(), 'profile.d2', 'c2')`,
+	} {
+		_, err := c.Exec(ctx, old.sql(q))
+		mustNoErr(t, err, "insert")
+	}
+	old.mu.Unlock()
+	s, err := newPG(t, cs, schema, "", bob).Load()
+	mustNoErr(t, err, "load of a version 16 schema")
+	got := func(id string) string {
+		p := s.People[id]
+		if p == nil || p.Enrichment == nil {
+			return "-"
+		}
+		out := p.Enrichment.By + "/" + p.Enrichment.CopiedBy + "/" + p.Enrichment.Result.Email
+		for _, h := range p.History {
+			out += " " + h.By + ":" + h.After
+		}
+		return out
+	}
+	for id, want := range map[string]string{"d1": "enrich.contacts//d1@x.example search.a:CEO", "d2": "enrich.contacts// profile.d2:B",
+		"d3": "enrich.contacts//", "d4": "reused:dach/enrich.contacts/"} {
+		if g := got(id); g != want {
+			t.Errorf("person %s after the migration: %q, want %q", id, g, want)
+		}
+	}
+	var v int
+	mustNoErr(t, c.QueryRow(ctx, old.sql(`SELECT version FROM {s}.schema_version`)).Scan(&v), "version")
+	var addrs, rows []string
+	mustNoErr(t, c.QueryRow(ctx, old.sql(`SELECT array_agg(workspace || ':' || n || '=' || address ORDER BY workspace, n) FROM {s}.addresses`)).Scan(&addrs), "addresses")
+	mustNoErr(t, c.QueryRow(ctx, old.sql(`SELECT array_agg(person_id || ':' || by_n || '/' || coalesce(copied_n::text, '-') || '/' || coalesce(extra::text, '-') ORDER BY person_id)
+		FROM {s}.enrichments`)).Scan(&rows), "enrichments")
+	if v != SchemaVersion {
+		t.Errorf("schema version %d after migration, want %d", v, SchemaVersion)
+	}
+	if w := []string{"default:0=enrich.contacts", "default:1=search.a", "default:2=profile.d2", "default:3=reused:dach", "other:0=enrich.other"}; !slices.Equal(addrs, w) {
+		t.Errorf("addresses %q, want %q", addrs, w)
+	}
+	if w := []string{"d1:0/-/-", "d2:0/-/-", `d3:0/-/{"kept": 1}`, "d4:3/0/{}", "o1:0/-/-"}; !slices.Equal(rows, w) {
+		t.Errorf("enrichments' numbers %q, want %q", rows, w)
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/backend"
+	"github.com/leadsync/leadsync/internal/state/sqlstate"
 )
 
 // The workspaces of a schema share one team's API account: the
@@ -145,7 +146,7 @@ func offer(out map[string]state.Reusable, want map[string]bool, p *state.Person,
 // rows of person.PersonFields that name one.
 func (b *Backend) enrichmentRows(ctx context.Context, tx pgx.Tx, nids, pages []string, want map[string]bool, out map[string]state.Reusable) error {
 	rows, err := tx.Query(ctx, b.sql(`SELECT p.workspace, p.id, p.network_id, p.page_name,
-		e.enriched_at, e.by_address, e.`+strings.Join(fieldColumns(resultCols), ", e.")+`, e.extra
+		e.enriched_at, `+sqlstate.NameOf("e.workspace", "e.by_n")+`, `+sqlstate.NameOf("e.workspace", "e.copied_n")+`, e.`+strings.Join(fieldColumns(resultCols), ", e.")+`, e.extra
 		FROM {s}.people p JOIN {s}.enrichments e ON e.workspace = p.workspace AND e.person_id = p.id
 		WHERE p.workspace <> $1 AND (p.network_id = ANY($2) OR p.id = ANY($2) OR lower(p.page_name) = ANY($3))`),
 		b.workspace, nids, pages)
@@ -157,8 +158,9 @@ func (b *Backend) enrichmentRows(ctx context.Context, tx pgx.Tx, nids, pages []s
 		var ws, id, nid, page string
 		var at pgtype.Timestamptz
 		var extra []byte
+		var copied pgtype.Text
 		e := state.Enrichment{}
-		scan := append([]any{&ws, &id, &nid, &page, &at, &e.By}, resultTargets(&e.Result)...)
+		scan := append([]any{&ws, &id, &nid, &page, &at, &e.By, &copied}, resultTargets(&e.Result)...)
 		if err := rows.Scan(append(scan, &extra)...); err != nil {
 			return err
 		}
@@ -166,6 +168,7 @@ func (b *Backend) enrichmentRows(ctx context.Context, tx pgx.Tx, nids, pages []s
 		if err := enrichmentExtra.Decode(extra, &e); err != nil {
 			return fmt.Errorf("the enrichment of %s in workspace %q: %w", id, ws, err)
 		}
+		e.CopiedBy = copied.String
 		offer(out, want, &state.Person{ID: id, Lead: person.Lead{NetworkID: nid, PageName: page}}, ws, e)
 	}
 	return rows.Err()

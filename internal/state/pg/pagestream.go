@@ -115,7 +115,7 @@ func readPage(br pgx.BatchResults, names map[int32]string, n int, history bool) 
 	if rows, err = br.Query(); err != nil {
 		return nil, err
 	}
-	enrichments, err := scanEnrichments(rows)
+	enrichments, err := scanEnrichments(rows, names)
 	if err != nil {
 		return nil, err
 	}
@@ -130,7 +130,7 @@ func readPage(br pgx.BatchResults, names map[int32]string, n int, history bool) 
 	if rows, err = br.Query(); err != nil {
 		return nil, err
 	}
-	changes, err := scanHistory(rows)
+	changes, err := scanHistory(rows, names)
 	if err != nil {
 		return nil, err
 	}
@@ -144,8 +144,6 @@ var (
 	someHistoryQuery = `SELECT EXISTS (SELECT 1 FROM {s}.person_history WHERE workspace = $1)`
 	pagePeopleQuery  = `SELECT id, ` + strings.Join(fieldColumns(leadCols), ", ") + `,
 		first_seen, last_seen, found_by, profile, profile_read_at, raw, extra, status, status_since, checked_at FROM {s}.people WHERE workspace = $1 AND id = ANY($2)`
-	pageEnrichmentsQuery = `SELECT person_id, enriched_at, by_address, ` + strings.Join(fieldColumns(resultCols), ", ") + `, extra
-		FROM {s}.enrichments WHERE workspace = $1 AND person_id = ANY($2)`
-	pageHistoryQuery = `SELECT person_id, n, field, value_before, value_after, at, by_address, call
-		FROM {s}.person_history WHERE workspace = $1 AND person_id = ANY($2) ORDER BY person_id, n`
+	pageEnrichmentsQuery = enrichmentsQuery + ` AND person_id = ANY($2)`
+	pageHistoryQuery     = historyQuery + ` AND person_id = ANY($2) ORDER BY person_id, n`
 )

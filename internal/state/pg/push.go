@@ -149,13 +149,13 @@ func (b *Backend) copyPeople(ctx context.Context, tx pgx.Tx, people []*state.Per
 		}
 	}
 	if err := copyRows("enrichments", enrichmentCols, len(enriched), func(i int) ([]any, error) {
-		return sqlstate.EnrichmentValues(b.dialect, ws, enriched[i].ID, enriched[i].Enrichment)
+		return sqlstate.EnrichmentValues(b.dialect, ws, enriched[i].ID, enriched[i].Enrichment, nums)
 	}); err != nil {
 		return err
 	}
 	return copyRows("person_history", historyCols, len(history), func(i int) ([]any, error) {
 		h := history[i]
-		return sqlstate.HistoryValues(b.dialect, ws, h.p.ID, h.n, &h.p.History[h.n]), nil
+		return sqlstate.HistoryValues(b.dialect, ws, h.p.ID, h.n, &h.p.History[h.n], nums)
 	})
 }
 

@@ -101,16 +101,20 @@ func utc(t *time.Time) time.Time {
 // queueHistory queues the writes of person id's history that ch names:
 // the entries appended since the last write (n of them), or, for n < 0,
 // the whole history again.
-func (b *Backend) queueHistory(batch *pgx.Batch, ws string, p *state.Person, n int) {
+func (b *Backend) queueHistory(batch *pgx.Batch, ws string, p *state.Person, n int, nums *sqlstate.Numbers) error {
 	from := len(p.History) - n
 	if n < 0 {
 		batch.Queue(b.sql(`DELETE FROM {s}.person_history WHERE workspace = $1 AND person_id = $2`), ws, p.ID)
 		from = 0
 	}
 	for i := max(0, from); i < len(p.History); i++ {
-		batch.Queue(b.sql(`INSERT INTO {s}.person_history (`+strings.Join(historyCols, ", ")+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-			ON CONFLICT (workspace, person_id, n) DO NOTHING`), sqlstate.HistoryValues(b.dialect, ws, p.ID, i, &p.History[i])...)
+		v, err := sqlstate.HistoryValues(b.dialect, ws, p.ID, i, &p.History[i], nums)
+		if err != nil {
+			return err
+		}
+		batch.Queue(b.sql(sqlstate.InsertHistory), v...)
 	}
+	return nil
 }
 
 // upsertSQL is sqlstate.UpsertSQL in this backend's schema.
@@ -242,13 +246,15 @@ func (b *Backend) queuePeople(batch *pgx.Batch, s *state.State, ch *state.Change
 		}
 		batch.Queue(b.upsertSQL("people", peopleCols), v...)
 		if n := ch.History[id]; n != 0 {
-			b.queueHistory(batch, ws, p, n)
+			if err := b.queueHistory(batch, ws, p, n, nums); err != nil {
+				return fmt.Errorf("history of %s: %w", id, err)
+			}
 		}
 		if p.Enrichment == nil {
 			batch.Queue(b.sql(`DELETE FROM {s}.enrichments WHERE workspace = $1 AND person_id = $2`), ws, id)
 			continue
 		}
-		v, err = sqlstate.EnrichmentValues(b.dialect, ws, id, p.Enrichment)
+		v, err = sqlstate.EnrichmentValues(b.dialect, ws, id, p.Enrichment, nums)
 		if err != nil {
 			return fmt.Errorf("enrichment of %s: %w", id, err)
 		}
@@ -367,48 +373,75 @@ func readOthers(ctx context.Context, q querier, b *Backend, ws string, s *state.
 // readEnrichments reads the enrichments of ws, to be attached to the
 // people once they are read.
 func readEnrichments(ctx context.Context, q querier, b *Backend, ws string) ([]enrichmentRow, error) {
-	return readEnrichmentsOf(ctx, q, b, ws, nil)
-}
-
-// readEnrichmentsOf is readEnrichments of the people ids only (nil: all).
-func readEnrichmentsOf(ctx context.Context, q querier, b *Backend, ws string, ids []string) ([]enrichmentRow, error) {
-	cond, args := ofPeople(ws, ids)
-	rows, err := q.Query(ctx, b.sql(`SELECT person_id, enriched_at, by_address, `+strings.Join(fieldColumns(resultCols), ", ")+`, extra
-		FROM {s}.enrichments WHERE workspace = $1`+cond), args...)
+	names, err := addressNames(ctx, q, b, ws)
 	if err != nil {
 		return nil, err
 	}
-	return scanEnrichments(rows)
+	return readEnrichmentsOf(ctx, q, b, ws, nil, names)
+}
+
+// readEnrichmentsOf is readEnrichments of the people ids only (nil: all).
+// names are the workspace's addresses by number (addressNames).
+func readEnrichmentsOf(ctx context.Context, q querier, b *Backend, ws string, ids []string, names map[int32]string) ([]enrichmentRow, error) {
+	cond, args := ofPeople(ws, ids)
+	rows, err := q.Query(ctx, b.sql(enrichmentsQuery+cond), args...)
+	if err != nil {
+		return nil, err
+	}
+	return scanEnrichments(rows, names)
+}
+
+// enrichmentsQuery and historyQuery are the columns scanEnrichments and
+// scanHistory read, of the workspace $1: their addresses' numbers, which
+// the scans name.
+var (
+	enrichmentsQuery = `SELECT person_id, enriched_at, by_n, copied_n, ` + strings.Join(fieldColumns(resultCols), ", ") + `, extra
+		FROM {s}.enrichments WHERE workspace = $1`
+	historyQuery = `SELECT person_id, n, field, value_before, value_after, at, by_n, call
+		FROM {s}.person_history WHERE workspace = $1`
+)
+
+// nameOf is the address numbered n among names ("" for NULL).
+func nameOf(names map[int32]string, n pgtype.Int4) (string, error) {
+	if !n.Valid {
+		return "", nil
+	}
+	a, ok := names[n.Int32]
+	if !ok {
+		return "", fmt.Errorf("the address number %d is not in the table addresses", n.Int32)
+	}
+	return a, nil
 }
 
 // scanEnrichments reads the enrichments of rows (readEnrichmentsOf's
 // columns) and closes rows.
-func scanEnrichments(rows pgx.Rows) ([]enrichmentRow, error) {
+func scanEnrichments(rows pgx.Rows, names map[int32]string) ([]enrichmentRow, error) {
 	var enrichments []enrichmentRow
-	// As for people: the text columns (the person's ID, the block, the
-	// result's text fields) are read from the raw values into one string;
-	// whole numbers are scanned.
+	// As for people: the text columns (the person's ID, the result's text
+	// fields) are read from the raw values into one string; whole numbers
+	// are scanned, the blocks' named. The block that copied it may be NULL.
 	var at pgtype.Timestamptz
+	var by, copied pgtype.Int4
 	var extra []byte
-	scan := make([]any, 3+len(resultCols)+1)
-	scan[1], scan[len(scan)-1] = &at, &extra
-	textAt := []int{0, 2}
+	scan := make([]any, 4+len(resultCols)+1)
+	scan[1], scan[2], scan[3], scan[len(scan)-1] = &at, &by, &copied, &extra
+	textAt := []int{0}
 	for i, f := range resultCols {
 		if f.EnrichedInt == nil {
-			textAt = append(textAt, 3+i)
+			textAt = append(textAt, 4+i)
 		}
 	}
 	raws, texts := make([][]byte, len(textAt)), make([]*string, len(textAt))
 	for rows.Next() {
 		var id string
-		at, extra = pgtype.Timestamptz{}, nil
+		at, by, copied, extra = pgtype.Timestamptz{}, pgtype.Int4{}, pgtype.Int4{}, nil
 		e := &state.Enrichment{}
 		r := &e.Result
-		texts[0], texts[1] = &id, &e.By
-		k := 2
+		texts[0] = &id
+		k := 1
 		for i, f := range resultCols {
 			if f.EnrichedInt != nil {
-				scan[3+i] = f.EnrichedInt(r)
+				scan[4+i] = f.EnrichedInt(r)
 			} else {
 				texts[k] = f.Enriched(r)
 				k++
@@ -425,6 +458,14 @@ func scanEnrichments(rows pgx.Rows) ([]enrichmentRow, error) {
 		rowStrings(raws, texts...)
 		e.EnrichedAt = tsUTC(at)
 		if err := enrichmentExtra.Decode(extra, e); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("enrichment of %s: %w", id, err)
+		}
+		var err error
+		if e.By, err = nameOf(names, by); err == nil {
+			e.CopiedBy, err = nameOf(names, copied)
+		}
+		if err != nil {
 			rows.Close()
 			return nil, fmt.Errorf("enrichment of %s: %w", id, err)
 		}
@@ -542,29 +583,38 @@ type historyRow struct {
 // readHistory reads the people's histories of workspace ws, by person and
 // position.
 func readHistory(ctx context.Context, q querier, b *Backend, ws string) ([]historyRow, error) {
-	return readHistoryOf(ctx, q, b, ws, nil)
-}
-
-// readHistoryOf is readHistory of the people ids only (nil: all).
-func readHistoryOf(ctx context.Context, q querier, b *Backend, ws string, ids []string) ([]historyRow, error) {
-	cond, args := ofPeople(ws, ids)
-	rows, err := q.Query(ctx, b.sql(`SELECT person_id, n, field, value_before, value_after, at, by_address, call
-		FROM {s}.person_history WHERE workspace = $1`+cond+` ORDER BY person_id, n`), args...)
+	names, err := addressNames(ctx, q, b, ws)
 	if err != nil {
 		return nil, err
 	}
-	return scanHistory(rows)
+	return readHistoryOf(ctx, q, b, ws, nil, names)
+}
+
+// readHistoryOf is readHistory of the people ids only (nil: all); names
+// are the workspace's addresses by number.
+func readHistoryOf(ctx context.Context, q querier, b *Backend, ws string, ids []string, names map[int32]string) ([]historyRow, error) {
+	cond, args := ofPeople(ws, ids)
+	rows, err := q.Query(ctx, b.sql(historyQuery+cond+` ORDER BY person_id, n`), args...)
+	if err != nil {
+		return nil, err
+	}
+	return scanHistory(rows, names)
 }
 
 // scanHistory reads the changes of rows (readHistoryOf's columns) and
 // closes rows.
-func scanHistory(rows pgx.Rows) ([]historyRow, error) {
+func scanHistory(rows pgx.Rows, names map[int32]string) ([]historyRow, error) {
 	defer rows.Close()
 	var out []historyRow
 	for rows.Next() {
 		var h historyRow
 		var at time.Time
-		if err := rows.Scan(&h.id, &h.n, &h.d.Field, &h.d.Before, &h.d.After, &at, &h.d.By, &h.d.Call); err != nil {
+		var by pgtype.Int4
+		err := rows.Scan(&h.id, &h.n, &h.d.Field, &h.d.Before, &h.d.After, &at, &by, &h.d.Call)
+		if err == nil {
+			h.d.By, err = nameOf(names, by)
+		}
+		if err != nil {
 			return nil, fmt.Errorf("person history: %w", err)
 		}
 		h.d.At = at.UTC()

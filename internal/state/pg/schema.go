@@ -18,7 +18,7 @@ import (
 // SchemaVersion is the version of the tables this build reads and writes.
 // A schema of a newer version is refused; an older one is migrated, in one
 // transaction, by the first command that writes.
-const SchemaVersion = 16
+const SchemaVersion = 17
 
 // migrations[i] takes a schema from version i to i+1. {s} is the schema.
 var migrations = []string{
@@ -305,7 +305,48 @@ ANALYZE {s}.people;
 	// 15 -> 16: the count of the changes of a workspace's addresses
 	// (sqlstate's addressChanges are SQLite's): countAddressChanges.
 	countAddressChanges,
+	// 16 -> 17: the enrichments' blocks, the blocks that copied them and
+	// the histories' calls numbered (sqlstate's numberBlocks is SQLite's):
+	// numberBlocks.
+	numberBlocks,
 }
+
+// numberBlocks makes the enrichments' blocks (by_n), the blocks that
+// copied them (copied_n, out of extra) and the histories' calls (by_n)
+// the numbers of their addresses, as found_by holds them, so that a move
+// renames one row of addresses. Each workspace's commonest block of
+// enrichments not numbered yet is numbered 0, the new column's default:
+// PostgreSQL adds such a column without writing a row, and only the
+// other rows are updated. Dropping the text columns writes no row
+// either.
+const numberBlocks = `
+INSERT INTO {s}.addresses (workspace, n, address) SELECT DISTINCT ON (workspace) workspace, 0, by_address FROM
+	(SELECT workspace, by_address, count(*) AS c FROM {s}.enrichments e
+		WHERE NOT EXISTS (SELECT 1 FROM {s}.addresses a WHERE a.workspace = e.workspace AND a.address = e.by_address) GROUP BY workspace, by_address) AS x
+	ORDER BY workspace, c DESC, by_address COLLATE "C";
+INSERT INTO {s}.addresses (workspace, n, address) SELECT workspace, (SELECT coalesce(max(n), 0) FROM {s}.addresses a WHERE a.workspace = x.workspace)
+	+ row_number() OVER (PARTITION BY workspace ORDER BY address COLLATE "C"), address
+	FROM (SELECT DISTINCT workspace, by_address AS address FROM {s}.enrichments
+		UNION SELECT DISTINCT workspace, extra->>'copied_by' FROM {s}.enrichments WHERE (extra->>'copied_by') IS NOT NULL
+		UNION SELECT DISTINCT workspace, by_address FROM {s}.person_history) AS x
+	WHERE NOT EXISTS (SELECT 1 FROM {s}.addresses a WHERE a.workspace = x.workspace AND a.address = x.address);
+ALTER TABLE {s}.enrichments ADD COLUMN by_n integer NOT NULL DEFAULT 0, ADD COLUMN copied_n integer;
+UPDATE {s}.enrichments e SET copied_n = a.n, extra = e.extra - 'copied_by' FROM {s}.addresses a
+	WHERE (e.extra->>'copied_by') IS NOT NULL AND a.workspace = e.workspace AND a.address = (e.extra->>'copied_by');
+UPDATE {s}.enrichments e SET by_n = a.n FROM {s}.addresses a WHERE a.workspace = e.workspace AND a.address = e.by_address AND a.n <> 0;
+ALTER TABLE {s}.person_history ADD COLUMN by_n integer NOT NULL DEFAULT 0;
+UPDATE {s}.person_history h SET by_n = a.n FROM {s}.addresses a WHERE a.workspace = h.workspace AND a.address = h.by_address AND a.n <> 0;
+DROP INDEX {s}.enrichments_by;
+DROP INDEX {s}.enrichments_copied;
+DROP INDEX {s}.person_history_by;
+ALTER TABLE {s}.enrichments DROP COLUMN by_address;
+ALTER TABLE {s}.person_history DROP COLUMN by_address;
+CREATE INDEX enrichments_by ON {s}.enrichments (workspace, by_n, enriched_at);
+CREATE INDEX enrichments_copied ON {s}.enrichments (workspace, copied_n) WHERE copied_n IS NOT NULL;
+CREATE INDEX person_history_by ON {s}.person_history (workspace, by_n, person_id);
+ANALYZE {s}.enrichments;
+ANALYZE {s}.person_history;
+`
 
 // numberAddresses numbers the addresses the people's found_by name (in
 // byte order, per workspace) and makes found_by the integer[] of their

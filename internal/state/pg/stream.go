@@ -56,6 +56,7 @@ type pgStream struct {
 	cancel context.CancelFunc
 	header *state.State
 	erased map[string]bool
+	names  map[int32]string // the workspace's addresses by number, once read
 }
 
 // openStream starts the read; nil without error when the state must be
@@ -145,6 +146,7 @@ func (st *pgStream) people(fn func([]*state.Person) error) error {
 	if err != nil {
 		return err
 	}
+	st.names = names
 	if _, err := tx.Exec(ctx, b.sql(`DECLARE leadsync_people NO SCROLL CURSOR FOR SELECT id, `+strings.Join(fieldColumns(leadCols), ", ")+`,
 		first_seen, last_seen, found_by, profile, profile_read_at, raw, extra, status, status_since, checked_at FROM {s}.people
 		WHERE workspace = $1 ORDER BY id COLLATE "C"`), b.workspace); err != nil {
@@ -182,7 +184,7 @@ func (st *pgStream) attach(batch []*state.Person) error {
 		ids[i] = p.ID
 		byID[p.ID] = p
 	}
-	enrichments, err := readEnrichmentsOf(st.ctx, st.tx, st.b, st.b.workspace, ids)
+	enrichments, err := readEnrichmentsOf(st.ctx, st.tx, st.b, st.b.workspace, ids, st.names)
 	if err != nil {
 		return err
 	}
@@ -191,7 +193,7 @@ func (st *pgStream) attach(batch []*state.Person) error {
 			p.Enrichment = r.e
 		}
 	}
-	history, err := readHistoryOf(st.ctx, st.tx, st.b, st.b.workspace, ids)
+	history, err := readHistoryOf(st.ctx, st.tx, st.b, st.b.workspace, ids, st.names)
 	if err != nil {
 		return err
 	}

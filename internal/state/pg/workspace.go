@@ -115,7 +115,7 @@ func (b *Backend) copyState(ctx context.Context, tx pgx.Tx, s *state.State) erro
 		}
 	}
 	if err := copyRows("enrichments", enrichmentCols, len(enriched), func(i int) ([]any, error) {
-		return sqlstate.EnrichmentValues(b.dialect, ws, enriched[i], s.People[enriched[i]].Enrichment)
+		return sqlstate.EnrichmentValues(b.dialect, ws, enriched[i], s.People[enriched[i]].Enrichment, nums)
 	}); err != nil {
 		return err
 	}
@@ -131,7 +131,7 @@ func (b *Backend) copyState(ctx context.Context, tx pgx.Tx, s *state.State) erro
 	}
 	if err := copyRows("person_history", historyCols, len(history), func(i int) ([]any, error) {
 		h := history[i]
-		return sqlstate.HistoryValues(b.dialect, ws, h.id, h.n, &s.People[h.id].History[h.n]), nil
+		return sqlstate.HistoryValues(b.dialect, ws, h.id, h.n, &s.People[h.id].History[h.n], nums)
 	}); err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -16,7 +17,10 @@ import (
 // array such as [3,17]: each is the number of an address in the table
 // addresses, one row per address a workspace's people were found by. A
 // move renames that one row (RenameStmts), not the rows of the millions
-// of people the address names. The Writer numbers the addresses it
+// of people the address names. Since schema version 8 (pg 17) the
+// enrichments' blocks and the blocks that copied them (by_n, copied_n)
+// and the histories' calls (by_n) hold numbers of the same table, which
+// the queries name (NameOf). The Writer numbers the addresses it
 // writes (inserting the new ones in its transaction); the Reader gives
 // each list back as texts, in byte order, as state.Person.FoundBy is
 // kept. The view people_found_by shows the lists as texts to sqlite3's
@@ -122,6 +126,43 @@ type Numbers struct {
 // NumbersOf are the Numbers of the addresses byAddr (a backend that
 // numbers them itself: pg).
 func NumbersOf(byAddr map[string]int64) *Numbers { return &Numbers{byAddr: byAddr, last: -1} }
+
+// Of is the number of the address a.
+func (n *Numbers) Of(a string) (int64, error) {
+	if n == nil {
+		return 0, fmt.Errorf("the address %s written without the addresses' numbers", a)
+	}
+	num, ok := n.byAddr[a]
+	if !ok {
+		return 0, fmt.Errorf("the address %s has no number", a)
+	}
+	return num, nil
+}
+
+// OfOptional is the number of the address a, NULL for none.
+func (n *Numbers) OfOptional(a string) (any, error) {
+	if a == "" {
+		return nil, nil
+	}
+	return n.Of(a)
+}
+
+// AddressesOf are the addresses p's rows name, each a number in them:
+// its found_by, its enrichment's block and the block that copied it,
+// and its history's calls. Some may repeat.
+func AddressesOf(p *state.Person) []string {
+	out := slices.Clone(p.FoundBy)
+	if e := p.Enrichment; e != nil {
+		out = append(out, e.By)
+		if e.CopiedBy != "" {
+			out = append(out, e.CopiedBy)
+		}
+	}
+	for i := range p.History {
+		out = append(out, p.History[i].By)
+	}
+	return out
+}
 
 // List is the value of found_by l: the JSON array of its addresses'
 // numbers, in l's order (NULL for nil).
@@ -296,7 +337,7 @@ func (d *personDecoder) numberedList(text string) ([]string, error) {
 func (w *Writer) numberBatch(ctx context.Context, batch []*state.Person) error {
 	for _, p := range batch {
 		if p != nil {
-			if err := w.number(ctx, p.FoundBy); err != nil {
+			if err := w.number(ctx, AddressesOf(p)); err != nil {
 				return err
 			}
 		}
@@ -355,20 +396,31 @@ const (
 		WHERE workspace = $1 AND ` + numberOf + `$2) = ANY(found_by)`
 )
 
-// stepStmts are the statements of the moves of one step: the found_by of
-// the people of each that moves onto a numbered address, the addresses'
-// rows, then what the people's enrichments, tracks and histories name.
+// numberedRenames give the enrichments' blocks, the blocks that copied
+// them and the histories' calls numbered as $2 the number of $3, when
+// both are numbered (bothNumbered), as numberedFoundByRename does
+// found_by's: each finds its rows by an index.
+var numberedRenames = []string{
+	`UPDATE {s}.enrichments SET by_n = ` + numberOf + `$3) WHERE workspace = $1 AND by_n = ` + numberOf + `$2)`,
+	`UPDATE {s}.enrichments SET copied_n = ` + numberOf + `$3) WHERE workspace = $1 AND copied_n IS NOT NULL AND copied_n = ` + numberOf + `$2)`,
+	`UPDATE {s}.person_history SET by_n = ` + numberOf + `$3) WHERE workspace = $1 AND by_n = ` + numberOf + `$2)`,
+}
+
+// stepStmts are the statements of the moves of one step: the found_by,
+// enrichments and histories of the people of each that moves onto a
+// numbered address, the addresses' rows, then the tracks' reads the
+// people's extra names.
 func stepStmts(d *Dialect, ws string, step []state.Move) []Stmt {
 	pg := !d.positional
 	var out []Stmt
 	for _, m := range step {
-		out = append(out, Stmt{Q: pick(pg, pgNumberedFoundByRename, numberedFoundByRename), Args: []any{ws, m.From, m.To}, If: bothNumbered})
+		for _, q := range append([]string{pick(pg, pgNumberedFoundByRename, numberedFoundByRename)}, numberedRenames...) {
+			out = append(out, Stmt{Q: q, Args: []any{ws, m.From, m.To}, If: bothNumbered})
+		}
 	}
 	out = append(out, renameAddressesStmts(pg, ws, step)...)
 	for _, m := range step {
-		for _, q := range []string{enrichedRename, pick(pg, pgCopiedRename, copiedRename), historyRename, pick(pg, pgTrackedRename, trackedRename)} {
-			out = append(out, Stmt{Q: q, Args: []any{ws, m.From, m.To}})
-		}
+		out = append(out, Stmt{Q: pick(pg, pgTrackedRename, trackedRename), Args: []any{ws, m.From, m.To}})
 	}
 	return out
 }
@@ -410,4 +462,59 @@ func (w *Writer) resetWorkspace(ctx context.Context, s *state.State, created any
 	}
 	_, err := w.exec(ctx, SetAddressChanges, w.WS, changed+1)
 	return err
+}
+
+// blockNames name the numbers of the enrichments' blocks and the
+// histories' calls of one read (by_n, copied_n), in Go, as found_by's
+// are named: a name a row in SQL cost 0.55 s of CPU more a million rows.
+// They are read at the first number (byN nil), and read again once when
+// a number is not among them (a writer numbered an address since).
+type blockNames struct {
+	ctx    context.Context
+	r      *Reader
+	byN    map[int64]string
+	reread bool
+}
+
+// blockNames are the names the store's decoder keeps (read again when
+// the table changed: namesKey).
+func (p *peopleStore) blockNames() (*blockNames, error) {
+	p.dec.mu.Lock()
+	defer p.dec.mu.Unlock()
+	if err := p.dec.names(p.ctx, p.r); err != nil {
+		return nil, err
+	}
+	return &blockNames{ctx: p.ctx, r: p.r, byN: p.dec.addrs.byN}, nil
+}
+
+// of is the address numbered n ("" for NULL).
+func (b *blockNames) of(n sql.NullInt64) (string, error) {
+	if !n.Valid {
+		return "", nil
+	}
+	if a, ok := b.byN[n.Int64]; ok {
+		return a, nil
+	}
+	if b.byN != nil && b.reread {
+		return "", fmt.Errorf("the address number %d is not in the table addresses", n.Int64)
+	}
+	b.reread = b.byN != nil
+	d := &personDecoder{}
+	if err := d.names(b.ctx, b.r); err != nil {
+		return "", err
+	}
+	b.byN = d.addrs.byN
+	return b.of(n)
+}
+
+// text is of for a number as a packed row gives it.
+func (b *blockNames) text(v sql.NullString) (string, error) {
+	if !v.Valid {
+		return "", nil
+	}
+	n, err := strconv.ParseInt(v.String, 10, 64)
+	if err != nil {
+		return "", fmt.Errorf("the address number %q is no number", v.String)
+	}
+	return b.of(sql.NullInt64{Int64: n, Valid: true})
 }

@@ -301,7 +301,11 @@ func (p *peopleStore) read(w, aw where, n int, lo, hi string) (*state.State, err
 // history lies between them: its IN list of w is made into a table even
 // when no row is then looked up (0.11 s for 150,000 people).
 func (p *peopleStore) attach(s *state.State, w where, lo, hi string) error {
-	if err := p.r.enrichmentsWhere(p.ctx, s, w); err != nil {
+	names, err := p.blockNames()
+	if err != nil {
+		return err
+	}
+	if err := p.r.enrichmentsWhere(p.ctx, s, w, names); err != nil {
 		return err
 	}
 	if lo != "" && p.r.D.packRows {
@@ -310,7 +314,7 @@ func (p *peopleStore) attach(s *state.State, w where, lo, hi string) error {
 			return err
 		}
 	}
-	return p.r.historyWhere(p.ctx, s, w)
+	return p.r.historyWhere(p.ctx, s, w, names)
 }
 
 // SomeHistoryBetween: whether the workspace holds a change of a person
@@ -510,35 +514,8 @@ func (p *peopleStore) countEnriched(addr string) (int, error) {
 }
 
 // copies are the people holding an enrichment the enrich block at addr
-// copied from another workspace: the copies' by_address starts with
-// state.ReusedPrefix (an index range on SQLite), and their extra names
-// the block that copied them.
-func (p *peopleStore) copies(addr string) ([]string, error) {
-	order := p.r.D.byteOrder
-	prefix := state.ReusedPrefix
-	after := prefix[:len(prefix)-1] + string(prefix[len(prefix)-1]+1)
-	rows, err := p.r.query(p.ctx, fmt.Sprintf(SelectCopies, order, order), p.r.WS, prefix, after)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var ids []string
-	for rows.Next() {
-		var id string
-		var extra sql.NullString
-		if err := rows.Scan(&id, &extra); err != nil {
-			return nil, err
-		}
-		var e state.Enrichment
-		if err := EnrichmentExtra.Decode([]byte(extra.String), &e); err != nil {
-			return nil, fmt.Errorf("enrichment of %s: %w", id, err)
-		}
-		if e.CopiedBy == addr {
-			ids = append(ids, id)
-		}
-	}
-	return ids, rows.Err()
-}
+// copied from another workspace (the index enrichments_copied).
+func (p *peopleStore) copies(addr string) ([]string, error) { return p.ids(SelectCopiedBy, addr) }
 
 // companyDomains runs SelectCompanyDomains. With keep, it reads the
 // distinct domains first (SelectEnrichedDomains: the enrichments alone),

@@ -70,7 +70,7 @@ func (b *bulk) insertRows(ctx context.Context, dc any, people []*state.Person) e
 	v = v[:0]
 	for _, p := range people {
 		if p.Enrichment != nil {
-			if v, err = AppendEnrichmentValues(v, b.d, b.ws, p.ID, p.Enrichment); err != nil {
+			if v, err = AppendEnrichmentValues(v, b.d, b.ws, p.ID, p.Enrichment, b.nums); err != nil {
 				return fmt.Errorf("person %s: %w", p.ID, err)
 			}
 		}
@@ -80,8 +80,8 @@ func (b *bulk) insertRows(ctx context.Context, dc any, people []*state.Person) e
 	}
 	v = v[:0]
 	for _, p := range people {
-		for i := range p.History {
-			v = append(v, HistoryValues(b.d, b.ws, p.ID, i, &p.History[i])...)
+		if v, err = AppendHistoryValues(v, b.d, b.ws, p, 0, b.nums); err != nil {
+			return fmt.Errorf("person %s: %w", p.ID, err)
 		}
 	}
 	b.vals = v[:0]

@@ -77,8 +77,8 @@ func Postgres(schema string) *Dialect {
 		},
 		inList: func(col, param string) string { return col + " = ANY(" + param + ")" },
 		spelled: []string{CountUnlisted, pgCountUnlisted, unlisted, `(found_by IS NULL OR cardinality(found_by) = 0)`,
-			SelectTracks, pgSelectTracks, SelectTracked, pgSelectTracked, CountTracks, pgCountTracks, copiedBy, pgCopiedBy, SelectPaged, pgSelectPaged, SelectPageless, pgSelectPageless,
-			SelectSeenBefore, pgSelectSeenBefore, keptCopiedBy, pgKeptCopiedBy, keptSeen, ""},
+			SelectTracks, pgSelectTracks, SelectTracked, pgSelectTracked, CountTracks, pgCountTracks, SelectPaged, pgSelectPaged, SelectPageless, pgSelectPageless,
+			SelectSeenBefore, pgSelectSeenBefore, keptSeen, ""},
 	}
 }
 

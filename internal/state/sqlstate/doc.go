@@ -8,8 +8,9 @@
 // (schema.go, the same tables and columns as pg's schema version 8, minus
 // the tables that stay files on the local backend this version: locks,
 // pace, ledger, erasures, claims; plus, since SQLite schema 6, the
-// numbered addresses of found_by, and since 7 the workspace's count of
-// their changes, addrs.go), and the reading and writing
+// numbered addresses of found_by, since 7 the workspace's count of
+// their changes, and since 8 the enrichments' and histories' addresses
+// numbered too, addrs.go), and the reading and writing
 // of a state over database/sql (db.go).
 //
 // A query a command needs later (the searches due, an enrich block's

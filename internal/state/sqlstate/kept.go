@@ -14,18 +14,15 @@ import (
 // decoded whole. SelectKept reads those of the list $2 by the primary
 // keys; SelectKeptBefore those seen before $2 (or never), as
 // SelectSeenBefore lists them, in one pass of the index people_last_seen.
-// keptCopiedBy is the copy's block as SQLite reads it, pgKeptCopiedBy in
-// PostgreSQL's spelling; keptSeen names the index in SQLite's (PostgreSQL
-// has no such words).
-const (
+// keptSeen names the index in SQLite's spelling (PostgreSQL has no such
+// words).
+var (
 	SelectKept       = `SELECT ` + keptCols + ` FROM {s}.people p` + keptJoin + `WHERE p.workspace = $1 AND `
 	SelectKeptBefore = `SELECT ` + keptCols + ` FROM {s}.people p ` + keptSeen + keptJoin + `WHERE p.workspace = $1 AND p.last_seen < $2
 		UNION ALL SELECT ` + keptCols + ` FROM {s}.people p ` + keptSeen + keptJoin + `WHERE p.workspace = $1 AND p.last_seen IS NULL`
-	keptCols       = `p.id, p.last_seen, e.by_address, ` + keptCopiedBy + `, e.enriched_at`
-	keptJoin       = ` LEFT JOIN {s}.enrichments e ON e.workspace = p.workspace AND e.person_id = p.id `
-	keptCopiedBy   = `json_extract(e.extra, '$.copied_by')`
-	pgKeptCopiedBy = `(e.extra->>'copied_by')`
-	keptSeen       = `INDEXED BY people_last_seen`
+	keptCols = `p.id, p.last_seen, ` + NameOf("$1", "e.by_n") + `, ` + NameOf("$1", "e.copied_n") + `, e.enriched_at`
+	keptJoin = ` LEFT JOIN {s}.enrichments e ON e.workspace = p.workspace AND e.person_id = p.id `
+	keptSeen = `INDEXED BY people_last_seen`
 )
 
 func (w wrapped) Kept(ids []string, fn func(state.KeptPerson)) error {

@@ -29,7 +29,7 @@ var (
 	DriftExtra      = NewExtra(reflect.TypeOf(state.Drift{}), "field", "before", "after", "at", "by", "call")
 	ProfileExtra    = NewExtra(reflect.TypeOf(state.ProfileRead{}), "address", "generation", "request", "request_hash", "read_at", "person_id")
 	FailureExtra    = NewExtra(reflect.TypeOf(state.Failure{}), "at", "message", "status")
-	EnrichmentExtra = NewExtra(reflect.TypeOf(state.Enrichment{}), "enriched_at", "by", "result")
+	EnrichmentExtra = NewExtra(reflect.TypeOf(state.Enrichment{}), "enriched_at", "by", "copied_by", "result")
 	ResultExtra     = NewExtra(reflect.TypeOf(person.EnrichedProfile{}), fieldKeys(ResultCols)...)
 )
 
@@ -239,9 +239,9 @@ func jsonOrNil(v any, isNil bool) ([]byte, error) {
 var (
 	PeopleCols = cat([]string{"workspace", "id"}, FieldColumns(LeadCols), []string{"first_seen", "last_seen", "found_by", "profile", "profile_read_at", "raw", "extra",
 		"status", "status_since", "checked_at", "page_key"})
-	EnrichmentCols  = cat([]string{"workspace", "person_id", "enriched_at", "by_address"}, FieldColumns(ResultCols), []string{"extra"})
+	EnrichmentCols  = cat([]string{"workspace", "person_id", "enriched_at", "by_n"}, FieldColumns(ResultCols), []string{"extra", "copied_n"})
 	SearchCols      = []string{"workspace", "address", "generation", "request", "request_hash", "ran_at", "result_count", "max_results", "capped", "lead_ids", "added", "removed", "runs", "extra", "changed"}
-	HistoryCols     = []string{"workspace", "person_id", "n", "field", "value_before", "value_after", "at", "by_address", "call"}
+	HistoryCols     = []string{"workspace", "person_id", "n", "field", "value_before", "value_after", "at", "by_n", "call"}
 	ProfileReadCols = []string{"workspace", "address", "generation", "request", "request_hash", "read_at", "person_id", "extra"}
 	FailureCols     = []string{"workspace", "address", "at", "message", "status", "extra"}
 )
@@ -302,18 +302,45 @@ func AppendPersonValues(v []any, d *Dialect, ws string, p *state.Person, nums *N
 		p.Status, d.TimePtr(p.StatusSince), d.TimePtr(p.CheckedAt), state.PageKey(p.Lead.PageName)), nil
 }
 
-// HistoryValues are the values of the n-th entry of a person's history.
-func HistoryValues(d *Dialect, ws, id string, n int, h *state.Drift) []any {
-	return []any{ws, id, n, h.Field, h.Before, h.After, d.TimeValue(h.At), h.By, h.Call}
+// HistoryValues are the values of the n-th entry of a person's history;
+// nums number its address (addrs.go).
+func HistoryValues(d *Dialect, ws, id string, n int, h *state.Drift, nums *Numbers) ([]any, error) {
+	by, err := nums.Of(h.By)
+	if err != nil {
+		return nil, err
+	}
+	return []any{ws, id, n, h.Field, h.Before, h.After, d.TimeValue(h.At), by, h.Call}, nil
 }
 
-// EnrichmentValues are the values of the enrichment row of person id.
-func EnrichmentValues(d *Dialect, ws, id string, e *state.Enrichment) ([]any, error) {
-	return AppendEnrichmentValues(make([]any, 0, len(EnrichmentCols)), d, ws, id, e)
+// AppendHistoryValues appends the values of every entry of p's history
+// from the n-th on.
+func AppendHistoryValues(v []any, d *Dialect, ws string, p *state.Person, from int, nums *Numbers) ([]any, error) {
+	for i := max(0, from); i < len(p.History); i++ {
+		h, err := HistoryValues(d, ws, p.ID, i, &p.History[i], nums)
+		if err != nil {
+			return nil, err
+		}
+		v = append(v, h...)
+	}
+	return v, nil
+}
+
+// EnrichmentValues are the values of the enrichment row of person id;
+// nums number its block and the block that copied it (addrs.go).
+func EnrichmentValues(d *Dialect, ws, id string, e *state.Enrichment, nums *Numbers) ([]any, error) {
+	return AppendEnrichmentValues(make([]any, 0, len(EnrichmentCols)), d, ws, id, e, nums)
 }
 
 // AppendEnrichmentValues appends EnrichmentValues to v.
-func AppendEnrichmentValues(v []any, d *Dialect, ws, id string, e *state.Enrichment) ([]any, error) {
+func AppendEnrichmentValues(v []any, d *Dialect, ws, id string, e *state.Enrichment, nums *Numbers) ([]any, error) {
+	by, err := nums.Of(e.By)
+	if err != nil {
+		return nil, err
+	}
+	copied, err := nums.OfOptional(e.CopiedBy)
+	if err != nil {
+		return nil, err
+	}
 	extra, err := EnrichmentExtra.Encode(e)
 	if err != nil {
 		return nil, err
@@ -324,7 +351,7 @@ func AppendEnrichmentValues(v []any, d *Dialect, ws, id string, e *state.Enrichm
 	}
 	// Result fields no column models travel inside the extra column.
 	extra = withExtra(extra, "result", rx)
-	v = append(v, ws, id, d.TimeValue(e.EnrichedAt), e.By)
+	v = append(v, ws, id, d.TimeValue(e.EnrichedAt), by)
 	for _, f := range ResultCols {
 		if f.EnrichedInt != nil {
 			v = append(v, *f.EnrichedInt(&e.Result))
@@ -332,7 +359,7 @@ func AppendEnrichmentValues(v []any, d *Dialect, ws, id string, e *state.Enrichm
 			v = append(v, *f.Enriched(&e.Result))
 		}
 	}
-	return append(v, d.JSON(extra)), nil
+	return append(v, d.JSON(extra), copied), nil
 }
 
 // SearchValues are the values of a search's row.

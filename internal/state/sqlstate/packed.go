@@ -232,7 +232,7 @@ func unescape(t string) (string, bool) {
 
 // SelectEnrichmentsPacked is SelectEnrichments' columns, in that order,
 // as one JSON array per row; the whole numbers as texts.
-var SelectEnrichmentsPacked = `SELECT json_array(person_id, enriched_at, by_address, ` + packedResultCols() + `, extra)
+var SelectEnrichmentsPacked = `SELECT json_array(person_id, enriched_at, CAST(by_n AS TEXT), CAST(copied_n AS TEXT), ` + packedResultCols() + `, extra)
 	FROM {s}.enrichments WHERE workspace = $1`
 
 // packedResultCols are the enrichments' result columns, each a text.
@@ -249,13 +249,13 @@ func packedResultCols() string {
 
 // enrichmentsPacked is enrichmentsWhere on SQLite: each enrichment one
 // text (SelectEnrichmentsPacked), cut apart by splitPacked.
-func (r *Reader) enrichmentsPacked(ctx context.Context, s *state.State, w where) error {
+func (r *Reader) enrichmentsPacked(ctx context.Context, s *state.State, w where, names *blockNames) error {
 	rows, err := r.query(ctx, SelectEnrichmentsPacked+w.on("person_id"), append([]any{r.WS}, w.args...)...)
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
-	v := make([]sql.NullString, 3+len(ResultCols)+1)
+	v := make([]sql.NullString, 4+len(ResultCols)+1)
 	var row string
 	for rows.Next() {
 		if err := rows.Scan(&row); err != nil {
@@ -265,7 +265,7 @@ func (r *Reader) enrichmentsPacked(ctx context.Context, s *state.State, w where)
 			return fmt.Errorf("enrichments: %w", err)
 		}
 		id := v[0].String
-		e, err := packedEnrichment(v)
+		e, err := packedEnrichment(v, names)
 		if err != nil {
 			return fmt.Errorf("enrichment of %s: %w", id, err)
 		}
@@ -279,14 +279,20 @@ func (r *Reader) enrichmentsPacked(ctx context.Context, s *state.State, w where)
 // packedEnrichment is the enrichment of the values v
 // (SelectEnrichmentsPacked's columns); its texts are copies, so that the
 // row is not kept with them.
-func packedEnrichment(v []sql.NullString) (*state.Enrichment, error) {
-	e := &state.Enrichment{By: strings.Clone(v[2].String)}
+func packedEnrichment(v []sql.NullString, names *blockNames) (*state.Enrichment, error) {
+	e := &state.Enrichment{}
 	var err error
+	if e.By, err = names.text(v[2]); err != nil {
+		return nil, err
+	}
+	if e.CopiedBy, err = names.text(v[3]); err != nil {
+		return nil, err
+	}
 	if e.EnrichedAt, err = parseTime(v[1]); err != nil {
 		return nil, err
 	}
 	for i, f := range ResultCols {
-		t := v[3+i].String
+		t := v[4+i].String
 		if f.EnrichedInt != nil {
 			if *f.EnrichedInt(&e.Result), err = strconv.Atoi(t); err != nil {
 				return nil, fmt.Errorf("%s: %w", f.PG, err)
@@ -295,7 +301,7 @@ func packedEnrichment(v []sql.NullString) (*state.Enrichment, error) {
 		}
 		*f.Enriched(&e.Result) = strings.Clone(t)
 	}
-	if err := EnrichmentExtra.Decode([]byte(v[3+len(ResultCols)].String), e); err != nil {
+	if err := EnrichmentExtra.Decode([]byte(v[4+len(ResultCols)].String), e); err != nil {
 		return nil, err
 	}
 	return e, nil

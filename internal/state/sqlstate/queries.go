@@ -9,9 +9,9 @@ var (
 	CountPeople  = `SELECT count(*) FROM {s}.people WHERE workspace = $1`
 	SelectPeople = `SELECT id, ` + selectList(FieldColumns(LeadCols)) + `,
 		first_seen, last_seen, found_by, profile, profile_read_at, raw, extra, status, status_since, checked_at FROM {s}.people WHERE workspace = $1`
-	SelectEnrichments = `SELECT person_id, enriched_at, by_address, ` + selectList(FieldColumns(ResultCols)) + `, extra
+	SelectEnrichments = `SELECT person_id, enriched_at, by_n, copied_n, ` + selectList(FieldColumns(ResultCols)) + `, extra
 		FROM {s}.enrichments WHERE workspace = $1`
-	SelectHistory = `SELECT person_id, n, field, value_before, value_after, at, by_address, call
+	SelectHistory = `SELECT person_id, n, field, value_before, value_after, at, by_n, call
 		FROM {s}.person_history WHERE workspace = $1`
 	SelectSearches = `SELECT address, generation, request, request_hash, ran_at, result_count, max_results, capped, lead_ids, added, removed, runs, extra, changed
 		FROM {s}.searches WHERE workspace = $1`
@@ -27,7 +27,7 @@ var (
 	SelectLeadIDs            = `SELECT lead_ids FROM {s}.searches WHERE workspace = $1 AND address = $2`
 	SelectLeadLists          = `SELECT address, lead_ids FROM {s}.searches WHERE workspace = $1`
 	CountStatus              = `SELECT count(*) FROM {s}.people WHERE workspace = $1 AND status = $2`
-	CountEnrichmentsBy       = `SELECT by_address, count(*) FROM {s}.enrichments WHERE workspace = $1 GROUP BY by_address`
+	CountEnrichmentsBy       = `SELECT ` + NameOf("$1", "x.by_n") + `, x.c FROM (SELECT by_n, count(*) AS c FROM {s}.enrichments WHERE workspace = $1 GROUP BY by_n) AS x`
 	CountEnrichmentsByStatus = `SELECT validation_status, count(*) FROM {s}.enrichments WHERE workspace = $1 GROUP BY validation_status`
 	CountHistoryByField      = `SELECT field, count(*) FROM {s}.person_history WHERE workspace = $1 GROUP BY field`
 	CountPeopleWithHistory   = `SELECT count(DISTINCT person_id) FROM {s}.person_history WHERE workspace = $1`
@@ -35,11 +35,9 @@ var (
 	SelectCheckedAfter       = `SELECT id FROM {s}.people WHERE workspace = $1 AND checked_at > $2`
 	// SelectEnrichedBy are the people an enrich block enriched (their
 	// count from the index alone), SelectCopies the enrichments copied
-	// from other workspaces (their by_address from $2 up to $3 in byte
-	// order: the byte order goes in twice) with their extra.
-	SelectEnrichedBy = `SELECT person_id FROM {s}.enrichments WHERE workspace = $1 AND by_address = $2`
-	CountEnrichedBy  = `SELECT count(*) FROM {s}.enrichments WHERE workspace = $1 AND by_address = $2`
-	SelectCopies     = `SELECT person_id, extra FROM {s}.enrichments WHERE workspace = $1 AND by_address%[1]s >= $2 AND by_address%[2]s < $3`
+	// from other workspaces: SelectCopiedBy.
+	SelectEnrichedBy = `SELECT person_id FROM {s}.enrichments WHERE workspace = $1 AND by_n = ` + numberOf + `$2)`
+	CountEnrichedBy  = `SELECT count(*) FROM {s}.enrichments WHERE workspace = $1 AND by_n = ` + numberOf + `$2)`
 	// SelectChanged and SelectLeft are the people whose e-mail may no
 	// longer be current (state.Person.EmailNotCurrent): those with a
 	// history, those gone from the network (the enriched among them
@@ -73,15 +71,15 @@ var (
 	// The questions of a partial state (state.Names, PeopleStore.Naming):
 	// the addresses people's records name, counted, and the people naming
 	// one (with SelectEnrichedBy; a track's: SelectTracked). The block
-	// that copied an enrichment is in its extra (copiedBy: the partial
-	// index enrichments_copied), a track's read in the person's (the index
-	// people_tracked), the call that saw a change in the history (the
-	// index person_history_by).
-	CountCopiedBy   = `SELECT ` + copiedBy + `, count(*) FROM {s}.enrichments WHERE workspace = $1 AND ` + copiedBy + ` IS NOT NULL GROUP BY ` + copiedBy
-	CountHistoryBy  = `SELECT by_address, count(DISTINCT person_id) FROM {s}.person_history WHERE workspace = $1 GROUP BY by_address`
+	// that copied an enrichment is numbered in copied_n (the partial
+	// index enrichments_copied), a track's read in the person's extra (the
+	// index people_tracked), the call that saw a change in the history
+	// (the index person_history_by).
+	CountCopiedBy   = `SELECT ` + NameOf("$1", "x.copied_n") + `, x.c FROM (SELECT copied_n, count(*) AS c FROM {s}.enrichments WHERE workspace = $1 AND copied_n IS NOT NULL GROUP BY copied_n) AS x`
+	CountHistoryBy  = `SELECT ` + NameOf("$1", "x.by_n") + `, x.c FROM (SELECT by_n, count(DISTINCT person_id) AS c FROM {s}.person_history WHERE workspace = $1 GROUP BY by_n) AS x`
 	CountTracks     = `SELECT j.key, count(*) FROM {s}.people p INDEXED BY people_tracked, json_each(p.extra, '$.tracked') j WHERE p.workspace = $1 AND ` + trackedPeople + ` GROUP BY j.key`
-	SelectCopiedBy  = `SELECT person_id FROM {s}.enrichments WHERE workspace = $1 AND ` + copiedBy + ` IS NOT NULL AND ` + copiedBy + ` = $2`
-	SelectHistoryBy = `SELECT DISTINCT person_id FROM {s}.person_history WHERE workspace = $1 AND by_address = $2`
+	SelectCopiedBy  = `SELECT person_id FROM {s}.enrichments WHERE workspace = $1 AND copied_n IS NOT NULL AND copied_n = ` + numberOf + `$2)`
+	SelectHistoryBy = `SELECT DISTINCT person_id FROM {s}.person_history WHERE workspace = $1 AND by_n = ` + numberOf + `$2)`
 
 	// The questions of a plan of enrich blocks (state.EnrichIndex): an
 	// enrich block's enrichments made up to a time (an index range on
@@ -89,31 +87,31 @@ var (
 	// people_page_key: an empty key is an empty page name, as lower()
 	// empties no text); those who left: SelectLeft. pgSelectPageless is
 	// PostgreSQL's spelling of the index's key.
-	CountEnrichedBefore = `SELECT count(*) FROM {s}.enrichments WHERE workspace = $1 AND by_address = $2 AND enriched_at <= $3`
+	CountEnrichedBefore = `SELECT count(*) FROM {s}.enrichments WHERE workspace = $1 AND by_n = ` + numberOf + `$2) AND enriched_at <= $3`
 	SelectPageless      = `SELECT id FROM {s}.people WHERE workspace = $1 AND ` + PageKeyOf + ` = ''`
 	pgSelectPageless    = `SELECT id FROM {s}.people WHERE workspace = $1 AND ` + PGPageKey + ` = ''`
 	// SelectSketched are the people of an enrich block's enrichments up
 	// to a time, as state.Sketch keeps them.
-	SelectSketched = `SELECT person_id, enriched_at FROM {s}.enrichments WHERE workspace = $1 AND by_address = $2 AND enriched_at <= $3`
+	SelectSketched = `SELECT person_id, enriched_at FROM {s}.enrichments WHERE workspace = $1 AND by_n = ` + numberOf + `$2) AND enriched_at <= $3`
 	// SelectEnrichedIDsBefore are the IDs alone of SelectSketched's people
 	// (state.EnrichedBeforeLister).
-	SelectEnrichedIDsBefore = `SELECT person_id FROM {s}.enrichments WHERE workspace = $1 AND by_address = $2 AND enriched_at <= $3`
+	SelectEnrichedIDsBefore = `SELECT person_id FROM {s}.enrichments WHERE workspace = $1 AND by_n = ` + numberOf + `$2) AND enriched_at <= $3`
 	// SelectSketchedAmong is the start of a query of the enrichments of
 	// the people asked for (SketchedAmong adds them): a look into the
 	// enrichments' primary key per ID.
-	SelectSketchedAmong = `SELECT person_id, by_address, enriched_at FROM {s}.enrichments WHERE workspace = $1`
+	SelectSketchedAmong = `SELECT person_id, ` + NameOf("$1", "by_n") + `, enriched_at FROM {s}.enrichments WHERE workspace = $1`
 	// SelectEnrichedAfter pages through the IDs of the people holding an
 	// enrichment (state.EnrichmentLister), as SelectIDsAfter through the
 	// people's: the enrichments' primary key alone (a covering index in
 	// SQLite), no join with the people. The byte order (twice) and the
 	// page's size go in.
 	SelectEnrichedAfter = `SELECT person_id AS id FROM {s}.enrichments WHERE workspace = $1 AND person_id%[1]s > $2 ORDER BY person_id%[2]s LIMIT %[3]d`
-	// SelectEnrichers are the enrichments' by_address values, each once:
-	// a walk of the index enrichments_by from one value to the next (a
-	// DISTINCT would read every entry).
-	SelectEnrichers = `WITH RECURSIVE b(a) AS (SELECT min(by_address) FROM {s}.enrichments WHERE workspace = $1
-		UNION ALL SELECT (SELECT min(by_address) FROM {s}.enrichments WHERE workspace = $1 AND by_address > b.a) FROM b WHERE b.a IS NOT NULL)
-		SELECT a FROM b WHERE a IS NOT NULL`
+	// SelectEnrichers are the enrichments' blocks, each once: a walk of
+	// the index enrichments_by from one number to the next (a DISTINCT
+	// would read every entry), each number's address named.
+	SelectEnrichers = `WITH RECURSIVE b(a) AS (SELECT min(by_n) FROM {s}.enrichments WHERE workspace = $1
+		UNION ALL SELECT (SELECT min(by_n) FROM {s}.enrichments WHERE workspace = $1 AND by_n > b.a) FROM b WHERE b.a IS NOT NULL)
+		SELECT ` + NameOf("$1", "b.a") + ` FROM b WHERE a IS NOT NULL`
 	pgCountUnlisted = `SELECT count(*) FROM {s}.people WHERE workspace = $1 AND (found_by IS NULL OR cardinality(found_by) = 0)`
 	pgCountTracks   = `SELECT k.k, count(*) FROM {s}.people p, jsonb_object_keys(p.extra->'tracked') AS k(k) WHERE p.workspace = $1 AND jsonb_exists(p.extra, 'tracked') GROUP BY k.k`
 
@@ -182,13 +180,15 @@ const (
 // at 3,000,000 people for CountUnlisted, where the index reads none).
 const unlisted = `(found_by IS NULL OR found_by = '[]')`
 
-// copiedBy is the block that copied an enrichment (state.Enrichment's
-// CopiedBy, in its extra), as SQLite spells it: the expression of the
-// index enrichments_copied, word for word; pgCopiedBy in PostgreSQL's.
-const (
-	copiedBy   = `json_extract(extra, '$.copied_by')`
-	pgCopiedBy = `(extra->>'copied_by')`
-)
+// NameOf is the address numbered col in workspace ws (the table
+// addresses, addrs.go), in a query's columns: an enrichment's block
+// (by_n), the block that copied it (copied_n, NULL when none), a
+// history's call (by_n). The readers of whole rows name the numbers in
+// Go instead (blockNames; pg's nameOf); a query of few rows or groups
+// names them here.
+func NameOf(ws, col string) string {
+	return `(SELECT a.address FROM {s}.addresses a WHERE a.workspace = ` + ws + ` AND a.n = ` + col + `)`
+}
 
 // trackedPeople is the condition of a person holding a track's read: the
 // condition of the index people_tracked, word for word.

@@ -237,14 +237,14 @@ func readPerson(p *state.Person, d *personDecoder, first, last, prof, profAt, ra
 
 // enrichments reads the enrichments and gives each to its person.
 func (r *Reader) enrichments(ctx context.Context, s *state.State) error {
-	return r.enrichmentsWhere(ctx, s, where{})
+	return r.enrichmentsWhere(ctx, s, where{}, &blockNames{ctx: ctx, r: r})
 }
 
 // enrichmentsWhere reads the enrichments of the people w names and gives
-// each to its person.
-func (r *Reader) enrichmentsWhere(ctx context.Context, s *state.State, w where) error {
+// each to its person; names name their blocks.
+func (r *Reader) enrichmentsWhere(ctx context.Context, s *state.State, w where, names *blockNames) error {
 	if r.D.packRows {
-		return r.enrichmentsPacked(ctx, s, w)
+		return r.enrichmentsPacked(ctx, s, w, names)
 	}
 	rows, err := r.query(ctx, SelectEnrichments+w.on("person_id"), append([]any{r.WS}, w.args...)...)
 	if err != nil {
@@ -252,11 +252,12 @@ func (r *Reader) enrichmentsWhere(ctx context.Context, s *state.State, w where) 
 	}
 	defer rows.Close()
 	var at, extra sql.NullString
-	scan := make([]any, 0, 3+len(ResultCols)+1)
+	var by, copied sql.NullInt64
+	scan := make([]any, 0, 4+len(ResultCols)+1)
 	for rows.Next() {
 		var id string
 		e := &state.Enrichment{}
-		scan = append(scan[:0], &id, &at, &e.By)
+		scan = append(scan[:0], &id, &at, &by, &copied)
 		for _, f := range ResultCols {
 			if f.EnrichedInt != nil {
 				scan = append(scan, f.EnrichedInt(&e.Result))
@@ -274,6 +275,12 @@ func (r *Reader) enrichmentsWhere(ctx context.Context, s *state.State, w where) 
 		if err := EnrichmentExtra.Decode([]byte(extra.String), e); err != nil {
 			return fmt.Errorf("enrichment of %s: %w", id, err)
 		}
+		if e.By, err = names.of(by); err == nil {
+			e.CopiedBy, err = names.of(copied)
+		}
+		if err != nil {
+			return fmt.Errorf("enrichment of %s: %w", id, err)
+		}
 		if p := s.People[id]; p != nil {
 			p.Enrichment = e
 		}
@@ -283,11 +290,12 @@ func (r *Reader) enrichmentsWhere(ctx context.Context, s *state.State, w where) 
 
 // history reads the people's histories, by person and position.
 func (r *Reader) history(ctx context.Context, s *state.State) error {
-	return r.historyWhere(ctx, s, where{})
+	return r.historyWhere(ctx, s, where{}, &blockNames{ctx: ctx, r: r})
 }
 
-// historyWhere reads the histories of the people w names.
-func (r *Reader) historyWhere(ctx context.Context, s *state.State, w where) error {
+// historyWhere reads the histories of the people w names; names name
+// their calls.
+func (r *Reader) historyWhere(ctx context.Context, s *state.State, w where, names *blockNames) error {
 	rows, err := r.query(ctx, SelectHistory+w.on("person_id")+" ORDER BY person_id, n", append([]any{r.WS}, w.args...)...)
 	if err != nil {
 		return err
@@ -297,9 +305,13 @@ func (r *Reader) historyWhere(ctx context.Context, s *state.State, w where) erro
 		var id string
 		var n int
 		var at sql.NullString
+		var by sql.NullInt64
 		var d state.Drift
-		if err := rows.Scan(&id, &n, &d.Field, &d.Before, &d.After, &at, &d.By, &d.Call); err != nil {
+		if err := rows.Scan(&id, &n, &d.Field, &d.Before, &d.After, &at, &by, &d.Call); err != nil {
 			return fmt.Errorf("person history: %w", err)
+		}
+		if d.By, err = names.of(by); err != nil {
+			return fmt.Errorf("person history of %s: %w", id, err)
 		}
 		if d.At, err = parseTime(at); err != nil {
 			return fmt.Errorf("person history of %s: %w", id, err)

@@ -24,12 +24,10 @@ type Stmt struct {
 }
 
 // The statements of a rename of $2 to $3 in workspace $1 (RenameStmts)
-// that found_by's numbers leave (addrs.go: stepStmts).
+// that the numbered addresses leave (addrs.go: stepStmts): a track's
+// read is named in the person's extra. The enrichments' and histories'
+// numbers change only when $3 has a number already (numberedRenames).
 const (
-	enrichedRename  = `UPDATE {s}.enrichments SET by_address = $3 WHERE workspace = $1 AND by_address = $2`
-	copiedRename    = `UPDATE enrichments SET extra = json_set(extra, '$.copied_by', $3) WHERE workspace = $1 AND ` + copiedBy + ` IS NOT NULL AND ` + copiedBy + ` = $2`
-	pgCopiedRename  = `UPDATE {s}.enrichments SET extra = jsonb_set(extra, '{copied_by}', to_jsonb($3::text)) WHERE workspace = $1 AND ` + pgCopiedBy + ` IS NOT NULL AND ` + pgCopiedBy + ` = $2`
-	historyRename   = `UPDATE {s}.person_history SET by_address = $3 WHERE workspace = $1 AND by_address = $2`
 	pgTrackedRename = `UPDATE {s}.people SET extra = jsonb_set(extra, '{tracked}', ((extra->'tracked') - $2::text) || jsonb_build_object($3::text, extra->'tracked'->$2::text))
 		WHERE workspace = $1 AND jsonb_exists(extra, 'tracked') AND jsonb_exists(extra->'tracked', $2::text)`
 )

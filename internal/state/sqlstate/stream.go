@@ -26,7 +26,7 @@ func (r *Reader) ReadHeader(ctx context.Context) (s *state.State, pending, found
 // their IDs, each with their enrichment and history: the pages of a
 // Base's store (After), read in the caller's transaction.
 func (r *Reader) PeopleBatches(ctx context.Context, n int, fn func([]*state.Person) error) error {
-	p := &peopleStore{r: r, ctx: ctx}
+	p := &peopleStore{r: r, ctx: ctx, dec: newPersonDecoder()}
 	after := ""
 	for {
 		batch, err := p.After(after, n)
@@ -88,7 +88,7 @@ func (w *Writer) ReplaceStream(ctx context.Context, header *state.State, people 
 // insertPerson writes the rows of p, its enrichment and its history into
 // a workspace that holds none of them.
 func (w *Writer) insertPerson(ctx context.Context, p *state.Person) error {
-	nums, err := w.numbersFor(ctx, p.FoundBy)
+	nums, err := w.numbersFor(ctx, AddressesOf(p))
 	if err != nil {
 		return err
 	}
@@ -100,17 +100,12 @@ func (w *Writer) insertPerson(ctx context.Context, p *state.Person) error {
 		return err
 	}
 	if p.Enrichment != nil {
-		if v, err = EnrichmentValues(w.D, w.WS, p.ID, p.Enrichment); err != nil {
+		if v, err = EnrichmentValues(w.D, w.WS, p.ID, p.Enrichment, nums); err != nil {
 			return err
 		}
 		if _, err := w.exec(ctx, UpsertSQL("enrichments", EnrichmentCols), v...); err != nil {
 			return err
 		}
 	}
-	for i := range p.History {
-		if _, err := w.exec(ctx, InsertHistory, HistoryValues(w.D, w.WS, p.ID, i, &p.History[i])...); err != nil {
-			return err
-		}
-	}
-	return nil
+	return w.insertHistory(ctx, p, 0, nums)
 }

@@ -14,7 +14,7 @@ import (
 // index enrichments_by, then a look into the people's primary key each.
 const SelectTrackSketched = `SELECT p.id, p.page_name, p.status, p.checked_at, p.profile_read_at
 	FROM {s}.enrichments e JOIN {s}.people p ON p.workspace = e.workspace AND p.id = e.person_id
-	WHERE e.workspace = $1 AND e.by_address = $2`
+	WHERE e.workspace = $1 AND e.by_n = ` + numberOf + `$2)`
 
 var _ state.TrackSketcher = wrapped{}
 

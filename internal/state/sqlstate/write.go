@@ -246,7 +246,7 @@ func (w *Writer) person(ctx context.Context, p *state.Person, id string, history
 		}
 		return nil
 	}
-	nums, err := w.numbersFor(ctx, p.FoundBy)
+	nums, err := w.numbersFor(ctx, AddressesOf(p))
 	if err != nil {
 		return err
 	}
@@ -258,7 +258,7 @@ func (w *Writer) person(ctx context.Context, p *state.Person, id string, history
 		return err
 	}
 	if history != 0 {
-		if err := w.history(ctx, p, history); err != nil {
+		if err := w.history(ctx, p, history, nums); err != nil {
 			return err
 		}
 	}
@@ -266,7 +266,7 @@ func (w *Writer) person(ctx context.Context, p *state.Person, id string, history
 		_, err := w.exec(ctx, DeleteEnrichment, w.WS, id)
 		return err
 	}
-	if v, err = EnrichmentValues(w.D, w.WS, id, p.Enrichment); err != nil {
+	if v, err = EnrichmentValues(w.D, w.WS, id, p.Enrichment, nums); err != nil {
 		return err
 	}
 	_, err = w.exec(ctx, UpsertSQL("enrichments", EnrichmentCols), v...)
@@ -274,8 +274,8 @@ func (w *Writer) person(ctx context.Context, p *state.Person, id string, history
 }
 
 // history writes the n entries at the end of p's history, or, for n < 0,
-// the whole history again.
-func (w *Writer) history(ctx context.Context, p *state.Person, n int) error {
+// the whole history again; nums number their addresses.
+func (w *Writer) history(ctx context.Context, p *state.Person, n int, nums *Numbers) error {
 	from := len(p.History) - n
 	if n < 0 {
 		if _, err := w.exec(ctx, DeleteHistory, w.WS, p.ID); err != nil {
@@ -283,8 +283,17 @@ func (w *Writer) history(ctx context.Context, p *state.Person, n int) error {
 		}
 		from = 0
 	}
+	return w.insertHistory(ctx, p, from, nums)
+}
+
+// insertHistory inserts the entries of p's history from the n-th on.
+func (w *Writer) insertHistory(ctx context.Context, p *state.Person, from int, nums *Numbers) error {
 	for i := max(0, from); i < len(p.History); i++ {
-		if _, err := w.exec(ctx, InsertHistory, HistoryValues(w.D, w.WS, p.ID, i, &p.History[i])...); err != nil {
+		v, err := HistoryValues(w.D, w.WS, p.ID, i, &p.History[i], nums)
+		if err != nil {
+			return err
+		}
+		if _, err := w.exec(ctx, InsertHistory, v...); err != nil {
 			return err
 		}
 	}
