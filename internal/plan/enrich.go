@@ -335,6 +335,10 @@ type blockPeople struct {
 	freshUnread, formerUnread       int
 	countFormer                     func() []string
 	freshUnreadIDs, formerUnreadIDs []string
+	// sketched are, with refresh_on, the people of fresh and formerFresh
+	// a track of this run reads in sketch, by the index of their sketch
+	// (sketchRead).
+	sketched []int32
 	// excluded need enrichment (and have a page name), or hold an e-mail
 	// an import gives them, but an exclude block removes them, with the
 	// block that does.

@@ -52,7 +52,7 @@ func (b *builder) enriches() {
 		// changed, and so may any search that runs and finds them.
 		formerChanging, restFormer := b.mayChange(e, bp.formerFresh)
 		changing.people = append(changing.people, formerChanging.people...)
-		changing.sketched = b.v.readSketched(e)
+		changing.sketched = bp.sketched
 		rest := restFailing + len(restFresh) + len(restFormer) + bp.freshUnread
 		if bp.countFormer != nil && rest < u.runningAll {
 			// Past what the running sources bring they change nothing.

@@ -248,7 +248,7 @@ func (u *enrichUnion) unreadRest(rest int) int {
 // changing are the people of an enrich block a call of this run may show
 // changed (mayChange): those held whole, and those a track of this run
 // reads in sketch, by their index in the state's TrackSketches
-// (readSketched: no Person each).
+// (blockPeople.sketched: no Person each).
 type changing struct {
 	people   []*state.Person
 	sketched []int32

@@ -116,8 +116,8 @@ func asciiPageKey(dst, page []byte) (key []byte, ok bool) {
 // not hold and the plan did not read (collectFormer meets those read):
 // each is former and fresh (nothing changed since their enrichment).
 func (v *env) formerUnread(e *config.Enrich, sources []source) ([]string, error) {
-	if ids, ok, err := v.formerUnreadSketched(e); ok || err != nil {
-		return ids, err
+	if ids, ok := v.formerUnreadSketched(e); ok {
+		return ids, nil
 	}
 	cl, ok := v.facts.store.(changeLister)
 	if !ok {
@@ -276,9 +276,7 @@ func (v *env) countUnreadOn(bp *blockPeople, e *config.Enrich, sources []source)
 // longer hold, read by a track of this run in sketch (formerSketched),
 // and counts the others not read when asked (formerCounter).
 func (v *env) countFormerOn(bp *blockPeople, e *config.Enrich, sources []source) {
-	if err := v.formerSketched(e); err != nil {
-		v.facts.fail(err)
-	}
+	v.formerSketched(bp, e)
 	bp.countFormer = v.formerCounter(e, sources)
 }
 

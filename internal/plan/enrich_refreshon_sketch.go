@@ -13,8 +13,8 @@ import (
 // whole state's plan takes each of them the block enriched, fresh, among
 // those a read may show changed (mayChange), from bp.fresh, or from
 // bp.formerFresh when its sources no longer hold them. The plan over the
-// sketches takes them alike, by the index of their sketch (readSketched,
-// changing.sketched: no Person each), where it counts the people not
+// sketches takes them alike, by the index of their sketch
+// (blockPeople.sketched, changing.sketched: no Person each), where it counts the people not
 // read as a search may change them (freshUnread, formerUnread). None of
 // them has a change since their enrichment: the people whose history
 // holds one are read whole (refreshOnReads).
@@ -23,7 +23,7 @@ import (
 // in sketch of its run: a Build learns them anew (builder.trackNow).
 func (f *EnrichFacts) forgetReads() {
 	if f != nil {
-		f.trackedSketch, f.metSketch, f.readSketched = nil, nil, nil
+		f.trackedSketch, f.metSketch = nil, nil
 	}
 }
 
@@ -43,7 +43,7 @@ func (v *env) readInSketch(id string) int {
 
 // unreadFresh takes into bp an enriched member of e's sources not read
 // whole who needs no enrichment: read in sketch by a track of this run,
-// one a read may show changed (readSketched), else one a search that
+// one a read may show changed (bp.sketched), else one a search that
 // runs may show changed (freshUnread). A member held in sketch is met
 // (metBy: not e's former).
 func (v *env) unreadFresh(bp *blockPeople, e *config.Enrich, id string) {
@@ -51,7 +51,7 @@ func (v *env) unreadFresh(bp *blockPeople, e *config.Enrich, id string) {
 		if i := sk.Find(id); i >= 0 {
 			f.metBy(e, sk)[i] = true
 			if f.trackedSketch != nil && f.trackedSketch[i] {
-				f.sketchRead(e, i)
+				bp.sketchRead(f, i)
 				return
 			}
 		}
@@ -74,19 +74,16 @@ func (f *EnrichFacts) metBy(e *config.Enrich, sk *state.TrackSketches) []bool {
 	return met
 }
 
-// sketchRead adds the sketch i to the people of e a read of this run
-// may show changed (readSketched).
+// sketchRead adds the sketch i to the people of bp's block a read of
+// this run may show changed (sketched). Kept in bp, they are counted
+// once per collection however often the plan collects the block.
 // The first takes room for every person a track reads in sketch: at
 // 900,000, growing by appends made 11 MB of garbage.
-func (f *EnrichFacts) sketchRead(e *config.Enrich, i int) {
-	if f.readSketched == nil {
-		f.readSketched = map[string][]int32{}
+func (bp *blockPeople) sketchRead(f *EnrichFacts, i int) {
+	if bp.sketched == nil {
+		bp.sketched = make([]int32, 0, trues(f.trackedSketch))
 	}
-	read := f.readSketched[e.Address]
-	if read == nil {
-		read = make([]int32, 0, trues(f.trackedSketch))
-	}
-	f.readSketched[e.Address] = append(read, int32(i))
+	bp.sketched = append(bp.sketched, int32(i))
 }
 
 // trues counts the true values of bs.
@@ -100,71 +97,45 @@ func trues(bs []bool) int {
 	return n
 }
 
-// readSketched are the sketches of the people of e a read of this run
-// may show changed (unreadFresh, formerSketched), by index.
-func (v *env) readSketched(e *config.Enrich) []int32 {
-	if v.facts == nil {
-		return nil
-	}
-	return v.facts.readSketched[e.Address]
-}
-
-// formerSketched takes among the people of e a read may show changed
-// (readSketched) those e enriched whom a track of this run reads in
+// formerSketched takes into bp.sketched, among the people of e a read
+// may show changed, those e enriched whom a track of this run reads in
 // sketch and its sources no longer hold, as collectFormer takes them
 // into bp.formerFresh read whole.
-func (v *env) formerSketched(e *config.Enrich) error {
+func (v *env) formerSketched(bp *blockPeople, e *config.Enrich) {
 	f := v.facts
 	if f == nil || f.trackedSketch == nil {
-		return nil
+		return
 	}
-	return v.eachFormerSketch(e, func(i int) bool { return f.trackedSketch[i] }, func(i int) { f.sketchRead(e, i) })
+	v.eachFormerSketch(e, func(i int) bool { return f.trackedSketch[i] }, func(i int) { bp.sketchRead(f, i) })
 }
 
 // formerUnreadSketched lists formerUnread's people from the sketches
 // when they hold e's enrichments (a track of e's people beside it: every
 // one not held whole), without listing every enrichment of e; ok is
 // false when they do not.
-func (v *env) formerUnreadSketched(e *config.Enrich) (ids []string, ok bool, err error) {
+func (v *env) formerUnreadSketched(e *config.Enrich) (ids []string, ok bool) {
 	sk := v.st.TrackSketches()
 	if sk == nil || !sk.Holds(e.Address) {
-		return nil, false, nil
+		return nil, false
 	}
 	read := v.facts.trackedSketch
-	err = v.eachFormerSketch(e, func(i int) bool { return read == nil || !read[i] }, func(i int) { ids = append(ids, sk.ID(i)) })
-	return ids, err == nil, err
+	v.eachFormerSketch(e, func(i int) bool { return read == nil || !read[i] }, func(i int) { ids = append(ids, sk.ID(i)) })
+	return ids, true
 }
 
 // eachFormerSketch calls fn with the index of each sketch of a person e
 // enriched, not held whole, whom its sources do not hold (none met among
-// them: metBy) and of whom take is true; a copy from another workspace
-// is not e's former (formerUnread).
-func (v *env) eachFormerSketch(e *config.Enrich, take func(int) bool, fn func(int)) error {
+// them: metBy) and of whom take is true. A sketch holds the enrichment's
+// By, which for a copy from another workspace names that workspace: no
+// copy is e's former here (formerUnread leaves them out).
+func (v *env) eachFormerSketch(e *config.Enrich, take func(int) bool, fn func(int)) {
 	f, sk := v.facts, v.st.TrackSketches()
 	met := f.metSketch[e.Address]
-	var former []int32
 	for i := range sk.Len() {
 		if (met == nil || !met[i]) && take(i) && sk.By(i) == e.Address && !v.known(sk.ID(i)) {
-			former = append(former, int32(i))
+			fn(i)
 		}
 	}
-	if len(former) == 0 {
-		return nil
-	}
-	copied, err := f.store.CopiedBy(e.Address)
-	if err != nil {
-		return err
-	}
-	isCopy := make(map[string]bool, len(copied))
-	for _, id := range copied {
-		isCopy[id] = true
-	}
-	for _, i := range former {
-		if !isCopy[sk.ID(int(i))] {
-			fn(int(i))
-		}
-	}
-	return nil
 }
 
 // sketchedAgain counts, for ownedCapOn, the people e enriched whom a
@@ -178,21 +149,29 @@ func (b *builder) sketchedAgain(e *config.Enrich, age time.Duration) int {
 	if f == nil || f.trackedSketch == nil {
 		return 0
 	}
-	var old map[string]bool
-	if age > 0 {
-		ids, err := staleIDs(f.store, e.Address, b.now.Add(-age))
-		if err != nil {
-			f.fail(err)
-			return 0
-		}
-		old = make(map[string]bool, len(ids))
-		for _, id := range ids {
-			old[id] = true
+	sk := b.v.st.TrackSketches()
+	var again []string
+	for i, read := range f.trackedSketch {
+		if read && sk.By(i) == e.Address && !b.v.known(sk.ID(i)) {
+			again = append(again, sk.ID(i))
 		}
 	}
-	sk, n := b.v.st.TrackSketches(), 0
-	for i, read := range f.trackedSketch {
-		if read && sk.By(i) == e.Address && !b.v.known(sk.ID(i)) && !old[sk.ID(i)] {
+	if age == 0 || len(again) == 0 {
+		return len(again)
+	}
+	// The store's counts hold the older ones already.
+	ids, err := staleIDs(f.store, e.Address, b.now.Add(-age))
+	if err != nil {
+		f.fail(err)
+		return 0
+	}
+	old := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		old[id] = true
+	}
+	n := 0
+	for _, id := range again {
+		if !old[id] {
 			n++
 		}
 	}

@@ -65,11 +65,9 @@ type EnrichFacts struct {
 	moved *Moving
 	// trackedSketch are the people in sketch a track of this run reads
 	// (builder.trackNow); metSketch, by block, the people in sketch met
-	// among its members (unreadFresh, formerSketched); readSketched those
-	// of each block a read may show changed (refresh_on).
+	// among its members (unreadFresh, formerSketched).
 	trackedSketch []bool
 	metSketch     map[string][]bool
-	readSketched  map[string][]int32
 }
 
 // Fill gives st, read as EnrichReadsOf says, the people it reads in
@@ -437,6 +435,7 @@ func (b *builder) ownedCapCounted(e *config.Enrich, c *enrichCounts, todo map[st
 // nothing else the plan says (checkRead).
 func (v *env) collectRead(e *config.Enrich, sources []source, where bool) (blockPeople, error) {
 	v.reuseUnread(e)
+	delete(v.facts.metSketch, e.Address) // met anew among these sources
 	if v.facts.censused(e.Address) {
 		return v.collectCensus(e, sources, where)
 	}

@@ -1,13 +1,16 @@
 package plan
 
 import (
+	"encoding/json"
 	"math/rand/v2"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -121,8 +124,10 @@ func enrichedTrackWorld(rng *rand.Rand, f *fixture) *config.Track {
 func TestTrackBesideItsEnrichBlockReadInSketch(t *testing.T) {
 	useTestMatch(t)
 	defer keepReadKnobs()()
-	var sketched, masked, due, refreshOn int
-	for seed := range 800 {
+	var n besideCounts
+	// 29658: a block collected once per attempt counted its people read
+	// in sketch once per collection (blockPeople.sketched).
+	for _, seed := range seedsAnd(800, 29658) {
 		rng := rand.New(rand.NewPCG(uint64(seed), 0xbe51))
 		setReadKnobs(rng, seed)
 		f, o := randomWorld(rng)
@@ -140,36 +145,121 @@ func TestTrackBesideItsEnrichBlockReadInSketch(t *testing.T) {
 		if rng.IntN(3) == 0 {
 			o.Targets = []string{tr.Address, tr.From[0]}
 		}
-		b := enrichBase(f.st)
-		r, facts, ok, err := EnrichReadsOf(f.cfg, b.Records, o, b)
-		if err != nil {
-			t.Fatalf("seed %d: %v", seed, err)
+		n.plan(t, seed, f, o, tr)
+	}
+	t.Logf("%d worlds read in sketch beside the block (%d whose stale enrichments are sketched too, %d with refresh_on), %d with people due", n.sketched, n.masked, n.refreshOn, n.due)
+	if n.sketched < 100 || n.masked < 30 || n.due < 60 || n.refreshOn < 60 {
+		t.Fatalf("only %d worlds read in sketch beside the block (%d whose stale enrichments are sketched too, %d with refresh_on), %d with people due: the test no longer tests them", n.sketched, n.masked, n.refreshOn, n.due)
+	}
+}
+
+// TestTrackBesideItsEnrichBlockAtItsLimit is
+// TestTrackBesideItsEnrichBlockReadInSketch with the track's block at
+// its limit, a where some of its people fail (a read may make them
+// pass: the bound is not the certain count), and in half the worlds no
+// search running (ranFresh) and changes since the enrichments
+// (refreshOnWorld): the limit's cap counts the people a track reads in
+// sketch (sketchedAgain), whom e's refresh, another block's, or
+// refresh_on (e's or another's) may make due again.
+func TestTrackBesideItsEnrichBlockAtItsLimit(t *testing.T) {
+	useTestMatch(t)
+	defer keepReadKnobs()()
+	var n besideCounts
+	for seed := range 2000 {
+		rng := rand.New(rand.NewPCG(uint64(seed), 0x11a7))
+		setReadKnobs(rng, seed)
+		f, o := randomWorld(rng)
+		f.cfg.Imports = nil // an import's members are read whole
+		tr := enrichedTrackWorld(rng, f)
+		e := f.cfg.Enrich(tr.From[0])
+		e.Limit = max(heldBy(f.st, e.Address)-rng.IntN(2), 1)
+		whereCompany(e)
+		for _, x := range f.cfg.Enriches {
+			x.Refresh = []time.Duration{0, 0, 5 * day, 20 * day}[rng.IntN(4)]
+			x.RefreshOn = [][]string{nil, {state.DriftCompany}}[rng.IntN(2)]
 		}
-		if !ok || !r.Sketched {
+		if seed%2 == 0 {
+			refreshOnWorld(rng, f) // changes since their enrichment: due again
+		}
+		o.Targets, o.Replace = []string{tr.Address, e.Address}, nil
+		if rng.IntN(2) == 0 {
+			ranFresh(f) // no search that ran runs again
+		}
+		n.plan(t, seed, f, o, tr)
+	}
+	t.Logf("%d worlds read in sketch beside the block at its limit (%d with refresh_on), %d with people due", n.sketched, n.refreshOn, n.due)
+	if n.sketched < 800 || n.due < 600 || n.refreshOn < 600 {
+		t.Fatalf("only %d worlds read in sketch beside the block at its limit (%d with refresh_on), %d with people due: the test no longer tests them", n.sketched, n.refreshOn, n.due)
+	}
+}
+
+// ranFresh runs again, a day ago, each search of f that ran (with its
+// request now, keeping its people) and drops the refresh of its
+// searches and profile blocks: no search nor profile that ran runs.
+func ranFresh(f *fixture) {
+	for _, s := range f.cfg.Searches {
+		s.Refresh = 0
+		rec := f.st.Searches[s.Address]
+		if rec == nil || s.SplitBy != nil {
 			continue
 		}
-		st, err := r.Read(b)
-		if err != nil {
-			t.Fatalf("seed %d: %v", seed, err)
+		leads := make([]person.Lead, 0, len(rec.LeadIDs))
+		for _, id := range rec.LeadIDs {
+			leads = append(leads, f.st.People[id].Lead)
 		}
-		masked += btoi(sketchesMet(st, facts))
-		got, _, facts := buildFilled(f.cfg, st, o, facts)
-		if facts.Err() != nil || facts.NeedsEveryone() {
-			continue
-		}
-		sketched++
-		refreshOn += btoi(anyRefreshOn(f.cfg))
-		want, _ := Build(f.cfg, f.st, o)
-		if c := want.Change(tr.Address); c != nil && c.Action == Track {
-			due++
-		}
-		if d := cmp.Diff(planJSON(t, want), planJSON(t, got)); d != "" {
-			t.Fatalf("seed %d (targets %q): the plan beside the block over the sketches differs (-whole +read):\n%s", seed, o.Targets, d)
+		body, _ := json.Marshal(s.Request)
+		f.apply(state.Event{At: t0.Add(-day), Kind: state.EventSearch, Address: s.Address, Search: &state.SearchEvent{
+			Generation: api.Gen1, Request: body, RequestHash: state.RequestHash(api.Gen1, body), Leads: leads, MaxResults: rec.MaxResults}})
+	}
+	for _, p := range f.cfg.Profiles {
+		p.Refresh = 0
+	}
+}
+
+// heldBy counts the people of st holding an enrichment e made or copied.
+func heldBy(st *state.State, addr string) int {
+	n := 0
+	for _, p := range st.People {
+		if p.Enrichment != nil && (p.Enrichment.By == addr || p.Enrichment.CopiedBy == addr) {
+			n++
 		}
 	}
-	t.Logf("%d worlds read in sketch beside the block (%d whose stale enrichments are sketched too, %d with refresh_on), %d with people due", sketched, masked, refreshOn, due)
-	if sketched < 100 || masked < 30 || due < 60 || refreshOn < 60 {
-		t.Fatalf("only %d worlds read in sketch beside the block (%d whose stale enrichments are sketched too, %d with refresh_on), %d with people due: the test no longer tests them", sketched, masked, refreshOn, due)
+	return n
+}
+
+// besideCounts counts the worlds besideCounts.plan compared.
+type besideCounts struct{ sketched, masked, due, refreshOn int }
+
+// plan plans the world of seed over what EnrichReadsOf names, its people
+// read in sketch beside the blocks, and fails the test unless the plan
+// is the whole state's; worlds not read in sketch are skipped.
+func (n *besideCounts) plan(t *testing.T, seed int, f *fixture, o Options, tr *config.Track) {
+	t.Helper()
+	b := enrichBase(f.st)
+	r, facts, ok, err := EnrichReadsOf(f.cfg, b.Records, o, b)
+	if err != nil {
+		t.Fatalf("seed %d: %v", seed, err)
+	}
+	if !ok || !r.Sketched {
+		return
+	}
+	st, err := r.Read(b)
+	if err != nil {
+		t.Fatalf("seed %d: %v", seed, err)
+	}
+	n.masked += btoi(sketchesMet(st, facts))
+	got, _, facts := buildFilled(f.cfg, st, o, facts)
+	if facts.Err() != nil || facts.NeedsEveryone() {
+		return
+	}
+	n.sketched++
+	n.refreshOn += btoi(anyRefreshOn(f.cfg))
+	want, _ := Build(f.cfg, f.st, o)
+	if c := want.Change(tr.Address); c != nil && c.Action == Track {
+		n.due++
+	}
+	if d := cmp.Diff(planJSON(t, want), planJSON(t, got)); d != "" {
+		t.Fatalf("seed %d (targets %q): the plan beside the block over the sketches differs (-whole +read):\n%s", seed, o.Targets, d)
 	}
 }
 

@@ -37,17 +37,18 @@ func reuseHeld(b backend.Backend) func() ([]string, error) {
 
 // reuseOnce is reuseLookup and reuseHeld for one plan: when the backend
 // reads its other workspaces once for both (backend.ReuseOnce: the local
-// backend loads each whole), the keys and the lookups come from that one
-// read. The lookup asks the backend itself until the keys were listed
-// (a plan over the state loaded whole), or when the read was too large
-// to keep. An apply's engine asks reuseLookup: a run outlives the read.
+// backend loads each state file whole), the keys and the lookups come
+// from that one read, and the lookup's errors reach the plan. The lookup
+// asks the backend itself until the keys were listed (a plan over the
+// state loaded whole), or when the read kept nothing. An apply's engine
+// asks reuseLookup: a run outlives the read.
 func reuseOnce(b backend.Backend) (plan.ReuseLookup, func() ([]string, error)) {
 	lookup, held := reuseLookup(b), reuseHeld(b)
 	ro, ok := backend.ReuseOnceOf(b)
 	if !ok || held == nil {
 		return lookup, held
 	}
-	var kept func([]string) map[string]state.Reusable
+	var kept plan.ReuseLookup
 	once := func() ([]string, error) {
 		keys, l, err := ro.ElsewhereOnce()
 		kept = l
@@ -55,7 +56,7 @@ func reuseOnce(b backend.Backend) (plan.ReuseLookup, func() ([]string, error)) {
 	}
 	answer := func(keys []string) (map[string]state.Reusable, error) {
 		if kept != nil {
-			return kept(keys), nil
+			return kept(keys)
 		}
 		return lookup(keys)
 	}

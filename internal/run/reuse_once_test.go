@@ -2,12 +2,15 @@ package run
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/plan"
 	"github.com/leadsync/leadsync/internal/state"
@@ -35,7 +38,7 @@ func (c *elsewhereCounter) EnrichmentsElsewhere(keys []string) (map[string]state
 	return c.localWorkspace.EnrichmentsElsewhere(keys)
 }
 
-func (c *elsewhereCounter) ElsewhereOnce() ([]string, func([]string) map[string]state.Reusable, error) {
+func (c *elsewhereCounter) ElsewhereOnce() ([]string, func([]string) (map[string]state.Reusable, error), error) {
 	c.once++
 	return c.localWorkspace.ElsewhereOnce()
 }
@@ -141,5 +144,49 @@ func samePlan(t *testing.T, d Deps, cfg *config.Config, want *plan.Plan) {
 	}
 	if diff := cmp.Diff(jsonOf(t, want), jsonOf(t, got)); diff != "" {
 		t.Errorf("the plan differs from the whole state's (-whole +read):\n%s", diff)
+	}
+}
+
+// failingLookup is a local workspace whose kept lookup fails, as when a
+// database listed narrowly cannot be read again.
+type failingLookup struct {
+	*localWorkspace
+}
+
+func (f failingLookup) ElsewhereOnce() ([]string, func([]string) (map[string]state.Reusable, error), error) {
+	keys, _, err := f.localWorkspace.ElsewhereOnce()
+	return keys, func([]string) (map[string]state.Reusable, error) {
+		return nil, errors.New("cannot read workspace dach: disk I/O error")
+	}, err
+}
+
+// TestReuseLookupErrorStopsTheApply: when the lookup kept by one read of
+// the other workspaces fails, the apply stops with its error, once,
+// before any paid call (a reuse missed would pay an enrichment again):
+// no search, and default holds its two enrichments alone. The billing
+// call, free, is made ahead of the plan.
+func TestReuseLookupErrorStopsTheApply(t *testing.T) {
+	d, ws, _, dir := twoEnrichedWorkspaces(t)
+	d.Now = func() time.Time { return t0.Add(24 * time.Hour) }
+	svc, n := sandboxService(t)
+	d.Service = func() (api.Service, error) { return svc, nil }
+	d.Backend = failingLookup{localWorkspace: ws}
+	cfg := loadConfigText(t, dir, enrichConfig(6))
+	err := Apply(context.Background(), d, ApplyOptions{Config: cfg, Targets: []string{"enrich.contacts"}, AutoApprove: true}, &recView{})
+	if err == nil || strings.Count(err.Error(), "disk I/O error") != 1 {
+		t.Fatalf("apply: %v; want the lookup's error, once", err)
+	}
+	after, err := ws.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	enriched := 0
+	for _, p := range after.People {
+		if p.Enrichment != nil {
+			enriched++
+		}
+	}
+	if n.searches != 0 || enriched != 2 {
+		t.Errorf("%d searches and %d people enriched after the lookup failed; want none and 2", n.searches, enriched)
 	}
 }

@@ -11,9 +11,12 @@ type ReuseOnce interface {
 	// ElsewhereOnce reads the other workspaces once, as
 	// EnrichedKeysElsewhere reads them, and returns those keys and a
 	// lookup answering as EnrichmentsElsewhere would have at that read.
-	// lookup is nil when the read holds too much to be kept: the caller
-	// then asks EnrichmentsElsewhere.
-	ElsewhereOnce() (keys []string, lookup func(keys []string) map[string]state.Reusable, err error)
+	// lookup may read again what the first read did not keep (another
+	// workspace listed narrowly), and returns the error of that read: a
+	// reuse missed is an enrichment paid again. It is nil when the read
+	// holds too much to be kept, or keeps nothing the lookup could use:
+	// the caller then asks EnrichmentsElsewhere.
+	ElsewhereOnce() (keys []string, lookup func(keys []string) (map[string]state.Reusable, error), err error)
 }
 
 // ReuseOnceOf returns b (or the backend it wraps) as a ReuseOnce.

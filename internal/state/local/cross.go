@@ -47,14 +47,7 @@ func (ws *Workspace) EnrichmentsElsewhere(keys []string) (map[string]state.Reusa
 	if len(keys) == 0 {
 		return out, nil
 	}
-	want := make(map[string]bool, len(keys))
-	for _, k := range keys {
-		want[k] = true
-	}
-	read := enrichedPeople
-	if len(keys) <= maxKeyedAsk {
-		read = keyedPeople(keys)
-	}
+	want, read := wantedKeys(keys)
 	err := ws.eachOther(read, func(name string, people map[string]*state.Person) {
 		collectReusable(people, name, want, out)
 	})
@@ -62,6 +55,21 @@ func (ws *Workspace) EnrichmentsElsewhere(keys []string) (map[string]state.Reusa
 		return nil, err
 	}
 	return out, nil
+}
+
+// wantedKeys are keys as a set, and the reader of another workspace's
+// people EnrichmentsElsewhere asks about them: by their indexes
+// (keyedPeople), or, past maxKeyedAsk keys, every person holding an
+// enrichment (enrichedPeople).
+func wantedKeys(keys []string) (map[string]bool, func(*state.Base) (map[string]*state.Person, error)) {
+	want := make(map[string]bool, len(keys))
+	for _, k := range keys {
+		want[k] = true
+	}
+	if len(keys) <= maxKeyedAsk {
+		return want, keyedPeople(keys)
+	}
+	return want, enrichedPeople
 }
 
 // loadSettled loads the workspace while another process may be ending an
@@ -106,12 +114,16 @@ func collectReusable(people map[string]*state.Person, name string, want map[stri
 			from = rf
 		}
 		for _, k := range state.LookupKeys(p) {
-			if want != nil && !want[k] {
-				continue
-			}
-			if cur, ok := out[k]; !ok || p.Enrichment.EnrichedAt.After(cur.Enrichment.EnrichedAt) {
-				out[k] = state.Reusable{Workspace: from, Enrichment: *p.Enrichment}
+			if want == nil || want[k] {
+				keepNewer(out, k, state.Reusable{Workspace: from, Enrichment: *p.Enrichment})
 			}
 		}
+	}
+}
+
+// keepNewer makes r out's answer for key k unless out holds one as new.
+func keepNewer(out map[string]state.Reusable, k string, r state.Reusable) {
+	if cur, ok := out[k]; !ok || r.Enrichment.EnrichedAt.After(cur.Enrichment.EnrichedAt) {
+		out[k] = r
 	}
 }

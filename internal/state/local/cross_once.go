@@ -15,50 +15,81 @@ var _ backend.ReuseOnce = (*Workspace)(nil)
 // than held.
 var maxOnceKeys = 1 << 19
 
+// otherRead is one other workspace as ElsewhereOnce read it: of one read
+// whole, per lookup key, the newest enrichment it holds; of a database
+// listed narrowly, nothing held (held nil): the lookup asks it.
+type otherRead struct {
+	name string
+	held map[string]state.Reusable
+}
+
 // ElsewhereOnce lists the lookup keys of the people each other workspace
 // holds an enrichment of, as EnrichedKeysElsewhere does (eachOtherKeys).
-// Of a database read in part they are listed narrowly, no person read
-// whole, and the lookup is nil: EnrichmentsElsewhere then finds the
-// people asked about by their indexes, as a PostgreSQL backend does. When
-// every other workspace was read whole (a state file, or a database
-// holding calls not folded in), it keeps, per lookup key, the newest
-// enrichment one of them holds (collectReusable over every key): the
-// answers EnrichmentsElsewhere would give from that read.
-func (ws *Workspace) ElsewhereOnce() ([]string, func([]string) map[string]state.Reusable, error) {
-	held := map[string]state.Reusable{}
+// Of a workspace read whole (a state file, or a database holding calls
+// not folded in) it keeps, per lookup key, the newest enrichment it holds
+// (collectReusable over every key). Of a database read in part the keys
+// are listed narrowly, no person read whole. The lookup answers as
+// EnrichmentsElsewhere would: from the answers kept, and from the
+// databases listed narrowly, asked about the keys alone (keyedPeople).
+// It is nil when every other workspace is such a database (the caller
+// then asks EnrichmentsElsewhere, which reads them the same way), or when
+// more than maxOnceKeys answers would be kept.
+func (ws *Workspace) ElsewhereOnce() ([]string, func([]string) (map[string]state.Reusable, error), error) {
+	var reads []otherRead
 	var keys []string
-	narrow := false
+	kept, narrow := 0, false
 	err := ws.eachOtherKeys(func(name string, listed []string, whole map[string]*state.Person) {
+		keys = append(keys, listed...)
 		if whole == nil {
 			narrow = true
-			keys = append(keys, listed...)
+			reads = append(reads, otherRead{name: name})
 			return
 		}
+		held := map[string]state.Reusable{}
 		collectReusable(whole, name, nil, held)
+		kept += len(held)
+		reads = append(reads, otherRead{name: name, held: held})
 	})
 	if err != nil {
 		return nil, nil, err
 	}
-	for k := range held {
-		keys = append(keys, k)
-	}
-	if narrow {
-		slices.Sort(keys)
-		return slices.Compact(keys), nil, nil
-	}
-	if len(keys) > maxOnceKeys {
+	slices.Sort(keys)
+	keys = slices.Compact(keys)
+	if kept == 0 && narrow || kept > maxOnceKeys {
 		return keys, nil, nil
 	}
-	lookup := func(want []string) map[string]state.Reusable {
+	return keys, ws.onceLookup(reads), nil
+}
+
+// onceLookup answers, for the keys asked about, the newest enrichment
+// the other workspaces of reads hold, taken in their order as
+// EnrichmentsElsewhere takes them: from the answers kept of those read
+// whole, and by reading the databases listed narrowly again.
+func (ws *Workspace) onceLookup(reads []otherRead) func([]string) (map[string]state.Reusable, error) {
+	return func(keys []string) (map[string]state.Reusable, error) {
 		out := map[string]state.Reusable{}
-		for _, k := range want {
-			if r, ok := held[k]; ok {
-				out[k] = r
+		if len(keys) == 0 {
+			return out, nil
+		}
+		want, read := wantedKeys(keys)
+		for _, r := range reads {
+			if r.held != nil {
+				for _, k := range keys {
+					if found, ok := r.held[k]; ok {
+						keepNewer(out, k, found)
+					}
+				}
+				continue
+			}
+			err := ws.otherPeople(r.name, read, func(people map[string]*state.Person) {
+				collectReusable(people, r.name, want, out)
+			})
+			if err != nil {
+				return nil, err
 			}
 		}
-		return out
+		return out, nil
 	}
-	return keys, lookup, nil
 }
 
 // eachOtherKeys gives do, for each other workspace, the lookup keys of
@@ -143,24 +174,29 @@ func sketched(people []state.Person, page []*state.Person, ids []string) ([]stat
 	return people, page
 }
 
-// eachOtherBase gives do, for each other workspace, its Base: a
-// database's as OpenBase opens it (one read transaction, closed when do
-// returns), a state file's loaded whole (loadSettled).
+// eachOtherBase gives do, for each other workspace, its Base (withOther).
 func (ws *Workspace) eachOtherBase(do func(name string, b *state.Base) error) error {
 	others, err := ws.OtherWorkspaces()
 	if err != nil {
 		return err
 	}
 	for _, name := range others {
-		sib, err := ws.set.Open(name)
-		if err != nil {
-			return err
-		}
-		if err := sib.withBase(func(b *state.Base) error { return do(name, b) }); err != nil {
+		if err := ws.withOther(name, func(b *state.Base) error { return do(name, b) }); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// withOther gives do the Base of the other workspace name: a database's
+// as OpenBase opens it (one read transaction, closed when do returns), a
+// state file's loaded whole (loadSettled).
+func (ws *Workspace) withOther(name string, do func(b *state.Base) error) error {
+	sib, err := ws.set.Open(name)
+	if err != nil {
+		return err
+	}
+	return sib.withBase(do)
 }
 
 // withBase gives do the Base of ws's settled state: a database's
@@ -181,20 +217,35 @@ func (ws *Workspace) withBase(do func(b *state.Base) error) error {
 	return do(b)
 }
 
-// eachOther gives do, for each other workspace, the people read reads
-// of its database (one read transaction), or every person of a state
-// file or of a database OpenBase reads whole.
+// eachOther gives do, for each other workspace, the people otherPeople
+// gives of it.
 func (ws *Workspace) eachOther(read func(*state.Base) (map[string]*state.Person, error), do func(name string, people map[string]*state.Person)) error {
-	return ws.eachOtherBase(func(name string, b *state.Base) error {
+	others, err := ws.OtherWorkspaces()
+	if err != nil {
+		return err
+	}
+	for _, name := range others {
+		if err := ws.otherPeople(name, read, func(people map[string]*state.Person) { do(name, people) }); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// otherPeople gives do the people read reads of the other workspace
+// name's database (one read transaction), or every person of a state
+// file or of a database OpenBase reads whole.
+func (ws *Workspace) otherPeople(name string, read func(*state.Base) (map[string]*state.Person, error), do func(people map[string]*state.Person)) error {
+	return ws.withOther(name, func(b *state.Base) error {
 		if s, ok := b.Whole(); ok {
-			do(name, s.People)
+			do(s.People)
 			return nil
 		}
 		people, err := read(b)
 		if err != nil {
 			return err
 		}
-		do(name, people)
+		do(people)
 		return nil
 	})
 }

@@ -1,9 +1,12 @@
 package local
 
 import (
+	"errors"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -33,8 +36,11 @@ func TestElsewhereOnceKeepsNoLargeRead(t *testing.T) {
 		if len(keys) != 2 || (lookup != nil) != tc.kept {
 			t.Fatalf("at most %d: keys %v, a lookup kept: %v; want 2 keys, %v", tc.most, keys, lookup != nil, tc.kept)
 		}
-		if lookup != nil && lookup([]string{"p:anna"})["p:anna"].Workspace != "dach" {
-			t.Fatalf("at most %d: p:anna not found in dach", tc.most)
+		if lookup == nil {
+			continue
+		}
+		if found, err := lookup([]string{"p:anna"}); err != nil || found["p:anna"].Workspace != "dach" {
+			t.Fatalf("at most %d: p:anna not found in dach (%v)", tc.most, err)
 		}
 	}
 }
@@ -106,10 +112,15 @@ func TestEnrichedKeysHoldsAPageOfTheirSize(t *testing.T) {
 	}
 }
 
-// withEnrichedElsewhere is withElsewhere of four people, n2 and page:bob
-// (network ID n9) enriched.
+// withEnrichedElsewhere is withElsewhere of enrichedDach.
 func withEnrichedElsewhere(t *testing.T, file string) *Workspace {
 	t.Helper()
+	return withElsewhere(t, file, enrichedDach())
+}
+
+// enrichedDach holds four people, n2 and page:bob (network ID n9)
+// enriched.
+func enrichedDach() *state.State {
 	s := state.New()
 	for _, id := range []string{"n1", "n2", "n3"} {
 		s.People[id] = &state.Person{ID: id, Lead: person.Lead{NetworkID: id, PageName: "page-" + id}}
@@ -118,7 +129,7 @@ func withEnrichedElsewhere(t *testing.T, file string) *Workspace {
 	for _, id := range []string{"n2", "page:bob"} {
 		s.People[id].Enrichment = &state.Enrichment{EnrichedAt: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC), By: "enrich.e"}
 	}
-	return withElsewhere(t, file, s)
+	return s
 }
 
 // withElsewhere makes the workspaces of a state file named file
@@ -127,15 +138,24 @@ func withEnrichedElsewhere(t *testing.T, file string) *Workspace {
 func withElsewhere(t *testing.T, file string, s *state.State) *Workspace {
 	t.Helper()
 	set := NewWorkspaces(filepath.Join(t.TempDir(), ".leadsync", file), nil)
-	if err := set.CreateWorkspace("dach"); err != nil {
-		t.Fatal(err)
-	}
-	dach, err := set.Open("dach")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := dach.Save(s); err != nil {
-		t.Fatal(err)
+	return withWorkspaces(t, set, map[string]*state.State{"dach": s})
+}
+
+// withWorkspaces makes the workspaces of set named in states, each
+// holding its state, and returns default.
+func withWorkspaces(t *testing.T, set *Workspaces, states map[string]*state.State) *Workspace {
+	t.Helper()
+	for name, s := range states {
+		if err := set.CreateWorkspace(name); err != nil {
+			t.Fatal(err)
+		}
+		ws, err := set.Open(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := ws.Save(s); err != nil {
+			t.Fatal(err)
+		}
 	}
 	def, err := set.Open("default")
 	if err != nil {
@@ -154,4 +174,89 @@ func countWholeReads(t *testing.T) *int {
 		return read(b, ids)
 	}
 	return n
+}
+
+// TestElsewhereOnceReadsMixedWorkspacesOnce: beside dach, a database
+// listed narrowly, workspace uk is a state file, read whole. One read of
+// both and the plan's questions load uk once: its answers are kept, and
+// the lookup asks dach alone (one read of its people by their indexes).
+// The lookup answers as EnrichmentsElsewhere does, the newest of each key.
+func TestElsewhereOnceReadsMixedWorkspacesOnce(t *testing.T) {
+	def, ukLoads := mixedWorkspaces(t)
+	wholeReads := countWholeReads(t)
+	keys, lookup, err := def.ElsewhereOnce()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lookup == nil { // as run.reuseOnce does
+		lookup = def.EnrichmentsElsewhere
+	}
+	slices.Sort(keys)
+	if want := []string{"n:n1", "n:n2", "n:n9", "p:bob", "p:page-n1", "p:page-n2"}; !slices.Equal(keys, want) {
+		t.Errorf("keys %v, want %v", keys, want)
+	}
+	ask := append(keys, "n:nobody")
+	got, err := lookup(ask)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *ukLoads != 1 || *wholeReads != 1 {
+		t.Errorf("uk loaded %d times, dach's people read %d times; want once each", *ukLoads, *wholeReads)
+	}
+	want, err := def.EnrichmentsElsewhere(ask)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 6 || got["n:n2"].Workspace != "uk" || got["p:bob"].Workspace != "dach" || !reflect.DeepEqual(got, want) {
+		t.Errorf("the lookup found %+v, want %+v (n2 newer in uk)", got, want)
+	}
+}
+
+// TestElsewhereOnceLookupFailsWithItsRead: when the lookup cannot read a
+// database listed narrowly, it returns that error rather than fewer
+// answers.
+func TestElsewhereOnceLookupFailsWithItsRead(t *testing.T) {
+	def, _ := mixedWorkspaces(t)
+	_, lookup, err := def.ElsewhereOnce()
+	if err != nil || lookup == nil {
+		t.Fatalf("read once: %v, a lookup kept: %v; want one", err, lookup != nil)
+	}
+	read := readWhole
+	defer func() { readWhole = read }()
+	failed := errors.New("disk I/O error")
+	readWhole = func(*state.Base, []string) (map[string]*state.Person, error) { return nil, failed }
+	if found, err := lookup([]string{"p:bob"}); !errors.Is(err, failed) {
+		t.Errorf("lookup with dach unreadable: %v, %v; want its error", found, err)
+	}
+}
+
+// mixedWorkspaces are the workspaces of withEnrichedElsewhere("state.db")
+// whose third, uk, is a JSON state file holding n1 and a newer
+// enrichment of n2, and the count of uk's loads (its opens: each opened
+// store is read once).
+func mixedWorkspaces(t *testing.T) (*Workspace, *int) {
+	t.Helper()
+	loads := new(int)
+	path := filepath.Join(t.TempDir(), ".leadsync", "state.db")
+	uk := WorkspacePath(path, "uk")
+	set := NewWorkspaces(path, func(p string) *Store {
+		if p == uk {
+			*loads++
+			return NewStore(strings.TrimSuffix(p, ".db") + ".json")
+		}
+		return NewStore(p)
+	})
+	def := withWorkspaces(t, set, map[string]*state.State{"dach": enrichedDach(), "uk": enrichedUK()})
+	*loads = 0
+	return def, loads
+}
+
+// enrichedUK holds n1 and n2 enriched, n2 later than dach did.
+func enrichedUK() *state.State {
+	s := state.New()
+	for i, id := range []string{"n1", "n2"} {
+		s.People[id] = &state.Person{ID: id, Lead: person.Lead{NetworkID: id, PageName: "page-" + id},
+			Enrichment: &state.Enrichment{EnrichedAt: time.Date(2026, 11, 2+i, 0, 0, 0, 0, time.UTC), By: "enrich.e"}}
+	}
+	return s
 }

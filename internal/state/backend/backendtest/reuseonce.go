@@ -49,7 +49,9 @@ func testReuseOnce(t *testing.T, k Kind) {
 		ask := append(slices.Clone(keys), "n:nobody", "p:nobody")
 		want, err := crossWorkspace(t, uk).EnrichmentsElsewhere(ask)
 		must(t, err, "lookup %s", when)
-		if d := cmp.Diff(want, lookup(ask)); d != "" {
+		got, err := lookup(ask)
+		must(t, err, "kept lookup %s", when)
+		if d := cmp.Diff(want, got); d != "" {
 			t.Fatalf("%s: the lookup differs (-EnrichmentsElsewhere +ElsewhereOnce):\n%s", when, d)
 		}
 	}
@@ -78,13 +80,11 @@ func testReuseOnce(t *testing.T, k Kind) {
 	_, lookup, err := ro.ElsewhereOnce()
 	must(t, err, "read once while dach's apply runs")
 	if lookup == nil {
-		lookup = func(keys []string) map[string]state.Reusable {
-			found, err := crossWorkspace(t, uk).EnrichmentsElsewhere(keys)
-			must(t, err, "lookup while dach's apply runs")
-			return found
-		}
+		lookup = crossWorkspace(t, uk).EnrichmentsElsewhere
 	}
-	if r := lookup([]string{"n:n1"})["n:n1"]; r.Workspace != "dach" || r.Enrichment.Result.Email != "anna@later.example" {
+	found, err := lookup([]string{"n:n1"})
+	must(t, err, "lookup while dach's apply runs")
+	if r := found["n:n1"]; r.Workspace != "dach" || r.Enrichment.Result.Email != "anna@later.example" {
 		t.Errorf("n1 while dach's apply runs: %+v, want its newer enrichment in dach", r)
 	}
 }
