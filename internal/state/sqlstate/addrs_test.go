@@ -20,21 +20,9 @@ import (
 // gives the new names.
 func TestNumberedFoundByFollowsARename(t *testing.T) {
 	ctx := context.Background()
-	db, err := sql.Open("sqlite", ":memory:")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	db.SetMaxOpenConns(1)
-	for _, q := range []string{SQLiteSchema,
-		`INSERT INTO workspaces (name, lineage, format_version, created_at) VALUES ('w', 'l', 1, '2026-01-01T00:00:00.000000000Z')`,
+	db := memoryWorkspace(t,
 		`INSERT INTO addresses (workspace, n, address) VALUES ('w', 1, 'search.b'), ('w', 2, 'search.a')`,
-		`INSERT INTO people (workspace, id, found_by) VALUES ('w', 'p1', '[1,2]'), ('w', 'p2', '[1]')`,
-	} {
-		if _, err := db.Exec(q); err != nil {
-			t.Fatal(err)
-		}
-	}
+		`INSERT INTO people (workspace, id, found_by) VALUES ('w', 'p1', '[1,2]'), ('w', 'p2', '[1]')`)
 	r := &Reader{D: SQLite, Q: db, WS: "w"}
 	d := newPersonDecoder()
 	read := func() map[string][]string {
@@ -120,20 +108,7 @@ func TestAddressChangesCounted(t *testing.T) {
 // once; a number still missing then is an error, not a loop.
 func TestBlockNamesReadAgainOnce(t *testing.T) {
 	ctx := context.Background()
-	db, err := sql.Open("sqlite", ":memory:")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	db.SetMaxOpenConns(1)
-	for _, q := range []string{SQLiteSchema,
-		`INSERT INTO workspaces (name, lineage, format_version, created_at) VALUES ('w', 'l', 1, '2026-01-01T00:00:00.000000000Z')`,
-		`INSERT INTO addresses (workspace, n, address) VALUES ('w', 1, 'enrich.a')`,
-	} {
-		if _, err := db.Exec(q); err != nil {
-			t.Fatal(err)
-		}
-	}
+	db := memoryWorkspace(t, `INSERT INTO addresses (workspace, n, address) VALUES ('w', 1, 'enrich.a')`)
 	p := &peopleStore{r: &Reader{D: SQLite, Q: db, WS: "w"}, ctx: ctx, dec: newPersonDecoder()}
 	names, err := p.blockNames()
 	if err != nil {
@@ -154,4 +129,24 @@ func TestBlockNamesReadAgainOnce(t *testing.T) {
 	if got, err := names.of(sql.NullInt64{Int64: 3, Valid: true}); err == nil {
 		t.Errorf("number 3, in no row of addresses, named %q, want an error", got)
 	}
+}
+
+// memoryWorkspace is a database in memory with the workspace w and the
+// rows the statements add, closed when the test ends.
+func memoryWorkspace(t *testing.T, statements ...string) *sql.DB {
+	t.Helper()
+	db, err := sql.Open("sqlite", ":memory:")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	db.SetMaxOpenConns(1)
+	for _, q := range append([]string{SQLiteSchema,
+		`INSERT INTO workspaces (name, lineage, format_version, created_at) VALUES ('w', 'l', 1, '2026-01-01T00:00:00.000000000Z')`,
+	}, statements...) {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return db
 }
