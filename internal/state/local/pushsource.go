@@ -47,9 +47,9 @@ func (d *dbStore) openSource(what string) (backend.Stream, error) {
 
 // readable is the store a push reads its source d from: d itself, or,
 // when d's schema is older than this build's, a migrated copy of d in a
-// temporary file of its folder, which done removes (nil for d). A source opened to
-// be read is never migrated in place: a backup of an older leadsync
-// stays readable by it.
+// temporary file of its folder, which done removes (nil for d). A source
+// opened to be read is never migrated in place: a backup of an older
+// leadsync stays readable by it.
 func (d *dbStore) readable() (src *dbStore, done func(), err error) {
 	v, err := d.schemaVersion()
 	if err != nil || v == 0 || v >= sqlstate.SchemaVersion {
