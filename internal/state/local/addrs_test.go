@@ -2,7 +2,10 @@ package local
 
 import (
 	"context"
+	"crypto/sha256"
 	"database/sql"
+	"fmt"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -301,7 +304,9 @@ func TestEnrichMoveRenamesOneRow(t *testing.T) {
 }
 
 // TestPushFromSchema7: a push from a database of schema version 7 (the
-// enrichments' and histories' addresses as texts) writes the same state.
+// enrichments' and histories' addresses as texts) writes the same state,
+// read from a migrated copy: the source is left byte for byte as it was
+// (an older leadsync still reads it), and the copy is removed.
 func TestPushFromSchema7(t *testing.T) {
 	dir := t.TempDir()
 	src := filepath.Join(dir, "src", "state.db")
@@ -313,7 +318,8 @@ func TestPushFromSchema7(t *testing.T) {
 	must(t, err)
 	_, err = db.Exec(beforeSchema8 + ` UPDATE schema_version SET version = 7`)
 	must(t, err)
-	db.Close()
+	must(t, db.Close())
+	before := sourceFolder(t, src)
 	st, err := backend.OpenStream(Open(src))
 	must(t, err)
 	to := filepath.Join(dir, "b", ".leadsync", "state.db")
@@ -322,9 +328,26 @@ func TestPushFromSchema7(t *testing.T) {
 	_, err = ws.PushStream(st, false)
 	st.Close()
 	must(t, err)
+	if after := sourceFolder(t, src); after != before {
+		t.Errorf("the push changed its source's folder:\n%s\nwant\n%s", after, before)
+	}
 	got, err := NewStore(to).Load()
 	must(t, err)
 	if canon := backendtest.Canon; canon(t, got) != canon(t, want) {
 		t.Errorf("pushed:\n%.1500s\nwant\n%.1500s", canon(t, got), canon(t, want))
 	}
+}
+
+// sourceFolder is the names of the files beside path and its bytes' hash.
+func sourceFolder(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	must(t, err)
+	entries, err := os.ReadDir(filepath.Dir(path))
+	must(t, err)
+	names := fmt.Sprintf("%x", sha256.Sum256(b))
+	for _, e := range entries {
+		names += " " + e.Name()
+	}
+	return names
 }

@@ -3,8 +3,9 @@
 // (.leadsync/workspaces/NAME/state.db for another workspace; sqlite.go:
 // internal/state/sqlstate's tables, written and checked; sqlite_record.go:
 // one transaction per completed call; sqlite_read.go: the reads in part;
-// sqlite_backup.go: its backup copied by pages; and migrate.go: a
-// state.json becomes it on first use), or, for a path
+// sqlite_backup.go: its backup copied by pages; pushsource.go: a push's
+// older source read from a migrated copy, never migrated in place; and
+// migrate.go: a state.json becomes it on first use), or, for a path
 // not ending in .db, one JSON file (state.json, as earlier versions kept
 // it) written whole and atomically (a temporary file, synced, renamed; the
 // state before kept as .backup, except by a write that erases people,

@@ -42,7 +42,7 @@ func (b localBackend) OpenStream() (backend.Stream, error) {
 		if err := b.Store.migrate(); err != nil {
 			return nil, err
 		}
-		st, err := b.db.openStream(b.Describe())
+		st, err := b.db.openSource(b.Describe())
 		if err != nil || st != nil {
 			return st, err
 		}
@@ -161,6 +161,8 @@ type dbStream struct {
 	// passes counts the passes of People (a push copied in SQLite makes
 	// none).
 	passes int
+	// done, when not nil, removes the migrated copy read (readable).
+	done func()
 }
 
 // openStream starts the read; nil without error when the state must be
@@ -235,6 +237,9 @@ func (s *dbStream) Close() error {
 	s.tx = nil
 	s.d.closeIdle()
 	s.d.mu.Unlock()
+	if s.done != nil {
+		s.done()
+	}
 	return nil
 }
 

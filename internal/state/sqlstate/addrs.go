@@ -467,8 +467,8 @@ func (w *Writer) resetWorkspace(ctx context.Context, s *state.State, created any
 // blockNames name the numbers of the enrichments' blocks and the
 // histories' calls of one read (by_n, copied_n), in Go, as found_by's
 // are named: a name a row in SQL cost 0.55 s of CPU more a million rows.
-// They are read at the first number (byN nil), and read again once when
-// a number is not among them (a writer numbered an address since).
+// They are read again once when a number is not among them (a writer
+// numbered an address since they were read; byN nil: not read yet).
 type blockNames struct {
 	ctx    context.Context
 	r      *Reader
@@ -495,10 +495,10 @@ func (b *blockNames) of(n sql.NullInt64) (string, error) {
 	if a, ok := b.byN[n.Int64]; ok {
 		return a, nil
 	}
-	if b.byN != nil && b.reread {
+	if b.reread {
 		return "", fmt.Errorf("the address number %d is not in the table addresses", n.Int64)
 	}
-	b.reread = b.byN != nil
+	b.reread = true
 	d := &personDecoder{}
 	if err := d.names(b.ctx, b.r); err != nil {
 		return "", err

@@ -34,8 +34,8 @@ var (
 	CountEnrichedAfter       = `SELECT count(*) FROM {s}.enrichments WHERE workspace = $1 AND enriched_at > $2`
 	SelectCheckedAfter       = `SELECT id FROM {s}.people WHERE workspace = $1 AND checked_at > $2`
 	// SelectEnrichedBy are the people an enrich block enriched (their
-	// count from the index alone), SelectCopies the enrichments copied
-	// from other workspaces: SelectCopiedBy.
+	// count from the index alone); the enrichments copied from other
+	// workspaces are SelectCopiedBy's.
 	SelectEnrichedBy = `SELECT person_id FROM {s}.enrichments WHERE workspace = $1 AND by_n = ` + numberOf + `$2)`
 	CountEnrichedBy  = `SELECT count(*) FROM {s}.enrichments WHERE workspace = $1 AND by_n = ` + numberOf + `$2)`
 	// SelectChanged and SelectLeft are the people whose e-mail may no
