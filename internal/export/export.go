@@ -11,6 +11,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/kind"
+	"github.com/leadsync/leadsync/internal/safefile"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -251,8 +252,8 @@ func createAtomic(path string) (*atomicFile, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, folderError(path, dir, err)
 	}
-	removeDeadTemps(path)
-	f, err := os.CreateTemp(dir, tempPattern(path))
+	safefile.RemoveDeadTemps(path, "tmp")
+	f, err := os.CreateTemp(dir, safefile.TempPattern(path, "tmp"))
 	if err != nil {
 		return nil, fmt.Errorf("writing %s: %w", path, err)
 	}

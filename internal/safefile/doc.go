@@ -4,6 +4,9 @@
 // private (0700, with a .gitignore of "*" in .leadsync), a whole file is
 // written to a temporary file, synced and renamed into place, and a failed
 // write says what to do (a full disk, a folder that is not writable).
+// A temporary file made beside such a file carries its maker's process ID
+// (TempPattern), so that the next run removes only the leftovers of a
+// killed process (RemoveDeadTemps).
 //
 // It imports only the standard library; every package that writes such a
 // file uses it, so it must not import any of leadsync's.

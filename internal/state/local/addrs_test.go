@@ -6,7 +6,9 @@ import (
 	"database/sql"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 
@@ -14,6 +16,7 @@ import (
 	"github.com/leadsync/leadsync/internal/state/backend"
 	"github.com/leadsync/leadsync/internal/state/backend/backendtest"
 	"github.com/leadsync/leadsync/internal/state/sqlstate"
+	"github.com/leadsync/leadsync/internal/testenv"
 )
 
 // beforeSchema8 takes the enrichments' and histories' addresses back to
@@ -309,9 +312,25 @@ func TestEnrichMoveRenamesOneRow(t *testing.T) {
 // (an older leadsync still reads it), and the copy is removed.
 func TestPushFromSchema7(t *testing.T) {
 	dir := t.TempDir()
+	src, want := schema7Source(t, dir)
+	before := sourceFolder(t, src)
+	to := pushFrom(t, src, dir)
+	if after := sourceFolder(t, src); after != before {
+		t.Errorf("the push changed its source's folder:\n%s\nwant\n%s", after, before)
+	}
+	got, err := NewStore(to).Load()
+	must(t, err)
+	if canon := backendtest.Canon; canon(t, got) != canon(t, want) {
+		t.Errorf("pushed:\n%.1500s\nwant\n%.1500s", canon(t, got), canon(t, want))
+	}
+}
+
+// schema7Source writes the events' state into dir/src/state.db at schema
+// version 7 and returns its path and the state it holds.
+func schema7Source(t *testing.T, dir string) (string, *state.State) {
+	t.Helper()
 	src := filepath.Join(dir, "src", "state.db")
-	s := backendtest.Fold(t, backendtest.Events())
-	must(t, NewStore(src).Save(s))
+	must(t, NewStore(src).Save(backendtest.Fold(t, backendtest.Events())))
 	want, err := NewStore(src).Load()
 	must(t, err)
 	db, err := sql.Open("sqlite", src+sqliteDSN)
@@ -319,7 +338,13 @@ func TestPushFromSchema7(t *testing.T) {
 	_, err = db.Exec(beforeSchema8 + ` UPDATE schema_version SET version = 7`)
 	must(t, err)
 	must(t, db.Close())
-	before := sourceFolder(t, src)
+	return src, want
+}
+
+// pushFrom pushes the state database src into a new workspace under dir
+// and returns the path it was pushed to.
+func pushFrom(t *testing.T, src, dir string) string {
+	t.Helper()
 	st, err := backend.OpenStream(Open(src))
 	must(t, err)
 	to := filepath.Join(dir, "b", ".leadsync", "state.db")
@@ -328,13 +353,40 @@ func TestPushFromSchema7(t *testing.T) {
 	_, err = ws.PushStream(st, false)
 	st.Close()
 	must(t, err)
-	if after := sourceFolder(t, src); after != before {
-		t.Errorf("the push changed its source's folder:\n%s\nwant\n%s", after, before)
+	return to
+}
+
+// TestPushFromAnOlderSourceRemovesOnlyItsDeadCopies: a push from an older
+// source removes the migrated copies a killed push left beside it (their
+// process gone), and nothing else: not a copy of a push still running,
+// nor a user's file whose name merely looks alike.
+func TestPushFromAnOlderSourceRemovesOnlyItsDeadCopies(t *testing.T) {
+	cmd := exec.Command("true")
+	if err := cmd.Run(); err != nil {
+		testenv.Skip(t, "no true(1) to get the ID of a finished process")
 	}
-	got, err := NewStore(to).Load()
-	must(t, err)
-	if canon := backendtest.Canon; canon(t, got) != canon(t, want) {
-		t.Errorf("pushed:\n%.1500s\nwant\n%.1500s", canon(t, got), canon(t, want))
+	dir := t.TempDir()
+	src, _ := schema7Source(t, dir)
+	copyOf := func(pid int) string {
+		return filepath.Join(filepath.Dir(src), ".state.db.reading-"+strconv.Itoa(pid)+"-123.db")
+	}
+	dead, running := copyOf(cmd.Process.Pid), copyOf(os.Getppid())
+	users := filepath.Join(filepath.Dir(src), ".reading-list")
+	two := time.Now().Add(-2 * time.Minute)
+	for _, f := range []string{dead, dead + "-wal", running, users} {
+		must(t, os.WriteFile(f, []byte("x"), 0o600))
+		must(t, os.Chtimes(f, two, two))
+	}
+	pushFrom(t, src, dir)
+	for _, f := range []string{dead, dead + "-wal"} {
+		if _, err := os.Stat(f); !os.IsNotExist(err) {
+			t.Errorf("%s, left by a push that no longer runs, is still there: %v", filepath.Base(f), err)
+		}
+	}
+	for _, f := range []string{running, users} {
+		if _, err := os.Stat(f); err != nil {
+			t.Errorf("%s was removed: %v", filepath.Base(f), err)
+		}
 	}
 }
 

@@ -6,13 +6,15 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/leadsync/leadsync/internal/safefile"
 	"github.com/leadsync/leadsync/internal/state/backend"
 	"github.com/leadsync/leadsync/internal/state/sqlstate"
 )
 
-// readingPrefix starts the name of the migrated copy a push reads an
-// older source from, in the source's folder.
-const readingPrefix = ".reading-"
+// readingKind names the migrated copy a push reads an older source from,
+// beside the source: .state.db.reading-PID-*.db (safefile.TempPattern).
+// Only a copy whose process no longer runs is taken as a leftover.
+const readingKind = "reading"
 
 // openSource opens a push's source d as openStream does, from the store
 // readable gives: a migrated copy is read whole when its calls of an
@@ -56,8 +58,8 @@ func (d *dbStore) readable() (src *dbStore, done func(), err error) {
 		return d, nil, err
 	}
 	dir := filepath.Dir(d.path)
-	removeAbandoned(dir, readingPrefix)
-	f, err := os.CreateTemp(dir, readingPrefix+"*.db")
+	safefile.RemoveDeadTemps(d.path, readingKind)
+	f, err := os.CreateTemp(dir, safefile.TempPattern(d.path, readingKind)+".db")
 	if err != nil {
 		return nil, nil, d.wrap("copying the state to migrate it", err)
 	}

@@ -17,7 +17,7 @@ import (
 
 // SchemaVersion is the version of the tables this build reads and writes.
 // A schema of a newer version is refused; an older one is migrated, in one
-// transaction, by the first command that writes.
+// transaction, by the first command that opens it, even to read.
 const SchemaVersion = 17
 
 // migrations[i] takes a schema from version i to i+1. {s} is the schema.

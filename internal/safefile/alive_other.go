@@ -1,6 +1,6 @@
 //go:build !unix
 
-package export
+package safefile
 
 // processAlive cannot tell on this platform; assume the holder runs.
 func processAlive(pid int) bool { return true }
