@@ -120,3 +120,25 @@ func TestRemovedPersonMadeAgainIsWrittenWhole(t *testing.T) {
 		t.Errorf("the change names n2 in People: %v, removes %v; want false and [n1 n2]", ok, ch.Removed)
 	}
 }
+
+// A removal listing someone the store does not hold (removed since, or
+// never found) removes the others: Changes.Removed names the people it
+// held, so the store deletes their rows (flush builds that list).
+func TestRetentionOfSomeoneNotHeldRemovesTheOthers(t *testing.T) {
+	st := unreadPeople(t)
+	e := Event{At: day(14), Kind: EventForgetPeople, Address: PeopleAddress, People: &ForgetPeopleEvent{
+		Reason: ForgetRetention, PersonIDs: []string{"n1", "n2", "n9"}}}
+	if err := st.readFor(&e); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Fold(e); err != nil {
+		t.Fatal(err)
+	}
+	ch := st.TakeChanges()
+	if err := st.CheckWrite(ch); err != nil {
+		t.Fatalf("the fold's changes cannot be written: %v", err)
+	}
+	if !slices.Equal(ch.Removed, []string{"n1", "n2"}) {
+		t.Errorf("the change removes %v, want [n1 n2] (n9 is not held)", ch.Removed)
+	}
+}
