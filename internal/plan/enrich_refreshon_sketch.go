@@ -61,7 +61,9 @@ func (v *env) unreadFresh(bp *blockPeople, e *config.Enrich, id string) {
 }
 
 // metBy are the sketches of sk met among the members of e's sources not
-// read whole (unreadFresh), by index.
+// read whole (unreadFresh), by index. A mark stays true for the Build:
+// the sources are the same at each collection of e (enrichClaims), and
+// a member marked then read whole is known (eachFormerSketch skips it).
 func (f *EnrichFacts) metBy(e *config.Enrich, sk *state.TrackSketches) []bool {
 	if f.metSketch == nil {
 		f.metSketch = map[string][]bool{}

@@ -435,7 +435,6 @@ func (b *builder) ownedCapCounted(e *config.Enrich, c *enrichCounts, todo map[st
 // nothing else the plan says (checkRead).
 func (v *env) collectRead(e *config.Enrich, sources []source, where bool) (blockPeople, error) {
 	v.reuseUnread(e)
-	delete(v.facts.metSketch, e.Address) // met anew among these sources
 	if v.facts.censused(e.Address) {
 		return v.collectCensus(e, sources, where)
 	}

@@ -11,8 +11,7 @@ import (
 // it then writes) and out of the enrich block's count.
 func TestRetentionOfUnreadPeopleReadsNoneWhole(t *testing.T) {
 	st := unreadPeople(t)
-	e := Event{At: day(14), Kind: EventForgetPeople, Address: PeopleAddress, People: &ForgetPeopleEvent{
-		Reason: ForgetRetention, PersonIDs: []string{"n1", "n2", "n2"}}}
+	e := retention([]string{"n1", "n2", "n2"})
 	if err := st.readFor(&e); err != nil {
 		t.Fatal(err)
 	}
@@ -52,8 +51,7 @@ func TestRetentionOfUnreadPeopleReadsNoneWhole(t *testing.T) {
 func TestRetentionHoldsTheRemovalsIDsOnce(t *testing.T) {
 	st := unreadPeople(t)
 	ids := []string{"n1", "n2", "n3"}
-	e := Event{At: day(14), Kind: EventForgetPeople, Address: PeopleAddress, People: &ForgetPeopleEvent{
-		Reason: ForgetRetention, PersonIDs: ids}}
+	e := retention(ids)
 	if err := st.readFor(&e); err != nil {
 		t.Fatal(err)
 	}
@@ -119,4 +117,31 @@ func TestRemovedPersonMadeAgainIsWrittenWhole(t *testing.T) {
 	if _, ok := ch.People["n2"]; ok || !slices.Equal(ch.Removed, []string{"n1", "n2"}) {
 		t.Errorf("the change names n2 in People: %v, removes %v; want false and [n1 n2]", ok, ch.Removed)
 	}
+}
+
+// A removal listing someone the store does not hold (removed since, or
+// never found) removes the others: Changes.Removed names the people it
+// held, so the store deletes their rows (flush builds that list).
+func TestRetentionOfSomeoneNotHeldRemovesTheOthers(t *testing.T) {
+	st := unreadPeople(t)
+	e := retention([]string{"n1", "n2", "n9"})
+	if err := st.readFor(&e); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Fold(e); err != nil {
+		t.Fatal(err)
+	}
+	ch := st.TakeChanges()
+	if err := st.CheckWrite(ch); err != nil {
+		t.Fatalf("the fold's changes cannot be written: %v", err)
+	}
+	if !slices.Equal(ch.Removed, []string{"n1", "n2"}) {
+		t.Errorf("the change removes %v, want [n1 n2] (n9 is not held)", ch.Removed)
+	}
+}
+
+// retention is the event of a retention removal of ids on day 14.
+func retention(ids []string) Event {
+	return Event{At: day(14), Kind: EventForgetPeople, Address: PeopleAddress, People: &ForgetPeopleEvent{
+		Reason: ForgetRetention, PersonIDs: ids}}
 }

@@ -88,6 +88,7 @@ func Run(t *testing.T, k Kind) {
 		{"PartialForget", testPartialForget},
 		{"PartialRetention", testPartialRetention},
 		{"RemovesManyPeople", testRemovesManyPeople},
+		{"PartialRemovalOfSomeoneUnheld", testPartialRemovalOfSomeoneUnheld},
 		{"KilledRemovalFolded", testKilledRemovalFolded},
 		{"PartialMove", testPartialMove},
 		{"TrackPlan", testTrackPlan},
