@@ -195,7 +195,9 @@ func FuzzConnStr(f *testing.F) {
 			return
 		}
 		u, err := url.Parse(cs)
-		if err != nil {
+		if err != nil || strings.Contains(u.RawQuery, " ") {
+			// A space in the query (not valid in a URL) is read apart: pgx
+			// trims it from a key (" user" is its user), Go keeps it.
 			return
 		}
 		cfg, err := parseConfig(cs)
