@@ -339,38 +339,30 @@ func (ws *Workspace) preparePush(src backend.Stream) (*backend.PushSource, error
 // holdings counts the people and the search and profile records of the
 // workspace, and gives its serial.
 func (d *dbStore) holdings() (people, records int, serial uint64, err error) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	defer d.closeIdle()
-	db, err := d.handle(false)
-	if err != nil || db == nil {
-		return 0, 0, 0, err
-	}
 	const q = `SELECT (SELECT count(*) FROM people WHERE workspace = ?1),
 		(SELECT count(*) FROM searches WHERE workspace = ?1) + (SELECT count(*) FROM profile_reads WHERE workspace = ?1),
 		COALESCE((SELECT serial FROM workspaces WHERE name = ?1), 0)`
 	var s int64
-	err = retryBusy(func() error {
-		return db.QueryRowContext(context.Background(), q, d.ws).Scan(&people, &records, &s)
+	err = d.withIdle(func(db *sql.DB) error {
+		err := retryBusy(func() error {
+			return db.QueryRowContext(context.Background(), q, d.ws).Scan(&people, &records, &s)
+		})
+		return d.wrap("reading the state", err)
 	})
-	return people, records, uint64(s), d.wrap("reading the state", err)
+	return people, records, uint64(s), err
 }
 
 // addressChanges is the workspace's count of the addresses' changes (-1
 // without its database or row).
 func (d *dbStore) addressChanges() (int64, error) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	defer d.closeIdle()
-	db, err := d.handle(false)
-	if err != nil || db == nil {
-		return -1, err
-	}
-	var n int64
-	err = retryBusy(func() error {
-		return db.QueryRowContext(context.Background(), `SELECT coalesce((SELECT addresses_changed FROM workspaces WHERE name = ?1), -1)`, d.ws).Scan(&n)
+	n := int64(-1)
+	err := d.withIdle(func(db *sql.DB) error {
+		err := retryBusy(func() error {
+			return db.QueryRowContext(context.Background(), `SELECT coalesce((SELECT addresses_changed FROM workspaces WHERE name = ?1), -1)`, d.ws).Scan(&n)
+		})
+		return d.wrap("reading the state", err)
 	})
-	return n, d.wrap("reading the state", err)
+	return n, err
 }
 
 // pushStream writes ps as the whole state in one transaction. An error

@@ -78,22 +78,20 @@ func readsFile(src backend.Stream, path string) bool {
 // holdsOnlyItsOwn reports whether no table of d holds another
 // workspace's rows.
 func (d *dbStore) holdsOnlyItsOwn() (bool, error) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	defer d.closeIdle()
-	db, err := d.handle(false)
-	if err != nil || db == nil {
-		return false, err
-	}
-	for _, t := range sqlstate.WorkspaceTables {
-		var others bool
-		q := `SELECT EXISTS (SELECT 1 FROM ` + t.Name + ` WHERE ` + t.Column + ` < ?1) OR EXISTS (SELECT 1 FROM ` + t.Name + ` WHERE ` + t.Column + ` > ?1)`
-		err := retryBusy(func() error { return db.QueryRowContext(context.Background(), q, d.ws).Scan(&others) })
-		if err != nil || others {
-			return false, d.wrap("reading the state", err)
+	only := false
+	err := d.withIdle(func(db *sql.DB) error {
+		for _, t := range sqlstate.WorkspaceTables {
+			var others bool
+			q := `SELECT EXISTS (SELECT 1 FROM ` + t.Name + ` WHERE ` + t.Column + ` < ?1) OR EXISTS (SELECT 1 FROM ` + t.Name + ` WHERE ` + t.Column + ` > ?1)`
+			err := retryBusy(func() error { return db.QueryRowContext(context.Background(), q, d.ws).Scan(&others) })
+			if err != nil || others {
+				return d.wrap("reading the state", err)
+			}
 		}
-	}
-	return true, nil
+		only = true
+		return nil
+	})
+	return only, err
 }
 
 // swapIn makes the complete, synced database tmp the database of d: the
@@ -202,14 +200,9 @@ func renameKeeping(tmp, path string) (bool, error) {
 // restoreFrom copies the database tmp into d's, page by page, in one
 // transaction (SQLite's online backup, read back).
 func (d *dbStore) restoreFrom(tmp string) error {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	defer d.closeIdle()
-	db, err := d.handle(false)
-	if err != nil || db == nil {
-		return err
-	}
-	return d.wrap("writing the state", pageCopy(db, tmp, true))
+	return d.withIdle(func(db *sql.DB) error {
+		return d.wrap("writing the state", pageCopy(db, tmp, true))
+	})
 }
 
 // close0 closes d's database whatever holds it: after a swap the handle

@@ -532,16 +532,25 @@ func (d *dbStore) openJournal(s *state.State) (*dbRecorder, error) {
 // pending reports whether calls of an interrupted apply wait in the
 // events table.
 func (d *dbStore) pending() bool {
+	n := 0
+	err := d.withIdle(func(db *sql.DB) error {
+		return db.QueryRowContext(context.Background(), `SELECT count(*) FROM events WHERE workspace = ?`, d.ws).Scan(&n)
+	})
+	return err == nil && n > 0
+}
+
+// withIdle runs f on d's database under d.mu, and closes the database
+// after unless an apply records into it (closeIdle). Without a database
+// (none made yet) f is not run and the answer is nil.
+func (d *dbStore) withIdle(f func(db *sql.DB) error) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	defer d.closeIdle()
 	db, err := d.handle(false)
 	if err != nil || db == nil {
-		return false
+		return err
 	}
-	var n int
-	err = db.QueryRowContext(context.Background(), `SELECT count(*) FROM events WHERE workspace = ?`, d.ws).Scan(&n)
-	return err == nil && n > 0
+	return f(db)
 }
 
 // closeIdle closes the database unless an apply records into it: a

@@ -20,13 +20,11 @@ import (
 // (docs/performance.md). Deleted content is not in the pages copied: it
 // was overwritten (secure_delete).
 func (d *dbStore) copyToBackup() error {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	defer d.closeIdle()
-	db, err := d.handle(false)
-	if err != nil || db == nil {
-		return err
-	}
+	return d.withIdle(d.backUp)
+}
+
+// backUp copies db to d's backup file (copyToBackup).
+func (d *dbStore) backUp(db *sql.DB) error {
 	backup := d.path + ".backup"
 	tmp := backup + ".tmp"
 	removeDB(tmp)
