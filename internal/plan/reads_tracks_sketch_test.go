@@ -163,16 +163,11 @@ func TestTrackBesideItsEnrichBlockReadInSketch(t *testing.T) {
 // refresh_on (e's or another's) may make due again.
 func TestTrackBesideItsEnrichBlockAtItsLimit(t *testing.T) {
 	useTestMatch(t)
-	defer keepReadKnobs()()
-	var n besideCounts
-	for seed := range 2000 {
-		rng := rand.New(rand.NewPCG(uint64(seed), 0x11a7))
-		f, o, tr, _ := atItsLimitWorld(rng, seed)
+	n := planAtItsLimit(t, 2000, 0x11a7, func(rng *rand.Rand, f *fixture, _ *config.Enrich) {
 		if rng.IntN(2) == 0 {
 			ranFresh(f) // no search that ran runs again
 		}
-		n.plan(t, seed, f, o, tr)
-	}
+	})
 	t.Logf("%d worlds read in sketch beside the block at its limit (%d with refresh_on), %d with people due", n.sketched, n.refreshOn, n.due)
 	if n.sketched < 800 || n.due < 600 || n.refreshOn < 600 {
 		t.Fatalf("only %d worlds read in sketch beside the block at its limit (%d with refresh_on), %d with people due: the test no longer tests them", n.sketched, n.refreshOn, n.due)
@@ -189,11 +184,7 @@ func TestTrackBesideItsEnrichBlockAtItsLimit(t *testing.T) {
 // others' shortest, or the shorter of the two).
 func TestTrackBesideItsEnrichBlockRefreshedNoSearch(t *testing.T) {
 	useTestMatch(t)
-	defer keepReadKnobs()()
-	var n besideCounts
-	for seed := range 1500 {
-		rng := rand.New(rand.NewPCG(uint64(seed), 0x07e4))
-		f, o, tr, e := atItsLimitWorld(rng, seed)
+	n := planAtItsLimit(t, 1500, 0x07e4, func(rng *rand.Rand, f *fixture, e *config.Enrich) {
 		whose := rng.IntN(3) // 0: the others' refresh only, 1: e's only, 2: both
 		for _, x := range f.cfg.Enriches {
 			x.Refresh = 0
@@ -203,12 +194,27 @@ func TestTrackBesideItsEnrichBlockRefreshedNoSearch(t *testing.T) {
 		}
 		e.RefreshOn = []string{state.DriftCompany}
 		ranFresh(f)
-		n.plan(t, seed, f, o, tr)
-	}
+	})
 	t.Logf("%d worlds read in sketch beside the block, no search running, %d with people due", n.sketched, n.due)
 	if n.sketched < 800 || n.due < 600 {
 		t.Fatalf("only %d worlds read in sketch beside the block, no search running, %d with people due: the test no longer tests them", n.sketched, n.due)
 	}
+}
+
+// planAtItsLimit plans the worlds of seeds 0 to n-1 of atItsLimitWorld,
+// drawn from stream, each changed by vary first (e is the track's block),
+// and returns what it compared.
+func planAtItsLimit(t *testing.T, n int, stream uint64, vary func(rng *rand.Rand, f *fixture, e *config.Enrich)) besideCounts {
+	t.Helper()
+	defer keepReadKnobs()()
+	var counts besideCounts
+	for seed := range n {
+		rng := rand.New(rand.NewPCG(uint64(seed), stream))
+		f, o, tr, e := atItsLimitWorld(rng, seed)
+		vary(rng, f, e)
+		counts.plan(t, seed, f, o, tr)
+	}
+	return counts
 }
 
 // atItsLimitWorld makes the world of seed of
