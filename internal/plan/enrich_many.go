@@ -111,15 +111,20 @@ func enrichReadsMany(cfg *config.Config, records *state.State, opts Options, ix 
 		}
 		f.sketches = append(f.sketches, stale...)
 	}
-	if sketched, err := f.whereSketches(blocks, ix, profilesPlanned(cfg, records, opts)); err != nil {
+	whole, sketched, err := f.whereSketches(blocks, ix, profilePages(cfg, records, opts))
+	if err != nil {
 		return Reads{}, nil, false, err
-	} else if wheres(blocks) && !sketched {
+	}
+	if wheres(blocks) && !sketched {
 		// A where is evaluated on the lead of each person to enrich, and
 		// the people read in sketch may be: they are read whole.
 		for _, p := range f.sketches {
-			base.Persons = append(base.Persons, p.ID)
+			whole = append(whole, p.ID)
 		}
 		f.sketches = nil
+	}
+	if len(whole) > 0 {
+		base.Persons = append(base.Persons, whole...)
 		slices.Sort(base.Persons)
 		base.Persons = slices.Compact(base.Persons)
 	}
