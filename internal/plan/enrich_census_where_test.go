@@ -128,7 +128,7 @@ func TestWhereOnSketchesBesideAProfileMakesTheSamePlan(t *testing.T) {
 	a := f.search(`search.a["0"]`, kw("a"))
 	f.ranRequest(a.Address, t0.Add(-day), a.Request, 0, "1.p", "2.p", "3.p", "6.p", "9.p")
 	f.search("search.x", kw("x"), maxResults(1)) // runs: brings one person
-	f.profile("profile.p0", "PAGE-3.p ")          // read by the network's page key
+	f.profile("profile.p0", "PAGE-3.p ")         // read by the network's page key
 	e := f.enrich("e0", []string{a.Address}, 0, 30*day)
 	whereCompany(e)
 	for _, id := range []string{"3.p", "6.p"} {
