@@ -111,9 +111,20 @@ func enrichReadsMany(cfg *config.Config, records *state.State, opts Options, ix 
 		}
 		f.sketches = append(f.sketches, stale...)
 	}
-	whole, sketched, err := f.whereSketches(blocks, ix, profilePages(cfg, records, opts))
-	if err != nil {
+	if base.Persons, err = f.whereReads(base.Persons, blocks, ix, profilePages(cfg, records, opts)); err != nil {
 		return Reads{}, nil, false, err
+	}
+	return base, f, true, nil
+}
+
+// whereReads adds to persons, sorted, each once, the people of f's
+// sketches the wheres of blocks need whole: none when their sketches are
+// given the wheres' fields, but those whose page a profile block reads
+// (whereSketches, pages); else every one.
+func (f *EnrichFacts) whereReads(persons []string, blocks []*config.Enrich, ix EnrichStore, pages map[string]bool) ([]string, error) {
+	whole, sketched, err := f.whereSketches(blocks, ix, pages)
+	if err != nil {
+		return nil, err
 	}
 	if wheres(blocks) && !sketched {
 		// A where is evaluated on the lead of each person to enrich, and
@@ -123,12 +134,12 @@ func enrichReadsMany(cfg *config.Config, records *state.State, opts Options, ix 
 		}
 		f.sketches = nil
 	}
-	if len(whole) > 0 {
-		base.Persons = append(base.Persons, whole...)
-		slices.Sort(base.Persons)
-		base.Persons = slices.Compact(base.Persons)
+	if len(whole) == 0 {
+		return persons, nil
 	}
-	return base, f, true, nil
+	persons = append(persons, whole...)
+	slices.Sort(persons)
+	return slices.Compact(persons), nil
 }
 
 // wheres reports whether a block of blocks has a where.
