@@ -241,8 +241,8 @@ func TestTrackAndReEnrichInOneRun(t *testing.T) {
 		gone := 0
 		if sketched {
 			// Someone not enriched: an enriched one gone frees a place.
-			i := slices.IndexFunc(p.Change("track.champions").PersonIDs, func(id string) bool { return enrichedBefore[id].IsZero() })
-			sketchAndRemove(w.st, p.Change("track.champions").PersonIDs[i])
+			i := slices.IndexFunc(p.Change("track.champions").People(), func(id string) bool { return enrichedBefore[id].IsZero() })
+			sketchAndRemove(w.st, p.Change("track.champions").People()[i])
 			gone = 1
 		}
 		sum, calls := w.run(p, now)
@@ -327,7 +327,7 @@ func TestTrackReadsInSketchQueuedAPageAtATime(t *testing.T) {
 	w.apply(t0)
 	now := t0.Add(24 * time.Hour)
 	p := w.plan(now, "track.champions")
-	ids := p.Change("track.champions").PersonIDs
+	ids := p.Change("track.champions").People()
 	sketches := sketchesOf(w.st)
 	gone := map[string]bool{ids[0]: true, ids[7]: true, ids[len(ids)-1]: true}
 	for id := range gone {
