@@ -256,11 +256,11 @@ func (c *Change) Equal(o *Change) bool {
 	return errA == nil && errB == nil && bytes.Equal(a, b)
 }
 
-// People are PersonIDs, listed first when the plan left them to the
-// change (a track's people due in sketch: due).
+// People are PersonIDs, or, when the plan left them to the change (a
+// track's people due in sketch: due), a new list of them each call.
 func (c *Change) People() []string {
 	if c.due != nil {
-		c.PersonIDs, c.due = c.due.ids(), nil
+		return c.due.ids()
 	}
 	return c.PersonIDs
 }
