@@ -48,11 +48,11 @@ func SketchOf(p *Person) TrackSketch {
 // by ID. At 1,000,000 people they take about 60 MB, where a state.Person
 // each took 352 bytes and a map.
 type TrackSketches struct {
-	ids, pages     IDList
-	paged          []uint64 // when pageless: a bit a sketch, set for a page name
-	status, by     []uint8
-	statuses, bys  []string
-	checked        []int64 // UnixNano; never: noTime
+	ids, pages    IDList
+	paged         []uint64 // when pageless: a bit a sketch, set for a page name
+	status, by    []uint8
+	statuses, bys []string
+	checked       []int64 // UnixNano; never: noTime
 	// order are the indexes of the sketches as added, by ID (Done).
 	order []int32
 	// pageless: paged says who has a page name (HasPage); pages is empty.
