@@ -44,14 +44,6 @@ func (v *env) trackee(id string) (trackee, bool) {
 	return trackee{p: p}, p != nil
 }
 
-// ID is the person's ID.
-func (v *env) trackeeID(t trackee) string {
-	if t.p != nil {
-		return t.p.ID
-	}
-	return v.st.TrackSketches().ID(int(t.i))
-}
-
 // trackeeSketch is what a track asks of t: whether it has a page name,
 // the name (none from sketches kept Pageless: the plan then reads no
 // profile, which asks it), the status and the last read.
