@@ -59,16 +59,22 @@ func main() {
 	os.Exit(code)
 }
 
-// watchPeak writes the heap profile to path whenever a collection
-// leaves more live heap than any before (checked every 50 ms): the
-// in-use figures of the last one are those of the command's peak.
+// watchPeak writes the heap profile to path after each collection that
+// leaves more live heap than any before (checked every 50 ms). A heap
+// profile shows the objects of the collection before the last one (the
+// runtime publishes them a cycle late), so the profile is written two
+// collections after the peak's: its in-use figures are the peak's.
 func watchPeak(path string) {
-	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-	var peak uint64
+	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}, {Name: "/gc/cycles/total:gc-cycles"}}
+	var peak, due uint64
 	for range time.Tick(50 * time.Millisecond) {
 		metrics.Read(sample)
-		if live := sample[0].Value.Uint64(); live > peak {
-			peak = live
+		live, cycle := sample[0].Value.Uint64(), sample[1].Value.Uint64()
+		if live > peak {
+			peak, due = live, cycle+2
+		}
+		if due != 0 && cycle >= due {
+			due = 0
 			if f, err := os.Create(path); err == nil {
 				_ = pprof.Lookup("heap").WriteTo(f, 0)
 				_ = f.Close()
