@@ -114,8 +114,8 @@ var SQLite = &Dialect{
 	keptList: func(col string, keep func(string) string) string {
 		return "(SELECT json_group_array(l.value ORDER BY l.key) FROM json_each(" + col + ") AS l WHERE " + keep("l.value") + ")"
 	},
-	packIDs:    func(q string) string { return `SELECT coalesce(json_group_array(id), '[]') FROM (` + q + `)` },
-	inList:     func(col, param string) string { return col + " IN (SELECT value FROM json_each(" + param + "))" },
+	packIDs: func(q string) string { return `SELECT coalesce(json_group_array(id), '[]') FROM (` + q + `)` },
+	inList:  func(col, param string) string { return col + " IN (SELECT value FROM json_each(" + param + "))" },
 }
 
 var dollarParam = regexp.MustCompile(`\$([0-9]+)`)
