@@ -111,11 +111,11 @@ var SQLite = &Dialect{
 	packRows:   true,
 	listLength: func(col string) string { return "coalesce(json_array_length(" + col + "), 0)" },
 	listText:   func(col string) string { return col },
+	packIDs:    func(q string) string { return `SELECT coalesce(json_group_array(id), '[]') FROM (` + q + `)` },
+	inList:     func(col, param string) string { return col + " IN (SELECT value FROM json_each(" + param + "))" },
 	keptList: func(col string, keep func(string) string) string {
 		return "(SELECT json_group_array(l.value ORDER BY l.key) FROM json_each(" + col + ") AS l WHERE " + keep("l.value") + ")"
 	},
-	packIDs: func(q string) string { return `SELECT coalesce(json_group_array(id), '[]') FROM (` + q + `)` },
-	inList:  func(col, param string) string { return col + " IN (SELECT value FROM json_each(" + param + "))" },
 }
 
 var dollarParam = regexp.MustCompile(`\$([0-9]+)`)
