@@ -67,10 +67,11 @@ func testPartialRemovalCutsLists(t *testing.T, k Kind) {
 	}
 }
 
-// foldTogether folds events into the stored state of open in one write,
-// read whole (read nil) or in part; read, when set, is called before the
-// first event and after it (a partial state's reads of lead lists). It
-// returns the state committed.
+// foldTogether folds events as an apply records them (journal, folds,
+// commit) into the stored state of open in one write, read whole (read
+// nil) or in part; read, when set, is called before the first event and
+// after it (a partial state's reads of lead lists). It returns the state
+// committed.
 func foldTogether(t *testing.T, open func(string, Who) backend.Backend, read func(s *state.State, afterFirst bool), events []state.Event) *state.State {
 	t.Helper()
 	b := open("", Bob)
@@ -100,6 +101,8 @@ func foldTogether(t *testing.T, open func(string, Who) backend.Backend, read fun
 		}
 	}
 	must(t, rec.Close(), "close the journal")
+	// As an apply: the people are read while it records, the snapshot
+	// ends before the commit.
 	must(t, done(), "close the base")
 	must(t, b.Commit(s), "commit")
 	return s
