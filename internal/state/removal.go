@@ -44,11 +44,6 @@ type goneForms struct {
 	texts *removalTexts
 	left  int
 	taken int
-	// person and enrichment are what take hands out, filled again at
-	// each take: a Person a removed person was 425 MB allocated, and
-	// the garbage collected, at 990,000.
-	person     Person
-	enrichment Enrichment
 }
 
 // put keeps g as the form of id, when id is one of the removal's.
@@ -61,8 +56,7 @@ func (gf *goneForms) put(id string, g goneForm) {
 
 // take is the person of id as the removal sees them (no Person of the
 // state, only what forgetPeople asks), their form dropped from gf; nil
-// when gf holds none. The Person is gf's own, good until the next take:
-// the fold keeps nothing of it.
+// when gf holds none.
 func (gf *goneForms) take(id string) *Person {
 	if gf.left == 0 { // none held, or flushed
 		return nil
@@ -75,11 +69,9 @@ func (gf *goneForms) take(id string) *Person {
 	gf.forms[i] = goneForm{removed: true}
 	gf.left--
 	gf.taken++
-	p := &gf.person
-	*p = Person{ID: id, FoundBy: gf.texts.lists[g.foundBy]}
+	p := &Person{ID: id, FoundBy: gf.texts.lists[g.foundBy]}
 	if g.by != 0 {
-		gf.enrichment = Enrichment{By: gf.texts.blocks[g.by]}
-		p.Enrichment = &gf.enrichment
+		p.Enrichment = &Enrichment{By: gf.texts.blocks[g.by]}
 	}
 	return p
 }
