@@ -22,11 +22,11 @@ type Changes struct {
 	// History, two map entries a person (102 MB at 1,000,000); one made
 	// again since is in People too, its history written whole.
 	Removed []string
-	// Cut are the searches whose lead lists a partial state did not read
-	// and that held people of Removed: the store cuts them (keeps in each
-	// the IDs of people it still holds) once it deleted Removed, before
-	// it writes the people and searches named here. One of Searches is
-	// written whole after, its list cut as read (State.cutRead).
+	// Cut are the searches whose lead lists held people of Removed, read
+	// by a partial state or not: the store cuts them (keeps in each the
+	// IDs of people it still holds) once it deleted Removed, before it
+	// writes the people and searches named here. One of Searches is
+	// written whole after, its list cut in memory (State.cutRead).
 	Cut   map[string]struct{}
 	Usage bool
 	// Meta is true when a state-level field other than these maps and
