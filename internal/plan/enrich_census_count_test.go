@@ -17,8 +17,8 @@ import (
 // place. The plan is the whole state's, byte for byte, and no person is
 // read whole; read whole, they were 2,000, and an apply read them again
 // into its partial state (WalkedIDs). Lead lists may name people the
-// state does not hold: the plan still is the whole state's, asked of the
-// store in pages of 7 (a ghost in an early page) or in one page (the
+// state does not hold: the plan still is the whole state's. The store
+// is asked in pages of 7 (a ghost in an early page) or in one page (the
 // last page holds them all).
 func TestOneBlockAtItsLimitCountsItsPeople(t *testing.T) {
 	defer func(n int) { absentPage = n }(absentPage)
