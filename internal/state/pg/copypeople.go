@@ -54,6 +54,9 @@ type copyTable struct {
 	copy  string // the COPY statement
 	m     *pgtype.Map
 	plans []columnPlan
+	// most is the longest data of a batch so far: the next batch's
+	// buffer is made as long, not grown to it a copy at a time.
+	most int
 }
 
 // columnPlan is the plan that encodes a column's values of one type
@@ -211,7 +214,7 @@ func (e *peopleEncoder) encode(people []*state.Person) (*encodedBatch, error) {
 	eb := &encodedBatch{}
 	eb.first, eb.addrs = e.number(people)
 	for i, t := range e.tables {
-		eb.data[i] = copyData{t: t}
+		eb.data[i] = copyData{t: t, buf: make([]byte, 0, t.most)}
 	}
 	d, ws := e.b.dialect, e.b.workspace
 	rows, enrichments, history := &eb.data[0], &eb.data[1], &eb.data[2]
@@ -229,6 +232,9 @@ func (e *peopleEncoder) encode(people []*state.Person) (*encodedBatch, error) {
 				return nil, e.b.wrap("writing person_history", err)
 			}
 		}
+	}
+	for _, d := range eb.data {
+		d.t.most = max(d.t.most, len(d.buf))
 	}
 	return eb, nil
 }
