@@ -22,8 +22,8 @@ import (
 // their histories. leadsync encodes a batch's rows in COPY's binary form
 // while the server writes the batch before (a pipeline, aheadWriter):
 // the server no longer waits for each batch to be encoded, nor leadsync
-// for each to be written. A role that keeps the keys' checks has the
-// server run them at each COPY's end, as long as a batch's encoding.
+// for each to be written. For a role that keeps the keys' checks, the
+// server runs them at each COPY's end: leadsync used to wait for them.
 
 // copyPeople copies the people people passes (a Stream's People) into the
 // workspace in tx, one batch encoded while the one before is written. The
