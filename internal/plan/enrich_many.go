@@ -402,19 +402,53 @@ func (v *env) countOnly(e *config.Enrich) bool {
 
 // countCandidates keeps those of todo (the census' people to enrich of
 // block e, not read) that name a person, as the people e would enrich.
+// The store names those that do not (absentAmong), nearly always none:
+// todo is then kept as it is.
 func (f *EnrichFacts) countCandidates(e *config.Enrich, todo *placedIDs) error {
-	exist, err := f.store.Exist(slices.Collect(todo.all))
+	absent, err := absentAmong(f.store, todo)
 	if err != nil {
 		return err
 	}
+	if len(absent) == 0 {
+		f.countedBy(e, todo)
+		return nil
+	}
 	found := &placedIDs{lists: todo.lists, starts: todo.starts}
 	for i, k := range todo.ks {
-		if exist[todo.at(i)] {
+		if !absent[todo.at(i)] {
 			found.add(int(k))
 		}
 	}
 	f.countedBy(e, found)
 	return nil
+}
+
+// absentPage is how many IDs absentAmong asks the store about at once
+// (a variable for tests).
+var absentPage = 1 << 16
+
+// absentAmong are the IDs of ids that name no person, asked of the store
+// a page at a time: the IDs are not gathered in one slice first.
+func absentAmong(s EnrichStore, ids *placedIDs) (map[string]bool, error) {
+	out := map[string]bool{}
+	page := make([]string, 0, min(ids.len(), absentPage))
+	ask := func() error {
+		absent, err := s.Absent(page)
+		for _, id := range absent {
+			out[id] = true
+		}
+		page = page[:0]
+		return err
+	}
+	for id := range ids.all {
+		page = append(page, id)
+		if len(page) == absentPage {
+			if err := ask(); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return out, ask()
 }
 
 // countedBy keeps ids as the people block e would enrich, counted.

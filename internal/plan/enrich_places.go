@@ -13,6 +13,8 @@ type EnrichStore interface {
 	People(ids []string) (map[string]*state.Person, error)
 	// Exist tells which IDs of ids name a person.
 	Exist(ids []string) (map[string]bool, error)
+	// Absent are the IDs of ids that name no person.
+	Absent(ids []string) ([]string, error)
 }
 
 // maxPlacesRead is the most places left under the limit for which

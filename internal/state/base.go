@@ -228,6 +228,62 @@ func (b *Base) Exist(ids []string) (map[string]bool, error) {
 	return out, nil
 }
 
+// AbsentFinder is a PeopleStore that tells which IDs name no person
+// without sending back those that do: asked about IDs it nearly all
+// holds, it answers with nearly nothing (Base.Absent).
+type AbsentFinder interface {
+	// Absent are the IDs of ids that name no person, in no order.
+	Absent(ids []string) ([]string, error)
+}
+
+// Absent tells which IDs of ids name no person, asking the store in pages
+// of ExistPage without reading the people. A store that cannot answer so
+// (no AbsentFinder) is asked which exist.
+func (b *Base) Absent(ids []string) ([]string, error) {
+	if b.store == nil {
+		var out []string
+		for _, id := range ids {
+			if b.mem[id] == nil {
+				out = append(out, id)
+			}
+		}
+		return out, nil
+	}
+	var out []string
+	page := b.ExistPage()
+	for start := 0; start < len(ids); start += page {
+		absent, err := absentIn(b.store, ids[start:min(start+page, len(ids))])
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, absent...)
+	}
+	return out, nil
+}
+
+// absentIn are the IDs of ids that name no person in store s: its answer
+// when it is an AbsentFinder, else those Exist leaves out.
+func absentIn(s PeopleStore, ids []string) ([]string, error) {
+	if f, ok := s.(AbsentFinder); ok {
+		return f.Absent(ids)
+	}
+	found, err := s.Exist(ids)
+	if err != nil {
+		return nil, err
+	}
+	exist := make(map[string]bool, len(found))
+	for _, id := range found {
+		exist[id] = true
+	}
+	var out []string
+	for _, id := range ids {
+		if !exist[id] {
+			out = append(out, id)
+		}
+	}
+	return out, nil
+}
+
 // Changed are the IDs of the people whose history holds a change, sorted
 // (byte order).
 func (b *Base) Changed() ([]string, error) {

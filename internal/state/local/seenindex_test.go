@@ -1,8 +1,6 @@
 package local
 
 import (
-	"database/sql"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -17,16 +15,8 @@ import (
 // question (SelectSeenBefore) from two ranges of the index, reading no
 // other person.
 func TestMigrateSchema4(t *testing.T) {
-	path := filepath.Join(t.TempDir(), ".leadsync", "state.db")
-	store := NewStore(path)
-	must(t, store.Save(backendtest.Fold(t, demoEvents())))
-	want, err := store.Load()
-	must(t, err)
-	must(t, store.Close())
-	db, err := sql.Open("sqlite", path+sqliteDSN)
-	must(t, err)
-	defer db.Close()
-	_, err = db.Exec(`DROP INDEX people_last_seen; ` + beforeSchema7 + ` UPDATE schema_version SET version = 4`)
+	db, path, want := savedDemo(t)
+	_, err := db.Exec(`DROP INDEX people_last_seen; ` + beforeSchema7 + ` UPDATE schema_version SET version = 4`)
 	must(t, err)
 
 	again := NewStore(path)

@@ -46,6 +46,10 @@ type Dialect struct {
 	// the list (SQLite's driver names each parameter of a statement at a
 	// cost that grows with their number).
 	inList func(col, param string) string
+	// listRows is a FROM item of the texts of the list (List's value) in
+	// the parameter param: one row each, its text in column value of
+	// the alias as.
+	listRows func(param, as string) string
 	// spelled are texts of a query in SQLite's spelling and the engine's:
 	// the empty list of a list column (queries.go's unlisted).
 	spelled []string
@@ -76,9 +80,12 @@ func Postgres(schema string) *Dialect {
 			return `SELECT coalesce(json_agg(id ORDER BY id COLLATE "C"), '[]')::text FROM (` + q + `) AS page`
 		},
 		inList: func(col, param string) string { return col + " = ANY(" + param + ")" },
+		listRows: func(param, as string) string {
+			return "unnest(" + param + "::text[]) AS " + as + "(value)"
+		},
 		spelled: []string{CountUnlisted, pgCountUnlisted, unlisted, `(found_by IS NULL OR cardinality(found_by) = 0)`,
 			SelectTracks, pgSelectTracks, SelectTracked, pgSelectTracked, CountTracks, pgCountTracks, SelectPaged, pgSelectPaged, SelectPageless, pgSelectPageless,
-			SelectSeenBefore, pgSelectSeenBefore, keptSeen, ""},
+			SelectSeenBefore, pgSelectSeenBefore, keptSeen, "", SelectTrackSketched, pgSelectTrackSketched},
 	}
 }
 
@@ -107,6 +114,7 @@ var SQLite = &Dialect{
 	listText:   func(col string) string { return col },
 	packIDs:    func(q string) string { return `SELECT coalesce(json_group_array(id), '[]') FROM (` + q + `)` },
 	inList:     func(col, param string) string { return col + " IN (SELECT value FROM json_each(" + param + "))" },
+	listRows:   func(param, as string) string { return "json_each(" + param + ") AS " + as },
 }
 
 var dollarParam = regexp.MustCompile(`\$([0-9]+)`)

@@ -10,9 +10,17 @@ import (
 )
 
 // SelectTrackSketched are the people holding an enrichment made by $2
-// (state.TrackSketcher), the columns of state.TrackSketch alone: the
-// index enrichments_by, then a look into the people's primary key each.
-const SelectTrackSketched = `SELECT p.id, p.page_name, p.status, p.checked_at, p.profile_read_at
+// (state.TrackSketcher), the columns of state.TrackSketch alone, in the
+// order of their IDs: SQLite reads the enrichments by their primary key
+// then, without a sort, and each page of people once. Read in the order
+// of enrichments_by, the people's pages were read at random, one pread
+// each (17.9 s against 3.9 s at 1,000,000 enrichments in sqlite3). The
+// cost: every enrichment of the workspace is read (0.13 s CPU a million).
+const SelectTrackSketched = pgSelectTrackSketched + ` ORDER BY e.person_id`
+
+// pgSelectTrackSketched is SelectTrackSketched on PostgreSQL, which joins
+// the two tables by a hash in no order.
+const pgSelectTrackSketched = `SELECT p.id, p.page_name, p.status, p.checked_at, p.profile_read_at
 	FROM {s}.enrichments e JOIN {s}.people p ON p.workspace = e.workspace AND p.id = e.person_id
 	WHERE e.workspace = $1 AND e.by_n = ` + numberOf + `$2)`
 

@@ -146,6 +146,7 @@ func sameQuestions(t *testing.T, want, got *state.Base) {
 	if d := cmp.Diff(we, ge); d != "" || len(we) != len(asked)-2 {
 		t.Fatalf("the people that exist differ (-whole +base):\n%s", d)
 	}
+	sameAbsent(t, want, got, asked)
 	for addr := range want.Records.Searches {
 		wl, err := want.LeadIDs(addr)
 		must(t, err, "lead IDs of %s", addr)
@@ -154,6 +155,22 @@ func sameQuestions(t *testing.T, want, got *state.Base) {
 		if d := cmp.Diff(wl, gl); d != "" {
 			t.Fatalf("the lead IDs of %s differ (-whole +base):\n%s", addr, d)
 		}
+	}
+}
+
+// sameAbsent: the IDs of asked that name no person (Absent, the store's
+// AbsentFinder) are those the state read whole holds no person of: the
+// two asked that name no one.
+func sameAbsent(t *testing.T, want, got *state.Base, asked []string) {
+	t.Helper()
+	wa, err := want.Absent(asked)
+	must(t, err, "absent")
+	ga, err := got.Absent(asked)
+	must(t, err, "absent of the base")
+	slices.Sort(wa)
+	slices.Sort(ga)
+	if d := cmp.Diff(wa, ga); d != "" || len(wa) != 2 {
+		t.Fatalf("the IDs of no one differ (-whole +base):\n%s", d)
 	}
 }
 
