@@ -21,7 +21,7 @@ import (
 var maxWhereMemo = 1 << 16
 
 // whereMemo is what a narrow where gave, by the values it reads
-// (memoKey). Safe for concurrent use.
+// (LeadValuesKey). Safe for concurrent use.
 type whereMemo struct {
 	mu    sync.Mutex
 	m     map[string]whereResult
@@ -42,9 +42,10 @@ func newWhereMemo(narrow bool) *whereMemo {
 	return &whereMemo{m: map[string]whereResult{}}
 }
 
-// memoKey is the key of lead's values of keys: the value itself for one
-// key, else each value after its length (no two leads' values share it).
-func memoKey(buf []byte, lead *person.Lead, keys []string) []byte {
+// LeadValuesKey appends to buf the key of lead's values of keys: the
+// value itself for one key, else each value after its length (no two
+// leads' values share it). The console's where remembers by it too.
+func LeadValuesKey(buf []byte, lead *person.Lead, keys []string) []byte {
 	for _, k := range keys {
 		v := leadField(lead, k)
 		if len(keys) > 1 {
@@ -87,7 +88,7 @@ func leadField(lead *person.Lead, k string) string {
 // get is what where gave for lead's values of keys, if remembered.
 func (w *whereMemo) get(lead *person.Lead, keys []string) (whereResult, bool) {
 	var arr [128]byte
-	key := memoKey(arr[:0], lead, keys)
+	key := LeadValuesKey(arr[:0], lead, keys)
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	r, found := w.m[string(key)]
@@ -97,7 +98,7 @@ func (w *whereMemo) get(lead *person.Lead, keys []string) (whereResult, bool) {
 // put remembers that where gave ok and err for lead's values of keys.
 func (w *whereMemo) put(lead *person.Lead, keys []string, ok bool, err error) {
 	var arr [128]byte
-	key := memoKey(arr[:0], lead, keys)
+	key := LeadValuesKey(arr[:0], lead, keys)
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if len(w.m) >= maxWhereMemo {

@@ -32,7 +32,7 @@ func TestWhereMemoGivesWhatWhereGives(t *testing.T) {
 		leads = append(leads, person.Lead{
 			Company: []string{"", "Acme", "Initech"}[i%3], Title: []string{"CTO", "Intern"}[i%2],
 			Location: []string{"true", `"yes"`, "{", "false"}[i%4], NetworkID: []string{"3", "x", "1"}[i%3],
-			// "a"+"b" and "ab"+"": one text, two values (memoKey keeps them apart).
+			// "a"+"b" and "ab"+"": one text, two values (LeadValuesKey keeps them apart).
 			FirstName: []string{"a", "ab"}[i%2], LastName: []string{"b", ""}[i%2], PageName: fmt.Sprint(i),
 		})
 	}

@@ -2,6 +2,7 @@ package plan
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/leadsync/leadsync/internal/config"
@@ -22,7 +23,7 @@ func TestWhereCountedInPagesMakesTheSamePlan(t *testing.T) {
 		walkChunk, maxCounted, maxPlacesRead, maxCensusRead, censusPage = n, m, p, c, g
 	}(walkChunk, maxCounted, maxPlacesRead, maxCensusRead, censusPage)
 	defer func(m func(*config.Config, *config.Enrich, person.Lead) (bool, error)) { match = m }(match)
-	paged, failed, compared, sketched, sketchFailed := 0, 0, 0, 0, 0
+	paged, failed, compared, sketched, sketchFailed, pagedWhole := 0, 0, 0, 0, 0, 0
 	for _, seed := range append(seedsTo(1500), fixedWhereSeeds...) {
 		rng := rand.New(rand.NewPCG(uint64(seed), 0x9a6e))
 		walkChunk = []int{1, 3, 4096}[rng.IntN(3)]
@@ -49,6 +50,9 @@ func TestWhereCountedInPagesMakesTheSamePlan(t *testing.T) {
 		if r.sketchWhere {
 			sketched++
 		}
+		if r.pagedWhole {
+			pagedWhole++
+		}
 		if r.paged {
 			paged++
 			if r.failed {
@@ -56,18 +60,21 @@ func TestWhereCountedInPagesMakesTheSamePlan(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("1500 worlds with a where: %d compared, %d counted its people to enrich in pages (%d failing alike to evaluate it); %d evaluated it on people read in sketch, %d failed on one (needed everyone)", compared, paged, failed, sketched, sketchFailed)
+	t.Logf("1500 worlds with a where: %d compared, %d counted its people to enrich in pages (%d failing alike to evaluate it); %d evaluated it on people read in sketch, %d failed on one (needed everyone); %d read some whole, a profile block reading their page", compared, paged, failed, sketched, sketchFailed, pagedWhole)
 	if paged < 40 || failed < 3 {
 		t.Fatalf("%d worlds counted a where's people to enrich in pages, %d failing: the test no longer tests candidatePages", paged, failed)
 	}
 	if sketched < 100 || sketchFailed < 3 {
 		t.Fatalf("%d worlds evaluated a where on sketches, %d failed on one: the test no longer tests whereSketches", sketched, sketchFailed)
 	}
+	if pagedWhole < 10 {
+		t.Fatalf("%d worlds read sketches whole for their page: the test no longer tests pagedSketches", pagedWhole)
+	}
 }
 
 // fixedWhereSeeds are worlds past the loop's that once made another plan:
 // 8578, a person read in sketch who fails where and whose page a profile
-// block reads (profilesPlanned): the plan read in part stated one call
+// block reads (pagedSketches): the plan read in part stated one call
 // fewer than the whole state's.
 var fixedWhereSeeds = []int{8578}
 
@@ -103,5 +110,39 @@ func whereAtLimit(rng *rand.Rand, f *fixture, o *Options) {
 	whereCompany(e)
 	if rng.IntN(3) == 0 {
 		o.Targets = []string{e.Address}
+	}
+}
+
+// TestWhereOnSketchesBesideAProfileMakesTheSamePlan plans a block with a
+// where whose stale enrichments (people read in sketch) fail it, beside a
+// search that runs and brings one person, and a profile block that reads
+// the page of one of them (3.p). A read of this run may make that one
+// pass where, so the whole state's bound counts it beside the one flip
+// the search brings: the plan read in part must state the same maximum,
+// reading 3.p whole (pagedSketches) and leaving 6.p a sketch.
+func TestWhereOnSketchesBesideAProfileMakesTheSamePlan(t *testing.T) {
+	defer func(m func(*config.Config, *config.Enrich, person.Lead) (bool, error)) { match = m }(match)
+	useNumberMatch(false) // a number divisible by 3 fails where
+	f := newFixture()
+	f.cfg.API.MaxCredits = 1 << 20
+	a := f.search(`search.a["0"]`, kw("a"))
+	f.ranRequest(a.Address, t0.Add(-day), a.Request, 0, "1.p", "2.p", "3.p", "6.p", "9.p")
+	f.search("search.x", kw("x"), maxResults(1)) // runs: brings one person
+	f.profile("profile.p0", "PAGE-3.p ")         // read by the network's page key
+	e := f.enrich("e0", []string{a.Address}, 0, 30*day)
+	whereCompany(e)
+	for _, id := range []string{"3.p", "6.p"} {
+		f.enriched(id, e.Address, t0.Add(-400*day)) // stale: read in sketch
+	}
+	o := Options{Now: t0, Offline: true, FileExists: func(string) bool { return true }}
+	r, facts, ok, err := EnrichReadsOf(f.cfg, f.st, o, enrichBase(f.st))
+	if err != nil || !ok {
+		t.Fatalf("EnrichReadsOf: ok %v, %v", ok, err)
+	}
+	if !slices.Contains(r.Persons, "3.p") || slices.Contains(r.Persons, "6.p") || facts.pagedWhole != 1 {
+		t.Fatalf("read whole %q (%d for their page): want 3.p, whose page profile.p0 reads, and not 6.p", r.Persons, facts.pagedWhole)
+	}
+	if got := planOfEnrich(t, 0, f, o); !got.compared || !got.sketchWhere {
+		t.Fatalf("the plan was not compared with the whole state's, or evaluated no where on a sketch: %+v", got)
 	}
 }

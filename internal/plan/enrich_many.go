@@ -111,19 +111,35 @@ func enrichReadsMany(cfg *config.Config, records *state.State, opts Options, ix 
 		}
 		f.sketches = append(f.sketches, stale...)
 	}
-	if sketched, err := f.whereSketches(blocks, ix, profilesPlanned(cfg, records, opts)); err != nil {
+	if base.Persons, err = f.whereReads(base.Persons, blocks, ix, profilePages(cfg, records, opts)); err != nil {
 		return Reads{}, nil, false, err
-	} else if wheres(blocks) && !sketched {
+	}
+	return base, f, true, nil
+}
+
+// whereReads adds to persons, sorted, each once, the people of f's
+// sketches the wheres of blocks need whole: none when their sketches are
+// given the wheres' fields, but those whose page a profile block reads
+// (whereSketches, pages); else every one.
+func (f *EnrichFacts) whereReads(persons []string, blocks []*config.Enrich, ix EnrichStore, pages map[string]bool) ([]string, error) {
+	whole, sketched, err := f.whereSketches(blocks, ix, pages)
+	if err != nil {
+		return nil, err
+	}
+	if wheres(blocks) && !sketched {
 		// A where is evaluated on the lead of each person to enrich, and
 		// the people read in sketch may be: they are read whole.
 		for _, p := range f.sketches {
-			base.Persons = append(base.Persons, p.ID)
+			whole = append(whole, p.ID)
 		}
 		f.sketches = nil
-		slices.Sort(base.Persons)
-		base.Persons = slices.Compact(base.Persons)
 	}
-	return base, f, true, nil
+	if len(whole) == 0 {
+		return persons, nil
+	}
+	persons = append(persons, whole...)
+	slices.Sort(persons)
+	return slices.Compact(persons), nil
 }
 
 // wheres reports whether a block of blocks has a where.

@@ -23,11 +23,13 @@ type EnrichFacts struct {
 	// sketches are the people of enrichments read as state.Sketch gives
 	// them (Fill); leadSketches: given the lead fields the wheres read
 	// (whereSketches), on which a where was evaluated sketchWheres times,
-	// and failed (sketchFailed: the plan needs everyone).
+	// and failed (sketchFailed: the plan needs everyone); pagedWhole of
+	// them were read whole for their page (pagedSketches).
 	sketches     []*state.Person
 	leadSketches bool
 	sketchWheres int
 	sketchFailed bool
+	pagedWhole   int
 	// store answers the plan of a block with places left (placesWalk);
 	// walked says the plan asked it which people take them, err why it
 	// could not.

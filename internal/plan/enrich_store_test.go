@@ -138,8 +138,10 @@ type enrichPlanned struct {
 	compared, walked, census, recounted, nothing, failed bool
 	excluded, unlimited, refreshOn, paged, reused        bool
 	// sketchWhere: a where was evaluated on people read in sketch
-	// (whereSketches); sketchFailed: it failed on one, needing everyone.
-	sketchWhere, sketchFailed bool
+	// (whereSketches); sketchFailed: it failed on one, needing everyone;
+	// pagedWhole: some were read whole, a profile block reading their
+	// page (pagedSketches).
+	sketchWhere, sketchFailed, pagedWhole bool
 }
 
 // planOfEnrich is samePlanOfEnrich, building the plan again from the
@@ -165,7 +167,7 @@ func planOfEnrich(t *testing.T, seed int, f *fixture, o Options) enrichPlanned {
 	po := o
 	po.Enrich = facts
 	got, diags := Build(f.cfg, st, po)
-	out := enrichPlanned{walked: facts.walked, census: facts.census || len(facts.censusOf) > 0}
+	out := enrichPlanned{walked: facts.walked, census: facts.census || len(facts.censusOf) > 0, pagedWhole: facts.pagedWhole > 0}
 	if again := facts.Recount(); again != nil {
 		facts, out.census, out.recounted = again, true, true
 		po.Enrich = facts

@@ -3,6 +3,7 @@ package plan
 import (
 	"slices"
 
+	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/state"
 )
@@ -17,10 +18,12 @@ import (
 // name them by what a sketch does not hold (displayName): the plan then
 // needs everyone (sketchWhere), and the whole state's plan fails
 // as it does. A where naming the page name or the network ID reads them
-// whole, as before: a sketch's page name says it was not read. So does a
-// plan with a profile block: a sketch failing where may come to pass it
-// when a read of this run finds its page (changedBy, by page name), so
-// its bound needs the page name (profilesPlanned).
+// whole, as before: a sketch's page name says it was not read. Beside a
+// profile block, a sketch failing where may come to pass it when a read
+// of this run finds its page (changedBy, by page name): its bound needs
+// the page name. The sketches' page names are then read with the where's
+// fields, and those whose page a profile block of the plan reads are
+// read whole (pagedSketches); the others stay sketches.
 
 // leadSketcher gives sketches lead fields (state.Base.SketchLeads).
 type leadSketcher interface {
@@ -56,33 +59,74 @@ func sketchKeys(blocks []*config.Enrich) ([]string, bool) {
 }
 
 // whereSketches gives f's sketches the lead fields the wheres of blocks
-// read, when ix can (leadSketcher), they read lead only so (sketchKeys)
-// and the plan reads no profile (profiles: profilesPlanned), and reports
-// whether it did: else the caller reads them whole.
-func (f *EnrichFacts) whereSketches(blocks []*config.Enrich, ix EnrichStore, profiles bool) (bool, error) {
+// read, when ix can (leadSketcher) and they read lead only so
+// (sketchKeys), and reports whether it did: else the caller reads them
+// all whole. With pages (profilePages), it reads their page names too
+// and returns the IDs of those whose page a profile block of the plan
+// reads, taken out of the sketches (pagedSketches): the caller reads them
+// whole.
+func (f *EnrichFacts) whereSketches(blocks []*config.Enrich, ix EnrichStore, pages map[string]bool) (whole []string, sketched bool, err error) {
 	s, ok := ix.(leadSketcher)
-	if !ok || !wheres(blocks) || profiles {
-		return false, nil
+	if !ok || !wheres(blocks) {
+		return nil, false, nil
 	}
 	keys, ok := sketchKeys(blocks)
 	if !ok {
-		return false, nil
+		return nil, false, nil
+	}
+	if len(pages) > 0 {
+		for _, p := range f.sketches {
+			p.Lead.PageName = "" // a person the store does not hold has none
+		}
+		keys = append(keys, "pageName")
 	}
 	if len(keys) > 0 {
 		if err := s.SketchLeads(f.sketches, keys); err != nil {
-			return false, err
+			return nil, false, err
 		}
 	}
+	if len(pages) > 0 {
+		whole = f.pagedSketches(pages)
+	}
 	f.leadSketches = true
-	return true, nil
+	return whole, true, nil
 }
 
-// profilesPlanned reports whether the plan of cfg with opts selects a
-// profile block, whose read finds its person by page name (readNow).
-func profilesPlanned(cfg *config.Config, records *state.State, opts Options) bool {
+// pagedSketches takes out of f's sketches, given their page names, those
+// whose page is one of pages (api.PageKey), and returns their IDs: read
+// whole, their page name tells that a read of this run may change them
+// (readNow). The others get a sketch's page name back (PageUnread).
+func (f *EnrichFacts) pagedSketches(pages map[string]bool) []string {
+	var ids []string
+	f.sketches = slices.DeleteFunc(f.sketches, func(p *state.Person) bool {
+		page := p.Lead.PageName
+		p.Lead.PageName = state.PageUnread
+		if page != "" && pages[api.PageKey(page)] {
+			ids = append(ids, p.ID)
+			return true
+		}
+		return false
+	})
+	f.pagedWhole += len(ids)
+	return ids
+}
+
+// profilePages are the page keys (api.PageKey) of the profile blocks the
+// plan of cfg with opts selects: a read of such a page finds its person
+// by page name (readNow). Nil when it selects none.
+func profilePages(cfg *config.Config, records *state.State, opts Options) map[string]bool {
 	b := &builder{cfg: cfg, st: records, opts: opts}
 	b.selectTargets()
-	return b.readsProfiles()
+	var pages map[string]bool
+	for _, p := range cfg.Profiles {
+		if k := api.PageKey(p.PageName); k != "" && b.selected(p.Address) {
+			if pages == nil {
+				pages = map[string]bool{}
+			}
+			pages[k] = true
+		}
+	}
+	return pages
 }
 
 // sketchWhere counts an evaluation of e's where on p (err: how it

@@ -163,34 +163,82 @@ func TestTrackBesideItsEnrichBlockReadInSketch(t *testing.T) {
 // refresh_on (e's or another's) may make due again.
 func TestTrackBesideItsEnrichBlockAtItsLimit(t *testing.T) {
 	useTestMatch(t)
-	defer keepReadKnobs()()
-	var n besideCounts
-	for seed := range 2000 {
-		rng := rand.New(rand.NewPCG(uint64(seed), 0x11a7))
-		setReadKnobs(rng, seed)
-		f, o := randomWorld(rng)
-		f.cfg.Imports = nil // an import's members are read whole
-		tr := enrichedTrackWorld(rng, f)
-		e := f.cfg.Enrich(tr.From[0])
-		e.Limit = max(heldBy(f.st, e.Address)-rng.IntN(2), 1)
-		whereCompany(e)
-		for _, x := range f.cfg.Enriches {
-			x.Refresh = []time.Duration{0, 0, 5 * day, 20 * day}[rng.IntN(4)]
-			x.RefreshOn = [][]string{nil, {state.DriftCompany}}[rng.IntN(2)]
-		}
-		if seed%2 == 0 {
-			refreshOnWorld(rng, f) // changes since their enrichment: due again
-		}
-		o.Targets, o.Replace = []string{tr.Address, e.Address}, nil
+	n := planAtItsLimit(t, 2000, 0x11a7, func(rng *rand.Rand, f *fixture, _ *config.Enrich) {
 		if rng.IntN(2) == 0 {
 			ranFresh(f) // no search that ran runs again
 		}
-		n.plan(t, seed, f, o, tr)
-	}
+	})
 	t.Logf("%d worlds read in sketch beside the block at its limit (%d with refresh_on), %d with people due", n.sketched, n.refreshOn, n.due)
 	if n.sketched < 800 || n.due < 600 || n.refreshOn < 600 {
 		t.Fatalf("only %d worlds read in sketch beside the block at its limit (%d with refresh_on), %d with people due: the test no longer tests them", n.sketched, n.refreshOn, n.due)
 	}
+}
+
+// TestTrackBesideItsEnrichBlockRefreshedNoSearch is
+// TestTrackBesideItsEnrichBlockAtItsLimit where the track's block e has
+// refresh_on, no search runs, and either only the other blocks refresh
+// (every 5 or 20 days), or only e, or both. When a call of this run may
+// bring e someone new (limitBound's todo is nil), its limit's cap counts
+// the people the refresh in force frees and, beside them, those a track
+// reads in sketch whom it does not (sketchedAgain with e's refresh, the
+// others' shortest, or the shorter of the two).
+func TestTrackBesideItsEnrichBlockRefreshedNoSearch(t *testing.T) {
+	useTestMatch(t)
+	n := planAtItsLimit(t, 1500, 0x07e4, func(rng *rand.Rand, f *fixture, e *config.Enrich) {
+		whose := rng.IntN(3) // 0: the others' refresh only, 1: e's only, 2: both
+		for _, x := range f.cfg.Enriches {
+			x.Refresh = 0
+			if (x == e) == (whose > 0) || whose == 2 {
+				x.Refresh = []time.Duration{5 * day, 20 * day}[rng.IntN(2)]
+			}
+		}
+		e.RefreshOn = []string{state.DriftCompany}
+		ranFresh(f)
+	})
+	t.Logf("%d worlds read in sketch beside the block, no search running, %d with people due", n.sketched, n.due)
+	if n.sketched < 800 || n.due < 600 {
+		t.Fatalf("only %d worlds read in sketch beside the block, no search running, %d with people due: the test no longer tests them", n.sketched, n.due)
+	}
+}
+
+// planAtItsLimit plans the worlds of seeds 0 to n-1 of atItsLimitWorld,
+// drawn from stream, each changed by vary first (e is the track's block),
+// and returns what it compared.
+func planAtItsLimit(t *testing.T, n int, stream uint64, vary func(rng *rand.Rand, f *fixture, e *config.Enrich)) besideCounts {
+	t.Helper()
+	defer keepReadKnobs()()
+	var counts besideCounts
+	for seed := range n {
+		rng := rand.New(rand.NewPCG(uint64(seed), stream))
+		f, o, tr, e := atItsLimitWorld(rng, seed)
+		vary(rng, f, e)
+		counts.plan(t, seed, f, o, tr)
+	}
+	return counts
+}
+
+// atItsLimitWorld makes the world of seed of
+// TestTrackBesideItsEnrichBlockAtItsLimit: a track of the enriched (tr)
+// beside its block e at its limit, with a where some of its people fail,
+// random refresh and refresh_on on every block, and in half the worlds
+// changes since the enrichments; tr and e targeted.
+func atItsLimitWorld(rng *rand.Rand, seed int) (*fixture, Options, *config.Track, *config.Enrich) {
+	setReadKnobs(rng, seed)
+	f, o := randomWorld(rng)
+	f.cfg.Imports = nil // an import's members are read whole
+	tr := enrichedTrackWorld(rng, f)
+	e := f.cfg.Enrich(tr.From[0])
+	e.Limit = max(heldBy(f.st, e.Address)-rng.IntN(2), 1)
+	whereCompany(e)
+	for _, x := range f.cfg.Enriches {
+		x.Refresh = []time.Duration{0, 0, 5 * day, 20 * day}[rng.IntN(4)]
+		x.RefreshOn = [][]string{nil, {state.DriftCompany}}[rng.IntN(2)]
+	}
+	if seed%2 == 0 {
+		refreshOnWorld(rng, f) // changes since their enrichment: due again
+	}
+	o.Targets, o.Replace = []string{tr.Address, e.Address}, nil
+	return f, o, tr, e
 }
 
 // ranFresh runs again, a day ago, each search of f that ran (with its

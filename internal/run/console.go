@@ -166,7 +166,11 @@ func (c *ConsoleSession) where(src string, n int) ConsoleLine {
 	}
 	defer done()
 	m := c.matcher(expr, fields, lead)
-	err = eachPersonAhead(b, func(p *state.Person) error {
+	each := b.EachPerson
+	if keys, ok := narrowKeys(expr, lead); ok {
+		each = func(fn func(*state.Person) error) error { return b.EachLead(keys, fn) }
+	}
+	err = eachAhead(b.PageSize(), each, func(p *state.Person) error {
 		sel.Of++
 		ok, diags := m.match(p)
 		if diags.HasErrors() {
@@ -204,17 +208,56 @@ type whereMatcher struct {
 	// vars are the variables of the last person, made anew in place for
 	// each (Scope.Eval copies nothing of them into what it gives).
 	vars map[string]cty.Value
+	// memo is what a where reading lead only as lead.<field> gave, true
+	// or false, by the values of those fields (memoKeys,
+	// config.LeadValuesKey): the line's scope is fixed and its functions
+	// pure, so equal values give the same. nil for any other where.
+	memo     map[string]bool
+	memoKeys []string
 }
+
+// maxConsoleMemo is the most values a whereMatcher's memo keeps; when
+// full it starts again empty.
+const maxConsoleMemo = 1 << 16
 
 // matcher is the whereMatcher of expr, which reads the person fields
 // fields, or lead when lead is true.
 func (c *ConsoleSession) matcher(expr hcl.Expression, fields []string, lead bool) *whereMatcher {
-	return &whereMatcher{c: c, expr: expr, fields: fields, lead: lead, leadOf: leadValueOf(expr), vars: map[string]cty.Value{}}
+	m := &whereMatcher{c: c, expr: expr, fields: fields, lead: lead, leadOf: leadValueOf(expr), vars: map[string]cty.Value{}}
+	if read, ok := leadFieldsOf(expr); lead && ok {
+		m.memo = map[string]bool{}
+		for _, f := range read {
+			m.memoKeys = append(m.memoKeys, f.Key)
+		}
+	}
+	return m
 }
 
-// match evaluates a where for one person: true or false, or the problem
-// (naming the person when it is theirs alone).
+// match evaluates a where for one person, or gives what it gave for the
+// same values (memo): true or false, or the problem (naming the person
+// when it is theirs alone).
 func (m *whereMatcher) match(p *state.Person) (bool, hcl.Diagnostics) {
+	if m.memo == nil {
+		return m.eval(p)
+	}
+	var arr [128]byte
+	key := config.LeadValuesKey(arr[:0], &p.Lead, m.memoKeys)
+	if ok, found := m.memo[string(key)]; found {
+		return ok, nil
+	}
+	ok, diags := m.eval(p)
+	if !diags.HasErrors() {
+		if len(m.memo) >= maxConsoleMemo {
+			clear(m.memo)
+		}
+		m.memo[string(key)] = ok
+	}
+	return ok, diags
+}
+
+// eval evaluates a where for one person: true or false, or the problem
+// (naming the person when it is theirs alone).
+func (m *whereMatcher) eval(p *state.Person) (bool, hcl.Diagnostics) {
 	expr := m.expr
 	if m.lead {
 		m.vars["lead"] = m.leadOf(p.Lead)
@@ -248,6 +291,22 @@ func (m *whereMatcher) match(p *state.Person) (bool, hcl.Diagnostics) {
 // object of every field for each person was a fifth of a where's CPU
 // time at 1,000,000 people.
 func leadValueOf(expr hcl.Expression) func(person.Lead) cty.Value {
+	read, ok := leadFieldsOf(expr)
+	if !ok {
+		return config.LeadValue
+	}
+	return func(l person.Lead) cty.Value {
+		attrs := make(map[string]cty.Value, len(read))
+		for _, f := range read {
+			attrs[f.Key] = cty.StringVal(*f.Lead(&l))
+		}
+		return cty.ObjectVal(attrs)
+	}
+}
+
+// leadFieldsOf are the lead fields expr reads, each once, and true when
+// it reads lead only as lead.<field> of such fields.
+func leadFieldsOf(expr hcl.Expression) ([]*person.PersonField, bool) {
 	var read []*person.PersonField
 	for _, t := range expr.Variables() {
 		if t.RootName() != "lead" {
@@ -259,47 +318,59 @@ func leadValueOf(expr hcl.Expression) func(person.Lead) cty.Value {
 		}
 		i := slices.IndexFunc(person.LeadFields, func(f *person.PersonField) bool { return f.Where && f.Key == at.Name })
 		if !ok || i < 0 {
-			return config.LeadValue
+			return nil, false
 		}
 		if !slices.Contains(read, person.LeadFields[i]) {
 			read = append(read, person.LeadFields[i])
 		}
 	}
-	return func(l person.Lead) cty.Value {
-		attrs := make(map[string]cty.Value, len(read))
-		for _, f := range read {
-			attrs[f.Key] = cty.StringVal(*f.Lead(&l))
-		}
-		return cty.ObjectVal(attrs)
-	}
+	return read, true
 }
 
-// eachPersonAhead calls fn for each person of b, in the order of
-// b.EachPerson, whose pages are read on a goroutine of its own: the next
-// page is read while fn runs for the people of the last (one page ahead
-// at most). It stops at the first error of fn or of the read, and
-// returns when nothing reads b any more.
-func eachPersonAhead(b *state.Base, fn func(*state.Person) error) error {
+// narrowKeys are the lead fields a where on lead (lead) needs of each
+// person when it reads lead only as lead.<field> (leadFieldsOf): those,
+// and the full name a selection shows. False when it needs the person
+// whole (person.<field>, or lead read otherwise).
+func narrowKeys(expr hcl.Expression, lead bool) ([]string, bool) {
+	read, ok := leadFieldsOf(expr)
+	if !lead || !ok {
+		return nil, false
+	}
+	keys := []string{"fullName"}
+	for _, f := range read {
+		if !slices.Contains(keys, f.Key) {
+			keys = append(keys, f.Key)
+		}
+	}
+	return keys, true
+}
+
+// eachAhead calls fn for each person each gives (b.EachPerson, or
+// b.EachLead), whose pages of page people are read on a goroutine of its
+// own: the next page is read while fn runs for the people of the last
+// (one page ahead at most). It stops at the first error of fn or of the
+// read, and returns when nothing reads any more.
+func eachAhead(page int, each func(func(*state.Person) error) error, fn func(*state.Person) error) error {
 	pages, stop, read := make(chan []*state.Person), make(chan struct{}), make(chan error, 1)
 	go func() {
 		defer close(pages)
-		var page []*state.Person
+		var batch []*state.Person
 		send := func() error {
 			select {
-			case pages <- page:
-				page = nil
+			case pages <- batch:
+				batch = nil
 				return nil
 			case <-stop:
 				return errStopped
 			}
 		}
-		err := b.EachPerson(func(p *state.Person) error {
-			if page = append(page, p); len(page) < b.PageSize() {
+		err := each(func(p *state.Person) error {
+			if batch = append(batch, p); len(batch) < page {
 				return nil
 			}
 			return send()
 		})
-		if err == nil && len(page) > 0 {
+		if err == nil && len(batch) > 0 {
 			err = send()
 		}
 		read <- err
@@ -312,7 +383,7 @@ func eachPersonAhead(b *state.Base, fn func(*state.Person) error) error {
 	return err
 }
 
-// errStopped stops the read of eachPersonAhead once fn failed.
+// errStopped stops the read of eachAhead once fn failed.
 var errStopped = errors.New("stopped")
 
 // eachOfPages calls fn for each person of the pages, until it fails.

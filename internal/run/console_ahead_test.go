@@ -67,7 +67,7 @@ func (s *pagesStore) count() (reads, underway int) {
 	return s.reads, s.underway
 }
 
-// TestEachPersonAhead: eachPersonAhead gives fn every person, in ID order,
+// TestEachPersonAhead: eachAhead gives fn every person, in ID order,
 // across the pages the store is read in (two people each, read on a
 // goroutine of their own); it stops at fn's first error or the store's,
 // returns it, and returns only once no read is under way, having read
@@ -92,7 +92,7 @@ func TestEachPersonAhead(t *testing.T) {
 			b := state.NewStoredBase(state.New(), nil, store)
 			b.SetPage(2)
 			var saw []string
-			err := eachPersonAhead(b, func(p *state.Person) error {
+			err := eachAhead(b.PageSize(), b.EachPerson, func(p *state.Person) error {
 				saw = append(saw, p.ID)
 				if p.ID == c.stopAt {
 					return fmt.Errorf("stop at %s", p.ID)

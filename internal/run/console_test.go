@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"maps"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/local"
 	"github.com/leadsync/leadsync/internal/state/statetest"
 )
 
@@ -54,9 +56,30 @@ func consoleState(t *testing.T) (*state.State, map[string]string) {
 	return s, ids
 }
 
+// TestConsoleHandle runs the console's lines on the state read whole and
+// on a SQLite store, whose where on lead.<field> reads those columns
+// alone (state.LeadPager).
 func TestConsoleHandle(t *testing.T) {
 	st, ids := consoleState(t)
-	sess, err := NewConsoleSession(loadConfigText(t, t.TempDir(), consoleSrc), func() (*state.Base, error) { return state.NewBase(st), nil })
+	t.Run("whole", func(t *testing.T) {
+		consoleHandle(t, st, ids, func() (*state.Base, error) { return state.NewBase(st), nil })
+	})
+	t.Run("state.db", func(t *testing.T) {
+		ws, err := local.NewWorkspaces(filepath.Join(t.TempDir(), ".leadsync", "state.db"), nil).Open("default")
+		if err == nil {
+			err = ws.Push(st, false)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		consoleHandle(t, st, ids, ws.OpenBase)
+	})
+}
+
+// consoleHandle checks the lines of TestConsoleHandle on the state of
+// consoleState (st, ids) that open opens.
+func consoleHandle(t *testing.T, st *state.State, ids map[string]string, open func() (*state.Base, error)) {
+	sess, err := NewConsoleSession(loadConfigText(t, t.TempDir(), consoleSrc), open)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,6 +104,9 @@ func TestConsoleHandle(t *testing.T) {
 		{line: `where lead.title == "CTO"`, selected: []string{"ada", "cem"}},
 		{line: `where contains(local.cities, "Berlin") && lead.fullName != ""`, selected: all},
 		{line: `where lead.title == "Nobody"`, selected: []string{}},
+		// Two fields: the memo keeps their values apart.
+		{line: `where lead.title == "CTO" && lead.fullName != "Cem Code"`, selected: []string{"ada"}},
+		{line: `where lead.title == "Engineer" || lead.fullName == "Cem Code"`, selected: []string{"bob", "cem"}},
 		{line: `where lead.title`, err: "A where must give true or false for each person; for person." + ids["ada"] + " it gave string."},
 		{line: `where person.titel == "CTO"`, err: `Did you mean "title"?`},
 		{line: `where 1 == 1`, err: "this one reads neither"},

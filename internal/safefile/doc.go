@@ -6,7 +6,8 @@
 // write says what to do (a full disk, a folder that is not writable).
 // A temporary file made beside such a file carries its maker's process ID
 // (TempPattern), so that the next run removes only the leftovers of a
-// killed process (RemoveDeadTemps).
+// killed process (RemoveDeadTemps; ProcessAlive tells, which the pg
+// backend asks of a lock's holder too).
 //
 // It imports only the standard library; every package that writes such a
 // file uses it, so it must not import any of leadsync's.

@@ -39,7 +39,7 @@ func RemoveDeadTemps(path, kind string) {
 		pid, err := strconv.Atoi(pidText)
 		switch {
 		case hasPID && err == nil && pid > 0:
-			if pid == os.Getpid() || processAlive(pid) {
+			if pid == os.Getpid() || ProcessAlive(pid) {
 				continue
 			}
 		default:

@@ -354,22 +354,7 @@ func (b *Base) EachPerson(fn func(*Person) error) error {
 		}
 		return nil
 	}
-	after, page := "", b.pageSize()
-	for {
-		ps, err := b.store.After(after, page)
-		if err != nil {
-			return err
-		}
-		for _, p := range ps {
-			if err := fn(p); err != nil {
-				return err
-			}
-		}
-		if len(ps) < page {
-			return nil
-		}
-		after = ps[len(ps)-1].ID
-	}
+	return eachPage(b.pageSize(), b.store.After, fn)
 }
 
 // IDStreamer is a PeopleStore that may read every person's ID in one pass,

@@ -15,28 +15,13 @@ import (
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/backend"
 	"github.com/leadsync/leadsync/internal/state/backend/backendtest"
+	"github.com/leadsync/leadsync/internal/state/local/localtest"
 	"github.com/leadsync/leadsync/internal/state/sqlstate"
 	"github.com/leadsync/leadsync/internal/testenv"
 )
 
-// beforeSchema8 takes the enrichments' and histories' addresses back to
-// texts (schema version 7): the blocks and calls as texts, the copying
-// block in the enrichment's extra, their indexes, and only the addresses
-// found_by names numbered.
-const beforeSchema8 = `DROP INDEX enrichments_by; DROP INDEX enrichments_copied; DROP INDEX person_history_by;
-	ALTER TABLE enrichments ADD COLUMN by_address text NOT NULL DEFAULT '';
-	UPDATE enrichments SET by_address = (SELECT a.address FROM addresses a WHERE a.workspace = enrichments.workspace AND a.n = enrichments.by_n),
-		extra = CASE WHEN copied_n IS NULL THEN extra ELSE json_set(coalesce(extra, '{}'), '$.copied_by',
-			(SELECT a.address FROM addresses a WHERE a.workspace = enrichments.workspace AND a.n = enrichments.copied_n)) END;
-	ALTER TABLE enrichments DROP COLUMN by_n; ALTER TABLE enrichments DROP COLUMN copied_n;
-	ALTER TABLE person_history ADD COLUMN by_address text NOT NULL DEFAULT '';
-	UPDATE person_history SET by_address = (SELECT a.address FROM addresses a WHERE a.workspace = person_history.workspace AND a.n = person_history.by_n);
-	ALTER TABLE person_history DROP COLUMN by_n;
-	DELETE FROM addresses WHERE NOT EXISTS (SELECT 1 FROM people p, json_each(p.found_by) j WHERE p.workspace = addresses.workspace AND j.value = addresses.n);
-	CREATE INDEX enrichments_by ON enrichments (workspace, by_address, enriched_at);
-	CREATE INDEX enrichments_copied ON enrichments (workspace, json_extract(extra, '$.copied_by')) WHERE json_extract(extra, '$.copied_by') IS NOT NULL;
-	CREATE INDEX person_history_by ON person_history (workspace, by_address, person_id);
-`
+// beforeSchema8 takes a database back to schema version 7.
+const beforeSchema8 = localtest.BeforeSchema8
 
 // beforeSchema7 removes the count of the addresses' changes (schema
 // version 7), which no migration before it knows, after beforeSchema8.
@@ -218,11 +203,10 @@ func TestMigrateSchema7(t *testing.T) {
 	}
 	want, err := NewStore(fresh).Load()
 	must(t, err)
+	localtest.ToSchema7(t, old)
 	db, err := sql.Open("sqlite", old+sqliteDSN)
 	must(t, err)
 	defer db.Close()
-	_, err = db.Exec(beforeSchema8 + ` UPDATE schema_version SET version = 7`)
-	must(t, err)
 	var copies int
 	must(t, db.QueryRow(`SELECT count(*) FROM enrichments WHERE json_extract(extra, '$.copied_by') IS NOT NULL`).Scan(&copies))
 	if copies == 0 {
@@ -325,6 +309,34 @@ func TestPushFromSchema7(t *testing.T) {
 	}
 }
 
+// TestPushFromSchema7WithPendingCalls: a push from a database of schema
+// version 7 that holds the calls of an interrupted apply not folded in
+// (its events table) carries them, read whole from the migrated copy.
+// Into a new database and over one that holds state (--force), the state
+// pushed is that apply's, every paid call and the enrichment in flight
+// included; the source is left byte for byte, its calls still waiting.
+func TestPushFromSchema7WithPendingCalls(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "src", "state.db")
+	want := localtest.InterruptedAtSchema7(t, Open(src), src)
+	before := sourceFolder(t, src)
+	for _, force := range []bool{false, true} {
+		to := filepath.Join(dir, fmt.Sprint("into-", force), ".leadsync", "state.db")
+		if force {
+			must(t, NewStore(to).Save(backendtest.ManyPeople(t, 30)))
+		}
+		pushTo(t, src, to, force)
+		got, err := NewStore(to).Load()
+		must(t, err)
+		if canon := backendtest.Canon; canon(t, got) != canon(t, want) {
+			t.Errorf("force %v: pushed\n%.1500s\nwant the interrupted apply's state\n%.1500s", force, canon(t, got), canon(t, want))
+		}
+	}
+	if after := sourceFolder(t, src); after != before {
+		t.Errorf("the push changed its source's folder:\n%s\nwant\n%s", after, before)
+	}
+}
+
 // schema7Source writes the events' state into dir/src/state.db at schema
 // version 7 and returns its path and the state it holds.
 func schema7Source(t *testing.T, dir string) (string, *state.State) {
@@ -333,11 +345,7 @@ func schema7Source(t *testing.T, dir string) (string, *state.State) {
 	must(t, NewStore(src).Save(backendtest.Fold(t, backendtest.Events())))
 	want, err := NewStore(src).Load()
 	must(t, err)
-	db, err := sql.Open("sqlite", src+sqliteDSN)
-	must(t, err)
-	_, err = db.Exec(beforeSchema8 + ` UPDATE schema_version SET version = 7`)
-	must(t, err)
-	must(t, db.Close())
+	localtest.ToSchema7(t, src)
 	return src, want
 }
 
@@ -345,15 +353,22 @@ func schema7Source(t *testing.T, dir string) (string, *state.State) {
 // and returns the path it was pushed to.
 func pushFrom(t *testing.T, src, dir string) string {
 	t.Helper()
+	to := filepath.Join(dir, "b", ".leadsync", "state.db")
+	pushTo(t, src, to, false)
+	return to
+}
+
+// pushTo pushes the state database src into the default workspace whose
+// state is at to, as state push --from src does (--force when force).
+func pushTo(t *testing.T, src, to string, force bool) {
+	t.Helper()
 	st, err := backend.OpenStream(Open(src))
 	must(t, err)
-	to := filepath.Join(dir, "b", ".leadsync", "state.db")
 	ws, err := NewWorkspaces(to, nil).Open(state.DefaultWorkspace)
 	must(t, err)
-	_, err = ws.PushStream(st, false)
+	_, err = ws.PushStream(st, force)
 	st.Close()
 	must(t, err)
-	return to
 }
 
 // TestPushFromAnOlderSourceRemovesOnlyItsDeadCopies: a push from an older

@@ -11,9 +11,11 @@
 // people and enrichments tables are those their rows in person.PersonFields
 // name (PG); a field without one is kept in the row's extra column.
 //
-// It imports state (the model), backend (the interfaces), person, api, textfmt,
-// version and pgx; it must not import config, plan, run or cli, nor the
-// local backend.
+// It imports state (the model), backend (the interfaces), sqlstate (the
+// queries it shares with the local backend), person, api, textfmt,
+// version, safefile (ProcessAlive: whether a lock's holder still runs)
+// and pgx; it must not import config, plan, run or cli, nor the local
+// backend.
 package pg
 
 import (

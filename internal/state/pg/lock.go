@@ -9,6 +9,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/leadsync/leadsync/internal/safefile"
 	"github.com/leadsync/leadsync/internal/state/backend"
 	"github.com/leadsync/leadsync/internal/textfmt"
 	"github.com/leadsync/leadsync/internal/version"
@@ -74,7 +75,7 @@ const deadHolderWait = 15 * time.Second
 // process of this host that no longer runs.
 func (b *Backend) deadHolder(err error) bool {
 	var le *LockedError
-	return errors.As(err, &le) && le.Info != nil && le.Info.Host == b.host() && le.Info.PID > 0 && !processAlive(le.Info.PID)
+	return errors.As(err, &le) && le.Info != nil && le.Info.Host == b.host() && le.Info.PID > 0 && !safefile.ProcessAlive(le.Info.PID)
 }
 
 // LockWait is Lock that waits up to timeout (or until ctx is done) for the

@@ -18,7 +18,7 @@ import (
 // yet is refused at once.
 func TestDeadHolder(t *testing.T) {
 	if runtime.GOOS == "windows" {
-		testenv.Skip(t, "processAlive cannot tell here")
+		testenv.Skip(t, "safefile.ProcessAlive cannot tell here")
 	}
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	if err := cmd.Run(); err != nil {

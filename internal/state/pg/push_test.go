@@ -12,6 +12,7 @@ import (
 	"github.com/leadsync/leadsync/internal/state/backend"
 	"github.com/leadsync/leadsync/internal/state/backend/backendtest"
 	"github.com/leadsync/leadsync/internal/state/local"
+	"github.com/leadsync/leadsync/internal/state/local/localtest"
 )
 
 // A local state database is pushed into PostgreSQL a batch of people at a
@@ -34,6 +35,27 @@ func TestPushFromTheLocalDatabase(t *testing.T) {
 	mustNoErr(t, err, "load")
 	if backendtest.Canon(t, got) != backendtest.Canon(t, s) {
 		t.Fatal("the state pushed from the local database differs")
+	}
+}
+
+// A local database of schema version 7 that holds the calls of an
+// interrupted apply not folded in is pushed into PostgreSQL with them:
+// the workspace holds that apply's state, every paid call and the
+// enrichment in flight included.
+func TestPushFromALocalSchema7WithPendingCalls(t *testing.T) {
+	cs := testConnStr(t)
+	src := filepath.Join(t.TempDir(), ".leadsync", "state.db")
+	want := localtest.InterruptedAtSchema7(t, local.Open(src), src)
+	st, err := backend.OpenStream(local.Open(src))
+	mustNoErr(t, err, "open the local state")
+	defer st.Close()
+	b := newPG(t, cs, testSchema(t, cs), "", alice)
+	_, err = b.PushStream(st, false)
+	mustNoErr(t, err, "push")
+	got, err := newPG(t, cs, b.schema, "", bob).Load()
+	mustNoErr(t, err, "load")
+	if canon := backendtest.Canon; canon(t, got) != canon(t, want) {
+		t.Errorf("pushed:\n%.1500s\nwant the interrupted apply's state\n%.1500s", canon(t, got), canon(t, want))
 	}
 }
 

@@ -1,6 +1,8 @@
 package sqlstate
 
 import (
+	"database/sql"
+	"fmt"
 	"strings"
 
 	"github.com/leadsync/leadsync/internal/state"
@@ -58,4 +60,71 @@ func (p *peopleStore) sketchLeads(ps []*state.Person, keys []string) error {
 		}
 	}
 	return rows.Err()
+}
+
+var _ state.LeadPager = wrapped{}
+
+// LeadsAfter reads a page of people after id, in ID order, each holding
+// its ID and the people's columns of the lead fields of keys alone
+// (state.LeadPager).
+func (w wrapped) LeadsAfter(id string, n int, keys []string) ([]*state.Person, error) {
+	ps, err := w.p.leadsAfter(id, n, keys)
+	return ps, w.err(err)
+}
+
+// leadsAfter is LeadsAfter. SQLite gives each row as one text, as it
+// gives the people (packed.go).
+func (p *peopleStore) leadsAfter(id string, n int, keys []string) ([]*state.Person, error) {
+	fields, err := state.SketchFields(keys)
+	if err != nil {
+		return nil, err
+	}
+	cols := []string{"id"}
+	for _, f := range fields {
+		cols = append(cols, f.PG)
+	}
+	list, order := selectList(cols), p.r.D.byteOrder
+	if p.r.D.packRows {
+		list = "json_array(" + list + ")"
+	}
+	q := fmt.Sprintf("SELECT %s FROM {s}.people WHERE workspace = $1 AND id%s > $2 ORDER BY id%s LIMIT %d", list, order, order, n)
+	rows, err := p.r.query(p.ctx, q, p.r.WS, id)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := make([]*state.Person, 0, n)
+	v, scan := p.textRow(len(cols))
+	for rows.Next() {
+		if err := scan(rows); err != nil {
+			return nil, err
+		}
+		q := &state.Person{ID: v[0].String}
+		for i, f := range fields {
+			*f.Lead(&q.Lead) = v[1+i].String
+		}
+		out = append(out, q)
+	}
+	return out, rows.Err()
+}
+
+// textRow gives the values v of a row of n texts and scan, which scans
+// each row into them: from one JSON array of them on SQLite
+// (splitPacked), else from a column each.
+func (p *peopleStore) textRow(n int) (v []sql.NullString, scan func(*sql.Rows) error) {
+	v = make([]sql.NullString, n)
+	if p.r.D.packRows {
+		var row string
+		return v, func(rows *sql.Rows) error {
+			if err := rows.Scan(&row); err != nil {
+				return err
+			}
+			return splitPacked(row, v)
+		}
+	}
+	dst := make([]any, n)
+	for i := range v {
+		dst[i] = &v[i]
+	}
+	return v, func(rows *sql.Rows) error { return rows.Scan(dst...) }
 }

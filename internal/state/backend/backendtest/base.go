@@ -247,3 +247,16 @@ func basesOfEvents(t *testing.T, k Kind) (whole *state.State, want, got *state.B
 	must(t, err, "open base")
 	return whole, state.NewBase(whole), got
 }
+
+// storedOfEvents is basesOfEvents' state read whole and the Base the
+// backend opens, closed when the test ends; the test is skipped when
+// that Base holds its state whole (it answers from memory).
+func storedOfEvents(t *testing.T, k Kind) (whole *state.State, got *state.Base) {
+	t.Helper()
+	whole, _, got = basesOfEvents(t, k)
+	t.Cleanup(func() { got.Close() })
+	if _, stored := got.Whole(); stored {
+		t.Skip("the backend reads its state whole: it answers from memory")
+	}
+	return whole, got
+}

@@ -64,6 +64,7 @@ func Run(t *testing.T, k Kind) {
 		{"EnrichIndex", testEnrichIndex},
 		{"TrackSketches", testTrackSketches},
 		{"SketchLeads", testSketchLeads},
+		{"LeadPages", testLeadPages},
 		{"ValueLists", testValueLists},
 		{"EnrichmentCompanies", testEnrichmentCompanies},
 		{"KilledAtAnyPoint", testKilledAtAnyPoint},
@@ -194,6 +195,21 @@ func startApply(t TB, b backend.Backend, evs []state.Event) (backend.Unlocker, b
 	must(t, err, "lock")
 	rec, s := record(t, b, evs)
 	return l, rec, s
+}
+
+// Interrupted leaves in b what an apply killed half-way leaves: the
+// first events of Events applied and committed by one apply, the others
+// recorded by the next, an enrichment in flight last, never folded into
+// the stored rows nor committed. It returns the state that apply held,
+// every call folded in; the caller then closes b, as the kill did.
+func Interrupted(t TB, b backend.Backend) *state.State {
+	t.Helper()
+	evs := Events()
+	const committed = 5
+	Apply(t, b, evs[:committed])
+	inFlight := state.Event{At: At(30), Kind: state.EventEnrichPending, Address: "enrich.contacts", Enrich: &state.EnrichEvent{PersonID: "n3", Credits: 1}}
+	_, s := record(t, b, append(evs[committed:], inFlight))
+	return s
 }
 
 // record loads the state of b (whose lock the caller holds), opens its
