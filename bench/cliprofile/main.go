@@ -7,7 +7,8 @@
 //
 // The heap profile is written when the command returns (before the
 // process exits): -sample_index=alloc_space shows what was allocated,
-// inuse_space what the state and the plan still hold.
+// inuse_space what the state and the plan still hold. -peakprofile
+// writes the profile of the collection that left the most live heap.
 package main
 
 import (
@@ -16,7 +17,9 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"runtime/metrics"
 	"runtime/pprof"
+	"time"
 
 	"github.com/leadsync/leadsync/internal/cli"
 )
@@ -24,7 +27,11 @@ import (
 func main() {
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile to this file")
 	memProfile := flag.String("memprofile", "", "write a heap profile to this file when the command returns")
+	peakProfile := flag.String("peakprofile", "", "write a heap profile to this file each time the live heap after a collection reaches a new peak")
 	flag.Parse()
+	if *peakProfile != "" {
+		go watchPeak(*peakProfile)
+	}
 	if *cpuProfile != "" {
 		f, err := os.Create(*cpuProfile)
 		if err != nil {
@@ -50,6 +57,30 @@ func main() {
 		_ = f.Close()
 	}
 	os.Exit(code)
+}
+
+// watchPeak writes the heap profile to path after each collection that
+// leaves more live heap than any before (checked every 50 ms). A heap
+// profile shows the objects of the collection before the last one (the
+// runtime publishes them a cycle late), so the profile is written two
+// collections after the peak's: its in-use figures are the peak's.
+func watchPeak(path string) {
+	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}, {Name: "/gc/cycles/total:gc-cycles"}}
+	var peak, due uint64
+	for range time.Tick(50 * time.Millisecond) {
+		metrics.Read(sample)
+		live, cycle := sample[0].Value.Uint64(), sample[1].Value.Uint64()
+		if live > peak {
+			peak, due = live, cycle+2
+		}
+		if due != 0 && cycle >= due {
+			due = 0
+			if f, err := os.Create(path); err == nil {
+				_ = pprof.Lookup("heap").WriteTo(f, 0)
+				_ = f.Close()
+			}
+		}
+	}
 }
 
 func fail(err error) {

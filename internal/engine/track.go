@@ -28,12 +28,13 @@ func (r *runner) prepareTrack(c *plan.Change) error {
 	if r.opts.Config.Track(c.Address) == nil {
 		return fmt.Errorf("the plan names %s, which the configuration does not declare; run plan again", c.Address)
 	}
-	if r.st.TrackSketches() != nil && len(c.PersonIDs) > 0 {
-		r.push(task{call: Call{Kind: kind.Track, Address: c.Address}, unread: c.PersonIDs})
-		r.pending[c.Address] += len(c.PersonIDs)
+	ids := c.People()
+	if r.st.TrackSketches() != nil && len(ids) > 0 {
+		r.push(task{call: Call{Kind: kind.Track, Address: c.Address}, unread: ids})
+		r.pending[c.Address] += len(ids)
 		return nil
 	}
-	for _, id := range c.PersonIDs {
+	for _, id := range ids {
 		if t, ok := r.trackTask(c.Address, id); ok {
 			r.push(t)
 			r.pending[c.Address]++

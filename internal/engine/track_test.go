@@ -76,6 +76,28 @@ func (w *driftWorld) plan(now time.Time, targets ...string) *plan.Plan {
 	return p
 }
 
+// planInSketch plans targets at now over the records of w.st and its
+// people in sketch, as a plan of a track read so (plan.Reads.Sketched):
+// its people due are listed when asked (plan.Change.People). It is the
+// plan of w.st read whole, change for change.
+func (w *driftWorld) planInSketch(now time.Time, targets ...string) *plan.Plan {
+	w.t.Helper()
+	records := *w.st
+	records.People = map[string]*state.Person{}
+	records.SetTrackSketches(sketchesOf(w.st))
+	p, diags := plan.Build(w.cfg, &records, plan.Options{Now: now, Offline: true, Targets: targets})
+	if diags.HasErrors() {
+		w.t.Fatalf("plan: %s", diags.Error())
+	}
+	whole := w.plan(now, targets...)
+	for _, c := range whole.Changes {
+		if !c.Equal(p.Change(c.Address)) {
+			w.t.Fatalf("the plan in sketch differs from the whole state's at %s", c.Address)
+		}
+	}
+	return p
+}
+
 // run runs p at now; it returns the summary and the calls the sandbox saw.
 func (w *driftWorld) run(p *plan.Plan, now time.Time) (*engine.Summary, int) {
 	w.t.Helper()
@@ -241,8 +263,8 @@ func TestTrackAndReEnrichInOneRun(t *testing.T) {
 		gone := 0
 		if sketched {
 			// Someone not enriched: an enriched one gone frees a place.
-			i := slices.IndexFunc(p.Change("track.champions").PersonIDs, func(id string) bool { return enrichedBefore[id].IsZero() })
-			sketchAndRemove(w.st, p.Change("track.champions").PersonIDs[i])
+			i := slices.IndexFunc(p.Change("track.champions").People(), func(id string) bool { return enrichedBefore[id].IsZero() })
+			sketchAndRemove(w.st, p.Change("track.champions").People()[i])
 			gone = 1
 		}
 		sum, calls := w.run(p, now)
@@ -326,8 +348,8 @@ func TestTrackReadsInSketchQueuedAPageAtATime(t *testing.T) {
 	w := newDriftWorld(t)
 	w.apply(t0)
 	now := t0.Add(24 * time.Hour)
-	p := w.plan(now, "track.champions")
-	ids := p.Change("track.champions").PersonIDs
+	p := w.planInSketch(now, "track.champions")
+	ids := p.Change("track.champions").People()
 	sketches := sketchesOf(w.st)
 	gone := map[string]bool{ids[0]: true, ids[7]: true, ids[len(ids)-1]: true}
 	for id := range gone {

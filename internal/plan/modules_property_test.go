@@ -454,7 +454,7 @@ func comparePlans(t *testing.T, seed int, what string, a, b *Plan, mapAddr func(
 			continue
 		}
 		if c.Calls != d.Calls || c.CallsMax != d.CallsMax || c.Credits != d.Credits || c.CreditsMax != d.CreditsMax ||
-			c.Reason != d.Reason || strings.Join(c.PersonIDs, ",") != strings.Join(d.PersonIDs, ",") {
+			c.Reason != d.Reason || strings.Join(c.People(), ",") != strings.Join(d.People(), ",") {
 			t.Errorf("seed %d (%s): %s plans %d..%d calls, %d..%d credits (%s, %v); want %d..%d, %d..%d (%s, %v)", seed, what, addr,
 				d.Calls, d.CallsMax, d.Credits, d.CreditsMax, d.Reason, d.PersonIDs, c.Calls, c.CallsMax, c.Credits, c.CreditsMax, c.Reason, c.PersonIDs)
 		}

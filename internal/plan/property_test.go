@@ -67,7 +67,7 @@ func TestPlanNeverUnderstates(t *testing.T) {
 		for _, tr := range f.cfg.Tracks {
 			watched[tr.Address] = map[string]bool{}
 			if c := p.Change(tr.Address); c != nil {
-				for _, id := range c.PersonIDs {
+				for _, id := range c.People() {
 					watched[tr.Address][id] = true
 				}
 			}
@@ -142,7 +142,7 @@ func TestPlanNeverUnderstates(t *testing.T) {
 			if c == nil {
 				continue
 			}
-			for _, id := range c.PersonIDs {
+			for _, id := range c.People() {
 				if watched[tr.Address][id] && !failedReads[id] {
 					t.Errorf("seed %d: after apply %s reads %s again, read by this apply or before it within every (%s)", seed, tr.Address, id, c.Detail)
 				}
@@ -581,7 +581,7 @@ func simulateApply(rng *rand.Rand, f *fixture, p *Plan) (map[string]int, bool, m
 		delete(pending, c.Address)
 		if c.Kind == kind.Track {
 			// One read per person; a read that fails leaves them due.
-			for _, id := range c.PersonIDs {
+			for _, id := range c.People() {
 				calls[c.Address]++
 				if rng.IntN(10) == 0 {
 					failedReads[id] = true

@@ -3,6 +3,7 @@ package plan
 import (
 	"encoding/json"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
@@ -23,7 +24,7 @@ import (
 // state.TrackSketch) is the whole state's, byte for byte.
 func TestTrackOfTheEnrichedReadInSketch(t *testing.T) {
 	useTestMatch(t)
-	sketched, packed, pageless, due := 0, 0, 0, 0
+	sketched, packed, pageless, due, unlisted := 0, 0, 0, 0, 0
 	for seed := range 400 {
 		rng := rand.New(rand.NewPCG(uint64(seed), 0x5ce7))
 		f, o := randomWorld(rng)
@@ -74,10 +75,27 @@ func TestTrackOfTheEnrichedReadInSketch(t *testing.T) {
 		if d := cmp.Diff(planJSON(t, want), planJSON(t, got)); d != "" {
 			t.Fatalf("seed %d (targets %q, replace %q): the plan over the sketches differs (-whole +read):\n%s", seed, o.Targets, o.Replace, d)
 		}
+		if c := got.Change(tr.Address); c != nil && c.due != nil {
+			unlisted++
+			checkUnlisted(t, seed, c, want.Change(tr.Address))
+		}
 	}
-	t.Logf("%d worlds read in sketch (%d packed, %d without page names), %d with people due", sketched, packed, pageless, due)
-	if sketched < 100 || packed < 100 || pageless < 20 || packed-pageless < 20 || due < 100 {
-		t.Fatalf("only %d worlds read in sketch (%d packed, %d without page names), %d with people due: the test no longer tests Reads.Sketched", sketched, packed, pageless, due)
+	t.Logf("%d worlds read in sketch (%d packed, %d without page names), %d with people due, %d of them unlisted", sketched, packed, pageless, due, unlisted)
+	if sketched < 100 || packed < 100 || pageless < 20 || packed-pageless < 20 || due < 100 || unlisted < 30 {
+		t.Fatalf("only %d worlds read in sketch (%d packed, %d without page names), %d with people due, %d unlisted: the test no longer tests Reads.Sketched", sketched, packed, pageless, due, unlisted)
+	}
+}
+
+// checkUnlisted checks a track change c whose people due in sketch are
+// not listed (Change.due): no PersonIDs, and People lists them as the
+// plan of the whole state (want) does, leaving the change as it was.
+func checkUnlisted(t *testing.T, seed int, c, want *Change) {
+	t.Helper()
+	if c.PersonIDs != nil {
+		t.Fatalf("seed %d: %s lists %d people before they are asked", seed, c.Address, len(c.PersonIDs))
+	}
+	if got := c.People(); !slices.Equal(got, want.PersonIDs) || c.PersonIDs != nil || c.due == nil {
+		t.Fatalf("seed %d: %s lists %q, want %q (and then holds %d)", seed, c.Address, got, want.PersonIDs, len(c.PersonIDs))
 	}
 }
 

@@ -20,7 +20,7 @@ import (
 // They stay its people until leadsync state rm track.X or forget removes
 // them. The plan counts the reads exactly: they are the people state holds
 // now (a person a search of this run brings is read by the next run),
-// listed in the change's PersonIDs, in the order apply reads them. Each is
+// listed in the change's PersonIDs (People), in the order apply reads them. Each is
 // a request of the monthly quota (first generation) and costs no credits.
 
 // Track is the action of a track block with people due.
@@ -57,7 +57,7 @@ func (b *builder) track(t *config.Track) *Change {
 		b.tracked = map[*state.Person]string{}
 	}
 	var n trackCount
-	var due dueList
+	due := dueList{sketches: b.v.st.TrackSketches()}
 	n.former = b.v.trackPeople(t, func(tp trackee) {
 		n.people++
 		paged, page, status, checked := b.v.trackeeSketch(tp)
@@ -84,7 +84,11 @@ func (b *builder) track(t *config.Track) *Change {
 			due.add(tp)
 		}
 	})
-	c.PersonIDs = due.ids(b.v)
+	if due.inSketch() {
+		c.PersonIDs, c.due = nil, &due
+	} else {
+		c.PersonIDs = due.ids()
+	}
 	c.Calls, c.CallsMax = n.due, n.due
 	c.Detail = trackDetail(b, t, n)
 	if n.due == 0 {

@@ -433,3 +433,20 @@ func TestRefreshOnWhoLeftTheSearch(t *testing.T) {
 		t.Errorf("refresh by age: %+v", c)
 	}
 }
+
+// TestChangesEqualAsWritten: a track change whose people due in sketch
+// are not listed yet equals the same change listed, and writes them
+// (MarshalJSON) without listing them; other people, or their order, are
+// another change.
+func TestChangesEqualAsWritten(t *testing.T) {
+	sk := state.TrackSketchesOf([]state.TrackSketch{{ID: "a"}, {ID: "b"}})
+	unlisted := &Change{Kind: kind.Track, due: &dueList{sketches: sk, at: []int32{1, 0}}}
+	listed := &Change{Kind: kind.Track, PersonIDs: []string{"b", "a"}}
+	other := &Change{Kind: kind.Track, PersonIDs: []string{"a", "b"}}
+	if !unlisted.Equal(listed) || unlisted.Equal(other) || unlisted.Equal(nil) || !(*Change)(nil).Equal(nil) {
+		t.Fatalf("equal to the same listed %v, to others %v, to nil %v", unlisted.Equal(listed), unlisted.Equal(other), unlisted.Equal(nil))
+	}
+	if unlisted.PersonIDs != nil || unlisted.due == nil {
+		t.Fatalf("compared, the change lists %q", unlisted.PersonIDs)
+	}
+}

@@ -22,7 +22,13 @@ type Changes struct {
 	// History, two map entries a person (102 MB at 1,000,000); one made
 	// again since is in People too, its history written whole.
 	Removed []string
-	Usage   bool
+	// Cut are the searches whose lead lists held people of Removed, read
+	// by a partial state or not: the store cuts them (keeps in each the
+	// IDs of people it still holds) once it deleted Removed, before it
+	// writes the people and searches named here. One of Searches is
+	// written whole after, its list cut in memory (State.cutRead).
+	Cut   map[string]struct{}
+	Usage bool
 	// Meta is true when a state-level field other than these maps and
 	// Usage changed (the split runs under way).
 	Meta bool
@@ -39,12 +45,13 @@ func newChanges() *Changes {
 		People:   map[string]struct{}{},
 		Failures: map[string]struct{}{},
 		History:  map[string]int{},
+		Cut:      map[string]struct{}{},
 	}
 }
 
 // Empty reports whether nothing changed.
 func (c *Changes) Empty() bool {
-	return c == nil || len(c.Searches)+len(c.Profiles)+len(c.People)+len(c.Failures)+len(c.Renames)+len(c.Removed) == 0 && !c.Usage && !c.Meta
+	return c == nil || len(c.Searches)+len(c.Profiles)+len(c.People)+len(c.Failures)+len(c.Renames)+len(c.Removed)+len(c.Cut) == 0 && !c.Usage && !c.Meta
 }
 
 // Track starts recording changes (see TakeChanges). Tracking costs a map
@@ -99,6 +106,9 @@ func (s *State) PutBackChanges(c *Changes) {
 	}
 	for k := range c.Failures {
 		s.changes.Failures[k] = struct{}{}
+	}
+	for k := range c.Cut {
+		s.changes.Cut[k] = struct{}{}
 	}
 	for k, n := range c.History {
 		s.touchHistory(k, n)

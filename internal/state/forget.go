@@ -238,11 +238,15 @@ func (a *applier) forgetPeople(fe *ForgetPeopleEvent) {
 		}
 		for _, addr := range p.FoundBy {
 			if sr := s.Searches[addr]; sr != nil {
-				sr.LeadIDs = removeID(sr.LeadIDs, p.ID)
+				sr.LeadIDs = removeID(sr.LeadIDs, p.ID) // nil when not read
 				if erase {
 					sr.Suppressed++
 				}
-				s.touchSearch(addr)
+				// Of someone removed in the removal form alone, the
+				// store cuts the list (Changes.Cut): not written whole.
+				if !formOnly || erase || !s.cutInStore(addr) {
+					s.touchSearch(addr)
+				}
 			}
 			if pr := s.Profiles[addr]; pr != nil && pr.PersonID == p.ID {
 				if erase {

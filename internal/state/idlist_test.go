@@ -9,26 +9,78 @@ import (
 
 // TestPackedIDsGiveWhatStringsGive: a packed list answers Len, At, All,
 // Head, Tail, AppendTo and Strings as the slice it was packed from, at
-// every cut, empty IDs and an empty list included.
+// every cut, empty IDs and an empty list included; so does one packed in
+// fixed width (its IDs of one length) and one cut from a ListPacker's
+// slabs.
 func TestPackedIDsGiveWhatStringsGive(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
+	var lp ListPacker
 	for n := range 40 {
-		ids := make([]string, n)
-		for i := range ids {
-			ids[i] = fmt.Sprintf("%0*d", r.IntN(4), r.IntN(1000)) // some empty
-		}
-		plain, packed := IDsOf(ids), PackIDs(ids)
-		if !packed.Packed() || plain.Packed() {
-			t.Fatalf("%d IDs: packed %v and %v", n, packed.Packed(), plain.Packed())
-		}
-		for j := 0; j <= n; j++ {
-			for k := j; k <= n; k++ {
-				want := ids[j:k]
-				for _, l := range []IDList{plain.Tail(j).Head(k - j), packed.Tail(j).Head(k - j), packed.Head(k).Tail(j)} {
-					check(t, l, want)
+		for _, fixed := range []bool{false, true} {
+			ids := randomIDs(r, n, fixed)
+			plain, packed, slab := IDsOf(ids), PackIDs(ids), packed(&lp, ids)
+			if !packed.Packed() || !slab.Packed() || plain.Packed() {
+				t.Fatalf("%d IDs: packed %v, %v and %v", n, packed.Packed(), slab.Packed(), plain.Packed())
+			}
+			if wantFixed := commonWidth(ids) > 0; (packed.width > 0) != wantFixed || (slab.width > 0) != wantFixed {
+				t.Fatalf("%q: packed in widths %d and %d", ids, packed.width, slab.width)
+			}
+			for j := 0; j <= n; j++ {
+				for k := j; k <= n; k++ {
+					want := ids[j:k]
+					for _, l := range []IDList{plain.Tail(j).Head(k - j), packed.Tail(j).Head(k - j), packed.Head(k).Tail(j), slab.Tail(j).Head(k - j)} {
+						check(t, l, want)
+					}
 				}
 			}
 		}
+	}
+}
+
+// randomIDs are n IDs, some empty; of one length (maybe 0) when fixed.
+func randomIDs(r *rand.Rand, n int, fixed bool) []string {
+	ids := make([]string, n)
+	width := r.IntN(4)
+	for i := range ids {
+		if !fixed {
+			width = r.IntN(4)
+		}
+		ids[i] = fmt.Sprintf("%0*d", width, r.IntN(10))[:width]
+	}
+	return ids
+}
+
+// packed is ids packed by lp.
+func packed(lp *ListPacker, ids []string) IDList {
+	size := 0
+	for _, id := range ids {
+		size += len(id)
+	}
+	lp.Begin(size)
+	for _, id := range ids {
+		lp.Add(id)
+	}
+	return lp.End()
+}
+
+// TestListPackerKeepsEachList: lists packed one after another into the
+// same slabs, past a slab's end, each hold their IDs once all are packed;
+// a list longer than a slab gets one of its own.
+func TestListPackerKeepsEachList(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	var lp ListPacker
+	var want [][]string
+	var got []IDList
+	for k := range 3000 {
+		n := r.IntN(700)
+		if k == 1500 {
+			n = endsSlab + 1
+		}
+		ids := randomIDs(r, n, k%2 == 0)
+		want, got = append(want, ids), append(got, packed(&lp, ids))
+	}
+	for k := range want {
+		check(t, got[k], want[k])
 	}
 }
 
@@ -45,12 +97,17 @@ func check(t *testing.T, l IDList, want []string) {
 }
 
 // TestPackedIDsHoldNoPointerAnID: a packed list of 10,000 IDs is two
-// allocations (its text and its ends), not a string header an ID.
+// allocations (its text and its ends), not a string header an ID; one
+// (its text) when the IDs have one length.
 func TestPackedIDsHoldNoPointerAnID(t *testing.T) {
 	ids := make([]string, 10000)
 	for i := range ids {
 		ids[i] = fmt.Sprintf("%08d.%05x", 10000000+i, i)
 	}
+	if n := testing.AllocsPerRun(10, func() { PackIDs(ids) }); n > 1 {
+		t.Fatalf("packing 10,000 IDs of one length made %v allocations, want 1", n)
+	}
+	ids[5] += "x"
 	if n := testing.AllocsPerRun(10, func() { PackIDs(ids) }); n > 2 {
 		t.Fatalf("packing 10,000 IDs made %v allocations, want 2", n)
 	}
@@ -102,6 +159,30 @@ func TestPackedIDsSearchAsSlices(t *testing.T) {
 			}
 			if got, want := l.Sorted(), len(slices.Compact(slices.Clone(ids))) == n; got != want {
 				t.Fatalf("Sorted(%q) = %v, want %v", ids, got, want)
+			}
+		}
+	}
+}
+
+// TestListBuilderPacksAsPackIDs: texts added one by one make the list
+// PackIDs makes of them, in fixed width exactly when they have one length,
+// whether the first differing text comes first, later or last.
+func TestListBuilderPacksAsPackIDs(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for n := range 60 {
+		for _, fixed := range []bool{false, true} {
+			ids := randomIDs(r, n, fixed)
+			if fixed && n > 1 && r.IntN(2) == 0 {
+				ids[r.IntN(n)] += "z" // one longer, anywhere
+			}
+			var b listBuilder
+			for _, id := range ids {
+				b.add(id)
+			}
+			l := b.done()
+			check(t, l, ids)
+			if (l.width > 0) != (commonWidth(ids) > 0) || !l.Packed() {
+				t.Fatalf("%q: packed in width %d", ids, l.width)
 			}
 		}
 	}

@@ -245,7 +245,7 @@ func (s *State) ReadLeads(addr string) error {
 		return err
 	}
 	cp := *s.Searches[addr]
-	cp.LeadIDs = ids
+	cp.LeadIDs = s.cutRead(addr, ids)
 	s.Searches[addr] = &cp
 	delete(pt.unread, addr)
 	return nil
@@ -268,7 +268,7 @@ func (s *State) ReadLeadsOf(addrs []string) error {
 	}
 	for addr, ids := range read {
 		cp := *s.Searches[addr]
-		cp.LeadIDs = ids
+		cp.LeadIDs = s.cutRead(addr, ids)
 		s.Searches[addr] = &cp
 		delete(pt.unread, addr)
 	}

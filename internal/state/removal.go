@@ -110,8 +110,9 @@ func (gf *goneForms) flush() []string {
 // state: the people it has read (and those named by page name, whom
 // State.Person may find by another ID) as ReadForgetting reads them; the
 // others in their removal form (goneForm), a page at a time, taken out
-// of the names the store counts (partial.others) as ReadPeople does; and
-// the lead lists of the searches that found them all.
+// of the names the store counts (partial.others) as ReadPeople does. The
+// lead lists of the searches that found only those are not read: the
+// store cuts them (Changes.Cut).
 func (s *State) readRemoval(ids []string) error {
 	pt := s.partial
 	whole, rest := pt.splitRemoval(ids)
@@ -128,11 +129,7 @@ func (s *State) readRemoval(ids []string) error {
 	}
 	// Asked once read whole: its IDs answer isAsked from now on.
 	pt.gone = append(pt.gone, gf)
-	addrs := make([]string, 0, len(tx.found))
-	for addr := range tx.found {
-		addrs = append(addrs, addr)
-	}
-	return s.ReadLeadsOf(addrs)
+	return nil
 }
 
 // splitRemoval splits a removal's IDs into those read whole (asked
@@ -261,4 +258,45 @@ func (s *State) removedAll() {
 			s.changes.Removed = append(s.changes.Removed, removed...)
 		}
 	}
+}
+
+// cutInStore notes the search at addr as one whose lead list the store
+// cuts (Changes.Cut), as a partial state's fold of a removal form does,
+// and reports true: the list is not written whole, read or not (one read
+// after comes cut: cutRead). False for a state read whole.
+func (s *State) cutInStore(addr string) bool {
+	if s.partial == nil || s.changes == nil {
+		return false
+	}
+	s.changes.Cut[addr] = struct{}{}
+	return true
+}
+
+// cutRead is ids, the lead list of the search at addr as read from the
+// store, less the people of Changes.Removed while the store has not cut
+// it yet (Changes.Cut): the list the fold would have cut, read before.
+func (s *State) cutRead(addr string, ids []string) []string {
+	if s.changes == nil {
+		return ids
+	}
+	if _, ok := s.changes.Cut[addr]; !ok {
+		return ids
+	}
+	return slices.DeleteFunc(ids, memberOf(s.changes.Removed))
+}
+
+// memberOf reports whether an ID is one of ids: a binary search when they
+// are sorted, each once (one removal's, 1,000,000 of them), else a set.
+func memberOf(ids []string) func(string) bool {
+	if SortedOnce(ids) {
+		return func(id string) bool {
+			_, ok := slices.BinarySearch(ids, id)
+			return ok
+		}
+	}
+	set := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		set[id] = true
+	}
+	return func(id string) bool { return set[id] }
 }

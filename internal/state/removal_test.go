@@ -7,8 +7,9 @@ import (
 
 // A retention removal of people a partial state never read reads them in
 // their removal form alone: no Person of them is held (removal.go), and
-// the fold still takes them out of the lead lists it had not read (which
-// it then writes) and out of the enrich block's count.
+// the fold takes them out of the enrich block's count. It reads no lead
+// list: the change has the store cut those of the searches that found
+// them (Changes.Cut), and a list read after the fold comes cut.
 func TestRetentionOfUnreadPeopleReadsNoneWhole(t *testing.T) {
 	st := unreadPeople(t)
 	e := retention([]string{"n1", "n2", "n2"})
@@ -26,6 +27,18 @@ func TestRetentionOfUnreadPeopleReadsNoneWhole(t *testing.T) {
 			t.Errorf("the fold kept %d removal forms, want none", len(gf.forms))
 		}
 	}
+	if len(st.partial.unread) != 2 {
+		t.Errorf("the removal read the lead lists of %d of 2 searches, want none", 2-len(st.partial.unread))
+	}
+	// Read after the fold, before the write: cut as the fold would.
+	if err := st.ReadLeadsOf([]string{"search.s", "search.t"}); err != nil {
+		t.Fatal(err)
+	}
+	for addr, want := range map[string][]string{"search.s": {"n3"}, "search.t": {}} {
+		if got := st.Searches[addr].LeadIDs; !slices.Equal(got, want) {
+			t.Errorf("%s lists %v, read after the removal, want %v", addr, got, want)
+		}
+	}
 	ch := st.TakeChanges()
 	if err := st.CheckWrite(ch); err != nil {
 		t.Fatalf("the fold's changes cannot be written: %v", err)
@@ -34,10 +47,9 @@ func TestRetentionOfUnreadPeopleReadsNoneWhole(t *testing.T) {
 	if !slices.Equal(ch.Removed, []string{"n1", "n2"}) || len(ch.People)+len(ch.History) != 0 {
 		t.Errorf("the change removes %v and names people %v, history %v; want [n1 n2] and none", ch.Removed, ch.People, ch.History)
 	}
-	for addr, want := range map[string][]string{"search.s": {"n3"}, "search.t": {}} {
-		if got := st.Searches[addr].LeadIDs; !slices.Equal(got, want) {
-			t.Errorf("%s lists %v after the removal, want %v", addr, got, want)
-		}
+	// The store cuts the two lists; no search is written whole.
+	if _, s := ch.Cut["search.s"]; !s || len(ch.Cut) != 2 || len(ch.Searches) != 0 {
+		t.Errorf("the change cuts the lists of %v and writes the searches %v; want search.s and search.t, none", ch.Cut, ch.Searches)
 	}
 	if n := st.partial.others.Enriched["enrich.e"]; len(st.People) != 0 || n != 0 {
 		t.Errorf("after the fold: %d people held, enrich.e counts %d of the others, want 0 and 0", len(st.People), n)

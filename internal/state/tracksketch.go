@@ -42,19 +42,20 @@ func SketchOf(p *Person) TrackSketch {
 }
 
 // TrackSketches are many TrackSketch packed: the IDs and page names in
-// one string each, the statuses and Bys as small numbers, the times as
-// Unix nanoseconds; the i-th (ID, Find) is the i-th by ID. At 1,000,000
-// people they take about 60 MB, where a state.Person each took 352 bytes
-// and a map.
+// one packed list each (IDList: without ends when of one length), or
+// whether each has a page name as a bit, the statuses and Bys as small
+// numbers, the times as Unix nanoseconds; the i-th (ID, Find) is the i-th
+// by ID. At 1,000,000 people they take about 60 MB, where a state.Person
+// each took 352 bytes and a map.
 type TrackSketches struct {
-	ids, pages     string
-	idEnd, pageEnd []uint32
-	status, by     []uint8
-	statuses, bys  []string
-	checked        []int64 // UnixNano; never: noTime
+	ids, pages    IDList
+	paged         []uint64 // when pageless: a bit a sketch, set for a page name
+	status, by    []uint8
+	statuses, bys []string
+	checked       []int64 // UnixNano; never: noTime
 	// order are the indexes of the sketches as added, by ID (Done).
 	order []int32
-	// pageless: pages hold "+" for a page name (HasPage), not the name.
+	// pageless: paged says who has a page name (HasPage); pages is empty.
 	pageless bool
 	// of are the blocks whose enrichments they were read for (ReadOf).
 	of []string
@@ -78,22 +79,25 @@ type TrackSketchBuilder struct {
 	// (TrackSketches.Pageless): a plan without a profile read asks no more.
 	Pageless bool
 	t        TrackSketches
-	ids      strings.Builder
-	page     strings.Builder
+	ids      listBuilder
+	page     listBuilder
+	n        int
 }
 
 // Add packs s.
 func (k *TrackSketchBuilder) Add(s TrackSketch) {
 	t := &k.t
-	k.ids.WriteString(s.ID)
+	k.ids.add(s.ID)
 	switch {
 	case !k.Pageless:
-		k.page.WriteString(s.PageName)
-	case s.PageName != "":
-		k.page.WriteByte('+') // has one
+		k.page.add(s.PageName)
+	case k.n%64 == 0:
+		t.paged = append(t.paged, 0)
 	}
-	t.idEnd = append(t.idEnd, uint32(k.ids.Len()))
-	t.pageEnd = append(t.pageEnd, uint32(k.page.Len()))
+	if k.Pageless && s.PageName != "" {
+		t.paged[k.n/64] |= 1 << (k.n % 64) // has one
+	}
+	k.n++
 	t.status = append(t.status, smallIndex(&t.statuses, s.Status))
 	t.by = append(t.by, smallIndex(&t.bys, s.By))
 	at := int64(noTime)
@@ -121,15 +125,15 @@ func smallIndex(table *[]string, v string) uint8 {
 // of IDs or page names): read them whole then.
 func (k *TrackSketchBuilder) Done() *TrackSketches {
 	t := &k.t
-	if len(t.statuses) > 255 || len(t.bys) > 255 || k.ids.Len() >= 1<<32-1 || k.page.Len() >= 1<<32-1 {
+	if len(t.statuses) > 255 || len(t.bys) > 255 || k.ids.size() >= 1<<32-1 || k.page.size() >= 1<<32-1 {
 		return nil
 	}
-	t.ids, t.pages, t.pageless = k.ids.String(), k.page.String(), k.Pageless
-	t.order = make([]int32, len(t.idEnd))
+	t.ids, t.pages, t.pageless = k.ids.done(), k.page.done(), k.Pageless
+	t.order = make([]int32, k.n)
 	for i := range t.order {
 		t.order[i] = int32(i)
 	}
-	id := func(i int32) string { return span(t.ids, t.idEnd, int(i)) }
+	id := func(i int32) string { return t.ids.At(int(i)) }
 	slices.SortStableFunc(t.order, func(a, b int32) int { return strings.Compare(id(a), id(b)) })
 	t.order = slices.CompactFunc(t.order, func(a, b int32) bool { return id(a) == id(b) })
 	return t
@@ -143,28 +147,25 @@ func (t *TrackSketches) Len() int {
 	return len(t.order)
 }
 
-// span is the i-th string of s, which end delimits.
-func span(s string, end []uint32, i int) string {
-	start := uint32(0)
-	if i > 0 {
-		start = end[i-1]
-	}
-	return s[start:end[i]]
-}
-
 // ID is the ID of the i-th person (by ID).
-func (t *TrackSketches) ID(i int) string { return span(t.ids, t.idEnd, int(t.order[i])) }
+func (t *TrackSketches) ID(i int) string { return t.ids.At(int(t.order[i])) }
 
 // PageName is the i-th person's page name; "" for all when Pageless.
 func (t *TrackSketches) PageName(i int) string {
 	if t.pageless {
 		return ""
 	}
-	return span(t.pages, t.pageEnd, int(t.order[i]))
+	return t.pages.At(int(t.order[i]))
 }
 
 // HasPage reports whether the i-th person has a page name.
-func (t *TrackSketches) HasPage(i int) bool { return span(t.pages, t.pageEnd, int(t.order[i])) != "" }
+func (t *TrackSketches) HasPage(i int) bool {
+	k := int(t.order[i])
+	if t.pageless {
+		return t.paged[k/64]&(1<<(k%64)) != 0
+	}
+	return t.pages.At(k) != ""
+}
 
 // Pageless reports whether t keeps whether each has a page name, not the
 // name (TrackSketchBuilder.Pageless).

@@ -223,13 +223,18 @@ func (b *Backend) queueChanges(ctx context.Context, tx pgx.Tx, batch *pgx.Batch,
 }
 
 // queuePeople queues the rows of the people ch names: many removed are
-// deleted in pages (sqlstate.RemovalPages), the others one by one.
+// deleted in pages (sqlstate.RemovalPages), the others one by one; the
+// lead lists the store cuts (sqlstate.CutLeadLists) in between.
 func (b *Backend) queuePeople(batch *pgx.Batch, s *state.State, ch *state.Changes, nums *sqlstate.Numbers) error {
 	ws := b.workspace
 	gone := sqlstate.RemovedIDs(s, ch) // many removed: deleted in pages
 	for page := range sqlstate.RemovalPages(gone) {
 		// Their enrichments and history go with them (ON DELETE CASCADE).
 		batch.Queue(b.sql(`DELETE FROM {s}.people WHERE workspace = $1 AND id = ANY($2)`), ws, page)
+	}
+	if cut := sqlstate.CutAddrs(ch); cut != nil {
+		// After the deletes, before anyone is written again.
+		batch.Queue(b.sql(sqlstate.CutLeadLists(b.dialect)), ws, cut)
 	}
 	for id := range ch.People {
 		p := s.People[id]

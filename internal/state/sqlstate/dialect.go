@@ -38,6 +38,9 @@ type Dialect struct {
 	// listText the column as a JSON array's text (as SQLite keeps it).
 	listLength func(col string) string
 	listText   func(col string) string
+	// keptList is the list column col less the texts for which the
+	// condition keep (of the SQL expression of a text) fails, in order.
+	keptList func(col string, keep func(text string) string) string
 	// packIDs is a query of the IDs of q (a query of id, in order) as one
 	// JSON array's text, in the same order.
 	packIDs func(q string) string
@@ -76,6 +79,9 @@ func Postgres(schema string) *Dialect {
 		byteOrder:  ` COLLATE "C"`,
 		listLength: func(col string) string { return "coalesce(cardinality(" + col + "), 0)" },
 		listText:   func(col string) string { return "array_to_json(" + col + ")::text" },
+		keptList: func(col string, keep func(string) string) string {
+			return "ARRAY(SELECT l.id FROM unnest(" + col + ") WITH ORDINALITY AS l(id, n) WHERE " + keep("l.id") + " ORDER BY l.n)"
+		},
 		packIDs: func(q string) string {
 			return `SELECT coalesce(json_agg(id ORDER BY id COLLATE "C"), '[]')::text FROM (` + q + `) AS page`
 		},
@@ -115,6 +121,9 @@ var SQLite = &Dialect{
 	packIDs:    func(q string) string { return `SELECT coalesce(json_group_array(id), '[]') FROM (` + q + `)` },
 	inList:     func(col, param string) string { return col + " IN (SELECT value FROM json_each(" + param + "))" },
 	listRows:   func(param, as string) string { return "json_each(" + param + ") AS " + as },
+	keptList: func(col string, keep func(string) string) string {
+		return "(SELECT json_group_array(l.value ORDER BY l.key) FROM json_each(" + col + ") AS l WHERE " + keep("l.value") + ")"
+	},
 }
 
 var dollarParam = regexp.MustCompile(`\$([0-9]+)`)

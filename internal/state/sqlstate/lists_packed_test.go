@@ -7,19 +7,25 @@ import (
 	"testing"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/leadsync/leadsync/internal/state"
 )
 
 // FuzzPackList: a list packed from a row (packList) holds what splitTexts
 // reads of the same text, or both refuse it; NULL and null are the empty
-// list. The list keeps no part of the row's string.
+// list. The list keeps no part of the row's string. Both rows are packed
+// into the same slabs, as one read packs its lists: the first list still
+// holds its IDs once the second is packed.
 func FuzzPackList(f *testing.F) {
 	f.Add("a", "b\\\"c", `["x","y"]`)
 	f.Add("11791000.00000", "", ` [ "a" , "b" ] `)
 	f.Add("\u00e9\x01", "😀", `["a",1]`)
 	f.Add("", "</>&\u2028", `null`)
 	f.Add("x", "y", `["a"]x`)
+	f.Add("abc", "def", `["ab","cd"]`)
 	f.Fuzz(func(t *testing.T, a, b string, raw string) {
-		samePacked(t, raw)
+		var lp state.ListPacker
+		first, want := samePacked(t, &lp, raw)
 		if !utf8.ValidString(a) || !utf8.ValidString(b) {
 			return
 		}
@@ -27,23 +33,26 @@ func FuzzPackList(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := samePacked(t, string(list)); !slices.Equal(got, []string{a, b, a + b}) {
-			t.Fatalf("packList(%s) = %q", list, got)
+		if got, _ := samePacked(t, &lp, string(list)); !slices.Equal(got.Strings(), []string{a, b, a + b}) {
+			t.Fatalf("packList(%s) = %q", list, got.Strings())
+		}
+		if !slices.Equal(first.Strings(), want) && first.Len()+len(want) > 0 {
+			t.Fatalf("packList(%q) = %q once the next list is packed, want %q", raw, first.Strings(), want)
 		}
 	})
 }
 
-// samePacked packs raw as the row of a list and checks it against
-// splitTexts; it returns the IDs.
-func samePacked(t *testing.T, raw string) []string {
+// samePacked packs raw as the row of a list into lp and checks it against
+// splitTexts; it returns the list and what splitTexts reads.
+func samePacked(t *testing.T, lp *state.ListPacker, raw string) (state.IDList, []string) {
 	t.Helper()
-	got, err := packList(sql.NullString{String: raw, Valid: true})
+	got, err := packList(lp, sql.NullString{String: raw, Valid: true})
 	want, wantErr := splitTexts(raw)
 	if (err != nil) != (wantErr != nil) {
 		t.Fatalf("packList(%q): %v, splitTexts: %v", raw, err, wantErr)
 	}
 	if err != nil {
-		return nil
+		return got, nil
 	}
 	if !got.Packed() || !slices.Equal(got.Strings(), want) && len(want)+got.Len() > 0 {
 		t.Fatalf("packList(%q) = %q (packed %v), splitTexts %q", raw, got.Strings(), got.Packed(), want)
@@ -53,12 +62,12 @@ func samePacked(t *testing.T, raw string) []string {
 			t.Fatalf("packList(%q) keeps a part of the row: %q", raw, id)
 		}
 	}
-	return got.Strings()
+	return got, want
 }
 
 // TestPackListOfNull: NULL is the empty list, packed.
 func TestPackListOfNull(t *testing.T) {
-	if l, err := packList(sql.NullString{}); err != nil || !l.Packed() || l.Len() != 0 {
+	if l, err := packList(new(state.ListPacker), sql.NullString{}); err != nil || !l.Packed() || l.Len() != 0 {
 		t.Fatalf("packList(NULL) = %q (packed %v), %v", l.Strings(), l.Packed(), err)
 	}
 }

@@ -200,6 +200,9 @@ func (w *Writer) changes(ctx context.Context, s *state.State, ch *state.Changes)
 	if err := w.removePeople(ctx, gone); err != nil {
 		return err
 	}
+	if err := w.cutLists(ctx, ch); err != nil {
+		return err
+	}
 	for id := range ch.People {
 		if gone != nil && s.People[id] == nil {
 			continue

@@ -99,36 +99,11 @@ func testPartialFolds(t *testing.T, k Kind) {
 // the state open opens, read whole or in part.
 func foldStored(t *testing.T, open func(string, Who) backend.Backend, whole bool, e state.Event) {
 	t.Helper()
-	b := open("", Bob)
-	defer backend.Close(b)
-	l, err := b.Lock("apply")
-	must(t, err, "lock")
-	defer l.Unlock()
-	var s *state.State
-	done := func() error { return nil }
-	if whole {
-		s, err = b.Load()
-		must(t, err, "load")
-	} else {
-		base, err := backend.OpenBase(b)
-		must(t, err, "open base")
-		done = base.Close
-		if !base.Stored() {
-			base.Close()
-			t.Skip("the backend reads its state whole")
-		}
-		s, err = base.Writable()
-		must(t, err, "writable")
+	var read func(*state.State, bool) // nil: read whole
+	if !whole {
+		read = func(*state.State, bool) {}
 	}
-	rec, err := b.OpenJournal(s)
-	must(t, err, "open journal")
-	must(t, rec.Append(&e), "append")
-	must(t, s.Fold(e), "fold")
-	must(t, rec.Close(), "close the journal")
-	// As an apply: the people are read while it records, the snapshot
-	// ends before the commit.
-	must(t, done(), "close the base")
-	must(t, b.Commit(s), "commit")
+	foldTogether(t, open, read, []state.Event{e})
 }
 
 // testPartialFoldFails: a result recorded in the journal that a partial

@@ -90,6 +90,7 @@ func Run(t *testing.T, k Kind) {
 		{"PartialRetention", testPartialRetention},
 		{"RemovesManyPeople", testRemovesManyPeople},
 		{"PartialRemovalOfSomeoneUnheld", testPartialRemovalOfSomeoneUnheld},
+		{"PartialRemovalCutsLists", testPartialRemovalCutsLists},
 		{"KilledRemovalFolded", testKilledRemovalFolded},
 		{"PartialMove", testPartialMove},
 		{"TrackPlan", testTrackPlan},
