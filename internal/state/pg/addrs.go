@@ -168,12 +168,3 @@ func (b *Backend) lookUpNumbers(ctx context.Context, q querier, ws string, want 
 	}
 	return rows.Err()
 }
-
-// numbersOfAll are the numbers of the addresses of s's people ids.
-func (b *Backend) numbersOfAll(ctx context.Context, q querier, s *state.State, ids []string) (*sqlstate.Numbers, error) {
-	people := make([]*state.Person, len(ids))
-	for i, id := range ids {
-		people[i] = s.People[id]
-	}
-	return b.numbers(ctx, q, b.workspace, people)
-}

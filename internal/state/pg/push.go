@@ -7,7 +7,6 @@ import (
 
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/backend"
-	"github.com/leadsync/leadsync/internal/state/sqlstate"
 )
 
 // state push writes the workspace a batch of people at a time (COPY), in
@@ -68,7 +67,7 @@ func (b *Backend) PushStream(src backend.Stream, force bool) (*backend.Pushed, e
 // replaceStream makes ps the workspace's whole state in tx: every row of
 // the workspace is deleted (when replacing people, a table at a time if
 // it can: takeOffPersonKeys), the header's rows written, then the people
-// a batch at a time, without their keys' checks if it can
+// a batch at a time (copyPeople), without their keys' checks if it can
 // (skipKeyChecks), else with the people's key to their workspace checked
 // once at the end if it can (takeOffWorkspaceKey). An error of the
 // source is returned as it is.
@@ -98,7 +97,7 @@ func (b *Backend) replaceStream(ctx context.Context, tx pgx.Tx, ps *backend.Push
 		return err
 	}
 	ps.ReleaseLists() // their rows are written
-	if err := ps.People(func(batch []*state.Person) error { return b.copyPeople(ctx, tx, batch) }); err != nil {
+	if err := b.copyPeople(ctx, tx, ps.People); err != nil {
 		return err
 	}
 	for _, f := range []func() error{putBack, restore} {
@@ -110,53 +109,6 @@ func (b *Backend) replaceStream(ctx context.Context, tx pgx.Tx, ps *backend.Push
 		}
 	}
 	return nil
-}
-
-// copyPeople copies the rows of people (COPY): the people, their
-// enrichments and their histories.
-func (b *Backend) copyPeople(ctx context.Context, tx pgx.Tx, people []*state.Person) error {
-	ws := b.workspace
-	copyRows := func(table string, cols []string, n int, row func(i int) ([]any, error)) error {
-		if n == 0 {
-			return nil
-		}
-		if _, err := tx.CopyFrom(ctx, pgx.Identifier{b.schema, table}, cols, &copySource{n: n, row: row}); err != nil {
-			return b.wrap("writing "+table, err)
-		}
-		return nil
-	}
-	nums, err := b.numbers(ctx, tx, ws, people)
-	if err != nil {
-		return b.wrap("writing people", err)
-	}
-	if err := copyRows("people", peopleCols, len(people), func(i int) ([]any, error) {
-		return sqlstate.PersonValues(b.dialect, ws, people[i], nums)
-	}); err != nil {
-		return err
-	}
-	var enriched []*state.Person
-	type entry struct {
-		p *state.Person
-		n int
-	}
-	var history []entry
-	for _, p := range people {
-		if p.Enrichment != nil {
-			enriched = append(enriched, p)
-		}
-		for n := range p.History {
-			history = append(history, entry{p, n})
-		}
-	}
-	if err := copyRows("enrichments", enrichmentCols, len(enriched), func(i int) ([]any, error) {
-		return sqlstate.EnrichmentValues(b.dialect, ws, enriched[i].ID, enriched[i].Enrichment, nums)
-	}); err != nil {
-		return err
-	}
-	return copyRows("person_history", historyCols, len(history), func(i int) ([]any, error) {
-		h := history[i]
-		return sqlstate.HistoryValues(b.dialect, ws, h.p.ID, h.n, &h.p.History[h.n], nums)
-	})
 }
 
 // analyzePeople updates the planner's statistics of the people table

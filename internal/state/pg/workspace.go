@@ -34,7 +34,10 @@ func (b *Backend) replace(ctx context.Context, s *state.State) error {
 		if next, createdAt, err = b.resetWorkspace(ctx, tx, s); err != nil {
 			return err
 		}
-		return b.copyState(ctx, tx, s)
+		if err := b.copyState(ctx, tx, s); err != nil {
+			return err
+		}
+		return b.copyPeople(ctx, tx, backend.MemoryStream(s, "the state").People)
 	})
 	if err != nil {
 		return err
@@ -82,15 +85,10 @@ func (b *Backend) resetWorkspace(ctx context.Context, tx pgx.Tx, s *state.State)
 	return next, createdAt, nil
 }
 
-// copyState copies s's rows into the workspace in tx (COPY): people,
-// enrichments, history, searches, profile reads, failures.
+// copyState copies s's records but its people into the workspace in tx
+// (COPY): searches, profile reads, failures.
 func (b *Backend) copyState(ctx context.Context, tx pgx.Tx, s *state.State) error {
 	ws := b.workspace
-	ids := make([]string, 0, len(s.People))
-	for id := range s.People {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
 	copyRows := func(table string, cols []string, n int, row func(i int) ([]any, error)) error {
 		if n == 0 {
 			return nil
@@ -100,40 +98,6 @@ func (b *Backend) copyState(ctx context.Context, tx pgx.Tx, s *state.State) erro
 			return b.wrap("writing "+table, err)
 		}
 		return nil
-	}
-	nums, err := b.numbersOfAll(ctx, tx, s, ids)
-	if err != nil {
-		return b.wrap("writing people", err)
-	}
-	if err := copyRows("people", peopleCols, len(ids), func(i int) ([]any, error) { return sqlstate.PersonValues(b.dialect, ws, s.People[ids[i]], nums) }); err != nil {
-		return err
-	}
-	var enriched []string
-	for _, id := range ids {
-		if s.People[id].Enrichment != nil {
-			enriched = append(enriched, id)
-		}
-	}
-	if err := copyRows("enrichments", enrichmentCols, len(enriched), func(i int) ([]any, error) {
-		return sqlstate.EnrichmentValues(b.dialect, ws, enriched[i], s.People[enriched[i]].Enrichment, nums)
-	}); err != nil {
-		return err
-	}
-	type entry struct {
-		id string
-		n  int
-	}
-	var history []entry
-	for _, id := range ids {
-		for n := range s.People[id].History {
-			history = append(history, entry{id, n})
-		}
-	}
-	if err := copyRows("person_history", historyCols, len(history), func(i int) ([]any, error) {
-		h := history[i]
-		return sqlstate.HistoryValues(b.dialect, ws, h.id, h.n, &s.People[h.id].History[h.n], nums)
-	}); err != nil {
-		return err
 	}
 	searches := sortedKeys(s.Searches)
 	if err := copyRows("searches", searchCols, len(searches), func(i int) ([]any, error) {
