@@ -23,15 +23,20 @@ const SelectTrackSketched = pgSelectTrackSketched + ` ORDER BY e.person_id`
 // the index enrichments_by: for a block holding few of the workspace's
 // enrichments, whose people are read at random but no other block's
 // enrichment is read.
-const SelectTrackSketchedFew = `SELECT p.id, p.page_name, p.status, p.checked_at, p.profile_read_at
-	FROM {s}.enrichments e INDEXED BY enrichments_by JOIN {s}.people p ON p.workspace = e.workspace AND p.id = e.person_id
-	WHERE e.workspace = $1 AND e.by_n = ` + numberOf + `$2)`
+const SelectTrackSketchedFew = sketchedFrom + `INDEXED BY enrichments_by ` + sketchedJoin
 
 // pgSelectTrackSketched is SelectTrackSketched on PostgreSQL, which joins
 // the two tables by a hash in no order.
-const pgSelectTrackSketched = `SELECT p.id, p.page_name, p.status, p.checked_at, p.profile_read_at
-	FROM {s}.enrichments e JOIN {s}.people p ON p.workspace = e.workspace AND p.id = e.person_id
+const pgSelectTrackSketched = sketchedFrom + sketchedJoin
+
+// sketchedFrom and sketchedJoin are the two halves of the queries of
+// track sketches, around the index SQLite is told to read.
+const (
+	sketchedFrom = `SELECT p.id, p.page_name, p.status, p.checked_at, p.profile_read_at
+	FROM {s}.enrichments e `
+	sketchedJoin = `JOIN {s}.people p ON p.workspace = e.workspace AND p.id = e.person_id
 	WHERE e.workspace = $1 AND e.by_n = ` + numberOf + `$2)`
+)
 
 // CountOtherEnrichedUpTo counts the enrichments of the workspace made by
 // another block than $2, up to $3 on either side of its number in the
