@@ -175,7 +175,7 @@ func (v *env) collectCensus(e *config.Enrich, sources []source, where bool) (blo
 	if pages != nil {
 		v.facts.countedBy(e, pages.counted)
 	}
-	bp.members = c.n - len(c.dups) - gone.len()
+	bp.members = c.n - len(c.dups) - gone.len() - v.facts.nobody[e.Address]
 	if v.keepMet {
 		bp.sources = sources
 	}

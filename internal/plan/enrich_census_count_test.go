@@ -16,37 +16,47 @@ import (
 // block among several, rather than reading them whole: none takes a
 // place. The plan is the whole state's, byte for byte, and no person is
 // read whole; read whole, they were 2,000, and an apply read them again
-// into its partial state (WalkedIDs). With lead lists that name people
-// the state does not hold, asked of the store in pages of 7, those are
-// not counted among the people not enriched, as the whole state's plan
-// does not meet them (the excluded's candidates still count them).
+// into its partial state (WalkedIDs). Lead lists may name people the
+// state does not hold: the plan still is the whole state's. The store
+// is asked in pages of 7 (a ghost in an early page) or in one page (the
+// last page holds them all).
 func TestOneBlockAtItsLimitCountsItsPeople(t *testing.T) {
 	defer func(n int) { absentPage = n }(absentPage)
-	absentPage = 7
-	for _, ghosts := range []int{0, 3} {
-		f, kept, e := placesLeft(placesBlock, day)
-		e.Limit = 1000
-		for k := range ghosts {
-			addr := fmt.Sprintf(`search.a["%d"]`, k)
-			sr := f.st.Searches[addr]
-			sr.LeadIDs = append(sr.LeadIDs, fmt.Sprintf("ghost%d.p", k))
-			kept[addr] = len(sr.LeadIDs)
+	for _, page := range []int{7, 1 << 16} {
+		absentPage = page
+		for _, ghosts := range []int{0, 3} {
+			t.Run(fmt.Sprintf("page %d, %d ghosts", page, ghosts), func(t *testing.T) {
+				planAtLimitWithGhosts(t, ghosts)
+			})
 		}
-		o := Options{Now: t0, Offline: true, FileExists: func(string) bool { return true }}
-		want, _ := Build(f.cfg, f.st, o)
-		if c := changeOf(want, e.Address); c == nil || c.Calls != 0 || c.Reason != ReasonLimitReached {
-			t.Fatalf("the whole state's plan: %+v; want no call, the limit reached", c)
-		}
-		got, store, again := countedPlan(t, f, kept, o)
-		if d := cmp.Diff(changeOf(want, e.Address), changeOf(got, e.Address)); d != "" {
-			t.Fatalf("%d lead IDs of no one: the block's change differs (-whole +read):\n%s", ghosts, d)
-		}
-		if d := cmp.Diff(planJSON(t, want), planJSON(t, got)); ghosts == 0 && d != "" {
-			t.Fatalf("the plan differs (-whole +read):\n%s", d)
-		}
-		if store.read != 0 || len(again.WalkedIDs()) != 0 {
-			t.Fatalf("%d people read whole, %d for the apply to read; want none", store.read, len(again.WalkedIDs()))
-		}
+	}
+}
+
+// planAtLimitWithGhosts is TestOneBlockAtItsLimitCountsItsPeople with
+// ghosts lead IDs that name no one.
+func planAtLimitWithGhosts(t *testing.T, ghosts int) {
+	f, kept, e := placesLeft(placesBlock, day)
+	e.Limit = 1000
+	for k := range ghosts {
+		addr := fmt.Sprintf(`search.a["%d"]`, k)
+		sr := f.st.Searches[addr]
+		sr.LeadIDs = append(sr.LeadIDs, fmt.Sprintf("ghost%d.p", k))
+		kept[addr] = len(sr.LeadIDs)
+	}
+	o := Options{Now: t0, Offline: true, FileExists: func(string) bool { return true }}
+	want, _ := Build(f.cfg, f.st, o)
+	if c := changeOf(want, e.Address); c == nil || c.Calls != 0 || c.Reason != ReasonLimitReached {
+		t.Fatalf("the whole state's plan: %+v; want no call, the limit reached", c)
+	}
+	got, store, again := countedPlan(t, f, kept, o)
+	if d := cmp.Diff(changeOf(want, e.Address), changeOf(got, e.Address)); d != "" {
+		t.Fatalf("the block's change differs (-whole +read):\n%s", d)
+	}
+	if d := cmp.Diff(planJSON(t, want), planJSON(t, got)); d != "" {
+		t.Fatalf("the plan differs (-whole +read):\n%s", d)
+	}
+	if store.read != 0 || len(again.WalkedIDs()) != 0 {
+		t.Fatalf("%d people read whole, %d for the apply to read; want none", store.read, len(again.WalkedIDs()))
 	}
 }
 

@@ -26,7 +26,8 @@ func TestWhereCountedInPagesMakesTheSamePlan(t *testing.T) {
 	}(walkChunk, maxCounted, maxPlacesRead, maxCensusRead, censusPage)
 	defer func(m func(*config.Config, *config.Enrich, person.Lead) (bool, error)) { match = m }(match)
 	paged, failed, compared, sketched, sketchFailed, pagedWhole := 0, 0, 0, 0, 0, 0
-	for _, seed := range append(seedsTo(1500), fixedWhereSeeds...) {
+	seeds := append(seedsTo(1500), fixedWhereSeeds...)
+	for _, seed := range seeds {
 		rng := rand.New(rand.NewPCG(uint64(seed), 0x9a6e))
 		walkChunk = []int{1, 3, 4096}[rng.IntN(3)]
 		maxCounted = []int{4, 1 << 20}[seed%2]
@@ -65,7 +66,7 @@ func TestWhereCountedInPagesMakesTheSamePlan(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("1500 worlds with a where: %d compared, %d counted its people to enrich in pages (%d failing alike to evaluate it); %d evaluated it on people read in sketch, %d failed on one (needed everyone); %d read some whole, a profile block reading their page", compared, paged, failed, sketched, sketchFailed, pagedWhole)
+	t.Logf("%d worlds with a where: %d compared, %d counted its people to enrich in pages (%d failing alike to evaluate it); %d evaluated it on people read in sketch, %d failed on one (needed everyone); %d read some whole, a profile block reading their page", len(seeds), compared, paged, failed, sketched, sketchFailed, pagedWhole)
 	if paged < 40 || failed < 3 {
 		t.Fatalf("%d worlds counted a where's people to enrich in pages, %d failing: the test no longer tests candidatePages", paged, failed)
 	}

@@ -419,7 +419,8 @@ func (v *env) countOnly(e *config.Enrich) bool {
 // countCandidates keeps those of todo (the census' people to enrich of
 // block e, not read) that name a person, as the people e would enrich.
 // The store names those that do not (absentAmong), nearly always none:
-// todo is then kept as it is.
+// todo is then kept as it is. Those are no members either (nobody), as
+// the whole state's plan does not meet them.
 func (f *EnrichFacts) countCandidates(e *config.Enrich, todo *placedIDs) error {
 	absent, err := absentAmong(f.store, todo)
 	if err != nil {
@@ -429,6 +430,10 @@ func (f *EnrichFacts) countCandidates(e *config.Enrich, todo *placedIDs) error {
 		f.countedBy(e, todo)
 		return nil
 	}
+	if f.nobody == nil {
+		f.nobody = map[string]int{}
+	}
+	f.nobody[e.Address] = len(absent)
 	found := &placedIDs{lists: todo.lists, starts: todo.starts}
 	for i, k := range todo.ks {
 		if !absent[todo.at(i)] {

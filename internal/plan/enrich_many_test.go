@@ -32,9 +32,10 @@ func TestManyEnrichBlocksMakeTheSamePlan(t *testing.T) {
 	var reuse [4]int       // worlds with other workspaces (countReuse)
 	var read, whole [2]int // 0: every block at its limit; 1: places left
 	var census [2]int      // from the census (planned, needed everyone)
-	widened, where, whereErr, excluded, unlimited, refreshOn := 0, 0, 0, 0, 0, 0
+	worlds, widened, where, whereErr, excluded, unlimited, refreshOn := 0, 0, 0, 0, 0, 0, 0
 	defer func(m func(*config.Config, *config.Enrich, person.Lead) (bool, error)) { match = m }(match)
-	for seed := range 2000 {
+	const seeds = 2000
+	for seed := range seeds {
 		rng := rand.New(rand.NewPCG(uint64(seed), 0x3a7e))
 		setReadKnobs(rng, seed)
 		censusPage = []int{1, 2, 5, state.PeoplePage}[seed/4%4]
@@ -53,6 +54,7 @@ func TestManyEnrichBlocksMakeTheSamePlan(t *testing.T) {
 		if !facts.many {
 			t.Fatalf("seed %d: %d blocks selected, answered as one", seed, len(f.cfg.Enriches))
 		}
+		worlds++
 		r := planOfEnrich(t, seed, f, o)
 		reuse = countReuse(reuse, r, others)
 		k := 0
@@ -92,8 +94,8 @@ func TestManyEnrichBlocksMakeTheSamePlan(t *testing.T) {
 	if reuse[0] < 400 || reuse[1] < 150 || reuse[2] < 25 || reuse[3] < 120 {
 		t.Fatalf("worlds with other workspaces %v: the test no longer tests reuse", reuse)
 	}
-	t.Logf("2000 worlds of several blocks: at the limit %d planned from what EnrichReadsOf names, %d needed everyone; with places left %d and %d; from the census %d and %d; %d read more people past their places; %d with a where (%d failing alike to evaluate it); %d with people excluded; %d with a block without a limit; %d with refresh_on",
-		read[0], whole[0], read[1], whole[1], census[0], census[1], widened, where, whereErr, excluded, unlimited, refreshOn)
+	t.Logf("%d of %d worlds of several blocks read in part: at the limit %d planned from what EnrichReadsOf names, %d needed everyone; with places left %d and %d; from the census %d and %d; %d read more people past their places; %d with a where (%d failing alike to evaluate it); %d with people excluded; %d with a block without a limit; %d with refresh_on",
+		worlds, seeds, read[0], whole[0], read[1], whole[1], census[0], census[1], widened, where, whereErr, excluded, unlimited, refreshOn)
 	if read[0] < 80 || read[1] < 220 || census[0] < 700 || census[1] < 25 || widened < 100 || where < 200 || whereErr < 12 || excluded < 300 || unlimited < 150 || refreshOn < 300 {
 		t.Fatalf("worlds planned in part and needing everyone (at the limit, with places left, from the census): %v, %v, %v, %d widened, %d with people excluded, %d without a limit, %d with refresh_on: the test no longer tests several blocks", read, whole, census, widened, excluded, unlimited, refreshOn)
 	}

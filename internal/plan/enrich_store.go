@@ -51,6 +51,9 @@ type EnrichFacts struct {
 	// counted are, by block, the people to enrich its census counted
 	// without reading them (countOnly).
 	counted map[string]*placedIDs
+	// nobody are, by block, how many distinct lead IDs of the people its
+	// census counted name no person (countCandidates): not members.
+	nobody map[string]int
 	// pages counts the pages of people to enrich read for a where
 	// (candidatePages).
 	pages int

@@ -228,9 +228,10 @@ func (b *Base) Exist(ids []string) (map[string]bool, error) {
 	return out, nil
 }
 
-// AbsentFinder is a PeopleStore that tells which IDs name no person
+// AbsentFinder is a store of people that tells which IDs name no person
 // without sending back those that do: asked about IDs it nearly all
-// holds, it answers with nearly nothing (Base.Absent).
+// holds, it answers with nearly nothing (Base.Absent). A PeopleStore may
+// implement it.
 type AbsentFinder interface {
 	// Absent are the IDs of ids that name no person, in no order.
 	Absent(ids []string) ([]string, error)

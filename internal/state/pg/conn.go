@@ -14,7 +14,7 @@
 // It imports state (the model), backend (the interfaces), sqlstate (the
 // queries it shares with the local backend), person, api, textfmt,
 // version, safefile (ProcessAlive: whether a lock's holder still runs)
-// and pgx; it must not import config, plan, run or cli, nor the local
+// and pgx. It must not import config, plan, run or cli, nor the local
 // backend.
 package pg
 

@@ -181,8 +181,8 @@ func (w wrapped) Exist(ids []string) ([]string, error) {
 var _ state.AbsentFinder = wrapped{}
 
 // Absent asks, of each ID of ids, whether the people's primary key holds
-// it (one look each, NOT EXISTS), and sends back only those it does
-// not: a question about 1,800,000 IDs held answers with empty texts, not
+// it (one look each, NOT EXISTS), and sends back only those it does not.
+// A question about 1,800,000 IDs held answers with empty texts, not
 // their IDs (the plan of an enrich block at its limit).
 func (w wrapped) Absent(ids []string) ([]string, error) {
 	return w.idsAmong(`SELECT asked.value AS id FROM `+w.p.r.D.listRows("$2", "asked")+

@@ -91,7 +91,7 @@ func Postgres(schema string) *Dialect {
 		},
 		spelled: []string{CountUnlisted, pgCountUnlisted, unlisted, `(found_by IS NULL OR cardinality(found_by) = 0)`,
 			SelectTracks, pgSelectTracks, SelectTracked, pgSelectTracked, CountTracks, pgCountTracks, SelectPaged, pgSelectPaged, SelectPageless, pgSelectPageless,
-			SelectSeenBefore, pgSelectSeenBefore, keptSeen, "", SelectTrackSketched, pgSelectTrackSketched},
+			SelectSeenBefore, pgSelectSeenBefore, keptSeen, "", SelectTrackSketched, pgSelectTrackSketched, SelectTrackSketchedFew, pgSelectTrackSketched},
 	}
 }
 

@@ -1,8 +1,8 @@
 // Package localtest holds what the tests of the local backend and of its
 // neighbours (pg's push from a local database) share about the SQLite
-// state database: the SQL that takes a database written by this build
-// back to an older schema version, so that a test can push or migrate
-// from what an older leadsync left.
+// state database. That is the SQL that takes a database written by this
+// build back to an older schema version. A test can then push or
+// migrate from what an older leadsync left.
 //
 // InterruptedAtSchema7 leaves such a database holding the calls of an
 // interrupted apply (backendtest.Interrupted).

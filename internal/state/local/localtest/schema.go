@@ -31,9 +31,9 @@ const BeforeSchema8 = `DROP INDEX enrichments_by; DROP INDEX enrichments_copied;
 `
 
 // ToSchema7 takes the closed state database at path back to schema
-// version 7 (BeforeSchema8), as a leadsync of that version left it, and
-// returns how many recorded calls of an interrupted apply wait in it (the
-// rows of its events table).
+// version 7 (BeforeSchema8), as a leadsync of that version left it. It
+// returns how many recorded calls of an interrupted apply wait in it
+// (the rows of its events table).
 func ToSchema7(t testing.TB, path string) (pending int) {
 	t.Helper()
 	db, err := sql.Open("sqlite", path+"?_pragma=foreign_keys(1)")
@@ -52,7 +52,7 @@ func ToSchema7(t testing.TB, path string) (pending int) {
 
 // InterruptedAtSchema7 leaves in b, the local backend of the state
 // database at path, what an apply killed half-way leaves
-// (backendtest.Interrupted), closes b, and takes the database back to
+// (backendtest.Interrupted), and closes b. It takes the database back to
 // schema version 7: an older leadsync's state whose calls wait to be
 // folded in. It returns the interrupted apply's state, every call folded.
 func InterruptedAtSchema7(t testing.TB, b backend.Backend, path string) *state.State {
