@@ -3,6 +3,8 @@ package plan
 import (
 	"math/rand/v2"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/leadsync/leadsync/internal/config"
@@ -39,6 +41,9 @@ func TestWhereCountedInPagesMakesTheSamePlan(t *testing.T) {
 			}
 		}
 		whereAtLimit(rng, f, &o)
+		if rng.IntN(2) == 0 {
+			profileOnSketch(rng, f)
+		}
 		r := planOfEnrich(t, seed, f, o)
 		if r.sketchFailed {
 			sketchFailed++
@@ -77,6 +82,25 @@ func TestWhereCountedInPagesMakesTheSamePlan(t *testing.T) {
 // block reads (pagedSketches): the plan read in part stated one call
 // fewer than the whole state's.
 var fixedWhereSeeds = []int{8578}
+
+// profileOnSketch gives f an unread profile block reading the page of a
+// person whose enrichment is 40 days old or more (read in sketch by a
+// block with a refresh) and who fails useNumberMatch's where, named as
+// the network compares page names (api.PageKey): a read of this run may
+// make that person pass it (pagedSketches).
+func profileOnSketch(rng *rand.Rand, f *fixture) {
+	var pages []string
+	for _, id := range sortedPeople(f.st) {
+		p := f.st.People[id]
+		n, err := strconv.Atoi(strings.TrimSuffix(strings.TrimSuffix(p.Lead.LastName, ".p"), ".q"))
+		if p.Enrichment != nil && t0.Sub(p.Enrichment.EnrichedAt) >= 40*day && p.Lead.PageName != "" && err == nil && n%3 == 0 {
+			pages = append(pages, p.Lead.PageName)
+		}
+	}
+	if len(pages) > 0 {
+		f.profile("profile.pw", " "+strings.ToUpper(pages[rng.IntN(len(pages))])+" ")
+	}
+}
 
 // seedsTo returns the seeds 0 to n-1.
 func seedsTo(n int) []int {

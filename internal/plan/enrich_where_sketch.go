@@ -113,7 +113,9 @@ func (f *EnrichFacts) pagedSketches(pages map[string]bool) []string {
 
 // profilePages are the page keys (api.PageKey) of the profile blocks the
 // plan of cfg with opts selects: a read of such a page finds its person
-// by page name (readNow). Nil when it selects none.
+// by page name (readNow). It holds the blocks that plan no read too (a
+// superset: their sketches are read whole for nothing, never missed).
+// Nil when it selects none.
 func profilePages(cfg *config.Config, records *state.State, opts Options) map[string]bool {
 	b := &builder{cfg: cfg, st: records, opts: opts}
 	b.selectTargets()

@@ -189,8 +189,9 @@ type Change struct {
 	Detail string `json:"detail"`
 	// PersonIDs are, for an enrich change, the people already known that it
 	// will enrich (Calls of them), in the order apply takes them; for a
-	// track change, the people it reads (all of its Calls), in order; for
-	// the retention change (kind.People), the people it removes.
+	// track change, the people it reads (all of its Calls), in order: nil
+	// for a plan made over sketches, read them with People; for the
+	// retention change (kind.People), the people it removes.
 	PersonIDs []string `json:"person_ids,omitempty"`
 	// due lists, for a track change of people in sketch, its PersonIDs
 	// until they are asked (People) or written (MarshalJSON): at

@@ -12,10 +12,10 @@ type LeadPager interface {
 }
 
 // EachLead calls fn with every person in ID order (byte order), a page of
-// the store in memory at a time, as EachPerson does: from a store that is
-// a LeadPager each holds its ID and the lead fields of keys alone (they
-// must name lead fields a where reads: SketchFields), else it is read
-// whole. It stops at fn's first error and returns it.
+// the store in memory at a time, as EachPerson does. From a store that is
+// a LeadPager each holds its ID and the lead fields of keys alone; else
+// it is read whole. The keys must name lead fields a where reads
+// (SketchFields). It stops at fn's first error and returns it.
 func (b *Base) EachLead(keys []string, fn func(*Person) error) error {
 	if _, err := SketchFields(keys); err != nil {
 		return err

@@ -15,7 +15,12 @@ import (
 func testLeadPages(t *testing.T, k Kind) {
 	whole, got := storedOfEvents(t, k)
 	got.SetPage(2)
-	keys := []string{"fullName", "company"}
+	var keys []string // every field a where reads, as testSketchLeads
+	for _, f := range person.LeadFields {
+		if f.Where {
+			keys = append(keys, f.Key)
+		}
+	}
 	fields, err := state.SketchFields(keys)
 	must(t, err, "sketch fields")
 	var ids []string
