@@ -176,6 +176,9 @@ type peopleEncoder struct {
 // workspace's addresses in tx. The push's transaction wrote the
 // workspace's row, so no other writer numbers an address of it until the
 // commit: the encoder numbers the new ones itself (encodedBatch.addrs).
+// Both callers reset the workspace first, which removes its addresses
+// with its row: the read finds none today and guards a caller that
+// would not.
 func (b *Backend) newPeopleEncoder(ctx context.Context, tx pgx.Tx) (*peopleEncoder, error) {
 	e := &peopleEncoder{b: b, m: pgtype.NewMap(), byAddr: map[string]int64{}}
 	e.nums = sqlstate.NumbersOf(e.byAddr)
@@ -315,8 +318,14 @@ func (w *aheadWriter[T]) run(write func(T) error) {
 // write's error.
 var errWriteFailed = errors.New("a write failed")
 
-// put queues v, waiting while a value waits already.
+// put queues v, waiting while a value waits already. After a failed
+// write it queues nothing, even when the queue has room.
 func (w *aheadWriter[T]) put(v T) error {
+	select {
+	case <-w.failed:
+		return errWriteFailed
+	default:
+	}
 	select {
 	case w.queue <- v:
 		return nil

@@ -52,6 +52,11 @@ func (b *Backend) PushStream(src backend.Stream, force bool) (*backend.Pushed, e
 			return err
 		}
 		replacing := info != nil && info.People > 0
+		// The copy of a whole state is not bound by the ten minutes of one
+		// operation: 3,000,000 people took 5 minutes on a loaded machine.
+		// Cut short, it would roll back and lose its work. An interrupt
+		// ends the process, and the server rolls the transaction back.
+		ctx = context.WithoutCancel(ctx)
 		if err := b.inTx(ctx, c, pgx.TxOptions{}, func(tx pgx.Tx) error { return b.replaceStream(ctx, tx, ps, replacing) }); err != nil {
 			return err
 		}
