@@ -290,6 +290,7 @@ func enrichSelected(cfg *config.Config, records *state.State, opts Options, want
 	if r.People {
 		return nil, Reads{}, false
 	}
+	r.readCounted() // an enrich block's sources are read by ID
 	// A track or an import planned with the blocks (one or several, a
 	// where, other workspaces to copy from): their plans and the blocks'
 	// meet (enrich_meets.go).

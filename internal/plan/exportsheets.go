@@ -87,9 +87,7 @@ func (b *builder) sheetRowsMax(sh *config.Sheet) int {
 		a, _ := b.cfg.Addr(src)
 		switch a.Kind {
 		case kind.Search:
-			if rec := b.st.Searches[src]; rec != nil {
-				n += rec.Kept()
-			}
+			n += b.st.LeadCount(src)
 			if c != nil {
 				n += c.CallsMax * api.MaxResults
 				if t := b.st.Splits[src]; t != nil {

@@ -94,10 +94,7 @@ func (b *builder) forgets() {
 			c.Detail = fmt.Sprintf("its %s leave the exports; their e-mails are kept", plural(n, "person", "people"))
 		case kind.Search:
 			c.Kind = kind.Search
-			n := 0
-			if rec := b.st.Searches[addr]; rec != nil {
-				n = rec.Kept()
-			}
+			n := b.st.LeadCount(addr)
 			c.Detail = fmt.Sprintf("its %s leave the exports; enrichments are kept", plural(n, "lead", "leads"))
 		default:
 			c.Kind = kind.Profile

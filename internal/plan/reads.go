@@ -19,10 +19,16 @@ type Reads struct {
 	// ask about people in bulk.
 	People bool
 	// Searches are the searches of the state whose lead lists the plan
-	// reads: those it plans (their number of leads is in the plan), and
-	// the sources of the sheets of the workbooks it writes, planned or
-	// not (a sheet's row bound counts their leads: continuedSheets).
+	// reads: those of the enrich blocks its tracks watch (EnrichedFrom),
+	// and, for a plan of enrich blocks or moves, every one of Counted.
 	Searches []string
+	// Counted are the searches of the state whose leads the plan counts
+	// and no more: those it plans (their number of leads is in the plan),
+	// and the sources of the sheets of the workbooks it writes, planned
+	// or not (a sheet's row bound counts their leads: continuedSheets).
+	// Their lists are not read: the store counts them
+	// (state.Base.CountLeads, State.LeadCount).
+	Counted []string
 	// Persons are the people the plan reads by ID: the persons of the
 	// profile reads of the configuration's profile blocks (a read of the
 	// same page by another block is shared only while its person is in
@@ -105,7 +111,25 @@ func ReadsOf(cfg *config.Config, records *state.State, opts Options) Reads {
 	}
 	r.Sketched = b.sketchesEnriched(r)
 	r.Pageless = r.Sketched && !b.readsProfiles()
-	return opts.Moved.back(r)
+	if opts.Moved != nil && len(opts.Moved.Moves) > 0 {
+		// The counts are the store's, by the addresses before the moves.
+		r.readCounted()
+		return opts.Moved.back(r)
+	}
+	r.Counted = slices.DeleteFunc(r.Counted, func(addr string) bool {
+		return slices.Contains(r.Searches, addr) || slices.Contains(r.Sources, addr)
+	})
+	return r
+}
+
+// readCounted makes r read the lead lists it counts (Counted) whole,
+// for a plan that needs their IDs or reads them where the store's counts
+// do not answer.
+func (r *Reads) readCounted() {
+	r.Searches = append(r.Searches, r.Counted...)
+	r.Counted = nil
+	slices.Sort(r.Searches)
+	r.Searches = slices.Compact(r.Searches)
 }
 
 // partReads are the lead lists and people a plan that reads no person in
@@ -114,12 +138,12 @@ func (b *builder) partReads(records *state.State) Reads {
 	var r Reads
 	for addr := range records.Searches {
 		if b.selected(addr) {
-			r.Searches = append(r.Searches, addr)
+			r.Counted = append(r.Counted, addr)
 		}
 	}
-	r.Searches = append(r.Searches, b.exportSearches()...)
-	slices.Sort(r.Searches)
-	r.Searches = slices.Compact(r.Searches)
+	r.Counted = append(r.Counted, b.exportSearches()...)
+	slices.Sort(r.Counted)
+	r.Counted = slices.Compact(r.Counted)
 	b.trackReads(&r)
 	b.importReads(&r)
 	for _, p := range b.cfg.Profiles {

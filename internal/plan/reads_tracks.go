@@ -163,7 +163,8 @@ func (r Reads) ReadColleagues(b *state.Base, cfg *config.Config) (*Colleagues, e
 }
 
 // Read is the state as far as a plan reads it (r is ReadsOf's, People
-// false) from b: Base.Reading of r's searches and persons, then the
+// false) from b: Base.Reading of r's searches and persons, the store's
+// counts of the lead lists of Counted (Base.CountLeads), then the
 // people of the lead lists of r's sources and those r's tracks read
 // before (the store's Tracked), a page of the store at a time. The page
 // names of Pages, and an ID kept by page name ("page:") that names
@@ -172,8 +173,12 @@ func (r Reads) ReadColleagues(b *state.Base, cfg *config.Config) (*Colleagues, e
 // (Base.Paged), or, for a store without one, by reading every person.
 func (r Reads) Read(b *state.Base) (*state.State, error) {
 	st, err := b.Reading(append(slices.Clone(r.Searches), r.Sources...), r.Persons)
-	if err != nil || len(r.Sources)+len(r.Tracks)+len(r.Pages)+len(r.Enriched) == 0 {
-		return st, err
+	if err != nil {
+		return nil, err
+	}
+	b.CountLeads(st, r.Counted)
+	if len(r.Sources)+len(r.Tracks)+len(r.Pages)+len(r.Enriched) == 0 {
+		return st, nil
 	}
 	ids, sketch, err := r.enrichedOrSketched(b, st, func(ids []string) error { return readMore(b, st, ids) }, unpackInto(st))
 	if err != nil {

@@ -51,21 +51,21 @@ func (b *builder) search(s *config.Search) *Change {
 		// The last run dropped results that max_results now keeps.
 		c.Action, c.Reason = Rerun, ReasonMaxResultsRaised
 		c.Detail = fmt.Sprintf("max_results raised: the last run kept %d of %d results, %d allowed now",
-			rec.Kept(), rec.ResultCount, searchBound(s))
+			b.st.LeadCount(s.Address), rec.ResultCount, searchBound(s))
 	case s.Refresh > 0 && b.now.Sub(rec.RanAt) >= s.Refresh:
 		c.Action, c.Reason = Refresh, ReasonRefresh
 		c.Detail = fmt.Sprintf("last run %s (refresh = %s)", ago(b.now, rec.RanAt), formatDuration(s.Refresh))
 	case b.splitResumable(s):
 		c.Action, c.Reason = Refresh, ReasonResume
 		c.Detail = fmt.Sprintf("a run stopped in the middle; last complete run %s", ago(b.now, rec.RanAt))
-	case s.MaxResults > 0 && rec.Kept() > s.MaxResults:
+	case s.MaxResults > 0 && b.st.LeadCount(s.Address) > s.MaxResults:
 		// The last run kept more than max_results allows now: the first
 		// max_results stay, in state as in the exports (state.EventTrim).
 		c.Action, c.Reason, c.Calls, c.CallsMax = Update, ReasonMaxResultsLowered, 0, 0
-		c.Detail = fmt.Sprintf("keep %s of %s (max_results lowered; no call)", thousands(s.MaxResults), plural(rec.Kept(), "lead", "leads"))
+		c.Detail = fmt.Sprintf("keep %s of %s (max_results lowered; no call)", thousands(s.MaxResults), plural(b.st.LeadCount(s.Address), "lead", "leads"))
 	default:
 		c.Action, c.Reason, c.Calls, c.CallsMax = None, ReasonUpToDate, 0, 0
-		c.Detail = fmt.Sprintf("ran %s, %s kept", ago(b.now, rec.RanAt), plural(keptLeads(s, rec).Len(), "lead", "leads"))
+		c.Detail = fmt.Sprintf("ran %s, %s kept", ago(b.now, rec.RanAt), plural(b.st.LeadCount(s.Address), "lead", "leads"))
 	}
 	if s.SplitBy != nil {
 		b.splitSearch(s, c)

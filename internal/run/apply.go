@@ -268,8 +268,9 @@ func selection(opts ApplyOptions) (plan.Options, error) {
 }
 
 // writableReading is the partial state of b holding what the plan reads
-// (as Reads.Read: the lead lists of the searches it plans and of its
-// tracks' sources, at once, the people it names, its sources' people and
+// (as Reads.Read: the lead lists of its tracks' sources and of the
+// searches it reads by ID, at once, the store's counts of those it
+// counts, the people it names, its sources' people and
 // those its tracks read before). An ID of a page name ("page:"), and a
 // page name of a file to import (Reads.Pages), is followed to every
 // person the page name finds (State.ReadRefs), where Reads.Read, which
@@ -282,6 +283,7 @@ func writableReading(b *state.Base, reads plan.Reads) (*state.State, error) {
 	if err := st.ReadLeadsOf(append(slices.Clone(reads.Searches), reads.Sources...)); err != nil {
 		return nil, err
 	}
+	b.CountLeads(st, reads.Counted)
 	ids, sketch, err := reads.EnrichedInto(b, st, st.ReadRefs)
 	if err != nil {
 		return nil, err

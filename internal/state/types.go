@@ -108,6 +108,10 @@ type State struct {
 	honoured *Honoured
 	// partial is set when s holds only the people it read (partial.go).
 	partial *partial
+	// counts are the store's numbers of lead IDs of searches whose lists
+	// were not read, by address (Base.CountLeads): all a plan that only
+	// counts them asks (LeadCount).
+	counts map[string]int
 	// sketches are people read as TrackSketches keeps them (tracksketch.go).
 	sketches *TrackSketches
 }
