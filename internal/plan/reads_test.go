@@ -36,7 +36,8 @@ func TestReadsMakeTheSamePlan(t *testing.T) {
 	defer func(n int) { sheetRowLimit = n }(sheetRowLimit)
 	partial, continued, enriched, tracks, imports, colleagues, paged, ofEnriched := 0, 0, 0, 0, 0, 0, 0, 0
 	moved, sketched := 0, 0
-	for seed := range 800 {
+	const worlds = 800
+	for seed := range worlds {
 		rng := rand.New(rand.NewPCG(uint64(seed), 0x2ead))
 		f, o := randomWorld(rng)
 		if rng.IntN(3) == 0 {
@@ -140,8 +141,8 @@ func TestReadsMakeTheSamePlan(t *testing.T) {
 				seed, o.Targets, o.Replace, r, d)
 		}
 	}
-	t.Logf("%d of 800 worlds planned from what ReadsOf names, %d of them an export of continued sheets; %d tracks read, %d imports run, %d decided by a colleague's domain, %d page names found by key, %d tracks of the enriched (%d read in sketch), %d with moves; %d from what EnrichReadsOf names",
-		partial, continued, tracks, imports, colleagues, paged, ofEnriched, sketched, moved, enriched)
+	t.Logf("%d of %d worlds planned from what ReadsOf names, %d of them an export of continued sheets; %d tracks read, %d imports run, %d decided by a colleague's domain, %d page names found by key, %d tracks of the enriched (%d read in sketch), %d with moves; %d from what EnrichReadsOf names",
+		partial, worlds, continued, tracks, imports, colleagues, paged, ofEnriched, sketched, moved, enriched)
 	if partial < 300 || continued < 100 || tracks < 100 || imports < 40 || colleagues < 5 || paged < 3 || ofEnriched < 20 || sketched < 3 || moved < 60 {
 		t.Fatalf("only %d of 800 worlds planned without every person, %d with continued sheets, %d tracks read, %d imports run, %d decided by a colleague's domain, %d page names found by key, %d tracks of the enriched (%d in sketch), %d with moves: the test no longer tests ReadsOf",
 			partial, continued, tracks, imports, colleagues, paged, ofEnriched, sketched, moved)

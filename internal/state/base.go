@@ -37,7 +37,8 @@ type Base struct {
 }
 
 // Kept is the number of people the search at addr kept (its LeadIDs, which
-// a stored Base reads only for Holding).
+// a stored Base reads only for Holding). A plan's state gives it through
+// State.LeadCount.
 func (b *Base) Kept(addr string) int {
 	if n, ok := b.kept[addr]; ok {
 		return n

@@ -19,7 +19,10 @@ func (b *Base) CountLeads(s *State, addrs []string) {
 
 // LeadCount is the number of lead IDs of the search at addr: the
 // store's count while its list is counted and not read (CountLeads),
-// else its list's (Search.Kept); 0 when there is no such search.
+// else its list's (Search.Kept); 0 when there is no such search. Ask it
+// before an apply folds its events, as the plan does: a list a removal
+// cut before it was read counts as its list in memory, none. The
+// records' own count is Base.Kept.
 func (s *State) LeadCount(addr string) int {
 	sr := s.Searches[addr]
 	if sr == nil {
