@@ -3,6 +3,7 @@ package sqlstate
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/leadsync/leadsync/internal/state"
@@ -38,12 +39,7 @@ func CutAddrs(ch *state.Changes) []string {
 	if len(ch.Cut) == 0 {
 		return nil
 	}
-	addrs := make([]string, 0, len(ch.Cut))
-	for addr := range ch.Cut {
-		addrs = append(addrs, addr)
-	}
-	slices.Sort(addrs)
-	return addrs
+	return slices.Sorted(maps.Keys(ch.Cut))
 }
 
 // cutLists cuts, in w's transaction, the lead lists ch names
