@@ -17,16 +17,17 @@ const (
 	chunkMask = chunkLen - 1
 )
 
-// chunks are values appended one at a time, chunkLen to a chunk. The
-// first chunk grows as it fills (few values take little), the others are
-// made whole.
-type chunks[T any] struct {
+// Chunks are values appended one at a time, 65,536 to a chunk. The first
+// chunk grows as it fills (few values take little), the others are made
+// whole. The track's sketches keep their statuses and times so, its plan
+// the indexes of the people it lists (plan.dueList).
+type Chunks[T any] struct {
 	c [][]T
 	n int
 }
 
-// add appends v.
-func (c *chunks[T]) add(v T) {
+// Add appends v.
+func (c *Chunks[T]) Add(v T) {
 	switch {
 	case c.n == 0:
 		c.c = [][]T{nil}
@@ -38,8 +39,11 @@ func (c *chunks[T]) add(v T) {
 	c.n++
 }
 
-// at is the i-th value added.
-func (c *chunks[T]) at(i int) T { return c.c[i>>chunkBits][i&chunkMask] }
+// At is the i-th value added.
+func (c *Chunks[T]) At(i int) T { return c.c[i>>chunkBits][i&chunkMask] }
+
+// Len is the number of values added.
+func (c *Chunks[T]) Len() int { return c.n }
 
 // textChunks are texts (IDs, page names) appended one at a time, chunkLen
 // to a chunk (textChunk): 2,700,000 IDs of 14 characters take 37.8 MB.

@@ -61,16 +61,16 @@ func TestTextChunksOfEmptyTexts(t *testing.T) {
 // TestChunksGiveWhatWasAdded adds values over several chunks, the first
 // grown as it fills, the others made whole, and reads each back.
 func TestChunksGiveWhatWasAdded(t *testing.T) {
-	var c chunks[int64]
+	var c Chunks[int64]
 	n := 2*chunkLen + 7
 	for i := range n {
-		c.add(int64(i) * 3)
+		c.Add(int64(i) * 3)
 	}
 	if c.n != n || len(c.c) != 3 || cap(c.c[1]) != chunkLen {
 		t.Fatalf("%d values in %d chunks, the second of room %d", c.n, len(c.c), cap(c.c[1]))
 	}
 	for i := range n {
-		if got := c.at(i); got != int64(i)*3 {
+		if got := c.At(i); got != int64(i)*3 {
 			t.Fatalf("value %d is %d", i, got)
 		}
 	}
