@@ -194,14 +194,15 @@ func TestReuseAsksOnlyThePeopleHeld(t *testing.T) {
 // held not read before their copies took every place read the people
 // held from there on (heldMet), and those past the places to count them
 // (heldToEnrich), never more than maxHeldRead (1 in a third of the worlds),
-// without needing everyone for it. LEADSYNC_REUSE_WORLDS plans more.
+// without needing everyone for it; an apply over the people read copies
+// as over the whole state (sameReuses). LEADSYNC_REUSE_WORLDS plans more.
 func TestReuseFirstHeldMakesTheSamePlan(t *testing.T) {
 	defer keepReadKnobs()()
 	worlds := 6400
 	if n, err := strconv.Atoi(os.Getenv("LEADSYNC_REUSE_WORLDS")); err == nil {
 		worlds = n
 	}
-	read, copied, met, everyone := 0, 0, 0, 0
+	read, copied, met, applied, everyone := 0, 0, 0, 0, 0
 	for seed := range worlds {
 		rng := rand.New(rand.NewPCG(uint64(seed), 0xe4c4))
 		setReadKnobs(rng, seed)
@@ -226,10 +227,15 @@ func TestReuseFirstHeldMakesTheSamePlan(t *testing.T) {
 		}
 		read++
 		copied += btoi(r.reused)
-		met += btoi(r.heldRead > 0)
+		if r.heldRead > 0 {
+			// The apply reads the people held the plan read (WalkedIDs).
+			met++
+			n, _, _ := sameReuses(t, seed, f, o)
+			applied += btoi(n > 0)
+		}
 	}
-	t.Logf("%d worlds read the first people held: %d planned so (%d copying, %d reading people held as met), %d needed everyone", read+everyone, read, copied, met, everyone)
-	if read < 30 || copied < 10 || met < 10 {
+	t.Logf("%d worlds read the first people held: %d planned so (%d copying, %d reading people held as met, %d applied alike), %d needed everyone", read+everyone, read, copied, met, applied, everyone)
+	if read < 30 || copied < 10 || met < 10 || applied < 5 {
 		t.Fatalf("%d worlds planned from the first people held (%d copying, %d reading people held as met), %d needing everyone: the test no longer tests firstHeld and heldMet", read, copied, met, everyone)
 	}
 }
