@@ -7,15 +7,19 @@ import (
 	"github.com/leadsync/leadsync/internal/person"
 )
 
-// LeadPager is a store that reads some columns of every person alone, a
-// page at a time, in ID order: the console's where on lead.<field> or on
-// person.<field> (run.ConsoleSession) reads the columns of the fields it
-// names, not every person whole. The SQL stores give it.
+// LeadPager is a store that reads some columns of people alone, a page
+// at a time: the console's where on lead.<field> or on person.<field>
+// (run.ConsoleSession), and a sheet's where or only_new without exclude
+// blocks (export), read the columns of the fields they name, not every
+// person whole. The SQL stores give it.
 type LeadPager interface {
 	// LeadsAfter reads up to n people whose IDs sort after id (byte
 	// order), in that order, each holding its ID and what cols names
 	// alone (PersonColumns.Of); fewer than n at the end.
 	LeadsAfter(id string, n int, cols PersonColumns) ([]*Person, error)
+	// LeadsOf reads the people of ids that exist, in no order, each as
+	// LeadsAfter gives them.
+	LeadsOf(ids []string, cols PersonColumns) ([]*Person, error)
 }
 
 // PersonColumns names what a narrowed read of people holds of each
@@ -99,6 +103,30 @@ func (b *Base) EachLead(cols PersonColumns, fn func(*Person) error) error {
 	return eachPage(b.pageSize(), func(after string, n int) ([]*Person, error) {
 		return l.LeadsAfter(after, n, cols)
 	}, fn)
+}
+
+// PeopleOf are the people of ids that exist, by ID, read a page at a
+// time, as People gives them. From a store that is a LeadPager each
+// holds what cols names alone (PersonColumns.Of); else it is read whole.
+func (b *Base) PeopleOf(ids []string, cols PersonColumns) (map[string]*Person, error) {
+	if _, _, err := cols.Fields(); err != nil {
+		return nil, err
+	}
+	l, ok := b.store.(LeadPager)
+	if !ok {
+		return b.People(ids)
+	}
+	out := make(map[string]*Person, len(ids))
+	for page := range slices.Chunk(ids, b.pageSize()) {
+		ps, err := l.LeadsOf(page, cols)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range ps {
+			out[p.ID] = p
+		}
+	}
+	return out, nil
 }
 
 // eachPage calls fn with each person of the pages of n that after gives,

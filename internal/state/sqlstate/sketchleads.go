@@ -74,15 +74,44 @@ func (w wrapped) LeadsAfter(id string, n int, cols state.PersonColumns) ([]*stat
 
 // leadsAfter is LeadsAfter: one query of the people's columns, joined
 // with their enrichments' when cols names any, then one of the company
-// changes of the enriched people's histories (companyChanges). SQLite
-// gives each row as one text, as it gives the people (packed.go).
+// changes of the enriched people's histories (companyChanges).
 func (p *peopleStore) leadsAfter(id string, n int, cols state.PersonColumns) ([]*state.Person, error) {
+	order := p.r.D.byteOrder
+	return p.columnsOf(cols, fmt.Sprintf("p.id%s > $2 ORDER BY p.id%s LIMIT %d", order, order, n), id, n)
+}
+
+// LeadsOf reads the people of ids that exist, in no order, each holding
+// its ID and what cols names alone (state.LeadPager).
+func (w wrapped) LeadsOf(ids []string, cols state.PersonColumns) ([]*state.Person, error) {
+	ps, err := w.p.leadsOf(ids, cols)
+	return ps, w.err(err)
+}
+
+// leadsOf is LeadsOf: leadsAfter's queries, of the people of ids.
+func (p *peopleStore) leadsOf(ids []string, cols state.PersonColumns) ([]*state.Person, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	list, err := p.r.D.List(ids)
+	if err != nil {
+		return nil, err
+	}
+	return p.columnsOf(cols, p.r.D.inList("p.id", "$2"), list, len(ids))
+}
+
+// columnsOf reads the people of cond (on people p, with its parameter
+// $2, arg), up to n, each holding its ID and what cols names: one query
+// of the people's columns, joined with their enrichments' when cols names
+// any, then one of the company changes of the enriched people's
+// histories (companyChanges). SQLite gives each row as one text, as it
+// gives the people (packed.go).
+func (p *peopleStore) columnsOf(cols state.PersonColumns, cond string, arg any, n int) ([]*state.Person, error) {
 	lead, enriched, err := cols.Fields()
 	if err != nil {
 		return nil, err
 	}
-	q, width := pageQuery(lead, enriched, cols.Seen, p.r.D, n)
-	rows, err := p.r.query(p.ctx, q, p.r.WS, id)
+	q, width := pageQuery(lead, enriched, cols.Seen, p.r.D)
+	rows, err := p.r.query(p.ctx, q+cond, p.r.WS, arg)
 	if err != nil {
 		return nil, err
 	}
@@ -106,11 +135,12 @@ func (p *peopleStore) leadsAfter(id string, n int, cols state.PersonColumns) ([]
 	return out, p.companyChanges(out)
 }
 
-// pageQuery is the query of leadsAfter, and how many columns its rows
-// have: the ID, the lead fields, the times seen (seen), then, with
-// enriched fields, the status, its time, the enrichment's time and those
-// fields (NULL for a person never enriched).
-func pageQuery(lead, enriched []*person.PersonField, seen bool, d *Dialect, n int) (string, int) {
+// pageQuery is the query of columnsOf up to its condition on the
+// person, and how many columns its rows have: the ID, the lead fields,
+// the times seen (seen), then, with enriched fields, the status, its
+// time, the enrichment's time and those fields (NULL for a person never
+// enriched).
+func pageQuery(lead, enriched []*person.PersonField, seen bool, d *Dialect) (string, int) {
 	cols := []string{"p.id"}
 	for _, f := range lead {
 		cols = append(cols, "p."+f.PG)
@@ -130,8 +160,7 @@ func pageQuery(lead, enriched []*person.PersonField, seen bool, d *Dialect, n in
 	if d.packRows {
 		list = "json_array(" + list + ")"
 	}
-	return fmt.Sprintf("SELECT %s FROM %s WHERE p.workspace = $1 AND p.id%s > $2 ORDER BY p.id%s LIMIT %d",
-		list, from, d.byteOrder, d.byteOrder, n), len(cols)
+	return "SELECT " + list + " FROM " + from + " WHERE p.workspace = $1 AND ", len(cols)
 }
 
 // pagePerson is the person of the values v of a row of pageQuery.

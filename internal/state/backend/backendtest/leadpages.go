@@ -12,7 +12,8 @@ import (
 // testLeadPages checks a Base's people read with some columns alone
 // (state.LeadPager: what the console's where on lead.<field> or
 // person.<field> reads) against the people read whole: every person
-// once, in ID order, across pages of two, holding what
+// once, in ID order, across pages of two, and by ID (Base.PeopleOf),
+// holding what
 // state.PersonColumns.Of keeps of them read whole and no other, with the
 // same e-mail status when they hold enrichments. The people hold texts with quotes and non-ASCII
 // letters, some no enrichment (NULL columns), and Anna an e-mail of her
@@ -49,8 +50,8 @@ func testLeadPages(t *testing.T, k Kind) {
 	}
 }
 
-// leadPagesOf reads got's people with cols and checks each against the
-// one of whole: the IDs read, and how many hold an e-mail that is not
+// leadPagesOf reads got's people with cols, in pages and by ID, and
+// checks each against the one of whole: the IDs read, and how many hold an e-mail that is not
 // current and how many no enrichment.
 func leadPagesOf(t *testing.T, whole *state.State, got *state.Base, cols state.PersonColumns) (ids []string, former, bare int) {
 	t.Helper()
@@ -75,6 +76,18 @@ func leadPagesOf(t *testing.T, whole *state.State, got *state.Base, cols state.P
 		return nil
 	})
 	must(t, err, "each lead")
+	byID, err := got.PeopleOf(append([]string{"nobody"}, ids...), cols)
+	must(t, err, "people of")
+	for _, id := range ids {
+		want, err := cols.Of(whole.People[id])
+		must(t, err, "columns of")
+		if p := byID[id]; p == nil || !samePerson(p, want) {
+			t.Fatalf("%s read by ID with %+v: %+v, want %+v", id, cols, p, want)
+		}
+	}
+	if len(byID) != len(ids) {
+		t.Fatalf("read %d people by ID with %+v, want %d", len(byID), cols, len(ids))
+	}
 	return ids, former, bare
 }
 
