@@ -3,6 +3,7 @@ package run
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -61,21 +62,14 @@ func applyAll(t *testing.T, d Deps, cfg *config.Config) {
 // personIDs are the IDs of the people of the database at path, sorted.
 func personIDs(t *testing.T, path string) []string {
 	t.Helper()
-	db := openDB(t, path)
-	rows, err := db.Query(`SELECT id FROM people WHERE workspace = ? ORDER BY id`, state.DefaultWorkspace)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
+	var list string
+	err := openDB(t, path).QueryRow(`SELECT json_group_array(id) FROM (SELECT id FROM people WHERE workspace = ? ORDER BY id)`,
+		state.DefaultWorkspace).Scan(&list)
 	var ids []string
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			t.Fatal(err)
-		}
-		ids = append(ids, id)
+	if err == nil {
+		err = json.Unmarshal([]byte(list), &ids)
 	}
-	if err := rows.Err(); err != nil {
+	if err != nil {
 		t.Fatal(err)
 	}
 	return ids

@@ -8,8 +8,9 @@ import (
 // What a partial state reads to fold a retention removal (readRemoval):
 // the people it did not read are not kept whole, only what removing
 // them changes (a goneForm each). They are read from the store a page at
-// a time, and each is cut to that form as it comes, so that an apply
-// removing 1,000,000 people holds no Person of them. The fold then
+// a time, in the removal form when the store gives it (RemovalReader:
+// nobody decoded whole), and each is cut to a goneForm as it comes, so
+// that an apply removing 1,000,000 people holds no Person of them. The fold then
 // removes them as it removes the people read (forgetPeople), and the
 // store deletes their rows (Changes.Removed).
 //
