@@ -21,8 +21,8 @@ var (
 	SelectRemoving = `SELECT p.id, p.found_by, e.by_n, e.copied_n, p.extra FROM {s}.people p` + keptJoin +
 		`WHERE p.workspace = $1 AND `
 	SelectRemovingHistory = `SELECT DISTINCT person_id, by_n FROM {s}.person_history WHERE workspace = $1 AND `
-	// selectRemovingPacked is SelectRemoving's columns as one JSON array
-	// (packedValues): the numbers as texts.
+	// selectRemovingPacked is SelectRemoving's columns as one JSON array,
+	// as SQLite gives a person (packed.go): the numbers as texts.
 	selectRemovingPacked = strings.Replace(SelectRemoving, "p.id, p.found_by, e.by_n, e.copied_n, p.extra",
 		"json_array(p.id, p.found_by, CAST(e.by_n AS TEXT), CAST(e.copied_n AS TEXT), p.extra)", 1)
 )
@@ -38,9 +38,8 @@ func (w wrapped) Removing(ids []string) ([]*state.Person, error) {
 }
 
 // removing reads the removal form of the people of ids: each person's
-// ID, FoundBy, the block and copy of their enrichment (no result),
-// their Tracked reads and one Drift a call their history
-// names (By alone).
+// ID, FoundBy, the block and copy of their enrichment (no result), their
+// Tracked reads and one Drift (By alone) a call their history names.
 func (p *peopleStore) removing(ids []string) ([]*state.Person, error) {
 	if len(ids) == 0 {
 		return nil, nil
