@@ -67,14 +67,7 @@ func (p *peopleStore) removing(ids []string) ([]*state.Person, error) {
 	if err := p.removingHistory(ids, list, names, byID); err != nil {
 		return nil, fmt.Errorf("person history: %w", err)
 	}
-	out := make([]*state.Person, 0, len(byID))
-	for _, id := range ids {
-		if q := byID[id]; q != nil {
-			out = append(out, q)
-			delete(byID, id) // an ID asked twice is given once
-		}
-	}
-	return out, nil
+	return inAskedOrder(ids, byID), nil
 }
 
 // removingRows reads SelectRemoving's rows of the people of list into
