@@ -279,6 +279,7 @@ func connect(ctx context.Context, connStr string) (*pgx.Conn, error) {
 	if cfg.RuntimeParams["application_name"] == "" {
 		cfg.RuntimeParams["application_name"] = "leadsync"
 	}
+	cfg.Tracer = stallTracer{}
 	c, err := pgx.ConnectConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("cannot connect to PostgreSQL at %s: %w", describeHost(cfg), Redact(unwrapConnect(err), connStr))
