@@ -5,7 +5,9 @@
 // pace of an API key shared in a table, as are the budget's ledger
 // (ledger.go) and the claims of the enrichments in flight across the
 // workspaces (claims.go: each running apply alive while its session holds
-// its advisory lock). It registers itself as backend
+// its advisory lock); a push's copy and a migration bound by their
+// progress, not by one operation's ten minutes (stall.go). It registers
+// itself as backend
 // "pg" (Definition: its block's schema, checks and opener), and runs
 // backendtest.Run in its tests. The columns of the person fields of the
 // people and enrichments tables are those their rows in person.PersonFields
