@@ -146,10 +146,7 @@ func versionOf(t *testing.T, cs string, b *Backend) int {
 // with a limit of one minute, do not end it; a minute without one does.
 func TestEachStatementIsAStep(t *testing.T) {
 	cs := testConnStr(t)
-	b := newPG(t, cs, testSchema(t, cs), "", alice)
-	clock := &stepClock{}
-	b.stallTimer = clock.after
-	b.opts.StallLimit = time.Minute
+	b, clock := clockedPG(t, cs)
 	ctx := context.Background()
 	c, err := connect(ctx, cs)
 	mustNoErr(t, err, "connect")
@@ -182,17 +179,14 @@ func TestAStallInTheCommitSaysItIsUnknown(t *testing.T) {
 }
 
 // A push whose batches each take a tenth of the stall limit on a clock of
-// the test's, more than twelve limits in all, is not cut: the limit bounds each
-// step, not the push. The test's clock moves only when the source passes
-// a batch, so the machine's speed does not count. The source runs a few
-// batches ahead of the writes (PushSource.People's channel, the
-// encoder's, writeAhead's queue), far fewer than ten.
+// the test's, more than twelve limits in all, is not cut: the limit
+// bounds each step, not the push. The test's clock moves only when the
+// source passes a batch, so the machine's speed does not count. The
+// source runs a few batches ahead of the writes (PushSource.People's
+// channel, the encoder's, writeAhead's queue), far fewer than ten.
 func TestAPushThatProgressesIsNotCut(t *testing.T) {
 	cs := testConnStr(t)
-	b := newPG(t, cs, testSchema(t, cs), "", alice)
-	clock := &stepClock{}
-	b.stallTimer = clock.after
-	b.opts.StallLimit = time.Minute
+	b, clock := clockedPG(t, cs)
 	s := backendtest.ManyPeople(t, 1200)
 	want := backendtest.Canon(t, s) // before the push lets go of its lists (ReleaseLists)
 	src := smallBatches{Stream: backend.MemoryStream(s, "the state"), n: 10, each: func() { clock.advance(6 * time.Second) }}
@@ -206,6 +200,17 @@ func TestAPushThatProgressesIsNotCut(t *testing.T) {
 	if backendtest.Canon(t, got) != want {
 		t.Error("the state pushed differs")
 	}
+}
+
+// clockedPG is a backend on a new schema whose stall limit is a minute
+// on the clock it returns.
+func clockedPG(t *testing.T, cs string) (*Backend, *stepClock) {
+	t.Helper()
+	b := newPG(t, cs, testSchema(t, cs), "", alice)
+	clock := &stepClock{}
+	b.stallTimer = clock.after
+	b.opts.StallLimit = time.Minute
+	return b, clock
 }
 
 // smallBatches passes its Stream's people n at a time, each after a call
