@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/zclconf/go-cty/cty"
+
 	"github.com/leadsync/leadsync/internal/person"
 )
 
@@ -106,4 +108,32 @@ func (w *whereMemo) put(lead *person.Lead, keys []string, ok bool, err error) {
 	}
 	w.m[string(key)] = whereResult{ok, err}
 	w.evals++
+}
+
+// PersonValuesKey appends to buf the key of a person's values of fields
+// (person.<field> of a sheet's where, as PersonValue takes them): each
+// value in its own form (PersonFieldType) after its length, a null as
+// "n;", so that no two persons' values share it. The console's where remembers by it.
+func PersonValuesKey(buf []byte, fields []string, vals map[string]cty.Value) []byte {
+	for _, f := range fields {
+		v := vals[f]
+		var text string
+		switch {
+		case v.IsNull() || !v.IsKnown():
+			buf = append(buf, "n;"...) // no length: no text's key
+			continue
+		case v.Type() == cty.String:
+			text = v.AsString()
+		case v.Type() == cty.Bool:
+			text = strconv.FormatBool(v.True())
+		case v.Type() == cty.Number:
+			text = v.AsBigFloat().Text('g', -1)
+		default:
+			text = v.GoString()
+		}
+		buf = strconv.AppendInt(buf, int64(len(text)), 10)
+		buf = append(buf, ':')
+		buf = append(buf, text...)
+	}
+	return buf
 }

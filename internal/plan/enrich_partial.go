@@ -34,7 +34,8 @@ func (f *EnrichFacts) SketchedIDs() []string {
 
 // WalkedIDs are the IDs of the people not read whom the plan Build made
 // with f read whole for the places the block's limit leaves (placesWalk),
-// or, from the census, to enrich (collectCensus): an apply reads them
+// or, from the census, to enrich (collectCensus), or as people held
+// elsewhere met before the copies took the places (heldMet): an apply reads them
 // into its partial state, so that the engine's passes, which count only
 // the people read, find them where the plan did.
 func (f *EnrichFacts) WalkedIDs() []string {
@@ -51,6 +52,13 @@ func (f *EnrichFacts) WalkedIDs() []string {
 	}
 	for id := range f.censusRead {
 		ids = append(ids, id)
+	}
+	if f.reuse != nil {
+		for id, p := range f.reuse.met {
+			if p != nil {
+				ids = append(ids, id)
+			}
+		}
 	}
 	slices.Sort(ids)
 	return slices.Compact(ids)

@@ -27,43 +27,54 @@ func TestReusesOverThePartialStateOfAnApply(t *testing.T) {
 		if !reuseWorld(rng, f, &o) {
 			continue
 		}
-		st, p, facts := applyPartial(t, seed, f, o)
-		if st == nil {
-			continue
-		}
-		// As the engine makes them (its Options.Enrich: the plan's facts).
-		got, want := NewCandidates(f.cfg, o.Reuse).WithFacts(facts), NewCandidates(f.cfg, o.Reuse)
-		for _, e := range f.cfg.Enriches {
-			if c := p.Change(e.Address); c == nil || c.Action == None {
-				continue
-			}
-			ws, werr := want.Reuses(f.st, e, t0)
-			rs, err := got.Reuses(st, e, t0)
-			if werr != nil || err != nil {
-				if (werr == nil) != (err == nil) {
-					t.Fatalf("seed %d %s: Reuses over the partial state: %v, over the whole state: %v", seed, e.Address, err, werr)
-				}
-				continue
-			}
-			compared++
-			if len(rs) != len(ws) {
-				t.Fatalf("seed %d %s: %d copies over the partial state (%d people read of %d), %d over the whole state", seed, e.Address, len(rs), len(st.People), len(f.st.People), len(ws))
-			}
-			for i := range ws {
-				if rs[i].PersonID != ws[i].PersonID || rs[i].From.Workspace != ws[i].From.Workspace || !rs[i].From.Enrichment.EnrichedAt.Equal(ws[i].From.Enrichment.EnrichedAt) {
-					t.Fatalf("seed %d %s: copy %d is %s from %s over the partial state, %s from %s over the whole", seed, e.Address, i, rs[i].PersonID, rs[i].From.Workspace, ws[i].PersonID, ws[i].From.Workspace)
-				}
-			}
-			if len(rs) > 0 {
-				copied++
-				limited += btoi(e.Limit > 0 && e.Limit < 1000)
-			}
-		}
+		n, c, l := sameReuses(t, seed, f, o)
+		compared, copied, limited = compared+n, copied+c, limited+l
 	}
 	t.Logf("%d planned blocks compared, %d copying (%d under a limit)", compared, copied, limited)
 	if compared < 400 || copied < 200 || limited < 50 {
 		t.Errorf("only %d blocks compared and %d copying: the worlds no longer test Reuses over a partial state", compared, copied)
 	}
+}
+
+// sameReuses compares, in the world of seed, every planned enrich block's
+// copies over the partial state of an apply (applyPartial) with those over
+// the whole state: the blocks compared, those copying, and of them those
+// under a limit.
+func sameReuses(t *testing.T, seed int, f *fixture, o Options) (compared, copied, limited int) {
+	t.Helper()
+	st, p, facts := applyPartial(t, seed, f, o)
+	if st == nil {
+		return 0, 0, 0
+	}
+	// As the engine makes them (its Options.Enrich: the plan's facts).
+	got, want := NewCandidates(f.cfg, o.Reuse).WithFacts(facts), NewCandidates(f.cfg, o.Reuse)
+	for _, e := range f.cfg.Enriches {
+		if c := p.Change(e.Address); c == nil || c.Action == None {
+			continue
+		}
+		ws, werr := want.Reuses(f.st, e, t0)
+		rs, err := got.Reuses(st, e, t0)
+		if werr != nil || err != nil {
+			if (werr == nil) != (err == nil) {
+				t.Fatalf("seed %d %s: Reuses over the partial state: %v, over the whole state: %v", seed, e.Address, err, werr)
+			}
+			continue
+		}
+		compared++
+		if len(rs) != len(ws) {
+			t.Fatalf("seed %d %s: %d copies over the partial state (%d people read of %d), %d over the whole state", seed, e.Address, len(rs), len(st.People), len(f.st.People), len(ws))
+		}
+		for i := range ws {
+			if rs[i].PersonID != ws[i].PersonID || rs[i].From.Workspace != ws[i].From.Workspace || !rs[i].From.Enrichment.EnrichedAt.Equal(ws[i].From.Enrichment.EnrichedAt) {
+				t.Fatalf("seed %d %s: copy %d is %s from %s over the partial state, %s from %s over the whole", seed, e.Address, i, rs[i].PersonID, rs[i].From.Workspace, ws[i].PersonID, ws[i].From.Workspace)
+			}
+		}
+		if len(rs) > 0 {
+			copied++
+			limited += btoi(e.Limit > 0 && e.Limit < 1000)
+		}
+	}
+	return compared, copied, limited
 }
 
 // applyPartial is the partial state an apply of f's plan runs on when

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"maps"
 	"math/rand/v2"
+	"os"
 	"slices"
+	"strconv"
 	"testing"
 	"time"
 
@@ -188,16 +190,25 @@ func TestReuseAsksOnlyThePeopleHeld(t *testing.T) {
 // TestEnrichReadsMakeTheSamePlan with other workspaces, maxReuseRead 2
 // and maxReusePrefix 8 or 64, a block with a few places left reads only
 // the first people held it meets (firstHeld): every plan made so is the
-// whole state's, byte for byte, and some copy; the others need
-// everyone (heldUnread).
+// whole state's, byte for byte, and some copy. Those meeting a person
+// held not read before their copies took every place read the people
+// held from there on (heldMet), and those past the places to count them
+// (heldToEnrich), never more than maxHeldRead (1 in a third of the worlds),
+// without needing everyone for it; an apply over the people read copies
+// as over the whole state (sameReuses). LEADSYNC_REUSE_WORLDS plans more.
 func TestReuseFirstHeldMakesTheSamePlan(t *testing.T) {
 	defer keepReadKnobs()()
-	read, copied, everyone := 0, 0, 0
-	for seed := range 6400 {
+	worlds := 6400
+	if n, err := strconv.Atoi(os.Getenv("LEADSYNC_REUSE_WORLDS")); err == nil {
+		worlds = n
+	}
+	read, copied, met, applied, everyone := 0, 0, 0, 0, 0
+	for seed := range worlds {
 		rng := rand.New(rand.NewPCG(uint64(seed), 0xe4c4))
 		setReadKnobs(rng, seed)
 		f, o := enrichWorld(rng)
 		maxReuseRead, maxReusePrefix = 2, []int{8, 64}[seed%2]
+		maxHeldRead = []int{100_000, 100_000, 1}[seed/2%3]
 		if !reuseWorld(rng, f, &o) {
 			continue
 		}
@@ -207,15 +218,24 @@ func TestReuseFirstHeldMakesTheSamePlan(t *testing.T) {
 			continue
 		}
 		r := planOfEnrich(t, seed, f, o)
+		if r.heldRead > maxHeldRead {
+			t.Fatalf("seed %d: %d people held read as met or counted, past maxHeldRead %d", seed, r.heldRead, maxHeldRead)
+		}
 		if !r.compared {
 			everyone++
 			continue
 		}
 		read++
 		copied += btoi(r.reused)
+		if r.heldRead > 0 {
+			// The apply reads the people held the plan read (WalkedIDs).
+			met++
+			n, _, _ := sameReuses(t, seed, f, o)
+			applied += btoi(n > 0)
+		}
 	}
-	t.Logf("%d worlds read the first people held: %d planned so (%d copying), %d needed everyone", read+everyone, read, copied, everyone)
-	if read < 30 || copied < 10 || everyone < 10 {
-		t.Fatalf("%d worlds planned from the first people held (%d copying), %d needing everyone: the test no longer tests firstHeld", read, copied, everyone)
+	t.Logf("%d worlds read the first people held: %d planned so (%d copying, %d reading people held as met, %d applied alike), %d needed everyone", read+everyone, read, copied, met, applied, everyone)
+	if read < 30 || copied < 10 || met < 10 || applied < 5 {
+		t.Fatalf("%d worlds planned from the first people held (%d copying, %d reading people held as met), %d needing everyone: the test no longer tests firstHeld and heldMet", read, copied, met, everyone)
 	}
 }

@@ -2,6 +2,7 @@ package plan
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -173,19 +174,37 @@ func (v *env) lookupReuse(blocks []*config.Enrich, skipSource func(string) bool)
 				continue
 			}
 			for _, id := range v.sourcePeople(addr).All() {
-				p := v.person(id)
-				if p == nil || p.Lead.PageName == "" || !v.needsEnrich(e, p) || !v.reuseAsk(p) {
-					continue
-				}
-				for _, k := range state.LookupKeys(p) {
-					if !v.asked[k] {
-						v.asked[k] = true
-						keys = append(keys, k)
-					}
+				if p := v.person(id); p != nil && v.asksAbout(e, p) {
+					keys = v.unaskedKeys(keys, p)
 				}
 			}
 		}
 	}
+	return v.askKeys(keys)
+}
+
+// asksAbout reports whether lookupReuse asks the other workspaces about
+// p for e: p has a page name, needs an enrichment, and may be held
+// elsewhere (reuseAsk).
+func (v *env) asksAbout(e *config.Enrich, p *state.Person) bool {
+	return p.Lead.PageName != "" && v.needsEnrich(e, p) && v.reuseAsk(p)
+}
+
+// unaskedKeys appends to keys those of p's lookup keys not asked about
+// yet, and notes them asked.
+func (v *env) unaskedKeys(keys []string, p *state.Person) []string {
+	for _, k := range state.LookupKeys(p) {
+		if !v.asked[k] {
+			v.asked[k] = true
+			keys = append(keys, k)
+		}
+	}
+	return keys
+}
+
+// askKeys asks the other workspaces about keys, keeping their answers
+// (env.reuse).
+func (v *env) askKeys(keys []string) error {
 	if len(keys) == 0 {
 		return nil
 	}
@@ -193,9 +212,7 @@ func (v *env) lookupReuse(blocks []*config.Enrich, skipSource func(string) bool)
 	if err != nil {
 		return fmt.Errorf("reading the enrichments of the other workspaces: %w", err)
 	}
-	for k, r := range found {
-		v.reuse[k] = r
-	}
+	maps.Copy(v.reuse, found)
 	return nil
 }
 

@@ -167,8 +167,8 @@ func (c *ConsoleSession) where(src string, n int) ConsoleLine {
 	defer done()
 	m := c.matcher(expr, fields, lead)
 	each := b.EachPerson
-	if keys, ok := narrowKeys(expr, lead); ok {
-		each = func(fn func(*state.Person) error) error { return b.EachLead(keys, fn) }
+	if cols, ok := narrowColumns(expr, fields, lead); ok {
+		each = func(fn func(*state.Person) error) error { return b.EachLead(cols, fn) }
 	}
 	err = eachAhead(b.PageSize(), each, func(p *state.Person) error {
 		sel.Of++
@@ -208,10 +208,13 @@ type whereMatcher struct {
 	// vars are the variables of the last person, made anew in place for
 	// each (Scope.Eval copies nothing of them into what it gives).
 	vars map[string]cty.Value
-	// memo is what a where reading lead only as lead.<field> gave, true
-	// or false, by the values of those fields (memoKeys,
-	// config.LeadValuesKey): the line's scope is fixed and its functions
-	// pure, so equal values give the same. nil for any other where.
+	// personVals are the values of fields of the last person (values).
+	personVals map[string]cty.Value
+	// memo is what the where gave, true or false, by the values it reads
+	// (config.LeadValuesKey of memoKeys, config.PersonValuesKey of
+	// fields): the line's scope is fixed and its functions pure, so
+	// equal values give the same. nil for a where reading lead otherwise
+	// than as lead.<field>.
 	memo     map[string]bool
 	memoKeys []string
 }
@@ -224,11 +227,12 @@ const maxConsoleMemo = 1 << 16
 // fields, or lead when lead is true.
 func (c *ConsoleSession) matcher(expr hcl.Expression, fields []string, lead bool) *whereMatcher {
 	m := &whereMatcher{c: c, expr: expr, fields: fields, lead: lead, leadOf: leadValueOf(expr), vars: map[string]cty.Value{}}
-	if read, ok := leadFieldsOf(expr); lead && ok {
+	read, ok := leadFieldsOf(expr)
+	if !lead || ok {
 		m.memo = map[string]bool{}
-		for _, f := range read {
-			m.memoKeys = append(m.memoKeys, f.Key)
-		}
+	}
+	for _, f := range read {
+		m.memoKeys = append(m.memoKeys, f.Key)
 	}
 	return m
 }
@@ -237,16 +241,16 @@ func (c *ConsoleSession) matcher(expr hcl.Expression, fields []string, lead bool
 // same values (memo): true or false, or the problem (naming the person
 // when it is theirs alone).
 func (m *whereMatcher) match(p *state.Person) (bool, hcl.Diagnostics) {
-	if m.memo == nil {
-		return m.eval(p)
-	}
 	var arr [128]byte
-	key := config.LeadValuesKey(arr[:0], &p.Lead, m.memoKeys)
+	key, diags := m.values(arr[:0], p)
+	if diags.HasErrors() {
+		return false, diags
+	}
 	if ok, found := m.memo[string(key)]; found {
 		return ok, nil
 	}
 	ok, diags := m.eval(p)
-	if !diags.HasErrors() {
+	if m.memo != nil && !diags.HasErrors() {
 		if len(m.memo) >= maxConsoleMemo {
 			clear(m.memo)
 		}
@@ -255,18 +259,32 @@ func (m *whereMatcher) match(p *state.Person) (bool, hcl.Diagnostics) {
 	return ok, diags
 }
 
-// eval evaluates a where for one person: true or false, or the problem
-// (naming the person when it is theirs alone).
+// values appends to buf the key of the values a where reads of p when it
+// has a memo; a person where's values are kept for eval (personVals).
+func (m *whereMatcher) values(buf []byte, p *state.Person) ([]byte, hcl.Diagnostics) {
+	if m.lead {
+		if m.memo == nil {
+			return buf, nil
+		}
+		return config.LeadValuesKey(buf, &p.Lead, m.memoKeys), nil
+	}
+	vals, err := export.WhereValues(m.c.cfg, m.fields, p)
+	if err != nil {
+		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid where", Detail: err.Error(), Subject: m.expr.Range().Ptr()}}
+	}
+	m.personVals = vals
+	return config.PersonValuesKey(buf, m.fields, vals), nil
+}
+
+// eval evaluates a where for one person, a person where with the values
+// values read of them: true or false, or the problem (naming the person
+// when it is theirs alone).
 func (m *whereMatcher) eval(p *state.Person) (bool, hcl.Diagnostics) {
 	expr := m.expr
 	if m.lead {
 		m.vars["lead"] = m.leadOf(p.Lead)
 	} else {
-		vals, err := export.WhereValues(m.c.cfg, m.fields, p)
-		if err != nil {
-			return false, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid where", Detail: err.Error(), Subject: expr.Range().Ptr()}}
-		}
-		m.vars["person"] = config.PersonValue(vals)
+		m.vars["person"] = config.PersonValue(m.personVals)
 	}
 	v, diags := m.c.scope.Eval(expr, m.vars)
 	if diags.HasErrors() {
@@ -327,22 +345,26 @@ func leadFieldsOf(expr hcl.Expression) ([]*person.PersonField, bool) {
 	return read, true
 }
 
-// narrowKeys are the lead fields a where on lead (lead) needs of each
-// person when it reads lead only as lead.<field> (leadFieldsOf): those,
-// and the full name a selection shows. False when it needs the person
-// whole (person.<field>, or lead read otherwise).
-func narrowKeys(expr hcl.Expression, lead bool) ([]string, bool) {
-	read, ok := leadFieldsOf(expr)
-	if !lead || !ok {
-		return nil, false
+// narrowColumns are the columns a where needs of each person: on lead
+// (lead), when it reads lead only as lead.<field> (leadFieldsOf), those
+// fields and the full name a selection shows; on person, those
+// export.WhereColumns gives for its fields. False when it needs the
+// person whole.
+func narrowColumns(expr hcl.Expression, fields []string, lead bool) (state.PersonColumns, bool) {
+	if !lead {
+		return export.WhereColumns(fields)
 	}
-	keys := []string{"fullName"}
+	read, ok := leadFieldsOf(expr)
+	if !ok {
+		return state.PersonColumns{}, false
+	}
+	cols := state.PersonColumns{Lead: []string{"fullName"}}
 	for _, f := range read {
-		if !slices.Contains(keys, f.Key) {
-			keys = append(keys, f.Key)
+		if !slices.Contains(cols.Lead, f.Key) {
+			cols.Lead = append(cols.Lead, f.Key)
 		}
 	}
-	return keys, true
+	return cols, true
 }
 
 // eachAhead calls fn for each person each gives (b.EachPerson, or

@@ -64,8 +64,10 @@
 // state opened without a lock as a state.Base (its records at the start;
 // each where opens it again and reads its people a page at a time, with
 // the values export.WhereValues gives a sheet's where; a where reading
-// lead only as lead.<field> reads those columns alone, state.Base.EachLead,
-// and remembers what it gave by their values; no snapshot stays
+// lead only as lead.<field>, or person.<field> of the fields
+// export.WhereColumns names, reads those columns alone,
+// state.Base.EachLead; a where remembers what it gave by the values it
+// reads; no snapshot stays
 // open between lines), and a ConsoleView shows the value, the
 // selection or the diagnostics; a line that fails does not stop it. It
 // calls nothing and writes nothing. Outputs (output.go) is leadsync
