@@ -541,10 +541,18 @@ func (b *Backend) ensureSchema(ctx context.Context, c *pgx.Conn) error {
 // A migration is not bound by one operation's deadline (opCtx): it may
 // rewrite every person's row once (schema 15 took 178 s at 3,000,000
 // people), and one cut short rolls back and would start again at every
-// command. It ends with its transaction, or with the process
-// (PostgreSQL then rolls it back).
+// command. It is bound by its progress (watchStalls): a statement that
+// goes on past the stall limit, or waits that long for a lock (another
+// process's migration), ends it, rolled back. It ends otherwise with its
+// transaction, or with the process (PostgreSQL then rolls it back).
 func (b *Backend) migrate(ctx context.Context, c *pgx.Conn, to int) error {
-	ctx = context.WithoutCancel(ctx)
+	ctx, w := b.watchStalls(ctx, c, "the migration")
+	defer w.end()
+	return b.stalled(w, b.migrateTo(ctx, c, to), "migrating the schema", "the migration was rolled back: the schema is as it was")
+}
+
+// migrateTo is migrate's work, in its watch's ctx.
+func (b *Backend) migrateTo(ctx context.Context, c *pgx.Conn, to int) error {
 	v, err := b.checkedVersion(ctx, c)
 	if err != nil {
 		return err

@@ -256,14 +256,20 @@ func (p *peopleStore) Get(ids []string) ([]*state.Person, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]*state.Person, 0, len(s.People))
+	return inAskedOrder(ids, s.People), nil
+}
+
+// inAskedOrder are the people of got in the order of ids, each once (an
+// ID asked twice is given once); got loses them.
+func inAskedOrder(ids []string, got map[string]*state.Person) []*state.Person {
+	out := make([]*state.Person, 0, len(got))
 	for _, id := range ids {
-		if q := s.People[id]; q != nil {
+		if q := got[id]; q != nil {
 			out = append(out, q)
-			delete(s.People, id) // an ID asked twice is given once
+			delete(got, id)
 		}
 	}
-	return out, nil
+	return out
 }
 
 // After reads up to n people whose IDs sort after id, in ID order.
