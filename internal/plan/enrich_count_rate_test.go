@@ -47,23 +47,29 @@ func TestCountGivesUpAtItsRate(t *testing.T) {
 	}
 }
 
-// rateWorld is TestCountGivesUpAtItsRate's state: the block enrich.e0 at
-// its limit over search.a's 202 leads, 200 of them enriched fresh, and
-// search.r that runs; its 5 stale enrichments are of people of search.b.
+// rateWorld is TestCountGivesUpAtItsRate's state: search.a's 202 leads,
+// 200 of them enriched fresh by the block.
 func rateWorld(plainFirst bool) (*fixture, map[string]int, string) {
-	f := newFixture()
-	f.cfg.API.MaxCredits = 1 << 30
-	a := f.search("search.a", kw("a"))
-	var leads, fresh []string
+	var fresh []string
 	for i := range 200 {
 		fresh = append(fresh, fmt.Sprintf("%d.f", i))
 	}
 	plain := []string{"0.p", "1.p"}
 	if plainFirst {
-		leads = append(plain, fresh...)
-	} else {
-		leads = append(fresh, plain...)
+		return countWorld(append(plain, fresh...), fresh)
 	}
+	return countWorld(append(fresh, plain...), fresh)
+}
+
+// countWorld is the state of the count's tests: the block enrich.e0 at
+// its limit over search.a's leads (fresh of them enriched fresh by it)
+// and search.r, which never ran: it runs. Its 5 stale enrichments are of
+// people of search.b, so that its limit's bound is 5. It returns the
+// lead lists to keep and the block's address.
+func countWorld(leads, fresh []string) (*fixture, map[string]int, string) {
+	f := newFixture()
+	f.cfg.API.MaxCredits = 1 << 30
+	a := f.search("search.a", kw("a"))
 	f.ranRequest(a.Address, t0.Add(-day), a.Request, 0, leads...)
 	f.search("search.r", kw("r"), maxResults(3)) // never ran: it runs
 	other := f.search("search.b", kw("b"))
