@@ -1,12 +1,12 @@
 package cli
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/leadsync/leadsync/internal/version"
+	"github.com/leadsync/leadsync/internal/views"
 )
 
 // crashed turns a panic of the command's goroutine into one message and
@@ -14,17 +14,13 @@ import (
 // user's screen. The stack goes to a file of its own (crashLog), named in
 // the message, for the report. The command's deferred work (the state's
 // lock released, files closed) ran as the panic unwound; every answer
-// paid for was written to the state before the next call was made, so
-// nothing paid is lost.
+// paid for was written to the state before the next call was made.
 func crashed(f *Factory, p any, stack []byte) int {
-	where := "(it could not be written)"
-	if path, err := crashLog(f, p, stack); err == nil {
-		where = path
+	path, err := crashLog(f, p, stack)
+	if err != nil {
+		path = ""
 	}
-	fmt.Fprintf(f.IO.ErrOut, "Error: leadsync stopped on an internal error: %v\n\n"+
-		"This is a bug in leadsync, not in your configuration. Every answer paid\n"+
-		"for was written to the state before the next call; run the command again\n"+
-		"to go on. Please report it with the details in %s.\n", p, where)
+	views.Crash(f.IO.ErrOut, p, path)
 	return ExitError
 }
 
@@ -47,7 +43,7 @@ func crashLog(f *Factory, p any, stack []byte) (string, error) {
 	if f.Now != nil {
 		now = f.Now
 	}
-	_, werr := fmt.Fprintf(file, "leadsync %s, %s\npanic: %v\n\n%s", version.String(), now().UTC().Format(time.RFC3339), p, stack)
+	werr := views.CrashLog(file, version.String(), now(), p, stack)
 	if err := file.Close(); werr == nil {
 		werr = err
 	}
