@@ -45,10 +45,8 @@ type stallWatch struct {
 	limit  time.Duration
 	timer  stallTimer
 	// ask asks the server what the work's session is doing.
-	ask func() (activity, error)
-	// cancelRequest asks the server to cancel the work's statement.
-	cancelRequest func(ctx context.Context) error
-	firing        sync.WaitGroup // the timer's calls of fire under way
+	ask    func() (activity, error)
+	firing sync.WaitGroup // the timer's calls of fire under way
 
 	mu    sync.Mutex
 	gen   int // which arming of the timer is current
@@ -63,16 +61,20 @@ type stallKey struct{}
 // watchStalls returns ctx without its deadline, cancelled once a step has
 // gone on for the backend's stall limit and the server is not running it
 // (a *stallError its cause), and the watch (its end ends the timer). The
-// work runs on c: the server is asked about c's session, and a stall
-// asks the server to cancel its statement there.
+// work runs on c: the server is asked about c's session.
+//
+// The context's end closes c, and pgx then asks the server to cancel the
+// statement under way (PgConn.asyncClose's CancelRequest): one waiting
+// for a lock stops there, and its transaction's locks are released at
+// once. By the closed connection alone, the server would notice no
+// earlier than when the lock is granted. TestAStalledPushIsRolledBack
+// fails if pgx stops doing so.
 func (b *Backend) watchStalls(ctx context.Context, c *pgx.Conn, first string) (context.Context, *stallWatch) {
-	pc := c.PgConn()
-	pid := pc.PID()
+	pid := c.PgConn().PID()
 	w := &stallWatch{
-		limit:         b.opts.StallLimit,
-		timer:         b.stallTimer,
-		ask:           func() (activity, error) { return b.activityOf(pid) },
-		cancelRequest: pc.CancelRequest,
+		limit: b.opts.StallLimit,
+		timer: b.stallTimer,
+		ask:   func() (activity, error) { return b.activityOf(pid) },
 	}
 	return w.watch(ctx, first)
 }
@@ -135,7 +137,6 @@ func (w *stallWatch) fire(gen int) {
 	}
 	w.cutNow(act, err)
 	w.mu.Unlock()
-	w.cancelStatement()
 }
 
 // firingNow says whether the arming gen is still current, and counts
@@ -151,8 +152,8 @@ func (w *stallWatch) firingNow(gen int) bool {
 }
 
 // cutNow ends the work at its step: the stall recorded and its context
-// cancelled, so that no later step (its COMMIT) is sent. The caller
-// holds w.mu.
+// cancelled at once, so that no later step (its COMMIT) is sent once the
+// stall names this one. The caller holds w.mu.
 func (w *stallWatch) cutNow(act activity, askErr error) {
 	why := act.why()
 	if askErr != nil {
@@ -162,18 +163,6 @@ func (w *stallWatch) cutNow(act activity, askErr error) {
 	w.cancel(w.cut)
 }
 
-// cancelStatement asks the server to cancel the work's statement: one
-// waiting for a lock stops there, and its transaction's locks are
-// released at once. By the context's end alone, which closes the
-// connection, the server would notice no earlier than when the lock is
-// granted. The request is sent after the context's end, so that it
-// cannot reach a later statement of the work.
-func (w *stallWatch) cancelStatement() {
-	ctx, cancel := context.WithTimeout(context.Background(), cancelRequestLimit)
-	defer cancel()
-	w.cancelRequest(ctx) // a server that does not answer: the connection is closed already
-}
-
 // stalled returns the stall that ended the work, nil when none did.
 func (w *stallWatch) stalled() *stallError {
 	w.mu.Lock()
@@ -181,13 +170,8 @@ func (w *stallWatch) stalled() *stallError {
 	return w.cut
 }
 
-// cancelRequestLimit is how long a stalled work's cancel request may
-// take (a server that stopped answering may never take it).
-const cancelRequestLimit = 10 * time.Second
-
 // end ends the watch: its timer stops and its context is cancelled. It
-// returns once a fire under way has returned (its question, its cancel
-// request).
+// returns once a fire under way has returned (its question).
 func (w *stallWatch) end() {
 	w.mu.Lock()
 	if w.stop != nil {

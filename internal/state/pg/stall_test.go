@@ -106,7 +106,7 @@ func waitForWaiters(t *testing.T, cs string, holder uint32, waiting bool) {
 		err := c.QueryRow(ctx, `SELECT count(*) FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
 			WHERE NOT l.granted AND a.application_name = 'leadsync' AND $1 = ANY (pg_blocking_pids(a.pid))`, int64(holder)).Scan(&n)
 		if err != nil {
-			t.Fatalf("waiting for the lock's waiters to be some (%t): %v", waiting, err)
+			t.Fatalf("waiting until leadsync's sessions waiting for the lock of PID %d are %s: %v", holder, map[bool]string{true: "some", false: "none"}[waiting], err)
 		}
 		if (n > 0) == waiting {
 			return

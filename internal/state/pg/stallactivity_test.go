@@ -88,8 +88,7 @@ func TestWhatTheServerSaysDecides(t *testing.T) {
 		clock := &stepClock{}
 		asked := 0
 		w := &stallWatch{limit: time.Minute, timer: clock.after,
-			ask:           func() (activity, error) { asked++; return c.act, c.err },
-			cancelRequest: func(context.Context) error { return nil }}
+			ask: func() (activity, error) { asked++; return c.act, c.err }}
 		ctx, _ := w.watch(context.Background(), "SELECT 1")
 		clock.advance(time.Minute)
 		clock.advance(time.Minute)
@@ -101,25 +100,6 @@ func TestWhatTheServerSaysDecides(t *testing.T) {
 			t.Errorf("%+v, %v: %v, want the stall saying %q", c.act, c.err, cause, c.want)
 		}
 		w.end()
-	}
-}
-
-// A stall cancels the work's context before it asks the server to cancel
-// the statement: no later step (a COMMIT) is sent meanwhile, and the
-// request cannot reach one.
-func TestAStallEndsTheWorkBeforeItsCancelRequest(t *testing.T) {
-	clock := &stepClock{}
-	var ctx context.Context
-	var ended error
-	w := &stallWatch{limit: time.Minute, timer: clock.after,
-		ask:           func() (activity, error) { return activity{state: "active", waitType: "Lock"}, nil },
-		cancelRequest: func(context.Context) error { ended = context.Cause(ctx); return nil }}
-	ctx, _ = w.watch(context.Background(), "SELECT 1")
-	defer w.end()
-	clock.advance(time.Minute)
-	var se *stallError
-	if !errors.As(ended, &se) {
-		t.Fatalf("the work's context when the cancel request was sent: %v, want ended by the stall", ended)
 	}
 }
 
