@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/backend"
 	"github.com/leadsync/leadsync/internal/state/backend/backendtest"
@@ -96,21 +98,22 @@ func holdLock(t *testing.T, cs, lock string) (release func(), pid uint32) {
 // the wait).
 func waitForWaiters(t *testing.T, cs string, holder uint32, waiting bool) {
 	t.Helper()
+	pollUntil(t, cs, fmt.Sprintf("leadsync's sessions waiting for the lock of PID %d are some (%t)", holder, waiting),
+		`SELECT (count(*) > 0) = $2 FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+			WHERE NOT l.granted AND a.application_name = 'leadsync' AND $1 = ANY (pg_blocking_pids(a.pid))`, int64(holder), waiting)
+}
+
+// pollUntil runs query (true or false) on a connection of its own until
+// it is true (what); a minute without fails the test.
+func pollUntil(t *testing.T, cs, what, query string, args ...any) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	c, err := connect(ctx, cs)
 	mustNoErr(t, err, "connect")
 	defer c.Close(context.Background())
-	for {
-		var n int
-		err := c.QueryRow(ctx, `SELECT count(*) FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
-			WHERE NOT l.granted AND a.application_name = 'leadsync' AND $1 = ANY (pg_blocking_pids(a.pid))`, int64(holder)).Scan(&n)
-		if err != nil {
-			t.Fatalf("waiting until leadsync's sessions waiting for the lock of PID %d are %s: %v", holder, map[bool]string{true: "some", false: "none"}[waiting], err)
-		}
-		if (n > 0) == waiting {
-			return
-		}
+	for done := false; !done; {
+		mustNoErr(t, c.QueryRow(ctx, query, args...).Scan(&done), "waiting until %s", what)
 	}
 }
 
@@ -183,14 +186,7 @@ func versionOf(t *testing.T, cs string, b *Backend) int {
 // statements each 40 s after the one before, on a clock of the test's,
 // with a limit of one minute, do not end it; a minute without one does.
 func TestEachStatementIsAStep(t *testing.T) {
-	cs := testConnStr(t)
-	b, clock := clockedPG(t, cs)
-	ctx := context.Background()
-	c, err := connect(ctx, cs)
-	mustNoErr(t, err, "connect")
-	defer c.Close(ctx)
-	wctx, w := b.watchStalls(ctx, c, "the test's work")
-	defer w.end()
+	c, wctx, clock := watchedConn(t, testConnStr(t))
 	for i := range 5 {
 		clock.advance(40 * time.Second)
 		_, err := c.Exec(wctx, "SELECT 1")
@@ -246,6 +242,21 @@ func TestAPushThatProgressesIsNotCut(t *testing.T) {
 	if backendtest.Canon(t, got) != want {
 		t.Error("the state pushed differs")
 	}
+}
+
+// watchedConn is a connection of its own whose work is watched (its
+// context), the stall limit a minute on the clock it returns; the watch
+// ends with the test.
+func watchedConn(t *testing.T, cs string) (*pgx.Conn, context.Context, *stepClock) {
+	t.Helper()
+	b, clock := clockedPG(t, cs)
+	ctx := context.Background()
+	c, err := connect(ctx, cs)
+	mustNoErr(t, err, "connect")
+	t.Cleanup(func() { c.Close(ctx) })
+	wctx, w := b.watchStalls(ctx, c, "the test's work")
+	t.Cleanup(w.end)
+	return c, wctx, clock
 }
 
 // clockedPG is a backend on a new schema whose stall limit is a minute

@@ -20,17 +20,12 @@ import (
 // the machine's speed does not count.
 func TestAStatementPostgreSQLRunsIsNotCut(t *testing.T) {
 	cs := testConnStr(t)
-	b, clock := clockedPG(t, cs)
-	ctx := context.Background()
-	c, err := connect(ctx, cs)
-	mustNoErr(t, err, "connect")
-	defer c.Close(ctx)
-	wctx, w := b.watchStalls(ctx, c, "the test's work")
-	defer w.end()
+	c, wctx, clock := watchedConn(t, cs)
 	const endless = `SELECT count(g) FROM (SELECT generate_series(1, 1000000000000000) g) s`
-	done := start(func() error { _, err := c.Exec(wctx, endless); return err })
 	pid := c.PgConn().PID()
-	waitForActive(t, cs, pid)
+	t.Cleanup(func() { cancelBackend(t, cs, pid) }) // a failed test leaves no count running
+	done := start(func() error { _, err := c.Exec(wctx, endless); return err })
+	pollUntil(t, cs, "the statement runs", `SELECT EXISTS (SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND state = 'active')`, int64(pid))
 	for i := range 3 {
 		clock.advance(time.Minute)
 		if cause := context.Cause(wctx); cause != nil {
@@ -40,19 +35,6 @@ func TestAStatementPostgreSQLRunsIsNotCut(t *testing.T) {
 	cancelBackend(t, cs, pid)
 	if err := <-done; err == nil || context.Cause(wctx) != nil {
 		t.Fatalf("the statement cancelled by the test: %v (the watch: %v)", err, context.Cause(wctx))
-	}
-}
-
-// waitForActive returns once the session pid runs a statement.
-func waitForActive(t *testing.T, cs string, pid uint32) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	c, err := connect(ctx, cs)
-	mustNoErr(t, err, "connect")
-	defer c.Close(context.Background())
-	for active := false; !active; {
-		mustNoErr(t, c.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND state = 'active')`, int64(pid)).Scan(&active), "waiting for the statement to run")
 	}
 }
 
