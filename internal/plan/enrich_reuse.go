@@ -43,7 +43,9 @@ import (
 // those before its copies took every place, it reads them whole from
 // there on, a page at a time (heldMet), up to maxHeldRead of them.
 // It needs everyone past that, when it counts the people not read, or
-// when it takes the census.
+// when it takes the census. The walk skips the sources that run; should
+// such a run fail, the apply walks the lead list held before, and its
+// copies read the people held they meet unread (readHeldMet).
 
 // maxReuseRead is the most people EnrichReadsOf reads whole because
 // another workspace holds an enrichment of them (a variable for tests):
@@ -548,6 +550,41 @@ func (c *Candidates) WithFacts(f *EnrichFacts) *Candidates {
 		if m := f.reuse.employers(); m != nil {
 			c.emp = m
 		}
+		if f.reuse != nil && f.reuse.partial {
+			c.held, c.heldAsked = f.reuse.held, map[string]bool{}
+		}
 	}
 	return c
+}
+
+// readHeldMet reads, over the partial state of an apply (v), the next
+// people held elsewhere whom e's lead lists name and the state does not
+// hold, in from order, while e's copies (copies of them so far) leave
+// places: twice those places and 16 more, at most walkChunk. The plan
+// read only the first of them (firstHeld), and those its walk met
+// (heldMet), which skips the sources that run: should such a run fail,
+// e walks the lead lists it held before, as the whole state's apply does,
+// and copies whom it meets there. more says some were read: the copies
+// are to be collected again.
+func (c *Candidates) readHeldMet(v *env, e *config.Enrich, copies int) (more bool, err error) {
+	if c.held == nil || v.facts == nil {
+		return false, nil
+	}
+	places := v.placesForCopies(e) - copies
+	if e.Limit > 0 && places <= 0 {
+		return false, nil
+	}
+	want := min(walkChunk, 2*max(places, 0)+16)
+	var ids []string
+	for _, addr := range v.cfg.Resolve(e.From) {
+		for _, id := range v.sourcePeople(addr).All() {
+			if c.held[id] && !c.heldAsked[id] && v.st.People[id] == nil {
+				c.heldAsked[id] = true
+				if ids = append(ids, id); len(ids) == want {
+					return true, v.st.ReadPeople(ids)
+				}
+			}
+		}
+	}
+	return len(ids) > 0, v.st.ReadPeople(ids)
 }

@@ -264,26 +264,44 @@ func reusedText(rs []reusedPerson) string {
 // who need an enrichment, pass where and are not excluded, and whom
 // another workspace holds a fresh enrichment of. The other workspaces are
 // asked about each person once per run. Only the people they answered for
-// are looked at (collectReused).
+// are looked at (collectReused). Over a partial state, the people held
+// elsewhere it has not read are read as they are met, while the copies
+// leave places (readHeldMet).
 func (c *Candidates) Reuses(st *state.State, e *config.Enrich, now time.Time) ([]Reuse, error) {
 	if c.lookup == nil {
 		return nil, nil
 	}
-	v := c.env(st, now)
+	for {
+		v := c.env(st, now)
+		bp, err := v.reusedOf(e)
+		if err != nil {
+			return nil, err
+		}
+		if more, err := c.readHeldMet(v, e, len(bp.reused)); err != nil || !more {
+			return reusesOf(bp), err
+		}
+	}
+}
+
+// reusedOf are the people of e whose enrichment is copied (bp.reused),
+// from collectReused, or collect where it cannot tell.
+func (v *env) reusedOf(e *config.Enrich) (blockPeople, error) {
 	bp, ok, err := v.collectReused(e)
 	if err == nil && !ok {
 		if err = v.lookupReuse([]*config.Enrich{e}, nil); err == nil {
 			bp, err = v.collect(e, nil, true)
 		}
 	}
-	if err != nil {
-		return nil, err
-	}
+	return bp, err
+}
+
+// reusesOf are the copies of bp, in order.
+func reusesOf(bp blockPeople) []Reuse {
 	out := make([]Reuse, len(bp.reused))
 	for i, r := range bp.reused {
 		out[i] = Reuse{PersonID: r.p.ID, From: r.r}
 	}
-	return out, nil
+	return out
 }
 
 // Recheck asks the other workspaces again about the person id, whom
