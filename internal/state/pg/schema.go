@@ -548,13 +548,23 @@ func (b *Backend) ensureSchema(ctx context.Context, c *pgx.Conn) error {
 // on. It ends otherwise with its transaction, or with the process
 // (PostgreSQL then rolls it back).
 func (b *Backend) migrate(ctx context.Context, c *pgx.Conn, to int) error {
-	v, err := b.checkedVersion(ctx, c)
+	v, err := b.versionBeforeMigrating(ctx, c)
 	if err != nil || v >= to {
 		return err
 	}
 	ctx, w := b.watchStalls(ctx, c, "the migration")
 	defer w.end()
 	return b.stalled(w, b.migrateTo(ctx, c, to), migrationWords)
+}
+
+// versionBeforeMigrating reads the schema's version on c before any
+// watch is armed (a current schema arms none). The read is bound by
+// DefaultStallLimit, not by ctx's deadline: a migration outlives the one
+// of the operation that needs it.
+func (b *Backend) versionBeforeMigrating(ctx context.Context, c *pgx.Conn) (int, error) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), DefaultStallLimit)
+	defer cancel()
+	return b.checkedVersion(ctx, c)
 }
 
 // migrationWords are what the error of a stalled migration says of it.

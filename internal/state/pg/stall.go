@@ -72,20 +72,26 @@ type stallKey struct{}
 func (b *Backend) watchStalls(ctx context.Context, c *pgx.Conn, first string) (context.Context, *stallWatch) {
 	pid := c.PgConn().PID()
 	w := &stallWatch{
-		limit: b.opts.StallLimit,
+		limit: b.stallLimit(),
 		timer: b.stallTimer,
 		ask:   func() (activity, error) { return b.activityOf(pid) },
 	}
 	return w.watch(ctx, first)
 }
 
+// stallLimit is the backend's stall limit: DefaultStallLimit unless its
+// options say.
+func (b *Backend) stallLimit() time.Duration {
+	if b.opts.StallLimit > 0 {
+		return b.opts.StallLimit
+	}
+	return DefaultStallLimit
+}
+
 // watch starts w on its first step: it returns ctx without its deadline,
 // cancelled by w.
 func (w *stallWatch) watch(ctx context.Context, first string) (context.Context, *stallWatch) {
 	ctx, w.cancel = context.WithCancelCause(context.WithoutCancel(ctx))
-	if w.limit <= 0 {
-		w.limit = DefaultStallLimit
-	}
 	if w.timer == nil {
 		w.timer = realTimer
 	}
