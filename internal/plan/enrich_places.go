@@ -208,7 +208,7 @@ func (w *placesWalk) count(need int) (n int, all bool) {
 			if n >= need || asked >= maxCounted {
 				return n, false
 			}
-			switch isHeld, read := w.v.facts.reuse.heldRead(id); {
+			switch isHeld, read := w.v.heldUnread().heldRead(id); {
 			case w.v.known(id) || read:
 				continue // read: counted where met
 			case isHeld:

@@ -351,10 +351,11 @@ func (s reuseScope) staleForSome(p *state.Person) bool {
 // census): the whole state's plan may copy to it, or tell those people
 // from the others not read.
 func (v *env) reuseUnread(e *config.Enrich) {
-	if !v.facts.reuseUnread() {
+	r := v.heldUnread()
+	if !r.leftUnread() {
 		return
 	}
-	if v.facts.censused(e.Address) || e.Limit <= 0 || v.facts.reuse.unread && v.placesForCopies(e) > 0 {
+	if v.facts.censused(e.Address) || e.Limit <= 0 || r.unread && v.placesForCopies(e) > 0 {
 		v.facts.needUnread(e.Address)
 	}
 }
@@ -374,7 +375,7 @@ func (v *env) placesForCopies(e *config.Enrich) int {
 // counted wherever met from then on. Met after, they take no place and
 // are not counted (countUnread tells the people past the places).
 func (v *env) heldMet(e *config.Enrich, sources []source, i, j int, id string, bp *blockPeople) (p *state.Person, held bool) {
-	r := v.facts.reuse
+	r := v.heldUnread()
 	switch held, read := r.heldRead(id); {
 	case !held:
 		return nil, false
@@ -475,10 +476,22 @@ func (f *reuseFacts) heldRead(id string) (held, read bool) {
 	return true, read
 }
 
-// reuseUnread reports whether f left some of the people the other
+// leftUnread reports whether reuseReads left some of the people the other
 // workspaces hold unread (reuseFacts.unread, partial).
-func (f *EnrichFacts) reuseUnread() bool {
-	return f != nil && f.reuse != nil && (f.reuse.unread || f.reuse.partial)
+func (f *reuseFacts) leftUnread() bool {
+	return f != nil && (f.unread || f.partial)
+}
+
+// heldUnread are the facts of the people held elsewhere (reuseFacts) when
+// the plan asks the other workspaces (env.lookup), else nil. A plan made
+// again by Within asks nothing, though its facts were made with the
+// lookup (run.partialEnrich): the people held are then people not read
+// like any other, whom no copy takes a place from.
+func (v *env) heldUnread() *reuseFacts {
+	if v.lookup == nil || v.facts == nil {
+		return nil
+	}
+	return v.facts.reuse
 }
 
 // needUnread makes the plan of the block at addr need everyone: the

@@ -1,0 +1,74 @@
+package plan
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestWithinOverPeopleHeldUnread: in the worlds of
+// TestReuseFirstHeldMakesTheSamePlan whose plan reads people held
+// elsewhere as it meets them (heldMet), apply checks the saved plan as
+// run.applyRead.within does. Its facts are made with the other
+// workspaces' lookup (run.partialEnrich), but Within lends no
+// enrichment. The plan made again over the partial state is then the
+// whole state's without the other workspaces, byte for byte, and reads
+// nobody for copies (reuseFacts.read). The saved plan, copies and all, is
+// within it. Before the fix, every such world
+// panicked on a nil map (env.asked).
+func TestWithinOverPeopleHeldUnread(t *testing.T) {
+	defer keepReadKnobs()()
+	checked, decided := 0, 0
+	for seed := range 6400 {
+		rng := rand.New(rand.NewPCG(uint64(seed), 0xe4c4))
+		setReadKnobs(rng, seed)
+		f, o := enrichWorld(rng)
+		maxReuseRead, maxReusePrefix = 2, []int{8, 64}[seed%2]
+		maxHeldRead = []int{100_000, 100_000, 1}[seed/2%3]
+		if !reuseWorld(rng, f, &o) {
+			continue
+		}
+		if r := planOfEnrich(t, seed, f, o); !r.compared || r.heldRead == 0 {
+			continue
+		}
+		checked++
+		saved, _ := Build(f.cfg, f.st, o)
+		decided += btoi(sameWithout(t, seed, f, o, saved))
+		st, facts := readPartial(t, seed, f, o)
+		if _, err := saved.WithinRead("saved.plan", f.cfg, st, facts, nil, nil); err != nil {
+			t.Fatalf("seed %d: the saved plan over the partial state: %v", seed, err)
+		}
+	}
+	t.Logf("%d worlds read people held as met: %d decided without the other workspaces", checked, decided)
+	if checked < 10 || decided < 5 {
+		t.Fatalf("%d worlds read people held as met, %d decided: the test no longer tests Within over them", checked, decided)
+	}
+}
+
+// sameWithout reports whether the plan of saved made again as Within
+// makes it (without the other workspaces) over the partial state of an
+// apply (readPartial, its facts made with them) decides; it fails t when
+// that plan is not the whole state's made so.
+func sameWithout(t *testing.T, seed int, f *fixture, o Options, saved *Plan) bool {
+	t.Helper()
+	wo := Options{Now: saved.CreatedAt, Targets: saved.Targets, Replace: saved.Replace, Offline: true, FileExists: o.FileExists}
+	want, _ := Build(f.cfg, f.st, wo)
+	st, facts := readPartial(t, seed, f, o)
+	wo.Enrich = facts
+	got, _ := Build(f.cfg, st, wo)
+	if again := facts.Recount(); again != nil {
+		facts, wo.Enrich = again, again
+		got, _ = Build(f.cfg, st, wo)
+	}
+	if facts.reuse != nil && facts.reuse.read > 0 {
+		t.Fatalf("seed %d: the plan made again without the other workspaces read %d people held elsewhere for copies", seed, facts.reuse.read)
+	}
+	if facts.Err() != nil || facts.NeedsEveryone() {
+		return false
+	}
+	if d := cmp.Diff(planJSON(t, want), planJSON(t, got)); d != "" {
+		t.Fatalf("seed %d: the plan made again without the other workspaces over the partial state differs (-whole +read):\n%s", seed, d)
+	}
+	return true
+}
