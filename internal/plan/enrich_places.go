@@ -205,7 +205,7 @@ func (w *placesWalk) count(need int) (n int, all bool) {
 			ids = ids.Tail(w.at[1])
 		}
 		for _, id := range ids.All() {
-			if n >= need || asked >= maxCounted {
+			if n >= need || asked >= maxCounted || w.v.facts.needsEveryone {
 				return n, false
 			}
 			switch isHeld, read := w.v.heldUnread().heldRead(id); {

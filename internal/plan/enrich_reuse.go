@@ -78,8 +78,10 @@ type reuseFacts struct {
 	partial bool
 	met     map[string]*state.Person
 	// read counts the people held the plan read as it met them, or to
-	// count those to enrich past the places (placesWalk.count).
+	// count those to enrich past the places (placesWalk.count); page is
+	// the size of the last page read as met (readHeld).
 	read int
+	page int
 }
 
 // reuseScope is what reuseReads is told of the enrich blocks planned: a
@@ -389,13 +391,14 @@ func (v *env) heldMet(e *config.Enrich, sources []source, i, j int, id string, b
 }
 
 // readHeld reads whole the people held not read met from
-// sources[i].ids[j] on, in order, each once: twice the places left for
-// copies and 16 more, at most walkChunk of them (reuseFacts.met). Past
-// maxHeldRead people read so, the plan needs everyone; when the store or
-// the other workspaces cannot answer, Err says why.
+// sources[i].ids[j] on, in order, each once (reuseFacts.met), a page at a
+// time (heldPage). Past maxHeldRead people read so, the plan needs
+// everyone. When the store or the other workspaces cannot answer, Err
+// says why.
 func (v *env) readHeld(e *config.Enrich, sources []source, i, j, places int) {
 	r := v.facts.reuse
-	ids := firstIDs(sources, i, j, min(walkChunk, 2*places+16), func(id string) bool {
+	r.page = r.heldPage(places)
+	ids := firstIDs(sources, i, j, r.page, func(id string) bool {
 		_, read := r.met[id]
 		return read || !r.held[id] || v.known(id)
 	})
@@ -412,6 +415,16 @@ func (v *env) readHeld(e *config.Enrich, sources []source, i, j, places int) {
 	for _, id := range ids {
 		r.met[id] = people[id]
 	}
+}
+
+// heldPage is the size of the next page of people held readHeld reads:
+// twice the places left for copies and 16 more, or twice the last page
+// when that is more (copies met mostly take no place), at most walkChunk.
+// It stops at maxHeldRead, but for one more person, whose read makes the
+// plan need everyone (readAsked).
+func (f *reuseFacts) heldPage(places int) int {
+	n := min(walkChunk, max(2*places+16, 2*f.page), maxHeldRead-f.read)
+	return max(n, 1)
 }
 
 // heldToEnrich returns the people of ids (held elsewhere, not read)
@@ -456,6 +469,8 @@ func (v *env) readAsked(e *config.Enrich, ids []string) (map[string]*state.Perso
 	if err != nil {
 		return nil, err
 	}
+	// Only e's questions: people held are left unread (firstHeld) only
+	// when one block is planned.
 	var keys []string
 	for _, id := range ids {
 		if p := people[id]; p != nil && v.asksAbout(e, p) {
