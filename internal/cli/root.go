@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -40,7 +41,12 @@ func Main() int {
 }
 
 // Run runs leadsync with args in the world of f and returns the exit code.
-func Run(ctx context.Context, f *Factory, args []string) int {
+func Run(ctx context.Context, f *Factory, args []string) (code int) {
+	defer func() {
+		if p := recover(); p != nil {
+			code = crashed(f, p, debug.Stack())
+		}
+	}()
 	// Count what reaches stdout, so that a --json command that fails
 	// before printing its document still prints one (see jsonfail.go).
 	stdout := &countingWriter{w: f.IO.Out}
@@ -61,7 +67,7 @@ func Run(ctx context.Context, f *Factory, args []string) int {
 	if err == nil {
 		return ExitOK
 	}
-	code := ExitError
+	code = ExitError
 	var ee *exitError
 	if errors.As(err, &ee) {
 		code = ee.code
