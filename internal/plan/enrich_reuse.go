@@ -58,12 +58,12 @@ var maxReuseRead = 100_000
 // in this workspace, or mostly not to enrich (mayCopy).
 func maxReuseKeys() int { return 40 * maxReuseRead }
 
-// reuseFacts are what EnrichReadsOf learned of the other workspaces:
-// held are the IDs of the people whom their keys name (those read, or
-// every one when unread); domains the company domains of this
+// reuseFacts are what EnrichReadsOf learned of the other workspaces.
+// held are the IDs of the people whom their keys name: those read, or
+// every one when unread. domains are the company domains of this
 // workspace's enrichments by company key (as employers.domains gathers
-// them), nil when the plan reads none of the people held (partial: it
-// may read them as it meets them). unread says the people held were not
+// them). They are nil when the plan reads none of the people held
+// (partial: it may read them as it meets them). unread says the people held were not
 // read for the copies, as the block's limit leaves no place to copy to
 // (reuseScope.noPlace): only those the plan reads anyway are asked about
 // (reuseAsk), and a plan that finds a place needs everyone (reuseUnread).
@@ -288,9 +288,10 @@ func (s reuseScope) mayCopy(held map[string]bool, ids []string, ix EnrichStore) 
 var maxReusePrefix = 100_000
 
 // maxHeldRead is the most people held the plan reads whole while it is
-// built, as it meets them before the copies took every place (heldMet)
-// or to count those to enrich past the places (heldToEnrich): past it,
-// the plan needs everyone (a variable for tests).
+// built (a variable for tests). It counts those it meets before the
+// copies took every place (heldMet) and those it reads to count the
+// people to enrich past the places (heldToEnrich). Past it, the plan
+// needs everyone.
 var maxHeldRead = 100_000
 
 // prefix is how many of the people held firstHeld reads: twice the

@@ -190,12 +190,13 @@ func TestReuseAsksOnlyThePeopleHeld(t *testing.T) {
 // TestEnrichReadsMakeTheSamePlan with other workspaces, maxReuseRead 2
 // and maxReusePrefix 8 or 64, a block with a few places left reads only
 // the first people held it meets (firstHeld): every plan made so is the
-// whole state's, byte for byte, and some copy. Those meeting a person
-// held not read before their copies took every place read the people
+// whole state's, byte for byte, and some copy. Some meet a person held
+// not read before their copies took every place. They read the people
 // held from there on (heldMet), and those past the places to count them
-// (heldToEnrich), never more than maxHeldRead (1 in a third of the worlds),
-// without needing everyone for it; an apply over the people read copies
-// as over the whole state (sameReuses). LEADSYNC_REUSE_WORLDS plans more.
+// (heldToEnrich). They never read more than maxHeldRead (1 in a third of
+// the worlds), and need not everyone for it. An apply over the people
+// read copies as over the whole state (sameReuses).
+// LEADSYNC_REUSE_WORLDS plans more.
 func TestReuseFirstHeldMakesTheSamePlan(t *testing.T) {
 	defer keepReadKnobs()()
 	worlds := 6400
