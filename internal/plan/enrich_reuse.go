@@ -431,7 +431,9 @@ func (f *reuseFacts) heldPage(places int) int {
 // heldToEnrich returns the people of ids (held elsewhere, not read)
 // whom e would enrich past its places (placesWalk.count): read whole and
 // asked about (readAsked), those collect puts among the people to
-// enrich, not among the copies (candidate).
+// enrich, not among the copies (candidate). None is excluded or given an
+// e-mail by an import: the plan read those whole (excludedReads,
+// meetImports), as countAmong takes for the people it asks about.
 func (w *placesWalk) heldToEnrich(ids []string) ([]string, error) {
 	v, e := w.v, w.e
 	if e.Where != nil {
@@ -445,7 +447,7 @@ func (w *placesWalk) heldToEnrich(ids []string) ([]string, error) {
 	var found []string
 	for _, id := range ids {
 		p := people[id]
-		if p == nil || p.Lead.PageName == "" || !v.needsEnrich(e, p) || v.importGives(e, p) || v.excludedBy(p) != nil {
+		if p == nil || p.Lead.PageName == "" || !v.needsEnrich(e, p) {
 			continue
 		}
 		if _, copied := v.reusable(e, p); !copied {

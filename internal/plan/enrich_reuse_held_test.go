@@ -1,10 +1,16 @@
 package plan
 
 import (
+	"maps"
 	"math/rand/v2"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/leadsync/leadsync/internal/listfile"
+	"github.com/leadsync/leadsync/internal/state"
 )
 
 // TestWithinOverPeopleHeldUnread: in the worlds of
@@ -93,5 +99,49 @@ func TestHeldPagesGrow(t *testing.T) {
 	}
 	if n := r.heldPage(1); n != 1 {
 		t.Errorf("past maxHeldRead the page is %d people, want 1 (the plan then needs everyone)", n)
+	}
+}
+
+// TestHeldCopiesPastThePlacesNotCounted: the plan over a state read in
+// part counts the people held elsewhere past the places it did not read
+// (heldToEnrich). Those another workspace gives an enrichment of are
+// copies, not people to enrich. A block of limit 22 owns 20 fresh
+// enrichments, which another block may enrich again. Two copies take its
+// two places. Past them, four people held not read are copies. A fifth,
+// excluded, was read whole (excludedReads). The plan is the whole
+// state's, a bound of 2 calls (32 and a search's new person).
+func TestHeldCopiesPastThePlacesNotCounted(t *testing.T) {
+	defer keepReadKnobs()()
+	maxReuseRead, maxReusePrefix = 2, 8
+	people := ids(1, 40)
+	f := newFixture()
+	f.search("search.cto", kw("CTO"))
+	f.ran("search.cto", t0.Add(-time.Hour), people...)
+	f.search("search.new", kw("CEO"), refresh(5*day), maxResults(1))
+	f.ran("search.new", t0.Add(-6*day), people[:20]...)
+	f.enrich("all", []string{"search.cto", "search.new"}, 22, 30*day)
+	f.enrich("other", []string{"search.cto"}, 0, day/2)
+	for _, id := range people[:20] {
+		f.enriched(id, "enrich.all", t0.Add(-day))
+	}
+	for _, id := range people[20:30] {
+		f.enriched(id, "enrich.other", t0.Add(-day))
+	}
+	ew := &elsewhere{held: map[string]state.Reusable{}}
+	for _, id := range append([]string{people[30]}, people[32:]...) {
+		ew.held["n:"+id] = heldIn("dach", t0.Add(-day), "h@x.example", id)
+	}
+	// 40 is excluded, and was enriched elsewhere at a former employer.
+	f.exclude("rivals", listfile.Company, lead(people[39]).Company)
+	ew.held["n:"+people[39]] = heldAt("dach", t0.Add(-day), "h@x.example", "Former Inc", "former.example")
+	o := Options{Now: t0, Offline: true, Targets: []string{"enrich.all"}, Reuse: ew.lookup,
+		ReuseHeld: func() ([]string, error) { return slices.Collect(maps.Keys(ew.held)), nil }}
+	r := planOfEnrich(t, 0, f, o)
+	if !r.compared || !r.reused || r.heldRead == 0 {
+		t.Fatalf("planned in part: %v, copying: %v, people held read: %d", r.compared, r.reused, r.heldRead)
+	}
+	p, _ := Build(f.cfg, f.st, o)
+	if c := p.Change("enrich.all"); c == nil || c.CallsMax != 2 || c.Reuses != 2 {
+		t.Fatalf("the change of enrich.all: %+v, want 2 copies and a bound of 2 calls", c)
 	}
 }
