@@ -62,12 +62,7 @@ func (absentFails) Absent([]string) ([]string, error) { return nil, errors.New("
 func TestPageIDsUnansweredFailThePlan(t *testing.T) {
 	f := pageIDNamingNobody(t)
 	o := Options{Now: t0, Offline: true, Targets: []string{"enrich.all"}}
-	b := enrichBase(f.st)
-	kept := map[string]int{}
-	for a := range b.Records.Searches {
-		kept[a] = b.Kept(a)
-	}
-	b = state.NewStoredBase(b.Records, kept, absentFails{enrichMemStore{memStore{f.st}}})
+	b := enrichBaseIn(f.st, absentFails{enrichMemStore{memStore{f.st}}})
 	r, facts, ok, err := EnrichReadsOf(f.cfg, b.Records, o, b)
 	if err != nil || !ok {
 		t.Fatalf("EnrichReadsOf: %v, %v", ok, err)
