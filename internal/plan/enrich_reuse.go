@@ -45,7 +45,9 @@ import (
 // It needs everyone past that, when it counts the people not read, or
 // when it takes the census. The walk skips the sources that run; should
 // such a run fail, the apply walks the lead list held before, and its
-// copies read the people held they meet unread (readHeldMet).
+// copies read the people held they meet unread (readHeldMet). A plan
+// built with these facts but no lookup (Within's, made again) copies
+// nobody: the people held are then people not read (env.heldUnread).
 
 // maxReuseRead is the most people EnrichReadsOf reads whole because
 // another workspace holds an enrichment of them (a variable for tests):
