@@ -121,6 +121,9 @@ func TestPersonValuesKeyTellsValuesApart(t *testing.T) {
 		vals("n;", "", cty.False, cty.Zero),
 		vals("", "n;", cty.False, cty.Zero),
 		vals("Müller \"&\"", "", cty.False, cty.Zero),
+		// (null, "x") and ("x", null): one text without null's marker.
+		{"company": cty.NullVal(cty.String), "title": cty.StringVal("x"), "private": cty.False, "contactsCount": cty.Zero},
+		{"company": cty.StringVal("x"), "title": cty.NullVal(cty.String), "private": cty.False, "contactsCount": cty.Zero},
 	}
 	seen := map[string]int{}
 	for i, v := range people {

@@ -197,28 +197,30 @@ func (j *job) matchPerson(sh *config.Sheet, p *state.Person) (bool, error) {
 	}
 	var arr [128]byte
 	key := config.PersonValuesKey(arr[:0], sh.WhereFields, fields)
-	memo := j.wheres[sh]
-	if ok, found := memo[string(key)]; found {
+	memo := j.whereMemo(sh)
+	if ok, found := memo.Get(key); found {
 		return ok, nil
 	}
 	ok, err := j.cfg.MatchPerson(sh, fields)
 	if err != nil {
 		return false, fmt.Errorf("sheet %q: %w", sh.Name, err)
 	}
-	if memo == nil || len(memo) >= maxWhereMemo {
-		memo = map[string]bool{}
-		if j.wheres == nil {
-			j.wheres = map[*config.Sheet]map[string]bool{}
-		}
-		j.wheres[sh] = memo
-	}
-	memo[string(key)] = ok
+	memo.Put(key, ok)
 	return ok, nil
 }
 
-// maxWhereMemo is the most values matchPerson keeps for a sheet; when
-// full it starts again empty.
-const maxWhereMemo = 1 << 16
+// whereMemo is what sh's where gave (wheres), made on first use.
+func (j *job) whereMemo(sh *config.Sheet) *config.WhereMemo[bool] {
+	memo := j.wheres[sh]
+	if memo == nil {
+		memo = &config.WhereMemo[bool]{}
+		if j.wheres == nil {
+			j.wheres = map[*config.Sheet]*config.WhereMemo[bool]{}
+		}
+		j.wheres[sh] = memo
+	}
+	return memo
+}
 
 // WhereValues are the values of p's fields named (person.<field> of a
 // sheet's where) as the person's cells show them: what a sheet's where,

@@ -225,7 +225,7 @@ type job struct {
 	leads map[string][]string
 	// wheres are what each sheet's where gave, by the values it reads
 	// (matchPerson).
-	wheres map[*config.Sheet]map[string]bool
+	wheres map[*config.Sheet]*config.WhereMemo[bool]
 }
 
 type sheetJob struct {

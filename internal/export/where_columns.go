@@ -1,8 +1,6 @@
 package export
 
 import (
-	"slices"
-
 	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 )
@@ -19,24 +17,16 @@ func WhereColumns(names []string) (state.PersonColumns, bool) {
 		case n == "firstSeen" || n == "lastSeen":
 			cols.Seen = true
 		case n == "enrichedAt":
-			cols.Enriched = appendNew(cols.Enriched, state.DriftCompany)
+			cols.AddEnrichment()
 		case n == "email" || n == "validationStatus" || n == "companyDomain":
-			cols.Enriched = appendNew(cols.Enriched, n)
+			cols.AddEnriched(n)
 		case f != nil && f.Where && f.Profile == nil:
 			// fieldText: the lead's, else the enrichment's.
-			cols.Lead = appendNew(cols.Lead, f.Key)
-			cols.Enriched = appendNew(cols.Enriched, f.Key)
+			cols.AddLead(f.Key)
+			cols.AddEnriched(f.Key)
 		default:
 			return state.PersonColumns{}, false
 		}
 	}
 	return cols, true
-}
-
-// appendNew appends s to list unless it holds it.
-func appendNew(list []string, s string) []string {
-	if slices.Contains(list, s) {
-		return list
-	}
-	return append(list, s)
 }

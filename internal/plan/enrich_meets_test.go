@@ -235,10 +235,15 @@ func pageLeads(rng *rand.Rand, f *fixture) bool {
 		page := fmt.Sprintf("paged-%d", i)
 		leads = append(leads, person.Lead{FirstName: "P", LastName: page, FullName: "P " + page, Title: "CTO", Company: "Co " + page, PageName: page, Location: "Berlin, Germany"})
 	}
+	f.ranLeads(s, sr.RanAt.Add(time.Minute), leads)
+	return true
+}
+
+// ranLeads records a run of s at at that found leads.
+func (f *fixture) ranLeads(s *config.Search, at time.Time, leads []person.Lead) {
 	body, _ := json.Marshal(s.Request)
-	f.apply(state.Event{At: sr.RanAt.Add(time.Minute), Kind: state.EventSearch, Address: addr, Search: &state.SearchEvent{
+	f.apply(state.Event{At: at, Kind: state.EventSearch, Address: s.Address, Search: &state.SearchEvent{
 		Generation: f.cfg.API.Generation, Request: body, RequestHash: state.RequestHash(f.cfg.API.Generation, body),
 		Leads: leads, MaxResults: s.MaxResults,
 	}})
-	return true
 }

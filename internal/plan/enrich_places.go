@@ -206,7 +206,8 @@ func slowCount(n, need, asked int) bool {
 	return asked >= maxCounted/8 && n*maxCounted < need*asked
 }
 
-// countUpTo is count; rated says it gives up once slowCount says so.
+// countUpTo is count; rated says it gives up once slowCount says so. It
+// stops once the plan needs everyone (past maxHeldRead: readAsked).
 func (w *placesWalk) countUpTo(need int, rated bool) (n int, all bool) {
 	var chunk, held []string
 	inHeld := map[string]bool{}
@@ -229,10 +230,10 @@ func (w *placesWalk) countUpTo(need int, rated bool) (n int, all bool) {
 			ids = ids.Tail(w.at[1])
 		}
 		for _, id := range ids.All() {
-			if n >= need || asked >= maxCounted || rated && slowCount(n, need, asked) {
+			if w.v.facts.needsEveryone || n >= need || asked >= maxCounted || rated && slowCount(n, need, asked) {
 				return n, false
 			}
-			switch isHeld, read := w.v.facts.reuse.heldRead(id); {
+			switch isHeld, read := w.v.heldUnread().heldRead(id); {
 			case w.v.known(id) || read:
 				continue // read: counted where met
 			case isHeld:

@@ -45,7 +45,9 @@ import (
 // It needs everyone past that, when it counts the people not read, or
 // when it takes the census. The walk skips the sources that run; should
 // such a run fail, the apply walks the lead list held before, and its
-// copies read the people held they meet unread (readHeldMet).
+// copies read the people held they meet unread (readHeldMet). A plan
+// built with these facts but no lookup (Within's, made again) copies
+// nobody: the people held are then people not read (env.heldUnread).
 
 // maxReuseRead is the most people EnrichReadsOf reads whole because
 // another workspace holds an enrichment of them (a variable for tests):
@@ -58,12 +60,12 @@ var maxReuseRead = 100_000
 // in this workspace, or mostly not to enrich (mayCopy).
 func maxReuseKeys() int { return 40 * maxReuseRead }
 
-// reuseFacts are what EnrichReadsOf learned of the other workspaces:
-// held are the IDs of the people whom their keys name (those read, or
-// every one when unread); domains the company domains of this
+// reuseFacts are what EnrichReadsOf learned of the other workspaces.
+// held are the IDs of the people whom their keys name: those read, or
+// every one when unread. domains are the company domains of this
 // workspace's enrichments by company key (as employers.domains gathers
-// them), nil when the plan reads none of the people held (partial: it
-// may read them as it meets them). unread says the people held were not
+// them). They are nil when the plan reads none of the people held
+// (partial: it may read them as it meets them). unread says the people held were not
 // read for the copies, as the block's limit leaves no place to copy to
 // (reuseScope.noPlace): only those the plan reads anyway are asked about
 // (reuseAsk), and a plan that finds a place needs everyone (reuseUnread).
@@ -78,8 +80,10 @@ type reuseFacts struct {
 	partial bool
 	met     map[string]*state.Person
 	// read counts the people held the plan read as it met them, or to
-	// count those to enrich past the places (placesWalk.count).
+	// count those to enrich past the places (placesWalk.count); page is
+	// the size of the last page read as met (readHeld).
 	read int
+	page int
 }
 
 // reuseScope is what reuseReads is told of the enrich blocks planned: a
@@ -286,9 +290,10 @@ func (s reuseScope) mayCopy(held map[string]bool, ids []string, ix EnrichStore) 
 var maxReusePrefix = 100_000
 
 // maxHeldRead is the most people held the plan reads whole while it is
-// built, as it meets them before the copies took every place (heldMet)
-// or to count those to enrich past the places (heldToEnrich): past it,
-// the plan needs everyone (a variable for tests).
+// built (a variable for tests). It counts those it meets before the
+// copies took every place (heldMet) and those it reads to count the
+// people to enrich past the places (heldToEnrich). Past it, the plan
+// needs everyone.
 var maxHeldRead = 100_000
 
 // prefix is how many of the people held firstHeld reads: twice the
@@ -351,10 +356,11 @@ func (s reuseScope) staleForSome(p *state.Person) bool {
 // census): the whole state's plan may copy to it, or tell those people
 // from the others not read.
 func (v *env) reuseUnread(e *config.Enrich) {
-	if !v.facts.reuseUnread() {
+	r := v.heldUnread()
+	if !r.leftUnread() {
 		return
 	}
-	if v.facts.censused(e.Address) || e.Limit <= 0 || v.facts.reuse.unread && v.placesForCopies(e) > 0 {
+	if v.facts.censused(e.Address) || e.Limit <= 0 || r.unread && v.placesForCopies(e) > 0 {
 		v.facts.needUnread(e.Address)
 	}
 }
@@ -374,7 +380,7 @@ func (v *env) placesForCopies(e *config.Enrich) int {
 // counted wherever met from then on. Met after, they take no place and
 // are not counted (countUnread tells the people past the places).
 func (v *env) heldMet(e *config.Enrich, sources []source, i, j int, id string, bp *blockPeople) (p *state.Person, held bool) {
-	r := v.facts.reuse
+	r := v.heldUnread()
 	switch held, read := r.heldRead(id); {
 	case !held:
 		return nil, false
@@ -388,13 +394,14 @@ func (v *env) heldMet(e *config.Enrich, sources []source, i, j int, id string, b
 }
 
 // readHeld reads whole the people held not read met from
-// sources[i].ids[j] on, in order, each once: twice the places left for
-// copies and 16 more, at most walkChunk of them (reuseFacts.met). Past
-// maxHeldRead people read so, the plan needs everyone; when the store or
-// the other workspaces cannot answer, Err says why.
+// sources[i].ids[j] on, in order, each once (reuseFacts.met), a page at a
+// time (heldPage). Past maxHeldRead people read so, the plan needs
+// everyone. When the store or the other workspaces cannot answer, Err
+// says why.
 func (v *env) readHeld(e *config.Enrich, sources []source, i, j, places int) {
 	r := v.facts.reuse
-	ids := firstIDs(sources, i, j, min(walkChunk, 2*places+16), func(id string) bool {
+	r.page = r.heldPage(places)
+	ids := firstIDs(sources, i, j, r.page, func(id string) bool {
 		_, read := r.met[id]
 		return read || !r.held[id] || v.known(id)
 	})
@@ -413,10 +420,22 @@ func (v *env) readHeld(e *config.Enrich, sources []source, i, j, places int) {
 	}
 }
 
+// heldPage is the size of the next page of people held readHeld reads:
+// twice the places left for copies and 16 more, or twice the last page
+// when that is more (copies met mostly take no place), at most walkChunk.
+// It stops at maxHeldRead, but for one more person, whose read makes the
+// plan need everyone (readAsked).
+func (f *reuseFacts) heldPage(places int) int {
+	n := min(walkChunk, max(2*places+16, 2*f.page), maxHeldRead-f.read)
+	return max(n, 1)
+}
+
 // heldToEnrich returns the people of ids (held elsewhere, not read)
 // whom e would enrich past its places (placesWalk.count): read whole and
 // asked about (readAsked), those collect puts among the people to
-// enrich, not among the copies (candidate).
+// enrich, not among the copies (candidate). None is excluded or given an
+// e-mail by an import: the plan read those whole (excludedReads,
+// meetImports), as countAmong takes for the people it asks about.
 func (w *placesWalk) heldToEnrich(ids []string) ([]string, error) {
 	v, e := w.v, w.e
 	if e.Where != nil {
@@ -430,7 +449,7 @@ func (w *placesWalk) heldToEnrich(ids []string) ([]string, error) {
 	var found []string
 	for _, id := range ids {
 		p := people[id]
-		if p == nil || p.Lead.PageName == "" || !v.needsEnrich(e, p) || v.importGives(e, p) || v.excludedBy(p) != nil {
+		if p == nil || p.Lead.PageName == "" || !v.needsEnrich(e, p) {
 			continue
 		}
 		if _, copied := v.reusable(e, p); !copied {
@@ -455,6 +474,8 @@ func (v *env) readAsked(e *config.Enrich, ids []string) (map[string]*state.Perso
 	if err != nil {
 		return nil, err
 	}
+	// Only e's questions: people held are left unread (firstHeld) only
+	// when one block is planned.
 	var keys []string
 	for _, id := range ids {
 		if p := people[id]; p != nil && v.asksAbout(e, p) {
@@ -475,10 +496,22 @@ func (f *reuseFacts) heldRead(id string) (held, read bool) {
 	return true, read
 }
 
-// reuseUnread reports whether f left some of the people the other
+// leftUnread reports whether reuseReads left some of the people the other
 // workspaces hold unread (reuseFacts.unread, partial).
-func (f *EnrichFacts) reuseUnread() bool {
-	return f != nil && f.reuse != nil && (f.reuse.unread || f.reuse.partial)
+func (f *reuseFacts) leftUnread() bool {
+	return f != nil && (f.unread || f.partial)
+}
+
+// heldUnread are the facts of the people held elsewhere (reuseFacts) when
+// the plan asks the other workspaces (env.lookup), else nil. A plan made
+// again by Within asks nothing, though its facts were made with the
+// lookup (run.partialEnrich): the people held are then people not read
+// like any other, whom no copy takes a place from.
+func (v *env) heldUnread() *reuseFacts {
+	if v.lookup == nil || v.facts == nil {
+		return nil
+	}
+	return v.facts.reuse
 }
 
 // needUnread makes the plan of the block at addr need everyone: the

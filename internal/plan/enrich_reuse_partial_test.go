@@ -88,13 +88,38 @@ func sameReuses(t *testing.T, seed int, f *fixture, o Options) (compared, copied
 // (after Recount), which the engine is given.
 func applyPartial(t *testing.T, seed int, f *fixture, o Options) (*state.State, *Plan, *EnrichFacts) {
 	t.Helper()
+	st, facts := readPartial(t, seed, f, o)
+	if st == nil {
+		return nil, nil, nil
+	}
+	po := o
+	po.Enrich = facts
+	p, _ := Build(f.cfg, st, po)
+	if again := facts.Recount(); again != nil {
+		facts, po.Enrich = again, again
+		p, _ = Build(f.cfg, st, po)
+	}
+	if facts.Err() != nil || facts.NeedsEveryone() {
+		return nil, nil, nil
+	}
+	if err := st.ReadPeople(facts.WalkedIDs()); err != nil {
+		t.Fatalf("seed %d: %v", seed, err)
+	}
+	return st, p, facts
+}
+
+// readPartial is the partial state an apply of f reads before it plans
+// (run.partialEnrich, writableReading), with the store's facts: nil when
+// EnrichReadsOf does not answer.
+func readPartial(t *testing.T, seed int, f *fixture, o Options) (*state.State, *EnrichFacts) {
+	t.Helper()
 	b := enrichBase(f.st)
 	r, facts, ok, err := EnrichReadsOf(f.cfg, b.Records, o, b)
 	if err != nil {
 		t.Fatalf("seed %d: %v", seed, err)
 	}
 	if !ok {
-		return nil, nil, nil
+		return nil, nil
 	}
 	st, err := b.Writable()
 	if err == nil {
@@ -122,18 +147,5 @@ func applyPartial(t *testing.T, seed int, f *fixture, o Options) (*state.State, 
 	if err := st.ReadPeople(facts.SketchedIDs()); err != nil {
 		t.Fatalf("seed %d: %v", seed, err)
 	}
-	po := o
-	po.Enrich = facts
-	p, _ := Build(f.cfg, st, po)
-	if again := facts.Recount(); again != nil {
-		facts, po.Enrich = again, again
-		p, _ = Build(f.cfg, st, po)
-	}
-	if facts.Err() != nil || facts.NeedsEveryone() {
-		return nil, nil, nil
-	}
-	if err := st.ReadPeople(facts.WalkedIDs()); err != nil {
-		t.Fatalf("seed %d: %v", seed, err)
-	}
-	return st, p, facts
+	return st, facts
 }

@@ -528,7 +528,7 @@ func (b *builder) countUnread(e *config.Enrich, bp *blockPeople, changing changi
 	sum := len(bp.todo) + flips + unknown + changing.len()
 	need := b.limitBound(e, *bp, changing, unknown == 0 && flips == 0) - sum
 	switch {
-	case need > 0 && b.v.facts.reuse != nil && b.v.facts.reuse.unread:
+	case need > 0 && b.v.heldUnread() != nil && b.v.heldUnread().unread:
 		// A copy past the places is not to enrich: those not read
 		// are not told apart from the people held elsewhere (with
 		// places left, the walk reads those held: heldToEnrich).

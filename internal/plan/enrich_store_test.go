@@ -381,12 +381,17 @@ func worldPeople(rng *rand.Rand, f *fixture, blocks []string) {
 // enrichBase is storedBase whose store also tells which people exist, as
 // the plan of an enrich block asks (placesWalk.count).
 func enrichBase(st *state.State) *state.Base {
+	return enrichBaseIn(st, enrichMemStore{memStore{st}})
+}
+
+// enrichBaseIn is enrichBase over store, which holds st's people.
+func enrichBaseIn(st *state.State, store state.PeopleStore) *state.Base {
 	b := storedBase(st)
 	kept := map[string]int{}
 	for a := range b.Records.Searches {
 		kept[a] = b.Kept(a)
 	}
-	return state.NewStoredBase(b.Records, kept, enrichMemStore{memStore{st}})
+	return state.NewStoredBase(b.Records, kept, store)
 }
 
 type enrichMemStore struct{ memStore }

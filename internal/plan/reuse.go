@@ -159,12 +159,12 @@ func (m *employers) learn(company, domain string) {
 // lookupReuse asks the other workspaces, once, about the people of the
 // blocks' sources who need an enrichment and have not been asked about.
 func (v *env) lookupReuse(blocks []*config.Enrich, skipSource func(string) bool) error {
-	if v.lookup == nil {
-		return nil
-	}
 	if v.reuse == nil {
 		v.reuse = map[string]state.Reusable{}
 		v.asked = map[string]bool{}
+	}
+	if v.lookup == nil {
+		return nil
 	}
 	v.reuseEmployers()
 	var keys []string
@@ -203,9 +203,9 @@ func (v *env) unaskedKeys(keys []string, p *state.Person) []string {
 }
 
 // askKeys asks the other workspaces about keys, keeping their answers
-// (env.reuse).
+// (env.reuse); nothing without other workspaces (env.lookup nil).
 func (v *env) askKeys(keys []string) error {
-	if len(keys) == 0 {
+	if len(keys) == 0 || v.lookup == nil {
 		return nil
 	}
 	found, err := v.lookup(keys)

@@ -208,20 +208,13 @@ type whereMatcher struct {
 	// vars are the variables of the last person, made anew in place for
 	// each (Scope.Eval copies nothing of them into what it gives).
 	vars map[string]cty.Value
-	// personVals are the values of fields of the last person (values).
-	personVals map[string]cty.Value
 	// memo is what the where gave, true or false, by the values it reads
-	// (config.LeadValuesKey of memoKeys, config.PersonValuesKey of
-	// fields): the line's scope is fixed and its functions pure, so
-	// equal values give the same. nil for a where reading lead otherwise
-	// than as lead.<field>.
-	memo     map[string]bool
+	// (key): the line's scope is fixed and its functions pure, so equal
+	// values give the same. nil for a where reading lead otherwise than
+	// as lead.<field>: its key would be the whole lead, met once.
+	memo     *config.WhereMemo[bool]
 	memoKeys []string
 }
-
-// maxConsoleMemo is the most values a whereMatcher's memo keeps; when
-// full it starts again empty.
-const maxConsoleMemo = 1 << 16
 
 // matcher is the whereMatcher of expr, which reads the person fields
 // fields, or lead when lead is true.
@@ -229,7 +222,7 @@ func (c *ConsoleSession) matcher(expr hcl.Expression, fields []string, lead bool
 	m := &whereMatcher{c: c, expr: expr, fields: fields, lead: lead, leadOf: leadValueOf(expr), vars: map[string]cty.Value{}}
 	read, ok := leadFieldsOf(expr)
 	if !lead || ok {
-		m.memo = map[string]bool{}
+		m.memo = &config.WhereMemo[bool]{}
 	}
 	for _, f := range read {
 		m.memoKeys = append(m.memoKeys, f.Key)
@@ -241,50 +234,56 @@ func (c *ConsoleSession) matcher(expr hcl.Expression, fields []string, lead bool
 // same values (memo): true or false, or the problem (naming the person
 // when it is theirs alone).
 func (m *whereMatcher) match(p *state.Person) (bool, hcl.Diagnostics) {
-	var arr [128]byte
-	key, diags := m.values(arr[:0], p)
+	vals, diags := m.personValues(p)
 	if diags.HasErrors() {
 		return false, diags
 	}
-	if ok, found := m.memo[string(key)]; found {
+	if m.memo == nil {
+		return m.eval(p, vals)
+	}
+	var arr [128]byte
+	key := m.key(arr[:0], p, vals)
+	if ok, found := m.memo.Get(key); found {
 		return ok, nil
 	}
-	ok, diags := m.eval(p)
-	if m.memo != nil && !diags.HasErrors() {
-		if len(m.memo) >= maxConsoleMemo {
-			clear(m.memo)
-		}
-		m.memo[string(key)] = ok
+	ok, diags := m.eval(p, vals)
+	if !diags.HasErrors() {
+		m.memo.Put(key, ok)
 	}
 	return ok, diags
 }
 
-// values appends to buf the key of the values a where reads of p when it
-// has a memo; a person where's values are kept for eval (personVals).
-func (m *whereMatcher) values(buf []byte, p *state.Person) ([]byte, hcl.Diagnostics) {
+// personValues are the values a where on person reads of p
+// (export.WhereValues); nil for a where on lead.
+func (m *whereMatcher) personValues(p *state.Person) (map[string]cty.Value, hcl.Diagnostics) {
 	if m.lead {
-		if m.memo == nil {
-			return buf, nil
-		}
-		return config.LeadValuesKey(buf, &p.Lead, m.memoKeys), nil
+		return nil, nil
 	}
 	vals, err := export.WhereValues(m.c.cfg, m.fields, p)
 	if err != nil {
 		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid where", Detail: err.Error(), Subject: m.expr.Range().Ptr()}}
 	}
-	m.personVals = vals
-	return config.PersonValuesKey(buf, m.fields, vals), nil
+	return vals, nil
 }
 
-// eval evaluates a where for one person, a person where with the values
-// values read of them: true or false, or the problem (naming the person
-// when it is theirs alone).
-func (m *whereMatcher) eval(p *state.Person) (bool, hcl.Diagnostics) {
+// key appends to buf the key of the values the where reads of p: the
+// lead's fields it reads, or vals, those personValues gave.
+func (m *whereMatcher) key(buf []byte, p *state.Person, vals map[string]cty.Value) []byte {
+	if m.lead {
+		return config.LeadValuesKey(buf, &p.Lead, m.memoKeys)
+	}
+	return config.PersonValuesKey(buf, m.fields, vals)
+}
+
+// eval evaluates a where for one person, a person where with vals, the
+// values personValues read of them: true or false, or the problem
+// (naming the person when it is theirs alone).
+func (m *whereMatcher) eval(p *state.Person, vals map[string]cty.Value) (bool, hcl.Diagnostics) {
 	expr := m.expr
 	if m.lead {
 		m.vars["lead"] = m.leadOf(p.Lead)
 	} else {
-		m.vars["person"] = config.PersonValue(m.personVals)
+		m.vars["person"] = config.PersonValue(vals)
 	}
 	v, diags := m.c.scope.Eval(expr, m.vars)
 	if diags.HasErrors() {
@@ -360,9 +359,7 @@ func narrowColumns(expr hcl.Expression, fields []string, lead bool) (state.Perso
 	}
 	cols := state.PersonColumns{Lead: []string{"fullName"}}
 	for _, f := range read {
-		if !slices.Contains(cols.Lead, f.Key) {
-			cols.Lead = append(cols.Lead, f.Key)
-		}
+		cols.AddLead(f.Key)
 	}
 	return cols, true
 }

@@ -37,6 +37,32 @@ type PersonColumns struct {
 	Seen bool
 }
 
+// AddLead names the lead field of key k too, unless cols names it.
+func (cols *PersonColumns) AddLead(k string) {
+	if !slices.Contains(cols.Lead, k) {
+		cols.Lead = append(cols.Lead, k)
+	}
+}
+
+// AddEnriched names the enrichment's text of key k too, unless cols
+// names it.
+func (cols *PersonColumns) AddEnriched(k string) {
+	if !slices.Contains(cols.Enriched, k) {
+		cols.Enriched = append(cols.Enriched, k)
+	}
+}
+
+// AddEnrichment names an enriched person's Enrichment (its time, its
+// company): its company's text, which Fields reads first with any
+// enrichment text.
+func (cols *PersonColumns) AddEnrichment() {
+	cols.AddEnriched(enrichedCompany)
+}
+
+// enrichedCompany is the key of the company among an enrichment's texts
+// (person.EnrichedFields), the one Fields always reads.
+const enrichedCompany = "company"
+
 // Fields are the rows of cols' lead fields and of its enrichment's
 // fields, the company first among these when there are any; an error for
 // a key that names no such field.
@@ -44,7 +70,7 @@ func (cols PersonColumns) Fields() (lead, enriched []*person.PersonField, err er
 	if lead, err = SketchFields(cols.Lead); err != nil || len(cols.Enriched) == 0 {
 		return lead, nil, err
 	}
-	keys := append([]string{DriftCompany}, cols.Enriched...)
+	keys := append([]string{enrichedCompany}, cols.Enriched...)
 	for i, k := range keys {
 		j := slices.IndexFunc(person.EnrichedFields, func(f *person.PersonField) bool { return f.Key == k && f.Enriched != nil })
 		switch {

@@ -6,11 +6,13 @@
 // (ledger.go) and the claims of the enrichments in flight across the
 // workspaces (claims.go: each running apply alive while its session holds
 // its advisory lock); a push's copy and a migration bound by their
-// progress, not by one operation's ten minutes (stall.go). It registers
+// progress, not by one operation's ten minutes (stall.go, the server
+// asked what a long step's session does: stallactivity.go). It registers
 // itself as backend "pg" (Definition: its block's schema, checks and
-// opener), and runs backendtest.Run in its tests. The columns of the person fields of the
-// people and enrichments tables are those their rows in person.PersonFields
-// name (PG); a field without one is kept in the row's extra column.
+// opener), and runs backendtest.Run in its tests. The columns of the
+// person fields of the people and enrichments tables are those their
+// rows in person.PersonFields name (PG); a field without one is kept in
+// the row's extra column.
 //
 // It imports state (the model), backend (the interfaces), sqlstate (the
 // queries it shares with the local backend), person, api, textfmt,

@@ -70,10 +70,17 @@ func (b *Backend) copyWatched(ctx context.Context, c *pgx.Conn, ps *backend.Push
 	defer w.end()
 	err := b.inTx(ctx, c, pgx.TxOptions{}, func(tx pgx.Tx) error { return b.replaceStream(ctx, tx, ps, replacing) })
 	if err != nil {
-		return b.stalled(w, err, "pushing the state", "the push was rolled back: nothing was written")
+		return b.stalled(w, err, pushWords)
 	}
 	analyzePeople(ctx, c, b.sql)
 	return nil
+}
+
+// pushWords are what the error of a stalled push says of it.
+var pushWords = stallWords{
+	doing:   "pushing the state",
+	undone:  "the push was rolled back: nothing was written",
+	unknown: "whether it was committed is unknown: read the workspace (leadsync state list) before doing it again",
 }
 
 // replaceStream makes ps the workspace's whole state in tx: every row of

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/backend"
 	"github.com/leadsync/leadsync/internal/state/backend/backendtest"
@@ -17,28 +19,32 @@ import (
 
 // A push --force that waits for a lock another session holds on the
 // workspace's people (a real PostgreSQL lock, not a fake) ends once its
-// step goes on past the stall limit: one error that says so and that
-// nothing was written, the workspace and its keys as they were. Once the
-// lock is released, the push succeeds.
+// step goes on past the stall limit, on a clock of the test's: one error
+// that names the lock's holder and says that nothing was written, the
+// workspace and its keys as they were, and the push's session no longer
+// waiting (the server cancelled its statement). Once the lock is
+// released, the push succeeds.
 func TestAStalledPushIsRolledBack(t *testing.T) {
 	cs := testConnStr(t)
-	schema := testSchema(t, cs)
-	b := newPG(t, cs, schema, "", alice)
+	b, clock := clockedPG(t, cs)
+	schema := b.schema
 	first := backendtest.ManyPeople(t, 300)
 	mustNoErr(t, b.Push(first, false), "push the first state")
 	oids, _ := keysToPeople(t, cs, schema)
 
-	release := holdLock(t, cs, `LOCK TABLE `+schema+`.people IN EXCLUSIVE MODE`)
-	b.opts.StallLimit = 50 * time.Millisecond // real time: under load, any step may be the one cut
+	release, holder := holdLock(t, cs, `LOCK TABLE `+schema+`.people IN EXCLUSIVE MODE`)
 	second := backendtest.ManyPeople(t, 400)
-	err := returnsOrRelease(t, b, release, func() error { return b.Push(second, true) })
+	done := start(func() error { return b.Push(second, true) })
+	waitForWaiters(t, cs, holder, true)
+	clock.advance(time.Minute)
+	err := returnsOrRelease(t, b, release, done)
 	var se *stallError
 	if !errors.As(err, &se) {
 		t.Fatalf("push past the stall limit: %v, want the stall", err)
 	}
 	msg := err.Error()
 	t.Log(msg)
-	for _, want := range []string{"no progress for 50ms", schema, "nothing was written"} {
+	for _, want := range []string{"no progress for 1m0s", schema, fmt.Sprintf("for a lock held by PID %d;", holder), "nothing was written"} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("the stall's error %q does not say %q", msg, want)
 		}
@@ -46,6 +52,7 @@ func TestAStalledPushIsRolledBack(t *testing.T) {
 	if strings.Contains(msg, "context") {
 		t.Errorf("the stall's error %q speaks of Go's context", msg)
 	}
+	waitForWaiters(t, cs, holder, false)
 	got, err := newPG(t, cs, schema, "", bob).Load()
 	mustNoErr(t, err, "load")
 	if backendtest.Canon(t, got) != backendtest.Canon(t, first) {
@@ -56,7 +63,6 @@ func TestAStalledPushIsRolledBack(t *testing.T) {
 	}
 
 	release()
-	b.opts.StallLimit = 0
 	mustNoErr(t, b.Push(second, true), "push once the lock is released")
 	got, err = newPG(t, cs, schema, "", bob).Load()
 	mustNoErr(t, err, "load")
@@ -66,8 +72,9 @@ func TestAStalledPushIsRolledBack(t *testing.T) {
 }
 
 // holdLock runs lock in a transaction of a session of its own, and
-// returns what ends it (once; at the test's end at the latest).
-func holdLock(t *testing.T, cs, lock string) (release func()) {
+// returns what ends it (once; at the test's end at the latest) and the
+// session's PID.
+func holdLock(t *testing.T, cs, lock string) (release func(), pid uint32) {
 	t.Helper()
 	ctx := context.Background()
 	c, err := connect(ctx, cs)
@@ -81,17 +88,48 @@ func holdLock(t *testing.T, cs, lock string) (release func()) {
 		c.Close(ctx)
 	})
 	t.Cleanup(release)
-	return release
+	return release, c.PgConn().PID()
 }
 
-// returnsOrRelease returns what f (a push or a migration of b) returns.
-// One still waiting after two minutes was not cut by its stall limit
-// (some milliseconds): the lock is released, so that it ends, and the
-// test fails.
-func returnsOrRelease(t *testing.T, b *Backend, release func(), f func() error) error {
+// waitForWaiters returns once leadsync's sessions waiting for a lock the
+// session holder holds are some (waiting) or none. A minute without
+// fails the test: none that waits once its work was cut is the server's
+// cancel of its statement (the closed connection alone would not end
+// the wait).
+func waitForWaiters(t *testing.T, cs string, holder uint32, waiting bool) {
 	t.Helper()
+	pollUntil(t, cs, fmt.Sprintf("leadsync's sessions waiting for the lock of PID %d are some (%t)", holder, waiting),
+		`SELECT (count(*) > 0) = $2 FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+			WHERE NOT l.granted AND a.application_name = 'leadsync' AND $1 = ANY (pg_blocking_pids(a.pid))`, int64(holder), waiting)
+}
+
+// pollUntil runs query (true or false) on a connection of its own until
+// it is true (what); a minute without fails the test.
+func pollUntil(t *testing.T, cs, what, query string, args ...any) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	c, err := connect(ctx, cs)
+	mustNoErr(t, err, "connect")
+	defer c.Close(context.Background())
+	for done := false; !done; {
+		mustNoErr(t, c.QueryRow(ctx, query, args...).Scan(&done), "waiting until %s", what)
+	}
+}
+
+// start runs f (a push or a migration) in a goroutine of its own; the
+// channel returns what it returns.
+func start(f func() error) <-chan error {
 	done := make(chan error, 1)
 	go func() { done <- f() }()
+	return done
+}
+
+// returnsOrRelease returns what the work done started returns. One still
+// waiting after two minutes was not cut by its stall limit: the lock is
+// released, so that it ends, and the test fails.
+func returnsOrRelease(t *testing.T, b *Backend, release func(), done <-chan error) error {
+	t.Helper()
 	select {
 	case err := <-done:
 		return err
@@ -103,20 +141,23 @@ func returnsOrRelease(t *testing.T, b *Backend, release func(), f func() error) 
 }
 
 // A migration that waits for the schema's lock, which another session
-// holds (as another process's migration does), ends at the stall limit:
-// the schema is as it was. Once the lock is released, it migrates.
+// holds (as another process's migration does), ends at the stall limit
+// (real time): the schema is as it was, and the migration's session no
+// longer waits. Once the lock is released, it migrates.
 func TestAStalledMigrationIsRolledBack(t *testing.T) {
 	cs := testConnStr(t)
 	old, schema, _ := schemaAt(t, cs, SchemaVersion-1)
 	old.mu.Unlock()
-	release := holdLock(t, cs, fmt.Sprintf(`SELECT pg_advisory_xact_lock(%d)`, schemaKey(schema)))
+	release, holder := holdLock(t, cs, fmt.Sprintf(`SELECT pg_advisory_xact_lock(%d)`, schemaKey(schema)))
 	b := newPG(t, cs, schema, "", bob)
-	b.opts.StallLimit = 50 * time.Millisecond
-	err := returnsOrRelease(t, b, release, func() error { _, err := b.Load(); return err })
+	b.opts.StallLimit = 50 * time.Millisecond // real time: the real timer
+	err := returnsOrRelease(t, b, release, start(func() error { _, err := b.Load(); return err }))
 	var se *stallError
 	if !errors.As(err, &se) || !strings.Contains(err.Error(), "the migration was rolled back") {
 		t.Fatalf("a migration past the stall limit: %v, want the stall", err)
 	}
+	t.Log(err)
+	waitForWaiters(t, cs, holder, false)
 	if v := versionOf(t, cs, b); v != SchemaVersion-1 {
 		t.Fatalf("schema version %d after the stalled migration, want %d", v, SchemaVersion-1)
 	}
@@ -145,14 +186,7 @@ func versionOf(t *testing.T, cs string, b *Backend) int {
 // statements each 40 s after the one before, on a clock of the test's,
 // with a limit of one minute, do not end it; a minute without one does.
 func TestEachStatementIsAStep(t *testing.T) {
-	cs := testConnStr(t)
-	b, clock := clockedPG(t, cs)
-	ctx := context.Background()
-	c, err := connect(ctx, cs)
-	mustNoErr(t, err, "connect")
-	defer c.Close(ctx)
-	wctx, w := b.watchStalls(ctx, c, "the test's work")
-	defer w.end()
+	c, wctx, clock := watchedConn(t, testConnStr(t))
 	for i := range 5 {
 		clock.advance(40 * time.Second)
 		_, err := c.Exec(wctx, "SELECT 1")
@@ -166,15 +200,23 @@ func TestEachStatementIsAStep(t *testing.T) {
 }
 
 // A work stalled in its COMMIT does not say that nothing was written:
-// whether it was is unknown.
+// whether it was is unknown, in each caller's words (a migration's do
+// not send the user to the workspace's list).
 func TestAStallInTheCommitSaysItIsUnknown(t *testing.T) {
 	b, err := New(Options{ConnStr: "postgres://localhost/leads"})
 	mustNoErr(t, err, "backend")
-	for step, want := range map[string]string{quoteStep("commit"): "whether it was committed is unknown", quoteStep("DELETE FROM x"): "nothing was written"} {
-		w := &stallWatch{cut: &stallError{limit: time.Minute, step: step}}
-		if err := b.stalled(w, errors.New("canceled"), "pushing the state", "nothing was written"); !strings.Contains(err.Error(), want) {
-			t.Errorf("stalled at %s: %v, want %q", step, err, want)
+	for _, words := range []stallWords{pushWords, migrationWords} {
+		for step, want := range map[string]string{"commit": "whether it was committed is unknown", "DELETE FROM x": "was rolled back"} {
+			w := &stallWatch{cut: &stallError{limit: time.Minute, step: step}}
+			err := b.stalled(w, errors.New("canceled"), words)
+			if !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), words.doing) {
+				t.Errorf("%s stalled at %s: %v, want %q", words.doing, step, err, want)
+			}
 		}
+	}
+	w := &stallWatch{cut: &stallError{limit: time.Minute, step: "COMMIT"}}
+	if err := b.stalled(w, errors.New("canceled"), migrationWords); strings.Contains(err.Error(), "state list") {
+		t.Errorf("a migration stalled in its commit: %v, speaks of the workspace's list", err)
 	}
 }
 
@@ -200,6 +242,21 @@ func TestAPushThatProgressesIsNotCut(t *testing.T) {
 	if backendtest.Canon(t, got) != want {
 		t.Error("the state pushed differs")
 	}
+}
+
+// watchedConn is a connection of its own whose work is watched (its
+// context), the stall limit a minute on the clock it returns; the watch
+// ends with the test.
+func watchedConn(t *testing.T, cs string) (*pgx.Conn, context.Context, *stepClock) {
+	t.Helper()
+	b, clock := clockedPG(t, cs)
+	ctx := context.Background()
+	c, err := connect(ctx, cs)
+	mustNoErr(t, err, "connect")
+	t.Cleanup(func() { c.Close(ctx) })
+	wctx, w := b.watchStalls(ctx, c, "the test's work")
+	t.Cleanup(w.end)
+	return c, wctx, clock
 }
 
 // clockedPG is a backend on a new schema whose stall limit is a minute

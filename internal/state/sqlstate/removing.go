@@ -149,12 +149,8 @@ func removalPerson(v []sql.NullString, d *personDecoder, names *blockNames, pack
 // each call their history names. On SQLite it first asks whether any
 // history lies between the IDs, as attach does.
 func (p *peopleStore) removingHistory(ids []string, list any, names *blockNames, byID map[string]*state.Person) error {
-	if p.r.D.packRows {
-		var some bool
-		err := p.r.Q.QueryRowContext(p.ctx, p.r.D.Rewrite(SomeHistoryBetween), p.r.WS, slices.Min(ids), slices.Max(ids)).Scan(&some)
-		if err != nil || !some {
-			return err
-		}
+	if none, err := p.noHistoryBetween(slices.Min(ids), slices.Max(ids)); err != nil || none {
+		return err
 	}
 	rows, err := p.r.query(p.ctx, SelectRemovingHistory+p.r.D.inList("person_id", "$2"), p.r.WS, list)
 	if err != nil {
