@@ -1,27 +1,65 @@
 package cli
 
 import (
+	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"time"
+
+	"github.com/spf13/cobra"
 
 	"github.com/leadsync/leadsync/internal/version"
 	"github.com/leadsync/leadsync/internal/views"
 )
 
-// crashed turns a panic of the command's goroutine into one message and
-// exit code ExitError: a bug of leadsync, never a Go stack trace on the
-// user's screen. The stack goes to a file of its own (crashLog), named in
-// the message, for the report. The command's deferred work (the state's
+// crashError is a panic of a command turned into its failure: a bug of
+// leadsync, never a Go stack trace on the user's screen. The stack went
+// to a file of its own (log, "" when it could not be written), named in
+// the message for the report. The command's deferred work (the state's
 // lock released, files closed) ran as the panic unwound; every answer
 // paid for was written to the state before the next call was made.
-func crashed(f *Factory, p any, stack []byte) int {
-	path, err := crashLog(f, p, stack)
+type crashError struct {
+	value any
+	log   string
+}
+
+func (e *crashError) Error() string {
+	where := "this message (the details could not be written)"
+	if e.log != "" {
+		where = e.log
+	}
+	return fmt.Sprintf("leadsync stopped on an internal error: %v\n\n"+
+		"This is a bug in leadsync, not in your configuration. Every answer paid\n"+
+		"for was written to the state before the next call; run the command again\n"+
+		"to go on. Please report it with the details in %s.", e.value, where)
+}
+
+// executeC runs the command args name, as root.ExecuteContextC does,
+// with a panic returned as a crashError of that command, so that Run
+// reports it as any failure, --json included.
+func executeC(ctx context.Context, f *Factory, root *cobra.Command, args []string) (cmd *cobra.Command, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = crashed(f, p)
+			if cmd, _, _ = root.Find(args); cmd == root {
+				cmd = nil
+			}
+		}
+	}()
+	return root.ExecuteContextC(ctx)
+}
+
+// crashed writes the stack of the goroutine that panicked with p
+// (crashLog) and returns the crashError naming it. Call it from the
+// deferred function that recovered p.
+func crashed(f *Factory, p any) error {
+	path, err := crashLog(f, p, debug.Stack())
 	if err != nil {
 		path = ""
 	}
-	views.Crash(f.IO.ErrOut, p, path)
-	return ExitError
+	return &crashError{value: p, log: path}
 }
 
 // crashLog writes the panic's value and stack to a new file in the

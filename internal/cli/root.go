@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 	"time"
 
@@ -43,8 +42,10 @@ func Main() int {
 // Run runs leadsync with args in the world of f and returns the exit code.
 func Run(ctx context.Context, f *Factory, args []string) (code int) {
 	defer func() {
+		// A panic outside the command itself (executeC catches those).
 		if p := recover(); p != nil {
-			code = crashed(f, p, debug.Stack())
+			views.Error(f.IO.ErrOut, crashed(f, p))
+			code = ExitError
 		}
 	}()
 	// Count what reaches stdout, so that a --json command that fails
@@ -63,7 +64,7 @@ func Run(ctx context.Context, f *Factory, args []string) (code int) {
 	root.SetIn(f.IO.In)
 	root.SetOut(f.IO.Out)
 	root.SetErr(f.IO.ErrOut)
-	cmd, err := root.ExecuteContextC(ctx)
+	cmd, err := executeC(ctx, f, root, args)
 	if err == nil {
 		return ExitOK
 	}
