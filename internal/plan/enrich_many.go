@@ -298,7 +298,7 @@ func (b *builder) unionBound(u *enrichUnion, blocks []*config.Enrich, people []b
 		}
 		if w := f.walks[e.Address]; w != nil && !all[i] {
 			// Count every person not read the block would enrich.
-			all[i] = w.countAll()
+			_, all[i] = w.count(maxCounted)
 		}
 	}
 	bound = b.unionRead(u, blocks)

@@ -183,32 +183,8 @@ func firstIDs(sources []source, i, j, n int, skip func(id string) bool) []string
 // instead: a copy past the places is no person to enrich
 // (heldToEnrich). all says it asked about every one, so that n is their
 // number. Past maxCounted people asked about it gives up (n < need), and
-// sooner once, at the rate it finds them, it would (slowCount): the
-// census that then decides the plan (EnrichFacts.Recount) costs less than
-// asking about every person by ID.
+// once the plan needs everyone (past maxHeldRead: readAsked).
 func (w *placesWalk) count(need int) (n int, all bool) {
-	return w.countUpTo(need, true)
-}
-
-// countAll counts every person not read whom e would enrich once its
-// places are taken, as count does: all says it asked about every one
-// before maxCounted, whatever the rate it found them at.
-func (w *placesWalk) countAll() (all bool) {
-	_, all = w.countUpTo(maxCounted, false)
-	return all
-}
-
-// slowCount reports whether a count that found n people to enrich among
-// asked would find fewer than need by maxCounted at that rate, once it
-// asked about an eighth of maxCounted (a sample that spans many lead
-// lists): a state whose people past the places are nearly all enriched.
-func slowCount(n, need, asked int) bool {
-	return asked >= maxCounted/8 && n*maxCounted < need*asked
-}
-
-// countUpTo is count; rated says it gives up once slowCount says so. It
-// stops once the plan needs everyone (past maxHeldRead: readAsked).
-func (w *placesWalk) countUpTo(need int, rated bool) (n int, all bool) {
 	var chunk, held []string
 	inHeld := map[string]bool{}
 	asked := 0
@@ -230,7 +206,7 @@ func (w *placesWalk) countUpTo(need int, rated bool) (n int, all bool) {
 			ids = ids.Tail(w.at[1])
 		}
 		for _, id := range ids.All() {
-			if w.v.facts.needsEveryone || n >= need || asked >= maxCounted || rated && slowCount(n, need, asked) {
+			if w.v.facts.needsEveryone || n >= need || asked >= maxCounted {
 				return n, false
 			}
 			switch isHeld, read := w.v.heldUnread().heldRead(id); {

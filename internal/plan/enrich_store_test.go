@@ -215,14 +215,14 @@ func planOfEnrich(t *testing.T, seed int, f *fixture, o Options) enrichPlanned {
 }
 
 // setReadKnobs sets the knobs of the reads in part that the random worlds
-// vary by seed: walkChunk (drawn from rng), maxCounted (40 in some worlds
-// whose count runs long enough for its rate, slowCount), maxPlacesRead
-// and maxCensusRead.
+// vary by seed: walkChunk (drawn from rng), maxCounted (40 in some
+// worlds, a count given up past a few chunks), maxPlacesRead and
+// maxCensusRead.
 func setReadKnobs(rng *rand.Rand, seed int) {
 	walkChunk = []int{1, 2, 3, 4096}[rng.IntN(4)]
 	maxCounted = []int{1, 4, 1 << 20}[seed%3]
 	if seed%3 == 2 && seed%5 == 0 {
-		maxCounted = 40 // slowCount judges the rate past 5 people asked
+		maxCounted = 40
 	}
 	maxPlacesRead = []int{100_000, 100_000, 2}[seed%3]
 	maxCensusRead = []int{1 << 30, 1 << 30, 1 << 30, 3}[seed%4]
