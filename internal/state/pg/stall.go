@@ -2,6 +2,7 @@ package pg
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -136,7 +137,10 @@ func (w *stallWatch) fire(gen int) {
 		w.mu.Unlock()
 		return
 	}
-	if err == nil && act.running() {
+	if err == nil && act.running() || errors.Is(err, errProbeRefused) {
+		// Running, or not known: a server that refuses the question's
+		// connection answers, and a statement it runs may be making
+		// progress (a long migration on a full server).
 		w.arm()
 		w.mu.Unlock()
 		return

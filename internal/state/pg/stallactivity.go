@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // activity is what PostgreSQL says a session is doing (pg_stat_activity).
@@ -70,7 +71,7 @@ func (b *Backend) activityOf(pid uint32) (activity, error) {
 	defer cancel()
 	c, err := connect(ctx, b.opts.ConnStr)
 	if err != nil {
-		return activity{}, err
+		return activity{}, probeRefused(Redact(err, b.opts.ConnStr))
 	}
 	defer c.Close(ctx)
 	var a activity
@@ -79,4 +80,20 @@ func (b *Backend) activityOf(pid uint32) (activity, error) {
 		return activity{}, nil
 	}
 	return a, Redact(err, b.opts.ConnStr)
+}
+
+// errProbeRefused marks a question of a stall the server refused to
+// connect for (too many connections, the role's limit, starting up): it
+// answered, so it has not stopped, and what the session does is unknown.
+var errProbeRefused = errors.New("the server refused a connection to ask")
+
+// probeRefused wraps err in errProbeRefused when the server refused the
+// connection (SQLSTATE class 53, insufficient resources, or 57P03,
+// cannot connect now); other errors are returned as they are.
+func probeRefused(err error) error {
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) && (strings.HasPrefix(pe.Code, "53") || pe.Code == "57P03") {
+		return fmt.Errorf("%w: %w", errProbeRefused, err)
+	}
+	return err
 }

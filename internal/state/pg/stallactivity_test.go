@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/leadsync/leadsync/internal/state/backend/backendtest"
 )
@@ -66,6 +67,9 @@ func TestWhatTheServerSaysDecides(t *testing.T) {
 		{act: activity{state: "idle in transaction"}, want: "PostgreSQL was not running it (its session was idle in transaction)"},
 		{act: activity{}, want: "its session had ended"},
 		{err: errors.New("timeout: no answer"), want: "the server did not say within 10s what it was doing (timeout: no answer)"},
+		{err: probeRefused(&pgconn.PgError{Code: "53300", Message: "too many connections for role"})},
+		{err: probeRefused(&pgconn.PgError{Code: "57P03", Message: "the database system is starting up"})},
+		{err: probeRefused(&pgconn.PgError{Code: "28P01", Message: "password authentication failed"}), want: "the server did not say within 10s what it was doing (: password authentication failed (SQLSTATE 28P01))"},
 	} {
 		clock := &stepClock{}
 		asked := 0
