@@ -3,13 +3,16 @@ package cli
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/leadsync/leadsync/internal/textfmt"
 	"github.com/leadsync/leadsync/internal/version"
 	"github.com/leadsync/leadsync/internal/views"
 )
@@ -21,7 +24,7 @@ import (
 // lock released, files closed) ran as the panic unwound; every answer
 // paid for was written to the state before the next call was made.
 type crashError struct {
-	value any
+	value string
 	log   string
 }
 
@@ -55,11 +58,28 @@ func executeC(ctx context.Context, f *Factory, root *cobra.Command, args []strin
 // (crashLog) and returns the crashError naming it. Call it from the
 // deferred function that recovered p.
 func crashed(f *Factory, p any) error {
-	path, err := crashLog(f, p, debug.Stack())
+	value := textfmt.Redact(fmt.Sprint(p), envSecrets(f)...)
+	path, err := crashLog(f, value, debug.Stack())
 	if err != nil {
 		path = ""
 	}
-	return &crashError{value: p, log: path}
+	return &crashError{value: value, log: path}
+}
+
+// envSecrets are the secrets the environment gives a command, to be cut
+// out of a panic's value: the API key, the PostgreSQL connection string
+// and its password. A Getenv that panics itself gives none.
+func envSecrets(f *Factory) (secrets []string) {
+	defer func() { _ = recover() }()
+	secrets = append(secrets, strings.TrimSpace(f.Getenv("LEADSYNC_API_KEY")))
+	conn := f.Getenv("LEADSYNC_PG_CONN_STR")
+	secrets = append(secrets, conn)
+	if u, err := url.Parse(conn); err == nil && u.User != nil {
+		if pw, ok := u.User.Password(); ok {
+			secrets = append(secrets, pw)
+		}
+	}
+	return secrets
 }
 
 // crashLog writes the panic's value and stack to a new file in the

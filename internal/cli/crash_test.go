@@ -55,3 +55,33 @@ func jsonFailureMessage(t *testing.T, doc []byte) string {
 	}
 	return v.Error
 }
+
+// TestAPanicKeepsTheSecrets: a panic whose value holds the API key or the
+// PostgreSQL password shows neither, on the screen or in the crash log.
+func TestAPanicKeepsTheSecrets(t *testing.T) {
+	const key, pw = "sk_live_SECRET42", "pg-Passw0rd"
+	f, _, errOut := configTestFactory(t.TempDir())
+	f.CacheDir = t.TempDir()
+	f.Getenv = func(name string) string {
+		switch name {
+		case "LEADSYNC_API_KEY":
+			return key
+		case "LEADSYNC_PG_CONN_STR":
+			return "postgres://u:" + pw + "@db/x"
+		}
+		panic("calling with key=" + key + " and password " + pw)
+	}
+	if code := Run(context.Background(), f, []string{"validate"}); code != ExitError {
+		t.Fatalf("exit %d, want 1", code)
+	}
+	logs, _ := filepath.Glob(filepath.Join(f.CacheDir, "leadsync", "leadsync-crash-*.log"))
+	if len(logs) != 1 {
+		t.Fatalf("crash logs %v, want one", logs)
+	}
+	stack, _ := os.ReadFile(logs[0])
+	for _, text := range []string{errOut.String(), string(stack)} {
+		if strings.Contains(text, key) || strings.Contains(text, pw) || !strings.Contains(text, "calling with key=") {
+			t.Fatalf("a secret shown, or the value lost:\n%s", text)
+		}
+	}
+}
