@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -97,11 +96,7 @@ func crashLog(f *Factory, p any, stack []byte) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	now := time.Now
-	if f.Now != nil {
-		now = f.Now
-	}
-	werr := views.CrashLog(file, version.String(), now(), p, stack)
+	werr := views.CrashLog(file, version.String(), f.now(), p, stack)
 	if err := file.Close(); werr == nil {
 		werr = err
 	}

@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -79,11 +78,7 @@ func Run(ctx context.Context, f *Factory, args []string) (code int) {
 		views.Error(f.IO.ErrOut, err)
 	}
 	if code == ExitError && stdout.n == 0 && jsonRequested(cmd, args) {
-		now := time.Now
-		if f.Now != nil {
-			now = f.Now
-		}
-		writeJSONFailure(stdout, cmd, err, f.failures, now())
+		writeJSONFailure(stdout, cmd, err, f.failures, f.now())
 	}
 	if code == ExitError && stdout.n == 0 && markdownRequested(cmd, args) {
 		// As with --json: a comment saying what failed, never nothing.
