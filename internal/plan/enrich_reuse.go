@@ -34,18 +34,22 @@ import (
 // copies take none: the keys are not listed, nobody is read for them,
 // and the people the plan reads anyway are asked about (reuseAsk), its
 // sketches by their keys (heldSketches). A plan that then finds a place,
-// counts the people not read, or takes the census, needs everyone
-// (reuseUnread): a copy past the places is no person to enrich.
+// counts the people not read, or takes the census lists the keys and
+// finds the people held then (knowHeld), known by ID alone as below: a
+// copy past the places is no person to enrich. The census asks about
+// the people held it reads, and leaves out of those it counts unread the
+// copies (heldCensused). Without the keys it needs everyone.
 // With places left and still more than maxReuseRead of them, only the
 // first the block meets in from order are read (firstHeld), enough to
 // fill the places twice over (reuseScope.prefix): the other people held
 // are known by ID alone (reuseFacts.partial). When the plan meets one of
 // those before its copies took every place, it reads them whole from
-// there on, a page at a time (heldMet), up to maxHeldRead of them.
-// It needs everyone past that, when it counts the people not read, or
-// when it takes the census. The walk skips the sources that run; should
-// such a run fail, the apply walks the lead list held before, and its
-// copies read the people held they meet unread (readHeldMet). A plan
+// there on, a page at a time (heldMet), up to maxHeldRead of them,
+// and those it counts past the places who may be due (heldToEnrich).
+// It needs everyone past that. The walk skips the sources that run;
+// should such a run fail, the apply walks the lead list held before, and
+// its copies read the people held they meet unread before the last copy
+// or while places are left (readHeldMet). A plan
 // built with these facts but no lookup (Within's, made again) copies
 // nobody: the people held are then people not read (env.heldUnread).
 
@@ -74,8 +78,9 @@ type reuseFacts struct {
 	domains map[string][]string
 	unread  bool
 	// list finds the people held when the plan needs them after all
-	// (knowHeld): unread facts only.
-	list heldLister
+	// (knowHeld): unread facts only; listed says it did.
+	list   heldLister
+	listed bool
 	// partial: held are every person the keys name, of whom only the
 	// first the block meets were read (firstHeld); met are those of the
 	// others the plan read whole as it met them (heldMet), nil for an ID
@@ -207,12 +212,11 @@ type heldLister struct {
 // left past maxReuseRead (reuseFacts.partial): every person the keys
 // name, known by ID, none read for the copies. The plan then reads those
 // it meets before its copies take the places (heldMet), and those it
-// counts past the places (heldToEnrich), instead of everyone. With places
-// left for e's copies, it reads the first people held e meets
-// (readFirstHeld). It reports false when the keys cannot be listed or are
-// more than maxReuseKeys, or the first people held cannot be read: the
+// counts past the places (heldToEnrich), instead of everyone; an apply
+// reads those it meets before its last copy (readHeldMet). It reports
+// false when the keys cannot be listed or are more than maxReuseKeys: the
 // plan needs everyone.
-func (v *env) knowHeld(e *config.Enrich) bool {
+func (v *env) knowHeld() bool {
 	r := v.facts.reuse
 	if !r.unread {
 		return true
@@ -232,45 +236,7 @@ func (v *env) knowHeld(e *config.Enrich) bool {
 	for _, id := range found {
 		r.held[id] = true
 	}
-	r.unread, r.partial = false, true
-	return v.readFirstHeld(e)
-}
-
-// readFirstHeld reads whole, when the limit leaves e's copies places,
-// the first people held elsewhere e meets in from order, in the sources
-// that run too (firstHeld), as reuseReads reads them with places left:
-// an apply whose run of such a source fails copies whom it meets there
-// (WalkedIDs, readHeldMet). It reports false when they are too many
-// (reuseScope.prefix) or cannot be read.
-func (v *env) readFirstHeld(e *config.Enrich) bool {
-	r := v.facts.reuse
-	places := v.placesForCopies(e)
-	if places <= 0 {
-		return true
-	}
-	s := reuseScope{from: v.cfg.Resolve(e.From), places: places}
-	ids, ok, err := s.firstHeld(r.held, v.facts.store)
-	if err != nil {
-		v.facts.fail(err)
-	}
-	if !ok || err != nil {
-		return false
-	}
-	ids = slices.DeleteFunc(ids, v.known)
-	if len(ids) == 0 {
-		return true
-	}
-	people, err := v.readAsked(e, ids)
-	if err != nil {
-		v.facts.fail(err)
-	}
-	if people == nil || err != nil {
-		return false
-	}
-	r.met = make(map[string]*state.Person, len(ids))
-	for _, id := range ids {
-		r.met[id] = people[id]
-	}
+	r.unread, r.partial, r.listed = false, true, true
 	return true
 }
 
@@ -444,7 +410,7 @@ func (v *env) reuseUnread(e *config.Enrich) {
 	if r == nil || !r.unread {
 		return
 	}
-	if (v.facts.censused(e.Address) || v.placesForCopies(e) > 0) && !v.knowHeld(e) {
+	if (v.facts.censused(e.Address) || v.placesForCopies(e) > 0) && !v.knowHeld() {
 		v.facts.needUnread(e.Address)
 	}
 }

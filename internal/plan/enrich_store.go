@@ -528,7 +528,7 @@ func (b *builder) countUnread(e *config.Enrich, bp *blockPeople, changing changi
 	sum := len(bp.todo) + flips + unknown + changing.len()
 	need := b.limitBound(e, *bp, changing, unknown == 0 && flips == 0) - sum
 	switch r := b.v.heldUnread(); {
-	case need > 0 && r != nil && r.unread && !b.v.knowHeld(e):
+	case need > 0 && r != nil && r.unread && !b.v.knowHeld():
 		// A copy past the places is not to enrich: those not read
 		// are told apart from the people held elsewhere only when
 		// those are known (the walk then reads them: heldToEnrich).
