@@ -248,8 +248,8 @@ func watchOf(ctx context.Context) *stallWatch {
 // why it was cut.
 type stallError struct {
 	limit time.Duration // how long the step went on: its limits
-	step  string // its SQL
-	why   string // what the server said of it
+	step  string        // its SQL
+	why   string        // what the server said of it
 }
 
 func (e *stallError) Error() string {
