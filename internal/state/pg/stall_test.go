@@ -143,7 +143,8 @@ func returnsOrRelease(t *testing.T, b *Backend, release func(), done <-chan erro
 // A migration that waits for the schema's lock, which another session
 // holds (as another process's migration does), ends at the stall limit
 // (real time): the schema is as it was, and the migration's session no
-// longer waits. Once the lock is released, it migrates.
+// longer waits. Once the lock is released, it migrates; the schema then
+// current, the next command's migration arms no watch.
 func TestAStalledMigrationIsRolledBack(t *testing.T) {
 	cs := testConnStr(t)
 	old, schema, _ := schemaAt(t, cs, SchemaVersion-1)
@@ -168,6 +169,7 @@ func TestAStalledMigrationIsRolledBack(t *testing.T) {
 	if v := versionOf(t, cs, b); v != SchemaVersion {
 		t.Fatalf("schema version %d, want %d", v, SchemaVersion)
 	}
+	wantNoWatchArmed(t, cs, b)
 }
 
 // versionOf reads the version of b's schema on a connection of its own.
