@@ -163,8 +163,8 @@ func (w *stallWatch) fire(gen int) {
 }
 
 // goesOn says whether the step under way is given another limit, by
-// what the server said of its session (act, or the question's err). The
-// caller holds w.mu.
+// what the server said of its session (act, or the question's err), and
+// notes a grace it gives between two steps. The caller holds w.mu.
 func (w *stallWatch) goesOn(act activity, err error) bool {
 	switch {
 	case errors.Is(err, errProbeRefused):
