@@ -13,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
 
+	"github.com/leadsync/leadsync/internal/recovered"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/sqlstate"
 )
@@ -310,7 +311,7 @@ func (w *aheadWriter[T]) run(write func(T) error) {
 			return
 		default:
 		}
-		if w.err = write(v); w.err != nil {
+		if w.err = recovered.Call(func() error { return write(v) }); w.err != nil { // a panic too
 			close(w.failed)
 			return
 		}

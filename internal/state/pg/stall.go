@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/leadsync/leadsync/internal/recovered"
 )
 
 // A push's copy and a migration are not bound by the ten minutes of one
@@ -131,7 +132,8 @@ func (w *stallWatch) fire(gen int) {
 		return
 	}
 	defer w.firing.Done()
-	act, err := w.ask()
+	var act activity
+	err := recovered.Call(func() (err error) { act, err = w.ask(); return err }) // a panic cuts the work
 	w.mu.Lock()
 	if w.ended || gen != w.gen {
 		w.mu.Unlock()
@@ -170,6 +172,9 @@ func (w *stallWatch) cutNow(act activity, askErr error) {
 		why = fmt.Sprintf("the server did not say within %s what it was doing (%v)", probeLimit, askErr)
 	}
 	w.ended, w.cut = true, &stallError{limit: w.limit, step: w.step, why: why}
+	if _, bug := errors.AsType[*recovered.Panic](askErr); bug {
+		w.cut.bug = askErr
+	}
 	w.cancel(w.cut)
 }
 
@@ -212,7 +217,13 @@ type stallError struct {
 	limit time.Duration
 	step  string // its SQL
 	why   string // what the server said of it
+	// bug is the question's panic (a *recovered.Panic): the work's error
+	// is then an internal error of leadsync (cli.Run's crash).
+	bug error
 }
+
+// Unwrap is the question's panic, if it panicked.
+func (e *stallError) Unwrap() error { return e.bug }
 
 func (e *stallError) Error() string {
 	return fmt.Sprintf("no progress for %s (PostgreSQL did not finish %s): %s", e.limit, quoteStep(e.step), e.why)
