@@ -35,33 +35,52 @@ func (p *panickyResults) Search(ctx context.Context, gen api.Generation, req api
 
 // TestAPanicInAWorkerIsOneMessage: a panic in one of apply's workers (a
 // goroutine of its own) ends the command as a panic of the command does:
-// one message naming the crash log, exit 1, no stack trace on the
-// screen; the log holds the stack of the worker that panicked; every
-// search answered before it is in the state.
+// one message naming the crash log, the panic's value shown once (in
+// it), exit 1, no stack trace on the screen; the log holds the stack of
+// the worker that panicked; every search answered before it is in the
+// state. With --json too.
 func TestAPanicInAWorkerIsOneMessage(t *testing.T) {
-	dir := t.TempDir()
-	write(t, dir, "main.leads.hcl", "api {\n  sandbox = true\n}\n"+
-		"search \"a\" {\n  keywords = \"a\"\n}\nsearch \"b\" {\n  keywords = \"b\"\n}\nsearch \"boom\" {\n  keywords = \"boom\"\n}\n")
-	svc := &panickyResults{fixedResults: fixedResults{"a": 3, "b": 2}}
-	f, out, errOut := configTestFactory(dir)
-	f.CacheDir = t.TempDir()
-	f.Service = func(*config.Config) (api.Service, error) { return svc, nil }
-	if code := Run(context.Background(), f, []string{"apply", "--auto-approve"}); code != ExitError {
-		t.Fatalf("apply: exit %d, want 1:\n%s%s", code, out, errOut)
+	for _, args := range [][]string{{"apply", "--auto-approve"}, {"apply", "--auto-approve", "--json"}} {
+		dir := t.TempDir()
+		write(t, dir, "main.leads.hcl", "api {\n  sandbox = true\n}\n"+
+			"search \"a\" {\n  keywords = \"a\"\n}\nsearch \"b\" {\n  keywords = \"b\"\n}\nsearch \"boom\" {\n  keywords = \"boom\"\n}\n")
+		svc := &panickyResults{fixedResults: fixedResults{"a": 3, "b": 2}}
+		f, out, errOut := configTestFactory(dir)
+		f.CacheDir = t.TempDir()
+		f.Service = func(*config.Config) (api.Service, error) { return svc, nil }
+		if code := Run(context.Background(), f, args); code != ExitError {
+			t.Fatalf("%v: exit %d, want 1:\n%s%s", args, code, out, errOut)
+		}
+		screen := out.String() + errOut.String()
+		if !strings.Contains(screen, "leadsync stopped on an internal error: a bug in a worker\n") || strings.Count(screen, "a bug in a worker") != 1 ||
+			strings.Contains(screen, "goroutine ") || strings.Contains(screen, ".go:") {
+			t.Fatalf("%v: want one internal error, the value once, and no stack trace:\n%s", args, screen)
+		}
+		checkCrashLog(t, f, screen, "(*runner).work", "panickyResults).Search")
+		checkStateHolds(t, dir, svc.answered)
 	}
-	screen := out.String() + errOut.String()
-	if strings.Count(screen, "leadsync stopped on an internal error: a bug in a worker\n") != 1 ||
-		strings.Contains(screen, "goroutine ") || strings.Contains(screen, ".go:") {
-		t.Fatalf("want one internal error and no stack trace:\n%s", screen)
-	}
+}
+
+// checkCrashLog checks that one crash log was written, named on screen,
+// holding each of frames (the stack of the goroutine that panicked).
+func checkCrashLog(t *testing.T, f *Factory, screen string, frames ...string) {
+	t.Helper()
 	logs, _ := filepath.Glob(filepath.Join(f.CacheDir, "leadsync", "leadsync-crash-*.log"))
 	if len(logs) != 1 || !strings.Contains(screen, logs[0]) {
 		t.Fatalf("crash logs %v: want one, named:\n%s", logs, screen)
 	}
 	stack, err := os.ReadFile(logs[0])
-	if err != nil || !strings.Contains(string(stack), "(*runner).work") || !strings.Contains(string(stack), "panickyResults).Search") {
-		t.Fatalf("crash log (%v): want the stack of the worker that panicked:\n%s", err, stack)
+	for _, frame := range frames {
+		if err != nil || !strings.Contains(string(stack), frame) {
+			t.Fatalf("crash log (%v): want the stack of the goroutine that panicked, %s:\n%s", err, frame, stack)
+		}
 	}
+}
+
+// checkStateHolds checks that the searches of dir's state are answered,
+// and that there are some.
+func checkStateHolds(t *testing.T, dir string, answered []string) {
+	t.Helper()
 	code, list, listErr := runIn(t, dir, "state", "list")
 	var inState []string
 	for _, line := range strings.Split(strings.TrimSpace(list), "\n") {
@@ -70,8 +89,8 @@ func TestAPanicInAWorkerIsOneMessage(t *testing.T) {
 		}
 	}
 	slices.Sort(inState)
-	slices.Sort(svc.answered)
-	if code != 0 || len(svc.answered) == 0 || !slices.Equal(inState, svc.answered) {
-		t.Fatalf("state list (exit %d, %s): %q; want the searches answered, %q", code, listErr, inState, svc.answered)
+	slices.Sort(answered)
+	if code != 0 || len(answered) == 0 || !slices.Equal(inState, answered) {
+		t.Fatalf("state list (exit %d, %s): %q; want the searches answered, %q", code, listErr, inState, answered)
 	}
 }

@@ -204,7 +204,7 @@ func (r *runner) panicked(o outcome, p *recovered.Panic) {
 		r.voidPending(o)
 	}
 	r.fatal, r.bug = p, p
-	r.halt("a bug in leadsync (below)")
+	r.halt(p.Error())
 }
 
 // fail records a failure of t: a call that failed for good, or, with

@@ -2,7 +2,6 @@ package recovered
 
 import (
 	"errors"
-	"fmt"
 	"runtime/debug"
 )
 
@@ -15,8 +14,9 @@ type Panic struct {
 	Stack []byte
 }
 
-// Error is the panic's value.
-func (p *Panic) Error() string { return fmt.Sprintf("panic: %v", p.Value) }
+// Error says that leadsync failed on a bug, without the panic's value:
+// that may hold a secret, which cli.Run redacts before it shows it.
+func (p *Panic) Error() string { return "an internal error of leadsync" }
 
 // Catch, deferred by a goroutine (defer recovered.Catch(&err)), turns a
 // panic of it into a *Panic in *err; a panic with a *Panic (an owner
