@@ -19,17 +19,8 @@ import (
 // giving the list the store holds.
 func TestApplyReadsTheListsItPlansPacked(t *testing.T) {
 	dir := t.TempDir()
-	rec := &recBackend{Backend: local.Open(filepath.Join(dir, ".leadsync", "state.db"))}
-	d, _, _, _ := newDeps(t)
-	d.Backend = seeThrough{rec}
+	d, _, whole := appliedIn(t, dir, enrichConfig(2))
 	cfg := loadConfigText(t, dir, enrichConfig(2))
-	if err := Apply(context.Background(), d, ApplyOptions{Config: cfg, AutoApprove: true}, &recView{}); err != nil {
-		t.Fatal(err)
-	}
-	whole, err := rec.Backend.Load()
-	if err != nil {
-		t.Fatal(err)
-	}
 	now := t0.Add(31 * 24 * time.Hour)
 	d.Now = func() time.Time { return now }
 	in, err := applyState(d, ApplyOptions{Config: cfg, Targets: []string{"enrich.contacts"}}, func(*state.State) {})
@@ -46,4 +37,22 @@ func TestApplyReadsTheListsItPlansPacked(t *testing.T) {
 			t.Errorf("%s: LeadIDs %v, packed %v, leads %v; want nil, true and %v", addr, got.LeadIDs, leads.Packed(), leads.Strings(), sr.LeadIDs)
 		}
 	}
+}
+
+// appliedIn is the state in the local database of dir that one apply of
+// the configuration src made: the Deps that applied it, whose backend
+// notes its operations (rec), and the state loaded whole.
+func appliedIn(t *testing.T, dir, src string) (Deps, *recBackend, *state.State) {
+	t.Helper()
+	rec := &recBackend{Backend: local.Open(filepath.Join(dir, ".leadsync", "state.db"))}
+	d, _, _, _ := newDeps(t)
+	d.Backend = seeThrough{rec}
+	if err := Apply(context.Background(), d, ApplyOptions{Config: loadConfigText(t, dir, src), AutoApprove: true}, &recView{}); err != nil {
+		t.Fatal(err)
+	}
+	whole, err := rec.Backend.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d, rec, whole
 }
