@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/leadsync/leadsync/internal/recovered"
 )
 
 // A push's copy and a migration are not bound by the ten minutes of one
@@ -149,7 +150,8 @@ func (w *stallWatch) fire(gen int) {
 		return
 	}
 	defer w.firing.Done()
-	act, err := w.ask()
+	var act activity
+	err := recovered.Call(func() (err error) { act, err = w.ask(); return err }) // a panic cuts the work
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.ended || gen != w.gen {
@@ -208,6 +210,9 @@ func (w *stallWatch) cutNow(act activity, askErr error) {
 	}
 	limits := time.Duration(w.gen - w.began + 1) // the limits the step has gone on for
 	w.ended, w.cut = true, &stallError{limit: limits * w.limit, step: w.step, why: why}
+	if _, bug := errors.AsType[*recovered.Panic](askErr); bug {
+		w.cut.bug = askErr
+	}
 	w.cancel(w.cut)
 }
 
@@ -250,7 +255,13 @@ type stallError struct {
 	limit time.Duration // how long the step went on: its limits
 	step  string        // its SQL
 	why   string        // what the server said of it
+	// bug is the question's panic (a *recovered.Panic): the work's error
+	// is then an internal error of leadsync (cli.Run's crash).
+	bug error
 }
+
+// Unwrap is the question's panic, if it panicked.
+func (e *stallError) Unwrap() error { return e.bug }
 
 func (e *stallError) Error() string {
 	return fmt.Sprintf("no progress for %s (PostgreSQL did not finish %s): %s", e.limit, quoteStep(e.step), e.why)
