@@ -71,7 +71,7 @@ func (v *env) claimed(e *config.Enrich, claims Claims) ([]string, error) {
 	}
 	// Claims name people by the ID they had then; a search may have
 	// re-keyed them since (page name -> network ID): follow it.
-	claimed := make(map[*state.Person]bool, len(claims))
+	claimed := make(map[string]bool, len(claims)) // by the person's ID now
 	held := 0
 	for id, by := range claims {
 		p := v.person(id)
@@ -81,12 +81,12 @@ func (v *env) claimed(e *config.Enrich, claims Claims) ([]string, error) {
 		if p == nil {
 			continue
 		}
-		claimed[p] = true
+		claimed[p.ID] = true
 		if by == e.Address && v.takesPlace(e, p) {
 			held++
 		}
 	}
-	skip := func(p *state.Person) bool { return claimed[p] }
+	skip := func(p *state.Person) bool { return claimed[p.ID] }
 	// The places e's own claims hold are taken off like places in use.
 	return personIDs(v.limit(e, bp.todo, skip, -held)), nil
 }
@@ -635,8 +635,11 @@ func (v *env) claimRounds(blocks []*config.Enrich, todo [][]*state.Person) [][]*
 		out[0] = v.limit(blocks[0], todo[0], nil, 0)
 		return out
 	}
-	claimed := map[*state.Person]int{} // person -> index of the block
-	skip := func(p *state.Person) bool { _, ok := claimed[p]; return ok }
+	// A person's ID -> the index of the block: the claims key people by
+	// ID, so that two values of one person (a sketch met by two blocks)
+	// are claimed once.
+	claimed := map[string]int{}
+	skip := func(p *state.Person) bool { _, ok := claimed[p.ID]; return ok }
 	// Per block, the places given back by other blocks' enrichments and
 	// those its own claims took, in the rounds before.
 	freed := make([]int, len(blocks))
@@ -645,14 +648,14 @@ func (v *env) claimRounds(blocks []*config.Enrich, todo [][]*state.Person) [][]*
 		var round []*state.Person
 		for i, e := range blocks {
 			for _, p := range v.limit(e, todo[i], skip, freed[i]-held[i]) {
-				claimed[p] = i
+				claimed[p.ID] = i
 				out[i] = append(out[i], p)
 				round = append(round, p)
 			}
 		}
 		more := false
 		for _, p := range round {
-			by := claimed[p]
+			by := claimed[p.ID]
 			for k, e := range blocks {
 				switch {
 				case k == by:

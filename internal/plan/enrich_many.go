@@ -243,19 +243,19 @@ func (b *builder) claimsRead(blocks []*config.Enrich, people []blockPeople, cert
 		}
 		cut := -1
 		for k, p := range people[i].todo {
-			if p == w.last {
+			if w.last != nil && p.ID == w.last.ID {
 				cut = k
 			}
 		}
-		after := map[*state.Person]bool{}
+		after := map[string]bool{} // by ID, as the claims
 		for _, p := range people[i].todo[cut+1:] {
-			after[p] = true
+			after[p.ID] = true
 		}
 		held, past := 0, false
 		for _, p := range certains[i] {
 			if b.v.takesPlace(e, p) {
 				held++
-				past = past || after[p]
+				past = past || after[p.ID]
 			}
 		}
 		freed := 0
