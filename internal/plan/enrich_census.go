@@ -128,7 +128,8 @@ func (v *env) collectCensus(e *config.Enrich, sources []source, where bool) (blo
 		return bp, nil
 	}
 	v.facts.readByCensus(whole)
-	seen := make(map[*state.Person]struct{}, len(v.st.People)+len(whole))
+	// By ID: a person made from a sketch when met is a new value each time.
+	seen := make(map[string]struct{}, len(v.st.People)+len(whole))
 	counted := make([]bool, c.n)
 	var gone goneMet // the IDs of people the plan removes first
 	k := -1
@@ -163,10 +164,10 @@ func (v *env) collectCensus(e *config.Enrich, sources []source, where bool) (blo
 				pages.took(&bp, p, todo, k, id)
 				continue
 			}
-			if _, dup := seen[p]; dup {
+			if _, dup := seen[p.ID]; dup {
 				continue
 			}
-			seen[p] = struct{}{}
+			seen[p.ID] = struct{}{}
 			if err := v.count(&bp, e, v.look(e, p), src.addr, where); err != nil {
 				return bp, err
 			}
