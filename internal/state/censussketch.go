@@ -64,9 +64,31 @@ type CensusSketches struct {
 // (Done): no Person is held per sketch meanwhile.
 type CensusSketchBuilder struct {
 	t      CensusSketches
-	ids    listBuilder
-	fields []listBuilder
+	ids    packedTexts
+	fields []packedTexts
 	n      int
+}
+
+// packedTexts are texts added one by one into one IDList (a ListPacker
+// of one list), and their length in all.
+type packedTexts struct {
+	p    ListPacker
+	size int
+}
+
+// add appends s.
+func (l *packedTexts) add(s string) {
+	l.p.Add(s)
+	l.size += len(s)
+}
+
+// done is the list of the texts added; false past 4 GB of text, which
+// its ends cannot hold.
+func (l *packedTexts) done() (IDList, bool) {
+	if l.size >= 1<<32-1 {
+		return IDList{}, false
+	}
+	return l.p.End(), true
 }
 
 // NewCensusSketchBuilder packs sketches given the lead fields of keys.
@@ -74,8 +96,12 @@ func NewCensusSketchBuilder(keys []string) (*CensusSketchBuilder, error) {
 	if _, err := SketchFields(keys); err != nil {
 		return nil, err
 	}
-	k := &CensusSketchBuilder{fields: make([]listBuilder, len(keys))}
+	k := &CensusSketchBuilder{fields: make([]packedTexts, len(keys))}
 	k.t.keys = slices.Clone(keys)
+	k.ids.p.Begin(0)
+	for i := range k.fields {
+		k.fields[i].p.Begin(0)
+	}
 	return k, nil
 }
 
@@ -101,16 +127,21 @@ func (k *CensusSketchBuilder) Add(s CensusSketch) error {
 // of IDs or of a field): read them as Persons then.
 func (k *CensusSketchBuilder) Done() *CensusSketches {
 	t := &k.t
-	if len(t.statuses) > 255 || len(t.bys) > 255 || k.ids.size() >= 1<<32-1 {
+	if len(t.statuses) > 255 || len(t.bys) > 255 {
+		return nil
+	}
+	ids, ok := k.ids.done()
+	if !ok {
 		return nil
 	}
 	for i := range k.fields {
-		if k.fields[i].size() >= 1<<32-1 {
+		l, ok := k.fields[i].done()
+		if !ok {
 			return nil
 		}
-		t.fields = append(t.fields, k.fields[i].done())
+		t.fields = append(t.fields, l)
 	}
-	t.ids = k.ids.done()
+	t.ids = ids
 	t.order = orderByID(t.ids, k.n)
 	return t
 }
