@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/leadsync/leadsync/internal/state"
@@ -70,8 +71,25 @@ func unreadOf(st, whole *state.State, addrs []string) bool {
 	return false
 }
 
+// TrackSketchEach gives the sketches in the order of IDs, as SQLite does
+// (sqlstate.SelectTrackSketched), when the state holds an even number of
+// people, else in no order, as PostgreSQL does: random worlds plan both.
 func (m memStore) TrackSketchEach(by string, fn func(state.TrackSketch) error) error {
-	return state.NewBase(m.st).TrackSketchEach(by, fn)
+	if len(m.st.People)%2 == 1 {
+		return state.NewBase(m.st).TrackSketchEach(by, fn)
+	}
+	var ss []state.TrackSketch
+	err := state.NewBase(m.st).TrackSketchEach(by, func(s state.TrackSketch) error {
+		ss = append(ss, s)
+		return nil
+	})
+	slices.SortFunc(ss, func(a, b state.TrackSketch) int { return strings.Compare(a.ID, b.ID) })
+	for _, s := range ss {
+		if err := fn(s); err != nil {
+			return err
+		}
+	}
+	return err
 }
 
 // sketchedIn reports whether st holds a person of whole in sketch

@@ -99,11 +99,11 @@ func (b *builder) track(t *config.Track) *Change {
 	return c
 }
 
-// trackDue reports whether a person last read at (Person.Checked) is due
-// for a read of t: never read by a profile or track read, or not for
-// t.Every.
-func (b *builder) trackDue(t *config.Track, at *time.Time) bool {
-	return at == nil || b.now.Sub(*at) >= t.Every
+// trackDue reports whether a person last read at (Person.Checked; zero
+// for never) is due for a read of t: never read by a profile or track
+// read, or not for t.Every.
+func (b *builder) trackDue(t *config.Track, at time.Time) bool {
+	return at.IsZero() || b.now.Sub(at) >= t.Every
 }
 
 // trackDetail explains a track change: how many people are read, why the

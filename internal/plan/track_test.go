@@ -440,7 +440,10 @@ func TestRefreshOnWhoLeftTheSearch(t *testing.T) {
 // another change.
 func TestChangesEqualAsWritten(t *testing.T) {
 	sk := state.TrackSketchesOf([]state.TrackSketch{{ID: "a"}, {ID: "b"}})
-	unlisted := &Change{Kind: kind.Track, due: &dueList{sketches: sk, at: []int32{1, 0}}}
+	due := &dueList{sketches: sk}
+	due.add(trackee{i: 1})
+	due.add(trackee{i: 0})
+	unlisted := &Change{Kind: kind.Track, due: due}
 	listed := &Change{Kind: kind.Track, PersonIDs: []string{"b", "a"}}
 	other := &Change{Kind: kind.Track, PersonIDs: []string{"a", "b"}}
 	if !unlisted.Equal(listed) || unlisted.Equal(other) || unlisted.Equal(nil) || !(*Change)(nil).Equal(nil) {

@@ -1,7 +1,6 @@
 package state
 
 import (
-	"strings"
 	"unsafe"
 )
 
@@ -70,45 +69,4 @@ func fixedWidth(ends []uint32) int {
 		}
 	}
 	return int(w)
-}
-
-// listBuilder packs IDs (or any texts) added one by one into one IDList
-// (done): their text, and their ends only once two lengths differ.
-// The track's sketches pack their IDs so (TrackSketchBuilder): 2,700,000
-// IDs of one length keep no ends, 10.8 MB.
-type listBuilder struct {
-	text  strings.Builder
-	ends  []uint32 // nil while every text has the length width
-	width int      // the length of every text so far, while ends is nil
-	n     int
-}
-
-// add appends s.
-func (b *listBuilder) add(s string) {
-	switch {
-	case b.ends != nil:
-	case b.n == 0 && len(s) > 0:
-		b.width = len(s)
-	case len(s) != b.width || len(s) == 0:
-		b.ends = make([]uint32, b.n, max(2*b.n, 16))
-		for i := range b.ends {
-			b.ends[i] = uint32((i + 1) * b.width)
-		}
-	}
-	b.text.WriteString(s)
-	b.n++
-	if b.ends != nil {
-		b.ends = append(b.ends, uint32(b.text.Len()))
-	}
-}
-
-// size is the length of the text so far.
-func (b *listBuilder) size() int { return b.text.Len() }
-
-// done is the list of the texts added.
-func (b *listBuilder) done() IDList {
-	if b.ends == nil && b.n > 0 {
-		return FixedIDs(b.text.String(), b.width)
-	}
-	return PackedIDs(b.text.String(), b.ends)
 }

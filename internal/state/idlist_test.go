@@ -163,27 +163,3 @@ func TestPackedIDsSearchAsSlices(t *testing.T) {
 		}
 	}
 }
-
-// TestListBuilderPacksAsPackIDs: texts added one by one make the list
-// PackIDs makes of them, in fixed width exactly when they have one length,
-// whether the first differing text comes first, later or last.
-func TestListBuilderPacksAsPackIDs(t *testing.T) {
-	r := rand.New(rand.NewPCG(5, 6))
-	for n := range 60 {
-		for _, fixed := range []bool{false, true} {
-			ids := randomIDs(r, n, fixed)
-			if fixed && n > 1 && r.IntN(2) == 0 {
-				ids[r.IntN(n)] += "z" // one longer, anywhere
-			}
-			var b listBuilder
-			for _, id := range ids {
-				b.add(id)
-			}
-			l := b.done()
-			check(t, l, ids)
-			if (l.width > 0) != (commonWidth(ids) > 0) || !l.Packed() {
-				t.Fatalf("%q: packed in width %d", ids, l.width)
-			}
-		}
-	}
-}

@@ -42,18 +42,20 @@ func SketchOf(p *Person) TrackSketch {
 }
 
 // TrackSketches are many TrackSketch packed: the IDs and page names in
-// one packed list each (IDList: without ends when of one length), or
+// chunks of texts (textChunks: without ends when of one length), or
 // whether each has a page name as a bit, the statuses and Bys as small
-// numbers, the times as Unix nanoseconds; the i-th (ID, Find) is the i-th
-// by ID. At 1,000,000 people they take about 60 MB, where a state.Person
-// each took 352 bytes and a map.
+// numbers, the times as Unix nanoseconds, each list in chunks; the i-th
+// (ID, Find) is the i-th by ID. At 2,700,000 people they take about 65
+// MB, where a state.Person each took 352 bytes and a map.
 type TrackSketches struct {
-	ids, pages    IDList
+	ids, pages    textChunks
 	paged         []uint64 // when pageless: a bit a sketch, set for a page name
-	status, by    []uint8
+	status, by    Chunks[uint8]
 	statuses, bys []string
-	checked       []int64 // UnixNano; never: noTime
-	// order are the indexes of the sketches as added, by ID (Done).
+	checked       Chunks[int64] // UnixNano; never: noTime
+	// order are the indexes of the sketches as added, by ID (Done); nil
+	// when they were added in the order of their IDs, each once, as
+	// SQLite reads them (sqlstate.SelectTrackSketched).
 	order []int32
 	// pageless: paged says who has a page name (HasPage); pages is empty.
 	pageless bool
@@ -79,18 +81,20 @@ type TrackSketchBuilder struct {
 	// (TrackSketches.Pageless): a plan without a profile read asks no more.
 	Pageless bool
 	t        TrackSketches
-	ids      listBuilder
-	page     listBuilder
 	n        int
+	unsorted bool // an ID added not after the one before
 }
 
 // Add packs s.
 func (k *TrackSketchBuilder) Add(s TrackSketch) {
 	t := &k.t
-	k.ids.add(s.ID)
+	if k.n > 0 && !k.unsorted && s.ID <= t.ids.at(k.n-1) {
+		k.unsorted = true
+	}
+	t.ids.add(s.ID)
 	switch {
 	case !k.Pageless:
-		k.page.add(s.PageName)
+		t.pages.add(s.PageName)
 	case k.n%64 == 0:
 		t.paged = append(t.paged, 0)
 	}
@@ -98,13 +102,13 @@ func (k *TrackSketchBuilder) Add(s TrackSketch) {
 		t.paged[k.n/64] |= 1 << (k.n % 64) // has one
 	}
 	k.n++
-	t.status = append(t.status, smallIndex(&t.statuses, s.Status))
-	t.by = append(t.by, smallIndex(&t.bys, s.By))
+	t.status.Add(smallIndex(&t.statuses, s.Status))
+	t.by.Add(smallIndex(&t.bys, s.By))
 	at := int64(noTime)
 	if !s.Checked.IsZero() {
 		at = s.Checked.UnixNano()
 	}
-	t.checked = append(t.checked, at)
+	t.checked.Add(at)
 }
 
 // smallIndex is the index of v in *table, added when missing. More than
@@ -120,20 +124,24 @@ func smallIndex(table *[]string, v string) uint8 {
 }
 
 // Done sorts what was added by ID (each ID once: the first added kept),
-// in an order of indexes beside the packed sketches, not a copy of them;
-// nil when they cannot be packed (over 255 statuses or Bys, or over 4 GB
-// of IDs or page names): read them whole then.
+// in an order of indexes beside the packed sketches, not a copy of them,
+// unless they came in that order; nil when they cannot be packed (over
+// 255 statuses or Bys, or over 4 GB of IDs or page names in a chunk):
+// read them whole then.
 func (k *TrackSketchBuilder) Done() *TrackSketches {
 	t := &k.t
-	if len(t.statuses) > 255 || len(t.bys) > 255 || k.ids.size() >= 1<<32-1 || k.page.size() >= 1<<32-1 {
+	if len(t.statuses) > 255 || len(t.bys) > 255 || t.ids.tooLong() || t.pages.tooLong() {
 		return nil
 	}
-	t.ids, t.pages, t.pageless = k.ids.done(), k.page.done(), k.Pageless
+	t.pageless = k.Pageless
+	if !k.unsorted {
+		return t
+	}
 	t.order = make([]int32, k.n)
 	for i := range t.order {
 		t.order[i] = int32(i)
 	}
-	id := func(i int32) string { return t.ids.At(int(i)) }
+	id := func(i int32) string { return t.ids.at(int(i)) }
 	slices.SortStableFunc(t.order, func(a, b int32) int { return strings.Compare(id(a), id(b)) })
 	t.order = slices.CompactFunc(t.order, func(a, b int32) bool { return id(a) == id(b) })
 	return t
@@ -141,30 +149,41 @@ func (k *TrackSketchBuilder) Done() *TrackSketches {
 
 // Len is how many people t holds.
 func (t *TrackSketches) Len() int {
-	if t == nil {
+	switch {
+	case t == nil:
 		return 0
+	case t.order == nil:
+		return t.ids.n
 	}
 	return len(t.order)
 }
 
+// added is the place, as added, of the i-th person by ID.
+func (t *TrackSketches) added(i int) int {
+	if t.order == nil {
+		return i
+	}
+	return int(t.order[i])
+}
+
 // ID is the ID of the i-th person (by ID).
-func (t *TrackSketches) ID(i int) string { return t.ids.At(int(t.order[i])) }
+func (t *TrackSketches) ID(i int) string { return t.ids.at(t.added(i)) }
 
 // PageName is the i-th person's page name; "" for all when Pageless.
 func (t *TrackSketches) PageName(i int) string {
 	if t.pageless {
 		return ""
 	}
-	return t.pages.At(int(t.order[i]))
+	return t.pages.at(t.added(i))
 }
 
 // HasPage reports whether the i-th person has a page name.
 func (t *TrackSketches) HasPage(i int) bool {
-	k := int(t.order[i])
+	k := t.added(i)
 	if t.pageless {
 		return t.paged[k/64]&(1<<(k%64)) != 0
 	}
-	return t.pages.At(k) != ""
+	return t.pages.at(k) != ""
 }
 
 // Pageless reports whether t keeps whether each has a page name, not the
@@ -181,20 +200,20 @@ func (t *TrackSketches) ReadOf(addrs []string) { t.of = slices.Clone(addrs) }
 func (t *TrackSketches) Holds(addr string) bool { return slices.Contains(t.of, addr) }
 
 // Status is the i-th person's Status.
-func (t *TrackSketches) Status(i int) string { return t.statuses[t.status[t.order[i]]] }
+func (t *TrackSketches) Status(i int) string { return t.statuses[t.status.At(t.added(i))] }
 
 // By is the By of the i-th person's enrichment.
-func (t *TrackSketches) By(i int) string { return t.bys[t.by[t.order[i]]] }
+func (t *TrackSketches) By(i int) string { return t.bys[t.by.At(t.added(i))] }
 
 // Checked is when a read last looked at the i-th person (Person.Checked),
-// nil for never; in UTC.
-func (t *TrackSketches) Checked(i int) *time.Time {
-	n := t.checked[t.order[i]]
+// the zero time for never; in UTC. A value, not a pointer: a track asks it
+// of each of 2,700,000 people, and a pointer each was 65 MB of garbage.
+func (t *TrackSketches) Checked(i int) time.Time {
+	n := t.checked.At(t.added(i))
 	if n == noTime {
-		return nil
+		return time.Time{}
 	}
-	at := time.Unix(0, n).UTC()
-	return &at
+	return time.Unix(0, n).UTC()
 }
 
 // Find is the index of the person of id, -1 when t holds none.
@@ -217,17 +236,16 @@ func (t *TrackSketches) Find(id string) int {
 
 // Sketch is the i-th person's TrackSketch.
 func (t *TrackSketches) Sketch(i int) TrackSketch {
-	s := TrackSketch{ID: t.ID(i), PageName: t.PageName(i), Status: t.Status(i), By: t.By(i)}
-	if at := t.Checked(i); at != nil {
-		s.Checked = *at
-	}
-	return s
+	return TrackSketch{ID: t.ID(i), PageName: t.PageName(i), Status: t.Status(i), By: t.By(i), Checked: t.Checked(i)}
 }
 
 // Person is the i-th person as a Person holding only what its sketch
 // says (its Checked time as CheckedAt).
 func (t *TrackSketches) Person(i int) *Person {
-	p := &Person{ID: t.ID(i), Status: t.Status(i), CheckedAt: t.Checked(i)}
+	p := &Person{ID: t.ID(i), Status: t.Status(i)}
+	if at := t.Checked(i); !at.IsZero() {
+		p.CheckedAt = &at
+	}
 	p.Lead.PageName = t.PageName(i)
 	p.Enrichment = &Enrichment{By: t.By(i)}
 	return p

@@ -1,6 +1,7 @@
 package state
 
 import (
+	"fmt"
 	"testing"
 	"time"
 )
@@ -43,6 +44,46 @@ func TestTrackSketchesPack(t *testing.T) {
 		}
 		if sk.Find("0") != -1 || sk.Find("2.bb") != -1 || sk.Find("9") != -1 {
 			t.Fatalf("pageless %v: Find of an ID not packed found one", pageless)
+		}
+	}
+}
+
+// TestTrackSketchesAddedInOrderOfIDs: sketches added in the order of
+// their IDs, over several chunks, keep no order of indexes, and are found
+// by ID. An ID added twice in a row, or one out of order, makes the order
+// (each found once, the first added kept).
+func TestTrackSketchesAddedInOrderOfIDs(t *testing.T) {
+	n := chunkLen + 10
+	for _, odd := range []string{"", "twice", "before"} {
+		k := TrackSketchBuilder{}
+		for i := range n {
+			s := TrackSketch{ID: fmt.Sprintf("%08d", 2*i), PageName: fmt.Sprint("p", i), By: "enrich.a"}
+			k.Add(s)
+			if i == n-3 && odd == "twice" {
+				s.PageName = "second"
+				k.Add(s)
+			}
+			if i == n-3 && odd == "before" {
+				k.Add(TrackSketch{ID: fmt.Sprintf("%08d", 1), PageName: "p-odd"})
+			}
+		}
+		sk := k.Done()
+		want := n
+		if odd == "before" {
+			want++
+		}
+		if sk.Len() != want || (sk.order == nil) != (odd == "") {
+			t.Fatalf("%s: %d sketches, want %d; an order kept: %v", odd, sk.Len(), want, sk.order != nil)
+		}
+		for i := range n {
+			id := fmt.Sprintf("%08d", 2*i)
+			j := sk.Find(id)
+			if j < 0 || sk.ID(j) != id || sk.PageName(j) != fmt.Sprint("p", i) {
+				t.Fatalf("%s: %s found at %d, page %q", odd, id, j, sk.PageName(max(j, 0)))
+			}
+		}
+		if odd == "before" && sk.PageName(sk.Find("00000001")) != "p-odd" {
+			t.Fatalf("the ID added out of order not found")
 		}
 	}
 }
