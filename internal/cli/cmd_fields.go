@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -69,10 +68,7 @@ func runFields(ctx context.Context, f *Factory, a *arguments.Fields) error {
 	if err != nil {
 		return err
 	}
-	now := time.Now()
-	if f.Now != nil {
-		now = f.Now()
-	}
+	now := f.now()
 	fresh, fetched, err := run.RefreshFields(ctx, client, cachePath, now)
 	if fe := (*run.FieldsError)(nil); errors.As(err, &fe) {
 		return reportAPIError(f, "reading the field list", fe.Err)

@@ -108,3 +108,11 @@ func planGC() (restore func()) {
 	old := debug.SetGCPercent(planGCPercent)
 	return func() { debug.SetGCPercent(old) }
 }
+
+// now is the time on f's clock (Now), the system's without one.
+func (f *Factory) now() time.Time {
+	if f.Now != nil {
+		return f.Now()
+	}
+	return time.Now()
+}

@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -40,7 +39,14 @@ func Main() int {
 }
 
 // Run runs leadsync with args in the world of f and returns the exit code.
-func Run(ctx context.Context, f *Factory, args []string) int {
+func Run(ctx context.Context, f *Factory, args []string) (code int) {
+	defer func() {
+		// A panic outside the command itself (executeC catches those).
+		if p := recover(); p != nil {
+			views.Error(f.IO.ErrOut, crashed(f, p))
+			code = ExitError
+		}
+	}()
 	// Count what reaches stdout, so that a --json command that fails
 	// before printing its document still prints one (see jsonfail.go).
 	stdout := &countingWriter{w: f.IO.Out}
@@ -57,11 +63,11 @@ func Run(ctx context.Context, f *Factory, args []string) int {
 	root.SetIn(f.IO.In)
 	root.SetOut(f.IO.Out)
 	root.SetErr(f.IO.ErrOut)
-	cmd, err := root.ExecuteContextC(ctx)
+	cmd, err := executeC(ctx, f, root, args)
 	if err == nil {
 		return ExitOK
 	}
-	code := ExitError
+	code = ExitError
 	var ee *exitError
 	if errors.As(err, &ee) {
 		code = ee.code
@@ -72,11 +78,7 @@ func Run(ctx context.Context, f *Factory, args []string) int {
 		views.Error(f.IO.ErrOut, err)
 	}
 	if code == ExitError && stdout.n == 0 && jsonRequested(cmd, args) {
-		now := time.Now
-		if f.Now != nil {
-			now = f.Now
-		}
-		writeJSONFailure(stdout, cmd, err, f.failures, now())
+		writeJSONFailure(stdout, cmd, err, f.failures, f.now())
 	}
 	if code == ExitError && stdout.n == 0 && markdownRequested(cmd, args) {
 		// As with --json: a comment saying what failed, never nothing.

@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/zclconf/go-cty/cty"
+
 	"github.com/leadsync/leadsync/internal/person"
 )
 
@@ -16,15 +18,41 @@ import (
 // Each evaluation builds the lead's object, its type and the context:
 // about 2.4 KB of garbage a lead.
 
-// maxWhereMemo is the most values a whereMemo keeps; when full it starts
+// maxWhereMemo is the most values a WhereMemo keeps; when full it starts
 // again empty (a variable for tests).
 var maxWhereMemo = 1 << 16
 
-// whereMemo is what a narrow where gave, by the values it reads
-// (LeadValuesKey). Safe for concurrent use.
+// WhereMemo is what a where gave, by the key of the values it reads
+// (LeadValuesKey, PersonValuesKey): at most maxWhereMemo of them, all
+// forgotten when full. Match, the console's where and a sheet's where
+// (export) remember by it. The zero WhereMemo is empty and ready; it is
+// not safe for concurrent use.
+type WhereMemo[V any] struct {
+	m map[string]V
+}
+
+// Get is what Put remembered for key, if it still does.
+func (w *WhereMemo[V]) Get(key []byte) (V, bool) {
+	v, found := w.m[string(key)]
+	return v, found
+}
+
+// Put remembers v for key, forgetting everything first when full.
+func (w *WhereMemo[V]) Put(key []byte, v V) {
+	switch {
+	case w.m == nil:
+		w.m = map[string]V{}
+	case len(w.m) >= maxWhereMemo:
+		clear(w.m)
+	}
+	w.m[string(key)] = v
+}
+
+// whereMemo is what a narrow where of an enrich block gave, by the
+// values it reads (LeadValuesKey). Safe for concurrent use.
 type whereMemo struct {
 	mu    sync.Mutex
-	m     map[string]whereResult
+	memo  WhereMemo[whereResult]
 	evals int // where evaluations made (tests)
 }
 
@@ -39,12 +67,13 @@ func newWhereMemo(narrow bool) *whereMemo {
 	if !narrow {
 		return nil
 	}
-	return &whereMemo{m: map[string]whereResult{}}
+	return &whereMemo{}
 }
 
 // LeadValuesKey appends to buf the key of lead's values of keys: the
 // value itself for one key, else each value after its length (no two
-// leads' values share it). The console's where remembers by it too.
+// leads' values share it). Match and the console's where on
+// lead.<field> remember by it.
 func LeadValuesKey(buf []byte, lead *person.Lead, keys []string) []byte {
 	for _, k := range keys {
 		v := leadField(lead, k)
@@ -91,8 +120,7 @@ func (w *whereMemo) get(lead *person.Lead, keys []string) (whereResult, bool) {
 	key := LeadValuesKey(arr[:0], lead, keys)
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	r, found := w.m[string(key)]
-	return r, found
+	return w.memo.Get(key)
 }
 
 // put remembers that where gave ok and err for lead's values of keys.
@@ -101,9 +129,35 @@ func (w *whereMemo) put(lead *person.Lead, keys []string, ok bool, err error) {
 	key := LeadValuesKey(arr[:0], lead, keys)
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if len(w.m) >= maxWhereMemo {
-		clear(w.m)
-	}
-	w.m[string(key)] = whereResult{ok, err}
+	w.memo.Put(key, whereResult{ok, err})
 	w.evals++
+}
+
+// PersonValuesKey appends to buf the key of a person's values of fields
+// (person.<field> of a sheet's where, as PersonValue takes them): each
+// value in its own form (PersonFieldType) after its length, a null as
+// "n;", so that no two persons' values share it. A sheet's where
+// (export) and the console's where on person.<field> remember by it.
+func PersonValuesKey(buf []byte, fields []string, vals map[string]cty.Value) []byte {
+	for _, f := range fields {
+		v := vals[f]
+		var text string
+		switch {
+		case v.IsNull() || !v.IsKnown():
+			buf = append(buf, "n;"...) // no length: no text's key
+			continue
+		case v.Type() == cty.String:
+			text = v.AsString()
+		case v.Type() == cty.Bool:
+			text = strconv.FormatBool(v.True())
+		case v.Type() == cty.Number:
+			text = v.AsBigFloat().Text('g', -1)
+		default:
+			text = v.GoString()
+		}
+		buf = strconv.AppendInt(buf, int64(len(text)), 10)
+		buf = append(buf, ':')
+		buf = append(buf, text...)
+	}
+	return buf
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/zclconf/go-cty/cty"
+
 	"github.com/leadsync/leadsync/internal/person"
 )
 
@@ -97,6 +99,41 @@ func TestLeadFieldReadsEveryField(t *testing.T) {
 	for i, f := range person.LeadFields {
 		if got := leadField(&lead, f.Key); got != fmt.Sprint("value ", i) {
 			t.Errorf("leadField(%s) = %q, want %q", f.Key, got, fmt.Sprint("value ", i))
+		}
+	}
+}
+
+// TestPersonValuesKeyTellsValuesApart: persons whose values differ have
+// different keys, however the texts split, whatever their types; equal
+// values the same key.
+func TestPersonValuesKeyTellsValuesApart(t *testing.T) {
+	fields := []string{"company", "title", "private", "contactsCount"}
+	vals := func(company, title string, private cty.Value, n cty.Value) map[string]cty.Value {
+		return map[string]cty.Value{"company": cty.StringVal(company), "title": cty.StringVal(title), "private": private, "contactsCount": n}
+	}
+	people := []map[string]cty.Value{
+		vals("ab", "c", cty.True, cty.NumberIntVal(1)),
+		vals("a", "bc", cty.True, cty.NumberIntVal(1)),
+		vals("a", "bc", cty.False, cty.NumberIntVal(1)),
+		vals("a", "bc", cty.False, cty.NumberIntVal(10)),
+		vals("a", "bc", cty.False, cty.NullVal(cty.Number)),
+		vals("a", "bc", cty.NullVal(cty.Bool), cty.NullVal(cty.Number)),
+		vals("n;", "", cty.False, cty.Zero),
+		vals("", "n;", cty.False, cty.Zero),
+		vals("Müller \"&\"", "", cty.False, cty.Zero),
+		// (null, "x") and ("x", null): one text without null's marker.
+		{"company": cty.NullVal(cty.String), "title": cty.StringVal("x"), "private": cty.False, "contactsCount": cty.Zero},
+		{"company": cty.StringVal("x"), "title": cty.NullVal(cty.String), "private": cty.False, "contactsCount": cty.Zero},
+	}
+	seen := map[string]int{}
+	for i, v := range people {
+		key := string(PersonValuesKey(nil, fields, v))
+		if j, ok := seen[key]; ok {
+			t.Errorf("persons %d and %d share the key %q", j, i, key)
+		}
+		seen[key] = i
+		if again := string(PersonValuesKey(nil, fields, people[i])); again != key {
+			t.Errorf("person %d: key %q, then %q", i, key, again)
 		}
 	}
 }

@@ -99,7 +99,7 @@ func (j *job) changesOf(sh *config.Sheet, p *state.Person, by map[string]bool, s
 			if ex, err := j.ex.excluded(p); ex || err != nil {
 				return out, err // an exclude block takes them out of every sheet
 			}
-			ok, err := matchPerson(j.cfg, sh, p)
+			ok, err := j.matchPerson(sh, p)
 			if err != nil || !ok {
 				return out, err
 			}
@@ -182,20 +182,44 @@ func changeValue(d state.Drift, v string) string {
 }
 
 // matchPerson evaluates a sheet's where for p, with the values of the
-// fields it reads as the person's cells show them.
-func matchPerson(cfg *config.Config, sh *config.Sheet, p *state.Person) (bool, error) {
+// fields it reads as the person's cells show them, or gives what it gave
+// for the same values: the configuration's context is fixed and its
+// functions pure (config.PersonValuesKey, as the console's where). A
+// where evaluated for each of a million people was most of an export's
+// CPU time.
+func (j *job) matchPerson(sh *config.Sheet, p *state.Person) (bool, error) {
 	if sh.Where == nil {
 		return true, nil
 	}
-	fields, err := WhereValues(cfg, sh.WhereFields, p)
+	fields, err := WhereValues(j.cfg, sh.WhereFields, p)
 	if err != nil {
 		return false, err
 	}
-	ok, err := cfg.MatchPerson(sh, fields)
+	var arr [128]byte
+	key := config.PersonValuesKey(arr[:0], sh.WhereFields, fields)
+	memo := j.whereMemo(sh)
+	if ok, found := memo.Get(key); found {
+		return ok, nil
+	}
+	ok, err := j.cfg.MatchPerson(sh, fields)
 	if err != nil {
 		return false, fmt.Errorf("sheet %q: %w", sh.Name, err)
 	}
+	memo.Put(key, ok)
 	return ok, nil
+}
+
+// whereMemo is what sh's where gave (wheres), made on first use.
+func (j *job) whereMemo(sh *config.Sheet) *config.WhereMemo[bool] {
+	memo := j.wheres[sh]
+	if memo == nil {
+		memo = &config.WhereMemo[bool]{}
+		if j.wheres == nil {
+			j.wheres = map[*config.Sheet]*config.WhereMemo[bool]{}
+		}
+		j.wheres[sh] = memo
+	}
+	return memo
 }
 
 // WhereValues are the values of p's fields named (person.<field> of a

@@ -9,10 +9,13 @@
 //
 // Write collects each sheet's rows and table once, then hands them to the
 // writer of the export's format. A sheet's rows are person IDs in sheet
-// order; only_new, exclude blocks and where read the people a page at a
-// time while the rows are collected, and the writer's fill reads the
-// people of the rows it writes a page at a time (rowPeople), the next
-// page read on a goroutine of its own while a page's rows are written. The
+// order. only_new, exclude blocks and where read the people a page at a
+// time while the rows are collected. Without exclude blocks, they read
+// the columns only_new and the where name alone (sheetColumns,
+// WhereColumns). A where remembers what it gave by the values it reads
+// (matchPerson). The writer's fill reads the people of the rows it
+// writes a page at a time (rowPeople), the next page read on a goroutine
+// of its own while a page's rows are written. The
 // Summary's counts are taken as the rows are filled (rowTally), so a
 // writer writes its sheets' rows before the Summary. It hands them to
 // the writer of the export's format (formats.go: the writers by the name of

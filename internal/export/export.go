@@ -223,6 +223,9 @@ type job struct {
 	// leads are lead lists read ahead, by search address
 	// (readLeadsAhead).
 	leads map[string][]string
+	// wheres are what each sheet's where gave, by the values it reads
+	// (matchPerson).
+	wheres map[*config.Sheet]*config.WhereMemo[bool]
 }
 
 type sheetJob struct {

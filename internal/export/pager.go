@@ -171,8 +171,11 @@ type sourcePiece struct {
 // search of a few hundred), or when read is false only asks which exist,
 // and hands the pieces to keep in order.
 type pieceBatch struct {
-	base   *state.Base
-	read   bool
+	base *state.Base
+	read bool
+	// cols, when set, are what the sheet reads of its people
+	// (sheetColumns): they are read with those alone.
+	cols   *state.PersonColumns
 	pieces []sourcePiece
 	n      int
 	keep   func(pc sourcePiece, people map[string]*state.Person, exist map[string]bool) error
@@ -207,9 +210,12 @@ func (b *pieceBatch) flush() error {
 	var people map[string]*state.Person
 	var exist map[string]bool
 	var err error
-	if b.read {
+	switch {
+	case b.read && b.cols != nil:
+		people, err = b.base.PeopleOf(want, *b.cols)
+	case b.read:
 		people, err = b.base.People(want)
-	} else {
+	default:
 		exist, err = b.base.Exist(want)
 	}
 	if err != nil {

@@ -94,7 +94,7 @@ func (j *job) collectRows(sh *config.Sheet) (sheetRows, error) {
 	if len(j.members) > 0 {
 		in.sheet = map[string]struct{}{}
 	}
-	batch := &pieceBatch{base: j.base, read: sh.OnlyNew || sh.Where != nil || j.ex.x != nil,
+	batch := &pieceBatch{base: j.base, read: sh.OnlyNew || sh.Where != nil || j.ex.x != nil, cols: j.sheetColumns(sh),
 		keep: func(pc sourcePiece, people map[string]*state.Person, exist map[string]bool) error {
 			for _, id := range pc.ids {
 				if err := j.keepRow(sh, &r, in, id, people[id], exist[id], pc); err != nil {
@@ -197,7 +197,7 @@ func (j *job) keepRow(sh *config.Sheet, r *sheetRows, in people, id string, p *s
 			}
 			return nil
 		}
-		if ok, err := matchPerson(j.cfg, sh, p); err != nil || !ok {
+		if ok, err := j.matchPerson(sh, p); err != nil || !ok {
 			return err
 		}
 	}
@@ -214,6 +214,23 @@ func (j *job) keepRow(sh *config.Sheet, r *sheetRows, in people, id string, p *s
 		r.tally.first.set(i)
 	}
 	return nil
+}
+
+// sheetColumns are what collectRows reads of a sheet's people when no
+// exclude block reads them (it reads identifiers, e-mails and domains,
+// and an enrich block's where): the columns of its where's fields
+// (WhereColumns) and, with only_new, the times seen; nil when it reads
+// them whole.
+func (j *job) sheetColumns(sh *config.Sheet) *state.PersonColumns {
+	if j.ex != nil && j.ex.x != nil {
+		return nil
+	}
+	cols, ok := WhereColumns(sh.WhereFields)
+	if !ok {
+		return nil
+	}
+	cols.Seen = cols.Seen || sh.OnlyNew
+	return &cols
 }
 
 // sourceIDs returns the person IDs a source (addr, of kind k) found in

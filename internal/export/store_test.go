@@ -65,6 +65,10 @@ export "book" {
     from  = [search.cto]
     where = person.title == "Engineer"
   }
+  sheet "Valid" {
+    from  = [search.cto]
+    where = person.validationStatus == "valid" && person.email != "" && person.company != "Company 1"
+  }
   sheet "Changes" {
     changes = [search.cto]
   }
@@ -123,10 +127,25 @@ func storeState(t *testing.T) *state.State {
 // bytes. So is the state in memory read two at a time: a page lost or
 // read twice shows.
 func TestWriteFromTheStore(t *testing.T) {
+	t.Run("exclude", func(t *testing.T) { writeFromTheStore(t, storeConfig) })
+	// Without exclude blocks a sheet's where and only_new read the
+	// columns they name alone (sheetColumns).
+	t.Run("no exclude", func(t *testing.T) { writeFromTheStore(t, withoutExclude(storeConfig)) })
+}
+
+// withoutExclude is src without its exclude block.
+func withoutExclude(src string) string {
+	start := strings.Index(src, "exclude \"customers\"")
+	end := start + strings.Index(src[start:], "}\n") + 2
+	return src[:start] + src[end:]
+}
+
+// writeFromTheStore is TestWriteFromTheStore of the configuration src.
+func writeFromTheStore(t *testing.T, src string) {
 	st := storeState(t)
-	want := writeStoreExports(t, state.NewBase(st), 0)
+	want := writeStoreExports(t, src, state.NewBase(st), 0)
 	t.Run("memory, in pages", func(t *testing.T) {
-		sameExports(t, want, writeStoreExports(t, state.NewBase(st), 2))
+		sameExports(t, want, writeStoreExports(t, src, state.NewBase(st), 2))
 	})
 	t.Run("sqlite", func(t *testing.T) {
 		store := local.NewStore(filepath.Join(t.TempDir(), "state.db"))
@@ -138,7 +157,7 @@ func TestWriteFromTheStore(t *testing.T) {
 		if !b.Stored() {
 			t.Fatal("the database's Base reads the state whole")
 		}
-		sameExports(t, want, writeStoreExports(t, b, 2))
+		sameExports(t, want, writeStoreExports(t, src, b, 2))
 	})
 	t.Run("pg", func(t *testing.T) {
 		cs := os.Getenv("LEADSYNC_TEST_PG")
@@ -166,17 +185,17 @@ func TestWriteFromTheStore(t *testing.T) {
 		if !b.Stored() {
 			t.Fatal("PostgreSQL's Base reads the state whole")
 		}
-		sameExports(t, want, writeStoreExports(t, b, 2))
+		sameExports(t, want, writeStoreExports(t, src, b, 2))
 	})
 }
 
-// writeStoreExports writes storeConfig's exports from b, its people read
-// page at a time (0: state.PeoplePage), into a folder of their own, and
-// returns the folder.
-func writeStoreExports(t *testing.T, b *state.Base, page int) string {
+// writeStoreExports writes the exports of src (storeConfig, or a
+// variant) from b, its people read page at a time (0: state.PeoplePage),
+// into a folder of their own, and returns the folder.
+func writeStoreExports(t *testing.T, src string, b *state.Base, page int) string {
 	t.Helper()
 	dir := t.TempDir()
-	must(t, os.WriteFile(filepath.Join(dir, "main.leads.hcl"), []byte(storeConfig), 0o644))
+	must(t, os.WriteFile(filepath.Join(dir, "main.leads.hcl"), []byte(src), 0o644))
 	must(t, os.WriteFile(filepath.Join(dir, "customers.csv"), []byte("Domain\ncompany1.example\n"), 0o644))
 	cfg, diags := config.Load(config.LoadOptions{Dir: dir})
 	if diags.HasErrors() {

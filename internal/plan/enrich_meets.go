@@ -56,16 +56,35 @@ func (b *builder) meetImports(r *Reads) {
 
 // pageRefs makes the plan over a state read in part need everyone when a
 // lead list of e's sources holds an ID kept by page name ("page:") that
-// names nobody read: a person re-keyed since, whom the places walk and
-// the census, which take people by ID, would not find (State.Person).
+// names nobody read, nor anyone in the store (state.Base.Absent): a
+// person re-keyed since, whom the places walk and the census, which take
+// people by ID, would not find (State.Person). The others are found by
+// that ID, as the whole state's plan finds them. When the store cannot
+// answer, Err says why.
 func (f *EnrichFacts) pageRefs(st *state.State, e *config.Enrich, sources []source) {
+	var unread []string
+	seen := map[string]bool{}
 	for _, src := range sources {
 		for _, id := range src.ids.All() {
-			if strings.HasPrefix(id, state.PagePrefix) && st.People[id] == nil {
-				f.needsEveryone = true
-				f.undecide(e.Address)
-				return
+			if strings.HasPrefix(id, state.PagePrefix) && st.People[id] == nil && !seen[id] {
+				seen[id] = true
+				unread = append(unread, id)
 			}
 		}
+	}
+	if len(unread) == 0 {
+		return
+	}
+	absent := unread // an apply's passes (partialFacts): no store to ask
+	var err error
+	if f.store != nil {
+		absent, err = f.store.Absent(unread)
+	}
+	switch {
+	case err != nil:
+		f.fail(err)
+	case len(absent) > 0:
+		f.needsEveryone = true
+		f.undecide(e.Address)
 	}
 }

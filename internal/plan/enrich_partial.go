@@ -33,10 +33,11 @@ func (f *EnrichFacts) SketchedIDs() []string {
 }
 
 // WalkedIDs are the IDs of the people not read whom the plan Build made
-// with f read whole for the places the block's limit leaves (placesWalk),
-// or, from the census, to enrich (collectCensus): an apply reads them
-// into its partial state, so that the engine's passes, which count only
-// the people read, find them where the plan did.
+// with f read whole: for the places the block's limit leaves
+// (placesWalk), to enrich from the census (collectCensus), or as people
+// held elsewhere met before the copies took the places (heldMet). An
+// apply reads them into its partial state, so that the engine's passes,
+// which count only the people read, find them where the plan did.
 func (f *EnrichFacts) WalkedIDs() []string {
 	if f == nil {
 		return nil
@@ -51,6 +52,13 @@ func (f *EnrichFacts) WalkedIDs() []string {
 	}
 	for id := range f.censusRead {
 		ids = append(ids, id)
+	}
+	if f.reuse != nil {
+		for id, p := range f.reuse.met {
+			if p != nil {
+				ids = append(ids, id)
+			}
+		}
 	}
 	slices.Sort(ids)
 	return slices.Compact(ids)

@@ -149,14 +149,23 @@ func (w *placesWalk) ask(i, j int) error {
 // unasked are up to n IDs of the people not read, from sources[i].ids[j]
 // on, in order, each once, that the walk has not asked about.
 func (w *placesWalk) unasked(i, j, n int) []string {
+	return firstIDs(w.sources, i, j, n, func(id string) bool {
+		_, ok := w.known[id]
+		return ok || w.v.known(id)
+	})
+}
+
+// firstIDs are up to n IDs of sources from sources[i].ids[j] on, in
+// order, each once, but those skip names.
+func firstIDs(sources []source, i, j, n int, skip func(id string) bool) []string {
 	var ids []string
 	in := map[string]bool{}
-	for ; i < len(w.sources) && len(ids) < n; i, j = i+1, 0 {
-		for _, id := range w.sources[i].ids.Tail(j).All() {
+	for ; i < len(sources) && len(ids) < n; i, j = i+1, 0 {
+		for _, id := range sources[i].ids.Tail(j).All() {
 			if len(ids) == n {
 				break
 			}
-			if _, ok := w.known[id]; ok || in[id] || w.v.known(id) {
+			if in[id] || skip(id) {
 				continue
 			}
 			in[id] = true
@@ -169,39 +178,54 @@ func (w *placesWalk) unasked(i, j, n int) []string {
 // count counts the people not read who would be to enrich once the
 // places are taken (each would take one, and none is left), up to need
 // of them: from where the last place was taken, it asks the store about
-// the people it does not know yet (countAmong). all says it asked about
-// every one, so that n is their number. Past maxCounted people asked
-// about it gives up (n < need).
+// the people it does not know yet (countAmong). The people held
+// elsewhere not read (reuseFacts.partial) are read whole and asked about
+// instead: a copy past the places is no person to enrich
+// (heldToEnrich). all says it asked about every one, so that n is their
+// number. Past maxCounted people asked about it gives up (n < need), and
+// once the plan needs everyone (past maxHeldRead: readAsked).
 func (w *placesWalk) count(need int) (n int, all bool) {
-	var chunk []string
+	var chunk, held []string
+	inHeld := map[string]bool{}
 	asked := 0
-	flush := func() bool {
-		found, err := w.countAmong(chunk)
+	flush := func(ids *[]string, among func([]string) ([]string, error)) bool {
+		found, err := among(*ids)
 		if err != nil {
 			w.v.facts.fail(err)
 			return false
 		}
 		w.counted = append(w.counted, found...)
-		n, asked, chunk = n+len(found), asked+len(chunk), chunk[:0]
+		n, asked, *ids = n+len(found), asked+len(*ids), (*ids)[:0]
 		return true
 	}
+	plain := func() bool { return flush(&chunk, w.countAmong) }
+	copies := func() bool { return flush(&held, w.heldToEnrich) }
 	for i := w.at[0]; i < len(w.sources); i++ {
 		ids := w.sources[i].ids
 		if i == w.at[0] {
 			ids = ids.Tail(w.at[1])
 		}
 		for _, id := range ids.All() {
-			if n >= need || asked >= maxCounted {
+			if w.v.facts.needsEveryone || n >= need || asked >= maxCounted {
 				return n, false
 			}
-			if w.v.known(id) {
+			switch isHeld, read := w.v.heldUnread().heldRead(id); {
+			case w.v.known(id) || read:
 				continue // read: counted where met
+			case isHeld:
+				if !inHeld[id] {
+					inHeld[id] = true
+					if held = append(held, id); len(held) == walkChunk && !copies() {
+						return 0, false
+					}
+				}
+				continue
 			}
 			switch p, ok := w.known[id]; {
 			case !ok:
 				w.known[id] = nil // asked about once
 				chunk = append(chunk, id)
-				if len(chunk) == walkChunk && !flush() {
+				if len(chunk) == walkChunk && !plain() {
 					return 0, false
 				}
 			case p != nil && !w.given[id]:
@@ -211,7 +235,7 @@ func (w *placesWalk) count(need int) (n int, all bool) {
 			}
 		}
 	}
-	if len(chunk) > 0 && !flush() {
+	if len(chunk) > 0 && !plain() || len(held) > 0 && !copies() {
 		return 0, false
 	}
 	return n, true

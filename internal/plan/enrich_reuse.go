@@ -39,9 +39,15 @@ import (
 // With places left and still more than maxReuseRead of them, only the
 // first the block meets in from order are read (firstHeld), enough to
 // fill the places twice over (reuseScope.prefix): the other people held
-// are known by ID alone (reuseFacts.partial). The plan needs everyone
-// when it meets one of those before its copies took every place
-// (heldUnread), counts the people not read, or takes the census.
+// are known by ID alone (reuseFacts.partial). When the plan meets one of
+// those before its copies took every place, it reads them whole from
+// there on, a page at a time (heldMet), up to maxHeldRead of them.
+// It needs everyone past that, when it counts the people not read, or
+// when it takes the census. The walk skips the sources that run; should
+// such a run fail, the apply walks the lead list held before, and its
+// copies read the people held they meet unread (readHeldMet). A plan
+// built with these facts but no lookup (Within's, made again) copies
+// nobody: the people held are then people not read (env.heldUnread).
 
 // maxReuseRead is the most people EnrichReadsOf reads whole because
 // another workspace holds an enrichment of them (a variable for tests):
@@ -54,11 +60,12 @@ var maxReuseRead = 100_000
 // in this workspace, or mostly not to enrich (mayCopy).
 func maxReuseKeys() int { return 40 * maxReuseRead }
 
-// reuseFacts are what EnrichReadsOf learned of the other workspaces:
-// held are the IDs of the people whom their keys name (those read, or
-// every one when unread); domains the company domains of this
+// reuseFacts are what EnrichReadsOf learned of the other workspaces.
+// held are the IDs of the people whom their keys name: those read, or
+// every one when unread. domains are the company domains of this
 // workspace's enrichments by company key (as employers.domains gathers
-// them), nil when held is empty. unread says the people held were not
+// them). They are nil when the plan reads none of the people held
+// (partial: it may read them as it meets them). unread says the people held were not
 // read for the copies, as the block's limit leaves no place to copy to
 // (reuseScope.noPlace): only those the plan reads anyway are asked about
 // (reuseAsk), and a plan that finds a place needs everyone (reuseUnread).
@@ -67,8 +74,16 @@ type reuseFacts struct {
 	domains map[string][]string
 	unread  bool
 	// partial: held are every person the keys name, of whom only the
-	// first the block meets were read (firstHeld).
+	// first the block meets were read (firstHeld); met are those of the
+	// others the plan read whole as it met them (heldMet), nil for an ID
+	// that names no person.
 	partial bool
+	met     map[string]*state.Person
+	// read counts the people held the plan read as it met them, or to
+	// count those to enrich past the places (placesWalk.count); page is
+	// the size of the last page read as met (readHeld).
+	read int
+	page int
 }
 
 // reuseScope is what reuseReads is told of the enrich blocks planned: a
@@ -155,7 +170,7 @@ func reuseReads(opts Options, ix EnrichStore, scope reuseScope) (ids []string, f
 	case len(facts.held) < len(found):
 		found = slices.Sorted(maps.Keys(facts.held))
 	}
-	if len(found) > 0 {
+	if len(found) > 0 || facts.partial {
 		if facts.domains, err = storeDomains(vl); err != nil {
 			return nil, nil, false, err
 		}
@@ -274,6 +289,13 @@ func (s reuseScope) mayCopy(held map[string]bool, ids []string, ix EnrichStore) 
 // for tests).
 var maxReusePrefix = 100_000
 
+// maxHeldRead is the most people held the plan reads whole while it is
+// built (a variable for tests). It counts those it meets before the
+// copies took every place (heldMet) and those it reads to count the
+// people to enrich past the places (heldToEnrich). Past it, the plan
+// needs everyone.
+var maxHeldRead = 100_000
+
 // prefix is how many of the people held firstHeld reads: twice the
 // places left and a hundredth of maxReusePrefix, which they must not
 // pass; 0 when there is no place, or too many.
@@ -287,8 +309,8 @@ func (s reuseScope) prefix() int {
 
 // firstHeld are the first people of held the block meets in from order,
 // its lead lists read one at a time (state.Base.LeadIDs), as many as
-// prefix says: the copies among them take the places first (heldUnread
-// checks it). ok is false without a prefix, or a store that lists leads.
+// prefix says: the copies among them take the places first (heldMet
+// reads on when they do not). ok is false without a prefix, or a store that lists leads.
 func (s reuseScope) firstHeld(held map[string]bool, ix EnrichStore) (ids []string, ok bool, err error) {
 	n := s.prefix()
 	ll, lists := ix.(leadLister)
@@ -334,10 +356,11 @@ func (s reuseScope) staleForSome(p *state.Person) bool {
 // census): the whole state's plan may copy to it, or tell those people
 // from the others not read.
 func (v *env) reuseUnread(e *config.Enrich) {
-	if !v.facts.reuseUnread() {
+	r := v.heldUnread()
+	if !r.leftUnread() {
 		return
 	}
-	if v.facts.censused(e.Address) || e.Limit <= 0 || v.facts.reuse.unread && v.placesForCopies(e) > 0 {
+	if v.facts.censused(e.Address) || e.Limit <= 0 || r.unread && v.placesForCopies(e) > 0 {
 		v.facts.needUnread(e.Address)
 	}
 }
@@ -348,25 +371,147 @@ func (v *env) placesForCopies(e *config.Enrich) int {
 	return max(e.Limit-(v.used(e)-v.copies[e.Address]), 0)
 }
 
-// heldUnread reports whether collectRead meets at id a person the other
-// workspaces may give an enrichment of whom reuseReads left unread
-// (reuseFacts.partial): not to be read for the places. Met before e's
-// copies so far (bp.reused) take every place, they may be copied: the
-// plan needs everyone.
-func (v *env) heldUnread(e *config.Enrich, id string, bp *blockPeople) bool {
-	if v.facts.reuse == nil || !v.facts.reuse.partial || !v.facts.reuse.held[id] {
-		return false
+// heldMet returns the person collectRead meets at sources[i].ids[j] (id,
+// not read) when the other workspaces may give them an enrichment and
+// reuseReads left them unread (reuseFacts.partial): held says so, and p
+// is nil when they are not counted. Met before e's copies so far
+// (bp.reused) take every place, they may be copied: they are read whole
+// with the next people held not read, a page at a time (readHeld), and
+// counted wherever met from then on. Met after, they take no place and
+// are not counted (countUnread tells the people past the places).
+func (v *env) heldMet(e *config.Enrich, sources []source, i, j int, id string, bp *blockPeople) (p *state.Person, held bool) {
+	r := v.heldUnread()
+	switch held, read := r.heldRead(id); {
+	case !held:
+		return nil, false
+	case read:
+		return r.met[id], true
 	}
-	if len(bp.reused) < v.placesForCopies(e) {
-		v.facts.needUnread(e.Address)
+	if places := v.placesForCopies(e) - len(bp.reused); places > 0 && !v.facts.needsEveryone {
+		v.readHeld(e, sources, i, j, places)
 	}
-	return true
+	return r.met[id], true
 }
 
-// reuseUnread reports whether f left some of the people the other
+// readHeld reads whole the people held not read met from
+// sources[i].ids[j] on, in order, each once (reuseFacts.met), a page at a
+// time (heldPage). Past maxHeldRead people read so, the plan needs
+// everyone. When the store or the other workspaces cannot answer, Err
+// says why.
+func (v *env) readHeld(e *config.Enrich, sources []source, i, j, places int) {
+	r := v.facts.reuse
+	r.page = r.heldPage(places)
+	ids := firstIDs(sources, i, j, r.page, func(id string) bool {
+		_, read := r.met[id]
+		return read || !r.held[id] || v.known(id)
+	})
+	people, err := v.readAsked(e, ids)
+	if err != nil {
+		v.facts.fail(err)
+	}
+	if people == nil {
+		return
+	}
+	if r.met == nil {
+		r.met = make(map[string]*state.Person, len(ids))
+	}
+	for _, id := range ids {
+		r.met[id] = people[id]
+	}
+}
+
+// heldPage is the size of the next page of people held readHeld reads:
+// twice the places left for copies and 16 more, or twice the last page
+// when that is more (copies met mostly take no place), at most walkChunk.
+// It stops at maxHeldRead, but for one more person, whose read makes the
+// plan need everyone (readAsked).
+func (f *reuseFacts) heldPage(places int) int {
+	n := min(walkChunk, max(2*places+16, 2*f.page), maxHeldRead-f.read)
+	return max(n, 1)
+}
+
+// heldToEnrich returns the people of ids (held elsewhere, not read)
+// whom e would enrich past its places (placesWalk.count): read whole and
+// asked about (readAsked), those collect puts among the people to
+// enrich, not among the copies (candidate). None is excluded or given an
+// e-mail by an import: the plan read those whole (excludedReads,
+// meetImports), as countAmong takes for the people it asks about.
+func (w *placesWalk) heldToEnrich(ids []string) ([]string, error) {
+	v, e := w.v, w.e
+	if e.Where != nil {
+		v.facts.needUnread(e.Address) // not evaluated here
+		return nil, nil
+	}
+	people, err := v.readAsked(e, ids)
+	if err != nil || people == nil {
+		return nil, err
+	}
+	var found []string
+	for _, id := range ids {
+		p := people[id]
+		if p == nil || p.Lead.PageName == "" || !v.needsEnrich(e, p) {
+			continue
+		}
+		if _, copied := v.reusable(e, p); !copied {
+			found = append(found, id)
+		}
+	}
+	return found, nil
+}
+
+// readAsked reads whole the people of ids, held elsewhere and not read,
+// and asks the other workspaces about them as lookupReuse asks. Past
+// maxHeldRead people read so (reuseFacts.read) it reads none: nil, and
+// the plan of e needs everyone.
+func (v *env) readAsked(e *config.Enrich, ids []string) (map[string]*state.Person, error) {
+	r := v.facts.reuse
+	if r.read+len(ids) > maxHeldRead {
+		v.facts.needUnread(e.Address)
+		return nil, nil
+	}
+	r.read += len(ids)
+	people, err := v.facts.readWhole(ids)
+	if err != nil {
+		return nil, err
+	}
+	// Only e's questions: people held are left unread (firstHeld) only
+	// when one block is planned.
+	var keys []string
+	for _, id := range ids {
+		if p := people[id]; p != nil && v.asksAbout(e, p) {
+			keys = v.unaskedKeys(keys, p)
+		}
+	}
+	return people, v.askKeys(keys)
+}
+
+// heldRead reports whether id names a person held elsewhere that
+// reuseReads left unread (reuseFacts.partial), and whether the plan read
+// them as it met them (met).
+func (f *reuseFacts) heldRead(id string) (held, read bool) {
+	if f == nil || !f.partial || !f.held[id] {
+		return false, false
+	}
+	_, read = f.met[id]
+	return true, read
+}
+
+// leftUnread reports whether reuseReads left some of the people the other
 // workspaces hold unread (reuseFacts.unread, partial).
-func (f *EnrichFacts) reuseUnread() bool {
-	return f != nil && f.reuse != nil && (f.reuse.unread || f.reuse.partial)
+func (f *reuseFacts) leftUnread() bool {
+	return f != nil && (f.unread || f.partial)
+}
+
+// heldUnread are the facts of the people held elsewhere (reuseFacts) when
+// the plan asks the other workspaces (env.lookup), else nil. A plan made
+// again by Within asks nothing, though its facts were made with the
+// lookup (run.partialEnrich): the people held are then people not read
+// like any other, whom no copy takes a place from.
+func (v *env) heldUnread() *reuseFacts {
+	if v.lookup == nil || v.facts == nil {
+		return nil
+	}
+	return v.facts.reuse
 }
 
 // needUnread makes the plan of the block at addr need everyone: the
@@ -438,6 +583,41 @@ func (c *Candidates) WithFacts(f *EnrichFacts) *Candidates {
 		if m := f.reuse.employers(); m != nil {
 			c.emp = m
 		}
+		if f.reuse != nil && f.reuse.partial {
+			c.held, c.heldAsked = f.reuse.held, map[string]bool{}
+		}
 	}
 	return c
+}
+
+// readHeldMet reads, over the partial state of an apply (v), the next
+// people held elsewhere whom e's lead lists name and the state does not
+// hold, in from order, while e's copies (copies of them so far) leave
+// places: twice those places and 16 more, at most walkChunk. The plan
+// read only the first of them (firstHeld), and those its walk met
+// (heldMet), which skips the sources that run: should such a run fail,
+// e walks the lead lists it held before, as the whole state's apply does,
+// and copies whom it meets there. more says some were read: the copies
+// are to be collected again.
+func (c *Candidates) readHeldMet(v *env, e *config.Enrich, copies int) (more bool, err error) {
+	if c.held == nil || v.facts == nil {
+		return false, nil
+	}
+	places := v.placesForCopies(e) - copies
+	if e.Limit > 0 && places <= 0 {
+		return false, nil
+	}
+	want := min(walkChunk, 2*max(places, 0)+16)
+	var ids []string
+	for _, addr := range v.cfg.Resolve(e.From) {
+		for _, id := range v.sourcePeople(addr).All() {
+			if c.held[id] && !c.heldAsked[id] && v.st.People[id] == nil {
+				c.heldAsked[id] = true
+				if ids = append(ids, id); len(ids) == want {
+					return true, v.st.ReadPeople(ids)
+				}
+			}
+		}
+	}
+	return len(ids) > 0, v.st.ReadPeople(ids)
 }

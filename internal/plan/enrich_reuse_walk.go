@@ -1,9 +1,6 @@
 package plan
 
 import (
-	"fmt"
-	"maps"
-
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/state"
 )
@@ -38,12 +35,8 @@ func (v *env) collectReused(e *config.Enrich) (blockPeople, bool, error) {
 	}
 	v.reuseEmployers()
 	met, keys := v.reuseMeetings(e)
-	if len(keys) > 0 {
-		found, err := v.lookup(keys)
-		if err != nil {
-			return bp, true, fmt.Errorf("reading the enrichments of the other workspaces: %w", err)
-		}
-		maps.Copy(v.reuse, found)
+	if err := v.askKeys(keys); err != nil {
+		return bp, true, err
 	}
 	for _, m := range met {
 		if len(v.reuse) == 0 {
@@ -76,13 +69,8 @@ func (v *env) reuseMeetings(e *config.Enrich) ([]meeting, []string) {
 	seen := map[*state.Person]struct{}{}
 	for _, addr := range v.cfg.Resolve(e.From) {
 		for _, id := range v.sourcePeople(addr).All() {
-			if p := v.person(id); p != nil && p.Lead.PageName != "" && v.needsEnrich(e, p) && v.reuseAsk(p) {
-				for _, k := range state.LookupKeys(p) {
-					if !v.asked[k] {
-						v.asked[k] = true
-						keys = append(keys, k)
-					}
-				}
+			if p := v.person(id); p != nil && v.asksAbout(e, p) {
+				keys = v.unaskedKeys(keys, p)
 			}
 			p := v.metIn(id)
 			if p == nil || v.gone[p] || p.Lead.PageName == "" || !v.needsEnrich(e, p) {

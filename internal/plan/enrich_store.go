@@ -456,10 +456,11 @@ func (v *env) collectRead(e *config.Enrich, sources []source, where bool) (block
 			case v.skipGone(p, id, &gone):
 				continue
 			case p == nil:
-				if v.heldUnread(e, id, &bp) {
-					continue
+				var held bool
+				if p, held = v.heldMet(e, sources, i, j, id, &bp); !held {
+					p = walk.person(i, j, id)
 				}
-				if p = walk.person(i, j, id); p == nil {
+				if p == nil {
 					continue
 				}
 			}
@@ -527,9 +528,10 @@ func (b *builder) countUnread(e *config.Enrich, bp *blockPeople, changing changi
 	sum := len(bp.todo) + flips + unknown + changing.len()
 	need := b.limitBound(e, *bp, changing, unknown == 0 && flips == 0) - sum
 	switch {
-	case need > 0 && b.v.facts.reuseUnread():
+	case need > 0 && b.v.heldUnread() != nil && b.v.heldUnread().unread:
 		// A copy past the places is not to enrich: those not read
-		// are not told apart from the people held elsewhere.
+		// are not told apart from the people held elsewhere (with
+		// places left, the walk reads those held: heldToEnrich).
 		b.v.facts.needUnread(e.Address)
 	case need > 0:
 		bp.unread, bp.unreadAll = b.v.facts.walks[e.Address].count(need)

@@ -28,6 +28,10 @@ type Candidates struct {
 	// colleagues are the store's company domains when the run holds a
 	// partial state (WithColleagues).
 	colleagues *Colleagues
+	// held are the people held elsewhere the plan knew by ID alone
+	// (WithFacts: reuseFacts.partial), heldAsked those of them Reuses
+	// asked the store for (readHeldMet); nil over a state read whole.
+	held, heldAsked map[string]bool
 }
 
 // NewCandidates returns the chooser of cfg's enrich blocks for one apply;

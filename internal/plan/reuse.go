@@ -2,6 +2,7 @@ package plan
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -158,12 +159,12 @@ func (m *employers) learn(company, domain string) {
 // lookupReuse asks the other workspaces, once, about the people of the
 // blocks' sources who need an enrichment and have not been asked about.
 func (v *env) lookupReuse(blocks []*config.Enrich, skipSource func(string) bool) error {
-	if v.lookup == nil {
-		return nil
-	}
 	if v.reuse == nil {
 		v.reuse = map[string]state.Reusable{}
 		v.asked = map[string]bool{}
+	}
+	if v.lookup == nil {
+		return nil
 	}
 	v.reuseEmployers()
 	var keys []string
@@ -173,29 +174,45 @@ func (v *env) lookupReuse(blocks []*config.Enrich, skipSource func(string) bool)
 				continue
 			}
 			for _, id := range v.sourcePeople(addr).All() {
-				p := v.person(id)
-				if p == nil || p.Lead.PageName == "" || !v.needsEnrich(e, p) || !v.reuseAsk(p) {
-					continue
-				}
-				for _, k := range state.LookupKeys(p) {
-					if !v.asked[k] {
-						v.asked[k] = true
-						keys = append(keys, k)
-					}
+				if p := v.person(id); p != nil && v.asksAbout(e, p) {
+					keys = v.unaskedKeys(keys, p)
 				}
 			}
 		}
 	}
-	if len(keys) == 0 {
+	return v.askKeys(keys)
+}
+
+// asksAbout reports whether lookupReuse asks the other workspaces about
+// p for e: p has a page name, needs an enrichment, and may be held
+// elsewhere (reuseAsk).
+func (v *env) asksAbout(e *config.Enrich, p *state.Person) bool {
+	return p.Lead.PageName != "" && v.needsEnrich(e, p) && v.reuseAsk(p)
+}
+
+// unaskedKeys appends to keys those of p's lookup keys not asked about
+// yet, and notes them asked.
+func (v *env) unaskedKeys(keys []string, p *state.Person) []string {
+	for _, k := range state.LookupKeys(p) {
+		if !v.asked[k] {
+			v.asked[k] = true
+			keys = append(keys, k)
+		}
+	}
+	return keys
+}
+
+// askKeys asks the other workspaces about keys, keeping their answers
+// (env.reuse); nothing without other workspaces (env.lookup nil).
+func (v *env) askKeys(keys []string) error {
+	if len(keys) == 0 || v.lookup == nil {
 		return nil
 	}
 	found, err := v.lookup(keys)
 	if err != nil {
 		return fmt.Errorf("reading the enrichments of the other workspaces: %w", err)
 	}
-	for k, r := range found {
-		v.reuse[k] = r
-	}
+	maps.Copy(v.reuse, found)
 	return nil
 }
 
@@ -247,26 +264,44 @@ func reusedText(rs []reusedPerson) string {
 // who need an enrichment, pass where and are not excluded, and whom
 // another workspace holds a fresh enrichment of. The other workspaces are
 // asked about each person once per run. Only the people they answered for
-// are looked at (collectReused).
+// are looked at (collectReused). Over a partial state, the people held
+// elsewhere it has not read are read as they are met, while the copies
+// leave places (readHeldMet).
 func (c *Candidates) Reuses(st *state.State, e *config.Enrich, now time.Time) ([]Reuse, error) {
 	if c.lookup == nil {
 		return nil, nil
 	}
-	v := c.env(st, now)
+	for {
+		v := c.env(st, now)
+		bp, err := v.reusedOf(e)
+		if err != nil {
+			return nil, err
+		}
+		if more, err := c.readHeldMet(v, e, len(bp.reused)); err != nil || !more {
+			return reusesOf(bp), err
+		}
+	}
+}
+
+// reusedOf are the people of e whose enrichment is copied (bp.reused),
+// from collectReused, or collect where it cannot tell.
+func (v *env) reusedOf(e *config.Enrich) (blockPeople, error) {
 	bp, ok, err := v.collectReused(e)
 	if err == nil && !ok {
 		if err = v.lookupReuse([]*config.Enrich{e}, nil); err == nil {
 			bp, err = v.collect(e, nil, true)
 		}
 	}
-	if err != nil {
-		return nil, err
-	}
+	return bp, err
+}
+
+// reusesOf are the copies of bp, in order.
+func reusesOf(bp blockPeople) []Reuse {
 	out := make([]Reuse, len(bp.reused))
 	for i, r := range bp.reused {
 		out[i] = Reuse{PersonID: r.p.ID, From: r.r}
 	}
-	return out, nil
+	return out
 }
 
 // Recheck asks the other workspaces again about the person id, whom

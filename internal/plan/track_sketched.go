@@ -76,7 +76,7 @@ func (v *env) enrichedBy(t trackee, by string) bool {
 // at its last growth, the plan's peak. A list holding sketches is the
 // change's until its IDs are asked (Change.People) or written: 2,430,000
 // IDs as strings took 37 MB more (ids). Its indexes sit in chunks
-// (state.Chunks): 2,430,000 grown by append took 10 MB, and 18 MB at the
+// (state.Chunks): grown by append, 2,430,000 took 10 MB, and 18 MB at the
 // last growth.
 type dueList struct {
 	sketches *state.TrackSketches // the state's, whose indexes at holds

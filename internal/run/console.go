@@ -167,8 +167,8 @@ func (c *ConsoleSession) where(src string, n int) ConsoleLine {
 	defer done()
 	m := c.matcher(expr, fields, lead)
 	each := b.EachPerson
-	if keys, ok := narrowKeys(expr, lead); ok {
-		each = func(fn func(*state.Person) error) error { return b.EachLead(keys, fn) }
+	if cols, ok := narrowColumns(expr, fields, lead); ok {
+		each = func(fn func(*state.Person) error) error { return b.EachLead(cols, fn) }
 	}
 	err = eachAhead(b.PageSize(), each, func(p *state.Person) error {
 		sel.Of++
@@ -208,27 +208,24 @@ type whereMatcher struct {
 	// vars are the variables of the last person, made anew in place for
 	// each (Scope.Eval copies nothing of them into what it gives).
 	vars map[string]cty.Value
-	// memo is what a where reading lead only as lead.<field> gave, true
-	// or false, by the values of those fields (memoKeys,
-	// config.LeadValuesKey): the line's scope is fixed and its functions
-	// pure, so equal values give the same. nil for any other where.
-	memo     map[string]bool
+	// memo is what the where gave, true or false, by the values it reads
+	// (key): the line's scope is fixed and its functions pure, so equal
+	// values give the same. nil for a where reading lead otherwise than
+	// as lead.<field>: its key would be the whole lead, met once.
+	memo     *config.WhereMemo[bool]
 	memoKeys []string
 }
-
-// maxConsoleMemo is the most values a whereMatcher's memo keeps; when
-// full it starts again empty.
-const maxConsoleMemo = 1 << 16
 
 // matcher is the whereMatcher of expr, which reads the person fields
 // fields, or lead when lead is true.
 func (c *ConsoleSession) matcher(expr hcl.Expression, fields []string, lead bool) *whereMatcher {
 	m := &whereMatcher{c: c, expr: expr, fields: fields, lead: lead, leadOf: leadValueOf(expr), vars: map[string]cty.Value{}}
-	if read, ok := leadFieldsOf(expr); lead && ok {
-		m.memo = map[string]bool{}
-		for _, f := range read {
-			m.memoKeys = append(m.memoKeys, f.Key)
-		}
+	read, ok := leadFieldsOf(expr)
+	if !lead || ok {
+		m.memo = &config.WhereMemo[bool]{}
+	}
+	for _, f := range read {
+		m.memoKeys = append(m.memoKeys, f.Key)
 	}
 	return m
 }
@@ -237,35 +234,55 @@ func (c *ConsoleSession) matcher(expr hcl.Expression, fields []string, lead bool
 // same values (memo): true or false, or the problem (naming the person
 // when it is theirs alone).
 func (m *whereMatcher) match(p *state.Person) (bool, hcl.Diagnostics) {
+	vals, diags := m.personValues(p)
+	if diags.HasErrors() {
+		return false, diags
+	}
 	if m.memo == nil {
-		return m.eval(p)
+		return m.eval(p, vals)
 	}
 	var arr [128]byte
-	key := config.LeadValuesKey(arr[:0], &p.Lead, m.memoKeys)
-	if ok, found := m.memo[string(key)]; found {
+	key := m.key(arr[:0], p, vals)
+	if ok, found := m.memo.Get(key); found {
 		return ok, nil
 	}
-	ok, diags := m.eval(p)
+	ok, diags := m.eval(p, vals)
 	if !diags.HasErrors() {
-		if len(m.memo) >= maxConsoleMemo {
-			clear(m.memo)
-		}
-		m.memo[string(key)] = ok
+		m.memo.Put(key, ok)
 	}
 	return ok, diags
 }
 
-// eval evaluates a where for one person: true or false, or the problem
+// personValues are the values a where on person reads of p
+// (export.WhereValues); nil for a where on lead.
+func (m *whereMatcher) personValues(p *state.Person) (map[string]cty.Value, hcl.Diagnostics) {
+	if m.lead {
+		return nil, nil
+	}
+	vals, err := export.WhereValues(m.c.cfg, m.fields, p)
+	if err != nil {
+		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid where", Detail: err.Error(), Subject: m.expr.Range().Ptr()}}
+	}
+	return vals, nil
+}
+
+// key appends to buf the key of the values the where reads of p: the
+// lead's fields it reads, or vals, those personValues gave.
+func (m *whereMatcher) key(buf []byte, p *state.Person, vals map[string]cty.Value) []byte {
+	if m.lead {
+		return config.LeadValuesKey(buf, &p.Lead, m.memoKeys)
+	}
+	return config.PersonValuesKey(buf, m.fields, vals)
+}
+
+// eval evaluates a where for one person, a person where with vals, the
+// values personValues read of them: true or false, or the problem
 // (naming the person when it is theirs alone).
-func (m *whereMatcher) eval(p *state.Person) (bool, hcl.Diagnostics) {
+func (m *whereMatcher) eval(p *state.Person, vals map[string]cty.Value) (bool, hcl.Diagnostics) {
 	expr := m.expr
 	if m.lead {
 		m.vars["lead"] = m.leadOf(p.Lead)
 	} else {
-		vals, err := export.WhereValues(m.c.cfg, m.fields, p)
-		if err != nil {
-			return false, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid where", Detail: err.Error(), Subject: expr.Range().Ptr()}}
-		}
 		m.vars["person"] = config.PersonValue(vals)
 	}
 	v, diags := m.c.scope.Eval(expr, m.vars)
@@ -327,22 +344,24 @@ func leadFieldsOf(expr hcl.Expression) ([]*person.PersonField, bool) {
 	return read, true
 }
 
-// narrowKeys are the lead fields a where on lead (lead) needs of each
-// person when it reads lead only as lead.<field> (leadFieldsOf): those,
-// and the full name a selection shows. False when it needs the person
-// whole (person.<field>, or lead read otherwise).
-func narrowKeys(expr hcl.Expression, lead bool) ([]string, bool) {
+// narrowColumns are the columns a where needs of each person: on lead
+// (lead), when it reads lead only as lead.<field> (leadFieldsOf), those
+// fields and the full name a selection shows; on person, those
+// export.WhereColumns gives for its fields. False when it needs the
+// person whole.
+func narrowColumns(expr hcl.Expression, fields []string, lead bool) (state.PersonColumns, bool) {
+	if !lead {
+		return export.WhereColumns(fields)
+	}
 	read, ok := leadFieldsOf(expr)
-	if !lead || !ok {
-		return nil, false
+	if !ok {
+		return state.PersonColumns{}, false
 	}
-	keys := []string{"fullName"}
+	cols := state.PersonColumns{Lead: []string{"fullName"}}
 	for _, f := range read {
-		if !slices.Contains(keys, f.Key) {
-			keys = append(keys, f.Key)
-		}
+		cols.AddLead(f.Key)
 	}
-	return keys, true
+	return cols, true
 }
 
 // eachAhead calls fn for each person each gives (b.EachPerson, or

@@ -56,11 +56,35 @@ func consoleState(t *testing.T) (*state.State, map[string]string) {
 	return s, ids
 }
 
+// withMover adds Dee to the people of consoleState: found in Hamburg at
+// Alt & "Söhne", enriched with a valid e-mail there, then found (with
+// Cem) at another company: her e-mail is of her former employer.
+func withMover(t *testing.T, s *state.State, ids map[string]string) {
+	t.Helper()
+	cem, dee := statetest.Lead("3", "cem", "Cem Code"), statetest.Lead("4", "dee", "Dee Delta")
+	dee.Title, dee.Company = "Head of Sales", `Alt & "Söhne"`
+	moved := dee
+	moved.Company = "Neu GmbH"
+	ids["dee"] = s.Resolve(dee)
+	for _, e := range []state.Event{
+		statetest.SearchEv(statetest.Day(1), `search.s["Hamburg"]`, 5, cem, dee),
+		statetest.EnrichEv(statetest.Day(2), "enrich.e", ids["dee"], person.EnrichedProfile{Email: "dee@alt.example", ValidationStatus: "valid", CompanyDomain: "alt.example", Company: dee.Company}),
+		statetest.SearchEv(statetest.Day(3), `search.s["Hamburg"]`, 5, cem, moved),
+	} {
+		if err := s.Fold(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ids["dee"] = s.Resolve(dee)
+}
+
 // TestConsoleHandle runs the console's lines on the state read whole and
-// on a SQLite store, whose where on lead.<field> reads those columns
-// alone (state.LeadPager).
+// on a SQLite store, whose where on lead.<field> or on person.<field>
+// reads those columns alone (state.LeadPager), and the enrichments' and
+// histories' that say whether an e-mail is current.
 func TestConsoleHandle(t *testing.T) {
 	st, ids := consoleState(t)
+	withMover(t, st, ids)
 	t.Run("whole", func(t *testing.T) {
 		consoleHandle(t, st, ids, func() (*state.Base, error) { return state.NewBase(st), nil })
 	})
@@ -83,7 +107,7 @@ func consoleHandle(t *testing.T, st *state.State, ids map[string]string, open fu
 	if err != nil {
 		t.Fatal(err)
 	}
-	all := []string{"ada", "bob", "cem"}
+	all := []string{"ada", "bob", "cem", "dee"}
 	cases := []struct {
 		line     string
 		want     cty.Value // a value
@@ -94,13 +118,21 @@ func consoleHandle(t *testing.T, st *state.State, ids map[string]string, open fu
 	}{
 		{line: "local.cities[1]", want: cty.StringVal("Hamburg")},
 		{line: `  search.s["Berlin"].people  `, want: cty.NumberIntVal(2)},
-		{line: `search.s["Hamburg"].people`, want: cty.NumberIntVal(1)},
+		{line: `search.s["Hamburg"].people`, want: cty.NumberIntVal(2)},
 		{line: `where person.validationStatus == "valid"`, selected: []string{"ada"}},
 		// The sheet's word of a status: the service's "empty" is "not found".
 		{line: `where person.validationStatus == "not found"`, selected: []string{"bob"}},
 		{line: `where person.validationStatus == "empty"`, err: `write person.validationStatus == "not found"`},
 		{line: `where person.validationStatus == ""`, selected: []string{"cem"}},
+		// Dee's e-mail is of her former employer: neither shown nor her
+		// company's domain.
 		{line: `where person.email != ""`, selected: []string{"ada"}},
+		{line: `where person.validationStatus == "former employer"`, selected: []string{"dee"}},
+		{line: `where person.companyDomain == "alt.example"`, selected: []string{}},
+		{line: `where person.company == "Neu GmbH" && person.title == "Head of Sales"`, selected: []string{"dee"}},
+		{line: `where person.enrichedAt != "" && person.firstName != "Nobody"`, selected: []string{"ada", "bob", "dee"}},
+		{line: `where person.firstSeen == person.lastSeen`, selected: []string{"ada", "bob"}},
+		{line: `where person.fullName == "Dee Delta"`, selected: []string{"dee"}},
 		{line: `where lead.title == "CTO"`, selected: []string{"ada", "cem"}},
 		{line: `where contains(local.cities, "Berlin") && lead.fullName != ""`, selected: all},
 		{line: `where lead.title == "Nobody"`, selected: []string{}},
@@ -141,8 +173,8 @@ func consoleHandle(t *testing.T, st *state.State, ids map[string]string, open fu
 				for _, n := range c.selected {
 					want = append(want, SelectedPerson{ID: ids[n], Name: st.People[ids[n]].Lead.FullName})
 				}
-				if fmt.Sprint(res.Selection.People) != fmt.Sprint(want) || res.Selection.Of != 3 {
-					t.Errorf("selected %v of %d, want %v of 3", res.Selection.People, res.Selection.Of, want)
+				if fmt.Sprint(res.Selection.People) != fmt.Sprint(want) || res.Selection.Of != len(st.People) {
+					t.Errorf("selected %v of %d, want %v of %d", res.Selection.People, res.Selection.Of, want, len(st.People))
 				}
 			case c.want != cty.NilVal:
 				if !res.Value.RawEquals(c.want) {

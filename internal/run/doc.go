@@ -61,14 +61,16 @@
 //
 // Console (console.go) is leadsync console's loop: a ConsoleSession
 // evaluates each line against the configuration's config.Scope and a
-// state opened without a lock as a state.Base (its records at the start;
-// each where opens it again and reads its people a page at a time, with
-// the values export.WhereValues gives a sheet's where; a where reading
-// lead only as lead.<field> reads those columns alone, state.Base.EachLead,
-// and remembers what it gave by their values; no snapshot stays
-// open between lines), and a ConsoleView shows the value, the
-// selection or the diagnostics; a line that fails does not stop it. It
-// calls nothing and writes nothing. Outputs (output.go) is leadsync
+// state opened without a lock as a state.Base (its records at the
+// start). Each where opens it again and reads its people a page at a
+// time, with the values export.WhereValues gives a sheet's where; no
+// snapshot stays open between lines. A where reading lead only as
+// lead.<field>, or person.<field> of the fields export.WhereColumns
+// names, reads those columns alone (state.Base.EachLead). Such a where
+// remembers what it gave by the values it reads (config.WhereMemo); one
+// reading lead otherwise is evaluated for each person. A ConsoleView
+// shows the value, the selection or the diagnostics; a line that fails
+// does not stop it. It calls nothing and writes nothing. Outputs (output.go) is leadsync
 // output's: the people the Base holds of each output's blocks, counted
 // once each.
 //

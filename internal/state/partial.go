@@ -169,7 +169,7 @@ func (s *State) ReadPeople(ids []string) error {
 			want = append(want, id)
 		}
 	}
-	return s.readPages(want, func(p *Person) {
+	return s.readPages(want, pt.store.Get, func(p *Person) {
 		s.addRead(p)
 		if strings.HasPrefix(p.ID, PagePrefix) {
 			pt.pageOnly[p.ID] = true
@@ -188,15 +188,16 @@ func (pt *partial) isAsked(id string) bool {
 }
 
 // readPages reads the people of ids (none asked before, each named once)
-// from the store a page at a time, takes each out of the names the store
-// counts (partial.others) and hands them to take, moved as the journal's
+// a page at a time with get (the store's Get, or its removal form:
+// readRemoval), takes each out of the names the store counts
+// (partial.others) and hands them to take, moved as the journal's
 // pending moves say (pendingMoved), and notes each page's IDs in asked
 // (unless nil: a removal's IDs answer for themselves).
-func (s *State) readPages(ids []string, take func(p *Person), asked map[string]bool) error {
+func (s *State) readPages(ids []string, get func([]string) ([]*Person, error), take func(p *Person), asked map[string]bool) error {
 	pt := s.partial
 	for start := 0; start < len(ids); start += PeoplePage {
 		page := ids[start:min(start+PeoplePage, len(ids))]
-		ps, err := pt.store.Get(page)
+		ps, err := get(page)
 		if err != nil {
 			return err
 		}

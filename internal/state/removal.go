@@ -8,8 +8,9 @@ import (
 // What a partial state reads to fold a retention removal (readRemoval):
 // the people it did not read are not kept whole, only what removing
 // them changes (a goneForm each). They are read from the store a page at
-// a time, and each is cut to that form as it comes, so that an apply
-// removing 1,000,000 people holds no Person of them. The fold then
+// a time, in the removal form when the store gives it (RemovalReader:
+// nobody decoded whole), and each is cut to a goneForm as it comes, so
+// that an apply removing 1,000,000 people holds no Person of them. The fold then
 // removes them as it removes the people read (forgetPeople), and the
 // store deletes their rows (Changes.Removed).
 //
@@ -121,7 +122,7 @@ func (s *State) readRemoval(ids []string) error {
 	}
 	tx := newRemovalTexts()
 	gf := &goneForms{ids: rest, forms: make([]goneForm, len(rest)), texts: tx}
-	err := s.readPages(rest, func(p *Person) {
+	err := s.readPages(rest, removalGetter(pt.store), func(p *Person) {
 		gf.put(p.ID, tx.formOf(p))
 	}, nil)
 	if err != nil {
@@ -130,6 +131,37 @@ func (s *State) readRemoval(ids []string) error {
 	// Asked once read whole: its IDs answer isAsked from now on.
 	pt.gone = append(pt.gone, gf)
 	return nil
+}
+
+// RemovalReader is a PeopleStore that reads people in the form a
+// retention removal folds in (readRemoval), with nobody decoded whole.
+type RemovalReader interface {
+	// Removing reads the people of ids that exist, in no order, each
+	// with what removing them changes alone: the ID, FoundBy, the
+	// enrichment's By and CopiedBy (no result), Tracked, and one Drift
+	// (By alone) for each call their history names.
+	Removing(ids []string) ([]*Person, error)
+}
+
+// removalGetter reads the people of a page for a removal: in the
+// removal form when the store gives it, else whole.
+func removalGetter(store PeopleStore) func([]string) ([]*Person, error) {
+	if rr, ok := store.(RemovalReader); ok {
+		return rr.Removing
+	}
+	return store.Get
+}
+
+// Removing reads the people of ids in the removal form (RemovalReader)
+// from the store; ok is false, and nothing read, when the store cannot
+// (a state read whole, or a store that reads people whole alone).
+func (b *Base) Removing(ids []string) (ps []*Person, ok bool, err error) {
+	rr, ok := b.store.(RemovalReader)
+	if !ok {
+		return nil, false, nil
+	}
+	ps, err = rr.Removing(ids)
+	return ps, true, err
 }
 
 // splitRemoval splits a removal's IDs into those read whole (asked

@@ -87,3 +87,76 @@ func TestTrackSketchesAddedInOrderOfIDs(t *testing.T) {
 		}
 	}
 }
+
+// TestTrackSketchesAcrossChunks packs sketches on both sides of a chunk's
+// end, IDs of mixed lengths, with and without page names, in ID order
+// and shuffled: every field of each comes back as added, and an ID not
+// added is found nowhere.
+func TestTrackSketchesAcrossChunks(t *testing.T) {
+	at := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	statuses := []string{"", StatusLeft, StatusPrivate}
+	bys := []string{"enrich.a", "import.b", ""}
+	for _, n := range []int{chunkLen - 1, chunkLen, chunkLen + 1} {
+		in := make([]TrackSketch, n)
+		for i := range in {
+			// IDs sort as added: a length prefix keeps mixed lengths in order.
+			w := 1 + i%13
+			id := fmt.Sprintf("%02d.%0*d", w, w, i%1000)
+			if w > 3 {
+				id = fmt.Sprintf("%02d.%0*d", w, w, i)
+			}
+			in[i] = TrackSketch{ID: id, Status: statuses[i%3], By: bys[i%3]}
+			if i%2 == 0 {
+				in[i].PageName = fmt.Sprint("p", i)
+			}
+			if i%5 != 0 {
+				in[i].Checked = at.Add(time.Duration(i) * time.Second)
+			}
+		}
+		for _, shuffled := range []bool{false, true} {
+			for _, pageless := range []bool{false, true} {
+				k := TrackSketchBuilder{Pageless: pageless}
+				order := make([]int, n)
+				for i := range order {
+					order[i] = i
+				}
+				if shuffled {
+					for i := range order { // a fixed permutation
+						j := (i * 7919) % n
+						order[i], order[j] = order[j], order[i]
+					}
+				}
+				want := map[string]TrackSketch{} // the first added of each ID
+				for _, i := range order {
+					k.Add(in[i])
+					if _, ok := want[in[i].ID]; !ok {
+						want[in[i].ID] = in[i]
+					}
+				}
+				sk := k.Done()
+				if sk.Len() != len(want) {
+					t.Fatalf("n %d shuffled %v pageless %v: %d sketches, want %d", n, shuffled, pageless, sk.Len(), len(want))
+				}
+				for id, w := range want {
+					i := sk.Find(id)
+					if i < 0 {
+						t.Fatalf("n %d shuffled %v pageless %v: %s not found", n, shuffled, pageless, id)
+					}
+					got := sk.Sketch(i)
+					if pageless {
+						if sk.HasPage(i) != (w.PageName != "") {
+							t.Fatalf("n %d shuffled %v: %s HasPage %v", n, shuffled, id, sk.HasPage(i))
+						}
+						w.PageName = ""
+					}
+					if got.ID != w.ID || got.PageName != w.PageName || got.Status != w.Status || got.By != w.By || !got.Checked.Equal(w.Checked) {
+						t.Fatalf("n %d shuffled %v pageless %v: sketch %s = %+v, want %+v", n, shuffled, pageless, id, got, w)
+					}
+				}
+				if sk.Find("99.x") != -1 || sk.Find("00") != -1 {
+					t.Fatalf("n %d shuffled %v pageless %v: an ID not added was found", n, shuffled, pageless)
+				}
+			}
+		}
+	}
+}

@@ -35,6 +35,10 @@ type Options struct {
 	User func() string
 	Host func() string
 	PID  int
+	// StallLimit is how long a step of a push or a migration (a
+	// statement, a batch of people written) may go on before the work is
+	// taken to be stalled and rolled back; DefaultStallLimit when 0.
+	StallLimit time.Duration
 }
 
 // Backend is the state of one workspace in PostgreSQL. It implements
@@ -66,6 +70,9 @@ type Backend struct {
 	// keyOff says the last push checked the people's key to their
 	// workspace once at its end (takeOffWorkspaceKey).
 	keyOff bool
+	// stallTimer times the steps of a push or a migration (a test's
+	// clock); time.AfterFunc when nil.
+	stallTimer stallTimer
 }
 
 var _ backend.Backend = (*Backend)(nil)

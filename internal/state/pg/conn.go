@@ -5,11 +5,14 @@
 // pace of an API key shared in a table, as are the budget's ledger
 // (ledger.go) and the claims of the enrichments in flight across the
 // workspaces (claims.go: each running apply alive while its session holds
-// its advisory lock). It registers itself as backend
-// "pg" (Definition: its block's schema, checks and opener), and runs
-// backendtest.Run in its tests. The columns of the person fields of the
-// people and enrichments tables are those their rows in person.PersonFields
-// name (PG); a field without one is kept in the row's extra column.
+// its advisory lock); a push's copy and a migration bound by their
+// progress, not by one operation's ten minutes (stall.go, the server
+// asked what a long step's session does: stallactivity.go). It registers
+// itself as backend "pg" (Definition: its block's schema, checks and
+// opener), and runs backendtest.Run in its tests. The columns of the
+// person fields of the people and enrichments tables are those their
+// rows in person.PersonFields name (PG); a field without one is kept in
+// the row's extra column.
 //
 // It imports state (the model), backend (the interfaces), sqlstate (the
 // queries it shares with the local backend), person, api, textfmt,
@@ -279,6 +282,7 @@ func connect(ctx context.Context, connStr string) (*pgx.Conn, error) {
 	if cfg.RuntimeParams["application_name"] == "" {
 		cfg.RuntimeParams["application_name"] = "leadsync"
 	}
+	cfg.Tracer = stallTracer{}
 	c, err := pgx.ConnectConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("cannot connect to PostgreSQL at %s: %w", describeHost(cfg), Redact(unwrapConnect(err), connStr))

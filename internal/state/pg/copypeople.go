@@ -76,7 +76,9 @@ func (b *Backend) copyTableOf(ctx context.Context, tx pgx.Tx, m *pgtype.Map, tab
 	}
 	list := strings.Join(quoted, ", ")
 	name := pgx.Identifier{b.schema, table}.Sanitize()
-	sd, err := tx.Conn().PgConn().Prepare(ctx, "", "SELECT "+list+" FROM "+name, nil)
+	q := "SELECT " + list + " FROM " + name
+	progressed(ctx, q)
+	sd, err := tx.Conn().PgConn().Prepare(ctx, "", q, nil)
 	if err != nil {
 		return nil, b.wrap("reading the columns of "+table, err)
 	}
@@ -274,6 +276,7 @@ func (b *Backend) writeBatch(ctx context.Context, tx pgx.Tx, eb *encodedBatch) e
 		if d.rows == 0 {
 			continue
 		}
+		progressed(ctx, d.t.copy)
 		if _, err := tx.Conn().PgConn().CopyFrom(ctx, bytes.NewReader(d.buf), d.t.copy); err != nil {
 			return b.wrap("writing "+d.t.name, err)
 		}

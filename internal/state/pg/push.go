@@ -51,22 +51,36 @@ func (b *Backend) PushStream(src backend.Stream, force bool) (*backend.Pushed, e
 		if ps, err = backend.PreparePush(src, entries); err != nil {
 			return err
 		}
-		replacing := info != nil && info.People > 0
-		// The copy of a whole state is not bound by the ten minutes of one
-		// operation: 3,000,000 people took 5 minutes on a loaded machine.
-		// Cut short, it would roll back and lose its work. An interrupt
-		// ends the process, and the server rolls the transaction back.
-		ctx = context.WithoutCancel(ctx)
-		if err := b.inTx(ctx, c, pgx.TxOptions{}, func(tx pgx.Tx) error { return b.replaceStream(ctx, tx, ps, replacing) }); err != nil {
-			return err
-		}
-		analyzePeople(ctx, c, b.sql)
-		return nil
+		return b.copyWatched(ctx, c, ps, info != nil && info.People > 0)
 	})
 	if err != nil {
 		return nil, err
 	}
 	return &ps.Pushed, nil
+}
+
+// copyWatched copies ps into the workspace in one transaction on c, then
+// analyzes the people. The copy of a whole state is not bound by the ten
+// minutes of one operation (3,000,000 people took 5 minutes on a loaded
+// machine), but by its progress (watchStalls): a stalled copy is rolled
+// back, and says so. An interrupt ends the process, and the server rolls
+// the transaction back.
+func (b *Backend) copyWatched(ctx context.Context, c *pgx.Conn, ps *backend.PushSource, replacing bool) error {
+	ctx, w := b.watchStalls(ctx, c, "the push's transaction")
+	defer w.end()
+	err := b.inTx(ctx, c, pgx.TxOptions{}, func(tx pgx.Tx) error { return b.replaceStream(ctx, tx, ps, replacing) })
+	if err != nil {
+		return b.stalled(w, err, pushWords)
+	}
+	analyzePeople(ctx, c, b.sql)
+	return nil
+}
+
+// pushWords are what the error of a stalled push says of it.
+var pushWords = stallWords{
+	doing:   "pushing the state",
+	undone:  "the push was rolled back: nothing was written",
+	unknown: "whether it was committed is unknown: read the workspace (leadsync state list) before doing it again",
 }
 
 // replaceStream makes ps the workspace's whole state in tx: every row of

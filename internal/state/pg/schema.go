@@ -541,17 +541,42 @@ func (b *Backend) ensureSchema(ctx context.Context, c *pgx.Conn) error {
 // A migration is not bound by one operation's deadline (opCtx): it may
 // rewrite every person's row once (schema 15 took 178 s at 3,000,000
 // people), and one cut short rolls back and would start again at every
-// command. It ends with its transaction, or with the process
+// command. It is bound by its progress (watchStalls), armed only when the
+// schema is older than to: a statement that waits past the stall limit
+// for a lock (another process's migration), or that the server stops
+// answering for, ends it, rolled back. A statement PostgreSQL runs goes
+// on. It ends otherwise with its transaction, or with the process
 // (PostgreSQL then rolls it back).
 func (b *Backend) migrate(ctx context.Context, c *pgx.Conn, to int) error {
-	ctx = context.WithoutCancel(ctx)
-	v, err := b.checkedVersion(ctx, c)
-	if err != nil {
+	v, err := b.versionBeforeMigrating(ctx, c)
+	if err != nil || v >= to {
 		return err
 	}
-	if v >= to {
-		return nil
-	}
+	ctx, w := b.watchStalls(ctx, c, "the migration")
+	defer w.end()
+	return b.stalled(w, b.migrateTo(ctx, c, to), migrationWords)
+}
+
+// versionBeforeMigrating reads the schema's version on c before any
+// watch is armed (a current schema arms none). The read is bound by
+// DefaultStallLimit, not by ctx's deadline: a migration outlives the one
+// of the operation that needs it.
+func (b *Backend) versionBeforeMigrating(ctx context.Context, c *pgx.Conn) (int, error) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), DefaultStallLimit)
+	defer cancel()
+	return b.checkedVersion(ctx, c)
+}
+
+// migrationWords are what the error of a stalled migration says of it.
+var migrationWords = stallWords{
+	doing:   "migrating the schema",
+	undone:  "the migration was rolled back: the schema is as it was",
+	unknown: "whether it was committed is unknown: the next command reads the schema's version, and migrates it if it must",
+}
+
+// migrateTo is migrate's work, in its watch's ctx: the schema's version
+// is read again under the schema's lock.
+func (b *Backend) migrateTo(ctx context.Context, c *pgx.Conn, to int) error {
 	tx, err := c.Begin(ctx)
 	if err != nil {
 		return b.wrap("migrating the schema", err)
@@ -567,7 +592,8 @@ func (b *Backend) migrate(ctx context.Context, c *pgx.Conn, to int) error {
 		return b.wrap("creating the schema version table", err)
 	}
 	// Read again under the lock: another process may have migrated.
-	if v, err = b.checkedVersion(ctx, tx); err != nil {
+	v, err := b.checkedVersion(ctx, tx)
+	if err != nil {
 		return err
 	}
 	for i := v; i < to; i++ {

@@ -256,14 +256,20 @@ func (p *peopleStore) Get(ids []string) ([]*state.Person, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]*state.Person, 0, len(s.People))
+	return inAskedOrder(ids, s.People), nil
+}
+
+// inAskedOrder are the people of got in the order of ids, each once (an
+// ID asked twice is given once); got loses them.
+func inAskedOrder(ids []string, got map[string]*state.Person) []*state.Person {
+	out := make([]*state.Person, 0, len(got))
 	for _, id := range ids {
-		if q := s.People[id]; q != nil {
+		if q := got[id]; q != nil {
 			out = append(out, q)
-			delete(s.People, id) // an ID asked twice is given once
+			delete(got, id)
 		}
 	}
-	return out, nil
+	return out
 }
 
 // After reads up to n people whose IDs sort after id, in ID order.
@@ -324,13 +330,25 @@ func (p *peopleStore) attach(s *state.State, w where, lo, hi string) error {
 	if err := p.r.enrichmentsWhere(p.ctx, s, w, names); err != nil {
 		return err
 	}
-	if lo != "" && p.r.D.packRows {
-		var some bool
-		if err := p.r.Q.QueryRowContext(p.ctx, p.r.D.Rewrite(SomeHistoryBetween), p.r.WS, lo, hi).Scan(&some); err != nil || !some {
+	if lo != "" {
+		if none, err := p.noHistoryBetween(lo, hi); err != nil || none {
 			return err
 		}
 	}
 	return p.r.historyWhere(p.ctx, s, w, names)
+}
+
+// noHistoryBetween reports, on SQLite, that the workspace holds no change
+// of a person whose ID is from lo to hi (SomeHistoryBetween): an IN list
+// is made into a table even when no row is then looked up. Elsewhere it
+// reports false: the question would cost what it spares.
+func (p *peopleStore) noHistoryBetween(lo, hi string) (bool, error) {
+	if !p.r.D.packRows {
+		return false, nil
+	}
+	var some bool
+	err := p.r.Q.QueryRowContext(p.ctx, p.r.D.Rewrite(SomeHistoryBetween), p.r.WS, lo, hi).Scan(&some)
+	return !some, err
 }
 
 // SomeHistoryBetween: whether the workspace holds a change of a person

@@ -89,6 +89,7 @@ func Run(t *testing.T, k Kind) {
 		{"PartialTrackApplyColleagues", testPartialTrackApplyColleagues},
 		{"PartialForget", testPartialForget},
 		{"PartialRetention", testPartialRetention},
+		{"RemovalForm", testRemovalForm},
 		{"RemovesManyPeople", testRemovesManyPeople},
 		{"PartialRemovalOfSomeoneUnheld", testPartialRemovalOfSomeoneUnheld},
 		{"PartialRemovalCutsLists", testPartialRemovalCutsLists},

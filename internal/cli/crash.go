@@ -1,0 +1,104 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/leadsync/leadsync/internal/textfmt"
+	"github.com/leadsync/leadsync/internal/version"
+	"github.com/leadsync/leadsync/internal/views"
+)
+
+// crashError is a panic of a command turned into its failure: a bug of
+// leadsync, never a Go stack trace on the user's screen. The stack went
+// to a file of its own (log, "" when it could not be written), named in
+// the message for the report. The command's deferred work (the state's
+// lock released, files closed) ran as the panic unwound; every answer
+// paid for was written to the state before the next call was made.
+type crashError struct {
+	value string
+	log   string
+}
+
+func (e *crashError) Error() string {
+	where := "this message (the details could not be written)"
+	if e.log != "" {
+		where = e.log
+	}
+	return fmt.Sprintf("leadsync stopped on an internal error: %v\n\n"+
+		"This is a bug in leadsync, not in your configuration. Every answer paid\n"+
+		"for was written to the state before the next call; run the command again\n"+
+		"to go on. Please report it with the details in %s.", e.value, where)
+}
+
+// executeC runs the command args name, as root.ExecuteContextC does,
+// with a panic returned as a crashError of that command, so that Run
+// reports it as any failure, --json included.
+func executeC(ctx context.Context, f *Factory, root *cobra.Command, args []string) (cmd *cobra.Command, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = crashed(f, p)
+			if cmd, _, _ = root.Find(args); cmd == root {
+				cmd = nil
+			}
+		}
+	}()
+	return root.ExecuteContextC(ctx)
+}
+
+// crashed writes the stack of the goroutine that panicked with p
+// (crashLog) and returns the crashError naming it. Call it from the
+// deferred function that recovered p.
+func crashed(f *Factory, p any) error {
+	value := textfmt.Redact(fmt.Sprint(p), envSecrets(f)...)
+	path, err := crashLog(f, value, debug.Stack())
+	if err != nil {
+		path = ""
+	}
+	return &crashError{value: value, log: path}
+}
+
+// envSecrets are the secrets the environment gives a command, to be cut
+// out of a panic's value: the API key, the PostgreSQL connection string
+// and its password. A Getenv that panics itself gives none.
+func envSecrets(f *Factory) (secrets []string) {
+	defer func() { _ = recover() }()
+	secrets = append(secrets, strings.TrimSpace(f.Getenv("LEADSYNC_API_KEY")))
+	conn := f.Getenv("LEADSYNC_PG_CONN_STR")
+	secrets = append(secrets, conn)
+	if u, err := url.Parse(conn); err == nil && u.User != nil {
+		if pw, ok := u.User.Password(); ok {
+			secrets = append(secrets, pw)
+		}
+	}
+	return secrets
+}
+
+// crashLog writes the panic's value and stack to a new file in the
+// user's cache directory, under leadsync (os.TempDir without one), and
+// returns its path.
+func crashLog(f *Factory, p any, stack []byte) (string, error) {
+	dir := os.TempDir()
+	if f.CacheDir != "" {
+		dir = filepath.Join(f.CacheDir, "leadsync")
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return "", err
+		}
+	}
+	file, err := os.CreateTemp(dir, "leadsync-crash-*.log")
+	if err != nil {
+		return "", err
+	}
+	werr := views.CrashLog(file, version.String(), f.now(), p, stack)
+	if err := file.Close(); werr == nil {
+		werr = err
+	}
+	return file.Name(), werr
+}

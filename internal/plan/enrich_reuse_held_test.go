@@ -1,0 +1,142 @@
+package plan
+
+import (
+	"maps"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/leadsync/leadsync/internal/listfile"
+	"github.com/leadsync/leadsync/internal/state"
+)
+
+// TestWithinOverPeopleHeldUnread: in the worlds of
+// TestReuseFirstHeldMakesTheSamePlan whose plan reads people held
+// elsewhere as it meets them (heldMet), apply checks the saved plan as
+// run.applyRead.within does. Its facts are made with the other
+// workspaces' lookup (run.partialEnrich), but Within lends no
+// enrichment. The plan made again over the partial state is then the
+// whole state's without the other workspaces, byte for byte, and reads
+// nobody for copies (reuseFacts.read). The saved plan, copies and all, is
+// within it. Before env.heldUnread, every such world panicked on a nil
+// map (env.asked).
+func TestWithinOverPeopleHeldUnread(t *testing.T) {
+	defer keepReadKnobs()()
+	checked, decided := 0, 0
+	for seed := range 6400 {
+		f, o, others := firstHeldWorld(seed)
+		if !others {
+			continue
+		}
+		if r := planOfEnrich(t, seed, f, o); !r.compared || r.heldRead == 0 {
+			continue
+		}
+		checked++
+		saved, _ := Build(f.cfg, f.st, o)
+		decided += btoi(sameWithout(t, seed, f, o, saved))
+		st, facts := readPartial(t, seed, f, o)
+		if _, err := saved.WithinRead("saved.plan", f.cfg, st, facts, nil, nil); err != nil {
+			t.Fatalf("seed %d: the saved plan over the partial state: %v", seed, err)
+		}
+	}
+	t.Logf("%d worlds read people held as met: %d decided without the other workspaces", checked, decided)
+	if checked < 10 || decided < 5 {
+		t.Fatalf("%d worlds read people held as met, %d decided: the test no longer tests Within over them", checked, decided)
+	}
+}
+
+// sameWithout reports whether the plan of saved made again as Within
+// makes it (without the other workspaces) over the partial state of an
+// apply (readPartial, its facts made with them) decides; it fails t when
+// that plan is not the whole state's made so.
+func sameWithout(t *testing.T, seed int, f *fixture, o Options, saved *Plan) bool {
+	t.Helper()
+	wo := Options{Now: saved.CreatedAt, Targets: saved.Targets, Replace: saved.Replace, Offline: true, FileExists: o.FileExists}
+	want, _ := Build(f.cfg, f.st, wo)
+	st, facts := readPartial(t, seed, f, o)
+	wo.Enrich = facts
+	got, _ := Build(f.cfg, st, wo)
+	if again := facts.Recount(); again != nil {
+		facts, wo.Enrich = again, again
+		got, _ = Build(f.cfg, st, wo)
+	}
+	if facts.reuse != nil && facts.reuse.read > 0 {
+		t.Fatalf("seed %d: the plan made again without the other workspaces read %d people held elsewhere for copies", seed, facts.reuse.read)
+	}
+	if facts.Err() != nil || facts.NeedsEveryone() {
+		return false
+	}
+	if d := cmp.Diff(planJSON(t, want), planJSON(t, got)); d != "" {
+		t.Fatalf("seed %d: the plan made again without the other workspaces over the partial state differs (-whole +read):\n%s", seed, d)
+	}
+	return true
+}
+
+// TestHeldPagesGrow: with one place left and no copy taking it, the
+// people held met unread are read in pages that double up to walkChunk
+// (heldPage): maxHeldRead of them in 32 reads, not the 5,556 of pages of
+// 18. The last page stops at maxHeldRead, and one more read asks for one
+// person, which makes the plan need everyone (readAsked).
+func TestHeldPagesGrow(t *testing.T) {
+	defer keepReadKnobs()()
+	walkChunk, maxHeldRead = 4096, 100_000
+	r := &reuseFacts{}
+	reads := 0
+	for r.read < maxHeldRead {
+		r.page = r.heldPage(1)
+		r.read += r.page
+		reads++
+	}
+	if reads > 40 || r.read != maxHeldRead {
+		t.Errorf("%d people held read in %d pages, want %d in at most 40", r.read, reads, maxHeldRead)
+	}
+	if n := r.heldPage(1); n != 1 {
+		t.Errorf("past maxHeldRead the page is %d people, want 1 (the plan then needs everyone)", n)
+	}
+}
+
+// TestHeldCopiesPastThePlacesNotCounted: the plan over a state read in
+// part counts the people held elsewhere past the places it did not read
+// (heldToEnrich). Those another workspace gives an enrichment of are
+// copies, not people to enrich. A block of limit 22 owns 20 fresh
+// enrichments, which another block may enrich again. Two copies take its
+// two places. Past them, four people held not read are copies. A fifth,
+// excluded, was read whole (excludedReads). The plan is the whole
+// state's, a bound of 2 calls (32 and a search's new person).
+func TestHeldCopiesPastThePlacesNotCounted(t *testing.T) {
+	defer keepReadKnobs()()
+	maxReuseRead, maxReusePrefix = 2, 8
+	people := ids(1, 40)
+	f := newFixture()
+	f.search("search.cto", kw("CTO"))
+	f.ran("search.cto", t0.Add(-time.Hour), people...)
+	f.search("search.new", kw("CEO"), refresh(5*day), maxResults(1))
+	f.ran("search.new", t0.Add(-6*day), people[:20]...)
+	f.enrich("all", []string{"search.cto", "search.new"}, 22, 30*day)
+	f.enrich("other", []string{"search.cto"}, 0, day/2)
+	for _, id := range people[:20] {
+		f.enriched(id, "enrich.all", t0.Add(-day))
+	}
+	for _, id := range people[20:30] {
+		f.enriched(id, "enrich.other", t0.Add(-day))
+	}
+	ew := &elsewhere{held: map[string]state.Reusable{}}
+	for _, id := range append([]string{people[30]}, people[32:]...) {
+		ew.held["n:"+id] = heldIn("dach", t0.Add(-day), "h@x.example", id)
+	}
+	// 40 is excluded, and was enriched elsewhere at a former employer.
+	f.exclude("rivals", listfile.Company, lead(people[39]).Company)
+	ew.held["n:"+people[39]] = heldAt("dach", t0.Add(-day), "h@x.example", "Former Inc", "former.example")
+	o := Options{Now: t0, Offline: true, Targets: []string{"enrich.all"}, Reuse: ew.lookup,
+		ReuseHeld: func() ([]string, error) { return slices.Collect(maps.Keys(ew.held)), nil }}
+	r := planOfEnrich(t, 0, f, o)
+	if !r.compared || !r.reused || r.heldRead == 0 {
+		t.Fatalf("planned in part: %v, copying: %v, people held read: %d", r.compared, r.reused, r.heldRead)
+	}
+	p, _ := Build(f.cfg, f.st, o)
+	if c := p.Change("enrich.all"); c == nil || c.CallsMax != 2 || c.Reuses != 2 {
+		t.Fatalf("the change of enrich.all: %+v, want 2 copies and a bound of 2 calls", c)
+	}
+}

@@ -1,0 +1,288 @@
+package pg
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// A push's copy and a migration are not bound by the ten minutes of one
+// operation (opCtx): 3,000,000 people took 5 minutes to push on a loaded
+// machine, and a migration cut short would roll back and start again at
+// every command. They are bound by their progress instead: each step (a
+// statement, a batch of people written) must begin within the stall
+// limit of the one before. When it does not, the server is asked, on a
+// connection of its own, what the work's session is doing (activity). A
+// statement it is running goes on, however long (the row rewrite of a
+// migration). One waiting for a lock another session holds, a session
+// the server is not running a statement for, or a server that does not
+// answer the question ends the work with one error, its transaction
+// rolled back.
+
+// DefaultStallLimit is how long a step of a push or a migration may go
+// on before the server is asked whether it is still running it. The
+// longest step measured is the statement of the migration to schema 15
+// that rewrote every person's row: less than the migration's 178 s on
+// 3,000,000 people at load 10–15; a longer one goes on while PostgreSQL
+// runs it.
+const DefaultStallLimit = 5 * time.Minute
+
+// stallTimer calls f once d has passed, unless the function it returns
+// (stop) is called first: time.AfterFunc, or a test's clock.
+type stallTimer func(d time.Duration, f func()) (stop func() bool)
+
+func realTimer(d time.Duration, f func()) func() bool { return time.AfterFunc(d, f).Stop }
+
+// stallWatch cancels its context once a step has gone on for its limit
+// and the server is not running it.
+type stallWatch struct {
+	cancel context.CancelCauseFunc
+	limit  time.Duration
+	timer  stallTimer
+	// ask asks the server what the work's session is doing.
+	ask    func() (activity, error)
+	firing sync.WaitGroup // the timer's calls of fire under way
+
+	mu    sync.Mutex
+	gen   int // which arming of the timer is current
+	stop  func() bool
+	step  string // the step under way: its SQL
+	ended bool
+	cut   *stallError // the stall that ended the work, if one did
+}
+
+type stallKey struct{}
+
+// watchStalls returns ctx without its deadline, cancelled once a step has
+// gone on for the backend's stall limit and the server is not running it
+// (a *stallError its cause), and the watch (its end ends the timer). The
+// work runs on c: the server is asked about c's session.
+//
+// The context's end closes c, and pgx then asks the server to cancel the
+// statement under way (PgConn.asyncClose's CancelRequest): one waiting
+// for a lock stops there, and its transaction's locks are released at
+// once. By the closed connection alone, the server would notice no
+// earlier than when the lock is granted. TestAStalledPushIsRolledBack
+// fails if pgx stops doing so.
+func (b *Backend) watchStalls(ctx context.Context, c *pgx.Conn, first string) (context.Context, *stallWatch) {
+	pid := c.PgConn().PID()
+	w := &stallWatch{
+		limit: b.stallLimit(),
+		timer: b.stallTimer,
+		ask:   func() (activity, error) { return b.activityOf(pid) },
+	}
+	return w.watch(ctx, first)
+}
+
+// stallLimit is the backend's stall limit: DefaultStallLimit unless its
+// options say.
+func (b *Backend) stallLimit() time.Duration {
+	if b.opts.StallLimit > 0 {
+		return b.opts.StallLimit
+	}
+	return DefaultStallLimit
+}
+
+// watch starts w on its first step: it returns ctx without its deadline,
+// cancelled by w.
+func (w *stallWatch) watch(ctx context.Context, first string) (context.Context, *stallWatch) {
+	ctx, w.cancel = context.WithCancelCause(context.WithoutCancel(ctx))
+	if w.timer == nil {
+		w.timer = realTimer
+	}
+	w.progress(first)
+	return context.WithValue(ctx, stallKey{}, w), w
+}
+
+// progress says that step begins: it has the whole limit.
+func (w *stallWatch) progress(step string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.ended {
+		return
+	}
+	w.step = step
+	w.arm()
+}
+
+// arm starts the timer of the step under way for a whole limit. The
+// caller holds w.mu.
+func (w *stallWatch) arm() {
+	if w.stop != nil {
+		w.stop()
+	}
+	w.gen++
+	gen := w.gen
+	w.stop = w.timer(w.limit, func() { w.fire(gen) })
+}
+
+// fire is the end of the timer's arming gen: unless a step began since
+// (a timer stopped too late does not count), the server is asked what
+// the work's session is doing. A statement it runs is given another
+// limit; otherwise the work is cut.
+func (w *stallWatch) fire(gen int) {
+	if !w.firingNow(gen) {
+		return
+	}
+	defer w.firing.Done()
+	act, err := w.ask()
+	w.mu.Lock()
+	if w.ended || gen != w.gen {
+		w.mu.Unlock()
+		return
+	}
+	if err == nil && act.running() || errors.Is(err, errProbeRefused) {
+		// Running, or not known: a server that refuses the question's
+		// connection answers, and a statement it runs may be making
+		// progress (a long migration on a full server).
+		w.arm()
+		w.mu.Unlock()
+		return
+	}
+	w.cutNow(act, err)
+	w.mu.Unlock()
+}
+
+// firingNow says whether the arming gen is still current, and counts
+// its fire as under way (end waits for it) when it is.
+func (w *stallWatch) firingNow(gen int) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.ended || gen != w.gen {
+		return false
+	}
+	w.firing.Add(1)
+	return true
+}
+
+// cutNow ends the work at its step: the stall recorded and its context
+// cancelled at once, so that no later step (its COMMIT) is sent once the
+// stall names this one. The caller holds w.mu.
+func (w *stallWatch) cutNow(act activity, askErr error) {
+	why := act.why()
+	if askErr != nil {
+		why = fmt.Sprintf("the server did not say within %s what it was doing (%v)", probeLimit, askErr)
+	}
+	w.ended, w.cut = true, &stallError{limit: w.limit, step: w.step, why: why}
+	w.cancel(w.cut)
+}
+
+// stalled returns the stall that ended the work, nil when none did.
+func (w *stallWatch) stalled() *stallError {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.cut
+}
+
+// end ends the watch: its timer stops and its context is cancelled. It
+// returns once a fire under way has returned (its question).
+func (w *stallWatch) end() {
+	w.mu.Lock()
+	if w.stop != nil {
+		w.stop()
+	}
+	w.ended = true
+	w.cancel(nil)
+	w.mu.Unlock()
+	w.firing.Wait()
+}
+
+// progressed tells the watch of ctx, if any, that step begins.
+func progressed(ctx context.Context, step string) {
+	if w := watchOf(ctx); w != nil {
+		w.progress(step)
+	}
+}
+
+// watchOf returns the watch of ctx, nil when it has none.
+func watchOf(ctx context.Context) *stallWatch {
+	w, _ := ctx.Value(stallKey{}).(*stallWatch)
+	return w
+}
+
+// stallError says which step of a work went on past the stall limit, and
+// why it was cut.
+type stallError struct {
+	limit time.Duration
+	step  string // its SQL
+	why   string // what the server said of it
+}
+
+func (e *stallError) Error() string {
+	return fmt.Sprintf("no progress for %s (PostgreSQL did not finish %s): %s", e.limit, quoteStep(e.step), e.why)
+}
+
+// committing says the work stalled in its COMMIT, whose outcome is then
+// unknown.
+func (e *stallError) committing() bool { return strings.EqualFold(strings.TrimSpace(e.step), "commit") }
+
+// stallWords are what the error of a stalled work says of it.
+type stallWords struct {
+	doing   string // what the work was doing: "pushing the state"
+	undone  string // what became of it, its transaction rolled back
+	unknown string // what to do when the stall was in its COMMIT
+}
+
+// stalled returns the error of a work w watched that failed with err:
+// when w cut it, the stall and what became of the work, else err as it
+// is. The server's answer to the cancel may come before the work's
+// context ends: w says.
+func (b *Backend) stalled(w *stallWatch, err error, words stallWords) error {
+	se := w.stalled()
+	if err == nil || se == nil {
+		return err
+	}
+	undone := words.undone
+	if se.committing() {
+		undone = words.unknown
+	}
+	return b.wrap(words.doing, fmt.Errorf("%w; %s", se, undone))
+}
+
+// quoteStep names a statement for the stall's message: its first 80
+// bytes, its spaces collapsed, never cut inside a character.
+func quoteStep(sql string) string {
+	const most = 80
+	s := strings.Join(strings.Fields(sql), " ")
+	if len(s) <= most {
+		return s
+	}
+	cut := most
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+// stallTracer tells the watch of a statement's context that the
+// statement begins (pgx calls it for every statement of a pgx.Conn; a
+// caller of the PgConn below calls progressed itself). Without a watch
+// it costs nothing.
+type stallTracer struct{}
+
+var (
+	_ pgx.QueryTracer    = stallTracer{}
+	_ pgx.CopyFromTracer = stallTracer{}
+)
+
+func (stallTracer) TraceQueryStart(ctx context.Context, _ *pgx.Conn, d pgx.TraceQueryStartData) context.Context {
+	progressed(ctx, d.SQL)
+	return ctx
+}
+
+func (stallTracer) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
+
+func (stallTracer) TraceCopyFromStart(ctx context.Context, _ *pgx.Conn, d pgx.TraceCopyFromStartData) context.Context {
+	if w := watchOf(ctx); w != nil {
+		w.progress("COPY " + d.TableName.Sanitize())
+	}
+	return ctx
+}
+
+func (stallTracer) TraceCopyFromEnd(context.Context, *pgx.Conn, pgx.TraceCopyFromEndData) {}

@@ -1,0 +1,99 @@
+package pg
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+// activity is what PostgreSQL says a session is doing (pg_stat_activity).
+type activity struct {
+	state    string  // "active", "idle in transaction", ...; "" once the session is gone
+	waitType string  // wait_event_type: "Lock" while it waits for one
+	blockers []int32 // the sessions holding the lock it waits for
+	waited   float64 // seconds it has waited for that lock; 0 when unknown
+}
+
+// running says the server is running the session's statement, not
+// waiting for a lock: the statement makes progress.
+func (a activity) running() bool { return a.state == "active" && a.waitType != "Lock" }
+
+// why says why a session not running its statement was cut.
+func (a activity) why() string {
+	switch {
+	case a.waitType == "Lock":
+		return a.lockWait()
+	case a.state == "":
+		return "its session had ended"
+	default:
+		return fmt.Sprintf("PostgreSQL was not running it (its session was %s)", a.state)
+	}
+}
+
+// lockWait says how long the session waited for a lock, and who holds it.
+func (a activity) lockWait() string {
+	s := "it waited"
+	if a.waited > 0 {
+		s += " " + time.Duration(a.waited*float64(time.Second)).Round(time.Millisecond).String()
+	}
+	s += " for a lock"
+	if len(a.blockers) == 0 {
+		return s
+	}
+	pids := make([]string, len(a.blockers))
+	for i, p := range a.blockers {
+		pids[i] = fmt.Sprint(p)
+	}
+	return s + " held by PID " + strings.Join(pids, ", ")
+}
+
+// probeLimit bounds the question a stall asks the server (activityOf): a
+// server that does not answer within it is taken to have stopped.
+const probeLimit = 10 * time.Second
+
+// activityQuery reads what the session $1 does. The lock's wait start
+// (pg_locks.waitstart, PostgreSQL 14) is read through to_jsonb, so that
+// an older server answers without it.
+const activityQuery = `SELECT coalesce(a.state, ''), coalesce(a.wait_event_type, ''), pg_blocking_pids(a.pid),
+	coalesce(extract(epoch FROM clock_timestamp() - (SELECT min((to_jsonb(l) ->> 'waitstart')::timestamptz)
+		FROM pg_locks l WHERE l.pid = a.pid AND NOT l.granted))::float8, 0)
+	FROM pg_stat_activity a WHERE a.pid = $1`
+
+// activityOf asks the server, on a connection of its own, what the
+// session pid is doing, within probeLimit.
+func (b *Backend) activityOf(pid uint32) (activity, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), probeLimit)
+	defer cancel()
+	c, err := connect(ctx, b.opts.ConnStr)
+	if err != nil {
+		return activity{}, probeRefused(Redact(err, b.opts.ConnStr))
+	}
+	defer c.Close(ctx)
+	var a activity
+	err = c.QueryRow(ctx, activityQuery, int64(pid)).Scan(&a.state, &a.waitType, &a.blockers, &a.waited)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return activity{}, nil
+	}
+	return a, Redact(err, b.opts.ConnStr)
+}
+
+// errProbeRefused marks a question of a stall the server refused to
+// connect for (too many connections, the role's limit, starting up): it
+// answered, so it has not stopped, and what the session does is unknown.
+var errProbeRefused = errors.New("the server refused a connection to ask")
+
+// probeRefused wraps err in errProbeRefused when the server refused the
+// connection (SQLSTATE class 53, insufficient resources, or 57P03,
+// cannot connect now); other errors are returned as they are.
+func probeRefused(err error) error {
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) && (strings.HasPrefix(pe.Code, "53") || pe.Code == "57P03") {
+		return fmt.Errorf("%w: %w", errProbeRefused, err)
+	}
+	return err
+}

@@ -1,0 +1,134 @@
+package pg
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/leadsync/leadsync/internal/state/backend/backendtest"
+)
+
+// A statement PostgreSQL runs (active, not waiting for a lock) past the
+// stall limit is not cut: at each limit the server is asked, and the
+// statement goes on. The statement counts without end until the test
+// cancels it, and the test's clock passes three limits while it runs:
+// the machine's speed does not count.
+func TestAStatementPostgreSQLRunsIsNotCut(t *testing.T) {
+	cs := testConnStr(t)
+	c, wctx, clock := watchedConn(t, cs)
+	const endless = `SELECT count(g) FROM (SELECT generate_series(1, 1000000000000000) g) s`
+	pid := c.PgConn().PID()
+	t.Cleanup(func() { cancelBackend(t, cs, pid) }) // a failed test leaves no count running
+	done := start(func() error { _, err := c.Exec(wctx, endless); return err })
+	pollUntil(t, cs, "the statement runs", `SELECT EXISTS (SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND state = 'active')`, int64(pid))
+	for i := range 3 {
+		clock.advance(time.Minute)
+		if cause := context.Cause(wctx); cause != nil {
+			t.Fatalf("a statement PostgreSQL runs, %d minutes on: cut (%v)", i+1, cause)
+		}
+	}
+	cancelBackend(t, cs, pid)
+	if err := <-done; err == nil || context.Cause(wctx) != nil {
+		t.Fatalf("the statement cancelled by the test: %v (the watch: %v)", err, context.Cause(wctx))
+	}
+}
+
+// cancelBackend asks the server to cancel the statement of session pid.
+func cancelBackend(t *testing.T, cs string, pid uint32) {
+	t.Helper()
+	ctx := context.Background()
+	c, err := connect(ctx, cs)
+	mustNoErr(t, err, "connect")
+	defer c.Close(ctx)
+	_, err = c.Exec(ctx, `SELECT pg_cancel_backend($1)`, int64(pid))
+	mustNoErr(t, err, "cancel the statement")
+}
+
+// What the server says of a step past the limit decides: one it runs
+// goes on (asked again at the next limit); one waiting for a lock, one
+// it does not run, and a question it does not answer cut the work, and
+// the stall says why.
+func TestWhatTheServerSaysDecides(t *testing.T) {
+	for _, c := range []struct {
+		act  activity
+		err  error
+		want string // "" when not cut
+	}{
+		{act: activity{state: "active"}},
+		{act: activity{state: "active", waitType: "IO"}},
+		{act: activity{state: "active", waitType: "Lock", blockers: []int32{42, 43}, waited: 61.25}, want: "it waited 1m1.25s for a lock held by PID 42, 43"},
+		{act: activity{state: "active", waitType: "Lock"}, want: "it waited for a lock"},
+		{act: activity{state: "idle in transaction"}, want: "PostgreSQL was not running it (its session was idle in transaction)"},
+		{act: activity{}, want: "its session had ended"},
+		{err: errors.New("timeout: no answer"), want: "the server did not say within 10s what it was doing (timeout: no answer)"},
+		{err: probeRefused(&pgconn.PgError{Code: "53300", Message: "too many connections for role"})},
+		{err: probeRefused(&pgconn.PgError{Code: "57P03", Message: "the database system is starting up"})},
+		{err: probeRefused(&pgconn.PgError{Code: "28P01", Message: "password authentication failed"}), want: "the server did not say within 10s what it was doing (: password authentication failed (SQLSTATE 28P01))"},
+	} {
+		clock := &stepClock{}
+		asked := 0
+		w := &stallWatch{limit: time.Minute, timer: clock.after,
+			ask: func() (activity, error) { asked++; return c.act, c.err }}
+		ctx, _ := w.watch(context.Background(), "SELECT 1")
+		clock.advance(time.Minute)
+		clock.advance(time.Minute)
+		cause := context.Cause(ctx)
+		switch {
+		case c.want == "" && (cause != nil || asked != 2):
+			t.Errorf("%+v: %v after %d questions, want not cut, asked at each limit", c.act, cause, asked)
+		case c.want != "" && (cause == nil || !strings.HasSuffix(cause.Error(), "): "+c.want)):
+			t.Errorf("%+v, %v: %v, want the stall saying %q", c.act, c.err, cause, c.want)
+		}
+		w.end()
+	}
+}
+
+// A statement's name in the stall's message is its first 80 bytes,
+// never cut inside a character.
+func TestAStepIsQuotedWholeCharacters(t *testing.T) {
+	sql := "SELECT '" + strings.Repeat("é", 60) + "'"
+	q := quoteStep(sql)
+	if !utf8.ValidString(q) || !strings.HasSuffix(q, "…") || len(q) > 80+len("…") || len(q) < 79 {
+		t.Errorf("quoteStep(%q) = %q (%d bytes), want 79–80 bytes of whole characters and …", sql, q, len(q))
+	}
+	if q := quoteStep("SELECT\n\t  1"); q != "SELECT 1" {
+		t.Errorf("quoteStep of a short statement = %q, want its spaces collapsed", q)
+	}
+}
+
+// Without a watch, the tracer pgx calls before every statement costs
+// nothing: the statement is not quoted, no memory is taken.
+func TestTheTracerCostsNothingUnwatched(t *testing.T) {
+	ctx := context.Background()
+	sql := "SELECT " + strings.Repeat("x, ", 100) + "y FROM t"
+	allocs := testing.AllocsPerRun(100, func() {
+		stallTracer{}.TraceQueryStart(ctx, nil, pgx.TraceQueryStartData{SQL: sql})
+		stallTracer{}.TraceCopyFromStart(ctx, nil, pgx.TraceCopyFromStartData{TableName: pgx.Identifier{"s", "people"}})
+	})
+	if allocs != 0 {
+		t.Errorf("the tracer without a watch: %v allocations a statement, want 0", allocs)
+	}
+}
+
+// A schema already at the version asked for is not migrated, nor is a
+// watch armed for it (a command opens the schema more than once).
+func TestACurrentSchemaArmsNoWatch(t *testing.T) {
+	cs := testConnStr(t)
+	b, clock := clockedPG(t, cs)
+	mustNoErr(t, b.Push(backendtest.ManyPeople(t, 1), false), "create the schema")
+	ctx := context.Background()
+	c, err := connect(ctx, cs)
+	mustNoErr(t, err, "connect")
+	defer c.Close(ctx)
+	armed := len(clock.timers)
+	mustNoErr(t, b.migrate(ctx, c, SchemaVersion), "migrate a current schema")
+	if n := len(clock.timers); n != armed {
+		t.Errorf("migrating a current schema armed %d timers, want none", n-armed)
+	}
+}
