@@ -179,7 +179,7 @@ func (f *EnrichFacts) readWhole(ids []string) (map[string]*state.Person, error) 
 // with more extra people while a block claims past its walk
 // (claimsRead), and the plan needs everyone when that does not end.
 // Each collection reports anew a where that cannot be evaluated.
-func (b *builder) enrichClaims() (blocks []*config.Enrich, people []blockPeople, certains [][]*state.Person, ok bool) {
+func (b *builder) enrichClaims() (blocks []*config.Enrich, people []blockPeople, certains [][]member, ok bool) {
 	diags := len(b.diags)
 	for attempt := 1; ; attempt++ {
 		b.diags = b.diags[:diags]
@@ -187,7 +187,7 @@ func (b *builder) enrichClaims() (blocks []*config.Enrich, people []blockPeople,
 		if !ok {
 			return nil, nil, nil, false
 		}
-		todos := make([][]*state.Person, len(blocks))
+		todos := make([][]member, len(blocks))
 		for i := range blocks {
 			todos[i] = people[i].todo
 		}
@@ -230,7 +230,7 @@ func (f *EnrichFacts) widen(more map[string]int) bool {
 // have a place left once every block claimed (the people the walk did
 // not read would have taken it). Empty when every block's claims are the
 // whole state's.
-func (b *builder) claimsRead(blocks []*config.Enrich, people []blockPeople, certains [][]*state.Person) map[string]int {
+func (b *builder) claimsRead(blocks []*config.Enrich, people []blockPeople, certains [][]member) map[string]int {
 	claims := 0
 	for _, c := range certains {
 		claims += len(c)
@@ -242,26 +242,26 @@ func (b *builder) claimsRead(blocks []*config.Enrich, people []blockPeople, cert
 			continue // every person not read was asked about
 		}
 		cut := -1
-		for k, p := range people[i].todo {
-			if w.last != nil && p.ID == w.last.ID {
+		for k, m := range people[i].todo {
+			if w.last != nil && b.v.memberID(m) == w.last.ID {
 				cut = k
 			}
 		}
 		after := map[string]bool{} // by ID, as the claims
-		for _, p := range people[i].todo[cut+1:] {
-			after[p.ID] = true
+		for _, m := range people[i].todo[cut+1:] {
+			after[b.v.memberID(m)] = true
 		}
 		held, past := 0, false
-		for _, p := range certains[i] {
-			if b.v.takesPlace(e, p) {
+		for _, m := range certains[i] {
+			if b.v.takesPlace(e, m) {
 				held++
-				past = past || after[p.ID]
+				past = past || after[b.v.memberID(m)]
 			}
 		}
 		freed := 0
 		for k, c := range certains {
-			for _, p := range c {
-				if k != i && b.v.holdsPlace(e, p) {
+			for _, m := range c {
+				if k != i && b.v.holdsPlace(e, m) {
 					freed++
 				}
 			}
