@@ -209,7 +209,9 @@ func (v *env) look(e *config.Enrich, p *state.Person) look {
 func (v *env) count(bp *blockPeople, e *config.Enrich, l look, addr string, where bool) error {
 	p := l.p
 	bp.members++
-	if v.keepMet {
+	if v.keepMet && l.k < 0 {
+		// A census sketch is met over a state read in part, whose
+		// members the sources count (metCount).
 		bp.met = append(bp.met, p)
 	}
 	if v.importGives(e, p) {

@@ -192,6 +192,9 @@ type env struct {
 	// about that they do not count.
 	facts  *EnrichFacts
 	missed bool
+	// sketchHeld are the Persons of the census sketches a list other than
+	// the people to enrich holds, by index (sketchMet).
+	sketchHeld map[int32]*state.Person
 }
 
 func newEnv(cfg *config.Config, st *state.State, now time.Time) *env {

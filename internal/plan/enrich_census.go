@@ -143,6 +143,16 @@ func (v *env) collectCensus(e *config.Enrich, sources []source, where bool) (blo
 			if p == nil {
 				p = whole[id]
 			}
+			if s := v.sketchAt(id); p == nil && s >= 0 {
+				if _, dup := seen[id]; dup {
+					continue
+				}
+				seen[id] = struct{}{}
+				if _, err := v.countSketch(&bp, e, s, src.addr, where); err != nil {
+					return bp, err
+				}
+				continue
+			}
 			paged := false
 			if p == nil && pages != nil {
 				if p, err = pages.at(c, k, id); err != nil {

@@ -55,7 +55,7 @@ func enrichReadsMany(cfg *config.Config, records *state.State, opts Options, ix 
 		return Reads{}, nil, false, nil
 	}
 	f := &EnrichFacts{blocks: map[string]*enrichCounts{}, store: ix, many: true,
-		whole: map[string]*state.Person{}, extra: map[string]int{}}
+		whole: map[string]*state.Person{}, extra: map[string]int{}, packs: packSketches(cfg, opts)}
 	places := make([]int, len(blocks))
 	var copies []string
 	for i, e := range blocks {
@@ -392,7 +392,7 @@ func (f *EnrichFacts) recountMany() *EnrichFacts {
 	if len(census) == len(f.censusOf) {
 		return nil
 	}
-	return &EnrichFacts{blocks: f.blocks, sketches: f.sketches, leadSketches: f.leadSketches, store: f.store, many: true, moved: f.moved,
+	return &EnrichFacts{blocks: f.blocks, sketches: f.sketches, packed: f.packed, leadSketches: f.leadSketches, store: f.store, many: true, moved: f.moved,
 		whole: map[string]*state.Person{}, extra: f.extra, censusOf: census, reuse: f.reuse}
 }
 

@@ -27,6 +27,12 @@ type EnrichFacts struct {
 	// them were read whole for their page (pagedSketches).
 	sketches     []*state.Person
 	leadSketches bool
+	// packed are the sketches Fill packed instead (packs: the plan asks
+	// nothing more of them than packSketches allows), given the lead
+	// fields leadKeys (whereSketches).
+	packed       *state.CensusSketches
+	packs        bool
+	leadKeys     []string
 	sketchWheres int
 	sketchFailed bool
 	pagedWhole   int
@@ -77,8 +83,13 @@ type EnrichFacts struct {
 
 // Fill gives st, read as EnrichReadsOf says, the people it reads in
 // sketch (state.Sketch): those holding a stale enrichment of the block or
-// an imported e-mail, unless st holds them read whole.
+// an imported e-mail, unless st holds them read whole. When the plan
+// allows (packSketches), it packs them instead (EnrichFacts.packed): the
+// plan finds them by ID (env.sketchAt).
 func (f *EnrichFacts) Fill(st *state.State) {
+	if f.packs && f.pack(st) {
+		return
+	}
 	for _, p := range f.sketches {
 		if st.People[p.ID] == nil {
 			st.People[p.ID] = p
@@ -149,7 +160,8 @@ func enrichReadsOf(cfg *config.Config, records *state.State, opts Options, ix En
 	if err != nil || !ok {
 		return Reads{}, nil, false, err
 	}
-	facts = &EnrichFacts{blocks: map[string]*enrichCounts{e.Address: counts}, store: ix, census: census, reuse: reuse}
+	facts = &EnrichFacts{blocks: map[string]*enrichCounts{e.Address: counts}, store: ix, census: census, reuse: reuse,
+		packs: packSketches(cfg, opts)}
 	if base.Persons, facts.sketches, err = enrichReads(e, append(base.Persons, named...), copied, records, opts.Now, ix); err != nil {
 		return Reads{}, nil, false, err
 	}
@@ -353,7 +365,7 @@ func (f *EnrichFacts) Recount() *EnrichFacts {
 	if f.many {
 		return f.recountMany()
 	}
-	return &EnrichFacts{blocks: f.blocks, sketches: f.sketches, store: f.store, census: true, reuse: f.reuse, moved: f.moved}
+	return &EnrichFacts{blocks: f.blocks, sketches: f.sketches, packed: f.packed, store: f.store, census: true, reuse: f.reuse, moved: f.moved}
 }
 
 // Err is why the store could not say who takes the places the limit
@@ -419,12 +431,24 @@ func (b *builder) ownedCapCounted(e *config.Enrich, c *enrichCounts, todo map[st
 		return 0
 	}
 	n, oldIn := 0, 0
-	for o := range b.v.ownedList(e.Address).all {
-		if todo[o.p.ID] && !b.v.replacedSet[o.p] {
+	in := func(id string, at time.Time) {
+		if todo[id] {
 			n++
-			if other > 0 && b.now.Sub(o.at) >= other {
+			if other > 0 && b.now.Sub(at) >= other {
 				oldIn++
 			}
+		}
+	}
+	for o := range b.v.ownedList(e.Address).all {
+		if !b.v.replacedSet[o.p] {
+			in(o.p.ID, o.at)
+		}
+	}
+	// The census sketches are e's too, never replaced (packSketches).
+	sk := b.v.facts.packed
+	for i := range sk.Len() {
+		if sk.By(i) == e.Address {
+			in(sk.ID(i), sk.EnrichedAt(i))
 		}
 	}
 	if other > 0 {
@@ -447,13 +471,27 @@ func (v *env) collectRead(e *config.Enrich, sources []source, where bool) (block
 	v.readGC(sources)
 	var bp blockPeople
 	seen := map[*state.Person]struct{}{}
-	var gone goneMet // the IDs of people the plan removes first
+	seenSketch := map[int32]bool{} // a census sketch is a new Person each time met
+	var gone goneMet               // the IDs of people the plan removes first
 	walk := v.walkPlaces(e, sources)
 	for i, src := range sources {
 		for j, id := range src.ids.All() {
 			p := v.st.People[id]
 			switch {
 			case v.skipGone(p, id, &gone):
+				continue
+			case p == nil && v.sketchAt(id) >= 0:
+				if s := v.sketchAt(id); !seenSketch[s] {
+					seenSketch[s] = true
+					n := len(bp.todo)
+					p, err := v.countSketch(&bp, e, s, src.addr, where)
+					if err != nil {
+						return bp, err
+					}
+					if len(bp.todo) > n {
+						walk.took(p, i, j)
+					}
+				}
 				continue
 			case p == nil:
 				var held bool

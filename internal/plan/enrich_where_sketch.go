@@ -74,6 +74,7 @@ func (f *EnrichFacts) whereSketches(blocks []*config.Enrich, ix EnrichStore, pag
 	if !ok {
 		return nil, false, nil
 	}
+	f.leadKeys = keys
 	if len(pages) > 0 {
 		for _, p := range f.sketches {
 			p.Lead.PageName = "" // a person the store does not hold has none
