@@ -27,15 +27,15 @@ type EnrichFacts struct {
 	// them were read whole for their page (pagedSketches).
 	sketches     []*state.Person
 	leadSketches bool
-	// packed are the sketches Fill packed instead (packs: the plan asks
-	// nothing more of them than packSketches allows), given the lead
-	// fields leadKeys (whereSketches).
-	packed       *state.CensusSketches
-	packs        bool
-	leadKeys     []string
 	sketchWheres int
 	sketchFailed bool
 	pagedWhole   int
+	// packed are the sketches Fill packed instead (packs: the plan asks
+	// nothing more of them than packSketches allows), given the lead
+	// fields leadKeys (whereSketches).
+	packed   *state.CensusSketches
+	packs    bool
+	leadKeys []string
 	// store answers the plan of a block with places left (placesWalk);
 	// walked says the plan asked it which people take them, err why it
 	// could not.
