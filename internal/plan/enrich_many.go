@@ -55,7 +55,7 @@ func enrichReadsMany(cfg *config.Config, records *state.State, opts Options, ix 
 		return Reads{}, nil, false, nil
 	}
 	f := &EnrichFacts{blocks: map[string]*enrichCounts{}, store: ix, many: true,
-		whole: map[string]*state.Person{}, extra: map[string]int{}, packs: packSketches(cfg, opts)}
+		whole: map[string]*state.Person{}, extra: map[string]int{}, packs: packSketches(cfg, opts, ix)}
 	places := make([]int, len(blocks))
 	var copies []string
 	for i, e := range blocks {
@@ -91,7 +91,7 @@ func enrichReadsMany(cfg *config.Config, records *state.State, opts Options, ix 
 		return Reads{}, nil, false, err
 	}
 	f.reuse = reuse
-	if base.Persons, f.sketches, err = enrichReads(blocks[0], append(base.Persons, named...), copies, records, opts.Now, ix); err != nil {
+	if base.Persons, err = enrichReads(blocks[0], append(base.Persons, named...), copies, records, opts.Now, ix, f.sketch); err != nil {
 		return Reads{}, nil, false, err
 	}
 	for i, e := range blocks {
@@ -105,13 +105,14 @@ func enrichReadsMany(cfg *config.Config, records *state.State, opts Options, ix 
 		if i == 0 || e.Refresh <= 0 {
 			continue
 		}
-		stale, err := ix.Sketched(e.Address, opts.Now.Add(-e.Refresh))
-		if err != nil {
+		if err := f.sketch(e.Address, opts.Now.Add(-e.Refresh)); err != nil {
 			return Reads{}, nil, false, err
 		}
-		f.sketches = append(f.sketches, stale...)
 	}
 	if base.Persons, err = f.whereReads(base.Persons, blocks, ix, profilePages(cfg, records, opts)); err != nil {
+		return Reads{}, nil, false, err
+	}
+	if err := f.readPacked(); err != nil {
 		return Reads{}, nil, false, err
 	}
 	return base, f, true, nil
@@ -129,6 +130,9 @@ func (f *EnrichFacts) whereReads(persons []string, blocks []*config.Enrich, ix E
 	if wheres(blocks) && !sketched {
 		// A where is evaluated on the lead of each person to enrich, and
 		// the people read in sketch may be: they are read whole.
+		if err := f.unpack(); err != nil {
+			return nil, err
+		}
 		for _, p := range f.sketches {
 			whole = append(whole, p.ID)
 		}

@@ -30,11 +30,13 @@ type EnrichFacts struct {
 	sketchWheres int
 	sketchFailed bool
 	pagedWhole   int
-	// packed are the sketches Fill packed instead (packs: the plan asks
-	// nothing more of them than packSketches allows), given the lead
-	// fields leadKeys (whereSketches).
+	// packed are the sketches read packed instead (packs: the plan asks
+	// nothing more of them than packSketches allows), those f.asks name,
+	// given the lead fields leadKeys (whereSketches).
 	packed   *state.CensusSketches
+	packedAt map[string]int32 // by ID (env.sketchAt)
 	packs    bool
+	asks     []sketchAsk
 	leadKeys []string
 	// store answers the plan of a block with places left (placesWalk);
 	// walked says the plan asked it which people take them, err why it
@@ -83,13 +85,11 @@ type EnrichFacts struct {
 
 // Fill gives st, read as EnrichReadsOf says, the people it reads in
 // sketch (state.Sketch): those holding a stale enrichment of the block or
-// an imported e-mail, unless st holds them read whole. When the plan
-// allows (packSketches), it packs them instead (EnrichFacts.packed): the
+// an imported e-mail, unless st holds them read whole. Read packed
+// (packSketches), they stay so, but for those st holds (keepUnread): the
 // plan finds them by ID (env.sketchAt).
 func (f *EnrichFacts) Fill(st *state.State) {
-	if f.packs && f.pack(st) {
-		return
-	}
+	f.keepUnread(st)
 	for _, p := range f.sketches {
 		if st.People[p.ID] == nil {
 			st.People[p.ID] = p
@@ -161,8 +161,11 @@ func enrichReadsOf(cfg *config.Config, records *state.State, opts Options, ix En
 		return Reads{}, nil, false, err
 	}
 	facts = &EnrichFacts{blocks: map[string]*enrichCounts{e.Address: counts}, store: ix, census: census, reuse: reuse,
-		packs: packSketches(cfg, opts)}
-	if base.Persons, facts.sketches, err = enrichReads(e, append(base.Persons, named...), copied, records, opts.Now, ix); err != nil {
+		packs: packSketches(cfg, opts, ix)}
+	if base.Persons, err = enrichReads(e, append(base.Persons, named...), copied, records, opts.Now, ix, facts.sketch); err != nil {
+		return Reads{}, nil, false, err
+	}
+	if err := facts.readPacked(); err != nil {
 		return Reads{}, nil, false, err
 	}
 	kept, err := reuse.heldSketches(opts.Reuse, ix, facts.sketches)
@@ -216,40 +219,35 @@ func countEnrich(cfg *config.Config, e *config.Enrich, now time.Time, ix state.E
 // enrichReads are the people who may decide the plan of e besides persons
 // (ReadsOf's): read whole, its copies, the people of an enrichment of an
 // unknown outcome, those who left the network or have no page name; in
-// sketch (EnrichFacts.Fill), the people of its stale enrichments and of
-// imported e-mails (importGives).
-func enrichReads(e *config.Enrich, persons, copied []string, records *state.State, now time.Time, ix state.EnrichIndex) (ids []string, sketches []*state.Person, err error) {
+// sketch (sketch: EnrichFacts.sketch), the people of its stale
+// enrichments and of imported e-mails (importGives).
+func enrichReads(e *config.Enrich, persons, copied []string, records *state.State, now time.Time, ix state.EnrichIndex, sketch func(by string, before time.Time) error) (ids []string, err error) {
 	ids = slices.Concat(persons, copied, slices.Collect(maps.Keys(records.UnknownEnrichments)))
 	for _, ask := range []func() ([]string, error){ix.Left, ix.Pageless} {
 		found, err := ask()
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		ids = append(ids, found...)
 	}
-	sketch := func(addr string, before time.Time) error {
-		found, err := ix.Sketched(addr, before)
-		sketches = append(sketches, found...)
-		return err
-	}
 	if e.Refresh > 0 {
 		if err := sketch(e.Address, now.Add(-e.Refresh)); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 	}
 	enrichers, err := ix.Enrichers()
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	for _, by := range enrichers {
 		if state.IsImport(by) {
 			if err := sketch(by, endOfTime); err != nil {
-				return nil, nil, err
+				return nil, err
 			}
 		}
 	}
 	slices.Sort(ids)
-	return slices.Compact(ids), sketches, nil
+	return slices.Compact(ids), nil
 }
 
 // endOfTime is after every enrichment's time.

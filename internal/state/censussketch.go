@@ -223,15 +223,17 @@ func (t *CensusSketches) Person(i int) *Person {
 }
 
 // CensusSketchEach: see CensusSketcher; a state in memory sketches its
-// own people.
+// own people, and a store that is none gives the people Sketched gives,
+// with the lead fields SketchLeads gives them.
 func (b *Base) CensusSketchEach(by string, before time.Time, keys []string, fn func(CensusSketch) error) error {
 	if s, ok := b.store.(CensusSketcher); ok {
 		return s.CensusSketchEach(by, before, keys, fn)
 	}
-	for _, p := range b.mem {
-		if !madeBy(p, by, before) {
-			continue
-		}
+	ps, err := b.sketchedPeople(by, before, keys)
+	if err != nil {
+		return err
+	}
+	for _, p := range ps {
 		s, err := CensusSketchOf(p, keys)
 		if err != nil {
 			return err
@@ -243,16 +245,22 @@ func (b *Base) CensusSketchEach(by string, before time.Time, keys []string, fn f
 	return nil
 }
 
-// CensusSketched packs b's census sketches of the people of block by's
-// enrichments at or before the time, given the lead fields of keys; nil
-// when they cannot be packed (CensusSketchBuilder.Done).
-func (b *Base) CensusSketched(by string, before time.Time, keys []string) (*CensusSketches, error) {
-	k, err := NewCensusSketchBuilder(keys)
-	if err != nil {
-		return nil, err
+// sketchedPeople are the people CensusSketchEach gives of a Base whose
+// store is no CensusSketcher: those of its memory, or those its store
+// sketches, given the lead fields of keys.
+func (b *Base) sketchedPeople(by string, before time.Time, keys []string) ([]*Person, error) {
+	if _, ok := b.store.(EnrichIndex); !ok {
+		var ps []*Person
+		for _, p := range b.mem {
+			if madeBy(p, by, before) {
+				ps = append(ps, p)
+			}
+		}
+		return ps, nil
 	}
-	if err := b.CensusSketchEach(by, before, keys, k.Add); err != nil {
-		return nil, err
+	ps, err := b.Sketched(by, before)
+	if err == nil && len(keys) > 0 {
+		err = b.SketchLeads(ps, keys)
 	}
-	return k.Done(), nil
+	return ps, err
 }

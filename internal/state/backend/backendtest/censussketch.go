@@ -67,13 +67,15 @@ func censusSketchesOf(t *testing.T, b *state.Base, by string, before time.Time, 
 	return out
 }
 
-// checkPacked fails t unless b's census sketches packed
-// (Base.CensusSketched) are want, found by ID, and make Persons holding
-// them.
+// checkPacked fails t unless b's census sketches packed as they come
+// (CensusSketchEach into a CensusSketchBuilder) are want, found by ID,
+// and make Persons holding them.
 func checkPacked(t *testing.T, b *state.Base, by string, before time.Time, keys []string, want []state.CensusSketch) {
 	t.Helper()
-	packed, err := b.CensusSketched(by, before, keys)
+	k, err := state.NewCensusSketchBuilder(keys)
 	must(t, err, "census sketches packed")
+	must(t, b.CensusSketchEach(by, before, keys, k.Add), "census sketches packed")
+	packed := k.Done()
 	if packed.Len() != len(want) || packed.Find("no such person") != -1 {
 		t.Fatalf("%d census sketches packed of %s, want %d", packed.Len(), by, len(want))
 	}
