@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/url"
 	"os"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/leadsync/leadsync/internal/recovered"
 	"github.com/leadsync/leadsync/internal/textfmt"
 	"github.com/leadsync/leadsync/internal/version"
 	"github.com/leadsync/leadsync/internal/views"
@@ -40,7 +42,9 @@ func (e *crashError) Error() string {
 
 // executeC runs the command args name, as root.ExecuteContextC does,
 // with a panic returned as a crashError of that command, so that Run
-// reports it as any failure, --json included.
+// reports it as any failure, --json included. A panic of a goroutine of
+// the command's own comes back as the command's error (a
+// *recovered.Panic): it is a crashError too.
 func executeC(ctx context.Context, f *Factory, root *cobra.Command, args []string) (cmd *cobra.Command, err error) {
 	defer func() {
 		if p := recover(); p != nil {
@@ -50,15 +54,24 @@ func executeC(ctx context.Context, f *Factory, root *cobra.Command, args []strin
 			}
 		}
 	}()
-	return root.ExecuteContextC(ctx)
+	cmd, err = root.ExecuteContextC(ctx)
+	if p, ok := errors.AsType[*recovered.Panic](err); ok {
+		err = crashed(f, p)
+	}
+	return cmd, err
 }
 
 // crashed writes the stack of the goroutine that panicked with p
 // (crashLog) and returns the crashError naming it. Call it from the
-// deferred function that recovered p.
+// deferred function that recovered p, or with the *recovered.Panic a
+// goroutine of the command recovered (its stack is that goroutine's).
 func crashed(f *Factory, p any) error {
+	stack := debug.Stack()
+	if rp, ok := p.(*recovered.Panic); ok {
+		p, stack = rp.Value, rp.Stack
+	}
 	value := textfmt.Redact(fmt.Sprint(p), envSecrets(f)...)
-	path, err := crashLog(f, value, debug.Stack())
+	path, err := crashLog(f, value, stack)
 	if err != nil {
 		path = ""
 	}

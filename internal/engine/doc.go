@@ -16,8 +16,11 @@
 // the accounting of refunds and of the summary (accounting.go, with the
 // budget's ledger in budget.go); the runner's fields are grouped the same
 // way (schedule, accounts).
-// It imports plan, config, state and api, and the leaf kind (a call's
-// Kind is the kind of the block that makes it); the budget's ledger, the claims
+// It imports plan, config, state and api, the leaf kind (a call's
+// Kind is the kind of the block that makes it) and the leaf recovered (a
+// worker's panic is its outcome's error, which stops the run as a
+// journal's failure does: the calls in flight are recorded, and Run
+// returns the panic); the budget's ledger, the claims
 // and the other workspaces come in through Options.
 //
 // No call is sent while a result is being written (the start hook of a

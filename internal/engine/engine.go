@@ -178,6 +178,9 @@ type schedule struct {
 	waits     chan waitEvent // waits before retries, from the workers
 	announced map[int]bool   // calls whose CallStart was reported
 	fatal     error
+	// bug is the panic of a worker (a *recovered.Panic), which Run
+	// returns whatever else failed or stopped it.
+	bug error
 	// waiting are the enrichments whose people another workspace's apply
 	// holds, claimed again when poll fires (claims.go).
 	waiting []task

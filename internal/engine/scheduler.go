@@ -12,6 +12,7 @@ import (
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/leadsync/leadsync/internal/plan"
+	"github.com/leadsync/leadsync/internal/recovered"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/textfmt"
 )
@@ -72,10 +73,7 @@ func (r *runner) loop(ctx context.Context, par int) error {
 			return r.abort(ctx, done)
 		}
 	}
-	if r.fatal != nil {
-		return r.fatal
-	}
-	return nil
+	return recovered.First(r.bug, r.fatal)
 }
 
 // dispatch starts the calls at the head of the queue, up to par in
@@ -111,7 +109,7 @@ func (r *runner) dispatch(ctx context.Context, par int, done chan<- outcome) {
 		r.seq++
 		t.call.Seq = r.seq
 		r.inflight++
-		go func(t task) { done <- r.do(ctx, t) }(t)
+		go r.work(ctx, t, done)
 	}
 }
 
@@ -130,7 +128,7 @@ func (r *runner) abort(ctx context.Context, done <-chan outcome) error {
 		r.handle(o)
 	}
 	sort.Slice(r.sum.Abandoned, func(i, j int) bool { return r.sum.Abandoned[i].Seq < r.sum.Abandoned[j].Seq })
-	return ctx.Err()
+	return recovered.First(r.bug, ctx.Err())
 }
 
 // noteAbandoned lists o among the calls abandoned when the run was aborted
@@ -204,20 +202,20 @@ func (r *runner) halt(reason string) {
 	r.progress.Stopping(fmt.Sprintf("%s; waiting for %s in flight", reason, textfmt.Plural(flying, "call")))
 }
 
-// do makes one call; it runs in its own goroutine and touches no runner
-// state but the read-only task.
-func (r *runner) do(ctx context.Context, t task) outcome {
+// do makes o's call, filling in o; it runs in its own goroutine (work)
+// and touches no runner state but the read-only task.
+func (r *runner) do(ctx context.Context, o *outcome) {
+	t := o.task
 	// The duration is the service's: from when the call left the pacer
 	// (its first attempt), not from when it was queued.
 	start := r.now()
-	o := outcome{task: t}
 	ctx = api.WithSendGate(ctx, r.gate)
 	ctx = api.WithWaitHook(ctx, func(d time.Duration, reason string) { r.reportWait(t.call, d, reason) })
 	ctx = api.WithStartHook(ctx, func() error {
 		if o.sent {
 			return nil
 		}
-		if err := r.starting(t, &o); err != nil {
+		if err := r.starting(t, o); err != nil {
 			return err // not sent
 		}
 		start, o.sent = r.now(), true
@@ -280,7 +278,17 @@ func (r *runner) do(ctx context.Context, t task) outcome {
 		}}
 	}
 	o.duration = r.now().Sub(start)
-	return o
+}
+
+// work makes t's call (do) on a goroutine of its own and sends its
+// outcome on done. A panic of the call (a bug) is the outcome's error, a
+// *recovered.Panic: the run stops as on a journal's failure (panicked),
+// and the answers already received are recorded first.
+func (r *runner) work(ctx context.Context, t task, done chan<- outcome) {
+	o := &outcome{task: t}
+	defer func() { done <- *o }()
+	defer recovered.Catch(&o.err)
+	r.do(ctx, o)
 }
 
 // notMade reports whether err means the call never reached the service

@@ -8,6 +8,7 @@ import (
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/leadsync/leadsync/internal/plan"
+	"github.com/leadsync/leadsync/internal/recovered"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -71,6 +72,10 @@ func (r *runner) handle(o outcome) {
 	if t.call.Kind == kind.Profile && len(r.shares[t.call.Address]) > 0 {
 		// The reads shared with this one follow its outcome.
 		defer func() { r.settleShares(t.call.Address, o.err == nil && o.event != nil && r.fatal == nil) }()
+	}
+	if p, ok := errors.AsType[*recovered.Panic](o.err); ok {
+		r.panicked(o, p)
+		return
 	}
 	if !o.sent && o.err == nil {
 		// A Service that does not report sends (a test double): count the
@@ -185,6 +190,21 @@ func (r *runner) unrecorded(t task, ev *state.Event, err error) {
 		ap.Unrecorded(t.call, ev, err)
 	}
 	r.halt(err.Error())
+}
+
+// panicked ends the run after a worker's panic (a bug): no call starts
+// any more, the calls in flight are waited for and their answers
+// recorded, and Run returns the panic. The call itself is left as a
+// killed process leaves it: one never sent goes back to the budget (its
+// pending enrichment voided), one sent stays as the journal has it (a
+// pending enrichment's credits may be spent).
+func (r *runner) panicked(o outcome, p *recovered.Panic) {
+	if !o.sent {
+		r.refund(o.task)
+		r.voidPending(o)
+	}
+	r.fatal, r.bug = p, p
+	r.halt(p.Error())
 }
 
 // fail records a failure of t: a call that failed for good, or, with

@@ -6,6 +6,8 @@ import (
 	"io"
 	"runtime"
 	"sync"
+
+	"github.com/leadsync/leadsync/internal/recovered"
 )
 
 // deflateBlock is how much input each worker of parallelDeflate compresses
@@ -31,7 +33,7 @@ type parallelDeflate struct {
 	wg   sync.WaitGroup
 
 	mu  sync.Mutex
-	err error // the first error writing out
+	err error // the first error writing out, or a panic of a goroutine (a bug)
 }
 
 type pdBlock struct {
@@ -76,39 +78,62 @@ func (z *parallelDeflate) block() *pdBlock {
 	return <-z.free
 }
 
+// work compresses the blocks of jobs. A panic (a bug) is the
+// compressor's error; every block is made ready still, so that the writer
+// and the blocks' owner never wait for it.
 func (z *parallelDeflate) work() {
 	defer z.wg.Done()
 	var fw *flate.Writer // made for the first block: most entries have one
 	for b := range z.jobs {
-		b.out.Reset()
-		if fw == nil {
-			fw, _ = flate.NewWriter(&b.out, z.level) // the level is valid: set by this package
-		}
-		fw.Reset(&b.out)
-		_, _ = fw.Write(b.in) // writes to a bytes.Buffer do not fail
-		if b.final {
-			_ = fw.Close()
-		} else {
-			_ = fw.Flush()
-		}
+		z.fail(recovered.Call(func() error {
+			fw = compress(fw, b, z.level)
+			return nil
+		}))
 		close(b.ready)
 	}
 }
 
+// compress compresses b with fw (made when nil) and returns fw.
+func compress(fw *flate.Writer, b *pdBlock, level int) *flate.Writer {
+	b.out.Reset()
+	if fw == nil {
+		fw, _ = flate.NewWriter(&b.out, level) // the level is valid: set by this package
+	}
+	fw.Reset(&b.out)
+	_, _ = fw.Write(b.in) // writes to a bytes.Buffer do not fail
+	if b.final {
+		_ = fw.Close()
+	} else {
+		_ = fw.Flush()
+	}
+	return fw
+}
+
+// write writes the blocks out in order, until the first error; a panic
+// of out (a bug) is the compressor's error, and the blocks still go back.
 func (z *parallelDeflate) write(out io.Writer) {
 	defer close(z.done)
 	for b := range z.order {
 		<-b.ready
 		if z.error() == nil {
-			if _, err := out.Write(b.out.Bytes()); err != nil {
-				z.mu.Lock()
-				z.err = err
-				z.mu.Unlock()
-			}
+			z.fail(recovered.Call(func() error {
+				_, err := out.Write(b.out.Bytes())
+				return err
+			}))
 		}
 		b.in = b.in[:0]
 		z.free <- b
 	}
+}
+
+// fail keeps err as the compressor's error: the first, or a panic.
+func (z *parallelDeflate) fail(err error) {
+	if err == nil {
+		return
+	}
+	z.mu.Lock()
+	defer z.mu.Unlock()
+	z.err = recovered.First(z.err, err)
 }
 
 func (z *parallelDeflate) error() error {

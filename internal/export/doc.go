@@ -1,7 +1,8 @@
 // Package export writes the spreadsheets (XLSX and CSV) of export blocks from
 // state alone, atomically. It imports config, state, person (the table
 // of person fields: columns and labels), the leaves address and kind
-// (which kind of block a sheet's source is) and exportformat, never api's
+// (which kind of block a sheet's source is), exportformat and recovered (a
+// pager's or a compressor's panic is Write's error), never api's
 // client and never the network: `leadsync export` and the end of
 // `leadsync apply` call Write for each export with the same state and get
 // the same files. Write reads a state.Base: `leadsync export` the store's

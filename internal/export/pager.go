@@ -3,6 +3,7 @@ package export
 import (
 	"time"
 
+	"github.com/leadsync/leadsync/internal/recovered"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -127,6 +128,7 @@ func (r *rowPeople) readAhead(from, to int) {
 	a := &pageRead{from: from, to: to, ids: r.ids(from, to), done: make(chan struct{})}
 	go func() {
 		defer close(a.done)
+		defer recovered.Catch(&a.err) // a bug: the export's error
 		a.people, a.err = r.base.People(a.ids)
 	}()
 	r.ahead = a

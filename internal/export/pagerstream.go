@@ -1,6 +1,9 @@
 package export
 
-import "github.com/leadsync/leadsync/internal/state"
+import (
+	"github.com/leadsync/leadsync/internal/recovered"
+	"github.com/leadsync/leadsync/internal/state"
+)
 
 // A store that reads pages of people in one pass (Base.StreamsPages:
 // PostgreSQL) is asked for the pages of the rows from the first read in
@@ -11,7 +14,8 @@ import "github.com/leadsync/leadsync/internal/state"
 // pages of people are in memory at most. A jump (fitWidths' samples)
 // stops it; the next read in order starts it again from there. When the
 // stream fails, the rows left are read a page a question, which reports
-// the error if it stays.
+// the error if it stays. A panic of the stream (a bug) is the error of
+// every row after: nothing reads again after it.
 
 // pageStream is the stream of the pages of rows [from, n).
 type pageStream struct {
@@ -22,6 +26,9 @@ type pageStream struct {
 	// done is closed when the stream's goroutine has ended (pages is
 	// closed then too).
 	done chan struct{}
+	// panic is the stream's panic (a *recovered.Panic), set before done
+	// is closed.
+	panic error
 }
 
 // startStream streams the pages of rows [from, r.n), a page of
@@ -43,6 +50,7 @@ func (r *rowPeople) startStream(from int) {
 	go func() {
 		defer close(s.done)
 		defer close(s.pages)
+		defer recovered.Catch(&s.panic)
 		r.base.StreamPeople(next, func(people map[string]*state.Person) bool {
 			a := asked[0]
 			asked = asked[1:]
@@ -71,7 +79,9 @@ func (r *rowPeople) takeStreamed(i, end int) {
 	r.held, r.heldIDs = nil, nil // the last page goes as soon as the next is there
 	a, ok := <-s.pages
 	if !ok {
-		r.stopStream()
+		if r.stopStream(); r.err != nil {
+			return // the stream panicked
+		}
 		r.streamFailed = true
 		r.load(i, end)
 		return
@@ -81,7 +91,8 @@ func (r *rowPeople) takeStreamed(i, end int) {
 }
 
 // stopStream ends the stream, if one runs, and waits for its goroutine:
-// the Base is then free for other reads.
+// the Base is then free for other reads. A panic of the stream is the
+// error of every row after.
 func (r *rowPeople) stopStream() {
 	s := r.stream
 	if s == nil {
@@ -90,6 +101,9 @@ func (r *rowPeople) stopStream() {
 	r.stream = nil
 	close(s.stop)
 	<-s.done
+	if s.panic != nil {
+		r.keep(0, 0, nil, nil, s.panic)
+	}
 }
 
 // prefetch reads the people of rows (fitWidths' samples, out of order) in

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/recovered"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -338,8 +339,10 @@ func (v *env) lookUp(e *config.Enrich, sources []source, n int) [][]look {
 	}
 	// Cut the sources into runs of about n/workers people, the last one
 	// looked up here.
+	// A worker's panic (a bug) is raised again here.
 	var wg sync.WaitGroup
 	ok := make([]bool, workers)
+	panics := make([]error, workers)
 	start, k, run := 0, 0, 0
 	for i, src := range sources {
 		run += src.ids.Len()
@@ -347,6 +350,7 @@ func (v *env) lookUp(e *config.Enrich, sources []source, n int) [][]look {
 			wg.Add(1)
 			go func(k, from, to int) {
 				defer wg.Done()
+				defer recovered.Catch(&panics[k])
 				ok[k] = v.lookSources(e, sources[from:to], looks[from:to])
 			}(k, start, i+1)
 			start, k, run = i+1, k+1, 0
@@ -354,6 +358,7 @@ func (v *env) lookUp(e *config.Enrich, sources []source, n int) [][]look {
 	}
 	ok[k] = v.lookSources(e, sources[start:], looks[start:])
 	wg.Wait()
+	recovered.Raise(recovered.First(panics...))
 	for _, o := range ok[:k+1] {
 		if !o {
 			return nil

@@ -37,7 +37,8 @@
 //
 // It imports config, state, api, person (the person model), kind (the
 // table of block kinds: a change's Kind) and address, listfile (company and domain keys), catalog
-// (the nearest address to an unknown --target or --replace) and version;
+// (the nearest address to an unknown --target or --replace), version and
+// recovered (a reader's panic raised again in the plan's goroutine);
 // never engine, export or cli, and
 // it makes no call: the caller passes the result of its one billing call,
 // reads the export record and the budget's ledger, and gives the lookup of

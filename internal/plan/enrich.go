@@ -9,6 +9,7 @@ import (
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/person"
+	"github.com/leadsync/leadsync/internal/recovered"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -128,6 +129,9 @@ type env struct {
 	owned       map[string]*ownedPeople
 	ownedDone   chan struct{}
 	ownedTaught bool
+	// ownedPanic is prefetchOwned's panic (a bug), raised again in the
+	// plan's goroutine by waitOwned.
+	ownedPanic error
 	// copies counts, per enrich block address, the people whose
 	// enrichment the block is to copy from another workspace
 	// (placeCopies): places taken, not in the state yet.
@@ -476,9 +480,7 @@ func (o *ownedPeople) all(yield func(ownedPerson) bool) {
 // finds them also teaches the exclude blocks the company domains (one
 // pass, not two), or a pass of its own does when they were found before.
 func (v *env) ownedList(addr string) *ownedPeople {
-	if v.ownedDone != nil {
-		<-v.ownedDone
-	}
+	v.waitOwned()
 	switch {
 	case v.owned == nil:
 		v.owned, v.ownedTaught = v.findOwned(v.learnWhileIndexing), v.learnWhileIndexing
@@ -509,17 +511,25 @@ func (v *env) prefetchOwned() {
 	done := make(chan struct{})
 	v.ownedDone = done
 	go func() {
+		defer close(done)
+		defer recovered.Catch(&v.ownedPanic)
 		v.owned, v.ownedTaught = v.findOwned(learn), learn
-		close(done)
 	}()
+}
+
+// waitOwned waits for what prefetchOwned started, if it did; its panic
+// (a bug) is raised again here, with the stack of its goroutine.
+func (v *env) waitOwned() {
+	if v.ownedDone != nil {
+		<-v.ownedDone
+		recovered.Raise(v.ownedPanic)
+	}
 }
 
 // settle waits for what prefetchOwned started: once Build returns, its
 // caller may change the state (apply folds results into it).
 func (v *env) settle() {
-	if v.ownedDone != nil {
-		<-v.ownedDone
-	}
+	v.waitOwned()
 	if v.gcBack != nil {
 		v.gcBack()
 		v.gcBack = nil

@@ -219,9 +219,7 @@ func (v *env) trackPeople(t *config.Track, fn func(trackee)) (former int) {
 // watchedBy returns the people the track at addr read before, in no
 // order: the people of the state with its entry in Person.Tracked.
 func (v *env) watchedBy(addr string) []*state.Person {
-	if v.ownedDone != nil {
-		<-v.ownedDone // findOwned finds them too
-	}
+	v.waitOwned() // findOwned finds them too
 	if v.watched == nil {
 		v.watched = map[string][]*state.Person{}
 		for _, p := range v.st.People {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/plan"
+	"github.com/leadsync/leadsync/internal/recovered"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/backend"
 )
@@ -44,6 +45,7 @@ func startService(ctx context.Context, d Deps) *serviceAhead {
 	go func() {
 		defer a.wg.Done()
 		defer close(a.built)
+		defer recovered.Catch(&a.svcErr) // a bug: apply's error
 		a.svc, a.svcErr = d.Service()
 	}()
 	return a
@@ -103,6 +105,7 @@ func (a *serviceAhead) bill() {
 	go func() {
 		defer a.wg.Done()
 		defer close(a.billed)
+		defer recovered.Catch(&a.billErr) // a bug: apply's error
 		<-a.built
 		if a.svcErr != nil {
 			return
@@ -123,8 +126,10 @@ func (a *serviceAhead) billing(ctx context.Context) (*api.Usage, error) {
 }
 
 // stop ends what is under way (a billing call that apply no longer
-// waits for, after an error) and waits for it.
+// waits for, after an error) and waits for it. A panic of either (a bug)
+// is raised again here, should apply have ended before it asked.
 func (a *serviceAhead) stop() {
 	a.cancel()
 	a.wg.Wait()
+	recovered.Raise(recovered.First(a.svcErr, a.billErr))
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/export"
 	"github.com/leadsync/leadsync/internal/person"
+	"github.com/leadsync/leadsync/internal/recovered"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -383,11 +384,13 @@ func eachAhead(page int, each func(func(*state.Person) error) error, fn func(*st
 				return errStopped
 			}
 		}
-		err := each(func(p *state.Person) error {
-			if batch = append(batch, p); len(batch) < page {
-				return nil
-			}
-			return send()
+		err := recovered.Call(func() error { // a panic: eachAhead's error
+			return each(func(p *state.Person) error {
+				if batch = append(batch, p); len(batch) < page {
+					return nil
+				}
+				return send()
+			})
 		})
 		if err == nil && len(batch) > 0 {
 			err = send()
@@ -396,7 +399,8 @@ func eachAhead(page int, each func(func(*state.Person) error) error, fn func(*st
 	}()
 	err := eachOfPages(pages, fn)
 	close(stop) // a page under way is not sent: nobody takes it now
-	if rerr := <-read; err == nil && !errors.Is(rerr, errStopped) {
+	rerr := <-read
+	if _, bug := errors.AsType[*recovered.Panic](rerr); bug || err == nil && !errors.Is(rerr, errStopped) {
 		err = rerr
 	}
 	return err

@@ -77,7 +77,8 @@
 // It imports api, catalog, config, engine, export, plan, state and
 // state/backend, its own exportrec and rescue (and levenshtein for the
 // addresses close to an unknown one, hcl's writer for fmt), and the leaves
-// textfmt, address and kind (what state rm removes and counts). It must not import a backend (internal/state/local,
+// textfmt, address, kind (what state rm removes and counts) and recovered
+// (a panic of its goroutines as an error). It must not import a backend (internal/state/local,
 // internal/state/pg), cli,
 // views, cobra or anything that knows of flags, terminals or colours, and
 // it writes to no stream of its own.

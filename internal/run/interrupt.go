@@ -6,13 +6,16 @@ import (
 	"os/signal"
 	"sync"
 	"syscall"
+
+	"github.com/leadsync/leadsync/internal/recovered"
 )
 
 // watchInterrupts closes stop on the first interrupt (after calling
 // notify) and calls cancel on the second. sig delivers the interrupts; nil
 // means the process's SIGINT and SIGTERM. It returns a function that stops
 // watching, and one that acts as a first interrupt (safe to call more than
-// once, and after an interrupt).
+// once, and after an interrupt). A panic of notify (a bug) cancels, and
+// unwatch raises it again.
 func watchInterrupts(sig <-chan os.Signal, stop chan struct{}, cancel context.CancelFunc, notify func()) (unwatch, stopNow func()) {
 	var once sync.Once
 	stopNow = func() { once.Do(func() { close(stop) }) }
@@ -22,8 +25,16 @@ func watchInterrupts(sig <-chan os.Signal, stop chan struct{}, cancel context.Ca
 		signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
 		sig = ch
 	}
-	done := make(chan struct{})
+	done, ended := make(chan struct{}), make(chan struct{})
+	var bug error
 	go func() {
+		defer close(ended)
+		defer func() {
+			if bug != nil {
+				cancel()
+			}
+		}()
+		defer recovered.Catch(&bug)
 		n := 0
 		for {
 			select {
@@ -46,6 +57,8 @@ func watchInterrupts(sig <-chan os.Signal, stop chan struct{}, cancel context.Ca
 		if ch != nil {
 			signal.Stop(ch)
 		}
+		<-ended
+		recovered.Raise(bug)
 	}
 	return unwatch, stopNow
 }

@@ -3,6 +3,7 @@ package run
 import (
 	"sync"
 
+	"github.com/leadsync/leadsync/internal/recovered"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/backend"
 )
@@ -18,8 +19,9 @@ import (
 func Preload(b backend.Backend) backend.Backend {
 	p := &preloaded{Backend: b, done: make(chan struct{})}
 	go func() {
+		defer close(p.done)
+		defer recovered.Catch(&p.err) // a bug: the error of the first open
 		p.base, p.err = backend.OpenBase(b)
-		close(p.done)
 	}()
 	return p
 }

@@ -11,7 +11,8 @@
 // lists those choices. Its defaults and its faults (their type, checks and
 // the NAME=VALUE spelling of --faults) are in the leaf knobs, which the
 // command line's parser reads without the sandbox. It imports only api
-// (wire types), person (the person model it sends), knobs and textfmt,
+// (wire types), person (the person model it sends), knobs, textfmt and
+// recovered (the population's panic raised in the caller),
 // and never
 // config, plan, engine, state or export.
 package sandbox

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/leadsync/leadsync/internal/recovered"
 	"github.com/leadsync/leadsync/internal/sandbox/knobs"
 )
 
@@ -228,6 +229,7 @@ type Server struct {
 	// default size).
 	popReady chan struct{}
 	popStart sync.Once
+	popPanic error // the generator's panic (a bug), set before popReady is closed
 	firstPop func() *population
 	limit    int           // k: calls per window
 	window   time.Duration // k/r
@@ -440,6 +442,7 @@ func (s *Server) startPopulation() {
 	s.popStart.Do(func() {
 		go func() {
 			defer close(s.popReady)
+			defer recovered.Catch(&s.popPanic)
 			s.pop.Store(s.firstPop())
 		}()
 	})
@@ -449,6 +452,7 @@ func (s *Server) startPopulation() {
 func (s *Server) waitPopulation() {
 	s.startPopulation()
 	<-s.popReady
+	recovered.Raise(s.popPanic) // in the caller's goroutine, with the generator's stack
 }
 
 // Population returns the members at the current epoch, in their fixed

@@ -5,6 +5,8 @@ import (
 	"runtime"
 	"sort"
 	"sync"
+
+	"github.com/leadsync/leadsync/internal/recovered"
 )
 
 // Check validates a state read from outside (a state file) and repairs
@@ -33,12 +35,9 @@ func (s *State) check(people bool) error {
 	// maps, which neither changes (checkRecords fills in fields of the
 	// records, which checkReferences does not read).
 	refs := make(chan error, 1)
-	go func() { refs <- s.checkReferences() }()
-	if err := s.checkRecords(people); err != nil {
-		<-refs
-		return err
-	}
-	return <-refs
+	go func() { refs <- recovered.Call(s.checkReferences) }()
+	err := s.checkRecords(people)
+	return recovered.First(err, <-refs)
 }
 
 // checkRecords checks that each record is there and keyed by its own
@@ -214,14 +213,9 @@ func (s *State) checkLeadIDs() error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			errs[w] = check(part)
+			errs[w] = recovered.Call(func() error { return check(part) })
 		}()
 	}
 	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+	return recovered.First(errs...)
 }

@@ -18,7 +18,8 @@
 // (wire types: generation, raw results, usage), the leaf person (the
 // person model and the table of person fields), the leaf kind (the table
 // of block kinds; the state's part of each kind that holds records is
-// records, records.go) and the leaf address
+// records, records.go), the leaf recovered (a panic of a check's
+// goroutines as an error) and the leaf address
 // (which block kind an address names: IsImport, Kind; a move names its
 // addresses one by one, and a move onto a block's other form, with or
 // without a key, is refused: move_forms.go); it must not import any of

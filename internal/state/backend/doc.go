@@ -10,7 +10,8 @@
 // block's schema, its checks and its opener, and the rest of leadsync
 // asks the registry, never which kind of backend it has.
 //
-// It imports state (the model), api (the shared pace) and hcl; it must not
+// It imports state (the model), api (the shared pace), recovered (a
+// push source's panic as an error) and hcl; it must not
 // import any backend (internal/state/local, internal/state/pg), so that
 // config can ask the registry without pulling one in. The backends
 // themselves are registered by internal/state/backend/builtin.

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/leadsync/leadsync/internal/recovered"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -170,6 +171,7 @@ func (p *PushSource) People(fn func([]*state.Person) error) error {
 	var srcErr error
 	go func() {
 		defer close(batches)
+		defer recovered.Catch(&srcErr) // a bug: the push's error
 		srcErr = p.src.People(func(b []*state.Person) error {
 			select {
 			case batches <- slices.Clone(b):
@@ -187,11 +189,8 @@ func (p *PushSource) People(fn func([]*state.Person) error) error {
 			}
 		}
 	}
-	switch {
-	case err != nil:
+	if err := recovered.First(err, srcErr); err != nil {
 		return err
-	case srcErr != nil:
-		return srcErr
 	}
 	if p.refs.Complete() {
 		return nil

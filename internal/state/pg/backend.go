@@ -13,6 +13,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/leadsync/leadsync/internal/recovered"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/backend"
 	"github.com/leadsync/leadsync/internal/state/sqlstate"
@@ -312,15 +313,13 @@ func (b *Backend) readRows(ctx context.Context, q, q2 querier, ws string, s *sta
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
+			defer recovered.Catch(&oerr) // a bug: the read's error
 			enrichments, oerr = readOthers(ctx, q2, b, ws, s)
 		}()
 		perr := readPeople(ctx, q, b, ws, s)
 		<-done
-		if perr != nil {
-			return perr
-		}
-		if oerr != nil {
-			return oerr
+		if err := recovered.First(perr, oerr); err != nil {
+			return err
 		}
 	} else {
 		if err := readPeople(ctx, q, b, ws, s); err != nil {

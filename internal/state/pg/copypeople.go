@@ -13,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
 
+	"github.com/leadsync/leadsync/internal/recovered"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/sqlstate"
 )
@@ -295,10 +296,11 @@ type aheadWriter[T any] struct {
 	err     error // the write's that failed
 }
 
-// writeAhead starts the writes of write.
+// writeAhead starts the writes of write; a panic of one (a bug) is the
+// error of the write.
 func writeAhead[T any](write func(T) error) *aheadWriter[T] {
 	w := &aheadWriter[T]{queue: make(chan T, 1), failed: make(chan struct{}), abandon: make(chan struct{}), done: make(chan struct{})}
-	go w.run(write)
+	go w.run(func(v T) error { return recovered.Call(func() error { return write(v) }) })
 	return w
 }
 

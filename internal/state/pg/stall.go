@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/leadsync/leadsync/internal/recovered"
 )
 
 // A push's copy and a migration are not bound by the ten minutes of one
@@ -20,10 +21,12 @@ import (
 // limit of the one before. When it does not, the server is asked, on a
 // connection of its own, what the work's session is doing (activity). A
 // statement it is running goes on, however long (the row rewrite of a
-// migration). One waiting for a lock another session holds, a session
-// the server is not running a statement for, or a server that does not
-// answer the question ends the work with one error, its transaction
-// rolled back.
+// migration). So, once a step, does a session idle for less than
+// betweenStepsGrace: its client is between two steps, and the limit
+// came before the next began. One waiting for a lock another session
+// holds, a session idle for longer (or still idle a limit later), or a
+// server that does not answer the question ends the work with one
+// error, its transaction rolled back.
 
 // DefaultStallLimit is how long a step of a push or a migration may go
 // on before the server is asked whether it is still running it. The
@@ -32,6 +35,14 @@ import (
 // 3,000,000 people at load 10–15; a longer one goes on while PostgreSQL
 // runs it.
 const DefaultStallLimit = 5 * time.Minute
+
+// betweenStepsGrace is how recently a session idle at the stall limit
+// must have left its last statement to be taken for a client between
+// two steps (preparing the next batch), not one that stopped. It covers
+// the question's own connection (at most probeLimit) and a loaded
+// client's pause between two statements; it is a tenth of
+// DefaultStallLimit.
+const betweenStepsGrace = 30 * time.Second
 
 // stallTimer calls f once d has passed, unless the function it returns
 // (stop) is called first: time.AfterFunc, or a test's clock.
@@ -44,6 +55,7 @@ func realTimer(d time.Duration, f func()) func() bool { return time.AfterFunc(d,
 type stallWatch struct {
 	cancel context.CancelCauseFunc
 	limit  time.Duration
+	grace  time.Duration // betweenStepsGrace, unless a test's
 	timer  stallTimer
 	// ask asks the server what the work's session is doing.
 	ask    func() (activity, error)
@@ -53,8 +65,12 @@ type stallWatch struct {
 	gen   int // which arming of the timer is current
 	stop  func() bool
 	step  string // the step under way: its SQL
-	ended bool
-	cut   *stallError // the stall that ended the work, if one did
+	began int    // the arming (gen) the step under way began with
+	// graced says the step under way was given one more limit, its
+	// session found between two steps.
+	graced bool
+	ended  bool
+	cut    *stallError // the stall that ended the work, if one did
 }
 
 type stallKey struct{}
@@ -74,6 +90,7 @@ func (b *Backend) watchStalls(ctx context.Context, c *pgx.Conn, first string) (c
 	pid := c.PgConn().PID()
 	w := &stallWatch{
 		limit: b.stallLimit(),
+		grace: betweenStepsGrace,
 		timer: b.stallTimer,
 		ask:   func() (activity, error) { return b.activityOf(pid) },
 	}
@@ -107,8 +124,9 @@ func (w *stallWatch) progress(step string) {
 	if w.ended {
 		return
 	}
-	w.step = step
+	w.step, w.graced = step, false
 	w.arm()
+	w.began = w.gen
 }
 
 // arm starts the timer of the step under way for a whole limit. The
@@ -124,29 +142,50 @@ func (w *stallWatch) arm() {
 
 // fire is the end of the timer's arming gen: unless a step began since
 // (a timer stopped too late does not count), the server is asked what
-// the work's session is doing. A statement it runs is given another
-// limit; otherwise the work is cut.
+// the work's session is doing. A statement it runs, or a step whose
+// session is between two statements (once), is given another limit;
+// otherwise the work is cut.
 func (w *stallWatch) fire(gen int) {
 	if !w.firingNow(gen) {
 		return
 	}
 	defer w.firing.Done()
-	act, err := w.ask()
+	var act activity
+	err := recovered.Call(func() (err error) { act, err = w.ask(); return err }) // a panic cuts the work
 	w.mu.Lock()
+	defer w.mu.Unlock()
 	if w.ended || gen != w.gen {
-		w.mu.Unlock()
 		return
 	}
-	if err == nil && act.running() || errors.Is(err, errProbeRefused) {
-		// Running, or not known: a server that refuses the question's
-		// connection answers, and a statement it runs may be making
-		// progress (a long migration on a full server).
+	if w.goesOn(act, err) {
 		w.arm()
-		w.mu.Unlock()
 		return
 	}
 	w.cutNow(act, err)
-	w.mu.Unlock()
+}
+
+// goesOn says whether the step under way is given another limit, by
+// what the server said of its session (act, or the question's err), and
+// notes a grace it gives between two steps. The caller holds w.mu.
+func (w *stallWatch) goesOn(act activity, err error) bool {
+	switch {
+	case errors.Is(err, errProbeRefused):
+		// Not known: a server that refuses the question's connection
+		// answers, and a statement it runs may be making progress (a
+		// long migration on a full server).
+		return true
+	case err != nil:
+		return false
+	case act.running():
+		return true
+	case !w.graced && act.betweenSteps(w.grace):
+		// The client was between two steps when the limit came: the
+		// next may begin at once. Still idle at the next limit, no step
+		// begun, it has stopped.
+		w.graced = true
+		return true
+	}
+	return false
 }
 
 // firingNow says whether the arming gen is still current, and counts
@@ -169,7 +208,11 @@ func (w *stallWatch) cutNow(act activity, askErr error) {
 	if askErr != nil {
 		why = fmt.Sprintf("the server did not say within %s what it was doing (%v)", probeLimit, askErr)
 	}
-	w.ended, w.cut = true, &stallError{limit: w.limit, step: w.step, why: why}
+	limits := time.Duration(w.gen - w.began + 1) // the limits the step has gone on for
+	w.ended, w.cut = true, &stallError{limit: limits * w.limit, step: w.step, why: why}
+	if _, bug := errors.AsType[*recovered.Panic](askErr); bug {
+		w.cut.bug = askErr
+	}
 	w.cancel(w.cut)
 }
 
@@ -209,10 +252,16 @@ func watchOf(ctx context.Context) *stallWatch {
 // stallError says which step of a work went on past the stall limit, and
 // why it was cut.
 type stallError struct {
-	limit time.Duration
-	step  string // its SQL
-	why   string // what the server said of it
+	limit time.Duration // how long the step went on: its limits
+	step  string        // its SQL
+	why   string        // what the server said of it
+	// bug is the question's panic (a *recovered.Panic): the work's error
+	// is then an internal error of leadsync (cli.Run's crash).
+	bug error
 }
+
+// Unwrap is the question's panic, if it panicked.
+func (e *stallError) Unwrap() error { return e.bug }
 
 func (e *stallError) Error() string {
 	return fmt.Sprintf("no progress for %s (PostgreSQL did not finish %s): %s", e.limit, quoteStep(e.step), e.why)

@@ -143,7 +143,8 @@ func returnsOrRelease(t *testing.T, b *Backend, release func(), done <-chan erro
 // A migration that waits for the schema's lock, which another session
 // holds (as another process's migration does), ends at the stall limit
 // (real time): the schema is as it was, and the migration's session no
-// longer waits. Once the lock is released, it migrates.
+// longer waits. Once the lock is released, it migrates; the schema then
+// current, the next command's migration arms no watch.
 func TestAStalledMigrationIsRolledBack(t *testing.T) {
 	cs := testConnStr(t)
 	old, schema, _ := schemaAt(t, cs, SchemaVersion-1)
@@ -168,6 +169,7 @@ func TestAStalledMigrationIsRolledBack(t *testing.T) {
 	if v := versionOf(t, cs, b); v != SchemaVersion {
 		t.Fatalf("schema version %d, want %d", v, SchemaVersion)
 	}
+	wantNoWatchArmed(t, cs, b)
 }
 
 // versionOf reads the version of b's schema on a connection of its own.
@@ -184,7 +186,9 @@ func versionOf(t *testing.T, cs string, b *Backend) int {
 
 // Each statement on the connection of a watched work is a step: five
 // statements each 40 s after the one before, on a clock of the test's,
-// with a limit of one minute, do not end it; a minute without one does.
+// with a limit of one minute, do not end it; two minutes without one do
+// (the session idle for milliseconds at the first limit, as between two
+// steps, is given one more).
 func TestEachStatementIsAStep(t *testing.T) {
 	c, wctx, clock := watchedConn(t, testConnStr(t))
 	for i := range 5 {
@@ -193,10 +197,76 @@ func TestEachStatementIsAStep(t *testing.T) {
 		mustNoErr(t, err, "statement %d, 40 s after the one before", i+1)
 	}
 	clock.advance(time.Minute)
+	clock.advance(time.Minute)
 	var se *stallError
 	if !errors.As(context.Cause(wctx), &se) || se.step != "SELECT 1" {
-		t.Fatalf("a minute after the last statement: %v, want the stall after \"SELECT 1\"", context.Cause(wctx))
+		t.Fatalf("two minutes after the last statement: %v, want the stall after \"SELECT 1\"", context.Cause(wctx))
 	}
+}
+
+// A limit that comes while the client is between two steps (a statement
+// ended, the next not yet sent) does not cut the work: the server says
+// its session has been idle in transaction for milliseconds, and the
+// step is given one more limit. The test's clock makes the race certain.
+// Still idle at the next limit, no step begun, the work is cut: its step
+// went on for two limits, and the stall says so.
+func TestALimitBetweenTwoStepsIsNotCut(t *testing.T) {
+	c, wctx, clock := watchedConn(t, testConnStr(t))
+	tx := stepInTx(t, c, wctx)
+	clock.advance(time.Minute)
+	if cause := context.Cause(wctx); cause != nil {
+		t.Fatalf("the limit between two steps: %v, want one more limit", cause)
+	}
+	_, err := tx.Exec(wctx, "SELECT 2")
+	mustNoErr(t, err, "the next step, after the limit")
+	clock.advance(time.Minute)
+	clock.advance(time.Minute)
+	wantIdleCut(t, wctx, "SELECT 2", 2*time.Minute)
+}
+
+// A session idle in transaction past the grace when the limit comes is
+// cut at once: its client stopped between two steps. The grace is a
+// millisecond here, and the server says when the session has been idle
+// longer.
+func TestAnIdleTransactionPastTheGraceIsCut(t *testing.T) {
+	cs := testConnStr(t)
+	c, wctx, clock := watchedConn(t, cs)
+	w := watchOf(wctx)
+	w.mu.Lock()
+	w.grace = time.Millisecond
+	w.mu.Unlock()
+	tx := stepInTx(t, c, wctx)
+	pollUntil(t, cs, "the session is idle in transaction past the grace", `SELECT EXISTS (SELECT 1 FROM pg_stat_activity
+		WHERE pid = $1 AND state = 'idle in transaction' AND now() - state_change > interval '1 millisecond')`, int64(c.PgConn().PID()))
+	clock.advance(time.Minute)
+	wantIdleCut(t, wctx, "SELECT 1", time.Minute)
+	if _, err := tx.Exec(wctx, "SELECT 2"); err == nil {
+		t.Error("a step after the cut ran")
+	}
+}
+
+// stepInTx begins a transaction on c and runs one statement in it
+// (SELECT 1), each a step of the watch of wctx: the session is then idle
+// in transaction.
+func stepInTx(t *testing.T, c *pgx.Conn, wctx context.Context) pgx.Tx {
+	t.Helper()
+	tx, err := c.Begin(wctx)
+	mustNoErr(t, err, "begin")
+	_, err = tx.Exec(wctx, "SELECT 1")
+	mustNoErr(t, err, "the step before")
+	return tx
+}
+
+// wantIdleCut fails the test unless the watch of wctx cut the work at
+// step after it went on for took, its session idle in transaction (for
+// how long, said).
+func wantIdleCut(t *testing.T, wctx context.Context, step string, took time.Duration) {
+	t.Helper()
+	var se *stallError
+	if !errors.As(context.Cause(wctx), &se) || se.step != step || se.limit != took || !strings.Contains(se.why, "its session was idle in transaction for ") {
+		t.Fatalf("idle in transaction after %q: %v, want the stall of an idle session after %s", step, context.Cause(wctx), took)
+	}
+	t.Log(se)
 }
 
 // A work stalled in its COMMIT does not say that nothing was written:

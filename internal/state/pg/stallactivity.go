@@ -17,11 +17,21 @@ type activity struct {
 	waitType string  // wait_event_type: "Lock" while it waits for one
 	blockers []int32 // the sessions holding the lock it waits for
 	waited   float64 // seconds it has waited for that lock; 0 when unknown
+	// inState is how long the session has been in its state (the server's
+	// now() less state_change); 0 when unknown.
+	inState time.Duration
 }
 
 // running says the server is running the session's statement, not
 // waiting for a lock: the statement makes progress.
 func (a activity) running() bool { return a.state == "active" && a.waitType != "Lock" }
+
+// betweenSteps says the session left its last statement less than grace
+// ago: it is idle (in a transaction or not) because its client is
+// preparing the next step, not because the client stopped.
+func (a activity) betweenSteps(grace time.Duration) bool {
+	return strings.HasPrefix(a.state, "idle") && a.inState < grace
+}
 
 // why says why a session not running its statement was cut.
 func (a activity) why() string {
@@ -30,6 +40,8 @@ func (a activity) why() string {
 		return a.lockWait()
 	case a.state == "":
 		return "its session had ended"
+	case a.inState > 0:
+		return fmt.Sprintf("PostgreSQL was not running it (its session was %s for %s)", a.state, a.inState.Round(time.Millisecond))
 	default:
 		return fmt.Sprintf("PostgreSQL was not running it (its session was %s)", a.state)
 	}
@@ -39,7 +51,7 @@ func (a activity) why() string {
 func (a activity) lockWait() string {
 	s := "it waited"
 	if a.waited > 0 {
-		s += " " + time.Duration(a.waited*float64(time.Second)).Round(time.Millisecond).String()
+		s += " " + seconds(a.waited).Round(time.Millisecond).String()
 	}
 	s += " for a lock"
 	if len(a.blockers) == 0 {
@@ -52,16 +64,21 @@ func (a activity) lockWait() string {
 	return s + " held by PID " + strings.Join(pids, ", ")
 }
 
+// seconds is s seconds (the server's epoch differences) as a duration.
+func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
+
 // probeLimit bounds the question a stall asks the server (activityOf): a
 // server that does not answer within it is taken to have stopped.
 const probeLimit = 10 * time.Second
 
-// activityQuery reads what the session $1 does. The lock's wait start
+// activityQuery reads what the session $1 does, and how long it has been
+// in its state, on the server's clock. The lock's wait start
 // (pg_locks.waitstart, PostgreSQL 14) is read through to_jsonb, so that
 // an older server answers without it.
 const activityQuery = `SELECT coalesce(a.state, ''), coalesce(a.wait_event_type, ''), pg_blocking_pids(a.pid),
 	coalesce(extract(epoch FROM clock_timestamp() - (SELECT min((to_jsonb(l) ->> 'waitstart')::timestamptz)
-		FROM pg_locks l WHERE l.pid = a.pid AND NOT l.granted))::float8, 0)
+		FROM pg_locks l WHERE l.pid = a.pid AND NOT l.granted))::float8, 0),
+	coalesce(extract(epoch FROM now() - a.state_change)::float8, 0)
 	FROM pg_stat_activity a WHERE a.pid = $1`
 
 // activityOf asks the server, on a connection of its own, what the
@@ -75,10 +92,12 @@ func (b *Backend) activityOf(pid uint32) (activity, error) {
 	}
 	defer c.Close(ctx)
 	var a activity
-	err = c.QueryRow(ctx, activityQuery, int64(pid)).Scan(&a.state, &a.waitType, &a.blockers, &a.waited)
+	var inState float64
+	err = c.QueryRow(ctx, activityQuery, int64(pid)).Scan(&a.state, &a.waitType, &a.blockers, &a.waited, &inState)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return activity{}, nil
 	}
+	a.inState = seconds(inState)
 	return a, Redact(err, b.opts.ConnStr)
 }
 

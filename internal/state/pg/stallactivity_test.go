@@ -3,6 +3,7 @@ package pg
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -10,8 +11,6 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
-
-	"github.com/leadsync/leadsync/internal/state/backend/backendtest"
 )
 
 // A statement PostgreSQL runs (active, not waiting for a lock) past the
@@ -53,18 +52,25 @@ func cancelBackend(t *testing.T, cs string, pid uint32) {
 // What the server says of a step past the limit decides: one it runs
 // goes on (asked again at the next limit); one waiting for a lock, one
 // it does not run, and a question it does not answer cut the work, and
-// the stall says why.
+// the stall says why. A session idle for less than the grace (its client
+// between two steps) is given one more limit, not two: still idle at the
+// next one, no step begun, it is cut.
 func TestWhatTheServerSaysDecides(t *testing.T) {
+	const grace = 30 * time.Second
 	for _, c := range []struct {
-		act  activity
-		err  error
-		want string // "" when not cut
+		act    activity
+		err    error
+		want   string // "" when not cut
+		graced bool   // cut only at the second limit
 	}{
 		{act: activity{state: "active"}},
 		{act: activity{state: "active", waitType: "IO"}},
 		{act: activity{state: "active", waitType: "Lock", blockers: []int32{42, 43}, waited: 61.25}, want: "it waited 1m1.25s for a lock held by PID 42, 43"},
 		{act: activity{state: "active", waitType: "Lock"}, want: "it waited for a lock"},
-		{act: activity{state: "idle in transaction"}, want: "PostgreSQL was not running it (its session was idle in transaction)"},
+		{act: activity{state: "idle in transaction", inState: grace}, want: "PostgreSQL was not running it (its session was idle in transaction for 30s)"},
+		{act: activity{state: "idle in transaction", inState: grace - time.Millisecond}, graced: true, want: "PostgreSQL was not running it (its session was idle in transaction for 29.999s)"},
+		{act: activity{state: "idle", inState: 3 * time.Millisecond}, graced: true, want: "PostgreSQL was not running it (its session was idle for 3ms)"},
+		{act: activity{state: "active", waitType: "Lock", inState: time.Millisecond}, want: "it waited for a lock"},
 		{act: activity{}, want: "its session had ended"},
 		{err: errors.New("timeout: no answer"), want: "the server did not say within 10s what it was doing (timeout: no answer)"},
 		{err: probeRefused(&pgconn.PgError{Code: "53300", Message: "too many connections for role"})},
@@ -73,10 +79,13 @@ func TestWhatTheServerSaysDecides(t *testing.T) {
 	} {
 		clock := &stepClock{}
 		asked := 0
-		w := &stallWatch{limit: time.Minute, timer: clock.after,
+		w := &stallWatch{limit: time.Minute, grace: grace, timer: clock.after,
 			ask: func() (activity, error) { asked++; return c.act, c.err }}
 		ctx, _ := w.watch(context.Background(), "SELECT 1")
 		clock.advance(time.Minute)
+		if cut := context.Cause(ctx) != nil; cut != (c.want != "" && !c.graced) {
+			t.Errorf("%+v, %v: cut at the first limit %t, want %t", c.act, c.err, cut, !cut)
+		}
 		clock.advance(time.Minute)
 		cause := context.Cause(ctx)
 		switch {
@@ -86,6 +95,24 @@ func TestWhatTheServerSaysDecides(t *testing.T) {
 			t.Errorf("%+v, %v: %v, want the stall saying %q", c.act, c.err, cause, c.want)
 		}
 		w.end()
+	}
+}
+
+// A step under way when its session was given one more limit, between
+// two steps, has it again once the next step begins: the grace is once
+// a step, not once a work.
+func TestEachStepMayBeBetweenSteps(t *testing.T) {
+	clock := &stepClock{}
+	w := &stallWatch{limit: time.Minute, grace: time.Second, timer: clock.after,
+		ask: func() (activity, error) { return activity{state: "idle in transaction"}, nil }}
+	ctx, _ := w.watch(context.Background(), "SELECT 1")
+	defer w.end()
+	for i := range 3 {
+		clock.advance(time.Minute)
+		w.progress(fmt.Sprintf("SELECT %d", i+2))
+	}
+	if cause := context.Cause(ctx); cause != nil {
+		t.Fatalf("three steps each found between two steps at its limit: %v, want each given one more", cause)
 	}
 }
 
@@ -116,19 +143,19 @@ func TestTheTracerCostsNothingUnwatched(t *testing.T) {
 	}
 }
 
-// A schema already at the version asked for is not migrated, nor is a
-// watch armed for it (a command opens the schema more than once).
-func TestACurrentSchemaArmsNoWatch(t *testing.T) {
-	cs := testConnStr(t)
-	b, clock := clockedPG(t, cs)
-	mustNoErr(t, b.Push(backendtest.ManyPeople(t, 1), false), "create the schema")
+// wantNoWatchArmed fails the test when migrating b's schema, current,
+// arms a watch: a schema already at the version asked for is not
+// migrated, nor watched (a command opens the schema more than once).
+func wantNoWatchArmed(t *testing.T, cs string, b *Backend) {
+	t.Helper()
+	clock := &stepClock{}
+	b.stallTimer = clock.after
 	ctx := context.Background()
 	c, err := connect(ctx, cs)
 	mustNoErr(t, err, "connect")
 	defer c.Close(ctx)
-	armed := len(clock.timers)
 	mustNoErr(t, b.migrate(ctx, c, SchemaVersion), "migrate a current schema")
-	if n := len(clock.timers); n != armed {
-		t.Errorf("migrating a current schema armed %d timers, want none", n-armed)
+	if n := len(clock.timers); n != 0 {
+		t.Errorf("migrating a current schema armed %d timers, want none", n)
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/person"
+	"github.com/leadsync/leadsync/internal/recovered"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -382,6 +383,7 @@ func (d *decoder) peopleParallel(into map[string]*state.Person) bool {
 	parts := make([][]personEntry, len(cuts))
 	oks := make([]bool, len(cuts))
 	ends := make([]int, len(cuts))
+	panics := make([]error, len(cuts)) // a bug, raised again here
 	var wg sync.WaitGroup
 	for k := range cuts {
 		end, last := len(d.src), k == len(cuts)-1
@@ -391,12 +393,14 @@ func (d *decoder) peopleParallel(into map[string]*state.Person) bool {
 		wg.Add(1)
 		go func(k, start, end int, last bool) {
 			defer wg.Done()
+			defer recovered.Catch(&panics[k])
 			sub := &decoder{src: d.src[:end], pos: start}
 			entries, ok := sub.peopleEntries(last, nil)
 			parts[k], oks[k], ends[k] = entries, ok, sub.pos
 		}(k, cuts[k], end, last)
 	}
 	wg.Wait()
+	recovered.Raise(recovered.First(panics...))
 	for k := range cuts {
 		if !oks[k] || (k < len(cuts)-1 && ends[k] != cuts[k+1]) {
 			return false

@@ -25,7 +25,8 @@
 // people moves without being held whole.
 //
 // It imports state (the model), person (the person fields, whose reader
-// and writer are generated) and api (generation); it must not import a
+// and writer are generated), api (generation) and recovered (a decoding
+// goroutine's panic as the read's error); it must not import a
 // backend.
 package statefile
 

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"unsafe"
 
+	"github.com/leadsync/leadsync/internal/recovered"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -81,22 +82,11 @@ func decodeStream(r io.ReaderAt, size int64) (*state.State, error) {
 	// Decode everything before the people (with an empty people object,
 	// and the state's closing brace: people are its last key) while the
 	// people stream.
-	type headResult struct {
-		s  *state.State
-		ok bool
-	}
 	headDone := make(chan headResult, 1)
-	go func() {
-		src := append(head, "}\n}"...)
-		d := &decoder{src: unsafe.String(unsafe.SliceData(src), len(src)), peopleAt: -1}
-		s, err := d.state()
-		// The marker must be the top-level key, and the only one.
-		ok := err == nil && d.peopleAt == len(head)-1 && d.peopleKeys == 1 && len(s.People) == 0
-		headDone <- headResult{s, ok}
-	}()
+	go func() { headDone <- decodeHead(head) }()
 	people, tail, ok, err := in.people(size)
 	h := <-headDone
-	if err != nil || !ok || !h.ok || h.s.FormatVersion > state.FormatVersion {
+	if err = recovered.First(h.panic, err); err != nil || !ok || !h.ok || h.s.FormatVersion > state.FormatVersion {
 		return nil, err // a newer format is refused by the whole read
 	}
 	// Only the state's closing brace may follow the people.
@@ -105,6 +95,26 @@ func decodeStream(r io.ReaderAt, size int64) (*state.State, error) {
 	}
 	h.s.People = people
 	return h.s, nil
+}
+
+// headResult is decodeHead's: the state without its people, and whether
+// the head is what a stream assumes; or the decoder's panic (a bug).
+type headResult struct {
+	s     *state.State
+	ok    bool
+	panic error
+}
+
+// decodeHead decodes everything before the people (head), with an empty
+// people object and the state's closing brace: people are its last key.
+func decodeHead(head []byte) (h headResult) {
+	defer recovered.Catch(&h.panic)
+	src := append(head, "}\n}"...)
+	d := &decoder{src: unsafe.String(unsafe.SliceData(src), len(src)), peopleAt: -1}
+	s, err := d.state()
+	// The marker must be the top-level key, and the only one.
+	ok := err == nil && d.peopleAt == len(head)-1 && d.peopleKeys == 1 && len(s.People) == 0
+	return headResult{s: s, ok: ok}
 }
 
 // streamGCPercent is the collector's GOGC while people stream, unless it
@@ -222,6 +232,7 @@ type pieceResult struct {
 	entries []personEntry
 	ok      bool
 	tail    string // of the last piece: what follows the people object
+	panic   error  // the worker's panic (a bug), a *recovered.Panic
 }
 
 // people streams the people object from the bytes after its opening
@@ -264,7 +275,7 @@ func (in *pieceReader) eachPiece(put func(p *piece, entries []personEntry) error
 	go func() {
 		defer close(work)
 		defer close(order)
-		readErr <- in.cut(work, order, free, stop)
+		readErr <- recovered.Call(func() error { return in.cut(work, order, free, stop) })
 	}()
 	for range workers {
 		go decodePieces(work, free, spare)
@@ -275,6 +286,11 @@ func (in *pieceReader) eachPiece(put func(p *piece, entries []personEntry) error
 		res := <-p.done
 		if !ok || putErr != nil {
 			continue // drain: every piece sent has a worker
+		}
+		if res.panic != nil {
+			putErr = res.panic // a worker's bug: the read's error
+			close(stop)
+			continue
 		}
 		if !res.ok {
 			ok = false
@@ -364,32 +380,40 @@ func decodePieces(work <-chan *piece, free chan<- []byte, spare <-chan []personE
 	var slab []state.Person
 	arena := &strArena{}
 	for p := range work {
-		d := &decoder{src: unsafe.String(unsafe.SliceData(p.buf), len(p.buf)), slab: slab, arena: arena}
-		var out []personEntry
-		select {
-		case out = <-spare:
-		default:
-		}
-		entries, ok := d.peopleEntries(p.last, out)
-		// Each person is checked here, at hand, rather than by a pass of
-		// Check over them all (CheckExceptPeople); a person Check would
-		// refuse sends the file to the whole reader, for its error.
-		for _, e := range entries {
-			if ok && state.CheckPerson(e.id, e.p) != nil {
-				ok = false
-			}
-		}
-		res := pieceResult{entries: entries, ok: ok}
-		if ok && p.last {
-			res.tail = strings.Clone(d.src[d.pos:])
-		}
-		slab = d.slab
+		var res pieceResult
+		res, slab = decodePiece(p, slab, arena, spare)
 		p.done <- res
 		select {
 		case free <- p.buf[:0]:
 		default:
 		}
 	}
+}
+
+// decodePiece decodes the piece p with the slab and arena of its worker,
+// and returns the slab left. A panic (a bug) is the result's.
+func decodePiece(p *piece, slab []state.Person, arena *strArena, spare <-chan []personEntry) (res pieceResult, _ []state.Person) {
+	defer recovered.Catch(&res.panic)
+	d := &decoder{src: unsafe.String(unsafe.SliceData(p.buf), len(p.buf)), slab: slab, arena: arena}
+	var out []personEntry
+	select {
+	case out = <-spare:
+	default:
+	}
+	entries, ok := d.peopleEntries(p.last, out)
+	// Each person is checked here, at hand, rather than by a pass of
+	// Check over them all (CheckExceptPeople); a person Check would
+	// refuse sends the file to the whole reader, for its error.
+	for _, e := range entries {
+		if ok && state.CheckPerson(e.id, e.p) != nil {
+			ok = false
+		}
+	}
+	res = pieceResult{entries: entries, ok: ok}
+	if ok && p.last {
+		res.tail = strings.Clone(d.src[d.pos:])
+	}
+	return res, d.slab
 }
 
 // strArena copies the strings a decoder keeps into large blocks: one
