@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/leadsync/leadsync/internal/state"
 )
 
 // TestCensusSketchesArePacked plans the block of placesLeft with its
@@ -20,16 +19,7 @@ func TestCensusSketchesArePacked(t *testing.T) {
 	if c := changeOf(want, e.Address); c == nil || c.Calls != 1005 {
 		t.Fatalf("the whole state's plan: %+v; want 1,005 calls", c)
 	}
-	b := state.NewStoredBase(storedBase(f.st).Records, kept, enrichMemStore{memStore{f.st}})
-	r, facts, ok, err := EnrichReadsOf(f.cfg, b.Records, o, b)
-	if err != nil || !ok {
-		t.Fatalf("EnrichReadsOf: %v, %v", ok, err)
-	}
-	st, err := b.Reading(r.Searches, r.Persons)
-	if err != nil {
-		t.Fatal(err)
-	}
-	facts.Fill(st)
+	st, facts, _ := readFromStore(t, f, kept, o)
 	if n := facts.packed.Len(); n != 1000 || st.People["0000.p"] != nil {
 		t.Fatalf("%d sketches packed, 0000.p in State.People: %v; want the 1,000 packed alone", n, st.People["0000.p"] != nil)
 	}
