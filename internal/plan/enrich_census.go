@@ -144,11 +144,7 @@ func (v *env) collectCensus(e *config.Enrich, sources []source, where bool) (blo
 				p = whole[id]
 			}
 			if s := v.sketchAt(id); p == nil && s >= 0 {
-				if _, dup := seen[id]; dup {
-					continue
-				}
-				seen[id] = struct{}{}
-				if _, err := v.countSketch(&bp, e, s, src.addr, where); err != nil {
+				if err := v.countSketchOnce(&bp, e, seen, s, src.addr, where); err != nil {
 					return bp, err
 				}
 				continue

@@ -114,3 +114,15 @@ func (v *env) countSketch(bp *blockPeople, e *config.Enrich, k int32, addr strin
 	v.keepSketch(m, bp, todo)
 	return m.p, nil
 }
+
+// countSketchOnce is countSketch of a census sketch k not in seen (the
+// IDs of the members counted), which it adds to seen.
+func (v *env) countSketchOnce(bp *blockPeople, e *config.Enrich, seen map[string]struct{}, k int32, addr string, where bool) error {
+	id := v.facts.packed.ID(int(k))
+	if _, dup := seen[id]; dup {
+		return nil
+	}
+	seen[id] = struct{}{}
+	_, err := v.countSketch(bp, e, k, addr, where)
+	return err
+}
