@@ -128,6 +128,9 @@ func (v *env) collectCensus(e *config.Enrich, sources []source, where bool) (blo
 		return bp, nil
 	}
 	v.facts.readByCensus(whole)
+	if v.heldCensused(e, whole); v.facts.needsEveryone {
+		return bp, nil
+	}
 	// By ID: a person made from a sketch when met is a new value each time.
 	seen := make(map[string]struct{}, len(v.st.People)+len(whole))
 	counted := make([]bool, c.n)

@@ -199,7 +199,9 @@ func (w *placesWalk) count(need int) (n int, all bool) {
 		return true
 	}
 	plain := func() bool { return flush(&chunk, w.countAmong) }
-	copies := func() bool { return flush(&held, w.heldToEnrich) }
+	copies := func() bool {
+		return flush(&held, func(ids []string) ([]string, error) { return w.v.heldToEnrich(w.e, ids) })
+	}
 	for i := w.at[0]; i < len(w.sources); i++ {
 		ids := w.sources[i].ids
 		if i == w.at[0] {

@@ -34,18 +34,22 @@ import (
 // copies take none: the keys are not listed, nobody is read for them,
 // and the people the plan reads anyway are asked about (reuseAsk), its
 // sketches by their keys (heldSketches). A plan that then finds a place,
-// counts the people not read, or takes the census, needs everyone
-// (reuseUnread): a copy past the places is no person to enrich.
+// counts the people not read, or takes the census lists the keys and
+// finds the people held then (knowHeld), known by ID alone as below: a
+// copy past the places is no person to enrich. The census asks about
+// the people held it reads, and leaves out of those it counts unread the
+// copies (heldCensused). Without the keys it needs everyone.
 // With places left and still more than maxReuseRead of them, only the
 // first the block meets in from order are read (firstHeld), enough to
 // fill the places twice over (reuseScope.prefix): the other people held
 // are known by ID alone (reuseFacts.partial). When the plan meets one of
 // those before its copies took every place, it reads them whole from
-// there on, a page at a time (heldMet), up to maxHeldRead of them.
-// It needs everyone past that, when it counts the people not read, or
-// when it takes the census. The walk skips the sources that run; should
-// such a run fail, the apply walks the lead list held before, and its
-// copies read the people held they meet unread (readHeldMet). A plan
+// there on, a page at a time (heldMet), up to maxHeldRead of them,
+// and those it counts past the places who may be due (heldToEnrich).
+// It needs everyone past that. The walk skips the sources that run;
+// should such a run fail, the apply walks the lead list held before, and
+// its copies read the people held they meet unread before the last copy
+// or while places are left (readHeldMet). A plan
 // built with these facts but no lookup (Within's, made again) copies
 // nobody: the people held are then people not read (env.heldUnread).
 
@@ -73,6 +77,10 @@ type reuseFacts struct {
 	held    map[string]bool
 	domains map[string][]string
 	unread  bool
+	// list finds the people held when the plan needs them after all
+	// (knowHeld): unread facts only; listed says it did.
+	list   heldLister
+	listed bool
 	// partial: held are every person the keys name, of whom only the
 	// first the block meets were read (firstHeld); met are those of the
 	// others the plan read whole as it met them (heldMet), nil for an ID
@@ -139,7 +147,7 @@ func reuseReads(opts Options, ix EnrichStore, scope reuseScope) (ids []string, f
 		return nil, nil, false, nil
 	}
 	if scope.noPlace {
-		return unreadReuse(vl)
+		return unreadReuse(vl, heldLister{opts.ReuseHeld, kf})
 	}
 	keys, err := opts.ReuseHeld()
 	if err != nil || len(keys) > maxReuseKeys() {
@@ -183,12 +191,53 @@ func reuseReads(opts Options, ix EnrichStore, scope reuseScope) (ids []string, f
 // nor their people found; the plan asks about the people it reads
 // (reuseAsk), and reads whole those of its sketches the other
 // workspaces answer for (heldSketches).
-func unreadReuse(vl valueLister) ([]string, *reuseFacts, bool, error) {
+func unreadReuse(vl valueLister, list heldLister) ([]string, *reuseFacts, bool, error) {
 	domains, err := storeDomains(vl)
 	if err != nil {
 		return nil, nil, false, err
 	}
-	return nil, &reuseFacts{unread: true, domains: domains}, true, nil
+	return nil, &reuseFacts{unread: true, domains: domains, list: list}, true, nil
+}
+
+// heldLister finds the people of this workspace the other workspaces
+// hold an enrichment of, as reuseReads does: their keys
+// (Options.ReuseHeld), then the people those name (state.Base.Keyed).
+type heldLister struct {
+	keys  func() ([]string, error)
+	finds keyFinder
+}
+
+// knowHeld makes the facts of the people held elsewhere that reuseReads
+// left unread at the limit (reuseFacts.unread) those it gives with places
+// left past maxReuseRead (reuseFacts.partial): every person the keys
+// name, known by ID, none read for the copies. The plan then reads those
+// it meets before its copies take the places (heldMet), and those it
+// counts past the places (heldToEnrich), instead of everyone; an apply
+// reads those it meets before its last copy (readHeldMet). It reports
+// false when the keys cannot be listed or are more than maxReuseKeys: the
+// plan needs everyone.
+func (v *env) knowHeld() bool {
+	r := v.facts.reuse
+	if !r.unread {
+		return true
+	}
+	keys, err := r.list.keys()
+	if err != nil || len(keys) > maxReuseKeys() {
+		return false
+	}
+	found, err := keyedPeople(r.list.finds, keys)
+	if err != nil {
+		v.facts.fail(err)
+	}
+	if found == nil {
+		return false
+	}
+	r.held = make(map[string]bool, len(found))
+	for _, id := range found {
+		r.held[id] = true
+	}
+	r.unread, r.partial, r.listed = false, true, true
+	return true
 }
 
 // heldSketches are the IDs of the people of sketches the other
@@ -349,18 +398,19 @@ func (s reuseScope) staleForSome(p *state.Person) bool {
 	return false
 }
 
-// reuseUnread makes the plan of e need everyone when reuseReads left the
-// people the other workspaces may give an enrichment of unread
+// reuseUnread finds the people the other workspaces may give an
+// enrichment of (knowHeld) when reuseReads left them unread
 // (reuseFacts.unread), because e's limit left no place, and the plan
 // finds one (its copies aside) or counts the members not read (the
 // census): the whole state's plan may copy to it, or tell those people
-// from the others not read.
+// from the others not read. The plan needs everyone when they cannot be
+// found so.
 func (v *env) reuseUnread(e *config.Enrich) {
 	r := v.heldUnread()
-	if !r.leftUnread() {
+	if r == nil || !r.unread {
 		return
 	}
-	if v.facts.censused(e.Address) || e.Limit <= 0 || r.unread && v.placesForCopies(e) > 0 {
+	if (v.facts.censused(e.Address) || v.placesForCopies(e) > 0) && !v.knowHeld() {
 		v.facts.needUnread(e.Address)
 	}
 }
@@ -431,16 +481,20 @@ func (f *reuseFacts) heldPage(places int) int {
 }
 
 // heldToEnrich returns the people of ids (held elsewhere, not read)
-// whom e would enrich past its places (placesWalk.count): read whole and
-// asked about (readAsked), those collect puts among the people to
-// enrich, not among the copies (candidate). None is excluded or given an
+// whom e would enrich past its places (placesWalk.count): those the
+// store's sketches show holding no enrichment fresh for e (dueAmong),
+// read whole and asked about (readAsked), that collect puts among the
+// people to enrich, not among the copies (candidate). None is excluded or given an
 // e-mail by an import: the plan read those whole (excludedReads,
 // meetImports), as countAmong takes for the people it asks about.
-func (w *placesWalk) heldToEnrich(ids []string) ([]string, error) {
-	v, e := w.v, w.e
+func (v *env) heldToEnrich(e *config.Enrich, ids []string) ([]string, error) {
 	if e.Where != nil {
 		v.facts.needUnread(e.Address) // not evaluated here
 		return nil, nil
+	}
+	ids, err := v.dueAmong(e, ids)
+	if err != nil || len(ids) == 0 {
+		return nil, err
 	}
 	people, err := v.readAsked(e, ids)
 	if err != nil || people == nil {
@@ -457,6 +511,27 @@ func (w *placesWalk) heldToEnrich(ids []string) ([]string, error) {
 		}
 	}
 	return found, nil
+}
+
+// dueAmong are the people of ids (not read) but those the store's
+// sketches (SketchedAmong) show holding an enrichment fresh for e, as
+// countAmong tells them: neither copied nor to enrich, they are not read.
+func (v *env) dueAmong(e *config.Enrich, ids []string) ([]string, error) {
+	sketches, err := v.facts.store.SketchedAmong(ids)
+	if err != nil {
+		return nil, err
+	}
+	fresh := make(map[string]bool, len(sketches))
+	for _, s := range sketches {
+		fresh[s.ID] = !v.needsEnrich(e, s)
+	}
+	var due []string
+	for _, id := range ids {
+		if !fresh[id] {
+			due = append(due, id)
+		}
+	}
+	return due, nil
 }
 
 // readAsked reads whole the people of ids, held elsewhere and not read,
@@ -592,25 +667,33 @@ func (c *Candidates) WithFacts(f *EnrichFacts) *Candidates {
 
 // readHeldMet reads, over the partial state of an apply (v), the next
 // people held elsewhere whom e's lead lists name and the state does not
-// hold, in from order, while e's copies (copies of them so far) leave
-// places: twice those places and 16 more, at most walkChunk. The plan
-// read only the first of them (firstHeld), and those its walk met
-// (heldMet), which skips the sources that run: should such a run fail,
-// e walks the lead lists it held before, as the whole state's apply does,
-// and copies whom it meets there. more says some were read: the copies
-// are to be collected again.
-func (c *Candidates) readHeldMet(v *env, e *config.Enrich, copies int) (more bool, err error) {
+// hold, in from order, while e's copies (copies so far) leave places:
+// twice those places and 16 more, at most walkChunk. With no place
+// left, it reads those met before the last copy, who may take its place.
+// The plan read only the first of them (firstHeld), and those its walk
+// met (heldMet), which skips the sources that run: should such a run
+// fail, e walks the lead lists it held before, as the whole state's
+// apply does, and copies whom it meets there. more says some were read:
+// the copies are to be collected again.
+func (c *Candidates) readHeldMet(v *env, e *config.Enrich, copies []reusedPerson) (more bool, err error) {
 	if c.held == nil || v.facts == nil {
 		return false, nil
 	}
-	places := v.placesForCopies(e) - copies
+	places := v.placesForCopies(e) - len(copies)
+	var last *state.Person // the copy the people read may not pass
 	if e.Limit > 0 && places <= 0 {
-		return false, nil
+		if len(copies) == 0 {
+			return false, nil
+		}
+		last = copies[len(copies)-1].p
 	}
 	want := min(walkChunk, 2*max(places, 0)+16)
 	var ids []string
 	for _, addr := range v.cfg.Resolve(e.From) {
 		for _, id := range v.sourcePeople(addr).All() {
+			if last != nil && v.metIn(id) == last {
+				return len(ids) > 0, v.st.ReadPeople(ids)
+			}
 			if c.held[id] && !c.heldAsked[id] && v.st.People[id] == nil {
 				c.heldAsked[id] = true
 				if ids = append(ids, id); len(ids) == want {
@@ -620,4 +703,64 @@ func (c *Candidates) readHeldMet(v *env, e *config.Enrich, copies int) (more boo
 		}
 	}
 	return len(ids) > 0, v.st.ReadPeople(ids)
+}
+
+// heldCensused tells, when the census of e (collectCensus) leaves people
+// held elsewhere unread (reuseFacts.partial, or unread made known by
+// reuseUnread), its copies from its people to enrich, as the whole
+// state's plan does: the candidates it read whole (whole) are asked
+// about, as lookupReuse asks about the people read, and those it counted
+// without a read (EnrichFacts.counted, a block at its limit) that are
+// held elsewhere are read whole and asked about: a copy past the places
+// is nobody to enrich (heldToEnrich).
+func (v *env) heldCensused(e *config.Enrich, whole map[string]*state.Person) {
+	r := v.heldUnread()
+	if !r.leftUnread() {
+		return
+	}
+	var keys []string
+	for _, p := range whole {
+		if v.asksAbout(e, p) {
+			keys = v.unaskedKeys(keys, p)
+		}
+	}
+	if err := v.askKeys(keys); err != nil {
+		v.facts.fail(err)
+		return
+	}
+	if err := v.countedLessCopies(e, r); err != nil {
+		v.facts.fail(err)
+	}
+}
+
+// countedLessCopies leaves out of the people e's census counted to
+// enrich without reading them (EnrichFacts.counted) those held elsewhere
+// (r.held) whom heldToEnrich finds copied, not to enrich.
+func (v *env) countedLessCopies(e *config.Enrich, r *reuseFacts) error {
+	ids := v.facts.counted[e.Address]
+	var held []string
+	for id := range ids.all {
+		if r.held[id] {
+			held = append(held, id)
+		}
+	}
+	if len(held) == 0 {
+		return nil
+	}
+	found, err := v.heldToEnrich(e, held)
+	if err != nil || v.facts.needsEveryone {
+		return err
+	}
+	toEnrich := make(map[string]bool, len(found))
+	for _, id := range found {
+		toEnrich[id] = true
+	}
+	kept := &placedIDs{lists: ids.lists, starts: ids.starts}
+	for i, k := range ids.ks {
+		if id := ids.at(i); !r.held[id] || toEnrich[id] {
+			kept.add(int(k))
+		}
+	}
+	v.facts.countedBy(e, kept)
+	return nil
 }

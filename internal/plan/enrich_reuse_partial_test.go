@@ -109,11 +109,11 @@ func applyPartial(t *testing.T, seed int, f *fixture, o Options) (*state.State, 
 }
 
 // readPartial is the partial state an apply of f reads before it plans
-// (run.partialEnrich, writableReading), with the store's facts: nil when
-// EnrichReadsOf does not answer.
+// (run.partialEnrich, writableReading: its lead lists packed), with the
+// store's facts: nil when EnrichReadsOf does not answer.
 func readPartial(t *testing.T, seed int, f *fixture, o Options) (*state.State, *EnrichFacts) {
 	t.Helper()
-	b := enrichBase(f.st)
+	b := enrichBaseIn(f.st, packingStore{enrichMemStore{memStore{f.st}}})
 	r, facts, ok, err := EnrichReadsOf(f.cfg, b.Records, o, b)
 	if err != nil {
 		t.Fatalf("seed %d: %v", seed, err)
@@ -123,7 +123,7 @@ func readPartial(t *testing.T, seed int, f *fixture, o Options) (*state.State, *
 	}
 	st, err := b.Writable()
 	if err == nil {
-		err = st.ReadLeadsOf(append(slices.Clone(r.Searches), r.Sources...))
+		err = st.ReadLeadsPacked(append(slices.Clone(r.Searches), r.Sources...))
 	}
 	var ids []string
 	if err == nil {
@@ -138,7 +138,7 @@ func readPartial(t *testing.T, seed int, f *fixture, o Options) (*state.State, *
 	}
 	for _, addr := range r.Sources {
 		if sr := st.Searches[addr]; sr != nil {
-			ids = append(ids, sr.LeadIDs...)
+			ids = sr.Leads().AppendTo(ids)
 		}
 	}
 	if err := st.ReadRefs(ids); err != nil {
@@ -148,4 +148,18 @@ func readPartial(t *testing.T, seed int, f *fixture, o Options) (*state.State, *
 		t.Fatalf("seed %d: %v", seed, err)
 	}
 	return st, facts
+}
+
+// packingStore is enrichMemStore reading lead lists packed
+// (state.LeadPacker), as the SQL stores do.
+type packingStore struct{ enrichMemStore }
+
+func (m packingStore) PackedLeadLists(addrs []string) (map[string]state.IDList, error) {
+	out := map[string]state.IDList{}
+	for _, addr := range addrs {
+		if sr := m.st.Searches[addr]; sr != nil {
+			out[addr] = state.PackIDs(sr.LeadIDs)
+		}
+	}
+	return out, nil
 }

@@ -34,9 +34,10 @@ import (
 func TestEnrichReadsMakeTheSamePlan(t *testing.T) {
 	const worlds = 3200
 	defer keepReadKnobs()()
-	nothing := 0     // from the census with nothing to enrich
-	var reuse [4]int // worlds with other workspaces (compared), copying (walked, from the census)
-	var past [3]int  // worlds with other workspaces past maxReuseRead (reuseUnread, mayCopy, firstHeld)
+	nothing := 0      // from the census with nothing to enrich
+	var reuse [4]int  // worlds with other workspaces (compared), copying (walked, from the census)
+	var past [3]int   // worlds with other workspaces past maxReuseRead (reuseUnread, mayCopy, firstHeld)
+	var listed [3]int // worlds at the limit whose plan found the people held (knowHeld): walked, from the census, needing everyone
 	excluded, unlimited, refreshOn, refreshOnWalked := 0, 0, 0, 0
 	moved, movedNames := 0, 0 // compared, with moves; of them renaming what people's records name
 	var read, whole [4]int    // by places left: 0 none, 1 some (the walk); 2 the census, 3 the census after the walk
@@ -60,6 +61,7 @@ func TestEnrichReadsMakeTheSamePlan(t *testing.T) {
 		}
 		r := planOfEnrich(t, seed, f, o)
 		past = countPast(past, r, facts)
+		listed = countListed(listed, r)
 		if r.compared && mv {
 			moved++
 			movedNames += btoi(o.Moved.names)
@@ -103,6 +105,10 @@ func TestEnrichReadsMakeTheSamePlan(t *testing.T) {
 	if past[0] < 150 || past[1] < 30 || past[2] < 4 {
 		t.Fatalf("worlds reusing past maxReuseRead %v: the test no longer tests reading them in part", past)
 	}
+	t.Logf("people held found at the limit (knowHeld): %d worlds planned in part walking, %d from the census, %d needing everyone", listed[0], listed[1], listed[2])
+	if listed[0] < 5 || listed[1] < 50 {
+		t.Fatalf("worlds finding the people held at the limit %v: the test no longer tests knowHeld", listed)
+	}
 	t.Logf("%d worlds: at the limit %d planned from what EnrichReadsOf names, %d needed everyone; with places left %d and %d; from the census %d and %d, and after the walk %d and %d (%d with nothing to enrich); %d with people excluded, %d without a limit, %d with refresh_on (%d without the census)",
 		worlds, read[0], whole[0], read[1], whole[1], read[2], whole[2], read[3], whole[3], nothing, excluded, unlimited, refreshOn, refreshOnWalked)
 	if read[0] < 250 || read[1] < 150 || read[2] < 400 || whole[2] < 20 || read[3] < 120 || whole[3] < 5 || nothing < 100 || excluded < 300 || unlimited < 200 || refreshOn < 300 || refreshOnWalked < 150 {
@@ -112,6 +118,23 @@ func TestEnrichReadsMakeTheSamePlan(t *testing.T) {
 	if moved < 60 || movedNames < 30 {
 		t.Fatalf("%d worlds with moves planned in part: the test no longer tests moved blocks", moved)
 	}
+}
+
+// countListed counts a world whose plan found the people held elsewhere
+// it had left unread at the limit (knowHeld): compared walking its
+// places or counting past them (n[0]), compared from the census (n[1]),
+// or needing everyone (n[2]).
+func countListed(n [3]int, r enrichPlanned) [3]int {
+	switch {
+	case !r.heldListed:
+	case !r.compared:
+		n[2]++
+	case r.census:
+		n[1]++
+	default:
+		n[0]++
+	}
+	return n
 }
 
 // samePlanOfEnrich plans f with o over what EnrichReadsOf names, when it
@@ -145,8 +168,11 @@ type enrichPlanned struct {
 	// page (pagedSketches).
 	sketchWhere, sketchFailed, pagedWhole bool
 	// heldRead: how many people held elsewhere the plan read as it met
-	// them or counted them past the places (reuseFacts.read).
-	heldRead int
+	// them or counted them past the places (reuseFacts.read); heldListed:
+	// the plan found the people held it had left unread at the limit
+	// (knowHeld).
+	heldRead   int
+	heldListed bool
 }
 
 // planOfEnrich is samePlanOfEnrich, building the plan again from the
@@ -183,7 +209,10 @@ func planOfEnrich(t *testing.T, seed int, f *fixture, o Options) enrichPlanned {
 	}
 	out.sketchFailed = facts.sketchFailed
 	if facts.reuse != nil {
-		out.heldRead = facts.reuse.read
+		out.heldRead, out.heldListed = facts.reuse.read, facts.reuse.listed
+		if out.heldRead > maxHeldRead {
+			t.Fatalf("seed %d: %d people held elsewhere read while the plan was built, past maxHeldRead %d", seed, out.heldRead, maxHeldRead)
+		}
 	}
 	if facts.NeedsEveryone() {
 		return out

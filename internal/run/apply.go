@@ -269,9 +269,10 @@ func selection(opts ApplyOptions) (plan.Options, error) {
 
 // writableReading is the partial state of b holding what the plan reads
 // (as Reads.Read: the lead lists of its tracks' sources and of the
-// searches it reads by ID, at once, the store's counts of those it
-// counts, the people it names, its sources' people and
-// those its tracks read before). An ID of a page name ("page:"), and a
+// searches it reads by ID, at once and packed (State.ReadLeadsPacked:
+// the fold of a call reads the lists it changes), the store's counts of
+// those it counts, the people it names, its sources' people and those
+// its tracks read before). An ID of a page name ("page:"), and a
 // page name of a file to import (Reads.Pages), is followed to every
 // person the page name finds (State.ReadRefs), where Reads.Read, which
 // has no index of page names, reads every person.
@@ -280,7 +281,7 @@ func writableReading(b *state.Base, reads plan.Reads) (*state.State, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := st.ReadLeadsOf(append(slices.Clone(reads.Searches), reads.Sources...)); err != nil {
+	if err := st.ReadLeadsPacked(append(slices.Clone(reads.Searches), reads.Sources...)); err != nil {
 		return nil, err
 	}
 	b.CountLeads(st, reads.Counted)
@@ -294,7 +295,7 @@ func writableReading(b *state.Base, reads plan.Reads) (*state.State, error) {
 	}
 	for _, addr := range reads.Sources {
 		if sr := st.Searches[addr]; sr != nil {
-			ids = append(ids, sr.LeadIDs...)
+			ids = sr.Leads().AppendTo(ids)
 		}
 	}
 	for _, addr := range reads.Tracks {

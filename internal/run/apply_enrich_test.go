@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"maps"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -16,7 +15,6 @@ import (
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/plan"
 	"github.com/leadsync/leadsync/internal/state"
-	"github.com/leadsync/leadsync/internal/state/local"
 )
 
 // planView keeps the plan an apply shows.
@@ -60,16 +58,7 @@ func TestApplyOfAnEnrichBlockReadsInPart(t *testing.T) {
 		{10, 31 * 24 * time.Hour, false, 6, false, true},         // refresh_on with places left
 	} {
 		dir := t.TempDir()
-		rec := &recBackend{Backend: local.Open(filepath.Join(dir, ".leadsync", "state.db"))}
-		d, _, _, _ := newDeps(t)
-		d.Backend = seeThrough{rec}
-		if err := Apply(context.Background(), d, ApplyOptions{Config: loadConfigText(t, dir, enrichConfig(2)), AutoApprove: true}, &recView{}); err != nil {
-			t.Fatal(err)
-		}
-		whole, err := rec.Backend.Load()
-		if err != nil {
-			t.Fatal(err)
-		}
+		d, rec, whole := appliedIn(t, dir, enrichConfig(2))
 		now := t0.Add(tt.after)
 		d.Now = func() time.Time { return now }
 		var cfg *config.Config
@@ -190,16 +179,7 @@ func TestApplyOfSeveralEnrichBlocksReadsInPart(t *testing.T) {
 		{4, 2, "", [2]int{4, 0}, true, true},
 	} {
 		dir := t.TempDir()
-		rec := &recBackend{Backend: local.Open(filepath.Join(dir, ".leadsync", "state.db"))}
-		d, _, _, _ := newDeps(t)
-		d.Backend = seeThrough{rec}
-		if err := Apply(context.Background(), d, ApplyOptions{Config: loadConfigText(t, dir, twoEnrichConfig(2, 1)), AutoApprove: true}, &recView{}); err != nil {
-			t.Fatal(err)
-		}
-		whole, err := rec.Backend.Load()
-		if err != nil {
-			t.Fatal(err)
-		}
+		d, rec, whole := appliedIn(t, dir, twoEnrichConfig(2, 1))
 		now := t0.Add(31 * 24 * time.Hour)
 		d.Now = func() time.Time { return now }
 		text := twoEnrichConfig(tt.contacts, tt.leaders)

@@ -3,7 +3,6 @@ package run
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -11,7 +10,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/leadsync/leadsync/internal/plan"
-	"github.com/leadsync/leadsync/internal/state/local"
 )
 
 // TestPlanOfAnEnrichBlockAsksTheStore plans an enrich block of the common
@@ -36,20 +34,10 @@ func TestPlanOfAnEnrichBlockAsksTheStore(t *testing.T) {
 		{10, 31 * 24 * time.Hour, false},   // places for everyone
 	} {
 		dir := t.TempDir()
-		rec := &recBackend{Backend: local.Open(filepath.Join(dir, ".leadsync", "state.db"))}
-		d, _, _, _ := newDeps(t)
-		d.Backend = seeThrough{rec}
-		cfg := loadConfigText(t, dir, enrichConfig(2))
-		if err := Apply(context.Background(), d, ApplyOptions{Config: cfg, AutoApprove: true}, &recView{}); err != nil {
-			t.Fatal(err)
-		}
-		whole, err := rec.Backend.Load()
-		if err != nil {
-			t.Fatal(err)
-		}
+		d, rec, whole := appliedIn(t, dir, enrichConfig(2))
 		now := t0.Add(tt.after)
 		d.Now = func() time.Time { return now }
-		cfg = loadConfigText(t, dir, enrichConfig(tt.limit))
+		cfg := loadConfigText(t, dir, enrichConfig(tt.limit))
 		rec.ops = nil
 		p, diags, err := Plan(context.Background(), d, PlanOptions{Config: cfg, Targets: []string{"enrich.contacts"}, Offline: true})
 		if err != nil || diags.HasErrors() {

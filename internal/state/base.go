@@ -559,10 +559,14 @@ type LeadLister interface {
 // leadLists reads the lead lists of the searches at addrs that the
 // records were read without, by address.
 func (b *Base) leadLists(addrs []string) (map[string][]string, error) {
-	return readLeadLists(b.store, addrs, func(addr string) bool {
-		_, ok := b.kept[addr]
-		return ok && b.Records.Searches[addr] != nil
-	})
+	return readLeadLists(b.store, addrs, b.listUnread)
+}
+
+// listUnread reports whether the records hold a search at addr that they
+// were read without the lead list of.
+func (b *Base) listUnread(addr string) bool {
+	_, ok := b.kept[addr]
+	return ok && b.Records.Searches[addr] != nil
 }
 
 // readLeadLists reads from store the lead lists of the addresses of addrs
@@ -570,13 +574,7 @@ func (b *Base) leadLists(addrs []string) (map[string][]string, error) {
 // LeadLister, else one by one (and for an address it left out, so that
 // its LeadIDs says why).
 func readLeadLists(store PeopleStore, addrs []string, unread func(addr string) bool) (map[string][]string, error) {
-	var asked []string
-	seen := map[string]bool{}
-	for _, addr := range addrs {
-		if !seen[addr] && unread(addr) {
-			asked, seen[addr] = append(asked, addr), true
-		}
-	}
+	asked := askedOnce(addrs, unread)
 	if len(asked) == 0 {
 		return nil, nil
 	}
@@ -598,6 +596,19 @@ func readLeadLists(store PeopleStore, addrs []string, unread func(addr string) b
 		read[addr] = ids
 	}
 	return read, nil
+}
+
+// askedOnce are the addresses of addrs that unread reports, each once, in
+// their order: the lead lists to ask a store for.
+func askedOnce(addrs []string, unread func(addr string) bool) []string {
+	var asked []string
+	seen := map[string]bool{}
+	for _, addr := range addrs {
+		if !seen[addr] && unread(addr) {
+			asked, seen[addr] = append(asked, addr), true
+		}
+	}
+	return asked
 }
 
 // trackPeople are the IDs of the people whose reads the track at addr

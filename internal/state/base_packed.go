@@ -20,13 +20,7 @@ func (b *Base) withPackedLeads(addrs []string) (*State, error) {
 	if !ok {
 		return b.withLeads(addrs)
 	}
-	var asked []string
-	seen := map[string]bool{}
-	for _, addr := range addrs {
-		if _, unread := b.kept[addr]; unread && !seen[addr] && b.Records.Searches[addr] != nil {
-			asked, seen[addr] = append(asked, addr), true
-		}
-	}
+	asked := askedOnce(addrs, b.listUnread)
 	s := *b.Records
 	s.People = map[string]*Person{}
 	s.idx = nil

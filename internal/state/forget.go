@@ -224,6 +224,8 @@ func (a *applier) forgetPeople(fe *ForgetPeopleEvent) {
 	s := a.s
 	erase := fe.Reason == ForgetErasure
 	keys := append([]string(nil), fe.Keys...)
+	// The packed lists the removal cuts (cutPacked), and whom it cuts.
+	packed, cut := map[string]bool{}, []string(nil)
 	for _, id := range fe.PersonIDs {
 		p := s.Person(id)
 		formOnly := p == nil
@@ -239,6 +241,9 @@ func (a *applier) forgetPeople(fe *ForgetPeopleEvent) {
 		for _, addr := range p.FoundBy {
 			if sr := s.Searches[addr]; sr != nil {
 				sr.LeadIDs = removeID(sr.LeadIDs, p.ID) // nil when not read
+				if sr.Packed != nil {
+					packed[addr], cut = true, append(cut, p.ID)
+				}
 				if erase {
 					sr.Suppressed++
 				}
@@ -268,6 +273,7 @@ func (a *applier) forgetPeople(fe *ForgetPeopleEvent) {
 		s.resolveUnknown(id, p.ID)
 	}
 	s.removedAll()
+	s.cutPacked(packed, cut)
 	if erase && len(keys) > 0 {
 		sort.Strings(keys)
 		keys = dedupSorted(keys)

@@ -234,3 +234,20 @@ func (l IDList) Sorted() bool {
 	}
 	return true
 }
+
+// Without is l less the IDs drop reports, packed (PackIDs); l itself when
+// it holds none of them.
+func (l IDList) Without(drop func(id string) bool) IDList {
+	kept, dropped := make([]string, 0, l.Len()), false
+	for _, id := range l.All() {
+		if drop(id) {
+			dropped = true
+		} else {
+			kept = append(kept, id)
+		}
+	}
+	if !dropped {
+		return l
+	}
+	return PackIDs(kept)
+}

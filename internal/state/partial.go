@@ -245,10 +245,7 @@ func (s *State) ReadLeads(addr string) error {
 	if err != nil {
 		return err
 	}
-	cp := *s.Searches[addr]
-	cp.LeadIDs = s.cutRead(addr, ids)
-	s.Searches[addr] = &cp
-	delete(pt.unread, addr)
+	s.putRead(addr, ids)
 	return nil
 }
 
@@ -268,12 +265,20 @@ func (s *State) ReadLeadsOf(addrs []string) error {
 		return err
 	}
 	for addr, ids := range read {
-		cp := *s.Searches[addr]
-		cp.LeadIDs = s.cutRead(addr, ids)
-		s.Searches[addr] = &cp
-		delete(pt.unread, addr)
+		s.putRead(addr, ids)
 	}
 	return nil
+}
+
+// putRead makes ids, the lead list of the search at addr as read from the
+// store, its LeadIDs (cut as the removals folded since say: cutRead), in
+// place of the list read packed (ReadLeadsPacked) if any: the list is
+// read.
+func (s *State) putRead(addr string, ids []string) {
+	cp := *s.Searches[addr]
+	cp.LeadIDs, cp.Packed = s.cutRead(addr, ids), nil
+	s.Searches[addr] = &cp
+	delete(s.partial.unread, addr)
 }
 
 // ReadRecord reads the people the record at addr names, and what

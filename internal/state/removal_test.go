@@ -87,6 +87,13 @@ func TestRetentionHoldsTheRemovalsIDsOnce(t *testing.T) {
 // enriched, found by search.s and (n2) search.t.
 func unreadPeople(t *testing.T) *State {
 	t.Helper()
+	return unreadPeopleIn(t, func(m *memPeople) PeopleStore { return m })
+}
+
+// unreadPeopleIn is unreadPeople over the store wrap makes of the whole
+// state's.
+func unreadPeopleIn(t *testing.T, wrap func(*memPeople) PeopleStore) *State {
+	t.Helper()
 	whole := New()
 	whole.People = map[string]*Person{
 		"n1": {ID: "n1", FoundBy: []string{"search.s"}, Enrichment: &Enrichment{By: "enrich.e"}},
@@ -98,7 +105,7 @@ func unreadPeople(t *testing.T) *State {
 		whole.Searches[addr] = &Search{Address: addr, LeadIDs: ids}
 		records.Searches[addr] = &Search{Address: addr}
 	}
-	st, err := NewStoredBase(records, map[string]int{"search.s": 3, "search.t": 1}, &memPeople{s: whole}).Writable()
+	st, err := NewStoredBase(records, map[string]int{"search.s": 3, "search.t": 1}, wrap(&memPeople{s: whole})).Writable()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -167,9 +167,10 @@ type Search struct {
 	// number of distinct people all sub-searches found and Capped means
 	// incomplete: some leaf sub-searches still returned the cap.
 	Split *SplitTree `json:"split,omitempty"`
-	// Packed is the lead list a plan's Base.Reading read in place of
-	// LeadIDs, which is nil then (read both through Leads); nil otherwise.
-	// It is never written.
+	// Packed is the lead list a plan's Base.Reading, or an apply's
+	// partial state (State.ReadLeadsPacked), read in place of LeadIDs,
+	// which is nil then (read both through Leads); nil otherwise. It is
+	// never written.
 	Packed *IDList `json:"-"`
 }
 
