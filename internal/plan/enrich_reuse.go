@@ -158,8 +158,8 @@ func reuseReads(opts Options, ix EnrichStore, scope reuseScope) (ids []string, f
 	if len(keys) == 0 {
 		return nil, facts, true, nil
 	}
-	found, err := keyedPeople(kf, keys)
-	if err != nil || found == nil {
+	found, known, err := keyedPeople(kf, keys)
+	if err != nil || !known {
 		return nil, nil, false, err
 	}
 	for _, id := range found {
@@ -226,11 +226,11 @@ func (v *env) knowHeld() bool {
 	if err != nil || len(keys) > maxReuseKeys() {
 		return false
 	}
-	found, err := keyedPeople(r.list.finds, keys)
+	found, finds, err := keyedPeople(r.list.finds, keys)
 	if err != nil {
 		v.facts.fail(err)
 	}
-	if found == nil {
+	if !finds {
 		return false
 	}
 	r.held = make(map[string]bool, len(found))
@@ -294,17 +294,18 @@ func (f *reuseFacts) heldSketches(lookup ReuseLookup, ix EnrichStore, sketches [
 var errNoLeadSketcher = errors.New("the store reads no lead field alone")
 
 // keyedPeople are the IDs of the people keys name (state.Base.Keyed),
-// sorted, each once; nil (and no error) when the store cannot find them
-// so.
-func keyedPeople(kf keyFinder, keys []string) ([]string, error) {
+// sorted, each once. ok is false when the store cannot find them so:
+// with ok, no ID means the keys name nobody here (workspaces for other
+// markets), and the people held are known to be none.
+func keyedPeople(kf keyFinder, keys []string) (ids []string, ok bool, err error) {
 	slices.Sort(keys)
 	keys = slices.Compact(keys)
 	found, finds, err := kf.Keyed(keys)
 	if err != nil || !finds {
-		return nil, err
+		return nil, false, err
 	}
 	slices.Sort(found)
-	return slices.Compact(found), nil
+	return slices.Compact(found), true, nil
 }
 
 // mayCopy leaves out of held (the people of ids, sorted) those no block
