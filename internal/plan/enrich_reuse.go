@@ -671,7 +671,8 @@ func (c *Candidates) WithFacts(f *EnrichFacts) *Candidates {
 // people held elsewhere whom e's lead lists name and the state does not
 // hold, in from order, while e's copies (copies so far) leave places:
 // twice those places and 16 more, at most walkChunk. With no place
-// left, it reads those met before the last copy, who may take its place.
+// left, it reads every one met before the last copy, who may take its
+// place, in one walk, walkChunk at a time (heldBefore).
 // The plan read only the first of them (firstHeld), and those its walk
 // met (heldMet), which skips the sources that run: should such a run
 // fail, e walks the lead lists it held before, as the whole state's
@@ -682,22 +683,17 @@ func (c *Candidates) readHeldMet(v *env, e *config.Enrich, copies []reusedPerson
 		return false, nil
 	}
 	places := v.placesForCopies(e) - len(copies)
-	var last *state.Person // the copy the people read may not pass
 	if e.Limit > 0 && places <= 0 {
 		if len(copies) == 0 {
 			return false, nil
 		}
-		last = copies[len(copies)-1].p
+		return c.heldBefore(v, e, copies[len(copies)-1].p)
 	}
 	want := min(walkChunk, 2*max(places, 0)+16)
 	var ids []string
 	for _, addr := range v.cfg.Resolve(e.From) {
 		for _, id := range v.sourcePeople(addr).All() {
-			if last != nil && v.metIn(id) == last {
-				return len(ids) > 0, v.st.ReadPeople(ids)
-			}
-			if c.held[id] && !c.heldAsked[id] && v.st.People[id] == nil {
-				c.heldAsked[id] = true
+			if c.heldUnmet(v, id) {
 				if ids = append(ids, id); len(ids) == want {
 					return true, v.st.ReadPeople(ids)
 				}
@@ -705,6 +701,41 @@ func (c *Candidates) readHeldMet(v *env, e *config.Enrich, copies []reusedPerson
 		}
 	}
 	return len(ids) > 0, v.st.ReadPeople(ids)
+}
+
+// heldBefore reads the people held elsewhere not read whom e's lead
+// lists name before last (e's last copy), in one walk of them, walkChunk
+// at a time: each may take last's place. more says some were read.
+func (c *Candidates) heldBefore(v *env, e *config.Enrich, last *state.Person) (more bool, err error) {
+	var ids []string
+	for _, addr := range v.cfg.Resolve(e.From) {
+		for _, id := range v.sourcePeople(addr).All() {
+			if v.metIn(id) == last {
+				return more || len(ids) > 0, v.st.ReadPeople(ids)
+			}
+			if !c.heldUnmet(v, id) {
+				continue
+			}
+			if ids = append(ids, id); len(ids) == walkChunk {
+				if err := v.st.ReadPeople(ids); err != nil {
+					return true, err
+				}
+				more, ids = true, nil
+			}
+		}
+	}
+	return more || len(ids) > 0, v.st.ReadPeople(ids)
+}
+
+// heldUnmet reports whether id names a person held elsewhere that the
+// state does not hold and readHeldMet has not read yet, and marks them
+// read (heldAsked).
+func (c *Candidates) heldUnmet(v *env, id string) bool {
+	if !c.held[id] || c.heldAsked[id] || v.st.People[id] != nil {
+		return false
+	}
+	c.heldAsked[id] = true
+	return true
 }
 
 // heldCensused tells, when the census of e (collectCensus) leaves people
