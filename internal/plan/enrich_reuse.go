@@ -35,7 +35,7 @@ import (
 // and the people the plan reads anyway are asked about (reuseAsk), its
 // sketches by their keys (heldSketches). A plan that then finds a place,
 // counts the people not read, or takes a census that counts some unread,
-// lists the keys and finds the people held then (knowHeld), known by ID
+// lists the keys and finds the people held then (findHeld), known by ID
 // alone as below: a copy past the places is no person to enrich. The
 // census asks about the people held it reads, and leaves out of those
 // it counts unread the copies (heldCensused). Without the keys it needs
@@ -79,9 +79,10 @@ type reuseFacts struct {
 	domains map[string][]string
 	unread  bool
 	// list finds the people held when the plan needs them after all
-	// (knowHeld): unread facts only; listed says it did.
-	list   heldLister
-	listed bool
+	// (findHeld): unread facts only; listed says it did, unlisted that
+	// it could not.
+	list             heldLister
+	listed, unlisted bool
 	// partial: held are every person the keys name, of whom only the
 	// first the block meets were read (firstHeld); met are those of the
 	// others the plan read whole as it met them (heldMet), nil for an ID
@@ -208,36 +209,50 @@ type heldLister struct {
 	finds keyFinder
 }
 
-// knowHeld makes the facts of the people held elsewhere that reuseReads
-// left unread at the limit (reuseFacts.unread) those it gives with places
-// left past maxReuseRead (reuseFacts.partial): every person the keys
-// name, known by ID, none read for the copies. The plan then reads those
-// it meets before its copies take the places (heldMet), and those it
-// counts past the places (heldToEnrich), instead of everyone; an apply
-// reads those it meets before its last copy (readHeldMet). It reports
-// false when the keys cannot be listed or are more than maxReuseKeys: the
-// plan needs everyone.
-func (v *env) knowHeld() bool {
-	r := v.facts.reuse
-	if !r.unread {
+// findHeld finds the people held elsewhere that reuseReads left unread
+// at the limit (reuseFacts.unread), once, when e's plan needs them
+// (listHeld). It reports whether they are known: always without such
+// facts. When they cannot be found, the plan of e needs everyone, and
+// later calls list nothing again (reuseFacts.unlisted).
+func (v *env) findHeld(e *config.Enrich) bool {
+	r := v.heldUnread()
+	switch {
+	case r == nil || !r.unread:
+		return true
+	case !r.unlisted && r.listHeld(v.facts):
 		return true
 	}
-	keys, err := r.list.keys()
+	r.unlisted = true
+	v.facts.needUnread(e.Address)
+	return false
+}
+
+// listHeld makes the facts of the people held elsewhere left unread at
+// the limit (f.unread) those reuseReads gives with places left past
+// maxReuseRead (f.partial): every person the keys name, known by ID,
+// none read for the copies. The plan then reads those it meets before
+// its copies take the places (heldMet), and those it counts past the
+// places (heldToEnrich), instead of everyone; an apply reads those it
+// meets before its last copy (readHeldMet). It reports false when the
+// keys cannot be listed, are more than maxReuseKeys, or the store cannot
+// find people by them; a store's error is the plan's (facts.fail).
+func (f *reuseFacts) listHeld(facts *EnrichFacts) bool {
+	keys, err := f.list.keys()
 	if err != nil || len(keys) > maxReuseKeys() {
 		return false
 	}
-	found, finds, err := keyedPeople(r.list.finds, keys)
+	found, finds, err := keyedPeople(f.list.finds, keys)
 	if err != nil {
-		v.facts.fail(err)
+		facts.fail(err)
 	}
 	if !finds {
 		return false
 	}
-	r.held = make(map[string]bool, len(found))
+	f.held = make(map[string]bool, len(found))
 	for _, id := range found {
-		r.held[id] = true
+		f.held[id] = true
 	}
-	r.unread, r.partial, r.listed = false, true, true
+	f.unread, f.partial, f.listed = false, true, true
 	return true
 }
 
@@ -401,7 +416,7 @@ func (s reuseScope) staleForSome(p *state.Person) bool {
 }
 
 // reuseUnread finds the people the other workspaces may give an
-// enrichment of (knowHeld) when reuseReads left them unread
+// enrichment of (findHeld) when reuseReads left them unread
 // (reuseFacts.unread), because e's limit left no place, and the plan
 // finds one (its copies aside): the whole state's plan may copy to it.
 // The plan needs everyone when they cannot be found so. A census that
@@ -412,8 +427,8 @@ func (v *env) reuseUnread(e *config.Enrich) {
 	if r == nil || !r.unread {
 		return
 	}
-	if v.placesForCopies(e) > 0 && !v.knowHeld() {
-		v.facts.needUnread(e.Address)
+	if v.placesForCopies(e) > 0 {
+		v.findHeld(e)
 	}
 }
 
@@ -769,15 +784,14 @@ func (v *env) heldCensused(e *config.Enrich, whole map[string]*state.Person) {
 // countedLessCopies leaves out of the people e's census counted to
 // enrich without reading them (EnrichFacts.counted) those held elsewhere
 // (r.held) whom heldToEnrich finds copied, not to enrich. The people held
-// are found (knowHeld) only when some were counted so; the plan needs
+// are found (findHeld) only when some were counted so; the plan needs
 // everyone when they cannot be.
 func (v *env) countedLessCopies(e *config.Enrich, r *reuseFacts) error {
 	ids := v.facts.counted[e.Address]
 	if ids.len() == 0 {
 		return nil
 	}
-	if !v.knowHeld() {
-		v.facts.needUnread(e.Address)
+	if known := v.findHeld(e); !known {
 		return nil
 	}
 	var held []string

@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"errors"
 	"maps"
 	"slices"
 	"testing"
@@ -162,5 +163,31 @@ func TestDueAmongSparesTheFresh(t *testing.T) {
 	due, err := v.dueAmong(e, people)
 	if want := []string{people[1], people[3]}; err != nil || !slices.Equal(due, want) {
 		t.Fatalf("due among the people held: %v, %v; want %v", due, err, want)
+	}
+}
+
+// TestFindHeldListsOnce: at the limit, a plan whose other workspaces'
+// keys cannot be listed needs everyone, and lists them once, however
+// often it asks for the people held (findHeld, reuseFacts.unlisted).
+func TestFindHeldListsOnce(t *testing.T) {
+	f := newFixture()
+	f.search("search.cto", kw("CTO"))
+	f.ran("search.cto", t0.Add(-time.Hour), ids(1, 3)...)
+	e := f.enrich("all", []string{"search.cto"}, 1, 30*day)
+	listed := 0
+	keys := func() ([]string, error) {
+		listed++
+		return nil, errors.New("the other workspaces cannot be read")
+	}
+	v := newEnv(f.cfg, f.st, t0)
+	v.lookup = (&elsewhere{}).lookup
+	v.facts = &EnrichFacts{store: enrichBase(f.st), reuse: &reuseFacts{unread: true, list: heldLister{keys: keys}}}
+	for range 3 {
+		if v.findHeld(e) {
+			t.Fatal("the people held found without their keys")
+		}
+	}
+	if listed != 1 || !v.facts.NeedsEveryone() {
+		t.Fatalf("the keys listed %d times, the plan needing everyone: %v; want once, and so", listed, v.facts.NeedsEveryone())
 	}
 }
