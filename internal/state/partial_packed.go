@@ -60,19 +60,15 @@ func (s *State) readPacked(p LeadPacker, addrs []string) error {
 	return nil
 }
 
-// cutPacked takes the people of ids out of the packed lead lists of the
-// searches at addrs (ReadLeadsPacked), as a removal's fold takes them out
-// of the lists it read: a plan's question after it (plan.Candidates)
-// finds them gone, as in the state read whole. The store cuts its own
-// lists (Changes.Cut).
-func (s *State) cutPacked(addrs map[string]bool, ids []string) {
-	if len(addrs) == 0 {
-		return
-	}
-	gone := memberOf(ids)
+// cutPacked takes the people of gone out of the packed lead lists of the
+// searches at addrs, as a retention removal's fold takes them out of the
+// lists it read. A plan's question after it (plan.Candidates) then finds
+// them gone, as in the state read whole. The store cuts its own lists
+// (Changes.Cut).
+func (s *State) cutPacked(addrs, gone map[string]bool) {
 	for addr := range addrs {
 		cp := *s.Searches[addr]
-		l := cp.Packed.Without(gone)
+		l := cp.Packed.Without(func(id string) bool { return gone[id] })
 		cp.Packed = &l
 		s.Searches[addr] = &cp
 	}
