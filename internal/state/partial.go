@@ -351,12 +351,13 @@ func (s *State) foldable(e *Event) error {
 	return nil
 }
 
-// CheckWrite is the guard of a partial state's writes: it refuses changes
-// that name a person s never asked its store for (writing them would
-// delete the person) or a search whose lead IDs s never read (writing it
-// would drop them), and every change once an event could not be folded
-// in (a write would take the recorded event out of the journal), with a
-// RefusedError. Nil for a state read whole.
+// CheckWrite is the guard of a partial state's writes, which it refuses
+// with a RefusedError. It refuses changes that name a person s never
+// asked its store for (writing them would delete the person). It refuses
+// a search whose lead IDs s never read (writing it would drop them). Once
+// an event could not be folded in, it refuses every change (a write would
+// take the recorded event out of the journal). Nil for a state read
+// whole.
 func (s *State) CheckWrite(ch *Changes) error {
 	pt := s.partial
 	if pt == nil || ch == nil {
