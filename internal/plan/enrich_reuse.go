@@ -753,14 +753,14 @@ func (c *Candidates) heldUnmet(v *env, id string) bool {
 	return true
 }
 
-// heldCensused tells, when the census of e (collectCensus) leaves people
-// held elsewhere unread (reuseFacts.partial or unread), its copies from
-// its people to enrich, as the whole
-// state's plan does: the candidates it read whole (whole) are asked
-// about, as lookupReuse asks about the people read, and those it counted
-// without a read (EnrichFacts.counted, a block at its limit) that are
-// held elsewhere are read whole and asked about: a copy past the places
-// is nobody to enrich (heldToEnrich).
+// heldCensused tells the copies of e's census (collectCensus) from its
+// people to enrich, as the whole state's plan does, when people held
+// elsewhere were left unread (reuseFacts.partial or unread). The other
+// workspaces are asked about the candidates it read whole (whole), as
+// lookupReuse asks about the people read. Those it counted without a
+// read (EnrichFacts.counted, a block at its limit) that are held
+// elsewhere are read whole and asked about (countedLessCopies): a copy
+// past the places is nobody to enrich.
 func (v *env) heldCensused(e *config.Enrich, whole map[string]*state.Person) {
 	r := v.heldUnread()
 	if !r.leftUnread() {
