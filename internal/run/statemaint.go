@@ -68,20 +68,32 @@ func StateRecover(d Deps) (*Recovered, error) {
 		if res.Journal, err = r.RecoverJournal(d.now()); err != nil {
 			return nil, err
 		}
+		res.Dropped = res.Journal.DroppedLeads
 	}
-	s, err := d.Backend.Load()
+	dropped, err := dropMissingLeads(d.Backend)
 	if err != nil {
 		return nil, err
 	}
-	if res.Dropped, err = s.DropMissingLeads(); err != nil {
-		return nil, err
-	}
-	if res.Dropped.IDs > 0 {
-		if err := d.Backend.Commit(s); err != nil {
-			return nil, fmt.Errorf("writing the lead lists without the IDs that name nobody: %w", err)
-		}
-	}
+	res.Dropped.IDs += dropped.IDs
+	res.Dropped.Searches += dropped.Searches
 	return res, lock.release()
+}
+
+// dropMissingLeads drops from the lead lists of b's state the IDs that
+// name nobody (State.DropMissingLeads), committing the lists it changed.
+func dropMissingLeads(b backend.Backend) (state.MissingLeads, error) {
+	s, err := b.Load()
+	if err != nil {
+		return state.MissingLeads{}, err
+	}
+	dropped, err := s.DropMissingLeads()
+	if err != nil || dropped.IDs == 0 {
+		return dropped, err
+	}
+	if err := b.Commit(s); err != nil {
+		return dropped, fmt.Errorf("writing the lead lists without the IDs that name nobody: %w", err)
+	}
+	return dropped, nil
 }
 
 // pushGCPercent is the collector's GOGC while a push runs, unless it is

@@ -28,8 +28,16 @@ const missingLeadsFix = "run leadsync state recover on the state this came from,
 // lead ID at place i of the list of the search at addr, which names
 // nobody; all counts every such lead ID of the state.
 func missingLeadError(addr string, i int, id string, all MissingLeads) error {
-	return fmt.Errorf("searches.%s.lead_ids[%d]: person %q is not in people (%s of %s name nobody): %s",
-		addr, i, id, textfmt.Plural(all.IDs, "lead ID"), textfmt.Plural(all.Searches, "search"), missingLeadsFix)
+	return fmt.Errorf("searches.%s.lead_ids[%d]: person %q is not in people (%s of %s %s nobody): %s",
+		addr, i, id, textfmt.Plural(all.IDs, "lead ID"), textfmt.Plural(all.Searches, "search"), nameVerb(all.IDs), missingLeadsFix)
+}
+
+// nameVerb is "name" agreeing with n lead IDs.
+func nameVerb(n int) string {
+	if n == 1 {
+		return "names"
+	}
+	return "name"
 }
 
 // countMissingLeads counts the lead IDs of s's searches for which has is

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"time"
 
+	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
@@ -92,4 +93,8 @@ type RecoverResult struct {
 	KeptAfter int
 	// MovedTo is where the journal was kept, as it was.
 	MovedTo string
+	// DroppedLeads counts the lead IDs naming nobody that a state file
+	// refused by its check for them alone held: they are dropped as it is
+	// read (its check cannot pass before).
+	DroppedLeads state.MissingLeads
 }
