@@ -41,10 +41,13 @@ func nameVerb(n int) string {
 }
 
 // countMissingLeads counts the lead IDs of s's searches for which has is
-// false.
+// false; a null search is Check's to report.
 func (s *State) countMissingLeads(has func(id string) bool) MissingLeads {
 	var m MissingLeads
 	for _, v := range s.Searches {
+		if v == nil {
+			continue
+		}
 		n := 0
 		for _, id := range v.LeadIDs {
 			if !has(id) {

@@ -20,3 +20,16 @@ func TestMissingLeadErrorAgrees(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckNamesANullSearchBesideALeadIDOfNobody: a null search beside a
+// lead ID naming nobody is named as such (counting the lead IDs skips it),
+// not reported as a crash.
+func TestCheckNamesANullSearchBesideALeadIDOfNobody(t *testing.T) {
+	s := New()
+	s.Lineage = "00000000-0000-4000-8000-000000000001"
+	s.Searches["search.a"] = &Search{LeadIDs: []string{"ghost"}}
+	s.Searches["search.zz"] = nil
+	if err := s.Check(); err == nil || !strings.Contains(err.Error(), `search "search.zz" is null`) {
+		t.Errorf("Check: %v, want the null search named", err)
+	}
+}
