@@ -1,17 +1,25 @@
 package cli
 
 import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/cli/arguments"
 	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/backend"
 	"github.com/leadsync/leadsync/internal/state/local"
 	"github.com/leadsync/leadsync/internal/state/statefile"
+	"github.com/leadsync/leadsync/internal/testenv"
 )
 
 // TestStateRecoverDropsLeadIDsOfNobody: a state.db whose lead lists name
@@ -76,7 +84,22 @@ func pullInto(t *testing.T, dir string) string {
 func stateWithLeadsOfNobody(t *testing.T) (string, *local.Store) {
 	t.Helper()
 	dir, db := stateTestDir(t)
-	s, err := db.Load()
+	leaveLeadsOfNobody(t, db)
+	return dir, db
+}
+
+// committer is a store of a state: local.Store, a backend.Backend.
+type committer interface {
+	Load() (*state.State, error)
+	Commit(s *state.State) error
+}
+
+// leaveLeadsOfNobody adds to the state of b a third search (Carl, Bob,
+// Ann, in that order) and removes Bob without his found_by: three lead
+// lists name him, one keeps two others.
+func leaveLeadsOfNobody(t *testing.T, b committer) {
+	t.Helper()
+	s, err := b.Load()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,10 +117,9 @@ func stateWithLeadsOfNobody(t *testing.T) (string, *local.Store) {
 	if !s.RemovePerson("102.bb") {
 		t.Fatal("no Bob to remove")
 	}
-	if err := db.Commit(s); err != nil {
+	if err := b.Commit(s); err != nil {
 		t.Fatal(err)
 	}
-	return dir, db
 }
 
 // checkListsAfterRecover checks the lead lists of stateWithLeadsOfNobody
@@ -158,4 +180,58 @@ func TestStateRecoverOfADamagedFileNamesNoMissingBackup(t *testing.T) {
 		strings.Contains(stderr, "Restore the last good copy") {
 		t.Fatalf("state recover of a file with a null search: exit %d\n%s%s", code, stdout, stderr)
 	}
+}
+
+// TestStateRecoverDropsLeadIDsOfNobodyOnPg: on the pg backend, recover
+// asks the store, finds the lead IDs naming nobody, and drops them.
+func TestStateRecoverDropsLeadIDsOfNobodyOnPg(t *testing.T) {
+	cs := os.Getenv("LEADSYNC_TEST_PG")
+	if cs == "" {
+		testenv.Skip(t, "needs PostgreSQL: source .ci/pg-start (it sets LEADSYNC_TEST_PG)")
+	}
+	var b [6]byte
+	rand.Read(b[:])
+	schema := "cli_" + hex.EncodeToString(b[:])
+	t.Cleanup(func() {
+		ctx := context.Background()
+		if c, err := pgx.Connect(ctx, cs); err == nil {
+			c.Exec(ctx, "DROP SCHEMA IF EXISTS "+schema+" CASCADE")
+			c.Close(ctx)
+		}
+	})
+	_, db := stateTestDir(t)
+	s, err := db.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	config := stateTestConfig + "leadsync {\n  backend \"pg\" {\n    schema_name = \"" + schema + "\"\n  }\n}\n"
+	if err := os.WriteFile(filepath.Join(dir, "main.leads.hcl"), []byte(config), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"LEADSYNC_PG_CONN_STR=" + cs}
+	f, _, _ := configTestFactory(dir, env...)
+	src, err := openStateSource(f, arguments.State{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.close()
+	pusher, ok := backend.PusherOf(src.backend)
+	if !ok {
+		t.Fatal("the pg backend takes no push")
+	}
+	if err := pusher.Push(s, false); err != nil {
+		t.Fatal(err)
+	}
+	leaveLeadsOfNobody(t, src.backend)
+
+	code, stdout, stderr := runEnv(t, dir, env, "state", "recover")
+	if code != 0 || !strings.Contains(stdout, "Dropped 3 lead IDs from the lead lists of 3 searches") {
+		t.Fatalf("state recover on pg: exit %d\n%s%s", code, stdout, stderr)
+	}
+	got, err := src.backend.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkListsAfterRecover(t, got)
 }

@@ -1,6 +1,7 @@
 package state
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -31,5 +32,36 @@ func TestCheckNamesANullSearchBesideALeadIDOfNobody(t *testing.T) {
 	s.Searches["search.zz"] = nil
 	if err := s.Check(); err == nil || !strings.Contains(err.Error(), `search "search.zz" is null`) {
 		t.Errorf("Check: %v, want the null search named", err)
+	}
+}
+
+// TestDropMissingLeadsRefusesAPartialState: a state read in part holds
+// only the people it read; dropping the IDs of the others would empty
+// lists of people the store holds, so it is refused and nothing changes.
+func TestDropMissingLeadsRefusesAPartialState(t *testing.T) {
+	whole := New()
+	for _, e := range demoEvents() {
+		must(t, whole.Fold(e))
+	}
+	records := *whole
+	records.People, records.idx = map[string]*Person{}, nil
+	part, err := NewStoredBase(&records, nil, &memPeople{s: whole}).Writable()
+	must(t, err)
+	var addr string
+	for a, sr := range part.Searches {
+		if len(sr.LeadIDs) > 1 {
+			addr = a
+		}
+	}
+	if addr == "" {
+		t.Fatal("no search with two lead IDs in demoEvents")
+	}
+	before := slices.Clone(part.Searches[addr].LeadIDs)
+	must(t, part.ReadPeople(before[:1]))
+	if _, err := part.DropMissingLeads(); err == nil {
+		t.Error("DropMissingLeads of a partial state: no error")
+	}
+	if got := part.Searches[addr].LeadIDs; !slices.Equal(got, before) {
+		t.Errorf("%s's lead list after a refused drop: %v, want %v", addr, got, before)
 	}
 }
