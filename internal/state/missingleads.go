@@ -22,7 +22,7 @@ type MissingLeads struct {
 
 // missingLeadsFix is what the user runs to drop lead IDs that name
 // nobody, as every error that finds one says.
-const missingLeadsFix = "run leadsync state recover on the state this came from, then pull it again: it drops lead IDs that name nobody (nothing is fetched again)"
+const missingLeadsFix = "run leadsync state recover on the state this came from and pull it again, or on this file with --state: it drops lead IDs that name nobody (nothing is fetched again)"
 
 // missingLeadError is the error of Check, and of a push's check, for the
 // lead ID at place i of the list of the search at addr, which names
