@@ -1,16 +1,11 @@
 package cli
 
 import (
-	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/jackc/pgx/v5"
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/cli/arguments"
@@ -19,7 +14,6 @@ import (
 	"github.com/leadsync/leadsync/internal/state/backend"
 	"github.com/leadsync/leadsync/internal/state/local"
 	"github.com/leadsync/leadsync/internal/state/statefile"
-	"github.com/leadsync/leadsync/internal/testenv"
 )
 
 // TestStateRecoverDropsLeadIDsOfNobody: a state.db whose lead lists name
@@ -185,20 +179,7 @@ func TestStateRecoverOfADamagedFileNamesNoMissingBackup(t *testing.T) {
 // TestStateRecoverDropsLeadIDsOfNobodyOnPg: on the pg backend, recover
 // asks the store, finds the lead IDs naming nobody, and drops them.
 func TestStateRecoverDropsLeadIDsOfNobodyOnPg(t *testing.T) {
-	cs := os.Getenv("LEADSYNC_TEST_PG")
-	if cs == "" {
-		testenv.Skip(t, "needs PostgreSQL: source .ci/pg-start (it sets LEADSYNC_TEST_PG)")
-	}
-	var b [6]byte
-	rand.Read(b[:])
-	schema := "cli_" + hex.EncodeToString(b[:])
-	t.Cleanup(func() {
-		ctx := context.Background()
-		if c, err := pgx.Connect(ctx, cs); err == nil {
-			c.Exec(ctx, "DROP SCHEMA IF EXISTS "+schema+" CASCADE")
-			c.Close(ctx)
-		}
-	})
+	cs, schema := pgTestSchema(t)
 	_, db := stateTestDir(t)
 	s, err := db.Load()
 	if err != nil {
