@@ -93,8 +93,7 @@ type RecoverResult struct {
 	KeptAfter int
 	// MovedTo is where the journal was kept, as it was.
 	MovedTo string
-	// DroppedLeads counts the lead IDs naming nobody that a state file
-	// refused by its check for them alone held: they are dropped as it is
-	// read (its check cannot pass before).
+	// DroppedLeads counts the lead IDs naming nobody taken out of a state
+	// file's lead lists as it was read (its check refuses them).
 	DroppedLeads state.MissingLeads
 }
