@@ -38,7 +38,34 @@ func DecodeOwned(path string, b []byte) (*state.State, error) {
 	return decode(path, b, unsafe.String(unsafe.SliceData(b), len(b)))
 }
 
+// DecodeDroppingMissingLeads is Decode for state recover: the lead IDs
+// that name nobody are taken out of the searches' lists
+// (state.DropMissingLeads) before the state is checked, and counted.
+func DecodeDroppingMissingLeads(path string, b []byte) (*state.State, state.MissingLeads, error) {
+	s, err := parse(path, b, string(b))
+	if err != nil {
+		return nil, state.MissingLeads{}, err
+	}
+	dropped, err := s.DropMissingLeads()
+	if err != nil {
+		return nil, state.MissingLeads{}, err
+	}
+	s, err = check(path, s)
+	return s, dropped, err
+}
+
 func decode(path string, b []byte, src string) (*state.State, error) {
+	s, err := parse(path, b, src)
+	if err != nil {
+		return nil, err
+	}
+	return check(path, s)
+}
+
+// parse decodes the state file b (src shares or copies its bytes) without
+// checking it; a damaged file is a *CorruptError, a newer one a
+// *NewerFormatError.
+func parse(path string, b []byte, src string) (*state.State, error) {
 	s, err := decodeState(src)
 	if err == nil && s.FormatVersion > state.FormatVersion {
 		return nil, &NewerFormatError{Path: path, Version: s.FormatVersion, WrittenBy: s.LeadsyncVersion}
@@ -54,7 +81,7 @@ func decode(path string, b []byte, src string) (*state.State, error) {
 		}
 		return nil, ce
 	}
-	return check(path, s)
+	return s, nil
 }
 
 // check checks a decoded state (state.Check).
