@@ -56,8 +56,8 @@ func DecodeReaderAt(path string, r io.ReaderAt, size int64) (*state.State, error
 			return nil, err
 		}
 		if s != nil {
-			if err := s.CheckExceptPeople(); err != nil {
-				return nil, &CorruptError{Path: path, Reason: err.Error()}
+			if err := checkStreamed(s); err != nil {
+				return nil, damaged(path, err)
 			}
 			return s, nil
 		}
