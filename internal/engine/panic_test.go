@@ -84,3 +84,25 @@ func hasEvent(j *memJournal, k state.EventKind, address string) bool {
 	}
 	return false
 }
+
+// panickySearch is fakeService whose every search panics once sent (a
+// bug in the call).
+type panickySearch struct{ *fakeService }
+
+func (p panickySearch) Search(ctx context.Context, gen api.Generation, req api.SearchRequest) (*api.SearchResult, error) {
+	if _, err := p.fakeService.Search(ctx, gen, req); err != nil {
+		return nil, err
+	}
+	panic("a bug in the call")
+}
+
+// TestNoCallStartsAfterAWorkersPanic: with one call at a time and more
+// queued, the first call's panic ends the run: the service sees that
+// call and no other.
+func TestNoCallStartsAfterAWorkersPanic(t *testing.T) {
+	svc := panickySearch{newFake()}
+	sum, _ := runPanicking(t, svc)
+	if n := svc.count(""); n != 1 || sum.Calls != 1 {
+		t.Errorf("the service saw %d calls (%v), the summary %d; want only the one that panicked", n, svc.calls, sum.Calls)
+	}
+}
