@@ -3,6 +3,9 @@ package statefile
 import (
 	"bytes"
 	"errors"
+	"maps"
+	"runtime"
+	"slices"
 	"testing"
 
 	"github.com/leadsync/leadsync/internal/recovered"
@@ -36,5 +39,36 @@ func TestAPanicInTheCheckIsNoDamage(t *testing.T) {
 		if !isBug || isDamage {
 			t.Errorf("%s: %v; want the check's panic, not a damaged file", name, err)
 		}
+	}
+}
+
+// TestAPieceAfterARefusedOneStillReportsItsPanic: the first piece of
+// people is refused (the whole reader would say why) while the last one
+// panics: the read's error is the panic, not a fallback that hides it.
+// The refusal waits for the panic, so both pieces are decoded.
+func TestAPieceAfterARefusedOneStillReportsItsPanic(t *testing.T) {
+	s := bigState(t, 40, 25)
+	b := encode(t, s)
+	ids := slices.Sorted(maps.Keys(s.People))
+	first, last := ids[0], ids[len(ids)-1]
+	streamSmall(t, (len(b)-bytes.Index(b, []byte(peopleMarker)))/2+1)
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2)) // a worker each
+	saved := checkPerson
+	t.Cleanup(func() { checkPerson = saved })
+	boom := make(chan struct{})
+	checkPerson = func(id string, p *state.Person) error {
+		switch id {
+		case first:
+			<-boom
+			return errors.New("refused")
+		case last:
+			close(boom)
+			panic("a bug in a later piece")
+		}
+		return saved(id, p)
+	}
+	_, err := DecodeReaderAt("state.json", bytes.NewReader(b), int64(len(b)))
+	if _, ok := errors.AsType[*recovered.Panic](err); !ok {
+		t.Fatalf("%v; want the later piece's panic", err)
 	}
 }
