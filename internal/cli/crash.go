@@ -68,16 +68,25 @@ func executeC(ctx context.Context, f *Factory, root *cobra.Command, args []strin
 // deferred function that recovered p, or with the *recovered.Panic a
 // goroutine of the command recovered (its stack is that goroutine's).
 func crashed(f *Factory, p any) error {
+	value, log := crashReport(f, p)
+	return &crashError{value: value, log: log}
+}
+
+// crashReport writes the stack of the goroutine that panicked with p to
+// a crash log (crashed says from where to call it) and returns the
+// panic's value without the environment's secrets, and the log's path
+// ("" when it could not be written).
+func crashReport(f *Factory, p any) (value, log string) {
 	stack := debug.Stack()
 	if rp, ok := p.(*recovered.Panic); ok {
 		p, stack = rp.Value, rp.Stack
 	}
-	value := textfmt.Redact(fmt.Sprint(p), envSecrets(f)...)
-	path, err := crashLog(f, value, stack)
+	value = textfmt.Redact(fmt.Sprint(p), envSecrets(f)...)
+	log, err := crashLog(f, value, stack)
 	if err != nil {
-		path = ""
+		log = ""
 	}
-	return &crashError{value: value, log: path}
+	return value, log
 }
 
 // envSecrets are the secrets the environment gives a command, to be cut
