@@ -26,7 +26,9 @@ import (
 // came before the next began. One waiting for a lock another session
 // holds, a session idle for longer (or still idle a limit later), or a
 // server that does not answer the question ends the work with one
-// error, its transaction rolled back.
+// error, its transaction rolled back. A statement the server runs while
+// it waits for its client (a COPY's rows) is taken as a session idle
+// for less than the grace: one more limit, then cut.
 
 // DefaultStallLimit is how long a step of a push or a migration may go
 // on before the server is asked whether it is still running it. The
@@ -178,10 +180,11 @@ func (w *stallWatch) goesOn(act activity, err error) bool {
 		return false
 	case act.running():
 		return true
-	case !w.graced && act.betweenSteps(w.grace):
-		// The client was between two steps when the limit came: the
-		// next may begin at once. Still idle at the next limit, no step
-		// begun, it has stopped.
+	case !w.graced && (act.betweenSteps(w.grace) || act.waitsForClient()):
+		// The client was between two steps when the limit came, or
+		// sending a COPY's rows: the next step may begin at once. Still
+		// idle (or waited for) at the next limit, no step begun, it has
+		// stopped.
 		w.graced = true
 		return true
 	}

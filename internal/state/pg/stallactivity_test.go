@@ -65,6 +65,7 @@ func TestWhatTheServerSaysDecides(t *testing.T) {
 	}{
 		{act: activity{state: "active"}},
 		{act: activity{state: "active", waitType: "IO"}},
+		{act: activity{state: "active", waitType: "Client", inState: time.Hour}, graced: true, want: "PostgreSQL was waiting for leadsync to send the rest of it"},
 		{act: activity{state: "active", waitType: "Lock", blockers: []int32{42, 43}, waited: 61.25}, want: "it waited 1m1.25s for a lock held by PID 42, 43"},
 		{act: activity{state: "active", waitType: "Lock"}, want: "it waited for a lock"},
 		{act: activity{state: "idle in transaction", inState: grace}, want: "PostgreSQL was not running it (its session was idle in transaction for 30s)"},
