@@ -154,6 +154,7 @@ func (r *applyRig) state(t *testing.T) *state.State {
 }
 
 func TestApplyFirstInterruptFinishesCallsInFlightAndStartsNoMore(t *testing.T) {
+	t.Parallel()
 	g := newGate()
 	r := newApplyRig(t, g)
 	intr := make(chan os.Signal, 2)
@@ -206,6 +207,7 @@ func TestApplyFirstInterruptFinishesCallsInFlightAndStartsNoMore(t *testing.T) {
 // recorded in the backend's words, never of a journal the PostgreSQL
 // backend does not have.
 func TestApplySecondInterruptExitsAtOnce(t *testing.T) {
+	t.Parallel()
 	t.Run("local", func(t *testing.T) { secondInterrupt(t, nil, nil) })
 	t.Run("pg", func(t *testing.T) {
 		cs := os.Getenv("LEADSYNC_TEST_PG")
@@ -267,6 +269,7 @@ func secondInterrupt(t *testing.T, env []string, def *backend.Block) {
 }
 
 func TestApplyAsksForYes(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		answer string
 		code   int
@@ -296,6 +299,7 @@ func TestApplyAsksForYes(t *testing.T) {
 }
 
 func TestApplyRefusesJSONWithoutApproval(t *testing.T) {
+	t.Parallel()
 	r := newApplyRig(t, nil)
 	code, _, errOut := r.start("", nil, "apply", "--json")
 	if c := <-code; c != ExitError || !strings.Contains(errOut.String(), "--auto-approve") {

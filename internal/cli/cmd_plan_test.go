@@ -93,6 +93,7 @@ func planDir(t *testing.T, hcl string) string {
 }
 
 func TestPlanCommand(t *testing.T) {
+	t.Parallel()
 	dir := planDir(t, planTestConfig)
 
 	code, out, errOut, calls := runPlanCmd(t, dir, 9114)
@@ -159,6 +160,7 @@ func TestPlanCommand(t *testing.T) {
 }
 
 func TestPlanCommandConfigError(t *testing.T) {
+	t.Parallel()
 	dir := planDir(t, "search \"x\" {\n  keywords = 1 +\n}\n")
 	code, _, errOut, calls := runPlanCmd(t, dir, 9114)
 	if code != ExitError || calls != 0 || !strings.Contains(errOut, "main.leads.hcl line 2") {

@@ -1,13 +1,10 @@
 package cli
 
 import (
-	"fmt"
-
 	"github.com/spf13/cobra"
 
 	"github.com/leadsync/leadsync/internal/cli/arguments"
 	"github.com/leadsync/leadsync/internal/run"
-	"github.com/leadsync/leadsync/internal/state/backend"
 	"github.com/leadsync/leadsync/internal/views"
 )
 
@@ -15,7 +12,7 @@ func newStateRecoverCmd(f *Factory) *cobra.Command {
 	var fl arguments.StateRecoverFlags
 	cmd := &cobra.Command{
 		Use:   "recover",
-		Short: "Keep the calls of a damaged journal that can be read",
+		Short: "Keep the calls of a damaged journal that can be read; drop lead IDs that name nobody",
 		Long: `Recover folds the readable part of a journal damaged in the middle into
 the state. Every line of the journal is a completed, paid call with its own
 checksum: the lines before the first damaged one are kept, and so is every
@@ -25,9 +22,16 @@ apply).
 The journal itself is never deleted: it is moved aside, unchanged, to
 <journal>.damaged-<time>, and the state before is kept as <state>.backup.
 
-Use it when a command says the journal cannot be replayed. Recover takes the
-state lock. A state kept in a SQLite database (state.db, the default) records
-each call in a transaction and has no journal file to recover.`,
+Recover then takes out of the searches' lead lists the IDs of people the
+state does not hold, and says how many. leadsync never writes such an ID, but
+a state that holds some is refused by state push, and its exports would drop
+those rows. They carry nothing: nothing is lost and nothing is fetched again.
+
+Use it when a command says the journal cannot be replayed, or that a lead ID
+names a person who is not in people. Recover takes the state lock and reads
+the state whole. A state kept in a database (state.db, the default, or the pg
+backend) records each call in a transaction and has no journal file to
+recover: there, recover only drops the lead IDs that name nobody.`,
 		Example: `  leadsync state recover
   leadsync state recover --state backups/state.json`,
 	}
@@ -44,13 +48,13 @@ func runStateRecover(f *Factory, a *arguments.StateRecover) error {
 		return err
 	}
 	defer src.close()
-	rec, ok := backend.RecovererOf(src.backend)
-	if !ok {
-		return fmt.Errorf("%s has no journal file to recover: the %s backend records each call in a transaction", src.describe(f), src.def.Title)
-	}
-	res, err := run.StateRecover(stateDeps(f, src, 0), rec)
+	res, err := run.StateRecover(stateDeps(f, src, 0))
 	if err != nil {
 		return err
 	}
-	return views.NewStateChange(f.IO.Out).Recovered(res, stateRelPath(f, res.MovedTo))
+	movedTo := ""
+	if res.Journal != nil {
+		movedTo = stateRelPath(f, res.Journal.MovedTo)
+	}
+	return views.NewStateChange(f.IO.Out).Recovered(res, movedTo)
 }

@@ -129,7 +129,7 @@ func (v *env) collectFormer(bp *blockPeople, e *config.Enrich, sources []source,
 			continue
 		}
 		n := len(bp.todo)
-		if err := v.candidate(bp, e, p, page, "enriched by it, no longer in its sources", where); err != nil {
+		if err := v.candidate(bp, e, wholeMember(p), page, "enriched by it, no longer in its sources", where); err != nil {
 			return err
 		}
 		if len(bp.todo) > n {
@@ -166,7 +166,7 @@ func (v *env) placeCopies(e *config.Enrich, bp *blockPeople) {
 // collectEach gathers the people of sources one by one, as collect
 // describes.
 func (v *env) collectEach(e *config.Enrich, sources []source, n int, where bool) (blockPeople, error) {
-	bp := blockPeople{todo: make([]*state.Person, 0, n)}
+	bp := blockPeople{todo: make([]member, 0, n)}
 	// People are deduplicated by pointer: cheaper to hash than IDs.
 	seen := make(map[*state.Person]struct{}, n)
 	for _, src := range sources {
@@ -190,6 +190,9 @@ func (v *env) collectEach(e *config.Enrich, sources []source, n int, where bool)
 // look is what the block needs to know of one person met in a source.
 type look struct {
 	p *state.Person // nil: not counted here (gone, or met before in this source)
+	// k is the index of p's census sketch, -1 when p is held whole
+	// (member).
+	k int32
 	// shared: p's found_by names other sources too, which may meet p
 	// again; otherwise only this source can.
 	shared   bool
@@ -199,7 +202,7 @@ type look struct {
 }
 
 func (v *env) look(e *config.Enrich, p *state.Person) look {
-	return look{p: p, needs: v.needsEnrich(e, p), enriched: p.Enrichment != nil, page: p.Lead.PageName != ""}
+	return look{p: p, k: -1, needs: v.needsEnrich(e, p), enriched: p.Enrichment != nil, page: p.Lead.PageName != ""}
 }
 
 // count takes a person the block meets for the first time (l) into bp;
@@ -207,7 +210,9 @@ func (v *env) look(e *config.Enrich, p *state.Person) look {
 func (v *env) count(bp *blockPeople, e *config.Enrich, l look, addr string, where bool) error {
 	p := l.p
 	bp.members++
-	if v.keepMet {
+	if v.keepMet && l.k < 0 {
+		// A census sketch is met over a state read in part, whose
+		// members the sources count (metCount).
 		bp.met = append(bp.met, p)
 	}
 	if v.importGives(e, p) {
@@ -237,13 +242,15 @@ func (v *env) count(bp *blockPeople, e *config.Enrich, l look, addr string, wher
 		}
 		return nil
 	}
-	return v.candidate(bp, e, p, l.page, "found by "+addr, where)
+	return v.candidate(bp, e, member{p: p, k: l.k}, l.page, "found by "+addr, where)
 }
 
-// candidate takes p, who needs an enrichment by e (met as from says), into
-// bp: excluded, failing where (or without a page name: a search that runs
-// may bring one), reused from another workspace, or to enrich.
-func (v *env) candidate(bp *blockPeople, e *config.Enrich, p *state.Person, page bool, from string, where bool) error {
+// candidate takes m's person p, who needs an enrichment by e (met as from
+// says), into bp: excluded, failing where (or without a page name: a
+// search that runs may bring one), reused from another workspace, or to
+// enrich (m, held).
+func (v *env) candidate(bp *blockPeople, e *config.Enrich, m member, page bool, from string, where bool) error {
+	p := m.p
 	ok := page
 	if ok {
 		if x := v.excludedBy(p); x != nil {
@@ -274,7 +281,7 @@ func (v *env) candidate(bp *blockPeople, e *config.Enrich, p *state.Person, page
 		bp.enriched++
 		return nil
 	}
-	bp.todo = append(bp.todo, p)
+	bp.todo = append(bp.todo, m.held())
 	return nil
 }
 
@@ -282,7 +289,7 @@ func (v *env) candidate(bp *blockPeople, e *config.Enrich, p *state.Person, page
 // in order, a person only their source can meet counted where lookUp
 // first met them, the others where any source first meets them.
 func (v *env) collectLooked(e *config.Enrich, sources []source, looks [][]look, n int, where bool) (blockPeople, error) {
-	bp := blockPeople{todo: make([]*state.Person, 0, n)}
+	bp := blockPeople{todo: make([]member, 0, n)}
 	seen := map[*state.Person]struct{}{} // the shared people met so far
 	for i, src := range sources {
 		for _, l := range looks[i] {

@@ -57,12 +57,12 @@ func TestCollectAgrees(t *testing.T) {
 				if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
 					t.Fatalf("seed %d, %s: error %v, want %v", seed, e.Address, gotErr, wantErr)
 				}
-				if !slices.Equal(personIDs(got.todo), personIDs(want.todo)) ||
+				if !slices.Equal(v.memberIDs(got.todo), v.memberIDs(want.todo)) ||
 					!slices.Equal(personIDs(got.failing), personIDs(want.failing)) ||
 					got.members != want.members || got.enriched != want.enriched {
 					t.Fatalf("seed %d, %s, where %v:\n got todo %v failing %v (%d members, %d enriched)\nwant todo %v failing %v (%d members, %d enriched)",
-						seed, e.Address, where, personIDs(got.todo), personIDs(got.failing), got.members, got.enriched,
-						personIDs(want.todo), personIDs(want.failing), want.members, want.enriched)
+						seed, e.Address, where, v.memberIDs(got.todo), personIDs(got.failing), got.members, got.enriched,
+						v.memberIDs(want.todo), personIDs(want.failing), want.members, want.enriched)
 				}
 			}
 		}

@@ -68,7 +68,7 @@ func (v *env) claimed(e *config.Enrich, claims Claims) ([]string, error) {
 		return nil, err
 	}
 	if len(claims) == 0 {
-		return personIDs(v.limit(e, bp.todo, nil, 0)), nil
+		return v.memberIDs(v.limit(e, bp.todo, nil, 0)), nil
 	}
 	// Claims name people by the ID they had then; a search may have
 	// re-keyed them since (page name -> network ID): follow it.
@@ -83,13 +83,13 @@ func (v *env) claimed(e *config.Enrich, claims Claims) ([]string, error) {
 			continue
 		}
 		claimed[p.ID] = true
-		if by == e.Address && v.takesPlace(e, p) {
+		if by == e.Address && v.takesPlace(e, wholeMember(p)) {
 			held++
 		}
 	}
-	skip := func(p *state.Person) bool { return claimed[p.ID] }
+	skip := func(m member) bool { return claimed[v.memberID(m)] }
 	// The places e's own claims hold are taken off like places in use.
-	return personIDs(v.limit(e, bp.todo, skip, -held)), nil
+	return v.memberIDs(v.limit(e, bp.todo, skip, -held)), nil
 }
 
 // ReadySources returns the sources of e whose people apply may enrich
@@ -196,6 +196,9 @@ type env struct {
 	// about that they do not count.
 	facts  *EnrichFacts
 	missed bool
+	// sketchHeld are the Persons of the census sketches a list other than
+	// the people to enrich holds, by index (sketchMet).
+	sketchHeld map[int32]*state.Person
 }
 
 func newEnv(cfg *config.Config, st *state.State, now time.Time) *env {
@@ -302,7 +305,7 @@ func (v *env) sourcePeople(addr string) state.IDList {
 // blockPeople are the people of an enrich block's sources in state.
 type blockPeople struct {
 	// todo need enrichment and pass where, in order.
-	todo []*state.Person
+	todo []member
 	// failing need enrichment but fail where now or have no page name; a
 	// call of this run may change their lead so that they qualify. People
 	// who left the network and would need an enrichment are among them: a
@@ -602,8 +605,8 @@ func (v *env) used(e *config.Enrich) int {
 // is true are left out without taking a place; freed places are those that
 // other blocks give back by enriching people of e again (negative: places
 // held by apply's claims, Candidates.Claimed).
-func (v *env) limit(e *config.Enrich, todo []*state.Person, skip func(*state.Person) bool, freed int) []*state.Person {
-	out := make([]*state.Person, 0, len(todo))
+func (v *env) limit(e *config.Enrich, todo []member, skip func(member) bool, freed int) []member {
+	out := make([]member, 0, len(todo))
 	// An enrichment of e whose outcome is unknown may have been charged:
 	// it holds its place, and enriching that person again takes no new one.
 	// The enrichments of people since forgotten were paid for: they keep
@@ -612,19 +615,19 @@ func (v *env) limit(e *config.Enrich, todo []*state.Person, skip func(*state.Per
 	if e.Limit > 0 {
 		places = e.Limit - v.used(e) + freed
 	}
-	for _, p := range todo {
-		if skip != nil && skip(p) {
+	for _, m := range todo {
+		if skip != nil && skip(m) {
 			continue
 		}
 		switch {
-		case !v.takesPlace(e, p):
+		case !v.takesPlace(e, m):
 		case e.Limit <= 0:
 		case places > 0:
 			places--
 		default:
 			continue
 		}
-		out = append(out, p)
+		out = append(out, m)
 	}
 	return out
 }
@@ -639,8 +642,8 @@ func (v *env) limit(e *config.Enrich, todo []*state.Person, skip func(*state.Per
 // its outcome; a block whose people another block enriched again in it (a
 // refresh, or an enrichment whose outcome was unknown) has those places
 // back in the next round. Rounds go on while one gives a place back.
-func (v *env) claimRounds(blocks []*config.Enrich, todo [][]*state.Person) [][]*state.Person {
-	out := make([][]*state.Person, len(blocks))
+func (v *env) claimRounds(blocks []*config.Enrich, todo [][]member) [][]member {
+	out := make([][]member, len(blocks))
 	if len(blocks) == 1 {
 		out[0] = v.limit(blocks[0], todo[0], nil, 0)
 		return out
@@ -649,30 +652,30 @@ func (v *env) claimRounds(blocks []*config.Enrich, todo [][]*state.Person) [][]*
 	// ID, so that two values of one person (a sketch met by two blocks)
 	// are claimed once.
 	claimed := map[string]int{}
-	skip := func(p *state.Person) bool { _, ok := claimed[p.ID]; return ok }
+	skip := func(m member) bool { _, ok := claimed[v.memberID(m)]; return ok }
 	// Per block, the places given back by other blocks' enrichments and
 	// those its own claims took, in the rounds before.
 	freed := make([]int, len(blocks))
 	held := make([]int, len(blocks))
 	for {
-		var round []*state.Person
+		var round []member
 		for i, e := range blocks {
-			for _, p := range v.limit(e, todo[i], skip, freed[i]-held[i]) {
-				claimed[p.ID] = i
-				out[i] = append(out[i], p)
-				round = append(round, p)
+			for _, m := range v.limit(e, todo[i], skip, freed[i]-held[i]) {
+				claimed[v.memberID(m)] = i
+				out[i] = append(out[i], m)
+				round = append(round, m)
 			}
 		}
 		more := false
-		for _, p := range round {
-			by := claimed[p.ID]
+		for _, m := range round {
+			by := claimed[v.memberID(m)]
 			for k, e := range blocks {
 				switch {
 				case k == by:
-					if v.takesPlace(e, p) {
+					if v.takesPlace(e, m) {
 						held[k]++
 					}
-				case v.holdsPlace(e, p):
+				case v.holdsPlace(e, m):
 					freed[k]++
 					more = true
 				}
@@ -686,29 +689,29 @@ func (v *env) claimRounds(blocks []*config.Enrich, todo [][]*state.Person) [][]*
 	}
 }
 
-// holdsPlace reports whether p holds one of e's places: e enriched p, or
-// p's enrichment by e has an unknown outcome.
-func (v *env) holdsPlace(e *config.Enrich, p *state.Person) bool {
-	if p.Enrichment != nil {
-		return p.Enrichment.By == e.Address || p.Enrichment.CopiedBy == e.Address
+// holdsPlace reports whether m holds one of e's places: e enriched m, or
+// m's enrichment by e has an unknown outcome.
+func (v *env) holdsPlace(e *config.Enrich, m member) bool {
+	if by, copied, ok := v.memberEnrichment(m); ok {
+		return by == e.Address || copied == e.Address
 	}
-	return v.unknownOf(p, e.Address)
+	return v.unknownOf(v.memberID(m), e.Address)
 }
 
-// takesPlace reports whether enriching p by e takes a new place under e's
-// limit: not when e already enriched p (a refresh), nor when p's
+// takesPlace reports whether enriching m by e takes a new place under e's
+// limit: not when e already enriched m (a refresh), nor when m's
 // enrichment by e has an unknown outcome (it holds its place already).
-func (v *env) takesPlace(e *config.Enrich, p *state.Person) bool {
-	if p.Enrichment != nil {
-		return p.Enrichment.By != e.Address && p.Enrichment.CopiedBy != e.Address
+func (v *env) takesPlace(e *config.Enrich, m member) bool {
+	if by, copied, ok := v.memberEnrichment(m); ok {
+		return by != e.Address && copied != e.Address
 	}
-	return !v.unknownOf(p, e.Address)
+	return !v.unknownOf(v.memberID(m), e.Address)
 }
 
-// unknownOf reports whether p's enrichment by block addr has an unknown
-// outcome (state.UnknownEnrichment).
-func (v *env) unknownOf(p *state.Person, addr string) bool {
-	u := v.st.UnknownEnrichments[p.ID]
+// unknownOf reports whether the enrichment of the person of id by block
+// addr has an unknown outcome (state.UnknownEnrichment).
+func (v *env) unknownOf(id, addr string) bool {
+	u := v.st.UnknownEnrichments[id]
 	return u != nil && u.By == addr
 }
 

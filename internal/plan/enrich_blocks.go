@@ -141,16 +141,16 @@ func (b *builder) runningSources(e *config.Enrich) sourcesRunning {
 // enriches for sure, bound the most it may, runSources its sources that
 // run or import new people, changing how many people a read may show
 // changed.
-func (b *builder) enrichChange(e *config.Enrich, bp blockPeople, certain []*state.Person, bound int, runSources []string, changing int) *Change {
+func (b *builder) enrichChange(e *config.Enrich, bp blockPeople, certain []member, bound int, runSources []string, changing int) *Change {
 	cpe := b.creditsPerEnrich()
 	c := &Change{
 		Address: e.Address, Kind: kind.Enrich, Action: Enrich, Reason: ReasonPeople,
 		Calls: len(certain), CallsMax: bound,
 		Credits: len(certain) * cpe, CreditsMax: bound * cpe,
-		PersonIDs: personIDs(certain),
+		PersonIDs: b.v.memberIDs(certain),
 	}
-	for _, p := range certain {
-		if b.v.unknownOf(p, e.Address) {
+	for _, id := range c.PersonIDs {
+		if b.v.unknownOf(id, e.Address) {
 			c.UnknownOutcomes++
 		}
 	}

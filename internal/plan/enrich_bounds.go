@@ -53,8 +53,8 @@ func (b *builder) limitBound(e *config.Enrich, bp blockPeople, changing changing
 	var todoSet map[string]bool
 	if nothingNew {
 		todoSet = make(map[string]bool, len(bp.todo)+len(changing.people))
-		for _, p := range bp.todo {
-			todoSet[p.ID] = true
+		for _, m := range bp.todo {
+			todoSet[b.v.memberID(m)] = true
 		}
 		for _, p := range changing.people {
 			todoSet[p.ID] = true
@@ -120,8 +120,8 @@ func (u *enrichUnion) add(b *builder, bp blockPeople, changing changing, restFre
 		u.sources[a] = true
 	}
 	if u.shared {
-		for _, p := range bp.todo {
-			u.todo[p.ID] = true
+		for _, m := range bp.todo {
+			u.todo[b.v.memberID(m)] = true
 		}
 		for _, p := range changing.people {
 			u.todo[p.ID] = true

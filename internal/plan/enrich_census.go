@@ -146,6 +146,12 @@ func (v *env) collectCensus(e *config.Enrich, sources []source, where bool) (blo
 			if p == nil {
 				p = whole[id]
 			}
+			if s := v.sketchAt(id); p == nil && s >= 0 {
+				if err := v.countSketchOnce(&bp, e, seen, s, src.addr, where); err != nil {
+					return bp, err
+				}
+				continue
+			}
 			paged := false
 			if p == nil && pages != nil {
 				if p, err = pages.at(c, k, id); err != nil {
@@ -167,11 +173,7 @@ func (v *env) collectCensus(e *config.Enrich, sources []source, where bool) (blo
 				pages.took(&bp, p, todo, k, id)
 				continue
 			}
-			if _, dup := seen[p.ID]; dup {
-				continue
-			}
-			seen[p.ID] = struct{}{}
-			if err := v.count(&bp, e, v.look(e, p), src.addr, where); err != nil {
+			if err := v.countOnce(&bp, e, seen, p, src.addr, where); err != nil {
 				return bp, err
 			}
 		}
@@ -190,6 +192,17 @@ func (v *env) collectCensus(e *config.Enrich, sources []source, where bool) (blo
 		v.countFormerOn(&bp, e, sources)
 	}
 	return bp, nil
+}
+
+// countOnce counts p, whom block e meets through the source at addr, into
+// bp as count does, unless seen holds p's ID (the members counted so
+// far), to which it adds it.
+func (v *env) countOnce(bp *blockPeople, e *config.Enrich, seen map[string]struct{}, p *state.Person, addr string, where bool) error {
+	if _, dup := seen[p.ID]; dup {
+		return nil
+	}
+	seen[p.ID] = struct{}{}
+	return v.count(bp, e, v.look(e, p), addr, where)
 }
 
 // countUnread counts the census member k not read (id) once: enriched

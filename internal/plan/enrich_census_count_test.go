@@ -5,8 +5,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/leadsync/leadsync/internal/state"
 )
 
 // TestOneBlockAtItsLimitCountsItsPeople plans the block of placesLeft
@@ -65,17 +63,7 @@ func planAtLimitWithGhosts(t *testing.T, ghosts int) {
 // census' facts that planned it.
 func countedPlan(t *testing.T, f *fixture, kept map[string]int, o Options) (*Plan, *countingStore, *EnrichFacts) {
 	t.Helper()
-	store := &countingStore{enrichMemStore: enrichMemStore{memStore{f.st}}}
-	b := state.NewStoredBase(storedBase(f.st).Records, kept, store)
-	r, facts, ok, err := EnrichReadsOf(f.cfg, b.Records, o, b)
-	if err != nil || !ok {
-		t.Fatalf("EnrichReadsOf: %v, %v", ok, err)
-	}
-	st, err := b.Reading(r.Searches, r.Persons)
-	if err != nil {
-		t.Fatal(err)
-	}
-	facts.Fill(st)
+	st, facts, store := readFromStore(t, f, kept, o)
 	store.read = 0
 	po := o
 	po.Enrich = facts

@@ -81,7 +81,7 @@ func (c *candidatePages) read() error {
 // passes where: the block only counts it), and releases it; else
 // (failing where, excluded) it keeps p as read by the census.
 func (c *candidatePages) took(bp *blockPeople, p *state.Person, todo, k int, id string) {
-	if len(bp.todo) == todo+1 && bp.todo[todo] == p {
+	if len(bp.todo) == todo+1 && bp.todo[todo].p == p {
 		bp.todo = bp.todo[:todo]
 		if n := len(bp.met); n > 0 && bp.met[n-1] == p {
 			bp.met = bp.met[:n-1]

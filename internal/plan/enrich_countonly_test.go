@@ -39,17 +39,7 @@ func TestRefreshOnGivesACountedBlockAPlace(t *testing.T) {
 	if c := changeOf(want, capped.Address); c == nil || c.Calls != 1 {
 		t.Fatalf("the whole state's plan: %+v; want 1 call of %s (a place given back)", c, capped.Address)
 	}
-	store := &countingStore{enrichMemStore: enrichMemStore{memStore{f.st}}}
-	b := state.NewStoredBase(storedBase(f.st).Records, kept, store)
-	r, facts, ok, err := EnrichReadsOf(f.cfg, b.Records, o, b)
-	if err != nil || !ok {
-		t.Fatalf("EnrichReadsOf: %v, %v", ok, err)
-	}
-	st, err := b.Reading(r.Searches, r.Persons)
-	if err != nil {
-		t.Fatal(err)
-	}
-	facts.Fill(st)
+	st, facts, _ := readFromStore(t, f, kept, o)
 	po := o
 	po.Enrich = facts
 	got, _ := Build(f.cfg, st, po)

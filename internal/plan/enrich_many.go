@@ -55,7 +55,7 @@ func enrichReadsMany(cfg *config.Config, records *state.State, opts Options, ix 
 		return Reads{}, nil, false, nil
 	}
 	f := &EnrichFacts{blocks: map[string]*enrichCounts{}, store: ix, many: true,
-		whole: map[string]*state.Person{}, extra: map[string]int{}}
+		whole: map[string]*state.Person{}, extra: map[string]int{}, packs: packSketches(cfg, opts, ix)}
 	places := make([]int, len(blocks))
 	var copies []string
 	for i, e := range blocks {
@@ -91,7 +91,7 @@ func enrichReadsMany(cfg *config.Config, records *state.State, opts Options, ix 
 		return Reads{}, nil, false, err
 	}
 	f.reuse = reuse
-	if base.Persons, f.sketches, err = enrichReads(blocks[0], append(base.Persons, named...), copies, records, opts.Now, ix); err != nil {
+	if base.Persons, err = enrichReads(blocks[0], append(base.Persons, named...), copies, records, opts.Now, ix, f.sketch); err != nil {
 		return Reads{}, nil, false, err
 	}
 	for i, e := range blocks {
@@ -105,13 +105,14 @@ func enrichReadsMany(cfg *config.Config, records *state.State, opts Options, ix 
 		if i == 0 || e.Refresh <= 0 {
 			continue
 		}
-		stale, err := ix.Sketched(e.Address, opts.Now.Add(-e.Refresh))
-		if err != nil {
+		if err := f.sketch(e.Address, opts.Now.Add(-e.Refresh)); err != nil {
 			return Reads{}, nil, false, err
 		}
-		f.sketches = append(f.sketches, stale...)
 	}
 	if base.Persons, err = f.whereReads(base.Persons, blocks, ix, profilePages(cfg, records, opts)); err != nil {
+		return Reads{}, nil, false, err
+	}
+	if err := f.readPacked(); err != nil {
 		return Reads{}, nil, false, err
 	}
 	return base, f, true, nil
@@ -129,6 +130,9 @@ func (f *EnrichFacts) whereReads(persons []string, blocks []*config.Enrich, ix E
 	if wheres(blocks) && !sketched {
 		// A where is evaluated on the lead of each person to enrich, and
 		// the people read in sketch may be: they are read whole.
+		if err := f.unpack(); err != nil {
+			return nil, err
+		}
 		for _, p := range f.sketches {
 			whole = append(whole, p.ID)
 		}
@@ -179,7 +183,7 @@ func (f *EnrichFacts) readWhole(ids []string) (map[string]*state.Person, error) 
 // with more extra people while a block claims past its walk
 // (claimsRead), and the plan needs everyone when that does not end.
 // Each collection reports anew a where that cannot be evaluated.
-func (b *builder) enrichClaims() (blocks []*config.Enrich, people []blockPeople, certains [][]*state.Person, ok bool) {
+func (b *builder) enrichClaims() (blocks []*config.Enrich, people []blockPeople, certains [][]member, ok bool) {
 	diags := len(b.diags)
 	for attempt := 1; ; attempt++ {
 		b.diags = b.diags[:diags]
@@ -187,7 +191,7 @@ func (b *builder) enrichClaims() (blocks []*config.Enrich, people []blockPeople,
 		if !ok {
 			return nil, nil, nil, false
 		}
-		todos := make([][]*state.Person, len(blocks))
+		todos := make([][]member, len(blocks))
 		for i := range blocks {
 			todos[i] = people[i].todo
 		}
@@ -230,7 +234,7 @@ func (f *EnrichFacts) widen(more map[string]int) bool {
 // have a place left once every block claimed (the people the walk did
 // not read would have taken it). Empty when every block's claims are the
 // whole state's.
-func (b *builder) claimsRead(blocks []*config.Enrich, people []blockPeople, certains [][]*state.Person) map[string]int {
+func (b *builder) claimsRead(blocks []*config.Enrich, people []blockPeople, certains [][]member) map[string]int {
 	claims := 0
 	for _, c := range certains {
 		claims += len(c)
@@ -242,26 +246,26 @@ func (b *builder) claimsRead(blocks []*config.Enrich, people []blockPeople, cert
 			continue // every person not read was asked about
 		}
 		cut := -1
-		for k, p := range people[i].todo {
-			if w.last != nil && p.ID == w.last.ID {
+		for k, m := range people[i].todo {
+			if w.last != nil && b.v.memberID(m) == w.last.ID {
 				cut = k
 			}
 		}
 		after := map[string]bool{} // by ID, as the claims
-		for _, p := range people[i].todo[cut+1:] {
-			after[p.ID] = true
+		for _, m := range people[i].todo[cut+1:] {
+			after[b.v.memberID(m)] = true
 		}
 		held, past := 0, false
-		for _, p := range certains[i] {
-			if b.v.takesPlace(e, p) {
+		for _, m := range certains[i] {
+			if b.v.takesPlace(e, m) {
 				held++
-				past = past || after[p.ID]
+				past = past || after[b.v.memberID(m)]
 			}
 		}
 		freed := 0
 		for k, c := range certains {
-			for _, p := range c {
-				if k != i && b.v.holdsPlace(e, p) {
+			for _, m := range c {
+				if k != i && b.v.holdsPlace(e, m) {
 					freed++
 				}
 			}
@@ -392,7 +396,7 @@ func (f *EnrichFacts) recountMany() *EnrichFacts {
 	if len(census) == len(f.censusOf) {
 		return nil
 	}
-	return &EnrichFacts{blocks: f.blocks, sketches: f.sketches, leadSketches: f.leadSketches, store: f.store, many: true, moved: f.moved,
+	return &EnrichFacts{blocks: f.blocks, sketches: f.sketches, packed: f.packed, leadSketches: f.leadSketches, store: f.store, many: true, moved: f.moved,
 		whole: map[string]*state.Person{}, extra: f.extra, censusOf: census, reuse: f.reuse}
 }
 

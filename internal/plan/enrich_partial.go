@@ -25,9 +25,12 @@ func (f *EnrichFacts) SketchedIDs() []string {
 	if f == nil {
 		return nil
 	}
-	ids := make([]string, len(f.sketches))
+	ids := make([]string, len(f.sketches), len(f.sketches)+f.packed.Len())
 	for i, p := range f.sketches {
 		ids[i] = p.ID
+	}
+	for i := range f.packed.Len() {
+		ids = append(ids, f.packed.ID(i))
 	}
 	return ids
 }

@@ -103,7 +103,7 @@ func (w *placesWalk) person(i, j int, id string) *state.Person {
 // took tells the walk that p, met at sources[i].ids[j], went to the
 // block's todo: a place is taken when p takes one.
 func (w *placesWalk) took(p *state.Person, i, j int) {
-	if w != nil && w.places > 0 && w.v.takesPlace(w.e, p) {
+	if w != nil && w.places > 0 && w.v.takesPlace(w.e, wholeMember(p)) {
 		w.places--
 		w.at = [2]int{i, j}
 		w.last = p
@@ -130,7 +130,7 @@ func (w *placesWalk) ask(i, j int) error {
 	for _, id := range ids {
 		s := enriched[id]
 		switch {
-		case s != nil && !(w.v.needsEnrich(w.e, s) && w.v.takesPlace(w.e, s)):
+		case s != nil && !(w.v.needsEnrich(w.e, s) && w.v.takesPlace(w.e, wholeMember(s))):
 			w.known[id] = nil
 		case len(takers) < w.places:
 			takers = append(takers, id)
@@ -255,7 +255,7 @@ func (w *placesWalk) countAmong(ids []string) ([]string, error) {
 	enriched := make(map[string]bool, len(sketches))
 	for _, s := range sketches {
 		enriched[s.ID] = true
-		if w.v.needsEnrich(w.e, s) && w.v.takesPlace(w.e, s) {
+		if w.v.needsEnrich(w.e, s) && w.v.takesPlace(w.e, wholeMember(s)) {
 			found = append(found, s.ID)
 		}
 	}

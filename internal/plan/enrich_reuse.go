@@ -34,11 +34,12 @@ import (
 // copies take none: the keys are not listed, nobody is read for them,
 // and the people the plan reads anyway are asked about (reuseAsk), its
 // sketches by their keys (heldSketches). A plan that then finds a place,
-// counts the people not read, or takes the census lists the keys and
-// finds the people held then (knowHeld), known by ID alone as below: a
-// copy past the places is no person to enrich. The census asks about
-// the people held it reads, and leaves out of those it counts unread the
-// copies (heldCensused). Without the keys it needs everyone.
+// counts the people not read, or takes a census that counts some unread,
+// lists the keys and finds the people held then (knowHeld), known by ID
+// alone as below: a copy past the places is no person to enrich. The
+// census asks about the people held it reads, and leaves out of those
+// it counts unread the copies (heldCensused). Without the keys it needs
+// everyone.
 // With places left and still more than maxReuseRead of them, only the
 // first the block meets in from order are read (firstHeld), enough to
 // fill the places twice over (reuseScope.prefix): the other people held
@@ -401,16 +402,16 @@ func (s reuseScope) staleForSome(p *state.Person) bool {
 // reuseUnread finds the people the other workspaces may give an
 // enrichment of (knowHeld) when reuseReads left them unread
 // (reuseFacts.unread), because e's limit left no place, and the plan
-// finds one (its copies aside) or counts the members not read (the
-// census): the whole state's plan may copy to it, or tell those people
-// from the others not read. The plan needs everyone when they cannot be
-// found so.
+// finds one (its copies aside): the whole state's plan may copy to it.
+// The plan needs everyone when they cannot be found so. A census that
+// finds no place lists them only for the members it counts unread
+// (countedLessCopies): with none, no copy changes its plan.
 func (v *env) reuseUnread(e *config.Enrich) {
 	r := v.heldUnread()
 	if r == nil || !r.unread {
 		return
 	}
-	if (v.facts.censused(e.Address) || v.placesForCopies(e) > 0) && !v.knowHeld() {
+	if v.placesForCopies(e) > 0 && !v.knowHeld() {
 		v.facts.needUnread(e.Address)
 	}
 }
@@ -706,8 +707,8 @@ func (c *Candidates) readHeldMet(v *env, e *config.Enrich, copies []reusedPerson
 }
 
 // heldCensused tells, when the census of e (collectCensus) leaves people
-// held elsewhere unread (reuseFacts.partial, or unread made known by
-// reuseUnread), its copies from its people to enrich, as the whole
+// held elsewhere unread (reuseFacts.partial or unread), its copies from
+// its people to enrich, as the whole
 // state's plan does: the candidates it read whole (whole) are asked
 // about, as lookupReuse asks about the people read, and those it counted
 // without a read (EnrichFacts.counted, a block at its limit) that are
@@ -735,9 +736,18 @@ func (v *env) heldCensused(e *config.Enrich, whole map[string]*state.Person) {
 
 // countedLessCopies leaves out of the people e's census counted to
 // enrich without reading them (EnrichFacts.counted) those held elsewhere
-// (r.held) whom heldToEnrich finds copied, not to enrich.
+// (r.held) whom heldToEnrich finds copied, not to enrich. The people held
+// are found (knowHeld) only when some were counted so; the plan needs
+// everyone when they cannot be.
 func (v *env) countedLessCopies(e *config.Enrich, r *reuseFacts) error {
 	ids := v.facts.counted[e.Address]
+	if ids.len() == 0 {
+		return nil
+	}
+	if !v.knowHeld() {
+		v.facts.needUnread(e.Address)
+		return nil
+	}
 	var held []string
 	for id := range ids.all {
 		if r.held[id] {

@@ -30,6 +30,14 @@ type EnrichFacts struct {
 	sketchWheres int
 	sketchFailed bool
 	pagedWhole   int
+	// packed are the sketches read packed instead (packs: the plan asks
+	// nothing more of them than packSketches allows), those f.asks name,
+	// given the lead fields leadKeys (whereSketches).
+	packed   *state.CensusSketches
+	packedAt map[string]int32 // by ID (env.sketchAt)
+	packs    bool
+	asks     []sketchAsk
+	leadKeys []string
 	// store answers the plan of a block with places left (placesWalk);
 	// walked says the plan asked it which people take them, err why it
 	// could not.
@@ -77,8 +85,11 @@ type EnrichFacts struct {
 
 // Fill gives st, read as EnrichReadsOf says, the people it reads in
 // sketch (state.Sketch): those holding a stale enrichment of the block or
-// an imported e-mail, unless st holds them read whole.
+// an imported e-mail, unless st holds them read whole. Read packed
+// (packSketches), they stay so, but for those st holds (keepUnread): the
+// plan finds them by ID (env.sketchAt).
 func (f *EnrichFacts) Fill(st *state.State) {
+	f.keepUnread(st)
 	for _, p := range f.sketches {
 		if st.People[p.ID] == nil {
 			st.People[p.ID] = p
@@ -149,8 +160,12 @@ func enrichReadsOf(cfg *config.Config, records *state.State, opts Options, ix En
 	if err != nil || !ok {
 		return Reads{}, nil, false, err
 	}
-	facts = &EnrichFacts{blocks: map[string]*enrichCounts{e.Address: counts}, store: ix, census: census, reuse: reuse}
-	if base.Persons, facts.sketches, err = enrichReads(e, append(base.Persons, named...), copied, records, opts.Now, ix); err != nil {
+	facts = &EnrichFacts{blocks: map[string]*enrichCounts{e.Address: counts}, store: ix, census: census, reuse: reuse,
+		packs: packSketches(cfg, opts, ix)}
+	if base.Persons, err = enrichReads(e, append(base.Persons, named...), copied, records, opts.Now, ix, facts.sketch); err != nil {
+		return Reads{}, nil, false, err
+	}
+	if err := facts.readPacked(); err != nil {
 		return Reads{}, nil, false, err
 	}
 	kept, err := reuse.heldSketches(opts.Reuse, ix, facts.sketches)
@@ -204,40 +219,35 @@ func countEnrich(cfg *config.Config, e *config.Enrich, now time.Time, ix state.E
 // enrichReads are the people who may decide the plan of e besides persons
 // (ReadsOf's): read whole, its copies, the people of an enrichment of an
 // unknown outcome, those who left the network or have no page name; in
-// sketch (EnrichFacts.Fill), the people of its stale enrichments and of
-// imported e-mails (importGives).
-func enrichReads(e *config.Enrich, persons, copied []string, records *state.State, now time.Time, ix state.EnrichIndex) (ids []string, sketches []*state.Person, err error) {
+// sketch (sketch: EnrichFacts.sketch), the people of its stale
+// enrichments and of imported e-mails (importGives).
+func enrichReads(e *config.Enrich, persons, copied []string, records *state.State, now time.Time, ix state.EnrichIndex, sketch func(by string, before time.Time) error) (ids []string, err error) {
 	ids = slices.Concat(persons, copied, slices.Collect(maps.Keys(records.UnknownEnrichments)))
 	for _, ask := range []func() ([]string, error){ix.Left, ix.Pageless} {
 		found, err := ask()
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		ids = append(ids, found...)
 	}
-	sketch := func(addr string, before time.Time) error {
-		found, err := ix.Sketched(addr, before)
-		sketches = append(sketches, found...)
-		return err
-	}
 	if e.Refresh > 0 {
 		if err := sketch(e.Address, now.Add(-e.Refresh)); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 	}
 	enrichers, err := ix.Enrichers()
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	for _, by := range enrichers {
 		if state.IsImport(by) {
 			if err := sketch(by, endOfTime); err != nil {
-				return nil, nil, err
+				return nil, err
 			}
 		}
 	}
 	slices.Sort(ids)
-	return slices.Compact(ids), sketches, nil
+	return slices.Compact(ids), nil
 }
 
 // endOfTime is after every enrichment's time.
@@ -353,7 +363,7 @@ func (f *EnrichFacts) Recount() *EnrichFacts {
 	if f.many {
 		return f.recountMany()
 	}
-	return &EnrichFacts{blocks: f.blocks, sketches: f.sketches, store: f.store, census: true, reuse: f.reuse, moved: f.moved}
+	return &EnrichFacts{blocks: f.blocks, sketches: f.sketches, packed: f.packed, store: f.store, census: true, reuse: f.reuse, moved: f.moved}
 }
 
 // Err is why the store could not say who takes the places the limit
@@ -419,12 +429,24 @@ func (b *builder) ownedCapCounted(e *config.Enrich, c *enrichCounts, todo map[st
 		return 0
 	}
 	n, oldIn := 0, 0
-	for o := range b.v.ownedList(e.Address).all {
-		if todo[o.p.ID] && !b.v.replacedSet[o.p] {
+	in := func(id string, at time.Time) {
+		if todo[id] {
 			n++
-			if other > 0 && b.now.Sub(o.at) >= other {
+			if other > 0 && b.now.Sub(at) >= other {
 				oldIn++
 			}
+		}
+	}
+	for o := range b.v.ownedList(e.Address).all {
+		if !b.v.replacedSet[o.p] {
+			in(o.p.ID, o.at)
+		}
+	}
+	// The census sketches are e's too, never replaced (packSketches).
+	sk := b.v.facts.packed
+	for i := range sk.Len() {
+		if sk.By(i) == e.Address {
+			in(sk.ID(i), sk.EnrichedAt(i))
 		}
 	}
 	if other > 0 {
@@ -447,13 +469,27 @@ func (v *env) collectRead(e *config.Enrich, sources []source, where bool) (block
 	v.readGC(sources)
 	var bp blockPeople
 	seen := map[*state.Person]struct{}{}
-	var gone goneMet // the IDs of people the plan removes first
+	seenSketch := map[int32]bool{} // a census sketch is a new Person each time met
+	var gone goneMet               // the IDs of people the plan removes first
 	walk := v.walkPlaces(e, sources)
 	for i, src := range sources {
 		for j, id := range src.ids.All() {
 			p := v.st.People[id]
 			switch {
 			case v.skipGone(p, id, &gone):
+				continue
+			case p == nil && v.sketchAt(id) >= 0:
+				if s := v.sketchAt(id); !seenSketch[s] {
+					seenSketch[s] = true
+					n := len(bp.todo)
+					p, err := v.countSketch(&bp, e, s, src.addr, where)
+					if err != nil {
+						return bp, err
+					}
+					if len(bp.todo) > n {
+						walk.took(p, i, j)
+					}
+				}
 				continue
 			case p == nil:
 				var held bool

@@ -74,6 +74,15 @@ func (f *EnrichFacts) whereSketches(blocks []*config.Enrich, ix EnrichStore, pag
 	if !ok {
 		return nil, false, nil
 	}
+	f.leadKeys = keys
+	if f.asks != nil && len(pages) == 0 {
+		// Read with the fields at once (readPacked).
+		f.leadSketches = true
+		return nil, true, nil
+	}
+	if err := f.unpack(); err != nil {
+		return nil, false, err
+	}
 	if len(pages) > 0 {
 		for _, p := range f.sketches {
 			p.Lead.PageName = "" // a person the store does not hold has none

@@ -181,13 +181,16 @@ func TestTrackBesideItsEnrichBlockReadInSketch(t *testing.T) {
 // refresh_on (e's or another's) may make due again.
 func TestTrackBesideItsEnrichBlockAtItsLimit(t *testing.T) {
 	useTestMatch(t)
-	n := planAtItsLimit(t, 2000, 0x11a7, func(rng *rand.Rand, f *fixture, _ *config.Enrich) {
+	// 1264: the only world of the suite where a limit's cap left out the
+	// people a track reads in sketch with no refresh in force
+	// (sketchedAgain(e, 0), a mutant of .ci/mutants).
+	n := planAtItsLimit(t, seedsAnd(1000, 1264), 0x11a7, func(rng *rand.Rand, f *fixture, _ *config.Enrich) {
 		if rng.IntN(2) == 0 {
 			ranFresh(f) // no search that ran runs again
 		}
 	})
 	t.Logf("%d worlds read in sketch beside the block at its limit (%d with refresh_on), %d with people due", n.sketched, n.refreshOn, n.due)
-	if n.sketched < 800 || n.due < 600 || n.refreshOn < 600 {
+	if n.sketched < 400 || n.due < 300 || n.refreshOn < 300 {
 		t.Fatalf("only %d worlds read in sketch beside the block at its limit (%d with refresh_on), %d with people due: the test no longer tests them", n.sketched, n.refreshOn, n.due)
 	}
 }
@@ -202,7 +205,7 @@ func TestTrackBesideItsEnrichBlockAtItsLimit(t *testing.T) {
 // others' shortest, or the shorter of the two).
 func TestTrackBesideItsEnrichBlockRefreshedNoSearch(t *testing.T) {
 	useTestMatch(t)
-	n := planAtItsLimit(t, 1500, 0x07e4, func(rng *rand.Rand, f *fixture, e *config.Enrich) {
+	n := planAtItsLimit(t, seedsAnd(800), 0x07e4, func(rng *rand.Rand, f *fixture, e *config.Enrich) {
 		whose := rng.IntN(3) // 0: the others' refresh only, 1: e's only, 2: both
 		for _, x := range f.cfg.Enriches {
 			x.Refresh = 0
@@ -214,19 +217,19 @@ func TestTrackBesideItsEnrichBlockRefreshedNoSearch(t *testing.T) {
 		ranFresh(f)
 	})
 	t.Logf("%d worlds read in sketch beside the block, no search running, %d with people due", n.sketched, n.due)
-	if n.sketched < 800 || n.due < 600 {
+	if n.sketched < 420 || n.due < 320 {
 		t.Fatalf("only %d worlds read in sketch beside the block, no search running, %d with people due: the test no longer tests them", n.sketched, n.due)
 	}
 }
 
-// planAtItsLimit plans the worlds of seeds 0 to n-1 of atItsLimitWorld,
-// drawn from stream, each changed by vary first (e is the track's block),
-// and returns what it compared.
-func planAtItsLimit(t *testing.T, n int, stream uint64, vary func(rng *rand.Rand, f *fixture, e *config.Enrich)) besideCounts {
+// planAtItsLimit plans the worlds of seeds of atItsLimitWorld, drawn
+// from stream, each changed by vary first (e is the track's block), and
+// returns what it compared.
+func planAtItsLimit(t *testing.T, seeds []int, stream uint64, vary func(rng *rand.Rand, f *fixture, e *config.Enrich)) besideCounts {
 	t.Helper()
 	defer keepReadKnobs()()
 	var counts besideCounts
-	for seed := range n {
+	for _, seed := range seeds {
 		rng := rand.New(rand.NewPCG(uint64(seed), stream))
 		f, o, tr, e := atItsLimitWorld(rng, seed)
 		vary(rng, f, e)

@@ -161,6 +161,9 @@ func keptOf(p *state.Person) state.KeptPerson {
 func (v *env) anyGone() bool { return len(v.gone) > 0 || v.goneKept.len() > 0 }
 
 // known reports whether the plan knows the person of id: read (in
-// State.People), or read in the kept form and gone (keptGone). The
-// people not known are those the store's counts answer for.
-func (v *env) known(id string) bool { return v.st.People[id] != nil || v.goneKept.has(id) }
+// State.People, or packed: sketchAt), or read in the kept form and gone
+// (keptGone). The people not known are those the store's counts answer
+// for.
+func (v *env) known(id string) bool {
+	return v.st.People[id] != nil || v.sketchAt(id) >= 0 || v.goneKept.has(id)
+}

@@ -135,7 +135,7 @@ func (b *builder) excludedSavings(people []blockPeople, places []int, cpe int) {
 // spendablePlaces returns, per block, the places under its limit that the
 // people it saves on could have taken, once its copies and the people it
 // pays for (paid) took theirs: -1 for a block without a limit.
-func (v *env) spendablePlaces(blocks []*config.Enrich, paid [][]*state.Person) []int {
+func (v *env) spendablePlaces(blocks []*config.Enrich, paid [][]member) []int {
 	places := make([]int, len(blocks))
 	for i, e := range blocks {
 		if e.Limit <= 0 {
@@ -143,8 +143,8 @@ func (v *env) spendablePlaces(blocks []*config.Enrich, paid [][]*state.Person) [
 			continue
 		}
 		taken := 0
-		for _, p := range paid[i] {
-			if v.takesPlace(e, p) {
+		for _, m := range paid[i] {
+			if v.takesPlace(e, m) {
 				taken++
 			}
 		}

@@ -394,15 +394,15 @@ func TestStatePushIntoLocalWorkspace(t *testing.T) {
 }
 
 func TestStateRecoverTakesTheLock(t *testing.T) {
-	d, b, store, _ := seededDeps(t)
-	res, err := StateRecover(d, store)
+	d, b, _, _ := seededDeps(t)
+	res, err := StateRecover(d)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.MovedTo != "" {
-		t.Errorf("no journal, but moved to %q", res.MovedTo)
+	if res.Journal != nil || res.Dropped.IDs != 0 {
+		t.Errorf("the backend shows no journal and every lead ID names someone, but recover says %+v", res)
 	}
-	if got, want := strings.Join(b.ops, ", "), "lock state recover, unlock"; got != want {
+	if got, want := strings.Join(b.ops, ", "), "lock state recover, load, unlock"; got != want {
 		t.Errorf("backend use %s, want %s", got, want)
 	}
 }

@@ -2,9 +2,11 @@ package run
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"runtime/debug"
 
+	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/backend"
 )
 
@@ -41,15 +43,45 @@ func StatePush(d Deps, from backend.Backend, to backend.StreamPusher, force bool
 	return pushed, lock.release()
 }
 
-// StateRecover takes the state's lock ("state recover") and recovers the
-// journal of r with the clock of d.
-func StateRecover(d Deps, r backend.JournalRecoverer) (*backend.RecoverResult, error) {
+// Recovered is what state recover did.
+type Recovered struct {
+	// Journal is what it kept of a damaged journal; nil when the backend
+	// records each call in a transaction and has no journal file.
+	Journal *backend.RecoverResult
+	// Dropped counts the lead IDs it took out of the searches' lists
+	// because they named nobody the state holds.
+	Dropped state.MissingLeads
+}
+
+// StateRecover takes the state's lock ("state recover"), recovers the
+// journal of a backend that has one with the clock of d, and then drops
+// the lead IDs that name nobody (State.DropMissingLeads), committing the
+// lists it changed. It reads the state whole and makes no call.
+func StateRecover(d Deps) (*Recovered, error) {
 	lock, err := lockState(d, "state recover")
 	if err != nil {
 		return nil, err
 	}
 	defer lock.release()
-	return r.RecoverJournal(d.now())
+	res := &Recovered{}
+	if r, ok := backend.RecovererOf(d.Backend); ok {
+		if res.Journal, err = r.RecoverJournal(d.now()); err != nil {
+			return nil, err
+		}
+	}
+	s, err := d.Backend.Load()
+	if err != nil {
+		return nil, err
+	}
+	if res.Dropped, err = s.DropMissingLeads(); err != nil {
+		return nil, err
+	}
+	if res.Dropped.IDs > 0 {
+		if err := d.Backend.Commit(s); err != nil {
+			return nil, fmt.Errorf("writing the lead lists without the IDs that name nobody: %w", err)
+		}
+	}
+	return res, lock.release()
 }
 
 // pushGCPercent is the collector's GOGC while a push runs, unless it is

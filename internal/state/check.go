@@ -174,6 +174,12 @@ func (s *State) checkReferences() error {
 	})
 }
 
+// has reports whether s holds the person of id.
+func (s *State) has(id string) bool {
+	_, ok := s.People[id]
+	return ok
+}
+
 // minParallelLeadIDs is the number of lead IDs from which checkLeadIDs
 // looks them up on several cores.
 const minParallelLeadIDs = 50000
@@ -196,7 +202,7 @@ func (s *State) checkLeadIDs() error {
 		for _, k := range keys {
 			for i, id := range s.Searches[k].LeadIDs {
 				if _, ok := s.People[id]; !ok {
-					return fmt.Errorf("searches.%s.lead_ids[%d]: person %q is not in people (remove it from lead_ids, or restore the person)", k, i, id)
+					return missingLeadError(k, i, id, s.countMissingLeads(s.has))
 				}
 			}
 		}

@@ -154,7 +154,7 @@ func (c *RefCheck) Done(s *State) error {
 	for k, v := range s.Searches {
 		for i, id := range v.LeadIDs {
 			if !has(id) {
-				return fmt.Errorf("searches.%s.lead_ids[%d]: person %q is not in people (remove it from lead_ids, or restore the person)", k, i, id)
+				return missingLeadError(k, i, id, s.countMissingLeads(has))
 			}
 		}
 	}

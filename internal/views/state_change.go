@@ -55,23 +55,33 @@ func (v StateChange) Pushed(path string, records, people int, where string) erro
 }
 
 // Recovered says what state recover kept of the journal, what it left
-// out and where the journal is kept (movedTo, as shown); res.MovedTo ""
-// means there was no journal.
-func (v StateChange) Recovered(res *backend.RecoverResult, movedTo string) error {
+// out and where the journal went (movedTo, relative to the working
+// folder), then how many lead IDs naming nobody it dropped.
+func (v StateChange) Recovered(res *run.Recovered, movedTo string) error {
 	w := newLineWriter(v.w)
-	if res.MovedTo == "" {
+	if j := res.Journal; j == nil || j.MovedTo == "" {
 		w.printf("No journal to recover: the state is complete.\n")
-		return w.flush()
+	} else {
+		journalRecovered(w, j, movedTo)
 	}
+	if d := res.Dropped; d.IDs > 0 {
+		w.printf("Dropped %s from the lead lists of %s: they named people the state does not hold (nothing is fetched again).\n",
+			Plural(d.IDs, "lead ID"), Plural(d.Searches, "search"))
+	}
+	return w.flush()
+}
+
+// journalRecovered says what state recover kept of the journal j, what it
+// left out and where it went (movedTo).
+func journalRecovered(w *lineWriter, j *backend.RecoverResult, movedTo string) {
 	after := ""
-	if res.KeptAfter > 0 {
-		after = fmt.Sprintf(" (%d from after the damaged line: each line carries its own checksum)", res.KeptAfter)
+	if j.KeptAfter > 0 {
+		after = fmt.Sprintf(" (%d from after the damaged line: each line carries its own checksum)", j.KeptAfter)
 	}
-	w.printf("Kept %s of the journal in the state%s.\n", Plural(res.Kept, "recorded call"), after)
-	if res.DamagedLine > 0 {
+	w.printf("Kept %s of the journal in the state%s.\n", Plural(j.Kept, "recorded call"), after)
+	if j.DamagedLine > 0 {
 		w.printf("Line %d is damaged (%s): %s left out; the calls left out may be made again by the next apply.\n",
-			res.DamagedLine, res.Reason, count(max(res.DroppedLines, 1), "line was", "lines were"))
+			j.DamagedLine, j.Reason, count(max(j.DroppedLines, 1), "line was", "lines were"))
 	}
 	w.printf("The journal is kept, unchanged, as %s.\n", movedTo)
-	return w.flush()
 }

@@ -20,6 +20,7 @@ import (
 // of their numbers, the view people_found_by giving the texts, and the
 // state read the same.
 func TestMigrateSchema14(t *testing.T) {
+	t.Parallel()
 	cs := testConnStr(t)
 	old, schema, c := schemaAt(t, cs, 14)
 	ctx := context.Background()
@@ -68,6 +69,7 @@ func TestMigrateSchema14(t *testing.T) {
 // of the table addresses: no person's found_by changes, and the state
 // read after names the new address.
 func TestMoveRenamesOneAddressRow(t *testing.T) {
+	t.Parallel()
 	f := newMoveFixture(t)
 	ctx := context.Background()
 	foundBy := func() (out string) {
@@ -89,6 +91,7 @@ func TestMoveRenamesOneAddressRow(t *testing.T) {
 // the moved address that number, those the moved record does not list
 // too (one kept after its lead list dropped them), as the fold does.
 func TestMoveOntoANumberedAddress(t *testing.T) {
+	t.Parallel()
 	f := newMoveFixture(t)
 	_, err := f.c.Exec(context.Background(), f.b.sql(`INSERT INTO {s}.addresses (workspace, n, address) SELECT workspace, max(n) + 100, 'search.moved' FROM {s}.addresses GROUP BY workspace;
 		INSERT INTO {s}.people (workspace, id, found_by) SELECT workspace, 'unlisted', ARRAY[n] FROM {s}.addresses WHERE address = '`+f.from+`'`))
@@ -169,6 +172,7 @@ func foundAfterMove(t *testing.T, b *Backend, from, to string, n int) {
 // schema 15 migration of ten million people could) still completes: cut
 // short, it would roll back and start again at every command.
 func TestMigrationOutlivesTheOperationsDeadline(t *testing.T) {
+	t.Parallel()
 	cs := testConnStr(t)
 	old := newPG(t, cs, testSchema(t, cs), "", alice)
 	ctx := context.Background()
@@ -193,6 +197,7 @@ func TestMigrationOutlivesTheOperationsDeadline(t *testing.T) {
 // numbers after it. Numbered from the highest number each had read, the
 // second failed on the primary key.
 func TestTwoWritersNumberAtOnce(t *testing.T) {
+	t.Parallel()
 	cs := testConnStr(t)
 	schema := testSchema(t, cs)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -247,6 +252,7 @@ func waitForLock(ctx context.Context, t *testing.T, cs string, pid uint32) {
 // (schema 16), which tells a reader to read the names again; under a
 // push's session_replication_role = replica too.
 func TestAddressChangesCounted(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	b, c, count := countedSchema(t, 10)
 	last := int64(-1)
@@ -273,6 +279,7 @@ func TestAddressChangesCounted(t *testing.T) {
 // the row's, not from 0, so that a reader who knew the old names (their
 // count) reads the pushed ones.
 func TestPushGoesOnCounting(t *testing.T) {
+	t.Parallel()
 	b, c, count := countedSchema(t, 300)
 	const before = 1000
 	_, err := c.Exec(context.Background(), b.sql(`UPDATE {s}.workspaces SET addresses_changed = $1`), before)
@@ -307,6 +314,7 @@ func countedSchema(t *testing.T, n int) (*Backend, *pgx.Conn, func() int64) {
 // the one the store knew, the store's next read gives the new
 // workspace's names (sqlstate's namesKey: the count and created_at).
 func TestNamesOfAWorkspaceMadeAgain(t *testing.T) {
+	t.Parallel()
 	cs := testConnStr(t)
 	b := newPG(t, cs, testSchema(t, cs), "again", alice)
 	whole := backendtest.ManyPeople(t, 20)
@@ -352,6 +360,7 @@ func TestNamesOfAWorkspaceMadeAgain(t *testing.T) {
 // addresses after found_by's, the copying block out of extra, and the
 // state read the same.
 func TestMigrateSchema16(t *testing.T) {
+	t.Parallel()
 	cs := testConnStr(t)
 	old, schema, c := schemaAt(t, cs, 16)
 	ctx := context.Background()

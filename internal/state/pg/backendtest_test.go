@@ -17,8 +17,8 @@ import (
 // connections serve the next handle (reuseConns), as a pool would, and
 // an ended case's schema, emptied, the next case (schemaPool).
 func TestConformance(t *testing.T) {
-	cs := testConnStr(t)
-	reuseConns(t, cs)
+	t.Parallel()
+	cs, _ := reuseConns(t, testConnStr(t), "leadsync")
 	schemas := newSchemaPool(t, cs)
 	backendtest.Run(t, backendtest.Kind{
 		Parallel: true,

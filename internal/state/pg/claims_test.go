@@ -11,6 +11,7 @@ import (
 // and the claim it held lives again: another workspace's holder is told
 // that this one holds the person.
 func TestClaimsConnectAgain(t *testing.T) {
+	t.Parallel()
 	cs := testConnStr(t)
 	schema := testSchema(t, cs)
 	dach := newPG(t, cs, schema, "dach", alice)

@@ -11,6 +11,7 @@ import (
 )
 
 func TestRedact(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ cs, text string }{
 		{"postgres://u:s3cr%21t@db.example.com/leads", "dial postgres://u:s3cr%21t@db.example.com/leads failed; s3cr!t"},
 		{"postgresql://u:hunter22@h/db", "postgresql://u:hunter22@h/db"},
@@ -48,6 +49,7 @@ func TestRedact(t *testing.T) {
 // A postgres:// URL whose user name or password holds an unencoded @ / ? #
 // is refused before it is read, with a message naming no part of it.
 func TestUnencodedUserInfo(t *testing.T) {
+	t.Parallel()
 	bad := []string{
 		"postgres://ann:zz@LEAKME/rd@127.0.0.1:46369/leadsync_test",
 		"postgres://ann:a@LEAKME:w/rd@127.0.0.1:46369/leadsync_test",
@@ -90,6 +92,7 @@ func TestUnencodedUserInfo(t *testing.T) {
 
 // Errors from a failed connection never carry the password.
 func TestConnectErrorRedacted(t *testing.T) {
+	t.Parallel()
 	for _, cs := range []string{
 		"postgres://leaduser:TopSecret99@127.0.0.1:1/leads?connect_timeout=5",
 		"host=127.0.0.1 port=1 user=leaduser password=TopSecret99 dbname=leads connect_timeout=5",
@@ -158,6 +161,7 @@ func TestDefaultTLS(t *testing.T) {
 }
 
 func TestNames(t *testing.T) {
+	t.Parallel()
 	for _, ok := range []string{"default", "uk", "dach-2026", "a.b_c"} {
 		if err := CheckWorkspaceName(ok); err != nil {
 			t.Errorf("%s: %v", ok, err)
@@ -224,6 +228,7 @@ func FuzzConnStr(f *testing.F) {
 // statement was doing) keeps its words when the operation around it wraps
 // it again, its password removed, and errors.Is still finds its cause.
 func TestWrapSaysWhatOnce(t *testing.T) {
+	t.Parallel()
 	b, err := New(Options{ConnStr: "postgres://u:hunter22@127.0.0.1/db"})
 	if err != nil {
 		t.Fatal(err)

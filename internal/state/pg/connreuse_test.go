@@ -2,6 +2,8 @@ package pg
 
 import (
 	"context"
+	"net/url"
+	"strings"
 	"sync"
 	"testing"
 
@@ -26,14 +28,61 @@ type connPool struct {
 // connections per handle, with room to spare below the server's 200.
 const maxIdle = 24
 
-// reuseConns makes the Backends opened until t ends share connPool's
-// connections to cs. The caller runs no other test at the same time
-// (the hooks are the package's).
-func reuseConns(t *testing.T, cs string) *connPool {
+// connPools are reuseConns' pools, by the connection string their
+// Backends connect with. TestMain points takeConn and giveConn at them
+// once, before any test: the pg tests run side by side, and none writes
+// the hooks while another reads them.
+var connPools = struct {
+	mu sync.Mutex
+	by map[string]*connPool
+}{by: map[string]*connPool{}}
+
+// hookConnPools points the package's hooks at connPools; a connection
+// string without a pool gets a new connection and closes it, as without
+// the hooks.
+func hookConnPools() {
+	takeConn = func(cs string) *pgx.Conn {
+		if p := poolOf(cs); p != nil {
+			return p.take(cs)
+		}
+		return nil
+	}
+	giveConn = func(cs string, c *pgx.Conn) bool {
+		p := poolOf(cs)
+		return p != nil && p.give(cs, c)
+	}
+}
+
+// poolOf is the pool of the Backends connecting with cs, or nil.
+func poolOf(cs string) *connPool {
+	connPools.mu.Lock()
+	defer connPools.mu.Unlock()
+	return connPools.by[cs]
+}
+
+// reuseConns makes the Backends opened with the connection string it
+// returns, until t ends, share a connPool's connections. That string is
+// cs with the session's application_name set to app (leadsync sets
+// "leadsync" when none is): a pool of its own, which no other test
+// running at the same time connects with.
+func reuseConns(t *testing.T, cs, app string) (string, *connPool) {
+	if strings.HasPrefix(cs, "postgres://") || strings.HasPrefix(cs, "postgresql://") {
+		sep := "?"
+		if strings.Contains(cs, "?") {
+			sep = "&"
+		}
+		cs += sep + "application_name=" + url.QueryEscape(app)
+	} else {
+		cs += " application_name=" + app
+	}
 	p := &connPool{cs: cs}
-	takeConn, giveConn = p.take, p.give
+	connPools.mu.Lock()
+	connPools.by[cs] = p
+	connPools.mu.Unlock()
 	t.Cleanup(func() {
-		takeConn, giveConn = nil, nil
+		connPools.mu.Lock()
+		delete(connPools.by, cs)
+		connPools.mu.Unlock()
 		p.mu.Lock()
 		defer p.mu.Unlock()
 		for _, c := range p.idle {
@@ -41,7 +90,7 @@ func reuseConns(t *testing.T, cs string) *connPool {
 		}
 		p.idle = nil
 	})
-	return p
+	return cs, p
 }
 
 func (p *connPool) take(cs string) *pgx.Conn {
@@ -74,9 +123,9 @@ func (p *connPool) give(cs string, c *pgx.Conn) bool {
 // A closed Backend's connection serves the next Backend under the hook,
 // and a connection left inside a transaction is closed, not kept.
 func TestReuseConnsHandsOnIdleConnections(t *testing.T) {
-	cs := testConnStr(t)
+	t.Parallel()
+	cs, p := reuseConns(t, testConnStr(t), "leadsync_reuse_test")
 	schema := testSchema(t, cs)
-	p := reuseConns(t, cs)
 	a := newPG(t, cs, schema, "", alice)
 	apply(t, a, events())
 	pid := a.conn.PgConn().PID()

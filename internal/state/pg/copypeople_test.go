@@ -35,6 +35,7 @@ func (b *blockedWrites) write(v int) error {
 // prepare the one after) but not a third: the putter is at most two
 // batches ahead of the writes.
 func TestAheadWriterTakesOneBatchWhileOneIsWritten(t *testing.T) {
+	t.Parallel()
 	synctest.Test(t, func(t *testing.T) {
 		b := &blockedWrites{release: make(chan struct{})}
 		w := writeAhead(b.write)
@@ -68,6 +69,7 @@ func TestAheadWriterTakesOneBatchWhileOneIsWritten(t *testing.T) {
 // A write that fails stops the putter (put fails) and wait returns the
 // write's error, not the putter's.
 func TestAheadWriterStopsAtAFailedWrite(t *testing.T) {
+	t.Parallel()
 	synctest.Test(t, func(t *testing.T) {
 		b := &blockedWrites{release: make(chan struct{}), failOn: 1}
 		close(b.release)
@@ -92,6 +94,7 @@ func TestAheadWriterStopsAtAFailedWrite(t *testing.T) {
 // When the putter fails (the source broke), the batches queued are not
 // written and wait returns the putter's error.
 func TestAheadWriterDropsTheQueueWhenThePutterFails(t *testing.T) {
+	t.Parallel()
 	synctest.Test(t, func(t *testing.T) {
 		b := &blockedWrites{release: make(chan struct{})}
 		w := writeAhead(b.write)
@@ -130,6 +133,7 @@ func (c countedBatches) People(fn func([]*state.Person) error) error {
 // workspace as it was, and stops the source: it read at most the few
 // batches ahead of the one refused, not the whole state.
 func TestPushStopsWhenTheServerRefusesABatch(t *testing.T) {
+	t.Parallel()
 	cs := testConnStr(t)
 	b := newPG(t, cs, testSchema(t, cs), "", alice)
 	first := backendtest.ManyPeople(t, 30)

@@ -12,6 +12,7 @@ import (
 // A Base's person IDs come from one query of their own, in the Base's
 // snapshot, while the people are read through the Base.
 func TestPersonIDsInOneQueryOfTheBasesSnapshot(t *testing.T) {
+	t.Parallel()
 	cs := testConnStr(t)
 	b := newPG(t, cs, testSchema(t, cs), "", alice)
 	s := backendtest.ManyPeople(t, 40)

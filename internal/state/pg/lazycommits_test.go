@@ -10,6 +10,7 @@ import (
 // synchronous_commit is off. (What one session commits the next reads:
 // the conformance suite checks that throughout.)
 func TestTestSessionsCommitLazily(t *testing.T) {
+	t.Parallel()
 	cs := testConnStr(t)
 	b := newPG(t, cs, testSchema(t, cs), "", alice)
 	apply(t, b, events())

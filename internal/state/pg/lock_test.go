@@ -17,6 +17,7 @@ import (
 // a live holder, one of another host or one that did not record itself
 // yet is refused at once.
 func TestDeadHolder(t *testing.T) {
+	t.Parallel()
 	if runtime.GOOS == "windows" {
 		testenv.Skip(t, "safefile.ProcessAlive cannot tell here")
 	}

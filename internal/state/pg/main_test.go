@@ -8,5 +8,10 @@ import (
 )
 
 // TestMain keeps this package's temporary folders, and the states in
-// them, in memory (testenv.RunInMemory): no test here needs a disk.
-func TestMain(m *testing.M) { os.Exit(testenv.RunInMemory(m)) }
+// them, in memory (testenv.RunInMemory): no test here needs a disk. It
+// points the connection hooks at reuseConns' pools before any test
+// runs (hookConnPools).
+func TestMain(m *testing.M) {
+	hookConnPools()
+	os.Exit(testenv.RunInMemory(m))
+}

@@ -42,6 +42,7 @@ func paceKinds(t *testing.T) map[string]func(key string) sharedPace {
 // of the key waits for the rest of the gap, a late send moves the mark,
 // another key has a pace of its own.
 func TestPaceReserve(t *testing.T) {
+	t.Parallel()
 	for name, open := range paceKinds(t) {
 		t.Run(name, func(t *testing.T) {
 			const key = "secret-key-123"
@@ -84,6 +85,7 @@ func TestPaceReserve(t *testing.T) {
 // clock, never start two calls closer than the gap, and start at the pace
 // (each gap of the clock sees a start).
 func TestPaceOneStartPerGap(t *testing.T) {
+	t.Parallel()
 	for name, open := range paceKinds(t) {
 		t.Run(name, func(t *testing.T) {
 			const gap = 10 * time.Millisecond
@@ -137,6 +139,7 @@ func TestPaceOneStartPerGap(t *testing.T) {
 // from the first process that paces; the table holds a hash of the key,
 // never the key.
 func TestPaceMigratesAndKeepsNoKey(t *testing.T) {
+	t.Parallel()
 	cs := testConnStr(t)
 	old, schema, c := schemaAt(t, cs, 2)
 	ctx := context.Background()
@@ -176,6 +179,7 @@ func TestPaceMigratesAndKeepsNoKey(t *testing.T) {
 // pacer then paces the process alone), said without the password, and it
 // is not tried again at every call.
 func TestPaceDatabaseDown(t *testing.T) {
+	t.Parallel()
 	p, err := NewPace(Options{ConnStr: "postgres://u:hunter2secret@127.0.0.1:1/db?connect_timeout=2"}, "k")
 	mustNoErr(t, err, "new pace")
 	defer p.Close()
@@ -192,6 +196,7 @@ func TestPaceDatabaseDown(t *testing.T) {
 // apart share one pace: the one ahead waits for the rest of the gap after
 // the other's call, and the one behind does not wait ten minutes.
 func TestPaceAcrossSkewedClocks(t *testing.T) {
+	t.Parallel()
 	cs := testConnStr(t)
 	schema := testSchema(t, cs)
 	const gap = time.Minute
@@ -226,6 +231,7 @@ func TestPaceAcrossSkewedClocks(t *testing.T) {
 }
 
 func TestClockOffset(t *testing.T) {
+	t.Parallel()
 	at := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 	for _, tc := range []struct {
 		rtt, off, want time.Duration

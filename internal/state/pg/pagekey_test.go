@@ -53,6 +53,7 @@ func checkPageKeys(t *testing.T, b *Backend, column, when string) {
 // TestPageKeysWritten: every writer of people's rows writes their page
 // key: a push (COPY), a commit of an apply's calls.
 func TestPageKeysWritten(t *testing.T) {
+	t.Parallel()
 	cs := testConnStr(t)
 	b := newPG(t, cs, testSchema(t, cs), "", alice)
 	mustNoErr(t, b.Push(backendtest.Fold(t, append(events(), oddSearch("search.odd", 0))), false), "push")
@@ -66,6 +67,7 @@ func TestPageKeysWritten(t *testing.T) {
 // rewriting only the rows whose page name is not ASCII; its state is the
 // same, and SelectPaged finds people by key through the index.
 func TestMigrateSchema12(t *testing.T) {
+	t.Parallel()
 	cs := testConnStr(t)
 	old, schema, c := schemaAt(t, cs, 12)
 	ctx := context.Background()

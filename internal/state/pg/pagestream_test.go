@@ -18,6 +18,7 @@ import (
 // ID of nobody is left out, and a stream stopped after a page reads no
 // more.
 func TestStreamedPagesAreTheBasesPeople(t *testing.T) {
+	t.Parallel()
 	cs := testConnStr(t)
 	b := newPG(t, cs, testSchema(t, cs), "", alice)
 	s := backendtest.ManyPeople(t, 40)

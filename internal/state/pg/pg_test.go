@@ -15,6 +15,7 @@ import (
 // Append of the same call again (a retry after an error whose commit did
 // go through) records it once.
 func TestAppendRetryIdempotent(t *testing.T) {
+	t.Parallel()
 	cs := testConnStr(t)
 	b := newPG(t, cs, testSchema(t, cs), "", alice)
 	s, err := b.Load()
@@ -40,6 +41,7 @@ func TestAppendRetryIdempotent(t *testing.T) {
 }
 
 func TestSchemaVersion(t *testing.T) {
+	t.Parallel()
 	cs := testConnStr(t)
 	t.Run("newer refused", func(t *testing.T) {
 		schema := testSchema(t, cs)
@@ -91,6 +93,7 @@ func TestSchemaVersion(t *testing.T) {
 // meanwhile; when another run took it, the call is still recorded (it was
 // paid for), Append says the lock was lost, and the next load has the call.
 func TestLockLost(t *testing.T) {
+	t.Parallel()
 	cs := testConnStr(t)
 	schema := testSchema(t, cs)
 	evs := events()
@@ -200,6 +203,7 @@ func TestLockLost(t *testing.T) {
 // drift; a field added to state.Drift needs one (and a migration), as the
 // table has no extra column to keep it in.
 func TestHistoryColumns(t *testing.T) {
+	t.Parallel()
 	if driftExtra.Has {
 		t.Fatal("state.Drift has a field that no column of person_history models")
 	}

@@ -18,6 +18,7 @@ import (
 // A local state database is pushed into PostgreSQL a batch of people at a
 // time and arrives identical.
 func TestPushFromTheLocalDatabase(t *testing.T) {
+	t.Parallel()
 	cs := testConnStr(t)
 	s := backendtest.ManyPeople(t, 2*backend.StreamBatch+321)
 	src := filepath.Join(t.TempDir(), ".leadsync", "state.db")
@@ -43,6 +44,7 @@ func TestPushFromTheLocalDatabase(t *testing.T) {
 // the workspace holds that apply's state, every paid call and the
 // enrichment in flight included.
 func TestPushFromALocalSchema7WithPendingCalls(t *testing.T) {
+	t.Parallel()
 	cs := testConnStr(t)
 	src := filepath.Join(t.TempDir(), ".leadsync", "state.db")
 	want := localtest.InterruptedAtSchema7(t, local.Open(src), src)
@@ -98,6 +100,7 @@ func (h halfWay) People(fn func([]*state.Person) error) error {
 // leaves the state and the keys as they were; with another workspace in
 // the schema the keys are left alone.
 func TestForcePushRemakesTheKeysToPeople(t *testing.T) {
+	t.Parallel()
 	cs := testConnStr(t)
 	schema := testSchema(t, cs)
 	b := newPG(t, cs, schema, "", alice)
@@ -144,6 +147,7 @@ func TestForcePushRemakesTheKeysToPeople(t *testing.T) {
 // A push leaves the planner statistics of the people it wrote: without
 // them the first state list after it sorted every ID on disk.
 func TestPushAnalyzesThePeople(t *testing.T) {
+	t.Parallel()
 	cs := testConnStr(t)
 	b := newPG(t, cs, testSchema(t, cs), "", alice)
 	mustNoErr(t, b.Push(backendtest.ManyPeople(t, 30), false), "push")

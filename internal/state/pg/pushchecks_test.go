@@ -18,6 +18,7 @@ import (
 // them takes the people's key to their workspace off and puts it back,
 // checked once, before its commit.
 func TestPushSkipsTheKeyChecksWhenItMay(t *testing.T) {
+	t.Parallel()
 	cs := testConnStr(t)
 	ctx := context.Background()
 	s := backendtest.ManyPeople(t, backend.StreamBatch+321)

@@ -29,6 +29,7 @@ func newSchemaPool(t *testing.T, cs string) *testenv.SchemaPool {
 // under a name of its own; one whose tables a case changed is dropped,
 // not handed out again.
 func TestSchemaPoolHandsOnOnlyEmptiedUnchangedSchemas(t *testing.T) {
+	t.Parallel()
 	cs := testConnStr(t)
 	p := newSchemaPool(t, cs)
 	ctx := context.Background()

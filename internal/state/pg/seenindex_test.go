@@ -14,6 +14,7 @@ import (
 // the same, and PostgreSQL answers retention's question
 // (SelectSeenBefore) from the index, with sequential scans turned off.
 func TestMigrateSchema13(t *testing.T) {
+	t.Parallel()
 	cs := testConnStr(t)
 	old, schema, c := schemaAt(t, cs, 13)
 	ctx := context.Background()

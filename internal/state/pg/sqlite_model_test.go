@@ -19,6 +19,7 @@ import (
 // but for the tables the local backend keeps in files, so that both
 // engines share one relational model and its queries.
 func TestSameTablesAsSQLite(t *testing.T) {
+	t.Parallel()
 	cs := testConnStr(t)
 	schema := testSchema(t, cs)
 	b := newPG(t, cs, schema, "", alice)

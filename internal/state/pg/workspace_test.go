@@ -10,6 +10,7 @@ import (
 // A run that loaded the state before a push --force replaced it does not
 // write its rows into the new one.
 func TestCommitRefusesReplacedState(t *testing.T) {
+	t.Parallel()
 	cs := testConnStr(t)
 	schema := testSchema(t, cs)
 	b := newPG(t, cs, schema, "", alice)

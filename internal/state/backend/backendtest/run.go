@@ -64,6 +64,7 @@ func Run(t *testing.T, k Kind) {
 		{"EnrichIndex", testEnrichIndex},
 		{"TrackSketches", testTrackSketches},
 		{"SketchLeads", testSketchLeads},
+		{"CensusSketches", testCensusSketches},
 		{"LeadPages", testLeadPages},
 		{"ValueLists", testValueLists},
 		{"EnrichmentCompanies", testEnrichmentCompanies},
