@@ -76,7 +76,7 @@ type stallWatch struct {
 	// (errProbeRefused).
 	refused bool
 	ended   bool
-	cut    *stallError // the stall that ended the work, if one did
+	cut     *stallError // the stall that ended the work, if one did
 }
 
 type stallKey struct{}
