@@ -88,7 +88,7 @@ func runSandbox(ctx context.Context, f *Factory, o *arguments.Sandbox) error {
 	defer stopServing()
 	errOut := &sandboxSyncWriter{w: f.IO.ErrOut}
 	view := views.NewSandbox(f.IO.Out, errOut)
-	handler := recoverSandboxCalls(f, s, errOut)
+	handler := recoverSandboxCalls(f, s, view)
 	if !o.Quiet {
 		handler = logSandboxCalls(s, view, f.Now)
 	}
@@ -166,11 +166,11 @@ func logSandboxCalls(next http.Handler, view views.Sandbox, now func() time.Time
 }
 
 // recoverSandboxCalls answers a call whose handler panics (a bug of the
-// sandbox) with 500 and says so on errOut in one line naming the crash
+// sandbox) with 500 and says so through view in one line naming the crash
 // log that holds the stack, instead of net/http's stack trace on the
 // screen; the sandbox serves on. http.ErrAbortHandler (a fault that drops
 // the connection) goes on to net/http, which logs nothing for it.
-func recoverSandboxCalls(f *Factory, next http.Handler, errOut io.Writer) http.Handler {
+func recoverSandboxCalls(f *Factory, next http.Handler, view views.Sandbox) http.Handler {
 	return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
 		defer func() {
 			p := recover()
@@ -181,12 +181,8 @@ func recoverSandboxCalls(f *Factory, next http.Handler, errOut io.Writer) http.H
 				return
 			}
 			value, log := crashReport(f, p)
-			if log == "" {
-				log = "no file (it could not be written)"
-			}
 			http.Error(rw, "an internal error of the leadsync sandbox", http.StatusInternalServerError)
-			fmt.Fprintf(errOut, "sandbox: an internal error answering %s %s: %s. This is a bug in leadsync: please report it with the details in %s.\n",
-				r.Method, r.URL.Path, value, log)
+			view.Crashed(r.Method, r.URL.Path, value, log)
 		}()
 		next.ServeHTTP(rw, r)
 	})
