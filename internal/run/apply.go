@@ -267,15 +267,16 @@ func selection(opts ApplyOptions) (plan.Options, error) {
 	return plan.Options{Targets: p.Targets, Replace: p.Replace, Now: p.CreatedAt}, nil
 }
 
-// writableReading is the partial state of b holding what the plan reads
-// (as Reads.Read: the lead lists of its tracks' sources and of the
-// searches it reads by ID, at once and packed (State.ReadLeadsPacked:
-// the fold of a call reads the lists it changes), the store's counts of
-// those it counts, the people it names, its sources' people and those
-// its tracks read before). An ID of a page name ("page:"), and a
-// page name of a file to import (Reads.Pages), is followed to every
-// person the page name finds (State.ReadRefs), where Reads.Read, which
-// has no index of page names, reads every person.
+// writableReading is the partial state of b holding what the plan reads,
+// as Reads.Read reads it. It reads at once the lead lists of the
+// searches the plan reads by ID and of its tracks' sources, packed
+// (State.ReadLeadsPacked); the fold of a call reads as strings the lists
+// it changes. It reads the store's counts of the lists the plan counts,
+// the people it names, its sources' people and those its tracks read
+// before. An ID of a page name ("page:"), and the page name of a file to
+// import (Reads.Pages), is followed to every person that page name finds
+// (State.ReadRefs). Reads.Read, with no index of page names, reads every
+// person for one.
 func writableReading(b *state.Base, reads plan.Reads) (*state.State, error) {
 	st, err := b.Writable()
 	if err != nil {

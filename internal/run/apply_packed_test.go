@@ -13,10 +13,10 @@ import (
 
 // TestApplyReadsTheListsItPlansPacked applies an enrich block at its
 // limit over a state in the local database, as
-// TestApplyOfAnEnrichBlockReadsInPart does: the partial state it runs on
-// (partialEnrich) holds its sources' lead lists packed
-// (State.ReadLeadsPacked), as the plan reads them, none as LeadIDs, each
-// giving the list the store holds.
+// TestApplyOfAnEnrichBlockReadsInPart does. The partial state it runs on
+// holds its sources' lead lists packed (State.ReadLeadsPacked), as the
+// plan reads them. None is read as LeadIDs, and each gives the list the
+// store holds.
 func TestApplyReadsTheListsItPlansPacked(t *testing.T) {
 	dir := t.TempDir()
 	d, _, whole := appliedIn(t, dir, enrichConfig(2))

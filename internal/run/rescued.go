@@ -388,11 +388,13 @@ func (w *rescueRecorder) write(ctx context.Context, e *state.Event) error {
 // retried runs op, then again after each of the layer's delays while it
 // fails (noting each failure), until ctx is done; it returns op's last
 // error. The caller starts no new call meanwhile: a database that
-// restarts, or a disk being cleaned, does not end the run.
+// restarts, or a disk being cleaned, does not end the run. A write the
+// state refuses (state.RefusedError) is a bug, not a failure that passes:
+// it is not tried again.
 func (r *rescuing) retried(ctx context.Context, what string, op func() error) error {
 	err := op()
 	for _, d := range r.delays() {
-		if err == nil || ctx.Err() != nil {
+		if err == nil || ctx.Err() != nil || errors.As(err, new(*state.RefusedError)) {
 			return err
 		}
 		r.note("%s in %s failed (%v); trying again in %s, and starting no new call meanwhile", what, r.Describe(), err, d)

@@ -225,7 +225,7 @@ func (a *applier) forgetPeople(fe *ForgetPeopleEvent) {
 	erase := fe.Reason == ForgetErasure
 	keys := append([]string(nil), fe.Keys...)
 	// The packed lists the removal cuts (cutPacked), and whom it cuts.
-	packed, cut := map[string]bool{}, []string(nil)
+	packed, cut := map[string]bool{}, map[string]bool{}
 	for _, id := range fe.PersonIDs {
 		p := s.Person(id)
 		formOnly := p == nil
@@ -242,7 +242,7 @@ func (a *applier) forgetPeople(fe *ForgetPeopleEvent) {
 			if sr := s.Searches[addr]; sr != nil {
 				sr.LeadIDs = removeID(sr.LeadIDs, p.ID) // nil when not read
 				if sr.Packed != nil {
-					packed[addr], cut = true, append(cut, p.ID)
+					packed[addr], cut[p.ID] = true, true
 				}
 				if erase {
 					sr.Suppressed++

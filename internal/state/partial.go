@@ -351,12 +351,13 @@ func (s *State) foldable(e *Event) error {
 	return nil
 }
 
-// CheckWrite is the guard of a partial state's writes: it refuses changes
-// that name a person s never asked its store for (writing them would
-// delete the person) or a search whose lead IDs s never read (writing it
-// would drop them), and every change once an event could not be folded
-// in (a write would take the recorded event out of the journal). Nil for
-// a state read whole.
+// CheckWrite is the guard of a partial state's writes, which it refuses
+// with a RefusedError. It refuses changes that name a person s never
+// asked its store for (writing them would delete the person). It refuses
+// a search whose lead IDs s never read (writing it would drop them). Once
+// an event could not be folded in, it refuses every change (a write would
+// take the recorded event out of the journal). Nil for a state read
+// whole.
 func (s *State) CheckWrite(ch *Changes) error {
 	pt := s.partial
 	if pt == nil || ch == nil {
@@ -366,31 +367,43 @@ func (s *State) CheckWrite(ch *Changes) error {
 		// Written, the rows would drop from the journal a result they
 		// do not hold: it stays there, and the next command folds it
 		// into the state read whole.
-		return fmt.Errorf("refusing to write a state read in part that could not fold a recorded result (%v): nothing was written; the result is kept with the state, and the next command folds it in", pt.unfolded)
+		return refused("refusing to write a state read in part that could not fold a recorded result (%v): nothing was written; the result is kept with the state, and the next command folds it in", pt.unfolded)
 	}
 	for id := range ch.People {
 		if !pt.isAsked(id) {
-			return fmt.Errorf("refusing to write person %s, whom this state read in part never read (writing would delete them): nothing was written", id)
+			return refused("refusing to write person %s, whom this state read in part never read (writing would delete them): nothing was written", id)
 		}
 	}
 	for _, id := range ch.Removed {
 		if read := pt.isAsked(id); !read {
-			return fmt.Errorf("refusing to remove person %s, whom this state read in part never read: nothing was written", id)
+			return refused("refusing to remove person %s, whom this state read in part never read: nothing was written", id)
 		}
 	}
 	for addr := range ch.Searches {
 		if _, ok := pt.unread[addr]; ok && s.Searches[addr] != nil {
-			return fmt.Errorf("refusing to write search %s, whose lead IDs this state read in part never read (writing would drop them): nothing was written", addr)
+			return refused("refusing to write search %s, whose lead IDs this state read in part never read (writing would drop them): nothing was written", addr)
 		}
 	}
 	return nil
+}
+
+// RefusedError is a write CheckWrite or CheckWhole refuses: nothing was
+// written, and writing again refuses it again (a bug of the caller, not a
+// failure of the store), so it is never tried again.
+type RefusedError struct{ msg string }
+
+func (e *RefusedError) Error() string { return e.msg }
+
+// refused is a RefusedError of the message format makes of args.
+func refused(format string, args ...any) error {
+	return &RefusedError{msg: fmt.Sprintf(format, args...)}
 }
 
 // CheckWhole refuses a partial state where a whole state is written (a
 // state file, a replace): its missing people would be lost.
 func (s *State) CheckWhole() error {
 	if s.partial != nil {
-		return fmt.Errorf("a state read in part cannot be written whole (the people it did not read would be lost): nothing was written")
+		return refused("a state read in part cannot be written whole (the people it did not read would be lost): nothing was written")
 	}
 	return nil
 }

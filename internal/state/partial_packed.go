@@ -1,16 +1,20 @@
 package state
 
-// ReadLeadsPacked gives the searches at addrs whose lead lists s has not
-// read their lists packed (Search.Packed, read through Leads), in one
-// question to a store that packs them (LeadPacker), as Base.Reading reads
-// them for a plan: 10,000 lists of 300 IDs take 40 MB so, against 95 MB
-// as strings. The lists stay unread: a fold that changes one reads it as
-// LeadIDs first (ReadLeads, ReadLeadsOf, which drop the packed list), and
-// the guard of the writes (CheckWrite) refuses it until then. A removal
-// cuts the packed lists it does not read (cutPacked). A list the store
-// leaves out, one a removal cut before, and every list of a store that
-// does not pack them, are read as ReadLeadsOf reads them. Nothing for a
-// state read whole.
+// ReadLeadsPacked reads the lead lists of the searches at addrs that s
+// has not read, packed (Search.Packed, read through Leads), as
+// Base.Reading reads them for a plan. A store that packs lists
+// (LeadPacker) gives them in one question: 10,000 lists of 300 IDs take
+// 40 MB so, against 95 MB as strings. The lists such a store leaves out,
+// and every list of another store, are read as ReadLeadsOf reads them.
+//
+// A list read packed stays unread. A fold that changes it reads it as
+// LeadIDs first (ReadLeads and ReadLeadsOf drop the packed list); until
+// then the guard of the writes (CheckWrite) refuses it. A retention
+// removal cuts the packed lists (cutPacked).
+//
+// Call it right after Writable, before any fold: a list in the store
+// still holds the people a removal folded since, whom only a list read as
+// LeadIDs leaves out (cutRead). It does nothing for a state read whole.
 func (s *State) ReadLeadsPacked(addrs []string) error {
 	pt := s.partial
 	if pt == nil {
@@ -31,18 +35,11 @@ func (s *State) ReadLeadsPacked(addrs []string) error {
 }
 
 // packable reports whether the lead list of the search at addr is to be
-// read packed: s has a search there whose list it read in no form, and
-// no removal cut it (the store's list is cut when it is read: cutRead).
+// read packed: s has a search there whose list it read in no form.
 func (s *State) packable(addr string) bool {
 	_, unread := s.partial.unread[addr]
-	if sr := s.Searches[addr]; !unread || sr == nil || sr.Packed != nil {
-		return false
-	}
-	if s.changes == nil {
-		return true
-	}
-	_, cut := s.changes.Cut[addr]
-	return !cut
+	sr := s.Searches[addr]
+	return unread && sr != nil && sr.Packed == nil
 }
 
 // readPacked reads the lead lists of the searches at addrs packed from p
@@ -63,19 +60,15 @@ func (s *State) readPacked(p LeadPacker, addrs []string) error {
 	return nil
 }
 
-// cutPacked takes the people of ids out of the packed lead lists of the
-// searches at addrs (ReadLeadsPacked), as a removal's fold takes them out
-// of the lists it read: a plan's question after it (plan.Candidates)
-// finds them gone, as in the state read whole. The store cuts its own
-// lists (Changes.Cut).
-func (s *State) cutPacked(addrs map[string]bool, ids []string) {
-	if len(addrs) == 0 {
-		return
-	}
-	gone := memberOf(ids)
+// cutPacked takes the people of gone out of the packed lead lists of the
+// searches at addrs, as a retention removal's fold takes them out of the
+// lists it read. A plan's question after it (plan.Candidates) then finds
+// them gone, as in the state read whole. The store cuts its own lists
+// (Changes.Cut).
+func (s *State) cutPacked(addrs, gone map[string]bool) {
 	for addr := range addrs {
 		cp := *s.Searches[addr]
-		l := cp.Packed.Without(gone)
+		l := cp.Packed.Without(func(id string) bool { return gone[id] })
 		cp.Packed = &l
 		s.Searches[addr] = &cp
 	}
