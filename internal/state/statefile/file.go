@@ -8,6 +8,7 @@ import (
 	"io"
 	"unsafe"
 
+	"github.com/leadsync/leadsync/internal/recovered"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -84,12 +85,29 @@ func parse(path string, b []byte, src string) (*state.State, error) {
 	return s, nil
 }
 
-// check checks a decoded state (state.Check).
+// checkState and checkStreamed are state.Check and
+// state.CheckExceptPeople (variables for tests).
+var (
+	checkState    = (*state.State).Check
+	checkStreamed = (*state.State).CheckExceptPeople
+)
+
+// check checks a decoded state (checkState).
 func check(path string, s *state.State) (*state.State, error) {
-	if err := s.Check(); err != nil {
-		return nil, &CorruptError{Path: path, Reason: err.Error()}
+	if err := checkState(s); err != nil {
+		return nil, damaged(path, err)
 	}
 	return s, nil
+}
+
+// damaged is the *CorruptError of the file at path that a check of its
+// state refused with err; a *recovered.Panic (a bug of the check's, not
+// of the file) is returned as it is, for cli to report as a crash.
+func damaged(path string, err error) error {
+	if bug, ok := errors.AsType[*recovered.Panic](err); ok {
+		return bug
+	}
+	return &CorruptError{Path: path, Reason: err.Error()}
 }
 
 // lineOf returns the 1-based line of byte offset off in b.
