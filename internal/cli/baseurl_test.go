@@ -9,7 +9,6 @@ import (
 // addresses, checked as base_url is, and is refused with a sandbox in the
 // process, which has no address.
 func TestBaseURLOverride(t *testing.T) {
-	t.Parallel()
 	const real = "api {\n  base_url = \"https://api.example.com\"\n}\n"
 	const inProcess = "api {\n  sandbox = true\n}\n"
 	tests := []struct {

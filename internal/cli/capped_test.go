@@ -41,7 +41,6 @@ func (fixedResults) Enrich(context.Context, api.PageRequest) (*person.EnrichedPr
 // call_done event and its summary, and false for one of 299; the text
 // output says the 300 are probably cut off, and says nothing of the 299.
 func TestApplySaysASearchAtTheCapIsCapped(t *testing.T) {
-	t.Parallel()
 	const cfg = "api {\n  sandbox = true\n}\nsearch \"full\" {\n  keywords = \"full\"\n}\nsearch \"short\" {\n  keywords = \"short\"\n}\n"
 	svc := fixedResults{"full": api.MaxResults, "short": api.MaxResults - 1}
 	want := map[string]bool{"search.full": true, "search.short": false}

@@ -20,7 +20,6 @@ const ciExample = "../../examples/ci"
 // command they run exists, with those flags and arguments: a renamed flag
 // must not leave a team's CI broken.
 func TestCIExampleCommandsExist(t *testing.T) {
-	t.Parallel()
 	var scripts []string // shell scripts and hook entries, with where they are
 
 	var wf struct {
@@ -92,7 +91,6 @@ func TestCIExampleCommandsExist(t *testing.T) {
 // TestCIExampleConfigIsValid: the lead lists shipped with the example
 // validate and are formatted.
 func TestCIExampleConfigIsValid(t *testing.T) {
-	t.Parallel()
 	dir := filepath.Join(ciExample, "leads")
 	if code, out, errOut := runIn(t, dir, "validate"); code != 0 {
 		t.Errorf("validate: exit %d\n%s%s", code, out, errOut)
@@ -232,7 +230,6 @@ func (e errUnknownCommand) Error() string { return "no such leadsync command: " 
 // TestCheckInvocation: the checker itself finds wrong commands, flags and
 // arguments, and reads shell lines as the shell would.
 func TestCheckInvocation(t *testing.T) {
-	t.Parallel()
 	for _, tc := range []struct {
 		script string
 		ok     []bool
@@ -268,7 +265,6 @@ func TestCheckInvocation(t *testing.T) {
 // fetch an unpublished module), and the lead lists set a profile link
 // template (validated without a warning by TestCIExampleConfigIsValid).
 func TestCIExampleIsSafe(t *testing.T) {
-	t.Parallel()
 	path := filepath.Join(ciExample, ".github/workflows/leadsync.yml")
 	var wf struct {
 		Concurrency any `yaml:"concurrency"`

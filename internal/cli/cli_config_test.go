@@ -51,7 +51,6 @@ var errorMarker = regexp.MustCompile(`#\s*ERROR:`)
 // 1, each marked line named in the output, and the rendering as in the
 // golden file.
 func TestValidateInvalidFixtures(t *testing.T) {
-	t.Parallel()
 	root, _ := filepath.Abs("../../testdata/invalid")
 	dirs, _ := filepath.Glob(filepath.Join(root, "*"))
 	if len(dirs) < 40 {
@@ -87,7 +86,6 @@ func TestValidateInvalidFixtures(t *testing.T) {
 
 // TestValidateWarnings: warnings are shown, and validate still succeeds.
 func TestValidateWarnings(t *testing.T) {
-	t.Parallel()
 	root, _ := filepath.Abs("../../testdata/warnings")
 	dirs, _ := filepath.Glob(filepath.Join(root, "*"))
 	for _, dir := range dirs {
@@ -103,7 +101,6 @@ func TestValidateWarnings(t *testing.T) {
 }
 
 func TestValidateJSON(t *testing.T) {
-	t.Parallel()
 	root, _ := filepath.Abs("../../testdata/invalid")
 	for _, name := range []string{"array_filter_typo", "../warnings/api_key_literal", "no_configuration", "locals_cycle"} {
 		t.Run(filepath.Base(name), func(t *testing.T) {
@@ -130,7 +127,6 @@ func TestValidateJSON(t *testing.T) {
 }
 
 func TestValidateExamples(t *testing.T) {
-	t.Parallel()
 	for _, dir := range []string{"../../examples/quickstart", "../../examples/team"} {
 		code, out, errOut := runIn(t, dir, "validate")
 		if code != 0 || errOut != "" || !strings.HasPrefix(out, "Success! The configuration is valid") {
@@ -144,7 +140,6 @@ func TestValidateExamples(t *testing.T) {
 }
 
 func TestValidateVarFlagsAndEnv(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	writeTestFile(t, dir, "main.leads.hcl", "api {\n  sandbox = true\n}\nvariable \"kw\" {\n  type = string\n}\nsearch \"s\" {\n  keywords = var.kw\n}\n")
 	writeTestFile(t, dir, "v.leadvars.hcl", "kw = \"CTO\"\n")
@@ -163,7 +158,6 @@ func TestValidateVarFlagsAndEnv(t *testing.T) {
 }
 
 func TestValidateUsesCachedCatalog(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	writeTestFile(t, dir, "main.leads.hcl", "api {\n  sandbox = true\n}\nsearch \"s\" {\n  keywords = \"x\"\n  zip_code = \"10115\"\n}\n")
 	if code, _, errOut := runIn(t, dir, "validate"); code != 1 || !strings.Contains(errOut, `no argument "zip_code"`) {
@@ -183,7 +177,6 @@ func TestValidateUsesCachedCatalog(t *testing.T) {
 }
 
 func TestDiagnosticsColour(t *testing.T) {
-	t.Parallel()
 	root, _ := filepath.Abs("../../testdata/invalid")
 	f, _, errOut := configTestFactory(root)
 	f.IO.ErrTTY = true
@@ -203,7 +196,6 @@ func TestDiagnosticsColour(t *testing.T) {
 }
 
 func TestDiagnosticsHideSecrets(t *testing.T) {
-	t.Parallel()
 	const secret = "sk-live-abcdef123456"
 	dir := t.TempDir()
 	writeTestFile(t, dir, "main.leads.hcl", `api {
@@ -232,7 +224,6 @@ search "s" {
 }
 
 func TestFmt(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	ugly := "search \"s\" {\nkeywords = \"x\"\n  max_results= 5\n}\n"
 	pretty := "search \"s\" {\n  keywords    = \"x\"\n  max_results = 5\n}\n"
@@ -294,7 +285,6 @@ x.auto.leadvars.hcl
 }
 
 func TestFmtStdin(t *testing.T) {
-	t.Parallel()
 	f, out, _ := configTestFactory(t.TempDir())
 	f.IO.In = strings.NewReader("a=1\nbb=2\n")
 	if code := Run(context.Background(), f, []string{"fmt", "-"}); code != 0 || out.String() != "a  = 1\nbb = 2\n" {
@@ -303,7 +293,6 @@ func TestFmtStdin(t *testing.T) {
 }
 
 func TestCompletion(t *testing.T) {
-	t.Parallel()
 	for _, shell := range []string{"bash", "zsh", "fish", "powershell"} {
 		code, out, errOut := runIn(t, t.TempDir(), "completion", shell)
 		if code != 0 || !strings.Contains(out, "leadsync") || errOut != "" {
@@ -338,7 +327,6 @@ func readTestFile(t *testing.T, dir, name string) string {
 // TestStateFolderIsAFile: a stray file named .leadsync is named as such, not
 // reported as an invalid field catalog cache.
 func TestStateFolderIsAFile(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "main.leads.hcl"), []byte("api {\n  sandbox = true\n}\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -358,7 +346,6 @@ func TestStateFolderIsAFile(t *testing.T) {
 // diagnostics, each once (a module's mistake that depends on the instance
 // is one diagnostic naming the instances, in every form).
 func TestInvalidFixturesTextAndJSONAgree(t *testing.T) {
-	t.Parallel()
 	root, _ := filepath.Abs("../../testdata/invalid")
 	dirs, _ := filepath.Glob(filepath.Join(root, "*"))
 	header := regexp.MustCompile(`(?m)^(Error|Warning): (.*)$`)

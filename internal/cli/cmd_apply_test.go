@@ -149,7 +149,6 @@ func (r *applyRig) state(t *testing.T) *state.State {
 }
 
 func TestApplyFirstInterruptFinishesCallsInFlightAndStartsNoMore(t *testing.T) {
-	t.Parallel()
 	g := newGate()
 	r := newApplyRig(t, g)
 	intr := make(chan os.Signal, 2)
@@ -202,7 +201,6 @@ func TestApplyFirstInterruptFinishesCallsInFlightAndStartsNoMore(t *testing.T) {
 // recorded in the backend's words, never of a journal the PostgreSQL
 // backend does not have.
 func TestApplySecondInterruptExitsAtOnce(t *testing.T) {
-	t.Parallel()
 	t.Run("local", func(t *testing.T) { secondInterrupt(t, nil, nil) })
 	t.Run("pg", func(t *testing.T) {
 		cs, schema := pgTestSchema(t)
@@ -251,7 +249,6 @@ func secondInterrupt(t *testing.T, env []string, def *backend.Block) {
 }
 
 func TestApplyAsksForYes(t *testing.T) {
-	t.Parallel()
 	for _, tc := range []struct {
 		answer string
 		code   int
@@ -281,7 +278,6 @@ func TestApplyAsksForYes(t *testing.T) {
 }
 
 func TestApplyRefusesJSONWithoutApproval(t *testing.T) {
-	t.Parallel()
 	r := newApplyRig(t, nil)
 	code, _, errOut := r.start("", nil, "apply", "--json")
 	if c := <-code; c != ExitError || !strings.Contains(errOut.String(), "--auto-approve") {

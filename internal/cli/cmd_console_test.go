@@ -12,7 +12,6 @@ import (
 // The state's lock does not stop it: it reads without one. (Ann is no
 // longer a CTO: a track read her new title.)
 func TestConsoleExitCodes(t *testing.T) {
-	t.Parallel()
 	dir, store := stateTestDir(t)
 	if _, err := store.Lock("apply"); err != nil {
 		t.Fatal(err)

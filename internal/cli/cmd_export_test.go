@@ -69,7 +69,6 @@ func exportTestFactory(t *testing.T, dir string) *Factory {
 }
 
 func TestExportWritesFromStateWithoutCalls(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "main.leads.hcl"), []byte(exportTestConfig), 0o644); err != nil {
 		t.Fatal(err)
@@ -131,7 +130,6 @@ func TestExportWritesFromStateWithoutCalls(t *testing.T) {
 }
 
 func TestExportWithoutStateAndJSON(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "main.leads.hcl"), []byte(exportTestConfig), 0o644); err != nil {
 		t.Fatal(err)
@@ -176,7 +174,6 @@ func TestExportWithoutStateAndJSON(t *testing.T) {
 }
 
 func TestExportRefusesInvalidConfig(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	bad := strings.Replace(exportTestConfig, `"email"`, `"shoeSize"`, 1)
 	if err := os.WriteFile(filepath.Join(dir, "main.leads.hcl"), []byte(bad), 0o644); err != nil {
@@ -199,7 +196,6 @@ func TestExportRefusesInvalidConfig(t *testing.T) {
 // TestExportJSONErrors: with --json, an invalid configuration or a damaged
 // state still gives one JSON object on stdout (a script reads it), exit 1.
 func TestExportJSONErrors(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	bad := strings.Replace(exportTestConfig, `"email"`, `"shoeSize"`, 1)
 	if err := os.WriteFile(filepath.Join(dir, "main.leads.hcl"), []byte(bad), 0o644); err != nil {

@@ -111,7 +111,6 @@ func remoteConfig(url string) string {
 }
 
 func TestFieldsBuiltin(t *testing.T) {
-	t.Parallel()
 	code, out, errOut := apiRun(t, t.TempDir(), nil, "fields")
 	if code != 0 || errOut != "" {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
@@ -138,7 +137,6 @@ func TestFieldsBuiltin(t *testing.T) {
 }
 
 func TestFieldsRefreshSandbox(t *testing.T) {
-	t.Parallel()
 	dir := writeConfig(t, sandboxConfig)
 	code, out, errOut := apiRun(t, dir, nil, "fields", "--refresh")
 	if code != 0 {
@@ -162,7 +160,6 @@ func TestFieldsRefreshSandbox(t *testing.T) {
 }
 
 func TestFieldsRefreshChanges(t *testing.T) {
-	t.Parallel()
 	fields := catalog.Default().Fields
 	fields = fields[:len(fields)-1] // countryFilter gone
 	for i := range fields {
@@ -181,7 +178,6 @@ func TestFieldsRefreshChanges(t *testing.T) {
 }
 
 func TestFieldsErrors(t *testing.T) {
-	t.Parallel()
 	srv, _ := fakeService(t, catalog.Default().Fields, "the-right-key")
 	tests := []struct {
 		name   string
@@ -229,7 +225,6 @@ func TestFieldsErrors(t *testing.T) {
 // TestFieldsRefreshDespiteStaleCatalog: a configuration that is invalid only
 // because the cached catalog lacks a value can still refresh the catalog.
 func TestFieldsRefreshDespiteStaleCatalog(t *testing.T) {
-	t.Parallel()
 	fields := catalog.Default().Fields
 	for i := range fields {
 		if fields[i].SearchParameter == "countryFilter" {
@@ -257,7 +252,6 @@ search "fr" {
 }
 
 func TestDebugLog(t *testing.T) {
-	t.Parallel()
 	srv, _ := fakeService(t, catalog.Default().Fields, apiTestKey+"-debug")
 	dir := writeConfig(t, remoteConfig(srv.URL))
 	code, _, errOut := apiRun(t, dir, []string{"LEADSYNC_API_KEY=" + apiTestKey + "-debug", "LEADSYNC_LOG=debug"}, "usage")
@@ -279,7 +273,6 @@ func TestDebugLog(t *testing.T) {
 // TestFieldsCachePathAgrees: the help of --refresh names the cache that
 // the catalog writes (arguments imports no catalog: it reads no files).
 func TestFieldsCachePathAgrees(t *testing.T) {
-	t.Parallel()
 	if arguments.FieldsCachePath != catalog.CachePath {
 		t.Errorf("arguments.FieldsCachePath %q, catalog.CachePath %q", arguments.FieldsCachePath, catalog.CachePath)
 	}

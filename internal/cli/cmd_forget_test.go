@@ -13,7 +13,6 @@ import (
 )
 
 func TestForgetRespectsTheLock(t *testing.T) {
-	t.Parallel()
 	dir, st := stateTestDir(t)
 	l, err := st.Lock("apply")
 	if err != nil {
@@ -37,7 +36,6 @@ func TestForgetRespectsTheLock(t *testing.T) {
 }
 
 func TestForget(t *testing.T) {
-	t.Parallel()
 	tests := []struct {
 		args []string
 		out  []string
@@ -84,7 +82,6 @@ func TestForget(t *testing.T) {
 }
 
 func TestForgetNeedsAPerson(t *testing.T) {
-	t.Parallel()
 	dir, _ := stateTestDir(t)
 	if code, _, errOut := runIn(t, dir, "forget"); code != 1 || !strings.Contains(errOut, "PERSON") && !strings.Contains(errOut, "argument") {
 		t.Errorf("exit %d: %s", code, errOut)
@@ -95,7 +92,6 @@ func TestForgetNeedsAPerson(t *testing.T) {
 }
 
 func TestShowCountsSuppressed(t *testing.T) {
-	t.Parallel()
 	dir, _ := stateTestDir(t)
 	if code, _, errOut := runIn(t, dir, "forget", "--auto-approve", "ann"); code != 0 {
 		t.Fatalf("forget: %s", errOut)
@@ -111,7 +107,6 @@ func TestShowCountsSuppressed(t *testing.T) {
 }
 
 func TestForgetTwice(t *testing.T) {
-	t.Parallel()
 	dir, st := stateTestDir(t)
 	var serial uint64
 	for i, want := range []string{"ann: removed Ann Albers", "ann: already erased and suppressed."} {
@@ -141,7 +136,6 @@ func TestForgetTwice(t *testing.T) {
 // period are a forget of "people" in the plan, and apply removes them
 // without a call.
 func TestRetentionPlanAndApply(t *testing.T) {
-	t.Parallel()
 	dir, store := stateTestDir(t) // people last seen 2025-12-30; the clock says 2026-01-02
 	write(t, dir, "retention.leads.hcl", "leadsync {\n  retention = \"2d\"\n}\n")
 	code, out, errOut := runIn(t, dir, "plan", "--offline")
@@ -186,7 +180,6 @@ func checkNoBackupHolds(t *testing.T, path string, who ...string) {
 // In a workspace, forget names that workspace's state file (relative to
 // the configuration folder), not the default one's file name.
 func TestForgetNamesTheWorkspaceFile(t *testing.T) {
-	t.Parallel()
 	dir, _ := stateTestDir(t)
 	for _, args := range [][]string{{"workspace", "new", "t"}, {"--workspace", "t", "state", "push", "--from", ".leadsync/state.db"}} {
 		if code, _, errOut := runIn(t, dir, args...); code != 0 {
@@ -206,7 +199,6 @@ func TestForgetNamesTheWorkspaceFile(t *testing.T) {
 // "yes"; without a terminal and without --auto-approve it refuses before
 // reading anything. Nothing changes unless approved.
 func TestForgetAsksFirst(t *testing.T) {
-	t.Parallel()
 	tests := []struct {
 		name   string
 		tty    bool

@@ -84,7 +84,6 @@ where person.email != ""
 // output counted once (Bob is in both searches), an enrich block's people
 // (Cem's enrichment a copy), the console's counts and a where.
 func TestOutputAndConsoleFromTheStore(t *testing.T) {
-	t.Parallel()
 	whole := storedReadDir(t, "", nil)
 	db := local.NewStore(filepath.Join(whole, ".leadsync", "state.db"))
 	defer db.Close()

@@ -93,7 +93,6 @@ func planDir(t *testing.T, hcl string) string {
 }
 
 func TestPlanCommand(t *testing.T) {
-	t.Parallel()
 	dir := planDir(t, planTestConfig)
 
 	code, out, errOut, calls := runPlanCmd(t, dir, 9114)
@@ -160,7 +159,6 @@ func TestPlanCommand(t *testing.T) {
 }
 
 func TestPlanCommandConfigError(t *testing.T) {
-	t.Parallel()
 	dir := planDir(t, "search \"x\" {\n  keywords = 1 +\n}\n")
 	code, _, errOut, calls := runPlanCmd(t, dir, 9114)
 	if code != ExitError || calls != 0 || !strings.Contains(errOut, "main.leads.hcl line 2") {

@@ -85,7 +85,6 @@ func serveSandbox(t *testing.T, f *Factory, outR *io.PipeReader, outW *io.PipeWr
 }
 
 func TestSandboxCommandServesAndStops(t *testing.T) {
-	t.Parallel()
 	outR, outW := io.Pipe()
 	errOut := &lockedBuffer{}
 	f, interrupt := sandboxFactory(t, outW, errOut)
@@ -132,7 +131,6 @@ func TestSandboxCommandServesAndStops(t *testing.T) {
 // is answered 500, and stderr says so in one line naming the crash log,
 // with no stack trace; the sandbox serves on.
 func TestAPanicOfTheSandboxIsOneLine(t *testing.T) {
-	t.Parallel()
 	outR, outW := io.Pipe()
 	errOut := &lockedBuffer{}
 	f, interrupt := sandboxFactory(t, outW, errOut)
@@ -171,7 +169,6 @@ func TestAPanicOfTheSandboxIsOneLine(t *testing.T) {
 }
 
 func TestSandboxCommandStopsWithContext(t *testing.T) {
-	t.Parallel()
 	streams, _, out, errOut := TestStreams()
 	f := &Factory{IO: streams, Getenv: func(string) string { return "" }, Now: time.Now, Dir: t.TempDir(),
 		Interrupt: make(chan os.Signal)}
@@ -186,7 +183,6 @@ func TestSandboxCommandStopsWithContext(t *testing.T) {
 }
 
 func TestSandboxCommandRefusesBadFlags(t *testing.T) {
-	t.Parallel()
 	for _, c := range []struct {
 		args []string
 		want string
@@ -211,7 +207,6 @@ func TestSandboxCommandRefusesBadFlags(t *testing.T) {
 }
 
 func TestSandboxPortInUse(t *testing.T) {
-	t.Parallel()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -226,7 +221,6 @@ func TestSandboxPortInUse(t *testing.T) {
 }
 
 func TestSandboxBannerSaysTheDrift(t *testing.T) {
-	t.Parallel()
 	streams, _, out, errOut := TestStreams()
 	f := &Factory{IO: streams, Getenv: func(string) string { return "" }, Now: time.Now, Dir: t.TempDir(),
 		Interrupt: make(chan os.Signal)}
@@ -243,7 +237,6 @@ func TestSandboxBannerSaysTheDrift(t *testing.T) {
 }
 
 func TestSandboxDriftEnv(t *testing.T) {
-	t.Parallel()
 	for _, c := range []struct {
 		drift, epoch string
 		want         [2]float64
@@ -272,7 +265,6 @@ func TestSandboxDriftEnv(t *testing.T) {
 // the epoch of LEADSYNC_SANDBOX_EPOCH, so that a member who changed jobs
 // shows the new one to the client.
 func TestInProcessSandboxDrifts(t *testing.T) {
-	t.Parallel()
 	env := map[string]string{"LEADSYNC_SANDBOX_DRIFT": "0.2", "LEADSYNC_SANDBOX_EPOCH": "1"}
 	streams, _, _, _ := TestStreams()
 	f := &Factory{IO: streams, Getenv: func(k string) string { return env[k] }, Now: time.Now, Dir: t.TempDir()}

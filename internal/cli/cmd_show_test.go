@@ -15,7 +15,6 @@ import (
 )
 
 func TestShowPlanFile(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	p := &plan.Plan{FormatVersion: plan.FormatVersion, ConfigHash: "h", CreatedAt: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC),
 		Changes: []*plan.Change{{Address: "search.a", Kind: kind.Search, Action: plan.Run, Calls: 1, CallsMax: 1, Reason: plan.ReasonNew, Detail: `keywords="CTO"`}},

@@ -16,7 +16,6 @@ import (
 // with advice to run state recover (never "move it away"); recover keeps
 // the calls before the damage and keeps the journal aside, unchanged.
 func TestStateRecover(t *testing.T) {
-	t.Parallel()
 	// The journal of the JSON state file (the database has none).
 	dir, db := stateTestDir(t)
 	path := filepath.Join(dir, ".leadsync", "state.json")

@@ -75,7 +75,6 @@ func stateTestDir(t *testing.T) (dir string, store *local.Store) {
 }
 
 func TestStateCommandsGolden(t *testing.T) {
-	t.Parallel()
 	dir, _ := stateTestDir(t)
 	for _, tt := range []struct {
 		name string
@@ -108,7 +107,6 @@ func TestStateCommandsGolden(t *testing.T) {
 }
 
 func TestShowJSONHasNoNullLists(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "main.leads.hcl"), []byte(stateTestConfig), 0o644); err != nil {
 		t.Fatal(err)
@@ -134,7 +132,6 @@ func TestShowJSONHasNoNullLists(t *testing.T) {
 }
 
 func TestStateShowUnknownAddress(t *testing.T) {
-	t.Parallel()
 	dir, _ := stateTestDir(t)
 	code, _, errOut := runIn(t, dir, "state", "show", "search.cto[Berlin]")
 	if code != 1 || !strings.Contains(errOut, `search.cto["Berlin"]`) || !strings.Contains(errOut, "quote instance keys") {
@@ -145,7 +142,6 @@ func TestStateShowUnknownAddress(t *testing.T) {
 // TestStateShowUnknownAddressMessage: one sentence per point, a suggestion
 // for a typo, the address form for something that is no address.
 func TestStateShowUnknownAddressMessage(t *testing.T) {
-	t.Parallel()
 	dir, _ := stateTestDir(t)
 	tests := []struct{ args, want []string }{
 		{[]string{"state", "show", "profile.fonder"}, []string{"the state holds nothing at profile.fonder; did you mean profile.founder?", `Run "leadsync state list" to see every address`}},
@@ -166,7 +162,6 @@ func TestStateShowUnknownAddressMessage(t *testing.T) {
 }
 
 func TestStateRm(t *testing.T) {
-	t.Parallel()
 	dir, store := stateTestDir(t)
 	before, _ := os.ReadFile(store.Path())
 
@@ -209,7 +204,6 @@ func TestStateRm(t *testing.T) {
 // read time left (so the next plan finds them due), their history and
 // status stay; a person a profile block read keeps that read.
 func TestStateRmTrack(t *testing.T) {
-	t.Parallel()
 	dir, store := stateTestDir(t)
 	code, out, errOut := runIn(t, dir, "state", "rm", "track.champions")
 	if code != 0 {
@@ -242,7 +236,6 @@ func TestStateRmTrack(t *testing.T) {
 }
 
 func TestStateRmRespectsTheLock(t *testing.T) {
-	t.Parallel()
 	dir, store := stateTestDir(t)
 	l, err := store.Lock("apply")
 	if err != nil {
@@ -255,7 +248,6 @@ func TestStateRmRespectsTheLock(t *testing.T) {
 }
 
 func TestForceUnlock(t *testing.T) {
-	t.Parallel()
 	dir, store := stateTestDir(t)
 	code, _, errOut := runIn(t, dir, "force-unlock", "abc")
 	if code != 1 || !strings.Contains(errOut, "not locked") {
@@ -302,7 +294,6 @@ func TestForceUnlock(t *testing.T) {
 }
 
 func TestStateCommandsWithStateFlag(t *testing.T) {
-	t.Parallel()
 	_, store := stateTestDir(t)
 	empty := t.TempDir() // no configuration at all
 	code, out, errOut := runIn(t, empty, "state", "list", "--no-people", "--state", store.Path())
@@ -320,7 +311,6 @@ func TestStateCommandsWithStateFlag(t *testing.T) {
 // outcome; show (which replays the journal) counts that credit as one
 // that may have been charged, in the text and in --json.
 func TestShowCountsEnrichmentInFlightAtKill(t *testing.T) {
-	t.Parallel()
 	dir, store := stateTestDir(t)
 	s, err := store.Load()
 	if err != nil {
@@ -352,7 +342,6 @@ func TestShowCountsEnrichmentInFlightAtKill(t *testing.T) {
 // its last failure (show lists it under the failures of the last runs), in
 // text and JSON.
 func TestStateShowFailure(t *testing.T) {
-	t.Parallel()
 	dir, _ := stateTestDir(t)
 	code, out, errOut := runIn(t, dir, "state", "show", "search.old")
 	if code != 0 || !strings.Contains(out, "no successful call recorded") || !strings.Contains(out, "last failure") || !strings.Contains(out, "HTTP 503: service unavailable") {
@@ -374,7 +363,6 @@ func TestStateShowFailure(t *testing.T) {
 // TestShowJSONFirstRun: show --json says which searches had only their
 // first run, and counts their people as added, not 0.
 func TestShowJSONFirstRun(t *testing.T) {
-	t.Parallel()
 	dir, _ := stateTestDir(t)
 	code, out, errOut := runIn(t, dir, "show", "--json")
 	if code != 0 {

@@ -13,7 +13,6 @@ import (
 )
 
 func TestUsage(t *testing.T) {
-	t.Parallel()
 	srv, calls := fakeService(t, catalog.Default().Fields, apiTestKey+"-usage")
 	dir := writeConfig(t, remoteConfig(srv.URL))
 	env := []string{"LEADSYNC_API_KEY=" + apiTestKey + "-usage"}
@@ -37,7 +36,6 @@ func TestUsage(t *testing.T) {
 }
 
 func TestUsageSandbox(t *testing.T) {
-	t.Parallel()
 	code, out, errOut := apiRun(t, writeConfig(t, sandboxConfig), nil, "usage")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
@@ -46,7 +44,6 @@ func TestUsageSandbox(t *testing.T) {
 }
 
 func TestUsageErrors(t *testing.T) {
-	t.Parallel()
 	srv, _ := fakeService(t, catalog.Default().Fields, "the-right-key")
 	tests := []struct {
 		name   string
@@ -79,7 +76,6 @@ func TestUsageErrors(t *testing.T) {
 // TestAgainstServedSandbox runs usage and fields --refresh against the
 // sandbox served over HTTP, as `leadsync sandbox` serves it.
 func TestAgainstServedSandbox(t *testing.T) {
-	t.Parallel()
 	srv := httptest.NewServer(sandbox.New(sandbox.Options{NoLatency: true}))
 	defer srv.Close()
 	dir := writeConfig(t, fmt.Sprintf("api {\n  base_url    = %q\n  base_url_v2 = %q\n}\n", srv.URL, srv.URL))

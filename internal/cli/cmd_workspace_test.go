@@ -25,7 +25,6 @@ func runEnv(t *testing.T, dir string, env []string, args ...string) (int, string
 // Every command that reads or writes the state refuses a local workspace
 // that was never made, with the pg backend's words, and makes nothing.
 func TestLocalWorkspaceNeverMade(t *testing.T) {
-	t.Parallel()
 	dir, _ := stateTestDir(t)
 	for _, args := range [][]string{
 		{"plan", "--offline"},
@@ -66,7 +65,6 @@ func TestLocalWorkspaceNeverMade(t *testing.T) {
 // The workspace commands on the local backend: new, list (golden), the
 // workspace in use, push from the default one, pull, delete rules.
 func TestLocalWorkspaceCommands(t *testing.T) {
-	t.Parallel()
 	dir, store := stateTestDir(t)
 	def, err := store.Load()
 	if err != nil {
@@ -162,7 +160,6 @@ func TestLocalWorkspaceCommands(t *testing.T) {
 // there and not in the default one, and force-unlock works with
 // --workspace.
 func TestLocalWorkspaceLock(t *testing.T) {
-	t.Parallel()
 	dir, _ := stateTestDir(t)
 	for _, args := range [][]string{{"workspace", "new", "uk"}, {"--workspace", "uk", "state", "push"}} {
 		if code, _, errOut := runIn(t, dir, args...); code != 0 {

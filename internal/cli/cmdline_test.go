@@ -13,7 +13,6 @@ import (
 // says what is wrong and what was expected, the usage line and a pointer to
 // --help, with exit code 1 and nothing on standard output.
 func TestCommandLineErrors(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "file.txt"), nil, 0o644); err != nil {
 		t.Fatal(err)
@@ -68,7 +67,6 @@ func TestCommandLineErrors(t *testing.T) {
 // TestEveryCommandHasHelp: every command says in one line what it does and
 // shows examples, and every flag has a description.
 func TestEveryCommandHasHelp(t *testing.T) {
-	t.Parallel()
 	f, _, _ := configTestFactory(t.TempDir())
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
@@ -99,7 +97,6 @@ func TestEveryCommandHasHelp(t *testing.T) {
 // before anything else: before --chdir is applied, before the
 // configuration is read.
 func TestCommandLineMistakes(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	for _, c := range []struct {
 		args []string

@@ -13,7 +13,6 @@ import (
 // file that holds the stack, exit 1, and no Go stack trace on the
 // screen; with --json, the failure's JSON document carries the message.
 func TestAPanicIsOneMessage(t *testing.T) {
-	t.Parallel()
 	for _, args := range [][]string{{"validate"}, {"validate", "--json"}, {"apply", "--json", "--auto-approve"}} {
 		f, out, errOut := configTestFactory(t.TempDir())
 		f.CacheDir = t.TempDir()
@@ -60,7 +59,6 @@ func jsonFailureMessage(t *testing.T, doc []byte) string {
 // TestAPanicKeepsTheSecrets: a panic whose value holds the API key or the
 // PostgreSQL password shows neither, on the screen or in the crash log.
 func TestAPanicKeepsTheSecrets(t *testing.T) {
-	t.Parallel()
 	const key, pw = "sk_live_SECRET42", "pg-Passw0rd"
 	f, _, errOut := configTestFactory(t.TempDir())
 	f.CacheDir = t.TempDir()

@@ -9,7 +9,6 @@ import (
 // TestSingleDashLongFlags lists command lines and what cobra is given:
 // Terraform's one-dash long flags get two, and nothing else changes.
 func TestSingleDashLongFlags(t *testing.T) {
-	t.Parallel()
 	tests := []struct{ in, want string }{
 		{"plan -out=leads.plan", "plan --out=leads.plan"},
 		{"-chdir=dir plan", "--chdir=dir plan"},

@@ -20,7 +20,6 @@ import (
 // exactly one JSON document (apply: one event per line), with the error
 // in it when the command failed.
 func TestJSONOnEveryFailure(t *testing.T) {
-	t.Parallel()
 	const sandboxCfg = "api {\n  sandbox = true\n}\nsearch \"cto\" {\n  keywords = \"CTO\"\n}\n"
 	modes := map[string]func(t *testing.T, dir string){
 		"invalid config": func(t *testing.T, dir string) {
@@ -151,7 +150,6 @@ func write(t *testing.T, dir, name, content string) {
 // TestApplyJSONSummaryListsFiles: the summary event is the last line and
 // lists the files written; an apply with nothing to do ends with one too.
 func TestApplyJSONSummaryListsFiles(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	write(t, dir, "main.leads.hcl", `api {
   sandbox = true
@@ -202,7 +200,6 @@ export "leads" {
 // both when the configuration is invalid (the failure document) and for
 // a warning of a plan that is made.
 func TestPlanJSONDiagnosticsHaveRange(t *testing.T) {
-	t.Parallel()
 	for name, c := range map[string]struct {
 		cfg      string
 		line     float64

@@ -14,7 +14,6 @@ import (
 // parser in arguments/ (arguments/state_rm.go). A new command is those
 // two files and a line that adds it.
 func TestEveryCommandHasItsFiles(t *testing.T) {
-	t.Parallel()
 	f, _, _ := configTestFactory(t.TempDir())
 	root := NewRootCmd(f)
 	var walk func(c *cobra.Command)

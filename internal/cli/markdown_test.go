@@ -24,7 +24,6 @@ enrich "contacts" {
 `
 
 func TestPlanAndShowMarkdown(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	write := func(src string) {
 		if err := os.WriteFile(filepath.Join(dir, "main.leads.hcl"), []byte(src), 0o644); err != nil {
@@ -89,7 +88,6 @@ func TestPlanAndShowMarkdown(t *testing.T) {
 // says so, with the diagnostics and where they are, as --json gets a JSON
 // document; the CI example no longer posts an empty comment.
 func TestPlanMarkdownFailureIsAComment(t *testing.T) {
-	t.Parallel()
 	for _, tc := range []struct {
 		name, config string
 		args         []string

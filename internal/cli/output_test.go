@@ -24,7 +24,6 @@ var printsLeft = map[string]struct {
 // terraform's commands print only through views. A file that calls
 // fmt.Fprint, Fprintf or Fprintln fails here unless printsLeft lists it.
 func TestOutputThroughViews(t *testing.T) {
-	t.Parallel()
 	files, err := filepath.Glob("*.go")
 	if err != nil {
 		t.Fatal(err)

@@ -10,7 +10,6 @@ import (
 )
 
 func TestVersionFlag(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	code, flag, _ := runIn(t, dir, "--version")
 	code2, cmd, _ := runIn(t, dir, "version")
@@ -20,7 +19,6 @@ func TestVersionFlag(t *testing.T) {
 }
 
 func TestHelpTopics(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	for _, tc := range []struct {
 		args []string
@@ -45,7 +43,6 @@ func TestHelpTopics(t *testing.T) {
 }
 
 func TestCompletionOffersAddresses(t *testing.T) {
-	t.Parallel()
 	dir, _ := stateTestDir(t)
 	// The state's configuration, with an enrich and an export block.
 	write(t, dir, "more.leads.hcl", "enrich \"contacts\" {\n  from = [search.cto]\n}\nexport \"x\" {\n  path = \"x.csv\"\n  sheet \"A\" {\n    from = [search.cto]\n  }\n}\n")
@@ -93,7 +90,6 @@ func TestCompletionOffersAddresses(t *testing.T) {
 // and the addresses inside them, state mv the state's addresses, and
 // --workspace, workspace select and delete the workspaces there are.
 func TestCompletionOffersModulesAndWorkspaces(t *testing.T) {
-	t.Parallel()
 	dir, _ := stateTestDir(t)
 	write(t, dir, "more.leads.hcl", "module \"dach\" {\n  for_each = toset([\"de\"])\n  source = \"./persona\"\n}\n")
 	if err := os.MkdirAll(filepath.Join(dir, "persona"), 0o755); err != nil {
@@ -139,7 +135,6 @@ func TestCompletionOffersModulesAndWorkspaces(t *testing.T) {
 // TestSavedPlanWithNoChanges: apply of a saved plan with nothing to do
 // says so like a plain apply, and makes no call.
 func TestSavedPlanWithNoChanges(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	write(t, dir, "main.leads.hcl", "api {\n  sandbox = true\n}\n")
 	if code, _, errOut := runIn(t, dir, "plan", "--offline", "--out", "empty.plan"); code != 0 {
@@ -160,7 +155,6 @@ func TestSavedPlanWithNoChanges(t *testing.T) {
 }
 
 func TestSuffixHint(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	write(t, dir, "main.hcl", "api {\n  sandbox = true\n}\n")
 	code, _, errOut := runIn(t, dir, "validate")

@@ -9,7 +9,6 @@ import (
 // TestIsTerminalNotDevNull: /dev/null is a character device but not a
 // terminal, so a run with </dev/null neither prompts nor draws a status line.
 func TestIsTerminalNotDevNull(t *testing.T) {
-	t.Parallel()
 	for _, path := range []string{os.DevNull, filepath.Join(t.TempDir(), "file")} {
 		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 		if err != nil {
@@ -28,7 +27,6 @@ func TestIsTerminalNotDevNull(t *testing.T) {
 // TestTextWidth: text wraps at the default width unless Out is a
 // narrower terminal; a very narrow one still gets usable lines.
 func TestTextWidth(t *testing.T) {
-	t.Parallel()
 	for _, c := range []struct{ outWidth, def, want int }{
 		{0, 76, 76},   // not a terminal
 		{200, 76, 76}, // a wide terminal: lines stay readable

@@ -17,7 +17,6 @@ import (
 // one of this test's own, as the client's pacer is shared by every client
 // of a key in the process and keeps the clock of the first.
 func TestBillingRetrySaysWhatItWaitsFor(t *testing.T) {
-	t.Parallel()
 	const key = "lk-test-WAIT-N0TE-D0NT-LEAK"
 	clock := apitest.NewAutoClock(apiTestNow)
 	for _, args := range [][]string{{"plan"}, {"apply", "--auto-approve"}, {"usage"}} {
