@@ -238,3 +238,31 @@ enrich "leaders" {
 }
 `, leaders)
 }
+
+// TestApplyBoundsAsPlanWithAnotherBlocksSourceRun applies two enrich
+// blocks at their limits where only the second refreshes, and a source of
+// the first alone runs (a city added). The apply reads the first block's
+// packed sketches whole; each is counted once, as the plan of the whole
+// state counts it: the bounds the apply shows are the plan's.
+func TestApplyBoundsAsPlanWithAnotherBlocksSourceRun(t *testing.T) {
+	for _, leaders := range []int{1, 2, 3} {
+		dir := t.TempDir()
+		d, _, whole := appliedIn(t, dir, twoEnrichConfig(2, 1))
+		now := t0.Add(31 * 24 * time.Hour)
+		d.Now = func() time.Time { return now }
+		text := strings.Replace(twoEnrichConfig(2, leaders), "  refresh = \"30d\"\n", "", 1)
+		text = strings.Replace(text, `["Berlin", "Hamburg"]`, `["Berlin", "Hamburg", "Munich"]`, 1)
+		cfg := loadConfigText(t, dir, text)
+		want, _ := plan.Build(cfg, whole, plan.Options{Now: now})
+		v := &planView{}
+		if err := Apply(context.Background(), d, ApplyOptions{Config: cfg, AutoApprove: true}, v); err != nil {
+			t.Fatal(err)
+		}
+		if v.shown == nil {
+			t.Fatalf("limit %d: no plan shown", leaders)
+		}
+		if diff := cmp.Diff(jsonOf(t, want.Changes), jsonOf(t, v.shown.Changes)); diff != "" {
+			t.Errorf("limit %d: the plan shown differs from the plan of the whole state (-whole +applied):\n%s", leaders, diff)
+		}
+	}
+}
