@@ -3,8 +3,6 @@ package cli
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -14,13 +12,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/leadsync/leadsync/internal/sandbox"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/backend"
 	"github.com/leadsync/leadsync/internal/state/local"
-	"github.com/leadsync/leadsync/internal/testenv"
 )
 
 // syncBuffer is a bytes.Buffer safe for the concurrent writes of a running
@@ -210,20 +205,7 @@ func TestApplySecondInterruptExitsAtOnce(t *testing.T) {
 	t.Parallel()
 	t.Run("local", func(t *testing.T) { secondInterrupt(t, nil, nil) })
 	t.Run("pg", func(t *testing.T) {
-		cs := os.Getenv("LEADSYNC_TEST_PG")
-		if cs == "" {
-			testenv.Skip(t, "needs PostgreSQL: source .ci/pg-start (it sets LEADSYNC_TEST_PG)")
-		}
-		var b [6]byte
-		rand.Read(b[:])
-		schema := "cli_" + hex.EncodeToString(b[:])
-		t.Cleanup(func() {
-			ctx := context.Background()
-			if c, err := pgx.Connect(ctx, cs); err == nil {
-				c.Exec(ctx, "DROP SCHEMA IF EXISTS "+schema+" CASCADE")
-				c.Close(ctx)
-			}
-		})
+		cs, schema := pgTestSchema(t)
 		pg := &backend.Block{Type: "pg", Attrs: map[string]*backend.Attr{"schema_name": {Value: schema, Known: true}}}
 		secondInterrupt(t, []string{"LEADSYNC_PG_CONN_STR=" + cs}, pg)
 	})

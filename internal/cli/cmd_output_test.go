@@ -2,15 +2,11 @@ package cli
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/jackc/pgx/v5"
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/cli/arguments"
@@ -18,7 +14,6 @@ import (
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/backend/backendtest"
 	"github.com/leadsync/leadsync/internal/state/local"
-	"github.com/leadsync/leadsync/internal/testenv"
 )
 
 const storedReadConfig = `
@@ -117,20 +112,7 @@ func TestOutputAndConsoleFromTheStore(t *testing.T) {
 		}
 	})
 	t.Run("pg", func(t *testing.T) {
-		cs := os.Getenv("LEADSYNC_TEST_PG")
-		if cs == "" {
-			testenv.Skip(t, "needs PostgreSQL: source .ci/pg-start (it sets LEADSYNC_TEST_PG)")
-		}
-		var b [6]byte
-		rand.Read(b[:])
-		schema := "cli_" + hex.EncodeToString(b[:])
-		t.Cleanup(func() {
-			ctx := context.Background()
-			if c, err := pgx.Connect(ctx, cs); err == nil {
-				c.Exec(ctx, "DROP SCHEMA IF EXISTS "+schema+" CASCADE")
-				c.Close(ctx)
-			}
-		})
+		cs, schema := pgTestSchema(t)
 		env := []string{"LEADSYNC_PG_CONN_STR=" + cs}
 		dir := storedReadDir(t, "leadsync {\n  backend \"pg\" {\n    schema_name = \""+schema+"\"\n  }\n}\n", env)
 		if got := storedReadAnswers(t, dir, env); got != want {

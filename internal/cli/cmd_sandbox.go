@@ -88,7 +88,7 @@ func runSandbox(ctx context.Context, f *Factory, o *arguments.Sandbox) error {
 	defer stopServing()
 	errOut := &sandboxSyncWriter{w: f.IO.ErrOut}
 	view := views.NewSandbox(f.IO.Out, errOut)
-	var handler http.Handler = s
+	handler := recoverSandboxCalls(f, s, view)
 	if !o.Quiet {
 		handler = logSandboxCalls(s, view, f.Now)
 	}
@@ -162,6 +162,29 @@ func logSandboxCalls(next http.Handler, view views.Sandbox, now func() time.Time
 			}
 		}()
 		next.ServeHTTP(rec, r)
+	})
+}
+
+// recoverSandboxCalls answers a call whose handler panics (a bug of the
+// sandbox) with 500 and says so through view in one line naming the crash
+// log that holds the stack, instead of net/http's stack trace on the
+// screen; the sandbox serves on. http.ErrAbortHandler (a fault that drops
+// the connection) goes on to net/http, which logs nothing for it.
+func recoverSandboxCalls(f *Factory, next http.Handler, view views.Sandbox) http.Handler {
+	return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		defer func() {
+			p := recover()
+			if p == nil || p == http.ErrAbortHandler {
+				if p != nil {
+					panic(p)
+				}
+				return
+			}
+			value, log := crashReport(f, p)
+			http.Error(rw, "an internal error of the leadsync sandbox", http.StatusInternalServerError)
+			view.Crashed(r.Method, r.URL.Path, value, log)
+		}()
+		next.ServeHTTP(rw, r)
 	})
 }
 

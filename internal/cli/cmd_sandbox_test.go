@@ -40,32 +40,36 @@ func (l *lockedBuffer) String() string {
 	return l.b.String()
 }
 
-func TestSandboxCommandServesAndStops(t *testing.T) {
-	t.Parallel()
-	outR, outW := io.Pipe()
-	errOut := &lockedBuffer{}
+// sandboxFactory is a Factory for the sandbox command writing to out
+// and errOut, stopped by an interrupt on the channel returned.
+func sandboxFactory(t *testing.T, out, errOut io.Writer) (*Factory, chan<- os.Signal) {
 	interrupt := make(chan os.Signal, 1)
-	f := &Factory{
-		IO:        &IOStreams{In: strings.NewReader(""), Out: outW, ErrOut: errOut},
+	return &Factory{
+		IO:        &IOStreams{In: strings.NewReader(""), Out: out, ErrOut: errOut},
 		Getenv:    func(string) string { return "" },
 		Environ:   func() []string { return nil },
 		Now:       time.Now,
 		Dir:       t.TempDir(),
 		Interrupt: interrupt,
-	}
-	done := make(chan int, 1)
+	}, interrupt
+}
+
+// serveSandbox runs leadsync sandbox with args in the background, its
+// stdout written to outW and read from outR, and returns the base URL
+// of its banner, the banner, and its exit code to come.
+func serveSandbox(t *testing.T, f *Factory, outR *io.PipeReader, outW *io.PipeWriter, args ...string) (base, banner string, done <-chan int) {
+	t.Helper()
+	code := make(chan int, 1)
 	go func() {
-		done <- Run(context.Background(), f, []string{"sandbox", "--addr", "127.0.0.1:0", "--latency", "0", "--people", "300", "--key", "k-123"})
+		code <- Run(context.Background(), f, append([]string{"sandbox", "--addr", "127.0.0.1:0", "--latency", "0"}, args...))
 		outW.Close()
 	}()
-
 	// Read the banner, then keep draining stdout.
-	var banner strings.Builder
-	var base string
+	var b strings.Builder
 	sc := bufio.NewScanner(outR)
 	for sc.Scan() {
 		line := sc.Text()
-		banner.WriteString(line + "\n")
+		b.WriteString(line + "\n")
 		if rest, ok := strings.CutPrefix(strings.TrimSpace(line), "base_url    = "); ok {
 			base = strings.Trim(strings.Fields(rest)[0], `"`)
 		}
@@ -75,11 +79,20 @@ func TestSandboxCommandServesAndStops(t *testing.T) {
 	}
 	go io.Copy(io.Discard, outR)
 	if !strings.HasPrefix(base, "http://127.0.0.1:") {
-		t.Fatalf("no base_url in the banner:\n%s", banner.String())
+		t.Fatalf("no base_url in the banner:\n%s", b.String())
 	}
+	return base, b.String(), code
+}
+
+func TestSandboxCommandServesAndStops(t *testing.T) {
+	t.Parallel()
+	outR, outW := io.Pipe()
+	errOut := &lockedBuffer{}
+	f, interrupt := sandboxFactory(t, outW, errOut)
+	base, banner, done := serveSandbox(t, f, outR, outW, "--people", "300", "--key", "k-123")
 	for _, want := range []string{"base_url_v2 = \"" + base + "\"", "API key       k-123", "LEADSYNC_API_KEY=k-123", "300 members", "1,000 credits", "10,000 requests left this month"} {
-		if !strings.Contains(banner.String(), want) {
-			t.Errorf("banner lacks %q:\n%s", want, banner.String())
+		if !strings.Contains(banner, want) {
+			t.Errorf("banner lacks %q:\n%s", want, banner)
 		}
 	}
 
@@ -113,6 +126,48 @@ func TestSandboxCommandServesAndStops(t *testing.T) {
 			t.Errorf("stderr lacks %q:\n%s", want, log)
 		}
 	}
+}
+
+// TestAPanicOfTheSandboxIsOneLine: a call whose handler panics (a bug)
+// is answered 500, and stderr says so in one line naming the crash log,
+// with no stack trace; the sandbox serves on.
+func TestAPanicOfTheSandboxIsOneLine(t *testing.T) {
+	t.Parallel()
+	outR, outW := io.Pipe()
+	errOut := &lockedBuffer{}
+	f, interrupt := sandboxFactory(t, outW, errOut)
+	f.CacheDir = t.TempDir()
+	var broken sync.Once
+	bug := make(chan struct{})
+	f.Now = func() time.Time {
+		select {
+		case <-bug:
+			broken.Do(func() { panic("a bug in the sandbox") })
+		default:
+		}
+		return time.Now()
+	}
+	base, _, done := serveSandbox(t, f, outR, outW, "--quiet")
+	close(bug)
+	for i, want := range []int{http.StatusInternalServerError, http.StatusOK} {
+		req, _ := http.NewRequest(http.MethodGet, base+"/v1/billing", nil)
+		req.Header.Set("X-Api-Key", sandbox.DefaultKey)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil || resp.StatusCode != want {
+			t.Fatalf("call %d: %v %v, want %d", i+1, resp, err, want)
+		}
+		resp.Body.Close()
+	}
+	interrupt <- os.Interrupt
+	if code := <-done; code != 0 {
+		t.Fatalf("exit %d; stderr:\n%s", code, errOut)
+	}
+	screen := errOut.String()
+	if !strings.Contains(screen, "sandbox: an internal error answering GET /v1/billing: a bug in the sandbox.") ||
+		strings.Contains(screen, "goroutine ") || strings.Contains(screen, ".go:") {
+		t.Fatalf("want one line of the internal error and no stack trace:\n%s", screen)
+	}
+	checkCrashLog(t, f, screen, "sandbox.(*Server).handle")
 }
 
 func TestSandboxCommandStopsWithContext(t *testing.T) {

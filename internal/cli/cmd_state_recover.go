@@ -28,8 +28,8 @@ a state that holds some is refused by state push, and its exports would drop
 those rows. They carry nothing: nothing is lost and nothing is fetched again.
 
 Use it when a command says the journal cannot be replayed, or that a lead ID
-names a person who is not in people. Recover takes the state lock and reads
-the state whole. A state kept in a database (state.db, the default, or the pg
+names a person who is not in people. Recover takes the state lock; it reads
+the state whole only when some lead ID names nobody. A state kept in a database (state.db, the default, or the pg
 backend) records each call in a transaction and has no journal file to
 recover: there, recover only drops the lead IDs that name nobody.`,
 		Example: `  leadsync state recover

@@ -23,7 +23,8 @@ import (
 // to a file of its own (log, "" when it could not be written), named in
 // the message for the report. The command's deferred work (the state's
 // lock released, files closed) ran as the panic unwound; every answer
-// paid for was written to the state before the next call was made.
+// read before it was written to the state, and a call whose answer it
+// lost is in apply's summary as of unknown outcome.
 type crashError struct {
 	value string
 	log   string
@@ -35,9 +36,10 @@ func (e *crashError) Error() string {
 		where = e.log
 	}
 	return fmt.Sprintf("leadsync stopped on an internal error: %v\n\n"+
-		"This is a bug in leadsync, not in your configuration. Every answer paid\n"+
-		"for was written to the state before the next call; run the command again\n"+
-		"to go on. Please report it with the details in %s.", e.value, where)
+		"This is a bug in leadsync, not in your configuration. Every answer read\n"+
+		"before it is in the state; a call whose answer it lost is of unknown\n"+
+		"outcome (it may have been charged). Run the command again to go on.\n"+
+		"Please report it with the details in %s.", e.value, where)
 }
 
 // executeC runs the command args name, as root.ExecuteContextC does,
@@ -66,16 +68,25 @@ func executeC(ctx context.Context, f *Factory, root *cobra.Command, args []strin
 // deferred function that recovered p, or with the *recovered.Panic a
 // goroutine of the command recovered (its stack is that goroutine's).
 func crashed(f *Factory, p any) error {
+	value, log := crashReport(f, p)
+	return &crashError{value: value, log: log}
+}
+
+// crashReport writes the stack of the goroutine that panicked with p to
+// a crash log (crashed says from where to call it) and returns the
+// panic's value without the environment's secrets, and the log's path
+// ("" when it could not be written).
+func crashReport(f *Factory, p any) (value, log string) {
 	stack := debug.Stack()
 	if rp, ok := p.(*recovered.Panic); ok {
 		p, stack = rp.Value, rp.Stack
 	}
-	value := textfmt.Redact(fmt.Sprint(p), envSecrets(f)...)
-	path, err := crashLog(f, value, stack)
+	value = textfmt.Redact(fmt.Sprint(p), envSecrets(f)...)
+	log, err := crashLog(f, value, stack)
 	if err != nil {
-		path = ""
+		log = ""
 	}
-	return &crashError{value: value, log: path}
+	return value, log
 }
 
 // envSecrets are the secrets the environment gives a command, to be cut

@@ -14,10 +14,12 @@ import (
 )
 
 // panickyResults is fixedResults whose search of the keywords "boom"
-// panics (a bug in an apply's worker); answered lists the searches
-// answered.
+// panics (a bug in an apply's worker); the other searches are answered
+// only once it is about to (boom closed): they are in flight as it
+// panics. answered lists the searches answered.
 type panickyResults struct {
 	fixedResults
+	boom     chan struct{}
 	mu       sync.Mutex
 	answered []string
 }
@@ -25,8 +27,10 @@ type panickyResults struct {
 func (p *panickyResults) Search(ctx context.Context, gen api.Generation, req api.SearchRequest) (*api.SearchResult, error) {
 	kw, _ := req.Params["keywords"].(string)
 	if kw == "boom" {
+		close(p.boom)
 		panic("a bug in a worker")
 	}
+	<-p.boom
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.answered = append(p.answered, "search."+kw)
@@ -37,14 +41,14 @@ func (p *panickyResults) Search(ctx context.Context, gen api.Generation, req api
 // goroutine of its own) ends the command as a panic of the command does:
 // one message naming the crash log, the panic's value shown once (in
 // it), exit 1, no stack trace on the screen; the log holds the stack of
-// the worker that panicked; every search answered before it is in the
-// state. With --json too.
+// the worker that panicked; every search in flight as it panicked is
+// answered and in the state. With --json too.
 func TestAPanicInAWorkerIsOneMessage(t *testing.T) {
 	for _, args := range [][]string{{"apply", "--auto-approve"}, {"apply", "--auto-approve", "--json"}} {
 		dir := t.TempDir()
 		write(t, dir, "main.leads.hcl", "api {\n  sandbox = true\n}\n"+
 			"search \"a\" {\n  keywords = \"a\"\n}\nsearch \"b\" {\n  keywords = \"b\"\n}\nsearch \"boom\" {\n  keywords = \"boom\"\n}\n")
-		svc := &panickyResults{fixedResults: fixedResults{"a": 3, "b": 2}}
+		svc := &panickyResults{fixedResults: fixedResults{"a": 3, "b": 2}, boom: make(chan struct{})}
 		f, out, errOut := configTestFactory(dir)
 		f.CacheDir = t.TempDir()
 		f.Service = func(*config.Config) (api.Service, error) { return svc, nil }

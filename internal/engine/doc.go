@@ -19,8 +19,9 @@
 // It imports plan, config, state and api, the leaf kind (a call's
 // Kind is the kind of the block that makes it) and the leaf recovered (a
 // worker's panic is its outcome's error, which stops the run as a
-// journal's failure does: the calls in flight are recorded, and Run
-// returns the panic); the budget's ledger, the claims
+// journal's failure does: the calls in flight are recorded, a call whose
+// answer the panic lost fails with an unknown outcome, and Run returns
+// the panic); the budget's ledger, the claims
 // and the other workspaces come in through Options.
 //
 // No call is sent while a result is being written (the start hook of a

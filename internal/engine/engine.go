@@ -92,6 +92,7 @@ type outcome struct {
 	task     task
 	pending  bool // an enrich_pending event was recorded before the call
 	sent     bool // the call reached the service (its first attempt left the pacer)
+	answered bool // the service answered (set as the answer arrives, before event)
 	recorded bool // its result is recorded (handle sets it)
 	event    *state.Event
 	err      error

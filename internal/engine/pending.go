@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/recovered"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -31,9 +32,12 @@ func (r *runner) voidPending(o outcome) {
 }
 
 // unknownOutcome reports whether a failed call may have been charged
-// (api.Error.OutcomeUnknown). An error that is not the client's (a test
+// (api.Error.OutcomeUnknown, or a worker's panic after it was sent). An error that is not the client's (a test
 // double's) is taken as charged only when it says a request went out.
 func unknownOutcome(err error) bool {
+	if _, bug := errors.AsType[*recovered.Panic](err); bug {
+		return true // a panic after the call was sent: its answer is lost
+	}
 	var ae *api.Error
 	if errors.As(err, &ae) {
 		return ae.OutcomeUnknown()

@@ -234,6 +234,7 @@ func (r *runner) do(ctx context.Context, o *outcome) {
 			break
 		}
 		res, err := r.opts.Service.Search(ctx, gen, req)
+		o.answered = err == nil
 		if err != nil {
 			o.err = err
 			break
@@ -253,6 +254,7 @@ func (r *runner) do(ctx context.Context, o *outcome) {
 			break
 		}
 		p, err := r.opts.Service.Page(ctx, gen, t.page)
+		o.answered = err == nil
 		if err != nil {
 			o.err = err
 			break
@@ -266,6 +268,7 @@ func (r *runner) do(ctx context.Context, o *outcome) {
 	case kind.Enrich:
 		// The start hook records the pending enrichment as it is sent.
 		res, err := r.opts.Service.Enrich(ctx, t.page)
+		o.answered = err == nil
 		if err == nil {
 			err = api.CheckEnrichedPerson(res, t.networkID)
 		}

@@ -74,7 +74,7 @@ func (r *runner) handle(o outcome) {
 		defer func() { r.settleShares(t.call.Address, o.err == nil && o.event != nil && r.fatal == nil) }()
 	}
 	if p, ok := errors.AsType[*recovered.Panic](o.err); ok {
-		r.panicked(o, p)
+		r.panicked(&o, p)
 		return
 	}
 	if !o.sent && o.err == nil {
@@ -117,6 +117,12 @@ func (r *runner) handle(o outcome) {
 		}
 		return
 	}
+	r.result(&o)
+}
+
+// result records o's answer, the journal first, and counts it.
+func (r *runner) result(o *outcome) {
+	t := o.task
 	o.event.At = r.now()
 	// A search or profile read may change the leads of people any block
 	// reads (where, page name); an enrichment of someone another block
@@ -131,7 +137,7 @@ func (r *runner) handle(o outcome) {
 		// other, and the run stops.
 		o.recorded = true
 		r.sum.Kept = append(r.sum.Kept, t.call)
-		r.succeeded(t, o, jobs)
+		r.succeeded(t, *o, jobs)
 		r.recorded(err)
 		return
 	}
@@ -140,7 +146,7 @@ func (r *runner) handle(o outcome) {
 		return
 	}
 	o.recorded = true
-	r.succeeded(t, o, jobs)
+	r.succeeded(t, *o, jobs)
 }
 
 // succeeded counts t, whose result o is recorded, and reports it done,
@@ -194,17 +200,25 @@ func (r *runner) unrecorded(t task, ev *state.Event, err error) {
 
 // panicked ends the run after a worker's panic (a bug): no call starts
 // any more, the calls in flight are waited for and their answers
-// recorded, and Run returns the panic. The call itself is left as a
-// killed process leaves it: one never sent goes back to the budget (its
-// pending enrichment voided), one sent stays as the journal has it (a
-// pending enrichment's credits may be spent).
-func (r *runner) panicked(o outcome, p *recovered.Panic) {
-	if !o.sent {
-		r.refund(o.task)
-		r.voidPending(o)
-	}
+// recorded, and Run returns the panic. The call itself: one whose answer
+// was read before the panic is recorded like any; one sent whose answer
+// was lost is a failure of unknown outcome (an enrichment's credits may
+// be spent: state says so); one never sent goes back to the budget (its
+// pending enrichment voided).
+func (r *runner) panicked(o *outcome, p *recovered.Panic) {
 	r.fatal, r.bug = p, p
 	r.halt(p.Error())
+	if !o.sent && !o.answered {
+		r.refund(o.task)
+		r.voidPending(*o)
+		return
+	}
+	r.announce(o.task.call) // a Service that does not report sends
+	if o.event != nil {
+		r.result(o)
+		return
+	}
+	r.fail(o.task, p, false)
 }
 
 // fail records a failure of t: a call that failed for good, or, with

@@ -129,6 +129,7 @@ func (v *env) collectCensus(e *config.Enrich, sources []source, where bool) (blo
 	}
 	v.facts.readByCensus(whole)
 	if v.heldCensused(e, whole); v.facts.needsEveryone {
+		// A shortcut: that plan is made again over every person.
 		return bp, nil
 	}
 	// By ID: a person made from a sketch when met is a new value each time.

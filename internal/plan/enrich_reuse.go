@@ -35,7 +35,7 @@ import (
 // and the people the plan reads anyway are asked about (reuseAsk), its
 // sketches by their keys (heldSketches). A plan that then finds a place,
 // counts the people not read, or takes a census that counts some unread,
-// lists the keys and finds the people held then (knowHeld), known by ID
+// lists the keys and finds the people held then (findHeld), known by ID
 // alone as below: a copy past the places is no person to enrich. The
 // census asks about the people held it reads, and leaves out of those
 // it counts unread the copies (heldCensused). Without the keys it needs
@@ -79,9 +79,10 @@ type reuseFacts struct {
 	domains map[string][]string
 	unread  bool
 	// list finds the people held when the plan needs them after all
-	// (knowHeld): unread facts only; listed says it did.
-	list   heldLister
-	listed bool
+	// (findHeld): unread facts only; listed says it did, unlisted that
+	// it could not.
+	list             heldLister
+	listed, unlisted bool
 	// partial: held are every person the keys name, of whom only the
 	// first the block meets were read (firstHeld); met are those of the
 	// others the plan read whole as it met them (heldMet), nil for an ID
@@ -158,8 +159,8 @@ func reuseReads(opts Options, ix EnrichStore, scope reuseScope) (ids []string, f
 	if len(keys) == 0 {
 		return nil, facts, true, nil
 	}
-	found, err := keyedPeople(kf, keys)
-	if err != nil || found == nil {
+	found, known, err := keyedPeople(kf, keys)
+	if err != nil || !known {
 		return nil, nil, false, err
 	}
 	for _, id := range found {
@@ -208,36 +209,50 @@ type heldLister struct {
 	finds keyFinder
 }
 
-// knowHeld makes the facts of the people held elsewhere that reuseReads
-// left unread at the limit (reuseFacts.unread) those it gives with places
-// left past maxReuseRead (reuseFacts.partial): every person the keys
-// name, known by ID, none read for the copies. The plan then reads those
-// it meets before its copies take the places (heldMet), and those it
-// counts past the places (heldToEnrich), instead of everyone; an apply
-// reads those it meets before its last copy (readHeldMet). It reports
-// false when the keys cannot be listed or are more than maxReuseKeys: the
-// plan needs everyone.
-func (v *env) knowHeld() bool {
-	r := v.facts.reuse
-	if !r.unread {
+// findHeld finds the people held elsewhere that reuseReads left unread
+// at the limit (reuseFacts.unread), once, when e's plan needs them
+// (listHeld). It reports whether they are known: always without such
+// facts. When they cannot be found, the plan of e needs everyone, and
+// later calls list nothing again (reuseFacts.unlisted).
+func (v *env) findHeld(e *config.Enrich) bool {
+	r := v.heldUnread()
+	switch {
+	case r == nil || !r.unread:
+		return true
+	case !r.unlisted && r.listHeld(v.facts):
 		return true
 	}
-	keys, err := r.list.keys()
+	r.unlisted = true
+	v.facts.needUnread(e.Address)
+	return false
+}
+
+// listHeld makes the facts of the people held elsewhere left unread at
+// the limit (f.unread) those reuseReads gives with places left past
+// maxReuseRead (f.partial): every person the keys name, known by ID,
+// none read for the copies. The plan then reads those it meets before
+// its copies take the places (heldMet), and those it counts past the
+// places (heldToEnrich), instead of everyone; an apply reads those it
+// meets before its last copy (readHeldMet). It reports false when the
+// keys cannot be listed, are more than maxReuseKeys, or the store cannot
+// find people by them; a store's error is the plan's (facts.fail).
+func (f *reuseFacts) listHeld(facts *EnrichFacts) bool {
+	keys, err := f.list.keys()
 	if err != nil || len(keys) > maxReuseKeys() {
 		return false
 	}
-	found, err := keyedPeople(r.list.finds, keys)
+	found, finds, err := keyedPeople(f.list.finds, keys)
 	if err != nil {
-		v.facts.fail(err)
+		facts.fail(err)
 	}
-	if found == nil {
+	if !finds {
 		return false
 	}
-	r.held = make(map[string]bool, len(found))
+	f.held = make(map[string]bool, len(found))
 	for _, id := range found {
-		r.held[id] = true
+		f.held[id] = true
 	}
-	r.unread, r.partial, r.listed = false, true, true
+	f.unread, f.partial, f.listed = false, true, true
 	return true
 }
 
@@ -294,17 +309,18 @@ func (f *reuseFacts) heldSketches(lookup ReuseLookup, ix EnrichStore, sketches [
 var errNoLeadSketcher = errors.New("the store reads no lead field alone")
 
 // keyedPeople are the IDs of the people keys name (state.Base.Keyed),
-// sorted, each once; nil (and no error) when the store cannot find them
-// so.
-func keyedPeople(kf keyFinder, keys []string) ([]string, error) {
+// sorted, each once. ok is false when the store cannot find them so:
+// with ok, no ID means the keys name nobody here (workspaces for other
+// markets), and the people held are known to be none.
+func keyedPeople(kf keyFinder, keys []string) (ids []string, ok bool, err error) {
 	slices.Sort(keys)
 	keys = slices.Compact(keys)
 	found, finds, err := kf.Keyed(keys)
 	if err != nil || !finds {
-		return nil, err
+		return nil, false, err
 	}
 	slices.Sort(found)
-	return slices.Compact(found), nil
+	return slices.Compact(found), true, nil
 }
 
 // mayCopy leaves out of held (the people of ids, sorted) those no block
@@ -400,7 +416,7 @@ func (s reuseScope) staleForSome(p *state.Person) bool {
 }
 
 // reuseUnread finds the people the other workspaces may give an
-// enrichment of (knowHeld) when reuseReads left them unread
+// enrichment of (findHeld) when reuseReads left them unread
 // (reuseFacts.unread), because e's limit left no place, and the plan
 // finds one (its copies aside): the whole state's plan may copy to it.
 // The plan needs everyone when they cannot be found so. A census that
@@ -411,8 +427,8 @@ func (v *env) reuseUnread(e *config.Enrich) {
 	if r == nil || !r.unread {
 		return
 	}
-	if v.placesForCopies(e) > 0 && !v.knowHeld() {
-		v.facts.needUnread(e.Address)
+	if v.placesForCopies(e) > 0 {
+		v.findHeld(e)
 	}
 }
 
@@ -670,7 +686,8 @@ func (c *Candidates) WithFacts(f *EnrichFacts) *Candidates {
 // people held elsewhere whom e's lead lists name and the state does not
 // hold, in from order, while e's copies (copies so far) leave places:
 // twice those places and 16 more, at most walkChunk. With no place
-// left, it reads those met before the last copy, who may take its place.
+// left, it reads every one met before the last copy, who may take its
+// place, in one walk, walkChunk at a time (heldBefore).
 // The plan read only the first of them (firstHeld), and those its walk
 // met (heldMet), which skips the sources that run: should such a run
 // fail, e walks the lead lists it held before, as the whole state's
@@ -681,22 +698,17 @@ func (c *Candidates) readHeldMet(v *env, e *config.Enrich, copies []reusedPerson
 		return false, nil
 	}
 	places := v.placesForCopies(e) - len(copies)
-	var last *state.Person // the copy the people read may not pass
 	if e.Limit > 0 && places <= 0 {
 		if len(copies) == 0 {
 			return false, nil
 		}
-		last = copies[len(copies)-1].p
+		return c.heldBefore(v, e, copies[len(copies)-1].p)
 	}
 	want := min(walkChunk, 2*max(places, 0)+16)
 	var ids []string
 	for _, addr := range v.cfg.Resolve(e.From) {
 		for _, id := range v.sourcePeople(addr).All() {
-			if last != nil && v.metIn(id) == last {
-				return len(ids) > 0, v.st.ReadPeople(ids)
-			}
-			if c.held[id] && !c.heldAsked[id] && v.st.People[id] == nil {
-				c.heldAsked[id] = true
+			if c.heldUnmet(v, id) {
 				if ids = append(ids, id); len(ids) == want {
 					return true, v.st.ReadPeople(ids)
 				}
@@ -706,14 +718,49 @@ func (c *Candidates) readHeldMet(v *env, e *config.Enrich, copies []reusedPerson
 	return len(ids) > 0, v.st.ReadPeople(ids)
 }
 
-// heldCensused tells, when the census of e (collectCensus) leaves people
-// held elsewhere unread (reuseFacts.partial or unread), its copies from
-// its people to enrich, as the whole
-// state's plan does: the candidates it read whole (whole) are asked
-// about, as lookupReuse asks about the people read, and those it counted
-// without a read (EnrichFacts.counted, a block at its limit) that are
-// held elsewhere are read whole and asked about: a copy past the places
-// is nobody to enrich (heldToEnrich).
+// heldBefore reads the people held elsewhere not read whom e's lead
+// lists name before last (e's last copy), in one walk of them, walkChunk
+// at a time: each may take last's place. more says some were read.
+func (c *Candidates) heldBefore(v *env, e *config.Enrich, last *state.Person) (more bool, err error) {
+	var ids []string
+	for _, addr := range v.cfg.Resolve(e.From) {
+		for _, id := range v.sourcePeople(addr).All() {
+			if v.metIn(id) == last {
+				return more || len(ids) > 0, v.st.ReadPeople(ids)
+			}
+			if !c.heldUnmet(v, id) {
+				continue
+			}
+			if ids = append(ids, id); len(ids) == walkChunk {
+				if err := v.st.ReadPeople(ids); err != nil {
+					return true, err
+				}
+				more, ids = true, nil
+			}
+		}
+	}
+	return more || len(ids) > 0, v.st.ReadPeople(ids)
+}
+
+// heldUnmet reports whether id names a person held elsewhere that the
+// state does not hold and readHeldMet has not read yet, and marks them
+// read (heldAsked).
+func (c *Candidates) heldUnmet(v *env, id string) bool {
+	if !c.held[id] || c.heldAsked[id] || v.st.People[id] != nil {
+		return false
+	}
+	c.heldAsked[id] = true
+	return true
+}
+
+// heldCensused tells the copies of e's census (collectCensus) from its
+// people to enrich, as the whole state's plan does, when people held
+// elsewhere were left unread (reuseFacts.partial or unread). The other
+// workspaces are asked about the candidates it read whole (whole), as
+// lookupReuse asks about the people read. Those it counted without a
+// read (EnrichFacts.counted, a block at its limit) that are held
+// elsewhere are read whole and asked about (countedLessCopies): a copy
+// past the places is nobody to enrich.
 func (v *env) heldCensused(e *config.Enrich, whole map[string]*state.Person) {
 	r := v.heldUnread()
 	if !r.leftUnread() {
@@ -737,15 +784,14 @@ func (v *env) heldCensused(e *config.Enrich, whole map[string]*state.Person) {
 // countedLessCopies leaves out of the people e's census counted to
 // enrich without reading them (EnrichFacts.counted) those held elsewhere
 // (r.held) whom heldToEnrich finds copied, not to enrich. The people held
-// are found (knowHeld) only when some were counted so; the plan needs
+// are found (findHeld) only when some were counted so; the plan needs
 // everyone when they cannot be.
 func (v *env) countedLessCopies(e *config.Enrich, r *reuseFacts) error {
 	ids := v.facts.counted[e.Address]
 	if ids.len() == 0 {
 		return nil
 	}
-	if !v.knowHeld() {
-		v.facts.needUnread(e.Address)
+	if known := v.findHeld(e); !known {
 		return nil
 	}
 	var held []string

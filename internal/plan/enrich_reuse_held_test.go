@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"errors"
 	"maps"
 	"slices"
 	"testing"
@@ -138,5 +139,55 @@ func TestHeldCopiesPastThePlacesNotCounted(t *testing.T) {
 	p, _ := Build(f.cfg, f.st, o)
 	if c := p.Change("enrich.all"); c == nil || c.CallsMax != 2 || c.Reuses != 2 {
 		t.Fatalf("the change of enrich.all: %+v, want 2 copies and a bound of 2 calls", c)
+	}
+}
+
+// TestDueAmongSparesTheFresh: of the people held elsewhere a plan counts
+// without reading them (heldToEnrich), it reads only those the store's
+// sketches show due for the block (dueAmong, as needsEnrich tells): not
+// one holding an enrichment of it still fresh, nor one enriched by
+// another block a day ago, but one whose enrichment is stale and one not
+// enriched.
+func TestDueAmongSparesTheFresh(t *testing.T) {
+	people := ids(1, 4)
+	f := newFixture()
+	f.search("search.cto", kw("CTO"))
+	f.ran("search.cto", t0.Add(-time.Hour), people...)
+	e := f.enrich("all", []string{"search.cto"}, 2, 30*day)
+	f.enrich("other", []string{"search.cto"}, 0, 30*day)
+	f.enriched(people[0], "enrich.all", t0.Add(-day))
+	f.enriched(people[1], "enrich.all", t0.Add(-60*day))
+	f.enriched(people[2], "enrich.other", t0.Add(-day))
+	v := newEnv(f.cfg, f.st, t0)
+	v.facts = &EnrichFacts{store: enrichBase(f.st)}
+	due, err := v.dueAmong(e, people)
+	if want := []string{people[1], people[3]}; err != nil || !slices.Equal(due, want) {
+		t.Fatalf("due among the people held: %v, %v; want %v", due, err, want)
+	}
+}
+
+// TestFindHeldListsOnce: at the limit, a plan whose other workspaces'
+// keys cannot be listed needs everyone, and lists them once, however
+// often it asks for the people held (findHeld, reuseFacts.unlisted).
+func TestFindHeldListsOnce(t *testing.T) {
+	f := newFixture()
+	f.search("search.cto", kw("CTO"))
+	f.ran("search.cto", t0.Add(-time.Hour), ids(1, 3)...)
+	e := f.enrich("all", []string{"search.cto"}, 1, 30*day)
+	listed := 0
+	keys := func() ([]string, error) {
+		listed++
+		return nil, errors.New("the other workspaces cannot be read")
+	}
+	v := newEnv(f.cfg, f.st, t0)
+	v.lookup = (&elsewhere{}).lookup
+	v.facts = &EnrichFacts{store: enrichBase(f.st), reuse: &reuseFacts{unread: true, list: heldLister{keys: keys}}}
+	for range 3 {
+		if v.findHeld(e) {
+			t.Fatal("the people held found without their keys")
+		}
+	}
+	if listed != 1 || !v.facts.NeedsEveryone() {
+		t.Fatalf("the keys listed %d times, the plan needing everyone: %v; want once, and so", listed, v.facts.NeedsEveryone())
 	}
 }

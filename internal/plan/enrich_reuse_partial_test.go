@@ -1,9 +1,13 @@
 package plan
 
 import (
+	"fmt"
 	"math/rand/v2"
+	"os"
 	"slices"
+	"strconv"
 	"testing"
+	"time"
 
 	"github.com/leadsync/leadsync/internal/state"
 )
@@ -162,4 +166,79 @@ func (m packingStore) PackedLeadLists(addrs []string) (map[string]state.IDList, 
 		}
 	}
 	return out, nil
+}
+
+// getCounter is packingStore counting the reads of people (Get).
+type getCounter struct {
+	packingStore
+	gets, read *int
+}
+
+func (m getCounter) Get(ids []string) ([]*state.Person, error) {
+	*m.gets++
+	*m.read += len(ids)
+	return m.packingStore.Get(ids)
+}
+
+// TestReusesReadThePeopleHeldBeforeTheLastCopyOnce: an apply over a
+// partial state whose copies took every place reads the people held
+// elsewhere met before its last copy in one walk (readHeldMet,
+// heldBefore), not 16 a round, each round walking the lead lists again.
+// A block of limit 1 meets 3,000 people held elsewhere, enriched at a
+// former employer (no copy), in 12 searches, then one it copies, the only
+// one read, then five more held, who cannot take its place: not read.
+// LEADSYNC_HELD_BEFORE sets how many are met before (a measure: -v).
+func TestReusesReadThePeopleHeldBeforeTheLastCopyOnce(t *testing.T) {
+	unread := 3000
+	if n, err := strconv.Atoi(os.Getenv("LEADSYNC_HELD_BEFORE")); err == nil {
+		unread = n
+	}
+	f := newFixture()
+	var from, people []string
+	for i := 0; i <= unread; i += 250 {
+		addr := fmt.Sprintf("search.s%d", i)
+		ids := make([]string, 0, 250)
+		for j := i; j < min(i+250, unread); j++ {
+			ids = append(ids, fmt.Sprintf("h%06d.p", j))
+		}
+		if i+250 > unread { // and five people held past the copy, not read
+			ids = append(ids, "last.p", "past1.p", "past2.p", "past3.p", "past4.p", "past5.p")
+		}
+		f.search(addr, kw(addr))
+		f.ran(addr, t0.Add(-time.Hour), ids...)
+		from, people = append(from, addr), append(people, ids...)
+	}
+	e := f.enrich("all", from, 1, 30*day)
+	ew := &elsewhere{held: map[string]state.Reusable{}}
+	held := map[string]bool{}
+	for _, id := range people {
+		ew.held["n:"+id] = heldAt("dach", t0.Add(-day), "h@x.example", "Former Inc", "former.example")
+		held[id] = true
+	}
+	ew.held["n:last.p"] = heldIn("dach", t0.Add(-day), "l@x.example", "last.p")
+	gets, read := 0, 0
+	b := enrichBaseIn(f.st, getCounter{packingStore{enrichMemStore{memStore{f.st}}}, &gets, &read})
+	st, err := b.Writable()
+	if err == nil {
+		err = st.ReadLeadsPacked(from)
+	}
+	if err == nil {
+		err = st.ReadPeople([]string{"last.p"})
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	gets, read = 0, 0
+	c := NewCandidates(f.cfg, ew.lookup)
+	c.held, c.heldAsked = held, map[string]bool{}
+	start := time.Now()
+	rs, err := c.Reuses(st, e, t0)
+	if err != nil || len(rs) != 1 || rs[0].PersonID != "last.p" {
+		t.Fatalf("copies over the partial state: %+v, %v; want one of last.p", rs, err)
+	}
+	t.Logf("%d people held read before the last copy, in %d reads (%v)", read, gets, time.Since(start))
+	// A page of the walk is read in pages of the store (readPages).
+	if most := unread/walkChunk + unread/state.PeoplePage + 2; read != unread || gets > most {
+		t.Fatalf("%d people held read in %d reads: want %d in at most %d", read, gets, unread, most)
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -21,7 +22,9 @@ import (
 // domain of it; and of people this workspace does not hold. Some of this
 // workspace's enrichments name their company's domain (sameEmployer then
 // asks for it). In some worlds the keys cannot be listed, or find more
-// people than maxReuseRead (set to 2): those plans read every person.
+// people than maxReuseRead (set to 2): those plans read every person. In
+// some the other workspaces are for another market (elsewhere.apart):
+// their keys name nobody here, a plan that knows it reads nobody for them.
 // It reports whether the world has other workspaces.
 func reuseWorld(rng *rand.Rand, f *fixture, o *Options) bool {
 	if rng.IntN(2) == 0 {
@@ -57,8 +60,12 @@ func reuseWorld(rng *rand.Rand, f *fixture, o *Options) bool {
 	for i := range rng.IntN(4) {
 		ew.held["n:nobody-"+string(rune('a'+i))] = heldIn("uk", t0.Add(-day), "n@x.example", "nobody")
 	}
+	world := rng.IntN(12)
+	if world >= 10 {
+		ew.apart()
+	}
 	o.Reuse = ew.lookup
-	fails := rng.IntN(12) == 0
+	fails := world == 0
 	o.ReuseHeld = func() ([]string, error) {
 		if fails {
 			return nil, errors.New("the other workspaces cannot be read")
@@ -66,6 +73,15 @@ func reuseWorld(rng *rand.Rand, f *fixture, o *Options) bool {
 		return slices.Collect(maps.Keys(ew.held)), nil
 	}
 	return true
+}
+
+// apart makes e a workspace for another market: it holds enrichments
+// only of people this workspace does not hold ("nobody" keys).
+func (e *elsewhere) apart() {
+	maps.DeleteFunc(e.held, func(k string, _ state.Reusable) bool {
+		return !strings.HasPrefix(k, "n:nobody-")
+	})
+	e.held["p:nobody-there"] = heldIn("uk", t0.Add(-day), "n@x.example", "nobody")
 }
 
 // Networked finds people by network ID, as a store's index does

@@ -563,13 +563,13 @@ func (b *builder) countUnread(e *config.Enrich, bp *blockPeople, changing changi
 	}
 	sum := len(bp.todo) + flips + unknown + changing.len()
 	need := b.limitBound(e, *bp, changing, unknown == 0 && flips == 0) - sum
-	switch r := b.v.heldUnread(); {
-	case need > 0 && r != nil && r.unread && !b.v.knowHeld():
-		// A copy past the places is not to enrich: those not read
-		// are told apart from the people held elsewhere only when
-		// those are known (the walk then reads them: heldToEnrich).
-		b.v.facts.needUnread(e.Address)
-	case need > 0:
+	if need <= 0 {
+		return
+	}
+	// A copy past the places is not to enrich: those not read are told
+	// apart from the people held elsewhere only when those are known
+	// (the walk then reads them: heldToEnrich).
+	if known := b.v.findHeld(e); known {
 		bp.unread, bp.unreadAll = b.v.facts.walks[e.Address].count(need)
 	}
 }

@@ -34,10 +34,11 @@ import (
 func TestEnrichReadsMakeTheSamePlan(t *testing.T) {
 	const worlds = 3200
 	defer keepReadKnobs()()
-	nothing := 0      // from the census with nothing to enrich
-	var reuse [4]int  // worlds with other workspaces (compared), copying (walked, from the census)
-	var past [3]int   // worlds with other workspaces past maxReuseRead (reuseUnread, mayCopy, firstHeld)
-	var listed [3]int // worlds at the limit whose plan found the people held (knowHeld): walked, from the census, needing everyone
+	nothing := 0        // from the census with nothing to enrich
+	var reuse [4]int    // worlds with other workspaces (compared), copying (walked, from the census)
+	var past [3]int     // worlds with other workspaces past maxReuseRead (reuseUnread, mayCopy, firstHeld)
+	var listed [3]int   // worlds at the limit whose plan found the people held (findHeld): walked, from the census, needing everyone
+	var heldNone [2]int // worlds compared whose other workspaces hold nobody here (elsewhere.apart): found so up front, at the limit (findHeld)
 	excluded, unlimited, refreshOn, refreshOnWalked := 0, 0, 0, 0
 	moved, movedNames := 0, 0 // compared, with moves; of them renaming what people's records name
 	var read, whole [4]int    // by places left: 0 none, 1 some (the walk); 2 the census, 3 the census after the walk
@@ -62,6 +63,9 @@ func TestEnrichReadsMakeTheSamePlan(t *testing.T) {
 		r := planOfEnrich(t, seed, f, o)
 		past = countPast(past, r, facts)
 		listed = countListed(listed, r)
+		if r.compared && r.heldNone {
+			heldNone[btoi(r.heldListed)]++
+		}
 		if r.compared && mv {
 			moved++
 			movedNames += btoi(o.Moved.names)
@@ -105,9 +109,13 @@ func TestEnrichReadsMakeTheSamePlan(t *testing.T) {
 	if past[0] < 150 || past[1] < 30 || past[2] < 4 {
 		t.Fatalf("worlds reusing past maxReuseRead %v: the test no longer tests reading them in part", past)
 	}
-	t.Logf("people held found at the limit (knowHeld): %d worlds planned in part walking, %d from the census, %d needing everyone", listed[0], listed[1], listed[2])
+	t.Logf("people held found at the limit (findHeld): %d worlds planned in part walking, %d from the census, %d needing everyone", listed[0], listed[1], listed[2])
 	if listed[0] < 5 || listed[1] < 5 {
-		t.Fatalf("worlds finding the people held at the limit %v: the test no longer tests knowHeld", listed)
+		t.Fatalf("worlds finding the people held at the limit %v: the test no longer tests findHeld", listed)
+	}
+	t.Logf("beside other workspaces holding nobody here: %d worlds planned in part finding so up front, %d at the limit", heldNone[0], heldNone[1])
+	if heldNone[0] < 150 || heldNone[1] < 3 {
+		t.Fatalf("worlds planned in part beside other workspaces holding nobody here %v: a plan that finds nobody held reads everyone", heldNone)
 	}
 	t.Logf("%d worlds: at the limit %d planned from what EnrichReadsOf names, %d needed everyone; with places left %d and %d; from the census %d and %d, and after the walk %d and %d (%d with nothing to enrich); %d with people excluded, %d without a limit, %d with refresh_on (%d without the census)",
 		worlds, read[0], whole[0], read[1], whole[1], read[2], whole[2], read[3], whole[3], nothing, excluded, unlimited, refreshOn, refreshOnWalked)
@@ -121,7 +129,7 @@ func TestEnrichReadsMakeTheSamePlan(t *testing.T) {
 }
 
 // countListed counts a world whose plan found the people held elsewhere
-// it had left unread at the limit (knowHeld): compared walking its
+// it had left unread at the limit (findHeld): compared walking its
 // places or counting past them (n[0]), compared from a census counting
 // members unread (n[1]), or needing everyone (n[2]).
 func countListed(n [3]int, r enrichPlanned) [3]int {
@@ -170,9 +178,12 @@ type enrichPlanned struct {
 	// heldRead: how many people held elsewhere the plan read as it met
 	// them or counted them past the places (reuseFacts.read); heldListed:
 	// the plan found the people held it had left unread at the limit
-	// (knowHeld).
+	// (findHeld).
 	heldRead   int
 	heldListed bool
+	// heldNone: the keys of the other workspaces name nobody here, and
+	// the plan knew it (reuseFacts.held empty, not unread).
+	heldNone bool
 }
 
 // planOfEnrich is samePlanOfEnrich, building the plan again from the
@@ -210,6 +221,7 @@ func planOfEnrich(t *testing.T, seed int, f *fixture, o Options) enrichPlanned {
 	out.sketchFailed = facts.sketchFailed
 	if facts.reuse != nil {
 		out.heldRead, out.heldListed = facts.reuse.read, facts.reuse.listed
+		out.heldNone = !facts.reuse.unread && facts.reuse.held != nil && len(facts.reuse.held) == 0
 		if out.heldRead > maxHeldRead {
 			t.Fatalf("seed %d: %d people held elsewhere read while the plan was built, past maxHeldRead %d", seed, out.heldRead, maxHeldRead)
 		}

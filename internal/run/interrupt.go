@@ -10,12 +10,13 @@ import (
 	"github.com/leadsync/leadsync/internal/recovered"
 )
 
-// watchInterrupts closes stop on the first interrupt (after calling
-// notify) and calls cancel on the second. sig delivers the interrupts; nil
-// means the process's SIGINT and SIGTERM. It returns a function that stops
+// watchInterrupts closes stop on the first interrupt (then calls notify)
+// and calls cancel on the second. sig delivers the interrupts; nil means
+// the process's SIGINT and SIGTERM. It returns a function that stops
 // watching, and one that acts as a first interrupt (safe to call more than
-// once, and after an interrupt). A panic of notify (a bug) cancels, and
-// unwatch raises it again.
+// once, and after an interrupt). A panic of notify (a bug) leaves the run
+// stopping as the interrupt asked, the watch going on (a second interrupt
+// still cancels), and unwatch raises it again.
 func watchInterrupts(sig <-chan os.Signal, stop chan struct{}, cancel context.CancelFunc, notify func()) (unwatch, stopNow func()) {
 	var once sync.Once
 	stopNow = func() { once.Do(func() { close(stop) }) }
@@ -31,7 +32,7 @@ func watchInterrupts(sig <-chan os.Signal, stop chan struct{}, cancel context.Ca
 		defer close(ended)
 		defer func() {
 			if bug != nil {
-				cancel()
+				stopNow() // a bug of the watch: stop, never abort
 			}
 		}()
 		defer recovered.Catch(&bug)
@@ -41,14 +42,12 @@ func watchInterrupts(sig <-chan os.Signal, stop chan struct{}, cancel context.Ca
 			case <-done:
 				return
 			case <-sig:
-				n++
-				if n == 1 {
-					notify()
-					stopNow()
-				} else {
+				if n++; n > 1 {
 					cancel()
 					return
 				}
+				stopNow() // first: a panic of the notice still stops
+				bug = recovered.Call(func() error { notify(); return nil })
 			}
 		}
 	}()

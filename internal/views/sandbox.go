@@ -59,6 +59,17 @@ func (v Sandbox) Call(start time.Time, method, path, status string, took time.Du
 	fmt.Fprintf(v.errOut, "%s %-4s %-18s %s %s\n", start.Format("15:04:05.000"), method, path, status, took.Round(time.Millisecond))
 }
 
+// Crashed says that the sandbox answered method path 500 on an internal
+// error (value, a panic's), its stack in the crash log at log ("" when
+// it could not be written).
+func (v Sandbox) Crashed(method, path, value, log string) {
+	if log == "" {
+		log = "no file (it could not be written)"
+	}
+	fmt.Fprintf(v.errOut, "sandbox: an internal error answering %s %s: %s. This is a bug in leadsync: please report it with the details in %s.\n",
+		method, path, value, log)
+}
+
 // Stopped says what the sandbox served and what it charged.
 func (v Sandbox) Stopped(s SandboxStats) error {
 	_, err := fmt.Fprintf(v.errOut, "sandbox stopped: %s (%s accepted, %s rate limited, %s forbidden), %s and %s spent\n",

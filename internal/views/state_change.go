@@ -59,10 +59,13 @@ func (v StateChange) Pushed(path string, records, people int, where string) erro
 // folder), then how many lead IDs naming nobody it dropped.
 func (v StateChange) Recovered(res *run.Recovered, movedTo string) error {
 	w := newLineWriter(v.w)
-	if j := res.Journal; j == nil || j.MovedTo == "" {
-		w.printf("No journal to recover: the state is complete.\n")
-	} else {
+	switch j := res.Journal; {
+	case j != nil && j.MovedTo != "":
 		journalRecovered(w, j, movedTo)
+	case res.Dropped.IDs > 0:
+		w.printf("No journal to recover.\n")
+	default:
+		w.printf("No journal to recover: the state is complete.\n")
 	}
 	if d := res.Dropped; d.IDs > 0 {
 		w.printf("Dropped %s from the lead lists of %s: they named people the state does not hold (nothing is fetched again).\n",

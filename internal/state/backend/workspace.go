@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"time"
 
+	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/textfmt"
 )
 
@@ -92,4 +93,7 @@ type RecoverResult struct {
 	KeptAfter int
 	// MovedTo is where the journal was kept, as it was.
 	MovedTo string
+	// DroppedLeads counts the lead IDs naming nobody taken out of a state
+	// file's lead lists as it was read (its check refuses them).
+	DroppedLeads state.MissingLeads
 }

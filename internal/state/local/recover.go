@@ -56,8 +56,11 @@ func (store *Store) backupSummary() string {
 // enrichment, a sub-search: a split run missing the damaged sub-search
 // stays under way and runs it again), so a lost line costs only its own
 // call. The state is saved first, then the journal is moved aside (never
-// deleted) to <journal>.damaged-<time>. The caller holds the lock. A state
-// file that cannot be read is an error: restore it first.
+// deleted) to <journal>.damaged-<time>. The lead IDs of the state file
+// that name nobody are dropped as it is read (DroppedLeads), and the
+// state saved for them alone when there is no journal. The caller holds
+// the lock. A state file that cannot be read otherwise is an error:
+// restore it first.
 func (store *Store) RecoverJournal(now time.Time) (*backend.RecoverResult, error) {
 	if store.db != nil {
 		// Each call is a transaction of the database: there is no journal
@@ -69,27 +72,23 @@ func (store *Store) RecoverJournal(now time.Time) (*backend.RecoverResult, error
 	if store.journal != nil {
 		return nil, fmt.Errorf("a journal is open for %s", store.path)
 	}
-	var s *state.State
-	b, err := os.ReadFile(store.path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		s = state.New()
-	case err != nil:
-		return nil, fmt.Errorf("cannot read state %s: %w", store.path, safefile.UnwrapPathErr(err))
-	default:
-		if s, err = statefile.Decode(store.path, b); err != nil {
-			return nil, err
-		}
+	s, dropped, err := store.readDroppingMissingLeads()
+	if err != nil {
+		return nil, err
 	}
 	path := store.JournalPath()
 	jb, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return &backend.RecoverResult{}, nil
+		if dropped.IDs > 0 {
+			err = store.save(s)
+		}
+		return &backend.RecoverResult{DroppedLeads: dropped}, err
 	}
 	if err != nil {
 		return nil, fmt.Errorf("cannot read journal %s: %w", path, safefile.UnwrapPathErr(err))
 	}
 	jr, res := readRecoverable(jb)
+	res.DroppedLeads = dropped
 	if err := store.foldRecovered(s, jr, res); err != nil {
 		return nil, err
 	}
@@ -102,6 +101,26 @@ func (store *Store) RecoverJournal(now time.Time) (*backend.RecoverResult, error
 	}
 	safefile.SyncDir(filepath.Dir(store.path))
 	return res, nil
+}
+
+// readDroppingMissingLeads reads the state file for state recover: New()
+// when there is none, and the lead IDs that name nobody dropped
+// (statefile.DecodeDroppingMissingLeads) and counted. A damaged file is a
+// *statefile.CorruptError that says what its backup holds.
+func (store *Store) readDroppingMissingLeads() (*state.State, state.MissingLeads, error) {
+	b, err := os.ReadFile(store.path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return state.New(), state.MissingLeads{}, nil
+	case err != nil:
+		return nil, state.MissingLeads{}, fmt.Errorf("cannot read state %s: %w", store.path, safefile.UnwrapPathErr(err))
+	}
+	s, dropped, err := statefile.DecodeDroppingMissingLeads(store.path, b)
+	var ce *statefile.CorruptError
+	if errors.As(err, &ce) {
+		ce.Backup = store.backupSummary()
+	}
+	return s, dropped, err
 }
 
 // readRecoverable reads a damaged journal: every line up to the first

@@ -21,12 +21,15 @@ import (
 // limit of the one before. When it does not, the server is asked, on a
 // connection of its own, what the work's session is doing (activity). A
 // statement it is running goes on, however long (the row rewrite of a
-// migration). So, once a step, does a session idle for less than
-// betweenStepsGrace: its client is between two steps, and the limit
-// came before the next began. One waiting for a lock another session
+// migration), and so does a step when the server refuses the question's
+// connection, unless it refused the question before too. So, once a
+// step, does a session idle for less than betweenStepsGrace: its client
+// is between two steps, and the limit came before the next began. One waiting for a lock another session
 // holds, a session idle for longer (or still idle a limit later), or a
 // server that does not answer the question ends the work with one
-// error, its transaction rolled back.
+// error, its transaction rolled back. A statement the server runs while
+// it waits for its client (a COPY's rows) is taken as a session idle
+// for less than the grace: one more limit, then cut.
 
 // DefaultStallLimit is how long a step of a push or a migration may go
 // on before the server is asked whether it is still running it. The
@@ -69,8 +72,11 @@ type stallWatch struct {
 	// graced says the step under way was given one more limit, its
 	// session found between two steps.
 	graced bool
-	ended  bool
-	cut    *stallError // the stall that ended the work, if one did
+	// refused says the last question of the step under way was refused
+	// (errProbeRefused).
+	refused bool
+	ended   bool
+	cut     *stallError // the stall that ended the work, if one did
 }
 
 type stallKey struct{}
@@ -124,7 +130,7 @@ func (w *stallWatch) progress(step string) {
 	if w.ended {
 		return
 	}
-	w.step, w.graced = step, false
+	w.step, w.graced, w.refused = step, false, false
 	w.arm()
 	w.began = w.gen
 }
@@ -168,20 +174,25 @@ func (w *stallWatch) fire(gen int) {
 // what the server said of its session (act, or the question's err), and
 // notes a grace it gives between two steps. The caller holds w.mu.
 func (w *stallWatch) goesOn(act activity, err error) bool {
+	refusedBefore := w.refused
+	w.refused = errors.Is(err, errProbeRefused)
 	switch {
-	case errors.Is(err, errProbeRefused):
+	case w.refused:
 		// Not known: a server that refuses the question's connection
 		// answers, and a statement it runs may be making progress (a
-		// long migration on a full server).
-		return true
+		// long migration on a full server). Refused again a limit
+		// later, no step begun, it would let a stalled session run
+		// forever: cut.
+		return !refusedBefore
 	case err != nil:
 		return false
 	case act.running():
 		return true
-	case !w.graced && act.betweenSteps(w.grace):
-		// The client was between two steps when the limit came: the
-		// next may begin at once. Still idle at the next limit, no step
-		// begun, it has stopped.
+	case !w.graced && (act.betweenSteps(w.grace) || act.waitsForClient()):
+		// The client was between two steps when the limit came, or
+		// sending a COPY's rows: the next step may begin at once. Still
+		// idle (or waited for) at the next limit, no step begun, it has
+		// stopped.
 		w.graced = true
 		return true
 	}
@@ -205,7 +216,10 @@ func (w *stallWatch) firingNow(gen int) bool {
 // stall names this one. The caller holds w.mu.
 func (w *stallWatch) cutNow(act activity, askErr error) {
 	why := act.why()
-	if askErr != nil {
+	switch {
+	case w.refused:
+		why = fmt.Sprintf("the server refused twice, a limit apart, to say what it was doing (%v)", askErr)
+	case askErr != nil:
 		why = fmt.Sprintf("the server did not say within %s what it was doing (%v)", probeLimit, askErr)
 	}
 	limits := time.Duration(w.gen - w.began + 1) // the limits the step has gone on for

@@ -23,8 +23,15 @@ type activity struct {
 }
 
 // running says the server is running the session's statement, not
-// waiting for a lock: the statement makes progress.
-func (a activity) running() bool { return a.state == "active" && a.waitType != "Lock" }
+// waiting for a lock nor for its client: the statement makes progress.
+func (a activity) running() bool {
+	return a.state == "active" && a.waitType != "Lock" && !a.waitsForClient()
+}
+
+// waitsForClient says the server waits inside the session's statement
+// for its client (wait_event_type Client: a COPY's next rows): the
+// client may be sending them, or may have stopped, as an idle session's.
+func (a activity) waitsForClient() bool { return a.state == "active" && a.waitType == "Client" }
 
 // betweenSteps says the session left its last statement less than grace
 // ago: it is idle (in a transaction or not) because its client is
@@ -40,6 +47,8 @@ func (a activity) why() string {
 		return a.lockWait()
 	case a.state == "":
 		return "its session had ended"
+	case a.waitsForClient():
+		return "PostgreSQL was waiting for leadsync to send the rest of it"
 	case a.inState > 0:
 		return fmt.Sprintf("PostgreSQL was not running it (its session was %s for %s)", a.state, a.inState.Round(time.Millisecond))
 	default:

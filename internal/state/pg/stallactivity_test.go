@@ -65,6 +65,7 @@ func TestWhatTheServerSaysDecides(t *testing.T) {
 	}{
 		{act: activity{state: "active"}},
 		{act: activity{state: "active", waitType: "IO"}},
+		{act: activity{state: "active", waitType: "Client", inState: time.Hour}, graced: true, want: "PostgreSQL was waiting for leadsync to send the rest of it"},
 		{act: activity{state: "active", waitType: "Lock", blockers: []int32{42, 43}, waited: 61.25}, want: "it waited 1m1.25s for a lock held by PID 42, 43"},
 		{act: activity{state: "active", waitType: "Lock"}, want: "it waited for a lock"},
 		{act: activity{state: "idle in transaction", inState: grace}, want: "PostgreSQL was not running it (its session was idle in transaction for 30s)"},
@@ -73,8 +74,10 @@ func TestWhatTheServerSaysDecides(t *testing.T) {
 		{act: activity{state: "active", waitType: "Lock", inState: time.Millisecond}, want: "it waited for a lock"},
 		{act: activity{}, want: "its session had ended"},
 		{err: errors.New("timeout: no answer"), want: "the server did not say within 10s what it was doing (timeout: no answer)"},
-		{err: probeRefused(&pgconn.PgError{Code: "53300", Message: "too many connections for role"})},
-		{err: probeRefused(&pgconn.PgError{Code: "57P03", Message: "the database system is starting up"})},
+		{err: probeRefused(&pgconn.PgError{Code: "53300", Message: "too many connections for role"}), graced: true,
+			want: "the server refused twice, a limit apart, to say what it was doing (the server refused a connection to ask: : too many connections for role (SQLSTATE 53300))"},
+		{err: probeRefused(&pgconn.PgError{Code: "57P03", Message: "the database system is starting up"}), graced: true,
+			want: "the server refused twice, a limit apart, to say what it was doing (the server refused a connection to ask: : the database system is starting up (SQLSTATE 57P03))"},
 		{err: probeRefused(&pgconn.PgError{Code: "28P01", Message: "password authentication failed"}), want: "the server did not say within 10s what it was doing (: password authentication failed (SQLSTATE 28P01))"},
 	} {
 		clock := &stepClock{}
@@ -157,5 +160,31 @@ func wantNoWatchArmed(t *testing.T, cs string, b *Backend) {
 	mustNoErr(t, b.migrate(ctx, c, SchemaVersion), "migrate a current schema")
 	if n := len(clock.timers); n != 0 {
 		t.Errorf("migrating a current schema armed %d timers, want none", n)
+	}
+}
+
+// A refused question goes on once in a row: a refusal after an answer
+// that the statement runs, or after a step began, goes on too; two in a
+// row, no step begun, cut the work.
+func TestARefusedQuestionGoesOnOnceInARow(t *testing.T) {
+	refused := probeRefused(&pgconn.PgError{Code: "53300", Message: "too many connections"})
+	answers := []error{refused, nil, refused, refused, refused}
+	clock := &stepClock{}
+	asked := 0
+	w := &stallWatch{limit: time.Minute, grace: time.Second, timer: clock.after,
+		ask: func() (activity, error) { asked++; return activity{state: "active"}, answers[asked-1] }}
+	ctx, _ := w.watch(context.Background(), "SELECT 1")
+	defer w.end()
+	for range 3 { // refused, running, refused
+		clock.advance(time.Minute)
+	}
+	w.progress("SELECT 2")
+	clock.advance(time.Minute) // refused, a step begun since the last
+	if cause := context.Cause(ctx); cause != nil || asked != 4 {
+		t.Fatalf("%v after %d questions; want no refusal in a row cut", cause, asked)
+	}
+	clock.advance(time.Minute) // refused again
+	if cause := context.Cause(ctx); cause == nil || !strings.Contains(cause.Error(), "refused twice") {
+		t.Fatalf("%v; want two refusals in a row to cut the work", cause)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"unsafe"
 
+	"github.com/leadsync/leadsync/internal/recovered"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -38,7 +39,34 @@ func DecodeOwned(path string, b []byte) (*state.State, error) {
 	return decode(path, b, unsafe.String(unsafe.SliceData(b), len(b)))
 }
 
+// DecodeDroppingMissingLeads is Decode for state recover: the lead IDs
+// that name nobody are taken out of the searches' lists
+// (state.DropMissingLeads) before the state is checked, and counted.
+func DecodeDroppingMissingLeads(path string, b []byte) (*state.State, state.MissingLeads, error) {
+	s, err := parse(path, b, string(b))
+	if err != nil {
+		return nil, state.MissingLeads{}, err
+	}
+	dropped, err := s.DropMissingLeads()
+	if err != nil {
+		return nil, state.MissingLeads{}, err
+	}
+	s, err = check(path, s)
+	return s, dropped, err
+}
+
 func decode(path string, b []byte, src string) (*state.State, error) {
+	s, err := parse(path, b, src)
+	if err != nil {
+		return nil, err
+	}
+	return check(path, s)
+}
+
+// parse decodes the state file b (src shares or copies its bytes) without
+// checking it; a damaged file is a *CorruptError, a newer one a
+// *NewerFormatError.
+func parse(path string, b []byte, src string) (*state.State, error) {
 	s, err := decodeState(src)
 	if err == nil && s.FormatVersion > state.FormatVersion {
 		return nil, &NewerFormatError{Path: path, Version: s.FormatVersion, WrittenBy: s.LeadsyncVersion}
@@ -54,15 +82,32 @@ func decode(path string, b []byte, src string) (*state.State, error) {
 		}
 		return nil, ce
 	}
-	return check(path, s)
+	return s, nil
 }
 
-// check checks a decoded state (state.Check).
+// checkState and checkStreamed are state.Check and
+// state.CheckExceptPeople (variables for tests).
+var (
+	checkState    = (*state.State).Check
+	checkStreamed = (*state.State).CheckExceptPeople
+)
+
+// check checks a decoded state (checkState).
 func check(path string, s *state.State) (*state.State, error) {
-	if err := s.Check(); err != nil {
-		return nil, &CorruptError{Path: path, Reason: err.Error()}
+	if err := checkState(s); err != nil {
+		return nil, damaged(path, err)
 	}
 	return s, nil
+}
+
+// damaged is the *CorruptError of the file at path that a check of its
+// state refused with err; a *recovered.Panic (a bug of the check's, not
+// of the file) is returned as it is, for cli to report as a crash.
+func damaged(path string, err error) error {
+	if bug, ok := errors.AsType[*recovered.Panic](err); ok {
+		return bug
+	}
+	return &CorruptError{Path: path, Reason: err.Error()}
 }
 
 // lineOf returns the 1-based line of byte offset off in b.

@@ -37,6 +37,9 @@ import (
 // variable for tests).
 var minStream int64 = 8 << 20
 
+// checkPerson is state.CheckPerson (a variable for tests).
+var checkPerson = state.CheckPerson
+
 // streamPiece is about how many bytes of people one piece holds (a
 // variable for tests).
 var streamPiece = 1 << 20
@@ -56,8 +59,8 @@ func DecodeReaderAt(path string, r io.ReaderAt, size int64) (*state.State, error
 			return nil, err
 		}
 		if s != nil {
-			if err := s.CheckExceptPeople(); err != nil {
-				return nil, &CorruptError{Path: path, Reason: err.Error()}
+			if err := checkStreamed(s); err != nil {
+				return nil, damaged(path, err)
 			}
 			return s, nil
 		}
@@ -285,7 +288,10 @@ func (in *pieceReader) eachPiece(put func(p *piece, entries []personEntry) error
 	for p := range order {
 		res := <-p.done
 		if !ok || putErr != nil {
-			continue // drain: every piece sent has a worker
+			// Drain: every piece sent has a worker. A later piece's bug
+			// is still the read's error, never hidden by a fallback.
+			putErr = recovered.First(putErr, res.panic)
+			continue
 		}
 		if res.panic != nil {
 			putErr = res.panic // a worker's bug: the read's error
@@ -405,7 +411,7 @@ func decodePiece(p *piece, slab []state.Person, arena *strArena, spare <-chan []
 	// Check over them all (CheckExceptPeople); a person Check would
 	// refuse sends the file to the whole reader, for its error.
 	for _, e := range entries {
-		if ok && state.CheckPerson(e.id, e.p) != nil {
+		if ok && checkPerson(e.id, e.p) != nil {
 			ok = false
 		}
 	}

@@ -1,0 +1,108 @@
+package engine_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/engine"
+	"github.com/leadsync/leadsync/internal/person"
+	"github.com/leadsync/leadsync/internal/recovered"
+	"github.com/leadsync/leadsync/internal/state"
+)
+
+// lostAnswers is fakeService whose calls named in lost are sent and
+// answered with nothing: building the event from the answer panics in
+// the worker (a bug after the call was paid for).
+type lostAnswers struct {
+	*fakeService
+	lost map[string]bool
+}
+
+func (l *lostAnswers) Search(ctx context.Context, gen api.Generation, req api.SearchRequest) (*api.SearchResult, error) {
+	res, err := l.fakeService.Search(ctx, gen, req)
+	if kw, _ := req.Params["keywords"].(string); l.lost["search:"+kw] {
+		return nil, nil
+	}
+	return res, err
+}
+
+func (l *lostAnswers) Enrich(ctx context.Context, req api.PageRequest) (*person.EnrichedProfile, error) {
+	res, err := l.fakeService.Enrich(ctx, req)
+	if l.lost["enrich:"+req.PageName] {
+		return nil, nil
+	}
+	return res, err
+}
+
+// runPanicking runs basic at parallelism 1 against svc and returns what
+// the run recorded; the run must end on the worker's panic.
+func runPanicking(t *testing.T, svc api.Service) (*engine.Summary, *memJournal) {
+	t.Helper()
+	cfg := load(t, basic)
+	cfg.API.Parallelism = 1
+	st := state.New()
+	j := &memJournal{}
+	sum, err := engine.Run(context.Background(), engine.Options{
+		Config: cfg, Plan: build(t, cfg, st), State: st, Journal: j, Service: svc,
+		Now: func() time.Time { return t0 },
+	})
+	if _, ok := errors.AsType[*recovered.Panic](err); !ok {
+		t.Fatalf("run: %v, want the worker's panic", err)
+	}
+	return sum, j
+}
+
+// TestACallWhoseAnswerAPanicLostIsOfUnknownOutcome: a worker that panics
+// after its call was answered (the answer never recorded) leaves the call
+// a failure of unknown outcome, never a call made that neither
+// succeeded nor failed; an enrichment's credits are counted as possibly
+// charged, and state says so (enrich_unknown).
+func TestACallWhoseAnswerAPanicLostIsOfUnknownOutcome(t *testing.T) {
+	svc := &lostAnswers{newFake(), map[string]bool{"search:alpha": true, "search:beta": true}}
+	sum, j := runPanicking(t, svc)
+	if sum.Calls != 1 || sum.Succeeded != 0 || len(sum.Failures) != 1 || !hasEvent(j, state.EventFailure, sum.Failures[0].Address) {
+		t.Errorf("a search's answer lost: %d calls, %d succeeded, failures %v, journal %v; want the call failed, in state",
+			sum.Calls, sum.Succeeded, sum.Failures, j.events)
+	}
+	svc = &lostAnswers{newFake(), map[string]bool{"enrich:alpha_0": true, "enrich:beta_0": true, "enrich:Max_Mustermann": true}}
+	sum, j = runPanicking(t, svc)
+	if sum.CreditsUnknown != 1 || sum.Credits != 0 || sum.Calls != sum.Succeeded+len(sum.Failures) || !hasEvent(j, state.EventEnrichUnknown, "enrich.all") {
+		t.Errorf("an enrichment's answer lost: %d calls, %d succeeded, failures %v, credits %d, unknown %d, journal %v; want its credit unknown, in state",
+			sum.Calls, sum.Succeeded, sum.Failures, sum.Credits, sum.CreditsUnknown, j.events)
+	}
+}
+
+// hasEvent reports whether j recorded an event of kind k for address.
+func hasEvent(j *memJournal, k state.EventKind, address string) bool {
+	for _, e := range j.events {
+		if e.Kind == k && e.Address == address {
+			return true
+		}
+	}
+	return false
+}
+
+// panickySearch is fakeService whose every search panics once sent (a
+// bug in the call).
+type panickySearch struct{ *fakeService }
+
+func (p panickySearch) Search(ctx context.Context, gen api.Generation, req api.SearchRequest) (*api.SearchResult, error) {
+	if _, err := p.fakeService.Search(ctx, gen, req); err != nil {
+		return nil, err
+	}
+	panic("a bug in the call")
+}
+
+// TestNoCallStartsAfterAWorkersPanic: with one call at a time and more
+// queued, the first call's panic ends the run: the service sees that
+// call and no other.
+func TestNoCallStartsAfterAWorkersPanic(t *testing.T) {
+	svc := panickySearch{newFake()}
+	sum, _ := runPanicking(t, svc)
+	if n := svc.count(""); n != 1 || sum.Calls != 1 {
+		t.Errorf("the service saw %d calls (%v), the summary %d; want only the one that panicked", n, svc.calls, sum.Calls)
+	}
+}
