@@ -76,6 +76,15 @@ func (v *env) sketchAt(id string) int32 {
 	return -1
 }
 
+// unreadSketchAt is sketchAt of id when p, the Person of id read, is nil;
+// -1 otherwise.
+func (v *env) unreadSketchAt(p *state.Person, id string) int32 {
+	if p != nil {
+		return -1
+	}
+	return v.sketchAt(id)
+}
+
 // sketchMet is the member of the census sketch k met by a block: its
 // Person made anew, or the one a list other than the people to enrich
 // holds (keepSketch), so that the lists tell it apart by pointer as they

@@ -475,11 +475,11 @@ func (v *env) collectRead(e *config.Enrich, sources []source, where bool) (block
 	for i, src := range sources {
 		for j, id := range src.ids.All() {
 			p := v.st.People[id]
-			switch {
+			switch s := v.unreadSketchAt(p, id); {
 			case v.skipGone(p, id, &gone):
 				continue
-			case p == nil && v.sketchAt(id) >= 0:
-				if s := v.sketchAt(id); !seenSketch[s] {
+			case s >= 0:
+				if !seenSketch[s] {
 					seenSketch[s] = true
 					n := len(bp.todo)
 					p, err := v.countSketch(&bp, e, s, src.addr, where)

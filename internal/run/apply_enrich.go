@@ -43,7 +43,9 @@ func noRelease() error { return nil }
 // made: typically the refreshes of a block at its limit): the records, the lead lists and people the plan
 // reads, and whole (not in sketch, as plan reads them: the apply may
 // enrich them) the people of the block's stale enrichments and of
-// imported e-mails. The engine reads what each call changes as it folds
+// imported e-mails. Those the plan reads packed are then no longer
+// packed (EnrichFacts.Fill): each is counted once, as plan counts it.
+// The engine reads what each call changes as it folds
 // it in (state/partialfold.go), and chooses the people to enrich from the
 // partial state's counts (plan.Candidates). Nil when the plan is of
 // another kind, or the counts show the limit leaves a place.
@@ -72,6 +74,7 @@ func partialEnrich(d Deps, opts ApplyOptions, b *state.Base, sel plan.Options) (
 	if err != nil {
 		return nil, err
 	}
+	facts.Fill(st)
 	return &applyRead{st: st, release: sync.OnceValue(b.Close), facts: facts, now: now, expired: sel.Expired, reuse: popts.Reuse}, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -237,4 +238,66 @@ enrich "leaders" {
   refresh = "10d"
 }
 `, leaders)
+}
+
+// TestApplyBoundsAsPlanWithAnotherBlocksSourceRun applies two enrich
+// blocks over the state one apply of twoEnrichConfig(2, 1) made, in
+// small worlds: each block's limit and refresh, a city added (a source of
+// the first block alone runs) and the time. The apply reads a block's
+// packed sketches whole; each is counted once, as the plan of the whole
+// state counts it: the plan the apply shows is the whole state's. The
+// first worlds are those where they were counted twice: only the second
+// block refreshes.
+func TestApplyBoundsAsPlanWithAnotherBlocksSourceRun(t *testing.T) {
+	worlds := []applyWorld{{2, 1, false, true, true, 31}, {2, 2, false, true, true, 31}, {2, 3, false, true, true, 31}}
+	rnd := rand.New(rand.NewPCG(14, 25))
+	for range 6 {
+		worlds = append(worlds, applyWorld{rnd.IntN(5), 1 + rnd.IntN(3), rnd.IntN(2) == 0, rnd.IntN(2) == 0, rnd.IntN(2) == 0, 11 + rnd.IntN(40)})
+	}
+	for _, w := range worlds {
+		dir := t.TempDir()
+		d, _, whole := appliedIn(t, dir, twoEnrichConfig(2, 1))
+		now := t0.Add(time.Duration(w.days) * 24 * time.Hour)
+		d.Now = func() time.Time { return now }
+		cfg := loadConfigText(t, dir, w.config())
+		want, _ := plan.Build(cfg, whole, plan.Options{Now: now})
+		v := &planView{}
+		if err := Apply(context.Background(), d, ApplyOptions{Config: cfg, AutoApprove: true}, v); err != nil {
+			t.Fatalf("%+v: %v", w, err)
+		}
+		if v.shown == nil {
+			t.Fatalf("%+v: no plan shown", w)
+		}
+		if diff := cmp.Diff(jsonOf(t, want.Changes), jsonOf(t, v.shown.Changes)); diff != "" {
+			t.Errorf("%+v: the plan shown differs from the plan of the whole state (-whole +applied):\n%s", w, diff)
+		}
+	}
+}
+
+// applyWorld is a configuration of twoEnrichConfig's blocks: their limits
+// (contacts 0: the line removed), whether each refreshes, whether Munich
+// is searched too, and the days since t0 it is applied at.
+type applyWorld struct {
+	contacts, leaders               int
+	contactsRefresh, leadersRefresh bool
+	munich                          bool
+	days                            int
+}
+
+// config is w's configuration text.
+func (w applyWorld) config() string {
+	text := twoEnrichConfig(w.contacts, w.leaders)
+	if w.contacts == 0 {
+		text = strings.Replace(text, "  limit   = 0\n", "", 1)
+	}
+	if !w.contactsRefresh {
+		text = strings.Replace(text, "  refresh = \"30d\"\n", "", 1)
+	}
+	if !w.leadersRefresh {
+		text = strings.Replace(text, "  refresh = \"10d\"\n", "", 1)
+	}
+	if w.munich {
+		text = strings.Replace(text, `["Berlin", "Hamburg"]`, `["Berlin", "Hamburg", "Munich"]`, 1)
+	}
+	return text
 }
