@@ -388,8 +388,9 @@ func (s *State) CheckWrite(ch *Changes) error {
 }
 
 // RefusedError is a write CheckWrite or CheckWhole refuses: nothing was
-// written, and writing again refuses it again (a bug of the caller, not a
-// failure of the store), so it is never tried again.
+// written, and writing again refuses it again, so it is never tried
+// again. Its cause is a bug of the caller, or an event this state could
+// not fold in (a read that failed), after which every write is refused.
 type RefusedError struct{ msg string }
 
 func (e *RefusedError) Error() string { return e.msg }

@@ -187,6 +187,8 @@ func (w *stallWatch) goesOn(act activity, err error) bool {
 	case err != nil:
 		return false
 	case act.running():
+		// Progress since any grace: a later wait may have one again.
+		w.graced = false
 		return true
 	case !w.graced && (act.betweenSteps(w.grace) || act.waitsForClient()):
 		// The client was between two steps when the limit came, or

@@ -119,6 +119,30 @@ func TestEachStepMayBeBetweenSteps(t *testing.T) {
 	}
 }
 
+// A COPY whose server waits for leadsync's rows, then runs, then waits
+// again, made progress between the two waits: the running answer gives
+// the step its grace back. Waiting at two limits in a row still cuts.
+func TestARunningAnswerRenewsTheGrace(t *testing.T) {
+	clock := &stepClock{}
+	waits := activity{state: "active", waitType: "Client", inState: time.Hour}
+	answers := []activity{waits, {state: "active"}, waits, {state: "active"}, waits, waits}
+	asked := 0
+	w := &stallWatch{limit: time.Minute, grace: time.Second, timer: clock.after,
+		ask: func() (activity, error) { a := answers[asked]; asked++; return a, nil }}
+	ctx, _ := w.watch(context.Background(), "COPY people FROM STDIN")
+	defer w.end()
+	for range 5 {
+		clock.advance(time.Minute)
+	}
+	if cause := context.Cause(ctx); cause != nil {
+		t.Fatalf("a COPY running between its waits for the client was cut: %v", cause)
+	}
+	clock.advance(time.Minute)
+	if context.Cause(ctx) == nil {
+		t.Errorf("a COPY waiting for the client at two limits in a row was not cut")
+	}
+}
+
 // A statement's name in the stall's message is its first 80 bytes,
 // never cut inside a character.
 func TestAStepIsQuotedWholeCharacters(t *testing.T) {
