@@ -1,0 +1,347 @@
+package plan
+
+import (
+	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/state"
+)
+
+// The people held elsewhere that reuseReads left unread, met as the plan
+// is built (heldMet, readHeld, heldToEnrich, dueAmong), counted by the
+// census (heldCensused, countedLessCopies), and read by the apply before
+// its last copy (readHeldMet, heldBefore).
+// reuseUnread finds the people the other workspaces may give an
+// enrichment of (findHeld) when reuseReads left them unread
+// (reuseFacts.unread), because e's limit left no place, and the plan
+// finds one (its copies aside): the whole state's plan may copy to it.
+// The plan needs everyone when they cannot be found so. A census that
+// finds no place lists them only for the members it counts unread
+// (countedLessCopies): with none, no copy changes its plan.
+func (v *env) reuseUnread(e *config.Enrich) {
+	r := v.heldUnread()
+	if r == nil || !r.unread {
+		return
+	}
+	if v.placesForCopies(e) > 0 {
+		v.findHeld(e)
+	}
+}
+
+// placesForCopies are the places e's limit leaves its copies
+// (placeCopies).
+func (v *env) placesForCopies(e *config.Enrich) int {
+	return max(e.Limit-(v.used(e)-v.copies[e.Address]), 0)
+}
+
+// heldMet returns the person collectRead meets at sources[i].ids[j] (id,
+// not read) when the other workspaces may give them an enrichment and
+// reuseReads left them unread (reuseFacts.partial): held says so, and p
+// is nil when they are not counted. Met before e's copies so far
+// (bp.reused) take every place, they may be copied: they are read whole
+// with the next people held not read, a page at a time (readHeld), and
+// counted wherever met from then on. Met after, they take no place and
+// are not counted (countUnread tells the people past the places).
+func (v *env) heldMet(e *config.Enrich, sources []source, i, j int, id string, bp *blockPeople) (p *state.Person, held bool) {
+	r := v.heldUnread()
+	switch held, read := r.heldRead(id); {
+	case !held:
+		return nil, false
+	case read:
+		return r.met[id], true
+	}
+	if places := v.placesForCopies(e) - len(bp.reused); places > 0 && !v.facts.needsEveryone {
+		v.readHeld(e, sources, i, j, places)
+	}
+	return r.met[id], true
+}
+
+// readHeld reads whole the people held not read met from
+// sources[i].ids[j] on, in order, each once (reuseFacts.met), a page at a
+// time (heldPage). Past maxHeldRead people read so, the plan needs
+// everyone. When the store or the other workspaces cannot answer, Err
+// says why.
+func (v *env) readHeld(e *config.Enrich, sources []source, i, j, places int) {
+	r := v.facts.reuse
+	r.page = r.heldPage(places)
+	ids := firstIDs(sources, i, j, r.page, func(id string) bool {
+		_, read := r.met[id]
+		return read || !r.held[id] || v.known(id)
+	})
+	people, err := v.readAsked(e, ids)
+	if err != nil {
+		v.facts.fail(err)
+	}
+	if people == nil {
+		return
+	}
+	if r.met == nil {
+		r.met = make(map[string]*state.Person, len(ids))
+	}
+	for _, id := range ids {
+		r.met[id] = people[id]
+	}
+}
+
+// heldPage is the size of the next page of people held readHeld reads:
+// twice the places left for copies and 16 more, or twice the last page
+// when that is more (copies met mostly take no place), at most walkChunk.
+// It stops at maxHeldRead, but for one more person, whose read makes the
+// plan need everyone (readAsked).
+func (f *reuseFacts) heldPage(places int) int {
+	n := min(walkChunk, max(2*places+16, 2*f.page), maxHeldRead-f.read)
+	return max(n, 1)
+}
+
+// heldToEnrich returns the people of ids (held elsewhere, not read)
+// whom e would enrich past its places (placesWalk.count): those the
+// store's sketches show holding no enrichment fresh for e (dueAmong),
+// read whole and asked about (readAsked), that collect puts among the
+// people to enrich, not among the copies (candidate). None is excluded or given an
+// e-mail by an import: the plan read those whole (excludedReads,
+// meetImports), as countAmong takes for the people it asks about.
+func (v *env) heldToEnrich(e *config.Enrich, ids []string) ([]string, error) {
+	if e.Where != nil {
+		v.facts.needUnread(e.Address) // not evaluated here
+		return nil, nil
+	}
+	ids, err := v.dueAmong(e, ids)
+	if err != nil || len(ids) == 0 {
+		return nil, err
+	}
+	people, err := v.readAsked(e, ids)
+	if err != nil || people == nil {
+		return nil, err
+	}
+	var found []string
+	for _, id := range ids {
+		p := people[id]
+		if p == nil || p.Lead.PageName == "" || !v.needsEnrich(e, p) {
+			continue
+		}
+		if _, copied := v.reusable(e, p); !copied {
+			found = append(found, id)
+		}
+	}
+	return found, nil
+}
+
+// dueAmong are the people of ids (not read) but those the store's
+// sketches (SketchedAmong) show holding an enrichment fresh for e, as
+// countAmong tells them: neither copied nor to enrich, they are not read.
+func (v *env) dueAmong(e *config.Enrich, ids []string) ([]string, error) {
+	sketches, err := v.facts.store.SketchedAmong(ids)
+	if err != nil {
+		return nil, err
+	}
+	fresh := make(map[string]bool, len(sketches))
+	for _, s := range sketches {
+		fresh[s.ID] = !v.needsEnrich(e, s)
+	}
+	var due []string
+	for _, id := range ids {
+		if !fresh[id] {
+			due = append(due, id)
+		}
+	}
+	return due, nil
+}
+
+// readAsked reads whole the people of ids, held elsewhere and not read,
+// and asks the other workspaces about them as lookupReuse asks. Past
+// maxHeldRead people read so (reuseFacts.read) it reads none: nil, and
+// the plan of e needs everyone.
+func (v *env) readAsked(e *config.Enrich, ids []string) (map[string]*state.Person, error) {
+	r := v.facts.reuse
+	if r.read+len(ids) > maxHeldRead {
+		v.facts.needUnread(e.Address)
+		return nil, nil
+	}
+	r.read += len(ids)
+	people, err := v.facts.readWhole(ids)
+	if err != nil {
+		return nil, err
+	}
+	// Only e's questions: people held are left unread (firstHeld) only
+	// when one block is planned.
+	var keys []string
+	for _, id := range ids {
+		if p := people[id]; p != nil && v.asksAbout(e, p) {
+			keys = v.unaskedKeys(keys, p)
+		}
+	}
+	return people, v.askKeys(keys)
+}
+
+// heldRead reports whether id names a person held elsewhere that
+// reuseReads left unread (reuseFacts.partial), and whether the plan read
+// them as it met them (met).
+func (f *reuseFacts) heldRead(id string) (held, read bool) {
+	if f == nil || !f.partial || !f.held[id] {
+		return false, false
+	}
+	_, read = f.met[id]
+	return true, read
+}
+
+// leftUnread reports whether reuseReads left some of the people the other
+// workspaces hold unread (reuseFacts.unread, partial).
+func (f *reuseFacts) leftUnread() bool {
+	return f != nil && (f.unread || f.partial)
+}
+
+// heldUnread are the facts of the people held elsewhere (reuseFacts) when
+// the plan asks the other workspaces (env.lookup), else nil. A plan made
+// again by Within asks nothing, though its facts were made with the
+// lookup (run.partialEnrich): the people held are then people not read
+// like any other, whom no copy takes a place from.
+func (v *env) heldUnread() *reuseFacts {
+	if v.lookup == nil || v.facts == nil {
+		return nil
+	}
+	return v.facts.reuse
+}
+
+// needUnread makes the plan of the block at addr need everyone: the
+// people not read are to be told apart, and some are held elsewhere.
+func (f *EnrichFacts) needUnread(addr string) {
+	f.needsEveryone = true
+	f.undecide(addr)
+}
+
+// readHeldMet reads, over the partial state of an apply (v), the next
+// people held elsewhere whom e's lead lists name and the state does not
+// hold, in from order, while e's copies (copies so far) leave places:
+// twice those places and 16 more, at most walkChunk. With no place
+// left, it reads every one met before the last copy, who may take its
+// place, in one walk, walkChunk at a time (heldBefore).
+// The plan read only the first of them (firstHeld), and those its walk
+// met (heldMet), which skips the sources that run: should such a run
+// fail, e walks the lead lists it held before, as the whole state's
+// apply does, and copies whom it meets there. more says some were read:
+// the copies are to be collected again.
+func (c *Candidates) readHeldMet(v *env, e *config.Enrich, copies []reusedPerson) (more bool, err error) {
+	if c.held == nil || v.facts == nil {
+		return false, nil
+	}
+	places := v.placesForCopies(e) - len(copies)
+	if e.Limit > 0 && places <= 0 {
+		if len(copies) == 0 {
+			return false, nil
+		}
+		return c.heldBefore(v, e, copies[len(copies)-1].p)
+	}
+	want := min(walkChunk, 2*max(places, 0)+16)
+	var ids []string
+	for _, addr := range v.cfg.Resolve(e.From) {
+		for _, id := range v.sourcePeople(addr).All() {
+			if c.heldUnmet(v, id) {
+				if ids = append(ids, id); len(ids) == want {
+					return true, v.st.ReadPeople(ids)
+				}
+			}
+		}
+	}
+	return len(ids) > 0, v.st.ReadPeople(ids)
+}
+
+// heldBefore reads the people held elsewhere not read whom e's lead
+// lists name before last (e's last copy), in one walk of them, walkChunk
+// at a time: each may take last's place. more says some were read.
+func (c *Candidates) heldBefore(v *env, e *config.Enrich, last *state.Person) (more bool, err error) {
+	var ids []string
+	for _, addr := range v.cfg.Resolve(e.From) {
+		for _, id := range v.sourcePeople(addr).All() {
+			if v.metIn(id) == last {
+				return more || len(ids) > 0, v.st.ReadPeople(ids)
+			}
+			if !c.heldUnmet(v, id) {
+				continue
+			}
+			if ids = append(ids, id); len(ids) == walkChunk {
+				if err := v.st.ReadPeople(ids); err != nil {
+					return true, err
+				}
+				more, ids = true, nil
+			}
+		}
+	}
+	return more || len(ids) > 0, v.st.ReadPeople(ids)
+}
+
+// heldUnmet reports whether id names a person held elsewhere that the
+// state does not hold and readHeldMet has not read yet, and marks them
+// read (heldAsked).
+func (c *Candidates) heldUnmet(v *env, id string) bool {
+	if !c.held[id] || c.heldAsked[id] || v.st.People[id] != nil {
+		return false
+	}
+	c.heldAsked[id] = true
+	return true
+}
+
+// heldCensused tells the copies of e's census (collectCensus) from its
+// people to enrich, as the whole state's plan does, when people held
+// elsewhere were left unread (reuseFacts.partial or unread). The other
+// workspaces are asked about the candidates it read whole (whole), as
+// lookupReuse asks about the people read. Those it counted without a
+// read (EnrichFacts.counted, a block at its limit) that are held
+// elsewhere are read whole and asked about (countedLessCopies): a copy
+// past the places is nobody to enrich.
+func (v *env) heldCensused(e *config.Enrich, whole map[string]*state.Person) {
+	r := v.heldUnread()
+	if !r.leftUnread() {
+		return
+	}
+	var keys []string
+	for _, p := range whole {
+		if v.asksAbout(e, p) {
+			keys = v.unaskedKeys(keys, p)
+		}
+	}
+	if err := v.askKeys(keys); err != nil {
+		v.facts.fail(err)
+		return
+	}
+	if err := v.countedLessCopies(e, r); err != nil {
+		v.facts.fail(err)
+	}
+}
+
+// countedLessCopies leaves out of the people e's census counted to
+// enrich without reading them (EnrichFacts.counted) those held elsewhere
+// (r.held) whom heldToEnrich finds copied, not to enrich. The people held
+// are found (findHeld) only when some were counted so; the plan needs
+// everyone when they cannot be.
+func (v *env) countedLessCopies(e *config.Enrich, r *reuseFacts) error {
+	ids := v.facts.counted[e.Address]
+	if ids.len() == 0 {
+		return nil
+	}
+	if known := v.findHeld(e); !known {
+		return nil
+	}
+	var held []string
+	for id := range ids.all {
+		if r.held[id] {
+			held = append(held, id)
+		}
+	}
+	if len(held) == 0 {
+		return nil
+	}
+	found, err := v.heldToEnrich(e, held)
+	if err != nil || v.facts.needsEveryone {
+		return err
+	}
+	toEnrich := make(map[string]bool, len(found))
+	for _, id := range found {
+		toEnrich[id] = true
+	}
+	kept := &placedIDs{lists: ids.lists, starts: ids.starts}
+	for i, k := range ids.ks {
+		if id := ids.at(i); !r.held[id] || toEnrich[id] {
+			kept.add(int(k))
+		}
+	}
+	v.facts.countedBy(e, kept)
+	return nil
+}
