@@ -44,7 +44,8 @@ func noRelease() error { return nil }
 // reads, and whole (not in sketch, as plan reads them: the apply may
 // enrich them) the people of the block's stale enrichments and of
 // imported e-mails. Those the plan reads packed are then no longer
-// packed (EnrichFacts.Fill): each is counted once, as plan counts it.
+// packed, and its sketches are let go (EnrichFacts.FillWhole): each is
+// counted once, as plan counts it, and held once.
 // The engine reads what each call changes as it folds
 // it in (state/partialfold.go), and chooses the people to enrich from the
 // partial state's counts (plan.Candidates). Nil when the plan is of
@@ -69,12 +70,11 @@ func partialEnrich(d Deps, opts ApplyOptions, b *state.Base, sel plan.Options) (
 		err = sel.Expired.ReadKept(b, st)
 	}
 	if err == nil {
-		err = st.ReadPeople(facts.SketchedIDs())
+		err = facts.FillWhole(st)
 	}
 	if err != nil {
 		return nil, err
 	}
-	facts.Fill(st)
 	return &applyRead{st: st, release: sync.OnceValue(b.Close), facts: facts, now: now, expired: sel.Expired, reuse: popts.Reuse}, nil
 }
 
