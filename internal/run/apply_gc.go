@@ -14,9 +14,9 @@ import (
 // enrich and the plan's counts make about as much garbage again. At GOGC
 // 100 the heap grew to twice what it held before the first call: at
 // 3,000,000 people beside a track and refresh_on, 469-483 MB of peak
-// RSS; at 25 376 MB, for 5 % more CPU (docs/performance.md, "The apply
-// beside refresh_on (fifteenth round)"). The calls that follow make
-// little garbage a second.
+// RSS; at 25, 379-407 MB, for up to 5 % more CPU (docs/performance.md,
+// "The apply beside refresh_on (fifteenth round)"). The calls that
+// follow make little garbage a second.
 const applyGCPercent = 25
 
 // applyGCPeople is the people in sketch from which applyGC lowers GOGC

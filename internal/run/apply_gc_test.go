@@ -6,14 +6,8 @@ import (
 	"testing"
 
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/testenv"
 )
-
-// gcPercent is the collector's GOGC now.
-func gcPercent() int {
-	p := debug.SetGCPercent(100)
-	debug.SetGCPercent(p)
-	return p
-}
 
 // TestApplyGCLowersTheGoalForManySketches lowers GOGC to applyGCPercent
 // for a partial state of applyGCPeople people in sketch, not for one of
@@ -43,19 +37,19 @@ func TestApplyGCLowersTheGoalForManySketches(t *testing.T) {
 		st := state.New()
 		st.SetTrackSketches(k.Done())
 		in := &applyRead{gcBack: applyGC(st)}
-		if got := gcPercent(); got != tc.want {
+		if got := testenv.GCPercent(); got != tc.want {
 			t.Errorf("%d sketches, GOGC %d (env %q): %d while applied, want %d", tc.sketches, tc.before, tc.env, got, tc.want)
 		}
 		in.restoreGC()
 		debug.SetGCPercent(7)
 		in.restoreGC() // a second call does nothing
-		if got := gcPercent(); got != 7 {
+		if got := testenv.GCPercent(); got != 7 {
 			t.Errorf("%d sketches: a second restoreGC set GOGC to %d", tc.sketches, got)
 		}
 		debug.SetGCPercent(tc.before)
 		in = &applyRead{gcBack: applyGC(st)}
 		in.restoreGC()
-		if got := gcPercent(); got != tc.before {
+		if got := testenv.GCPercent(); got != tc.before {
 			t.Errorf("%d sketches, GOGC %d (env %q): %d after, want it back", tc.sketches, tc.before, tc.env, got)
 		}
 	}
