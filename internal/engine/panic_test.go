@@ -9,6 +9,7 @@ import (
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/engine"
 	"github.com/leadsync/leadsync/internal/person"
+	"github.com/leadsync/leadsync/internal/plan"
 	"github.com/leadsync/leadsync/internal/recovered"
 	"github.com/leadsync/leadsync/internal/state"
 )
@@ -41,13 +42,19 @@ func (l *lostAnswers) Enrich(ctx context.Context, req api.PageRequest) (*person.
 // the run recorded; the run must end on the worker's panic.
 func runPanicking(t *testing.T, svc api.Service) (*engine.Summary, *memJournal) {
 	t.Helper()
+	return runPanickingWith(t, svc, nil)
+}
+
+// runPanickingWith is runPanicking under budget (nil: none).
+func runPanickingWith(t *testing.T, svc api.Service, budget *engine.Budget) (*engine.Summary, *memJournal) {
+	t.Helper()
 	cfg := load(t, basic)
 	cfg.API.Parallelism = 1
 	st := state.New()
 	j := &memJournal{}
 	sum, err := engine.Run(context.Background(), engine.Options{
 		Config: cfg, Plan: build(t, cfg, st), State: st, Journal: j, Service: svc,
-		Now: func() time.Time { return t0 },
+		Now: func() time.Time { return t0 }, Budget: budget,
 	})
 	if _, ok := errors.AsType[*recovered.Panic](err); !ok {
 		t.Fatalf("run: %v, want the worker's panic", err)
@@ -104,5 +111,46 @@ func TestNoCallStartsAfterAWorkersPanic(t *testing.T) {
 	sum, _ := runPanicking(t, svc)
 	if n := svc.count(""); n != 1 || sum.Calls != 1 {
 		t.Errorf("the service saw %d calls (%v), the summary %d; want only the one that panicked", n, svc.calls, sum.Calls)
+	}
+}
+
+// panickyLedger is memLedger whose Sending of the first enrichment (a call
+// with credits) panics: a bug in the start hook of the call, after its
+// pending enrichment is noted and before it is sent. The real client
+// reports the send first, so a panic of the service's call never comes
+// this early.
+type panickyLedger struct {
+	*memLedger
+	panicked bool
+}
+
+func (l *panickyLedger) Sending(s plan.Spending) error {
+	if s.Credits > 0 && !l.panicked {
+		l.panicked = true
+		panic("a bug in the ledger")
+	}
+	return l.memLedger.Sending(s)
+}
+
+// TestAWorkerPanickingBeforeItsSendGivesTheCallBack: a worker that panics
+// before its enrichment is sent (in the start hook) made no call. The
+// service sees no enrichment, and no later call starts. The summary counts
+// no call, credit or unknown credit for it. State voids its pending
+// enrichment (no enrich_unknown), and the budget's ledger gets its credit
+// back.
+func TestAWorkerPanickingBeforeItsSendGivesTheCallBack(t *testing.T) {
+	svc, led := newFake(), &memLedger{}
+	sum, j := runPanickingWith(t, svc, &engine.Budget{Ledger: &panickyLedger{memLedger: led}, Month: "2026-11-01", Limit: plan.Spending{Credits: 100, Requests: 100}})
+	if n := svc.count("enrich:"); n != 0 || sum.Calls != svc.count("") {
+		t.Errorf("the service saw %d enrichments (%v), the summary %d calls; want none, and the calls the service saw", n, svc.calls, sum.Calls)
+	}
+	if sum.Credits != 0 || sum.CreditsUnknown != 0 || len(sum.Failures) != 0 || hasEvent(j, state.EventEnrichUnknown, "enrich.all") {
+		t.Errorf("%d credits, %d unknown, failures %v, journal %v; want no credit spent nor unknown, no failure", sum.Credits, sum.CreditsUnknown, sum.Failures, j.events)
+	}
+	if !hasEvent(j, state.EventEnrichPending, "enrich.all") || !hasEvent(j, state.EventEnrichVoid, "enrich.all") {
+		t.Errorf("journal %v: want the pending enrichment noted, then voided", j.events)
+	}
+	if led.held.Credits != 0 {
+		t.Errorf("the ledger holds %d credits after the run, want 0: the call never sent gives its credit back", led.held.Credits)
 	}
 }
