@@ -3,11 +3,14 @@ package engine_test
 import (
 	"context"
 	"errors"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/engine"
+	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/plan"
 	"github.com/leadsync/leadsync/internal/recovered"
@@ -42,20 +45,22 @@ func (l *lostAnswers) Enrich(ctx context.Context, req api.PageRequest) (*person.
 // the run recorded; the run must end on the worker's panic.
 func runPanicking(t *testing.T, svc api.Service) (*engine.Summary, *memJournal) {
 	t.Helper()
-	return runPanickingWith(t, svc, nil)
+	return runPanickingWith(t, svc, func(*engine.Options) {})
 }
 
-// runPanickingWith is runPanicking under budget (nil: none).
-func runPanickingWith(t *testing.T, svc api.Service, budget *engine.Budget) (*engine.Summary, *memJournal) {
+// runPanickingWith is runPanicking with the options set changes.
+func runPanickingWith(t *testing.T, svc api.Service, set func(*engine.Options)) (*engine.Summary, *memJournal) {
 	t.Helper()
 	cfg := load(t, basic)
 	cfg.API.Parallelism = 1
 	st := state.New()
 	j := &memJournal{}
-	sum, err := engine.Run(context.Background(), engine.Options{
+	opts := engine.Options{
 		Config: cfg, Plan: build(t, cfg, st), State: st, Journal: j, Service: svc,
-		Now: func() time.Time { return t0 }, Budget: budget,
-	})
+		Now: func() time.Time { return t0 },
+	}
+	set(&opts)
+	sum, err := engine.Run(context.Background(), opts)
 	if _, ok := errors.AsType[*recovered.Panic](err); !ok {
 		t.Fatalf("run: %v, want the worker's panic", err)
 	}
@@ -140,7 +145,9 @@ func (l *panickyLedger) Sending(s plan.Spending) error {
 // back.
 func TestAWorkerPanickingBeforeItsSendGivesTheCallBack(t *testing.T) {
 	svc, led := newFake(), &memLedger{}
-	sum, j := runPanickingWith(t, svc, &engine.Budget{Ledger: &panickyLedger{memLedger: led}, Month: "2026-11-01", Limit: plan.Spending{Credits: 100, Requests: 100}})
+	sum, j := runPanickingWith(t, svc, func(o *engine.Options) {
+		o.Budget = &engine.Budget{Ledger: &panickyLedger{memLedger: led}, Month: "2026-11-01", Limit: plan.Spending{Credits: 100, Requests: 100}}
+	})
 	if n := svc.count("enrich:"); n != 0 || sum.Calls != svc.count("") {
 		t.Errorf("the service saw %d enrichments (%v), the summary %d calls; want none, and the calls the service saw", n, svc.calls, sum.Calls)
 	}
@@ -152,5 +159,63 @@ func TestAWorkerPanickingBeforeItsSendGivesTheCallBack(t *testing.T) {
 	}
 	if led.held.Credits != 0 {
 		t.Errorf("the ledger holds %d credits after the run, want 0: the call never sent gives its credit back", led.held.Credits)
+	}
+}
+
+// answerThenPanic is fakeService whose first enrichment, answered, makes
+// the run's clock panic at its next reading: the worker's, right after it
+// built the event from the answer (a bug once the answer was read). The
+// call waits until the run has announced it (started), so that no other
+// reading of the clock comes first.
+type answerThenPanic struct {
+	*fakeService
+	started chan engine.Call
+	armed   *atomic.Bool
+	once    *sync.Once
+}
+
+func (a answerThenPanic) Enrich(ctx context.Context, req api.PageRequest) (*person.EnrichedProfile, error) {
+	res, err := a.fakeService.Enrich(ctx, req)
+	a.once.Do(func() {
+		<-a.started
+		a.armed.Store(true)
+	})
+	return res, err
+}
+
+// clock is t0, panicking once when armed.
+func (a answerThenPanic) clock() time.Time {
+	if a.armed.CompareAndSwap(true, false) {
+		panic("a bug in the clock")
+	}
+	return t0
+}
+
+// enrichStarts sends the enrichments the run announces to started.
+type enrichStarts struct {
+	engine.NopProgress
+	started chan engine.Call
+}
+
+func (p enrichStarts) CallStart(c engine.Call) {
+	if c.Kind == kind.Enrich {
+		p.started <- c
+	}
+}
+
+// TestAnAnswerReadBeforeAWorkersPanicIsRecorded: a worker that panics
+// after its enrichment was answered and the event built records the
+// enrichment like any (a paid answer is kept), its credit spent, none of
+// unknown outcome, and no later call starts.
+func TestAnAnswerReadBeforeAWorkersPanicIsRecorded(t *testing.T) {
+	svc := answerThenPanic{newFake(), make(chan engine.Call, 100), &atomic.Bool{}, &sync.Once{}}
+	sum, j := runPanickingWith(t, svc, func(o *engine.Options) {
+		o.Now, o.Progress = svc.clock, enrichStarts{started: svc.started}
+	})
+	if n := svc.count("enrich:"); n != 1 || sum.Calls != svc.count("") {
+		t.Errorf("the service saw %d enrichments (%v), the summary %d calls; want one, and the calls the service saw", n, svc.calls, sum.Calls)
+	}
+	if sum.Credits != 1 || sum.CreditsUnknown != 0 || len(sum.Failures) != 0 || !hasEvent(j, state.EventEnrich, "enrich.all") || hasEvent(j, state.EventEnrichUnknown, "enrich.all") {
+		t.Errorf("%d credits, %d unknown, failures %v, journal %v; want the enrichment recorded, its credit spent", sum.Credits, sum.CreditsUnknown, sum.Failures, j.events)
 	}
 }
