@@ -1,7 +1,6 @@
 package plan
 
 import (
-	"math/rand/v2"
 	"testing"
 
 	"github.com/leadsync/leadsync/internal/state"
@@ -35,11 +34,8 @@ func TestAStoreWithoutTheKeyLookupPlansAsTheWholeState(t *testing.T) {
 	defer keepReadKnobs()()
 	var compared, everyone [2]int // by store: keylessBase, networklessStore
 	for seed := range worlds {
-		rng := rand.New(rand.NewPCG(uint64(seed), 0xe4c4))
-		setReadKnobs(rng, seed)
-		f, o := enrichWorld(rng)
-		setReuseKnobs(seed)
-		if !reuseWorld(rng, f, &o) {
+		f, o, others := othersWorld(seed)
+		if !others {
 			continue
 		}
 		b := enrichBase(f.st)

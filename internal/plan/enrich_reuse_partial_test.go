@@ -26,12 +26,8 @@ func TestReusesOverThePartialStateOfAnApply(t *testing.T) {
 	// (firstHeld), only in a search that runs: its run failing, the apply
 	// meets them in the lead list held before (readHeldMet).
 	for _, seed := range seedsAnd(worlds, 3871, 31327) {
-		// The worlds and knobs of TestEnrichReadsMakeTheSamePlan.
-		rng := rand.New(rand.NewPCG(uint64(seed), 0xe4c4))
-		setReadKnobs(rng, seed)
-		f, o := enrichWorld(rng)
-		setReuseKnobs(seed)
-		if !reuseWorld(rng, f, &o) {
+		f, o, others := othersWorld(seed)
+		if !others {
 			continue
 		}
 		n, c, l, _ := sameReuses(t, seed, f, o)
@@ -41,6 +37,16 @@ func TestReusesOverThePartialStateOfAnApply(t *testing.T) {
 	if compared < 400 || copied < 200 || limited < 50 {
 		t.Errorf("only %d blocks compared and %d copying: the worlds no longer test Reuses over a partial state", compared, copied)
 	}
+}
+
+// othersWorld is the random world of seed of TestEnrichReadsMakeTheSamePlan,
+// its knobs set, and whether it has other workspaces (reuseWorld).
+func othersWorld(seed int) (f *fixture, o Options, others bool) {
+	rng := rand.New(rand.NewPCG(uint64(seed), 0xe4c4))
+	setReadKnobs(rng, seed)
+	f, o = enrichWorld(rng)
+	setReuseKnobs(seed)
+	return f, o, reuseWorld(rng, f, &o)
 }
 
 // sameReuses compares, in the world of seed, every planned enrich block's
@@ -112,11 +118,8 @@ func TestReusesAtTheLimitReadThePeopleHeldBeforeTheLastCopy(t *testing.T) {
 	defer keepReadKnobs()()
 	compared, before := 0, 0
 	for seed := range worlds {
-		rng := rand.New(rand.NewPCG(uint64(seed), 0xe4c4))
-		setReadKnobs(rng, seed)
-		f, o := enrichWorld(rng)
-		setReuseKnobs(seed)
-		if !reuseWorld(rng, f, &o) {
+		f, o, others := othersWorld(seed)
+		if !others {
 			continue
 		}
 		heldBeforeWorld(f)
