@@ -35,10 +35,10 @@ func TestCheckNamesANullSearchBesideALeadIDOfNobody(t *testing.T) {
 	}
 }
 
-// TestDropMissingLeadsRefusesAPartialState: a state read in part holds
+// TestRepairNobodyRefusesAPartialState: a state read in part holds
 // only the people it read; dropping the IDs of the others would empty
 // lists of people the store holds, so it is refused and nothing changes.
-func TestDropMissingLeadsRefusesAPartialState(t *testing.T) {
+func TestRepairNobodyRefusesAPartialState(t *testing.T) {
 	whole := New()
 	for _, e := range demoEvents() {
 		must(t, whole.Fold(e))
@@ -58,8 +58,8 @@ func TestDropMissingLeadsRefusesAPartialState(t *testing.T) {
 	}
 	before := slices.Clone(part.Searches[addr].LeadIDs)
 	must(t, part.ReadPeople(before[:1]))
-	if _, err := part.DropMissingLeads(); err == nil {
-		t.Error("DropMissingLeads of a partial state: no error")
+	if _, err := part.RepairNobody(); err == nil {
+		t.Error("RepairNobody of a partial state: no error")
 	}
 	if got := part.Searches[addr].LeadIDs; !slices.Equal(got, before) {
 		t.Errorf("%s's lead list after a refused drop: %v, want %v", addr, got, before)
