@@ -180,12 +180,16 @@ func (s *State) DropNobody(n *Nobody) Repairs {
 	}
 	r.SplitIDs, r.Splits = s.dropFromSplits(gone)
 	r.ImportIDs, r.Imports = s.dropFromImports(gone)
+	if r.SplitIDs+r.ImportIDs > 0 {
+		s.touchMeta() // the split runs and the imports are in the header
+	}
 	r.Profiles = s.dropProfilesOf(gone)
 	return r
 }
 
 // dropFromSplits takes the IDs gone reports out of the nodes of the split
-// runs under way, and counts them and the runs that held some.
+// runs under way, and counts them and the runs that held some; the
+// caller notes the change (touchMeta).
 func (s *State) dropFromSplits(gone func(string) bool) (ids, runs int) {
 	for _, t := range s.Splits {
 		if t == nil {
@@ -201,14 +205,12 @@ func (s *State) dropFromSplits(gone func(string) bool) (ids, runs int) {
 			runs++
 		}
 	}
-	if ids > 0 {
-		s.touchMeta()
-	}
 	return ids, runs
 }
 
 // dropFromImports takes the IDs gone reports out of the imports' person
-// IDs, and counts them and the imports that held some.
+// IDs, and counts them and the imports that held some; the caller notes
+// the change (touchMeta).
 func (s *State) dropFromImports(gone func(string) bool) (ids, imports int) {
 	for _, v := range s.Imports {
 		if v == nil {
@@ -217,9 +219,6 @@ func (s *State) dropFromImports(gone func(string) bool) (ids, imports int) {
 		if k := dropIDs(&v.PersonIDs, gone); k > 0 {
 			ids, imports = ids+k, imports+1
 		}
-	}
-	if ids > 0 {
-		s.touchMeta()
 	}
 	return ids, imports
 }

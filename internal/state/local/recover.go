@@ -79,10 +79,7 @@ func (store *Store) RecoverJournal(now time.Time) (*backend.RecoverResult, error
 	path := store.JournalPath()
 	jb, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		if repaired.Any() {
-			err = store.save(s)
-		}
-		return &backend.RecoverResult{Repaired: repaired}, err
+		return &backend.RecoverResult{Repaired: repaired}, store.saveRepaired(s, repaired)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("cannot read journal %s: %w", path, safefile.UnwrapPathErr(err))
@@ -101,6 +98,15 @@ func (store *Store) RecoverJournal(now time.Time) (*backend.RecoverResult, error
 	}
 	safefile.SyncDir(filepath.Dir(store.path))
 	return res, nil
+}
+
+// saveRepaired saves s when state recover repaired something in it (r):
+// a healthy state is not written.
+func (store *Store) saveRepaired(s *state.State, r state.Repairs) error {
+	if !r.Any() {
+		return nil
+	}
+	return store.save(s)
 }
 
 // readRepairingNobody reads the state file for state recover: New()

@@ -93,6 +93,7 @@ func Run(t *testing.T, k Kind) {
 		{"RemovesManyPeople", testRemovesManyPeople},
 		{"PartialRemovalOfSomeoneUnheld", testPartialRemovalOfSomeoneUnheld},
 		{"PartialRemovalCutsLists", testPartialRemovalCutsLists},
+		{"RecoverRepairsNobody", testRecoverRepairsNobody},
 		{"KilledRemovalFolded", testKilledRemovalFolded},
 		{"PartialMove", testPartialMove},
 		{"TrackPlan", testTrackPlan},
