@@ -82,10 +82,10 @@ type task struct {
 	claimed   bool
 	waitSince time.Time
 	// unread are the people of a track's reads not queued yet, whom the
-	// state holds in sketch (prepareTrack): a page of them is read whole
-	// and queued as reads when this task comes to the head of the queue
-	// (readTrackHead). The task itself is no call.
-	unread []string
+	// state holds in sketch (prepareTrack): a page of them is listed,
+	// read whole and queued as reads when this task comes to the head of
+	// the queue (readTrackHead). The task itself is no call.
+	unread plan.Listed
 }
 
 type outcome struct {

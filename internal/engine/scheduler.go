@@ -87,7 +87,7 @@ func (r *runner) dispatch(ctx context.Context, par int, done chan<- outcome) {
 			r.halt("the plan's bound of " + textfmt.Plural(r.sum.CallsPlannedMax, "call") + " is reached")
 			return
 		}
-		if len(r.queue[0].unread) > 0 {
+		if r.queue[0].unread.Len() > 0 {
 			r.readTrackHead()
 			continue
 		}

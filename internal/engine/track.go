@@ -23,17 +23,19 @@ import (
 // plan.Reads.Sketched), the reads are queued as one task of their people
 // (task.unread), read whole a page at a time as the reads come to the
 // head of the queue (readTrackHead): the first call waits neither for
-// 1,000,000 people read whole nor for a task each.
+// 1,000,000 people read whole nor for a task each, nor for a list of
+// their IDs (plan.Listed).
 func (r *runner) prepareTrack(c *plan.Change) error {
 	if r.opts.Config.Track(c.Address) == nil {
 		return fmt.Errorf("the plan names %s, which the configuration does not declare; run plan again", c.Address)
 	}
-	ids := c.People()
-	if r.st.TrackSketches() != nil && len(ids) > 0 {
-		r.push(task{call: Call{Kind: kind.Track, Address: c.Address}, unread: ids})
-		r.pending[c.Address] += len(ids)
+	people := c.Listed()
+	if r.st.TrackSketches() != nil && people.Len() > 0 {
+		r.push(task{call: Call{Kind: kind.Track, Address: c.Address}, unread: people})
+		r.pending[c.Address] += people.Len()
 		return nil
 	}
+	ids, _ := people.Next(people.Len())
 	for _, id := range ids {
 		if t, ok := r.trackTask(c.Address, id); ok {
 			r.push(t)
@@ -71,8 +73,8 @@ var trackHeadPage = state.PeoplePage
 // read of the store stops the run: no call of those reads was made.
 func (r *runner) readTrackHead() {
 	rest := r.queue[0]
-	ids := rest.unread[:min(trackHeadPage, len(rest.unread))]
-	rest.unread = rest.unread[len(ids):]
+	var ids []string
+	ids, rest.unread = rest.unread.Next(trackHeadPage)
 	head := make([]task, 0, len(ids)+len(r.queue))
 	r.mu.Lock()
 	err := r.st.ReadPeople(ids)
@@ -92,7 +94,7 @@ func (r *runner) readTrackHead() {
 		r.halt(r.fatal.Error())
 		return
 	}
-	if len(rest.unread) > 0 {
+	if rest.unread.Len() > 0 {
 		head = append(head, rest)
 	}
 	r.queue = append(head, r.queue[1:]...)

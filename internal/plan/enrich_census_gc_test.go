@@ -8,14 +8,8 @@ import (
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/testenv"
 )
-
-// gcPercent is the collector's GOGC now.
-func gcPercent() int {
-	p := debug.SetGCPercent(100)
-	debug.SetGCPercent(p)
-	return p
-}
 
 // TestCensusPagesLowerTheCollectorsGoal plans worlds where a block with a
 // where counts its people to enrich in pages (candidatePages): while it
@@ -23,7 +17,7 @@ func gcPercent() int {
 // plan, once built, sets it back. A plan of the whole state leaves it.
 func TestCensusPagesLowerTheCollectorsGoal(t *testing.T) {
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
-	before := gcPercent()
+	before := testenv.GCPercent()
 	defer func(n, m, p, c int) {
 		walkChunk, maxCounted, maxPlacesRead, maxCensusRead = n, m, p, c
 	}(walkChunk, maxCounted, maxPlacesRead, maxCensusRead)
@@ -36,7 +30,7 @@ func TestCensusPagesLowerTheCollectorsGoal(t *testing.T) {
 		numbers := match
 		seen := map[int]int{}
 		match = func(cfg *config.Config, e *config.Enrich, l person.Lead) (bool, error) {
-			seen[gcPercent()]++
+			seen[testenv.GCPercent()]++
 			return numbers(cfg, e, l)
 		}
 		for _, e := range f.cfg.Enriches {
@@ -44,7 +38,7 @@ func TestCensusPagesLowerTheCollectorsGoal(t *testing.T) {
 		}
 		whereAtLimit(rng, f, &o)
 		r := planOfEnrich(t, seed, f, o)
-		if now := gcPercent(); now != before {
+		if now := testenv.GCPercent(); now != before {
 			t.Fatalf("seed %d: GOGC %d after the plans, %d before", seed, now, before)
 		}
 		if !r.paged {
@@ -64,7 +58,7 @@ func TestCensusPagesLowerTheCollectorsGoal(t *testing.T) {
 // below, at GOGC as it was. The plan sets it back either way.
 func TestLargeCensusLowersTheCollectorsGoal(t *testing.T) {
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
-	before := gcPercent()
+	before := testenv.GCPercent()
 	defer func(n, m, p, c, g int) {
 		walkChunk, maxCounted, maxPlacesRead, maxCensusRead, censusGCMembers = n, m, p, c, g
 	}(walkChunk, maxCounted, maxPlacesRead, maxCensusRead, censusGCMembers)
@@ -80,12 +74,12 @@ func TestLargeCensusLowersTheCollectorsGoal(t *testing.T) {
 			numbers := match
 			seen := map[int]int{}
 			match = func(cfg *config.Config, e *config.Enrich, l person.Lead) (bool, error) {
-				seen[gcPercent()]++
+				seen[testenv.GCPercent()]++
 				return numbers(cfg, e, l)
 			}
 			whereOn(rng, f, &o)
 			r := planOfEnrich(t, seed, f, o)
-			if now := gcPercent(); now != before {
+			if now := testenv.GCPercent(); now != before {
 				t.Fatalf("seed %d: GOGC %d after the plans, %d before", seed, now, before)
 			}
 			if !r.compared || !r.census || r.paged || r.recounted || len(seen) == 0 {
@@ -122,11 +116,11 @@ func TestManyBlocksWalkingLowerTheCollectorsGoal(t *testing.T) {
 	} {
 		v := &env{facts: &EnrichFacts{many: c.many}}
 		v.readGC(c.sources)
-		if got := gcPercent(); got != c.want {
+		if got := testenv.GCPercent(); got != c.want {
 			t.Errorf("many %v, %d sources: GOGC %d while the block walks, want %d", c.many, len(c.sources), got, c.want)
 		}
 		v.settle()
-		if got := gcPercent(); got != 100 {
+		if got := testenv.GCPercent(); got != 100 {
 			t.Errorf("many %v: GOGC %d once the plan is built, want 100", c.many, got)
 		}
 	}
@@ -150,11 +144,11 @@ func TestKeptPeopleLowerTheCollectorsGoal(t *testing.T) {
 	} {
 		v := &env{}
 		v.keptGC(c.e)
-		if got := gcPercent(); got != c.want {
+		if got := testenv.GCPercent(); got != c.want {
 			t.Errorf("%+v: GOGC %d while the plan is built, want %d", c.e, got, c.want)
 		}
 		v.settle()
-		if got := gcPercent(); got != 100 {
+		if got := testenv.GCPercent(); got != 100 {
 			t.Errorf("GOGC %d once the plan is built, want 100", got)
 		}
 	}

@@ -196,7 +196,8 @@ type Change struct {
 	// due lists, for a track change of people in sketch, its PersonIDs
 	// until they are asked (People) or written (MarshalJSON): at
 	// 2,430,000 people due, 37 MB of strings that a plan printed as text
-	// never shows.
+	// never shows, nor an apply, which takes them a page at a time
+	// (Listed).
 	due *dueList
 	// Path is an export's file.
 	Path string `json:"path,omitempty"`

@@ -97,6 +97,23 @@ func checkUnlisted(t *testing.T, seed int, c, want *Change) {
 	if got := c.People(); !slices.Equal(got, want.PersonIDs) || c.PersonIDs != nil || c.due == nil {
 		t.Fatalf("seed %d: %s lists %q, want %q (and then holds %d)", seed, c.Address, got, want.PersonIDs, len(c.PersonIDs))
 	}
+	page := 1 + seed%3
+	for _, ch := range []*Change{c, want} {
+		if got := inPages(ch.Listed(), page); !slices.Equal(got, want.PersonIDs) {
+			t.Fatalf("seed %d: %s listed %d at a time gives %q, want %q", seed, c.Address, page, got, want.PersonIDs)
+		}
+	}
+}
+
+// inPages are the people of l taken n at a time (Listed.Next).
+func inPages(l Listed, n int) []string {
+	var out []string
+	for l.Len() > 0 {
+		var ids []string
+		ids, l = l.Next(n)
+		out = append(out, ids...)
+	}
+	return out
 }
 
 // enrichedTrackWorld declares in f a track of the enriched (track.enr,

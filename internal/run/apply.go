@@ -97,6 +97,7 @@ func apply(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView) error
 	}
 	// applyPlan may load the state whole instead: release the one in use.
 	defer func() { in.release() }()
+	defer func() { in.restoreGC() }()
 	service := ServiceOf(opts.Config, d.Account)
 	if err := checkService(in.st, service); err != nil {
 		return err
@@ -249,7 +250,7 @@ func partialRead(d Deps, opts ApplyOptions, b *state.Base, sel plan.Options) (*a
 			}
 		}
 		// A read snapshot that fails to end loses nothing.
-		return &applyRead{st: st, release: sync.OnceValue(b.Close), colleagues: col, expired: exp, now: sel.Now}, nil
+		return &applyRead{st: st, release: sync.OnceValue(b.Close), colleagues: col, expired: exp, now: sel.Now, gcBack: applyGC(st)}, nil
 	}
 	if opts.PlanFile != "" && sel.Now.IsZero() {
 		// A plan saved without its time: plan.Within plans it again over

@@ -33,6 +33,9 @@ type applyRead struct {
 	// reuse answers the plan's questions to the other workspaces from
 	// the read that listed their keys (reuseOnce), nil when none did.
 	reuse plan.ReuseLookup
+	// gcBack sets the collector back (applyGC, restoreGC), nil when it
+	// was left alone.
+	gcBack func()
 }
 
 func noRelease() error { return nil }
@@ -44,7 +47,8 @@ func noRelease() error { return nil }
 // reads, and whole (not in sketch, as plan reads them: the apply may
 // enrich them) the people of the block's stale enrichments and of
 // imported e-mails. Those the plan reads packed are then no longer
-// packed (EnrichFacts.Fill): each is counted once, as plan counts it.
+// packed, and its sketches are let go (EnrichFacts.FillWhole): each is
+// counted once, as plan counts it, and held once.
 // The engine reads what each call changes as it folds
 // it in (state/partialfold.go), and chooses the people to enrich from the
 // partial state's counts (plan.Candidates). Nil when the plan is of
@@ -65,17 +69,19 @@ func partialEnrich(d Deps, opts ApplyOptions, b *state.Base, sel plan.Options) (
 		return nil, err
 	}
 	st, err := writableReading(b, er)
-	if err == nil {
-		err = sel.Expired.ReadKept(b, st)
-	}
-	if err == nil {
-		err = st.ReadPeople(facts.SketchedIDs())
-	}
 	if err != nil {
 		return nil, err
 	}
-	facts.Fill(st)
-	return &applyRead{st: st, release: sync.OnceValue(b.Close), facts: facts, now: now, expired: sel.Expired, reuse: popts.Reuse}, nil
+	gcBack := applyGC(st)
+	err = sel.Expired.ReadKept(b, st)
+	if err == nil {
+		err = facts.FillWhole(st)
+	}
+	if err != nil {
+		gcBack()
+		return nil, err
+	}
+	return &applyRead{st: st, release: sync.OnceValue(b.Close), facts: facts, now: now, expired: sel.Expired, reuse: popts.Reuse, gcBack: gcBack}, nil
 }
 
 // planTime is the time the plan is made at: the one the store's counts
@@ -152,7 +158,9 @@ func (in *applyRead) within(d Deps, name string, cfg *config.Config, p *plan.Pla
 // loadWhole lets the partial state go and puts the state loaded whole in
 // its place.
 func (in *applyRead) loadWhole(d Deps) error {
-	// The snapshot ends first: a load is a read of its own.
+	// The snapshot ends first: a load is a read of its own, at the
+	// collector's own pace.
+	in.restoreGC()
 	if err := in.release(); err != nil {
 		return err
 	}

@@ -20,3 +20,11 @@ func CollectLess() {
 		debug.SetGCPercent(CollectLessPercent)
 	}
 }
+
+// GCPercent is the collector's GOGC now (debug.SetGCPercent tells it only
+// as it sets another: it is set back at once).
+func GCPercent() int {
+	p := debug.SetGCPercent(100)
+	debug.SetGCPercent(p)
+	return p
+}
