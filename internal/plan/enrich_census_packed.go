@@ -18,13 +18,15 @@ import (
 // packSketches reports whether the plan of cfg with opts may pack its
 // sketches: the store reads them so (state.CensusSketcher), and nothing
 // the plan does asks more of them than the collection of the blocks'
-// people. So no exclude block (it learns the company domains of every
-// person held), no refresh_on (the owned people and the changes are read
+// people. So no refresh_on (the owned people and the changes are read
 // by Person), no track, import or profile block, no retention, moves or
-// other workspaces (each finds people in State.People by ID).
+// other workspaces (each finds people in State.People by ID). Exclude
+// blocks may stand beside them: a sketch teaches no company domain, and
+// every person a block may name is read whole (excludedReads), so taken
+// out of the sketches (keepUnread).
 func packSketches(cfg *config.Config, opts Options, ix EnrichStore) bool {
 	_, reads := ix.(state.CensusSketcher)
-	return reads && cfg.Exclusion() == nil && !anyRefreshOn(cfg) &&
+	return reads && !anyRefreshOn(cfg) &&
 		len(cfg.Tracks)+len(cfg.Imports)+len(cfg.Profiles) == 0 &&
 		cfg.Settings.Retention <= 0 && opts.Moved == nil && opts.Reuse == nil
 }

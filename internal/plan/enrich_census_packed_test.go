@@ -1,9 +1,14 @@
 package plan
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/leadsync/leadsync/internal/listfile"
+	"github.com/leadsync/leadsync/internal/state"
 )
 
 // TestCensusSketchesArePacked plans the block of placesLeft with its
@@ -50,4 +55,100 @@ func TestCensusSketchesArePacked(t *testing.T) {
 	if d := cmp.Diff(planJSON(t, want), planJSON(t, got)); d != "" {
 		t.Fatalf("the plan differs (-whole +read):\n%s", d)
 	}
+}
+
+// TestPackedSketchesBesideExcludeBlocks plans 1,600 random worlds of one
+// enrich block or several (enrichWorld, manyWorld) whose exclude blocks
+// name, by every kind, some people holding an enrichment
+// (excludeEnriched), twice: over the whole state, and over what
+// EnrichReadsOf names, the people read in sketch packed (packSketches).
+// Unless Build says it needs everyone, the plans must be the same, byte
+// for byte: a person a block names is read whole (excludedReads) and
+// taken out of the packed sketches (keepUnread), whose Person lacks the
+// values the block names.
+func TestPackedSketchesBesideExcludeBlocks(t *testing.T) {
+	defer keepReadKnobs()()
+	packed, named, compared := 0, 0, 0
+	for seed := range 1600 {
+		rng := rand.New(rand.NewPCG(uint64(seed), 0x9ac5))
+		setReadKnobs(rng, seed)
+		f, o := enrichWorld(rng)
+		if seed%2 == 1 {
+			f, o, _ = manyWorld(rng)
+		}
+		excludeEnriched(rng, f)
+		b := enrichBase(f.st)
+		_, facts, ok, err := EnrichReadsOf(f.cfg, b.Records, o, b)
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		if !ok || facts.packed.Len() == 0 {
+			continue
+		}
+		packed++
+		n := packedExcluded(f, facts.packed)
+		r := planOfEnrich(t, seed, f, o)
+		if n > 0 && r.compared {
+			named++
+			compared += btoi(r.excluded)
+		}
+	}
+	t.Logf("%d worlds packed their sketches beside exclude blocks; in %d planned in part, a block named people packed (%d of them excluded people)", packed, named, compared)
+	if packed < 400 || named < 150 || compared < 150 {
+		t.Fatalf("%d worlds packed, %d naming people packed, %d excluding people: the test no longer tests exclude blocks beside packed sketches", packed, named, compared)
+	}
+}
+
+// excludeEnriched gives some worlds' people holding an enrichment
+// exclude blocks naming them, each by one kind: company, page name,
+// network ID (the sketch's is its ID), e-mail, or the
+// company domain, a colleague's when the enrichment gives none.
+func excludeEnriched(rng *rand.Rand, f *fixture) {
+	var enriched []*state.Person
+	for _, id := range sortedPeople(f.st) {
+		if p := f.st.People[id]; p.Enrichment != nil {
+			enriched = append(enriched, p)
+		}
+	}
+	if len(enriched) == 0 {
+		return
+	}
+	for i := range 1 + rng.IntN(3) {
+		p := enriched[rng.IntN(len(enriched))]
+		name := fmt.Sprintf("named%d", i)
+		switch rng.IntN(5) {
+		case 0:
+			p.Lead.Company = "Named " + name
+			f.exclude(name, listfile.Company, p.Lead.Company)
+		case 1:
+			if p.Lead.PageName != "" {
+				f.exclude(name, listfile.PageName, p.Lead.PageName)
+			}
+		case 2:
+			p.Lead.NetworkID = fmt.Sprintf("9%d.abc", i)
+			f.exclude(name, listfile.NetworkID, p.Lead.NetworkID)
+		case 3:
+			p.Enrichment.Result.Email = name + "@named.example"
+			f.exclude(name, listfile.Email, p.Enrichment.Result.Email)
+		default:
+			p.Lead.Company = "Named " + name
+			colleague := enriched[rng.IntN(len(enriched))]
+			colleague.Lead.Company = p.Lead.Company
+			colleague.Enrichment.Result.CompanyDomain = name + ".example"
+			f.exclude(name, listfile.Domain, colleague.Enrichment.Result.CompanyDomain)
+		}
+	}
+}
+
+// packedExcluded counts the people of t an exclude block of f names over
+// the whole state.
+func packedExcluded(f *fixture, t *state.CensusSketches) int {
+	v := newEnv(f.cfg, f.st, t0)
+	n := 0
+	for i := range t.Len() {
+		if v.excludedBy(f.st.People[t.ID(i)]) != nil {
+			n++
+		}
+	}
+	return n
 }
