@@ -19,16 +19,18 @@ import (
 // sketches: the store reads them so (state.CensusSketcher), and nothing
 // the plan does asks more of them than the collection of the blocks'
 // people. So no refresh_on (the owned people and the changes are read
-// by Person), no track, import or profile block, no retention, moves or
-// other workspaces (each finds people in State.People by ID). Exclude
-// blocks may stand beside them: a sketch teaches no company domain, and
-// every person a block may name is read whole (excludedReads), so taken
-// out of the sketches (keepUnread).
+// by Person), no track, import or profile block, no moves or other
+// workspaces (each finds people in State.People by ID). Exclude blocks
+// may stand beside them: a sketch teaches no company domain, and every
+// person a block may name is read whole (excludedReads), so taken out of
+// the sketches (keepUnread). So may retention: a sketch of someone who
+// goes is known (env.known) and skipped as met (skipGone), whether read
+// whole or in the kept form.
 func packSketches(cfg *config.Config, opts Options, ix EnrichStore) bool {
 	_, reads := ix.(state.CensusSketcher)
 	return reads && !anyRefreshOn(cfg) &&
 		len(cfg.Tracks)+len(cfg.Imports)+len(cfg.Profiles) == 0 &&
-		cfg.Settings.Retention <= 0 && opts.Moved == nil && opts.Reuse == nil
+		opts.Moved == nil && opts.Reuse == nil
 }
 
 // sketchAsk names the people of block by's enrichments up to before

@@ -152,3 +152,65 @@ func packedExcluded(f *fixture, t *state.CensusSketches) int {
 	}
 	return n
 }
+
+// TestPackedSketchesBesideRetention plans 1,600 random worlds of one
+// enrich block or several with leadsync { retention } removing people,
+// some holding a stale enrichment (ageWorld), those to go read whole or,
+// in half of the worlds, in the kept form (maxExpiredRead 1), twice:
+// over the whole state, and over what EnrichReadsOf names, the people
+// read in sketch packed. Unless Build says it needs everyone, the plans
+// must be the same, byte for byte: a sketch of someone who goes is
+// known (env.known), and the walks and censuses skip it (skipGone).
+func TestPackedSketchesBesideRetention(t *testing.T) {
+	defer keepReadKnobs()()
+	defer func(n int) { maxExpiredRead = n }(maxExpiredRead)
+	packed, gone, kept := 0, 0, 0
+	for seed := range 1600 {
+		rng := rand.New(rand.NewPCG(uint64(seed), 0x7e1a))
+		setReadKnobs(rng, seed)
+		maxExpiredRead = []int{200_000, 1}[seed/2%2]
+		f, o := enrichWorld(rng)
+		if seed%2 == 1 {
+			f, o, _ = manyWorld(rng)
+		}
+		o.Targets, o.Replace = nil, nil // retention removes people only in a plan of everything
+		f.cfg.Settings.Retention = 180 * day
+		ageWorld(rng, f.st, f.cfg.Settings.Retention, 1+rng.IntN(2))
+		b := enrichBase(f.st)
+		exp, err := ExpiredOf(f.cfg, o, b)
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		o.Expired = exp
+		_, facts, ok, err := EnrichReadsOf(f.cfg, b.Records, o, b)
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		if !ok || facts.packed.Len() == 0 {
+			continue
+		}
+		packed++
+		n := packedGoing(facts.packed, exp)
+		if planOfEnrich(t, seed, f, o).compared && n > 0 {
+			gone++
+			kept += btoi(exp.Kept)
+		}
+	}
+	t.Logf("%d worlds packed their sketches beside retention; in %d planned in part, people packed go (%d read in the kept form)", packed, gone, kept)
+	if packed < 400 || gone < 100 || kept < 40 {
+		t.Fatalf("%d worlds packed, %d with people packed who go, %d of them in the kept form: the test no longer tests retention beside packed sketches", packed, gone, kept)
+	}
+}
+
+// packedGoing counts the people of t whom retention removes (exp).
+func packedGoing(t *state.CensusSketches, exp *Expired) int {
+	going := map[string]bool{}
+	for _, id := range exp.IDs.All() {
+		going[id] = true
+	}
+	n := 0
+	for i := range t.Len() {
+		n += btoi(going[t.ID(i)])
+	}
+	return n
+}
