@@ -19,17 +19,20 @@ import (
 // sketches: the store reads them so (state.CensusSketcher), and nothing
 // the plan does asks more of them than the collection of the blocks'
 // people. So no refresh_on (the owned people and the changes are read
-// by Person), no track, import or profile block, no moves or other
-// workspaces (each finds people in State.People by ID). Exclude blocks
-// may stand beside them: a sketch teaches no company domain, and every
-// person a block may name is read whole (excludedReads), so taken out of
-// the sketches (keepUnread). So may retention: a sketch of someone who
-// goes is known (env.known) and skipped as met (skipGone), whether read
-// whole or in the kept form.
+// by Person), no import or profile block, no moves or other workspaces
+// (each finds people in State.People by ID). These may stand beside
+// them:
+//   - exclude blocks: a sketch teaches no company domain, and every
+//     person a block may name is read whole (excludedReads), so taken out
+//     of the sketches (keepUnread);
+//   - a track: its people are read whole or in its sketch (trackReads),
+//     found so first (env.trackee);
+//   - retention: a sketch of someone who goes is known (env.known) and
+//     skipped as met (skipGone), read whole or in the kept form.
 func packSketches(cfg *config.Config, opts Options, ix EnrichStore) bool {
 	_, reads := ix.(state.CensusSketcher)
 	return reads && !anyRefreshOn(cfg) &&
-		len(cfg.Tracks)+len(cfg.Imports)+len(cfg.Profiles) == 0 &&
+		len(cfg.Imports)+len(cfg.Profiles) == 0 &&
 		opts.Moved == nil && opts.Reuse == nil
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/listfile"
 	"github.com/leadsync/leadsync/internal/state"
 )
@@ -213,4 +214,94 @@ func packedGoing(t *state.CensusSketches, exp *Expired) int {
 		n += btoi(going[t.ID(i)])
 	}
 	return n
+}
+
+// TestPackedSketchesBesideATrack plans 1,600 random worlds of one enrich
+// block or several with a track of the searches or of the people the
+// first block enriched, some of whose people it read before, twice:
+// over the whole state, and over what EnrichReadsOf names, the people
+// read in sketch packed. Unless Build says it needs everyone, the plans
+// must be the same, byte for byte: the track's people are read whole or
+// in the track's sketch (trackReads), so none is met as a packed sketch
+// but as the block's.
+func TestPackedSketchesBesideATrack(t *testing.T) {
+	defer keepReadKnobs()()
+	packed, met, reads := 0, 0, 0
+	for seed := range 1600 {
+		rng := rand.New(rand.NewPCG(uint64(seed), 0x7ac7))
+		setReadKnobs(rng, seed)
+		f, o := enrichWorld(rng)
+		if seed%2 == 1 {
+			f, o, _ = manyWorld(rng)
+		}
+		tr := trackWorld(rng, f, &o)
+		b := enrichBase(f.st)
+		_, facts, ok, err := EnrichReadsOf(f.cfg, b.Records, o, b)
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		if !ok || facts.packed.Len() == 0 {
+			continue
+		}
+		packed++
+		if planOfEnrich(t, seed, f, o).compared && packedTracked(f, tr, facts.packed) {
+			met++
+			got, _ := Build(f.cfg, f.st, o)
+			if c := got.Change(tr.Address); c != nil && c.Action == Track {
+				reads++
+			}
+		}
+	}
+	t.Logf("%d worlds packed their sketches beside a track; in %d planned in part, the track's people are among them (%d reading some)", packed, met, reads)
+	if packed < 400 || met < 150 || reads < 100 {
+		t.Fatalf("%d worlds packed, %d whose track's people are packed, %d reading: the test no longer tests a track beside packed sketches", packed, met, reads)
+	}
+}
+
+// trackWorld gives f a track, every 30 days, of its searches or, in a
+// third of the worlds, of the people its first enrich block enriched;
+// it read a third of the people with a page name 10 days ago.
+func trackWorld(rng *rand.Rand, f *fixture, o *Options) *config.Track {
+	var from []string
+	for _, s := range f.cfg.Searches {
+		from = append(from, s.Address)
+	}
+	if rng.IntN(3) == 0 {
+		from = []string{f.cfg.Enriches[0].Address}
+	}
+	tr := f.track("w", 30*day, from...)
+	if o.Targets != nil {
+		o.Targets = append(o.Targets, tr.Address)
+	}
+	for _, id := range sortedPeople(f.st) {
+		if p := f.st.People[id]; p.Lead.PageName != "" && rng.IntN(3) == 0 {
+			f.trackRead(tr.Address, id, t0.Add(-10*day), "CTO", p.Lead.Company, false)
+		}
+	}
+	return tr
+}
+
+// packedTracked reports whether t holds someone of tr's sources' lists
+// or of its record.
+func packedTracked(f *fixture, tr *config.Track, t *state.CensusSketches) bool {
+	listed := map[string]bool{}
+	for _, ref := range tr.From {
+		srcs := []string{ref}
+		if e := f.cfg.Enrich(ref); e != nil {
+			srcs = e.From
+		}
+		for _, addr := range f.cfg.Resolve(srcs) {
+			if s := f.st.Searches[addr]; s != nil {
+				for _, id := range s.LeadIDs {
+					listed[id] = true
+				}
+			}
+		}
+	}
+	for i := range t.Len() {
+		if p := f.st.People[t.ID(i)]; listed[t.ID(i)] || p != nil && !p.Tracked[tr.Address].IsZero() {
+			return true
+		}
+	}
+	return false
 }
