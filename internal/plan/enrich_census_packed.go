@@ -18,15 +18,22 @@ import (
 // packSketches reports whether the plan of cfg with opts may pack its
 // sketches: the store reads them so (state.CensusSketcher), and nothing
 // the plan does asks more of them than the collection of the blocks'
-// people. So no exclude block (it learns the company domains of every
-// person held), no refresh_on (the owned people and the changes are read
-// by Person), no track, import or profile block, no retention, moves or
-// other workspaces (each finds people in State.People by ID).
+// people. So no refresh_on (the owned people and the changes are read
+// by Person), no import or profile block, no moves or other workspaces
+// (each finds people in State.People by ID). These may stand beside
+// them:
+//   - exclude blocks: a sketch teaches no company domain, and every
+//     person a block may name is read whole (excludedReads), so taken out
+//     of the sketches (keepUnread);
+//   - a track: its people are read whole or in its sketch (trackReads),
+//     found so first (env.trackee);
+//   - retention: a sketch of someone who goes is known (env.known) and
+//     skipped as met (skipGone), read whole or in the kept form.
 func packSketches(cfg *config.Config, opts Options, ix EnrichStore) bool {
 	_, reads := ix.(state.CensusSketcher)
-	return reads && cfg.Exclusion() == nil && !anyRefreshOn(cfg) &&
-		len(cfg.Tracks)+len(cfg.Imports)+len(cfg.Profiles) == 0 &&
-		cfg.Settings.Retention <= 0 && opts.Moved == nil && opts.Reuse == nil
+	return reads && !anyRefreshOn(cfg) &&
+		len(cfg.Imports)+len(cfg.Profiles) == 0 &&
+		opts.Moved == nil && opts.Reuse == nil
 }
 
 // sketchAsk names the people of block by's enrichments up to before

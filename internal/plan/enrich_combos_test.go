@@ -383,14 +383,7 @@ func comboHeld(f *fixture, o Options, held func(*state.Person) bool) int {
 // in most worlds an import it may watch, as
 // TestEnrichReadsWithATrackOrAnImport does.
 func comboMeets(rng *rand.Rand, f *fixture, o *Options) {
-	var from []string
-	for _, s := range f.cfg.Searches {
-		from = append(from, s.Address)
-	}
-	if rng.IntN(3) == 0 {
-		from = []string{f.cfg.Enriches[0].Address}
-	}
-	tr := f.track("w", 30*day, from...)
+	tr := f.track("w", 30*day, trackFrom(rng, f)...)
 	if rng.IntN(4) > 0 {
 		im := worldImport(rng, f, 20)
 		if rng.IntN(2) == 0 {
