@@ -2,7 +2,6 @@ package plan
 
 import (
 	"fmt"
-	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -10,10 +9,10 @@ import (
 
 // TestCountCrossesFreshPeople: a block at its limit whose bound needs its
 // people to enrich not read counted (as in TestCountGivenUpNeedsEveryone),
-// over 200 people it enriched, fresh, and 2 it did not, among 407
-// people. Whether the 2 come first or last, the count walks on to them
-// (202 asked, under half of the people: readsMost) and the walk decides
-// the plan, the whole state's byte for byte. A count that gave up at the rate it finds people (tried in the
+// over 200 people it enriched, fresh, and 2 it did not. Whether the 2
+// come first or last, the count walks on to them (202 asked, under
+// maxCounted) and the walk decides the plan, the whole state's byte for
+// byte. A count that gave up at the rate it finds people (tried in the
 // thirteenth round) left it to the census, which can read everyone.
 func TestCountCrossesFreshPeople(t *testing.T) {
 	defer func(n, m int) { walkChunk, maxCounted = n, m }(walkChunk, maxCounted)
@@ -44,58 +43,17 @@ func TestCountCrossesFreshPeople(t *testing.T) {
 }
 
 // rateWorld is TestCountCrossesFreshPeople's state: search.a's 202 leads,
-// 200 of them enriched fresh by the block, and 200 people of search.o,
-// which no block reads.
+// 200 of them enriched fresh by the block.
 func rateWorld(plainFirst bool) (*fixture, map[string]int, string) {
-	return crossWorld(200, 200, plainFirst)
-}
-
-// crossWorld is countWorld over search.a's fresh+2 leads, fresh of them
-// enriched fresh by the block (the 2 others first or last), and others
-// people of search.o, which no block reads.
-func crossWorld(fresh, others int, plainFirst bool) (*fixture, map[string]int, string) {
-	var enriched, more []string
-	for i := range fresh {
-		enriched = append(enriched, fmt.Sprintf("%d.f", i))
+	var fresh []string
+	for i := range 200 {
+		fresh = append(fresh, fmt.Sprintf("%d.f", i))
 	}
-	for i := range others {
-		more = append(more, fmt.Sprintf("%d.o", i))
-	}
-	leads := append(slices.Clone(enriched), "0.p", "1.p")
+	plain := []string{"0.p", "1.p"}
 	if plainFirst {
-		leads = append([]string{"0.p", "1.p"}, enriched...)
+		return countWorld(append(plain, fresh...), fresh)
 	}
-	f, kept, addr := countWorld(leads, enriched)
-	o := f.search("search.o", kw("o"))
-	f.ranRequest(o.Address, t0.Add(-day), o.Request, 0, more...)
-	kept[o.Address] = len(more)
-	return f, kept, addr
-}
-
-// TestCountAsksAtMostHalfTheState: the count past the places of a block
-// at its limit (crossWorld, its 2 people to enrich after 250 it enriched
-// fresh) asks about 252 people. Among 517 people that is less than half
-// (readsMost): the walk decides the plan, the whole state's byte for
-// byte. Among 497 it is most of them: the count gives up and the plan is
-// made from the census (Recount). Until the fifteenth
-// round the count gave up past 400,000 people asked, whatever the
-// state's size.
-func TestCountAsksAtMostHalfTheState(t *testing.T) {
-	defer func(n int) { walkChunk = n }(walkChunk)
-	walkChunk = 1
-	for _, tc := range []struct {
-		others int
-		census bool
-	}{{260, false}, {240, true}} {
-		f, kept, addr := crossWorld(250, tc.others, false)
-		_, store, facts := planFromStore(t, f, kept, addr)
-		if census := facts.NeedsEveryone() && facts.Recount() != nil; census != tc.census {
-			t.Fatalf("%d people: the count asked about %d, census %v, want %v", len(f.st.People), store.asked, census, tc.census)
-		}
-		if !tc.census && store.asked < 252 {
-			t.Fatalf("%d people: the count asked about %d, want 252", len(f.st.People), store.asked)
-		}
-	}
+	return countWorld(append(fresh, plain...), fresh)
 }
 
 // countWorld is the state of the count's tests: the block enrich.e0 at

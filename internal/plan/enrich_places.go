@@ -29,10 +29,8 @@ var maxPlacesRead = 100_000
 var walkChunk = 4096
 
 // maxCounted is the most people placesWalk.count asks about past the
-// places (a variable for tests; none by default): it asks about at most
-// half of the state's people (readsMost), and a bound it cannot tell from
-// fewer needs everyone.
-var maxCounted = 1 << 62
+// places: a bound it cannot tell from fewer needs everyone.
+var maxCounted = 400_000
 
 // placesWalk finds, for collectRead, the people not read who take the
 // places e's limit leaves, in the order collect meets people: the store
@@ -186,9 +184,8 @@ func firstIDs(sources []source, i, j, n int, skip func(id string) bool) []string
 // elsewhere not read (reuseFacts.partial) are read whole and asked about
 // instead: a copy past the places is no person to enrich
 // (heldToEnrich). all says it asked about every one, so that n is their
-// number. Past half of the state's people asked about (readsMost) it
-// gives up (n < need), and once the plan needs everyone (past
-// maxHeldRead: readAsked).
+// number. Past maxCounted people asked about it gives up (n < need), and
+// once the plan needs everyone (past maxHeldRead: readAsked).
 func (w *placesWalk) count(need int) (n int, all bool) {
 	var chunk, held []string
 	inHeld := map[string]bool{}
@@ -213,7 +210,7 @@ func (w *placesWalk) count(need int) (n int, all bool) {
 			ids = ids.Tail(w.at[1])
 		}
 		for _, id := range ids.All() {
-			if w.v.facts.needsEveryone || n >= need || asked >= maxCounted || asked > 0 && w.v.facts.readsMost(asked) {
+			if w.v.facts.needsEveryone || n >= need || asked >= maxCounted {
 				return n, false
 			}
 			switch isHeld, read := w.v.heldUnread().heldRead(id); {
