@@ -224,9 +224,8 @@ func (f *EnrichFacts) widen(more map[string]int) {
 	}
 }
 
-// readsMost reports whether n people, read whole by ID or asked about
-// one by one, are most of the state: more than half of its people (the
-// store's count, asked once). A person read by ID costs about twice one
+// readsMost reports whether n people read whole by ID are most of the
+// state: more than half of its people (the store's count, asked once). A person read by ID costs about twice one
 // of a read of everyone, so that past that share the plan reads every
 // person instead. A store that cannot count fails the plan (fail).
 func (f *EnrichFacts) readsMost(n int) bool {
