@@ -60,28 +60,24 @@ func TestSharedBlocksClaimOnInPart(t *testing.T) {
 // says so.
 func planSharedWorld(t *testing.T, seed int, f *fixture, kept map[string]int, o Options) (*Plan, *EnrichFacts, *countingStore) {
 	t.Helper()
-	store := &countingStore{enrichMemStore: enrichMemStore{memStore{f.st}}}
-	b := state.NewStoredBase(storedBase(f.st).Records, kept, store)
-	r, facts, ok, err := EnrichReadsOf(f.cfg, b.Records, o, b)
-	if err != nil || !ok {
-		t.Fatalf("seed %d: EnrichReadsOf: %v, %v", seed, ok, err)
-	}
-	st, err := b.Reading(r.Searches, r.Persons)
-	if err != nil {
-		t.Fatal(err)
-	}
-	facts.Fill(st)
-	po := o
-	po.Enrich = facts
-	got, _ := Build(f.cfg, st, po)
+	st, facts, store := readFromStore(t, f, kept, o)
+	got := buildFromStore(t, f, st, o, facts)
 	if again := facts.Recount(); again != nil {
-		facts, po.Enrich = again, again
-		got, _ = Build(f.cfg, st, po)
-	}
-	if err := facts.Err(); err != nil {
-		t.Fatalf("seed %d: %v", seed, err)
+		facts = again
+		got = buildFromStore(t, f, st, o, facts)
 	}
 	return got, facts, store
+}
+
+// buildFromStore builds the plan of f over st, read in part, with facts.
+func buildFromStore(t *testing.T, f *fixture, st *state.State, o Options, facts *EnrichFacts) *Plan {
+	t.Helper()
+	o.Enrich = facts
+	got, _ := Build(f.cfg, st, o)
+	if err := facts.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return got
 }
 
 // sharedWorld is a world of 2,000 to 4,000 people, three to five searches
@@ -163,22 +159,8 @@ func TestClaimsReadOnToHalfTheState(t *testing.T) {
 // store that says it holds size people, and returns its facts.
 func claimsOfSize(t *testing.T, f *fixture, kept map[string]int, o Options, size int) *EnrichFacts {
 	t.Helper()
-	b := state.NewStoredBase(storedBase(f.st).Records, kept, sizedStore{enrichMemStore{memStore{f.st}}, size})
-	r, facts, ok, err := EnrichReadsOf(f.cfg, b.Records, o, b)
-	if err != nil || !ok {
-		t.Fatalf("EnrichReadsOf: %v, %v", ok, err)
-	}
-	st, err := b.Reading(r.Searches, r.Persons)
-	if err != nil {
-		t.Fatal(err)
-	}
-	facts.Fill(st)
-	po := o
-	po.Enrich = facts
-	Build(f.cfg, st, po)
-	if err := facts.Err(); err != nil {
-		t.Fatal(err)
-	}
+	st, facts := readFromStoreIn(t, f, kept, o, sizedStore{enrichMemStore{memStore{f.st}}, size})
+	buildFromStore(t, f, st, o, facts)
 	return facts
 }
 

@@ -671,6 +671,13 @@ func planFromStore(t *testing.T, f *fixture, kept map[string]int, addr string) (
 func readFromStore(t *testing.T, f *fixture, kept map[string]int, o Options) (*state.State, *EnrichFacts, *countingStore) {
 	t.Helper()
 	store := &countingStore{enrichMemStore: enrichMemStore{memStore{f.st}}}
+	st, facts := readFromStoreIn(t, f, kept, o, store)
+	return st, facts, store
+}
+
+// readFromStoreIn is readFromStore from store, which holds f's people.
+func readFromStoreIn(t *testing.T, f *fixture, kept map[string]int, o Options, store state.PeopleStore) (*state.State, *EnrichFacts) {
+	t.Helper()
 	b := state.NewStoredBase(storedBase(f.st).Records, kept, store)
 	r, facts, ok, err := EnrichReadsOf(f.cfg, b.Records, o, b)
 	if err != nil || !ok {
@@ -681,7 +688,7 @@ func readFromStore(t *testing.T, f *fixture, kept map[string]int, o Options) (*s
 		t.Fatal(err)
 	}
 	facts.Fill(st)
-	return st, facts, store
+	return st, facts
 }
 
 // TestCountGivenUpNeedsEveryone: a block at its limit whose source runs
