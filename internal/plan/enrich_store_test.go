@@ -264,9 +264,10 @@ func planOfEnrichIn(t *testing.T, seed int, f *fixture, o Options, b *state.Base
 
 // setReadKnobs sets the knobs of the reads in part that the random worlds
 // vary by seed: walkChunk (drawn from rng), maxCounted (40 in some
-// worlds, a count given up past a few chunks), maxPlacesRead and
-// maxCensusRead.
+// worlds, a count given up past a few chunks), maxPlacesRead,
+// maxCensusRead and storeSize.
 func setReadKnobs(rng *rand.Rand, seed int) {
+	storeSize = []int{-1, -1, 0}[seed%3]
 	walkChunk = []int{1, 2, 3, 4096}[rng.IntN(4)]
 	maxCounted = []int{1, 4, 1 << 20}[seed%3]
 	if seed%3 == 2 && seed%5 == 0 {
@@ -279,9 +280,9 @@ func setReadKnobs(rng *rand.Rand, seed int) {
 // keepReadKnobs returns what puts back the knobs the random worlds set
 // (setReadKnobs, and maxReuseRead).
 func keepReadKnobs() func() {
-	n, m, p, c, r, f, h := walkChunk, maxCounted, maxPlacesRead, maxCensusRead, maxReuseRead, maxReusePrefix, maxHeldRead
+	n, m, p, c, r, f, h, s := walkChunk, maxCounted, maxPlacesRead, maxCensusRead, maxReuseRead, maxReusePrefix, maxHeldRead, storeSize
 	return func() {
-		walkChunk, maxCounted, maxPlacesRead, maxCensusRead, maxReuseRead, maxReusePrefix, maxHeldRead = n, m, p, c, r, f, h
+		walkChunk, maxCounted, maxPlacesRead, maxCensusRead, maxReuseRead, maxReusePrefix, maxHeldRead, storeSize = n, m, p, c, r, f, h, s
 	}
 }
 
