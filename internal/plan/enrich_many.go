@@ -17,7 +17,8 @@ import (
 // skips. After the claims, claimsRead checks that no block claimed past
 // the people its walk read with a place still free; if one did, the
 // blocks are collected again with more extra people (enrichClaims),
-// and past maxClaimAttempts the plan needs everyone. The bound over all
+// until the people read whole are most of the state (readsMost): the
+// plan then needs everyone. The bound over all
 // blocks counts the people not read whom the walks counted
 // (unionBound). A block the walk cannot decide (no limit, a safety cap,
 // nothing to enrich) or with a where is planned from a census of its own
@@ -28,10 +29,6 @@ import (
 // holds a change is read whole (refreshOnReads); the bound over all
 // blocks counts each enriched person not read whom a search may show
 // changed once (enrichUnion.unreadRest).
-
-// maxClaimAttempts is how many times enrichClaims collects the blocks
-// over a state read in part before the plan needs everyone.
-const maxClaimAttempts = 3
 
 // enrichMany returns the enrich blocks the plan of cfg reads every person
 // for, and what ReadsOf names besides, when EnrichReadsOf can answer them
@@ -181,11 +178,15 @@ func (f *EnrichFacts) readWhole(ids []string) (map[string]*state.Person, error) 
 // (enrichPeople) and the people each enriches for sure (claimRounds).
 // Over a state read in part with several blocks, it collects them again
 // with more extra people while a block claims past its walk
-// (claimsRead), and the plan needs everyone when that does not end.
+// (claimsRead): the walks read on, twice as far each time, so that what
+// they read in all is at most about twice what the last collection
+// needed. The plan needs everyone once the people read whole are most
+// of the state (readsMost). The walks end once they read every person
+// of their sources, so the collections do too.
 // Each collection reports anew a where that cannot be evaluated.
 func (b *builder) enrichClaims() (blocks []*config.Enrich, people []blockPeople, certains [][]member, ok bool) {
 	diags := len(b.diags)
-	for attempt := 1; ; attempt++ {
+	for {
 		b.diags = b.diags[:diags]
 		blocks, people, ok = b.enrichPeople()
 		if !ok {
@@ -197,6 +198,9 @@ func (b *builder) enrichClaims() (blocks []*config.Enrich, people []blockPeople,
 		}
 		certains = b.v.claimRounds(blocks, todos)
 		f := b.v.facts
+		if f != nil {
+			f.collections++
+		}
 		if f == nil || f.store == nil || f.census || f.needsEveryone {
 			return blocks, people, certains, true
 		}
@@ -204,27 +208,36 @@ func (b *builder) enrichClaims() (blocks []*config.Enrich, people []blockPeople,
 		if len(widen) == 0 {
 			return blocks, people, certains, true
 		}
-		if attempt == maxClaimAttempts || !f.widen(widen) {
+		if f.extra == nil || f.readsMost(len(f.whole)) {
 			f.needsEveryone = true
 			return blocks, people, certains, true
 		}
+		f.widen(widen)
 	}
 }
 
 // widen gives the walks of the blocks of more (by address) that many
-// extra people more; false when a walk would read more than
-// maxPlacesRead people.
-func (f *EnrichFacts) widen(more map[string]int) bool {
-	if f.extra == nil {
-		return false
-	}
+// extra people more, past twice those they had.
+func (f *EnrichFacts) widen(more map[string]int) {
 	for addr, n := range more {
 		f.extra[addr] = 2*f.extra[addr] + n
-		if f.extra[addr] > maxPlacesRead {
-			return false
-		}
 	}
-	return true
+}
+
+// readsMost reports whether n people read whole by ID are most of the
+// state: more than half of its people (the store's count, asked once). A person read by ID costs about twice one
+// of a read of everyone, so that past that share the plan reads every
+// person instead. A store that cannot count fails the plan (fail).
+func (f *EnrichFacts) readsMost(n int) bool {
+	if !f.sizeKnown {
+		size, err := f.store.CountPeople()
+		if err != nil {
+			f.fail(err)
+			return true
+		}
+		f.stateSize, f.sizeKnown = size, true
+	}
+	return 2*n > f.stateSize
 }
 
 // claimsRead returns the blocks (with how many extra people their walks

@@ -15,6 +15,8 @@ type EnrichStore interface {
 	Exist(ids []string) (map[string]bool, error)
 	// Absent are the IDs of ids that name no person.
 	Absent(ids []string) ([]string, error)
+	// CountPeople counts the people (readsMost).
+	CountPeople() (int, error)
 }
 
 // maxPlacesRead is the most places left under the limit for which

@@ -51,6 +51,10 @@ type EnrichFacts struct {
 	many  bool
 	whole map[string]*state.Person
 	extra map[string]int
+	// collections counts the times enrichClaims collected the blocks;
+	// stateSize is how many people the store holds, once asked (readsMost).
+	collections, stateSize int
+	sizeKnown              bool
 	// censusOf are the blocks of several planned from the census, the
 	// others walk their places; undecided are those whose plan the people
 	// read did not decide (checkRead).

@@ -264,9 +264,10 @@ func planOfEnrichIn(t *testing.T, seed int, f *fixture, o Options, b *state.Base
 
 // setReadKnobs sets the knobs of the reads in part that the random worlds
 // vary by seed: walkChunk (drawn from rng), maxCounted (40 in some
-// worlds, a count given up past a few chunks), maxPlacesRead and
-// maxCensusRead.
+// worlds, a count given up past a few chunks), maxPlacesRead,
+// maxCensusRead and storeSize.
 func setReadKnobs(rng *rand.Rand, seed int) {
+	storeSize = []int{-1, -1, 0}[seed%3]
 	walkChunk = []int{1, 2, 3, 4096}[rng.IntN(4)]
 	maxCounted = []int{1, 4, 1 << 20}[seed%3]
 	if seed%3 == 2 && seed%5 == 0 {
@@ -279,9 +280,9 @@ func setReadKnobs(rng *rand.Rand, seed int) {
 // keepReadKnobs returns what puts back the knobs the random worlds set
 // (setReadKnobs, and maxReuseRead).
 func keepReadKnobs() func() {
-	n, m, p, c, r, f, h := walkChunk, maxCounted, maxPlacesRead, maxCensusRead, maxReuseRead, maxReusePrefix, maxHeldRead
+	n, m, p, c, r, f, h, s := walkChunk, maxCounted, maxPlacesRead, maxCensusRead, maxReuseRead, maxReusePrefix, maxHeldRead, storeSize
 	return func() {
-		walkChunk, maxCounted, maxPlacesRead, maxCensusRead, maxReuseRead, maxReusePrefix, maxHeldRead = n, m, p, c, r, f, h
+		walkChunk, maxCounted, maxPlacesRead, maxCensusRead, maxReuseRead, maxReusePrefix, maxHeldRead, storeSize = n, m, p, c, r, f, h, s
 	}
 }
 
@@ -671,6 +672,13 @@ func planFromStore(t *testing.T, f *fixture, kept map[string]int, addr string) (
 func readFromStore(t *testing.T, f *fixture, kept map[string]int, o Options) (*state.State, *EnrichFacts, *countingStore) {
 	t.Helper()
 	store := &countingStore{enrichMemStore: enrichMemStore{memStore{f.st}}}
+	st, facts := readFromStoreIn(t, f, kept, o, store)
+	return st, facts, store
+}
+
+// readFromStoreIn is readFromStore from store, which holds f's people.
+func readFromStoreIn(t *testing.T, f *fixture, kept map[string]int, o Options, store state.PeopleStore) (*state.State, *EnrichFacts) {
+	t.Helper()
 	b := state.NewStoredBase(storedBase(f.st).Records, kept, store)
 	r, facts, ok, err := EnrichReadsOf(f.cfg, b.Records, o, b)
 	if err != nil || !ok {
@@ -681,7 +689,7 @@ func readFromStore(t *testing.T, f *fixture, kept map[string]int, o Options) (*s
 		t.Fatal(err)
 	}
 	facts.Fill(st)
-	return st, facts, store
+	return st, facts
 }
 
 // TestCountGivenUpNeedsEveryone: a block at its limit whose source runs

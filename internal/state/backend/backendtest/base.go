@@ -18,7 +18,8 @@ import (
 // testBase: a command that asks the backend for what it needs
 // (backend.OpenBase: the local database reads its people on request)
 // gets what the state read whole gives: the same counts
-// (state.PeopleFacts, with and without a time the quota was read at),
+// (state.PeopleFacts, with and without a time the quota was read at, and
+// Base.CountPeople),
 // the same people in the same order, a page at a time (the fixture's
 // people are fewer than a page, so the page is made small here too), the
 // same track addresses, and for every address the same record and people
@@ -40,6 +41,9 @@ func testBase(t *testing.T, k Kind) {
 	wantIDs, gotIDs := ids(t, want), ids(t, got)
 	if d := cmp.Diff(wantIDs, gotIDs); d != "" || len(wantIDs) == 0 {
 		t.Fatalf("the people's IDs differ (-whole +base):\n%s", d)
+	}
+	if n, err := got.CountPeople(); err != nil || n != len(wantIDs) {
+		t.Fatalf("the base counts %d people (%v), want %d", n, err, len(wantIDs))
 	}
 	var order []string
 	must(t, got.EachPerson(func(p *state.Person) error {
