@@ -45,9 +45,10 @@ import (
 // fill the places twice over (reuseScope.prefix): the other people held
 // are known by ID alone (reuseFacts.partial). When the plan meets one of
 // those before its copies took every place, it reads them whole from
-// there on, a page at a time (heldMet), up to maxHeldRead of them,
-// and those it counts past the places who may be due (heldToEnrich).
-// It needs everyone past that. The walk skips the sources that run;
+// there on, a page at a time (heldMet), and those it counts past the
+// places who may be due (heldToEnrich). It needs everyone only past
+// maxHeldRead of them and half the people its sources list
+// (heldReadMost): reading them by ID would then cost more. The walk skips the sources that run;
 // should such a run fail, the apply walks the lead list held before, and
 // its copies read the people held they meet unread before the last copy
 // or while places are left (readHeldMet). A plan
@@ -94,6 +95,8 @@ type reuseFacts struct {
 	// the size of the last page read as met (readHeld).
 	read int
 	page int
+	// most caches heldReadMost (0 until asked).
+	most int
 }
 
 // reuseScope is what reuseReads is told of the enrich blocks planned: a
@@ -356,11 +359,17 @@ func (s reuseScope) mayCopy(held map[string]bool, ids []string, ix EnrichStore) 
 var maxReusePrefix = 100_000
 
 // maxHeldRead is the most people held the plan reads whole while it is
-// built (a variable for tests). It counts those it meets before the
-// copies took every place (heldMet) and those it reads to count the
-// people to enrich past the places (heldToEnrich). Past it, the plan
+// built (a variable for tests), unless half the people its block's
+// sources list are more (heldReadMost). It counts those it meets before
+// the copies took every place (heldMet) and those it reads to count the
+// people to enrich past the places (heldToEnrich). Past both, the plan
 // needs everyone.
 var maxHeldRead = 100_000
+
+// heldListedPart is the part of the people its sources list past which
+// the plan reads no more people held (heldReadMost): 2, half of them (a
+// variable for tests).
+var heldListedPart = 2
 
 // prefix is how many of the people held firstHeld reads: twice the
 // places left and a hundredth of maxReusePrefix, which they must not
