@@ -62,9 +62,11 @@ import (
 var maxReuseRead = 100_000
 
 // maxReuseKeys is the most lookup keys of the other workspaces the store
-// is asked to find people by: two a person, of people who are mostly not
-// in this workspace, or mostly not to enrich (mayCopy).
-func maxReuseKeys() int { return 40 * maxReuseRead }
+// is asked to find people by, each looked up in its indexes: two a
+// person, of people who are mostly not in this workspace, or mostly not
+// to enrich (mayCopy). Past it, one pass over every person's lookup keys
+// alone costs less (scanKeyed). A variable for tests.
+var maxReuseKeys = 4_000_000
 
 // reuseFacts are what EnrichReadsOf learned of the other workspaces.
 // held are the IDs of the people whom their keys name: those read, or
@@ -146,23 +148,23 @@ func reuseReads(opts Options, ix EnrichStore, scope reuseScope) (ids []string, f
 	if opts.Reuse == nil {
 		return nil, nil, true, nil
 	}
-	kf, finds := ix.(keyFinder)
+	_, finds := ix.(keyFinder)
 	vl, lists := ix.(valueLister)
 	if opts.ReuseHeld == nil || !finds || !lists || !vl.ValuesListed() {
 		return nil, nil, false, nil
 	}
 	if scope.noPlace {
-		return unreadReuse(vl, heldLister{opts.ReuseHeld, kf})
+		return unreadReuse(vl, heldLister{opts.ReuseHeld, ix})
 	}
 	keys, err := opts.ReuseHeld()
-	if err != nil || len(keys) > maxReuseKeys() {
+	if err != nil {
 		return nil, nil, false, nil
 	}
 	facts = &reuseFacts{held: map[string]bool{}}
 	if len(keys) == 0 {
 		return nil, facts, true, nil
 	}
-	found, known, err := keyedPeople(kf, keys)
+	found, known, err := heldPeople(ix, keys)
 	if err != nil || !known {
 		return nil, nil, false, err
 	}
@@ -206,10 +208,10 @@ func unreadReuse(vl valueLister, list heldLister) ([]string, *reuseFacts, bool, 
 
 // heldLister finds the people of this workspace the other workspaces
 // hold an enrichment of, as reuseReads does: their keys
-// (Options.ReuseHeld), then the people those name (state.Base.Keyed).
+// (Options.ReuseHeld), then the people those name (heldPeople).
 type heldLister struct {
 	keys  func() ([]string, error)
-	finds keyFinder
+	store EnrichStore
 }
 
 // findHeld finds the people held elsewhere that reuseReads left unread
@@ -237,14 +239,14 @@ func (v *env) findHeld(e *config.Enrich) bool {
 // its copies take the places (heldMet), and those it counts past the
 // places (heldToEnrich), instead of everyone; an apply reads those it
 // meets before its last copy (readHeldMet). It reports false when the
-// keys cannot be listed, are more than maxReuseKeys, or the store cannot
-// find people by them; a store's error is the plan's (facts.fail).
+// keys cannot be listed, or the store cannot find people by them; a
+// store's error is the plan's (facts.fail).
 func (f *reuseFacts) listHeld(facts *EnrichFacts) bool {
 	keys, err := f.list.keys()
-	if err != nil || len(keys) > maxReuseKeys() {
+	if err != nil {
 		return false
 	}
-	found, finds, err := keyedPeople(f.list.finds, keys)
+	found, finds, err := heldPeople(f.list.store, keys)
 	if err != nil {
 		facts.fail(err)
 	}
@@ -310,6 +312,58 @@ func (f *reuseFacts) heldSketches(lookup ReuseLookup, ix EnrichStore, sketches [
 // errNoLeadSketcher: a store that reads people by ID reads their page
 // names alone too (state.Base gives both).
 var errNoLeadSketcher = errors.New("the store reads no lead field alone")
+
+// heldPeople are the IDs of the people keys name, sorted, each once:
+// asked of the store by key (keyedPeople), or past maxReuseKeys keys
+// found in one pass over every person's lookup keys alone (scanKeyed).
+// ok is false when the store can do neither.
+func heldPeople(ix EnrichStore, keys []string) (ids []string, ok bool, err error) {
+	ls, scans := ix.(leadScanner)
+	if len(keys) > maxReuseKeys {
+		if !scans {
+			return nil, false, nil
+		}
+		return scanKeyed(ls, keys)
+	}
+	kf, finds := ix.(keyFinder)
+	if !finds {
+		return nil, false, nil
+	}
+	return keyedPeople(kf, keys)
+}
+
+// leadScanner is a store that reads every person a page at a time, each
+// holding the lead fields asked alone (state.Base).
+type leadScanner interface {
+	EachLead(cols state.PersonColumns, fn func(*state.Person) error) error
+}
+
+// keyColumns are the lead fields a person's lookup keys are made of
+// (state.LookupKeys): the page name and the network ID, besides the ID.
+var keyColumns = state.PersonColumns{Lead: []string{"pageName", "networkId"}}
+
+// scanKeyed are the IDs of the people one of whose lookup keys is among
+// keys, in ID order: one pass over every person, their page name and
+// network ID alone, a page at a time (state.Base.EachLead). Past
+// maxReuseKeys, asking the store's indexes about each key costs more
+// than that pass, which costs less than reading everyone whole.
+func scanKeyed(ls leadScanner, keys []string) (ids []string, ok bool, err error) {
+	slices.Sort(keys)
+	keys = slices.Compact(keys)
+	err = ls.EachLead(keyColumns, func(p *state.Person) error {
+		for _, k := range state.LookupKeys(p) {
+			if _, found := slices.BinarySearch(keys, k); found {
+				ids = append(ids, p.ID)
+				break
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, false, err
+	}
+	return ids, true, nil
+}
 
 // keyedPeople are the IDs of the people keys name (state.Base.Keyed),
 // sorted, each once. ok is false when the store cannot find them so:

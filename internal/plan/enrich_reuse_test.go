@@ -135,11 +135,13 @@ func countReuse(n [4]int, r enrichPlanned, others bool) [4]int {
 }
 
 // setReuseKnobs sets maxReuseRead in the random worlds of seed: mostly
-// the default, else 2 (past it in most worlds reusing); and
-// maxReusePrefix, which a few places left pass at 8 or 64 (firstHeld).
+// the default, else 2 (past it in most worlds reusing); maxReusePrefix,
+// which a few places left pass at 8 or 64 (firstHeld); and maxReuseKeys,
+// 4 in a third of the worlds (scanKeyed).
 func setReuseKnobs(seed int) {
 	maxReuseRead = []int{100_000, 100_000, 100_000, 2}[seed%4]
 	maxReusePrefix = []int{100_000, 8, 64}[seed/4%3]
+	maxReuseKeys = []int{4_000_000, 4_000_000, 4}[seed/12%3]
 }
 
 // countPast counts a world compared with the whole state's plan whose

@@ -37,6 +37,7 @@ func TestEnrichReadsMakeTheSamePlan(t *testing.T) {
 	nothing := 0        // from the census with nothing to enrich
 	var reuse [4]int    // worlds with other workspaces (compared), copying (walked, from the census)
 	var past [3]int     // worlds with other workspaces past maxReuseRead (reuseUnread, mayCopy, firstHeld)
+	scanned := 0        // worlds compared whose other workspaces list more than maxReuseKeys keys (scanKeyed)
 	var listed [3]int   // worlds at the limit whose plan found the people held (findHeld): walked, from the census, needing everyone
 	var heldNone [2]int // worlds compared whose other workspaces hold nobody here (elsewhere.apart): found so up front, at the limit (findHeld)
 	excluded, unlimited, refreshOn, refreshOnWalked := 0, 0, 0, 0
@@ -62,6 +63,7 @@ func TestEnrichReadsMakeTheSamePlan(t *testing.T) {
 		}
 		r := planOfEnrich(t, seed, f, o)
 		past = countPast(past, r, facts)
+		scanned += btoi(r.compared && keysPast(o))
 		listed = countListed(listed, r)
 		if r.compared && r.heldNone {
 			heldNone[btoi(r.heldListed)]++
@@ -109,6 +111,10 @@ func TestEnrichReadsMakeTheSamePlan(t *testing.T) {
 	if past[0] < 150 || past[1] < 30 || past[2] < 4 {
 		t.Fatalf("worlds reusing past maxReuseRead %v: the test no longer tests reading them in part", past)
 	}
+	t.Logf("people held found past maxReuseKeys by one pass over every person's keys (scanKeyed): %d worlds planned in part", scanned)
+	if scanned < 100 {
+		t.Fatalf("%d worlds planned in part past maxReuseKeys: the test no longer tests scanKeyed", scanned)
+	}
 	t.Logf("people held found at the limit (findHeld): %d worlds planned in part walking, %d from the census, %d needing everyone", listed[0], listed[1], listed[2])
 	if listed[0] < 5 || listed[1] < 5 {
 		t.Fatalf("worlds finding the people held at the limit %v: the test no longer tests findHeld", listed)
@@ -126,6 +132,16 @@ func TestEnrichReadsMakeTheSamePlan(t *testing.T) {
 	if moved < 60 || movedNames < 30 {
 		t.Fatalf("%d worlds with moves planned in part: the test no longer tests moved blocks", moved)
 	}
+}
+
+// keysPast reports whether the other workspaces of o list more keys than
+// maxReuseKeys (scanKeyed).
+func keysPast(o Options) bool {
+	if o.ReuseHeld == nil {
+		return false
+	}
+	keys, err := o.ReuseHeld()
+	return err == nil && len(keys) > maxReuseKeys
 }
 
 // countListed counts a world whose plan found the people held elsewhere
@@ -288,9 +304,9 @@ func setReadKnobs(rng *rand.Rand, seed int) {
 // keepReadKnobs returns what puts back the knobs the random worlds set
 // (setReadKnobs, and maxReuseRead).
 func keepReadKnobs() func() {
-	n, m, p, c, r, f, h, l := walkChunk, maxCounted, maxPlacesRead, maxCensusRead, maxReuseRead, maxReusePrefix, maxHeldRead, heldListedPart
+	n, m, p, c, r, f, h, l, k := walkChunk, maxCounted, maxPlacesRead, maxCensusRead, maxReuseRead, maxReusePrefix, maxHeldRead, heldListedPart, maxReuseKeys
 	return func() {
-		walkChunk, maxCounted, maxPlacesRead, maxCensusRead, maxReuseRead, maxReusePrefix, maxHeldRead, heldListedPart = n, m, p, c, r, f, h, l
+		walkChunk, maxCounted, maxPlacesRead, maxCensusRead, maxReuseRead, maxReusePrefix, maxHeldRead, heldListedPart, maxReuseKeys = n, m, p, c, r, f, h, l, k
 	}
 }
 
