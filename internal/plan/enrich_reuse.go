@@ -42,8 +42,9 @@ import (
 // everyone.
 // With places left and still more than maxReuseRead of them, only the
 // first the block meets in from order are read (firstHeld), enough to
-// fill the places twice over (reuseScope.prefix): the other people held
-// are known by ID alone (reuseFacts.partial). When the plan meets one of
+// fill the places twice over (reuseScope.prefix), or none past
+// maxReusePrefix: the other people held are known by ID alone
+// (reuseFacts.partial). When the plan meets one of
 // those before its copies took every place, it reads them whole from
 // there on, a page at a time (heldMet), and those it counts past the
 // places who may be due (heldToEnrich). It needs everyone only past
@@ -427,7 +428,8 @@ var heldListedPart = 2
 
 // prefix is how many of the people held firstHeld reads: twice the
 // places left and a hundredth of maxReusePrefix, which they must not
-// pass; 0 when there is no place, or too many.
+// pass; 0 when there is no place (a census), or too many (more than
+// 49,500 places left: heldMet reads them as the walk meets them).
 func (s reuseScope) prefix() int {
 	n := 2*s.places + maxReusePrefix/100
 	if s.places <= 0 || n > maxReusePrefix {
@@ -439,12 +441,18 @@ func (s reuseScope) prefix() int {
 // firstHeld are the first people of held the block meets in from order,
 // its lead lists read one at a time (state.Base.LeadIDs), as many as
 // prefix says: the copies among them take the places first (heldMet
-// reads on when they do not). ok is false without a prefix, or a store that lists leads.
+// reads on when they do not). Past maxReusePrefix it reads none, and
+// heldMet reads every one the walk meets before the copies take the
+// places. ok is false for a census (no place to walk), or a store that
+// lists no leads.
 func (s reuseScope) firstHeld(held map[string]bool, ix EnrichStore) (ids []string, ok bool, err error) {
 	n := s.prefix()
 	ll, lists := ix.(leadLister)
-	if n == 0 || !lists {
+	switch {
+	case !lists || s.places <= 0:
 		return nil, false, nil
+	case n == 0:
+		return nil, true, nil // none read up front: heldMet reads them
 	}
 	seen := map[string]bool{}
 	for _, addr := range s.from {

@@ -227,8 +227,8 @@ func (f *EnrichFacts) needUnread(addr string) {
 
 // readHeldMet reads, over the partial state of an apply (v), the next
 // people held elsewhere whom e's lead lists name and the state does not
-// hold, in from order, while e's copies (copies so far) leave places:
-// twice those places and 16 more, at most walkChunk. With no place
+// hold, in from order, while e's copies (copies so far) leave places: a
+// page that grows (nextHeldPage). With no place
 // left, it reads every one met before the last copy, who may take its
 // place, in one walk, walkChunk at a time (heldBefore).
 // The plan read only the first of them (firstHeld), and those its walk
@@ -247,7 +247,7 @@ func (c *Candidates) readHeldMet(v *env, e *config.Enrich, copies []reusedPerson
 		}
 		return c.heldBefore(v, e, copies[len(copies)-1].p)
 	}
-	want := min(walkChunk, 2*max(places, 0)+16)
+	want := c.nextHeldPage(places)
 	var ids []string
 	for _, addr := range v.cfg.Resolve(e.From) {
 		for _, id := range v.sourcePeople(addr).All() {
@@ -259,6 +259,16 @@ func (c *Candidates) readHeldMet(v *env, e *config.Enrich, copies []reusedPerson
 		}
 	}
 	return len(ids) > 0, v.st.ReadPeople(ids)
+}
+
+// nextHeldPage is the size of the next page of people held readHeldMet
+// reads while e's copies leave places: twice those places and 16 more,
+// or twice the last page when that is more. Each page costs the block's
+// collect again (Reuses): H people held met before the copies take the
+// places cost about log H pages, not H/18 when no copy comes.
+func (c *Candidates) nextHeldPage(places int) int {
+	c.heldPage = max(2*max(places, 0)+16, 2*c.heldPage)
+	return c.heldPage
 }
 
 // heldBefore reads the people held elsewhere not read whom e's lead
