@@ -326,8 +326,8 @@ func heldPeople(ix EnrichStore, keys []string) (ids []string, ok bool, err error
 		}
 		return scanKeyed(ls, keys)
 	}
-	kf, finds := ix.(keyFinder)
-	if !finds {
+	kf, keyed := ix.(keyFinder)
+	if !keyed {
 		return nil, false, nil
 	}
 	return keyedPeople(kf, keys)
