@@ -103,6 +103,9 @@ func runApply(ctx context.Context, f *Factory, a *arguments.Apply) error {
 	case errors.Is(err, run.ErrCancelled):
 		views.ApplyCancelled(f.IO.Out)
 		return silentExit(ExitError)
+	case errors.Is(err, run.ErrSheetsSkipped):
+		views.SheetsSkipped(f.IO.ErrOut)
+		return silentExit(ExitError)
 	case errors.Is(err, run.ErrAborted):
 		views.ApplyAborted(f.IO.ErrOut, deps.Backend.Describe())
 		return silentExit(ExitError)

@@ -37,5 +37,5 @@ func runStateList(f *Factory, a *arguments.StateList) error {
 	defer src.close()
 	defer b.Close()
 	view := views.NewStateList(f.IO.Out, a.View == arguments.ViewJSON)
-	return view.List(views.StateAddresses(b, a.People, a.Prefixes))
+	return view.List(b, a.People, a.Prefixes)
 }

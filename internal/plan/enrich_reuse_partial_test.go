@@ -27,15 +27,11 @@ func TestReusesOverThePartialStateOfAnApply(t *testing.T) {
 	// (firstHeld), only in a search that runs: its run failing, the apply
 	// meets them in the lead list held before (readHeldMet).
 	for _, seed := range seedsAnd(worlds, 3871, 31327) {
-		// The worlds and knobs of TestEnrichReadsMakeTheSamePlan.
-		rng := rand.New(rand.NewPCG(uint64(seed), 0xe4c4))
-		setReadKnobs(rng, seed)
-		f, o := enrichWorld(rng)
-		setReuseKnobs(seed)
-		if !reuseWorld(rng, f, &o) {
+		f, o, others := othersWorld(seed)
+		if !others {
 			continue
 		}
-		n, c, l := sameReuses(t, seed, f, o)
+		n, c, l, _ := sameReuses(t, seed, f, o)
 		compared, copied, limited = compared+n, copied+c, limited+l
 	}
 	t.Logf("%d planned blocks compared, %d copying (%d under a limit)", compared, copied, limited)
@@ -44,15 +40,26 @@ func TestReusesOverThePartialStateOfAnApply(t *testing.T) {
 	}
 }
 
+// othersWorld is the random world of seed of TestEnrichReadsMakeTheSamePlan,
+// its knobs set, and whether it has other workspaces (reuseWorld).
+func othersWorld(seed int) (f *fixture, o Options, others bool) {
+	rng := rand.New(rand.NewPCG(uint64(seed), 0xe4c4))
+	setReadKnobs(rng, seed)
+	f, o = enrichWorld(rng)
+	setReuseKnobs(seed)
+	return f, o, reuseWorld(rng, f, &o)
+}
+
 // sameReuses compares, in the world of seed, every planned enrich block's
 // copies over the partial state of an apply (applyPartial) with those over
 // the whole state: the blocks compared, those copying, and of them those
-// under a limit.
-func sameReuses(t *testing.T, seed int, f *fixture, o Options) (compared, copied, limited int) {
+// under a limit, and those copying, before their last copy, someone the
+// apply had not read (unreadBefore).
+func sameReuses(t *testing.T, seed int, f *fixture, o Options) (compared, copied, limited, unreadBefore int) {
 	t.Helper()
 	st, p, facts := applyPartial(t, seed, f, o)
 	if st == nil {
-		return 0, 0, 0
+		return 0, 0, 0, 0
 	}
 	// As the engine makes them (its Options.Enrich: the plan's facts).
 	got, want := NewCandidates(f.cfg, o.Reuse).WithFacts(facts), NewCandidates(f.cfg, o.Reuse)
@@ -61,6 +68,7 @@ func sameReuses(t *testing.T, seed int, f *fixture, o Options) (compared, copied
 			continue
 		}
 		ws, werr := want.Reuses(f.st, e, t0)
+		unreadBefore += btoi(unreadBeforeLast(st, ws))
 		rs, err := got.Reuses(st, e, t0)
 		if werr != nil || err != nil {
 			if (werr == nil) != (err == nil) {
@@ -82,7 +90,70 @@ func sameReuses(t *testing.T, seed int, f *fixture, o Options) (compared, copied
 			limited += btoi(e.Limit > 0 && e.Limit < 1000)
 		}
 	}
-	return compared, copied, limited
+	return compared, copied, limited, unreadBefore
+}
+
+// unreadBeforeLast reports whether a copy of ws (in order) before the
+// last one is of a person st has not read.
+func unreadBeforeLast(st *state.State, ws []Reuse) bool {
+	for _, r := range ws[:max(len(ws)-1, 0)] {
+		if st.People[r.PersonID] == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// TestReusesAtTheLimitReadThePeopleHeldBeforeTheLastCopy: in the random
+// worlds of TestReusesOverThePartialStateOfAnApply, the first enrich
+// block is at its limit and its sources run (heldBeforeWorld). The plan
+// reads none of the people held elsewhere for the copies, and its walk
+// skips the lead lists that run. The apply, its runs failed, walks those
+// lists: its copies take every place, and those held met before its last
+// copy, not read, may take its place (heldBefore reads them). Its copies
+// are the whole state's. The walk reads them in one chunk (walkChunk at
+// its default), and only a few people held are read up front
+// (maxReuseRead 2).
+func TestReusesAtTheLimitReadThePeopleHeldBeforeTheLastCopy(t *testing.T) {
+	const worlds = 3200
+	defer keepReadKnobs()()
+	compared, before := 0, 0
+	for seed := range worlds {
+		f, o, others := othersWorld(seed)
+		if !others {
+			continue
+		}
+		heldBeforeWorld(f)
+		maxReuseRead, walkChunk = 2, 4096
+		n, _, _, b := sameReuses(t, seed, f, o)
+		compared, before = compared+n, before+b
+	}
+	t.Logf("%d planned blocks compared, %d copying before their last copy someone the apply had not read", compared, before)
+	if compared < 800 || before < 60 {
+		t.Errorf("%d blocks compared, %d copying someone not read before their last copy: the worlds no longer test heldBefore", compared, before)
+	}
+}
+
+// heldBeforeWorld puts the first enrich block of f at its limit (the
+// enrichments it holds, 1 when none) and makes the searches it reads run.
+func heldBeforeWorld(f *fixture) {
+	e := f.cfg.Enriches[0]
+	from := f.cfg.Resolve(e.From)
+	for _, s := range f.cfg.Searches {
+		if slices.Contains(from, s.Address) {
+			s.Refresh = time.Hour
+		}
+	}
+	held := f.st.ErasedEnrichments[e.Address]
+	for _, p := range f.st.People {
+		if en := p.Enrichment; en != nil && (en.By == e.Address || en.CopiedBy == e.Address) {
+			held++
+		}
+	}
+	for _, u := range f.st.UnknownEnrichments {
+		held += btoi(u.By == e.Address)
+	}
+	e.Limit = max(held, 1)
 }
 
 // applyPartial is the partial state an apply of f's plan runs on when

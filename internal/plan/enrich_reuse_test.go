@@ -266,7 +266,7 @@ func TestReuseFirstHeldMakesTheSamePlan(t *testing.T) {
 		if r.heldRead > 0 {
 			// The apply reads the people held the plan read (WalkedIDs).
 			met++
-			n, _, _ := sameReuses(t, seed, f, o)
+			n, _, _, _ := sameReuses(t, seed, f, o)
 			applied += btoi(n > 0)
 		}
 	}

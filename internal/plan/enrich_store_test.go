@@ -207,7 +207,14 @@ type enrichPlanned struct {
 func planOfEnrich(t *testing.T, seed int, f *fixture, o Options) enrichPlanned {
 	t.Helper()
 	b := enrichBase(f.st)
-	r, facts, ok, err := EnrichReadsOf(f.cfg, b.Records, o, b)
+	return planOfEnrichIn(t, seed, f, o, b, b)
+}
+
+// planOfEnrichIn is planOfEnrich over b, whose questions of the plan ix
+// answers (b itself, or b with some hidden: keylessBase).
+func planOfEnrichIn(t *testing.T, seed int, f *fixture, o Options, b *state.Base, ix EnrichStore) enrichPlanned {
+	t.Helper()
+	r, facts, ok, err := EnrichReadsOf(f.cfg, b.Records, o, ix)
 	if err != nil {
 		t.Fatalf("seed %d: %v", seed, err)
 	}

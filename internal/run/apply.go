@@ -16,6 +16,7 @@ import (
 	"github.com/leadsync/leadsync/internal/export"
 	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/leadsync/leadsync/internal/plan"
+	"github.com/leadsync/leadsync/internal/recovered"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/backend"
 )
@@ -33,6 +34,9 @@ type ApplyView interface {
 	Progress(stop func()) engine.Progress
 	// Interrupted says that the first interrupt was received.
 	Interrupted()
+	// WritingAfterStop says, after a first interrupt, that n spreadsheets
+	// are written before the apply ends (a second interrupt skips them).
+	WritingAfterStop(n int)
 	// Folded says that the state was committed with events an
 	// interrupted command had recorded (calls, removals, moves) and no
 	// write had folded in yet (events > 0).
@@ -136,10 +140,11 @@ func apply(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView) error
 		return err
 	}
 	r.aborted = runCtx.Err() != nil && ctx.Err() == nil
+	r.stopped = closed(stop)
 	// Every call is folded in: a partial state reads no more people, its
 	// snapshot ends before the commit.
 	in.release()
-	return finish(d, opts.Config, st, p, r, view, log)
+	return finish(runCtx, d, opts.Config, st, p, r, view, log)
 }
 
 // applyState is the state an apply plans and runs on, and what ends the
@@ -428,6 +433,8 @@ type executed struct {
 	commit bool
 	// aborted is set after a second interrupt.
 	aborted bool
+	// stopped is set after a first interrupt (or what counts as one).
+	stopped bool
 	// folded counts the events of an interrupted command the state
 	// loaded held and the commit writes (backend.UnfoldedCalls).
 	folded int
@@ -503,8 +510,10 @@ func execute(ctx context.Context, d Deps, opts ApplyOptions, st *state.State, sv
 }
 
 // finish ends an apply that ran: the state is committed (unless it was
-// aborted), then the spreadsheets are written from it.
-func finish(d Deps, cfg *config.Config, st *state.State, p *plan.Plan, r *executed, view ApplyView, log *exportLog) error {
+// aborted), then the spreadsheets are written from it. A second
+// interrupt (ctx's end) while they are written exits at once
+// (writeOrAbort).
+func finish(ctx context.Context, d Deps, cfg *config.Config, st *state.State, p *plan.Plan, r *executed, view ApplyView, log *exportLog) error {
 	exports := plannedExports(cfg, p)
 	if r.aborted {
 		// Exit at once; every finished call is recorded.
@@ -527,25 +536,77 @@ func finish(d Deps, cfg *config.Config, st *state.State, p *plan.Plan, r *execut
 		return unwritten(cfg, exports, nil, r.err)
 	}
 	if len(exports) > 0 {
-		src, err := exportBase(d, st)
-		if err != nil {
-			return unwritten(cfg, exports, nil, fmt.Errorf("reading the state for the spreadsheets (state is saved; run leadsync export to try again): %w", err))
+		if r.stopped {
+			view.WritingAfterStop(len(exports))
 		}
-		defer src.Close()
-		if src.Stored() {
-			defer exportGC()()
+		written, err := writeOrAbort(ctx, func() ([]export.Written, error) { return writeAfterRun(d, cfg, st, exports, r.sum, log) })
+		if errors.Is(err, ErrSheetsSkipped) {
+			return unwritten(cfg, exports, nil, err)
 		}
-		written, err := writeExports(cfg, exports, src, export.Options{Now: d.clock(),
-			Stats: &export.RunStats{CreditsSpent: r.sum.Credits, CreditsUnknown: r.sum.CreditsUnknown}}, d.clock(), log)
 		view.Exports(cfg, written)
 		if err != nil {
-			return unwritten(cfg, exports, written, fmt.Errorf("writing the spreadsheets (state is saved; run leadsync export to try again): %w", err))
+			return unwritten(cfg, exports, written, err)
 		}
 	}
 	if r.sum.Failed() {
 		return ErrFailed
 	}
 	return nil
+}
+
+// writeAfterRun writes the spreadsheets exports from the state st a run
+// left, its figures from sum.
+func writeAfterRun(d Deps, cfg *config.Config, st *state.State, exports []*config.Export, sum *engine.Summary, log *exportLog) ([]export.Written, error) {
+	src, err := exportBase(d, st)
+	if err != nil {
+		return nil, fmt.Errorf("reading the state for the spreadsheets (state is saved; run leadsync export to try again): %w", err)
+	}
+	defer src.Close()
+	if src.Stored() {
+		defer exportGC()()
+	}
+	written, err := writeExports(cfg, exports, src, export.Options{Now: d.clock(),
+		Stats: &export.RunStats{CreditsSpent: sum.Credits, CreditsUnknown: sum.CreditsUnknown}}, d.clock(), log)
+	if err != nil {
+		return written, fmt.Errorf("writing the spreadsheets (state is saved; run leadsync export to try again): %w", err)
+	}
+	return written, nil
+}
+
+// sheetsWritten is what writeOrAbort's writer returned.
+type sheetsWritten struct {
+	written []export.Written
+	err     error
+}
+
+// writeOrAbort runs write on a goroutine of its own and returns what it
+// returned, or ErrSheetsSkipped as soon as ctx ends first (a second
+// interrupt): the state is saved, and the write is left to the process's
+// exit (the next write removes its temporary files). A panic of write is
+// its error.
+func writeOrAbort(ctx context.Context, write func() ([]export.Written, error)) ([]export.Written, error) {
+	done := make(chan sheetsWritten, 1)
+	go func() {
+		var w sheetsWritten
+		w.err = recovered.Call(func() (err error) { w.written, err = write(); return err })
+		done <- w
+	}()
+	select {
+	case w := <-done:
+		return w.written, w.err
+	case <-ctx.Done():
+		return nil, ErrSheetsSkipped
+	}
+}
+
+// closed reports whether ch is closed.
+func closed(ch <-chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
 }
 
 // exportBase is the Base the spreadsheets are written from: the state in

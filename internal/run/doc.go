@@ -51,10 +51,11 @@
 // a state never written. What the user
 // sees goes out through a view the caller passes (ApplyView: the plan
 // before confirmation, the progress printer, the interrupt notice, the
-// files written), and confirmation through a function. The data flows one
+// note that the spreadsheets are written after one, the files written),
+// and confirmation through a function. The data flows one
 // way: cli parses flags and builds the Deps and the view (internal/views
 // draws), run decides and returns; its errors say what went wrong, and the
-// sentinel ones (ErrCancelled, ErrAborted, ErrFailed, ErrNoState,
+// sentinel ones (ErrCancelled, ErrAborted, ErrSheetsSkipped, ErrFailed, ErrNoState,
 // ErrBlankPerson, *NotAPersonError, *DiagnosticsError, *BillingError, *UnknownAddressError;
 // a refused lock is the backend's backend.LockedError, naming the holder)
 // tell the caller which exit code and message to give.

@@ -72,6 +72,11 @@ var ErrCancelled = errors.New("apply cancelled")
 // once, and every finished call is recorded (the next command folds it in).
 var ErrAborted = errors.New("apply aborted; every finished call is recorded")
 
+// ErrSheetsSkipped is returned by Apply after a second interrupt while it
+// wrote the spreadsheets: the state was saved, and it exited at once,
+// leaving them to leadsync export. It is an ErrAborted.
+var ErrSheetsSkipped = fmt.Errorf("the spreadsheets were skipped, the state saved: %w", ErrAborted)
+
 // ErrFailed is returned by Apply when the run finished, state and exports
 // are written, but a call failed or the run stopped early (the progress
 // view has said which).

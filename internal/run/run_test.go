@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -138,6 +139,7 @@ type recView struct {
 	progress engine.Progress
 	done     []error // each Done call's error
 	folded   int     // the calls of Folded
+	writing  []int   // the spreadsheets of each WritingAfterStop
 }
 
 func (v *recView) Plan(*plan.Plan) { v.plans++ }
@@ -147,9 +149,10 @@ func (v *recView) Progress(stop func()) engine.Progress {
 	}
 	return engine.NopProgress{}
 }
-func (v *recView) Interrupted()   {}
-func (v *recView) Folded(n int)   { v.folded += n }
-func (v *recView) Done(err error) { v.done = append(v.done, err) }
+func (v *recView) Interrupted()           {}
+func (v *recView) WritingAfterStop(n int) { v.writing = append(v.writing, n) }
+func (v *recView) Folded(n int)           { v.folded += n }
+func (v *recView) Done(err error)         { v.done = append(v.done, err) }
 func (v *recView) Exports(_ *config.Config, w []export.Written) {
 	v.written = append(v.written, w...)
 }
@@ -238,6 +241,56 @@ func TestApplyStopFromTheViewStopsTheRun(t *testing.T) {
 }
 
 type stopView struct{ recView }
+
+// A second interrupt while the spreadsheets are written, after a first
+// one, exits at once with the state saved: the apply says it writes them
+// first, and their writing, held on the test's clock, is left behind (it
+// is never let go: the process's exit would end it).
+func TestASecondInterruptSkipsTheSpreadsheets(t *testing.T) {
+	d, b, _, dir := newDeps(t)
+	var armed atomic.Bool
+	held := make(chan struct{})
+	d.Now = func() time.Time {
+		if armed.CompareAndSwap(true, false) {
+			close(held)
+			select {} // the writer, held for good
+		}
+		return t0
+	}
+	sig := make(chan os.Signal)
+	d.Interrupt = sig
+	v := &secondInterruptView{sig: sig, arm: func() { armed.Store(true) }}
+	cfg := loadConfig(t, dir)
+	cfg.API.Parallelism = 1
+	err := Apply(context.Background(), d, ApplyOptions{Config: cfg, AutoApprove: true}, v)
+	if !errors.Is(err, ErrSheetsSkipped) || !errors.Is(err, ErrAborted) {
+		t.Fatalf("err = %v, want the spreadsheets skipped (an abort)", err)
+	}
+	<-held
+	if !slices.Equal(v.writing, []int{1}) || len(v.written) != 0 {
+		t.Errorf("said writing %v, shown written %v; want one spreadsheet said, none shown", v.writing, v.written)
+	}
+	if !strings.Contains(strings.Join(b.ops, ", "), "commit") {
+		t.Errorf("the state is not saved: %v", b.ops)
+	}
+}
+
+// secondInterruptView stops the run at its first call, then, told that the
+// spreadsheets are written, arms the test's clock to hold their writer
+// and sends two interrupts: the first is the watch's first signal (the
+// view's stop is none), the second aborts.
+type secondInterruptView struct {
+	stopView
+	sig chan<- os.Signal
+	arm func()
+}
+
+func (v *secondInterruptView) WritingAfterStop(n int) {
+	v.recView.WritingAfterStop(n)
+	v.arm()
+	v.sig <- os.Interrupt
+	v.sig <- os.Interrupt
+}
 
 func (v *stopView) Progress(stop func()) engine.Progress { return stopAtFirstCall{stop: stop} }
 

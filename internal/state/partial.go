@@ -103,6 +103,10 @@ type partial struct {
 	// failed, or its kind is not read for): the state lacks a result its
 	// journal holds, so nothing more of it is written (CheckWrite).
 	unfolded error
+	// folded is set by the first event folded in: lead lists read packed
+	// after it would hold the people a removal took out (ReadLeadsPacked
+	// refuses them).
+	folded bool
 }
 
 // Writable is the State to change of the Base: the state read whole
@@ -334,7 +338,8 @@ func (s *State) ReadMoving(from []string) error {
 }
 
 // foldable validates e and, in a partial state, reads what folding it
-// changes (readFor) unless it was folded already.
+// changes (readFor) unless it was folded already, and notes that an
+// event is folded in (partial.folded).
 func (s *State) foldable(e *Event) error {
 	if err := e.Validate(); err != nil {
 		return err
@@ -348,6 +353,7 @@ func (s *State) foldable(e *Event) error {
 		}
 		return err
 	}
+	s.partial.folded = true
 	return nil
 }
 

@@ -1,5 +1,12 @@
 package state
 
+import "errors"
+
+// ErrPackedAfterFold is the error of State.ReadLeadsPacked called on a
+// partial state that folded an event since Writable made it: a misuse
+// (the lists it would read may hold people the fold removed).
+var ErrPackedAfterFold = errors.New("lead lists read packed after a fold: State.ReadLeadsPacked comes right after Base.Writable, before any event is folded in")
+
 // ReadLeadsPacked reads the lead lists of the searches at addrs that s
 // has not read, packed (Search.Packed, read through Leads), as
 // Base.Reading reads them for a plan. A store that packs lists
@@ -14,11 +21,16 @@ package state
 //
 // Call it right after Writable, before any fold: a list in the store
 // still holds the people a removal folded since, whom only a list read as
-// LeadIDs leaves out (cutRead). It does nothing for a state read whole.
+// LeadIDs leaves out (cutRead). Called after a fold, it reads nothing
+// and says so (ErrPackedAfterFold). It does nothing for a state read
+// whole.
 func (s *State) ReadLeadsPacked(addrs []string) error {
 	pt := s.partial
 	if pt == nil {
 		return nil
+	}
+	if pt.folded {
+		return ErrPackedAfterFold
 	}
 	if p, ok := pt.store.(LeadPacker); ok {
 		if err := s.readPacked(p, askedOnce(addrs, s.packable)); err != nil {

@@ -1,6 +1,7 @@
 package state
 
 import (
+	"errors"
 	"slices"
 	"testing"
 )
@@ -57,5 +58,23 @@ func TestLeadListsReadPackedStayUnreadTillFolded(t *testing.T) {
 	ch := st.TakeChanges()
 	if err := st.CheckWrite(ch); err != nil || len(ch.Cut) != 2 || len(ch.Searches) != 0 || len(st.partial.unread) != 1 {
 		t.Errorf("the removal: write %v, %d lists cut by the store, %d searches written, %d unread; want nil, 2, 0, 1", err, len(ch.Cut), len(ch.Searches), len(st.partial.unread))
+	}
+}
+
+// A partial state reads lead lists packed only before any fold: after a
+// retention removal, the store's lists still hold the people it took out
+// (only a list read as LeadIDs is cut, cutRead). ReadLeadsPacked then
+// reads nothing and names the misuse (ErrPackedAfterFold).
+func TestLeadListsReadPackedAfterAFoldAreRefused(t *testing.T) {
+	st := unreadPeopleIn(t, func(m *memPeople) PeopleStore { return packingPeople{m} })
+	if err := st.Fold(retention([]string{"n1"})); err != nil {
+		t.Fatal(err)
+	}
+	err := st.ReadLeadsPacked([]string{"search.s", "search.t"})
+	if !errors.Is(err, ErrPackedAfterFold) {
+		t.Fatalf("lead lists read packed after a fold: error %v, want %v", err, ErrPackedAfterFold)
+	}
+	if sr := st.Searches["search.s"]; sr.Packed != nil || sr.LeadIDs != nil || len(st.partial.unread) != 2 {
+		t.Errorf("the refused read kept search.s packed %v, LeadIDs %v, %d lists unread; want nil, nil, 2", sr.Packed != nil, sr.LeadIDs, len(st.partial.unread))
 	}
 }

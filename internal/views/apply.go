@@ -73,6 +73,9 @@ func (v *applyHuman) Progress(func()) engine.Progress {
 
 func (v *applyHuman) Interrupted() { interrupted(v.s.ErrOut) }
 
+// WritingAfterStop says on ErrOut that the spreadsheets are written.
+func (v *applyHuman) WritingAfterStop(n int) { writingAfterStop(v.s.ErrOut, n) }
+
 // Folded says, on Out beside the plan, that the state now holds the
 // recorded events of an interrupted command.
 func (v *applyHuman) Folded(events int) { fmt.Fprintln(v.s.Out, FoldedLine(events)) }
@@ -184,6 +187,9 @@ func (v *applyJSON) Progress(stop func()) engine.Progress {
 
 func (v *applyJSON) Interrupted() { interrupted(v.s.ErrOut) }
 
+// WritingAfterStop says on ErrOut that the spreadsheets are written.
+func (v *applyJSON) WritingAfterStop(n int) { writingAfterStop(v.s.ErrOut, n) }
+
 // Folded keeps the events for the summary line (folded_events).
 func (v *applyJSON) Folded(events int) { v.folded = events }
 
@@ -253,6 +259,13 @@ func (v *applyJSON) Done(err error) {
 // many calls it waits for as it stops (Stopping).
 func interrupted(w io.Writer) {
 	fmt.Fprintln(w, "\nInterrupt received: no new calls will start. Press Ctrl-C again to exit at once (the calls in flight are then abandoned, and may be charged).")
+}
+
+// writingAfterStop says, after a first interrupt, that n spreadsheets are
+// written before the apply ends: with millions of people that takes
+// minutes, which a second Ctrl-C saves.
+func writingAfterStop(w io.Writer, n int) {
+	fmt.Fprintf(w, "Writing %s (a second Ctrl-C skips them; `leadsync export` writes them later)\n", textfmt.Plural(n, "spreadsheet"))
 }
 
 // brokenPipeWriter calls onBroken once writing fails (the reader of a
@@ -347,4 +360,10 @@ func ApplyCancelled(w io.Writer) {
 // (backend, as the backend describes itself) the finished calls are kept.
 func ApplyAborted(w io.Writer, backend string) {
 	fmt.Fprintf(w, "Aborted. Every call that finished is recorded with the %s; the next command folds it into the state.\n", backend)
+}
+
+// SheetsSkipped says a second interrupt ended apply at once while it wrote
+// the spreadsheets, the state saved.
+func SheetsSkipped(w io.Writer) {
+	fmt.Fprintln(w, "Aborted. The state is saved; `leadsync export` writes the spreadsheets.")
 }

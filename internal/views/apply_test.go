@@ -103,3 +103,17 @@ func TestApplyViewsSayTheEventsFolded(t *testing.T) {
 		}
 	}
 }
+
+// After a first interrupt, both forms say on stderr, before the
+// spreadsheets are written, how many and how to skip them; nothing goes
+// to stdout (the JSON form's stream stays JSON).
+func TestWritingAfterStopIsOneLineOnStderr(t *testing.T) {
+	const want = "Writing 2 spreadsheets (a second Ctrl-C skips them; `leadsync export` writes them later)\n"
+	for _, asJSON := range []bool{false, true} {
+		var out, errOut bytes.Buffer
+		NewApply(Streams{Out: &out, ErrOut: &errOut, Now: time.Now}, asJSON).WritingAfterStop(2)
+		if errOut.String() != want || out.Len() != 0 {
+			t.Errorf("json %v: stderr %q, stdout %q; want %q on stderr alone", asJSON, errOut.String(), out.String(), want)
+		}
+	}
+}

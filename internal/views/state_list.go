@@ -25,19 +25,39 @@ type StateAddress struct {
 // comes last, with an empty address.
 func StateAddresses(b *state.Base, people bool, prefixes []string) iter.Seq2[StateAddress, error] {
 	return func(yield func(StateAddress, error) bool) {
-		s := b.Records
-		for _, h := range s.AddressKinds() {
-			if matchesPrefix(h.Address, prefixes) && !yield(StateAddress{Address: h.Address, Kind: h.Kind}, nil) {
+		for a, err := range addressParts(b, people, prefixes) {
+			if !yield(StateAddress{Address: a.prefix + a.name, Kind: a.kind}, err) {
+				return
+			}
+		}
+	}
+}
+
+// addressPart is an address of StateAddresses in two parts, so that a
+// person's is never joined into a new string: state list writes them one
+// after the other (3,000,000 allocations less at 3,000,000 people).
+type addressPart struct {
+	prefix string // state.PersonAddressPrefix for a person, else ""
+	name   string // the rest: the whole address but a person's
+	kind   kind.Kind
+}
+
+// addressParts yields what StateAddresses yields, each address in two
+// parts.
+func addressParts(b *state.Base, people bool, prefixes []string) iter.Seq2[addressPart, error] {
+	return func(yield func(addressPart, error) bool) {
+		for _, h := range b.Records.AddressKinds() {
+			if matchesPrefix("", h.Address, prefixes) && !yield(addressPart{name: h.Address, kind: h.Kind}, nil) {
 				return
 			}
 		}
 		tracks, err := b.TrackAddresses()
 		if err != nil {
-			yield(StateAddress{}, err)
+			yield(addressPart{}, err)
 			return
 		}
 		for _, addr := range tracks {
-			if matchesPrefix(addr, prefixes) && !yield(StateAddress{Address: addr, Kind: kind.Track}, nil) {
+			if matchesPrefix("", addr, prefixes) && !yield(addressPart{name: addr, kind: kind.Track}, nil) {
 				return
 			}
 		}
@@ -46,11 +66,10 @@ func StateAddresses(b *state.Base, people bool, prefixes []string) iter.Seq2[Sta
 		}
 		for id, err := range b.PersonIDs() {
 			if err != nil {
-				yield(StateAddress{}, err)
+				yield(addressPart{}, err)
 				return
 			}
-			addr := state.PersonAddressPrefix + id
-			if matchesPrefix(addr, prefixes) && !yield(StateAddress{Address: addr, Kind: kind.Person}, nil) {
+			if matchesPrefix(state.PersonAddressPrefix, id, prefixes) && !yield(addressPart{prefix: state.PersonAddressPrefix, name: id, kind: kind.Person}, nil) {
 				return
 			}
 		}
@@ -71,12 +90,15 @@ func anyPersonPrefix(prefixes []string) bool {
 	return false
 }
 
-func matchesPrefix(addr string, prefixes []string) bool {
+// matchesPrefix reports whether the address prefix+name starts with one
+// of prefixes (none: every address), without joining the two.
+func matchesPrefix(prefix, name string, prefixes []string) bool {
 	if len(prefixes) == 0 {
 		return true
 	}
 	for _, p := range prefixes {
-		if strings.HasPrefix(addr, p) {
+		if len(p) <= len(prefix) && strings.HasPrefix(prefix, p) ||
+			len(p) > len(prefix) && strings.HasPrefix(p, prefix) && strings.HasPrefix(name, p[len(prefix):]) {
 			return true
 		}
 	}
@@ -85,7 +107,8 @@ func matchesPrefix(addr string, prefixes []string) bool {
 
 // StateList is the view of `leadsync state list`.
 type StateList interface {
-	List(addrs iter.Seq2[StateAddress, error]) error
+	// List writes the addresses of b StateAddresses yields.
+	List(b *state.Base, people bool, prefixes []string) error
 }
 
 // NewStateList returns the JSON or the human view of state list, writing
@@ -105,14 +128,15 @@ var (
 // stateListHuman prints one address per line.
 type stateListHuman struct{ w io.Writer }
 
-func (v stateListHuman) List(addrs iter.Seq2[StateAddress, error]) error {
-	w := bufio.NewWriter(v.w)
-	for a, err := range addrs {
+func (v stateListHuman) List(b *state.Base, people bool, prefixes []string) error {
+	w := bufio.NewWriterSize(v.w, 64<<10)
+	for a, err := range addressParts(b, people, prefixes) {
 		if err != nil {
 			w.Flush()
 			return err
 		}
-		w.WriteString(a.Address)
+		w.WriteString(a.prefix)
+		w.WriteString(a.name)
 		w.WriteByte('\n')
 	}
 	return w.Flush()
@@ -128,11 +152,11 @@ type stateListJSON struct{ w io.Writer }
 
 // List writes what writeJSONDoc writes of a StateListJSON, one address at
 // a time: a state of millions of people is never one list in memory.
-func (v stateListJSON) List(addrs iter.Seq2[StateAddress, error]) error {
-	w := bufio.NewWriter(v.w)
+func (v stateListJSON) List(b *state.Base, people bool, prefixes []string) error {
+	w := bufio.NewWriterSize(v.w, 64<<10)
 	w.WriteString("{\n  \"format_version\": \"1\",\n  \"addresses\": [")
 	n := 0
-	for a, err := range addrs {
+	for a, err := range addressParts(b, people, prefixes) {
 		if err != nil {
 			w.Flush()
 			return err
@@ -141,9 +165,9 @@ func (v stateListJSON) List(addrs iter.Seq2[StateAddress, error]) error {
 			w.WriteByte(',')
 		}
 		w.WriteString("\n    {\n      \"address\": ")
-		writeJSONString(w, a.Address)
+		writeJSONString(w, a.prefix+a.name)
 		w.WriteString(",\n      \"kind\": ")
-		writeJSONString(w, string(a.Kind))
+		writeJSONString(w, string(a.kind))
 		w.WriteString("\n    }")
 		n++
 	}

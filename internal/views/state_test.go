@@ -101,7 +101,7 @@ func TestStateListViews(t *testing.T) {
 	} {
 		for _, asJSON := range []bool{false, true} {
 			var b bytes.Buffer
-			if err := NewStateList(&b, asJSON).List(StateAddresses(state.NewBase(s), c.people, c.prefixes)); err != nil {
+			if err := NewStateList(&b, asJSON).List(state.NewBase(s), c.people, c.prefixes); err != nil {
 				t.Fatal(err)
 			}
 			golden.Check(t, filepath.Join("testdata", "state", "list_"+c.name+ext(asJSON)), b.Bytes())
@@ -211,6 +211,19 @@ func TestStateListJSONString(t *testing.T) {
 		w.Flush()
 		if got.String()+"\n" != want.String() {
 			t.Errorf("writeJSONString(%q) = %s, want %s", addr, got.String(), want.String())
+		}
+	}
+}
+
+// A person's address is matched in its two parts as it would be whole:
+// a prefix shorter than person., as long, and longer.
+func TestMatchesPrefixInTwoParts(t *testing.T) {
+	for _, id := range []string{"10.aa", "2", ""} {
+		for _, p := range []string{"p", "person", "person.", "person.1", "person.10.a", "person.2x", "search.", "x"} {
+			want := strings.HasPrefix(state.PersonAddressPrefix+id, p)
+			if got := matchesPrefix(state.PersonAddressPrefix, id, []string{p}); got != want {
+				t.Errorf("person.%s against %q: %v, want %v", id, p, got, want)
+			}
 		}
 	}
 }

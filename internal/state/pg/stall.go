@@ -19,10 +19,12 @@ import (
 // every command. They are bound by their progress instead: each step (a
 // statement, a batch of people written) must begin within the stall
 // limit of the one before. When it does not, the server is asked, on a
-// connection of its own, what the work's session is doing (activity). A
-// statement it is running goes on, however long (the row rewrite of a
-// migration), and so does a step when the server refuses the question's
-// connection, unless it refused the question before too. So, once a
+// connection of its own opened when the watch is armed and kept (probe:
+// a server full since still answers), what the work's session is doing
+// (activity). A statement it is running goes on, however long (the row
+// rewrite of a migration), and so does a step when the server refuses
+// the question's connection, opened again after it died, unless it
+// refused the question before too. So, once a
 // step, does a session idle for less than betweenStepsGrace: its client
 // is between two steps, and the limit came before the next began. One waiting for a lock another session
 // holds, a session idle for longer (or still idle a limit later), or a
@@ -60,8 +62,10 @@ type stallWatch struct {
 	limit  time.Duration
 	grace  time.Duration // betweenStepsGrace, unless a test's
 	timer  stallTimer
-	// ask asks the server what the work's session is doing.
+	// ask asks the server what the work's session is doing; done, when
+	// set, ends what ask holds (its connection) once the watch ends.
 	ask    func() (activity, error)
+	done   func()
 	firing sync.WaitGroup // the timer's calls of fire under way
 
 	mu    sync.Mutex
@@ -93,12 +97,13 @@ type stallKey struct{}
 // earlier than when the lock is granted. TestAStalledPushIsRolledBack
 // fails if pgx stops doing so.
 func (b *Backend) watchStalls(ctx context.Context, c *pgx.Conn, first string) (context.Context, *stallWatch) {
-	pid := c.PgConn().PID()
+	p := b.newProbe(c.PgConn().PID())
 	w := &stallWatch{
 		limit: b.stallLimit(),
 		grace: betweenStepsGrace,
 		timer: b.stallTimer,
-		ask:   func() (activity, error) { return b.activityOf(pid) },
+		ask:   p.ask,
+		done:  p.close,
 	}
 	return w.watch(ctx, first)
 }
@@ -240,7 +245,8 @@ func (w *stallWatch) stalled() *stallError {
 }
 
 // end ends the watch: its timer stops and its context is cancelled. It
-// returns once a fire under way has returned (its question).
+// returns once a fire under way has returned (its question), and what
+// the questions held is let go (done).
 func (w *stallWatch) end() {
 	w.mu.Lock()
 	if w.stop != nil {
@@ -250,6 +256,9 @@ func (w *stallWatch) end() {
 	w.cancel(nil)
 	w.mu.Unlock()
 	w.firing.Wait()
+	if w.done != nil {
+		w.done()
+	}
 }
 
 // progressed tells the watch of ctx, if any, that step begins.

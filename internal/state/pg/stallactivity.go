@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -76,7 +77,7 @@ func (a activity) lockWait() string {
 // seconds is s seconds (the server's epoch differences) as a duration.
 func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
 
-// probeLimit bounds the question a stall asks the server (activityOf): a
+// probeLimit bounds the question a stall asks the server (probe.ask): a
 // server that does not answer within it is taken to have stopped.
 const probeLimit = 10 * time.Second
 
@@ -90,24 +91,85 @@ const activityQuery = `SELECT coalesce(a.state, ''), coalesce(a.wait_event_type,
 	coalesce(extract(epoch FROM now() - a.state_change)::float8, 0)
 	FROM pg_stat_activity a WHERE a.pid = $1`
 
-// activityOf asks the server, on a connection of its own, what the
-// session pid is doing, within probeLimit.
-func (b *Backend) activityOf(pid uint32) (activity, error) {
+// probe asks the server what one session does (activity), on a
+// connection of its own: opened when the watch is armed and kept, so that
+// a server full when a limit comes (max_connections, the role's limit)
+// is still asked. It is opened again only once it has died: a server
+// restarted refuses, or says the session is gone.
+type probe struct {
+	connStr string
+	pid     uint32 // the session asked about
+
+	mu   sync.Mutex
+	conn *pgx.Conn // nil until opened, or once closed
+}
+
+// newProbe returns the probe of session pid, its connection opened when
+// the server accepts it (else at the first question).
+func (b *Backend) newProbe(pid uint32) *probe {
+	p := &probe{connStr: b.opts.ConnStr, pid: pid}
 	ctx, cancel := context.WithTimeout(context.Background(), probeLimit)
 	defer cancel()
-	c, err := connect(ctx, b.opts.ConnStr)
-	if err != nil {
-		return activity{}, probeRefused(Redact(err, b.opts.ConnStr))
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	_ = p.open(ctx) // refused now, it is tried again when asked
+	return p
+}
+
+// ask asks the server, within probeLimit, what the session does: on the
+// kept connection, or on a new one when that one has died.
+func (p *probe) ask() (activity, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), probeLimit)
+	defer cancel()
+	if p.conn != nil {
+		a, err := p.activity(ctx)
+		if err == nil || !p.conn.IsClosed() || ctx.Err() != nil {
+			return a, err
+		}
+		p.conn = nil // it died: asked again on a new one
 	}
-	defer c.Close(ctx)
+	if err := p.open(ctx); err != nil {
+		return activity{}, err
+	}
+	return p.activity(ctx)
+}
+
+// open connects the probe. The caller holds p.mu.
+func (p *probe) open(ctx context.Context) error {
+	c, err := connect(ctx, p.connStr)
+	if err != nil {
+		return probeRefused(Redact(err, p.connStr))
+	}
+	p.conn = c
+	return nil
+}
+
+// activity reads what the session does on the probe's connection. The
+// caller holds p.mu.
+func (p *probe) activity(ctx context.Context) (activity, error) {
 	var a activity
 	var inState float64
-	err = c.QueryRow(ctx, activityQuery, int64(pid)).Scan(&a.state, &a.waitType, &a.blockers, &a.waited, &inState)
+	err := p.conn.QueryRow(ctx, activityQuery, int64(p.pid)).Scan(&a.state, &a.waitType, &a.blockers, &a.waited, &inState)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return activity{}, nil
 	}
 	a.inState = seconds(inState)
-	return a, Redact(err, b.opts.ConnStr)
+	return a, Redact(err, p.connStr)
+}
+
+// close closes the probe's connection, if open.
+func (p *probe) close() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.conn == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), probeLimit)
+	defer cancel()
+	p.conn.Close(ctx)
+	p.conn = nil
 }
 
 // errProbeRefused marks a question of a stall the server refused to

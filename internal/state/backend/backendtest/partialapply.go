@@ -60,6 +60,7 @@ type applyView struct {
 func (v *applyView) Plan(*plan.Plan)                          {}
 func (v *applyView) Progress(func()) engine.Progress          { return v }
 func (v *applyView) Interrupted()                             {}
+func (v *applyView) WritingAfterStop(int)                     {}
 func (v *applyView) Folded(int)                               {}
 func (v *applyView) Exports(*config.Config, []export.Written) {}
 func (v *applyView) Done(error)                               {}
