@@ -265,10 +265,10 @@ func TestReusesReadThePeopleHeldBeforeTheLastCopyOnce(t *testing.T) {
 	if n, err := strconv.Atoi(os.Getenv("LEADSYNC_HELD_BEFORE")); err == nil {
 		unread = n
 	}
-	f, e, from, ew, held := heldBeforeWorld(unread)
+	f, e, from, ew, held := formerHeldWorld(unread)
 	gets, read := 0, 0
 	b := enrichBaseIn(f.st, getCounter{packingStore{enrichMemStore{memStore{f.st}}}, &gets, &read})
-	st := heldBeforeState(t, b, from, "last.p")
+	st := formerHeldState(t, b, from, "last.p")
 	gets, read = 0, 0
 	c := NewCandidates(f.cfg, ew.lookup)
 	c.held, c.heldAsked = held, map[string]bool{}
@@ -293,10 +293,10 @@ func TestReusesReadThePeopleHeldBeforeTheLastCopyOnce(t *testing.T) {
 // five people held past the copy.
 func TestReusesReadThePeopleHeldMetInGrowingPages(t *testing.T) {
 	const unread = 3000
-	f, e, from, ew, held := heldBeforeWorld(unread)
+	f, e, from, ew, held := formerHeldWorld(unread)
 	gets, read := 0, 0
 	b := enrichBaseIn(f.st, getCounter{packingStore{enrichMemStore{memStore{f.st}}}, &gets, &read})
-	st := heldBeforeState(t, b, from)
+	st := formerHeldState(t, b, from)
 	held["last.p"] = true
 	gets, read = 0, 0
 	c := NewCandidates(f.cfg, ew.lookup)
@@ -311,12 +311,12 @@ func TestReusesReadThePeopleHeldMetInGrowingPages(t *testing.T) {
 	}
 }
 
-// heldBeforeWorld is a block of limit 1 whose lead lists, 250 people a
+// formerHeldWorld is a block of limit 1 whose lead lists, 250 people a
 // search, name unread people held elsewhere at a former employer (no
 // copy), then last.p, whom another workspace holds an enrichment of
 // (a copy), then five more held: the block, its sources, the other
 // workspace and the people it holds but last.p.
-func heldBeforeWorld(unread int) (f *fixture, e *config.Enrich, from []string, ew *elsewhere, held map[string]bool) {
+func formerHeldWorld(unread int) (f *fixture, e *config.Enrich, from []string, ew *elsewhere, held map[string]bool) {
 	f = newFixture()
 	var people []string
 	for i := 0; i <= unread; i += 250 {
@@ -343,9 +343,9 @@ func heldBeforeWorld(unread int) (f *fixture, e *config.Enrich, from []string, e
 	return f, e, from, ew, held
 }
 
-// heldBeforeState is the partial state of an apply over b: the lead
+// formerHeldState is the partial state of an apply over b: the lead
 // lists of from, and the people of ids.
-func heldBeforeState(t *testing.T, b *state.Base, from []string, ids ...string) *state.State {
+func formerHeldState(t *testing.T, b *state.Base, from []string, ids ...string) *state.State {
 	t.Helper()
 	st, err := b.Writable()
 	if err == nil {
