@@ -429,7 +429,7 @@ var heldListedPart = 2
 // prefix is how many of the people held firstHeld reads: twice the
 // places left and a hundredth of maxReusePrefix, which they must not
 // pass; 0 when there is no place (a census), or too many (more than
-// 49,500 places left: heldMet reads them as the walk meets them).
+// 49,500 places left): firstHeld then reads none.
 func (s reuseScope) prefix() int {
 	n := 2*s.places + maxReusePrefix/100
 	if s.places <= 0 || n > maxReusePrefix {
@@ -441,15 +441,17 @@ func (s reuseScope) prefix() int {
 // firstHeld are the first people of held the block meets in from order,
 // its lead lists read one at a time (state.Base.LeadIDs), as many as
 // prefix says: the copies among them take the places first (heldMet
-// reads on when they do not). Past maxReusePrefix it reads none, and
-// heldMet reads every one the walk meets before the copies take the
-// places. ok is false for a census (no place to walk), or a store that
-// lists no leads.
+// reads on when they do not). Past maxReusePrefix, or for a census (no
+// place counted), it reads none: heldMet reads those the walk meets
+// before the copies take the places, and the census asks about the
+// candidates it reads (heldCensused). ok is false for several blocks
+// (no sources in s: their plan reads no sketch held whole,
+// heldSketches), or a store that lists no leads.
 func (s reuseScope) firstHeld(held map[string]bool, ix EnrichStore) (ids []string, ok bool, err error) {
 	n := s.prefix()
 	ll, lists := ix.(leadLister)
 	switch {
-	case !lists || s.places <= 0:
+	case !lists || len(s.from) == 0:
 		return nil, false, nil
 	case n == 0:
 		return nil, true, nil // none read up front: heldMet reads them

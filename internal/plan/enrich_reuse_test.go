@@ -240,6 +240,7 @@ func TestReuseFirstHeldMakesTheSamePlan(t *testing.T) {
 		worlds = n
 	}
 	read, copied, met, applied, everyone, past := 0, 0, 0, 0, 0, 0
+	censused, censusApplied := 0, 0 // from the census, none of the people held read up front
 	for _, seed := range seedsAnd(worlds, 62969) {
 		f, o, others := firstHeldWorld(seed)
 		if !others {
@@ -263,12 +264,22 @@ func TestReuseFirstHeldMakesTheSamePlan(t *testing.T) {
 		}
 		read++
 		copied += btoi(r.reused)
-		if r.heldRead > 0 {
+		switch {
+		case r.heldRead > 0:
 			// The apply reads the people held the plan read (WalkedIDs).
 			met++
 			n, _, _, _ := sameReuses(t, seed, f, o)
 			applied += btoi(n > 0)
+		case r.census && r.reused:
+			// The apply reads those it meets, in pages (readHeldMet).
+			censused++
+			n, _, _, _ := sameReuses(t, seed, f, o)
+			censusApplied += btoi(n > 0)
 		}
+	}
+	t.Logf("%d worlds copying from the census, %d applied alike", censused, censusApplied)
+	if censusApplied < 50 {
+		t.Fatalf("%d worlds copying from the census applied alike: the test no longer tests the census beside people held not read", censusApplied)
 	}
 	t.Logf("%d worlds read the first people held: %d planned so (%d copying, %d reading people held as met, %d applied alike, %d past maxHeldRead), %d needed everyone", read+everyone, read, copied, met, applied, past, everyone)
 	if read < 30 || copied < 10 || met < 10 || applied < 5 || past < 2 {
