@@ -144,7 +144,7 @@ type valueLister interface {
 // ok is false when the plan is to read every person: the keys cannot be
 // listed or found (an error reading the other workspaces included: the
 // plan of every person reports it), or they find more than maxReuseRead
-// people to read.
+// people who may be copied beside several blocks (firstHeld).
 func reuseReads(opts Options, ix EnrichStore, scope reuseScope) (ids []string, facts *reuseFacts, ok bool, err error) {
 	if opts.Reuse == nil {
 		return nil, nil, true, nil
