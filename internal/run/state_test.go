@@ -399,8 +399,8 @@ func TestStateRecoverTakesTheLock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Journal != nil || res.Dropped.IDs != 0 {
-		t.Errorf("the backend shows no journal and every lead ID names someone, but recover says %+v", res)
+	if res.Journal != nil || res.Repaired.Any() {
+		t.Errorf("the backend shows no journal and every ID names someone, but recover says %+v", res)
 	}
 	if got, want := strings.Join(b.ops, ", "), "lock state recover, load, unlock"; got != want {
 		t.Errorf("backend use %s, want %s", got, want)

@@ -140,7 +140,7 @@ func (s *State) checkReferences() error {
 			}
 			for i, id := range n.LeadIDs {
 				if _, ok := s.People[id]; !ok {
-					return fmt.Errorf("splits.%s: node %q lead_ids[%d]: person %q is not in people", k, SplitFilters(t.Dimensions, n.Path), i, id)
+					return splitNobodyError(k, t.Dimensions, n.Path, i, id)
 				}
 			}
 		}
@@ -155,7 +155,7 @@ func (s *State) checkReferences() error {
 		}
 		for i, id := range v.PersonIDs {
 			if _, ok := s.People[id]; !ok {
-				return fmt.Errorf("imports.%s.person_ids[%d]: person %q is not in people (remove it from person_ids, or restore the person)", k, i, id)
+				return importNobodyError(k, i, id)
 			}
 		}
 		return nil
@@ -168,7 +168,7 @@ func (s *State) checkReferences() error {
 			return nil
 		}
 		if _, ok := s.People[v.PersonID]; !ok {
-			return fmt.Errorf("profiles.%s.person_id: person %q is not in people (remove the profile with leadsync state rm %s to read it again)", k, v.PersonID, k)
+			return profileNobodyError(k, v.PersonID)
 		}
 		return nil
 	})

@@ -9,8 +9,9 @@
 // e-mail or status a call saw. It also names what changed (Changes, for a backend that writes
 // row by row), checks a state read from outside (Check; CheckPerson and
 // CheckExceptPeople for a reader that checks each person as it reads
-// them), and gives the mark of the data an export was written from
-// (DataMark).
+// them), repairs the records that name nobody for state recover
+// (nobody.go: FindNobody asks a store, DropNobody repairs), and gives the
+// mark of the data an export was written from (DataMark).
 //
 // It knows nothing of files or databases: the codec is
 // internal/state/statefile, the backends are internal/state/local and

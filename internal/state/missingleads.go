@@ -10,8 +10,9 @@ import (
 // person the state does not have. leadsync never writes one (a removal
 // cuts the lists that name the people it removes), but a state that holds
 // some is refused by Check and by a push, and its exports would drop those
-// rows without a word. state recover drops them (DropMissingLeads): they
-// carry nothing, so nothing is lost and nothing is fetched again.
+// rows without a word. state recover drops them (nobody.go): they carry
+// nothing, so nothing is lost and nothing is fetched again. The other
+// records that name nobody are refused in the same words (nobodyError).
 
 // MissingLeads counts the lead IDs of a state's searches that name a
 // person it does not have.
@@ -23,6 +24,29 @@ type MissingLeads struct {
 // missingLeadsFix is what the user runs to drop lead IDs that name
 // nobody, as every error that finds one says.
 const missingLeadsFix = "run leadsync state recover on the state this came from and pull it again, or on this file with --state: it drops lead IDs that name nobody (nothing is fetched again)"
+
+// nobodyFix is what the user runs to repair a split node, an import or a
+// profile read that names nobody, as every error that finds one says.
+const nobodyFix = "run leadsync state recover on the state this came from and pull it again, or on this file with --state: it repairs IDs that name nobody"
+
+// splitNobodyError is the error of Check, and of a push's check, for the
+// lead ID id at place i of the node path of the split run at addr (whose
+// dimensions are dims), which names nobody.
+func splitNobodyError(addr string, dims []SplitDimension, path []string, i int, id string) error {
+	return fmt.Errorf("splits.%s: node %q lead_ids[%d]: person %q is not in people: %s", addr, SplitFilters(dims, path), i, id, nobodyFix)
+}
+
+// importNobodyError is the error of Check, and of a push's check, for the
+// person ID id at place i of the import at addr, which names nobody.
+func importNobodyError(addr string, i int, id string) error {
+	return fmt.Errorf("imports.%s.person_ids[%d]: person %q is not in people: %s (it takes the ID out of person_ids)", addr, i, id, nobodyFix)
+}
+
+// profileNobodyError is the error of Check, and of a push's check, for the
+// profile read at addr, whose person id is not in the state.
+func profileNobodyError(addr, id string) error {
+	return fmt.Errorf("profiles.%s.person_id: person %q is not in people: %s (it removes the read, which the next apply makes again)", addr, id, nobodyFix)
+}
 
 // missingLeadError is the error of Check, and of a push's check, for the
 // lead ID at place i of the list of the search at addr, which names
@@ -60,34 +84,4 @@ func (s *State) countMissingLeads(has func(id string) bool) MissingLeads {
 		}
 	}
 	return m
-}
-
-// DropMissingLeads takes out of the searches' lead lists the IDs of people
-// s does not have, in place (the order of the others kept), and says how
-// many it took from how many lists; the lists it changes are written by
-// the next commit. s must be read whole: a partial state holds only the
-// people it read.
-func (s *State) DropMissingLeads() (MissingLeads, error) {
-	if s.Partial() {
-		return MissingLeads{}, fmt.Errorf("the lead lists of a state read in part cannot be checked against its people")
-	}
-	var m MissingLeads
-	for addr, v := range s.Searches {
-		if v == nil {
-			continue
-		}
-		kept := make([]string, 0, len(v.LeadIDs))
-		for _, id := range v.LeadIDs {
-			if _, ok := s.People[id]; ok {
-				kept = append(kept, id)
-			}
-		}
-		if n := len(v.LeadIDs) - len(kept); n > 0 {
-			v.LeadIDs = kept
-			m.IDs += n
-			m.Searches++
-			s.touchSearch(addr)
-		}
-	}
-	return m, nil
 }

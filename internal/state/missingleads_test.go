@@ -35,10 +35,10 @@ func TestCheckNamesANullSearchBesideALeadIDOfNobody(t *testing.T) {
 	}
 }
 
-// TestDropMissingLeadsRefusesAPartialState: a state read in part holds
+// TestRepairNobodyRefusesAPartialState: a state read in part holds
 // only the people it read; dropping the IDs of the others would empty
 // lists of people the store holds, so it is refused and nothing changes.
-func TestDropMissingLeadsRefusesAPartialState(t *testing.T) {
+func TestRepairNobodyRefusesAPartialState(t *testing.T) {
 	whole := New()
 	for _, e := range demoEvents() {
 		must(t, whole.Fold(e))
@@ -58,10 +58,45 @@ func TestDropMissingLeadsRefusesAPartialState(t *testing.T) {
 	}
 	before := slices.Clone(part.Searches[addr].LeadIDs)
 	must(t, part.ReadPeople(before[:1]))
-	if _, err := part.DropMissingLeads(); err == nil {
-		t.Error("DropMissingLeads of a partial state: no error")
+	if _, err := part.RepairNobody(); err == nil {
+		t.Error("RepairNobody of a partial state: no error")
 	}
 	if got := part.Searches[addr].LeadIDs; !slices.Equal(got, before) {
 		t.Errorf("%s's lead list after a refused drop: %v, want %v", addr, got, before)
+	}
+}
+
+// TestNobodyErrorsNameRecover: a split node, an import or a profile read
+// naming nobody is refused by Check with the command that repairs it,
+// state recover, and RepairNobody repairs it so that Check passes.
+func TestNobodyErrorsNameRecover(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		plant func(s *State)
+		want  string
+	}{
+		{"split node", func(s *State) {
+			s.Splits = map[string]*SplitTree{"search.s": {Nodes: []*SplitNode{{Path: []string{}, LeadIDs: []string{"ghost"}}}}}
+		}, `node "" lead_ids[0]: person "ghost" is not in people: run leadsync state recover`},
+		{"import", func(s *State) {
+			s.Imports = map[string]*ImportRecord{"import.i": {PersonIDs: []string{"ghost"}}}
+		}, `imports.import.i.person_ids[0]: person "ghost" is not in people: run leadsync state recover`},
+		{"profile read", func(s *State) {
+			s.Profiles["profile.p"] = &ProfileRead{PersonID: "ghost"}
+		}, `profiles.profile.p.person_id: person "ghost" is not in people: run leadsync state recover`},
+	} {
+		s := New()
+		s.Lineage = "00000000-0000-4000-8000-000000000001"
+		c.plant(s)
+		if err := s.Check(); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: Check: %v, want %s", c.name, err, c.want)
+		}
+		r, err := s.RepairNobody()
+		if err != nil || !r.Any() {
+			t.Fatalf("%s: RepairNobody: %+v %v", c.name, r, err)
+		}
+		if err := s.Check(); err != nil {
+			t.Errorf("%s: Check after RepairNobody: %v", c.name, err)
+		}
 	}
 }

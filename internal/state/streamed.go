@@ -162,7 +162,7 @@ func (c *RefCheck) Done(s *State) error {
 		for _, n := range t.Nodes {
 			for i, id := range n.LeadIDs {
 				if !has(id) {
-					return fmt.Errorf("splits.%s: node %q lead_ids[%d]: person %q is not in people", k, SplitFilters(t.Dimensions, n.Path), i, id)
+					return splitNobodyError(k, t.Dimensions, n.Path, i, id)
 				}
 			}
 		}
@@ -170,13 +170,13 @@ func (c *RefCheck) Done(s *State) error {
 	for k, v := range s.Imports {
 		for i, id := range v.PersonIDs {
 			if !has(id) {
-				return fmt.Errorf("imports.%s.person_ids[%d]: person %q is not in people (remove it from person_ids, or restore the person)", k, i, id)
+				return importNobodyError(k, i, id)
 			}
 		}
 	}
 	for k, v := range s.Profiles {
 		if v.PersonID != "" && !has(v.PersonID) {
-			return fmt.Errorf("profiles.%s.person_id: person %q is not in people (remove the profile with leadsync state rm %s to read it again)", k, v.PersonID, k)
+			return profileNobodyError(k, v.PersonID)
 		}
 	}
 	return nil

@@ -56,22 +56,40 @@ func (v StateChange) Pushed(path string, records, people int, where string) erro
 
 // Recovered says what state recover kept of the journal, what it left
 // out and where the journal went (movedTo, relative to the working
-// folder), then how many lead IDs naming nobody it dropped.
+// folder), then what it repaired of the records that named nobody.
 func (v StateChange) Recovered(res *run.Recovered, movedTo string) error {
 	w := newLineWriter(v.w)
 	switch j := res.Journal; {
 	case j != nil && j.MovedTo != "":
 		journalRecovered(w, j, movedTo)
-	case res.Dropped.IDs > 0:
+	case res.Repaired.Any():
 		w.printf("No journal to recover.\n")
 	default:
 		w.printf("No journal to recover: the state is complete.\n")
 	}
-	if d := res.Dropped; d.IDs > 0 {
-		w.printf("Dropped %s from the lead lists of %s: they named people the state does not hold (nothing is fetched again).\n",
-			Plural(d.IDs, "lead ID"), Plural(d.Searches, "search"))
-	}
+	nobodyRepaired(w, res.Repaired)
 	return w.flush()
+}
+
+// nobodyRepaired says what state recover repaired of the records that
+// named nobody (r), a line a kind.
+func nobodyRepaired(w *lineWriter, r state.Repairs) {
+	const why = "they named people the state does not hold"
+	if r.LeadIDs > 0 {
+		w.printf("Dropped %s from the lead lists of %s: %s (nothing is fetched again).\n",
+			Plural(r.LeadIDs, "lead ID"), Plural(r.Searches, "search"), why)
+	}
+	if r.SplitIDs > 0 {
+		w.printf("Dropped %s from the nodes of %s under way: %s (nothing is fetched again).\n",
+			Plural(r.SplitIDs, "lead ID"), Plural(r.Splits, "split run"), why)
+	}
+	if r.ImportIDs > 0 {
+		w.printf("Dropped %s from %s: %s.\n", Plural(r.ImportIDs, "person ID"), Plural(r.Imports, "import"), why)
+	}
+	if r.Profiles > 0 {
+		w.printf("Removed %s whose person the state does not hold: the next apply makes %s again.\n",
+			Plural(r.Profiles, "profile read"), pick(r.Profiles == 1, "it", "them"))
+	}
 }
 
 // journalRecovered says what state recover kept of the journal j, what it
@@ -87,4 +105,12 @@ func journalRecovered(w *lineWriter, j *backend.RecoverResult, movedTo string) {
 			j.DamagedLine, j.Reason, count(max(j.DroppedLines, 1), "line was", "lines were"))
 	}
 	w.printf("The journal is kept, unchanged, as %s.\n", movedTo)
+}
+
+// pick is one when cond holds, else other.
+func pick(cond bool, one, other string) string {
+	if cond {
+		return one
+	}
+	return other
 }

@@ -93,7 +93,7 @@ type RecoverResult struct {
 	KeptAfter int
 	// MovedTo is where the journal was kept, as it was.
 	MovedTo string
-	// DroppedLeads counts the lead IDs naming nobody taken out of a state
-	// file's lead lists as it was read (its check refuses them).
-	DroppedLeads state.MissingLeads
+	// Repaired counts the IDs naming nobody a state file's records lost
+	// as it was read (its check refuses them): state.Repairs.
+	Repaired state.Repairs
 }

@@ -56,8 +56,8 @@ func (store *Store) backupSummary() string {
 // enrichment, a sub-search: a split run missing the damaged sub-search
 // stays under way and runs it again), so a lost line costs only its own
 // call. The state is saved first, then the journal is moved aside (never
-// deleted) to <journal>.damaged-<time>. The lead IDs of the state file
-// that name nobody are dropped as it is read (DroppedLeads), and the
+// deleted) to <journal>.damaged-<time>. The IDs of the state file's
+// records that name nobody are repaired as it is read (Repaired), and the
 // state saved for them alone when there is no journal. The caller holds
 // the lock. A state file that cannot be read otherwise is an error:
 // restore it first.
@@ -72,23 +72,20 @@ func (store *Store) RecoverJournal(now time.Time) (*backend.RecoverResult, error
 	if store.journal != nil {
 		return nil, fmt.Errorf("a journal is open for %s", store.path)
 	}
-	s, dropped, err := store.readDroppingMissingLeads()
+	s, repaired, err := store.readRepairingNobody()
 	if err != nil {
 		return nil, err
 	}
 	path := store.JournalPath()
 	jb, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		if dropped.IDs > 0 {
-			err = store.save(s)
-		}
-		return &backend.RecoverResult{DroppedLeads: dropped}, err
+		return &backend.RecoverResult{Repaired: repaired}, store.saveRepaired(s, repaired)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("cannot read journal %s: %w", path, safefile.UnwrapPathErr(err))
 	}
 	jr, res := readRecoverable(jb)
-	res.DroppedLeads = dropped
+	res.Repaired = repaired
 	if err := store.foldRecovered(s, jr, res); err != nil {
 		return nil, err
 	}
@@ -103,24 +100,33 @@ func (store *Store) RecoverJournal(now time.Time) (*backend.RecoverResult, error
 	return res, nil
 }
 
-// readDroppingMissingLeads reads the state file for state recover: New()
-// when there is none, and the lead IDs that name nobody dropped
-// (statefile.DecodeDroppingMissingLeads) and counted. A damaged file is a
-// *statefile.CorruptError that says what its backup holds.
-func (store *Store) readDroppingMissingLeads() (*state.State, state.MissingLeads, error) {
+// saveRepaired saves s when state recover repaired something in it (r):
+// a healthy state is not written.
+func (store *Store) saveRepaired(s *state.State, r state.Repairs) error {
+	if !r.Any() {
+		return nil
+	}
+	return store.save(s)
+}
+
+// readRepairingNobody reads the state file for state recover: New()
+// when there is none, and the IDs of its records that name nobody
+// repaired (statefile.DecodeRepairingNobody) and counted. A damaged file
+// is a *statefile.CorruptError that says what its backup holds.
+func (store *Store) readRepairingNobody() (*state.State, state.Repairs, error) {
 	b, err := os.ReadFile(store.path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return state.New(), state.MissingLeads{}, nil
+		return state.New(), state.Repairs{}, nil
 	case err != nil:
-		return nil, state.MissingLeads{}, fmt.Errorf("cannot read state %s: %w", store.path, safefile.UnwrapPathErr(err))
+		return nil, state.Repairs{}, fmt.Errorf("cannot read state %s: %w", store.path, safefile.UnwrapPathErr(err))
 	}
-	s, dropped, err := statefile.DecodeDroppingMissingLeads(store.path, b)
+	s, repaired, err := statefile.DecodeRepairingNobody(store.path, b)
 	var ce *statefile.CorruptError
 	if errors.As(err, &ce) {
 		ce.Backup = store.backupSummary()
 	}
-	return s, dropped, err
+	return s, repaired, err
 }
 
 // readRecoverable reads a damaged journal: every line up to the first

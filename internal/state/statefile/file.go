@@ -39,20 +39,20 @@ func DecodeOwned(path string, b []byte) (*state.State, error) {
 	return decode(path, b, unsafe.String(unsafe.SliceData(b), len(b)))
 }
 
-// DecodeDroppingMissingLeads is Decode for state recover: the lead IDs
-// that name nobody are taken out of the searches' lists
-// (state.DropMissingLeads) before the state is checked, and counted.
-func DecodeDroppingMissingLeads(path string, b []byte) (*state.State, state.MissingLeads, error) {
+// DecodeRepairingNobody is Decode for state recover: the IDs of the
+// records that name nobody are repaired (state.RepairNobody) before the
+// state is checked, and counted.
+func DecodeRepairingNobody(path string, b []byte) (*state.State, state.Repairs, error) {
 	s, err := parse(path, b, string(b))
 	if err != nil {
-		return nil, state.MissingLeads{}, err
+		return nil, state.Repairs{}, err
 	}
-	dropped, err := s.DropMissingLeads()
+	repaired, err := s.RepairNobody()
 	if err != nil {
-		return nil, state.MissingLeads{}, err
+		return nil, state.Repairs{}, err
 	}
 	s, err = check(path, s)
-	return s, dropped, err
+	return s, repaired, err
 }
 
 func decode(path string, b []byte, src string) (*state.State, error) {

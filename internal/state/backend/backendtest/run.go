@@ -50,7 +50,8 @@ type Kind struct {
 // Run runs the conformance suite on k. Every backend runs it from its own
 // tests; a backend without workspaces or push skips those parts. With
 // k.Parallel the cases run side by side, with k.Together (pg) that many
-// at a time: a new case uses only the places New gives it.
+// at a time: a new case uses only the places New gives it. Run is
+// long because it lists every case of the suite, one a line.
 func Run(t *testing.T, k Kind) {
 	type tc struct {
 		name string
@@ -93,6 +94,7 @@ func Run(t *testing.T, k Kind) {
 		{"RemovesManyPeople", testRemovesManyPeople},
 		{"PartialRemovalOfSomeoneUnheld", testPartialRemovalOfSomeoneUnheld},
 		{"PartialRemovalCutsLists", testPartialRemovalCutsLists},
+		{"RecoverRepairsNobody", testRecoverRepairsNobody},
 		{"KilledRemovalFolded", testKilledRemovalFolded},
 		{"PartialMove", testPartialMove},
 		{"TrackPlan", testTrackPlan},
