@@ -42,12 +42,14 @@ import (
 // everyone.
 // With places left and still more than maxReuseRead of them, only the
 // first the block meets in from order are read (firstHeld), enough to
-// fill the places twice over (reuseScope.prefix): the other people held
-// are known by ID alone (reuseFacts.partial). When the plan meets one of
+// fill the places twice over (reuseScope.prefix), or none past
+// maxReusePrefix: the other people held are known by ID alone
+// (reuseFacts.partial). When the plan meets one of
 // those before its copies took every place, it reads them whole from
-// there on, a page at a time (heldMet), up to maxHeldRead of them,
-// and those it counts past the places who may be due (heldToEnrich).
-// It needs everyone past that. The walk skips the sources that run;
+// there on, a page at a time (heldMet), and those it counts past the
+// places who may be due (heldToEnrich). It needs everyone only past
+// maxHeldRead of them and half the people its sources list
+// (heldReadMost): reading them by ID would then cost more. The walk skips the sources that run;
 // should such a run fail, the apply walks the lead list held before, and
 // its copies read the people held they meet unread before the last copy
 // or while places are left (readHeldMet). A plan
@@ -61,9 +63,11 @@ import (
 var maxReuseRead = 100_000
 
 // maxReuseKeys is the most lookup keys of the other workspaces the store
-// is asked to find people by: two a person, of people who are mostly not
-// in this workspace, or mostly not to enrich (mayCopy).
-func maxReuseKeys() int { return 40 * maxReuseRead }
+// is asked to find people by, each looked up in its indexes: two a
+// person, of people who are mostly not in this workspace, or mostly not
+// to enrich (mayCopy). Past it, one pass over every person's lookup keys
+// alone costs less (scanKeyed). A variable for tests.
+var maxReuseKeys = 4_000_000
 
 // reuseFacts are what EnrichReadsOf learned of the other workspaces.
 // held are the IDs of the people whom their keys name: those read, or
@@ -94,6 +98,8 @@ type reuseFacts struct {
 	// the size of the last page read as met (readHeld).
 	read int
 	page int
+	// most caches heldReadMost (0 until asked).
+	most int
 }
 
 // reuseScope is what reuseReads is told of the enrich blocks planned: a
@@ -138,28 +144,28 @@ type valueLister interface {
 // ok is false when the plan is to read every person: the keys cannot be
 // listed or found (an error reading the other workspaces included: the
 // plan of every person reports it), or they find more than maxReuseRead
-// people to read.
+// people who may be copied beside several blocks (firstHeld).
 func reuseReads(opts Options, ix EnrichStore, scope reuseScope) (ids []string, facts *reuseFacts, ok bool, err error) {
 	if opts.Reuse == nil {
 		return nil, nil, true, nil
 	}
-	kf, finds := ix.(keyFinder)
+	_, finds := ix.(keyFinder)
 	vl, lists := ix.(valueLister)
 	if opts.ReuseHeld == nil || !finds || !lists || !vl.ValuesListed() {
 		return nil, nil, false, nil
 	}
 	if scope.noPlace {
-		return unreadReuse(vl, heldLister{opts.ReuseHeld, kf})
+		return unreadReuse(vl, heldLister{opts.ReuseHeld, ix})
 	}
 	keys, err := opts.ReuseHeld()
-	if err != nil || len(keys) > maxReuseKeys() {
+	if err != nil {
 		return nil, nil, false, nil
 	}
 	facts = &reuseFacts{held: map[string]bool{}}
 	if len(keys) == 0 {
 		return nil, facts, true, nil
 	}
-	found, known, err := keyedPeople(kf, keys)
+	found, known, err := heldPeople(ix, keys)
 	if err != nil || !known {
 		return nil, nil, false, err
 	}
@@ -203,10 +209,10 @@ func unreadReuse(vl valueLister, list heldLister) ([]string, *reuseFacts, bool, 
 
 // heldLister finds the people of this workspace the other workspaces
 // hold an enrichment of, as reuseReads does: their keys
-// (Options.ReuseHeld), then the people those name (state.Base.Keyed).
+// (Options.ReuseHeld), then the people those name (heldPeople).
 type heldLister struct {
 	keys  func() ([]string, error)
-	finds keyFinder
+	store EnrichStore
 }
 
 // findHeld finds the people held elsewhere that reuseReads left unread
@@ -234,14 +240,14 @@ func (v *env) findHeld(e *config.Enrich) bool {
 // its copies take the places (heldMet), and those it counts past the
 // places (heldToEnrich), instead of everyone; an apply reads those it
 // meets before its last copy (readHeldMet). It reports false when the
-// keys cannot be listed, are more than maxReuseKeys, or the store cannot
-// find people by them; a store's error is the plan's (facts.fail).
+// keys cannot be listed, or the store cannot find people by them; a
+// store's error is the plan's (facts.fail).
 func (f *reuseFacts) listHeld(facts *EnrichFacts) bool {
 	keys, err := f.list.keys()
-	if err != nil || len(keys) > maxReuseKeys() {
+	if err != nil {
 		return false
 	}
-	found, finds, err := keyedPeople(f.list.finds, keys)
+	found, finds, err := heldPeople(f.list.store, keys)
 	if err != nil {
 		facts.fail(err)
 	}
@@ -308,6 +314,58 @@ func (f *reuseFacts) heldSketches(lookup ReuseLookup, ix EnrichStore, sketches [
 // names alone too (state.Base gives both).
 var errNoLeadSketcher = errors.New("the store reads no lead field alone")
 
+// heldPeople are the IDs of the people keys name, sorted, each once:
+// asked of the store by key (keyedPeople), or past maxReuseKeys keys
+// found in one pass over every person's lookup keys alone (scanKeyed).
+// ok is false when the store can do neither.
+func heldPeople(ix EnrichStore, keys []string) (ids []string, ok bool, err error) {
+	ls, scans := ix.(leadScanner)
+	if len(keys) > maxReuseKeys {
+		if !scans {
+			return nil, false, nil
+		}
+		return scanKeyed(ls, keys)
+	}
+	kf, keyed := ix.(keyFinder)
+	if !keyed {
+		return nil, false, nil
+	}
+	return keyedPeople(kf, keys)
+}
+
+// leadScanner is a store that reads every person a page at a time, each
+// holding the lead fields asked alone (state.Base).
+type leadScanner interface {
+	EachLead(cols state.PersonColumns, fn func(*state.Person) error) error
+}
+
+// keyColumns are the lead fields a person's lookup keys are made of
+// (state.LookupKeys): the page name and the network ID, besides the ID.
+var keyColumns = state.PersonColumns{Lead: []string{"pageName", "networkId"}}
+
+// scanKeyed are the IDs of the people one of whose lookup keys is among
+// keys, in ID order: one pass over every person, their page name and
+// network ID alone, a page at a time (state.Base.EachLead). Past
+// maxReuseKeys, asking the store's indexes about each key costs more
+// than that pass, which costs less than reading everyone whole.
+func scanKeyed(ls leadScanner, keys []string) (ids []string, ok bool, err error) {
+	slices.Sort(keys)
+	keys = slices.Compact(keys)
+	err = ls.EachLead(keyColumns, func(p *state.Person) error {
+		for _, k := range state.LookupKeys(p) {
+			if _, found := slices.BinarySearch(keys, k); found {
+				ids = append(ids, p.ID)
+				break
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, false, err
+	}
+	return ids, true, nil
+}
+
 // keyedPeople are the IDs of the people keys name (state.Base.Keyed),
 // sorted, each once. ok is false when the store cannot find them so:
 // with ok, no ID means the keys name nobody here (workspaces for other
@@ -356,15 +414,22 @@ func (s reuseScope) mayCopy(held map[string]bool, ids []string, ix EnrichStore) 
 var maxReusePrefix = 100_000
 
 // maxHeldRead is the most people held the plan reads whole while it is
-// built (a variable for tests). It counts those it meets before the
-// copies took every place (heldMet) and those it reads to count the
-// people to enrich past the places (heldToEnrich). Past it, the plan
+// built (a variable for tests), unless half the people its block's
+// sources list are more (heldReadMost). It counts those it meets before
+// the copies took every place (heldMet) and those it reads to count the
+// people to enrich past the places (heldToEnrich). Past both, the plan
 // needs everyone.
 var maxHeldRead = 100_000
 
+// heldListedPart is the part of the people its sources list past which
+// the plan reads no more people held (heldReadMost): 2, half of them (a
+// variable for tests).
+var heldListedPart = 2
+
 // prefix is how many of the people held firstHeld reads: twice the
 // places left and a hundredth of maxReusePrefix, which they must not
-// pass; 0 when there is no place, or too many.
+// pass; 0 when there is no place (a census), or too many (more than
+// 49,500 places left): firstHeld then reads none.
 func (s reuseScope) prefix() int {
 	n := 2*s.places + maxReusePrefix/100
 	if s.places <= 0 || n > maxReusePrefix {
@@ -376,12 +441,20 @@ func (s reuseScope) prefix() int {
 // firstHeld are the first people of held the block meets in from order,
 // its lead lists read one at a time (state.Base.LeadIDs), as many as
 // prefix says: the copies among them take the places first (heldMet
-// reads on when they do not). ok is false without a prefix, or a store that lists leads.
+// reads on when they do not). Past maxReusePrefix, or for a census (no
+// place counted), it reads none: heldMet reads those the walk meets
+// before the copies take the places, and the census asks about the
+// candidates it reads (heldCensused). ok is false for several blocks
+// (no sources in s: their plan reads no sketch held whole,
+// heldSketches), or a store that lists no leads.
 func (s reuseScope) firstHeld(held map[string]bool, ix EnrichStore) (ids []string, ok bool, err error) {
 	n := s.prefix()
 	ll, lists := ix.(leadLister)
-	if n == 0 || !lists {
+	switch {
+	case !lists || len(s.from) == 0:
 		return nil, false, nil
+	case n == 0:
+		return nil, true, nil // none read up front: heldMet reads them
 	}
 	seen := map[string]bool{}
 	for _, addr := range s.from {

@@ -77,24 +77,26 @@ func sameWithout(t *testing.T, seed int, f *fixture, o Options, saved *Plan) boo
 
 // TestHeldPagesGrow: with one place left and no copy taking it, the
 // people held met unread are read in pages that double up to walkChunk
-// (heldPage): maxHeldRead of them in 32 reads, not the 5,556 of pages of
-// 18. The last page stops at maxHeldRead, and one more read asks for one
-// person, which makes the plan need everyone (readAsked).
+// (heldPage): 100,000 of them in 32 reads, not the 5,556 of pages of
+// 18. The last page stops at the most the plan reads (heldReadMost), and
+// one more read asks for one person, which makes the plan need everyone
+// (readAsked).
 func TestHeldPagesGrow(t *testing.T) {
 	defer keepReadKnobs()()
-	walkChunk, maxHeldRead = 4096, 100_000
+	walkChunk = 4096
+	const most = 100_000
 	r := &reuseFacts{}
 	reads := 0
-	for r.read < maxHeldRead {
-		r.page = r.heldPage(1)
+	for r.read < most {
+		r.page = r.heldPage(1, most)
 		r.read += r.page
 		reads++
 	}
-	if reads > 40 || r.read != maxHeldRead {
-		t.Errorf("%d people held read in %d pages, want %d in at most 40", r.read, reads, maxHeldRead)
+	if reads > 40 || r.read != most {
+		t.Errorf("%d people held read in %d pages, want %d in at most 40", r.read, reads, most)
 	}
-	if n := r.heldPage(1); n != 1 {
-		t.Errorf("past maxHeldRead the page is %d people, want 1 (the plan then needs everyone)", n)
+	if n := r.heldPage(1, most); n != 1 {
+		t.Errorf("past the most read the page is %d people, want 1 (the plan then needs everyone)", n)
 	}
 }
 

@@ -56,12 +56,12 @@ func (v *env) heldMet(e *config.Enrich, sources []source, i, j int, id string, b
 
 // readHeld reads whole the people held not read met from
 // sources[i].ids[j] on, in order, each once (reuseFacts.met), a page at a
-// time (heldPage). Past maxHeldRead people read so, the plan needs
+// time (heldPage). Past heldReadMost people read so, the plan needs
 // everyone. When the store or the other workspaces cannot answer, Err
 // says why.
 func (v *env) readHeld(e *config.Enrich, sources []source, i, j, places int) {
 	r := v.facts.reuse
-	r.page = r.heldPage(places)
+	r.page = r.heldPage(places, v.heldReadMost(e))
 	ids := firstIDs(sources, i, j, r.page, func(id string) bool {
 		_, read := r.met[id]
 		return read || !r.held[id] || v.known(id)
@@ -84,11 +84,29 @@ func (v *env) readHeld(e *config.Enrich, sources []source, i, j, places int) {
 // heldPage is the size of the next page of people held readHeld reads:
 // twice the places left for copies and 16 more, or twice the last page
 // when that is more (copies met mostly take no place), at most walkChunk.
-// It stops at maxHeldRead, but for one more person, whose read makes the
-// plan need everyone (readAsked).
-func (f *reuseFacts) heldPage(places int) int {
-	n := min(walkChunk, max(2*places+16, 2*f.page), maxHeldRead-f.read)
+// It stops at most (heldReadMost), but for one more person, whose read
+// makes the plan need everyone (readAsked).
+func (f *reuseFacts) heldPage(places, most int) int {
+	n := min(walkChunk, max(2*places+16, 2*f.page), most-f.read)
 	return max(n, 1)
+}
+
+// heldReadMost is the most people held the plan of e reads whole as it
+// meets or counts them (reuseFacts.read): maxHeldRead, or half the people
+// e's sources list when more (their lead lists' lengths, as the census
+// counts them). Those read are among them: past half, reading them by
+// ID costs more than one read of everyone. Only one block leaves people
+// held unread (firstHeld, findHeld), so the count is kept (most).
+func (v *env) heldReadMost(e *config.Enrich) int {
+	r := v.facts.reuse
+	if r.most == 0 {
+		listed := 0
+		for _, addr := range v.cfg.Resolve(e.From) {
+			listed += v.sourcePeople(addr).Len()
+		}
+		r.most = max(maxHeldRead, listed/heldListedPart)
+	}
+	return r.most
 }
 
 // heldToEnrich returns the people of ids (held elsewhere, not read)
@@ -147,11 +165,11 @@ func (v *env) dueAmong(e *config.Enrich, ids []string) ([]string, error) {
 
 // readAsked reads whole the people of ids, held elsewhere and not read,
 // and asks the other workspaces about them as lookupReuse asks. Past
-// maxHeldRead people read so (reuseFacts.read) it reads none: nil, and
+// heldReadMost people read so (reuseFacts.read) it reads none: nil, and
 // the plan of e needs everyone.
 func (v *env) readAsked(e *config.Enrich, ids []string) (map[string]*state.Person, error) {
 	r := v.facts.reuse
-	if r.read+len(ids) > maxHeldRead {
+	if r.read+len(ids) > v.heldReadMost(e) {
 		v.facts.needUnread(e.Address)
 		return nil, nil
 	}
@@ -209,8 +227,8 @@ func (f *EnrichFacts) needUnread(addr string) {
 
 // readHeldMet reads, over the partial state of an apply (v), the next
 // people held elsewhere whom e's lead lists name and the state does not
-// hold, in from order, while e's copies (copies so far) leave places:
-// twice those places and 16 more, at most walkChunk. With no place
+// hold, in from order, while e's copies (copies so far) leave places: a
+// page that grows (nextHeldPage). With no place
 // left, it reads every one met before the last copy, who may take its
 // place, in one walk, walkChunk at a time (heldBefore).
 // The plan read only the first of them (firstHeld), and those its walk
@@ -229,7 +247,7 @@ func (c *Candidates) readHeldMet(v *env, e *config.Enrich, copies []reusedPerson
 		}
 		return c.heldBefore(v, e, copies[len(copies)-1].p)
 	}
-	want := min(walkChunk, 2*max(places, 0)+16)
+	want := c.nextHeldPage(places)
 	var ids []string
 	for _, addr := range v.cfg.Resolve(e.From) {
 		for _, id := range v.sourcePeople(addr).All() {
@@ -241,6 +259,16 @@ func (c *Candidates) readHeldMet(v *env, e *config.Enrich, copies []reusedPerson
 		}
 	}
 	return len(ids) > 0, v.st.ReadPeople(ids)
+}
+
+// nextHeldPage is the size of the next page of people held readHeldMet
+// reads while e's copies leave places: twice those places and 16 more,
+// or twice the last page when that is more. Each page costs the block's
+// collect again (Reuses): H people held met before the copies take the
+// places cost about log H pages, not H/18 when no copy comes.
+func (c *Candidates) nextHeldPage(places int) int {
+	c.heldPage = max(2*max(places, 0)+16, 2*c.heldPage)
+	return c.heldPage
 }
 
 // heldBefore reads the people held elsewhere not read whom e's lead

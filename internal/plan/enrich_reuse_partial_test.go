@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -264,41 +265,10 @@ func TestReusesReadThePeopleHeldBeforeTheLastCopyOnce(t *testing.T) {
 	if n, err := strconv.Atoi(os.Getenv("LEADSYNC_HELD_BEFORE")); err == nil {
 		unread = n
 	}
-	f := newFixture()
-	var from, people []string
-	for i := 0; i <= unread; i += 250 {
-		addr := fmt.Sprintf("search.s%d", i)
-		ids := make([]string, 0, 250)
-		for j := i; j < min(i+250, unread); j++ {
-			ids = append(ids, fmt.Sprintf("h%06d.p", j))
-		}
-		if i+250 > unread { // and five people held past the copy, not read
-			ids = append(ids, "last.p", "past1.p", "past2.p", "past3.p", "past4.p", "past5.p")
-		}
-		f.search(addr, kw(addr))
-		f.ran(addr, t0.Add(-time.Hour), ids...)
-		from, people = append(from, addr), append(people, ids...)
-	}
-	e := f.enrich("all", from, 1, 30*day)
-	ew := &elsewhere{held: map[string]state.Reusable{}}
-	held := map[string]bool{}
-	for _, id := range people {
-		ew.held["n:"+id] = heldAt("dach", t0.Add(-day), "h@x.example", "Former Inc", "former.example")
-		held[id] = true
-	}
-	ew.held["n:last.p"] = heldIn("dach", t0.Add(-day), "l@x.example", "last.p")
+	f, e, from, ew, held := formerHeldWorld(unread)
 	gets, read := 0, 0
 	b := enrichBaseIn(f.st, getCounter{packingStore{enrichMemStore{memStore{f.st}}}, &gets, &read})
-	st, err := b.Writable()
-	if err == nil {
-		err = st.ReadLeadsPacked(from)
-	}
-	if err == nil {
-		err = st.ReadPeople([]string{"last.p"})
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := formerHeldState(t, b, from, "last.p")
 	gets, read = 0, 0
 	c := NewCandidates(f.cfg, ew.lookup)
 	c.held, c.heldAsked = held, map[string]bool{}
@@ -312,4 +282,80 @@ func TestReusesReadThePeopleHeldBeforeTheLastCopyOnce(t *testing.T) {
 	if most := unread/walkChunk + unread/state.PeoplePage + 2; read != unread || gets > most {
 		t.Fatalf("%d people held read in %d reads: want %d in at most %d", read, gets, unread, most)
 	}
+}
+
+// TestReusesReadThePeopleHeldMetInGrowingPages: the world of
+// TestReusesReadThePeopleHeldBeforeTheLastCopyOnce, its copy not read up
+// front. While the block's one place is left, the apply reads the people
+// held it meets in pages that double (nextHeldPage): the 3,001 before
+// the copy in 8 reads, not the 167 rounds of the block's collect of
+// pages of 18, and copies the last one met. The last page may read the
+// five people held past the copy.
+func TestReusesReadThePeopleHeldMetInGrowingPages(t *testing.T) {
+	const unread = 3000
+	f, e, from, ew, held := formerHeldWorld(unread)
+	gets, read := 0, 0
+	b := enrichBaseIn(f.st, getCounter{packingStore{enrichMemStore{memStore{f.st}}}, &gets, &read})
+	st := formerHeldState(t, b, from)
+	held["last.p"] = true
+	gets, read = 0, 0
+	c := NewCandidates(f.cfg, ew.lookup)
+	c.held, c.heldAsked = held, map[string]bool{}
+	rs, err := c.Reuses(st, e, t0)
+	if err != nil || len(rs) != 1 || rs[0].PersonID != "last.p" {
+		t.Fatalf("copies over the partial state: %+v, %v; want one of last.p", rs, err)
+	}
+	t.Logf("%d people held read, in %d reads", read, gets)
+	if gets > 12 || read < unread+1 || read > unread+6 {
+		t.Fatalf("%d people held read in %d reads: want %d to %d in at most 12", read, gets, unread+1, unread+6)
+	}
+}
+
+// formerHeldWorld is a block of limit 1 whose lead lists, 250 people a
+// search, name unread people held elsewhere at a former employer (no
+// copy), then last.p, whom another workspace holds an enrichment of
+// (a copy), then five more held: the block, its sources, the other
+// workspace and the people it holds but last.p.
+func formerHeldWorld(unread int) (f *fixture, e *config.Enrich, from []string, ew *elsewhere, held map[string]bool) {
+	f = newFixture()
+	var people []string
+	for i := 0; i <= unread; i += 250 {
+		addr := fmt.Sprintf("search.s%d", i)
+		ids := make([]string, 0, 250)
+		for j := i; j < min(i+250, unread); j++ {
+			ids = append(ids, fmt.Sprintf("h%06d.p", j))
+		}
+		if i+250 > unread { // and five people held past the copy, not read
+			ids = append(ids, "last.p", "past1.p", "past2.p", "past3.p", "past4.p", "past5.p")
+		}
+		f.search(addr, kw(addr))
+		f.ran(addr, t0.Add(-time.Hour), ids...)
+		from, people = append(from, addr), append(people, ids...)
+	}
+	e = f.enrich("all", from, 1, 30*day)
+	ew = &elsewhere{held: map[string]state.Reusable{}}
+	held = map[string]bool{}
+	for _, id := range people {
+		ew.held["n:"+id] = heldAt("dach", t0.Add(-day), "h@x.example", "Former Inc", "former.example")
+		held[id] = true
+	}
+	ew.held["n:last.p"] = heldIn("dach", t0.Add(-day), "l@x.example", "last.p")
+	return f, e, from, ew, held
+}
+
+// formerHeldState is the partial state of an apply over b: the lead
+// lists of from, and the people of ids.
+func formerHeldState(t *testing.T, b *state.Base, from []string, ids ...string) *state.State {
+	t.Helper()
+	st, err := b.Writable()
+	if err == nil {
+		err = st.ReadLeadsPacked(from)
+	}
+	if err == nil {
+		err = st.ReadPeople(ids)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
 }

@@ -37,6 +37,7 @@ func TestEnrichReadsMakeTheSamePlan(t *testing.T) {
 	nothing := 0        // from the census with nothing to enrich
 	var reuse [4]int    // worlds with other workspaces (compared), copying (walked, from the census)
 	var past [3]int     // worlds with other workspaces past maxReuseRead (reuseUnread, mayCopy, firstHeld)
+	scanned := 0        // worlds compared whose other workspaces list more than maxReuseKeys keys (scanKeyed)
 	var listed [3]int   // worlds at the limit whose plan found the people held (findHeld): walked, from the census, needing everyone
 	var heldNone [2]int // worlds compared whose other workspaces hold nobody here (elsewhere.apart): found so up front, at the limit (findHeld)
 	excluded, unlimited, refreshOn, refreshOnWalked := 0, 0, 0, 0
@@ -62,6 +63,7 @@ func TestEnrichReadsMakeTheSamePlan(t *testing.T) {
 		}
 		r := planOfEnrich(t, seed, f, o)
 		past = countPast(past, r, facts)
+		scanned += btoi(r.compared && keysPast(o))
 		listed = countListed(listed, r)
 		if r.compared && r.heldNone {
 			heldNone[btoi(r.heldListed)]++
@@ -109,6 +111,10 @@ func TestEnrichReadsMakeTheSamePlan(t *testing.T) {
 	if past[0] < 150 || past[1] < 30 || past[2] < 4 {
 		t.Fatalf("worlds reusing past maxReuseRead %v: the test no longer tests reading them in part", past)
 	}
+	t.Logf("people held found past maxReuseKeys by one pass over every person's keys (scanKeyed): %d worlds planned in part", scanned)
+	if scanned < 100 {
+		t.Fatalf("%d worlds planned in part past maxReuseKeys: the test no longer tests scanKeyed", scanned)
+	}
 	t.Logf("people held found at the limit (findHeld): %d worlds planned in part walking, %d from the census, %d needing everyone", listed[0], listed[1], listed[2])
 	if listed[0] < 5 || listed[1] < 5 {
 		t.Fatalf("worlds finding the people held at the limit %v: the test no longer tests findHeld", listed)
@@ -126,6 +132,16 @@ func TestEnrichReadsMakeTheSamePlan(t *testing.T) {
 	if moved < 60 || movedNames < 30 {
 		t.Fatalf("%d worlds with moves planned in part: the test no longer tests moved blocks", moved)
 	}
+}
+
+// keysPast reports whether the other workspaces of o list more keys than
+// maxReuseKeys (scanKeyed).
+func keysPast(o Options) bool {
+	if o.ReuseHeld == nil {
+		return false
+	}
+	keys, err := o.ReuseHeld()
+	return err == nil && len(keys) > maxReuseKeys
 }
 
 // countListed counts a world whose plan found the people held elsewhere
@@ -229,8 +245,8 @@ func planOfEnrichIn(t *testing.T, seed int, f *fixture, o Options, b *state.Base
 	if facts.reuse != nil {
 		out.heldRead, out.heldListed = facts.reuse.read, facts.reuse.listed
 		out.heldNone = !facts.reuse.unread && facts.reuse.held != nil && len(facts.reuse.held) == 0
-		if out.heldRead > maxHeldRead {
-			t.Fatalf("seed %d: %d people held elsewhere read while the plan was built, past maxHeldRead %d", seed, out.heldRead, maxHeldRead)
+		if most := heldReadBound(f); out.heldRead > most {
+			t.Fatalf("seed %d: %d people held elsewhere read while the plan was built, past maxHeldRead and half the people listed (%d)", seed, out.heldRead, most)
 		}
 	}
 	if facts.NeedsEveryone() {
@@ -262,6 +278,22 @@ func planOfEnrichIn(t *testing.T, seed int, f *fixture, o Options, b *state.Base
 	return out
 }
 
+// heldReadBound is the most people held elsewhere the plan of f's one
+// enrich block may read as it meets or counts them: maxHeldRead, or half
+// its sources' lead entries (heldListedPart; a profile or an import
+// counted as one).
+func heldReadBound(f *fixture) int {
+	listed := 0
+	for _, addr := range f.cfg.Resolve(f.cfg.Enriches[0].From) {
+		if rec := f.st.Searches[addr]; rec != nil {
+			listed += rec.Leads().Len()
+		} else {
+			listed++
+		}
+	}
+	return max(maxHeldRead, listed/heldListedPart)
+}
+
 // setReadKnobs sets the knobs of the reads in part that the random worlds
 // vary by seed: walkChunk (drawn from rng), maxCounted (40 in some
 // worlds, a count given up past a few chunks), maxPlacesRead,
@@ -280,9 +312,9 @@ func setReadKnobs(rng *rand.Rand, seed int) {
 // keepReadKnobs returns what puts back the knobs the random worlds set
 // (setReadKnobs, and maxReuseRead).
 func keepReadKnobs() func() {
-	n, m, p, c, r, f, h, s := walkChunk, maxCounted, maxPlacesRead, maxCensusRead, maxReuseRead, maxReusePrefix, maxHeldRead, storeSize
+	n, m, p, c, r, f, h, l, k, s := walkChunk, maxCounted, maxPlacesRead, maxCensusRead, maxReuseRead, maxReusePrefix, maxHeldRead, heldListedPart, maxReuseKeys, storeSize
 	return func() {
-		walkChunk, maxCounted, maxPlacesRead, maxCensusRead, maxReuseRead, maxReusePrefix, maxHeldRead, storeSize = n, m, p, c, r, f, h, s
+		walkChunk, maxCounted, maxPlacesRead, maxCensusRead, maxReuseRead, maxReusePrefix, maxHeldRead, heldListedPart, maxReuseKeys, storeSize = n, m, p, c, r, f, h, l, k, s
 	}
 }
 

@@ -31,7 +31,9 @@ type Candidates struct {
 	// held are the people held elsewhere the plan knew by ID alone
 	// (WithFacts: reuseFacts.partial), heldAsked those of them Reuses
 	// asked the store for (readHeldMet); nil over a state read whole.
+	// heldPage is the size of the last page of them read (nextHeldPage).
 	held, heldAsked map[string]bool
+	heldPage        int
 }
 
 // NewCandidates returns the chooser of cfg's enrich blocks for one apply;

@@ -271,6 +271,7 @@ func (c *Candidates) Reuses(st *state.State, e *config.Enrich, now time.Time) ([
 	if c.lookup == nil {
 		return nil, nil
 	}
+	c.heldPage = 0
 	for {
 		v := c.env(st, now)
 		bp, err := v.reusedOf(e)
