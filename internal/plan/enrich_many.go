@@ -17,9 +17,9 @@ import (
 // skips. After the claims, claimsRead checks that no block claimed past
 // the people its walk read with a place still free; if one did, the
 // blocks are collected again with more extra people (enrichClaims),
-// until the people read whole are most of the state (readsMost): the
-// plan then needs everyone. The bound over all
-// blocks counts the people not read whom the walks counted
+// unless the people read whole and those the wider walks may add are
+// most of the state (readsMost): the plan then needs everyone. The
+// bound over all blocks counts the people not read whom the walks counted
 // (unionBound). A block the walk cannot decide (no limit, a safety cap,
 // nothing to enrich) or with a where is planned from a census of its own
 // (censusOf, recountMany); one that can take no place only counts its
@@ -178,11 +178,11 @@ func (f *EnrichFacts) readWhole(ids []string) (map[string]*state.Person, error) 
 // (enrichPeople) and the people each enriches for sure (claimRounds).
 // Over a state read in part with several blocks, it collects them again
 // with more extra people while a block claims past its walk
-// (claimsRead): the walks read on, twice as far each time, so that what
-// they read in all is at most about twice what the last collection
-// needed. The plan needs everyone once the people read whole are most
-// of the state (readsMost). The walks end once they read every person
-// of their sources, so the collections do too.
+// (claimsRead): each walk reads on past twice its extra people, and the
+// claims. It does so only while the people read whole and those the
+// wider walks may add are at most half of the state (readsMost): past
+// that, the plan needs everyone. The walks end once they read every
+// person of their sources, so the collections do too.
 // Each collection reports anew a where that cannot be evaluated.
 func (b *builder) enrichClaims() (blocks []*config.Enrich, people []blockPeople, certains [][]member, ok bool) {
 	diags := len(b.diags)
@@ -208,12 +208,22 @@ func (b *builder) enrichClaims() (blocks []*config.Enrich, people []blockPeople,
 		if len(widen) == 0 {
 			return blocks, people, certains, true
 		}
-		if f.extra == nil || f.readsMost(len(f.whole)) {
+		if f.extra == nil || f.readsMost(len(f.whole)+f.widening(widen)) {
 			f.needsEveryone = true
 			return blocks, people, certains, true
 		}
 		f.widen(widen)
 	}
+}
+
+// widening is how many people more than before the walks of more (by
+// address) may read whole once widened (widen): their new extra people.
+func (f *EnrichFacts) widening(more map[string]int) int {
+	n := 0
+	for addr, k := range more {
+		n += f.extra[addr] + k
+	}
+	return n
 }
 
 // widen gives the walks of the blocks of more (by address) that many
@@ -225,9 +235,10 @@ func (f *EnrichFacts) widen(more map[string]int) {
 }
 
 // readsMost reports whether n people read whole by ID are most of the
-// state: more than half of its people (the store's count, asked once). A person read by ID costs about twice one
-// of a read of everyone, so that past that share the plan reads every
-// person instead. A store that cannot count fails the plan (fail).
+// state: more than half of its people (the store's count, asked once).
+// A person read by ID costs about twice one of a read of everyone, so
+// that past that share the plan reads every person instead. A store
+// that cannot count fails the plan (fail).
 func (f *EnrichFacts) readsMost(n int) bool {
 	if !f.sizeKnown {
 		size, err := f.store.CountPeople()
