@@ -143,9 +143,10 @@ func (m memStore) CountPeople() (int, error) {
 // whole, and those the wider walks may add, are at most half of the
 // state's people, and needs everyone past that (readsMost). R people
 // read whole by the first collection of the blocks are most of a state
-// of 2R-1 people: the plan needs everyone then. Over states of 2R people
-// and more, a plan that collected the blocks again read whole at most
-// half of them; over a state far larger, it reads on.
+// of 2R-1 people: the plan needs everyone then, and collects the blocks
+// again for a state of 2R. Over states of 2R people and more, a plan
+// that collected the blocks again read whole at most half of them; over
+// a state far larger, it reads on.
 func TestClaimsReadOnToHalfTheState(t *testing.T) {
 	tried := 0
 	for seed := 0; seed < 400 && tried < 20; seed++ {
@@ -159,6 +160,9 @@ func TestClaimsReadOnToHalfTheState(t *testing.T) {
 		read := len(first.whole)
 		if most := claimsOfSize(t, f, kept, o, 2*read-1); !most.NeedsEveryone() || most.collections != 1 {
 			t.Fatalf("seed %d: %d people read of %d: needs everyone %v after %d collections, want after 1", seed, read, 2*read-1, most.NeedsEveryone(), most.collections)
+		}
+		if half := claimsOfSize(t, f, kept, o, 2*read); half.collections < 2 {
+			t.Fatalf("seed %d: %d people read of %d: %d collections, want more", seed, read, 2*read, half.collections)
 		}
 		for _, size := range []int{2 * read, 3 * read, 4 * read, 8 * read} {
 			if got := claimsOfSize(t, f, kept, o, size); got.collections > 1 && 2*len(got.whole) > size {
