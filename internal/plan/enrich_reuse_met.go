@@ -92,17 +92,23 @@ func (f *reuseFacts) heldPage(places, most int) int {
 }
 
 // heldReadMost is the most people held the plan of e reads whole as it
-// meets or counts them (reuseFacts.read): maxHeldRead, or half the people
-// e's sources list when more (their lead lists' lengths, as the census
-// counts them). Those read are among them: past half, reading them by
-// ID costs more than one read of everyone. Only one block leaves people
-// held unread (firstHeld, findHeld), so the count is kept (most).
+// meets or counts them (reuseFacts.read): maxHeldRead, or half the
+// people e's sources list when more. Those are their lead lists'
+// lengths, as the census counts them, but never more than the state's
+// people (statePeople, the count readsMost weighs the claims' reads
+// against): a person several searches list is one person. Past half,
+// reading them by ID costs more than one read of everyone. Only one
+// block leaves people held unread (firstHeld, findHeld), so the count
+// is kept (most).
 func (v *env) heldReadMost(e *config.Enrich) int {
 	r := v.facts.reuse
 	if r.most == 0 {
 		listed := 0
 		for _, addr := range v.cfg.Resolve(e.From) {
 			listed += v.sourcePeople(addr).Len()
+		}
+		if size, ok := v.facts.statePeople(); ok {
+			listed = min(listed, size)
 		}
 		r.most = max(maxHeldRead, listed/heldListedPart)
 	}
