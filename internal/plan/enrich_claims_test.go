@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"math/rand/v2"
@@ -194,3 +195,34 @@ type sizedStore struct {
 }
 
 func (s sizedStore) CountPeople() (int, error) { return s.size, nil }
+
+// uncountedStore cannot count its people.
+type uncountedStore struct{ enrichMemStore }
+
+var errUncounted = errors.New("the people cannot be counted")
+
+func (uncountedStore) CountPeople() (int, error) { return 0, errUncounted }
+
+// TestAStoreThatCannotCountFailsTheClaims: in shared worlds whose claims
+// pass the walks (sharedWorld), a store that cannot count its people
+// fails the plan with its error (Err): never a silent read of everyone.
+func TestAStoreThatCannotCountFailsTheClaims(t *testing.T) {
+	tried := 0
+	for seed := 0; seed < 400 && tried < 10; seed++ {
+		rng := rand.New(rand.NewPCG(uint64(seed), 0xc1a1))
+		f, kept, o := sharedWorld(rng)
+		if first := claimsOfSize(t, f, kept, o, 0); first.collections > 1 || !first.NeedsEveryone() {
+			continue // decided by the first collection: nothing counted
+		}
+		tried++
+		st, facts := readFromStoreIn(t, f, kept, o, uncountedStore{enrichMemStore{memStore{f.st}}})
+		o.Enrich = facts
+		_, _ = Build(f.cfg, st, o)
+		if err := facts.Err(); !errors.Is(err, errUncounted) {
+			t.Fatalf("seed %d: the plan's error is %v, want %v", seed, err, errUncounted)
+		}
+	}
+	if tried < 10 {
+		t.Fatalf("%d worlds whose claims pass the walks: the test no longer tests the count", tried)
+	}
+}

@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"fmt"
 	"iter"
 	"slices"
 
@@ -250,7 +251,7 @@ func (f *EnrichFacts) statePeople() (size int, ok bool) {
 	if !f.sizeKnown {
 		size, err := f.store.CountPeople()
 		if err != nil {
-			f.fail(err)
+			f.fail(fmt.Errorf("counting the state's people: %w", err))
 			return 0, false
 		}
 		f.stateSize, f.sizeKnown = size, true

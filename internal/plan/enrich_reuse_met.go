@@ -271,7 +271,10 @@ func (c *Candidates) readHeldMet(v *env, e *config.Enrich, copies []reusedPerson
 // reads while e's copies leave places: twice those places and 16 more,
 // or twice the last page when that is more. Each page costs the block's
 // collect again (Reuses): H people held met before the copies take the
-// places cost about log H pages, not H/18 when no copy comes.
+// places cost about log H pages, not H/18 when no copy comes. It has no
+// cap (walkChunk): State.ReadPeople asks the store PeoplePage people at
+// a time, and the people read stay in the state however they are
+// paged; a cap would cost H/walkChunk collects.
 func (c *Candidates) nextHeldPage(places int) int {
 	c.heldPage = max(2*max(places, 0)+16, 2*c.heldPage)
 	return c.heldPage
