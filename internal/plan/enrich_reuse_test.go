@@ -228,9 +228,10 @@ func firstHeldWorld(seed int) (f *fixture, o Options, others bool) {
 // held from there on (heldMet), and those past the places to count them
 // (heldToEnrich). Past maxHeldRead (1 in two thirds of the worlds) they
 // read on, a page at a time, up to half the people their sources list
-// (heldReadMost): some are planned so, having read fewer people than the
-// state holds. Past both, they need everyone. An apply over the people read copies as over the whole
-// state (sameReuses).
+// (heldReadMost), at most half the state's people: some are planned so,
+// having read fewer people than the state holds. Past both, they need
+// everyone. An apply over the people read copies as over the whole state
+// (sameReuses).
 // LEADSYNC_REUSE_WORLDS plans more. Seed 62969 always runs: an apply
 // that left out the people held met (WalkedIDs) copied another person.
 func TestReuseFirstHeldMakesTheSamePlan(t *testing.T) {
