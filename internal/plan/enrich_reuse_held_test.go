@@ -193,3 +193,65 @@ func TestFindHeldListsOnce(t *testing.T) {
 		t.Fatalf("the keys listed %d times, the plan needing everyone: %v; want once, and so", listed, v.facts.NeedsEveryone())
 	}
 }
+
+// TestTheCensusBesidePeopleHeldUnreadReadsAtMostHalfTheState: in the
+// worlds of TestReuseFirstHeldMakesTheSamePlan whose census read C
+// candidates whole beside people held elsewhere not read, a store that
+// says it holds 2C people gets the same census; one that says 2C-1 makes
+// the plan need everyone, reading no candidate (censusMost).
+func TestTheCensusBesidePeopleHeldUnreadReadsAtMostHalfTheState(t *testing.T) {
+	defer keepReadKnobs()()
+	tried := 0
+	for seed := range 6400 {
+		f, o, others := firstHeldWorld(seed)
+		if !others {
+			continue
+		}
+		storeSize = -1
+		read, everyone := censusBesideHeld(t, seed, f, o, 1<<30)
+		if read == 0 || everyone {
+			continue
+		}
+		if half, _ := censusBesideHeld(t, seed, f, o, 2*read); half != read {
+			continue // another read of 2C people needs everyone first
+		}
+		tried++
+		if most, everyone := censusBesideHeld(t, seed, f, o, 2*read-1); most != 0 || !everyone {
+			t.Fatalf("seed %d: the census read %d candidates of a state of %d people (needs everyone %v), want none and everyone", seed, most, 2*read-1, everyone)
+		}
+	}
+	t.Logf("%d worlds whose census read candidates beside people held not read", tried)
+	if tried < 20 {
+		t.Fatalf("%d worlds whose census read candidates beside people held not read: the test no longer tests censusMost", tried)
+	}
+}
+
+// censusBesideHeld plans f over what EnrichReadsOf names from a store that
+// says it holds size people, and returns how many candidates its census
+// read whole beside people held elsewhere not read, and whether the plan
+// needs everyone.
+func censusBesideHeld(t *testing.T, seed int, f *fixture, o Options, size int) (read int, everyone bool) {
+	t.Helper()
+	b := enrichBaseIn(f.st, sizedStore{enrichMemStore{memStore{f.st}}, size})
+	r, facts, ok, err := EnrichReadsOf(f.cfg, b.Records, o, b)
+	if err != nil || !ok {
+		return 0, false
+	}
+	st, err := r.Read(b)
+	if err == nil {
+		err = o.Expired.ReadKept(b, st)
+	}
+	if err != nil {
+		t.Fatalf("seed %d: %v", seed, err)
+	}
+	facts.Fill(st)
+	o.Enrich = facts
+	_, _ = Build(f.cfg, st, o)
+	if err := facts.Err(); err != nil {
+		t.Fatalf("seed %d: %v", seed, err)
+	}
+	if !facts.reuse.leftUnread() {
+		return 0, facts.NeedsEveryone()
+	}
+	return len(facts.censusRead), facts.NeedsEveryone()
+}
