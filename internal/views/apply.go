@@ -362,8 +362,8 @@ func ApplyAborted(w io.Writer, backend string) {
 	fmt.Fprintf(w, "Aborted. Every call that finished is recorded with the %s; the next command folds it into the state.\n", backend)
 }
 
-// SheetsSkipped says a second interrupt ended apply at once while it wrote
-// the spreadsheets, the state saved.
+// SheetsSkipped says a second interrupt stopped apply while it wrote the
+// spreadsheets, the state saved.
 func SheetsSkipped(w io.Writer) {
 	fmt.Fprintln(w, "Aborted. The state is saved; `leadsync export` writes the spreadsheets.")
 }
