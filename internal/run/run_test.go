@@ -428,6 +428,24 @@ func TestSecondInterruptCancels(t *testing.T) {
 	<-ctx.Done()
 }
 
+// A closed standard output counts as the first interrupt (the view's
+// stopNow): the user's first Ctrl-C after it is the second, which
+// cancels, with no notice of a first.
+func TestAnInterruptAfterAClosedOutputCancels(t *testing.T) {
+	sig := make(chan os.Signal)
+	stop := make(chan struct{})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var notified atomic.Bool
+	unwatch, stopNow := watchInterrupts(sig, stop, cancel, func() { notified.Store(true) })
+	stopNow()
+	sig <- os.Interrupt
+	unwatch() // the interrupt is handled before the watch ends
+	if ctx.Err() == nil || notified.Load() {
+		t.Fatalf("an interrupt after a closed output: cancelled %v, noticed as a first %v; want cancelled, no notice", ctx.Err() != nil, notified.Load())
+	}
+}
+
 // TestAPanicOfTheInterruptsNoticeStillStops: notify panics on the first
 // interrupt (a bug of the view): the run was stopped before it, not
 // aborted; a second interrupt still aborts; unwatch raises the panic.
