@@ -90,9 +90,15 @@ func Write(cfg *config.Config, exp *config.Export, b *state.Base, opts Options) 
 	if err != nil {
 		return nil, err
 	}
+	if err := opts.halted(); err != nil {
+		return nil, fmt.Errorf("%s: %w", exp.Address, err)
+	}
 	job := newJob(cfg, exp, b, opts)
 	defer job.stopReads()
 	missing, err := job.collect()
+	if err == nil {
+		err = opts.halted() // the rows' people read, before they are written
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", exp.Address, err)
 	}
