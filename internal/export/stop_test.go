@@ -28,6 +28,28 @@ func TestAWriterStoppedBeforeItsRenameLeavesNoFile(t *testing.T) {
 	mustBeEmpty(t, dir)
 }
 
+// A CSV writer stopped after its last row puts none of its files in
+// place: they go in together, or not at all.
+func TestACSVWriterStoppedBeforeItsRenamesLeavesNoFile(t *testing.T) {
+	dir := t.TempDir()
+	j := syntheticJob(filepath.Join(dir, "leads.csv"), 10, fixedAt)
+	stop, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	j.opts.Stop = stop
+	tb := j.haltable(j.sheets[0].table)
+	fill := tb.fill
+	tb.fill = func(i int, row []cellValue) {
+		if i == 9 {
+			cancel()
+		}
+		fill(i, row)
+	}
+	if _, err := (csvWriter{}).write(j); !errors.Is(err, ErrStopped) {
+		t.Fatalf("stopped at its last row: %v, want ErrStopped", err)
+	}
+	mustBeEmpty(t, dir)
+}
+
 // stoppedWrite writes rows synthetic rows into a new folder, the writer
 // stopped when row stopAt is filled, rows spilled past 64 KiB into a
 // temp folder of the test's. It checks the write's error is ErrStopped,
