@@ -185,7 +185,8 @@ func firstIDs(sources []source, i, j, n int, skip func(id string) bool) []string
 // instead: a copy past the places is no person to enrich
 // (heldToEnrich). all says it asked about every one, so that n is their
 // number. Past maxCounted people asked about it gives up (n < need), and
-// once the plan needs everyone (past maxHeldRead: readAsked).
+// once the plan needs everyone (past maxHeldRead and heldReadMost:
+// readAsked).
 func (w *placesWalk) count(need int) (n int, all bool) {
 	var chunk, held []string
 	inHeld := map[string]bool{}
