@@ -28,27 +28,6 @@ import (
 // past that share the plan needs everyone.
 var maxCensusRead = 1 << 62
 
-// censusMost is the most candidates e's census of sources reads whole:
-// three quarters of their people (lead entries), at most maxCensusRead.
-// Beside people held elsewhere not read (reuseFacts.leftUnread), at most
-// half of the state's people (statePeople) too, as the claims and the
-// people held read: there the plan asks about each candidate's keys as
-// well, and 600,000 candidates of 1,000,000 people cost 16.0 s of CPU
-// against 13.7 s for one read of everyone. A block that can take no
-// place counts its candidates, reading none whole (countOnly).
-func (v *env) censusMost(e *config.Enrich, sources []source) int {
-	most := 0
-	for _, src := range sources {
-		most += src.ids.Len()
-	}
-	most = min(most*3/4, maxCensusRead)
-	if v.heldUnread().leftUnread() && !v.countOnly(e) {
-		size, _ := v.facts.statePeople()
-		most = min(most, size/2)
-	}
-	return most
-}
-
 // censusAsk is how many IDs takeCensus asks the store for at once.
 var censusAsk = 1 << 16
 
@@ -264,7 +243,11 @@ func (v *env) censusRead(e *config.Enrich, sources []source) (*enrichCensus, map
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	most := v.censusMost(e, sources)
+	most := 0
+	for _, src := range sources {
+		most += src.ids.Len()
+	}
+	most = min(most*3/4, maxCensusRead)
 	todo := c.placed()
 	k := -1
 	for _, src := range sources {
