@@ -32,11 +32,13 @@ by state push, and its exports would drop those rows.
 
 Use it when a command says the journal cannot be replayed, or that an ID
 names a person who is not in people. Recover takes the state lock and makes
-no call. It asks the store which IDs name nobody without reading the
-people, and the store rewrites the lists that hold some; a healthy state is
-not written. A state kept in a database (state.db, the default, or the pg
-backend) records each call in a transaction and has no journal file to
-recover: there, recover only repairs the IDs that name nobody.`,
+no call. A database is asked which IDs name nobody without reading the
+people. It then rewrites the lists that hold some itself. A state file is
+read whole, and repaired as it is read. A healthy state is not written;
+after a repair, recover says the serial it wrote. A state kept in a
+database (state.db, the default, or the pg backend) records each call in a
+transaction and has no journal file to recover: there, recover only
+repairs the IDs that name nobody.`,
 		Example: `  leadsync state recover
   leadsync state recover --state backups/state.json`,
 	}
