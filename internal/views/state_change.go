@@ -56,8 +56,8 @@ func (v StateChange) Pushed(path string, records, people int, where string) erro
 
 // Recovered says what state recover kept of a state file's journal,
 // what it left out and where the journal went (movedTo, relative to the
-// working folder), then what it repaired of the records that named
-// nobody, and the serial it wrote. A state database has no journal: its
+// working folder). It then says what it repaired of the records that
+// named nobody, and the serial it wrote. A state database has no journal: its
 // output opens with the repairs.
 func (v StateChange) Recovered(res *run.Recovered, movedTo string) error {
 	w := newLineWriter(v.w)
