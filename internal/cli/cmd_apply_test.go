@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"io"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -103,6 +104,22 @@ type applyRig struct {
 	// backend is the backend of the configuration, which has no backend
 	// block (Factory.DefaultBackend): nil is the local state.
 	backend *backend.Block
+	// ctx, when set, is the context leadsync runs in (else Background).
+	ctx context.Context
+	// onErrOut, when set, sees each write to the standard error, as it
+	// is made.
+	onErrOut func(p []byte)
+}
+
+// hookWriter calls hook with each write, then writes it to w.
+type hookWriter struct {
+	w    io.Writer
+	hook func(p []byte)
+}
+
+func (h hookWriter) Write(p []byte) (int, error) {
+	h.hook(p)
+	return h.w.Write(p)
 }
 
 func newApplyRig(t *testing.T, g *gate) *applyRig {
@@ -132,10 +149,17 @@ func (r *applyRig) start(in string, intr chan os.Signal, args ...string) (<-chan
 	f.Now = time.Now
 	out, errOut := &syncBuffer{}, &syncBuffer{}
 	f.IO.Out, f.IO.ErrOut, f.IO.In = out, errOut, strings.NewReader(in)
+	if r.onErrOut != nil {
+		f.IO.ErrOut = hookWriter{w: errOut, hook: r.onErrOut}
+	}
 	f.Interrupt = intr
 	f.DefaultBackend = r.backend
+	ctx := r.ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	code := make(chan int, 1)
-	go func() { code <- Run(context.Background(), f, args) }()
+	go func() { code <- Run(ctx, f, args) }()
 	return code, out, errOut
 }
 
@@ -245,6 +269,58 @@ func secondInterrupt(t *testing.T, env []string, def *backend.Block) {
 	st := r.state(t) // loads, replaying whatever the journal holds
 	if len(st.Searches) != 0 {
 		t.Errorf("state has %d searches; none finished", len(st.Searches))
+	}
+}
+
+// A second interrupt while the spreadsheets are written skips them: the
+// state is saved, the message says so and where they come from, the
+// spreadsheet is named not written and is not in place, and the exit
+// code is 1. The second interrupt is the end of the apply's context (as
+// the watch's cancel), made as the note of the writing is shown, before
+// the writer starts.
+func TestApplySecondInterruptSkipsTheSpreadsheets(t *testing.T) {
+	g := newGate()
+	r := newApplyRig(t, g)
+	withExport := applyTestConfig + `
+export "all" {
+  path = "out/all.csv"
+  sheet "s" {
+    from = [search.s]
+  }
+}
+`
+	if err := os.WriteFile(filepath.Join(r.dir, "main.leads.hcl"), []byte(withExport), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, second := context.WithCancel(context.Background())
+	t.Cleanup(second)
+	r.ctx = ctx
+	r.onErrOut = func(p []byte) {
+		if strings.HasPrefix(string(p), "Writing 1 spreadsheet") {
+			second()
+		}
+	}
+	intr := make(chan os.Signal, 2)
+	code, out, errOut := r.start("", intr, "apply", "--auto-approve")
+	<-g.inflight
+	<-g.inflight
+	intr <- os.Interrupt
+	errOut.waitFor("Interrupt received")
+	close(g.release)
+	if c := <-code; c != ExitError {
+		t.Fatalf("exit code %d, want 1\n%s\n%s", c, out, errOut)
+	}
+	if !strings.Contains(errOut.String(), "Aborted. The state is saved; `leadsync export` writes the spreadsheets.") {
+		t.Errorf("no word of the skip:\n%s", errOut)
+	}
+	if !strings.Contains(out.String(), "Not written: out/all.csv (export.all)") {
+		t.Errorf("the spreadsheet is not named not written:\n%s\n%s", out, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(r.dir, "out", "all.csv")); !os.IsNotExist(err) {
+		t.Errorf("the skipped spreadsheet is in place: %v", err)
+	}
+	if n := len(r.state(t).Searches); n != 2 {
+		t.Errorf("state has %d searches, want the 2 that finished: the state is saved", n)
 	}
 }
 

@@ -86,6 +86,9 @@ func (csvWriter) write(j *job) ([]Written, error) {
 			return nil, err
 		}
 	}
+	if err := j.opts.halted(); err != nil {
+		return nil, err // a CSV export's files are put in place together
+	}
 	for _, af := range pending {
 		if err := af.rename(); err != nil {
 			return nil, err
@@ -149,6 +152,11 @@ func (j *job) writeCSVTable(af *atomicFile, t *table) error {
 		if err := w.Write(rec); err != nil {
 			return err
 		}
+		if i%csvBatch == csvBatch-1 {
+			if err := t.haltErr(); err != nil {
+				return err
+			}
+		}
 	}
 	if err := t.readErr(); err != nil {
 		return err // the people of its rows could not be read
@@ -156,6 +164,10 @@ func (j *job) writeCSVTable(af *atomicFile, t *table) error {
 	w.Flush()
 	return w.Error()
 }
+
+// csvBatch is how many rows a CSV sheet writes between two checks of
+// the writer's stop.
+const csvBatch = 4096
 
 // writeCSVSummary writes the Summary as a CSV file; every row has as many
 // fields as the widest one, as RFC 4180 asks.

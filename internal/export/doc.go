@@ -36,7 +36,7 @@
 // The compressed rows of a sheet are made before excelize writes the
 // package and kept until their entry is written: in memory up to 8 MB, past
 // that in a temporary file of the system's temp folder (os.CreateTemp:
-// mode 0600, removed when the workbook is written or fails; about 85 MB for
+// mode 0600, removed when the workbook is written, fails or is stopped; about 85 MB for
 // a million rows of 12 columns). They are not streamed into the zip as they
 // are made because excelize decides when each entry is written, and a raw
 // zip entry is written with its CRC-32 and sizes known. Each data sheet
@@ -53,5 +53,7 @@
 // empty and the validation status says why.
 //
 // Files are written under a temporary name in their folder and renamed into
-// place only when complete.
+// place only when complete. Options.Stop (apply's second interrupt) stops
+// a writer between batches of rows and before each rename: its temporary
+// files are removed, and Write returns ErrStopped.
 package export

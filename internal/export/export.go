@@ -1,6 +1,7 @@
 package export
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -30,6 +31,11 @@ type Options struct {
 	// working copy's record of the exports); nil when there is no record:
 	// the Summary then counts nobody as new since the last file.
 	LastWritten *time.Time
+	// Stop, when set and done (a second interrupt), stops the writer
+	// between batches of rows and before each rename: its temporary files
+	// are removed, the files already in place stay, and Write returns
+	// ErrStopped.
+	Stop context.Context
 }
 
 // RunStats are figures of an apply run for the Summary sheet.
@@ -84,9 +90,15 @@ func Write(cfg *config.Config, exp *config.Export, b *state.Base, opts Options) 
 	if err != nil {
 		return nil, err
 	}
+	if err := opts.halted(); err != nil {
+		return nil, fmt.Errorf("%s: %w", exp.Address, err)
+	}
 	job := newJob(cfg, exp, b, opts)
 	defer job.stopReads()
 	missing, err := job.collect()
+	if err == nil {
+		err = opts.halted() // the rows' people read, before they are written
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", exp.Address, err)
 	}
@@ -101,6 +113,17 @@ func Write(cfg *config.Config, exp *config.Export, b *state.Base, opts Options) 
 		return nil, fmt.Errorf("%s: %w", exp.Address, err)
 	}
 	return out, nil
+}
+
+// ErrStopped is the error of a Write stopped by Options.Stop.
+var ErrStopped = errors.New("the spreadsheets' writing was stopped")
+
+// halted returns ErrStopped once Options.Stop is done, else nil.
+func (o Options) halted() error {
+	if o.Stop != nil && o.Stop.Err() != nil {
+		return ErrStopped
+	}
+	return nil
 }
 
 // newJob is the job of writing exp from b.
@@ -129,7 +152,7 @@ func (j *job) collect() (missing []string, err error) {
 			if err != nil {
 				return nil, err
 			}
-			j.sheets = append(j.sheets, sheetJob{conf: sh, rows: rows, table: j.changesTable(sh, changes)})
+			j.sheets = append(j.sheets, sheetJob{conf: sh, rows: rows, table: j.haltable(j.changesTable(sh, changes))})
 			continue
 		}
 		rows, err := j.collectRows(sh)
@@ -140,7 +163,7 @@ func (j *job) collect() (missing []string, err error) {
 		if err != nil {
 			return nil, err
 		}
-		j.sheets = append(j.sheets, sheetJob{conf: sh, rows: rows, table: t})
+		j.sheets = append(j.sheets, sheetJob{conf: sh, rows: rows, table: j.haltable(t)})
 		for _, m := range rows.missing {
 			if !seen[m] {
 				seen[m] = true
@@ -309,6 +332,20 @@ func (a *atomicFile) finish() error {
 // testHookBeforeRename, when set by a test, runs before each rename and can
 // make it fail.
 var testHookBeforeRename func(path string) error
+
+// haltable gives t the job's stop, checked between batches of rows.
+func (j *job) haltable(t *table) *table {
+	t.halted = j.opts.halted
+	return t
+}
+
+// rename moves the finished file into place, unless the job is stopped.
+func (j *job) rename(a *atomicFile) error {
+	if err := j.opts.halted(); err != nil {
+		return err
+	}
+	return a.rename()
+}
 
 // rename moves the finished file into place.
 func (a *atomicFile) rename() error {

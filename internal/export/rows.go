@@ -29,6 +29,17 @@ type table struct {
 	// prefetch, when set, reads the people of rows (fitWidths' samples
 	// out of order) in one go before fill asks for them.
 	prefetch func(rows []int)
+	// halted, when set, says whether the writer is to stop (ErrStopped):
+	// checked between batches of rows.
+	halted func() error
+}
+
+// haltErr is ErrStopped once the table's writer is to stop, else nil.
+func (t *table) haltErr() error {
+	if t.halted == nil {
+		return nil
+	}
+	return t.halted()
 }
 
 // readErr is the error of a read of the rows' people, nil when none

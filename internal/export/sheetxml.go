@@ -300,6 +300,11 @@ func encodeRows(styles xlsxStyles, t *table, from, to int, widths []float64) (*s
 		buf = e.appendRow(buf, i-from+2, cells)
 		if len(buf) >= flushAt {
 			put()
+			if err := t.haltErr(); err != nil {
+				_ = z.closeOpen() // stopped: its output is dropped
+				out.data.Close()  // and its spill file removed
+				return nil, err
+			}
 		}
 	}
 	put()

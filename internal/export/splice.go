@@ -21,8 +21,8 @@ import (
 // from the pieces' CRCs, so the rows are compressed once and never read back.
 
 // spillMemory is how much compressed row data a sheet keeps in memory before
-// it moves to a temporary file.
-const spillMemory = 8 << 20
+// it moves to a temporary file (a variable for the tests).
+var spillMemory = 8 << 20
 
 // spillBuffer keeps written bytes in memory, and in a temporary file in the
 // system temp folder once they grow past spillMemory.

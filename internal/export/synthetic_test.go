@@ -21,6 +21,19 @@ var benchColumns = []string{
 // the writer alone, since a state of a million people is itself a few
 // hundred megabytes.
 func writeSynthetic(path string, rows int, now time.Time) (Written, error) {
+	out, err := xlsxWriter{}.write(syntheticJob(path, rows, now))
+	if err != nil {
+		return Written{}, err
+	}
+	if len(out) != 1 {
+		return Written{}, fmt.Errorf("wrote %d files", len(out))
+	}
+	return out[0], nil
+}
+
+// syntheticJob is the job writeSynthetic writes: one sheet of rows
+// generated on the fly.
+func syntheticJob(path string, rows int, now time.Time) *job {
 	firsts := []string{"Jürgen", "Siobhán", "Zoë 🚀", "Anna", "Mehmet", "Łukasz", "مريم", "Chloé", "Ole", "Björn"}
 	lasts := []string{"Müller", "O'Connor", "Smith", "Nowak", "Yılmaz", "Dubois", "العربي", "Hansen", "García", "Schäfer"}
 	titles := []string{"CTO", "Head of Engineering", "VP Technology", "Chief Technology Officer", "IT-Leiter"}
@@ -53,7 +66,7 @@ func writeSynthetic(path string, rows int, now time.Time) (Written, error) {
 	}
 	sh := &config.Sheet{Name: "Leads", Columns: benchColumns, Dedupe: true}
 	exp := &config.Export{Address: "export.bench", Name: "bench", Path: path, Format: "xlsx", Sheets: []*config.Sheet{sh}}
-	j := &job{
+	return &job{
 		cfg:    &config.Config{Exports: []*config.Export{exp}},
 		exp:    exp,
 		st:     &state.State{},
@@ -61,12 +74,4 @@ func writeSynthetic(path string, rows int, now time.Time) (Written, error) {
 		path:   path,
 		sheets: []sheetJob{{conf: sh, table: t}},
 	}
-	out, err := xlsxWriter{}.write(j)
-	if err != nil {
-		return Written{}, err
-	}
-	if len(out) != 1 {
-		return Written{}, fmt.Errorf("wrote %d files", len(out))
-	}
-	return out[0], nil
 }

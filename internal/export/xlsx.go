@@ -193,7 +193,7 @@ func (xlsxWriter) write(j *job) ([]Written, error) {
 	if err := af.finish(); err != nil {
 		return nil, err
 	}
-	if err := af.rename(); err != nil {
+	if err := j.rename(af); err != nil {
 		return nil, err
 	}
 	w.Warnings = j.warnings

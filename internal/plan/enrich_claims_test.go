@@ -54,6 +54,35 @@ func TestSharedBlocksClaimOnInPart(t *testing.T) {
 	}
 }
 
+// TestManyBlocksReadEachPersonWholeOnce: in the shared worlds of
+// TestSharedBlocksClaimOnInPart, the blocks' walks read on over several
+// collections, and a person is met by several blocks. Each person is
+// read whole once for all of them (readWhole keeps EnrichFacts.whole):
+// never again by another block, nor by the next collection.
+func TestManyBlocksReadEachPersonWholeOnce(t *testing.T) {
+	defer keepReadKnobs()()
+	collected := 0 // worlds collected more than once
+	for seed := range 40 {
+		rng := rand.New(rand.NewPCG(uint64(seed), 0xc1a1))
+		f, kept, o := sharedWorld(rng)
+		maxPlacesRead = len(f.st.People) / 10
+		store := idReads{packingStore{enrichMemStore{memStore{f.st}}}, map[string]int{}}
+		st, facts := readFromStoreIn(t, f, kept, o, store)
+		clear(store.got)
+		buildFromStore(t, f, st, o, facts)
+		for id, n := range store.got {
+			if n > 1 {
+				t.Fatalf("seed %d: %s read whole %d times by %d blocks in %d collections", seed, id, n, len(f.cfg.Enriches), facts.collections)
+			}
+		}
+		collected += btoi(facts.collections > 1 && len(store.got) > 0)
+	}
+	t.Logf("%d of 40 worlds collected more than once", collected)
+	if collected < 20 {
+		t.Fatalf("%d worlds collected more than once: the test no longer tests readWhole's people", collected)
+	}
+}
+
 // planSharedWorld plans f with o over what EnrichReadsOf names, from a
 // store that counts the people read whole (the lead lists of kept read
 // first), as run.Plan does: built again from the census when Recount

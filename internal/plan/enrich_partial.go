@@ -55,7 +55,9 @@ func (f *EnrichFacts) FillWhole(st *state.State) error {
 // (placesWalk), to enrich from the census (collectCensus), or as people
 // held elsewhere met before the copies took the places (heldMet). An
 // apply reads them into its partial state, so that the engine's passes,
-// which count only the people read, find them where the plan did.
+// which count only the people read, find them where the plan did. The
+// copies would read the people held met too (readHeldMet), but a page at
+// a time, each page another collect of the block.
 func (f *EnrichFacts) WalkedIDs() []string {
 	if f == nil {
 		return nil

@@ -164,7 +164,14 @@ func heldBeforeWorld(f *fixture) {
 // (after Recount), which the engine is given.
 func applyPartial(t *testing.T, seed int, f *fixture, o Options) (*state.State, *Plan, *EnrichFacts) {
 	t.Helper()
-	st, facts := readPartial(t, seed, f, o)
+	return applyPartialIn(t, seed, f, o, packingStore{enrichMemStore{memStore{f.st}}})
+}
+
+// applyPartialIn is applyPartial from store, which holds f's people and
+// reads lead lists packed.
+func applyPartialIn(t *testing.T, seed int, f *fixture, o Options, store state.PeopleStore) (*state.State, *Plan, *EnrichFacts) {
+	t.Helper()
+	st, facts := readPartialIn(t, seed, f, o, store)
 	if st == nil {
 		return nil, nil, nil
 	}
@@ -189,7 +196,14 @@ func applyPartial(t *testing.T, seed int, f *fixture, o Options) (*state.State, 
 // store's facts: nil when EnrichReadsOf does not answer.
 func readPartial(t *testing.T, seed int, f *fixture, o Options) (*state.State, *EnrichFacts) {
 	t.Helper()
-	b := enrichBaseIn(f.st, packingStore{enrichMemStore{memStore{f.st}}})
+	return readPartialIn(t, seed, f, o, packingStore{enrichMemStore{memStore{f.st}}})
+}
+
+// readPartialIn is readPartial from store, which holds f's people and
+// reads lead lists packed.
+func readPartialIn(t *testing.T, seed int, f *fixture, o Options, store state.PeopleStore) (*state.State, *EnrichFacts) {
+	t.Helper()
+	b := enrichBaseIn(f.st, store)
 	r, facts, ok, err := EnrichReadsOf(f.cfg, b.Records, o, b)
 	if err != nil {
 		t.Fatalf("seed %d: %v", seed, err)
@@ -249,6 +263,63 @@ type getCounter struct {
 func (m getCounter) Get(ids []string) ([]*state.Person, error) {
 	*m.gets++
 	*m.read += len(ids)
+	return m.packingStore.Get(ids)
+}
+
+// TestAnApplyReadsThePeopleHeldThePlanMetUpFront: in the random worlds
+// of TestReuseFirstHeldMakesTheSamePlan, the plan of an apply over a
+// partial state reads whole the people held elsewhere its walk meets
+// (heldMet, reuseFacts.met). The apply reads them up front with the
+// others the plan walked (WalkedIDs), in one read: its copies (Reuses)
+// read none of them again. Left out, Reuses reads them a page at a time
+// (readHeldMet), each page costing another collect of the block.
+func TestAnApplyReadsThePeopleHeldThePlanMetUpFront(t *testing.T) {
+	defer keepReadKnobs()()
+	worlds, blocks := 0, 0
+	for seed := range 6400 {
+		f, o, others := firstHeldWorld(seed)
+		if !others {
+			continue
+		}
+		store := idReads{packingStore{enrichMemStore{memStore{f.st}}}, map[string]int{}}
+		st, p, facts := applyPartialIn(t, seed, f, o, store)
+		if st == nil || len(facts.reuse.met) == 0 {
+			continue
+		}
+		worlds++
+		c := NewCandidates(f.cfg, o.Reuse).WithFacts(facts)
+		for _, e := range f.cfg.Enriches {
+			if ch := p.Change(e.Address); ch == nil || ch.Action == None {
+				continue
+			}
+			blocks++
+			clear(store.got)
+			if _, err := c.Reuses(st, e, t0); err != nil {
+				t.Fatalf("seed %d %s: %v", seed, e.Address, err)
+			}
+			for id := range facts.reuse.met {
+				if store.got[id] > 0 {
+					t.Fatalf("seed %d %s: the copies read %s again, whom the plan met (%d met)", seed, e.Address, id, len(facts.reuse.met))
+				}
+			}
+		}
+	}
+	t.Logf("%d worlds whose plan met people held, %d blocks copied over them", worlds, blocks)
+	if worlds < 30 || blocks < 30 {
+		t.Fatalf("%d worlds whose plan met people held (%d blocks): the test no longer tests WalkedIDs", worlds, blocks)
+	}
+}
+
+// idReads is packingStore counting the reads of each person (Get) by ID.
+type idReads struct {
+	packingStore
+	got map[string]int
+}
+
+func (m idReads) Get(ids []string) ([]*state.Person, error) {
+	for _, id := range ids {
+		m.got[id]++
+	}
 	return m.packingStore.Get(ids)
 }
 

@@ -16,7 +16,6 @@ import (
 	"github.com/leadsync/leadsync/internal/export"
 	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/leadsync/leadsync/internal/plan"
-	"github.com/leadsync/leadsync/internal/recovered"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/backend"
 )
@@ -512,8 +511,10 @@ func execute(ctx context.Context, d Deps, opts ApplyOptions, st *state.State, sv
 
 // finish ends an apply that ran: the state is committed (unless it was
 // aborted), then the spreadsheets are written from it. A second
-// interrupt (ctx's end) while they are written exits at once
-// (writeOrAbort).
+// interrupt (ctx's end) while they are written stops their writer
+// between batches of rows and before each rename (export.ErrStopped):
+// the files it put in place are written, the others are not, and apply
+// returns ErrSheetsSkipped once it has stopped.
 func finish(ctx context.Context, d Deps, cfg *config.Config, st *state.State, p *plan.Plan, r *executed, view ApplyView, log *exportLog) error {
 	exports := plannedExports(cfg, p)
 	if r.aborted {
@@ -540,11 +541,11 @@ func finish(ctx context.Context, d Deps, cfg *config.Config, st *state.State, p 
 		if r.stopped {
 			view.WritingAfterStop(len(exports))
 		}
-		written, err := writeOrAbort(ctx, func() ([]export.Written, error) { return writeAfterRun(d, cfg, st, exports, r.sum, log) })
-		if errors.Is(err, ErrSheetsSkipped) {
-			return unwritten(cfg, exports, nil, err)
-		}
+		written, err := writeAfterRun(ctx, d, cfg, st, exports, r.sum, log)
 		view.Exports(cfg, written)
+		if errors.Is(err, export.ErrStopped) {
+			return unwritten(cfg, exports, written, ErrSheetsSkipped)
+		}
 		if err != nil {
 			return unwritten(cfg, exports, written, err)
 		}
@@ -556,8 +557,8 @@ func finish(ctx context.Context, d Deps, cfg *config.Config, st *state.State, p 
 }
 
 // writeAfterRun writes the spreadsheets exports from the state st a run
-// left, its figures from sum.
-func writeAfterRun(d Deps, cfg *config.Config, st *state.State, exports []*config.Export, sum *engine.Summary, log *exportLog) ([]export.Written, error) {
+// left, its figures from sum, until ctx ends (export.ErrStopped).
+func writeAfterRun(ctx context.Context, d Deps, cfg *config.Config, st *state.State, exports []*config.Export, sum *engine.Summary, log *exportLog) ([]export.Written, error) {
 	src, err := exportBase(d, st)
 	if err != nil {
 		return nil, fmt.Errorf("reading the state for the spreadsheets (state is saved; run leadsync export to try again): %w", err)
@@ -566,38 +567,12 @@ func writeAfterRun(d Deps, cfg *config.Config, st *state.State, exports []*confi
 	if src.Stored() {
 		defer exportGC()()
 	}
-	written, err := writeExports(cfg, exports, src, export.Options{Now: d.clock(),
+	written, err := writeExports(cfg, exports, src, export.Options{Now: d.clock(), Stop: ctx,
 		Stats: &export.RunStats{CreditsSpent: sum.Credits, CreditsUnknown: sum.CreditsUnknown}}, d.clock(), log)
 	if err != nil {
 		return written, fmt.Errorf("writing the spreadsheets (state is saved; run leadsync export to try again): %w", err)
 	}
 	return written, nil
-}
-
-// sheetsWritten is what writeOrAbort's writer returned.
-type sheetsWritten struct {
-	written []export.Written
-	err     error
-}
-
-// writeOrAbort runs write on a goroutine of its own and returns what it
-// returned, or ErrSheetsSkipped as soon as ctx ends first (a second
-// interrupt): the state is saved, and the write is left to the process's
-// exit (the next write removes its temporary files). A panic of write is
-// its error.
-func writeOrAbort(ctx context.Context, write func() ([]export.Written, error)) ([]export.Written, error) {
-	done := make(chan sheetsWritten, 1)
-	go func() {
-		var w sheetsWritten
-		w.err = recovered.Call(func() (err error) { w.written, err = write(); return err })
-		done <- w
-	}()
-	select {
-	case w := <-done:
-		return w.written, w.err
-	case <-ctx.Done():
-		return nil, ErrSheetsSkipped
-	}
 }
 
 // closed reports whether ch is closed.

@@ -11,7 +11,8 @@ import (
 )
 
 // watchInterrupts closes stop on the first interrupt (then calls notify)
-// and calls cancel on the second. sig delivers the interrupts; nil means
+// and calls cancel on the next one, as on any interrupt once stop is
+// closed: a closed standard output (stopNow) counts as the first. sig delivers the interrupts; nil means
 // the process's SIGINT and SIGTERM. It returns a function that stops
 // watching, and one that acts as a first interrupt (safe to call more than
 // once, and after an interrupt). A panic of notify (a bug) leaves the run
@@ -36,13 +37,12 @@ func watchInterrupts(sig <-chan os.Signal, stop chan struct{}, cancel context.Ca
 			}
 		}()
 		defer recovered.Catch(&bug)
-		n := 0
 		for {
 			select {
 			case <-done:
 				return
 			case <-sig:
-				if n++; n > 1 {
+				if closed(stop) { // a second interrupt
 					cancel()
 					return
 				}

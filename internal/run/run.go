@@ -73,8 +73,9 @@ var ErrCancelled = errors.New("apply cancelled")
 var ErrAborted = errors.New("apply aborted; every finished call is recorded")
 
 // ErrSheetsSkipped is returned by Apply after a second interrupt while it
-// wrote the spreadsheets: the state was saved, and it exited at once,
-// leaving them to leadsync export. It is an ErrAborted.
+// wrote the spreadsheets: the state was saved, and their writer stopped
+// at its next batch of rows or rename (export.ErrStopped), leaving the
+// files not yet in place to leadsync export. It is an ErrAborted.
 var ErrSheetsSkipped = fmt.Errorf("the spreadsheets were skipped, the state saved: %w", ErrAborted)
 
 // ErrFailed is returned by Apply when the run finished, state and exports

@@ -240,56 +240,94 @@ func TestApplyStopFromTheViewStopsTheRun(t *testing.T) {
 	}
 }
 
-type stopView struct{ recView }
-
 // A second interrupt while the spreadsheets are written, after a first
-// one, exits at once with the state saved: the apply says it writes them
-// first, and their writing, held on the test's clock, is left behind (it
-// is never let go: the process's exit would end it).
+// one, stops their writer before its next rename: the export written
+// before it is in place, shown written and recorded; the other is not
+// written, left as it was, named so, and leaves no temporary file. The
+// state is saved. The second interrupt is the end of the apply's
+// context, which the watch's cancel is; the test ends its parent, so
+// that the end lands before the writer goes on.
 func TestASecondInterruptSkipsTheSpreadsheets(t *testing.T) {
 	d, b, _, dir := newDeps(t)
+	ctx, second := context.WithCancel(context.Background())
+	t.Cleanup(second)
 	var armed atomic.Bool
-	held := make(chan struct{})
+	first := filepath.Join(dir, "out", "all.csv")
 	d.Now = func() time.Time {
-		if armed.CompareAndSwap(true, false) {
-			close(held)
-			select {} // the writer, held for good
+		if _, err := os.Stat(first); err == nil && armed.CompareAndSwap(true, false) {
+			second() // export.all is in place: export.crm is next
 		}
 		return t0
 	}
-	sig := make(chan os.Signal)
-	d.Interrupt = sig
-	v := &secondInterruptView{sig: sig, arm: func() { armed.Store(true) }}
-	cfg := loadConfig(t, dir)
+	v := &stopView{arm: func() { armed.Store(true) }}
+	cfg := loadConfigText(t, dir, twoExports)
 	cfg.API.Parallelism = 1
-	err := Apply(context.Background(), d, ApplyOptions{Config: cfg, AutoApprove: true}, v)
+	err := Apply(ctx, d, ApplyOptions{Config: cfg, AutoApprove: true}, v)
 	if !errors.Is(err, ErrSheetsSkipped) || !errors.Is(err, ErrAborted) {
 		t.Fatalf("err = %v, want the spreadsheets skipped (an abort)", err)
-	}
-	<-held
-	if !slices.Equal(v.writing, []int{1}) || len(v.written) != 0 {
-		t.Errorf("said writing %v, shown written %v; want one spreadsheet said, none shown", v.writing, v.written)
 	}
 	if !strings.Contains(strings.Join(b.ops, ", "), "commit") {
 		t.Errorf("the state is not saved: %v", b.ops)
 	}
+	if !slices.Equal(v.writing, []int{2}) {
+		t.Errorf("said writing %v, want two spreadsheets said", v.writing)
+	}
+	checkSkipped(t, dir, err, exportsOf(v.written))
 }
 
-// secondInterruptView stops the run at its first call, then, told that the
-// spreadsheets are written, arms the test's clock to hold their writer
-// and sends two interrupts: the first is the watch's first signal (the
-// view's stop is none), the second aborts.
-type secondInterruptView struct {
-	stopView
-	sig chan<- os.Signal
+// checkSkipped checks an apply whose second interrupt came between
+// export.all and export.crm: only export.all is shown written, in place
+// and recorded; export.crm's files are named not written, and no file of
+// it, nor a temporary one, is in out/.
+func checkSkipped(t *testing.T, dir string, err error, shown []string) {
+	t.Helper()
+	if !slices.Equal(shown, []string{"export.all"}) {
+		t.Errorf("shown written: %v, want export.all alone", shown)
+	}
+	var ue *UnwrittenError
+	if !errors.As(err, &ue) || len(ue.Files) == 0 || slices.ContainsFunc(ue.Files, func(f UnwrittenFile) bool { return f.Export != "export.crm" }) {
+		t.Errorf("not written: %+v, want export.crm's files alone", ue)
+	}
+	entries, rerr := os.ReadDir(filepath.Join(dir, "out"))
+	if rerr != nil {
+		t.Fatal(rerr)
+	}
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	if !slices.Equal(names, []string{"all.csv", "all.summary.csv"}) {
+		t.Errorf("out/ holds %v, want export.all's files alone", names)
+	}
+	recs := readRecord(t, dir)
+	if recs.Exports["export.all"] == nil || recs.Exports["export.crm"] != nil {
+		t.Errorf("records: %v, want export.all's alone", recs.Exports)
+	}
+}
+
+// exportsOf is the exports of written, in order, each once.
+func exportsOf(written []export.Written) []string {
+	var out []string
+	for _, w := range written {
+		if !slices.Contains(out, w.Export) {
+			out = append(out, w.Export)
+		}
+	}
+	return out
+}
+
+// stopView stops the run at its first call (a first interrupt); arm,
+// when set, is called when it says the spreadsheets are written.
+type stopView struct {
+	recView
 	arm func()
 }
 
-func (v *secondInterruptView) WritingAfterStop(n int) {
+func (v *stopView) WritingAfterStop(n int) {
 	v.recView.WritingAfterStop(n)
-	v.arm()
-	v.sig <- os.Interrupt
-	v.sig <- os.Interrupt
+	if v.arm != nil {
+		v.arm()
+	}
 }
 
 func (v *stopView) Progress(stop func()) engine.Progress { return stopAtFirstCall{stop: stop} }
@@ -388,6 +426,24 @@ func TestSecondInterruptCancels(t *testing.T) {
 	}
 	sig <- os.Interrupt
 	<-ctx.Done()
+}
+
+// A closed standard output counts as the first interrupt (the view's
+// stopNow): the user's first Ctrl-C after it is the second, which
+// cancels, with no notice of a first.
+func TestAnInterruptAfterAClosedOutputCancels(t *testing.T) {
+	sig := make(chan os.Signal)
+	stop := make(chan struct{})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var notified atomic.Bool
+	unwatch, stopNow := watchInterrupts(sig, stop, cancel, func() { notified.Store(true) })
+	stopNow()
+	sig <- os.Interrupt
+	unwatch() // the interrupt is handled before the watch ends
+	if ctx.Err() == nil || notified.Load() {
+		t.Fatalf("an interrupt after a closed output: cancelled %v, noticed as a first %v; want cancelled, no notice", ctx.Err() != nil, notified.Load())
+	}
 }
 
 // TestAPanicOfTheInterruptsNoticeStillStops: notify panics on the first

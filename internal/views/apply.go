@@ -261,11 +261,12 @@ func interrupted(w io.Writer) {
 	fmt.Fprintln(w, "\nInterrupt received: no new calls will start. Press Ctrl-C again to exit at once (the calls in flight are then abandoned, and may be charged).")
 }
 
-// writingAfterStop says, after a first interrupt, that n spreadsheets are
-// written before the apply ends: with millions of people that takes
-// minutes, which a second Ctrl-C saves.
+// writingAfterStop says, after a first interrupt or a closed standard
+// output (which counts as one), that n spreadsheets are written before
+// the apply ends: with millions of people that takes minutes, which the
+// next Ctrl-C saves.
 func writingAfterStop(w io.Writer, n int) {
-	fmt.Fprintf(w, "Writing %s (a second Ctrl-C skips them; `leadsync export` writes them later)\n", textfmt.Plural(n, "spreadsheet"))
+	fmt.Fprintf(w, "Writing %s (a Ctrl-C now skips them; `leadsync export` writes them later)\n", textfmt.Plural(n, "spreadsheet"))
 }
 
 // brokenPipeWriter calls onBroken once writing fails (the reader of a
@@ -362,8 +363,8 @@ func ApplyAborted(w io.Writer, backend string) {
 	fmt.Fprintf(w, "Aborted. Every call that finished is recorded with the %s; the next command folds it into the state.\n", backend)
 }
 
-// SheetsSkipped says a second interrupt ended apply at once while it wrote
-// the spreadsheets, the state saved.
+// SheetsSkipped says a second interrupt stopped apply while it wrote the
+// spreadsheets, the state saved.
 func SheetsSkipped(w io.Writer) {
 	fmt.Fprintln(w, "Aborted. The state is saved; `leadsync export` writes the spreadsheets.")
 }

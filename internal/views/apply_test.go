@@ -108,7 +108,7 @@ func TestApplyViewsSayTheEventsFolded(t *testing.T) {
 // spreadsheets are written, how many and how to skip them; nothing goes
 // to stdout (the JSON form's stream stays JSON).
 func TestWritingAfterStopIsOneLineOnStderr(t *testing.T) {
-	const want = "Writing 2 spreadsheets (a second Ctrl-C skips them; `leadsync export` writes them later)\n"
+	const want = "Writing 2 spreadsheets (a Ctrl-C now skips them; `leadsync export` writes them later)\n"
 	for _, asJSON := range []bool{false, true} {
 		var out, errOut bytes.Buffer
 		NewApply(Streams{Out: &out, ErrOut: &errOut, Now: time.Now}, asJSON).WritingAfterStop(2)

@@ -107,7 +107,6 @@ func (store *Store) RecoverJournal(now time.Time) (*backend.RecoverResult, error
 	return res, nil
 }
 
-
 // readRepairingNobody reads the state file for state recover: New()
 // when there is none, and the IDs of its records that name nobody
 // repaired (statefile.DecodeRepairingNobody) and counted. A damaged file

@@ -98,7 +98,8 @@ const activityQuery = `SELECT coalesce(a.state, ''), coalesce(a.wait_event_type,
 // restarted refuses, or says the session is gone.
 type probe struct {
 	connStr string
-	pid     uint32 // the session asked about
+	pid     uint32        // the session asked about
+	limit   time.Duration // bounds each connection's question (probeLimit)
 
 	mu   sync.Mutex
 	conn *pgx.Conn // nil until opened, or once closed
@@ -107,7 +108,7 @@ type probe struct {
 // newProbe returns the probe of session pid, its connection opened when
 // the server accepts it (else at the first question).
 func (b *Backend) newProbe(pid uint32) *probe {
-	p := &probe{connStr: b.opts.ConnStr, pid: pid}
+	p := &probe{connStr: b.opts.ConnStr, pid: pid, limit: probeLimit}
 	ctx, cancel := context.WithTimeout(context.Background(), probeLimit)
 	defer cancel()
 	p.mu.Lock()
@@ -116,22 +117,32 @@ func (b *Backend) newProbe(pid uint32) *probe {
 	return p
 }
 
-// ask asks the server, within probeLimit, what the session does: on the
-// kept connection, or on a new one when that one has died.
+// ask asks the server what the session does: on the kept connection
+// within p.limit, and when that fails in any way (closed, broken, or
+// silent until its deadline, as a flow a NAT dropped) once more on a new
+// connection with a limit of its own. Only the new one's failure counts.
 func (p *probe) ask() (activity, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	ctx, cancel := context.WithTimeout(context.Background(), probeLimit)
-	defer cancel()
 	if p.conn != nil {
-		a, err := p.activity(ctx)
-		if err == nil || !p.conn.IsClosed() || ctx.Err() != nil {
-			return a, err
+		a, err := p.askOn(false)
+		if err == nil {
+			return a, nil
 		}
-		p.conn = nil // it died: asked again on a new one
+		p.closeConn() // whatever failed, a new connection is asked
 	}
-	if err := p.open(ctx); err != nil {
-		return activity{}, err
+	return p.askOn(true)
+}
+
+// askOn asks within p.limit on the kept connection, or on a new one when
+// fresh. The caller holds p.mu.
+func (p *probe) askOn(fresh bool) (activity, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), p.limit)
+	defer cancel()
+	if fresh {
+		if err := p.open(ctx); err != nil {
+			return activity{}, err
+		}
 	}
 	return p.activity(ctx)
 }
@@ -163,10 +174,16 @@ func (p *probe) activity(ctx context.Context) (activity, error) {
 func (p *probe) close() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.closeConn()
+}
+
+// closeConn closes the probe's connection, if open, within p.limit.
+// The caller holds p.mu.
+func (p *probe) closeConn() {
 	if p.conn == nil {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), probeLimit)
+	ctx, cancel := context.WithTimeout(context.Background(), p.limit)
 	defer cancel()
 	p.conn.Close(ctx)
 	p.conn = nil

@@ -1,0 +1,95 @@
+package export
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// A writer stopped midway through its rows (a second Ctrl-C) stops at
+// the next batch, removes its temporary files, the rows' spill file in
+// the system temp folder included, and puts nothing in place.
+func TestAWriterStoppedInItsRowsLeavesNoFile(t *testing.T) {
+	const rows, stopAt = 50_000, 20_000
+	dir, filled := stoppedWrite(t, rows, stopAt)
+	if filled >= rows {
+		t.Errorf("the writer filled all %d rows after its stop at row %d, want it to stop at the next batch", rows, stopAt)
+	}
+	mustBeEmpty(t, dir)
+}
+
+// A writer stopped after its last row, before its rename, puts nothing in
+// place and removes its temporary file.
+func TestAWriterStoppedBeforeItsRenameLeavesNoFile(t *testing.T) {
+	const rows = 10 // less than a batch: the stop is seen before the rename only
+	dir, _ := stoppedWrite(t, rows, rows-1)
+	mustBeEmpty(t, dir)
+}
+
+// A CSV writer stopped after its last row puts none of its files in
+// place: they go in together, or not at all.
+func TestACSVWriterStoppedBeforeItsRenamesLeavesNoFile(t *testing.T) {
+	dir := t.TempDir()
+	j := syntheticJob(filepath.Join(dir, "leads.csv"), 10, fixedAt)
+	stop, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	j.opts.Stop = stop
+	tb := j.haltable(j.sheets[0].table)
+	fill := tb.fill
+	tb.fill = func(i int, row []cellValue) {
+		if i == 9 {
+			cancel()
+		}
+		fill(i, row)
+	}
+	if _, err := (csvWriter{}).write(j); !errors.Is(err, ErrStopped) {
+		t.Fatalf("stopped at its last row: %v, want ErrStopped", err)
+	}
+	mustBeEmpty(t, dir)
+}
+
+// stoppedWrite writes rows synthetic rows into a new folder, the writer
+// stopped when row stopAt is filled, rows spilled past 64 KiB into a
+// temp folder of the test's. It checks the write's error is ErrStopped,
+// and returns the folder and how many rows were filled.
+func stoppedWrite(t *testing.T, rows, stopAt int) (dir string, filled int) {
+	t.Helper()
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	was := spillMemory
+	spillMemory = 64 << 10
+	t.Cleanup(func() { spillMemory = was })
+	dir = t.TempDir()
+	j := syntheticJob(filepath.Join(dir, "leads.xlsx"), rows, fixedAt)
+	stop, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	j.opts.Stop = stop
+	tb := j.haltable(j.sheets[0].table)
+	fill := tb.fill
+	tb.fill = func(i int, row []cellValue) {
+		filled++
+		if i == stopAt {
+			cancel()
+		}
+		fill(i, row)
+	}
+	if _, err := (xlsxWriter{}).write(j); !errors.Is(err, ErrStopped) {
+		t.Fatalf("stopped at row %d of %d: %v, want ErrStopped", stopAt, rows, err)
+	}
+	mustBeEmpty(t, tmp)
+	return dir, filled
+}
+
+// mustBeEmpty fails the test when dir holds a file.
+func mustBeEmpty(t *testing.T, dir string) {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		t.Errorf("%s is left in %s", e.Name(), dir)
+	}
+}
