@@ -83,9 +83,11 @@ func (store *Store) RecoverJournal(now time.Time) (*backend.RecoverResult, error
 		if !repaired.Any() {
 			return res, nil // a healthy state is not written
 		}
-		err := store.save(s)
+		if err := store.save(s); err != nil {
+			return nil, err
+		}
 		res.Serial = s.Serial
-		return res, err
+		return res, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("cannot read journal %s: %w", path, safefile.UnwrapPathErr(err))
