@@ -6,7 +6,6 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +13,7 @@ import (
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/person"
+	"github.com/leadsync/leadsync/internal/testenv"
 )
 
 const planTestConfig = `
@@ -170,20 +170,19 @@ func TestPlanCommandConfigError(t *testing.T) {
 // what the collector last kept, and sets it back afterwards; GOGC in the
 // environment wins. Tests' factories leave the collector alone.
 func TestPlanGC(t *testing.T) {
-	gcPercent := func() int { p := debug.SetGCPercent(100); debug.SetGCPercent(p); return p }
-	before := gcPercent()
+	before := testenv.GCPercent()
 	t.Setenv("GOGC", "")
 	restore := planGC()
-	if got := gcPercent(); got != planGCPercent {
+	if got := testenv.GCPercent(); got != planGCPercent {
 		t.Errorf("while planning GOGC is %d, want %d", got, planGCPercent)
 	}
 	restore()
-	if got := gcPercent(); got != before {
+	if got := testenv.GCPercent(); got != before {
 		t.Errorf("after the plan GOGC is %d, want %d again", got, before)
 	}
 	t.Setenv("GOGC", "50")
 	restore = planGC()
-	if got := gcPercent(); got != before {
+	if got := testenv.GCPercent(); got != before {
 		t.Errorf("with GOGC=50 set, the plan changed GOGC to %d", got)
 	}
 	restore()

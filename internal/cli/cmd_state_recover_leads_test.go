@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,8 +20,10 @@ import (
 // TestStateRecoverDropsLeadIDsOfNobody: a state.db whose lead lists name
 // a person it no longer holds (Bob, in three lists, removed without his
 // found_by) pulls into JSON that state push refuses, with the count and
-// the command to run; state recover drops those IDs, says how many, and
-// the state pulled after it pushes. The others stay, in their order.
+// the command to run; state recover drops those IDs, says how many (no
+// word of a journal: a database has none) and the serial it wrote, and
+// the state pulled after it pushes. The others stay, in their order. A
+// second recover has nothing to repair and writes nothing.
 func TestStateRecoverDropsLeadIDsOfNobody(t *testing.T) {
 	dir, db := stateWithLeadsOfNobody(t)
 	pulled := pullInto(t, dir)
@@ -35,12 +38,15 @@ func TestStateRecoverDropsLeadIDsOfNobody(t *testing.T) {
 	}
 
 	code, stdout, stderr = runIn(t, dir, "state", "recover")
-	if code != 0 || !strings.HasPrefix(stdout, "No journal to recover.\nDropped 3 lead IDs from the lead lists of 3 searches") {
+	if code != 0 || !strings.HasPrefix(stdout, "Dropped 3 lead IDs from the lead lists of 3 searches") {
 		t.Fatalf("state recover: exit %d\n%s%s", code, stdout, stderr)
 	}
 	got, err := db.Load()
 	if err != nil {
 		t.Fatal(err)
+	}
+	if want := fmt.Sprintf("Wrote the state: serial %d.\n", got.Serial); !strings.HasSuffix(stdout, want) {
+		t.Errorf("state recover said\n%s\nwant it to end with %q", stdout, want)
 	}
 	if err := got.Check(); err != nil {
 		t.Errorf("the state after recover: %v", err)
@@ -52,8 +58,8 @@ func TestStateRecoverDropsLeadIDsOfNobody(t *testing.T) {
 	}
 
 	code, stdout, _ = runIn(t, dir, "state", "recover")
-	if code != 0 || strings.Contains(stdout, "Dropped") {
-		t.Errorf("a second recover: exit %d\n%s", code, stdout)
+	if want := "Nothing to repair: every ID names someone (the state was not written).\n"; code != 0 || stdout != want {
+		t.Errorf("a second recover: exit %d\n%s\nwant\n%s", code, stdout, want)
 	}
 }
 

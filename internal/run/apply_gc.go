@@ -10,11 +10,11 @@ import (
 // applyGCPercent is the collector's GOGC while an apply runs on a partial
 // state holding applyGCPeople people in sketch or more (applyGC). Such a
 // state holds 200-250 MB that live to the end (the lead lists, the
-// sketches, the people read whole), and the reads of the people to
-// enrich and the plan's counts make about as much garbage again. At GOGC
-// 100 the heap grew to twice what it held before the first call: at
-// 3,000,000 people beside a track and refresh_on, 469-483 MB of peak
-// RSS; at 25, 379-407 MB, for up to 5 % more CPU (docs/performance.md,
+// sketches, the people read whole). The reads of the people to enrich
+// and the plan's counts make about as much garbage again. At GOGC 100
+// the heap grew to twice what it held before the first call. At
+// 3,000,000 people beside a track and refresh_on, that was 469-483 MB of
+// peak RSS; at 25, 379-407 MB, for up to 5 % more CPU (docs/performance.md,
 // "The apply beside refresh_on (fifteenth round)"). The calls that
 // follow make little garbage a second.
 const applyGCPercent = 25

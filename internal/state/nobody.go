@@ -10,11 +10,11 @@ import (
 // (a search's lead ID, a split run's node's lead ID, an import's person
 // ID, a profile read's person). leadsync never writes one, and Check
 // refuses a state that holds some. state recover repairs them as the
-// removal of that person would have (RemovePerson): the IDs leave the
+// removal of that person would have (RemovePerson). The IDs leave the
 // searches', split nodes' and imports' lists (the others stay, in their
-// order), and a profile read whose person is gone is removed, so that the
+// order). A profile read whose person is gone is removed, so that the
 // next apply reads it again. A store finds them by asking which IDs name
-// no person (FindNobody, the people unread), and cuts the lead lists
+// no person (FindNobody, the people unread). It cuts the lead lists
 // itself (Changes.Cut): memory goes with what is repaired, not with the
 // state.
 
@@ -181,7 +181,11 @@ func (s *State) DropNobody(n *Nobody) Repairs {
 	r.SplitIDs, r.Splits = s.dropFromSplits(gone)
 	r.ImportIDs, r.Imports = s.dropFromImports(gone)
 	if r.SplitIDs+r.ImportIDs > 0 {
-		s.touchMeta() // the split runs and the imports are in the header
+		// The split runs and the imports are in the header. state
+		// recover's Commit writes the header anyway, but the changes say
+		// every change, as SetConfiguration does: a flush of the changes
+		// alone (a checkpoint) writes it only then.
+		s.touchMeta()
 	}
 	r.Profiles = s.dropProfilesOf(gone)
 	return r

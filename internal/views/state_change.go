@@ -54,20 +54,25 @@ func (v StateChange) Pushed(path string, records, people int, where string) erro
 	return err
 }
 
-// Recovered says what state recover kept of the journal, what it left
-// out and where the journal went (movedTo, relative to the working
-// folder), then what it repaired of the records that named nobody.
+// Recovered says what state recover kept of a state file's journal,
+// what it left out and where the journal went (movedTo, relative to the
+// working folder). It then says what it repaired of the records that
+// named nobody, and the serial it wrote. A state database has no journal: its
+// output opens with the repairs.
 func (v StateChange) Recovered(res *run.Recovered, movedTo string) error {
 	w := newLineWriter(v.w)
 	switch j := res.Journal; {
 	case j != nil && j.MovedTo != "":
 		journalRecovered(w, j, movedTo)
-	case res.Repaired.Any():
+	case j != nil:
 		w.printf("No journal to recover.\n")
-	default:
-		w.printf("No journal to recover: the state is complete.\n")
 	}
 	nobodyRepaired(w, res.Repaired)
+	if res.Serial > 0 {
+		w.printf("Wrote the state: serial %d.\n", res.Serial)
+	} else {
+		w.printf("Nothing to repair: every ID names someone (the state was not written).\n")
+	}
 	return w.flush()
 }
 

@@ -258,7 +258,8 @@ func BackupOf(b Backend) (BackupKeeper, bool) {
 
 // JournalRecoverer is a backend that folds the readable part of a damaged
 // journal into the state (state recover). A backend that records each
-// call in a transaction has no journal to recover.
+// call in a transaction has no journal to recover: nil, as for a state
+// database.
 type JournalRecoverer interface {
 	RecoverJournal(now time.Time) (*RecoverResult, error)
 }

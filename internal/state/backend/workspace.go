@@ -96,4 +96,7 @@ type RecoverResult struct {
 	// Repaired counts the IDs naming nobody a state file's records lost
 	// as it was read (its check refuses them): state.Repairs.
 	Repaired state.Repairs
+	// Serial is the state's serial once recover saved it; 0 when it did
+	// not write it.
+	Serial uint64
 }

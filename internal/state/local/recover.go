@@ -60,12 +60,12 @@ func (store *Store) backupSummary() string {
 // records that name nobody are repaired as it is read (Repaired), and the
 // state saved for them alone when there is no journal. The caller holds
 // the lock. A state file that cannot be read otherwise is an error:
-// restore it first.
+// restore it first. Nil for a state database: it has no journal file.
 func (store *Store) RecoverJournal(now time.Time) (*backend.RecoverResult, error) {
 	if store.db != nil {
 		// Each call is a transaction of the database: there is no journal
 		// file to damage.
-		return &backend.RecoverResult{}, nil
+		return nil, nil
 	}
 	store.mu.Lock()
 	defer store.mu.Unlock()
@@ -79,7 +79,15 @@ func (store *Store) RecoverJournal(now time.Time) (*backend.RecoverResult, error
 	path := store.JournalPath()
 	jb, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return &backend.RecoverResult{Repaired: repaired}, store.saveRepaired(s, repaired)
+		res := &backend.RecoverResult{Repaired: repaired}
+		if !repaired.Any() {
+			return res, nil // a healthy state is not written
+		}
+		if err := store.save(s); err != nil {
+			return nil, err
+		}
+		res.Serial = s.Serial
+		return res, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("cannot read journal %s: %w", path, safefile.UnwrapPathErr(err))
@@ -92,21 +100,13 @@ func (store *Store) RecoverJournal(now time.Time) (*backend.RecoverResult, error
 	if err := store.save(s); err != nil {
 		return nil, err
 	}
+	res.Serial = s.Serial
 	res.MovedTo = path + ".damaged-" + now.UTC().Format("20060102T150405Z")
 	if err := os.Rename(path, res.MovedTo); err != nil {
 		return nil, &safefile.WriteError{Path: path, Err: err}
 	}
 	safefile.SyncDir(filepath.Dir(store.path))
 	return res, nil
-}
-
-// saveRepaired saves s when state recover repaired something in it (r):
-// a healthy state is not written.
-func (store *Store) saveRepaired(s *state.State, r state.Repairs) error {
-	if !r.Any() {
-		return nil
-	}
-	return store.save(s)
 }
 
 // readRepairingNobody reads the state file for state recover: New()

@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/testenv"
 )
 
 // streamSmall makes DecodeReaderAt stream every file, in pieces of n
@@ -203,25 +204,24 @@ func TestStrArena(t *testing.T) {
 // TestCollectLess: streams raise GOGC while any is under way and set it
 // back after the last; a GOGC higher already, or off, is left alone.
 func TestCollectLess(t *testing.T) {
-	gcPercent := func() int { p := debug.SetGCPercent(100); debug.SetGCPercent(p); return p }
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
 	a := collectLess()
 	b := collectLess()
-	if got := gcPercent(); got != streamGCPercent {
+	if got := testenv.GCPercent(); got != streamGCPercent {
 		t.Fatalf("GOGC %d while streaming, want %d", got, streamGCPercent)
 	}
 	a()
-	if got := gcPercent(); got != streamGCPercent {
+	if got := testenv.GCPercent(); got != streamGCPercent {
 		t.Fatalf("GOGC %d while a stream is still under way, want %d", got, streamGCPercent)
 	}
 	b()
-	if got := gcPercent(); got != 100 {
+	if got := testenv.GCPercent(); got != 100 {
 		t.Fatalf("GOGC %d after the streams, want 100 again", got)
 	}
 	for _, was := range []int{-1, 400} {
 		debug.SetGCPercent(was)
 		restore := collectLess()
-		if got := gcPercent(); got != was {
+		if got := testenv.GCPercent(); got != was {
 			t.Errorf("GOGC %d while streaming, want %d left alone", got, was)
 		}
 		restore()

@@ -18,12 +18,13 @@ import (
 var nobodyVictims = []string{"n1", "page:gus", "x1.[A]"}
 
 // testRecoverRepairsNobody: state recover (run.StateRecover) repairs
-// every record naming nobody on the stored state, read in part or whole:
-// the lead lists, the split node and the import lose those IDs (the
-// others kept in order), the profile read of someone gone is removed. The
+// every record naming nobody on the stored state, read in part or whole.
+// The lead lists, the split node and the import lose those IDs (the
+// others kept in order); the profile read of someone gone is removed. The
 // state it leaves is the one the removal of those people (RemovePerson)
-// leaves, its check passes, it says how many of each it repaired, and a
-// second recover writes nothing (the serial stays).
+// leaves, and its check passes. Recover says how many of each it
+// repaired and the serial it wrote. A second recover writes nothing: the
+// serial stays, and it says none.
 func testRecoverRepairsNobody(t *testing.T, k Kind) {
 	want := Fold(t, Events())
 	for _, id := range nobodyVictims {
@@ -48,8 +49,11 @@ func testRecoverRepairsNobody(t *testing.T, k Kind) {
 			must(t, err, "load after recover")
 			must(t, got.Check(), "the check after recover")
 			same(t, want, got, "the state after recover (-people removed +recovered)")
-			if res := recoverOnce(t, open, whole, 1); res.Repaired.Any() {
-				t.Errorf("a second recover repaired %+v", res.Repaired)
+			if res.Serial != got.Serial {
+				t.Errorf("recover said serial %d, the state is at %d", res.Serial, got.Serial)
+			}
+			if res := recoverOnce(t, open, whole, 1); res.Repaired.Any() || res.Serial != 0 {
+				t.Errorf("a second recover repaired %+v, serial %d", res.Repaired, res.Serial)
 			}
 			again, err := loadOnce(open("", Alice))
 			must(t, err, "load after the second recover")
