@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"math/rand/v2"
@@ -168,11 +169,14 @@ func (m memStore) CountPeople() (int, error) {
 }
 
 // TestClaimsReadOnToHalfTheState: in shared worlds whose claims pass the
-// walks (sharedWorld), the plan reads on while the people it read whole
-// are at most half of the state's people, and needs everyone past that
-// (readsMost). R people read whole by the first collection of the blocks
-// are most of a state of 2R-1 people: the plan needs everyone then, and
-// collects the blocks again for a state of 2R.
+// walks (sharedWorld), the plan reads on only while the people it read
+// whole, and those the wider walks may add, are at most half of the
+// state's people, and needs everyone past that (readsMost). R people
+// read whole by the first collection of the blocks are most of a state
+// of 2R-1 people: the plan needs everyone then, and collects the blocks
+// again for a state of 2R. Over states of 2R people and more, a plan
+// that collected the blocks again read whole at most half of them; over
+// a state far larger, it reads on.
 func TestClaimsReadOnToHalfTheState(t *testing.T) {
 	tried := 0
 	for seed := 0; seed < 400 && tried < 20; seed++ {
@@ -189,6 +193,14 @@ func TestClaimsReadOnToHalfTheState(t *testing.T) {
 		}
 		if half := claimsOfSize(t, f, kept, o, 2*read); half.collections < 2 {
 			t.Fatalf("seed %d: %d people read of %d: %d collections, want more", seed, read, 2*read, half.collections)
+		}
+		for _, size := range []int{2 * read, 3 * read, 4 * read, 8 * read} {
+			if got := claimsOfSize(t, f, kept, o, size); got.collections > 1 && 2*len(got.whole) > size {
+				t.Fatalf("seed %d: %d people read whole of %d after %d collections, want at most half", seed, len(got.whole), size, got.collections)
+			}
+		}
+		if far := claimsOfSize(t, f, kept, o, 1<<30); far.collections < 2 {
+			t.Fatalf("seed %d: %d collections of a state of %d people, want more", seed, far.collections, 1<<30)
 		}
 	}
 	if tried < 20 {
@@ -212,3 +224,34 @@ type sizedStore struct {
 }
 
 func (s sizedStore) CountPeople() (int, error) { return s.size, nil }
+
+// uncountedStore cannot count its people.
+type uncountedStore struct{ enrichMemStore }
+
+var errUncounted = errors.New("the people cannot be counted")
+
+func (uncountedStore) CountPeople() (int, error) { return 0, errUncounted }
+
+// TestAStoreThatCannotCountFailsTheClaims: in shared worlds whose claims
+// pass the walks (sharedWorld), a store that cannot count its people
+// fails the plan with its error (Err): never a silent read of everyone.
+func TestAStoreThatCannotCountFailsTheClaims(t *testing.T) {
+	tried := 0
+	for seed := 0; seed < 400 && tried < 10; seed++ {
+		rng := rand.New(rand.NewPCG(uint64(seed), 0xc1a1))
+		f, kept, o := sharedWorld(rng)
+		if first := claimsOfSize(t, f, kept, o, 0); first.collections > 1 || !first.NeedsEveryone() {
+			continue // decided by the first collection: nothing counted
+		}
+		tried++
+		st, facts := readFromStoreIn(t, f, kept, o, uncountedStore{enrichMemStore{memStore{f.st}}})
+		o.Enrich = facts
+		_, _ = Build(f.cfg, st, o)
+		if err := facts.Err(); !errors.Is(err, errUncounted) {
+			t.Fatalf("seed %d: the plan's error is %v, want %v", seed, err, errUncounted)
+		}
+	}
+	if tried < 10 {
+		t.Fatalf("%d worlds whose claims pass the walks: the test no longer tests the count", tried)
+	}
+}

@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"fmt"
 	"iter"
 	"slices"
 
@@ -17,9 +18,9 @@ import (
 // skips. After the claims, claimsRead checks that no block claimed past
 // the people its walk read with a place still free; if one did, the
 // blocks are collected again with more extra people (enrichClaims),
-// until the people read whole are most of the state (readsMost): the
-// plan then needs everyone. The bound over all
-// blocks counts the people not read whom the walks counted
+// and read whole on only while the people read whole stay at most half
+// of the state (readsMost): the plan then needs everyone. The bound
+// over all blocks counts the people not read whom the walks counted
 // (unionBound). A block the walk cannot decide (no limit, a safety cap,
 // nothing to enrich) or with a where is planned from a census of its own
 // (censusOf, recountMany); one that can take no place only counts its
@@ -149,7 +150,10 @@ func wheres(blocks []*config.Enrich) bool {
 }
 
 // readWhole reads the people of ids whole, by ID; with several blocks,
-// each person once for all their walks.
+// each person once for all their walks. A collection of the blocks after
+// the first (enrichClaims) reads none that would make the people read
+// whole most of the state (readsMost): the plan needs everyone instead,
+// and the walks stop (placesWalk.person).
 func (f *EnrichFacts) readWhole(ids []string) (map[string]*state.Person, error) {
 	if !f.many {
 		return f.people(ids)
@@ -162,6 +166,10 @@ func (f *EnrichFacts) readWhole(ids []string) (map[string]*state.Person, error) 
 		} else {
 			ask = append(ask, id)
 		}
+	}
+	if len(ask) > 0 && f.collections > 0 && f.readsMost(len(f.whole)+len(ask)) {
+		f.needsEveryone = true
+		return out, nil
 	}
 	read, err := f.people(ask)
 	if err != nil {
@@ -178,11 +186,12 @@ func (f *EnrichFacts) readWhole(ids []string) (map[string]*state.Person, error) 
 // (enrichPeople) and the people each enriches for sure (claimRounds).
 // Over a state read in part with several blocks, it collects them again
 // with more extra people while a block claims past its walk
-// (claimsRead): the walks read on, twice as far each time, so that what
-// they read in all is at most about twice what the last collection
-// needed. The plan needs everyone once the people read whole are most
-// of the state (readsMost). The walks end once they read every person
-// of their sources, so the collections do too.
+// (claimsRead): each walk reads on past twice its extra people, and the
+// claims. The collections after the first read by ID only while the
+// people read whole stay at most half of the state (readsMost, checked
+// before each read: readWhole): past that, the plan needs everyone. The
+// walks end once they read every person of their sources, so the
+// collections do too.
 // Each collection reports anew a where that cannot be evaluated.
 func (b *builder) enrichClaims() (blocks []*config.Enrich, people []blockPeople, certains [][]member, ok bool) {
 	diags := len(b.diags)
@@ -225,19 +234,29 @@ func (f *EnrichFacts) widen(more map[string]int) {
 }
 
 // readsMost reports whether n people read whole by ID are most of the
-// state: more than half of its people (the store's count, asked once). A person read by ID costs about twice one
-// of a read of everyone, so that past that share the plan reads every
-// person instead. A store that cannot count fails the plan (fail).
+// state: more than half of its people (the store's count, asked once).
+// A person read by ID costs about twice one of a read of everyone, so
+// that past that share the plan reads every person instead. A store
+// that cannot count fails the plan (fail).
 func (f *EnrichFacts) readsMost(n int) bool {
+	size, ok := f.statePeople()
+	return !ok || 2*n > size
+}
+
+// statePeople is how many people the store holds, asked once: the one
+// count the claims (readsMost) and the people held elsewhere
+// (heldReadMost) weigh their reads by ID against. ok is false when the
+// store cannot count: the plan fails (fail).
+func (f *EnrichFacts) statePeople() (size int, ok bool) {
 	if !f.sizeKnown {
 		size, err := f.store.CountPeople()
 		if err != nil {
-			f.fail(err)
-			return true
+			f.fail(fmt.Errorf("counting the state's people: %w", err))
+			return 0, false
 		}
 		f.stateSize, f.sizeKnown = size, true
 	}
-	return 2*n > f.stateSize
+	return f.stateSize, true
 }
 
 // claimsRead returns the blocks (with how many extra people their walks

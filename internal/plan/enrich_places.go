@@ -83,9 +83,10 @@ func (v *env) walkPlaces(e *config.Enrich, sources []source) *placesWalk {
 }
 
 // person returns the person at sources[i].ids[j] (id, not read) when
-// they take a place and one is left, else nil.
+// they take a place and one is left, else nil. Once the plan needs
+// everyone, the walk asks about no one more.
 func (w *placesWalk) person(i, j int, id string) *state.Person {
-	if w == nil || w.places <= 0 {
+	if w == nil || w.places <= 0 || w.v.facts.needsEveryone {
 		return nil
 	}
 	if _, ok := w.known[id]; !ok {

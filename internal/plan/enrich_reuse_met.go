@@ -92,17 +92,23 @@ func (f *reuseFacts) heldPage(places, most int) int {
 }
 
 // heldReadMost is the most people held the plan of e reads whole as it
-// meets or counts them (reuseFacts.read): maxHeldRead, or half the people
-// e's sources list when more (their lead lists' lengths, as the census
-// counts them). Those read are among them: past half, reading them by
-// ID costs more than one read of everyone. Only one block leaves people
-// held unread (firstHeld, findHeld), so the count is kept (most).
+// meets or counts them (reuseFacts.read): maxHeldRead, or half the
+// people e's sources list when more. Those are their lead lists'
+// lengths, as the census counts them, but never more than the state's
+// people (statePeople, the count readsMost weighs the claims' reads
+// against): a person several searches list is one person. Past half,
+// reading them by ID costs more than one read of everyone. Only one
+// block leaves people held unread (firstHeld, findHeld), so the count
+// is kept (most).
 func (v *env) heldReadMost(e *config.Enrich) int {
 	r := v.facts.reuse
 	if r.most == 0 {
 		listed := 0
 		for _, addr := range v.cfg.Resolve(e.From) {
 			listed += v.sourcePeople(addr).Len()
+		}
+		if size, ok := v.facts.statePeople(); ok {
+			listed = min(listed, size)
 		}
 		r.most = max(maxHeldRead, listed/heldListedPart)
 	}
@@ -265,7 +271,10 @@ func (c *Candidates) readHeldMet(v *env, e *config.Enrich, copies []reusedPerson
 // reads while e's copies leave places: twice those places and 16 more,
 // or twice the last page when that is more. Each page costs the block's
 // collect again (Reuses): H people held met before the copies take the
-// places cost about log H pages, not H/18 when no copy comes.
+// places cost about log H pages, not H/18 when no copy comes. It has no
+// cap (walkChunk): State.ReadPeople asks the store PeoplePage people at
+// a time, and the people read stay in the state however they are
+// paged; a cap would cost H/walkChunk collects.
 func (c *Candidates) nextHeldPage(places int) int {
 	c.heldPage = max(2*max(places, 0)+16, 2*c.heldPage)
 	return c.heldPage

@@ -18,7 +18,8 @@ import (
 // EnrichReadsOf answers runs on a partial state (applyPartial, as
 // run.partialEnrich reads it). Every planned enrich block's copies
 // (Reuses, with that state's counts, partialFacts, and the company
-// domains of the plan's facts, WithFacts) are those over the whole state, in the same order, from the same workspaces.
+// domains of the plan's facts, WithFacts) are those over the whole
+// state, in the same order, from the same workspaces.
 func TestReusesOverThePartialStateOfAnApply(t *testing.T) {
 	const worlds = 3200
 	defer keepReadKnobs()()

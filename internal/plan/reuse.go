@@ -271,6 +271,9 @@ func (c *Candidates) Reuses(st *state.State, e *config.Enrich, now time.Time) ([
 	if c.lookup == nil {
 		return nil, nil
 	}
+	// Each block's pages start small (nextHeldPage): one carried over
+	// from the block before reads more people held than e's copies need.
+	// That costs reads only, with no test: the copies are the same.
 	c.heldPage = 0
 	for {
 		v := c.env(st, now)
