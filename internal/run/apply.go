@@ -130,7 +130,7 @@ func apply(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView) error
 	stop := make(chan struct{})
 	// Watched until the apply returns: an interrupt while the state is
 	// committed or the spreadsheets written is noted, never fatal.
-	unwatch, stopNow := watchInterrupts(d.Interrupt, stop, cancel, view.Interrupted)
+	unwatch, stopNow, skipOnNext := watchInterrupts(d.Interrupt, stop, cancel, view.Interrupted)
 	defer unwatch()
 	// A closed standard output must not kill a run that is spending money:
 	// with SIGPIPE ignored, writes fail instead, and the run stops cleanly.
@@ -141,6 +141,7 @@ func apply(ctx context.Context, d Deps, opts ApplyOptions, view ApplyView) error
 	}
 	r.aborted = runCtx.Err() != nil && ctx.Err() == nil
 	r.stopped = closed(stop)
+	r.skipOnNext = skipOnNext
 	// Every call is folded in: a partial state reads no more people, its
 	// snapshot ends before the commit.
 	in.release()
@@ -435,6 +436,9 @@ type executed struct {
 	aborted bool
 	// stopped is set after a first interrupt (or what counts as one).
 	stopped bool
+	// skipOnNext makes any later interrupt skip the spreadsheets
+	// (watchInterrupts): called once the calls are over after a stop.
+	skipOnNext func()
 	// folded counts the events of an interrupted command the state
 	// loaded held and the commit writes (backend.UnfoldedCalls).
 	folded int
@@ -539,6 +543,7 @@ func finish(ctx context.Context, d Deps, cfg *config.Config, st *state.State, p 
 	}
 	if len(exports) > 0 {
 		if r.stopped {
+			r.skipOnNext() // the calls are over: a Ctrl-C now skips the spreadsheets
 			view.WritingAfterStop(len(exports))
 		}
 		written, err := writeAfterRun(ctx, d, cfg, st, exports, r.sum, log)

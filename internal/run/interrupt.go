@@ -5,22 +5,27 @@ import (
 	"os"
 	"os/signal"
 	"sync"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/leadsync/leadsync/internal/recovered"
 )
 
 // watchInterrupts closes stop on the first interrupt (then calls notify)
-// and calls cancel on the next one, as on any interrupt once stop is
-// closed: a closed standard output (stopNow) counts as the first. sig delivers the interrupts; nil means
+// and calls cancel on the second. sig delivers the interrupts; nil means
 // the process's SIGINT and SIGTERM. It returns a function that stops
-// watching, and one that acts as a first interrupt (safe to call more than
-// once, and after an interrupt). A panic of notify (a bug) leaves the run
+// watching, one that acts as a first interrupt without a notice (safe to
+// call more than once, and after an interrupt: a closed standard output),
+// and one that makes any later interrupt cancel (the spreadsheets written
+// after a stop: a Ctrl-C then skips them). A user's first Ctrl-C while
+// calls are in flight always waits for them. A panic of notify (a bug) leaves the run
 // stopping as the interrupt asked, the watch going on (a second interrupt
 // still cancels), and unwatch raises it again.
-func watchInterrupts(sig <-chan os.Signal, stop chan struct{}, cancel context.CancelFunc, notify func()) (unwatch, stopNow func()) {
+func watchInterrupts(sig <-chan os.Signal, stop chan struct{}, cancel context.CancelFunc, notify func()) (unwatch, stopNow, skipOnNext func()) {
 	var once sync.Once
 	stopNow = func() { once.Do(func() { close(stop) }) }
+	var skip atomic.Bool
+	skipOnNext = func() { skip.Store(true) }
 	var ch chan os.Signal
 	if sig == nil {
 		ch = make(chan os.Signal, 2)
@@ -37,12 +42,13 @@ func watchInterrupts(sig <-chan os.Signal, stop chan struct{}, cancel context.Ca
 			}
 		}()
 		defer recovered.Catch(&bug)
+		n := 0
 		for {
 			select {
 			case <-done:
 				return
 			case <-sig:
-				if closed(stop) { // a second interrupt
+				if n++; n > 1 || skip.Load() { // a second interrupt, or one past skipOnNext
 					cancel()
 					return
 				}
@@ -59,5 +65,5 @@ func watchInterrupts(sig <-chan os.Signal, stop chan struct{}, cancel context.Ca
 		<-ended
 		recovered.Raise(bug)
 	}
-	return unwatch, stopNow
+	return unwatch, stopNow, skipOnNext
 }

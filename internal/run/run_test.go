@@ -416,7 +416,7 @@ func TestSecondInterruptCancels(t *testing.T) {
 	stop := make(chan struct{})
 	ctx, cancel := context.WithCancel(context.Background())
 	notified := make(chan struct{})
-	unwatch, _ := watchInterrupts(sig, stop, cancel, func() { close(notified) })
+	unwatch, _, _ := watchInterrupts(sig, stop, cancel, func() { close(notified) })
 	defer unwatch()
 	sig <- os.Interrupt
 	<-notified
@@ -428,21 +428,45 @@ func TestSecondInterruptCancels(t *testing.T) {
 	<-ctx.Done()
 }
 
-// A closed standard output counts as the first interrupt (the view's
-// stopNow): the user's first Ctrl-C after it is the second, which
-// cancels, with no notice of a first.
-func TestAnInterruptAfterAClosedOutputCancels(t *testing.T) {
+// A closed standard output stops the run as a first interrupt does (the
+// view's stopNow), but the user's first Ctrl-C after it is still a first:
+// it is noticed and waits for the calls in flight (design: the first
+// interrupt waits for them), and only a second cancels.
+func TestAnInterruptAfterAClosedOutputStillWaits(t *testing.T) {
+	sig := make(chan os.Signal)
+	stop := make(chan struct{})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	notified := make(chan struct{})
+	unwatch, stopNow, _ := watchInterrupts(sig, stop, cancel, func() { close(notified) })
+	defer unwatch()
+	stopNow()
+	sig <- os.Interrupt
+	select {
+	case <-notified:
+	case <-ctx.Done():
+		t.Fatal("the user's first interrupt after a closed output cancelled: the calls in flight would be abandoned")
+	}
+	sig <- os.Interrupt
+	<-ctx.Done()
+}
+
+// Once the calls are over after a stop and the spreadsheets are written
+// (skipOnNext), any interrupt cancels: "a Ctrl-C now skips them" is true
+// after a closed output as after a first Ctrl-C.
+func TestAnInterruptWhileTheSheetsAreWrittenAfterAStopCancels(t *testing.T) {
 	sig := make(chan os.Signal)
 	stop := make(chan struct{})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var notified atomic.Bool
-	unwatch, stopNow := watchInterrupts(sig, stop, cancel, func() { notified.Store(true) })
+	unwatch, stopNow, skipOnNext := watchInterrupts(sig, stop, cancel, func() { notified.Store(true) })
 	stopNow()
+	skipOnNext()
 	sig <- os.Interrupt
 	unwatch() // the interrupt is handled before the watch ends
 	if ctx.Err() == nil || notified.Load() {
-		t.Fatalf("an interrupt after a closed output: cancelled %v, noticed as a first %v; want cancelled, no notice", ctx.Err() != nil, notified.Load())
+		t.Fatalf("an interrupt while the spreadsheets are written after a stop: cancelled %v, noticed as a first %v; want cancelled, no notice", ctx.Err() != nil, notified.Load())
 	}
 }
 
@@ -455,7 +479,7 @@ func TestAPanicOfTheInterruptsNoticeStillStops(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	notified := make(chan struct{})
-	unwatch, _ := watchInterrupts(sig, stop, cancel, func() {
+	unwatch, _, _ := watchInterrupts(sig, stop, cancel, func() {
 		close(notified)
 		panic("a bug in the notice")
 	})

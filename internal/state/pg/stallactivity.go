@@ -94,8 +94,9 @@ const activityQuery = `SELECT coalesce(a.state, ''), coalesce(a.wait_event_type,
 // probe asks the server what one session does (activity), on a
 // connection of its own: opened when the watch is armed and kept, so that
 // a server full when a limit comes (max_connections, the role's limit)
-// is still asked. It is opened again only once it has died: a server
-// restarted refuses, or says the session is gone.
+// is still asked. When a question on it fails, a timeout included (a
+// server restarted, a flow dropped unseen), it is closed and the question
+// asked once more on a new connection, with a limit of its own.
 type probe struct {
 	connStr string
 	pid     uint32        // the session asked about
