@@ -33,17 +33,7 @@ func TestAWriterStoppedBeforeItsRenameLeavesNoFile(t *testing.T) {
 func TestACSVWriterStoppedBeforeItsRenamesLeavesNoFile(t *testing.T) {
 	dir := t.TempDir()
 	j := syntheticJob(filepath.Join(dir, "leads.csv"), 10, fixedAt)
-	stop, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	j.opts.Stop = stop
-	tb := j.haltable(j.sheets[0].table)
-	fill := tb.fill
-	tb.fill = func(i int, row []cellValue) {
-		if i == 9 {
-			cancel()
-		}
-		fill(i, row)
-	}
+	stopAtRow(t, j, 9)
 	if _, err := (csvWriter{}).write(j); !errors.Is(err, ErrStopped) {
 		t.Fatalf("stopped at its last row: %v, want ErrStopped", err)
 	}
@@ -63,23 +53,31 @@ func stoppedWrite(t *testing.T, rows, stopAt int) (dir string, filled int) {
 	t.Cleanup(func() { spillMemory = was })
 	dir = t.TempDir()
 	j := syntheticJob(filepath.Join(dir, "leads.xlsx"), rows, fixedAt)
+	n := stopAtRow(t, j, stopAt)
+	if _, err := (xlsxWriter{}).write(j); !errors.Is(err, ErrStopped) {
+		t.Fatalf("stopped at row %d of %d: %v, want ErrStopped", stopAt, rows, err)
+	}
+	mustBeEmpty(t, tmp)
+	return dir, *n
+}
+
+// stopAtRow makes j's writer stop (Options.Stop ended) when row at of its
+// first sheet is filled; it returns where the rows filled are counted.
+func stopAtRow(t *testing.T, j *job, at int) *int {
 	stop, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	j.opts.Stop = stop
 	tb := j.haltable(j.sheets[0].table)
 	fill := tb.fill
+	filled := new(int)
 	tb.fill = func(i int, row []cellValue) {
-		filled++
-		if i == stopAt {
+		*filled++
+		if i == at {
 			cancel()
 		}
 		fill(i, row)
 	}
-	if _, err := (xlsxWriter{}).write(j); !errors.Is(err, ErrStopped) {
-		t.Fatalf("stopped at row %d of %d: %v, want ErrStopped", stopAt, rows, err)
-	}
-	mustBeEmpty(t, tmp)
-	return dir, filled
+	return filled
 }
 
 // mustBeEmpty fails the test when dir holds a file.
