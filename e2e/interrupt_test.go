@@ -46,7 +46,8 @@ func TestAnInterruptWhileTheSheetsAreWrittenAfterAClosedOutput(t *testing.T) {
 	closeAtAnEnrichment(t, stdout)
 	gate.open() // the next event's write fails: the run stops
 
-	before, err := readUntil(stderr, heldRowsNote)
+	errOut := bufio.NewReader(stderr)
+	before, err := readUntil(errOut, heldRowsNote)
 	if err != nil {
 		t.Fatalf("the writer was not held (%v); stderr:\n%s", err, before)
 	}
@@ -56,7 +57,7 @@ func TestAnInterruptWhileTheSheetsAreWrittenAfterAClosedOutput(t *testing.T) {
 	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
-	rest, _ := io.ReadAll(stderr)
+	rest, _ := io.ReadAll(errOut)
 	r := h.ended(cmd.Wait(), []string{"apply"}, "", before+string(rest))
 	if r.code != 1 || !strings.Contains(r.stderr, "Aborted. The state is saved") {
 		t.Errorf("a SIGINT while the spreadsheets were written: want exit 1 and \"Aborted. The state is saved\"\n%s", r)
@@ -106,17 +107,19 @@ func closeAtAnEnrichment(t *testing.T, stdout io.ReadCloser) {
 }
 
 // readUntil reads r's lines until one holds want, and returns those
-// before it; an error when r ends first.
-func readUntil(r io.Reader, want string) (string, error) {
+// before it; an error when r ends first. What follows stays in r.
+func readUntil(r *bufio.Reader, want string) (string, error) {
 	var before strings.Builder
-	sc := bufio.NewScanner(r)
-	for sc.Scan() {
-		if strings.Contains(sc.Text(), want) {
+	for {
+		line, err := r.ReadString('\n')
+		if strings.Contains(line, want) {
 			return before.String(), nil
 		}
-		before.WriteString(sc.Text() + "\n")
+		before.WriteString(line)
+		if err != nil {
+			return before.String(), err
+		}
 	}
-	return before.String(), errors.Join(errors.New("ended first"), sc.Err())
 }
 
 // wantAnswersInState fails the test unless the state holds every search
