@@ -1,6 +1,10 @@
 package plan
 
-import "github.com/leadsync/leadsync/internal/state"
+import (
+	"time"
+
+	"github.com/leadsync/leadsync/internal/state"
+)
 
 // answers are the other workspaces' answers a plan or an apply keeps
 // (env.reuse), by lookup key. The keys of one person found elsewhere,
@@ -9,16 +13,25 @@ import "github.com/leadsync/leadsync/internal/state"
 // 128 MB (docs/performance.md, "Reuse past the caps in less memory").
 type answers map[string]*state.Reusable
 
+// answerMark tells apart the answers of one lookup cheaply (answers.keep):
+// the workspace, the person's ID there and the enrichment's time.
+type answerMark struct {
+	workspace, id string
+	at            time.Time
+}
+
 // keep adds found (a lookup's answers) to a, the keys that name the same
-// enrichment sharing one answer.
+// enrichment sharing one answer: one of the same mark and equal in every
+// field.
 func (a answers) keep(found map[string]state.Reusable) {
-	shared := make(map[state.Reusable]*state.Reusable, len(found)/2+1)
+	shared := make(map[answerMark]*state.Reusable, len(found)/2+1)
 	for k, r := range found {
-		held, ok := shared[r]
-		if !ok {
+		mark := answerMark{r.Workspace, r.Enrichment.Result.ID, r.Enrichment.EnrichedAt}
+		held, ok := shared[mark]
+		if !ok || *held != r {
 			held = new(state.Reusable)
 			*held = r
-			shared[r] = held
+			shared[mark] = held
 		}
 		a[k] = held
 	}
