@@ -14,23 +14,28 @@ import (
 type answers map[string]*state.Reusable
 
 // answerMark tells apart the answers of one lookup cheaply (answers.keep):
-// the workspace, the person's ID there and the enrichment's time.
+// the workspace, the enriched person's ID, page name and network ID
+// there (the ID may be empty), the e-mail and the enrichment's time.
 type answerMark struct {
-	workspace, id string
-	at            time.Time
+	workspace, id, page, network, email string
+	at                                  time.Time
 }
 
 // keep adds found (a lookup's answers) to a, the keys that name the same
 // enrichment sharing one answer: one of the same mark and equal in every
-// field.
+// field. Should two answers of one mark differ, each is kept, the first
+// shared.
 func (a answers) keep(found map[string]state.Reusable) {
 	shared := make(map[answerMark]*state.Reusable, len(found)/2+1)
 	for k, r := range found {
-		mark := answerMark{r.Workspace, r.Enrichment.Result.ID, r.Enrichment.EnrichedAt}
+		res := &r.Enrichment.Result
+		mark := answerMark{r.Workspace, res.ID, res.PageName, res.NetworkID, res.Email, r.Enrichment.EnrichedAt}
 		held, ok := shared[mark]
 		if !ok || *held != r {
 			held = new(state.Reusable)
 			*held = r
+		}
+		if !ok {
 			shared[mark] = held
 		}
 		a[k] = held
