@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"maps"
 	"slices"
 	"time"
 
@@ -50,38 +51,42 @@ func (f *EnrichFacts) FillWhole(st *state.State) error {
 	return nil
 }
 
-// WalkedIDs are the IDs of the people not read whom the plan Build made
+// WalkedPeople are, by ID, the people not read whom the plan Build made
 // with f read whole: for the places the block's limit leaves
 // (placesWalk), to enrich from the census (collectCensus), or as people
 // held elsewhere met before the copies took the places (heldMet). An
-// apply reads them into its partial state, so that the engine's passes,
-// which count only the people read, find them where the plan did. The
-// copies would read the people held met too (readHeldMet), but a page at
-// a time, each page another collect of the block.
-func (f *EnrichFacts) WalkedIDs() []string {
+// apply holds them in its partial state as the plan read them
+// (State.HoldRead), so that the engine's passes, which count only the
+// people read, find them where the plan did. The copies would read the
+// people held met too (readHeldMet), but a page at a time, each page
+// another collect of the block.
+func (f *EnrichFacts) WalkedPeople() map[string]*state.Person {
 	if f == nil {
 		return nil
 	}
-	var ids []string
+	people := map[string]*state.Person{}
 	for _, w := range f.walks {
-		for id, p := range w.known {
-			if p != nil {
-				ids = append(ids, id)
-			}
-		}
+		addRead(people, w.known)
 	}
-	for id := range f.censusRead {
-		ids = append(ids, id)
-	}
+	addRead(people, f.censusRead)
 	if f.reuse != nil {
-		for id, p := range f.reuse.met {
-			if p != nil {
-				ids = append(ids, id)
-			}
+		addRead(people, f.reuse.met)
+	}
+	return people
+}
+
+// addRead adds to people those of read that are not nil.
+func addRead(people, read map[string]*state.Person) {
+	for id, p := range read {
+		if p != nil {
+			people[id] = p
 		}
 	}
-	slices.Sort(ids)
-	return slices.Compact(ids)
+}
+
+// WalkedIDs are the IDs of WalkedPeople, sorted.
+func (f *EnrichFacts) WalkedIDs() []string {
+	return slices.Sorted(maps.Keys(f.WalkedPeople()))
 }
 
 // partialFacts are the counts of every enrich block of cfg in st, a
