@@ -198,9 +198,10 @@ func (s *State) HoldRead(read map[string]*Person) {
 	}
 	var want []string
 	for id := range read {
-		if !pt.isAsked(id) {
-			want = append(want, id)
+		if pt.isAsked(id) {
+			continue
 		}
+		want = append(want, id)
 	}
 	held := func(ids []string) ([]*Person, error) {
 		ps := make([]*Person, 0, len(ids))
