@@ -179,7 +179,7 @@ type env struct {
 	// lookup asks the other workspaces for their enrichments; reuse holds
 	// the answers by lookup key, asked the keys asked about.
 	lookup ReuseLookup
-	reuse  map[string]state.Reusable
+	reuse  answers
 	asked  map[string]bool
 	// emp knows the company domains of this workspace's enrichments,
 	// which an enrichment copied from another workspace must match.

@@ -60,6 +60,7 @@ func (v *env) heldMet(e *config.Enrich, sources []source, i, j int, id string, b
 // everyone. When the store or the other workspaces cannot answer, Err
 // says why.
 func (v *env) readHeld(e *config.Enrich, sources []source, i, j, places int) {
+	v.heldGC()
 	r := v.facts.reuse
 	r.page = r.heldPage(places, v.heldReadMost(e))
 	ids := firstIDs(sources, i, j, r.page, func(id string) bool {

@@ -19,7 +19,7 @@ type Candidates struct {
 	// lookup asks the other workspaces of the backend; reuse and asked
 	// are its answers so far (each person is asked about once).
 	lookup ReuseLookup
-	reuse  map[string]state.Reusable
+	reuse  answers
 	asked  map[string]bool
 	emp    *employers
 	// excluded are the people the exclude blocks took out of a pass, over
@@ -48,7 +48,7 @@ type Candidates struct {
 // enrichments other workspaces hold.
 func NewCandidates(cfg *config.Config, lookup ReuseLookup) *Candidates {
 	return &Candidates{cfg: cfg, excl: cfg.Exclusion(), lookup: lookup,
-		reuse: map[string]state.Reusable{}, asked: map[string]bool{}, emp: &employers{}}
+		reuse: answers{}, asked: map[string]bool{}, emp: &employers{}}
 }
 
 // WithColleagues makes c learn the company domains from the store's
