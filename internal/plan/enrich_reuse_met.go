@@ -1,6 +1,8 @@
 package plan
 
 import (
+	"maps"
+
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/state"
 )
@@ -40,6 +42,7 @@ func (v *env) placesForCopies(e *config.Enrich) int {
 // another block's claims free.
 func (v *env) metUnread(e *config.Enrich, walk *placesWalk, sources []source, i, j int, id string, bp *blockPeople) *state.Person {
 	if p, held := v.heldMet(e, sources, i, j, id, bp); held {
+		walk.hand(id, p)
 		return p
 	}
 	p := walk.person(i, j, id)
@@ -186,7 +189,7 @@ func (v *env) heldToEnrich(e *config.Enrich, ids []string) ([]string, error) {
 	if err != nil || len(ids) == 0 {
 		return nil, err
 	}
-	people, err := v.readAsked(e, ids)
+	people, err := v.readHeldAsked(e, ids)
 	if err != nil || people == nil {
 		return nil, err
 	}
@@ -201,6 +204,32 @@ func (v *env) heldToEnrich(e *config.Enrich, ids []string) ([]string, error) {
 		}
 	}
 	return found, nil
+}
+
+// readHeldAsked is readAsked of the people of ids not read yet; those
+// another block read as it met them (reuseFacts.met) are not read again,
+// but asked about for e (askAbout).
+func (v *env) readHeldAsked(e *config.Enrich, ids []string) (map[string]*state.Person, error) {
+	r := v.facts.reuse
+	met := map[string]*state.Person{}
+	var unread []string
+	for _, id := range ids {
+		if p, read := r.met[id]; read {
+			met[id] = p
+		} else {
+			unread = append(unread, id)
+		}
+	}
+	people := map[string]*state.Person{}
+	if len(unread) > 0 {
+		read, err := v.readAsked(e, unread)
+		if err != nil || read == nil {
+			return nil, err
+		}
+		people = read
+	}
+	maps.Copy(people, met)
+	return people, v.askAbout(e, met)
 }
 
 // dueAmong are the people of ids (not read) but those the store's
@@ -265,6 +294,13 @@ func (f *reuseFacts) heldRead(id string) (held, read bool) {
 	}
 	_, read = f.met[id]
 	return true, read
+}
+
+// metHeld reports whether the plan read id, a person held elsewhere,
+// as a block met them (heldMet): counted where met, like the people read.
+func (v *env) metHeld(id string) bool {
+	_, read := v.heldUnread().heldRead(id)
+	return read
 }
 
 // leftUnread reports whether reuseReads left some of the people the other
