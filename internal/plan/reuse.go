@@ -224,8 +224,8 @@ func (b *builder) reusedSavings(people []blockPeople, cpe int) {
 	n := 0
 	for _, bp := range people {
 		for _, r := range bp.reused {
-			if !seen[r.p.ID] {
-				seen[r.p.ID] = true
+			if id := r.p.ID; !seen[id] {
+				seen[id] = true
 				n++
 				byWS[r.r.Workspace]++
 			}
