@@ -9,7 +9,9 @@
 // the testscript scripts of testdata/script (also on PostgreSQL);
 // kill_test.go, split_test.go, faults_test.go, disk_test.go, locks_test.go,
 // secrets_test.go, team_test.go, pace_test.go and claims_test.go the
-// guarantees of docs/reliability.md; quickstart_test.go the quickstart's
+// guarantees of docs/reliability.md; interrupt_test.go a real SIGINT
+// while the spreadsheets are written after a closed standard output;
+// quickstart_test.go the quickstart's
 // workbook; docs_test.go the docs' links and commands; layout_test.go that
 // every production function of the repository fits on a screen.
 //

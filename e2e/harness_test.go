@@ -4,7 +4,8 @@ package e2e
 // A helper used by one test file stays in that file.
 //
 //   - leadsync: TestMain, leadsyncBinary, processEnv (the real CLI as a
-//     process of its own, in a scrubbed environment); together and
+//     process of its own, in a scrubbed environment), holdRows (its
+//     spreadsheets' writer held until the test's interrupt); together and
 //     onBothBackends (a test's long cases started at once);
 //   - the sandbox: e2eRate, e2eServerRate, serveSandbox, holdReads (an
 //     answerGate: reads answered when the test says);
@@ -44,6 +45,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/leadsync/leadsync/internal/cli"
+	"github.com/leadsync/leadsync/internal/export"
 	"github.com/leadsync/leadsync/internal/sandbox"
 	"github.com/leadsync/leadsync/internal/state"
 	"github.com/leadsync/leadsync/internal/state/backend"
@@ -75,11 +77,12 @@ func TestMain(m *testing.M) {
 	})
 }
 
-// runLeadsync is leadsync's main with the two settings only tests make,
+// runLeadsync is leadsync's main with the settings only tests make,
 // read from this test binary's environment (the program itself reads no
 // such variable): testBackendEnv runs a configuration without a backend
-// block on pg, and testWriteRetryEnv shortens the waits before a failed
-// state write is tried again.
+// block on pg, testWriteRetryEnv shortens the waits before a failed
+// state write is tried again, and testHoldRowsEnv holds the spreadsheets'
+// writer at its first row (holdRows).
 func runLeadsync() int {
 	f := cli.NewSystemFactory()
 	if schema := os.Getenv(testBackendEnv); schema != "" {
@@ -94,6 +97,9 @@ func runLeadsync() int {
 			}
 			f.WriteRetryDelays = append(f.WriteRetryDelays, d)
 		}
+	}
+	if os.Getenv(testHoldRowsEnv) != "" {
+		export.HoldRows = holdRows
 	}
 	return cli.Run(context.Background(), f, os.Args[1:])
 }
@@ -193,6 +199,30 @@ const testBackendEnv = "LEADSYNC_TEST_PG_SCHEMA"
 // fault tests shorten run.WriteRetryDelays (about a minute) this way (read
 // by runLeadsync, in this test binary only).
 const testWriteRetryEnv = "LEADSYNC_TEST_WRITE_RETRY"
+
+// testHoldRowsEnv, set to anything, makes a leadsync process hold the
+// spreadsheets' writer at the first row of each sheet (holdRows; read by
+// runLeadsync, in this test binary only).
+const testHoldRowsEnv = "LEADSYNC_TEST_HOLD_ROWS"
+
+// heldRowsNote is what a leadsync process with testHoldRowsEnv says on
+// stderr when its writer is held.
+const heldRowsNote = "test: the spreadsheets' writer is held at its first row"
+
+// holdRows is export.HoldRows in a process with testHoldRowsEnv: it says
+// heldRowsNote, then waits for the writer's stop (an interrupt the test
+// sends), a minute at most: a stop that never comes lets the writer end
+// its files, which the test sees.
+func holdRows(stop context.Context) {
+	fmt.Fprintln(os.Stderr, heldRowsNote)
+	if stop == nil {
+		return
+	}
+	select {
+	case <-stop.Done():
+	case <-time.After(time.Minute):
+	}
+}
 
 // ---- The sandbox
 

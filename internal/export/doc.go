@@ -55,5 +55,7 @@
 // Files are written under a temporary name in their folder and renamed into
 // place only when complete. Options.Stop (apply's second interrupt) stops
 // a writer between batches of rows and before each rename: its temporary
-// files are removed, and Write returns ErrStopped.
+// files are removed, and Write returns ErrStopped. HoldRows, set only by
+// the end-to-end tests' leadsync process, holds a writer at its first row
+// until a test's interrupt has come.
 package export

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 	"syscall"
 	"time"
 
@@ -333,9 +334,24 @@ func (a *atomicFile) finish() error {
 // make it fail.
 var testHookBeforeRename func(path string) error
 
-// haltable gives t the job's stop, checked between batches of rows.
+// HoldRows, when set, is called as a writer fills the first row of each
+// sheet, with the writer's stop (Options.Stop, nil when none): a test of
+// the real process (e2e's runLeadsync) holds the writer there, in the
+// middle of its files, until it has sent an interrupt. leadsync never
+// sets it.
+var HoldRows func(stop context.Context)
+
+// haltable gives t the job's stop, checked between batches of rows, and
+// HoldRows when set.
 func (j *job) haltable(t *table) *table {
 	t.halted = j.opts.halted
+	if hold := HoldRows; hold != nil {
+		fill, once := t.fill, new(sync.Once)
+		t.fill = func(i int, row []cellValue) {
+			once.Do(func() { hold(j.opts.Stop) })
+			fill(i, row)
+		}
+	}
 	return t
 }
 

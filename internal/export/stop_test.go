@@ -12,8 +12,21 @@ import (
 // the next batch, removes its temporary files, the rows' spill file in
 // the system temp folder included, and puts nothing in place.
 func TestAWriterStoppedInItsRowsLeavesNoFile(t *testing.T) {
+	stoppedInItsRows(t, xlsxWriter{}, "leads.xlsx")
+}
+
+// A CSV writer stopped midway through its rows stops at the next batch,
+// removes its temporary files and puts none of its files in place.
+func TestACSVWriterStoppedInItsRowsLeavesNoFile(t *testing.T) {
+	stoppedInItsRows(t, csvWriter{}, "leads.csv")
+}
+
+// stoppedInItsRows checks that w, stopped at row 20,000 of 50,000, stops
+// before its last row and leaves no file.
+func stoppedInItsRows(t *testing.T, w writer, name string) {
+	t.Helper()
 	const rows, stopAt = 50_000, 20_000
-	dir, filled := stoppedWrite(t, rows, stopAt)
+	dir, filled := stoppedWrite(t, w, name, rows, stopAt)
 	if filled >= rows {
 		t.Errorf("the writer filled all %d rows after its stop at row %d, want it to stop at the next batch", rows, stopAt)
 	}
@@ -24,27 +37,24 @@ func TestAWriterStoppedInItsRowsLeavesNoFile(t *testing.T) {
 // place and removes its temporary file.
 func TestAWriterStoppedBeforeItsRenameLeavesNoFile(t *testing.T) {
 	const rows = 10 // less than a batch: the stop is seen before the rename only
-	dir, _ := stoppedWrite(t, rows, rows-1)
+	dir, _ := stoppedWrite(t, xlsxWriter{}, "leads.xlsx", rows, rows-1)
 	mustBeEmpty(t, dir)
 }
 
 // A CSV writer stopped after its last row puts none of its files in
 // place: they go in together, or not at all.
 func TestACSVWriterStoppedBeforeItsRenamesLeavesNoFile(t *testing.T) {
-	dir := t.TempDir()
-	j := syntheticJob(filepath.Join(dir, "leads.csv"), 10, fixedAt)
-	stopAtRow(t, j, 9)
-	if _, err := (csvWriter{}).write(j); !errors.Is(err, ErrStopped) {
-		t.Fatalf("stopped at its last row: %v, want ErrStopped", err)
-	}
+	const rows = 10
+	dir, _ := stoppedWrite(t, csvWriter{}, "leads.csv", rows, rows-1)
 	mustBeEmpty(t, dir)
 }
 
-// stoppedWrite writes rows synthetic rows into a new folder, the writer
-// stopped when row stopAt is filled, rows spilled past 64 KiB into a
-// temp folder of the test's. It checks the write's error is ErrStopped,
-// and returns the folder and how many rows were filled.
-func stoppedWrite(t *testing.T, rows, stopAt int) (dir string, filled int) {
+// stoppedWrite has w write rows synthetic rows into file name of a new
+// folder, the writer stopped when row stopAt is filled, an XLSX's rows
+// spilled past 64 KiB into a temp folder of the test's. It checks the
+// write's error is ErrStopped and that temp folder left empty, and
+// returns the folder and how many rows were filled.
+func stoppedWrite(t *testing.T, w writer, name string, rows, stopAt int) (dir string, filled int) {
 	t.Helper()
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp)
@@ -52,9 +62,9 @@ func stoppedWrite(t *testing.T, rows, stopAt int) (dir string, filled int) {
 	spillMemory = 64 << 10
 	t.Cleanup(func() { spillMemory = was })
 	dir = t.TempDir()
-	j := syntheticJob(filepath.Join(dir, "leads.xlsx"), rows, fixedAt)
+	j := syntheticJob(filepath.Join(dir, name), rows, fixedAt)
 	n := stopAtRow(t, j, stopAt)
-	if _, err := (xlsxWriter{}).write(j); !errors.Is(err, ErrStopped) {
+	if _, err := w.write(j); !errors.Is(err, ErrStopped) {
 		t.Fatalf("stopped at row %d of %d: %v, want ErrStopped", stopAt, rows, err)
 	}
 	mustBeEmpty(t, tmp)

@@ -12,7 +12,11 @@
 // refresh_on also takes the people a block enriched who have left its
 // sources (collectFormer), plan and apply alike. Moved blocks are
 // resolved against the state here (Moves): the plan shows each move, and
-// is made on the state as it will be once apply has recorded them.
+// is made on the state as it will be once apply has recorded them. What
+// a plan reads of a stored state is decided here too (reads.go, ReadsOf):
+// for enrich blocks and tracks, the store's answers and packed sketches
+// instead of every person (enrich_store.go, enrich_census.go,
+// track_sketched.go).
 //
 // Spending only where it adds value is decided here too: the exclude
 // blocks take people out of the candidates (exclude.go), imports give

@@ -153,10 +153,10 @@ func wheres(blocks []*config.Enrich) bool {
 }
 
 // readWhole reads the people of ids whole, by ID; with several blocks,
-// each person once for all their walks. A collection of the blocks after
-// the first (enrichClaims) reads none that would make the people read
-// whole most of the state (readsMost): the plan needs everyone instead,
-// and the walks stop (placesWalk.person).
+// each person once for all their walks. Once a collection of the blocks
+// has run (enrichClaims), every read by ID here that would make the
+// people read whole most of the state (readsMost) reads none: the plan
+// needs everyone instead, and the walks stop (placesWalk.person).
 func (f *EnrichFacts) readWhole(ids []string) (map[string]*state.Person, error) {
 	if !f.many {
 		return f.people(ids)

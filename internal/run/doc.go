@@ -17,7 +17,10 @@
 // enrichments in flight across the workspaces, claims.go, for a plan that
 // enriches), commits the state and writes the exports. A
 // plan whose only changes are spreadsheets to write opens no journal and
-// commits nothing: it writes those spreadsheets and no others.
+// commits nothing: it writes those spreadsheets and no others. A plan
+// that reads no person in bulk runs on a partial state when the people
+// are in a store (applyState: the records, the lead lists it reads,
+// packed, and the people it names).
 // Plan loads the state without a lock (EarlyLoad starts that load while
 // the configuration is parsed), makes its one billing call and builds the
 // plan; SavePlan writes it for a later apply. Export is the export

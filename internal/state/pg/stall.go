@@ -44,7 +44,8 @@ const DefaultStallLimit = 5 * time.Minute
 // betweenStepsGrace is how recently a session idle at the stall limit
 // must have left its last statement to be taken for a client between
 // two steps (preparing the next batch), not one that stopped. It covers
-// the question's own connection (at most probeLimit) and a loaded
+// the question (at most probeLimit on the kept connection, then as much
+// on a new one) and a loaded
 // client's pause between two statements; it is a tenth of
 // DefaultStallLimit.
 const betweenStepsGrace = 30 * time.Second
@@ -62,6 +63,7 @@ type stallWatch struct {
 	limit  time.Duration
 	grace  time.Duration // betweenStepsGrace, unless a test's
 	timer  stallTimer
+	now    func() time.Time // time.Now, unless a test's: how long ask took
 	// ask asks the server what the work's session is doing; done, when
 	// set, ends what ask holds (its connection) once the watch ends.
 	ask    func() (activity, error)
@@ -124,6 +126,9 @@ func (w *stallWatch) watch(ctx context.Context, first string) (context.Context, 
 	if w.timer == nil {
 		w.timer = realTimer
 	}
+	if w.now == nil {
+		w.now = time.Now
+	}
 	w.progress(first)
 	return context.WithValue(ctx, stallKey{}, w), w
 }
@@ -162,7 +167,9 @@ func (w *stallWatch) fire(gen int) {
 	}
 	defer w.firing.Done()
 	var act activity
+	asked := w.now()
 	err := recovered.Call(func() (err error) { act, err = w.ask(); return err }) // a panic cuts the work
+	took := w.now().Sub(asked)
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.ended || gen != w.gen {
@@ -172,7 +179,7 @@ func (w *stallWatch) fire(gen int) {
 		w.arm()
 		return
 	}
-	w.cutNow(act, err)
+	w.cutNow(act, err, took)
 }
 
 // goesOn says whether the step under way is given another limit, by
@@ -220,14 +227,15 @@ func (w *stallWatch) firingNow(gen int) bool {
 
 // cutNow ends the work at its step: the stall recorded and its context
 // cancelled at once, so that no later step (its COMMIT) is sent once the
-// stall names this one. The caller holds w.mu.
-func (w *stallWatch) cutNow(act activity, askErr error) {
+// stall names this one. askErr is the question's error, took how long
+// the question went on. The caller holds w.mu.
+func (w *stallWatch) cutNow(act activity, askErr error, took time.Duration) {
 	why := act.why()
 	switch {
 	case w.refused:
 		why = fmt.Sprintf("the server refused twice, a limit apart, to say what it was doing (%v)", askErr)
 	case askErr != nil:
-		why = fmt.Sprintf("the server did not say within %s what it was doing (%v)", probeLimit, askErr)
+		why = fmt.Sprintf("the server did not say what it was doing: its question failed after %s (%v)", took.Round(time.Millisecond), askErr)
 	}
 	limits := time.Duration(w.gen - w.began + 1) // the limits the step has gone on for
 	w.ended, w.cut = true, &stallError{limit: limits * w.limit, step: w.step, why: why}

@@ -389,6 +389,9 @@ func (c *stepClock) after(d time.Duration, f func()) func() bool {
 	}
 }
 
+// wall is c's time as a wall clock's, from the Unix epoch.
+func (c *stepClock) wall() time.Time { return time.Unix(0, 0).Add(c.advance(0)) }
+
 // advance moves c by d and fires the timers whose time has come; it
 // returns the time.
 func (c *stepClock) advance(d time.Duration) time.Duration {

@@ -54,9 +54,11 @@ func cancelBackend(t *testing.T, cs string, pid uint32) {
 // it does not run, and a question it does not answer cut the work, and
 // the stall says why. A session idle for less than the grace (its client
 // between two steps) is given one more limit, not two: still idle at the
-// next one, no step begun, it is cut.
+// next one, no step begun, it is cut. A question that fails says how
+// long it went on (each takes 20.007 s here, as a kept connection's and a
+// new one's limits would).
 func TestWhatTheServerSaysDecides(t *testing.T) {
-	const grace = 30 * time.Second
+	const grace, took = 30 * time.Second, 20*time.Second + 7*time.Millisecond
 	for _, c := range []struct {
 		act    activity
 		err    error
@@ -73,17 +75,17 @@ func TestWhatTheServerSaysDecides(t *testing.T) {
 		{act: activity{state: "idle", inState: 3 * time.Millisecond}, graced: true, want: "PostgreSQL was not running it (its session was idle for 3ms)"},
 		{act: activity{state: "active", waitType: "Lock", inState: time.Millisecond}, want: "it waited for a lock"},
 		{act: activity{}, want: "its session had ended"},
-		{err: errors.New("timeout: no answer"), want: "the server did not say within 10s what it was doing (timeout: no answer)"},
+		{err: errors.New("timeout: no answer"), want: "the server did not say what it was doing: its question failed after 20.007s (timeout: no answer)"},
 		{err: probeRefused(&pgconn.PgError{Code: "53300", Message: "too many connections for role"}), graced: true,
 			want: "the server refused twice, a limit apart, to say what it was doing (the server refused a connection to ask: : too many connections for role (SQLSTATE 53300))"},
 		{err: probeRefused(&pgconn.PgError{Code: "57P03", Message: "the database system is starting up"}), graced: true,
 			want: "the server refused twice, a limit apart, to say what it was doing (the server refused a connection to ask: : the database system is starting up (SQLSTATE 57P03))"},
-		{err: probeRefused(&pgconn.PgError{Code: "28P01", Message: "password authentication failed"}), want: "the server did not say within 10s what it was doing (: password authentication failed (SQLSTATE 28P01))"},
+		{err: probeRefused(&pgconn.PgError{Code: "28P01", Message: "password authentication failed"}), want: "the server did not say what it was doing: its question failed after 20.007s (: password authentication failed (SQLSTATE 28P01))"},
 	} {
 		clock := &stepClock{}
 		asked := 0
-		w := &stallWatch{limit: time.Minute, grace: grace, timer: clock.after,
-			ask: func() (activity, error) { asked++; return c.act, c.err }}
+		w := &stallWatch{limit: time.Minute, grace: grace, timer: clock.after, now: clock.wall,
+			ask: func() (activity, error) { asked++; clock.advance(took); return c.act, c.err }}
 		ctx, _ := w.watch(context.Background(), "SELECT 1")
 		clock.advance(time.Minute)
 		if cut := context.Cause(ctx) != nil; cut != (c.want != "" && !c.graced) {

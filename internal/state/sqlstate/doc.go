@@ -11,7 +11,10 @@
 // numbered addresses of found_by, since 7 the workspace's count of
 // their changes, and since 8 the enrichments' and histories' addresses
 // numbered too, addrs.go), and the reading and writing
-// of a state over database/sql (db.go).
+// of a state over database/sql (read.go, write.go, bulk.go). Reader.People
+// is the store of a state.Base: it answers the Base's questions from the
+// indexes (enrichindex.go, censussketch.go, tracksketch.go, values.go),
+// lead lists packed (lists_packed.go), without reading every person.
 //
 // A query a command needs later (the searches due, an enrich block's
 // candidates) goes into queries.go, beside an index in both schemas when
