@@ -24,19 +24,23 @@ import (
 // plan made so is the whole state's, byte for byte; an apply over the
 // people read copies as over the whole state (sameReuses); some plans
 // read fewer people than the state holds.
-// LEADSYNC_REUSE_WORLDS plans more; seed 2221 always runs.
+// LEADSYNC_REUSE_WORLDS plans more; six seeds past them always run.
 func TestSeveralBlocksReadThePeopleHeldAsMet(t *testing.T) {
 	defer keepReadKnobs()()
 	defer func(n int) { censusPage = n }(censusPage)
 	defer func(m func(*config.Config, *config.Enrich, person.Lead) (bool, error)) { match = m }(match)
-	worlds := 1600
+	worlds := 800
 	if n, err := strconv.Atoi(os.Getenv("LEADSYNC_REUSE_WORLDS")); err == nil {
 		worlds = n
 	}
 	var n struct{ planned, everyone, met, copied, census, applied, fewer int }
-	// 2221: refresh_on's count of the fresh people not read took in a
-	// person held read as met (metHeld).
-	for _, seed := range seedsAnd(worlds, 2221) {
+	// Past the worlds, seeds that once failed: 998 (a person held read by
+	// another block not asked about for this one: askMet), 1087 and 1473
+	// (places another block frees: metUnread), 831 (a where's count of
+	// copies: candidatePages.ask), 1557 (people held read by another block
+	// after this one passed them: readHeldAsked), 2221 (refresh_on's count
+	// of the fresh not read took in a person held read as met: metHeld).
+	for _, seed := range seedsAnd(worlds, 998, 1087, 1473, 831, 1557, 2221) {
 		f, o, others := heldManyWorld(seed)
 		if !others {
 			continue
@@ -67,7 +71,7 @@ func TestSeveralBlocksReadThePeopleHeldAsMet(t *testing.T) {
 		n.fewer += btoi(len(st.People) < len(f.st.People))
 	}
 	t.Logf("%+v", n)
-	if n.planned < 150 || n.met < 40 || n.copied < 60 || n.census < 20 || n.applied < 50 || n.fewer < 40 || n.everyone < 10 {
+	if n.planned < 150 || n.met < 40 || n.copied < 50 || n.census < 40 || n.applied < 50 || n.fewer < 40 || n.everyone < 5 {
 		t.Fatalf("worlds of several blocks beside people held unread %+v: the test no longer tests heldMet for several blocks", n)
 	}
 }
