@@ -146,7 +146,7 @@ type builder struct {
 	// tracked maps each person a track reads in this run to its address.
 	tracked map[*state.Person]string
 	// trackedSketch are those of them held in sketch (trackNow).
-	trackedSketch []bool
+	trackedSketch marks
 	// idx is what --target and --replace look their addresses up in
 	// (index).
 	idx *targetIndex

@@ -35,7 +35,7 @@ func (v *env) readInSketch(id string) int {
 		return -1
 	}
 	i := v.st.TrackSketches().Find(id)
-	if i < 0 || !f.trackedSketch[i] {
+	if i < 0 || !f.trackedSketch.has(i) {
 		return -1
 	}
 	return i
@@ -49,8 +49,8 @@ func (v *env) readInSketch(id string) int {
 func (v *env) unreadFresh(bp *blockPeople, e *config.Enrich, id string) {
 	if f, sk := v.facts, v.st.TrackSketches(); f != nil && sk != nil {
 		if i := sk.Find(id); i >= 0 {
-			f.metBy(e, sk)[i] = true
-			if f.trackedSketch != nil && f.trackedSketch[i] {
+			f.metBy(e, sk).set(i)
+			if f.trackedSketch != nil && f.trackedSketch.has(i) {
 				bp.sketchRead(f, i)
 				return
 			}
@@ -64,13 +64,13 @@ func (v *env) unreadFresh(bp *blockPeople, e *config.Enrich, id string) {
 // read whole (unreadFresh), by index. A mark stays true for the Build:
 // the sources are the same at each collection of e (enrichClaims), and
 // a member marked then read whole is known (eachFormerSketch skips it).
-func (f *EnrichFacts) metBy(e *config.Enrich, sk *state.TrackSketches) []bool {
+func (f *EnrichFacts) metBy(e *config.Enrich, sk *state.TrackSketches) marks {
 	if f.metSketch == nil {
-		f.metSketch = map[string][]bool{}
+		f.metSketch = map[string]marks{}
 	}
 	met := f.metSketch[e.Address]
 	if met == nil {
-		met = make([]bool, sk.Len())
+		met = newMarks(sk.Len())
 		f.metSketch[e.Address] = met
 	}
 	return met
@@ -83,20 +83,9 @@ func (f *EnrichFacts) metBy(e *config.Enrich, sk *state.TrackSketches) []bool {
 // 900,000, growing by appends made 11 MB of garbage.
 func (bp *blockPeople) sketchRead(f *EnrichFacts, i int) {
 	if bp.sketched == nil {
-		bp.sketched = make([]int32, 0, trues(f.trackedSketch))
+		bp.sketched = make([]int32, 0, f.trackedSketch.count())
 	}
 	bp.sketched = append(bp.sketched, int32(i))
-}
-
-// trues counts the true values of bs.
-func trues(bs []bool) int {
-	n := 0
-	for _, b := range bs {
-		if b {
-			n++
-		}
-	}
-	return n
 }
 
 // formerSketched takes into bp.sketched, among the people of e a read
@@ -108,7 +97,7 @@ func (v *env) formerSketched(bp *blockPeople, e *config.Enrich) {
 	if f == nil || f.trackedSketch == nil {
 		return
 	}
-	v.eachFormerSketch(e, func(i int) bool { return f.trackedSketch[i] }, func(i int) { bp.sketchRead(f, i) })
+	v.eachFormerSketch(e, f.trackedSketch.has, func(i int) { bp.sketchRead(f, i) })
 }
 
 // formerUnreadSketched lists formerUnread's people from the sketches
@@ -121,7 +110,7 @@ func (v *env) formerUnreadSketched(e *config.Enrich) (ids []string, ok bool) {
 		return nil, false
 	}
 	read := v.facts.trackedSketch
-	v.eachFormerSketch(e, func(i int) bool { return read == nil || !read[i] }, func(i int) { ids = append(ids, sk.ID(i)) })
+	v.eachFormerSketch(e, func(i int) bool { return read == nil || !read.has(i) }, func(i int) { ids = append(ids, sk.ID(i)) })
 	return ids, true
 }
 
@@ -134,7 +123,7 @@ func (v *env) eachFormerSketch(e *config.Enrich, take func(int) bool, fn func(in
 	f, sk := v.facts, v.st.TrackSketches()
 	met := f.metSketch[e.Address]
 	for i := range sk.Len() {
-		if (met == nil || !met[i]) && take(i) && sk.By(i) == e.Address && !v.known(sk.ID(i)) {
+		if (met == nil || !met.has(i)) && take(i) && sk.By(i) == e.Address && !v.known(sk.ID(i)) {
 			fn(i)
 		}
 	}
@@ -153,8 +142,8 @@ func (b *builder) sketchedAgain(e *config.Enrich, age time.Duration) int {
 	}
 	sk := b.v.st.TrackSketches()
 	var again []string
-	for i, read := range f.trackedSketch {
-		if read && sk.By(i) == e.Address && !b.v.known(sk.ID(i)) {
+	for i := range sk.Len() {
+		if f.trackedSketch.has(i) && sk.By(i) == e.Address && !b.v.known(sk.ID(i)) {
 			again = append(again, sk.ID(i))
 		}
 	}

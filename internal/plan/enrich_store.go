@@ -83,8 +83,8 @@ type EnrichFacts struct {
 	// trackedSketch are the people in sketch a track of this run reads
 	// (builder.trackNow); metSketch, by block, the people in sketch met
 	// among its members (unreadFresh, formerSketched).
-	trackedSketch []bool
-	metSketch     map[string][]bool
+	trackedSketch marks
+	metSketch     map[string]marks
 }
 
 // Fill gives st, read as EnrichReadsOf says, the people it reads in

@@ -153,7 +153,7 @@ func (l Listed) Next(n int) ([]string, Listed) {
 // held whole by pointer, those in sketch by index.
 type trackSeen struct {
 	whole  map[*state.Person]bool
-	sketch []bool
+	sketch marks
 }
 
 // add marks t, false when it was marked already.
@@ -166,12 +166,12 @@ func (s *trackSeen) add(v *env, t trackee) bool {
 		return true
 	}
 	if s.sketch == nil {
-		s.sketch = make([]bool, v.st.TrackSketches().Len())
+		s.sketch = newMarks(v.st.TrackSketches().Len())
 	}
-	if s.sketch[t.i] {
+	if s.sketch.has(int(t.i)) {
 		return false
 	}
-	s.sketch[t.i] = true
+	s.sketch.set(int(t.i))
 	return true
 }
 
@@ -181,7 +181,7 @@ func (b *builder) trackedNow(t trackee) bool {
 	if t.p != nil {
 		return b.tracked[t.p] != ""
 	}
-	return b.trackedSketch != nil && b.trackedSketch[t.i]
+	return b.trackedSketch != nil && b.trackedSketch.has(int(t.i))
 }
 
 // trackedSketchOf reports whether a track of this run reads the person
@@ -192,7 +192,7 @@ func (b *builder) trackedSketchOf(id string) bool {
 		return false
 	}
 	i := b.v.st.TrackSketches().Find(id)
-	return i >= 0 && b.trackedSketch[i]
+	return i >= 0 && b.trackedSketch.has(i)
 }
 
 // trackNow records that the track at addr reads t in this run.
@@ -202,12 +202,12 @@ func (b *builder) trackNow(t trackee, addr string) {
 		return
 	}
 	if b.trackedSketch == nil {
-		b.trackedSketch = make([]bool, b.v.st.TrackSketches().Len())
+		b.trackedSketch = newMarks(b.v.st.TrackSketches().Len())
 		if b.v.facts != nil {
 			b.v.facts.trackedSketch = b.trackedSketch // refresh_on asks (readInSketch)
 		}
 	}
-	b.trackedSketch[t.i] = true
+	b.trackedSketch.set(int(t.i))
 }
 
 // trackSketchGCPeople is the people in sketch from which a plan lowers

@@ -1,6 +1,9 @@
 package state
 
-import "unsafe"
+import (
+	"math/bits"
+	"unsafe"
+)
 
 // A list appended to one value at a time and grown by append copies what
 // it holds at each growth, and keeps up to a fifth more room than it
@@ -122,4 +125,40 @@ func (t *textChunks) tooLong() bool {
 		}
 	}
 	return false
+}
+
+// sparseTimes are times appended one at a time (Unix nanoseconds), any of
+// them noTime: the times a track's people were last read, which those
+// never read lack. Only the times set are kept (at, in chunks), and a bit
+// a value says which are (set), with the count of those set before each
+// word of bits (ranks). Beside a new track of 3,000,000 enriched, nine
+// in ten never read, int64 each took 24 MB; so about 3 MB. When every
+// value is set, the bits and counts add 0.7 MB to 3,000,000 times.
+type sparseTimes struct {
+	set   []uint64 // bit i%64 of set[i/64]: the i-th value is a time
+	ranks []uint32 // the times set before set[k]
+	at    Chunks[int64]
+	n     int
+}
+
+// Add appends v, noTime for none.
+func (s *sparseTimes) Add(v int64) {
+	if s.n%64 == 0 {
+		s.set = append(s.set, 0)
+		s.ranks = append(s.ranks, uint32(s.at.Len()))
+	}
+	if v != noTime {
+		s.set[s.n/64] |= 1 << (s.n % 64)
+		s.at.Add(v)
+	}
+	s.n++
+}
+
+// At is the i-th value added, noTime for none.
+func (s *sparseTimes) At(i int) int64 {
+	w, bit := s.set[i/64], uint64(1)<<(i%64)
+	if w&bit == 0 {
+		return noTime
+	}
+	return s.at.At(int(s.ranks[i/64]) + bits.OnesCount64(w&(bit-1)))
 }

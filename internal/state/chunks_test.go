@@ -75,3 +75,32 @@ func TestChunksGiveWhatWasAdded(t *testing.T) {
 		}
 	}
 }
+
+// TestSparseTimesGiveWhatWasAdded adds times over several chunks, none
+// (noTime) at a rate from never to always, runs of each across words of
+// bits, and reads each back; only the times set are kept.
+func TestSparseTimesGiveWhatWasAdded(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 11))
+	for _, none := range []float64{0, 0.1, 0.5, 0.9, 1} {
+		n := chunkLen + 130
+		in := make([]int64, n)
+		var s sparseTimes
+		set := 0
+		for i := range in {
+			in[i] = noTime
+			if r.Float64() >= none || i%200 < 70 && none == 0.5 {
+				in[i] = r.Int64N(1<<62) - 1<<61
+				set++
+			}
+			s.Add(in[i])
+		}
+		for i, want := range in {
+			if got := s.At(i); got != want {
+				t.Fatalf("none %.1f: time %d is %d, want %d", none, i, got, want)
+			}
+		}
+		if s.at.Len() != set {
+			t.Fatalf("none %.1f: %d times kept, %d set", none, s.at.Len(), set)
+		}
+	}
+}
