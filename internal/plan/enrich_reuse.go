@@ -158,6 +158,7 @@ func reuseReads(opts Options, ix EnrichStore, scope reuseScope) (ids []string, f
 	if scope.noPlace {
 		return unreadReuse(vl, heldLister{opts.ReuseHeld, ix})
 	}
+	defer keysGC()()
 	keys, err := opts.ReuseHeld()
 	if err != nil {
 		return nil, nil, false, nil
@@ -244,6 +245,7 @@ func (v *env) findHeld(e *config.Enrich) bool {
 // keys cannot be listed, or the store cannot find people by them; a
 // store's error is the plan's (facts.fail).
 func (f *reuseFacts) listHeld(facts *EnrichFacts) bool {
+	defer keysGC()()
 	keys, err := f.list.keys()
 	if err != nil {
 		return false
@@ -553,6 +555,7 @@ func (c *Candidates) WithFacts(f *EnrichFacts) *Candidates {
 		if f.reuse != nil && f.reuse.partial {
 			c.held, c.heldAsked = f.reuse.held, map[string]bool{}
 		}
+		c.runs, c.walks, c.placesAsked = f.runs, f.walks, map[string]bool{}
 	}
 	return c
 }

@@ -31,7 +31,7 @@ func (v *env) collectReused(e *config.Enrich) (blockPeople, bool, error) {
 		return bp, false, nil
 	}
 	if v.reuse == nil {
-		v.reuse, v.asked = map[string]state.Reusable{}, map[string]bool{}
+		v.reuse, v.asked = answers{}, map[string]bool{}
 	}
 	v.reuseEmployers()
 	met, keys := v.reuseMeetings(e)

@@ -2,7 +2,6 @@ package plan
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -57,7 +56,7 @@ func (v *env) reusable(e *config.Enrich, p *state.Person) (state.Reusable, bool)
 	found := false
 	for _, k := range state.LookupKeys(p) {
 		if r, ok := v.reuse[k]; ok && (!found || r.Enrichment.EnrichedAt.After(best.Enrichment.EnrichedAt)) {
-			best, found = r, true
+			best, found = *r, true
 		}
 	}
 	if !found {
@@ -160,7 +159,7 @@ func (m *employers) learn(company, domain string) {
 // blocks' sources who need an enrichment and have not been asked about.
 func (v *env) lookupReuse(blocks []*config.Enrich, skipSource func(string) bool) error {
 	if v.reuse == nil {
-		v.reuse = map[string]state.Reusable{}
+		v.reuse = answers{}
 		v.asked = map[string]bool{}
 	}
 	if v.lookup == nil {
@@ -212,7 +211,7 @@ func (v *env) askKeys(keys []string) error {
 	if err != nil {
 		return fmt.Errorf("reading the enrichments of the other workspaces: %w", err)
 	}
-	maps.Copy(v.reuse, found)
+	v.reuse.keep(found)
 	return nil
 }
 
@@ -281,7 +280,7 @@ func (c *Candidates) Reuses(st *state.State, e *config.Enrich, now time.Time) ([
 		if err != nil {
 			return nil, err
 		}
-		if more, err := c.readHeldMet(v, e, bp.reused); err != nil || !more {
+		if more, err := c.readHeldMet(v, e, slices.Concat(bp.reused, bp.cut)); err != nil || !more {
 			return reusesOf(bp), err
 		}
 	}
@@ -326,7 +325,7 @@ func (c *Candidates) Recheck(st *state.State, e *config.Enrich, id string, now t
 	for _, k := range keys {
 		c.asked[k] = true
 		if r, ok := found[k]; ok {
-			c.reuse[k] = r
+			c.reuse[k] = &r
 		}
 	}
 	r, ok := c.env(st, now).reusable(e, p)
