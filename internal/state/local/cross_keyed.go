@@ -30,6 +30,9 @@ func keyedPeople(keys []string) peopleReader {
 		if !ok {
 			return enrichedPeople(b, do)
 		}
+		// In ID order, each page of them reads a stretch of the tables'
+		// pages, not pages all over them.
+		slices.Sort(ids)
 		return readKeyed(b, ids, do)
 	}
 }
