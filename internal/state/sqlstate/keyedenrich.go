@@ -36,11 +36,7 @@ func (p *peopleStore) keyedEnrichments(ids []string) ([]*state.Person, error) {
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	list, err := p.r.D.List(ids)
-	if err != nil {
-		return nil, err
-	}
-	names, err := p.blockNames()
+	list, names, err := p.listNamed(ids)
 	if err != nil {
 		return nil, err
 	}
@@ -91,4 +87,14 @@ func keyedPerson(v []sql.NullString, names *blockNames) (*state.Person, error) {
 		Lead:       person.Lead{NetworkID: all[len(id) : len(id)+len(nid)], PageName: all[len(id)+len(nid):]},
 		Enrichment: e,
 	}, nil
+}
+
+// listNamed is ids as the dialect's list parameter, and the names of the
+// blocks the rows read with it name.
+func (p *peopleStore) listNamed(ids []string) (list any, names *blockNames, err error) {
+	if list, err = p.r.D.List(ids); err != nil {
+		return nil, nil, err
+	}
+	names, err = p.blockNames()
+	return list, names, err
 }

@@ -101,15 +101,7 @@ func testCrossWorkspace(t *testing.T, k Kind) {
 // keys the person has now. A backend answering from a few columns must
 // give what reading the people whole gives.
 func testEnrichmentsElsewhereWhole(t *testing.T, k Kind) {
-	open := k.New(t)
-	set := workspaces(t, open, Alice)
-	must(t, set.CreateWorkspace("dach"), "create dach")
-	must(t, set.CreateWorkspace("uk"), "create uk")
-	uk := open("uk", Bob)
-	defer backend.Close(uk)
-	cw := crossWorkspace(t, uk)
-	dach := open("dach", Alice)
-	defer backend.Close(dach)
+	cw, dach := ukBesideDach(t, k)
 	Apply(t, dach, append(Events(), state.Event{At: At(40), Kind: state.EventReuse, Address: "enrich.contacts",
 		Reuse: &state.ReuseEvent{PersonID: "n5", Workspace: "elsewhere", Enrichment: state.Enrichment{EnrichedAt: At(39), By: "enrich.x",
 			Result: person.EnrichedProfile{NetworkID: "n5", PageName: "eve", Email: "eve@copy.example"}}}}))
@@ -138,4 +130,20 @@ func testEnrichmentsElsewhereWhole(t *testing.T, k Kind) {
 	if d := cmp.Diff(want, found); d != "" {
 		t.Errorf("the answers differ from dach's enrichments (-dach's +EnrichmentsElsewhere):\n%s", d)
 	}
+}
+
+// ukBesideDach makes workspaces dach and uk in a fresh set and opens
+// both (uk as Bob, dach as Alice; closed when the test ends): uk's
+// CrossWorkspace ability, and dach.
+func ukBesideDach(t *testing.T, k Kind) (backend.CrossWorkspace, backend.Backend) {
+	open := k.New(t)
+	set := workspaces(t, open, Alice)
+	must(t, set.CreateWorkspace("dach"), "create dach")
+	must(t, set.CreateWorkspace("uk"), "create uk")
+	uk := open("uk", Bob)
+	t.Cleanup(func() { backend.Close(uk) })
+	cw := crossWorkspace(t, uk)
+	dach := open("dach", Alice)
+	t.Cleanup(func() { backend.Close(dach) })
+	return cw, dach
 }
