@@ -84,6 +84,11 @@ func TestMain(m *testing.M) {
 // state write is tried again, and testHoldRowsEnv holds the spreadsheets'
 // writer at its first row (holdRows).
 func runLeadsync() int {
+	// Each command is a short process over small states, garbage at its
+	// exit: its collector runs less often (testenv.CollectLess), as the
+	// test binaries' do. The scripts' 1,000 commands then took 2-3 s less
+	// CPU; nothing here measures a command's memory.
+	testenv.CollectLess()
 	f := cli.NewSystemFactory()
 	if schema := os.Getenv(testBackendEnv); schema != "" {
 		f.DefaultBackend = &backend.Block{Type: "pg", Attrs: map[string]*backend.Attr{"schema_name": {Value: schema, Known: true}}}

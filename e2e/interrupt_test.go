@@ -23,9 +23,9 @@ import (
 // whose reader goes away while an enrichment is in flight stops as after
 // a first Ctrl-C, saves the state and writes the spreadsheets, saying a
 // Ctrl-C now skips them. A SIGINT while the writer is held at its first
-// row (testHoldRowsEnv, never a sleep) skips them: exit 1 with
-// "Aborted." and "The state is saved", every answer the service gave in
-// the state, no spreadsheet, no temporary file and no lock left.
+// row (testHoldRowsEnv, never a sleep) skips them. The process exits 1
+// with "Aborted." and "The state is saved", every answer the service
+// gave in the state, no spreadsheet, no temporary file and no lock left.
 func TestAnInterruptWhileTheSheetsAreWrittenAfterAClosedOutput(t *testing.T) {
 	testenv.SkipIfShort(t, "runs a real process")
 	t.Parallel()

@@ -335,7 +335,7 @@ func (a *atomicFile) finish() error {
 var testHookBeforeRename func(path string) error
 
 // HoldRows, when set, is called as a writer fills the first row of each
-// sheet, with the writer's stop (Options.Stop, nil when none): a test of
+// sheet, with the writer's stop (Options.Stop, nil when none). A test of
 // the real process (e2e's runLeadsync) holds the writer there, in the
 // middle of its files, until it has sent an interrupt. leadsync never
 // sets it.

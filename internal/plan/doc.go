@@ -25,7 +25,10 @@
 // (reuse.go; a copy takes one of the block's places under its limit, the
 // copies first, collect.go's placeCopies), and the budget is checked (budget.go); the plan says
 // what each saves (savings.go), and apply chooses through the same rules
-// (Candidates).
+// (Candidates). Over a partial state, apply reads the people of the lead
+// lists its plan never walked (a search's run failed, a place freed) as
+// its claims may need them, so it chooses whom the whole state's apply
+// would (enrich_partial.go).
 //
 // The addresses given with --target and --replace are checked before any
 // call (CheckAddresses): an unknown one gets the nearest address, and a

@@ -95,6 +95,7 @@ func (b *builder) enrichPeople() (blocks []*config.Enrich, people []blockPeople,
 	}
 	b.v.keepMet = len(selected) > 1
 	defer func() { b.v.keepMet = false }()
+	b.v.facts.noteRuns(b.running)
 	for _, e := range selected {
 		bp, err := b.v.collect(e, skipRunning, true)
 		if err != nil {

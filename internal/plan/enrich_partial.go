@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"maps"
 	"slices"
 	"time"
 
@@ -50,38 +51,42 @@ func (f *EnrichFacts) FillWhole(st *state.State) error {
 	return nil
 }
 
-// WalkedIDs are the IDs of the people not read whom the plan Build made
+// WalkedPeople are, by ID, the people not read whom the plan Build made
 // with f read whole: for the places the block's limit leaves
 // (placesWalk), to enrich from the census (collectCensus), or as people
 // held elsewhere met before the copies took the places (heldMet). An
-// apply reads them into its partial state, so that the engine's passes,
-// which count only the people read, find them where the plan did. The
-// copies would read the people held met too (readHeldMet), but a page at
-// a time, each page another collect of the block.
-func (f *EnrichFacts) WalkedIDs() []string {
+// apply holds them in its partial state as the plan read them
+// (State.HoldRead), so that the engine's passes, which count only the
+// people read, find them where the plan did. The copies would read the
+// people held met too (readHeldMet), but a page at a time, each page
+// another collect of the block.
+func (f *EnrichFacts) WalkedPeople() map[string]*state.Person {
 	if f == nil {
 		return nil
 	}
-	var ids []string
+	people := map[string]*state.Person{}
 	for _, w := range f.walks {
-		for id, p := range w.known {
-			if p != nil {
-				ids = append(ids, id)
-			}
-		}
+		addRead(people, w.known)
 	}
-	for id := range f.censusRead {
-		ids = append(ids, id)
-	}
+	addRead(people, f.censusRead)
 	if f.reuse != nil {
-		for id, p := range f.reuse.met {
-			if p != nil {
-				ids = append(ids, id)
-			}
+		addRead(people, f.reuse.met)
+	}
+	return people
+}
+
+// addRead adds to people those of read that are not nil.
+func addRead(people, read map[string]*state.Person) {
+	for id, p := range read {
+		if p != nil {
+			people[id] = p
 		}
 	}
-	slices.Sort(ids)
-	return slices.Compact(ids)
+}
+
+// WalkedIDs are the IDs of WalkedPeople, sorted.
+func (f *EnrichFacts) WalkedIDs() []string {
+	return slices.Sorted(maps.Keys(f.WalkedPeople()))
 }
 
 // partialFacts are the counts of every enrich block of cfg in st, a
@@ -101,4 +106,143 @@ func partialFacts(cfg *config.Config, st *state.State) *EnrichFacts {
 		f.blocks[e.Address] = &enrichCounts{owned: made[e.Address], copies: copied[e.Address], aged: map[time.Duration]int{}}
 	}
 	return f
+}
+
+// noteRuns notes in f, the facts of a plan over a partial state, the
+// sources running holds: the searches and profiles the plan runs, whose
+// lead lists it does not walk (the people of a source that runs are not
+// known yet). Nothing without facts.
+func (f *EnrichFacts) noteRuns(running map[string]int) {
+	if f == nil {
+		return
+	}
+	f.runs = make(map[string]bool, len(running))
+	for addr := range running {
+		f.runs[addr] = true
+	}
+}
+
+// readPlacesMet reads, over the partial state of v, the next people not
+// read whom e's lead lists name, in from order, while they may change
+// e's claims (out, with held places of e's own claims in the run), as
+// the whole state's apply would meet them. The plan never walked the lead
+// lists of the sources it ran (Candidates.runs): a run that answered
+// folded its people in, one that failed left its list as before. Their
+// people are read when the block has no limit, when the claims leave
+// places, or when a claim taking a place comes after the first of them.
+// The claims may also leave places the plan filled (another block
+// claimed their people): the people past the plan's walk are read then
+// too, but not those it knew take no place (placesWalk.known). more says
+// some were read: the claims are to be made again.
+func (c *Candidates) readPlacesMet(v *env, e *config.Enrich, out []member, held int) (more bool, err error) {
+	if c.placesAsked == nil {
+		return false, nil
+	}
+	places := -1 // no limit
+	switch taken := v.placesTaken(e, out); {
+	case e.Limit > 0:
+		places = max(e.Limit-v.used(e)-held-taken, 0)
+		if places == 0 && taken == 0 {
+			return false, nil // at the limit: no claim a person met first may take
+		}
+	case !c.runsIn(v, e):
+		return false, nil
+	}
+	unread, takersAfter := c.placesUnread(v, e, out)
+	if len(unread) == 0 || places == 0 && takersAfter == 0 {
+		return false, nil
+	}
+	if n := c.nextPlacesPage(max(places, 0) + takersAfter); places >= 0 && n < len(unread) {
+		unread = unread[:n]
+	}
+	for _, id := range unread {
+		c.placesAsked[id] = true
+	}
+	return true, v.st.ReadPeople(unread)
+}
+
+// runsIn reports whether a source of e is one the plan ran.
+func (c *Candidates) runsIn(v *env, e *config.Enrich) bool {
+	return slices.ContainsFunc(v.cfg.Resolve(e.From), func(addr string) bool { return c.runs[addr] })
+}
+
+// placesUnread are the IDs e's lead lists name whose people v's state
+// does not hold and readPlacesMet has not asked for, in from order: in
+// the lists of the sources the plan ran, and, when e has a limit and the
+// plan walked its places, in the others too, but for those the walk
+// knew take no place (the people past the walk). takersAfter counts the
+// people of out (e's claims) taking a place whom e's sources meet after
+// the first of them.
+func (c *Candidates) placesUnread(v *env, e *config.Enrich, out []member) (unread []string, takersAfter int) {
+	takers := map[string]bool{}
+	for _, m := range out {
+		if v.takesPlace(e, m) {
+			takers[v.memberID(m)] = true
+		}
+	}
+	w := c.walks[e.Address]
+	past := e.Limit > 0 && w != nil
+	for _, addr := range v.cfg.Resolve(e.From) {
+		run := c.runs[addr]
+		for _, id := range v.sourcePeople(addr).All() {
+			switch {
+			case v.st.People[id] != nil || c.placesAsked[id]:
+			case run || past && !w.noPlace(id):
+				unread = append(unread, id)
+				continue
+			}
+			if len(unread) > 0 && takers[id] {
+				takersAfter++
+			}
+			delete(takers, id) // met first here
+		}
+	}
+	return unread, takersAfter
+}
+
+// placesTaken counts the people of out who take a place of e.
+func (v *env) placesTaken(e *config.Enrich, out []member) int {
+	n := 0
+	for _, m := range out {
+		if v.takesPlace(e, m) {
+			n++
+		}
+	}
+	return n
+}
+
+// nextPlacesPage is the size of the next page of readPlacesMet for the places
+// its people may take: twice those and 16 more, or twice the last page
+// when that is more (as nextHeldPage).
+func (c *Candidates) nextPlacesPage(places int) int {
+	c.placesPage = max(2*places+16, 2*c.placesPage)
+	return c.placesPage
+}
+
+// reusedMembers are the people of rs as members.
+func reusedMembers(rs []reusedPerson) []member {
+	out := make([]member, len(rs))
+	for i, r := range rs {
+		out[i] = wholeMember(r.p)
+	}
+	return out
+}
+
+// noPlace reports whether the walk (nil: none) knew that the person of
+// id, not read, takes no place of its block: asked about, neither read
+// for a place nor counted past the places (count).
+func (w *placesWalk) noPlace(id string) bool {
+	if w == nil {
+		return false
+	}
+	if p, ok := w.known[id]; !ok || p != nil {
+		return false
+	}
+	if w.countedSet == nil {
+		w.countedSet = make(map[string]bool, len(w.counted))
+		for _, c := range w.counted {
+			w.countedSet[c] = true
+		}
+	}
+	return !w.countedSet[id]
 }

@@ -54,8 +54,10 @@ type placesWalk struct {
 	// (or are no person); given are those handed to collectRead.
 	known map[string]*state.Person
 	given map[string]bool
-	// counted are the people not read whom count found to enrich.
-	counted []string
+	// counted are the people not read whom count found to enrich, as a
+	// set once an apply asks (noPlace).
+	counted    []string
+	countedSet map[string]bool
 	// at is where the last place was taken (sources[at[0]].ids[at[1]]),
 	// or where the walk started when the limit leaves none: every person
 	// not read before it is known. last is the person who took it (nil:

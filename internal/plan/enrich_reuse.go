@@ -555,6 +555,7 @@ func (c *Candidates) WithFacts(f *EnrichFacts) *Candidates {
 		if f.reuse != nil && f.reuse.partial {
 			c.held, c.heldAsked = f.reuse.held, map[string]bool{}
 		}
+		c.runs, c.walks, c.placesAsked = f.runs, f.walks, map[string]bool{}
 	}
 	return c
 }

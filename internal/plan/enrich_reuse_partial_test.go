@@ -172,6 +172,17 @@ func applyPartial(t *testing.T, seed int, f *fixture, o Options) (*state.State, 
 // reads lead lists packed.
 func applyPartialIn(t *testing.T, seed int, f *fixture, o Options, store state.PeopleStore) (*state.State, *Plan, *EnrichFacts) {
 	t.Helper()
+	st, p, facts := planPartialIn(t, seed, f, o, store)
+	if st != nil {
+		st.HoldRead(facts.WalkedPeople())
+	}
+	return st, p, facts
+}
+
+// planPartialIn is applyPartialIn up to the plan: the people the plan
+// walked are not held yet.
+func planPartialIn(t *testing.T, seed int, f *fixture, o Options, store state.PeopleStore) (*state.State, *Plan, *EnrichFacts) {
+	t.Helper()
 	st, facts := readPartialIn(t, seed, f, o, store)
 	if st == nil {
 		return nil, nil, nil
@@ -185,9 +196,6 @@ func applyPartialIn(t *testing.T, seed int, f *fixture, o Options, store state.P
 	}
 	if facts.Err() != nil || facts.NeedsEveryone() {
 		return nil, nil, nil
-	}
-	if err := st.ReadPeople(facts.WalkedIDs()); err != nil {
-		t.Fatalf("seed %d: %v", seed, err)
 	}
 	return st, p, facts
 }
@@ -270,10 +278,11 @@ func (m getCounter) Get(ids []string) ([]*state.Person, error) {
 // TestAnApplyReadsThePeopleHeldThePlanMetUpFront: in the random worlds
 // of TestReuseFirstHeldMakesTheSamePlan, the plan of an apply over a
 // partial state reads whole the people held elsewhere its walk meets
-// (heldMet, reuseFacts.met). The apply reads them up front with the
-// others the plan walked (WalkedIDs), in one read: its copies (Reuses)
-// read none of them again. Left out, Reuses reads them a page at a time
-// (readHeldMet), each page costing another collect of the block.
+// (heldMet, reuseFacts.met). The apply holds them up front with the
+// others the plan walked, as the plan read them (WalkedPeople,
+// State.HoldRead): neither it nor its copies (Reuses) read any of them
+// again. Left out, Reuses reads them a page at a time (readHeldMet), each
+// page costing another collect of the block.
 func TestAnApplyReadsThePeopleHeldThePlanMetUpFront(t *testing.T) {
 	defer keepReadKnobs()()
 	worlds, blocks := 0, 0
@@ -283,11 +292,16 @@ func TestAnApplyReadsThePeopleHeldThePlanMetUpFront(t *testing.T) {
 			continue
 		}
 		store := idReads{packingStore{enrichMemStore{memStore{f.st}}}, map[string]int{}}
-		st, p, facts := applyPartialIn(t, seed, f, o, store)
+		st, p, facts := planPartialIn(t, seed, f, o, store)
 		if st == nil || len(facts.reuse.met) == 0 {
 			continue
 		}
 		worlds++
+		clear(store.got)
+		st.HoldRead(facts.WalkedPeople())
+		if len(store.got) > 0 {
+			t.Fatalf("seed %d: the apply read again %d people the plan read whole: it holds the plan's records (HoldRead)", seed, len(store.got))
+		}
 		c := NewCandidates(f.cfg, o.Reuse).WithFacts(facts)
 		for _, e := range f.cfg.Enriches {
 			if ch := p.Change(e.Address); ch == nil || ch.Action == None {

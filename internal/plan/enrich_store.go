@@ -77,6 +77,9 @@ type EnrichFacts struct {
 	// reuse: what the plan learned of the other workspaces (reuseReads),
 	// nil without any.
 	reuse *reuseFacts
+	// runs are the sources the plan runs (noteRuns), whose lead lists it
+	// did not walk.
+	runs map[string]bool
 	// moved are the moves the state read was given (Options.Moved): the
 	// people read whole while Build runs are moved alike (people).
 	moved *Moving

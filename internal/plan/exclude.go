@@ -34,6 +34,13 @@ type Candidates struct {
 	// heldPage is the size of the last page of them read (nextHeldPage).
 	held, heldAsked map[string]bool
 	heldPage        int
+	// runs are the sources the plan ran and walks its places walks
+	// (WithFacts: EnrichFacts.runs, walks), placesAsked the people of the
+	// blocks' lead lists Claimed asked the store for (readPlacesMet),
+	// placesPage the size of its last page; nil over a state read whole.
+	runs, placesAsked map[string]bool
+	walks             map[string]*placesWalk
+	placesPage        int
 }
 
 // NewCandidates returns the chooser of cfg's enrich blocks for one apply;
@@ -71,14 +78,23 @@ func (c *Candidates) env(st *state.State, now time.Time) *env {
 // passes learned (people whose enrichment Reuses copies are not among
 // them).
 func (c *Candidates) Claimed(st *state.State, e *config.Enrich, now time.Time, claims Claims) ([]string, error) {
-	v := c.env(st, now)
-	v.onExcluded = func(p *state.Person) {
-		if c.excluded == nil {
-			c.excluded = map[string]bool{}
+	c.placesPage = 0
+	for {
+		v := c.env(st, now)
+		v.onExcluded = func(p *state.Person) {
+			if c.excluded == nil {
+				c.excluded = map[string]bool{}
+			}
+			c.excluded[p.ID] = true
 		}
-		c.excluded[p.ID] = true
+		out, held, err := v.claimedMembers(e, claims)
+		if err != nil {
+			return nil, err
+		}
+		if more, err := c.readPlacesMet(v, e, out, held); err != nil || !more {
+			return v.memberIDs(out), err
+		}
 	}
-	return v.claimed(e, claims)
 }
 
 // ExcludedNow reports whether an exclude block names p with what the run

@@ -117,7 +117,8 @@ func (in *applyRead) build(d Deps, cfg *config.Config, popts plan.Options) (*pla
 	if !in.facts.NeedsEveryone() {
 		// The people who take the places the limit leaves, read whole
 		// by the plan: the engine chooses among the people read.
-		return p, diags, in.st.ReadPeople(in.facts.WalkedIDs())
+		in.st.HoldRead(in.facts.WalkedPeople())
+		return p, diags, nil
 	}
 	if err := in.loadWhole(d); err != nil {
 		return nil, nil, err
@@ -147,7 +148,8 @@ func (in *applyRead) within(d Deps, name string, cfg *config.Config, p *plan.Pla
 		return err
 	}
 	if decided {
-		return in.st.ReadPeople(in.facts.WalkedIDs())
+		in.st.HoldRead(in.facts.WalkedPeople())
+		return nil
 	}
 	if err := in.loadWhole(d); err != nil {
 		return err

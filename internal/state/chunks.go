@@ -132,7 +132,7 @@ func (t *textChunks) tooLong() bool {
 // never read lack. Only the times set are kept (at, in chunks), and a bit
 // a value says which are (set), with the count of those set before each
 // word of bits (ranks). Beside a new track of 3,000,000 enriched, nine
-// in ten never read, int64 each took 24 MB; so about 3 MB. When every
+// in ten never read, int64 each took 24 MB; so about 4 MB. When every
 // value is set, the bits and counts add 0.7 MB to 3,000,000 times.
 type sparseTimes struct {
 	set   []uint64 // bit i%64 of set[i/64]: the i-th value is a time

@@ -173,12 +173,46 @@ func (s *State) ReadPeople(ids []string) error {
 			want = append(want, id)
 		}
 	}
-	return s.readPages(want, pt.store.Get, func(p *Person) {
-		s.addRead(p)
-		if strings.HasPrefix(p.ID, PagePrefix) {
-			pt.pageOnly[p.ID] = true
+	return s.readPages(want, pt.store.Get, s.takeRead, pt.asked)
+}
+
+// takeRead puts p, read from the store, into s (ReadPeople).
+func (s *State) takeRead(p *Person) {
+	s.addRead(p)
+	if strings.HasPrefix(p.ID, PagePrefix) {
+		s.partial.pageOnly[p.ID] = true
+	}
+}
+
+// HoldRead makes s hold the people of read, by ID: whole records another
+// reader of s's store read since s was made (a plan's walk:
+// plan.EnrichFacts.WalkedPeople), as ReadPeople would read them, without
+// asking the store again. The IDs s asked for already are left. At
+// 1,000,000 people beside a workspace holding 200,000 of them, reading
+// the 150,556 people a plan walked again took 1.9-3.3 s and 161 MB.
+// Nothing for a state read whole.
+func (s *State) HoldRead(read map[string]*Person) {
+	pt := s.partial
+	if pt == nil {
+		return
+	}
+	var want []string
+	for id := range read {
+		if pt.isAsked(id) {
+			continue
 		}
-	}, pt.asked)
+		want = append(want, id)
+	}
+	held := func(ids []string) ([]*Person, error) {
+		ps := make([]*Person, 0, len(ids))
+		for _, id := range ids {
+			if p := read[id]; p != nil {
+				ps = append(ps, p)
+			}
+		}
+		return ps, nil
+	}
+	_ = s.readPages(want, held, s.takeRead, pt.asked) // held never fails
 }
 
 // isAsked reports whether the person of id was asked of the store: in

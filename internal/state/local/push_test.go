@@ -62,12 +62,17 @@ func TestPushStreamsTheDatabase(t *testing.T) {
 	}
 }
 
+// fileStreamPeople is the size of the state files pushed a piece of the
+// file at a time: larger than statefile's minStream, in three pieces or
+// more (the pieces are of the file, not backend.StreamBatch's).
+const fileStreamPeople = 25000
+
 // A large state file is pushed a piece of the file at a time and arrives
 // identical; one whose people are not laid out as leadsync writes them is
 // read whole, as every command reads it, and arrives identical too.
 func TestPushStreamsTheStateFile(t *testing.T) {
 	dir := t.TempDir()
-	s := backendtest.ManyPeople(t, 5*backend.StreamBatch)
+	s := backendtest.ManyPeople(t, fileStreamPeople)
 	src := filepath.Join(dir, "src", "state.json")
 	must(t, NewStore(src).Save(s))
 	want := backendtest.Canon(t, s)
@@ -98,7 +103,7 @@ func TestPushStreamsTheStateFile(t *testing.T) {
 // reads the file whole, whose reader says what is wrong.
 func TestPushOfAStateFileReadWhole(t *testing.T) {
 	dir := t.TempDir()
-	s := backendtest.ManyPeople(t, 5*backend.StreamBatch)
+	s := backendtest.ManyPeople(t, fileStreamPeople)
 	src := filepath.Join(dir, "src", "state.json")
 	must(t, NewStore(src).Save(s))
 	b, err := os.ReadFile(src)

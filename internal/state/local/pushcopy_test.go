@@ -289,7 +289,7 @@ func TestPushIntoANewDatabaseIgnoresAStaleLog(t *testing.T) {
 func TestPushOnAFullDisk(t *testing.T) {
 	dir := t.TempDir()
 	src := filepath.Join(dir, "src", "state.db")
-	must(t, NewStore(src).Save(backendtest.ManyPeople(t, 3*backend.StreamBatch)))
+	must(t, NewStore(src).Save(backendtest.ManyPeople(t, 15000))) // more than the 2 MB disk holds
 	sdir := filepath.Join(dir, "to", ".leadsync")
 	testenv.MountTmpfs(t, sdir, 2<<20)
 	ws := pushTarget(t, filepath.Join(dir, "to"), state.DefaultWorkspace, nil, nil)

@@ -44,10 +44,11 @@ const DefaultStallLimit = 5 * time.Minute
 // betweenStepsGrace is how recently a session idle at the stall limit
 // must have left its last statement to be taken for a client between
 // two steps (preparing the next batch), not one that stopped. It covers
-// the question (at most probeLimit on the kept connection, then as much
-// on a new one) and a loaded
-// client's pause between two statements; it is a tenth of
-// DefaultStallLimit.
+// the question and a loaded client's pause between two statements; it
+// is a tenth of DefaultStallLimit. The question takes at most probeLimit
+// to fail on the kept connection, then the close of that connection
+// (probeLimit at most), then probeLimit for a new connection and its
+// query.
 const betweenStepsGrace = 30 * time.Second
 
 // stallTimer calls f once d has passed, unless the function it returns

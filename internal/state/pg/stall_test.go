@@ -390,7 +390,11 @@ func (c *stepClock) after(d time.Duration, f func()) func() bool {
 }
 
 // wall is c's time as a wall clock's, from the Unix epoch.
-func (c *stepClock) wall() time.Time { return time.Unix(0, 0).Add(c.advance(0)) }
+func (c *stepClock) wall() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return time.Unix(0, 0).Add(c.now)
+}
 
 // advance moves c by d and fires the timers whose time has come; it
 // returns the time.
