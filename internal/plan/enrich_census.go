@@ -265,7 +265,12 @@ func (v *env) censusRead(e *config.Enrich, sources []source) (*enrichCensus, map
 	}
 	switch {
 	case v.countOnly(e) && e.Where != nil:
-		return c, nil, &candidatePages{f: v.facts, ids: todo, page: map[string]*state.Person{}, counted: c.placed()}, nil
+		pages := &candidatePages{f: v.facts, ids: todo, page: map[string]*state.Person{}, counted: c.placed()}
+		if v.heldUnread().leftUnread() {
+			// A copy past the places is counted as none to enrich.
+			pages.ask = func(page map[string]*state.Person) error { return v.askAbout(e, page) }
+		}
+		return c, nil, pages, nil
 	case v.countOnly(e):
 		return c, nil, nil, v.facts.countCandidates(e, todo)
 	}

@@ -29,6 +29,9 @@ type candidatePages struct {
 	end     int        // the end in ids of the page read
 	page    map[string]*state.Person
 	counted *placedIDs // those who pass where, counted, not kept
+	// ask asks the other workspaces about each page read (env.askAbout)
+	// when the people they hold were left unread; else nil.
+	ask func(page map[string]*state.Person) error
 }
 
 // at is the person of the k-th ID of the census' sources (id), when it
@@ -73,7 +76,10 @@ func (c *candidatePages) read() error {
 	for id, p := range read {
 		c.page[id] = p
 	}
-	return nil
+	if c.ask == nil {
+		return nil
+	}
+	return c.ask(c.page)
 }
 
 // took counts p, the k-th ID of the census' sources (id), just counted

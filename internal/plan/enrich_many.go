@@ -113,6 +113,9 @@ func enrichReadsMany(cfg *config.Config, records *state.State, opts Options, ix 
 	if err := f.readPacked(); err != nil {
 		return Reads{}, nil, false, err
 	}
+	if base.Persons, err = f.heldSketchReads(opts.Reuse, base.Persons); err != nil {
+		return Reads{}, nil, false, err
+	}
 	return base, f, true, nil
 }
 

@@ -105,6 +105,14 @@ func (w *placesWalk) person(i, j int, id string) *state.Person {
 	return nil
 }
 
+// hand notes that collectRead met id, held elsewhere, as p (heldMet):
+// counted where met, unless nil.
+func (w *placesWalk) hand(id string, p *state.Person) {
+	if w != nil && p != nil {
+		w.given[id] = true
+	}
+}
+
 // took tells the walk that p, met at sources[i].ids[j], went to the
 // block's todo: a place is taken when p takes one.
 func (w *placesWalk) took(p *state.Person, i, j int) {
@@ -217,9 +225,9 @@ func (w *placesWalk) count(need int) (n int, all bool) {
 			if w.v.facts.needsEveryone || n >= need || asked >= maxCounted {
 				return n, false
 			}
-			switch isHeld, read := w.v.heldUnread().heldRead(id); {
-			case w.v.known(id) || read:
-				continue // read: counted where met
+			switch isHeld, _ := w.v.heldUnread().heldRead(id); {
+			case w.v.known(id) || w.given[id]:
+				continue // counted where met (given: also heldMet's, hand)
 			case isHeld:
 				if !inHeld[id] {
 					inHeld[id] = true

@@ -245,7 +245,8 @@ func (b *builder) ownedCapRead(e *config.Enrich, todo map[string]bool, searching
 // countUnreadOn counts, over a state read in part whose places the walk
 // took (collectRead), what the census counts with refresh_on: the
 // enriched members not read (freshUnread, from the census of the
-// enrichments, none of them read whole) and, when asked, formerUnread.
+// enrichments, none of them read whole: nor held elsewhere read as met,
+// metHeld) and, when asked, formerUnread.
 func (v *env) countUnreadOn(bp *blockPeople, e *config.Enrich, sources []source) {
 	l, ok := v.facts.store.(state.EnrichmentLister)
 	if !ok {
@@ -259,7 +260,7 @@ func (v *env) countUnreadOn(bp *blockPeople, e *config.Enrich, sources []source)
 		for _, src := range sources {
 			for _, id := range src.ids.All() {
 				k++
-				if i := c.member(k); !counted[i] && !v.known(id) && !c.candidate(i) {
+				if i := c.member(k); !counted[i] && !v.known(id) && !v.metHeld(id) && !c.candidate(i) {
 					counted[i] = true
 					v.unreadFresh(bp, e, id)
 				}

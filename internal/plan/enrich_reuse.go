@@ -43,8 +43,8 @@ import (
 // With places left and still more than maxReuseRead of them, only the
 // first the block meets in from order are read (firstHeld), enough to
 // fill the places twice over (reuseScope.prefix), or none past
-// maxReusePrefix: the other people held are known by ID alone
-// (reuseFacts.partial). When the plan meets one of
+// maxReusePrefix, for a census, or beside several blocks: the other
+// people held are known by ID alone (reuseFacts.partial). When the plan meets one of
 // those before its copies took every place, it reads them whole from
 // there on, a page at a time (heldMet), and those it counts past the
 // places who may be due (heldToEnrich). It needs everyone only past
@@ -98,8 +98,9 @@ type reuseFacts struct {
 	// the size of the last page read as met (readHeld).
 	read int
 	page int
-	// most caches heldReadMost (0 until asked).
-	most int
+	// most is heldReadMost, once counted (mostKnown).
+	most      int
+	mostKnown bool
 }
 
 // reuseScope is what reuseReads is told of the enrich blocks planned: a
@@ -144,7 +145,7 @@ type valueLister interface {
 // ok is false when the plan is to read every person: the keys cannot be
 // listed or found (an error reading the other workspaces included: the
 // plan of every person reports it), or they find more than maxReuseRead
-// people who may be copied beside several blocks (firstHeld).
+// people who may be copied and the store lists no leads (firstHeld).
 func reuseReads(opts Options, ix EnrichStore, scope reuseScope) (ids []string, facts *reuseFacts, ok bool, err error) {
 	if opts.Reuse == nil {
 		return nil, nil, true, nil
@@ -443,20 +444,19 @@ func (s reuseScope) prefix() int {
 // firstHeld are the first people of held the block meets in from order,
 // its lead lists read one at a time (state.Base.LeadIDs), as many as
 // prefix says: the copies among them take the places first (heldMet
-// reads on when they do not). Past maxReusePrefix, or for a census (no
-// place counted), it reads none: heldMet reads those the walk meets
-// before the copies take the places, and the census asks about the
-// candidates it reads (heldCensused). ok is false for several blocks
-// (no sources in s: their plan reads no sketch held whole,
-// heldSketches), or a store that lists no leads.
+// reads on when they do not). Past maxReusePrefix, for a census (no
+// place counted) or several blocks (no sources in s), it reads none:
+// each block's walk reads those it meets before its copies take its
+// places (heldMet), and a census asks about the candidates it reads
+// (heldCensused). ok is false for a store that lists no leads.
 func (s reuseScope) firstHeld(held map[string]bool, ix EnrichStore) (ids []string, ok bool, err error) {
 	n := s.prefix()
-	ll, lists := ix.(leadLister)
-	switch {
-	case !lists || len(s.from) == 0:
-		return nil, false, nil
-	case n == 0:
+	if n == 0 {
 		return nil, true, nil // none read up front: heldMet reads them
+	}
+	ll, lists := ix.(leadLister)
+	if !lists {
+		return nil, false, nil
 	}
 	seen := map[string]bool{}
 	for _, addr := range s.from {

@@ -22,7 +22,10 @@ import (
 // whole state's without the other workspaces, byte for byte, and reads
 // nobody for copies (reuseFacts.read). The saved plan, copies and all, is
 // within it. Before env.heldUnread, every such world panicked on a nil
-// map (env.asked).
+// map (env.asked). Beside several blocks it is not always, even over the
+// whole state (seed 109: the copies of one block leave another more
+// calls than Within allows): there the partial state's answer, when it
+// decides, is the whole state's.
 func TestWithinOverPeopleHeldUnread(t *testing.T) {
 	defer keepReadKnobs()()
 	checked, decided := 0, 0
@@ -38,8 +41,10 @@ func TestWithinOverPeopleHeldUnread(t *testing.T) {
 		saved, _ := Build(f.cfg, f.st, o)
 		decided += btoi(sameWithout(t, seed, f, o, saved))
 		st, facts := readPartial(t, seed, f, o)
-		if _, err := saved.WithinRead("saved.plan", f.cfg, st, facts, nil, nil); err != nil {
-			t.Fatalf("seed %d: the saved plan over the partial state: %v", seed, err)
+		read, err := saved.WithinRead("saved.plan", f.cfg, st, facts, nil, nil)
+		werr := saved.Within("saved.plan", f.cfg, f.st)
+		if err != nil && !facts.many || read && facts.many && (err == nil) != (werr == nil) {
+			t.Fatalf("seed %d: the saved plan over the partial state: %v (over the whole state: %v)", seed, err, werr)
 		}
 	}
 	t.Logf("%d worlds read people held as met: %d decided without the other workspaces", checked, decided)

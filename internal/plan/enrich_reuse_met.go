@@ -1,6 +1,8 @@
 package plan
 
 import (
+	"maps"
+
 	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/state"
 )
@@ -32,6 +34,24 @@ func (v *env) placesForCopies(e *config.Enrich) int {
 	return max(e.Limit-(v.used(e)-v.copies[e.Address]), 0)
 }
 
+// metUnread returns the person collectRead meets at sources[i].ids[j]
+// (id), not read, or nil: one held elsewhere as heldMet reads them, else
+// one who takes a place the walk reads (placesWalk.person). A person held
+// elsewhere the walk reads is asked about (askMet): beside several
+// blocks, one met once e's copies took its places may take a place
+// another block's claims free.
+func (v *env) metUnread(e *config.Enrich, walk *placesWalk, sources []source, i, j int, id string, bp *blockPeople) *state.Person {
+	if p, held := v.heldMet(e, sources, i, j, id, bp); held {
+		walk.hand(id, p)
+		return p
+	}
+	p := walk.person(i, j, id)
+	if held, _ := v.heldUnread().heldRead(id); held {
+		v.askMet(e, p)
+	}
+	return p
+}
+
 // heldMet returns the person collectRead meets at sources[i].ids[j] (id,
 // not read) when the other workspaces may give them an enrichment and
 // reuseReads left them unread (reuseFacts.partial): held says so, and p
@@ -39,19 +59,38 @@ func (v *env) placesForCopies(e *config.Enrich) int {
 // (bp.reused) take every place, they may be copied: they are read whole
 // with the next people held not read, a page at a time (readHeld), and
 // counted wherever met from then on. Met after, they take no place and
-// are not counted (countUnread tells the people past the places).
+// are not counted (countUnread tells the people past the places); beside
+// several blocks, whose claims may free places, held is false: the walk
+// reads them as it reads anyone not read (metUnread).
 func (v *env) heldMet(e *config.Enrich, sources []source, i, j int, id string, bp *blockPeople) (p *state.Person, held bool) {
 	r := v.heldUnread()
 	switch held, read := r.heldRead(id); {
 	case !held:
 		return nil, false
 	case read:
+		v.askMet(e, r.met[id])
 		return r.met[id], true
 	}
-	if places := v.placesForCopies(e) - len(bp.reused); places > 0 && !v.facts.needsEveryone {
+	switch places := v.placesForCopies(e) - len(bp.reused); {
+	case places > 0 && !v.facts.needsEveryone:
 		v.readHeld(e, sources, i, j, places)
+	case v.facts.many:
+		return nil, false // a place another block frees: the walk's (metUnread)
 	}
 	return r.met[id], true
+}
+
+// askMet asks the other workspaces about p, a person held elsewhere
+// read as another block met them (or nil), for e too (asksAbout), as
+// lookupReuse asks about each person read for every block. A failed
+// question is the plan's (fail).
+func (v *env) askMet(e *config.Enrich, p *state.Person) {
+	if p == nil {
+		return
+	}
+	if err := v.askAbout(e, map[string]*state.Person{p.ID: p}); err != nil {
+		v.facts.fail(err)
+	}
 }
 
 // readHeld reads whole the people held not read met from
@@ -62,7 +101,7 @@ func (v *env) heldMet(e *config.Enrich, sources []source, i, j int, id string, b
 func (v *env) readHeld(e *config.Enrich, sources []source, i, j, places int) {
 	v.heldGC()
 	r := v.facts.reuse
-	r.page = r.heldPage(places, v.heldReadMost(e))
+	r.page = r.heldPage(places, v.heldReadMost())
 	ids := firstIDs(sources, i, j, r.page, func(id string) bool {
 		_, read := r.met[id]
 		return read || !r.held[id] || v.known(id)
@@ -92,28 +131,47 @@ func (f *reuseFacts) heldPage(places, most int) int {
 	return max(n, 1)
 }
 
-// heldReadMost is the most people held the plan of e reads whole as it
-// meets or counts them (reuseFacts.read): maxHeldRead, or half the
-// people e's sources list when more. Those are their lead lists'
-// lengths, as the census counts them, but never more than the state's
-// people (statePeople, the count readsMost weighs the claims' reads
-// against): a person several searches list is one person. Past half,
-// reading them by ID costs more than one read of everyone. Only one
-// block leaves people held unread (firstHeld, findHeld), so the count
-// is kept (most).
-func (v *env) heldReadMost(e *config.Enrich) int {
+// heldReadMost is the most people held the plan reads whole as its
+// blocks meet or count them (reuseFacts.read, one count for every
+// block): maxHeldRead, or half the people the planned blocks' sources
+// list when more. Those are their lead lists' lengths, each source once,
+// as the census counts them, but never more than the state's people
+// (statePeople, the count readsMost weighs the claims' reads against): a
+// person several searches list is one person. Past half, reading them by
+// ID costs more than one read of everyone. It is counted once
+// (reuseFacts.most, mostKnown).
+func (v *env) heldReadMost() int {
 	r := v.facts.reuse
-	if r.most == 0 {
+	if !r.mostKnown {
 		listed := 0
-		for _, addr := range v.cfg.Resolve(e.From) {
+		for _, addr := range v.plannedSources() {
 			listed += v.sourcePeople(addr).Len()
 		}
 		if size, ok := v.facts.statePeople(); ok {
 			listed = min(listed, size)
 		}
-		r.most = max(maxHeldRead, listed/heldListedPart)
+		r.most, r.mostKnown = max(maxHeldRead, listed/heldListedPart), true
 	}
 	return r.most
+}
+
+// plannedSources are the sources of the enrich blocks the plan's facts
+// count (EnrichFacts.blocks), each once.
+func (v *env) plannedSources() []string {
+	seen := map[string]bool{}
+	var from []string
+	for _, e := range v.cfg.Enriches {
+		if v.facts.blocks[e.Address] == nil {
+			continue
+		}
+		for _, addr := range v.cfg.Resolve(e.From) {
+			if !seen[addr] {
+				seen[addr] = true
+				from = append(from, addr)
+			}
+		}
+	}
+	return from
 }
 
 // heldToEnrich returns the people of ids (held elsewhere, not read)
@@ -132,7 +190,7 @@ func (v *env) heldToEnrich(e *config.Enrich, ids []string) ([]string, error) {
 	if err != nil || len(ids) == 0 {
 		return nil, err
 	}
-	people, err := v.readAsked(e, ids)
+	people, err := v.readHeldAsked(e, ids)
 	if err != nil || people == nil {
 		return nil, err
 	}
@@ -147,6 +205,32 @@ func (v *env) heldToEnrich(e *config.Enrich, ids []string) ([]string, error) {
 		}
 	}
 	return found, nil
+}
+
+// readHeldAsked is readAsked of the people of ids not read yet; those
+// another block read as it met them (reuseFacts.met) are not read again,
+// but asked about for e (askAbout).
+func (v *env) readHeldAsked(e *config.Enrich, ids []string) (map[string]*state.Person, error) {
+	r := v.facts.reuse
+	met := map[string]*state.Person{}
+	var unread []string
+	for _, id := range ids {
+		if p, read := r.met[id]; read {
+			met[id] = p
+		} else {
+			unread = append(unread, id)
+		}
+	}
+	people := map[string]*state.Person{}
+	if len(unread) > 0 {
+		read, err := v.readAsked(e, unread)
+		if err != nil || read == nil {
+			return nil, err
+		}
+		people = read
+	}
+	maps.Copy(people, met)
+	return people, v.askAbout(e, met)
 }
 
 // dueAmong are the people of ids (not read) but those the store's
@@ -176,7 +260,7 @@ func (v *env) dueAmong(e *config.Enrich, ids []string) ([]string, error) {
 // the plan of e needs everyone.
 func (v *env) readAsked(e *config.Enrich, ids []string) (map[string]*state.Person, error) {
 	r := v.facts.reuse
-	if r.read+len(ids) > v.heldReadMost(e) {
+	if r.read+len(ids) > v.heldReadMost() {
 		v.facts.needUnread(e.Address)
 		return nil, nil
 	}
@@ -185,15 +269,21 @@ func (v *env) readAsked(e *config.Enrich, ids []string) (map[string]*state.Perso
 	if err != nil {
 		return nil, err
 	}
-	// Only e's questions: people held are left unread (firstHeld) only
-	// when one block is planned.
+	// e's questions: another block meeting them asks its own (askMet).
+	return people, v.askAbout(e, people)
+}
+
+// askAbout asks the other workspaces about the people of people read
+// whole for e, as lookupReuse asks about the people read (asksAbout),
+// each key once.
+func (v *env) askAbout(e *config.Enrich, people map[string]*state.Person) error {
 	var keys []string
-	for _, id := range ids {
-		if p := people[id]; p != nil && v.asksAbout(e, p) {
+	for _, p := range people {
+		if p != nil && v.asksAbout(e, p) {
 			keys = v.unaskedKeys(keys, p)
 		}
 	}
-	return people, v.askKeys(keys)
+	return v.askKeys(keys)
 }
 
 // heldRead reports whether id names a person held elsewhere that
@@ -205,6 +295,13 @@ func (f *reuseFacts) heldRead(id string) (held, read bool) {
 	}
 	_, read = f.met[id]
 	return true, read
+}
+
+// metHeld reports whether the plan read id, a person held elsewhere,
+// as a block met them (heldMet): counted where met, like the people read.
+func (v *env) metHeld(id string) bool {
+	_, read := v.heldUnread().heldRead(id)
+	return read
 }
 
 // leftUnread reports whether reuseReads left some of the people the other
@@ -330,13 +427,7 @@ func (v *env) heldCensused(e *config.Enrich, whole map[string]*state.Person) {
 	if !r.leftUnread() {
 		return
 	}
-	var keys []string
-	for _, p := range whole {
-		if v.asksAbout(e, p) {
-			keys = v.unaskedKeys(keys, p)
-		}
-	}
-	if err := v.askKeys(keys); err != nil {
+	if err := v.askAbout(e, whole); err != nil {
 		v.facts.fail(err)
 		return
 	}

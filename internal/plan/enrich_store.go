@@ -175,12 +175,20 @@ func enrichReadsOf(cfg *config.Config, records *state.State, opts Options, ix En
 	if err := facts.readPacked(); err != nil {
 		return Reads{}, nil, false, err
 	}
-	kept, err := reuse.heldSketches(opts.Reuse, ix, facts.sketches)
-	if err != nil {
+	if base.Persons, err = facts.heldSketchReads(opts.Reuse, base.Persons); err != nil {
 		return Reads{}, nil, false, err
 	}
-	base.Persons = append(base.Persons, kept...)
 	return base, facts, true, nil
+}
+
+// heldSketchReads adds to persons the people of f's sketches the other
+// workspaces answer for, or may, to be read whole (heldSketches).
+func (f *EnrichFacts) heldSketchReads(lookup ReuseLookup, persons []string) ([]string, error) {
+	kept, err := f.reuse.heldSketches(lookup, f.store, f.sketches)
+	if err != nil {
+		return nil, err
+	}
+	return append(persons, kept...), nil
 }
 
 // namedReads are the people the plan of enrich blocks reads whole
@@ -499,11 +507,7 @@ func (v *env) collectRead(e *config.Enrich, sources []source, where bool) (block
 				}
 				continue
 			case p == nil:
-				var held bool
-				if p, held = v.heldMet(e, sources, i, j, id, &bp); !held {
-					p = walk.person(i, j, id)
-				}
-				if p == nil {
+				if p = v.metUnread(e, walk, sources, i, j, id, &bp); p == nil {
 					continue
 				}
 			}

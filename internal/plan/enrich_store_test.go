@@ -245,7 +245,7 @@ func planOfEnrichIn(t *testing.T, seed int, f *fixture, o Options, b *state.Base
 	if facts.reuse != nil {
 		out.heldRead, out.heldListed = facts.reuse.read, facts.reuse.listed
 		out.heldNone = !facts.reuse.unread && facts.reuse.held != nil && len(facts.reuse.held) == 0
-		if most := heldReadBound(f); out.heldRead > most {
+		if most := heldReadBound(f, facts); out.heldRead > most {
 			t.Fatalf("seed %d: %d people held elsewhere read while the plan was built, past maxHeldRead and half the people listed (%d)", seed, out.heldRead, most)
 		}
 	}
@@ -278,17 +278,23 @@ func planOfEnrichIn(t *testing.T, seed int, f *fixture, o Options, b *state.Base
 	return out
 }
 
-// heldReadBound is the most people held elsewhere the plan of f's one
-// enrich block may read as it meets or counts them: maxHeldRead, or half
-// its sources' lead entries (heldListedPart; a profile or an import
-// counted as one).
-func heldReadBound(f *fixture) int {
-	listed := 0
-	for _, addr := range f.cfg.Resolve(f.cfg.Enriches[0].From) {
-		if rec := f.st.Searches[addr]; rec != nil {
-			listed += rec.Leads().Len()
-		} else {
-			listed++
+// heldReadBound is the most people held elsewhere the plan of f's
+// enrich blocks (those facts counts) may read as they meet or count
+// them: maxHeldRead, or half their sources' lead entries, each source
+// once (heldListedPart; a profile or an import counted as one).
+func heldReadBound(f *fixture, facts *EnrichFacts) int {
+	listed, seen := 0, map[string]bool{}
+	for _, e := range f.cfg.Enriches {
+		for _, addr := range f.cfg.Resolve(e.From) {
+			if facts.blocks[e.Address] == nil || seen[addr] {
+				continue
+			}
+			seen[addr] = true
+			if rec := f.st.Searches[addr]; rec != nil {
+				listed += rec.Leads().Len()
+			} else {
+				listed++
+			}
 		}
 	}
 	return max(maxHeldRead, listed/heldListedPart)

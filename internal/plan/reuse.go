@@ -218,13 +218,13 @@ func (v *env) askKeys(keys []string) error {
 // reusedSavings counts, over the planned enrich blocks' people, those
 // whose enrichment is copied from another workspace.
 func (b *builder) reusedSavings(people []blockPeople, cpe int) {
-	seen := map[*state.Person]bool{}
+	seen := map[string]bool{} // by ID: blocks over a partial state may meet one person read twice
 	byWS := map[string]int{}
 	n := 0
 	for _, bp := range people {
 		for _, r := range bp.reused {
-			if !seen[r.p] {
-				seen[r.p] = true
+			if id := r.p.ID; !seen[id] {
+				seen[id] = true
 				n++
 				byWS[r.r.Workspace]++
 			}
