@@ -1,6 +1,7 @@
 package local
 
 import (
+	"iter"
 	"os"
 
 	"github.com/leadsync/leadsync/internal/state"
@@ -36,19 +37,20 @@ func (ws *Workspace) OtherWorkspaces() ([]string, error) {
 // Sibling opens workspace name of the same working copy.
 func (ws *Workspace) Sibling(name string) (backend.Backend, error) { return ws.set.Open(name) }
 
-// EnrichmentsElsewhere reads the people of every other workspace the
-// keys name (keyedPeople: by their indexes; past maxKeyedAsk keys, those
-// holding an enrichment; with the calls of an interrupted apply) and
-// returns, per key asked for, the newest
-// enrichment one of them holds. An enrichment copied there from a third
-// workspace is named by the workspace that paid for it.
+// EnrichmentsElsewhere reads, of the people of every other workspace
+// the keys name, their lookup keys and enrichments alone (keyedPeople:
+// found by their indexes; past maxKeyedAsk keys, every person holding an
+// enrichment; a workspace with the calls of an interrupted apply is read
+// whole) and returns, per key asked for, the newest enrichment one of
+// them holds. An enrichment copied there from a third workspace is named
+// by the workspace that paid for it.
 func (ws *Workspace) EnrichmentsElsewhere(keys []string) (map[string]state.Reusable, error) {
 	out := map[string]state.Reusable{}
 	if len(keys) == 0 {
 		return out, nil
 	}
 	want, read := wantedKeys(keys)
-	err := ws.eachOther(read, func(name string, people map[string]*state.Person) {
+	err := ws.eachOther(read, func(name string, people iter.Seq[*state.Person]) {
 		collectReusable(people, name, want, out)
 	})
 	if err != nil {
@@ -57,11 +59,16 @@ func (ws *Workspace) EnrichmentsElsewhere(keys []string) (map[string]state.Reusa
 	return out, nil
 }
 
+// peopleReader gives do, a page at a time, some people of a Base that
+// hold an enrichment, each holding at least its lookup keys' fields
+// (state.LookupKeys) and its enrichment.
+type peopleReader func(b *state.Base, do func(iter.Seq[*state.Person])) error
+
 // wantedKeys are keys as a set, and the reader of another workspace's
 // people EnrichmentsElsewhere asks about them: by their indexes
 // (keyedPeople), or, past maxKeyedAsk keys, every person holding an
 // enrichment (enrichedPeople).
-func wantedKeys(keys []string) (map[string]bool, func(*state.Base) (map[string]*state.Person, error)) {
+func wantedKeys(keys []string) (map[string]bool, peopleReader) {
 	want := make(map[string]bool, len(keys))
 	for _, k := range keys {
 		want[k] = true
@@ -104,8 +111,8 @@ func sameFile(a, b os.FileInfo) bool {
 // collectReusable adds to out the enrichments of people (workspace name)
 // of the people named by want (every one when want is nil), where newer than
 // what out holds.
-func collectReusable(people map[string]*state.Person, name string, want map[string]bool, out map[string]state.Reusable) {
-	for _, p := range people {
+func collectReusable(people iter.Seq[*state.Person], name string, want map[string]bool, out map[string]state.Reusable) {
+	for p := range people {
 		if p == nil || p.Enrichment == nil {
 			continue
 		}

@@ -1,6 +1,8 @@
 package local
 
 import (
+	"iter"
+	"maps"
 	"slices"
 
 	"github.com/leadsync/leadsync/internal/state"
@@ -46,7 +48,7 @@ func (ws *Workspace) ElsewhereOnce() ([]string, func([]string) (map[string]state
 			return
 		}
 		held := map[string]state.Reusable{}
-		collectReusable(whole, name, nil, held)
+		collectReusable(maps.Values(whole), name, nil, held)
 		kept += len(held)
 		reads = append(reads, otherRead{name: name, held: held})
 	})
@@ -81,7 +83,7 @@ func (ws *Workspace) onceLookup(reads []otherRead) func([]string) (map[string]st
 				}
 				continue
 			}
-			err := ws.otherPeople(r.name, read, func(people map[string]*state.Person) {
+			err := ws.otherPeople(r.name, read, func(people iter.Seq[*state.Person]) {
 				collectReusable(people, r.name, want, out)
 			})
 			if err != nil {
@@ -219,13 +221,13 @@ func (ws *Workspace) withBase(do func(b *state.Base) error) error {
 
 // eachOther gives do, for each other workspace, the people otherPeople
 // gives of it.
-func (ws *Workspace) eachOther(read func(*state.Base) (map[string]*state.Person, error), do func(name string, people map[string]*state.Person)) error {
+func (ws *Workspace) eachOther(read peopleReader, do func(name string, people iter.Seq[*state.Person])) error {
 	others, err := ws.OtherWorkspaces()
 	if err != nil {
 		return err
 	}
 	for _, name := range others {
-		if err := ws.otherPeople(name, read, func(people map[string]*state.Person) { do(name, people) }); err != nil {
+		if err := ws.otherPeople(name, read, func(people iter.Seq[*state.Person]) { do(name, people) }); err != nil {
 			return err
 		}
 	}
@@ -233,20 +235,15 @@ func (ws *Workspace) eachOther(read func(*state.Base) (map[string]*state.Person,
 }
 
 // otherPeople gives do the people read reads of the other workspace
-// name's database (one read transaction), or every person of a state
-// file or of a database OpenBase reads whole.
-func (ws *Workspace) otherPeople(name string, read func(*state.Base) (map[string]*state.Person, error), do func(people map[string]*state.Person)) error {
+// name's database (one read transaction), a page at a time, or every
+// person of a state file or of a database OpenBase reads whole.
+func (ws *Workspace) otherPeople(name string, read peopleReader, do func(people iter.Seq[*state.Person])) error {
 	return ws.withOther(name, func(b *state.Base) error {
 		if s, ok := b.Whole(); ok {
-			do(s.People)
+			do(maps.Values(s.People))
 			return nil
 		}
-		people, err := read(b)
-		if err != nil {
-			return err
-		}
-		do(people)
-		return nil
+		return read(b, do)
 	})
 }
 
@@ -254,28 +251,26 @@ func (ws *Workspace) otherPeople(name string, read func(*state.Base) (map[string
 // enrichedKeys ask b for at once.
 const enrichedAsk = 1 << 16
 
-// enrichedPeople are the people of b holding an enrichment, read whole:
-// all of b's people when it holds them (Base.Whole).
-func enrichedPeople(b *state.Base) (map[string]*state.Person, error) {
+// enrichedPeople gives do the people of b holding an enrichment, a page
+// at a time, each holding its keys' fields and its enrichment alone
+// (readKeyed): all of b's people when it holds them (Base.Whole).
+func enrichedPeople(b *state.Base, do func(iter.Seq[*state.Person])) error {
 	if s, ok := b.Whole(); ok {
-		return s.People, nil
+		do(maps.Values(s.People))
+		return nil
 	}
 	var ids []string
 	for after := ""; ; {
-		n := len(ids)
 		var err error
-		if ids, err = b.AppendEnrichedAfter(ids, after, enrichedAsk); err != nil {
-			return nil, err
+		if ids, err = b.AppendEnrichedAfter(ids[:0], after, enrichedAsk); err != nil {
+			return err
 		}
-		if len(ids)-n < enrichedAsk {
-			break
+		if err := readKeyed(b, ids, do); err != nil {
+			return err
+		}
+		if len(ids) < enrichedAsk {
+			return nil
 		}
 		after = ids[len(ids)-1]
 	}
-	return readWhole(b, ids)
 }
-
-// readWhole reads the people of ids whole from b (a variable: tests count
-// the reads of another workspace's people whole, which listing its keys
-// must not make).
-var readWhole = (*state.Base).People

@@ -2,6 +2,7 @@ package local
 
 import (
 	"errors"
+	"iter"
 	"path/filepath"
 	"reflect"
 	"runtime"
@@ -48,20 +49,20 @@ func TestElsewhereOnceKeepsNoLargeRead(t *testing.T) {
 // TestElsewhereOnceListsADatabaseNarrowly: of another workspace in a
 // database, ElsewhereOnce and EnrichedKeysElsewhere list the keys of the
 // people holding an enrichment (2 of 4) from their columns
-// (enrichedKeys), reading no person whole (readWhole), and ElsewhereOnce
+// (enrichedKeys), reading no enrichment (readKeyed), and ElsewhereOnce
 // keeps no answers (a nil lookup: EnrichmentsElsewhere finds the people
 // asked about by their indexes); of a state file, loaded whole, it keeps
 // them. One of them is kept under its page ID: its network ID is listed
 // from its column, not from its ID.
 func TestElsewhereOnceListsADatabaseNarrowly(t *testing.T) {
-	wholeReads := countWholeReads(t)
+	keyedReads := countKeyedReads(t)
 	want := []string{"n:n2", "n:n9", "p:bob", "p:page-n2"}
 	for _, tc := range []struct {
 		file string
 		kept bool
 	}{{"state.db", false}, {"state.json", true}} {
 		def := withEnrichedElsewhere(t, tc.file)
-		*wholeReads = 0
+		*keyedReads = 0
 		keys, lookup, err := def.ElsewhereOnce()
 		if err != nil {
 			t.Fatal(err)
@@ -77,8 +78,8 @@ func TestElsewhereOnceListsADatabaseNarrowly(t *testing.T) {
 		if !slices.Equal(keys, want) {
 			t.Errorf("%s: EnrichedKeysElsewhere listed %v, want %v", tc.file, keys, want)
 		}
-		if *wholeReads != 0 {
-			t.Errorf("%s: the keys listed with %d reads of people whole, want none", tc.file, *wholeReads)
+		if *keyedReads != 0 {
+			t.Errorf("%s: the keys listed with %d reads of enrichments, want none", tc.file, *keyedReads)
 		}
 	}
 }
@@ -164,14 +165,14 @@ func withWorkspaces(t *testing.T, set *Workspaces, states map[string]*state.Stat
 	return def
 }
 
-// countWholeReads counts the calls of readWhole until the test ends.
-func countWholeReads(t *testing.T) *int {
+// countKeyedReads counts the calls of readKeyed until the test ends.
+func countKeyedReads(t *testing.T) *int {
 	n := new(int)
-	read := readWhole
-	t.Cleanup(func() { readWhole = read })
-	readWhole = func(b *state.Base, ids []string) (map[string]*state.Person, error) {
+	read := readKeyed
+	t.Cleanup(func() { readKeyed = read })
+	readKeyed = func(b *state.Base, ids []string, do func(iter.Seq[*state.Person])) error {
 		*n++
-		return read(b, ids)
+		return read(b, ids, do)
 	}
 	return n
 }
@@ -179,11 +180,12 @@ func countWholeReads(t *testing.T) *int {
 // TestElsewhereOnceReadsMixedWorkspacesOnce: beside dach, a database
 // listed narrowly, workspace uk is a state file, read whole. One read of
 // both and the plan's questions load uk once: its answers are kept, and
-// the lookup asks dach alone (one read of its people by their indexes).
+// the lookup asks dach alone (one read of its people's keys and
+// enrichments, found by their indexes).
 // The lookup answers as EnrichmentsElsewhere does, the newest of each key.
 func TestElsewhereOnceReadsMixedWorkspacesOnce(t *testing.T) {
 	def, ukLoads := mixedWorkspaces(t)
-	wholeReads := countWholeReads(t)
+	keyedReads := countKeyedReads(t)
 	keys, lookup, err := def.ElsewhereOnce()
 	if err != nil {
 		t.Fatal(err)
@@ -200,8 +202,8 @@ func TestElsewhereOnceReadsMixedWorkspacesOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if *ukLoads != 1 || *wholeReads != 1 {
-		t.Errorf("uk loaded %d times, dach's people read %d times; want once each", *ukLoads, *wholeReads)
+	if *ukLoads != 1 || *keyedReads != 1 {
+		t.Errorf("uk loaded %d times, dach's people read %d times; want once each", *ukLoads, *keyedReads)
 	}
 	want, err := def.EnrichmentsElsewhere(ask)
 	if err != nil {
@@ -221,10 +223,10 @@ func TestElsewhereOnceLookupFailsWithItsRead(t *testing.T) {
 	if err != nil || lookup == nil {
 		t.Fatalf("read once: %v, a lookup kept: %v; want one", err, lookup != nil)
 	}
-	read := readWhole
-	defer func() { readWhole = read }()
+	read := readKeyed
+	defer func() { readKeyed = read }()
 	failed := errors.New("disk I/O error")
-	readWhole = func(*state.Base, []string) (map[string]*state.Person, error) { return nil, failed }
+	readKeyed = func(*state.Base, []string, func(iter.Seq[*state.Person])) error { return failed }
 	if found, err := lookup([]string{"p:bob"}); !errors.Is(err, failed) {
 		t.Errorf("lookup with dach unreadable: %v, %v; want its error", found, err)
 	}

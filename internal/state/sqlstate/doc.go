@@ -14,7 +14,9 @@
 // of a state over database/sql (read.go, write.go, bulk.go). Reader.People
 // is the store of a state.Base: it answers the Base's questions from the
 // indexes (enrichindex.go, censussketch.go, tracksketch.go, values.go),
-// lead lists packed (lists_packed.go), without reading every person.
+// lead lists packed (lists_packed.go), and the keys and enrichments of
+// the people another workspace asks about (keyedenrich.go), without
+// reading every person.
 //
 // A query a command needs later (the searches due, an enrich block's
 // candidates) goes into queries.go, beside an index in both schemas when

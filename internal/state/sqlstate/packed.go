@@ -232,16 +232,21 @@ func unescape(t string) (string, bool) {
 
 // SelectEnrichmentsPacked is SelectEnrichments' columns, in that order,
 // as one JSON array per row; the whole numbers as texts.
-var SelectEnrichmentsPacked = `SELECT json_array(person_id, enriched_at, CAST(by_n AS TEXT), CAST(copied_n AS TEXT), ` + packedResultCols() + `, extra)
+var SelectEnrichmentsPacked = `SELECT json_array(person_id, enriched_at, CAST(by_n AS TEXT), CAST(copied_n AS TEXT), ` + packedResultCols("") + `, extra)
 	FROM {s}.enrichments WHERE workspace = $1`
 
-// packedResultCols are the enrichments' result columns, each a text.
-func packedResultCols() string {
+// enrichmentWidth is how many values a row of SelectEnrichmentsPacked
+// has.
+var enrichmentWidth = 4 + len(ResultCols) + 1
+
+// packedResultCols are the enrichments' result columns, each a text,
+// each name after prefix (a table's alias and its dot, or "").
+func packedResultCols(prefix string) string {
 	cols := make([]string, len(ResultCols))
 	for i, f := range ResultCols {
-		cols[i] = f.PG
+		cols[i] = prefix + f.PG
 		if f.EnrichedInt != nil {
-			cols[i] = "CAST(" + f.PG + " AS TEXT)"
+			cols[i] = "CAST(" + prefix + f.PG + " AS TEXT)"
 		}
 	}
 	return strings.Join(cols, ", ")
@@ -255,7 +260,7 @@ func (r *Reader) enrichmentsPacked(ctx context.Context, s *state.State, w where,
 		return err
 	}
 	defer rows.Close()
-	v := make([]sql.NullString, 4+len(ResultCols)+1)
+	v := make([]sql.NullString, enrichmentWidth)
 	var row string
 	for rows.Next() {
 		if err := rows.Scan(&row); err != nil {

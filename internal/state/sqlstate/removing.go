@@ -49,11 +49,7 @@ func (p *peopleStore) removing(ids []string) ([]*state.Person, error) {
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	list, err := p.r.D.List(ids)
-	if err != nil {
-		return nil, err
-	}
-	names, err := p.blockNames()
+	list, names, err := p.listNamed(ids)
 	if err != nil {
 		return nil, err
 	}

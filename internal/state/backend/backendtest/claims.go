@@ -146,15 +146,7 @@ func testClaimsAtOnce(t *testing.T, k Kind) {
 // workspace has recorded (not yet committed) is found, as are the
 // committed ones: the copy a claim points to is there to read.
 func testEnrichmentOfARunningApply(t *testing.T, k Kind) {
-	open := k.New(t)
-	set := workspaces(t, open, Alice)
-	must(t, set.CreateWorkspace("dach"), "create dach")
-	must(t, set.CreateWorkspace("uk"), "create uk")
-	uk := open("uk", Bob)
-	defer backend.Close(uk)
-	cw := crossWorkspace(t, uk)
-	dach := open("dach", Alice)
-	defer backend.Close(dach)
+	cw, dach := ukBesideDach(t, k)
 	l, rec, _ := startApply(t, dach, []state.Event{
 		{At: At(1), Kind: state.EventSearch, Address: "search.x", Search: &state.SearchEvent{Generation: api.Gen1, Request: []byte(`{"keywords":"x"}`),
 			Leads: []person.Lead{lead("n1", "anna", "Anna"), lead("", "ben", "Ben")}}},

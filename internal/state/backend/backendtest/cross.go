@@ -4,6 +4,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/leadsync/leadsync/internal/api"
 	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
@@ -89,4 +91,59 @@ func testCrossWorkspace(t *testing.T, k Kind) {
 	if s.People["n1"] == nil || backend.WorkspaceOf(sib) != "dach" {
 		t.Fatalf("sibling holds %d people, workspace %q", len(s.People), backend.WorkspaceOf(sib))
 	}
+}
+
+// EnrichmentsElsewhereWhole: each lookup key of each person another
+// workspace holds an enrichment of is answered with that enrichment
+// whole, as the workspace's own Load gives it: every field, the block
+// that made it, the block that copied it (a copy named by the workspace
+// that paid for it), and of a person re-keyed since (page:ben) by the
+// keys the person has now. A backend answering from a few columns must
+// give what reading the people whole gives.
+func testEnrichmentsElsewhereWhole(t *testing.T, k Kind) {
+	cw, dach := ukBesideDach(t, k)
+	Apply(t, dach, append(Events(), state.Event{At: At(40), Kind: state.EventReuse, Address: "enrich.contacts",
+		Reuse: &state.ReuseEvent{PersonID: "n5", Workspace: "elsewhere", Enrichment: state.Enrichment{EnrichedAt: At(39), By: "enrich.x",
+			Result: person.EnrichedProfile{NetworkID: "n5", PageName: "eve", Email: "eve@copy.example"}}}}))
+	s, err := dach.Load()
+	must(t, err, "load dach")
+	want := map[string]state.Reusable{}
+	var ask []string
+	for _, p := range s.People {
+		if p.Enrichment == nil {
+			continue
+		}
+		from := "dach"
+		if rf := p.Enrichment.ReusedFrom(); rf != "" {
+			from = rf
+		}
+		for _, key := range state.LookupKeys(p) {
+			ask = append(ask, key)
+			want[key] = state.Reusable{Workspace: from, Enrichment: *p.Enrichment}
+		}
+	}
+	if want["n:n5"].Workspace != "elsewhere" || want["n:n2"].Workspace != "dach" {
+		t.Fatalf("dach holds no copy of n5 or no enrichment of n2, re-keyed: %v", want)
+	}
+	found, err := cw.EnrichmentsElsewhere(append(ask, "n:nobody"))
+	must(t, err, "lookup")
+	if d := cmp.Diff(want, found); d != "" {
+		t.Errorf("the answers differ from dach's enrichments (-dach's +EnrichmentsElsewhere):\n%s", d)
+	}
+}
+
+// ukBesideDach makes workspaces dach and uk in a fresh set and opens
+// both (uk as Bob, dach as Alice; closed when the test ends): uk's
+// CrossWorkspace ability, and dach.
+func ukBesideDach(t *testing.T, k Kind) (backend.CrossWorkspace, backend.Backend) {
+	open := k.New(t)
+	set := workspaces(t, open, Alice)
+	must(t, set.CreateWorkspace("dach"), "create dach")
+	must(t, set.CreateWorkspace("uk"), "create uk")
+	uk := open("uk", Bob)
+	t.Cleanup(func() { backend.Close(uk) })
+	cw := crossWorkspace(t, uk)
+	dach := open("dach", Alice)
+	t.Cleanup(func() { backend.Close(dach) })
+	return cw, dach
 }

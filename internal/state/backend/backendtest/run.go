@@ -114,6 +114,7 @@ func Run(t *testing.T, k Kind) {
 		{"PushBrokenHalfWay", testPushBrokenHalfWay},
 		{"DataMarkWorkspaceMadeAgain", testDataMarkMadeAgain},
 		{"CrossWorkspace", testCrossWorkspace},
+		{"EnrichmentsElsewhereWhole", testEnrichmentsElsewhereWhole},
 		{"Ledger", testLedger},
 		{"LedgerHoldsOfADeadRun", testLedgerHolds},
 		{"LedgerSince", testLedgerSince},
