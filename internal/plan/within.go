@@ -27,7 +27,9 @@ var ErrBeyondConfig = errors.New("the saved plan asks for more than the configur
 // call must be one of those, with no greater bound, and so must its
 // totals. A plan file's checksum is no security boundary (anyone who can
 // edit the file can compute it again): this is what keeps a saved plan,
-// however edited, within the configuration's limits.
+// however edited, within the configuration's limits. The copies of one
+// block may leave another, without a limit, more calls (copiesLent),
+// within the totals.
 // name is the plan file, for the error.
 func (p *Plan) Within(name string, cfg *config.Config, st *state.State) error {
 	_, err := p.WithinRead(name, cfg, st, nil, nil, nil)
