@@ -6,8 +6,6 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/leadsync/leadsync/internal/config"
-	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -26,9 +24,7 @@ import (
 // read fewer people than the state holds.
 // LEADSYNC_REUSE_WORLDS plans more; seven seeds past them always run.
 func TestSeveralBlocksReadThePeopleHeldAsMet(t *testing.T) {
-	defer keepReadKnobs()()
-	defer func(n int) { censusPage = n }(censusPage)
-	defer func(m func(*config.Config, *config.Enrich, person.Lead) (bool, error)) { match = m }(match)
+	defer keepManyKnobs()()
 	worlds := 800
 	if n, err := strconv.Atoi(os.Getenv("LEADSYNC_REUSE_WORLDS")); err == nil {
 		worlds = n
