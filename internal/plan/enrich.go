@@ -465,7 +465,7 @@ type ownedPeople struct {
 // ownedChunk is the size of ownedPeople's chunks. A variable only so that
 // the tests, whose worlds hold a few people each, make chunks of a few:
 // 4,096 of them zeroed for each block of each world took 8% of the
-// package's test CPU.
+// package's test CPU. Only TestMain sets it, before any test runs.
 var ownedChunk = 4096
 
 func (o *ownedPeople) add(op ownedPerson) {

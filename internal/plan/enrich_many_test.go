@@ -27,13 +27,11 @@ import (
 // byte: the blocks claim the same people in the same rounds
 // (claimRounds), each walk reading the people it needs (claimsRead).
 func TestManyEnrichBlocksMakeTheSamePlan(t *testing.T) {
-	defer keepReadKnobs()()
-	defer func(n int) { censusPage = n }(censusPage)
+	defer keepManyKnobs()()
 	var reuse [4]int       // worlds with other workspaces (countReuse)
 	var read, whole [2]int // 0: every block at its limit; 1: places left
 	var census [2]int      // from the census (planned, needed everyone)
 	worlds, widened, where, whereErr, excluded, unlimited, refreshOn := 0, 0, 0, 0, 0, 0, 0
-	defer func(m func(*config.Config, *config.Enrich, person.Lead) (bool, error)) { match = m }(match)
 	const seeds = 2000
 	for seed := range seeds {
 		rng := rand.New(rand.NewPCG(uint64(seed), 0x3a7e))
@@ -99,6 +97,13 @@ func TestManyEnrichBlocksMakeTheSamePlan(t *testing.T) {
 	if read[0] < 80 || read[1] < 220 || census[0] < 700 || census[1] < 25 || widened < 100 || where < 200 || whereErr < 12 || excluded < 300 || unlimited < 150 || refreshOn < 300 {
 		t.Fatalf("worlds planned in part and needing everyone (at the limit, with places left, from the census): %v, %v, %v, %d widened, %d with people excluded, %d without a limit, %d with refresh_on: the test no longer tests several blocks", read, whole, census, widened, excluded, unlimited, refreshOn)
 	}
+}
+
+// keepManyKnobs returns what sets back what the worlds of several blocks
+// change: the read knobs (keepReadKnobs), censusPage and match.
+func keepManyKnobs() (restore func()) {
+	knobs, page, m := keepReadKnobs(), censusPage, match
+	return func() { knobs(); censusPage, match = page, m }
 }
 
 // widenedIn reports whether the plan of f over what EnrichReadsOf names

@@ -183,11 +183,6 @@ func containsAll(terms []string, text string) bool {
 	return true
 }
 
-// matches reports whether m satisfies every parameter of q.
-func (q *query) matches(m *Member) bool {
-	return q.matcher()(m)
-}
-
 // matcher is q as one check of a member, made once for a pass over the
 // population: ranging over q's maps for each member took most of the
 // sandbox's CPU in the tests. Array parameters are checked first: they

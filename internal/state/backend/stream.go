@@ -31,7 +31,9 @@ type Stream interface {
 // StreamBatch is the most people a Stream of a database passes at once (a
 // state file's passes a piece of the file, about a megabyte, at a time).
 // A variable only so that the state backends' tests make batches of 500:
-// their states of several batches then hold a tenth of the people.
+// their states of several batches then hold a tenth of the people. Only
+// a test's TestMain sets it, before any test runs; the rest of leadsync
+// reads it, and nothing may set it while a stream is under way.
 var StreamBatch = 5000
 
 // ErrReadWhole is a Stream's error when its state turns out, as its
