@@ -156,7 +156,11 @@ func (b *builder) enrichChange(e *config.Enrich, bp blockPeople, certain []membe
 		}
 	}
 	c.Reuses = len(bp.reused)
-	c.Detail = enrichDetail(e, bp, c, runSources, b.v.used(e), changing)
+	used := b.v.used(e)
+	if e.Limit > 0 {
+		c.places = max(e.Limit-used, 0)
+	}
+	c.Detail = enrichDetail(e, bp, c, runSources, used, changing)
 	if n := c.UnknownOutcomes; n > 0 {
 		c.Detail += fmt.Sprintf("; %s with an unknown outcome from the last run: re-enriching may cost %s more %s",
 			plural(n, "enrichment", "enrichments"), thousands(n*cpe), map[bool]string{true: "credit", false: "credits"}[n*cpe == 1])

@@ -223,6 +223,11 @@ type Change struct {
 	// MovedFrom is, for a moved change, the address the record moves
 	// from (Address is where it goes).
 	MovedFrom string `json:"moved_from,omitempty"`
+	// places is, for the enrich change of a block with a limit, the
+	// places the limit leaves before the block takes any (env.used): what
+	// Within may lend it past its calls (copiesLent). A plan file does not
+	// hold it; Within reads it from the plan made again.
+	places int
 }
 
 // MarshalJSON writes person_ids for every enrich change, [] when it has

@@ -28,8 +28,8 @@ var ErrBeyondConfig = errors.New("the saved plan asks for more than the configur
 // totals. A plan file's checksum is no security boundary (anyone who can
 // edit the file can compute it again): this is what keeps a saved plan,
 // however edited, within the configuration's limits. The copies of one
-// block may leave another, without a limit, more calls (copiesLent),
-// within the totals.
+// block may leave another more calls (copiesLent), within the totals,
+// and within the places a limit leaves.
 // name is the plan file, for the error.
 func (p *Plan) Within(name string, cfg *config.Config, st *state.State) error {
 	_, err := p.WithinRead(name, cfg, st, nil, nil, nil)
@@ -53,34 +53,61 @@ func (p *Plan) WithinRead(name string, cfg *config.Config, st *state.State, fact
 	return true, p.within(name, again, diags, p.copiesLent(cfg, again))
 }
 
-// copiesLent counts, for each enrich block of p without a limit, the
-// calls p's copies may leave it beyond again, the plan made again without
-// other workspaces' enrichments. A person a block copies holds an
-// enrichment made elsewhere, older than one made now, and takes a place
-// under its limit: a later block of a shorter refresh then enriches the
-// people again's other blocks enriched for it. Those are at most the
-// calls again's other blocks make, and again's totals still bound p's. A
-// block with a limit is lent nothing: its places are again's.
+// copiesLent counts, for each enrich block of p, the calls p's copies
+// may leave it beyond again, the plan made again without other
+// workspaces' enrichments. A person a block copies holds an enrichment
+// made elsewhere, older than one made now, and takes a place under its
+// limit: a later block of a shorter refresh then enriches the people
+// again's other blocks enriched for it. The copies move calls between
+// blocks, never add any: a block is lent at most the calls p's other
+// blocks leave of again's (spared), and again's totals still bound p's.
+// A block with a limit is lent no more than the places its limit leaves
+// past again's calls (lendable).
 func (p *Plan) copiesLent(cfg *config.Config, again *Plan) map[string]lent {
 	if !slices.ContainsFunc(p.Changes, func(c *Change) bool { return c.Kind == kind.Enrich && c.Reuses > 0 }) {
 		return nil
 	}
-	calls, made := 0, map[string]int{}
+	made := map[string]*Change{}
 	for _, c := range again.Changes {
 		if c.Kind == kind.Enrich {
-			calls += c.CallsMax
-			made[c.Address] = c.CallsMax
+			made[c.Address] = c
+		}
+	}
+	spared := 0
+	for _, c := range p.Changes {
+		if a := made[c.Address]; c.Kind == kind.Enrich && a != nil {
+			spared += max(a.CallsMax-c.CallsMax, 0)
 		}
 	}
 	cpe := max(cfg.API.CreditsPerEnrich, 1)
 	out := map[string]lent{}
 	for _, c := range p.Changes {
-		if e := cfg.Enrich(c.Address); c.Kind == kind.Enrich && e != nil && e.Limit <= 0 && calls > made[c.Address] {
-			n := calls - made[c.Address]
-			out[c.Address] = lent{calls: n, credits: n * cpe}
+		if e := cfg.Enrich(c.Address); c.Kind == kind.Enrich && e != nil {
+			if n := lendable(e, made[c.Address], spared); n > 0 {
+				out[c.Address] = lent{calls: n, credits: n * cpe}
+			}
 		}
 	}
 	return out
+}
+
+// lendable is how many calls Within may lend enrich block e beyond a,
+// its change in the plan made again (nil: none), when the saved plan's
+// other blocks spare that many of again's calls. With a limit, no more
+// than the places the limit leaves once a's calls took theirs: each call
+// is counted as a new place (a refresh takes none) and the places other
+// blocks free are not counted, so e never takes more than its limit
+// leaves.
+func lendable(e *config.Enrich, a *Change, spared int) int {
+	switch {
+	case a == nil && e.Limit > 0:
+		return 0
+	case a == nil:
+		return spared
+	case e.Limit > 0:
+		return min(spared, max(a.places-a.CallsMax, 0))
+	}
+	return spared
 }
 
 // lent is what copiesLent allows one enrich block beyond the plan made
