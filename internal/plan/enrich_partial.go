@@ -152,8 +152,8 @@ func (c *Candidates) readPlacesMet(v *env, e *config.Enrich, out []member, held 
 	if len(unread) == 0 || places == 0 && takersAfter == 0 {
 		return false, nil
 	}
-	if n := c.nextPlacesPage(max(places, 0) + takersAfter); places >= 0 && n < len(unread) {
-		unread = unread[:n]
+	if n := c.nextPlacesPage(max(places, 0) + takersAfter); n < len(unread) {
+		unread = unread[:n] // a page, with or without a limit
 	}
 	for _, id := range unread {
 		c.placesAsked[id] = true
