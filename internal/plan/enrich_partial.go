@@ -89,6 +89,18 @@ func (f *EnrichFacts) WalkedIDs() []string {
 	return slices.Sorted(maps.Keys(f.WalkedPeople()))
 }
 
+// Hold makes st, the partial state of an apply, hold the people the plan
+// walked (WalkedPeople) without reading them again. A plan that makes
+// moves read them moved, not as the store holds them: st reads them
+// again then (State.ReadPeople), to hold them unmoved as HoldRead's doc says.
+func (f *EnrichFacts) Hold(st *state.State) error {
+	if f != nil && f.moved != nil && len(f.moved.Moves) > 0 {
+		return st.ReadPeople(f.WalkedIDs())
+	}
+	st.HoldRead(f.WalkedPeople())
+	return nil
+}
+
 // partialFacts are the counts of every enrich block of cfg in st, a
 // partial state (nil for a state read whole): the enrichments each block
 // made and copied, read people counted as they are now

@@ -255,3 +255,35 @@ func TestMovedFactsMoveThePeopleRead(t *testing.T) {
 		}
 	}
 }
+
+// An apply holds the people its plan walked as the store holds them,
+// not as the moves leave them (EnrichFacts.Hold): the engine folds the
+// moves after, over every person alike.
+func TestMovedFactsHoldThePeopleUnmoved(t *testing.T) {
+	f := newFixture()
+	f.search("search.new", kw("CTO"))
+	f.ran("search.old", t0.Add(-day), ids(1, 2)...)
+	f.move(t, "search.old", "search.new")
+	b := enrichBase(f.st)
+	m, err := MovesOf(f.cfg, b)
+	if err != nil || m == nil {
+		t.Fatalf("MovesOf = %+v, %v", m, err)
+	}
+	facts := &EnrichFacts{store: b}
+	facts.movedBy(m)
+	if facts.censusRead, err = facts.people(ids(1, 2)); err != nil {
+		t.Fatal(err)
+	}
+	st, err := b.Writable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := facts.Hold(st); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range ids(1, 2) {
+		if p := st.People[id]; p == nil || !slices.Equal(p.FoundBy, []string{"search.old"}) {
+			t.Errorf("%s not held as the store holds them (found by search.old)", id)
+		}
+	}
+}
