@@ -4,6 +4,7 @@ import (
 	"errors"
 	"maps"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -22,10 +23,11 @@ import (
 // whole state's without the other workspaces, byte for byte, and reads
 // nobody for copies (reuseFacts.read). The saved plan, copies and all, is
 // within it. Before env.heldUnread, every such world panicked on a nil
-// map (env.asked). Beside several blocks it is not always, even over the
-// whole state (seed 109: the copies of one block leave another more
-// calls than Within allows): there the partial state's answer, when it
-// decides, is the whole state's.
+// map (env.asked). Beside several blocks, the copies of one block leave
+// another more calls than the plan made again (seed 109, 4904): Within
+// lends them (copiesLent), so the saved plan holds over the whole state,
+// unless the block left them has a limit (limitedRefused). The partial
+// state's answer, when it decides, is the whole state's.
 func TestWithinOverPeopleHeldUnread(t *testing.T) {
 	defer keepReadKnobs()()
 	checked, decided := 0, 0
@@ -43,6 +45,9 @@ func TestWithinOverPeopleHeldUnread(t *testing.T) {
 		st, facts := readPartial(t, seed, f, o)
 		read, err := saved.WithinRead("saved.plan", f.cfg, st, facts, nil, nil)
 		werr := saved.Within("saved.plan", f.cfg, f.st)
+		if werr != nil && !limitedRefused(f, werr) {
+			t.Fatalf("seed %d: the saved plan, applied at once, is refused over the whole state: %v", seed, werr)
+		}
 		if err != nil && !facts.many || read && facts.many && (err == nil) != (werr == nil) {
 			t.Fatalf("seed %d: the saved plan over the partial state: %v (over the whole state: %v)", seed, err, werr)
 		}
@@ -51,6 +56,19 @@ func TestWithinOverPeopleHeldUnread(t *testing.T) {
 	if checked < 10 || decided < 5 {
 		t.Fatalf("%d worlds read people held as met, %d decided: the test no longer tests Within over them", checked, decided)
 	}
+}
+
+// limitedRefused reports whether err refuses only enrich blocks with a
+// limit, which Within lends no calls (copiesLent): their places are the
+// plan's made again, so a saved plan whose copies left such a block more
+// calls is refused, never overspent.
+func limitedRefused(f *fixture, err error) bool {
+	for _, e := range f.cfg.Enriches {
+		if e.Limit > 0 && strings.Contains(err.Error(), " "+e.Address+",") {
+			return true
+		}
+	}
+	return false
 }
 
 // sameWithout reports whether the plan of saved made again as Within
@@ -196,5 +214,38 @@ func TestFindHeldListsOnce(t *testing.T) {
 	}
 	if listed != 1 || !v.facts.NeedsEveryone() {
 		t.Fatalf("the keys listed %d times, the plan needing everyone: %v; want once, and so", listed, v.facts.NeedsEveryone())
+	}
+}
+
+// TestWithinLendsNoPlaceOfALimit: in seed 109 of firstHeldWorld, block
+// e0 (limit 20) copies two people whom e1 (no limit, a shorter refresh)
+// then enriches, one call more than the plan made again without the
+// other workspaces gives e1. Within lends e1 that call (copiesLent), and
+// the saved plan holds. A plan edited to give e0 more than its 7 calls made again, or e1
+// more than every call the two make again (10), is refused, though its totals
+// stay within.
+func TestWithinLendsNoPlaceOfALimit(t *testing.T) {
+	defer keepReadKnobs()()
+	f, o, _ := firstHeldWorld(109)
+	saved, _ := Build(f.cfg, f.st, o)
+	if err := saved.Within("saved.plan", f.cfg, f.st); err != nil {
+		t.Fatalf("the saved plan, applied at once: %v", err)
+	}
+	for _, edit := range []struct {
+		addr string
+		more int
+	}{{"enrich.e0", 3}, {"enrich.e1", 7}} {
+		edited := *saved
+		edited.Changes = slices.Clone(saved.Changes)
+		for i, c := range edited.Changes {
+			if c.Address == edit.addr {
+				more := *c
+				more.Calls, more.CallsMax = more.Calls+edit.more, more.CallsMax+edit.more
+				edited.Changes[i] = &more
+			}
+		}
+		if err := edited.Within("saved.plan", f.cfg, f.st); !errors.Is(err, ErrBeyondConfig) {
+			t.Errorf("%s given %d calls more: %v, want it refused", edit.addr, edit.more, err)
+		}
 	}
 }
