@@ -155,7 +155,7 @@ func (v *env) placeCopies(e *config.Enrich, bp *blockPeople) {
 	places := max(e.Limit-v.used(e), 0)
 	if len(bp.reused) > places {
 		bp.enriched -= len(bp.reused) - places
-		bp.reused, bp.cut = bp.reused[:places], bp.reused[places:]
+		bp.reused = bp.reused[:places]
 	}
 	if v.copies == nil {
 		v.copies = map[string]int{}

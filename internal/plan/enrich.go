@@ -360,11 +360,8 @@ type blockPeople struct {
 	// e-mail (one they hold, or one an import of this plan brings).
 	imported []*state.Person
 	// reused would be enriched (they pass where) but another workspace
-	// holds a fresh enrichment of them: copied, at no credit. cut are
-	// those past the places the limit leaves (placeCopies): a copy of
-	// someone the block enriched takes no place, so a later pass of apply
-	// may copy them.
-	reused, cut []reusedPerson
+	// holds a fresh enrichment of them: copied, at no credit.
+	reused []reusedPerson
 }
 
 // excludedPerson is a person an exclude block removes from a block's

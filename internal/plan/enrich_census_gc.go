@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"os"
 	"runtime/debug"
 
 	"github.com/leadsync/leadsync/internal/config"
@@ -26,9 +27,13 @@ var censusGCPercent = 50
 // pagesGC lowers GOGC to censusGCPercent (lowerGC).
 func pagesGC() (restore func()) { return lowerGC(censusGCPercent) }
 
-// lowerGC lowers GOGC to percent unless it is lower already, or the
-// collector is off, and returns what sets it back.
+// lowerGC lowers GOGC to percent unless the user set GOGC (theirs wins,
+// as cli.planGC's), it is lower already, or the collector is off, and
+// returns what sets it back.
 func lowerGC(percent int) (restore func()) {
+	if os.Getenv("GOGC") != "" {
+		return func() {}
+	}
 	old := debug.SetGCPercent(percent)
 	if old <= percent { // lower, or off (negative)
 		debug.SetGCPercent(old)

@@ -153,3 +153,18 @@ func TestKeptPeopleLowerTheCollectorsGoal(t *testing.T) {
 		}
 	}
 }
+
+// A user's GOGC wins (docs/decisions.md): lowerGC leaves the collector's
+// goal as they set it, above censusGCPercent or not.
+func TestAUsersGOGCWins(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(400))
+	t.Setenv("GOGC", "400")
+	restore := pagesGC()
+	if got := testenv.GCPercent(); got != 400 {
+		t.Errorf("GOGC %d while the census pages, want the user's 400", got)
+	}
+	restore()
+	if got := testenv.GCPercent(); got != 400 {
+		t.Errorf("GOGC %d once set back, want 400", got)
+	}
+}

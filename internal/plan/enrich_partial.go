@@ -89,6 +89,18 @@ func (f *EnrichFacts) WalkedIDs() []string {
 	return slices.Sorted(maps.Keys(f.WalkedPeople()))
 }
 
+// Hold makes st, the partial state of an apply, hold the people the plan
+// walked (WalkedPeople) without reading them again. A plan that makes
+// moves read them moved, not as the store holds them: st reads them
+// again then (State.ReadPeople), to hold them unmoved as HoldRead's doc says.
+func (f *EnrichFacts) Hold(st *state.State) error {
+	if f != nil && f.moved != nil && len(f.moved.Moves) > 0 {
+		return st.ReadPeople(f.WalkedIDs())
+	}
+	st.HoldRead(f.WalkedPeople())
+	return nil
+}
+
 // partialFacts are the counts of every enrich block of cfg in st, a
 // partial state (nil for a state read whole): the enrichments each block
 // made and copied, read people counted as they are now
@@ -109,9 +121,9 @@ func partialFacts(cfg *config.Config, st *state.State) *EnrichFacts {
 }
 
 // noteRuns notes in f, the facts of a plan over a partial state, the
-// sources running holds: the searches and profiles the plan runs, whose
-// lead lists it does not walk (the people of a source that runs are not
-// known yet). Nothing without facts.
+// sources running holds: the searches and profiles the plan runs. The
+// plan does not walk their lead lists: the people of a source that runs
+// are not known yet. Nothing without facts.
 func (f *EnrichFacts) noteRuns(running map[string]int) {
 	if f == nil {
 		return
@@ -122,18 +134,19 @@ func (f *EnrichFacts) noteRuns(running map[string]int) {
 	}
 }
 
-// readPlacesMet reads, over the partial state of v, the next people not
-// read whom e's lead lists name, in from order, while they may change
-// e's claims (out, with held places of e's own claims in the run), as
-// the whole state's apply would meet them. The plan never walked the lead
-// lists of the sources it ran (Candidates.runs): a run that answered
-// folded its people in, one that failed left its list as before. Their
-// people are read when the block has no limit, when the claims leave
-// places, or when a claim taking a place comes after the first of them.
-// The claims may also leave places the plan filled (another block
-// claimed their people): the people past the plan's walk are read then
-// too, but not those it knew take no place (placesWalk.known). more says
-// some were read: the claims are to be made again.
+// readPlacesMet reads, over the partial state of v, the next page of
+// people not read whom e's lead lists name, in from order (nextPlacesPage).
+// It reads while they may change e's claims (out, with held places of e's
+// own claims in the run), as the whole state's apply would meet them.
+// The plan never walked the lead lists of the sources it ran
+// (Candidates.runs). A run that answered folded its people in; one that
+// failed left its list as before. Their people are read when the block
+// has no limit, when the claims leave places, or when a claim taking a
+// place comes after the first of them. The claims may also leave places
+// the plan filled (another block claimed their people). The people past
+// the plan's walk are read then too, but not those it knew take no place
+// (placesWalk.known). more says some were read: the claims are to be
+// made again.
 func (c *Candidates) readPlacesMet(v *env, e *config.Enrich, out []member, held int) (more bool, err error) {
 	if c.placesAsked == nil {
 		return false, nil
@@ -152,8 +165,8 @@ func (c *Candidates) readPlacesMet(v *env, e *config.Enrich, out []member, held 
 	if len(unread) == 0 || places == 0 && takersAfter == 0 {
 		return false, nil
 	}
-	if n := c.nextPlacesPage(max(places, 0) + takersAfter); places >= 0 && n < len(unread) {
-		unread = unread[:n]
+	if n := c.nextPlacesPage(max(places, 0) + takersAfter); n < len(unread) {
+		unread = unread[:n] // a page, with or without a limit
 	}
 	for _, id := range unread {
 		c.placesAsked[id] = true
@@ -167,12 +180,12 @@ func (c *Candidates) runsIn(v *env, e *config.Enrich) bool {
 }
 
 // placesUnread are the IDs e's lead lists name whose people v's state
-// does not hold and readPlacesMet has not asked for, in from order: in
-// the lists of the sources the plan ran, and, when e has a limit and the
-// plan walked its places, in the others too, but for those the walk
-// knew take no place (the people past the walk). takersAfter counts the
-// people of out (e's claims) taking a place whom e's sources meet after
-// the first of them.
+// does not hold and readPlacesMet has not asked for, in from order. They
+// are those in the lists of the sources the plan ran. When e has a limit
+// and the plan walked its places, they are those in the other lists too,
+// but for those the walk knew take no place (the people past the walk).
+// takersAfter counts the people of out (e's claims) taking a place whom
+// e's sources meet after the first of them.
 func (c *Candidates) placesUnread(v *env, e *config.Enrich, out []member) (unread []string, takersAfter int) {
 	takers := map[string]bool{}
 	for _, m := range out {

@@ -10,20 +10,21 @@ import (
 	"github.com/leadsync/leadsync/internal/state"
 )
 
-// TestAFailedRunEnrichesAsOverTheWholeState: in the random worlds of
+// TestAFailedRunEnrichesAsOverTheWholeState takes the random worlds of
 // TestReuseFirstHeldMakesTheSamePlan and of
-// TestReusesOverThePartialStateOfAnApply, an apply over the partial state
-// whose searches all fail (their lead lists stay as they were) copies
-// and pays for, block after block, within each block's planned calls,
-// the people the whole state's apply does. The plan never walked the
-// lead lists of the searches it runs: the apply reads their people as
-// they may take places (readPlacesMet). A copy of someone the block
-// enriched takes no place, so the people held met past the copies cut
-// may still be copied (readHeldMet). LEADSYNC_FAILED_WORLDS applies in
-// more worlds. Seed 1336 always runs (0.p and 20.p, in a failed run's
-// list, not read), 78574 (55.p, held, met past a cut copy) and 31927
-// (13.p, past the walk, its place freed by another block's claim) and
-// 13730 (7.p, past the walk, before a claim from a failed run) too.
+// TestReusesOverThePartialStateOfAnApply. There an apply over the partial
+// state whose searches all fail (their lead lists stay as they were)
+// copies and pays for the people the whole state's apply does. It does
+// so block after block, within each block's planned calls. The plan
+// never walked the lead lists of the searches it runs: the apply reads
+// their people as they may take places (readPlacesMet). A copy of
+// someone the block enriched takes no place, so the people held met past
+// the copies cut may still be copied (readHeldMet).
+// LEADSYNC_FAILED_WORLDS applies in more worlds. Seeds always run: 1336
+// (0.p and 20.p, in a failed run's list, not read) and 78574 (55.p,
+// held, met past a cut copy). So do 31927 (13.p, past the walk, its
+// place freed by another block's claim) and 13730 (7.p, past the walk,
+// before a claim from a failed run).
 func TestAFailedRunEnrichesAsOverTheWholeState(t *testing.T) {
 	defer keepReadKnobs()()
 	worlds := 1600

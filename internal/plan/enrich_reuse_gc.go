@@ -5,9 +5,9 @@ package plan
 // past maxReuseRead of them, reads the people held a page at a time as it
 // meets them (readHeld), keeping them and the other workspaces' answers
 // (env.reuse). Each key's pass and each page read become garbage beside
-// what the plan holds, which GOGC 200 (cli.planGC) let grow to twice
-// that: at 1,000,000 people, 200,000 held, 320 MB kept and 795 MB in
-// all. Both lower GOGC to reuseGCPercent (docs/performance.md, "Reuse
+// what the plan holds. GOGC 200 (cli.planGC) let that grow to twice
+// what the plan holds: at 1,000,000 people, 200,000 held, 320 MB kept
+// and 795 MB in all. Both lower GOGC to reuseGCPercent (docs/performance.md, "Reuse
 // past the caps in less memory").
 
 // reuseGCPercent is the collector's GOGC while the keys are listed and

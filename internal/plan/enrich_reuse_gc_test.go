@@ -2,6 +2,7 @@ package plan
 
 import (
 	"runtime/debug"
+	"slices"
 	"testing"
 
 	"github.com/leadsync/leadsync/internal/state"
@@ -56,5 +57,35 @@ func TestPeopleHeldReadLowerTheCollectorsGoal(t *testing.T) {
 	v.settle()
 	if got := testenv.GCPercent(); got != 25 {
 		t.Errorf("GOGC %d after a plan begun at 25, want 25", got)
+	}
+}
+
+// gcAtGet is packingStore noting GOGC at each read of people (Get).
+type gcAtGet struct {
+	packingStore
+	seen *[]int
+}
+
+func (m gcAtGet) Get(ids []string) ([]*state.Person, error) {
+	*m.seen = append(*m.seen, testenv.GCPercent())
+	return m.packingStore.Get(ids)
+}
+
+// TestAPlanReadingPeopleHeldLowersTheCollectorsGoal: in the worlds of
+// TestReuseFirstHeldMakesTheSamePlan, a plan that reads people held
+// elsewhere as it meets them (readHeld) reads them at reuseGCPercent,
+// not at the GOGC it began with. Some of the first 200 worlds do.
+func TestAPlanReadingPeopleHeldLowersTheCollectorsGoal(t *testing.T) {
+	defer keepReadKnobs()()
+	defer debug.SetGCPercent(debug.SetGCPercent(200))
+	lowered := 0
+	for seed := range 200 {
+		f, o, _ := firstHeldWorld(seed)
+		var seen []int
+		planPartialIn(t, seed, f, o, gcAtGet{packingStore{enrichMemStore{memStore{f.st}}}, &seen})
+		lowered += btoi(slices.Contains(seen, reuseGCPercent))
+	}
+	if lowered == 0 {
+		t.Errorf("no plan of 200 read people at GOGC %d", reuseGCPercent)
 	}
 }

@@ -331,9 +331,9 @@ func (f *EnrichFacts) needUnread(addr string) {
 
 // readHeldMet reads, over the partial state of an apply (v), the next
 // people held elsewhere whom e's lead lists name and the state does not
-// hold, in from order, while e's copies (copies so far, those
-// placeCopies cut too) leave places, a copy of someone e enriched taking
-// none: a page that grows (nextHeldPage). With no place
+// hold, in from order, while e's copies (copies so far) leave places, a
+// copy of someone e enriched taking none: a page that grows
+// (nextHeldPage). With no place
 // left, it reads every one met before the last copy, who may take its
 // place, in one walk, walkChunk at a time (heldBefore).
 // The plan read only the first of them (firstHeld), and those its walk

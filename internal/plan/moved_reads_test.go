@@ -227,21 +227,29 @@ func sketchIDs(ps []*state.Person) []string {
 	return out
 }
 
-// The people a plan reads whole while Build runs (the places walk, the
-// census) are moved as the state read was moved: their found_by names
-// the searches where the moves put them, and the store's are unchanged.
-func TestMovedFactsMoveThePeopleRead(t *testing.T) {
-	f := newFixture()
+// movedSearchFacts are the facts of a plan that moves search.old, where
+// the store holds people 1 and 2, to search.new, over f's store b.
+func movedSearchFacts(t *testing.T) (f *fixture, b *state.Base, facts *EnrichFacts) {
+	t.Helper()
+	f = newFixture()
 	f.search("search.new", kw("CTO"))
 	f.ran("search.old", t0.Add(-day), ids(1, 2)...)
 	f.move(t, "search.old", "search.new")
-	b := enrichBase(f.st)
+	b = enrichBase(f.st)
 	m, err := MovesOf(f.cfg, b)
 	if err != nil || m == nil || m.names {
 		t.Fatalf("MovesOf = %+v, %v", m, err)
 	}
-	facts := &EnrichFacts{store: b}
+	facts = &EnrichFacts{store: b}
 	facts.movedBy(m)
+	return f, b, facts
+}
+
+// The people a plan reads whole while Build runs (the places walk, the
+// census) are moved as the state read was moved: their found_by names
+// the searches where the moves put them, and the store's are unchanged.
+func TestMovedFactsMoveThePeopleRead(t *testing.T) {
+	f, _, facts := movedSearchFacts(t)
 	ps, err := facts.people(ids(1, 2))
 	if err != nil {
 		t.Fatal(err)
@@ -252,6 +260,29 @@ func TestMovedFactsMoveThePeopleRead(t *testing.T) {
 		}
 		if got := f.st.People[id].FoundBy; !slices.Equal(got, []string{"search.old"}) {
 			t.Errorf("the store's %s found by %q: moved in place", id, got)
+		}
+	}
+}
+
+// An apply holds the people its plan walked as the store holds them,
+// not as the moves leave them (EnrichFacts.Hold): the engine folds the
+// moves after, over every person alike.
+func TestMovedFactsHoldThePeopleUnmoved(t *testing.T) {
+	_, b, facts := movedSearchFacts(t)
+	var err error
+	if facts.censusRead, err = facts.people(ids(1, 2)); err != nil {
+		t.Fatal(err)
+	}
+	st, err := b.Writable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := facts.Hold(st); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range ids(1, 2) {
+		if p := st.People[id]; p == nil || !slices.Equal(p.FoundBy, []string{"search.old"}) {
+			t.Errorf("%s not held as the store holds them (found by search.old)", id)
 		}
 	}
 }

@@ -280,7 +280,7 @@ func (c *Candidates) Reuses(st *state.State, e *config.Enrich, now time.Time) ([
 		if err != nil {
 			return nil, err
 		}
-		if more, err := c.readHeldMet(v, e, slices.Concat(bp.reused, bp.cut)); err != nil || !more {
+		if more, err := c.readHeldMet(v, e, bp.reused); err != nil || !more {
 			return reusesOf(bp), err
 		}
 	}

@@ -9,8 +9,9 @@ import (
 // answers are the other workspaces' answers a plan or an apply keeps
 // (env.reuse), by lookup key. The keys of one person found elsewhere,
 // their network ID and page name, share one answer rather than a copy
-// each: an answer is 304 bytes, and 400,000 keys of 200,000 people held
-// 128 MB (docs/performance.md, "Reuse past the caps in less memory").
+// each. An answer is 304 bytes: a copy for each of 400,000 keys of
+// 200,000 people held 93 MB in the heap profile (docs/performance.md,
+// "Reuse past the caps in less memory").
 type answers map[string]*state.Reusable
 
 // answerMark tells apart the answers of one lookup cheaply (answers.keep):

@@ -117,7 +117,9 @@ func (in *applyRead) build(d Deps, cfg *config.Config, popts plan.Options) (*pla
 	if !in.facts.NeedsEveryone() {
 		// The people who take the places the limit leaves, read whole
 		// by the plan: the engine chooses among the people read.
-		in.st.HoldRead(in.facts.WalkedPeople())
+		if err := in.facts.Hold(in.st); err != nil {
+			return nil, nil, err
+		}
 		return p, diags, nil
 	}
 	if err := in.loadWhole(d); err != nil {
@@ -148,8 +150,7 @@ func (in *applyRead) within(d Deps, name string, cfg *config.Config, p *plan.Pla
 		return err
 	}
 	if decided {
-		in.st.HoldRead(in.facts.WalkedPeople())
-		return nil
+		return in.facts.Hold(in.st)
 	}
 	if err := in.loadWhole(d); err != nil {
 		return err

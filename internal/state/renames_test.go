@@ -30,14 +30,11 @@ func (m *memPeople) Get(ids []string) ([]*Person, error) {
 func (m *memPeople) LeadIDs(addr string) ([]string, error) { return m.s.Searches[addr].LeadIDs, nil }
 func (m *memPeople) Names() (Names, error)                 { return NamesOf(m.s.People), nil }
 
-// TestMoveFoldedInPartReadsNoPerson: a move folded into a partial state
-// reads no person, however many it names: it reads the moved searches'
-// lead lists, counts the people not read under their new addresses, and
-// leaves their rows to the store (Changes.Renames). A person read before
-// the store renames them is moved as read, as the state read whole holds
-// them.
-func TestMoveFoldedInPartReadsNoPerson(t *testing.T) {
-	whole := New()
+// demoPartial is the state of demoEvents read whole, and read in part
+// over a store of its people (a copy of them: the store's rows).
+func demoPartial(t *testing.T) (whole, part *State, store *memPeople) {
+	t.Helper()
+	whole = New()
 	for _, e := range demoEvents() {
 		must(t, whole.Fold(e))
 	}
@@ -53,9 +50,40 @@ func TestMoveFoldedInPartReadsNoPerson(t *testing.T) {
 	}
 	before := *whole // the store's rows, until it renames them
 	before.People, before.Searches = maps.Clone(whole.People), maps.Clone(whole.Searches)
-	store := &memPeople{s: &before}
+	store = &memPeople{s: &before}
 	part, err := NewStoredBase(&records, kept, store).Writable()
 	must(t, err)
+	return whole, part, store
+}
+
+// TestHoldReadLeavesThePeopleAsked: a person the partial state read
+// already is not held again (HoldRead), so the store's counts take them
+// out once: the counts of enrichments stay the whole state's.
+func TestHoldReadLeavesThePeopleAsked(t *testing.T) {
+	whole, part, _ := demoPartial(t)
+	wantMade := map[string]int{}
+	for _, p := range whole.People {
+		if p.Enrichment != nil {
+			wantMade[p.Enrichment.By]++
+		}
+	}
+	ids := slices.Sorted(maps.Keys(whole.People))
+	must(t, part.ReadPeople(ids))
+	part.HoldRead(whole.People)
+	made, _, ok := part.EnrichedCounts()
+	if d := cmp.Diff(wantMade, made); !ok || len(wantMade) == 0 || d != "" {
+		t.Errorf("the enrichments counted once held again (-whole +partial):\n%s", d)
+	}
+}
+
+// TestMoveFoldedInPartReadsNoPerson: a move folded into a partial state
+// reads no person, however many it names: it reads the moved searches'
+// lead lists, counts the people not read under their new addresses, and
+// leaves their rows to the store (Changes.Renames). A person read before
+// the store renames them is moved as read, as the state read whole holds
+// them.
+func TestMoveFoldedInPartReadsNoPerson(t *testing.T) {
+	whole, part, store := demoPartial(t)
 	moves := []Move{{From: "enrich.e", To: "enrich.f"}, {From: "search.a", To: "search.z"}}
 	ev := Event{At: day(1), Kind: EventMove, Address: MovesAddress, Move: &MoveEvent{Moves: moves}}
 	must(t, part.Fold(ev))
