@@ -1,9 +1,7 @@
 package plan
 
 import (
-	"os"
 	"slices"
-	"strconv"
 	"testing"
 
 	"github.com/leadsync/leadsync/internal/config"
@@ -27,10 +25,7 @@ import (
 // before a claim from a failed run).
 func TestAFailedRunEnrichesAsOverTheWholeState(t *testing.T) {
 	defer keepReadKnobs()()
-	worlds := 1600
-	if n, err := strconv.Atoi(os.Getenv("LEADSYNC_FAILED_WORLDS")); err == nil {
-		worlds = n
-	}
+	worlds := fromEnv("LEADSYNC_FAILED_WORLDS", 1600)
 	compared, readPast := 0, 0
 	for _, world := range []func(int) (*fixture, Options, bool){firstHeldWorld, othersWorld} {
 		for _, seed := range seedsAnd(worlds, 1336, 78574, 31927, 13730) {

@@ -2,8 +2,6 @@ package plan
 
 import (
 	"math/rand/v2"
-	"os"
-	"strconv"
 	"testing"
 
 	"github.com/leadsync/leadsync/internal/state"
@@ -25,10 +23,7 @@ import (
 // LEADSYNC_REUSE_WORLDS plans more; seven seeds past them always run.
 func TestSeveralBlocksReadThePeopleHeldAsMet(t *testing.T) {
 	defer keepManyKnobs()()
-	worlds := 800
-	if n, err := strconv.Atoi(os.Getenv("LEADSYNC_REUSE_WORLDS")); err == nil {
-		worlds = n
-	}
+	worlds := fromEnv("LEADSYNC_REUSE_WORLDS", 800)
 	var n struct{ planned, everyone, met, copied, census, applied, fewer int }
 	// Past the worlds, seeds that once failed: 998 (a person held read by
 	// another block not asked about for this one: askMet), 1087 and 1473

@@ -3,9 +3,7 @@ package plan
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"slices"
-	"strconv"
 	"testing"
 	"time"
 
@@ -347,10 +345,7 @@ func (m idReads) Get(ids []string) ([]*state.Person, error) {
 // one read, then five more held, who cannot take its place: not read.
 // LEADSYNC_HELD_BEFORE sets how many are met before (a measure: -v).
 func TestReusesReadThePeopleHeldBeforeTheLastCopyOnce(t *testing.T) {
-	unread := 3000
-	if n, err := strconv.Atoi(os.Getenv("LEADSYNC_HELD_BEFORE")); err == nil {
-		unread = n
-	}
+	unread := fromEnv("LEADSYNC_HELD_BEFORE", 3000)
 	f, e, from, ew, held := formerHeldWorld(unread)
 	gets, read := 0, 0
 	b := enrichBaseIn(f.st, getCounter{packingStore{enrichMemStore{memStore{f.st}}}, &gets, &read})

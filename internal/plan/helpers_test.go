@@ -3,7 +3,9 @@ package plan
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -274,4 +276,13 @@ func typed(addr string) address.Address {
 		panic(err)
 	}
 	return a
+}
+
+// fromEnv is the number the environment variable name gives (a test's
+// worlds widened locally), or n when it gives none.
+func fromEnv(name string, n int) int {
+	if v, err := strconv.Atoi(os.Getenv(name)); err == nil {
+		return v
+	}
+	return n
 }
