@@ -444,8 +444,11 @@ func (v *env) heldCensused(e *config.Enrich, whole map[string]*state.Person) {
 // whole, a page at a time, each page asked about (candidatePages.ask):
 // its count holds no copy, and is left as it is.
 func (v *env) countedLessCopies(e *config.Enrich, r *reuseFacts) error {
+	if e.Where != nil {
+		return nil // its copies told apart as it counted: candidatePages.ask
+	}
 	ids := v.facts.counted[e.Address]
-	if ids.len() == 0 || e.Where != nil {
+	if ids.len() == 0 {
 		return nil
 	}
 	if known := v.findHeld(e); !known {
