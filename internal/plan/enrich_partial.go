@@ -186,7 +186,7 @@ func (c *Candidates) readRunsWhere(st *state.State, e *config.Enrich, now time.T
 	if e.Where == nil || len(c.runs) == 0 {
 		return nil
 	}
-	v := c.env(st, now)
+	v := newEnv(c.cfg, st, now) // its lead lists alone: no counts (c.env)
 	var ids []string
 	for _, addr := range v.cfg.Resolve(e.From) {
 		if !c.runs[addr] {
