@@ -131,20 +131,20 @@ func failedRunPays(t *testing.T, st *state.State, e *config.Enrich, c *Candidate
 // and over a partial state it reads them whole first (readRunsWhere).
 // Both stop the block on the same person, copying nothing before it.
 // Seeds of heldManyWorld whose where fails on one of them, past the
-// places: 2531 (none read over the partial state), 1501 (another read
-// first). With 205885 at maxReuseRead 0 and maxHeldRead 1, the copies
-// alone compare (sameReuses).
+// places: 2531, 309279 and 310772 (none read over the partial state),
+// 1501 (another read first). With 205885 at maxReuseRead 0 and
+// maxHeldRead 1, the copies alone compare (sameReuses).
 func TestAWhereFailingPastThePlacesFailsAlike(t *testing.T) {
 	defer keepManyKnobs()()
 	failed := 0
-	for _, seed := range []int{2531, 1501} {
+	for _, seed := range []int{2531, 309279, 310772, 1501} {
 		_, _, n := failedRunsAlike(t, seed, heldManyWorld)
 		failed += n
 	}
 	f, o, _ := heldManyWorld(205885)
 	maxReuseRead, maxHeldRead = 0, 1
 	sameReuses(t, 205885, f, o)
-	if failed < 2 {
+	if failed < 4 {
 		t.Fatalf("%d blocks failed to evaluate their where: the seeds no longer test a where failing past the places", failed)
 	}
 }
