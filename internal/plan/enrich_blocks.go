@@ -84,7 +84,7 @@ func (b *builder) enriches() {
 // freedPlaces counts, per block with a limit, the places the other
 // blocks give back to it in the claims (claimRounds): the people they
 // enrich for sure (certains) who hold one of its places. Within may lend
-// a block them (lendable).
+// a block them (loans.room).
 func (v *env) freedPlaces(blocks []*config.Enrich, certains [][]member) []int {
 	freed := make([]int, len(blocks))
 	if len(blocks) < 2 {

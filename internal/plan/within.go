@@ -120,18 +120,18 @@ func (l *loans) lend(a, c *Change) *Change {
 
 // room is the most calls enrich block e may be lent for c, its change in
 // the saved plan, beyond its change made again (need: those c asks).
-// Without a limit, any; a block with a limit the plan made again leaves
-// out, none. Otherwise c may make as many calls as the places its limit
-// leaves (Change.places) and the people it enriches again (refreshes):
-// each other call is counted as a new place, so e never takes more than
-// its limit leaves.
+// A block the plan made again leaves out (--target) is lent none; one
+// without a limit, any. With a limit, c may make as many calls as the
+// places its limit leaves (Change.places) and the people it enriches
+// again (refreshes): each other call is counted as a new place, so e
+// never takes more than its limit leaves.
 func (l *loans) room(e *config.Enrich, c *Change, need int) int {
 	a := l.made[e.Address]
 	switch {
-	case e.Limit <= 0:
-		return need
 	case a == nil:
 		return 0
+	case e.Limit <= 0:
+		return need
 	}
 	n := a.places - a.CallsMax
 	if n >= need {
