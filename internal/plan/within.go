@@ -62,7 +62,7 @@ func (p *Plan) WithinRead(name string, cfg *config.Config, st *state.State, fact
 // again's (one pool), and again's totals still bound p's. A block with a
 // limit is lent no more than its places allow (room).
 func (p *Plan) loans(cfg *config.Config, st *state.State, again *Plan) *loans {
-	l := &loans{cfg: cfg, st: st, again: again, made: map[string]*Change{}, cpe: max(cfg.API.CreditsPerEnrich, 1)}
+	l := &loans{cfg: cfg, st: st, made: map[string]*Change{}, cpe: max(cfg.API.CreditsPerEnrich, 1)}
 	for _, c := range again.Changes {
 		if c.Kind == kind.Enrich {
 			l.made[c.Address] = c
@@ -77,18 +77,15 @@ func (p *Plan) loans(cfg *config.Config, st *state.State, again *Plan) *loans {
 }
 
 // loans are the calls Within may lend the enrich blocks of a saved plan
-// beyond again, the plan made again over st (made: its enrich changes by
+// beyond the plan made again over st (made: its enrich changes by
 // address): pool is what is left to lend to them all, cpe the credits of
-// a call. givenTo are the people again's enrich changes name, by the
-// block that enriches them (read once a limit asks: refreshes).
+// a call.
 type loans struct {
-	cfg     *config.Config
-	st      *state.State
-	again   *Plan
-	made    map[string]*Change
-	pool    int
-	cpe     int
-	givenTo map[string]string
+	cfg  *config.Config
+	st   *state.State
+	made map[string]*Change
+	pool int
+	cpe  int
 }
 
 // lend returns a, the change made again that allows c (nil: none), with
@@ -141,26 +138,24 @@ func (l *loans) room(e *config.Enrich, c *Change, need int) int {
 	return max(n, max(a.places-freed, 0)+again-a.CallsMax)
 }
 
-// refreshes counts the people c names who hold one of e's places in the
-// state (holdsPlace): enriching them again takes none. freed are those
-// of them the plan made again gives another block, which gives e their
-// places back (freedPlaces): counted once.
+// refreshes counts the distinct people c names who hold one of e's
+// places in the state (holdsPlaceOf): enriching them again takes none.
+// freed are those of them the plan made again gives another block, which
+// gives e their places back (freedPlaces): counted once.
 func (l *loans) refreshes(e *config.Enrich, c *Change) (again, freed int) {
-	if l.givenTo == nil {
-		l.givenTo = map[string]string{}
-		for _, a := range l.made {
-			for _, id := range a.PersonIDs {
-				l.givenTo[id] = a.Address
-			}
+	held := map[string]bool{}
+	for _, id := range c.PersonIDs {
+		if holdsPlaceOf(l.st, e.Address, id) {
+			held[id] = true
 		}
 	}
-	for _, id := range c.PersonIDs {
-		if !holdsPlaceOf(l.st, e.Address, id) {
-			continue
-		}
-		again++
-		if by, ok := l.givenTo[id]; ok && by != e.Address {
-			freed++
+	again = len(held)
+	for addr, a := range l.made {
+		for _, id := range a.PersonIDs {
+			if addr != e.Address && held[id] {
+				freed++
+				delete(held, id)
+			}
 		}
 	}
 	return again, freed
