@@ -126,3 +126,44 @@ func TestAFailedRunReadsNoPersonPastThePlannedCalls(t *testing.T) {
 		t.Fatalf("over the partial state the apply pays for %v, over the whole state %v, want 40", paid, want)
 	}
 }
+
+// TestAFailedRunReadsTheUnreadBeforeTheLastPaidClaim: a block without a
+// limit over three searches, the middle one run and failed, each listing
+// one person to enrich (and ten enriched a day ago), with max_credits 2:
+// the engine pays for two. The plan read the people to enrich of the
+// other two (1.p, 3.p), not 2.p. Over the partial state the apply reads
+// 2.p, met before the second claim (readPlacesMet stops at the claim that
+// decides the calls, not before), and pays for 1.p and 2.p, as over the
+// whole state.
+func TestAFailedRunReadsTheUnreadBeforeTheLastPaidClaim(t *testing.T) {
+	f := newFixture()
+	var from, fresh []string
+	for i, name := range []string{"a", "run", "c"} {
+		addr := "search." + name
+		mod := refresh(30 * day)
+		if name == "run" {
+			mod = refresh(day)
+		}
+		f.search(addr, kw(name), mod)
+		ids := []string{fmt.Sprintf("%d.p", i+1)}
+		for k := range 10 {
+			ids = append(ids, fmt.Sprintf("%s%d.p", name, k))
+		}
+		f.ran(addr, t0.Add(-5*day), ids...)
+		from, fresh = append(from, addr), append(fresh, ids[1:]...)
+	}
+	e := f.enrich("e", from, 0, 30*day)
+	for _, id := range fresh {
+		f.enriched(id, e.Address, t0.Add(-day))
+	}
+	f.cfg.API.MaxCredits = 2
+	o := Options{Now: t0, Offline: true, Targets: []string{e.Address}}
+	st, p, facts := applyPartial(t, 0, f, o)
+	if st == nil || !facts.runs["search.run"] || st.People["2.p"] != nil || st.People["3.p"] == nil {
+		t.Fatalf("the plan read in part (%v) and ran search.run: the test no longer tests readPlacesMet", st != nil)
+	}
+	_, paid := failedRunPays(t, st, e, NewCandidates(f.cfg, nil).WithFacts(facts).WithPlan(p), Claims{}, 2)
+	if want := []string{"1.p", "2.p"}; !slices.Equal(paid, want) {
+		t.Fatalf("over the partial state the apply pays for %v, want %v as over the whole state", paid, want)
+	}
+}
