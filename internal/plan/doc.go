@@ -27,7 +27,8 @@
 // what each saves (savings.go), and apply chooses through the same rules
 // (Candidates). Over a partial state, apply reads the people of the lead
 // lists its plan never walked (a search's run failed, a place freed) as
-// its claims may need them, so it chooses whom the whole state's apply
+// its claims may need them, up to the calls the engine may pay for
+// (Candidates.WithPlan), so it chooses whom the whole state's apply
 // would (enrich_partial.go).
 //
 // The addresses given with --target and --replace are checked before any
