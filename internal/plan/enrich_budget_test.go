@@ -101,22 +101,10 @@ func heldShared(rng *rand.Rand, f *fixture, o *Options) {
 // (WithPlan): 48 people in two reads, not the 300. It pays for the
 // people the whole state's apply does.
 func TestAFailedRunReadsNoPersonPastThePlannedCalls(t *testing.T) {
-	f := newFixture()
-	f.search("search.run", kw("run"), refresh(day))
-	var listed []string
-	for i := range 300 {
-		listed = append(listed, fmt.Sprintf("%d.p", i))
-	}
-	f.ran("search.run", t0.Add(-5*day), listed...)
-	e := f.enrich("e", []string{"search.run"}, 0, 30*day)
+	f, e := failedListWorld(300)
 	f.cfg.API.MaxCredits = 40
 	gets, read := 0, 0
-	o := Options{Now: t0, Offline: true, Targets: []string{e.Address}}
-	st, p, facts := applyPartialIn(t, 0, f, o, getCounter{packingStore{enrichMemStore{memStore{f.st}}}, &gets, &read})
-	if st == nil || !facts.runs["search.run"] {
-		t.Fatalf("the plan read in part (%v) and ran the search: the test no longer tests readPlacesMet", st != nil)
-	}
-	gets, read = 0, 0
+	st, p, facts := applyFailedList(t, f, e, &gets, &read)
 	_, paid := failedRunPays(t, st, e, NewCandidates(f.cfg, nil).WithFacts(facts).WithPlan(p), Claims{}, 40)
 	if read != 48 || gets != 2 {
 		t.Errorf("the apply read %d people in %d reads, want 48 in 2 (16, 32)", read, gets)
