@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/leadsync/leadsync/internal/config"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -105,11 +106,11 @@ func TestAFailedRunReadsNoPersonPastThePlannedCalls(t *testing.T) {
 	f.cfg.API.MaxCredits = 40
 	gets, read := 0, 0
 	st, p, facts := applyFailedList(t, f, e, &gets, &read)
-	_, paid := failedRunPays(t, st, e, NewCandidates(f.cfg, nil).WithFacts(facts).WithPlan(p), Claims{}, 40)
+	paid := paidFor(t, st, e, NewCandidates(f.cfg, nil).WithFacts(facts).WithPlan(p), 40)
 	if read != 48 || gets != 2 {
 		t.Errorf("the apply read %d people in %d reads, want 48 in 2 (16, 32)", read, gets)
 	}
-	_, want := failedRunPays(t, f.st, e, NewCandidates(f.cfg, nil), Claims{}, 40)
+	want := paidFor(t, f.st, e, NewCandidates(f.cfg, nil), 40)
 	if !slices.Equal(paid, want) || len(want) != 40 {
 		t.Fatalf("over the partial state the apply pays for %v, over the whole state %v, want 40", paid, want)
 	}
@@ -150,8 +151,19 @@ func TestAFailedRunReadsTheUnreadBeforeTheLastPaidClaim(t *testing.T) {
 	if st == nil || !facts.runs["search.run"] || st.People["2.p"] != nil || st.People["3.p"] == nil {
 		t.Fatalf("the plan read in part (%v) and ran search.run: the test no longer tests readPlacesMet", st != nil)
 	}
-	_, paid := failedRunPays(t, st, e, NewCandidates(f.cfg, nil).WithFacts(facts).WithPlan(p), Claims{}, 2)
+	paid := paidFor(t, st, e, NewCandidates(f.cfg, nil).WithFacts(facts).WithPlan(p), 2)
 	if want := []string{"1.p", "2.p"}; !slices.Equal(paid, want) {
 		t.Fatalf("over the partial state the apply pays for %v, want %v as over the whole state", paid, want)
 	}
+}
+
+// paidFor is what an apply over st whose runs failed pays for in block e
+// as the first block of the run, at most budget (failedRunPays).
+func paidFor(t *testing.T, st *state.State, e *config.Enrich, c *Candidates, budget int) []string {
+	t.Helper()
+	_, paid, err := failedRunPays(t, st, e, c, Claims{}, budget)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return paid
 }
