@@ -219,7 +219,7 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 		st:          opts.State,
 		pending:     map[string]int{},
 		claimed:     plan.Claims{},
-		cands:       plan.NewCandidates(opts.Config, opts.Reuse).WithColleagues(opts.Colleagues).WithFacts(opts.Enrich),
+		cands:       plan.NewCandidates(opts.Config, opts.Reuse).WithColleagues(opts.Colleagues).WithFacts(opts.Enrich).WithPlan(opts.Plan),
 		ranSearches: map[string]bool{},
 		hadRun:      map[string]bool{},
 		cpe:         opts.Config.API.CreditsPerEnrich,

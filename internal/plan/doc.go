@@ -28,8 +28,9 @@
 // (Candidates). Over a partial state, apply reads the people of the lead
 // lists its plan never walked (a search's run failed, a place freed) as
 // its claims may need them (every one, for a block with a where:
-// readRunsWhere), so it chooses whom the whole state's apply would, and
-// fails on the same person (enrich_partial.go).
+// readRunsWhere), up to the calls the engine may pay for otherwise
+// (Candidates.WithPlan), so it chooses whom the whole state's apply
+// would, and fails on the same person (enrich_partial.go).
 //
 // The addresses given with --target and --replace are checked before any
 // call (CheckAddresses): an unknown one gets the nearest address, and a

@@ -153,10 +153,12 @@ func wheres(blocks []*config.Enrich) bool {
 }
 
 // readWhole reads the people of ids whole, by ID; with several blocks,
-// each person once for all their walks. Once a collection of the blocks
-// has run (enrichClaims), every read by ID here that would make the
-// people read whole most of the state (readsMost) reads none: the plan
-// needs everyone instead, and the walks stop (placesWalk.person).
+// each person once for all their walks. Those reads draw from one
+// budget (budgeted), whatever asks for them: the walks' places, the
+// claims read on, the census, the people held elsewhere. A read that
+// would make the people read whole most of the state (readsMost) reads
+// none: the plan needs everyone instead, and the walks stop
+// (placesWalk.person).
 func (f *EnrichFacts) readWhole(ids []string) (map[string]*state.Person, error) {
 	if !f.many {
 		return f.people(ids)
@@ -170,7 +172,7 @@ func (f *EnrichFacts) readWhole(ids []string) (map[string]*state.Person, error) 
 			ask = append(ask, id)
 		}
 	}
-	if len(ask) > 0 && f.collections > 0 && f.readsMost(len(f.whole)+len(ask)) {
+	if len(ask) > 0 && f.budgeted() && f.readsMost(len(f.whole)+len(ask)) {
 		f.needsEveryone = true
 		return out, nil
 	}
@@ -226,6 +228,16 @@ func (b *builder) enrichClaims() (blocks []*config.Enrich, people []blockPeople,
 		}
 		f.widen(widen)
 	}
+}
+
+// budgeted reports whether the reads by ID of several blocks count
+// against the state's people (readsMost): once a collection of the
+// blocks has run (enrichClaims), or once people held elsewhere were read
+// (readAsked counts them first). The first collection's walks read their
+// places and extra people unchecked until then: every such plan reads
+// them, and the store is not asked to count its people for them.
+func (f *EnrichFacts) budgeted() bool {
+	return f.collections > 0 || f.reuse != nil && f.reuse.read > 0
 }
 
 // widen gives the walks of the blocks of more (by address) that many

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/leadsync/leadsync/internal/config"
+	"github.com/leadsync/leadsync/internal/kind"
 	"github.com/leadsync/leadsync/internal/state"
 )
 
@@ -149,8 +150,10 @@ func (f *EnrichFacts) noteRuns(running map[string]int) {
 // place comes after the first of them. The claims may also leave places
 // the plan filled (another block claimed their people). The people past
 // the plan's walk are read then too, but not those it knew take no place
-// (placesWalk.known). more says some were read: the claims are to be
-// made again.
+// (placesWalk.known). None met after as many of e's claims as the calls
+// planned for e (WithPlan) is read: the engine pays for no claim past
+// those, with or without a limit. more says some were read: the claims
+// are to be made again.
 func (c *Candidates) readPlacesMet(v *env, e *config.Enrich, out []member, held int) (more bool, err error) {
 	if c.placesAsked == nil {
 		return false, nil
@@ -165,7 +168,7 @@ func (c *Candidates) readPlacesMet(v *env, e *config.Enrich, out []member, held 
 	case !c.runsIn(v, e):
 		return false, nil
 	}
-	unread, takersAfter := c.placesUnread(v, e, out)
+	unread, takersAfter := c.placesUnread(v, e, out, c.callsOf(e))
 	if len(unread) == 0 || places == 0 && takersAfter == 0 {
 		return false, nil
 	}
@@ -215,14 +218,14 @@ func (c *Candidates) runsIn(v *env, e *config.Enrich) bool {
 // are those in the lists of the sources the plan ran. When e has a limit
 // and the plan walked its places, they are those in the other lists too,
 // but for those the walk knew take no place (the people past the walk).
-// takersAfter counts the people of out (e's claims) taking a place whom
-// e's sources meet after the first of them.
-func (c *Candidates) placesUnread(v *env, e *config.Enrich, out []member) (unread []string, takersAfter int) {
-	takers := map[string]bool{}
+// They end where e's sources met calls people of out (e's claims), when
+// calls is positive: the claims past those are never paid for.
+// takersAfter counts the people of out taking a place whom e's sources
+// meet after the first of them.
+func (c *Candidates) placesUnread(v *env, e *config.Enrich, out []member, calls int) (unread []string, takersAfter int) {
+	claims := make(map[string]bool, len(out)) // by ID: a place taken
 	for _, m := range out {
-		if v.takesPlace(e, m) {
-			takers[v.memberID(m)] = true
-		}
+		claims[v.memberID(m)] = v.takesPlace(e, m)
 	}
 	w := c.walks[e.Address]
 	past := e.Limit > 0 && w != nil
@@ -235,13 +238,58 @@ func (c *Candidates) placesUnread(v *env, e *config.Enrich, out []member) (unrea
 				unread = append(unread, id)
 				continue
 			}
-			if len(unread) > 0 && takers[id] {
+			takes, claim := claims[id]
+			if !claim {
+				continue
+			}
+			delete(claims, id) // met first here
+			if len(unread) > 0 && takes {
 				takersAfter++
 			}
-			delete(takers, id) // met first here
+			if calls--; calls == 0 {
+				return unread, takersAfter // the calls planned are decided
+			}
 		}
 	}
 	return unread, takersAfter
+}
+
+// WithPlan makes c know the most calls the engine pays for each enrich
+// block running p: the calls p plans for it, and no more than the
+// credits of the run allow (p's and max_credits, as the engine's
+// creditsBudget). readPlacesMet reads none of the people met past them.
+// c is returned.
+func (c *Candidates) WithPlan(p *Plan) *Candidates {
+	if p == nil {
+		return c
+	}
+	most := -1 // no bound by credits
+	if cpe := c.cfg.API.CreditsPerEnrich; cpe > 0 {
+		credits := p.Totals.CreditsMax
+		if m := c.cfg.API.MaxCredits; m >= 0 && m < credits {
+			credits = m
+		}
+		most = credits / cpe
+	}
+	c.calls = map[string]int{}
+	for _, ch := range p.Changes {
+		if ch.Kind == kind.Enrich {
+			c.calls[ch.Address] = ch.CallsMax
+			if most >= 0 {
+				c.calls[ch.Address] = min(ch.CallsMax, most)
+			}
+		}
+	}
+	return c
+}
+
+// callsOf is the calls planned for e (WithPlan), or -1 when c was not
+// told them.
+func (c *Candidates) callsOf(e *config.Enrich) int {
+	if n, ok := c.calls[e.Address]; ok {
+		return n
+	}
+	return -1
 }
 
 // placesTaken counts the people of out who take a place of e.

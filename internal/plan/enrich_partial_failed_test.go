@@ -52,7 +52,7 @@ func failedRunsAlike(t *testing.T, seed int, world func(int) (*fixture, Options,
 		return 0, false, 0
 	}
 	whole, wo, _ := world(seed)
-	part, all := NewCandidates(f.cfg, o.Reuse).WithFacts(facts), NewCandidates(whole.cfg, wo.Reuse)
+	part, all := NewCandidates(f.cfg, o.Reuse).WithFacts(facts).WithPlan(p), NewCandidates(whole.cfg, wo.Reuse)
 	partClaims, allClaims := Claims{}, Claims{}
 	for i, e := range f.cfg.Enriches {
 		c := p.Change(e.Address)

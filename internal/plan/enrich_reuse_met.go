@@ -257,7 +257,8 @@ func (v *env) dueAmong(e *config.Enrich, ids []string) ([]string, error) {
 // readAsked reads whole the people of ids, held elsewhere and not read,
 // and asks the other workspaces about them as lookupReuse asks. Past
 // heldReadMost people read so (reuseFacts.read) it reads none: nil, and
-// the plan of e needs everyone.
+// the plan of e needs everyone. Beside several blocks they draw from the
+// budget of every read by ID too (readWhole): past it, nil as well.
 func (v *env) readAsked(e *config.Enrich, ids []string) (map[string]*state.Person, error) {
 	r := v.facts.reuse
 	if r.read+len(ids) > v.heldReadMost() {
@@ -266,7 +267,7 @@ func (v *env) readAsked(e *config.Enrich, ids []string) (map[string]*state.Perso
 	}
 	r.read += len(ids)
 	people, err := v.facts.readWhole(ids)
-	if err != nil {
+	if err != nil || v.facts.needsEveryone {
 		return nil, err
 	}
 	// e's questions: another block meeting them asks its own (askMet).

@@ -41,6 +41,9 @@ type Candidates struct {
 	runs, placesAsked map[string]bool
 	walks             map[string]*placesWalk
 	placesPage        int
+	// calls are the calls the plan the engine runs makes for each enrich
+	// block (WithPlan); nil when not told.
+	calls map[string]int
 }
 
 // NewCandidates returns the chooser of cfg's enrich blocks for one apply;
