@@ -69,8 +69,7 @@ func leadsInPages(t *testing.T, b *state.Base, n int) []person.Lead {
 // keys (state.Base.Keyed) in ID order, each once, as a state read whole
 // does: by network ID, by an ID that is one (a person without a network
 // ID, its page name not asked), and by page name; a person whose ID is
-// their network ID, named by
-// both keys, is given once.
+// their network ID, named by both keys, is given once.
 func TestKeyedFindsEachPersonOnce(t *testing.T) {
 	s := state.New()
 	for id, l := range map[string]person.Lead{
