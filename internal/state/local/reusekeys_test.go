@@ -10,6 +10,7 @@ import (
 
 	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/state"
+	"github.com/leadsync/leadsync/internal/state/backend/backendtest"
 )
 
 // TestEnrichedLeadsAfterPagesInIDOrder: a database gives the ID,
@@ -33,35 +34,12 @@ func TestEnrichedLeadsAfterPagesInIDOrder(t *testing.T) {
 		}
 	}
 	b := dachBase(t, s)
-	want := leadsInPages(t, state.NewBase(s), 2)
+	want := backendtest.EnrichedLeadsInPages(t, state.NewBase(s), 2)
 	if len(want) != 6 || !slices.IsSortedFunc(want, func(x, y person.Lead) int { return strings.Compare(x.FullName, y.FullName) }) {
 		t.Fatalf("read whole: %v, want six in ID order", want)
 	}
-	if d := cmp.Diff(want, leadsInPages(t, b, 2)); d != "" {
+	if d := cmp.Diff(want, backendtest.EnrichedLeadsInPages(t, b, 2)); d != "" {
 		t.Errorf("the database's pages differ (-whole +database):\n%s", d)
-	}
-}
-
-// leadsInPages are the enriched people of b, n at a time
-// (state.Base.EnrichedLeadsAfter), each as a lead of its network ID,
-// page name and, in FullName, its ID.
-func leadsInPages(t *testing.T, b *state.Base, n int) []person.Lead {
-	t.Helper()
-	var out []person.Lead
-	for after := ""; ; {
-		got, err := b.EnrichedLeadsAfter(after, n, func(p *state.Person) {
-			out = append(out, person.Lead{FullName: p.ID, NetworkID: p.Lead.NetworkID, PageName: p.Lead.PageName})
-			after = p.ID
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got > n {
-			t.Fatalf("a page of %d, asked %d", got, n)
-		}
-		if got < n {
-			return out
-		}
 	}
 }
 
