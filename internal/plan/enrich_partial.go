@@ -174,6 +174,33 @@ func (c *Candidates) readPlacesMet(v *env, e *config.Enrich, out []member, held 
 	return true, v.st.ReadPeople(unread)
 }
 
+// readRunsWhere reads whole, over the partial state of an apply (st),
+// the people the lead lists of e's sources the plan ran name that st does
+// not hold, when e has a where. A where is evaluated on every person of
+// e's sources who needs an enrichment, past the places too, as over the
+// whole state: the plan evaluated it on the people of the other sources
+// (a failure there is the plan's error). A run that answered folded its
+// people in; one that failed left its list as before, whose people the
+// plan never met.
+func (c *Candidates) readRunsWhere(st *state.State, e *config.Enrich, now time.Time) error {
+	if e.Where == nil || len(c.runs) == 0 {
+		return nil
+	}
+	v := newEnv(c.cfg, st, now) // its lead lists alone: no counts (c.env)
+	var ids []string
+	for _, addr := range v.cfg.Resolve(e.From) {
+		if !c.runs[addr] {
+			continue
+		}
+		for _, id := range v.sourcePeople(addr).All() {
+			if st.People[id] == nil {
+				ids = append(ids, id)
+			}
+		}
+	}
+	return st.ReadPeople(ids)
+}
+
 // runsIn reports whether a source of e is one the plan ran.
 func (c *Candidates) runsIn(v *env, e *config.Enrich) bool {
 	return slices.ContainsFunc(v.cfg.Resolve(e.From), func(addr string) bool { return c.runs[addr] })
