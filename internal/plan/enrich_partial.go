@@ -37,17 +37,21 @@ func (f *EnrichFacts) SketchedIDs() []string {
 }
 
 // FillWhole reads whole into st the people f reads in sketch
-// (SketchedIDs), then fills st with the rest (Fill), and lets f's
-// sketches go: st holds each of them now, read whole or, when the store
-// no longer gives one, as its sketch. At 3,000,000 people beside a track
-// and refresh_on, the sketches kept beside the people read whole held
-// 48 MB until the first call.
+// (SketchedIDs, and those LetSketchesGo let go), then fills st with the
+// rest (Fill), and lets f's sketches go: st holds each of them now, read
+// whole, or as its sketch when the store no longer gives one and it was
+// not let go. At 3,000,000 people beside a track and refresh_on, the
+// sketches kept beside the people read whole held 48 MB until the first
+// call.
 func (f *EnrichFacts) FillWhole(st *state.State) error {
-	if err := st.ReadPeople(f.SketchedIDs()); err != nil {
+	if f == nil {
+		return nil
+	}
+	if err := st.ReadPeople(slices.Concat(f.late, f.SketchedIDs())); err != nil {
 		return err
 	}
 	f.Fill(st)
-	f.sketches = nil
+	f.sketches, f.late = nil, nil
 	return nil
 }
 
