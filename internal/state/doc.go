@@ -14,8 +14,8 @@
 // mark of the data an export was written from (DataMark). A Base
 // (base.go) is a state whose store reads people when asked, a page or a
 // question at a time (EnrichIndex, CensusSketcher, TrackSketcher,
-// NetworkFinder), lead lists packed (IDList); a partial state (partial.go)
-// holds only the people an operation touches.
+// NetworkFinder, EnrichedLeadPager), lead lists packed (IDList); a partial
+// state (partial.go) holds only the people an operation touches.
 //
 // It knows nothing of files or databases: the codec is
 // internal/state/statefile, the backends are internal/state/local and

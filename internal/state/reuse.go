@@ -37,8 +37,10 @@ type Reusable struct {
 // LookupKeys are the keys a person is looked up by in other workspaces:
 // "n:" and their network ID, "p:" and their page name in lower case (the
 // network ignores its case).
-func LookupKeys(p *Person) []string {
-	var out []string
+func LookupKeys(p *Person) []string { return AppendLookupKeys(nil, p) }
+
+// AppendLookupKeys appends the LookupKeys of p to out.
+func AppendLookupKeys(out []string, p *Person) []string {
 	nid := p.Lead.NetworkID
 	if nid == "" && !strings.HasPrefix(p.ID, PagePrefix) && !strings.HasPrefix(p.ID, anonPrefix) {
 		nid = p.ID

@@ -30,9 +30,8 @@ func keyedPeople(keys []string) peopleReader {
 		if !ok {
 			return enrichedPeople(b, do)
 		}
-		// In ID order, each page of them reads a stretch of the tables'
-		// pages, not pages all over them.
-		slices.Sort(ids)
+		// In ID order (Keyed sorts them), each page of them reads a
+		// stretch of the tables' pages, not pages all over them.
 		return readKeyed(b, ids, do)
 	}
 }

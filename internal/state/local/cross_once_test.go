@@ -88,16 +88,7 @@ func TestElsewhereOnceListsADatabaseNarrowly(t *testing.T) {
 // enriched people allocates for those few, not for a full page of
 // enrichedAsk people (23 MB).
 func TestEnrichedKeysHoldsAPageOfTheirSize(t *testing.T) {
-	def := withEnrichedElsewhere(t, "state.db")
-	dach, err := def.set.Open("dach")
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := dach.OpenBase()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	b := dachBase(t, enrichedDach())
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	keys, err := enrichedKeys(b)

@@ -41,9 +41,10 @@ type Dialect struct {
 	// keptList is the list column col less the texts for which the
 	// condition keep (of the SQL expression of a text) fails, in order.
 	keptList func(col string, keep func(text string) string) string
-	// packIDs is a query of the IDs of q (a query of id, in order) as one
-	// JSON array's text, in the same order.
-	packIDs func(q string) string
+	// packTexts is a query of the columns cols of q (a query of id and
+	// cols, in ID order), each as one JSON array's text, in the same order:
+	// one row, however many q gives (packIDs).
+	packTexts func(q string, cols ...string) string
 	// inList is the condition that col is one of the texts of the list
 	// (List's value) in the parameter param: one parameter, however long
 	// the list (SQLite's driver names each parameter of a statement at a
@@ -82,8 +83,10 @@ func Postgres(schema string) *Dialect {
 		keptList: func(col string, keep func(string) string) string {
 			return "ARRAY(SELECT l.id FROM unnest(" + col + ") WITH ORDINALITY AS l(id, n) WHERE " + keep("l.id") + " ORDER BY l.n)"
 		},
-		packIDs: func(q string) string {
-			return `SELECT coalesce(json_agg(id ORDER BY id COLLATE "C"), '[]')::text FROM (` + q + `) AS page`
+		packTexts: func(q string, cols ...string) string {
+			return packed(q, cols, func(col string) string {
+				return `coalesce(json_agg(` + col + ` ORDER BY id COLLATE "C"), '[]')::text`
+			}) + " AS page"
 		},
 		inList: func(col, param string) string { return col + " = ANY(" + param + ")" },
 		listRows: func(param, as string) string {
@@ -118,12 +121,27 @@ var SQLite = &Dialect{
 	packRows:   true,
 	listLength: func(col string) string { return "coalesce(json_array_length(" + col + "), 0)" },
 	listText:   func(col string) string { return col },
-	packIDs:    func(q string) string { return `SELECT coalesce(json_group_array(id), '[]') FROM (` + q + `)` },
-	inList:     func(col, param string) string { return col + " IN (SELECT value FROM json_each(" + param + "))" },
-	listRows:   func(param, as string) string { return "json_each(" + param + ") AS " + as },
+	packTexts: func(q string, cols ...string) string {
+		return packed(q, cols, func(col string) string { return `coalesce(json_group_array(` + col + `), '[]')` })
+	},
+	inList:   func(col, param string) string { return col + " IN (SELECT value FROM json_each(" + param + "))" },
+	listRows: func(param, as string) string { return "json_each(" + param + ") AS " + as },
 	keptList: func(col string, keep func(string) string) string {
 		return "(SELECT json_group_array(l.value ORDER BY l.key) FROM json_each(" + col + ") AS l WHERE " + keep("l.value") + ")"
 	},
+}
+
+// packIDs is a query of the IDs of q (a query of id, in order) as one
+// JSON array's text, in the same order (packTexts).
+func (d *Dialect) packIDs(q string) string { return d.packTexts(q, "id") }
+
+// packed is the query of cols of q, each packed by pack (Dialect.packTexts).
+func packed(q string, cols []string, pack func(col string) string) string {
+	sel := make([]string, len(cols))
+	for i, c := range cols {
+		sel[i] = pack(c)
+	}
+	return "SELECT " + strings.Join(sel, ", ") + " FROM (" + q + ")"
 }
 
 var dollarParam = regexp.MustCompile(`\$([0-9]+)`)

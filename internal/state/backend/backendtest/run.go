@@ -65,6 +65,7 @@ func Run(t *testing.T, k Kind) {
 		{"EnrichIndex", testEnrichIndex},
 		{"TrackSketches", testTrackSketches},
 		{"SketchLeads", testSketchLeads},
+		{"EnrichedLeadsAfter", testEnrichedLeadsAfter},
 		{"CensusSketches", testCensusSketches},
 		{"LeadPages", testLeadPages},
 		{"ValueLists", testValueLists},
