@@ -24,10 +24,11 @@ type SchemaPool struct {
 	cs     string
 	prefix string
 	mu     sync.Mutex
-	print  string   // the fingerprint of a schema just migrated
-	idle   []string // emptied schemas
-	kept   int      // schemas handed out again
-	made   int      // schemas given a new name, not kept
+	print  string      // the fingerprint of a schema just migrated
+	idle   []string    // emptied schemas
+	kept   int         // schemas handed out again
+	made   int         // schemas given a new name, not kept
+	conns  []*pgx.Conn // idle sessions of Take and Give
 }
 
 // NewSchemaPool has migrate make one schema (the product's migrations,
@@ -39,6 +40,9 @@ func NewSchemaPool(t testing.TB, cs, prefix string, migrate func(schema string) 
 	p := &SchemaPool{cs: cs, prefix: prefix}
 	t.Cleanup(func() {
 		t.Logf("schemas: %d handed out again, %d made", p.kept, p.made)
+		for _, c := range p.conns {
+			c.Close(context.Background())
+		}
 		if err := DropSchema(cs, p.idle...); err != nil {
 			t.Errorf("cleanup: %v", err)
 		}
@@ -95,11 +99,11 @@ func (p *SchemaPool) Take() (string, error) {
 		return name, nil
 	}
 	ctx := context.Background()
-	c, err := pgx.Connect(ctx, p.cs)
+	c, err := p.conn(ctx)
 	if err != nil {
-		return "", fmt.Errorf("schema pool: connect: %w", err)
+		return "", err
 	}
-	defer c.Close(ctx)
+	defer p.idleConn(c)
 	if _, err := c.Exec(ctx, `ALTER SCHEMA `+old+` RENAME TO `+name); err != nil {
 		return "", fmt.Errorf("schema pool: rename %s: %w", old, err)
 	}
@@ -110,11 +114,11 @@ func (p *SchemaPool) Take() (string, error) {
 // it.
 func (p *SchemaPool) Give(name string) error {
 	ctx := context.Background()
-	c, err := pgx.Connect(ctx, p.cs)
+	c, err := p.conn(ctx)
 	if err != nil {
-		return fmt.Errorf("schema pool: connect: %w", err)
+		return err
 	}
-	defer c.Close(ctx)
+	defer p.idleConn(c)
 	if print, err := schemaPrint(ctx, c, name); err != nil || print != p.print || emptySchema(ctx, c, name) != nil {
 		return DropSchema(p.cs, name)
 	}
@@ -122,6 +126,36 @@ func (p *SchemaPool) Give(name string) error {
 	p.idle = append(p.idle, name)
 	p.mu.Unlock()
 	return nil
+}
+
+// conn is an idle session of the pool's, or a new one: a session costs
+// the server about 7 ms of CPU, and Take and Give each needed one.
+func (p *SchemaPool) conn(ctx context.Context) (*pgx.Conn, error) {
+	p.mu.Lock()
+	if n := len(p.conns); n > 0 {
+		c := p.conns[n-1]
+		p.conns = p.conns[:n-1]
+		p.mu.Unlock()
+		return c, nil
+	}
+	p.mu.Unlock()
+	c, err := pgx.Connect(ctx, p.cs)
+	if err != nil {
+		return nil, fmt.Errorf("schema pool: connect: %w", err)
+	}
+	return c, nil
+}
+
+// idleConn keeps c for the next conn, or closes it when a statement
+// left it broken or inside a transaction.
+func (p *SchemaPool) idleConn(c *pgx.Conn) {
+	if c.IsClosed() || c.PgConn().TxStatus() != 'I' {
+		c.Close(context.Background())
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.conns = append(p.conns, c)
 }
 
 // Kept is how many schemas were handed out again, Made how many were
