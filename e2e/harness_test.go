@@ -7,8 +7,9 @@ package e2e
 //     process of its own, in a scrubbed environment), holdRows (its
 //     spreadsheets' writer held until the test's interrupt); together and
 //     onBothBackends (a test's long cases started at once);
-//   - the sandbox: e2eRate, e2eServerRate, serveSandbox, holdReads (an
-//     answerGate: reads answered when the test says);
+//   - the sandbox: e2eRate, e2eServerRate, scriptRate, scriptServerRate,
+//     serveSandbox, holdReads (an answerGate: reads answered when the
+//     test says);
 //   - a project: harness, newProject, newHarness, workingCopy and their
 //     run, command, startApply, applyJSON, applyKilled (one folder, its
 //     sandbox and its processes), result;
@@ -231,8 +232,9 @@ func holdRows(stop context.Context) {
 
 // ---- The sandbox
 
-// e2eRate is the rate limit of the scripts' configurations: the service's
-// rules with time compressed, so that the suite stays fast.
+// e2eRate is the rate limit of the Go tests' configurations (faultConfig
+// and others): the service's rules with time compressed, so that the
+// suite stays fast.
 const e2eRate = 20
 
 // e2eServerRate is the rate the end-to-end sandboxes enforce: four times
@@ -245,6 +247,24 @@ const e2eRate = 20
 // by the benchmarks; here a client faster than four times its limit still
 // fails.
 const e2eServerRate = 4 * e2eRate
+
+// scriptRate is the rate limit of the scripts' configurations
+// (testdata/script): five times e2eRate. No script is about the pace (the
+// Go tests of pace_test.go are, at their own rates), and at 20 calls a
+// second the scripts' 2,400 calls on both backends took about two minutes
+// of their slots' time waiting for the pacer.
+const scriptRate = 100
+
+// scriptServerRate and scriptServerWindow are the limit the scripts'
+// sandboxes enforce: four times scriptRate, over a sliding window of 25 ms
+// (10 calls). A client faster than four times its limit still fails; a
+// request a loaded machine delays is not refused for arriving a few
+// milliseconds close to the next, as with a window of one call (2.5 ms
+// at this rate), whose 429 would cost the script a second of backoff.
+const (
+	scriptServerRate   = 4 * scriptRate
+	scriptServerWindow = 25 * time.Millisecond
+)
 
 // serveSandbox serves a sandbox of opts on a loopback port until the
 // function given to cleanup runs (t.Cleanup, or a script's env.Defer), and

@@ -91,8 +91,8 @@ func scriptParams() testscript.Params {
 		Setup: func(env *testscript.Env) error {
 			srv, url := serveSandbox(sandbox.Options{
 				Seed:          1,
-				RateLimit:     e2eServerRate,
-				RateWindow:    time.Second / e2eServerRate,
+				RateLimit:     scriptServerRate,
+				RateWindow:    scriptServerWindow,
 				SearchLatency: [2]time.Duration{5 * time.Millisecond, 40 * time.Millisecond},
 			}, env.Defer)
 			env.Values[sandboxKey{}] = &scriptSandbox{srv: srv, mark: srv.Stats()}

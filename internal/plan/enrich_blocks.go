@@ -36,6 +36,7 @@ func (b *builder) enriches() {
 	b.importedSavings(people, places, cpe)
 	b.excludedSavings(people, places, cpe)
 	u := newEnrichUnion(b.running, b.importNew, len(blocks) > 1)
+	freed := b.v.freedPlaces(blocks, certains)
 	for i, e := range blocks {
 		bp, certain := people[i], certains[i]
 		src := b.runningSources(e)
@@ -71,9 +72,34 @@ func (b *builder) enriches() {
 		}
 		b.checkRead(e, bp, bound, changing, src.people, flips, bounded)
 		u.add(b, bp, changing, slices.Concat(restFresh, restFormer), flips, src.addrs, bound)
-		b.add(b.enrichChange(e, bp, certain, bound, src.addrs, changing.len()))
+		c := b.enrichChange(e, bp, certain, bound, src.addrs, changing.len())
+		if e.Limit > 0 {
+			c.places = e.Limit - b.v.used(e) + freed[i]
+		}
+		b.add(c)
 	}
 	b.enrichMax = b.unionBound(u, blocks, people)
+}
+
+// freedPlaces counts, per block with a limit, the places the other
+// blocks give back to it in the claims (claimRounds): the people they
+// enrich for sure (certains) who hold one of its places. Within may lend
+// a block them (loans.room).
+func (v *env) freedPlaces(blocks []*config.Enrich, certains [][]member) []int {
+	freed := make([]int, len(blocks))
+	if len(blocks) < 2 {
+		return freed
+	}
+	for j, certain := range certains {
+		for _, m := range certain {
+			for k, e := range blocks {
+				if k != j && e.Limit > 0 && v.holdsPlace(e, m) {
+					freed[k]++
+				}
+			}
+		}
+	}
+	return freed
 }
 
 // enrichPeople gathers the people of each selected enrich block's sources
@@ -157,9 +183,6 @@ func (b *builder) enrichChange(e *config.Enrich, bp blockPeople, certain []membe
 	}
 	c.Reuses = len(bp.reused)
 	used := b.v.used(e)
-	if e.Limit > 0 {
-		c.places = max(e.Limit-used, 0)
-	}
 	c.Detail = enrichDetail(e, bp, c, runSources, used, changing)
 	if n := c.UnknownOutcomes; n > 0 {
 		c.Detail += fmt.Sprintf("; %s with an unknown outcome from the last run: re-enriching may cost %s more %s",

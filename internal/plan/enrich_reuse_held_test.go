@@ -26,7 +26,7 @@ import (
 // map (env.asked). Beside several blocks, the copies of one block leave
 // another more calls than the plan made again (seed 109, 4904; to a
 // block with a limit in 4990, 5295, 5583, 6005): Within lends them
-// (copiesLent), so the saved plan holds over the whole state. The
+// (loans), so the saved plan holds over the whole state. The
 // partial state's answer, when it decides, is the whole state's.
 func TestWithinOverPeopleHeldUnread(t *testing.T) {
 	defer keepReadKnobs()()
@@ -207,13 +207,13 @@ func TestFindHeldListsOnce(t *testing.T) {
 // TestWithinLendsNoPlaceBeyondALimit: in seed 109 of firstHeldWorld,
 // block e0 (limit 20) copies two people whom e1 (no limit, a shorter
 // refresh) then enriches, one call more than the plan made again without
-// the other workspaces gives e1. Within lends e1 that call (copiesLent),
+// the other workspaces gives e1. Within lends e1 that call (loans),
 // and the saved plan holds. A plan edited to give e0 more than its 7
 // calls made again, or e1 more than every call the two make again (10),
 // is refused, though its totals stay within. In seed 6005, e0's six
 // copies leave e1 (limit 4, no place taken) 4 calls where the plan made
 // again gives it none, and e0 makes 7: Within lends e1 its 4 places, and
-// refuses a fifth call (lendable).
+// refuses a fifth call (loans.room).
 func TestWithinLendsNoPlaceBeyondALimit(t *testing.T) {
 	defer keepReadKnobs()()
 	for _, edit := range []struct {
@@ -230,6 +230,104 @@ func TestWithinLendsNoPlaceBeyondALimit(t *testing.T) {
 		if err := edited.Within("saved.plan", f.cfg, f.st); !errors.Is(err, ErrBeyondConfig) || !strings.Contains(err.Error(), " "+edit.addr+",") {
 			t.Errorf("seed %d: %s given %d calls more: %v, want it refused", edit.seed, edit.addr, edit.more, err)
 		}
+	}
+}
+
+// TestWithinLendsCallsMovedWithoutANewPlace: seeds of firstHeldWorld
+// whose saved plan, applied at once, Within refused before it lent a
+// block with a limit more than the places its limit leaves. In each, e0
+// (limit 5,000,000) makes fewer calls than the plan made again without
+// the other workspaces, and e1 (limit 4, every place taken) more:
+//   - 10586: e0 copies 14.p, whom e1's shorter refresh then enriches, in
+//     a place e0 gives back by enriching two of e1's people
+//     (freedPlaces);
+//   - 15086: nothing is copied: e0 (limit 1, 8 used) cannot copy 7.p,
+//     whom it would enrich again, so e1 enriches 7.p in its last place;
+//   - 68750, 78422: e0 copies a person e1 enriched, whom e1 then
+//     enriches again, which takes no place (loans.refreshes).
+//
+// Each is accepted, and refused once e1 is given one call more.
+func TestWithinLendsCallsMovedWithoutANewPlace(t *testing.T) {
+	defer keepReadKnobs()()
+	for _, seed := range []int{10586, 15086, 68750, 78422} {
+		f, o, _ := firstHeldWorld(seed)
+		saved, _ := Build(f.cfg, f.st, o)
+		again, _ := Build(f.cfg, f.st, Options{Now: saved.CreatedAt, Offline: true})
+		if c, a := saved.Change("enrich.e1"), again.Change("enrich.e1"); c.CallsMax <= a.CallsMax {
+			t.Fatalf("seed %d: enrich.e1 makes %d calls, %d made again: the world moves no call to it", seed, c.CallsMax, a.CallsMax)
+		}
+		if err := saved.Within("saved.plan", f.cfg, f.st); err != nil {
+			t.Errorf("seed %d: the saved plan, applied at once: %v", seed, err)
+		}
+		edited := withMoreCalls(saved, "enrich.e1", 1)
+		if err := edited.Within("saved.plan", f.cfg, f.st); !errors.Is(err, ErrBeyondConfig) || !strings.Contains(err.Error(), " enrich.e1,") {
+			t.Errorf("seed %d: enrich.e1 given a call more: %v, want it refused", seed, err)
+		}
+	}
+}
+
+// TestWithinLendsFromOnePool: three blocks without a limit enrich 2
+// people each. A plan edited to give b 2 calls that a spares is within
+// the configuration (its totals unchanged); one that gives b and c 2
+// each, their totals unchanged, is refused: the 2 calls a spares are lent
+// once, not to each block. A plan made for a and b (--target), edited
+// to give c the calls a spares, is refused: c is not called for.
+func TestWithinLendsFromOnePool(t *testing.T) {
+	f := newFixture()
+	for i, name := range []string{"a", "b", "c"} {
+		search := "search." + name
+		f.search(search, kw(name))
+		f.ran(search, t0.Add(-time.Hour), ids(10*i, 2)...)
+		f.enrich(name, []string{search}, 0, 30*day)
+	}
+	p := f.build(t, Options{Now: t0, Offline: true})
+	moved := withMoreCalls(withMoreCalls(p, "enrich.a", -2), "enrich.b", 2)
+	if err := moved.Within("saved.plan", f.cfg, f.st); err != nil {
+		t.Fatalf("2 calls moved from enrich.a to enrich.b: %v", err)
+	}
+	twice := withMoreCalls(moved, "enrich.c", 2)
+	if err := twice.Within("saved.plan", f.cfg, f.st); !errors.Is(err, ErrBeyondConfig) || !strings.Contains(err.Error(), " enrich.c,") {
+		t.Errorf("the 2 calls enrich.a spares lent to enrich.b and enrich.c: %v, want it refused", err)
+	}
+	targeted := f.build(t, Options{Now: t0, Offline: true, Targets: []string{"enrich.a", "enrich.b"}})
+	c := *p.Change("enrich.c")
+	targeted.Changes = append(targeted.Changes, &c)
+	if err := withMoreCalls(targeted, "enrich.a", -2).Within("saved.plan", f.cfg, f.st); !errors.Is(err, ErrBeyondConfig) || !strings.Contains(err.Error(), "enrich enrich.c, which they do not call for") {
+		t.Errorf("a plan for enrich.a and enrich.b giving enrich.c what enrich.a spares: %v, want it refused", err)
+	}
+}
+
+// TestWithinCountsAPlaceGivenBackOnce: e1 (limit 2) enriched p and q.
+// e0, first, of p alone, enriches p again (its refresh is shorter),
+// which gives e1
+// p's place back: e1 enriches r in it. A plan edited so that e1, not e0,
+// enriches p (a call e0 spares) is refused: p keeps its place, so r has
+// none, though e1's refresh of p takes no place (loans.refreshes). The
+// place p gives back and p's refresh are one, not two.
+func TestWithinCountsAPlaceGivenBackOnce(t *testing.T) {
+	f := newFixture()
+	p, q, r := "p", "q", "r"
+	f.search("search.a", kw("a"))
+	f.ran("search.a", t0.Add(-time.Hour), p, q, r)
+	f.search("search.b", kw("b"))
+	f.ran("search.b", t0.Add(-time.Hour), p)
+	f.enrich("e0", []string{"search.b"}, 0, 30*day)
+	f.enrich("e1", []string{"search.a"}, 2, 60*day)
+	f.enriched(p, "enrich.e1", t0.Add(-40*day))
+	f.enriched(q, "enrich.e1", t0.Add(-day))
+	saved := f.build(t, Options{Now: t0, Offline: true})
+	e0, e1 := saved.Change("enrich.e0"), saved.Change("enrich.e1")
+	if !slices.Equal(e0.PersonIDs, []string{p}) || !slices.Equal(e1.PersonIDs, []string{r}) {
+		t.Fatalf("enrich.e0 enriches %v, enrich.e1 %v; want [p] and [r]", e0.PersonIDs, e1.PersonIDs)
+	}
+	if err := saved.Within("saved.plan", f.cfg, f.st); err != nil {
+		t.Fatalf("the saved plan, applied at once: %v", err)
+	}
+	edited := withMoreCalls(withMoreCalls(saved, "enrich.e0", -1), "enrich.e1", 1)
+	edited.Change("enrich.e0").PersonIDs = nil
+	edited.Change("enrich.e1").PersonIDs = []string{p, r}
+	if err := edited.Within("saved.plan", f.cfg, f.st); !errors.Is(err, ErrBeyondConfig) || !strings.Contains(err.Error(), " enrich.e1,") {
+		t.Errorf("enrich.e1 given p, whom enrich.e0 enriched: %v, want it refused", err)
 	}
 }
 

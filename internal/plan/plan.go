@@ -224,9 +224,11 @@ type Change struct {
 	// from (Address is where it goes).
 	MovedFrom string `json:"moved_from,omitempty"`
 	// places is, for the enrich change of a block with a limit, the
-	// places the limit leaves before the block takes any (env.used): what
-	// Within may lend it past its calls (copiesLent). A plan file does not
-	// hold it; Within reads it from the plan made again.
+	// places the limit leaves before the block takes any (env.used), with
+	// those the other blocks give back in the claims (freedPlaces),
+	// negative past the limit: what Within may lend it past its calls
+	// (loans.room). A plan file does not hold it; Within reads it from
+	// the plan made again.
 	places int
 }
 

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -28,8 +27,8 @@ var ErrBeyondConfig = errors.New("the saved plan asks for more than the configur
 // totals. A plan file's checksum is no security boundary (anyone who can
 // edit the file can compute it again): this is what keeps a saved plan,
 // however edited, within the configuration's limits. The copies of one
-// block may leave another more calls (copiesLent), within the totals,
-// and within the places a limit leaves.
+// block may leave another more calls (loans), out of those the other
+// blocks spare, within the totals and the places a limit leaves.
 // name is the plan file, for the error.
 func (p *Plan) Within(name string, cfg *config.Config, st *state.State) error {
 	_, err := p.WithinRead(name, cfg, st, nil, nil, nil)
@@ -50,89 +49,132 @@ func (p *Plan) WithinRead(name string, cfg *config.Config, st *state.State, fact
 	if facts.NeedsEveryone() {
 		return false, nil
 	}
-	return true, p.within(name, again, diags, p.copiesLent(cfg, again))
+	return true, p.within(name, again, diags, p.loans(cfg, st, again))
 }
 
-// copiesLent counts, for each enrich block of p, the calls p's copies
-// may leave it beyond again, the plan made again without other
-// workspaces' enrichments. A person a block copies holds an enrichment
-// made elsewhere, older than one made now, and takes a place under its
-// limit: a later block of a shorter refresh then enriches the people
-// again's other blocks enriched for it. The copies move calls between
-// blocks, never add any: a block is lent at most the calls p's other
-// blocks leave of again's (spared), and again's totals still bound p's.
-// A block with a limit is lent no more than the places its limit leaves
-// past again's calls (lendable).
-func (p *Plan) copiesLent(cfg *config.Config, again *Plan) map[string]lent {
-	if !slices.ContainsFunc(p.Changes, func(c *Change) bool { return c.Kind == kind.Enrich && c.Reuses > 0 }) {
-		return nil
-	}
-	made := map[string]*Change{}
+// loans gathers what Within may lend p's enrich blocks beyond again, the
+// plan made again without other workspaces' enrichments, over st. A
+// person a block copies holds an enrichment made elsewhere, older than
+// one made now: a later block of a shorter refresh then enriches the
+// people again's other blocks enriched for it. A copy a limit leaves out
+// leaves its person to another block too. Such moves never add calls:
+// the blocks together are lent at most the calls p's blocks spare of
+// again's (one pool), and again's totals still bound p's. A block with a
+// limit is lent no more than its places allow (room).
+func (p *Plan) loans(cfg *config.Config, st *state.State, again *Plan) *loans {
+	l := &loans{cfg: cfg, st: st, made: map[string]*Change{}, cpe: max(cfg.API.CreditsPerEnrich, 1)}
 	for _, c := range again.Changes {
 		if c.Kind == kind.Enrich {
-			made[c.Address] = c
+			l.made[c.Address] = c
 		}
 	}
-	spared := 0
 	for _, c := range p.Changes {
-		if a := made[c.Address]; c.Kind == kind.Enrich && a != nil {
-			spared += max(a.CallsMax-c.CallsMax, 0)
+		if a := l.made[c.Address]; c.Kind == kind.Enrich && a != nil {
+			l.pool += max(a.CallsMax-c.CallsMax, 0)
 		}
 	}
-	cpe := max(cfg.API.CreditsPerEnrich, 1)
-	out := map[string]lent{}
-	for _, c := range p.Changes {
-		if e := cfg.Enrich(c.Address); c.Kind == kind.Enrich && e != nil {
-			if n := lendable(e, made[c.Address], spared); n > 0 {
-				out[c.Address] = lent{calls: n, credits: n * cpe}
-			}
-		}
-	}
-	return out
+	return l
 }
 
-// lendable is how many calls Within may lend enrich block e beyond a,
-// its change in the plan made again (nil: none), when the saved plan's
-// other blocks spare that many of again's calls. With a limit, no more
-// than the places the limit leaves once a's calls took theirs: each call
-// is counted as a new place (a refresh takes none) and the places other
-// blocks free are not counted, so e never takes more than its limit
-// leaves.
-func lendable(e *config.Enrich, a *Change, spared int) int {
-	switch {
-	case a == nil && e.Limit > 0:
-		return 0
-	case a == nil:
-		return spared
-	case e.Limit > 0:
-		return min(spared, max(a.places-a.CallsMax, 0))
-	}
-	return spared
+// loans are the calls Within may lend the enrich blocks of a saved plan
+// beyond the plan made again over st (made: its enrich changes by
+// address): pool is what is left to lend to them all, cpe the credits of
+// a call.
+type loans struct {
+	cfg  *config.Config
+	st   *state.State
+	made map[string]*Change
+	pool int
+	cpe  int
 }
 
-// lent is what copiesLent allows one enrich block beyond the plan made
-// again.
-type lent struct{ calls, credits int }
-
-// lentTo returns a, the change made again that allows c, with l added to
-// its bounds; a block the plan made again leaves nothing to may still be
-// lent calls.
-func lentTo(a, c *Change, l lent) *Change {
-	if l.calls == 0 {
+// lend returns a, the change made again that allows c (nil: none), with
+// the calls c needs beyond it lent, as many as room allows and the pool
+// has left, which they leave it. A block the plan made again leaves
+// nothing to may still be lent calls.
+func (l *loans) lend(a, c *Change) *Change {
+	if l == nil || c.Kind != kind.Enrich {
+		return a
+	}
+	e := l.cfg.Enrich(c.Address)
+	if e == nil {
 		return a
 	}
 	more := Change{Address: c.Address, Kind: c.Kind, Action: c.Action}
 	if a != nil && a.Action == c.Action {
 		more = *a
 	}
-	more.CallsMax += l.calls
-	more.CreditsMax += l.credits
+	need := max(c.CallsMax, c.Calls) - more.CallsMax
+	n := min(need, l.pool, l.room(e, c, need))
+	if n <= 0 {
+		return a
+	}
+	l.pool -= n
+	more.CallsMax += n
+	more.CreditsMax += n * l.cpe
 	return &more
 }
 
+// room is the most calls enrich block e may be lent for c, its change in
+// the saved plan, beyond its change made again (need: those c asks).
+// A block the plan made again leaves out (--target) is lent none; one
+// without a limit, any. With a limit, c may make as many calls as the
+// places its limit leaves (Change.places) and the people it enriches
+// again (refreshes): each other call is counted as a new place, so e
+// never takes more than its limit leaves.
+func (l *loans) room(e *config.Enrich, c *Change, need int) int {
+	a := l.made[e.Address]
+	switch {
+	case a == nil:
+		return 0
+	case e.Limit <= 0:
+		return need
+	}
+	n := a.places - a.CallsMax
+	if n >= need {
+		return n // the places alone are room enough
+	}
+	again, freed := l.refreshes(e, c)
+	return max(n, max(a.places-freed, 0)+again-a.CallsMax)
+}
+
+// refreshes counts the distinct people c names who hold one of e's
+// places in the state (holdsPlaceOf): enriching them again takes none.
+// freed are those of them the plan made again gives another block, which
+// gives e their places back (freedPlaces): counted once.
+func (l *loans) refreshes(e *config.Enrich, c *Change) (again, freed int) {
+	held := map[string]bool{}
+	for _, id := range c.PersonIDs {
+		if holdsPlaceOf(l.st, e.Address, id) {
+			held[id] = true
+		}
+	}
+	again = len(held)
+	for addr, a := range l.made {
+		for _, id := range a.PersonIDs {
+			if addr != e.Address && held[id] {
+				freed++
+				delete(held, id)
+			}
+		}
+	}
+	return again, freed
+}
+
+// holdsPlaceOf reports whether the person id holds one of the places of
+// enrich block addr in st: addr enriched them, or their enrichment by
+// addr has an unknown outcome (env.holdsPlace over a person read whole).
+func holdsPlaceOf(st *state.State, addr, id string) bool {
+	if p := st.People[id]; p != nil && p.Enrichment != nil {
+		return p.Enrichment.By == addr || p.Enrichment.CopiedBy == addr
+	}
+	u := st.UnknownEnrichments[id]
+	return u != nil && u.By == addr
+}
+
 // within checks p against again, the plan made again (Within), each
-// enrich block allowed the calls lent to it (copiesLent).
-func (p *Plan) within(name string, again *Plan, diags hcl.Diagnostics, lent map[string]lent) error {
+// enrich block allowed the calls lent to it (loans).
+func (p *Plan) within(name string, again *Plan, diags hcl.Diagnostics, l *loans) error {
 	if diags.HasErrors() {
 		return fmt.Errorf("%s: %w: the configuration does not plan as it did (%s); make the plan again with \"leadsync plan --out %s\"", name, ErrBeyondConfig, diags.Errs()[0], filepath.Base(name))
 	}
@@ -145,7 +187,7 @@ func (p *Plan) within(name string, again *Plan, diags hcl.Diagnostics, lent map[
 		if c.CallsMax <= 0 && c.CreditsMax <= 0 && c.Calls <= 0 && c.Credits <= 0 {
 			continue
 		}
-		a := lentTo(allowed[c.Address+"\x00"+string(c.Kind)], c, lent[c.Address])
+		a := l.lend(allowed[c.Address+"\x00"+string(c.Kind)], c)
 		switch {
 		case a == nil || a.Action != c.Action:
 			over = append(over, fmt.Sprintf("%s %s, which they do not call for", c.Action, c.Address))
