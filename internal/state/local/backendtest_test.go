@@ -11,10 +11,16 @@ import (
 
 // The local backend passes the conformance suite, on both its files: each test gets a fresh
 // folder; a handle is a workspace of its own Store (a process of its own);
-// a kill closes the lock file, as the kernel does.
+// a kill closes the lock file, as the kernel does. The two files' cases,
+// and the package's other parallel tests, run side by side: one after
+// the other, the last long cases of state.db ran on one core alone.
 func TestConformance(t *testing.T) {
+	t.Parallel()
 	for _, file := range []string{"state.db", "state.json"} {
-		t.Run(file, func(t *testing.T) { conformance(t, file) })
+		t.Run(file, func(t *testing.T) {
+			t.Parallel()
+			conformance(t, file)
+		})
 	}
 }
 

@@ -45,7 +45,7 @@ func TestPushForceEmptiesThePeoplesTables(t *testing.T) {
 		}
 		got, err := ws.Load()
 		must(t, err)
-		if backendtest.Canon(t, got) != backendtest.Canon(t, second) {
+		if !backendtest.SameCanon(t, got, second) {
 			t.Fatalf("copied %v: the state pushed with --force differs", copied)
 		}
 		first = second
@@ -93,12 +93,12 @@ func TestPushForceKeepsTheReplacedDatabase(t *testing.T) {
 	must(t, os.Link(ws.Store.BackupPath(), kept))
 	old, err := Open(kept).Load()
 	must(t, err)
-	if backendtest.Canon(t, old) != backendtest.Canon(t, first) {
+	if !backendtest.SameCanon(t, old, first) {
 		t.Fatal("the backup is not the state replaced")
 	}
 	got, err := ws.Load()
 	must(t, err)
-	if backendtest.Canon(t, got) != backendtest.Canon(t, second) {
+	if !backendtest.SameCanon(t, got, second) {
 		t.Fatal("the state pushed with --force differs")
 	}
 	entries, err := os.ReadDir(filepath.Dir(ws.db.path))

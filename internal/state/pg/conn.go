@@ -428,14 +428,29 @@ func (b *Backend) inTx(ctx context.Context, c *pgx.Conn, opts pgx.TxOptions, f f
 	return b.wrap("committing", tx.Commit(ctx))
 }
 
-// ownConn opens a connection of its own (a lock's, a holder of claims'),
-// once the schema is created or migrated.
+// ownConn opens a connection of its own (a holder of claims'), once the
+// schema is created or migrated.
 func (b *Backend) ownConn(ctx context.Context) (*pgx.Conn, error) {
-	b.mu.Lock()
-	_, err := b.writable(ctx)
-	b.mu.Unlock()
-	if err != nil {
+	if err := b.ensureWritable(ctx); err != nil {
 		return nil, err
 	}
 	return connect(ctx, b.opts.ConnStr)
+}
+
+// lockConn opens the connection a lock is taken on, once the schema is
+// created or migrated: a new one, or one the test hook keeps (dataConn).
+// A lock let go cleanly gives it back (closeDataConn).
+func (b *Backend) lockConn(ctx context.Context) (*pgx.Conn, error) {
+	if err := b.ensureWritable(ctx); err != nil {
+		return nil, err
+	}
+	return b.dataConn(ctx)
+}
+
+// ensureWritable creates or migrates the schema when needed (writable).
+func (b *Backend) ensureWritable(ctx context.Context) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	_, err := b.writable(ctx)
+	return err
 }

@@ -94,7 +94,7 @@ func (b *Backend) LockWait(ctx context.Context, op string, timeout time.Duration
 func (b *Backend) lock(op string) (*Lock, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	c, err := b.ownConn(ctx) // the lock table must exist
+	c, err := b.lockConn(ctx) // the lock table must exist
 	if err != nil {
 		return nil, err
 	}
@@ -105,7 +105,7 @@ func (b *Backend) lock(op string) (*Lock, error) {
 	}
 	if !got {
 		le := b.holder(ctx, c)
-		c.Close(ctx)
+		b.closeDataConn(c) // it holds nothing
 		return nil, le
 	}
 	host := b.host()
@@ -196,7 +196,8 @@ func (b *Backend) holder(ctx context.Context, c *pgx.Conn) *LockedError {
 	return le
 }
 
-// Unlock releases the lock and closes its connection.
+// Unlock releases the lock and closes its connection (gives it to the
+// test hook, closeDataConn, when the lock was let go without an error).
 func (l *Lock) Unlock() error {
 	if l.conn == nil {
 		return nil
@@ -207,7 +208,12 @@ func (l *Lock) Unlock() error {
 	if err == nil {
 		_, err = l.conn.Exec(ctx, `SELECT pg_advisory_unlock($1)`, l.b.key())
 	}
-	cerr := l.conn.Close(ctx)
+	var cerr error
+	if err == nil {
+		cerr = l.b.closeDataConn(l.conn) // it holds nothing now
+	} else {
+		cerr = l.conn.Close(ctx)
+	}
 	l.conn = nil
 	l.b.mu.Lock()
 	if l.b.held == l {

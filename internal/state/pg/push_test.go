@@ -34,7 +34,7 @@ func TestPushFromTheLocalDatabase(t *testing.T) {
 	}
 	got, err := newPG(t, cs, b.schema, "", bob).Load()
 	mustNoErr(t, err, "load")
-	if backendtest.Canon(t, got) != backendtest.Canon(t, s) {
+	if !backendtest.SameCanon(t, got, s) {
 		t.Fatal("the state pushed from the local database differs")
 	}
 }
@@ -115,7 +115,7 @@ func TestForcePushRemakesTheKeysToPeople(t *testing.T) {
 	mustNoErr(t, err, "push --force")
 	got, err := newPG(t, cs, schema, "", bob).Load()
 	mustNoErr(t, err, "load")
-	if backendtest.Canon(t, got) != backendtest.Canon(t, second) {
+	if !backendtest.SameCanon(t, got, second) {
 		t.Fatal("the state pushed with --force differs")
 	}
 	oids2, defs2 := keysToPeople(t, cs, schema)
@@ -129,7 +129,7 @@ func TestForcePushRemakesTheKeysToPeople(t *testing.T) {
 	}
 	got, err = newPG(t, cs, schema, "", bob).Load()
 	mustNoErr(t, err, "load")
-	if backendtest.Canon(t, got) != backendtest.Canon(t, second) {
+	if !backendtest.SameCanon(t, got, second) {
 		t.Fatal("the state after a push failing half-way differs")
 	}
 	if oids3, defs3 := keysToPeople(t, cs, schema); !slices.Equal(defs3, defs) || !slices.Equal(oids3, oids2) {
