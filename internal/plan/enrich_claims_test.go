@@ -14,7 +14,7 @@ import (
 	"github.com/leadsync/leadsync/internal/state"
 )
 
-// TestSharedBlocksClaimOnInPart plans 100 random worlds of two to four
+// TestSharedBlocksClaimOnInPart plans 50 random worlds of two to four
 // enrich blocks with limits over the same searches (sharedWorld): the
 // blocks share most of their people, and refresh each other's stale
 // enrichments, giving places back, so that their claims pass their walks
@@ -28,7 +28,7 @@ import (
 // people.
 func TestSharedBlocksClaimOnInPart(t *testing.T) {
 	defer keepReadKnobs()()
-	const seeds = 100
+	const seeds = 50
 	past := 0 // worlds whose walks read past maxPlacesRead extra people
 	for seed := range seeds {
 		rng := rand.New(rand.NewPCG(uint64(seed), 0xc1a1))

@@ -31,7 +31,7 @@ import (
 func TestWithinOverPeopleHeldUnread(t *testing.T) {
 	defer keepReadKnobs()()
 	checked, decided := 0, 0
-	for seed := range 6400 {
+	for seed := range 1600 {
 		f, o, others := firstHeldWorld(seed)
 		if !others {
 			continue

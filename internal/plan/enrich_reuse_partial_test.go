@@ -284,7 +284,7 @@ func (m getCounter) Get(ids []string) ([]*state.Person, error) {
 func TestAnApplyReadsThePeopleHeldThePlanMetUpFront(t *testing.T) {
 	defer keepReadKnobs()()
 	worlds, blocks := 0, 0
-	for seed := range 6400 {
+	for seed := range 3200 {
 		f, o, others := firstHeldWorld(seed)
 		if !others {
 			continue
