@@ -187,7 +187,7 @@ func seedsAnd(n int, extra ...int) []int {
 func TestPageKeptPeopleReadInPart(t *testing.T) {
 	defer keepReadKnobs()()
 	paged, everyone := 0, 0
-	for seed := range 1600 {
+	for seed := range 800 {
 		rng := rand.New(rand.NewPCG(uint64(seed), 0xe4c4))
 		setReadKnobs(rng, seed)
 		f, o := enrichWorld(rng)
