@@ -235,7 +235,7 @@ func packedGoing(t *state.CensusSketches, exp *Expired) int {
 func TestPackedSketchesBesideATrack(t *testing.T) {
 	met, reads := 0, 0
 	var tr *config.Track
-	packed := packedWorlds(t, 800, 0x7ac7, func(rng *rand.Rand, w *packedWorld) {
+	packed := packedWorlds(t, 1600, 0x7ac7, func(rng *rand.Rand, w *packedWorld) {
 		tr = trackWorld(rng, w.f, &w.o)
 	}, func(w packedWorld) {
 		if !planOfEnrich(t, w.seed, w.f, w.o).compared || !packedTracked(w.f, tr, w.packed) {
@@ -248,7 +248,7 @@ func TestPackedSketchesBesideATrack(t *testing.T) {
 		}
 	})
 	t.Logf("%d worlds packed their sketches beside a track; in %d planned in part, the track's people are among them (%d reading some)", packed, met, reads)
-	if packed < 200 || met < 75 || reads < 50 {
+	if packed < 400 || met < 150 || reads < 100 {
 		t.Fatalf("%d worlds packed, %d whose track's people are packed, %d reading: the test no longer tests a track beside packed sketches", packed, met, reads)
 	}
 }
