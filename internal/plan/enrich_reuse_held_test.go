@@ -27,8 +27,8 @@ import (
 // another more calls than the plan made again (seed 109, 4904; to a
 // block with a limit in 4990, 5295, 5583, 6005; each always runs):
 // Within lends them (copiesLent), so the saved plan holds over the
-// whole state. The
-// partial state's answer, when it decides, is the whole state's.
+// whole state. The partial state's answer, when it decides, is the
+// whole state's.
 func TestWithinOverPeopleHeldUnread(t *testing.T) {
 	defer keepReadKnobs()()
 	checked, decided := 0, 0
