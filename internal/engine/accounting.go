@@ -177,6 +177,12 @@ func (r *runner) checkCutShort() {
 		return
 	}
 	left := map[string]bool{}
+	if len(r.enrichBlocks) > 0 {
+		if err := r.fillWhole(); err != nil {
+			r.halt(err.Error())
+			return
+		}
+	}
 	for _, b := range r.enrichBlocks {
 		if b.broken || (b.budget > 0 && r.creditsBudget >= r.cpe) {
 			continue // not held back by a bound

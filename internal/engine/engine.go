@@ -132,6 +132,7 @@ type runner struct {
 	pending      map[string]int // instance address -> calls not yet done in this run
 	enrichBlocks []*enrichBlock
 	cands        *plan.Candidates // chooses the enrich blocks' people, pass after pass
+	filled       bool             // the people in sketch were read whole (fillWhole)
 	claimed      plan.Claims      // people queued, in flight, enriched or failed in this run, with their block
 	changes      int              // results recorded: a block's next round looks again when this moved
 	ranSearches  map[string]bool  // searches completed in this run

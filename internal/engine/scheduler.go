@@ -367,6 +367,9 @@ func (r *runner) releaseEnrich(idle bool) {
 			}
 		}
 		final := len(b.deps) == 0
+		if !final && r.waitsForTrack(b) {
+			continue // its calls would queue behind the track's reads
+		}
 		switch {
 		case !b.tried:
 		case final && !b.final:
@@ -374,6 +377,11 @@ func (r *runner) releaseEnrich(idle bool) {
 		case !final && grew && lowQueue:
 		default:
 			continue
+		}
+		if err := r.fillWhole(); err != nil {
+			r.fatal = err
+			r.halt(err.Error())
+			return
 		}
 		b.tried = true
 		e := b.cfg
@@ -403,6 +411,36 @@ func (r *runner) releaseEnrich(idle bool) {
 		}
 		r.queueEnrich(b, e)
 	}
+}
+
+// waitsForTrack reports whether b waits for the reads of a track of the
+// run (refresh_on: enrichDeps). It makes no pass before they are in:
+// the calls it queued would wait behind theirs, and the people it
+// chooses from are read whole only at its first pass (fillWhole).
+func (r *runner) waitsForTrack(b *enrichBlock) bool {
+	for a := range b.deps {
+		if r.opts.Config.Track(a) != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// fillWhole reads whole, once, the people the plan read in sketch and the
+// apply let go (plan.EnrichFacts.FillWhole), before the enrich blocks
+// first choose people: a block may enrich them. A failed read stops the
+// run: no enrichment was chosen yet.
+func (r *runner) fillWhole() error {
+	if r.filled {
+		return nil
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if err := r.opts.Enrich.FillWhole(r.st); err != nil {
+		return fmt.Errorf("reading the people of the stale enrichments: %w", err)
+	}
+	r.filled = true
+	return nil
 }
 
 // queueEnrich queues the enrichments of block b among the people e (b's

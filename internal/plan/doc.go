@@ -27,8 +27,9 @@
 // what each saves (savings.go), and apply chooses through the same rules
 // (Candidates). Over a partial state, apply reads the people of the lead
 // lists its plan never walked (a search's run failed, a place freed) as
-// its claims may need them, so it chooses whom the whole state's apply
-// would (enrich_partial.go).
+// its claims may need them (every one, for a block with a where:
+// readRunsWhere), so it chooses whom the whole state's apply would, and
+// fails on the same person (enrich_partial.go).
 //
 // The addresses given with --target and --replace are checked before any
 // call (CheckAddresses): an unknown one gets the nearest address, and a

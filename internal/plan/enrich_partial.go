@@ -37,17 +37,21 @@ func (f *EnrichFacts) SketchedIDs() []string {
 }
 
 // FillWhole reads whole into st the people f reads in sketch
-// (SketchedIDs), then fills st with the rest (Fill), and lets f's
-// sketches go: st holds each of them now, read whole or, when the store
-// no longer gives one, as its sketch. At 3,000,000 people beside a track
-// and refresh_on, the sketches kept beside the people read whole held
-// 48 MB until the first call.
+// (SketchedIDs, and those LetSketchesGo let go), then fills st with the
+// rest (Fill), and lets f's sketches go: st holds each of them now, read
+// whole, or as its sketch when the store no longer gives one and it was
+// not let go. At 3,000,000 people beside a track and refresh_on, the
+// sketches kept beside the people read whole held 48 MB until the first
+// call.
 func (f *EnrichFacts) FillWhole(st *state.State) error {
-	if err := st.ReadPeople(f.SketchedIDs()); err != nil {
+	if f == nil {
+		return nil
+	}
+	if err := st.ReadPeople(slices.Concat(f.late, f.SketchedIDs())); err != nil {
 		return err
 	}
 	f.Fill(st)
-	f.sketches = nil
+	f.sketches, f.late = nil, nil
 	return nil
 }
 
@@ -172,6 +176,33 @@ func (c *Candidates) readPlacesMet(v *env, e *config.Enrich, out []member, held 
 		c.placesAsked[id] = true
 	}
 	return true, v.st.ReadPeople(unread)
+}
+
+// readRunsWhere reads whole, over the partial state of an apply (st),
+// the people the lead lists of e's sources the plan ran name that st does
+// not hold, when e has a where. A where is evaluated on every person of
+// e's sources who needs an enrichment, past the places too, as over the
+// whole state: the plan evaluated it on the people of the other sources
+// (a failure there is the plan's error). A run that answered folded its
+// people in; one that failed left its list as before, whose people the
+// plan never met.
+func (c *Candidates) readRunsWhere(st *state.State, e *config.Enrich, now time.Time) error {
+	if e.Where == nil || len(c.runs) == 0 {
+		return nil
+	}
+	v := newEnv(c.cfg, st, now) // its lead lists alone: no counts (c.env)
+	var ids []string
+	for _, addr := range v.cfg.Resolve(e.From) {
+		if !c.runs[addr] {
+			continue
+		}
+		for _, id := range v.sourcePeople(addr).All() {
+			if st.People[id] == nil {
+				ids = append(ids, id)
+			}
+		}
+	}
+	return st.ReadPeople(ids)
 }
 
 // runsIn reports whether a source of e is one the plan ran.

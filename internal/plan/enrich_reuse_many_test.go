@@ -84,3 +84,71 @@ func heldManyWorld(seed int) (f *fixture, o Options, others bool) {
 	heldListedPart = []int{2, 2, 1 << 30}[seed/2%3]
 	return f, o, reuseWorld(rng, f, &o)
 }
+
+// TestAWhereAtItsLimitCountedAgainReadsInPart: beside other workspaces
+// whose people are left unread, a block with a where at its limit counts
+// its people to enrich read whole a page at a time, each page asked about
+// (candidatePages.ask): its count holds no copy. Collected again beside
+// blocks whose claims pass their walks (enrichClaims), it is not checked
+// for copies again (countedLessCopies), which could not tell them without
+// reading every person. In these seeds of whereAtLimitWorld its count
+// holds people held elsewhere: each plan reads in part, byte for byte
+// the whole state's.
+func TestAWhereAtItsLimitCountedAgainReadsInPart(t *testing.T) {
+	defer keepManyKnobs()()
+	for _, seed := range []int{1368, 4428, 12993, 13378, 14097, 14344, 20548, 28165} {
+		f, o := whereAtLimitWorld(seed)
+		_, _, facts := planPartialIn(t, seed, f, o, packingStore{enrichMemStore{memStore{f.st}}})
+		if facts == nil {
+			t.Errorf("seed %d: the plan of a where at its limit counted again needs everyone", seed)
+			continue
+		}
+		if r := planOfEnrich(t, seed, f, o); !r.compared {
+			t.Fatalf("seed %d: the plan needs everyone", seed)
+		}
+		w := f.cfg.Enriches[len(f.cfg.Enriches)-1]
+		if !heldAmong(f, o, facts.counted[w.Address]) {
+			t.Fatalf("seed %d: %s counts none held elsewhere: the world no longer tests countedLessCopies", seed, w.Address)
+		}
+	}
+}
+
+// whereAtLimitWorld is heldManyWorld of seed (with other workspaces, in
+// the seeds that use it) whose last block has a where (none failing) and
+// is at its limit, without copies, enrichments of an unknown outcome or
+// refresh_on: a block that only counts its people (countOnly).
+func whereAtLimitWorld(seed int) (*fixture, Options) {
+	f, o, _ := heldManyWorld(seed)
+	useNumberMatch(false)
+	w := f.cfg.Enriches[len(f.cfg.Enriches)-1]
+	whereCompany(w)
+	for _, e := range f.cfg.Enriches {
+		e.RefreshOn = nil
+	}
+	for id, u := range f.st.UnknownEnrichments {
+		if u.By == w.Address {
+			delete(f.st.UnknownEnrichments, id)
+		}
+	}
+	for _, p := range f.st.People {
+		if p.Enrichment != nil && p.Enrichment.CopiedBy == w.Address {
+			p.Enrichment.CopiedBy = ""
+		}
+	}
+	w.Limit = 1 // used counts the people held under a limit
+	w.Limit = max(newEnv(f.cfg, f.st, o.Now).used(w), 1)
+	return f, o
+}
+
+// heldAmong reports whether the other workspaces of o hold one of the
+// people of ids.
+func heldAmong(f *fixture, o Options, ids *placedIDs) bool {
+	for id := range ids.all {
+		if p := f.st.People[id]; p != nil {
+			if found, err := o.Reuse(state.LookupKeys(p)); err == nil && len(found) > 0 {
+				return true
+			}
+		}
+	}
+	return false
+}

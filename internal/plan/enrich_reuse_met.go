@@ -440,8 +440,13 @@ func (v *env) heldCensused(e *config.Enrich, whole map[string]*state.Person) {
 // enrich without reading them (EnrichFacts.counted) those held elsewhere
 // (r.held) whom heldToEnrich finds copied, not to enrich. The people held
 // are found (findHeld) only when some were counted so; the plan needs
-// everyone when they cannot be.
+// everyone when they cannot be. A block with a where counted them read
+// whole, a page at a time, each page asked about (candidatePages.ask):
+// its count holds no copy, and is left as it is.
 func (v *env) countedLessCopies(e *config.Enrich, r *reuseFacts) error {
+	if e.Where != nil {
+		return nil // its copies told apart as it counted: candidatePages.ask
+	}
 	ids := v.facts.counted[e.Address]
 	if ids.len() == 0 {
 		return nil

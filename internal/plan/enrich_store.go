@@ -25,7 +25,11 @@ type EnrichFacts struct {
 	// (whereSketches), on which a where was evaluated sketchWheres times,
 	// and failed (sketchFailed: the plan needs everyone); pagedWhole of
 	// them were read whole for their page (pagedSketches).
-	sketches     []*state.Person
+	sketches []*state.Person
+	// late are the IDs of the sketches an apply let go once its plan
+	// was made (LetSketchesGo), read whole when its engine first chooses
+	// people to enrich (FillWhole).
+	late         []string
 	leadSketches bool
 	sketchWheres int
 	sketchFailed bool

@@ -76,9 +76,13 @@ func (c *Candidates) env(st *state.State, now time.Time) *env {
 // Claimed returns the people enrich block e should claim next, given the
 // run's claims so far (env.claimed says by which rules), with what earlier
 // passes learned (people whose enrichment Reuses copies are not among
-// them).
+// them). Over a partial state, with a where, the people of the lead lists
+// of the sources the plan ran are read first (readRunsWhere).
 func (c *Candidates) Claimed(st *state.State, e *config.Enrich, now time.Time, claims Claims) ([]string, error) {
 	c.placesPage = 0
+	if err := c.readRunsWhere(st, e, now); err != nil {
+		return nil, err
+	}
 	for {
 		v := c.env(st, now)
 		v.onExcluded = func(p *state.Person) {

@@ -265,7 +265,8 @@ func reusedText(rs []reusedPerson) string {
 // asked about each person once per run. Only the people they answered for
 // are looked at (collectReused). Over a partial state, the people held
 // elsewhere it has not read are read as they are met, while the copies
-// leave places (readHeldMet).
+// leave places (readHeldMet); with a where, the people of the lead lists
+// of the sources the plan ran are read first (readRunsWhere).
 func (c *Candidates) Reuses(st *state.State, e *config.Enrich, now time.Time) ([]Reuse, error) {
 	if c.lookup == nil {
 		return nil, nil
@@ -274,6 +275,9 @@ func (c *Candidates) Reuses(st *state.State, e *config.Enrich, now time.Time) ([
 	// from the block before reads more people held than e's copies need.
 	// That costs reads only, with no test: the copies are the same.
 	c.heldPage = 0
+	if err := c.readRunsWhere(st, e, now); err != nil {
+		return nil, err
+	}
 	for {
 		v := c.env(st, now)
 		bp, err := v.reusedOf(e)

@@ -44,11 +44,12 @@ func noRelease() error { return nil }
 // reads every person only for an enrich block the store's indexes answer
 // (plan.EnrichReadsOf, as plan reads it, at the time a saved plan was
 // made: typically the refreshes of a block at its limit): the records, the lead lists and people the plan
-// reads, and whole (not in sketch, as plan reads them: the apply may
-// enrich them) the people of the block's stale enrichments and of
-// imported e-mails. Those the plan reads packed are then no longer
-// packed, and its sketches are let go (EnrichFacts.FillWhole): each is
-// counted once, as plan counts it, and held once.
+// reads, and in sketch, as plan reads them, the people of the block's
+// stale enrichments and of imported e-mails (EnrichFacts.Fill). Once
+// the plan is made, the sketches are let go (hold); the engine reads
+// those people whole when it first chooses people to enrich
+// (EnrichFacts.FillWhole): each is counted once, as plan counts it, and
+// held once.
 // The engine reads what each call changes as it folds
 // it in (state/partialfold.go), and chooses the people to enrich from the
 // partial state's counts (plan.Candidates). Nil when the plan is of
@@ -73,14 +74,11 @@ func partialEnrich(d Deps, opts ApplyOptions, b *state.Base, sel plan.Options) (
 		return nil, err
 	}
 	gcBack := applyGC(st)
-	err = sel.Expired.ReadKept(b, st)
-	if err == nil {
-		err = facts.FillWhole(st)
-	}
-	if err != nil {
+	if err := sel.Expired.ReadKept(b, st); err != nil {
 		gcBack()
 		return nil, err
 	}
+	facts.Fill(st)
 	return &applyRead{st: st, release: sync.OnceValue(b.Close), facts: facts, now: now, expired: sel.Expired, reuse: popts.Reuse, gcBack: gcBack}, nil
 }
 
@@ -115,9 +113,7 @@ func (in *applyRead) build(d Deps, cfg *config.Config, popts plan.Options) (*pla
 		return nil, nil, err
 	}
 	if !in.facts.NeedsEveryone() {
-		// The people who take the places the limit leaves, read whole
-		// by the plan: the engine chooses among the people read.
-		if err := in.facts.Hold(in.st); err != nil {
+		if err := in.hold(); err != nil {
 			return nil, nil, err
 		}
 		return p, diags, nil
@@ -150,12 +146,25 @@ func (in *applyRead) within(d Deps, name string, cfg *config.Config, p *plan.Pla
 		return err
 	}
 	if decided {
-		return in.facts.Hold(in.st)
+		return in.hold()
 	}
 	if err := in.loadWhole(d); err != nil {
 		return err
 	}
 	return p.Within(name, cfg, in.st)
+}
+
+// hold readies the partial state for the engine once the plan over it
+// is made: it holds the people who take the places the limit leaves,
+// read whole by the plan (the engine chooses among the people read), and
+// lets the sketches go (EnrichFacts.LetSketchesGo): the engine reads
+// their people whole when it first chooses people to enrich.
+func (in *applyRead) hold() error {
+	if err := in.facts.Hold(in.st); err != nil {
+		return err
+	}
+	in.facts.LetSketchesGo(in.st)
+	return nil
 }
 
 // loadWhole lets the partial state go and puts the state loaded whole in

@@ -1,0 +1,93 @@
+package run
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/person"
+	"github.com/leadsync/leadsync/internal/plan"
+)
+
+// callOrder is a Service that notes the kind of each track read ("page")
+// and enrichment ("enrich") in the order they are sent.
+type callOrder struct {
+	api.Service
+	mu    sync.Mutex
+	calls []string
+}
+
+func (c *callOrder) note(kind string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.calls = append(c.calls, kind)
+}
+
+func (c *callOrder) Page(ctx context.Context, g api.Generation, r api.PageRequest) (*person.Profile, error) {
+	c.note("page")
+	return c.Service.Page(ctx, g, r)
+}
+
+func (c *callOrder) Enrich(ctx context.Context, r api.PageRequest) (*person.EnrichedProfile, error) {
+	c.note("enrich")
+	return c.Service.Enrich(ctx, r)
+}
+
+// TestApplyBesideATrackReadsTheStaleLate applies, over a partial state,
+// an enrich block with refresh_on whose enrichments are all stale beside
+// a track of its people (limits of 2 and 6): the plan made over their
+// sketches and shown is the whole state's; the engine, which reads them
+// whole only at the block's first pass, after the track's reads,
+// enriches each of them once, after the last read, and the track reads
+// each of them.
+func TestApplyBesideATrackReadsTheStaleLate(t *testing.T) {
+	for _, limit := range []int{2, 6} {
+		dir := t.TempDir()
+		src := strings.Replace(enrichConfig(limit), "  refresh = ", "  refresh_on = [\"company\"]\n  refresh = ", 1) +
+			"track \"watch\" {\n  from  = [enrich.contacts]\n  every = \"30d\"\n}\n"
+		d, rec, whole := appliedIn(t, dir, src)
+		stale := enrichedAt(whole, "enrich.contacts", t0)
+		now := t0.Add(31 * 24 * time.Hour)
+		d.Now = func() time.Time { return now }
+		svc, err := d.Service()
+		if err != nil {
+			t.Fatal(err)
+		}
+		order := &callOrder{Service: svc}
+		d.Service = func() (api.Service, error) { return order, nil }
+		cfg := loadConfigText(t, dir, src)
+		want, _ := plan.Build(cfg, whole, plan.Options{Now: now})
+		rec.ops = nil
+		v := &planView{}
+		if err := Apply(context.Background(), d, ApplyOptions{Config: cfg, AutoApprove: true}, v); err != nil {
+			t.Fatal(err)
+		}
+		if slices.Contains(rec.ops, "load") {
+			t.Errorf("limit %d: the whole state loaded (%v)", limit, rec.ops)
+		}
+		if v.shown == nil {
+			t.Fatalf("limit %d: no plan shown", limit)
+		}
+		if diff := cmp.Diff(jsonOf(t, want.Changes), jsonOf(t, v.shown.Changes)); diff != "" {
+			t.Errorf("limit %d: the plan shown differs from the plan of the whole state (-whole +applied):\n%s", limit, diff)
+		}
+		after, err := rec.Backend.Load()
+		if err != nil {
+			t.Fatal(err)
+		}
+		enriched, tracked := enrichedAt(after, "enrich.contacts", now), trackedAt(after, "track.watch", now)
+		if stale == 0 || enriched != stale || tracked != stale {
+			t.Errorf("limit %d: %d enriched again and %d read by the track, of %d stale", limit, enriched, tracked, stale)
+		}
+		pages, enrichments := slices.Index(order.calls, "page"), slices.Index(order.calls, "enrich")
+		if n := len(order.calls); n != enriched+tracked || enrichments < 0 || pages > enrichments || slices.Contains(order.calls[enrichments:], "page") {
+			t.Errorf("limit %d: the calls %v, want %d reads then %d enrichments", limit, order.calls, tracked, enriched)
+		}
+	}
+}
