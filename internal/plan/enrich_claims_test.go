@@ -14,7 +14,7 @@ import (
 	"github.com/leadsync/leadsync/internal/state"
 )
 
-// TestSharedBlocksClaimOnInPart plans 100 random worlds of two to four
+// TestSharedBlocksClaimOnInPart plans 50 random worlds of two to four
 // enrich blocks with limits over the same searches (sharedWorld): the
 // blocks share most of their people, and refresh each other's stale
 // enrichments, giving places back, so that their claims pass their walks
@@ -28,7 +28,7 @@ import (
 // people.
 func TestSharedBlocksClaimOnInPart(t *testing.T) {
 	defer keepReadKnobs()()
-	const seeds = 100
+	const seeds = 50
 	past := 0 // worlds whose walks read past maxPlacesRead extra people
 	for seed := range seeds {
 		rng := rand.New(rand.NewPCG(uint64(seed), 0xc1a1))
@@ -63,7 +63,7 @@ func TestSharedBlocksClaimOnInPart(t *testing.T) {
 func TestManyBlocksReadEachPersonWholeOnce(t *testing.T) {
 	defer keepReadKnobs()()
 	collected := 0 // worlds collected more than once
-	for seed := range 40 {
+	for seed := range 20 {
 		rng := rand.New(rand.NewPCG(uint64(seed), 0xc1a1))
 		f, kept, o := sharedWorld(rng)
 		maxPlacesRead = len(f.st.People) / 10
@@ -78,8 +78,8 @@ func TestManyBlocksReadEachPersonWholeOnce(t *testing.T) {
 		}
 		collected += btoi(facts.collections > 1 && len(store.got) > 0)
 	}
-	t.Logf("%d of 40 worlds collected more than once", collected)
-	if collected < 20 {
+	t.Logf("%d of 20 worlds collected more than once", collected)
+	if collected < 10 {
 		t.Fatalf("%d worlds collected more than once: the test no longer tests readWhole's people", collected)
 	}
 }

@@ -187,7 +187,7 @@ func seedsAnd(n int, extra ...int) []int {
 func TestPageKeptPeopleReadInPart(t *testing.T) {
 	defer keepReadKnobs()()
 	paged, everyone := 0, 0
-	for seed := range 1600 {
+	for seed := range 800 {
 		rng := rand.New(rand.NewPCG(uint64(seed), 0xe4c4))
 		setReadKnobs(rng, seed)
 		f, o := enrichWorld(rng)
@@ -202,8 +202,8 @@ func TestPageKeptPeopleReadInPart(t *testing.T) {
 		paged++
 	}
 	t.Logf("%d worlds with people kept by page name planned in part, %d needed everyone", paged, everyone)
-	// Needing everyone whenever such a person is not read: 416 in part,
-	// 1,008 needing everyone.
+	// Needing everyone whenever such a person is not read: of 1,600
+	// worlds, 416 in part, 1,008 needing everyone.
 	if paged < 200 || everyone > paged/2 {
 		t.Errorf("%d worlds with people kept by page name planned in part, %d needing everyone: pageRefs needs everyone", paged, everyone)
 	}

@@ -114,7 +114,7 @@ func unreadBeforeLast(st *state.State, ws []Reuse) bool {
 // its default), and only a few people held are read up front
 // (maxReuseRead 2).
 func TestReusesAtTheLimitReadThePeopleHeldBeforeTheLastCopy(t *testing.T) {
-	const worlds = 3200
+	const worlds = 1600
 	defer keepReadKnobs()()
 	compared, before := 0, 0
 	for seed := range worlds {
@@ -128,7 +128,7 @@ func TestReusesAtTheLimitReadThePeopleHeldBeforeTheLastCopy(t *testing.T) {
 		compared, before = compared+n, before+b
 	}
 	t.Logf("%d planned blocks compared, %d copying before their last copy someone the apply had not read", compared, before)
-	if compared < 800 || before < 60 {
+	if compared < 400 || before < 30 {
 		t.Errorf("%d blocks compared, %d copying someone not read before their last copy: the worlds no longer test heldBefore", compared, before)
 	}
 }
@@ -295,7 +295,7 @@ func (m getCounter) Get(ids []string) ([]*state.Person, error) {
 func TestAnApplyReadsThePeopleHeldThePlanMetUpFront(t *testing.T) {
 	defer keepReadKnobs()()
 	worlds, blocks := 0, 0
-	for seed := range 6400 {
+	for seed := range 3200 {
 		f, o, others := firstHeldWorld(seed)
 		if !others {
 			continue

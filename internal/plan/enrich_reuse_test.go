@@ -234,7 +234,7 @@ func firstHeldWorld(seed int) (f *fixture, o Options, others bool) {
 // that left out the people held met (WalkedIDs) copied another person.
 func TestReuseFirstHeldMakesTheSamePlan(t *testing.T) {
 	defer keepReadKnobs()()
-	worlds := fromEnv("LEADSYNC_REUSE_WORLDS", 6400)
+	worlds := fromEnv("LEADSYNC_REUSE_WORLDS", 1600)
 	read, copied, met, applied, everyone, past := 0, 0, 0, 0, 0, 0
 	censused, censusApplied := 0, 0 // from the census, none of the people held read up front
 	for _, seed := range seedsAnd(worlds, 62969) {

@@ -30,7 +30,7 @@ import (
 // configuration plus moved blocks from the flat addresses plans the same
 // again, plus one moved change per record and no call more.
 func TestModulesPlanLikeFlat(t *testing.T) {
-	runs := 300
+	runs := 150
 	if n, err := strconv.Atoi(os.Getenv("PLAN_PROPERTY_RUNS")); err == nil {
 		runs = n
 	}

@@ -43,7 +43,7 @@ import (
 // real executor against the sandbox.
 func TestPlanNeverUnderstates(t *testing.T) {
 	useTestMatch(t)
-	runs := 600
+	runs := 300
 	if n, err := strconv.Atoi(os.Getenv("PLAN_PROPERTY_RUNS")); err == nil {
 		runs = n
 	}

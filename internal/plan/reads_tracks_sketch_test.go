@@ -162,7 +162,7 @@ func TestTrackBesideItsEnrichBlockReadInSketch(t *testing.T) {
 	var n besideCounts
 	// 29658: a block collected once per attempt counted its people read
 	// in sketch once per collection (blockPeople.sketched).
-	for _, seed := range seedsAnd(800, 29658) {
+	for _, seed := range seedsAnd(400, 29658) {
 		rng := rand.New(rand.NewPCG(uint64(seed), 0xbe51))
 		setReadKnobs(rng, seed)
 		f, o := randomWorld(rng)
@@ -201,13 +201,13 @@ func TestTrackBesideItsEnrichBlockAtItsLimit(t *testing.T) {
 	// 1264: the only world of the suite where a limit's cap left out the
 	// people a track reads in sketch with no refresh in force
 	// (sketchedAgain(e, 0), a mutant of .ci/mutants).
-	n := planAtItsLimit(t, seedsAnd(1000, 1264), 0x11a7, func(rng *rand.Rand, f *fixture, _ *config.Enrich) {
+	n := planAtItsLimit(t, seedsAnd(500, 1264), 0x11a7, func(rng *rand.Rand, f *fixture, _ *config.Enrich) {
 		if rng.IntN(2) == 0 {
 			ranFresh(f) // no search that ran runs again
 		}
 	})
 	t.Logf("%d worlds read in sketch beside the block at its limit (%d with refresh_on), %d with people due", n.sketched, n.refreshOn, n.due)
-	if n.sketched < 400 || n.due < 300 || n.refreshOn < 300 {
+	if n.sketched < 200 || n.due < 150 || n.refreshOn < 150 {
 		t.Fatalf("only %d worlds read in sketch beside the block at its limit (%d with refresh_on), %d with people due: the test no longer tests them", n.sketched, n.refreshOn, n.due)
 	}
 }
@@ -222,7 +222,7 @@ func TestTrackBesideItsEnrichBlockAtItsLimit(t *testing.T) {
 // others' shortest, or the shorter of the two).
 func TestTrackBesideItsEnrichBlockRefreshedNoSearch(t *testing.T) {
 	useTestMatch(t)
-	n := planAtItsLimit(t, seedsAnd(800), 0x07e4, func(rng *rand.Rand, f *fixture, e *config.Enrich) {
+	n := planAtItsLimit(t, seedsAnd(400), 0x07e4, func(rng *rand.Rand, f *fixture, e *config.Enrich) {
 		whose := rng.IntN(3) // 0: the others' refresh only, 1: e's only, 2: both
 		for _, x := range f.cfg.Enriches {
 			x.Refresh = 0
@@ -234,7 +234,7 @@ func TestTrackBesideItsEnrichBlockRefreshedNoSearch(t *testing.T) {
 		ranFresh(f)
 	})
 	t.Logf("%d worlds read in sketch beside the block, no search running, %d with people due", n.sketched, n.due)
-	if n.sketched < 420 || n.due < 320 {
+	if n.sketched < 210 || n.due < 160 {
 		t.Fatalf("only %d worlds read in sketch beside the block, no search running, %d with people due: the test no longer tests them", n.sketched, n.due)
 	}
 }

@@ -88,7 +88,7 @@ func TestRetentionReadsMakeTheSamePlan(t *testing.T) {
 	useTestMatch(t)
 	defer func(n int) { maxExpiredRead = n }(maxExpiredRead)
 	partial, removed, enriched, enrichGone, enrichHeld, wholeEnrich, kept := 0, 0, 0, 0, 0, 0, 0
-	for seed := range 600 {
+	for seed := range 300 {
 		rng := rand.New(rand.NewPCG(uint64(seed), 0x7e7e))
 		// Past maxExpiredRead, the people to go are read in the kept form.
 		maxExpiredRead = []int{200_000, 200_000, 1, 0}[seed/2%4]
@@ -150,9 +150,9 @@ func TestRetentionReadsMakeTheSamePlan(t *testing.T) {
 			kept += btoi(exp.Kept)
 		}
 	}
-	t.Logf("600 worlds: %d planned from what ReadsOf names (%d removing people), %d from what EnrichReadsOf names (%d removing people, %d of them someone enriched or listed); %d removing nobody needed everyone; %d removing people read in the kept form",
+	t.Logf("300 worlds: %d planned from what ReadsOf names (%d removing people), %d from what EnrichReadsOf names (%d removing people, %d of them someone enriched or listed); %d removing nobody needed everyone; %d removing people read in the kept form",
 		partial, removed, enriched, enrichGone, enrichHeld, wholeEnrich, kept)
-	if partial < 100 || removed < 60 || enriched < 200 || enrichGone < 150 || enrichHeld < 120 || kept < 100 {
+	if partial < 50 || removed < 30 || enriched < 100 || enrichGone < 75 || enrichHeld < 60 || kept < 50 {
 		t.Fatalf("too few worlds planned in part: the test no longer tests retention's reads")
 	}
 }
