@@ -125,6 +125,30 @@ func TestAFailedRunReadsNoPersonPastThePlannedCalls(t *testing.T) {
 // decides the calls, not before), and pays for 1.p and 2.p, as over the
 // whole state.
 func TestAFailedRunReadsTheUnreadBeforeTheLastPaidClaim(t *testing.T) {
+	f, e := failedMiddleWorld([]string{"1.p"}, []string{"2.p"}, []string{"3.p"})
+	paid := payFailedMiddle(t, f, e, "2.p", "3.p")
+	if want := []string{"1.p", "2.p"}; !slices.Equal(paid, want) {
+		t.Fatalf("over the partial state the apply pays for %v, want %v as over the whole state", paid, want)
+	}
+}
+
+// TestAFailedRunCountsAPersonListedTwiceAsOneCall: the world of
+// TestAFailedRunReadsTheUnreadBeforeTheLastPaidClaim with x listed by
+// search.a and first in the failed list of search.run, before u, and y
+// in search.c. x is one planned call, not two (placesUnread): the apply
+// pays for x.p and u.p, as over the whole state, not x.p and y.p.
+func TestAFailedRunCountsAPersonListedTwiceAsOneCall(t *testing.T) {
+	f, e := failedMiddleWorld([]string{"x.p"}, []string{"x.p", "u.p"}, []string{"y.p"})
+	paid := payFailedMiddle(t, f, e, "", "x.p")
+	if want := []string{"x.p", "u.p"}; !slices.Equal(paid, want) {
+		t.Fatalf("over the partial state the apply pays for %v, want %v as over the whole state", paid, want)
+	}
+}
+
+// failedMiddleWorld is a block without a limit over three searches, a,
+// run and c, the middle one run and failed, listing the people to enrich
+// given beside ten of their own enriched a day ago, with max_credits 2.
+func failedMiddleWorld(lists ...[]string) (*fixture, *config.Enrich) {
 	f := newFixture()
 	var from, fresh []string
 	for i, name := range []string{"a", "run", "c"} {
@@ -134,27 +158,33 @@ func TestAFailedRunReadsTheUnreadBeforeTheLastPaidClaim(t *testing.T) {
 			mod = refresh(day)
 		}
 		f.search(addr, kw(name), mod)
-		ids := []string{fmt.Sprintf("%d.p", i+1)}
+		ids := slices.Clone(lists[i])
 		for k := range 10 {
 			ids = append(ids, fmt.Sprintf("%s%d.p", name, k))
+			fresh = append(fresh, ids[len(ids)-1])
 		}
 		f.ran(addr, t0.Add(-5*day), ids...)
-		from, fresh = append(from, addr), append(fresh, ids[1:]...)
+		from = append(from, addr)
 	}
 	e := f.enrich("e", from, 0, 30*day)
 	for _, id := range fresh {
 		f.enriched(id, e.Address, t0.Add(-day))
 	}
 	f.cfg.API.MaxCredits = 2
+	return f, e
+}
+
+// payFailedMiddle plans f in part, running search.run, with held read
+// and unread (when named) not, and returns what the apply over the
+// partial state pays for in e.
+func payFailedMiddle(t *testing.T, f *fixture, e *config.Enrich, unread, held string) []string {
+	t.Helper()
 	o := Options{Now: t0, Offline: true, Targets: []string{e.Address}}
 	st, p, facts := applyPartial(t, 0, f, o)
-	if st == nil || !facts.runs["search.run"] || st.People["2.p"] != nil || st.People["3.p"] == nil {
-		t.Fatalf("the plan read in part (%v) and ran search.run: the test no longer tests readPlacesMet", st != nil)
+	if st == nil || !facts.runs["search.run"] || unread != "" && st.People[unread] != nil || st.People[held] == nil {
+		t.Fatalf("the plan read in part (%v) and ran search.run, %s and not %s: the test no longer tests readPlacesMet", st != nil, held, unread)
 	}
-	paid := paidFor(t, st, e, NewCandidates(f.cfg, nil).WithFacts(facts).WithPlan(p), 2)
-	if want := []string{"1.p", "2.p"}; !slices.Equal(paid, want) {
-		t.Fatalf("over the partial state the apply pays for %v, want %v as over the whole state", paid, want)
-	}
+	return paidFor(t, st, e, NewCandidates(f.cfg, nil).WithFacts(facts).WithPlan(p), 2)
 }
 
 // paidFor is what an apply over st whose runs failed pays for in block e
