@@ -116,6 +116,26 @@ func TestAFailedRunReadsNoPersonPastThePlannedCalls(t *testing.T) {
 	}
 }
 
+// TestAFailedRunWithNoCallPlannedReadsOnePage: the world of
+// TestAFailedRunReadsNoPersonPastThePlannedCalls with max_credits 0: the
+// engine pays for none of the 300. Over the partial state the apply
+// reads one page of 16 (readPlacesMet stops at the first claim), not the
+// list in pages that double, and pays for nobody, as over the whole
+// state.
+func TestAFailedRunWithNoCallPlannedReadsOnePage(t *testing.T) {
+	f, e := failedListWorld(300)
+	f.cfg.API.MaxCredits = 0
+	gets, read := 0, 0
+	st, p, facts := applyFailedList(t, f, e, &gets, &read)
+	paid := paidFor(t, st, e, NewCandidates(f.cfg, nil).WithFacts(facts).WithPlan(p), 0)
+	if read != 16 || gets != 1 {
+		t.Errorf("the apply read %d people in %d reads, want 16 in 1", read, gets)
+	}
+	if want := paidFor(t, f.st, e, NewCandidates(f.cfg, nil), 0); len(paid) != 0 || len(want) != 0 {
+		t.Fatalf("over the partial state the apply pays for %v, over the whole state %v, want none", paid, want)
+	}
+}
+
 // TestAFailedRunReadsTheUnreadBeforeTheLastPaidClaim: a block without a
 // limit over three searches, the middle one run and failed, each listing
 // one person to enrich (and ten enriched a day ago), with max_credits 2:

@@ -219,10 +219,14 @@ func (c *Candidates) runsIn(v *env, e *config.Enrich) bool {
 // and the plan walked its places, they are those in the other lists too,
 // but for those the walk knew take no place (the people past the walk).
 // They end where e's sources met calls people of out (e's claims), when
-// calls is positive: the claims past those are never paid for.
+// calls is not negative: the claims past those are never paid for. With
+// no call planned they end at the first claim.
 // takersAfter counts the people of out taking a place whom e's sources
 // meet after the first of them.
 func (c *Candidates) placesUnread(v *env, e *config.Enrich, out []member, calls int) (unread []string, takersAfter int) {
+	if calls == 0 {
+		calls = 1 // none is paid for: stop at the first claim
+	}
 	claims := make(map[string]bool, len(out)) // by ID: a place taken
 	for _, m := range out {
 		claims[v.memberID(m)] = v.takesPlace(e, m)
