@@ -23,11 +23,11 @@ import (
 // blocks collected again, the people read whole by ID are at most half
 // the state's people (readsMost), whatever asked for them; past it the
 // plan needs everyone. The store says it holds the people of the world,
-// or fewer (sizedStore), so that the people held the plan may read
-// (heldReadMost, maxHeldRead past half the state in half the worlds)
-// pass half the state: until the seventeenth round the two caps were
-// apart, and 2R people read whole by ID passed a state of 3R. Every plan
-// made in part is the whole state's, byte for byte.
+// or fewer (sizedStore). So the people held the plan may read pass half
+// the state (heldReadMost, maxHeldRead past it in half the worlds).
+// Until the seventeenth round the two caps were apart: 2R people read
+// whole by ID passed a state of 3R. Every plan made in part is the whole
+// state's, byte for byte.
 // LEADSYNC_BUDGET_WORLDS plans more.
 func TestOneReadBudgetForThePlan(t *testing.T) {
 	defer keepReadKnobs()()

@@ -182,8 +182,8 @@ func (c *Candidates) readPlacesMet(v *env, e *config.Enrich, out []member, held 
 }
 
 // readRunsWhere reads whole, over the partial state of an apply (st),
-// the people the lead lists of e's sources the plan ran name that st does
-// not hold, when e has a where. A where is evaluated on every person of
+// the people st does not hold whom the lead lists of e's sources the plan
+// ran name, when e has a where. A where is evaluated on every person of
 // e's sources who needs an enrichment, past the places too, as over the
 // whole state: the plan evaluated it on the people of the other sources
 // (a failure there is the plan's error). A run that answered folded its
