@@ -258,22 +258,27 @@ func (c *Candidates) placesUnread(v *env, e *config.Enrich, out []member, calls 
 	return unread, takersAfter
 }
 
+// CreditsBudget is the most credits a run of p may spend: the most p
+// plans, and no more than maxCredits (max_credits; negative: no cap).
+// The engine spends no more; WithPlan bounds each block's calls by it.
+func (p *Plan) CreditsBudget(maxCredits int) int {
+	if maxCredits >= 0 && maxCredits < p.Totals.CreditsMax {
+		return maxCredits
+	}
+	return p.Totals.CreditsMax
+}
+
 // WithPlan makes c know the most calls the engine pays for each enrich
 // block running p: the calls p plans for it, and no more than the
-// credits of the run allow (p's and max_credits, as the engine's
-// creditsBudget). readPlacesMet reads none of the people met past them.
-// c is returned.
+// credits of the run allow (CreditsBudget). readPlacesMet reads none of
+// the people met past them. c is returned.
 func (c *Candidates) WithPlan(p *Plan) *Candidates {
 	if p == nil {
 		return c
 	}
 	most := -1 // no bound by credits
 	if cpe := c.cfg.API.CreditsPerEnrich; cpe > 0 {
-		credits := p.Totals.CreditsMax
-		if m := c.cfg.API.MaxCredits; m >= 0 && m < credits {
-			credits = m
-		}
-		most = credits / cpe
+		most = p.CreditsBudget(c.cfg.API.MaxCredits) / cpe
 	}
 	c.calls = map[string]int{}
 	for _, ch := range p.Changes {
