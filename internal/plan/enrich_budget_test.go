@@ -102,15 +102,10 @@ func heldShared(rng *rand.Rand, f *fixture, o *Options) {
 // (WithPlan): 48 people in two reads, not the 300. It pays for the
 // people the whole state's apply does.
 func TestAFailedRunReadsNoPersonPastThePlannedCalls(t *testing.T) {
-	f, e := failedListWorld(300)
-	f.cfg.API.MaxCredits = 40
-	gets, read := 0, 0
-	st, p, facts := applyFailedList(t, f, e, &gets, &read)
-	paid := paidFor(t, st, e, NewCandidates(f.cfg, nil).WithFacts(facts).WithPlan(p), 40)
+	paid, want, read, gets := payFailedList(t, 40)
 	if read != 48 || gets != 2 {
 		t.Errorf("the apply read %d people in %d reads, want 48 in 2 (16, 32)", read, gets)
 	}
-	want := paidFor(t, f.st, e, NewCandidates(f.cfg, nil), 40)
 	if !slices.Equal(paid, want) || len(want) != 40 {
 		t.Fatalf("over the partial state the apply pays for %v, over the whole state %v, want 40", paid, want)
 	}
@@ -123,17 +118,25 @@ func TestAFailedRunReadsNoPersonPastThePlannedCalls(t *testing.T) {
 // list in pages that double, and pays for nobody, as over the whole
 // state.
 func TestAFailedRunWithNoCallPlannedReadsOnePage(t *testing.T) {
-	f, e := failedListWorld(300)
-	f.cfg.API.MaxCredits = 0
-	gets, read := 0, 0
-	st, p, facts := applyFailedList(t, f, e, &gets, &read)
-	paid := paidFor(t, st, e, NewCandidates(f.cfg, nil).WithFacts(facts).WithPlan(p), 0)
+	paid, want, read, gets := payFailedList(t, 0)
 	if read != 16 || gets != 1 {
 		t.Errorf("the apply read %d people in %d reads, want 16 in 1", read, gets)
 	}
-	if want := paidFor(t, f.st, e, NewCandidates(f.cfg, nil), 0); len(paid) != 0 || len(want) != 0 {
+	if len(paid) != 0 || len(want) != 0 {
 		t.Fatalf("over the partial state the apply pays for %v, over the whole state %v, want none", paid, want)
 	}
+}
+
+// payFailedList is what an apply of failedListWorld(300) under
+// maxCredits pays for over its partial state and over the whole state,
+// and the people and reads the first read past the plan.
+func payFailedList(t *testing.T, maxCredits int) (paid, want []string, read, gets int) {
+	t.Helper()
+	f, e := failedListWorld(300)
+	f.cfg.API.MaxCredits = maxCredits
+	st, p, facts := applyFailedList(t, f, e, &gets, &read)
+	paid = paidFor(t, st, e, NewCandidates(f.cfg, nil).WithFacts(facts).WithPlan(p), maxCredits)
+	return paid, paidFor(t, f.st, e, NewCandidates(f.cfg, nil), maxCredits), read, gets
 }
 
 // TestAFailedRunReadsTheUnreadBeforeTheLastPaidClaim: a block without a
