@@ -340,10 +340,7 @@ func (r *runner) prepare() error {
 	// bounds add up to more), nor more than max_credits (0: none).
 	r.sum.CallsPlannedMax = r.opts.Plan.Totals.CallsMax
 	r.sum.CreditsPlannedMax = r.opts.Plan.Totals.CreditsMax
-	r.creditsBudget = r.sum.CreditsPlannedMax
-	if max := cfg.API.MaxCredits; max >= 0 && max < r.creditsBudget {
-		r.creditsBudget = max
-	}
+	r.creditsBudget = r.opts.Plan.CreditsBudget(cfg.API.MaxCredits)
 	r.callsBudget = r.sum.CallsPlannedMax
 	r.prepareShares()
 	r.enrichDeps()

@@ -23,11 +23,11 @@ import (
 // blocks collected again, the people read whole by ID are at most half
 // the state's people (readsMost), whatever asked for them; past it the
 // plan needs everyone. The store says it holds the people of the world,
-// or fewer (sizedStore), so that the people held the plan may read
-// (heldReadMost, maxHeldRead past half the state in half the worlds)
-// pass half the state: until the seventeenth round the two caps were
-// apart, and 2R people read whole by ID passed a state of 3R. Every plan
-// made in part is the whole state's, byte for byte.
+// or fewer (sizedStore). So the people held the plan may read pass half
+// the state (heldReadMost, maxHeldRead past it in half the worlds).
+// Until the seventeenth round the two caps were apart: 2R people read
+// whole by ID passed a state of 3R. Every plan made in part is the whole
+// state's, byte for byte.
 // LEADSYNC_BUDGET_WORLDS plans more.
 func TestOneReadBudgetForThePlan(t *testing.T) {
 	defer keepReadKnobs()()
@@ -102,18 +102,41 @@ func heldShared(rng *rand.Rand, f *fixture, o *Options) {
 // (WithPlan): 48 people in two reads, not the 300. It pays for the
 // people the whole state's apply does.
 func TestAFailedRunReadsNoPersonPastThePlannedCalls(t *testing.T) {
-	f, e := failedListWorld(300)
-	f.cfg.API.MaxCredits = 40
-	gets, read := 0, 0
-	st, p, facts := applyFailedList(t, f, e, &gets, &read)
-	paid := paidFor(t, st, e, NewCandidates(f.cfg, nil).WithFacts(facts).WithPlan(p), 40)
+	paid, want, read, gets := payFailedList(t, 40)
 	if read != 48 || gets != 2 {
 		t.Errorf("the apply read %d people in %d reads, want 48 in 2 (16, 32)", read, gets)
 	}
-	want := paidFor(t, f.st, e, NewCandidates(f.cfg, nil), 40)
 	if !slices.Equal(paid, want) || len(want) != 40 {
 		t.Fatalf("over the partial state the apply pays for %v, over the whole state %v, want 40", paid, want)
 	}
+}
+
+// TestAFailedRunWithNoCallPlannedReadsOnePage: the world of
+// TestAFailedRunReadsNoPersonPastThePlannedCalls with max_credits 0: the
+// engine pays for none of the 300. Over the partial state the apply
+// reads one page of 16 (readPlacesMet stops at the first claim), not the
+// list in pages that double, and pays for nobody, as over the whole
+// state.
+func TestAFailedRunWithNoCallPlannedReadsOnePage(t *testing.T) {
+	paid, want, read, gets := payFailedList(t, 0)
+	if read != 16 || gets != 1 {
+		t.Errorf("the apply read %d people in %d reads, want 16 in 1", read, gets)
+	}
+	if len(paid) != 0 || len(want) != 0 {
+		t.Fatalf("over the partial state the apply pays for %v, over the whole state %v, want none", paid, want)
+	}
+}
+
+// payFailedList is what an apply of failedListWorld(300) under
+// maxCredits pays for over its partial state and over the whole state,
+// and the people and reads the first read past the plan.
+func payFailedList(t *testing.T, maxCredits int) (paid, want []string, read, gets int) {
+	t.Helper()
+	f, e := failedListWorld(300)
+	f.cfg.API.MaxCredits = maxCredits
+	st, p, facts := applyFailedList(t, f, e, &gets, &read)
+	paid = paidFor(t, st, e, NewCandidates(f.cfg, nil).WithFacts(facts).WithPlan(p), maxCredits)
+	return paid, paidFor(t, f.st, e, NewCandidates(f.cfg, nil), maxCredits), read, gets
 }
 
 // TestAFailedRunReadsTheUnreadBeforeTheLastPaidClaim: a block without a
@@ -125,6 +148,30 @@ func TestAFailedRunReadsNoPersonPastThePlannedCalls(t *testing.T) {
 // decides the calls, not before), and pays for 1.p and 2.p, as over the
 // whole state.
 func TestAFailedRunReadsTheUnreadBeforeTheLastPaidClaim(t *testing.T) {
+	f, e := failedMiddleWorld([]string{"1.p"}, []string{"2.p"}, []string{"3.p"})
+	paid := payFailedMiddle(t, f, e, "2.p", "3.p")
+	if want := []string{"1.p", "2.p"}; !slices.Equal(paid, want) {
+		t.Fatalf("over the partial state the apply pays for %v, want %v as over the whole state", paid, want)
+	}
+}
+
+// TestAFailedRunCountsAPersonListedTwiceAsOneCall: the world of
+// TestAFailedRunReadsTheUnreadBeforeTheLastPaidClaim with x listed by
+// search.a and first in the failed list of search.run, before u, and y
+// in search.c. x is one planned call, not two (placesUnread): the apply
+// pays for x.p and u.p, as over the whole state, not x.p and y.p.
+func TestAFailedRunCountsAPersonListedTwiceAsOneCall(t *testing.T) {
+	f, e := failedMiddleWorld([]string{"x.p"}, []string{"x.p", "u.p"}, []string{"y.p"})
+	paid := payFailedMiddle(t, f, e, "", "x.p")
+	if want := []string{"x.p", "u.p"}; !slices.Equal(paid, want) {
+		t.Fatalf("over the partial state the apply pays for %v, want %v as over the whole state", paid, want)
+	}
+}
+
+// failedMiddleWorld is a block without a limit over three searches, a,
+// run and c, the middle one run and failed, listing the people to enrich
+// given beside ten of their own enriched a day ago, with max_credits 2.
+func failedMiddleWorld(lists ...[]string) (*fixture, *config.Enrich) {
 	f := newFixture()
 	var from, fresh []string
 	for i, name := range []string{"a", "run", "c"} {
@@ -134,27 +181,33 @@ func TestAFailedRunReadsTheUnreadBeforeTheLastPaidClaim(t *testing.T) {
 			mod = refresh(day)
 		}
 		f.search(addr, kw(name), mod)
-		ids := []string{fmt.Sprintf("%d.p", i+1)}
+		ids := slices.Clone(lists[i])
 		for k := range 10 {
 			ids = append(ids, fmt.Sprintf("%s%d.p", name, k))
+			fresh = append(fresh, ids[len(ids)-1])
 		}
 		f.ran(addr, t0.Add(-5*day), ids...)
-		from, fresh = append(from, addr), append(fresh, ids[1:]...)
+		from = append(from, addr)
 	}
 	e := f.enrich("e", from, 0, 30*day)
 	for _, id := range fresh {
 		f.enriched(id, e.Address, t0.Add(-day))
 	}
 	f.cfg.API.MaxCredits = 2
+	return f, e
+}
+
+// payFailedMiddle plans f in part, running search.run, with held read
+// and unread (when named) not, and returns what the apply over the
+// partial state pays for in e.
+func payFailedMiddle(t *testing.T, f *fixture, e *config.Enrich, unread, held string) []string {
+	t.Helper()
 	o := Options{Now: t0, Offline: true, Targets: []string{e.Address}}
 	st, p, facts := applyPartial(t, 0, f, o)
-	if st == nil || !facts.runs["search.run"] || st.People["2.p"] != nil || st.People["3.p"] == nil {
-		t.Fatalf("the plan read in part (%v) and ran search.run: the test no longer tests readPlacesMet", st != nil)
+	if st == nil || !facts.runs["search.run"] || unread != "" && st.People[unread] != nil || st.People[held] == nil {
+		t.Fatalf("the plan read in part (%v) and ran search.run, %s and not %s: the test no longer tests readPlacesMet", st != nil, held, unread)
 	}
-	paid := paidFor(t, st, e, NewCandidates(f.cfg, nil).WithFacts(facts).WithPlan(p), 2)
-	if want := []string{"1.p", "2.p"}; !slices.Equal(paid, want) {
-		t.Fatalf("over the partial state the apply pays for %v, want %v as over the whole state", paid, want)
-	}
+	return paidFor(t, st, e, NewCandidates(f.cfg, nil).WithFacts(facts).WithPlan(p), 2)
 }
 
 // paidFor is what an apply over st whose runs failed pays for in block e

@@ -155,7 +155,8 @@ func wheres(blocks []*config.Enrich) bool {
 // readWhole reads the people of ids whole, by ID; with several blocks,
 // each person once for all their walks. Those reads draw from one
 // budget (budgeted), whatever asks for them: the walks' places, the
-// claims read on, the census, the people held elsewhere. A read that
+// claims read on, the people held elsewhere. The census pages of a block
+// with a where (candidatePages) are read apart, past it. A read that
 // would make the people read whole most of the state (readsMost) reads
 // none: the plan needs everyone instead, and the walks stop
 // (placesWalk.person).

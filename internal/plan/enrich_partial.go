@@ -182,8 +182,8 @@ func (c *Candidates) readPlacesMet(v *env, e *config.Enrich, out []member, held 
 }
 
 // readRunsWhere reads whole, over the partial state of an apply (st),
-// the people the lead lists of e's sources the plan ran name that st does
-// not hold, when e has a where. A where is evaluated on every person of
+// the people st does not hold whom the lead lists of e's sources the plan
+// ran name, when e has a where. A where is evaluated on every person of
 // e's sources who needs an enrichment, past the places too, as over the
 // whole state: the plan evaluated it on the people of the other sources
 // (a failure there is the plan's error). A run that answered folded its
@@ -219,10 +219,14 @@ func (c *Candidates) runsIn(v *env, e *config.Enrich) bool {
 // and the plan walked its places, they are those in the other lists too,
 // but for those the walk knew take no place (the people past the walk).
 // They end where e's sources met calls people of out (e's claims), when
-// calls is positive: the claims past those are never paid for.
+// calls is not negative: the claims past those are never paid for. With
+// no call planned they end at the first claim.
 // takersAfter counts the people of out taking a place whom e's sources
 // meet after the first of them.
 func (c *Candidates) placesUnread(v *env, e *config.Enrich, out []member, calls int) (unread []string, takersAfter int) {
+	if calls == 0 {
+		calls = 1 // none is paid for: stop at the first claim
+	}
 	claims := make(map[string]bool, len(out)) // by ID: a place taken
 	for _, m := range out {
 		claims[v.memberID(m)] = v.takesPlace(e, m)
@@ -254,22 +258,27 @@ func (c *Candidates) placesUnread(v *env, e *config.Enrich, out []member, calls 
 	return unread, takersAfter
 }
 
+// CreditsBudget is the most credits a run of p may spend: the most p
+// plans, and no more than maxCredits (max_credits; negative: no cap).
+// The engine spends no more; WithPlan bounds each block's calls by it.
+func (p *Plan) CreditsBudget(maxCredits int) int {
+	if maxCredits >= 0 && maxCredits < p.Totals.CreditsMax {
+		return maxCredits
+	}
+	return p.Totals.CreditsMax
+}
+
 // WithPlan makes c know the most calls the engine pays for each enrich
 // block running p: the calls p plans for it, and no more than the
-// credits of the run allow (p's and max_credits, as the engine's
-// creditsBudget). readPlacesMet reads none of the people met past them.
-// c is returned.
+// credits of the run allow (CreditsBudget). readPlacesMet reads none of
+// the people met past them. c is returned.
 func (c *Candidates) WithPlan(p *Plan) *Candidates {
 	if p == nil {
 		return c
 	}
 	most := -1 // no bound by credits
 	if cpe := c.cfg.API.CreditsPerEnrich; cpe > 0 {
-		credits := p.Totals.CreditsMax
-		if m := c.cfg.API.MaxCredits; m >= 0 && m < credits {
-			credits = m
-		}
-		most = credits / cpe
+		most = p.CreditsBudget(c.cfg.API.MaxCredits) / cpe
 	}
 	c.calls = map[string]int{}
 	for _, ch := range p.Changes {
