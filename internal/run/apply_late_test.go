@@ -2,6 +2,8 @@ package run
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -11,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/leadsync/leadsync/internal/api"
+	"github.com/leadsync/leadsync/internal/engine"
 	"github.com/leadsync/leadsync/internal/person"
 	"github.com/leadsync/leadsync/internal/plan"
 )
@@ -89,5 +92,43 @@ func TestApplyBesideATrackReadsTheStaleLate(t *testing.T) {
 		if n := len(order.calls); n != enriched+tracked || enrichments < 0 || pages > enrichments || slices.Contains(order.calls[enrichments:], "page") {
 			t.Errorf("limit %d: the calls %v, want %d reads then %d enrichments", limit, order.calls, tracked, enriched)
 		}
+	}
+}
+
+// summaryOf is a Progress that keeps the run's summary.
+type summaryOf struct {
+	engine.NopProgress
+	sum *engine.Summary
+}
+
+func (p *summaryOf) Summary(s *engine.Summary) { p.sum = s }
+
+// TestACutShortApplyCountsThePeopleInSketch applies, over a partial
+// state, an enrich block with refresh_on whose enrichments are all stale.
+// Once the plan is made, max_credits drops to 0: the engine's own cap,
+// which a plan of the same configuration never passes. No block makes a
+// pass, so the stop reason reads the people in sketch whole first
+// (fillWhole) and counts every stale one.
+func TestACutShortApplyCountsThePeopleInSketch(t *testing.T) {
+	dir := t.TempDir()
+	src := strings.Replace(enrichConfig(6), "  refresh = ", "  refresh_on = [\"company\"]\n  refresh = ", 1)
+	d, rec, whole := appliedIn(t, dir, src)
+	stale := enrichedAt(whole, "enrich.contacts", t0)
+	now := t0.Add(31 * 24 * time.Hour)
+	d.Now = func() time.Time { return now }
+	cfg := loadConfigText(t, dir, src)
+	cut := func() (bool, error) { cfg.API.MaxCredits = 0; return true, nil }
+	rec.ops = nil
+	progress := &summaryOf{}
+	v := &planView{recView: recView{progress: progress}}
+	if err := Apply(context.Background(), d, ApplyOptions{Config: cfg, Confirm: cut}, v); !errors.Is(err, ErrFailed) {
+		t.Fatalf("the apply cut short: %v, want %v", err, ErrFailed)
+	}
+	if slices.Contains(rec.ops, "load") {
+		t.Errorf("the whole state loaded (%v)", rec.ops)
+	}
+	want := fmt.Sprintf("with %d more people to enrich", stale)
+	if stale < 2 || progress.sum == nil || !strings.Contains(progress.sum.Stopped, want) {
+		t.Fatalf("the run stopped with %+v, want %q", progress.sum, want)
 	}
 }
